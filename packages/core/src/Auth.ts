@@ -1,0 +1,363 @@
+/**
+ * Authentication: turning a token into an actor, password login and logout,
+ * the first user, one-time passcodes, login conversion, and API keys.
+ */
+import { Clock, Duration, Effect, Option } from "effect"
+import { timingSafeEqual } from "node:crypto"
+import type { Actor } from "./Actor.js"
+import { allowed, authorize, CurrentActor } from "./Actor.js"
+import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey } from "./ApiKey.js"
+import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Unauthorized, Validation } from "./Errors.js"
+import { IdGenerator } from "./Ids.js"
+import { Organization } from "./Organization.js"
+import { checkPassword } from "./Passwords.js"
+import { hashSecret, MailSender, PasswordHasher, randomString } from "./Platform.js"
+import { ApiKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UserRepo } from "./Repositories.js"
+import { Settings } from "./Settings.js"
+import { UserAppearance, type UserRecord } from "./User.js"
+import { Users } from "./Users.js"
+
+/** Key ids are 10 characters and secrets 22, joined by a hyphen. */
+const KEY_ID_LENGTH = 10
+const KEY_SECRET_LENGTH = 22
+
+/** How stale `last_used` may get before a request records use again. */
+const TOUCH_INTERVAL_MS = 60_000
+
+/** Scope names usable for external keys (GET /auth/scopes). */
+export const externalScopes: ReadonlyArray<string> = ["all", "application_connect"]
+
+const unauthorized = (message: string, detail?: string) =>
+  new Unauthorized(detail === undefined ? { message } : { message, detail })
+
+/** Splits `<id>-<secret>`; undefined when the shape is wrong. */
+export const parseApiKey = (token: string): { readonly id: string; readonly secret: string } | undefined => {
+  const i = token.indexOf("-")
+  if (i !== KEY_ID_LENGTH || token.length !== KEY_ID_LENGTH + 1 + KEY_SECRET_LENGTH) return undefined
+  return { id: token.slice(0, i), secret: token.slice(i + 1) }
+}
+
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+
+/** Nanoseconds, the unit of Go's time.Duration, which the described API uses on the wire for lifetimes. */
+export const NANOS_PER_SECOND = 1_000_000_000
+
+export interface CreateTokenInput {
+  readonly token_name?: string | undefined
+  /** Nanoseconds; 0 or absent takes the default lifetime. */
+  readonly lifetime?: number | undefined
+  readonly scope?: string | undefined
+  readonly scopes?: ReadonlyArray<string> | undefined
+  readonly allow_list?: ReadonlyArray<AllowListEntry> | undefined
+}
+
+export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
+  effect: Effect.gen(function*() {
+    const users = yield* UserRepo
+    const keys = yield* ApiKeyRepo
+    const members = yield* MemberRepo
+    const orgs = yield* OrganizationRepo
+    const conversions = yield* LoginConversionRepo
+    const tx = yield* Transactions
+    const hasher = yield* PasswordHasher
+    const mail = yield* MailSender
+    const ids = yield* IdGenerator
+    const settings = yield* Settings
+    const userService = yield* Users
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const orgRolesOf = (userId: string) =>
+      Effect.map(members.ofUser(userId), (ms) => new Map(ms.map((m) => [m.organization_id, m.roles] as const)))
+
+    /** Turns a presented token into an actor, or fails with 401. */
+    const authenticate = (token: string): Effect.Effect<Actor, Unauthorized> =>
+      Effect.gen(function*() {
+        const parsed = parseApiKey(token)
+        if (parsed === undefined) return yield* unauthorized("Invalid API key format.", "API keys have the form <id>-<secret>.")
+        const found = yield* keys.findWithUser(parsed.id)
+        if (Option.isNone(found) || !sameHash(found.value.key.hashed_secret, hashSecret(parsed.secret))) {
+          return yield* unauthorized("Invalid API key.", "The API key is unknown or its secret does not match.")
+        }
+        const { key, user } = found.value
+        const at = yield* Clock.currentTimeMillis
+        if (key.expires_at.getTime() <= at) {
+          return yield* unauthorized("API key expired.", `The API key expired at ${key.expires_at.toISOString()}.`)
+        }
+        if (user.deleted) return yield* unauthorized("The user of this API key has been deleted.")
+        if (user.status !== "active") {
+          return yield* unauthorized(`User is not active (status = "${user.status}"). Contact an admin to reactivate your account.`)
+        }
+        if (at - key.last_used.getTime() > TOUCH_INTERVAL_MS) {
+          const isSession = key.login_type !== "token"
+          const sessionMs = Duration.toMillis(settings.sessionDuration)
+          // Sessions slide: each use (at most once a minute) pushes expiry a full session out.
+          const expiresAt = isSession && !settings.disableSessionExpiryRefresh
+            ? new Date(Math.max(key.expires_at.getTime(), at + sessionMs))
+            : key.expires_at
+          yield* keys.touch(key.id, new Date(at), expiresAt)
+        }
+        const orgRoles = yield* Effect.cached(orgRolesOf(user.id))
+        return { user, apiKey: key, orgRoles }
+      }).pipe(Effect.withSpan("Auth.authenticate"))
+
+    const insertKey = (userId: string, loginType: ApiKeyLoginType, lifetimeMs: number, extra: Partial<ApiKeyRecord> = {}) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const id = randomString(KEY_ID_LENGTH)
+        const secret = randomString(KEY_SECRET_LENGTH)
+        const record: ApiKeyRecord = {
+          id,
+          hashed_secret: hashSecret(secret),
+          user_id: userId,
+          login_type: loginType,
+          token_name: "",
+          scopes: ["all"],
+          allow_list: [new AllowListEntry({ type: "*", id: "*" })],
+          lifetime_seconds: Math.floor(lifetimeMs / 1000),
+          created_at: at,
+          updated_at: at,
+          expires_at: new Date(at.getTime() + lifetimeMs),
+          last_used: at,
+          ...extra
+        }
+        yield* keys.insert(record)
+        return { record, key: `${id}-${secret}` }
+      })
+
+    const createSession = (userId: string) =>
+      insertKey(userId, "password", Duration.toMillis(settings.sessionDuration))
+
+    const login = (email: string, password: string) =>
+      Effect.gen(function*() {
+        const found = yield* users.findByEmail(email)
+        const user = Option.getOrUndefined(found)
+        // Hash even when the user is unknown so response time does not reveal which emails exist.
+        const ok = user?.hashed_password
+          ? yield* hasher.verify(password, user.hashed_password)
+          : yield* Effect.as(hasher.hash(password), false)
+        if (user === undefined || !ok) return yield* unauthorized("Incorrect email or password.")
+        if (settings.disablePasswordAuth) {
+          return yield* new Forbidden({ message: "Password authentication is disabled on this deployment." })
+        }
+        if (user.login_type !== "password") {
+          return yield* new Forbidden({ message: `Incorrect login type, attempting to use "password" but user is of login type "${user.login_type}".` })
+        }
+        if (user.status !== "active") {
+          return yield* new Forbidden({ message: "Your account is suspended. Contact an admin to reactivate your account." })
+        }
+        const session = yield* createSession(user.id).pipe(Effect.orDie)
+        yield* users.update(user.id, { last_seen_at: yield* now }).pipe(Effect.orDie)
+        return { session_token: session.key, expires_at: session.record.expires_at }
+      }).pipe(Effect.withSpan("Auth.login"))
+
+    const logout = Effect.gen(function*() {
+      const actor = yield* CurrentActor
+      yield* keys.delete(actor.apiKey.id)
+      return new ResponseBody({ message: "Logged out!" })
+    }).pipe(Effect.withSpan("Auth.logout"))
+
+    const hasFirstUser = Effect.map(users.count, (n) => n > 0)
+
+    const firstUserStatus = Effect.flatMap(hasFirstUser, (exists) =>
+      exists
+        ? Effect.succeed(new ResponseBody({ message: "The initial user has already been created!" }))
+        : Effect.fail(new NotFound({ message: "The initial user has not been created!" })))
+
+    const createFirstUser = (input: { readonly email: string; readonly username: string; readonly name?: string | undefined; readonly password: string }) =>
+      Effect.gen(function*() {
+        if (yield* hasFirstUser) return yield* new Conflict({ message: "The initial user has already been created." })
+        const hashed = yield* userService.hashNewPassword(input.password)
+        const at = yield* now
+        const userId = yield* ids.uuid
+        const orgId = yield* ids.uuid
+        const user: UserRecord = {
+          id: userId, email: input.email, username: input.username, name: input.name ?? "", avatar_url: "",
+          login_type: "password", status: "active", rbac_roles: ["owner"], is_service_account: false,
+          hashed_password: hashed, created_at: at, updated_at: at, last_seen_at: at, deleted: false,
+          appearance: UserAppearance.defaults, quiet_hours_schedule: "", hashed_one_time_passcode: null,
+          one_time_passcode_expires_at: null
+        }
+        return yield* tx.atomic(Effect.gen(function*() {
+          // Checked again inside the transaction: two racing first-user requests create one owner.
+          if (yield* hasFirstUser) return yield* new Conflict({ message: "The initial user has already been created." })
+          const def = yield* orgs.findDefault
+          const organizationId = Option.isSome(def) ? def.value.id : orgId
+          if (Option.isNone(def)) {
+            yield* orgs.insert(new Organization({
+              id: orgId, name: "coder", display_name: "Coder", description: "Builtin default organization.",
+              icon: "", is_default: true, created_at: at, updated_at: at
+            }))
+          }
+          yield* users.insert(user)
+          yield* members.insert({ organization_id: organizationId, user_id: userId, roles: [], created_at: at, updated_at: at })
+          return organizationId
+        })).pipe(
+          Effect.catchTag("UniqueViolation", () => Effect.fail(new Conflict({ message: "The initial user has already been created." }))),
+          Effect.map((organizationId) => ({ organization_id: organizationId, user_id: userId }))
+        )
+      }).pipe(Effect.withSpan("Auth.createFirstUser"))
+
+    const requestOneTimePasscode = (email: string) =>
+      Effect.gen(function*() {
+        const found = yield* users.findByEmail(email)
+        // Always succeed: the answer must not reveal whether an account exists.
+        if (Option.isNone(found) || found.value.login_type !== "password" || found.value.status !== "active") return
+        const passcode = crypto.randomUUID()
+        const at = yield* now
+        yield* users.update(found.value.id, {
+          hashed_one_time_passcode: yield* hasher.hash(passcode),
+          one_time_passcode_expires_at: new Date(at.getTime() + Duration.toMillis(settings.oneTimePasscodeLifetime)),
+          updated_at: at
+        }).pipe(Effect.orDie)
+        yield* mail.send({
+          to: found.value.email,
+          subject: "Your one-time passcode",
+          body: `Use this one-time passcode to reset your password: ${passcode}\nIt expires in ${Duration.format(settings.oneTimePasscodeLifetime)}.`
+        })
+      }).pipe(Effect.withSpan("Auth.requestOneTimePasscode"))
+
+    const changePasswordWithPasscode = (input: { readonly email: string; readonly one_time_passcode: string; readonly password: string }) =>
+      Effect.gen(function*() {
+        const found = yield* users.findByEmail(input.email)
+        const user = Option.getOrUndefined(found)
+        const at = yield* now
+        const valid = user?.hashed_one_time_passcode != null && user.one_time_passcode_expires_at != null &&
+          user.one_time_passcode_expires_at.getTime() > at.getTime() &&
+          (yield* hasher.verify(input.one_time_passcode, user.hashed_one_time_passcode))
+        if (!valid || user === undefined) return yield* unauthorized("Incorrect email or one-time passcode.")
+        const hashed = yield* userService.hashNewPassword(input.password)
+        yield* tx.atomic(Effect.gen(function*() {
+          yield* users.update(user.id, {
+            hashed_password: hashed, hashed_one_time_passcode: null, one_time_passcode_expires_at: null, updated_at: at
+          }).pipe(Effect.orDie)
+          // A reset password ends every existing session and token.
+          yield* keys.deleteByUser(user.id)
+        }))
+      }).pipe(Effect.withSpan("Auth.changePasswordWithPasscode"))
+
+    const convertLogin = (ref: string, input: { readonly password: string; readonly to_type: string }) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const user = yield* userService.resolveReadable(ref)
+        if (user.id !== actor.user.id) return yield* new Forbidden({ message: "You can only convert your own login type." })
+        if (input.to_type !== "github" && input.to_type !== "oidc") {
+          return yield* BadRequest.field("to_type", `Cannot convert to login type "${input.to_type}"; use github or oidc.`, "Invalid login type.")
+        }
+        if (user.login_type !== "password" || !user.hashed_password) {
+          return yield* BadRequest.field("password", "Only password accounts can be converted.", "Invalid login type.")
+        }
+        if (!(yield* hasher.verify(input.password, user.hashed_password))) {
+          return yield* BadRequest.field("password", "The password is incorrect.", "Incorrect password.")
+        }
+        const at = yield* now
+        const record = {
+          state_string: randomString(32), user_id: user.id, to_type: input.to_type,
+          expires_at: new Date(at.getTime() + 5 * 60_000), created_at: at
+        }
+        yield* conversions.insert(record)
+        return record
+      }).pipe(Effect.withSpan("Auth.convertLogin"))
+
+    const isOwner = (u: UserRecord) => u.rbac_roles.includes("owner")
+    const maxLifetimeFor = (u: UserRecord) => isOwner(u) ? settings.maxAdminTokenLifetime : settings.maxTokenLifetime
+
+    const createSessionKey = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* userService.resolveReadable(ref)
+        yield* authorize("create", { type: "api_key", ownerId: user.id })
+        const session = yield* createSession(user.id).pipe(Effect.orDie)
+        return { key: session.key }
+      }).pipe(Effect.withSpan("Auth.createSessionKey"))
+
+    const createToken = (ref: string, input: CreateTokenInput) =>
+      Effect.gen(function*() {
+        const user = yield* userService.resolveReadable(ref)
+        yield* authorize("create", { type: "api_key", ownerId: user.id })
+        const problems: Array<Validation> = []
+        const max = maxLifetimeFor(user)
+        const lifetimeNs = input.lifetime ?? 0
+        if (lifetimeNs < 0) problems.push(new Validation({ field: "lifetime", detail: "Lifetime must not be negative." }))
+        const lifetimeMs = lifetimeNs > 0 ? lifetimeNs / 1e6 : Duration.toMillis(settings.defaultTokenLifetime)
+        if (lifetimeMs > Duration.toMillis(max)) {
+          problems.push(new Validation({ field: "lifetime", detail: `Lifetime must be at most ${Duration.format(max)}.` }))
+        }
+        if (lifetimeNs > 0 && lifetimeMs < 1000) {
+          problems.push(new Validation({ field: "lifetime", detail: "Lifetime must be at least one second." }))
+        }
+        const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [input.scope ?? "all"]
+        for (const s of scopes) {
+          if (!externalScopes.includes(s)) problems.push(new Validation({ field: "scopes", detail: `"${s}" is not a known scope.` }))
+        }
+        if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
+        const tokenName = input.token_name && input.token_name !== "" ? input.token_name : `token-${randomString(8).toLowerCase()}`
+        const existing = yield* keys.findByName(user.id, tokenName)
+        if (Option.isSome(existing)) {
+          return yield* new Conflict({
+            message: `A token with name "${tokenName}" already exists.`,
+            validations: [new Validation({ field: "token_name", detail: "This name is in use." })]
+          })
+        }
+        const created = yield* insertKey(user.id, "token", lifetimeMs, {
+          token_name: tokenName,
+          scopes,
+          allow_list: input.allow_list && input.allow_list.length > 0 ? input.allow_list : [new AllowListEntry({ type: "*", id: "*" })]
+        }).pipe(Effect.catchTag("UniqueViolation", () =>
+          Effect.fail(new Conflict({ message: `A token with name "${tokenName}" already exists.` }))))
+        return { key: created.key }
+      }).pipe(Effect.withSpan("Auth.createToken"))
+
+    const readableKeysOf = (ref: string) =>
+      Effect.tap(userService.resolveReadable(ref), (user) =>
+        Effect.flatMap(allowed("read", { type: "api_key", ownerId: user.id }), (ok) =>
+          ok ? Effect.void : Effect.fail(NotFound.resource("User"))))
+
+    const listTokens = (ref: string, includeExpired: boolean) =>
+      Effect.gen(function*() {
+        const user = yield* readableKeysOf(ref)
+        const list = yield* keys.list({ userId: user.id, includeExpired, now: yield* now, loginType: "token" })
+        return list.map(toApiKey)
+      }).pipe(Effect.withSpan("Auth.listTokens"))
+
+    const findKey = (userId: string, idOrName: string) =>
+      Effect.flatMap(keys.findByName(userId, idOrName), (byName) =>
+        Option.isSome(byName)
+          ? Effect.succeed(byName)
+          : Effect.map(keys.findById(idOrName), Option.filter((k) => k.user_id === userId)))
+
+    const getToken = (ref: string, idOrName: string) =>
+      Effect.gen(function*() {
+        const user = yield* readableKeysOf(ref)
+        const key = yield* findKey(user.id, idOrName)
+        if (Option.isNone(key)) return yield* NotFound.resource("API key")
+        return toApiKey(key.value)
+      })
+
+    const deleteKey = (ref: string, idOrName: string) =>
+      Effect.gen(function*() {
+        const user = yield* readableKeysOf(ref)
+        const key = yield* findKey(user.id, idOrName)
+        if (Option.isNone(key)) return yield* NotFound.resource("API key")
+        yield* authorize("delete", { type: "api_key", id: key.value.id, ownerId: user.id })
+        yield* keys.delete(key.value.id)
+      }).pipe(Effect.withSpan("Auth.deleteKey"))
+
+    const tokenConfig = (ref: string) =>
+      Effect.map(readableKeysOf(ref), (user) => ({
+        max_token_lifetime: Duration.toMillis(maxLifetimeFor(user)) * 1e6
+      }))
+
+    return {
+      authenticate, login, logout, firstUserStatus, createFirstUser, requestOneTimePasscode,
+      changePasswordWithPasscode, convertLogin, createSessionKey, createToken, listTokens, getToken, deleteKey,
+      tokenConfig,
+      validatePassword: (password: string) => Effect.succeed(checkPassword(password)),
+      authMethods: Effect.succeed({
+        github: { default_provider_configured: false, enabled: false },
+        oidc: { enabled: false, iconUrl: "", signInText: "" },
+        password: { enabled: !settings.disablePasswordAuth },
+        terms_of_service_url: ""
+      })
+    } as const
+  }),
+  dependencies: [Users.Default]
+}) {}

@@ -1,0 +1,81 @@
+/**
+ * Typed errors of the service. Every error carries the fields of the spec's
+ * `Response` object and is annotated with the HTTP status it answers with, so
+ * the HTTP layer can encode any of them without knowing its kind.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+/** One entry of `Response.validations`: the JSON path of a bad field and why. */
+export class Validation extends Schema.Class<Validation>("Validation")({
+  field: Schema.String,
+  detail: Schema.String
+}) {}
+
+/** The generic message object used for every error and message body. */
+export class ResponseBody extends Schema.Class<ResponseBody>("Response")({
+  message: Schema.String,
+  detail: Schema.optional(Schema.String),
+  validations: Schema.optional(Schema.Array(Validation))
+}) {}
+
+const fields = {
+  message: Schema.String,
+  detail: Schema.optional(Schema.String),
+  validations: Schema.optional(Schema.Array(Validation))
+}
+
+/** 400: the request is malformed or breaks a rule about its contents. */
+export class BadRequest extends Schema.TaggedError<BadRequest>()(
+  "BadRequest",
+  fields,
+  HttpApiSchema.annotations({ status: 400 })
+) {
+  /** A 400 whose validations name one field. */
+  static field(field: string, detail: string, message = "Validation failed.") {
+    return new BadRequest({ message, validations: [new Validation({ field, detail })] })
+  }
+}
+
+/** 401: no credentials, or credentials that are unknown, expired or revoked. */
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  fields,
+  HttpApiSchema.annotations({ status: 401 })
+) {}
+
+/** 403: the caller is known but may not perform the action. */
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  fields,
+  HttpApiSchema.annotations({ status: 403 })
+) {
+  static readonly default = () =>
+    new Forbidden({ message: "Forbidden.", detail: "You do not have permission to perform this action." })
+}
+
+/** 404: the resource does not exist, or the caller may not see it. */
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  fields,
+  HttpApiSchema.annotations({ status: 404 })
+) {
+  static readonly resource = (what: string) => new NotFound({ message: `${what} not found.` })
+}
+
+/** 409: the change conflicts with existing state (a duplicate name, a first user that exists). */
+export class Conflict extends Schema.TaggedError<Conflict>()(
+  "Conflict",
+  fields,
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+
+/** 500: something failed on our side; the detail never carries internals. */
+export class InternalError extends Schema.TaggedError<InternalError>()(
+  "InternalError",
+  fields,
+  HttpApiSchema.annotations({ status: 500 })
+) {}
+
+/** Errors any authenticated operation may answer with. */
+export type AuthErrors = Unauthorized | Forbidden

@@ -1,0 +1,172 @@
+/** The Organizations service: organizations and their members. */
+import { Clock, Effect, Option } from "effect"
+import { allowed, authorize, authorizeRead, CurrentActor } from "./Actor.js"
+import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "./Errors.js"
+import { IdGenerator, isUuid } from "./Ids.js"
+import { Organization, OrganizationMember, type MembershipRecord, type OrganizationRecord } from "./Organization.js"
+import { roles as roleDefinitions } from "./Rbac.js"
+import { MemberRepo, OrganizationRepo, type Page } from "./Repositories.js"
+import { SlimRole, type UserRecord } from "./User.js"
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "./Users.js"
+
+export interface OrganizationInput {
+  readonly name?: string | undefined
+  readonly display_name?: string | undefined
+  readonly description?: string | undefined
+  readonly icon?: string | undefined
+}
+
+const nameConflict = (name: string) =>
+  new Conflict({
+    message: `Organization named "${name}" already exists.`,
+    validations: [new Validation({ field: "name", detail: "This name is in use." })]
+  })
+
+const slimRole = (name: string, organizationId: string) =>
+  new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: organizationId })
+
+export const toMember = (m: MembershipRecord, u: UserRecord) =>
+  new OrganizationMember({
+    organization_id: m.organization_id,
+    user_id: u.id,
+    username: u.username,
+    name: u.name,
+    email: u.email,
+    avatar_url: u.avatar_url,
+    global_roles: u.rbac_roles.map((r) => slimRole(r, "")),
+    roles: m.roles.map((r) => slimRole(r, m.organization_id)),
+    created_at: m.created_at,
+    updated_at: m.updated_at
+  })
+
+export class Organizations extends Effect.Service<Organizations>()("@workbay/core/Organizations", {
+  effect: Effect.gen(function*() {
+    const orgs = yield* OrganizationRepo
+    const members = yield* MemberRepo
+    const ids = yield* IdGenerator
+    const users = yield* Users
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    /** Resolves `{organization}` (id or name) and checks the caller may read it (else 404). */
+    const resolve = (ref: string) =>
+      Effect.gen(function*() {
+        const found = isUuid(ref) ? yield* orgs.findById(ref.toLowerCase()) : yield* orgs.findByName(ref)
+        if (Option.isNone(found)) return yield* NotFound.resource("Organization")
+        yield* authorizeRead("Organization", { type: "organization", id: found.value.id, orgId: found.value.id })
+        return found.value
+      })
+
+    const list = Effect.gen(function*() {
+      const all = yield* orgs.list
+      const visible: Array<OrganizationRecord> = []
+      for (const org of all) {
+        if (yield* allowed("read", { type: "organization", id: org.id, orgId: org.id })) visible.push(org)
+      }
+      return visible.map((o) => new Organization(o))
+    }).pipe(Effect.withSpan("Organizations.list"))
+
+    const create = (input: OrganizationInput & { readonly name: string }) =>
+      Effect.gen(function*() {
+        yield* authorize("create", { type: "organization" })
+        const actor = yield* CurrentActor
+        const at = yield* now
+        const org = new Organization({
+          id: yield* ids.uuid,
+          name: input.name,
+          display_name: input.display_name && input.display_name !== "" ? input.display_name : input.name,
+          description: input.description ?? "",
+          icon: input.icon ?? "",
+          is_default: false,
+          created_at: at,
+          updated_at: at
+        })
+        yield* orgs.insert(org).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name))))
+        // The creator becomes a member so the new organization is usable at once.
+        yield* members.insert({ organization_id: org.id, user_id: actor.user.id, roles: [], created_at: at, updated_at: at })
+          .pipe(Effect.orDie)
+        return org
+      }).pipe(Effect.withSpan("Organizations.create"))
+
+    const update = (ref: string, input: OrganizationInput) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("update", { type: "organization", id: org.id, orgId: org.id })
+        if (org.is_default && input.name !== undefined && input.name !== org.name) {
+          return yield* BadRequest.field("name", "The default organization cannot be renamed.")
+        }
+        const patch = {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.display_name !== undefined ? { display_name: input.display_name } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.icon !== undefined ? { icon: input.icon } : {}),
+          updated_at: yield* now
+        }
+        const updated = yield* orgs.update(org.id, patch).pipe(
+          Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name ?? org.name)))
+        )
+        return new Organization(Option.getOrElse(updated, () => org))
+      }).pipe(Effect.withSpan("Organizations.update"))
+
+    const remove = (ref: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("delete", { type: "organization", id: org.id, orgId: org.id })
+        if (org.is_default) return yield* new BadRequest({ message: "Default organization cannot be deleted." })
+        yield* orgs.delete(org.id)
+        return new ResponseBody({ message: "Organization deleted." })
+      }).pipe(Effect.withSpan("Organizations.delete"))
+
+    const listMembers = (ref: string, page?: Partial<Page>) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })
+        const rows = yield* members.list(org.id, {
+          limit: Math.min(page?.limit && page.limit > 0 ? page.limit : MAX_PAGE_SIZE, MAX_PAGE_SIZE),
+          offset: page?.offset ?? 0
+        })
+        return rows.map((r) => toMember(r.member, r.user))
+      }).pipe(Effect.withSpan("Organizations.listMembers"))
+
+    const getMember = (ref: string, userRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        const user = yield* users.resolveReadable(userRef)
+        yield* authorizeRead("Organization member", { type: "organization_member", orgId: org.id, ownerId: user.id })
+        const m = yield* members.find(org.id, user.id)
+        if (Option.isNone(m)) return yield* NotFound.resource("Organization member")
+        return toMember(m.value, user)
+      })
+
+    const addMember = (ref: string, userRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        const user = yield* users.resolveReadable(userRef)
+        yield* authorize("create", { type: "organization_member", orgId: org.id })
+        const at = yield* now
+        const m: MembershipRecord = { organization_id: org.id, user_id: user.id, roles: [], created_at: at, updated_at: at }
+        yield* members.insert(m).pipe(
+          Effect.catchTag("UniqueViolation", () =>
+            Effect.fail(new Conflict({ message: `User "${user.username}" is already a member of this organization.` })))
+        )
+        return toMember(m, user)
+      }).pipe(Effect.withSpan("Organizations.addMember"))
+
+    const removeMember = (ref: string, userRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        const user = yield* users.resolveReadable(userRef)
+        yield* authorize("delete", { type: "organization_member", orgId: org.id })
+        if (org.is_default) {
+          return yield* new BadRequest({ message: "Users cannot be removed from the default organization." })
+        }
+        if (!(yield* members.delete(org.id, user.id))) return yield* NotFound.resource("Organization member")
+      }).pipe(Effect.withSpan("Organizations.removeMember"))
+
+    return {
+      resolve, list, create, update, delete: remove, listMembers, getMember, addMember, removeMember,
+      get: (ref: string) => Effect.map(resolve(ref), (o) => new Organization(o)),
+      defaultPageSize: DEFAULT_PAGE_SIZE
+    } as const
+  }),
+  dependencies: [Users.Default]
+}) {}

@@ -1,0 +1,225 @@
+/**
+ * Roles and permissions, in one place. A permission is a resource kind from the
+ * spec's list, an action and a scope: site-wide, inside one organization, or on
+ * things the actor owns. Every service asks {@link can} (through `Authz`) before
+ * it reads or changes anything; handlers and SQL hold no permission logic.
+ */
+
+/** Resource kinds of the spec (allow-list `type`, authcheck `resource_type`). */
+export const resourceKinds = [
+  "*", "ai_model_price", "ai_provider", "ai_seat", "aibridge_interception", "api_key", "assign_org_role",
+  "assign_role", "audit_log", "boundary_usage", "chat", "connection_log", "crypto_key", "debug_info",
+  "deployment_config", "deployment_stats", "file", "group", "group_member", "idpsync_settings",
+  "inbox_notification", "license", "notification_message", "notification_preference", "notification_template",
+  "oauth2_app", "oauth2_app_code_token", "oauth2_app_secret", "organization", "organization_member",
+  "prebuilt_workspace", "provisioner_daemon", "provisioner_jobs", "replicas", "system", "tailnet_coordinator",
+  "task", "template", "usage_event", "user", "user_secret", "user_skill", "webpush_subscription", "workspace",
+  "workspace_agent_devcontainers", "workspace_agent_resource_monitor", "workspace_dormant", "workspace_proxy"
+] as const
+export type ResourceKind = (typeof resourceKinds)[number]
+
+/** Actions a permission can grant. */
+export const actions = [
+  "create", "read", "update", "delete", "read_personal", "update_personal", "assign", "unassign", "use",
+  "start", "stop", "ssh", "application_connect", "share", "view_insights", "create_agent", "delete_agent",
+  "update_agent"
+] as const
+export type Action = (typeof actions)[number]
+
+type Grant = readonly [ResourceKind, ReadonlyArray<Action> | "*"]
+
+/** A role: what it grants site-wide, inside its organization, and on what the holder owns. */
+export interface RoleDefinition {
+  readonly name: string
+  readonly display_name: string
+  /** `site` roles are assigned on the user; `organization` roles on a membership. */
+  readonly scope: "site" | "organization"
+  readonly site: ReadonlyArray<Grant>
+  readonly org: ReadonlyArray<Grant>
+  readonly user: ReadonlyArray<Grant>
+  /** Roles a holder of this role may assign to others. */
+  readonly assignable: ReadonlyArray<string>
+}
+
+const ownedByMember: ReadonlyArray<Grant> = [
+  ["user", ["read", "read_personal", "update_personal"]],
+  ["api_key", "*"],
+  ["user_secret", "*"],
+  ["user_skill", "*"],
+  ["inbox_notification", "*"],
+  ["notification_preference", "*"],
+  ["webpush_subscription", "*"],
+  ["workspace", "*"],
+  ["task", "*"],
+  ["chat", "*"]
+]
+
+const siteRoleList: ReadonlyArray<RoleDefinition> = [
+  {
+    name: "owner", display_name: "Owner", scope: "site",
+    site: [["*", "*"]], org: [], user: [],
+    assignable: ["owner", "member", "auditor", "template-admin", "user-admin"]
+  },
+  {
+    name: "member", display_name: "Member", scope: "site",
+    site: [
+      ["user", ["read"]],
+      ["assign_role", ["read"]],
+      ["workspace_proxy", ["read"]],
+      ["oauth2_app", ["read"]],
+      ["provisioner_daemon", ["read"]]
+    ],
+    org: [], user: ownedByMember, assignable: []
+  },
+  {
+    name: "auditor", display_name: "Auditor", scope: "site",
+    site: [
+      ["audit_log", ["read"]], ["connection_log", ["read"]], ["user", ["read"]], ["group", ["read"]],
+      ["group_member", ["read"]], ["organization", ["read"]], ["organization_member", ["read"]],
+      ["template", ["read", "view_insights"]], ["deployment_stats", ["read"]], ["deployment_config", ["read"]]
+    ],
+    org: [], user: [], assignable: []
+  },
+  {
+    name: "template-admin", display_name: "Template Admin", scope: "site",
+    site: [
+      ["template", "*"], ["file", "*"], ["workspace", ["read"]], ["provisioner_jobs", ["read"]],
+      ["provisioner_daemon", "*"], ["user", ["read"]], ["group", ["read"]], ["group_member", ["read"]],
+      ["organization", ["read"]], ["organization_member", ["read"]]
+    ],
+    org: [], user: [], assignable: []
+  },
+  {
+    name: "user-admin", display_name: "User Admin", scope: "site",
+    site: [
+      ["user", "*"], ["group", "*"], ["group_member", "*"], ["organization", ["read"]],
+      ["organization_member", "*"], ["assign_role", ["read", "assign", "unassign"]], ["assign_org_role", "*"],
+      ["idpsync_settings", "*"]
+    ],
+    org: [], user: [], assignable: ["member", "auditor", "template-admin", "user-admin"]
+  }
+]
+
+const orgRoleList: ReadonlyArray<RoleDefinition> = [
+  {
+    name: "organization-admin", display_name: "Organization Admin", scope: "organization",
+    site: [], org: [["*", "*"]], user: [],
+    assignable: [
+      "organization-admin", "organization-member", "organization-auditor", "organization-user-admin",
+      "organization-template-admin"
+    ]
+  },
+  {
+    name: "organization-member", display_name: "Organization Member", scope: "organization",
+    site: [],
+    org: [
+      ["organization", ["read"]], ["organization_member", ["read"]], ["group", ["read"]],
+      ["template", ["read", "use"]], ["provisioner_daemon", ["read"]]
+    ],
+    user: ownedByMember, assignable: []
+  },
+  {
+    name: "organization-auditor", display_name: "Organization Auditor", scope: "organization",
+    site: [],
+    org: [
+      ["audit_log", ["read"]], ["connection_log", ["read"]], ["organization", ["read"]],
+      ["organization_member", ["read"]], ["group", ["read"]], ["group_member", ["read"]], ["template", ["read"]]
+    ],
+    user: [], assignable: []
+  },
+  {
+    name: "organization-user-admin", display_name: "Organization User Admin", scope: "organization",
+    site: [],
+    org: [
+      ["organization", ["read"]], ["organization_member", "*"], ["group", "*"], ["group_member", "*"],
+      ["assign_org_role", ["read", "assign", "unassign"]]
+    ],
+    user: [], assignable: ["organization-member", "organization-auditor", "organization-template-admin"]
+  },
+  {
+    name: "organization-template-admin", display_name: "Organization Template Admin", scope: "organization",
+    site: [],
+    org: [
+      ["organization", ["read"]], ["organization_member", ["read"]], ["template", "*"], ["file", "*"],
+      ["provisioner_jobs", ["read"]], ["group", ["read"]], ["workspace", ["read"]]
+    ],
+    user: [], assignable: []
+  }
+]
+
+/** Every role by name. */
+export const roles: ReadonlyMap<string, RoleDefinition> = new Map(
+  [...siteRoleList, ...orgRoleList].map((r) => [r.name, r])
+)
+export const siteRoles = siteRoleList
+export const organizationRoles = orgRoleList
+
+/** The site roles a user can be given explicitly (`member` is implicit for everyone). */
+export const isSiteRole = (name: string) => siteRoleList.some((r) => r.name === name && r.name !== "member")
+export const isOrganizationRole = (name: string) =>
+  orgRoleList.some((r) => r.name === name && r.name !== "organization-member")
+
+/** Who is asking: the user, their site roles and their roles per organization. */
+export interface Subject {
+  readonly userId: string
+  /** Explicit site roles; `member` is always added. */
+  readonly siteRoles: ReadonlyArray<string>
+  /** Explicit organization roles per organization id; membership implies `organization-member`. */
+  readonly orgRoles: ReadonlyMap<string, ReadonlyArray<string>>
+}
+
+/** What is being acted on. */
+export interface AuthzObject {
+  readonly type: ResourceKind
+  readonly id?: string | undefined
+  readonly orgId?: string | undefined
+  readonly ownerId?: string | undefined
+  /** True when the check passes if the action is allowed in any organization. */
+  readonly anyOrg?: boolean | undefined
+}
+
+const grants = (list: ReadonlyArray<Grant>, type: ResourceKind, action: Action): boolean => {
+  for (const [kind, acts] of list) {
+    if ((kind === "*" || kind === type) && (acts === "*" || acts.includes(action))) return true
+  }
+  return false
+}
+
+const roleGrants = (
+  role: RoleDefinition | undefined,
+  subject: Subject,
+  action: Action,
+  object: AuthzObject,
+  inOrg: boolean
+): boolean => {
+  if (role === undefined) return false
+  if (grants(role.site, object.type, action)) return true
+  if (inOrg && grants(role.org, object.type, action)) return true
+  const owns = object.ownerId !== undefined && object.ownerId === subject.userId
+  // Owner-scoped grants of an organization role apply only inside that organization.
+  if (owns && (role.scope === "site" || inOrg) && grants(role.user, object.type, action)) return true
+  return false
+}
+
+/** Whether `subject` may perform `action` on `object`. Pure: no I/O, no clock. */
+export const can = (subject: Subject, action: Action, object: AuthzObject): boolean => {
+  for (const name of ["member", ...subject.siteRoles]) {
+    if (roleGrants(roles.get(name), subject, action, object, false)) return true
+  }
+  const orgIds = object.anyOrg === true ? [...subject.orgRoles.keys()] : object.orgId ? [object.orgId] : []
+  for (const orgId of orgIds) {
+    const orgRoles = subject.orgRoles.get(orgId)
+    if (orgRoles === undefined) continue
+    const scoped: AuthzObject = { ...object, orgId }
+    for (const name of ["organization-member", ...orgRoles]) {
+      if (roleGrants(roles.get(name), subject, action, scoped, true)) return true
+    }
+  }
+  return false
+}
+
+/** Whether a holder of `subject`'s roles may assign `role` (never a role above their own). */
+export const canAssign = (subject: Subject, role: string, orgId?: string): boolean => {
+  const held = [...subject.siteRoles, ...(orgId ? subject.orgRoles.get(orgId) ?? [] : [])]
+  return held.some((h) => roles.get(h)?.assignable.includes(role) === true)
+}

@@ -1,0 +1,390 @@
+/** The Users service: lookup, listing, creation, deletion and per-user settings. */
+import { Clock, Effect, Option } from "effect"
+import { CronExpressionParser } from "cron-parser"
+import sshpk from "sshpk"
+import { generateKeyPairSync } from "node:crypto"
+import { allowed, authorize, authorizeRead, CurrentActor } from "./Actor.js"
+import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "./Errors.js"
+import { IdGenerator, isUuid } from "./Ids.js"
+import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./Misc.js"
+import { checkPassword } from "./Passwords.js"
+import { PasswordHasher } from "./Platform.js"
+import { isSiteRole, roles as roleDefinitions } from "./Rbac.js"
+import {
+  ApiKeyRepo, GitSshKeyRepo, MemberRepo, OrganizationRepo, Transactions, type UniqueViolation, type UserFilter,
+  UserRepo
+} from "./Repositories.js"
+import { parseQuery } from "./SearchQuery.js"
+import { Settings } from "./Settings.js"
+import { isReservedUsername, type LoginType, SlimRole, User, UserAppearance, type UserRecord, type UserStatus } from "./User.js"
+
+/** Wire form of a user with its memberships. */
+export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): User =>
+  new User({
+    avatar_url: u.avatar_url,
+    created_at: u.created_at,
+    email: u.email,
+    has_ai_seat: false,
+    id: u.id,
+    is_service_account: u.is_service_account,
+    last_seen_at: u.last_seen_at,
+    login_type: u.login_type,
+    name: u.name,
+    organization_ids: organizationIds,
+    roles: u.rbac_roles.map((name) =>
+      new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: "" })
+    ),
+    status: u.status,
+    theme_preference: u.appearance.theme_preference,
+    updated_at: u.updated_at,
+    username: u.username
+  })
+
+export interface CreateUserInput {
+  readonly email: string
+  readonly username: string
+  readonly name?: string | undefined
+  readonly password?: string | undefined
+  readonly login_type?: LoginType | undefined
+  readonly organization_ids?: ReadonlyArray<string> | undefined
+  readonly roles?: ReadonlyArray<string> | undefined
+  readonly service_account?: boolean | undefined
+  readonly user_status?: UserStatus | undefined
+}
+
+export interface ListUsersInput {
+  readonly q?: string | undefined
+  readonly after_id?: string | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}
+
+/** Largest page a listing returns; larger `limit`s are clamped. */
+export const MAX_PAGE_SIZE = 1000
+export const DEFAULT_PAGE_SIZE = 100
+
+const conflictFor = (e: UniqueViolation) =>
+  new Conflict({
+    message: e.constraint.includes("email") ? "A user with this email already exists." : "A user with this username already exists.",
+    validations: [
+      new Validation({
+        field: e.constraint.includes("email") ? "email" : "username",
+        detail: e.constraint.includes("email") ? "This email is in use." : "This username is in use."
+      })
+    ]
+  })
+
+const quietHoursField = (detail: string) => BadRequest.field("schedule", detail, "Invalid quiet hours schedule.")
+
+/** Parses `CRON_TZ=<zone> <min> <hour> * * *` (the only shape quiet hours accept). */
+export const parseQuietHours = (raw: string, now: Date) => {
+  const match = /^(?:CRON_TZ=(\S+)\s+)?(.+)$/.exec(raw.trim())
+  if (!match) return Effect.fail(quietHoursField("Schedule is empty."))
+  const timezone = match[1] ?? "UTC"
+  const fields = match[2]!.trim().split(/\s+/)
+  if (fields.length !== 5) return Effect.fail(quietHoursField("Schedule must have five cron fields."))
+  if (fields.slice(2).some((f) => f !== "*")) {
+    return Effect.fail(quietHoursField("Schedule must use '*' for day of month, month and day of week."))
+  }
+  return Effect.try({
+    try: () => {
+      const expr = CronExpressionParser.parse(fields.join(" "), { tz: timezone, currentDate: now })
+      const minute = expr.fields.minute.values
+      const hour = expr.fields.hour.values
+      if (minute.length !== 1 || hour.length !== 1) throw new Error("Schedule must name one minute and one hour.")
+      return {
+        timezone,
+        time: `${String(hour[0]).padStart(2, "0")}:${String(minute[0]).padStart(2, "0")}`,
+        next: expr.next().toDate()
+      }
+    },
+    catch: (e) => quietHoursField(e instanceof Error && e.message.startsWith("Schedule") ? e.message : `Invalid schedule: ${e instanceof Error ? e.message : String(e)}`)
+  })
+}
+
+/** Makes an ed25519 key pair in OpenSSH formats. */
+export const generateSshKeyPair = (): { readonly privateKey: string; readonly publicKey: string } => {
+  const { privateKey } = generateKeyPairSync("ed25519")
+  const key = sshpk.parsePrivateKey(privateKey.export({ type: "pkcs8", format: "pem" }).toString(), "pem")
+  return {
+    privateKey: key.toString("ssh"),
+    publicKey: key.toPublic().toString("ssh").replace(/ \(unnamed\)$/, "").trim()
+  }
+}
+
+export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
+  effect: Effect.gen(function*() {
+    const users = yield* UserRepo
+    const members = yield* MemberRepo
+    const orgs = yield* OrganizationRepo
+    const keys = yield* ApiKeyRepo
+    const sshKeys = yield* GitSshKeyRepo
+    const tx = yield* Transactions
+    const hasher = yield* PasswordHasher
+    const ids = yield* IdGenerator
+    const settings = yield* Settings
+
+    /** Resolves `{user}`: an id, a username or `me`. Deleted users are not found. */
+    const resolve = (ref: string): Effect.Effect<UserRecord, NotFound, CurrentActor> =>
+      Effect.flatMap(CurrentActor, (actor) => {
+        if (ref === "me" || ref === actor.user.id) return Effect.succeed(actor.user)
+        const lookup = isUuid(ref) ? users.findById(ref.toLowerCase()) : users.findByUsername(ref)
+        return Effect.flatMap(lookup, (found) =>
+          Option.match(Option.filter(found, (u) => !u.deleted), {
+            onNone: () => Effect.fail(NotFound.resource("User")),
+            onSome: Effect.succeed
+          }))
+      })
+
+    /** Resolves `{user}` and checks the caller may read it (else 404). */
+    const resolveReadable = (ref: string) =>
+      Effect.tap(resolve(ref), (u) => authorizeRead("User", { type: "user", id: u.id, ownerId: u.id }))
+
+    const organizationIdsOf = (userId: string) =>
+      Effect.map(members.ofUser(userId), (ms) => ms.map((m) => m.organization_id))
+
+    const withMemberships = (u: UserRecord) => Effect.map(organizationIdsOf(u.id), (orgIds) => toUser(u, orgIds))
+
+    const hashNewPassword = (password: string, field = "password") => {
+      const check = checkPassword(password)
+      return check.valid
+        ? hasher.hash(password)
+        : Effect.fail(BadRequest.field(field, check.details, "Invalid password."))
+    }
+
+    const create = (input: CreateUserInput) =>
+      Effect.gen(function*() {
+        yield* authorize("create", { type: "user" })
+        const problems: Array<Validation> = []
+        if (isReservedUsername(input.username)) {
+          problems.push(new Validation({ field: "username", detail: "This username is reserved." }))
+        }
+        const loginType: LoginType = input.login_type === undefined || input.login_type === ""
+          ? (input.password ? "password" : "none")
+          : input.login_type
+        if (loginType === "password" && !input.password) {
+          problems.push(new Validation({ field: "password", detail: "A password is required for login type \"password\"." }))
+        }
+        if (loginType !== "password" && input.password) {
+          problems.push(new Validation({ field: "password", detail: `A password cannot be set for login type "${loginType}".` }))
+        }
+        const siteRoles = [...new Set(input.roles ?? [])]
+        for (const role of siteRoles) {
+          if (!isSiteRole(role)) problems.push(new Validation({ field: "roles", detail: `"${role}" is not a site role.` }))
+        }
+        if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
+        if (siteRoles.length > 0) yield* authorize("assign", { type: "assign_role" })
+        let orgIds = [...new Set((input.organization_ids ?? []).map((s) => s.toLowerCase()))]
+        if (orgIds.length === 0) {
+          const def = yield* orgs.findDefault
+          orgIds = Option.isSome(def) ? [def.value.id] : []
+        }
+        for (const orgId of orgIds) {
+          const org = yield* orgs.findById(orgId)
+          if (Option.isNone(org)) {
+            return yield* BadRequest.field("organization_ids", `Organization ${orgId} does not exist.`, "Organization not found.")
+          }
+        }
+        const hashed = input.password && loginType === "password" ? yield* hashNewPassword(input.password) : null
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const record: UserRecord = {
+          id: yield* ids.uuid,
+          email: input.email,
+          username: input.username,
+          name: input.name ?? "",
+          avatar_url: "",
+          login_type: loginType,
+          status: input.user_status ?? "active",
+          rbac_roles: siteRoles,
+          is_service_account: input.service_account ?? false,
+          hashed_password: hashed,
+          created_at: now,
+          updated_at: now,
+          last_seen_at: now,
+          deleted: false,
+          appearance: UserAppearance.defaults,
+          quiet_hours_schedule: "",
+          hashed_one_time_passcode: null,
+          one_time_passcode_expires_at: null
+        }
+        yield* tx.atomic(Effect.gen(function*() {
+          yield* users.insert(record)
+          for (const orgId of orgIds) {
+            yield* members.insert({ organization_id: orgId, user_id: record.id, roles: [], created_at: now, updated_at: now })
+          }
+        })).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e))))
+        return toUser(record, orgIds)
+      }).pipe(Effect.withSpan("Users.create"))
+
+    const list = (input: ListUsersInput) =>
+      Effect.gen(function*() {
+        yield* authorize("read", { type: "user" }).pipe(
+          Effect.catchTag("Forbidden", () => Effect.fail(new Forbidden({ message: "You may not list users." })))
+        )
+        const query = yield* parseQuery(input.q, ["username", "email", "status", "role", "login_type"])
+        const status = query.terms.get("status")
+        if (status !== undefined && status !== "active" && status !== "suspended") {
+          return yield* BadRequest.field("q", `Status "${status}" is not one of active, suspended.`, "Invalid search query.")
+        }
+        if (input.after_id !== undefined) {
+          const after = yield* users.findById(input.after_id.toLowerCase())
+          if (Option.isNone(after)) {
+            return yield* BadRequest.field("after_id", `User ${input.after_id} does not exist.`, "Invalid pagination cursor.")
+          }
+        }
+        const filter: UserFilter = {
+          search: query.text.length > 0 ? query.text.join(" ") : undefined,
+          username: query.terms.get("username"),
+          email: query.terms.get("email"),
+          status: status as UserStatus | undefined,
+          role: query.terms.get("role"),
+          loginType: query.terms.get("login_type"),
+          afterId: input.after_id?.toLowerCase(),
+          limit: Math.min(input.limit && input.limit > 0 ? input.limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+          offset: input.offset ?? 0
+        }
+        const page = yield* users.list(filter)
+        const memberships = yield* members.ofUsers(page.users.map((u) => u.id))
+        return {
+          count: page.count,
+          users: page.users.map((u) => toUser(u, memberships.get(u.id) ?? []))
+        }
+      }).pipe(Effect.withSpan("Users.list"))
+
+    const remove = (ref: string) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const user = yield* resolveReadable(ref)
+        yield* authorize("delete", { type: "user", id: user.id })
+        if (user.id === actor.user.id) {
+          return yield* new Forbidden({ message: "You cannot delete yourself." })
+        }
+        if (user.rbac_roles.includes("owner")) {
+          const owners = yield* users.list({ role: "owner", limit: 2, offset: 0 })
+          if (owners.count <= 1) return yield* new Forbidden({ message: "The last owner cannot be deleted." })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* tx.atomic(Effect.gen(function*() {
+          yield* users.update(user.id, { deleted: true, updated_at: now }).pipe(Effect.orDie)
+          yield* keys.deleteByUser(user.id)
+          yield* members.deleteByUser(user.id)
+        }))
+      }).pipe(Effect.withSpan("Users.delete"))
+
+    const getAppearance = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolveReadable(ref)
+        yield* authorizeRead("User", { type: "user", id: user.id, ownerId: user.id })
+        return user.appearance
+      })
+
+    const updatePersonal = (user: UserRecord) =>
+      Effect.flatMap(allowed("update_personal", { type: "user", id: user.id, ownerId: user.id }), (ok) =>
+        ok ? Effect.void : authorize("update", { type: "user", id: user.id }))
+
+    const setAppearance = (ref: string, appearance: UserAppearance) =>
+      Effect.gen(function*() {
+        const user = yield* resolveReadable(ref)
+        yield* updatePersonal(user)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* users.update(user.id, { appearance, updated_at: now }).pipe(Effect.orDie)
+        return appearance
+      }).pipe(Effect.withSpan("Users.setAppearance"))
+
+    const toGitSshKey = (k: GitSshKeyRecord) =>
+      new GitSshKey({ created_at: k.created_at, public_key: k.public_key, updated_at: k.updated_at, user_id: k.user_id })
+
+    const regenerateKey = (userId: string, createdAt?: Date) =>
+      Effect.gen(function*() {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const pair = generateSshKeyPair()
+        const record: GitSshKeyRecord = {
+          user_id: userId,
+          private_key: pair.privateKey,
+          public_key: pair.publicKey,
+          created_at: createdAt ?? now,
+          updated_at: now
+        }
+        yield* sshKeys.upsert(record)
+        return record
+      })
+
+    /** The user's git SSH key, made on first use. */
+    const gitSshKeyRecord = (userId: string) =>
+      Effect.flatMap(sshKeys.find(userId), Option.match({ onNone: () => regenerateKey(userId), onSome: Effect.succeed }))
+
+    const getGitSshKey = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolveReadable(ref)
+        yield* authorizeRead("User", { type: "user", id: user.id, ownerId: user.id })
+        return toGitSshKey(yield* gitSshKeyRecord(user.id))
+      })
+
+    const regenerateGitSshKey = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolveReadable(ref)
+        yield* updatePersonal(user)
+        const existing = yield* sshKeys.find(user.id)
+        return toGitSshKey(yield* regenerateKey(user.id, Option.getOrUndefined(existing)?.created_at))
+      }).pipe(Effect.withSpan("Users.regenerateGitSshKey"))
+
+    const quietHoursEntry = (user: UserRecord) =>
+      Effect.gen(function*() {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const userSet = settings.allowCustomQuietHours && user.quiet_hours_schedule !== ""
+        const raw = userSet ? user.quiet_hours_schedule : settings.defaultQuietHoursSchedule
+        const parsed = yield* parseQuietHours(raw, now).pipe(Effect.orDie)
+        return new QuietHoursEntry({
+          next: parsed.next,
+          raw_schedule: raw,
+          time: parsed.time,
+          timezone: parsed.timezone,
+          user_can_set: settings.allowCustomQuietHours,
+          user_set: userSet
+        })
+      })
+
+    const getQuietHours = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolveReadable(ref)
+        return [yield* quietHoursEntry(user)]
+      })
+
+    const setQuietHours = (ref: string, schedule: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolveReadable(ref)
+        yield* updatePersonal(user)
+        if (!settings.allowCustomQuietHours) {
+          return yield* new Forbidden({ message: "Custom quiet hours are disabled on this deployment." })
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        // An empty schedule returns the user to the deployment default.
+        if (schedule.trim() !== "") yield* parseQuietHours(schedule, now)
+        const updated = yield* users.update(user.id, { quiet_hours_schedule: schedule.trim(), updated_at: now }).pipe(
+          Effect.orDie,
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.resource("User")), onSome: Effect.succeed }))
+        )
+        return [yield* quietHoursEntry(updated)]
+      }).pipe(Effect.withSpan("Users.setQuietHours"))
+
+    return {
+      resolve,
+      resolveReadable,
+      create,
+      list,
+      get: (ref: string) => Effect.flatMap(resolveReadable(ref), withMemberships).pipe(Effect.withSpan("Users.get")),
+      delete: remove,
+      getAppearance,
+      setAppearance,
+      getGitSshKey,
+      regenerateGitSshKey,
+      gitSshKeyRecord,
+      getQuietHours,
+      setQuietHours,
+      hashNewPassword,
+      /** Autofill parameters come from earlier builds of a template; none exist before templates do. */
+      autofillParameters: (ref: string, _templateId: string) =>
+        Effect.as(resolveReadable(ref), [] as ReadonlyArray<{ readonly name: string; readonly value: string }>)
+    } as const
+  })
+}) {}

@@ -1,0 +1,19 @@
+/** Migrations as a record of effects, so nothing is read from disk at run time. */
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { type DialectTypes, migration0001 } from "./Schema.js"
+
+const run = (statements: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (const statement of statements) yield* sql.unsafe(statement)
+  })
+
+/** Numbered migrations for `Migrator.fromRecord`, with the dialect's column types. */
+export const migrations = (types: DialectTypes) => ({
+  "0001_identity": run(migration0001(types))
+})
+
+/** Runs pending migrations on the provided `SqlClient` (both dialects; no schema dump). */
+export const runMigrations = (types: DialectTypes) =>
+  Migrator.make({})({ loader: Migrator.fromRecord(migrations(types)), table: "workbay_migrations" })

@@ -1,0 +1,231 @@
+/**
+ * One implementation of every repository port on @effect/sql. Queries are
+ * written once; both dialects run them (see Rows.ts for the value mapping).
+ */
+import { SqlClient, SqlError } from "@effect/sql"
+import {
+  ApiKeyRepo, GitSshKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UniqueViolation,
+  UserRepo
+} from "@workbay/core"
+import { Context, Effect, Layer, Option } from "effect"
+
+const SqlErrorClass = SqlError.SqlError
+import {
+  apiKeyColumns, bind, prefixed, rowToApiKey, rowToGitSshKey, rowToMembership, rowToOrganization, rowToUser,
+  userColumns
+} from "./Rows.js"
+
+type Row = Record<string, any>
+
+/** The name of the unique constraint a failed write hit, if that is why it failed. */
+export const uniqueConstraintOf = (error: SqlError.SqlError): string | undefined => {
+  const cause = error.cause as { code?: string; constraint?: string; message?: string } | undefined
+  if (cause?.code === "23505") return cause.constraint ?? "unique"
+  if (cause?.code?.startsWith("SQLITE_CONSTRAINT") && /UNIQUE|PRIMARY/.test(cause.message ?? "")) {
+    return cause.message ?? "unique"
+  }
+  return undefined
+}
+
+/** Unique violations become typed failures; every other SQL error is a defect. */
+const unique = <A, R>(effect: Effect.Effect<A, SqlError.SqlError, R>): Effect.Effect<A, UniqueViolation, R> =>
+  Effect.catchAll(effect, (e) => {
+    const constraint = uniqueConstraintOf(e)
+    return constraint !== undefined ? Effect.fail(new UniqueViolation({ constraint })) : Effect.die(e)
+  })
+
+const first = <A>(rows: ReadonlyArray<Row>, map: (r: Row) => A): Option.Option<A> =>
+  rows.length > 0 ? Option.some(map(rows[0]!)) : Option.none()
+
+/** Columns and bound values of a record or patch. */
+const values = (record: object): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(record)) if (v !== undefined) out[k] = bind(v)
+  return out
+}
+
+const USER_JOIN_COLUMNS = prefixed("u", userColumns, "u_")
+const KEY_JOIN_COLUMNS = prefixed("k", apiKeyColumns, "k_")
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const orDie = Effect.orDie
+
+  const users = UserRepo.of({
+    insert: (u) => unique(sql`INSERT INTO users ${sql.insert(values(u))}`).pipe(Effect.asVoid),
+    findById: (id) => orDie(sql`SELECT * FROM users WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToUser))),
+    findByUsername: (username) =>
+      orDie(sql`SELECT * FROM users WHERE lower(username) = ${username.toLowerCase()} AND deleted = FALSE`).pipe(
+        Effect.map((rs) => first(rs, rowToUser))
+      ),
+    findByEmail: (email) =>
+      orDie(sql`SELECT * FROM users WHERE lower(email) = ${email.toLowerCase()} AND deleted = FALSE`).pipe(
+        Effect.map((rs) => first(rs, rowToUser))
+      ),
+    list: (f) =>
+      Effect.gen(function*() {
+        const where = [sql`deleted = FALSE`]
+        if (f.search) {
+          const like = `%${f.search.toLowerCase()}%`
+          where.push(sql`(lower(username) LIKE ${like} OR lower(email) LIKE ${like} OR lower(name) LIKE ${like})`)
+        }
+        if (f.username) where.push(sql`lower(username) = ${f.username.toLowerCase()}`)
+        if (f.email) where.push(sql`lower(email) = ${f.email.toLowerCase()}`)
+        if (f.status) where.push(sql`status = ${f.status}`)
+        if (f.loginType) where.push(sql`login_type = ${f.loginType}`)
+        if (f.role && f.role !== "member") where.push(sql`rbac_roles LIKE ${`%"${f.role}"%`}`)
+        if (f.organizationId) {
+          where.push(sql`id IN (SELECT user_id FROM organization_members WHERE organization_id = ${f.organizationId})`)
+        }
+        const filtered = sql.and(where)
+        const page = f.afterId
+          ? sql.and([...where, sql`lower(username) > (SELECT lower(username) FROM users WHERE id = ${f.afterId})`])
+          : filtered
+        const rows = yield* sql`SELECT * FROM users WHERE ${page} ORDER BY lower(username) LIMIT ${f.limit} OFFSET ${f.offset}`
+        const [{ n }] = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE ${filtered}`
+        return { users: rows.map((r) => rowToUser(r)), count: Number(n) }
+      }).pipe(orDie),
+    update: (id, patch) =>
+      unique(sql`UPDATE users SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
+        Effect.map((rs) => first(rs, rowToUser))
+      ),
+    count: orDie(sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE deleted = FALSE`).pipe(
+      Effect.map((rs) => Number(rs[0]!.n))
+    )
+  })
+
+  const organizations = OrganizationRepo.of({
+    insert: (o) => unique(sql`INSERT INTO organizations ${sql.insert(values({ ...o }))}`).pipe(Effect.asVoid),
+    findById: (id) =>
+      orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization))),
+    findByName: (name) =>
+      orDie(sql`SELECT * FROM organizations WHERE lower(name) = ${name.toLowerCase()}`).pipe(
+        Effect.map((rs) => first(rs, rowToOrganization))
+      ),
+    findDefault: orDie(sql`SELECT * FROM organizations WHERE is_default = TRUE`).pipe(
+      Effect.map((rs) => first(rs, rowToOrganization))
+    ),
+    list: orDie(sql`SELECT * FROM organizations ORDER BY lower(name)`).pipe(Effect.map((rs) => rs.map(rowToOrganization))),
+    update: (id, patch) =>
+      unique(sql`UPDATE organizations SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
+        Effect.map((rs) => first(rs, rowToOrganization))
+      ),
+    delete: (id) =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* sql`DELETE FROM organization_members WHERE organization_id = ${id}`
+        yield* sql`DELETE FROM organizations WHERE id = ${id}`
+      })).pipe(orDie)
+  })
+
+  const members = MemberRepo.of({
+    insert: (m) => unique(sql`INSERT INTO organization_members ${sql.insert(values(m))}`).pipe(Effect.asVoid),
+    delete: (orgId, userId) =>
+      orDie(sql`DELETE FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING user_id`)
+        .pipe(Effect.map((rs) => rs.length > 0)),
+    find: (orgId, userId) =>
+      orDie(sql`SELECT * FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId}`).pipe(
+        Effect.map((rs) => first(rs, (r) => rowToMembership(r)))
+      ),
+    updateRoles: (orgId, userId, roles, at) =>
+      orDie(
+        sql`UPDATE organization_members SET roles = ${JSON.stringify(roles)}, updated_at = ${at.toISOString()}
+            WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING *`
+      ).pipe(Effect.map((rs) => first(rs, (r) => rowToMembership(r)))),
+    ofUsers: (userIds) =>
+      userIds.length === 0
+        ? Effect.succeed(new Map())
+        : orDie(sql<{ user_id: string; organization_id: string }>`SELECT user_id, organization_id FROM organization_members WHERE ${sql.in("user_id", userIds)}`).pipe(
+          Effect.map((rs) => {
+            const map = new Map<string, Array<string>>()
+            for (const r of rs) {
+              const list = map.get(r.user_id) ?? []
+              list.push(r.organization_id)
+              map.set(r.user_id, list)
+            }
+            return map
+          })
+        ),
+    deleteByUser: (userId) => orDie(sql`DELETE FROM organization_members WHERE user_id = ${userId}`).pipe(Effect.asVoid),
+    ofUser: (userId) =>
+      orDie(sql`SELECT * FROM organization_members WHERE user_id = ${userId} ORDER BY created_at`).pipe(
+        Effect.map((rs) => rs.map((r) => rowToMembership(r)))
+      ),
+    list: (orgId, page) =>
+      orDie(
+        sql`SELECT m.*, ${sql.literal(USER_JOIN_COLUMNS)} FROM organization_members m JOIN users u ON u.id = m.user_id
+            WHERE m.organization_id = ${orgId} AND u.deleted = FALSE
+            ORDER BY lower(u.username) LIMIT ${page.limit} OFFSET ${page.offset}`
+      ).pipe(Effect.map((rs) => rs.map((r) => ({ member: rowToMembership(r), user: rowToUser(r, "u_") }))))
+  })
+
+  const apiKeys = ApiKeyRepo.of({
+    insert: (k) => unique(sql`INSERT INTO api_keys ${sql.insert(values(k))}`).pipe(Effect.asVoid),
+    findWithUser: (id) =>
+      orDie(
+        sql`SELECT ${sql.literal(KEY_JOIN_COLUMNS)}, ${sql.literal(USER_JOIN_COLUMNS)}
+            FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${id}`
+      ).pipe(Effect.map((rs) => first(rs, (r) => ({ key: rowToApiKey(r, "k_"), user: rowToUser(r, "u_") })))),
+    findById: (id) => orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))),
+    findByName: (userId, name) =>
+      orDie(sql`SELECT * FROM api_keys WHERE user_id = ${userId} AND token_name = ${name} AND login_type = 'token'`).pipe(
+        Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))
+      ),
+    list: (f) =>
+      orDie(
+        sql`SELECT * FROM api_keys WHERE ${
+          sql.and([
+            sql`user_id = ${f.userId}`,
+            ...(f.loginType ? [sql`login_type = ${f.loginType}`] : []),
+            ...(f.includeExpired ? [] : [sql`expires_at > ${f.now.toISOString()}`])
+          ])
+        } ORDER BY created_at DESC`
+      ).pipe(Effect.map((rs) => rs.map((r) => rowToApiKey(r)))),
+    delete: (id) => orDie(sql`DELETE FROM api_keys WHERE id = ${id} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
+    deleteByUser: (userId) => orDie(sql`DELETE FROM api_keys WHERE user_id = ${userId}`).pipe(Effect.asVoid),
+    touch: (id, lastUsed, expiresAt) =>
+      orDie(
+        sql`UPDATE api_keys SET last_used = ${lastUsed.toISOString()}, expires_at = ${expiresAt.toISOString()} WHERE id = ${id}`
+      ).pipe(Effect.asVoid)
+  })
+
+  const gitSshKeys = GitSshKeyRepo.of({
+    find: (userId) =>
+      orDie(sql`SELECT * FROM gitsshkeys WHERE user_id = ${userId}`).pipe(Effect.map((rs) => first(rs, rowToGitSshKey))),
+    upsert: (k) =>
+      orDie(
+        sql`INSERT INTO gitsshkeys ${sql.insert(values(k))}
+            ON CONFLICT (user_id) DO UPDATE SET private_key = ${k.private_key}, public_key = ${k.public_key},
+            updated_at = ${k.updated_at.toISOString()}`
+      ).pipe(Effect.asVoid)
+  })
+
+  const conversions = LoginConversionRepo.of({
+    insert: (c) => orDie(sql`INSERT INTO login_conversions ${sql.insert(values(c))}`).pipe(Effect.asVoid)
+  })
+
+  const transactions = Transactions.of({
+    atomic: (effect) =>
+      sql.withTransaction(effect).pipe(
+        Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlErrorClass, Effect.die)
+      ) as typeof effect
+  })
+
+  return { users, organizations, members, apiKeys, gitSshKeys, conversions, transactions }
+})
+
+/** Every repository port, on whichever `SqlClient` is provided. */
+export const layer: Layer.Layer<
+  UserRepo | OrganizationRepo | MemberRepo | ApiKeyRepo | GitSshKeyRepo | LoginConversionRepo | Transactions,
+  never,
+  SqlClient.SqlClient
+> = Layer.effectContext(
+  Effect.map(make, (r) =>
+    Context.make(UserRepo, r.users).pipe(
+      Context.add(OrganizationRepo, r.organizations),
+      Context.add(MemberRepo, r.members),
+      Context.add(ApiKeyRepo, r.apiKeys),
+      Context.add(GitSshKeyRepo, r.gitSshKeys),
+      Context.add(LoginConversionRepo, r.conversions),
+      Context.add(Transactions, r.transactions)
+    ))
+)

@@ -1,0 +1,26 @@
+/** Builds a storage layer from a client layer: migrations first, then the repositories. */
+import type { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { runMigrations } from "./Migrations.js"
+import * as Repositories from "./Repositories.js"
+import type { DialectTypes } from "./Schema.js"
+
+/** The ports every storage provides. */
+export type StoragePorts = Layer.Layer.Success<typeof Repositories.layer>
+
+/**
+ * Repositories on `client`, after running its migrations at start-up.
+ * `setup` runs first (e.g. SQLite pragmas).
+ */
+export const fromClient = <E>(
+  client: Layer.Layer<SqlClient.SqlClient, E>,
+  types: DialectTypes,
+  setup: Effect.Effect<void, unknown, SqlClient.SqlClient> = Effect.void
+): Layer.Layer<StoragePorts | SqlClient.SqlClient, E> =>
+  Repositories.layer.pipe(
+    Layer.provideMerge(
+      Layer.effectDiscard(
+        Effect.zipRight(setup, runMigrations(types)).pipe(Effect.orDie)
+      ).pipe(Layer.provideMerge(client))
+    )
+  )

@@ -1,0 +1,33 @@
+/**
+ * @workbay/storage-sqlite: the embedded default. A file (created with its
+ * folder if missing) or `:memory:`; migrations run at start-up.
+ */
+import { SqlClient } from "@effect/sql"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { fromClient, sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
+import { Effect, type Layer } from "effect"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+
+export interface SqliteStorageConfig {
+  /** A file path, or `:memory:` for a database that lives as long as the layer. */
+  readonly filename: string
+}
+
+const pragmas = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe("PRAGMA foreign_keys = ON")
+  yield* sql.unsafe("PRAGMA busy_timeout = 5000")
+  yield* sql.unsafe("PRAGMA synchronous = NORMAL")
+})
+
+/** Every repository port on SQLite. */
+export const layer = (config: SqliteStorageConfig): Layer.Layer<StoragePorts | SqlClient.SqlClient> => {
+  if (config.filename !== ":memory:") mkdirSync(dirname(config.filename), { recursive: true })
+  return fromClient(SqliteClient.layer({ filename: config.filename }), sqliteTypes, pragmas) as Layer.Layer<
+    StoragePorts | SqlClient.SqlClient
+  >
+}
+
+/** A fresh in-memory database: for tests and throwaway embedding. */
+export const layerMemory: Layer.Layer<StoragePorts | SqlClient.SqlClient> = layer({ filename: ":memory:" })
