@@ -5,7 +5,7 @@ import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "./Erro
 import { IdGenerator, isUuid } from "./Ids.js"
 import { Organization, OrganizationMember, type MembershipRecord, type OrganizationRecord } from "./Organization.js"
 import { roles as roleDefinitions } from "./Rbac.js"
-import { MemberRepo, OrganizationRepo, type Page } from "./Repositories.js"
+import { MemberRepo, OrganizationRepo } from "./Repositories.js"
 import { SlimRole, type UserRecord } from "./User.js"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "./Users.js"
 
@@ -116,7 +116,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         return new ResponseBody({ message: "Organization deleted." })
       }).pipe(Effect.withSpan("Organizations.delete"))
 
-    const listMembers = (ref: string, page?: Partial<Page>) =>
+    const listMembers = (ref: string, page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })

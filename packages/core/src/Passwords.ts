@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+
 /**
  * Password strength, as the described system checks it: 8 to 64 characters and
  * at least 52 bits of estimated entropy (character-set size and length, with
@@ -41,3 +43,11 @@ export const checkPassword = (password: string): PasswordCheck => {
   }
   return { valid: true, details: "" }
 }
+
+/** A new password: fails decoding with the strength rule's message. */
+export const NewPassword = Schema.String.pipe(
+  Schema.filter((p) => {
+    const check = checkPassword(p)
+    return check.valid || check.details
+  })
+)

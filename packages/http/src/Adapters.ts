@@ -1,0 +1,107 @@
+/** Adapters from Node's `(req, res)` and the web `Request -> Response` to the dispatcher. */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Dispatcher, RawRequest, RawResponse } from "./Dispatcher.js"
+
+/** A Node request handler; `next` (Express, Connect) receives requests outside the service's paths. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
+
+/** A web-standard handler (Fetch API). */
+export type WebHandler = (request: Request) => Promise<Response>
+
+const writeNode = (res: ServerResponse, r: RawResponse) => {
+  if (res.headersSent) return
+  if (r.body === undefined) {
+    res.writeHead(r.status, r.headers)
+    res.end()
+    return
+  }
+  r.headers["content-length"] = String(Buffer.byteLength(r.body))
+  res.writeHead(r.status, r.headers)
+  res.end(r.body)
+}
+
+const tooLarge = (max: number): RawResponse => ({
+  status: 413,
+  headers: { "content-type": "application/json; charset=utf-8" },
+  body: JSON.stringify({ message: "Request body is too large.", detail: `The limit is ${max} bytes.` })
+})
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0")
+
+export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res, next) => {
+  const url = req.url ?? "/"
+  if (next !== undefined) {
+    const q = url.indexOf("?")
+    if (!dispatcher.owns(q < 0 ? url : url.slice(0, q))) return next()
+  }
+  const base = {
+    method: req.method ?? "GET",
+    url,
+    headers: req.headers,
+    remoteAddress: req.socket.remoteAddress ?? ""
+  }
+  const respond = (r: RawResponse) => writeNode(res, r)
+  // A framework's body parser may have consumed the stream already.
+  const preParsed = (req as { body?: unknown }).body
+  if (preParsed !== undefined && req.readableEnded) {
+    return dispatcher.handle({ ...base, body: typeof preParsed === "string" ? preParsed : { parsed: preParsed } }, respond)
+  }
+  if (!hasBody(req)) return dispatcher.handle({ ...base, body: undefined }, respond)
+  const declared = Number(req.headers["content-length"] ?? 0)
+  if (declared > dispatcher.maxBodyBytes) {
+    respond(tooLarge(dispatcher.maxBodyBytes))
+    req.resume()
+    return
+  }
+  const chunks: Array<Buffer> = []
+  let size = 0
+  let aborted = false
+  req.on("data", (chunk: Buffer) => {
+    if (aborted) return
+    size += chunk.length
+    if (size > dispatcher.maxBodyBytes) {
+      aborted = true
+      respond(tooLarge(dispatcher.maxBodyBytes))
+      return
+    }
+    chunks.push(chunk)
+  })
+  req.on("end", () => {
+    if (!aborted) dispatcher.handle({ ...base, body: Buffer.concat(chunks).toString("utf8") }, respond)
+  })
+  req.on("error", () => {
+    aborted = true
+  })
+}
+
+export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (request) => {
+  const url = new URL(request.url)
+  const headers: Record<string, string> = {}
+  request.headers.forEach((value, key) => {
+    headers[key] = value
+  })
+  let body: string | undefined
+  if (request.body !== null) {
+    const buffer = await request.arrayBuffer()
+    if (buffer.byteLength > dispatcher.maxBodyBytes) {
+      const r = tooLarge(dispatcher.maxBodyBytes)
+      return new Response(r.body, { status: r.status, headers: r.headers as Record<string, string> })
+    }
+    body = new TextDecoder().decode(buffer)
+  }
+  const raw: RawRequest = {
+    method: request.method,
+    url: url.pathname + url.search,
+    headers,
+    body,
+    remoteAddress: headers["x-forwarded-for"]?.split(",")[0]?.trim() ?? ""
+  }
+  const r = await new Promise<RawResponse>((resolve) => dispatcher.handle(raw, resolve))
+  const out = new Headers()
+  for (const [k, v] of Object.entries(r.headers)) {
+    if (Array.isArray(v)) for (const item of v) out.append(k, item)
+    else out.set(k, v)
+  }
+  return new Response(r.body ?? null, { status: r.status, headers: out })
+}

@@ -1,0 +1,20 @@
+/** The whole HTTP contract: one HttpApi joining every group. Source of the OpenAPI document and the typed client. */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { AuthorizationApi, SessionApi } from "./authorization/Api.js"
+import { DeploymentApi, GeneralApi } from "./general/Api.js"
+import { OrganizationsApi } from "./organizations/Api.js"
+import { UsersApi } from "./users/Api.js"
+import { InternalError, Unauthorized } from "@workbay/core"
+
+export class WorkbayApi extends HttpApi.make("workbay")
+  .add(GeneralApi)
+  .add(DeploymentApi)
+  .add(AuthorizationApi)
+  .add(SessionApi)
+  .add(UsersApi)
+  .add(OrganizationsApi)
+  .addError(Unauthorized)
+  .addError(InternalError)
+  .annotate(OpenApi.Title, "Workbay API")
+  .annotate(OpenApi.Version, "2.0")
+{}

@@ -1,0 +1,99 @@
+/** Authorization routes: scopes, login, one-time passcodes, first user, auth methods, logout. */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { DisplayName, Email, NewPassword, ResponseBody, Username } from "@workbay/core"
+import { Schema } from "effect"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, UserPath } from "../Common.js"
+import { Authentication } from "../Security.js"
+
+export class LoginRequest extends Schema.Class<LoginRequest>("LoginWithPasswordRequest")({
+  email: Schema.String.pipe(Schema.minLength(1, { message: () => "Email is required." })),
+  password: Schema.String.pipe(Schema.minLength(1, { message: () => "Password is required." }))
+}) {}
+
+export class LoginResponse extends Schema.Class<LoginResponse>("LoginWithPasswordResponse")({
+  session_token: Schema.String
+}) {}
+
+export class FirstUserRequest extends Schema.Class<FirstUserRequest>("CreateFirstUserRequest")({
+  email: Email,
+  name: Schema.optional(DisplayName),
+  username: Username,
+  password: NewPassword,
+  trial: Schema.optional(Schema.Boolean),
+  onboarding_info: Schema.optional(Schema.Struct({
+    newsletter_marketing: Schema.optional(Schema.Boolean),
+    newsletter_releases: Schema.optional(Schema.Boolean)
+  })),
+  trial_info: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+}) {}
+
+export class FirstUserResponse extends Schema.Class<FirstUserResponse>("CreateFirstUserResponse")({
+  organization_id: Schema.UUID,
+  user_id: Schema.UUID
+}) {}
+
+export class AuthMethods extends Schema.Class<AuthMethods>("AuthMethods")({
+  github: Schema.Struct({ default_provider_configured: Schema.Boolean, enabled: Schema.Boolean }),
+  oidc: Schema.Struct({ enabled: Schema.Boolean, iconUrl: Schema.String, signInText: Schema.String }),
+  password: Schema.Struct({ enabled: Schema.Boolean }),
+  terms_of_service_url: Schema.String
+}) {}
+
+/** Routes that work without a token. */
+export class AuthorizationApi extends HttpApiGroup.make("authorization")
+  .add(HttpApiEndpoint.get("scopes", "/auth/scopes").addSuccess(Schema.Struct({ external: Schema.Array(Schema.String) })))
+  .add(
+    HttpApiEndpoint.post("login", "/users/login")
+      .setPayload(LoginRequest)
+      .addSuccess(LoginResponse, { status: 201 })
+      .addError(Forbidden)
+  )
+  .add(
+    HttpApiEndpoint.post("requestOneTimePasscode", "/users/otp/request")
+      .setPayload(Schema.Struct({ email: Schema.String }))
+      .addSuccess(NoContent)
+  )
+  .add(
+    HttpApiEndpoint.post("changePasswordWithOneTimePasscode", "/users/otp/change-password")
+      .setPayload(Schema.Struct({ email: Schema.String, one_time_passcode: Schema.String, password: NewPassword }))
+      .addSuccess(NoContent)
+  )
+  .add(HttpApiEndpoint.get("getFirstUser", "/users/first").addSuccess(ResponseBody).addError(NotFound))
+  .add(
+    HttpApiEndpoint.post("createFirstUser", "/users/first")
+      .setPayload(FirstUserRequest)
+      .addSuccess(FirstUserResponse, { status: 201 })
+      .addError(Conflict)
+  )
+  .add(HttpApiEndpoint.get("authMethods", "/users/authmethods").addSuccess(AuthMethods))
+  .addError(BadRequest)
+  .prefix("/api/v2")
+{}
+
+export class ConvertLoginResponse extends Schema.Class<ConvertLoginResponse>("OAuthConversionResponse")({
+  expires_at: Schema.Date,
+  state_string: Schema.String,
+  to_type: Schema.String,
+  user_id: Schema.UUID
+}) {}
+
+/** Routes about the caller's own session and password. */
+export class SessionApi extends HttpApiGroup.make("session")
+  .add(
+    HttpApiEndpoint.post("validatePassword", "/users/validate-password")
+      .setPayload(Schema.Struct({ password: Schema.String }))
+      .addSuccess(Schema.Struct({ valid: Schema.Boolean, details: Schema.String }))
+  )
+  .add(
+    HttpApiEndpoint.post("convertLogin", "/users/:user/convert-login")
+      .setPath(UserPath)
+      .setPayload(Schema.Struct({ password: Schema.String, to_type: Schema.String }))
+      .addSuccess(ConvertLoginResponse, { status: 201 })
+      .addError(NotFound)
+  )
+  .add(HttpApiEndpoint.post("logout", "/users/logout").addSuccess(ResponseBody))
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .middleware(Authentication)
+  .prefix("/api/v2")
+{}

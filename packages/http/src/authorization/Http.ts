@@ -1,0 +1,27 @@
+/** Handlers of the authorization and session groups. */
+import { Auth } from "@workbay/core"
+import { Effect } from "effect"
+import { WorkbayApi } from "../Api.js"
+import { implement } from "../Handlers.js"
+import { clearSessionCookie, setSessionCookie } from "../RequestContext.js"
+import { externalScopes } from "@workbay/core"
+
+export const AuthorizationHttp = implement(WorkbayApi, "authorization", {
+  scopes: () => Effect.succeed({ external: externalScopes }),
+  login: ({ payload }) =>
+    Effect.flatMap(Auth, (auth) => auth.login(payload.email, payload.password)).pipe(
+      Effect.tap((r) => setSessionCookie(r.session_token, r.expires_at)),
+      Effect.map((r) => ({ session_token: r.session_token }))
+    ),
+  requestOneTimePasscode: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.requestOneTimePasscode(payload.email)),
+  changePasswordWithOneTimePasscode: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.changePasswordWithPasscode(payload)),
+  getFirstUser: () => Effect.flatMap(Auth, (auth) => auth.firstUserStatus),
+  createFirstUser: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.createFirstUser(payload)),
+  authMethods: () => Effect.flatMap(Auth, (auth) => auth.authMethods)
+})
+
+export const SessionHttp = implement(WorkbayApi, "session", {
+  validatePassword: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.validatePassword(payload.password)),
+  convertLogin: ({ path, payload }) => Effect.flatMap(Auth, (auth) => auth.convertLogin(path.user, payload)),
+  logout: () => Effect.flatMap(Auth, (auth) => auth.logout).pipe(Effect.tap(() => clearSessionCookie))
+})

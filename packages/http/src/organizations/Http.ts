@@ -1,0 +1,17 @@
+/** Handlers of the organizations group. */
+import { Organizations } from "@workbay/core"
+import { Effect } from "effect"
+import { WorkbayApi } from "../Api.js"
+import { implement } from "../Handlers.js"
+
+export const OrganizationsHttp = implement(WorkbayApi, "organizations", {
+  list: () => Effect.flatMap(Organizations, (o) => o.list),
+  create: ({ payload }) => Effect.flatMap(Organizations, (o) => o.create(payload)),
+  get: ({ path }) => Effect.flatMap(Organizations, (o) => o.get(path.organization)),
+  update: ({ path, payload }) => Effect.flatMap(Organizations, (o) => o.update(path.organization, payload)),
+  delete: ({ path }) => Effect.flatMap(Organizations, (o) => o.delete(path.organization)),
+  listMembers: ({ path, urlParams }) => Effect.flatMap(Organizations, (o) => o.listMembers(path.organization, urlParams)),
+  getMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.getMember(path.organization, path.user)),
+  addMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.addMember(path.organization, path.user)),
+  removeMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.removeMember(path.organization, path.user))
+})

@@ -1,0 +1,27 @@
+/** Handlers of the users group. */
+import { Auth, Users } from "@workbay/core"
+import { Effect } from "effect"
+import { WorkbayApi } from "../Api.js"
+import { implement } from "../Handlers.js"
+
+export const UsersHttp = implement(WorkbayApi, "users", {
+  list: ({ urlParams }) => Effect.flatMap(Users, (u) => u.list(urlParams)),
+  create: ({ payload }) => Effect.flatMap(Users, (u) => u.create(payload)),
+  get: ({ path }) => Effect.flatMap(Users, (u) => u.get(path.user)),
+  delete: ({ path }) => Effect.flatMap(Users, (u) => u.delete(path.user)),
+  getAppearance: ({ path }) => Effect.flatMap(Users, (u) => u.getAppearance(path.user)),
+  updateAppearance: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setAppearance(path.user, payload)),
+  autofillParameters: ({ path, urlParams }) => Effect.flatMap(Users, (u) => u.autofillParameters(path.user, urlParams.template_id)),
+  getGitSshKey: ({ path }) => Effect.flatMap(Users, (u) => u.getGitSshKey(path.user)),
+  regenerateGitSshKey: ({ path }) => Effect.flatMap(Users, (u) => u.regenerateGitSshKey(path.user)),
+  getQuietHours: ({ path }) => Effect.flatMap(Users, (u) => u.getQuietHours(path.user)),
+  updateQuietHours: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setQuietHours(path.user, payload.schedule)),
+  createSessionKey: ({ path }) => Effect.flatMap(Auth, (a) => a.createSessionKey(path.user)),
+  listTokens: ({ path, urlParams }) => Effect.flatMap(Auth, (a) => a.listTokens(path.user, urlParams.include_expired ?? false)),
+  createToken: ({ path, payload }) => Effect.flatMap(Auth, (a) => a.createToken(path.user, payload)),
+  tokenConfig: ({ path }) => Effect.flatMap(Auth, (a) => a.tokenConfig(path.user)),
+  getTokenByName: ({ path }) => Effect.flatMap(Auth, (a) => a.getToken(path.user, path.keyname)),
+  deleteTokenByName: ({ path }) => Effect.flatMap(Auth, (a) => a.deleteKey(path.user, path.keyname)),
+  getKey: ({ path }) => Effect.flatMap(Auth, (a) => a.getToken(path.user, path.keyid)),
+  deleteKey: ({ path }) => Effect.flatMap(Auth, (a) => a.deleteKey(path.user, path.keyid))
+})
