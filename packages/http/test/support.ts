@@ -1,0 +1,122 @@
+/**
+ * Black-box test support: a real server on a random port over real storage,
+ * and a small fetch client. Every test file starts its own server.
+ */
+import { makeWorkbay, type WorkbayOptions } from "@workbay/http"
+import type { StoragePorts } from "@workbay/storage-sql"
+import * as Sqlite from "@workbay/storage-sqlite"
+import type { Layer } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+
+export interface Reply<T = any> {
+  readonly status: number
+  readonly body: T
+  readonly headers: Headers
+}
+
+export const SESSION_HEADER = "Service-Session-Token"
+export const STRONG_PASSWORD = "Correct-Horse-Battery-9"
+
+export class Client {
+  constructor(readonly baseUrl: string, readonly token?: string) {}
+
+  /** The same client with another token (or none). */
+  as(token: string | undefined) {
+    return new Client(this.baseUrl, token)
+  }
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    init: { headers?: Record<string, string>; raw?: string } = {}
+  ): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...init.headers }
+    if (this.token !== undefined) headers[SESSION_HEADER] = this.token
+    let payload: string | undefined
+    if (init.raw !== undefined) payload = init.raw
+    else if (body !== undefined) payload = JSON.stringify(body)
+    if (payload !== undefined) headers["content-type"] ??= "application/json"
+    const res = await fetch(this.baseUrl + path, { method, headers, body: payload ?? null, redirect: "manual" })
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text)
+    } catch {
+      // Not JSON: tests assert on the text.
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers }
+  }
+
+  get<T = any>(path: string) {
+    return this.request<T>("GET", path)
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>("POST", path, body)
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>("PUT", path, body)
+  }
+  patch<T = any>(path: string, body?: unknown) {
+    return this.request<T>("PATCH", path, body)
+  }
+  delete<T = any>(path: string, body?: unknown) {
+    return this.request<T>("DELETE", path, body)
+  }
+}
+
+export interface TestServer {
+  readonly url: string
+  /** A client with no token, for `/api/v2` paths. */
+  readonly anonymous: Client
+  readonly server: Server
+  readonly close: () => Promise<void>
+}
+
+/** Starts the service on a random port. Storage defaults to a fresh in-memory SQLite. */
+export const startTestServer = async (
+  options: WorkbayOptions & { readonly storage?: Layer.Layer<StoragePorts, unknown> } = {}
+): Promise<TestServer> => {
+  const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, { passwordHashCost: 4, ...options })
+  const server = createServer(workbay.node)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    url,
+    anonymous: new Client(`${url}/api/v2`),
+    server,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await workbay.dispose()
+    }
+  }
+}
+
+/** Creates the first user (owner) and returns a client logged in as them. */
+export const bootstrapOwner = async (srv: TestServer, username = "admin") => {
+  const email = `${username}@example.com`
+  const first = await srv.anonymous.post("/users/first", { email, username, password: STRONG_PASSWORD })
+  if (first.status !== 201) throw new Error(`first user: ${first.status} ${JSON.stringify(first.body)}`)
+  const login = await srv.anonymous.post("/users/login", { email, password: STRONG_PASSWORD })
+  return {
+    client: srv.anonymous.as(login.body.session_token as string),
+    userId: first.body.user_id as string,
+    organizationId: first.body.organization_id as string
+  }
+}
+
+let counter = 0
+/** Creates a user through the API (as `owner`) and returns a client logged in as them. */
+export const createUser = async (owner: Client, init: { username?: string; roles?: Array<string>; organization_ids?: Array<string> } = {}) => {
+  const username = init.username ?? `user${++counter}${Date.now() % 100000}`
+  const email = `${username}@example.com`
+  const created = await owner.post("/users", {
+    email, username, password: STRONG_PASSWORD, ...(init.roles ? { roles: init.roles } : {}),
+    ...(init.organization_ids ? { organization_ids: init.organization_ids } : {})
+  })
+  if (created.status !== 201) throw new Error(`create user: ${created.status} ${JSON.stringify(created.body)}`)
+  const login = await owner.as(undefined).post("/users/login", { email, password: STRONG_PASSWORD })
+  return { client: owner.as(login.body.session_token as string), user: created.body, username, email }
+}

@@ -1,0 +1,5 @@
+import { defineProject } from "vitest/config"
+
+export default defineProject({
+  test: { name: "http", include: ["test/**/*.test.ts"], testTimeout: 20_000, hookTimeout: 30_000 }
+})

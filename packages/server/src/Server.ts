@@ -1,0 +1,44 @@
+/** Starts the standalone server: storage from config, the API on node:http. */
+import { makeWorkbay, type Workbay } from "@workbay/http"
+import * as Postgres from "@workbay/storage-postgres"
+import * as Sqlite from "@workbay/storage-sqlite"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
+
+export interface RunningServer {
+  readonly server: Server
+  readonly workbay: Workbay
+  readonly url: string
+  readonly storage: string
+  readonly close: () => Promise<void>
+}
+
+/** Builds the service and listens. Resolves once the port is bound. */
+export const startServer = async (config: ServerConfig): Promise<RunningServer> => {
+  const storage = config.databaseUrl
+    ? { layer: Postgres.layer({ url: config.databaseUrl }), label: `PostgreSQL at ${redactUrl(config.databaseUrl)}` }
+    : { layer: Sqlite.layer({ filename: sqlitePath(config) }), label: `SQLite at ${sqlitePath(config)}` }
+  const workbay = await makeWorkbay(storage.layer, {
+    settings: { accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments },
+    http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie }
+  })
+  const server = createServer({ keepAliveTimeout: 65_000 }, workbay.node)
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(config.port, config.host, () => resolve())
+  })
+  const address = server.address() as AddressInfo
+  const host = config.host ?? "localhost"
+  return {
+    server,
+    workbay,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
+    storage: storage.label,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await workbay.dispose()
+    }
+  }
+}

@@ -1,0 +1,38 @@
+/** The `npm start` entry point. */
+import { helpText, loadConfig } from "./Config.js"
+import { startServer } from "./Server.js"
+
+const main = async () => {
+  let config
+  try {
+    config = loadConfig(process.argv.slice(2), process.env)
+  } catch (e) {
+    console.error(`${e instanceof Error ? e.message : String(e)}\n\n${helpText()}`)
+    process.exit(2)
+  }
+  if (config.help) {
+    console.log(helpText())
+    return
+  }
+  const started = Date.now()
+  const running = await startServer(config)
+  console.log(`Workbay ${running.url}/api/v2 ready in ${Date.now() - started} ms, storing data in ${running.storage}.`)
+  const first = await fetch(`http://127.0.0.1:${(running.server.address() as { port: number }).port}/api/v2/users/first`).catch(() => undefined)
+  if (first?.status === 404) {
+    console.log(
+      `No users yet. Create the first (owner) user:\n  curl -X POST ${running.url}/api/v2/users/first -H 'Content-Type: application/json' \\\n` +
+        `    -d '{"email":"admin@example.com","username":"admin","password":"<a strong password>"}'`
+    )
+  }
+  const stop = () => {
+    console.log("Shutting down.")
+    running.close().then(() => process.exit(0), () => process.exit(1))
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+}
+
+main().catch((e) => {
+  console.error("Workbay failed to start:", e)
+  process.exit(1)
+})
