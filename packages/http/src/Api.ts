@@ -4,7 +4,7 @@ import { AuthorizationApi, SessionApi } from "./authorization/Api.js"
 import { DeploymentApi, GeneralApi } from "./general/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
 import { UsersApi } from "./users/Api.js"
-import { InternalError, Unauthorized } from "@workbay/core"
+import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
   .add(GeneralApi)

@@ -1,9 +1,49 @@
 /** Schemas shared by several groups. */
 import { HttpApiSchema } from "@effect/platform"
-import { BadRequest, Conflict, Forbidden, InternalError, NotFound, ResponseBody } from "@workbay/core"
-import { Schema } from "effect"
+import * as Core from "@workbay/core"
+import { ResponseBody, Validation } from "@workbay/core"
+import { Schema, SchemaAST } from "effect"
 
-export { BadRequest, Conflict, Forbidden, InternalError, NotFound, ResponseBody }
+export { ResponseBody }
+
+/** The Response object as it travels: no `_tag`. */
+const ResponseWire = Schema.Struct({
+  message: Schema.String,
+  detail: Schema.optional(Schema.String),
+  validations: Schema.optional(Schema.Array(Validation))
+})
+
+type ErrorClass<A> = Schema.Schema<A, any, never> & {
+  new (props: typeof ResponseWire.Type): A
+}
+
+/**
+ * An error as the API declares it: the wire form is exactly the Response
+ * object, the decoded form is the core error class (so the typed client fails
+ * with `NotFound`, `Conflict`, ...), and the status comes from the class.
+ */
+const wire = <A extends { readonly message: string; readonly detail?: string | undefined; readonly validations?: ReadonlyArray<Validation> | undefined }>(
+  cls: ErrorClass<A>
+) =>
+  Schema.transform(ResponseWire, Schema.typeSchema(cls), {
+    strict: false,
+    decode: (r) => new cls(r),
+    encode: (e) => ({
+      message: e.message,
+      ...(e.detail !== undefined ? { detail: e.detail } : {}),
+      ...(e.validations !== undefined ? { validations: e.validations } : {})
+    })
+  }).annotations({
+    ...HttpApiSchema.annotations({ status: HttpApiSchema.getStatusErrorAST(cls.ast) }),
+    identifier: String(cls.ast.annotations[SchemaAST.IdentifierAnnotationId] ?? "Response")
+  })
+
+export const BadRequest = wire(Core.BadRequest)
+export const Unauthorized = wire(Core.Unauthorized)
+export const Forbidden = wire(Core.Forbidden)
+export const NotFound = wire(Core.NotFound)
+export const Conflict = wire(Core.Conflict)
+export const InternalError = wire(Core.InternalError)
 
 /** `{user}`: a user id, a username, or `me`. */
 export const UserPath = Schema.Struct({ user: Schema.String })
