@@ -10,7 +10,9 @@ export type ApiKeyScope = typeof ApiKeyScope.Type
 
 export class AllowListEntry extends Schema.Class<AllowListEntry>("APIAllowListTarget")({
   id: Schema.String,
-  type: Schema.Literal(...resourceKinds)
+  type: Schema.Literal(...resourceKinds).annotations({
+    message: () => ({ message: "Type must be a resource kind (such as workspace or template) or \"*\".", override: true })
+  })
 }) {}
 
 /** The wire form of an API key. The secret is never part of it. */

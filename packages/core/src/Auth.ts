@@ -14,7 +14,7 @@ import { checkPassword } from "./Passwords.js"
 import { hashSecret, MailSender, PasswordHasher, randomString } from "./Platform.js"
 import { ApiKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UserRepo } from "./Repositories.js"
 import { Settings } from "./Settings.js"
-import { UserAppearance, type UserRecord } from "./User.js"
+import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
 import { Users } from "./Users.js"
 
 /** Key ids are 10 characters and secrets 22, joined by a hyphen. */
@@ -124,6 +124,9 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         return { record, key: `${id}-${secret}` }
       })
 
+    const passwordAuthDisabled = () =>
+      new Forbidden({ message: "Password authentication is disabled on this deployment." })
+
     const createSession = (userId: string) =>
       insertKey(userId, "password", Duration.toMillis(settings.sessionDuration))
 
@@ -136,9 +139,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           ? yield* hasher.verify(password, user.hashed_password)
           : yield* Effect.as(hasher.hash(password), false)
         if (user === undefined || !ok) return yield* unauthorized("Incorrect email or password.")
-        if (settings.disablePasswordAuth) {
-          return yield* new Forbidden({ message: "Password authentication is disabled on this deployment." })
-        }
+        if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
         if (user.login_type !== "password") {
           return yield* new Forbidden({ message: `Incorrect login type, attempting to use "password" but user is of login type "${user.login_type}".` })
         }
@@ -166,6 +167,9 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const createFirstUser = (input: { readonly email: string; readonly username: string; readonly name?: string | undefined; readonly password: string }) =>
       Effect.gen(function*() {
         if (yield* hasFirstUser) return yield* new Conflict({ message: "The initial user has already been created." })
+        if (isReservedUsername(input.username)) {
+          return yield* BadRequest.field("username", "This username is reserved.", "Validation failed.")
+        }
         const hashed = yield* userService.hashNewPassword(input.password)
         const at = yield* now
         const userId = yield* ids.uuid
@@ -199,10 +203,13 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     const requestOneTimePasscode = (email: string) =>
       Effect.gen(function*() {
+        if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
         const found = yield* users.findByEmail(email)
-        // Always succeed: the answer must not reveal whether an account exists.
-        if (Option.isNone(found) || found.value.login_type !== "password" || found.value.status !== "active") return
         const passcode = crypto.randomUUID()
+        // Always succeed, and hash either way: neither the answer nor its timing may reveal whether an account exists.
+        if (Option.isNone(found) || found.value.login_type !== "password" || found.value.status !== "active") {
+          return yield* Effect.asVoid(hasher.hash(passcode))
+        }
         const at = yield* now
         yield* users.update(found.value.id, {
           hashed_one_time_passcode: yield* hasher.hash(passcode),
@@ -218,13 +225,21 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     const changePasswordWithPasscode = (input: { readonly email: string; readonly one_time_passcode: string; readonly password: string }) =>
       Effect.gen(function*() {
+        if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
         const found = yield* users.findByEmail(input.email)
         const user = Option.getOrUndefined(found)
         const at = yield* now
-        const valid = user?.hashed_one_time_passcode != null && user.one_time_passcode_expires_at != null &&
-          user.one_time_passcode_expires_at.getTime() > at.getTime() &&
-          (yield* hasher.verify(input.one_time_passcode, user.hashed_one_time_passcode))
+        const hashedPasscode = user?.hashed_one_time_passcode ?? null
+        // Verify even without a stored passcode so timing does not reveal which accounts have one.
+        const matches = hashedPasscode !== null
+          ? yield* hasher.verify(input.one_time_passcode, hashedPasscode)
+          : yield* Effect.as(hasher.hash(input.one_time_passcode), false)
+        const valid = matches && user?.one_time_passcode_expires_at != null &&
+          user.one_time_passcode_expires_at.getTime() > at.getTime()
         if (!valid || user === undefined) return yield* unauthorized("Incorrect email or one-time passcode.")
+        if (user.hashed_password !== null && (yield* hasher.verify(input.password, user.hashed_password))) {
+          return yield* BadRequest.field("password", "The new password must differ from the old one.", "New password cannot match old password.")
+        }
         const hashed = yield* userService.hashNewPassword(input.password)
         yield* tx.atomic(Effect.gen(function*() {
           yield* users.update(user.id, {
@@ -244,10 +259,11 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           return yield* BadRequest.field("to_type", `Cannot convert to login type "${input.to_type}"; use github or oidc.`, "Invalid login type.")
         }
         if (user.login_type !== "password" || !user.hashed_password) {
-          return yield* BadRequest.field("password", "Only password accounts can be converted.", "Invalid login type.")
+          return yield* new BadRequest({ message: "Only accounts with password authentication can be converted to another login type." })
         }
+        // A wrong password is a failed login (401), as in the described system.
         if (!(yield* hasher.verify(input.password, user.hashed_password))) {
-          return yield* BadRequest.field("password", "The password is incorrect.", "Incorrect password.")
+          return yield* unauthorized("Incorrect password.", "The password does not match this account.")
         }
         const at = yield* now
         const record = {
@@ -285,24 +301,27 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           problems.push(new Validation({ field: "lifetime", detail: "Lifetime must be at least one second." }))
         }
         const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [input.scope ?? "all"]
-        for (const s of scopes) {
-          if (!externalScopes.includes(s)) problems.push(new Validation({ field: "scopes", detail: `"${s}" is not a known scope.` }))
+        const unknownScopes = scopes.filter((s) => !externalScopes.includes(s))
+        if (unknownScopes.length > 0) {
+          problems.push(new Validation({
+            field: input.scopes && input.scopes.length > 0 ? "scopes" : "scope",
+            detail: `${unknownScopes.map((s) => `"${s}"`).join(", ")} ${unknownScopes.length === 1 ? "is not a known scope" : "are not known scopes"}; use ${externalScopes.join(" or ")}.`
+          }))
         }
         if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
         const tokenName = input.token_name && input.token_name !== "" ? input.token_name : `token-${randomString(8).toLowerCase()}`
-        const existing = yield* keys.findByName(user.id, tokenName)
-        if (Option.isSome(existing)) {
-          return yield* new Conflict({
+        const duplicateName = () =>
+          new Conflict({
             message: `A token with name "${tokenName}" already exists.`,
             validations: [new Validation({ field: "token_name", detail: "This name is in use." })]
           })
-        }
+        const existing = yield* keys.findByName(user.id, tokenName)
+        if (Option.isSome(existing)) return yield* duplicateName()
         const created = yield* insertKey(user.id, "token", lifetimeMs, {
           token_name: tokenName,
           scopes,
           allow_list: input.allow_list && input.allow_list.length > 0 ? input.allow_list : [new AllowListEntry({ type: "*", id: "*" })]
-        }).pipe(Effect.catchTag("UniqueViolation", () =>
-          Effect.fail(new Conflict({ message: `A token with name "${tokenName}" already exists.` }))))
+        }).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(duplicateName())))
         return { key: created.key }
       }).pipe(Effect.withSpan("Auth.createToken"))
 

@@ -1,10 +1,14 @@
 /** Users: the wire forms (full, reduced, minimal), the stored record and related requests. */
 import { Schema } from "effect"
 
-export const UserStatus = Schema.Literal("active", "suspended")
+export const UserStatus = Schema.Literal("active", "suspended").annotations({
+  message: () => ({ message: "Status must be active or suspended.", override: true })
+})
 export type UserStatus = typeof UserStatus.Type
 
-export const LoginType = Schema.Literal("", "github", "none", "oidc", "password", "token")
+export const LoginType = Schema.Literal("", "github", "none", "oidc", "password", "token").annotations({
+  message: () => ({ message: "Login type must be one of github, none, oidc, password or token.", override: true })
+})
 export type LoginType = typeof LoginType.Type
 
 /** A role as embedded in a user: `organization_id` is empty for site roles. */

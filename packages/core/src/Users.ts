@@ -3,13 +3,13 @@ import { Clock, Effect, Option } from "effect"
 import { CronExpressionParser } from "cron-parser"
 import sshpk from "sshpk"
 import { generateKeyPairSync } from "node:crypto"
-import { allowed, authorize, authorizeRead, CurrentActor } from "./Actor.js"
+import { allowed, authorize, authorizeRead, CurrentActor, currentSubject } from "./Actor.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "./Errors.js"
 import { IdGenerator, isUuid } from "./Ids.js"
 import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./Misc.js"
 import { checkPassword } from "./Passwords.js"
 import { PasswordHasher } from "./Platform.js"
-import { isSiteRole, roles as roleDefinitions } from "./Rbac.js"
+import { canAssign, isSiteRole, roles as roleDefinitions } from "./Rbac.js"
 import {
   ApiKeyRepo, GitSshKeyRepo, MemberRepo, OrganizationRepo, Transactions, type UniqueViolation, type UserFilter,
   UserRepo
@@ -76,11 +76,22 @@ const conflictFor = (e: UniqueViolation) =>
 
 const quietHoursField = (detail: string) => BadRequest.field("schedule", detail, "Invalid quiet hours schedule.")
 
+/** Whether `zone` is an IANA time zone name this runtime knows. */
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Parses `CRON_TZ=<zone> <min> <hour> * * *` (the only shape quiet hours accept). */
 export const parseQuietHours = (raw: string, now: Date) => {
   const match = /^(?:CRON_TZ=(\S+)\s+)?(.+)$/.exec(raw.trim())
   if (!match) return Effect.fail(quietHoursField("Schedule is empty."))
   const timezone = match[1] ?? "UTC"
+  if (!isTimeZone(timezone)) return Effect.fail(quietHoursField(`Unknown time zone "${timezone}".`))
   const fields = match[2]!.trim().split(/\s+/)
   if (fields.length !== 5) return Effect.fail(quietHoursField("Schedule must have five cron fields."))
   if (fields.slice(2).some((f) => f !== "*")) {
@@ -140,6 +151,16 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
     const resolveReadable = (ref: string) =>
       Effect.tap(resolve(ref), (u) => authorizeRead("User", { type: "user", id: u.id, ownerId: u.id }))
 
+    /**
+     * Resolves `{user}` for its personal data (appearance, git SSH key, quiet hours, parameters):
+     * the caller needs `read_personal` on the user (themselves, an owner or a user admin). Anyone
+     * else gets 404, as if the user did not exist, like the described system's data layer.
+     */
+    const resolvePersonal = (ref: string) =>
+      Effect.tap(resolveReadable(ref), (u) =>
+        Effect.flatMap(allowed("read_personal", { type: "user", id: u.id, ownerId: u.id }), (ok) =>
+          ok ? Effect.void : Effect.fail(NotFound.resource("User"))))
+
     const organizationIdsOf = (userId: string) =>
       Effect.map(members.ofUser(userId), (ms) => ms.map((m) => m.organization_id))
 
@@ -168,12 +189,33 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         if (loginType !== "password" && input.password) {
           problems.push(new Validation({ field: "password", detail: `A password cannot be set for login type "${loginType}".` }))
         }
+        if (loginType === "token") {
+          problems.push(new Validation({ field: "login_type", detail: "Login type \"token\" cannot be used to create users." }))
+        } else if (loginType === "oidc") {
+          problems.push(new Validation({ field: "login_type", detail: "OIDC must be configured before creating OIDC users." }))
+        }
         const siteRoles = [...new Set(input.roles ?? [])]
-        for (const role of siteRoles) {
-          if (!isSiteRole(role)) problems.push(new Validation({ field: "roles", detail: `"${role}" is not a site role.` }))
+        const unknownRoles = siteRoles.filter((role) => !isSiteRole(role))
+        if (unknownRoles.length > 0) {
+          problems.push(new Validation({
+            field: "roles",
+            detail: `${unknownRoles.map((r) => `"${r}"`).join(", ")} ${unknownRoles.length === 1 ? "is not a site role" : "are not site roles"}.`
+          }))
         }
         if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
-        if (siteRoles.length > 0) yield* authorize("assign", { type: "assign_role" })
+        if (loginType === "password" && settings.disablePasswordAuth) {
+          return yield* new Forbidden({
+            message: "Password authentication is disabled; users with login type \"password\" cannot be created."
+          })
+        }
+        if (siteRoles.length > 0) {
+          yield* authorize("assign", { type: "assign_role" })
+          const subject = yield* currentSubject
+          const denied = siteRoles.filter((role) => !canAssign(subject, role))
+          if (denied.length > 0) {
+            return yield* new Forbidden({ message: `You may not assign the role${denied.length === 1 ? "" : "s"} ${denied.join(", ")}.` })
+          }
+        }
         let orgIds = [...new Set((input.organization_ids ?? []).map((s) => s.toLowerCase()))]
         if (orgIds.length === 0) {
           const def = yield* orgs.findDefault
@@ -271,12 +313,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         }))
       }).pipe(Effect.withSpan("Users.delete"))
 
-    const getAppearance = (ref: string) =>
-      Effect.gen(function*() {
-        const user = yield* resolveReadable(ref)
-        yield* authorizeRead("User", { type: "user", id: user.id, ownerId: user.id })
-        return user.appearance
-      })
+    const getAppearance = (ref: string) => Effect.map(resolvePersonal(ref), (user) => user.appearance)
 
     const updatePersonal = (user: UserRecord) =>
       Effect.flatMap(allowed("update_personal", { type: "user", id: user.id, ownerId: user.id }), (ok) =>
@@ -315,8 +352,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
 
     const getGitSshKey = (ref: string) =>
       Effect.gen(function*() {
-        const user = yield* resolveReadable(ref)
-        yield* authorizeRead("User", { type: "user", id: user.id, ownerId: user.id })
+        const user = yield* resolvePersonal(ref)
         return toGitSshKey(yield* gitSshKeyRecord(user.id))
       })
 
@@ -346,7 +382,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
 
     const getQuietHours = (ref: string) =>
       Effect.gen(function*() {
-        const user = yield* resolveReadable(ref)
+        const user = yield* resolvePersonal(ref)
         return [yield* quietHoursEntry(user)]
       })
 
@@ -384,7 +420,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       hashNewPassword,
       /** Autofill parameters come from earlier builds of a template; none exist before templates do. */
       autofillParameters: (ref: string, _templateId: string) =>
-        Effect.as(resolveReadable(ref), [] as ReadonlyArray<{ readonly name: string; readonly value: string }>)
+        Effect.as(resolvePersonal(ref), [] as ReadonlyArray<{ readonly name: string; readonly value: string }>)
     } as const
   })
 }) {}

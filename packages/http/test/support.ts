@@ -2,10 +2,12 @@
  * Black-box test support: a real server on a random port over real storage,
  * and a small fetch client. Every test file starts its own server.
  */
+import { MailSender } from "@workbay/core"
 import { makeWorkbay, type WorkbayOptions } from "@workbay/http"
 import type { StoragePorts } from "@workbay/storage-sql"
 import * as Sqlite from "@workbay/storage-sqlite"
-import type { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { expect } from "vitest"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
@@ -119,4 +121,80 @@ export const createUser = async (owner: Client, init: { username?: string; roles
   if (created.status !== 201) throw new Error(`create user: ${created.status} ${JSON.stringify(created.body)}`)
   const login = await owner.as(undefined).post("/users/login", { email, password: STRONG_PASSWORD })
   return { client: owner.as(login.body.session_token as string), user: created.body, username, email }
+}
+
+/** One mail the service sent. */
+export interface SentMail {
+  readonly to: string
+  readonly subject: string
+  readonly body: string
+}
+
+/** A `mail` layer for startTestServer that keeps every mail, for reading one-time passcodes. */
+export const captureMail = () => {
+  const sent: Array<SentMail> = []
+  const layer = Layer.succeed(MailSender, { send: (mail) => Effect.sync(() => void sent.push({ ...mail })) })
+  /** The one-time passcode (a UUID) of the latest mail to `to`, if any. */
+  const passcodeFor = (to: string): string | undefined => {
+    const mail = sent.filter((m) => m.to === to).at(-1)
+    return mail?.body.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i)?.[0]
+  }
+  return { sent, layer, passcodeFor }
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+export const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
+
+/** Asserts `r` is a Response object (`{message, detail?, validations?}`) with `status`. */
+export const expectResponse = (r: Reply, status: number) => {
+  expect(r.status, JSON.stringify(r.body)).toBe(status)
+  expect(typeof r.body?.message).toBe("string")
+  expect(r.body.message.length).toBeGreaterThan(0)
+  if (r.body.detail !== undefined) expect(typeof r.body.detail).toBe("string")
+}
+
+/** Asserts a 400 Response whose validations name exactly `fields`, one entry per field. */
+export const expectValidations = (r: Reply, fields: ReadonlyArray<string>, status = 400) => {
+  expectResponse(r, status)
+  const validations = r.body.validations as Array<{ field: string; detail: string }>
+  expect(Array.isArray(validations), JSON.stringify(r.body)).toBe(true)
+  expect(validations.map((v) => v.field).sort()).toEqual([...fields].sort())
+  for (const v of validations) {
+    expect(typeof v.detail).toBe("string")
+    expect(v.detail.length).toBeGreaterThan(0)
+  }
+}
+
+/** Logs in; the reply carries `session_token` on success. */
+export const login = (srv: TestServer, email: string, password = STRONG_PASSWORD) =>
+  srv.anonymous.post("/users/login", { email, password })
+
+/** An ISO 8601 timestamp string that parses to a real date. */
+export const expectIsoDate = (value: unknown) => {
+  expect(typeof value).toBe("string")
+  expect(value as string).toMatch(ISO_DATE_PATTERN)
+  expect(Number.isNaN(Date.parse(value as string))).toBe(false)
+}
+
+/** Bodies no endpoint should answer with a 500: wrong JSON types, broken JSON, wrong field types, odd keys. */
+export const JUNK_BODIES: ReadonlyArray<string> = [
+  "null", "[]", "0", "\"text\"", "{\"unterminated\":", "{}",
+  JSON.stringify({
+    email: { nested: true }, password: ["x"], username: 7, name: null, schedule: "\u0000", token_name: "\u00e9",
+    lifetime: -0, to_type: null, one_time_passcode: [], roles: [null], organization_ids: null, terminal_font: null,
+    scopes: "all", allow_list: [{}], login_type: 1, user_status: true
+  }),
+  "{\"__proto__\":{\"polluted\":1},\"constructor\":{\"prototype\":1}}"
+]
+
+/** Sends every junk body (or none, for GET and DELETE) to each route and asserts no answer is a 5xx. */
+export const expectNoServerErrors = async (client: Client, routes: ReadonlyArray<readonly [string, string]>) => {
+  for (const [method, path] of routes) {
+    const bodies = method === "GET" || method === "DELETE" ? [undefined] : JUNK_BODIES
+    for (const raw of bodies) {
+      const r = await client.request(method, path, undefined, raw === undefined ? {} : { raw })
+      expect(r.status, `${method} ${path} ${raw ?? ""} -> ${JSON.stringify(r.body)}`).toBeLessThan(500)
+      expect(typeof r.body === "object" || r.body === undefined).toBe(true)
+    }
+  }
 }

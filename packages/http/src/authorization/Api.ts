@@ -6,7 +6,7 @@ import { BadRequest, Conflict, Forbidden, NoContent, NotFound, UserPath } from "
 import { Authentication } from "../Security.js"
 
 export class LoginRequest extends Schema.Class<LoginRequest>("LoginWithPasswordRequest")({
-  email: Schema.String.pipe(Schema.minLength(1, { message: () => "Email is required." })),
+  email: Email,
   password: Schema.String.pipe(Schema.minLength(1, { message: () => "Password is required." }))
 }) {}
 
@@ -14,17 +14,20 @@ export class LoginResponse extends Schema.Class<LoginResponse>("LoginWithPasswor
   session_token: Schema.String
 }) {}
 
+/** Optional in the body; `exact` so a wrong value yields one validation, not one more for "undefined". */
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
 export class FirstUserRequest extends Schema.Class<FirstUserRequest>("CreateFirstUserRequest")({
   email: Email,
-  name: Schema.optional(DisplayName),
+  name: optional(DisplayName),
   username: Username,
   password: NewPassword,
-  trial: Schema.optional(Schema.Boolean),
-  onboarding_info: Schema.optional(Schema.Struct({
-    newsletter_marketing: Schema.optional(Schema.Boolean),
-    newsletter_releases: Schema.optional(Schema.Boolean)
+  trial: optional(Schema.Boolean),
+  onboarding_info: optional(Schema.Struct({
+    newsletter_marketing: optional(Schema.Boolean),
+    newsletter_releases: optional(Schema.Boolean)
   })),
-  trial_info: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  trial_info: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 }) {}
 
 export class FirstUserResponse extends Schema.Class<FirstUserResponse>("CreateFirstUserResponse")({
@@ -50,13 +53,19 @@ export class AuthorizationApi extends HttpApiGroup.make("authorization")
   )
   .add(
     HttpApiEndpoint.post("requestOneTimePasscode", "/users/otp/request")
-      .setPayload(Schema.Struct({ email: Schema.String }))
+      .setPayload(Schema.Struct({ email: Email }))
       .addSuccess(NoContent)
+      .addError(Forbidden)
   )
   .add(
     HttpApiEndpoint.post("changePasswordWithOneTimePasscode", "/users/otp/change-password")
-      .setPayload(Schema.Struct({ email: Schema.String, one_time_passcode: Schema.String, password: NewPassword }))
+      .setPayload(Schema.Struct({
+        email: Email,
+        one_time_passcode: Schema.String.pipe(Schema.minLength(1, { message: () => "The one-time passcode is required." })),
+        password: NewPassword
+      }))
       .addSuccess(NoContent)
+      .addError(Forbidden)
   )
   .add(HttpApiEndpoint.get("getFirstUser", "/users/first").addSuccess(ResponseBody).addError(NotFound))
   .add(

@@ -5,16 +5,22 @@ import { Schema } from "effect"
 import { BadRequest, BooleanParam, Conflict, EmptyOk, Forbidden, NonNegativeIntParam, NoContent, NotFound, UserPath } from "../Common.js"
 import { Authentication } from "../Security.js"
 
+/** A UUID field or parameter, with a sentence for a message. */
+const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
+
+/** Optional in the body; `exact` so a wrong value yields one validation, not one more for "undefined". */
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
 export class CreateUserRequest extends Schema.Class<CreateUserRequest>("CreateUserRequestWithOrgs")({
   email: Email,
   username: Username,
-  name: Schema.optional(DisplayName),
-  password: Schema.optional(NewPassword),
-  login_type: Schema.optional(LoginType),
-  organization_ids: Schema.optional(Schema.Array(Schema.UUID)),
-  roles: Schema.optional(Schema.Array(Schema.String)),
-  service_account: Schema.optional(Schema.Boolean),
-  user_status: Schema.optional(UserStatus)
+  name: optional(DisplayName),
+  password: optional(NewPassword),
+  login_type: optional(LoginType),
+  organization_ids: optional(Schema.Array(Uuid)),
+  roles: optional(Schema.Array(Schema.String)),
+  service_account: optional(Schema.Boolean),
+  user_status: optional(UserStatus)
 }) {}
 
 export class UsersPage extends Schema.Class<UsersPage>("GetUsersResponse")({
@@ -24,18 +30,38 @@ export class UsersPage extends Schema.Class<UsersPage>("GetUsersResponse")({
 
 export const KeyResponse = Schema.Struct({ key: Schema.String })
 
+/**
+ * A lifetime in nanoseconds, like Go's time.Duration. Any whole number is accepted here (long
+ * lifetimes exceed 2^53 ns); the service checks the bounds and answers with the allowed range.
+ */
+const Nanoseconds = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n)),
+  Schema.annotations({
+    description: "Lifetime in nanoseconds; 0 takes the default.",
+    message: () => ({ message: "Lifetime must be a whole number of nanoseconds.", override: true })
+  })
+)
+
 export class CreateTokenRequest extends Schema.Class<CreateTokenRequest>("CreateTokenRequest")({
-  token_name: Schema.optional(TokenName),
-  lifetime: Schema.optional(Schema.Int.pipe(Schema.annotations({ description: "Lifetime in nanoseconds; 0 takes the default." }))),
-  scope: Schema.optional(Schema.String),
-  scopes: Schema.optional(Schema.Array(Schema.String)),
-  allow_list: Schema.optional(Schema.Array(AllowListEntry))
+  token_name: optional(TokenName),
+  lifetime: optional(Nanoseconds),
+  scope: optional(Schema.String),
+  scopes: optional(Schema.Array(Schema.String)),
+  allow_list: optional(Schema.Array(AllowListEntry))
 }) {}
+
+const terminalFonts = ["", "ibm-plex-mono", "fira-code", "source-code-pro", "jetbrains-mono"] as const
+const TerminalFont = Schema.Literal(...terminalFonts).annotations({
+  message: () => ({
+    message: `Terminal font must be one of ${terminalFonts.filter((f) => f !== "").join(", ")}, or empty.`,
+    override: true
+  })
+})
 
 const ThemeField = Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." }))
 
 export class UpdateAppearanceRequest extends Schema.Class<UpdateAppearanceRequest>("UpdateUserAppearanceSettingsRequest")({
-  terminal_font: Schema.optionalWith(Schema.Literal("", "ibm-plex-mono", "fira-code", "source-code-pro", "jetbrains-mono"), { default: () => "" as const }),
+  terminal_font: Schema.optionalWith(TerminalFont, { default: () => "" as const }),
   theme_dark: Schema.optionalWith(ThemeField, { default: () => "" }),
   theme_light: Schema.optionalWith(ThemeField, { default: () => "" }),
   theme_mode: Schema.optionalWith(ThemeField, { default: () => "" }),
@@ -50,7 +76,7 @@ export class UsersApi extends HttpApiGroup.make("users")
     HttpApiEndpoint.get("list", "/users")
       .setUrlParams(Schema.Struct({
         q: Schema.optional(Schema.String),
-        after_id: Schema.optional(Schema.UUID),
+        after_id: Schema.optional(Uuid),
         limit: Schema.optional(NonNegativeIntParam),
         offset: Schema.optional(NonNegativeIntParam)
       }))
@@ -69,7 +95,7 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(
     HttpApiEndpoint.get("autofillParameters", "/users/:user/autofill-parameters")
       .setPath(UserPath)
-      .setUrlParams(Schema.Struct({ template_id: Schema.UUID }))
+      .setUrlParams(Schema.Struct({ template_id: Uuid }))
       .addSuccess(Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.String })))
   )
   .add(HttpApiEndpoint.get("getGitSshKey", "/users/:user/gitsshkey").setPath(UserPath).addSuccess(GitSshKey))
