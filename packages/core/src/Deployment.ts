@@ -1,7 +1,8 @@
 /** General routes: build info, update check, deployment config, SSH config, stats and experiments. */
 import { Clock, Duration, Effect } from "effect"
 import { authorize } from "./Actor.js"
-import { BuildInfo, UpdateCheck } from "./Misc.js"
+import { deploymentConfig } from "./DeploymentConfig.js"
+import { BuildInfo, DeploymentSsh, UpdateCheck } from "./Misc.js"
 import { Settings } from "./Settings.js"
 
 /** Experiments this build knows; all are safe to enable. */
@@ -10,6 +11,33 @@ export const availableExperiments: ReadonlyArray<string> = ["notifications", "wo
 /** API versions reported by build info. */
 export const AGENT_API_VERSION = "2.0"
 export const PROVISIONER_API_VERSION = "1.0"
+
+/**
+ * The enabled experiments as Coder reads them: names are trimmed and
+ * lower-cased, `*` stands for every available experiment, unknown names are
+ * kept (they are enabled, just not known to be safe), duplicates are dropped.
+ */
+export const enabledExperiments = (configured: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out = new Set<string>()
+  for (const raw of configured) {
+    const name = raw.trim().toLowerCase()
+    if (name === "") continue
+    if (name === "*") for (const e of availableExperiments) out.add(e)
+    else out.add(name)
+  }
+  return [...out]
+}
+
+/** Parses `key=value` or `key value` SSH options (Coder's rule: the first `=` or space separates). */
+export const parseSshConfigOptions = (options: ReadonlyArray<string>): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const option of options) {
+    const i = option.search(/[ =]/)
+    if (i <= 0) continue
+    out[option.slice(0, i)] = option.slice(i + 1)
+  }
+  return out
+}
 
 export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Deployment", {
   effect: Effect.gen(function*() {
@@ -21,12 +49,21 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
       deployment_id: settings.deploymentId,
       external_url: "https://github.com/coder/coder",
       provisioner_api_version: PROVISIONER_API_VERSION,
-      telemetry: false,
-      upgrade_message: "",
+      telemetry: settings.telemetryEnable,
+      upgrade_message: settings.cliUpgradeMessage,
       version: settings.version,
       webpush_public_key: "",
       workspace_proxy: false
     })
+
+    // Settings do not change while the service runs: compute the answers once.
+    const config = deploymentConfig(settings)
+    const ssh = new DeploymentSsh({
+      hostname_prefix: settings.sshHostnamePrefix,
+      hostname_suffix: settings.sshHostnameSuffix,
+      ssh_config_options: parseSshConfigOptions(settings.sshConfigOptions)
+    })
+    const experiments = enabledExperiments(settings.experiments)
 
     const stats = Effect.gen(function*() {
       yield* authorize("read", { type: "deployment_stats" })
@@ -46,13 +83,11 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
     return {
       buildInfo: Effect.succeed(buildInfo),
       updateCheck: Effect.succeed(new UpdateCheck({ current: true, url: buildInfo.external_url, version: settings.version })),
-      ssh: Effect.succeed({
-        hostname_prefix: settings.sshHostnamePrefix,
-        hostname_suffix: settings.sshHostnameSuffix,
-        ssh_config_options: {} as Record<string, string>
-      }),
+      /** `{config, options}` without any secret; owners and auditors only (403 otherwise). */
+      config: Effect.as(authorize("read", { type: "deployment_config" }), config),
+      ssh: Effect.succeed(ssh),
       stats,
-      experiments: Effect.succeed(settings.experiments.filter((e) => availableExperiments.includes(e) || e === "*").flatMap((e) => e === "*" ? availableExperiments : [e])),
+      experiments: Effect.succeed(experiments),
       availableExperiments: Effect.succeed(availableExperiments)
     } as const
   })

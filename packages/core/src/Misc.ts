@@ -45,3 +45,10 @@ export class UpdateCheck extends Schema.Class<UpdateCheck>("UpdateCheckResponse"
   url: Schema.String,
   version: Schema.String
 }) {}
+
+/** SSH settings clients use to write their SSH config (`GET /deployment/ssh`). */
+export class DeploymentSsh extends Schema.Class<DeploymentSsh>("SSHConfigResponse")({
+  hostname_prefix: Schema.String,
+  hostname_suffix: Schema.String,
+  ssh_config_options: Schema.Record({ key: Schema.String, value: Schema.String })
+}) {}

@@ -5,7 +5,7 @@ import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "./Erro
 import { IdGenerator, isUuid } from "./Ids.js"
 import { Organization, OrganizationMember, type MembershipRecord, type OrganizationRecord } from "./Organization.js"
 import { roles as roleDefinitions } from "./Rbac.js"
-import { MemberRepo, OrganizationRepo } from "./Repositories.js"
+import { MemberRepo, OrganizationRepo, Transactions } from "./Repositories.js"
 import { SlimRole, type UserRecord } from "./User.js"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "./Users.js"
 
@@ -15,6 +15,13 @@ export interface OrganizationInput {
   readonly description?: string | undefined
   readonly icon?: string | undefined
 }
+
+/** `{organization}` may be this word (or the nil UUID) to mean the default organization, as in Coder. */
+export const DEFAULT_ORGANIZATION_ALIAS = "default"
+const NIL_UUID = "00000000-0000-0000-0000-000000000000"
+
+const reservedName = (name: string) =>
+  BadRequest.field("name", `Organization name "${name}" is reserved.`, "Validation failed.")
 
 const nameConflict = (name: string) =>
   new Conflict({
@@ -44,16 +51,27 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const orgs = yield* OrganizationRepo
     const members = yield* MemberRepo
     const ids = yield* IdGenerator
+    const tx = yield* Transactions
     const users = yield* Users
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    /** Resolves `{organization}` (id or name) and checks the caller may read it (else 404). */
+    /**
+     * Resolves `{organization}`: an id, a name (case-insensitive), or `default`.
+     * An organization the caller may not read answers exactly like a missing one (404).
+     */
     const resolve = (ref: string) =>
       Effect.gen(function*() {
-        const found = isUuid(ref) ? yield* orgs.findById(ref.toLowerCase()) : yield* orgs.findByName(ref)
-        if (Option.isNone(found)) return yield* NotFound.resource("Organization")
-        yield* authorizeRead("Organization", { type: "organization", id: found.value.id, orgId: found.value.id })
-        return found.value
+        const notFound = new NotFound({
+          message: `Organization "${ref}" not found.`,
+          detail: "Provide either the organization id or name."
+        })
+        const found = ref === DEFAULT_ORGANIZATION_ALIAS || ref === NIL_UUID
+          ? yield* orgs.findDefault
+          : isUuid(ref) ? yield* orgs.findById(ref.toLowerCase()) : yield* orgs.findByName(ref)
+        if (Option.isNone(found)) return yield* notFound
+        const org = found.value
+        if (!(yield* allowed("read", { type: "organization", id: org.id, orgId: org.id }))) return yield* notFound
+        return org
       })
 
     const list = Effect.gen(function*() {
@@ -68,6 +86,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const create = (input: OrganizationInput & { readonly name: string }) =>
       Effect.gen(function*() {
         yield* authorize("create", { type: "organization" })
+        if (input.name.toLowerCase() === DEFAULT_ORGANIZATION_ALIAS) return yield* reservedName(input.name)
         const actor = yield* CurrentActor
         const at = yield* now
         const org = new Organization({
@@ -80,31 +99,39 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           created_at: at,
           updated_at: at
         })
-        yield* orgs.insert(org).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name))))
-        // The creator becomes a member so the new organization is usable at once.
-        yield* members.insert({ organization_id: org.id, user_id: actor.user.id, roles: [], created_at: at, updated_at: at })
-          .pipe(Effect.orDie)
+        yield* tx.atomic(Effect.gen(function*() {
+          yield* orgs.insert(org).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name))))
+          // The creator becomes a member so the new organization is usable at once.
+          yield* members.insert({ organization_id: org.id, user_id: actor.user.id, roles: [], created_at: at, updated_at: at })
+            .pipe(Effect.orDie)
+        }))
         return org
       }).pipe(Effect.withSpan("Organizations.create"))
 
+    /** Empty `name` and `display_name` leave them unchanged (Coder's rule); `description` and `icon` may be cleared. */
     const update = (ref: string, input: OrganizationInput) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorize("update", { type: "organization", id: org.id, orgId: org.id })
-        if (org.is_default && input.name !== undefined && input.name !== org.name) {
-          return yield* BadRequest.field("name", "The default organization cannot be renamed.")
+        const name = input.name === undefined || input.name === "" ? undefined : input.name
+        const displayName = input.display_name === undefined || input.display_name === "" ? undefined : input.display_name
+        if (name !== undefined && name !== org.name) {
+          if (org.is_default) return yield* BadRequest.field("name", "The default organization cannot be renamed.")
+          if (name.toLowerCase() === DEFAULT_ORGANIZATION_ALIAS) return yield* reservedName(name)
         }
         const patch = {
-          ...(input.name !== undefined ? { name: input.name } : {}),
-          ...(input.display_name !== undefined ? { display_name: input.display_name } : {}),
+          ...(name !== undefined ? { name } : {}),
+          ...(displayName !== undefined ? { display_name: displayName } : {}),
           ...(input.description !== undefined ? { description: input.description } : {}),
           ...(input.icon !== undefined ? { icon: input.icon } : {}),
           updated_at: yield* now
         }
         const updated = yield* orgs.update(org.id, patch).pipe(
-          Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name ?? org.name)))
+          Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(name ?? org.name)))
         )
-        return new Organization(Option.getOrElse(updated, () => org))
+        // Gone between the lookup and the write: deleted concurrently.
+        if (Option.isNone(updated)) return yield* NotFound.resource("Organization")
+        return new Organization(updated.value)
       }).pipe(Effect.withSpan("Organizations.update"))
 
     const remove = (ref: string) =>
@@ -156,8 +183,13 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         const org = yield* resolve(ref)
         const user = yield* users.resolveReadable(userRef)
         yield* authorize("delete", { type: "organization_member", orgId: org.id })
+        if (Option.isNone(yield* members.find(org.id, user.id))) return yield* NotFound.resource("Organization member")
         if (org.is_default) {
           return yield* new BadRequest({ message: "Users cannot be removed from the default organization." })
+        }
+        const actor = yield* CurrentActor
+        if (user.id === actor.user.id) {
+          return yield* new BadRequest({ message: "You cannot remove yourself from an organization." })
         }
         if (!(yield* members.delete(org.id, user.id))) return yield* NotFound.resource("Organization member")
       }).pipe(Effect.withSpan("Organizations.removeMember"))

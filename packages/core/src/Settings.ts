@@ -1,12 +1,41 @@
 /**
  * Deployment settings that rules depend on. The server fills them from the
  * environment and flags; embedders pass them to `layer` or take the defaults.
+ * Defaults follow Coder's where Coder has the setting. `GET /deployment/config`
+ * reports every one of them (secret-bearing ones never with their value).
  */
 import { Context, Duration, Layer } from "effect"
 
+/** Where a setting's value came from, as `GET /deployment/config` reports it. */
+export type SettingSource = "flag" | "env" | "yaml" | "default"
+
 export interface SettingsShape {
+  // Networking
   /** The public URL of the deployment. */
   readonly accessUrl: string
+  /** Wildcard host for subdomain apps, e.g. `*.example.com`; empty when unset. */
+  readonly wildcardAccessUrl: string
+  readonly docsUrl: string
+  readonly redirectToAccessUrl: boolean
+  /** HTTP bind address of the server. */
+  readonly httpAddress: string
+  readonly proxyTrustedHeaders: ReadonlyArray<string>
+  readonly proxyTrustedOrigins: ReadonlyArray<string>
+  readonly secureAuthCookie: boolean
+  /** SameSite attribute of the session cookie. */
+  readonly sameSiteCookie: "lax" | "strict" | "none"
+  /** Max-age in seconds of the Strict-Transport-Security header; 0 disables it. */
+  readonly strictTransportSecurity: number
+  readonly strictTransportSecurityOptions: ReadonlyArray<string>
+  readonly additionalCspPolicy: ReadonlyArray<string>
+  readonly browserOnly: boolean
+  readonly disablePathApps: boolean
+  readonly disableOwnerWorkspaceExec: boolean
+  /** Requests per minute per user (or IP) on the API; negative for no limit. */
+  readonly rateLimitApi: number
+  readonly rateLimitDisableAll: boolean
+
+  // Sessions and tokens
   /** Lifetime of a login session. */
   readonly sessionDuration: Duration.Duration
   /** When true, sessions are not extended on use. */
@@ -20,20 +49,117 @@ export interface SettingsShape {
   /** Lifetime of a one-time passcode. */
   readonly oneTimePasscodeLifetime: Duration.Duration
   readonly disablePasswordAuth: boolean
+
+  // Database and secrets (never reported with their value)
+  /** PostgreSQL connection URL (secret). */
+  readonly pgConnectionUrl: string
+  readonly pgAuth: "password" | "awsiamrds"
+  readonly pgConnMaxOpen: number
+  readonly pgConnMaxIdle: string
+  /** Header value authenticating the SCIM endpoint (secret). */
+  readonly scimApiKey: string
+  /** Keys encrypting external tokens at rest (secret). */
+  readonly externalTokenEncryptionKeys: ReadonlyArray<string>
+
+  // Login providers
+  readonly oidcClientId: string
+  /** OIDC client secret (secret). */
+  readonly oidcClientSecret: string
+  readonly oidcIssuerUrl: string
+  readonly oidcAllowSignups: boolean
+  readonly oidcEmailDomain: ReadonlyArray<string>
+  readonly oidcScopes: ReadonlyArray<string>
+  readonly oidcSignInText: string
+  readonly oidcIconUrl: string
+  readonly oauth2GithubClientId: string
+  /** GitHub OAuth2 client secret (secret). */
+  readonly oauth2GithubClientSecret: string
+  readonly oauth2GithubAllowSignups: boolean
+  readonly oauth2GithubAllowEveryone: boolean
+  readonly oauth2GithubAllowedOrgs: ReadonlyArray<string>
+  readonly oauth2GithubAllowedTeams: ReadonlyArray<string>
+  readonly oauth2GithubEnterpriseBaseUrl: string
+  readonly oauth2GithubDeviceFlow: boolean
+  readonly oauth2GithubDefaultProviderEnable: boolean
+
+  // Retention (0 keeps forever)
+  readonly retentionApiKeys: Duration.Duration
+  readonly retentionAuditLogs: Duration.Duration
+  readonly retentionConnectionLogs: Duration.Duration
+  readonly retentionWorkspaceAgentLogs: Duration.Duration
+
+  // Notifications (email)
+  readonly emailFrom: string
+  readonly emailSmarthost: string
+  readonly emailHello: string
+  readonly emailAuthUsername: string
+  /** SMTP password (secret). */
+  readonly emailAuthPassword: string
+  readonly notificationsInboxEnabled: boolean
+
+  // Introspection
+  readonly verbose: boolean
+  readonly logFilter: ReadonlyArray<string>
+  readonly telemetryEnable: boolean
+  readonly traceEnable: boolean
+  /** Honeycomb API key for trace export (secret). */
+  readonly traceHoneycombApiKey: string
+  readonly updateCheck: boolean
+
+  // Provisioning
+  readonly provisionerDaemons: number
+  /** Pre-shared key of external provisioner daemons (secret). */
+  readonly provisionerDaemonPsk: string
+  readonly provisionerForceCancelInterval: Duration.Duration
+
+  // Features and clients
   /** Serves the OpenAPI document when on. */
   readonly swaggerEnable: boolean
   readonly experiments: ReadonlyArray<string>
   /** Default quiet-hours schedule (cron with CRON_TZ), and whether users may set theirs. */
   readonly defaultQuietHoursSchedule: string
   readonly allowCustomQuietHours: boolean
+  readonly sshHostnamePrefix: string
+  /** Hostname suffix of workspaces in SSH config (Coder's workspace hostname suffix). */
+  readonly sshHostnameSuffix: string
+  /** Extra SSH config options, each `key=value` or `key value`. */
+  readonly sshConfigOptions: ReadonlyArray<string>
+  readonly sshKeygenAlgorithm: "ed25519" | "ecdsa" | "rsa4096"
+  readonly cliUpgradeMessage: string
+  readonly webTerminalRenderer: "canvas" | "webgl" | "dom"
+  readonly termsOfServiceUrl: string
+  readonly allowWorkspaceRenames: boolean
+  readonly enableTerraformDebugMode: boolean
+  readonly hideAiTasks: boolean
+  readonly disableWorkspaceSharing: boolean
+  readonly disableChatSharing: boolean
+
+  // Identity of this deployment
   readonly version: string
   readonly deploymentId: string
-  readonly sshHostnamePrefix: string
-  readonly sshHostnameSuffix: string
+  /** Where settings came from, by setting name; unlisted ones are reported as defaults or unset. */
+  readonly valueSources: Readonly<Partial<Record<string, SettingSource>>>
 }
 
 export const defaultSettings: SettingsShape = {
   accessUrl: "http://localhost:3000",
+  wildcardAccessUrl: "",
+  docsUrl: "https://coder.com/docs",
+  redirectToAccessUrl: false,
+  httpAddress: "127.0.0.1:3000",
+  proxyTrustedHeaders: [],
+  proxyTrustedOrigins: [],
+  secureAuthCookie: false,
+  sameSiteCookie: "lax",
+  strictTransportSecurity: 0,
+  strictTransportSecurityOptions: [],
+  additionalCspPolicy: [],
+  browserOnly: false,
+  disablePathApps: false,
+  disableOwnerWorkspaceExec: false,
+  rateLimitApi: 512,
+  rateLimitDisableAll: false,
+
   sessionDuration: Duration.hours(24),
   disableSessionExpiryRefresh: false,
   defaultTokenLifetime: Duration.days(30),
@@ -41,14 +167,75 @@ export const defaultSettings: SettingsShape = {
   maxAdminTokenLifetime: Duration.days(7 * 52),
   oneTimePasscodeLifetime: Duration.minutes(15),
   disablePasswordAuth: false,
+
+  pgConnectionUrl: "",
+  pgAuth: "password",
+  pgConnMaxOpen: 10,
+  pgConnMaxIdle: "auto",
+  scimApiKey: "",
+  externalTokenEncryptionKeys: [],
+
+  oidcClientId: "",
+  oidcClientSecret: "",
+  oidcIssuerUrl: "",
+  oidcAllowSignups: true,
+  oidcEmailDomain: [],
+  oidcScopes: ["openid", "profile", "email"],
+  oidcSignInText: "OpenID Connect",
+  oidcIconUrl: "",
+  oauth2GithubClientId: "",
+  oauth2GithubClientSecret: "",
+  oauth2GithubAllowSignups: false,
+  oauth2GithubAllowEveryone: false,
+  oauth2GithubAllowedOrgs: [],
+  oauth2GithubAllowedTeams: [],
+  oauth2GithubEnterpriseBaseUrl: "",
+  oauth2GithubDeviceFlow: false,
+  oauth2GithubDefaultProviderEnable: true,
+
+  retentionApiKeys: Duration.days(7),
+  retentionAuditLogs: Duration.zero,
+  retentionConnectionLogs: Duration.zero,
+  retentionWorkspaceAgentLogs: Duration.days(7),
+
+  emailFrom: "",
+  emailSmarthost: "",
+  emailHello: "localhost",
+  emailAuthUsername: "",
+  emailAuthPassword: "",
+  notificationsInboxEnabled: true,
+
+  verbose: false,
+  logFilter: [],
+  telemetryEnable: false,
+  traceEnable: false,
+  traceHoneycombApiKey: "",
+  updateCheck: false,
+
+  provisionerDaemons: 3,
+  provisionerDaemonPsk: "",
+  provisionerForceCancelInterval: Duration.minutes(10),
+
   swaggerEnable: false,
   experiments: [],
   defaultQuietHoursSchedule: "CRON_TZ=UTC 0 0 * * *",
   allowCustomQuietHours: true,
+  sshHostnamePrefix: "coder.",
+  sshHostnameSuffix: "coder",
+  sshConfigOptions: [],
+  sshKeygenAlgorithm: "ed25519",
+  cliUpgradeMessage: "",
+  webTerminalRenderer: "canvas",
+  termsOfServiceUrl: "",
+  allowWorkspaceRenames: false,
+  enableTerraformDebugMode: false,
+  hideAiTasks: false,
+  disableWorkspaceSharing: false,
+  disableChatSharing: false,
+
   version: "v0.1.0",
   deploymentId: "00000000-0000-4000-8000-000000000000",
-  sshHostnamePrefix: "coder.",
-  sshHostnameSuffix: ""
+  valueSources: {}
 }
 
 export class Settings extends Context.Tag("@workbay/core/Settings")<Settings, SettingsShape>() {

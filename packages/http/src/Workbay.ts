@@ -12,7 +12,6 @@ import { WorkbayApi } from "./Api.js"
 import { AuthorizationHttp, SessionHttp } from "./authorization/Http.js"
 import { type Dispatcher, type HttpOptions, makeDispatcher } from "./Dispatcher.js"
 import type { GroupImplementation } from "./Handlers.js"
-import { DeploymentConfig } from "./general/DeploymentConfig.js"
 import { DeploymentHttp, GeneralHttp } from "./general/Http.js"
 import { OrganizationsHttp } from "./organizations/Http.js"
 import { UsersHttp } from "./users/Http.js"
@@ -42,7 +41,7 @@ export interface WorkbayOptions {
 
 /** The core services and ports, given a storage layer. */
 export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions = {}) =>
-  Layer.mergeAll(ServicesLive, DeploymentConfig.layer).pipe(
+  ServicesLive.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         storage,

@@ -1,6 +1,6 @@
 /** General routes: root, build info, update check, deployment information, experiments, CSP reports. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { BuildInfo, ResponseBody, UpdateCheck } from "@workbay/core"
+import { BuildInfo, DeploymentConfigResponse, DeploymentSsh, ResponseBody, UpdateCheck } from "@workbay/core"
 import { Schema } from "effect"
 import { BadRequest, EmptyOk, Forbidden } from "../Common.js"
 import { Authentication } from "../Security.js"
@@ -12,11 +12,6 @@ export class GeneralApi extends HttpApiGroup.make("general")
   .add(HttpApiEndpoint.get("updateCheck", "/updatecheck").addSuccess(UpdateCheck))
   .prefix("/api/v2")
 {}
-
-export class DeploymentConfigResponse extends Schema.Class<DeploymentConfigResponse>("DeploymentConfig")({
-  config: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-  options: Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-}) {}
 
 export class DeploymentStats extends Schema.Class<DeploymentStats>("DeploymentStats")({
   aggregated_from: Schema.Date,
@@ -38,13 +33,7 @@ export class DeploymentApi extends HttpApiGroup.make("deployment")
       .addSuccess(EmptyOk)
   )
   .add(HttpApiEndpoint.get("config", "/deployment/config").addSuccess(DeploymentConfigResponse))
-  .add(
-    HttpApiEndpoint.get("ssh", "/deployment/ssh").addSuccess(Schema.Struct({
-      hostname_prefix: Schema.String,
-      hostname_suffix: Schema.String,
-      ssh_config_options: Schema.Record({ key: Schema.String, value: Schema.String })
-    }))
-  )
+  .add(HttpApiEndpoint.get("ssh", "/deployment/ssh").addSuccess(DeploymentSsh))
   .add(HttpApiEndpoint.get("stats", "/deployment/stats").addSuccess(DeploymentStats))
   .add(HttpApiEndpoint.get("experiments", "/experiments").addSuccess(Schema.Array(Schema.String)))
   .add(HttpApiEndpoint.get("availableExperiments", "/experiments/available").addSuccess(Schema.Array(Schema.String)))

@@ -3,7 +3,6 @@ import { Deployment, ResponseBody } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { DeploymentConfig } from "./DeploymentConfig.js"
 
 export const GeneralHttp = implement(WorkbayApi, "general", {
   root: () => Effect.succeed(new ResponseBody({ message: "👋" })),
@@ -13,7 +12,7 @@ export const GeneralHttp = implement(WorkbayApi, "general", {
 
 export const DeploymentHttp = implement(WorkbayApi, "deployment", {
   cspReport: ({ payload }) => Effect.logWarning("CSP violation reported", payload["csp-report"]),
-  config: () => Effect.flatMap(DeploymentConfig, (c) => c.read),
+  config: () => Effect.flatMap(Deployment, (d) => d.config),
   ssh: () => Effect.flatMap(Deployment, (d) => d.ssh),
   stats: () => Effect.flatMap(Deployment, (d) => d.stats),
   experiments: () => Effect.flatMap(Deployment, (d) => d.experiments),

@@ -1,24 +1,38 @@
 /** Organization routes and organization members. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Organization, OrganizationMember, OrganizationName, ResponseBody } from "@workbay/core"
-import { Schema } from "effect"
+import { Either, ParseResult, Schema } from "effect"
 import { BadRequest, Conflict, Forbidden, NonNegativeIntParam, NoContent, NotFound, OrganizationPath } from "../Common.js"
 import { Authentication } from "../Security.js"
+
+/** Optional in the body; `exact` so a wrong value yields its own message, not one about "undefined". */
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 export class CreateOrganizationRequest extends Schema.Class<CreateOrganizationRequest>("CreateOrganizationRequest")({
   name: OrganizationName,
-  display_name: Schema.optional(Text(64)),
-  description: Schema.optional(Text(128)),
-  icon: Schema.optional(Text(256))
+  display_name: optional(Text(64)),
+  description: optional(Text(128)),
+  icon: optional(Text(256))
 }) {}
 
+const decodeName = Schema.decodeUnknownEither(OrganizationName)
+
+/** A new name, or empty to keep the current one (as Coder does). */
+const NameOrEmpty = Schema.String.pipe(
+  Schema.filter((s) => {
+    if (s === "") return true
+    const r = decodeName(s)
+    return Either.isRight(r) || (ParseResult.ArrayFormatter.formatErrorSync(r.left)[0]?.message ?? "Invalid name.")
+  })
+)
+
 export class UpdateOrganizationRequest extends Schema.Class<UpdateOrganizationRequest>("UpdateOrganizationRequest")({
-  name: Schema.optional(OrganizationName),
-  display_name: Schema.optional(Text(64)),
-  description: Schema.optional(Text(128)),
-  icon: Schema.optional(Text(256))
+  name: optional(NameOrEmpty),
+  display_name: optional(Text(64)),
+  description: optional(Text(128)),
+  icon: optional(Text(256))
 }) {}
 
 const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.String })
