@@ -1,0 +1,181 @@
+/** Roles and permissions: pure checks, no I/O. */
+import { describe, expect, it } from "@effect/vitest"
+import { Rbac } from "@workbay/core"
+
+const ME = "11111111-1111-4111-8111-111111111111"
+const OTHER = "22222222-2222-4222-8222-222222222222"
+const ORG = "33333333-3333-4333-8333-333333333333"
+const ORG2 = "44444444-4444-4444-8444-444444444444"
+
+const subject = (
+  siteRoles: ReadonlyArray<string> = [],
+  orgRoles: Record<string, ReadonlyArray<string>> = {}
+): Rbac.Subject => ({ userId: ME, siteRoles, orgRoles: new Map(Object.entries(orgRoles)) })
+
+describe("Rbac.can", () => {
+  it("owner may do everything, everywhere", () => {
+    const owner = subject(["owner"])
+    for (const kind of Rbac.resourceKinds) {
+      for (const action of Rbac.actions) expect(Rbac.can(owner, action, { type: kind })).toBe(true)
+    }
+    expect(Rbac.can(owner, "delete", { type: "organization", orgId: ORG })).toBe(true)
+    expect(Rbac.can(owner, "update", { type: "api_key", ownerId: OTHER })).toBe(true)
+  })
+
+  it("member reads users but cannot create, update or delete them", () => {
+    const member = subject()
+    expect(Rbac.can(member, "read", { type: "user" })).toBe(true)
+    expect(Rbac.can(member, "read", { type: "user", id: OTHER, ownerId: OTHER })).toBe(true)
+    expect(Rbac.can(member, "create", { type: "user" })).toBe(false)
+    expect(Rbac.can(member, "update", { type: "user", id: OTHER })).toBe(false)
+    expect(Rbac.can(member, "delete", { type: "user", id: OTHER })).toBe(false)
+    // Explicitly listing `member` changes nothing.
+    expect(Rbac.can(subject(["member"]), "create", { type: "user" })).toBe(false)
+  })
+
+  it("member updates its own personal settings only", () => {
+    const member = subject()
+    expect(Rbac.can(member, "update_personal", { type: "user", id: ME, ownerId: ME })).toBe(true)
+    expect(Rbac.can(member, "read_personal", { type: "user", id: ME, ownerId: ME })).toBe(true)
+    expect(Rbac.can(member, "update_personal", { type: "user", id: OTHER, ownerId: OTHER })).toBe(false)
+    expect(Rbac.can(member, "update", { type: "user", id: ME, ownerId: ME })).toBe(false)
+  })
+
+  it("member owns its API keys, and only its own", () => {
+    const member = subject()
+    for (const action of ["create", "read", "update", "delete"] as const) {
+      expect(Rbac.can(member, action, { type: "api_key", ownerId: ME })).toBe(true)
+      expect(Rbac.can(member, action, { type: "api_key", ownerId: OTHER })).toBe(false)
+    }
+    expect(Rbac.can(member, "read", { type: "api_key" })).toBe(false)
+  })
+
+  it("member cannot read audit logs, organizations or deployment config", () => {
+    const member = subject()
+    expect(Rbac.can(member, "read", { type: "audit_log" })).toBe(false)
+    expect(Rbac.can(member, "read", { type: "organization", orgId: ORG })).toBe(false)
+    expect(Rbac.can(member, "read", { type: "deployment_config" })).toBe(false)
+    expect(Rbac.can(member, "create", { type: "organization" })).toBe(false)
+  })
+
+  it("auditor reads audit logs, and changes nothing", () => {
+    const auditor = subject(["auditor"])
+    expect(Rbac.can(auditor, "read", { type: "audit_log" })).toBe(true)
+    expect(Rbac.can(auditor, "read", { type: "organization", orgId: ORG })).toBe(true)
+    expect(Rbac.can(auditor, "read", { type: "deployment_config" })).toBe(true)
+    expect(Rbac.can(auditor, "update", { type: "audit_log" })).toBe(false)
+    expect(Rbac.can(auditor, "delete", { type: "audit_log" })).toBe(false)
+    expect(Rbac.can(auditor, "create", { type: "user" })).toBe(false)
+  })
+
+  it("user-admin manages users but not organizations", () => {
+    const admin = subject(["user-admin"])
+    expect(Rbac.can(admin, "create", { type: "user" })).toBe(true)
+    expect(Rbac.can(admin, "delete", { type: "user", id: OTHER })).toBe(true)
+    expect(Rbac.can(admin, "read", { type: "organization", orgId: ORG })).toBe(true)
+    expect(Rbac.can(admin, "update", { type: "organization", orgId: ORG })).toBe(false)
+    expect(Rbac.can(admin, "read", { type: "audit_log" })).toBe(false)
+  })
+
+  it("organization-admin may do anything inside its organization only", () => {
+    const orgAdmin = subject([], { [ORG]: ["organization-admin"], [ORG2]: [] })
+    for (const action of ["read", "update", "delete"] as const) {
+      expect(Rbac.can(orgAdmin, action, { type: "organization", orgId: ORG })).toBe(true)
+      expect(Rbac.can(orgAdmin, action, { type: "organization_member", orgId: ORG })).toBe(true)
+    }
+    expect(Rbac.can(orgAdmin, "update", { type: "organization", orgId: ORG2 })).toBe(false)
+    expect(Rbac.can(orgAdmin, "delete", { type: "organization_member", orgId: ORG2 })).toBe(false)
+    expect(Rbac.can(orgAdmin, "update", { type: "organization", orgId: "unknown-org" })).toBe(false)
+    // Without an organization on the object, organization roles grant nothing.
+    expect(Rbac.can(orgAdmin, "update", { type: "organization" })).toBe(false)
+    expect(Rbac.can(orgAdmin, "create", { type: "user" })).toBe(false)
+    // anyOrg: passes if allowed in some organization of the subject.
+    expect(Rbac.can(orgAdmin, "update", { type: "organization", anyOrg: true })).toBe(true)
+  })
+
+  it("organization-member reads its organization and its members, and changes neither", () => {
+    const orgMember = subject([], { [ORG]: [] })
+    expect(Rbac.can(orgMember, "read", { type: "organization", orgId: ORG })).toBe(true)
+    expect(Rbac.can(orgMember, "read", { type: "organization_member", orgId: ORG })).toBe(true)
+    expect(Rbac.can(orgMember, "read", { type: "organization", orgId: ORG2 })).toBe(false)
+    expect(Rbac.can(orgMember, "update", { type: "organization", orgId: ORG })).toBe(false)
+    expect(Rbac.can(orgMember, "delete", { type: "organization_member", orgId: ORG })).toBe(false)
+    expect(Rbac.can(orgMember, "read", { type: "organization", anyOrg: true })).toBe(true)
+    expect(Rbac.can(subject(), "read", { type: "organization", anyOrg: true })).toBe(false)
+  })
+
+  it("organization-member owns its workspaces inside its organization only", () => {
+    const orgMember = subject([], { [ORG]: [] })
+    expect(Rbac.can(orgMember, "create", { type: "workspace", orgId: ORG, ownerId: ME })).toBe(true)
+    expect(Rbac.can(orgMember, "create", { type: "workspace", orgId: ORG, ownerId: OTHER })).toBe(false)
+    expect(Rbac.can(orgMember, "read", { type: "template", orgId: ORG })).toBe(true)
+    expect(Rbac.can(orgMember, "read", { type: "template", orgId: ORG2 })).toBe(false)
+  })
+
+  it("organization-auditor reads its organization's audit log", () => {
+    const orgAuditor = subject([], { [ORG]: ["organization-auditor"] })
+    expect(Rbac.can(orgAuditor, "read", { type: "audit_log", orgId: ORG })).toBe(true)
+    expect(Rbac.can(orgAuditor, "read", { type: "audit_log", orgId: ORG2 })).toBe(false)
+    expect(Rbac.can(orgAuditor, "read", { type: "audit_log" })).toBe(false)
+  })
+
+  it("unknown roles grant nothing beyond member", () => {
+    const s = subject(["nonsense"], { [ORG]: ["also-nonsense"] })
+    expect(Rbac.can(s, "create", { type: "user" })).toBe(false)
+    expect(Rbac.can(s, "update", { type: "organization", orgId: ORG })).toBe(false)
+    expect(Rbac.can(s, "read", { type: "user" })).toBe(true)
+  })
+})
+
+describe("Rbac.canAssign", () => {
+  it("owner assigns every site role", () => {
+    const owner = subject(["owner"])
+    for (const role of ["owner", "auditor", "template-admin", "user-admin", "member"]) {
+      expect(Rbac.canAssign(owner, role)).toBe(true)
+    }
+  })
+
+  it("user-admin assigns roles below owner", () => {
+    const admin = subject(["user-admin"])
+    expect(Rbac.canAssign(admin, "auditor")).toBe(true)
+    expect(Rbac.canAssign(admin, "user-admin")).toBe(true)
+    expect(Rbac.canAssign(admin, "owner")).toBe(false)
+  })
+
+  it("member and auditor assign nothing", () => {
+    for (const s of [subject(), subject(["auditor"]), subject(["template-admin"])]) {
+      expect(Rbac.canAssign(s, "auditor")).toBe(false)
+      expect(Rbac.canAssign(s, "owner")).toBe(false)
+      expect(Rbac.canAssign(s, "organization-member", ORG)).toBe(false)
+    }
+  })
+
+  it("organization-admin assigns organization roles in its organization only", () => {
+    const orgAdmin = subject([], { [ORG]: ["organization-admin"] })
+    expect(Rbac.canAssign(orgAdmin, "organization-admin", ORG)).toBe(true)
+    expect(Rbac.canAssign(orgAdmin, "organization-auditor", ORG)).toBe(true)
+    expect(Rbac.canAssign(orgAdmin, "organization-admin", ORG2)).toBe(false)
+    expect(Rbac.canAssign(orgAdmin, "organization-admin")).toBe(false)
+    expect(Rbac.canAssign(orgAdmin, "owner", ORG)).toBe(false)
+  })
+
+  it("organization-user-admin cannot assign organization-admin", () => {
+    const userAdmin = subject([], { [ORG]: ["organization-user-admin"] })
+    expect(Rbac.canAssign(userAdmin, "organization-auditor", ORG)).toBe(true)
+    expect(Rbac.canAssign(userAdmin, "organization-admin", ORG)).toBe(false)
+  })
+})
+
+describe("Rbac role lists", () => {
+  it("site and organization roles are told apart; the implicit member roles are not assignable", () => {
+    expect(Rbac.isSiteRole("owner")).toBe(true)
+    expect(Rbac.isSiteRole("member")).toBe(false)
+    expect(Rbac.isSiteRole("organization-admin")).toBe(false)
+    expect(Rbac.isOrganizationRole("organization-admin")).toBe(true)
+    expect(Rbac.isOrganizationRole("organization-member")).toBe(false)
+    expect(Rbac.isOrganizationRole("owner")).toBe(false)
+    for (const role of Rbac.roles.values()) {
+      for (const assignable of role.assignable) expect(Rbac.roles.has(assignable)).toBe(true)
+    }
+  })
+})

@@ -1,0 +1,70 @@
+/**
+ * The repository contract on Postgres: every test gets its own schema in this
+ * run's fresh database (see globalSetup.ts). Skipped when no server answers.
+ */
+import { describe, expect, inject, it } from "@effect/vitest"
+import { UserAppearance, UserRepo } from "@workbay/core"
+import * as Postgres from "@workbay/storage-postgres"
+import { Effect, Option } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
+import { repositorySuite } from "../../storage-sql/test/RepositorySuite.js"
+
+const url = inject("workbayPgUrl")
+
+/** A fresh schema per call, so tests are independent and may run side by side. */
+const freshSchema = () => `t_${randomBytes(8).toString("hex")}`
+
+repositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+  skip: url === null
+})
+
+describe.skipIf(url === null)("Postgres storage layer", () => {
+  it.live("keeps data across layer rebuilds and re-runs migrations idempotently", () =>
+    Effect.gen(function* () {
+      const schema = freshSchema()
+      const layer = () => Postgres.layer({ url: url ?? "", schema, maxConnections: 2 })
+      const at = new Date(Date.UTC(2024, 1, 29, 12, 34, 56, 789))
+      const record = {
+        id: randomUUID(),
+        email: "alice@example.com",
+        username: "alice",
+        name: "Alice",
+        avatar_url: "",
+        login_type: "password",
+        status: "active",
+        rbac_roles: ["owner"],
+        is_service_account: true,
+        hashed_password: "h",
+        created_at: at,
+        updated_at: at,
+        last_seen_at: at,
+        deleted: false,
+        appearance: UserAppearance.defaults,
+        quiet_hours_schedule: "",
+        hashed_one_time_passcode: null,
+        one_time_passcode_expires_at: null
+      } as const
+      yield* Effect.flatMap(UserRepo, (repo) => repo.insert(record)).pipe(Effect.provide(layer()), Effect.orDie)
+      const found = yield* Effect.flatMap(UserRepo, (repo) => repo.findByUsername("Alice")).pipe(
+        Effect.provide(layer()),
+        Effect.orDie
+      )
+      expect(Option.getOrThrow(found)).toEqual(record)
+    })
+  )
+
+  it.live("without a schema, uses the database's default schema", () =>
+    Effect.gen(function* () {
+      const count = yield* Effect.flatMap(UserRepo, (repo) => repo.count).pipe(
+        Effect.provide(Postgres.layer({ url: url ?? "", maxConnections: 2 })),
+        Effect.orDie
+      )
+      expect(count).toBe(0)
+    })
+  )
+
+  it("rejects a schema name that is not a plain identifier", () => {
+    expect(() => Postgres.layer({ url: url ?? "", schema: "bad; DROP TABLE x" })).toThrow(/Invalid Postgres schema/)
+    expect(() => Postgres.layer({ url: url ?? "", schema: "Mixed" })).toThrow(/Invalid Postgres schema/)
+  })
+})
