@@ -1,0 +1,72 @@
+/**
+ * The HTTP API end to end on Postgres: the same black-box flow the SQLite
+ * tests drive, plus the standalone server switched to Postgres by one setting.
+ */
+import * as Postgres from "@workbay/storage-postgres"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { randomBytes } from "node:crypto"
+import { bootstrapOwner, type Client, createUser, startTestServer, STRONG_PASSWORD, type TestServer } from "../../http/test/support.js"
+import { loadConfig, startServer } from "../../server/src/index.js"
+
+const url = inject("workbayPgUrl")
+
+describe.skipIf(url === null)("API on Postgres", () => {
+  let srv: TestServer
+  let owner: Client
+  beforeAll(async () => {
+    const schema = `api_${randomBytes(6).toString("hex")}`
+    srv = await startTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 4 }) })
+    owner = (await bootstrapOwner(srv)).client
+  })
+  afterAll(() => srv?.close())
+
+  it("serves the first user, login and the caller", async () => {
+    const me = await owner.get("/users/me")
+    expect(me.status).toBe(200)
+    expect(me.body.username).toBe("admin")
+    expect(me.body.roles.map((r: { name: string }) => r.name)).toEqual(["owner"])
+    expect(me.body.organization_ids).toHaveLength(1)
+  })
+
+  it("answers 409 for a duplicate username, not a database error", async () => {
+    const member = await createUser(owner, { username: "dupe" })
+    expect(member.user.username).toBe("dupe")
+    const again = await owner.post("/users", { email: "other@example.com", username: "DUPE", password: STRONG_PASSWORD })
+    expect(again.status).toBe(409)
+    expect(again.body.validations[0].field).toBe("username")
+  })
+
+  it("creates, lists and revokes tokens", async () => {
+    const created = await owner.post("/users/me/keys/tokens", { token_name: "ci" })
+    expect(created.status).toBe(201)
+    const viaToken = owner.as(created.body.key)
+    expect((await viaToken.get("/users/me")).status).toBe(200)
+    const list = await owner.get("/users/me/keys/tokens")
+    expect(list.body.map((k: { token_name: string }) => k.token_name)).toContain("ci")
+    expect((await owner.delete("/users/me/keys/tokens/ci")).status).toBe(204)
+    expect((await viaToken.get("/users/me")).status).toBe(401)
+  })
+
+  it("treats a non-UUID organization reference as a name, never as a bad uuid literal", async () => {
+    const r = await owner.get("/organizations/not-a-uuid")
+    expect(r.status).toBe(404)
+    const created = await owner.post("/organizations", { name: "research" })
+    expect(created.status).toBe(201)
+    expect((await owner.get("/organizations/research")).body.id).toBe(created.body.id)
+  })
+})
+
+describe.skipIf(url === null)("standalone server with DATABASE_URL", () => {
+  it("stores in Postgres when DATABASE_URL is set", async () => {
+    const config = loadConfig(["--port", "0"], { DATABASE_URL: url! })
+    const running = await startServer(config)
+    try {
+      expect(running.storage).toContain("PostgreSQL")
+      const port = (running.server.address() as { port: number }).port
+      const r = await fetch(`http://127.0.0.1:${port}/api/v2/buildinfo`)
+      expect(r.status).toBe(200)
+    } finally {
+      await running.close()
+    }
+  })
+})
