@@ -55,7 +55,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   })
   const get = (flag: (typeof options)[number]["flag"]): string => {
     const o = options.find((x) => x.flag === flag)!
-    return (values[flag] as string | undefined) ?? env[o.env] ?? o.default
+    return ((values as Record<string, string | boolean | undefined>)[flag] as string | undefined) ?? env[o.env] ?? o.default
   }
   const port = Number(get("port"))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port "${get("port")}".`)

@@ -3,6 +3,7 @@
  * written once; both dialects run them (see Rows.ts for the value mapping).
  */
 import { SqlClient, SqlError } from "@effect/sql"
+import type { Connection } from "@effect/sql/SqlConnection"
 import {
   ApiKeyRepo, GitSshKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UniqueViolation,
   UserRepo
@@ -44,36 +45,92 @@ const values = (record: object): Record<string, unknown> => {
   return out
 }
 
+/** Escapes LIKE wildcards so user text matches literally (used with `ESCAPE '\\'`). */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
 const USER_JOIN_COLUMNS = prefixed("u", userColumns, "u_")
 const KEY_JOIN_COLUMNS = prefixed("k", apiKeyColumns, "k_")
+
+/*
+ * Direct reads. Every authenticated request runs the same few reads, and on
+ * SQLite @effect/sql's statement pipeline (span, scope, semaphore, template
+ * compilation: about 30 us a query) costs ten times the query itself. So on
+ * @effect/sql-sqlite-node, which has one connection and runs statements
+ * synchronously, those reads run their (cached, prepared) statement on that
+ * connection directly. Only while no transaction is open: a transaction holds
+ * the connection, and a read must neither see its uncommitted writes nor slip
+ * into it, so then (and on any other client) reads take the ordinary path,
+ * which waits for the transaction. The SQL text is what the templates compile to.
+ */
+const SQLITE_NODE_CLIENT = Symbol.for("@effect/sql-sqlite-node/SqliteClient")
+const FIND_USER_BY_ID_SQLITE = "SELECT * FROM users WHERE id = ?"
+const MEMBERSHIPS_OF_USER_SQLITE = "SELECT * FROM organization_members WHERE user_id = ? ORDER BY created_at"
+const FIND_KEY_WITH_USER_SQLITE = `SELECT ${KEY_JOIN_COLUMNS}, ${USER_JOIN_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
+
+/** The connection to read on directly, when the client is SQLite on better-sqlite3 without row transforms. */
+const directConnection = (sql: SqlClient.SqlClient) =>
+  SQLITE_NODE_CLIENT in sql && sql.withoutTransforms() === sql
+    ? Effect.map(Effect.orDie(Effect.scoped(sql.reserve)), Option.some)
+    : Effect.succeed(Option.none<Connection>())
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const orDie = Effect.orDie
 
+  // Transactions opened through this module; direct reads wait for none to be open.
+  let openTransactions = 0
+  const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => void openTransactions++),
+      () => sql.withTransaction(effect),
+      () => Effect.sync(() => void openTransactions--)
+    )
+  const direct = Option.getOrUndefined(yield* directConnection(sql))
+  /** `statement` (the ordinary path), or the same SQL run directly as `text` with `params` when that is safe. */
+  const read = (
+    text: string,
+    params: ReadonlyArray<unknown>,
+    statement: () => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+  ): Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError> =>
+    direct === undefined
+      ? statement()
+      : Effect.contextWithEffect((context: Context.Context<never>) =>
+        openTransactions === 0 && Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
+          ? direct.execute(text, params, undefined)
+          : statement()
+      )
+
+  // Case-insensitive matches lower-case both sides in SQL, as the unique indexes do: SQLite's lower()
+  // folds ASCII only, Postgres' every letter. Lower-casing the argument in JS would miss "Ünal@x.io" on SQLite.
   const users = UserRepo.of({
     insert: (u) => unique(sql`INSERT INTO users ${sql.insert(values(u))}`).pipe(Effect.asVoid),
-    findById: (id) => orDie(sql`SELECT * FROM users WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToUser))),
+    findById: (id) =>
+      orDie(read(FIND_USER_BY_ID_SQLITE, [id], () => sql`SELECT * FROM users WHERE id = ${id}`)).pipe(
+        Effect.map((rs) => first(rs, rowToUser))
+      ),
     findByUsername: (username) =>
-      orDie(sql`SELECT * FROM users WHERE lower(username) = ${username.toLowerCase()} AND deleted = FALSE`).pipe(
+      orDie(sql`SELECT * FROM users WHERE lower(username) = lower(${username}) AND deleted = FALSE`).pipe(
         Effect.map((rs) => first(rs, rowToUser))
       ),
     findByEmail: (email) =>
-      orDie(sql`SELECT * FROM users WHERE lower(email) = ${email.toLowerCase()} AND deleted = FALSE`).pipe(
+      orDie(sql`SELECT * FROM users WHERE lower(email) = lower(${email}) AND deleted = FALSE`).pipe(
         Effect.map((rs) => first(rs, rowToUser))
       ),
     list: (f) =>
       Effect.gen(function*() {
         const where = [sql`deleted = FALSE`]
         if (f.search) {
-          const like = `%${f.search.toLowerCase()}%`
-          where.push(sql`(lower(username) LIKE ${like} OR lower(email) LIKE ${like} OR lower(name) LIKE ${like})`)
+          const like = `%${escapeLike(f.search)}%`
+          where.push(
+            sql`(lower(username) LIKE lower(${like}) ESCAPE '\\' OR lower(email) LIKE lower(${like}) ESCAPE '\\'
+              OR lower(name) LIKE lower(${like}) ESCAPE '\\')`
+          )
         }
-        if (f.username) where.push(sql`lower(username) = ${f.username.toLowerCase()}`)
-        if (f.email) where.push(sql`lower(email) = ${f.email.toLowerCase()}`)
+        if (f.username) where.push(sql`lower(username) = lower(${f.username})`)
+        if (f.email) where.push(sql`lower(email) = lower(${f.email})`)
         if (f.status) where.push(sql`status = ${f.status}`)
         if (f.loginType) where.push(sql`login_type = ${f.loginType}`)
-        if (f.role && f.role !== "member") where.push(sql`rbac_roles LIKE ${`%"${f.role}"%`}`)
+        if (f.role && f.role !== "member") where.push(sql`rbac_roles LIKE ${`%${escapeLike(JSON.stringify(f.role))}%`} ESCAPE '\\'`)
         if (f.organizationId) {
           where.push(sql`id IN (SELECT user_id FROM organization_members WHERE organization_id = ${f.organizationId})`)
         }
@@ -86,9 +143,11 @@ export const make = Effect.gen(function*() {
         return { users: rows.map((r) => rowToUser(r)), count: Number(n) }
       }).pipe(orDie),
     update: (id, patch) =>
-      unique(sql`UPDATE users SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
-        Effect.map((rs) => first(rs, rowToUser))
-      ),
+      Object.keys(values(patch)).length === 0
+        ? orDie(sql`SELECT * FROM users WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToUser)))
+        : unique(sql`UPDATE users SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
+          Effect.map((rs) => first(rs, rowToUser))
+        ),
     count: orDie(sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE deleted = FALSE`).pipe(
       Effect.map((rs) => Number(rs[0]!.n))
     )
@@ -99,7 +158,7 @@ export const make = Effect.gen(function*() {
     findById: (id) =>
       orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization))),
     findByName: (name) =>
-      orDie(sql`SELECT * FROM organizations WHERE lower(name) = ${name.toLowerCase()}`).pipe(
+      orDie(sql`SELECT * FROM organizations WHERE lower(name) = lower(${name})`).pipe(
         Effect.map((rs) => first(rs, rowToOrganization))
       ),
     findDefault: orDie(sql`SELECT * FROM organizations WHERE is_default = TRUE`).pipe(
@@ -107,11 +166,13 @@ export const make = Effect.gen(function*() {
     ),
     list: orDie(sql`SELECT * FROM organizations ORDER BY lower(name)`).pipe(Effect.map((rs) => rs.map(rowToOrganization))),
     update: (id, patch) =>
-      unique(sql`UPDATE organizations SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
-        Effect.map((rs) => first(rs, rowToOrganization))
-      ),
+      Object.keys(values(patch)).length === 0
+        ? orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization)))
+        : unique(sql`UPDATE organizations SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
+          Effect.map((rs) => first(rs, rowToOrganization))
+        ),
     delete: (id) =>
-      sql.withTransaction(Effect.gen(function*() {
+      withTransaction(Effect.gen(function*() {
         yield* sql`DELETE FROM organization_members WHERE organization_id = ${id}`
         yield* sql`DELETE FROM organizations WHERE id = ${id}`
       })).pipe(orDie)
@@ -147,7 +208,8 @@ export const make = Effect.gen(function*() {
         ),
     deleteByUser: (userId) => orDie(sql`DELETE FROM organization_members WHERE user_id = ${userId}`).pipe(Effect.asVoid),
     ofUser: (userId) =>
-      orDie(sql`SELECT * FROM organization_members WHERE user_id = ${userId} ORDER BY created_at`).pipe(
+      orDie(read(MEMBERSHIPS_OF_USER_SQLITE, [userId], () =>
+        sql`SELECT * FROM organization_members WHERE user_id = ${userId} ORDER BY created_at`)).pipe(
         Effect.map((rs) => rs.map((r) => rowToMembership(r)))
       ),
     list: (orgId, page) =>
@@ -161,10 +223,9 @@ export const make = Effect.gen(function*() {
   const apiKeys = ApiKeyRepo.of({
     insert: (k) => unique(sql`INSERT INTO api_keys ${sql.insert(values(k))}`).pipe(Effect.asVoid),
     findWithUser: (id) =>
-      orDie(
+      orDie(read(FIND_KEY_WITH_USER_SQLITE, [id], () =>
         sql`SELECT ${sql.literal(KEY_JOIN_COLUMNS)}, ${sql.literal(USER_JOIN_COLUMNS)}
-            FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${id}`
-      ).pipe(Effect.map((rs) => first(rs, (r) => ({ key: rowToApiKey(r, "k_"), user: rowToUser(r, "u_") })))),
+            FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${id}`)).pipe(Effect.map((rs) => first(rs, (r) => ({ key: rowToApiKey(r, "k_"), user: rowToUser(r, "u_") })))),
     findById: (id) => orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))),
     findByName: (userId, name) =>
       orDie(sql`SELECT * FROM api_keys WHERE user_id = ${userId} AND token_name = ${name} AND login_type = 'token'`).pipe(
@@ -205,7 +266,7 @@ export const make = Effect.gen(function*() {
 
   const transactions = Transactions.of({
     atomic: (effect) =>
-      sql.withTransaction(effect).pipe(
+      withTransaction(effect).pipe(
         Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlErrorClass, Effect.die)
       ) as typeof effect
   })
