@@ -27,7 +27,13 @@ const userById = db.prepare("SELECT * FROM users WHERE id = ?")
 const membershipsOf = db.prepare("SELECT * FROM organization_members WHERE user_id = ? ORDER BY created_at")
 const touch = db.prepare("UPDATE api_keys SET last_used = ?, expires_at = ? WHERE id = ?")
 
-const ROLE_NAMES = { owner: "Owner", "user-admin": "User Admin", auditor: "Auditor", "template-admin": "Template Admin", member: "Member" }
+const ROLE_NAMES = {
+  owner: "Owner",
+  "user-admin": "User Admin",
+  auditor: "Auditor",
+  "template-admin": "Template Admin",
+  member: "Member"
+}
 const HEADERS = { "content-type": "application/json; charset=utf-8" }
 
 const send = (res, status, body) => {
@@ -47,7 +53,8 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   if (req.method !== "GET" || path !== "/api/v2/users/me") return send(res, 404, { message: "Route not found." })
 
   const token = req.headers["service-session-token"]
-  if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") return unauthorized(res, "Invalid API key format.")
+  if (typeof token !== "string" || token.length !== 33 || token[10] !== "-")
+    return unauthorized(res, "Invalid API key format.")
   const key = keyById.get(token.slice(0, 10))
   if (key === undefined || !sameHash(key.hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))) {
     return unauthorized(res, "Invalid API key.")
@@ -71,7 +78,11 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     login_type: user.login_type,
     name: user.name,
     organization_ids: memberships.map((m) => m.organization_id),
-    roles: JSON.parse(user.rbac_roles).map((name) => ({ name, display_name: ROLE_NAMES[name] ?? name, organization_id: "" })),
+    roles: JSON.parse(user.rbac_roles).map((name) => ({
+      name,
+      display_name: ROLE_NAMES[name] ?? name,
+      organization_id: ""
+    })),
     status: user.status,
     theme_preference: appearance.theme_preference ?? "",
     updated_at: user.updated_at,

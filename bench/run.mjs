@@ -13,10 +13,10 @@
 //    100,000 users (rows inserted straight into SQLite in one transaction).
 // 6. Prints the results and writes them to bench/results/latest.md.
 //
-// Options: --duration 10 --warmup 2 --connections 50 --rounds 1
+// Options: --duration 10 --warmup 2 --connections 50 --rounds 2
 //          --list-duration 5 --list-connections 10 --list-users 100000 --restarts 3
 //          --only me|list|startup --skip-build --no-write
-//          --extra <bundle.mjs>   also load another build of the server (A/B), on a copy of the same data
+//          --extra <bundle.mjs>   also load another build of the server (A/B), on a copy of the same data (repeatable)
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time.
 import Database from "better-sqlite3"
 import { execFileSync } from "node:child_process"
@@ -34,13 +34,13 @@ const { values: opts } = parseArgs({
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
-    rounds: { type: "string", default: "1" },
+    rounds: { type: "string", default: "2" },
     restarts: { type: "string", default: "3" },
     "list-duration": { type: "string", default: "5" },
     "list-connections": { type: "string", default: "10" },
     "list-users": { type: "string", default: "100000" },
     only: { type: "string" },
-    extra: { type: "string" },
+    extra: { type: "string", multiple: true },
     "skip-build": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false }
   }
@@ -49,7 +49,8 @@ const duration = Number(opts.duration)
 const warmup = Number(opts.warmup)
 const connections = Number(opts.connections)
 const rounds = Number(opts.rounds)
-if (opts.only !== undefined && !["me", "list", "startup"].includes(opts.only)) throw new Error("--only takes me, list or startup")
+if (opts.only !== undefined && !["me", "list", "startup"].includes(opts.only))
+  throw new Error("--only takes me, list or startup")
 const doMe = opts.only === undefined || opts.only === "me"
 const doList = opts.only === undefined || opts.only === "list"
 
@@ -167,33 +168,44 @@ try {
     const baseline = await startBaseline()
     const bme = await request(`http://127.0.0.1:${bport}/api/v2/users/me`, { headers: auth })
     if (bme.status !== 200) throw new Error(`baseline GET /users/me answered ${bme.status}`)
-    const same = JSON.stringify(Object.keys(bme.body).sort()) === JSON.stringify(Object.keys(me.body).sort()) &&
-      bme.body.id === me.body.id && JSON.stringify(bme.body.organization_ids) === JSON.stringify(me.body.organization_ids)
-    if (!same) log("WARNING: the baseline's /users/me differs from Workbay's:", JSON.stringify(bme.body), JSON.stringify(me.body))
+    const same =
+      JSON.stringify(Object.keys(bme.body).sort()) === JSON.stringify(Object.keys(me.body).sort()) &&
+      bme.body.id === me.body.id &&
+      JSON.stringify(bme.body.organization_ids) === JSON.stringify(me.body.organization_ids)
+    if (!same)
+      log(
+        "WARNING: the baseline's /users/me differs from Workbay's:",
+        JSON.stringify(bme.body),
+        JSON.stringify(me.body)
+      )
     const bodyBytes = { baseline: JSON.stringify(bme.body).length, workbay: JSON.stringify(me.body).length }
 
     const targets = [
       { name: "baseline (node:http + better-sqlite3)", url: `http://127.0.0.1:${bport}/api/v2/users/me` },
       { name: "workbay (bundled server, SQLite)", url: `${base}/users/me` }
     ]
-    let extra
-    if (opts.extra !== undefined) {
-      const extraDir = join(work, "extra")
+    const extras = []
+    for (const [i, entry] of (opts.extra ?? []).entries()) {
+      const extraDir = join(work, `extra-${i}`)
       mkdirSync(extraDir)
-      const src2 = new Database(dbFile, { readonly: true })
-      src2.exec(`VACUUM INTO '${join(extraDir, "workbay.db").replaceAll("'", "''")}'`)
-      src2.close()
+      const copy = new Database(dbFile, { readonly: true })
+      copy.exec(`VACUUM INTO '${join(extraDir, "workbay.db").replaceAll("'", "''")}'`)
+      copy.close()
       const eport = await freePort()
-      extra = await startWorkbay(extraDir, eport, opts.extra)
-      targets.push({ name: `extra: ${opts.extra}`, url: `http://127.0.0.1:${eport}/api/v2/users/me` })
+      extras.push(await startWorkbay(extraDir, eport, entry))
+      targets.push({ name: `extra: ${entry}`, url: `http://127.0.0.1:${eport}/api/v2/users/me` })
     }
     const runs = targets.map(() => [])
     for (let r = 0; r < rounds; r++) {
       for (const [i, t] of targets.entries()) {
-        log(`round ${r + 1}/${rounds}: ${t.name}: warm-up ${warmup} s, then ${duration} s at ${connections} connections`)
+        log(
+          `round ${r + 1}/${rounds}: ${t.name}: warm-up ${warmup} s, then ${duration} s at ${connections} connections`
+        )
         if (warmup > 0) await load(t.url, { connections, duration: warmup, headers: auth })
         const res = await load(t.url, { connections, duration, headers: auth })
-        log(`  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`)
+        log(
+          `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`
+        )
         runs[i].push(res)
       }
     }
@@ -202,7 +214,7 @@ try {
     const baselineRss = rssMb(baseline.child.pid)
     log(`Workbay RSS 2 s after load: ${fmt(rssAfterLoad)} MB (baseline ${fmt(baselineRss)} MB)`)
     await stopChild(baseline.child)
-    if (extra !== undefined) await stopChild(extra.child)
+    for (const e of extras) await stopChild(e.child)
     const best = runs.map((rs) => rs.reduce((a, b) => (b.rps > a.rps ? b : a)))
     results.me = { targets, runs, best, rssAfterLoad, baselineRss, bodyBytes }
   }
@@ -254,8 +266,16 @@ try {
       return {
         pageMs: time(page, 50),
         countMs: time(count, 20),
-        pagePlan: db.prepare(`EXPLAIN QUERY PLAN ${page.source}`).all().map((r) => r.detail).join("; "),
-        countPlan: db.prepare(`EXPLAIN QUERY PLAN ${count.source}`).all().map((r) => r.detail).join("; ")
+        pagePlan: db
+          .prepare(`EXPLAIN QUERY PLAN ${page.source}`)
+          .all()
+          .map((r) => r.detail)
+          .join("; "),
+        countPlan: db
+          .prepare(`EXPLAIN QUERY PLAN ${count.source}`)
+          .all()
+          .map((r) => r.detail)
+          .join("; ")
       }
     }
     const listRuns = []
@@ -270,8 +290,10 @@ try {
       if (warmup > 0) await load(listUrl, { connections: listConnections, duration: warmup, headers: auth })
       const res = await load(listUrl, { connections: listConnections, duration: listDuration, headers: auth })
       const sql = sqlTimes()
-      log(`  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms; one request alone: ${fmt(seq.median, 2)} ms;` +
-        ` SQL page ${fmt(sql.pageMs, 3)} ms, count(*) ${fmt(sql.countMs, 3)} ms`)
+      log(
+        `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms; one request alone: ${fmt(seq.median, 2)} ms;` +
+          ` SQL page ${fmt(sql.pageMs, 3)} ms, count(*) ${fmt(sql.countMs, 3)} ms`
+      )
       listRuns.push({ total, res, seq, sql })
     }
     db.close()
@@ -310,11 +332,28 @@ if (results.me) {
     lines.push(`| ${t.name} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.max} | ${fmt(r.rps / b.rps, 2)}x |`)
   }
   if (rounds > 1) {
-    lines.push("", "All rounds (req/s): " + targets.map((t, i) => `${t.name.split(" ")[0]} ${runs[i].map((r) => fmt(r.rps, 0)).join(", ")}`).join("; "))
+    lines.push(
+      "",
+      "All rounds (req/s): " +
+        targets.map((t, i) => `${t.name.split(" ")[0]} ${runs[i].map((r) => fmt(r.rps, 0)).join(", ")}`).join("; ") +
+        ". Ratio to the baseline's run of the same round: " +
+        targets
+          .slice(1)
+          .map(
+            (t, i) =>
+              `${t.name.split(" ")[0]} ${runs[i + 1].map((r, k) => `${fmt(r.rps / runs[0][k].rps, 2)}x`).join(", ")}`
+          )
+          .join("; ") +
+        "."
+    )
   }
   const errs = runs.flat().reduce((n, r) => n + r.errors + r.non2xx, 0)
   if (errs > 0) lines.push("", `**${errs} errors or non-2xx answers during the runs.**`)
-  lines.push("", `Workbay RSS 2 s after the load: ${fmt(rssAfterLoad)} MB (baseline process: ${fmt(baselineRss)} MB).`, "")
+  lines.push(
+    "",
+    `Workbay RSS 2 s after the load: ${fmt(rssAfterLoad)} MB (baseline process: ${fmt(baselineRss)} MB).`,
+    ""
+  )
 }
 if (results.startup) {
   const { cold, warm, warmMedian, rssIdle, baselineStartMs } = results.startup

@@ -9,7 +9,7 @@
 // changed since the build) the server starts all the same, only slower.
 import { build } from "esbuild"
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -51,10 +51,14 @@ await build({
 const makeCodeCache = async () => {
   const cacheFile = join(outdir, "server.cjs.cache")
   const dataDir = mkdtempSync(join(tmpdir(), "workbay-build-"))
-  const child = spawn(process.execPath, [join(outdir, "main.mjs"), "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
-    env: { ...process.env, DATABASE_URL: "", WORKBAY_WRITE_CODE_CACHE: cacheFile },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+  const child = spawn(
+    process.execPath,
+    [join(outdir, "main.mjs"), "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir],
+    {
+      env: { ...process.env, DATABASE_URL: "", WORKBAY_WRITE_CODE_CACHE: cacheFile },
+      stdio: ["ignore", "pipe", "pipe"]
+    }
+  )
   const exited = new Promise((resolve) => child.once("exit", resolve))
   try {
     let output = ""
@@ -74,7 +78,13 @@ const makeCodeCache = async () => {
     })
     const token = { "Service-Session-Token": "aaaaaaaaaa-bbbbbbbbbbbbbbbbbbbbbb" }
     for (let i = 0; i < 20; i++) {
-      for (const [path, headers] of [["/buildinfo", {}], ["/users/first", {}], ["/users/me", {}], ["/users/me", token], ["/nope", {}]]) {
+      for (const [path, headers] of [
+        ["/buildinfo", {}],
+        ["/users/first", {}],
+        ["/users/me", {}],
+        ["/users/me", token],
+        ["/nope", {}]
+      ]) {
         await (await fetch(base + path, { headers })).arrayBuffer()
       }
     }
@@ -88,8 +98,12 @@ const makeCodeCache = async () => {
   }
 }
 
+let codeCache = false
 try {
   await makeCodeCache()
+  codeCache = true
 } catch (e) {
   console.warn(`build: no code cache, the server will start without one (${e instanceof Error ? e.message : e})`)
 }
+// Written last: scripts/ensure.mjs rebuilds when the sources are newer or Node differs.
+writeFileSync(join(outdir, "build.json"), JSON.stringify({ node: process.version, codeCache }) + "\n")

@@ -173,6 +173,15 @@ const statusOfError = (error: unknown): number | undefined => {
   return status
 }
 
+/** `make()` on first call, then the function it made: each endpoint's schemas compile when it is first served. */
+const lazily = <A, B>(make: () => (a: A) => B): ((a: A) => B) => {
+  let f: ((a: A) => B) | undefined
+  return (a) => (f ??= make())(a)
+}
+
+const decoderOf = (schema: Option.Option<Schema.Schema.Any>): Decoder | undefined =>
+  Option.getOrUndefined(Option.map(schema, (s) => lazily(() => Schema.decodeUnknownEither(s as Schema.Schema<any, any>, decodeOptions))))
+
 const hasAuthentication = (middlewares: ReadonlySet<HttpApiMiddleware.TagClassAny>) => middlewares.has(Authentication as any)
 
 /**
@@ -212,11 +221,14 @@ export const makeDispatcher = <R>(
       const route: CompiledRoute = {
         name: `${group.identifier}.${endpoint.name}`,
         authenticated: hasAuthentication(group.middlewares) || hasAuthentication(endpoint.middlewares),
-        decodePath: Option.getOrUndefined(Option.map(endpoint.pathSchema, (s) => Schema.decodeUnknownEither(s as Schema.Schema<any, any>, decodeOptions))),
-        decodeQuery: Option.getOrUndefined(Option.map(endpoint.urlParamsSchema, (s) => Schema.decodeUnknownEither(s as Schema.Schema<any, any>, decodeOptions))),
+        // Compiled on first use: compiling every endpoint's schemas would cost start-up about 25 ms.
+        decodePath: decoderOf(endpoint.pathSchema),
+        decodeQuery: decoderOf(endpoint.urlParamsSchema),
         arrayQueryKeys: Option.match(endpoint.urlParamsSchema, { onNone: () => new Set<string>(), onSome: (s) => arrayKeys(s.ast) }),
-        decodePayload: Option.getOrUndefined(Option.map(endpoint.payloadSchema, (s) => Schema.decodeUnknownEither(s as Schema.Schema<any, any>, decodeOptions))),
-        encodeSuccess: isVoid ? undefined : Schema.encodeUnknownEither(endpoint.successSchema as Schema.Schema<any, any>),
+        decodePayload: decoderOf(endpoint.payloadSchema),
+        encodeSuccess: isVoid
+          ? undefined
+          : lazily(() => Schema.encodeUnknownEither(endpoint.successSchema as Schema.Schema<any, any>)),
         status: HttpApiSchema.getStatusSuccessAST(successAst),
         handler
       }

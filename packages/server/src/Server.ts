@@ -18,13 +18,13 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   // about 60 ms of start-up and several MB (the bundle puts it in a chunk of its own).
   const storage = config.databaseUrl
     ? {
-      layer: (await import("@workbay/storage-postgres")).layer({ url: config.databaseUrl }),
-      label: `PostgreSQL at ${redactUrl(config.databaseUrl)}`
-    }
+        layer: (await import("@workbay/storage-postgres")).layer({ url: config.databaseUrl }),
+        label: `PostgreSQL at ${redactUrl(config.databaseUrl)}`
+      }
     : {
-      layer: (await import("@workbay/storage-sqlite")).layer({ filename: sqlitePath(config) }),
-      label: `SQLite at ${sqlitePath(config)}`
-    }
+        layer: (await import("@workbay/storage-sqlite")).layer({ filename: sqlitePath(config) }),
+        label: `SQLite at ${sqlitePath(config)}`
+      }
   const workbay = await makeWorkbay(storage.layer, {
     settings: { accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie }
