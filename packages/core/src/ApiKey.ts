@@ -61,7 +61,7 @@ export const toApiKey = (k: ApiKeyRecord): ApiKey =>
     token_name: k.token_name,
     updated_at: k.updated_at,
     user_id: k.user_id
-  })
+  }, true)
 
 export const TokenName = Schema.String.pipe(
   Schema.maxLength(64, { message: () => "Token name must be at most 64 characters." }),

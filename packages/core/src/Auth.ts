@@ -2,6 +2,7 @@
  * Authentication: turning a token into an actor, password login and logout,
  * the first user, one-time passcodes, login conversion, and API keys.
  */
+import { span } from "./Tracing.js"
 import { Clock, Duration, Effect, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { Actor } from "./Actor.js"
@@ -29,6 +30,13 @@ export const externalScopes: ReadonlyArray<string> = ["all", "application_connec
 
 const unauthorized = (message: string, detail?: string) =>
   new Unauthorized(detail === undefined ? { message } : { message, detail })
+
+/** Runs `effect` at most once per actor (per request) and replays its result; cheaper than Effect.cached. */
+const memo = <A>(effect: Effect.Effect<A>): Effect.Effect<A> => {
+  let value: { readonly a: A } | undefined
+  return Effect.suspend(() =>
+    value !== undefined ? Effect.succeed(value.a) : Effect.tap(effect, (a) => Effect.sync(() => void (value = { a }))))
+}
 
 /** Splits `<id>-<secret>`; undefined when the shape is wrong. */
 export const parseApiKey = (token: string): { readonly id: string; readonly secret: string } | undefined => {
@@ -96,9 +104,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
             : key.expires_at
           yield* keys.touch(key.id, new Date(at), expiresAt)
         }
-        const orgRoles = yield* Effect.cached(orgRolesOf(user.id))
-        return { user, apiKey: key, orgRoles }
-      }).pipe(Effect.withSpan("Auth.authenticate"))
+        return { user, apiKey: key, orgRoles: memo(orgRolesOf(user.id)) }
+      }).pipe(span("Auth.authenticate"))
 
     const insertKey = (userId: string, loginType: ApiKeyLoginType, lifetimeMs: number, extra: Partial<ApiKeyRecord> = {}) =>
       Effect.gen(function*() {
@@ -149,13 +156,13 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const session = yield* createSession(user.id).pipe(Effect.orDie)
         yield* users.update(user.id, { last_seen_at: yield* now }).pipe(Effect.orDie)
         return { session_token: session.key, expires_at: session.record.expires_at }
-      }).pipe(Effect.withSpan("Auth.login"))
+      }).pipe(span("Auth.login"))
 
     const logout = Effect.gen(function*() {
       const actor = yield* CurrentActor
       yield* keys.delete(actor.apiKey.id)
       return new ResponseBody({ message: "Logged out!" })
-    }).pipe(Effect.withSpan("Auth.logout"))
+    }).pipe(span("Auth.logout"))
 
     const hasFirstUser = Effect.map(users.count, (n) => n > 0)
 
@@ -199,7 +206,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           Effect.catchTag("UniqueViolation", () => Effect.fail(new Conflict({ message: "The initial user has already been created." }))),
           Effect.map((organizationId) => ({ organization_id: organizationId, user_id: userId }))
         )
-      }).pipe(Effect.withSpan("Auth.createFirstUser"))
+      }).pipe(span("Auth.createFirstUser"))
 
     const requestOneTimePasscode = (email: string) =>
       Effect.gen(function*() {
@@ -221,7 +228,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           subject: "Your one-time passcode",
           body: `Use this one-time passcode to reset your password: ${passcode}\nIt expires in ${Duration.format(settings.oneTimePasscodeLifetime)}.`
         })
-      }).pipe(Effect.withSpan("Auth.requestOneTimePasscode"))
+      }).pipe(span("Auth.requestOneTimePasscode"))
 
     const changePasswordWithPasscode = (input: { readonly email: string; readonly one_time_passcode: string; readonly password: string }) =>
       Effect.gen(function*() {
@@ -248,7 +255,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           // A reset password ends every existing session and token.
           yield* keys.deleteByUser(user.id)
         }))
-      }).pipe(Effect.withSpan("Auth.changePasswordWithPasscode"))
+      }).pipe(span("Auth.changePasswordWithPasscode"))
 
     const convertLogin = (ref: string, input: { readonly password: string; readonly to_type: string }) =>
       Effect.gen(function*() {
@@ -272,7 +279,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         }
         yield* conversions.insert(record)
         return record
-      }).pipe(Effect.withSpan("Auth.convertLogin"))
+      }).pipe(span("Auth.convertLogin"))
 
     const isOwner = (u: UserRecord) => u.rbac_roles.includes("owner")
     const maxLifetimeFor = (u: UserRecord) => isOwner(u) ? settings.maxAdminTokenLifetime : settings.maxTokenLifetime
@@ -283,7 +290,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         yield* authorize("create", { type: "api_key", ownerId: user.id })
         const session = yield* createSession(user.id).pipe(Effect.orDie)
         return { key: session.key }
-      }).pipe(Effect.withSpan("Auth.createSessionKey"))
+      }).pipe(span("Auth.createSessionKey"))
 
     const createToken = (ref: string, input: CreateTokenInput) =>
       Effect.gen(function*() {
@@ -323,7 +330,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           allow_list: input.allow_list && input.allow_list.length > 0 ? input.allow_list : [new AllowListEntry({ type: "*", id: "*" })]
         }).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(duplicateName())))
         return { key: created.key }
-      }).pipe(Effect.withSpan("Auth.createToken"))
+      }).pipe(span("Auth.createToken"))
 
     const readableKeysOf = (ref: string) =>
       Effect.tap(userService.resolveReadable(ref), (user) =>
@@ -335,7 +342,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const user = yield* readableKeysOf(ref)
         const list = yield* keys.list({ userId: user.id, includeExpired, now: yield* now, loginType: "token" })
         return list.map(toApiKey)
-      }).pipe(Effect.withSpan("Auth.listTokens"))
+      }).pipe(span("Auth.listTokens"))
 
     const findKey = (userId: string, idOrName: string) =>
       Effect.flatMap(keys.findByName(userId, idOrName), (byName) =>
@@ -358,7 +365,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         if (Option.isNone(key)) return yield* NotFound.resource("API key")
         yield* authorize("delete", { type: "api_key", id: key.value.id, ownerId: user.id })
         yield* keys.delete(key.value.id)
-      }).pipe(Effect.withSpan("Auth.deleteKey"))
+      }).pipe(span("Auth.deleteKey"))
 
     const tokenConfig = (ref: string) =>
       Effect.map(readableKeysOf(ref), (user) => ({

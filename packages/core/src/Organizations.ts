@@ -1,4 +1,5 @@
 /** The Organizations service: organizations and their members. */
+import { span } from "./Tracing.js"
 import { Clock, Effect, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor } from "./Actor.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "./Errors.js"
@@ -30,7 +31,7 @@ const nameConflict = (name: string) =>
   })
 
 const slimRole = (name: string, organizationId: string) =>
-  new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: organizationId })
+  new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: organizationId }, true)
 
 export const toMember = (m: MembershipRecord, u: UserRecord) =>
   new OrganizationMember({
@@ -44,7 +45,7 @@ export const toMember = (m: MembershipRecord, u: UserRecord) =>
     roles: m.roles.map((r) => slimRole(r, m.organization_id)),
     created_at: m.created_at,
     updated_at: m.updated_at
-  })
+  }, true)
 
 export class Organizations extends Effect.Service<Organizations>()("@workbay/core/Organizations", {
   effect: Effect.gen(function*() {
@@ -81,7 +82,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         if (yield* allowed("read", { type: "organization", id: org.id, orgId: org.id })) visible.push(org)
       }
       return visible.map((o) => new Organization(o))
-    }).pipe(Effect.withSpan("Organizations.list"))
+    }).pipe(span("Organizations.list"))
 
     const create = (input: OrganizationInput & { readonly name: string }) =>
       Effect.gen(function*() {
@@ -106,7 +107,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
             .pipe(Effect.orDie)
         }))
         return org
-      }).pipe(Effect.withSpan("Organizations.create"))
+      }).pipe(span("Organizations.create"))
 
     /** Empty `name` and `display_name` leave them unchanged (Coder's rule); `description` and `icon` may be cleared. */
     const update = (ref: string, input: OrganizationInput) =>
@@ -132,7 +133,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         // Gone between the lookup and the write: deleted concurrently.
         if (Option.isNone(updated)) return yield* NotFound.resource("Organization")
         return new Organization(updated.value)
-      }).pipe(Effect.withSpan("Organizations.update"))
+      }).pipe(span("Organizations.update"))
 
     const remove = (ref: string) =>
       Effect.gen(function*() {
@@ -141,7 +142,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         if (org.is_default) return yield* new BadRequest({ message: "Default organization cannot be deleted." })
         yield* orgs.delete(org.id)
         return new ResponseBody({ message: "Organization deleted." })
-      }).pipe(Effect.withSpan("Organizations.delete"))
+      }).pipe(span("Organizations.delete"))
 
     const listMembers = (ref: string, page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }) =>
       Effect.gen(function*() {
@@ -152,7 +153,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           offset: page?.offset ?? 0
         })
         return rows.map((r) => toMember(r.member, r.user))
-      }).pipe(Effect.withSpan("Organizations.listMembers"))
+      }).pipe(span("Organizations.listMembers"))
 
     const getMember = (ref: string, userRef: string) =>
       Effect.gen(function*() {
@@ -176,7 +177,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
             Effect.fail(new Conflict({ message: `User "${user.username}" is already a member of this organization.` })))
         )
         return toMember(m, user)
-      }).pipe(Effect.withSpan("Organizations.addMember"))
+      }).pipe(span("Organizations.addMember"))
 
     const removeMember = (ref: string, userRef: string) =>
       Effect.gen(function*() {
@@ -192,7 +193,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           return yield* new BadRequest({ message: "You cannot remove yourself from an organization." })
         }
         if (!(yield* members.delete(org.id, user.id))) return yield* NotFound.resource("Organization member")
-      }).pipe(Effect.withSpan("Organizations.removeMember"))
+      }).pipe(span("Organizations.removeMember"))
 
     return {
       resolve, list, create, update, delete: remove, listMembers, getMember, addMember, removeMember,

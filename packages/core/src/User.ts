@@ -131,7 +131,7 @@ export const toReducedUser = (u: UserRecord): ReducedUser =>
     theme_preference: u.appearance.theme_preference,
     updated_at: u.updated_at,
     username: u.username
-  })
+  }, true)
 
 export const toMinimalUser = (u: UserRecord): MinimalUser =>
-  new MinimalUser({ avatar_url: u.avatar_url, id: u.id, name: u.name, username: u.username })
+  new MinimalUser({ avatar_url: u.avatar_url, id: u.id, name: u.name, username: u.username }, true)

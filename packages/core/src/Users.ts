@@ -1,4 +1,5 @@
 /** The Users service: lookup, listing, creation, deletion and per-user settings. */
+import { span } from "./Tracing.js"
 import { Clock, Effect, Option } from "effect"
 import { CronExpressionParser } from "cron-parser"
 import sshpk from "sshpk"
@@ -32,13 +33,13 @@ export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): U
     name: u.name,
     organization_ids: organizationIds,
     roles: u.rbac_roles.map((name) =>
-      new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: "" })
+      new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: "" }, true)
     ),
     status: u.status,
     theme_preference: u.appearance.theme_preference,
     updated_at: u.updated_at,
     username: u.username
-  })
+  }, true)
 
 export interface CreateUserInput {
   readonly email: string
@@ -256,7 +257,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           }
         })).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e))))
         return toUser(record, orgIds)
-      }).pipe(Effect.withSpan("Users.create"))
+      }).pipe(span("Users.create"))
 
     const list = (input: ListUsersInput) =>
       Effect.gen(function*() {
@@ -291,7 +292,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           count: page.count,
           users: page.users.map((u) => toUser(u, memberships.get(u.id) ?? []))
         }
-      }).pipe(Effect.withSpan("Users.list"))
+      }).pipe(span("Users.list"))
 
     const remove = (ref: string) =>
       Effect.gen(function*() {
@@ -311,7 +312,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           yield* keys.deleteByUser(user.id)
           yield* members.deleteByUser(user.id)
         }))
-      }).pipe(Effect.withSpan("Users.delete"))
+      }).pipe(span("Users.delete"))
 
     const getAppearance = (ref: string) => Effect.map(resolvePersonal(ref), (user) => user.appearance)
 
@@ -326,7 +327,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         const now = new Date(yield* Clock.currentTimeMillis)
         yield* users.update(user.id, { appearance, updated_at: now }).pipe(Effect.orDie)
         return appearance
-      }).pipe(Effect.withSpan("Users.setAppearance"))
+      }).pipe(span("Users.setAppearance"))
 
     const toGitSshKey = (k: GitSshKeyRecord) =>
       new GitSshKey({ created_at: k.created_at, public_key: k.public_key, updated_at: k.updated_at, user_id: k.user_id })
@@ -362,7 +363,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         yield* updatePersonal(user)
         const existing = yield* sshKeys.find(user.id)
         return toGitSshKey(yield* regenerateKey(user.id, Option.getOrUndefined(existing)?.created_at))
-      }).pipe(Effect.withSpan("Users.regenerateGitSshKey"))
+      }).pipe(span("Users.regenerateGitSshKey"))
 
     const quietHoursEntry = (user: UserRecord) =>
       Effect.gen(function*() {
@@ -401,14 +402,14 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.resource("User")), onSome: Effect.succeed }))
         )
         return [yield* quietHoursEntry(updated)]
-      }).pipe(Effect.withSpan("Users.setQuietHours"))
+      }).pipe(span("Users.setQuietHours"))
 
     return {
       resolve,
       resolveReadable,
       create,
       list,
-      get: (ref: string) => Effect.flatMap(resolveReadable(ref), withMemberships).pipe(Effect.withSpan("Users.get")),
+      get: (ref: string) => Effect.flatMap(resolveReadable(ref), withMemberships).pipe(span("Users.get")),
       delete: remove,
       getAppearance,
       setAppearance,

@@ -58,7 +58,7 @@ export const rowToUser = (r: Row, p = ""): UserRecord => ({
   updated_at: toDate(r[p + "updated_at"]),
   last_seen_at: toDate(r[p + "last_seen_at"]),
   deleted: toBool(r[p + "deleted"]),
-  appearance: new UserAppearance({ ...UserAppearance.defaults, ...fromJson<object>(r[p + "appearance"], {}) }),
+  appearance: new UserAppearance({ ...UserAppearance.defaults, ...fromJson<object>(r[p + "appearance"], {}) }, true),
   quiet_hours_schedule: (r[p + "quiet_hours_schedule"] as string) ?? "",
   hashed_one_time_passcode: (r[p + "hashed_one_time_passcode"] as string | null) ?? null,
   one_time_passcode_expires_at: toDateOrNull(r[p + "one_time_passcode_expires_at"])
@@ -72,7 +72,7 @@ export const rowToApiKey = (r: Row, p = ""): ApiKeyRecord => ({
   token_name: r[p + "token_name"] as string,
   scopes: fromJson<Array<string>>(r[p + "scopes"], ["all"]),
   allow_list: fromJson<Array<{ id: string; type: AllowListEntry["type"] }>>(r[p + "allow_list"], []).map(
-    (e) => new AllowListEntry(e)
+    (e) => new AllowListEntry(e, true)
   ),
   lifetime_seconds: toNumber(r[p + "lifetime_seconds"]),
   created_at: toDate(r[p + "created_at"]),
@@ -91,7 +91,7 @@ export const rowToOrganization = (r: Row): Organization =>
     is_default: toBool(r.is_default),
     created_at: toDate(r.created_at),
     updated_at: toDate(r.updated_at)
-  })
+  }, true)
 
 export const rowToMembership = (r: Row, p = ""): MembershipRecord => ({
   organization_id: r[p + "organization_id"] as string,
