@@ -5,7 +5,7 @@
  * direct write of the encoded JSON. Every failure becomes the Response object.
  */
 import { HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { type Actor, Auth, CurrentActor, Settings, Unauthorized } from "@workbay/core"
+import { type Actor, Auth, BadRequest, CurrentActor, Settings, Unauthorized, type Validation } from "@workbay/core"
 import { Cause, Context, Effect, Either, Exit, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { randomUUID } from "node:crypto"
@@ -89,10 +89,29 @@ const responseBody = (message: string, detail?: string, validations?: ReadonlyAr
   ...(validations !== undefined && validations.length > 0 ? { validations } : {})
 })
 
-/** One validation per bad field, `field` being the JSON path (or the parameter name). */
+const badRequest = (message: string, detail?: string, validations?: ReadonlyArray<ValidationEntry>) =>
+  new BadRequest(
+    {
+      message,
+      ...(detail !== undefined ? { detail } : {}),
+      ...(validations !== undefined ? { validations: validations as ReadonlyArray<Validation> } : {})
+    },
+    true
+  )
+
+/**
+ * One validation per bad field, `field` being the JSON path (or the parameter name).
+ * An optional field with a wrong value fails twice (its value, and "not undefined"); only
+ * the real issue is kept.
+ */
 export const validationsOf = (error: ParseResult.ParseError, prefix?: string): Array<ValidationEntry> => {
   const seen = new Map<string, string>()
-  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const paths = issues.map((i) => i.path.map(String).join("."))
+  for (const [index, issue] of issues.entries()) {
+    const own = paths[index]!
+    const aboutUndefined = issue.message.startsWith("Expected undefined")
+    if (aboutUndefined && paths.some((p, j) => j !== index && (p === own || p.startsWith(own === "" ? "" : `${own}.`)))) continue
     const path = issue.path.map(String).join(".")
     const field = prefix ? (path === "" ? prefix : path) : path
     if (seen.has(field)) continue
@@ -275,45 +294,51 @@ export const makeDispatcher = <R>(
         : respond(json(404, responseBody("Route not found.", `No route ${req.method} ${path}.`)))
     }
     const route = found.store as CompiledRoute
+    const requestId = randomUUID()
     const request: Record<string, unknown> = {}
-    let validations: Array<ValidationEntry> | undefined
 
-    if (route.decodePath !== undefined) {
-      const r = route.decodePath(found.params)
-      if (Either.isRight(r)) request.path = r.right
-      else (validations ??= []).push(...validationsOf(r.left))
-    }
-    if (route.decodeQuery !== undefined) {
-      const r = route.decodeQuery(parseQuery(query, route.arrayQueryKeys))
-      if (Either.isRight(r)) request.urlParams = r.right
-      else (validations ??= []).push(...validationsOf(r.left))
-    }
-    if (route.decodePayload !== undefined) {
-      let body: unknown
-      if (typeof req.body === "object") body = req.body.parsed
-      else if (req.body === undefined || req.body.trim() === "") body = {}
-      else {
-        const contentType = header(req.headers, "content-type") ?? ""
-        if (contentType.includes("application/x-www-form-urlencoded")) {
-          body = Object.fromEntries(new URLSearchParams(req.body))
-        } else {
-          try {
-            body = JSON.parse(req.body)
-          } catch (e) {
-            return respond(json(400, responseBody("Request body must be valid JSON.", e instanceof Error ? e.message : String(e))))
+    /** Decodes path, query and body into `request`; a 400 with every bad field when they do not fit. */
+    const decodeRequest = (): BadRequest | undefined => {
+      let validations: Array<ValidationEntry> | undefined
+      if (route.decodePath !== undefined) {
+        const r = route.decodePath(found.params)
+        if (Either.isRight(r)) request.path = r.right
+        else (validations ??= []).push(...validationsOf(r.left))
+      }
+      if (route.decodeQuery !== undefined) {
+        const r = route.decodeQuery(parseQuery(query, route.arrayQueryKeys))
+        if (Either.isRight(r)) request.urlParams = r.right
+        else (validations ??= []).push(...validationsOf(r.left))
+      }
+      if (route.decodePayload !== undefined) {
+        let body: unknown
+        if (typeof req.body === "object") body = req.body.parsed
+        else if (req.body === undefined || req.body.trim() === "") body = {}
+        else {
+          const contentType = header(req.headers, "content-type") ?? ""
+          if (contentType.includes("application/x-www-form-urlencoded")) {
+            body = Object.fromEntries(new URLSearchParams(req.body))
+          } else {
+            try {
+              body = JSON.parse(req.body)
+            } catch (e) {
+              return badRequest("Request body must be valid JSON.", e instanceof Error ? e.message : String(e))
+            }
           }
         }
+        if (typeof body !== "object" || body === null || Array.isArray(body)) {
+          return badRequest("Request body must be a JSON object.")
+        }
+        const r = route.decodePayload(body)
+        if (Either.isRight(r)) request.payload = r.right
+        else (validations ??= []).push(...validationsOf(r.left))
       }
-      const r = route.decodePayload(body)
-      if (Either.isRight(r)) request.payload = r.right
-      else (validations ??= []).push(...validationsOf(r.left))
+      return validations === undefined ? undefined : badRequest("Validation failed.", undefined, validations)
     }
-    if (validations !== undefined) return respond(json(400, responseBody("Validation failed.", undefined, validations)))
 
     const cookieHeader = header(req.headers, "cookie")
     let cookies: Map<string, string> | undefined
     const setCookies: Array<string> = []
-    const requestId = randomUUID()
     const ctx: RequestContextShape = {
       requestId,
       ip: req.remoteAddress,
@@ -324,16 +349,21 @@ export const makeDispatcher = <R>(
       sessionCookieName: sessionCookie
     }
 
-    // The request's services go into the context the fiber starts with, and the actor is
-    // added to it in place once known: Effect.provideService would cost about 9 us each.
-    let effect: Effect.Effect<unknown, unknown, any> = route.handler(request)
+    // Credentials are checked before the input, so an anonymous caller learns nothing about
+    // an endpoint's input rules. The request's services go into the context the fiber starts
+    // with, and the actor is added to it in place once known: Effect.provideService would
+    // cost about 9 us each.
+    let effect: Effect.Effect<unknown, unknown, any> = Effect.suspend(() => {
+      const problem = decodeRequest()
+      return problem === undefined ? route.handler(request) : Effect.fail(problem)
+    })
     if (route.authenticated) {
       const token = header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
       if (token === undefined || token === "") {
         return respond(json(401, responseBody(
           "You must be logged in to access this resource.",
           `Send a token in the "${options.sessionHeader ?? DEFAULT_SESSION_HEADER}" header, the "${sessionCookie}" cookie, or "Authorization: Bearer".`
-        )))
+        ), { "x-request-id": requestId }))
       }
       const inner = effect
       effect = Effect.flatMap(auth.authenticate(token), (actor: Actor) =>

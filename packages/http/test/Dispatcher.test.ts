@@ -1,0 +1,94 @@
+import { makeWorkbay, type Workbay } from "@workbay/http"
+import * as Sqlite from "@workbay/storage-sqlite"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bootstrapOwner, type Client, startTestServer, STRONG_PASSWORD, type TestServer } from "./support.js"
+
+describe("request handling", () => {
+  let srv: TestServer
+  let owner: Client
+  beforeAll(async () => {
+    srv = await startTestServer({ http: { maxBodyBytes: 1024 } })
+    owner = (await bootstrapOwner(srv)).client
+  })
+  afterAll(() => srv.close())
+
+  it("checks credentials before input: anonymous bad input is 401", async () => {
+    const r = await srv.anonymous.post("/organizations", { name: 42 })
+    expect(r.status).toBe(401)
+    expect(r.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("an unknown token with bad input is 401, not 400", async () => {
+    const r = await srv.anonymous.as("abcdefghij-abcdefghijklmnopqrstuv").post("/organizations", { name: 42 })
+    expect(r.status).toBe(401)
+  })
+
+  it("refuses a JSON body that is not an object", async () => {
+    for (const raw of ["[]", "null", "\"text\"", "7"]) {
+      const r = await owner.request("POST", "/organizations", undefined, { raw })
+      expect(r.status).toBe(400)
+      expect(r.body).toEqual({ message: "Request body must be a JSON object." })
+    }
+  })
+
+  it("refuses a body that is not JSON", async () => {
+    const r = await owner.request("POST", "/organizations", undefined, { raw: "{nope" })
+    expect(r.status).toBe(400)
+    expect(r.body.message).toBe("Request body must be valid JSON.")
+  })
+
+  it("reports a wrong optional field once, at its real path", async () => {
+    const r = await owner.post("/users", {
+      email: "x@example.com",
+      username: "xuser",
+      password: STRONG_PASSWORD,
+      organization_ids: ["not-a-uuid"]
+    })
+    expect(r.status).toBe(400)
+    expect(r.body.validations.map((v: { field: string }) => v.field)).toEqual(["organization_ids.0"])
+  })
+
+  it("names every bad field of a body, query and path together", async () => {
+    const r = await owner.post("/users", { email: "nope", username: "-x-", password: "short" })
+    expect(r.status).toBe(400)
+    expect(r.body.validations.map((v: { field: string }) => v.field).sort()).toEqual(["email", "password", "username"])
+  })
+
+  it("answers 413 for a body over the limit", async () => {
+    const r = await owner.request("POST", "/organizations", undefined, { raw: JSON.stringify({ name: "a".repeat(2048) }) })
+    expect(r.status).toBe(413)
+    expect(r.body.message).toBe("Request body is too large.")
+  })
+})
+
+describe("web handler", () => {
+  let workbay: Workbay
+  beforeAll(async () => {
+    workbay = await makeWorkbay(Sqlite.layerMemory, { passwordHashCost: 4 })
+  })
+  afterAll(() => workbay.dispose())
+
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    workbay.web(
+      new Request(`http://workbay.test/api/v2${path}`, {
+        method,
+        headers: { "content-type": "application/json", ...(token ? { "Service-Session-Token": token } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {})
+      })
+    )
+
+  it("serves the API on Fetch Request and Response", async () => {
+    const first = await call("POST", "/users/first", { email: "w@example.com", username: "web", password: STRONG_PASSWORD })
+    expect(first.status).toBe(201)
+    const login = await call("POST", "/users/login", { email: "w@example.com", password: STRONG_PASSWORD })
+    expect(login.status).toBe(201)
+    expect(login.headers.get("set-cookie")).toContain("service_session_token=")
+    const { session_token } = (await login.json()) as { session_token: string }
+    const me = await call("GET", "/users/me", undefined, session_token)
+    expect(me.status).toBe(200)
+    expect(((await me.json()) as { username: string }).username).toBe("web")
+    const anonymous = await call("GET", "/users/me")
+    expect(anonymous.status).toBe(401)
+    expect(((await anonymous.json()) as { message: string }).message).toEqual(expect.any(String))
+  })
+})
