@@ -162,8 +162,13 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         Effect.flatMap(allowed("read_personal", { type: "user", id: u.id, ownerId: u.id }), (ok) =>
           ok ? Effect.void : Effect.fail(NotFound.resource("User"))))
 
+    // The caller's memberships are already memoized on the actor (authorization may have
+    // loaded them this request); anyone else's take one query.
     const organizationIdsOf = (userId: string) =>
-      Effect.map(members.ofUser(userId), (ms) => ms.map((m) => m.organization_id))
+      Effect.flatMap(CurrentActor, (actor) =>
+        userId === actor.user.id
+          ? Effect.map(actor.orgRoles, (roles) => [...roles.keys()])
+          : Effect.map(members.ofUser(userId), (ms) => ms.map((m) => m.organization_id)))
 
     const withMemberships = (u: UserRecord) => Effect.map(organizationIdsOf(u.id), (orgIds) => toUser(u, orgIds))
 

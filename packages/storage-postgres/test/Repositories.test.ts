@@ -3,11 +3,11 @@
  * run's fresh database (see globalSetup.ts). Skipped when no server answers.
  */
 import { describe, expect, inject, it } from "@effect/vitest"
-import { UserAppearance, UserRepo } from "@workbay/core"
+import { UserRepo } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect, Option } from "effect"
-import { randomBytes, randomUUID } from "node:crypto"
-import { repositorySuite } from "../../storage-sql/test/RepositorySuite.js"
+import { randomBytes } from "node:crypto"
+import { repositorySuite, user } from "../../storage-sql/test/RepositorySuite.js"
 
 const url = inject("workbayPgUrl")
 
@@ -24,26 +24,7 @@ describe.skipIf(url === null)("Postgres storage layer", () => {
       const schema = freshSchema()
       const layer = () => Postgres.layer({ url: url ?? "", schema, maxConnections: 2 })
       const at = new Date(Date.UTC(2024, 1, 29, 12, 34, 56, 789))
-      const record = {
-        id: randomUUID(),
-        email: "alice@example.com",
-        username: "alice",
-        name: "Alice",
-        avatar_url: "",
-        login_type: "password",
-        status: "active",
-        rbac_roles: ["owner"],
-        is_service_account: true,
-        hashed_password: "h",
-        created_at: at,
-        updated_at: at,
-        last_seen_at: at,
-        deleted: false,
-        appearance: UserAppearance.defaults,
-        quiet_hours_schedule: "",
-        hashed_one_time_passcode: null,
-        one_time_passcode_expires_at: null
-      } as const
+      const record = user("alice", { name: "Alice", rbac_roles: ["owner"], is_service_account: true, hashed_password: "h", created_at: at, updated_at: at, last_seen_at: at })
       yield* Effect.flatMap(UserRepo, (repo) => repo.insert(record)).pipe(Effect.provide(layer()), Effect.orDie)
       const found = yield* Effect.flatMap(UserRepo, (repo) => repo.findByUsername("Alice")).pipe(
         Effect.provide(layer()),

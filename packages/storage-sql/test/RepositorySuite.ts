@@ -40,7 +40,8 @@ type Ports = StoragePorts | SqlClient.SqlClient
 /** A distinct instant with milliseconds, so precision loss shows. */
 const at = (n: number) => new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123) + n * 60_001)
 
-const user = (username: string, overrides: Partial<UserRecord> = {}): UserRecord => ({
+/** A user record for storage tests (shared by the dialect-specific test files). */
+export const user = (username: string, overrides: Partial<UserRecord> = {}): UserRecord => ({
   id: randomUUID(),
   email: `${username.toLowerCase()}@example.com`,
   username,

@@ -1,38 +1,19 @@
 /** The repository contract on SQLite (a fresh `:memory:` database per test), plus persistence on a real file. */
 import { describe, expect, it } from "@effect/vitest"
-import { UserAppearance, type UserRecord, UserRepo } from "@workbay/core"
+import { type UserRecord, UserRepo } from "@workbay/core"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect, Option } from "effect"
-import { randomUUID } from "node:crypto"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { repositorySuite } from "../../storage-sql/test/RepositorySuite.js"
+import { repositorySuite, user } from "../../storage-sql/test/RepositorySuite.js"
 
 repositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 const created = new Date(Date.UTC(2024, 1, 29, 12, 34, 56, 789))
 
-const alice = (): UserRecord => ({
-  id: randomUUID(),
-  email: "alice@example.com",
-  username: "alice",
-  name: "Alice",
-  avatar_url: "",
-  login_type: "password",
-  status: "active",
-  rbac_roles: ["owner"],
-  is_service_account: true,
-  hashed_password: "h",
-  created_at: created,
-  updated_at: created,
-  last_seen_at: created,
-  deleted: false,
-  appearance: UserAppearance.defaults,
-  quiet_hours_schedule: "",
-  hashed_one_time_passcode: null,
-  one_time_passcode_expires_at: null
-})
+const alice = (): UserRecord =>
+  user("alice", { name: "Alice", rbac_roles: ["owner"], is_service_account: true, hashed_password: "h", created_at: created, updated_at: created, last_seen_at: created })
 
 /** A temporary folder, removed when the test's scope closes. */
 const tempDir = Effect.acquireRelease(
