@@ -2,7 +2,7 @@
 import { Context, Effect } from "effect"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import { Forbidden, NotFound } from "./Errors.js"
-import { type Action, type AuthzObject, can, type Subject } from "./Rbac.js"
+import { type Action, type AuthzObject, type Decision, rolesAllow, type Subject, tokenAllows } from "./Rbac.js"
 import type { UserRecord } from "./User.js"
 
 /** Who is calling: the user, the key they used, and (loaded on demand) their organization roles. */
@@ -15,31 +15,58 @@ export interface Actor {
 
 export class CurrentActor extends Context.Tag("@workbay/core/CurrentActor")<CurrentActor, Actor>() {}
 
+const NO_ORG_ROLES: ReadonlyMap<string, ReadonlyArray<string>> = new Map()
+
 const siteSubject = (actor: Actor): Subject => ({
   userId: actor.user.id,
   siteRoles: actor.user.rbac_roles,
-  orgRoles: new Map()
+  orgRoles: NO_ORG_ROLES,
+  scopes: actor.apiKey.scopes,
+  allowList: actor.apiKey.allow_list
 })
+
+const ALLOWED = Effect.succeed<Decision>("allowed")
+const BY_ROLES = Effect.succeed<Decision>("roles")
+
+/** The decision on `action` over `object` for the current actor (see `Rbac.decide`). */
+export const decision = (action: Action, object: AuthzObject): Effect.Effect<Decision, never, CurrentActor> =>
+  Effect.flatMap(CurrentActor, (actor) => {
+    const subject = siteSubject(actor)
+    // The token's limits and the site roles decide most checks without loading memberships.
+    if (!tokenAllows(subject, action, object)) {
+      return Effect.map(actor.orgRoles, (orgRoles): Decision => rolesAllow({ ...subject, orgRoles }, action, object) ? "token" : "roles")
+    }
+    if (rolesAllow(subject, action, object)) return ALLOWED
+    if (object.orgId === undefined && object.anyOrg !== true) return BY_ROLES
+    return Effect.flatMap(actor.orgRoles, (orgRoles) => rolesAllow({ ...subject, orgRoles }, action, object) ? ALLOWED : BY_ROLES)
+  })
 
 /** Whether the current actor may perform `action` on `object`. */
 export const allowed = (action: Action, object: AuthzObject): Effect.Effect<boolean, never, CurrentActor> =>
-  Effect.flatMap(CurrentActor, (actor) => {
-    // Site roles and ownership decide most checks without loading memberships.
-    if (can(siteSubject(actor), action, object)) return Effect.succeed(true)
-    if (object.orgId === undefined && object.anyOrg !== true) return Effect.succeed(false)
-    return Effect.map(actor.orgRoles, (orgRoles) => can({ ...siteSubject(actor), orgRoles }, action, object))
-  })
+  Effect.map(decision(action, object), (d) => d === "allowed")
 
 /** The subject of the current actor with its organization roles. */
 export const currentSubject: Effect.Effect<Subject, never, CurrentActor> = Effect.flatMap(
   CurrentActor,
-  (actor) => Effect.map(actor.orgRoles, (orgRoles) => ({ ...siteSubject(actor), orgRoles }))
+  (actor) => Effect.map(actor.orgRoles, (orgRoles): Subject => ({ ...siteSubject(actor), orgRoles }))
 )
 
 /** Fails with 403 unless the current actor may perform `action` on `object`. */
 export const authorize = (action: Action, object: AuthzObject): Effect.Effect<void, Forbidden, CurrentActor> =>
-  Effect.flatMap(allowed(action, object), (ok) => (ok ? Effect.void : Effect.fail(Forbidden.default())))
+  Effect.flatMap(decision(action, object), (d) =>
+    d === "allowed" ? Effect.void : Effect.fail(d === "token" ? outsideTokenGrant() : Forbidden.default()))
 
-/** For reads: fails with 404 (`what` not found) unless the actor may read the object, hiding its existence. */
-export const authorizeRead = (what: string, object: AuthzObject): Effect.Effect<void, NotFound, CurrentActor> =>
-  Effect.flatMap(allowed("read", object), (ok) => (ok ? Effect.void : Effect.fail(NotFound.resource(what))))
+/** The 403 of a token whose scopes or allow-list do not cover a request its owner could make. */
+export const outsideTokenGrant = () =>
+  new Forbidden({
+    message: "Forbidden.",
+    detail: "The API token's scopes or allow-list do not cover this action."
+  })
+
+/**
+ * For reads: fails with 404 (`what` not found) unless the roles let the actor read the object,
+ * hiding its existence; with 403 when only the token's scopes or allow-list stand in the way.
+ */
+export const authorizeRead = (what: string, object: AuthzObject): Effect.Effect<void, NotFound | Forbidden, CurrentActor> =>
+  Effect.flatMap(decision("read", object), (d): Effect.Effect<void, NotFound | Forbidden> =>
+    d === "allowed" ? Effect.void : d === "token" ? Effect.fail(outsideTokenGrant()) : Effect.fail(NotFound.resource(what)))

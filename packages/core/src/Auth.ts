@@ -7,6 +7,7 @@ import { Clock, Duration, Effect, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { Actor } from "./Actor.js"
 import { allowed, authorize, CurrentActor } from "./Actor.js"
+import { auditResource, auditUser } from "./Audit.js"
 import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey } from "./ApiKey.js"
 import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Unauthorized, Validation } from "./Errors.js"
 import { IdGenerator } from "./Ids.js"
@@ -16,7 +17,8 @@ import { hashSecret, MailSender, PasswordHasher, randomString } from "./Platform
 import { ApiKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UserRepo } from "./Repositories.js"
 import { Settings } from "./Settings.js"
 import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
-import { Users } from "./Users.js"
+import { userResource, Users } from "./Users.js"
+import { externalScopes, isScope } from "./Rbac.js"
 
 /** Key ids are 10 characters and secrets 22, joined by a hyphen. */
 const KEY_ID_LENGTH = 10
@@ -25,8 +27,7 @@ const KEY_SECRET_LENGTH = 22
 /** How stale `last_used` may get before a request records use again. */
 const TOUCH_INTERVAL_MS = 60_000
 
-/** Scope names usable for external keys (GET /auth/scopes). */
-export const externalScopes: ReadonlyArray<string> = ["all", "application_connect"]
+export { externalScopes }
 
 const unauthorized = (message: string, detail?: string) =>
   new Unauthorized(detail === undefined ? { message } : { message, detail })
@@ -145,6 +146,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const ok = user?.hashed_password
           ? yield* hasher.verify(password, user.hashed_password)
           : yield* Effect.as(hasher.hash(password), false)
+        if (user !== undefined) yield* auditUser(user.id)
         if (user === undefined || !ok) return yield* unauthorized("Incorrect email or password.")
         if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
         if (user.login_type !== "password") {
@@ -154,6 +156,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           return yield* new Forbidden({ message: "Your account is suspended. Contact an admin to reactivate your account." })
         }
         const session = yield* createSession(user.id).pipe(Effect.orDie)
+        yield* auditResource({ type: "api_key", id: session.record.id, target: user.username }, undefined, session.record)
         yield* users.update(user.id, { last_seen_at: yield* now }).pipe(Effect.orDie)
         return { session_token: session.key, expires_at: session.record.expires_at }
       }).pipe(span("Auth.login"))
@@ -161,6 +164,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const logout = Effect.gen(function*() {
       const actor = yield* CurrentActor
       yield* keys.delete(actor.apiKey.id)
+      yield* auditResource({ type: "api_key", id: actor.apiKey.id, target: actor.user.username }, actor.apiKey)
       return new ResponseBody({ message: "Logged out!" })
     }).pipe(span("Auth.logout"))
 
@@ -201,6 +205,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           }
           yield* users.insert(user)
           yield* members.insert({ organization_id: organizationId, user_id: userId, roles: [], created_at: at, updated_at: at })
+          yield* auditUser(userId)
+          yield* auditResource(userResource(user), undefined, user)
           return organizationId
         })).pipe(
           Effect.catchTag("UniqueViolation", () => Effect.fail(new Conflict({ message: "The initial user has already been created." }))),
@@ -218,6 +224,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           return yield* Effect.asVoid(hasher.hash(passcode))
         }
         const at = yield* now
+        yield* auditUser(found.value.id)
+        yield* auditResource(userResource(found.value))
         yield* users.update(found.value.id, {
           hashed_one_time_passcode: yield* hasher.hash(passcode),
           one_time_passcode_expires_at: new Date(at.getTime() + Duration.toMillis(settings.oneTimePasscodeLifetime)),
@@ -243,6 +251,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           : yield* Effect.as(hasher.hash(input.one_time_passcode), false)
         const valid = matches && user?.one_time_passcode_expires_at != null &&
           user.one_time_passcode_expires_at.getTime() > at.getTime()
+        if (user !== undefined) yield* auditUser(user.id)
         if (!valid || user === undefined) return yield* unauthorized("Incorrect email or one-time passcode.")
         if (user.hashed_password !== null && (yield* hasher.verify(input.password, user.hashed_password))) {
           return yield* BadRequest.field("password", "The new password must differ from the old one.", "New password cannot match old password.")
@@ -255,6 +264,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           // A reset password ends every existing session and token.
           yield* keys.deleteByUser(user.id)
         }))
+        yield* auditResource(userResource(user), { hashed_password: user.hashed_password }, { hashed_password: hashed })
       }).pipe(span("Auth.changePasswordWithPasscode"))
 
     const convertLogin = (ref: string, input: { readonly password: string; readonly to_type: string }) =>
@@ -278,6 +288,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           expires_at: new Date(at.getTime() + 5 * 60_000), created_at: at
         }
         yield* conversions.insert(record)
+        yield* auditResource(userResource(user), { login_type: user.login_type }, { login_type: input.to_type })
         return record
       }).pipe(span("Auth.convertLogin"))
 
@@ -289,6 +300,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const user = yield* userService.resolveReadable(ref)
         yield* authorize("create", { type: "api_key", ownerId: user.id })
         const session = yield* createSession(user.id).pipe(Effect.orDie)
+        yield* auditResource({ type: "api_key", id: session.record.id, target: user.username }, undefined, session.record)
         return { key: session.key }
       }).pipe(span("Auth.createSessionKey"))
 
@@ -308,11 +320,11 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           problems.push(new Validation({ field: "lifetime", detail: "Lifetime must be at least one second." }))
         }
         const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [input.scope ?? "all"]
-        const unknownScopes = scopes.filter((s) => !externalScopes.includes(s))
+        const unknownScopes = scopes.filter((s) => !isScope(s))
         if (unknownScopes.length > 0) {
           problems.push(new Validation({
             field: input.scopes && input.scopes.length > 0 ? "scopes" : "scope",
-            detail: `${unknownScopes.map((s) => `"${s}"`).join(", ")} ${unknownScopes.length === 1 ? "is not a known scope" : "are not known scopes"}; use ${externalScopes.join(" or ")}.`
+            detail: `${unknownScopes.map((s) => `"${s}"`).join(", ")} ${unknownScopes.length === 1 ? "is not a known scope" : "are not known scopes"}; use all, application_connect or <resource>:<action> (see GET /auth/scopes).`
           }))
         }
         if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
@@ -329,6 +341,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           scopes,
           allow_list: input.allow_list && input.allow_list.length > 0 ? input.allow_list : [new AllowListEntry({ type: "*", id: "*" })]
         }).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(duplicateName())))
+        yield* auditResource({ type: "api_key", id: created.record.id, target: tokenName }, undefined, created.record)
         return { key: created.key }
       }).pipe(span("Auth.createToken"))
 
@@ -365,6 +378,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         if (Option.isNone(key)) return yield* NotFound.resource("API key")
         yield* authorize("delete", { type: "api_key", id: key.value.id, ownerId: user.id })
         yield* keys.delete(key.value.id)
+        yield* auditResource({ type: "api_key", id: key.value.id, target: key.value.token_name || user.username }, key.value)
       }).pipe(span("Auth.deleteKey"))
 
     const tokenConfig = (ref: string) =>

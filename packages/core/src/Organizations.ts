@@ -2,6 +2,7 @@
 import { span } from "./Tracing.js"
 import { Clock, Effect, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor } from "./Actor.js"
+import { auditResource } from "./Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "./Errors.js"
 import { IdGenerator, isUuid } from "./Ids.js"
 import { Organization, OrganizationMember, type MembershipRecord, type OrganizationRecord } from "./Organization.js"
@@ -46,6 +47,12 @@ export const toMember = (m: MembershipRecord, u: UserRecord) =>
     created_at: m.created_at,
     updated_at: m.updated_at
   }, true)
+
+/** How audit entries name an organization and a membership. */
+export const orgResource = (o: OrganizationRecord) =>
+  ({ type: "organization", id: o.id, target: o.name, organizationId: o.id, icon: o.icon })
+export const memberResource = (o: OrganizationRecord, u: UserRecord) =>
+  ({ type: "organization_member", id: u.id, target: u.username, organizationId: o.id })
 
 export class Organizations extends Effect.Service<Organizations>()("@workbay/core/Organizations", {
   effect: Effect.gen(function*() {
@@ -106,6 +113,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           yield* members.insert({ organization_id: org.id, user_id: actor.user.id, roles: [], created_at: at, updated_at: at })
             .pipe(Effect.orDie)
         }))
+        yield* auditResource(orgResource(org), undefined, org)
         return org
       }).pipe(span("Organizations.create"))
 
@@ -132,6 +140,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         )
         // Gone between the lookup and the write: deleted concurrently.
         if (Option.isNone(updated)) return yield* NotFound.resource("Organization")
+        yield* auditResource(orgResource(updated.value), org, updated.value)
         return new Organization(updated.value)
       }).pipe(span("Organizations.update"))
 
@@ -141,6 +150,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         yield* authorize("delete", { type: "organization", id: org.id, orgId: org.id })
         if (org.is_default) return yield* new BadRequest({ message: "Default organization cannot be deleted." })
         yield* orgs.delete(org.id)
+        yield* auditResource(orgResource(org), org)
         return new ResponseBody({ message: "Organization deleted." })
       }).pipe(span("Organizations.delete"))
 
@@ -176,6 +186,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           Effect.catchTag("UniqueViolation", () =>
             Effect.fail(new Conflict({ message: `User "${user.username}" is already a member of this organization.` })))
         )
+        yield* auditResource(memberResource(org, user), undefined, m)
         return toMember(m, user)
       }).pipe(span("Organizations.addMember"))
 
@@ -184,7 +195,8 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         const org = yield* resolve(ref)
         const user = yield* users.resolveReadable(userRef)
         yield* authorize("delete", { type: "organization_member", orgId: org.id })
-        if (Option.isNone(yield* members.find(org.id, user.id))) return yield* NotFound.resource("Organization member")
+        const membership = yield* members.find(org.id, user.id)
+        if (Option.isNone(membership)) return yield* NotFound.resource("Organization member")
         if (org.is_default) {
           return yield* new BadRequest({ message: "Users cannot be removed from the default organization." })
         }
@@ -193,6 +205,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           return yield* new BadRequest({ message: "You cannot remove yourself from an organization." })
         }
         if (!(yield* members.delete(org.id, user.id))) return yield* NotFound.resource("Organization member")
+        yield* auditResource(memberResource(org, user), membership.value)
       }).pipe(span("Organizations.removeMember"))
 
     return {

@@ -166,6 +166,14 @@ export interface Subject {
   readonly siteRoles: ReadonlyArray<string>
   /** Explicit organization roles per organization id; membership implies `organization-member`. */
   readonly orgRoles: ReadonlyMap<string, ReadonlyArray<string>>
+  /**
+   * The scopes of the token in use (absent: unrestricted). `all` grants whatever the roles
+   * grant; `application_connect` only connecting to workspace applications; `<kind>:<action>`
+   * (either part may be `*`) that one permission.
+   */
+  readonly scopes?: ReadonlyArray<string> | undefined
+  /** The token's allow-list (absent or empty: unrestricted); `*` matches any type or id. */
+  readonly allowList?: ReadonlyArray<{ readonly type: string; readonly id: string }> | undefined
 }
 
 /** What is being acted on. */
@@ -201,8 +209,76 @@ const roleGrants = (
   return false
 }
 
-/** Whether `subject` may perform `action` on `object`. Pure: no I/O, no clock. */
-export const can = (subject: Subject, action: Action, object: AuthzObject): boolean => {
+/** Whether one scope name grants `action` on resources of kind `type`. */
+export const scopeGrants = (scope: string, action: Action, type: ResourceKind): boolean => {
+  if (scope === "all") return true
+  if (scope === "application_connect") return type === "workspace" && action === "application_connect"
+  const i = scope.indexOf(":")
+  if (i < 0) return false
+  const kind = scope.slice(0, i)
+  const act = scope.slice(i + 1)
+  return (kind === "*" || kind === type) && (act === "*" || act === action)
+}
+
+/** Whether a scope name is one a token may carry: `all`, `application_connect` or `<kind>:<action>`. */
+export const isScope = (scope: string): boolean => {
+  if (scope === "all" || scope === "application_connect") return true
+  const i = scope.indexOf(":")
+  if (i < 0) return false
+  const kind = scope.slice(0, i)
+  const act = scope.slice(i + 1)
+  return (resourceKinds as ReadonlyArray<string>).includes(kind) && (act === "*" || (actions as ReadonlyArray<string>).includes(act))
+}
+
+/** Resource kinds whose scopes are offered for external keys (GET /auth/scopes), with their actions. */
+const externalScopeKinds: ReadonlyArray<readonly [ResourceKind, ReadonlyArray<Action>]> = [
+  ["api_key", ["create", "read", "update", "delete"]],
+  ["audit_log", ["read"]],
+  ["connection_log", ["read"]],
+  ["file", ["create", "read"]],
+  ["group", ["create", "read", "update", "delete"]],
+  ["group_member", ["read"]],
+  ["inbox_notification", ["read", "update"]],
+  ["organization", ["create", "read", "update", "delete"]],
+  ["organization_member", ["create", "read", "update", "delete"]],
+  ["provisioner_jobs", ["read"]],
+  ["task", ["create", "read", "update", "delete"]],
+  ["template", ["create", "read", "update", "delete", "use", "view_insights"]],
+  ["user", ["create", "read", "read_personal", "update", "update_personal", "delete"]],
+  ["workspace", ["create", "read", "update", "delete", "start", "stop", "ssh", "application_connect", "share"]],
+  ["workspace_proxy", ["read"]]
+]
+
+/** Scope names usable for external keys, served by GET /auth/scopes. */
+export const externalScopes: ReadonlyArray<string> = [
+  "all",
+  "application_connect",
+  ...externalScopeKinds.flatMap(([kind, acts]) => [`${kind}:*`, ...acts.map((a) => `${kind}:${a}`)])
+]
+
+/**
+ * Whether the token in use permits `action` on `object`, whatever the roles say: every
+ * scope-listed permission and every allow-list entry narrows, never widens, what the
+ * owner may do. An allow-list entry with a specific id covers that object; an object
+ * without an id (a listing, a creation) is covered by any entry of its kind.
+ */
+export const tokenAllows = (subject: Subject, action: Action, object: AuthzObject): boolean => {
+  const scopes = subject.scopes
+  if (scopes !== undefined && !scopes.includes("all") && !scopes.some((s) => scopeGrants(s, action, object.type))) {
+    return false
+  }
+  const list = subject.allowList
+  if (list === undefined || list.length === 0) return true
+  for (const e of list) {
+    if ((e.type === "*" || e.type === object.type) && (e.id === "*" || object.id === undefined || e.id === object.id)) {
+      return true
+    }
+  }
+  return false
+}
+
+/** Whether the roles of `subject` grant `action` on `object`, ignoring the token's limits. */
+export const rolesAllow = (subject: Subject, action: Action, object: AuthzObject): boolean => {
   for (const name of ["member", ...subject.siteRoles]) {
     if (roleGrants(roles.get(name), subject, action, object, false)) return true
   }
@@ -217,6 +293,20 @@ export const can = (subject: Subject, action: Action, object: AuthzObject): bool
   }
   return false
 }
+
+/**
+ * Why a check passes or fails: `allowed`, refused by the `roles`, or refused by the `token`
+ * (its scopes or allow-list) although the roles would allow it. Reads refused by the roles
+ * answer 404 (the object stays hidden); refused by the token, 403 (the owner knows it exists).
+ */
+export type Decision = "allowed" | "roles" | "token"
+
+export const decide = (subject: Subject, action: Action, object: AuthzObject): Decision =>
+  !rolesAllow(subject, action, object) ? "roles" : tokenAllows(subject, action, object) ? "allowed" : "token"
+
+/** Whether `subject` may perform `action` on `object`. Pure: no I/O, no clock. */
+export const can = (subject: Subject, action: Action, object: AuthzObject): boolean =>
+  tokenAllows(subject, action, object) && rolesAllow(subject, action, object)
 
 /** Whether a holder of `subject`'s roles may assign `role` (never a role above their own). */
 export const canAssign = (subject: Subject, role: string, orgId?: string): boolean => {

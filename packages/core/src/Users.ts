@@ -5,6 +5,7 @@ import { CronExpressionParser } from "cron-parser"
 import sshpk from "sshpk"
 import { generateKeyPairSync } from "node:crypto"
 import { allowed, authorize, authorizeRead, CurrentActor, currentSubject } from "./Actor.js"
+import { auditResource } from "./Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "./Errors.js"
 import { IdGenerator, isUuid } from "./Ids.js"
 import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./Misc.js"
@@ -40,6 +41,9 @@ export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): U
     updated_at: u.updated_at,
     username: u.username
   }, true)
+
+/** How audit entries name a user. */
+export const userResource = (u: UserRecord) => ({ type: "user", id: u.id, target: u.username })
 
 export interface CreateUserInput {
   readonly email: string
@@ -261,6 +265,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
             yield* members.insert({ organization_id: orgId, user_id: record.id, roles: [], created_at: now, updated_at: now })
           }
         })).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e))))
+        yield* auditResource(userResource(record), undefined, record)
         return toUser(record, orgIds)
       }).pipe(span("Users.create"))
 
@@ -317,6 +322,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           yield* keys.deleteByUser(user.id)
           yield* members.deleteByUser(user.id)
         }))
+        yield* auditResource(userResource(user), user, { ...user, deleted: true })
       }).pipe(span("Users.delete"))
 
     const getAppearance = (ref: string) => Effect.map(resolvePersonal(ref), (user) => user.appearance)
@@ -331,6 +337,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         yield* updatePersonal(user)
         const now = new Date(yield* Clock.currentTimeMillis)
         yield* users.update(user.id, { appearance, updated_at: now }).pipe(Effect.orDie)
+        yield* auditResource(userResource(user), { appearance: user.appearance }, { appearance })
         return appearance
       }).pipe(span("Users.setAppearance"))
 
@@ -366,8 +373,10 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       Effect.gen(function*() {
         const user = yield* resolveReadable(ref)
         yield* updatePersonal(user)
-        const existing = yield* sshKeys.find(user.id)
-        return toGitSshKey(yield* regenerateKey(user.id, Option.getOrUndefined(existing)?.created_at))
+        const existing = Option.getOrUndefined(yield* sshKeys.find(user.id))
+        const record = yield* regenerateKey(user.id, existing?.created_at)
+        yield* auditResource({ type: "git_ssh_key", id: user.id, target: user.username }, existing, record)
+        return toGitSshKey(record)
       }).pipe(span("Users.regenerateGitSshKey"))
 
     const quietHoursEntry = (user: UserRecord) =>
@@ -406,6 +415,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           Effect.orDie,
           Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.resource("User")), onSome: Effect.succeed }))
         )
+        yield* auditResource(userResource(user), user, updated)
         return [yield* quietHoursEntry(updated)]
       }).pipe(span("Users.setQuietHours"))
 

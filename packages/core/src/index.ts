@@ -1,10 +1,13 @@
 /** @workbay/core: domain models, rules, services, typed errors and repository ports. */
 export * from "./Actor.js"
 export * from "./ApiKey.js"
+export * from "./Audit.js"
+export * from "./AuditLogs.js"
 export * from "./Auth.js"
 export * from "./Deployment.js"
 export * from "./DeploymentConfig.js"
 export * from "./Errors.js"
+export * from "./Groups.js"
 export * from "./Ids.js"
 export * from "./Misc.js"
 export * from "./Organization.js"

@@ -4,6 +4,8 @@ import { AuthorizationApi, SessionApi } from "./authorization/Api.js"
 import { DeploymentApi, GeneralApi } from "./general/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
 import { UsersApi } from "./users/Api.js"
+import { AuditApi } from "./audit/Api.js"
+import { GroupsApi } from "./groups/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -13,6 +15,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(SessionApi)
   .add(UsersApi)
   .add(OrganizationsApi)
+  .add(GroupsApi)
+  .add(AuditApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -5,7 +5,11 @@
  * direct write of the encoded JSON. Every failure becomes the Response object.
  */
 import { HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { type Actor, Auth, BadRequest, CurrentActor, Settings, Unauthorized, type Validation } from "@workbay/core"
+import {
+  type Actor, Auth, AuditRequest, BadRequest, CurrentActor, newAuditRequest, Settings, Unauthorized, type Validation,
+  writeAuditEntry
+} from "@workbay/core"
+import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
 import { Cause, Context, Effect, Either, Exit, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { randomUUID } from "node:crypto"
@@ -72,6 +76,8 @@ interface CompiledRoute {
   readonly encodeSuccess: ((a: unknown) => Either.Either<unknown, ParseResult.ParseError>) | undefined
   readonly status: number
   readonly handler: (request: any) => Effect.Effect<unknown, unknown, any>
+  /** Set on state-changing routes: what their audit entries name. */
+  readonly audit: AuditDeclaration | undefined
 }
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
@@ -192,6 +198,13 @@ const statusOfError = (error: unknown): number | undefined => {
   return status
 }
 
+/** The status a failed request answers with. */
+const statusOfCause = (cause: Cause.Cause<unknown>): number => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) return statusOfError(failure.value) ?? 500
+  return Cause.isInterruptedOnly(cause) ? 503 : 500
+}
+
 /** `make()` on first call, then the function it made: each endpoint's schemas compile when it is first served. */
 const lazily = <A, B>(make: () => (a: A) => B): ((a: A) => B) => {
   let f: ((a: A) => B) | undefined
@@ -237,6 +250,10 @@ export const makeDispatcher = <R>(
       if (handler === undefined) throw new Error(`No handler for ${group.identifier}.${endpoint.name}.`)
       const successAst = endpoint.successSchema.ast
       const isVoid = HttpApiSchema.isVoid(successAst)
+      const audit = Context.getOption(endpoint.annotations, Audited)
+      if (endpoint.method !== "GET" && Option.isNone(audit)) {
+        throw new Error(`${group.identifier}.${endpoint.name} changes state but declares no audit (audited/notAudited).`)
+      }
       const route: CompiledRoute = {
         name: `${group.identifier}.${endpoint.name}`,
         authenticated: hasAuthentication(group.middlewares) || hasAuthentication(endpoint.middlewares),
@@ -249,7 +266,8 @@ export const makeDispatcher = <R>(
           ? undefined
           : lazily(() => Schema.encodeUnknownEither(endpoint.successSchema as Schema.Schema<any, any>)),
         status: HttpApiSchema.getStatusSuccessAST(successAst),
-        handler
+        handler,
+        audit: Option.isSome(audit) && audit.value !== false ? audit.value : undefined
       }
       router.on(endpoint.method as FindMyWay.HTTPMethod, endpoint.path, () => undefined, route)
     }
@@ -370,8 +388,30 @@ export const makeDispatcher = <R>(
         Effect.zipRight(FiberRef.update(FiberRef.currentContext, Context.add(CurrentActor, actor)), inner))
     }
 
+    let context = Context.add(runtime.context, RequestContext, ctx)
+    if (route.audit !== undefined) {
+      // One audit entry per state-changing request, written when it ends, whatever the outcome.
+      const declared = route.audit
+      const audit = newAuditRequest(declared.resourceType, declared.action ?? defaultAction(req.method))
+      context = Context.add(context, AuditRequest, audit)
+      effect = Effect.onExit(effect, (exit) =>
+        Effect.flatMap(Effect.serviceOption(CurrentActor), (actor) =>
+          Option.isNone(actor) && audit.userId === undefined && declared.anonymous !== true
+            ? Effect.void
+            : writeAuditEntry(audit, {
+              requestId,
+              ip: ctx.ip,
+              userAgent: ctx.userAgent,
+              statusCode: Exit.isSuccess(exit) ? route.status : statusOfCause(exit.cause)
+            }).pipe(
+              Effect.catchAllCause((cause) =>
+                Effect.logError("Could not write the audit entry of a request", cause).pipe(
+                  Effect.annotateLogs("request_id", requestId)
+                ))
+            )))
+    }
     const requestRuntime = Runtime.make({
-      context: Context.add(runtime.context, RequestContext, ctx),
+      context,
       fiberRefs,
       runtimeFlags: runtime.runtimeFlags
     })

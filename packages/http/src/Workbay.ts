@@ -15,9 +15,13 @@ import type { GroupImplementation } from "./Handlers.js"
 import { DeploymentHttp, GeneralHttp } from "./general/Http.js"
 import { OrganizationsHttp } from "./organizations/Http.js"
 import { UsersHttp } from "./users/Http.js"
+import { AuditHttp } from "./audit/Http.js"
+import { GroupsHttp } from "./groups/Http.js"
 
 /** Every group's handlers. */
-export const implementations = [GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp]
+export const implementations = [
+  GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp
+]
 
 export interface WorkbayHandlerShape {
   /** Mount on node:http, Express, Connect, Fastify (`fastify.all('/*', ...)` with the raw req/res). */

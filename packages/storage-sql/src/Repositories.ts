@@ -2,7 +2,7 @@
  * One implementation of every repository port on @effect/sql. Queries are
  * written once; both dialects run them (see Rows.ts for the value mapping).
  */
-import { SqlClient, SqlError } from "@effect/sql"
+import { SqlClient, SqlError, type Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import {
   ApiKeyRepo, GitSshKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UniqueViolation,
@@ -11,6 +11,9 @@ import {
 import { Context, Effect, Layer, Option } from "effect"
 
 const SqlErrorClass = SqlError.SqlError
+
+/** Name of the group every organization has, holding all its members. */
+export const EVERYONE_GROUP = "Everyone"
 import {
   apiKeyColumns, bind, prefixed, rowToApiKey, rowToGitSshKey, rowToMembership, rowToOrganization, rowToUser,
   userColumns
@@ -100,6 +103,14 @@ export const make = Effect.gen(function*() {
           : statement()
       )
 
+  /** Removes `userId` from the groups `groupIds` selects, keeping their member counts. */
+  const leaveGroups = (userId: string, groupIds: Statement.Statement<Row>) =>
+    Effect.gen(function*() {
+      yield* sql`UPDATE groups SET member_count = member_count - 1
+        WHERE id IN (SELECT group_id FROM group_members WHERE user_id = ${userId} AND group_id IN (${groupIds}))`
+      yield* sql`DELETE FROM group_members WHERE user_id = ${userId} AND group_id IN (${groupIds})`
+    })
+
   // Case-insensitive matches lower-case both sides in SQL, as the unique indexes do: SQLite's lower()
   // folds ASCII only, Postgres' every letter. Lower-casing the argument in JS would miss "Ünal@x.io" on SQLite.
   const users = UserRepo.of({
@@ -154,7 +165,15 @@ export const make = Effect.gen(function*() {
   })
 
   const organizations = OrganizationRepo.of({
-    insert: (o) => unique(sql`INSERT INTO organizations ${sql.insert(values({ ...o }))}`).pipe(Effect.asVoid),
+    // Every organization has its Everyone group (same id), made with it.
+    insert: (o) =>
+      unique(withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO organizations ${sql.insert(values({ ...o }))}`
+        yield* sql`INSERT INTO groups ${sql.insert(values({
+          id: o.id, organization_id: o.id, name: EVERYONE_GROUP, display_name: "", avatar_url: "", quota_allowance: 0,
+          source: "user", member_count: 0, created_at: o.created_at, updated_at: o.created_at
+        }))}`
+      }))).pipe(Effect.asVoid),
     findById: (id) =>
       orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization))),
     findByName: (name) =>
@@ -173,16 +192,31 @@ export const make = Effect.gen(function*() {
         ),
     delete: (id) =>
       withTransaction(Effect.gen(function*() {
+        const groupIds = sql`SELECT id FROM groups WHERE organization_id = ${id}`
+        yield* sql`DELETE FROM group_ai_budgets WHERE group_id IN (${groupIds})`
+        yield* sql`DELETE FROM group_members WHERE group_id IN (${groupIds})`
+        yield* sql`DELETE FROM groups WHERE organization_id = ${id}`
         yield* sql`DELETE FROM organization_members WHERE organization_id = ${id}`
         yield* sql`DELETE FROM organizations WHERE id = ${id}`
       })).pipe(orDie)
   })
 
   const members = MemberRepo.of({
-    insert: (m) => unique(sql`INSERT INTO organization_members ${sql.insert(values(m))}`).pipe(Effect.asVoid),
+    // Membership changes keep the Everyone group's member_count (and, on removal, the user's
+    // groups in that organization) in the same transaction.
+    insert: (m) =>
+      unique(withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO organization_members ${sql.insert(values(m))}`
+        yield* sql`UPDATE groups SET member_count = member_count + 1 WHERE id = ${m.organization_id}`
+      }))).pipe(Effect.asVoid),
     delete: (orgId, userId) =>
-      orDie(sql`DELETE FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING user_id`)
-        .pipe(Effect.map((rs) => rs.length > 0)),
+      withTransaction(Effect.gen(function*() {
+        const rs = yield* sql`DELETE FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING user_id`
+        if (rs.length === 0) return false
+        yield* sql`UPDATE groups SET member_count = member_count - 1 WHERE id = ${orgId}`
+        yield* leaveGroups(userId, sql`SELECT id FROM groups WHERE organization_id = ${orgId}`)
+        return true
+      })).pipe(orDie),
     find: (orgId, userId) =>
       orDie(sql`SELECT * FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId}`).pipe(
         Effect.map((rs) => first(rs, (r) => rowToMembership(r)))
@@ -206,7 +240,13 @@ export const make = Effect.gen(function*() {
             return map
           })
         ),
-    deleteByUser: (userId) => orDie(sql`DELETE FROM organization_members WHERE user_id = ${userId}`).pipe(Effect.asVoid),
+    deleteByUser: (userId) =>
+      withTransaction(Effect.gen(function*() {
+        yield* sql`UPDATE groups SET member_count = member_count - 1
+          WHERE id IN (SELECT organization_id FROM organization_members WHERE user_id = ${userId})`
+        yield* leaveGroups(userId, sql`SELECT group_id FROM group_members WHERE user_id = ${userId}`)
+        yield* sql`DELETE FROM organization_members WHERE user_id = ${userId}`
+      })).pipe(orDie, Effect.asVoid),
     ofUser: (userId) =>
       orDie(read(MEMBERSHIPS_OF_USER_SQLITE, [userId], () =>
         sql`SELECT * FROM organization_members WHERE user_id = ${userId} ORDER BY created_at`)).pipe(

@@ -2,11 +2,22 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { runMigrations } from "./Migrations.js"
+import * as AuditRepositories from "./AuditRepositories.js"
+import * as ConnectionLogRepositories from "./ConnectionLogRepositories.js"
+import * as GroupRepositories from "./GroupRepositories.js"
 import * as Repositories from "./Repositories.js"
 import type { DialectTypes } from "./Schema.js"
 
+/** Every repository, on whichever `SqlClient` is provided. */
+export const repositories = Layer.mergeAll(
+  Repositories.layer,
+  GroupRepositories.layer,
+  AuditRepositories.layer,
+  ConnectionLogRepositories.layer
+)
+
 /** The ports every storage provides. */
-export type StoragePorts = Layer.Layer.Success<typeof Repositories.layer>
+export type StoragePorts = Layer.Layer.Success<typeof repositories>
 
 /**
  * Repositories on `client`, after running its migrations at start-up.
@@ -17,7 +28,7 @@ export const fromClient = <E>(
   types: DialectTypes,
   setup: Effect.Effect<void, unknown, SqlClient.SqlClient> = Effect.void
 ): Layer.Layer<StoragePorts | SqlClient.SqlClient, E> =>
-  Repositories.layer.pipe(
+  repositories.pipe(
     Layer.provideMerge(
       Layer.effectDiscard(
         Effect.zipRight(setup, runMigrations(types)).pipe(Effect.orDie)

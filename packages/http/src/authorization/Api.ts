@@ -4,6 +4,7 @@ import { DisplayName, Email, NewPassword, ResponseBody, Username } from "@workba
 import { Schema } from "effect"
 import { BadRequest, Conflict, Forbidden, NoContent, NotFound, UserPath } from "../Common.js"
 import { Authentication } from "../Security.js"
+import { Audited, audit } from "../Audit.js"
 
 export class LoginRequest extends Schema.Class<LoginRequest>("LoginWithPasswordRequest")({
   email: Email,
@@ -46,19 +47,19 @@ export class AuthMethods extends Schema.Class<AuthMethods>("AuthMethods")({
 export class AuthorizationApi extends HttpApiGroup.make("authorization")
   .add(HttpApiEndpoint.get("scopes", "/auth/scopes").addSuccess(Schema.Struct({ external: Schema.Array(Schema.String) })))
   .add(
-    HttpApiEndpoint.post("login", "/users/login")
+    HttpApiEndpoint.post("login", "/users/login").annotate(Audited, audit("api_key", { action: "login", anonymous: true }))
       .setPayload(LoginRequest)
       .addSuccess(LoginResponse, { status: 201 })
       .addError(Forbidden)
   )
   .add(
-    HttpApiEndpoint.post("requestOneTimePasscode", "/users/otp/request")
+    HttpApiEndpoint.post("requestOneTimePasscode", "/users/otp/request").annotate(Audited, audit("user", { action: "request_password_reset", anonymous: true }))
       .setPayload(Schema.Struct({ email: Email }))
       .addSuccess(NoContent)
       .addError(Forbidden)
   )
   .add(
-    HttpApiEndpoint.post("changePasswordWithOneTimePasscode", "/users/otp/change-password")
+    HttpApiEndpoint.post("changePasswordWithOneTimePasscode", "/users/otp/change-password").annotate(Audited, audit("user", { action: "write", anonymous: true }))
       .setPayload(Schema.Struct({
         email: Email,
         one_time_passcode: Schema.String.pipe(Schema.minLength(1, { message: () => "The one-time passcode is required." })),
@@ -69,7 +70,7 @@ export class AuthorizationApi extends HttpApiGroup.make("authorization")
   )
   .add(HttpApiEndpoint.get("getFirstUser", "/users/first").addSuccess(ResponseBody).addError(NotFound))
   .add(
-    HttpApiEndpoint.post("createFirstUser", "/users/first")
+    HttpApiEndpoint.post("createFirstUser", "/users/first").annotate(Audited, audit("user", { action: "create", anonymous: true }))
       .setPayload(FirstUserRequest)
       .addSuccess(FirstUserResponse, { status: 201 })
       .addError(Conflict)
@@ -89,18 +90,18 @@ export class ConvertLoginResponse extends Schema.Class<ConvertLoginResponse>("OA
 /** Routes about the caller's own session and password. */
 export class SessionApi extends HttpApiGroup.make("session")
   .add(
-    HttpApiEndpoint.post("validatePassword", "/users/validate-password")
+    HttpApiEndpoint.post("validatePassword", "/users/validate-password").annotate(Audited, false)
       .setPayload(Schema.Struct({ password: Schema.String }))
       .addSuccess(Schema.Struct({ valid: Schema.Boolean, details: Schema.String }))
   )
   .add(
-    HttpApiEndpoint.post("convertLogin", "/users/:user/convert-login")
+    HttpApiEndpoint.post("convertLogin", "/users/:user/convert-login").annotate(Audited, audit("user", { action: "write" }))
       .setPath(UserPath)
       .setPayload(Schema.Struct({ password: Schema.String, to_type: Schema.String }))
       .addSuccess(ConvertLoginResponse, { status: 201 })
       .addError(NotFound)
   )
-  .add(HttpApiEndpoint.post("logout", "/users/logout").addSuccess(ResponseBody))
+  .add(HttpApiEndpoint.post("logout", "/users/logout").annotate(Audited, audit("api_key", { action: "logout" })).addSuccess(ResponseBody))
   .addError(BadRequest)
   .addError(Forbidden)
   .middleware(Authentication)

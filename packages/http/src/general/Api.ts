@@ -4,6 +4,7 @@ import { BuildInfo, DeploymentConfigResponse, DeploymentSsh, ResponseBody, Updat
 import { Schema } from "effect"
 import { BadRequest, EmptyOk, Forbidden } from "../Common.js"
 import { Authentication } from "../Security.js"
+import { Audited } from "../Audit.js"
 
 /** Routes that work without a token. */
 export class GeneralApi extends HttpApiGroup.make("general")
@@ -28,7 +29,7 @@ export class DeploymentStats extends Schema.Class<DeploymentStats>("DeploymentSt
 /** Deployment routes that need a caller. */
 export class DeploymentApi extends HttpApiGroup.make("deployment")
   .add(
-    HttpApiEndpoint.post("cspReport", "/csp/reports")
+    HttpApiEndpoint.post("cspReport", "/csp/reports").annotate(Audited, false)
       .setPayload(Schema.Struct({ "csp-report": Schema.Record({ key: Schema.String, value: Schema.Unknown }) }))
       .addSuccess(EmptyOk)
   )

@@ -4,6 +4,7 @@ import { Organization, OrganizationMember, OrganizationName, ResponseBody } from
 import { Either, ParseResult, Schema } from "effect"
 import { BadRequest, Conflict, Forbidden, NonNegativeIntParam, NoContent, NotFound, OrganizationPath } from "../Common.js"
 import { Authentication } from "../Security.js"
+import { Audited, audit } from "../Audit.js"
 
 /** Optional in the body; `exact` so a wrong value yields its own message, not one about "undefined". */
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
@@ -40,20 +41,20 @@ const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.Str
 export class OrganizationsApi extends HttpApiGroup.make("organizations")
   .add(HttpApiEndpoint.get("list", "/organizations").addSuccess(Schema.Array(Organization)))
   .add(
-    HttpApiEndpoint.post("create", "/organizations")
+    HttpApiEndpoint.post("create", "/organizations").annotate(Audited, audit("organization"))
       .setPayload(CreateOrganizationRequest)
       .addSuccess(Organization, { status: 201 })
       .addError(Conflict)
   )
   .add(HttpApiEndpoint.get("get", "/organizations/:organization").setPath(OrganizationPath).addSuccess(Organization))
   .add(
-    HttpApiEndpoint.patch("update", "/organizations/:organization")
+    HttpApiEndpoint.patch("update", "/organizations/:organization").annotate(Audited, audit("organization"))
       .setPath(OrganizationPath)
       .setPayload(UpdateOrganizationRequest)
       .addSuccess(Organization)
       .addError(Conflict)
   )
-  .add(HttpApiEndpoint.del("delete", "/organizations/:organization").setPath(OrganizationPath).addSuccess(ResponseBody))
+  .add(HttpApiEndpoint.del("delete", "/organizations/:organization").annotate(Audited, audit("organization")).setPath(OrganizationPath).addSuccess(ResponseBody))
   .add(
     HttpApiEndpoint.get("listMembers", "/organizations/:organization/members")
       .setPath(OrganizationPath)
@@ -62,12 +63,12 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
   )
   .add(HttpApiEndpoint.get("getMember", "/organizations/:organization/members/:user").setPath(MemberPath).addSuccess(OrganizationMember))
   .add(
-    HttpApiEndpoint.post("addMember", "/organizations/:organization/members/:user")
+    HttpApiEndpoint.post("addMember", "/organizations/:organization/members/:user").annotate(Audited, audit("organization_member"))
       .setPath(MemberPath)
       .addSuccess(OrganizationMember)
       .addError(Conflict)
   )
-  .add(HttpApiEndpoint.del("removeMember", "/organizations/:organization/members/:user").setPath(MemberPath).addSuccess(NoContent))
+  .add(HttpApiEndpoint.del("removeMember", "/organizations/:organization/members/:user").annotate(Audited, audit("organization_member")).setPath(MemberPath).addSuccess(NoContent))
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(NotFound)
