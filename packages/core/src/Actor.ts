@@ -2,7 +2,7 @@
 import { Context, Effect } from "effect"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import { Forbidden, NotFound } from "./Errors.js"
-import { type Action, type AuthzObject, type Decision, rolesAllow, type Subject, tokenAllows } from "./Rbac.js"
+import { type Action, type AuthzObject, type Decision, rolesAllow, type Subject, tokenAllows, unassignable } from "./Rbac.js"
 import type { UserRecord } from "./User.js"
 
 /** Who is calling: the user, the key they used, and (loaded on demand) their organization roles. */
@@ -66,7 +66,31 @@ export const outsideTokenGrant = () =>
 /**
  * For reads: fails with 404 (`what` not found) unless the roles let the actor read the object,
  * hiding its existence; with 403 when only the token's scopes or allow-list stand in the way.
+ * `action` is the read-like action checked (`read`, `read_personal`).
  */
-export const authorizeRead = (what: string, object: AuthzObject): Effect.Effect<void, NotFound | Forbidden, CurrentActor> =>
-  Effect.flatMap(decision("read", object), (d): Effect.Effect<void, NotFound | Forbidden> =>
+export const authorizeRead = (
+  what: string,
+  object: AuthzObject,
+  action: Action = "read"
+): Effect.Effect<void, NotFound | Forbidden, CurrentActor> =>
+  Effect.flatMap(decision(action, object), (d): Effect.Effect<void, NotFound | Forbidden> =>
     d === "allowed" ? Effect.void : d === "token" ? Effect.fail(outsideTokenGrant()) : Effect.fail(NotFound.resource(what)))
+
+/**
+ * For a path parameter that names the thing an action works on: fails with 404 (`what` not
+ * found) unless the actor's roles let them read it. The token's scopes and allow-list are not
+ * asked here: the route's own action is checked with them next (`authorize`), so a token
+ * scoped to `api_key:create` may create a key for the user it names without `user:read`.
+ */
+export const authorizeVisible = (what: string, object: AuthzObject): Effect.Effect<void, NotFound, CurrentActor> =>
+  Effect.flatMap(decision("read", object), (d) => d === "roles" ? Effect.fail(NotFound.resource(what)) : Effect.void)
+
+/**
+ * The roles of `wanted` the current actor may not assign or remove: those above their own
+ * (site roles, plus their roles in `orgId`). See `Rbac.canAssign`.
+ */
+export const rolesBeyondActor = (
+  wanted: ReadonlyArray<string>,
+  orgId?: string
+): Effect.Effect<ReadonlyArray<string>, never, CurrentActor> =>
+  wanted.length === 0 ? Effect.succeed([]) : Effect.map(currentSubject, (subject) => unassignable(subject, wanted, orgId))

@@ -6,19 +6,19 @@ import { span } from "./Tracing.js"
 import { Clock, Duration, Effect, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { Actor } from "./Actor.js"
-import { allowed, authorize, CurrentActor } from "./Actor.js"
+import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "./Actor.js"
 import { auditResource, auditUser } from "./Audit.js"
 import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey } from "./ApiKey.js"
 import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Unauthorized, Validation } from "./Errors.js"
-import { IdGenerator } from "./Ids.js"
+import { IdGenerator, isUuid } from "./Ids.js"
 import { Organization } from "./Organization.js"
 import { checkPassword } from "./Passwords.js"
 import { hashSecret, MailSender, PasswordHasher, randomString } from "./Platform.js"
 import { ApiKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UserRepo } from "./Repositories.js"
 import { Settings } from "./Settings.js"
 import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
-import { userResource, Users } from "./Users.js"
-import { externalScopes, isScope } from "./Rbac.js"
+import { userObject, userResource, Users } from "./Users.js"
+import { type Action, type AuthzObject, externalScopes, isScope, type ResourceKind } from "./Rbac.js"
 
 /** Key ids are 10 characters and secrets 22, joined by a hyphen. */
 const KEY_ID_LENGTH = 10
@@ -58,6 +58,39 @@ export interface CreateTokenInput {
   readonly scope?: string | undefined
   readonly scopes?: ReadonlyArray<string> | undefined
   readonly allow_list?: ReadonlyArray<AllowListEntry> | undefined
+}
+
+/** One check of POST /authcheck: may the caller perform `action` on `object`? */
+export interface AuthorizationCheck {
+  readonly action: Action
+  readonly object: {
+    readonly resource_type: ResourceKind
+    readonly resource_id?: string | undefined
+    readonly organization_id?: string | undefined
+    /** A user id, or `me` for the caller. */
+    readonly owner_id?: string | undefined
+    readonly any_org?: boolean | undefined
+  }
+}
+
+const nonEmpty = (s: string | undefined) => (s === undefined || s === "" ? undefined : isUuid(s) ? s.toLowerCase() : s)
+
+/**
+ * The object a check names, as the routes name it: a user owns itself (`owner_id` defaults to
+ * a user's `resource_id`) and an organization belongs to itself (`organization_id` defaults to
+ * its `resource_id`), so a check answers what the matching route would do.
+ */
+export const checkObject = (check: AuthorizationCheck["object"], callerId: string): AuthzObject => {
+  const id = nonEmpty(check.resource_id)
+  const owner = check.owner_id === "me" ? callerId : nonEmpty(check.owner_id)
+  const org = nonEmpty(check.organization_id)
+  return {
+    type: check.resource_type,
+    id,
+    ownerId: owner ?? (check.resource_type === "user" ? id : undefined),
+    orgId: org ?? (check.resource_type === "organization" ? id : undefined),
+    anyOrg: check.any_org
+  }
 }
 
 export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
@@ -270,8 +303,9 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const convertLogin = (ref: string, input: { readonly password: string; readonly to_type: string }) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
-        const user = yield* userService.resolveReadable(ref)
+        const user = yield* userService.resolveVisible(ref)
         if (user.id !== actor.user.id) return yield* new Forbidden({ message: "You can only convert your own login type." })
+        yield* authorize("update_personal", userObject(user))
         if (input.to_type !== "github" && input.to_type !== "oidc") {
           return yield* BadRequest.field("to_type", `Cannot convert to login type "${input.to_type}"; use github or oidc.`, "Invalid login type.")
         }
@@ -297,7 +331,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     const createSessionKey = (ref: string) =>
       Effect.gen(function*() {
-        const user = yield* userService.resolveReadable(ref)
+        const user = yield* userService.resolveVisible(ref)
         yield* authorize("create", { type: "api_key", ownerId: user.id })
         const session = yield* createSession(user.id).pipe(Effect.orDie)
         yield* auditResource({ type: "api_key", id: session.record.id, target: user.username }, undefined, session.record)
@@ -306,7 +340,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     const createToken = (ref: string, input: CreateTokenInput) =>
       Effect.gen(function*() {
-        const user = yield* userService.resolveReadable(ref)
+        const user = yield* userService.resolveVisible(ref)
         yield* authorize("create", { type: "api_key", ownerId: user.id })
         const problems: Array<Validation> = []
         const max = maxLifetimeFor(user)
@@ -339,16 +373,22 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const created = yield* insertKey(user.id, "token", lifetimeMs, {
           token_name: tokenName,
           scopes,
-          allow_list: input.allow_list && input.allow_list.length > 0 ? input.allow_list : [new AllowListEntry({ type: "*", id: "*" })]
+          // Ids are compared as the routes name objects: lower-case UUIDs.
+          allow_list: input.allow_list && input.allow_list.length > 0
+            ? input.allow_list.map((e) => new AllowListEntry({ type: e.type, id: e.id.toLowerCase() }))
+            : [new AllowListEntry({ type: "*", id: "*" })]
         }).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(duplicateName())))
         yield* auditResource({ type: "api_key", id: created.record.id, target: tokenName }, undefined, created.record)
         return { key: created.key }
       }).pipe(span("Auth.createToken"))
 
+    /** The user `{user}` names, when the caller's roles let them see that user's keys (else 404). */
+    const keyOwner = (ref: string) =>
+      Effect.tap(userService.resolveVisible(ref), (user) => authorizeVisible("User", { type: "api_key", ownerId: user.id }))
+
+    /** The user `{user}` names, when the caller may read that user's keys (404 by roles, 403 by token). */
     const readableKeysOf = (ref: string) =>
-      Effect.tap(userService.resolveReadable(ref), (user) =>
-        Effect.flatMap(allowed("read", { type: "api_key", ownerId: user.id }), (ok) =>
-          ok ? Effect.void : Effect.fail(NotFound.resource("User"))))
+      Effect.tap(userService.resolveVisible(ref), (user) => authorizeRead("User", { type: "api_key", ownerId: user.id }))
 
     const listTokens = (ref: string, includeExpired: boolean) =>
       Effect.gen(function*() {
@@ -365,15 +405,16 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     const getToken = (ref: string, idOrName: string) =>
       Effect.gen(function*() {
-        const user = yield* readableKeysOf(ref)
+        const user = yield* keyOwner(ref)
         const key = yield* findKey(user.id, idOrName)
         if (Option.isNone(key)) return yield* NotFound.resource("API key")
+        yield* authorizeRead("API key", { type: "api_key", id: key.value.id, ownerId: user.id })
         return toApiKey(key.value)
       })
 
     const deleteKey = (ref: string, idOrName: string) =>
       Effect.gen(function*() {
-        const user = yield* readableKeysOf(ref)
+        const user = yield* keyOwner(ref)
         const key = yield* findKey(user.id, idOrName)
         if (Option.isNone(key)) return yield* NotFound.resource("API key")
         yield* authorize("delete", { type: "api_key", id: key.value.id, ownerId: user.id })
@@ -386,7 +427,23 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         max_token_lifetime: Duration.toMillis(maxLifetimeFor(user)) * 1e6
       }))
 
+    /**
+     * POST /authcheck: each check answered by the evaluator the routes use, with the caller's
+     * roles and the token's scopes and allow-list.
+     */
+    const check = (checks: Readonly<Record<string, AuthorizationCheck>>) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const answers: Array<readonly [string, boolean]> = []
+        for (const [key, c] of Object.entries(checks)) {
+          answers.push([key, yield* allowed(c.action, checkObject(c.object, actor.user.id))])
+        }
+        // fromEntries defines own properties, so even a key named "__proto__" is answered.
+        return Object.fromEntries(answers) as Record<string, boolean>
+      }).pipe(span("Auth.check"))
+
     return {
+      check,
       authenticate, login, logout, firstUserStatus, createFirstUser, requestOneTimePasscode,
       changePasswordWithPasscode, convertLogin, createSessionKey, createToken, listTokens, getToken, deleteKey,
       tokenConfig,

@@ -1,15 +1,17 @@
 /** The Organizations service: organizations and their members. */
 import { span } from "./Tracing.js"
 import { Clock, Effect, Option } from "effect"
-import { allowed, authorize, authorizeRead, CurrentActor } from "./Actor.js"
+import { allowed, authorize, authorizeRead, CurrentActor, decision, rolesBeyondActor } from "./Actor.js"
 import { auditResource } from "./Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "./Errors.js"
 import { IdGenerator, isUuid } from "./Ids.js"
 import { Organization, OrganizationMember, type MembershipRecord, type OrganizationRecord } from "./Organization.js"
-import { roles as roleDefinitions } from "./Rbac.js"
+import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "./Rbac.js"
 import { MemberRepo, OrganizationRepo, Transactions } from "./Repositories.js"
 import { SlimRole, type UserRecord } from "./User.js"
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "./Users.js"
+import {
+  DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, roleChanges, rolesRefused, toAssignableRole, unknownRoles, Users
+} from "./Users.js"
 
 export interface OrganizationInput {
   readonly name?: string | undefined
@@ -54,6 +56,9 @@ export const orgResource = (o: OrganizationRecord) =>
 export const memberResource = (o: OrganizationRecord, u: UserRecord) =>
   ({ type: "organization_member", id: u.id, target: u.username, organizationId: o.id })
 
+/** How authorization names an organization: it belongs to itself. */
+export const orgObject = (o: Pick<OrganizationRecord, "id">) => ({ type: "organization", id: o.id, orgId: o.id }) as const
+
 export class Organizations extends Effect.Service<Organizations>()("@workbay/core/Organizations", {
   effect: Effect.gen(function*() {
     const orgs = yield* OrganizationRepo
@@ -65,7 +70,8 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
 
     /**
      * Resolves `{organization}`: an id, a name (case-insensitive), or `default`.
-     * An organization the caller may not read answers exactly like a missing one (404).
+     * An organization the caller's roles may not read answers exactly like a missing one (404).
+     * The token's scopes and allow-list are checked on the route's own action, not here.
      */
     const resolve = (ref: string) =>
       Effect.gen(function*() {
@@ -78,7 +84,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           : isUuid(ref) ? yield* orgs.findById(ref.toLowerCase()) : yield* orgs.findByName(ref)
         if (Option.isNone(found)) return yield* notFound
         const org = found.value
-        if (!(yield* allowed("read", { type: "organization", id: org.id, orgId: org.id }))) return yield* notFound
+        if ((yield* decision("read", orgObject(org))) === "roles") return yield* notFound
         return org
       })
 
@@ -86,7 +92,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       const all = yield* orgs.list
       const visible: Array<OrganizationRecord> = []
       for (const org of all) {
-        if (yield* allowed("read", { type: "organization", id: org.id, orgId: org.id })) visible.push(org)
+        if (yield* allowed("read", orgObject(org))) visible.push(org)
       }
       return visible.map((o) => new Organization(o))
     }).pipe(span("Organizations.list"))
@@ -121,7 +127,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const update = (ref: string, input: OrganizationInput) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
-        yield* authorize("update", { type: "organization", id: org.id, orgId: org.id })
+        yield* authorize("update", orgObject(org))
         const name = input.name === undefined || input.name === "" ? undefined : input.name
         const displayName = input.display_name === undefined || input.display_name === "" ? undefined : input.display_name
         if (name !== undefined && name !== org.name) {
@@ -147,7 +153,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const remove = (ref: string) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
-        yield* authorize("delete", { type: "organization", id: org.id, orgId: org.id })
+        yield* authorize("delete", orgObject(org))
         if (org.is_default) return yield* new BadRequest({ message: "Default organization cannot be deleted." })
         yield* orgs.delete(org.id)
         yield* auditResource(orgResource(org), org)
@@ -168,7 +174,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const getMember = (ref: string, userRef: string) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
-        const user = yield* users.resolveReadable(userRef)
+        const user = yield* users.resolveVisible(userRef)
         yield* authorizeRead("Organization member", { type: "organization_member", orgId: org.id, ownerId: user.id })
         const m = yield* members.find(org.id, user.id)
         if (Option.isNone(m)) return yield* NotFound.resource("Organization member")
@@ -178,7 +184,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const addMember = (ref: string, userRef: string) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
-        const user = yield* users.resolveReadable(userRef)
+        const user = yield* users.resolveVisible(userRef)
         yield* authorize("create", { type: "organization_member", orgId: org.id })
         const at = yield* now
         const m: MembershipRecord = { organization_id: org.id, user_id: user.id, roles: [], created_at: at, updated_at: at }
@@ -193,7 +199,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const removeMember = (ref: string, userRef: string) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
-        const user = yield* users.resolveReadable(userRef)
+        const user = yield* users.resolveVisible(userRef)
         yield* authorize("delete", { type: "organization_member", orgId: org.id })
         const membership = yield* members.find(org.id, user.id)
         if (Option.isNone(membership)) return yield* NotFound.resource("Organization member")
@@ -208,9 +214,58 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         yield* auditResource(memberResource(org, user), membership.value)
       }).pipe(span("Organizations.removeMember"))
 
+    /**
+     * PUT /organizations/{organization}/members/{user}/roles: replaces the member's explicit
+     * organization roles (`organization-member` is implicit and ignored). The user must be a
+     * member (else 404); the caller needs `assign` (and `unassign` to take roles away) on
+     * `assign_org_role` in the organization, may only add or remove roles they could assign
+     * there, and cannot change their own.
+     */
+    const setMemberRoles = (ref: string, userRef: string, wanted: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        const user = yield* users.resolveVisible(userRef)
+        const membership = yield* members.find(org.id, user.id)
+        if (Option.isNone(membership)) return yield* NotFound.resource("Organization member")
+        const actor = yield* CurrentActor
+        if (user.id === actor.user.id) {
+          return yield* new BadRequest({ message: "You cannot change your own organization roles." })
+        }
+        yield* authorize("assign", { type: "assign_org_role", orgId: org.id })
+        const next = [...new Set(wanted)].filter((role) => role !== "organization-member")
+        const unknown = next.filter((role) => !isOrganizationRole(role))
+        if (unknown.length > 0) return yield* unknownRoles(unknown, "organization")
+        const before = membership.value.roles
+        const { added, removed } = roleChanges(before, next)
+        if (removed.length > 0) yield* authorize("unassign", { type: "assign_org_role", orgId: org.id })
+        const deniedAdd = yield* rolesBeyondActor(added, org.id)
+        const deniedRemove = yield* rolesBeyondActor(removed.filter((r) => roleDefinitions.has(r)), org.id)
+        if (deniedAdd.length > 0 || deniedRemove.length > 0) return yield* rolesRefused(deniedAdd, deniedRemove)
+        const updated = added.length === 0 && removed.length === 0
+          ? membership
+          : yield* members.updateRoles(org.id, user.id, next, yield* now)
+        // Removed concurrently between the lookup and the write.
+        if (Option.isNone(updated)) return yield* NotFound.resource("Organization member")
+        yield* auditResource(memberResource(org, user), { roles: before }, { roles: updated.value.roles })
+        return toMember(updated.value, user)
+      }).pipe(span("Organizations.setMemberRoles"))
+
+    /** GET /organizations/{organization}/members/roles: its roles, each marked assignable or not. */
+    const assignableRoles = (ref: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("read", { type: "assign_org_role", orgId: org.id })
+        const mayAssign = yield* allowed("assign", { type: "assign_org_role", orgId: org.id })
+        const beyond = yield* rolesBeyondActor(organizationRoles.map((r) => r.name), org.id)
+        return organizationRoles.map((role) => toAssignableRole(role, org.id, mayAssign && !beyond.includes(role.name)))
+      }).pipe(span("Organizations.assignableRoles"))
+
     return {
-      resolve, list, create, update, delete: remove, listMembers, getMember, addMember, removeMember,
-      get: (ref: string) => Effect.map(resolve(ref), (o) => new Organization(o)),
+      resolve, list, create, update, delete: remove, listMembers, getMember, addMember, removeMember, setMemberRoles,
+      assignableRoles,
+      get: (ref: string) =>
+        Effect.flatMap(resolve(ref), (o) => Effect.as(authorizeRead("Organization", orgObject(o)), new Organization(o)))
+          .pipe(span("Organizations.get")),
       defaultPageSize: DEFAULT_PAGE_SIZE
     } as const
   }),

@@ -1,7 +1,7 @@
 /**
  * Roles and permissions, in one place. A permission is a resource kind from the
  * spec's list, an action and a scope: site-wide, inside one organization, or on
- * things the actor owns. Every service asks {@link can} (through `Authz`) before
+ * things the actor owns. Every service asks {@link decide} (through `Actor.ts`) before
  * it reads or changes anything; handlers and SQL hold no permission logic.
  */
 
@@ -58,7 +58,10 @@ const siteRoleList: ReadonlyArray<RoleDefinition> = [
   {
     name: "owner", display_name: "Owner", scope: "site",
     site: [["*", "*"]], org: [], user: [],
-    assignable: ["owner", "member", "auditor", "template-admin", "user-admin"]
+    assignable: [
+      "owner", "member", "auditor", "template-admin", "user-admin", "organization-admin", "organization-member",
+      "organization-auditor", "organization-user-admin", "organization-template-admin"
+    ]
   },
   {
     name: "member", display_name: "Member", scope: "site",
@@ -96,7 +99,12 @@ const siteRoleList: ReadonlyArray<RoleDefinition> = [
       ["organization_member", "*"], ["assign_role", ["read", "assign", "unassign"]], ["assign_org_role", "*"],
       ["idpsync_settings", "*"]
     ],
-    org: [], user: [], assignable: ["member", "auditor", "template-admin", "user-admin"]
+    org: [], user: [],
+    // Everything below the top role of each level (owner, organization-admin), in every organization.
+    assignable: [
+      "member", "auditor", "template-admin", "user-admin", "organization-member", "organization-auditor",
+      "organization-user-admin", "organization-template-admin"
+    ]
   }
 ]
 
@@ -114,7 +122,7 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
     site: [],
     org: [
       ["organization", ["read"]], ["organization_member", ["read"]], ["group", ["read"]],
-      ["template", ["read", "use"]], ["provisioner_daemon", ["read"]]
+      ["template", ["read", "use"]], ["provisioner_daemon", ["read"]], ["assign_org_role", ["read"]]
     ],
     user: ownedByMember, assignable: []
   },
@@ -134,7 +142,11 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
       ["organization", ["read"]], ["organization_member", "*"], ["group", "*"], ["group_member", "*"],
       ["assign_org_role", ["read", "assign", "unassign"]]
     ],
-    user: [], assignable: ["organization-member", "organization-auditor", "organization-template-admin"]
+    user: [],
+    // Like the site user-admin: every organization role but the admin one.
+    assignable: [
+      "organization-member", "organization-auditor", "organization-user-admin", "organization-template-admin"
+    ]
   },
   {
     name: "organization-template-admin", display_name: "Organization Template Admin", scope: "organization",
@@ -259,8 +271,9 @@ export const externalScopes: ReadonlyArray<string> = [
 /**
  * Whether the token in use permits `action` on `object`, whatever the roles say: every
  * scope-listed permission and every allow-list entry narrows, never widens, what the
- * owner may do. An allow-list entry with a specific id covers that object; an object
- * without an id (a listing, a creation) is covered by any entry of its kind.
+ * owner may do. An allow-list entry `{type, id}` covers objects of that kind (`*`: any kind)
+ * with that id (`*`: any id). An object without an id (a listing, a creation) is covered
+ * only by an entry whose id is `*`: a token limited to one user cannot list users or make new ones.
  */
 export const tokenAllows = (subject: Subject, action: Action, object: AuthzObject): boolean => {
   const scopes = subject.scopes
@@ -270,7 +283,7 @@ export const tokenAllows = (subject: Subject, action: Action, object: AuthzObjec
   const list = subject.allowList
   if (list === undefined || list.length === 0) return true
   for (const e of list) {
-    if ((e.type === "*" || e.type === object.type) && (e.id === "*" || object.id === undefined || e.id === object.id)) {
+    if ((e.type === "*" || e.type === object.type) && (e.id === "*" || (object.id !== undefined && e.id === object.id))) {
       return true
     }
   }
@@ -308,8 +321,37 @@ export const decide = (subject: Subject, action: Action, object: AuthzObject): D
 export const can = (subject: Subject, action: Action, object: AuthzObject): boolean =>
   tokenAllows(subject, action, object) && rolesAllow(subject, action, object)
 
-/** Whether a holder of `subject`'s roles may assign `role` (never a role above their own). */
+/**
+ * Whether a holder of `subject`'s roles may assign (or remove) `role`: never a role above
+ * their own. Site roles count everywhere; organization roles only in their organization
+ * (`orgId`). The token's limits do not matter here: the caller also needs `assign` or
+ * `unassign` on `assign_role` / `assign_org_role`, which is checked with them.
+ */
 export const canAssign = (subject: Subject, role: string, orgId?: string): boolean => {
   const held = [...subject.siteRoles, ...(orgId ? subject.orgRoles.get(orgId) ?? [] : [])]
   return held.some((h) => roles.get(h)?.assignable.includes(role) === true)
 }
+
+/** The roles of `wanted` that `subject` may not assign or remove (see {@link canAssign}). */
+export const unassignable = (subject: Subject, wanted: ReadonlyArray<string>, orgId?: string): ReadonlyArray<string> =>
+  wanted.filter((role) => !canAssign(subject, role, orgId))
+
+/** One permission of a role as the roles listings show it (`action` `*`: every action). */
+export interface Permission {
+  readonly negate: boolean
+  readonly resource_type: ResourceKind
+  readonly action: Action | "*"
+}
+
+const permissionsOf = (list: ReadonlyArray<Grant>): ReadonlyArray<Permission> =>
+  list.flatMap(([kind, acts]): ReadonlyArray<Permission> =>
+    acts === "*"
+      ? [{ negate: false, resource_type: kind, action: "*" }]
+      : acts.map((action) => ({ negate: false, resource_type: kind, action })))
+
+/** What a role grants, site-wide, in its organization and on what the holder owns. */
+export const permissions = (role: RoleDefinition) => ({
+  site: permissionsOf(role.site),
+  organization: permissionsOf(role.org),
+  user: permissionsOf(role.user)
+})

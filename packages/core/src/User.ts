@@ -135,3 +135,26 @@ export const toReducedUser = (u: UserRecord): ReducedUser =>
 
 export const toMinimalUser = (u: UserRecord): MinimalUser =>
   new MinimalUser({ avatar_url: u.avatar_url, id: u.id, name: u.name, username: u.username }, true)
+
+/** One permission of a role: `action` `*` is every action, `resource_type` `*` every kind. */
+export class RolePermission extends Schema.Class<RolePermission>("Permission")({
+  negate: Schema.Boolean,
+  resource_type: Schema.String,
+  action: Schema.String
+}) {}
+
+/**
+ * A role as the roles listings show it (the described system's AssignableRoles):
+ * what it grants and whether the caller may assign it. `organization_id` is empty for
+ * site roles, as in SlimRole.
+ */
+export class AssignableRole extends Schema.Class<AssignableRole>("AssignableRoles")({
+  name: Schema.String,
+  display_name: Schema.String,
+  site_permissions: Schema.Array(RolePermission),
+  organization_permissions: Schema.Array(RolePermission),
+  user_permissions: Schema.Array(RolePermission),
+  organization_id: Schema.String,
+  assignable: Schema.Boolean,
+  built_in: Schema.Boolean
+}) {}

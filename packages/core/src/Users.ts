@@ -4,21 +4,26 @@ import { Clock, Effect, Option } from "effect"
 import { CronExpressionParser } from "cron-parser"
 import sshpk from "sshpk"
 import { generateKeyPairSync } from "node:crypto"
-import { allowed, authorize, authorizeRead, CurrentActor, currentSubject } from "./Actor.js"
+import {
+  allowed, authorize, authorizeRead, authorizeVisible, CurrentActor, decision, outsideTokenGrant, rolesBeyondActor
+} from "./Actor.js"
 import { auditResource } from "./Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "./Errors.js"
 import { IdGenerator, isUuid } from "./Ids.js"
 import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./Misc.js"
 import { checkPassword } from "./Passwords.js"
 import { PasswordHasher } from "./Platform.js"
-import { canAssign, isSiteRole, roles as roleDefinitions } from "./Rbac.js"
+import { isSiteRole, permissions, type RoleDefinition, roles as roleDefinitions, siteRoles } from "./Rbac.js"
 import {
   ApiKeyRepo, GitSshKeyRepo, MemberRepo, OrganizationRepo, Transactions, type UniqueViolation, type UserFilter,
   UserRepo
 } from "./Repositories.js"
 import { parseQuery } from "./SearchQuery.js"
 import { Settings } from "./Settings.js"
-import { isReservedUsername, type LoginType, SlimRole, User, UserAppearance, type UserRecord, type UserStatus } from "./User.js"
+import {
+  AssignableRole, isReservedUsername, type LoginType, RolePermission, SlimRole, User, UserAppearance, type UserRecord,
+  type UserStatus
+} from "./User.js"
 
 /** Wire form of a user with its memberships. */
 export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): User =>
@@ -44,6 +49,54 @@ export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): U
 
 /** How audit entries name a user. */
 export const userResource = (u: UserRecord) => ({ type: "user", id: u.id, target: u.username })
+
+/** How authorization names a user: a user owns itself. */
+export const userObject = (u: Pick<UserRecord, "id">) => ({ type: "user", id: u.id, ownerId: u.id }) as const
+
+/** Wire form of a role for the roles listings; `organizationId` is empty for site roles. */
+export const toAssignableRole = (role: RoleDefinition, organizationId: string, assignable: boolean): AssignableRole => {
+  const granted = permissions(role)
+  const wire = (list: typeof granted.site) => list.map((p) => new RolePermission(p, true))
+  return new AssignableRole({
+    name: role.name,
+    display_name: role.display_name,
+    site_permissions: wire(granted.site),
+    organization_permissions: wire(granted.organization),
+    user_permissions: wire(granted.user),
+    organization_id: organizationId,
+    assignable,
+    built_in: true
+  }, true)
+}
+
+const quoted = (names: ReadonlyArray<string>) => names.map((n) => `"${n}"`).join(", ")
+const plural = (names: ReadonlyArray<string>, one: string, many: string) => (names.length === 1 ? one : many)
+
+/** 400 on `roles` for names that are not roles of the wanted kind. */
+export const unknownRoles = (names: ReadonlyArray<string>, kind: "site" | "organization") =>
+  BadRequest.field(
+    "roles",
+    `${quoted(names)} ${plural(names, `is not ${kind === "site" ? "a site" : "an organization"} role`, `are not ${kind} roles`)}.`,
+    "Validation failed."
+  )
+
+/** 403 naming the roles the caller may not assign or remove (those above their own). */
+export const rolesRefused = (added: ReadonlyArray<string>, removed: ReadonlyArray<string>) => {
+  const parts = [
+    ...(added.length > 0 ? [`assign the role${plural(added, "", "s")} ${added.join(", ")}`] : []),
+    ...(removed.length > 0 ? [`remove the role${plural(removed, "", "s")} ${removed.join(", ")}`] : [])
+  ]
+  return new Forbidden({
+    message: `You may not ${parts.join(" or ")}.`,
+    detail: "Nobody can grant or remove a role above their own."
+  })
+}
+
+/** The roles in `next` that `before` lacks, and the roles of `before` that `next` lacks. */
+export const roleChanges = (before: ReadonlyArray<string>, next: ReadonlyArray<string>) => ({
+  added: next.filter((r) => !before.includes(r)),
+  removed: before.filter((r) => !next.includes(r))
+})
 
 export interface CreateUserInput {
   readonly email: string
@@ -152,19 +205,26 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           }))
       })
 
-    /** Resolves `{user}` and checks the caller may read it (else 404). */
-    const resolveReadable = (ref: string) =>
-      Effect.tap(resolve(ref), (u) => authorizeRead("User", { type: "user", id: u.id, ownerId: u.id }))
+    /**
+     * Resolves `{user}` and checks the caller may read it: 404 when the roles refuse, 403 when
+     * only the token's scopes or allow-list do. For routes whose action is reading the user.
+     */
+    const resolveReadable = (ref: string) => Effect.tap(resolve(ref), (u) => authorizeRead("User", userObject(u)))
+
+    /**
+     * Resolves `{user}` for a route that acts on it or on something of theirs: 404 unless the
+     * caller's roles let them read the user. The token's limits apply to the route's own action.
+     */
+    const resolveVisible = (ref: string) => Effect.tap(resolve(ref), (u) => authorizeVisible("User", userObject(u)))
 
     /**
      * Resolves `{user}` for its personal data (appearance, git SSH key, quiet hours, parameters):
      * the caller needs `read_personal` on the user (themselves, an owner or a user admin). Anyone
-     * else gets 404, as if the user did not exist, like the described system's data layer.
+     * else gets 404, as if the user did not exist, like the described system's data layer; a
+     * token whose scopes or allow-list leave `read_personal` out gets 403.
      */
     const resolvePersonal = (ref: string) =>
-      Effect.tap(resolveReadable(ref), (u) =>
-        Effect.flatMap(allowed("read_personal", { type: "user", id: u.id, ownerId: u.id }), (ok) =>
-          ok ? Effect.void : Effect.fail(NotFound.resource("User"))))
+      Effect.tap(resolveVisible(ref), (u) => authorizeRead("User", userObject(u), "read_personal"))
 
     // The caller's memberships are already memoized on the actor (authorization may have
     // loaded them this request); anyone else's take one query.
@@ -204,14 +264,10 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         } else if (loginType === "oidc") {
           problems.push(new Validation({ field: "login_type", detail: "OIDC must be configured before creating OIDC users." }))
         }
-        const siteRoles = [...new Set(input.roles ?? [])]
-        const unknownRoles = siteRoles.filter((role) => !isSiteRole(role))
-        if (unknownRoles.length > 0) {
-          problems.push(new Validation({
-            field: "roles",
-            detail: `${unknownRoles.map((r) => `"${r}"`).join(", ")} ${unknownRoles.length === 1 ? "is not a site role" : "are not site roles"}.`
-          }))
-        }
+        // `member` is everyone's: accepted and not stored.
+        const siteRoles = [...new Set(input.roles ?? [])].filter((role) => role !== "member")
+        const unknown = siteRoles.filter((role) => !isSiteRole(role))
+        if (unknown.length > 0) problems.push(...(unknownRoles(unknown, "site").validations ?? []))
         if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
         if (loginType === "password" && settings.disablePasswordAuth) {
           return yield* new Forbidden({
@@ -220,11 +276,8 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         }
         if (siteRoles.length > 0) {
           yield* authorize("assign", { type: "assign_role" })
-          const subject = yield* currentSubject
-          const denied = siteRoles.filter((role) => !canAssign(subject, role))
-          if (denied.length > 0) {
-            return yield* new Forbidden({ message: `You may not assign the role${denied.length === 1 ? "" : "s"} ${denied.join(", ")}.` })
-          }
+          const denied = yield* rolesBeyondActor(siteRoles)
+          if (denied.length > 0) return yield* rolesRefused(denied, [])
         }
         let orgIds = [...new Set((input.organization_ids ?? []).map((s) => s.toLowerCase()))]
         if (orgIds.length === 0) {
@@ -271,9 +324,9 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
 
     const list = (input: ListUsersInput) =>
       Effect.gen(function*() {
-        yield* authorize("read", { type: "user" }).pipe(
-          Effect.catchTag("Forbidden", () => Effect.fail(new Forbidden({ message: "You may not list users." })))
-        )
+        const d = yield* decision("read", { type: "user" })
+        if (d === "token") return yield* outsideTokenGrant()
+        if (d === "roles") return yield* new Forbidden({ message: "You may not list users." })
         const query = yield* parseQuery(input.q, ["username", "email", "status", "role", "login_type"])
         const status = query.terms.get("status")
         if (status !== undefined && status !== "active" && status !== "suspended") {
@@ -304,18 +357,33 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         }
       }).pipe(span("Users.list"))
 
+    /** Whether taking `user` away (deleting, suspending, demoting) would leave no active owner. */
+    const isLastActiveOwner = (user: UserRecord) =>
+      !user.rbac_roles.includes("owner") || user.status !== "active"
+        ? Effect.succeed(false)
+        : Effect.map(users.list({ role: "owner", status: "active", limit: 1, offset: 0 }), (owners) => owners.count <= 1)
+
+    /**
+     * Fails with 403 unless the caller could assign every role `user` holds: nobody deletes,
+     * suspends or reactivates a user above them (a user admin cannot suspend an owner).
+     */
+    const refuseActingAbove = (user: UserRecord, verb: string) =>
+      Effect.flatMap(rolesBeyondActor(user.rbac_roles.filter((r) => roleDefinitions.has(r))), (above) =>
+        above.length === 0 ? Effect.void : Effect.fail(new Forbidden({
+          message: `You may not ${verb} a user with the role${plural(above, "", "s")} ${above.join(", ")}.`,
+          detail: "Nobody can act on a user whose roles are above their own."
+        })))
+
     const remove = (ref: string) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
-        const user = yield* resolveReadable(ref)
-        yield* authorize("delete", { type: "user", id: user.id })
+        const user = yield* resolveVisible(ref)
+        yield* authorize("delete", userObject(user))
         if (user.id === actor.user.id) {
           return yield* new Forbidden({ message: "You cannot delete yourself." })
         }
-        if (user.rbac_roles.includes("owner")) {
-          const owners = yield* users.list({ role: "owner", limit: 2, offset: 0 })
-          if (owners.count <= 1) return yield* new Forbidden({ message: "The last owner cannot be deleted." })
-        }
+        if (yield* isLastActiveOwner(user)) return yield* new Forbidden({ message: "The last owner cannot be deleted." })
+        yield* refuseActingAbove(user, "delete")
         const now = new Date(yield* Clock.currentTimeMillis)
         yield* tx.atomic(Effect.gen(function*() {
           yield* users.update(user.id, { deleted: true, updated_at: now }).pipe(Effect.orDie)
@@ -327,13 +395,19 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
 
     const getAppearance = (ref: string) => Effect.map(resolvePersonal(ref), (user) => user.appearance)
 
+    /** `update_personal` on the user, or `update` (owners, user admins); 403 otherwise. */
     const updatePersonal = (user: UserRecord) =>
-      Effect.flatMap(allowed("update_personal", { type: "user", id: user.id, ownerId: user.id }), (ok) =>
-        ok ? Effect.void : authorize("update", { type: "user", id: user.id }))
+      Effect.flatMap(decision("update_personal", userObject(user)), (d) =>
+        d === "allowed"
+          ? Effect.void
+          : authorize("update", userObject(user)).pipe(
+            // The roles allowed the personal update and only the token refused it: say so.
+            Effect.mapError((e) => (d === "token" ? outsideTokenGrant() : e))
+          ))
 
     const setAppearance = (ref: string, appearance: UserAppearance) =>
       Effect.gen(function*() {
-        const user = yield* resolveReadable(ref)
+        const user = yield* resolveVisible(ref)
         yield* updatePersonal(user)
         const now = new Date(yield* Clock.currentTimeMillis)
         yield* users.update(user.id, { appearance, updated_at: now }).pipe(Effect.orDie)
@@ -371,7 +445,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
 
     const regenerateGitSshKey = (ref: string) =>
       Effect.gen(function*() {
-        const user = yield* resolveReadable(ref)
+        const user = yield* resolveVisible(ref)
         yield* updatePersonal(user)
         const existing = Option.getOrUndefined(yield* sshKeys.find(user.id))
         const record = yield* regenerateKey(user.id, existing?.created_at)
@@ -403,7 +477,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
 
     const setQuietHours = (ref: string, schedule: string) =>
       Effect.gen(function*() {
-        const user = yield* resolveReadable(ref)
+        const user = yield* resolveVisible(ref)
         yield* updatePersonal(user)
         if (!settings.allowCustomQuietHours) {
           return yield* new Forbidden({ message: "Custom quiet hours are disabled on this deployment." })
@@ -419,9 +493,82 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         return [yield* quietHoursEntry(updated)]
       }).pipe(span("Users.setQuietHours"))
 
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    /** Stores a patch of `user` and answers the updated record (404 if it vanished meanwhile). */
+    const updateUser = (user: UserRecord, patch: Partial<UserRecord>) =>
+      users.update(user.id, patch).pipe(
+        Effect.orDie,
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.resource("User")), onSome: Effect.succeed }))
+      )
+
+    /**
+     * PUT /users/{user}/roles: replaces the user's explicit site roles (`member` is implicit and
+     * ignored). The caller needs `assign` (and `unassign` to take roles away) on `assign_role`,
+     * may only add or remove roles they could assign themselves, and cannot change their own.
+     */
+    const setRoles = (ref: string, wanted: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const user = yield* resolveVisible(ref)
+        if (user.id === actor.user.id) return yield* new BadRequest({ message: "You cannot change your own roles." })
+        yield* authorize("assign", { type: "assign_role" })
+        const next = [...new Set(wanted)].filter((role) => role !== "member")
+        const unknown = next.filter((role) => !isSiteRole(role))
+        if (unknown.length > 0) return yield* unknownRoles(unknown, "site")
+        const { added, removed } = roleChanges(user.rbac_roles, next)
+        if (removed.length > 0) yield* authorize("unassign", { type: "assign_role" })
+        // Stored names that are no role grant nothing: anyone who may unassign may drop them.
+        const deniedAdd = yield* rolesBeyondActor(added)
+        const deniedRemove = yield* rolesBeyondActor(removed.filter((r) => roleDefinitions.has(r)))
+        if (deniedAdd.length > 0 || deniedRemove.length > 0) return yield* rolesRefused(deniedAdd, deniedRemove)
+        if (removed.includes("owner") && (yield* isLastActiveOwner(user))) {
+          return yield* new Forbidden({ message: "The last active owner cannot lose the owner role." })
+        }
+        const updated = added.length === 0 && removed.length === 0
+          ? user
+          : yield* updateUser(user, { rbac_roles: next, updated_at: yield* now })
+        yield* auditResource(userResource(user), { rbac_roles: user.rbac_roles }, { rbac_roles: updated.rbac_roles })
+        return yield* withMemberships(updated)
+      }).pipe(span("Users.setRoles"))
+
+    /**
+     * PUT /users/{user}/status/{suspend,activate}: needs `update` on the user. Nobody suspends
+     * themselves or the last active owner, or changes the status of a user above them. A
+     * suspended user's tokens answer 401 and their logins 403 until they are activated again.
+     */
+    const setStatus = (ref: string, status: UserStatus) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const user = yield* resolveVisible(ref)
+        if (status === "suspended" && user.id === actor.user.id) {
+          return yield* new BadRequest({ message: "You cannot suspend yourself." })
+        }
+        yield* authorize("update", userObject(user))
+        if (status === "suspended" && (yield* isLastActiveOwner(user))) {
+          return yield* new Forbidden({ message: "The last active owner cannot be suspended." })
+        }
+        yield* refuseActingAbove(user, status === "suspended" ? "suspend" : "activate")
+        const updated = user.status === status ? user : yield* updateUser(user, { status, updated_at: yield* now })
+        yield* auditResource(userResource(user), { status: user.status }, { status: updated.status })
+        return yield* withMemberships(updated)
+      }).pipe(span("Users.setStatus"))
+
+    /** GET /users/roles: the site roles, each marked with whether the caller may assign it. */
+    const assignableRoles = Effect.gen(function*() {
+      yield* authorize("read", { type: "assign_role" })
+      const mayAssign = yield* allowed("assign", { type: "assign_role" })
+      const beyond = yield* rolesBeyondActor(siteRoles.map((r) => r.name))
+      return siteRoles.map((role) => toAssignableRole(role, "", mayAssign && !beyond.includes(role.name)))
+    }).pipe(span("Users.assignableRoles"))
+
     return {
       resolve,
       resolveReadable,
+      resolveVisible,
+      setRoles,
+      setStatus,
+      assignableRoles,
       create,
       list,
       get: (ref: string) => Effect.flatMap(resolveReadable(ref), withMemberships).pipe(span("Users.get")),

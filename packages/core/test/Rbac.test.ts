@@ -162,7 +162,155 @@ describe("Rbac.canAssign", () => {
   it("organization-user-admin cannot assign organization-admin", () => {
     const userAdmin = subject([], { [ORG]: ["organization-user-admin"] })
     expect(Rbac.canAssign(userAdmin, "organization-auditor", ORG)).toBe(true)
+    expect(Rbac.canAssign(userAdmin, "organization-user-admin", ORG)).toBe(true)
     expect(Rbac.canAssign(userAdmin, "organization-admin", ORG)).toBe(false)
+    expect(Rbac.canAssign(userAdmin, "organization-auditor", ORG2)).toBe(false)
+  })
+
+  it("owner assigns organization roles anywhere; user-admin all but organization-admin", () => {
+    const owner = subject(["owner"])
+    const userAdmin = subject(["user-admin"])
+    for (const role of Rbac.organizationRoles.map((r) => r.name)) {
+      expect(Rbac.canAssign(owner, role, ORG)).toBe(true)
+      expect(Rbac.canAssign(userAdmin, role, ORG)).toBe(role !== "organization-admin")
+    }
+  })
+
+  it("unassignable lists the roles above the subject", () => {
+    expect(Rbac.unassignable(subject(["user-admin"]), ["auditor", "owner", "organization-admin"], ORG))
+      .toEqual(["owner", "organization-admin"])
+    expect(Rbac.unassignable(subject(["owner"]), ["owner", "auditor"])).toEqual([])
+    expect(Rbac.unassignable(subject(), [])).toEqual([])
+  })
+})
+
+describe("Rbac.permissions", () => {
+  it("lists each grant, * standing for every action", () => {
+    const owner = Rbac.permissions(Rbac.roles.get("owner")!)
+    expect(owner.site).toEqual([{ negate: false, resource_type: "*", action: "*" }])
+    expect(owner.organization).toEqual([])
+    const member = Rbac.permissions(Rbac.roles.get("member")!)
+    expect(member.site).toContainEqual({ negate: false, resource_type: "user", action: "read" })
+    expect(member.user).toContainEqual({ negate: false, resource_type: "api_key", action: "*" })
+    const orgAdmin = Rbac.permissions(Rbac.roles.get("organization-admin")!)
+    expect(orgAdmin.organization).toEqual([{ negate: false, resource_type: "*", action: "*" }])
+  })
+})
+
+const token = (
+  scopes: ReadonlyArray<string> | undefined,
+  allowList?: ReadonlyArray<{ type: string; id: string }>,
+  siteRoles: ReadonlyArray<string> = ["owner"]
+): Rbac.Subject => ({ ...subject(siteRoles), scopes, allowList })
+
+describe("Rbac scopes", () => {
+  it("knows which names a token may carry", () => {
+    for (const s of ["all", "application_connect", "user:read", "user:*", "*:read", "*:*", "api_key:delete"]) {
+      expect(Rbac.isScope(s), s).toBe(true)
+    }
+    for (const s of ["", "root", "user", "user:", ":read", "planet:read", "user:fly", "user:read:extra", "ALL"]) {
+      expect(Rbac.isScope(s), s).toBe(false)
+    }
+  })
+
+  it("offers only names a token may carry, without duplicates", () => {
+    expect(Rbac.externalScopes.slice(0, 2)).toEqual(["all", "application_connect"])
+    expect(new Set(Rbac.externalScopes).size).toBe(Rbac.externalScopes.length)
+    for (const s of Rbac.externalScopes) expect(Rbac.isScope(s), s).toBe(true)
+  })
+
+  it("grants by kind and action, with * for either", () => {
+    expect(Rbac.scopeGrants("all", "delete", "organization")).toBe(true)
+    expect(Rbac.scopeGrants("user:read", "read", "user")).toBe(true)
+    expect(Rbac.scopeGrants("user:read", "update", "user")).toBe(false)
+    expect(Rbac.scopeGrants("user:read", "read", "organization")).toBe(false)
+    expect(Rbac.scopeGrants("user:*", "delete", "user")).toBe(true)
+    expect(Rbac.scopeGrants("*:read", "read", "audit_log")).toBe(true)
+    expect(Rbac.scopeGrants("*:read", "create", "audit_log")).toBe(false)
+    expect(Rbac.scopeGrants("application_connect", "application_connect", "workspace")).toBe(true)
+    expect(Rbac.scopeGrants("application_connect", "read", "workspace")).toBe(false)
+    expect(Rbac.scopeGrants("application_connect", "read", "user")).toBe(false)
+    expect(Rbac.scopeGrants("nonsense", "read", "user")).toBe(false)
+  })
+
+  it("narrows: a token allows what any of its scopes grants", () => {
+    expect(Rbac.tokenAllows(token(undefined), "delete", { type: "user", id: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(token(["all"]), "delete", { type: "user", id: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(token(["user:read", "all"]), "delete", { type: "user" })).toBe(true)
+    const two = token(["user:read", "organization:update"])
+    expect(Rbac.tokenAllows(two, "read", { type: "user", id: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(two, "update", { type: "organization", id: ORG, orgId: ORG })).toBe(true)
+    expect(Rbac.tokenAllows(two, "update", { type: "user", id: OTHER })).toBe(false)
+    expect(Rbac.tokenAllows(token([]), "read", { type: "user" })).toBe(false)
+  })
+})
+
+describe("Rbac allow-lists", () => {
+  it("an id entry covers that object of that kind only", () => {
+    const s = token(["all"], [{ type: "user", id: OTHER }])
+    expect(Rbac.tokenAllows(s, "read", { type: "user", id: OTHER, ownerId: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(s, "update", { type: "user", id: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(s, "read", { type: "user", id: ME })).toBe(false)
+    expect(Rbac.tokenAllows(s, "read", { type: "organization", id: OTHER })).toBe(false)
+  })
+
+  it("an object without an id (a listing, a creation) needs a * id", () => {
+    expect(Rbac.tokenAllows(token(["all"], [{ type: "user", id: OTHER }]), "read", { type: "user" })).toBe(false)
+    expect(Rbac.tokenAllows(token(["all"], [{ type: "user", id: OTHER }]), "create", { type: "user" })).toBe(false)
+    expect(Rbac.tokenAllows(token(["all"], [{ type: "user", id: "*" }]), "create", { type: "user" })).toBe(true)
+    expect(Rbac.tokenAllows(token(["all"], [{ type: "*", id: "*" }]), "create", { type: "user" })).toBe(true)
+    expect(Rbac.tokenAllows(token(["all"], [{ type: "*", id: OTHER }]), "create", { type: "user" })).toBe(false)
+  })
+
+  it("* matches any kind or any id; entries add up; an empty list is unrestricted", () => {
+    const anyKind = token(["all"], [{ type: "*", id: OTHER }])
+    expect(Rbac.tokenAllows(anyKind, "read", { type: "user", id: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(anyKind, "read", { type: "organization", id: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(anyKind, "read", { type: "user", id: ME })).toBe(false)
+    const anyId = token(["all"], [{ type: "user", id: "*" }])
+    expect(Rbac.tokenAllows(anyId, "read", { type: "user", id: ME })).toBe(true)
+    expect(Rbac.tokenAllows(anyId, "read", { type: "organization", id: ORG })).toBe(false)
+    const both = token(["all"], [{ type: "user", id: OTHER }, { type: "organization", id: ORG }])
+    expect(Rbac.tokenAllows(both, "read", { type: "organization", id: ORG, orgId: ORG })).toBe(true)
+    expect(Rbac.tokenAllows(both, "read", { type: "user", id: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(token(["all"], []), "read", { type: "audit_log" })).toBe(true)
+  })
+
+  it("needs both the scopes and the allow-list", () => {
+    const s = token(["user:read"], [{ type: "user", id: OTHER }])
+    expect(Rbac.tokenAllows(s, "read", { type: "user", id: OTHER })).toBe(true)
+    expect(Rbac.tokenAllows(s, "update", { type: "user", id: OTHER })).toBe(false)
+    expect(Rbac.tokenAllows(s, "read", { type: "user", id: ME })).toBe(false)
+  })
+})
+
+describe("Rbac.decide", () => {
+  it("allows what both the roles and the token allow", () => {
+    expect(Rbac.decide(token(["user:read"], undefined, []), "read", { type: "user", id: OTHER })).toBe("allowed")
+    expect(Rbac.can(token(["user:read"], undefined, []), "read", { type: "user", id: OTHER })).toBe(true)
+  })
+
+  it("says the token refused when only the token stands in the way", () => {
+    const owner = token(["user:read"])
+    expect(Rbac.decide(owner, "delete", { type: "user", id: OTHER })).toBe("token")
+    expect(Rbac.can(owner, "delete", { type: "user", id: OTHER })).toBe(false)
+    const listed = token(["all"], [{ type: "user", id: OTHER }])
+    expect(Rbac.decide(listed, "read", { type: "organization", id: ORG, orgId: ORG })).toBe("token")
+  })
+
+  it("says the roles refused whenever they do, whatever the token (a member's token cannot widen)", () => {
+    for (const t of [token(undefined, undefined, []), token(["all"], undefined, []), token(["*:*"], [{ type: "*", id: "*" }], [])]) {
+      expect(Rbac.decide(t, "create", { type: "user" })).toBe("roles")
+      expect(Rbac.decide(t, "read", { type: "organization", id: ORG, orgId: ORG })).toBe("roles")
+    }
+    expect(Rbac.decide(token(["user:read"], undefined, []), "delete", { type: "user", id: OTHER })).toBe("roles")
+  })
+
+  it("organization-member reads the roles of its organization", () => {
+    const orgMember = subject([], { [ORG]: [] })
+    expect(Rbac.decide(orgMember, "read", { type: "assign_org_role", orgId: ORG })).toBe("allowed")
+    expect(Rbac.decide(orgMember, "assign", { type: "assign_org_role", orgId: ORG })).toBe("roles")
+    expect(Rbac.decide(orgMember, "read", { type: "assign_org_role", orgId: ORG2 })).toBe("roles")
   })
 })
 

@@ -176,8 +176,13 @@ describe("api keys", () => {
       expectValidations(await member.client.post("/users/me/keys/tokens", { scopes: ["all", "root", "god"] }), ["scopes"])
       expectValidations(await member.client.post("/users/me/keys/tokens", { scope: "root" }), ["scope"])
       expectValidations(
-        await member.client.post("/users/me/keys/tokens", { token_name: "has space", allow_list: [{ type: "planet", id: "x" }] }),
+        await member.client.post("/users/me/keys/tokens", { token_name: "has space", allow_list: [{ type: "planet", id: "*" }] }),
         ["token_name", "allow_list.0.type"]
+      )
+      // An allow-list id is a UUID or "*".
+      expectValidations(
+        await member.client.post("/users/me/keys/tokens", { allow_list: [{ type: "user", id: "*" }, { type: "user", id: "bob" }] }),
+        ["allow_list.1.id"]
       )
       expectValidations(await member.client.post("/users/me/keys/tokens", { token_name: "x".repeat(65) }), ["token_name"])
     })

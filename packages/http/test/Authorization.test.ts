@@ -6,9 +6,9 @@
 import { Duration } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  bootstrapOwner, captureMail, type Client, createUser, expectNoServerErrors, expectResponse, expectValidations,
-  ISO_DATE_PATTERN, login,
-  SESSION_HEADER, startTestServer, STRONG_PASSWORD, type TestServer, UUID_PATTERN
+  addMemberWithRoles, bootstrapOwner, captureMail, type Client, createOrganization, createUser, expectNoServerErrors,
+  expectResponse, expectValidations, ISO_DATE_PATTERN, login,
+  SESSION_HEADER, startTestServer, STRONG_PASSWORD, type TestServer, tokenClient, UUID_PATTERN
 } from "./support.js"
 
 const TOKEN_PATTERN = /^[A-Za-z0-9]{10}-[A-Za-z0-9]{22}$/
@@ -527,6 +527,145 @@ describe("authentication", () => {
   it("answers 401 for an unknown bearer token", async () => {
     const r = await srv.anonymous.request("GET", "/users/me", undefined, { headers: { authorization: "Bearer nope" } })
     expectResponse(r, 401)
+  })
+})
+
+describe("POST /authcheck", () => {
+  let srv: TestServer
+  let owner: Client
+  let ownerId: string
+  let defaultOrgId: string
+  let member: Awaited<ReturnType<typeof createUser>>
+  let other: Awaited<ReturnType<typeof createUser>>
+  let org: { id: string; name: string }
+  beforeAll(async () => {
+    srv = await startTestServer()
+    const boot = await bootstrapOwner(srv)
+    owner = boot.client
+    ownerId = boot.userId
+    defaultOrgId = boot.organizationId
+    member = await createUser(owner, { username: "checker" })
+    other = await createUser(owner, { username: "checked" })
+    org = await createOrganization(owner)
+  })
+  afterAll(() => srv.close())
+
+  const checks = () => ({
+    readUser: { action: "read", object: { resource_type: "user", resource_id: other.user.id } },
+    createUser: { action: "create", object: { resource_type: "user" } },
+    deleteUser: { action: "delete", object: { resource_type: "user", resource_id: other.user.id } },
+    ownPersonal: { action: "update_personal", object: { resource_type: "user", resource_id: member.user.id } },
+    readDefaultOrg: { action: "read", object: { resource_type: "organization", resource_id: defaultOrgId } },
+    readOtherOrg: { action: "read", object: { resource_type: "organization", resource_id: org.id } },
+    ownKey: { action: "create", object: { resource_type: "api_key", owner_id: "me" } },
+    othersKey: { action: "create", object: { resource_type: "api_key", owner_id: other.user.id } },
+    auditLog: { action: "read", object: { resource_type: "audit_log" } },
+    connect: { action: "application_connect", object: { resource_type: "workspace", owner_id: "me" } },
+    everything: { action: "delete", object: { resource_type: "*" } }
+  })
+
+  it("answers every key with whether the caller may, for a member", async () => {
+    const r = await member.client.post("/authcheck", { checks: checks() })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({
+      readUser: true, createUser: false, deleteUser: false, ownPersonal: true, readDefaultOrg: true, readOtherOrg: false,
+      ownKey: true, othersKey: false, auditLog: false, connect: true, everything: false
+    })
+  })
+
+  it("answers true to everything for an owner", async () => {
+    const r = await owner.post("/authcheck", { checks: checks() })
+    expect(r.status).toBe(200)
+    expect(Object.keys(r.body).sort()).toEqual(Object.keys(checks()).sort())
+    // ownPersonal names the member: an owner may update anyone's personal settings.
+    expect(Object.values(r.body).every((v) => v === true)).toBe(true)
+  })
+
+  it("uses organization roles: in that organization, or in any with any_org", async () => {
+    const admin = await createUser(owner)
+    await addMemberWithRoles(owner, org.id, admin.user.id, ["organization-admin"])
+    const r = await admin.client.post("/authcheck", {
+      checks: {
+        inOrg: { action: "update", object: { resource_type: "organization", organization_id: org.id } },
+        byId: { action: "delete", object: { resource_type: "organization", resource_id: org.id.toUpperCase() } },
+        elsewhere: { action: "update", object: { resource_type: "organization", organization_id: defaultOrgId } },
+        noOrg: { action: "update", object: { resource_type: "organization" } },
+        anyOrg: { action: "update", object: { resource_type: "organization", any_org: true } },
+        groups: { action: "create", object: { resource_type: "group", organization_id: org.id } },
+        memberRead: { action: "read", object: { resource_type: "organization_member", organization_id: defaultOrgId } }
+      }
+    })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({
+      inOrg: true, byId: true, elsewhere: false, noOrg: false, anyOrg: true, groups: true, memberRead: true
+    })
+    const plain = await member.client.post("/authcheck", {
+      checks: { anyOrg: { action: "update", object: { resource_type: "organization", any_org: true } } }
+    })
+    expect(plain.body).toEqual({ anyOrg: false })
+  })
+
+  it("applies the token's scopes and allow-list", async () => {
+    const token = await tokenClient(owner, { scopes: ["user:read"], allow_list: [{ type: "user", id: other.user.id }] })
+    const r = await token.post("/authcheck", {
+      checks: {
+        allowed: { action: "read", object: { resource_type: "user", resource_id: other.user.id } },
+        otherUser: { action: "read", object: { resource_type: "user", resource_id: ownerId } },
+        otherAction: { action: "delete", object: { resource_type: "user", resource_id: other.user.id } },
+        otherKind: { action: "read", object: { resource_type: "organization", resource_id: defaultOrgId } },
+        listing: { action: "read", object: { resource_type: "user" } }
+      }
+    })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ allowed: true, otherUser: false, otherAction: false, otherKind: false, listing: false })
+  })
+
+  it("answers an empty map for no checks, and odd keys as given", async () => {
+    expect((await member.client.post("/authcheck", { checks: {} })).body).toEqual({})
+    const r = await member.client.post("/authcheck", {
+      checks: {
+        "": { action: "read", object: { resource_type: "user" } },
+        "a.b c/é": { action: "create", object: { resource_type: "user" } },
+        constructor: { action: "read", object: { resource_type: "user" } }
+      }
+    })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ "": true, "a.b c/é": false, constructor: true })
+  })
+
+  it("answers 400 naming the check key of each bad field", async () => {
+    const r = await member.client.post("/authcheck", {
+      checks: {
+        good: { action: "read", object: { resource_type: "user" } },
+        badAction: { action: "fly", object: { resource_type: "user" } },
+        badType: { action: "read", object: { resource_type: "planet" } },
+        emptyType: { action: "read", object: { resource_type: "" } },
+        noObject: { action: "read" },
+        badAnyOrg: { action: "read", object: { resource_type: "user", any_org: "yes" } },
+        badOwner: { action: "read", object: { resource_type: "user", owner_id: 7 } }
+      }
+    })
+    expectValidations(r, [
+      "checks.badAction.action", "checks.badType.object.resource_type", "checks.emptyType.object.resource_type",
+      "checks.noObject.object", "checks.badAnyOrg.object.any_org", "checks.badOwner.object.owner_id"
+    ])
+  })
+
+  it("answers 400 on checks when it is missing or not an object", async () => {
+    expectValidations(await member.client.post("/authcheck", {}), ["checks"])
+    expectValidations(await member.client.post("/authcheck", { checks: [] }), ["checks"])
+    expectValidations(await member.client.post("/authcheck", { checks: { k: "read" } }), ["checks.k"])
+  })
+
+  it("requires a token", async () => {
+    expectResponse(await srv.anonymous.post("/authcheck", { checks: {} }), 401)
+  })
+
+  it("never answers with a server error", async () => {
+    await expectNoServerErrors(member.client, [["POST", "/authcheck"]])
+    await expectNoServerErrors(srv.anonymous, [["POST", "/authcheck"]])
+    const deep = { checks: { k: { action: "read", object: { resource_type: "user", resource_id: "x".repeat(10_000), organization_id: "%", owner_id: "me" } } } }
+    expect((await member.client.post("/authcheck", deep)).status).toBe(200)
   })
 })
 

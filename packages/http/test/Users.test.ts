@@ -120,6 +120,12 @@ describe("users", () => {
       expectValidations(await owner.post("/users", { email: "me@example.com", username: "me", password: STRONG_PASSWORD }), ["username"])
     })
 
+    it("accepts the implicit member role without storing it", async () => {
+      const r = await owner.post("/users", { email: "im@example.com", username: "implicit-member", password: STRONG_PASSWORD, roles: ["member", "auditor"] })
+      expect(r.status).toBe(201)
+      expect(r.body.roles.map((x: any) => x.name)).toEqual(["auditor"])
+    })
+
     it("answers 400 once for several unknown roles", async () => {
       const r = await owner.post("/users", { email: "r@example.com", username: "many-roles", password: STRONG_PASSWORD, roles: ["boss", "king"] })
       expectValidations(r, ["roles"])

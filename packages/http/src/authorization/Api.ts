@@ -1,6 +1,6 @@
 /** Authorization routes: scopes, login, one-time passcodes, first user, auth methods, logout. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { DisplayName, Email, NewPassword, ResponseBody, Username } from "@workbay/core"
+import { DisplayName, Email, NewPassword, Rbac, ResponseBody, Username } from "@workbay/core"
 import { Schema } from "effect"
 import { BadRequest, Conflict, Forbidden, NoContent, NotFound, UserPath } from "../Common.js"
 import { Authentication } from "../Security.js"
@@ -87,6 +87,31 @@ export class ConvertLoginResponse extends Schema.Class<ConvertLoginResponse>("OA
   user_id: Schema.UUID
 }) {}
 
+/** The resource kind and the action of an authorization check, as the evaluator knows them. */
+const ResourceType = Schema.Literal(...Rbac.resourceKinds).annotations({
+  message: () => ({ message: "Resource type must be a resource kind (such as user or organization) or \"*\".", override: true })
+})
+const Action = Schema.Literal(...Rbac.actions).annotations({
+  message: () => ({ message: `Action must be one of ${Rbac.actions.join(", ")}.`, override: true })
+})
+
+export class AuthorizationObject extends Schema.Class<AuthorizationObject>("AuthorizationObject")({
+  resource_type: ResourceType,
+  resource_id: optional(Schema.String),
+  organization_id: optional(Schema.String),
+  owner_id: optional(Schema.String),
+  any_org: optional(Schema.Boolean)
+}) {}
+
+export class AuthorizationCheck extends Schema.Class<AuthorizationCheck>("AuthorizationCheck")({
+  action: Action,
+  object: AuthorizationObject
+}) {}
+
+export class AuthorizationRequest extends Schema.Class<AuthorizationRequest>("AuthorizationRequest")({
+  checks: Schema.Record({ key: Schema.String, value: AuthorizationCheck })
+}) {}
+
 /** Routes about the caller's own session and password. */
 export class SessionApi extends HttpApiGroup.make("session")
   .add(
@@ -100,6 +125,11 @@ export class SessionApi extends HttpApiGroup.make("session")
       .setPayload(Schema.Struct({ password: Schema.String, to_type: Schema.String }))
       .addSuccess(ConvertLoginResponse, { status: 201 })
       .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("authcheck", "/authcheck").annotate(Audited, false)
+      .setPayload(AuthorizationRequest)
+      .addSuccess(Schema.Record({ key: Schema.String, value: Schema.Boolean }))
   )
   .add(HttpApiEndpoint.post("logout", "/users/logout").annotate(Audited, audit("api_key", { action: "logout" })).addSuccess(ResponseBody))
   .addError(BadRequest)

@@ -21,6 +21,7 @@ export const AuthorizationHttp = implement(WorkbayApi, "authorization", {
 })
 
 export const SessionHttp = implement(WorkbayApi, "session", {
+  authcheck: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.check(payload.checks)),
   validatePassword: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.validatePassword(payload.password)),
   convertLogin: ({ path, payload }) => Effect.flatMap(Auth, (auth) => auth.convertLogin(path.user, payload)),
   logout: () => Effect.flatMap(Auth, (auth) => auth.logout).pipe(Effect.tap(() => clearSessionCookie))

@@ -1,10 +1,11 @@
 /** Organization routes and organization members. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Organization, OrganizationMember, OrganizationName, ResponseBody } from "@workbay/core"
+import { AssignableRole, Organization, OrganizationMember, OrganizationName, ResponseBody } from "@workbay/core"
 import { Either, ParseResult, Schema } from "effect"
 import { BadRequest, Conflict, Forbidden, NonNegativeIntParam, NoContent, NotFound, OrganizationPath } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { Audited, audit } from "../Audit.js"
+import { UpdateRolesRequest } from "../users/Api.js"
 
 /** Optional in the body; `exact` so a wrong value yields its own message, not one about "undefined". */
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
@@ -61,7 +62,19 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
       .setUrlParams(Schema.Struct({ limit: Schema.optional(NonNegativeIntParam), offset: Schema.optional(NonNegativeIntParam) }))
       .addSuccess(Schema.Array(OrganizationMember))
   )
+  .add(
+    HttpApiEndpoint.get("assignableRoles", "/organizations/:organization/members/roles")
+      .setPath(OrganizationPath)
+      .addSuccess(Schema.Array(AssignableRole))
+  )
   .add(HttpApiEndpoint.get("getMember", "/organizations/:organization/members/:user").setPath(MemberPath).addSuccess(OrganizationMember))
+  .add(
+    HttpApiEndpoint.put("updateMemberRoles", "/organizations/:organization/members/:user/roles")
+      .annotate(Audited, audit("organization_member"))
+      .setPath(MemberPath)
+      .setPayload(UpdateRolesRequest)
+      .addSuccess(OrganizationMember)
+  )
   .add(
     HttpApiEndpoint.post("addMember", "/organizations/:organization/members/:user").annotate(Audited, audit("organization_member"))
       .setPath(MemberPath)

@@ -11,7 +11,10 @@ export const OrganizationsHttp = implement(WorkbayApi, "organizations", {
   update: ({ path, payload }) => Effect.flatMap(Organizations, (o) => o.update(path.organization, payload)),
   delete: ({ path }) => Effect.flatMap(Organizations, (o) => o.delete(path.organization)),
   listMembers: ({ path, urlParams }) => Effect.flatMap(Organizations, (o) => o.listMembers(path.organization, urlParams)),
+  assignableRoles: ({ path }) => Effect.flatMap(Organizations, (o) => o.assignableRoles(path.organization)),
   getMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.getMember(path.organization, path.user)),
+  updateMemberRoles: ({ path, payload }) =>
+    Effect.flatMap(Organizations, (o) => o.setMemberRoles(path.organization, path.user, payload.roles)),
   addMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.addMember(path.organization, path.user)),
   removeMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.removeMember(path.organization, path.user))
 })

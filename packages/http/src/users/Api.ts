@@ -1,6 +1,6 @@
 /** User routes: listing, creation, lookup, deletion, appearance, git SSH key, quiet hours, API keys. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ApiKey, NewPassword, DisplayName, Email, GitSshKey, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
+import { ApiKey, AssignableRole, NewPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
 import { Schema } from "effect"
 import { BadRequest, BooleanParam, Conflict, EmptyOk, Forbidden, NonNegativeIntParam, NoContent, NotFound, UserPath } from "../Common.js"
 import { Authentication } from "../Security.js"
@@ -43,12 +43,23 @@ const Nanoseconds = Schema.Number.pipe(
   })
 )
 
+/** An allow-list entry as a request gives it: the id is a UUID or `*` (any id of that kind). */
+const AllowListTarget = Schema.Struct({
+  id: Schema.String.pipe(Schema.filter((s) => s === "*" || isUuid(s), { message: () => "Id must be a UUID or \"*\"." })),
+  type: AllowListEntry.fields.type
+})
+
 export class CreateTokenRequest extends Schema.Class<CreateTokenRequest>("CreateTokenRequest")({
   token_name: optional(TokenName),
   lifetime: optional(Nanoseconds),
   scope: optional(Schema.String),
   scopes: optional(Schema.Array(Schema.String)),
-  allow_list: optional(Schema.Array(AllowListEntry))
+  allow_list: optional(Schema.Array(AllowListTarget))
+}) {}
+
+/** New explicit roles (site roles of a user, or organization roles of a member). */
+export class UpdateRolesRequest extends Schema.Class<UpdateRolesRequest>("UpdateRoles")({
+  roles: Schema.Array(Schema.String)
 }) {}
 
 const terminalFonts = ["", "ibm-plex-mono", "fira-code", "source-code-pro", "jetbrains-mono"] as const
@@ -84,7 +95,16 @@ export class UsersApi extends HttpApiGroup.make("users")
       .addSuccess(UsersPage)
   )
   .add(HttpApiEndpoint.post("create", "/users").annotate(Audited, audit("user")).setPayload(CreateUserRequest).addSuccess(User, { status: 201 }).addError(Conflict))
+  .add(HttpApiEndpoint.get("assignableRoles", "/users/roles").addSuccess(Schema.Array(AssignableRole)))
   .add(HttpApiEndpoint.get("get", "/users/:user").setPath(UserPath).addSuccess(User))
+  .add(
+    HttpApiEndpoint.put("updateRoles", "/users/:user/roles").annotate(Audited, audit("user"))
+      .setPath(UserPath)
+      .setPayload(UpdateRolesRequest)
+      .addSuccess(User)
+  )
+  .add(HttpApiEndpoint.put("suspend", "/users/:user/status/suspend").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(User))
+  .add(HttpApiEndpoint.put("activate", "/users/:user/status/activate").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(User))
   .add(HttpApiEndpoint.del("delete", "/users/:user").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(EmptyOk))
   .add(HttpApiEndpoint.get("getAppearance", "/users/:user/appearance").setPath(UserPath).addSuccess(UserAppearance))
   .add(

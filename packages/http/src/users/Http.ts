@@ -7,7 +7,11 @@ import { implement } from "../Handlers.js"
 export const UsersHttp = implement(WorkbayApi, "users", {
   list: ({ urlParams }) => Effect.flatMap(Users, (u) => u.list(urlParams)),
   create: ({ payload }) => Effect.flatMap(Users, (u) => u.create(payload)),
+  assignableRoles: () => Effect.flatMap(Users, (u) => u.assignableRoles),
   get: ({ path }) => Effect.flatMap(Users, (u) => u.get(path.user)),
+  updateRoles: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setRoles(path.user, payload.roles)),
+  suspend: ({ path }) => Effect.flatMap(Users, (u) => u.setStatus(path.user, "suspended")),
+  activate: ({ path }) => Effect.flatMap(Users, (u) => u.setStatus(path.user, "active")),
   delete: ({ path }) => Effect.flatMap(Users, (u) => u.delete(path.user)),
   getAppearance: ({ path }) => Effect.flatMap(Users, (u) => u.getAppearance(path.user)),
   updateAppearance: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setAppearance(path.user, payload)),
