@@ -1,9 +1,131 @@
 /** Group routes: groups, members, workspace quota, AI budgets. */
-import { HttpApiGroup } from "@effect/platform"
-import { BadRequest, Forbidden, NotFound } from "../Common.js"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Group, GroupAiBudget, GroupMembersPage, GroupName, isGroupName, isUuid, WorkspaceQuota } from "@workbay/core"
+import { Schema } from "effect"
+import { Audited, audit } from "../Audit.js"
+import { BadRequest, BooleanParam, Conflict, Forbidden, NonNegativeIntParam, NoContent, NotFound, OrganizationPath, UserPath } from "../Common.js"
 import { Authentication } from "../Security.js"
 
+/** Optional in the body; `exact` so a wrong value yields its own message, not one about "undefined". */
+const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+
+/** Display names: at most 64 characters, no leading or trailing spaces (Coder's rule). */
+const GroupDisplayName = Text(64).pipe(
+  Schema.filter((s) => s === s.trim() || "Display name must not start or end with spaces.")
+)
+
+/** Coder stores allowances as 32-bit integers. */
+const QuotaAllowance = Schema.Int.annotations({ message: () => ({ message: "Must be a whole number.", override: true }) }).pipe(
+  Schema.nonNegative({ message: () => "Quota allowance cannot be negative." }),
+  Schema.lessThanOrEqualTo(2_147_483_647, { message: () => "Quota allowance must be at most 2147483647." })
+)
+
+const SpendLimitMicros = Schema.Number.pipe(
+  Schema.filter((n) => Number.isSafeInteger(n) || "Must be a whole number of micros."),
+  Schema.nonNegative({ message: () => "Spend limit cannot be negative." })
+)
+
+/** `{group}`: a group id, or a group name (see docs/groups.md). */
+const GroupRef = Schema.String.pipe(
+  Schema.filter((s) => isUuid(s) || isGroupName(s) || "Must be a group id (a UUID) or a group name.")
+)
+const GroupPath = Schema.Struct({ group: GroupRef })
+
+/** User ids, usernames or `me`. */
+const UserRefs = Schema.Array(Text(320))
+
+export class CreateGroupRequest extends Schema.Class<CreateGroupRequest>("CreateGroupRequest")({
+  name: GroupName,
+  display_name: optional(GroupDisplayName),
+  avatar_url: optional(Text(512)),
+  quota_allowance: optional(QuotaAllowance)
+}) {}
+
+/** A new name, or empty to keep the current one (as Coder does). */
+const NameOrEmpty = Schema.Union(Schema.Literal(""), GroupName)
+  .annotations({ message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true }) })
+
+export class PatchGroupRequest extends Schema.Class<PatchGroupRequest>("PatchGroupRequest")({
+  add_users: optional(UserRefs),
+  remove_users: optional(UserRefs),
+  name: optional(NameOrEmpty),
+  display_name: optional(GroupDisplayName),
+  avatar_url: optional(Text(512)),
+  quota_allowance: optional(QuotaAllowance)
+}) {}
+
+export class PutGroupAiBudgetRequest extends Schema.Class<PutGroupAiBudgetRequest>("PutGroupAIBudgetRequest")({
+  spend_limit_micros: SpendLimitMicros
+}) {}
+
+const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
+
+/** `group_ids`: comma-separated group ids (the dispatcher splits them); one validation for the parameter. */
+const GroupIds = Schema.Array(Schema.String).pipe(
+  Schema.filter((ids) => {
+    const bad = ids.filter((id) => !isUuid(id))
+    return bad.length === 0 || `Not a UUID: ${bad.map((b) => `"${b}"`).join(", ")}.`
+  })
+)
+
 export class GroupsApi extends HttpApiGroup.make("groups")
+  .add(
+    HttpApiEndpoint.get("list", "/groups")
+      .setUrlParams(Schema.Struct({
+        organization: Schema.optional(Schema.String),
+        has_member: Schema.optional(Schema.String),
+        group_ids: Schema.optional(GroupIds)
+      }))
+      .addSuccess(Schema.Array(Group))
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/groups/:group")
+      .setPath(GroupPath)
+      .setUrlParams(Schema.Struct({ exclude_members: Schema.optional(BooleanParam) }))
+      .addSuccess(Group)
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/groups/:group").annotate(Audited, audit("group"))
+      .setPath(GroupPath)
+      .setPayload(PatchGroupRequest)
+      .addSuccess(Group)
+      .addError(Conflict)
+  )
+  .add(HttpApiEndpoint.del("delete", "/groups/:group").annotate(Audited, audit("group")).setPath(GroupPath).addSuccess(Group))
+  .add(
+    HttpApiEndpoint.get("listMembers", "/groups/:group/members")
+      .setPath(GroupPath)
+      .setUrlParams(Schema.Struct({
+        q: Schema.optional(Schema.String),
+        after_id: Schema.optional(Uuid),
+        limit: Schema.optional(NonNegativeIntParam),
+        offset: Schema.optional(NonNegativeIntParam)
+      }))
+      .addSuccess(GroupMembersPage)
+  )
+  .add(HttpApiEndpoint.get("getAiBudget", "/groups/:group/ai/budget").setPath(GroupPath).addSuccess(GroupAiBudget))
+  .add(
+    HttpApiEndpoint.put("setAiBudget", "/groups/:group/ai/budget").annotate(Audited, audit("group_ai_budget"))
+      .setPath(GroupPath)
+      .setPayload(PutGroupAiBudgetRequest)
+      .addSuccess(GroupAiBudget)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteAiBudget", "/groups/:group/ai/budget").annotate(Audited, audit("group_ai_budget"))
+      .setPath(GroupPath)
+      .addSuccess(NoContent)
+  )
+  .add(HttpApiEndpoint.get("listByOrganization", "/organizations/:organization/groups").setPath(OrganizationPath).addSuccess(Schema.Array(Group)))
+  .add(
+    HttpApiEndpoint.post("create", "/organizations/:organization/groups").annotate(Audited, audit("group"))
+      .setPath(OrganizationPath)
+      .setPayload(CreateGroupRequest)
+      .addSuccess(Group, { status: 201 })
+      .addError(Conflict)
+  )
+  .add(HttpApiEndpoint.get("workspaceQuota", "/workspace-quota/:user").setPath(UserPath).addSuccess(WorkspaceQuota))
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(NotFound)
