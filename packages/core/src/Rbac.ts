@@ -43,6 +43,8 @@ export interface RoleDefinition {
 
 const ownedByMember: ReadonlyArray<Grant> = [
   ["user", ["read", "read_personal", "update_personal"]],
+  // A member may see their own membership of a group.
+  ["group_member", ["read"]],
   ["api_key", "*"],
   ["user_secret", "*"],
   ["user_skill", "*"],

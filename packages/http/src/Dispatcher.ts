@@ -198,6 +198,24 @@ const statusOfError = (error: unknown): number | undefined => {
   return status
 }
 
+/**
+ * One validation per string in `value` holding a NUL character (at its path). No text column
+ * stores one (Postgres refuses it), so such input is a bad request, never a storage error.
+ */
+const nulFields = (value: unknown, path = "", out: Array<ValidationEntry> = []): Array<ValidationEntry> => {
+  if (typeof value === "string") {
+    if (value.includes("\u0000") && !out.some((v) => v.field === path)) {
+      out.push({ field: path, detail: "Must not contain NUL characters." })
+    }
+  } else if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      nulFields(k, path, out)
+      nulFields(v, path === "" ? k : `${path}.${k}`, out)
+    }
+  }
+  return out
+}
+
 /** The status a failed request answers with. */
 const statusOfCause = (cause: Cause.Cause<unknown>): number => {
   const failure = Cause.failureOption(cause)
@@ -318,14 +336,19 @@ export const makeDispatcher = <R>(
     /** Decodes path, query and body into `request`; a 400 with every bad field when they do not fit. */
     const decodeRequest = (): BadRequest | undefined => {
       let validations: Array<ValidationEntry> | undefined
-      if (route.decodePath !== undefined) {
+      const nulInPath = nulFields(found.params)
+      if (nulInPath.length > 0) (validations ??= []).push(...nulInPath)
+      else if (route.decodePath !== undefined) {
         const r = route.decodePath(found.params)
         if (Either.isRight(r)) request.path = r.right
         else (validations ??= []).push(...validationsOf(r.left))
       }
       if (route.decodeQuery !== undefined) {
-        const r = route.decodeQuery(parseQuery(query, route.arrayQueryKeys))
-        if (Either.isRight(r)) request.urlParams = r.right
+        const params = parseQuery(query, route.arrayQueryKeys)
+        const nul = nulFields(params)
+        const r = nul.length === 0 ? route.decodeQuery(params) : undefined
+        if (r === undefined) (validations ??= []).push(...nul)
+        else if (Either.isRight(r)) request.urlParams = r.right
         else (validations ??= []).push(...validationsOf(r.left))
       }
       if (route.decodePayload !== undefined) {
@@ -347,6 +370,8 @@ export const makeDispatcher = <R>(
         if (typeof body !== "object" || body === null || Array.isArray(body)) {
           return badRequest("Request body must be a JSON object.")
         }
+        const nul = nulFields(body)
+        if (nul.length > 0) return badRequest("Validation failed.", undefined, [...(validations ?? []), ...nul])
         const r = route.decodePayload(body)
         if (Either.isRight(r)) request.payload = r.right
         else (validations ??= []).push(...validationsOf(r.left))

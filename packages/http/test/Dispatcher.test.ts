@@ -31,6 +31,15 @@ describe("request handling", () => {
     }
   })
 
+  it("refuses NUL characters in path, query and body with one validation at the field", async () => {
+    const path = await owner.get("/users/a%00b")
+    expect(path.status).toBe(400)
+    expect(path.body.validations).toEqual([{ field: "user", detail: "Must not contain NUL characters." }])
+    const body = await owner.post("/organizations", { name: "ok", icon: ["x", "y\u0000"] })
+    expect(body.status).toBe(400)
+    expect(body.body.validations).toEqual([{ field: "icon.1", detail: "Must not contain NUL characters." }])
+  })
+
   it("refuses a body that is not JSON", async () => {
     const r = await owner.request("POST", "/organizations", undefined, { raw: "{nope" })
     expect(r.status).toBe(400)

@@ -47,6 +47,20 @@ describe.skipIf(url === null)("API on Postgres", () => {
     expect((await viaToken.get("/users/me")).status).toBe(401)
   })
 
+  it("answers 400, not a database error, for NUL characters anywhere in the input", async () => {
+    for (const path of ["/organizations/a%00b", "/users/a%00b", "/organizations/coder/members/a%00b", "/groups/a%00b"]) {
+      const r = await owner.get(path)
+      expect(r.status, path).toBe(400)
+      expect(r.body.validations[0].detail).toBe("Must not contain NUL characters.")
+    }
+    const body = await owner.post("/organizations", { name: "nul-org", description: "a\u0000b" })
+    expect(body.status).toBe(400)
+    expect(body.body.validations).toEqual([{ field: "description", detail: "Must not contain NUL characters." }])
+    const query = await owner.get("/users?q=a%00b")
+    expect(query.status).toBe(400)
+    expect(query.body.validations[0].field).toBe("q")
+  })
+
   it("treats a non-UUID organization reference as a name, never as a bad uuid literal", async () => {
     const r = await owner.get("/organizations/not-a-uuid")
     expect(r.status).toBe(404)
