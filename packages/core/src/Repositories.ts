@@ -102,6 +102,8 @@ export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRe
   readonly deleteByUser: (userId: string) => Effect.Effect<void>
   /** Records use and, for sessions, a refreshed expiry. */
   readonly touch: (id: string, lastUsed: Date, expiresAt: Date) => Effect.Effect<void>
+  /** Deletes keys that expired before `before` (retention); answers how many. */
+  readonly purgeExpiredBefore: (before: Date) => Effect.Effect<number>
 }>() {}
 
 export class GitSshKeyRepo extends Context.Tag("@workbay/core/GitSshKeyRepo")<GitSshKeyRepo, {

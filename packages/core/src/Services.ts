@@ -6,8 +6,10 @@ import { Groups } from "./Groups.js"
 import { Deployment } from "./Deployment.js"
 import { Organizations } from "./Organizations.js"
 import { Users } from "./Users.js"
+import { Retention } from "./Retention.js"
 
 /** Every service; needs the repository ports, `Settings`, `PasswordHasher`, `MailSender` and `IdGenerator`. */
 export const ServicesLive = Layer.mergeAll(
-  Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default
+  Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
+  Retention.Default
 )

@@ -3,7 +3,8 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
-  type Auth, IdGenerator, MailSender, PasswordHasher, ServicesLive, Settings, type SettingsShape
+  type Auth, IdGenerator, MailSender, PasswordHasher, Retention, type RetentionOptions, ServicesLive, Settings,
+  type SettingsShape
 } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
@@ -41,6 +42,12 @@ export interface WorkbayOptions {
   readonly passwordHashCost?: number | undefined
   /** Replace the mail sender (default: writes mails to the log). */
   readonly mail?: Layer.Layer<MailSender> | undefined
+  /**
+   * The retention purge (audit entries, connection log entries, expired API keys, by the
+   * `retention*` settings): runs at start and then every `interval` (default one hour).
+   * `false` turns it off, e.g. when another process purges. Default: on.
+   */
+  readonly retention?: false | RetentionOptions | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -59,18 +66,34 @@ export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options:
 
 type Services = Layer.Layer.Success<ReturnType<typeof servicesLayer>>
 
-/** The handler as a layer, for applications built with Effect. */
-export const layer = (options?: HttpOptions): Layer.Layer<WorkbayHandler, never, Services | Auth | Settings> =>
-  Layer.effect(
-    WorkbayHandler,
-    Effect.map(Effect.runtime<Services | Auth | Settings>(), (runtime) => {
-      const dispatcher = makeDispatcher(WorkbayApi, implementations as ReadonlyArray<GroupImplementation<any>>, runtime, options)
-      return { node: toNodeHandler(dispatcher), web: toWebHandler(dispatcher), dispatcher }
-    })
+/** The services and ports a Workbay runtime holds (what `Workbay.run` may use). */
+export type WorkbayServices = Services
+
+/** Options of `layer`: the HTTP options, and the retention purge (default on; `false` turns it off). */
+export interface LayerOptions extends HttpOptions {
+  readonly retention?: false | RetentionOptions | undefined
+}
+
+/** The handler as a layer, for applications built with Effect. It also runs the retention purge unless told not to. */
+export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never, Services | Auth | Settings> =>
+  Layer.merge(
+    Layer.effect(
+      WorkbayHandler,
+      Effect.map(Effect.runtime<Services | Auth | Settings>(), (runtime) => {
+        const dispatcher = makeDispatcher(WorkbayApi, implementations as ReadonlyArray<GroupImplementation<any>>, runtime, options)
+        return { node: toNodeHandler(dispatcher), web: toWebHandler(dispatcher), dispatcher }
+      })
+    ),
+    options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {})
   )
 
 export interface Workbay extends WorkbayHandlerShape {
-  /** Closes storage connections. */
+  /**
+   * Runs an effect on the service's runtime (its storage and services): for in-process callers
+   * such as agents recording connections (`AuditLogs.connect`), and for tests.
+   */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
+  /** Stops the retention purge and closes storage connections. */
   readonly dispose: () => Promise<void>
 }
 
@@ -79,7 +102,9 @@ export const makeWorkbay = async <E>(
   storage: Layer.Layer<StoragePorts, E>,
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
-  const runtime = ManagedRuntime.make(layer(options.http).pipe(Layer.provideMerge(servicesLayer(storage, options))))
+  const runtime = ManagedRuntime.make(
+    layer({ ...options.http, retention: options.retention }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+  )
   const handler = await runtime.runPromise(WorkbayHandler)
-  return { ...handler, dispose: () => runtime.dispose() }
+  return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }
 }

@@ -198,3 +198,56 @@ export const expectNoServerErrors = async (client: Client, routes: ReadonlyArray
     }
   }
 }
+
+import type { WorkbayServices } from "@workbay/http"
+
+/** A test server whose services tests can also reach in-process (to seed what no route makes yet). */
+export interface ServiceTestServer extends TestServer {
+  /** Runs an effect on the server's own runtime: the same storage and services as its routes. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
+}
+
+/** Like `startTestServer`, with `run` to reach the server's services (e.g. AuditLogs.connect, repositories). */
+export const startServiceTestServer = async (
+  options: WorkbayOptions & { readonly storage?: Layer.Layer<StoragePorts, unknown> } = {}
+): Promise<ServiceTestServer> => {
+  const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, { passwordHashCost: 4, ...options })
+  const server = createServer(workbay.node)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    url,
+    anonymous: new Client(`${url}/api/v2`),
+    server,
+    run: workbay.run,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await workbay.dispose()
+    }
+  }
+}
+
+/** Creates an API token as `client` for itself (POST /users/me/keys/tokens); a client using it. */
+export const tokenClient = async (client: Client, body: Record<string, unknown> = {}) => {
+  const r = await client.post("/users/me/keys/tokens", body)
+  if (r.status !== 201) throw new Error(`create token: ${r.status} ${JSON.stringify(r.body)}`)
+  return client.as(r.body.key as string)
+}
+
+let orgCounter = 0
+/** Creates an organization as `owner`; answers its body. */
+export const createOrganization = async (owner: Client, name = `org-${++orgCounter}-${Date.now() % 100000}`) => {
+  const r = await owner.post("/organizations", { name })
+  if (r.status !== 201) throw new Error(`create organization: ${r.status} ${JSON.stringify(r.body)}`)
+  return r.body as { id: string; name: string }
+}
+
+/** Makes `userId` a member of `orgId` (when not yet) with the organization roles `roles`, as `owner`. */
+export const addMemberWithRoles = async (owner: Client, orgId: string, userId: string, roles: ReadonlyArray<string> = []) => {
+  const added = await owner.post(`/organizations/${orgId}/members/${userId}`)
+  if (added.status !== 200 && added.status !== 409) throw new Error(`add member: ${added.status} ${JSON.stringify(added.body)}`)
+  const r = await owner.put(`/organizations/${orgId}/members/${userId}/roles`, { roles })
+  if (r.status !== 200) throw new Error(`member roles: ${r.status} ${JSON.stringify(r.body)}`)
+  return r.body
+}

@@ -1,6 +1,13 @@
 /** Server configuration from flags and environment variables (flags win). */
 import { parseArgs } from "node:util"
 import { join, resolve } from "node:path"
+import { Duration } from "effect"
+
+/** A retention setting as given: its duration and where it came from. */
+export interface RetentionSetting {
+  readonly value: Duration.Duration
+  readonly source: "flag" | "env"
+}
 
 export interface ServerConfig {
   readonly port: number
@@ -14,6 +21,12 @@ export interface ServerConfig {
   readonly experiments: ReadonlyArray<string>
   readonly logLevel: string
   readonly help: boolean
+  /** Retention settings given by flag or environment; absent ones keep the deployment defaults. */
+  readonly retention: {
+    readonly auditLogs?: RetentionSetting | undefined
+    readonly connectionLogs?: RetentionSetting | undefined
+    readonly apiKeys?: RetentionSetting | undefined
+  }
 }
 
 /** Every option: flag, environment variable, default and meaning. Drives parsing and `--help`. */
@@ -27,8 +40,23 @@ export const options = [
   { flag: "session-cookie", env: "WORKBAY_SESSION_COOKIE", default: "service_session_token", help: "Cookie carrying the session token." },
   { flag: "swagger-enable", env: "WORKBAY_SWAGGER_ENABLE", default: "false", help: "Serve the OpenAPI document at /swagger/doc.json." },
   { flag: "experiments", env: "WORKBAY_EXPERIMENTS", default: "", help: "Comma-separated experiments to enable ('*' for all)." },
-  { flag: "log-level", env: "WORKBAY_LOG_LEVEL", default: "info", help: "debug, info, warning or error." }
+  { flag: "log-level", env: "WORKBAY_LOG_LEVEL", default: "info", help: "debug, info, warning or error." },
+  { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
+  { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
+  { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." }
 ] as const
+
+const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** Parses `0`, or one or more `<number><unit>` parts (`ms`, `s`, `m`, `h`, `d`): `30d`, `1h30m`. */
+export const parseDuration = (text: string): Duration.Duration | undefined => {
+  const t = text.trim()
+  if (/^0+$/.test(t)) return Duration.zero
+  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(t)) return undefined
+  let ms = 0
+  for (const [, n, unit] of t.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) ms += Number(n) * durationUnits[unit!]!
+  return Duration.millis(ms)
+}
 
 export const helpText = () =>
   [
@@ -57,6 +85,16 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     const o = options.find((x) => x.flag === flag)!
     return ((values as Record<string, string | boolean | undefined>)[flag] as string | undefined) ?? env[o.env] ?? o.default
   }
+  /** A retention flag or variable, parsed; undefined when neither is set. */
+  const retentionOf = (flag: "audit-logs-retention" | "connection-logs-retention" | "api-keys-retention"): RetentionSetting | undefined => {
+    const o = options.find((x) => x.flag === flag)!
+    const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
+    const text = fromFlag ?? env[o.env]
+    if (text === undefined || text === "") return undefined
+    const value = parseDuration(text)
+    if (value === undefined) throw new Error(`Invalid duration "${text}" for --${flag} (use e.g. 90d, 720h, 1h30m or 0).`)
+    return { value, source: fromFlag !== undefined ? "flag" : "env" }
+  }
   const port = Number(get("port"))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port "${get("port")}".`)
   const dataDir = resolve(get("data-dir"))
@@ -71,7 +109,12 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     swaggerEnable: truthy(get("swagger-enable")),
     experiments: get("experiments").split(",").map((s) => s.trim()).filter((s) => s !== ""),
     logLevel: get("log-level"),
-    help: values.help === true
+    help: values.help === true,
+    retention: {
+      auditLogs: retentionOf("audit-logs-retention"),
+      connectionLogs: retentionOf("connection-logs-retention"),
+      apiKeys: retentionOf("api-keys-retention")
+    }
   }
 }
 

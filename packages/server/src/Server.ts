@@ -25,8 +25,20 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         layer: (await import("@workbay/storage-sqlite")).layer({ filename: sqlitePath(config) }),
         label: `SQLite at ${sqlitePath(config)}`
       }
+  // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
+  const { auditLogs, connectionLogs, apiKeys } = config.retention
   const workbay = await makeWorkbay(storage.layer, {
-    settings: { accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments },
+    settings: {
+      accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
+      ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.value } : {}),
+      ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.value } : {}),
+      ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
+      valueSources: {
+        ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
+        ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
+        ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {})
+      }
+    },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie }
   })
   const server = createServer({ keepAliveTimeout: 65_000 }, workbay.node)

@@ -49,3 +49,9 @@ describe.skipIf(url === null)("Postgres storage layer", () => {
     expect(() => Postgres.layer({ url: url ?? "", schema: "Mixed" })).toThrow(/Invalid Postgres schema/)
   })
 })
+
+import { logRepositorySuite } from "../../storage-sql/test/LogRepositorySuite.js"
+logRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { groupRepositorySuite } from "../../storage-sql/test/GroupRepositorySuite.js"
+groupRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

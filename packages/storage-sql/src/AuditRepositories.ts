@@ -2,7 +2,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { AuditLogRepo, type AuditLogFilter, type AuditLogRecord } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { bind, fromJson, toDate, toNumber } from "./Rows.js"
+import { bind, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "./Rows.js"
 
 type Row = Record<string, unknown>
 
@@ -34,7 +34,11 @@ export const make = Effect.gen(function*() {
     if (f.resourceType !== undefined) parts.push(sql`resource_type = ${f.resourceType}`)
     if (f.resourceId !== undefined) parts.push(sql`resource_id = ${f.resourceId}`)
     if (f.action !== undefined) parts.push(sql`action = ${f.action}`)
+    if (f.resourceTarget !== undefined) parts.push(sql`resource_target = ${f.resourceTarget}`)
     if (f.userIds !== undefined) parts.push(f.userIds.length === 0 ? sql`1 = 0` : sql.in("user_id", f.userIds))
+    // By the entry's user, deleted users included (their usernames may have been taken since).
+    if (f.username !== undefined) parts.push(sql`user_id IN (SELECT id FROM users WHERE lower(username) = lower(${f.username}))`)
+    if (f.email !== undefined) parts.push(sql`user_id IN (SELECT id FROM users WHERE lower(email) = lower(${f.email}))`)
     if (f.organizationIds !== undefined) {
       parts.push(f.organizationIds.length === 0 ? sql`1 = 0` : sql.in("organization_id", f.organizationIds))
     }
@@ -67,7 +71,15 @@ export const make = Effect.gen(function*() {
       sql`DELETE FROM audit_logs WHERE time < ${before.toISOString()} RETURNING id`.pipe(
         Effect.orDie,
         Effect.map((rs) => rs.length)
-      )
+      ),
+    usersByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`.pipe(Effect.orDie, Effect.map((rs) => rs.map((r) => rowToUser(r)))),
+    organizationsByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`.pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToOrganization)))
   })
 })
 

@@ -1,4 +1,105 @@
-/** The connection log on @effect/sql. (Being built.) */
-import { Layer } from "effect"
+/** The connection log on @effect/sql: connect/disconnect upserts, newest-first pages, capped counts, purge by age. */
+import { SqlClient, type Statement } from "@effect/sql"
+import { type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo, type ConnectionType } from "@workbay/core"
+import { Effect, Layer } from "effect"
+import { bind, toDate, toDateOrNull, toNumber } from "./Rows.js"
 
-export const layer = Layer.empty
+type Row = Record<string, unknown>
+
+export const rowToConnectionLog = (r: Row): ConnectionLogRecord => ({
+  id: r.id as string,
+  connect_time: toDate(r.connect_time),
+  organization_id: r.organization_id as string,
+  workspace_owner_id: r.workspace_owner_id as string,
+  workspace_id: r.workspace_id as string,
+  workspace_name: r.workspace_name as string,
+  agent_name: r.agent_name as string,
+  type: r.type as ConnectionType,
+  ip: r.ip as string,
+  code: r.code === null || r.code === undefined ? null : toNumber(r.code),
+  user_agent: r.user_agent as string,
+  user_id: (r.user_id as string | null) ?? null,
+  slug_or_port: r.slug_or_port as string,
+  connection_id: (r.connection_id as string | null) ?? null,
+  disconnect_time: toDateOrNull(r.disconnect_time),
+  disconnect_reason: r.disconnect_reason as string
+})
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const where = (f: ConnectionLogFilter) => {
+    const parts: Array<Statement.Fragment> = []
+    if (f.organizationIds !== undefined) {
+      parts.push(f.organizationIds.length === 0 ? sql`1 = 0` : sql.in("organization_id", f.organizationIds))
+    }
+    if (f.workspaceOwnerId !== undefined) parts.push(sql`workspace_owner_id = ${f.workspaceOwnerId}`)
+    if (f.workspaceOwner !== undefined) {
+      parts.push(sql`workspace_owner_id IN (SELECT id FROM users WHERE lower(username) = lower(${f.workspaceOwner}))`)
+    }
+    if (f.workspaceOwnerEmail !== undefined) {
+      parts.push(sql`workspace_owner_id IN (SELECT id FROM users WHERE lower(email) = lower(${f.workspaceOwnerEmail}))`)
+    }
+    if (f.type !== undefined) parts.push(sql`type = ${f.type}`)
+    if (f.username !== undefined) parts.push(sql`user_id IN (SELECT id FROM users WHERE lower(username) = lower(${f.username}))`)
+    if (f.userEmail !== undefined) parts.push(sql`user_id IN (SELECT id FROM users WHERE lower(email) = lower(${f.userEmail}))`)
+    if (f.connectedAfter !== undefined) parts.push(sql`connect_time >= ${f.connectedAfter.toISOString()}`)
+    if (f.connectedBefore !== undefined) parts.push(sql`connect_time <= ${f.connectedBefore.toISOString()}`)
+    if (f.workspaceId !== undefined) parts.push(sql`workspace_id = ${f.workspaceId}`)
+    if (f.connectionId !== undefined) parts.push(sql`connection_id = ${f.connectionId}`)
+    // Web connections have no close time: they are neither ongoing nor completed.
+    if (f.status === "ongoing") {
+      parts.push(sql`disconnect_time IS NULL AND type NOT IN ('workspace_app', 'port_forwarding')`)
+    }
+    if (f.status === "completed") {
+      parts.push(sql`disconnect_time IS NOT NULL AND type NOT IN ('workspace_app', 'port_forwarding')`)
+    }
+    return parts.length === 0 ? sql`1 = 1` : sql.and(parts)
+  }
+
+  const insertRow = (e: ConnectionLogRecord) => {
+    const row: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(e)) row[k] = bind(v)
+    return sql.insert(row)
+  }
+
+  return ConnectionLogRepo.of({
+    // The unique key (connection_id, workspace_id, agent_name) pairs a session's events; web
+    // entries have no connection id, and NULLs never conflict, so each is a row of its own.
+    upsert: (e, status) =>
+      (status === "connected"
+        ? sql`INSERT INTO connection_logs ${insertRow(e)}
+            ON CONFLICT (connection_id, workspace_id, agent_name) DO UPDATE SET
+              connect_time = CASE WHEN excluded.connect_time < connection_logs.connect_time
+                THEN excluded.connect_time ELSE connection_logs.connect_time END
+            RETURNING *`
+        : sql`INSERT INTO connection_logs ${insertRow(e)}
+            ON CONFLICT (connection_id, workspace_id, agent_name) DO UPDATE SET
+              disconnect_time = CASE WHEN connection_logs.disconnect_time IS NULL
+                THEN excluded.disconnect_time ELSE connection_logs.disconnect_time END,
+              disconnect_reason = CASE WHEN connection_logs.disconnect_time IS NULL
+                THEN excluded.disconnect_reason ELSE connection_logs.disconnect_reason END,
+              code = CASE WHEN connection_logs.disconnect_time IS NULL
+                THEN excluded.code ELSE connection_logs.code END
+            RETURNING *`).pipe(Effect.orDie, Effect.map((rs) => rowToConnectionLog(rs[0]!))),
+    // Newest first along the (connect_time, id) index.
+    list: (f) =>
+      sql`SELECT * FROM connection_logs WHERE ${where(f)} ORDER BY connect_time DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map(rowToConnectionLog))
+      ),
+    // Counting stops after cap + 1 rows.
+    count: (f, cap) =>
+      sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM connection_logs WHERE ${where(f)} LIMIT ${cap + 1}) capped`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => Number(rs[0]!.n))
+      ),
+    purgeBefore: (before) =>
+      sql`DELETE FROM connection_logs WHERE connect_time < ${before.toISOString()} RETURNING id`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.length)
+      )
+  })
+})
+
+export const layer: Layer.Layer<ConnectionLogRepo, never, SqlClient.SqlClient> = Layer.effect(ConnectionLogRepo, make)

@@ -286,7 +286,11 @@ export const make = Effect.gen(function*() {
     touch: (id, lastUsed, expiresAt) =>
       orDie(
         sql`UPDATE api_keys SET last_used = ${lastUsed.toISOString()}, expires_at = ${expiresAt.toISOString()} WHERE id = ${id}`
-      ).pipe(Effect.asVoid)
+      ).pipe(Effect.asVoid),
+    purgeExpiredBefore: (before) =>
+      orDie(sql`DELETE FROM api_keys WHERE expires_at < ${before.toISOString()} RETURNING id`).pipe(
+        Effect.map((rs) => rs.length)
+      )
   })
 
   const gitSshKeys = GitSshKeyRepo.of({

@@ -177,5 +177,6 @@ export const migration0002 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<st
   )`,
   `CREATE INDEX connection_logs_connect_time ON connection_logs (connect_time, id)`,
   `CREATE INDEX connection_logs_owner_time ON connection_logs (workspace_owner_id, connect_time)`,
+  `CREATE INDEX connection_logs_organization_time ON connection_logs (organization_id, connect_time)`,
   `CREATE UNIQUE INDEX connection_logs_connection_key ON connection_logs (connection_id, workspace_id, agent_name)`
 ]

@@ -55,3 +55,9 @@ describe("SQLite file storage", () => {
     })
   )
 })
+
+import { logRepositorySuite } from "../../storage-sql/test/LogRepositorySuite.js"
+logRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { groupRepositorySuite } from "../../storage-sql/test/GroupRepositorySuite.js"
+groupRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

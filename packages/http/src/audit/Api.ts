@@ -1,9 +1,20 @@
 /** Audit and connection log routes. */
-import { HttpApiGroup } from "@effect/platform"
-import { BadRequest, Forbidden } from "../Common.js"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { AuditLogsPage, ConnectionLogsPage } from "@workbay/core"
+import { Schema } from "effect"
+import { BadRequest, Forbidden, NonNegativeIntParam } from "../Common.js"
 import { Authentication } from "../Security.js"
 
+/** `limit` is required on both logs (0 takes the default page of 100; more than 1000 is capped). */
+const LogPageParams = Schema.Struct({
+  q: Schema.optional(Schema.String),
+  limit: NonNegativeIntParam,
+  offset: Schema.optional(NonNegativeIntParam)
+})
+
 export class AuditApi extends HttpApiGroup.make("audit")
+  .add(HttpApiEndpoint.get("auditLogs", "/audit").setUrlParams(LogPageParams).addSuccess(AuditLogsPage))
+  .add(HttpApiEndpoint.get("connectionLogs", "/connectionlog").setUrlParams(LogPageParams).addSuccess(ConnectionLogsPage))
   .addError(BadRequest)
   .addError(Forbidden)
   .middleware(Authentication)
