@@ -233,9 +233,11 @@ describe("organizations", () => {
     })
 
     it("answers 404 for unknown ids and names, however odd", async () => {
-      for (const ref of [MISSING_UUID, "no-such-org", "%F0%9F%98%80", "x".repeat(400), "a%20b", "%00", "..%2F..%2Fetc"]) {
+      for (const ref of [MISSING_UUID, "no-such-org", "%F0%9F%98%80", "x".repeat(400), "a%20b", "..%2F..%2Fetc"]) {
         expectNotFound(await owner.get(`/organizations/${ref}`))
       }
+      // A NUL character is bad input wherever it appears (no text column can hold one).
+      expectResponse(await owner.get("/organizations/%00"), 400)
     })
 
     it("answers 401 without a token", async () => {
