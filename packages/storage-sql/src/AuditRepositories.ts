@@ -3,6 +3,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { AuditLogRepo, type AuditLogFilter, type AuditLogRecord } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { bind, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "./Rows.js"
+import { purgeBefore } from "./Purge.js"
 
 type Row = Record<string, unknown>
 
@@ -67,11 +68,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rs) => Number(rs[0]!.n))
       ),
-    purgeBefore: (before) =>
-      sql`DELETE FROM audit_logs WHERE time < ${before.toISOString()} RETURNING id`.pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.length)
-      ),
+    purgeBefore: (before) => purgeBefore(sql, "audit_logs", "time", before),
     usersByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])

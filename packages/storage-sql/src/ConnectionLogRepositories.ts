@@ -3,6 +3,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo, type ConnectionType } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { bind, toDate, toDateOrNull, toNumber } from "./Rows.js"
+import { purgeBefore } from "./Purge.js"
 
 type Row = Record<string, unknown>
 
@@ -94,11 +95,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rs) => Number(rs[0]!.n))
       ),
-    purgeBefore: (before) =>
-      sql`DELETE FROM connection_logs WHERE connect_time < ${before.toISOString()} RETURNING id`.pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.length)
-      )
+    purgeBefore: (before) => purgeBefore(sql, "connection_logs", "connect_time", before)
   })
 })
 

@@ -15,6 +15,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { uniqueConstraintOf } from "./Repositories.js"
 import { bind, rowToUser, toDate, toNumber } from "./Rows.js"
+import { transaction } from "./Transaction.js"
 
 type Row = Record<string, unknown>
 
@@ -52,6 +53,7 @@ const bound = (record: object): Record<string, unknown> => {
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const withTransaction = transaction(sql)
 
   /** Unique violations become typed failures; every other SQL error is a defect. */
   const unique = <A, R>(effect: Effect.Effect<A, SqlError.SqlError, R>) =>
@@ -131,7 +133,7 @@ export const make = Effect.gen(function*() {
         return rs.length === 0 ? Option.none() : yield* findById(id)
       }),
     delete: (id) =>
-      sql.withTransaction(Effect.gen(function*() {
+      withTransaction(Effect.gen(function*() {
         yield* sql`DELETE FROM group_ai_budgets WHERE group_id = ${id}`
         yield* sql`DELETE FROM group_members WHERE group_id = ${id}`
         const rs = yield* sql`DELETE FROM groups WHERE id = ${id} RETURNING id`
@@ -140,7 +142,7 @@ export const make = Effect.gen(function*() {
     addMembers: (g, userIds, at) =>
       isEveryoneGroup(g) || userIds.length === 0
         ? Effect.succeed([])
-        : sql.withTransaction(Effect.gen(function*() {
+        : withTransaction(Effect.gen(function*() {
           // Only members of the group's organization; on Postgres their membership rows stay
           // locked until commit, so a concurrent removal from the organization (which drops the
           // user's group rows) runs entirely before or after this.
@@ -159,7 +161,7 @@ export const make = Effect.gen(function*() {
     removeMembers: (g, userIds) =>
       isEveryoneGroup(g) || userIds.length === 0
         ? Effect.succeed([])
-        : sql.withTransaction(Effect.gen(function*() {
+        : withTransaction(Effect.gen(function*() {
           const removed = yield* sql<{ user_id: string }>`DELETE FROM group_members
             WHERE group_id = ${g.id} AND user_id IN ${sql.in([...new Set(userIds)])} RETURNING user_id`
           if (removed.length > 0) {

@@ -9,6 +9,8 @@ import {
   UserRepo
 } from "@workbay/core"
 import { Context, Effect, Layer, Option } from "effect"
+import { openTransactions, transaction } from "./Transaction.js"
+import { purgeBefore } from "./Purge.js"
 
 const SqlErrorClass = SqlError.SqlError
 
@@ -80,14 +82,8 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const orDie = Effect.orDie
 
-  // Transactions opened through this module; direct reads wait for none to be open.
-  let openTransactions = 0
-  const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.acquireUseRelease(
-      Effect.sync(() => void openTransactions++),
-      () => sql.withTransaction(effect),
-      () => Effect.sync(() => void openTransactions--)
-    )
+  // Transactions of every repository module are counted; direct reads wait for none to be open.
+  const withTransaction = transaction(sql)
   const direct = Option.getOrUndefined(yield* directConnection(sql))
   /** `statement` (the ordinary path), or the same SQL run directly as `text` with `params` when that is safe. */
   const read = (
@@ -98,7 +94,7 @@ export const make = Effect.gen(function*() {
     direct === undefined
       ? statement()
       : Effect.contextWithEffect((context: Context.Context<never>) =>
-        openTransactions === 0 && Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
+        openTransactions(sql) === 0 && Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
           ? direct.execute(text, params, undefined)
           : statement()
       )
@@ -287,10 +283,7 @@ export const make = Effect.gen(function*() {
       orDie(
         sql`UPDATE api_keys SET last_used = ${lastUsed.toISOString()}, expires_at = ${expiresAt.toISOString()} WHERE id = ${id}`
       ).pipe(Effect.asVoid),
-    purgeExpiredBefore: (before) =>
-      orDie(sql`DELETE FROM api_keys WHERE expires_at < ${before.toISOString()} RETURNING id`).pipe(
-        Effect.map((rs) => rs.length)
-      )
+    purgeExpiredBefore: (before) => purgeBefore(sql, "api_keys", "expires_at", before)
   })
 
   const gitSshKeys = GitSshKeyRepo.of({

@@ -1,7 +1,11 @@
 /** @workbay/storage-sql: repositories, row mapping and DDL shared by the SQLite and Postgres storages. */
 export * from "./Migrations.js"
 export * as AuditRepositories from "./AuditRepositories.js"
+export * as ConnectionLogRepositories from "./ConnectionLogRepositories.js"
+export * as GroupRepositories from "./GroupRepositories.js"
 export * as Repositories from "./Repositories.js"
+export * from "./Purge.js"
 export * from "./Rows.js"
 export * from "./Schema.js"
 export * from "./Storage.js"
+export * from "./Transaction.js"

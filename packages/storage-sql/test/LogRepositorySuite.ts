@@ -23,12 +23,14 @@ import {
   type SettingsShape,
   UserRepo
 } from "@workbay/core"
-import type { StoragePorts } from "@workbay/storage-sql"
+import { purgeBefore, type StoragePorts } from "@workbay/storage-sql"
+import { SqlClient as SqlClientModule } from "@effect/sql"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { type StorageFactory, type SuiteOptions, user } from "./RepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
+const SqlClientTag = SqlClientModule.SqlClient
 
 /** A distinct instant with milliseconds; `n` minutes (and a millisecond) after a fixed start. */
 const at = (n: number) => new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123) + n * 60_001)
@@ -424,6 +426,20 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
           // Two days later the next entries are past their retention.
           expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({ auditLogs: 1, connectionLogs: 1, apiKeys: 1 })
           expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({ auditLogs: 0, connectionLogs: 0, apiKeys: 0 })
+        })
+      )
+
+      test(
+        "purges in bounded batches until nothing older is left",
+        Effect.gen(function*() {
+          const audit = yield* AuditLogRepo
+          const sql = yield* SqlClientTag
+          const entries = Array.from({ length: 23 }, (_, i) => entry({ time: at(i) }))
+          for (const e of entries) yield* audit.insert(e)
+          // Batches of 5: five statements for the 20 entries before at(20), the 3 later ones stay.
+          expect(yield* purgeBefore(sql, "audit_logs", "time", at(20), 5)).toBe(20)
+          expect(yield* audit.count({ limit: 50, offset: 0 }, 100)).toBe(3)
+          expect(yield* purgeBefore(sql, "audit_logs", "time", at(20), 5)).toBe(0)
         })
       )
     })
