@@ -1,7 +1,7 @@
 /** Migrations as a record of effects, so nothing is read from disk at run time. */
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { type DialectTypes, migration0001, migration0002 } from "./Schema.js"
+import { type DialectTypes, migration0001, migration0002, migration0003 } from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -12,7 +12,8 @@ const run = (statements: ReadonlyArray<string>) =>
 /** Numbered migrations for `Migrator.fromRecord`, with the dialect's column types. */
 export const migrations = (types: DialectTypes) => ({
   "0001_identity": run(migration0001(types)),
-  "0002_access": run(migration0002(types))
+  "0002_access": run(migration0002(types)),
+  "0003_counters": run(migration0003(types))
 })
 
 /** Runs pending migrations on the provided `SqlClient` (both dialects; no schema dump). */

@@ -6,7 +6,7 @@ import { SqlClient, SqlError, type Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
 import {
   ApiKeyRepo, GitSshKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UniqueViolation,
-  UserRepo
+  type UserPatch, UserRepo
 } from "@workbay/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { openTransactions, transaction } from "./Transaction.js"
@@ -17,7 +17,7 @@ const SqlErrorClass = SqlError.SqlError
 /** Name of the group every organization has, holding all its members. */
 export const EVERYONE_GROUP = "Everyone"
 import {
-  apiKeyColumns, bind, prefixed, rowToApiKey, rowToGitSshKey, rowToMembership, rowToOrganization, rowToUser,
+  apiKeyColumns, bind, toBool, prefixed, rowToApiKey, rowToGitSshKey, rowToMembership, rowToOrganization, rowToUser,
   userColumns
 } from "./Rows.js"
 
@@ -99,6 +99,22 @@ export const make = Effect.gen(function*() {
           : statement()
       )
 
+  /** Moves the kept user counts (see migration 0003). */
+  const bumpUsers = (live: number, active: number) =>
+    Effect.gen(function*() {
+      if (live !== 0) yield* sql`UPDATE counters SET value = value + ${live} WHERE name = 'users'`
+      if (active !== 0) yield* sql`UPDATE counters SET value = value + ${active} WHERE name = 'users_active'`
+    })
+
+  /** The number of live users, of live users with `status`. */
+  const keptUserCount = (status: string | undefined) =>
+    orDie(sql<{ name: string; value: number | string }>`SELECT name, value FROM counters WHERE name IN ('users', 'users_active')`).pipe(
+      Effect.map((rs) => {
+        const of = (name: string) => Number(rs.find((r) => r.name === name)?.value ?? 0)
+        return status === undefined ? of("users") : status === "active" ? of("users_active") : of("users") - of("users_active")
+      })
+    )
+
   /** Removes `userId` from the groups `groupIds` selects, keeping their member counts. */
   const leaveGroups = (userId: string, groupIds: Statement.Statement<Row>) =>
     Effect.gen(function*() {
@@ -110,7 +126,11 @@ export const make = Effect.gen(function*() {
   // Case-insensitive matches lower-case both sides in SQL, as the unique indexes do: SQLite's lower()
   // folds ASCII only, Postgres' every letter. Lower-casing the argument in JS would miss "Ünal@x.io" on SQLite.
   const users = UserRepo.of({
-    insert: (u) => unique(sql`INSERT INTO users ${sql.insert(values(u))}`).pipe(Effect.asVoid),
+    insert: (u) =>
+      unique(withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO users ${sql.insert(values(u))}`
+        if (!u.deleted) yield* bumpUsers(1, u.status === "active" ? 1 : 0)
+      }))).pipe(Effect.asVoid),
     findById: (id) =>
       orDie(read(FIND_USER_BY_ID_SQLITE, [id], () => sql`SELECT * FROM users WHERE id = ${id}`)).pipe(
         Effect.map((rs) => first(rs, rowToUser))
@@ -146,18 +166,40 @@ export const make = Effect.gen(function*() {
           ? sql.and([...where, sql`lower(username) > (SELECT lower(username) FROM users WHERE id = ${f.afterId})`])
           : filtered
         const rows = yield* sql`SELECT * FROM users WHERE ${page} ORDER BY lower(username) LIMIT ${f.limit} OFFSET ${f.offset}`
-        const [{ n }] = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE ${filtered}`
-        return { users: rows.map((r) => rowToUser(r)), count: Number(n) }
+        // Without filters (or by status alone) the count is kept, one row read at any size.
+        const kept = !f.search && !f.username && !f.email && !f.loginType && !f.organizationId &&
+          (!f.role || f.role === "member")
+        const count = kept
+          ? yield* keptUserCount(f.status)
+          : Number((yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE ${filtered}`)[0]!.n)
+        return { users: rows.map((r) => rowToUser(r)), count }
       }).pipe(orDie),
-    update: (id, patch) =>
-      Object.keys(values(patch)).length === 0
-        ? orDie(sql`SELECT * FROM users WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToUser)))
-        : unique(sql`UPDATE users SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
-          Effect.map((rs) => first(rs, rowToUser))
-        ),
-    count: orDie(sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE deleted = FALSE`).pipe(
-      Effect.map((rs) => Number(rs[0]!.n))
-    )
+    update: (id, patch) => {
+      const { deleted, status, ...rest } = patch
+      const plain = (p: UserPatch) =>
+        Object.keys(values(p)).length === 0
+          ? sql`SELECT * FROM users WHERE id = ${id}`
+          : sql`UPDATE users SET ${sql.update(values(p))} WHERE id = ${id} RETURNING *`
+      if (deleted === undefined && status === undefined) return unique(plain(rest)).pipe(Effect.map((rs) => first(rs, rowToUser)))
+      // Deletion and status move the kept counts. Each is a guarded update that changes the row
+      // only if it is not already so, and the counts move only when a row changed: two racing
+      // deletions of one user count once.
+      return unique(withTransaction(Effect.gen(function*() {
+        if (deleted !== undefined) {
+          const rs = yield* sql<{ status: string }>`UPDATE users SET deleted = ${bind(deleted)}
+            WHERE id = ${id} AND deleted = ${bind(!deleted)} RETURNING status`
+          const sign = deleted ? -1 : 1
+          if (rs.length > 0) yield* bumpUsers(sign, rs[0]!.status === "active" ? sign : 0)
+        }
+        if (status !== undefined) {
+          const rs = yield* sql<{ deleted: unknown }>`UPDATE users SET status = ${status}
+            WHERE id = ${id} AND status <> ${status} RETURNING deleted`
+          if (rs.length > 0 && !toBool(rs[0]!.deleted)) yield* bumpUsers(0, status === "active" ? 1 : -1)
+        }
+        return yield* plain(rest)
+      }))).pipe(Effect.map((rs) => first(rs, rowToUser)))
+    },
+    count: keptUserCount(undefined)
   })
 
   const organizations = OrganizationRepo.of({

@@ -180,3 +180,17 @@ export const migration0002 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<st
   `CREATE INDEX connection_logs_organization_time ON connection_logs (organization_id, connect_time)`,
   `CREATE UNIQUE INDEX connection_logs_connection_key ON connection_logs (connection_id, workspace_id, agent_name)`
 ]
+
+/**
+ * Migration 0003: kept counts. `users` is the number of live users and `users_active`
+ * the live active ones; the user repository changes them in the same transaction as
+ * every insert, deletion and status change, so listing users counts in one row read.
+ */
+export const migration0003 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `CREATE TABLE counters (
+    name TEXT PRIMARY KEY,
+    value BIGINT NOT NULL
+  )`,
+  `INSERT INTO counters (name, value) SELECT 'users', count(*) FROM users WHERE deleted = FALSE`,
+  `INSERT INTO counters (name, value) SELECT 'users_active', count(*) FROM users WHERE deleted = FALSE AND status = 'active'`
+]

@@ -317,6 +317,43 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
         })
       )
 
+      test(
+        "kept counts follow inserts, deletions and status changes, racing deletions counted once",
+        Effect.gen(function* () {
+          const repo = yield* UserRepo
+          const sql = yield* SqlClient.SqlClient
+          /** The kept counts must equal what count(*) says, overall and by status. */
+          const expectCounts = (live: number, active: number) =>
+            Effect.gen(function* () {
+              const [{ n }] = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE deleted = FALSE`
+              const [{ a }] = yield* sql<{ a: number | string }>`SELECT count(*) AS a FROM users WHERE deleted = FALSE AND status = 'active'`
+              expect([Number(n), Number(a)]).toEqual([live, active])
+              expect(yield* repo.count).toBe(live)
+              expect((yield* repo.list({ ...all, status: "active" })).count).toBe(active)
+              expect((yield* repo.list({ ...all, status: "suspended" })).count).toBe(live - active)
+              expect((yield* repo.list(all)).count).toBe(live)
+            })
+          const [a, b, c] = [user("ann"), user("ben", { status: "suspended" }), user("cat")]
+          yield* insertUsers(a, b, c)
+          yield* expectCounts(3, 2)
+          yield* repo.update(a.id, { status: "suspended", name: "Ann" })
+          yield* repo.update(a.id, { status: "suspended" })
+          yield* expectCounts(3, 1)
+          expect(Option.getOrThrow(yield* repo.findById(a.id)).name).toBe("Ann")
+          yield* repo.update(b.id, { status: "active" })
+          yield* expectCounts(3, 2)
+          yield* Effect.all([repo.update(c.id, { deleted: true }), repo.update(c.id, { deleted: true })], { concurrency: 2 })
+          yield* expectCounts(2, 1)
+          // A deleted user's status no longer counts; undeleting brings it back.
+          yield* repo.update(c.id, { status: "suspended" })
+          yield* expectCounts(2, 1)
+          yield* repo.update(c.id, { deleted: false, status: "active" })
+          yield* expectCounts(3, 2)
+          // A filter the counters do not cover counts the matching rows.
+          expect((yield* repo.list({ ...all, search: "ann" })).count).toBe(1)
+        })
+      )
+
       describe("list", () => {
         const fixtures = Effect.gen(function* () {
           const orgs = yield* OrganizationRepo
