@@ -61,6 +61,28 @@ describe.skipIf(url === null)("API on Postgres", () => {
     expect(query.body.validations[0].field).toBe("q")
   })
 
+  it("keeps groups, their counts and the audit log", async () => {
+    const member = await createUser(owner, { username: "grouped" })
+    const orgs = await owner.get("/organizations")
+    const orgId = orgs.body[0].id
+    const group = await owner.post(`/organizations/${orgId}/groups`, { name: "pg-team", quota_allowance: 3 })
+    expect(group.status).toBe(201)
+    const patched = await owner.patch(`/groups/${group.body.id}`, { add_users: [member.user.id] })
+    expect(patched.status).toBe(200)
+    expect(patched.body.total_member_count).toBe(1)
+    const everyone = await owner.get(`/groups/${orgId}`)
+    expect(everyone.body.name).toBe("Everyone")
+    expect(everyone.body.total_member_count).toBe((await owner.get("/users")).body.count)
+    const members = await owner.get(`/groups/${group.body.id}/members?limit=10`)
+    expect(members.body).toMatchObject({ count: 1, users: [{ id: member.user.id }] })
+    expect((await owner.get(`/workspace-quota/${member.user.id}`)).body).toEqual({ budget: 3, credits_consumed: 0 })
+    const audit = await owner.get("/audit?limit=5&q=resource_type:group")
+    expect(audit.status).toBe(200)
+    expect(audit.body.audit_logs.map((e: { action: string }) => e.action)).toEqual(["write", "create"])
+    expect(audit.body.audit_logs[0].diff.members).toBeDefined()
+    expect(audit.body.count).toBe(2)
+  })
+
   it("treats a non-UUID organization reference as a name, never as a bad uuid literal", async () => {
     const r = await owner.get("/organizations/not-a-uuid")
     expect(r.status).toBe(404)
