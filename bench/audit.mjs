@@ -1,7 +1,7 @@
 // Audit log benchmark (node bench/audit.mjs). Not a test: it measures and reports.
 //
-// 1. Builds the server bundle when packages/server/dist/main.mjs is missing or older than
-//    any source file (node scripts/build.mjs).
+// 1. Builds the server bundle (node scripts/build.mjs) when packages/server/dist/main.mjs is
+//    missing, older than any source file or made by another Node version (as scripts/ensure.mjs).
 // 2. For each size (1,000 and 1,000,000 audit rows): starts the bundled server on a fresh
 //    data dir, seeds the first user and a session through the API, stops it, inserts the rows
 //    straight into the SQLite file in one transaction (one prepared statement in a loop, the
@@ -18,16 +18,12 @@
 // Options: --sizes 1000,1000000 --duration 5 --warmup 2 --connections 10 --skip-build --no-write
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time (about 1-2 minutes).
 import Database from "better-sqlite3"
-import { execFileSync } from "node:child_process"
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { cpus, loadavg, tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { loadavg } from "node:os"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const { values: opts } = parseArgs({
   options: {
     baseline: { type: "boolean", default: false },
@@ -150,53 +146,23 @@ if (opts.baseline) {
 }
 
 async function main() {
-  const { fmt, freePort, load, request, sequential, spawnServer, stop } = await import("./lib.mjs")
-  const log = (...args) => console.error("[bench:audit]", ...args)
+  // The baseline above runs without lib.mjs (and autocannon) loaded.
+  const {
+    benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, request, seedFirstUser, sequential,
+    warmThenLoad, writeReport
+  } = await import("./lib.mjs")
+  const log = logger("bench:audit")
   const sizes = opts.sizes.split(",").map(Number)
   const duration = Number(opts.duration)
   const warmup = Number(opts.warmup)
   const connections = Number(opts.connections)
-  const bundle = join(root, "packages/server/dist/main.mjs")
   const load0 = loadavg()
   const startedAt = new Date()
   const t0 = performance.now()
 
-  /** Newest modification time under `dir` (source files only). */
-  const newest = (dir) => {
-    let latest = 0
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, entry.name)
-      if (entry.isDirectory()) latest = Math.max(latest, newest(p))
-      else if (/\.(ts|mts|js|mjs|json)$/.test(entry.name)) latest = Math.max(latest, statSync(p).mtimeMs)
-    }
-    return latest
-  }
-  const sourcesChanged = () =>
-    Math.max(...readdirSync(join(root, "packages")).map((p) => {
-      const src = join(root, "packages", p, "src")
-      return existsSync(src) ? newest(src) : 0
-    }))
-  if (!opts["skip-build"] && (!existsSync(bundle) || statSync(bundle).mtimeMs < sourcesChanged())) {
-    log("building the server bundle (missing or older than the sources)")
-    execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { cwd: root, stdio: "inherit" })
-  }
+  if (!opts["skip-build"] && !bundleIsCurrent()) buildBundle(log, "building the server bundle (missing or older than the sources)")
 
-  const work = mkdtempSync(join(tmpdir(), "workbay-bench-audit-"))
-  const children = new Set()
-  const cleanup = async () => {
-    for (const c of children) await stop(c)
-    rmSync(work, { recursive: true, force: true })
-  }
-  process.once("SIGINT", () => cleanup().then(() => process.exit(130)))
-  const spawnTracked = async (args, readyUrl, env) => {
-    const s = await spawnServer(args, readyUrl, env ? { env } : {})
-    children.add(s.child)
-    return s
-  }
-  const stopTracked = async (child) => {
-    await stop(child)
-    children.delete(child)
-  }
+  const { cleanup, spawn, stop, workbayDir } = benchWork("workbay-bench-audit-")
 
   /**
    * Inserts `n` audit rows in one transaction: a spread of kinds over the last 90 days. The
@@ -246,36 +212,16 @@ async function main() {
   const results = []
   try {
     for (const size of sizes) {
-      const dataDir = join(work, `size-${size}`)
-      mkdirSync(dataDir)
-      const file = join(dataDir, "workbay.db")
-      const port = await freePort()
-      const base = `http://127.0.0.1:${port}/api/v2`
-      const startWorkbay = () =>
-        spawnTracked(
-          [bundle, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning"],
-          `${base}/buildinfo`,
-          { ...process.env, DATABASE_URL: "" }
-        )
-      let wb = await startWorkbay()
-      const email = "bench@example.com"
-      const password = "Bench-Password-2024!x"
-      const first = await request(`${base}/users/first`, {
-        method: "POST", headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email, username: "bench", password })
-      })
-      if (first.status !== 201) throw new Error(`POST /users/first answered ${first.status}: ${JSON.stringify(first.body)}`)
-      const login = await request(`${base}/users/login`, {
-        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password })
-      })
-      if (login.status !== 201) throw new Error(`POST /users/login answered ${login.status}`)
-      const auth = { "Service-Session-Token": login.body.session_token }
-      await stopTracked(wb.child)
-      const seedMs = seed(file, size, first.body.user_id, first.body.organization_id)
-      wb = await startWorkbay()
+      const { dbFile: file, base, start } = await workbayDir(`size-${size}`)
+      let wb = await start()
+      const owner = await seedFirstUser(base)
+      const { auth } = owner
+      await stop(wb.child)
+      const seedMs = seed(file, size, owner.userId, owner.orgId)
+      wb = await start()
 
       const bport = await freePort()
-      const baseline = await spawnTracked(
+      const baseline = await spawn(
         [fileURLToPath(import.meta.url), "--baseline", "--db", file, "--port", String(bport)],
         `http://127.0.0.1:${bport}/api/v2/buildinfo`
       )
@@ -294,27 +240,22 @@ async function main() {
       const runs = []
       for (const t of targets) {
         const alone = await sequential(t.url, auth, 100)
-        if (warmup > 0) await load(t.url, { connections, duration: warmup, headers: auth })
-        const res = await load(t.url, { connections, duration, headers: auth })
+        const res = await warmThenLoad(t.url, { connections, warmup, duration, headers: auth })
         log(`  ${t.name}: ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, alone ${fmt(alone.median, 2)} ms, non-2xx ${res.non2xx}, errors ${res.errors}`)
         runs.push({ ...t, res, alone })
       }
-      await stopTracked(baseline.child)
-      await stopTracked(wb.child)
+      await stop(baseline.child)
+      await stop(wb.child)
       results.push({ size, seedMs, runs, count: w.body.count, sameIds, bytes })
     }
   } finally {
     await cleanup()
   }
 
-  const load1 = loadavg()
-  const cpu = cpus()
   const lines = [
     "# Audit log benchmark: GET /api/v2/audit?limit=50",
     "",
-    `${startedAt.toISOString()} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"} · ` +
-      `load average ${load0.map((l) => l.toFixed(2)).join("/")} before, ${load1.map((l) => l.toFixed(2)).join("/")} after · ` +
-      `run time ${fmt((performance.now() - t0) / 1000, 0)} s`,
+    `${machineLine(startedAt, load0)} · run time ${fmt((performance.now() - t0) / 1000, 0)} s`,
     "",
     `Authenticated as the owner; ${connections} connections, ${warmup} s warm-up, ${duration} s measured (autocannon, 127.0.0.1).`,
     "\"alone\" is the median of 100 sequential requests. The baseline (`node bench/audit.mjs --baseline`) is node:http +",
@@ -350,11 +291,5 @@ async function main() {
     )
   }
   lines.push("")
-  const report = lines.join("\n")
-  console.log(report)
-  if (!opts["no-write"]) {
-    mkdirSync(join(root, "bench/results"), { recursive: true })
-    writeFileSync(join(root, "bench/results/audit.md"), report)
-    log("written to bench/results/audit.md")
-  }
+  writeReport(lines.join("\n"), "audit.md", { write: !opts["no-write"], log })
 }

@@ -23,17 +23,17 @@
 //          --build --skip-build --no-write
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time.
 import Database from "better-sqlite3"
-import { execFileSync } from "node:child_process"
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { cpus, loadavg, tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { loadavg } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { fmt, freePort, load, request, sequential, spawnServer, stop } from "./lib.mjs"
+import {
+  benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, queryPlan, request, seedFirstUser,
+  sequential, timeStatement, userInserter, vacuumInto, warmThenLoad, writeReport
+} from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const { values: opts } = parseArgs({
   options: {
     duration: { type: "string", default: "3" },
@@ -133,75 +133,21 @@ async function main() {
   const totalMembers = Number(opts.members)
   const sequentialN = Number(opts.sequential)
   const rounds = Math.max(1, Number(opts.rounds))
-  const EMAIL = "bench@example.com"
-  const PASSWORD = "Bench-Password-2024!x"
-  const SESSION_HEADER = "Service-Session-Token"
-  const bundle = join(root, "packages/server/dist/main.mjs")
-  const log = (...args) => console.error("[bench:groups]", ...args)
+  const log = logger("bench:groups")
   const load0 = loadavg()
   const startedAt = new Date()
 
-  /** The newest modification time under `path` (skipping dist, node_modules and tests), as scripts/ensure.mjs does. */
-  const newest = (path) => {
-    const stat = statSync(path, { throwIfNoEntry: false })
-    if (stat === undefined) return 0
-    if (!stat.isDirectory()) return stat.mtimeMs
-    let max = stat.mtimeMs
-    for (const entry of readdirSync(path)) {
-      if (entry === "dist" || entry === "node_modules" || entry === "test") continue
-      max = Math.max(max, newest(join(path, entry)))
-    }
-    return max
-  }
-  const bundleIsCurrent = () => {
-    const stampFile = join(root, "packages/server/dist/build.json")
-    if (!existsSync(stampFile) || !existsSync(bundle)) return false
-    if (JSON.parse(readFileSync(stampFile, "utf8")).node !== process.version) return false
-    return statSync(stampFile).mtimeMs > Math.max(newest(join(root, "packages")), newest(join(root, "scripts/build.mjs")))
-  }
-  if (opts.build || (!opts["skip-build"] && !bundleIsCurrent())) {
-    log("building the server bundle")
-    execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { cwd: root, stdio: "inherit" })
-  }
+  if (opts.build || (!opts["skip-build"] && !bundleIsCurrent())) buildBundle(log)
 
-  const work = mkdtempSync(join(tmpdir(), "workbay-bench-groups-"))
-  const children = new Set()
-  const cleanup = async () => {
-    for (const c of children) await stop(c)
-    rmSync(work, { recursive: true, force: true })
-  }
-  process.once("SIGINT", () => cleanup().then(() => process.exit(130)))
+  const { work, cleanup, spawn, stop, workbayDir } = benchWork("workbay-bench-groups-")
 
   const results = []
   let sqlFacts
   let seedMs
   try {
-    const dataDir = join(work, "workbay")
-    mkdirSync(dataDir)
-    const dbFile = join(dataDir, "workbay.db")
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}/api/v2`
-    const wb = await spawnServer(
-      [bundle, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning"],
-      `${base}/buildinfo`,
-      { env: { ...process.env, DATABASE_URL: "" } }
-    )
-    children.add(wb.child)
-
-    const first = await request(`${base}/users/first`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: EMAIL, username: "bench", name: "Bench User", password: PASSWORD })
-    })
-    if (first.status !== 201) throw new Error(`POST /users/first answered ${first.status}: ${JSON.stringify(first.body)}`)
-    const orgId = first.body.organization_id
-    const login = await request(`${base}/users/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: EMAIL, password: PASSWORD })
-    })
-    if (login.status !== 201) throw new Error(`POST /users/login answered ${login.status}: ${JSON.stringify(login.body)}`)
-    const auth = { [SESSION_HEADER]: login.body.session_token }
+    const { dbFile, base, start } = await workbayDir("workbay")
+    const wb = await start()
+    const { orgId, auth } = await seedFirstUser(base, { name: "Bench User" })
 
     // --- seeding, straight into the file -------------------------------------------
     const db = new Database(dbFile)
@@ -211,14 +157,7 @@ async function main() {
     const t0 = performance.now()
     db.transaction(() => {
       const at = new Date().toISOString()
-      const insertUser = db.prepare(
-        `INSERT INTO users (id, email, username, name, avatar_url, login_type, status, rbac_roles, is_service_account,
-          hashed_password, created_at, updated_at, last_seen_at, deleted, appearance, quiet_hours_schedule)
-         VALUES (?, ?, ?, ?, '', 'password', 'active', '[]', 0, NULL, ?, ?, ?, 0, '{}', '')`
-      )
-      const insertOrgMember = db.prepare(
-        "INSERT INTO organization_members (organization_id, user_id, roles, created_at, updated_at) VALUES (?, ?, '[]', ?, ?)"
-      )
+      const insertUser = userInserter(db)
       const insertGroup = db.prepare(
         `INSERT INTO groups (id, organization_id, name, display_name, avatar_url, quota_allowance, source, member_count,
           created_at, updated_at) VALUES (?, ?, ?, '', '', 0, 'user', 0, ?, ?)`
@@ -229,8 +168,7 @@ async function main() {
       for (let i = 0; i < totalMembers; i++) {
         const id = randomUUID()
         const n = String(i).padStart(6, "0")
-        insertUser.run(id, `member${n}@example.com`, `member${n}`, `Member ${n}`, at, at, at)
-        insertOrgMember.run(orgId, id, at, at)
+        insertUser(orgId, id, `member${n}`, `Member ${n}`, at)
         insertGroupMember.run(bigId, id, at)
         if (i < 100) insertGroupMember.run(smallId, id, at)
       }
@@ -244,35 +182,26 @@ async function main() {
     log(`seeded ${totalMembers.toLocaleString("en-US")} users, a group of all of them and one of 100, in ${fmt(seedMs, 0)} ms`)
 
     // The page query timed straight on better-sqlite3, and its plan.
-    const time = (stmt, args, n) => {
-      stmt.all(...args)
-      const t = performance.now()
-      for (let i = 0; i < n; i++) stmt.all(...args)
-      return (performance.now() - t) / n
-    }
     const pageStmt = db.prepare(PAGE_SQL.group)
     const bigMidCursor = db.prepare("SELECT user_id FROM group_members WHERE group_id = ? ORDER BY user_id LIMIT 1 OFFSET ?")
       .get(bigId, Math.floor(totalMembers / 2)).user_id
     sqlFacts = {
-      small: time(pageStmt, [smallId, 50, 0], 200),
-      big: time(pageStmt, [bigId, 50, 0], 200),
-      bigAfter: time(db.prepare(PAGE_SQL.groupAfter), [bigId, bigMidCursor, 50, 0], 200),
-      plan: db.prepare(`EXPLAIN QUERY PLAN ${PAGE_SQL.group}`).all(bigId, 50, 0).map((r) => r.detail).join("; "),
-      planAfter: db.prepare(`EXPLAIN QUERY PLAN ${PAGE_SQL.groupAfter}`).all(bigId, bigMidCursor, 50, 0).map((r) => r.detail).join("; ")
+      small: timeStatement(pageStmt, 200, [smallId, 50, 0]),
+      big: timeStatement(pageStmt, 200, [bigId, 50, 0]),
+      bigAfter: timeStatement(db.prepare(PAGE_SQL.groupAfter), 200, [bigId, bigMidCursor, 50, 0]),
+      plan: queryPlan(db, PAGE_SQL.group, [bigId, 50, 0]),
+      planAfter: queryPlan(db, PAGE_SQL.groupAfter, [bigId, bigMidCursor, 50, 0])
     }
     db.close()
 
     // --- the baseline, on a copy ---------------------------------------------------
     const baselineDb = join(work, "baseline.db")
-    const src = new Database(dbFile, { readonly: true })
-    src.exec(`VACUUM INTO '${baselineDb.replaceAll("'", "''")}'`)
-    src.close()
+    vacuumInto(dbFile, baselineDb)
     const bport = await freePort()
-    const baseline = await spawnServer(
+    const baseline = await spawn(
       [fileURLToPath(import.meta.url), "--serve-baseline", "--db", baselineDb, "--port", String(bport)],
       `http://127.0.0.1:${bport}/api/v2/buildinfo`
     )
-    children.add(baseline.child)
 
     const groups = [
       { name: "small (100 members)", id: smallId, query: "limit=50" },
@@ -296,8 +225,7 @@ async function main() {
         for (const t of targets) {
           const url = `${t.base}/groups/${g.id}/members?${g.query}`
           log(`round ${round}/${rounds}: ${g.name}: ${t.name}: warm-up ${warmup} s, then ${duration} s at ${connections} connections`)
-          if (warmup > 0) await load(url, { connections, duration: warmup, headers: auth })
-          const res = await load(url, { connections, duration, headers: auth })
+          const res = await warmThenLoad(url, { connections, warmup, duration, headers: auth })
           const seq = await sequential(url, auth, sequentialN)
           log(`  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, alone ${fmt(seq.median, 2)} ms; non-2xx ${res.non2xx}, errors ${res.errors}`)
           results.push({ group: g, target: t, res, seq, round })
@@ -305,16 +233,12 @@ async function main() {
       }
     }
     await stop(baseline.child)
-    children.delete(baseline.child)
     await stop(wb.child)
-    children.delete(wb.child)
   } finally {
     await cleanup()
   }
 
   // --- report ----------------------------------------------------------------------
-  const load1 = loadavg()
-  const cpu = cpus()
   const lines = []
   const runsOf = (g, t) => results.filter((r) => r.group.name === g && r.target.name === t)
   /** The best round of a pair (highest throughput). */
@@ -323,8 +247,7 @@ async function main() {
   const groupNames = [...new Set(results.map((r) => r.group.name))]
   lines.push("# Group members at scale: latest results", "")
   lines.push(
-    `${startedAt.toISOString()} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"} · ` +
-      `load average ${load0.map((l) => l.toFixed(2)).join("/")} before, ${load1.map((l) => l.toFixed(2)).join("/")} after`,
+    machineLine(startedAt, load0),
     "",
     `\`GET /api/v2/groups/{group}/members?limit=50\`, authenticated, ${connections} connections, ${warmup} s warm-up, ` +
       `${duration} s measured per row, ${rounds} round${rounds > 1 ? "s, best shown" : ""}; "alone" = median of ${sequentialN} sequential requests. ` +
@@ -371,11 +294,5 @@ async function main() {
     `Plan: \`${sqlFacts.plan}\`; with after_id: \`${sqlFacts.planAfter}\`.`,
     ""
   )
-  const report = lines.join("\n")
-  console.log(report)
-  if (!opts["no-write"]) {
-    mkdirSync(join(root, "bench/results"), { recursive: true })
-    writeFileSync(join(root, "bench/results/groups.md"), report)
-    log("written to bench/results/groups.md")
-  }
+  writeReport(lines.join("\n"), "groups.md", { write: !opts["no-write"], log })
 }

@@ -1,9 +1,27 @@
 // Helpers shared by the benchmarks: free ports, spawning and waiting for
-// servers, reading a process's resident set, and driving autocannon.
+// servers, reading a process's resident set, and driving autocannon; and the
+// steps every bench script takes (build, work folder, the bundled server, the
+// first user, copies of its database, the report).
 import autocannon from "autocannon"
-import { spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import Database from "better-sqlite3"
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+/** The repository root, and the bundled server every bench loads. */
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+export const bundle = join(root, "packages/server/dist/main.mjs")
+
+/** The first user every bench seeds through the API, and the header its session token goes in. */
+export const BENCH_EMAIL = "bench@example.com"
+export const BENCH_PASSWORD = "Bench-Password-2024!x"
+export const SESSION_HEADER = "Service-Session-Token"
+
+/** `log(...)` to stderr, each line tagged `[tag]`. */
+export const logger = (tag) => (...args) => console.error(`[${tag}]`, ...args)
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -122,3 +140,169 @@ export const sequential = async (url, headers, n) => {
 }
 
 export const fmt = (n, digits = 1) => (n === undefined || Number.isNaN(n) ? "n/a" : n.toFixed(digits))
+
+/** The newest modification time under `path` (skipping dist, node_modules and tests), as scripts/ensure.mjs does. */
+const newest = (path) => {
+  const stat = statSync(path, { throwIfNoEntry: false })
+  if (stat === undefined) return 0
+  if (!stat.isDirectory()) return stat.mtimeMs
+  let max = stat.mtimeMs
+  for (const entry of readdirSync(path)) {
+    if (entry === "dist" || entry === "node_modules" || entry === "test") continue
+    max = Math.max(max, newest(join(path, entry)))
+  }
+  return max
+}
+
+/** Whether the bundle exists, was made by this Node version and is newer than every source. */
+export const bundleIsCurrent = () => {
+  const stampFile = join(root, "packages/server/dist/build.json")
+  if (!existsSync(stampFile) || !existsSync(bundle)) return false
+  if (JSON.parse(readFileSync(stampFile, "utf8")).node !== process.version) return false
+  return statSync(stampFile).mtimeMs > Math.max(newest(join(root, "packages")), newest(join(root, "scripts/build.mjs")))
+}
+
+/** Builds the server bundle (node scripts/build.mjs), saying so first. */
+export const buildBundle = (log, message = "building the server bundle") => {
+  log(message)
+  execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { cwd: root, stdio: "inherit" })
+}
+
+/**
+ * A temporary work folder (under the OS temp folder, named `prefix…`) and the servers a bench
+ * spawns. `cleanup()` stops every server still running and removes the folder; Ctrl-C does the same.
+ */
+export const benchWork = (prefix) => {
+  const work = mkdtempSync(join(tmpdir(), prefix))
+  const children = new Set()
+  const cleanup = async () => {
+    for (const c of children) await stop(c)
+    rmSync(work, { recursive: true, force: true })
+  }
+  process.once("SIGINT", () => cleanup().then(() => process.exit(130)))
+
+  /** spawnServer, remembered for cleanup. */
+  const spawnTracked = async (args, readyUrl, options) => {
+    const s = await spawnServer(args, readyUrl, options)
+    children.add(s.child)
+    return s
+  }
+  /** Stops a server spawned here. */
+  const stopTracked = async (child) => {
+    await stop(child)
+    children.delete(child)
+  }
+
+  /**
+   * A fresh data folder `name` in the work folder and a free port for a bundled server (`entry`);
+   * `start()` spawns it there, answering the spawn with the server's own "ready in" figure.
+   */
+  const workbayDir = async (name, entry = bundle) => {
+    const dataDir = join(work, name)
+    mkdirSync(dataDir)
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/api/v2`
+    const start = async () => {
+      const s = await spawnTracked(
+        [entry, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning"],
+        `${base}/buildinfo`,
+        { env: { ...process.env, DATABASE_URL: "" } }
+      )
+      const m = /ready in (\d+) ms/.exec(s.output())
+      return { ...s, readyInMs: m ? Number(m[1]) : undefined }
+    }
+    return { dataDir, dbFile: join(dataDir, "workbay.db"), port, base, start }
+  }
+
+  return { work, cleanup, spawn: spawnTracked, stop: stopTracked, workbayDir }
+}
+
+/** A JSON POST (see `request`). */
+const postJson = (url, body) =>
+  request(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+
+/**
+ * Seeds the first user through the API of the server at `base` (POST /users/first, with `name` when
+ * given) and logs in as them. Answers their ids and the headers that authenticate as them.
+ */
+export const seedFirstUser = async (base, { name } = {}) => {
+  const first = await postJson(`${base}/users/first`, {
+    email: BENCH_EMAIL, username: "bench", ...(name === undefined ? {} : { name }), password: BENCH_PASSWORD
+  })
+  if (first.status !== 201) throw new Error(`POST /users/first answered ${first.status}: ${JSON.stringify(first.body)}`)
+  const login = await postJson(`${base}/users/login`, { email: BENCH_EMAIL, password: BENCH_PASSWORD })
+  if (login.status !== 201) throw new Error(`POST /users/login answered ${login.status}: ${JSON.stringify(login.body)}`)
+  return {
+    userId: first.body.user_id,
+    orgId: first.body.organization_id,
+    auth: { [SESSION_HEADER]: login.body.session_token }
+  }
+}
+
+/** Copies the SQLite database `file` to `copy` (VACUUM INTO), for a second server on the same data. */
+export const vacuumInto = (file, copy) => {
+  const src = new Database(file, { readonly: true })
+  src.exec(`VACUUM INTO '${copy.replaceAll("'", "''")}'`)
+  src.close()
+}
+
+/**
+ * Prepares the insert of a user straight into the SQLite file (the columns the server writes),
+ * with their membership of an organization: `insert(orgId, id, username, name, at)`.
+ */
+export const userInserter = (db) => {
+  const insertUser = db.prepare(
+    `INSERT INTO users (id, email, username, name, avatar_url, login_type, status, rbac_roles, is_service_account,
+      hashed_password, created_at, updated_at, last_seen_at, deleted, appearance, quiet_hours_schedule)
+     VALUES (?, ?, ?, ?, '', 'password', 'active', '[]', 0, NULL, ?, ?, ?, 0, '{}', '')`
+  )
+  const insertMember = db.prepare(
+    "INSERT INTO organization_members (organization_id, user_id, roles, created_at, updated_at) VALUES (?, ?, '[]', ?, ?)"
+  )
+  return (orgId, id, username, name, at) => {
+    insertUser.run(id, `${username}@example.com`, username, name, at, at, at)
+    insertMember.run(orgId, id, at, at)
+  }
+}
+
+/** Mean time (ms) of `n` runs of a prepared statement on better-sqlite3, after one unmeasured run. */
+export const timeStatement = (stmt, n, args = []) => {
+  stmt.all(...args)
+  const t = performance.now()
+  for (let i = 0; i < n; i++) stmt.all(...args)
+  return (performance.now() - t) / n
+}
+
+/** SQLite's query plan of `sql`, one line. */
+export const queryPlan = (db, sql, args = []) =>
+  db
+    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...args)
+    .map((r) => r.detail)
+    .join("; ")
+
+/** A warm-up load of `warmup` seconds (none at 0), then the measured load (see `load`). */
+export const warmThenLoad = async (url, { connections, warmup, duration, headers }) => {
+  if (warmup > 0) await load(url, { connections, duration: warmup, headers })
+  return load(url, { connections, duration, headers })
+}
+
+/** The machine line of a report: start time, Node, CPUs, and the load average `load0` before and now after. */
+export const machineLine = (startedAt, load0) => {
+  const load1 = loadavg()
+  const cpu = cpus()
+  return (
+    `${startedAt.toISOString()} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"} · ` +
+    `load average ${load0.map((l) => l.toFixed(2)).join("/")} before, ${load1.map((l) => l.toFixed(2)).join("/")} after`
+  )
+}
+
+/** Prints the report, and writes it to bench/results/`name` unless `write` is false. */
+export const writeReport = (report, name, { write, log }) => {
+  console.log(report)
+  if (write) {
+    mkdirSync(join(root, "bench/results"), { recursive: true })
+    writeFileSync(join(root, `bench/results/${name}`), report)
+    log(`written to bench/results/${name}`)
+  }
+}

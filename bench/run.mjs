@@ -19,16 +19,15 @@
 //          --extra <bundle.mjs>   also load another build of the server (A/B), on a copy of the same data (repeatable)
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time.
 import Database from "better-sqlite3"
-import { execFileSync } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { cpus, loadavg, tmpdir } from "node:os"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { loadavg } from "node:os"
+import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { fmt, freePort, load, request, rssMb, sequential, sleep, spawnServer, stop } from "./lib.mjs"
+import {
+  benchWork, buildBundle, fmt, freePort, logger, machineLine, queryPlan, request, root, rssMb, seedFirstUser, sequential,
+  sleep, timeStatement, userInserter, vacuumInto, warmThenLoad, writeReport
+} from "./lib.mjs"
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const { values: opts } = parseArgs({
   options: {
     duration: { type: "string", default: "10" },
@@ -54,78 +53,32 @@ if (opts.only !== undefined && !["me", "list", "startup"].includes(opts.only))
 const doMe = opts.only === undefined || opts.only === "me"
 const doList = opts.only === undefined || opts.only === "list"
 
-const EMAIL = "bench@example.com"
-const PASSWORD = "Bench-Password-2024!x"
-const SESSION_HEADER = "Service-Session-Token"
-const bundle = join(root, "packages/server/dist/main.mjs")
-
-const log = (...args) => console.error("[bench]", ...args)
+const log = logger("bench")
 const load0 = loadavg()
 const startedAt = new Date()
 
-if (!opts["skip-build"]) {
-  log("building the server bundle")
-  execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { cwd: root, stdio: "inherit" })
-}
+if (!opts["skip-build"]) buildBundle(log)
 
-const work = mkdtempSync(join(tmpdir(), "workbay-bench-"))
-const children = new Set()
-const cleanup = async () => {
-  for (const c of children) await stop(c)
-  rmSync(work, { recursive: true, force: true })
-}
-process.once("SIGINT", () => cleanup().then(() => process.exit(130)))
-
-const startWorkbay = async (dataDir, port, entry = bundle) => {
-  const s = await spawnServer(
-    [entry, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning"],
-    `http://127.0.0.1:${port}/api/v2/buildinfo`,
-    { env: { ...process.env, DATABASE_URL: "" } }
-  )
-  children.add(s.child)
-  const m = /ready in (\d+) ms/.exec(s.output())
-  return { ...s, readyInMs: m ? Number(m[1]) : undefined }
-}
-const stopChild = async (child) => {
-  await stop(child)
-  children.delete(child)
-}
+const { work, cleanup, spawn, stop: stopChild, workbayDir } = benchWork("workbay-bench-")
 
 const results = { me: undefined, list: undefined, startup: undefined }
 
 try {
   // --- start-up and seeding --------------------------------------------------
-  const dataDir = join(work, "workbay")
-  mkdirSync(dataDir)
-  const dbFile = join(dataDir, "workbay.db")
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}/api/v2`
+  const workbay = await workbayDir("workbay")
+  const { dbFile, base } = workbay
 
-  let wb = await startWorkbay(dataDir, port)
+  let wb = await workbay.start()
   const cold = { startupMs: wb.startupMs, readyInMs: wb.readyInMs }
   log(`cold start (empty data dir): ${fmt(cold.startupMs, 0)} ms to first 200, "ready in ${cold.readyInMs} ms"`)
 
-  const first = await request(`${base}/users/first`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: EMAIL, username: "bench", name: "Bench User", password: PASSWORD })
-  })
-  if (first.status !== 201) throw new Error(`POST /users/first answered ${first.status}: ${JSON.stringify(first.body)}`)
-  const orgId = first.body.organization_id
-  const login = await request(`${base}/users/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD })
-  })
-  if (login.status !== 201) throw new Error(`POST /users/login answered ${login.status}: ${JSON.stringify(login.body)}`)
-  const token = login.body.session_token
-  const auth = { [SESSION_HEADER]: token }
+  const { orgId, auth } = await seedFirstUser(base, { name: "Bench User" })
 
   // Restarts on the seeded database: the figure that matters for a deployment.
   const warm = []
   for (let i = 0; i < Number(opts.restarts); i++) {
     await stopChild(wb.child)
-    wb = await startWorkbay(dataDir, port)
+    wb = await workbay.start()
     warm.push({ startupMs: wb.startupMs, readyInMs: wb.readyInMs })
   }
   const warmSorted = [...warm].sort((a, b) => a.startupMs - b.startupMs)
@@ -137,18 +90,13 @@ try {
 
   // The same measure for the bare baseline, as a reference for this machine at this moment.
   const baselineDb = join(work, "baseline.db")
-  const src = new Database(dbFile, { readonly: true })
-  src.exec(`VACUUM INTO '${baselineDb.replaceAll("'", "''")}'`)
-  src.close()
+  vacuumInto(dbFile, baselineDb)
   const bport = await freePort()
-  const startBaseline = async () => {
-    const b = await spawnServer(
+  const startBaseline = () =>
+    spawn(
       [join(root, "bench/baseline.mjs"), "--db", baselineDb, "--port", String(bport)],
       `http://127.0.0.1:${bport}/api/v2/buildinfo`
     )
-    children.add(b.child)
-    return b
-  }
   const baselineStarts = []
   for (let i = 0; i < Number(opts.restarts); i++) {
     const b = await startBaseline()
@@ -186,14 +134,10 @@ try {
     ]
     const extras = []
     for (const [i, entry] of (opts.extra ?? []).entries()) {
-      const extraDir = join(work, `extra-${i}`)
-      mkdirSync(extraDir)
-      const copy = new Database(dbFile, { readonly: true })
-      copy.exec(`VACUUM INTO '${join(extraDir, "workbay.db").replaceAll("'", "''")}'`)
-      copy.close()
-      const eport = await freePort()
-      extras.push(await startWorkbay(extraDir, eport, entry))
-      targets.push({ name: `extra: ${entry}`, url: `http://127.0.0.1:${eport}/api/v2/users/me` })
+      const extra = await workbayDir(`extra-${i}`, entry)
+      vacuumInto(dbFile, extra.dbFile)
+      extras.push(await extra.start())
+      targets.push({ name: `extra: ${entry}`, url: `${extra.base}/users/me` })
     }
     const runs = targets.map(() => [])
     for (let r = 0; r < rounds; r++) {
@@ -201,8 +145,7 @@ try {
         log(
           `round ${r + 1}/${rounds}: ${t.name}: warm-up ${warmup} s, then ${duration} s at ${connections} connections`
         )
-        if (warmup > 0) await load(t.url, { connections, duration: warmup, headers: auth })
-        const res = await load(t.url, { connections, duration, headers: auth })
+        const res = await warmThenLoad(t.url, { connections, warmup, duration, headers: auth })
         log(
           `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`
         )
@@ -226,14 +169,7 @@ try {
     const listDuration = Number(opts["list-duration"])
     const db = new Database(dbFile)
     db.pragma("busy_timeout = 5000")
-    const insertUser = db.prepare(
-      `INSERT INTO users (id, email, username, name, avatar_url, login_type, status, rbac_roles, is_service_account,
-        hashed_password, created_at, updated_at, last_seen_at, deleted, appearance, quiet_hours_schedule)
-       VALUES (?, ?, ?, ?, '', 'password', 'active', '[]', 0, NULL, ?, ?, ?, 0, '{}', '')`
-    )
-    const insertMember = db.prepare(
-      "INSERT INTO organization_members (organization_id, user_id, roles, created_at, updated_at) VALUES (?, ?, '[]', ?, ?)"
-    )
+    const insertUser = userInserter(db)
     let seeded = 0
     const seedUpTo = (total) => {
       const t = performance.now()
@@ -243,8 +179,7 @@ try {
         for (let i = count; i < total; i++) {
           const id = randomUUID()
           const n = String(++seeded).padStart(6, "0")
-          insertUser.run(id, `user${n}@example.com`, `user${n}`, `User ${n}`, at, at, at)
-          insertMember.run(orgId, id, at, at)
+          insertUser(orgId, id, `user${n}`, `User ${n}`, at)
         }
       })()
       // No ANALYZE: the server never runs it, and statistics taken at 100 rows would leave the
@@ -257,25 +192,11 @@ try {
     const sqlTimes = () => {
       const page = db.prepare("SELECT * FROM users WHERE deleted = FALSE ORDER BY lower(username) LIMIT 50 OFFSET 0")
       const count = db.prepare("SELECT count(*) AS n FROM users WHERE deleted = FALSE")
-      const time = (stmt, n) => {
-        stmt.all()
-        const t = performance.now()
-        for (let i = 0; i < n; i++) stmt.all()
-        return (performance.now() - t) / n
-      }
       return {
-        pageMs: time(page, 50),
-        countMs: time(count, 20),
-        pagePlan: db
-          .prepare(`EXPLAIN QUERY PLAN ${page.source}`)
-          .all()
-          .map((r) => r.detail)
-          .join("; "),
-        countPlan: db
-          .prepare(`EXPLAIN QUERY PLAN ${count.source}`)
-          .all()
-          .map((r) => r.detail)
-          .join("; ")
+        pageMs: timeStatement(page, 50),
+        countMs: timeStatement(count, 20),
+        pagePlan: queryPlan(db, page.source),
+        countPlan: queryPlan(db, count.source)
       }
     }
     const listRuns = []
@@ -287,8 +208,7 @@ try {
       }
       const seq = await sequential(listUrl, auth, 200)
       log(`${total} users: warm-up ${warmup} s, then ${listDuration} s at ${listConnections} connections`)
-      if (warmup > 0) await load(listUrl, { connections: listConnections, duration: warmup, headers: auth })
-      const res = await load(listUrl, { connections: listConnections, duration: listDuration, headers: auth })
+      const res = await warmThenLoad(listUrl, { connections: listConnections, warmup, duration: listDuration, headers: auth })
       const sql = sqlTimes()
       log(
         `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms; one request alone: ${fmt(seq.median, 2)} ms;` +
@@ -305,13 +225,10 @@ try {
 }
 
 // --- report --------------------------------------------------------------------
-const load1 = loadavg()
 const lines = []
-const cpu = cpus()
 lines.push("# Workbay benchmark: latest results", "")
 lines.push(
-  `${startedAt.toISOString()} · Node ${process.version} · ${cpu.length} × ${cpu[0]?.model.trim() ?? "cpu"} · ` +
-    `load average ${load0.map((l) => l.toFixed(2)).join("/")} before, ${load1.map((l) => l.toFixed(2)).join("/")} after`,
+  machineLine(startedAt, load0),
   "",
   "Load tool: autocannon, in the bench process, to 127.0.0.1. Other work on the machine shows in the load average;",
   "numbers on a busy 2-core machine are noisy, compare the ratio rather than absolute figures.",
@@ -394,10 +311,4 @@ if (results.list) {
   }
   lines.push("")
 }
-const report = lines.join("\n")
-console.log(report)
-if (!opts["no-write"]) {
-  mkdirSync(join(root, "bench/results"), { recursive: true })
-  writeFileSync(join(root, "bench/results/latest.md"), report)
-  log("written to bench/results/latest.md")
-}
+writeReport(lines.join("\n"), "latest.md", { write: !opts["no-write"], log })

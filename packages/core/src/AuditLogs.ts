@@ -70,6 +70,7 @@ const pageOf = (input: ListLogsInput) => ({
   limit: Math.min(input.limit > 0 ? input.limit : DEFAULT_LOG_PAGE_SIZE, MAX_LOG_PAGE_SIZE),
   offset: input.offset ?? 0
 })
+type LogPage = ReturnType<typeof pageOf>
 
 /** Every problem of a search as one validation on `q`. */
 const badQuery = (details: ReadonlyArray<string>) =>
@@ -116,21 +117,42 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         return { all: false, organizationIds } as Readable
       })
 
-    /** The organization a search names (a name or an id), or a problem. */
-    const organizationTerm = (ref: string) =>
-      Effect.map(
-        isUuid(ref) ? Effect.succeed(Option.some(ref.toLowerCase())) : Effect.map(orgs.findByName(ref), Option.map((o) => o.id)),
-        Option.match({
-          onNone: () => ({ problem: `Organization "${ref}" does not exist.` }) as const,
-          onSome: (id) => ({ id }) as const
-        })
-      )
+    /**
+     * The organizations an entry may be in: the one the search's `organization` term names (a
+     * name or an id), within what the caller may read. A term naming none adds to `problems`.
+     */
+    const organizationScope = (query: ParsedQuery, access: Readable, problems: Array<string>) =>
+      Effect.gen(function*() {
+        const ref = query.terms.get("organization")
+        if (ref === undefined) return access.all ? undefined : access.organizationIds
+        const found = isUuid(ref) ? Option.some(ref.toLowerCase()) : Option.map(yield* orgs.findByName(ref), (o) => o.id)
+        if (Option.isNone(found)) {
+          problems.push(`Organization "${ref}" does not exist.`)
+          return undefined
+        }
+        return access.all ? [found.value] : access.organizationIds.filter((id) => id === found.value)
+      })
 
-    /** The organizations an entry may be in: the search term's, within what the caller may read. */
-    const scope = (access: Readable, term: string | undefined) => {
-      if (term === undefined) return access.all ? undefined : access.organizationIds
-      return access.all ? [term] : access.organizationIds.filter((id) => id === term)
-    }
+    /**
+     * A page of a log the caller may read (`kind`), searched by `q` with `keys`, and the count
+     * of its matches up to the cap. `toFilter` checks the search and makes the repository's filter.
+     */
+    const searchLog = <F, Row, E, R>(
+      kind: "audit_log" | "connection_log",
+      keys: ReadonlyArray<string>,
+      toFilter: (query: ParsedQuery, access: Readable, page: LogPage) => Effect.Effect<F, E, R>,
+      repo: {
+        readonly list: (filter: F) => Effect.Effect<ReadonlyArray<Row>>
+        readonly count: (filter: F, cap: number) => Effect.Effect<number>
+      },
+      input: ListLogsInput
+    ) =>
+      Effect.gen(function*() {
+        const access = yield* readable(kind)
+        const query = yield* parseSearch(input.q, keys)
+        const filter = yield* toFilter(query, access, pageOf(input))
+        return yield* Effect.all([repo.list(filter), repo.count(filter, LOG_COUNT_CAP)])
+      })
 
     /** The users and organizations a page names, and the users' memberships: one query each. */
     const lookups = (userIds: Iterable<string>, organizationIds: Iterable<string>) =>
@@ -161,7 +183,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
 
     // --- audit log -----------------------------------------------------------------
 
-    const auditFilter = (query: ParsedQuery, access: Readable, page: { limit: number; offset: number }) =>
+    const auditFilter = (query: ParsedQuery, access: Readable, page: LogPage) =>
       Effect.gen(function*() {
         const problems: Array<string> = []
         const terms = query.terms
@@ -197,13 +219,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         }
         const dateFrom = dayTerm("date_from")
         const dateToDay = dayTerm("date_to")
-        let organizationId: string | undefined
-        const orgRef = terms.get("organization")
-        if (orgRef !== undefined) {
-          const found = yield* organizationTerm(orgRef)
-          if ("problem" in found) problems.push(found.problem)
-          else organizationId = found.id
-        }
+        const organizationIds = yield* organizationScope(query, access, problems)
         if (problems.length > 0) return yield* badQuery(problems)
         const filter: AuditLogFilter = {
           ...page,
@@ -213,7 +229,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
           action,
           username: terms.get("username"),
           email: terms.get("email"),
-          organizationIds: scope(access, organizationId),
+          organizationIds,
           dateFrom,
           // date_to names a whole day: entries before the next midnight.
           dateTo: dateToDay === undefined ? undefined : new Date(dateToDay.getTime() + DAY_MS),
@@ -268,10 +284,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
 
     const list = (input: ListLogsInput) =>
       Effect.gen(function*() {
-        const access = yield* readable("audit_log")
-        const query = yield* parseSearch(input.q, auditSearchKeys)
-        const filter = yield* auditFilter(query, access, pageOf(input))
-        const [rows, count] = yield* Effect.all([audit.list(filter), audit.count(filter, LOG_COUNT_CAP)])
+        const [rows, count] = yield* searchLog("audit_log", auditSearchKeys, auditFilter, audit, input)
         const looked = yield* lookups(
           rows.flatMap((r) => (userResources.has(r.resource_type) ? [r.user_id, r.resource_id] : [r.user_id])),
           rows.flatMap((r) => (r.resource_type === "organization" ? [r.organization_id, r.resource_id] : [r.organization_id]))
@@ -306,7 +319,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
 
     // --- connection log --------------------------------------------------------------
 
-    const connectionFilter = (query: ParsedQuery, access: Readable, page: { limit: number; offset: number }) =>
+    const connectionFilter = (query: ParsedQuery, access: Readable, page: LogPage) =>
       Effect.gen(function*() {
         const problems: Array<string> = []
         const terms = query.terms
@@ -338,13 +351,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         }
         const connectedAfter = timeTerm("connected_after", false)
         const connectedBefore = timeTerm("connected_before", true)
-        let organizationId: string | undefined
-        const orgRef = terms.get("organization")
-        if (orgRef !== undefined) {
-          const found = yield* organizationTerm(orgRef)
-          if ("problem" in found) problems.push(found.problem)
-          else organizationId = found.id
-        }
+        const organizationIds = yield* organizationScope(query, access, problems)
         // workspace_owner: a username, a user id, or `me`.
         const owner = terms.get("workspace_owner")
         let workspaceOwnerId: string | undefined
@@ -357,7 +364,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         if (problems.length > 0) return yield* badQuery(problems)
         const filter: ConnectionLogFilter = {
           ...page,
-          organizationIds: scope(access, organizationId),
+          organizationIds,
           workspaceOwnerId,
           workspaceOwner,
           workspaceOwnerEmail: terms.get("workspace_owner_email"),
@@ -375,10 +382,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
 
     const listConnections = (input: ListLogsInput) =>
       Effect.gen(function*() {
-        const access = yield* readable("connection_log")
-        const query = yield* parseSearch(input.q, connectionSearchKeys)
-        const filter = yield* connectionFilter(query, access, pageOf(input))
-        const [rows, count] = yield* Effect.all([connections.list(filter), connections.count(filter, LOG_COUNT_CAP)])
+        const [rows, count] = yield* searchLog("connection_log", connectionSearchKeys, connectionFilter, connections, input)
         const looked = yield* lookups(
           rows.flatMap((r) => (r.user_id === null ? [r.workspace_owner_id] : [r.workspace_owner_id, r.user_id])),
           rows.map((r) => r.organization_id)

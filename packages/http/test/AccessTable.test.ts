@@ -10,8 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, bootstrapOwner, type Client, createOrganization, createUser, startTestServer, STRONG_PASSWORD,
-  type TestServer
+  addMemberWithRoles, type Client, createOrganization, createUser, startWithOwner, STRONG_PASSWORD, type TestServer
 } from "./support.js"
 
 const ROLES = [
@@ -82,8 +81,7 @@ describe("access table", () => {
   }
 
   beforeAll(async () => {
-    srv = await startTestServer()
-    admin = (await bootstrapOwner(srv)).client
+    ;({ srv, owner: admin } = await startWithOwner())
     org = await createOrganization(admin, "table-org")
     for (const role of ROLES) {
       const siteRoles = role === "member" || isOrgRole(role) ? [] : [role]

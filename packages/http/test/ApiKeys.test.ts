@@ -4,17 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  bootstrapOwner, type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN,
-  startTestServer,
-  type TestServer, UUID_PATTERN
+  type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN, startWithOwner,
+  type TestServer, type TestUser, UNKNOWN_ID, UUID_PATTERN
 } from "./support.js"
 
 const NS_PER_SECOND = 1_000_000_000
 const DAY_NS = 86_400 * NS_PER_SECOND
 const TOKEN_PATTERN = /^[A-Za-z0-9]{10}-[A-Za-z0-9]{22}$/
-const UNKNOWN_ID = "00000000-0000-4000-8000-00000000abcd"
-
-type Member = Awaited<ReturnType<typeof createUser>>
 
 const keyIdOf = (token: string) => token.split("-")[0]!
 
@@ -38,11 +34,10 @@ const expectApiKey = (k: any) => {
 describe("api keys", () => {
   let srv: TestServer
   let owner: Client
-  let member: Member
-  let other: Member
+  let member: TestUser
+  let other: TestUser
   beforeAll(async () => {
-    srv = await startTestServer()
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner())
     member = await createUser(owner, { username: "keyholder" })
     other = await createUser(owner, { username: "bystander" })
   })
@@ -207,7 +202,7 @@ describe("api keys", () => {
   })
 
   describe("GET /users/{user}/keys/tokens", () => {
-    let lister: Member
+    let lister: TestUser
     beforeAll(async () => {
       lister = await createUser(owner, { username: "lister" })
     })

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   captureMail, type Client, createUser, expectIsoDate, expectResponse, expectValidations, type Reply,
-  type ServiceTestServer, startServiceTestServer, STRONG_PASSWORD, UUID_PATTERN
+  type ServiceTestServer, sessionClient, startServiceTestServer, STRONG_PASSWORD, type TestUser, UUID_PATTERN
 } from "./support.js"
 
 const UA = "workbay-audit-test/1.0"
@@ -84,7 +84,7 @@ describe("audit log", () => {
   let ownerId: string
   let orgId: string
   let firstUserReply: Reply
-  let member: Awaited<ReturnType<typeof createUser>>
+  let member: TestUser
 
   /** The entries with the request id of `reply` (as the owner sees them). */
   const entriesOf = async (reply: Reply) => {
@@ -119,8 +119,7 @@ describe("audit log", () => {
     expect(firstUserReply.status).toBe(201)
     ownerId = firstUserReply.body.user_id
     orgId = firstUserReply.body.organization_id
-    const login = await srv.anonymous.post("/users/login", { email: "admin@example.com", password: STRONG_PASSWORD })
-    owner = srv.anonymous.as(login.body.session_token)
+    owner = await sessionClient(srv.anonymous, "admin@example.com")
     member = await createUser(owner, { username: "plain-member" })
   })
   afterAll(async () => {

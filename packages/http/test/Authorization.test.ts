@@ -6,9 +6,9 @@
 import { Duration } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, bootstrapOwner, captureMail, type Client, createOrganization, createUser, expectNoServerErrors,
-  expectResponse, expectValidations, ISO_DATE_PATTERN, login,
-  SESSION_HEADER, startTestServer, STRONG_PASSWORD, type TestServer, tokenClient, UUID_PATTERN
+  addMemberWithRoles, captureMail, type Client, createOrganization, createUser, expectNoServerErrors, expectResponse,
+  expectValidations, ISO_DATE_PATTERN, login, SESSION_HEADER, sessionClient, startTestServer, startWithOwner,
+  STRONG_PASSWORD, type TestServer, type TestUser, tokenClient, UUID_PATTERN
 } from "./support.js"
 
 const TOKEN_PATTERN = /^[A-Za-z0-9]{10}-[A-Za-z0-9]{22}$/
@@ -101,8 +101,7 @@ describe("login", () => {
   let srv: TestServer
   let owner: Client
   beforeAll(async () => {
-    srv = await startTestServer()
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner())
   })
   afterAll(() => srv.close())
 
@@ -230,8 +229,7 @@ describe("one-time passcodes", () => {
   let srv: TestServer
   let owner: Client
   beforeAll(async () => {
-    srv = await startTestServer({ mail: mail.layer })
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner({ mail: mail.layer }))
   })
   afterAll(() => srv.close())
 
@@ -322,8 +320,7 @@ describe("expired one-time passcodes", () => {
   let srv: TestServer
   let owner: Client
   beforeAll(async () => {
-    srv = await startTestServer({ mail: mail.layer, settings: { oneTimePasscodeLifetime: Duration.millis(300) } })
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner({ mail: mail.layer, settings: { oneTimePasscodeLifetime: Duration.millis(300) } }))
   })
   afterAll(() => srv.close())
 
@@ -343,8 +340,7 @@ describe("validate password", () => {
   let srv: TestServer
   let owner: Client
   beforeAll(async () => {
-    srv = await startTestServer()
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner())
   })
   afterAll(() => srv.close())
 
@@ -376,10 +372,9 @@ describe("validate password", () => {
 describe("convert login", () => {
   let srv: TestServer
   let owner: Client
-  let member: Awaited<ReturnType<typeof createUser>>
+  let member: TestUser
   beforeAll(async () => {
-    srv = await startTestServer()
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner())
     member = await createUser(owner, { username: "convertme" })
   })
   afterAll(() => srv.close())
@@ -442,8 +437,7 @@ describe("logout", () => {
   let srv: TestServer
   let owner: Client
   beforeAll(async () => {
-    srv = await startTestServer()
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner())
   })
   afterAll(() => srv.close())
 
@@ -462,7 +456,7 @@ describe("logout", () => {
 
   it("leaves the user's other sessions alone", async () => {
     const { client, email } = await createUser(owner, { username: "twosessions" })
-    const second = srv.anonymous.as((await login(srv, email)).body.session_token)
+    const second = await sessionClient(srv.anonymous, email)
     expect((await client.post("/users/logout")).status).toBe(200)
     expect((await second.get("/users/me")).status).toBe(200)
   })
@@ -476,8 +470,7 @@ describe("authentication", () => {
   let srv: TestServer
   let token: string
   beforeAll(async () => {
-    srv = await startTestServer()
-    await bootstrapOwner(srv)
+    ;({ srv } = await startWithOwner())
     token = (await login(srv, "admin@example.com")).body.session_token
   })
   afterAll(() => srv.close())
@@ -535,15 +528,11 @@ describe("POST /authcheck", () => {
   let owner: Client
   let ownerId: string
   let defaultOrgId: string
-  let member: Awaited<ReturnType<typeof createUser>>
-  let other: Awaited<ReturnType<typeof createUser>>
+  let member: TestUser
+  let other: TestUser
   let org: { id: string; name: string }
   beforeAll(async () => {
-    srv = await startTestServer()
-    const boot = await bootstrapOwner(srv)
-    owner = boot.client
-    ownerId = boot.userId
-    defaultOrgId = boot.organizationId
+    ;({ srv, owner, ownerId, orgId: defaultOrgId } = await startWithOwner())
     member = await createUser(owner, { username: "checker" })
     other = await createUser(owner, { username: "checked" })
     org = await createOrganization(owner)
@@ -673,8 +662,7 @@ describe("malformed input to authorization routes", () => {
   let srv: TestServer
   let owner: Client
   beforeAll(async () => {
-    srv = await startTestServer()
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner())
   })
   afterAll(() => srv.close())
 

@@ -8,8 +8,8 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  bootstrapOwner, type Client, createUser, expectIsoDate, expectResponse, expectValidations, type ServiceTestServer,
-  startServiceTestServer, UUID_PATTERN
+  type Client, createUser, expectIsoDate, expectResponse, expectValidations, type ServiceTestServer, startWithOwner,
+  type TestUser, UUID_PATTERN
 } from "./support.js"
 
 /** The fields of the spec's Connection log entry; ssh_info and web_info by type. */
@@ -52,7 +52,7 @@ describe("connection log", () => {
   let ownerId: string
   let orgId: string
   let otherOrgId: string
-  let dev: Awaited<ReturnType<typeof createUser>>
+  let dev: TestUser
   const ws = randomUUID()
   const devWs = randomUUID()
   const sessions = { open: randomUUID(), closed: randomUUID(), otherOrg: randomUUID() }
@@ -67,11 +67,7 @@ describe("connection log", () => {
   }
 
   beforeAll(async () => {
-    srv = await startServiceTestServer()
-    const boot = await bootstrapOwner(srv)
-    owner = boot.client
-    ownerId = boot.userId
-    orgId = boot.organizationId
+    ;({ srv, owner, ownerId, orgId } = await startWithOwner())
     otherOrgId = (await owner.post("/organizations", { name: "other-org", display_name: "Other", icon: "/other.svg" })).body.id
     dev = await createUser(owner, { username: "dev-user" })
     const t = (minutes: number) => new Date(Date.UTC(2024, 5, 1, 12, minutes))

@@ -3,9 +3,7 @@
  * stats and experiments.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  bootstrapOwner, type Client, createUser, expectIsoDate, expectResponse, startTestServer, type TestServer
-} from "./support.js"
+import { type Client, createUser, expectIsoDate, expectResponse, startWithOwner, type TestServer } from "./support.js"
 
 /** Every top-level key the spec lists for `config`. */
 const CONFIG_KEYS = [
@@ -80,8 +78,7 @@ describe("deployment routes", () => {
   let auditor: Client
 
   beforeAll(async () => {
-    srv = await startTestServer()
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner())
     member = (await createUser(owner)).client
     auditor = (await createUser(owner, { roles: ["auditor"] })).client
   })
@@ -185,7 +182,7 @@ describe("deployment routes", () => {
     let customOwner: Client
 
     beforeAll(async () => {
-      custom = await startTestServer({
+      ;({ srv: custom, owner: customOwner } = await startWithOwner({
         settings: {
           ...SECRETS,
           accessUrl: "https://workbay.example.com",
@@ -198,8 +195,7 @@ describe("deployment routes", () => {
           oidcIssuerUrl: "https://client:IssuerSecret-9d9d@idp.example.com/realms/main",
           valueSources: { accessUrl: "env" }
         }
-      })
-      customOwner = (await bootstrapOwner(custom)).client
+      }))
     })
     afterAll(() => custom.close())
 

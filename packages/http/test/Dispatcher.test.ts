@@ -1,14 +1,13 @@
 import { makeWorkbay, type Workbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bootstrapOwner, type Client, startTestServer, STRONG_PASSWORD, type TestServer } from "./support.js"
+import { type Client, startWithOwner, STRONG_PASSWORD, type TestServer } from "./support.js"
 
 describe("request handling", () => {
   let srv: TestServer
   let owner: Client
   beforeAll(async () => {
-    srv = await startTestServer({ http: { maxBodyBytes: 1024 } })
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner({ http: { maxBodyBytes: 1024 } }))
   })
   afterAll(() => srv.close())
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bootstrapOwner, type Client, createUser, expectResponse, expectValidations, startTestServer, type TestServer } from "./support.js"
+import {
+  type Client, createUser, expectResponse, expectValidations, startTestServer, startWithOwner, type TestServer
+} from "./support.js"
 
 const BUILD_INFO_KEYS = [
   "agent_api_version", "dashboard_url", "deployment_id", "external_url", "provisioner_api_version", "telemetry",
@@ -11,8 +13,7 @@ describe("general routes", () => {
   let owner: Client
   let member: Client
   beforeAll(async () => {
-    srv = await startTestServer()
-    owner = (await bootstrapOwner(srv)).client
+    ;({ srv, owner } = await startWithOwner())
     member = (await createUser(owner)).client
   })
   afterAll(() => srv.close())

@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   bootstrapOwner, type Client, createUser, expectIsoDate, expectNoServerErrors, expectResponse, expectValidations,
-  type Reply, startTestServer, type TestServer, UUID_PATTERN as UUID
+  type Reply, startTestServer, startWithOwner, type TestServer, tokenClient, uniqueName, UUID_PATTERN as UUID
 } from "./support.js"
 
 const MISSING_UUID = "5e0fbe3c-1b7b-4c33-9d7a-1a2b3c4d5e6f"
@@ -78,11 +78,9 @@ describe("groups", () => {
   let otherOrg: any
   let outsider: Client
   let outsiderUser: any
-  let counter = 0
-  const uniqueName = (prefix = "grp") => `${prefix}-${++counter}-${Date.now() % 100000}`
 
   const createGroup = async (init: Record<string, unknown> = {}, orgId = defaultOrgId) => {
-    const r = await owner.post(`/organizations/${orgId}/groups`, { name: uniqueName(), ...init })
+    const r = await owner.post(`/organizations/${orgId}/groups`, { name: uniqueName("grp"), ...init })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     return r.body
   }
@@ -94,20 +92,12 @@ describe("groups", () => {
   }
 
   beforeAll(async () => {
-    srv = await startTestServer()
-    const boot = await bootstrapOwner(srv)
-    owner = boot.client
-    ownerId = boot.userId
-    defaultOrgId = boot.organizationId
-    const m = await createUser(owner, { username: "grpmember" })
-    member = m.client
-    memberUser = m.user
+    ;({ srv, owner, ownerId, orgId: defaultOrgId } = await startWithOwner())
+    ;({ client: member, user: memberUser } = await createUser(owner, { username: "grpmember" }))
     userAdmin = (await createUser(owner, { username: "grpuseradmin", roles: ["user-admin"] })).client
     auditor = (await createUser(owner, { username: "grpauditor", roles: ["auditor"] })).client
     otherOrg = (await owner.post("/organizations", { name: "grp-other-org" })).body
-    const o = await createUser(owner, { username: "grpoutsider", organization_ids: [otherOrg.id] })
-    outsider = o.client
-    outsiderUser = o.user
+    ;({ client: outsider, user: outsiderUser } = await createUser(owner, { username: "grpoutsider", organization_ids: [otherOrg.id] }))
   })
   afterAll(() => srv.close())
 
@@ -211,7 +201,7 @@ describe("groups", () => {
     })
 
     it("lets a user admin create groups", async () => {
-      const r = await userAdmin.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName() })
+      const r = await userAdmin.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") })
       expect(r.status).toBe(201)
     })
 
@@ -229,8 +219,8 @@ describe("groups", () => {
       expectValidations(await owner.post(path, { name: "bad name!" }), ["name"])
       expectValidations(await owner.post(path, { name: "-leading" }), ["name"])
       expectValidations(await owner.post(path, { name: "x".repeat(33) }), ["name"])
-      expectValidations(await owner.post(path, { name: uniqueName(), quota_allowance: -1 }), ["quota_allowance"])
-      expectValidations(await owner.post(path, { name: uniqueName(), quota_allowance: 1.5 }), ["quota_allowance"])
+      expectValidations(await owner.post(path, { name: uniqueName("grp"), quota_allowance: -1 }), ["quota_allowance"])
+      expectValidations(await owner.post(path, { name: uniqueName("grp"), quota_allowance: 1.5 }), ["quota_allowance"])
       expectValidations(
         await owner.post(path, { name: "", display_name: "y".repeat(65), avatar_url: 7, quota_allowance: "many" }),
         ["name", "display_name", "avatar_url", "quota_allowance"]
@@ -238,12 +228,12 @@ describe("groups", () => {
     })
 
     it("answers 401, 403 to members, 404 for organizations the caller cannot see or that do not exist", async () => {
-      expectResponse(await srv.anonymous.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName() }), 401)
-      expectResponse(await member.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName() }), 403)
-      expectResponse(await auditor.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName() }), 403)
-      expectResponse(await outsider.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName() }), 404)
-      expectResponse(await owner.post(`/organizations/${MISSING_UUID}/groups`, { name: uniqueName() }), 404)
-      expectResponse(await owner.post("/organizations/no-such-org/groups", { name: uniqueName() }), 404)
+      expectResponse(await srv.anonymous.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 401)
+      expectResponse(await member.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 403)
+      expectResponse(await auditor.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 403)
+      expectResponse(await outsider.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 404)
+      expectResponse(await owner.post(`/organizations/${MISSING_UUID}/groups`, { name: uniqueName("grp") }), 404)
+      expectResponse(await owner.post("/organizations/no-such-org/groups", { name: uniqueName("grp") }), 404)
     })
   })
 
@@ -729,7 +719,7 @@ describe("groups", () => {
         const g = await createGroup()
         expectResponse(await admin.client.get(`/groups/${g.id}`), 404)
         expectResponse(await admin.client.patch(`/groups/${g.id}`, { quota_allowance: 1 }), 404)
-        expectResponse(await admin.client.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName() }), 404)
+        expectResponse(await admin.client.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 404)
       }
     })
 
@@ -742,16 +732,14 @@ describe("groups", () => {
       expect(r.body.members).toHaveLength(2)
       expect((await orgAuditor.client.get(`/groups/${g.id}/members`)).body.count).toBe(2)
       expectResponse(await orgAuditor.client.patch(`/groups/${g.id}`, { quota_allowance: 1 }), 403)
-      expectResponse(await orgAuditor.client.post(`/organizations/${otherOrg.id}/groups`, { name: uniqueName() }), 403)
+      expectResponse(await orgAuditor.client.post(`/organizations/${otherOrg.id}/groups`, { name: uniqueName("grp") }), 403)
     })
   })
 
   describe("scoped tokens", () => {
     it("a group:update token changes a group it may not read", async () => {
       const g = await createGroup()
-      const made = await owner.post("/users/me/keys/tokens", { token_name: uniqueName("tok"), scopes: ["group:update"] })
-      expect(made.status, JSON.stringify(made.body)).toBe(201)
-      const scoped = owner.as(made.body.key)
+      const scoped = await tokenClient(owner, { token_name: uniqueName("tok"), scopes: ["group:update"] })
       expectResponse(await scoped.get(`/groups/${g.id}`), 403)
       const r = await scoped.patch(`/groups/${g.id}`, { quota_allowance: 6 })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
@@ -762,14 +750,12 @@ describe("groups", () => {
 
     it("a group:read token reads groups but may not change them (403)", async () => {
       const g = await createGroup()
-      const made = await owner.post("/users/me/keys/tokens", { token_name: uniqueName("tok"), scopes: ["group:read"] })
-      expect(made.status, JSON.stringify(made.body)).toBe(201)
-      const scoped = owner.as(made.body.key)
+      const scoped = await tokenClient(owner, { token_name: uniqueName("tok"), scopes: ["group:read"] })
       expect((await scoped.get(`/groups/${g.id}`)).status).toBe(200)
       expectResponse(await scoped.patch(`/groups/${g.id}`, { quota_allowance: 1 }), 403)
       expectResponse(await scoped.delete(`/groups/${g.id}`), 403)
       expectResponse(await scoped.put(`/groups/${g.id}/ai/budget`, { spend_limit_micros: 1 }), 403)
-      expectResponse(await scoped.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName() }), 403)
+      expectResponse(await scoped.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 403)
     })
   })
 

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  bootstrapOwner, type Client, createUser, expectIsoDate, expectResponse, expectValidations, type Reply, startTestServer,
-  type TestServer, UUID_PATTERN as UUID
+  type Client, createUser, expectIsoDate, expectResponse, expectValidations, type Reply, startWithOwner,
+  type TestServer, uniqueName, UUID_PATTERN as UUID
 } from "./support.js"
 
 /** Checks every field of the spec's Organization resource. */
@@ -61,25 +61,17 @@ describe("organizations", () => {
   let member: Client
   let memberUser: any
   let auditor: Client
-  let counter = 0
-  const uniqueName = (prefix = "org") => `${prefix}-${++counter}-${Date.now() % 100000}`
 
   /** Creates an organization as the owner and returns its body. */
   const createOrg = async (init: Record<string, unknown> = {}) => {
-    const r = await owner.post("/organizations", { name: uniqueName(), ...init })
+    const r = await owner.post("/organizations", { name: uniqueName("org"), ...init })
     expect(r.status).toBe(201)
     return r.body
   }
 
   beforeAll(async () => {
-    srv = await startTestServer()
-    const boot = await bootstrapOwner(srv)
-    owner = boot.client
-    ownerId = boot.userId
-    defaultOrgId = boot.organizationId
-    const m = await createUser(owner, { username: "orgmember" })
-    member = m.client
-    memberUser = m.user
+    ;({ srv, owner, ownerId, orgId: defaultOrgId } = await startWithOwner())
+    ;({ client: member, user: memberUser } = await createUser(owner, { username: "orgmember" }))
     auditor = (await createUser(owner, { username: "orgauditor", roles: ["auditor"] })).client
   })
   afterAll(() => srv.close())
@@ -147,11 +139,11 @@ describe("organizations", () => {
     })
 
     it("answers 401 without a token", async () => {
-      expectResponse(await srv.anonymous.post("/organizations", { name: uniqueName() }), 401)
+      expectResponse(await srv.anonymous.post("/organizations", { name: uniqueName("org") }), 401)
     })
 
     it("answers 403 for a plain member", async () => {
-      const name = uniqueName()
+      const name = uniqueName("org")
       expectResponse(await member.post("/organizations", { name }), 403)
       expectNotFound(await owner.get(`/organizations/${name}`))
     })
@@ -166,9 +158,9 @@ describe("organizations", () => {
       expectValidations(await owner.post("/organizations", { name: "a".repeat(33) }), ["name"])
       expectValidations(await owner.post("/organizations", { name: 42 }), ["name"])
       expectValidations(await owner.post("/organizations", { name: null }), ["name"])
-      expectValidations(await owner.post("/organizations", { name: uniqueName(), display_name: "d".repeat(65) }), ["display_name"])
-      expectValidations(await owner.post("/organizations", { name: uniqueName(), description: "d".repeat(129) }), ["description"])
-      expectValidations(await owner.post("/organizations", { name: uniqueName(), icon: "i".repeat(257) }), ["icon"])
+      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), display_name: "d".repeat(65) }), ["display_name"])
+      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), description: "d".repeat(129) }), ["description"])
+      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), icon: "i".repeat(257) }), ["icon"])
       expectValidations(
         await owner.post("/organizations", { name: "bad name", display_name: 7, description: false, icon: [] }),
         ["name", "display_name", "description", "icon"]

@@ -5,13 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, bootstrapOwner, type Client, createOrganization, createUser, expectNoServerErrors, expectResponse,
-  expectValidations, startTestServer, type TestServer, tokenClient, UUID_PATTERN
+  addMemberWithRoles, type Client, createOrganization, createUser, expectNoServerErrors, expectResponse,
+  expectValidations, startWithOwner, type TestServer, type TestUser, tokenClient, UNKNOWN_ID, UUID_PATTERN
 } from "./support.js"
 
-type Member = Awaited<ReturnType<typeof createUser>>
-
-const UNKNOWN_ID = "00000000-0000-4000-8000-00000000abcd"
 const SITE_ROLES = ["owner", "member", "auditor", "template-admin", "user-admin"]
 const ORG_ROLES = [
   "organization-admin", "organization-member", "organization-auditor", "organization-user-admin",
@@ -45,16 +42,12 @@ describe("roles", () => {
   let owner: Client
   let ownerId: string
   let defaultOrgId: string
-  let userAdmin: Member
-  let member: Member
-  let secondOwner: Member
+  let userAdmin: TestUser
+  let member: TestUser
+  let secondOwner: TestUser
 
   beforeAll(async () => {
-    srv = await startTestServer()
-    const boot = await bootstrapOwner(srv)
-    owner = boot.client
-    ownerId = boot.userId
-    defaultOrgId = boot.organizationId
+    ;({ srv, owner, ownerId, orgId: defaultOrgId } = await startWithOwner())
     userAdmin = await createUser(owner, { username: "roles-useradmin", roles: ["user-admin"] })
     member = await createUser(owner, { username: "roles-member" })
     secondOwner = await createUser(owner, { username: "roles-owner2", roles: ["owner"] })
@@ -239,10 +232,10 @@ describe("roles", () => {
 
   describe("organization roles", () => {
     let org: { id: string; name: string }
-    let orgUserAdmin: Member
-    let orgAdmin: Member
-    let orgMember: Member
-    let outsider: Member
+    let orgUserAdmin: TestUser
+    let orgAdmin: TestUser
+    let orgMember: TestUser
+    let outsider: TestUser
 
     beforeAll(async () => {
       org = await createOrganization(owner)

@@ -7,13 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  bootstrapOwner, type Client, createOrganization, createUser, expectResponse, expectValidations, startTestServer,
-  type TestServer, tokenClient
+  type Client, createOrganization, createUser, expectResponse, expectValidations, startWithOwner, type TestServer,
+  type TestUser, tokenClient, UNKNOWN_ID
 } from "./support.js"
 
-type Member = Awaited<ReturnType<typeof createUser>>
-
-const UNKNOWN_ID = "00000000-0000-4000-8000-00000000abcd"
 const TOKEN_DETAIL = /scopes or allow-list/
 
 /** Asserts a 403 caused by the token's limits. */
@@ -27,16 +24,12 @@ describe("token scopes and allow-lists", () => {
   let owner: Client
   let ownerId: string
   let defaultOrgId: string
-  let alice: Member
-  let bob: Member
+  let alice: TestUser
+  let bob: TestUser
   let otherOrg: { id: string; name: string }
 
   beforeAll(async () => {
-    srv = await startTestServer()
-    const boot = await bootstrapOwner(srv)
-    owner = boot.client
-    ownerId = boot.userId
-    defaultOrgId = boot.organizationId
+    ;({ srv, owner, ownerId, orgId: defaultOrgId } = await startWithOwner())
     alice = await createUser(owner, { username: "scope-alice" })
     bob = await createUser(owner, { username: "scope-bob" })
     otherOrg = await createOrganization(owner)

@@ -5,26 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  bootstrapOwner, type Client, createUser, expectNoServerErrors, expectResponse, login, startTestServer,
-  STRONG_PASSWORD, type TestServer, tokenClient
+  type Client, createUser, expectNoServerErrors, expectResponse, login, startWithOwner, STRONG_PASSWORD,
+  type TestServer, type TestUser, tokenClient, UNKNOWN_ID
 } from "./support.js"
 
-type Member = Awaited<ReturnType<typeof createUser>>
-
-const UNKNOWN_ID = "00000000-0000-4000-8000-00000000abcd"
 
 describe("user status", () => {
   let srv: TestServer
   let owner: Client
   let ownerId: string
-  let userAdmin: Member
-  let member: Member
+  let userAdmin: TestUser
+  let member: TestUser
 
   beforeAll(async () => {
-    srv = await startTestServer()
-    const boot = await bootstrapOwner(srv)
-    owner = boot.client
-    ownerId = boot.userId
+    ;({ srv, owner, ownerId } = await startWithOwner())
     userAdmin = await createUser(owner, { username: "status-useradmin", roles: ["user-admin"] })
     member = await createUser(owner, { username: "status-member" })
   })

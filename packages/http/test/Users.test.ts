@@ -5,15 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  bootstrapOwner, type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN, login,
-  startTestServer,
-  STRONG_PASSWORD, type TestServer, UUID_PATTERN
+  type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN, login,
+  startWithOwner, STRONG_PASSWORD, type TestServer, type TestUser, tokenClient, UNKNOWN_ID, UUID_PATTERN
 } from "./support.js"
 
-const UNKNOWN_ID = "00000000-0000-4000-8000-00000000abcd"
 const TEMPLATE_ID = "11111111-1111-4111-8111-111111111111"
-
-type Member = Awaited<ReturnType<typeof createUser>>
 
 /** Every field of a full User, checked against the spec. */
 const expectUser = (u: any) => {
@@ -43,14 +39,10 @@ describe("users", () => {
   let owner: Client
   let ownerId: string
   let orgId: string
-  let member: Member
-  let other: Member
+  let member: TestUser
+  let other: TestUser
   beforeAll(async () => {
-    srv = await startTestServer()
-    const boot = await bootstrapOwner(srv)
-    owner = boot.client
-    ownerId = boot.userId
-    orgId = boot.organizationId
+    ;({ srv, owner, ownerId, orgId } = await startWithOwner())
     member = await createUser(owner, { username: "member-one" })
     other = await createUser(owner, { username: "member-two" })
   })
@@ -167,7 +159,7 @@ describe("users", () => {
   })
 
   describe("GET /users", () => {
-    let listed: Array<Member>
+    let listed: Array<TestUser>
     beforeAll(async () => {
       listed = []
       for (const name of ["zeta-search", "eta-search", "theta-search"]) listed.push(await createUser(owner, { username: name }))
@@ -309,8 +301,8 @@ describe("users", () => {
   describe("DELETE /users/{user}", () => {
     it("deletes a user, who then disappears and whose tokens stop working", async () => {
       const doomed = await createUser(owner, { username: "doomed" })
-      const token = (await doomed.client.post("/users/me/keys/tokens", { token_name: "doomed-token" })).body.key
-      expect((await srv.anonymous.as(token).get("/users/me")).status).toBe(200)
+      const token = await tokenClient(doomed.client, { token_name: "doomed-token" })
+      expect((await token.get("/users/me")).status).toBe(200)
 
       const r = await owner.delete(`/users/${doomed.user.id}`)
       expect(r.status).toBe(200)
@@ -320,7 +312,7 @@ describe("users", () => {
       expectResponse(await owner.get("/users/doomed"), 404)
       expect((await owner.get("/users?q=username:doomed")).body.count).toBe(0)
       expectResponse(await doomed.client.get("/users/me"), 401)
-      expectResponse(await srv.anonymous.as(token).get("/users/me"), 401)
+      expectResponse(await token.get("/users/me"), 401)
       expectResponse(await login(srv, doomed.email), 401)
       expectResponse(await owner.delete(`/users/${doomed.user.id}`), 404)
     })

@@ -3,7 +3,7 @@
  * and a small fetch client. Every test file starts its own server.
  */
 import { MailSender } from "@workbay/core"
-import { makeWorkbay, type WorkbayOptions } from "@workbay/http"
+import { makeWorkbay, type WorkbayOptions, type WorkbayServices } from "@workbay/http"
 import type { StoragePorts } from "@workbay/storage-sql"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect, Layer } from "effect"
@@ -19,6 +19,8 @@ export interface Reply<T = any> {
 
 export const SESSION_HEADER = "Service-Session-Token"
 export const STRONG_PASSWORD = "Correct-Horse-Battery-9"
+/** A well-formed id that no row has. */
+export const UNKNOWN_ID = "00000000-0000-4000-8000-00000000abcd"
 
 export class Client {
   constructor(readonly baseUrl: string, readonly token?: string) {}
@@ -76,10 +78,17 @@ export interface TestServer {
   readonly close: () => Promise<void>
 }
 
-/** Starts the service on a random port. Storage defaults to a fresh in-memory SQLite. */
-export const startTestServer = async (
-  options: WorkbayOptions & { readonly storage?: Layer.Layer<StoragePorts, unknown> } = {}
-): Promise<TestServer> => {
+/** A test server whose services tests can also reach in-process (to seed what no route makes yet). */
+export interface ServiceTestServer extends TestServer {
+  /** Runs an effect on the server's own runtime: the same storage and services as its routes. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
+}
+
+/** The service's options, and its storage (a fresh in-memory SQLite unless given). */
+export type TestServerOptions = WorkbayOptions & { readonly storage?: Layer.Layer<StoragePorts, unknown> }
+
+/** Like `startTestServer`, with `run` to reach the server's services (e.g. AuditLogs.connect, repositories). */
+export const startServiceTestServer = async (options: TestServerOptions = {}): Promise<ServiceTestServer> => {
   const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, { passwordHashCost: 4, ...options })
   const server = createServer(workbay.node)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
@@ -88,6 +97,7 @@ export const startTestServer = async (
     url,
     anonymous: new Client(`${url}/api/v2`),
     server,
+    run: workbay.run,
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -96,16 +106,41 @@ export const startTestServer = async (
   }
 }
 
+/** Starts the service on a random port. Storage defaults to a fresh in-memory SQLite. */
+export const startTestServer = (options: TestServerOptions = {}): Promise<TestServer> => startServiceTestServer(options)
+
+/** Logs in (POST /users/login) through `client`'s server; the same client with the session token. */
+export const sessionClient = async (client: Client, email: string, password = STRONG_PASSWORD) => {
+  const r = await client.as(undefined).post("/users/login", { email, password })
+  if (r.status !== 201) throw new Error(`login: ${r.status} ${JSON.stringify(r.body)}`)
+  return client.as(r.body.session_token as string)
+}
+
 /** Creates the first user (owner) and returns a client logged in as them. */
 export const bootstrapOwner = async (srv: TestServer, username = "admin") => {
   const email = `${username}@example.com`
   const first = await srv.anonymous.post("/users/first", { email, username, password: STRONG_PASSWORD })
   if (first.status !== 201) throw new Error(`first user: ${first.status} ${JSON.stringify(first.body)}`)
-  const login = await srv.anonymous.post("/users/login", { email, password: STRONG_PASSWORD })
   return {
-    client: srv.anonymous.as(login.body.session_token as string),
+    client: await sessionClient(srv.anonymous, email),
     userId: first.body.user_id as string,
     organizationId: first.body.organization_id as string
+  }
+}
+
+/**
+ * Starts a server (with `run`, see `startServiceTestServer`) and creates its owner: the server,
+ * the owner's client, the owner's id and the default organization's id. For a `beforeAll`:
+ * `;({ srv, owner } = await startWithOwner())`.
+ */
+export const startWithOwner = async (options: TestServerOptions = {}) => {
+  const srv = await startServiceTestServer(options)
+  try {
+    const boot = await bootstrapOwner(srv)
+    return { srv, owner: boot.client, ownerId: boot.userId, orgId: boot.organizationId }
+  } catch (e) {
+    await srv.close()
+    throw e
   }
 }
 
@@ -119,9 +154,15 @@ export const createUser = async (owner: Client, init: { username?: string; roles
     ...(init.organization_ids ? { organization_ids: init.organization_ids } : {})
   })
   if (created.status !== 201) throw new Error(`create user: ${created.status} ${JSON.stringify(created.body)}`)
-  const login = await owner.as(undefined).post("/users/login", { email, password: STRONG_PASSWORD })
-  return { client: owner.as(login.body.session_token as string), user: created.body, username, email }
+  return { client: await sessionClient(owner, email), user: created.body, username, email }
 }
+
+/** A user made by `createUser`: their client, the User body, username and email. */
+export type TestUser = Awaited<ReturnType<typeof createUser>>
+
+let nameCounter = 0
+/** A name no other call in this test file answers: `<prefix>-<n>-<time>`. */
+export const uniqueName = (prefix: string) => `${prefix}-${++nameCounter}-${Date.now() % 100000}`
 
 /** One mail the service sent. */
 export interface SentMail {
@@ -165,7 +206,7 @@ export const expectValidations = (r: Reply, fields: ReadonlyArray<string>, statu
   }
 }
 
-/** Logs in; the reply carries `session_token` on success. */
+/** Logs in; the reply carries `session_token` on success (see `sessionClient` for a logged-in client). */
 export const login = (srv: TestServer, email: string, password = STRONG_PASSWORD) =>
   srv.anonymous.post("/users/login", { email, password })
 
@@ -199,35 +240,6 @@ export const expectNoServerErrors = async (client: Client, routes: ReadonlyArray
   }
 }
 
-import type { WorkbayServices } from "@workbay/http"
-
-/** A test server whose services tests can also reach in-process (to seed what no route makes yet). */
-export interface ServiceTestServer extends TestServer {
-  /** Runs an effect on the server's own runtime: the same storage and services as its routes. */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
-}
-
-/** Like `startTestServer`, with `run` to reach the server's services (e.g. AuditLogs.connect, repositories). */
-export const startServiceTestServer = async (
-  options: WorkbayOptions & { readonly storage?: Layer.Layer<StoragePorts, unknown> } = {}
-): Promise<ServiceTestServer> => {
-  const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, { passwordHashCost: 4, ...options })
-  const server = createServer(workbay.node)
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return {
-    url,
-    anonymous: new Client(`${url}/api/v2`),
-    server,
-    run: workbay.run,
-    close: async () => {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-      await workbay.dispose()
-    }
-  }
-}
-
 /** Creates an API token as `client` for itself (POST /users/me/keys/tokens); a client using it. */
 export const tokenClient = async (client: Client, body: Record<string, unknown> = {}) => {
   const r = await client.post("/users/me/keys/tokens", body)
@@ -235,9 +247,8 @@ export const tokenClient = async (client: Client, body: Record<string, unknown> 
   return client.as(r.body.key as string)
 }
 
-let orgCounter = 0
 /** Creates an organization as `owner`; answers its body. */
-export const createOrganization = async (owner: Client, name = `org-${++orgCounter}-${Date.now() % 100000}`) => {
+export const createOrganization = async (owner: Client, name = uniqueName("org")) => {
   const r = await owner.post("/organizations", { name })
   if (r.status !== 201) throw new Error(`create organization: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body as { id: string; name: string }

@@ -1,7 +1,8 @@
 /** The audit log on @effect/sql: append, newest-first pages, capped counts, purge by age. */
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { AuditLogRepo, type AuditLogFilter, type AuditLogRecord } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { cappedCount, filters, newestFirst } from "./Filters.js"
 import { bind, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "./Rows.js"
 import { purgeBefore } from "./Purge.js"
 
@@ -30,25 +31,24 @@ export const rowToAuditLog = (r: Row): AuditLogRecord => ({
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
-  const where = (f: AuditLogFilter) => {
-    const parts: Array<Statement.Fragment> = []
-    if (f.resourceType !== undefined) parts.push(sql`resource_type = ${f.resourceType}`)
-    if (f.resourceId !== undefined) parts.push(sql`resource_id = ${f.resourceId}`)
-    if (f.action !== undefined) parts.push(sql`action = ${f.action}`)
-    if (f.resourceTarget !== undefined) parts.push(sql`resource_target = ${f.resourceTarget}`)
-    if (f.userIds !== undefined) parts.push(f.userIds.length === 0 ? sql`1 = 0` : sql.in("user_id", f.userIds))
-    // By the entry's user, deleted users included (their usernames may have been taken since).
-    if (f.username !== undefined) parts.push(sql`user_id IN (SELECT id FROM users WHERE lower(username) = lower(${f.username}))`)
-    if (f.email !== undefined) parts.push(sql`user_id IN (SELECT id FROM users WHERE lower(email) = lower(${f.email}))`)
-    if (f.organizationIds !== undefined) {
-      parts.push(f.organizationIds.length === 0 ? sql`1 = 0` : sql.in("organization_id", f.organizationIds))
-    }
-    if (f.dateFrom !== undefined) parts.push(sql`time >= ${f.dateFrom.toISOString()}`)
-    if (f.dateTo !== undefined) parts.push(sql`time < ${f.dateTo.toISOString()}`)
-    if (f.buildReason !== undefined) parts.push(sql`build_reason = ${f.buildReason}`)
-    if (f.requestId !== undefined) parts.push(sql`request_id = ${f.requestId}`)
-    return parts.length === 0 ? sql`1 = 1` : sql.and(parts)
-  }
+  const { allOf, equals, oneOf, userWith } = filters(sql)
+
+  const where = (f: AuditLogFilter) =>
+    allOf([
+      equals("resource_type", f.resourceType),
+      equals("resource_id", f.resourceId),
+      equals("action", f.action),
+      equals("resource_target", f.resourceTarget),
+      oneOf("user_id", f.userIds),
+      // By the entry's user, deleted users included (their usernames may have been taken since).
+      userWith("user_id", "username", f.username),
+      userWith("user_id", "email", f.email),
+      oneOf("organization_id", f.organizationIds),
+      f.dateFrom === undefined ? undefined : sql`time >= ${f.dateFrom.toISOString()}`,
+      f.dateTo === undefined ? undefined : sql`time < ${f.dateTo.toISOString()}`,
+      equals("build_reason", f.buildReason),
+      equals("request_id", f.requestId)
+    ])
 
   return AuditLogRepo.of({
     insert: (e) => {
@@ -56,18 +56,8 @@ export const make = Effect.gen(function*() {
       for (const [k, v] of Object.entries(e)) row[k] = bind(v)
       return sql`INSERT INTO audit_logs ${sql.insert(row)}`.pipe(Effect.orDie, Effect.asVoid)
     },
-    // Newest first along the (time, id) index: a page costs the same at any table size.
-    list: (f) =>
-      sql`SELECT * FROM audit_logs WHERE ${where(f)} ORDER BY time DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`.pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.map(rowToAuditLog))
-      ),
-    // Counting stops after cap + 1 rows, so the count costs at most that many index entries.
-    count: (f, cap) =>
-      sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM audit_logs WHERE ${where(f)} LIMIT ${cap + 1}) capped`.pipe(
-        Effect.orDie,
-        Effect.map((rs) => Number(rs[0]!.n))
-      ),
+    list: (f) => newestFirst(sql, "audit_logs", "time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToAuditLog))),
+    count: (f, cap) => cappedCount(sql, "audit_logs", where(f), cap),
     purgeBefore: (before) => purgeBefore(sql, "audit_logs", "time", before),
     usersByIds: (ids) =>
       ids.length === 0

@@ -1,7 +1,8 @@
 /** The connection log on @effect/sql: connect/disconnect upserts, newest-first pages, capped counts, purge by age. */
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo, type ConnectionType } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { cappedCount, filters, newestFirst } from "./Filters.js"
 import { bind, toDate, toDateOrNull, toNumber } from "./Rows.js"
 import { purgeBefore } from "./Purge.js"
 
@@ -29,34 +30,25 @@ export const rowToConnectionLog = (r: Row): ConnectionLogRecord => ({
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
-  const where = (f: ConnectionLogFilter) => {
-    const parts: Array<Statement.Fragment> = []
-    if (f.organizationIds !== undefined) {
-      parts.push(f.organizationIds.length === 0 ? sql`1 = 0` : sql.in("organization_id", f.organizationIds))
-    }
-    if (f.workspaceOwnerId !== undefined) parts.push(sql`workspace_owner_id = ${f.workspaceOwnerId}`)
-    if (f.workspaceOwner !== undefined) {
-      parts.push(sql`workspace_owner_id IN (SELECT id FROM users WHERE lower(username) = lower(${f.workspaceOwner}))`)
-    }
-    if (f.workspaceOwnerEmail !== undefined) {
-      parts.push(sql`workspace_owner_id IN (SELECT id FROM users WHERE lower(email) = lower(${f.workspaceOwnerEmail}))`)
-    }
-    if (f.type !== undefined) parts.push(sql`type = ${f.type}`)
-    if (f.username !== undefined) parts.push(sql`user_id IN (SELECT id FROM users WHERE lower(username) = lower(${f.username}))`)
-    if (f.userEmail !== undefined) parts.push(sql`user_id IN (SELECT id FROM users WHERE lower(email) = lower(${f.userEmail}))`)
-    if (f.connectedAfter !== undefined) parts.push(sql`connect_time >= ${f.connectedAfter.toISOString()}`)
-    if (f.connectedBefore !== undefined) parts.push(sql`connect_time <= ${f.connectedBefore.toISOString()}`)
-    if (f.workspaceId !== undefined) parts.push(sql`workspace_id = ${f.workspaceId}`)
-    if (f.connectionId !== undefined) parts.push(sql`connection_id = ${f.connectionId}`)
-    // Web connections have no close time: they are neither ongoing nor completed.
-    if (f.status === "ongoing") {
-      parts.push(sql`disconnect_time IS NULL AND type NOT IN ('workspace_app', 'port_forwarding')`)
-    }
-    if (f.status === "completed") {
-      parts.push(sql`disconnect_time IS NOT NULL AND type NOT IN ('workspace_app', 'port_forwarding')`)
-    }
-    return parts.length === 0 ? sql`1 = 1` : sql.and(parts)
-  }
+  const { allOf, equals, oneOf, userWith } = filters(sql)
+
+  const where = (f: ConnectionLogFilter) =>
+    allOf([
+      oneOf("organization_id", f.organizationIds),
+      equals("workspace_owner_id", f.workspaceOwnerId),
+      userWith("workspace_owner_id", "username", f.workspaceOwner),
+      userWith("workspace_owner_id", "email", f.workspaceOwnerEmail),
+      equals("type", f.type),
+      userWith("user_id", "username", f.username),
+      userWith("user_id", "email", f.userEmail),
+      f.connectedAfter === undefined ? undefined : sql`connect_time >= ${f.connectedAfter.toISOString()}`,
+      f.connectedBefore === undefined ? undefined : sql`connect_time <= ${f.connectedBefore.toISOString()}`,
+      equals("workspace_id", f.workspaceId),
+      equals("connection_id", f.connectionId),
+      // Web connections have no close time: they are neither ongoing nor completed.
+      f.status === "ongoing" ? sql`disconnect_time IS NULL AND type NOT IN ('workspace_app', 'port_forwarding')` : undefined,
+      f.status === "completed" ? sql`disconnect_time IS NOT NULL AND type NOT IN ('workspace_app', 'port_forwarding')` : undefined
+    ])
 
   const insertRow = (e: ConnectionLogRecord) => {
     const row: Record<string, unknown> = {}
@@ -83,18 +75,9 @@ export const make = Effect.gen(function*() {
               code = CASE WHEN connection_logs.disconnect_time IS NULL
                 THEN excluded.code ELSE connection_logs.code END
             RETURNING *`).pipe(Effect.orDie, Effect.map((rs) => rowToConnectionLog(rs[0]!))),
-    // Newest first along the (connect_time, id) index.
     list: (f) =>
-      sql`SELECT * FROM connection_logs WHERE ${where(f)} ORDER BY connect_time DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`.pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.map(rowToConnectionLog))
-      ),
-    // Counting stops after cap + 1 rows.
-    count: (f, cap) =>
-      sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM connection_logs WHERE ${where(f)} LIMIT ${cap + 1}) capped`.pipe(
-        Effect.orDie,
-        Effect.map((rs) => Number(rs[0]!.n))
-      ),
+      newestFirst(sql, "connection_logs", "connect_time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToConnectionLog))),
+    count: (f, cap) => cappedCount(sql, "connection_logs", where(f), cap),
     purgeBefore: (before) => purgeBefore(sql, "connection_logs", "connect_time", before)
   })
 })

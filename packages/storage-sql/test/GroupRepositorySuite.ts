@@ -44,6 +44,20 @@ const newGroup = (orgId: string, name: string, overrides: Partial<NewGroup> = {}
   ...overrides
 })
 
+/** Inserts a new group (see `newGroup`) through the repository; answers it. */
+const insertGroup = (orgId: string, name: string, overrides: Partial<NewGroup> = {}) =>
+  Effect.gen(function* () {
+    const g = newGroup(orgId, name, overrides)
+    yield* (yield* GroupRepo).insert(g)
+    return g
+  })
+
+/** How many rows of `table` belong to the group `groupId`, read straight from the database. */
+const groupRows = (table: string, groupId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)} WHERE group_id = ${groupId}`, (r) => Number(r[0]!.n))
+  )
+
 const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.exit(effect), (exit) => {
     if (Exit.isSuccess(exit)) throw new Error("expected a failure")
@@ -134,10 +148,9 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const repo = yield* GroupRepo
         const { org: a, users } = yield* orgWithMembers("alpha", 2)
         const { org: b } = yield* orgWithMembers("beta", 0)
-        const zed = newGroup(a.id, "zed")
-        const amy = newGroup(a.id, "Amy")
-        const bob = newGroup(b.id, "bob")
-        for (const g of [zed, amy, bob]) yield* repo.insert(g)
+        const zed = yield* insertGroup(a.id, "zed")
+        const amy = yield* insertGroup(a.id, "Amy")
+        const bob = yield* insertGroup(b.id, "bob")
         const names = (gs: ReadonlyArray<GroupRecord>) => gs.map((g) => g.name)
         expect(names(yield* repo.list({}))).toEqual(["Amy", "bob", "Everyone", "Everyone", "zed"])
         expect(names(yield* repo.list({ organizationId: a.id }))).toEqual(["Amy", "Everyone", "zed"])
@@ -156,9 +169,8 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
       Effect.gen(function* () {
         const repo = yield* GroupRepo
         const { org: o } = yield* orgWithMembers("o", 0)
-        const g = newGroup(o.id, "one")
-        yield* repo.insert(g)
-        yield* repo.insert(newGroup(o.id, "two"))
+        const g = yield* insertGroup(o.id, "one")
+        yield* insertGroup(o.id, "two")
         const updated = Option.getOrThrow(yield* repo.update(g.id, { name: "uno", display_name: "", quota_allowance: 9, updated_at: at(8) }))
         expect(updated).toMatchObject({ id: g.id, name: "uno", display_name: "", avatar_url: "/g.png", quota_allowance: 9 })
         expect(updated.updated_at.getTime()).toBe(at(8).getTime())
@@ -175,8 +187,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const { org: o, users } = yield* orgWithMembers("team", 4)
         const outsider = user("outsider")
         yield* (yield* UserRepo).insert(outsider)
-        const g = newGroup(o.id, "g")
-        yield* repo.insert(g)
+        const g = yield* insertGroup(o.id, "g")
         const [u0, u1, u2, u3] = users.map((u) => u.id) as [string, string, string, string]
         expect((yield* repo.addMembers(g, [u0, u1, outsider.id, u0], at(4))).slice().sort()).toEqual([u0, u1].sort())
         expect((yield* getGroup(g.id)).member_count).toBe(2)
@@ -198,10 +209,8 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
       "concurrent adds and removes of the same users keep the count equal to the rows",
       Effect.gen(function* () {
         const repo = yield* GroupRepo
-        const sql = yield* SqlClient.SqlClient
         const { org: o, users } = yield* orgWithMembers("busy", 6)
-        const g = newGroup(o.id, "g")
-        yield* repo.insert(g)
+        const g = yield* insertGroup(o.id, "g")
         const userIds = users.map((u) => u.id)
         yield* Effect.all(
           [
@@ -217,8 +226,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
           [repo.removeMembers(g, userIds.slice(0, 4)), repo.removeMembers(g, userIds.slice(2, 5)), repo.removeMembers(g, userIds.slice(0, 1))],
           { concurrency: "unbounded" }
         )
-        const [{ n }] = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM group_members WHERE group_id = ${g.id}`
-        expect(Number(n)).toBe(1)
+        expect(yield* groupRows("group_members", g.id)).toBe(1)
         expect((yield* getGroup(g.id)).member_count).toBe(1)
       })
     )
@@ -231,10 +239,8 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const { org: a, users } = yield* orgWithMembers("left", 3)
         const { org: b } = yield* orgWithMembers("right", 0)
         yield* joinOrg(b.id, users[0]!)
-        const ga = newGroup(a.id, "ga")
-        const gb = newGroup(b.id, "gb")
-        yield* repo.insert(ga)
-        yield* repo.insert(gb)
+        const ga = yield* insertGroup(a.id, "ga")
+        const gb = yield* insertGroup(b.id, "gb")
         yield* repo.addMembers(ga, users.map((u) => u.id), at(4))
         yield* repo.addMembers(gb, [users[0]!.id], at(4))
         // Removal from organization a: out of ga, still in gb.
@@ -257,8 +263,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
       Effect.gen(function* () {
         const repo = yield* GroupRepo
         const { org: o, users } = yield* orgWithMembers("pages", 9)
-        const g = newGroup(o.id, "g")
-        yield* repo.insert(g)
+        const g = yield* insertGroup(o.id, "g")
         const sortedIds = byId(users)
         yield* repo.addMembers(g, sortedIds, at(4))
         for (const group of [g, { id: o.id, organization_id: o.id }]) {
@@ -290,8 +295,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         for (const [i, n] of names.entries()) {
           users.push(yield* joinOrg(o.id, user(n, { name: `Person ${i}`, status: i === 3 ? "suspended" : "active", login_type: i === 2 ? "oidc" : "password" })))
         }
-        const g = newGroup(o.id, "g")
-        yield* repo.insert(g)
+        const g = yield* insertGroup(o.id, "g")
         yield* repo.addMembers(g, users.map((u) => u.id), at(4))
         const usernames = (r: { readonly users: ReadonlyArray<UserRecord> }) => r.users.map((u) => u.username).sort()
         expect((yield* repo.listMembers(g, { ...page, search: "AN" })).count).toBe(2)
@@ -328,10 +332,9 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect(yield* repo.quotaAllowance(u.id)).toBe(0)
         expect(yield* repo.quotaAllowance(randomUUID())).toBe(0)
         yield* joinOrg(b.id, u)
-        const g1 = newGroup(a.id, "g1", { quota_allowance: 10 })
-        const g2 = newGroup(b.id, "g2", { quota_allowance: 1_000_000_000 })
-        const g3 = newGroup(a.id, "g3", { quota_allowance: 100 })
-        for (const g of [g1, g2, g3]) yield* repo.insert(g)
+        const g1 = yield* insertGroup(a.id, "g1", { quota_allowance: 10 })
+        const g2 = yield* insertGroup(b.id, "g2", { quota_allowance: 1_000_000_000 })
+        const g3 = yield* insertGroup(a.id, "g3", { quota_allowance: 100 })
         yield* repo.addMembers(g1, [u.id], at(4))
         yield* repo.addMembers(g2, [u.id], at(4))
         yield* repo.addMembers(g3, [users[1]!.id], at(4))
@@ -347,8 +350,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
       Effect.gen(function* () {
         const repo = yield* GroupRepo
         const { org: o } = yield* orgWithMembers("budget", 0)
-        const g = newGroup(o.id, "g")
-        yield* repo.insert(g)
+        const g = yield* insertGroup(o.id, "g")
         expect(Option.isNone(yield* repo.findBudget(g.id))).toBe(true)
         const first = new GroupAiBudget({ group_id: g.id, spend_limit_micros: 9_007_199_254_740_991, created_at: at(1), updated_at: at(1) })
         expect(yield* repo.upsertBudget(first)).toEqual(first)
@@ -368,23 +370,18 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
       "delete removes the group with its members and budget; deleting an organization removes its groups",
       Effect.gen(function* () {
         const repo = yield* GroupRepo
-        const sql = yield* SqlClient.SqlClient
         const { org: o, users } = yield* orgWithMembers("gone", 2)
-        const g = newGroup(o.id, "g")
-        yield* repo.insert(g)
+        const g = yield* insertGroup(o.id, "g")
         yield* repo.addMembers(g, users.map((u) => u.id), at(4))
         yield* repo.upsertBudget(new GroupAiBudget({ group_id: g.id, spend_limit_micros: 1, created_at: at(1), updated_at: at(1) }))
         expect(yield* repo.delete(g.id)).toBe(true)
         expect(yield* repo.delete(g.id)).toBe(false)
         expect(Option.isNone(yield* repo.findById(g.id))).toBe(true)
-        const rows = (table: string) =>
-          Effect.map(sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)} WHERE group_id = ${g.id}`, (r) => Number(r[0]!.n))
-        expect(yield* rows("group_members")).toBe(0)
-        expect(yield* rows("group_ai_budgets")).toBe(0)
+        expect(yield* groupRows("group_members", g.id)).toBe(0)
+        expect(yield* groupRows("group_ai_budgets", g.id)).toBe(0)
         // The name is free again.
-        yield* repo.insert(newGroup(o.id, "g"))
-        const other = newGroup(o.id, "other")
-        yield* repo.insert(other)
+        yield* insertGroup(o.id, "g")
+        const other = yield* insertGroup(o.id, "other")
         yield* repo.addMembers(other, [users[0]!.id], at(4))
         yield* repo.upsertBudget(new GroupAiBudget({ group_id: o.id, spend_limit_micros: 1, created_at: at(1), updated_at: at(1) }))
         yield* (yield* OrganizationRepo).delete(o.id)

@@ -21,6 +21,7 @@ import {
   Retention,
   Settings,
   type SettingsShape,
+  type UserRecord,
   UserRepo
 } from "@workbay/core"
 import { purgeBefore, type StoragePorts } from "@workbay/storage-sql"
@@ -87,6 +88,14 @@ const connection = (overrides: Partial<ConnectionLogRecord> = {}): ConnectionLog
 }
 
 const page = { limit: 100, offset: 0 } as const
+
+/** Inserts users through the repository, in order; answers them. */
+const insertUsers = <const Users extends ReadonlyArray<UserRecord>>(...records: Users) =>
+  Effect.gen(function* () {
+    const repo = yield* UserRepo
+    for (const u of records) yield* repo.insert(u)
+    return records
+  })
 
 const auditIds = (filter: Partial<AuditLogFilter>) =>
   Effect.flatMap(AuditLogRepo, (repo) => repo.list({ ...page, ...filter })).pipe(Effect.map((rs) => rs.map((r) => r.id)))
@@ -183,13 +192,11 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
         "filters by every field",
         Effect.gen(function* () {
           const repo = yield* AuditLogRepo
-          const users = yield* UserRepo
-          const alice = user("Alice")
-          const gone = user("gone", { deleted: true, email: "Gone@Example.com" })
-          const reborn = user("gone", { email: "reborn@example.com" })
-          yield* users.insert(alice)
-          yield* users.insert(gone)
-          yield* users.insert(reborn)
+          const [alice, gone, reborn] = yield* insertUsers(
+            user("Alice"),
+            user("gone", { deleted: true, email: "Gone@Example.com" }),
+            user("gone", { email: "reborn@example.com" })
+          )
           const org = randomUUID()
           const request = randomUUID()
           const a = entry({ user_id: alice.id, resource_type: "user", action: "create", time: at(10) })
@@ -253,12 +260,8 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
         "usersByIds (deleted users included) and organizationsByIds (existing ones) in one lookup each",
         Effect.gen(function* () {
           const repo = yield* AuditLogRepo
-          const users = yield* UserRepo
           const orgs = yield* OrganizationRepo
-          const alice = user("alice")
-          const gone = user("bob", { deleted: true })
-          yield* users.insert(alice)
-          yield* users.insert(gone)
+          const [alice, gone] = yield* insertUsers(user("alice"), user("bob", { deleted: true }))
           const o = new Organization({
             id: randomUUID(), name: "acme", display_name: "Acme", description: "", icon: "/a.svg", is_default: false,
             created_at: at(0), updated_at: at(0)
@@ -330,11 +333,7 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
         "filters by every field, newest first, counts up to cap + 1, purges by connect time",
         Effect.gen(function* () {
           const repo = yield* ConnectionLogRepo
-          const users = yield* UserRepo
-          const owner = user("Owner")
-          const visitor = user("visitor", { email: "Visitor@Example.com" })
-          yield* users.insert(owner)
-          yield* users.insert(visitor)
+          const [owner, visitor] = yield* insertUsers(user("Owner"), user("visitor", { email: "Visitor@Example.com" }))
           const org = randomUUID()
           const s1 = connection({ organization_id: org, workspace_owner_id: owner.id, connect_time: at(10) })
           const s2 = connection({ type: "jetbrains", connect_time: at(20), disconnect_time: at(25), disconnect_reason: "bye", code: 0 })
@@ -375,10 +374,8 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
       test(
         "purgeExpiredBefore deletes keys that expired before the cutoff",
         Effect.gen(function* () {
-          const users = yield* UserRepo
           const keys = yield* ApiKeyRepo
-          const u = user("keyholder")
-          yield* users.insert(u)
+          const [u] = yield* insertUsers(user("keyholder"))
           const old = apiKey(u.id, at(0))
           const edge = apiKey(u.id, at(10))
           const live = apiKey(u.id, at(100))
@@ -394,12 +391,10 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
         Effect.gen(function* () {
           const audit = yield* AuditLogRepo
           const connections = yield* ConnectionLogRepo
-          const users = yield* UserRepo
           const keys = yield* ApiKeyRepo
           const now = Date.UTC(2024, 6, 1, 12, 0, 0, 0)
           const ago = (days: number) => new Date(now - days * DAY)
-          const u = user("retained")
-          yield* users.insert(u)
+          const [u] = yield* insertUsers(user("retained"))
           const oldAudit = entry({ time: ago(31) })
           const newAudit = entry({ time: ago(29) })
           const oldConn = connection({ connect_time: ago(91) })

@@ -1,0 +1,53 @@
+/**
+ * Filtered reads shared by the log repositories (audit_logs, connection_logs): the WHERE
+ * clause of a filter whose fields are each optional, a page newest first, and a capped count.
+ */
+import type { SqlClient, Statement } from "@effect/sql"
+import { Effect } from "effect"
+
+type Condition = Statement.Fragment | undefined
+
+/** Conditions over `sql`; each answers `undefined` when its filter field is not given. */
+export const filters = (sql: SqlClient.SqlClient) => ({
+  /** The AND of the given conditions; `1 = 1` when there are none. */
+  allOf: (conditions: ReadonlyArray<Condition>): Statement.Fragment => {
+    const parts = conditions.filter((c): c is Statement.Fragment => c !== undefined)
+    return parts.length === 0 ? sql`1 = 1` : sql.and(parts)
+  },
+  /** `column = value`. */
+  equals: (column: string, value: string | undefined): Condition =>
+    value === undefined ? undefined : sql`${sql(column)} = ${value}`,
+  /** `column` is one of `values`; nothing matches an empty list. */
+  oneOf: (column: string, values: ReadonlyArray<string> | undefined): Condition =>
+    values === undefined ? undefined : values.length === 0 ? sql`1 = 0` : sql.in(column, values),
+  /**
+   * `column` holds the id of a user whose username (or email) is `value`, in any case;
+   * deleted users included (their usernames may have been taken since).
+   */
+  userWith: (column: string, field: "username" | "email", value: string | undefined): Condition =>
+    value === undefined
+      ? undefined
+      : sql`${sql(column)} IN (SELECT id FROM users WHERE lower(${sql(field)}) = lower(${value}))`
+})
+
+/**
+ * A page of `table` newest first, along its (`timeColumn`, id) index: a page costs the same at
+ * any table size.
+ */
+export const newestFirst = (
+  sql: SqlClient.SqlClient,
+  table: string,
+  timeColumn: string,
+  where: Statement.Fragment,
+  page: { readonly limit: number; readonly offset: number }
+) =>
+  sql`SELECT * FROM ${sql(table)} WHERE ${where} ORDER BY ${sql(timeColumn)} DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(
+    Effect.orDie
+  )
+
+/** How many rows of `table` match `where`; counting stops after `cap + 1` rows, so it costs at most that many index entries. */
+export const cappedCount = (sql: SqlClient.SqlClient, table: string, where: Statement.Fragment, cap: number) =>
+  sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql(table)} WHERE ${where} LIMIT ${cap + 1}) capped`.pipe(
+    Effect.orDie,
+    Effect.map((rs) => Number(rs[0]!.n))
+  )
