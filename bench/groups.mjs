@@ -31,7 +31,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import {
   benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, queryPlan, request, seedFirstUser,
-  sequential, timeStatement, userInserter, vacuumInto, warmThenLoad, writeReport
+  keepCounts, sequential, timeStatement, userInserter, vacuumInto, warmThenLoad, writeReport
 } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
@@ -174,7 +174,7 @@ async function main() {
       }
       // member_count as the repositories keep it.
       db.prepare("UPDATE groups SET member_count = (SELECT count(*) FROM group_members WHERE group_id = groups.id) WHERE id IN (?, ?)").run(bigId, smallId)
-      db.prepare("UPDATE groups SET member_count = (SELECT count(*) FROM organization_members WHERE organization_id = ?) WHERE id = ?").run(orgId, orgId)
+      keepCounts(db, orgId)
     })()
     // No ANALYZE (the server never runs it); fold a WAL back, if any, as SQLite does by itself over time.
     db.pragma("wal_checkpoint(TRUNCATE)")

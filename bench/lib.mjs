@@ -265,6 +265,20 @@ export const userInserter = (db) => {
   }
 }
 
+/**
+ * Sets the counts the repositories keep (users, active users, the Everyone group of
+ * `orgId`) after rows were inserted around them, as a bulk import must.
+ */
+export const keepCounts = (db, orgId) => {
+  db.prepare("UPDATE counters SET value = (SELECT count(*) FROM users WHERE deleted = 0) WHERE name = 'users'").run()
+  db.prepare(
+    "UPDATE counters SET value = (SELECT count(*) FROM users WHERE deleted = 0 AND status = 'active') WHERE name = 'users_active'"
+  ).run()
+  db.prepare(
+    "UPDATE groups SET member_count = (SELECT count(*) FROM organization_members WHERE organization_id = ?) WHERE id = ?"
+  ).run(orgId, orgId)
+}
+
 /** Mean time (ms) of `n` runs of a prepared statement on better-sqlite3, after one unmeasured run. */
 export const timeStatement = (stmt, n, args = []) => {
   stmt.all(...args)
