@@ -257,6 +257,21 @@ describe("access table", () => {
       })
     },
     {
+      kind: "connection_log", action: "read", route: "GET /connectionlog",
+      expected: [200, 403, 200, 403, 403, 200, 403, 200, 403, 403],
+      attempt: async () => ({
+        method: "GET", path: "/connectionlog?limit=5",
+        check: { action: "read", object: { resource_type: "connection_log", any_org: true } }
+      })
+    },
+    {
+      kind: "deployment_config", action: "read", route: "GET /deployment/config",
+      expected: [200, 403, 200, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "GET", path: "/deployment/config", check: { action: "read", object: { resource_type: "deployment_config" } }
+      })
+    },
+    {
       kind: "group", action: "create", route: "POST /organizations/{organization}/groups",
       expected: [201, 404, 403, 403, 201, 201, 403, 403, 201, 403],
       attempt: async () => ({
