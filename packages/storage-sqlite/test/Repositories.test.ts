@@ -6,7 +6,13 @@ import { Effect, Option } from "effect"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { groupRepositorySuite } from "../../storage-sql/test/GroupRepositorySuite.js"
+import { logRepositorySuite } from "../../storage-sql/test/LogRepositorySuite.js"
 import { repositorySuite, user } from "../../storage-sql/test/RepositorySuite.js"
+import { Migrator, SqlClient } from "@effect/sql"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { migrations, sqliteTypes } from "@workbay/storage-sql"
+import { GroupRepo, MemberRepo, Organization, OrganizationRepo } from "@workbay/core"
 
 repositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
@@ -45,6 +51,47 @@ describe("SQLite file storage", () => {
     })
   )
 
+  it.scopedLive("upgrades a database of the first release: Everyone groups and kept counts from the rows there", () =>
+    Effect.gen(function* () {
+      const filename = join(yield* tempDir, "old.db")
+      const at = new Date(Date.UTC(2025, 0, 1))
+      const org = new Organization({ id: "0b1e0a52-0000-4000-8000-000000000001", name: "coder", display_name: "Coder",
+        description: "", icon: "", is_default: true, created_at: at, updated_at: at })
+      const [ann, ben, gone] = [user("ann"), user("ben", { status: "suspended" }), user("gone", { deleted: true })]
+      // The first release: migration 0001 only, rows written as it wrote them.
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* Migrator.make({})({
+          loader: Migrator.fromRecord({ "0001_identity": migrations(sqliteTypes)["0001_identity"] }),
+          table: "workbay_migrations"
+        })
+        yield* sql`INSERT INTO organizations ${sql.insert({ ...org, is_default: 1, created_at: at.toISOString(), updated_at: at.toISOString() })}`
+        for (const u of [ann, ben, gone]) {
+          yield* sql`INSERT INTO users ${sql.insert({
+            id: u.id, email: u.email, username: u.username, login_type: u.login_type, status: u.status,
+            created_at: at.toISOString(), updated_at: at.toISOString(), last_seen_at: at.toISOString(), deleted: u.deleted ? 1 : 0
+          })}`
+          yield* sql`INSERT INTO organization_members ${sql.insert({
+            organization_id: org.id, user_id: u.id, roles: "[]", created_at: at.toISOString(), updated_at: at.toISOString()
+          })}`
+        }
+      }).pipe(Effect.provide(SqliteClient.layer({ filename })), Effect.orDie)
+
+      // This release on the same file: the remaining migrations run at start.
+      yield* Effect.gen(function* () {
+        const everyone = yield* Effect.flatMap(GroupRepo, (repo) => repo.findById(org.id))
+        expect(Option.getOrThrow(everyone)).toMatchObject({ name: "Everyone", organization_id: org.id, member_count: 2 })
+        const users = yield* UserRepo
+        expect(yield* users.count).toBe(2)
+        expect((yield* users.list({ limit: 10, offset: 0, status: "active" })).count).toBe(1)
+        // And the counts move from there.
+        yield* Effect.flatMap(MemberRepo, (repo) => repo.delete(org.id, ann.id))
+        expect(Option.getOrThrow(yield* Effect.flatMap(GroupRepo, (repo) => repo.findById(org.id))).member_count).toBe(1)
+        expect(Option.isSome(yield* Effect.flatMap(OrganizationRepo, (repo) => repo.findDefault))).toBe(true)
+      }).pipe(Effect.provide(Sqlite.layer({ filename })), Effect.orDie)
+    })
+  )
+
   it.live("each :memory: layer is a fresh database", () =>
     Effect.gen(function* () {
       yield* Effect.flatMap(UserRepo, (repo) => repo.insert(alice())).pipe(
@@ -56,8 +103,6 @@ describe("SQLite file storage", () => {
   )
 })
 
-import { logRepositorySuite } from "../../storage-sql/test/LogRepositorySuite.js"
 logRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
-import { groupRepositorySuite } from "../../storage-sql/test/GroupRepositorySuite.js"
 groupRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
