@@ -8,38 +8,19 @@ import {
   Auth,
   Conflict,
   CurrentActor,
-  IdGenerator,
-  MailSender,
   NANOS_PER_SECOND,
   NotFound,
-  PasswordHasher,
-  ServicesLive,
-  Settings,
-  type SettingsShape,
   Unauthorized,
   UserRepo
 } from "@workbay/core"
-import * as Sqlite from "@workbay/storage-sqlite"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import * as TestClock from "effect/TestClock"
+import { services } from "./services.js"
 
 const T0 = Date.UTC(2024, 4, 6, 7, 8, 9, 123)
 const PASSWORD = "Correct-Horse-Battery-9"
 const EMAIL = "admin@example.com"
 
-/** The core services on a fresh in-memory database, as the HTTP package assembles them. */
-const services = (settings: Partial<SettingsShape> = {}) =>
-  ServicesLive.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        Sqlite.layerMemory,
-        Settings.layer(settings),
-        PasswordHasher.scrypt(4),
-        Layer.succeed(MailSender, { send: () => Effect.void }),
-        IdGenerator.layer
-      )
-    )
-  )
 
 /** The clock at T0, the first user created, and a session for them. */
 const signedIn = Effect.gen(function* () {

@@ -11,33 +11,18 @@ import {
   type ConnectionEvent,
   CurrentActor,
   Forbidden,
-  IdGenerator,
-  MailSender,
   MemberRepo,
-  PasswordHasher,
-  ServicesLive,
-  Settings,
   Users
 } from "@workbay/core"
-import * as Sqlite from "@workbay/storage-sqlite"
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect } from "effect"
 import * as TestClock from "effect/TestClock"
+import { services as servicesWith } from "./services.js"
 import { randomUUID } from "node:crypto"
 
 const T0 = Date.UTC(2024, 4, 6, 7, 8, 9, 123)
 const PASSWORD = "Correct-Horse-Battery-9"
+const services = servicesWith()
 
-const services = ServicesLive.pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(
-      Sqlite.layerMemory,
-      Settings.layer(),
-      PasswordHasher.scrypt(4),
-      Layer.succeed(MailSender, { send: () => Effect.void }),
-      IdGenerator.layer
-    )
-  )
-)
 
 /** The first user (an owner) signed in, and their default organization. */
 const setup = Effect.gen(function* () {

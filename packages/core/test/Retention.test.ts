@@ -6,36 +6,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import {
   AuditLogRepo,
-  IdGenerator,
-  MailSender,
   NIL_UUID,
-  PasswordHasher,
-  Retention,
-  ServicesLive,
-  Settings,
-  type SettingsShape
+  Retention
 } from "@workbay/core"
-import * as Sqlite from "@workbay/storage-sqlite"
 import { Duration, Effect, Layer } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
+import { services } from "./services.js"
 
 const T0 = Date.UTC(2024, 4, 6, 7, 8, 9, 123)
 const DAY = 86_400_000
 const HOUR = 3_600_000
 
-const services = (settings: Partial<SettingsShape>) =>
-  ServicesLive.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        Sqlite.layerMemory,
-        Settings.layer(settings),
-        PasswordHasher.scrypt(4),
-        Layer.succeed(MailSender, { send: () => Effect.void }),
-        IdGenerator.layer
-      )
-    )
-  )
 
 /** Stores an audit entry stamped `time`. */
 const entryAt = (time: number) =>

@@ -1,0 +1,17 @@
+/** The core services on a fresh in-memory SQLite database, as the HTTP package assembles them: for core tests. */
+import { IdGenerator, MailSender, PasswordHasher, ServicesLive, Settings, type SettingsShape } from "@workbay/core"
+import * as Sqlite from "@workbay/storage-sqlite"
+import { Effect, Layer } from "effect"
+
+export const services = (settings: Partial<SettingsShape> = {}) =>
+  ServicesLive.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Sqlite.layerMemory,
+        Settings.layer(settings),
+        PasswordHasher.scrypt(4),
+        Layer.succeed(MailSender, { send: () => Effect.void }),
+        IdGenerator.layer
+      )
+    )
+  )
