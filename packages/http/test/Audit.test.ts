@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   captureMail, type Client, createUser, expectIsoDate, expectResponse, expectValidations, type Reply,
-  type ServiceTestServer, sessionClient, startServiceTestServer, STRONG_PASSWORD, type TestUser, UUID_PATTERN
+  type ServiceTestServer, expectNoServerErrors, sessionClient, startServiceTestServer, STRONG_PASSWORD, type TestUser, UUID_PATTERN
 } from "./support.js"
 
 const UA = "workbay-audit-test/1.0"
@@ -580,5 +580,16 @@ describe("audit log", () => {
       expect(few.body.audit_logs[0]).toMatchObject({ user: null, organization_id: NIL_UUID, description: "{user} created template {target}" })
       expect(few.body.audit_logs[0].organization).toBeUndefined()
     })
+  })
+
+  it("never answers 5xx to junk queries, whoever asks", async () => {
+    const junk = ["%00", "%ff", "%22", "a:b:c", "date_from:2024-13-45", "date_to:yesterday", "organization:%00x", "username:%22%22",
+        "resource_type:" + "x".repeat(5000), "connected_after:not-a-date", "status:maybe", "type:%F0%9F%98%80", ":::", "q:q:q"]
+    const routes: Array<readonly [string, string]> = [
+      ["GET", "/audit"], ["GET", "/audit?limit=-1"], ["GET", "/audit?limit=1e309"], ["GET", "/audit?limit=50&offset=-5"],
+      ["GET", "/audit?limit=50&offset=99999999999999999999"], ["GET", "/audit?limit=%00"],
+      ...junk.map((q) => ["GET", `/audit?limit=5&q=${q}`] as const)
+    ]
+    for (const client of [owner, member.client]) await expectNoServerErrors(client, routes)
   })
 })

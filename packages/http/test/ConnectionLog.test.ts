@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectIsoDate, expectResponse, expectValidations, type ServiceTestServer, startWithOwner,
+  type Client, createUser, expectIsoDate, expectNoServerErrors, expectResponse, expectValidations, type ServiceTestServer, startWithOwner,
   type TestUser, UUID_PATTERN
 } from "./support.js"
 
@@ -207,5 +207,15 @@ describe("connection log", () => {
     expect(r.body.count).toBe(2001)
     expect(r.body.count_cap).toBe(2000)
     expect(r.body.connection_logs).toHaveLength(1000)
+  })
+
+  it("never answers 5xx to junk queries, whoever asks", async () => {
+    const junk = ["%00", "%ff", "%22", "a:b:c", "date_from:2024-13-45", "date_to:yesterday", "organization:%00x", "username:%22%22",
+        "resource_type:" + "x".repeat(5000), "connected_after:not-a-date", "status:maybe", "type:%F0%9F%98%80", ":::", "q:q:q"]
+    const routes: Array<readonly [string, string]> = [
+      ["GET", "/connectionlog"], ["GET", "/connectionlog?limit=-1"], ["GET", "/connectionlog?limit=50&offset=-5"],
+      ["GET", "/connectionlog?limit=%00"], ...junk.map((q) => ["GET", `/connectionlog?limit=5&q=${q}`] as const)
+    ]
+    for (const client of [owner, dev.client]) await expectNoServerErrors(client, routes)
   })
 })
