@@ -18,7 +18,9 @@ import { ApiKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transact
 import { Settings } from "./Settings.js"
 import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
 import { userObject, userResource, Users } from "./Users.js"
-import { type Action, type AuthzObject, externalScopes, isScope, type ResourceKind } from "./Rbac.js"
+import {
+  type Action, type AuthzObject, externalScopes, isScope, type ResourceKind, type TokenLimits, tokenWithin
+} from "./Rbac.js"
 
 /** Key ids are 10 characters and secrets 22, joined by a hyphen. */
 const KEY_ID_LENGTH = 10
@@ -329,10 +331,22 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const isOwner = (u: UserRecord) => u.rbac_roles.includes("owner")
     const maxLifetimeFor = (u: UserRecord) => isOwner(u) ? settings.maxAdminTokenLifetime : settings.maxTokenLifetime
 
+    /** Fails with 403 unless a key with `limits` could do nothing the caller's own key cannot. */
+    const withinCallerKey = (limits: TokenLimits) =>
+      Effect.flatMap(CurrentActor, (actor) =>
+        tokenWithin(limits, { scopes: actor.apiKey.scopes, allowList: actor.apiKey.allow_list })
+          ? Effect.void
+          : Effect.fail(new Forbidden({
+            message: "Forbidden.",
+            detail: "The API token's scopes or allow-list do not cover this action: a token can only create keys within its own scopes and allow-list."
+          })))
+
     const createSessionKey = (ref: string) =>
       Effect.gen(function*() {
         const user = yield* userService.resolveVisible(ref)
         yield* authorize("create", { type: "api_key", ownerId: user.id })
+        // A session key has no limits: only a caller whose own key has none may make one.
+        yield* withinCallerKey({ scopes: ["all"], allowList: [] })
         const session = yield* createSession(user.id).pipe(Effect.orDie)
         yield* auditResource({ type: "api_key", id: session.record.id, target: user.username }, undefined, session.record)
         return { key: session.key }
@@ -362,6 +376,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           }))
         }
         if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
+        yield* withinCallerKey({ scopes, allowList: input.allow_list ?? [] })
         const tokenName = input.token_name && input.token_name !== "" ? input.token_name : `token-${randomString(8).toLowerCase()}`
         const duplicateName = () =>
           new Conflict({

@@ -292,6 +292,44 @@ export const tokenAllows = (subject: Subject, action: Action, object: AuthzObjec
   return false
 }
 
+/** A token's limits: its scopes and allow-list. */
+export interface TokenLimits {
+  readonly scopes: ReadonlyArray<string>
+  readonly allowList: ReadonlyArray<{ readonly type: string; readonly id: string }>
+}
+
+const unlimitedList = (list: TokenLimits["allowList"]) => list.length === 0 || list.some((e) => e.type === "*" && e.id === "*")
+
+/** Whether scope `scope` grants nothing `parent`'s scopes do not. */
+const scopeWithin = (scope: string, parent: ReadonlyArray<string>): boolean => {
+  if (parent.includes("all")) return true
+  if (scope === "all") return false
+  if (scope === "application_connect") return parent.some((p) => scopeGrants(p, "application_connect", "workspace"))
+  const i = scope.indexOf(":")
+  const kind = scope.slice(0, i)
+  const act = scope.slice(i + 1)
+  return parent.some((p) => {
+    if (p === "application_connect") return kind === "workspace" && act === "application_connect"
+    const j = p.indexOf(":")
+    const pk = p.slice(0, j)
+    const pa = p.slice(j + 1)
+    return (pk === "*" || pk === kind) && (pa === "*" || pa === act)
+  })
+}
+
+/**
+ * Whether a token with limits `child` can do nothing a token with limits `parent` cannot:
+ * a token may only mint keys within its own scopes and allow-list, so a narrow token can
+ * never be turned into a wide one.
+ */
+export const tokenWithin = (child: TokenLimits, parent: TokenLimits): boolean => {
+  if (!child.scopes.every((s) => scopeWithin(s, parent.scopes))) return false
+  if (unlimitedList(parent.allowList)) return true
+  if (unlimitedList(child.allowList)) return false
+  return child.allowList.every((c) =>
+    parent.allowList.some((p) => (p.type === "*" || p.type === c.type) && (p.id === "*" || p.id === c.id)))
+}
+
 /** Whether the roles of `subject` grant `action` on `object`, ignoring the token's limits. */
 export const rolesAllow = (subject: Subject, action: Action, object: AuthzObject): boolean => {
   for (const name of ["member", ...subject.siteRoles]) {

@@ -327,3 +327,33 @@ describe("Rbac role lists", () => {
     }
   })
 })
+
+describe("Rbac.tokenWithin", () => {
+  const limits = (scopes: ReadonlyArray<string>, allowList: ReadonlyArray<{ type: string; id: string }> = []) => ({ scopes, allowList })
+  const any = [{ type: "*", id: "*" }]
+
+  it("an unlimited key may mint anything; nothing wider than a limited one", () => {
+    expect(Rbac.tokenWithin(limits(["all"], any), limits(["all"], any))).toBe(true)
+    expect(Rbac.tokenWithin(limits(["workspace:read"], [{ type: "workspace", id: OTHER }]), limits(["all"]))).toBe(true)
+    expect(Rbac.tokenWithin(limits(["all"]), limits(["api_key:*"]))).toBe(false)
+    expect(Rbac.tokenWithin(limits(["application_connect"]), limits(["api_key:*"]))).toBe(false)
+  })
+
+  it("scopes must each be covered by a scope of the parent", () => {
+    expect(Rbac.tokenWithin(limits(["api_key:read", "api_key:delete"]), limits(["api_key:*"]))).toBe(true)
+    expect(Rbac.tokenWithin(limits(["api_key:*"]), limits(["api_key:read"]))).toBe(false)
+    expect(Rbac.tokenWithin(limits(["user:read"]), limits(["*:read"]))).toBe(true)
+    expect(Rbac.tokenWithin(limits(["application_connect"]), limits(["workspace:application_connect"]))).toBe(true)
+    expect(Rbac.tokenWithin(limits(["workspace:application_connect"]), limits(["application_connect"]))).toBe(true)
+    expect(Rbac.tokenWithin(limits(["workspace:read"]), limits(["application_connect"]))).toBe(false)
+  })
+
+  it("an allow-listed parent mints only tokens listed within its list", () => {
+    const parent = limits(["all"], [{ type: "user", id: "*" }, { type: "workspace", id: ME }])
+    expect(Rbac.tokenWithin(limits(["all"], [{ type: "user", id: OTHER }]), parent)).toBe(true)
+    expect(Rbac.tokenWithin(limits(["all"], [{ type: "workspace", id: ME }]), parent)).toBe(true)
+    expect(Rbac.tokenWithin(limits(["all"], [{ type: "workspace", id: OTHER }]), parent)).toBe(false)
+    expect(Rbac.tokenWithin(limits(["all"], []), parent)).toBe(false)
+    expect(Rbac.tokenWithin(limits(["all"], any), parent)).toBe(false)
+  })
+})

@@ -82,11 +82,35 @@ describe("token scopes and allow-lists", () => {
 
     it("lets an api_key scope manage the caller's keys without reading users", async () => {
       const keys = await tokenClient(owner, { scopes: ["api_key:*"] })
-      const made = await keys.post("/users/me/keys/tokens", { token_name: "made-by-scoped" })
+      const made = await keys.post("/users/me/keys/tokens", { token_name: "made-by-scoped", scopes: ["api_key:read"] })
       expect(made.status).toBe(201)
       expect((await keys.get("/users/me/keys/tokens")).body.map((k: any) => k.token_name)).toContain("made-by-scoped")
       expect((await keys.delete("/users/me/keys/tokens/made-by-scoped")).status).toBe(204)
       expectOutsideGrant(await keys.get("/users/me"))
+    })
+
+    it("a token can only mint keys within its own scopes and allow-list", async () => {
+      const keys = await tokenClient(owner, { scopes: ["api_key:*", "user:read"] })
+      // Wider than itself: the default "all", another kind, a session key.
+      expectOutsideGrant(await keys.post("/users/me/keys/tokens", { token_name: "wide" }))
+      expectOutsideGrant(await keys.post("/users/me/keys/tokens", { token_name: "wide", scopes: ["workspace:read"] }))
+      expectOutsideGrant(await keys.post("/users/me/keys/tokens", { token_name: "wide", scope: "application_connect" }))
+      expectOutsideGrant(await keys.post("/users/me/keys"))
+      // Within: a subset of its scopes.
+      const narrow = await keys.post("/users/me/keys/tokens", { token_name: "narrow", scopes: ["user:read", "api_key:create"] })
+      expect(narrow.status).toBe(201)
+      // An allow-listed token mints only tokens listed within its own list.
+      const listed = await tokenClient(owner, { scopes: ["all"], allow_list: [{ type: "user", id: "*" }, { type: "api_key", id: "*" }] })
+      expectOutsideGrant(await listed.post("/users/me/keys/tokens", { token_name: "unlisted" }))
+      expectOutsideGrant(await listed.post("/users/me/keys/tokens", {
+        token_name: "other-kind", allow_list: [{ type: "workspace", id: "*" }]
+      }))
+      const within = await listed.post("/users/me/keys/tokens", {
+        token_name: "one-user", allow_list: [{ type: "user", id: bob.user.id }]
+      })
+      expect(within.status).toBe(201)
+      // A session (no limits) may mint anything its owner may.
+      expect((await owner.post("/users/me/keys/tokens", { token_name: "from-session" })).status).toBe(201)
     })
 
     it("application_connect allows connecting to applications and nothing else", async () => {
