@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { AuditLogRepo, type AuditLogFilter, type AuditLogRecord } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { cappedCount, filters, newestFirst } from "./Filters.js"
-import { bind, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "./Rows.js"
+import { bindRecord, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "./Rows.js"
 import { purgeBefore } from "./Purge.js"
 
 type Row = Record<string, unknown>
@@ -51,11 +51,7 @@ export const make = Effect.gen(function*() {
     ])
 
   return AuditLogRepo.of({
-    insert: (e) => {
-      const row: Record<string, unknown> = {}
-      for (const [k, v] of Object.entries(e)) row[k] = bind(v)
-      return sql`INSERT INTO audit_logs ${sql.insert(row)}`.pipe(Effect.orDie, Effect.asVoid)
-    },
+    insert: (e) => sql`INSERT INTO audit_logs ${sql.insert(bindRecord(e))}`.pipe(Effect.orDie, Effect.asVoid),
     list: (f) => newestFirst(sql, "audit_logs", "time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToAuditLog))),
     count: (f, cap) => cappedCount(sql, "audit_logs", where(f), cap),
     purgeBefore: (before) => purgeBefore(sql, "audit_logs", "time", before),

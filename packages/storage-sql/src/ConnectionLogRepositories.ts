@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo, type ConnectionType } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { cappedCount, filters, newestFirst } from "./Filters.js"
-import { bind, toDate, toDateOrNull, toNumber } from "./Rows.js"
+import { bindRecord, toDate, toDateOrNull, toNumber } from "./Rows.js"
 import { purgeBefore } from "./Purge.js"
 
 type Row = Record<string, unknown>
@@ -50,11 +50,7 @@ export const make = Effect.gen(function*() {
       f.status === "completed" ? sql`disconnect_time IS NOT NULL AND type NOT IN ('workspace_app', 'port_forwarding')` : undefined
     ])
 
-  const insertRow = (e: ConnectionLogRecord) => {
-    const row: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(e)) row[k] = bind(v)
-    return sql.insert(row)
-  }
+  const insertRow = (e: ConnectionLogRecord) => sql.insert(bindRecord(e))
 
   return ConnectionLogRepo.of({
     // The unique key (connection_id, workspace_id, agent_name) pairs a session's events; web

@@ -14,7 +14,7 @@ import {
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
 import { uniqueConstraintOf } from "./Repositories.js"
-import { bind, rowToUser, toDate, toNumber } from "./Rows.js"
+import { bindRecord, rowToUser, toDate, toNumber } from "./Rows.js"
 import { transaction } from "./Transaction.js"
 
 type Row = Record<string, unknown>
@@ -45,11 +45,7 @@ export const rowToGroupAiBudget = (r: Row): GroupAiBudget =>
 /** Escapes LIKE wildcards so user text matches literally (used with `ESCAPE '\\'`). */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
-const bound = (record: object): Record<string, unknown> => {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(record)) if (v !== undefined) out[k] = bind(v)
-  return out
-}
+const bound = bindRecord
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -17,7 +17,7 @@ const SqlErrorClass = SqlError.SqlError
 /** Name of the group every organization has, holding all its members. */
 export const EVERYONE_GROUP = "Everyone"
 import {
-  apiKeyColumns, bind, toBool, prefixed, rowToApiKey, rowToGitSshKey, rowToMembership, rowToOrganization, rowToUser,
+  apiKeyColumns, bind, bindRecord, toBool, prefixed, rowToApiKey, rowToGitSshKey, rowToMembership, rowToOrganization, rowToUser,
   userColumns
 } from "./Rows.js"
 
@@ -43,12 +43,7 @@ const unique = <A, R>(effect: Effect.Effect<A, SqlError.SqlError, R>): Effect.Ef
 const first = <A>(rows: ReadonlyArray<Row>, map: (r: Row) => A): Option.Option<A> =>
   rows.length > 0 ? Option.some(map(rows[0]!)) : Option.none()
 
-/** Columns and bound values of a record or patch. */
-const values = (record: object): Record<string, unknown> => {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(record)) if (v !== undefined) out[k] = bind(v)
-  return out
-}
+const values = bindRecord
 
 /** Escapes LIKE wildcards so user text matches literally (used with `ESCAPE '\\'`). */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)

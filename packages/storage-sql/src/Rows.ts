@@ -28,6 +28,13 @@ export const bind = (v: unknown): unknown => {
   return v
 }
 
+/** Columns and bound values of a record or patch (fields set to `undefined` are left out). */
+export const bindRecord = (record: object): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(record)) if (v !== undefined) out[k] = bind(v)
+  return out
+}
+
 export const userColumns = [
   "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
   "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
