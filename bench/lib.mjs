@@ -5,7 +5,7 @@
 import autocannon from "autocannon"
 import Database from "better-sqlite3"
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -141,26 +141,8 @@ export const sequential = async (url, headers, n) => {
 
 export const fmt = (n, digits = 1) => (n === undefined || Number.isNaN(n) ? "n/a" : n.toFixed(digits))
 
-/** The newest modification time under `path` (skipping dist, node_modules and tests), as scripts/ensure.mjs does. */
-const newest = (path) => {
-  const stat = statSync(path, { throwIfNoEntry: false })
-  if (stat === undefined) return 0
-  if (!stat.isDirectory()) return stat.mtimeMs
-  let max = stat.mtimeMs
-  for (const entry of readdirSync(path)) {
-    if (entry === "dist" || entry === "node_modules" || entry === "test") continue
-    max = Math.max(max, newest(join(path, entry)))
-  }
-  return max
-}
-
-/** Whether the bundle exists, was made by this Node version and is newer than every source. */
-export const bundleIsCurrent = () => {
-  const stampFile = join(root, "packages/server/dist/build.json")
-  if (!existsSync(stampFile) || !existsSync(bundle)) return false
-  if (JSON.parse(readFileSync(stampFile, "utf8")).node !== process.version) return false
-  return statSync(stampFile).mtimeMs > Math.max(newest(join(root, "packages")), newest(join(root, "scripts/build.mjs")))
-}
+/** Whether the bundle is current (the rule `npm start` uses). */
+export { bundleIsCurrent } from "../scripts/bundle.mjs"
 
 /** Builds the server bundle (node scripts/build.mjs), saying so first. */
 export const buildBundle = (log, message = "building the server bundle") => {
