@@ -1,9 +1,9 @@
 /** The authenticated caller and the single authorization check every service uses. */
 import { Context, Effect } from "effect"
-import type { ApiKeyRecord } from "./ApiKey.js"
+import type { ApiKeyRecord } from "./users/ApiKey.js"
 import { Forbidden, NotFound } from "./Errors.js"
 import { type Action, type AuthzObject, type Decision, rolesAllow, type Subject, tokenAllows, unassignable } from "./Rbac.js"
-import type { UserRecord } from "./User.js"
+import type { UserRecord } from "./users/User.js"
 
 /** Who is calling: the user, the key they used, and (loaded on demand) their organization roles. */
 export interface Actor {

@@ -8,8 +8,8 @@
 import { Clock, Context, Effect, Option, Schema } from "effect"
 import { CurrentActor } from "./Actor.js"
 import { IdGenerator } from "./Ids.js"
-import type { OrganizationRecord } from "./Organization.js"
-import { User, type UserRecord } from "./User.js"
+import type { OrganizationRecord } from "./organizations/Organization.js"
+import { User, type UserRecord } from "./users/User.js"
 
 /** The nil UUID: the organization of an entry that belongs to none, the id of an unknown resource. */
 export const NIL_UUID = "00000000-0000-0000-0000-000000000000"

@@ -4,10 +4,10 @@
  * a typed {@link UniqueViolation} the services turn into a 409.
  */
 import { Context, Data, type Effect, type Option } from "effect"
-import type { ApiKeyRecord } from "./ApiKey.js"
-import type { GitSshKeyRecord } from "./Misc.js"
-import type { MembershipRecord, OrganizationRecord } from "./Organization.js"
-import type { UserRecord, UserStatus } from "./User.js"
+import type { ApiKeyRecord } from "./users/ApiKey.js"
+import type { GitSshKeyRecord } from "./general/BuildInfo.js"
+import type { MembershipRecord, OrganizationRecord } from "./organizations/Organization.js"
+import type { UserRecord, UserStatus } from "./users/User.js"
 
 /** A write hit a unique constraint (e.g. a duplicate username). */
 export class UniqueViolation extends Data.TaggedError("UniqueViolation")<{ readonly constraint: string }> {}

@@ -1,12 +1,12 @@
 /** All core services in one layer, built on the repository and platform ports. */
 import { Layer } from "effect"
-import { Auth } from "./Auth.js"
-import { AuditLogs } from "./AuditLogs.js"
-import { Groups } from "./Groups.js"
-import { Deployment } from "./Deployment.js"
-import { Organizations } from "./Organizations.js"
-import { Users } from "./Users.js"
-import { Retention } from "./Retention.js"
+import { Auth } from "./users/Auth.js"
+import { AuditLogs } from "./audit/AuditLogs.js"
+import { Groups } from "./groups/Groups.js"
+import { Deployment } from "./general/Deployment.js"
+import { Organizations } from "./organizations/Organizations.js"
+import { Users } from "./users/Users.js"
+import { Retention } from "./audit/Retention.js"
 
 /** Every service; needs the repository ports, `Settings`, `PasswordHasher`, `MailSender` and `IdGenerator`. */
 export const ServicesLive = Layer.mergeAll(

@@ -1,6 +1,6 @@
 /** The whole HTTP contract: one HttpApi joining every group. Source of the OpenAPI document and the typed client. */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { AuthorizationApi, SessionApi } from "./authorization/Api.js"
+import { AuthorizationApi, SessionApi } from "./users/AuthApi.js"
 import { DeploymentApi, GeneralApi } from "./general/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
 import { UsersApi } from "./users/Api.js"

@@ -7,7 +7,7 @@ import { UserRepo } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { repositorySuite, user } from "../../storage-sql/test/RepositorySuite.js"
+import { repositorySuite, user } from "../../storage-sql/test/users/RepositorySuite.js"
 
 const url = inject("workbayPgUrl")
 
@@ -50,8 +50,8 @@ describe.skipIf(url === null)("Postgres storage layer", () => {
   })
 })
 
-import { logRepositorySuite } from "../../storage-sql/test/LogRepositorySuite.js"
+import { logRepositorySuite } from "../../storage-sql/test/audit/RepositorySuite.js"
 logRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
 
-import { groupRepositorySuite } from "../../storage-sql/test/GroupRepositorySuite.js"
+import { groupRepositorySuite } from "../../storage-sql/test/groups/RepositorySuite.js"
 groupRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

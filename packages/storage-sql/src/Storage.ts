@@ -2,10 +2,10 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { runMigrations } from "./Migrations.js"
-import * as AuditRepositories from "./AuditRepositories.js"
-import * as ConnectionLogRepositories from "./ConnectionLogRepositories.js"
-import * as GroupRepositories from "./GroupRepositories.js"
-import * as Repositories from "./Repositories.js"
+import * as AuditRepositories from "./audit/AuditRepositories.js"
+import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
+import * as GroupRepositories from "./groups/Repositories.js"
+import * as Repositories from "./users/Repositories.js"
 import type { DialectTypes } from "./Schema.js"
 
 /** Every repository, on whichever `SqlClient` is provided. */

@@ -1,9 +1,9 @@
 /** @workbay/storage-sql: repositories, row mapping and DDL shared by the SQLite and Postgres storages. */
 export * from "./Migrations.js"
-export * as AuditRepositories from "./AuditRepositories.js"
-export * as ConnectionLogRepositories from "./ConnectionLogRepositories.js"
-export * as GroupRepositories from "./GroupRepositories.js"
-export * as Repositories from "./Repositories.js"
+export * as AuditRepositories from "./audit/AuditRepositories.js"
+export * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
+export * as GroupRepositories from "./groups/Repositories.js"
+export * as Repositories from "./users/Repositories.js"
 export * from "./Purge.js"
 export * from "./Rows.js"
 export * from "./Schema.js"

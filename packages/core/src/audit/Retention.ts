@@ -1,0 +1,77 @@
+/**
+ * Retention: deletes what the deployment keeps only for a while. Audit entries older than
+ * `retentionAuditLogs`, connection log entries that connected before `retentionConnectionLogs`,
+ * and API keys that expired more than `retentionApiKeys` ago. A retention of 0 keeps forever.
+ * `Retention.periodic` runs the purge when it starts and then every interval (default one
+ * hour); each replica may run it, the deletes are idempotent.
+ */
+import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import { AuditLogRepo } from "../Audit.js"
+import { ConnectionLogRepo } from "./ConnectionLog.js"
+import { ApiKeyRepo } from "../Repositories.js"
+import { Settings } from "../Settings.js"
+import { span } from "../Tracing.js"
+
+/** How many rows one purge deleted. */
+export interface PurgeReport {
+  readonly auditLogs: number
+  readonly connectionLogs: number
+  readonly apiKeys: number
+}
+
+export interface RetentionOptions {
+  /** Time between purges. Default one hour. */
+  readonly interval?: Duration.DurationInput | undefined
+}
+
+export const DEFAULT_RETENTION_INTERVAL: Duration.Duration = Duration.hours(1)
+
+export class Retention extends Effect.Service<Retention>()("@workbay/core/Retention", {
+  effect: Effect.gen(function*() {
+    const audit = yield* AuditLogRepo
+    const connections = yield* ConnectionLogRepo
+    const keys = yield* ApiKeyRepo
+    const settings = yield* Settings
+
+    /** `now - retention`, or undefined when the retention keeps forever (0, or not finite). */
+    const cutoff = (now: number, retention: Duration.Duration): Date | undefined => {
+      const ms = Duration.toMillis(retention)
+      return Number.isFinite(ms) && ms > 0 ? new Date(now - ms) : undefined
+    }
+    const purge = (before: Date | undefined, run: (before: Date) => Effect.Effect<number>) =>
+      before === undefined ? Effect.succeed(0) : run(before)
+
+    /** One purge of the three kinds, each by its own retention, at the clock's now. */
+    const purgeOnce: Effect.Effect<PurgeReport> = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      return {
+        auditLogs: yield* purge(cutoff(now, settings.retentionAuditLogs), audit.purgeBefore),
+        connectionLogs: yield* purge(cutoff(now, settings.retentionConnectionLogs), connections.purgeBefore),
+        apiKeys: yield* purge(cutoff(now, settings.retentionApiKeys), keys.purgeExpiredBefore)
+      }
+    }).pipe(span("Retention.purgeOnce"))
+
+    return { purgeOnce } as const
+  })
+}) {
+  /**
+   * A layer whose fiber purges at start and then every `interval`, until the layer's scope
+   * closes. A failed purge is logged and the next one runs on time.
+   */
+  static readonly periodic = (options: RetentionOptions = {}): Layer.Layer<never, never, Retention> =>
+    Layer.scopedDiscard(
+      Effect.flatMap(Retention, (retention) =>
+        retention.purgeOnce.pipe(
+          Effect.tap((r) =>
+            r.auditLogs + r.connectionLogs + r.apiKeys > 0
+              ? Effect.logInfo(
+                `Retention purge deleted ${r.auditLogs} audit entries, ${r.connectionLogs} connection log entries, ${r.apiKeys} expired API keys.`
+              )
+              : Effect.void
+          ),
+          Effect.catchAllCause((cause) => Effect.logError("Retention purge failed", cause)),
+          Effect.repeat(Schedule.spaced(options.interval ?? DEFAULT_RETENTION_INTERVAL)),
+          Effect.forkScoped
+        ))
+    )
+}

@@ -1,0 +1,453 @@
+/** The Groups service: groups, their members, workspace quotas and group AI budgets. */
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
+import { auditResource } from "../Audit.js"
+import { BadRequest, Conflict, NotFound, Validation } from "../Errors.js"
+import {
+  EVERYONE_GROUP_NAME, Group, GroupAiBudget, GroupMembersPage, type GroupMemberFilter, type GroupPatch, type GroupRecord,
+  GroupRepo, isEveryoneGroup, WorkspaceQuota
+} from "./Group.js"
+import { IdGenerator, isUuid } from "../Ids.js"
+import { Organizations } from "../organizations/Organizations.js"
+import { OrganizationName, type OrganizationRecord } from "../organizations/Organization.js"
+import { MemberRepo, Transactions, UserRepo } from "../Repositories.js"
+import { parseQuery } from "../SearchQuery.js"
+import { span } from "../Tracing.js"
+import { toReducedUser, Username, type UserRecord, type UserStatus } from "../users/User.js"
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "../users/Users.js"
+
+export interface CreateGroupInput {
+  readonly name: string
+  readonly display_name?: string | undefined
+  readonly avatar_url?: string | undefined
+  readonly quota_allowance?: number | undefined
+}
+
+export interface UpdateGroupInput {
+  /** User ids or usernames (or `me`). */
+  readonly add_users?: ReadonlyArray<string> | undefined
+  readonly remove_users?: ReadonlyArray<string> | undefined
+  /** Empty keeps the current name. */
+  readonly name?: string | undefined
+  readonly display_name?: string | undefined
+  readonly avatar_url?: string | undefined
+  readonly quota_allowance?: number | undefined
+}
+
+export interface ListGroupsInput {
+  /** An organization id or name. */
+  readonly organization?: string | undefined
+  /** A user id, username or `me`. */
+  readonly has_member?: string | undefined
+  readonly group_ids?: ReadonlyArray<string> | undefined
+}
+
+export interface ListGroupMembersInput {
+  readonly q?: string | undefined
+  readonly after_id?: string | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}
+
+/** How authorization names a group. */
+export const groupObject = (g: Pick<GroupRecord, "id" | "organization_id">) =>
+  ({ type: "group", id: g.id, orgId: g.organization_id }) as const
+
+/** How audit entries name a group. */
+export const groupResource = (g: Pick<GroupRecord, "id" | "name" | "organization_id" | "avatar_url">) =>
+  ({ type: "group", id: g.id, target: g.name, organizationId: g.organization_id, icon: g.avatar_url })
+
+/** The audited fields of a group. */
+const auditedFields = (g: GroupRecord) => ({
+  name: g.name,
+  display_name: g.display_name,
+  avatar_url: g.avatar_url,
+  quota_allowance: g.quota_allowance,
+  organization_id: g.organization_id
+})
+
+/** Wire form of a stored group with the members the caller may read. */
+export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Group =>
+  new Group({
+    avatar_url: g.avatar_url,
+    display_name: g.display_name,
+    id: g.id,
+    members: members.map(toReducedUser),
+    name: g.name,
+    organization_display_name: g.organization_display_name,
+    organization_id: g.organization_id,
+    organization_name: g.organization_name,
+    quota_allowance: g.quota_allowance,
+    source: g.source,
+    total_member_count: g.member_count
+  }, true)
+
+const nameConflict = (name: string) =>
+  new Conflict({
+    message: `A group named "${name}" already exists in this organization.`,
+    validations: [new Validation({ field: "name", detail: "This name is in use." })]
+  })
+
+const reservedName = () => new Validation({ field: "name", detail: `"${EVERYONE_GROUP_NAME}" is a reserved group name.` })
+
+const isReservedName = (name: string) => name.toLowerCase() === EVERYONE_GROUP_NAME.toLowerCase()
+
+const negativeQuota = () => new Validation({ field: "quota_allowance", detail: "Quota allowance cannot be negative." })
+
+const unique = <A>(xs: ReadonlyArray<A>) => [...new Set(xs)]
+
+const isUsername = Schema.is(Username)
+const isOrganizationName = Schema.is(OrganizationName)
+/** Whether `ref` could name a user (id, username, `me`); anything else is not looked up. */
+const couldBeUser = (ref: string) => ref === "me" || isUuid(ref) || isUsername(ref)
+/** Whether `ref` could name an organization (id, name, `default`). */
+const couldBeOrganization = (ref: string) => isUuid(ref) || isOrganizationName(ref)
+
+export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
+  effect: Effect.gen(function*() {
+    const groups = yield* GroupRepo
+    const members = yield* MemberRepo
+    const userRepo = yield* UserRepo
+    const ids = yield* IdGenerator
+    const tx = yield* Transactions
+    const users = yield* Users
+    const organizations = yield* Organizations
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    /**
+     * Resolves `{group}`: a group id, or a group name when exactly one group the caller may
+     * see has it. A group the caller's roles do not let them read answers like a missing one
+     * (404). For reads (`read`) a token whose scopes or allow-list do not cover reading it
+     * answers 403; for changes (`act`) the token is asked about the change itself, next.
+     */
+    const resolve = (ref: string, mode: "read" | "act" = "read") =>
+      Effect.gen(function*() {
+        const notFound = new NotFound({ message: `Group "${ref}" not found.`, detail: "Provide the group id." })
+        const check = (g: GroupRecord) =>
+          (mode === "read" ? authorizeRead("Group", groupObject(g)) : authorizeVisible("Group", groupObject(g))).pipe(
+            Effect.catchTag("NotFound", () => Effect.fail(notFound))
+          )
+        if (isUuid(ref)) {
+          const found = yield* groups.findById(ref.toLowerCase())
+          if (Option.isNone(found)) return yield* notFound
+          yield* check(found.value)
+          return found.value
+        }
+        const named = yield* groups.findByName(ref)
+        const checked = yield* Effect.forEach(named, (g) => Effect.either(Effect.as(check(g), g)))
+        const visible = checked.filter(Either.isRight).map((e) => e.right)
+        if (visible.length === 0) {
+          // Seen by the roles but outside the token's grant: say so rather than hide it.
+          const tokenRefusal = checked.find((e) => Either.isLeft(e) && e.left._tag === "Forbidden")
+          return yield* (tokenRefusal !== undefined && Either.isLeft(tokenRefusal) ? tokenRefusal.left : notFound)
+        }
+        if (visible.length > 1) {
+          return yield* BadRequest.field(
+            "group",
+            `${visible.length} groups are named "${ref}" (in different organizations); use the group id.`,
+            "Ambiguous group name."
+          )
+        }
+        return visible[0]!
+      })
+
+    /**
+     * The members of `g` the caller may read: all of them with `group_member` read in the
+     * organization, else only the caller (when a member and allowed to read their own membership).
+     * `undefined` means none.
+     */
+    const memberScope = (g: GroupRecord) =>
+      Effect.gen(function*() {
+        if (yield* allowed("read", { type: "group_member", orgId: g.organization_id })) return { all: true } as const
+        const actor = yield* CurrentActor
+        const own = yield* allowed("read", { type: "group_member", orgId: g.organization_id, ownerId: actor.user.id })
+        return own ? { all: false, userId: actor.user.id } as const : undefined
+      })
+
+    const visibleMembers = (g: GroupRecord) =>
+      Effect.flatMap(memberScope(g), (scope): Effect.Effect<ReadonlyArray<UserRecord>> =>
+        scope === undefined ? Effect.succeed([]) : scope.all ? groups.members(g) : groups.members(g, scope.userId))
+
+    const withMembers = (g: GroupRecord) => Effect.map(visibleMembers(g), (ms) => toGroup(g, ms))
+
+    const readableOnly = (list: ReadonlyArray<GroupRecord>) =>
+      Effect.filter(list, (g) => allowed("read", groupObject(g)))
+
+    const get = (ref: string, options: { readonly exclude_members?: boolean | undefined } = {}) =>
+      Effect.gen(function*() {
+        const g = yield* resolve(ref)
+        return options.exclude_members === true ? toGroup(g, []) : yield* withMembers(g)
+      }).pipe(span("Groups.get"))
+
+    const list = (input: ListGroupsInput) =>
+      Effect.gen(function*() {
+        // Each filter that names nothing the caller can see is one validation.
+        const problems: Array<Validation> = []
+        let organizationId: string | undefined
+        if (input.organization !== undefined && input.organization !== "") {
+          const ref = input.organization
+          const org = couldBeOrganization(ref) ? yield* Effect.option(organizations.resolve(ref)) : Option.none()
+          if (Option.isSome(org)) organizationId = org.value.id
+          else problems.push(new Validation({ field: "organization", detail: `Organization "${ref}" not found.` }))
+        }
+        let hasMemberId: string | undefined
+        if (input.has_member !== undefined && input.has_member !== "") {
+          const ref = input.has_member
+          const user = couldBeUser(ref)
+            ? yield* users.resolveReadable(ref).pipe(Effect.map(Option.some), Effect.catchTag("NotFound", () => Effect.succeed(Option.none())))
+            : Option.none()
+          if (Option.isSome(user)) hasMemberId = user.value.id
+          else problems.push(new Validation({ field: "has_member", detail: `User "${ref}" not found.` }))
+        }
+        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid query parameters.", validations: problems })
+        const found = yield* groups.list({
+          organizationId,
+          hasMemberId,
+          ids: input.group_ids === undefined || input.group_ids.length === 0
+            ? undefined
+            : unique(input.group_ids.map((s) => s.toLowerCase()))
+        })
+        return yield* Effect.forEach(yield* readableOnly(found), withMembers)
+      }).pipe(span("Groups.list"))
+
+    const listByOrganization = (orgRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(orgRef)
+        const found = yield* groups.list({ organizationId: org.id })
+        return yield* Effect.forEach(yield* readableOnly(found), withMembers)
+      }).pipe(span("Groups.listByOrganization"))
+
+    const create = (orgRef: string, input: CreateGroupInput) =>
+      Effect.gen(function*() {
+        const org: OrganizationRecord = yield* organizations.resolve(orgRef)
+        yield* authorize("create", { type: "group", orgId: org.id })
+        const problems: Array<Validation> = []
+        if (isReservedName(input.name)) problems.push(reservedName())
+        if (input.quota_allowance !== undefined && input.quota_allowance < 0) problems.push(negativeQuota())
+        if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
+        const at = yield* now
+        const record: GroupRecord = {
+          id: yield* ids.uuid,
+          organization_id: org.id,
+          name: input.name,
+          display_name: input.display_name ?? "",
+          avatar_url: input.avatar_url ?? "",
+          quota_allowance: input.quota_allowance ?? 0,
+          source: "user",
+          member_count: 0,
+          created_at: at,
+          updated_at: at,
+          organization_name: org.name,
+          organization_display_name: org.display_name
+        }
+        const { member_count: _, organization_name: _n, organization_display_name: _d, ...row } = record
+        yield* groups.insert(row).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name))))
+        yield* auditResource(groupResource(record), undefined, { id: record.id, ...auditedFields(record) })
+        return toGroup(record, [])
+      }).pipe(span("Groups.create"))
+
+    /** Resolves `add_users`/`remove_users` entries (ids, usernames, `me`); unknown ones are named in a validation. */
+    const resolveUsers = (field: string, refs: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const found: Array<UserRecord> = []
+        const unknown: Array<string> = []
+        for (const ref of unique(refs)) {
+          const u = couldBeUser(ref) ? yield* Effect.option(users.resolve(ref)) : Option.none()
+          if (Option.isSome(u)) found.push(u.value)
+          else unknown.push(ref)
+        }
+        const problem = unknown.length === 0
+          ? undefined
+          : new Validation({ field, detail: `Unknown user${unknown.length === 1 ? "" : "s"}: ${unknown.map((r) => `"${r}"`).join(", ")}.` })
+        return { users: found, problem }
+      })
+
+    const update = (ref: string, input: UpdateGroupInput) =>
+      Effect.gen(function*() {
+        const g = yield* resolve(ref, "act")
+        yield* authorize("update", groupObject(g))
+        const everyone = isEveryoneGroup(g)
+        const problems: Array<Validation> = []
+        const name = input.name === undefined || input.name === "" ? undefined : input.name
+        if (name !== undefined && name !== g.name) {
+          if (everyone) problems.push(new Validation({ field: "name", detail: `The ${EVERYONE_GROUP_NAME} group cannot be renamed.` }))
+          else if (isReservedName(name)) problems.push(reservedName())
+        }
+        if (everyone && input.display_name !== undefined && input.display_name !== g.display_name) {
+          problems.push(new Validation({
+            field: "display_name",
+            detail: `The display name of the ${EVERYONE_GROUP_NAME} group cannot be changed.`
+          }))
+        }
+        if (input.quota_allowance !== undefined && input.quota_allowance < 0) problems.push(negativeQuota())
+        const addRefs = input.add_users ?? []
+        const removeRefs = input.remove_users ?? []
+        let add: ReadonlyArray<UserRecord> = []
+        let remove: ReadonlyArray<UserRecord> = []
+        if (everyone && (addRefs.length > 0 || removeRefs.length > 0)) {
+          const detail = `Members of the ${EVERYONE_GROUP_NAME} group are the organization's members; add or remove organization members instead.`
+          if (addRefs.length > 0) problems.push(new Validation({ field: "add_users", detail }))
+          if (removeRefs.length > 0) problems.push(new Validation({ field: "remove_users", detail }))
+        } else {
+          const added = yield* resolveUsers("add_users", addRefs)
+          const removed = yield* resolveUsers("remove_users", removeRefs)
+          add = added.users
+          remove = removed.users
+          if (added.problem !== undefined) problems.push(added.problem)
+          else if (add.length > 0) {
+            const orgsOf = yield* members.ofUsers(add.map((u) => u.id))
+            const outside = add.filter((u) => !(orgsOf.get(u.id) ?? []).includes(g.organization_id))
+            if (outside.length > 0) {
+              problems.push(new Validation({
+                field: "add_users",
+                detail: `${outside.map((u) => `"${u.username}"`).join(", ")} ${outside.length === 1 ? "is not a member" : "are not members"} of organization "${g.organization_name}".`
+              }))
+            }
+          }
+          if (removed.problem !== undefined) problems.push(removed.problem)
+          else {
+            const both = remove.filter((u) => add.some((a) => a.id === u.id))
+            if (both.length > 0) {
+              problems.push(new Validation({
+                field: "remove_users",
+                detail: `${both.map((u) => `"${u.username}"`).join(", ")} cannot be both added and removed.`
+              }))
+            }
+          }
+        }
+        if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
+
+        const at = yield* now
+        const patch: GroupPatch = {
+          ...(name !== undefined ? { name } : {}),
+          ...(input.display_name !== undefined ? { display_name: input.display_name } : {}),
+          ...(input.avatar_url !== undefined ? { avatar_url: input.avatar_url } : {}),
+          ...(input.quota_allowance !== undefined ? { quota_allowance: input.quota_allowance } : {}),
+          updated_at: at
+        }
+        const addIds = add.map((u) => u.id)
+        const removeIds = remove.map((u) => u.id)
+        const touched = [...addIds, ...removeIds]
+        const result = yield* tx.atomic(Effect.gen(function*() {
+          const before = touched.length === 0 ? [] : yield* groups.membersAmong(g, touched)
+          const updated = yield* groups.update(g.id, patch).pipe(
+            Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(name ?? g.name)))
+          )
+          if (Option.isNone(updated)) return Option.none()
+          const added = addIds.length === 0 ? [] : yield* groups.addMembers(g, addIds, at)
+          const removed = removeIds.length === 0 ? [] : yield* groups.removeMembers(g, removeIds)
+          const after = touched.length === 0 ? updated.value : Option.getOrElse(yield* groups.findById(g.id), () => updated.value)
+          return Option.some({ before, added, removed, after })
+        }))
+        // Gone between the lookup and the write: deleted concurrently.
+        if (Option.isNone(result)) return yield* NotFound.resource("Group")
+        const { after, before } = result.value
+        const membersAfter = touched.length === 0
+          ? undefined
+          : unique([...before.filter((id) => !result.value.removed.includes(id)), ...result.value.added]).sort()
+        yield* auditResource(
+          groupResource(after),
+          { ...auditedFields(g), ...(membersAfter !== undefined ? { members: [...before].sort() } : {}) },
+          { ...auditedFields(after), ...(membersAfter !== undefined ? { members: membersAfter } : {}) }
+        )
+        return yield* withMembers(after)
+      }).pipe(span("Groups.update"))
+
+    const remove = (ref: string) =>
+      Effect.gen(function*() {
+        const g = yield* resolve(ref, "act")
+        yield* authorize("delete", groupObject(g))
+        if (isEveryoneGroup(g)) {
+          return yield* new BadRequest({ message: `The ${EVERYONE_GROUP_NAME} group cannot be deleted.` })
+        }
+        const answer = yield* withMembers(g)
+        if (!(yield* tx.atomic(groups.delete(g.id)))) return yield* NotFound.resource("Group")
+        yield* auditResource(groupResource(g), { id: g.id, ...auditedFields(g) }, undefined)
+        return answer
+      }).pipe(span("Groups.delete"))
+
+    const listMembers = (ref: string, input: ListGroupMembersInput) =>
+      Effect.gen(function*() {
+        const g = yield* resolve(ref)
+        const query = yield* parseQuery(input.q, ["username", "email", "status", "login_type"])
+        const status = query.terms.get("status")
+        if (status !== undefined && status !== "active" && status !== "suspended") {
+          return yield* BadRequest.field("q", `Status "${status}" is not one of active, suspended.`, "Invalid search query.")
+        }
+        if (input.after_id !== undefined && Option.isNone(yield* userRepo.findById(input.after_id.toLowerCase()))) {
+          return yield* BadRequest.field("after_id", `User ${input.after_id} does not exist.`, "Invalid pagination cursor.")
+        }
+        const scope = yield* memberScope(g)
+        if (scope === undefined) return new GroupMembersPage({ count: 0, users: [] }, true)
+        const filter: GroupMemberFilter = {
+          search: query.text.length > 0 ? query.text.join(" ") : undefined,
+          username: query.terms.get("username"),
+          email: query.terms.get("email"),
+          status: status as UserStatus | undefined,
+          loginType: query.terms.get("login_type"),
+          userId: scope.all ? undefined : scope.userId,
+          afterId: input.after_id?.toLowerCase(),
+          limit: Math.min(input.limit !== undefined && input.limit > 0 ? input.limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+          offset: input.offset ?? 0
+        }
+        const page = yield* groups.listMembers(g, filter)
+        return new GroupMembersPage({ count: page.count, users: page.users.map(toReducedUser) }, true)
+      }).pipe(span("Groups.listMembers"))
+
+    /** Deprecated per-user quota: allowances of all the user's groups; no workspaces consume credits yet. */
+    const workspaceQuota = (userRef: string) =>
+      Effect.gen(function*() {
+        if (!couldBeUser(userRef)) return yield* NotFound.resource("User")
+        const user = yield* users.resolveReadable(userRef)
+        const budget = yield* groups.quotaAllowance(user.id)
+        return new WorkspaceQuota({ budget, credits_consumed: 0 }, true)
+      }).pipe(span("Groups.workspaceQuota"))
+
+    const budgetResource = (g: GroupRecord) =>
+      ({ type: "group_ai_budget", id: g.id, target: g.name, organizationId: g.organization_id })
+
+    const getAiBudget = (ref: string) =>
+      Effect.gen(function*() {
+        const g = yield* resolve(ref)
+        const found = yield* groups.findBudget(g.id)
+        if (Option.isNone(found)) return yield* NotFound.resource("Group AI budget")
+        return found.value
+      }).pipe(span("Groups.getAiBudget"))
+
+    const setAiBudget = (ref: string, spendLimitMicros: number) =>
+      Effect.gen(function*() {
+        const g = yield* resolve(ref, "act")
+        yield* authorize("update", groupObject(g))
+        if (!Number.isSafeInteger(spendLimitMicros) || spendLimitMicros < 0) {
+          return yield* BadRequest.field("spend_limit_micros", "Must be a whole number, not negative.")
+        }
+        const at = yield* now
+        const existing = Option.getOrUndefined(yield* groups.findBudget(g.id))
+        const stored = yield* groups.upsertBudget(new GroupAiBudget({
+          created_at: existing?.created_at ?? at,
+          group_id: g.id,
+          spend_limit_micros: spendLimitMicros,
+          updated_at: at
+        }, true))
+        yield* auditResource(budgetResource(g), existing, stored)
+        return stored
+      }).pipe(span("Groups.setAiBudget"))
+
+    const deleteAiBudget = (ref: string) =>
+      Effect.gen(function*() {
+        const g = yield* resolve(ref, "act")
+        yield* authorize("update", groupObject(g))
+        const existing = yield* groups.findBudget(g.id)
+        if (Option.isNone(existing) || !(yield* groups.deleteBudget(g.id))) {
+          return yield* NotFound.resource("Group AI budget")
+        }
+        yield* auditResource(budgetResource(g), existing.value, undefined)
+      }).pipe(span("Groups.deleteAiBudget"))
+
+    return {
+      resolve, get, list, listByOrganization, create, update, delete: remove, listMembers, workspaceQuota,
+      getAiBudget, setAiBudget, deleteAiBudget
+    } as const
+  }),
+  dependencies: [Users.Default, Organizations.Default]
+}) {}

@@ -1,0 +1,48 @@
+/** Organizations and memberships. */
+import { Schema } from "effect"
+import { SlimRole } from "../users/User.js"
+
+export class Organization extends Schema.Class<Organization>("Organization")({
+  created_at: Schema.Date,
+  description: Schema.String,
+  display_name: Schema.String,
+  icon: Schema.String,
+  id: Schema.UUID,
+  is_default: Schema.Boolean,
+  name: Schema.String,
+  updated_at: Schema.Date
+}) {}
+
+/** The stored organization has the wire shape. */
+export type OrganizationRecord = Organization
+
+/** A membership of a user in an organization, with its explicit organization roles. */
+export interface MembershipRecord {
+  readonly organization_id: string
+  readonly user_id: string
+  readonly roles: ReadonlyArray<string>
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+/** An organization member as listed by the members routes. */
+export class OrganizationMember extends Schema.Class<OrganizationMember>("OrganizationMemberWithUserData")({
+  organization_id: Schema.UUID,
+  user_id: Schema.UUID,
+  username: Schema.String,
+  name: Schema.String,
+  email: Schema.String,
+  avatar_url: Schema.String,
+  global_roles: Schema.Array(SlimRole),
+  roles: Schema.Array(SlimRole),
+  created_at: Schema.Date,
+  updated_at: Schema.Date
+}) {}
+
+export const OrganizationName = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "Name is required." }),
+  Schema.maxLength(32, { message: () => "Name must be at most 32 characters." }),
+  Schema.pattern(/^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/, {
+    message: () => "Name must be alphanumeric with single hyphens, not starting or ending with a hyphen."
+  })
+)

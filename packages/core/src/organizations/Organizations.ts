@@ -1,0 +1,273 @@
+/** The Organizations service: organizations and their members. */
+import { span } from "../Tracing.js"
+import { Clock, Effect, Option } from "effect"
+import { allowed, authorize, authorizeRead, CurrentActor, decision, rolesBeyondActor } from "../Actor.js"
+import { auditResource } from "../Audit.js"
+import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
+import { IdGenerator, isUuid } from "../Ids.js"
+import { Organization, OrganizationMember, type MembershipRecord, type OrganizationRecord } from "./Organization.js"
+import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "../Rbac.js"
+import { MemberRepo, OrganizationRepo, Transactions } from "../Repositories.js"
+import { SlimRole, type UserRecord } from "../users/User.js"
+import {
+  DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, roleChanges, rolesRefused, toAssignableRole, unknownRoles, Users
+} from "../users/Users.js"
+
+export interface OrganizationInput {
+  readonly name?: string | undefined
+  readonly display_name?: string | undefined
+  readonly description?: string | undefined
+  readonly icon?: string | undefined
+}
+
+/** `{organization}` may be this word (or the nil UUID) to mean the default organization, as in Coder. */
+export const DEFAULT_ORGANIZATION_ALIAS = "default"
+const NIL_UUID = "00000000-0000-0000-0000-000000000000"
+
+const reservedName = (name: string) =>
+  BadRequest.field("name", `Organization name "${name}" is reserved.`, "Validation failed.")
+
+const nameConflict = (name: string) =>
+  new Conflict({
+    message: `Organization named "${name}" already exists.`,
+    validations: [new Validation({ field: "name", detail: "This name is in use." })]
+  })
+
+const slimRole = (name: string, organizationId: string) =>
+  new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: organizationId }, true)
+
+export const toMember = (m: MembershipRecord, u: UserRecord) =>
+  new OrganizationMember({
+    organization_id: m.organization_id,
+    user_id: u.id,
+    username: u.username,
+    name: u.name,
+    email: u.email,
+    avatar_url: u.avatar_url,
+    global_roles: u.rbac_roles.map((r) => slimRole(r, "")),
+    roles: m.roles.map((r) => slimRole(r, m.organization_id)),
+    created_at: m.created_at,
+    updated_at: m.updated_at
+  }, true)
+
+/** How audit entries name an organization and a membership. */
+export const orgResource = (o: OrganizationRecord) =>
+  ({ type: "organization", id: o.id, target: o.name, organizationId: o.id, icon: o.icon })
+export const memberResource = (o: OrganizationRecord, u: UserRecord) =>
+  ({ type: "organization_member", id: u.id, target: u.username, organizationId: o.id })
+
+/** How authorization names an organization: it belongs to itself. */
+export const orgObject = (o: Pick<OrganizationRecord, "id">) => ({ type: "organization", id: o.id, orgId: o.id }) as const
+
+export class Organizations extends Effect.Service<Organizations>()("@workbay/core/Organizations", {
+  effect: Effect.gen(function*() {
+    const orgs = yield* OrganizationRepo
+    const members = yield* MemberRepo
+    const ids = yield* IdGenerator
+    const tx = yield* Transactions
+    const users = yield* Users
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    /**
+     * Resolves `{organization}`: an id, a name (case-insensitive), or `default`.
+     * An organization the caller's roles may not read answers exactly like a missing one (404).
+     * The token's scopes and allow-list are checked on the route's own action, not here.
+     */
+    const resolve = (ref: string) =>
+      Effect.gen(function*() {
+        const notFound = new NotFound({
+          message: `Organization "${ref}" not found.`,
+          detail: "Provide either the organization id or name."
+        })
+        const found = ref === DEFAULT_ORGANIZATION_ALIAS || ref === NIL_UUID
+          ? yield* orgs.findDefault
+          : isUuid(ref) ? yield* orgs.findById(ref.toLowerCase()) : yield* orgs.findByName(ref)
+        if (Option.isNone(found)) return yield* notFound
+        const org = found.value
+        if ((yield* decision("read", orgObject(org))) === "roles") return yield* notFound
+        return org
+      })
+
+    const list = Effect.gen(function*() {
+      const all = yield* orgs.list
+      const visible: Array<OrganizationRecord> = []
+      for (const org of all) {
+        if (yield* allowed("read", orgObject(org))) visible.push(org)
+      }
+      return visible.map((o) => new Organization(o))
+    }).pipe(span("Organizations.list"))
+
+    const create = (input: OrganizationInput & { readonly name: string }) =>
+      Effect.gen(function*() {
+        yield* authorize("create", { type: "organization" })
+        if (input.name.toLowerCase() === DEFAULT_ORGANIZATION_ALIAS) return yield* reservedName(input.name)
+        const actor = yield* CurrentActor
+        const at = yield* now
+        const org = new Organization({
+          id: yield* ids.uuid,
+          name: input.name,
+          display_name: input.display_name && input.display_name !== "" ? input.display_name : input.name,
+          description: input.description ?? "",
+          icon: input.icon ?? "",
+          is_default: false,
+          created_at: at,
+          updated_at: at
+        })
+        yield* tx.atomic(Effect.gen(function*() {
+          yield* orgs.insert(org).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name))))
+          // The creator becomes a member so the new organization is usable at once.
+          yield* members.insert({ organization_id: org.id, user_id: actor.user.id, roles: [], created_at: at, updated_at: at })
+            .pipe(Effect.orDie)
+        }))
+        yield* auditResource(orgResource(org), undefined, org)
+        return org
+      }).pipe(span("Organizations.create"))
+
+    /** Empty `name` and `display_name` leave them unchanged (Coder's rule); `description` and `icon` may be cleared. */
+    const update = (ref: string, input: OrganizationInput) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("update", orgObject(org))
+        const name = input.name === undefined || input.name === "" ? undefined : input.name
+        const displayName = input.display_name === undefined || input.display_name === "" ? undefined : input.display_name
+        if (name !== undefined && name !== org.name) {
+          if (org.is_default) return yield* BadRequest.field("name", "The default organization cannot be renamed.")
+          if (name.toLowerCase() === DEFAULT_ORGANIZATION_ALIAS) return yield* reservedName(name)
+        }
+        const patch = {
+          ...(name !== undefined ? { name } : {}),
+          ...(displayName !== undefined ? { display_name: displayName } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.icon !== undefined ? { icon: input.icon } : {}),
+          updated_at: yield* now
+        }
+        const updated = yield* orgs.update(org.id, patch).pipe(
+          Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(name ?? org.name)))
+        )
+        // Gone between the lookup and the write: deleted concurrently.
+        if (Option.isNone(updated)) return yield* NotFound.resource("Organization")
+        yield* auditResource(orgResource(updated.value), org, updated.value)
+        return new Organization(updated.value)
+      }).pipe(span("Organizations.update"))
+
+    const remove = (ref: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("delete", orgObject(org))
+        if (org.is_default) return yield* new BadRequest({ message: "Default organization cannot be deleted." })
+        yield* orgs.delete(org.id)
+        yield* auditResource(orgResource(org), org)
+        return new ResponseBody({ message: "Organization deleted." })
+      }).pipe(span("Organizations.delete"))
+
+    const listMembers = (ref: string, page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })
+        const rows = yield* members.list(org.id, {
+          limit: Math.min(page?.limit && page.limit > 0 ? page.limit : MAX_PAGE_SIZE, MAX_PAGE_SIZE),
+          offset: page?.offset ?? 0
+        })
+        return rows.map((r) => toMember(r.member, r.user))
+      }).pipe(span("Organizations.listMembers"))
+
+    const getMember = (ref: string, userRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        const user = yield* users.resolveVisible(userRef)
+        yield* authorizeRead("Organization member", { type: "organization_member", orgId: org.id, ownerId: user.id })
+        const m = yield* members.find(org.id, user.id)
+        if (Option.isNone(m)) return yield* NotFound.resource("Organization member")
+        return toMember(m.value, user)
+      })
+
+    const addMember = (ref: string, userRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        const user = yield* users.resolveVisible(userRef)
+        yield* authorize("create", { type: "organization_member", orgId: org.id })
+        const at = yield* now
+        const m: MembershipRecord = { organization_id: org.id, user_id: user.id, roles: [], created_at: at, updated_at: at }
+        yield* members.insert(m).pipe(
+          Effect.catchTag("UniqueViolation", () =>
+            Effect.fail(new Conflict({ message: `User "${user.username}" is already a member of this organization.` })))
+        )
+        yield* auditResource(memberResource(org, user), undefined, m)
+        return toMember(m, user)
+      }).pipe(span("Organizations.addMember"))
+
+    const removeMember = (ref: string, userRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        const user = yield* users.resolveVisible(userRef)
+        yield* authorize("delete", { type: "organization_member", orgId: org.id })
+        const membership = yield* members.find(org.id, user.id)
+        if (Option.isNone(membership)) return yield* NotFound.resource("Organization member")
+        if (org.is_default) {
+          return yield* new BadRequest({ message: "Users cannot be removed from the default organization." })
+        }
+        const actor = yield* CurrentActor
+        if (user.id === actor.user.id) {
+          return yield* new BadRequest({ message: "You cannot remove yourself from an organization." })
+        }
+        if (!(yield* members.delete(org.id, user.id))) return yield* NotFound.resource("Organization member")
+        yield* auditResource(memberResource(org, user), membership.value)
+      }).pipe(span("Organizations.removeMember"))
+
+    /**
+     * PUT /organizations/{organization}/members/{user}/roles: replaces the member's explicit
+     * organization roles (`organization-member` is implicit and ignored). The user must be a
+     * member (else 404); the caller needs `assign` (and `unassign` to take roles away) on
+     * `assign_org_role` in the organization, may only add or remove roles they could assign
+     * there, and cannot change their own.
+     */
+    const setMemberRoles = (ref: string, userRef: string, wanted: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        const user = yield* users.resolveVisible(userRef)
+        const membership = yield* members.find(org.id, user.id)
+        if (Option.isNone(membership)) return yield* NotFound.resource("Organization member")
+        const actor = yield* CurrentActor
+        if (user.id === actor.user.id) {
+          return yield* new BadRequest({ message: "You cannot change your own organization roles." })
+        }
+        yield* authorize("assign", { type: "assign_org_role", orgId: org.id })
+        const next = [...new Set(wanted)].filter((role) => role !== "organization-member")
+        const unknown = next.filter((role) => !isOrganizationRole(role))
+        if (unknown.length > 0) return yield* unknownRoles(unknown, "organization")
+        const before = membership.value.roles
+        const { added, removed } = roleChanges(before, next)
+        if (removed.length > 0) yield* authorize("unassign", { type: "assign_org_role", orgId: org.id })
+        const deniedAdd = yield* rolesBeyondActor(added, org.id)
+        const deniedRemove = yield* rolesBeyondActor(removed.filter((r) => roleDefinitions.has(r)), org.id)
+        if (deniedAdd.length > 0 || deniedRemove.length > 0) return yield* rolesRefused(deniedAdd, deniedRemove)
+        const updated = added.length === 0 && removed.length === 0
+          ? membership
+          : yield* members.updateRoles(org.id, user.id, next, yield* now)
+        // Removed concurrently between the lookup and the write.
+        if (Option.isNone(updated)) return yield* NotFound.resource("Organization member")
+        yield* auditResource(memberResource(org, user), { roles: before }, { roles: updated.value.roles })
+        return toMember(updated.value, user)
+      }).pipe(span("Organizations.setMemberRoles"))
+
+    /** GET /organizations/{organization}/members/roles: its roles, each marked assignable or not. */
+    const assignableRoles = (ref: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("read", { type: "assign_org_role", orgId: org.id })
+        const mayAssign = yield* allowed("assign", { type: "assign_org_role", orgId: org.id })
+        const beyond = yield* rolesBeyondActor(organizationRoles.map((r) => r.name), org.id)
+        return organizationRoles.map((role) => toAssignableRole(role, org.id, mayAssign && !beyond.includes(role.name)))
+      }).pipe(span("Organizations.assignableRoles"))
+
+    return {
+      resolve, list, create, update, delete: remove, listMembers, getMember, addMember, removeMember, setMemberRoles,
+      assignableRoles,
+      get: (ref: string) =>
+        Effect.flatMap(resolve(ref), (o) => Effect.as(authorizeRead("Organization", orgObject(o)), new Organization(o)))
+          .pipe(span("Organizations.get")),
+      defaultPageSize: DEFAULT_PAGE_SIZE
+    } as const
+  }),
+  dependencies: [Users.Default]
+}) {}

@@ -1,0 +1,475 @@
+/**
+ * Authentication: turning a token into an actor, password login and logout,
+ * the first user, one-time passcodes, login conversion, and API keys.
+ */
+import { span } from "../Tracing.js"
+import { Clock, Duration, Effect, Option } from "effect"
+import { timingSafeEqual } from "node:crypto"
+import type { Actor } from "../Actor.js"
+import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
+import { auditResource, auditUser } from "../Audit.js"
+import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey } from "./ApiKey.js"
+import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Unauthorized, Validation } from "../Errors.js"
+import { IdGenerator, isUuid } from "../Ids.js"
+import { Organization } from "../organizations/Organization.js"
+import { checkPassword } from "./Passwords.js"
+import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
+import { ApiKeyRepo, LoginConversionRepo, MemberRepo, OrganizationRepo, Transactions, UserRepo } from "../Repositories.js"
+import { Settings } from "../Settings.js"
+import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
+import { userObject, userResource, Users } from "./Users.js"
+import {
+  type Action, type AuthzObject, externalScopes, isScope, type ResourceKind, type TokenLimits, tokenWithin
+} from "../Rbac.js"
+
+/** Key ids are 10 characters and secrets 22, joined by a hyphen. */
+const KEY_ID_LENGTH = 10
+const KEY_SECRET_LENGTH = 22
+
+/** How stale `last_used` may get before a request records use again. */
+const TOUCH_INTERVAL_MS = 60_000
+
+export { externalScopes }
+
+const unauthorized = (message: string, detail?: string) =>
+  new Unauthorized(detail === undefined ? { message } : { message, detail })
+
+/** Runs `effect` at most once per actor (per request) and replays its result; cheaper than Effect.cached. */
+const memo = <A>(effect: Effect.Effect<A>): Effect.Effect<A> => {
+  let value: { readonly a: A } | undefined
+  return Effect.suspend(() =>
+    value !== undefined ? Effect.succeed(value.a) : Effect.tap(effect, (a) => Effect.sync(() => void (value = { a }))))
+}
+
+/** Splits `<id>-<secret>`; undefined when the shape is wrong. */
+export const parseApiKey = (token: string): { readonly id: string; readonly secret: string } | undefined => {
+  const i = token.indexOf("-")
+  if (i !== KEY_ID_LENGTH || token.length !== KEY_ID_LENGTH + 1 + KEY_SECRET_LENGTH) return undefined
+  return { id: token.slice(0, i), secret: token.slice(i + 1) }
+}
+
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+
+/** Nanoseconds, the unit of Go's time.Duration, which the described API uses on the wire for lifetimes. */
+export const NANOS_PER_SECOND = 1_000_000_000
+
+export interface CreateTokenInput {
+  readonly token_name?: string | undefined
+  /** Nanoseconds; 0 or absent takes the default lifetime. */
+  readonly lifetime?: number | undefined
+  readonly scope?: string | undefined
+  readonly scopes?: ReadonlyArray<string> | undefined
+  readonly allow_list?: ReadonlyArray<AllowListEntry> | undefined
+}
+
+/** One check of POST /authcheck: may the caller perform `action` on `object`? */
+export interface AuthorizationCheck {
+  readonly action: Action
+  readonly object: {
+    readonly resource_type: ResourceKind
+    readonly resource_id?: string | undefined
+    readonly organization_id?: string | undefined
+    /** A user id, or `me` for the caller. */
+    readonly owner_id?: string | undefined
+    readonly any_org?: boolean | undefined
+  }
+}
+
+const nonEmpty = (s: string | undefined) => (s === undefined || s === "" ? undefined : isUuid(s) ? s.toLowerCase() : s)
+
+/**
+ * The object a check names, as the routes name it: a user owns itself (`owner_id` defaults to
+ * a user's `resource_id`) and an organization belongs to itself (`organization_id` defaults to
+ * its `resource_id`), so a check answers what the matching route would do.
+ */
+export const checkObject = (check: AuthorizationCheck["object"], callerId: string): AuthzObject => {
+  const id = nonEmpty(check.resource_id)
+  const owner = check.owner_id === "me" ? callerId : nonEmpty(check.owner_id)
+  const org = nonEmpty(check.organization_id)
+  return {
+    type: check.resource_type,
+    id,
+    ownerId: owner ?? (check.resource_type === "user" ? id : undefined),
+    orgId: org ?? (check.resource_type === "organization" ? id : undefined),
+    anyOrg: check.any_org
+  }
+}
+
+export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
+  effect: Effect.gen(function*() {
+    const users = yield* UserRepo
+    const keys = yield* ApiKeyRepo
+    const members = yield* MemberRepo
+    const orgs = yield* OrganizationRepo
+    const conversions = yield* LoginConversionRepo
+    const tx = yield* Transactions
+    const hasher = yield* PasswordHasher
+    const mail = yield* MailSender
+    const ids = yield* IdGenerator
+    const settings = yield* Settings
+    const userService = yield* Users
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const orgRolesOf = (userId: string) =>
+      Effect.map(members.ofUser(userId), (ms) => new Map(ms.map((m) => [m.organization_id, m.roles] as const)))
+
+    /** Turns a presented token into an actor, or fails with 401. */
+    const authenticate = (token: string): Effect.Effect<Actor, Unauthorized> =>
+      Effect.gen(function*() {
+        const parsed = parseApiKey(token)
+        if (parsed === undefined) return yield* unauthorized("Invalid API key format.", "API keys have the form <id>-<secret>.")
+        const found = yield* keys.findWithUser(parsed.id)
+        if (Option.isNone(found) || !sameHash(found.value.key.hashed_secret, hashSecret(parsed.secret))) {
+          return yield* unauthorized("Invalid API key.", "The API key is unknown or its secret does not match.")
+        }
+        const { key, user } = found.value
+        const at = yield* Clock.currentTimeMillis
+        if (key.expires_at.getTime() <= at) {
+          return yield* unauthorized("API key expired.", `The API key expired at ${key.expires_at.toISOString()}.`)
+        }
+        if (user.deleted) return yield* unauthorized("The user of this API key has been deleted.")
+        if (user.status !== "active") {
+          return yield* unauthorized(`User is not active (status = "${user.status}"). Contact an admin to reactivate your account.`)
+        }
+        if (at - key.last_used.getTime() > TOUCH_INTERVAL_MS) {
+          const isSession = key.login_type !== "token"
+          const sessionMs = Duration.toMillis(settings.sessionDuration)
+          // Sessions slide: each use (at most once a minute) pushes expiry a full session out.
+          const expiresAt = isSession && !settings.disableSessionExpiryRefresh
+            ? new Date(Math.max(key.expires_at.getTime(), at + sessionMs))
+            : key.expires_at
+          yield* keys.touch(key.id, new Date(at), expiresAt)
+        }
+        return { user, apiKey: key, orgRoles: memo(orgRolesOf(user.id)) }
+      }).pipe(span("Auth.authenticate"))
+
+    const insertKey = (userId: string, loginType: ApiKeyLoginType, lifetimeMs: number, extra: Partial<ApiKeyRecord> = {}) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const id = randomString(KEY_ID_LENGTH)
+        const secret = randomString(KEY_SECRET_LENGTH)
+        const record: ApiKeyRecord = {
+          id,
+          hashed_secret: hashSecret(secret),
+          user_id: userId,
+          login_type: loginType,
+          token_name: "",
+          scopes: ["all"],
+          allow_list: [new AllowListEntry({ type: "*", id: "*" })],
+          lifetime_seconds: Math.floor(lifetimeMs / 1000),
+          created_at: at,
+          updated_at: at,
+          expires_at: new Date(at.getTime() + lifetimeMs),
+          last_used: at,
+          ...extra
+        }
+        yield* keys.insert(record)
+        return { record, key: `${id}-${secret}` }
+      })
+
+    const passwordAuthDisabled = () =>
+      new Forbidden({ message: "Password authentication is disabled on this deployment." })
+
+    const createSession = (userId: string) =>
+      insertKey(userId, "password", Duration.toMillis(settings.sessionDuration))
+
+    const login = (email: string, password: string) =>
+      Effect.gen(function*() {
+        const found = yield* users.findByEmail(email)
+        const user = Option.getOrUndefined(found)
+        // Hash even when the user is unknown so response time does not reveal which emails exist.
+        const ok = user?.hashed_password
+          ? yield* hasher.verify(password, user.hashed_password)
+          : yield* Effect.as(hasher.hash(password), false)
+        if (user !== undefined) yield* auditUser(user.id)
+        if (user === undefined || !ok) return yield* unauthorized("Incorrect email or password.")
+        if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
+        if (user.login_type !== "password") {
+          return yield* new Forbidden({ message: `Incorrect login type, attempting to use "password" but user is of login type "${user.login_type}".` })
+        }
+        if (user.status !== "active") {
+          return yield* new Forbidden({ message: "Your account is suspended. Contact an admin to reactivate your account." })
+        }
+        const session = yield* createSession(user.id).pipe(Effect.orDie)
+        yield* auditResource({ type: "api_key", id: session.record.id, target: user.username }, undefined, session.record)
+        yield* users.update(user.id, { last_seen_at: yield* now }).pipe(Effect.orDie)
+        return { session_token: session.key, expires_at: session.record.expires_at }
+      }).pipe(span("Auth.login"))
+
+    const logout = Effect.gen(function*() {
+      const actor = yield* CurrentActor
+      yield* keys.delete(actor.apiKey.id)
+      yield* auditResource({ type: "api_key", id: actor.apiKey.id, target: actor.user.username }, actor.apiKey)
+      return new ResponseBody({ message: "Logged out!" })
+    }).pipe(span("Auth.logout"))
+
+    const hasFirstUser = Effect.map(users.count, (n) => n > 0)
+
+    const firstUserStatus = Effect.flatMap(hasFirstUser, (exists) =>
+      exists
+        ? Effect.succeed(new ResponseBody({ message: "The initial user has already been created!" }))
+        : Effect.fail(new NotFound({ message: "The initial user has not been created!" })))
+
+    const createFirstUser = (input: { readonly email: string; readonly username: string; readonly name?: string | undefined; readonly password: string }) =>
+      Effect.gen(function*() {
+        if (yield* hasFirstUser) return yield* new Conflict({ message: "The initial user has already been created." })
+        if (isReservedUsername(input.username)) {
+          return yield* BadRequest.field("username", "This username is reserved.", "Validation failed.")
+        }
+        const hashed = yield* userService.hashNewPassword(input.password)
+        const at = yield* now
+        const userId = yield* ids.uuid
+        const orgId = yield* ids.uuid
+        const user: UserRecord = {
+          id: userId, email: input.email, username: input.username, name: input.name ?? "", avatar_url: "",
+          login_type: "password", status: "active", rbac_roles: ["owner"], is_service_account: false,
+          hashed_password: hashed, created_at: at, updated_at: at, last_seen_at: at, deleted: false,
+          appearance: UserAppearance.defaults, quiet_hours_schedule: "", hashed_one_time_passcode: null,
+          one_time_passcode_expires_at: null
+        }
+        return yield* tx.atomic(Effect.gen(function*() {
+          // Checked again inside the transaction: two racing first-user requests create one owner.
+          if (yield* hasFirstUser) return yield* new Conflict({ message: "The initial user has already been created." })
+          const def = yield* orgs.findDefault
+          const organizationId = Option.isSome(def) ? def.value.id : orgId
+          if (Option.isNone(def)) {
+            yield* orgs.insert(new Organization({
+              id: orgId, name: "coder", display_name: "Coder", description: "Builtin default organization.",
+              icon: "", is_default: true, created_at: at, updated_at: at
+            }))
+          }
+          yield* users.insert(user)
+          yield* members.insert({ organization_id: organizationId, user_id: userId, roles: [], created_at: at, updated_at: at })
+          yield* auditUser(userId)
+          yield* auditResource(userResource(user), undefined, user)
+          return organizationId
+        })).pipe(
+          Effect.catchTag("UniqueViolation", () => Effect.fail(new Conflict({ message: "The initial user has already been created." }))),
+          Effect.map((organizationId) => ({ organization_id: organizationId, user_id: userId }))
+        )
+      }).pipe(span("Auth.createFirstUser"))
+
+    const requestOneTimePasscode = (email: string) =>
+      Effect.gen(function*() {
+        if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
+        const found = yield* users.findByEmail(email)
+        const passcode = crypto.randomUUID()
+        // Always succeed, and hash either way: neither the answer nor its timing may reveal whether an account exists.
+        if (Option.isNone(found) || found.value.login_type !== "password" || found.value.status !== "active") {
+          return yield* Effect.asVoid(hasher.hash(passcode))
+        }
+        const at = yield* now
+        yield* auditUser(found.value.id)
+        yield* auditResource(userResource(found.value))
+        yield* users.update(found.value.id, {
+          hashed_one_time_passcode: yield* hasher.hash(passcode),
+          one_time_passcode_expires_at: new Date(at.getTime() + Duration.toMillis(settings.oneTimePasscodeLifetime)),
+          updated_at: at
+        }).pipe(Effect.orDie)
+        yield* mail.send({
+          to: found.value.email,
+          subject: "Your one-time passcode",
+          body: `Use this one-time passcode to reset your password: ${passcode}\nIt expires in ${Duration.format(settings.oneTimePasscodeLifetime)}.`
+        })
+      }).pipe(span("Auth.requestOneTimePasscode"))
+
+    const changePasswordWithPasscode = (input: { readonly email: string; readonly one_time_passcode: string; readonly password: string }) =>
+      Effect.gen(function*() {
+        if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
+        const found = yield* users.findByEmail(input.email)
+        const user = Option.getOrUndefined(found)
+        const at = yield* now
+        const hashedPasscode = user?.hashed_one_time_passcode ?? null
+        // Verify even without a stored passcode so timing does not reveal which accounts have one.
+        const matches = hashedPasscode !== null
+          ? yield* hasher.verify(input.one_time_passcode, hashedPasscode)
+          : yield* Effect.as(hasher.hash(input.one_time_passcode), false)
+        const valid = matches && user?.one_time_passcode_expires_at != null &&
+          user.one_time_passcode_expires_at.getTime() > at.getTime()
+        if (user !== undefined) yield* auditUser(user.id)
+        if (!valid || user === undefined) return yield* unauthorized("Incorrect email or one-time passcode.")
+        if (user.hashed_password !== null && (yield* hasher.verify(input.password, user.hashed_password))) {
+          return yield* BadRequest.field("password", "The new password must differ from the old one.", "New password cannot match old password.")
+        }
+        const hashed = yield* userService.hashNewPassword(input.password)
+        yield* tx.atomic(Effect.gen(function*() {
+          yield* users.update(user.id, {
+            hashed_password: hashed, hashed_one_time_passcode: null, one_time_passcode_expires_at: null, updated_at: at
+          }).pipe(Effect.orDie)
+          // A reset password ends every existing session and token.
+          yield* keys.deleteByUser(user.id)
+        }))
+        yield* auditResource(userResource(user), { hashed_password: user.hashed_password }, { hashed_password: hashed })
+      }).pipe(span("Auth.changePasswordWithPasscode"))
+
+    const convertLogin = (ref: string, input: { readonly password: string; readonly to_type: string }) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const user = yield* userService.resolveVisible(ref)
+        if (user.id !== actor.user.id) return yield* new Forbidden({ message: "You can only convert your own login type." })
+        yield* authorize("update_personal", userObject(user))
+        if (input.to_type !== "github" && input.to_type !== "oidc") {
+          return yield* BadRequest.field("to_type", `Cannot convert to login type "${input.to_type}"; use github or oidc.`, "Invalid login type.")
+        }
+        if (user.login_type !== "password" || !user.hashed_password) {
+          return yield* new BadRequest({ message: "Only accounts with password authentication can be converted to another login type." })
+        }
+        // A wrong password is a failed login (401), as in the described system.
+        if (!(yield* hasher.verify(input.password, user.hashed_password))) {
+          return yield* unauthorized("Incorrect password.", "The password does not match this account.")
+        }
+        const at = yield* now
+        const record = {
+          state_string: randomString(32), user_id: user.id, to_type: input.to_type,
+          expires_at: new Date(at.getTime() + 5 * 60_000), created_at: at
+        }
+        yield* conversions.insert(record)
+        yield* auditResource(userResource(user), { login_type: user.login_type }, { login_type: input.to_type })
+        return record
+      }).pipe(span("Auth.convertLogin"))
+
+    const isOwner = (u: UserRecord) => u.rbac_roles.includes("owner")
+    const maxLifetimeFor = (u: UserRecord) => isOwner(u) ? settings.maxAdminTokenLifetime : settings.maxTokenLifetime
+
+    /** Fails with 403 unless a key with `limits` could do nothing the caller's own key cannot. */
+    const withinCallerKey = (limits: TokenLimits) =>
+      Effect.flatMap(CurrentActor, (actor) =>
+        tokenWithin(limits, { scopes: actor.apiKey.scopes, allowList: actor.apiKey.allow_list })
+          ? Effect.void
+          : Effect.fail(new Forbidden({
+            message: "Forbidden.",
+            detail: "The API token's scopes or allow-list do not cover this action: a token can only create keys within its own scopes and allow-list."
+          })))
+
+    const createSessionKey = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* userService.resolveVisible(ref)
+        yield* authorize("create", { type: "api_key", ownerId: user.id })
+        // A session key has no limits: only a caller whose own key has none may make one.
+        yield* withinCallerKey({ scopes: ["all"], allowList: [] })
+        const session = yield* createSession(user.id).pipe(Effect.orDie)
+        yield* auditResource({ type: "api_key", id: session.record.id, target: user.username }, undefined, session.record)
+        return { key: session.key }
+      }).pipe(span("Auth.createSessionKey"))
+
+    const createToken = (ref: string, input: CreateTokenInput) =>
+      Effect.gen(function*() {
+        const user = yield* userService.resolveVisible(ref)
+        yield* authorize("create", { type: "api_key", ownerId: user.id })
+        const problems: Array<Validation> = []
+        const max = maxLifetimeFor(user)
+        const lifetimeNs = input.lifetime ?? 0
+        if (lifetimeNs < 0) problems.push(new Validation({ field: "lifetime", detail: "Lifetime must not be negative." }))
+        const lifetimeMs = lifetimeNs > 0 ? lifetimeNs / 1e6 : Duration.toMillis(settings.defaultTokenLifetime)
+        if (lifetimeMs > Duration.toMillis(max)) {
+          problems.push(new Validation({ field: "lifetime", detail: `Lifetime must be at most ${Duration.format(max)}.` }))
+        }
+        if (lifetimeNs > 0 && lifetimeMs < 1000) {
+          problems.push(new Validation({ field: "lifetime", detail: "Lifetime must be at least one second." }))
+        }
+        const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [input.scope ?? "all"]
+        const unknownScopes = scopes.filter((s) => !isScope(s))
+        if (unknownScopes.length > 0) {
+          problems.push(new Validation({
+            field: input.scopes && input.scopes.length > 0 ? "scopes" : "scope",
+            detail: `${unknownScopes.map((s) => `"${s}"`).join(", ")} ${unknownScopes.length === 1 ? "is not a known scope" : "are not known scopes"}; use all, application_connect or <resource>:<action> (see GET /auth/scopes).`
+          }))
+        }
+        if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
+        yield* withinCallerKey({ scopes, allowList: input.allow_list ?? [] })
+        const tokenName = input.token_name && input.token_name !== "" ? input.token_name : `token-${randomString(8).toLowerCase()}`
+        const duplicateName = () =>
+          new Conflict({
+            message: `A token with name "${tokenName}" already exists.`,
+            validations: [new Validation({ field: "token_name", detail: "This name is in use." })]
+          })
+        const existing = yield* keys.findByName(user.id, tokenName)
+        if (Option.isSome(existing)) return yield* duplicateName()
+        const created = yield* insertKey(user.id, "token", lifetimeMs, {
+          token_name: tokenName,
+          scopes,
+          // Ids are compared as the routes name objects: lower-case UUIDs.
+          allow_list: input.allow_list && input.allow_list.length > 0
+            ? input.allow_list.map((e) => new AllowListEntry({ type: e.type, id: e.id.toLowerCase() }))
+            : [new AllowListEntry({ type: "*", id: "*" })]
+        }).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(duplicateName())))
+        yield* auditResource({ type: "api_key", id: created.record.id, target: tokenName }, undefined, created.record)
+        return { key: created.key }
+      }).pipe(span("Auth.createToken"))
+
+    /** The user `{user}` names, when the caller's roles let them see that user's keys (else 404). */
+    const keyOwner = (ref: string) =>
+      Effect.tap(userService.resolveVisible(ref), (user) => authorizeVisible("User", { type: "api_key", ownerId: user.id }))
+
+    /** The user `{user}` names, when the caller may read that user's keys (404 by roles, 403 by token). */
+    const readableKeysOf = (ref: string) =>
+      Effect.tap(userService.resolveVisible(ref), (user) => authorizeRead("User", { type: "api_key", ownerId: user.id }))
+
+    const listTokens = (ref: string, includeExpired: boolean) =>
+      Effect.gen(function*() {
+        const user = yield* readableKeysOf(ref)
+        const list = yield* keys.list({ userId: user.id, includeExpired, now: yield* now, loginType: "token" })
+        return list.map(toApiKey)
+      }).pipe(span("Auth.listTokens"))
+
+    const findKey = (userId: string, idOrName: string) =>
+      Effect.flatMap(keys.findByName(userId, idOrName), (byName) =>
+        Option.isSome(byName)
+          ? Effect.succeed(byName)
+          : Effect.map(keys.findById(idOrName), Option.filter((k) => k.user_id === userId)))
+
+    const getToken = (ref: string, idOrName: string) =>
+      Effect.gen(function*() {
+        const user = yield* keyOwner(ref)
+        const key = yield* findKey(user.id, idOrName)
+        if (Option.isNone(key)) return yield* NotFound.resource("API key")
+        yield* authorizeRead("API key", { type: "api_key", id: key.value.id, ownerId: user.id })
+        return toApiKey(key.value)
+      })
+
+    const deleteKey = (ref: string, idOrName: string) =>
+      Effect.gen(function*() {
+        const user = yield* keyOwner(ref)
+        const key = yield* findKey(user.id, idOrName)
+        if (Option.isNone(key)) return yield* NotFound.resource("API key")
+        yield* authorize("delete", { type: "api_key", id: key.value.id, ownerId: user.id })
+        yield* keys.delete(key.value.id)
+        yield* auditResource({ type: "api_key", id: key.value.id, target: key.value.token_name || user.username }, key.value)
+      }).pipe(span("Auth.deleteKey"))
+
+    const tokenConfig = (ref: string) =>
+      Effect.map(readableKeysOf(ref), (user) => ({
+        max_token_lifetime: Duration.toMillis(maxLifetimeFor(user)) * 1e6
+      }))
+
+    /**
+     * POST /authcheck: each check answered by the evaluator the routes use, with the caller's
+     * roles and the token's scopes and allow-list.
+     */
+    const check = (checks: Readonly<Record<string, AuthorizationCheck>>) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const answers: Array<readonly [string, boolean]> = []
+        for (const [key, c] of Object.entries(checks)) {
+          answers.push([key, yield* allowed(c.action, checkObject(c.object, actor.user.id))])
+        }
+        // fromEntries defines own properties, so even a key named "__proto__" is answered.
+        return Object.fromEntries(answers) as Record<string, boolean>
+      }).pipe(span("Auth.check"))
+
+    return {
+      check,
+      authenticate, login, logout, firstUserStatus, createFirstUser, requestOneTimePasscode,
+      changePasswordWithPasscode, convertLogin, createSessionKey, createToken, listTokens, getToken, deleteKey,
+      tokenConfig,
+      validatePassword: (password: string) => Effect.succeed(checkPassword(password)),
+      authMethods: Effect.succeed({
+        github: { default_provider_configured: false, enabled: false },
+        oidc: { enabled: false, iconUrl: "", signInText: "" },
+        password: { enabled: !settings.disablePasswordAuth },
+        terms_of_service_url: ""
+      })
+    } as const
+  }),
+  dependencies: [Users.Default]
+}) {}

@@ -1,0 +1,458 @@
+/**
+ * Black-box tests of API keys: session keys, long-lived tokens (lifetimes in
+ * nanoseconds), token config, lookup by name and id, deletion and expiry.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN, startWithOwner,
+  type TestServer, type TestUser, UNKNOWN_ID, UUID_PATTERN
+} from "../support.js"
+
+const NS_PER_SECOND = 1_000_000_000
+const DAY_NS = 86_400 * NS_PER_SECOND
+const TOKEN_PATTERN = /^[A-Za-z0-9]{10}-[A-Za-z0-9]{22}$/
+
+const keyIdOf = (token: string) => token.split("-")[0]!
+
+/** Every field of an API key, checked against the spec. */
+const expectApiKey = (k: any) => {
+  expect(Object.keys(k).sort()).toEqual([
+    "allow_list", "created_at", "expires_at", "id", "last_used", "lifetime_seconds", "login_type", "scope", "scopes",
+    "token_name", "updated_at", "user_id"
+  ])
+  expect(typeof k.id).toBe("string")
+  expect(k.user_id).toMatch(UUID_PATTERN)
+  for (const field of ["created_at", "updated_at", "expires_at", "last_used"]) expect(k[field]).toMatch(ISO_DATE_PATTERN)
+  expect(Number.isInteger(k.lifetime_seconds)).toBe(true)
+  expect(["github", "oidc", "password", "token"]).toContain(k.login_type)
+  expect(["all", "application_connect"]).toContain(k.scope)
+  expect(Array.isArray(k.scopes)).toBe(true)
+  expect(typeof k.token_name).toBe("string")
+  for (const entry of k.allow_list) expect(Object.keys(entry).sort()).toEqual(["id", "type"])
+}
+
+describe("api keys", () => {
+  let srv: TestServer
+  let owner: Client
+  let member: TestUser
+  let other: TestUser
+  beforeAll(async () => {
+    ;({ srv, owner } = await startWithOwner())
+    member = await createUser(owner, { username: "keyholder" })
+    other = await createUser(owner, { username: "bystander" })
+  })
+  afterAll(() => srv.close())
+
+  describe("POST /users/{user}/keys", () => {
+    it("answers 201 with a session key that authenticates", async () => {
+      const r = await member.client.post("/users/me/keys")
+      expect(r.status).toBe(201)
+      expect(Object.keys(r.body)).toEqual(["key"])
+      expect(r.body.key).toMatch(TOKEN_PATTERN)
+      const me = await srv.anonymous.as(r.body.key).get("/users/me")
+      expect(me.status).toBe(200)
+      expect(me.body.id).toBe(member.user.id)
+      const key = await member.client.get(`/users/me/keys/${keyIdOf(r.body.key)}`)
+      expect(key.status).toBe(200)
+      expect(key.body.login_type).toBe("password")
+    })
+
+    it("lets the owner make a key for another user", async () => {
+      const r = await owner.post(`/users/${other.username}/keys`)
+      expect(r.status).toBe(201)
+      expect((await srv.anonymous.as(r.body.key).get("/users/me")).body.id).toBe(other.user.id)
+    })
+
+    it("refuses a plain member making a key for someone else with 403", async () => {
+      expectResponse(await member.client.post(`/users/${other.user.id}/keys`), 403)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.post(`/users/${UNKNOWN_ID}/keys`), 404)
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.post("/users/me/keys"), 401)
+    })
+  })
+
+  describe("POST /users/{user}/keys/tokens", () => {
+    it("answers 201 with a secret shown only once", async () => {
+      const r = await member.client.post("/users/me/keys/tokens", { token_name: "ci", lifetime: 3600 * NS_PER_SECOND })
+      expect(r.status).toBe(201)
+      expect(Object.keys(r.body)).toEqual(["key"])
+      expect(r.body.key).toMatch(TOKEN_PATTERN)
+      const me = await srv.anonymous.as(r.body.key).get("/users/me")
+      expect(me.status).toBe(200)
+      expect(me.body.id).toBe(member.user.id)
+
+      const listing = await member.client.get("/users/me/keys/tokens")
+      const secret = r.body.key.split("-")[1]
+      expect(JSON.stringify(listing.body)).not.toContain(secret)
+      const byName = await member.client.get("/users/me/keys/tokens/ci")
+      expect(JSON.stringify(byName.body)).not.toContain(secret)
+      expect(byName.body.key).toBeUndefined()
+    })
+
+    it("records the token's fields, the lifetime given in nanoseconds", async () => {
+      const before = Date.now()
+      const r = await member.client.post("/users/me/keys/tokens", {
+        token_name: "deploy.bot_1", lifetime: 7200 * NS_PER_SECOND, scopes: ["application_connect"],
+        allow_list: [{ type: "workspace", id: UNKNOWN_ID }]
+      })
+      expect(r.status).toBe(201)
+      const k = (await member.client.get("/users/me/keys/tokens/deploy.bot_1")).body
+      expectApiKey(k)
+      expect(k.id).toBe(keyIdOf(r.body.key))
+      expect(k.user_id).toBe(member.user.id)
+      expect(k.token_name).toBe("deploy.bot_1")
+      expect(k.login_type).toBe("token")
+      expect(k.lifetime_seconds).toBe(7200)
+      expect(k.scopes).toEqual(["application_connect"])
+      expect(k.scope).toBe("application_connect")
+      expect(k.allow_list).toEqual([{ type: "workspace", id: UNKNOWN_ID }])
+      const created = Date.parse(k.created_at)
+      expect(created).toBeGreaterThanOrEqual(before - 1000)
+      expect(Date.parse(k.expires_at) - created).toBe(7200 * 1000)
+      expect(Date.parse(k.last_used)).toBeGreaterThanOrEqual(created)
+    })
+
+    it("takes defaults for name, lifetime, scope and allow list", async () => {
+      const r = await member.client.post("/users/me/keys/tokens", {})
+      expect(r.status).toBe(201)
+      const k = (await member.client.get(`/users/me/keys/${keyIdOf(r.body.key)}`)).body
+      expectApiKey(k)
+      expect(k.token_name.length).toBeGreaterThan(0)
+      expect(k.lifetime_seconds).toBe(30 * 86_400)
+      expect(k.scope).toBe("all")
+      expect(k.scopes).toEqual(["all"])
+      expect(k.allow_list).toEqual([{ type: "*", id: "*" }])
+    })
+
+    it("accepts the deprecated scope field", async () => {
+      const r = await member.client.post("/users/me/keys/tokens", { token_name: "legacy", scope: "application_connect" })
+      expect(r.status).toBe(201)
+      const k = (await member.client.get("/users/me/keys/tokens/legacy")).body
+      expect(k.scopes).toEqual(["application_connect"])
+      expect(k.scope).toBe("application_connect")
+    })
+
+    it("answers 409 for a duplicate token name", async () => {
+      expect((await member.client.post("/users/me/keys/tokens", { token_name: "twice" })).status).toBe(201)
+      const r = await member.client.post("/users/me/keys/tokens", { token_name: "twice" })
+      expectValidations(r, ["token_name"], 409)
+    })
+
+    it("allows the same token name for different users", async () => {
+      expect((await other.client.post("/users/me/keys/tokens", { token_name: "twice" })).status).toBe(201)
+    })
+
+    it("answers 400 on lifetime above the member's maximum", async () => {
+      const r = await member.client.post("/users/me/keys/tokens", { token_name: "toolong", lifetime: 31 * DAY_NS })
+      expectValidations(r, ["lifetime"])
+      expect(r.body.validations[0].detail).toMatch(/at most/)
+      expect((await member.client.post("/users/me/keys/tokens", { token_name: "justright", lifetime: 30 * DAY_NS })).status).toBe(201)
+    })
+
+    it("lets an owner use the longer admin maximum", async () => {
+      const r = await owner.post("/users/me/keys/tokens", { token_name: "admin-long", lifetime: 200 * DAY_NS })
+      expect(r.status).toBe(201)
+      expect((await owner.get("/users/me/keys/tokens/admin-long")).body.lifetime_seconds).toBe(200 * 86_400)
+      expectValidations(await owner.post("/users/me/keys/tokens", { token_name: "admin-too-long", lifetime: 400 * DAY_NS }), ["lifetime"])
+    })
+
+    it("answers 400 on lifetime for negative, fractional, tiny or absurd values", async () => {
+      for (const lifetime of [-1, 1.5, 1000, 1e30, "1h"]) {
+        expectValidations(await member.client.post("/users/me/keys/tokens", { token_name: "bad-lifetime", lifetime }), ["lifetime"])
+      }
+    })
+
+    it("answers 400 with one validation per bad field", async () => {
+      expectValidations(await member.client.post("/users/me/keys/tokens", { scopes: ["all", "root", "god"] }), ["scopes"])
+      expectValidations(await member.client.post("/users/me/keys/tokens", { scope: "root" }), ["scope"])
+      expectValidations(
+        await member.client.post("/users/me/keys/tokens", { token_name: "has space", allow_list: [{ type: "planet", id: "*" }] }),
+        ["token_name", "allow_list.0.type"]
+      )
+      // An allow-list id is a UUID or "*".
+      expectValidations(
+        await member.client.post("/users/me/keys/tokens", { allow_list: [{ type: "user", id: "*" }, { type: "user", id: "bob" }] }),
+        ["allow_list.1.id"]
+      )
+      expectValidations(await member.client.post("/users/me/keys/tokens", { token_name: "x".repeat(65) }), ["token_name"])
+    })
+
+    it("lets the owner make a token for another user", async () => {
+      const r = await owner.post(`/users/${other.user.id}/keys/tokens`, { token_name: "for-other" })
+      expect(r.status).toBe(201)
+      expect((await srv.anonymous.as(r.body.key).get("/users/me")).body.id).toBe(other.user.id)
+    })
+
+    it("refuses a plain member making a token for someone else with 403", async () => {
+      expectResponse(await member.client.post(`/users/${other.user.id}/keys/tokens`, { token_name: "sneaky" }), 403)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.post("/users/nobody-here/keys/tokens", { token_name: "x" }), 404)
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.post("/users/me/keys/tokens", { token_name: "x" }), 401)
+    })
+  })
+
+  describe("GET /users/{user}/keys/tokens", () => {
+    let lister: TestUser
+    beforeAll(async () => {
+      lister = await createUser(owner, { username: "lister" })
+    })
+
+    it("lists the user's tokens, newest first, without session keys", async () => {
+      expect((await lister.client.post("/users/me/keys/tokens", { token_name: "first" })).status).toBe(201)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      expect((await lister.client.post("/users/me/keys/tokens", { token_name: "second" })).status).toBe(201)
+      expect((await lister.client.post("/users/me/keys")).status).toBe(201)
+      const r = await lister.client.get("/users/me/keys/tokens")
+      expect(r.status).toBe(200)
+      expect(r.body.map((k: any) => k.token_name)).toEqual(["second", "first"])
+      for (const k of r.body) {
+        expectApiKey(k)
+        expect(k.login_type).toBe("token")
+        expect(k.user_id).toBe(lister.user.id)
+      }
+    })
+
+    it("reports last_used for each token", async () => {
+      const r = await lister.client.get("/users/me/keys/tokens")
+      for (const k of r.body) {
+        expect(k.last_used).toMatch(ISO_DATE_PATTERN)
+        expect(Date.parse(k.last_used)).toBeLessThanOrEqual(Date.now())
+      }
+    })
+
+    it("lets the owner list another user's tokens", async () => {
+      const r = await owner.get(`/users/${lister.username}/keys/tokens`)
+      expect(r.status).toBe(200)
+      expect(r.body.map((k: any) => k.token_name)).toEqual(["second", "first"])
+    })
+
+    it("hides another user's tokens from a plain member with 404", async () => {
+      expectResponse(await member.client.get(`/users/${lister.user.id}/keys/tokens`), 404)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.get(`/users/${UNKNOWN_ID}/keys/tokens`), 404)
+    })
+
+    it("answers 400 for a bad include_expired", async () => {
+      expectValidations(await lister.client.get("/users/me/keys/tokens?include_expired=maybe"), ["include_expired"])
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.get("/users/me/keys/tokens"), 401)
+    })
+  })
+
+  describe("token expiry", () => {
+    it("rejects a token once its lifetime passes and lists it only with include_expired", async () => {
+      const expirer = await createUser(owner, { username: "expirer" })
+      const r = await expirer.client.post("/users/me/keys/tokens", { token_name: "brief", lifetime: NS_PER_SECOND })
+      expect(r.status).toBe(201)
+      const k = (await expirer.client.get("/users/me/keys/tokens/brief")).body
+      expect(k.lifetime_seconds).toBe(1)
+      expect(Date.parse(k.expires_at) - Date.parse(k.created_at)).toBe(1000)
+      expect((await srv.anonymous.as(r.body.key).get("/users/me")).status).toBe(200)
+
+      await new Promise((resolve) => setTimeout(resolve, 1200))
+
+      const rejected = await srv.anonymous.as(r.body.key).get("/users/me")
+      expectResponse(rejected, 401)
+      expect(rejected.body.message).toBe("API key expired.")
+      expect((await expirer.client.get("/users/me/keys/tokens")).body).toEqual([])
+      const all = await expirer.client.get("/users/me/keys/tokens?include_expired=true")
+      expect(all.status).toBe(200)
+      expect(all.body.map((t: any) => t.token_name)).toEqual(["brief"])
+      expect((await expirer.client.get("/users/me/keys/tokens?include_expired=false")).body).toEqual([])
+    })
+  })
+
+  describe("GET /users/{user}/keys/tokens/tokenconfig", () => {
+    it("reports a member's maximum lifetime in nanoseconds", async () => {
+      const r = await member.client.get("/users/me/keys/tokens/tokenconfig")
+      expect(r.status).toBe(200)
+      expect(r.body).toEqual({ max_token_lifetime: 30 * DAY_NS })
+    })
+
+    it("reports the longer maximum of an owner", async () => {
+      const r = await owner.get("/users/me/keys/tokens/tokenconfig")
+      expect(r.status).toBe(200)
+      expect(r.body).toEqual({ max_token_lifetime: 364 * DAY_NS })
+    })
+
+    it("hides another user's config from a plain member with 404", async () => {
+      expectResponse(await member.client.get(`/users/${other.user.id}/keys/tokens/tokenconfig`), 404)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.get(`/users/${UNKNOWN_ID}/keys/tokens/tokenconfig`), 404)
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.get("/users/me/keys/tokens/tokenconfig"), 401)
+    })
+  })
+
+  describe("GET /users/{user}/keys/tokens/{keyname}", () => {
+    it("finds a token by name", async () => {
+      const created = await member.client.post("/users/me/keys/tokens", { token_name: "named" })
+      const r = await member.client.get("/users/me/keys/tokens/named")
+      expect(r.status).toBe(200)
+      expectApiKey(r.body)
+      expect(r.body.token_name).toBe("named")
+      expect(r.body.id).toBe(keyIdOf(created.body.key))
+      expect((await owner.get(`/users/${member.user.id}/keys/tokens/named`)).body.id).toBe(r.body.id)
+    })
+
+    it("answers 404 for an unknown name", async () => {
+      expectResponse(await member.client.get("/users/me/keys/tokens/no-such-token"), 404)
+    })
+
+    it("hides another user's token from a plain member with 404", async () => {
+      expect((await other.client.post("/users/me/keys/tokens", { token_name: "private" })).status).toBe(201)
+      expectResponse(await member.client.get(`/users/${other.username}/keys/tokens/private`), 404)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.get("/users/nobody-here/keys/tokens/named"), 404)
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.get("/users/me/keys/tokens/named"), 401)
+    })
+  })
+
+  describe("GET /users/{user}/keys/{keyid}", () => {
+    it("finds a token or a session key by id", async () => {
+      const token = (await member.client.post("/users/me/keys/tokens", { token_name: "by-id" })).body.key
+      const r = await member.client.get(`/users/me/keys/${keyIdOf(token)}`)
+      expect(r.status).toBe(200)
+      expectApiKey(r.body)
+      expect(r.body.id).toBe(keyIdOf(token))
+      expect(r.body.token_name).toBe("by-id")
+
+      const session = await member.client.get(`/users/me/keys/${keyIdOf(member.client.token!)}`)
+      expect(session.status).toBe(200)
+      expectApiKey(session.body)
+      expect(session.body.login_type).toBe("password")
+      expect(session.body.user_id).toBe(member.user.id)
+      expect(Date.parse(session.body.last_used)).toBeGreaterThanOrEqual(Date.parse(session.body.created_at))
+    })
+
+    it("answers 404 for an unknown key", async () => {
+      expectResponse(await member.client.get("/users/me/keys/AAAAAAAAAA"), 404)
+    })
+
+    it("answers 404 for a key of another user, even to its id", async () => {
+      const theirs = (await other.client.post("/users/me/keys/tokens", { token_name: "theirs" })).body.key
+      expectResponse(await member.client.get(`/users/me/keys/${keyIdOf(theirs)}`), 404)
+      expectResponse(await member.client.get(`/users/${other.user.id}/keys/${keyIdOf(theirs)}`), 404)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.get(`/users/${UNKNOWN_ID}/keys/AAAAAAAAAA`), 404)
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.get("/users/me/keys/AAAAAAAAAA"), 401)
+    })
+  })
+
+  describe("DELETE /users/{user}/keys/{keyid}", () => {
+    it("deletes a token, which stops working", async () => {
+      const token = (await member.client.post("/users/me/keys/tokens", { token_name: "delete-by-id" })).body.key
+      const r = await member.client.delete(`/users/me/keys/${keyIdOf(token)}`)
+      expect(r.status).toBe(204)
+      expect(r.body).toBeUndefined()
+      expectResponse(await srv.anonymous.as(token).get("/users/me"), 401)
+      expectResponse(await member.client.get(`/users/me/keys/${keyIdOf(token)}`), 404)
+      const names = (await member.client.get("/users/me/keys/tokens?include_expired=true")).body.map((k: any) => k.token_name)
+      expect(names).not.toContain("delete-by-id")
+      expectResponse(await member.client.delete(`/users/me/keys/${keyIdOf(token)}`), 404)
+    })
+
+    it("deletes a session key", async () => {
+      const key = (await member.client.post("/users/me/keys")).body.key
+      expect((await member.client.delete(`/users/me/keys/${keyIdOf(key)}`)).status).toBe(204)
+      expectResponse(await srv.anonymous.as(key).get("/users/me"), 401)
+    })
+
+    it("lets the owner delete another user's token", async () => {
+      const token = (await other.client.post("/users/me/keys/tokens", { token_name: "owner-deletes" })).body.key
+      expect((await owner.delete(`/users/${other.user.id}/keys/${keyIdOf(token)}`)).status).toBe(204)
+      expectResponse(await srv.anonymous.as(token).get("/users/me"), 401)
+    })
+
+    it("hides another user's key from a plain member with 404 and keeps it", async () => {
+      const token = (await other.client.post("/users/me/keys/tokens", { token_name: "keep-me" })).body.key
+      expectResponse(await member.client.delete(`/users/${other.user.id}/keys/${keyIdOf(token)}`), 404)
+      expectResponse(await member.client.delete(`/users/me/keys/${keyIdOf(token)}`), 404)
+      expect((await srv.anonymous.as(token).get("/users/me")).status).toBe(200)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.delete(`/users/${UNKNOWN_ID}/keys/AAAAAAAAAA`), 404)
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.delete("/users/me/keys/AAAAAAAAAA"), 401)
+    })
+  })
+
+  describe("malformed input", () => {
+    it("never answers with a server error", async () => {
+      const routes: Array<readonly [string, string]> = []
+      for (const p of ["/users/me", `/users/${other.user.id}`, "/users/nobody-here"]) {
+        routes.push(
+          ["POST", `${p}/keys`], ["GET", `${p}/keys/tokens`], ["GET", `${p}/keys/tokens?include_expired=`],
+          ["POST", `${p}/keys/tokens`], ["GET", `${p}/keys/tokens/tokenconfig`], ["GET", `${p}/keys/tokens/%00`],
+          ["GET", `${p}/keys/tokens/${"x".repeat(400)}`], ["GET", `${p}/keys/%20`], ["DELETE", `${p}/keys/tokens/%00`],
+          ["DELETE", `${p}/keys/%27--`]
+        )
+      }
+      await expectNoServerErrors(member.client, routes)
+      await expectNoServerErrors(owner, routes)
+      expect((await member.client.get("/users/me")).status).toBe(200)
+    })
+  })
+
+  describe("DELETE /users/{user}/keys/tokens/{keyname}", () => {
+    it("deletes a token by name, which stops working", async () => {
+      const token = (await member.client.post("/users/me/keys/tokens", { token_name: "delete-by-name" })).body.key
+      const r = await member.client.delete("/users/me/keys/tokens/delete-by-name")
+      expect(r.status).toBe(204)
+      expect(r.body).toBeUndefined()
+      expectResponse(await srv.anonymous.as(token).get("/users/me"), 401)
+      expectResponse(await member.client.get("/users/me/keys/tokens/delete-by-name"), 404)
+      // The name is free again.
+      expect((await member.client.post("/users/me/keys/tokens", { token_name: "delete-by-name" })).status).toBe(201)
+    })
+
+    it("answers 404 for an unknown name", async () => {
+      expectResponse(await member.client.delete("/users/me/keys/tokens/no-such-token"), 404)
+    })
+
+    it("hides another user's token from a plain member with 404 and keeps it", async () => {
+      const token = (await other.client.post("/users/me/keys/tokens", { token_name: "keep-me-too" })).body.key
+      expectResponse(await member.client.delete(`/users/${other.username}/keys/tokens/keep-me-too`), 404)
+      expect((await srv.anonymous.as(token).get("/users/me")).status).toBe(200)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.delete("/users/nobody-here/keys/tokens/x"), 404)
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.delete("/users/me/keys/tokens/x"), 401)
+    })
+  })
+})

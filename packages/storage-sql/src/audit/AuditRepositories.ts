@@ -1,0 +1,69 @@
+/** The audit log on @effect/sql: append, newest-first pages, capped counts, purge by age. */
+import { SqlClient } from "@effect/sql"
+import { AuditLogRepo, type AuditLogFilter, type AuditLogRecord } from "@workbay/core"
+import { Effect, Layer } from "effect"
+import { cappedCount, filters, newestFirst } from "../Filters.js"
+import { bindRecord, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "../Rows.js"
+import { purgeBefore } from "../Purge.js"
+
+type Row = Record<string, unknown>
+
+export const rowToAuditLog = (r: Row): AuditLogRecord => ({
+  id: r.id as string,
+  time: toDate(r.time),
+  user_id: r.user_id as string,
+  organization_id: r.organization_id as string,
+  ip: r.ip as string,
+  user_agent: r.user_agent as string,
+  request_id: r.request_id as string,
+  action: r.action as string,
+  resource_type: r.resource_type as string,
+  resource_id: r.resource_id as string,
+  resource_target: r.resource_target as string,
+  resource_icon: r.resource_icon as string,
+  diff: fromJson(r.diff, {}),
+  status_code: toNumber(r.status_code),
+  additional_fields: fromJson(r.additional_fields, {}),
+  description: r.description as string,
+  build_reason: r.build_reason as string
+})
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const { allOf, equals, oneOf, userWith } = filters(sql)
+
+  const where = (f: AuditLogFilter) =>
+    allOf([
+      equals("resource_type", f.resourceType),
+      equals("resource_id", f.resourceId),
+      equals("action", f.action),
+      equals("resource_target", f.resourceTarget),
+      oneOf("user_id", f.userIds),
+      // By the entry's user, deleted users included (their usernames may have been taken since).
+      userWith("user_id", "username", f.username),
+      userWith("user_id", "email", f.email),
+      oneOf("organization_id", f.organizationIds),
+      f.dateFrom === undefined ? undefined : sql`time >= ${f.dateFrom.toISOString()}`,
+      f.dateTo === undefined ? undefined : sql`time < ${f.dateTo.toISOString()}`,
+      equals("build_reason", f.buildReason),
+      equals("request_id", f.requestId)
+    ])
+
+  return AuditLogRepo.of({
+    insert: (e) => sql`INSERT INTO audit_logs ${sql.insert(bindRecord(e))}`.pipe(Effect.orDie, Effect.asVoid),
+    list: (f) => newestFirst(sql, "audit_logs", "time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToAuditLog))),
+    count: (f, cap) => cappedCount(sql, "audit_logs", where(f), cap),
+    purgeBefore: (before) => purgeBefore(sql, "audit_logs", "time", before),
+    usersByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`.pipe(Effect.orDie, Effect.map((rs) => rs.map((r) => rowToUser(r)))),
+    organizationsByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`.pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToOrganization)))
+  })
+})
+
+export const layer: Layer.Layer<AuditLogRepo, never, SqlClient.SqlClient> = Layer.effect(AuditLogRepo, make)

@@ -1,0 +1,81 @@
+/** The connection log on @effect/sql: connect/disconnect upserts, newest-first pages, capped counts, purge by age. */
+import { SqlClient } from "@effect/sql"
+import { type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo, type ConnectionType } from "@workbay/core"
+import { Effect, Layer } from "effect"
+import { cappedCount, filters, newestFirst } from "../Filters.js"
+import { bindRecord, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { purgeBefore } from "../Purge.js"
+
+type Row = Record<string, unknown>
+
+export const rowToConnectionLog = (r: Row): ConnectionLogRecord => ({
+  id: r.id as string,
+  connect_time: toDate(r.connect_time),
+  organization_id: r.organization_id as string,
+  workspace_owner_id: r.workspace_owner_id as string,
+  workspace_id: r.workspace_id as string,
+  workspace_name: r.workspace_name as string,
+  agent_name: r.agent_name as string,
+  type: r.type as ConnectionType,
+  ip: r.ip as string,
+  code: r.code === null || r.code === undefined ? null : toNumber(r.code),
+  user_agent: r.user_agent as string,
+  user_id: (r.user_id as string | null) ?? null,
+  slug_or_port: r.slug_or_port as string,
+  connection_id: (r.connection_id as string | null) ?? null,
+  disconnect_time: toDateOrNull(r.disconnect_time),
+  disconnect_reason: r.disconnect_reason as string
+})
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const { allOf, equals, oneOf, userWith } = filters(sql)
+
+  const where = (f: ConnectionLogFilter) =>
+    allOf([
+      oneOf("organization_id", f.organizationIds),
+      equals("workspace_owner_id", f.workspaceOwnerId),
+      userWith("workspace_owner_id", "username", f.workspaceOwner),
+      userWith("workspace_owner_id", "email", f.workspaceOwnerEmail),
+      equals("type", f.type),
+      userWith("user_id", "username", f.username),
+      userWith("user_id", "email", f.userEmail),
+      f.connectedAfter === undefined ? undefined : sql`connect_time >= ${f.connectedAfter.toISOString()}`,
+      f.connectedBefore === undefined ? undefined : sql`connect_time <= ${f.connectedBefore.toISOString()}`,
+      equals("workspace_id", f.workspaceId),
+      equals("connection_id", f.connectionId),
+      // Web connections have no close time: they are neither ongoing nor completed.
+      f.status === "ongoing" ? sql`disconnect_time IS NULL AND type NOT IN ('workspace_app', 'port_forwarding')` : undefined,
+      f.status === "completed" ? sql`disconnect_time IS NOT NULL AND type NOT IN ('workspace_app', 'port_forwarding')` : undefined
+    ])
+
+  const insertRow = (e: ConnectionLogRecord) => sql.insert(bindRecord(e))
+
+  return ConnectionLogRepo.of({
+    // The unique key (connection_id, workspace_id, agent_name) pairs a session's events; web
+    // entries have no connection id, and NULLs never conflict, so each is a row of its own.
+    upsert: (e, status) =>
+      (status === "connected"
+        ? sql`INSERT INTO connection_logs ${insertRow(e)}
+            ON CONFLICT (connection_id, workspace_id, agent_name) DO UPDATE SET
+              connect_time = CASE WHEN excluded.connect_time < connection_logs.connect_time
+                THEN excluded.connect_time ELSE connection_logs.connect_time END
+            RETURNING *`
+        : sql`INSERT INTO connection_logs ${insertRow(e)}
+            ON CONFLICT (connection_id, workspace_id, agent_name) DO UPDATE SET
+              disconnect_time = CASE WHEN connection_logs.disconnect_time IS NULL
+                THEN excluded.disconnect_time ELSE connection_logs.disconnect_time END,
+              disconnect_reason = CASE WHEN connection_logs.disconnect_time IS NULL
+                THEN excluded.disconnect_reason ELSE connection_logs.disconnect_reason END,
+              code = CASE WHEN connection_logs.disconnect_time IS NULL
+                THEN excluded.code ELSE connection_logs.code END
+            RETURNING *`).pipe(Effect.orDie, Effect.map((rs) => rowToConnectionLog(rs[0]!))),
+    list: (f) =>
+      newestFirst(sql, "connection_logs", "connect_time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToConnectionLog))),
+    count: (f, cap) => cappedCount(sql, "connection_logs", where(f), cap),
+    purgeBefore: (before) => purgeBefore(sql, "connection_logs", "connect_time", before)
+  })
+})
+
+export const layer: Layer.Layer<ConnectionLogRepo, never, SqlClient.SqlClient> = Layer.effect(ConnectionLogRepo, make)

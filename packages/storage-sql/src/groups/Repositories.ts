@@ -1,0 +1,221 @@
+/**
+ * Groups, group members and group AI budgets on @effect/sql. An organization's
+ * Everyone group is the `groups` row whose id is the organization's id; its
+ * members are the organization's members (`organization_members`), so it has no
+ * `group_members` rows. `groups.member_count` moves in the same transaction as
+ * every membership row, so a group's size is one row read at any size, and a
+ * page of members walks the primary key `(group_id, user_id)` (or
+ * `(organization_id, user_id)`) in user id order.
+ */
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import {
+  GroupAiBudget, type GroupFilter, type GroupMemberFilter, type GroupRecord, type GroupRef, GroupRepo, isEveryoneGroup,
+  UniqueViolation
+} from "@workbay/core"
+import { Effect, Layer, Option } from "effect"
+import { uniqueConstraintOf } from "../users/Repositories.js"
+import { bindRecord, rowToUser, toDate, toNumber } from "../Rows.js"
+import { transaction } from "../Transaction.js"
+
+type Row = Record<string, unknown>
+
+export const rowToGroup = (r: Row): GroupRecord => ({
+  id: r.id as string,
+  organization_id: r.organization_id as string,
+  name: r.name as string,
+  display_name: r.display_name as string,
+  avatar_url: r.avatar_url as string,
+  quota_allowance: toNumber(r.quota_allowance),
+  source: r.source === "oidc" ? "oidc" : "user",
+  member_count: toNumber(r.member_count),
+  created_at: toDate(r.created_at),
+  updated_at: toDate(r.updated_at),
+  organization_name: r.organization_name as string,
+  organization_display_name: r.organization_display_name as string
+})
+
+export const rowToGroupAiBudget = (r: Row): GroupAiBudget =>
+  new GroupAiBudget({
+    created_at: toDate(r.created_at),
+    group_id: r.group_id as string,
+    spend_limit_micros: toNumber(r.spend_limit_micros),
+    updated_at: toDate(r.updated_at)
+  }, true)
+
+/** Escapes LIKE wildcards so user text matches literally (used with `ESCAPE '\\'`). */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+const bound = bindRecord
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const withTransaction = transaction(sql)
+
+  /** Unique violations become typed failures; every other SQL error is a defect. */
+  const unique = <A, R>(effect: Effect.Effect<A, SqlError.SqlError, R>) =>
+    Effect.catchAll(effect, (e) => {
+      const constraint = uniqueConstraintOf(e)
+      return constraint !== undefined ? Effect.fail(new UniqueViolation({ constraint })) : Effect.die(e)
+    })
+
+  const SELECT_GROUP = sql.literal(
+    `SELECT g.*, o.name AS organization_name, o.display_name AS organization_display_name
+     FROM groups g JOIN organizations o ON o.id = g.organization_id`
+  )
+
+  const findById = (id: string) =>
+    sql`${SELECT_GROUP} WHERE g.id = ${id}`.pipe(
+      Effect.orDie,
+      Effect.map((rs) => (rs.length > 0 ? Option.some(rowToGroup(rs[0]!)) : Option.none()))
+    )
+
+  /** The membership rows of a group, aliased `m` (with `m.user_id`), and the condition selecting them. */
+  const membership = (g: GroupRef): { readonly from: Statement.Fragment; readonly where: Statement.Fragment } =>
+    isEveryoneGroup(g)
+      ? { from: sql.literal("organization_members m"), where: sql`m.organization_id = ${g.organization_id}` }
+      : { from: sql.literal("group_members m"), where: sql`m.group_id = ${g.id}` }
+
+  /** Conditions on the members' users (alias `u`) a filter sets; none without a filter. */
+  const userConditions = (f: Omit<GroupMemberFilter, "limit" | "offset" | "afterId">) => {
+    const where: Array<Statement.Fragment> = []
+    if (f.search) {
+      const like = `%${escapeLike(f.search)}%`
+      where.push(
+        sql`(lower(u.username) LIKE lower(${like}) ESCAPE '\\' OR lower(u.email) LIKE lower(${like}) ESCAPE '\\'
+          OR lower(u.name) LIKE lower(${like}) ESCAPE '\\')`
+      )
+    }
+    if (f.username) where.push(sql`lower(u.username) = lower(${f.username})`)
+    if (f.email) where.push(sql`lower(u.email) = lower(${f.email})`)
+    if (f.status) where.push(sql`u.status = ${f.status}`)
+    if (f.loginType) where.push(sql`u.login_type = ${f.loginType}`)
+    if (f.userId) where.push(sql`m.user_id = ${f.userId}`)
+    return where
+  }
+
+  const members = (g: GroupRef, onlyUserId?: string) => {
+    const { from, where } = membership(g)
+    const conditions = [where, sql`u.deleted = FALSE`, ...(onlyUserId !== undefined ? [sql`m.user_id = ${onlyUserId}`] : [])]
+    return sql`SELECT u.* FROM ${from} JOIN users u ON u.id = m.user_id WHERE ${sql.and(conditions)} ORDER BY m.user_id`.pipe(
+      Effect.orDie,
+      Effect.map((rs) => rs.map((r) => rowToUser(r)))
+    )
+  }
+
+  return GroupRepo.of({
+    insert: (g) => unique(sql`INSERT INTO groups ${sql.insert(bound({ ...g, member_count: 0 }))}`).pipe(Effect.asVoid),
+    findById,
+    findByName: (name) =>
+      sql`${SELECT_GROUP} WHERE lower(g.name) = lower(${name}) ORDER BY o.name, g.id`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map(rowToGroup))
+      ),
+    list: (f: GroupFilter) => {
+      const where: Array<Statement.Fragment> = []
+      if (f.organizationId !== undefined) where.push(sql`g.organization_id = ${f.organizationId}`)
+      if (f.hasMemberId !== undefined) {
+        where.push(sql`(g.id IN (SELECT group_id FROM group_members WHERE user_id = ${f.hasMemberId})
+          OR g.id IN (SELECT organization_id FROM organization_members WHERE user_id = ${f.hasMemberId}))`)
+      }
+      if (f.ids !== undefined) where.push(f.ids.length === 0 ? sql`1 = 0` : sql`g.id IN ${sql.in(f.ids)}`)
+      return sql`${SELECT_GROUP} WHERE ${where.length === 0 ? sql`1 = 1` : sql.and(where)} ORDER BY lower(g.name), g.id`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map(rowToGroup))
+      )
+    },
+    update: (id, patch) =>
+      Effect.gen(function*() {
+        const rs = yield* unique(sql`UPDATE groups SET ${sql.update(bound(patch))} WHERE id = ${id} RETURNING id`)
+        return rs.length === 0 ? Option.none() : yield* findById(id)
+      }),
+    delete: (id) =>
+      withTransaction(Effect.gen(function*() {
+        yield* sql`DELETE FROM group_ai_budgets WHERE group_id = ${id}`
+        yield* sql`DELETE FROM group_members WHERE group_id = ${id}`
+        const rs = yield* sql`DELETE FROM groups WHERE id = ${id} RETURNING id`
+        return rs.length > 0
+      })).pipe(Effect.orDie),
+    addMembers: (g, userIds, at) =>
+      isEveryoneGroup(g) || userIds.length === 0
+        ? Effect.succeed([])
+        : withTransaction(Effect.gen(function*() {
+          // Only members of the group's organization; on Postgres their membership rows stay
+          // locked until commit, so a concurrent removal from the organization (which drops the
+          // user's group rows) runs entirely before or after this.
+          const lock = sql.onDialectOrElse({ pg: () => sql.literal(" FOR SHARE"), orElse: () => sql.literal("") })
+          const eligible = yield* sql<{ user_id: string }>`SELECT m.user_id FROM organization_members m
+            WHERE m.organization_id = ${g.organization_id} AND m.user_id IN ${sql.in([...new Set(userIds)])}${lock}`
+          if (eligible.length === 0) return []
+          const rows = eligible.map((r) => ({ group_id: g.id, user_id: r.user_id, created_at: at.toISOString() }))
+          const added = yield* sql<{ user_id: string }>`INSERT INTO group_members ${sql.insert(rows)}
+            ON CONFLICT DO NOTHING RETURNING user_id`
+          if (added.length > 0) {
+            yield* sql`UPDATE groups SET member_count = member_count + ${added.length} WHERE id = ${g.id}`
+          }
+          return added.map((r) => r.user_id)
+        })).pipe(Effect.orDie),
+    removeMembers: (g, userIds) =>
+      isEveryoneGroup(g) || userIds.length === 0
+        ? Effect.succeed([])
+        : withTransaction(Effect.gen(function*() {
+          const removed = yield* sql<{ user_id: string }>`DELETE FROM group_members
+            WHERE group_id = ${g.id} AND user_id IN ${sql.in([...new Set(userIds)])} RETURNING user_id`
+          if (removed.length > 0) {
+            yield* sql`UPDATE groups SET member_count = member_count - ${removed.length} WHERE id = ${g.id}`
+          }
+          return removed.map((r) => r.user_id)
+        })).pipe(Effect.orDie),
+    membersAmong: (g, userIds) => {
+      if (userIds.length === 0) return Effect.succeed([])
+      const { from, where } = membership(g)
+      return sql<{ user_id: string }>`SELECT m.user_id FROM ${from}
+        WHERE ${where} AND m.user_id IN ${sql.in([...new Set(userIds)])} ORDER BY m.user_id`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map((r) => r.user_id))
+      )
+    },
+    members,
+    listMembers: (g, f) =>
+      Effect.gen(function*() {
+        const { from, where } = membership(g)
+        const conditions = userConditions(f)
+        const filtered = [where, sql`u.deleted = FALSE`, ...conditions]
+        const page = f.afterId !== undefined ? [...filtered, sql`m.user_id > ${f.afterId}`] : filtered
+        const rows = yield* sql`SELECT u.* FROM ${from} JOIN users u ON u.id = m.user_id WHERE ${sql.and(page)}
+          ORDER BY m.user_id LIMIT ${f.limit} OFFSET ${f.offset}`
+        // Without a filter the count is the kept member_count: one row, whatever the group's size.
+        const [counted] = conditions.length === 0
+          ? yield* sql<{ n: number | string }>`SELECT member_count AS n FROM groups WHERE id = ${g.id}`
+          : yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} JOIN users u ON u.id = m.user_id
+              WHERE ${sql.and(filtered)}`
+        return { users: rows.map((r) => rowToUser(r)), count: counted === undefined ? 0 : toNumber(counted.n) }
+      }).pipe(Effect.orDie),
+    quotaAllowance: (userId) =>
+      sql<{ n: number | string | null }>`SELECT COALESCE(SUM(quota_allowance), 0) AS n FROM groups
+        WHERE id IN (SELECT group_id FROM group_members WHERE user_id = ${userId})
+           OR id IN (SELECT organization_id FROM organization_members WHERE user_id = ${userId})`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => toNumber(rs[0]?.n ?? 0))
+      ),
+    findBudget: (groupId) =>
+      sql`SELECT * FROM group_ai_budgets WHERE group_id = ${groupId}`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => (rs.length > 0 ? Option.some(rowToGroupAiBudget(rs[0]!)) : Option.none()))
+      ),
+    upsertBudget: (b) =>
+      sql`INSERT INTO group_ai_budgets ${sql.insert(bound({ ...b }))}
+        ON CONFLICT (group_id) DO UPDATE SET spend_limit_micros = ${b.spend_limit_micros},
+          updated_at = ${b.updated_at.toISOString()}
+        RETURNING *`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rowToGroupAiBudget(rs[0]!))
+      ),
+    deleteBudget: (groupId) =>
+      sql`DELETE FROM group_ai_budgets WHERE group_id = ${groupId} RETURNING group_id`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.length > 0)
+      )
+  })
+})
+
+export const layer: Layer.Layer<GroupRepo, never, SqlClient.SqlClient> = Layer.effect(GroupRepo, make)
