@@ -6,11 +6,11 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { allowed, authorize, CurrentActor, currentSubject } from "../Actor.js"
+import { NIL_UUID } from "../Audit.js"
 import {
   auditActions, auditDescription, AuditLog, type AuditLogFilter, type AuditLogRecord, AuditLogRepo, AuditLogsPage,
-  auditResourceTypes, buildReasons, DEFAULT_LOG_PAGE_SIZE, LOG_COUNT_CAP, MAX_LOG_PAGE_SIZE, MinimalOrganization,
-  NIL_UUID
-} from "../Audit.js"
+  auditResourceTypes, buildReasons, DEFAULT_LOG_PAGE_SIZE, LOG_COUNT_CAP, MAX_LOG_PAGE_SIZE, MinimalOrganization
+} from "./AuditLog.js"
 import {
   type ConnectionEvent, ConnectionLog, type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo,
   ConnectionLogSshInfo, ConnectionLogsPage, ConnectionLogWebInfo, type ConnectionType, connectionTypes,
@@ -19,7 +19,7 @@ import {
 import { BadRequest, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
-import { MemberRepo, OrganizationRepo } from "../Repositories.js"
+import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { type ParsedQuery, parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import type { User } from "../users/User.js"

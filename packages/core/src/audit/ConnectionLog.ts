@@ -4,7 +4,7 @@
  * port. The wire form, the stored record and the repository port.
  */
 import { Context, type Effect, Schema } from "effect"
-import { MinimalOrganization } from "../Audit.js"
+import { MinimalOrganization } from "./AuditLog.js"
 import { User } from "../users/User.js"
 
 /** Connection types of the described system. */

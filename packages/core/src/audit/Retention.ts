@@ -6,9 +6,9 @@
  * hour); each replica may run it, the deletes are idempotent.
  */
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
-import { AuditLogRepo } from "../Audit.js"
+import { AuditLogRepo } from "./AuditLog.js"
 import { ConnectionLogRepo } from "./ConnectionLog.js"
-import { ApiKeyRepo } from "../Repositories.js"
+import { ApiKeyRepo } from "../users/Repositories.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 

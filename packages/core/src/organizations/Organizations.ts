@@ -7,7 +7,8 @@ import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Err
 import { IdGenerator, isUuid } from "../Ids.js"
 import { Organization, OrganizationMember, type MembershipRecord, type OrganizationRecord } from "./Organization.js"
 import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "../Rbac.js"
-import { MemberRepo, OrganizationRepo, Transactions } from "../Repositories.js"
+import { Transactions } from "../Repositories.js"
+import { MemberRepo, OrganizationRepo } from "./Repositories.js"
 import { SlimRole, type UserRecord } from "../users/User.js"
 import {
   DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, roleChanges, rolesRefused, toAssignableRole, unknownRoles, Users

@@ -10,14 +10,13 @@ import {
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "../general/BuildInfo.js"
+import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./GitSshKey.js"
 import { checkPassword } from "./Passwords.js"
 import { PasswordHasher } from "../Platform.js"
 import { isSiteRole, permissions, type RoleDefinition, roles as roleDefinitions, siteRoles } from "../Rbac.js"
-import {
-  ApiKeyRepo, GitSshKeyRepo, MemberRepo, OrganizationRepo, Transactions, type UniqueViolation, type UserFilter,
-  UserRepo
-} from "../Repositories.js"
+import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { Transactions, type UniqueViolation } from "../Repositories.js"
+import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
 import {

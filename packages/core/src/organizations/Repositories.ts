@@ -1,0 +1,38 @@
+/** Repository ports of the organizations area: organizations and their members. */
+import { Context, type Effect, type Option } from "effect"
+import type { Page, UniqueViolation } from "../Repositories.js"
+import type { UserRecord } from "../users/User.js"
+import type { MembershipRecord, OrganizationRecord } from "./Organization.js"
+
+export class OrganizationRepo extends Context.Tag("@workbay/core/OrganizationRepo")<OrganizationRepo, {
+  readonly insert: (org: OrganizationRecord) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<OrganizationRecord>>
+  /** Case-insensitive. */
+  readonly findByName: (name: string) => Effect.Effect<Option.Option<OrganizationRecord>>
+  readonly findDefault: Effect.Effect<Option.Option<OrganizationRecord>>
+  /** All organizations ordered by name. */
+  readonly list: Effect.Effect<ReadonlyArray<OrganizationRecord>>
+  readonly update: (
+    id: string,
+    patch: Partial<Omit<OrganizationRecord, "id" | "created_at" | "is_default">>
+  ) => Effect.Effect<Option.Option<OrganizationRecord>, UniqueViolation>
+  /** Removes the organization and its memberships. */
+  readonly delete: (id: string) => Effect.Effect<void>
+}>() {}
+
+export class MemberRepo extends Context.Tag("@workbay/core/MemberRepo")<MemberRepo, {
+  readonly insert: (member: MembershipRecord) => Effect.Effect<void, UniqueViolation>
+  readonly delete: (organizationId: string, userId: string) => Effect.Effect<boolean>
+  readonly find: (organizationId: string, userId: string) => Effect.Effect<Option.Option<MembershipRecord>>
+  readonly updateRoles: (organizationId: string, userId: string, roles: ReadonlyArray<string>, at: Date) => Effect.Effect<Option.Option<MembershipRecord>>
+  /** Organization ids per user, for many users in one lookup. */
+  readonly ofUsers: (userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<string>>>
+  readonly deleteByUser: (userId: string) => Effect.Effect<void>
+  /** Memberships of one user. */
+  readonly ofUser: (userId: string) => Effect.Effect<ReadonlyArray<MembershipRecord>>
+  /** Members of one organization with their users, ordered by username, live users only. */
+  readonly list: (
+    organizationId: string,
+    page: Page
+  ) => Effect.Effect<ReadonlyArray<{ readonly member: MembershipRecord; readonly user: UserRecord }>>
+}>() {}

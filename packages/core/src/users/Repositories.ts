@@ -1,0 +1,79 @@
+/** Repository ports of the users area: users, API keys, git SSH keys, login conversions. */
+import { Context, type Effect, type Option } from "effect"
+import type { Page, UniqueViolation } from "../Repositories.js"
+import type { ApiKeyRecord } from "./ApiKey.js"
+import type { GitSshKeyRecord } from "./GitSshKey.js"
+import type { UserRecord, UserStatus } from "./User.js"
+
+export interface UserFilter extends Page {
+  /** Free text: matches username or email (case-insensitive substring). */
+  readonly search?: string | undefined
+  readonly username?: string | undefined
+  readonly email?: string | undefined
+  readonly status?: UserStatus | undefined
+  /** A site role; `member` matches everyone. */
+  readonly role?: string | undefined
+  readonly loginType?: string | undefined
+  /** Keyset cursor: only users ordered after this user. */
+  readonly afterId?: string | undefined
+  /** Only members of this organization. */
+  readonly organizationId?: string | undefined
+}
+
+export type UserPatch = Partial<Omit<UserRecord, "id" | "created_at">>
+
+export class UserRepo extends Context.Tag("@workbay/core/UserRepo")<UserRepo, {
+  readonly insert: (user: UserRecord) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<UserRecord>>
+  /** Case-insensitive, live users only. */
+  readonly findByUsername: (username: string) => Effect.Effect<Option.Option<UserRecord>>
+  /** Case-insensitive, live users only. */
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserRecord>>
+  /** Live users ordered by username; `count` is the number matching the filter. */
+  readonly list: (filter: UserFilter) => Effect.Effect<{ readonly users: ReadonlyArray<UserRecord>; readonly count: number }>
+  readonly update: (id: string, patch: UserPatch) => Effect.Effect<Option.Option<UserRecord>, UniqueViolation>
+  /** Number of live users. */
+  readonly count: Effect.Effect<number>
+}>() {}
+
+export interface ApiKeyFilter {
+  readonly userId: string
+  readonly includeExpired: boolean
+  readonly now: Date
+  /** Only keys of this login type (tokens are `token`). */
+  readonly loginType?: string | undefined
+}
+
+export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRepo, {
+  readonly insert: (key: ApiKeyRecord) => Effect.Effect<void, UniqueViolation>
+  /** The key and its user in one lookup: the authentication hot path. */
+  readonly findWithUser: (
+    id: string
+  ) => Effect.Effect<Option.Option<{ readonly key: ApiKeyRecord; readonly user: UserRecord }>>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
+  readonly findByName: (userId: string, tokenName: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
+  readonly list: (filter: ApiKeyFilter) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>
+  readonly delete: (id: string) => Effect.Effect<boolean>
+  readonly deleteByUser: (userId: string) => Effect.Effect<void>
+  /** Records use and, for sessions, a refreshed expiry. */
+  readonly touch: (id: string, lastUsed: Date, expiresAt: Date) => Effect.Effect<void>
+  /** Deletes keys that expired before `before` (retention); answers how many. */
+  readonly purgeExpiredBefore: (before: Date) => Effect.Effect<number>
+}>() {}
+
+export class GitSshKeyRepo extends Context.Tag("@workbay/core/GitSshKeyRepo")<GitSshKeyRepo, {
+  readonly find: (userId: string) => Effect.Effect<Option.Option<GitSshKeyRecord>>
+  readonly upsert: (key: GitSshKeyRecord) => Effect.Effect<void>
+}>() {}
+
+export interface LoginConversionRecord {
+  readonly state_string: string
+  readonly user_id: string
+  readonly to_type: string
+  readonly expires_at: Date
+  readonly created_at: Date
+}
+
+export class LoginConversionRepo extends Context.Tag("@workbay/core/LoginConversionRepo")<LoginConversionRepo, {
+  readonly insert: (record: LoginConversionRecord) => Effect.Effect<void>
+}>() {}
