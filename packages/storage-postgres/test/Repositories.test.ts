@@ -7,6 +7,7 @@ import { UserRepo } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { organizationRepositorySuite } from "../../storage-sql/test/organizations/RepositorySuite.js"
 import { repositorySuite, user } from "../../storage-sql/test/users/RepositorySuite.js"
 
 const url = inject("workbayPgUrl")
@@ -17,6 +18,12 @@ const freshSchema = () => `t_${randomBytes(8).toString("hex")}`
 repositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
   skip: url === null
 })
+
+organizationRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  { skip: url === null }
+)
 
 describe.skipIf(url === null)("Postgres storage layer", () => {
   it.live("keeps data across layer rebuilds and re-runs migrations idempotently", () =>

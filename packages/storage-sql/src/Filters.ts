@@ -1,11 +1,15 @@
 /**
  * Filtered reads shared by the log repositories (audit_logs, connection_logs): the WHERE
- * clause of a filter whose fields are each optional, a page newest first, and a capped count.
+ * clause of a filter whose fields are each optional, a page newest first, and a capped count;
+ * and the LIKE escaping of the user searches (users, group members).
  */
 import type { SqlClient, Statement } from "@effect/sql"
 import { Effect } from "effect"
 
 type Condition = Statement.Fragment | undefined
+
+/** Escapes LIKE wildcards so user text matches literally (used with `ESCAPE '\\'`). */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 /** Conditions over `sql`; each answers `undefined` when its filter field is not given. */
 export const filters = (sql: SqlClient.SqlClient) => ({

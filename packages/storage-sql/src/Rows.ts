@@ -4,6 +4,7 @@
  * written in the form both accept: ISO strings, 0/1, JSON text.
  */
 import { AllowListEntry, type ApiKeyRecord, type GitSshKeyRecord, type MembershipRecord, Organization, UserAppearance, type UserRecord } from "@workbay/core"
+import { Option } from "effect"
 
 type Row = Record<string, unknown>
 
@@ -49,6 +50,13 @@ export const apiKeyColumns = [
 /** `alias.col AS prefixcol, ...` for a join that reads two tables into one row. */
 export const prefixed = (alias: string, columns: ReadonlyArray<string>, prefix: string) =>
   columns.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(", ")
+
+/** The users columns of a join on `users u`, read back with `rowToUser(row, "u_")`. */
+export const USER_JOIN_COLUMNS = prefixed("u", userColumns, "u_")
+
+/** The first row through `map`, if there is one. */
+export const first = <R, A>(rows: ReadonlyArray<R>, map: (r: R) => A): Option.Option<A> =>
+  rows.length > 0 ? Option.some(map(rows[0]!)) : Option.none()
 
 export const rowToUser = (r: Row, p = ""): UserRecord => ({
   id: r[p + "id"] as string,

@@ -5,15 +5,19 @@ import { runMigrations } from "./Migrations.js"
 import * as AuditRepositories from "./audit/AuditRepositories.js"
 import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
 import * as GroupRepositories from "./groups/Repositories.js"
-import * as Repositories from "./users/Repositories.js"
+import * as OrganizationRepositories from "./organizations/Repositories.js"
 import type { DialectTypes } from "./Schema.js"
+import { transactionsLayer } from "./Transaction.js"
+import * as Repositories from "./users/Repositories.js"
 
-/** Every repository, on whichever `SqlClient` is provided. */
+/** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */
 export const repositories = Layer.mergeAll(
   Repositories.layer,
+  OrganizationRepositories.layer,
   GroupRepositories.layer,
   AuditRepositories.layer,
-  ConnectionLogRepositories.layer
+  ConnectionLogRepositories.layer,
+  transactionsLayer
 )
 
 /** The ports every storage provides. */

@@ -1,10 +1,11 @@
 /**
  * Transactions every repository module opens, counted per client. On SQLite the hot
- * reads may bypass @effect/sql (see Repositories.ts); they must not while any
+ * reads may bypass @effect/sql (see DirectReads.ts); they must not while any
  * transaction holds the single connection, wherever it was opened.
  */
-import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { SqlClient, SqlError } from "@effect/sql"
+import { Transactions } from "@workbay/core"
+import { Effect, Layer } from "effect"
 
 const open = new WeakMap<SqlClient.SqlClient, { n: number }>()
 
@@ -30,3 +31,19 @@ export const transaction = (sql: SqlClient.SqlClient) => {
       () => Effect.sync(() => void counter.n--)
     )
 }
+
+const SqlErrorClass = SqlError.SqlError
+
+/** The `Transactions` port: a unit of work in one counted transaction; SQL errors in it are defects. */
+export const transactionsLayer: Layer.Layer<Transactions, never, SqlClient.SqlClient> = Layer.effect(
+  Transactions,
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    const withTransaction = transaction(sql)
+    return Transactions.of({
+      atomic: (effect) =>
+        withTransaction(effect).pipe(
+          Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlErrorClass, Effect.die)
+        ) as typeof effect
+    })
+  })
+)

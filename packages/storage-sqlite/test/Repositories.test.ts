@@ -8,6 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { groupRepositorySuite } from "../../storage-sql/test/groups/RepositorySuite.js"
 import { logRepositorySuite } from "../../storage-sql/test/audit/RepositorySuite.js"
+import { organizationRepositorySuite } from "../../storage-sql/test/organizations/RepositorySuite.js"
 import { repositorySuite, user } from "../../storage-sql/test/users/RepositorySuite.js"
 import { Migrator, SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
@@ -15,6 +16,8 @@ import { migrations, sqliteTypes } from "@workbay/storage-sql"
 import { GroupRepo, MemberRepo, Organization, OrganizationRepo } from "@workbay/core"
 
 repositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+organizationRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 const created = new Date(Date.UTC(2024, 1, 29, 12, 34, 56, 789))
 

@@ -7,15 +7,15 @@
  * page of members walks the primary key `(group_id, user_id)` (or
  * `(organization_id, user_id)`) in user id order.
  */
-import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import {
-  GroupAiBudget, type GroupFilter, type GroupMemberFilter, type GroupRecord, type GroupRef, GroupRepo, isEveryoneGroup,
-  UniqueViolation
+  GroupAiBudget, type GroupFilter, type GroupMemberFilter, type GroupRecord, type GroupRef, GroupRepo, isEveryoneGroup
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
-import { uniqueConstraintOf } from "../users/Repositories.js"
+import { escapeLike } from "../Filters.js"
 import { bindRecord, rowToUser, toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
+import { unique } from "../Unique.js"
 
 type Row = Record<string, unknown>
 
@@ -42,21 +42,11 @@ export const rowToGroupAiBudget = (r: Row): GroupAiBudget =>
     updated_at: toDate(r.updated_at)
   }, true)
 
-/** Escapes LIKE wildcards so user text matches literally (used with `ESCAPE '\\'`). */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
-
 const bound = bindRecord
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const withTransaction = transaction(sql)
-
-  /** Unique violations become typed failures; every other SQL error is a defect. */
-  const unique = <A, R>(effect: Effect.Effect<A, SqlError.SqlError, R>) =>
-    Effect.catchAll(effect, (e) => {
-      const constraint = uniqueConstraintOf(e)
-      return constraint !== undefined ? Effect.fail(new UniqueViolation({ constraint })) : Effect.die(e)
-    })
 
   const SELECT_GROUP = sql.literal(
     `SELECT g.*, o.name AS organization_name, o.display_name AS organization_display_name

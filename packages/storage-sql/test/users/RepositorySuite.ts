@@ -1,7 +1,9 @@
 /**
- * The repository contract, written once and run against every storage
- * (storage-sqlite and storage-postgres import it from their test folders).
- * Every test gets a fresh, migrated database from `makeStorage`.
+ * The repository contract of users, API keys, git SSH keys, login conversions and
+ * transactions, written once and run against every storage (storage-sqlite and
+ * storage-postgres import it from their test folders), with the fixtures and suite
+ * types the other areas' suites share. Every test gets a fresh, migrated database
+ * from `makeStorage`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
@@ -38,7 +40,7 @@ export interface SuiteOptions {
 type Ports = StoragePorts | SqlClient.SqlClient
 
 /** A distinct instant with milliseconds, so precision loss shows. */
-const at = (n: number) => new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123) + n * 60_001)
+export const at = (n: number) => new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123) + n * 60_001)
 
 /** A user record for storage tests (shared by the dialect-specific test files). */
 export const user = (username: string, overrides: Partial<UserRecord> = {}): UserRecord => ({
@@ -63,7 +65,8 @@ export const user = (username: string, overrides: Partial<UserRecord> = {}): Use
   ...overrides
 })
 
-const org = (name: string, overrides: Partial<Organization> = {}): Organization =>
+/** An organization record for storage tests, not the default one unless overridden. */
+export const org = (name: string, overrides: Partial<Organization> = {}): Organization =>
   new Organization({
     id: randomUUID(),
     name,
@@ -76,7 +79,8 @@ const org = (name: string, overrides: Partial<Organization> = {}): Organization 
     ...overrides
   })
 
-const membership = (orgId: string, userId: string, n = 0, roles: ReadonlyArray<string> = []): MembershipRecord => ({
+/** A membership record for storage tests; `n` sets its dates through {@link at}. */
+export const membership = (orgId: string, userId: string, n = 0, roles: ReadonlyArray<string> = []): MembershipRecord => ({
   organization_id: orgId,
   user_id: userId,
   roles,
@@ -106,20 +110,24 @@ const apiKey = (userId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRe
 
 class Boom extends Data.TaggedError("Boom")<{}> {}
 
-const all = { limit: 50, offset: 0 } as const
+/** A page large enough for every fixture. */
+export const all = { limit: 50, offset: 0 } as const
 
 const usernames = (page: { readonly users: ReadonlyArray<UserRecord> }) => page.users.map((u) => u.username)
 
-const insertUsers = (...records: ReadonlyArray<UserRecord>) =>
+/** Inserts the users through the repository, in order. */
+export const insertUsers = (...records: ReadonlyArray<UserRecord>) =>
   Effect.flatMap(UserRepo, (repo) => Effect.forEach(records, (u) => repo.insert(u), { discard: true }))
 
-const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+/** The typed failure of `effect`, which must fail. */
+export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.exit(effect), (exit) => {
     if (Exit.isSuccess(exit)) throw new Error("expected a failure")
     return Cause.failureOption(exit.cause).pipe(Option.getOrThrow)
   })
 
-const countRows = (table: string) =>
+/** The number of rows in `table`. */
+export const countRows = (table: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     Effect.map(sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)}`, (rows) => Number(rows[0]!.n))
   )
@@ -483,203 +491,6 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           })
         )
       })
-    })
-
-    describe("organizations", () => {
-      test(
-        "insert, findById, findDefault and list ordered by name",
-        Effect.gen(function* () {
-          const repo = yield* OrganizationRepo
-          expect(Option.isNone(yield* repo.findDefault)).toBe(true)
-          const def = org("coder", { is_default: true, created_at: at(3), updated_at: at(4) })
-          const b = org("Beta")
-          const a = org("alpha")
-          yield* repo.insert(def)
-          yield* repo.insert(b)
-          yield* repo.insert(a)
-          const found = Option.getOrThrow(yield* repo.findById(def.id))
-          expect(found).toEqual(def)
-          expect(found).toBeInstanceOf(Organization)
-          expect(found.is_default).toBe(true)
-          expect(found.created_at.getTime()).toBe(at(3).getTime())
-          expect(Option.getOrThrow(yield* repo.findDefault).id).toBe(def.id)
-          expect((yield* repo.list).map((o) => o.name)).toEqual(["alpha", "Beta", "coder"])
-          expect(Option.getOrThrow(yield* repo.findById(a.id)).is_default).toBe(false)
-          expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
-        })
-      )
-
-      test(
-        "findByName is case-insensitive",
-        Effect.gen(function* () {
-          const repo = yield* OrganizationRepo
-          const o = org("My-Org")
-          yield* repo.insert(o)
-          expect(Option.getOrThrow(yield* repo.findByName("my-org")).id).toBe(o.id)
-          expect(Option.getOrThrow(yield* repo.findByName("MY-ORG")).id).toBe(o.id)
-          expect(Option.isNone(yield* repo.findByName("my"))).toBe(true)
-        })
-      )
-
-      test(
-        "duplicate names (any case) and a second default fail with UniqueViolation",
-        Effect.gen(function* () {
-          const repo = yield* OrganizationRepo
-          yield* repo.insert(org("acme", { is_default: true }))
-          expect(yield* failureOf(repo.insert(org("ACME")))).toBeInstanceOf(UniqueViolation)
-          expect(yield* failureOf(repo.insert(org("other", { is_default: true })))).toBeInstanceOf(UniqueViolation)
-          expect((yield* repo.list).length).toBe(1)
-        })
-      )
-
-      test(
-        "update patches and returns the organization; a taken name fails; unknown id is none",
-        Effect.gen(function* () {
-          const repo = yield* OrganizationRepo
-          const a = org("alpha")
-          const b = org("beta")
-          yield* repo.insert(a)
-          yield* repo.insert(b)
-          const updated = Option.getOrThrow(
-            yield* repo.update(a.id, { name: "gamma", display_name: "Gamma", description: "", updated_at: at(5) })
-          )
-          expect(updated).toEqual(
-            new Organization({ ...a, name: "gamma", display_name: "Gamma", description: "", updated_at: at(5) })
-          )
-          expect(Option.getOrThrow(yield* repo.findByName("gamma")).id).toBe(a.id)
-          expect(yield* failureOf(repo.update(a.id, { name: "BETA" }))).toBeInstanceOf(UniqueViolation)
-          expect(Option.isNone(yield* repo.update(randomUUID(), { name: "delta" }))).toBe(true)
-          // An empty patch changes nothing.
-          expect(Option.getOrThrow(yield* repo.update(a.id, {}))).toEqual(updated)
-        })
-      )
-
-      test(
-        "delete removes the organization and its memberships",
-        Effect.gen(function* () {
-          const repo = yield* OrganizationRepo
-          const members = yield* MemberRepo
-          const a = org("alpha")
-          const b = org("beta")
-          const alice = user("alice")
-          yield* insertUsers(alice)
-          yield* repo.insert(a)
-          yield* repo.insert(b)
-          yield* members.insert(membership(a.id, alice.id))
-          yield* members.insert(membership(b.id, alice.id, 1))
-          yield* repo.delete(a.id)
-          expect(Option.isNone(yield* repo.findById(a.id))).toBe(true)
-          expect(Option.isNone(yield* members.find(a.id, alice.id))).toBe(true)
-          expect((yield* members.ofUser(alice.id)).map((m) => m.organization_id)).toEqual([b.id])
-          expect(yield* countRows("organization_members")).toBe(1)
-          // Deleting an unknown organization is a no-op.
-          yield* repo.delete(randomUUID())
-          expect((yield* repo.list).map((o) => o.name)).toEqual(["beta"])
-        })
-      )
-    })
-
-    describe("members", () => {
-      const setup = Effect.gen(function* () {
-        const orgs = yield* OrganizationRepo
-        const o1 = org("one")
-        const o2 = org("two")
-        yield* orgs.insert(o1)
-        yield* orgs.insert(o2)
-        const alice = user("alice")
-        const bob = user("Bob")
-        const carol = user("carol")
-        yield* insertUsers(alice, bob, carol)
-        return { o1, o2, alice, bob, carol }
-      })
-
-      test(
-        "insert and find round-trip roles and dates; a duplicate fails with UniqueViolation",
-        Effect.gen(function* () {
-          const members = yield* MemberRepo
-          const { o1, o2, alice } = yield* setup
-          const m = membership(o1.id, alice.id, 3, ["organization-admin", "organization-auditor"])
-          yield* members.insert(m)
-          expect(Option.getOrThrow(yield* members.find(o1.id, alice.id))).toEqual(m)
-          expect(Option.isNone(yield* members.find(o2.id, alice.id))).toBe(true)
-          expect(yield* failureOf(members.insert(membership(o1.id, alice.id)))).toBeInstanceOf(UniqueViolation)
-        })
-      )
-
-      test(
-        "ofUser lists a user's memberships oldest first; ofUsers maps many users at once",
-        Effect.gen(function* () {
-          const members = yield* MemberRepo
-          const { o1, o2, alice, bob, carol } = yield* setup
-          yield* members.insert(membership(o2.id, alice.id, 2))
-          yield* members.insert(membership(o1.id, alice.id, 1))
-          yield* members.insert(membership(o1.id, bob.id, 1))
-          expect((yield* members.ofUser(alice.id)).map((m) => m.organization_id)).toEqual([o1.id, o2.id])
-          expect(yield* members.ofUser(carol.id)).toEqual([])
-          const map = yield* members.ofUsers([alice.id, bob.id, carol.id])
-          expect([...(map.get(alice.id) ?? [])].sort()).toEqual([o1.id, o2.id].sort())
-          expect(map.get(bob.id)).toEqual([o1.id])
-          expect(map.has(carol.id)).toBe(false)
-          expect((yield* members.ofUsers([])).size).toBe(0)
-        })
-      )
-
-      test(
-        "list joins users, orders by username, skips deleted users and pages",
-        Effect.gen(function* () {
-          const members = yield* MemberRepo
-          const users = yield* UserRepo
-          const { o1, o2, alice, bob, carol } = yield* setup
-          const gone = user("aaron", { deleted: true })
-          yield* users.insert(gone)
-          for (const u of [carol, gone, bob, alice])
-            yield* members.insert(membership(o1.id, u.id, 1, ["organization-auditor"]))
-          yield* members.insert(membership(o2.id, alice.id))
-          const rows = yield* members.list(o1.id, all)
-          expect(rows.map((r) => r.user.username)).toEqual(["alice", "Bob", "carol"])
-          expect(rows[0]!.user).toEqual(alice)
-          expect(rows[0]!.member).toEqual(membership(o1.id, alice.id, 1, ["organization-auditor"]))
-          expect((yield* members.list(o1.id, { limit: 1, offset: 1 })).map((r) => r.user.username)).toEqual(["Bob"])
-          expect((yield* members.list(o2.id, all)).map((r) => r.user.id)).toEqual([alice.id])
-          expect(yield* members.list(randomUUID(), all)).toEqual([])
-        })
-      )
-
-      test(
-        "updateRoles replaces roles and updated_at; unknown membership is none",
-        Effect.gen(function* () {
-          const members = yield* MemberRepo
-          const { o1, o2, alice } = yield* setup
-          yield* members.insert(membership(o1.id, alice.id, 1))
-          const updated = Option.getOrThrow(yield* members.updateRoles(o1.id, alice.id, ["organization-admin"], at(8)))
-          expect(updated).toEqual({
-            ...membership(o1.id, alice.id, 1),
-            roles: ["organization-admin"],
-            updated_at: at(8)
-          })
-          expect(Option.getOrThrow(yield* members.find(o1.id, alice.id))).toEqual(updated)
-          const cleared = Option.getOrThrow(yield* members.updateRoles(o1.id, alice.id, [], at(9)))
-          expect(cleared.roles).toEqual([])
-          expect(Option.isNone(yield* members.updateRoles(o2.id, alice.id, ["organization-admin"], at(9)))).toBe(true)
-        })
-      )
-
-      test(
-        "delete reports whether a membership went; deleteByUser removes all of a user's",
-        Effect.gen(function* () {
-          const members = yield* MemberRepo
-          const { o1, o2, alice, bob } = yield* setup
-          yield* members.insert(membership(o1.id, alice.id))
-          yield* members.insert(membership(o2.id, alice.id))
-          yield* members.insert(membership(o1.id, bob.id))
-          expect(yield* members.delete(o1.id, alice.id)).toBe(true)
-          expect(yield* members.delete(o1.id, alice.id)).toBe(false)
-          expect((yield* members.ofUser(alice.id)).map((m) => m.organization_id)).toEqual([o2.id])
-          yield* members.deleteByUser(alice.id)
-          expect(yield* members.ofUser(alice.id)).toEqual([])
-          expect((yield* members.ofUser(bob.id)).length).toBe(1)
-        })
-      )
     })
 
     describe("api keys", () => {

@@ -1,0 +1,141 @@
+/**
+ * Organizations and their members on @effect/sql. Both keep the group tables in step
+ * (the Everyone group, kept member counts, a leaver's group rows; see groups/Repositories.ts)
+ * in the same transaction as their own rows.
+ */
+import { SqlClient, type Statement } from "@effect/sql"
+import { EVERYONE_GROUP_NAME, MemberRepo, OrganizationRepo } from "@workbay/core"
+import { Context, Effect, Layer } from "effect"
+import { directReads } from "../DirectReads.js"
+import { bindRecord, first, rowToMembership, rowToOrganization, rowToUser, USER_JOIN_COLUMNS } from "../Rows.js"
+import { transaction } from "../Transaction.js"
+import { unique } from "../Unique.js"
+
+type Row = Record<string, any>
+
+/** Name of the group every organization has, holding all its members. */
+export const EVERYONE_GROUP = EVERYONE_GROUP_NAME
+
+const values = bindRecord
+
+// The hot read's SQL for the direct path (see DirectReads.ts): what its template compiles to.
+const MEMBERSHIPS_OF_USER_SQLITE = "SELECT * FROM organization_members WHERE user_id = ? ORDER BY created_at"
+
+/** The organization and member repositories on the provided `SqlClient`. */
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const orDie = Effect.orDie
+  const withTransaction = transaction(sql)
+  const read = yield* directReads(sql)
+
+  /** Removes `userId` from the groups `groupIds` selects, keeping their member counts. */
+  const leaveGroups = (userId: string, groupIds: Statement.Statement<Row>) =>
+    Effect.gen(function*() {
+      yield* sql`UPDATE groups SET member_count = member_count - 1
+        WHERE id IN (SELECT group_id FROM group_members WHERE user_id = ${userId} AND group_id IN (${groupIds}))`
+      yield* sql`DELETE FROM group_members WHERE user_id = ${userId} AND group_id IN (${groupIds})`
+    })
+
+  const organizations = OrganizationRepo.of({
+    // Every organization has its Everyone group (same id), made with it.
+    insert: (o) =>
+      unique(withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO organizations ${sql.insert(values({ ...o }))}`
+        yield* sql`INSERT INTO groups ${sql.insert(values({
+          id: o.id, organization_id: o.id, name: EVERYONE_GROUP, display_name: "", avatar_url: "", quota_allowance: 0,
+          source: "user", member_count: 0, created_at: o.created_at, updated_at: o.created_at
+        }))}`
+      }))).pipe(Effect.asVoid),
+    findById: (id) =>
+      orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization))),
+    findByName: (name) =>
+      orDie(sql`SELECT * FROM organizations WHERE lower(name) = lower(${name})`).pipe(
+        Effect.map((rs) => first(rs, rowToOrganization))
+      ),
+    findDefault: orDie(sql`SELECT * FROM organizations WHERE is_default = TRUE`).pipe(
+      Effect.map((rs) => first(rs, rowToOrganization))
+    ),
+    list: orDie(sql`SELECT * FROM organizations ORDER BY lower(name)`).pipe(Effect.map((rs) => rs.map(rowToOrganization))),
+    update: (id, patch) =>
+      Object.keys(values(patch)).length === 0
+        ? orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization)))
+        : unique(sql`UPDATE organizations SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
+          Effect.map((rs) => first(rs, rowToOrganization))
+        ),
+    delete: (id) =>
+      withTransaction(Effect.gen(function*() {
+        const groupIds = sql`SELECT id FROM groups WHERE organization_id = ${id}`
+        yield* sql`DELETE FROM group_ai_budgets WHERE group_id IN (${groupIds})`
+        yield* sql`DELETE FROM group_members WHERE group_id IN (${groupIds})`
+        yield* sql`DELETE FROM groups WHERE organization_id = ${id}`
+        yield* sql`DELETE FROM organization_members WHERE organization_id = ${id}`
+        yield* sql`DELETE FROM organizations WHERE id = ${id}`
+      })).pipe(orDie)
+  })
+
+  const members = MemberRepo.of({
+    // Membership changes keep the Everyone group's member_count (and, on removal, the user's
+    // groups in that organization) in the same transaction.
+    insert: (m) =>
+      unique(withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO organization_members ${sql.insert(values(m))}`
+        yield* sql`UPDATE groups SET member_count = member_count + 1 WHERE id = ${m.organization_id}`
+      }))).pipe(Effect.asVoid),
+    delete: (orgId, userId) =>
+      withTransaction(Effect.gen(function*() {
+        const rs = yield* sql`DELETE FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING user_id`
+        if (rs.length === 0) return false
+        yield* sql`UPDATE groups SET member_count = member_count - 1 WHERE id = ${orgId}`
+        yield* leaveGroups(userId, sql`SELECT id FROM groups WHERE organization_id = ${orgId}`)
+        return true
+      })).pipe(orDie),
+    find: (orgId, userId) =>
+      orDie(sql`SELECT * FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId}`).pipe(
+        Effect.map((rs) => first(rs, (r) => rowToMembership(r)))
+      ),
+    updateRoles: (orgId, userId, roles, at) =>
+      orDie(
+        sql`UPDATE organization_members SET roles = ${JSON.stringify(roles)}, updated_at = ${at.toISOString()}
+            WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING *`
+      ).pipe(Effect.map((rs) => first(rs, (r) => rowToMembership(r)))),
+    ofUsers: (userIds) =>
+      userIds.length === 0
+        ? Effect.succeed(new Map())
+        : orDie(sql<{ user_id: string; organization_id: string }>`SELECT user_id, organization_id FROM organization_members WHERE ${sql.in("user_id", userIds)}`).pipe(
+          Effect.map((rs) => {
+            const map = new Map<string, Array<string>>()
+            for (const r of rs) {
+              const list = map.get(r.user_id) ?? []
+              list.push(r.organization_id)
+              map.set(r.user_id, list)
+            }
+            return map
+          })
+        ),
+    deleteByUser: (userId) =>
+      withTransaction(Effect.gen(function*() {
+        yield* sql`UPDATE groups SET member_count = member_count - 1
+          WHERE id IN (SELECT organization_id FROM organization_members WHERE user_id = ${userId})`
+        yield* leaveGroups(userId, sql`SELECT group_id FROM group_members WHERE user_id = ${userId}`)
+        yield* sql`DELETE FROM organization_members WHERE user_id = ${userId}`
+      })).pipe(orDie, Effect.asVoid),
+    ofUser: (userId) =>
+      orDie(read(MEMBERSHIPS_OF_USER_SQLITE, [userId], () =>
+        sql`SELECT * FROM organization_members WHERE user_id = ${userId} ORDER BY created_at`)).pipe(
+        Effect.map((rs) => rs.map((r) => rowToMembership(r)))
+      ),
+    list: (orgId, page) =>
+      orDie(
+        sql`SELECT m.*, ${sql.literal(USER_JOIN_COLUMNS)} FROM organization_members m JOIN users u ON u.id = m.user_id
+            WHERE m.organization_id = ${orgId} AND u.deleted = FALSE
+            ORDER BY lower(u.username) LIMIT ${page.limit} OFFSET ${page.offset}`
+      ).pipe(Effect.map((rs) => rs.map((r) => ({ member: rowToMembership(r), user: rowToUser(r, "u_") }))))
+  })
+
+  return { organizations, members }
+})
+
+/** The organization and member ports, on whichever `SqlClient` is provided. */
+export const layer: Layer.Layer<OrganizationRepo | MemberRepo, never, SqlClient.SqlClient> = Layer.effectContext(
+  Effect.map(make, (r) => Context.make(OrganizationRepo, r.organizations).pipe(Context.add(MemberRepo, r.members)))
+)

@@ -1,0 +1,222 @@
+/**
+ * The organization and member repository contract, written once and run against every
+ * storage, like users/RepositorySuite.ts (whose fixtures it shares). Every test gets a
+ * fresh, migrated database from `makeStorage`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import type { SqlClient } from "@effect/sql"
+import { MemberRepo, Organization, OrganizationRepo, UniqueViolation, UserRepo } from "@workbay/core"
+import type { StoragePorts } from "@workbay/storage-sql"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import {
+  all, at, countRows, failureOf, insertUsers, membership, org, type StorageFactory, type SuiteOptions, user
+} from "../users/RepositorySuite.js"
+
+type Ports = StoragePorts | SqlClient.SqlClient
+
+/** Registers the organization and member repository contract tests for one storage. */
+export const organizationRepositorySuite = (name: string, makeStorage: StorageFactory, options: SuiteOptions = {}) => {
+  const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
+    it.live(title, () => body.pipe(Effect.provide(makeStorage()), Effect.orDie))
+
+  describe.skipIf(options.skip === true)(`repositories on ${name}`, () => {
+    describe("organizations", () => {
+      test(
+        "insert, findById, findDefault and list ordered by name",
+        Effect.gen(function* () {
+          const repo = yield* OrganizationRepo
+          expect(Option.isNone(yield* repo.findDefault)).toBe(true)
+          const def = org("coder", { is_default: true, created_at: at(3), updated_at: at(4) })
+          const b = org("Beta")
+          const a = org("alpha")
+          yield* repo.insert(def)
+          yield* repo.insert(b)
+          yield* repo.insert(a)
+          const found = Option.getOrThrow(yield* repo.findById(def.id))
+          expect(found).toEqual(def)
+          expect(found).toBeInstanceOf(Organization)
+          expect(found.is_default).toBe(true)
+          expect(found.created_at.getTime()).toBe(at(3).getTime())
+          expect(Option.getOrThrow(yield* repo.findDefault).id).toBe(def.id)
+          expect((yield* repo.list).map((o) => o.name)).toEqual(["alpha", "Beta", "coder"])
+          expect(Option.getOrThrow(yield* repo.findById(a.id)).is_default).toBe(false)
+          expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
+        })
+      )
+
+      test(
+        "findByName is case-insensitive",
+        Effect.gen(function* () {
+          const repo = yield* OrganizationRepo
+          const o = org("My-Org")
+          yield* repo.insert(o)
+          expect(Option.getOrThrow(yield* repo.findByName("my-org")).id).toBe(o.id)
+          expect(Option.getOrThrow(yield* repo.findByName("MY-ORG")).id).toBe(o.id)
+          expect(Option.isNone(yield* repo.findByName("my"))).toBe(true)
+        })
+      )
+
+      test(
+        "duplicate names (any case) and a second default fail with UniqueViolation",
+        Effect.gen(function* () {
+          const repo = yield* OrganizationRepo
+          yield* repo.insert(org("acme", { is_default: true }))
+          expect(yield* failureOf(repo.insert(org("ACME")))).toBeInstanceOf(UniqueViolation)
+          expect(yield* failureOf(repo.insert(org("other", { is_default: true })))).toBeInstanceOf(UniqueViolation)
+          expect((yield* repo.list).length).toBe(1)
+        })
+      )
+
+      test(
+        "update patches and returns the organization; a taken name fails; unknown id is none",
+        Effect.gen(function* () {
+          const repo = yield* OrganizationRepo
+          const a = org("alpha")
+          const b = org("beta")
+          yield* repo.insert(a)
+          yield* repo.insert(b)
+          const updated = Option.getOrThrow(
+            yield* repo.update(a.id, { name: "gamma", display_name: "Gamma", description: "", updated_at: at(5) })
+          )
+          expect(updated).toEqual(
+            new Organization({ ...a, name: "gamma", display_name: "Gamma", description: "", updated_at: at(5) })
+          )
+          expect(Option.getOrThrow(yield* repo.findByName("gamma")).id).toBe(a.id)
+          expect(yield* failureOf(repo.update(a.id, { name: "BETA" }))).toBeInstanceOf(UniqueViolation)
+          expect(Option.isNone(yield* repo.update(randomUUID(), { name: "delta" }))).toBe(true)
+          // An empty patch changes nothing.
+          expect(Option.getOrThrow(yield* repo.update(a.id, {}))).toEqual(updated)
+        })
+      )
+
+      test(
+        "delete removes the organization and its memberships",
+        Effect.gen(function* () {
+          const repo = yield* OrganizationRepo
+          const members = yield* MemberRepo
+          const a = org("alpha")
+          const b = org("beta")
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          yield* repo.insert(a)
+          yield* repo.insert(b)
+          yield* members.insert(membership(a.id, alice.id))
+          yield* members.insert(membership(b.id, alice.id, 1))
+          yield* repo.delete(a.id)
+          expect(Option.isNone(yield* repo.findById(a.id))).toBe(true)
+          expect(Option.isNone(yield* members.find(a.id, alice.id))).toBe(true)
+          expect((yield* members.ofUser(alice.id)).map((m) => m.organization_id)).toEqual([b.id])
+          expect(yield* countRows("organization_members")).toBe(1)
+          // Deleting an unknown organization is a no-op.
+          yield* repo.delete(randomUUID())
+          expect((yield* repo.list).map((o) => o.name)).toEqual(["beta"])
+        })
+      )
+    })
+
+    describe("members", () => {
+      const setup = Effect.gen(function* () {
+        const orgs = yield* OrganizationRepo
+        const o1 = org("one")
+        const o2 = org("two")
+        yield* orgs.insert(o1)
+        yield* orgs.insert(o2)
+        const alice = user("alice")
+        const bob = user("Bob")
+        const carol = user("carol")
+        yield* insertUsers(alice, bob, carol)
+        return { o1, o2, alice, bob, carol }
+      })
+
+      test(
+        "insert and find round-trip roles and dates; a duplicate fails with UniqueViolation",
+        Effect.gen(function* () {
+          const members = yield* MemberRepo
+          const { o1, o2, alice } = yield* setup
+          const m = membership(o1.id, alice.id, 3, ["organization-admin", "organization-auditor"])
+          yield* members.insert(m)
+          expect(Option.getOrThrow(yield* members.find(o1.id, alice.id))).toEqual(m)
+          expect(Option.isNone(yield* members.find(o2.id, alice.id))).toBe(true)
+          expect(yield* failureOf(members.insert(membership(o1.id, alice.id)))).toBeInstanceOf(UniqueViolation)
+        })
+      )
+
+      test(
+        "ofUser lists a user's memberships oldest first; ofUsers maps many users at once",
+        Effect.gen(function* () {
+          const members = yield* MemberRepo
+          const { o1, o2, alice, bob, carol } = yield* setup
+          yield* members.insert(membership(o2.id, alice.id, 2))
+          yield* members.insert(membership(o1.id, alice.id, 1))
+          yield* members.insert(membership(o1.id, bob.id, 1))
+          expect((yield* members.ofUser(alice.id)).map((m) => m.organization_id)).toEqual([o1.id, o2.id])
+          expect(yield* members.ofUser(carol.id)).toEqual([])
+          const map = yield* members.ofUsers([alice.id, bob.id, carol.id])
+          expect([...(map.get(alice.id) ?? [])].sort()).toEqual([o1.id, o2.id].sort())
+          expect(map.get(bob.id)).toEqual([o1.id])
+          expect(map.has(carol.id)).toBe(false)
+          expect((yield* members.ofUsers([])).size).toBe(0)
+        })
+      )
+
+      test(
+        "list joins users, orders by username, skips deleted users and pages",
+        Effect.gen(function* () {
+          const members = yield* MemberRepo
+          const users = yield* UserRepo
+          const { o1, o2, alice, bob, carol } = yield* setup
+          const gone = user("aaron", { deleted: true })
+          yield* users.insert(gone)
+          for (const u of [carol, gone, bob, alice])
+            yield* members.insert(membership(o1.id, u.id, 1, ["organization-auditor"]))
+          yield* members.insert(membership(o2.id, alice.id))
+          const rows = yield* members.list(o1.id, all)
+          expect(rows.map((r) => r.user.username)).toEqual(["alice", "Bob", "carol"])
+          expect(rows[0]!.user).toEqual(alice)
+          expect(rows[0]!.member).toEqual(membership(o1.id, alice.id, 1, ["organization-auditor"]))
+          expect((yield* members.list(o1.id, { limit: 1, offset: 1 })).map((r) => r.user.username)).toEqual(["Bob"])
+          expect((yield* members.list(o2.id, all)).map((r) => r.user.id)).toEqual([alice.id])
+          expect(yield* members.list(randomUUID(), all)).toEqual([])
+        })
+      )
+
+      test(
+        "updateRoles replaces roles and updated_at; unknown membership is none",
+        Effect.gen(function* () {
+          const members = yield* MemberRepo
+          const { o1, o2, alice } = yield* setup
+          yield* members.insert(membership(o1.id, alice.id, 1))
+          const updated = Option.getOrThrow(yield* members.updateRoles(o1.id, alice.id, ["organization-admin"], at(8)))
+          expect(updated).toEqual({
+            ...membership(o1.id, alice.id, 1),
+            roles: ["organization-admin"],
+            updated_at: at(8)
+          })
+          expect(Option.getOrThrow(yield* members.find(o1.id, alice.id))).toEqual(updated)
+          const cleared = Option.getOrThrow(yield* members.updateRoles(o1.id, alice.id, [], at(9)))
+          expect(cleared.roles).toEqual([])
+          expect(Option.isNone(yield* members.updateRoles(o2.id, alice.id, ["organization-admin"], at(9)))).toBe(true)
+        })
+      )
+
+      test(
+        "delete reports whether a membership went; deleteByUser removes all of a user's",
+        Effect.gen(function* () {
+          const members = yield* MemberRepo
+          const { o1, o2, alice, bob } = yield* setup
+          yield* members.insert(membership(o1.id, alice.id))
+          yield* members.insert(membership(o2.id, alice.id))
+          yield* members.insert(membership(o1.id, bob.id))
+          expect(yield* members.delete(o1.id, alice.id)).toBe(true)
+          expect(yield* members.delete(o1.id, alice.id)).toBe(false)
+          expect((yield* members.ofUser(alice.id)).map((m) => m.organization_id)).toEqual([o2.id])
+          yield* members.deleteByUser(alice.id)
+          expect(yield* members.ofUser(alice.id)).toEqual([])
+          expect((yield* members.ofUser(bob.id)).length).toBe(1)
+        })
+      )
+    })
+
+  })
+}
