@@ -107,8 +107,8 @@ const badRequest = (message: string, detail?: string, validations?: ReadonlyArra
 
 /**
  * One validation per bad field, `field` being the JSON path (or the parameter name).
- * An optional field with a wrong value fails twice (its value, and "not undefined"); only
- * the real issue is kept.
+ * An optional field with a wrong value fails twice (its value, and "not undefined", or "not
+ * null" for a field that takes `null` as "not given"); only the real issue is kept.
  */
 export const validationsOf = (error: ParseResult.ParseError, prefix?: string): Array<ValidationEntry> => {
   const seen = new Map<string, string>()
@@ -116,8 +116,8 @@ export const validationsOf = (error: ParseResult.ParseError, prefix?: string): A
   const paths = issues.map((i) => i.path.map(String).join("."))
   for (const [index, issue] of issues.entries()) {
     const own = paths[index]!
-    const aboutUndefined = issue.message.startsWith("Expected undefined")
-    if (aboutUndefined && paths.some((p, j) => j !== index && (p === own || p.startsWith(own === "" ? "" : `${own}.`)))) continue
+    const aboutAbsence = issue.message.startsWith("Expected undefined") || issue.message.startsWith("Expected null")
+    if (aboutAbsence && paths.some((p, j) => j !== index && (p === own || p.startsWith(own === "" ? "" : `${own}.`)))) continue
     const path = issue.path.map(String).join(".")
     const field = prefix ? (path === "" ? prefix : path) : path
     if (seen.has(field)) continue

@@ -369,7 +369,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         if (lifetimeNs > 0 && lifetimeMs < 1000) {
           problems.push(new Validation({ field: "lifetime", detail: "Lifetime must be at least one second." }))
         }
-        const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [input.scope ?? "all"]
+        // An empty `scope` is not given, as in the described system: the key gets `all`.
+        const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [input.scope || "all"]
         const unknownScopes = scopes.filter((s) => !isScope(s))
         if (unknownScopes.length > 0) {
           problems.push(new Validation({

@@ -7,7 +7,7 @@ import { generateKeyPairSync } from "node:crypto"
 import {
   allowed, authorize, authorizeRead, authorizeVisible, CurrentActor, decision, outsideTokenGrant, rolesBeyondActor
 } from "../Actor.js"
-import { auditResource } from "../Audit.js"
+import { auditResource, NIL_UUID } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./GitSshKey.js"
@@ -249,8 +249,10 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         if (isReservedUsername(input.username)) {
           problems.push(new Validation({ field: "username", detail: "This username is reserved." }))
         }
+        // No login type means password (the described system's rule), except for a service
+        // account given no password, which cannot log in.
         const loginType: LoginType = input.login_type === undefined || input.login_type === ""
-          ? (input.password ? "password" : "none")
+          ? (input.service_account === true && !input.password ? "none" : "password")
           : input.login_type
         if (loginType === "password" && !input.password) {
           problems.push(new Validation({ field: "password", detail: "A password is required for login type \"password\"." }))
@@ -278,11 +280,14 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           const denied = yield* rolesBeyondActor(siteRoles)
           if (denied.length > 0) return yield* rolesRefused(denied, [])
         }
-        let orgIds = [...new Set((input.organization_ids ?? []).map((s) => s.toLowerCase()))]
-        if (orgIds.length === 0) {
-          const def = yield* orgs.findDefault
-          orgIds = Option.isSome(def) ? [def.value.id] : []
-        }
+        // No organization, or the nil id, names the default organization (the described system's rule).
+        const requested = (input.organization_ids ?? []).map((s) => s.toLowerCase())
+        const defaultIds = requested.length === 0 || requested.includes(NIL_UUID)
+          ? Option.match(yield* orgs.findDefault, { onNone: () => [], onSome: (o) => [o.id] })
+          : []
+        const orgIds = requested.length === 0
+          ? defaultIds
+          : [...new Set(requested.flatMap((id) => id === NIL_UUID ? defaultIds : [id]))]
         for (const orgId of orgIds) {
           const org = yield* orgs.findById(orgId)
           if (Option.isNone(org)) {

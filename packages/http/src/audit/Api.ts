@@ -2,14 +2,14 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { AuditLogsPage, ConnectionLogsPage } from "@workbay/core"
 import { Schema } from "effect"
-import { BadRequest, Forbidden, NonNegativeIntParam } from "../Common.js"
+import { BadRequest, Forbidden, NonNegativeIntParam, optionalParam } from "../Common.js"
 import { Authentication } from "../Security.js"
 
 /** `limit` is required on both logs (0 takes the default page of 100; more than 1000 is capped). */
 const LogPageParams = Schema.Struct({
-  q: Schema.optional(Schema.String),
+  q: optionalParam(Schema.String),
   limit: NonNegativeIntParam,
-  offset: Schema.optional(NonNegativeIntParam)
+  offset: optionalParam(NonNegativeIntParam)
 })
 
 export class AuditApi extends HttpApiGroup.make("audit")

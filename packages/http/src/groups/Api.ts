@@ -3,11 +3,11 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Group, GroupAiBudget, GroupMembersPage, GroupName, isGroupName, isUuid, WorkspaceQuota } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
-import { BadRequest, BooleanParam, Conflict, Forbidden, NonNegativeIntParam, NoContent, NotFound, OrganizationPath, UserPath } from "../Common.js"
+import {
+  BadRequest, BooleanParam, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath,
+  UserPath, wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
-
-/** Optional in the body; `exact` so a wrong value yields its own message, not one about "undefined". */
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
@@ -41,7 +41,7 @@ export class CreateGroupRequest extends Schema.Class<CreateGroupRequest>("Create
   display_name: optional(GroupDisplayName),
   avatar_url: optional(Text(512)),
   quota_allowance: optional(QuotaAllowance)
-}) {}
+}, wireName("CreateGroupRequest")) {}
 
 /** A new name, or empty to keep the current one (as Coder does). */
 const NameOrEmpty = Schema.Union(Schema.Literal(""), GroupName)
@@ -54,7 +54,7 @@ export class PatchGroupRequest extends Schema.Class<PatchGroupRequest>("PatchGro
   display_name: optional(GroupDisplayName),
   avatar_url: optional(Text(512)),
   quota_allowance: optional(QuotaAllowance)
-}) {}
+}, wireName("PatchGroupRequest")) {}
 
 export class PutGroupAiBudgetRequest extends Schema.Class<PutGroupAiBudgetRequest>("PutGroupAIBudgetRequest")({
   spend_limit_micros: SpendLimitMicros
@@ -74,16 +74,16 @@ export class GroupsApi extends HttpApiGroup.make("groups")
   .add(
     HttpApiEndpoint.get("list", "/groups")
       .setUrlParams(Schema.Struct({
-        organization: Schema.optional(Schema.String),
-        has_member: Schema.optional(Schema.String),
-        group_ids: Schema.optional(GroupIds)
+        organization: optionalParam(Schema.String),
+        has_member: optionalParam(Schema.String),
+        group_ids: optionalParam(GroupIds)
       }))
       .addSuccess(Schema.Array(Group))
   )
   .add(
     HttpApiEndpoint.get("get", "/groups/:group")
       .setPath(GroupPath)
-      .setUrlParams(Schema.Struct({ exclude_members: Schema.optional(BooleanParam) }))
+      .setUrlParams(Schema.Struct({ exclude_members: optionalParam(BooleanParam) }))
       .addSuccess(Group)
   )
   .add(
@@ -98,10 +98,10 @@ export class GroupsApi extends HttpApiGroup.make("groups")
     HttpApiEndpoint.get("listMembers", "/groups/:group/members")
       .setPath(GroupPath)
       .setUrlParams(Schema.Struct({
-        q: Schema.optional(Schema.String),
-        after_id: Schema.optional(Uuid),
-        limit: Schema.optional(NonNegativeIntParam),
-        offset: Schema.optional(NonNegativeIntParam)
+        q: optionalParam(Schema.String),
+        after_id: optionalParam(Uuid),
+        limit: optionalParam(NonNegativeIntParam),
+        offset: optionalParam(NonNegativeIntParam)
       }))
       .addSuccess(GroupMembersPage)
   )

@@ -2,13 +2,12 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { AssignableRole, Organization, OrganizationMember, OrganizationName, ResponseBody } from "@workbay/core"
 import { Either, ParseResult, Schema } from "effect"
-import { BadRequest, Conflict, Forbidden, NonNegativeIntParam, NoContent, NotFound, OrganizationPath } from "../Common.js"
+import {
+  BadRequest, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath, wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
 import { Audited, audit } from "../Audit.js"
 import { UpdateRolesRequest } from "../users/Api.js"
-
-/** Optional in the body; `exact` so a wrong value yields its own message, not one about "undefined". */
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
@@ -17,7 +16,7 @@ export class CreateOrganizationRequest extends Schema.Class<CreateOrganizationRe
   display_name: optional(Text(64)),
   description: optional(Text(128)),
   icon: optional(Text(256))
-}) {}
+}, wireName("CreateOrganizationRequest")) {}
 
 const decodeName = Schema.decodeUnknownEither(OrganizationName)
 
@@ -35,7 +34,7 @@ export class UpdateOrganizationRequest extends Schema.Class<UpdateOrganizationRe
   display_name: optional(Text(64)),
   description: optional(Text(128)),
   icon: optional(Text(256))
-}) {}
+}, wireName("UpdateOrganizationRequest")) {}
 
 const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.String })
 
@@ -59,7 +58,7 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
   .add(
     HttpApiEndpoint.get("listMembers", "/organizations/:organization/members")
       .setPath(OrganizationPath)
-      .setUrlParams(Schema.Struct({ limit: Schema.optional(NonNegativeIntParam), offset: Schema.optional(NonNegativeIntParam) }))
+      .setUrlParams(Schema.Struct({ limit: optionalParam(NonNegativeIntParam), offset: optionalParam(NonNegativeIntParam) }))
       .addSuccess(Schema.Array(OrganizationMember))
   )
   .add(

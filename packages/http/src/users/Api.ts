@@ -1,28 +1,40 @@
 /** User routes: listing, creation, lookup, deletion, appearance, git SSH key, quiet hours, API keys. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ApiKey, AssignableRole, NewPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
+import { ApiKey, AssignableRole, checkPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
 import { Schema } from "effect"
-import { BadRequest, BooleanParam, Conflict, EmptyOk, Forbidden, NonNegativeIntParam, NoContent, NotFound, UserPath } from "../Common.js"
+import {
+  BadRequest, BooleanParam, Conflict, EmptyOk, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalOr,
+  optionalParam, UserPath, wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
 import { Audited, audit } from "../Audit.js"
 
 /** A UUID field or parameter, with a sentence for a message. */
 const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
 
-/** Optional in the body; `exact` so a wrong value yields one validation, not one more for "undefined". */
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+/**
+ * A new user's password, or empty. The dashboard sends `""` for login types without a password,
+ * so empty is "not given"; the service then asks for one when the login type is password.
+ */
+const PasswordOrEmpty = Schema.String.pipe(
+  Schema.filter((p) => {
+    if (p === "") return true
+    const check = checkPassword(p)
+    return check.valid || check.details
+  })
+)
 
 export class CreateUserRequest extends Schema.Class<CreateUserRequest>("CreateUserRequestWithOrgs")({
   email: Email,
   username: Username,
   name: optional(DisplayName),
-  password: optional(NewPassword),
+  password: optional(PasswordOrEmpty),
   login_type: optional(LoginType),
   organization_ids: optional(Schema.Array(Uuid)),
   roles: optional(Schema.Array(Schema.String)),
   service_account: optional(Schema.Boolean),
   user_status: optional(UserStatus)
-}) {}
+}, wireName("CreateUserRequestWithOrgs")) {}
 
 export class UsersPage extends Schema.Class<UsersPage>("GetUsersResponse")({
   count: Schema.Int,
@@ -55,7 +67,7 @@ export class CreateTokenRequest extends Schema.Class<CreateTokenRequest>("Create
   scope: optional(Schema.String),
   scopes: optional(Schema.Array(Schema.String)),
   allow_list: optional(Schema.Array(AllowListTarget))
-}) {}
+}, wireName("CreateTokenRequest")) {}
 
 /** New explicit roles (site roles of a user, or organization roles of a member). */
 export class UpdateRolesRequest extends Schema.Class<UpdateRolesRequest>("UpdateRoles")({
@@ -72,13 +84,14 @@ const TerminalFont = Schema.Literal(...terminalFonts).annotations({
 
 const ThemeField = Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." }))
 
+/** A PUT of the whole settings, as in the described system: a field not given is empty (the default). */
 export class UpdateAppearanceRequest extends Schema.Class<UpdateAppearanceRequest>("UpdateUserAppearanceSettingsRequest")({
-  terminal_font: Schema.optionalWith(TerminalFont, { default: () => "" as const }),
-  theme_dark: Schema.optionalWith(ThemeField, { default: () => "" }),
-  theme_light: Schema.optionalWith(ThemeField, { default: () => "" }),
-  theme_mode: Schema.optionalWith(ThemeField, { default: () => "" }),
-  theme_preference: Schema.optionalWith(ThemeField, { default: () => "" })
-}) {}
+  terminal_font: optionalOr(TerminalFont, () => "" as const),
+  theme_dark: optionalOr(ThemeField, () => ""),
+  theme_light: optionalOr(ThemeField, () => ""),
+  theme_mode: optionalOr(ThemeField, () => ""),
+  theme_preference: optionalOr(ThemeField, () => "")
+}, wireName("UpdateUserAppearanceSettingsRequest")) {}
 
 const UserKeyPath = Schema.Struct({ user: Schema.String, keyid: Schema.String })
 const UserKeyNamePath = Schema.Struct({ user: Schema.String, keyname: Schema.String })
@@ -87,10 +100,10 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(
     HttpApiEndpoint.get("list", "/users")
       .setUrlParams(Schema.Struct({
-        q: Schema.optional(Schema.String),
-        after_id: Schema.optional(Uuid),
-        limit: Schema.optional(NonNegativeIntParam),
-        offset: Schema.optional(NonNegativeIntParam)
+        q: optionalParam(Schema.String),
+        after_id: optionalParam(Uuid),
+        limit: optionalParam(NonNegativeIntParam),
+        offset: optionalParam(NonNegativeIntParam)
       }))
       .addSuccess(UsersPage)
   )
@@ -132,7 +145,7 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(
     HttpApiEndpoint.get("listTokens", "/users/:user/keys/tokens")
       .setPath(UserPath)
-      .setUrlParams(Schema.Struct({ include_expired: Schema.optional(BooleanParam) }))
+      .setUrlParams(Schema.Struct({ include_expired: optionalParam(BooleanParam) }))
       .addSuccess(Schema.Array(ApiKey))
   )
   .add(

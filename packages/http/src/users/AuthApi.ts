@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { DisplayName, Email, NewPassword, Rbac, ResponseBody, Username } from "@workbay/core"
 import { Schema } from "effect"
-import { BadRequest, Conflict, Forbidden, NoContent, NotFound, UserPath } from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, UserPath, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { Audited, audit } from "../Audit.js"
 
@@ -15,9 +15,6 @@ export class LoginResponse extends Schema.Class<LoginResponse>("LoginWithPasswor
   session_token: Schema.String
 }) {}
 
-/** Optional in the body; `exact` so a wrong value yields one validation, not one more for "undefined". */
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
-
 export class FirstUserRequest extends Schema.Class<FirstUserRequest>("CreateFirstUserRequest")({
   email: Email,
   name: optional(DisplayName),
@@ -29,7 +26,7 @@ export class FirstUserRequest extends Schema.Class<FirstUserRequest>("CreateFirs
     newsletter_releases: optional(Schema.Boolean)
   })),
   trial_info: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-}) {}
+}, wireName("CreateFirstUserRequest")) {}
 
 export class FirstUserResponse extends Schema.Class<FirstUserResponse>("CreateFirstUserResponse")({
   organization_id: Schema.UUID,
@@ -101,7 +98,7 @@ export class AuthorizationObject extends Schema.Class<AuthorizationObject>("Auth
   organization_id: optional(Schema.String),
   owner_id: optional(Schema.String),
   any_org: optional(Schema.Boolean)
-}) {}
+}, wireName("AuthorizationObject")) {}
 
 export class AuthorizationCheck extends Schema.Class<AuthorizationCheck>("AuthorizationCheck")({
   action: Action,

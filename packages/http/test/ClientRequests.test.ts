@@ -1,0 +1,453 @@
+/**
+ * The requests of the described system's own dashboard client (coder/coder `site/src/api/api.ts`
+ * and the pages calling it), written out as data with their `null`s, empty strings and query
+ * strings: each gets the success answer. Then what those values mean: `null`, absent and (in a
+ * query) empty all mean "not given" (docs/api.md, Requests).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  captureMail, type Client, createOrganization, createUser, expectResponse, expectValidations, login, STRONG_PASSWORD,
+  startTestServer, startWithOwner, type TestServer, type TestUser, uniqueName
+} from "./support.js"
+
+const NIL_UUID = "00000000-0000-0000-0000-000000000000"
+const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
+const NEW_PASSWORD = "Another-Staple-Horse-7"
+
+/** Nanoseconds in an hour, as the dashboard counts token lifetimes. */
+const NANO_HOUR = 3_600_000_000_000
+
+describe("requests of the dashboard client", () => {
+  const mail = captureMail()
+  let srv: TestServer
+  let owner: Client
+  let orgId: string
+  let member: TestUser
+  beforeAll(async () => {
+    ;({ srv, owner, orgId } = await startWithOwner({ mail: mail.layer }))
+    member = await createUser(owner, { username: "dash-member" })
+  })
+  afterAll(() => srv.close())
+
+  describe("users", () => {
+    it("createUser: a password user, user_status null", async () => {
+      const r = await owner.post("/users", {
+        email: "pat@example.com", username: "pat", name: "", password: STRONG_PASSWORD, login_type: "password",
+        user_status: null, organization_ids: [orgId]
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body).toMatchObject({ username: "pat", login_type: "password", status: "active", organization_ids: [orgId] })
+      expect((await login(srv, "pat@example.com")).status).toBe(201)
+    })
+
+    it("createUser: login type none or github with the password field cleared", async () => {
+      for (const login_type of ["none", "github"]) {
+        const r = await owner.post("/users", {
+          email: `${login_type}-dash@example.com`, username: `${login_type}-dash`, name: "Dash", password: "", login_type,
+          user_status: null, organization_ids: [orgId]
+        })
+        expect(r.status, JSON.stringify(r.body)).toBe(201)
+        expect(r.body.login_type).toBe(login_type)
+      }
+    })
+
+    it("getUsers: the page and its query, an empty q left out", async () => {
+      const r = await owner.get("/users?limit=25&offset=0")
+      expect(r.status).toBe(200)
+      expect(r.body.users.length).toBeGreaterThan(1)
+      const searched = await owner.get(`/users?q=${encodeURIComponent("status:active dash-member")}&limit=25&offset=0`)
+      expect(searched.status).toBe(200)
+      expect(searched.body.users.map((u: any) => u.username)).toEqual(["dash-member"])
+    })
+
+    it("getAuthenticatedUser, getRoles, getUserSSHKey, regenerateUserSSHKey", async () => {
+      expect((await member.client.get("/users/me")).status).toBe(200)
+      expect((await owner.get("/users/roles")).status).toBe(200)
+      expect((await member.client.get("/users/me/gitsshkey")).status).toBe(200)
+      expect((await member.client.put("/users/me/gitsshkey")).status).toBe(200)
+    })
+
+    it("updateUserRoles", async () => {
+      const r = await owner.put(`/users/${member.user.id}/roles`, { roles: ["auditor"] })
+      expect(r.status).toBe(200)
+      expect((await owner.put(`/users/${member.user.id}/roles`, { roles: [] })).status).toBe(200)
+    })
+
+    it("suspendUser, activateUser, deleteUser", async () => {
+      const { user } = await createUser(owner)
+      expect((await owner.put(`/users/${user.id}/status/suspend`)).status).toBe(200)
+      expect((await owner.put(`/users/${user.id}/status/activate`)).status).toBe(200)
+      expect((await owner.delete(`/users/${user.id}`)).status).toBe(200)
+    })
+
+    it("updateAppearanceSettings", async () => {
+      const r = await member.client.put("/users/me/appearance", { theme_preference: "dark", terminal_font: "fira-code" })
+      expect(r.status).toBe(200)
+      expect(r.body).toMatchObject({ theme_preference: "dark", terminal_font: "fira-code" })
+      expect((await member.client.get("/users/me/appearance")).body).toMatchObject({ theme_preference: "dark" })
+    })
+
+    it("getUserQuietHoursSchedule, updateUserQuietHoursSchedule", async () => {
+      expect((await member.client.get(`/users/${member.user.id}/quiet-hours`)).status).toBe(200)
+      const r = await member.client.put(`/users/${member.user.id}/quiet-hours`, { schedule: "CRON_TZ=Europe/Paris 0 2 * * *" })
+      expect(r.status).toBe(200)
+    })
+
+    it("getUserParameters", async () => {
+      const r = await member.client.get(`/users/me/autofill-parameters?template_id=${TEMPLATE_ID}`)
+      expect(r.status).toBe(200)
+      expect(r.body).toEqual([])
+    })
+  })
+
+  describe("keys and tokens", () => {
+    it("getApiKey", async () => {
+      const r = await member.client.post("/users/me/keys")
+      expect(r.status).toBe(201)
+      expect(typeof r.body.key).toBe("string")
+    })
+
+    it("createToken, getTokens, getTokenConfig, deleteToken", async () => {
+      const created = await member.client.post("/users/me/keys/tokens", {
+        lifetime: 7 * 24 * NANO_HOUR, token_name: "dashboard-token", scope: "all"
+      })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const listed = await member.client.get("/users/me/keys/tokens?include_all=true")
+      expect(listed.status).toBe(200)
+      const token = listed.body.find((t: any) => t.token_name === "dashboard-token")
+      expect(token).toBeDefined()
+      expect((await member.client.get("/users/me/keys/tokens/tokenconfig")).status).toBe(200)
+      expect((await member.client.delete(`/users/me/keys/${token.id}`)).status).toBe(204)
+    })
+  })
+
+  describe("authorization", () => {
+    it("checkAuthorization: the dashboard's permission checks", async () => {
+      const r = await member.client.post("/authcheck", {
+        checks: {
+          viewAllUsers: { object: { resource_type: "user" }, action: "read" },
+          updateUsers: { object: { resource_type: "user" }, action: "update" },
+          createGroup: { object: { resource_type: "group" }, action: "create" },
+          createTemplates: { object: { resource_type: "template", any_org: true }, action: "update" },
+          viewAnyAuditLog: { object: { resource_type: "audit_log", any_org: true }, action: "read" },
+          viewDeploymentConfig: { object: { resource_type: "deployment_config" }, action: "read" },
+          editWorkspaceProxies: { object: { resource_type: "workspace_proxy" }, action: "create" },
+          readOrgMembers: { object: { resource_type: "organization_member", organization_id: orgId }, action: "read" },
+          updateOwnWorkspace: { object: { resource_type: "workspace", owner_id: member.user.id }, action: "update" }
+        }
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toMatchObject({ viewAllUsers: true, updateUsers: false, readOrgMembers: true, updateOwnWorkspace: true })
+    })
+
+    it("getAuthMethods, hasFirstUser and the scopes listing", async () => {
+      expect((await srv.anonymous.get("/users/authmethods")).status).toBe(200)
+      expect((await srv.anonymous.get("/auth/scopes")).status).toBe(200)
+      expect((await srv.anonymous.get("/users/first")).status).toBe(200)
+    })
+
+    it("login and logout", async () => {
+      const r = await srv.anonymous.post("/users/login", { email: member.email, password: STRONG_PASSWORD })
+      expect(r.status).toBe(201)
+      expect((await owner.as(r.body.session_token).post("/users/logout")).status).toBe(200)
+    })
+
+    it("validateUserPassword", async () => {
+      const r = await member.client.post("/users/validate-password", { password: STRONG_PASSWORD })
+      expect(r.status).toBe(200)
+      expect(r.body.valid).toBe(true)
+    })
+
+    it("convertToOAUTH", async () => {
+      const { client } = await createUser(owner)
+      const r = await client.post("/users/me/convert-login", { to_type: "github", password: STRONG_PASSWORD })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+    })
+
+    it("requestOneTimePassword, changePasswordWithOTP", async () => {
+      const { email } = await createUser(owner)
+      expect((await srv.anonymous.post("/users/otp/request", { email })).status).toBe(204)
+      const r = await srv.anonymous.post("/users/otp/change-password", {
+        email, password: NEW_PASSWORD, one_time_passcode: mail.passcodeFor(email)
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(204)
+      expect((await login(srv, email, NEW_PASSWORD)).status).toBe(201)
+    })
+  })
+
+  describe("organizations", () => {
+    it("createOrganization: the form's empty strings", async () => {
+      const name = uniqueName("dash-org")
+      const r = await owner.post("/organizations", { name, display_name: "", description: "", icon: "" })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body).toMatchObject({ name, display_name: name, description: "", icon: "" })
+    })
+
+    it("updateOrganization: the settings form, every field", async () => {
+      const org = await createOrganization(owner)
+      const r = await owner.patch(`/organizations/${org.id}`, {
+        name: org.name, display_name: "Dash Org", description: "Made by the dashboard", icon: "/emojis/1f3e2.png"
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toMatchObject({ name: org.name, display_name: "Dash Org", description: "Made by the dashboard" })
+    })
+
+    it("getOrganizations, getOrganization, getOrganizationMembers, getOrganizationRoles", async () => {
+      expect((await owner.get("/organizations")).status).toBe(200)
+      expect((await owner.get(`/organizations/${orgId}`)).status).toBe(200)
+      expect((await owner.get(`/organizations/${orgId}/members`)).status).toBe(200)
+      expect((await owner.get(`/organizations/${orgId}/members/roles`)).status).toBe(200)
+    })
+
+    it("addOrganizationMember, updateOrganizationMemberRoles, removeOrganizationMember, deleteOrganization", async () => {
+      const org = await createOrganization(owner)
+      expect((await owner.post(`/organizations/${org.id}/members/${member.user.id}`)).status).toBe(200)
+      const roles = await owner.put(`/organizations/${org.id}/members/${member.user.id}/roles`, { roles: ["organization-auditor"] })
+      expect(roles.status, JSON.stringify(roles.body)).toBe(200)
+      expect((await owner.delete(`/organizations/${org.id}/members/${member.user.id}`)).status).toBe(204)
+      expect((await owner.delete(`/organizations/${org.id}`)).status).toBe(200)
+    })
+  })
+
+  describe("groups", () => {
+    it("createGroup: the form's initial values", async () => {
+      const r = await owner.post(`/organizations/${orgId}/groups`, { name: "dash-group", display_name: "", avatar_url: "", quota_allowance: 0 })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body).toMatchObject({ name: "dash-group", display_name: "", avatar_url: "", quota_allowance: 0 })
+    })
+
+    it("patchGroup: the settings form, with empty member lists", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-settings" })).body
+      const r = await owner.patch(`/groups/${g.id}`, {
+        name: "dash-settings-2", display_name: "Settings", avatar_url: "/emojis/1f60e.png", quota_allowance: 5,
+        add_users: [], remove_users: []
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toMatchObject({ name: "dash-settings-2", display_name: "Settings", avatar_url: "/emojis/1f60e.png", quota_allowance: 5 })
+    })
+
+    it("addMember and removeMember: name empty, the rest null", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-members" })).body
+      const added = await owner.patch(`/groups/${g.id}`, {
+        name: "", add_users: [member.user.id], remove_users: [], display_name: null, avatar_url: null, quota_allowance: null
+      })
+      expect(added.status, JSON.stringify(added.body)).toBe(200)
+      expect(added.body.members.map((m: any) => m.id)).toEqual([member.user.id])
+      const removed = await owner.patch(`/groups/${g.id}`, {
+        name: "", add_users: [], remove_users: [member.user.id], display_name: null, avatar_url: null, quota_allowance: null
+      })
+      expect(removed.status, JSON.stringify(removed.body)).toBe(200)
+      expect(removed.body.members).toEqual([])
+    })
+
+    it("getGroups, getGroupsByOrganization, deleteGroup", async () => {
+      expect((await owner.get("/groups")).status).toBe(200)
+      const mine = await member.client.get(`/groups?has_member=${member.user.id}`)
+      expect(mine.status).toBe(200)
+      expect((await owner.get(`/organizations/${orgId}/groups`)).status).toBe(200)
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-doomed" })).body
+      expect((await owner.delete(`/groups/${g.id}`)).status).toBe(200)
+    })
+
+    it("group AI budgets, as the Go client sends them", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-budget" })).body
+      expect((await owner.put(`/groups/${g.id}/ai/budget`, { spend_limit_micros: 25_000_000 })).status).toBe(200)
+      expect((await owner.get(`/groups/${g.id}/ai/budget`)).status).toBe(200)
+      expect((await owner.delete(`/groups/${g.id}/ai/budget`)).status).toBe(204)
+    })
+  })
+
+  describe("audit, deployment and general", () => {
+    it("getAuditLogs and getConnectionLogs: a page, with and without a search", async () => {
+      expect((await owner.get("/audit?limit=25&offset=0")).status).toBe(200)
+      expect((await owner.get(`/audit?limit=25&offset=0&q=${encodeURIComponent("resource_type:user")}`)).status).toBe(200)
+      expect((await owner.get("/connectionlog?limit=25&offset=0")).status).toBe(200)
+    })
+
+    it("the deployment and build reads", async () => {
+      for (const path of [
+        "/buildinfo", "/updatecheck", "/deployment/config", "/deployment/ssh", "/deployment/stats", "/experiments",
+        "/experiments/available"
+      ]) {
+        expect((await owner.get(path)).status, path).toBe(200)
+      }
+    })
+
+    it("a CSP report, as a browser sends it", async () => {
+      const r = await member.client.request("POST", "/csp/reports", undefined, {
+        raw: JSON.stringify({ "csp-report": { "document-uri": "http://localhost/", "violated-directive": "img-src", "blocked-uri": "data" } }),
+        headers: { "content-type": "application/csp-report" }
+      })
+      expect(r.status).toBe(200)
+    })
+  })
+
+  describe("null and absent mean not given", () => {
+    it("PATCH /groups with nulls keeps the display name, avatar, quota and name", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, {
+        name: "kept", display_name: "Kept", avatar_url: "/kept.png", quota_allowance: 7
+      })).body
+      const kept = { name: "kept", display_name: "Kept", avatar_url: "/kept.png", quota_allowance: 7 }
+      const r = await owner.patch(`/groups/${g.id}`, {
+        name: null, display_name: null, avatar_url: null, quota_allowance: null, add_users: null, remove_users: null
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toMatchObject(kept)
+      expect((await owner.patch(`/groups/${g.id}`, {})).body).toMatchObject(kept)
+      expect((await owner.get(`/groups/${g.id}`)).body).toMatchObject(kept)
+    })
+
+    it("POST /organizations/{organization}/groups with nulls takes the defaults", async () => {
+      const r = await owner.post(`/organizations/${orgId}/groups`, { name: "defaults", display_name: null, avatar_url: null, quota_allowance: null })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body).toMatchObject({ display_name: "", avatar_url: "", quota_allowance: 0 })
+    })
+
+    it("PATCH /organizations with nulls, or without the fields, keeps every field", async () => {
+      const org = await createOrganization(owner)
+      const set = await owner.patch(`/organizations/${org.id}`, { display_name: "Named", description: "About", icon: "/i.png" })
+      expect(set.status).toBe(200)
+      const kept = { name: org.name, display_name: "Named", description: "About", icon: "/i.png" }
+      const r = await owner.patch(`/organizations/${org.id}`, { name: null, display_name: null, description: null, icon: null })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toMatchObject(kept)
+      expect((await owner.patch(`/organizations/${org.id}`, {})).body).toMatchObject(kept)
+    })
+
+    it("POST /organizations with nulls takes the defaults", async () => {
+      const name = uniqueName("null-org")
+      const r = await owner.post("/organizations", { name, display_name: null, description: null, icon: null })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body).toMatchObject({ name, display_name: name, description: "", icon: "" })
+    })
+
+    it("POST /users with nulls takes the defaults", async () => {
+      const r = await owner.post("/users", {
+        email: "nulls@example.com", username: "nulls", password: STRONG_PASSWORD, name: null, login_type: null,
+        user_status: null, organization_ids: null, roles: null, service_account: null
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body).toMatchObject({ name: "", login_type: "password", status: "active", organization_ids: [orgId], is_service_account: false })
+    })
+
+    it("POST /users with the nil organization id places the user in the default organization", async () => {
+      const r = await owner.post("/users", { email: "nil-org@example.com", username: "nil-org", password: STRONG_PASSWORD, organization_ids: [NIL_UUID] })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body.organization_ids).toEqual([orgId])
+    })
+
+    it("POST /users/me/keys/tokens with nulls, or an empty scope, makes a default token", async () => {
+      const r = await member.client.post("/users/me/keys/tokens", { token_name: null, lifetime: null, scope: null, scopes: null, allow_list: null })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      const empty = await member.client.post("/users/me/keys/tokens", { token_name: "empty-scope", lifetime: 0, scope: "" })
+      expect(empty.status, JSON.stringify(empty.body)).toBe(201)
+      const token = (await member.client.get("/users/me/keys/tokens/empty-scope")).body
+      expect(token.scope).toBe("all")
+    })
+
+    it("PUT /users/{user}/appearance with nulls empties the fields, as absent ones do", async () => {
+      await member.client.put("/users/me/appearance", { theme_preference: "light", terminal_font: "fira-code" })
+      const r = await member.client.put("/users/me/appearance", { theme_preference: null, terminal_font: null, theme_dark: null })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toMatchObject({ theme_preference: "", terminal_font: "", theme_dark: "" })
+    })
+
+    it("POST /authcheck with null object fields checks as without them", async () => {
+      const r = await member.client.post("/authcheck", {
+        checks: {
+          plain: { object: { resource_type: "user" }, action: "read" },
+          nulls: { object: { resource_type: "user", owner_id: null, organization_id: null, resource_id: null, any_org: null }, action: "read" }
+        }
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toEqual({ plain: true, nulls: true })
+    })
+
+    it("an empty query value is not given", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "query-group", add_users: [] })).body
+      const all = await owner.get("/users")
+      const empty = await owner.get("/users?q=&after_id=&limit=&offset=")
+      expect(empty.status, JSON.stringify(empty.body)).toBe(200)
+      expect(empty.body.count).toBe(all.body.count)
+      expect((await owner.get("/users?limit=0")).body.users.length).toBe(all.body.users.length)
+      for (const path of [
+        `/groups/${g.id}/members?q=&after_id=&limit=&offset=`, `/groups/${g.id}?exclude_members=`,
+        "/groups?organization=&has_member=&group_ids=", "/users/me/keys/tokens?include_expired=",
+        `/organizations/${orgId}/members?limit=&offset=`, "/audit?limit=25&offset=&q=", "/connectionlog?limit=25&offset=&q="
+      ]) {
+        const r = await owner.get(path)
+        expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBe(200)
+      }
+    })
+
+    it("a wrong value in a nullable field is still one validation, at its path", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "strict-group" })).body
+      const body = await owner.patch(`/groups/${g.id}`, { display_name: 5, add_users: [5], quota_allowance: -1 })
+      expectValidations(body, ["display_name", "add_users.0", "quota_allowance"])
+      expect(body.body.validations.find((v: any) => v.field === "quota_allowance").detail).toBe("Quota allowance cannot be negative.")
+      const query = await owner.get("/users?limit=x&after_id=nope")
+      expectValidations(query, ["limit", "after_id"])
+      expect(query.body.validations.find((v: any) => v.field === "after_id").detail).toBe("Must be a UUID.")
+      expectValidations(await owner.post("/authcheck", { checks: { a: { object: { resource_type: "user", any_org: "yes" }, action: "read" } } }), [
+        "checks.a.object.any_org"
+      ])
+    })
+  })
+
+  describe("a password account needs a password", () => {
+    it("answers 400 on password for login type password without one", async () => {
+      for (const password of [undefined, null, ""]) {
+        const r = await owner.post("/users", { email: "nopass@example.com", username: "nopass", login_type: "password", password })
+        expectValidations(r, ["password"])
+      }
+    })
+
+    it("answers 400 on password without a login type, which means password", async () => {
+      for (const login_type of [undefined, null, ""]) {
+        const r = await owner.post("/users", { email: "nopass@example.com", username: "nopass", login_type, password: "" })
+        expectValidations(r, ["password"])
+      }
+    })
+
+    it("makes a service account without a password or login type a login type none user", async () => {
+      const r = await owner.post("/users", { email: "svc@example.com", username: "svc", service_account: true, user_status: null })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body).toMatchObject({ login_type: "none", is_service_account: true })
+    })
+  })
+
+})
+
+describe("first user, as the setup page sends it", () => {
+  let srv: TestServer
+  beforeAll(async () => {
+    srv = await startTestServer()
+  })
+  afterAll(() => srv.close())
+
+  it("hasFirstUser, then createFirstUser with the trial and onboarding fields", async () => {
+    expectResponse(await srv.anonymous.get("/users/first"), 404)
+    const r = await srv.anonymous.post("/users/first", {
+      email: "setup@example.com", username: "setup", name: "", password: STRONG_PASSWORD, trial: false,
+      trial_info: { first_name: "", last_name: "", phone_number: "", job_title: "", company_name: "", country: "", developers: "" },
+      onboarding_info: { newsletter_marketing: false, newsletter_releases: false }
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect((await srv.anonymous.get("/users/first")).status).toBe(200)
+  })
+
+  it("takes null for every optional field", async () => {
+    const fresh = await startTestServer()
+    try {
+      const r = await fresh.anonymous.post("/users/first", {
+        email: "setup@example.com", username: "setup", password: STRONG_PASSWORD, name: null, trial: null, trial_info: null,
+        onboarding_info: { newsletter_marketing: null, newsletter_releases: null }
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      const nested = await fresh.anonymous.post("/users/first", { email: "b@example.com", username: "b", password: STRONG_PASSWORD, onboarding_info: { newsletter_marketing: "x" } })
+      expectValidations(nested, ["onboarding_info.newsletter_marketing"])
+    } finally {
+      await fresh.close()
+    }
+  })
+})
