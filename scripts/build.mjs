@@ -25,7 +25,7 @@ const common = {
   logLevel: "warning",
   // Bundle @workbay/* from their sources (the first entry of each exports map), not from
   // a dist folder that may be missing or older.
-  conditions: ["source"]
+  conditions: ["@workbay/source"]
 }
 
 await build({
