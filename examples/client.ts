@@ -1,6 +1,6 @@
 /**
  * A typed client derived from the same HttpApi definition the server uses.
- * Run against a server: BASE_URL=http://localhost:3000 npx tsx examples/client.ts
+ * Run against a server: BASE_URL=http://localhost:3000 npx tsx --conditions=@workbay/source examples/client.ts
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { WorkbayApi } from "@workbay/http"

@@ -1,7 +1,7 @@
 /**
  * Workbay inside an Express app: the handler takes `next`, so requests outside
  * /api/v2 fall through to the app's own routes.
- * Run: npx tsx examples/express.ts
+ * Run: npx tsx --conditions=@workbay/source examples/express.ts
  */
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"

@@ -1,6 +1,6 @@
 /**
  * Workbay mounted in a plain node:http server, next to a route of the host app.
- * Run: npx tsx examples/node-http.ts  (PORT, DATA_FILE optional)
+ * Run: npx tsx --conditions=@workbay/source examples/node-http.ts  (PORT, DATA_FILE optional)
  */
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"

@@ -22,7 +22,10 @@ const common = {
   target: "node20",
   minify: true,
   legalComments: "none",
-  logLevel: "warning"
+  logLevel: "warning",
+  // Bundle @workbay/* from their sources (the first entry of each exports map), not from
+  // a dist folder that may be missing or older.
+  conditions: ["@workbay/source"]
 }
 
 await build({

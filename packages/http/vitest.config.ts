@@ -1,5 +1,9 @@
-import { defineProject } from "vitest/config"
+import { defineProject, mergeConfig } from "vitest/config"
+import shared from "../../vitest.shared.js"
 
-export default defineProject({
-  test: { name: "http", include: ["test/**/*.test.ts"], testTimeout: 20_000, hookTimeout: 30_000 }
-})
+export default mergeConfig(
+  shared,
+  defineProject({
+    test: { name: "http", include: ["test/**/*.test.ts"], testTimeout: 20_000, hookTimeout: 30_000 }
+  })
+)

@@ -1,12 +1,16 @@
-import { defineProject } from "vitest/config"
+import { defineProject, mergeConfig } from "vitest/config"
+import shared from "../../vitest.shared.js"
 
 // globalSetup creates a fresh database for the run (or loudly skips without a server; fails under CI).
-export default defineProject({
-  test: {
-    name: "storage-postgres",
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/globalSetup.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 30_000
-  }
-})
+export default mergeConfig(
+  shared,
+  defineProject({
+    test: {
+      name: "storage-postgres",
+      include: ["test/**/*.test.ts"],
+      globalSetup: ["test/globalSetup.ts"],
+      testTimeout: 20_000,
+      hookTimeout: 30_000
+    }
+  })
+)

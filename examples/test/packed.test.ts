@@ -1,0 +1,224 @@
+/**
+ * Workbay as a dependency, the way an application gets it: build and `npm pack` the library
+ * packages, install the tarballs into a new application outside the repository, run the
+ * README's embedding example there with plain `node` (no TypeScript loader), and type-check
+ * TypeScript against the published declarations.
+ *
+ * better-sqlite3 is installed with --ignore-scripts and given the addon this repository
+ * already compiled (same package version, same Node): what a prebuilt binary provides.
+ * Compiling it here costs about two and a half minutes on a 2-core machine, where the prebuilt
+ * download is unreachable. WORKBAY_PACKED_COMPILE=1 installs it the ordinary way instead.
+ */
+import { execFile, spawn } from "node:child_process"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const root = fileURLToPath(new URL("../..", import.meta.url))
+const requireFromRoot = createRequire(join(root, "package.json"))
+const libraries = ["core", "storage-sql", "storage-sqlite", "storage-postgres", "http"]
+const compile = process.env.WORKBAY_PACKED_COMPILE === "1"
+
+/** The README's "Embedding" example: the first js block of that section. */
+const readmeExample = () => {
+  const match = /^## Embedding\n[\s\S]*?^```js\n([\s\S]*?)^```$/m.exec(readFileSync(join(root, "README.md"), "utf8"))
+  if (match?.[1] === undefined) throw new Error('README.md has no ```js block under "## Embedding"')
+  return match[1]
+}
+
+/** npm settings that say where packages come from: the only npm_* variables kept. */
+const kept = /^npm_config_(cache|registry|userconfig|globalconfig|cafile|nodedir|proxy|https_proxy|noproxy)$/i
+
+/**
+ * The environment without npm's other variables: under `npm test` they describe this
+ * repository (npm_config_local_prefix, npm_package_*, the workspace), and an npm started
+ * in the application must not act on them.
+ */
+const env = (extra: Record<string, string> = {}) => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => kept.test(k) || !/^(npm_|init_cwd$)/i.test(k))),
+  ...extra
+})
+
+const run = async (command: string, args: ReadonlyArray<string>, cwd: string) => {
+  try {
+    return (await promisify(execFile)(command, args, { cwd, env: env(), maxBuffer: 64 << 20 })).stdout
+  } catch (e) {
+    const { stdout, stderr } = e as { stdout?: string; stderr?: string }
+    throw new Error(`${command} ${args.join(" ")} failed in ${cwd}:\n${stdout ?? ""}\n${stderr ?? ""}`)
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+const versionOf = (packageJson: string): string => JSON.parse(readFileSync(packageJson, "utf8")).version
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`
+
+describe("packed packages", () => {
+  let work = ""
+  let app = ""
+  const stopApp: Array<() => Promise<unknown>> = []
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "workbay-packed-"))
+    app = join(work, "app")
+    let since = performance.now()
+    // One tsc process builds the five packages in a third of the time of five prepack runs
+    // (it parses effect's declarations once); each prepack then finds its package up to date.
+    await run("npm", ["run", "build:packages"], root)
+    console.log(`built the packages in ${seconds(since)}`)
+    since = performance.now()
+    const packed = JSON.parse(
+      await run(
+        "npm",
+        ["pack", "--json", "--pack-destination", work, ...libraries.flatMap((l) => ["--workspace", `packages/${l}`])],
+        root
+      )
+    ) as Array<{ filename: string }>
+    console.log(`packed ${packed.length} packages in ${seconds(since)}`)
+
+    // Pinned to the repository's versions: the addon copied below must match its JavaScript,
+    // and @types/node comes from the npm cache like every other package here.
+    const sqliteVersion = versionOf(requireFromRoot.resolve("better-sqlite3/package.json"))
+    const typesNodeVersion = versionOf(requireFromRoot.resolve("@types/node/package.json"))
+    mkdirSync(app)
+    writeFileSync(
+      join(app, "package.json"),
+      JSON.stringify({ name: "workbay-packed-app", private: true, type: "module" })
+    )
+    since = performance.now()
+    await run(
+      "npm",
+      [
+        "install",
+        ...packed.map((p) => join(work, p.filename)),
+        `better-sqlite3@${sqliteVersion}`,
+        `@types/node@${typesNodeVersion}`,
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        ...(compile ? [] : ["--ignore-scripts"])
+      ],
+      app
+    )
+    if (!compile) {
+      const addon = "build/Release/better_sqlite3.node"
+      const from = join(dirname(requireFromRoot.resolve("better-sqlite3/package.json")), addon)
+      const to = join(app, "node_modules/better-sqlite3", addon)
+      mkdirSync(dirname(to), { recursive: true })
+      cpSync(from, to)
+    }
+    expect(versionOf(join(app, "node_modules/better-sqlite3/package.json"))).toBe(sqliteVersion)
+    console.log(`installed the tarballs in ${seconds(since)}${compile ? " (compiling better-sqlite3)" : ""}`)
+  }, 600_000)
+
+  afterAll(async () => {
+    for (const stop of stopApp) await stop()
+    if (work !== "") rmSync(work, { recursive: true, force: true })
+  })
+
+  it("run the README's embedding example with plain node", async () => {
+    writeFileSync(join(app, "app.mjs"), readmeExample())
+    const port = await freePort()
+    const since = performance.now()
+    const child = spawn(process.execPath, ["app.mjs"], {
+      cwd: app,
+      env: env({ PORT: String(port), NODE_OPTIONS: "" }),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const exited = new Promise((resolve) => child.once("exit", resolve))
+    stopApp.push(() => (child.kill("SIGTERM"), exited))
+    let output = ""
+    child.stdout.on("data", (d) => (output += d))
+    child.stderr.on("data", (d) => (output += d))
+
+    const base = `http://127.0.0.1:${port}`
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`node app.mjs exited with ${child.exitCode}:\n${output}`)
+      const health = await fetch(`${base}/healthz`).catch(() => undefined)
+      if (health?.ok) break
+      if (performance.now() - since > 30_000) throw new Error(`node app.mjs did not answer within 30 s:\n${output}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    console.log(`node app.mjs answered in ${seconds(since)}`)
+
+    const json = { "Content-Type": "application/json" }
+    const account = { email: "admin@example.com", username: "admin", password: "Correct-Horse-Battery-9" }
+    const first = await fetch(`${base}/api/v2/users/first`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(account)
+    })
+    expect(first.status).toBe(201)
+    const login = await fetch(`${base}/api/v2/users/login`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ email: account.email, password: account.password })
+    })
+    expect(login.status).toBe(201)
+    const { session_token } = (await login.json()) as { session_token: string }
+    const me = await fetch(`${base}/api/v2/users/me`, { headers: { "Service-Session-Token": session_token } })
+    expect(me.status).toBe(200)
+    expect(await me.json()).toMatchObject({ username: "admin", email: "admin@example.com" })
+  }, 60_000)
+
+  it("type-check TypeScript against their declarations", async () => {
+    // The README example as TypeScript, and uses whose @ts-expect-error lines fail if a type decays to any.
+    writeFileSync(join(app, "readme.ts"), readmeExample())
+    writeFileSync(
+      join(app, "check.ts"),
+      `import { UserId } from "@workbay/core"
+import { makeWorkbay, type Workbay } from "@workbay/http"
+import * as Postgres from "@workbay/storage-postgres"
+import type { StoragePorts } from "@workbay/storage-sql"
+import * as Sqlite from "@workbay/storage-sqlite"
+
+const workbay: Workbay = await makeWorkbay(Sqlite.layer({ filename: ":memory:" }), { retention: false })
+const response: Response = await workbay.web(new Request("http://localhost/api/v2/buildinfo"))
+const id: UserId = UserId.make("3f1e8d4c-7a2b-4c1d-9e8f-0a1b2c3d4e5f")
+export const used: ReadonlyArray<unknown> = [response, id, Postgres.layer({ url: "postgres://db/workbay" })]
+export type Ports = StoragePorts
+
+// @ts-expect-error the SQLite layer needs a filename
+Sqlite.layer({})
+// @ts-expect-error settings are typed
+await makeWorkbay(Sqlite.layerMemory, { settings: { accessUrl: 3000 } })
+// @ts-expect-error a handler, not a number
+export const port: number = workbay.node
+`
+    )
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          // Check the published .d.ts files too, not only this application's code.
+          skipLibCheck: false,
+          noEmit: true,
+          types: ["node"]
+        },
+        files: ["readme.ts", "check.ts"]
+      })
+    )
+    const since = performance.now()
+    await run(process.execPath, [requireFromRoot.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], app)
+    console.log(`tsc checked the application in ${seconds(since)}`)
+  }, 180_000)
+})
