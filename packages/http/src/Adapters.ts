@@ -128,5 +128,6 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
     if (Array.isArray(v)) for (const item of v) out.append(k, item)
     else out.set(k, v)
   }
+  // HEAD answers come without a body but with the content-length of the GET they mirror.
   return new Response(r.body ?? null, { status: r.status, headers: out })
 }

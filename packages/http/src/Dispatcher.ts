@@ -12,6 +12,7 @@ import {
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
 import { Cause, Context, Effect, Either, Exit, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
+import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
 import type { GroupImplementation } from "./Handlers.js"
 import { clip, defaultInputLimits, inspectInput, type InputLimits, MAX_VALIDATIONS, tooDeepDetail, tooDeepJson } from "./Limits.js"
@@ -425,13 +426,16 @@ export const makeDispatcher = <R>(
   }
 
   const handle = (req: RawRequest, respond: (r: RawResponse) => void): void => {
+    // HEAD is GET without the body: the same status and headers, the length of the body it omits.
+    const head = req.method === "HEAD"
+    const send = head ? (r: RawResponse) => respond(withoutBody(r)) : respond
     try {
-      serve(req, req.method, respond)
+      serve(req, head ? "GET" : req.method, send)
     } catch (error) {
       // Nothing above should throw; if it does, the caller still gets an answer and the server lives.
       const requestId = randomUUID()
       runFork(Effect.logError("Unhandled failure while serving a request", Cause.die(error)).pipe(Effect.annotateLogs("request_id", requestId)))
-      respond(json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId }))
+      send(json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId }))
     }
   }
 
@@ -452,8 +456,8 @@ export const makeDispatcher = <R>(
     }
     if (found === null) {
       if (!owns(path)) return respond(notFound())
-      const allowedMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
-        .filter((m) => (router.find(m as FindMyWay.HTTPMethod, path)?.store ?? null) !== null)
+      const allowedMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+        .filter((m) => (router.find((m === "HEAD" ? "GET" : m) as FindMyWay.HTTPMethod, path)?.store ?? null) !== null)
       return allowedMethods.length > 0
         ? respond(json(405, responseBody("Method not allowed.", `${req.method} is not allowed on ${path}.`), { allow: allowedMethods.join(", ") }))
         : respond(notFound())
@@ -609,6 +613,12 @@ const bearer = (authorization: string | undefined): string | undefined => {
   const m = /^Bearer\s/i.exec(authorization)
   return m ? authorization.slice(m[0].length).trim() : undefined
 }
+
+/** A response without its body, with the body's length: the answer to HEAD. */
+const withoutBody = (r: RawResponse): RawResponse =>
+  r.body === undefined
+    ? r
+    : { status: r.status, headers: { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) }, body: undefined }
 
 /** `partial` without its undefined fields (so they take the defaults). */
 const definedOnly = <A extends object>(partial: A | undefined): Partial<A> =>
