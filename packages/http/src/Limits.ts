@@ -54,7 +54,8 @@ export interface Inspection {
 export const NUL_DETAIL = "Must not contain NUL characters."
 
 /** The detail of a container nested deeper than the limit. */
-export const tooDeepDetail = (limits: InputLimits) => `Must not nest objects and arrays deeper than ${limits.maxDepth} levels.`
+export const tooDeepDetail = (limits: InputLimits) =>
+  `Must not nest objects and arrays deeper than ${limits.maxDepth} levels.`
 
 /** The path of `key` in a container at `depth` and `path`; segments joined by ".", as Schema's formatter joins them. */
 const join = (path: string, depth: number, key: string) => (depth === 1 ? key : `${path}.${key}`)
@@ -160,7 +161,7 @@ export const tooDeepJson = (text: string, maxDepth: number): string | undefined 
     if (c === 0x22) {
       let end = i
       for (;;) {
-        end = text.indexOf("\"", end + 1)
+        end = text.indexOf('"', end + 1)
         if (end < 0) return undefined
         let backslashes = 0
         while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++
@@ -199,7 +200,7 @@ const pathOf = (text: string, items: Array<number>, keyStarts: Array<number>, ke
       parts.push(String(items[level]))
       continue
     }
-    const raw = keyStarts[level]! < 0 ? "\"\"" : text.slice(keyStarts[level], keyEnds[level])
+    const raw = keyStarts[level]! < 0 ? '""' : text.slice(keyStarts[level], keyEnds[level])
     let key: string
     try {
       key = JSON.parse(raw) as string
