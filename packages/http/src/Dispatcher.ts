@@ -607,11 +607,10 @@ export const makeDispatcher = <R>(
   return { owns, handle, maxBodyBytes }
 }
 
-/** The token of `Authorization: Bearer <token>`. No backtracking regex: the header may be 16 KiB of spaces. */
 const bearer = (authorization: string | undefined): string | undefined => {
   if (authorization === undefined) return undefined
-  const m = /^Bearer\s/i.exec(authorization)
-  return m ? authorization.slice(m[0].length).trim() : undefined
+  const m = /^Bearer\s+(.+)$/i.exec(authorization)
+  return m ? m[1]!.trim() : undefined
 }
 
 /** A response without its body, with the body's length: the answer to HEAD. */
