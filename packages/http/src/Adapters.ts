@@ -75,6 +75,30 @@ export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res,
   })
 }
 
+/** The body's bytes, or undefined once they pass `max`: a body is never held whole before its size is known. */
+const readAtMost = async (stream: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> => {
+  const reader = stream.getReader()
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > max) {
+      await reader.cancel().catch(() => undefined)
+      return undefined
+    }
+    chunks.push(value)
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
 export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (request) => {
   const url = new URL(request.url)
   const headers: Record<string, string> = {}
@@ -83,12 +107,13 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
   })
   let body: string | undefined
   if (request.body !== null) {
-    const buffer = await request.arrayBuffer()
-    if (buffer.byteLength > dispatcher.maxBodyBytes) {
+    const declared = Number(headers["content-length"] ?? 0)
+    const bytes = declared > dispatcher.maxBodyBytes ? undefined : await readAtMost(request.body, dispatcher.maxBodyBytes)
+    if (bytes === undefined) {
       const r = tooLarge(dispatcher.maxBodyBytes)
       return new Response(r.body, { status: r.status, headers: r.headers as Record<string, string> })
     }
-    body = new TextDecoder().decode(buffer)
+    body = new TextDecoder().decode(bytes)
   }
   const raw: RawRequest = {
     method: request.method,
@@ -103,5 +128,6 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
     if (Array.isArray(v)) for (const item of v) out.append(k, item)
     else out.set(k, v)
   }
+  // HEAD answers come without a body but with the content-length of the GET they mirror.
   return new Response(r.body ?? null, { status: r.status, headers: out })
 }

@@ -12,8 +12,10 @@ import {
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
 import { Cause, Context, Effect, Either, Exit, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
+import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
 import type { GroupImplementation } from "./Handlers.js"
+import { clip, defaultInputLimits, inspectInput, type InputLimits, MAX_VALIDATIONS, tooDeepDetail, tooDeepJson } from "./Limits.js"
 import { type CookieOptions, RequestContext, type RequestContextShape } from "./RequestContext.js"
 import { Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
 
@@ -27,6 +29,8 @@ export interface HttpOptions {
   readonly secureCookies?: boolean | undefined
   /** Largest accepted request body. Default 4 MiB. */
   readonly maxBodyBytes?: number | undefined
+  /** Limits on path, query and body values (400 at the field over them). Default `defaultInputLimits`. */
+  readonly inputLimits?: Partial<InputLimits> | undefined
   /**
    * Record tracing spans (`Effect.withSpan`, the SQL client's spans) while serving requests.
    * Each span costs about 10 us. Default: only when the runtime has a tracer other than
@@ -89,11 +93,35 @@ const json = (status: number, value: unknown, extra?: Record<string, string | Ar
   body: JSON.stringify(value)
 })
 
-const responseBody = (message: string, detail?: string, validations?: ReadonlyArray<ValidationEntry>) => ({
-  message,
-  ...(detail !== undefined ? { detail } : {}),
-  ...(validations !== undefined && validations.length > 0 ? { validations } : {})
-})
+/** Bytes (JSON-encoded) of each part of an error body: with MAX_VALIDATIONS entries, at most about 7 KiB. */
+const MESSAGE_BYTES = 256
+const DETAIL_BYTES = 512
+const FIELD_BYTES = 100
+const VALIDATION_DETAIL_BYTES = 200
+
+const moreNote = (listed: number, total: number, exact = true) =>
+  exact ? `Only the first ${listed} of ${total} problems are listed.` : `Only the first ${listed} problems are listed, of at least ${total}.`
+
+/**
+ * The Response object, bounded whatever the error holds (input echoed in a message, thousands
+ * of validations): at most MAX_VALIDATIONS validations, the detail saying how many there were,
+ * and every string clipped.
+ */
+const responseBody = (message: string, detail?: string, validations?: ReadonlyArray<ValidationEntry>) => {
+  const listed = validations !== undefined && validations.length > MAX_VALIDATIONS
+    ? validations.slice(0, MAX_VALIDATIONS)
+    : validations
+  const note = listed !== validations ? moreNote(MAX_VALIDATIONS, validations!.length) : undefined
+  const clipped = detail === undefined ? undefined : clip(detail, note === undefined ? DETAIL_BYTES : DETAIL_BYTES - 64)
+  const fullDetail = note === undefined ? clipped : clipped === undefined ? note : `${clipped} ${note}`
+  return {
+    message: clip(message, MESSAGE_BYTES),
+    ...(fullDetail !== undefined ? { detail: fullDetail } : {}),
+    ...(listed !== undefined && listed.length > 0
+      ? { validations: listed.map((v) => ({ field: clip(v.field, FIELD_BYTES), detail: clip(v.detail, VALIDATION_DETAIL_BYTES) })) }
+      : {})
+  }
+}
 
 const badRequest = (message: string, detail?: string, validations?: ReadonlyArray<ValidationEntry>) =>
   new BadRequest(
@@ -105,12 +133,62 @@ const badRequest = (message: string, detail?: string, validations?: ReadonlyArra
     true
   )
 
+/** Fields (pointers into the input) of one decoding failure that are formatted; the rest are only counted. */
+const MAX_POINTERS = 100
+
+/**
+ * `issue` with at most `budget.left` pointers (a field or an item of the input, each usually one
+ * validation); the pointers left out are counted in `budget.skipped`. Only pointers grow with
+ * the input (an array of 1,000 bad items is 1,000 of them); the rest of the tree (a union's
+ * members) is as wide as the schema. It recurses as deep as the schema nests, never deeper.
+ */
+const pruneIssue = (
+  issue: ParseResult.ParseIssue,
+  budget: { left: number; skipped: number }
+): ParseResult.ParseIssue | undefined => {
+  switch (issue._tag) {
+    case "Pointer": {
+      if (budget.left <= 0) {
+        budget.skipped++
+        return undefined
+      }
+      budget.left--
+      const inner = pruneIssue(issue.issue, budget)
+      return inner === undefined ? undefined : new ParseResult.Pointer(issue.path, issue.actual, inner)
+    }
+    case "Refinement": {
+      const inner = pruneIssue(issue.issue, budget)
+      return inner === undefined ? undefined : new ParseResult.Refinement(issue.ast, issue.actual, issue.kind, inner)
+    }
+    case "Transformation": {
+      const inner = pruneIssue(issue.issue, budget)
+      return inner === undefined ? undefined : new ParseResult.Transformation(issue.ast, issue.actual, issue.kind, inner)
+    }
+    case "Composite": {
+      if (!Array.isArray(issue.issues)) {
+        const inner = pruneIssue(issue.issues as ParseResult.ParseIssue, budget)
+        return inner === undefined ? undefined : new ParseResult.Composite(issue.ast, issue.actual, inner, issue.output)
+      }
+      const kept: Array<ParseResult.ParseIssue> = []
+      for (const child of issue.issues as ReadonlyArray<ParseResult.ParseIssue>) {
+        const inner = pruneIssue(child, budget)
+        if (inner !== undefined) kept.push(inner)
+      }
+      return kept.length === 0
+        ? undefined
+        : new ParseResult.Composite(issue.ast, issue.actual, kept as [ParseResult.ParseIssue, ...Array<ParseResult.ParseIssue>], issue.output)
+    }
+    default:
+      return issue
+  }
+}
+
 /**
  * One validation per bad field, `field` being the JSON path (or the parameter name).
  * An optional field with a wrong value fails twice (its value, and "not undefined", or "not
  * null" for a field that takes `null` as "not given"); only the real issue is kept.
  */
-export const validationsOf = (error: ParseResult.ParseError, prefix?: string): Array<ValidationEntry> => {
+const formatValidations = (error: ParseResult.ParseError, prefix?: string): Array<ValidationEntry> => {
   const seen = new Map<string, string>()
   const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
   const paths = issues.map((i) => i.path.map(String).join("."))
@@ -125,6 +203,30 @@ export const validationsOf = (error: ParseResult.ParseError, prefix?: string): A
   }
   return [...seen].map(([field, detail]) => ({ field, detail }))
 }
+
+/**
+ * The validations of a decoding failure, and how many problems it holds in all (at least, when
+ * not `exact`). Only the first MAX_POINTERS fields are formatted, so a failure with 100,000
+ * issues costs little more than one with 100.
+ */
+const collectValidations = (
+  error: ParseResult.ParseError,
+  prefix?: string
+): { validations: Array<ValidationEntry>; total: number; exact: boolean } => {
+  const budget = { left: MAX_POINTERS, skipped: 0 }
+  const pruned = pruneIssue(error.issue, budget)
+  const validations = budget.skipped === 0 || pruned === undefined
+    ? formatValidations(error, prefix)
+    : formatValidations(new ParseResult.ParseError({ issue: pruned }), prefix)
+  return { validations, total: validations.length + budget.skipped, exact: budget.skipped === 0 }
+}
+
+/**
+ * One validation per bad field, `field` being the JSON path (or the parameter name), for the
+ * first MAX_POINTERS fields of `error`.
+ */
+export const validationsOf = (error: ParseResult.ParseError, prefix?: string): Array<ValidationEntry> =>
+  collectValidations(error, prefix).validations
 
 /** Keys of a Struct schema whose values are arrays (repeated query parameters). */
 const arrayKeys = (ast: SchemaAST.AST): Set<string> => {
@@ -141,16 +243,37 @@ const arrayKeys = (ast: SchemaAST.AST): Set<string> => {
   return keys
 }
 
-const parseQuery = (query: string, arrays: ReadonlySet<string>): Record<string, string | Array<string>> => {
-  const out: Record<string, string | Array<string>> = {}
-  if (query === "") return out
+/**
+ * The query parameters; a repeated one, or one of `arrays` (comma-separated), is an array. It
+ * stops collecting past the limits (one parameter more, one value more), so that the walk reports
+ * them without thousands of values being split first.
+ */
+const parseQuery = (query: string, arrays: ReadonlySet<string>, limits: InputLimits): Record<string, string | Array<string>> => {
+  const out = new Map<string, string | Array<string>>()
+  if (query === "") return {}
+  const most = limits.maxArrayItems + 1
   for (const [k, v] of new URLSearchParams(query)) {
-    const prev = out[k]
-    if (prev === undefined) out[k] = arrays.has(k) ? v.split(",").filter((s) => s !== "") : v
-    else if (Array.isArray(prev)) prev.push(...(arrays.has(k) ? v.split(",") : [v]))
-    else out[k] = [prev, v]
+    const prev = out.get(k)
+    if (prev === undefined) {
+      if (out.size > limits.maxKeys) continue
+      out.set(k, arrays.has(k) ? v.split(",", most).filter((s) => s !== "") : v)
+    } else if (Array.isArray(prev)) {
+      if (prev.length >= most) continue
+      for (const item of arrays.has(k) ? v.split(",", most - prev.length) : [v]) prev.push(item)
+    } else out.set(k, [prev, v])
   }
-  return out
+  // From a Map: a parameter named __proto__ is a field like any other.
+  return Object.fromEntries(out)
+}
+
+/** A form body (`a=1&b=2`); like the query, it stops collecting one field past the limit. */
+const parseForm = (text: string, limits: InputLimits): Record<string, string> => {
+  const out = new Map<string, string>()
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (!out.has(k) && out.size > limits.maxKeys) continue
+    out.set(k, v)
+  }
+  return Object.fromEntries(out)
 }
 
 const header = (headers: RawRequest["headers"], name: string): string | undefined => {
@@ -198,24 +321,6 @@ const statusOfError = (error: unknown): number | undefined => {
   return status
 }
 
-/**
- * One validation per string in `value` holding a NUL character (at its path). No text column
- * stores one (Postgres refuses it), so such input is a bad request, never a storage error.
- */
-const nulFields = (value: unknown, path = "", out: Array<ValidationEntry> = []): Array<ValidationEntry> => {
-  if (typeof value === "string") {
-    if (value.includes("\u0000") && !out.some((v) => v.field === path)) {
-      out.push({ field: path, detail: "Must not contain NUL characters." })
-    }
-  } else if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) {
-      nulFields(k, path, out)
-      nulFields(v, path === "" ? k : `${path}.${k}`, out)
-    }
-  }
-  return out
-}
-
 /** The status a failed request answers with. */
 const statusOfCause = (cause: Cause.Cause<unknown>): number => {
   const failure = Cause.failureOption(cause)
@@ -250,6 +355,7 @@ export const makeDispatcher = <R>(
   const sessionCookie = options.sessionCookie ?? DEFAULT_SESSION_COOKIE
   const secureCookies = options.secureCookies ?? settings.accessUrl.startsWith("https:")
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024
+  const limits: InputLimits = { ...defaultInputLimits, ...definedOnly(options.inputLimits) }
   const runFork = Runtime.runFork(runtime)
   // Requests run on this runtime: the same services, spans off unless wanted.
   const spans = options.spans ?? Runtime.runSync(runtime)(Effect.tracer) !== Effect.runSync(Effect.tracer)
@@ -257,7 +363,15 @@ export const makeDispatcher = <R>(
     ? runtime.fiberRefs
     : FiberRefs.updateAs(runtime.fiberRefs, { fiberId: FiberId.none, fiberRef: FiberRef.currentTracerEnabled, value: false })
 
-  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 })
+  // A path parameter of any length reaches the walk, which names it when it is over the string
+  // limit (no route has a regex parameter to protect). A path that is not valid percent-encoding
+  // matches the bad-URL handler, whose store is null.
+  const router = FindMyWay({
+    ignoreTrailingSlash: true,
+    caseSensitive: true,
+    maxParamLength: Number.MAX_SAFE_INTEGER,
+    onBadUrl: () => undefined
+  })
   const byGroup = new Map(implementations.map((i) => [i.group, i.handlers]))
   const groups = (api as unknown as HttpApi.HttpApi.AnyWithProps).groups
   for (const group of Object.values(groups) as Array<HttpApiGroup.HttpApiGroup.AnyWithProps>) {
@@ -312,54 +426,93 @@ export const makeDispatcher = <R>(
   }
 
   const handle = (req: RawRequest, respond: (r: RawResponse) => void): void => {
+    // HEAD is GET without the body: the same status and headers, the length of the body it omits.
+    const head = req.method === "HEAD"
+    const send = head ? (r: RawResponse) => respond(withoutBody(r)) : respond
+    try {
+      serve(req, head ? "GET" : req.method, send)
+    } catch (error) {
+      // Nothing above should throw; if it does, the caller still gets an answer and the server lives.
+      const requestId = randomUUID()
+      runFork(Effect.logError("Unhandled failure while serving a request", Cause.die(error)).pipe(Effect.annotateLogs("request_id", requestId)))
+      send(json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId }))
+    }
+  }
+
+  const serve = (req: RawRequest, method: string, respond: (r: RawResponse) => void): void => {
     const q = req.url.indexOf("?")
     const path = q < 0 ? req.url : req.url.slice(0, q)
     const query = q < 0 ? "" : req.url.slice(q + 1)
 
-    if (settings.swaggerEnable && req.method === "GET" && swaggerPaths.has(path)) {
+    if (settings.swaggerEnable && method === "GET" && swaggerPaths.has(path)) {
       openApiDocument ??= JSON.stringify(OpenApi.fromApi(api as any))
       return respond({ status: 200, headers: { ...JSON_HEADERS }, body: openApiDocument })
     }
 
-    const found = router.find(req.method as FindMyWay.HTTPMethod, path)
+    const notFound = () => json(404, responseBody("Route not found.", `No route ${req.method} ${path}.`))
+    const found = router.find(method as FindMyWay.HTTPMethod, path)
+    if (found !== null && found.store === null) {
+      return respond(owns(path) ? json(400, responseBody("Request path must be valid percent-encoded UTF-8.")) : notFound())
+    }
     if (found === null) {
-      if (!owns(path)) return respond(json(404, responseBody("Route not found.", `No route ${req.method} ${path}.`)))
-      const allowedMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => router.find(m as FindMyWay.HTTPMethod, path) !== null)
+      if (!owns(path)) return respond(notFound())
+      const allowedMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
+        .filter((m) => (router.find((m === "HEAD" ? "GET" : m) as FindMyWay.HTTPMethod, path)?.store ?? null) !== null)
       return allowedMethods.length > 0
         ? respond(json(405, responseBody("Method not allowed.", `${req.method} is not allowed on ${path}.`), { allow: allowedMethods.join(", ") }))
-        : respond(json(404, responseBody("Route not found.", `No route ${req.method} ${path}.`)))
+        : respond(notFound())
     }
     const route = found.store as CompiledRoute
     const requestId = randomUUID()
     const request: Record<string, unknown> = {}
 
-    /** Decodes path, query and body into `request`; a 400 with every bad field when they do not fit. */
+    /**
+     * Decodes path, query and body into `request`; a 400 with every bad field when they do not
+     * fit. Each part is first walked once for what no schema should see (values over the input
+     * limits, NUL characters); a part with such values is not decoded.
+     */
     const decodeRequest = (): BadRequest | undefined => {
-      let validations: Array<ValidationEntry> | undefined
-      const nulInPath = nulFields(found.params)
-      if (nulInPath.length > 0) (validations ??= []).push(...nulInPath)
-      else if (route.decodePath !== undefined) {
-        const r = route.decodePath(found.params)
-        if (Either.isRight(r)) request.path = r.right
-        else (validations ??= []).push(...validationsOf(r.left))
+      const listed: Array<ValidationEntry> = []
+      let total = 0
+      let exact = true
+      const add = (found: ReadonlyArray<ValidationEntry>, count: number, exactCount = true) => {
+        total += count
+        exact &&= exactCount
+        for (const v of found) if (listed.length < MAX_VALIDATIONS) listed.push(v)
       }
-      if (route.decodeQuery !== undefined) {
-        const params = parseQuery(query, route.arrayQueryKeys)
-        const nul = nulFields(params)
-        const r = nul.length === 0 ? route.decodeQuery(params) : undefined
-        if (r === undefined) (validations ??= []).push(...nul)
-        else if (Either.isRight(r)) request.urlParams = r.right
-        else (validations ??= []).push(...validationsOf(r.left))
+      const problems = () =>
+        total === 0
+          ? undefined
+          : badRequest("Validation failed.", total > listed.length ? moreNote(listed.length, total, exact) : undefined, listed)
+      /** Walks then decodes one part; its decoded value, or undefined when it does not fit. */
+      const check = (input: unknown, decode: Decoder): unknown => {
+        const inspection = inspectInput(input, limits)
+        if (inspection.total > 0) return void add(inspection.violations, inspection.total)
+        const r = decode(input)
+        if (Either.isRight(r)) return r.right
+        const collected = collectValidations(r.left)
+        add(collected.validations, collected.total, collected.exact)
+        return undefined
       }
+      if (route.decodePath !== undefined) request.path = check(found.params, route.decodePath)
+      else {
+        const inspection = inspectInput(found.params, limits)
+        add(inspection.violations, inspection.total)
+      }
+      if (route.decodeQuery !== undefined) request.urlParams = check(parseQuery(query, route.arrayQueryKeys, limits), route.decodeQuery)
       if (route.decodePayload !== undefined) {
         let body: unknown
         if (typeof req.body === "object") body = req.body.parsed
         else if (req.body === undefined || req.body.trim() === "") body = {}
         else {
           const contentType = header(req.headers, "content-type") ?? ""
-          if (contentType.includes("application/x-www-form-urlencoded")) {
-            body = Object.fromEntries(new URLSearchParams(req.body))
-          } else {
+          if (contentType.includes("application/x-www-form-urlencoded")) body = parseForm(req.body, limits)
+          else {
+            const tooDeep = tooDeepJson(req.body, limits.maxDepth)
+            if (tooDeep !== undefined) {
+              add([{ field: tooDeep, detail: tooDeepDetail(limits) }], 1)
+              return problems()
+            }
             try {
               body = JSON.parse(req.body)
             } catch (e) {
@@ -370,13 +523,9 @@ export const makeDispatcher = <R>(
         if (typeof body !== "object" || body === null || Array.isArray(body)) {
           return badRequest("Request body must be a JSON object.")
         }
-        const nul = nulFields(body)
-        if (nul.length > 0) return badRequest("Validation failed.", undefined, [...(validations ?? []), ...nul])
-        const r = route.decodePayload(body)
-        if (Either.isRight(r)) request.payload = r.right
-        else (validations ??= []).push(...validationsOf(r.left))
+        request.payload = check(body, route.decodePayload)
       }
-      return validations === undefined ? undefined : badRequest("Validation failed.", undefined, validations)
+      return problems()
     }
 
     const cookieHeader = header(req.headers, "cookie")
@@ -463,6 +612,16 @@ const bearer = (authorization: string | undefined): string | undefined => {
   const m = /^Bearer\s+(.+)$/i.exec(authorization)
   return m ? m[1]!.trim() : undefined
 }
+
+/** A response without its body, with the body's length: the answer to HEAD. */
+const withoutBody = (r: RawResponse): RawResponse =>
+  r.body === undefined
+    ? r
+    : { status: r.status, headers: { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) }, body: undefined }
+
+/** `partial` without its undefined fields (so they take the defaults). */
+const definedOnly = <A extends object>(partial: A | undefined): Partial<A> =>
+  partial === undefined ? {} : Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<A>
 
 /** Unauthorized as the dispatcher answers it, for callers that authenticate elsewhere (WebSockets). */
 export const unauthorized = (message: string) => new Unauthorized({ message })

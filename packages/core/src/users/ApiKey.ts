@@ -10,8 +10,14 @@ export type ApiKeyScope = typeof ApiKeyScope.Type
 
 export class AllowListEntry extends Schema.Class<AllowListEntry>("APIAllowListTarget")({
   id: Schema.String,
+  // Named, so that a message about a whole entry says `type: RBACResource` instead of listing
+  // every kind; a failing entry or type is reported once per item, in a few words.
   type: Schema.Literal(...resourceKinds).annotations({
-    message: () => ({ message: "Type must be a resource kind (such as workspace or template) or \"*\".", override: true })
+    identifier: "RBACResource",
+    message: () => ({
+      message: "Type must be \"*\" or a resource kind such as workspace (see the kinds in GET /auth/scopes).",
+      override: true
+    })
   })
 }) {}
 

@@ -324,7 +324,7 @@ describe("deployment routes", () => {
       for (const path of ["/deployment/config", "/deployment/ssh", "/deployment/stats", "/experiments", "/experiments/available"]) {
         const r = await owner.post(path, {})
         expectResponse(r, 405)
-        expect(r.headers.get("allow")).toBe("GET")
+        expect(r.headers.get("allow")).toBe("GET, HEAD")
       }
     })
   })

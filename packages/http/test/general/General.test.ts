@@ -117,9 +117,9 @@ describe("general routes", () => {
 
     it("answers 405 with Allow for a wrong method on a known path", async () => {
       for (const [method, path, allow] of [
-        ["DELETE", "/buildinfo", "GET"],
-        ["POST", "/updatecheck", "GET"],
-        ["PUT", "/", "GET"],
+        ["DELETE", "/buildinfo", "GET, HEAD"],
+        ["POST", "/updatecheck", "GET, HEAD"],
+        ["PUT", "/", "GET, HEAD"],
         ["GET", "/csp/reports", "POST"]
       ] as const) {
         const r = await owner.request(method, path)

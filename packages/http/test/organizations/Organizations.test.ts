@@ -539,13 +539,13 @@ describe("organizations", () => {
     it("answers 405 with Allow for a wrong method on a known path", async () => {
       const list = await owner.put("/organizations", {})
       expectResponse(list, 405)
-      expect(list.headers.get("allow")).toBe("GET, POST")
+      expect(list.headers.get("allow")).toBe("GET, HEAD, POST")
       const one = await owner.post(`/organizations/${defaultOrgId}`, {})
       expectResponse(one, 405)
-      expect(one.headers.get("allow")).toBe("GET, PATCH, DELETE")
+      expect(one.headers.get("allow")).toBe("GET, HEAD, PATCH, DELETE")
       const members = await owner.patch(`/organizations/${defaultOrgId}/members/me`, {})
       expectResponse(members, 405)
-      expect(members.headers.get("allow")).toBe("GET, POST, DELETE")
+      expect(members.headers.get("allow")).toBe("GET, HEAD, POST, DELETE")
       expectResponse(await owner.delete(`/organizations/${defaultOrgId}/members`), 405)
     })
 
