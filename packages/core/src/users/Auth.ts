@@ -469,7 +469,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         github: { default_provider_configured: false, enabled: false },
         oidc: { enabled: false, iconUrl: "", signInText: "" },
         password: { enabled: !settings.disablePasswordAuth },
-        terms_of_service_url: ""
+        // Absent unless configured, as in the described system.
+        ...(settings.termsOfServiceUrl !== "" ? { terms_of_service_url: settings.termsOfServiceUrl } : {})
       })
     } as const
   }),
