@@ -25,7 +25,7 @@ export const isEmptyValue = (value: unknown): boolean => {
 }
 
 /** The mutable properties a response class is constructed from. */
-export type WireProps<C extends new(props: any, disableValidation?: boolean) => any> = Types.Mutable<
+export type WireProps<C extends new (props: any, disableValidation?: boolean) => any> = Types.Mutable<
   ConstructorParameters<C>[0]
 >
 
