@@ -10,6 +10,7 @@ export * from "./Repositories.js"
 export * from "./SearchQuery.js"
 export * from "./Services.js"
 export * from "./Settings.js"
+export * from "./Wire.js"
 // users: accounts, sessions and API keys, passwords, git SSH keys, quiet hours
 export * from "./users/ApiKey.js"
 export * from "./users/Auth.js"

@@ -13,7 +13,7 @@ import { repositorySuite, user } from "../../storage-sql/test/users/RepositorySu
 import { Migrator, SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { migrations, sqliteTypes } from "@workbay/storage-sql"
-import { GroupRepo, MemberRepo, Organization, OrganizationRepo } from "@workbay/core"
+import { AuditLogRepo, GroupRepo, MemberRepo, Organization, OrganizationRepo } from "@workbay/core"
 
 repositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
@@ -92,6 +92,56 @@ describe("SQLite file storage", () => {
         expect(Option.getOrThrow(yield* Effect.flatMap(GroupRepo, (repo) => repo.findById(org.id))).member_count).toBe(1)
         expect(Option.isSome(yield* Effect.flatMap(OrganizationRepo, (repo) => repo.findDefault))).toBe(true)
       }).pipe(Effect.provide(Sqlite.layer({ filename })), Effect.orDie)
+    })
+  )
+
+  it.scopedLive("upgrades audit entries about API keys to name the key's owner (a UUID), not the key id", () =>
+    Effect.gen(function* () {
+      const filename = join(yield* tempDir, "keys.db")
+      const at = new Date(Date.UTC(2025, 0, 1)).toISOString()
+      const [ann, ben] = [user("ann"), user("ben")]
+      const nil = "00000000-0000-0000-0000-000000000000"
+      const entry = (id: string, userId: string, resourceId: string) => ({
+        id, time: at, user_id: userId, action: "create", resource_type: "api_key", resource_id: resourceId, status_code: 201
+      })
+      // A release before 0004: entries about keys held the key id.
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const all = migrations(sqliteTypes)
+        yield* Migrator.make({})({
+          loader: Migrator.fromRecord({
+            "0001_identity": all["0001_identity"], "0002_access": all["0002_access"], "0003_counters": all["0003_counters"]
+          }),
+          table: "workbay_migrations"
+        })
+        for (const u of [ann, ben]) {
+          yield* sql`INSERT INTO users ${sql.insert({
+            id: u.id, email: u.email, username: u.username, login_type: u.login_type, status: u.status,
+            created_at: at, updated_at: at, last_seen_at: at, deleted: 0
+          })}`
+        }
+        yield* sql`INSERT INTO api_keys ${sql.insert({
+          id: "KeptKey001", hashed_secret: "h", user_id: ben.id, login_type: "token", token_name: "kept",
+          lifetime_seconds: 60, created_at: at, updated_at: at, expires_at: at, last_used: at
+        })}`
+        yield* sql`INSERT INTO audit_logs ${sql.insert([
+          // The owner made a token for ben (the key still exists): ben is the resource.
+          entry("7a4b1c1e-0000-4000-8000-000000000001", ann.id, "KeptKey001"),
+          // Ann's own key, since deleted: the entry's user is the owner.
+          entry("7a4b1c1e-0000-4000-8000-000000000002", ann.id, "GoneKey001"),
+          // A failed login named no key.
+          entry("7a4b1c1e-0000-4000-8000-000000000003", ben.id, nil),
+          { ...entry("7a4b1c1e-0000-4000-8000-000000000004", ann.id, ann.id), resource_type: "user" }
+        ])}`
+      }).pipe(Effect.provide(SqliteClient.layer({ filename })), Effect.orDie)
+
+      const rows = yield* Effect.flatMap(AuditLogRepo, (repo) => repo.list({ limit: 10, offset: 0 })).pipe(
+        Effect.provide(Sqlite.layer({ filename })),
+        Effect.orDie
+      )
+      expect(Object.fromEntries(rows.map((r) => [r.id.slice(-1), r.resource_id]))).toEqual({
+        1: ben.id, 2: ann.id, 3: nil, 4: ann.id
+      })
     })
   )
 

@@ -1,5 +1,6 @@
 /** Deployment records: build info, update check, SSH settings. */
 import { Schema } from "effect"
+import { omitEmpty } from "../Wire.js"
 
 export class BuildInfo extends Schema.Class<BuildInfo>("BuildInfoResponse")({
   agent_api_version: Schema.String,
@@ -10,7 +11,8 @@ export class BuildInfo extends Schema.Class<BuildInfo>("BuildInfoResponse")({
   telemetry: Schema.Boolean,
   upgrade_message: Schema.String,
   version: Schema.String,
-  webpush_public_key: Schema.String,
+  /** Absent while no Web Push key is configured (as in the described system). */
+  webpush_public_key: omitEmpty(Schema.String),
   workspace_proxy: Schema.Boolean
 }) {}
 
@@ -26,3 +28,4 @@ export class DeploymentSsh extends Schema.Class<DeploymentSsh>("SSHConfigRespons
   hostname_suffix: Schema.String,
   ssh_config_options: Schema.Record({ key: Schema.String, value: Schema.String })
 }) {}
+

@@ -52,7 +52,6 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
       telemetry: settings.telemetryEnable,
       upgrade_message: settings.cliUpgradeMessage,
       version: settings.version,
-      webpush_public_key: "",
       workspace_proxy: false
     })
 

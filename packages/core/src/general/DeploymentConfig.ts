@@ -1,67 +1,77 @@
 /**
  * The deployment configuration as `GET /deployment/config` reports it:
- * `config`, every top-level key Coder's deployment values have, and
- * `options`, one descriptor per setting this service really has.
+ * `config`, Coder's deployment values, and `options`, one descriptor per
+ * setting this service really has.
+ *
+ * As in the described system, a top-level value of `config` that is empty
+ * (`""`, `false`, `0`, an empty list) is left out, except the URL and address
+ * values, which are structs there and always sent; nested values are all sent.
  *
  * Secrets are never reported: a secret-bearing option has the annotation
- * `secret: "true"` and no `value`, and its place in `config` holds an empty
- * string. As a second line of defence every key of `config` whose name looks
- * like it carries a password, secret, key or token is blanked as well.
+ * `secret: "true"` and no `value`, and its place in `config` is blanked (so at
+ * the top level it is absent). As a second line of defence every key of
+ * `config` whose name looks like it carries a password, secret, key or token is
+ * blanked as well.
  */
-import { Duration, Schema } from "effect"
+import { Duration, Schema, type Types } from "effect"
 import { defaultSettings, type SettingsShape } from "../Settings.js"
+import { isEmptyValue, omitEmpty, putNonEmpty } from "../Wire.js"
 
 // ---------------------------------------------------------------------------
 // Wire schemas
+//
+// Option and group descriptors follow the described system's option type: every
+// field is left out when empty (no flag, no env, `hidden: false`, no parent, ...).
 
+/** A group of options; `parent` is absent for top-level groups. */
 export interface DeploymentOptionGroup {
-  readonly name: string
-  readonly description: string
-  readonly yaml: string
-  readonly parent: DeploymentOptionGroup | null
+  readonly name?: string
+  readonly description?: string
+  readonly yaml?: string
+  readonly parent?: DeploymentOptionGroup
 }
 
 export const DeploymentOptionGroup: Schema.Schema<DeploymentOptionGroup> = Schema.Struct({
-  name: Schema.String,
-  description: Schema.String,
-  yaml: Schema.String,
-  parent: Schema.NullOr(Schema.suspend((): Schema.Schema<DeploymentOptionGroup> => DeploymentOptionGroup))
+  name: omitEmpty(Schema.String),
+  description: omitEmpty(Schema.String),
+  yaml: omitEmpty(Schema.String),
+  parent: omitEmpty(Schema.suspend((): Schema.Schema<DeploymentOptionGroup> => DeploymentOptionGroup))
 }).annotations({ identifier: "DeploymentOptionGroup" })
 
-/** One option descriptor. `value` is absent for secret-bearing options. */
+/** One option descriptor. `value` is absent for secret-bearing options; empty fields are absent. */
 export interface DeploymentOption {
-  readonly name: string
-  readonly description: string
-  readonly flag: string
-  readonly flag_shorthand: string
-  readonly env: string
-  readonly yaml: string
-  readonly default: string
+  readonly name?: string
+  readonly description?: string
+  readonly flag?: string
+  readonly flag_shorthand?: string
+  readonly env?: string
+  readonly yaml?: string
+  readonly default?: string
   readonly value?: unknown
-  /** `flag`, `env`, `yaml`, `default`, or empty when set another way (by an embedder's code). */
-  readonly value_source: string
-  readonly hidden: boolean
-  readonly required: boolean
-  readonly annotations: { readonly [key: string]: string }
-  readonly group: DeploymentOptionGroup
-  readonly use_instead: ReadonlyArray<DeploymentOption>
+  /** `flag`, `env`, `yaml`, `default`, or absent when set another way (by an embedder's code). */
+  readonly value_source?: string
+  readonly hidden?: boolean
+  readonly required?: boolean
+  readonly annotations?: { readonly [key: string]: string }
+  readonly group?: DeploymentOptionGroup
+  readonly use_instead?: ReadonlyArray<DeploymentOption>
 }
 
 export const DeploymentOption: Schema.Schema<DeploymentOption> = Schema.Struct({
-  name: Schema.String,
-  description: Schema.String,
-  flag: Schema.String,
-  flag_shorthand: Schema.String,
-  env: Schema.String,
-  yaml: Schema.String,
-  default: Schema.String,
+  name: omitEmpty(Schema.String),
+  description: omitEmpty(Schema.String),
+  flag: omitEmpty(Schema.String),
+  flag_shorthand: omitEmpty(Schema.String),
+  env: omitEmpty(Schema.String),
+  yaml: omitEmpty(Schema.String),
+  default: omitEmpty(Schema.String),
   value: Schema.optional(Schema.Unknown),
-  value_source: Schema.String,
-  hidden: Schema.Boolean,
-  required: Schema.Boolean,
-  annotations: Schema.Record({ key: Schema.String, value: Schema.String }),
-  group: DeploymentOptionGroup,
-  use_instead: Schema.Array(Schema.suspend((): Schema.Schema<DeploymentOption> => DeploymentOption))
+  value_source: omitEmpty(Schema.String),
+  hidden: omitEmpty(Schema.Boolean),
+  required: omitEmpty(Schema.Boolean),
+  annotations: omitEmpty(Schema.Record({ key: Schema.String, value: Schema.String })),
+  group: omitEmpty(DeploymentOptionGroup),
+  use_instead: omitEmpty(Schema.Array(Schema.suspend((): Schema.Schema<DeploymentOption> => DeploymentOption)))
 }).annotations({ identifier: "DeploymentOption" })
 
 export const DeploymentConfigResponse = Schema.Struct({
@@ -73,8 +83,13 @@ export type DeploymentConfigResponse = typeof DeploymentConfigResponse.Type
 // ---------------------------------------------------------------------------
 // Groups (Coder's, plus "General" for the options Coder leaves at the top level)
 
-const group = (name: string, yaml: string, description = "", parent: DeploymentOptionGroup | null = null): DeploymentOptionGroup =>
-  ({ name, description, yaml, parent })
+const group = (name: string, yaml: string, description = "", parent?: DeploymentOptionGroup): DeploymentOptionGroup => {
+  const g: Types.Mutable<DeploymentOptionGroup> = { name }
+  putNonEmpty(g, "description", description)
+  putNonEmpty(g, "yaml", yaml)
+  if (parent !== undefined) g.parent = parent
+  return g
+}
 
 const general = group("General", "", "Settings of the deployment as a whole.")
 const networking = group("Networking", "networking")
@@ -301,22 +316,23 @@ const descriptor = (o: OptionSpec, settings: SettingsShape, useInstead: Readonly
   if (o.kind === "duration") annotations.format_duration = "true"
   if (o.enterprise) annotations.enterprise = "true"
   if (o.secret) annotations.secret = "true"
-  return {
-    name: o.name,
-    description: o.description,
-    flag: o.flag,
-    flag_shorthand: o.shorthand ?? "",
-    env: envOf(o),
-    yaml: o.yaml,
-    default: o.secret ? "" : formatDefault(o.kind, defaultSettings[o.setting]),
-    ...(o.secret ? {} : { value: redactUrl(value) }),
-    value_source: settings.valueSources[o.setting] ?? (sameValue(value, fallback) ? "default" : ""),
-    hidden: o.hidden ?? false,
-    required: false,
-    annotations,
-    group: o.group,
-    use_instead: useInstead
+  const d: Types.Mutable<DeploymentOption> = { name: o.name }
+  putNonEmpty(d, "description", o.description)
+  putNonEmpty(d, "flag", o.flag)
+  putNonEmpty(d, "flag_shorthand", o.shorthand)
+  putNonEmpty(d, "env", envOf(o))
+  putNonEmpty(d, "yaml", o.yaml)
+  if (!o.secret) {
+    putNonEmpty(d, "default", formatDefault(o.kind, defaultSettings[o.setting]))
+    // Every non-secret option has a value, empty or not (the described system sends it too).
+    d.value = redactUrl(value)
   }
+  putNonEmpty(d, "value_source", settings.valueSources[o.setting] ?? (sameValue(value, fallback) ? "default" : ""))
+  putNonEmpty(d, "hidden", o.hidden)
+  putNonEmpty(d, "annotations", annotations)
+  d.group = o.group
+  putNonEmpty(d, "use_instead", useInstead)
+  return d
 }
 
 const ns = (d: Duration.DurationInput) => toNanos(Duration.decode(d))
@@ -493,11 +509,19 @@ export const deploymentConfig = (settings: SettingsShape): DeploymentConfigRespo
   for (const o of spec) {
     if (o.path !== undefined) setPath(config, o.path, o.secret ? "" : toWire(o.kind, settings[o.setting]))
   }
-  const sorted = Object.fromEntries(Object.keys(config).sort().map((k) => [k, config[k]]))
-  return { config: scrub(sorted) as Record<string, unknown>, options: [...built.values()] }
+  const scrubbed = scrub(config) as Record<string, unknown>
+  const kept = Object.keys(scrubbed).sort().filter((k) => alwaysSent.has(k) || !isEmptyValue(scrubbed[k]) || isObject(scrubbed[k]))
+  return { config: Object.fromEntries(kept.map((k) => [k, scrubbed[k]])), options: [...built.values()] }
 }
 
-/** Top-level keys `config` always holds (the spec's list). */
+const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v)
+
+/** Top-level values that are structs in the described system (URLs, addresses, external auth): sent even when empty. */
+const alwaysSent: ReadonlySet<string> = new Set([
+  "access_url", "address", "agent_fallback_troubleshooting_url", "docs_url", "external_auth"
+])
+
+/** Top-level keys `config` may hold (the spec's list); empty values among them are absent. */
 export const deploymentConfigKeys: ReadonlyArray<string> = [
   "access_url", "additional_csp_policy", "address", "agent_fallback_troubleshooting_url", "agent_stat_refresh_interval",
   "ai", "allow_workspace_renames", "autobuild_poll_interval", "browser_only", "cache_directory", "cli_upgrade_message",

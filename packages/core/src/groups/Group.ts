@@ -2,6 +2,7 @@
 import { Context, Schema, type Effect, type Option } from "effect"
 import type { UniqueViolation } from "../Repositories.js"
 import { ReducedUser, type UserRecord, type UserStatus, usernamePattern } from "../users/User.js"
+import { omitEmpty } from "../Wire.js"
 
 /** The group every organization has: its members are the organization's members. Its id is the organization's id. */
 export const EVERYONE_GROUP_NAME = "Everyone"
@@ -9,9 +10,9 @@ export const EVERYONE_GROUP_NAME = "Everyone"
 export const GroupSource = Schema.Literal("oidc", "user")
 export type GroupSource = typeof GroupSource.Type
 
-/** A group with its members (those the caller may read) and its real size. */
+/** A group with its members (those the caller may read) and its real size; the avatar is absent when empty. */
 export class Group extends Schema.Class<Group>("Group")({
-  avatar_url: Schema.String,
+  avatar_url: omitEmpty(Schema.String),
   display_name: Schema.String,
   id: Schema.UUID,
   members: Schema.Array(ReducedUser),

@@ -16,6 +16,7 @@ import { UserRepo } from "../users/Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import { toReducedUser, Username, type UserRecord, type UserStatus } from "../users/User.js"
+import { putNonEmpty, type WireProps } from "../Wire.js"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "../users/Users.js"
 
 export interface CreateGroupInput {
@@ -69,9 +70,8 @@ const auditedFields = (g: GroupRecord) => ({
 })
 
 /** Wire form of a stored group with the members the caller may read. */
-export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Group =>
-  new Group({
-    avatar_url: g.avatar_url,
+export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Group => {
+  const props: WireProps<typeof Group> = {
     display_name: g.display_name,
     id: g.id,
     members: members.map(toReducedUser),
@@ -82,7 +82,10 @@ export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Gro
     quota_allowance: g.quota_allowance,
     source: g.source,
     total_member_count: g.member_count
-  }, true)
+  }
+  putNonEmpty(props, "avatar_url", g.avatar_url)
+  return new Group(props, true)
+}
 
 const nameConflict = (name: string) =>
   new Conflict({

@@ -1,6 +1,7 @@
 /** Organizations and memberships. */
 import { Schema } from "effect"
 import { SlimRole } from "../users/User.js"
+import { omitEmpty } from "../Wire.js"
 
 export class Organization extends Schema.Class<Organization>("Organization")({
   created_at: Schema.Date,
@@ -25,14 +26,14 @@ export interface MembershipRecord {
   readonly updated_at: Date
 }
 
-/** An organization member as listed by the members routes. */
+/** An organization member as listed by the members routes; name and avatar are absent when empty. */
 export class OrganizationMember extends Schema.Class<OrganizationMember>("OrganizationMemberWithUserData")({
   organization_id: Schema.UUID,
   user_id: Schema.UUID,
   username: Schema.String,
-  name: Schema.String,
+  name: omitEmpty(Schema.String),
   email: Schema.String,
-  avatar_url: Schema.String,
+  avatar_url: omitEmpty(Schema.String),
   global_roles: Schema.Array(SlimRole),
   roles: Schema.Array(SlimRole),
   created_at: Schema.Date,

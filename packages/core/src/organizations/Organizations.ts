@@ -9,7 +9,8 @@ import { Organization, OrganizationMember, type MembershipRecord, type Organizat
 import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { MemberRepo, OrganizationRepo } from "./Repositories.js"
-import { SlimRole, type UserRecord } from "../users/User.js"
+import { toSlimRole, type UserRecord } from "../users/User.js"
+import { putNonEmpty, type WireProps } from "../Wire.js"
 import {
   DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, roleChanges, rolesRefused, toAssignableRole, unknownRoles, Users
 } from "../users/Users.js"
@@ -35,21 +36,23 @@ const nameConflict = (name: string) =>
   })
 
 const slimRole = (name: string, organizationId: string) =>
-  new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: organizationId }, true)
+  toSlimRole(name, roleDefinitions.get(name)?.display_name ?? name, organizationId)
 
-export const toMember = (m: MembershipRecord, u: UserRecord) =>
-  new OrganizationMember({
+export const toMember = (m: MembershipRecord, u: UserRecord) => {
+  const props: WireProps<typeof OrganizationMember> = {
     organization_id: m.organization_id,
     user_id: u.id,
     username: u.username,
-    name: u.name,
     email: u.email,
-    avatar_url: u.avatar_url,
     global_roles: u.rbac_roles.map((r) => slimRole(r, "")),
     roles: m.roles.map((r) => slimRole(r, m.organization_id)),
     created_at: m.created_at,
     updated_at: m.updated_at
-  }, true)
+  }
+  putNonEmpty(props, "name", u.name)
+  putNonEmpty(props, "avatar_url", u.avatar_url)
+  return new OrganizationMember(props, true)
+}
 
 /** How audit entries name an organization and a membership. */
 export const orgResource = (o: OrganizationRecord) =>

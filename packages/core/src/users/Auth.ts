@@ -50,6 +50,13 @@ export const parseApiKey = (token: string): { readonly id: string; readonly secr
   return { id: token.slice(0, i), secret: token.slice(i + 1) }
 }
 
+/**
+ * How audit entries name an API key: by its owner's id, as the described system does
+ * (`resource_id` is a UUID; key ids are not), and by a token name or username.
+ */
+export const apiKeyResource = (key: Pick<ApiKeyRecord, "user_id">, target: string) =>
+  ({ type: "api_key", id: key.user_id, target })
+
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 /** Nanoseconds, the unit of Go's time.Duration, which the described API uses on the wire for lifetimes. */
@@ -193,7 +200,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           return yield* new Forbidden({ message: "Your account is suspended. Contact an admin to reactivate your account." })
         }
         const session = yield* createSession(user.id).pipe(Effect.orDie)
-        yield* auditResource({ type: "api_key", id: session.record.id, target: user.username }, undefined, session.record)
+        yield* auditResource(apiKeyResource(session.record, user.username), undefined, session.record)
         yield* users.update(user.id, { last_seen_at: yield* now }).pipe(Effect.orDie)
         return { session_token: session.key, expires_at: session.record.expires_at }
       }).pipe(span("Auth.login"))
@@ -201,7 +208,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const logout = Effect.gen(function*() {
       const actor = yield* CurrentActor
       yield* keys.delete(actor.apiKey.id)
-      yield* auditResource({ type: "api_key", id: actor.apiKey.id, target: actor.user.username }, actor.apiKey)
+      yield* auditResource(apiKeyResource(actor.apiKey, actor.user.username), actor.apiKey)
       return new ResponseBody({ message: "Logged out!" })
     }).pipe(span("Auth.logout"))
 
@@ -350,7 +357,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         // A session key has no limits: only a caller whose own key has none may make one.
         yield* withinCallerKey({ scopes: ["all"], allowList: [] })
         const session = yield* createSession(user.id).pipe(Effect.orDie)
-        yield* auditResource({ type: "api_key", id: session.record.id, target: user.username }, undefined, session.record)
+        yield* auditResource(apiKeyResource(session.record, user.username), undefined, session.record)
         return { key: session.key }
       }).pipe(span("Auth.createSessionKey"))
 
@@ -396,7 +403,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
             ? input.allow_list.map((e) => new AllowListEntry({ type: e.type, id: e.id.toLowerCase() }))
             : [new AllowListEntry({ type: "*", id: "*" })]
         }).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(duplicateName())))
-        yield* auditResource({ type: "api_key", id: created.record.id, target: tokenName }, undefined, created.record)
+        yield* auditResource(apiKeyResource(created.record, tokenName), undefined, created.record)
         return { key: created.key }
       }).pipe(span("Auth.createToken"))
 
@@ -437,7 +444,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         if (Option.isNone(key)) return yield* NotFound.resource("API key")
         yield* authorize("delete", { type: "api_key", id: key.value.id, ownerId: user.id })
         yield* keys.delete(key.value.id)
-        yield* auditResource({ type: "api_key", id: key.value.id, target: key.value.token_name || user.username }, key.value)
+        yield* auditResource(apiKeyResource(key.value, key.value.token_name || user.username), key.value)
       }).pipe(span("Auth.deleteKey"))
 
     const tokenConfig = (ref: string) =>
@@ -470,7 +477,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         github: { default_provider_configured: false, enabled: false },
         oidc: { enabled: false, iconUrl: "", signInText: "" },
         password: { enabled: !settings.disablePasswordAuth },
-        terms_of_service_url: ""
+        // Absent unless configured, as in the described system.
+        ...(settings.termsOfServiceUrl !== "" ? { terms_of_service_url: settings.termsOfServiceUrl } : {})
       })
     } as const
   }),

@@ -1,5 +1,6 @@
 /** Users: the wire forms (full, reduced, minimal), the stored record and related requests. */
 import { Schema } from "effect"
+import { omitEmpty, putNonEmpty, type WireProps } from "../Wire.js"
 
 export const UserStatus = Schema.Literal("active", "suspended").annotations({
   message: () => ({ message: "Status must be active or suspended.", override: true })
@@ -11,24 +12,33 @@ export const LoginType = Schema.Literal("", "github", "none", "oidc", "password"
 })
 export type LoginType = typeof LoginType.Type
 
-/** A role as embedded in a user: `organization_id` is empty for site roles. */
+/** A role as embedded in a user: `organization_id` is absent for site roles. */
 export class SlimRole extends Schema.Class<SlimRole>("SlimRole")({
   display_name: Schema.String,
   name: Schema.String,
-  organization_id: Schema.String
+  organization_id: omitEmpty(Schema.String)
 }) {}
 
+/** A role of a user or member: site roles have no organization. */
+export const toSlimRole = (name: string, displayName: string, organizationId: string): SlimRole => {
+  const props: WireProps<typeof SlimRole> = { display_name: displayName, name }
+  putNonEmpty(props, "organization_id", organizationId)
+  return new SlimRole(props, true)
+}
+
+/** Name and avatar are absent when empty, as in the described system. */
 const reducedFields = {
-  avatar_url: Schema.String,
+  avatar_url: omitEmpty(Schema.String),
   created_at: Schema.Date,
   email: Schema.String,
   id: Schema.UUID,
-  is_service_account: Schema.Boolean,
+  /** Absent unless true. */
+  is_service_account: omitEmpty(Schema.Boolean),
   last_seen_at: Schema.Date,
   login_type: LoginType,
-  name: Schema.String,
+  name: omitEmpty(Schema.String),
   status: UserStatus,
-  theme_preference: Schema.String,
+  theme_preference: omitEmpty(Schema.String),
   updated_at: Schema.Date,
   username: Schema.String
 }
@@ -44,11 +54,11 @@ export class User extends Schema.Class<User>("User")({
   roles: Schema.Array(SlimRole)
 }) {}
 
-/** MinimalUser: id, username, name and avatar. */
+/** MinimalUser: id, username, and the name and avatar when set. */
 export class MinimalUser extends Schema.Class<MinimalUser>("MinimalUser")({
-  avatar_url: Schema.String,
+  avatar_url: omitEmpty(Schema.String),
   id: Schema.UUID,
-  name: Schema.String,
+  name: omitEmpty(Schema.String),
   username: Schema.String
 }) {}
 
@@ -116,25 +126,34 @@ const reserved = new Set(["me", "new", "create", "first", "authmethods", "login"
 /** Whether a username is taken by a route word. */
 export const isReservedUsername = (name: string) => reserved.has(name.toLowerCase())
 
-/** Wire form of a stored user. */
-export const toReducedUser = (u: UserRecord): ReducedUser =>
-  new ReducedUser({
-    avatar_url: u.avatar_url,
+/** The fields of a reduced user (and of a full one), the empty ones left out. */
+export const reducedUserProps = (u: UserRecord): WireProps<typeof ReducedUser> => {
+  const props: WireProps<typeof ReducedUser> = {
     created_at: u.created_at,
     email: u.email,
     id: u.id,
-    is_service_account: u.is_service_account,
     last_seen_at: u.last_seen_at,
     login_type: u.login_type,
-    name: u.name,
     status: u.status,
-    theme_preference: u.appearance.theme_preference,
     updated_at: u.updated_at,
     username: u.username
-  }, true)
+  }
+  putNonEmpty(props, "avatar_url", u.avatar_url)
+  putNonEmpty(props, "is_service_account", u.is_service_account)
+  putNonEmpty(props, "name", u.name)
+  putNonEmpty(props, "theme_preference", u.appearance.theme_preference)
+  return props
+}
 
-export const toMinimalUser = (u: UserRecord): MinimalUser =>
-  new MinimalUser({ avatar_url: u.avatar_url, id: u.id, name: u.name, username: u.username }, true)
+/** Wire form of a stored user. */
+export const toReducedUser = (u: UserRecord): ReducedUser => new ReducedUser(reducedUserProps(u), true)
+
+export const toMinimalUser = (u: UserRecord): MinimalUser => {
+  const props: WireProps<typeof MinimalUser> = { id: u.id, username: u.username }
+  putNonEmpty(props, "avatar_url", u.avatar_url)
+  putNonEmpty(props, "name", u.name)
+  return new MinimalUser(props, true)
+}
 
 /** One permission of a role: `action` `*` is every action, `resource_type` `*` every kind. */
 export class RolePermission extends Schema.Class<RolePermission>("Permission")({
@@ -145,8 +164,8 @@ export class RolePermission extends Schema.Class<RolePermission>("Permission")({
 
 /**
  * A role as the roles listings show it (the described system's AssignableRoles):
- * what it grants and whether the caller may assign it. `organization_id` is empty for
- * site roles, as in SlimRole.
+ * what it grants and whether the caller may assign it. `organization_id` (a UUID) is
+ * absent for site roles, as in SlimRole.
  */
 export class AssignableRole extends Schema.Class<AssignableRole>("AssignableRoles")({
   name: Schema.String,
@@ -154,7 +173,7 @@ export class AssignableRole extends Schema.Class<AssignableRole>("AssignableRole
   site_permissions: Schema.Array(RolePermission),
   organization_permissions: Schema.Array(RolePermission),
   user_permissions: Schema.Array(RolePermission),
-  organization_id: Schema.String,
+  organization_id: omitEmpty(Schema.UUID),
   assignable: Schema.Boolean,
   built_in: Schema.Boolean
 }) {}

@@ -19,32 +19,21 @@ import { Transactions, type UniqueViolation } from "../Repositories.js"
 import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
+import { putNonEmpty, type WireProps } from "../Wire.js"
 import {
-  AssignableRole, isReservedUsername, type LoginType, RolePermission, SlimRole, User, UserAppearance, type UserRecord,
-  type UserStatus
+  AssignableRole, isReservedUsername, type LoginType, reducedUserProps, RolePermission, toSlimRole, User, UserAppearance,
+  type UserRecord, type UserStatus
 } from "./User.js"
 
 /** Wire form of a user with its memberships. */
-export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): User =>
-  new User({
-    avatar_url: u.avatar_url,
-    created_at: u.created_at,
-    email: u.email,
-    has_ai_seat: false,
-    id: u.id,
-    is_service_account: u.is_service_account,
-    last_seen_at: u.last_seen_at,
-    login_type: u.login_type,
-    name: u.name,
-    organization_ids: organizationIds,
-    roles: u.rbac_roles.map((name) =>
-      new SlimRole({ name, display_name: roleDefinitions.get(name)?.display_name ?? name, organization_id: "" }, true)
-    ),
-    status: u.status,
-    theme_preference: u.appearance.theme_preference,
-    updated_at: u.updated_at,
-    username: u.username
-  }, true)
+export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): User => {
+  const props: WireProps<typeof User> = reducedUserProps(u) as WireProps<typeof User>
+  // has_ai_seat is always sent (it has no omitempty in the described system).
+  props.has_ai_seat = false
+  props.organization_ids = organizationIds
+  props.roles = u.rbac_roles.map((name) => toSlimRole(name, roleDefinitions.get(name)?.display_name ?? name, ""))
+  return new User(props, true)
+}
 
 /** How audit entries name a user. */
 export const userResource = (u: UserRecord) => ({ type: "user", id: u.id, target: u.username })
@@ -56,16 +45,17 @@ export const userObject = (u: Pick<UserRecord, "id">) => ({ type: "user", id: u.
 export const toAssignableRole = (role: RoleDefinition, organizationId: string, assignable: boolean): AssignableRole => {
   const granted = permissions(role)
   const wire = (list: typeof granted.site) => list.map((p) => new RolePermission(p, true))
-  return new AssignableRole({
+  const props: WireProps<typeof AssignableRole> = {
     name: role.name,
     display_name: role.display_name,
     site_permissions: wire(granted.site),
     organization_permissions: wire(granted.organization),
     user_permissions: wire(granted.user),
-    organization_id: organizationId,
     assignable,
     built_in: true
-  }, true)
+  }
+  putNonEmpty(props, "organization_id", organizationId)
+  return new AssignableRole(props, true)
 }
 
 const quoted = (names: ReadonlyArray<string>) => names.map((n) => `"${n}"`).join(", ")

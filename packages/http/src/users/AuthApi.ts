@@ -1,6 +1,6 @@
 /** Authorization routes: scopes, login, one-time passcodes, first user, auth methods, logout. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { DisplayName, Email, NewPassword, Rbac, ResponseBody, Username } from "@workbay/core"
+import { DisplayName, Email, NewPassword, omitEmpty, Rbac, ResponseBody, Username } from "@workbay/core"
 import { Schema } from "effect"
 import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, UserPath, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
@@ -37,7 +37,8 @@ export class AuthMethods extends Schema.Class<AuthMethods>("AuthMethods")({
   github: Schema.Struct({ default_provider_configured: Schema.Boolean, enabled: Schema.Boolean }),
   oidc: Schema.Struct({ enabled: Schema.Boolean, iconUrl: Schema.String, signInText: Schema.String }),
   password: Schema.Struct({ enabled: Schema.Boolean }),
-  terms_of_service_url: Schema.String
+  /** Absent unless a terms of service URL is configured. */
+  terms_of_service_url: omitEmpty(Schema.String)
 }) {}
 
 /** Routes that work without a token. */

@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, createUser, expectIsoDate, expectResponse, startWithOwner, type TestServer } from "../support.js"
+import { expectFields } from "../shapes.js"
 
-/** Every top-level key the spec lists for `config`. */
+/** Every top-level key the spec lists for `config` (an empty value is absent; see CONFIG_STRUCTS). */
 const CONFIG_KEYS = [
   "access_url", "additional_csp_policy", "address", "agent_fallback_troubleshooting_url", "agent_stat_refresh_interval",
   "ai", "allow_workspace_renames", "autobuild_poll_interval", "browser_only", "cache_directory", "cli_upgrade_message",
@@ -23,41 +24,49 @@ const CONFIG_KEYS = [
   "workspace_prebuilds", "write_config"
 ]
 
+/** Top-level values that are structs in the described system: sent even when empty. */
+const CONFIG_STRUCTS = ["access_url", "address", "agent_fallback_troubleshooting_url", "docs_url", "external_auth"]
+
+/** Checks `config` holds only known keys and no empty top-level value but the struct ones. */
+const expectConfigKeys = (c: Record<string, unknown>) => {
+  expect(Object.keys(c).filter((k) => !CONFIG_KEYS.includes(k))).toEqual([])
+  for (const [k, v] of Object.entries(c)) {
+    if (CONFIG_STRUCTS.includes(k)) continue
+    const empty = v === "" || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
+    expect(empty, `config.${k} is sent empty (${JSON.stringify(v)}); it should be absent`).toBe(false)
+  }
+}
+
 const HOUR_NS = 3_600_000_000_000
 const DAY_NS = 24 * HOUR_NS
 
-/** The fields of an option descriptor (`value` is absent for secret-bearing options). */
-const OPTION_KEYS = [
-  "annotations", "default", "description", "env", "flag", "flag_shorthand", "group", "hidden", "name", "required",
-  "use_instead", "value", "value_source", "yaml"
+/** The fields of an option descriptor that are absent when empty (`value` is absent for secret-bearing options). */
+const OPTION_OPTIONAL = [
+  "annotations", "default", "description", "env", "flag", "flag_shorthand", "hidden", "required", "use_instead",
+  "value_source", "yaml"
 ]
 
-/** Checks a group descriptor `{name, description, yaml, parent}` and its parents. */
+/** Checks a group descriptor `{name, description?, yaml?, parent?}` and its parents. */
 const expectGroup = (g: any) => {
-  expect(Object.keys(g).sort()).toEqual(["description", "name", "parent", "yaml"])
+  expectFields(g, ["name"], ["description", "parent", "yaml"])
   expect(typeof g.name).toBe("string")
   expect(g.name).not.toBe("")
-  expect(typeof g.description).toBe("string")
-  expect(typeof g.yaml).toBe("string")
-  if (g.parent !== null) expectGroup(g.parent)
+  if (g.parent !== undefined) expectGroup(g.parent)
 }
 
-/** Checks every field of an option descriptor; secret ones carry no value. */
+/** Checks every field of an option descriptor; secret ones carry no value, empty fields are absent. */
 const expectOption = (o: any) => {
   const secret = o.annotations?.secret === "true"
-  expect(Object.keys(o).sort()).toEqual(OPTION_KEYS.filter((k) => !(secret && k === "value")))
+  expectFields(o, secret ? ["group", "name"] : ["group", "name", "value"], OPTION_OPTIONAL)
   for (const k of ["name", "description", "flag", "flag_shorthand", "env", "yaml", "default", "value_source"]) {
-    expect(typeof o[k], k).toBe("string")
+    if (k in o) expect(typeof o[k], k).toBe("string")
   }
-  expect(o.name).not.toBe("")
-  expect(["", "default", "flag", "env", "yaml"]).toContain(o.value_source)
-  expect(typeof o.hidden).toBe("boolean")
-  expect(typeof o.required).toBe("boolean")
-  expect(typeof o.annotations).toBe("object")
-  for (const v of Object.values(o.annotations)) expect(typeof v).toBe("string")
+  if ("value_source" in o) expect(["default", "flag", "env", "yaml"]).toContain(o.value_source)
+  if ("hidden" in o) expect(o.hidden).toBe(true)
+  if ("required" in o) expect(o.required).toBe(true)
+  for (const v of Object.values(o.annotations ?? {})) expect(typeof v).toBe("string")
   expectGroup(o.group)
-  expect(Array.isArray(o.use_instead)).toBe(true)
-  for (const u of o.use_instead) expectOption(u)
+  for (const u of o.use_instead ?? []) expectOption(u)
 }
 
 const SECRETS = {
@@ -85,12 +94,16 @@ describe("deployment routes", () => {
   afterAll(() => srv.close())
 
   describe("GET /deployment/config", () => {
-    it("holds every config key and sensible defaults", async () => {
+    it("holds the config keys with a value, and sensible defaults", async () => {
       const r = await owner.get("/deployment/config")
       expect(r.status).toBe(200)
       expect(Object.keys(r.body).sort()).toEqual(["config", "options"])
       const c = r.body.config
-      expect(Object.keys(c).sort()).toEqual([...CONFIG_KEYS].sort())
+      expectConfigKeys(c)
+      // Empty by default, hence absent (as in the described system).
+      for (const k of ["experiments", "disable_password_auth", "pg_connection_url", "write_config", "verbose"]) {
+        expect(c, k).not.toHaveProperty(k)
+      }
       expect(c.access_url).toBe("http://localhost:3000")
       expect(c.session_lifetime).toEqual({
         default_duration: 24 * HOUR_NS,
@@ -105,20 +118,14 @@ describe("deployment routes", () => {
       for (const v of Object.values(c.retention)) expect(Number.isInteger(v)).toBe(true)
       expect(c.swagger).toEqual({ enable: false })
       expect(c.http_cookies).toEqual({ secure_auth_cookie: false, same_site: "lax", host_prefix: false })
-      expect(c.experiments).toEqual([])
-      expect(c.disable_password_auth).toBe(false)
       expect(c.user_quiet_hours_schedule).toEqual({ default_schedule: "CRON_TZ=UTC 0 0 * * *", allow_user_custom: true })
       expect(c.config_ssh).toEqual({ deploymentName: "coder.", sshconfigOptions: [] })
       expect(c.workspace_hostname_suffix).toBe("coder")
       expect(c.oidc).toMatchObject({ client_id: "", client_secret: "", allow_signups: true, scopes: ["openid", "profile", "email"] })
       expect(c.oauth2.github).toMatchObject({ client_id: "", client_secret: "", default_provider_enable: true })
       expect(c.pg_auth).toBe("password")
-      expect(c.pg_connection_url).toBe("")
-      expect(c.scim_api_key).toBe("")
-      expect(c.external_token_encryption_keys).toBe("")
       expect(c.agent_stat_refresh_interval).toBe(30_000_000_000)
       expect(c.healthcheck).toEqual({ refresh: 600_000_000_000, threshold_database: 15_000_000 })
-      expect(c.write_config).toBe(false)
     })
 
     it("describes every setting with an option descriptor", async () => {
@@ -131,24 +138,28 @@ describe("deployment routes", () => {
       expect(new Set(names).size).toBe(names.length)
 
       const byName = (name: string) => options.find((o: any) => o.name === name)
-      expect(byName("Access URL")).toMatchObject({
-        flag: "access-url", env: "WORKBAY_ACCESS_URL", yaml: "accessURL", value: "http://localhost:3000",
-        hidden: false, required: false, group: { name: "Networking", yaml: "networking", parent: null }
+      const access = byName("Access URL")
+      expect(access).toMatchObject({
+        flag: "access-url", env: "WORKBAY_ACCESS_URL", yaml: "accessURL", value: "http://localhost:3000"
       })
+      // Not hidden, not required, no shorthand, a top-level group: those fields are absent.
+      for (const k of ["hidden", "required", "flag_shorthand", "use_instead"]) expect(access).not.toHaveProperty(k)
+      expect(access.group).toEqual({ name: "Networking", yaml: "networking" })
       const session = byName("Session Duration")
       expect(session).toMatchObject({
         flag: "session-duration", default: "24h0m0s", value: 24 * HOUR_NS, value_source: "default",
         annotations: { format_duration: "true" }
       })
       expect(session.group).toMatchObject({ name: "HTTP", parent: { name: "Networking" } })
-      expect(byName("Experiments")).toMatchObject({ flag: "experiments", value: [], default: "" })
+      expect(byName("Experiments")).toMatchObject({ flag: "experiments", value: [] })
+      expect(byName("Experiments")).not.toHaveProperty("default")
       expect(byName("Enable swagger endpoint")).toMatchObject({ flag: "swagger-enable", value: false, default: "false" })
       expect(byName("Verbose").use_instead.map((o: any) => o.name)).toEqual(["Log Filter"])
     })
 
     it("marks secret-bearing options and never carries their value", async () => {
       const r = await owner.get("/deployment/config")
-      const secrets = r.body.options.filter((o: any) => o.annotations.secret === "true")
+      const secrets = r.body.options.filter((o: any) => o.annotations?.secret === "true")
       expect(secrets.map((o: any) => o.name).sort()).toEqual([
         "External Token Encryption Keys", "Notifications: Email Auth: Password", "OAuth2 GitHub Client Secret",
         "OIDC Client Secret", "Postgres Connection URL", "Provisioner Daemon Pre-shared Key (PSK)", "SCIM API Key",
@@ -156,14 +167,14 @@ describe("deployment routes", () => {
       ])
       for (const o of secrets) {
         expect(o).not.toHaveProperty("value")
-        expect(o.default).toBe("")
+        expect(o).not.toHaveProperty("default")
       }
     })
 
     it("lets an auditor read it", async () => {
       const r = await auditor.get("/deployment/config")
       expect(r.status).toBe(200)
-      expect(Object.keys(r.body.config)).toHaveLength(CONFIG_KEYS.length)
+      expect(r.body).toEqual((await owner.get("/deployment/config")).body)
     })
 
     it("answers 403 to a member and 401 without a token", async () => {
@@ -209,9 +220,8 @@ describe("deployment routes", () => {
       ]
       for (const secret of secrets) expect(text).not.toContain(secret)
       const { config, options } = JSON.parse(text)
-      expect(config.pg_connection_url).toBe("")
-      expect(config.scim_api_key).toBe("")
-      expect(config.external_token_encryption_keys).toBe("")
+      // Blanked top-level secrets are empty, hence absent; nested ones are blanked in place.
+      for (const k of ["pg_connection_url", "scim_api_key", "external_token_encryption_keys"]) expect(config).not.toHaveProperty(k)
       expect(config.oidc.client_secret).toBe("")
       expect(config.oauth2.github.client_secret).toBe("")
       expect(config.notifications.email.auth.password).toBe("")
@@ -235,7 +245,8 @@ describe("deployment routes", () => {
       const access = options.find((o: any) => o.name === "Access URL")
       expect(access).toMatchObject({ value: "https://workbay.example.com", value_source: "env" })
       const swagger = options.find((o: any) => o.name === "Enable swagger endpoint")
-      expect(swagger).toMatchObject({ value: true, value_source: "" })
+      expect(swagger).toMatchObject({ value: true })
+      expect(swagger).not.toHaveProperty("value_source")
     })
 
     it("serves the SSH settings", async () => {

@@ -81,7 +81,7 @@ describe("first user", () => {
     expect(me.body.username).toBe("root")
     expect(me.body.name).toBe("Root User")
     expect(me.body.login_type).toBe("password")
-    expect(me.body.roles).toEqual([{ name: "owner", display_name: "Owner", organization_id: "" }])
+    expect(me.body.roles).toEqual([{ name: "owner", display_name: "Owner" }])
     expect(me.body.organization_ids).toEqual([r.body.organization_id])
   })
 
@@ -181,12 +181,23 @@ describe("auth methods", () => {
   it("lists the login methods without a token", async () => {
     const r = await srv.anonymous.get("/users/authmethods")
     expect(r.status).toBe(200)
+    // No terms of service configured: the field is absent, not "".
     expect(r.body).toEqual({
       github: { default_provider_configured: false, enabled: false },
       oidc: { enabled: false, iconUrl: "", signInText: "" },
-      password: { enabled: true },
-      terms_of_service_url: ""
+      password: { enabled: true }
     })
+  })
+
+  it("reports the terms of service URL when one is configured", async () => {
+    const tos = await startTestServer({ settings: { termsOfServiceUrl: "https://example.com/terms" } })
+    try {
+      const r = await tos.anonymous.get("/users/authmethods")
+      expect(r.status).toBe(200)
+      expect(r.body.terms_of_service_url).toBe("https://example.com/terms")
+    } finally {
+      await tos.close()
+    }
   })
 })
 

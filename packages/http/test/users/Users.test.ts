@@ -8,30 +8,26 @@ import {
   type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN, login,
   startWithOwner, STRONG_PASSWORD, type TestServer, type TestUser, tokenClient, UNKNOWN_ID, UUID_PATTERN
 } from "../support.js"
+import { expectFields, REDUCED_USER_OPTIONAL, USER_FIELDS } from "../shapes.js"
 
 const TEMPLATE_ID = "11111111-1111-4111-8111-111111111111"
 
-/** Every field of a full User, checked against the spec. */
+/** Every field of a full User, checked against the spec; name, avatar, theme and service flag are absent when empty. */
 const expectUser = (u: any) => {
-  expect(Object.keys(u).sort()).toEqual([
-    "avatar_url", "created_at", "email", "has_ai_seat", "id", "is_service_account", "last_seen_at", "login_type", "name",
-    "organization_ids", "roles", "status", "theme_preference", "updated_at", "username"
-  ])
+  expectFields(u, USER_FIELDS, REDUCED_USER_OPTIONAL)
   expect(u.id).toMatch(UUID_PATTERN)
   expect(typeof u.username).toBe("string")
   expect(u.email).toMatch(/@/)
-  expect(typeof u.name).toBe("string")
-  expect(typeof u.avatar_url).toBe("string")
+  if ("name" in u) expect(typeof u.name).toBe("string")
   expect(u.created_at).toMatch(ISO_DATE_PATTERN)
   expect(u.updated_at).toMatch(ISO_DATE_PATTERN)
   expect(u.last_seen_at).toMatch(ISO_DATE_PATTERN)
   expect(["", "github", "none", "oidc", "password", "token"]).toContain(u.login_type)
   expect(["active", "suspended"]).toContain(u.status)
   expect(typeof u.has_ai_seat).toBe("boolean")
-  expect(typeof u.is_service_account).toBe("boolean")
-  expect(typeof u.theme_preference).toBe("string")
   for (const id of u.organization_ids) expect(id).toMatch(UUID_PATTERN)
-  for (const role of u.roles) expect(Object.keys(role).sort()).toEqual(["display_name", "name", "organization_id"])
+  // Site roles have no organization: the field is absent.
+  for (const role of u.roles) expect(Object.keys(role).sort()).toEqual(["display_name", "name"])
 }
 
 describe("users", () => {
@@ -57,8 +53,10 @@ describe("users", () => {
       expectUser(r.body)
       expect(r.body).toMatchObject({
         email: "Carol@Example.com", username: "carol", name: "Carol C", login_type: "password", status: "active",
-        avatar_url: "", has_ai_seat: false, is_service_account: false, roles: [], organization_ids: [orgId]
+        has_ai_seat: false, roles: [], organization_ids: [orgId]
       })
+      // No avatar, theme or service flag: absent rather than "" or false.
+      for (const k of ["avatar_url", "theme_preference", "is_service_account"]) expect(r.body).not.toHaveProperty(k)
       const fetched = await owner.get(`/users/${r.body.id}`)
       expect(fetched.body).toEqual(r.body)
       expect((await login(srv, "carol@example.com")).status).toBe(201)
@@ -70,7 +68,7 @@ describe("users", () => {
         organization_ids: [orgId], service_account: true, user_status: "suspended"
       })
       expect(r.status).toBe(201)
-      expect(r.body.roles).toEqual([{ name: "auditor", display_name: "Auditor", organization_id: "" }])
+      expect(r.body.roles).toEqual([{ name: "auditor", display_name: "Auditor" }])
       expect(r.body.is_service_account).toBe(true)
       expect(r.body.status).toBe("suspended")
     })
@@ -176,7 +174,7 @@ describe("users", () => {
       expect(names).toContain("member-one")
       expect([...names]).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b)))
       const admin = r.body.users.find((u: any) => u.username === "admin")
-      expect(admin.roles).toEqual([{ name: "owner", display_name: "Owner", organization_id: "" }])
+      expect(admin.roles).toEqual([{ name: "owner", display_name: "Owner" }])
       expect(admin.organization_ids).toEqual([orgId])
     })
 

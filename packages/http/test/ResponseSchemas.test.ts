@@ -1,0 +1,629 @@
+/**
+ * Every success response of every endpoint, checked against the JSON Schema of its type
+ * as the public reference describes it (test/schemas/ResponseSchemas.ts): fields, types,
+ * required fields, enums, formats (uuid, uri, email, date-time) and the fields that are
+ * left out when empty. Real HTTP on a real port, over data that has every shape: users
+ * with and without names and avatars, a service account, deleted users, organizations,
+ * groups (the Everyone group too), tokens, audit entries of anonymous and failed logins,
+ * and connection log entries of every kind.
+ *
+ * One row per endpoint of the WorkbayApi definition; a guard fails when an endpoint has
+ * no row, so new endpoints join this table.
+ */
+import { AuditLogs, type ConnectionEvent, type DisconnectEvent, UserRepo } from "@workbay/core"
+import { WorkbayApi } from "@workbay/http"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeValidator, type SchemaName } from "./schemas/ResponseSchemas.js"
+import {
+  addMemberWithRoles,
+  captureMail,
+  type Client,
+  createOrganization,
+  createUser,
+  type Reply,
+  type ServiceTestServer,
+  sessionClient,
+  startTestServer,
+  startWithOwner,
+  STRONG_PASSWORD,
+  type TestUser,
+  tokenClient,
+  uniqueName
+} from "./support.js"
+
+/** What the rows share: the server, callers, and the data made before the rows run. */
+interface World {
+  readonly srv: ServiceTestServer
+  readonly owner: Client
+  readonly ownerId: string
+  readonly orgId: string
+  /** A member with a display name, an avatar and a theme, admin of `org`. */
+  readonly alice: TestUser
+  /** A member with none of those. */
+  readonly bob: TestUser
+  /** A service account (login type none). */
+  readonly robotId: string
+  /** A second organization, with display name, description and icon. */
+  readonly org: { readonly id: string; readonly name: string }
+  /** Groups of the default organization: one with an avatar and members, one bare. */
+  readonly devs: { readonly id: string }
+  readonly bare: { readonly id: string }
+  readonly tokenName: string
+  readonly mail: ReturnType<typeof captureMail>
+}
+
+interface Row {
+  /** The HttpApi group and endpoint names. */
+  readonly endpoint: `${string}.${string}`
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+  /** As the HttpApi definition declares it (`:param`). */
+  readonly path: string
+  readonly status: number
+  /** The reference type of the body, `[Type]` for a list, or `none` for no body. */
+  readonly schema: SchemaName | "none"
+  /** Sends the request (as many as make the shapes worth checking); every reply is checked. */
+  readonly call: (w: World) => Promise<Reply | ReadonlyArray<Reply>>
+}
+
+/** A table row: `route` is the method and the path as the HttpApi definition declares them. */
+const row = (
+  endpoint: Row["endpoint"],
+  route: `${Row["method"]} ${string}`,
+  status: number,
+  schema: Row["schema"],
+  call: Row["call"]
+): Row => {
+  const [method, path] = route.split(" ") as [Row["method"], string]
+  return { endpoint, method, path, status, schema, call }
+}
+
+const AVATAR = "https://example.com/avatars/alice.png"
+const GROUP_AVATAR = "https://example.com/groups/devs.png"
+
+/** A group to change or delete in a row without touching the shared ones. */
+const throwawayGroup = async (w: World, body: Record<string, unknown> = {}) => {
+  const r = await w.owner.post(`/organizations/${w.orgId}/groups`, { name: uniqueName("tmp"), ...body })
+  if (r.status !== 201) throw new Error(`group: ${r.status} ${JSON.stringify(r.body)}`)
+  return r.body as { id: string; name: string }
+}
+
+const rows: ReadonlyArray<Row> = [
+  // general
+  row("general.root", "GET /api/v2", 200, "Response", (w) => w.srv.anonymous.get("/")),
+  row("general.buildInfo", "GET /api/v2/buildinfo", 200, "BuildInfoResponse", (w) => w.srv.anonymous.get("/buildinfo")),
+  row("general.updateCheck", "GET /api/v2/updatecheck", 200, "UpdateCheckResponse", (w) =>
+    w.srv.anonymous.get("/updatecheck")
+  ),
+
+  // deployment
+  row("deployment.cspReport", "POST /api/v2/csp/reports", 200, "none", (w) =>
+    w.owner.post("/csp/reports", { "csp-report": { "blocked-uri": "https://evil.example.com/x.js" } })
+  ),
+  row("deployment.config", "GET /api/v2/deployment/config", 200, "DeploymentConfig", (w) =>
+    w.owner.get("/deployment/config")
+  ),
+  row("deployment.ssh", "GET /api/v2/deployment/ssh", 200, "SSHConfigResponse", (w) =>
+    w.bob.client.get("/deployment/ssh")
+  ),
+  row("deployment.stats", "GET /api/v2/deployment/stats", 200, "DeploymentStats", (w) =>
+    w.owner.get("/deployment/stats")
+  ),
+  row("deployment.experiments", "GET /api/v2/experiments", 200, "Experiments", (w) => w.bob.client.get("/experiments")),
+  row("deployment.availableExperiments", "GET /api/v2/experiments/available", 200, "Experiments", (w) =>
+    w.bob.client.get("/experiments/available")
+  ),
+
+  // authorization (no token needed)
+  row("authorization.scopes", "GET /api/v2/auth/scopes", 200, "ExternalAPIKeyScopes", (w) =>
+    w.srv.anonymous.get("/auth/scopes")
+  ),
+  row("authorization.login", "POST /api/v2/users/login", 201, "LoginWithPasswordResponse", (w) =>
+    w.srv.anonymous.post("/users/login", { email: w.bob.email, password: STRONG_PASSWORD })
+  ),
+  row("authorization.requestOneTimePasscode", "POST /api/v2/users/otp/request", 204, "none", (w) =>
+    w.srv.anonymous.post("/users/otp/request", { email: w.bob.email })
+  ),
+  row(
+    "authorization.changePasswordWithOneTimePasscode",
+    "POST /api/v2/users/otp/change-password",
+    204,
+    "none",
+    async (w) => {
+      const forgetful = await createUser(w.owner, { username: uniqueName("forgetful") })
+      await w.srv.anonymous.post("/users/otp/request", { email: forgetful.email })
+      const passcode = w.mail.passcodeFor(forgetful.email)!
+      return w.srv.anonymous.post("/users/otp/change-password", {
+        email: forgetful.email,
+        one_time_passcode: passcode,
+        password: `${STRONG_PASSWORD}-new`
+      })
+    }
+  ),
+  row("authorization.getFirstUser", "GET /api/v2/users/first", 200, "Response", (w) =>
+    w.srv.anonymous.get("/users/first")
+  ),
+  row("authorization.createFirstUser", "POST /api/v2/users/first", 201, "CreateFirstUserResponse", async () => {
+    const fresh = await startTestServer()
+    try {
+      return await fresh.anonymous.post("/users/first", {
+        email: "founder@example.com",
+        username: "founder",
+        name: "First Owner",
+        password: STRONG_PASSWORD
+      })
+    } finally {
+      await fresh.close()
+    }
+  }),
+  row("authorization.authMethods", "GET /api/v2/users/authmethods", 200, "AuthMethods", (w) =>
+    w.srv.anonymous.get("/users/authmethods")
+  ),
+
+  // session
+  row(
+    "session.validatePassword",
+    "POST /api/v2/users/validate-password",
+    200,
+    "ValidateUserPasswordResponse",
+    async (w) => [
+      await w.bob.client.post("/users/validate-password", { password: "short" }),
+      await w.bob.client.post("/users/validate-password", { password: STRONG_PASSWORD })
+    ]
+  ),
+  row("session.convertLogin", "POST /api/v2/users/:user/convert-login", 201, "OAuthConversionResponse", (w) =>
+    w.bob.client.post("/users/me/convert-login", { password: STRONG_PASSWORD, to_type: "oidc" })
+  ),
+  row("session.authcheck", "POST /api/v2/authcheck", 200, "AuthorizationResponse", (w) =>
+    w.bob.client.post("/authcheck", {
+      checks: {
+        readSelf: { action: "read", object: { resource_type: "user", resource_id: w.bob.user.id } },
+        deleteOrg: { action: "delete", object: { resource_type: "organization", resource_id: w.orgId } }
+      }
+    })
+  ),
+  row("session.logout", "POST /api/v2/users/logout", 200, "Response", async (w) =>
+    (await sessionClient(w.srv.anonymous, w.bob.email)).post("/users/logout")
+  ),
+
+  // users
+  row("users.list", "GET /api/v2/users", 200, "GetUsersResponse", async (w) => [
+    await w.owner.get("/users"),
+    await w.owner.get(`/users?q=${encodeURIComponent("status:active")}&limit=2`)
+  ]),
+  row("users.create", "POST /api/v2/users", 201, "User", async (w) => [
+    await w.owner.post("/users", {
+      email: `${uniqueName("plain")}@example.com`,
+      username: uniqueName("plain"),
+      password: STRONG_PASSWORD
+    }),
+    await w.owner.post("/users", {
+      email: `${uniqueName("named")}@example.com`,
+      username: uniqueName("named"),
+      name: "Named Person",
+      password: STRONG_PASSWORD,
+      roles: ["auditor"],
+      organization_ids: [w.org.id]
+    })
+  ]),
+  row("users.assignableRoles", "GET /api/v2/users/roles", 200, "[AssignableRoles]", (w) => w.owner.get("/users/roles")),
+  row("users.get", "GET /api/v2/users/:user", 200, "User", async (w) => [
+    await w.owner.get("/users/me"),
+    await w.owner.get(`/users/${w.alice.user.id}`),
+    await w.owner.get(`/users/${w.bob.username}`),
+    await w.owner.get(`/users/${w.robotId}`),
+    await w.alice.client.get("/users/me")
+  ]),
+  row("users.updateRoles", "PUT /api/v2/users/:user/roles", 200, "User", async (w) => {
+    const target = await createUser(w.owner, { username: uniqueName("roles") })
+    return [
+      await w.owner.put(`/users/${target.user.id}/roles`, { roles: ["auditor", "template-admin"] }),
+      await w.owner.put(`/users/${target.user.id}/roles`, { roles: [] })
+    ]
+  }),
+  row("users.suspend", "PUT /api/v2/users/:user/status/suspend", 200, "User", async (w) =>
+    w.owner.put(`/users/${(await createUser(w.owner, { username: uniqueName("susp") })).user.id}/status/suspend`)
+  ),
+  row("users.activate", "PUT /api/v2/users/:user/status/activate", 200, "User", async (w) => {
+    const target = await createUser(w.owner, { username: uniqueName("act") })
+    await w.owner.put(`/users/${target.user.id}/status/suspend`)
+    return w.owner.put(`/users/${target.user.id}/status/activate`)
+  }),
+  row("users.delete", "DELETE /api/v2/users/:user", 200, "none", async (w) =>
+    w.owner.delete(`/users/${(await createUser(w.owner, { username: uniqueName("gone") })).user.id}`)
+  ),
+  row("users.getAppearance", "GET /api/v2/users/:user/appearance", 200, "UserAppearanceSettings", async (w) => [
+    await w.alice.client.get("/users/me/appearance"),
+    await w.bob.client.get("/users/me/appearance")
+  ]),
+  row("users.updateAppearance", "PUT /api/v2/users/:user/appearance", 200, "UserAppearanceSettings", (w) =>
+    w.bob.client.put("/users/me/appearance", { theme_preference: "light", terminal_font: "fira-code" })
+  ),
+  row("users.autofillParameters", "GET /api/v2/users/:user/autofill-parameters", 200, "[UserParameter]", (w) =>
+    w.bob.client.get(`/users/me/autofill-parameters?template_id=${randomUUID()}`)
+  ),
+  row("users.getGitSshKey", "GET /api/v2/users/:user/gitsshkey", 200, "GitSSHKey", (w) =>
+    w.bob.client.get("/users/me/gitsshkey")
+  ),
+  row("users.regenerateGitSshKey", "PUT /api/v2/users/:user/gitsshkey", 200, "GitSSHKey", (w) =>
+    w.bob.client.put("/users/me/gitsshkey")
+  ),
+  row(
+    "users.getQuietHours",
+    "GET /api/v2/users/:user/quiet-hours",
+    200,
+    "[UserQuietHoursScheduleResponse]",
+    async (w) => [await w.alice.client.get("/users/me/quiet-hours"), await w.bob.client.get("/users/me/quiet-hours")]
+  ),
+  row("users.updateQuietHours", "PUT /api/v2/users/:user/quiet-hours", 200, "[UserQuietHoursScheduleResponse]", (w) =>
+    w.alice.client.put("/users/me/quiet-hours", { schedule: "CRON_TZ=Europe/Paris 30 2 * * *" })
+  ),
+  row("users.createSessionKey", "POST /api/v2/users/:user/keys", 201, "GenerateAPIKeyResponse", (w) =>
+    w.bob.client.post("/users/me/keys")
+  ),
+  row("users.listTokens", "GET /api/v2/users/:user/keys/tokens", 200, "[APIKey]", async (w) => [
+    await w.owner.get("/users/me/keys/tokens"),
+    await w.owner.get("/users/me/keys/tokens?include_expired=true")
+  ]),
+  row("users.createToken", "POST /api/v2/users/:user/keys/tokens", 201, "GenerateAPIKeyResponse", (w) =>
+    w.bob.client.post("/users/me/keys/tokens", { token_name: uniqueName("t"), scopes: ["user:read"] })
+  ),
+  row("users.tokenConfig", "GET /api/v2/users/:user/keys/tokens/tokenconfig", 200, "TokenConfig", async (w) => [
+    await w.owner.get("/users/me/keys/tokens/tokenconfig"),
+    await w.bob.client.get("/users/me/keys/tokens/tokenconfig")
+  ]),
+  row("users.getTokenByName", "GET /api/v2/users/:user/keys/tokens/:keyname", 200, "APIKey", (w) =>
+    w.owner.get(`/users/me/keys/tokens/${w.tokenName}`)
+  ),
+  row("users.deleteTokenByName", "DELETE /api/v2/users/:user/keys/tokens/:keyname", 204, "none", async (w) => {
+    const name = uniqueName("doomed")
+    await tokenClient(w.bob.client, { token_name: name })
+    return w.bob.client.delete(`/users/me/keys/tokens/${name}`)
+  }),
+  row("users.getKey", "GET /api/v2/users/:user/keys/:keyid", 200, "APIKey", async (w) => {
+    const key = (await w.bob.client.post("/users/me/keys")).body.key as string
+    return [
+      await w.bob.client.get(`/users/me/keys/${key.split("-")[0]}`),
+      await w.owner.get(`/users/me/keys/${w.tokenName}`)
+    ]
+  }),
+  row("users.deleteKey", "DELETE /api/v2/users/:user/keys/:keyid", 204, "none", async (w) => {
+    const key = (await w.bob.client.post("/users/me/keys")).body.key as string
+    return w.bob.client.delete(`/users/me/keys/${key.split("-")[0]}`)
+  }),
+
+  // organizations
+  row("organizations.list", "GET /api/v2/organizations", 200, "[Organization]", (w) => w.owner.get("/organizations")),
+  row("organizations.create", "POST /api/v2/organizations", 201, "Organization", async (w) => [
+    await w.owner.post("/organizations", { name: uniqueName("bare") }),
+    await w.owner.post("/organizations", {
+      name: uniqueName("full"),
+      display_name: "Full Org",
+      description: "Everything set.",
+      icon: "/emojis/1f3e2.png"
+    })
+  ]),
+  row("organizations.get", "GET /api/v2/organizations/:organization", 200, "Organization", async (w) => [
+    await w.owner.get(`/organizations/${w.orgId}`),
+    await w.alice.client.get(`/organizations/${w.org.name}`)
+  ]),
+  row("organizations.update", "PATCH /api/v2/organizations/:organization", 200, "Organization", (w) =>
+    w.owner.patch(`/organizations/${w.org.id}`, { description: "Updated." })
+  ),
+  row("organizations.delete", "DELETE /api/v2/organizations/:organization", 200, "Response", async (w) =>
+    w.owner.delete(`/organizations/${(await createOrganization(w.owner)).id}`)
+  ),
+  row(
+    "organizations.listMembers",
+    "GET /api/v2/organizations/:organization/members",
+    200,
+    "[OrganizationMemberWithUserData]",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/members`),
+      await w.owner.get(`/organizations/${w.org.id}/members`)
+    ]
+  ),
+  row(
+    "organizations.assignableRoles",
+    "GET /api/v2/organizations/:organization/members/roles",
+    200,
+    "[AssignableRoles]",
+    (w) => w.owner.get(`/organizations/${w.org.id}/members/roles`)
+  ),
+  row(
+    "organizations.getMember",
+    "GET /api/v2/organizations/:organization/members/:user",
+    200,
+    "OrganizationMemberWithUserData",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.org.id}/members/${w.alice.user.id}`),
+      await w.owner.get(`/organizations/${w.orgId}/members/me`),
+      await w.owner.get(`/organizations/${w.orgId}/members/${w.bob.username}`)
+    ]
+  ),
+  row(
+    "organizations.updateMemberRoles",
+    "PUT /api/v2/organizations/:organization/members/:user/roles",
+    200,
+    "OrganizationMemberWithUserData",
+    (w) => w.owner.put(`/organizations/${w.org.id}/members/${w.alice.user.id}/roles`, { roles: ["organization-admin"] })
+  ),
+  row(
+    "organizations.addMember",
+    "POST /api/v2/organizations/:organization/members/:user",
+    200,
+    "OrganizationMemberWithUserData",
+    (w) => w.owner.post(`/organizations/${w.org.id}/members/${w.bob.user.id}`)
+  ),
+  row(
+    "organizations.removeMember",
+    "DELETE /api/v2/organizations/:organization/members/:user",
+    204,
+    "none",
+    async (w) => {
+      const passer = await createUser(w.owner, { username: uniqueName("passer") })
+      await w.owner.post(`/organizations/${w.org.id}/members/${passer.user.id}`)
+      return w.owner.delete(`/organizations/${w.org.id}/members/${passer.user.id}`)
+    }
+  ),
+
+  // groups
+  row("groups.list", "GET /api/v2/groups", 200, "[Group]", async (w) => [
+    await w.owner.get("/groups"),
+    await w.bob.client.get("/groups")
+  ]),
+  row("groups.get", "GET /api/v2/groups/:group", 200, "Group", async (w) => [
+    await w.owner.get(`/groups/${w.devs.id}`),
+    await w.owner.get(`/groups/${w.bare.id}`),
+    await w.owner.get(`/groups/${w.orgId}`),
+    await w.owner.get(`/groups/${w.devs.id}?exclude_members=true`),
+    await w.bob.client.get(`/groups/${w.devs.id}`)
+  ]),
+  row("groups.update", "PATCH /api/v2/groups/:group", 200, "Group", async (w) => {
+    const g = await throwawayGroup(w, { avatar_url: GROUP_AVATAR })
+    return [
+      await w.owner.patch(`/groups/${g.id}`, { display_name: "Renamed", add_users: [w.alice.user.id, w.bob.username] }),
+      await w.owner.patch(`/groups/${g.id}`, { avatar_url: "" })
+    ]
+  }),
+  row("groups.delete", "DELETE /api/v2/groups/:group", 200, "Group", async (w) =>
+    w.owner.delete(`/groups/${(await throwawayGroup(w)).id}`)
+  ),
+  row("groups.listMembers", "GET /api/v2/groups/:group/members", 200, "GroupMembersResponse", async (w) => [
+    await w.owner.get(`/groups/${w.devs.id}/members`),
+    await w.owner.get(`/groups/${w.orgId}/members?limit=2`)
+  ]),
+  row("groups.getAiBudget", "GET /api/v2/groups/:group/ai/budget", 200, "GroupAIBudget", (w) =>
+    w.owner.get(`/groups/${w.devs.id}/ai/budget`)
+  ),
+  row("groups.setAiBudget", "PUT /api/v2/groups/:group/ai/budget", 200, "GroupAIBudget", (w) =>
+    w.owner.put(`/groups/${w.orgId}/ai/budget`, { spend_limit_micros: 0 })
+  ),
+  row("groups.deleteAiBudget", "DELETE /api/v2/groups/:group/ai/budget", 204, "none", async (w) => {
+    const g = await throwawayGroup(w)
+    await w.owner.put(`/groups/${g.id}/ai/budget`, { spend_limit_micros: 1 })
+    return w.owner.delete(`/groups/${g.id}/ai/budget`)
+  }),
+  row("groups.listByOrganization", "GET /api/v2/organizations/:organization/groups", 200, "[Group]", async (w) => [
+    await w.owner.get(`/organizations/${w.orgId}/groups`),
+    await w.owner.get(`/organizations/${w.org.id}/groups`)
+  ]),
+  row("groups.create", "POST /api/v2/organizations/:organization/groups", 201, "Group", async (w) => [
+    await w.owner.post(`/organizations/${w.orgId}/groups`, { name: uniqueName("made") }),
+    await w.owner.post(`/organizations/${w.org.id}/groups`, {
+      name: uniqueName("made"),
+      display_name: "Made",
+      avatar_url: GROUP_AVATAR,
+      quota_allowance: 3
+    })
+  ]),
+  row("groups.workspaceQuota", "GET /api/v2/workspace-quota/:user", 200, "WorkspaceQuota", (w) =>
+    w.owner.get(`/workspace-quota/${w.alice.user.id}`)
+  ),
+
+  // audit and connection logs: last, so they read the entries every row above made
+  row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
+    await w.owner.get("/audit?limit=1000"),
+    await w.owner.get(`/audit?limit=100&q=${encodeURIComponent("resource_type:api_key")}`),
+    await w.alice.client.get(`/audit?limit=100&q=${encodeURIComponent(`organization:${w.org.name}`)}`)
+  ]),
+  row("audit.connectionLogs", "GET /api/v2/connectionlog", 200, "ConnectionLogResponse", (w) =>
+    w.owner.get("/connectionlog?limit=100")
+  )
+]
+
+/** Makes the users, organizations, groups, tokens and log entries the rows read. */
+const seed = async (): Promise<World> => {
+  const mail = captureMail()
+  const { srv, owner, ownerId, orgId } = await startWithOwner({ mail: mail.layer })
+  const named = async (username: string, name: string) => {
+    const email = `${username}@example.com`
+    const r = await owner.post("/users", { email, username, name, password: STRONG_PASSWORD })
+    if (r.status !== 201) throw new Error(`create user: ${r.status} ${JSON.stringify(r.body)}`)
+    return { client: await sessionClient(owner, email), user: r.body, username, email } as TestUser
+  }
+  const alice = await named("alice", "Alice Liddell")
+  await srv.run(Effect.flatMap(UserRepo, (users) => users.update(alice.user.id, { avatar_url: AVATAR })))
+  await alice.client.put("/users/me/appearance", { theme_preference: "dark" })
+  const bob = await createUser(owner, { username: "bob" })
+  const robot = await owner.post("/users", {
+    email: "robot@example.com",
+    username: "robot",
+    login_type: "none",
+    service_account: true
+  })
+  if (robot.status !== 201) throw new Error(`service account: ${robot.status} ${JSON.stringify(robot.body)}`)
+
+  const org = await owner.post("/organizations", {
+    name: "acme",
+    display_name: "Acme Inc.",
+    description: "Makers of everything.",
+    icon: "https://example.com/acme.svg"
+  })
+  await addMemberWithRoles(owner, org.body.id, alice.user.id, ["organization-admin"])
+
+  const devs = await owner.post(`/organizations/${orgId}/groups`, {
+    name: "devs",
+    display_name: "Developers",
+    avatar_url: GROUP_AVATAR,
+    quota_allowance: 5
+  })
+  await owner.patch(`/groups/${devs.body.id}`, { add_users: [alice.user.id, bob.user.id, "me"] })
+  await owner.put(`/groups/${devs.body.id}/ai/budget`, { spend_limit_micros: 5_000_000 })
+  const bare = await owner.post(`/organizations/${orgId}/groups`, { name: "bare" })
+
+  const tokenName = "ci-token"
+  await tokenClient(owner, { token_name: tokenName, lifetime: 24 * 3600 * 1e9 })
+
+  // Audit entries of every kind: anonymous and failed logins, a user who later leaves.
+  await srv.anonymous.post("/users/login", { email: "nobody@example.com", password: "Wrong-Password-1" })
+  await srv.anonymous.post("/users/login", { email: bob.email, password: "Wrong-Password-1" })
+  const leaver = await createUser(owner, { username: "leaver" })
+  await leaver.client.put("/users/me/appearance", { theme_preference: "light" })
+  await tokenClient(leaver.client, { token_name: "leaver-token" })
+  await owner.delete(`/users/${leaver.user.id}`)
+  const gone = await createOrganization(owner, "gone-org")
+  await owner.delete(`/organizations/${gone.id}`)
+
+  // Connection log entries: open and closed sessions, an app with and without a user,
+  // an entry of an organization that no longer exists.
+  const ws = randomUUID()
+  const session = (extra: Partial<DisconnectEvent> = {}): DisconnectEvent => ({
+    organizationId: orgId,
+    workspaceOwnerId: alice.user.id,
+    workspaceId: ws,
+    workspaceName: "alice-ws",
+    agentName: "main",
+    type: "ssh",
+    ip: "192.0.2.10",
+    connectionId: randomUUID(),
+    ...extra
+  })
+  const web = (extra: Partial<ConnectionEvent>): ConnectionEvent => ({
+    organizationId: orgId,
+    workspaceOwnerId: alice.user.id,
+    workspaceId: ws,
+    workspaceName: "alice-ws",
+    agentName: "main",
+    type: "workspace_app",
+    ip: "198.51.100.3",
+    slugOrPort: "code-server",
+    statusCode: 200,
+    userAgent: "Mozilla/5.0",
+    ...extra
+  })
+  const closed = session({ type: "vscode" })
+  await srv.run(
+    Effect.flatMap(AuditLogs, (logs) =>
+      Effect.all(
+        [
+          logs.connect(session()),
+          logs.connect(closed),
+          logs.disconnect({ ...closed, reason: "exited", exitCode: 0 }),
+          logs.disconnect(session({ type: "jetbrains", reason: "" })),
+          logs.connect(web({ userId: bob.user.id })),
+          logs.connect(web({ type: "port_forwarding", slugOrPort: "8080", statusCode: 502 })),
+          logs.connect(session({ organizationId: gone.id, workspaceOwnerId: leaver.user.id, type: "reconnecting_pty" }))
+        ],
+        { concurrency: 1 }
+      )
+    )
+  )
+
+  return {
+    srv,
+    owner,
+    ownerId,
+    orgId,
+    alice,
+    bob,
+    robotId: robot.body.id,
+    org: org.body,
+    devs: devs.body,
+    bare: bare.body,
+    tokenName,
+    mail
+  }
+}
+
+const describeErrors = (validate: ReturnType<ReturnType<typeof makeValidator>>, body: unknown) =>
+  (validate.errors ?? [])
+    .map(
+      (e) =>
+        `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)} (value: ${JSON.stringify(
+          e.instancePath
+            .split("/")
+            .slice(1)
+            .reduce<any>((v, k) => v?.[k], body)
+        )})`
+    )
+    .join("\n")
+
+describe("response schemas", () => {
+  const validator = makeValidator()
+  let world: World
+
+  beforeAll(async () => {
+    world = await seed()
+  })
+  afterAll(() => world?.srv.close())
+
+  it("has a row for every endpoint of the API, with its method and path", () => {
+    const defined: Array<string> = []
+    for (const group of Object.values(WorkbayApi.groups)) {
+      for (const endpoint of Object.values(group.endpoints)) {
+        const key = `${group.identifier}.${endpoint.name}`
+        defined.push(key)
+        const row = rows.find((r) => r.endpoint === key)
+        expect(
+          row,
+          `no row in the response schema table for ${key} (${endpoint.method} ${endpoint.path})`
+        ).toBeDefined()
+        expect(`${row!.method} ${row!.path}`, key).toBe(`${endpoint.method} ${endpoint.path}`)
+      }
+    }
+    expect(
+      rows.map((r) => r.endpoint).filter((e) => !defined.includes(e)),
+      "rows of endpoints the API does not have"
+    ).toEqual([])
+    expect(new Set(rows.map((r) => r.endpoint)).size).toBe(rows.length)
+  })
+
+  for (const row of rows) {
+    it(`${row.method} ${row.path} answers ${row.schema}`, async () => {
+      const replies = await row.call(world)
+      for (const reply of Array.isArray(replies) ? replies : [replies as Reply]) {
+        expect(reply.status, JSON.stringify(reply.body)).toBe(row.status)
+        if (row.schema === "none") {
+          expect(reply.body).toBeUndefined()
+          continue
+        }
+        const validate = validator(row.schema)
+        const ok = validate(reply.body)
+        expect(ok, `${row.endpoint} does not match ${row.schema}:\n${describeErrors(validate, reply.body)}`).toBe(true)
+      }
+    })
+  }
+
+  it("checks replies that carry the shapes worth checking", async () => {
+    // The data above must reach the shapes the schemas constrain, or the rows prove little.
+    const users = (await world.owner.get("/users")).body.users as Array<Record<string, unknown>>
+    const alice = users.find((u) => u.username === "alice")!
+    const bob = users.find((u) => u.username === "bob")!
+    expect(alice).toMatchObject({ name: "Alice Liddell", avatar_url: AVATAR, theme_preference: "dark" })
+    expect(bob).not.toHaveProperty("avatar_url")
+    expect(bob).not.toHaveProperty("name")
+    expect(users.find((u) => u.username === "robot")).toMatchObject({ is_service_account: true })
+    const entries = (await world.owner.get("/audit?limit=1000")).body.audit_logs as Array<Record<string, any>>
+    expect(entries.some((e) => e.user === null)).toBe(true)
+    expect(entries.some((e) => e.is_deleted === true)).toBe(true)
+    expect(entries.some((e) => e.action === "login" && e.status_code >= 400)).toBe(true)
+    expect(entries.some((e) => e.resource_type === "api_key")).toBe(true)
+    const connections = (await world.owner.get("/connectionlog?limit=100")).body.connection_logs as Array<
+      Record<string, any>
+    >
+    expect(new Set(connections.map((c) => c.type)).size).toBe(6)
+    expect(connections.some((c) => c.web_info?.user === null)).toBe(true)
+  })
+})

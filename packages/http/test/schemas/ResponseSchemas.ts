@@ -1,0 +1,410 @@
+/**
+ * JSON Schemas of the response types, written by hand from the public API reference of
+ * the described system (its resource lists, required fields and formats, and which
+ * fields its types leave out when empty). They are independent of the service's own
+ * Effect schemas, so a response that drifts from the reference fails here even when it
+ * matches our declarations.
+ *
+ * Conventions:
+ * - `required` lists only what the reference states as always present.
+ * - Objects stay open (`additionalProperties` is not set) unless the reference closes them.
+ * - A field the reference omits when empty (Go's `omitempty`) is declared with `omitted(...)`:
+ *   when present it is never empty (`""`, `false`, `[]`, `{}`), so sending it empty fails.
+ * - Formats `uuid`, `uri`, `email` and `date-time` are enforced by ajv-formats.
+ */
+import { Ajv, type ValidateFunction } from "ajv"
+import addFormats from "ajv-formats"
+
+type JsonSchema = Record<string, unknown>
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/definitions/${name}` })
+const string: JsonSchema = { type: "string" }
+const boolean: JsonSchema = { type: "boolean" }
+const integer: JsonSchema = { type: "integer" }
+const number: JsonSchema = { type: "number" }
+const uuid: JsonSchema = { type: "string", format: "uuid" }
+const uri: JsonSchema = { type: "string", format: "uri" }
+const email: JsonSchema = { type: "string", format: "email" }
+const dateTime: JsonSchema = { type: "string", format: "date-time" }
+const arrayOf = (items: JsonSchema): JsonSchema => ({ type: "array", items })
+const mapOf = (values: JsonSchema): JsonSchema => ({ type: "object", additionalProperties: values })
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: "null" }] })
+const object = (properties: Record<string, JsonSchema>, required: ReadonlyArray<string> = []): JsonSchema => ({
+  type: "object",
+  properties,
+  ...(required.length > 0 ? { required: [...required] } : {})
+})
+
+/** A field left out when empty: present means non-empty. */
+const omitted = (schema: JsonSchema): JsonSchema => {
+  switch (schema.type) {
+    case "string":
+      return { ...schema, minLength: 1 }
+    case "boolean":
+      return { ...schema, const: true }
+    case "array":
+      return { ...schema, minItems: 1 }
+    case "object":
+      return { ...schema, minProperties: 1 }
+    default:
+      return schema
+  }
+}
+
+const loginTypes = ["", "github", "none", "oidc", "password", "token"]
+const auditActions = [
+  "create",
+  "write",
+  "delete",
+  "start",
+  "stop",
+  "login",
+  "logout",
+  "register",
+  "request_password_reset",
+  "connect",
+  "disconnect",
+  "open",
+  "close"
+]
+const connectionTypes = ["ssh", "vscode", "jetbrains", "reconnecting_pty", "workspace_app", "port_forwarding"]
+const terminalFonts = ["", "ibm-plex-mono", "fira-code", "source-code-pro", "jetbrains-mono"]
+
+const minimalUserFields = {
+  id: uuid,
+  username: string,
+  name: omitted(string),
+  avatar_url: omitted(uri)
+}
+
+const reducedUserFields = {
+  ...minimalUserFields,
+  email,
+  created_at: dateTime,
+  updated_at: dateTime,
+  last_seen_at: dateTime,
+  status: { type: "string", enum: ["active", "suspended"] },
+  login_type: { type: "string", enum: loginTypes },
+  theme_preference: omitted(string),
+  is_service_account: omitted(boolean)
+}
+
+const userRequired = ["created_at", "email", "id", "username"]
+
+const permission = object({ negate: boolean, resource_type: string, action: string })
+
+/** Top-level values of the deployment configuration that are structs there, hence sent even when empty. */
+const deploymentStructs = {
+  access_url: string,
+  docs_url: string,
+  agent_fallback_troubleshooting_url: string,
+  address: {},
+  external_auth: {}
+}
+
+/** Every response type an endpoint answers, by the reference's name. */
+export const definitions: Record<string, JsonSchema> = {
+  Response: object({
+    message: string,
+    detail: omitted(string),
+    validations: omitted(arrayOf(ref("ValidationError")))
+  }),
+  ValidationError: object({ field: string, detail: string }, ["detail", "field"]),
+
+  MinimalUser: object(minimalUserFields, ["id", "username"]),
+  ReducedUser: object(reducedUserFields, userRequired),
+  User: object(
+    {
+      ...reducedUserFields,
+      organization_ids: arrayOf(uuid),
+      roles: arrayOf(ref("SlimRole")),
+      has_ai_seat: boolean
+    },
+    userRequired
+  ),
+  SlimRole: object({ name: string, display_name: string, organization_id: omitted(string) }),
+  GetUsersResponse: object({ users: arrayOf(ref("User")), count: integer }),
+  AssignableRoles: object({
+    name: string,
+    display_name: string,
+    organization_id: omitted(uuid),
+    site_permissions: arrayOf(permission),
+    organization_permissions: arrayOf(permission),
+    user_permissions: arrayOf(permission),
+    assignable: boolean,
+    built_in: boolean
+  }),
+  UserAppearanceSettings: object({
+    terminal_font: { type: "string", enum: terminalFonts },
+    theme_preference: string,
+    theme_mode: string,
+    theme_light: string,
+    theme_dark: string
+  }),
+  UserParameter: object({ name: string, value: string }),
+  GitSSHKey: object({ user_id: uuid, created_at: dateTime, updated_at: dateTime, public_key: string }),
+  UserQuietHoursScheduleResponse: object({
+    raw_schedule: string,
+    user_set: boolean,
+    user_can_set: boolean,
+    time: string,
+    timezone: string,
+    next: dateTime
+  }),
+  APIKey: object(
+    {
+      id: string,
+      user_id: uuid,
+      last_used: dateTime,
+      expires_at: dateTime,
+      created_at: dateTime,
+      updated_at: dateTime,
+      login_type: { type: "string", enum: ["github", "oidc", "password", "token"] },
+      scope: { type: "string", enum: ["all", "application_connect"] },
+      scopes: arrayOf(string),
+      token_name: string,
+      lifetime_seconds: integer,
+      allow_list: arrayOf(object({ id: string, type: string }))
+    },
+    [
+      "created_at",
+      "expires_at",
+      "id",
+      "last_used",
+      "lifetime_seconds",
+      "login_type",
+      "token_name",
+      "updated_at",
+      "user_id"
+    ]
+  ),
+  GenerateAPIKeyResponse: object({ key: string }),
+  TokenConfig: object({ max_token_lifetime: integer }),
+
+  LoginWithPasswordResponse: object({ session_token: string }, ["session_token"]),
+  CreateFirstUserResponse: object({ user_id: uuid, organization_id: uuid }),
+  AuthMethods: object({
+    terms_of_service_url: omitted(string),
+    password: object({ enabled: boolean }),
+    github: object({ enabled: boolean, default_provider_configured: boolean }),
+    oidc: object({ enabled: boolean, signInText: string, iconUrl: string })
+  }),
+  OAuthConversionResponse: object({
+    state_string: string,
+    expires_at: dateTime,
+    to_type: { type: "string", enum: loginTypes },
+    user_id: uuid
+  }),
+  ValidateUserPasswordResponse: object({ valid: boolean, details: string }),
+  AuthorizationResponse: mapOf(boolean),
+  ExternalAPIKeyScopes: object({ external: arrayOf(string) }),
+
+  Organization: object(
+    {
+      id: uuid,
+      name: string,
+      display_name: string,
+      description: string,
+      icon: string,
+      created_at: dateTime,
+      updated_at: dateTime,
+      is_default: boolean
+    },
+    ["created_at", "id", "is_default", "updated_at"]
+  ),
+  MinimalOrganization: object({ id: uuid, name: string, display_name: string, icon: string }, ["id"]),
+  OrganizationMemberWithUserData: object({
+    user_id: uuid,
+    organization_id: uuid,
+    created_at: dateTime,
+    updated_at: dateTime,
+    roles: arrayOf(ref("SlimRole")),
+    username: string,
+    name: omitted(string),
+    avatar_url: omitted(string),
+    email: string,
+    global_roles: arrayOf(ref("SlimRole"))
+  }),
+
+  Group: object({
+    id: uuid,
+    name: string,
+    display_name: string,
+    organization_id: uuid,
+    organization_name: string,
+    organization_display_name: string,
+    members: arrayOf(ref("ReducedUser")),
+    total_member_count: integer,
+    avatar_url: omitted(uri),
+    quota_allowance: integer,
+    source: { type: "string", enum: ["user", "oidc"] }
+  }),
+  GroupMembersResponse: object({ users: arrayOf(ref("ReducedUser")), count: integer }),
+  GroupAIBudget: object({ group_id: uuid, spend_limit_micros: integer, created_at: dateTime, updated_at: dateTime }),
+  WorkspaceQuota: object({ credits_consumed: integer, budget: integer }),
+
+  AuditLog: object({
+    id: uuid,
+    request_id: uuid,
+    time: dateTime,
+    ip: string,
+    user_agent: string,
+    resource_type: string,
+    resource_id: uuid,
+    resource_target: string,
+    resource_icon: string,
+    action: { type: "string", enum: auditActions },
+    diff: mapOf(object({ old: {}, new: {}, secret: boolean })),
+    status_code: integer,
+    additional_fields: { type: "object" },
+    description: string,
+    resource_link: string,
+    is_deleted: boolean,
+    organization_id: uuid,
+    organization: ref("MinimalOrganization"),
+    // null when no user is known (an anonymous request that named none).
+    user: nullable(ref("User"))
+  }),
+  AuditLogResponse: object({ audit_logs: arrayOf(ref("AuditLog")), count: integer, count_cap: integer }),
+  ConnectionLog: object({
+    id: uuid,
+    connect_time: dateTime,
+    organization: ref("MinimalOrganization"),
+    workspace_owner_id: uuid,
+    workspace_owner_username: string,
+    workspace_id: uuid,
+    workspace_name: string,
+    agent_name: string,
+    ip: string,
+    type: { type: "string", enum: connectionTypes },
+    web_info: object({
+      user_agent: string,
+      // null when the request was anonymous.
+      user: nullable(ref("User")),
+      slug_or_port: string,
+      status_code: integer
+    }),
+    ssh_info: object({
+      connection_id: uuid,
+      disconnect_time: dateTime,
+      disconnect_reason: string,
+      exit_code: integer
+    })
+  }),
+  ConnectionLogResponse: object({ connection_logs: arrayOf(ref("ConnectionLog")), count: integer, count_cap: integer }),
+
+  BuildInfoResponse: object({
+    external_url: string,
+    version: string,
+    dashboard_url: string,
+    telemetry: boolean,
+    workspace_proxy: boolean,
+    agent_api_version: string,
+    provisioner_api_version: string,
+    upgrade_message: string,
+    deployment_id: string,
+    webpush_public_key: omitted(string)
+  }),
+  UpdateCheckResponse: object({ current: boolean, version: string, url: string }),
+  SSHConfigResponse: object({ hostname_prefix: string, hostname_suffix: string, ssh_config_options: mapOf(string) }),
+  DeploymentStats: object({
+    aggregated_from: dateTime,
+    collected_at: dateTime,
+    next_update_at: dateTime,
+    workspaces: object({
+      pending: integer,
+      building: integer,
+      running: integer,
+      failed: integer,
+      stopped: integer,
+      connection_latency_ms: object({ p50: number, p95: number }),
+      rx_bytes: integer,
+      tx_bytes: integer
+    }),
+    session_count: object({ vscode: integer, ssh: integer, jetbrains: integer, reconnecting_pty: integer })
+  }),
+  DeploymentConfig: object({ config: ref("DeploymentValues"), options: arrayOf(ref("SerpentOption")) }),
+  /**
+   * Every top-level value is left out when empty, except the struct-typed ones; nested values
+   * are not. Known keys with a simple type are typed; the rest stays open.
+   */
+  DeploymentValues: {
+    type: "object",
+    properties: {
+      ...deploymentStructs,
+      verbose: boolean,
+      wildcard_access_url: string,
+      http_address: string,
+      redirect_to_access_url: boolean,
+      experiments: arrayOf(string),
+      proxy_trusted_headers: arrayOf(string),
+      proxy_trusted_origins: arrayOf(string),
+      secure_auth_cookie: boolean,
+      strict_transport_security: integer,
+      strict_transport_security_options: arrayOf(string),
+      disable_password_auth: boolean,
+      disable_path_apps: boolean,
+      browser_only: boolean,
+      update_check: boolean,
+      swagger: object({ enable: boolean }),
+      rate_limit: object({ disable_all: boolean, api: integer }),
+      session_lifetime: { type: "object" },
+      config_ssh: object({ deploymentName: string, sshconfigOptions: arrayOf(string) })
+    },
+    patternProperties: {
+      [`^(?!(${Object.keys(deploymentStructs).join("|")})$)`]: {
+        not: { anyOf: [{ enum: ["", false, 0] }, { type: "array", maxItems: 0 }] }
+      }
+    }
+  },
+  SerpentOption: object({
+    name: omitted(string),
+    description: omitted(string),
+    required: omitted(boolean),
+    flag: omitted(string),
+    flag_shorthand: omitted(string),
+    env: omitted(string),
+    yaml: omitted(string),
+    default: omitted(string),
+    value: {},
+    annotations: omitted(mapOf(string)),
+    group: ref("SerpentGroup"),
+    use_instead: omitted(arrayOf(ref("SerpentOption"))),
+    hidden: omitted(boolean),
+    value_source: { type: "string", enum: ["flag", "env", "yaml", "default"] }
+  }),
+  SerpentGroup: object({
+    parent: ref("SerpentGroup"),
+    name: omitted(string),
+    yaml: omitted(string),
+    description: omitted(string)
+  })
+}
+
+/** Schema names a table row may use: a type, or `[Type]` for a list of it. */
+export type SchemaName = keyof typeof definitions | `[${string}]` | "Experiments"
+
+const root = { $id: "reference", definitions: { ...definitions, Experiments: arrayOf(string) } }
+
+/** An ajv instance that knows every definition and enforces the formats. */
+export const makeValidator = () => {
+  const ajv = new Ajv({ allErrors: true, strict: true, allowMatchingProperties: true })
+  addFormats.default(ajv, ["uuid", "uri", "email", "date-time"])
+  ajv.addSchema(root)
+  const cache = new Map<string, ValidateFunction>()
+  /** The validator of `name` (`User`) or of a list of it (`[User]`). */
+  return (name: string): ValidateFunction => {
+    const cached = cache.get(name)
+    if (cached !== undefined) return cached
+    const list = /^\[(.+)\]$/.exec(name)
+    const target = list === null ? name : list[1]!
+    if (!(target in root.definitions)) throw new Error(`No schema named ${target}.`)
+    const schema =
+      list === null
+        ? { $ref: `reference#/definitions/${target}` }
+        : { type: "array", items: { $ref: `reference#/definitions/${target}` } }
+    const validate = ajv.compile(schema)
+    cache.set(name, validate)
+    return validate
+  }
+}
