@@ -61,14 +61,27 @@ if (opts.baseline) {
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) })
     res.end(text)
   }
-  const toUser = (u, orgIds) => ({
-    avatar_url: u.avatar_url, created_at: u.created_at, email: u.email, has_ai_seat: false, id: u.id,
-    is_service_account: u.is_service_account === 1, last_seen_at: u.last_seen_at, login_type: u.login_type,
-    name: u.name, organization_ids: orgIds,
-    roles: JSON.parse(u.rbac_roles).map((name) => ({ name, display_name: ROLE_NAMES[name] ?? name, organization_id: "" })),
-    status: u.status, theme_preference: JSON.parse(u.appearance).theme_preference ?? "", updated_at: u.updated_at,
-    username: u.username
-  })
+  // Empty optional fields are left out, as Workbay (and the described system) answers them.
+  const toUser = (u, orgIds) => {
+    const theme = JSON.parse(u.appearance).theme_preference
+    const user = {}
+    if (u.avatar_url) user.avatar_url = u.avatar_url
+    user.created_at = u.created_at
+    user.email = u.email
+    user.id = u.id
+    if (u.is_service_account === 1) user.is_service_account = true
+    user.last_seen_at = u.last_seen_at
+    user.login_type = u.login_type
+    if (u.name) user.name = u.name
+    user.status = u.status
+    if (theme) user.theme_preference = theme
+    user.updated_at = u.updated_at
+    user.username = u.username
+    user.has_ai_seat = false
+    user.organization_ids = orgIds
+    user.roles = JSON.parse(u.rbac_roles).map((name) => ({ display_name: ROLE_NAMES[name] ?? name, name }))
+    return user
+  }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     const q = req.url.indexOf("?")
     const path = q < 0 ? req.url : req.url.slice(0, q)

@@ -67,27 +67,24 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   if (now - Date.parse(key.last_used) > 60_000) touch.run(new Date(now).toISOString(), key.expires_at, key.id)
   const memberships = membershipsOf.all(user.id)
   const appearance = JSON.parse(user.appearance)
-  send(res, 200, {
-    avatar_url: user.avatar_url,
-    created_at: user.created_at,
-    email: user.email,
-    has_ai_seat: false,
-    id: user.id,
-    is_service_account: user.is_service_account === 1,
-    last_seen_at: user.last_seen_at,
-    login_type: user.login_type,
-    name: user.name,
-    organization_ids: memberships.map((m) => m.organization_id),
-    roles: JSON.parse(user.rbac_roles).map((name) => ({
-      name,
-      display_name: ROLE_NAMES[name] ?? name,
-      organization_id: ""
-    })),
-    status: user.status,
-    theme_preference: appearance.theme_preference ?? "",
-    updated_at: user.updated_at,
-    username: user.username
-  })
+  // Empty optional fields are left out, as Workbay (and the described system) answers them.
+  const body = {}
+  if (user.avatar_url) body.avatar_url = user.avatar_url
+  body.created_at = user.created_at
+  body.email = user.email
+  body.id = user.id
+  if (user.is_service_account === 1) body.is_service_account = true
+  body.last_seen_at = user.last_seen_at
+  body.login_type = user.login_type
+  if (user.name) body.name = user.name
+  body.status = user.status
+  if (appearance.theme_preference) body.theme_preference = appearance.theme_preference
+  body.updated_at = user.updated_at
+  body.username = user.username
+  body.has_ai_seat = false
+  body.organization_ids = memberships.map((m) => m.organization_id)
+  body.roles = JSON.parse(user.rbac_roles).map((name) => ({ display_name: ROLE_NAMES[name] ?? name, name }))
+  send(res, 200, body)
 })
 
 server.listen(Number(values.port), "127.0.0.1", () => {

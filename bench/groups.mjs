@@ -104,20 +104,24 @@ if (opts["serve-baseline"]) {
     const rows = afterId ? pageAfter.all(group.id, afterId, limit, offset) : page.all(group.id, limit, offset)
     send(res, 200, {
       count: group.member_count,
-      users: rows.map((u) => ({
-        avatar_url: u.avatar_url,
-        created_at: u.created_at,
-        email: u.email,
-        id: u.id,
-        is_service_account: u.is_service_account === 1,
-        last_seen_at: u.last_seen_at,
-        login_type: u.login_type,
-        name: u.name,
-        status: u.status,
-        theme_preference: JSON.parse(u.appearance).theme_preference ?? "",
-        updated_at: u.updated_at,
-        username: u.username
-      }))
+      users: rows.map((u) => {
+        // Empty optional fields are left out, in Workbay's field order, so the answers compare equal.
+        const theme = JSON.parse(u.appearance).theme_preference
+        const user = {}
+        if (u.avatar_url) user.avatar_url = u.avatar_url
+        user.created_at = u.created_at
+        user.email = u.email
+        user.id = u.id
+        if (u.is_service_account === 1) user.is_service_account = true
+        user.last_seen_at = u.last_seen_at
+        user.login_type = u.login_type
+        if (u.name) user.name = u.name
+        user.status = u.status
+        if (theme) user.theme_preference = theme
+        user.updated_at = u.updated_at
+        user.username = u.username
+        return user
+      })
     })
   })
   server.listen(Number(opts.port), "127.0.0.1", () => console.log(`baseline listening on ${server.address().port}`))
