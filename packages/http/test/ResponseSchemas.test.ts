@@ -262,9 +262,11 @@ const rows: ReadonlyArray<Row> = [
   row("users.createSessionKey", "POST /api/v2/users/:user/keys", 201, "GenerateAPIKeyResponse", (w) =>
     w.bob.client.post("/users/me/keys")
   ),
-  row("users.listTokens", "GET /api/v2/users/:user/keys/tokens", 200, "[APIKey]", async (w) => [
+  row("users.listTokens", "GET /api/v2/users/:user/keys/tokens", 200, "[APIKeyWithOwner]", async (w) => [
     await w.owner.get("/users/me/keys/tokens"),
-    await w.owner.get("/users/me/keys/tokens?include_expired=true")
+    await w.owner.get("/users/me/keys/tokens?include_expired=true"),
+    await w.owner.get("/users/me/keys/tokens?include_all=true"),
+    await w.bob.client.get("/users/me/keys/tokens?include_all=true&include_expired=true")
   ]),
   row("users.createToken", "POST /api/v2/users/:user/keys/tokens", 201, "GenerateAPIKeyResponse", (w) =>
     w.bob.client.post("/users/me/keys/tokens", { token_name: uniqueName("t"), scopes: ["user:read"] })
