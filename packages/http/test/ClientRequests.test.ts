@@ -253,6 +253,15 @@ describe("requests of the dashboard client", () => {
       expect(removed.body.members).toEqual([])
     })
 
+    it("getWorkspaceQuota: the organization's name and the username, as the create-workspace page asks", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-quota", quota_allowance: 4 })).body
+      await owner.patch(`/groups/${g.id}`, { add_users: [member.user.id] })
+      const r = await member.client.get(`/organizations/coder/members/${encodeURIComponent(member.username)}/workspace-quota`)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toEqual({ budget: 4, credits_consumed: 0 })
+      expect((await owner.delete(`/groups/${g.id}`)).status).toBe(200)
+    })
+
     it("getGroups, getGroupsByOrganization, deleteGroup", async () => {
       expect((await owner.get("/groups")).status).toBe(200)
       const mine = await member.client.get(`/groups?has_member=${member.user.id}`)

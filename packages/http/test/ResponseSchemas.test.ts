@@ -423,6 +423,17 @@ const rows: ReadonlyArray<Row> = [
   row("groups.workspaceQuota", "GET /api/v2/workspace-quota/:user", 200, "WorkspaceQuota", (w) =>
     w.owner.get(`/workspace-quota/${w.alice.user.id}`)
   ),
+  row(
+    "groups.workspaceQuotaByOrganization",
+    "GET /api/v2/organizations/:organization/members/:user/workspace-quota",
+    200,
+    "WorkspaceQuota",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/members/${w.alice.user.id}/workspace-quota`),
+      await w.alice.client.get(`/organizations/${w.org.name}/members/me/workspace-quota`),
+      await w.owner.get(`/organizations/${w.org.id}/members/${w.robotId}/workspace-quota`)
+    ]
+  ),
 
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
