@@ -38,8 +38,9 @@ export class ApiKey extends Schema.Class<ApiKey>("APIKey")({
 }) {}
 
 /**
- * A key in the token list: the key and its owner's username (`""` when the owner is unknown),
- * as the described system answers `GET /users/{user}/keys/tokens`.
+ * A key in the token list: the key and its owner's username, as the described system answers
+ * `GET /users/{user}/keys/tokens` (it sends `""` for an owner it cannot find; keys here always
+ * have one, as they go with their user).
  */
 export class ApiKeyWithOwner extends ApiKey.extend<ApiKeyWithOwner>("APIKeyWithOwner")({
   username: Schema.String
