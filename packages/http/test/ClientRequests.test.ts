@@ -115,9 +115,21 @@ describe("requests of the dashboard client", () => {
       const listed = await member.client.get("/users/me/keys/tokens?include_all=true")
       expect(listed.status).toBe(200)
       const token = listed.body.find((t: any) => t.token_name === "dashboard-token")
-      expect(token).toBeDefined()
+      expect(token).toMatchObject({ user_id: member.user.id, username: "dash-member" })
       expect((await member.client.get("/users/me/keys/tokens/tokenconfig")).status).toBe(200)
       expect((await member.client.delete(`/users/me/keys/${token.id}`)).status).toBe(204)
+    })
+
+    it("getTokens: include_all true (the tokens page) and false, as axios writes them", async () => {
+      const created = await member.client.post("/users/me/keys/tokens", { lifetime: NANO_HOUR, token_name: "seen-by-owner", scope: "all" })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const all = await owner.get("/users/me/keys/tokens?include_all=true")
+      expect(all.status).toBe(200)
+      expect(all.body.find((t: any) => t.token_name === "seen-by-owner")).toMatchObject({ username: "dash-member" })
+      const own = await owner.get("/users/me/keys/tokens?include_all=false")
+      expect(own.status).toBe(200)
+      expect(own.body.find((t: any) => t.token_name === "seen-by-owner")).toBeUndefined()
+      expect((await member.client.delete("/users/me/keys/tokens/seen-by-owner")).status).toBe(204)
     })
   })
 
@@ -239,6 +251,15 @@ describe("requests of the dashboard client", () => {
       })
       expect(removed.status, JSON.stringify(removed.body)).toBe(200)
       expect(removed.body.members).toEqual([])
+    })
+
+    it("getWorkspaceQuota: the organization's name and the username, as the create-workspace page asks", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-quota", quota_allowance: 4 })).body
+      await owner.patch(`/groups/${g.id}`, { add_users: [member.user.id] })
+      const r = await member.client.get(`/organizations/coder/members/${encodeURIComponent(member.username)}/workspace-quota`)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toEqual({ budget: 4, credits_consumed: 0 })
+      expect((await owner.delete(`/groups/${g.id}`)).status).toBe(200)
     })
 
     it("getGroups, getGroupsByOrganization, deleteGroup", async () => {
@@ -378,6 +399,7 @@ describe("requests of the dashboard client", () => {
       for (const path of [
         `/groups/${g.id}/members?q=&after_id=&limit=&offset=`, `/groups/${g.id}?exclude_members=`,
         "/groups?organization=&has_member=&group_ids=", "/users/me/keys/tokens?include_expired=",
+        "/users/me/keys/tokens?include_all=&include_expired=",
         `/organizations/${orgId}/members?limit=&offset=`, "/audit?limit=25&offset=&q=", "/connectionlog?limit=25&offset=&q="
       ]) {
         const r = await owner.get(path)

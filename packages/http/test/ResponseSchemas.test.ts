@@ -262,9 +262,11 @@ const rows: ReadonlyArray<Row> = [
   row("users.createSessionKey", "POST /api/v2/users/:user/keys", 201, "GenerateAPIKeyResponse", (w) =>
     w.bob.client.post("/users/me/keys")
   ),
-  row("users.listTokens", "GET /api/v2/users/:user/keys/tokens", 200, "[APIKey]", async (w) => [
+  row("users.listTokens", "GET /api/v2/users/:user/keys/tokens", 200, "[APIKeyWithOwner]", async (w) => [
     await w.owner.get("/users/me/keys/tokens"),
-    await w.owner.get("/users/me/keys/tokens?include_expired=true")
+    await w.owner.get("/users/me/keys/tokens?include_expired=true"),
+    await w.owner.get("/users/me/keys/tokens?include_all=true"),
+    await w.bob.client.get("/users/me/keys/tokens?include_all=true&include_expired=true")
   ]),
   row("users.createToken", "POST /api/v2/users/:user/keys/tokens", 201, "GenerateAPIKeyResponse", (w) =>
     w.bob.client.post("/users/me/keys/tokens", { token_name: uniqueName("t"), scopes: ["user:read"] })
@@ -420,6 +422,17 @@ const rows: ReadonlyArray<Row> = [
   ]),
   row("groups.workspaceQuota", "GET /api/v2/workspace-quota/:user", 200, "WorkspaceQuota", (w) =>
     w.owner.get(`/workspace-quota/${w.alice.user.id}`)
+  ),
+  row(
+    "groups.workspaceQuotaByOrganization",
+    "GET /api/v2/organizations/:organization/members/:user/workspace-quota",
+    200,
+    "WorkspaceQuota",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/members/${w.alice.user.id}/workspace-quota`),
+      await w.alice.client.get(`/organizations/${w.org.name}/members/me/workspace-quota`),
+      await w.owner.get(`/organizations/${w.org.id}/members/${w.robotId}/workspace-quota`)
+    ]
   ),
 
   // audit and connection logs: last, so they read the entries every row above made

@@ -206,3 +206,12 @@ export const migration0004 = (_types: DialectTypes): ReadonlyArray<string> => [
     SET resource_id = COALESCE((SELECT k.user_id FROM api_keys k WHERE k.id = audit_logs.resource_id), audit_logs.user_id)
     WHERE resource_type = 'api_key' AND length(resource_id) <> 36`
 ]
+
+/**
+ * Migration 0005: every user's tokens by login type, newest first, for the token list's
+ * `include_all` (the described system lists all tokens unpaged); sessions, usually most
+ * of the keys, are never read for it.
+ */
+export const migration0005 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `CREATE INDEX api_keys_login_type ON api_keys (login_type, created_at)`
+]

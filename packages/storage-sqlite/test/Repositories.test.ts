@@ -145,6 +145,20 @@ describe("SQLite file storage", () => {
     })
   )
 
+  it.live("the every-user token list reads the login-type index in order, not the whole key table", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const plan = yield* sql.unsafe<{ detail: string }>(
+        `EXPLAIN QUERY PLAN SELECT k.*, u.username AS owner_username FROM api_keys k JOIN users u ON u.id = k.user_id
+          WHERE k.login_type = 'token' AND k.expires_at > ? ORDER BY k.created_at DESC`,
+        [new Date().toISOString()]
+      )
+      const details = plan.map((r) => r.detail).join("\n")
+      expect(details).toMatch(/SEARCH k USING INDEX api_keys_login_type \(login_type=\?\)/)
+      expect(details).not.toMatch(/TEMP B-TREE/)
+    }).pipe(Effect.provide(Sqlite.layer({ filename: ":memory:" })), Effect.orDie)
+  )
+
   it.live("each :memory: layer is a fresh database", () =>
     Effect.gen(function* () {
       yield* Effect.flatMap(UserRepo, (repo) => repo.insert(alice())).pipe(

@@ -140,6 +140,11 @@ export class GroupRepo extends Context.Tag("@workbay/core/GroupRepo")<GroupRepo,
   ) => Effect.Effect<{ readonly users: ReadonlyArray<UserRecord>; readonly count: number }>
   /** Sum of `quota_allowance` over the user's groups, Everyone groups of their organizations included. */
   readonly quotaAllowance: (userId: string) => Effect.Effect<number>
+  /**
+   * Sum of `quota_allowance` over the user's groups in one organization, its Everyone group
+   * included when the user is a member; 0 for a user outside it.
+   */
+  readonly quotaAllowanceIn: (organizationId: string, userId: string) => Effect.Effect<number>
   readonly findBudget: (groupId: string) => Effect.Effect<Option.Option<GroupAiBudget>>
   /** Sets the budget (keeping `created_at` of an existing one); answers the stored budget. */
   readonly upsertBudget: (budget: GroupAiBudget) => Effect.Effect<GroupAiBudget>

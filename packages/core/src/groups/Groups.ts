@@ -408,6 +408,20 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return new WorkspaceQuota({ budget, credits_consumed: 0 }, true)
       }).pipe(span("Groups.workspaceQuota"))
 
+    /**
+     * The quota of `{user}` in `{organization}`: allowances of their groups there, its Everyone
+     * group included; no workspaces consume credits yet. As in the described system the user
+     * need not be a member (their budget there is 0); the organization must be visible (404).
+     */
+    const workspaceQuotaByOrganization = (orgRef: string, userRef: string) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(orgRef)
+        if (!couldBeUser(userRef)) return yield* NotFound.resource("User")
+        const user = yield* users.resolveReadable(userRef)
+        const budget = yield* groups.quotaAllowanceIn(org.id, user.id)
+        return new WorkspaceQuota({ budget, credits_consumed: 0 }, true)
+      }).pipe(span("Groups.workspaceQuotaByOrganization"))
+
     const budgetResource = (g: GroupRecord) =>
       ({ type: "group_ai_budget", id: g.id, target: g.name, organizationId: g.organization_id })
 
@@ -451,7 +465,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
 
     return {
       resolve, get, list, listByOrganization, create, update, delete: remove, listMembers, workspaceQuota,
-      getAiBudget, setAiBudget, deleteAiBudget
+      workspaceQuotaByOrganization, getAiBudget, setAiBudget, deleteAiBudget
     } as const
   }),
   dependencies: [Users.Default, Organizations.Default]

@@ -37,6 +37,15 @@ export class ApiKey extends Schema.Class<ApiKey>("APIKey")({
   user_id: Schema.UUID
 }) {}
 
+/**
+ * A key in the token list: the key and its owner's username, as the described system answers
+ * `GET /users/{user}/keys/tokens` (it sends `""` for an owner it cannot find; keys here always
+ * have one, as they go with their user).
+ */
+export class ApiKeyWithOwner extends ApiKey.extend<ApiKeyWithOwner>("APIKeyWithOwner")({
+  username: Schema.String
+}) {}
+
 /** The stored key: the wire fields plus the hash of the secret. */
 export interface ApiKeyRecord {
   readonly id: string
@@ -53,21 +62,25 @@ export interface ApiKeyRecord {
   readonly last_used: Date
 }
 
-export const toApiKey = (k: ApiKeyRecord): ApiKey =>
-  new ApiKey({
-    allow_list: k.allow_list,
-    created_at: k.created_at,
-    expires_at: k.expires_at,
-    id: k.id,
-    last_used: k.last_used,
-    lifetime_seconds: k.lifetime_seconds,
-    login_type: k.login_type,
-    scope: k.scopes.includes("application_connect") && !k.scopes.includes("all") ? "application_connect" : "all",
-    scopes: k.scopes,
-    token_name: k.token_name,
-    updated_at: k.updated_at,
-    user_id: k.user_id
-  }, true)
+const apiKeyFields = (k: ApiKeyRecord): Schema.Struct.Type<typeof ApiKey.fields> => ({
+  allow_list: k.allow_list,
+  created_at: k.created_at,
+  expires_at: k.expires_at,
+  id: k.id,
+  last_used: k.last_used,
+  lifetime_seconds: k.lifetime_seconds,
+  login_type: k.login_type,
+  scope: k.scopes.includes("application_connect") && !k.scopes.includes("all") ? "application_connect" : "all",
+  scopes: k.scopes,
+  token_name: k.token_name,
+  updated_at: k.updated_at,
+  user_id: k.user_id
+})
+
+export const toApiKey = (k: ApiKeyRecord): ApiKey => new ApiKey(apiKeyFields(k), true)
+
+export const toApiKeyWithOwner = (k: ApiKeyRecord, username: string): ApiKeyWithOwner =>
+  new ApiKeyWithOwner({ ...apiKeyFields(k), username }, true)
 
 export const TokenName = Schema.String.pipe(
   Schema.maxLength(64, { message: () => "Token name must be at most 64 characters." }),

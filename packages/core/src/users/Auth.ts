@@ -8,7 +8,7 @@ import { timingSafeEqual } from "node:crypto"
 import type { Actor } from "../Actor.js"
 import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
 import { auditResource, auditUser } from "../Audit.js"
-import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey } from "./ApiKey.js"
+import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey, toApiKeyWithOwner } from "./ApiKey.js"
 import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Unauthorized, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { Organization } from "../organizations/Organization.js"
@@ -415,11 +415,23 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const readableKeysOf = (ref: string) =>
       Effect.tap(userService.resolveVisible(ref), (user) => authorizeRead("User", { type: "api_key", ownerId: user.id }))
 
-    const listTokens = (ref: string, includeExpired: boolean) =>
+    /**
+     * The tokens of `{user}`, each with its owner's username. With `includeAll`, as in the
+     * described system, every user's tokens instead, filtered to those the caller may read
+     * (an owner sees all; a member only their own). `{user}` is checked either way.
+     */
+    const listTokens = (ref: string, options: { readonly includeExpired: boolean; readonly includeAll: boolean }) =>
       Effect.gen(function*() {
         const user = yield* readableKeysOf(ref)
-        const list = yield* keys.list({ userId: user.id, includeExpired, now: yield* now, loginType: "token" })
-        return list.map(toApiKey)
+        const filter = { includeExpired: options.includeExpired, now: yield* now }
+        if (!options.includeAll) {
+          const list = yield* keys.list({ ...filter, userId: user.id, loginType: "token" })
+          return list.map((k) => toApiKeyWithOwner(k, user.username))
+        }
+        const all = yield* keys.listAllTokens(filter)
+        const readable = yield* Effect.filter(all, ({ key }) =>
+          allowed("read", { type: "api_key", id: key.id, ownerId: key.user_id }))
+        return readable.map(({ key, username }) => toApiKeyWithOwner(key, username))
       }).pipe(span("Auth.listTokens"))
 
     const findKey = (userId: string, idOrName: string) =>

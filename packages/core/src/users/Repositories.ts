@@ -44,6 +44,17 @@ export interface ApiKeyFilter {
   readonly loginType?: string | undefined
 }
 
+export interface TokenFilter {
+  readonly includeExpired: boolean
+  readonly now: Date
+}
+
+/** A token and its owner's username. */
+export interface TokenWithOwner {
+  readonly key: ApiKeyRecord
+  readonly username: string
+}
+
 export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRepo, {
   readonly insert: (key: ApiKeyRecord) => Effect.Effect<void, UniqueViolation>
   /** The key and its user in one lookup: the authentication hot path. */
@@ -53,6 +64,11 @@ export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRe
   readonly findById: (id: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly findByName: (userId: string, tokenName: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly list: (filter: ApiKeyFilter) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>
+  /**
+   * Every user's tokens (login type `token`), newest first, each with its owner's username:
+   * the described system's `include_all`, which lists them unpaged. Sessions are never read.
+   */
+  readonly listAllTokens: (filter: TokenFilter) => Effect.Effect<ReadonlyArray<TokenWithOwner>>
   readonly delete: (id: string) => Effect.Effect<boolean>
   readonly deleteByUser: (userId: string) => Effect.Effect<void>
   /** Records use and, for sessions, a refreshed expiry. */

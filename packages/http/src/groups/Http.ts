@@ -15,5 +15,7 @@ export const GroupsHttp = implement(WorkbayApi, "groups", {
   deleteAiBudget: ({ path }) => Effect.flatMap(Groups, (g) => g.deleteAiBudget(path.group)),
   listByOrganization: ({ path }) => Effect.flatMap(Groups, (g) => g.listByOrganization(path.organization)),
   create: ({ path, payload }) => Effect.flatMap(Groups, (g) => g.create(path.organization, payload)),
-  workspaceQuota: ({ path }) => Effect.flatMap(Groups, (g) => g.workspaceQuota(path.user))
+  workspaceQuota: ({ path }) => Effect.flatMap(Groups, (g) => g.workspaceQuota(path.user)),
+  workspaceQuotaByOrganization: ({ path }) =>
+    Effect.flatMap(Groups, (g) => g.workspaceQuotaByOrganization(path.organization, path.user))
 })

@@ -1,6 +1,6 @@
 /** User routes: listing, creation, lookup, deletion, appearance, git SSH key, quiet hours, API keys. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ApiKey, AssignableRole, checkPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
+import { ApiKey, ApiKeyWithOwner, AssignableRole, checkPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
 import { Schema } from "effect"
 import {
   BadRequest, BooleanParam, Conflict, EmptyOk, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalOr,
@@ -145,8 +145,8 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(
     HttpApiEndpoint.get("listTokens", "/users/:user/keys/tokens")
       .setPath(UserPath)
-      .setUrlParams(Schema.Struct({ include_expired: optionalParam(BooleanParam) }))
-      .addSuccess(Schema.Array(ApiKey))
+      .setUrlParams(Schema.Struct({ include_all: optionalParam(BooleanParam), include_expired: optionalParam(BooleanParam) }))
+      .addSuccess(Schema.Array(ApiKeyWithOwner))
   )
   .add(
     HttpApiEndpoint.post("createToken", "/users/:user/keys/tokens").annotate(Audited, audit("api_key"))

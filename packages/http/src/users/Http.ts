@@ -21,7 +21,9 @@ export const UsersHttp = implement(WorkbayApi, "users", {
   getQuietHours: ({ path }) => Effect.flatMap(Users, (u) => u.getQuietHours(path.user)),
   updateQuietHours: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setQuietHours(path.user, payload.schedule)),
   createSessionKey: ({ path }) => Effect.flatMap(Auth, (a) => a.createSessionKey(path.user)),
-  listTokens: ({ path, urlParams }) => Effect.flatMap(Auth, (a) => a.listTokens(path.user, urlParams.include_expired ?? false)),
+  listTokens: ({ path, urlParams }) =>
+    Effect.flatMap(Auth, (a) =>
+      a.listTokens(path.user, { includeExpired: urlParams.include_expired ?? false, includeAll: urlParams.include_all ?? false })),
   createToken: ({ path, payload }) => Effect.flatMap(Auth, (a) => a.createToken(path.user, payload)),
   tokenConfig: ({ path }) => Effect.flatMap(Auth, (a) => a.tokenConfig(path.user)),
   getTokenByName: ({ path }) => Effect.flatMap(Auth, (a) => a.getToken(path.user, path.keyname)),

@@ -628,6 +628,87 @@ describe("groups", () => {
     })
   })
 
+  describe("GET /organizations/{organization}/members/{user}/workspace-quota", () => {
+    const quota = (client: Client, org: string, user: string) =>
+      client.get(`/organizations/${encodeURIComponent(org)}/members/${encodeURIComponent(user)}/workspace-quota`)
+
+    it("sums the allowances of the user's groups in that organization, its Everyone group included", async () => {
+      const org = (await owner.post("/organizations", { name: uniqueName("oqorg") })).body
+      const u = await createUser(owner, { organization_ids: [defaultOrgId, org.id] })
+      expect((await quota(owner, org.id, u.user.id)).body).toEqual({ budget: 0, credits_consumed: 0 })
+      const a = await createGroup({ quota_allowance: 10 })
+      const b = await createGroup({ quota_allowance: 5 }, org.id)
+      const c = await createGroup({ quota_allowance: 40 }, org.id)
+      await createGroup({ quota_allowance: 100 }, org.id) // not a member
+      await owner.patch(`/groups/${a.id}`, { add_users: [u.user.id] })
+      await owner.patch(`/groups/${b.id}`, { add_users: [u.user.id] })
+      await owner.patch(`/groups/${c.id}`, { add_users: [u.user.id] })
+      await owner.patch(`/groups/${org.id}`, { quota_allowance: 2 })
+      await owner.patch(`/groups/${defaultOrgId}`, { quota_allowance: 1 })
+      try {
+        // The organization by id or name, the user by id, username or me.
+        for (const [o, ref] of [[org.id, u.user.id], [org.name, u.username], [org.id.toUpperCase(), u.username]] as const) {
+          const r = await quota(owner, o, ref)
+          expect(r.status, JSON.stringify(r.body)).toBe(200)
+          expect(r.body).toEqual({ budget: 47, credits_consumed: 0 })
+        }
+        expect((await quota(u.client, org.name, "me")).body).toEqual({ budget: 47, credits_consumed: 0 })
+        expect((await quota(u.client, "coder", "me")).body).toEqual({ budget: 11, credits_consumed: 0 })
+        // The deprecated route adds up every organization.
+        expect((await owner.get(`/workspace-quota/${u.user.id}`)).body.budget).toBe(58)
+        await owner.patch(`/groups/${c.id}`, { remove_users: [u.user.id] })
+        expect((await quota(owner, org.id, u.user.id)).body.budget).toBe(7)
+        await owner.delete(`/organizations/${org.id}/members/${u.user.id}`)
+        expect((await quota(owner, org.id, u.user.id)).body).toEqual({ budget: 0, credits_consumed: 0 })
+      } finally {
+        await owner.patch(`/groups/${defaultOrgId}`, { quota_allowance: 0 })
+      }
+    })
+
+    it("answers 0 for a user outside the organization, as the described system does", async () => {
+      expect((await quota(owner, otherOrg.id, memberUser.id)).body).toEqual({ budget: 0, credits_consumed: 0 })
+    })
+
+    it("lets a member read another member's quota, as they may read the user", async () => {
+      const peer = await createUser(owner)
+      const r = await quota(member, defaultOrgId, peer.user.id)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toEqual({ budget: 0, credits_consumed: 0 })
+    })
+
+    it("answers 404 for an organization the caller cannot see, whoever the user", async () => {
+      expectResponse(await quota(outsider, defaultOrgId, "me"), 404)
+      expectResponse(await quota(outsider, "coder", memberUser.id), 404)
+      expectResponse(await quota(member, otherOrg.id, outsiderUser.id), 404)
+      expectResponse(await quota(member, otherOrg.name, "me"), 404)
+    })
+
+    it("answers 404 for unknown organizations and unknown or deleted users", async () => {
+      expectResponse(await quota(owner, MISSING_UUID, "me"), 404)
+      expectResponse(await quota(owner, "no-such-org", "me"), 404)
+      expectResponse(await quota(owner, defaultOrgId, MISSING_UUID), 404)
+      expectResponse(await quota(owner, defaultOrgId, "nobody-here"), 404)
+      expectResponse(await quota(owner, defaultOrgId, "bad ref!"), 404)
+      const u = await createUser(owner)
+      await owner.delete(`/users/${u.user.id}`)
+      expectResponse(await quota(owner, defaultOrgId, u.user.id), 404)
+    })
+
+    it("answers 403 to a token whose scopes leave out reading the user", async () => {
+      const groupReader = await tokenClient(member, { token_name: uniqueName("tok"), scopes: ["group:read"] })
+      expectResponse(await quota(groupReader, defaultOrgId, "me"), 403)
+      const userReader = await tokenClient(member, { token_name: uniqueName("tok"), scopes: ["user:read"] })
+      expect((await quota(userReader, defaultOrgId, "me")).status).toBe(200)
+    })
+
+    it("answers 400 with one validation per bad path parameter, and 401 without a token", async () => {
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/members/%00/workspace-quota`), ["user"])
+      expectValidations(await owner.get("/organizations/%00/members/me/workspace-quota"), ["organization"])
+      expectValidations(await owner.get("/organizations/%00/members/a%00/workspace-quota"), ["organization", "user"])
+      expectResponse(await srv.anonymous.get(`/organizations/${defaultOrgId}/members/me/workspace-quota`), 401)
+    })
+  })
+
   describe("group AI budget", () => {
     it("moves none → set → updated → removed, as the spec's table says", async () => {
       const g = await createGroup()
@@ -763,6 +844,9 @@ describe("groups", () => {
       ["GET", "/groups?organization=%00&has_member=%ff&group_ids=,,,"],
       ["GET", "/groups?group_ids=&organization=&has_member="],
       ["GET", `/workspace-quota/%00`],
+      ["GET", `/organizations/%00/members/%00/workspace-quota`],
+      ["GET", `/organizations/${defaultOrgId}/members/${"x".repeat(400)}/workspace-quota`],
+      ["GET", `/organizations/${"x".repeat(400)}/members/me/workspace-quota`],
       ["GET", `/groups/${g.id}/members?q=%22unterminated&after_id=&limit=&offset=`],
       ["GET", `/groups/${g.id}/members?q=${encodeURIComponent('username:"a b" email: :: "')}`]
     ]

@@ -178,6 +178,8 @@ export const definitions: Record<string, JsonSchema> = {
       "user_id"
     ]
   ),
+  // An APIKey plus its owner's username (always sent; "" when the owner is unknown).
+  APIKeyWithOwner: { allOf: [ref("APIKey"), object({ username: string }, ["username"])] },
   GenerateAPIKeyResponse: object({ key: string }),
   TokenConfig: object({ max_token_lifetime: integer }),
 

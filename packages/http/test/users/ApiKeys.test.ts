@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN, startWithOwner,
-  type TestServer, type TestUser, UNKNOWN_ID, UUID_PATTERN
+  type TestServer, type TestUser, tokenClient, UNKNOWN_ID, UUID_PATTERN
 } from "../support.js"
 
 const NS_PER_SECOND = 1_000_000_000
@@ -14,12 +14,15 @@ const TOKEN_PATTERN = /^[A-Za-z0-9]{10}-[A-Za-z0-9]{22}$/
 
 const keyIdOf = (token: string) => token.split("-")[0]!
 
-/** Every field of an API key, checked against the spec. */
-const expectApiKey = (k: any) => {
-  expect(Object.keys(k).sort()).toEqual([
-    "allow_list", "created_at", "expires_at", "id", "last_used", "lifetime_seconds", "login_type", "scope", "scopes",
-    "token_name", "updated_at", "user_id"
-  ])
+const API_KEY_FIELDS = [
+  "allow_list", "created_at", "expires_at", "id", "last_used", "lifetime_seconds", "login_type", "scope", "scopes",
+  "token_name", "updated_at", "user_id"
+]
+
+/** Every field of an API key, checked against the spec; list items also name their owner. */
+const expectApiKey = (k: any, withOwner = false) => {
+  expect(Object.keys(k).sort()).toEqual([...API_KEY_FIELDS, ...(withOwner ? ["username"] : [])].sort())
+  if (withOwner) expect(typeof k.username).toBe("string")
   expect(typeof k.id).toBe("string")
   expect(k.user_id).toMatch(UUID_PATTERN)
   for (const field of ["created_at", "updated_at", "expires_at", "last_used"]) expect(k[field]).toMatch(ISO_DATE_PATTERN)
@@ -216,9 +219,10 @@ describe("api keys", () => {
       expect(r.status).toBe(200)
       expect(r.body.map((k: any) => k.token_name)).toEqual(["second", "first"])
       for (const k of r.body) {
-        expectApiKey(k)
+        expectApiKey(k, true)
         expect(k.login_type).toBe("token")
         expect(k.user_id).toBe(lister.user.id)
+        expect(k.username).toBe("lister")
       }
     })
 
@@ -234,6 +238,7 @@ describe("api keys", () => {
       const r = await owner.get(`/users/${lister.username}/keys/tokens`)
       expect(r.status).toBe(200)
       expect(r.body.map((k: any) => k.token_name)).toEqual(["second", "first"])
+      expect(r.body.map((k: any) => k.username)).toEqual(["lister", "lister"])
     })
 
     it("hides another user's tokens from a plain member with 404", async () => {
@@ -248,8 +253,109 @@ describe("api keys", () => {
       expectValidations(await lister.client.get("/users/me/keys/tokens?include_expired=maybe"), ["include_expired"])
     })
 
+    it("answers 400 for a bad include_all, one validation per bad field", async () => {
+      expectValidations(await lister.client.get("/users/me/keys/tokens?include_all=maybe"), ["include_all"])
+      expectValidations(await owner.get("/users/me/keys/tokens?include_all=yes&include_expired=2"), ["include_all", "include_expired"])
+    })
+
     it("requires a token", async () => {
       expectResponse(await srv.anonymous.get("/users/me/keys/tokens"), 401)
+    })
+  })
+
+  describe("GET /users/{user}/keys/tokens?include_all=true", () => {
+    let alpha: TestUser
+    let beta: TestUser
+    let alphaToken: string
+    let betaToken: string
+    beforeAll(async () => {
+      alpha = await createUser(owner, { username: "all-alpha" })
+      beta = await createUser(owner, { username: "all-beta" })
+      alphaToken = (await alpha.client.post("/users/me/keys/tokens", { token_name: "alpha-token" })).body.key
+      betaToken = (await beta.client.post("/users/me/keys/tokens", { token_name: "beta-token" })).body.key
+      expect((await beta.client.post("/users/me/keys")).status).toBe(201)
+    })
+
+    const idsOf = (body: any) => body.map((k: any) => k.id)
+
+    it("lets the owner list every user's tokens, each with its owner's username, newest first", async () => {
+      const r = await owner.get("/users/me/keys/tokens?include_all=true")
+      expect(r.status).toBe(200)
+      const byId = new Map(r.body.map((k: any) => [k.id, k]))
+      expect(byId.get(keyIdOf(alphaToken))).toMatchObject({ token_name: "alpha-token", user_id: alpha.user.id, username: "all-alpha" })
+      expect(byId.get(keyIdOf(betaToken))).toMatchObject({ token_name: "beta-token", user_id: beta.user.id, username: "all-beta" })
+      for (const k of r.body) {
+        expectApiKey(k, true)
+        expect(k.login_type).toBe("token")
+      }
+      const created = r.body.map((k: any) => Date.parse(k.created_at))
+      expect(created).toEqual([...created].sort((a, b) => b - a))
+      // The path names whom to check, not whose tokens: any user the owner may read lists the same.
+      expect(idsOf((await owner.get(`/users/${alpha.username}/keys/tokens?include_all=true`)).body)).toEqual(idsOf(r.body))
+    })
+
+    it("lists only the member's own tokens to a plain member", async () => {
+      const r = await alpha.client.get("/users/me/keys/tokens?include_all=true")
+      expect(r.status).toBe(200)
+      expect(r.body.map((k: any) => [k.token_name, k.username])).toEqual([["alpha-token", "all-alpha"]])
+    })
+
+    it("is the user's own list when false, empty or absent", async () => {
+      const own = idsOf((await beta.client.get("/users/me/keys/tokens")).body)
+      expect(own).toEqual([keyIdOf(betaToken)])
+      for (const q of ["include_all=false", "include_all=", "include_all=0"]) {
+        expect(idsOf((await beta.client.get(`/users/me/keys/tokens?${q}`)).body), q).toEqual(own)
+      }
+      const mine = await owner.get("/users/me/keys/tokens?include_all=false")
+      expect(idsOf(mine.body)).not.toContain(keyIdOf(alphaToken))
+    })
+
+    it("lists another user's token exactly when authcheck says the caller may read it", async () => {
+      const answers = new Set<boolean>()
+      for (const role of ["owner", "auditor", "template-admin", "user-admin"]) {
+        const who = await createUser(owner, { username: `all-${role}`, roles: [role] })
+        const check = await who.client.post("/authcheck", {
+          checks: { read: { action: "read", object: { resource_type: "api_key", owner_id: alpha.user.id } } }
+        })
+        const listed = await who.client.get("/users/me/keys/tokens?include_all=true")
+        expect(listed.status).toBe(200)
+        expect(idsOf(listed.body).includes(keyIdOf(alphaToken)), role).toBe(check.body.read)
+        answers.add(check.body.read)
+      }
+      // Both answers occur, so the comparison means something.
+      expect([...answers].sort()).toEqual([false, true])
+    })
+
+    it("leaves out expired tokens unless include_expired is given too", async () => {
+      const r = await alpha.client.post("/users/me/keys/tokens", { token_name: "alpha-brief", lifetime: NS_PER_SECOND })
+      expect(r.status).toBe(201)
+      await new Promise((resolve) => setTimeout(resolve, 1100))
+      expect(idsOf((await owner.get("/users/me/keys/tokens?include_all=true")).body)).not.toContain(keyIdOf(r.body.key))
+      const both = await owner.get("/users/me/keys/tokens?include_all=true&include_expired=true")
+      expect(idsOf(both.body)).toContain(keyIdOf(r.body.key))
+      await owner.delete(`/users/${alpha.user.id}/keys/${keyIdOf(r.body.key)}`)
+    })
+
+    it("obeys the token's scopes: api_key:read lists all, a token without it gets 403", async () => {
+      const reader = await tokenClient(owner, { token_name: "all-reader", scopes: ["api_key:read"] })
+      const r = await reader.get("/users/me/keys/tokens?include_all=true")
+      expect(r.status).toBe(200)
+      expect(idsOf(r.body)).toEqual(expect.arrayContaining([keyIdOf(alphaToken), keyIdOf(betaToken)]))
+      const userReader = await tokenClient(owner, { token_name: "all-user-reader", scopes: ["user:read"] })
+      expectResponse(await userReader.get("/users/me/keys/tokens?include_all=true"), 403)
+    })
+
+    it("hides another user's path from a plain member with 404, as without include_all", async () => {
+      expectResponse(await alpha.client.get(`/users/${beta.user.id}/keys/tokens?include_all=true`), 404)
+    })
+
+    it("answers 404 for an unknown user", async () => {
+      expectResponse(await owner.get(`/users/${UNKNOWN_ID}/keys/tokens?include_all=true`), 404)
+      expectResponse(await owner.get("/users/nobody-here/keys/tokens?include_all=true"), 404)
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.get("/users/me/keys/tokens?include_all=true"), 401)
     })
   })
 
@@ -414,6 +520,7 @@ describe("api keys", () => {
       for (const p of ["/users/me", `/users/${other.user.id}`, "/users/nobody-here"]) {
         routes.push(
           ["POST", `${p}/keys`], ["GET", `${p}/keys/tokens`], ["GET", `${p}/keys/tokens?include_expired=`],
+          ["GET", `${p}/keys/tokens?include_all=true&include_expired=true`], ["GET", `${p}/keys/tokens?include_all=%00`],
           ["POST", `${p}/keys/tokens`], ["GET", `${p}/keys/tokens/tokenconfig`], ["GET", `${p}/keys/tokens/%00`],
           ["GET", `${p}/keys/tokens/${"x".repeat(400)}`], ["GET", `${p}/keys/%20`], ["DELETE", `${p}/keys/tokens/%00`],
           ["DELETE", `${p}/keys/%27--`]

@@ -187,6 +187,18 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rs) => toNumber(rs[0]?.n ?? 0))
       ),
+    // Two index lookups: the user's group memberships (group_members_user_id) joined to their
+    // groups, and the Everyone group (the organization's id) when the user is a member.
+    quotaAllowanceIn: (organizationId, userId) =>
+      sql<{ n: number | string | null }>`SELECT
+          COALESCE((SELECT SUM(g.quota_allowance) FROM group_members m JOIN groups g ON g.id = m.group_id
+            WHERE m.user_id = ${userId} AND g.organization_id = ${organizationId}), 0)
+          + COALESCE((SELECT g.quota_allowance FROM groups g
+            JOIN organization_members om ON om.organization_id = g.organization_id AND om.user_id = ${userId}
+            WHERE g.id = ${organizationId}), 0) AS n`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => toNumber(rs[0]?.n ?? 0))
+      ),
     findBudget: (groupId) =>
       sql`SELECT * FROM group_ai_budgets WHERE group_id = ${groupId}`.pipe(
         Effect.orDie,

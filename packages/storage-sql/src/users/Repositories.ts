@@ -145,6 +145,15 @@ export const make = Effect.gen(function*() {
           ])
         } ORDER BY created_at DESC`
       ).pipe(Effect.map((rs) => rs.map((r) => rowToApiKey(r)))),
+    listAllTokens: (f) =>
+      orDie(
+        sql`SELECT k.*, u.username AS owner_username FROM api_keys k JOIN users u ON u.id = k.user_id WHERE ${
+          sql.and([
+            sql`k.login_type = 'token'`,
+            ...(f.includeExpired ? [] : [sql`k.expires_at > ${f.now.toISOString()}`])
+          ])
+        } ORDER BY k.created_at DESC`
+      ).pipe(Effect.map((rs) => rs.map((r) => ({ key: rowToApiKey(r), username: r.owner_username as string })))),
     delete: (id) => orDie(sql`DELETE FROM api_keys WHERE id = ${id} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
     deleteByUser: (userId) => orDie(sql`DELETE FROM api_keys WHERE user_id = ${userId}`).pipe(Effect.asVoid),
     touch: (id, lastUsed, expiresAt) =>

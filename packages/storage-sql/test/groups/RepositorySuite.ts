@@ -346,6 +346,44 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
     )
 
     test(
+      "quotaAllowanceIn sums the user's groups of one organization, its Everyone group included",
+      Effect.gen(function* () {
+        const repo = yield* GroupRepo
+        const { org: a, users } = yield* orgWithMembers("qia", 2)
+        const { org: b } = yield* orgWithMembers("qib", 0)
+        const { org: c } = yield* orgWithMembers("qic", 1)
+        const u = users[0]!
+        expect(yield* repo.quotaAllowanceIn(a.id, u.id)).toBe(0)
+        yield* joinOrg(b.id, u)
+        const g1 = yield* insertGroup(a.id, "g1", { quota_allowance: 10 })
+        const g2 = yield* insertGroup(b.id, "g2", { quota_allowance: 1_000_000_000 })
+        const g3 = yield* insertGroup(a.id, "g3", { quota_allowance: 100 })
+        yield* insertGroup(a.id, "g4", { quota_allowance: 7 }) // no members
+        yield* repo.addMembers(g1, [u.id], at(4))
+        yield* repo.addMembers(g2, [u.id], at(4))
+        yield* repo.addMembers(g3, [users[1]!.id], at(4))
+        yield* repo.update(a.id, { quota_allowance: 3, updated_at: at(5) })
+        yield* repo.update(b.id, { quota_allowance: 1_500_000_000, updated_at: at(5) })
+        yield* repo.update(c.id, { quota_allowance: 50, updated_at: at(5) })
+        expect(yield* repo.quotaAllowanceIn(a.id, u.id)).toBe(10 + 3)
+        expect(yield* repo.quotaAllowanceIn(b.id, u.id)).toBe(1_000_000_000 + 1_500_000_000)
+        expect(yield* repo.quotaAllowanceIn(a.id, users[1]!.id)).toBe(100 + 3)
+        // Outside an organization nothing counts, not even its Everyone group.
+        expect(yield* repo.quotaAllowanceIn(c.id, u.id)).toBe(0)
+        expect(yield* repo.quotaAllowanceIn(b.id, users[1]!.id)).toBe(0)
+        expect(yield* repo.quotaAllowanceIn(a.id, randomUUID())).toBe(0)
+        expect(yield* repo.quotaAllowanceIn(randomUUID(), u.id)).toBe(0)
+        // Together the organizations make the deprecated all-organization sum.
+        expect((yield* repo.quotaAllowanceIn(a.id, u.id)) + (yield* repo.quotaAllowanceIn(b.id, u.id))).toBe(
+          yield* repo.quotaAllowance(u.id)
+        )
+        // Leaving an organization leaves its groups, so its allowance goes too.
+        yield* Effect.flatMap(MemberRepo, (members) => members.delete(b.id, u.id))
+        expect(yield* repo.quotaAllowanceIn(b.id, u.id)).toBe(0)
+      })
+    )
+
+    test(
       "AI budgets: upsert keeps created_at, find, delete",
       Effect.gen(function* () {
         const repo = yield* GroupRepo

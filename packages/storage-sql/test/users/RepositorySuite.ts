@@ -625,6 +625,47 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       test(
+        "listAllTokens lists every user's tokens with their usernames, newest first, never sessions",
+        Effect.gen(function* () {
+          const keys = yield* ApiKeyRepo
+          const alice = user("Alice")
+          const bob = user("bob")
+          const gone = user("gone", { deleted: true })
+          yield* insertUsers(alice, bob, gone)
+          const now = at(50)
+          const expired = apiKey(alice.id, { created_at: at(1), expires_at: at(40) })
+          const edge = apiKey(bob.id, { created_at: at(2), expires_at: now })
+          const aliceLive = apiKey(alice.id, { created_at: at(3), expires_at: at(60) })
+          const bobLive = apiKey(bob.id, { created_at: at(4), expires_at: at(60) })
+          const goneLive = apiKey(gone.id, { created_at: at(5), expires_at: at(60) })
+          const session = apiKey(alice.id, { login_type: "password", token_name: "", created_at: at(6), expires_at: at(70) })
+          for (const k of [expired, edge, aliceLive, bobLive, goneLive, session]) yield* keys.insert(k)
+          const listed = (includeExpired: boolean, when = now) =>
+            Effect.map(keys.listAllTokens({ includeExpired, now: when }), (ks) => ks.map((k) => [k.key.id, k.username]))
+          expect(yield* listed(false)).toEqual([[goneLive.id, "gone"], [bobLive.id, "bob"], [aliceLive.id, "Alice"]])
+          expect(yield* listed(true)).toEqual([
+            [goneLive.id, "gone"], [bobLive.id, "bob"], [aliceLive.id, "Alice"], [edge.id, "bob"], [expired.id, "Alice"]
+          ])
+          // Expired means expires_at <= now, to the millisecond.
+          expect((yield* listed(false, new Date(now.getTime() - 1))).map(([id]) => id)).toContain(edge.id)
+          const first = (yield* keys.listAllTokens({ includeExpired: false, now }))[0]!
+          expect(first.key).toEqual(goneLive)
+          expect(first.key.allow_list[0]).toBeInstanceOf(AllowListEntry)
+        })
+      )
+
+      test(
+        "listAllTokens answers nothing when no user has a token",
+        Effect.gen(function* () {
+          const keys = yield* ApiKeyRepo
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          yield* keys.insert(apiKey(alice.id, { login_type: "password", token_name: "" }))
+          expect(yield* keys.listAllTokens({ includeExpired: true, now: at(0) })).toEqual([])
+        })
+      )
+
+      test(
         "touch records last use and the new expiry",
         Effect.gen(function* () {
           const keys = yield* ApiKeyRepo
