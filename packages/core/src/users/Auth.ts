@@ -419,12 +419,15 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
      * The tokens of `{user}`, each with its owner's username. With `includeAll`, as in the
      * described system, every user's tokens instead, filtered to those the caller may read
      * (an owner sees all; a member only their own). `{user}` is checked either way.
+     * Only a caller who may read any user's keys walks every token: for anyone else
+     * `includeAll` can only find keys `{user}`'s own list already holds, and that list
+     * costs the same however many tokens the deployment has.
      */
     const listTokens = (ref: string, options: { readonly includeExpired: boolean; readonly includeAll: boolean }) =>
       Effect.gen(function*() {
         const user = yield* readableKeysOf(ref)
         const filter = { includeExpired: options.includeExpired, now: yield* now }
-        if (!options.includeAll) {
+        if (!options.includeAll || !(yield* allowed("read", { type: "api_key" }))) {
           const list = yield* keys.list({ ...filter, userId: user.id, loginType: "token" })
           return list.map((k) => toApiKeyWithOwner(k, user.username))
         }
