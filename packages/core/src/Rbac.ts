@@ -53,7 +53,9 @@ const ownedByMember: ReadonlyArray<Grant> = [
   ["webpush_subscription", "*"],
   ["workspace", "*"],
   ["task", "*"],
-  ["chat", "*"]
+  ["chat", "*"],
+  // A member uploads archives (templates' sources) and reads their own uploads.
+  ["file", ["create", "read"]]
 ]
 
 const siteRoleList: ReadonlyArray<RoleDefinition> = [

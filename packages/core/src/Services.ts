@@ -7,9 +7,10 @@ import { Deployment } from "./general/Deployment.js"
 import { Organizations } from "./organizations/Organizations.js"
 import { Users } from "./users/Users.js"
 import { Retention } from "./audit/Retention.js"
+import { Files } from "./templates/Files.js"
 
 /** Every service; needs the repository ports, `Settings`, `PasswordHasher`, `MailSender` and `IdGenerator`. */
 export const ServicesLive = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
-  Retention.Default
+  Retention.Default, Files.Default
 )

@@ -26,6 +26,9 @@ export * from "./organizations/Repositories.js"
 // groups, quotas, AI budgets
 export * from "./groups/Group.js"
 export * from "./groups/Groups.js"
+// templates: uploaded files (template versions come next)
+export * from "./templates/File.js"
+export * from "./templates/Files.js"
 // audit and connection logs, retention
 export * from "./audit/AuditLog.js"
 export * from "./audit/AuditLogs.js"

@@ -62,3 +62,6 @@ logRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: fr
 
 import { groupRepositorySuite } from "../../storage-sql/test/groups/RepositorySuite.js"
 groupRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { fileRepositorySuite } from "../../storage-sql/test/templates/RepositorySuite.js"
+fileRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

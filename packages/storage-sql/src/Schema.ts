@@ -1,16 +1,18 @@
 /**
  * The DDL of every table, written once. The two dialects differ only in the
- * column types for timestamps and booleans, which are passed in.
+ * column types for timestamps, booleans and bytes, which are passed in.
  */
 export interface DialectTypes {
   /** Timestamp column type: TEXT (ISO 8601, UTC) on SQLite, TIMESTAMPTZ on Postgres. */
   readonly timestamp: string
   /** Boolean column type: INTEGER (0/1) on SQLite, BOOLEAN on Postgres. */
   readonly boolean: string
+  /** Bytes column type: BLOB on SQLite, BYTEA on Postgres. */
+  readonly binary: string
 }
 
-export const sqliteTypes: DialectTypes = { timestamp: "TEXT", boolean: "INTEGER" }
-export const postgresTypes: DialectTypes = { timestamp: "TIMESTAMPTZ", boolean: "BOOLEAN" }
+export const sqliteTypes: DialectTypes = { timestamp: "TEXT", boolean: "INTEGER", binary: "BLOB" }
+export const postgresTypes: DialectTypes = { timestamp: "TIMESTAMPTZ", boolean: "BOOLEAN", binary: "BYTEA" }
 
 /** Migration 0001: users, organizations, memberships, API keys, git SSH keys, login conversions. */
 export const migration0001 = ({ timestamp: ts, boolean: bool }: DialectTypes): ReadonlyArray<string> => [
@@ -214,4 +216,20 @@ export const migration0004 = (_types: DialectTypes): ReadonlyArray<string> => [
  */
 export const migration0005 = (_types: DialectTypes): ReadonlyArray<string> => [
   `CREATE INDEX api_keys_login_type ON api_keys (login_type, created_at)`
+]
+
+/**
+ * Migration 0006: uploaded files (archives template versions are built from). One row per
+ * creator and sha256 of the bytes, so the same upload by the same user answers the same id.
+ */
+export const migration0006 = ({ timestamp: ts, binary }: DialectTypes): ReadonlyArray<string> => [
+  `CREATE TABLE files (
+    id TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at ${ts} NOT NULL,
+    mimetype TEXT NOT NULL,
+    data ${binary} NOT NULL
+  )`,
+  `CREATE UNIQUE INDEX files_hash_created_by_key ON files (hash, created_by)`
 ]

@@ -173,3 +173,6 @@ describe("SQLite file storage", () => {
 logRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 groupRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { fileRepositorySuite } from "../../storage-sql/test/templates/RepositorySuite.js"
+fileRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
