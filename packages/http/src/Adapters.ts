@@ -45,12 +45,15 @@ export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res,
   // A framework's body parser may have consumed the stream already.
   const preParsed = (req as { body?: unknown }).body
   if (preParsed !== undefined && req.readableEnded) {
-    return dispatcher.handle({ ...base, body: typeof preParsed === "string" ? preParsed : { parsed: preParsed } }, respond)
+    const body = typeof preParsed === "string" || preParsed instanceof Uint8Array ? preParsed : { parsed: preParsed }
+    return dispatcher.handle({ ...base, body }, respond)
   }
   if (!hasBody(req)) return dispatcher.handle({ ...base, body: undefined }, respond)
+  // Routes that take a file keep its bytes, under their own limit; the rest read UTF-8 text.
+  const limit = dispatcher.bodyLimit(base.method, url)
   const declared = Number(req.headers["content-length"] ?? 0)
-  if (declared > dispatcher.maxBodyBytes) {
-    respond(tooLarge(dispatcher.maxBodyBytes))
+  if (declared > limit.maxBytes) {
+    respond(tooLarge(limit.maxBytes))
     req.resume()
     return
   }
@@ -60,15 +63,17 @@ export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res,
   req.on("data", (chunk: Buffer) => {
     if (aborted) return
     size += chunk.length
-    if (size > dispatcher.maxBodyBytes) {
+    if (size > limit.maxBytes) {
       aborted = true
-      respond(tooLarge(dispatcher.maxBodyBytes))
+      respond(tooLarge(limit.maxBytes))
       return
     }
     chunks.push(chunk)
   })
   req.on("end", () => {
-    if (!aborted) dispatcher.handle({ ...base, body: Buffer.concat(chunks).toString("utf8") }, respond)
+    if (aborted) return
+    const bytes = Buffer.concat(chunks)
+    dispatcher.handle({ ...base, body: limit.binary ? bytes : bytes.toString("utf8") }, respond)
   })
   req.on("error", () => {
     aborted = true
@@ -105,15 +110,16 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
   request.headers.forEach((value, key) => {
     headers[key] = value
   })
-  let body: string | undefined
+  let body: string | Uint8Array | undefined
   if (request.body !== null) {
+    const limit = dispatcher.bodyLimit(request.method, url.pathname)
     const declared = Number(headers["content-length"] ?? 0)
-    const bytes = declared > dispatcher.maxBodyBytes ? undefined : await readAtMost(request.body, dispatcher.maxBodyBytes)
+    const bytes = declared > limit.maxBytes ? undefined : await readAtMost(request.body, limit.maxBytes)
     if (bytes === undefined) {
-      const r = tooLarge(dispatcher.maxBodyBytes)
-      return new Response(r.body, { status: r.status, headers: r.headers as Record<string, string> })
+      const r = tooLarge(limit.maxBytes)
+      return new Response(r.body as string, { status: r.status, headers: r.headers as Record<string, string> })
     }
-    body = new TextDecoder().decode(bytes)
+    body = limit.binary ? bytes : new TextDecoder().decode(bytes)
   }
   const raw: RawRequest = {
     method: request.method,
@@ -129,5 +135,5 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
     else out.set(k, v)
   }
   // HEAD answers come without a body but with the content-length of the GET they mirror.
-  return new Response(r.body ?? null, { status: r.status, headers: out })
+  return new Response((r.body ?? null) as BodyInit | null, { status: r.status, headers: out })
 }

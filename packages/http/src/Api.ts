@@ -6,6 +6,7 @@ import { OrganizationsApi } from "./organizations/Api.js"
 import { UsersApi } from "./users/Api.js"
 import { AuditApi } from "./audit/Api.js"
 import { GroupsApi } from "./groups/Api.js"
+import { FilesApi } from "./templates/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -17,6 +18,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(OrganizationsApi)
   .add(GroupsApi)
   .add(AuditApi)
+  .add(FilesApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -3,10 +3,16 @@
  * encoders are compiled once from the HttpApi definition; each request is one
  * router lookup, synchronous Schema decoding, one fiber for the handler, and a
  * direct write of the encoded JSON. Every failure becomes the Response object.
+ *
+ * A route may instead take its body as raw bytes and answer bytes: a payload (or a member of a
+ * payload union) declared with `HttpApiSchema.Uint8Array({ contentType })` takes the body as a
+ * `Uint8Array` in one of the declared content types, under `maxFileBytes`, never walked or
+ * parsed; a success declared the same way is written as it is, with the declared content type
+ * or the one the handler chose (`RequestContext.setContentType`).
  */
 import { HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type Actor, Auth, AuditRequest, BadRequest, CurrentActor, newAuditRequest, Settings, Unauthorized, type Validation,
+  type Actor, Auth, AuditRequest, BadRequest, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
@@ -16,7 +22,7 @@ import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
 import type { GroupImplementation } from "./Handlers.js"
 import { clip, defaultInputLimits, inspectInput, type InputLimits, MAX_VALIDATIONS, tooDeepDetail, tooDeepJson } from "./Limits.js"
-import { type CookieOptions, RequestContext, type RequestContextShape } from "./RequestContext.js"
+import { type CookieOptions, mediaTypeOf, RequestContext, type RequestContextShape } from "./RequestContext.js"
 import { Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
 
 /** Options of the HTTP layer. */
@@ -29,6 +35,8 @@ export interface HttpOptions {
   readonly secureCookies?: boolean | undefined
   /** Largest accepted request body. Default 4 MiB. */
   readonly maxBodyBytes?: number | undefined
+  /** Largest accepted raw body (an uploaded file, `POST /files`). Default 10 MiB. */
+  readonly maxFileBytes?: number | undefined
   /** Limits on path, query and body values (400 at the field over them). Default `defaultInputLimits`. */
   readonly inputLimits?: Partial<InputLimits> | undefined
   /**
@@ -45,15 +53,26 @@ export interface RawRequest {
   /** Path and query, e.g. `/api/v2/users?limit=5`. */
   readonly url: string
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
-  /** The body text (undefined when there is none), or a value a framework already parsed. */
-  readonly body: string | undefined | { readonly parsed: unknown }
+  /**
+   * The body text (undefined when there is none), its bytes (routes with a raw body, see
+   * `Dispatcher.bodyLimit`), or a value a framework already parsed.
+   */
+  readonly body: string | Uint8Array | undefined | { readonly parsed: unknown }
   readonly remoteAddress: string
 }
 
 export interface RawResponse {
   readonly status: number
   readonly headers: Record<string, string | Array<string>>
-  readonly body: string | undefined
+  /** JSON text, or the bytes of a binary answer. */
+  readonly body: string | Uint8Array | undefined
+}
+
+/** How a request's body is read: as bytes or text, and up to how many bytes. */
+export interface BodyLimit {
+  readonly maxBytes: number
+  /** Keep the bytes (the route takes a raw body); otherwise the body is read as UTF-8 text. */
+  readonly binary: boolean
 }
 
 export interface Dispatcher {
@@ -61,6 +80,8 @@ export interface Dispatcher {
   readonly owns: (path: string) => boolean
   readonly handle: (request: RawRequest, respond: (response: RawResponse) => void) => void
   readonly maxBodyBytes: number
+  /** How the body of a request to `method` and `url` is read (adapters ask before reading it). */
+  readonly bodyLimit: (method: string, url: string) => BodyLimit
 }
 
 interface ValidationEntry {
@@ -78,7 +99,14 @@ interface CompiledRoute {
   readonly arrayQueryKeys: ReadonlySet<string>
   readonly decodePayload: Decoder | undefined
   readonly encodeSuccess: ((a: unknown) => Either.Either<unknown, ParseResult.ParseError>) | undefined
+  /** The status of a success; the first declared when there are several. */
   readonly status: number
+  /** Every declared success status (a handler may choose one with `RequestContext.setStatus`). */
+  readonly successStatuses: ReadonlyArray<number>
+  /** Media types of a raw body (the route takes bytes), or undefined for JSON and form bodies. */
+  readonly binaryBody: ReadonlyArray<string> | undefined
+  /** The declared content type of a binary success, or undefined for JSON. */
+  readonly binarySuccess: string | undefined
   readonly handler: (request: any) => Effect.Effect<unknown, unknown, any>
   /** Set on state-changing routes: what their audit entries name. */
   readonly audit: AuditDeclaration | undefined
@@ -328,6 +356,26 @@ const statusOfCause = (cause: Cause.Cause<unknown>): number => {
   return Cause.isInterruptedOnly(cause) ? 503 : 500
 }
 
+/** The members of a union (each with its own annotations), or the schema itself. */
+const membersOf = (ast: SchemaAST.AST): ReadonlyArray<SchemaAST.AST> => ast._tag === "Union" ? ast.types : [ast]
+
+/** The declared encodings of a schema (one per union member). */
+const encodingsOf = (ast: SchemaAST.AST): ReadonlyArray<HttpApiSchema.Encoding> =>
+  membersOf(ast).map((member) => HttpApiSchema.getEncoding(member, HttpApiSchema.getEncoding(ast)))
+
+/** The content types of a payload declared as bytes (`HttpApiSchema.Uint8Array`), or undefined. */
+const binaryBodyOf = (schema: Option.Option<Schema.Schema.All>): ReadonlyArray<string> | undefined => {
+  if (Option.isNone(schema)) return undefined
+  const encodings = encodingsOf(schema.value.ast)
+  return encodings.every((e) => e.kind === "Uint8Array") ? encodings.map((e) => e.contentType.toLowerCase()) : undefined
+}
+
+/** The success statuses in declaration order: a union's members may each carry one. */
+const successStatusesOf = (ast: SchemaAST.AST): ReadonlyArray<number> =>
+  HttpApiSchema.AnnotationStatus in ast.annotations || ast._tag !== "Union"
+    ? [HttpApiSchema.getStatusSuccessAST(ast)]
+    : [...new Set(ast.types.map(HttpApiSchema.getStatusSuccessAST))]
+
 /** `make()` on first call, then the function it made: each endpoint's schemas compile when it is first served. */
 const lazily = <A, B>(make: () => (a: A) => B): ((a: A) => B) => {
   let f: ((a: A) => B) | undefined
@@ -355,6 +403,7 @@ export const makeDispatcher = <R>(
   const sessionCookie = options.sessionCookie ?? DEFAULT_SESSION_COOKIE
   const secureCookies = options.secureCookies ?? settings.accessUrl.startsWith("https:")
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const limits: InputLimits = { ...defaultInputLimits, ...definedOnly(options.inputLimits) }
   const runFork = Runtime.runFork(runtime)
   // Requests run on this runtime: the same services, spans off unless wanted.
@@ -372,6 +421,7 @@ export const makeDispatcher = <R>(
     maxParamLength: Number.MAX_SAFE_INTEGER,
     onBadUrl: () => undefined
   })
+  let hasBinaryBodies = false
   const byGroup = new Map(implementations.map((i) => [i.group, i.handlers]))
   const groups = (api as unknown as HttpApi.HttpApi.AnyWithProps).groups
   for (const group of Object.values(groups) as Array<HttpApiGroup.HttpApiGroup.AnyWithProps>) {
@@ -382,6 +432,8 @@ export const makeDispatcher = <R>(
       if (handler === undefined) throw new Error(`No handler for ${group.identifier}.${endpoint.name}.`)
       const successAst = endpoint.successSchema.ast
       const isVoid = HttpApiSchema.isVoid(successAst)
+      const successStatuses = successStatusesOf(successAst)
+      const successEncodings = isVoid ? [] : encodingsOf(successAst)
       const audit = Context.getOption(endpoint.annotations, Audited)
       if (endpoint.method !== "GET" && Option.isNone(audit)) {
         throw new Error(`${group.identifier}.${endpoint.name} changes state but declares no audit (audited/notAudited).`)
@@ -397,12 +449,27 @@ export const makeDispatcher = <R>(
         encodeSuccess: isVoid
           ? undefined
           : lazily(() => Schema.encodeUnknownEither(endpoint.successSchema as Schema.Schema<any, any>)),
-        status: HttpApiSchema.getStatusSuccessAST(successAst),
+        status: successStatuses[0]!,
+        successStatuses,
+        binaryBody: binaryBodyOf(endpoint.payloadSchema),
+        binarySuccess: successEncodings.length > 0 && successEncodings.every((e) => e.kind === "Uint8Array")
+          ? successEncodings[0]!.contentType
+          : undefined,
         handler,
         audit: Option.isSome(audit) && audit.value !== false ? audit.value : undefined
       }
       router.on(endpoint.method as FindMyWay.HTTPMethod, endpoint.path, () => undefined, route)
+      if (route.binaryBody !== undefined) hasBinaryBodies = true
     }
+  }
+
+  const textBody: BodyLimit = { maxBytes: maxBodyBytes, binary: false }
+  const rawBody: BodyLimit = { maxBytes: maxFileBytes, binary: true }
+  const bodyLimit = (method: string, url: string): BodyLimit => {
+    if (!hasBinaryBodies) return textBody
+    const q = url.indexOf("?")
+    const route = router.find(method as FindMyWay.HTTPMethod, q < 0 ? url : url.slice(0, q))?.store as CompiledRoute | null | undefined
+    return route?.binaryBody !== undefined ? rawBody : textBody
   }
 
   let openApiDocument: string | undefined
@@ -500,21 +567,43 @@ export const makeDispatcher = <R>(
         add(inspection.violations, inspection.total)
       }
       if (route.decodeQuery !== undefined) request.urlParams = check(parseQuery(query, route.arrayQueryKeys, limits), route.decodeQuery)
-      if (route.decodePayload !== undefined) {
+      if (route.decodePayload !== undefined && route.binaryBody !== undefined) {
+        // Bytes in a declared content type; nothing to walk or parse.
+        const contentType = header(req.headers, "content-type") ?? ""
+        if (!route.binaryBody.includes(mediaTypeOf(contentType))) {
+          return badRequest(`Unsupported content type header "${contentType}".`, `Send one of: ${route.binaryBody.join(", ")}.`)
+        }
+        const raw = req.body
+        const bytes = raw === undefined
+          ? new Uint8Array(0)
+          : raw instanceof Uint8Array
+          ? raw
+          : typeof raw === "string"
+          ? Buffer.from(raw, "utf8")
+          : raw.parsed instanceof Uint8Array
+          ? raw.parsed
+          : undefined
+        if (bytes === undefined) return badRequest("Request body must be the raw bytes of the file.")
+        const r = route.decodePayload(bytes)
+        if (Either.isLeft(r)) return badRequest("Request body must be the raw bytes of the file.", r.left.message)
+        request.payload = r.right
+      } else if (route.decodePayload !== undefined) {
         let body: unknown
-        if (typeof req.body === "object") body = req.body.parsed
-        else if (req.body === undefined || req.body.trim() === "") body = {}
+        // Bytes (a framework's raw body parser) are read as UTF-8 text like any body.
+        const text = req.body instanceof Uint8Array ? Buffer.from(req.body).toString("utf8") : req.body
+        if (typeof text === "object") body = text.parsed
+        else if (text === undefined || text.trim() === "") body = {}
         else {
           const contentType = header(req.headers, "content-type") ?? ""
-          if (contentType.includes("application/x-www-form-urlencoded")) body = parseForm(req.body, limits)
+          if (contentType.includes("application/x-www-form-urlencoded")) body = parseForm(text, limits)
           else {
-            const tooDeep = tooDeepJson(req.body, limits.maxDepth)
+            const tooDeep = tooDeepJson(text, limits.maxDepth)
             if (tooDeep !== undefined) {
               add([{ field: tooDeep, detail: tooDeepDetail(limits) }], 1)
               return problems()
             }
             try {
-              body = JSON.parse(req.body)
+              body = JSON.parse(text)
             } catch (e) {
               return badRequest("Request body must be valid JSON.", e instanceof Error ? e.message : String(e))
             }
@@ -531,6 +620,8 @@ export const makeDispatcher = <R>(
     const cookieHeader = header(req.headers, "cookie")
     let cookies: Map<string, string> | undefined
     const setCookies: Array<string> = []
+    let chosenStatus: number | undefined
+    let chosenContentType: string | undefined
     const ctx: RequestContextShape = {
       requestId,
       ip: req.remoteAddress,
@@ -538,6 +629,8 @@ export const makeDispatcher = <R>(
       header: (name) => header(req.headers, name.toLowerCase()),
       cookie: (name) => (cookies ??= parseCookies(cookieHeader)).get(name),
       setCookie: (name, value, opts) => void setCookies.push(serializeCookie(name, value, secureCookies, opts)),
+      setStatus: (status) => void (chosenStatus = status),
+      setContentType: (contentType) => void (chosenContentType = contentType),
       sessionCookieName: sessionCookie
     }
 
@@ -576,7 +669,7 @@ export const makeDispatcher = <R>(
               requestId,
               ip: ctx.ip,
               userAgent: ctx.userAgent,
-              statusCode: Exit.isSuccess(exit) ? route.status : statusOfCause(exit.cause)
+              statusCode: Exit.isSuccess(exit) ? chosenStatus ?? route.status : statusOfCause(exit.cause)
             }).pipe(
               Effect.catchAllCause((cause) =>
                 Effect.logError("Could not write the audit entry of a request", cause).pipe(
@@ -594,17 +687,25 @@ export const makeDispatcher = <R>(
         if (Exit.isFailure(exit)) return fail(respond, exit.cause, requestId)
         const extra: Record<string, string | Array<string>> = { "x-request-id": requestId }
         if (setCookies.length > 0) extra["set-cookie"] = setCookies
-        if (route.encodeSuccess === undefined) return respond({ status: route.status, headers: extra, body: undefined })
+        const status = chosenStatus ?? route.status
+        if (chosenStatus !== undefined && !route.successStatuses.includes(chosenStatus)) {
+          return fail(respond, Cause.die(new Error(`${route.name} answered ${chosenStatus}, which it does not declare.`)), requestId)
+        }
+        if (route.encodeSuccess === undefined) return respond({ status, headers: extra, body: undefined })
         const encoded = route.encodeSuccess(exit.value)
         if (Either.isLeft(encoded)) {
           return fail(respond, Cause.die(new Error(`Response of ${route.name} does not match its schema: ${encoded.left.message}`)), requestId)
         }
-        respond(json(route.status, encoded.right, extra))
+        if (route.binarySuccess !== undefined) {
+          extra["content-type"] = chosenContentType ?? route.binarySuccess
+          return respond({ status, headers: extra, body: encoded.right as Uint8Array })
+        }
+        respond(json(status, encoded.right, extra))
       }
     })
   }
 
-  return { owns, handle, maxBodyBytes }
+  return { owns, handle, maxBodyBytes, bodyLimit }
 }
 
 const bearer = (authorization: string | undefined): string | undefined => {

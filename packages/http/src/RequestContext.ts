@@ -1,4 +1,7 @@
-/** Per-request facts a handler may need (caller address, user agent, request id) and response cookies. */
+/**
+ * Per-request facts a handler may need (caller address, user agent, request id), response cookies,
+ * and the status and content type of answers that have a choice of them.
+ */
 import { Context, Effect } from "effect"
 
 export interface CookieOptions {
@@ -14,6 +17,10 @@ export interface RequestContextShape {
   readonly cookie: (name: string) => string | undefined
   /** Adds a `Set-Cookie` to the response. */
   readonly setCookie: (name: string, value: string, options?: CookieOptions) => void
+  /** Answers with `status`, one of the endpoint's declared success statuses (default: the first). */
+  readonly setStatus: (status: number) => void
+  /** The content type of a binary answer (default: the one its schema declares). */
+  readonly setContentType: (contentType: string) => void
   /** Name of the session cookie of this deployment. */
   readonly sessionCookieName: string
 }
@@ -27,3 +34,12 @@ export const setSessionCookie = (token: string, expires: Date) =>
 /** Clears the session cookie (logout). */
 export const clearSessionCookie = Effect.map(RequestContext, (ctx) =>
   ctx.setCookie(ctx.sessionCookieName, "", { maxAgeSeconds: 0, expires: new Date(0) }))
+
+/** The media type of a `Content-Type` header: no parameters, lower case. */
+export const mediaTypeOf = (contentType: string): string => {
+  const semi = contentType.indexOf(";")
+  return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase()
+}
+
+/** The media type of the request body (empty when it has no `Content-Type`). */
+export const requestMediaType = Effect.map(RequestContext, (ctx) => mediaTypeOf(ctx.header("content-type") ?? ""))

@@ -18,10 +18,11 @@ import { OrganizationsHttp } from "./organizations/Http.js"
 import { UsersHttp } from "./users/Http.js"
 import { AuditHttp } from "./audit/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
+import { FilesHttp } from "./templates/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
-  GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp
+  GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp
 ]
 
 export interface WorkbayHandlerShape {

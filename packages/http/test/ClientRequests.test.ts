@@ -478,3 +478,31 @@ describe("first user, as the setup page sends it", () => {
     }
   })
 })
+
+describe("files, as the template editor sends them", () => {
+  let srv: TestServer
+  let owner: Client
+  beforeAll(async () => {
+    ;({ srv, owner } = await startWithOwner())
+  })
+  afterAll(() => srv.close())
+
+  // uploadFile: axios.post("/api/v2/files", file, { headers: { "Content-Type": "application/x-tar" } }),
+  // the File's bytes as the body; getFile: axios.get(`/api/v2/files/${fileId}`, { responseType: "arraybuffer" }).
+  it("uploadFile then getFile: the bytes back with their content type", async () => {
+    const file = new Blob([new Uint8Array([0x6d, 0x61, 0x69, 0x6e, 0x00, 0xff, 0xfe])], { type: "application/x-tar" })
+    const headers = { "Content-Type": "application/x-tar", "Service-Session-Token": owner.token! }
+    const up = await fetch(`${srv.url}/api/v2/files`, { method: "POST", headers, body: file })
+    expect(up.status).toBe(201)
+    const { hash } = (await up.json()) as { hash: string }
+    const again = await fetch(`${srv.url}/api/v2/files`, { method: "POST", headers, body: file })
+    expect(again.status).toBe(200)
+    expect(await again.json()).toEqual({ hash })
+    const got = await fetch(`${srv.url}/api/v2/files/${hash}`, {
+      headers: { Accept: "application/json, text/plain, */*", "Service-Session-Token": owner.token! }
+    })
+    expect(got.status).toBe(200)
+    expect(got.headers.get("content-type")).toBe("application/x-tar")
+    expect([...new Uint8Array(await got.arrayBuffer())]).toEqual([0x6d, 0x61, 0x69, 0x6e, 0x00, 0xff, 0xfe])
+  })
+})

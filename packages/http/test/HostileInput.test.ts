@@ -7,6 +7,7 @@
  */
 import { Authentication, makeWorkbay, type Workbay, WorkbayApi } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
+import { HttpApiSchema } from "@effect/platform"
 import { FastCheck as fc, Option, type Schema, SchemaAST } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SESSION_HEADER, startWithOwner, STRONG_PASSWORD, type ServiceTestServer, UNKNOWN_ID } from "./support.js"
@@ -19,6 +20,8 @@ interface Operation {
   readonly template: string
   readonly params: ReadonlyArray<string>
   readonly hasBody: boolean
+  /** The body is raw bytes (an uploaded file), not JSON: never walked or parsed. */
+  readonly rawBody: boolean
   readonly bodyFields: ReadonlyArray<string>
   readonly queryKeys: ReadonlyArray<string>
   readonly authenticated: boolean
@@ -40,12 +43,18 @@ const operations: ReadonlyArray<Operation> = Object.values((WorkbayApi as any).g
     template: endpoint.path,
     params: [...(endpoint.path as string).matchAll(/:(\w+)/g)].map((m) => m[1]!),
     hasBody: Option.isSome(endpoint.payloadSchema),
+    rawBody: Option.match(endpoint.payloadSchema as Option.Option<Schema.Schema.Any>, {
+      onNone: () => false,
+      onSome: (s) => (s.ast._tag === "Union" ? s.ast.types : [s.ast]).every((m) => HttpApiSchema.getEncoding(m).kind === "Uint8Array")
+    }),
     bodyFields: fieldsOf(endpoint.payloadSchema),
     queryKeys: fieldsOf(endpoint.urlParamsSchema),
     authenticated: group.middlewares.has(Authentication) || endpoint.middlewares.has(Authentication)
   }))
 )
 const withBody = operations.filter((o) => o.hasBody)
+/** Operations whose body is JSON (or a form): the ones the body walk guards. */
+const withJsonBody = withBody.filter((o) => !o.rawBody)
 const gets = operations.filter((o) => o.method === "GET")
 
 /** The operation's path with each parameter from `values` (already encoded), or `fallback`. */
@@ -145,9 +154,9 @@ describe("hostile input through the node adapter", () => {
     expect(gets.length).toBeGreaterThan(30)
   })
 
-  it("answers a body 3,000 levels deep with 400 at the path where it gets too deep, on every operation with a body", async () => {
+  it("answers a body 3,000 levels deep with 400 at the path where it gets too deep, on every operation with a JSON body", async () => {
     const values = { user: "me", organization: "coder", group: UNKNOWN_ID }
-    for (const op of withBody) {
+    for (const op of withJsonBody) {
       const a = await send(op.method, pathOf(op, values), { token, body: DEEP_BODY })
       expectSane(a, op.name)
       expect(a.status, op.name).toBe(400)
@@ -166,6 +175,18 @@ describe("hostile input through the node adapter", () => {
     }
     const login = await send("POST", "/api/v2/users/login", { body: DEEP_BODY })
     expect(JSON.parse(login.text).validations).toEqual([{ field: DEEP_PATH, detail: TOO_DEEP }])
+  })
+
+  it("takes a deep JSON text sent as a file as bytes: never walked, refused for its content type", async () => {
+    expect(withBody.filter((o) => o.rawBody).map((o) => o.name)).toEqual(["files.upload"])
+    const a = await send("POST", "/api/v2/files", { token, body: DEEP_BODY })
+    expect(a.status).toBe(400)
+    expect(JSON.parse(a.text)).toEqual({
+      message: `Unsupported content type header "application/json".`,
+      detail: "Send one of: application/x-tar, application/zip, application/x-zip-compressed."
+    })
+    const stored = await send("POST", "/api/v2/files", { token, body: DEEP_BODY, headers: { "content-type": "application/x-tar" } })
+    expect(stored.status).toBe(201)
   })
 
   it("refuses an allow-list of 100,000 empty objects at the field, in a few bytes", async () => {
@@ -323,9 +344,13 @@ const routeValues = async (send: Send, token: string): Promise<Record<string, st
     token,
     body: JSON.stringify({ token_name: "head-token" })
   })
-  expect([group.status, created.status]).toEqual([201, 201])
+  const file = await send("POST", "/api/v2/files", { token, body: "an archive", headers: { "content-type": "application/x-tar" } })
+  expect([group.status, created.status, file.status]).toEqual([201, 201, 201])
   const key = JSON.parse((await send("GET", "/api/v2/users/me/keys/tokens/head-token", { token })).text)
-  return { user: "me", organization: "coder", group: JSON.parse(group.text).id, keyname: "head-token", keyid: key.id }
+  return {
+    user: "me", organization: "coder", group: JSON.parse(group.text).id, keyname: "head-token", keyid: key.id,
+    fileID: JSON.parse(file.text).hash
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -61,8 +61,11 @@ interface Row {
   /** As the HttpApi definition declares it (`:param`). */
   readonly path: string
   readonly status: number
-  /** The reference type of the body, `[Type]` for a list, or `none` for no body. */
-  readonly schema: SchemaName | "none"
+  /**
+   * The reference type of the body, `[Type]` for a list, `none` for no body, or `binary <content type>`
+   * for bytes (the content type is checked, the bytes against the upload in the row).
+   */
+  readonly schema: SchemaName | "none" | `binary ${string}`
   /** Sends the request (as many as make the shapes worth checking); every reply is checked. */
   readonly call: (w: World) => Promise<Reply | ReadonlyArray<Reply>>
 }
@@ -88,6 +91,10 @@ const throwawayGroup = async (w: World, body: Record<string, unknown> = {}) => {
   if (r.status !== 201) throw new Error(`group: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body as { id: string; name: string }
 }
+
+/** Uploads `content` (taken as a tar archive) as bob. */
+const uploadArchive = (w: World, content: string) =>
+  w.bob.client.request("POST", "/files", undefined, { raw: content, headers: { "content-type": "application/x-tar" } })
 
 const rows: ReadonlyArray<Row> = [
   // general
@@ -435,6 +442,13 @@ const rows: ReadonlyArray<Row> = [
     ]
   ),
 
+  // templates: files
+  row("files.upload", "POST /api/v2/files", 201, "UploadResponse", (w) => uploadArchive(w, "an upload")),
+  row("files.get", "GET /api/v2/files/:fileID", 200, "binary application/x-tar", async (w) => {
+    const { body } = await uploadArchive(w, "a download")
+    return w.bob.client.get(`/files/${body.hash}`)
+  }),
+
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
     await w.owner.get("/audit?limit=1000"),
@@ -612,7 +626,12 @@ describe("response schemas", () => {
           expect(reply.body).toBeUndefined()
           continue
         }
-        const validate = validator(row.schema)
+        if (row.schema.startsWith("binary ")) {
+          expect(reply.headers.get("content-type")).toBe(row.schema.slice("binary ".length))
+          expect(reply.body).toBe("a download")
+          continue
+        }
+        const validate = validator(row.schema as SchemaName)
         const ok = validate(reply.body)
         expect(ok, `${row.endpoint} does not match ${row.schema}:\n${describeErrors(validate, reply.body)}`).toBe(true)
       }

@@ -245,6 +245,9 @@ export const definitions: Record<string, JsonSchema> = {
   GroupAIBudget: object({ group_id: uuid, spend_limit_micros: integer, created_at: dateTime, updated_at: dateTime }),
   WorkspaceQuota: object({ credits_consumed: integer, budget: integer }),
 
+  // The id of the uploaded file, named `hash` in the reference.
+  UploadResponse: object({ hash: uuid }, ["hash"]),
+
   AuditLog: object({
     id: uuid,
     request_id: uuid,
