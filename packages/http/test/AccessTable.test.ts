@@ -32,6 +32,8 @@ interface Attempt {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
   readonly path: string
   readonly body?: unknown
+  /** A raw body (an uploaded file) instead of JSON. */
+  readonly raw?: { readonly text: string; readonly contentType: string }
   readonly check: { readonly action: string; readonly object: Record<string, unknown> }
 }
 
@@ -50,6 +52,9 @@ describe("access table", () => {
   let org: { id: string; name: string }
   let someone: string
   let group: string
+  let adminId: string
+  /** A file the setup owner uploaded. */
+  let file: string
   const users = new Map<Role, RoleUser>()
   let counter = 0
   const unique = (prefix: string) => `${prefix}-${++counter}`
@@ -76,7 +81,7 @@ describe("access table", () => {
   }
 
   beforeAll(async () => {
-    ;({ srv, owner: admin } = await startWithOwner())
+    ;({ srv, owner: admin, ownerId: adminId } = await startWithOwner())
     org = await createOrganization(admin, "table-org")
     for (const role of ROLES) {
       const siteRoles = role === "member" || isOrgRole(role) ? [] : [role]
@@ -86,11 +91,14 @@ describe("access table", () => {
     }
     someone = await orgMember()
     group = await newGroup()
+    const up = await admin.request("POST", "/files", undefined, { raw: "the owner's archive", headers: { "content-type": "application/x-tar" } })
+    if (up.status !== 201) throw new Error(`file: ${up.status} ${JSON.stringify(up.body)}`)
+    file = up.body.hash
   })
   afterAll(() => srv.close())
 
   //                      own  mem  aud  tad  uad  oadm omem oaud ousr otad
-  const rows: ReadonlyArray<Row> = [
+  let rows: ReadonlyArray<Row> = [
     {
       kind: "user", action: "read", route: "GET /users/{user}",
       expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
@@ -308,6 +316,27 @@ describe("access table", () => {
     }
   ]
 
+  // Files have no organization: only site-wide file readers see another user's file.
+  const fileRows: ReadonlyArray<Row> = [
+    {
+      kind: "file", action: "create", route: "POST /files",
+      expected: [201, 201, 201, 201, 201, 201, 201, 201, 201, 201],
+      attempt: async (who) => ({
+        method: "POST", path: "/files", raw: { text: unique("archive"), contentType: "application/x-tar" },
+        check: { action: "create", object: { resource_type: "file", owner_id: who.id } }
+      })
+    },
+    {
+      kind: "file", action: "read", route: "GET /files/{fileID} (another user's)",
+      expected: [200, 404, 404, 200, 404, 404, 404, 404, 404, 404],
+      attempt: async () => ({
+        method: "GET", path: `/files/${file}`,
+        check: { action: "read", object: { resource_type: "file", resource_id: file, owner_id: adminId } }
+      })
+    }
+  ]
+  rows = [...rows, ...fileRows]
+
   it("covers every role, and every resource kind the issue names", () => {
     const kinds = new Set(rows.map((r) => r.kind))
     for (const kind of ["user", "organization", "organization_member", "assign_role", "assign_org_role", "api_key", "audit_log", "group"]) {
@@ -325,7 +354,12 @@ describe("access table", () => {
           const attempt = await row.attempt(who)
           const answer = await who.client.post("/authcheck", { checks: { case: attempt.check } })
           expect(answer.status, JSON.stringify(answer.body)).toBe(200)
-          const r = await who.client.request(attempt.method, attempt.path, attempt.body)
+          const r = attempt.raw === undefined
+            ? await who.client.request(attempt.method, attempt.path, attempt.body)
+            : await who.client.request(attempt.method, attempt.path, undefined, {
+              raw: attempt.raw.text,
+              headers: { "content-type": attempt.raw.contentType }
+            })
           expect(r.status, `${attempt.method} ${attempt.path} -> ${JSON.stringify(r.body)}`).toBe(status)
           expect(answer.body.case, `authcheck ${JSON.stringify(attempt.check)}`).toBe(status < 300)
         })
