@@ -26,9 +26,11 @@ export * from "./organizations/Repositories.js"
 // groups, quotas, AI budgets
 export * from "./groups/Group.js"
 export * from "./groups/Groups.js"
-// templates: uploaded files (template versions come next)
+// templates: uploaded files, the provisioner job queue (template versions come next)
 export * from "./templates/File.js"
 export * from "./templates/Files.js"
+export * from "./templates/ProvisionerJob.js"
+export * from "./templates/ProvisionerJobs.js"
 // audit and connection logs, retention
 export * from "./audit/AuditLog.js"
 export * from "./audit/AuditLogs.js"

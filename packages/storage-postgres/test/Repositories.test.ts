@@ -65,3 +65,6 @@ groupRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: 
 
 import { fileRepositorySuite } from "../../storage-sql/test/templates/RepositorySuite.js"
 fileRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
+jobRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

@@ -7,6 +7,7 @@ import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js
 import * as GroupRepositories from "./groups/Repositories.js"
 import * as OrganizationRepositories from "./organizations/Repositories.js"
 import type { DialectTypes } from "./Schema.js"
+import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositories.js"
 import * as FileRepositories from "./templates/Repositories.js"
 import { transactionsLayer } from "./Transaction.js"
 import * as Repositories from "./users/Repositories.js"
@@ -19,6 +20,7 @@ export const repositories = Layer.mergeAll(
   AuditRepositories.layer,
   ConnectionLogRepositories.layer,
   FileRepositories.layer,
+  ProvisionerJobRepositories.layer,
   transactionsLayer
 )
 

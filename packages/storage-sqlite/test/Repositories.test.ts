@@ -176,3 +176,6 @@ groupRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { fileRepositorySuite } from "../../storage-sql/test/templates/RepositorySuite.js"
 fileRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
+jobRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

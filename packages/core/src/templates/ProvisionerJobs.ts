@@ -1,0 +1,187 @@
+/**
+ * The ProvisionerJobs service: the queue's state moves and their rules, and the hang detector.
+ *
+ *   pending -> running -> succeeded | failed
+ *   pending -> canceled (at once)         running -> canceling -> canceled | failed
+ *
+ * Every move is one conditional UPDATE in the repository, so racing callers (two workers, a
+ * cancel and a claim, several replicas' hang detectors) see exactly one of them win; the
+ * service only turns a lost race or an illegal move into the answer the described system gives.
+ * Authorization is the callers' (the HTTP handlers and the worker connection), next step.
+ */
+import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { BadRequest, Conflict, NotFound } from "../Errors.js"
+import { IdGenerator } from "../Ids.js"
+import { span } from "../Tracing.js"
+import {
+  type AppendLogsResult,
+  DEFAULT_MAX_JOB_LOG_BYTES,
+  type JobCompletion,
+  jobStatus,
+  mutateTags,
+  type NewProvisionerJob,
+  type NewProvisionerJobLog,
+  type ProvisionerJobFilter,
+  type ProvisionerJobRecord,
+  ProvisionerJobRepo,
+  type ProvisionerWorker,
+  queueStanding,
+  type QueueStanding,
+  workerServes
+} from "./ProvisionerJob.js"
+
+/** A job to queue; the service gives it its id, time and effective tags. */
+export type EnqueueJob = Omit<NewProvisionerJob, "id" | "created_at">
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+const jobNotFound = () => NotFound.resource("Provisioner job")
+
+export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay/core/ProvisionerJobs", {
+  effect: Effect.gen(function*() {
+    const jobs = yield* ProvisionerJobRepo
+    const ids = yield* IdGenerator
+
+    const find = (id: string) =>
+      Effect.flatMap(jobs.findById(id), Option.match({ onNone: () => Effect.fail(jobNotFound()), onSome: Effect.succeed }))
+
+    /** Queues a job for `initiator_id`; its tags are mutated as the described system's (`scope`, `owner`). */
+    const enqueue = (job: EnqueueJob) =>
+      Effect.gen(function*() {
+        return yield* jobs.enqueue({
+          ...job,
+          id: yield* ids.uuid,
+          created_at: yield* now,
+          tags: mutateTags(job.initiator_id, job.tags)
+        })
+      }).pipe(span("ProvisionerJobs.enqueue"))
+
+    /** The oldest pending job `worker` serves, now running on it; none when there is none. */
+    const acquire = (worker: ProvisionerWorker) =>
+      Effect.flatMap(now, (at) =>
+        worker.provisioners.length === 0 ? Effect.succeedNone : jobs.acquire(worker, at)
+      ).pipe(span("ProvisionerJobs.acquire"))
+
+    /**
+     * The worker's heartbeat: the job as it stands (a `canceled_at` tells the worker to stop).
+     * 409 when the job is not this worker's unfinished job (it was failed as hung, or finished).
+     */
+    const heartbeat = (jobId: string, workerId: string) =>
+      Effect.flatMap(now, (at) => jobs.heartbeat(jobId, workerId, at)).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new Conflict({ message: "The job is not running on this worker." })),
+          onSome: Effect.succeed
+        })),
+        span("ProvisionerJobs.heartbeat")
+      )
+
+    /**
+     * The worker finishes its job: succeeded, or failed when `result` has an error. A canceling
+     * job finishes canceled. A finished job (completed, canceled, failed as hung) cannot be
+     * completed again: 409.
+     */
+    const complete = (jobId: string, workerId: string, result: JobCompletion = {}) =>
+      Effect.gen(function*() {
+        const done = yield* jobs.complete(jobId, workerId, result, yield* now)
+        if (Option.isSome(done)) return done.value
+        const job = yield* find(jobId)
+        const status = jobStatus(job)
+        return yield* new Conflict({
+          message: job.worker_id !== workerId && job.started_at !== null
+            ? "The job is running on another worker."
+            : `The job cannot be completed: it is ${status}.`
+        })
+      }).pipe(span("ProvisionerJobs.complete"))
+
+    /**
+     * Cancels a job: a pending one is canceled at once, a running one becomes canceling until
+     * its worker stops. A finished or already canceled job answers 400, as in the described system.
+     */
+    const cancel = (jobId: string) =>
+      Effect.gen(function*() {
+        const done = yield* jobs.requestCancel(jobId, yield* now)
+        if (Option.isSome(done)) return done.value
+        const job = yield* find(jobId)
+        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
+        return yield* new BadRequest({ message: "Job has already completed!" })
+      }).pipe(span("ProvisionerJobs.cancel"))
+
+    /** Stores the worker's log lines, up to the per-job cap (past it `logs_overflowed` is set and lines are dropped). */
+    const appendLogs = (jobId: string, logs: ReadonlyArray<NewProvisionerJobLog>, maxBytes = DEFAULT_MAX_JOB_LOG_BYTES) =>
+      (logs.length === 0
+        ? Effect.succeed<AppendLogsResult>({ appended: 0, overflowed: false })
+        : jobs.appendLogs(jobId, logs, maxBytes)).pipe(span("ProvisionerJobs.appendLogs"))
+
+    const logsAfter = (jobId: string, afterId = 0, limit = 1000) =>
+      jobs.logsAfter(jobId, afterId, limit).pipe(span("ProvisionerJobs.logsAfter"))
+
+    const get = (id: string) => find(id).pipe(span("ProvisionerJobs.get"))
+
+    const list = (filter: ProvisionerJobFilter) => jobs.listByOrganization(filter).pipe(span("ProvisionerJobs.list"))
+
+    /**
+     * Where `job` stands among the pending jobs `workers` could run (all their provisioner
+     * types). Position 0 when it is not pending or no worker serves it.
+     */
+    const queue = (job: ProvisionerJobRecord, workers: ReadonlyArray<Pick<ProvisionerWorker, "provisioners" | "tags">>) =>
+      Effect.gen(function*() {
+        const types = [...new Set(workers.flatMap((w) => w.provisioners))]
+        const pending = types.length === 0 ? [] : yield* jobs.pending(types)
+        return queueStanding(job, pending, workers) satisfies QueueStanding
+      }).pipe(span("ProvisionerJobs.queue"))
+
+    /** Workers that could run `job` (ids), for `matched_provisioners` and `available_workers`. */
+    const matching = <W extends Pick<ProvisionerWorker, "id" | "provisioners" | "tags">>(
+      job: Pick<ProvisionerJobRecord, "provisioner" | "tags">,
+      workers: ReadonlyArray<W>
+    ): ReadonlyArray<W> => workers.filter((w) => workerServes(w, job))
+
+    return { enqueue, acquire, heartbeat, complete, cancel, appendLogs, logsAfter, get, list, queue, matching } as const
+  })
+}) {}
+
+export interface HangDetectorOptions {
+  /** Time between sweeps. Default 1 minute. */
+  readonly interval?: Duration.DurationInput | undefined
+  /** How long a running job may go without an update before it is failed. Default 5 minutes, as the described system. */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+export const DEFAULT_HANG_INTERVAL: Duration.Duration = Duration.minutes(1)
+export const DEFAULT_HANG_TIMEOUT: Duration.Duration = Duration.minutes(5)
+
+/** The error a hung job is failed with. */
+export const hungJobError = (timeout: Duration.Duration) =>
+  `Build has been detected as hung for ${Math.round(Duration.toMinutes(timeout))} minutes and will be terminated.`
+
+/**
+ * The hang detector: fails running (and canceling) jobs whose worker stopped reporting. Each
+ * replica may run it: the failing UPDATE only takes jobs still unfinished and still stale, so
+ * a job is failed once.
+ */
+export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/HangDetector", {
+  effect: Effect.gen(function*() {
+    const jobs = yield* ProvisionerJobRepo
+
+    /** One sweep at the clock's now; answers how many jobs it failed. */
+    const detectOnce = (timeout: Duration.DurationInput = DEFAULT_HANG_TIMEOUT) =>
+      Effect.gen(function*() {
+        const d = Duration.decode(timeout)
+        const at = yield* Clock.currentTimeMillis
+        return yield* jobs.failHung(new Date(at - Duration.toMillis(d)), hungJobError(d), new Date(at))
+      }).pipe(span("HangDetector.detectOnce"))
+
+    return { detectOnce } as const
+  })
+}) {
+  /** A layer whose fiber sweeps at start and then every `interval`, until its scope closes. A failed sweep is logged. */
+  static readonly periodic = (options: HangDetectorOptions = {}): Layer.Layer<never, never, HangDetector> =>
+    Layer.scopedDiscard(
+      Effect.flatMap(HangDetector, (detector) =>
+        detector.detectOnce(options.timeout ?? DEFAULT_HANG_TIMEOUT).pipe(
+          Effect.tap((n) => n > 0 ? Effect.logWarning(`Hang detector failed ${n} provisioner job(s) whose worker stopped reporting.`) : Effect.void),
+          Effect.catchAllCause((cause) => Effect.logError("Hang detector sweep failed", cause)),
+          Effect.repeat(Schedule.spaced(options.interval ?? DEFAULT_HANG_INTERVAL)),
+          Effect.forkScoped
+        ))
+    )
+}

@@ -1,0 +1,211 @@
+/**
+ * The provisioner job queue on @effect/sql. Every state move is one conditional UPDATE ...
+ * RETURNING, so concurrent callers see exactly one winner. The claim differs by dialect:
+ * Postgres locks the chosen row with `FOR UPDATE SKIP LOCKED`, so any number of processes
+ * share the queue; SQLite runs the same statement without it (one statement is atomic there,
+ * and one process owns the file). Tags are JSON text; "the job's tags are a subset of the
+ * worker's" is jsonb `<@` on Postgres and a `json_each` anti-join on SQLite.
+ */
+import { SqlClient, type Statement } from "@effect/sql"
+import {
+  type NewProvisionerJob,
+  type ProvisionerJobLogRecord,
+  type ProvisionerJobRecord,
+  ProvisionerJobRepo,
+  type ProvisionerTags
+} from "@workbay/core"
+import { Effect, Layer } from "effect"
+import { filters } from "../Filters.js"
+import { first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { transaction } from "../Transaction.js"
+
+type Row = Record<string, unknown>
+
+const rowToJob = (r: Row): ProvisionerJobRecord => ({
+  id: r.id as string,
+  created_at: toDate(r.created_at),
+  updated_at: toDate(r.updated_at),
+  started_at: toDateOrNull(r.started_at),
+  canceled_at: toDateOrNull(r.canceled_at),
+  completed_at: toDateOrNull(r.completed_at),
+  error: r.error as string,
+  error_code: r.error_code as string,
+  organization_id: r.organization_id as string,
+  initiator_id: r.initiator_id as string,
+  provisioner: r.provisioner as string,
+  type: r.type as ProvisionerJobRecord["type"],
+  file_id: r.file_id as string,
+  input: fromJson(r.input, {}),
+  tags: fromJson(r.tags, {}),
+  worker_id: (r.worker_id as string | null) ?? null,
+  worker_name: r.worker_name as string,
+  logs_length: toNumber(r.logs_length),
+  logs_overflowed: toBool(r.logs_overflowed)
+})
+
+const rowToLog = (r: Row): ProvisionerJobLogRecord => ({
+  id: toNumber(r.id),
+  job_id: r.job_id as string,
+  created_at: toDate(r.created_at),
+  log_source: r.log_source as ProvisionerJobLogRecord["log_source"],
+  log_level: r.log_level as ProvisionerJobLogRecord["log_level"],
+  stage: r.stage as string,
+  output: r.output as string
+})
+
+/** The conditions of a pending job, exactly as the partial index `provisioner_jobs_pending` states them. */
+const PENDING = "started_at IS NULL AND canceled_at IS NULL AND completed_at IS NULL"
+
+/** Bytes of output a batch adds to a job's logs. */
+const outputBytes = (logs: ReadonlyArray<{ readonly output: string }>) =>
+  logs.reduce((n, l) => n + Buffer.byteLength(l.output, "utf8"), 0)
+
+/** The provisioner job repository on the provided `SqlClient`. */
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const withTransaction = transaction(sql)
+  const f = filters(sql)
+  const one = (statement: Statement.Statement<Row>) =>
+    Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToJob))
+
+  /** `column`'s tags (JSON text) include every entry of `tags`. */
+  const tagsInclude = (column: string, tags: ProvisionerTags): Statement.Fragment => {
+    const json = JSON.stringify(tags)
+    return sql.onDialectOrElse({
+      pg: () => sql`${sql(column)}::jsonb @> ${json}::jsonb`,
+      orElse: () =>
+        sql`NOT EXISTS (SELECT 1 FROM json_each(${json}) w WHERE NOT EXISTS (
+          SELECT 1 FROM json_each(${sql(column)}) j WHERE j.key = w.key AND j.value = w.value))`
+    })
+  }
+  /** `column`'s tags (JSON text) are all among `tags`. */
+  const tagsWithin = (column: string, tags: ProvisionerTags): Statement.Fragment => {
+    const json = JSON.stringify(tags)
+    return sql.onDialectOrElse({
+      pg: () => sql`${sql(column)}::jsonb <@ ${json}::jsonb`,
+      orElse: () =>
+        sql`NOT EXISTS (SELECT 1 FROM json_each(${sql(column)}) j WHERE NOT EXISTS (
+          SELECT 1 FROM json_each(${json}) w WHERE w.key = j.key AND w.value = j.value))`
+    })
+  }
+
+  return ProvisionerJobRepo.of({
+    enqueue: (job: NewProvisionerJob) =>
+      sql<Row>`INSERT INTO provisioner_jobs ${sql.insert({
+        id: job.id,
+        created_at: job.created_at.toISOString(),
+        updated_at: job.created_at.toISOString(),
+        organization_id: job.organization_id,
+        initiator_id: job.initiator_id,
+        provisioner: job.provisioner,
+        type: job.type,
+        file_id: job.file_id,
+        input: JSON.stringify(job.input),
+        tags: JSON.stringify(job.tags)
+      })} RETURNING *`.pipe(Effect.orDie, Effect.map((rs) => rowToJob(rs[0]!))),
+
+    findById: (id) => one(sql<Row>`SELECT * FROM provisioner_jobs WHERE id = ${id}`),
+
+    acquire: (worker, now) => {
+      if (worker.provisioners.length === 0) return Effect.succeedNone
+      const at = now.toISOString()
+      const candidate = sql`SELECT id FROM provisioner_jobs
+        WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", worker.provisioners)}
+          AND ${tagsWithin("tags", worker.tags)}
+        ORDER BY created_at LIMIT 1`
+      return one(sql<Row>`UPDATE provisioner_jobs
+        SET started_at = ${at}, updated_at = ${at}, worker_id = ${worker.id}, worker_name = ${worker.name}
+        WHERE id = (${sql.onDialectOrElse({
+        pg: () => sql`${candidate} FOR UPDATE SKIP LOCKED`,
+        orElse: () => candidate
+      })}) AND ${sql.unsafe(PENDING)}
+        RETURNING *`)
+    },
+
+    heartbeat: (jobId, workerId, now) =>
+      one(sql<Row>`UPDATE provisioner_jobs SET updated_at = ${now.toISOString()}
+        WHERE id = ${jobId} AND worker_id = ${workerId} AND completed_at IS NULL RETURNING *`),
+
+    complete: (jobId, workerId, result, now) =>
+      one(sql<Row>`UPDATE provisioner_jobs
+        SET completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()},
+          error = ${result.error ?? ""}, error_code = ${result.error_code ?? ""}
+        WHERE id = ${jobId} AND worker_id = ${workerId} AND started_at IS NOT NULL AND completed_at IS NULL
+        RETURNING *`),
+
+    requestCancel: (jobId, now) => {
+      const at = now.toISOString()
+      // A job nobody started finishes canceled at once; a started one waits for its worker.
+      return one(sql<Row>`UPDATE provisioner_jobs
+        SET canceled_at = ${at}, updated_at = ${at},
+          completed_at = CASE WHEN started_at IS NULL THEN ${at} ELSE completed_at END
+        WHERE id = ${jobId} AND completed_at IS NULL AND canceled_at IS NULL
+        RETURNING *`)
+    },
+
+    failHung: (olderThan, error, now) =>
+      sql<Row>`UPDATE provisioner_jobs
+        SET completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()}, error = ${error}, error_code = ''
+        WHERE started_at IS NOT NULL AND completed_at IS NULL AND updated_at < ${olderThan.toISOString()}
+        RETURNING id`.pipe(Effect.orDie, Effect.map((rs) => rs.length)),
+
+    appendLogs: (jobId, logs, maxBytes) =>
+      withTransaction(Effect.gen(function*() {
+        const bytes = outputBytes(logs)
+        // Reserve the room first: of two racing batches only those that fit are stored.
+        const reserved = yield* sql<Row>`UPDATE provisioner_jobs SET logs_length = logs_length + ${bytes}
+          WHERE id = ${jobId} AND logs_overflowed = FALSE
+            AND logs_length + ${bytes} <= ${maxBytes}
+          RETURNING id`
+        if (reserved.length === 0) {
+          yield* sql`UPDATE provisioner_jobs SET logs_overflowed = TRUE
+            WHERE id = ${jobId}`
+          return { appended: 0, overflowed: true }
+        }
+        yield* sql`INSERT INTO provisioner_job_logs ${sql.insert(logs.map((l) => ({
+          job_id: jobId,
+          created_at: l.created_at.toISOString(),
+          log_source: l.log_source,
+          log_level: l.log_level,
+          stage: l.stage,
+          output: l.output
+        })))}`
+        return { appended: logs.length, overflowed: false }
+      })).pipe(Effect.orDie),
+
+    logsAfter: (jobId, afterId, limit) =>
+      sql<Row>`SELECT * FROM provisioner_job_logs WHERE job_id = ${jobId} AND id > ${afterId} ORDER BY id LIMIT ${limit}`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map(rowToLog))
+      ),
+
+    listByOrganization: (filter) =>
+      sql<Row>`SELECT * FROM provisioner_jobs WHERE ${
+        f.allOf([
+          f.equals("organization_id", filter.organizationId),
+          f.oneOf("id", filter.ids),
+          f.oneOf("job_status", filter.statuses),
+          f.equals("initiator_id", filter.initiatorId),
+          filter.tags === undefined || Object.keys(filter.tags).length === 0 ? undefined : tagsInclude("tags", filter.tags)
+        ])
+      } ORDER BY created_at DESC LIMIT ${filter.limit}`.pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToJob))),
+
+    pending: (provisioners) =>
+      provisioners.length === 0
+        ? Effect.succeed([])
+        : sql<Row>`SELECT id, provisioner, tags, created_at FROM provisioner_jobs
+            WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", provisioners)} ORDER BY created_at`.pipe(
+            Effect.orDie,
+            Effect.map((rs) =>
+              rs.map((r) => ({
+                id: r.id as string,
+                provisioner: r.provisioner as string,
+                tags: fromJson<ProvisionerTags>(r.tags, {}),
+                created_at: toDate(r.created_at)
+              }))
+            )
+          )
+  })
+})
+
+export const layer: Layer.Layer<ProvisionerJobRepo, never, SqlClient.SqlClient> = Layer.effect(ProvisionerJobRepo, make)
