@@ -1,0 +1,188 @@
+/**
+ * The queue's rules (tags, state moves and their refusals, queue standing, wire form) and the
+ * hang detector's fiber, on real services over an in-memory SQLite storage, with Effect's
+ * TestClock driving time.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  HangDetector,
+  jobStatus,
+  mutateTags,
+  ProvisionerJob,
+  ProvisionerJobMetadata,
+  ProvisionerJobs,
+  type ProvisionerWorker,
+  toProvisionerJob
+} from "@workbay/core"
+import { Duration, Effect, Exit, Layer, Schema } from "effect"
+import * as TestClock from "effect/TestClock"
+import { randomUUID } from "node:crypto"
+import { services } from "../services.js"
+
+const T0 = Date.UTC(2025, 5, 1, 8, 0, 0, 0)
+const ORG = randomUUID()
+const ANN = randomUUID()
+
+const enqueue = (overrides: { provisioner?: string; tags?: Record<string, string> } = {}) =>
+  Effect.flatMap(ProvisionerJobs, (jobs) =>
+    jobs.enqueue({
+      organization_id: ORG, initiator_id: ANN, provisioner: overrides.provisioner ?? "terraform", type: "template_version_import",
+      file_id: randomUUID(), input: { template_version_id: randomUUID() }, tags: overrides.tags ?? {}
+    }))
+
+const worker = (overrides: Partial<ProvisionerWorker> = {}): ProvisionerWorker => ({
+  id: randomUUID(), name: "built-in", provisioners: ["terraform"], tags: { scope: "organization" }, ...overrides
+})
+
+const failure = <A, E>(exit: Exit.Exit<A, E>) => (Exit.isFailure(exit) ? exit.cause : undefined)
+const errorOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.flip(effect), (e) => e as unknown as { _tag: string; message: string })
+
+/** Lets forked fibers run up to their next sleep. */
+const settle = Effect.repeatN(Effect.yieldNow(), 20)
+
+describe("ProvisionerJobs", () => {
+  it("mutates tags as the described system: organization scope by default, owner only for user scope", () => {
+    expect(mutateTags("u1", {})).toEqual({ scope: "organization" })
+    expect(mutateTags("u1", { scope: "user" })).toEqual({ scope: "user", owner: "u1" })
+    expect(mutateTags("u1", { scope: "user", owner: "u2" })).toEqual({ scope: "user", owner: "u1" })
+    expect(mutateTags("u1", { scope: "organization", owner: "u2", region: "eu" })).toEqual({ scope: "organization", region: "eu" })
+  })
+
+  it.effect("queues with effective tags; claims, completes; completing twice is refused", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const jobs = yield* ProvisionerJobs
+      const job = yield* enqueue()
+      expect(job).toMatchObject({ tags: { scope: "organization" }, created_at: new Date(T0) })
+      const w = worker()
+      const claimed = yield* jobs.acquire(w)
+      expect(claimed._tag === "Some" && claimed.value.id).toBe(job.id)
+      expect((yield* errorOf(jobs.complete(job.id, randomUUID())))).toMatchObject({ _tag: "Conflict", message: "The job is running on another worker." })
+      yield* TestClock.adjust("10 seconds")
+      const done = yield* jobs.complete(job.id, w.id)
+      expect(jobStatus(done)).toBe("succeeded")
+      expect(done.completed_at).toEqual(new Date(T0 + 10_000))
+      expect(yield* errorOf(jobs.complete(job.id, w.id))).toMatchObject({ _tag: "Conflict", message: "The job cannot be completed: it is succeeded." })
+      expect(yield* errorOf(jobs.heartbeat(job.id, w.id))).toMatchObject({ _tag: "Conflict" })
+      expect(yield* errorOf(jobs.get(randomUUID()))).toMatchObject({ _tag: "NotFound", message: "Provisioner job not found." })
+    }).pipe(Effect.provide(services())))
+
+  it.effect("cancels: pending at once, running through canceling; a finished or canceled job answers 400", () =>
+    Effect.gen(function* () {
+      const jobs = yield* ProvisionerJobs
+      const pending = yield* enqueue()
+      expect(jobStatus(yield* jobs.cancel(pending.id))).toBe("canceled")
+      expect(yield* errorOf(jobs.cancel(pending.id))).toMatchObject({ _tag: "BadRequest", message: "Job has already been marked as canceled!" })
+      const running = yield* enqueue()
+      const w = worker()
+      yield* jobs.acquire(w)
+      expect(jobStatus(yield* jobs.cancel(running.id))).toBe("canceling")
+      expect(yield* errorOf(jobs.cancel(running.id))).toMatchObject({ _tag: "BadRequest", message: "Job has already been marked as canceled!" })
+      expect((yield* jobs.heartbeat(running.id, w.id)).canceled_at).not.toBeNull()
+      expect(jobStatus(yield* jobs.complete(running.id, w.id))).toBe("canceled")
+      const finished = yield* enqueue()
+      yield* jobs.acquire(w)
+      yield* jobs.complete(finished.id, w.id, { error: "boom" })
+      expect(yield* errorOf(jobs.cancel(finished.id))).toMatchObject({ _tag: "BadRequest", message: "Job has already completed!" })
+      expect(failure(yield* Effect.exit(jobs.cancel(randomUUID())))).toBeDefined()
+    }).pipe(Effect.provide(services())))
+
+  it.effect("a job whose type no worker serves stays pending, matched by none; queue standing counts what workers could run", () =>
+    Effect.gen(function* () {
+      const jobs = yield* ProvisionerJobs
+      const a = yield* enqueue()
+      yield* TestClock.adjust("1 second")
+      const docker = yield* enqueue({ provisioner: "docker" })
+      yield* TestClock.adjust("1 second")
+      const eu = yield* enqueue({ tags: { region: "eu" } })
+      yield* TestClock.adjust("1 second")
+      const b = yield* enqueue()
+      const plain = worker({ id: "w1" })
+      const euWorker = worker({ id: "w2", tags: { scope: "organization", region: "eu" } })
+      expect(jobs.matching(docker, [plain, euWorker])).toEqual([])
+      expect(jobs.matching(eu, [plain, euWorker]).map((w) => w.id)).toEqual(["w2"])
+      expect(jobs.matching(a, [plain, euWorker]).map((w) => w.id)).toEqual(["w1", "w2"])
+      expect(yield* jobs.queue(b, [plain])).toEqual({ position: 2, size: 2 })
+      expect(yield* jobs.queue(b, [plain, euWorker])).toEqual({ position: 3, size: 3 })
+      expect(yield* jobs.queue(docker, [plain, euWorker])).toEqual({ position: 0, size: 3 })
+      expect(yield* jobs.queue(a, [])).toEqual({ position: 0, size: 0 })
+      yield* jobs.acquire(worker({ provisioners: ["terraform", "echo"] }))
+      expect(yield* jobs.queue(b, [plain])).toEqual({ position: 1, size: 1 })
+      expect(jobStatus(yield* jobs.get(docker.id))).toBe("pending")
+    }).pipe(Effect.provide(services())))
+
+  it.effect("caps a job's logs; the wire record omits what is empty", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const jobs = yield* ProvisionerJobs
+      const job = yield* enqueue()
+      const line = { created_at: new Date(T0), log_source: "provisioner" as const, log_level: "info" as const, stage: "Init", output: "12345" }
+      expect(yield* jobs.appendLogs(job.id, [])).toEqual({ appended: 0, overflowed: false })
+      expect(yield* jobs.appendLogs(job.id, [line, line], 12)).toEqual({ appended: 2, overflowed: false })
+      expect(yield* jobs.appendLogs(job.id, [line], 12)).toEqual({ appended: 0, overflowed: true })
+      expect((yield* jobs.logsAfter(job.id)).map((l) => l.output)).toEqual(["12345", "12345"])
+      const metadata = new ProvisionerJobMetadata({
+        template_version_name: "v1", template_id: randomUUID(), template_name: "t", template_display_name: "", template_icon: ""
+      })
+      const wire = toProvisionerJob(yield* jobs.get(job.id), { metadata, queue: { position: 1, size: 1 } })
+      const encoded = JSON.parse(JSON.stringify(Schema.encodeSync(ProvisionerJob)(wire))) as Record<string, unknown>
+      expect(Object.keys(encoded).sort()).toEqual([
+        "created_at", "file_id", "id", "initiator_id", "input", "logs_overflowed", "metadata", "organization_id",
+        "queue_position", "queue_size", "status", "tags", "type"
+      ])
+      expect(encoded).toMatchObject({ status: "pending", logs_overflowed: true, queue_position: 1, tags: { scope: "organization" } })
+      expect(Object.keys(encoded.input as object)).toEqual(["template_version_id"])
+    }).pipe(Effect.provide(services())))
+})
+
+describe("HangDetector.periodic with the TestClock", () => {
+  it.scoped("fails a running job once its worker has not reported for the timeout", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const jobs = yield* ProvisionerJobs
+      const quiet = yield* enqueue()
+      const chatty = yield* enqueue()
+      const waiting = yield* enqueue({ provisioner: "docker" })
+      const w1 = worker()
+      const w2 = worker()
+      yield* jobs.acquire(w1) // quiet
+      yield* jobs.acquire(w2) // chatty
+      yield* Layer.buildWithScope(HangDetector.periodic({ interval: "1 minute", timeout: "5 minutes" }), yield* Effect.scope)
+      yield* settle
+      for (let minute = 1; minute <= 5; minute++) {
+        yield* TestClock.adjust(Duration.minutes(1))
+        yield* jobs.heartbeat(chatty.id, w2.id)
+        yield* settle
+      }
+      // Last update at T0: at T0 + 5 min it is not yet older than 5 minutes.
+      expect(jobStatus(yield* jobs.get(quiet.id))).toBe("running")
+      yield* TestClock.adjust(Duration.minutes(1))
+      yield* jobs.heartbeat(chatty.id, w2.id)
+      yield* settle
+      const failed = yield* jobs.get(quiet.id)
+      expect(jobStatus(failed)).toBe("failed")
+      expect(failed.error).toBe("Build has been detected as hung for 5 minutes and will be terminated.")
+      expect(failed.completed_at).toEqual(new Date(T0 + 6 * 60_000))
+      expect(jobStatus(yield* jobs.get(chatty.id))).toBe("running")
+      expect(jobStatus(yield* jobs.get(waiting.id))).toBe("pending")
+      // Its worker comes back too late.
+      expect(yield* errorOf(jobs.complete(quiet.id, w1.id))).toMatchObject({ _tag: "Conflict" })
+    }).pipe(Effect.provide(services())))
+
+  it.scoped("stops when its scope closes", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(T0)
+      const jobs = yield* ProvisionerJobs
+      const job = yield* enqueue()
+      yield* jobs.acquire(worker())
+      yield* Effect.scoped(Effect.gen(function* () {
+        yield* Layer.buildWithScope(HangDetector.periodic({ interval: "1 minute", timeout: "1 minute" }), yield* Effect.scope)
+        yield* settle
+      }))
+      yield* TestClock.adjust(Duration.minutes(10))
+      yield* settle
+      expect(jobStatus(yield* jobs.get(job.id))).toBe("running")
+      expect(yield* Effect.flatMap(HangDetector, (d) => d.detectOnce("1 minute"))).toBe(1)
+    }).pipe(Effect.provide(services())))
+})
