@@ -3,7 +3,8 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
-  type Auth, IdGenerator, MailSender, PasswordHasher, Retention, type RetentionOptions, ServicesLive, Settings,
+  type Auth, HangDetector, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, Retention,
+  type RetentionOptions, ServicesLive, Settings,
   type SettingsShape
 } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
@@ -49,6 +50,13 @@ export interface WorkbayOptions {
    * `false` turns it off, e.g. when another process purges. Default: on.
    */
   readonly retention?: false | RetentionOptions | undefined
+  /**
+   * The hang detector: fails running provisioner jobs whose worker stopped reporting for
+   * `timeout` (default 5 minutes), sweeping every `interval` (default one minute). Safe with
+   * several processes on one database (each sweep is one conditional update). `false` turns
+   * it off. Default: on.
+   */
+  readonly hangDetector?: false | HangDetectorOptions | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -70,14 +78,18 @@ type Services = Layer.Layer.Success<ReturnType<typeof servicesLayer>>
 /** The services and ports a Workbay runtime holds (what `Workbay.run` may use). */
 export type WorkbayServices = Services
 
-/** Options of `layer`: the HTTP options, and the retention purge (default on; `false` turns it off). */
+/** Options of `layer`: the HTTP options, and the background work (each default on; `false` turns it off). */
 export interface LayerOptions extends HttpOptions {
   readonly retention?: false | RetentionOptions | undefined
+  readonly hangDetector?: false | HangDetectorOptions | undefined
 }
 
-/** The handler as a layer, for applications built with Effect. It also runs the retention purge unless told not to. */
+/**
+ * The handler as a layer, for applications built with Effect. It also runs the background work
+ * (the retention purge, the provisioner jobs' hang detector) unless told not to.
+ */
 export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never, Services | Auth | Settings> =>
-  Layer.merge(
+  Layer.mergeAll(
     Layer.effect(
       WorkbayHandler,
       Effect.map(Effect.runtime<Services | Auth | Settings>(), (runtime) => {
@@ -85,7 +97,8 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
         return { node: toNodeHandler(dispatcher), web: toWebHandler(dispatcher), dispatcher }
       })
     ),
-    options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {})
+    options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {}),
+    options?.hangDetector === false ? Layer.empty : HangDetector.periodic(options?.hangDetector ?? {})
   )
 
 export interface Workbay extends WorkbayHandlerShape {
@@ -94,7 +107,7 @@ export interface Workbay extends WorkbayHandlerShape {
    * such as agents recording connections (`AuditLogs.connect`), and for tests.
    */
   readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
-  /** Stops the retention purge and closes storage connections. */
+  /** Stops the background work and closes storage connections. */
   readonly dispose: () => Promise<void>
 }
 
@@ -104,7 +117,7 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }
