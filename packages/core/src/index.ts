@@ -26,9 +26,11 @@ export * from "./organizations/Repositories.js"
 // groups, quotas, AI budgets
 export * from "./groups/Group.js"
 export * from "./groups/Groups.js"
-// templates: uploaded files (template versions come next)
+// templates: uploaded files, archives, the provisioner port and the built-in `workbay` provisioner
+export * from "./templates/Archive.js"
 export * from "./templates/File.js"
 export * from "./templates/Files.js"
+export * from "./templates/Provisioner.js"
 // audit and connection logs, retention
 export * from "./audit/AuditLog.js"
 export * from "./audit/AuditLogs.js"
