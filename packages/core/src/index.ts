@@ -31,6 +31,8 @@ export * from "./templates/Archive.js"
 export * from "./templates/File.js"
 export * from "./templates/Files.js"
 export * from "./templates/Provisioner.js"
+export { parseTemplate, TemplateSpec } from "./templates/TemplateFile.js"
+export * from "./templates/WorkbayProvisioner.js"
 // audit and connection logs, retention
 export * from "./audit/AuditLog.js"
 export * from "./audit/AuditLogs.js"
