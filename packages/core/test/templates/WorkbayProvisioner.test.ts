@@ -361,3 +361,27 @@ describe("workbay provisioner: build", () => {
       expect(error.message).toMatch(/^The archive is not a readable tar file/)
     }))
 })
+
+describe("workbay provisioner: docs and examples", () => {
+  it.effect("imports the complete example of docs/templates.md, the same as the fixture", () =>
+    Effect.gen(function*() {
+      const page = readFileSync(new URL("../../../../docs/templates.md", import.meta.url), "utf8")
+      const example = /```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? ""
+      expect(example).toBe(fullTemplate.split("\n").slice(1).join("\n"))
+      const result = yield* importOf(yield* tar({ "template.yaml": example }), [{ name: "region", value: "eu" }])
+      expect(result.parameters).toHaveLength(4)
+    }))
+
+  it.effect("builds examples/templates/basic", () =>
+    Effect.gen(function*() {
+      const text = readFileSync(new URL("../../../../examples/templates/basic/template.yaml", import.meta.url), "utf8")
+      const archive = yield* tar({ "template.yaml": text })
+      const imported = yield* importOf(archive)
+      expect(imported.parameters.map((p) => [p.name, p.required])).toEqual([["repo", false], ["cpus", false]])
+      const fiber = yield* Effect.fork(buildOf(archive, { parameter_values: [{ name: "cpus", value: "4" }] }))
+      yield* TestClock.adjust("2 seconds")
+      const built = yield* Fiber.join(fiber)
+      expect([built.daily_cost, built.has_external_agent]).toEqual([5, true])
+      expect(built.resources[1]?.agents[0]?.directory).toBe("/home/alice/project")
+    }))
+})
