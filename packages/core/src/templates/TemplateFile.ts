@@ -374,18 +374,51 @@ const lineOf = (doc: YAML.Document, counter: YAML.LineCounter, path: Path): numb
 }
 
 const MAX_MESSAGES = 10
+const MAX_MESSAGE_LENGTH = 400
+const clip = (m: string) => (m.length > MAX_MESSAGE_LENGTH ? `${m.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : m)
+
+/** The largest template file: 256 KiB, far above any real template. */
+export const MAX_TEMPLATE_BYTES = 256 * 1024
+const MAX_DEPTH = 64
+const MAX_INDENT = 256
+
+/**
+ * Cheap bounds checked before parsing, because the YAML parser's cost grows faster than the
+ * text on deep nesting (and a few thousand levels exhaust its memory): size, indentation,
+ * compact sequence nesting (`- - - x`) and flow nesting (`[[[`), counted naively.
+ */
+const checkShape = (file: string, text: string): string | undefined => {
+  if (text.length > MAX_TEMPLATE_BYTES) return `${file}: the file is larger than ${MAX_TEMPLATE_BYTES} bytes.`
+  let depth = 0
+  const lines = text.split("\n")
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    const indent = /^[ \t]*/.exec(line)![0].length
+    if (indent > MAX_INDENT) return `${file}:${i + 1}: the line is indented more than ${MAX_INDENT} columns.`
+    const compact = /^(?:[ \t]*-(?:[ \t]|$))*/.exec(line)![0].split("-").length - 1
+    if (compact > MAX_DEPTH) return `${file}:${i + 1}: lists nest deeper than ${MAX_DEPTH} levels.`
+    for (const c of line) {
+      if (c === "[" || c === "{") depth++
+      else if ((c === "]" || c === "}") && depth > 0) depth--
+      if (depth > MAX_DEPTH) return `${file}:${i + 1}: brackets nest deeper than ${MAX_DEPTH} levels.`
+    }
+  }
+  return undefined
+}
 
 /**
  * Reads `text` (the file `file`) into a checked template, or answers one message per problem
  * (at most ten), each naming the file, the line and the key.
  */
 export const parseTemplate = (file: string, text: string): Either.Either<TemplateSpec, ReadonlyArray<string>> => {
+  const shape = checkShape(file, text)
+  if (shape !== undefined) return Either.left([shape])
   const counter = new YAML.LineCounter()
   const doc = YAML.parseDocument(text, { lineCounter: counter, prettyErrors: true, uniqueKeys: true })
   if (doc.errors.length > 0) {
     return Either.left(doc.errors.slice(0, MAX_MESSAGES).map((e) => {
       const first = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")
-      return `${file}:${e.linePos?.[0].line ?? 1}: ${first}`
+      return clip(`${file}:${e.linePos?.[0].line ?? 1}: ${first}`)
     }))
   }
   let value: unknown
@@ -414,5 +447,5 @@ export const parseTemplate = (file: string, text: string): Either.Either<Templat
     seenPaths.add(key)
     messages.push(`${file}:${issue.line}: ${issue.path.length === 0 ? "the template" : `key ${key}`}: ${issue.message}`)
   }
-  return Either.left(messages.slice(0, MAX_MESSAGES))
+  return Either.left(messages.slice(0, MAX_MESSAGES).map(clip))
 }

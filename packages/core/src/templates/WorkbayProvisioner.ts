@@ -99,7 +99,13 @@ const loadTemplate = (archive: Uint8Array, contentType: string, limits: ArchiveL
     } catch {
       return yield* logger.fail(SETUP, `${found.path}: the file is not UTF-8 text.`)
     }
-    const parsed = parseTemplate(found.path, text)
+    let parsed: ReturnType<typeof parseTemplate>
+    try {
+      parsed = parseTemplate(found.path, text)
+    } catch (e) {
+      // A template the parser cannot hold (nesting past the stack, say) is the author's mistake, not ours.
+      return yield* logger.fail(SETUP, `${found.path}: ${e instanceof Error ? e.message : String(e)}`)
+    }
     if (Either.isLeft(parsed)) return yield* logger.fail(SETUP, parsed.left.join("\n"))
     yield* logger.log("info", SETUP, `Read ${found.path}.`)
     return parsed.right

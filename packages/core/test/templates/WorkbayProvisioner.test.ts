@@ -385,3 +385,26 @@ describe("workbay provisioner: docs and examples", () => {
       expect(built.resources[1]?.agents[0]?.directory).toBe("/home/alice/project")
     }))
 })
+
+describe("workbay provisioner: hostile templates", () => {
+  it.effect("fails, never dies, on deep nesting, alias bombs and huge values", () =>
+    Effect.gen(function*() {
+      const deep = yield* importFailure("resources: " + "[".repeat(20_000))
+      expect(deep.message).toBe("template.yaml:1: brackets nest deeper than 64 levels.")
+      const unclosed = yield* importFailure(Array.from({ length: 2000 }, (_, i) => `k${i}: [[[[`).join("\n"))
+      expect(unclosed.message).toBe("template.yaml:17: brackets nest deeper than 64 levels.")
+      const block = yield* importFailure("a:\n" + Array.from({ length: 300 }, (_, i) => " ".repeat(i) + "- ").join("\n"))
+      expect(block.message).toBe("template.yaml:259: the line is indented more than 256 columns.")
+      const compact = yield* importFailure("a:\n  " + "- ".repeat(2000) + "x")
+      expect(compact.message).toBe("template.yaml:2: lists nest deeper than 64 levels.")
+      const big = yield* importFailure("# " + "x".repeat(300 * 1024))
+      expect(big.message).toBe("template.yaml: the file is larger than 262144 bytes.")
+      const aliases = yield* importFailure(
+        "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+      )
+      expect(aliases.message).toMatch(/^template\.yaml: Excessive alias count/)
+      const huge = yield* importFailure(`parameters:\n  - name: "${"x!".repeat(100_000)}"\n`)
+      expect(huge.message.length).toBeLessThanOrEqual(400)
+      expect(huge.message).toMatch(/^template\.yaml:2: key parameters\[0\]\.name: must be a name/)
+    }))
+})
