@@ -26,11 +26,15 @@ export * from "./organizations/Repositories.js"
 // groups, quotas, AI budgets
 export * from "./groups/Group.js"
 export * from "./groups/Groups.js"
-// templates: uploaded files, the provisioner job queue (template versions come next)
+// templates: uploaded files, archives, the provisioner port, the built-in `workbay` provisioner, the job queue
+export * from "./templates/Archive.js"
 export * from "./templates/File.js"
 export * from "./templates/Files.js"
+export * from "./templates/Provisioner.js"
 export * from "./templates/ProvisionerJob.js"
 export * from "./templates/ProvisionerJobs.js"
+export { parseTemplate, TemplateSpec } from "./templates/TemplateFile.js"
+export * from "./templates/WorkbayProvisioner.js"
 // audit and connection logs, retention
 export * from "./audit/AuditLog.js"
 export * from "./audit/AuditLogs.js"

@@ -1,0 +1,191 @@
+/**
+ * Template archives: a tar or zip file read into memory as files by path, within bounds (file
+ * count, expanded size), so a hostile upload cannot exhaust memory. Nothing touches the disk.
+ */
+import { Data, Effect } from "effect"
+import { Unzip, UnzipInflate } from "fflate"
+import * as tar from "tar-stream"
+import { ZIP_MIME_TYPE, WINDOWS_ZIP_MIME_TYPE } from "./File.js"
+
+/** The archive could not be read; `message` says why in a full sentence. */
+export class ArchiveError extends Data.TaggedError("ArchiveError")<{ readonly message: string }> {}
+
+export interface ArchiveLimits {
+  /** The most regular files an archive may hold. */
+  readonly maxFiles: number
+  /** The most bytes its files may hold once expanded. */
+  readonly maxExpandedBytes: number
+}
+
+/** 4,096 files, 64 MiB expanded. */
+export const defaultArchiveLimits: ArchiveLimits = { maxFiles: 4096, maxExpandedBytes: 64 * 1024 * 1024 }
+
+/** An archive's regular files by normalized path (`dir/file.txt`, no leading `./`). */
+export type ArchiveFiles = ReadonlyMap<string, Uint8Array>
+
+class Refused extends Error {}
+
+/**
+ * The normalized path of an entry (`./a//b` -> `a/b`), `""` for the root, or a refusal for
+ * absolute paths and `..` segments.
+ */
+export const normalizeArchivePath = (raw: string): string => {
+  const path = raw.replace(/\\/g, "/")
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw new Refused(`The archive entry "${raw}" has an absolute path.`)
+  const parts = path.split("/").filter((p) => p !== "" && p !== ".")
+  if (parts.includes("..")) throw new Refused(`The archive entry "${raw}" points outside the archive.`)
+  return parts.join("/")
+}
+
+const isZip = (contentType: string, data: Uint8Array) =>
+  contentType === ZIP_MIME_TYPE || contentType === WINDOWS_ZIP_MIME_TYPE ||
+  (data[0] === 0x50 && data[1] === 0x4b && data[2] === 0x03 && data[3] === 0x04)
+
+class Collector {
+  readonly files = new Map<string, Uint8Array>()
+  expanded = 0
+  constructor(readonly limits: ArchiveLimits) {}
+  admit(name: string): string {
+    const path = normalizeArchivePath(name)
+    if (this.files.size + 1 > this.limits.maxFiles) {
+      throw new Refused(`The archive holds more than ${this.limits.maxFiles} files.`)
+    }
+    return path
+  }
+  grow(bytes: number) {
+    this.expanded += bytes
+    if (this.expanded > this.limits.maxExpandedBytes) {
+      throw new Refused(`The archive expands to more than ${this.limits.maxExpandedBytes} bytes.`)
+    }
+  }
+}
+
+const concat = (chunks: ReadonlyArray<Uint8Array>, size: number) => {
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
+}
+
+/** The zip end-of-central-directory record ends every zip, within its last 65,557 bytes. */
+const endsLikeZip = (data: Uint8Array): boolean => {
+  const from = Math.max(0, data.length - 65_557)
+  for (let i = data.length - 22; i >= from; i--) {
+    if (data[i] === 0x50 && data[i + 1] === 0x4b && data[i + 2] === 0x05 && data[i + 3] === 0x06) return true
+  }
+  return false
+}
+
+const readZip = (data: Uint8Array, collector: Collector) => {
+  if (!endsLikeZip(data)) throw new Error("it has no end of central directory record")
+  const pending: Array<{ path: string; chunks: Array<Uint8Array>; size: number; done: boolean }> = []
+  const unzip = new Unzip((file) => {
+    if (file.name.endsWith("/")) return
+    const path = collector.admit(file.name)
+    if (path === "") return
+    const entry = { path, chunks: [] as Array<Uint8Array>, size: 0, done: false }
+    pending.push(entry)
+    file.ondata = (err, chunk, final) => {
+      if (err) throw err
+      // Counted as it expands, so a small zip that inflates to gigabytes stops early.
+      collector.grow(chunk.length)
+      entry.chunks.push(chunk)
+      entry.size += chunk.length
+      if (final) {
+        entry.done = true
+        collector.files.set(entry.path, concat(entry.chunks, entry.size))
+      }
+    }
+    file.start()
+  })
+  unzip.register(UnzipInflate)
+  unzip.push(data, true)
+  if (pending.some((e) => !e.done)) throw new Refused("The zip archive is truncated.")
+}
+
+/** Whether the first 512-byte block is a tar header (its checksum holds) or the end marker. */
+const startsLikeTar = (data: Uint8Array) => {
+  if (data.length < 512) return false
+  let sum = 0
+  let zeros = true
+  for (let i = 0; i < 512; i++) {
+    const b = data[i]!
+    if (b !== 0) zeros = false
+    sum += i >= 148 && i < 156 ? 32 : b
+  }
+  if (zeros) return true
+  const field = new TextDecoder().decode(data.subarray(148, 156)).replace(/[\0 ]+$/g, "").trim()
+  return /^[0-7]+$/.test(field) && parseInt(field, 8) === sum
+}
+
+// The event interface, which tar-stream 2 and 3 share.
+const readTar = (data: Uint8Array, collector: Collector) =>
+  new Promise<void>((resolve, reject) => {
+    const extract = tar.extract()
+    let failed = false
+    const fail = (e: unknown) => {
+      if (failed) return
+      failed = true
+      extract.destroy()
+      reject(e)
+    }
+    extract.on("entry", (header, stream, next) => {
+      try {
+        if (header.type !== "file" && header.type !== "contiguous-file") {
+          stream.on("end", () => next())
+          stream.resume()
+          return
+        }
+        const path = collector.admit(header.name)
+        collector.grow(header.size ?? 0)
+        const chunks: Array<Uint8Array> = []
+        let size = 0
+        stream.on("data", (data: unknown) => {
+          const chunk = data as Uint8Array
+          chunks.push(chunk)
+          size += chunk.length
+        })
+        stream.on("end", () => {
+          if (path !== "") collector.files.set(path, concat(chunks, size))
+          next()
+        })
+        stream.on("error", fail)
+      } catch (e) {
+        fail(e)
+      }
+    })
+    extract.on("finish", () => failed || resolve())
+    extract.on("error", fail)
+    extract.end(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+  })
+
+/**
+ * Reads a tar or zip archive (zip when the content type says so or the bytes start like one)
+ * into its regular files. Directories and links are skipped; a path that leaves the archive,
+ * too many files, too many expanded bytes or a damaged archive fail with `ArchiveError`.
+ */
+export const readArchive = (
+  data: Uint8Array,
+  contentType: string,
+  limits: ArchiveLimits = defaultArchiveLimits
+): Effect.Effect<ArchiveFiles, ArchiveError> =>
+  Effect.tryPromise({
+    try: async () => {
+      const collector = new Collector(limits)
+      if (isZip(contentType, data)) readZip(data, collector)
+      else if (!startsLikeTar(data)) throw new Error("its first block is not a tar header")
+      else await readTar(data, collector)
+      return collector.files as ArchiveFiles
+    },
+    catch: (e) =>
+      new ArchiveError({
+        message: e instanceof Refused
+          ? e.message
+          : `The archive is not a readable ${isZip(contentType, data) ? "zip" : "tar"} file: ${
+            e instanceof Error ? e.message : String(e)
+          }.`
+      })
+  }).pipe(Effect.withSpan("Archive.read"))

@@ -1,0 +1,451 @@
+/**
+ * The `workbay` provisioner's template language: `template.yaml` (YAML 1.2, so JSON too), its
+ * schema, and a reader that answers either the checked template or messages naming the file,
+ * line and key (`template.yaml:12: key resources[0].agents[0].apps[1].slug: must be ...`).
+ */
+import { Either, ParseResult, Schema } from "effect"
+import * as YAML from "yaml"
+
+// Base schemas with plain messages, so a type mistake reads "must be a string".
+const str = Schema.String.annotations({ message: () => "must be a string" })
+const bool = Schema.Boolean.annotations({ message: () => "must be true or false" })
+const num = Schema.Number.annotations({ message: () => "must be a number" })
+const count = Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)).annotations({
+  message: () => ({ message: "must be a whole number, 0 or more", override: true })
+})
+const scalar = Schema.Union(Schema.String, Schema.Number, Schema.Boolean).annotations({
+  message: () => ({ message: "must be a string, a number or a boolean", override: true })
+})
+const scalarOrList = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String)).annotations(
+  { message: () => ({ message: "must be a string, a number, a boolean or a list of strings", override: true }) }
+)
+const list = <A, I>(item: Schema.Schema<A, I>) => Schema.Array(item).annotations({ message: () => "must be a list" })
+const map = <F extends Schema.Struct.Fields>(fields: F) =>
+  Schema.Struct(fields).annotations({ message: () => "must be a map of keys to values" })
+const oneOf = <const L extends ReadonlyArray<string>>(...values: L) =>
+  Schema.Literal(...values).annotations({ message: () => `must be one of ${values.map((v) => `"${v}"`).join(", ")}` })
+const named = (pattern: RegExp, what: string) =>
+  Schema.String.pipe(Schema.pattern(pattern)).annotations({ message: () => ({ message: `must be ${what}`, override: true }) })
+const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/** Names of variables, parameters, resources and agents: letters, digits, `_` and `-`. */
+const name = named(/^[A-Za-z_][A-Za-z0-9_-]*$/, "a name of letters, digits, \"_\" and \"-\", starting with a letter or \"_\"")
+/** App slugs, as the described system checks them. */
+const slug = named(/^[a-z0-9](-?[a-z0-9])*$/, "a slug of lowercase letters, digits and single \"-\" between them")
+const transition = oneOf("start", "stop", "delete")
+
+const Variable = map({
+  name,
+  description: opt(str),
+  type: opt(oneOf("string", "number", "bool")),
+  default: opt(scalar),
+  required: opt(bool),
+  sensitive: opt(bool)
+})
+
+const Parameter = map({
+  name,
+  display_name: opt(str),
+  description: opt(str),
+  type: opt(oneOf("string", "number", "bool", "list(string)")),
+  default: opt(scalarOrList),
+  mutable: opt(bool),
+  ephemeral: opt(bool),
+  icon: opt(str),
+  order: opt(Schema.Int.annotations({ message: () => ({ message: "must be a whole number", override: true }) })),
+  options: opt(list(map({ name: str, value: scalar, description: opt(str), icon: opt(str) }))),
+  validation: opt(map({
+    regex: opt(str),
+    error: opt(str),
+    min: opt(num),
+    max: opt(num),
+    monotonic: opt(oneOf("increasing", "decreasing"))
+  }))
+})
+
+const Preset = map({
+  name: str,
+  default: opt(bool),
+  parameters: opt(Schema.Record({ key: Schema.String, value: scalarOrList }).annotations({
+    message: () => "must be a map of parameter names to values"
+  })),
+  prebuilds: opt(map({ instances: count }))
+})
+
+const App = map({
+  slug,
+  display_name: opt(str),
+  icon: opt(str),
+  url: opt(str),
+  command: opt(str),
+  subdomain: opt(bool),
+  sharing_level: opt(oneOf("owner", "authenticated", "organization", "public")),
+  external: opt(bool),
+  hidden: opt(bool),
+  open_in: opt(oneOf("slim-window", "tab")),
+  group: opt(str),
+  tooltip: opt(str),
+  healthcheck: opt(map({ url: str, interval: opt(count), threshold: opt(count) }))
+})
+
+const Script = map({
+  display_name: str,
+  script: str,
+  cron: opt(str),
+  run_on_start: opt(bool),
+  run_on_stop: opt(bool),
+  start_blocks_login: opt(bool),
+  timeout: opt(count),
+  log_path: opt(str)
+})
+
+const Agent = map({
+  name,
+  external: opt(bool),
+  operating_system: opt(oneOf("linux", "darwin", "windows")),
+  architecture: opt(oneOf("amd64", "arm64", "armv7", "386")),
+  directory: opt(str),
+  env: opt(Schema.Record({ key: Schema.String, value: scalar }).annotations({
+    message: () => "must be a map of names to values"
+  })),
+  connection_timeout_seconds: opt(count),
+  troubleshooting_url: opt(str),
+  startup_script_behavior: opt(oneOf("blocking", "non-blocking")),
+  display_apps: opt(map({
+    vscode: opt(bool),
+    vscode_insiders: opt(bool),
+    web_terminal: opt(bool),
+    ssh_helper: opt(bool),
+    port_forwarding_helper: opt(bool)
+  })),
+  apps: opt(list(App)),
+  scripts: opt(list(Script))
+})
+
+const Resource = map({
+  name,
+  type: str,
+  daily_cost: opt(count),
+  hide: opt(bool),
+  icon: opt(str),
+  transitions: opt(list(transition)),
+  metadata: opt(list(map({ key: str, value: scalar, sensitive: opt(bool) }))),
+  agents: opt(list(Agent))
+})
+
+/** The most a build may wait per step: ten minutes. */
+export const MAX_DELAY_MS = 600_000
+
+/** The whole `template.yaml`. Every key is optional; unknown keys are refused. */
+export const TemplateSpec = map({
+  variables: opt(list(Variable)),
+  parameters: opt(list(Parameter)),
+  presets: opt(list(Preset)),
+  resources: opt(list(Resource)),
+  external_auth: opt(list(map({ id: str, optional: opt(bool) }))),
+  ai_task: opt(map({ app: str })),
+  build: opt(map({
+    logs: opt(list(str)),
+    delay_ms: opt(Schema.Int.pipe(Schema.between(0, MAX_DELAY_MS)).annotations({
+      message: () => ({ message: `must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`, override: true })
+    })),
+    fail: opt(map({ transition: opt(oneOf("start", "stop", "delete", "import")), message: opt(str) }))
+  }))
+})
+export type TemplateSpec = typeof TemplateSpec.Type
+export type TemplateParameter = NonNullable<TemplateSpec["parameters"]>[number]
+export type TemplateResource = NonNullable<TemplateSpec["resources"]>[number]
+
+type Path = ReadonlyArray<PropertyKey>
+interface Issue {
+  readonly path: Path
+  readonly message: string
+}
+
+/** `resources[0].agents[1].apps[0].slug` */
+export const formatPath = (path: Path) =>
+  path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("")
+
+/** A value as the wire carries it: strings as they are, lists as JSON. */
+export const stringValue = (v: string | number | boolean | ReadonlyArray<string>): string =>
+  typeof v === "string" ? v : Array.isArray(v) ? JSON.stringify(v) : String(v)
+
+/** `${param.NAME}`, `${var.NAME}`, `${workspace.name|owner|id}`; `$${` writes a literal `${`. */
+const reference = /\$(\$?)\{([^}]*)\}/g
+
+export interface Substitutions {
+  readonly param: ReadonlyMap<string, string>
+  readonly var: ReadonlyMap<string, string>
+  readonly workspace: { readonly id: string; readonly name: string; readonly owner: string }
+}
+
+export const substitute = (text: string, subs: Substitutions): string =>
+  text.replace(reference, (whole, escaped: string, ref: string) => {
+    if (escaped !== "") return whole.slice(1)
+    const dot = ref.indexOf(".")
+    const scope = ref.slice(0, dot)
+    const key = ref.slice(dot + 1)
+    if (scope === "workspace" && (key === "name" || key === "owner" || key === "id")) return subs.workspace[key]
+    if (scope === "param" || scope === "var") return subs[scope].get(key) ?? whole
+    return whole
+  })
+
+const badReference = (text: string, params: ReadonlySet<string>, vars: ReadonlySet<string>): string | undefined => {
+  for (const m of text.matchAll(reference)) {
+    if (m[1] !== "") continue
+    const ref = m[2]!
+    const dot = ref.indexOf(".")
+    const scope = ref.slice(0, dot)
+    const key = ref.slice(dot + 1)
+    const known = scope === "workspace"
+      ? key === "name" || key === "owner" || key === "id"
+      : scope === "param"
+      ? params.has(key)
+      : scope === "var"
+      ? vars.has(key)
+      : false
+    if (!known) return `refers to \${${ref}}, which is not a parameter, a variable or a workspace field`
+  }
+  return undefined
+}
+
+const isNumeric = (v: unknown) =>
+  typeof v === "number" ? Number.isFinite(v) : typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))
+const isBool = (v: unknown) => typeof v === "boolean" || v === "true" || v === "false"
+
+/** Whether `value` fits a parameter or variable type. */
+export const fitsType = (type: string, value: unknown): boolean => {
+  switch (type) {
+    case "number":
+      return isNumeric(value)
+    case "bool":
+      return isBool(value)
+    case "list(string)": {
+      if (Array.isArray(value)) return true
+      if (typeof value !== "string") return false
+      try {
+        const parsed: unknown = JSON.parse(value)
+        return Array.isArray(parsed) && parsed.every((x) => typeof x === "string")
+      } catch {
+        return false
+      }
+    }
+    default:
+      return typeof value !== "object"
+  }
+}
+
+/** Rules the schema cannot say: unique names, defaults of the right type, references that exist. */
+const checkRules = (t: TemplateSpec): Array<Issue> => {
+  const issues: Array<Issue> = []
+  const add = (path: Path, message: string) => issues.push({ path, message })
+  const unique = <A>(items: ReadonlyArray<A> | undefined, key: (a: A) => string, path: (i: number) => Path, what: string) => {
+    const seen = new Set<string>()
+    items?.forEach((item, i) => {
+      const k = key(item)
+      if (seen.has(k)) add(path(i), `${what} "${k}" is used twice`)
+      seen.add(k)
+    })
+  }
+  unique(t.variables, (v) => v.name, (i) => ["variables", i, "name"], "the variable name")
+  unique(t.parameters, (p) => p.name, (i) => ["parameters", i, "name"], "the parameter name")
+  unique(t.presets, (p) => p.name, (i) => ["presets", i, "name"], "the preset name")
+  unique(t.resources, (r) => `${r.type}.${r.name}`, (i) => ["resources", i, "name"], "the resource")
+  unique(t.external_auth, (e) => e.id, (i) => ["external_auth", i, "id"], "the external auth id")
+
+  t.variables?.forEach((v, i) => {
+    if (v.default !== undefined && !fitsType(v.type ?? "string", v.default)) {
+      add(["variables", i, "default"], `must be a ${v.type}`)
+    }
+  })
+
+  t.parameters?.forEach((p, i) => {
+    const type = p.type ?? "string"
+    const at = (...rest: Path): Path => ["parameters", i, ...rest]
+    if (p.default !== undefined && !fitsType(type, p.default)) add(at("default"), `must be a ${type}`)
+    p.options?.forEach((o, j) => {
+      if (type === "list(string)" ? typeof o.value !== "string" : !fitsType(type, o.value)) {
+        add(at("options", j, "value"), `must be a ${type === "list(string)" ? "string" : type}`)
+      }
+    })
+    unique(p.options, (o) => stringValue(o.value), (j) => at("options", j, "value"), "the option value")
+    if (p.options !== undefined && p.options.length > 0 && p.default !== undefined) {
+      const values = new Set(p.options.map((o) => stringValue(o.value)))
+      const chosen = type === "list(string)" && Array.isArray(p.default) ? p.default : [stringValue(p.default)]
+      for (const c of chosen) if (!values.has(c)) add(at("default"), `"${c}" is not one of the options`)
+    }
+    const v = p.validation
+    if (v !== undefined) {
+      if (v.regex !== undefined) {
+        if (type !== "string") add(at("validation", "regex"), "applies only to string parameters")
+        else {
+          try {
+            const re = new RegExp(v.regex)
+            if (p.default !== undefined && !re.test(stringValue(p.default))) {
+              add(at("default"), v.error ?? `does not match ${v.regex}`)
+            }
+          } catch {
+            add(at("validation", "regex"), "is not a valid regular expression")
+          }
+        }
+      }
+      for (const k of ["min", "max", "monotonic"] as const) {
+        if (v[k] !== undefined && type !== "number") add(at("validation", k), "applies only to number parameters")
+      }
+      if (v.min !== undefined && v.max !== undefined && v.min > v.max) add(at("validation", "max"), "must not be less than min")
+      if (type === "number" && p.default !== undefined && isNumeric(p.default)) {
+        const n = Number(p.default)
+        if ((v.min !== undefined && n < v.min) || (v.max !== undefined && n > v.max)) {
+          add(at("default"), `must be between ${v.min ?? "-∞"} and ${v.max ?? "∞"}`)
+        }
+      }
+    }
+    if (p.ephemeral === true && p.mutable !== true) add(at("ephemeral"), "needs the parameter to be mutable")
+    if (p.ephemeral === true && p.default === undefined) add(at("ephemeral"), "needs the parameter to have a default")
+  })
+
+  const params = new Map((t.parameters ?? []).map((p) => [p.name, p]))
+  const defaults = t.presets?.filter((p) => p.default === true) ?? []
+  if (defaults.length > 1) {
+    add(["presets", t.presets!.lastIndexOf(defaults[defaults.length - 1]!), "default"], "only one preset may be the default")
+  }
+  t.presets?.forEach((preset, i) => {
+    for (const [key, value] of Object.entries(preset.parameters ?? {})) {
+      const p = params.get(key)
+      if (p === undefined) add(["presets", i, "parameters", key], "is not a parameter of this template")
+      else if (!fitsType(p.type ?? "string", value)) add(["presets", i, "parameters", key], `must be a ${p.type ?? "string"}`)
+    }
+  })
+
+  const agentNames = new Set<string>()
+  const slugs = new Set<string>()
+  t.resources?.forEach((r, i) => {
+    r.agents?.forEach((a, j) => {
+      if (agentNames.has(a.name)) add(["resources", i, "agents", j, "name"], `the agent name "${a.name}" is used twice`)
+      agentNames.add(a.name)
+      unique(a.apps, (app) => app.slug, (k) => ["resources", i, "agents", j, "apps", k, "slug"], "the app slug")
+      a.apps?.forEach((app) => slugs.add(app.slug))
+      a.scripts?.forEach((s, k) => {
+        if (s.run_on_start !== true && s.run_on_stop !== true && (s.cron ?? "") === "") {
+          add(["resources", i, "agents", j, "scripts", k], "must set run_on_start, run_on_stop or cron")
+        }
+      })
+    })
+  })
+  if (t.ai_task !== undefined && !slugs.has(t.ai_task.app)) {
+    add(["ai_task", "app"], `"${t.ai_task.app}" is not the slug of an app of this template`)
+  }
+
+  // References in strings that a build substitutes.
+  const paramNames = new Set(params.keys())
+  const varNames = new Set((t.variables ?? []).map((v) => v.name))
+  const walk = (value: unknown, path: Path) => {
+    if (typeof value === "string") {
+      const bad = badReference(value, paramNames, varNames)
+      if (bad !== undefined) add(path, bad)
+    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]))
+    else if (value !== null && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) walk(v, [...path, k])
+    }
+  }
+  walk(t.resources, ["resources"])
+  walk(t.build, ["build"])
+  return issues
+}
+
+/** The line of the key (or list item) at `path`, or of the nearest enclosing one that exists. */
+const lineOf = (doc: YAML.Document, counter: YAML.LineCounter, path: Path): number => {
+  let node: unknown = doc.contents
+  let offset = (doc.contents as YAML.Node | null)?.range?.[0] ?? 0
+  for (const key of path) {
+    if (YAML.isMap(node)) {
+      const pair = node.items.find((p) => (YAML.isScalar(p.key) ? p.key.value : p.key) === key)
+      if (pair === undefined) break
+      offset = (pair.key as YAML.Node | null)?.range?.[0] ?? offset
+      node = pair.value
+    } else if (YAML.isSeq(node) && typeof key === "number") {
+      const item = node.items[key]
+      if (item === undefined) break
+      offset = (item as YAML.Node).range?.[0] ?? offset
+      node = item
+    } else break
+  }
+  return counter.linePos(offset).line
+}
+
+const MAX_MESSAGES = 10
+const MAX_MESSAGE_LENGTH = 400
+const clip = (m: string) => (m.length > MAX_MESSAGE_LENGTH ? `${m.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : m)
+
+/** The largest template file: 256 KiB, far above any real template. */
+export const MAX_TEMPLATE_BYTES = 256 * 1024
+const MAX_DEPTH = 64
+const MAX_INDENT = 256
+
+/**
+ * Cheap bounds checked before parsing, because the YAML parser's cost grows faster than the
+ * text on deep nesting (and a few thousand levels exhaust its memory): size, indentation,
+ * compact sequence nesting (`- - - x`) and flow nesting (`[[[`), counted naively.
+ */
+const checkShape = (file: string, text: string): string | undefined => {
+  if (text.length > MAX_TEMPLATE_BYTES) return `${file}: the file is larger than ${MAX_TEMPLATE_BYTES} bytes.`
+  let depth = 0
+  const lines = text.split("\n")
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    const indent = /^[ \t]*/.exec(line)![0].length
+    if (indent > MAX_INDENT) return `${file}:${i + 1}: the line is indented more than ${MAX_INDENT} columns.`
+    const compact = /^(?:[ \t]*-(?:[ \t]|$))*/.exec(line)![0].split("-").length - 1
+    if (compact > MAX_DEPTH) return `${file}:${i + 1}: lists nest deeper than ${MAX_DEPTH} levels.`
+    for (const c of line) {
+      if (c === "[" || c === "{") depth++
+      else if ((c === "]" || c === "}") && depth > 0) depth--
+      if (depth > MAX_DEPTH) return `${file}:${i + 1}: brackets nest deeper than ${MAX_DEPTH} levels.`
+    }
+  }
+  return undefined
+}
+
+/**
+ * Reads `text` (the file `file`) into a checked template, or answers one message per problem
+ * (at most ten), each naming the file, the line and the key.
+ */
+export const parseTemplate = (file: string, text: string): Either.Either<TemplateSpec, ReadonlyArray<string>> => {
+  const shape = checkShape(file, text)
+  if (shape !== undefined) return Either.left([shape])
+  const counter = new YAML.LineCounter()
+  const doc = YAML.parseDocument(text, { lineCounter: counter, prettyErrors: true, uniqueKeys: true })
+  if (doc.errors.length > 0) {
+    return Either.left(doc.errors.slice(0, MAX_MESSAGES).map((e) => {
+      const first = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")
+      return clip(`${file}:${e.linePos?.[0].line ?? 1}: ${first}`)
+    }))
+  }
+  let value: unknown
+  try {
+    value = doc.toJS({ maxAliasCount: 100 })
+  } catch (e) {
+    return Either.left([`${file}: ${e instanceof Error ? e.message : String(e)}`])
+  }
+  if (value === null || value === undefined) return Either.left([`${file}: the template is empty.`])
+  const decoded = Schema.decodeUnknownEither(TemplateSpec, { errors: "all", onExcessProperty: "error" })(value)
+  const issues: Array<Issue> = Either.isLeft(decoded)
+    ? ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((i) => ({
+      path: i.path,
+      message: i._tag === "Missing" ? "is required" : i._tag === "Unexpected" ? "is not a known key" : i.message
+    }))
+    : checkRules(decoded.right)
+  if (issues.length === 0 && Either.isRight(decoded)) return Either.right(decoded.right)
+  const located = issues.map((issue) => ({ ...issue, line: lineOf(doc, counter, issue.path) }))
+  located.sort((a, b) => a.line - b.line)
+  const messages: Array<string> = []
+  const seenPaths = new Set<string>()
+  for (const issue of located) {
+    // One message per key: a union reports each member's mismatch otherwise.
+    const key = formatPath(issue.path)
+    if (seenPaths.has(key)) continue
+    seenPaths.add(key)
+    messages.push(`${file}:${issue.line}: ${issue.path.length === 0 ? "the template" : `key ${key}`}: ${issue.message}`)
+  }
+  return Either.left(messages.slice(0, MAX_MESSAGES).map(clip))
+}
