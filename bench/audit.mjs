@@ -62,21 +62,9 @@ if (opts.baseline) {
     res.end(text)
   }
   // Empty optional fields are left out, as Workbay (and the described system) answers them.
+  const { reducedUserJson } = await import("./lib.mjs")
   const toUser = (u, orgIds) => {
-    const theme = JSON.parse(u.appearance).theme_preference
-    const user = {}
-    if (u.avatar_url) user.avatar_url = u.avatar_url
-    user.created_at = u.created_at
-    user.email = u.email
-    user.id = u.id
-    if (u.is_service_account === 1) user.is_service_account = true
-    user.last_seen_at = u.last_seen_at
-    user.login_type = u.login_type
-    if (u.name) user.name = u.name
-    user.status = u.status
-    if (theme) user.theme_preference = theme
-    user.updated_at = u.updated_at
-    user.username = u.username
+    const user = reducedUserJson(u)
     user.has_ai_seat = false
     user.organization_ids = orgIds
     user.roles = JSON.parse(u.rbac_roles).map((name) => ({ display_name: ROLE_NAMES[name] ?? name, name }))

@@ -31,7 +31,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import {
   benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, queryPlan, request, seedFirstUser,
-  keepCounts, sequential, timeStatement, userInserter, vacuumInto, warmThenLoad, writeReport
+  keepCounts, reducedUserJson, sequential, timeStatement, userInserter, vacuumInto, warmThenLoad, writeReport
 } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
@@ -104,24 +104,7 @@ if (opts["serve-baseline"]) {
     const rows = afterId ? pageAfter.all(group.id, afterId, limit, offset) : page.all(group.id, limit, offset)
     send(res, 200, {
       count: group.member_count,
-      users: rows.map((u) => {
-        // Empty optional fields are left out, in Workbay's field order, so the answers compare equal.
-        const theme = JSON.parse(u.appearance).theme_preference
-        const user = {}
-        if (u.avatar_url) user.avatar_url = u.avatar_url
-        user.created_at = u.created_at
-        user.email = u.email
-        user.id = u.id
-        if (u.is_service_account === 1) user.is_service_account = true
-        user.last_seen_at = u.last_seen_at
-        user.login_type = u.login_type
-        if (u.name) user.name = u.name
-        user.status = u.status
-        if (theme) user.theme_preference = theme
-        user.updated_at = u.updated_at
-        user.username = u.username
-        return user
-      })
+      users: rows.map(reducedUserJson)
     })
   })
   server.listen(Number(opts.port), "127.0.0.1", () => console.log(`baseline listening on ${server.address().port}`))
