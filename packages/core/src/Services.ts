@@ -9,9 +9,25 @@ import { Users } from "./users/Users.js"
 import { Retention } from "./audit/Retention.js"
 import { Files } from "./templates/Files.js"
 import { HangDetector, ProvisionerJobs } from "./templates/ProvisionerJobs.js"
+import { ProvisionerDaemons } from "./templates/ProvisionerDaemons.js"
+import { JobSignal } from "./templates/JobSignal.js"
+import { JobExecutors } from "./templates/Worker.js"
 
-/** Every service; needs the repository ports, `Settings`, `PasswordHasher`, `MailSender` and `IdGenerator`. */
-export const ServicesLive = Layer.mergeAll(
+const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
-  Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default
+  Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default, JobSignal.Default,
+  ProvisionerDaemons.Default, JobExecutors.Default
 )
+
+/**
+ * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
+ * the services they use and before any worker starts. Each area adds its layer here.
+ */
+const jobExecutors = Layer.mergeAll(Layer.empty)
+
+/**
+ * Every service; needs the repository ports, `Settings`, `PasswordHasher`, `MailSender` and
+ * `IdGenerator`. The workers (`ProvisionerWorkers`) also need `Provisioners`; `makeWorkbay`
+ * provides them.
+ */
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(services))

@@ -7,6 +7,7 @@ import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js
 import * as GroupRepositories from "./groups/Repositories.js"
 import * as OrganizationRepositories from "./organizations/Repositories.js"
 import type { DialectTypes } from "./Schema.js"
+import * as ProvisionerDaemonRepositories from "./templates/ProvisionerDaemonRepositories.js"
 import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositories.js"
 import * as FileRepositories from "./templates/Repositories.js"
 import { transactionsLayer } from "./Transaction.js"
@@ -21,6 +22,7 @@ export const repositories = Layer.mergeAll(
   ConnectionLogRepositories.layer,
   FileRepositories.layer,
   ProvisionerJobRepositories.layer,
+  ProvisionerDaemonRepositories.layer,
   transactionsLayer
 )
 

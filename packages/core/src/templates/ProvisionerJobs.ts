@@ -13,6 +13,7 @@ import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { BadRequest, Conflict, NotFound } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import { span } from "../Tracing.js"
+import { JobSignal } from "./JobSignal.js"
 import {
   type AppendLogsResult,
   DEFAULT_MAX_JOB_LOG_BYTES,
@@ -37,22 +38,31 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const jobNotFound = () => NotFound.resource("Provisioner job")
 
 export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay/core/ProvisionerJobs", {
+  dependencies: [JobSignal.Default],
   effect: Effect.gen(function*() {
     const jobs = yield* ProvisionerJobRepo
     const ids = yield* IdGenerator
+    const signal = yield* JobSignal
 
     const find = (id: string) =>
       Effect.flatMap(jobs.findById(id), Option.match({ onNone: () => Effect.fail(jobNotFound()), onSome: Effect.succeed }))
 
-    /** Queues a job for `initiator_id`; its tags are mutated as the described system's (`scope`, `owner`). */
+    /**
+     * Queues a job for `initiator_id`; its tags are mutated as the described system's (`scope`,
+     * `owner`). Idle workers of this process wake at once; other processes' find it by polling.
+     * Called inside a transaction, the workers may look before it commits: they find the job at
+     * their next poll.
+     */
     const enqueue = (job: EnqueueJob) =>
       Effect.gen(function*() {
-        return yield* jobs.enqueue({
+        const queued = yield* jobs.enqueue({
           ...job,
           id: yield* ids.uuid,
           created_at: yield* now,
           tags: mutateTags(job.initiator_id, job.tags)
         })
+        yield* signal.notify
+        return queued
       }).pipe(span("ProvisionerJobs.enqueue"))
 
     /** The oldest pending job `worker` serves, now running on it; none when there is none. */

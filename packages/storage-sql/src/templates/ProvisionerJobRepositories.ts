@@ -18,6 +18,7 @@ import { Effect, Layer } from "effect"
 import { filters } from "../Filters.js"
 import { first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
+import { tagConditions } from "./Tags.js"
 
 type Row = Record<string, unknown>
 
@@ -68,26 +69,9 @@ export const make = Effect.gen(function*() {
   const one = (statement: Statement.Statement<Row>) =>
     Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToJob))
 
-  /** `column`'s tags (JSON text) include every entry of `tags`. */
-  const tagsInclude = (column: string, tags: ProvisionerTags): Statement.Fragment => {
-    const json = JSON.stringify(tags)
-    return sql.onDialectOrElse({
-      pg: () => sql`${sql(column)}::jsonb @> ${json}::jsonb`,
-      orElse: () =>
-        sql`NOT EXISTS (SELECT 1 FROM json_each(${json}) w WHERE NOT EXISTS (
-          SELECT 1 FROM json_each(${sql(column)}) j WHERE j.key = w.key AND j.value = w.value))`
-    })
-  }
-  /** `column`'s tags (JSON text) are all among `tags`. */
-  const tagsWithin = (column: string, tags: ProvisionerTags): Statement.Fragment => {
-    const json = JSON.stringify(tags)
-    return sql.onDialectOrElse({
-      pg: () => sql`${sql(column)}::jsonb <@ ${json}::jsonb`,
-      orElse: () =>
-        sql`NOT EXISTS (SELECT 1 FROM json_each(${sql(column)}) j WHERE NOT EXISTS (
-          SELECT 1 FROM json_each(${json}) w WHERE w.key = j.key AND w.value = j.value))`
-    })
-  }
+  const tags = tagConditions(sql)
+  const tagsInclude = tags.include
+  const tagsWithin = tags.within
 
   return ProvisionerJobRepo.of({
     enqueue: (job: NewProvisionerJob) =>
