@@ -10,6 +10,7 @@ import { Retention } from "./audit/Retention.js"
 import { Files } from "./templates/Files.js"
 import { HangDetector, ProvisionerJobs } from "./templates/ProvisionerJobs.js"
 import { ProvisionerDaemons } from "./templates/ProvisionerDaemons.js"
+import { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
 import { JobSignal } from "./templates/JobSignal.js"
 import { JobExecutors } from "./templates/Worker.js"
 
@@ -18,6 +19,8 @@ const services = Layer.mergeAll(
   Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default, JobSignal.Default,
   ProvisionerDaemons.Default, JobExecutors.Default
 )
+
+const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
@@ -30,4 +33,4 @@ const jobExecutors = Layer.mergeAll(Layer.empty)
  * `IdGenerator`. The workers (`ProvisionerWorkers`) also need `Provisioners`; `makeWorkbay`
  * provides them.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(services))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(views))

@@ -3,9 +3,9 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
-  type Auth, HangDetector, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, Retention,
-  type RetentionOptions, ServicesLive, Settings,
-  type SettingsShape
+  type Auth, HangDetector, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
+  ProvisionerWorkers, Retention, type RetentionOptions, ServicesLive, Settings, type SettingsShape, workbayProvisioner,
+  type WorkerOptions
 } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
@@ -20,10 +20,12 @@ import { UsersHttp } from "./users/Http.js"
 import { AuditHttp } from "./audit/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
 import { FilesHttp } from "./templates/Http.js"
+import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
-  GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp
+  GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
+  ProvisionerJobsHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -57,18 +59,33 @@ export interface WorkbayOptions {
    * it off. Default: on.
    */
   readonly hangDetector?: false | HangDetectorOptions | undefined
+  /**
+   * The provisioners jobs can name (by `type`). Default: the built-in `workbay` one. Embedders
+   * pass theirs, with `workbayProvisioner` if they keep it.
+   */
+  readonly provisioners?: ReadonlyArray<Provisioner> | undefined
+  /**
+   * The built-in provisioner workers, which run the queued jobs of every registered provisioner
+   * type in every organization: `count` (default 2), `pollInterval` (1 s), `heartbeatInterval`
+   * (10 s), `tags` (`{ scope: "organization" }`), `name` (`built-in`; give each replica its own).
+   * `false` runs none, e.g. on API-only replicas: jobs wait for a process that runs workers.
+   * Default: on.
+   */
+  readonly workers?: false | WorkerOptions | undefined
 }
 
 /** The core services and ports, given a storage layer. */
 export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions = {}) =>
-  ServicesLive.pipe(
+  ProvisionerWorkers.Default.pipe(
+    Layer.provideMerge(ServicesLive),
     Layer.provideMerge(
       Layer.mergeAll(
         storage,
         Settings.layer(options.settings),
         PasswordHasher.scrypt(options.passwordHashCost),
         options.mail ?? MailSender.log,
-        IdGenerator.layer
+        IdGenerator.layer,
+        Provisioners.layer(options.provisioners ?? [workbayProvisioner])
       )
     )
   )
@@ -82,11 +99,13 @@ export type WorkbayServices = Services
 export interface LayerOptions extends HttpOptions {
   readonly retention?: false | RetentionOptions | undefined
   readonly hangDetector?: false | HangDetectorOptions | undefined
+  readonly workers?: false | WorkerOptions | undefined
 }
 
 /**
  * The handler as a layer, for applications built with Effect. It also runs the background work
- * (the retention purge, the provisioner jobs' hang detector) unless told not to.
+ * (the retention purge, the provisioner jobs' hang detector, the provisioner workers) unless
+ * told not to; all of it stops when the layer's scope closes.
  */
 export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never, Services | Auth | Settings> =>
   Layer.mergeAll(
@@ -98,7 +117,8 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
       })
     ),
     options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {}),
-    options?.hangDetector === false ? Layer.empty : HangDetector.periodic(options?.hangDetector ?? {})
+    options?.hangDetector === false ? Layer.empty : HangDetector.periodic(options?.hangDetector ?? {}),
+    options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {})
   )
 
 export interface Workbay extends WorkbayHandlerShape {
@@ -117,7 +137,7 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, workers: options.workers }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }

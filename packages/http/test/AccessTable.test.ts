@@ -9,8 +9,10 @@
  * or 404 when the caller may not even see the thing (an organization they are not in).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ProvisionerJobs } from "@workbay/core"
+import { Effect } from "effect"
 import {
-  addMemberWithRoles, type Client, createOrganization, createUser, startWithOwner, STRONG_PASSWORD, type TestServer
+  addMemberWithRoles, type Client, createOrganization, createUser, type ServiceTestServer, startWithOwner, STRONG_PASSWORD
 } from "./support.js"
 
 const ROLES = [
@@ -47,7 +49,7 @@ interface Row {
 }
 
 describe("access table", () => {
-  let srv: TestServer
+  let srv: ServiceTestServer
   let admin: Client
   let org: { id: string; name: string }
   let someone: string
@@ -55,6 +57,10 @@ describe("access table", () => {
   let adminId: string
   /** A file the setup owner uploaded. */
   let file: string
+  /** A provisioner job of `org` (of a type no worker serves, so it stays pending). */
+  let job: string
+  /** The default organization, which every user is a member of. */
+  let defaultOrg: string
   const users = new Map<Role, RoleUser>()
   let counter = 0
   const unique = (prefix: string) => `${prefix}-${++counter}`
@@ -81,7 +87,7 @@ describe("access table", () => {
   }
 
   beforeAll(async () => {
-    ;({ srv, owner: admin, ownerId: adminId } = await startWithOwner())
+    ;({ srv, owner: admin, ownerId: adminId, orgId: defaultOrg } = await startWithOwner())
     org = await createOrganization(admin, "table-org")
     for (const role of ROLES) {
       const siteRoles = role === "member" || isOrgRole(role) ? [] : [role]
@@ -94,6 +100,11 @@ describe("access table", () => {
     const up = await admin.request("POST", "/files", undefined, { raw: "the owner's archive", headers: { "content-type": "application/x-tar" } })
     if (up.status !== 201) throw new Error(`file: ${up.status} ${JSON.stringify(up.body)}`)
     file = up.body.hash
+    job = await srv.run(Effect.flatMap(ProvisionerJobs, (jobs) =>
+      jobs.enqueue({
+        organization_id: org.id, initiator_id: adminId, provisioner: "terraform", type: "template_version_import",
+        file_id: file, input: {}, tags: {}
+      }))).then((j) => j.id)
   })
   afterAll(() => srv.close())
 
@@ -336,6 +347,36 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...fileRows]
+
+  //                      own  mem  aud  tad  uad  oadm omem oaud ousr otad
+  const provisioningRows: ReadonlyArray<Row> = [
+    {
+      kind: "provisioner_jobs", action: "read", route: "GET /organizations/{organization}/provisionerjobs",
+      expected: [200, 404, 403, 200, 403, 200, 403, 403, 403, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/provisionerjobs`,
+        check: { action: "read", object: { resource_type: "provisioner_jobs", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "provisioner_jobs", action: "read", route: "GET /organizations/{organization}/provisionerjobs/{job}",
+      expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/provisionerjobs/${job}`,
+        check: { action: "read", object: { resource_type: "provisioner_jobs", organization_id: org.id } }
+      })
+    },
+    {
+      // Every user may read daemons (site members too); the default organization, which all are in.
+      kind: "provisioner_daemon", action: "read", route: "GET /organizations/{organization}/provisionerdaemons",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${defaultOrg}/provisionerdaemons`,
+        check: { action: "read", object: { resource_type: "provisioner_daemon", organization_id: defaultOrg } }
+      })
+    }
+  ]
+  rows = [...rows, ...provisioningRows]
 
   it("covers every role, and every resource kind the issue names", () => {
     const kinds = new Set(rows.map((r) => r.kind))

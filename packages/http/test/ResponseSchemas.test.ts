@@ -10,7 +10,7 @@
  * One row per endpoint of the WorkbayApi definition; a guard fails when an endpoint has
  * no row, so new endpoints join this table.
  */
-import { AuditLogs, type ConnectionEvent, type DisconnectEvent, UserRepo } from "@workbay/core"
+import { AuditLogs, type ConnectionEvent, type DisconnectEvent, ProvisionerJobs, UserRepo } from "@workbay/core"
 import { WorkbayApi } from "@workbay/http"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -95,6 +95,24 @@ const throwawayGroup = async (w: World, body: Record<string, unknown> = {}) => {
 /** Uploads `content` (taken as a tar archive) as bob. */
 const uploadArchive = (w: World, content: string) =>
   w.bob.client.request("POST", "/files", undefined, { raw: content, headers: { "content-type": "application/x-tar" } })
+
+/** A job no worker serves (pending) and one the built-in workers claimed and failed (no executor for its type yet). */
+const seedJobs = async (w: World) => {
+  const enqueue = (provisioner: string) =>
+    w.srv.run(Effect.flatMap(ProvisionerJobs, (jobs) =>
+      jobs.enqueue({
+        organization_id: w.orgId, initiator_id: w.ownerId, provisioner, type: "template_version_import", file_id: randomUUID(),
+        input: { template_version_id: randomUUID() }, tags: {}
+      })))
+  const pending = (await enqueue("terraform")).id
+  const failed = (await enqueue("workbay")).id
+  for (let i = 0; i < 200; i++) {
+    const job = await w.srv.run(Effect.flatMap(ProvisionerJobs, (jobs) => jobs.get(failed)))
+    if (job.completed_at !== null) break
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return { pending, failed }
+}
 
 const rows: ReadonlyArray<Row> = [
   // general
@@ -447,6 +465,26 @@ const rows: ReadonlyArray<Row> = [
   row("files.get", "GET /api/v2/files/:fileID", 200, "binary application/x-tar", async (w) => {
     const { body } = await uploadArchive(w, "a download")
     return w.bob.client.get(`/files/${body.hash}`)
+  }),
+
+  // templates: provisioner jobs and daemons
+  row("provisionerJobs.list", "GET /api/v2/organizations/:organization/provisionerjobs", 200, "[ProvisionerJob]", async (w) => {
+    await seedJobs(w)
+    return [
+      await w.owner.get(`/organizations/${w.orgId}/provisionerjobs`),
+      await w.owner.get(`/organizations/${w.orgId}/provisionerjobs?status=pending,failed&limit=5`)
+    ]
+  }),
+  row("provisionerJobs.get", "GET /api/v2/organizations/:organization/provisionerjobs/:job", 200, "ProvisionerJob", async (w) => {
+    const { pending, failed } = await seedJobs(w)
+    return [
+      await w.owner.get(`/organizations/${w.orgId}/provisionerjobs/${pending}`),
+      await w.owner.get(`/organizations/${w.orgId}/provisionerjobs/${failed}`)
+    ]
+  }),
+  row("provisionerJobs.listDaemons", "GET /api/v2/organizations/:organization/provisionerdaemons", 200, "[ProvisionerDaemon]", async (w) => {
+    await seedJobs(w)
+    return [await w.owner.get(`/organizations/${w.orgId}/provisionerdaemons`), await w.bob.client.get(`/organizations/${w.org.id}/provisionerdaemons`)]
   }),
 
   // audit and connection logs: last, so they read the entries every row above made

@@ -21,6 +21,8 @@ export interface ServerConfig {
   readonly experiments: ReadonlyArray<string>
   readonly logLevel: string
   readonly help: boolean
+  /** Built-in provisioner workers in this process; 0 runs none (an API-only replica). */
+  readonly provisionerDaemons: number
   /** Retention settings given by flag or environment; absent ones keep the deployment defaults. */
   readonly retention: {
     readonly auditLogs?: RetentionSetting | undefined
@@ -41,6 +43,7 @@ export const options = [
   { flag: "swagger-enable", env: "WORKBAY_SWAGGER_ENABLE", default: "false", help: "Serve the OpenAPI document at /swagger/doc.json." },
   { flag: "experiments", env: "WORKBAY_EXPERIMENTS", default: "", help: "Comma-separated experiments to enable ('*' for all)." },
   { flag: "log-level", env: "WORKBAY_LOG_LEVEL", default: "info", help: "debug, info, warning or error." },
+  { flag: "provisioner-daemons", env: "WORKBAY_PROVISIONER_DAEMONS", default: "2", help: "Built-in provisioner workers in this process (0: none, e.g. API-only replicas)." },
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
   { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
   { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." }
@@ -97,6 +100,10 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   }
   const port = Number(get("port"))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port "${get("port")}".`)
+  const provisionerDaemons = Number(get("provisioner-daemons"))
+  if (!Number.isInteger(provisionerDaemons) || provisionerDaemons < 0 || provisionerDaemons > 64) {
+    throw new Error(`Invalid --provisioner-daemons "${get("provisioner-daemons")}" (a whole number from 0 to 64).`)
+  }
   const dataDir = resolve(get("data-dir"))
   return {
     port,
@@ -110,6 +117,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     experiments: get("experiments").split(",").map((s) => s.trim()).filter((s) => s !== ""),
     logLevel: get("log-level"),
     help: values.help === true,
+    provisionerDaemons,
     retention: {
       auditLogs: retentionOf("audit-logs-retention"),
       connectionLogs: retentionOf("connection-logs-retention"),

@@ -1,6 +1,7 @@
 /** Starts the standalone server: storage from config, the API on node:http. */
 import { makeWorkbay, type Workbay } from "@workbay/http"
 import { createServer, type Server } from "node:http"
+import { hostname } from "node:os"
 import type { AddressInfo } from "node:net"
 import { redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
 
@@ -39,7 +40,9 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {})
       }
     },
-    http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie }
+    http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
+    // Named after the host, so each replica's workers have their own daemon rows.
+    workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: hostname() }
   })
   const server = createServer({ keepAliveTimeout: 65_000 }, workbay.node)
   await new Promise<void>((resolve, reject) => {

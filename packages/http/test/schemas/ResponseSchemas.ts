@@ -51,6 +51,7 @@ const omitted = (schema: JsonSchema): JsonSchema => {
   }
 }
 
+const jobStatuses = ["pending", "running", "succeeded", "canceling", "canceled", "failed", "unknown"]
 const loginTypes = ["", "github", "none", "oidc", "password", "token"]
 const auditActions = [
   "create",
@@ -247,6 +248,69 @@ export const definitions: Record<string, JsonSchema> = {
 
   // The id of the uploaded file, named `hash` in the reference.
   UploadResponse: object({ hash: uuid }, ["hash"]),
+
+  ProvisionerJob: object({
+    id: uuid,
+    created_at: dateTime,
+    started_at: omitted(dateTime),
+    completed_at: omitted(dateTime),
+    canceled_at: omitted(dateTime),
+    error: omitted(string),
+    error_code: { type: "string", enum: ["REQUIRED_TEMPLATE_VARIABLES"] },
+    status: { type: "string", enum: jobStatuses },
+    worker_id: omitted(uuid),
+    worker_name: omitted(string),
+    file_id: uuid,
+    tags: mapOf(string),
+    queue_position: integer,
+    queue_size: integer,
+    organization_id: uuid,
+    initiator_id: uuid,
+    input: object({ template_version_id: omitted(uuid), workspace_build_id: omitted(uuid), error: omitted(string) }),
+    type: { type: "string", enum: ["template_version_import", "workspace_build", "template_version_dry_run"] },
+    available_workers: omitted(arrayOf(uuid)),
+    metadata: object({
+      template_version_name: string,
+      template_id: uuid,
+      template_name: string,
+      template_display_name: string,
+      template_icon: string,
+      workspace_id: omitted(uuid),
+      workspace_name: omitted(string),
+      workspace_build_transition: { type: "string", enum: ["start", "stop", "delete"] }
+    }, ["template_version_name", "template_id", "template_name", "template_display_name", "template_icon"]),
+    logs_overflowed: boolean
+  }, [
+    "id", "created_at", "status", "file_id", "tags", "queue_position", "queue_size", "organization_id", "initiator_id",
+    "input", "type", "metadata", "logs_overflowed"
+  ]),
+
+  ProvisionerDaemon: object({
+    id: uuid,
+    organization_id: uuid,
+    key_id: uuid,
+    created_at: dateTime,
+    last_seen_at: omitted(dateTime),
+    name: string,
+    version: string,
+    api_version: string,
+    provisioners: arrayOf(string),
+    tags: mapOf(string),
+    key_name: nullable(string),
+    status: nullable({ type: "string", enum: ["offline", "idle", "busy"] }),
+    current_job: nullable(ref("ProvisionerDaemonJob")),
+    previous_job: nullable(ref("ProvisionerDaemonJob"))
+  }, [
+    "id", "organization_id", "key_id", "created_at", "name", "version", "api_version", "provisioners", "tags", "key_name",
+    "status", "current_job", "previous_job"
+  ]),
+  ProvisionerDaemonJob: object({
+    id: uuid,
+    status: { type: "string", enum: jobStatuses },
+    template_name: string,
+    template_icon: string,
+    template_display_name: string
+  }, ["id", "status", "template_name", "template_icon", "template_display_name"]),
 
   AuditLog: object({
     id: uuid,

@@ -1,0 +1,148 @@
+/**
+ * Provisioner jobs and daemons as the API shows them, with their authorization: the wire job
+ * (queue standing among the live workers, `available_workers`, the template and workspace it
+ * is about) and the organization listings of jobs and daemons.
+ *
+ * Authorization as the described system: reading jobs takes `provisioner_jobs:read` in the
+ * organization (owners, organization admins, template admins); a listing refused answers 403,
+ * a single job 404 (as if it did not exist). Daemons take `provisioner_daemon:read`, which every
+ * member has.
+ */
+import { Effect, Option } from "effect"
+import { authorize, authorizeRead } from "../Actor.js"
+import { NIL_UUID } from "../Audit.js"
+import { NotFound } from "../Errors.js"
+import { isUuid } from "../Ids.js"
+import { Organizations } from "../organizations/Organizations.js"
+import { span } from "../Tracing.js"
+import { UserRepo } from "../users/Repositories.js"
+import type { ProvisionerDaemonStatus } from "./ProvisionerDaemon.js"
+import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
+import {
+  jobStatus,
+  type ProvisionerJob,
+  ProvisionerJobMetadata,
+  type ProvisionerJobRecord,
+  ProvisionerJobRepo,
+  type ProvisionerJobStatus,
+  type ProvisionerTags,
+  queueStanding,
+  toProvisionerJob,
+  workerServes
+} from "./ProvisionerJob.js"
+
+/** The default and the largest `limit` of the listings (a larger one is cut to this). */
+export const DEFAULT_JOB_LIST_LIMIT = 50
+export const MAX_JOB_LIST_LIMIT = 1000
+
+export interface JobListParams {
+  readonly limit?: number | undefined
+  readonly ids?: ReadonlyArray<string> | undefined
+  readonly status?: ReadonlyArray<ProvisionerJobStatus> | undefined
+  readonly tags?: ProvisionerTags | undefined
+  /** A user id or username. */
+  readonly initiator?: string | undefined
+}
+
+export interface DaemonListParams {
+  readonly limit?: number | undefined
+  readonly ids?: ReadonlyArray<string> | undefined
+  readonly status?: ReadonlyArray<ProvisionerDaemonStatus> | undefined
+  readonly tags?: ProvisionerTags | undefined
+}
+
+const limitOf = (limit: number | undefined) =>
+  limit === undefined || limit <= 0 ? DEFAULT_JOB_LIST_LIMIT : Math.min(limit, MAX_JOB_LIST_LIMIT)
+
+/**
+ * The metadata of a job without a template: empty names and the nil id.
+ * TODO(templates): join template_versions and templates (and workspace builds) once stored.
+ */
+const emptyMetadata = new ProvisionerJobMetadata({
+  template_version_name: "",
+  template_id: NIL_UUID,
+  template_name: "",
+  template_display_name: "",
+  template_icon: ""
+}, true)
+
+export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("@workbay/core/ProvisionerJobViews", {
+  effect: Effect.gen(function*() {
+    const organizations = yield* Organizations
+    const daemons = yield* ProvisionerDaemons
+    const jobs = yield* ProvisionerJobRepo
+    const users = yield* UserRepo
+
+    /**
+     * The wire records of jobs of one organization: queue standing among the pending jobs its
+     * live workers could run (read once for the whole list), and `available_workers`.
+     */
+    const describeAll = (organizationId: string, records: ReadonlyArray<ProvisionerJobRecord>) =>
+      Effect.gen(function*() {
+        const workers = yield* daemons.liveWorkers(organizationId)
+        const anyPending = records.some((r) => jobStatus(r) === "pending")
+        const types = [...new Set(workers.flatMap((w) => w.provisioners))]
+        const pending = anyPending && types.length > 0 ? yield* jobs.pending(types) : []
+        return records.map((job): ProvisionerJob => {
+          const isPending = jobStatus(job) === "pending"
+          return toProvisionerJob(job, {
+            queue: isPending ? queueStanding(job, pending, workers) : undefined,
+            availableWorkers: isPending ? workers.filter((w) => workerServes(w, job)).map((w) => w.id) : undefined,
+            metadata: emptyMetadata
+          })
+        })
+      })
+
+    /** The wire record of one job (for other areas: template version and build jobs). */
+    const describe = (job: ProvisionerJobRecord) =>
+      Effect.map(describeAll(job.organization_id, [job]), (all) => all[0]!).pipe(span("ProvisionerJobViews.describe"))
+
+    const list = (orgRef: string, params: JobListParams) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(orgRef)
+        yield* authorize("read", { type: "provisioner_jobs", orgId: org.id })
+        let initiatorId: string | undefined
+        if (params.initiator !== undefined) {
+          const found = isUuid(params.initiator)
+            ? Option.some(params.initiator.toLowerCase())
+            : Option.map(yield* users.findByUsername(params.initiator), (u) => u.id)
+          // An unknown username matches no job.
+          if (Option.isNone(found)) return []
+          initiatorId = found.value
+        }
+        const records = yield* jobs.listByOrganization({
+          organizationId: org.id,
+          limit: limitOf(params.limit),
+          ids: params.ids?.map((id) => id.toLowerCase()),
+          statuses: params.status,
+          tags: params.tags,
+          initiatorId
+        })
+        return yield* describeAll(org.id, records)
+      }).pipe(span("ProvisionerJobViews.list"))
+
+    const get = (orgRef: string, jobId: string) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(orgRef)
+        yield* authorizeRead("Provisioner job", { type: "provisioner_jobs", orgId: org.id })
+        const found = yield* jobs.findById(jobId.toLowerCase())
+        if (Option.isNone(found) || found.value.organization_id !== org.id) return yield* NotFound.resource("Provisioner job")
+        return yield* describe(found.value)
+      }).pipe(span("ProvisionerJobViews.get"))
+
+    const listDaemons = (orgRef: string, params: DaemonListParams) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(orgRef)
+        yield* authorize("read", { type: "provisioner_daemon", orgId: org.id })
+        return yield* daemons.list({
+          organizationId: org.id,
+          limit: limitOf(params.limit),
+          ids: params.ids?.map((id) => id.toLowerCase()),
+          tags: params.tags,
+          statuses: params.status
+        })
+      }).pipe(span("ProvisionerJobViews.listDaemons"))
+
+    return { describe, describeAll, list, get, listDaemons } as const
+  })
+}) {}
