@@ -33,6 +33,8 @@ export * from "./templates/Files.js"
 export * from "./templates/Provisioner.js"
 export * from "./templates/ProvisionerJob.js"
 export * from "./templates/ProvisionerJobs.js"
+export * from "./templates/Template.js"
+export * from "./templates/TemplateVersion.js"
 export { parseTemplate, TemplateSpec } from "./templates/TemplateFile.js"
 export * from "./templates/WorkbayProvisioner.js"
 // audit and connection logs, retention

@@ -9,6 +9,7 @@ import * as OrganizationRepositories from "./organizations/Repositories.js"
 import type { DialectTypes } from "./Schema.js"
 import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositories.js"
 import * as FileRepositories from "./templates/Repositories.js"
+import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
 import * as Repositories from "./users/Repositories.js"
 
@@ -21,6 +22,7 @@ export const repositories = Layer.mergeAll(
   ConnectionLogRepositories.layer,
   FileRepositories.layer,
   ProvisionerJobRepositories.layer,
+  TemplateRepositories.layer,
   transactionsLayer
 )
 
