@@ -200,6 +200,14 @@ export interface AuthzObject {
   readonly ownerId?: string | undefined
   /** True when the check passes if the action is allowed in any organization. */
   readonly anyOrg?: boolean | undefined
+  /** The object's own access list (templates): actions granted to users and groups by id. */
+  readonly acl?: ObjectAcl | undefined
+}
+
+/** Actions an object's access list grants, by user id and by group id. */
+export interface ObjectAcl {
+  readonly users: Readonly<Record<string, ReadonlyArray<Action>>>
+  readonly groups: Readonly<Record<string, ReadonlyArray<Action>>>
 }
 
 const grants = (list: ReadonlyArray<Grant>, type: ResourceKind, action: Action): boolean => {

@@ -37,6 +37,8 @@ export * from "./templates/ProvisionerDaemon.js"
 export * from "./templates/ProvisionerDaemons.js"
 export * from "./templates/ProvisionerJobViews.js"
 export * from "./templates/Worker.js"
+export * from "./templates/Template.js"
+export * from "./templates/TemplateVersion.js"
 export { parseTemplate, TemplateSpec } from "./templates/TemplateFile.js"
 export * from "./templates/WorkbayProvisioner.js"
 // audit and connection logs, retention

@@ -68,3 +68,6 @@ fileRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: f
 
 import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
 jobRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { templateRepositorySuite } from "../../storage-sql/test/templates/TemplateRepositorySuite.js"
+templateRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

@@ -10,6 +10,7 @@ import type { DialectTypes } from "./Schema.js"
 import * as ProvisionerDaemonRepositories from "./templates/ProvisionerDaemonRepositories.js"
 import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositories.js"
 import * as FileRepositories from "./templates/Repositories.js"
+import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
 import * as Repositories from "./users/Repositories.js"
 
@@ -23,6 +24,7 @@ export const repositories = Layer.mergeAll(
   FileRepositories.layer,
   ProvisionerJobRepositories.layer,
   ProvisionerDaemonRepositories.layer,
+  TemplateRepositories.layer,
   transactionsLayer
 )
 

@@ -179,3 +179,6 @@ fileRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
 jobRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { templateRepositorySuite } from "../../storage-sql/test/templates/TemplateRepositorySuite.js"
+templateRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

@@ -1,0 +1,95 @@
+/**
+ * Templates: the stored record, its access list and the repository port. The wire form
+ * (`codersdk.Template`) and the rules live in `Templates.ts`.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { Action, AuthzObject } from "../Rbac.js"
+import type { UniqueViolation } from "../Repositories.js"
+
+/** Roles a template's access list grants: `admin` (everything on the template) and `use` (read, create workspaces). */
+export type TemplateRole = "admin" | "use"
+export const templateRoles: ReadonlyArray<TemplateRole> = ["admin", "use"]
+
+/** A template's access list: user ids and group ids to their role, as the described system stores it. */
+export type TemplateAcl = Readonly<Record<string, TemplateRole>>
+
+/** A stored template. Durations are milliseconds; days of week are bit masks (bit 0 = Monday ... bit 6 = Sunday). */
+export interface TemplateRecord {
+  readonly id: string
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly organization_id: string
+  readonly deleted: boolean
+  readonly name: string
+  readonly display_name: string
+  readonly description: string
+  readonly icon: string
+  readonly provisioner: string
+  readonly active_version_id: string
+  readonly created_by: string
+  readonly default_ttl_ms: number
+  readonly activity_bump_ms: number
+  readonly autostop_requirement_days_of_week: number
+  readonly autostop_requirement_weeks: number
+  readonly autostart_requirement_days_of_week: number
+  readonly allow_user_cancel_workspace_jobs: boolean
+  readonly allow_user_autostart: boolean
+  readonly allow_user_autostop: boolean
+  readonly failure_ttl_ms: number
+  readonly time_til_dormant_ms: number
+  readonly time_til_dormant_autodelete_ms: number
+  readonly require_active_version: boolean
+  readonly max_port_share_level: string
+  /** The deprecation message; `""` when the template is not deprecated. */
+  readonly deprecated: string
+  readonly use_classic_parameter_flow: boolean
+  readonly cors_behavior: string
+  readonly user_acl: TemplateAcl
+  readonly group_acl: TemplateAcl
+}
+
+/** What may change on a template (fields left `undefined` stay). */
+export type TemplatePatch = Partial<Omit<TemplateRecord, "id" | "created_at" | "organization_id" | "created_by" | "provisioner">>
+
+/** Filters of a template listing; every template matches an absent filter. Deleted templates never match. */
+export interface TemplateFilter {
+  readonly organizationId?: string | undefined
+  readonly ids?: ReadonlyArray<string> | undefined
+  /** Case-insensitive substring of the name or display name. */
+  readonly fuzzyName?: string | undefined
+  /** Case-insensitive exact name. */
+  readonly exactName?: string | undefined
+  readonly deprecated?: boolean | undefined
+}
+
+export class TemplateRepo extends Context.Tag("@workbay/core/TemplateRepo")<TemplateRepo, {
+  /** Fails with `UniqueViolation` when the organization has an undeleted template of that name. */
+  readonly insert: (template: TemplateRecord) => Effect.Effect<void, UniqueViolation>
+  /** The template, deleted or not. */
+  readonly findById: (id: string) => Effect.Effect<Option.Option<TemplateRecord>>
+  /** The undeleted template of that name (case-insensitive) in the organization. */
+  readonly findByName: (organizationId: string, name: string) => Effect.Effect<Option.Option<TemplateRecord>>
+  /** Undeleted templates matching `filter`, by name. */
+  readonly list: (filter: TemplateFilter) => Effect.Effect<ReadonlyArray<TemplateRecord>>
+  /** None when there is no undeleted template `id`. */
+  readonly update: (id: string, patch: TemplatePatch) => Effect.Effect<Option.Option<TemplateRecord>, UniqueViolation>
+  /** How many workspaces (not deleted) use the template; 0 until workspaces exist. */
+  readonly countWorkspaces: (templateId: string) => Effect.Effect<number>
+}>() {}
+
+/** Actions each template role grants, as the described system's template ACL roles. */
+export const templateRoleActions: Readonly<Record<TemplateRole, ReadonlyArray<Action>>> = {
+  admin: ["read", "update", "delete", "use", "view_insights", "create"],
+  use: ["read", "use"]
+}
+
+const aclActions = (acl: TemplateAcl): Record<string, ReadonlyArray<Action>> =>
+  Object.fromEntries(Object.entries(acl).map(([id, role]) => [id, templateRoleActions[role] ?? []]))
+
+/** How authorization names a template: in its organization, with its access list. */
+export const templateObject = (t: Pick<TemplateRecord, "id" | "organization_id" | "user_acl" | "group_acl">): AuthzObject => ({
+  type: "template",
+  id: t.id,
+  orgId: t.organization_id,
+  acl: { users: aclActions(t.user_acl), groups: aclActions(t.group_acl) }
+})

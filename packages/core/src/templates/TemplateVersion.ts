@@ -1,0 +1,111 @@
+/**
+ * Template versions: the stored record, what its import found (kept with ids for resources,
+ * agents, apps and presets, so the API can name them), dry runs, and the repository port.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { UniqueViolation } from "../Repositories.js"
+import type { ProvisionerTags } from "./ProvisionerJob.js"
+import type {
+  AgentApp, AgentScript, ExternalAuthProvider, NameValue, Preset, ProvisionedAgent, ProvisionedResource, RichParameter,
+  TemplateVariable, WorkspaceTransition
+} from "./Provisioner.js"
+
+export interface ImportedApp extends AgentApp {
+  readonly id: string
+}
+export interface ImportedScript extends AgentScript {
+  readonly id: string
+}
+export interface ImportedAgent extends Omit<ProvisionedAgent, "apps" | "scripts"> {
+  readonly id: string
+  readonly apps: ReadonlyArray<ImportedApp>
+  readonly scripts: ReadonlyArray<ImportedScript>
+}
+/** A resource an import (or a dry run) found, with the transition it belongs to and the job that found it. */
+export interface ImportedResource extends Omit<ProvisionedResource, "agents"> {
+  readonly id: string
+  readonly job_id: string
+  readonly created_at: Date
+  readonly transition: WorkspaceTransition
+  readonly agents: ReadonlyArray<ImportedAgent>
+}
+export interface ImportedPreset extends Preset {
+  readonly id: string
+}
+
+/** What a succeeded import left on its version. */
+export interface TemplateVersionImport {
+  readonly parameters: ReadonlyArray<RichParameter>
+  readonly variables: ReadonlyArray<TemplateVariable>
+  readonly resources: ReadonlyArray<ImportedResource>
+  readonly external_auth_providers: ReadonlyArray<ExternalAuthProvider>
+  readonly presets: ReadonlyArray<ImportedPreset>
+  readonly has_ai_task: boolean
+  readonly ai_task_app_slug: string | undefined
+  readonly has_external_agent: boolean
+}
+
+/** A stored template version. */
+export interface TemplateVersionRecord {
+  readonly id: string
+  /** `null` until a template is created from the version. */
+  readonly template_id: string | null
+  readonly organization_id: string
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly name: string
+  readonly message: string
+  readonly readme: string
+  readonly job_id: string
+  readonly created_by: string
+  readonly archived: boolean
+  readonly file_id: string
+  readonly provisioner: string
+  readonly tags: ProvisionerTags
+  /** The template variables' values the author gave. */
+  readonly user_variable_values: ReadonlyArray<NameValue>
+  /** `null` until the import job succeeds. */
+  readonly import_result: TemplateVersionImport | null
+}
+
+export type TemplateVersionPatch = Partial<Pick<TemplateVersionRecord, "name" | "message" | "archived" | "template_id" | "readme">>
+
+/** A page of a template's versions, oldest first (the described system's order). */
+export interface TemplateVersionPage {
+  readonly templateId: string
+  readonly limit: number
+  readonly offset?: number | undefined
+  /** Versions created after this one (keyset paging). */
+  readonly afterId?: string | undefined
+  readonly includeArchived: boolean
+}
+
+/** A dry run of a version: its inputs and, once its job succeeds, the resources it would create. */
+export interface DryRunRecord {
+  readonly job_id: string
+  readonly template_version_id: string
+  readonly workspace_name: string
+  readonly rich_parameter_values: ReadonlyArray<NameValue>
+  readonly user_variable_values: ReadonlyArray<NameValue>
+  readonly resources: ReadonlyArray<ImportedResource> | null
+}
+
+export class TemplateVersionRepo extends Context.Tag("@workbay/core/TemplateVersionRepo")<TemplateVersionRepo, {
+  /** Fails with `UniqueViolation` when the template has a version of that name. */
+  readonly insert: (version: TemplateVersionRecord) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
+  readonly findByJobId: (jobId: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
+  /** The template's version of that name (case-insensitive). */
+  readonly findByTemplateAndName: (templateId: string, name: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
+  readonly listByTemplate: (page: TemplateVersionPage) => Effect.Effect<ReadonlyArray<TemplateVersionRecord>>
+  /** The template's version created just before `versionId`. */
+  readonly previous: (templateId: string, versionId: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
+  /** None when there is no version `id`. */
+  readonly update: (id: string, patch: TemplateVersionPatch, now: Date) => Effect.Effect<Option.Option<TemplateVersionRecord>, UniqueViolation>
+  /** Archives (or unarchives) the given versions of a template; answers the ids that changed. */
+  readonly setArchived: (templateId: string, ids: ReadonlyArray<string>, archived: boolean, now: Date) => Effect.Effect<ReadonlyArray<string>>
+  readonly setImportResult: (id: string, result: TemplateVersionImport, now: Date) => Effect.Effect<void>
+  readonly insertDryRun: (dryRun: DryRunRecord) => Effect.Effect<void>
+  readonly findDryRun: (jobId: string) => Effect.Effect<Option.Option<DryRunRecord>>
+  readonly setDryRunResources: (jobId: string, resources: ReadonlyArray<ImportedResource>) => Effect.Effect<void>
+}>() {}

@@ -1,0 +1,167 @@
+/**
+ * The template and template version repository contract, run against every storage: records kept
+ * exactly (ACLs, import results with dates), names unique where they must be, listings and
+ * keyset pages of versions. Every test gets a fresh, migrated database.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import {
+  ProvisionerJobRepo, type TemplateRecord, TemplateRepo, type TemplateVersionImport, type TemplateVersionRecord,
+  TemplateVersionRepo, UniqueViolation
+} from "@workbay/core"
+import type { StoragePorts } from "@workbay/storage-sql"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
+
+type Ports = StoragePorts | SqlClient.SqlClient
+
+const at = (s: number) => new Date(Date.UTC(2024, 6, 1, 10, 0, s, 123))
+
+const organization = (id = randomUUID()) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`INSERT INTO organizations (id, name, display_name, created_at, updated_at)
+      VALUES (${id}, ${`org-${id.slice(0, 8)}`}, 'Org', ${at(0).toISOString()}, ${at(0).toISOString()})`
+  ).pipe(Effect.orDie, Effect.as(id))
+
+const job = (organizationId: string) =>
+  Effect.flatMap(ProvisionerJobRepo, (jobs) =>
+    jobs.enqueue({
+      id: randomUUID(), created_at: at(0), organization_id: organizationId, initiator_id: randomUUID(),
+      provisioner: "workbay", type: "template_version_import", file_id: randomUUID(), input: {}, tags: { scope: "organization" }
+    }))
+
+const template = (organizationId: string, versionId: string, overrides: Partial<TemplateRecord> = {}): TemplateRecord => ({
+  id: randomUUID(), created_at: at(1), updated_at: at(1), organization_id: organizationId, deleted: false, name: "docker",
+  display_name: "Docker", description: "d", icon: "/icon.svg", provisioner: "workbay", active_version_id: versionId,
+  created_by: randomUUID(), default_ttl_ms: 3_600_000, activity_bump_ms: 3_600_000, autostop_requirement_days_of_week: 0,
+  autostop_requirement_weeks: 1, autostart_requirement_days_of_week: 127, allow_user_cancel_workspace_jobs: true,
+  allow_user_autostart: true, allow_user_autostop: false, failure_ttl_ms: 0, time_til_dormant_ms: 0,
+  time_til_dormant_autodelete_ms: 0, require_active_version: false, max_port_share_level: "owner", deprecated: "",
+  use_classic_parameter_flow: false, cors_behavior: "simple", user_acl: { [randomUUID()]: "admin" },
+  group_acl: { [organizationId]: "use" }, ...overrides
+})
+
+const version = (organizationId: string, jobId: string, overrides: Partial<TemplateVersionRecord> = {}): TemplateVersionRecord => ({
+  id: randomUUID(), template_id: null, organization_id: organizationId, created_at: at(2), updated_at: at(2), name: "v1",
+  message: "first", readme: "", job_id: jobId, created_by: randomUUID(), archived: false, file_id: randomUUID(),
+  provisioner: "workbay", tags: { scope: "organization" }, user_variable_values: [{ name: "region", value: "eu" }],
+  import_result: null, ...overrides
+})
+
+const imported = (jobId: string): TemplateVersionImport => ({
+  parameters: [], variables: [], external_auth_providers: [{ id: "github", optional: true }], presets: [],
+  has_ai_task: false, ai_task_app_slug: undefined, has_external_agent: false,
+  resources: [{
+    id: randomUUID(), job_id: jobId, created_at: at(3), transition: "start", name: "box", type: "container", hide: false,
+    icon: "", daily_cost: 2, metadata: [], agents: []
+  }]
+})
+
+export const templateRepositorySuite = (name: string, makeStorage: StorageFactory, options: SuiteOptions = {}) => {
+  const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
+    it.live(title, () => body.pipe(Effect.provide(makeStorage()), Effect.orDie))
+
+  describe.skipIf(options.skip === true)(`template repositories on ${name}`, () => {
+    test(
+      "keeps templates and versions exactly; names unique per organization and per template",
+      Effect.gen(function*() {
+        const templates = yield* TemplateRepo
+        const versions = yield* TemplateVersionRepo
+        const org = yield* organization()
+        const j = yield* job(org)
+        const v = version(org, j.id)
+        yield* versions.insert(v)
+        expect(Option.getOrThrow(yield* versions.findById(v.id))).toEqual(v)
+        const t = template(org, v.id)
+        yield* templates.insert(t)
+        expect(Option.getOrThrow(yield* templates.findById(t.id))).toEqual(t)
+        expect(Option.getOrThrow(yield* templates.findByName(org, "DOCKER")).id).toBe(t.id)
+        const clash = yield* Effect.flip(templates.insert(template(org, v.id, { name: "Docker" })))
+        expect(clash).toBeInstanceOf(UniqueViolation)
+
+        const withTemplate = Option.getOrThrow(yield* versions.update(v.id, { template_id: t.id }, at(4)))
+        expect(withTemplate.template_id).toBe(t.id)
+        const j2 = yield* job(org)
+        const dup = yield* Effect.flip(versions.insert(version(org, j2.id, { template_id: t.id, name: "V1" })))
+        expect(dup).toBeInstanceOf(UniqueViolation)
+
+        const result = imported(j.id)
+        yield* versions.setImportResult(v.id, result, at(5))
+        expect(Option.getOrThrow(yield* versions.findByJobId(j.id)).import_result).toEqual(result)
+
+        const updated = Option.getOrThrow(yield* templates.update(t.id, { description: "new", allow_user_autostop: true, user_acl: {} }))
+        expect(updated.description).toBe("new")
+        expect(updated.allow_user_autostop).toBe(true)
+        expect(updated.user_acl).toEqual({})
+        yield* templates.update(t.id, { deleted: true })
+        expect(Option.isNone(yield* templates.findByName(org, "docker"))).toBe(true)
+        expect(Option.isNone(yield* templates.update(t.id, { description: "x" }))).toBe(true)
+        // The name is free again once the template is deleted.
+        yield* templates.insert(template(org, v.id))
+      })
+    )
+
+    test(
+      "lists templates by filters and pages a template's versions oldest first",
+      Effect.gen(function*() {
+        const templates = yield* TemplateRepo
+        const versions = yield* TemplateVersionRepo
+        const org = yield* organization()
+        const other = yield* organization()
+        const first = version(org, (yield* job(org)).id)
+        yield* versions.insert(first)
+        const t = template(org, first.id, { name: "alpha", display_name: "Go 100%" })
+        yield* templates.insert(t)
+        yield* templates.insert(template(org, first.id, { name: "beta", deprecated: "old" }))
+        yield* templates.insert(template(other, first.id, { name: "gamma" }))
+        expect((yield* templates.list({ organizationId: org })).map((x) => x.name)).toEqual(["alpha", "beta"])
+        expect((yield* templates.list({ fuzzyName: "100%" })).map((x) => x.name)).toEqual(["alpha"])
+        expect((yield* templates.list({ fuzzyName: "_" })).length).toBe(0)
+        expect((yield* templates.list({ exactName: "GAMMA" })).map((x) => x.name)).toEqual(["gamma"])
+        expect((yield* templates.list({ deprecated: true })).map((x) => x.name)).toEqual(["beta"])
+        expect((yield* templates.list({ ids: [] })).length).toBe(0)
+
+        yield* versions.update(first.id, { template_id: t.id }, at(2))
+        const more: Array<TemplateVersionRecord> = [first]
+        for (let i = 0; i < 4; i++) {
+          const v = version(org, (yield* job(org)).id, { template_id: t.id, name: `v${i + 2}`, created_at: at(10 + i) })
+          yield* versions.insert(v)
+          more.push(v)
+        }
+        const page1 = yield* versions.listByTemplate({ templateId: t.id, limit: 2, includeArchived: false })
+        expect(page1.map((v) => v.name)).toEqual(["v1", "v2"])
+        const page2 = yield* versions.listByTemplate({ templateId: t.id, limit: 2, afterId: page1[1]!.id, includeArchived: false })
+        expect(page2.map((v) => v.name)).toEqual(["v3", "v4"])
+        expect(Option.getOrThrow(yield* versions.previous(t.id, more[2]!.id)).name).toBe("v2")
+        expect(Option.isNone(yield* versions.previous(t.id, first.id))).toBe(true)
+        expect(yield* versions.setArchived(t.id, [more[1]!.id, more[2]!.id], true, at(30))).toHaveLength(2)
+        expect(yield* versions.setArchived(t.id, [more[1]!.id], true, at(30))).toHaveLength(0)
+        expect((yield* versions.listByTemplate({ templateId: t.id, limit: 10, includeArchived: false })).map((v) => v.name))
+          .toEqual(["v1", "v4", "v5"])
+        expect((yield* versions.listByTemplate({ templateId: t.id, limit: 10, includeArchived: true })).length).toBe(5)
+        expect(Option.getOrThrow(yield* versions.findByTemplateAndName(t.id, "V3")).id).toBe(more[2]!.id)
+      })
+    )
+
+    test(
+      "keeps dry runs and their resources",
+      Effect.gen(function*() {
+        const versions = yield* TemplateVersionRepo
+        const org = yield* organization()
+        const v = version(org, (yield* job(org)).id)
+        yield* versions.insert(v)
+        const dj = yield* job(org)
+        const dry = {
+          job_id: dj.id, template_version_id: v.id, workspace_name: "ws", rich_parameter_values: [{ name: "a", value: "1" }],
+          user_variable_values: [], resources: null
+        }
+        yield* versions.insertDryRun(dry)
+        expect(Option.getOrThrow(yield* versions.findDryRun(dj.id))).toEqual(dry)
+        const resources = imported(dj.id).resources
+        yield* versions.setDryRunResources(dj.id, resources)
+        expect(Option.getOrThrow(yield* versions.findDryRun(dj.id)).resources).toEqual(resources)
+      })
+    )
+  })
+}
