@@ -99,11 +99,21 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
     const daemonJob = (id: string | null) =>
       id === null
         ? Effect.succeed(null)
-        : Effect.map(jobs.findById(id), (job) => Option.match(job, {
-          onNone: () => null,
-          // TODO(templates): the template's name, icon and display name once template versions are stored.
-          onSome: (j) => new ProvisionerDaemonJob({ id: j.id, status: jobStatus(j), template_name: "", template_icon: "", template_display_name: "" }, true)
-        }))
+        : Effect.gen(function*() {
+          const found = yield* jobs.findById(id)
+          if (Option.isNone(found)) return null
+          const j = found.value
+          const version = j.input.template_version_id === undefined
+            ? undefined
+            : (yield* jobs.versionMetadata([j.input.template_version_id]))[0]
+          return new ProvisionerDaemonJob({
+            id: j.id,
+            status: jobStatus(j),
+            template_name: version?.template_name ?? "",
+            template_icon: version?.template_icon ?? "",
+            template_display_name: version?.template_display_name ?? ""
+          }, true)
+        })
 
     /** The daemons serving the organization (its own and the built-in ones), as the described system lists them. */
     const list = (options: DaemonListOptions) =>

@@ -173,6 +173,16 @@ export interface ProvisionerJobFilter {
   readonly initiatorId?: string | undefined
 }
 
+/** What a job's metadata shows of its template version and template. */
+export interface TemplateVersionMetadata {
+  readonly version_id: string
+  readonly version_name: string
+  readonly template_id: string | null
+  readonly template_name: string
+  readonly template_display_name: string
+  readonly template_icon: string
+}
+
 /** The result the worker reports: an error (and its code) makes the job failed. */
 export interface JobCompletion {
   readonly error?: string | undefined
@@ -204,6 +214,8 @@ export class ProvisionerJobRepo extends Context.Tag("@workbay/core/ProvisionerJo
   /** The job's log lines with an id above `afterId`, in order, at most `limit`. */
   readonly logsAfter: (jobId: string, afterId: number, limit: number) => Effect.Effect<ReadonlyArray<ProvisionerJobLogRecord>>
   readonly listByOrganization: (filter: ProvisionerJobFilter) => Effect.Effect<ReadonlyArray<ProvisionerJobRecord>>
+  /** The names of template versions and of their templates (none when the version has no template), for jobs' metadata. */
+  readonly versionMetadata: (versionIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TemplateVersionMetadata>>
   /** The pending jobs of these provisioner types, oldest first (read along the pending-jobs index). */
   readonly pending: (provisioners: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Pick<ProvisionerJobRecord, "id" | "provisioner" | "tags" | "created_at">>>
 }>() {}

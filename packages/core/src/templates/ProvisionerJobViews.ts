@@ -27,6 +27,7 @@ import {
   type ProvisionerJobStatus,
   type ProvisionerTags,
   queueStanding,
+  type TemplateVersionMetadata,
   toProvisionerJob,
   workerServes
 } from "./ProvisionerJob.js"
@@ -55,16 +56,17 @@ const limitOf = (limit: number | undefined) =>
   limit === undefined || limit <= 0 ? DEFAULT_JOB_LIST_LIMIT : Math.min(limit, MAX_JOB_LIST_LIMIT)
 
 /**
- * The metadata of a job without a template: empty names and the nil id.
- * TODO(templates): join template_versions and templates (and workspace builds) once stored.
+ * A job's metadata from its template version and template; empty names and the nil id when it
+ * has none. TODO(workspaces): workspace_id, workspace_name, workspace_build_transition of builds.
  */
-const emptyMetadata = new ProvisionerJobMetadata({
-  template_version_name: "",
-  template_id: NIL_UUID,
-  template_name: "",
-  template_display_name: "",
-  template_icon: ""
-}, true)
+const metadataOf = (found: TemplateVersionMetadata | undefined) =>
+  new ProvisionerJobMetadata({
+    template_version_name: found?.version_name ?? "",
+    template_id: found?.template_id ?? NIL_UUID,
+    template_name: found?.template_name ?? "",
+    template_display_name: found?.template_display_name ?? "",
+    template_icon: found?.template_icon ?? ""
+  }, true)
 
 export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("@workbay/core/ProvisionerJobViews", {
   effect: Effect.gen(function*() {
@@ -83,12 +85,14 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
         const anyPending = records.some((r) => jobStatus(r) === "pending")
         const types = [...new Set(workers.flatMap((w) => w.provisioners))]
         const pending = anyPending && types.length > 0 ? yield* jobs.pending(types) : []
+        const versionIds = [...new Set(records.flatMap((r) => r.input.template_version_id ?? []))]
+        const versions = new Map((yield* jobs.versionMetadata(versionIds)).map((v) => [v.version_id, v]))
         return records.map((job): ProvisionerJob => {
           const isPending = jobStatus(job) === "pending"
           return toProvisionerJob(job, {
             queue: isPending ? queueStanding(job, pending, workers) : undefined,
             availableWorkers: isPending ? workers.filter((w) => workerServes(w, job)).map((w) => w.id) : undefined,
-            metadata: emptyMetadata
+            metadata: metadataOf(versions.get(job.input.template_version_id ?? ""))
           })
         })
       })

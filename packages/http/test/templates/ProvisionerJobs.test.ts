@@ -3,7 +3,7 @@
  * database, with the built-in workers running (two, as by default) and an import executor
  * that runs the workbay provisioner on a small template.
  */
-import { type JobExecutor, JobExecutors, ProvisionerJobs } from "@workbay/core"
+import { type JobExecutor, JobExecutors, ProvisionerJobs, TemplateRepo, TemplateVersionRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -100,6 +100,40 @@ describe("provisioner jobs and daemons", () => {
       expect(r.body).toMatchObject({ id: job.id, status: "succeeded", type: "template_version_import", logs_overflowed: false })
       expect(r.body.started_at).toBeDefined()
       expect(r.body.completed_at).toBeDefined()
+    })
+
+    it("names the job's template version and template in its metadata", async () => {
+      const versionId = randomUUID()
+      const templateId = randomUUID()
+      const job = await enqueue("terraform", orgId, {}, versionId)
+      const at = new Date()
+      await srv.run(Effect.gen(function*() {
+        yield* (yield* TemplateVersionRepo).insert({
+          id: versionId, template_id: null, organization_id: orgId, created_at: at, updated_at: at, name: "brave-fox",
+          message: "", readme: "", job_id: job.id, created_by: ownerId, archived: false, file_id: job.file_id,
+          provisioner: "terraform", tags: {}, user_variable_values: [], import_result: null
+        })
+        yield* (yield* TemplateRepo).insert({
+          id: templateId, created_at: at, updated_at: at, organization_id: orgId, deleted: false, name: "docker",
+          display_name: "Docker", description: "", icon: "/icon/docker.svg", provisioner: "terraform", active_version_id: versionId,
+          created_by: ownerId, default_ttl_ms: 0, activity_bump_ms: 3_600_000, autostop_requirement_days_of_week: 0,
+          autostop_requirement_weeks: 1, autostart_requirement_days_of_week: 127, allow_user_cancel_workspace_jobs: true,
+          allow_user_autostart: true, allow_user_autostop: true, failure_ttl_ms: 0, time_til_dormant_ms: 0,
+          time_til_dormant_autodelete_ms: 0, require_active_version: false, max_port_share_level: "owner", deprecated: "",
+          use_classic_parameter_flow: false, cors_behavior: "simple", user_acl: {}, group_acl: {}
+        })
+      }).pipe(Effect.orDie))
+      const before = await owner.get(`/organizations/${orgId}/provisionerjobs/${job.id}`)
+      expect(before.body.metadata).toEqual({
+        template_version_name: "brave-fox", template_id: "00000000-0000-0000-0000-000000000000", template_name: "",
+        template_display_name: "", template_icon: ""
+      })
+      await srv.run(Effect.flatMap(TemplateVersionRepo, (v) => v.update(versionId, { template_id: templateId }, new Date())).pipe(Effect.orDie))
+      const after = await owner.get(`/organizations/${orgId}/provisionerjobs/${job.id}`)
+      expect(after.body.metadata).toEqual({
+        template_version_name: "brave-fox", template_id: templateId, template_name: "docker",
+        template_display_name: "Docker", template_icon: "/icon/docker.svg"
+      })
     })
 
     it("answers 401, 404 to a member (as if missing), 404 for another organization's or an unknown job", async () => {

@@ -174,6 +174,26 @@ export const make = Effect.gen(function*() {
         ])
       } ORDER BY created_at DESC LIMIT ${filter.limit}`.pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToJob))),
 
+    versionMetadata: (versionIds) =>
+      versionIds.length === 0
+        ? Effect.succeed([])
+        : sql<Row>`SELECT v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
+            t.display_name AS template_display_name, t.icon AS template_icon
+          FROM template_versions v LEFT JOIN templates t ON t.id = v.template_id
+          WHERE v.id IN ${sql.in(versionIds)}`.pipe(
+            Effect.orDie,
+            Effect.map((rs) =>
+              rs.map((r) => ({
+                version_id: r.version_id as string,
+                version_name: r.version_name as string,
+                template_id: (r.template_id as string | null) ?? null,
+                template_name: (r.template_name as string | null) ?? "",
+                template_display_name: (r.template_display_name as string | null) ?? "",
+                template_icon: (r.template_icon as string | null) ?? ""
+              }))
+            )
+          ),
+
     pending: (provisioners) =>
       provisioners.length === 0
         ? Effect.succeed([])
