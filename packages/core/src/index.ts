@@ -35,6 +35,8 @@ export * from "./templates/ProvisionerJob.js"
 export * from "./templates/ProvisionerJobs.js"
 export * from "./templates/Template.js"
 export * from "./templates/TemplateVersion.js"
+export * from "./templates/Templates.js"
+export * from "./templates/TemplateWire.js"
 export { parseTemplate, TemplateSpec } from "./templates/TemplateFile.js"
 export * from "./templates/WorkbayProvisioner.js"
 // audit and connection logs, retention
