@@ -2,7 +2,9 @@
 import { Context, Effect } from "effect"
 import type { ApiKeyRecord } from "./users/ApiKey.js"
 import { Forbidden, NotFound } from "./Errors.js"
-import { type Action, type AuthzObject, type Decision, rolesAllow, type Subject, tokenAllows, unassignable } from "./Rbac.js"
+import {
+  type Action, aclNeedsGroups, type AuthzObject, type Decision, rolesAllow, type Subject, tokenAllows, unassignable
+} from "./Rbac.js"
 import type { UserRecord } from "./users/User.js"
 
 /** Who is calling: the user, the key they used, and (loaded on demand) their organization roles. */
@@ -11,6 +13,11 @@ export interface Actor {
   readonly apiKey: ApiKeyRecord
   /** Organization id to explicit organization roles; loaded once per request when needed. */
   readonly orgRoles: Effect.Effect<ReadonlyMap<string, ReadonlyArray<string>>>
+  /**
+   * Ids of the groups the user was added to; loaded once per request, only when an access list
+   * names groups. Absent: none (the Everyone groups of the user's organizations count anyway).
+   */
+  readonly groupIds?: Effect.Effect<ReadonlyArray<string>> | undefined
 }
 
 export class CurrentActor extends Context.Tag("@workbay/core/CurrentActor")<CurrentActor, Actor>() {}
@@ -28,17 +35,30 @@ const siteSubject = (actor: Actor): Subject => ({
 const ALLOWED = Effect.succeed<Decision>("allowed")
 const BY_ROLES = Effect.succeed<Decision>("roles")
 
+/**
+ * The subject with the memberships a check on `object` may need: organization roles, and the
+ * user's groups when the object's access list names groups the organizations do not settle.
+ */
+const subjectFor = (actor: Actor, subject: Subject, action: Action, object: AuthzObject): Effect.Effect<Subject> =>
+  Effect.flatMap(actor.orgRoles, (orgRoles) => {
+    const withOrgs: Subject = { ...subject, orgRoles }
+    if (!aclNeedsGroups(object) || actor.groupIds === undefined || rolesAllow(withOrgs, action, object)) {
+      return Effect.succeed(withOrgs)
+    }
+    return Effect.map(actor.groupIds, (groupIds): Subject => ({ ...withOrgs, groupIds }))
+  })
+
 /** The decision on `action` over `object` for the current actor (see `Rbac.decide`). */
 export const decision = (action: Action, object: AuthzObject): Effect.Effect<Decision, never, CurrentActor> =>
   Effect.flatMap(CurrentActor, (actor) => {
     const subject = siteSubject(actor)
     // The token's limits and the site roles decide most checks without loading memberships.
     if (!tokenAllows(subject, action, object)) {
-      return Effect.map(actor.orgRoles, (orgRoles): Decision => rolesAllow({ ...subject, orgRoles }, action, object) ? "token" : "roles")
+      return Effect.map(subjectFor(actor, subject, action, object), (full): Decision => rolesAllow(full, action, object) ? "token" : "roles")
     }
     if (rolesAllow(subject, action, object)) return ALLOWED
-    if (object.orgId === undefined && object.anyOrg !== true) return BY_ROLES
-    return Effect.flatMap(actor.orgRoles, (orgRoles) => rolesAllow({ ...subject, orgRoles }, action, object) ? ALLOWED : BY_ROLES)
+    if (object.orgId === undefined && object.anyOrg !== true && !aclNeedsGroups(object)) return BY_ROLES
+    return Effect.flatMap(subjectFor(actor, subject, action, object), (full) => rolesAllow(full, action, object) ? ALLOWED : BY_ROLES)
   })
 
 /** Whether the current actor may perform `action` on `object`. */

@@ -125,8 +125,10 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
     name: "organization-member", display_name: "Organization Member", scope: "organization",
     site: [],
     org: [
+      // No template grant: members reach templates through the template's access list, where
+      // new templates list the organization's Everyone group with `use` (as the described system).
       ["organization", ["read"]], ["organization_member", ["read"]], ["group", ["read"]],
-      ["template", ["read", "use"]], ["provisioner_daemon", ["read"]], ["assign_org_role", ["read"]]
+      ["provisioner_daemon", ["read"]], ["assign_org_role", ["read"]]
     ],
     user: ownedByMember, assignable: []
   },
@@ -190,6 +192,11 @@ export interface Subject {
   readonly scopes?: ReadonlyArray<string> | undefined
   /** The token's allow-list (absent or empty: unrestricted); `*` matches any type or id. */
   readonly allowList?: ReadonlyArray<{ readonly type: string; readonly id: string }> | undefined
+  /**
+   * Ids of the groups the user was added to (absent: none known). The Everyone group of each
+   * organization in `orgRoles` counts without being listed: its id is the organization's id.
+   */
+  readonly groupIds?: ReadonlyArray<string> | undefined
 }
 
 /** What is being acted on. */
@@ -340,8 +347,29 @@ export const tokenWithin = (child: TokenLimits, parent: TokenLimits): boolean =>
     parent.allowList.some((p) => (p.type === "*" || p.type === c.type) && (p.id === "*" || p.id === c.id)))
 }
 
-/** Whether the roles of `subject` grant `action` on `object`, ignoring the token's limits. */
+/**
+ * Whether the object's access list grants `action` to `subject`: through the user's own entry,
+ * an entry of a group they were added to, or the Everyone group of an organization they are a
+ * member of. Like a role, an entry only grants; the token's limits still narrow it.
+ */
+export const aclAllows = (subject: Subject, action: Action, object: AuthzObject): boolean => {
+  const acl = object.acl
+  if (acl === undefined) return false
+  if (Object.hasOwn(acl.users, subject.userId) && acl.users[subject.userId]!.includes(action)) return true
+  for (const [groupId, acts] of Object.entries(acl.groups)) {
+    if (!acts.includes(action)) continue
+    if (subject.orgRoles.has(groupId) || subject.groupIds?.includes(groupId) === true) return true
+  }
+  return false
+}
+
+/** Whether `object`'s access list names groups whose membership is not known from `orgRoles` alone. */
+export const aclNeedsGroups = (object: AuthzObject): boolean =>
+  object.acl !== undefined && Object.keys(object.acl.groups).length > 0
+
+/** Whether the roles of `subject` (or the object's access list) grant `action` on `object`, ignoring the token's limits. */
 export const rolesAllow = (subject: Subject, action: Action, object: AuthzObject): boolean => {
+  if (aclAllows(subject, action, object)) return true
   for (const name of ["member", ...subject.siteRoles]) {
     if (roleGrants(roles.get(name), subject, action, object, false)) return true
   }

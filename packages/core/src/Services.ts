@@ -13,11 +13,12 @@ import { ProvisionerDaemons } from "./templates/ProvisionerDaemons.js"
 import { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
 import { JobSignal } from "./templates/JobSignal.js"
 import { JobExecutors } from "./templates/Worker.js"
+import { Templates } from "./templates/Templates.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
   Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default, JobSignal.Default,
-  ProvisionerDaemons.Default, JobExecutors.Default
+  ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default
 )
 
 const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))

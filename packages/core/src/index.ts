@@ -39,6 +39,8 @@ export * from "./templates/ProvisionerJobViews.js"
 export * from "./templates/Worker.js"
 export * from "./templates/Template.js"
 export * from "./templates/TemplateVersion.js"
+export * from "./templates/Templates.js"
+export * from "./templates/TemplateWire.js"
 export { parseTemplate, TemplateSpec } from "./templates/TemplateFile.js"
 export * from "./templates/WorkbayProvisioner.js"
 // audit and connection logs, retention

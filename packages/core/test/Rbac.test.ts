@@ -108,7 +108,8 @@ describe("Rbac.can", () => {
     const orgMember = subject([], { [ORG]: [] })
     expect(Rbac.can(orgMember, "create", { type: "workspace", orgId: ORG, ownerId: ME })).toBe(true)
     expect(Rbac.can(orgMember, "create", { type: "workspace", orgId: ORG, ownerId: OTHER })).toBe(false)
-    expect(Rbac.can(orgMember, "read", { type: "template", orgId: ORG })).toBe(true)
+    // Templates come through their access list (the Everyone group's entry), not the role.
+    expect(Rbac.can(orgMember, "read", { type: "template", orgId: ORG })).toBe(false)
     expect(Rbac.can(orgMember, "read", { type: "template", orgId: ORG2 })).toBe(false)
   })
 
@@ -355,5 +356,70 @@ describe("Rbac.tokenWithin", () => {
     expect(Rbac.tokenWithin(limits(["all"], [{ type: "workspace", id: OTHER }]), parent)).toBe(false)
     expect(Rbac.tokenWithin(limits(["all"], []), parent)).toBe(false)
     expect(Rbac.tokenWithin(limits(["all"], any), parent)).toBe(false)
+  })
+})
+
+describe("Rbac template access lists", () => {
+  const TEMPLATE = "55555555-5555-4555-8555-555555555555"
+  const GROUP = "66666666-6666-4666-8666-666666666666"
+  const use = ["read", "use"] as const
+  const admin = ["read", "update", "delete", "use", "view_insights", "create"] as const
+  const template = (users: Record<string, ReadonlyArray<Rbac.Action>>, groups: Record<string, ReadonlyArray<Rbac.Action>>) =>
+    ({ type: "template", id: TEMPLATE, orgId: ORG, acl: { users, groups } }) as const
+
+  it("grants the actions of the user's own entry, and nothing else", () => {
+    const me = subject()
+    const t = template({ [ME]: use }, {})
+    expect(Rbac.can(me, "read", t)).toBe(true)
+    expect(Rbac.can(me, "use", t)).toBe(true)
+    expect(Rbac.can(me, "update", t)).toBe(false)
+    expect(Rbac.can(me, "delete", t)).toBe(false)
+    expect(Rbac.can({ ...me, userId: OTHER }, "read", t)).toBe(false)
+    // The entry is about this template only.
+    expect(Rbac.can(me, "read", { type: "template", id: OTHER, orgId: ORG })).toBe(false)
+  })
+
+  it("admin entries grant changes, use entries only reading and using", () => {
+    const me = subject()
+    for (const action of ["read", "update", "delete", "use", "view_insights"] as const) {
+      expect(Rbac.can(me, action, template({ [ME]: admin }, {}))).toBe(true)
+    }
+    expect(Rbac.can(me, "update", template({ [ME]: use }, {}))).toBe(false)
+    expect(Rbac.can(me, "view_insights", template({ [ME]: use }, {}))).toBe(false)
+  })
+
+  it("grants a group's entry to the groups' members only", () => {
+    const t = template({}, { [GROUP]: use })
+    expect(Rbac.can({ ...subject([], { [ORG]: [] }), groupIds: [GROUP] }, "use", t)).toBe(true)
+    expect(Rbac.can({ ...subject([], { [ORG]: [] }), groupIds: [] }, "use", t)).toBe(false)
+    expect(Rbac.can(subject([], { [ORG]: [] }), "use", t)).toBe(false)
+  })
+
+  it("grants the Everyone group's entry (the organization's id) to every member of that organization", () => {
+    const t = template({}, { [ORG]: use })
+    expect(Rbac.can(subject([], { [ORG]: [] }), "read", t)).toBe(true)
+    expect(Rbac.can(subject([], { [ORG]: [] }), "use", t)).toBe(true)
+    expect(Rbac.can(subject([], { [ORG]: [] }), "update", t)).toBe(false)
+    expect(Rbac.can(subject([], { [ORG2]: [] }), "read", t)).toBe(false)
+    expect(Rbac.can(subject(), "read", t)).toBe(false)
+    // Without the entry, a member of the organization does not see the template.
+    expect(Rbac.can(subject([], { [ORG]: [] }), "read", template({}, {}))).toBe(false)
+  })
+
+  it("still lets the token's scopes and allow-list narrow what an entry grants", () => {
+    const t = template({ [ME]: admin }, {})
+    const scoped = { ...subject(), scopes: ["template:read"] }
+    expect(Rbac.can(scoped, "read", t)).toBe(true)
+    expect(Rbac.can(scoped, "update", t)).toBe(false)
+    expect(Rbac.decide(scoped, "update", t)).toBe("token")
+    const listed = { ...subject(), allowList: [{ type: "template", id: OTHER }] }
+    expect(Rbac.can(listed, "read", t)).toBe(false)
+    expect(Rbac.can({ ...subject(), allowList: [{ type: "template", id: TEMPLATE }] }, "read", t)).toBe(true)
+  })
+
+  it("template admins need no entry, in their organization", () => {
+    expect(Rbac.can(subject(["template-admin"]), "delete", template({}, {}))).toBe(true)
+    expect(Rbac.can(subject([], { [ORG]: ["organization-template-admin"] }), "update", template({}, {}))).toBe(true)
+    expect(Rbac.can(subject([], { [ORG2]: ["organization-template-admin"] }), "update", template({}, {}))).toBe(false)
   })
 })

@@ -8,6 +8,7 @@ import { AuditApi } from "./audit/Api.js"
 import { GroupsApi } from "./groups/Api.js"
 import { FilesApi } from "./templates/Api.js"
 import { ProvisionerJobsApi } from "./templates/JobsApi.js"
+import { TemplatesApi } from "./templates/TemplatesApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -21,6 +22,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AuditApi)
   .add(FilesApi)
   .add(ProvisionerJobsApi)
+  .add(TemplatesApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -21,11 +21,12 @@ import { AuditHttp } from "./audit/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
 import { FilesHttp } from "./templates/Http.js"
 import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
+import { TemplatesHttp } from "./templates/TemplatesHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
-  ProvisionerJobsHttp
+  ProvisionerJobsHttp, TemplatesHttp
 ]
 
 export interface WorkbayHandlerShape {

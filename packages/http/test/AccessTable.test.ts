@@ -14,6 +14,7 @@ import { Effect } from "effect"
 import {
   addMemberWithRoles, type Client, createOrganization, createUser, type ServiceTestServer, startWithOwner, STRONG_PASSWORD
 } from "./support.js"
+import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 
 const ROLES = [
   "owner", "member", "auditor", "template-admin", "user-admin",
@@ -377,10 +378,77 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...provisioningRows]
+  /** A template of `org` made by the setup owner; the Everyone group may use it unless `private`. */
+  const newTemplate = (isPrivate = false) =>
+    makeTemplate(srv, admin, {
+      organizationId: org.id, createdBy: adminId, name: unique("tbl-tpl"),
+      body: isPrivate ? { disable_everyone_group_access: true } : {}
+    })
+  const templateCheck = (action: string, t: { id: string }) =>
+    ({ action, object: { resource_type: "template", resource_id: t.id, organization_id: org.id } })
+
+  // Templates: organization members reach them through the Everyone group's `use` entry, not
+  // through a role; a private template only its organization's template readers see.
+  const templateRows: ReadonlyArray<Row> = [
+    {
+      kind: "template", action: "create", route: "POST /organizations/{organization}/templates",
+      expected: [201, 404, 403, 201, 403, 201, 403, 403, 403, 201],
+      attempt: async () => {
+        const version = await makeVersion(srv, { organizationId: org.id, createdBy: adminId })
+        return {
+          method: "POST", path: `/organizations/${org.id}/templates`, body: { name: unique("tbl-tpl"), template_version_id: version.id },
+          check: { action: "create", object: { resource_type: "template", organization_id: org.id } }
+        }
+      }
+    },
+    {
+      kind: "template", action: "read", route: "GET /templates/{template} (Everyone may use it)",
+      expected: [200, 404, 200, 200, 404, 200, 200, 200, 200, 200],
+      attempt: async () => {
+        const t = await newTemplate()
+        return { method: "GET", path: `/templates/${t.id}`, check: templateCheck("read", t) }
+      }
+    },
+    {
+      kind: "template", action: "read", route: "GET /templates/{template} (private)",
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => {
+        const t = await newTemplate(true)
+        return { method: "GET", path: `/templates/${t.id}`, check: templateCheck("read", t) }
+      }
+    },
+    {
+      kind: "template", action: "update", route: "PATCH /templates/{template}",
+      expected: [200, 404, 403, 200, 404, 200, 403, 403, 403, 200],
+      attempt: async () => {
+        const t = await newTemplate()
+        return { method: "PATCH", path: `/templates/${t.id}`, body: { display_name: unique("Tpl") }, check: templateCheck("update", t) }
+      }
+    },
+    {
+      kind: "template", action: "update", route: "PATCH /templates/{template}/acl",
+      expected: [200, 404, 403, 200, 404, 200, 403, 403, 403, 200],
+      attempt: async () => {
+        const t = await newTemplate()
+        return {
+          method: "PATCH", path: `/templates/${t.id}/acl`, body: { group_perms: { [org.id]: "" } }, check: templateCheck("update", t)
+        }
+      }
+    },
+    {
+      kind: "template", action: "delete", route: "DELETE /templates/{template}",
+      expected: [200, 404, 403, 200, 404, 200, 403, 403, 403, 200],
+      attempt: async () => {
+        const t = await newTemplate()
+        return { method: "DELETE", path: `/templates/${t.id}`, check: templateCheck("delete", t) }
+      }
+    }
+  ]
+  rows = [...rows, ...templateRows]
 
   it("covers every role, and every resource kind the issue names", () => {
     const kinds = new Set(rows.map((r) => r.kind))
-    for (const kind of ["user", "organization", "organization_member", "assign_role", "assign_org_role", "api_key", "audit_log", "group"]) {
+    for (const kind of ["user", "organization", "organization_member", "assign_role", "assign_org_role", "api_key", "audit_log", "group", "template"]) {
       expect(kinds.has(kind), kind).toBe(true)
     }
     for (const row of rows) expect(row.expected).toHaveLength(ROLES.length)

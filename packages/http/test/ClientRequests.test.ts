@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  captureMail, type Client, createOrganization, createUser, expectResponse, expectValidations, login, STRONG_PASSWORD,
+  captureMail, type Client, type ServiceTestServer, createOrganization, createUser, expectResponse, expectValidations, login, STRONG_PASSWORD,
   startTestServer, startWithOwner, type TestServer, type TestUser, uniqueName
 } from "./support.js"
+import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
@@ -19,12 +20,13 @@ const NANO_HOUR = 3_600_000_000_000
 
 describe("requests of the dashboard client", () => {
   const mail = captureMail()
-  let srv: TestServer
+  let srv: ServiceTestServer
   let owner: Client
+  let ownerId: string
   let orgId: string
   let member: TestUser
   beforeAll(async () => {
-    ;({ srv, owner, orgId } = await startWithOwner({ mail: mail.layer }))
+    ;({ srv, owner, ownerId, orgId } = await startWithOwner({ mail: mail.layer }))
     member = await createUser(owner, { username: "dash-member" })
   })
   afterAll(() => srv.close())
@@ -276,6 +278,66 @@ describe("requests of the dashboard client", () => {
       expect((await owner.put(`/groups/${g.id}/ai/budget`, { spend_limit_micros: 25_000_000 })).status).toBe(200)
       expect((await owner.get(`/groups/${g.id}/ai/budget`)).status).toBe(200)
       expect((await owner.delete(`/groups/${g.id}/ai/budget`)).status).toBe(204)
+    })
+  })
+
+  describe("templates", () => {
+    const version = () => makeVersion(srv, { organizationId: orgId, createdBy: ownerId })
+
+    it("createTemplate: the create-template form, as the page sends it (template_version_id added by the mutation)", async () => {
+      const v = await version()
+      const r = await owner.post(`/organizations/${orgId}/templates`, {
+        name: "dash-template", display_name: "", description: "", icon: "", default_ttl_ms: 86_400_000,
+        activity_bump_ms: 3_600_000, autostop_requirement: { days_of_week: [], weeks: 1 },
+        autostart_requirement: { days_of_week: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] },
+        allow_user_autostart: false, allow_user_autostop: false, allow_user_cancel_workspace_jobs: null,
+        failure_ttl_ms: 0, dormant_ttl_ms: 0, delete_ttl_ms: 0, require_active_version: false,
+        disable_everyone_group_access: false, max_port_share_level: null, template_version_id: v.id
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      expect(r.body).toMatchObject({ name: "dash-template", allow_user_cancel_workspace_jobs: false, max_port_share_level: "owner" })
+    })
+
+    it("updateTemplateMeta: the settings form and the schedule form; 304 when nothing changed", async () => {
+      const t = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "dash-settings" })
+      const settings = {
+        name: "dash-settings", display_name: "Dash", description: "Settings.", icon: "/icon/go.svg",
+        allow_user_cancel_workspace_jobs: false, update_workspace_last_used_at: false, update_workspace_dormant_at: false,
+        require_active_version: false, deprecation_message: "", disable_everyone_group_access: false,
+        max_port_share_level: "owner", use_classic_parameter_flow: false, cors_behavior: "simple"
+      }
+      const r = await owner.patch(`/templates/${t.id}`, settings)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toMatchObject({ display_name: "Dash", description: "Settings.", icon: "/icon/go.svg" })
+      expect((await owner.patch(`/templates/${t.id}`, settings)).status).toBe(304)
+      const schedule = await owner.patch(`/templates/${t.id}`, {
+        default_ttl_ms: 7_200_000, activity_bump_ms: 3_600_000, autostop_requirement: { days_of_week: ["sunday"], weeks: 1 },
+        autostart_requirement: { days_of_week: ["monday", "friday"] }, allow_user_autostart: true, allow_user_autostop: true,
+        failure_ttl_ms: 0, time_til_dormant_ms: 0, time_til_dormant_autodelete_ms: 0, update_workspace_last_used_at: false,
+        update_workspace_dormant_at: false, require_active_version: false, disable_everyone_group_access: false
+      })
+      expect(schedule.status, JSON.stringify(schedule.body)).toBe(200)
+      expect(schedule.body).toMatchObject({
+        name: "dash-settings", display_name: "Dash", default_ttl_ms: 7_200_000,
+        autostop_requirement: { days_of_week: ["sunday"], weeks: 1 }, autostart_requirement: { days_of_week: ["monday", "friday"] }
+      })
+    })
+
+    it("updateTemplateACL: one user or group at a time, \"\" to remove; getTemplateACL, getTemplateACLAvailable", async () => {
+      const t = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "dash-acl" })
+      expect((await owner.patch(`/templates/${t.id}/acl`, { user_perms: { [member.user.id]: "use" } })).status).toBe(200)
+      expect((await owner.patch(`/templates/${t.id}/acl`, { group_perms: { [orgId]: "admin" } })).status).toBe(200)
+      expect((await owner.patch(`/templates/${t.id}/acl`, { user_perms: { [member.user.id]: "" } })).status).toBe(200)
+      expect((await owner.get(`/templates/${t.id}/acl`)).status).toBe(200)
+      expect((await owner.get(`/templates/${t.id}/acl/available?q=dash&limit=25`)).status).toBe(200)
+    })
+
+    it("getTemplates, getTemplatesByOrganization, getTemplateByName, deleteTemplate", async () => {
+      const t = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "dash-list" })
+      expect((await owner.get(`/templates?q=${encodeURIComponent("deprecated:false")}`)).status).toBe(200)
+      expect((await owner.get(`/organizations/${orgId}/templates`)).status).toBe(200)
+      expect((await owner.get(`/organizations/coder/templates/dash-list`)).status).toBe(200)
+      expect((await owner.delete(`/templates/${t.id}`)).status).toBe(200)
     })
   })
 

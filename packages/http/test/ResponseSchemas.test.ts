@@ -16,6 +16,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeValidator, type SchemaName } from "./schemas/ResponseSchemas.js"
+import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import {
   addMemberWithRoles,
   captureMail,
@@ -51,6 +52,8 @@ interface World {
   readonly devs: { readonly id: string }
   readonly bare: { readonly id: string }
   readonly tokenName: string
+  /** A template of the default organization with a user and a group in its access list. */
+  readonly template: { readonly id: string; readonly name: string }
   readonly mail: ReturnType<typeof captureMail>
 }
 
@@ -91,6 +94,10 @@ const throwawayGroup = async (w: World, body: Record<string, unknown> = {}) => {
   if (r.status !== 201) throw new Error(`group: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body as { id: string; name: string }
 }
+
+/** A template of the default organization to change or delete in a row. */
+const throwawayTemplate = (w: World) =>
+  makeTemplate(w.srv, w.owner, { organizationId: w.orgId, createdBy: w.ownerId, name: uniqueName("tmp-tpl") })
 
 /** Uploads `content` (taken as a tar archive) as bob. */
 const uploadArchive = (w: World, content: string) =>
@@ -486,6 +493,43 @@ const rows: ReadonlyArray<Row> = [
     await seedJobs(w)
     return [await w.owner.get(`/organizations/${w.orgId}/provisionerdaemons`), await w.bob.client.get(`/organizations/${w.org.id}/provisionerdaemons`)]
   }),
+  // templates
+  row("templates.listByOrganization", "GET /api/v2/organizations/:organization/templates", 200, "[Template]", async (w) => [
+    await w.owner.get(`/organizations/${w.orgId}/templates`),
+    await w.bob.client.get(`/organizations/${w.orgId}/templates?q=deprecated:true`)
+  ]),
+  row("templates.create", "POST /api/v2/organizations/:organization/templates", 201, "Template", async (w) => {
+    const version = await makeVersion(w.srv, { organizationId: w.org.id, createdBy: w.ownerId })
+    return w.owner.post(`/organizations/${w.org.id}/templates`, {
+      name: uniqueName("made"), display_name: "Made", icon: "/icon/made.svg", template_version_id: version.id,
+      autostop_requirement: { days_of_week: ["monday"], weeks: 2 }
+    })
+  }),
+  row("templates.getByName", "GET /api/v2/organizations/:organization/templates/:templatename", 200, "Template", (w) =>
+    w.bob.client.get(`/organizations/${w.orgId}/templates/${w.template.name}`)
+  ),
+  row("templates.list", "GET /api/v2/templates", 200, "[Template]", async (w) => [
+    await w.owner.get("/templates"),
+    await w.bob.client.get("/templates?q=deprecated:true")
+  ]),
+  row("templates.get", "GET /api/v2/templates/:template", 200, "Template", (w) => w.bob.client.get(`/templates/${w.template.id}`)),
+  row("templates.update", "PATCH /api/v2/templates/:template", 200, "Template", async (w) => {
+    const t = await throwawayTemplate(w)
+    return w.owner.patch(`/templates/${t.id}`, { display_name: "Changed", deprecation_message: "Old." })
+  }),
+  row("templates.delete", "DELETE /api/v2/templates/:template", 200, "Response", async (w) =>
+    w.owner.delete(`/templates/${(await throwawayTemplate(w)).id}`)
+  ),
+  row("templates.getAcl", "GET /api/v2/templates/:template/acl", 200, "TemplateACL", (w) => w.owner.get(`/templates/${w.template.id}/acl`)),
+  row("templates.updateAcl", "PATCH /api/v2/templates/:template/acl", 200, "Response", async (w) =>
+    w.owner.patch(`/templates/${(await throwawayTemplate(w)).id}/acl`, { user_perms: { [w.bob.user.id]: "use" } })
+  ),
+  row("templates.aclAvailable", "GET /api/v2/templates/:template/acl/available", 200, "ACLAvailable", (w) =>
+    w.owner.get(`/templates/${w.template.id}/acl/available`)
+  ),
+  row("templates.invalidatePresets", "POST /api/v2/templates/:template/prebuilds/invalidate", 200, "InvalidatePresetsResponse", (w) =>
+    w.owner.post(`/templates/${w.template.id}/prebuilds/invalidate`)
+  ),
 
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
@@ -596,11 +640,20 @@ const seed = async (): Promise<World> => {
     )
   )
 
+  // A template with a user, a group and the Everyone group in its access list; one deprecated.
+  const template = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "shared" })
+  await owner.patch(`/templates/${template.id}/acl`, {
+    user_perms: { [alice.user.id]: "admin" }, group_perms: { [devs.body.id]: "use" }
+  })
+  const old = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "old", body: { display_name: "Old" } })
+  await owner.patch(`/templates/${old.id}`, { deprecation_message: "Use shared." })
+
   return {
     srv,
     owner,
     ownerId,
     orgId,
+    template,
     alice,
     bob,
     robotId: robot.body.id,

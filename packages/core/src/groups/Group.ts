@@ -126,6 +126,8 @@ export class GroupRepo extends Context.Tag("@workbay/core/GroupRepo")<GroupRepo,
   readonly addMembers: (group: GroupRef, userIds: ReadonlyArray<string>, at: Date) => Effect.Effect<ReadonlyArray<string>>
   /** Removes those of `userIds` who are members; answers the ids actually removed. */
   readonly removeMembers: (group: GroupRef, userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  /** Ids of the groups the user was added to (not the Everyone groups, whose ids are their organizations' ids). */
+  readonly groupIdsOf: (userId: string) => Effect.Effect<ReadonlyArray<string>>
   /** Which of `userIds` are members of the group. */
   readonly membersAmong: (group: GroupRef, userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** Every live member (or only `onlyUserId`), ordered by user id. */

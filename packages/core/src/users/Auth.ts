@@ -15,6 +15,8 @@ import { Organization } from "../organizations/Organization.js"
 import { checkPassword } from "./Passwords.js"
 import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { GroupRepo } from "../groups/Group.js"
+import { templateObject, TemplateRepo } from "../templates/Template.js"
 import { Transactions } from "../Repositories.js"
 import { ApiKeyRepo, LoginConversionRepo, UserRepo } from "./Repositories.js"
 import { Settings } from "../Settings.js"
@@ -110,6 +112,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const keys = yield* ApiKeyRepo
     const members = yield* MemberRepo
     const orgs = yield* OrganizationRepo
+    const groupRepo = yield* GroupRepo
+    const templates = yield* TemplateRepo
     const conversions = yield* LoginConversionRepo
     const tx = yield* Transactions
     const hasher = yield* PasswordHasher
@@ -149,7 +153,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
             : key.expires_at
           yield* keys.touch(key.id, new Date(at), expiresAt)
         }
-        return { user, apiKey: key, orgRoles: memo(orgRolesOf(user.id)) }
+        return { user, apiKey: key, orgRoles: memo(orgRolesOf(user.id)), groupIds: memo(groupRepo.groupIdsOf(user.id)) }
       }).pipe(span("Auth.authenticate"))
 
     const insertKey = (userId: string, loginType: ApiKeyLoginType, lifetimeMs: number, extra: Partial<ApiKeyRecord> = {}) =>
@@ -468,6 +472,16 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       }))
 
     /**
+     * A check on one template answers what its routes do: in the template's organization, with
+     * its access list. An unknown (or deleted) template is checked as named.
+     */
+    const withTemplateAcl = (object: AuthzObject) =>
+      object.type !== "template" || object.id === undefined || !isUuid(object.id)
+        ? Effect.succeed(object)
+        : Effect.map(templates.findById(object.id), (found) =>
+          Option.isNone(found) || found.value.deleted ? object : { ...object, ...templateObject(found.value) })
+
+    /**
      * POST /authcheck: each check answered by the evaluator the routes use, with the caller's
      * roles and the token's scopes and allow-list.
      */
@@ -476,7 +490,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const actor = yield* CurrentActor
         const answers: Array<readonly [string, boolean]> = []
         for (const [key, c] of Object.entries(checks)) {
-          answers.push([key, yield* allowed(c.action, checkObject(c.object, actor.user.id))])
+          answers.push([key, yield* allowed(c.action, yield* withTemplateAcl(checkObject(c.object, actor.user.id)))])
         }
         // fromEntries defines own properties, so even a key named "__proto__" is answered.
         return Object.fromEntries(answers) as Record<string, boolean>

@@ -92,6 +92,18 @@ const reducedUserFields = {
 
 const userRequired = ["created_at", "email", "id", "username"]
 
+const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+/** A template's fields are all sent: each is required here. */
+const templateRequired = [
+  "id", "created_at", "updated_at", "organization_id", "organization_name", "organization_display_name", "organization_icon",
+  "name", "display_name", "provisioner", "active_version_id", "active_user_count", "build_time_stats", "description",
+  "deprecated", "deprecation_message", "icon", "default_ttl_ms", "activity_bump_ms", "autostop_requirement",
+  "autostart_requirement", "created_by_id", "created_by_name", "allow_user_autostart", "allow_user_autostop",
+  "allow_user_cancel_workspace_jobs", "failure_ttl_ms", "time_til_dormant_ms", "time_til_dormant_autodelete_ms",
+  "require_active_version", "max_port_share_level", "cors_behavior", "use_classic_parameter_flow"
+]
+
 const permission = object({ negate: boolean, resource_type: string, action: string })
 
 /** Top-level values of the deployment configuration that are structs there, hence sent even when empty. */
@@ -311,6 +323,69 @@ export const definitions: Record<string, JsonSchema> = {
     template_icon: string,
     template_display_name: string
   }, ["id", "status", "template_name", "template_icon", "template_display_name"]),
+  // Templates: every field is sent (no omitempty in the reference), but for the percentiles
+  // of build times, which are absent until measured.
+  Template: object({
+    id: uuid,
+    created_at: dateTime,
+    updated_at: dateTime,
+    organization_id: uuid,
+    organization_name: string,
+    organization_display_name: string,
+    organization_icon: string,
+    name: string,
+    display_name: string,
+    provisioner: string,
+    active_version_id: uuid,
+    active_user_count: integer,
+    build_time_stats: mapOf(ref("TransitionStats")),
+    description: string,
+    deprecated: boolean,
+    deprecation_message: string,
+    deleted: boolean,
+    icon: string,
+    default_ttl_ms: integer,
+    activity_bump_ms: integer,
+    autostop_requirement: object({ days_of_week: arrayOf({ type: "string", enum: weekdays }), weeks: integer }, ["days_of_week", "weeks"]),
+    autostart_requirement: object({ days_of_week: arrayOf({ type: "string", enum: weekdays }) }, ["days_of_week"]),
+    created_by_id: uuid,
+    created_by_name: string,
+    allow_user_autostart: boolean,
+    allow_user_autostop: boolean,
+    allow_user_cancel_workspace_jobs: boolean,
+    failure_ttl_ms: integer,
+    time_til_dormant_ms: integer,
+    time_til_dormant_autodelete_ms: integer,
+    require_active_version: boolean,
+    max_port_share_level: { type: "string", enum: ["owner", "authenticated", "organization", "public"] },
+    cors_behavior: { type: "string", enum: ["simple", "passthru"] },
+    use_classic_parameter_flow: boolean
+  }, templateRequired),
+  TransitionStats: { ...object({ p50: integer, p95: integer }), additionalProperties: false },
+  TemplateUser: object(
+    {
+      ...reducedUserFields,
+      organization_ids: arrayOf(uuid),
+      roles: arrayOf(ref("SlimRole")),
+      has_ai_seat: boolean,
+      role: { type: "string", enum: ["admin", "use"] }
+    },
+    [...userRequired, "role"]
+  ),
+  TemplateGroup: {
+    allOf: [ref("Group"), object({ role: { type: "string", enum: ["admin", "use"] } }, ["role"])]
+  },
+  TemplateACL: object({ users: arrayOf(ref("TemplateUser")), group: arrayOf(ref("TemplateGroup")) }, ["users", "group"]),
+  ACLAvailable: object({ users: arrayOf(ref("ReducedUser")), groups: arrayOf(ref("Group")) }, ["users", "groups"]),
+  InvalidatePresetsResponse: object(
+    {
+      invalidated: arrayOf(object(
+        { preset_name: string, template_name: string, template_version_name: string },
+        ["preset_name", "template_name", "template_version_name"]
+      ))
+    },
+    ["invalidated"]
+  ),
 
   AuditLog: object({
     id: uuid,

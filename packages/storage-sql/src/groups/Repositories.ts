@@ -125,6 +125,11 @@ export const make = Effect.gen(function*() {
         const rs = yield* sql`DELETE FROM groups WHERE id = ${id} RETURNING id`
         return rs.length > 0
       })).pipe(Effect.orDie),
+    groupIdsOf: (userId) =>
+      sql<{ group_id: string }>`SELECT group_id FROM group_members WHERE user_id = ${userId}`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map((r) => r.group_id))
+      ),
     addMembers: (g, userIds, at) =>
       isEveryoneGroup(g) || userIds.length === 0
         ? Effect.succeed([])

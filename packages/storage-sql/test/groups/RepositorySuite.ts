@@ -194,6 +194,9 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect((yield* repo.addMembers(g, [u1, u2], at(4)))).toEqual([u2])
         expect((yield* getGroup(g.id)).member_count).toBe(3)
         expect((yield* repo.membersAmong(g, [u0, u3, outsider.id])).slice()).toEqual([u0])
+        // Groups the user was added to; the Everyone group (the organization) is not a row.
+        expect((yield* repo.groupIdsOf(u0)).slice()).toEqual([g.id])
+        expect((yield* repo.groupIdsOf(u3)).slice()).toEqual([])
         expect((yield* repo.removeMembers(g, [u0, u3]))).toEqual([u0])
         expect((yield* repo.removeMembers(g, [u0]))).toEqual([])
         expect((yield* getGroup(g.id)).member_count).toBe(2)

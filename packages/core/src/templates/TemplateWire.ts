@@ -1,0 +1,175 @@
+/**
+ * Wire forms of templates (`codersdk.Template`), their access lists (`TemplateACL`,
+ * `ACLAvailable`) and the prebuild invalidation answer, with the conversions from stored records.
+ */
+import { Schema } from "effect"
+import { Group } from "../groups/Group.js"
+import type { OrganizationRecord } from "../organizations/Organization.js"
+import { ReducedUser, User } from "../users/User.js"
+import { omitEmpty, type WireProps } from "../Wire.js"
+import type { TemplateRecord } from "./Template.js"
+
+/** Days of the week as the described system names them, in the order of its bit masks (bit 0 = Monday). */
+export const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const
+export type Weekday = (typeof weekdays)[number]
+
+/** Every day: the autostart default. */
+export const ALL_DAYS_MASK = 0b1111111
+
+/** The names of the days set in `mask`, Monday first. */
+export const daysOfMask = (mask: number): Array<Weekday> => weekdays.filter((_, i) => (mask & (1 << i)) !== 0)
+
+/** The bit mask of day names (already validated, lowercase). */
+export const maskOfDays = (days: ReadonlyArray<string>): number =>
+  days.reduce((mask, d) => mask | (1 << weekdays.indexOf(d as Weekday)), 0)
+
+/** The most weeks between required restarts (the described system's limit). */
+export const MAX_AUTOSTOP_WEEKS = 16
+
+export const PortShareLevel = Schema.Literal("owner", "authenticated", "organization", "public")
+export const CorsBehavior = Schema.Literal("simple", "passthru")
+export const TemplateRoleSchema = Schema.Literal("admin", "use")
+
+export class TransitionStats extends Schema.Class<TransitionStats>("TransitionStats")({
+  p50: omitEmpty(Schema.Int),
+  p95: omitEmpty(Schema.Int)
+}) {}
+
+export class TemplateAutostopRequirement extends Schema.Class<TemplateAutostopRequirement>("TemplateAutostopRequirement")({
+  days_of_week: Schema.Array(Schema.String),
+  weeks: Schema.Int
+}) {}
+
+export class TemplateAutostartRequirement extends Schema.Class<TemplateAutostartRequirement>("TemplateAutostartRequirement")({
+  days_of_week: Schema.Array(Schema.String)
+}) {}
+
+/** A template as the API answers it. */
+export class Template extends Schema.Class<Template>("Template")({
+  active_user_count: Schema.Int,
+  active_version_id: Schema.UUID,
+  activity_bump_ms: Schema.Int,
+  allow_user_autostart: Schema.Boolean,
+  allow_user_autostop: Schema.Boolean,
+  allow_user_cancel_workspace_jobs: Schema.Boolean,
+  autostart_requirement: TemplateAutostartRequirement,
+  autostop_requirement: TemplateAutostopRequirement,
+  build_time_stats: Schema.Record({ key: Schema.String, value: TransitionStats }),
+  cors_behavior: Schema.String,
+  created_at: Schema.Date,
+  created_by_id: Schema.UUID,
+  created_by_name: Schema.String,
+  default_ttl_ms: Schema.Int,
+  deleted: Schema.Boolean,
+  deprecated: Schema.Boolean,
+  deprecation_message: Schema.String,
+  description: Schema.String,
+  display_name: Schema.String,
+  failure_ttl_ms: Schema.Int,
+  icon: Schema.String,
+  id: Schema.UUID,
+  max_port_share_level: Schema.String,
+  name: Schema.String,
+  organization_display_name: Schema.String,
+  organization_icon: Schema.String,
+  organization_id: Schema.UUID,
+  organization_name: Schema.String,
+  provisioner: Schema.String,
+  require_active_version: Schema.Boolean,
+  time_til_dormant_autodelete_ms: Schema.Int,
+  time_til_dormant_ms: Schema.Int,
+  updated_at: Schema.Date,
+  use_classic_parameter_flow: Schema.Boolean
+}) {}
+
+/** A user of a template's access list: the user and their role. */
+export class TemplateUser extends Schema.Class<TemplateUser>("TemplateUser")({
+  ...User.fields,
+  role: TemplateRoleSchema
+}) {}
+
+/** A group of a template's access list: the group and its role. */
+export class TemplateGroup extends Schema.Class<TemplateGroup>("TemplateGroup")({
+  ...Group.fields,
+  role: TemplateRoleSchema
+}) {}
+
+/** A template's access list. */
+export class TemplateACL extends Schema.Class<TemplateACL>("TemplateACL")({
+  users: Schema.Array(TemplateUser),
+  group: Schema.Array(TemplateGroup)
+}) {}
+
+/** Who may be added to a template's access list. */
+export class ACLAvailable extends Schema.Class<ACLAvailable>("ACLAvailable")({
+  users: Schema.Array(ReducedUser),
+  groups: Schema.Array(Group)
+}) {}
+
+export class InvalidatedPreset extends Schema.Class<InvalidatedPreset>("InvalidatedPreset")({
+  preset_name: Schema.String,
+  template_name: Schema.String,
+  template_version_name: Schema.String
+}) {}
+
+/** The presets whose prebuilt workspaces are to be replaced. */
+export class InvalidatePresetsResponse extends Schema.Class<InvalidatePresetsResponse>("InvalidatePresetsResponse")({
+  invalidated: Schema.Array(InvalidatedPreset)
+}) {}
+
+/** Build times are not measured yet: every transition is present with neither percentile. */
+const unknownBuildTimes = () => ({
+  start: new TransitionStats({}, true),
+  stop: new TransitionStats({}, true),
+  delete: new TransitionStats({}, true)
+})
+
+/** Wire form of a stored template, with its organization and the username of its creator. */
+export const toTemplate = (
+  t: TemplateRecord,
+  org: Pick<OrganizationRecord, "name" | "display_name" | "icon"> | undefined,
+  createdByName: string
+): Template => {
+  const props: WireProps<typeof Template> = {
+    active_user_count: 0,
+    active_version_id: t.active_version_id,
+    activity_bump_ms: t.activity_bump_ms,
+    allow_user_autostart: t.allow_user_autostart,
+    allow_user_autostop: t.allow_user_autostop,
+    allow_user_cancel_workspace_jobs: t.allow_user_cancel_workspace_jobs,
+    autostart_requirement: new TemplateAutostartRequirement({ days_of_week: daysOfMask(t.autostart_requirement_days_of_week) }, true),
+    autostop_requirement: new TemplateAutostopRequirement({
+      days_of_week: daysOfMask(t.autostop_requirement_days_of_week),
+      // 0 and 1 both mean every week; the described system answers at least 1.
+      weeks: Math.max(1, t.autostop_requirement_weeks)
+    }, true),
+    build_time_stats: unknownBuildTimes(),
+    cors_behavior: t.cors_behavior,
+    created_at: t.created_at,
+    created_by_id: t.created_by,
+    created_by_name: createdByName,
+    default_ttl_ms: t.default_ttl_ms,
+    deleted: t.deleted,
+    deprecated: t.deprecated !== "",
+    deprecation_message: t.deprecated,
+    description: t.description,
+    display_name: t.display_name,
+    failure_ttl_ms: t.failure_ttl_ms,
+    icon: t.icon,
+    id: t.id,
+    max_port_share_level: t.max_port_share_level,
+    name: t.name,
+    organization_display_name: org?.display_name ?? "",
+    organization_icon: org?.icon ?? "",
+    organization_id: t.organization_id,
+    organization_name: org?.name ?? "",
+    provisioner: t.provisioner,
+    require_active_version: t.require_active_version,
+    time_til_dormant_autodelete_ms: t.time_til_dormant_autodelete_ms,
+    time_til_dormant_ms: t.time_til_dormant_ms,
+    updated_at: t.updated_at,
+    use_classic_parameter_flow: t.use_classic_parameter_flow
+  }
+  return new Template(props, true)
+}
+

@@ -1,0 +1,27 @@
+/** Handlers of the templates group. */
+import { Templates } from "@workbay/core"
+import { Effect, Option } from "effect"
+import { WorkbayApi } from "../Api.js"
+import { implement } from "../Handlers.js"
+import { RequestContext } from "../RequestContext.js"
+
+export const TemplatesHttp = implement(WorkbayApi, "templates", {
+  listByOrganization: ({ path, urlParams }) => Effect.flatMap(Templates, (t) => t.listByOrganization(path.organization, urlParams.q)),
+  create: ({ path, payload }) => Effect.flatMap(Templates, (t) => t.create(path.organization, payload)),
+  getByName: ({ path }) => Effect.flatMap(Templates, (t) => t.getByName(path.organization, path.templatename)),
+  list: ({ urlParams }) => Effect.flatMap(Templates, (t) => t.list(urlParams.q)),
+  get: ({ path }) => Effect.flatMap(Templates, (t) => t.get(path.template)),
+  update: ({ path, payload }) =>
+    Effect.flatMap(Templates, (t) => t.update(path.template, payload)).pipe(
+      Effect.flatMap(Option.match({
+        // Nothing changed: 304 with no body.
+        onNone: () => Effect.map(RequestContext, (ctx) => void ctx.setStatus(304)),
+        onSome: Effect.succeed
+      }))
+    ),
+  delete: ({ path }) => Effect.flatMap(Templates, (t) => t.delete(path.template)),
+  getAcl: ({ path }) => Effect.flatMap(Templates, (t) => t.getAcl(path.template)),
+  updateAcl: ({ path, payload }) => Effect.flatMap(Templates, (t) => t.updateAcl(path.template, payload)),
+  aclAvailable: ({ path, urlParams }) => Effect.flatMap(Templates, (t) => t.aclAvailable(path.template, urlParams)),
+  invalidatePresets: ({ path }) => Effect.flatMap(Templates, (t) => t.invalidatePresets(path.template))
+})
