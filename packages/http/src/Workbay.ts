@@ -9,7 +9,8 @@ import {
 } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
-import { type NodeHandler, toNodeHandler, toWebHandler, type WebHandler } from "./Adapters.js"
+import type { Server } from "node:http"
+import { type NodeHandler, type NodeUpgradeHandler, toNodeHandler, toNodeUpgradeHandler, toWebHandler, type WebHandler } from "./Adapters.js"
 import { WorkbayApi } from "./Api.js"
 import { AuthorizationHttp, SessionHttp } from "./users/AuthHttp.js"
 import { type Dispatcher, type HttpOptions, makeDispatcher } from "./Dispatcher.js"
@@ -20,6 +21,7 @@ import { UsersHttp } from "./users/Http.js"
 import { AuditHttp } from "./audit/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
 import { FilesHttp } from "./templates/Http.js"
+import { makeWebSocketHub } from "./WebSocket.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -29,8 +31,14 @@ export const implementations = [
 export interface WorkbayHandlerShape {
   /** Mount on node:http, Express, Connect, Fastify (`fastify.all('/*', ...)` with the raw req/res). */
   readonly node: NodeHandler
-  /** Mount on anything that speaks Fetch `Request`/`Response` (Hono, Bun, Deno, workers). */
+  /** Mount on anything that speaks Fetch `Request`/`Response` (Hono, Bun, Deno, workers). It cannot upgrade: WebSocket routes answer 426. */
   readonly web: WebHandler
+  /** The WebSocket routes: `server.on("upgrade", workbay.upgrade)` on the node:http server (or use `attach`). */
+  readonly upgrade: NodeUpgradeHandler
+  /** Serves `server`'s requests and upgrades: `server.on("request", node)` and `server.on("upgrade", upgrade)`. */
+  readonly attach: (server: Server) => void
+  /** Closes every WebSocket (1001) and accepts no more: the first step of a graceful shutdown (`dispose` does it too). */
+  readonly closeWebSockets: () => Promise<void>
   readonly dispatcher: Dispatcher
 }
 
@@ -90,16 +98,46 @@ export interface LayerOptions extends HttpOptions {
  */
 export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never, Services | Auth | Settings> =>
   Layer.mergeAll(
-    Layer.effect(
+    Layer.scoped(
       WorkbayHandler,
-      Effect.map(Effect.runtime<Services | Auth | Settings>(), (runtime) => {
+      Effect.flatMap(Effect.runtime<Services | Auth | Settings>(), (runtime) => {
         const dispatcher = makeDispatcher(WorkbayApi, implementations as ReadonlyArray<GroupImplementation<any>>, runtime, options)
-        return { node: toNodeHandler(dispatcher), web: toWebHandler(dispatcher), dispatcher }
+        return Effect.map(webSocketHub(dispatcher), (hub) => handlerShape(dispatcher, hub))
       })
     ),
     options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {}),
     options?.hangDetector === false ? Layer.empty : HangDetector.periodic(options?.hangDetector ?? {})
   )
+
+/** The WebSocket hub of `dispatcher`, closed (every socket with 1001) when the scope closes. */
+export const webSocketHub = (dispatcher: Dispatcher) =>
+  Effect.acquireRelease(
+    Effect.sync(() =>
+      makeWebSocketHub({
+        maxMessageBytes: dispatcher.options.maxWebSocketMessageBytes ?? 32 * 1024,
+        pingIntervalMillis: dispatcher.options.webSocketPingIntervalMillis ?? 15_000,
+        runFork: dispatcher.runFork
+      })
+    ),
+    (hub) => Effect.promise(() => hub.close())
+  )
+
+/** The handlers of a dispatcher and its WebSocket hub. */
+export const handlerShape = (dispatcher: Dispatcher, hub: ReturnType<typeof makeWebSocketHub>): WorkbayHandlerShape => {
+  const node = toNodeHandler(dispatcher)
+  const upgrade = toNodeUpgradeHandler(dispatcher, hub)
+  return {
+    node,
+    web: toWebHandler(dispatcher),
+    upgrade,
+    attach: (server) => {
+      server.on("request", node)
+      server.on("upgrade", upgrade)
+    },
+    closeWebSockets: hub.close,
+    dispatcher
+  }
+}
 
 export interface Workbay extends WorkbayHandlerShape {
   /**
@@ -107,7 +145,7 @@ export interface Workbay extends WorkbayHandlerShape {
    * such as agents recording connections (`AuditLogs.connect`), and for tests.
    */
   readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
-  /** Stops the background work and closes storage connections. */
+  /** Closes the WebSockets (1001), stops the background work and closes storage connections. */
   readonly dispose: () => Promise<void>
 }
 

@@ -41,7 +41,8 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie }
   })
-  const server = createServer({ keepAliveTimeout: 65_000 }, workbay.node)
+  const server = createServer({ keepAliveTimeout: 65_000 })
+  workbay.attach(server)
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(config.port, config.host, () => resolve())
@@ -54,7 +55,10 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     storage: storage.label,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      // Upgraded sockets count as the server's connections: close them (1001) so that it can stop.
+      await workbay.closeWebSockets()
+      await closed
       server.closeAllConnections()
       await workbay.dispose()
     }
