@@ -115,6 +115,8 @@ export interface WebSocketHub {
   readonly accept: (req: IncomingMessage, socket: Duplex, head: Buffer, upgrade: WebSocketUpgrade) => void
   /** How many sockets are open. */
   readonly size: () => number
+  /** Bytes queued for sending on all sockets, not yet handed to the operating system. */
+  readonly bufferedBytes: () => number
   /** Closes every socket (1001) and stops accepting; once. */
   readonly close: () => Promise<void>
 }
@@ -225,5 +227,11 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     server.close()
   }
 
-  return { accept, size: () => live.size, close }
+  const bufferedBytes = () => {
+    let total = 0
+    for (const entry of live) total += entry.ws.bufferedAmount
+    return total
+  }
+
+  return { accept, size: () => live.size, bufferedBytes, close }
 }

@@ -21,7 +21,7 @@ import { UsersHttp } from "./users/Http.js"
 import { AuditHttp } from "./audit/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
 import { FilesHttp } from "./templates/Http.js"
-import { makeWebSocketHub } from "./WebSocket.js"
+import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -39,6 +39,8 @@ export interface WorkbayHandlerShape {
   readonly attach: (server: Server) => void
   /** Closes every WebSocket (1001) and accepts no more: the first step of a graceful shutdown (`dispose` does it too). */
   readonly closeWebSockets: () => Promise<void>
+  /** The open WebSockets (count, bytes waiting to be sent). */
+  readonly webSockets: Pick<WebSocketHub, "size" | "bufferedBytes">
   readonly dispatcher: Dispatcher
 }
 
@@ -123,7 +125,7 @@ export const webSocketHub = (dispatcher: Dispatcher) =>
   )
 
 /** The handlers of a dispatcher and its WebSocket hub. */
-export const handlerShape = (dispatcher: Dispatcher, hub: ReturnType<typeof makeWebSocketHub>): WorkbayHandlerShape => {
+export const handlerShape = (dispatcher: Dispatcher, hub: WebSocketHub): WorkbayHandlerShape => {
   const node = toNodeHandler(dispatcher)
   const upgrade = toNodeUpgradeHandler(dispatcher, hub)
   return {
@@ -135,6 +137,7 @@ export const handlerShape = (dispatcher: Dispatcher, hub: ReturnType<typeof make
       server.on("upgrade", upgrade)
     },
     closeWebSockets: hub.close,
+    webSockets: hub,
     dispatcher
   }
 }
