@@ -4,7 +4,7 @@
  * HTTP (header, cookie, Bearer), errors before the upgrade as HTTP answers on the socket, 426
  * without a handshake, the origin check, the message cap, the keep-alive and the close on dispose.
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { CurrentActor, NotFound } from "@workbay/core"
 import { Authentication, CloseCode, implement, upgradeWebSocket, WebSocketUpgradeSchema } from "@workbay/http"
 import { Effect, Schema } from "effect"
@@ -129,5 +129,13 @@ describe("WebSocket routes", () => {
     const ws = await connect(`${own.wsUrl}/api/v2/test/greet/${ID}?follow&times=0`, { "Service-Session-Token": boot.client.token! })
     await own.close()
     expect((await ws.closed).code).toBe(CloseCode.goingAway)
+  })
+
+  it("documents a WebSocket route's 101 without a body in the OpenAPI document", () => {
+    const doc = OpenApi.fromApi(HttpApi.make("t").add(WsTestApi)) as any
+    const responses = doc.paths["/api/v2/test/greet/{id}"].get.responses
+    expect(responses["101"].content).toBeUndefined()
+    expect(responses["101"].description).toContain("WebSocket")
+    expect(responses["200"].content["application/json"]).toBeDefined()
   })
 })

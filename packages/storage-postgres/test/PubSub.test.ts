@@ -4,7 +4,7 @@
  * schemas of the same database do not.
  */
 import { describe, expect, inject, it } from "@effect/vitest"
-import { PubSub } from "@workbay/core"
+import { PubSub, PUBSUB_RESYNC } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { SqlClient } from "@effect/sql"
 import { Chunk, Context, Effect, Layer, Queue } from "effect"
@@ -75,5 +75,23 @@ describe.skipIf(url === null)("PubSub on Postgres", () => {
       expect(yield* take(onA, 1)).toEqual(["own"])
       yield* Effect.sleep("100 millis")
       expect(Chunk.toArray(yield* Queue.takeAll(onA))).toEqual([])
+    }))
+
+  it.scopedLive("reopens a dropped listening connection, tells subscribers to re-read, and hears again", () =>
+    Effect.gen(function* () {
+      const schema = `t_${randomBytes(8).toString("hex")}`
+      const scope = yield* Effect.scope
+      const a = yield* Layer.buildWithScope(replica(schema), scope)
+      const pa = Context.get(a, PubSub)
+      const channel = `c_${randomBytes(6).toString("hex")}`
+      const q = yield* pa.subscribe(channel)
+      // The listening connection's last statement names this test's channel.
+      const sql = Context.get(a, SqlClient.SqlClient)
+      const killed = yield* sql<{ pid: number }>`SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity
+        WHERE application_name = 'workbay-pubsub' AND query LIKE ${`%${channel}%`}`
+      expect(killed).toHaveLength(1)
+      expect(yield* take(q, 1)).toEqual([PUBSUB_RESYNC])
+      yield* pa.publish(channel, "after the drop")
+      expect(yield* take(q, 1)).toEqual(["after the drop"])
     }))
 })
