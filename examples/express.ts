@@ -18,6 +18,7 @@ export const start = async (port: number, filename = ":memory:") => {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(port, "127.0.0.1", () => resolve(s))
   })
+  server.on("upgrade", workbay.upgrade) // WebSocket routes: Express does not see upgrades
   return { server, close: async () => (server.close(), server.closeAllConnections(), await workbay.dispose()) }
 }
 

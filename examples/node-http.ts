@@ -13,6 +13,7 @@ export const start = async (port: number, filename = ":memory:") => {
     if (req.url === "/healthz") return void res.end("ok") // the host application's own route
     workbay.node(req, res) // everything else: /api/v2/...
   })
+  server.on("upgrade", workbay.upgrade) // WebSocket routes
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
   return { server, close: async () => (server.close(), server.closeAllConnections(), await workbay.dispose()) }
 }

@@ -36,7 +36,7 @@ await build({
   // Written for debugging (node --enable-source-maps); never read otherwise.
   sourcemap: "linked",
   // Native and optional modules stay external and load from node_modules.
-  external: ["better-sqlite3", "pg-native"]
+  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate"]
 })
 
 await build({

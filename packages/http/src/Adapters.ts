@@ -1,9 +1,21 @@
-/** Adapters from Node's `(req, res)` and the web `Request -> Response` to the dispatcher. */
-import type { IncomingMessage, ServerResponse } from "node:http"
+/**
+ * Adapters from Node's `(req, res)`, Node's `upgrade` event and the web `Request -> Response`
+ * to the dispatcher.
+ */
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http"
+import type { Duplex } from "node:stream"
 import type { Dispatcher, RawRequest, RawResponse } from "./Dispatcher.js"
+import type { WebSocketHub } from "./WebSocket.js"
 
 /** A Node request handler; `next` (Express, Connect) receives requests outside the service's paths. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
+
+/**
+ * A Node `upgrade` listener (`server.on("upgrade", handler)`): serves the WebSocket routes.
+ * Upgrades outside the service's paths go to `next` when given (another listener of the
+ * application), else answer 404.
+ */
+export type NodeUpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, next?: () => void) => void
 
 /** A web-standard handler (Fetch API). */
 export type WebHandler = (request: Request) => Promise<Response>
@@ -136,4 +148,42 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
   }
   // HEAD answers come without a body but with the content-length of the GET they mirror.
   return new Response((r.body ?? null) as BodyInit | null, { status: r.status, headers: out })
+}
+
+/** Writes an HTTP answer on a socket that asked to upgrade, and closes it. */
+const writeOnSocket = (socket: Duplex, r: RawResponse) => {
+  if (socket.destroyed) return
+  const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body)
+  let text = `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? ""}\r\nConnection: close\r\nContent-Length: ${body.length}\r\n`
+  for (const [k, v] of Object.entries(r.headers)) {
+    if (k === "content-length" || k === "connection") continue
+    for (const item of Array.isArray(v) ? v : [v]) text += `${k}: ${item}\r\n`
+  }
+  socket.end(Buffer.concat([Buffer.from(text + "\r\n", "latin1"), body]))
+}
+
+/** The `upgrade` listener of `dispatcher`'s WebSocket routes, accepted into `hub`. */
+export const toNodeUpgradeHandler = (dispatcher: Dispatcher, hub: WebSocketHub): NodeUpgradeHandler => (req, socket, head, next) => {
+  const url = req.url ?? "/"
+  const q = url.indexOf("?")
+  // Until the upgrade, a reset by the peer must not become an uncaught error.
+  const ignore = () => undefined
+  socket.on("error", ignore)
+  if (!dispatcher.owns(q < 0 ? url : url.slice(0, q))) {
+    socket.off("error", ignore)
+    if (next !== undefined) return next()
+    return writeOnSocket(socket, {
+      status: 404,
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ message: "Route not found." })
+    })
+  }
+  dispatcher.upgrade(
+    { method: req.method ?? "GET", url, headers: req.headers, body: undefined, remoteAddress: req.socket.remoteAddress ?? "" },
+    (r) => writeOnSocket(socket, r),
+    (upgrade) => {
+      socket.off("error", ignore)
+      hub.accept(req, socket, head, upgrade)
+    }
+  )
 }

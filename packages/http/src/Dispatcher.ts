@@ -16,7 +16,7 @@ import {
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
-import { Cause, Context, Effect, Either, Exit, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
+import { Cause, Context, Effect, Either, Exit, type Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
@@ -24,6 +24,7 @@ import type { GroupImplementation } from "./Handlers.js"
 import { clip, defaultInputLimits, inspectInput, type InputLimits, MAX_VALIDATIONS, tooDeepDetail, tooDeepJson } from "./Limits.js"
 import { type CookieOptions, mediaTypeOf, RequestContext, type RequestContextShape } from "./RequestContext.js"
 import { Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
+import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
 
 /** Options of the HTTP layer. */
 export interface HttpOptions {
@@ -45,6 +46,10 @@ export interface HttpOptions {
    * Effect's built-in one, i.e. when someone collects them.
    */
   readonly spans?: boolean | undefined
+  /** Largest message a WebSocket peer may send (past it the socket is closed with 1009). Default 32 KiB. */
+  readonly maxWebSocketMessageBytes?: number | undefined
+  /** Time between keep-alive pings of each WebSocket; one unanswered ping drops the socket. Default 15 s. */
+  readonly webSocketPingIntervalMillis?: number | undefined
 }
 
 /** A request as the adapters hand it over. */
@@ -82,6 +87,15 @@ export interface Dispatcher {
   readonly maxBodyBytes: number
   /** How the body of a request to `method` and `url` is read (adapters ask before reading it). */
   readonly bodyLimit: (method: string, url: string) => BodyLimit
+  /**
+   * Serves a request that asks to upgrade (the adapter's `upgrade` event): a WebSocket
+   * endpoint's answer goes to `accept`, any other answer (an error, a route that does not
+   * upgrade) to `respond`, to be written on the socket.
+   */
+  readonly upgrade: (request: RawRequest, respond: (response: RawResponse) => void, accept: (upgrade: WebSocketUpgrade) => void) => void
+  /** Runs an effect on the service's runtime (WebSocket sessions). */
+  readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
+  readonly options: HttpOptions
 }
 
 interface ValidationEntry {
@@ -492,12 +506,12 @@ export const makeDispatcher = <R>(
     respond(json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId }))
   }
 
-  const handle = (req: RawRequest, respond: (r: RawResponse) => void): void => {
+  const handle = (req: RawRequest, respond: (r: RawResponse) => void, accept?: (u: WebSocketUpgrade) => void): void => {
     // HEAD is GET without the body: the same status and headers, the length of the body it omits.
     const head = req.method === "HEAD"
     const send = head ? (r: RawResponse) => respond(withoutBody(r)) : respond
     try {
-      serve(req, head ? "GET" : req.method, send)
+      serve(req, head ? "GET" : req.method, send, head ? undefined : accept)
     } catch (error) {
       // Nothing above should throw; if it does, the caller still gets an answer and the server lives.
       const requestId = randomUUID()
@@ -506,7 +520,52 @@ export const makeDispatcher = <R>(
     }
   }
 
-  const serve = (req: RawRequest, method: string, respond: (r: RawResponse) => void): void => {
+  /**
+   * A WebSocket endpoint's answer: the upgrade when the request asks for one (from an allowed
+   * origin), else 426 Upgrade Required, as the described system's WebSocket library answers.
+   */
+  const answerUpgrade = (
+    req: RawRequest,
+    upgrade: WebSocketUpgrade,
+    respond: (r: RawResponse) => void,
+    accept: ((u: WebSocketUpgrade) => void) | undefined,
+    requestId: string
+  ) => {
+    if (accept === undefined || !asksForWebSocket(req.headers)) {
+      return respond(json(426, responseBody(
+        "This endpoint answers with a WebSocket.",
+        "Send the request as a WebSocket handshake (\"Connection: Upgrade\", \"Upgrade: websocket\")."
+      ), { upgrade: "websocket", "x-request-id": requestId }))
+    }
+    const origin = header(req.headers, "origin")
+    if (origin !== undefined && !originAllowed(origin, header(req.headers, "host"))) {
+      return respond(json(403, responseBody(
+        "WebSocket origin not allowed.",
+        `The request's Origin is neither the requested host nor the access URL.`
+      ), { "x-request-id": requestId }))
+    }
+    accept(upgrade)
+  }
+
+  const accessHost = (() => {
+    try {
+      return new URL(settings.accessUrl).host.toLowerCase()
+    } catch {
+      return undefined
+    }
+  })()
+  /** A browser's cross-site WebSocket carries the victim's cookie: only the service's own origins may open one. */
+  const originAllowed = (origin: string, host: string | undefined): boolean => {
+    let originHost: string
+    try {
+      originHost = new URL(origin).host.toLowerCase()
+    } catch {
+      return false
+    }
+    return originHost === host?.toLowerCase() || originHost === accessHost
+  }
+
+  const serve = (req: RawRequest, method: string, respond: (r: RawResponse) => void, accept?: (u: WebSocketUpgrade) => void): void => {
     const q = req.url.indexOf("?")
     const path = q < 0 ? req.url : req.url.slice(0, q)
     const query = q < 0 ? "" : req.url.slice(q + 1)
@@ -685,6 +744,7 @@ export const makeDispatcher = <R>(
     Runtime.runCallback(requestRuntime, effect as Effect.Effect<unknown, unknown, R | RequestContext>, {
       onExit: (exit) => {
         if (Exit.isFailure(exit)) return fail(respond, exit.cause, requestId)
+        if (exit.value instanceof WebSocketUpgrade) return answerUpgrade(req, exit.value, respond, accept, requestId)
         const extra: Record<string, string | Array<string>> = { "x-request-id": requestId }
         if (setCookies.length > 0) extra["set-cookie"] = setCookies
         const status = chosenStatus ?? route.status
@@ -705,7 +765,15 @@ export const makeDispatcher = <R>(
     })
   }
 
-  return { owns, handle, maxBodyBytes, bodyLimit }
+  return {
+    owns,
+    handle: (req, respond) => handle(req, respond),
+    upgrade: handle,
+    maxBodyBytes,
+    bodyLimit,
+    runFork,
+    options
+  }
 }
 
 const bearer = (authorization: string | undefined): string | undefined => {

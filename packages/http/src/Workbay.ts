@@ -9,7 +9,8 @@ import {
 } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
-import { type NodeHandler, toNodeHandler, toWebHandler, type WebHandler } from "./Adapters.js"
+import type { Server } from "node:http"
+import { type NodeHandler, type NodeUpgradeHandler, toNodeHandler, toNodeUpgradeHandler, toWebHandler, type WebHandler } from "./Adapters.js"
 import { WorkbayApi } from "./Api.js"
 import { AuthorizationHttp, SessionHttp } from "./users/AuthHttp.js"
 import { type Dispatcher, type HttpOptions, makeDispatcher } from "./Dispatcher.js"
@@ -22,6 +23,7 @@ import { GroupsHttp } from "./groups/Http.js"
 import { FilesHttp } from "./templates/Http.js"
 import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
 import { TemplatesHttp } from "./templates/TemplatesHttp.js"
+import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -32,8 +34,16 @@ export const implementations = [
 export interface WorkbayHandlerShape {
   /** Mount on node:http, Express, Connect, Fastify (`fastify.all('/*', ...)` with the raw req/res). */
   readonly node: NodeHandler
-  /** Mount on anything that speaks Fetch `Request`/`Response` (Hono, Bun, Deno, workers). */
+  /** Mount on anything that speaks Fetch `Request`/`Response` (Hono, Bun, Deno, workers). It cannot upgrade: WebSocket routes answer 426. */
   readonly web: WebHandler
+  /** The WebSocket routes: `server.on("upgrade", workbay.upgrade)` on the node:http server (or use `attach`). */
+  readonly upgrade: NodeUpgradeHandler
+  /** Serves `server`'s requests and upgrades: `server.on("request", node)` and `server.on("upgrade", upgrade)`. */
+  readonly attach: (server: Server) => void
+  /** Closes every WebSocket (1001) and accepts no more: the first step of a graceful shutdown (`dispose` does it too). */
+  readonly closeWebSockets: () => Promise<void>
+  /** The open WebSockets (count, bytes waiting to be sent). */
+  readonly webSockets: Pick<WebSocketHub, "size" | "bufferedBytes">
   readonly dispatcher: Dispatcher
 }
 
@@ -110,11 +120,11 @@ export interface LayerOptions extends HttpOptions {
  */
 export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never, Services | Auth | Settings> =>
   Layer.mergeAll(
-    Layer.effect(
+    Layer.scoped(
       WorkbayHandler,
-      Effect.map(Effect.runtime<Services | Auth | Settings>(), (runtime) => {
+      Effect.flatMap(Effect.runtime<Services | Auth | Settings>(), (runtime) => {
         const dispatcher = makeDispatcher(WorkbayApi, implementations as ReadonlyArray<GroupImplementation<any>>, runtime, options)
-        return { node: toNodeHandler(dispatcher), web: toWebHandler(dispatcher), dispatcher }
+        return Effect.map(webSocketHub(dispatcher), (hub) => handlerShape(dispatcher, hub))
       })
     ),
     options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {}),
@@ -122,13 +132,44 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {})
   )
 
+/** The WebSocket hub of `dispatcher`, closed (every socket with 1001) when the scope closes. */
+export const webSocketHub = (dispatcher: Dispatcher) =>
+  Effect.acquireRelease(
+    Effect.sync(() =>
+      makeWebSocketHub({
+        maxMessageBytes: dispatcher.options.maxWebSocketMessageBytes ?? 32 * 1024,
+        pingIntervalMillis: dispatcher.options.webSocketPingIntervalMillis ?? 15_000,
+        runFork: dispatcher.runFork
+      })
+    ),
+    (hub) => Effect.promise(() => hub.close())
+  )
+
+/** The handlers of a dispatcher and its WebSocket hub. */
+export const handlerShape = (dispatcher: Dispatcher, hub: WebSocketHub): WorkbayHandlerShape => {
+  const node = toNodeHandler(dispatcher)
+  const upgrade = toNodeUpgradeHandler(dispatcher, hub)
+  return {
+    node,
+    web: toWebHandler(dispatcher),
+    upgrade,
+    attach: (server) => {
+      server.on("request", node)
+      server.on("upgrade", upgrade)
+    },
+    closeWebSockets: hub.close,
+    webSockets: hub,
+    dispatcher
+  }
+}
+
 export interface Workbay extends WorkbayHandlerShape {
   /**
    * Runs an effect on the service's runtime (its storage and services): for in-process callers
    * such as agents recording connections (`AuditLogs.connect`), and for tests.
    */
   readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
-  /** Stops the background work and closes storage connections. */
+  /** Closes the WebSockets (1001), stops the background work and closes storage connections. */
   readonly dispose: () => Promise<void>
 }
 

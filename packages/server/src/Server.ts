@@ -44,7 +44,8 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     // Named after the host, so each replica's workers have their own daemon rows.
     workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: hostname() }
   })
-  const server = createServer({ keepAliveTimeout: 65_000 }, workbay.node)
+  const server = createServer({ keepAliveTimeout: 65_000 })
+  workbay.attach(server)
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
     server.listen(config.port, config.host, () => resolve())
@@ -57,7 +58,10 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     storage: storage.label,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      // Upgraded sockets count as the server's connections: close them (1001) so that it can stop.
+      await workbay.closeWebSockets()
+      await closed
       server.closeAllConnections()
       await workbay.dispose()
     }

@@ -1,11 +1,15 @@
 /**
  * @workbay/storage-postgres: PostgreSQL storage for one or many replicas.
- * Migrations run at start-up.
+ * Migrations run at start-up; replicas signal each other with LISTEN/NOTIFY (the PubSub port).
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { fromClient, postgresTypes, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, type Layer, Redacted } from "effect"
+import { createHash } from "node:crypto"
+import * as PgPubSub from "./PubSub.js"
+
+export { PgPubSub }
 
 export interface PostgresStorageConfig {
   /** A connection URL, `postgres://user@host:5432/database`. */
@@ -29,7 +33,14 @@ const withSearchPath = (url: string, schema: string): string => {
   return parsed.toString()
 }
 
-/** Every repository port on Postgres. */
+/**
+ * PubSub channels are per database: a deployment in its own schema prefixes its channels with
+ * a short hash of the schema name, so deployments sharing a database do not signal each other.
+ */
+const channelPrefix = (schema: string | undefined) =>
+  schema === undefined ? "" : `s${createHash("sha256").update(schema).digest("hex").slice(0, 8)}_`
+
+/** Every repository port on Postgres, and the PubSub port on LISTEN/NOTIFY. */
 export const layer = (
   config: PostgresStorageConfig
 ): Layer.Layer<StoragePorts | SqlClient.SqlClient, SqlError.SqlError> => {
@@ -48,6 +59,7 @@ export const layer = (
     postgresTypes,
     schema === undefined
       ? Effect.void
-      : Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`))
+      : Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`)),
+    PgPubSub.layer({ url: config.url, prefix: channelPrefix(schema) })
   )
 }

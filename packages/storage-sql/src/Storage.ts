@@ -1,5 +1,6 @@
 /** Builds a storage layer from a client layer: migrations first, then the repositories. */
 import type { SqlClient } from "@effect/sql"
+import type { PubSub } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { runMigrations } from "./Migrations.js"
 import * as AuditRepositories from "./audit/AuditRepositories.js"
@@ -28,19 +29,20 @@ export const repositories = Layer.mergeAll(
   transactionsLayer
 )
 
-/** The ports every storage provides. */
-export type StoragePorts = Layer.Layer.Success<typeof repositories>
+/** The ports every storage provides: the repositories, `Transactions` and `PubSub`. */
+export type StoragePorts = Layer.Layer.Success<typeof repositories> | PubSub
 
 /**
- * Repositories on `client`, after running its migrations at start-up.
+ * Repositories and `pubsub` on `client`, after running its migrations at start-up.
  * `setup` runs first (e.g. SQLite pragmas).
  */
 export const fromClient = <E>(
   client: Layer.Layer<SqlClient.SqlClient, E>,
   types: DialectTypes,
-  setup: Effect.Effect<void, unknown, SqlClient.SqlClient> = Effect.void
+  setup: Effect.Effect<void, unknown, SqlClient.SqlClient>,
+  pubsub: Layer.Layer<PubSub, never, SqlClient.SqlClient>
 ): Layer.Layer<StoragePorts | SqlClient.SqlClient, E> =>
-  repositories.pipe(
+  Layer.merge(repositories, pubsub).pipe(
     Layer.provideMerge(
       Layer.effectDiscard(
         Effect.zipRight(setup, runMigrations(types)).pipe(Effect.orDie)

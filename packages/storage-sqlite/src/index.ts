@@ -4,6 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
+import { PubSub } from "@workbay/core"
 import { fromClient, sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, type Layer } from "effect"
 import { mkdirSync } from "node:fs"
@@ -21,10 +22,10 @@ const pragmas = Effect.gen(function*() {
   yield* sql.unsafe("PRAGMA synchronous = NORMAL")
 })
 
-/** Every repository port on SQLite. */
+/** Every repository port on SQLite, and the in-memory PubSub (SQLite serves one process). */
 export const layer = (config: SqliteStorageConfig): Layer.Layer<StoragePorts | SqlClient.SqlClient> => {
   if (config.filename !== ":memory:") mkdirSync(dirname(config.filename), { recursive: true })
-  return fromClient(SqliteClient.layer({ filename: config.filename }), sqliteTypes, pragmas) as Layer.Layer<
+  return fromClient(SqliteClient.layer({ filename: config.filename }), sqliteTypes, pragmas, PubSub.memory) as Layer.Layer<
     StoragePorts | SqlClient.SqlClient
   >
 }

@@ -207,8 +207,8 @@ export class ProvisionerJobRepo extends Context.Tag("@workbay/core/ProvisionerJo
    * running one becomes canceling until its worker completes it. None when it is not such a job.
    */
   readonly requestCancel: (jobId: string, now: Date) => Effect.Effect<Option.Option<ProvisionerJobRecord>>
-  /** Fails every started, unfinished job not updated since `olderThan`, with `error`; answers how many. */
-  readonly failHung: (olderThan: Date, error: string, now: Date) => Effect.Effect<number>
+  /** Fails every started, unfinished job not updated since `olderThan`, with `error`; answers their ids. */
+  readonly failHung: (olderThan: Date, error: string, now: Date) => Effect.Effect<ReadonlyArray<string>>
   /** Stores `logs` unless the job's logs would pass `maxBytes` of output: then none are stored and `logs_overflowed` is set. */
   readonly appendLogs: (jobId: string, logs: ReadonlyArray<NewProvisionerJobLog>, maxBytes: number) => Effect.Effect<AppendLogsResult>
   /** The job's log lines with an id above `afterId`, in order, at most `limit`. */

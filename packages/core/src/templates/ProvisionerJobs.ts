@@ -8,10 +8,14 @@
  * cancel and a claim, several replicas' hang detectors) see exactly one of them win; the
  * service only turns a lost race or an illegal move into the answer the described system gives.
  * Authorization is the callers' (the HTTP handlers and the worker connection), next step.
+ *
+ * Every move and every stored batch of log lines is signalled on the job's PubSub channel
+ * (`jobLogsChannel`), so that `followLogs` on any replica reads the new lines at once.
  */
-import { Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Chunk, Clock, Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
 import { BadRequest, Conflict, NotFound } from "../Errors.js"
-import { IdGenerator } from "../Ids.js"
+import { IdGenerator, isUuid } from "../Ids.js"
+import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { JobSignal } from "./JobSignal.js"
 import {
@@ -23,6 +27,7 @@ import {
   type NewProvisionerJob,
   type NewProvisionerJobLog,
   type ProvisionerJobFilter,
+  type ProvisionerJobLogRecord,
   type ProvisionerJobRecord,
   ProvisionerJobRepo,
   type ProvisionerWorker,
@@ -37,15 +42,42 @@ export type EnqueueJob = Omit<NewProvisionerJob, "id" | "created_at">
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const jobNotFound = () => NotFound.resource("Provisioner job")
 
+/** The PubSub channel of a job's signals: `job_logs_` and the id's 32 hex digits. */
+export const jobLogsChannel = (jobId: string): string => `job_logs_${jobId.replaceAll("-", "").toLowerCase()}`
+
+/** The signals on a job's channel: lines were stored; the job moved (finished, canceling). */
+export const JOB_SIGNAL_LOGS = "logs"
+export const JOB_SIGNAL_JOB = "job"
+
+/** Whether a job is over: its logs are complete. */
+export const jobFinished = (job: ProvisionerJobRecord): boolean => {
+  const status = jobStatus(job)
+  return status === "succeeded" || status === "failed" || status === "canceled"
+}
+
+/** How often a follower re-reads without a signal (a lost signal costs at most this). */
+export const DEFAULT_FOLLOW_FALLBACK: Duration.Duration = Duration.seconds(10)
+
+/** Lines a follower reads per query. */
+export const FOLLOW_PAGE = 500
+
+export interface FollowLogsOptions {
+  /** Re-read without a signal this often. Default 10 seconds. */
+  readonly fallback?: Duration.DurationInput | undefined
+}
+
 export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay/core/ProvisionerJobs", {
   dependencies: [JobSignal.Default],
   effect: Effect.gen(function*() {
     const jobs = yield* ProvisionerJobRepo
     const ids = yield* IdGenerator
     const signal = yield* JobSignal
+    const pubsub = yield* PubSub
 
     const find = (id: string) =>
       Effect.flatMap(jobs.findById(id), Option.match({ onNone: () => Effect.fail(jobNotFound()), onSome: Effect.succeed }))
+
+    const signalLogs = (jobId: string, message: string) => pubsub.publish(jobLogsChannel(jobId), message)
 
     /**
      * Queues a job for `initiator_id`; its tags are mutated as the described system's (`scope`,
@@ -92,7 +124,10 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
     const complete = (jobId: string, workerId: string, result: JobCompletion = {}) =>
       Effect.gen(function*() {
         const done = yield* jobs.complete(jobId, workerId, result, yield* now)
-        if (Option.isSome(done)) return done.value
+        if (Option.isSome(done)) {
+          yield* signalLogs(jobId, JOB_SIGNAL_JOB)
+          return done.value
+        }
         const job = yield* find(jobId)
         const status = jobStatus(job)
         return yield* new Conflict({
@@ -109,7 +144,10 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
     const cancel = (jobId: string) =>
       Effect.gen(function*() {
         const done = yield* jobs.requestCancel(jobId, yield* now)
-        if (Option.isSome(done)) return done.value
+        if (Option.isSome(done)) {
+          yield* signalLogs(jobId, JOB_SIGNAL_JOB)
+          return done.value
+        }
         const job = yield* find(jobId)
         if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
         return yield* new BadRequest({ message: "Job has already completed!" })
@@ -119,7 +157,58 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
     const appendLogs = (jobId: string, logs: ReadonlyArray<NewProvisionerJobLog>, maxBytes = DEFAULT_MAX_JOB_LOG_BYTES) =>
       (logs.length === 0
         ? Effect.succeed<AppendLogsResult>({ appended: 0, overflowed: false })
-        : jobs.appendLogs(jobId, logs, maxBytes)).pipe(span("ProvisionerJobs.appendLogs"))
+        : Effect.tap(jobs.appendLogs(jobId, logs, maxBytes), (r) => r.appended > 0 ? signalLogs(jobId, JOB_SIGNAL_LOGS) : Effect.void))
+        .pipe(span("ProvisionerJobs.appendLogs"))
+
+    /**
+     * The job's log lines after `after`: first those stored, then each batch as it is stored
+     * (on this replica or another), ending once the job is finished and its last lines are
+     * read. Fails with 404 when the job does not exist; ends if it disappears.
+     *
+     * It subscribes to the job's channel before its first read, so no line stored meanwhile is
+     * missed; on each signal it reads the lines after the last one it gave (a signal that the
+     * job moved also re-reads the job); without signals it re-reads every `fallback`. The job
+     * is read before the lines, so once it is seen finished, the read that follows has every
+     * line. Lines are read FOLLOW_PAGE at a time, only as fast as the stream is consumed.
+     */
+    const followLogs = (jobId: string, after = 0, options: FollowLogsOptions = {}): Stream.Stream<ProvisionerJobLogRecord, NotFound> =>
+      Stream.unwrapScoped(Effect.gen(function*() {
+        if (!isUuid(jobId)) return yield* jobNotFound()
+        const fallback = Duration.decode(options.fallback ?? DEFAULT_FOLLOW_FALLBACK)
+        const signals = yield* pubsub.subscribe(jobLogsChannel(jobId))
+        let finished = jobFinished(yield* find(jobId))
+        let cursor = after
+        let more = true
+        let checkJob = false
+
+        const waitForSignal = Effect.gen(function*() {
+          const first = yield* Effect.timeoutOption(Queue.take(signals), fallback)
+          // Signals that arrived meanwhile are served by the same read.
+          const rest = yield* Queue.takeAll(signals)
+          checkJob = Option.isNone(first) || first.value !== JOB_SIGNAL_LOGS || Chunk.some(rest, (m) => m !== JOB_SIGNAL_LOGS)
+        })
+
+        const next: Effect.Effect<Chunk.Chunk<ProvisionerJobLogRecord>, Option.Option<never>> = Effect.gen(function*() {
+          for (;;) {
+            if (!more) {
+              if (finished) return yield* Effect.fail(Option.none())
+              yield* waitForSignal
+            }
+            if (checkJob) {
+              checkJob = false
+              const job = yield* jobs.findById(jobId)
+              finished = Option.isNone(job) || jobFinished(job.value)
+            }
+            const lines = yield* jobs.logsAfter(jobId, cursor, FOLLOW_PAGE)
+            more = lines.length === FOLLOW_PAGE
+            if (lines.length > 0) {
+              cursor = lines[lines.length - 1]!.id
+              return Chunk.unsafeFromArray(lines)
+            }
+          }
+        })
+        return Stream.repeatEffectChunkOption(next)
+      }))
 
     const logsAfter = (jobId: string, afterId = 0, limit = 1000) =>
       jobs.logsAfter(jobId, afterId, limit).pipe(span("ProvisionerJobs.logsAfter"))
@@ -145,7 +234,7 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
       workers: ReadonlyArray<W>
     ): ReadonlyArray<W> => workers.filter((w) => workerServes(w, job))
 
-    return { enqueue, acquire, heartbeat, complete, cancel, appendLogs, logsAfter, get, list, queue, matching } as const
+    return { enqueue, acquire, heartbeat, complete, cancel, appendLogs, followLogs, logsAfter, get, list, queue, matching } as const
   })
 }) {}
 
@@ -171,13 +260,16 @@ export const hungJobError = (timeout: Duration.Duration) =>
 export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/HangDetector", {
   effect: Effect.gen(function*() {
     const jobs = yield* ProvisionerJobRepo
+    const pubsub = yield* PubSub
 
-    /** One sweep at the clock's now; answers how many jobs it failed. */
+    /** One sweep at the clock's now; answers how many jobs it failed (and signals each one's followers). */
     const detectOnce = (timeout: Duration.DurationInput = DEFAULT_HANG_TIMEOUT) =>
       Effect.gen(function*() {
         const d = Duration.decode(timeout)
         const at = yield* Clock.currentTimeMillis
-        return yield* jobs.failHung(new Date(at - Duration.toMillis(d)), hungJobError(d), new Date(at))
+        const failed = yield* jobs.failHung(new Date(at - Duration.toMillis(d)), hungJobError(d), new Date(at))
+        yield* Effect.forEach(failed, (id) => pubsub.publish(jobLogsChannel(id), JOB_SIGNAL_JOB), { discard: true })
+        return failed.length
       }).pipe(span("HangDetector.detectOnce"))
 
     return { detectOnce } as const

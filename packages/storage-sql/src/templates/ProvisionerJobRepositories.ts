@@ -131,7 +131,7 @@ export const make = Effect.gen(function*() {
       sql<Row>`UPDATE provisioner_jobs
         SET completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()}, error = ${error}, error_code = ''
         WHERE started_at IS NOT NULL AND completed_at IS NULL AND updated_at < ${olderThan.toISOString()}
-        RETURNING id`.pipe(Effect.orDie, Effect.map((rs) => rs.length)),
+        RETURNING id`.pipe(Effect.orDie, Effect.map((rs) => rs.map((r) => String(r.id)))),
 
     appendLogs: (jobId, logs, maxBytes) =>
       withTransaction(Effect.gen(function*() {

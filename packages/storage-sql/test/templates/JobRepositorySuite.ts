@@ -180,8 +180,8 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
         yield* repo.requestCancel(hungCanceling.id, at(20))
         expect(Option.getOrThrow(yield* repo.heartbeat(alive.id, w1.id, at(300))).updated_at).toEqual(at(300))
         expect(Option.isNone(yield* repo.heartbeat(alive.id, w2.id, at(300)))).toBe(true)
-        expect(yield* repo.failHung(at(100), "hung", at(400))).toBe(2)
-        expect(yield* repo.failHung(at(100), "hung", at(401))).toBe(0)
+        expect(yield* repo.failHung(at(100), "hung", at(400))).toHaveLength(2)
+        expect(yield* repo.failHung(at(100), "hung", at(401))).toEqual([])
         for (const id of [hung.id, hungCanceling.id]) {
           const j = Option.getOrThrow(yield* repo.findById(id))
           expect(j).toMatchObject({ error: "hung", completed_at: at(400) })

@@ -1,0 +1,52 @@
+/** The in-memory PubSub: fan-out per channel, subscriptions for the life of a scope, channel and size checks. */
+import { describe, expect, it } from "@effect/vitest"
+import { MAX_PUBSUB_MESSAGE_BYTES, PubSub, PUBSUB_SUBSCRIBER_CAPACITY } from "@workbay/core"
+import { Chunk, Effect, Exit, Queue, Scope } from "effect"
+
+describe("PubSub.memory", () => {
+  it.scoped("delivers to every subscriber of the channel, only to them, in order", () =>
+    Effect.gen(function* () {
+      const pubsub = yield* PubSub
+      const a = yield* pubsub.subscribe("job_logs_a")
+      const b = yield* pubsub.subscribe("job_logs_a")
+      const other = yield* pubsub.subscribe("job_logs_b")
+      yield* pubsub.publish("job_logs_a", "one")
+      yield* pubsub.publish("job_logs_a", "two")
+      expect(Chunk.toArray(yield* Queue.takeAll(a))).toEqual(["one", "two"])
+      expect(Chunk.toArray(yield* Queue.takeAll(b))).toEqual(["one", "two"])
+      expect(yield* Queue.size(other)).toBe(0)
+    }).pipe(Effect.provide(PubSub.memory)))
+
+  it.effect("a subscription ends with its scope; publishing to no one is a no-op", () =>
+    Effect.gen(function* () {
+      const pubsub = yield* PubSub
+      const scope = yield* Scope.make()
+      const q = yield* Scope.extend(pubsub.subscribe("chan"), scope)
+      yield* Scope.close(scope, Exit.void)
+      expect(yield* Queue.isShutdown(q)).toBe(true)
+      yield* pubsub.publish("chan", "nobody listens")
+    }).pipe(Effect.provide(PubSub.memory)))
+
+  it.scoped("a slow subscriber keeps the newest messages", () =>
+    Effect.gen(function* () {
+      const pubsub = yield* PubSub
+      const q = yield* pubsub.subscribe("busy")
+      for (let i = 0; i < PUBSUB_SUBSCRIBER_CAPACITY + 10; i++) yield* pubsub.publish("busy", String(i))
+      const got = Chunk.toArray(yield* Queue.takeAll(q))
+      expect(got).toHaveLength(PUBSUB_SUBSCRIBER_CAPACITY)
+      expect(got.at(-1)).toBe(String(PUBSUB_SUBSCRIBER_CAPACITY + 9))
+    }).pipe(Effect.provide(PubSub.memory)))
+
+  it.scoped("refuses bad channel names and messages over the Postgres payload limit", () =>
+    Effect.gen(function* () {
+      const pubsub = yield* PubSub
+      for (const bad of ["", "Upper", "has-dash", "1digit", "x".repeat(49), "quote\"d"]) {
+        expect(Exit.isFailure(yield* Effect.exit(pubsub.publish(bad, "m")))).toBe(true)
+        expect(Exit.isFailure(yield* Effect.exit(Effect.scoped(pubsub.subscribe(bad))))).toBe(true)
+      }
+      yield* pubsub.publish("ok", "x".repeat(MAX_PUBSUB_MESSAGE_BYTES))
+      expect(Exit.isFailure(yield* Effect.exit(pubsub.publish("ok", "x".repeat(MAX_PUBSUB_MESSAGE_BYTES + 1))))).toBe(true)
+      // Bytes, not characters: 2667 three-byte characters are 8001 bytes.
+      expect(Exit.isFailure(yield* Effect.exit(pubsub.publish("ok", "€".repeat(2667))))).toBe(true)
+    }).pipe(Effect.provide(PubSub.memory)))
+})

@@ -1,0 +1,237 @@
+/**
+ * WebSocket routes. An endpoint of the HttpApi definition answers by upgrading when its handler
+ * returns a `WebSocketUpgrade` (made with `upgradeWebSocket`) and declares it among its
+ * successes (`WebSocketUpgradeSchema`, status 101). Everything before the upgrade is the plain
+ * request path: route lookup, authentication (session header, cookie, Bearer), decoding and
+ * the handler's own checks, each answering its usual HTTP error on the socket. The upgrade
+ * itself is served with `ws`: one `WebSocketServer({ noServer: true })` per service, a ping to
+ * every socket every `webSocketPingInterval` (a socket that did not answer the previous ping is
+ * dropped), messages from the peer capped at `maxWebSocketMessageBytes`, and every socket closed
+ * (1001) when the service is disposed.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, ParseResult, Schema, type Stream } from "effect"
+import * as StreamM from "effect/Stream"
+import type { IncomingMessage } from "node:http"
+import type { Duplex } from "node:stream"
+import { type WebSocket, WebSocketServer } from "ws"
+
+/** Close codes (RFC 6455). */
+export const CloseCode = {
+  normal: 1000,
+  goingAway: 1001,
+  tooBig: 1009,
+  internalError: 1011
+} as const
+
+/** Unsent bytes past which `send` waits for the peer: a slow reader slows the sender instead of filling memory. */
+export const WEBSOCKET_HIGH_WATER_BYTES = 256 * 1024
+
+export class WebSocketClosed extends Data.TaggedError("WebSocketClosed")<{ readonly code?: number | undefined }> {}
+
+/** One accepted WebSocket, as a session sees it. */
+export interface WebSocketConnection {
+  /**
+   * Sends one text message. While more than WEBSOCKET_HIGH_WATER_BYTES are unsent it waits
+   * until this message is written out. Fails once the socket is closed.
+   */
+  readonly send: (text: string) => Effect.Effect<void, WebSocketClosed>
+  /** Starts the closing handshake (default 1000); no-op when already closing. */
+  readonly close: (code?: number, reason?: string) => Effect.Effect<void>
+  /** Completes when the socket is closed, by either side or by the keep-alive. */
+  readonly closed: Effect.Effect<void>
+}
+
+/**
+ * What a WebSocket endpoint's handler answers: the session to run once the connection is
+ * upgraded. When the session ends the socket is closed with 1000 (if still open); when it
+ * fails, with 1011. When the peer leaves, the session is interrupted.
+ */
+export class WebSocketUpgrade {
+  readonly _tag = "WebSocketUpgrade"
+  constructor(readonly session: (connection: WebSocketConnection) => Effect.Effect<void>) {}
+}
+
+const upgradeDeclaration = Schema.declare((u: unknown): u is WebSocketUpgrade => u instanceof WebSocketUpgrade, {
+  identifier: "WebSocketUpgrade",
+  jsonSchema: {}
+})
+
+/**
+ * The success of a WebSocket endpoint: status 101, no body (`Schema.Union(Logs, WebSocketUpgradeSchema)`
+ * for one that also answers JSON). Never decoded: a client sees a protocol switch, not a body.
+ */
+export const WebSocketUpgradeSchema = Schema.transformOrFail(Schema.Void, upgradeDeclaration, {
+  strict: true,
+  decode: (_, __, ast) => ParseResult.fail(new ParseResult.Type(ast, undefined, "A WebSocket upgrade has no body to decode.")),
+  encode: () => ParseResult.succeed(undefined)
+}).annotations(HttpApiSchema.annotations({ status: 101, description: "Switching Protocols: the connection becomes a WebSocket." }))
+
+/** Answers with a WebSocket running `session`, in the handler's context (actor, services). */
+export const upgradeWebSocket = <R>(
+  session: (connection: WebSocketConnection) => Effect.Effect<void, never, R>
+): Effect.Effect<WebSocketUpgrade, never, R> =>
+  Effect.map(Effect.context<R>(), (context) => new WebSocketUpgrade((connection) => Effect.provide(session(connection), context)))
+
+/**
+ * A session that sends each element of `stream` as one text message and closes with 1000 when
+ * the stream ends. A failure of the stream closes with 1011 and its message as the reason.
+ */
+export const streamSession = <E, R>(stream: Stream.Stream<string, E, R>, describe: (e: E) => string = String) =>
+(connection: WebSocketConnection): Effect.Effect<void, never, R> =>
+  StreamM.runForEach(stream, (text) => connection.send(text)).pipe(
+    Effect.matchEffect({
+      onFailure: (e) =>
+        e instanceof WebSocketClosed ? Effect.void : connection.close(CloseCode.internalError, clipReason(describe(e as E))),
+      onSuccess: () => connection.close(CloseCode.normal, "")
+    })
+  )
+
+/** A close reason is at most 123 bytes (a control frame's 125, less the code). */
+export const clipReason = (reason: string): string => {
+  const bytes = Buffer.from(reason, "utf8")
+  if (bytes.length <= 123) return reason
+  return bytes.subarray(0, 120).toString("utf8").replace(/\uFFFD+$/, "") + "..."
+}
+
+/** Whether the request asks for a WebSocket (`Upgrade: websocket`; `Connection: Upgrade`). */
+export const asksForWebSocket = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>): boolean => {
+  const tokens = (name: string) => {
+    const v = headers[name]
+    return (v === undefined ? [] : typeof v === "string" ? [v] : v).flatMap((s) => s.split(",")).map((s) => s.trim().toLowerCase())
+  }
+  return tokens("upgrade").includes("websocket") && tokens("connection").includes("upgrade")
+}
+
+export interface WebSocketHubOptions {
+  readonly maxMessageBytes: number
+  readonly pingIntervalMillis: number
+  /** Runs a session's fiber on the service's runtime. */
+  readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
+}
+
+/** The accepted WebSockets of one service: upgrades them, keeps them alive, closes them all at the end. */
+export interface WebSocketHub {
+  readonly accept: (req: IncomingMessage, socket: Duplex, head: Buffer, upgrade: WebSocketUpgrade) => void
+  /** How many sockets are open. */
+  readonly size: () => number
+  /** Bytes queued for sending on all sockets, not yet handed to the operating system. */
+  readonly bufferedBytes: () => number
+  /** Closes every socket (1001) and stops accepting; once. */
+  readonly close: () => Promise<void>
+}
+
+interface Live {
+  readonly ws: WebSocket
+  alive: boolean
+  fiber: Fiber.RuntimeFiber<void, never> | undefined
+}
+
+export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => {
+  const server = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: options.maxMessageBytes, perMessageDeflate: false })
+  const live = new Set<Live>()
+  let closing = false
+  let timer: ReturnType<typeof setInterval> | undefined
+
+  const sweep = () => {
+    for (const entry of live) {
+      if (!entry.alive) {
+        entry.ws.terminate()
+        continue
+      }
+      entry.alive = false
+      entry.ws.ping()
+    }
+  }
+
+  const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => ({
+    send: (text) =>
+      Effect.async<void, WebSocketClosed>((resume) => {
+        if (ws.readyState !== ws.OPEN) return resume(Effect.fail(new WebSocketClosed({})))
+        let waiting = false
+        let done = false
+        ws.send(text, (error) => {
+          if (!waiting || done) return
+          done = true
+          resume(error ? Effect.fail(new WebSocketClosed({})) : Effect.void)
+        })
+        if (ws.bufferedAmount > WEBSOCKET_HIGH_WATER_BYTES) waiting = true
+        else {
+          done = true
+          resume(Effect.void)
+        }
+      }),
+    close: (code = CloseCode.normal, reason = "") =>
+      Effect.sync(() => {
+        if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, clipReason(reason))
+      }),
+    closed: Deferred.await(closed)
+  })
+
+  const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, upgrade: WebSocketUpgrade) => {
+    if (closing) {
+      socket.destroy()
+      return
+    }
+    // `ws` answers a bad handshake (version, key) with 400 itself.
+    server.handleUpgrade(req, socket, head, (ws) => {
+      const closed = Deferred.unsafeMake<void>(FiberId.none)
+      const entry: Live = { ws, alive: true, fiber: undefined }
+      live.add(entry)
+      timer ??= setInterval(sweep, options.pingIntervalMillis)
+      timer.unref?.()
+      ws.on("pong", () => void (entry.alive = true))
+      ws.on("error", () => ws.terminate())
+      ws.on("close", () => {
+        live.delete(entry)
+        if (live.size === 0 && timer !== undefined) {
+          clearInterval(timer)
+          timer = undefined
+        }
+        Deferred.unsafeDone(closed, Exit.void)
+        if (entry.fiber !== undefined) options.runFork(Fiber.interrupt(entry.fiber))
+      })
+      const connection = connectionOf(ws, closed)
+      entry.fiber = options.runFork(
+        upgrade.session(connection).pipe(
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause)
+              ? Effect.void
+              : Effect.zipRight(
+                Effect.logError("A WebSocket session failed", cause),
+                connection.close(CloseCode.internalError, "An internal error occurred.")
+              )
+          ),
+          Effect.zipRight(connection.close(CloseCode.normal, ""))
+        )
+      )
+    })
+  }
+
+  const close = async () => {
+    if (closing) return
+    closing = true
+    if (timer !== undefined) clearInterval(timer)
+    timer = undefined
+    const entries = [...live]
+    await Promise.all(entries.map((entry) =>
+      new Promise<void>((resolve) => {
+        if (entry.ws.readyState === entry.ws.CLOSED) return resolve()
+        entry.ws.once("close", () => resolve())
+        entry.ws.close(CloseCode.goingAway, "The server is shutting down.")
+        // A peer that does not answer the closing handshake is cut off.
+        setTimeout(() => entry.ws.terminate(), 1000).unref?.()
+      })
+    ))
+    await Promise.all(entries.map((entry) => entry.fiber === undefined ? undefined : Effect.runPromise(Fiber.interrupt(entry.fiber))))
+    server.close()
+  }
+
+  const bufferedBytes = () => {
+    let total = 0
+    for (const entry of live) total += entry.ws.bufferedAmount
+    return total
+  }
+
+  return { accept, size: () => live.size, bufferedBytes, close }
+}

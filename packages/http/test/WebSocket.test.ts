@@ -1,0 +1,141 @@
+/**
+ * WebSocket routes in the dispatcher, through a real `ws` client on a real port: a test-only
+ * group (the described system has no such route) whose endpoint upgrades. Authentication as
+ * HTTP (header, cookie, Bearer), errors before the upgrade as HTTP answers on the socket, 426
+ * without a handshake, the origin check, the message cap, the keep-alive and the close on dispose.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { CurrentActor, NotFound } from "@workbay/core"
+import { Authentication, CloseCode, implement, upgradeWebSocket, WebSocketUpgradeSchema } from "@workbay/http"
+import { Effect, Schema } from "effect"
+import { createConnection } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bootstrapOwner, type Client, UNKNOWN_ID } from "./support.js"
+import { connect, eventually, refusal, startWsServer, type WsTestServer } from "./websocket.js"
+
+class WsTestApi extends HttpApiGroup.make("wsTest")
+  .add(
+    HttpApiEndpoint.get("greet", "/test/greet/:id")
+      .setPath(Schema.Struct({ id: Schema.UUID }))
+      .setUrlParams(Schema.Struct({ times: Schema.optional(Schema.NumberFromString), follow: Schema.optional(Schema.String) }))
+      .addSuccess(Schema.Struct({ greeting: Schema.String }))
+      .addSuccess(WebSocketUpgradeSchema)
+  )
+  .middleware(Authentication)
+  .prefix("/api/v2")
+{}
+
+/** Greets `times` times over a WebSocket when `follow` is given, or once as JSON; the unknown id is 404. */
+const WsTestHttp = implement(
+  { groups: { wsTest: WsTestApi } } as any,
+  "wsTest" as never,
+  {
+    greet: ({ path, urlParams }: any) =>
+      Effect.gen(function* () {
+        if (path.id === UNKNOWN_ID) return yield* NotFound.resource("Greeting")
+        const actor = yield* CurrentActor
+        const greeting = `hello ${actor.user.username}`
+        if (urlParams.follow === undefined) return { greeting }
+        return yield* upgradeWebSocket((conn) =>
+          Effect.gen(function* () {
+            for (let i = 0; i < (urlParams.times ?? 1); i++) yield* Effect.orDie(conn.send(greeting))
+            if (urlParams.times === 0) yield* conn.closed
+          }))
+      })
+  } as any
+)
+
+const ID = "3f1b3c6e-6c0a-4a52-9d1e-0a8d1f4c2b11"
+let srv: WsTestServer
+let owner: Client
+
+beforeAll(async () => {
+  srv = await startWsServer([WsTestApi], [WsTestHttp], { http: { maxWebSocketMessageBytes: 1024, webSocketPingIntervalMillis: 200 } })
+  owner = (await bootstrapOwner(srv as any)).client
+})
+afterAll(() => srv?.close())
+
+const wsPath = (query = "follow&times=2", id = ID) => `${srv.wsUrl}/api/v2/test/greet/${id}?${query}`
+
+describe("WebSocket routes", () => {
+  it("upgrades with the session header, the cookie or Bearer; messages then a 1000 close", async () => {
+    for (const headers of [
+      { "Service-Session-Token": owner.token! },
+      { cookie: `service_session_token=${owner.token!}` },
+      { authorization: `Bearer ${owner.token!}` }
+    ]) {
+      const ws = await connect(wsPath(), headers)
+      expect(await ws.closed).toEqual({ code: CloseCode.normal, reason: "" })
+      expect(ws.messages).toEqual(["hello admin", "hello admin"])
+    }
+  })
+
+  it("the same route answers JSON without follow, and 426 to a follow that is not a handshake", async () => {
+    expect((await owner.get(`/test/greet/${ID}`)).body).toEqual({ greeting: "hello admin" })
+    const plain = await owner.get(`/test/greet/${ID}?follow`)
+    expect(plain.status).toBe(426)
+    expect(plain.headers.get("upgrade")).toBe("websocket")
+    expect(plain.body.message).toBe("This endpoint answers with a WebSocket.")
+  })
+
+  it("answers errors before the upgrade as HTTP on the socket: 401, 404, 400, 403 for a foreign origin", async () => {
+    const anonymous = await refusal(connect(wsPath()))
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.body.message).toBe("You must be logged in to access this resource.")
+    expect((await refusal(connect(wsPath(), { "Service-Session-Token": "bad-token" }))).status).toBe(401)
+    const auth = { "Service-Session-Token": owner.token! }
+    expect((await refusal(connect(wsPath("follow", UNKNOWN_ID), auth))).status).toBe(404)
+    const bad = await refusal(connect(wsPath("follow&times=many"), auth))
+    expect(bad.status).toBe(400)
+    expect(bad.body.validations.map((v: { field: string }) => v.field)).toEqual(["times"])
+    expect((await refusal(connect(`${srv.wsUrl}/api/v2/test/nothing`, auth))).status).toBe(404)
+    expect((await refusal(connect(`${srv.wsUrl}/elsewhere`, auth))).status).toBe(404)
+    const foreign = await refusal(connect(wsPath(), { ...auth, origin: "https://evil.example" }))
+    expect(foreign.status).toBe(403)
+    const same = await connect(wsPath(), { ...auth, origin: srv.url })
+    expect((await same.closed).code).toBe(1000)
+  })
+
+  it("a route that does not upgrade answers its JSON on the socket", async () => {
+    const r = await refusal(connect(`${srv.wsUrl}/api/v2/users/me`, { "Service-Session-Token": owner.token! }))
+    expect(r.status).toBe(200)
+    expect(r.body.username).toBe("admin")
+  })
+
+  it("closes with 1009 a peer message over the cap", async () => {
+    const ws = await connect(wsPath("follow&times=0"), { "Service-Session-Token": owner.token! })
+    ws.socket.send("x".repeat(2000))
+    expect((await ws.closed).code).toBe(1009)
+  })
+
+  it("drops a peer that stops answering pings", async () => {
+    // A raw handshake, then silence: the server's pings go unanswered.
+    const socket = createConnection({ host: "127.0.0.1", port: Number(new URL(srv.url).port) })
+    const ended = new Promise<void>((resolve) => socket.on("close", () => resolve()))
+    socket.on("error", () => undefined)
+    let head = ""
+    socket.on("data", (d) => (head += d.toString("latin1")))
+    socket.write(
+      `GET /api/v2/test/greet/${ID}?follow&times=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nService-Session-Token: ${owner.token!}\r\n\r\n`
+    )
+    await eventually(() => head.startsWith("HTTP/1.1 101"))
+    await ended
+  })
+
+  it("closes every socket with 1001 when the service closes", async () => {
+    const own = await startWsServer([WsTestApi], [WsTestHttp])
+    const boot = await bootstrapOwner(own as any)
+    const ws = await connect(`${own.wsUrl}/api/v2/test/greet/${ID}?follow&times=0`, { "Service-Session-Token": boot.client.token! })
+    await own.close()
+    expect((await ws.closed).code).toBe(CloseCode.goingAway)
+  })
+
+  it("documents a WebSocket route's 101 without a body in the OpenAPI document", () => {
+    const doc = OpenApi.fromApi(HttpApi.make("t").add(WsTestApi)) as any
+    const responses = doc.paths["/api/v2/test/greet/{id}"].get.responses
+    expect(responses["101"].content).toBeUndefined()
+    expect(responses["101"].description).toContain("WebSocket")
+    expect(responses["200"].content["application/json"]).toBeDefined()
+  })
+})
