@@ -3,9 +3,9 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
-  type Auth, HangDetector, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, Retention,
+  type Auth, HangDetector, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners, Retention,
   type RetentionOptions, ServicesLive, Settings,
-  type SettingsShape
+  type SettingsShape, workbayProvisioner
 } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
@@ -57,6 +57,11 @@ export interface WorkbayOptions {
    * it off. Default: on.
    */
   readonly hangDetector?: false | HangDetectorOptions | undefined
+  /**
+   * The provisioners template versions and workspaces are built with, by type. Default: the
+   * built-in `workbay` one. Jobs of a type no provisioner has stay pending.
+   */
+  readonly provisioners?: ReadonlyArray<Provisioner> | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -68,7 +73,8 @@ export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options:
         Settings.layer(options.settings),
         PasswordHasher.scrypt(options.passwordHashCost),
         options.mail ?? MailSender.log,
-        IdGenerator.layer
+        IdGenerator.layer,
+        Provisioners.layer(options.provisioners ?? [workbayProvisioner])
       )
     )
   )
