@@ -7,6 +7,7 @@ import { UsersApi } from "./users/Api.js"
 import { AuditApi } from "./audit/Api.js"
 import { GroupsApi } from "./groups/Api.js"
 import { FilesApi } from "./templates/Api.js"
+import { TemplateVersionsApi } from "./templates/VersionsApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -19,6 +20,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(GroupsApi)
   .add(AuditApi)
   .add(FilesApi)
+  .add(TemplateVersionsApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

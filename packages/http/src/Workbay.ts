@@ -20,10 +20,12 @@ import { UsersHttp } from "./users/Http.js"
 import { AuditHttp } from "./audit/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
 import { FilesHttp } from "./templates/Http.js"
+import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
-  GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp
+  GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
+  TemplateVersionsHttp
 ]
 
 export interface WorkbayHandlerShape {

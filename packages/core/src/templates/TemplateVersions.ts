@@ -336,6 +336,10 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     const cancel = (id: string) =>
       Effect.gen(function*() {
         const { version } = yield* changeable(id)
+        const job = yield* jobOf(version.job_id)
+        // The described system's order: a canceled pending job is completed too, so it reads "completed".
+        if (job.completed_at !== null) return yield* new BadRequest({ message: "Job has already completed!" })
+        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
         yield* jobs.cancel(version.job_id).pipe(Effect.catchTag("NotFound", () => Effect.die("A version's job is missing.")))
         return new ResponseBody({ message: "Job has been marked as canceled..." })
       }).pipe(span("TemplateVersions.cancel"))
