@@ -1,5 +1,5 @@
 /** All core services in one layer, built on the repository and platform ports. */
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Auth } from "./users/Auth.js"
 import { AuditLogs } from "./audit/AuditLogs.js"
 import { Groups } from "./groups/Groups.js"
@@ -12,8 +12,11 @@ import { HangDetector, ProvisionerJobs } from "./templates/ProvisionerJobs.js"
 import { ProvisionerDaemons } from "./templates/ProvisionerDaemons.js"
 import { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
 import { JobSignal } from "./templates/JobSignal.js"
-import { JobExecutors } from "./templates/Worker.js"
+import { type JobContext, JobExecutors } from "./templates/Worker.js"
+import type { ProvisionerJobRecord } from "./templates/ProvisionerJob.js"
+import { type TemplateVersionExecutorServices, templateVersionExecutors } from "./templates/TemplateVersionExecutors.js"
 import { Templates } from "./templates/Templates.js"
+import { TemplateVersions } from "./templates/TemplateVersions.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -23,15 +26,24 @@ const services = Layer.mergeAll(
 
 const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))
 
+const templateVersions = TemplateVersions.Default.pipe(Layer.provideMerge(views))
+
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
  * the services they use and before any worker starts. Each area adds its layer here.
  */
-const jobExecutors = Layer.mergeAll(Layer.empty)
+const jobExecutors = Layer.mergeAll(
+  JobExecutors.registerEffect(Effect.map(Effect.context<TemplateVersionExecutorServices>(), (context) =>
+    Object.fromEntries(Object.entries(templateVersionExecutors).map(([type, run]) => [
+      type,
+      (job: ProvisionerJobRecord, ctx: JobContext) =>
+        Effect.provide(run!(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
+    ]))))
+)
 
 /**
- * Every service; needs the repository ports, `Settings`, `PasswordHasher`, `MailSender` and
- * `IdGenerator`. The workers (`ProvisionerWorkers`) also need `Provisioners`; `makeWorkbay`
- * provides them.
+ * Every service; needs the repository ports, `Settings`, `PasswordHasher`, `MailSender`,
+ * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
+ * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(views))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(templateVersions))

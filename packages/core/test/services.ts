@@ -1,9 +1,11 @@
 /** The core services on a fresh in-memory SQLite database, as the HTTP package assembles them: for core tests. */
-import { IdGenerator, MailSender, PasswordHasher, ServicesLive, Settings, type SettingsShape } from "@workbay/core"
+import {
+  IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners, ServicesLive, Settings, type SettingsShape, workbayProvisioner
+} from "@workbay/core"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect, Layer } from "effect"
 
-export const services = (settings: Partial<SettingsShape> = {}) =>
+export const services = (settings: Partial<SettingsShape> = {}, provisioners: ReadonlyArray<Provisioner> = [workbayProvisioner]) =>
   ServicesLive.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
@@ -11,7 +13,8 @@ export const services = (settings: Partial<SettingsShape> = {}) =>
         Settings.layer(settings),
         PasswordHasher.scrypt(4),
         Layer.succeed(MailSender, { send: () => Effect.void }),
-        IdGenerator.layer
+        IdGenerator.layer,
+        Provisioners.layer(provisioners)
       )
     )
   )

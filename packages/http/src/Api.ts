@@ -9,6 +9,7 @@ import { GroupsApi } from "./groups/Api.js"
 import { FilesApi } from "./templates/Api.js"
 import { ProvisionerJobsApi } from "./templates/JobsApi.js"
 import { TemplatesApi } from "./templates/TemplatesApi.js"
+import { TemplateVersionsApi } from "./templates/VersionsApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -23,6 +24,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(FilesApi)
   .add(ProvisionerJobsApi)
   .add(TemplatesApi)
+  .add(TemplateVersionsApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

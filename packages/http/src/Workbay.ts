@@ -24,11 +24,12 @@ import { FilesHttp } from "./templates/Http.js"
 import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
 import { TemplatesHttp } from "./templates/TemplatesHttp.js"
 import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
+import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
-  ProvisionerJobsHttp, TemplatesHttp
+  ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp
 ]
 
 export interface WorkbayHandlerShape {

@@ -62,6 +62,8 @@ describe("access table", () => {
   let job: string
   /** The default organization, which every user is a member of. */
   let defaultOrg: string
+  /** A template version (of no template) in `org`, made by the setup owner from a file of theirs. */
+  let version: string
   const users = new Map<Role, RoleUser>()
   let counter = 0
   const unique = (prefix: string) => `${prefix}-${++counter}`
@@ -106,6 +108,10 @@ describe("access table", () => {
         organization_id: org.id, initiator_id: adminId, provisioner: "terraform", type: "template_version_import",
         file_id: file, input: {}, tags: {}
       }))).then((j) => j.id)
+    const source = await admin.request("POST", "/files", undefined, { raw: "the version's archive", headers: { "content-type": "application/x-tar" } })
+    const v = await admin.post(`/organizations/${org.id}/templateversions`, { storage_method: "file", file_id: source.body.hash, provisioner: "workbay" })
+    if (v.status !== 201) throw new Error(`version: ${v.status} ${JSON.stringify(v.body)}`)
+    version = v.body.id
   })
   afterAll(() => srv.close())
 
@@ -445,6 +451,41 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...templateRows]
+
+  // Template versions of no template are the `template` resource of their organization.
+  const versionRows: ReadonlyArray<Row> = [
+    {
+      kind: "template", action: "create", route: "POST /organizations/{organization}/templateversions",
+      expected: [201, 404, 403, 201, 403, 201, 403, 403, 403, 201],
+      attempt: async (who) => {
+        const up = await who.client.request("POST", "/files", undefined, {
+          raw: unique("version archive"), headers: { "content-type": "application/x-tar" }
+        })
+        return {
+          method: "POST", path: `/organizations/${org.id}/templateversions`,
+          body: { storage_method: "file", file_id: up.body.hash, provisioner: "none-here", tags: {} },
+          check: { action: "create", object: { resource_type: "template", organization_id: org.id } }
+        }
+      }
+    },
+    {
+      kind: "template", action: "read", route: "GET /templateversions/{templateversion}",
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => ({
+        method: "GET", path: `/templateversions/${version}`,
+        check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "template", action: "update", route: "PATCH /templateversions/{templateversion}",
+      expected: [200, 404, 403, 200, 404, 200, 403, 403, 403, 200],
+      attempt: async () => ({
+        method: "PATCH", path: `/templateversions/${version}`, body: { message: unique("message") },
+        check: { action: "update", object: { resource_type: "template", organization_id: org.id } }
+      })
+    }
+  ]
+  rows = [...rows, ...versionRows]
 
   it("covers every role, and every resource kind the issue names", () => {
     const kinds = new Set(rows.map((r) => r.kind))

@@ -10,6 +10,7 @@ import {
   startTestServer, startWithOwner, type TestServer, type TestUser, uniqueName
 } from "./support.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
+import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate, uploadTemplate } from "./templates/versions.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
@@ -566,5 +567,58 @@ describe("files, as the template editor sends them", () => {
     expect(got.status).toBe(200)
     expect(got.headers.get("content-type")).toBe("application/x-tar")
     expect([...new Uint8Array(await got.arrayBuffer())]).toEqual([0x6d, 0x61, 0x69, 0x6e, 0x00, 0xff, 0xfe])
+  })
+})
+
+describe("template versions, as the create-template page and the template editor send them", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let ownerId: string
+  let orgId: string
+  beforeAll(async () => {
+    ;({ srv, owner, ownerId, orgId } = await startWithOwner())
+  })
+  afterAll(() => srv.close())
+
+  // createTemplateVersion(organizationId, data): axios.post(`/api/v2/organizations/${organizationId}/templateversions`, data),
+  // with the create page's body: a `terraform` version from an uploaded file, no tags, the variables' values.
+  it("createTemplateVersion from the create page: a terraform version stays pending with no matched provisioner", async () => {
+    const fileId = await uploadTemplate(srv, owner, FULL_TEMPLATE)
+    const r = await owner.post(`/organizations/${orgId}/templateversions`, {
+      storage_method: "file", file_id: fileId, provisioner: "terraform", tags: {}, user_variable_values: []
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    expect(r.body.job.status).toBe("pending")
+    expect(r.body.matched_provisioners).toEqual({ count: 0, available: 0 })
+    // cancelTemplateVersionBuild: axios.patch(`/api/v2/templateversions/${id}/cancel`), no body.
+    const cancel = await owner.patch(`/templateversions/${r.body.id}/cancel`)
+    expect(cancel.body).toEqual({ message: "Job has been marked as canceled..." })
+  })
+
+  // The editor: createTemplateVersion with the template's id, then patchTemplateVersion(id, {name, message}),
+  // updateActiveTemplateVersion(templateId, {id}), archiveTemplateVersion(id) and unarchive, no body.
+  it("the template editor's publish flow", async () => {
+    const first = await createVersion(srv, owner, orgId, FULL_TEMPLATE)
+    await runJobs(srv)
+    const template = await seedTemplate(srv, orgId, first.body.id, ownerId)
+    const fileId = await uploadTemplate(srv, owner, `${FULL_TEMPLATE}# edited\n`)
+    const created = await owner.post(`/organizations/${orgId}/templateversions`, {
+      provisioner: "workbay", storage_method: "file", tags: {}, template_id: template.id, file_id: fileId
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    await runJobs(srv)
+    const logs = await owner.get(`/templateversions/${created.body.id}/logs?after=0`)
+    expect(logs.status).toBe(200)
+    const patched = await owner.patch(`/templateversions/${created.body.id}`, { name: "v-2", message: "Update the template" })
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+    const promoted = await owner.patch(`/templates/${template.id}/versions`, { id: created.body.id })
+    expect(promoted.body).toEqual({ message: "Updated the active template version!" })
+    const archived = await owner.post(`/templateversions/${first.body.id}/archive`)
+    expect(archived.status, JSON.stringify(archived.body)).toBe(200)
+    expect((await owner.post(`/templateversions/${first.body.id}/unarchive`)).status).toBe(200)
+    // createTemplateVersionDryRun(id, {workspace_name, rich_parameter_values}).
+    const dry = await owner.post(`/templateversions/${created.body.id}/dry-run`, { workspace_name: "", rich_parameter_values: [] })
+    expect(dry.status, JSON.stringify(dry.body)).toBe(201)
+    await runJobs(srv)
   })
 })

@@ -33,6 +33,7 @@ import {
   tokenClient,
   uniqueName
 } from "./support.js"
+import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate } from "./templates/versions.js"
 
 /** What the rows share: the server, callers, and the data made before the rows run. */
 interface World {
@@ -120,6 +121,23 @@ const seedJobs = async (w: World) => {
   }
   return { pending, failed }
 }
+/** Template versions the rows read, made once: an imported version as a template's active one, a second one, a dry run. */
+let versionFixture: Promise<{ v1: any; v2: any; template: { id: string; name: string }; dryRun: any }> | undefined
+const versions = (w: World) =>
+  versionFixture ??= (async () => {
+    const made = async (extra: Record<string, unknown> = {}) => {
+      const r = await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, extra)
+      if (r.status !== 201) throw new Error(`version: ${r.status} ${JSON.stringify(r.body)}`)
+      await runJobs(w.srv)
+      return (await w.owner.get(`/templateversions/${r.body.id}`)).body
+    }
+    const v1 = await made({ name: "v1" })
+    const template = await seedTemplate(w.srv, w.orgId, v1.id, w.ownerId)
+    const v2 = await made({ name: "v2", template_id: template.id, message: "second" })
+    const dry = await w.owner.post(`/templateversions/${v2.id}/dry-run`, { workspace_name: "dry", rich_parameter_values: [] })
+    await runJobs(w.srv)
+    return { v1: { ...v1, template_id: template.id }, v2, template, dryRun: dry.body }
+  })()
 
 const rows: ReadonlyArray<Row> = [
   // general
@@ -529,6 +547,122 @@ const rows: ReadonlyArray<Row> = [
   ),
   row("templates.invalidatePresets", "POST /api/v2/templates/:template/prebuilds/invalidate", 200, "InvalidatePresetsResponse", (w) =>
     w.owner.post(`/templates/${w.template.id}/prebuilds/invalidate`)
+  ),
+
+  // templates: versions
+  row("templateVersions.create", "POST /api/v2/organizations/:organization/templateversions", 201, "TemplateVersion", async (w) => [
+    await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { message: "a message" }),
+    await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { provisioner: "terraform" })
+  ]),
+  row("templateVersions.get", "GET /api/v2/templateversions/:templateversion", 200, "TemplateVersion", async (w) => {
+    const { v1, v2 } = await versions(w)
+    return [await w.owner.get(`/templateversions/${v1.id}`), await w.bob.client.get(`/templateversions/${v2.id}`)]
+  }),
+  row("templateVersions.update", "PATCH /api/v2/templateversions/:templateversion", 200, "TemplateVersion", async (w) =>
+    w.owner.patch(`/templateversions/${(await versions(w)).v2.id}`, { message: "changed" })
+  ),
+  row("templateVersions.cancel", "PATCH /api/v2/templateversions/:templateversion/cancel", 200, "Response", async (w) => {
+    const r = await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { provisioner: "nobody" })
+    return w.owner.patch(`/templateversions/${r.body.id}/cancel`)
+  }),
+  row("templateVersions.logs", "GET /api/v2/templateversions/:templateversion/logs", 200, "[ProvisionerJobLog]", async (w) =>
+    w.owner.get(`/templateversions/${(await versions(w)).v1.id}/logs`)
+  ),
+  row("templateVersions.resources", "GET /api/v2/templateversions/:templateversion/resources", 200, "[WorkspaceResource]", async (w) =>
+    w.owner.get(`/templateversions/${(await versions(w)).v1.id}/resources`)
+  ),
+  row(
+    "templateVersions.richParameters",
+    "GET /api/v2/templateversions/:templateversion/rich-parameters",
+    200,
+    "[TemplateVersionParameter]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/rich-parameters`)
+  ),
+  row("templateVersions.variables", "GET /api/v2/templateversions/:templateversion/variables", 200, "[TemplateVersionVariable]", async (w) =>
+    w.owner.get(`/templateversions/${(await versions(w)).v1.id}/variables`)
+  ),
+  row(
+    "templateVersions.externalAuth",
+    "GET /api/v2/templateversions/:templateversion/external-auth",
+    200,
+    "[TemplateVersionExternalAuth]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/external-auth`)
+  ),
+  row("templateVersions.presets", "GET /api/v2/templateversions/:templateversion/presets", 200, "[Preset]", async (w) =>
+    w.owner.get(`/templateversions/${(await versions(w)).v1.id}/presets`)
+  ),
+  row("templateVersions.createDryRun", "POST /api/v2/templateversions/:templateversion/dry-run", 201, "ProvisionerJob", async (w) =>
+    w.bob.client.post(`/templateversions/${(await versions(w)).v1.id}/dry-run`, { workspace_name: "x", rich_parameter_values: [] })
+  ),
+  row("templateVersions.getDryRun", "GET /api/v2/templateversions/:templateversion/dry-run/:jobID", 200, "ProvisionerJob", async (w) => {
+    const { dryRun, v2 } = await versions(w)
+    return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}`)
+  }),
+  row(
+    "templateVersions.dryRunLogs",
+    "GET /api/v2/templateversions/:templateversion/dry-run/:jobID/logs",
+    200,
+    "[ProvisionerJobLog]",
+    async (w) => {
+      const { dryRun, v2 } = await versions(w)
+      return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}/logs`)
+    }
+  ),
+  row(
+    "templateVersions.dryRunResources",
+    "GET /api/v2/templateversions/:templateversion/dry-run/:jobID/resources",
+    200,
+    "[WorkspaceResource]",
+    async (w) => {
+      const { dryRun, v2 } = await versions(w)
+      return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}/resources`)
+    }
+  ),
+  row("templateVersions.cancelDryRun", "PATCH /api/v2/templateversions/:templateversion/dry-run/:jobID/cancel", 200, "Response", async (w) => {
+    const { v2 } = await versions(w)
+    const dry = await w.owner.post(`/templateversions/${v2.id}/dry-run`, { workspace_name: "c" })
+    return w.owner.patch(`/templateversions/${v2.id}/dry-run/${dry.body.id}/cancel`)
+  }),
+  row("templateVersions.archive", "POST /api/v2/templateversions/:templateversion/archive", 200, "Response", async (w) =>
+    w.owner.post(`/templateversions/${(await versions(w)).v2.id}/archive`)
+  ),
+  row("templateVersions.unarchive", "POST /api/v2/templateversions/:templateversion/unarchive", 200, "Response", async (w) =>
+    w.owner.post(`/templateversions/${(await versions(w)).v2.id}/unarchive`)
+  ),
+  row("templateVersions.listByTemplate", "GET /api/v2/templates/:template/versions", 200, "[TemplateVersion]", async (w) =>
+    w.owner.get(`/templates/${(await versions(w)).template.id}/versions?include_archived=true`)
+  ),
+  row("templateVersions.promote", "PATCH /api/v2/templates/:template/versions", 200, "Response", async (w) => {
+    const { template, v2 } = await versions(w)
+    return w.owner.patch(`/templates/${template.id}/versions`, { id: v2.id })
+  }),
+  row(
+    "templateVersions.archiveUnused",
+    "POST /api/v2/templates/:template/versions/archive",
+    200,
+    "ArchiveTemplateVersionsResponse",
+    async (w) => w.owner.post(`/templates/${(await versions(w)).template.id}/versions/archive`, { all: false })
+  ),
+  row(
+    "templateVersions.getByTemplateAndName",
+    "GET /api/v2/templates/:template/versions/:templateversionname",
+    200,
+    "TemplateVersion",
+    async (w) => w.owner.get(`/templates/${(await versions(w)).template.id}/versions/v1`)
+  ),
+  row(
+    "templateVersions.getByOrganizationAndName",
+    "GET /api/v2/organizations/:organization/templates/:templatename/versions/:templateversionname",
+    200,
+    "TemplateVersion",
+    async (w) => w.owner.get(`/organizations/${w.orgId}/templates/${(await versions(w)).template.name}/versions/v2`)
+  ),
+  row(
+    "templateVersions.previous",
+    "GET /api/v2/organizations/:organization/templates/:templatename/versions/:templateversionname/previous",
+    200,
+    "TemplateVersion",
+    async (w) => w.owner.get(`/organizations/${w.orgId}/templates/${(await versions(w)).template.name}/versions/v2/previous`)
   ),
 
   // audit and connection logs: last, so they read the entries every row above made

@@ -72,6 +72,8 @@ export class Client {
 
 export interface TestServer {
   readonly url: string
+  /** The same origin as `ws://`, for WebSocket routes. */
+  readonly wsUrl: string
   /** A client with no token, for `/api/v2` paths. */
   readonly anonymous: Client
   readonly server: Server
@@ -90,15 +92,18 @@ export type TestServerOptions = WorkbayOptions & { readonly storage?: Layer.Laye
 /** Like `startTestServer`, with `run` to reach the server's services (e.g. AuditLogs.connect, repositories). */
 export const startServiceTestServer = async (options: TestServerOptions = {}): Promise<ServiceTestServer> => {
   const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, { passwordHashCost: 4, ...options })
-  const server = createServer(workbay.node)
+  const server = createServer()
+  workbay.attach(server)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     url,
+    wsUrl: url.replace("http:", "ws:"),
     anonymous: new Client(`${url}/api/v2`),
     server,
     run: workbay.run,
     close: async () => {
+      await workbay.closeWebSockets()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await workbay.dispose()

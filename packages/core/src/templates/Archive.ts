@@ -189,3 +189,35 @@ export const readArchive = (
           }.`
       })
   }).pipe(Effect.withSpan("Archive.read"))
+
+/**
+ * Rewrites a zip archive as a tar archive of the same regular files (mode 0644, sorted by path),
+ * as the described system stores zip uploads. The zip is read within `limits` first, so a zip
+ * bomb fails here with `ArchiveError` like any damaged archive.
+ */
+export const zipToTar = (
+  data: Uint8Array,
+  limits: ArchiveLimits = defaultArchiveLimits
+): Effect.Effect<Uint8Array, ArchiveError> =>
+  Effect.flatMap(readArchive(data, ZIP_MIME_TYPE, limits), (files) =>
+    Effect.tryPromise({
+      try: () =>
+        new Promise<Uint8Array>((resolve, reject) => {
+          const pack = tar.pack()
+          const chunks: Array<Uint8Array> = []
+          let size = 0
+          pack.on("data", (data: unknown) => {
+            const chunk = data as Uint8Array
+            chunks.push(chunk)
+            size += chunk.length
+          })
+          pack.on("end", () => resolve(concat(chunks, size)))
+          pack.on("error", reject)
+          for (const path of [...files.keys()].sort()) {
+            const bytes = files.get(path)!
+            pack.entry({ name: path, size: bytes.length, mode: 0o644, mtime: new Date(0) }, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+          }
+          pack.finalize()
+        }),
+      catch: (e) => new ArchiveError({ message: `The zip archive could not be rewritten as tar: ${e instanceof Error ? e.message : String(e)}.` })
+    })).pipe(Effect.withSpan("Archive.zipToTar"))

@@ -2,13 +2,16 @@
  * The Files service: uploads (deduplicated per creator by the sha256 of the bytes) and reads.
  * Uploads are not audited, as in the described system.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { createHash } from "node:crypto"
-import { authorize, authorizeRead, CurrentActor } from "../Actor.js"
+import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { BadRequest, NotFound } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { span } from "../Tracing.js"
-import { FileRepo, type FileRecord, fileMimeTypes, UploadResponse, ZIP_MIME_TYPE, WINDOWS_ZIP_MIME_TYPE } from "./File.js"
+import { zipToTar } from "./Archive.js"
+import { FileRepo, type FileRecord, fileMimeTypes, TAR_MIME_TYPE, UploadResponse, ZIP_MIME_TYPE, WINDOWS_ZIP_MIME_TYPE } from "./File.js"
+import { TemplateRepo } from "./Template.js"
+import { TemplateVersionRepo, versionObject } from "./TemplateVersion.js"
 
 /** What an upload did: stored a new file, or found the caller's file with the same bytes. */
 export interface Upload {
@@ -30,34 +33,50 @@ const looksLikeZip = (data: Uint8Array): boolean => {
 export class Files extends Effect.Service<Files>()("@workbay/core/Files", {
   effect: Effect.gen(function*() {
     const files = yield* FileRepo
+    const versions = yield* TemplateVersionRepo
+    const templates = yield* TemplateRepo
     const ids = yield* IdGenerator
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     /**
-     * Whether the caller may read `file`: its creator, and whoever the roles let read files
+     * Whether the caller may read `file`: its creator, whoever the roles let read files
      * site-wide (owners, template admins), as the described system's `file` resource has no
-     * organization.
-     * Next step (template versions): also whoever may read a template version built from it.
+     * organization, and whoever may read a template version built from it.
      */
     const authorizeFile = (file: FileRecord) =>
-      authorizeRead("File", { type: "file", id: file.id, ownerId: file.created_by })
+      Effect.gen(function*() {
+        const own = yield* Effect.either(authorizeRead("File", { type: "file", id: file.id, ownerId: file.created_by }))
+        if (Either.isRight(own)) return
+        for (const v of yield* versions.listByFileId(file.id)) {
+          const template = v.template_id === null ? Option.none() : yield* templates.findById(v.template_id)
+          if (yield* allowed("read", versionObject(v, Option.getOrUndefined(template)))) return
+        }
+        return yield* own.left
+      })
 
     /**
      * Stores `data` (a tar or zip archive of content type `mimetype`) for the caller; the same
      * bytes uploaded again by the same caller answer the existing file (`created: false`).
-     * Like the described system, a tar archive is stored as it comes; a zip archive must at
-     * least end like one. Next step: the described system turns zip archives into tar ones.
+     * Like the described system, a tar archive is stored as it comes and a zip archive is
+     * rewritten as a tar one (so every stored file is a tar; the hash is the tar's).
      */
-    const upload = (mimetype: string, data: Uint8Array) =>
+    const upload = (mimetype: string, body: Uint8Array) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         yield* authorize("create", { type: "file", ownerId: actor.user.id })
         if (!fileMimeTypes.includes(mimetype)) {
           return yield* new BadRequest({ message: `Unsupported content type header "${mimetype}".` })
         }
-        if (data.length === 0) return yield* new BadRequest({ message: "The file is empty." })
-        if ((mimetype === ZIP_MIME_TYPE || mimetype === WINDOWS_ZIP_MIME_TYPE) && !looksLikeZip(data)) {
-          return yield* new BadRequest({ message: "Incomplete .zip archive file.", detail: "No end of central directory record." })
+        if (body.length === 0) return yield* new BadRequest({ message: "The file is empty." })
+        let data = body
+        if (mimetype === ZIP_MIME_TYPE || mimetype === WINDOWS_ZIP_MIME_TYPE) {
+          if (!looksLikeZip(body)) {
+            return yield* new BadRequest({ message: "Incomplete .zip archive file.", detail: "No end of central directory record." })
+          }
+          data = yield* zipToTar(body).pipe(
+            Effect.mapError((e) => new BadRequest({ message: "Incomplete .zip archive file.", detail: e.message }))
+          )
+          mimetype = TAR_MIME_TYPE
         }
         const hash = createHash("sha256").update(data).digest("hex")
         const existing = yield* files.findByHashAndCreator(hash, actor.user.id)

@@ -3,12 +3,14 @@
  * agents, apps and presets, so the API can name them), dry runs, and the repository port.
  */
 import { Context, type Effect, type Option } from "effect"
+import type { AuthzObject } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
 import type { ProvisionerTags } from "./ProvisionerJob.js"
 import type {
   AgentApp, AgentScript, ExternalAuthProvider, NameValue, Preset, ProvisionedAgent, ProvisionedResource, RichParameter,
   TemplateVariable, WorkspaceTransition
 } from "./Provisioner.js"
+import { type TemplateRecord, templateObject } from "./Template.js"
 
 export interface ImportedApp extends AgentApp {
   readonly id: string
@@ -95,6 +97,8 @@ export class TemplateVersionRepo extends Context.Tag("@workbay/core/TemplateVers
   readonly insert: (version: TemplateVersionRecord) => Effect.Effect<void, UniqueViolation>
   readonly findById: (id: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
   readonly findByJobId: (jobId: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
+  /** The versions built from file `fileId` (who may read one of them may read the file). */
+  readonly listByFileId: (fileId: string) => Effect.Effect<ReadonlyArray<TemplateVersionRecord>>
   /** The template's version of that name (case-insensitive). */
   readonly findByTemplateAndName: (templateId: string, name: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
   readonly listByTemplate: (page: TemplateVersionPage) => Effect.Effect<ReadonlyArray<TemplateVersionRecord>>
@@ -109,3 +113,12 @@ export class TemplateVersionRepo extends Context.Tag("@workbay/core/TemplateVers
   readonly findDryRun: (jobId: string) => Effect.Effect<Option.Option<DryRunRecord>>
   readonly setDryRunResources: (jobId: string, resources: ReadonlyArray<ImportedResource>) => Effect.Effect<void>
 }>() {}
+
+/**
+ * How authorization names a version: as its template (with the template's access list), or,
+ * for a version not yet given to a template, as the `template` resource of its organization.
+ */
+export const versionObject = (
+  version: Pick<TemplateVersionRecord, "organization_id">,
+  template: Pick<TemplateRecord, "id" | "organization_id" | "user_acl" | "group_acl"> | undefined
+): AuthzObject => template !== undefined ? templateObject(template) : { type: "template", orgId: version.organization_id }

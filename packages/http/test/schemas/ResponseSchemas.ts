@@ -260,7 +260,7 @@ export const definitions: Record<string, JsonSchema> = {
 
   // The id of the uploaded file, named `hash` in the reference.
   UploadResponse: object({ hash: uuid }, ["hash"]),
-
+  // Template versions and their jobs (codersdk templateversions.go, provisionerdaemons.go, workspaceagents.go).
   ProvisionerJob: object({
     id: uuid,
     created_at: dateTime,
@@ -296,6 +296,81 @@ export const definitions: Record<string, JsonSchema> = {
     "id", "created_at", "status", "file_id", "tags", "queue_position", "queue_size", "organization_id", "initiator_id",
     "input", "type", "metadata", "logs_overflowed"
   ]),
+  ProvisionerJobLog: object({
+    id: integer, created_at: dateTime, log_source: { type: "string", enum: ["provisioner_daemon", "provisioner"] },
+    log_level: { type: "string", enum: ["trace", "debug", "info", "warn", "error"] }, stage: string, output: string
+  }, ["id", "created_at", "log_source", "log_level", "stage", "output"]),
+  MatchedProvisioners: object({ count: integer, available: integer, most_recently_seen: omitted(dateTime) }, ["count", "available"]),
+  TemplateVersion: object({
+    id: uuid, template_id: uuid, organization_id: uuid, created_at: dateTime, updated_at: dateTime, name: string,
+    message: string, job: ref("ProvisionerJob"), readme: string, created_by: ref("MinimalUser"), archived: boolean,
+    warnings: omitted(arrayOf({ type: "string", enum: ["UNSUPPORTED_WORKSPACES"] })),
+    matched_provisioners: ref("MatchedProvisioners"), has_external_agent: boolean
+  }, ["id", "created_at", "updated_at", "name", "message", "job", "readme", "created_by", "archived", "has_external_agent"]),
+  WorkspaceApp: object({
+    id: uuid, url: omitted(string), external: boolean, slug: string, display_name: omitted(string), command: omitted(string),
+    icon: omitted(string), subdomain: boolean, subdomain_name: omitted(string),
+    sharing_level: { type: "string", enum: ["owner", "authenticated", "organization", "public"] },
+    healthcheck: object({ url: string, interval: integer, threshold: integer }),
+    health: { type: "string", enum: ["disabled", "initializing", "healthy", "unhealthy"] }, group: omitted(string),
+    hidden: boolean, open_in: { type: "string", enum: ["slim-window", "tab"] }, tooltip: omitted(string), statuses: arrayOf({})
+  }, ["id", "external", "slug", "subdomain", "sharing_level", "health", "hidden", "open_in", "statuses"]),
+  WorkspaceAgent: object({
+    id: uuid, parent_id: nullable(uuid), created_at: dateTime, updated_at: dateTime,
+    status: { type: "string", enum: ["connecting", "connected", "disconnected", "timeout"] },
+    lifecycle_state: {
+      type: "string",
+      enum: ["created", "starting", "start_timeout", "start_error", "ready", "shutting_down", "shutdown_timeout", "shutdown_error", "off"]
+    },
+    name: string, resource_id: uuid, instance_id: omitted(string), architecture: string, environment_variables: mapOf(string),
+    operating_system: string, logs_length: integer, logs_overflowed: boolean, directory: omitted(string),
+    expanded_directory: omitted(string), version: string, api_version: string, apps: arrayOf(ref("WorkspaceApp")),
+    connection_timeout_seconds: integer, troubleshooting_url: string, subsystems: arrayOf(string),
+    health: object({ healthy: boolean, reason: omitted(string) }, ["healthy"]),
+    display_apps: arrayOf({ type: "string", enum: ["vscode", "vscode_insiders", "web_terminal", "port_forwarding_helper", "ssh_helper"] }),
+    log_sources: arrayOf(object({ workspace_agent_id: uuid, id: uuid, created_at: dateTime, display_name: string, icon: string })),
+    scripts: arrayOf(object({
+      id: uuid, log_source_id: uuid, log_path: string, script: string, cron: string, run_on_start: boolean, run_on_stop: boolean,
+      start_blocks_login: boolean, timeout: integer, display_name: string
+    })),
+    startup_script_behavior: { type: "string", enum: ["blocking", "non-blocking"] }
+  }, [
+    "id", "created_at", "updated_at", "status", "lifecycle_state", "name", "resource_id", "architecture", "environment_variables",
+    "operating_system", "logs_length", "logs_overflowed", "version", "api_version", "apps", "connection_timeout_seconds",
+    "troubleshooting_url", "subsystems", "health", "display_apps", "log_sources", "scripts", "startup_script_behavior"
+  ]),
+  WorkspaceResource: object({
+    id: uuid, created_at: dateTime, job_id: uuid, workspace_transition: { type: "string", enum: ["start", "stop", "delete"] },
+    type: string, name: string, hide: boolean, icon: string, agents: omitted(arrayOf(ref("WorkspaceAgent"))),
+    metadata: omitted(arrayOf(object({ key: string, value: string, sensitive: boolean }, ["key", "value", "sensitive"]))),
+    daily_cost: integer
+  }, ["id", "created_at", "job_id", "workspace_transition", "type", "name", "hide", "icon", "daily_cost"]),
+  TemplateVersionParameter: object({
+    name: string, display_name: omitted(string), description: string, description_plaintext: string,
+    type: { type: "string", enum: ["string", "number", "bool", "list(string)"] },
+    form_type: {
+      type: "string",
+      enum: ["", "radio", "slider", "input", "dropdown", "checkbox", "switch", "multi-select", "tag-select", "textarea", "error"]
+    },
+    mutable: boolean, default_value: string, icon: string,
+    options: arrayOf(object({ name: string, description: string, value: string, icon: string }, ["name", "description", "value", "icon"])),
+    validation_error: omitted(string), validation_regex: omitted(string), validation_min: integer, validation_max: integer,
+    validation_monotonic: { type: "string", enum: ["increasing", "decreasing"] }, required: boolean, ephemeral: boolean
+  }, ["name", "description", "description_plaintext", "type", "form_type", "mutable", "default_value", "icon", "options", "required", "ephemeral"]),
+  TemplateVersionVariable: object({
+    name: string, description: string, type: { type: "string", enum: ["string", "number", "bool"] }, value: string,
+    default_value: string, required: boolean, sensitive: boolean
+  }, ["name", "description", "type", "value", "default_value", "required", "sensitive"]),
+  TemplateVersionExternalAuth: object({
+    id: string, type: string, display_name: string, display_icon: string, authenticate_url: uri, authenticated: boolean,
+    optional: omitted(boolean)
+  }, ["id", "type", "display_name", "display_icon", "authenticate_url", "authenticated"]),
+  Preset: object({
+    ID: uuid, Name: string, Parameters: arrayOf(object({ Name: string, Value: string }, ["Name", "Value"])), Default: boolean,
+    DesiredPrebuildInstances: nullable(integer), Description: string, Icon: string
+  }, ["ID", "Name", "Parameters", "Default", "DesiredPrebuildInstances", "Description", "Icon"]),
+  ArchiveTemplateVersionsResponse: object({ template_id: uuid, archived_ids: arrayOf(uuid) }, ["template_id", "archived_ids"]),
+
 
   ProvisionerDaemon: object({
     id: uuid,

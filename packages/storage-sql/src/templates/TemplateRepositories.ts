@@ -142,6 +142,10 @@ export const makeVersions = Effect.gen(function*() {
       ),
     findById: byId,
     findByJobId: (jobId) => one(sql<Row>`SELECT * FROM template_versions WHERE job_id = ${jobId}`),
+    listByFileId: (fileId) =>
+      Effect.orDie(sql<Row>`SELECT * FROM template_versions WHERE file_id = ${fileId} ORDER BY created_at, id`).pipe(
+        Effect.map((rs) => rs.map(rowToVersion))
+      ),
     findByTemplateAndName: (templateId, name) =>
       one(sql<Row>`SELECT * FROM template_versions WHERE template_id = ${templateId} AND lower(name) = lower(${name})`),
     listByTemplate: (page) =>

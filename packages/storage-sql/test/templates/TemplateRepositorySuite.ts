@@ -89,6 +89,8 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         const result = imported(j.id)
         yield* versions.setImportResult(v.id, result, at(5))
         expect(Option.getOrThrow(yield* versions.findByJobId(j.id)).import_result).toEqual(result)
+        expect((yield* versions.listByFileId(v.file_id)).map((x) => x.id)).toEqual([v.id])
+        expect(yield* versions.listByFileId(randomUUID())).toEqual([])
 
         const updated = Option.getOrThrow(yield* templates.update(t.id, { description: "new", allow_user_autostop: true, user_acl: {} }))
         expect(updated.description).toBe("new")

@@ -1,0 +1,226 @@
+/**
+ * What a worker does with a template version's jobs: the import (`template_version_import`)
+ * and the dry run (`template_version_dry_run`). Each is a plain function from the claimed job
+ * and its provisioner to the job's completion; it never fails and never dies, so a job is
+ * never left running: a provisioner failure, a missing file or an unexpected defect all become
+ * `{error}` (with `error_code` when the provisioner named a known one).
+ *
+ * `runPendingJobs` is a small in-process worker over these executors, for tests and the
+ * benchmark, until the worker loop and its `JobExecutors` port take their place.
+ */
+import { Cause, Clock, Effect, Either, Option } from "effect"
+import { NIL_UUID } from "../Audit.js"
+import { IdGenerator } from "../Ids.js"
+import { UserRepo } from "../users/Repositories.js"
+import { type ArchiveFiles, readArchive } from "./Archive.js"
+import { FileRepo } from "./File.js"
+import {
+  type ImportResult,
+  type ProvisionedResource,
+  type Provisioner,
+  type ProvisionerLogSink,
+  Provisioners,
+  type WorkspaceTransition
+} from "./Provisioner.js"
+import {
+  type JobCompletion,
+  jobErrorCodes,
+  type ProvisionerJobRecord,
+  type ProvisionerJobType,
+  type ProvisionerWorker
+} from "./ProvisionerJob.js"
+import { ProvisionerJobs } from "./ProvisionerJobs.js"
+import { type ImportedResource, type TemplateVersionImport, TemplateVersionRepo } from "./TemplateVersion.js"
+
+/** What an executor gets beside the job: the provisioner of the job's type and where its log lines go. */
+export interface JobExecutorContext {
+  readonly provisioner: Provisioner
+  readonly onLog: ProvisionerLogSink
+}
+
+/** The services the template version executors read and write. */
+export type TemplateVersionExecutorServices = TemplateVersionRepo | FileRepo | UserRepo | IdGenerator
+
+export type VersionJobExecutor<R> = (job: ProvisionerJobRecord, ctx: JobExecutorContext) => Effect.Effect<JobCompletion, never, R>
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** A completion whose error code is one the API knows (others are dropped, the message stays). */
+const failed = (error: string, code?: string): JobCompletion =>
+  code !== undefined && (jobErrorCodes as ReadonlyArray<string>).includes(code) ? { error, error_code: code } : { error }
+
+/** Turns any defect into a failed completion: a job must never be left running. */
+const neverDie = <R>(effect: Effect.Effect<JobCompletion, never, R>, what: string) =>
+  effect.pipe(
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.failCause(cause as Cause.Cause<never>)
+        : Effect.as(Effect.logError(`${what} failed unexpectedly`, cause), failed(`The ${what} failed unexpectedly.`))
+    )
+  )
+
+/** Gives every resource, agent, app and script an id. */
+const withIds = (
+  resources: ReadonlyArray<ProvisionedResource>,
+  transition: WorkspaceTransition,
+  jobId: string,
+  at: Date
+) =>
+  Effect.flatMap(IdGenerator, (ids) =>
+    Effect.forEach(resources, (r) =>
+      Effect.gen(function*() {
+        const agents = yield* Effect.forEach(r.agents, (a) =>
+          Effect.gen(function*() {
+            return {
+              ...a,
+              id: yield* ids.uuid,
+              apps: yield* Effect.forEach(a.apps, (app) => Effect.map(ids.uuid, (id) => ({ ...app, id }))),
+              scripts: yield* Effect.forEach(a.scripts, (s) => Effect.map(ids.uuid, (id) => ({ ...s, id })))
+            }
+          }))
+        return { ...r, agents, id: yield* ids.uuid, job_id: jobId, created_at: at, transition } satisfies ImportedResource
+      })))
+
+const toImport = (result: ImportResult, jobId: string, at: Date) =>
+  Effect.gen(function*() {
+    const ids = yield* IdGenerator
+    const resources = yield* Effect.forEach(result.resources, (t) => withIds(t.resources, t.transition, jobId, at))
+    return {
+      parameters: result.parameters,
+      variables: result.variables,
+      resources: resources.flat(),
+      external_auth_providers: result.external_auth_providers,
+      presets: yield* Effect.forEach(result.presets, (p) => Effect.map(ids.uuid, (id) => ({ ...p, id }))),
+      has_ai_task: result.has_ai_task,
+      ai_task_app_slug: result.ai_task_app_slug,
+      has_external_agent: result.has_external_agent
+    } satisfies TemplateVersionImport
+  })
+
+/** The names a version's readme may have, at the archive's root or in its single top folder. */
+const README = "README.md"
+const findReadme = (files: ArchiveFiles): string => {
+  let data = files.get(README)
+  if (data === undefined) {
+    const tops = new Set([...files.keys()].map((p) => p.split("/")[0]))
+    if (tops.size === 1) data = files.get(`${[...tops][0]}/${README}`)
+  }
+  return data === undefined ? "" : new TextDecoder().decode(data)
+}
+
+/**
+ * The import: reads the version (by its job), its file, runs `provisioner.import` with the
+ * version's variable values, and keeps what it found with fresh ids, and the archive's
+ * README.md as the version's readme.
+ */
+export const importExecutor: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx) =>
+  neverDie(
+    Effect.gen(function*() {
+      const versions = yield* TemplateVersionRepo
+      const files = yield* FileRepo
+      const version = yield* versions.findByJobId(job.id)
+      if (Option.isNone(version)) return failed("The template version of this import no longer exists.")
+      const file = yield* files.findById(job.file_id)
+      if (Option.isNone(file)) return failed("The template version's file no longer exists.")
+      const result = yield* Effect.either(ctx.provisioner.import({
+        archive: file.value.data,
+        content_type: file.value.mimetype,
+        variable_values: version.value.user_variable_values,
+        onLog: ctx.onLog
+      }))
+      if (Either.isLeft(result)) return failed(result.left.message, result.left.error_code)
+      const at = yield* now
+      yield* versions.setImportResult(version.value.id, yield* toImport(result.right, job.id, at), at)
+      const archive = yield* Effect.either(readArchive(file.value.data, file.value.mimetype))
+      const readme = Either.isRight(archive) ? findReadme(archive.right) : ""
+      if (readme !== "") yield* Effect.orDie(versions.update(version.value.id, { readme }, at))
+      return {}
+    }),
+    "template import"
+  )
+
+/**
+ * The dry run: `provisioner.build` of the `start` transition with the dry run's parameter
+ * values, no previous state, the requested workspace name and the initiator as owner; keeps
+ * the resources it would create.
+ */
+export const dryRunExecutor: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx) =>
+  neverDie(
+    Effect.gen(function*() {
+      const versions = yield* TemplateVersionRepo
+      const files = yield* FileRepo
+      const users = yield* UserRepo
+      const dryRun = yield* versions.findDryRun(job.id)
+      if (Option.isNone(dryRun)) return failed("The dry run of this job no longer exists.")
+      const version = yield* versions.findById(dryRun.value.template_version_id)
+      if (Option.isNone(version)) return failed("The template version of this dry run no longer exists.")
+      const file = yield* files.findById(job.file_id)
+      if (Option.isNone(file)) return failed("The template version's file no longer exists.")
+      const owner = yield* users.findById(job.initiator_id)
+      const result = yield* Effect.either(ctx.provisioner.build({
+        archive: file.value.data,
+        content_type: file.value.mimetype,
+        transition: "start",
+        variable_values: dryRun.value.user_variable_values.length > 0
+          ? dryRun.value.user_variable_values
+          : version.value.user_variable_values,
+        parameter_values: dryRun.value.rich_parameter_values,
+        previous_state: new Uint8Array(0),
+        workspace: {
+          id: NIL_UUID,
+          name: dryRun.value.workspace_name,
+          owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username })
+        },
+        onLog: ctx.onLog
+      }))
+      if (Either.isLeft(result)) return failed(result.left.message, result.left.error_code)
+      const resources = yield* withIds(result.right.resources, "start", job.id, yield* now)
+      yield* versions.setDryRunResources(job.id, resources)
+      return {}
+    }),
+    "dry run"
+  )
+
+/** The template version executors by job type (the worker loop registers them in its `JobExecutors`). */
+export const templateVersionExecutors: Partial<Record<ProvisionerJobType, VersionJobExecutor<TemplateVersionExecutorServices>>> = {
+  template_version_import: importExecutor,
+  template_version_dry_run: dryRunExecutor
+}
+
+/**
+ * Runs pending template version jobs in-process until none is left that `worker` serves
+ * (default: every registered provisioner type, organization-scoped tags): claims, executes with
+ * its logs stored, completes. Answers the jobs it finished. For tests and benchmarks.
+ */
+export const runPendingJobs = (worker?: Partial<ProvisionerWorker>) =>
+  Effect.gen(function*() {
+    const jobs = yield* ProvisionerJobs
+    const registry = yield* Provisioners
+    const ids = yield* IdGenerator
+    const self: ProvisionerWorker = {
+      id: worker?.id ?? (yield* ids.uuid),
+      name: worker?.name ?? "in-process",
+      provisioners: worker?.provisioners ?? registry.types,
+      tags: worker?.tags ?? { scope: "organization" }
+    }
+    const done: Array<ProvisionerJobRecord> = []
+    while (true) {
+      const claimed = yield* jobs.acquire(self)
+      if (Option.isNone(claimed)) return done
+      const job = claimed.value
+      const executor = templateVersionExecutors[job.type]
+      const provisioner = registry.get(job.provisioner)
+      const onLog: ProvisionerLogSink = (log) =>
+        Effect.asVoid(jobs.appendLogs(job.id, [{
+          created_at: log.created_at,
+          log_source: "provisioner",
+          log_level: log.level,
+          stage: log.stage,
+          output: log.output
+        }]))
+      const completion = executor === undefined || Option.isNone(provisioner)
+        ? failed(`No executor runs ${job.type} jobs of provisioner "${job.provisioner}".`)
+        : yield* executor(job, { provisioner: provisioner.value, onLog })
+      done.push(yield* Effect.orDie(jobs.complete(job.id, self.id, completion)))
+    }
+  })

@@ -1,0 +1,635 @@
+/**
+ * The TemplateVersions service: creating versions (each with its import job), reading what the
+ * import found, dry runs, renaming, canceling, archiving, and promoting a version to be its
+ * template's active one. Rules and messages follow the described system's template version
+ * routes; see docs/templates.md.
+ *
+ * Authorization: a version that belongs to a template is authorized as that template (with its
+ * access list); one that belongs to none as the `template` resource of its organization. A
+ * version the caller may not read answers like a missing one (404); one they may read but not
+ * change answers 403.
+ */
+import { Clock, Effect, Option } from "effect"
+import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
+import { auditResource, NIL_UUID } from "../Audit.js"
+import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Validation } from "../Errors.js"
+import { IdGenerator } from "../Ids.js"
+import { Organizations } from "../organizations/Organizations.js"
+import { Transactions } from "../Repositories.js"
+import { Settings } from "../Settings.js"
+import { span } from "../Tracing.js"
+import { UserRepo } from "../users/Repositories.js"
+import { toMinimalUser, type UserRecord } from "../users/User.js"
+import { putNonEmpty, type WireProps } from "../Wire.js"
+import { Files } from "./Files.js"
+import type { NameValue } from "./Provisioner.js"
+import {
+  jobStatus,
+  type ProvisionerJobLogRecord,
+  type ProvisionerJobRecord,
+  type ProvisionerTags,
+  toProvisionerJobLog
+} from "./ProvisionerJob.js"
+import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
+import { ProvisionerJobViews } from "./ProvisionerJobViews.js"
+import { ProvisionerJobs } from "./ProvisionerJobs.js"
+import { type TemplateRecord, TemplateRepo, templateObject } from "./Template.js"
+import { type TemplateVersionRecord, TemplateVersionRepo, versionObject } from "./TemplateVersion.js"
+import {
+  ArchiveTemplateVersionsResponse,
+  TemplateVersion,
+  TemplateVersionExternalAuth,
+  toPreset,
+  toTemplateVersionParameter,
+  toTemplateVersionVariable,
+  toWorkspaceResource
+} from "./TemplateVersionWire.js"
+
+export interface CreateTemplateVersionInput {
+  readonly name?: string | undefined
+  readonly message?: string | undefined
+  readonly template_id?: string | undefined
+  readonly storage_method: "file"
+  readonly file_id?: string | undefined
+  readonly example_id?: string | undefined
+  readonly provisioner: string
+  readonly tags?: ProvisionerTags | undefined
+  readonly user_variable_values?: ReadonlyArray<NameValue> | undefined
+}
+
+export interface PatchTemplateVersionInput {
+  /** Empty keeps the current name. */
+  readonly name?: string | undefined
+  readonly message?: string | undefined
+}
+
+export interface DryRunInput {
+  readonly workspace_name?: string | undefined
+  readonly rich_parameter_values?: ReadonlyArray<NameValue> | undefined
+  readonly user_variable_values?: ReadonlyArray<NameValue> | undefined
+}
+
+export interface ListVersionsInput {
+  readonly after_id?: string | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+  readonly include_archived?: boolean | undefined
+}
+
+export interface LogsInput {
+  /** Lines with an id above this one. */
+  readonly after?: number | undefined
+  /** Lines with an id below this one. */
+  readonly before?: number | undefined
+}
+
+/** The most versions one listing answers when it names no limit. */
+export const MAX_VERSIONS_PAGE = 10_000
+
+// Moby's name generator picks "adjective_surname"; so do we, from our own shorter lists.
+const adjectives = [
+  "admiring", "bold", "brave", "busy", "calm", "clever", "cool", "eager", "elated", "epic", "fervent", "focused",
+  "friendly", "gallant", "gifted", "happy", "hopeful", "jolly", "keen", "kind", "lucid", "modest", "nifty", "optimistic",
+  "peaceful", "quirky", "relaxed", "serene", "sharp", "stoic", "sweet", "tender", "trusting", "vibrant", "wizardly", "zen"
+]
+const surnames = [
+  "agnesi", "babbage", "bell", "bohr", "curie", "darwin", "dijkstra", "euler", "fermat", "feynman", "gauss", "hopper",
+  "hypatia", "johnson", "kepler", "knuth", "lamarr", "lovelace", "meitner", "newton", "noether", "pascal", "ritchie",
+  "shannon", "tesla", "thompson", "torvalds", "turing", "wozniak", "yalow"
+]
+/** A random version name, as the described system gives a version created without one (`hopeful_turing`). */
+export const randomVersionName = (): string =>
+  `${adjectives[Math.floor(Math.random() * adjectives.length)]}_${surnames[Math.floor(Math.random() * surnames.length)]}`
+
+const versionNotFound = () => NotFound.resource("Template version")
+const templateNotFound = () => NotFound.resource("Template")
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** How audit entries name a version and a template. */
+const versionResource = (v: TemplateVersionRecord) =>
+  ({ type: "template_version", id: v.id, target: v.name, organizationId: v.organization_id })
+const templateResource = (t: TemplateRecord) =>
+  ({ type: "template", id: t.id, target: t.name, organizationId: t.organization_id, icon: t.icon })
+
+const auditedVersion = (v: TemplateVersionRecord) => ({
+  name: v.name,
+  message: v.message,
+  template_id: v.template_id,
+  organization_id: v.organization_id,
+  job_id: v.job_id,
+  file_id: v.file_id,
+  archived: v.archived
+})
+
+const unfinished = (job: ProvisionerJobRecord) => job.completed_at === null
+
+export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workbay/core/TemplateVersions", {
+  effect: Effect.gen(function*() {
+    const versions = yield* TemplateVersionRepo
+    const templates = yield* TemplateRepo
+    const jobs = yield* ProvisionerJobs
+    const files = yield* Files
+    const users = yield* UserRepo
+    const organizations = yield* Organizations
+    const views = yield* ProvisionerJobViews
+    const daemons = yield* ProvisionerDaemons
+    const ids = yield* IdGenerator
+    const tx = yield* Transactions
+    const settings = yield* Settings
+
+    /**
+     * A job on the wire (queue standing and available workers among the live provisioner
+     * daemons, metadata) and the daemons that could run it (`matched_provisioners`).
+     */
+    const provisionerStanding = (job: ProvisionerJobRecord) =>
+      Effect.all({ job: views.describe(job), matched: daemons.matched(job) })
+
+    const templateOf = (v: TemplateVersionRecord) =>
+      v.template_id === null
+        ? Effect.succeed<TemplateRecord | undefined>(undefined)
+        : Effect.map(templates.findById(v.template_id), Option.getOrUndefined)
+
+    const jobOf = (jobId: string) => Effect.orDie(jobs.get(jobId))
+
+    const creatorOf = (v: TemplateVersionRecord) =>
+      Effect.map(users.findById(v.created_by), (u): Pick<UserRecord, "id" | "username" | "avatar_url" | "name"> =>
+        Option.getOrElse(u, () => ({ id: v.created_by, username: "", avatar_url: "", name: "" })))
+
+    /** The wire form of a version with its job, its creator and its matched provisioners. */
+    const toWire = (v: TemplateVersionRecord, _template: TemplateRecord | undefined, job?: ProvisionerJobRecord) =>
+      Effect.gen(function*() {
+        const j = job ?? (yield* jobOf(v.job_id))
+        const standing = yield* provisionerStanding(j)
+        const creator = yield* creatorOf(v)
+        const props: WireProps<typeof TemplateVersion> = {
+          id: v.id,
+          template_id: v.template_id ?? NIL_UUID,
+          organization_id: v.organization_id,
+          created_at: v.created_at,
+          updated_at: v.updated_at,
+          name: v.name,
+          message: v.message,
+          job: standing.job,
+          readme: v.readme,
+          created_by: toMinimalUser(creator as UserRecord),
+          archived: v.archived,
+          matched_provisioners: standing.matched,
+          has_external_agent: v.import_result?.has_external_agent ?? false
+        }
+        return new TemplateVersion(props, true)
+      })
+
+    /** The version `id` the caller may read, with its template. */
+    const readable = (id: string) =>
+      Effect.gen(function*() {
+        const found = yield* versions.findById(id.toLowerCase())
+        if (Option.isNone(found)) return yield* versionNotFound()
+        const template = yield* templateOf(found.value)
+        if (template?.deleted === true) return yield* versionNotFound()
+        yield* authorizeRead("Template version", versionObject(found.value, template))
+        return { version: found.value, template }
+      })
+
+    /** The version `id` the caller may read and change. */
+    const changeable = (id: string) =>
+      Effect.tap(readable(id), ({ template, version }) => authorize("update", versionObject(version, template)))
+
+    /** The undeleted template `id` the caller may read. */
+    const readableTemplate = (id: string) =>
+      Effect.gen(function*() {
+        const found = yield* templates.findById(id.toLowerCase())
+        if (Option.isNone(found) || found.value.deleted) return yield* templateNotFound()
+        yield* authorizeRead("Template", templateObject(found.value))
+        return found.value
+      })
+
+    const create = (organization: string, input: CreateTemplateVersionInput) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const org = yield* organizations.resolve(organization)
+        let template: TemplateRecord | undefined
+        if (input.template_id !== undefined) {
+          const found = yield* templates.findById(input.template_id.toLowerCase())
+          if (
+            Option.isNone(found) || found.value.deleted || found.value.organization_id !== org.id ||
+            !(yield* allowed("read", templateObject(found.value)))
+          ) {
+            return yield* new NotFound({ message: "Template does not exist." })
+          }
+          template = found.value
+        }
+        // A version of a template is a change of that template; one without a template is
+        // the start of a new template.
+        yield* authorize(template === undefined ? "create" : "update", template === undefined
+          ? { type: "template", orgId: org.id }
+          : templateObject(template))
+        if (input.example_id !== undefined && input.example_id !== "") {
+          if (input.file_id !== undefined) {
+            return yield* new BadRequest({ message: "You cannot specify both an example_id and a file_id." })
+          }
+          return yield* new BadRequest({
+            message: "Examples are not supported.",
+            detail: "Upload the template's archive with POST /files and pass its id as file_id.",
+            validations: [new Validation({ field: "example_id", detail: "Examples are not supported." })]
+          })
+        }
+        if (input.file_id === undefined) {
+          return yield* BadRequest.field("file_id", "A file_id is required.")
+        }
+        const file = yield* files.get(input.file_id)
+        const at = yield* now
+        const versionId = yield* ids.uuid
+        const name = input.name !== undefined && input.name !== "" ? input.name : randomVersionName()
+        const created = yield* tx.atomic(Effect.gen(function*() {
+          const job = yield* jobs.enqueue({
+            organization_id: org.id,
+            initiator_id: actor.user.id,
+            provisioner: input.provisioner,
+            type: "template_version_import",
+            file_id: file.id,
+            input: { template_version_id: versionId },
+            tags: input.tags ?? {}
+          })
+          const record: TemplateVersionRecord = {
+            id: versionId,
+            template_id: template?.id ?? null,
+            organization_id: org.id,
+            created_at: at,
+            updated_at: at,
+            name,
+            message: input.message ?? "",
+            readme: "",
+            job_id: job.id,
+            created_by: actor.user.id,
+            archived: false,
+            file_id: file.id,
+            provisioner: input.provisioner,
+            tags: job.tags,
+            user_variable_values: input.user_variable_values ?? [],
+            import_result: null
+          }
+          yield* versions.insert(record)
+          return { record, job }
+        })).pipe(
+          Effect.catchTag("UniqueViolation", () =>
+            Effect.fail(
+              new Conflict({
+                message: `A template version named "${name}" already exists for this template.`,
+                validations: [new Validation({ field: "name", detail: "This name is in use." })]
+              })
+            ))
+        )
+        yield* auditResource(versionResource(created.record), undefined, auditedVersion(created.record))
+        return yield* toWire(created.record, template, created.job)
+      }).pipe(span("TemplateVersions.create"))
+
+    const get = (id: string) =>
+      Effect.flatMap(readable(id), ({ template, version }) => toWire(version, template)).pipe(span("TemplateVersions.get"))
+
+    const update = (id: string, input: PatchTemplateVersionInput) =>
+      Effect.gen(function*() {
+        const { template, version } = yield* changeable(id)
+        const name = input.name !== undefined && input.name !== "" ? input.name : version.name
+        const clash = () =>
+          new Conflict({
+            message: "A template version with that name already exists for this template.",
+            validations: [new Validation({ field: "name", detail: "Name is already used." })]
+          })
+        if (template !== undefined && name.toLowerCase() !== version.name.toLowerCase()) {
+          const other = yield* versions.findByTemplateAndName(template.id, name)
+          if (Option.isSome(other) && other.value.id !== version.id) return yield* clash()
+        }
+        const updated = yield* versions.update(version.id, { name, message: input.message ?? version.message }, yield* now).pipe(
+          Effect.catchTag("UniqueViolation", () => Effect.fail(clash())),
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(versionNotFound()), onSome: Effect.succeed }))
+        )
+        yield* auditResource(versionResource(updated), auditedVersion(version), auditedVersion(updated))
+        return yield* toWire(updated, template)
+      }).pipe(span("TemplateVersions.update"))
+
+    /** Cancels the version's import job (pending: at once; running: once its worker stops). */
+    const cancel = (id: string) =>
+      Effect.gen(function*() {
+        const { version } = yield* changeable(id)
+        const job = yield* jobOf(version.job_id)
+        // The described system's order: a canceled pending job is completed too, so it reads "completed".
+        if (job.completed_at !== null) return yield* new BadRequest({ message: "Job has already completed!" })
+        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
+        yield* jobs.cancel(version.job_id).pipe(Effect.catchTag("NotFound", () => Effect.die("A version's job is missing.")))
+        return new ResponseBody({ message: "Job has been marked as canceled..." })
+      }).pipe(span("TemplateVersions.cancel"))
+
+    /** The version's import job, once the caller may read the version (for logs, followed or not). */
+    const importJob = (id: string) =>
+      Effect.flatMap(readable(id), ({ version }) => jobOf(version.job_id)).pipe(span("TemplateVersions.importJob"))
+
+    /** A job's log lines between `after` and `before` (ids), in order. */
+    const logs = (job: ProvisionerJobRecord, input: LogsInput) =>
+      Effect.gen(function*() {
+        const out: Array<ProvisionerJobLogRecord> = []
+        const before = input.before !== undefined && input.before > 0 ? input.before : Number.MAX_SAFE_INTEGER
+        let after = Math.max(0, input.after ?? 0)
+        const PAGE = 1000
+        while (true) {
+          const page = yield* jobs.logsAfter(job.id, after, PAGE)
+          for (const line of page) {
+            if (line.id >= before) return out.map(toProvisionerJobLog)
+            out.push(line)
+          }
+          if (page.length < PAGE) return out.map(toProvisionerJobLog)
+          after = page[page.length - 1]!.id
+        }
+      }).pipe(span("TemplateVersions.logs"))
+
+    const notCompleted = (status: 400 | 403) =>
+      status === 400
+        ? new BadRequest({ message: "Job hasn't completed!" })
+        : new Forbidden({ message: "Job hasn't completed!" })
+
+    const resources = (id: string) =>
+      Effect.gen(function*() {
+        const { version } = yield* readable(id)
+        const job = yield* jobOf(version.job_id)
+        if (unfinished(job)) return yield* notCompleted(400)
+        return (version.import_result?.resources ?? []).map(toWorkspaceResource)
+      }).pipe(span("TemplateVersions.resources"))
+
+    const richParameters = (id: string) =>
+      Effect.gen(function*() {
+        const { version } = yield* readable(id)
+        const job = yield* jobOf(version.job_id)
+        if (unfinished(job)) return yield* notCompleted(403)
+        return [...(version.import_result?.parameters ?? [])].sort((a, b) => a.order - b.order).map(toTemplateVersionParameter)
+      }).pipe(span("TemplateVersions.richParameters"))
+
+    const variables = (id: string) =>
+      Effect.gen(function*() {
+        const { version } = yield* readable(id)
+        const job = yield* jobOf(version.job_id)
+        if (unfinished(job)) return yield* notCompleted(403)
+        return (version.import_result?.variables ?? []).map(toTemplateVersionVariable)
+      }).pipe(span("TemplateVersions.variables"))
+
+    /**
+     * The external auth providers the version asks for. No provider is configured yet, so every
+     * one answers unauthenticated, with the sign-in address the described system gives
+     * (`<access URL>/external-auth/<id>`) and its id as type and display name.
+     */
+    const externalAuth = (id: string) =>
+      Effect.gen(function*() {
+        const { version } = yield* readable(id)
+        const base = settings.accessUrl.replace(/\/+$/, "")
+        return (version.import_result?.external_auth_providers ?? []).map((p) => {
+          const props: WireProps<typeof TemplateVersionExternalAuth> = {
+            id: p.id,
+            type: p.id,
+            display_name: p.id,
+            display_icon: "",
+            authenticate_url: `${base}/external-auth/${encodeURIComponent(p.id)}`,
+            authenticated: false
+          }
+          putNonEmpty(props, "optional", p.optional)
+          return new TemplateVersionExternalAuth(props, true)
+        })
+      }).pipe(span("TemplateVersions.externalAuth"))
+
+    const presets = (id: string) =>
+      Effect.map(readable(id), ({ version }) => (version.import_result?.presets ?? []).map(toPreset)).pipe(
+        span("TemplateVersions.presets")
+      )
+
+    // Dry runs.
+
+    const createDryRun = (id: string, input: DryRunInput) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const { version } = yield* readable(id)
+        // A dry run is a workspace build that creates nothing: who may not create a workspace may not run one.
+        const workspace = { type: "workspace", orgId: version.organization_id, ownerId: actor.user.id } as const
+        if (!(yield* allowed("create", workspace))) return yield* versionNotFound()
+        const importJob = yield* jobOf(version.job_id)
+        if (unfinished(importJob)) return yield* new BadRequest({ message: "Template version import job hasn't completed!" })
+        const job = yield* tx.atomic(Effect.gen(function*() {
+          const job = yield* jobs.enqueue({
+            organization_id: version.organization_id,
+            initiator_id: actor.user.id,
+            provisioner: importJob.provisioner,
+            type: "template_version_dry_run",
+            file_id: importJob.file_id,
+            input: { template_version_id: version.id },
+            tags: importJob.tags
+          })
+          yield* versions.insertDryRun({
+            job_id: job.id,
+            template_version_id: version.id,
+            workspace_name: input.workspace_name ?? "",
+            rich_parameter_values: input.rich_parameter_values ?? [],
+            user_variable_values: input.user_variable_values ?? [],
+            resources: null
+          })
+          return job
+        }))
+        const standing = yield* provisionerStanding(job)
+        return standing.job
+      }).pipe(span("TemplateVersions.createDryRun"))
+
+    /**
+     * The dry run `jobId` of version `id`: 404 when there is no such job, 403 when it is not a
+     * dry run of this version or the caller may not read the initiator's workspaces.
+     */
+    const dryRunJob = (id: string, jobId: string) =>
+      Effect.gen(function*() {
+        const { template, version } = yield* readable(id)
+        const found = yield* Effect.option(jobs.get(jobId.toLowerCase()))
+        if (Option.isNone(found)) return yield* new NotFound({ message: `Provisioner job "${jobId}" not found.` })
+        const job = found.value
+        if (job.type !== "template_version_dry_run" || job.input.template_version_id !== version.id) {
+          return yield* Forbidden.default()
+        }
+        if (!(yield* allowed("read", { type: "workspace", orgId: version.organization_id, ownerId: job.initiator_id }))) {
+          return yield* Forbidden.default()
+        }
+        return { job, version, template }
+      })
+
+    const getDryRun = (id: string, jobId: string) =>
+      Effect.gen(function*() {
+        const { job } = yield* dryRunJob(id, jobId)
+        return (yield* provisionerStanding(job)).job
+      }).pipe(span("TemplateVersions.getDryRun"))
+
+    const dryRunResources = (id: string, jobId: string) =>
+      Effect.gen(function*() {
+        const { job } = yield* dryRunJob(id, jobId)
+        if (unfinished(job)) return yield* notCompleted(400)
+        const dryRun = yield* versions.findDryRun(job.id)
+        return Option.match(dryRun, { onNone: () => [], onSome: (d) => d.resources ?? [] }).map(toWorkspaceResource)
+      }).pipe(span("TemplateVersions.dryRunResources"))
+
+    /** The dry run's job, once the caller may read it (for logs, followed or not). */
+    const dryRunLogsJob = (id: string, jobId: string) =>
+      Effect.map(dryRunJob(id, jobId), ({ job }) => job).pipe(span("TemplateVersions.dryRunLogsJob"))
+
+    const cancelDryRun = (id: string, jobId: string) =>
+      Effect.gen(function*() {
+        const { job, version } = yield* dryRunJob(id, jobId)
+        if (!(yield* allowed("update", { type: "workspace", orgId: version.organization_id, ownerId: job.initiator_id }))) {
+          return yield* versionNotFound()
+        }
+        if (job.completed_at !== null) return yield* new BadRequest({ message: "Job has already completed." })
+        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled." })
+        yield* jobs.cancel(job.id).pipe(
+          Effect.catchTag("NotFound", () => Effect.die("A dry run's job is missing.")),
+          // Finished between the read and the cancel.
+          Effect.catchTag("BadRequest", () => Effect.fail(new BadRequest({ message: "Job has already completed." })))
+        )
+        return new ResponseBody({ message: "Job has been marked as canceled." })
+      }).pipe(span("TemplateVersions.cancelDryRun"))
+
+    // Archiving.
+
+    /** Why `version` may not be archived now, if it may not: it is the active one, or its import is unfinished. */
+    const archiveRefusal = (version: TemplateVersionRecord, template: TemplateRecord, job: ProvisionerJobRecord) => {
+      if (template.active_version_id === version.id) return "The active template version cannot be archived."
+      if (unfinished(job)) return `Cannot archive a template version whose import job is ${jobStatus(job)}; cancel it or wait for it to finish.`
+      return undefined
+    }
+
+    const setArchived = (id: string, archived: boolean) =>
+      Effect.gen(function*() {
+        const { template, version } = yield* changeable(id)
+        const verb = archived ? "archived" : "unarchived"
+        if (version.archived === archived) return yield* new BadRequest({ message: `Template version already ${verb}.` })
+        if (template === undefined) {
+          return yield* new BadRequest({ message: "Cannot archive template versions not associated with a template." })
+        }
+        if (archived) {
+          const refusal = archiveRefusal(version, template, yield* jobOf(version.job_id))
+          if (refusal !== undefined) return yield* new BadRequest({ message: refusal })
+        }
+        yield* versions.setArchived(template.id, [version.id], archived, yield* now)
+        yield* auditResource(versionResource(version), auditedVersion(version), auditedVersion({ ...version, archived }))
+        return new ResponseBody({ message: `template version "${version.id}" ${verb}` })
+      }).pipe(span("TemplateVersions.setArchived"))
+
+    /** Archives the template's unused versions whose import failed (`all`: whose import finished). */
+    const archiveUnused = (templateId: string, all: boolean) =>
+      Effect.gen(function*() {
+        const template = yield* readableTemplate(templateId)
+        yield* authorize("update", templateObject(template))
+        const list = yield* versions.listByTemplate({ templateId: template.id, limit: MAX_VERSIONS_PAGE, includeArchived: false })
+        const chosen: Array<string> = []
+        for (const v of list) {
+          const job = yield* jobOf(v.job_id)
+          if (archiveRefusal(v, template, job) !== undefined) continue
+          if (!all && jobStatus(job) !== "failed") continue
+          chosen.push(v.id)
+        }
+        const archivedIds = yield* versions.setArchived(template.id, chosen, true, yield* now)
+        yield* auditResource(templateResource(template))
+        return new ArchiveTemplateVersionsResponse({ template_id: template.id, archived_ids: archivedIds }, true)
+      }).pipe(span("TemplateVersions.archiveUnused"))
+
+    // A template's versions.
+
+    const listByTemplate = (templateId: string, input: ListVersionsInput) =>
+      Effect.gen(function*() {
+        const template = yield* readableTemplate(templateId)
+        if (input.after_id !== undefined) {
+          const after = yield* versions.findById(input.after_id.toLowerCase())
+          if (Option.isNone(after)) {
+            return yield* new BadRequest({ message: `Record at "after_id" (${JSON.stringify(input.after_id)}) does not exist.` })
+          }
+        }
+        const limit = input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, MAX_VERSIONS_PAGE) : MAX_VERSIONS_PAGE
+        const list = yield* versions.listByTemplate({
+          templateId: template.id,
+          limit,
+          offset: input.offset,
+          afterId: input.after_id?.toLowerCase(),
+          includeArchived: input.include_archived === true
+        })
+        return yield* Effect.forEach(list, (v) => toWire(v, template))
+      }).pipe(span("TemplateVersions.listByTemplate"))
+
+    const byName = (template: TemplateRecord, name: string) =>
+      Effect.flatMap(
+        versions.findByTemplateAndName(template.id, name),
+        Option.match({
+          onNone: () => Effect.fail(new NotFound({ message: `No template version found by name ${JSON.stringify(name)}.` })),
+          onSome: Effect.succeed
+        })
+      )
+
+    const getByTemplateAndName = (templateId: string, name: string) =>
+      Effect.gen(function*() {
+        const template = yield* readableTemplate(templateId)
+        return yield* toWire(yield* byName(template, name), template)
+      }).pipe(span("TemplateVersions.getByTemplateAndName"))
+
+    const templateByOrganizationAndName = (organization: string, templateName: string) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(organization)
+        const found = yield* templates.findByName(org.id, templateName)
+        if (Option.isNone(found)) return yield* templateNotFound()
+        yield* authorizeRead("Template", templateObject(found.value))
+        return found.value
+      })
+
+    const getByOrganizationAndName = (organization: string, templateName: string, name: string) =>
+      Effect.gen(function*() {
+        const template = yield* templateByOrganizationAndName(organization, templateName)
+        return yield* toWire(yield* byName(template, name), template)
+      }).pipe(span("TemplateVersions.getByOrganizationAndName"))
+
+    const previous = (organization: string, templateName: string, name: string) =>
+      Effect.gen(function*() {
+        const template = yield* templateByOrganizationAndName(organization, templateName)
+        const version = yield* byName(template, name)
+        const prev = yield* versions.previous(template.id, version.id)
+        if (Option.isNone(prev)) {
+          return yield* new NotFound({ message: `No previous template version found for ${JSON.stringify(name)}.` })
+        }
+        return yield* toWire(prev.value, template)
+      }).pipe(span("TemplateVersions.previous"))
+
+    /** Makes version `versionId` the template's active one: it must be the template's, not archived, and imported. */
+    const promote = (templateId: string, versionId: string) =>
+      Effect.gen(function*() {
+        const template = yield* readableTemplate(templateId)
+        yield* authorize("update", templateObject(template))
+        const found = yield* versions.findById(versionId.toLowerCase())
+        if (Option.isNone(found)) return yield* new NotFound({ message: "Template version not found." })
+        const version = found.value
+        if (version.template_id !== template.id) {
+          return yield* new BadRequest({ message: "The provided template version doesn't belong to the specified template." })
+        }
+        if (version.archived) return yield* new BadRequest({ message: "The provided template version is archived." })
+        const job = yield* jobOf(version.job_id)
+        const status = jobStatus(job)
+        if (status !== "succeeded") {
+          return yield* new Forbidden({
+            message: "Only versions that have been built successfully can be promoted.",
+            detail: `Attempted to promote a version with a ${status} build`
+          })
+        }
+        const updated = yield* templates.update(template.id, { active_version_id: version.id, updated_at: yield* now }).pipe(
+          Effect.catchTag("UniqueViolation", () => Effect.die("Promoting a version clashed on a template's name.")),
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(templateNotFound()), onSome: Effect.succeed }))
+        )
+        yield* auditResource(
+          templateResource(updated),
+          { active_version_id: template.active_version_id },
+          { active_version_id: updated.active_version_id }
+        )
+        return new ResponseBody({ message: "Updated the active template version!" })
+      }).pipe(span("TemplateVersions.promote"))
+
+    return {
+      create, get, update, cancel, importJob, logs, resources, richParameters, variables, externalAuth, presets,
+      createDryRun, getDryRun, dryRunResources, dryRunLogsJob, cancelDryRun, setArchived, archiveUnused, listByTemplate,
+      getByTemplateAndName, getByOrganizationAndName, previous, promote, provisionerStanding
+    } as const
+  }),
+  dependencies: [Organizations.Default, Files.Default, ProvisionerJobs.Default]
+}) {}

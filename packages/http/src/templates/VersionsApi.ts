@@ -1,0 +1,243 @@
+/**
+ * Template version routes: creating versions from uploaded files, what their imports found,
+ * dry runs, archiving, and a template's versions (listing, by name, promotion). Paths, bodies
+ * and answers as the described system's; see docs/templates.md.
+ */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import {
+  ArchiveTemplateVersionsResponse, ProvisionerJob, ProvisionerJobLog, ResponseBody, TemplateVersion, TemplateVersionExternalAuth,
+  TemplateVersionParameter, TemplateVersionVariable, VersionPreset, WorkspaceResource
+} from "@workbay/core"
+import { Schema } from "effect"
+import { WebSocketUpgradeSchema } from "../WebSocket.js"
+import { Audited, audit } from "../Audit.js"
+import {
+  BadRequest, BooleanParam, Conflict, Forbidden, IntParam, NonNegativeIntParam, NotFound, optional, optionalParam, wireName
+} from "../Common.js"
+import { Authentication } from "../Security.js"
+
+const uuid = (what: string) =>
+  Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })
+
+const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+
+/** A version name, as the described system's rule: letters and digits, single `_`, `.` or `-` between them, at most 64. */
+export const TemplateVersionName = Schema.String.pipe(
+  Schema.maxLength(64, { message: () => "Must be at most 64 characters." }),
+  Schema.pattern(/^[a-zA-Z0-9]+(?:[_.-][a-zA-Z0-9]+)*$/, {
+    message: () => "Must be alphanumeric, with single underscores, periods or hyphens between."
+  })
+)
+const NameOrEmpty = Schema.Union(Schema.Literal(""), TemplateVersionName).annotations({
+  message: () => ({
+    message: "Must be empty or alphanumeric (at most 64 characters), with single underscores, periods or hyphens between.",
+    override: true
+  })
+})
+
+/** A `{name, value}` pair: a template variable's value, or a workspace parameter's. */
+export class NameValue extends Schema.Class<NameValue>("VariableValue")({
+  name: Text(256).pipe(Schema.minLength(1, { message: () => "Name is required." })),
+  value: Text(65_536)
+}) {}
+
+const Tags = Schema.Record({ key: Text(256), value: Text(256) })
+
+/** The described system's provisioner types plus any registered here (unknown types stay pending). */
+const ProvisionerType = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "A provisioner type is required." }),
+  Schema.maxLength(64, { message: () => "Must be at most 64 characters." })
+)
+
+export class CreateTemplateVersionRequest extends Schema.Class<CreateTemplateVersionRequest>("CreateTemplateVersionRequest")({
+  name: optional(NameOrEmpty),
+  message: optional(Text(1_048_576)),
+  template_id: optional(uuid("Template id")),
+  storage_method: Schema.Literal("file").annotations({ message: () => ({ message: 'Must be "file".', override: true }) }),
+  file_id: optional(uuid("File id")),
+  example_id: optional(Text(256)),
+  provisioner: ProvisionerType,
+  tags: optional(Tags),
+  user_variable_values: optional(Schema.Array(NameValue))
+}, wireName("CreateTemplateVersionRequest")) {}
+
+export class PatchTemplateVersionRequest extends Schema.Class<PatchTemplateVersionRequest>("PatchTemplateVersionRequest")({
+  name: optional(NameOrEmpty),
+  message: optional(Text(1_048_576))
+}, wireName("PatchTemplateVersionRequest")) {}
+
+export class CreateTemplateVersionDryRunRequest
+  extends Schema.Class<CreateTemplateVersionDryRunRequest>("CreateTemplateVersionDryRunRequest")({
+    workspace_name: optional(Text(128)),
+    rich_parameter_values: optional(Schema.Array(NameValue)),
+    user_variable_values: optional(Schema.Array(NameValue))
+  }, wireName("CreateTemplateVersionDryRunRequest"))
+{}
+
+export class UpdateActiveTemplateVersion extends Schema.Class<UpdateActiveTemplateVersion>("UpdateActiveTemplateVersion")({
+  id: uuid("Template version id")
+}) {}
+
+export class ArchiveTemplateVersionsRequest extends Schema.Class<ArchiveTemplateVersionsRequest>("ArchiveTemplateVersionsRequest")({
+  all: optional(Schema.Boolean)
+}, wireName("ArchiveTemplateVersionsRequest")) {}
+
+const VersionPath = Schema.Struct({ templateversion: uuid("Template version id") })
+const DryRunPath = Schema.Struct({ templateversion: uuid("Template version id"), jobID: uuid("Job ID") })
+const TemplatePath = Schema.Struct({ template: uuid("Template id") })
+const TemplateVersionNamePath = Schema.Struct({ template: uuid("Template id"), templateversionname: Text(256) })
+const OrganizationTemplatePath = Schema.Struct({
+  organization: Schema.String,
+  templatename: Text(256),
+  templateversionname: Text(256)
+})
+
+/** `follow=true` answers by upgrading to a WebSocket that streams the lines (see FollowLogs.ts). */
+const LogsQuery = Schema.Struct({
+  after: optionalParam(IntParam),
+  before: optionalParam(IntParam),
+  follow: optionalParam(BooleanParam)
+})
+
+export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
+  .add(
+    HttpApiEndpoint.post("create", "/organizations/:organization/templateversions").annotate(Audited, audit("template_version"))
+      .setPath(Schema.Struct({ organization: Schema.String }))
+      .setPayload(CreateTemplateVersionRequest)
+      .addSuccess(TemplateVersion, { status: 201 })
+      .addError(Conflict)
+  )
+  .add(HttpApiEndpoint.get("get", "/templateversions/:templateversion").setPath(VersionPath).addSuccess(TemplateVersion))
+  .add(
+    HttpApiEndpoint.patch("update", "/templateversions/:templateversion").annotate(Audited, audit("template_version"))
+      .setPath(VersionPath)
+      .setPayload(PatchTemplateVersionRequest)
+      .addSuccess(TemplateVersion)
+      .addError(Conflict)
+  )
+  .add(
+    // Not audited, as in the described system: canceling changes the job, not the version.
+    HttpApiEndpoint.patch("cancel", "/templateversions/:templateversion/cancel").annotate(Audited, false)
+      .setPath(VersionPath)
+      .addSuccess(ResponseBody)
+  )
+  .add(
+    HttpApiEndpoint.get("logs", "/templateversions/:templateversion/logs")
+      .setPath(VersionPath)
+      .setUrlParams(LogsQuery)
+      .addSuccess(Schema.Array(ProvisionerJobLog))
+      .addSuccess(WebSocketUpgradeSchema)
+  )
+  .add(
+    HttpApiEndpoint.get("resources", "/templateversions/:templateversion/resources")
+      .setPath(VersionPath)
+      .addSuccess(Schema.Array(WorkspaceResource))
+  )
+  .add(
+    HttpApiEndpoint.get("richParameters", "/templateversions/:templateversion/rich-parameters")
+      .setPath(VersionPath)
+      .addSuccess(Schema.Array(TemplateVersionParameter))
+  )
+  .add(
+    HttpApiEndpoint.get("variables", "/templateversions/:templateversion/variables")
+      .setPath(VersionPath)
+      .addSuccess(Schema.Array(TemplateVersionVariable))
+  )
+  .add(
+    HttpApiEndpoint.get("externalAuth", "/templateversions/:templateversion/external-auth")
+      .setPath(VersionPath)
+      .addSuccess(Schema.Array(TemplateVersionExternalAuth))
+  )
+  .add(
+    HttpApiEndpoint.get("presets", "/templateversions/:templateversion/presets")
+      .setPath(VersionPath)
+      .addSuccess(Schema.Array(VersionPreset))
+  )
+  .add(
+    // Not audited, as in the described system: a dry run creates nothing but its job.
+    HttpApiEndpoint.post("createDryRun", "/templateversions/:templateversion/dry-run").annotate(Audited, false)
+      .setPath(VersionPath)
+      .setPayload(CreateTemplateVersionDryRunRequest)
+      .addSuccess(ProvisionerJob, { status: 201 })
+  )
+  .add(HttpApiEndpoint.get("getDryRun", "/templateversions/:templateversion/dry-run/:jobID").setPath(DryRunPath).addSuccess(ProvisionerJob))
+  .add(
+    HttpApiEndpoint.get("dryRunLogs", "/templateversions/:templateversion/dry-run/:jobID/logs")
+      .setPath(DryRunPath)
+      .setUrlParams(LogsQuery)
+      .addSuccess(Schema.Array(ProvisionerJobLog))
+      .addSuccess(WebSocketUpgradeSchema)
+  )
+  .add(
+    HttpApiEndpoint.get("dryRunResources", "/templateversions/:templateversion/dry-run/:jobID/resources")
+      .setPath(DryRunPath)
+      .addSuccess(Schema.Array(WorkspaceResource))
+  )
+  .add(
+    HttpApiEndpoint.patch("cancelDryRun", "/templateversions/:templateversion/dry-run/:jobID/cancel").annotate(Audited, false)
+      .setPath(DryRunPath)
+      .addSuccess(ResponseBody)
+  )
+  .add(
+    HttpApiEndpoint.post("archive", "/templateversions/:templateversion/archive")
+      .annotate(Audited, audit("template_version", { action: "write" }))
+      .setPath(VersionPath)
+      .addSuccess(ResponseBody)
+  )
+  .add(
+    HttpApiEndpoint.post("unarchive", "/templateversions/:templateversion/unarchive")
+      .annotate(Audited, audit("template_version", { action: "write" }))
+      .setPath(VersionPath)
+      .addSuccess(ResponseBody)
+  )
+  .add(
+    HttpApiEndpoint.get("listByTemplate", "/templates/:template/versions")
+      .setPath(TemplatePath)
+      .setUrlParams(Schema.Struct({
+        after_id: optionalParam(uuid("after_id")),
+        limit: optionalParam(NonNegativeIntParam),
+        offset: optionalParam(NonNegativeIntParam),
+        include_archived: optionalParam(BooleanParam)
+      }))
+      .addSuccess(Schema.Array(TemplateVersion))
+  )
+  .add(
+    HttpApiEndpoint.patch("promote", "/templates/:template/versions").annotate(Audited, audit("template"))
+      .setPath(TemplatePath)
+      .setPayload(UpdateActiveTemplateVersion)
+      .addSuccess(ResponseBody)
+  )
+  .add(
+    HttpApiEndpoint.post("archiveUnused", "/templates/:template/versions/archive")
+      .annotate(Audited, audit("template", { action: "write" }))
+      .setPath(TemplatePath)
+      .setPayload(ArchiveTemplateVersionsRequest)
+      .addSuccess(ArchiveTemplateVersionsResponse)
+  )
+  .add(
+    HttpApiEndpoint.get("getByTemplateAndName", "/templates/:template/versions/:templateversionname")
+      .setPath(TemplateVersionNamePath)
+      .addSuccess(TemplateVersion)
+  )
+  .add(
+    HttpApiEndpoint.get(
+      "getByOrganizationAndName",
+      "/organizations/:organization/templates/:templatename/versions/:templateversionname"
+    )
+      .setPath(OrganizationTemplatePath)
+      .addSuccess(TemplateVersion)
+  )
+  .add(
+    HttpApiEndpoint.get(
+      "previous",
+      "/organizations/:organization/templates/:templatename/versions/:templateversionname/previous"
+    )
+      .setPath(OrganizationTemplatePath)
+      .addSuccess(TemplateVersion)
+  )
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .middleware(Authentication)
+  .prefix("/api/v2")
+{}
