@@ -478,7 +478,7 @@ describe("access table", () => {
     },
     {
       kind: "template", action: "update", route: "PATCH /templateversions/{templateversion}",
-      expected: [200, 404, 403, 200, 404, 200, 403, 403, 403, 200],
+      expected: [200, 404, 403, 200, 404, 200, 404, 403, 404, 200],
       attempt: async () => ({
         method: "PATCH", path: `/templateversions/${version}`, body: { message: unique("message") },
         check: { action: "update", object: { resource_type: "template", organization_id: org.id } }

@@ -619,9 +619,11 @@ const rows: ReadonlyArray<Row> = [
     }
   ),
   row("templateVersions.cancelDryRun", "PATCH /api/v2/templateversions/:templateversion/dry-run/:jobID/cancel", 200, "Response", async (w) => {
-    const { v2 } = await versions(w)
-    const dry = await w.owner.post(`/templateversions/${v2.id}/dry-run`, { workspace_name: "c" })
-    return w.owner.patch(`/templateversions/${v2.id}/dry-run/${dry.body.id}/cancel`)
+    // A dry run that takes a while (`build.delay_ms`), so it is still unfinished when the cancel arrives.
+    const slow = await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE.replace("build:\n", "build:\n  delay_ms: 5000\n"))
+    await runJobs(w.srv)
+    const dry = await w.owner.post(`/templateversions/${slow.body.id}/dry-run`, { workspace_name: "c" })
+    return w.owner.patch(`/templateversions/${slow.body.id}/dry-run/${dry.body.id}/cancel`)
   }),
   row("templateVersions.archive", "POST /api/v2/templateversions/:templateversion/archive", 200, "Response", async (w) =>
     w.owner.post(`/templateversions/${(await versions(w)).v2.id}/archive`)
