@@ -56,3 +56,7 @@ export * from "./audit/Retention.js"
 export * from "./general/BuildInfo.js"
 export * from "./general/Deployment.js"
 export * from "./general/DeploymentConfig.js"
+
+// workspaces: workspaces, their builds and what those provision
+export * from "./workspaces/Workspace.js"
+export * from "./workspaces/WorkspaceBuild.js"

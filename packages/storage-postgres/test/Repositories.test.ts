@@ -71,3 +71,6 @@ jobRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: fr
 
 import { templateRepositorySuite } from "../../storage-sql/test/templates/TemplateRepositorySuite.js"
 templateRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { workspaceRepositorySuite } from "../../storage-sql/test/workspaces/RepositorySuite.js"
+workspaceRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

@@ -13,6 +13,7 @@ import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositor
 import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
+import * as WorkspaceRepositories from "./workspaces/Repositories.js"
 import * as Repositories from "./users/Repositories.js"
 
 /** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */
@@ -26,6 +27,7 @@ export const repositories = Layer.mergeAll(
   ProvisionerJobRepositories.layer,
   ProvisionerDaemonRepositories.layer,
   TemplateRepositories.layer,
+  WorkspaceRepositories.layer,
   transactionsLayer
 )
 

@@ -182,3 +182,6 @@ jobRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { templateRepositorySuite } from "../../storage-sql/test/templates/TemplateRepositorySuite.js"
 templateRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { workspaceRepositorySuite } from "../../storage-sql/test/workspaces/RepositorySuite.js"
+workspaceRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
