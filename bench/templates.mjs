@@ -124,7 +124,7 @@ const main = async () => {
   }
 
   // The service on an in-memory SQLite database, over real HTTP on 127.0.0.1.
-  const workbay = await W.Http.makeWorkbay(W.Sqlite.layerMemory, { passwordHashCost: 4, hangDetector: false, retention: false })
+  const workbay = await W.Http.makeWorkbay(W.Sqlite.layerMemory, { passwordHashCost: 4, hangDetector: false, retention: false, workers: false })
   const server = createServer(workbay.node)
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
   const base = `http://127.0.0.1:${server.address().port}/api/v2`
@@ -144,7 +144,7 @@ const main = async () => {
     token = (await call("POST", "/users/login", { email: "bench@example.com", password: "Bench-Password-2024!x" })).body.session_token
     const file = await call("POST", "/files", archive, { "content-type": "application/x-tar" })
     const create = () => call("POST", `/organizations/${orgId}/templateversions`, { storage_method: "file", file_id: file.body.hash, provisioner: "workbay", tags: {} })
-    const runJobs = () => workbay.run(W.runPendingJobs())
+    const runJobs = () => workbay.run(W.Effect.flatMap(W.ProvisionerWorkers, (w) => w.drain()))
 
     // 2. One import job through the service (the version is created first, untimed).
     const service = []

@@ -4,9 +4,8 @@
  * and its provisioner to the job's completion; it never fails and never dies, so a job is
  * never left running: a provisioner failure, a missing file or an unexpected defect all become
  * `{error}` (with `error_code` when the provisioner named a known one).
- *
- * `runPendingJobs` is a small in-process worker over these executors, for tests and the
- * benchmark, until the worker loop and its `JobExecutors` port take their place.
+ * The provisioner workers (`Worker.ts`) run them: they are registered in `JobExecutors` by
+ * `Services.ts`.
  */
 import { Cause, Clock, Effect, Either, Option } from "effect"
 import { NIL_UUID } from "../Audit.js"
@@ -19,17 +18,14 @@ import {
   type ProvisionedResource,
   type Provisioner,
   type ProvisionerLogSink,
-  Provisioners,
   type WorkspaceTransition
 } from "./Provisioner.js"
 import {
   type JobCompletion,
   jobErrorCodes,
   type ProvisionerJobRecord,
-  type ProvisionerJobType,
-  type ProvisionerWorker
+  type ProvisionerJobType
 } from "./ProvisionerJob.js"
-import { ProvisionerJobs } from "./ProvisionerJobs.js"
 import { type ImportedResource, type TemplateVersionImport, TemplateVersionRepo } from "./TemplateVersion.js"
 
 /** What an executor gets beside the job: the provisioner of the job's type and where its log lines go. */
@@ -186,41 +182,3 @@ export const templateVersionExecutors: Partial<Record<ProvisionerJobType, Versio
   template_version_import: importExecutor,
   template_version_dry_run: dryRunExecutor
 }
-
-/**
- * Runs pending template version jobs in-process until none is left that `worker` serves
- * (default: every registered provisioner type, organization-scoped tags): claims, executes with
- * its logs stored, completes. Answers the jobs it finished. For tests and benchmarks.
- */
-export const runPendingJobs = (worker?: Partial<ProvisionerWorker>) =>
-  Effect.gen(function*() {
-    const jobs = yield* ProvisionerJobs
-    const registry = yield* Provisioners
-    const ids = yield* IdGenerator
-    const self: ProvisionerWorker = {
-      id: worker?.id ?? (yield* ids.uuid),
-      name: worker?.name ?? "in-process",
-      provisioners: worker?.provisioners ?? registry.types,
-      tags: worker?.tags ?? { scope: "organization" }
-    }
-    const done: Array<ProvisionerJobRecord> = []
-    while (true) {
-      const claimed = yield* jobs.acquire(self)
-      if (Option.isNone(claimed)) return done
-      const job = claimed.value
-      const executor = templateVersionExecutors[job.type]
-      const provisioner = registry.get(job.provisioner)
-      const onLog: ProvisionerLogSink = (log) =>
-        Effect.asVoid(jobs.appendLogs(job.id, [{
-          created_at: log.created_at,
-          log_source: "provisioner",
-          log_level: log.level,
-          stage: log.stage,
-          output: log.output
-        }]))
-      const completion = executor === undefined || Option.isNone(provisioner)
-        ? failed(`No executor runs ${job.type} jobs of provisioner "${job.provisioner}".`)
-        : yield* executor(job, { provisioner: provisioner.value, onLog })
-      done.push(yield* Effect.orDie(jobs.complete(job.id, self.id, completion)))
-    }
-  })

@@ -152,7 +152,8 @@ type Outcome =
 
 /**
  * The workers of this process. `ProvisionerWorkers.layer(options)` runs them in the
- * background until its scope closes; `runOne` runs one worker's loop (for tests and embedders).
+ * background until its scope closes; `runOne` runs one worker's loop (for tests and embedders); `drain`
+ * runs what is queued and returns.
  */
 export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@workbay/core/ProvisionerWorkers", {
   effect: Effect.gen(function*() {
@@ -262,7 +263,23 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
       Effect.flatMap(workers(options), (ws) =>
         Effect.forEach(ws, (w) => Effect.forkScoped(runOne(w, options)), { discard: true }).pipe(Effect.as(ws)))
 
-    return { runOne, runJob, workers, start } as const
+    /**
+     * Runs queued jobs with one worker until none it serves is pending, and answers them as they
+     * ended, in order: for tests, benchmarks and one-shot tools (the service runs `start`).
+     */
+    const drain = (options: WorkerOptions = {}) =>
+      Effect.gen(function*() {
+        const [worker] = yield* workers({ ...options, count: 1, name: options.name ?? "drain" })
+        const done: Array<ProvisionerJobRecord> = []
+        while (true) {
+          const claimed = yield* jobs.acquire(worker!)
+          if (Option.isNone(claimed)) return done
+          yield* runJob(worker!, claimed.value, options)
+          done.push(yield* Effect.orDie(jobs.get(claimed.value.id)))
+        }
+      }).pipe(span("ProvisionerWorkers.drain"))
+
+    return { runOne, runJob, workers, start, drain } as const
   })
 }) {
   /** A layer running `options.count` workers in the background until its scope closes. */

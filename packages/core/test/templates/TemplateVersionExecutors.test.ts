@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import {
-  FileRepo, type Provisioner, ProvisionerJobs, runPendingJobs, TemplateVersionRepo, type TemplateVersionRecord, workbayProvisioner,
+  FileRepo, type Provisioner, ProvisionerJobs, ProvisionerWorkers, TemplateVersionRepo, type TemplateVersionRecord, workbayProvisioner,
   zipToTar, readArchive
 } from "@workbay/core"
 import { Effect, Option } from "effect"
@@ -71,7 +71,7 @@ describe("template version executors", () => {
       const v = yield* version(yield* Effect.promise(() => tarOf({ "template.yaml": TEMPLATE, "README.md": "# Read me" })), [
         { name: "region", value: "eu" }
       ])
-      const done = yield* runPendingJobs()
+      const done = yield* Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
       expect(done.map((j) => j.id)).toEqual([v.job_id])
       expect((yield* jobOf(v.job_id)).error).toBe("")
       const after = yield* reread(v.id)
@@ -91,7 +91,7 @@ describe("template version executors", () => {
       yield* setup
       const missing = yield* version(yield* Effect.promise(() => tarOf({ "template.yaml": TEMPLATE })))
       const broken = yield* version(bytes("definitely not an archive"))
-      yield* runPendingJobs()
+      yield* Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
       expect(yield* jobOf(missing.job_id)).toMatchObject({ error_code: "REQUIRED_TEMPLATE_VARIABLES" })
       const b = yield* jobOf(broken.job_id)
       expect(b.completed_at).not.toBeNull()
@@ -108,7 +108,7 @@ describe("template version executors", () => {
     return Effect.gen(function*() {
       yield* setup
       const v = yield* version(bytes("x"), [], "dying")
-      yield* runPendingJobs()
+      yield* Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
       const job = yield* jobOf(v.job_id)
       expect(job.completed_at).not.toBeNull()
       expect(job.error).toBe("The template import failed unexpectedly.")
@@ -119,7 +119,7 @@ describe("template version executors", () => {
     Effect.gen(function*() {
       yield* setup
       const v = yield* version(yield* Effect.promise(() => tarOf({ "template.yaml": TEMPLATE })), [{ name: "region", value: "eu" }])
-      yield* runPendingJobs()
+      yield* Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
       const jobs = yield* ProvisionerJobs
       const versions = yield* TemplateVersionRepo
       const job = yield* jobs.enqueue({
@@ -130,7 +130,7 @@ describe("template version executors", () => {
         job_id: job.id, template_version_id: v.id, workspace_name: "ws", rich_parameter_values: [{ name: "size", value: "big" }],
         user_variable_values: [], resources: null
       })
-      yield* runPendingJobs()
+      yield* Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
       expect((yield* jobOf(job.id)).error).toBe("")
       const dry = Option.getOrThrow(yield* versions.findDryRun(job.id))
       expect(dry.resources).toMatchObject([{ name: "box", transition: "start", job_id: job.id }])
