@@ -6,6 +6,7 @@ import {
   addMemberWithRoles, type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer,
   startWithOwner, type TestUser, UNKNOWN_ID
 } from "../support.js"
+import { makeValidator } from "../schemas/ResponseSchemas.js"
 import { makeWorkspace, readWorkspace, setWorkspaceAcl, workspaceTemplate } from "./sharingFixtures.js"
 
 const acl = (id: string) => `/workspaces/${id}/acl`
@@ -110,6 +111,9 @@ describe("workspace sharing", () => {
         ["user", bob.user.id, ["admin"]], ["user", carol.user.id, ["use"]], ["group", devs.id, ["admin"]]
       ])
       expect(shared.find((a) => a.id === devs.id)).toMatchObject({ name: "ws-devs", avatar_url: "https://example.com/devs.png" })
+      // The Workspace record's shared_with, as JSON, against the reference's SharedWorkspaceActor.
+      const validate = makeValidator()("[SharedWorkspaceActor]")
+      expect(validate(JSON.parse(JSON.stringify(shared))), JSON.stringify(validate.errors)).toBe(true)
       expect((await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: "" }, group_roles: { [devs.id]: "" } })).status).toBe(204)
       expect((await readWorkspace(srv, w.id))).toMatchObject({ user_acl: { [carol.user.id]: "use" }, group_acl: {} })
     })
