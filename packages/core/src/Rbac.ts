@@ -350,11 +350,15 @@ export const tokenWithin = (child: TokenLimits, parent: TokenLimits): boolean =>
 /**
  * Whether the object's access list grants `action` to `subject`: through the user's own entry,
  * an entry of a group they were added to, or the Everyone group of an organization they are a
- * member of. Like a role, an entry only grants; the token's limits still narrow it.
+ * member of. Entries of an object that belongs to an organization count only for members of
+ * that organization (as the described system's evaluator): a user who left it, or was never in
+ * it, gets nothing from a stale or smuggled entry. Like a role, an entry only grants; the
+ * token's limits still narrow it.
  */
 export const aclAllows = (subject: Subject, action: Action, object: AuthzObject): boolean => {
   const acl = object.acl
   if (acl === undefined) return false
+  if (object.orgId !== undefined && !subject.orgRoles.has(object.orgId)) return false
   if (Object.hasOwn(acl.users, subject.userId) && acl.users[subject.userId]!.includes(action)) return true
   for (const [groupId, acts] of Object.entries(acl.groups)) {
     if (!acts.includes(action)) continue

@@ -1,6 +1,6 @@
 /** Roles and permissions: pure checks, no I/O. */
 import { describe, expect, it } from "@effect/vitest"
-import { Rbac } from "@workbay/core"
+import { Rbac, workspaceObject } from "@workbay/core"
 
 const ME = "11111111-1111-4111-8111-111111111111"
 const OTHER = "22222222-2222-4222-8222-222222222222"
@@ -367,20 +367,26 @@ describe("Rbac template access lists", () => {
   const template = (users: Record<string, ReadonlyArray<Rbac.Action>>, groups: Record<string, ReadonlyArray<Rbac.Action>>) =>
     ({ type: "template", id: TEMPLATE, orgId: ORG, acl: { users, groups } }) as const
 
+  /** A plain member of the template's organization. */
+  const member = () => subject([], { [ORG]: [] })
+
   it("grants the actions of the user's own entry, and nothing else", () => {
-    const me = subject()
+    const me = member()
     const t = template({ [ME]: use }, {})
     expect(Rbac.can(me, "read", t)).toBe(true)
     expect(Rbac.can(me, "use", t)).toBe(true)
     expect(Rbac.can(me, "update", t)).toBe(false)
     expect(Rbac.can(me, "delete", t)).toBe(false)
     expect(Rbac.can({ ...me, userId: OTHER }, "read", t)).toBe(false)
+    // Entries count only for members of the template's organization.
+    expect(Rbac.can(subject(), "read", t)).toBe(false)
+    expect(Rbac.can(subject([], { [ORG2]: [] }), "read", t)).toBe(false)
     // The entry is about this template only.
     expect(Rbac.can(me, "read", { type: "template", id: OTHER, orgId: ORG })).toBe(false)
   })
 
   it("admin entries grant changes, use entries only reading and using", () => {
-    const me = subject()
+    const me = member()
     for (const action of ["read", "update", "delete", "use", "view_insights"] as const) {
       expect(Rbac.can(me, action, template({ [ME]: admin }, {}))).toBe(true)
     }
@@ -408,18 +414,84 @@ describe("Rbac template access lists", () => {
 
   it("still lets the token's scopes and allow-list narrow what an entry grants", () => {
     const t = template({ [ME]: admin }, {})
-    const scoped = { ...subject(), scopes: ["template:read"] }
+    const scoped = { ...member(), scopes: ["template:read"] }
     expect(Rbac.can(scoped, "read", t)).toBe(true)
     expect(Rbac.can(scoped, "update", t)).toBe(false)
     expect(Rbac.decide(scoped, "update", t)).toBe("token")
-    const listed = { ...subject(), allowList: [{ type: "template", id: OTHER }] }
+    const listed = { ...member(), allowList: [{ type: "template", id: OTHER }] }
     expect(Rbac.can(listed, "read", t)).toBe(false)
-    expect(Rbac.can({ ...subject(), allowList: [{ type: "template", id: TEMPLATE }] }, "read", t)).toBe(true)
+    expect(Rbac.can({ ...member(), allowList: [{ type: "template", id: TEMPLATE }] }, "read", t)).toBe(true)
   })
 
   it("template admins need no entry, in their organization", () => {
     expect(Rbac.can(subject(["template-admin"]), "delete", template({}, {}))).toBe(true)
     expect(Rbac.can(subject([], { [ORG]: ["organization-template-admin"] }), "update", template({}, {}))).toBe(true)
     expect(Rbac.can(subject([], { [ORG2]: ["organization-template-admin"] }), "update", template({}, {}))).toBe(false)
+  })
+})
+
+describe("Rbac workspace sharing lists", () => {
+  const WORKSPACE = "77777777-7777-4777-8777-777777777777"
+  const GROUP = "66666666-6666-4666-8666-666666666666"
+  const OWNER = OTHER
+  const workspace = (userAcl: Record<string, "admin" | "use">, groupAcl: Record<string, "admin" | "use"> = {}, sharing = true) =>
+    workspaceObject({ id: WORKSPACE, organization_id: ORG, owner_id: OWNER, user_acl: userAcl, group_acl: groupAcl }, sharing)
+  const member = (groupIds: ReadonlyArray<string> = []) => ({ ...subject([], { [ORG]: [] }), groupIds })
+  const useActions = ["read", "start", "stop", "ssh", "application_connect"] as const
+  const adminOnly = ["update", "share"] as const
+  const never = ["delete", "create"] as const
+
+  it("use reads, starts, stops and connects; it neither changes nor shares", () => {
+    const w = workspace({ [ME]: "use" })
+    for (const action of useActions) expect(Rbac.can(member(), action, w), action).toBe(true)
+    for (const action of [...adminOnly, ...never]) expect(Rbac.can(member(), action, w), action).toBe(false)
+  })
+
+  it("admin also updates and shares, and still cannot delete", () => {
+    const w = workspace({ [ME]: "admin" })
+    for (const action of [...useActions, ...adminOnly]) expect(Rbac.can(member(), action, w), action).toBe(true)
+    for (const action of never) expect(Rbac.can(member(), action, w), action).toBe(false)
+  })
+
+  it("a group's role reaches the group's members, the Everyone group's every member of the organization", () => {
+    expect(Rbac.can(member([GROUP]), "ssh", workspace({}, { [GROUP]: "use" }))).toBe(true)
+    expect(Rbac.can(member(), "ssh", workspace({}, { [GROUP]: "use" }))).toBe(false)
+    expect(Rbac.can(member(), "share", workspace({}, { [ORG]: "admin" }))).toBe(true)
+    expect(Rbac.can(member(), "share", workspace({}, { [ORG]: "use" }))).toBe(false)
+  })
+
+  it("grants nothing to users outside the workspace's organization, whatever the list says", () => {
+    const w = workspace({ [ME]: "admin" }, { [GROUP]: "admin" })
+    expect(Rbac.can(subject(), "read", w)).toBe(false)
+    expect(Rbac.can({ ...subject([], { [ORG2]: [] }), groupIds: [GROUP] }, "read", w)).toBe(false)
+    expect(Rbac.decide(subject(), "share", w)).toBe("roles")
+  })
+
+  it("leaves the owner's and the admins' rights as the roles give them", () => {
+    const w = workspace({})
+    const owner = { ...member(), userId: OWNER }
+    for (const action of [...useActions, ...adminOnly, "delete"] as const) expect(Rbac.can(owner, action, w), action).toBe(true)
+    expect(Rbac.can(subject([], { [ORG]: ["organization-admin"] }), "share", w)).toBe(true)
+    expect(Rbac.can(subject(["owner"]), "share", w)).toBe(true)
+    // Template admins read every workspace, and do no more with them.
+    expect(Rbac.can(subject(["template-admin"]), "read", w)).toBe(true)
+    expect(Rbac.can(subject(["template-admin"]), "share", w)).toBe(false)
+    expect(Rbac.can(member(), "read", w)).toBe(false)
+  })
+
+  it("with sharing off the list grants nothing", () => {
+    const w = workspace({ [ME]: "admin" }, { [ORG]: "admin" }, false)
+    expect(w.acl).toBeUndefined()
+    for (const action of [...useActions, ...adminOnly]) expect(Rbac.can(member(), action, w), action).toBe(false)
+  })
+
+  it("still lets the token's scopes narrow what an entry grants", () => {
+    const w = workspace({ [ME]: "admin" })
+    const scoped = { ...member(), scopes: ["workspace:read"] }
+    expect(Rbac.can(scoped, "read", w)).toBe(true)
+    expect(Rbac.decide(scoped, "share", w)).toBe("token")
+    const connectOnly = { ...member(), scopes: ["application_connect"] }
+    expect(Rbac.can(connectOnly, "application_connect", w)).toBe(true)
+    expect(Rbac.can(connectOnly, "read", w)).toBe(false)
   })
 })

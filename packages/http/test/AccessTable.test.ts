@@ -15,6 +15,7 @@ import {
   addMemberWithRoles, type Client, createOrganization, createUser, type ServiceTestServer, startWithOwner, STRONG_PASSWORD
 } from "./support.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
+import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 
 const ROLES = [
   "owner", "member", "auditor", "template-admin", "user-admin",
@@ -487,9 +488,79 @@ describe("access table", () => {
   ]
   rows = [...rows, ...versionRows]
 
+  /** The template workspaces of `org` are made from (once). */
+  let workspaceTemplate: Promise<{ id: string }> | undefined
+  /** A workspace of `someone` in `org`, with the sharing list given (written directly: the route would refuse non-members). */
+  const newWorkspace = async (userAcl: Record<string, "admin" | "use"> = {}, groupAcl: Record<string, "admin" | "use"> = {}) => {
+    workspaceTemplate ??= makeTemplate(srv, admin, { organizationId: org.id, createdBy: adminId, name: unique("tbl-ws-tpl") })
+    const t = await workspaceTemplate
+    return makeWorkspace(srv, { organizationId: org.id, ownerId: someone, templateId: t.id, userAcl, groupAcl })
+  }
+  const workspaceCheck = (action: string, w: { id: string }) =>
+    ({ action, object: { resource_type: "workspace", resource_id: w.id } })
+  const aclPath = (w: { id: string }) => `/workspaces/${w.id}/acl`
+  /** A change of the list that changes nothing: removing an entry that is not there. */
+  const noopChange = () => ({ group_roles: { [org.id]: "" } })
+
+  // Workspaces of another user: the roles give reading to template admins and organization
+  // template admins, sharing to owners and organization admins; the workspace's own list gives
+  // its entries `use` (reading, no sharing) or `admin` (also sharing), to members of the
+  // workspace's organization only: site roles outside `org` get nothing from an entry.
+  const workspaceRows: ReadonlyArray<Row> = [
+    {
+      kind: "workspace", action: "read", route: "GET /workspaces/{workspace}/acl (not shared)",
+      expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],
+      attempt: async () => {
+        const w = await newWorkspace()
+        return { method: "GET", path: aclPath(w), check: workspaceCheck("read", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "read", route: "GET /workspaces/{workspace}/acl (shared with the caller: use)",
+      expected: [200, 404, 404, 200, 404, 200, 200, 200, 200, 200],
+      attempt: async (who) => {
+        const w = await newWorkspace({ [who.id]: "use" })
+        return { method: "GET", path: aclPath(w), check: workspaceCheck("read", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "share", route: "PATCH /workspaces/{workspace}/acl (shared with the caller: use)",
+      expected: [204, 404, 404, 403, 404, 204, 403, 403, 403, 403],
+      attempt: async (who) => {
+        const w = await newWorkspace({ [who.id]: "use" })
+        return { method: "PATCH", path: aclPath(w), body: noopChange(), check: workspaceCheck("share", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "share", route: "PATCH /workspaces/{workspace}/acl (shared with the caller: admin)",
+      expected: [204, 404, 404, 403, 404, 204, 204, 204, 204, 204],
+      attempt: async (who) => {
+        const w = await newWorkspace({ [who.id]: "admin" })
+        return { method: "PATCH", path: aclPath(w), body: noopChange(), check: workspaceCheck("share", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "share", route: "PATCH /workspaces/{workspace}/acl (the Everyone group: admin)",
+      expected: [204, 404, 404, 403, 404, 204, 204, 204, 204, 204],
+      attempt: async () => {
+        const w = await newWorkspace({}, { [org.id]: "admin" })
+        return { method: "PATCH", path: aclPath(w), body: { user_roles: {} }, check: workspaceCheck("share", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "share", route: "DELETE /workspaces/{workspace}/acl (not shared)",
+      expected: [204, 404, 404, 403, 404, 204, 404, 404, 404, 403],
+      attempt: async () => {
+        const w = await newWorkspace()
+        return { method: "DELETE", path: aclPath(w), check: workspaceCheck("share", w) }
+      }
+    }
+  ]
+  rows = [...rows, ...workspaceRows]
+
   it("covers every role, and every resource kind the issue names", () => {
     const kinds = new Set(rows.map((r) => r.kind))
-    for (const kind of ["user", "organization", "organization_member", "assign_role", "assign_org_role", "api_key", "audit_log", "group", "template"]) {
+    for (const kind of ["user", "organization", "organization_member", "assign_role", "assign_org_role", "api_key", "audit_log", "group", "template", "workspace"]) {
       expect(kinds.has(kind), kind).toBe(true)
     }
     for (const row of rows) expect(row.expected).toHaveLength(ROLES.length)

@@ -11,6 +11,7 @@ import {
 } from "./support.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate, uploadTemplate } from "./templates/versions.js"
+import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
@@ -339,6 +340,34 @@ describe("requests of the dashboard client", () => {
       expect((await owner.get(`/organizations/${orgId}/templates`)).status).toBe(200)
       expect((await owner.get(`/organizations/coder/templates/dash-list`)).status).toBe(200)
       expect((await owner.delete(`/templates/${t.id}`)).status).toBe(200)
+    })
+  })
+
+  describe("workspace sharing", () => {
+    it("setWorkspaceUserRole, setWorkspaceGroupRole: one entry per request, \"\" to remove; getWorkspaceACL; workspacePermissions", async () => {
+      const t = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "dash-ws-acl" })
+      const w = await makeWorkspace(srv, { organizationId: orgId, ownerId, templateId: t.id })
+      const set = (body: unknown) => owner.patch(`/workspaces/${w.id}/acl`, body)
+      expect((await set({ user_roles: { [member.user.id]: "use" } })).status).toBe(204)
+      expect((await set({ group_roles: { [orgId]: "use" } })).status).toBe(204)
+      expect((await set({ user_roles: { [member.user.id]: "admin" } })).status).toBe(204)
+      const read = await owner.get(`/workspaces/${w.id}/acl`)
+      expect(read.status).toBe(200)
+      expect(read.body.users.map((u: any) => [u.id, u.role])).toEqual([[member.user.id, "admin"]])
+      expect(read.body.group.map((g: any) => [g.id, g.role])).toEqual([[orgId, "use"]])
+      // The workspace page's permission checks, with the owner's id as the dashboard sends it.
+      const object = { resource_type: "workspace", resource_id: w.id, owner_id: ownerId }
+      const checks = await member.client.post("/authcheck", {
+        checks: {
+          readWorkspace: { object, action: "read" },
+          shareWorkspace: { object, action: "share" },
+          updateWorkspace: { object, action: "update" }
+        }
+      })
+      expect(checks.body).toEqual({ readWorkspace: true, shareWorkspace: true, updateWorkspace: true })
+      expect((await set({ user_roles: { [member.user.id]: "" } })).status).toBe(204)
+      expect((await set({ group_roles: { [orgId]: "" } })).status).toBe(204)
+      expect((await owner.get(`/workspaces/${w.id}/acl`)).body).toEqual({ users: [], group: [] })
     })
   })
 

@@ -17,6 +17,7 @@ import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeValidator, type SchemaName } from "./schemas/ResponseSchemas.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
+import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 import {
   addMemberWithRoles,
   captureMail,
@@ -55,6 +56,8 @@ interface World {
   readonly tokenName: string
   /** A template of the default organization with a user and a group in its access list. */
   readonly template: { readonly id: string; readonly name: string }
+  /** A workspace of bob's on `template`, shared with alice (admin) and the group `devs` (use). */
+  readonly workspace: { readonly id: string }
   readonly mail: ReturnType<typeof captureMail>
 }
 
@@ -95,6 +98,10 @@ const throwawayGroup = async (w: World, body: Record<string, unknown> = {}) => {
   if (r.status !== 201) throw new Error(`group: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body as { id: string; name: string }
 }
+
+/** A workspace of bob's to share or unshare in a row. */
+const throwawayWorkspace = (w: World) =>
+  makeWorkspace(w.srv, { organizationId: w.orgId, ownerId: w.bob.user.id, templateId: w.template.id })
 
 /** A template of the default organization to change or delete in a row. */
 const throwawayTemplate = (w: World) =>
@@ -550,6 +557,17 @@ const rows: ReadonlyArray<Row> = [
   ),
 
   // templates: versions
+  // workspaces: sharing
+  row("workspaceSharing.getAcl", "GET /api/v2/workspaces/:workspace/acl", 200, "WorkspaceACL", (w) =>
+    w.owner.get(`/workspaces/${w.workspace.id}/acl`)
+  ),
+  row("workspaceSharing.updateAcl", "PATCH /api/v2/workspaces/:workspace/acl", 204, "none", async (w) =>
+    w.owner.patch(`/workspaces/${(await throwawayWorkspace(w)).id}/acl`, { user_roles: { [w.alice.user.id]: "use" } })
+  ),
+  row("workspaceSharing.deleteAcl", "DELETE /api/v2/workspaces/:workspace/acl", 204, "none", async (w) =>
+    w.owner.delete(`/workspaces/${(await throwawayWorkspace(w)).id}/acl`)
+  ),
+
   row("templateVersions.create", "POST /api/v2/organizations/:organization/templateversions", 201, "TemplateVersion", async (w) => [
     await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { message: "a message" }),
     await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { provisioner: "terraform" })
@@ -781,6 +799,11 @@ const seed = async (): Promise<World> => {
   await owner.patch(`/templates/${template.id}/acl`, {
     user_perms: { [alice.user.id]: "admin" }, group_perms: { [devs.body.id]: "use" }
   })
+  // A workspace of bob's shared with alice and the group devs.
+  const workspace = await makeWorkspace(srv, {
+    organizationId: orgId, ownerId: bob.user.id, templateId: template.id,
+    userAcl: { [alice.user.id]: "admin" }, groupAcl: { [devs.body.id]: "use" }
+  })
   const old = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "old", body: { display_name: "Old" } })
   await owner.patch(`/templates/${old.id}`, { deprecation_message: "Use shared." })
 
@@ -790,6 +813,7 @@ const seed = async (): Promise<World> => {
     ownerId,
     orgId,
     template,
+    workspace,
     alice,
     bob,
     robotId: robot.body.id,

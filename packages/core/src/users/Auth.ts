@@ -17,6 +17,7 @@ import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platfor
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { GroupRepo } from "../groups/Group.js"
 import { templateObject, TemplateRepo } from "../templates/Template.js"
+import { workspaceObject, WorkspaceRepo } from "../workspaces/Workspace.js"
 import { Transactions } from "../Repositories.js"
 import { ApiKeyRepo, LoginConversionRepo, UserRepo } from "./Repositories.js"
 import { Settings } from "../Settings.js"
@@ -114,6 +115,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const orgs = yield* OrganizationRepo
     const groupRepo = yield* GroupRepo
     const templates = yield* TemplateRepo
+    const workspaces = yield* WorkspaceRepo
     const conversions = yield* LoginConversionRepo
     const tx = yield* Transactions
     const hasher = yield* PasswordHasher
@@ -482,6 +484,22 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           Option.isNone(found) || found.value.deleted ? object : { ...object, ...templateObject(found.value) })
 
     /**
+     * A check on one workspace answers what its routes do: in the workspace's organization, for
+     * its owner, with its sharing list (left out when the deployment turned sharing off). An
+     * unknown (or deleted) workspace is checked as named.
+     */
+    const withWorkspaceAcl = (object: AuthzObject) =>
+      object.type !== "workspace" || object.id === undefined || !isUuid(object.id)
+        ? Effect.succeed(object)
+        : Effect.map(workspaces.findById(object.id), (found) =>
+          Option.isNone(found) || found.value.deleted
+            ? object
+            : { ...object, ...workspaceObject(found.value, !settings.disableWorkspaceSharing) })
+
+    /** The object a check names, completed from the stored template or workspace it names. */
+    const withStoredAcl = (object: AuthzObject) => Effect.flatMap(withTemplateAcl(object), withWorkspaceAcl)
+
+    /**
      * POST /authcheck: each check answered by the evaluator the routes use, with the caller's
      * roles and the token's scopes and allow-list.
      */
@@ -490,7 +508,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const actor = yield* CurrentActor
         const answers: Array<readonly [string, boolean]> = []
         for (const [key, c] of Object.entries(checks)) {
-          answers.push([key, yield* allowed(c.action, yield* withTemplateAcl(checkObject(c.object, actor.user.id)))])
+          answers.push([key, yield* allowed(c.action, yield* withStoredAcl(checkObject(c.object, actor.user.id)))])
         }
         // fromEntries defines own properties, so even a key named "__proto__" is answered.
         return Object.fromEntries(answers) as Record<string, boolean>

@@ -63,13 +63,18 @@ export class WorkspaceRepo extends Context.Tag("@workbay/core/WorkspaceRepo")<Wo
 const aclActions = (acl: WorkspaceAcl): Record<string, ReadonlyArray<Action>> =>
   Object.fromEntries(Object.entries(acl).map(([id, role]) => [id, workspaceRoleActions[role] ?? []]))
 
-/** How authorization names a workspace: its organization, its owner and its sharing list. */
+/**
+ * How authorization names a workspace: its organization, its owner and its sharing list. With
+ * `sharing` false (the deployment's `disable_workspace_sharing`) the list is left out, so it
+ * grants nothing (`WorkspaceSharing.object` passes the setting).
+ */
 export const workspaceObject = (
-  w: Pick<WorkspaceRecord, "id" | "organization_id" | "owner_id" | "user_acl" | "group_acl">
+  w: Pick<WorkspaceRecord, "id" | "organization_id" | "owner_id" | "user_acl" | "group_acl">,
+  sharing = true
 ): AuthzObject => ({
   type: "workspace",
   id: w.id,
   orgId: w.organization_id,
   ownerId: w.owner_id,
-  acl: { users: aclActions(w.user_acl), groups: aclActions(w.group_acl) }
+  ...(sharing ? { acl: { users: aclActions(w.user_acl), groups: aclActions(w.group_acl) } } : {})
 })

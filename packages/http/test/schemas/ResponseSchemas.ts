@@ -452,6 +452,24 @@ export const definitions: Record<string, JsonSchema> = {
   },
   TemplateACL: object({ users: arrayOf(ref("TemplateUser")), group: arrayOf(ref("TemplateGroup")) }, ["users", "group"]),
   ACLAvailable: object({ users: arrayOf(ref("ReducedUser")), groups: arrayOf(ref("Group")) }, ["users", "groups"]),
+  WorkspaceUser: object(
+    { ...minimalUserFields, role: { type: "string", enum: ["admin", "use"] } },
+    ["id", "username", "role"]
+  ),
+  WorkspaceGroup: {
+    allOf: [ref("Group"), object({ role: { type: "string", enum: ["admin", "use"] } }, ["role"])]
+  },
+  WorkspaceACL: object({ users: arrayOf(ref("WorkspaceUser")), group: arrayOf(ref("WorkspaceGroup")) }, ["users", "group"]),
+  SharedWorkspaceActor: object(
+    {
+      actor_type: { type: "string", enum: ["group", "user"] },
+      avatar_url: omitted(uri),
+      id: uuid,
+      name: string,
+      roles: arrayOf({ type: "string", enum: ["admin", "use"] })
+    },
+    ["actor_type", "id", "name", "roles"]
+  ),
   InvalidatePresetsResponse: object(
     {
       invalidated: arrayOf(object(

@@ -1,0 +1,42 @@
+/** Workspace sharing routes: the workspace's access list (`/workspaces/{workspace}/acl`). */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { WorkspaceACL } from "@workbay/core"
+import { Schema } from "effect"
+import { Audited, audit } from "../Audit.js"
+import { BadRequest, Forbidden, NoContent, NotFound, optional, wireName } from "../Common.js"
+import { Authentication } from "../Security.js"
+
+/** Id to role (`admin`, `use`, or `""` to remove); each bad entry is named by the service. */
+const Roles = Schema.Record({
+  key: Schema.String,
+  value: Schema.String.pipe(Schema.maxLength(16, { message: () => "Must be at most 16 characters." }))
+})
+
+export class UpdateWorkspaceACL extends Schema.Class<UpdateWorkspaceACL>("UpdateWorkspaceACL")({
+  user_roles: optional(Roles),
+  group_roles: optional(Roles)
+}, wireName("UpdateWorkspaceACL")) {}
+
+const SharingPath = Schema.Struct({
+  workspace: Schema.UUID.annotations({ message: () => ({ message: "Workspace id must be a valid UUID.", override: true }) })
+})
+
+export class WorkspaceSharingApi extends HttpApiGroup.make("workspaceSharing")
+  .add(HttpApiEndpoint.get("getAcl", "/workspaces/:workspace/acl").setPath(SharingPath).addSuccess(WorkspaceACL))
+  .add(
+    HttpApiEndpoint.patch("updateAcl", "/workspaces/:workspace/acl").annotate(Audited, audit("workspace"))
+      .setPath(SharingPath)
+      .setPayload(UpdateWorkspaceACL)
+      .addSuccess(NoContent)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteAcl", "/workspaces/:workspace/acl").annotate(Audited, audit("workspace", { action: "write" }))
+      .setPath(SharingPath)
+      .addSuccess(NoContent)
+  )
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .middleware(Authentication)
+  .prefix("/api/v2")
+{}
