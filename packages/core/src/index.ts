@@ -60,3 +60,4 @@ export * from "./general/DeploymentConfig.js"
 // workspaces: workspaces, their builds and what those provision
 export * from "./workspaces/Workspace.js"
 export * from "./workspaces/WorkspaceBuild.js"
+export * from "./workspaces/Schedule.js"
