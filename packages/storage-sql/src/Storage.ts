@@ -14,6 +14,7 @@ import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
 import * as WorkspaceRepositories from "./workspaces/Repositories.js"
+import * as TickLockLayer from "./workspaces/TickLock.js"
 import * as Repositories from "./users/Repositories.js"
 
 /** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */
@@ -28,6 +29,7 @@ export const repositories = Layer.mergeAll(
   ProvisionerDaemonRepositories.layer,
   TemplateRepositories.layer,
   WorkspaceRepositories.layer,
+  TickLockLayer.layer,
   transactionsLayer
 )
 
