@@ -17,11 +17,13 @@ import type { ProvisionerJobRecord } from "./templates/ProvisionerJob.js"
 import { type TemplateVersionExecutorServices, templateVersionExecutors } from "./templates/TemplateVersionExecutors.js"
 import { Templates } from "./templates/Templates.js"
 import { TemplateVersions } from "./templates/TemplateVersions.js"
+import { PortShares } from "./workspaces/PortShares.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
   Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default, JobSignal.Default,
-  ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default
+  ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default,
+  PortShares.Default
 )
 
 const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))

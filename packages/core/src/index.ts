@@ -60,3 +60,5 @@ export * from "./general/DeploymentConfig.js"
 // workspaces: workspaces, their builds and what those provision
 export * from "./workspaces/Workspace.js"
 export * from "./workspaces/WorkspaceBuild.js"
+export * from "./workspaces/PortShare.js"
+export * from "./workspaces/PortShares.js"
