@@ -25,11 +25,13 @@ import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
 import { TemplatesHttp } from "./templates/TemplatesHttp.js"
 import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
+import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
-  ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp
+  ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp,
+  PortSharesHttp
 ]
 
 export interface WorkbayHandlerShape {
