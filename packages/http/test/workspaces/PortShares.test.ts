@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   addMemberWithRoles, type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner,
-  type TestUser, UNKNOWN_ID, uniqueName
+  type TestUser, tokenClient, UNKNOWN_ID, uniqueName
 } from "../support.js"
 import { addBuild, portShareTemplate, seedWorkspace } from "./portShareFixtures.js"
 
@@ -205,6 +205,15 @@ describe("port sharing", () => {
       expectResponse(await user.client.post(path(ws), share({ port: 9002 })), 403)
       expectResponse(await user.client.delete(path(ws), { agent_name: "main", port: 8080 }), 403)
       expect((await admin.client.delete(path(ws), { agent_name: "main", port: 8080 })).status).toBe(200)
+    })
+
+    it("asks the token's scopes: a token that may only read workspaces lists shares, and changes none (403)", async () => {
+      const ws = await workspace()
+      await dev.client.post(path(ws), share())
+      const reader = await tokenClient(dev.client, { scopes: ["workspace:read"] })
+      expect((await reader.get(path(ws))).body.shares).toHaveLength(1)
+      expectResponse(await reader.post(path(ws), share({ port: 9003 })), 403)
+      expectResponse(await reader.delete(path(ws), { agent_name: "main", port: 8080 }), 403)
     })
 
     it("answers 404 for an unknown workspace and 400 for an id that is not a UUID", async () => {
