@@ -18,11 +18,13 @@ import { type TemplateVersionExecutorServices, templateVersionExecutors } from "
 import { Templates } from "./templates/Templates.js"
 import { TemplateVersions } from "./templates/TemplateVersions.js"
 import { WorkspaceSharing } from "./workspaces/Sharing.js"
+import { PortShares } from "./workspaces/PortShares.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
   Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default, JobSignal.Default,
-  ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default, WorkspaceSharing.Default
+  ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default, WorkspaceSharing.Default,
+  PortShares.Default
 )
 
 const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))

@@ -11,6 +11,7 @@ import { ProvisionerJobsApi } from "./templates/JobsApi.js"
 import { TemplatesApi } from "./templates/TemplatesApi.js"
 import { TemplateVersionsApi } from "./templates/VersionsApi.js"
 import { WorkspaceSharingApi } from "./workspaces/SharingApi.js"
+import { PortSharesApi } from "./workspaces/PortSharesApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -27,6 +28,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TemplatesApi)
   .add(TemplateVersionsApi)
   .add(WorkspaceSharingApi)
+  .add(PortSharesApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -26,11 +26,13 @@ import { TemplatesHttp } from "./templates/TemplatesHttp.js"
 import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
 import { WorkspaceSharingHttp } from "./workspaces/SharingHttp.js"
+import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
-  ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp
+  ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
+  PortSharesHttp
 ]
 
 export interface WorkbayHandlerShape {

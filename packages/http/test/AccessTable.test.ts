@@ -16,6 +16,7 @@ import {
 } from "./support.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import { makeWorkspace } from "./workspaces/sharingFixtures.js"
+import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 
 const ROLES = [
   "owner", "member", "auditor", "template-admin", "user-admin",
@@ -557,6 +558,50 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...workspaceRows]
+  // Port sharing: reading needs `read` on the workspace, sharing and unsharing `update` (site
+  // template admins and organization template admins read every workspace of their scope).
+  /** A workspace of `someone` in `org`, with agent `main`, on a template whose ports may be shared publicly. */
+  let portShareTpl: Promise<{ id: string; active_version_id: string }> | undefined
+  const portShareWorkspace = async () => {
+    portShareTpl ??= portShareTemplate(srv, admin, { organizationId: org.id, createdBy: adminId, maxLevel: "public" })
+    return seedWorkspace(srv, { ownerId: someone, organizationId: org.id, template: await portShareTpl })
+  }
+  const portShareCheck = (action: string, ws: { id: string }) =>
+    ({ action, object: { resource_type: "workspace", resource_id: ws.id, owner_id: someone, organization_id: org.id } })
+  const portShareRows: ReadonlyArray<Row> = [
+    {
+      kind: "workspace", action: "read", route: "GET /workspaces/{workspace}/port-share",
+      expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],
+      attempt: async () => {
+        const ws = await portShareWorkspace()
+        return { method: "GET", path: `/workspaces/${ws.id}/port-share`, check: portShareCheck("read", ws) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "POST /workspaces/{workspace}/port-share",
+      expected: [200, 404, 404, 403, 404, 200, 404, 404, 404, 403],
+      attempt: async () => {
+        const ws = await portShareWorkspace()
+        return {
+          method: "POST", path: `/workspaces/${ws.id}/port-share`,
+          body: { agent_name: "main", port: 8080, share_level: "authenticated", protocol: "http" }, check: portShareCheck("update", ws)
+        }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "DELETE /workspaces/{workspace}/port-share",
+      expected: [200, 404, 404, 403, 404, 200, 404, 404, 404, 403],
+      attempt: async () => {
+        const ws = await portShareWorkspace()
+        const shared = await admin.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 8080, share_level: "public", protocol: "http" })
+        if (shared.status !== 200) throw new Error(`port share: ${shared.status} ${JSON.stringify(shared.body)}`)
+        return {
+          method: "DELETE", path: `/workspaces/${ws.id}/port-share`, body: { agent_name: "main", port: 8080 }, check: portShareCheck("update", ws)
+        }
+      }
+    }
+  ]
+  rows = [...rows, ...portShareRows]
 
   it("covers every role, and every resource kind the issue names", () => {
     const kinds = new Set(rows.map((r) => r.kind))

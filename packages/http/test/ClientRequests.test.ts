@@ -12,6 +12,7 @@ import {
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate, uploadTemplate } from "./templates/versions.js"
 import { makeWorkspace } from "./workspaces/sharingFixtures.js"
+import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
@@ -649,5 +650,42 @@ describe("template versions, as the create-template page and the template editor
     const dry = await owner.post(`/templateversions/${created.body.id}/dry-run`, { workspace_name: "", rich_parameter_values: [] })
     expect(dry.status, JSON.stringify(dry.body)).toBe(201)
     await runJobs(srv)
+  })
+})
+
+describe("port sharing, as the workspace page's ports popover sends it", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let ownerId: string
+  let orgId: string
+  beforeAll(async () => {
+    ;({ srv, owner, ownerId, orgId } = await startWithOwner())
+  })
+  afterAll(() => srv.close())
+
+  // getWorkspaceAgentSharedPorts(workspaceID): axios.get(`/api/v2/workspaces/${workspaceID}/port-share`);
+  // upsertWorkspaceAgentSharedPort(workspaceID, req): axios.post(same path, req);
+  // deleteWorkspaceAgentSharedPort(workspaceID, req): axios.delete(same path, { data: req }).
+  it("shares a listening port, changes its protocol and level, adds one by the form, unshares", async () => {
+    const template = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, maxLevel: "public" })
+    const ws = await seedWorkspace(srv, { ownerId, organizationId: orgId, template })
+    const path = `/workspaces/${ws.id}/port-share`
+    expect((await owner.get(path)).body).toEqual({ shares: [] })
+    // The share button of a listening port: the default level (authenticated unless the template's maximum is organization).
+    const shared = await owner.post(path, { agent_name: "main", port: 3000, protocol: "http", share_level: "authenticated" })
+    expect(shared.status, JSON.stringify(shared.body)).toBe(200)
+    // The protocol and level selects of a shared port send the whole share.
+    expect((await owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "authenticated" })).status).toBe(200)
+    expect((await owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "public" })).status).toBe(200)
+    // The form: `port: Number(values.port)`, keys in the form's order.
+    const form = await owner.post(path, { agent_name: "main", port: Number("8080"), share_level: "organization", protocol: "http" })
+    expect(form.status, JSON.stringify(form.body)).toBe(200)
+    expect((await owner.get(path)).body.shares).toEqual([
+      { workspace_id: ws.id, agent_name: "main", port: 3000, share_level: "public", protocol: "https" },
+      { workspace_id: ws.id, agent_name: "main", port: 8080, share_level: "organization", protocol: "http" }
+    ])
+    const removed = await owner.delete(path, { agent_name: "main", port: 3000 })
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200)
+    expect((await owner.get(path)).body.shares.map((s: any) => s.port)).toEqual([8080])
   })
 })

@@ -35,6 +35,7 @@ import {
   uniqueName
 } from "./support.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate } from "./templates/versions.js"
+import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 
 /** What the rows share: the server, callers, and the data made before the rows run. */
 interface World {
@@ -144,6 +145,14 @@ const versions = (w: World) =>
     const dry = await w.owner.post(`/templateversions/${v2.id}/dry-run`, { workspace_name: "dry", rich_parameter_values: [] })
     await runJobs(w.srv)
     return { v1: { ...v1, template_id: template.id }, v2, template, dryRun: dry.body }
+  })()
+
+/** Bob's workspace on a template whose ports may be shared publicly, with an agent `main`; made once. */
+let portShareFixture: Promise<{ id: string }> | undefined
+const portShareWorkspace = (w: World) =>
+  portShareFixture ??= (async () => {
+    const template = await portShareTemplate(w.srv, w.owner, { organizationId: w.orgId, createdBy: w.ownerId, maxLevel: "public" })
+    return seedWorkspace(w.srv, { ownerId: w.bob.user.id, organizationId: w.orgId, template })
   })()
 
 const rows: ReadonlyArray<Row> = [
@@ -684,6 +693,27 @@ const rows: ReadonlyArray<Row> = [
     "TemplateVersion",
     async (w) => w.owner.get(`/organizations/${w.orgId}/templates/${(await versions(w)).template.name}/versions/v2/previous`)
   ),
+
+  // workspaces: port sharing (on bob's workspace, seeded in storage until the workspace routes exist)
+  row("portShares.list", "GET /api/v2/workspaces/:workspace/port-share", 200, "WorkspaceAgentPortShares", async (w) => {
+    const ws = await portShareWorkspace(w)
+    const empty = await w.bob.client.get(`/workspaces/${ws.id}/port-share`)
+    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 8080, share_level: "public", protocol: "https" })
+    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 3000, share_level: "organization", protocol: "http" })
+    return [empty, await w.bob.client.get(`/workspaces/${ws.id}/port-share`)]
+  }),
+  row("portShares.upsert", "POST /api/v2/workspaces/:workspace/port-share", 200, "WorkspaceAgentPortShare", async (w) => {
+    const ws = await portShareWorkspace(w)
+    return [
+      await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9000, share_level: "authenticated", protocol: "http" }),
+      await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9000, share_level: "public", protocol: "https" })
+    ]
+  }),
+  row("portShares.delete", "DELETE /api/v2/workspaces/:workspace/port-share", 200, "none", async (w) => {
+    const ws = await portShareWorkspace(w)
+    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9100, share_level: "public", protocol: "http" })
+    return w.bob.client.delete(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9100 })
+  }),
 
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [

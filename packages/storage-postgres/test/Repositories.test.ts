@@ -74,3 +74,6 @@ templateRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schem
 
 import { workspaceRepositorySuite } from "../../storage-sql/test/workspaces/RepositorySuite.js"
 workspaceRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
+portShareRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

@@ -13,6 +13,7 @@ import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositor
 import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
+import * as PortShareRepositories from "./workspaces/PortShareRepositories.js"
 import * as WorkspaceRepositories from "./workspaces/Repositories.js"
 import * as TickLockLayer from "./workspaces/TickLock.js"
 import * as Repositories from "./users/Repositories.js"
@@ -30,6 +31,7 @@ export const repositories = Layer.mergeAll(
   TemplateRepositories.layer,
   WorkspaceRepositories.layer,
   TickLockLayer.layer,
+  PortShareRepositories.layer,
   transactionsLayer
 )
 

@@ -185,3 +185,6 @@ templateRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { workspaceRepositorySuite } from "../../storage-sql/test/workspaces/RepositorySuite.js"
 workspaceRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
+portShareRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

@@ -480,6 +480,19 @@ export const definitions: Record<string, JsonSchema> = {
     ["invalidated"]
   ),
 
+  // Port sharing (codersdk workspaceagentportshare.go): no field is left out when empty.
+  WorkspaceAgentPortShare: object(
+    {
+      workspace_id: uuid,
+      agent_name: string,
+      port: integer,
+      share_level: { type: "string", enum: ["owner", "authenticated", "organization", "public"] },
+      protocol: { type: "string", enum: ["http", "https"] }
+    },
+    ["workspace_id", "agent_name", "port", "share_level", "protocol"]
+  ),
+  WorkspaceAgentPortShares: object({ shares: arrayOf(ref("WorkspaceAgentPortShare")) }, ["shares"]),
+
   AuditLog: object({
     id: uuid,
     request_id: uuid,

@@ -1,0 +1,18 @@
+/** The port share level rule: a template's maximum allows itself and every narrower level. */
+import { portShareLevelAllowed, portShareLevelOrder } from "@workbay/core"
+import { describe, expect, it } from "vitest"
+
+describe("portShareLevelAllowed", () => {
+  it("orders owner < organization < authenticated < public", () => {
+    const allowedUnder = (max: string) => portShareLevelOrder.filter((level) => portShareLevelAllowed(level, max))
+    expect(allowedUnder("owner")).toEqual(["owner"])
+    expect(allowedUnder("organization")).toEqual(["owner", "organization"])
+    expect(allowedUnder("authenticated")).toEqual(["owner", "organization", "authenticated"])
+    expect(allowedUnder("public")).toEqual(["owner", "organization", "authenticated", "public"])
+  })
+
+  it("reads an unknown maximum as owner", () => {
+    expect(portShareLevelAllowed("organization", "")).toBe(false)
+    expect(portShareLevelAllowed("owner", "everyone")).toBe(true)
+  })
+})
