@@ -17,6 +17,9 @@ import type { ProvisionerJobRecord } from "./templates/ProvisionerJob.js"
 import { type TemplateVersionExecutorServices, templateVersionExecutors } from "./templates/TemplateVersionExecutors.js"
 import { Templates } from "./templates/Templates.js"
 import { TemplateVersions } from "./templates/TemplateVersions.js"
+import { type WorkspaceBuildExecutorServices, workspaceBuildExecutor } from "./workspaces/WorkspaceBuildExecutor.js"
+import { WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
+import { Workspaces } from "./workspaces/Workspaces.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -28,6 +31,8 @@ const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))
 
 const templateVersions = TemplateVersions.Default.pipe(Layer.provideMerge(views))
 
+const workspaces = Workspaces.Default.pipe(Layer.provideMerge(WorkspaceBuilds.Default), Layer.provideMerge(templateVersions))
+
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
  * the services they use and before any worker starts. Each area adds its layer here.
@@ -38,7 +43,11 @@ const jobExecutors = Layer.mergeAll(
       type,
       (job: ProvisionerJobRecord, ctx: JobContext) =>
         Effect.provide(run!(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
-    ]))))
+    ])))),
+  JobExecutors.registerEffect(Effect.map(Effect.context<WorkspaceBuildExecutorServices>(), (context) => ({
+    workspace_build: (job: ProvisionerJobRecord, ctx: JobContext) =>
+      Effect.provide(workspaceBuildExecutor(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
+  })))
 )
 
 /**
@@ -46,4 +55,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(templateVersions))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(workspaces))

@@ -60,3 +60,8 @@ export * from "./general/DeploymentConfig.js"
 // workspaces: workspaces, their builds and what those provision
 export * from "./workspaces/Workspace.js"
 export * from "./workspaces/WorkspaceBuild.js"
+export * from "./workspaces/WorkspaceBuildExecutor.js"
+export * from "./workspaces/WorkspaceBuilds.js"
+export * from "./workspaces/Workspaces.js"
+export * from "./workspaces/WorkspaceWire.js"
+export * from "./workspaces/Parameters.js"

@@ -10,6 +10,7 @@ import { FilesApi } from "./templates/Api.js"
 import { ProvisionerJobsApi } from "./templates/JobsApi.js"
 import { TemplatesApi } from "./templates/TemplatesApi.js"
 import { TemplateVersionsApi } from "./templates/VersionsApi.js"
+import { WorkspacesApi } from "./workspaces/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -25,6 +26,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(ProvisionerJobsApi)
   .add(TemplatesApi)
   .add(TemplateVersionsApi)
+  .add(WorkspacesApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

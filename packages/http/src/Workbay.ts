@@ -25,11 +25,12 @@ import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
 import { TemplatesHttp } from "./templates/TemplatesHttp.js"
 import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
+import { WorkspacesHttp } from "./workspaces/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
-  ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp
+  ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspacesHttp
 ]
 
 export interface WorkbayHandlerShape {

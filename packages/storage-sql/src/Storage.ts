@@ -13,6 +13,7 @@ import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositor
 import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
+import * as WorkspaceBuildRepositories from "./workspaces/BuildRepositories.js"
 import * as WorkspaceRepositories from "./workspaces/Repositories.js"
 import * as Repositories from "./users/Repositories.js"
 
@@ -28,6 +29,7 @@ export const repositories = Layer.mergeAll(
   ProvisionerDaemonRepositories.layer,
   TemplateRepositories.layer,
   WorkspaceRepositories.layer,
+  WorkspaceBuildRepositories.layer,
   transactionsLayer
 )
 
