@@ -70,6 +70,13 @@ export class Conflict extends Schema.TaggedError<Conflict>()(
   HttpApiSchema.annotations({ status: 409 })
 ) {}
 
+/** 412: the resource is not in the state the request expected (a build's `expect_status`). */
+export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()(
+  "PreconditionFailed",
+  fields,
+  HttpApiSchema.annotations({ status: 412 })
+) {}
+
 /** 500: something failed on our side; the detail never carries internals. */
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",

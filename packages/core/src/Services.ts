@@ -19,17 +19,24 @@ import { Templates } from "./templates/Templates.js"
 import { TemplateVersions } from "./templates/TemplateVersions.js"
 import { WorkspaceSharing } from "./workspaces/Sharing.js"
 import { PortShares } from "./workspaces/PortShares.js"
+import { type WorkspaceBuildExecutorServices, workspaceBuildExecutor } from "./workspaces/WorkspaceBuildExecutor.js"
+import { WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
+import { Workspaces } from "./workspaces/Workspaces.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
   Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default, JobSignal.Default,
-  ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default, WorkspaceSharing.Default,
-  PortShares.Default
+  ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default, WorkspaceSharing.Default
 )
 
 const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))
 
 const templateVersions = TemplateVersions.Default.pipe(Layer.provideMerge(views))
+
+const workspaces = Layer.mergeAll(Workspaces.Default, PortShares.Default).pipe(
+  Layer.provideMerge(WorkspaceBuilds.Default),
+  Layer.provideMerge(templateVersions)
+)
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
@@ -41,7 +48,11 @@ const jobExecutors = Layer.mergeAll(
       type,
       (job: ProvisionerJobRecord, ctx: JobContext) =>
         Effect.provide(run!(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
-    ]))))
+    ])))),
+  JobExecutors.registerEffect(Effect.map(Effect.context<WorkspaceBuildExecutorServices>(), (context) => ({
+    workspace_build: (job: ProvisionerJobRecord, ctx: JobContext) =>
+      Effect.provide(workspaceBuildExecutor(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
+  })))
 )
 
 /**
@@ -49,4 +60,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(templateVersions))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(workspaces))

@@ -12,6 +12,7 @@ import { TemplatesApi } from "./templates/TemplatesApi.js"
 import { TemplateVersionsApi } from "./templates/VersionsApi.js"
 import { WorkspaceSharingApi } from "./workspaces/SharingApi.js"
 import { PortSharesApi } from "./workspaces/PortSharesApi.js"
+import { WorkspacesApi } from "./workspaces/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -29,6 +30,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TemplateVersionsApi)
   .add(WorkspaceSharingApi)
   .add(PortSharesApi)
+  .add(WorkspacesApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -44,6 +44,7 @@ export const Forbidden = wire(Core.Forbidden)
 export const NotFound = wire(Core.NotFound)
 export const Conflict = wire(Core.Conflict)
 export const InternalError = wire(Core.InternalError)
+export const PreconditionFailed = wire(Core.PreconditionFailed)
 
 /** `{user}`: a user id, a username, or `me`. */
 export const UserPath = Schema.Struct({ user: Schema.String })

@@ -27,12 +27,13 @@ import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
 import { WorkspaceSharingHttp } from "./workspaces/SharingHttp.js"
 import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
+import { WorkspacesHttp } from "./workspaces/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp
+  PortSharesHttp, WorkspacesHttp
 ]
 
 export interface WorkbayHandlerShape {

@@ -155,6 +155,47 @@ const portShareWorkspace = (w: World) =>
     return seedWorkspace(w.srv, { ownerId: w.bob.user.id, organizationId: w.orgId, template })
   })()
 
+/** Workspaces the rows read, made once: a free template, a running workspace (favorite), a stopped one, a slow one. */
+let workspaceFixture: Promise<{ template: any; running: any; stopped: any }> | undefined
+const WS_TEMPLATE = `parameters:
+  - { name: size, default: small, mutable: true }
+resources:
+  - name: box
+    type: machine
+    agents:
+      - { name: main, apps: [{ slug: code, url: "http://localhost:1" }] }
+`
+const SLOW_WS_TEMPLATE = `resources:
+  - { name: box, type: machine }
+build:
+  delay_ms: 3000
+`
+const workspacesOf = (w: World) =>
+  workspaceFixture ??= (async () => {
+    const v = await createVersion(w.srv, w.owner, w.orgId, WS_TEMPLATE)
+    await runJobs(w.srv)
+    const template = (await w.owner.post(`/organizations/${w.orgId}/templates`, { name: uniqueName("wst"), template_version_id: v.body.id })).body
+    const make = async (name: string) => {
+      const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name, template_id: template.id, ttl_ms: 3_600_000 })
+      if (r.status !== 200) throw new Error(`workspace: ${r.status} ${JSON.stringify(r.body)}`)
+      await runJobs(w.srv)
+      return r.body
+    }
+    const running = await make(uniqueName("run"))
+    await w.owner.put(`/workspaces/${running.id}/favorite`)
+    const stopped = await make(uniqueName("stop"))
+    await w.owner.post(`/workspaces/${stopped.id}/builds`, { transition: "stop" })
+    await runJobs(w.srv)
+    return { template, running, stopped }
+  })()
+
+const slowWorkspace = async (w: World) => {
+  const v = await createVersion(w.srv, w.owner, w.orgId, SLOW_WS_TEMPLATE)
+  await runJobs(w.srv)
+  const t = (await w.owner.post(`/organizations/${w.orgId}/templates`, { name: uniqueName("slow"), template_version_id: v.body.id })).body
+  return (await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name: uniqueName("slow"), template_id: t.id })).body
+}
+
 const rows: ReadonlyArray<Row> = [
   // general
   row("general.root", "GET /api/v2", 200, "Response", (w) => w.srv.anonymous.get("/")),
@@ -715,6 +756,88 @@ const rows: ReadonlyArray<Row> = [
     return w.bob.client.delete(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9100 })
   }),
 
+  // workspaces and builds
+  row("workspaces.create", "POST /api/v2/organizations/:organization/members/:user/workspaces", 200, "Workspace", async (w) => {
+    const { template } = await workspacesOf(w)
+    const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, {
+      name: uniqueName("made"), template_id: template.id, autostart_schedule: "CRON_TZ=UTC 0 9 * * 1-5",
+      rich_parameter_values: [{ name: "size", value: "large" }]
+    })
+    await runJobs(w.srv)
+    return r
+  }),
+  row("workspaces.createForUser", "POST /api/v2/users/:user/workspaces", 200, "Workspace", async (w) => {
+    const { template } = await workspacesOf(w)
+    const r = await w.owner.post(`/users/${w.bob.username}/workspaces`, { name: uniqueName("bobs"), template_id: template.id })
+    await runJobs(w.srv)
+    return r
+  }),
+  row(
+    "workspaces.availableUsers",
+    "GET /api/v2/organizations/:organization/members/:user/workspaces/available-users",
+    200,
+    "[MinimalUser]",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/members/me/workspaces/available-users`),
+      await w.bob.client.get(`/organizations/${w.orgId}/members/me/workspaces/available-users`)
+    ]
+  ),
+  row("workspaces.list", "GET /api/v2/workspaces", 200, "WorkspacesResponse", async (w) => {
+    await workspacesOf(w)
+    return [await w.owner.get("/workspaces"), await w.owner.get("/workspaces?q=status:stopped&limit=1"), await w.bob.client.get("/workspaces")]
+  }),
+  row("workspaces.get", "GET /api/v2/workspaces/:workspace", 200, "Workspace", async (w) => {
+    const { running, stopped } = await workspacesOf(w)
+    return [await w.owner.get(`/workspaces/${running.id}`), await w.owner.get(`/workspaces/${stopped.id}`)]
+  }),
+  row("workspaces.getByOwnerAndName", "GET /api/v2/users/:user/workspace/:workspacename", 200, "Workspace", async (w) =>
+    w.owner.get(`/users/me/workspace/${(await workspacesOf(w)).running.name}`)
+  ),
+  row("workspaces.update", "PATCH /api/v2/workspaces/:workspace", 204, "none", async (w) =>
+    w.owner.patch(`/workspaces/${(await workspacesOf(w)).stopped.id}`, { name: "" })
+  ),
+  row("workspaces.favorite", "PUT /api/v2/workspaces/:workspace/favorite", 204, "none", async (w) =>
+    w.owner.put(`/workspaces/${(await workspacesOf(w)).running.id}/favorite`)
+  ),
+  row("workspaces.unfavorite", "DELETE /api/v2/workspaces/:workspace/favorite", 204, "none", async (w) =>
+    w.owner.delete(`/workspaces/${(await workspacesOf(w)).stopped.id}/favorite`)
+  ),
+  row("workspaces.createBuild", "POST /api/v2/workspaces/:workspace/builds", 200, "WorkspaceBuild", async (w) => {
+    const { template } = await workspacesOf(w)
+    const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name: uniqueName("built"), template_id: template.id })
+    await runJobs(w.srv)
+    const stop = await w.owner.post(`/workspaces/${r.body.id}/builds`, { transition: "stop" })
+    await runJobs(w.srv)
+    return stop
+  }),
+  row("workspaces.listBuilds", "GET /api/v2/workspaces/:workspace/builds", 200, "[WorkspaceBuild]", async (w) =>
+    w.owner.get(`/workspaces/${(await workspacesOf(w)).stopped.id}/builds`)
+  ),
+  row("workspaces.getBuild", "GET /api/v2/workspacebuilds/:workspacebuild", 200, "WorkspaceBuild", async (w) =>
+    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}`)
+  ),
+  row("workspaces.buildByNumber", "GET /api/v2/users/:user/workspace/:workspacename/builds/:buildnumber", 200, "WorkspaceBuild", async (w) =>
+    w.owner.get(`/users/me/workspace/${(await workspacesOf(w)).running.name}/builds/1`)
+  ),
+  row("workspaces.buildLogs", "GET /api/v2/workspacebuilds/:workspacebuild/logs", 200, "[ProvisionerJobLog]", async (w) =>
+    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/logs`)
+  ),
+  row("workspaces.buildResources", "GET /api/v2/workspacebuilds/:workspacebuild/resources", 200, "[WorkspaceResource]", async (w) =>
+    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/resources`)
+  ),
+  row("workspaces.buildParameters", "GET /api/v2/workspacebuilds/:workspacebuild/parameters", 200, "[WorkspaceBuildParameter]", async (w) =>
+    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/parameters`)
+  ),
+  row("workspaces.buildState", "GET /api/v2/workspacebuilds/:workspacebuild/state", 200, "binary application/json", async (w) =>
+    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/state`)
+  ),
+  row("workspaces.cancelBuild", "PATCH /api/v2/workspacebuilds/:workspacebuild/cancel", 200, "Response", async (w) => {
+    const slow = await slowWorkspace(w)
+    const r = await w.owner.patch(`/workspacebuilds/${slow.latest_build.id}/cancel`)
+    await runJobs(w.srv)
+    return r
+  }),
+
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
     await w.owner.get("/audit?limit=1000"),
@@ -909,7 +1032,9 @@ describe("response schemas", () => {
         }
         if (row.schema.startsWith("binary ")) {
           expect(reply.headers.get("content-type")).toBe(row.schema.slice("binary ".length))
-          expect(reply.body).toBe("a download")
+          // The file row downloads the text it uploaded; the build state is the provisioner's JSON.
+          if (row.endpoint === "files.get") expect(reply.body).toBe("a download")
+          else expect(typeof reply.body).toBe("object")
           continue
         }
         const validate = validator(row.schema as SchemaName)

@@ -14,6 +14,7 @@ import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
 import * as PortShareRepositories from "./workspaces/PortShareRepositories.js"
+import * as WorkspaceBuildRepositories from "./workspaces/BuildRepositories.js"
 import * as WorkspaceRepositories from "./workspaces/Repositories.js"
 import * as TickLockLayer from "./workspaces/TickLock.js"
 import * as Repositories from "./users/Repositories.js"
@@ -32,6 +33,7 @@ export const repositories = Layer.mergeAll(
   WorkspaceRepositories.layer,
   TickLockLayer.layer,
   PortShareRepositories.layer,
+  WorkspaceBuildRepositories.layer,
   transactionsLayer
 )
 

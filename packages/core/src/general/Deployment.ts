@@ -4,6 +4,7 @@ import { authorize } from "../Actor.js"
 import { deploymentConfig } from "./DeploymentConfig.js"
 import { BuildInfo, DeploymentSsh, UpdateCheck } from "./BuildInfo.js"
 import { Settings } from "../Settings.js"
+import { WorkspaceRepo } from "../workspaces/Workspace.js"
 
 /** Experiments this build knows; all are safe to enable. */
 export const availableExperiments: ReadonlyArray<string> = ["notifications", "workspace-usage", "web-push", "oauth2", "mcp-server-http"]
@@ -42,6 +43,7 @@ export const parseSshConfigOptions = (options: ReadonlyArray<string>): Record<st
 export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Deployment", {
   effect: Effect.gen(function*() {
     const settings = yield* Settings
+    const workspaceRepo = yield* WorkspaceRepo
 
     const buildInfo = new BuildInfo({
       agent_api_version: AGENT_API_VERSION,
@@ -67,13 +69,22 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
     const stats = Effect.gen(function*() {
       yield* authorize("read", { type: "deployment_stats" })
       const at = yield* Clock.currentTimeMillis
+      // Workspaces by their latest build's status, as the described system groups them.
+      const n = new Map((yield* workspaceRepo.countByStatus()).map((c) => [c.status, c.count]))
+      const count = (...statuses: ReadonlyArray<string>) => statuses.reduce((sum, s) => sum + (n.get(s as never) ?? 0), 0)
       return {
         aggregated_from: new Date(at - Duration.toMillis(Duration.minutes(15))),
         collected_at: new Date(at),
         next_update_at: new Date(at + Duration.toMillis(Duration.minutes(5))),
         session_count: { jetbrains: 0, reconnecting_pty: 0, ssh: 0, vscode: 0 },
         workspaces: {
-          building: 0, failed: 0, pending: 0, running: 0, stopped: 0, rx_bytes: 0, tx_bytes: 0,
+          pending: count("pending"),
+          building: count("starting", "stopping", "deleting"),
+          running: count("running"),
+          failed: count("failed", "canceled", "canceling"),
+          stopped: count("stopped"),
+          rx_bytes: 0,
+          tx_bytes: 0,
           connection_latency_ms: { p50: 0, p95: 0 }
         }
       }

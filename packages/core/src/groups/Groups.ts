@@ -17,6 +17,7 @@ import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import { toReducedUser, Username, type UserRecord, type UserStatus } from "../users/User.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
+import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "../users/Users.js"
 
 export interface CreateGroupInput {
@@ -111,6 +112,7 @@ const couldBeOrganization = (ref: string) => isUuid(ref) || isOrganizationName(r
 export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
   effect: Effect.gen(function*() {
     const groups = yield* GroupRepo
+    const workspaces = yield* WorkspaceRepo
     const members = yield* MemberRepo
     const userRepo = yield* UserRepo
     const ids = yield* IdGenerator
@@ -399,18 +401,21 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return new GroupMembersPage({ count: page.count, users: page.users.map(toReducedUser) }, true)
       }).pipe(span("Groups.listMembers"))
 
-    /** Deprecated per-user quota: allowances of all the user's groups; no workspaces consume credits yet. */
+    /** Deprecated per-user quota: allowances of all the user's groups; credits their workspaces consume. */
     const workspaceQuota = (userRef: string) =>
       Effect.gen(function*() {
         if (!couldBeUser(userRef)) return yield* NotFound.resource("User")
         const user = yield* users.resolveReadable(userRef)
         const budget = yield* groups.quotaAllowance(user.id)
-        return new WorkspaceQuota({ budget, credits_consumed: 0 }, true)
+        // The deprecated form counts the user's workspaces in the default organization, as the described system.
+        const org = yield* Effect.option(organizations.resolve("default"))
+        const consumed = Option.isSome(org) ? yield* workspaces.creditsConsumed(org.value.id, user.id) : 0
+        return new WorkspaceQuota({ budget, credits_consumed: consumed }, true)
       }).pipe(span("Groups.workspaceQuota"))
 
     /**
      * The quota of `{user}` in `{organization}`: allowances of their groups there, its Everyone
-     * group included; no workspaces consume credits yet. As in the described system the user
+     * group included; credits: daily costs of their workspaces there that are not stopped or deleted. As in the described system the user
      * need not be a member (their budget there is 0); the organization must be visible (404).
      */
     const workspaceQuotaByOrganization = (orgRef: string, userRef: string) =>
@@ -419,7 +424,8 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         if (!couldBeUser(userRef)) return yield* NotFound.resource("User")
         const user = yield* users.resolveReadable(userRef)
         const budget = yield* groups.quotaAllowanceIn(org.id, user.id)
-        return new WorkspaceQuota({ budget, credits_consumed: 0 }, true)
+        const consumed = yield* workspaces.creditsConsumed(org.id, user.id)
+        return new WorkspaceQuota({ budget, credits_consumed: consumed }, true)
       }).pipe(span("Groups.workspaceQuotaByOrganization"))
 
     const budgetResource = (g: GroupRecord) =>

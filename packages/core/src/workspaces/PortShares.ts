@@ -5,6 +5,7 @@
  * `max_port_share_level`, and its agent must be one of the workspace's latest build.
  */
 import { Effect, Option } from "effect"
+import { WorkspaceSharing } from "./Sharing.js"
 import { authorize, authorizeRead, authorizeVisible } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, NotFound, Validation } from "../Errors.js"
@@ -15,7 +16,7 @@ import {
   type PortShareProtocol, type PortShareRecord, PortShareRepo, portShareLevelAllowed, type ShareableLevel, toPortShare,
   WorkspaceAgentPortShares
 } from "./PortShare.js"
-import { workspaceObject, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
+import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 
 /** POST /workspaces/{workspace}/port-share. */
 export interface UpsertPortShareInput {
@@ -44,6 +45,7 @@ const audited = (share: PortShareRecord | undefined) => ({
 
 export class PortShares extends Effect.Service<PortShares>()("@workbay/core/PortShares", {
   effect: Effect.gen(function*() {
+    const sharing = yield* WorkspaceSharing
     const workspaces = yield* WorkspaceRepo
     const templates = yield* TemplateRepo
     const shares = yield* PortShareRepo
@@ -58,7 +60,7 @@ export class PortShares extends Effect.Service<PortShares>()("@workbay/core/Port
         const found = isUuid(ref) ? yield* workspaces.findById(ref.toLowerCase()) : Option.none()
         if (Option.isNone(found)) return yield* NotFound.resource("Workspace")
         const w = found.value
-        yield* mode === "read" ? authorizeRead("Workspace", workspaceObject(w)) : authorizeVisible("Workspace", workspaceObject(w))
+        yield* mode === "read" ? authorizeRead("Workspace", sharing.object(w)) : authorizeVisible("Workspace", sharing.object(w))
         return w
       })
 
@@ -74,7 +76,7 @@ export class PortShares extends Effect.Service<PortShares>()("@workbay/core/Port
     const upsert = (ref: string, input: UpsertPortShareInput) =>
       Effect.gen(function*() {
         const w = yield* resolve(ref, "act")
-        yield* authorize("update", workspaceObject(w))
+        yield* authorize("update", sharing.object(w))
         const template = yield* templates.findById(w.template_id)
         const max = Option.match(template, { onNone: () => "owner", onSome: (t) => t.max_port_share_level })
         if (!portShareLevelAllowed(input.share_level, max)) {
@@ -109,7 +111,7 @@ export class PortShares extends Effect.Service<PortShares>()("@workbay/core/Port
     const remove = (ref: string, input: DeletePortShareInput) =>
       Effect.gen(function*() {
         const w = yield* resolve(ref, "act")
-        yield* authorize("update", workspaceObject(w))
+        yield* authorize("update", sharing.object(w))
         const before = yield* shares.find(w.id, input.agent_name, input.port)
         // A concurrent delete may win between the two: gone either way, and only one is recorded as done.
         if (Option.isNone(before) || !(yield* shares.delete(w.id, input.agent_name, input.port))) {

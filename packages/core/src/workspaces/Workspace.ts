@@ -5,6 +5,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Action, AuthzObject } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
+import type { WorkspaceStatus } from "./WorkspaceBuild.js"
 
 export type AutomaticUpdates = "always" | "never"
 export const automaticUpdatesValues: ReadonlyArray<AutomaticUpdates> = ["always", "never"]
@@ -58,7 +59,53 @@ export class WorkspaceRepo extends Context.Tag("@workbay/core/WorkspaceRepo")<Wo
   readonly findByOwnerAndName: (ownerId: string, name: string, includeDeleted: boolean) => Effect.Effect<Option.Option<WorkspaceRecord>>
   /** None when there is no workspace `id`. */
   readonly update: (id: string, patch: WorkspacePatch) => Effect.Effect<Option.Option<WorkspaceRecord>, UniqueViolation>
+  /** A page of workspaces matching `filter` (favorites of the requester first), and how many match in all. */
+  readonly list: (filter: WorkspaceFilter) => Effect.Effect<{ readonly workspaces: ReadonlyArray<WorkspaceRecord>; readonly count: number }>
+  /**
+   * The sum of `daily_cost` of the latest builds of the owner's undeleted workspaces in the
+   * organization whose latest build is not a stop or a delete (the credits they consume), but
+   * `excludeWorkspaceId` (a workspace being rebuilt counts with its new cost).
+   */
+  readonly creditsConsumed: (organizationId: string, ownerId: string, excludeWorkspaceId?: string) => Effect.Effect<number>
+  /** Undeleted workspaces by the status of their latest build (for deployment stats). */
+  readonly countByStatus: () => Effect.Effect<ReadonlyArray<{ readonly status: WorkspaceStatus; readonly count: number }>>
 }>() {}
+
+/** Who may be listed: everything, or workspaces in some organizations, owned by the user, or shared with them. */
+export interface WorkspaceVisibility {
+  /** True when every workspace is visible (no other field applies). */
+  readonly all: boolean
+  /** Organizations whose workspaces are all visible. */
+  readonly organizationIds: ReadonlyArray<string>
+  /** The requester: their own workspaces, and those whose sharing list names them or `groupIds`. */
+  readonly userId: string
+  readonly groupIds: ReadonlyArray<string>
+}
+
+/** The filters of a workspace listing (the `q` keys, resolved to ids). Absent filters match every workspace. */
+export interface WorkspaceFilter {
+  readonly visibility: WorkspaceVisibility
+  /** Whose favorites come first. */
+  readonly requesterId: string
+  readonly ownerIds?: ReadonlyArray<string> | undefined
+  readonly organizationIds?: ReadonlyArray<string> | undefined
+  readonly templateIds?: ReadonlyArray<string> | undefined
+  /** Case-insensitive substring of the name. */
+  readonly name?: string | undefined
+  readonly statuses?: ReadonlyArray<WorkspaceStatus> | undefined
+  readonly outdated?: boolean | undefined
+  readonly dormant?: boolean | undefined
+  /** Workspaces whose latest build has an agent in this status (`connecting`, `connected`, `disconnected`, `timeout`). */
+  readonly hasAgent?: string | undefined
+  readonly lastUsedBefore?: Date | undefined
+  readonly lastUsedAfter?: Date | undefined
+  readonly hasAiTask?: boolean | undefined
+  readonly deleted: boolean
+  /** Only these workspace ids. */
+  readonly ids?: ReadonlyArray<string> | undefined
+  readonly limit: number
+  readonly offset: number
+}
 
 const aclActions = (acl: WorkspaceAcl): Record<string, ReadonlyArray<Action>> =>
   Object.fromEntries(Object.entries(acl).map(([id, role]) => [id, workspaceRoleActions[role] ?? []]))

@@ -3,7 +3,10 @@
  * values, and the resources and agents a provisioner job left. Ports and rules live with the
  * builds service.
  */
+import { Context, type Effect, type Option } from "effect"
+import type { UniqueViolation } from "../Repositories.js"
 import type { AgentApp, AgentScript, DisplayApps, NameValue, ResourceMetadata, WorkspaceTransition } from "../templates/Provisioner.js"
+import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
 
 export type BuildReason = "initiator" | "autostart" | "autostop" | "dormancy" | "failedstop" | "autodelete"
 
@@ -28,6 +31,8 @@ export interface WorkspaceBuildRecord {
   readonly has_ai_task: boolean
   readonly has_external_agent: boolean
   readonly parameters: ReadonlyArray<NameValue>
+  /** A delete that forgets the resources without running the provisioner. */
+  readonly orphan: boolean
 }
 
 /** A resource a provisioner job made (a build's, for one transition). */
@@ -80,4 +85,77 @@ export interface WorkspaceAgentRecord {
   readonly api_version: string
   readonly logs_length: number
   readonly logs_overflowed: boolean
+}
+
+/** A page of a workspace's builds, newest first (the described system's order). */
+export interface WorkspaceBuildPage {
+  readonly workspaceId: string
+  readonly limit: number
+  readonly offset?: number | undefined
+  /** Builds older than this one (keyset paging, newest first). */
+  readonly afterId?: string | undefined
+  /** Builds created at or after this time. */
+  readonly since?: Date | undefined
+}
+
+/** What a build's job leaves on it when it succeeds. */
+export interface WorkspaceBuildResult {
+  readonly provisioner_state: Uint8Array
+  readonly daily_cost: number
+  readonly has_ai_task: boolean
+  readonly has_external_agent: boolean
+  readonly deadline: Date | null
+  readonly max_deadline: Date | null
+}
+
+export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuildRepo")<WorkspaceBuildRepo, {
+  /** Stores the build and its parameter values. Fails with `UniqueViolation` when the workspace already has that build number. */
+  readonly insert: (build: WorkspaceBuildRecord) => Effect.Effect<void, UniqueViolation>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
+  readonly findByJobId: (jobId: string) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
+  readonly findByNumber: (workspaceId: string, buildNumber: number) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
+  /** The latest build (highest number) of each of these workspaces. */
+  readonly latestOf: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
+  readonly list: (page: WorkspaceBuildPage) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
+  readonly setResult: (id: string, result: WorkspaceBuildResult, now: Date) => Effect.Effect<void>
+}>() {}
+
+/** A resource with its agents, as stored. */
+export interface StoredResource {
+  readonly resource: WorkspaceResourceRecord
+  readonly agents: ReadonlyArray<WorkspaceAgentRecord>
+}
+
+export class WorkspaceResourceRepo extends Context.Tag("@workbay/core/WorkspaceResourceRepo")<WorkspaceResourceRepo, {
+  readonly insert: (resources: ReadonlyArray<StoredResource>) => Effect.Effect<void>
+  /** The resources (with their agents) of these jobs, in creation order. */
+  readonly listByJobs: (jobIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredResource>>
+}>() {}
+
+/** The statuses a build (and its workspace) shows, from its transition and its job. */
+export const workspaceStatuses = [
+  "pending", "starting", "running", "stopping", "stopped", "failed", "canceling", "canceled", "deleting", "deleted"
+] as const
+export type WorkspaceStatus = typeof workspaceStatuses[number]
+
+/**
+ * A build's status, as the described system derives it: a pending job is pending; a running
+ * one is starting, stopping or deleting; a succeeded one running, stopped or deleted; a
+ * canceling, canceled or failed job gives its own status.
+ */
+export const buildStatus = (transition: WorkspaceTransition, job: ProvisionerJobStatus): WorkspaceStatus => {
+  switch (job) {
+    case "pending":
+      return "pending"
+    case "running":
+      return transition === "start" ? "starting" : transition === "stop" ? "stopping" : "deleting"
+    case "succeeded":
+      return transition === "start" ? "running" : transition === "stop" ? "stopped" : "deleted"
+    case "canceling":
+    case "canceled":
+    case "failed":
+      return job
+    default:
+      return "failed"
+  }
 }

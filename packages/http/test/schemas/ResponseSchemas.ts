@@ -345,6 +345,48 @@ export const definitions: Record<string, JsonSchema> = {
     metadata: omitted(arrayOf(object({ key: string, value: string, sensitive: boolean }, ["key", "value", "sensitive"]))),
     daily_cost: integer
   }, ["id", "created_at", "job_id", "workspace_transition", "type", "name", "hide", "icon", "daily_cost"]),
+  // Workspaces and builds (codersdk workspaces.go, workspacebuilds.go).
+  WorkspaceBuild: object({
+    id: uuid, created_at: dateTime, updated_at: dateTime, workspace_id: uuid, workspace_name: string, workspace_owner_id: uuid,
+    workspace_owner_name: omitted(string), workspace_owner_avatar_url: omitted(uri), template_version_id: uuid,
+    template_version_name: string, build_number: integer, transition: { type: "string", enum: ["start", "stop", "delete"] },
+    initiator_id: uuid, initiator_name: string, job: ref("ProvisionerJob"),
+    reason: { type: "string", enum: ["initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete"] },
+    resources: arrayOf(ref("WorkspaceResource")), deadline: dateTime, max_deadline: dateTime,
+    status: {
+      type: "string",
+      enum: ["pending", "starting", "running", "stopping", "stopped", "failed", "canceling", "canceled", "deleting", "deleted"]
+    },
+    daily_cost: integer,
+    matched_provisioners: object({ count: integer, available: integer, most_recently_seen: dateTime }, ["count", "available"]),
+    template_version_preset_id: nullable(uuid), has_ai_task: omitted(boolean), has_external_agent: omitted(boolean)
+  }, [
+    "id", "created_at", "updated_at", "workspace_id", "workspace_name", "workspace_owner_id", "template_version_id",
+    "template_version_name", "build_number", "transition", "initiator_id", "initiator_name", "job", "reason", "resources", "status",
+    "daily_cost", "template_version_preset_id"
+  ]),
+  Workspace: object({
+    id: uuid, created_at: dateTime, updated_at: dateTime, owner_id: uuid, owner_name: string, owner_avatar_url: omitted(uri),
+    organization_id: uuid, organization_name: string, template_id: uuid, template_name: string, template_display_name: string,
+    template_icon: string, template_allow_user_cancel_workspace_jobs: boolean, template_active_version_id: uuid,
+    template_require_active_version: boolean, template_use_classic_parameter_flow: boolean, latest_build: ref("WorkspaceBuild"),
+    latest_app_status: nullable({ type: "object" }), outdated: boolean, name: string, autostart_schedule: omitted(string),
+    ttl_ms: integer, last_used_at: dateTime, deleting_at: nullable(dateTime), dormant_at: nullable(dateTime),
+    health: object({ healthy: boolean, failing_agents: arrayOf(uuid) }, ["healthy", "failing_agents"]),
+    automatic_updates: { type: "string", enum: ["always", "never"] }, allow_renames: boolean, favorite: boolean,
+    next_start_at: nullable(dateTime), is_prebuild: boolean,
+    task_id: object({ uuid: string, valid: boolean }, ["uuid", "valid"]),
+    shared_with: arrayOf(object({
+      id: uuid, actor_type: { type: "string", enum: ["user", "group"] }, name: string, avatar_url: omitted(uri), roles: arrayOf(string)
+    }, ["id", "actor_type", "name", "roles"]))
+  }, [
+    "id", "created_at", "updated_at", "owner_id", "owner_name", "organization_id", "organization_name", "template_id", "template_name",
+    "template_display_name", "template_icon", "template_allow_user_cancel_workspace_jobs", "template_active_version_id",
+    "template_require_active_version", "template_use_classic_parameter_flow", "latest_build", "latest_app_status", "outdated", "name",
+    "last_used_at", "deleting_at", "dormant_at", "health", "automatic_updates", "allow_renames", "favorite", "next_start_at"
+  ]),
+  WorkspacesResponse: object({ workspaces: arrayOf(ref("Workspace")), count: integer }, ["workspaces", "count"]),
+  WorkspaceBuildParameter: object({ name: string, value: string }, ["name", "value"]),
   TemplateVersionParameter: object({
     name: string, display_name: omitted(string), description: string, description_plaintext: string,
     type: { type: "string", enum: ["string", "number", "bool", "list(string)"] },

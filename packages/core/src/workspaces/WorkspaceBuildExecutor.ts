@@ -1,0 +1,192 @@
+/**
+ * What a worker does with a `workspace_build` job: runs the provisioner's `build` with the
+ * version's archive and variable values, the build's parameter values, the previous build's
+ * state and the workspace ({id, name, owner username}); keeps the resources and agents it made
+ * (each agent with a random token, stored only as its SHA-256), the new state, the daily cost
+ * and the AI task and external agent flags. A start build whose cost would take its owner past
+ * their quota budget in the organization fails with the described system's message. A delete
+ * that succeeds marks the workspace deleted; an orphan delete skips the provisioner.
+ *
+ * Like the template version executors it never fails and never dies: every problem becomes the
+ * job's `{error}`.
+ */
+import { Cause, Clock, Effect, Either, Option } from "effect"
+import { createHash, randomBytes } from "node:crypto"
+import { GroupRepo } from "../groups/Group.js"
+import { IdGenerator } from "../Ids.js"
+import { UserRepo } from "../users/Repositories.js"
+import { FileRepo } from "../templates/File.js"
+import type { ProvisionedResource, Provisioner, ProvisionerLogSink, WorkspaceTransition } from "../templates/Provisioner.js"
+import type { JobCompletion, ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
+import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { WorkspaceRepo } from "./Workspace.js"
+import { type StoredResource, WorkspaceBuildRepo, WorkspaceResourceRepo } from "./WorkspaceBuild.js"
+import { INSUFFICIENT_QUOTA } from "./WorkspaceBuilds.js"
+
+export type WorkspaceBuildExecutorServices =
+  | WorkspaceRepo
+  | WorkspaceBuildRepo
+  | WorkspaceResourceRepo
+  | TemplateVersionRepo
+  | FileRepo
+  | UserRepo
+  | GroupRepo
+  | IdGenerator
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/** The SHA-256 (hex) of an agent token: all that is stored of it. */
+export const hashAgentToken = (token: string): string => createHash("sha256").update(token).digest("hex")
+
+/** The stored records of what a build made, each agent with a fresh token's hash. */
+const toStored = (resources: ReadonlyArray<ProvisionedResource>, transition: WorkspaceTransition, jobId: string, at: Date) =>
+  Effect.flatMap(IdGenerator, (ids) =>
+    Effect.forEach(resources, (r) =>
+      Effect.gen(function*() {
+        const resourceId = yield* ids.uuid
+        const agents = yield* Effect.forEach(r.agents, (a) =>
+          Effect.gen(function*() {
+            return {
+              id: yield* ids.uuid,
+              created_at: at,
+              updated_at: at,
+              resource_id: resourceId,
+              name: a.name,
+              external: a.external,
+              // The token itself is handed out by the agents routes (a later issue); only its hash is kept.
+              auth_token_hash: hashAgentToken(randomBytes(32).toString("hex")),
+              operating_system: a.operating_system,
+              architecture: a.architecture,
+              directory: a.directory,
+              environment_variables: a.env,
+              connection_timeout_seconds: a.connection_timeout_seconds,
+              troubleshooting_url: a.troubleshooting_url,
+              startup_script_behavior: a.startup_script_behavior,
+              display_apps: a.display_apps,
+              apps: yield* Effect.forEach(a.apps, (app) => Effect.map(ids.uuid, (id) => ({ ...app, id }))),
+              scripts: yield* Effect.forEach(a.scripts, (s) => Effect.map(ids.uuid, (id) => ({ ...s, id }))),
+              lifecycle_state: "created",
+              first_connected_at: null,
+              last_connected_at: null,
+              disconnected_at: null,
+              started_at: null,
+              ready_at: null,
+              version: "",
+              api_version: "",
+              logs_length: 0,
+              logs_overflowed: false
+            }
+          }))
+        return {
+          resource: {
+            id: resourceId,
+            created_at: at,
+            job_id: jobId,
+            transition,
+            type: r.type,
+            name: r.name,
+            hide: r.hide,
+            icon: r.icon,
+            daily_cost: r.daily_cost,
+            metadata: r.metadata
+          },
+          agents
+        } satisfies StoredResource
+      })))
+
+const failed = (error: string): JobCompletion => ({ error })
+
+/** The `workspace_build` executor. */
+export const workspaceBuildExecutor = (
+  job: ProvisionerJobRecord,
+  ctx: { readonly provisioner: Provisioner; readonly onLog: ProvisionerLogSink }
+): Effect.Effect<JobCompletion, never, WorkspaceBuildExecutorServices> =>
+  Effect.gen(function*() {
+    const builds = yield* WorkspaceBuildRepo
+    const workspaces = yield* WorkspaceRepo
+    const resources = yield* WorkspaceResourceRepo
+    const versions = yield* TemplateVersionRepo
+    const files = yield* FileRepo
+    const users = yield* UserRepo
+    const groups = yield* GroupRepo
+    const found = yield* builds.findByJobId(job.id)
+    if (Option.isNone(found)) return failed("The workspace build of this job no longer exists.")
+    const build = found.value
+    const workspace = Option.getOrUndefined(yield* workspaces.findById(build.workspace_id))
+    if (workspace === undefined) return failed("The workspace of this build no longer exists.")
+    const finishDelete = (at: Date) =>
+      build.transition === "delete" ? Effect.asVoid(workspaces.update(workspace.id, { deleted: true, updated_at: at }).pipe(Effect.orDie)) : Effect.void
+
+    if (build.orphan) {
+      const at = yield* now
+      yield* ctx.onLog({ created_at: at, level: "warn", stage: "Orphaning resources", output: "Deleting the workspace without destroying its resources." })
+      yield* builds.setResult(build.id, {
+        provisioner_state: new Uint8Array(0), daily_cost: 0, has_ai_task: false, has_external_agent: false, deadline: null, max_deadline: null
+      }, at)
+      yield* finishDelete(at)
+      return {}
+    }
+
+    const version = Option.getOrUndefined(yield* versions.findById(build.template_version_id))
+    if (version === undefined) return failed("The template version of this build no longer exists.")
+    const file = Option.getOrUndefined(yield* files.findById(job.file_id))
+    if (file === undefined) return failed("The template version's file no longer exists.")
+    const owner = yield* users.findById(workspace.owner_id)
+    const previous = build.build_number > 1 ? yield* builds.findByNumber(workspace.id, build.build_number - 1) : Option.none()
+    const result = yield* Effect.either(ctx.provisioner.build({
+      archive: file.data,
+      content_type: file.mimetype,
+      transition: build.transition,
+      variable_values: version.user_variable_values,
+      parameter_values: build.parameters,
+      previous_state: Option.match(previous, { onNone: () => new Uint8Array(0), onSome: (b) => b.provisioner_state }),
+      workspace: {
+        id: workspace.id,
+        name: workspace.name,
+        owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username })
+      },
+      onLog: ctx.onLog
+    }))
+    if (Either.isLeft(result)) return failed(result.left.message)
+    const out = result.right
+
+    if (build.transition === "start" && out.daily_cost > 0) {
+      // Credits in use by the owner's other workspaces in this organization, and the budget there.
+      const consumed = yield* workspaces.creditsConsumed(workspace.organization_id, workspace.owner_id, workspace.id)
+      const budget = yield* groups.quotaAllowanceIn(workspace.organization_id, workspace.owner_id)
+      if (consumed + out.daily_cost > budget) {
+        const at = yield* now
+        yield* ctx.onLog({
+          created_at: at,
+          level: "error",
+          stage: "Committing quota",
+          output: `The workspace costs ${out.daily_cost} credits a day; ${consumed} of a budget of ${budget} are in use.`
+        })
+        return failed(INSUFFICIENT_QUOTA)
+      }
+    }
+
+    const at = yield* now
+    const stored = yield* toStored(out.resources, build.transition, job.id, at)
+    yield* resources.insert(stored)
+    // TODO(schedule): deadlines from the template's autostop requirement and quiet hours (Schedule.ts).
+    const deadline = build.transition === "start" && workspace.ttl_ms !== null && workspace.ttl_ms > 0
+      ? new Date(at.getTime() + workspace.ttl_ms)
+      : null
+    yield* builds.setResult(build.id, {
+      provisioner_state: out.state,
+      daily_cost: out.daily_cost,
+      has_ai_task: out.has_ai_task,
+      has_external_agent: out.has_external_agent,
+      deadline,
+      max_deadline: null
+    }, at)
+    yield* finishDelete(at)
+    return {}
+  }).pipe(
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause)
+        ? Effect.failCause(cause as Cause.Cause<never>)
+        : Effect.as(Effect.logError("workspace build failed unexpectedly", cause), failed("The workspace build failed unexpectedly."))
+    )
+  )

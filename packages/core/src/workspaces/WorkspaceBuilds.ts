@@ -1,0 +1,484 @@
+/**
+ * The WorkspaceBuilds service: queuing builds (start, stop, delete) with their provisioner job,
+ * reading builds with their job, resources, parameters, logs and state, canceling them, and the
+ * wire form of builds that the workspaces service reuses. Rules and messages follow the
+ * described system's build routes; see docs/workspaces.md.
+ *
+ * Authorization: reading a build is reading its workspace (404 when refused); a start needs
+ * `start`, a stop `stop`, a delete `delete` on the workspace (403); orphan deletes, the `debug`
+ * log level and a non-active version of a template that requires the active one need `update`
+ * on the template; the state needs `update` on the template too (404 otherwise); a cancel needs
+ * `update` on the workspace, and `update` on the template unless the template lets users cancel.
+ */
+import { Clock, Effect, Either, Option } from "effect"
+import { WorkspaceSharing } from "./Sharing.js"
+import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
+import { auditAction, auditAdditional, auditResource } from "../Audit.js"
+import { BadRequest, Conflict, Forbidden, NotFound, PreconditionFailed, ResponseBody, Validation } from "../Errors.js"
+import { IdGenerator } from "../Ids.js"
+import { Transactions } from "../Repositories.js"
+import { span } from "../Tracing.js"
+import { UserRepo } from "../users/Repositories.js"
+import type { UserRecord } from "../users/User.js"
+import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
+import { jobStatus, type ProvisionerJob, type ProvisionerJobRecord, type ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
+import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
+import { ProvisionerJobViews } from "../templates/ProvisionerJobViews.js"
+import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
+import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/Template.js"
+import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { putNonEmpty, type WireProps } from "../Wire.js"
+import { resolveParameters } from "./Parameters.js"
+import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
+import {
+  type BuildReason,
+  buildStatus,
+  type StoredResource,
+  type WorkspaceBuildRecord,
+  WorkspaceBuildRepo,
+  WorkspaceResourceRepo
+} from "./WorkspaceBuild.js"
+import { toBuildResource, WorkspaceBuild, WorkspaceBuildParameter } from "./WorkspaceWire.js"
+
+export interface CreateBuildInput {
+  readonly transition: WorkspaceTransition
+  readonly template_version_id?: string | undefined
+  readonly rich_parameter_values?: ReadonlyArray<NameValue> | undefined
+  readonly orphan?: boolean | undefined
+  readonly log_level?: "debug" | undefined
+  readonly dry_run?: boolean | undefined
+  readonly reason?: string | undefined
+  readonly template_version_preset_id?: string | undefined
+  readonly state?: ReadonlyArray<number> | undefined
+}
+
+export interface ListBuildsInput {
+  readonly after_id?: string | undefined
+  readonly since?: Date | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}
+
+export interface BuildLogsInput {
+  readonly after?: number | undefined
+  readonly before?: number | undefined
+}
+
+/** The default and the largest page of a workspace's builds. */
+export const DEFAULT_BUILDS_PAGE = 25
+export const MAX_BUILDS_PAGE = 100
+
+/** The job error of a start build past its owner's quota, as the described system words it. */
+export const INSUFFICIENT_QUOTA = "insufficient quota"
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+const buildNotFound = () => NotFound.resource("Workspace build")
+const workspaceNotFound = () => NotFound.resource("Workspace")
+
+/** How audit entries name a workspace. */
+export const workspaceResource = (w: WorkspaceRecord) =>
+  ({ type: "workspace", id: w.id, target: w.name, organizationId: w.organization_id })
+
+/** What a build queued for a workspace needs: the workspace, its template, the version and the caller. */
+export interface QueueBuild {
+  readonly workspace: WorkspaceRecord
+  readonly template: TemplateRecord
+  readonly version: TemplateVersionRecord
+  readonly previous: WorkspaceBuildRecord | undefined
+  readonly transition: WorkspaceTransition
+  readonly parameters: ReadonlyArray<NameValue>
+  readonly initiatorId: string
+  readonly reason: BuildReason
+  readonly presetId: string | null
+  readonly orphan: boolean
+  readonly importJob: ProvisionerJobRecord
+}
+
+export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay/core/WorkspaceBuilds", {
+  effect: Effect.gen(function*() {
+    const sharing = yield* WorkspaceSharing
+    const workspaces = yield* WorkspaceRepo
+    const builds = yield* WorkspaceBuildRepo
+    const resources = yield* WorkspaceResourceRepo
+    const templates = yield* TemplateRepo
+    const versions = yield* TemplateVersionRepo
+    const jobs = yield* ProvisionerJobs
+    const views = yield* ProvisionerJobViews
+    const daemons = yield* ProvisionerDaemons
+    const users = yield* UserRepo
+    const ids = yield* IdGenerator
+    const tx = yield* Transactions
+
+    const jobOf = (id: string) => Effect.orDie(jobs.get(id))
+
+    /** The wire records of builds (of any workspaces), reading their jobs, resources, versions and users once each. */
+    const toWires = (list: ReadonlyArray<WorkspaceBuildRecord>, known: ReadonlyArray<WorkspaceRecord> = []) =>
+      Effect.gen(function*() {
+        if (list.length === 0) return []
+        const at = yield* Clock.currentTimeMillis
+        const wsById = new Map(known.map((w) => [w.id, w]))
+        for (const id of new Set(list.map((b) => b.workspace_id))) {
+          if (!wsById.has(id)) {
+            const found = yield* workspaces.findById(id)
+            if (Option.isSome(found)) wsById.set(id, found.value)
+          }
+        }
+        const jobRecords = new Map<string, ProvisionerJobRecord>()
+        for (const b of list) jobRecords.set(b.job_id, yield* jobOf(b.job_id))
+        const byOrg = new Map<string, Array<ProvisionerJobRecord>>()
+        for (const j of jobRecords.values()) byOrg.set(j.organization_id, [...(byOrg.get(j.organization_id) ?? []), j])
+        const jobWires = new Map<string, ProvisionerJob>()
+        for (const [orgId, js] of byOrg) {
+          const described = yield* views.describeAll(orgId, js)
+          described.forEach((d) => jobWires.set(d.id, d))
+        }
+        const stored = yield* resources.listByJobs([...jobRecords.keys()])
+        const resourcesByJob = new Map<string, Array<StoredResource>>()
+        for (const r of stored) resourcesByJob.set(r.resource.job_id, [...(resourcesByJob.get(r.resource.job_id) ?? []), r])
+        const versionNames = new Map<string, string>()
+        for (const id of new Set(list.map((b) => b.template_version_id))) {
+          versionNames.set(id, Option.match(yield* versions.findById(id), { onNone: () => "", onSome: (v) => v.name }))
+        }
+        const people = new Map<string, UserRecord | undefined>()
+        const person = (id: string) =>
+          people.has(id)
+            ? Effect.succeed(people.get(id))
+            : Effect.map(users.findById(id), (u) => {
+              people.set(id, Option.getOrUndefined(u))
+              return Option.getOrUndefined(u)
+            })
+        const out: Array<WorkspaceBuild> = []
+        for (const b of list) {
+          const w = wsById.get(b.workspace_id)
+          const job = jobRecords.get(b.job_id)!
+          const owner = w === undefined ? undefined : yield* person(w.owner_id)
+          const initiator = yield* person(b.initiator_id)
+          const status = jobStatus(job)
+          const props: WireProps<typeof WorkspaceBuild> = {
+            id: b.id,
+            created_at: b.created_at,
+            updated_at: b.updated_at,
+            workspace_id: b.workspace_id,
+            workspace_name: w?.name ?? "",
+            workspace_owner_id: w?.owner_id ?? b.initiator_id,
+            template_version_id: b.template_version_id,
+            template_version_name: versionNames.get(b.template_version_id) ?? "",
+            build_number: b.build_number,
+            transition: b.transition,
+            initiator_id: b.initiator_id,
+            initiator_name: initiator?.username ?? "",
+            job: jobWires.get(job.id)!,
+            reason: b.reason,
+            resources: (resourcesByJob.get(job.id) ?? []).map((r) => toBuildResource(r, at)),
+            status: buildStatus(b.transition, status),
+            daily_cost: b.daily_cost,
+            template_version_preset_id: b.template_version_preset_id
+          }
+          putNonEmpty(props, "workspace_owner_name", owner?.username)
+          putNonEmpty(props, "workspace_owner_avatar_url", owner?.avatar_url)
+          putNonEmpty(props, "deadline", b.deadline ?? undefined)
+          putNonEmpty(props, "max_deadline", b.max_deadline ?? undefined)
+          putNonEmpty(props, "has_ai_task", b.has_ai_task)
+          putNonEmpty(props, "has_external_agent", b.has_external_agent)
+          if (status === "pending" || status === "running") props.matched_provisioners = yield* daemons.matched(job)
+          out.push(new WorkspaceBuild(props, true))
+        }
+        return out
+      }).pipe(span("WorkspaceBuilds.toWires"))
+
+    /** A build, its workspace and its template, once the caller may read the workspace (404 otherwise). */
+    const readable = (id: string) =>
+      Effect.gen(function*() {
+        const found = yield* builds.findById(id.toLowerCase())
+        if (Option.isNone(found)) return yield* buildNotFound()
+        const workspace = yield* workspaces.findById(found.value.workspace_id)
+        if (Option.isNone(workspace)) return yield* buildNotFound()
+        yield* authorizeRead("Workspace build", sharing.object(workspace.value))
+        return { build: found.value, workspace: workspace.value }
+      })
+
+    const templateOf = (w: WorkspaceRecord) =>
+      Effect.flatMap(templates.findById(w.template_id), Option.match({
+        onNone: () => Effect.die(new Error(`The template of workspace ${w.id} is missing.`)),
+        onSome: Effect.succeed
+      }))
+
+    /** The latest build of a workspace; every workspace has one from its creation. */
+    const latestOf = (w: WorkspaceRecord) =>
+      Effect.map(builds.latestOf([w.id]), (bs) => bs[0])
+
+    /**
+     * Queues a build and its job, in the caller's transaction: the next build number (two racing
+     * builds clash on it: 409), the job on the version's file, provisioner and tags.
+     */
+    const queue = (q: QueueBuild) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const buildId = yield* ids.uuid
+        const job = yield* jobs.enqueue({
+          organization_id: q.workspace.organization_id,
+          initiator_id: q.initiatorId,
+          provisioner: q.importJob.provisioner,
+          type: "workspace_build",
+          file_id: q.importJob.file_id,
+          input: { workspace_build_id: buildId },
+          tags: q.version.tags
+        })
+        const build: WorkspaceBuildRecord = {
+          id: buildId,
+          created_at: at,
+          updated_at: at,
+          workspace_id: q.workspace.id,
+          template_version_id: q.version.id,
+          template_version_preset_id: q.presetId,
+          build_number: (q.previous?.build_number ?? 0) + 1,
+          transition: q.transition,
+          initiator_id: q.initiatorId,
+          job_id: job.id,
+          provisioner_state: new Uint8Array(0),
+          deadline: null,
+          max_deadline: null,
+          reason: q.reason,
+          daily_cost: 0,
+          has_ai_task: false,
+          has_external_agent: false,
+          parameters: q.parameters,
+          orphan: q.orphan
+        }
+        yield* builds.insert(build).pipe(
+          Effect.catchTag("UniqueViolation", () => Effect.fail(buildActive()))
+        )
+        return { build, job }
+      })
+
+    const buildActive = () =>
+      new Conflict({ message: "A workspace build is already active.", detail: "Wait for it to finish or cancel it first." })
+
+    /**
+     * The version's import job, once it succeeded; a version whose import did not succeed
+     * cannot be built (400).
+     */
+    const importedVersion = (version: TemplateVersionRecord) =>
+      Effect.gen(function*() {
+        const job = yield* jobOf(version.job_id)
+        if (jobStatus(job) !== "succeeded" || version.import_result === null) {
+          return yield* new BadRequest({
+            message: "The template version's import has not succeeded.",
+            detail: `Its import job is ${jobStatus(job)}.`,
+            validations: [new Validation({ field: "template_version_id", detail: "The template version must be imported." })]
+          })
+        }
+        return job
+      })
+
+    /** Resolves the build's parameters (400 with one validation per bad parameter). */
+    const parametersFor = (
+      version: TemplateVersionRecord,
+      given: ReadonlyArray<NameValue>,
+      previous: WorkspaceBuildRecord | undefined,
+      preset: ReadonlyArray<NameValue> | undefined
+    ) =>
+      Either.match(
+        resolveParameters(version.import_result?.parameters ?? [], {
+          given,
+          previous: previous?.parameters,
+          preset
+        }),
+        {
+          onLeft: (validations) =>
+            Effect.fail(new BadRequest({ message: "Unable to validate parameters.", validations: [...validations] })),
+          onRight: (values) => Effect.succeed(values)
+        }
+      )
+
+    /** The preset `presetId` of `version` (400 when the version has no such preset). */
+    const presetOf = (version: TemplateVersionRecord, presetId: string | undefined) => {
+      if (presetId === undefined) return Effect.succeed(undefined)
+      const preset = version.import_result?.presets.find((p) => p.id === presetId.toLowerCase())
+      return preset === undefined
+        ? Effect.fail(BadRequest.field("template_version_preset_id", "The template version has no such preset."))
+        : Effect.succeed(preset)
+    }
+
+    /** Whether the template's latest state is one a new build may follow: its job finished. */
+    const assertIdle = (latest: WorkspaceBuildRecord | undefined) =>
+      Effect.gen(function*() {
+        if (latest === undefined) return
+        const job = yield* jobOf(latest.job_id)
+        if (job.completed_at === null) return yield* buildActive()
+      })
+
+    const actionOf = (t: WorkspaceTransition) => (t === "start" ? "start" : t === "stop" ? "stop" : "delete") as "start" | "stop" | "delete"
+
+    /** `POST /workspaces/{workspace}/builds`. */
+    const create = (workspaceId: string, input: CreateBuildInput) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const found = yield* workspaces.findById(workspaceId.toLowerCase())
+        if (Option.isNone(found) || found.value.deleted) return yield* workspaceNotFound()
+        const workspace = found.value
+        yield* authorizeRead("Workspace", sharing.object(workspace))
+        yield* authorize(actionOf(input.transition), sharing.object(workspace))
+        const template = yield* templateOf(workspace)
+        const templateAdmin = yield* allowed("update", templateObject(template))
+        if (input.orphan === true) {
+          if (input.transition !== "delete") {
+            return yield* BadRequest.field("orphan", "Orphan is only permitted when deleting a workspace.")
+          }
+          if (input.state !== undefined && input.state.length > 0) {
+            return yield* BadRequest.field("orphan", "ProvisionerState cannot be set alongside Orphan since state intent is unclear.")
+          }
+          if (!templateAdmin) return yield* new Forbidden({ message: "Only template administrators may orphan a workspace's resources." })
+        }
+        if (input.log_level === "debug" && !templateAdmin) {
+          return yield* new BadRequest({
+            message: "Workspace builds with a custom log level are restricted to administrators only.",
+            validations: [new Validation({ field: "log_level", detail: "Only template administrators may set a log level." })]
+          })
+        }
+        if (input.dry_run === true) {
+          return yield* BadRequest.field("dry_run", "Dry runs of workspace builds are made with POST /templateversions/{id}/dry-run.")
+        }
+        const latest = yield* latestOf(workspace)
+        yield* assertIdle(latest)
+        let versionId = input.template_version_id?.toLowerCase() ?? latest?.template_version_id ?? template.active_version_id
+        const version = Option.getOrUndefined(yield* versions.findById(versionId))
+        if (version === undefined || version.template_id !== template.id) {
+          return yield* BadRequest.field("template_version_id", "The template version does not belong to the workspace's template.")
+        }
+        versionId = version.id
+        if (input.template_version_id !== undefined && version.archived) {
+          return yield* BadRequest.field("template_version_id", "Archived template versions cannot be used to build a workspace.")
+        }
+        if (
+          input.transition === "start" && template.require_active_version && version.id !== template.active_version_id &&
+          !templateAdmin
+        ) {
+          return yield* new Forbidden({
+            message: "cannot use non-active version: The template requires workspaces to use its active version.",
+            validations: [new Validation({ field: "template_version_id", detail: "Must be the template's active version." })]
+          })
+        }
+        const importJob = yield* importedVersion(version)
+        const preset = yield* presetOf(version, input.template_version_preset_id)
+        // A version change starts over from the new version's parameters, with the values kept where names match.
+        const parameters = yield* parametersFor(version, input.rich_parameter_values ?? [], latest, preset?.parameters)
+        const reason: BuildReason = "initiator"
+        const queued = yield* tx.atomic(queue({
+          workspace, template, version, previous: latest, transition: input.transition, parameters,
+          initiatorId: actor.user.id, reason, presetId: preset?.id ?? latest?.template_version_preset_id ?? null,
+          orphan: input.orphan === true, importJob
+        }))
+        yield* auditResource(
+          { type: "workspace_build", id: queued.build.id, target: workspace.name, organizationId: workspace.organization_id },
+          undefined,
+          { transition: queued.build.transition, build_number: queued.build.build_number, template_version_id: version.id }
+        )
+        yield* auditAction(actionOf(input.transition))
+        yield* auditAdditional({
+          build_number: String(queued.build.build_number),
+          build_reason: reason,
+          workspace_name: workspace.name,
+          workspace_id: workspace.id
+        })
+        const [wire] = yield* toWires([queued.build], [workspace])
+        return wire!
+      }).pipe(span("WorkspaceBuilds.create"))
+
+    const get = (id: string) =>
+      Effect.gen(function*() {
+        const { build, workspace } = yield* readable(id)
+        const [wire] = yield* toWires([build], [workspace])
+        return wire!
+      }).pipe(span("WorkspaceBuilds.get"))
+
+    /** A workspace's builds, newest first. */
+    const listByWorkspace = (workspace: WorkspaceRecord, input: ListBuildsInput) =>
+      Effect.gen(function*() {
+        yield* authorizeRead("Workspace", sharing.object(workspace))
+        if (input.after_id !== undefined) {
+          const after = yield* builds.findById(input.after_id.toLowerCase())
+          if (Option.isNone(after) || after.value.workspace_id !== workspace.id) {
+            return yield* new BadRequest({ message: `Record at "after_id" (${JSON.stringify(input.after_id)}) does not exist.` })
+          }
+        }
+        const limit = input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, MAX_BUILDS_PAGE) : DEFAULT_BUILDS_PAGE
+        const list = yield* builds.list({
+          workspaceId: workspace.id,
+          limit,
+          offset: input.offset,
+          afterId: input.after_id?.toLowerCase(),
+          since: input.since
+        })
+        return yield* toWires(list, [workspace])
+      }).pipe(span("WorkspaceBuilds.listByWorkspace"))
+
+    const byNumber = (workspace: WorkspaceRecord, buildNumber: number) =>
+      Effect.gen(function*() {
+        yield* authorizeRead("Workspace", sharing.object(workspace))
+        const found = yield* builds.findByNumber(workspace.id, buildNumber)
+        if (Option.isNone(found)) return yield* buildNotFound()
+        const [wire] = yield* toWires([found.value], [workspace])
+        return wire!
+      }).pipe(span("WorkspaceBuilds.byNumber"))
+
+    /** The build's job, once the caller may read the build (for logs, followed or not). */
+    const logsJob = (id: string) =>
+      Effect.flatMap(readable(id), ({ build }) => jobOf(build.job_id)).pipe(span("WorkspaceBuilds.logsJob"))
+
+    const buildResources = (id: string) =>
+      Effect.gen(function*() {
+        const { build } = yield* readable(id)
+        const at = yield* Clock.currentTimeMillis
+        return (yield* resources.listByJobs([build.job_id])).map((r) => toBuildResource(r, at))
+      }).pipe(span("WorkspaceBuilds.resources"))
+
+    const parameters = (id: string) =>
+      Effect.map(readable(id), ({ build }) => build.parameters.map((p) => new WorkspaceBuildParameter(p, true))).pipe(
+        span("WorkspaceBuilds.parameters")
+      )
+
+    /** The provisioner's state after the build: template administrators only (404 for anyone else). */
+    const state = (id: string) =>
+      Effect.gen(function*() {
+        const { build, workspace } = yield* readable(id)
+        const template = yield* templateOf(workspace)
+        if (!(yield* allowed("update", templateObject(template)))) return yield* buildNotFound()
+        return build.provisioner_state
+      }).pipe(span("WorkspaceBuilds.state"))
+
+    /**
+     * Cancels the build's job. `expectStatus` (`pending` or `running`) refuses with 412 when the
+     * job is in another state, so a client does not cancel a build that moved on meanwhile.
+     */
+    const cancel = (id: string, expectStatus: ProvisionerJobStatus | undefined) =>
+      Effect.gen(function*() {
+        const { build, workspace } = yield* readable(id)
+        yield* authorize("update", sharing.object(workspace))
+        const template = yield* templateOf(workspace)
+        if (!template.allow_user_cancel_workspace_jobs && !(yield* allowed("update", templateObject(template)))) {
+          return yield* new Forbidden({ message: "User is not allowed to cancel workspace builds. Owner role is required." })
+        }
+        const job = yield* jobOf(build.job_id)
+        if (job.completed_at !== null) return yield* new BadRequest({ message: "Job has already completed!" })
+        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
+        if (expectStatus !== undefined && jobStatus(job) !== expectStatus) {
+          return yield* new PreconditionFailed({
+            message: "Job is not in the expected state.",
+            detail: `Expected status "${expectStatus}", but job status is "${jobStatus(job)}".`
+          })
+        }
+        yield* jobs.cancel(job.id).pipe(
+          Effect.catchTag("NotFound", () => Effect.die("A build's job is missing.")),
+          Effect.catchTag("BadRequest", () => Effect.fail(new BadRequest({ message: "Job has already completed!" })))
+        )
+        return new ResponseBody({ message: "Job has been marked as canceled..." })
+      }).pipe(span("WorkspaceBuilds.cancel"))
+
+    return {
+      toWires, readable, queue, importedVersion, parametersFor, presetOf, assertIdle, latestOf, templateOf, create, get,
+      listByWorkspace, byNumber, logsJob, resources: buildResources, parameters, state, cancel
+    } as const
+  })
+}) {}
+

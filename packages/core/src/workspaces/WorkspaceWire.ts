@@ -1,0 +1,188 @@
+/**
+ * Workspaces and their builds on the wire (`codersdk.Workspace`, `codersdk.WorkspaceBuild`,
+ * `codersdk.WorkspacesResponse`, build parameters) and the conversion of stored resources and
+ * agents. Fields the described system tags `omitempty` are left out when empty; its nullable
+ * times (`deleting_at`, `dormant_at`, `next_start_at`) are `null` when unset.
+ */
+import { Schema } from "effect"
+import { SharedWorkspaceActor } from "./Sharing.js"
+import { NullUuid } from "../Ids.js"
+import { MatchedProvisioners } from "../templates/ProvisionerDaemon.js"
+import { ProvisionerJob } from "../templates/ProvisionerJob.js"
+import type { ImportedResource } from "../templates/TemplateVersion.js"
+import { toWorkspaceResource, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceResource } from "../templates/TemplateVersionWire.js"
+import { omitEmpty, putNonEmpty, type WireProps } from "../Wire.js"
+import { automaticUpdatesValues } from "./Workspace.js"
+import { type StoredResource, type WorkspaceAgentRecord, workspaceStatuses } from "./WorkspaceBuild.js"
+
+export const workspaceBuildReasons = ["initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete"] as const
+
+export class WorkspaceBuild extends Schema.Class<WorkspaceBuild>("WorkspaceBuild")({
+  id: Schema.UUID,
+  created_at: Schema.Date,
+  updated_at: Schema.Date,
+  workspace_id: Schema.UUID,
+  workspace_name: Schema.String,
+  workspace_owner_id: Schema.UUID,
+  workspace_owner_name: omitEmpty(Schema.String),
+  workspace_owner_avatar_url: omitEmpty(Schema.String),
+  template_version_id: Schema.UUID,
+  template_version_name: Schema.String,
+  build_number: Schema.Int,
+  transition: Schema.Literal("start", "stop", "delete"),
+  initiator_id: Schema.UUID,
+  initiator_name: Schema.String,
+  job: ProvisionerJob,
+  reason: Schema.Literal(...workspaceBuildReasons),
+  resources: Schema.Array(WorkspaceResource),
+  deadline: omitEmpty(Schema.Date),
+  max_deadline: omitEmpty(Schema.Date),
+  status: Schema.Literal(...workspaceStatuses),
+  daily_cost: Schema.Int,
+  matched_provisioners: omitEmpty(MatchedProvisioners),
+  template_version_preset_id: Schema.NullOr(Schema.UUID),
+  has_ai_task: omitEmpty(Schema.Boolean),
+  has_external_agent: omitEmpty(Schema.Boolean)
+}) {}
+
+export class WorkspaceHealth extends Schema.Class<WorkspaceHealth>("WorkspaceHealth")({
+  healthy: Schema.Boolean,
+  failing_agents: Schema.Array(Schema.UUID)
+}) {}
+
+/** One user or group a workspace is shared with. */
+
+export class Workspace extends Schema.Class<Workspace>("Workspace")({
+  id: Schema.UUID,
+  created_at: Schema.Date,
+  updated_at: Schema.Date,
+  owner_id: Schema.UUID,
+  owner_name: Schema.String,
+  owner_avatar_url: omitEmpty(Schema.String),
+  organization_id: Schema.UUID,
+  organization_name: Schema.String,
+  template_id: Schema.UUID,
+  template_name: Schema.String,
+  template_display_name: Schema.String,
+  template_icon: Schema.String,
+  template_allow_user_cancel_workspace_jobs: Schema.Boolean,
+  template_active_version_id: Schema.UUID,
+  template_require_active_version: Schema.Boolean,
+  template_use_classic_parameter_flow: Schema.Boolean,
+  latest_build: WorkspaceBuild,
+  latest_app_status: Schema.NullOr(Schema.Unknown),
+  outdated: Schema.Boolean,
+  name: Schema.String,
+  autostart_schedule: omitEmpty(Schema.String),
+  ttl_ms: omitEmpty(Schema.Int),
+  last_used_at: Schema.Date,
+  deleting_at: Schema.NullOr(Schema.Date),
+  dormant_at: Schema.NullOr(Schema.Date),
+  health: WorkspaceHealth,
+  automatic_updates: Schema.Literal(...automaticUpdatesValues),
+  allow_renames: Schema.Boolean,
+  favorite: Schema.Boolean,
+  next_start_at: Schema.NullOr(Schema.Date),
+  is_prebuild: Schema.Boolean,
+  task_id: omitEmpty(NullUuid),
+  shared_with: Schema.Array(SharedWorkspaceActor)
+}) {}
+
+export class WorkspacesResponse extends Schema.Class<WorkspacesResponse>("WorkspacesResponse")({
+  workspaces: Schema.Array(Workspace),
+  count: Schema.Int
+}) {}
+
+export class WorkspaceBuildParameter extends Schema.Class<WorkspaceBuildParameter>("WorkspaceBuildParameter")({
+  name: Schema.String,
+  value: Schema.String
+}) {}
+
+/** How long an agent that never connected is "connecting" before it is "timeout". */
+const agentStatus = (agent: WorkspaceAgentRecord, now: number): WorkspaceAgent["status"] => {
+  if (agent.first_connected_at === null) {
+    const timeout = agent.connection_timeout_seconds
+    return timeout > 0 && now - agent.created_at.getTime() > timeout * 1000 ? "timeout" : "connecting"
+  }
+  if (agent.disconnected_at !== null && (agent.last_connected_at === null || agent.disconnected_at >= agent.last_connected_at)) {
+    return "disconnected"
+  }
+  return "connected"
+}
+
+const agentHealth = (status: WorkspaceAgent["status"], lifecycle: string) => {
+  switch (status) {
+    case "connecting":
+      return { healthy: false, reason: "agent is not connected" }
+    case "timeout":
+      return { healthy: false, reason: "agent is taking too long to connect" }
+    case "disconnected":
+      return { healthy: false, reason: "agent has lost connection" }
+    default:
+      if (lifecycle === "start_timeout") return { healthy: true, reason: "" }
+      if (lifecycle === "start_error") return { healthy: true, reason: "" }
+      return { healthy: true, reason: "" }
+  }
+}
+
+/** The wire form of a build's resource and its agents (their status and health from their connection times). */
+export const toBuildResource = (stored: StoredResource, now: number): WorkspaceResource => {
+  const r = stored.resource
+  const imported: ImportedResource = {
+    id: r.id,
+    job_id: r.job_id,
+    created_at: r.created_at,
+    transition: r.transition,
+    type: r.type,
+    name: r.name,
+    hide: r.hide,
+    icon: r.icon,
+    daily_cost: r.daily_cost,
+    metadata: r.metadata,
+    agents: stored.agents.map((a) => ({
+      id: a.id,
+      name: a.name,
+      external: a.external,
+      operating_system: a.operating_system,
+      architecture: a.architecture,
+      directory: a.directory,
+      env: a.environment_variables,
+      connection_timeout_seconds: a.connection_timeout_seconds,
+      troubleshooting_url: a.troubleshooting_url,
+      startup_script_behavior: a.startup_script_behavior,
+      display_apps: a.display_apps,
+      apps: a.apps,
+      scripts: a.scripts
+    }))
+  }
+  const wire = toWorkspaceResource(imported)
+  if (wire.agents === undefined) return wire
+  const byId = new Map(stored.agents.map((a) => [a.id, a]))
+  const agents = wire.agents.map((w) => {
+    const a = byId.get(w.id)!
+    const status = agentStatus(a, now)
+    const health = agentHealth(status, a.lifecycle_state)
+    const props: WireProps<typeof WorkspaceAgent> = {
+      ...w,
+      created_at: a.created_at,
+      updated_at: a.updated_at,
+      status,
+      lifecycle_state: a.lifecycle_state as WorkspaceAgent["lifecycle_state"],
+      version: a.version,
+      api_version: a.api_version,
+      logs_length: a.logs_length,
+      logs_overflowed: a.logs_overflowed,
+      health: new WorkspaceAgentHealth(health.reason === "" ? { healthy: health.healthy } : health, true)
+    }
+    return new WorkspaceAgent(props, true)
+  })
+  return new WorkspaceResource({ ...wire, agents }, true)
+}
+
+/** A workspace's health from its latest build's agents: every agent that is not healthy is failing. */
+export const workspaceHealth = (resources: ReadonlyArray<WorkspaceResource>): WorkspaceHealth => {
+  const failing = resources.flatMap((r) => (r.agents ?? []).filter((a) => !a.health.healthy).map((a) => a.id))
+  return new WorkspaceHealth({ healthy: failing.length === 0, failing_agents: failing }, true)
+}
+
+export { putNonEmpty }

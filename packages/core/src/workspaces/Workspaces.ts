@@ -1,0 +1,565 @@
+/**
+ * The Workspaces service: creating workspaces (with their first build), reading and listing
+ * them with every field of the wire record, renaming, favorites, who a caller may create
+ * workspaces for, and the reads of a workspace's builds by workspace. Rules and messages follow
+ * the described system's workspace routes; see docs/workspaces.md.
+ *
+ * Authorization: creating needs `create` on a workspace of the owner in the organization and
+ * `use` on the template; reading needs `read` on the workspace (404 otherwise); renaming
+ * `update` (403). Owners reach their own workspaces through the member role's owned grants,
+ * organization admins every workspace of their organization, template admins read them, and a
+ * workspace's sharing list grants its roles.
+ */
+import { Clock, Effect, Option } from "effect"
+import { type SharedWorkspaceActor, WorkspaceSharing } from "./Sharing.js"
+import { CronExpressionParser } from "cron-parser"
+import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
+import { auditResource } from "../Audit.js"
+import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
+import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
+import { Organizations } from "../organizations/Organizations.js"
+import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { Transactions } from "../Repositories.js"
+import { parseQuery } from "../SearchQuery.js"
+import { Settings } from "../Settings.js"
+import { span } from "../Tracing.js"
+import { UserRepo } from "../users/Repositories.js"
+import { toMinimalUser, type UserRecord } from "../users/User.js"
+import type { NameValue } from "../templates/Provisioner.js"
+import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/Template.js"
+import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { putNonEmpty, type WireProps } from "../Wire.js"
+import {
+  type AutomaticUpdates,
+  type WorkspaceFilter,
+  type WorkspaceRecord,
+  WorkspaceRepo } from "./Workspace.js"
+import { WorkspaceBuildRepo, type WorkspaceStatus, workspaceStatuses } from "./WorkspaceBuild.js"
+import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
+import { Workspace, WorkspacesResponse, workspaceHealth } from "./WorkspaceWire.js"
+
+export interface CreateWorkspaceInput {
+  readonly name: string
+  readonly template_id?: string | undefined
+  readonly template_version_id?: string | undefined
+  readonly template_version_preset_id?: string | undefined
+  readonly rich_parameter_values?: ReadonlyArray<NameValue> | undefined
+  readonly autostart_schedule?: string | undefined
+  readonly ttl_ms?: number | undefined
+  readonly automatic_updates?: AutomaticUpdates | undefined
+}
+
+export interface ListWorkspacesInput {
+  readonly q?: string | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}
+
+/** The default and the largest page of a workspace listing (a larger limit is cut to this). */
+export const DEFAULT_WORKSPACES_PAGE = 25
+export const MAX_WORKSPACES_PAGE = 100
+
+/** The shortest and longest time to live, as the described system bounds them. */
+export const MIN_TTL_MS = 60_000
+export const MAX_TTL_MS = 30 * 24 * 3_600_000
+
+/** The `q` keys of `GET /workspaces`. */
+export const workspaceSearchKeys = [
+  "owner", "template", "name", "status", "outdated", "dormant", "has-agent", "last_used_before", "last_used_after",
+  "has-ai-task", "organization", "deleted", "id"
+] as const
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+const workspaceNotFound = () => NotFound.resource("Workspace")
+
+/**
+ * Parses an autostart schedule as the described system's weekly schedules: an optional
+ * `CRON_TZ=<zone>` then five fields whose day of month and month are `*`. Answers the next
+ * start after `from`, or a message saying why the schedule is refused.
+ */
+export const parseAutostart = (schedule: string, from: Date): { readonly next: Date } | { readonly error: string } => {
+  let spec = schedule.trim()
+  let tz = "UTC"
+  const m = /^CRON_TZ=(\S+)\s+(.*)$/.exec(spec)
+  if (m !== null) {
+    tz = m[1]!
+    spec = m[2]!.trim()
+  }
+  const fields = spec.split(/\s+/)
+  if (fields.length !== 5) return { error: "The schedule must have five fields: minute, hour, day of month, month and day of week." }
+  if (fields[2] !== "*" || fields[3] !== "*") {
+    return { error: "The schedule's day of month and month must be \"*\": only weekly schedules are supported." }
+  }
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz })
+  } catch {
+    return { error: `Unknown time zone ${JSON.stringify(tz)}.` }
+  }
+  try {
+    const it = CronExpressionParser.parse(spec, { currentDate: from, tz })
+    return { next: it.next().toDate() }
+  } catch (e) {
+    return { error: `The schedule is not a valid cron expression: ${e instanceof Error ? e.message : String(e)}` }
+  }
+}
+
+const boolTerm = (key: string, value: string | undefined) =>
+  value === undefined
+    ? Effect.succeed(undefined)
+    : value === "true" || value === "false"
+    ? Effect.succeed(value === "true")
+    : Effect.fail(new BadRequest({
+      message: "Invalid search query.",
+      validations: [new Validation({ field: "q", detail: `Query param "${key}" must be a valid boolean.` })]
+    }))
+
+const dateTerm = (key: string, value: string | undefined) => {
+  if (value === undefined) return Effect.succeed(undefined)
+  const d = new Date(value)
+  return Number.isNaN(d.getTime())
+    ? Effect.fail(new BadRequest({
+      message: "Invalid search query.",
+      validations: [new Validation({ field: "q", detail: `Query param "${key}" must be a valid date-time (RFC 3339).` })]
+    }))
+    : Effect.succeed(d)
+}
+
+export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Workspaces", {
+  effect: Effect.gen(function*() {
+    const sharing = yield* WorkspaceSharing
+    const workspaces = yield* WorkspaceRepo
+    const builds = yield* WorkspaceBuildRepo
+    const buildService = yield* WorkspaceBuilds
+    const templates = yield* TemplateRepo
+    const versions = yield* TemplateVersionRepo
+    const users = yield* UserRepo
+    const members = yield* MemberRepo
+    const orgRepo = yield* OrganizationRepo
+    const organizations = yield* Organizations
+    const ids = yield* IdGenerator
+    const tx = yield* Transactions
+    const settings = yield* Settings
+
+    /** `{user}`: an id, a username or `me`; deleted users are not found. */
+    const resolveUser = (ref: string) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        if (ref === "me" || ref.toLowerCase() === actor.user.id) return actor.user
+        const found = isUuid(ref) ? yield* users.findById(ref.toLowerCase()) : yield* users.findByUsername(ref)
+        if (Option.isNone(found) || found.value.deleted) return yield* NotFound.resource("User")
+        return found.value
+      })
+
+    /** The wire records of workspaces: latest builds, templates, organizations and owners read once each. */
+    const toWires = (list: ReadonlyArray<WorkspaceRecord>) =>
+      Effect.gen(function*() {
+        if (list.length === 0) return []
+        const latest = yield* builds.latestOf(list.map((w) => w.id))
+        const buildWires = new Map((yield* buildService.toWires(latest, list)).map((b) => [b.workspace_id, b]))
+        const tpl = new Map<string, TemplateRecord>()
+        const orgNames = new Map<string, string>()
+        const owners = new Map<string, UserRecord | undefined>()
+        for (const w of list) {
+          if (!tpl.has(w.template_id)) {
+            const t = yield* templates.findById(w.template_id)
+            if (Option.isSome(t)) tpl.set(w.template_id, t.value)
+          }
+          if (!orgNames.has(w.organization_id)) {
+            orgNames.set(w.organization_id, Option.match(yield* orgRepo.findById(w.organization_id), { onNone: () => "", onSome: (o) => o.name }))
+          }
+          if (!owners.has(w.owner_id)) owners.set(w.owner_id, Option.getOrUndefined(yield* users.findById(w.owner_id)))
+        }
+        const shared = new Map<string, ReadonlyArray<SharedWorkspaceActor>>()
+        for (const w of list) shared.set(w.id, yield* sharing.sharedWith(w))
+        return list.flatMap((w) => {
+          const build = buildWires.get(w.id)
+          const t = tpl.get(w.template_id)
+          if (build === undefined || t === undefined) return []
+          const owner = owners.get(w.owner_id)
+          const props: WireProps<typeof Workspace> = {
+            id: w.id,
+            created_at: w.created_at,
+            updated_at: w.updated_at,
+            owner_id: w.owner_id,
+            owner_name: owner?.username ?? "",
+            organization_id: w.organization_id,
+            organization_name: orgNames.get(w.organization_id) ?? "",
+            template_id: t.id,
+            template_name: t.name,
+            template_display_name: t.display_name,
+            template_icon: t.icon,
+            template_allow_user_cancel_workspace_jobs: t.allow_user_cancel_workspace_jobs,
+            template_active_version_id: t.active_version_id,
+            template_require_active_version: t.require_active_version,
+            template_use_classic_parameter_flow: t.use_classic_parameter_flow,
+            latest_build: build,
+            latest_app_status: null,
+            outdated: build.template_version_id !== t.active_version_id,
+            name: w.name,
+            last_used_at: w.last_used_at,
+            deleting_at: w.deleting_at,
+            dormant_at: w.dormant_at,
+            health: workspaceHealth(build.resources),
+            automatic_updates: w.automatic_updates,
+            allow_renames: settings.allowWorkspaceRenames,
+            favorite: w.favorite,
+            next_start_at: w.next_start_at,
+            is_prebuild: false,
+            // Tasks are a later issue: no workspace belongs to one yet.
+            task_id: NullUuid.none,
+            shared_with: shared.get(w.id) ?? []
+          }
+          putNonEmpty(props, "owner_avatar_url", owner?.avatar_url)
+          putNonEmpty(props, "autostart_schedule", w.autostart_schedule)
+          putNonEmpty(props, "ttl_ms", w.ttl_ms ?? undefined)
+          return [new Workspace(props, true)]
+        })
+      }).pipe(span("Workspaces.toWires"))
+
+    const toWire = (w: WorkspaceRecord) =>
+      Effect.flatMap(toWires([w]), (ws) => ws.length === 1 ? Effect.succeed(ws[0]!) : Effect.die(new Error(`Workspace ${w.id} has no build or template.`)))
+
+    /** The workspace `id` the caller may read; a deleted one only with `includeDeleted`. */
+    const readable = (id: string, includeDeleted = false) =>
+      Effect.gen(function*() {
+        const found = isUuid(id) ? yield* workspaces.findById(id.toLowerCase()) : Option.none()
+        if (Option.isNone(found) || (found.value.deleted && !includeDeleted)) return yield* workspaceNotFound()
+        yield* authorizeRead("Workspace", sharing.object(found.value))
+        return found.value
+      })
+
+    const byOwnerAndName = (userRef: string, name: string, includeDeleted: boolean) =>
+      Effect.gen(function*() {
+        const owner = yield* Effect.catchTag(resolveUser(userRef), "NotFound", () => workspaceNotFound())
+        const found = yield* workspaces.findByOwnerAndName(owner.id, name, includeDeleted)
+        if (Option.isNone(found)) return yield* workspaceNotFound()
+        yield* authorizeRead("Workspace", sharing.object(found.value))
+        return found.value
+      })
+
+    const nameTaken = (name: string) =>
+      new Conflict({
+        message: `Workspace "${name}" already exists.`,
+        validations: [new Validation({ field: "name", detail: "This value is already in use and should be unique." })]
+      })
+
+    /** The template and version a create names (400 when they do not exist or do not fit). */
+    const templateAndVersion = (input: CreateWorkspaceInput, orgId: string | undefined) =>
+      Effect.gen(function*() {
+        if (input.template_id !== undefined && input.template_version_id !== undefined) {
+          return yield* new BadRequest({
+            message: "You cannot specify both a template_id and a template_version_id.",
+            validations: [
+              new Validation({ field: "template_id", detail: "Only one of template_id and template_version_id may be given." }),
+              new Validation({ field: "template_version_id", detail: "Only one of template_id and template_version_id may be given." })
+            ]
+          })
+        }
+        if (input.template_id === undefined && input.template_version_id === undefined) {
+          return yield* new BadRequest({
+            message: "A template_id or template_version_id is required.",
+            validations: [
+              new Validation({ field: "template_id", detail: "One of template_id and template_version_id is required." }),
+              new Validation({ field: "template_version_id", detail: "One of template_id and template_version_id is required." })
+            ]
+          })
+        }
+        let template: TemplateRecord | undefined
+        let versionId: string
+        if (input.template_version_id !== undefined) {
+          const version = yield* versions.findById(input.template_version_id.toLowerCase())
+          const tid = Option.isSome(version) ? version.value.template_id : null
+          const t = tid === null ? Option.none() : yield* templates.findById(tid)
+          if (Option.isNone(version) || Option.isNone(t) || t.value.deleted || !(yield* allowed("read", templateObject(t.value)))) {
+            return yield* BadRequest.field("template_version_id", `Template version ${JSON.stringify(input.template_version_id)} doesn't exist.`, "Template version not found.")
+          }
+          template = t.value
+          versionId = version.value.id
+        } else {
+          const t = yield* templates.findById(input.template_id!.toLowerCase())
+          if (Option.isNone(t) || t.value.deleted || !(yield* allowed("read", templateObject(t.value)))) {
+            return yield* BadRequest.field("template_id", `Template ${JSON.stringify(input.template_id)} doesn't exist.`, "Template not found.")
+          }
+          template = t.value
+          versionId = template.active_version_id
+        }
+        if (orgId !== undefined && template.organization_id !== orgId) {
+          return yield* BadRequest.field(
+            input.template_id !== undefined ? "template_id" : "template_version_id",
+            "The template belongs to another organization.",
+            "Template not found."
+          )
+        }
+        const version = Option.getOrUndefined(yield* versions.findById(versionId))
+        if (version === undefined) return yield* BadRequest.field("template_version_id", "The template's version is missing.", "Template version not found.")
+        return { template, version }
+      })
+
+    /**
+     * Creates a workspace for `{user}` in `{organization}` (or the template's organization) with
+     * its first build (a start) and that build's job, in one transaction.
+     */
+    const create = (orgRef: string | undefined, userRef: string, input: CreateWorkspaceInput) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const org = orgRef === undefined ? undefined : yield* organizations.resolve(orgRef)
+        const owner = yield* resolveUser(userRef)
+        const { template, version } = yield* templateAndVersion(input, org?.id)
+        const orgId = template.organization_id
+        const member = yield* members.find(orgId, owner.id)
+        if (Option.isNone(member)) {
+          return yield* new NotFound({ message: "Organization member not found.", detail: `${owner.username} is not a member of the template's organization.` })
+        }
+        yield* authorize("create", { type: "workspace", orgId, ownerId: owner.id })
+        yield* authorize("use", templateObject(template))
+        if (template.deprecated !== "") {
+          return yield* BadRequest.field(
+            "template_id",
+            template.deprecated,
+            `Template ${JSON.stringify(template.name)} has been deprecated, and cannot be used to create a new workspace.`
+          )
+        }
+        const templateAdmin = yield* allowed("update", templateObject(template))
+        if (
+          input.template_version_id !== undefined && template.require_active_version && version.id !== template.active_version_id &&
+          !templateAdmin
+        ) {
+          return yield* new Forbidden({
+            message: "cannot use non-active version: The template requires workspaces to use its active version.",
+            validations: [new Validation({ field: "template_version_id", detail: "Must be the template's active version." })]
+          })
+        }
+        if (version.archived) {
+          return yield* BadRequest.field("template_version_id", "Archived template versions cannot be used to make a workspace.")
+        }
+        const at = yield* now
+        // Schedules: a template that does not let users set them keeps its own.
+        let ttl: number | null = template.default_ttl_ms > 0 ? template.default_ttl_ms : null
+        if (input.ttl_ms !== undefined && template.allow_user_autostop) {
+          if (input.ttl_ms !== 0 && input.ttl_ms < MIN_TTL_MS) {
+            return yield* BadRequest.field("ttl_ms", "time until shutdown must be at least one minute", "Invalid Workspace Time to Shutdown.")
+          }
+          if (input.ttl_ms > MAX_TTL_MS) {
+            return yield* BadRequest.field("ttl_ms", "time until shutdown must be less than 30 days", "Invalid Workspace Time to Shutdown.")
+          }
+          ttl = input.ttl_ms === 0 ? null : input.ttl_ms
+        }
+        let schedule = ""
+        let nextStart: Date | null = null
+        if (input.autostart_schedule !== undefined && input.autostart_schedule !== "") {
+          const parsed = parseAutostart(input.autostart_schedule, at)
+          if ("error" in parsed) {
+            return yield* BadRequest.field("autostart_schedule", parsed.error, "Invalid Autostart Schedule.")
+          }
+          if (template.allow_user_autostart) {
+            schedule = input.autostart_schedule.trim()
+            nextStart = parsed.next
+          }
+        }
+        const existing = yield* workspaces.findByOwnerAndName(owner.id, input.name, false)
+        if (Option.isSome(existing)) return yield* nameTaken(input.name)
+        const importJob = yield* buildService.importedVersion(version)
+        const preset = yield* buildService.presetOf(version, input.template_version_preset_id)
+        const parameters = yield* buildService.parametersFor(version, input.rich_parameter_values ?? [], undefined, preset?.parameters)
+        const record: WorkspaceRecord = {
+          id: yield* ids.uuid,
+          created_at: at,
+          updated_at: at,
+          owner_id: owner.id,
+          organization_id: orgId,
+          template_id: template.id,
+          deleted: false,
+          name: input.name,
+          autostart_schedule: schedule,
+          ttl_ms: ttl,
+          last_used_at: at,
+          dormant_at: null,
+          deleting_at: null,
+          next_start_at: nextStart,
+          automatic_updates: input.automatic_updates ?? "never",
+          favorite: false,
+          user_acl: {},
+          group_acl: {}
+        }
+        yield* tx.atomic(Effect.gen(function*() {
+          yield* workspaces.insert(record).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(input.name))))
+          yield* buildService.queue({
+            workspace: record, template, version, previous: undefined, transition: "start", parameters,
+            initiatorId: actor.user.id, reason: "initiator", presetId: preset?.id ?? null, orphan: false, importJob
+          })
+        }))
+        yield* auditResource(workspaceResource(record), undefined, auditedWorkspace(record))
+        return yield* toWire(record)
+      }).pipe(span("Workspaces.create"))
+
+    const get = (id: string, includeDeleted = false) =>
+      Effect.flatMap(readable(id, includeDeleted), toWire).pipe(span("Workspaces.get"))
+
+    const getByOwnerAndName = (userRef: string, name: string, includeDeleted: boolean) =>
+      Effect.flatMap(byOwnerAndName(userRef, name, includeDeleted), toWire).pipe(span("Workspaces.getByOwnerAndName"))
+
+    /** Which workspaces the caller may list (see `WorkspaceVisibility`). */
+    const visibility = Effect.gen(function*() {
+      const actor = yield* CurrentActor
+      const own = yield* decision("read", { type: "workspace", ownerId: actor.user.id })
+      if (own === "token") return yield* Forbidden.default()
+      if (yield* allowed("read", { type: "workspace" })) {
+        return { all: true, organizationIds: [], userId: actor.user.id, groupIds: [] }
+      }
+      const orgIds = [...(yield* actor.orgRoles).keys()]
+      const readableOrgs: Array<string> = []
+      for (const orgId of orgIds) if (yield* allowed("read", { type: "workspace", orgId })) readableOrgs.push(orgId)
+      const groupIds = actor.groupIds === undefined ? [] : yield* actor.groupIds
+      return { all: false, organizationIds: readableOrgs, userId: actor.user.id, groupIds: [...orgIds, ...groupIds] }
+    })
+
+    /** `GET /workspaces`: the page and the count of every match. */
+    const list = (input: ListWorkspacesInput) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const parsed = yield* parseQuery(input.q, workspaceSearchKeys)
+        const t = parsed.terms
+        const empty = new WorkspacesResponse({ workspaces: [], count: 0 }, true)
+        let ownerIds: Array<string> | undefined
+        const ownerTerm = t.get("owner")
+        if (ownerTerm !== undefined) {
+          const owner = yield* Effect.option(resolveUser(ownerTerm))
+          if (Option.isNone(owner)) return empty
+          ownerIds = [owner.value.id]
+        }
+        let organizationIds: Array<string> | undefined
+        const orgTerm = t.get("organization")
+        if (orgTerm !== undefined) {
+          const org = yield* Effect.option(organizations.resolve(orgTerm))
+          if (Option.isNone(org)) return empty
+          organizationIds = [org.value.id]
+        }
+        let templateIds: Array<string> | undefined
+        const templateTerm = t.get("template")
+        if (templateTerm !== undefined) {
+          const found = yield* templates.list({ exactName: templateTerm, organizationId: organizationIds?.[0] })
+          if (found.length === 0) return empty
+          templateIds = found.map((x) => x.id)
+        }
+        let statuses: Array<WorkspaceStatus> | undefined
+        const statusTerm = t.get("status")
+        if (statusTerm !== undefined) {
+          const wanted = statusTerm.split(",").map((s) => s.trim().toLowerCase())
+          const bad = wanted.find((s) => !(workspaceStatuses as ReadonlyArray<string>).includes(s))
+          if (bad !== undefined) {
+            return yield* new BadRequest({
+              message: "Invalid search query.",
+              validations: [new Validation({ field: "q", detail: `Query param "status" has invalid value: ${JSON.stringify(bad)} is not a workspace status.` })]
+            })
+          }
+          statuses = wanted as Array<WorkspaceStatus>
+        }
+        const idTerm = t.get("id")
+        const filter: WorkspaceFilter = {
+          visibility: yield* visibility,
+          requesterId: actor.user.id,
+          ownerIds,
+          organizationIds,
+          templateIds,
+          name: t.get("name") ?? (parsed.text.length > 0 ? parsed.text.join(" ") : undefined),
+          statuses,
+          outdated: yield* boolTerm("outdated", t.get("outdated")),
+          dormant: yield* boolTerm("dormant", t.get("dormant")),
+          hasAgent: t.get("has-agent"),
+          lastUsedBefore: yield* dateTerm("last_used_before", t.get("last_used_before")),
+          lastUsedAfter: yield* dateTerm("last_used_after", t.get("last_used_after")),
+          hasAiTask: yield* boolTerm("has-ai-task", t.get("has-ai-task")),
+          deleted: (yield* boolTerm("deleted", t.get("deleted"))) === true,
+          ids: idTerm === undefined ? undefined : idTerm.split(",").map((s) => s.trim().toLowerCase()),
+          limit: input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, MAX_WORKSPACES_PAGE) : DEFAULT_WORKSPACES_PAGE,
+          offset: input.offset ?? 0
+        }
+        if (filter.hasAgent !== undefined && !["connecting", "connected", "disconnected", "timeout"].includes(filter.hasAgent)) {
+          return yield* new BadRequest({
+            message: "Invalid search query.",
+            validations: [new Validation({ field: "q", detail: `Query param "has-agent" has invalid value: ${JSON.stringify(filter.hasAgent)}.` })]
+          })
+        }
+        const page = yield* workspaces.list(filter)
+        return new WorkspacesResponse({ workspaces: yield* toWires(page.workspaces), count: page.count }, true)
+      }).pipe(span("Workspaces.list"))
+
+    /** `PATCH /workspaces/{workspace}`: a rename (refused when the deployment disallows renames). */
+    const update = (id: string, input: { readonly name?: string | undefined }) =>
+      Effect.gen(function*() {
+        const w = yield* readable(id)
+        yield* authorize("update", sharing.object(w))
+        if (input.name === undefined || input.name === "" || input.name === w.name) return
+        if (!settings.allowWorkspaceRenames) {
+          return yield* new BadRequest({
+            message: "Workspace renames are not allowed.",
+            validations: [new Validation({ field: "name", detail: "The deployment does not allow renaming workspaces." })]
+          })
+        }
+        const clash = yield* workspaces.findByOwnerAndName(w.owner_id, input.name, false)
+        if (Option.isSome(clash) && clash.value.id !== w.id) return yield* nameTaken(input.name)
+        const updated = yield* workspaces.update(w.id, { name: input.name, updated_at: yield* now }).pipe(
+          Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(input.name!))),
+          Effect.flatMap(Option.match({ onNone: () => Effect.fail(workspaceNotFound()), onSome: Effect.succeed }))
+        )
+        yield* auditResource(workspaceResource(updated), auditedWorkspace(w), auditedWorkspace(updated))
+      }).pipe(span("Workspaces.update"))
+
+    /** Marks (or unmarks) a workspace as a favorite of its owner; only the owner may. */
+    const setFavorite = (id: string, favorite: boolean) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const w = yield* readable(id)
+        if (w.owner_id !== actor.user.id) {
+          return yield* new BadRequest({ message: "You can only favorite workspaces that you own." })
+        }
+        yield* authorize("update", sharing.object(w))
+        if (w.favorite === favorite) return
+        const updated = yield* Effect.orDie(workspaces.update(w.id, { favorite }))
+        if (Option.isSome(updated)) yield* auditResource(workspaceResource(updated.value), auditedWorkspace(w), auditedWorkspace(updated.value))
+      }).pipe(span("Workspaces.setFavorite"))
+
+    /**
+     * Who the caller may create workspaces for in `{organization}`: every member when they may
+     * create workspaces for others there (filtered by `q`, paged), else only themselves.
+     */
+    const availableUsers = (orgRef: string, userRef: string, input: ListWorkspacesInput) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const org = yield* organizations.resolve(orgRef)
+        yield* resolveUser(userRef)
+        const forOthers = yield* allowed("create", { type: "workspace", orgId: org.id, ownerId: "*" })
+        if (!forOthers) {
+          yield* authorize("create", { type: "workspace", orgId: org.id, ownerId: actor.user.id })
+          return [toMinimalUser(actor.user)]
+        }
+        const limit = input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, 1000) : 100
+        const page = yield* users.list({ organizationId: org.id, search: input.q, limit, offset: input.offset ?? 0, status: "active" })
+        return page.users.map(toMinimalUser)
+      }).pipe(span("Workspaces.availableUsers"))
+
+    const listBuilds = (id: string, input: ListBuildsInput) =>
+      Effect.flatMap(readable(id, true), (w) => buildService.listByWorkspace(w, input)).pipe(span("Workspaces.listBuilds"))
+
+    const buildByNumber = (userRef: string, name: string, buildNumber: number) =>
+      Effect.flatMap(byOwnerAndName(userRef, name, true), (w) => buildService.byNumber(w, buildNumber)).pipe(
+        span("Workspaces.buildByNumber")
+      )
+
+    return { create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWires } as const
+  }),
+  dependencies: [Organizations.Default]
+}) {}
+
+/** The fields of a workspace its audit entries diff. */
+const auditedWorkspace = (w: WorkspaceRecord) => ({
+  name: w.name,
+  owner_id: w.owner_id,
+  organization_id: w.organization_id,
+  template_id: w.template_id,
+  autostart_schedule: w.autostart_schedule,
+  ttl: w.ttl_ms,
+  automatic_updates: w.automatic_updates,
+  favorite: w.favorite,
+  deleted: w.deleted
+})

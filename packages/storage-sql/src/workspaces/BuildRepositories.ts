@@ -1,0 +1,194 @@
+/**
+ * Workspace builds (with their parameter values) and the resources and agents their jobs made,
+ * on @effect/sql. Build numbers are unique per workspace, so two builds racing for the next
+ * number clash (`UniqueViolation`); the provisioner's state is bytes; agents' apps, scripts,
+ * display apps and environment are JSON text.
+ */
+import { SqlClient } from "@effect/sql"
+import {
+  type StoredResource,
+  type WorkspaceAgentRecord,
+  type WorkspaceBuildRecord,
+  WorkspaceBuildRepo,
+  type WorkspaceResourceRecord,
+  WorkspaceResourceRepo
+} from "@workbay/core"
+import { Effect, Layer, Option } from "effect"
+import { bindRecord, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { unique } from "../Unique.js"
+
+type Row = Record<string, unknown>
+
+const toBytes = (v: unknown): Uint8Array => {
+  if (v === null || v === undefined) return new Uint8Array(0)
+  const b = v as Uint8Array
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+}
+
+const rowToBuild = (r: Row, parameters: ReadonlyArray<{ name: string; value: string }>): WorkspaceBuildRecord => ({
+  id: r.id as string,
+  created_at: toDate(r.created_at),
+  updated_at: toDate(r.updated_at),
+  workspace_id: r.workspace_id as string,
+  template_version_id: r.template_version_id as string,
+  template_version_preset_id: (r.template_version_preset_id as string | null) ?? null,
+  build_number: toNumber(r.build_number),
+  transition: r.transition as WorkspaceBuildRecord["transition"],
+  initiator_id: r.initiator_id as string,
+  job_id: r.job_id as string,
+  provisioner_state: toBytes(r.provisioner_state),
+  deadline: toDateOrNull(r.deadline),
+  max_deadline: toDateOrNull(r.max_deadline),
+  reason: r.reason as WorkspaceBuildRecord["reason"],
+  daily_cost: toNumber(r.daily_cost),
+  has_ai_task: toBool(r.has_ai_task),
+  has_external_agent: toBool(r.has_external_agent),
+  parameters,
+  orphan: toBool(r.orphan)
+})
+
+const rowToResource = (r: Row): WorkspaceResourceRecord => ({
+  id: r.id as string,
+  created_at: toDate(r.created_at),
+  job_id: r.job_id as string,
+  transition: r.transition as WorkspaceResourceRecord["transition"],
+  type: r.type as string,
+  name: r.name as string,
+  hide: toBool(r.hide),
+  icon: r.icon as string,
+  daily_cost: toNumber(r.daily_cost),
+  metadata: fromJson(r.metadata, [])
+})
+
+const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
+  id: r.id as string,
+  created_at: toDate(r.created_at),
+  updated_at: toDate(r.updated_at),
+  resource_id: r.resource_id as string,
+  name: r.name as string,
+  external: toBool(r.external),
+  auth_token_hash: r.auth_token_hash as string,
+  operating_system: r.operating_system as string,
+  architecture: r.architecture as string,
+  directory: r.directory as string,
+  environment_variables: fromJson(r.environment_variables, {}),
+  connection_timeout_seconds: toNumber(r.connection_timeout_seconds),
+  troubleshooting_url: r.troubleshooting_url as string,
+  startup_script_behavior: r.startup_script_behavior as WorkspaceAgentRecord["startup_script_behavior"],
+  display_apps: fromJson(r.display_apps, {
+    vscode: false, vscode_insiders: false, web_terminal: false, ssh_helper: false, port_forwarding_helper: false
+  }),
+  apps: fromJson(r.apps, []),
+  scripts: fromJson(r.scripts, []),
+  lifecycle_state: r.lifecycle_state as string,
+  first_connected_at: toDateOrNull(r.first_connected_at),
+  last_connected_at: toDateOrNull(r.last_connected_at),
+  disconnected_at: toDateOrNull(r.disconnected_at),
+  started_at: toDateOrNull(r.started_at),
+  ready_at: toDateOrNull(r.ready_at),
+  version: r.version as string,
+  api_version: r.api_version as string,
+  logs_length: toNumber(r.logs_length),
+  logs_overflowed: toBool(r.logs_overflowed)
+})
+
+const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
+
+export const makeBuilds = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  /** Builds of these rows with their parameter values (one query for all). */
+  const withParameters = (rows: ReadonlyArray<Row>) =>
+    Effect.gen(function*() {
+      if (rows.length === 0) return []
+      const ids = rows.map((r) => r.id as string)
+      const params = yield* Effect.orDie(sql<Row>`SELECT workspace_build_id, name, value FROM workspace_build_parameters
+        WHERE workspace_build_id IN ${sql.in(ids)} ORDER BY name`)
+      const byBuild = new Map<string, Array<{ name: string; value: string }>>()
+      for (const p of params) {
+        const id = p.workspace_build_id as string
+        byBuild.set(id, [...(byBuild.get(id) ?? []), { name: p.name as string, value: p.value as string }])
+      }
+      return rows.map((r) => rowToBuild(r, byBuild.get(r.id as string) ?? []))
+    })
+
+  const one = (rows: ReadonlyArray<Row>) =>
+    Effect.map(withParameters(rows.slice(0, 1)), (bs) => Option.fromNullable(bs[0]))
+
+  return WorkspaceBuildRepo.of({
+    insert: (build) =>
+      Effect.gen(function*() {
+        const { parameters, provisioner_state, ...rest } = build
+        yield* unique(sql`INSERT INTO workspace_builds ${sql.insert({ ...bindRecord(rest), provisioner_state: bytes(provisioner_state) })}`)
+        if (parameters.length > 0) {
+          yield* Effect.orDie(sql`INSERT INTO workspace_build_parameters ${
+            sql.insert(parameters.map((p) => ({ workspace_build_id: build.id, name: p.name, value: p.value })))
+          }`)
+        }
+      }),
+    findById: (id) => Effect.flatMap(Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE id = ${id}`), one),
+    findByJobId: (jobId) => Effect.flatMap(Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE job_id = ${jobId}`), one),
+    findByNumber: (workspaceId, n) =>
+      Effect.flatMap(
+        Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE workspace_id = ${workspaceId} AND build_number = ${n}`),
+        one
+      ),
+    latestOf: (workspaceIds) =>
+      workspaceIds.length === 0 ? Effect.succeed([]) : Effect.flatMap(
+        Effect.orDie(sql<Row>`SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
+          AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`),
+        withParameters
+      ),
+    list: (page) =>
+      Effect.flatMap(
+        Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE workspace_id = ${page.workspaceId}
+          ${page.afterId === undefined ? sql`` : sql`AND build_number < (SELECT build_number FROM workspace_builds WHERE id = ${page.afterId})`}
+          ${page.since === undefined ? sql`` : sql`AND created_at >= ${page.since.toISOString()}`}
+          ORDER BY build_number DESC LIMIT ${page.limit} OFFSET ${page.offset ?? 0}`),
+        withParameters
+      ),
+    setResult: (id, result, now) =>
+      Effect.orDie(sql`UPDATE workspace_builds SET ${
+        sql.update({
+          ...bindRecord({
+            daily_cost: result.daily_cost,
+            has_ai_task: result.has_ai_task,
+            has_external_agent: result.has_external_agent,
+            updated_at: now
+          }),
+          deadline: result.deadline === null ? null : result.deadline.toISOString(),
+          max_deadline: result.max_deadline === null ? null : result.max_deadline.toISOString(),
+          provisioner_state: bytes(result.provisioner_state)
+        })
+      } WHERE id = ${id}`).pipe(Effect.asVoid)
+  })
+})
+
+export const makeResources = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return WorkspaceResourceRepo.of({
+    insert: (resources) =>
+      Effect.gen(function*() {
+        if (resources.length === 0) return
+        yield* Effect.orDie(sql`INSERT INTO workspace_resources ${sql.insert(resources.map((r) => bindRecord(r.resource)))}`)
+        const agents = resources.flatMap((r) => r.agents)
+        if (agents.length > 0) yield* Effect.orDie(sql`INSERT INTO workspace_agents ${sql.insert(agents.map((a) => bindRecord(a)))}`)
+      }),
+    listByJobs: (jobIds) =>
+      Effect.gen(function*() {
+        if (jobIds.length === 0) return []
+        const rs = yield* Effect.orDie(sql<Row>`SELECT * FROM workspace_resources WHERE job_id IN ${sql.in(jobIds)} ORDER BY created_at, name, id`)
+        if (rs.length === 0) return []
+        const as = yield* Effect.orDie(sql<Row>`SELECT * FROM workspace_agents WHERE resource_id IN ${sql.in(rs.map((r) => r.id as string))}
+          ORDER BY name, id`)
+        const byResource = new Map<string, Array<WorkspaceAgentRecord>>()
+        for (const a of as) byResource.set(a.resource_id as string, [...(byResource.get(a.resource_id as string) ?? []), rowToAgent(a)])
+        return rs.map((r): StoredResource => ({ resource: rowToResource(r), agents: byResource.get(r.id as string) ?? [] }))
+      })
+  })
+})
+
+export const layer: Layer.Layer<WorkspaceBuildRepo | WorkspaceResourceRepo, never, SqlClient.SqlClient> = Layer.merge(
+  Layer.effect(WorkspaceBuildRepo, makeBuilds),
+  Layer.effect(WorkspaceResourceRepo, makeResources)
+)
