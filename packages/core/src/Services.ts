@@ -22,6 +22,9 @@ import { PortShares } from "./workspaces/PortShares.js"
 import { type WorkspaceBuildExecutorServices, workspaceBuildExecutor } from "./workspaces/WorkspaceBuildExecutor.js"
 import { WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
+import { LifecycleExecutor } from "./workspaces/Lifecycle.js"
+import { lifecycleActionsLayer } from "./workspaces/LifecycleActions.js"
+import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -33,7 +36,9 @@ const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))
 
 const templateVersions = TemplateVersions.Default.pipe(Layer.provideMerge(views))
 
-const workspaces = Layer.mergeAll(Workspaces.Default, PortShares.Default).pipe(
+const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.Default).pipe(
+  Layer.provideMerge(lifecycleActionsLayer),
+  Layer.provideMerge(Layer.mergeAll(Workspaces.Default, PortShares.Default)),
   Layer.provideMerge(WorkspaceBuilds.Default),
   Layer.provideMerge(templateVersions)
 )

@@ -12,6 +12,7 @@ import { TemplatesApi } from "./templates/TemplatesApi.js"
 import { TemplateVersionsApi } from "./templates/VersionsApi.js"
 import { WorkspaceSharingApi } from "./workspaces/SharingApi.js"
 import { PortSharesApi } from "./workspaces/PortSharesApi.js"
+import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
@@ -30,6 +31,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TemplateVersionsApi)
   .add(WorkspaceSharingApi)
   .add(PortSharesApi)
+  .add(WorkspaceSchedulesApi)
   .add(WorkspacesApi)
   .addError(Unauthorized)
   .addError(InternalError)

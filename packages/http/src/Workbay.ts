@@ -3,7 +3,7 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
-  type Auth, HangDetector, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
+  type Auth, HangDetector, lifecycleExecutorPeriodic, type LifecycleOptions, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
   ProvisionerWorkers, Retention, type RetentionOptions, ServicesLive, Settings, type SettingsShape, workbayProvisioner,
   type WorkerOptions
 } from "@workbay/core"
@@ -28,12 +28,13 @@ import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
 import { WorkspaceSharingHttp } from "./workspaces/SharingHttp.js"
 import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
 import { WorkspacesHttp } from "./workspaces/Http.js"
+import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -76,6 +77,13 @@ export interface WorkbayOptions {
    */
   readonly hangDetector?: false | HangDetectorOptions | undefined
   /**
+   * The workspace lifecycle executor: autostart, autostop at deadlines, failed-build stops,
+   * dormancy and autodelete, ticking every `interval` (default one minute). One tick runs at a
+   * time across processes sharing a Postgres database (an advisory lock). `false` turns it off.
+   * Default: on.
+   */
+  readonly lifecycle?: false | LifecycleOptions | undefined
+  /**
    * The provisioners jobs can name (by `type`). Default: the built-in `workbay` one. Embedders
    * pass theirs, with `workbayProvisioner` if they keep it.
    */
@@ -115,6 +123,7 @@ export type WorkbayServices = Services
 export interface LayerOptions extends HttpOptions {
   readonly retention?: false | RetentionOptions | undefined
   readonly hangDetector?: false | HangDetectorOptions | undefined
+  readonly lifecycle?: false | LifecycleOptions | undefined
   readonly workers?: false | WorkerOptions | undefined
 }
 
@@ -134,6 +143,7 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     ),
     options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {}),
     options?.hangDetector === false ? Layer.empty : HangDetector.periodic(options?.hangDetector ?? {}),
+    options?.lifecycle === false ? Layer.empty : lifecycleExecutorPeriodic(options?.lifecycle ?? {}),
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {})
   )
 
@@ -184,7 +194,7 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, workers: options.workers }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, workers: options.workers }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }

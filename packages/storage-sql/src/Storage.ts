@@ -17,10 +17,10 @@ import * as PortShareRepositories from "./workspaces/PortShareRepositories.js"
 import * as WorkspaceBuildRepositories from "./workspaces/BuildRepositories.js"
 import * as WorkspaceRepositories from "./workspaces/Repositories.js"
 import * as TickLockLayer from "./workspaces/TickLock.js"
+import * as LifecycleRepositories from "./workspaces/LifecycleRepositories.js"
 import * as Repositories from "./users/Repositories.js"
 
-/** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */
-export const repositories = Layer.mergeAll(
+const baseRepositories = Layer.mergeAll(
   Repositories.layer,
   OrganizationRepositories.layer,
   GroupRepositories.layer,
@@ -36,6 +36,9 @@ export const repositories = Layer.mergeAll(
   WorkspaceBuildRepositories.layer,
   transactionsLayer
 )
+
+/** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */
+export const repositories = LifecycleRepositories.layer.pipe(Layer.provideMerge(baseRepositories))
 
 /** The ports every storage provides: the repositories, `Transactions` and `PubSub`. */
 export type StoragePorts = Layer.Layer.Success<typeof repositories> | PubSub

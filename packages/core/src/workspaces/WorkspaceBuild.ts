@@ -118,6 +118,12 @@ export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuil
   readonly latestOf: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
   readonly list: (page: WorkspaceBuildPage) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
   readonly setResult: (id: string, result: WorkspaceBuildResult, now: Date) => Effect.Effect<void>
+  /** Moves a build's deadline (and max deadline when given): the schedule routes, activity bumps. */
+  readonly setDeadline: (
+    id: string,
+    times: { readonly deadline: Date | null; readonly max_deadline?: Date | null | undefined },
+    now: Date
+  ) => Effect.Effect<void>
 }>() {}
 
 /** A resource with its agents, as stored. */

@@ -22,6 +22,10 @@ import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { WorkspaceRepo } from "./Workspace.js"
 import { type StoredResource, WorkspaceBuildRepo, WorkspaceResourceRepo } from "./WorkspaceBuild.js"
 import { INSUFFICIENT_QUOTA } from "./WorkspaceBuilds.js"
+import { Settings } from "../Settings.js"
+import { TemplateRepo } from "../templates/Template.js"
+import { calculateAutostop } from "./Schedule.js"
+import { ownerQuietHours } from "./WorkspaceSchedules.js"
 
 export type WorkspaceBuildExecutorServices =
   | WorkspaceRepo
@@ -32,6 +36,8 @@ export type WorkspaceBuildExecutorServices =
   | UserRepo
   | GroupRepo
   | IdGenerator
+  | TemplateRepo
+  | Settings
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -169,17 +175,27 @@ export const workspaceBuildExecutor = (
     const at = yield* now
     const stored = yield* toStored(out.resources, build.transition, job.id, at)
     yield* resources.insert(stored)
-    // TODO(schedule): deadlines from the template's autostop requirement and quiet hours (Schedule.ts).
-    const deadline = build.transition === "start" && workspace.ttl_ms !== null && workspace.ttl_ms > 0
-      ? new Date(at.getTime() + workspace.ttl_ms)
-      : null
+    // Deadlines: the workspace's ttl, the template's autostop requirement and the owner's quiet hours.
+    const template = Option.getOrUndefined(yield* (yield* TemplateRepo).findById(workspace.template_id))
+    const settings = yield* Settings
+    const times = template === undefined || build.transition !== "start"
+      ? Either.right({ deadline: null, max_deadline: null })
+      : calculateAutostop({
+        now: at,
+        transition: build.transition,
+        workspace,
+        template,
+        quietHoursSchedule: ownerQuietHours(Option.getOrUndefined(owner), settings)
+      })
+    if (Either.isLeft(times)) yield* Effect.logWarning(`workspace build ${build.id}: no deadline: ${times.left.message}`)
+    const { deadline, max_deadline } = Either.getOrElse(times, () => ({ deadline: null, max_deadline: null }))
     yield* builds.setResult(build.id, {
       provisioner_state: out.state,
       daily_cost: out.daily_cost,
       has_ai_task: out.has_ai_task,
       has_external_agent: out.has_external_agent,
       deadline,
-      max_deadline: null
+      max_deadline
     }, at)
     yield* finishDelete(at)
     return {}

@@ -552,7 +552,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
 }) {}
 
 /** The fields of a workspace its audit entries diff. */
-const auditedWorkspace = (w: WorkspaceRecord) => ({
+export const auditedWorkspace = (w: WorkspaceRecord) => ({
   name: w.name,
   owner_id: w.owner_id,
   organization_id: w.organization_id,

@@ -160,6 +160,16 @@ export const makeBuilds = Effect.gen(function*() {
           max_deadline: result.max_deadline === null ? null : result.max_deadline.toISOString(),
           provisioner_state: bytes(result.provisioner_state)
         })
+      } WHERE id = ${id}`).pipe(Effect.asVoid),
+    setDeadline: (id, times, now) =>
+      Effect.orDie(sql`UPDATE workspace_builds SET ${
+        sql.update({
+          ...bindRecord({ updated_at: now }),
+          deadline: times.deadline === null ? null : times.deadline.toISOString(),
+          ...(times.max_deadline === undefined
+            ? {}
+            : { max_deadline: times.max_deadline === null ? null : times.max_deadline.toISOString() })
+        })
       } WHERE id = ${id}`).pipe(Effect.asVoid)
   })
 })
