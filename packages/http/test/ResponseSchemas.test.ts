@@ -802,6 +802,29 @@ const rows: ReadonlyArray<Row> = [
   row("workspaces.unfavorite", "DELETE /api/v2/workspaces/:workspace/favorite", 204, "none", async (w) =>
     w.owner.delete(`/workspaces/${(await workspacesOf(w)).stopped.id}/favorite`)
   ),
+  // workspaces: schedules
+  row("workspaceSchedules.setAutostart", "PUT /api/v2/workspaces/:workspace/autostart", 204, "none", async (w) =>
+    w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/autostart`, { schedule: "CRON_TZ=UTC 0 9 * * 1-5" })
+  ),
+  row("workspaceSchedules.setTtl", "PUT /api/v2/workspaces/:workspace/ttl", 204, "none", async (w) =>
+    w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/ttl`, { ttl_ms: 3_600_000 })
+  ),
+  row("workspaceSchedules.extend", "PUT /api/v2/workspaces/:workspace/extend", 200, "Response", async (w) => {
+    const { template } = await workspacesOf(w)
+    const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name: uniqueName("ext"), template_id: template.id, ttl_ms: 3_600_000 })
+    await runJobs(w.srv)
+    return w.owner.put(`/workspaces/${r.body.id}/extend`, { deadline: new Date(Date.now() + 7_200_000).toISOString() })
+  }),
+  row("workspaceSchedules.setAutomaticUpdates", "PUT /api/v2/workspaces/:workspace/autoupdates", 204, "none", async (w) =>
+    w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/autoupdates`, { automatic_updates: "always" })
+  ),
+  row("workspaceSchedules.setDormant", "PUT /api/v2/workspaces/:workspace/dormant", 200, "Workspace", async (w) => {
+    const id = (await workspacesOf(w)).stopped.id
+    return [await w.owner.put(`/workspaces/${id}/dormant`, { dormant: true }), await w.owner.put(`/workspaces/${id}/dormant`, { dormant: false })]
+  }),
+  row("workspaceSchedules.reportUsage", "POST /api/v2/workspaces/:workspace/usage", 204, "none", async (w) =>
+    w.owner.post(`/workspaces/${(await workspacesOf(w)).running.id}/usage`, { app_name: "" })
+  ),
   row("workspaces.createBuild", "POST /api/v2/workspaces/:workspace/builds", 200, "WorkspaceBuild", async (w) => {
     const { template } = await workspacesOf(w)
     const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name: uniqueName("built"), template_id: template.id })
