@@ -35,7 +35,6 @@ const { values: opts } = parseArgs({
 })
 const log = logger("workspaces")
 const sizes = opts.sizes.split(",").map(Number)
-const pct = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const TEMPLATE = `resources:
@@ -162,7 +161,9 @@ const partA = async (size: number) => {
     await untilRunning(s.base, s.auth, 1, 30_000)
     const plan = seedCopies(file, s.orgId, first, size - 1, 100)
     const url = `${s.base}/workspaces?limit=25`
-    const check = await request(url, { headers: s.auth })
+    // Seeding blocked this process (the server's too) for a while: a kept-alive socket may have
+    // been closed under the client meanwhile, so the first request may be retried once.
+    const check = await request(url, { headers: s.auth }).catch(() => request(url, { headers: s.auth }))
     if (check.status !== 200 || check.body.count !== size || check.body.workspaces.length !== 25) {
       throw new Error(`GET /workspaces: ${check.status} count ${check.body.count} rows ${check.body.workspaces?.length}`)
     }
