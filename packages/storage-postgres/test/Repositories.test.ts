@@ -77,3 +77,8 @@ workspaceRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", sche
 
 import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
 portShareRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { workspaceListPlanSuite } from "../../storage-sql/test/workspaces/ListPlanSuite.js"
+workspaceListPlanSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+  skip: url === null
+})

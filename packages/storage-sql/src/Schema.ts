@@ -518,3 +518,35 @@ export const migration0011 = ({ boolean: bool }: DialectTypes): ReadonlyArray<st
   `CREATE INDEX workspaces_undeleted_name ON workspaces (deleted, lower(name))`,
   `CREATE INDEX workspace_builds_created ON workspace_builds (workspace_id, created_at)`
 ]
+
+/**
+ * The latest build of each workspace counts as running (`list_rank` 0) when it is a start whose
+ * job succeeded; anything else is 1. The repositories recompute it with this statement (followed by
+ * a WHERE picking the workspaces) whenever a build is inserted or a
+ * job's status moves to an end.
+ */
+export const WORKSPACE_LIST_RANK_UPDATE = `UPDATE workspaces SET list_rank = CASE WHEN EXISTS (
+      SELECT 1 FROM workspace_builds b JOIN provisioner_jobs j ON j.id = b.job_id
+      WHERE b.workspace_id = workspaces.id AND b.transition = 'start' AND j.job_status = 'succeeded'
+        AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = workspaces.id)
+    ) THEN 0 ELSE 1 END`
+
+/**
+ * Migration 0012: the workspace list reads along an index in its sort order. The sort keys live
+ * on the row: `list_rank` (0 when the latest build is a succeeded start, see
+ * {@link WORKSPACE_LIST_RANK_UPDATE}) and `owner_username` (the owner's lower-cased username,
+ * rewritten when the owner is renamed). `workspaces_list` serves every caller's page and
+ * `workspaces_owner_list` a page of one owner (`owner:me`). The counts of undeleted workspaces,
+ * in all and per owner (`workspaces:<owner id>`), are kept in `counters` in the same
+ * transaction as each insert and deletion.
+ */
+export const migration0012 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `ALTER TABLE workspaces ADD COLUMN owner_username TEXT NOT NULL DEFAULT ''`,
+  `ALTER TABLE workspaces ADD COLUMN list_rank INTEGER NOT NULL DEFAULT 1`,
+  `UPDATE workspaces SET owner_username = coalesce((SELECT lower(u.username) FROM users u WHERE u.id = workspaces.owner_id), '')`,
+  WORKSPACE_LIST_RANK_UPDATE,
+  `CREATE INDEX workspaces_list ON workspaces (deleted, list_rank, owner_username, lower(name), id)`,
+  `CREATE INDEX workspaces_owner_list ON workspaces (owner_id, deleted, list_rank, owner_username, lower(name), id)`,
+  `INSERT INTO counters (name, value) SELECT 'workspaces', count(*) FROM workspaces WHERE deleted = FALSE`,
+  `INSERT INTO counters (name, value) SELECT 'workspaces:' || owner_id, count(*) FROM workspaces WHERE deleted = FALSE GROUP BY owner_id`
+]

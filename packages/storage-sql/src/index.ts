@@ -16,3 +16,4 @@ export * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js
 export * as FileRepositories from "./templates/Repositories.js"
 export * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositories.js"
 export * as TickLockLayer from "./workspaces/TickLock.js"
+export { listStatements } from "./workspaces/Repositories.js"

@@ -188,3 +188,6 @@ workspaceRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
 portShareRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { workspaceListPlanSuite } from "../../storage-sql/test/workspaces/ListPlanSuite.js"
+workspaceListPlanSuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))

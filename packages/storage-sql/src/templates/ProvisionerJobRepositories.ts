@@ -14,9 +14,10 @@ import {
   ProvisionerJobRepo,
   type ProvisionerTags
 } from "@workbay/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { filters } from "../Filters.js"
 import { first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { tagConditions } from "./Tags.js"
 
@@ -70,6 +71,13 @@ export const make = Effect.gen(function*() {
     Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToJob))
 
   const tags = tagConditions(sql)
+  /**
+   * Recomputes the list sort key of the workspaces whose build ran these jobs (migration 0012).
+   * Only a completion can make a latest build running; a cancel or a hung job ends it failed or
+   * canceled, which ranks as the pending build it was.
+   */
+  const rerank = (jobIds: ReadonlyArray<string>) =>
+    sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)} WHERE id IN (SELECT workspace_id FROM workspace_builds WHERE job_id IN ${sql.in(jobIds)})`
   const tagsInclude = tags.include
   const tagsWithin = tags.within
 
@@ -111,11 +119,15 @@ export const make = Effect.gen(function*() {
         WHERE id = ${jobId} AND worker_id = ${workerId} AND completed_at IS NULL RETURNING *`),
 
     complete: (jobId, workerId, result, now) =>
-      one(sql<Row>`UPDATE provisioner_jobs
-        SET completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()},
-          error = ${result.error ?? ""}, error_code = ${result.error_code ?? ""}
-        WHERE id = ${jobId} AND worker_id = ${workerId} AND started_at IS NOT NULL AND completed_at IS NULL
-        RETURNING *`),
+      withTransaction(Effect.gen(function*() {
+        const done = yield* one(sql<Row>`UPDATE provisioner_jobs
+          SET completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()},
+            error = ${result.error ?? ""}, error_code = ${result.error_code ?? ""}
+          WHERE id = ${jobId} AND worker_id = ${workerId} AND started_at IS NOT NULL AND completed_at IS NULL
+          RETURNING *`)
+        if (Option.isSome(done)) yield* rerank([jobId])
+        return done
+      })).pipe(Effect.orDie),
 
     requestCancel: (jobId, now) => {
       const at = now.toISOString()

@@ -98,10 +98,17 @@ export const make = Effect.gen(function*() {
       }).pipe(orDie),
     update: (id, patch) => {
       const { deleted, status, ...rest } = patch
-      const plain = (p: UserPatch) =>
+      const plainRow = (p: UserPatch) =>
         Object.keys(values(p)).length === 0
           ? sql`SELECT * FROM users WHERE id = ${id}`
           : sql`UPDATE users SET ${sql.update(values(p))} WHERE id = ${id} RETURNING *`
+      // A rename rewrites the owner username the workspace list sorts on (migration 0012).
+      const plain = (p: UserPatch) =>
+        p.username === undefined ? plainRow(p) : withTransaction(Effect.gen(function*() {
+          const rs = yield* plainRow(p)
+          yield* sql`UPDATE workspaces SET owner_username = lower(${p.username}) WHERE owner_id = ${id}`
+          return rs
+        }))
       if (deleted === undefined && status === undefined) return unique(plain(rest)).pipe(Effect.map((rs) => first(rs, rowToUser)))
       // Deletion and status move the kept counts. Each is a guarded update that changes the row
       // only if it is not already so, and the counts move only when a row changed: two racing

@@ -14,6 +14,7 @@ import {
   WorkspaceResourceRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { bindRecord, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { unique } from "../Unique.js"
 
@@ -120,6 +121,8 @@ export const makeBuilds = Effect.gen(function*() {
       Effect.gen(function*() {
         const { parameters, provisioner_state, ...rest } = build
         yield* unique(sql`INSERT INTO workspace_builds ${sql.insert({ ...bindRecord(rest), provisioner_state: bytes(provisioner_state) })}`)
+        // The workspace's list sort key follows its latest build (see migration 0012).
+        yield* Effect.orDie(sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)} WHERE id = ${build.workspace_id}`)
         if (parameters.length > 0) {
           yield* Effect.orDie(sql`INSERT INTO workspace_build_parameters ${
             sql.insert(parameters.map((p) => ({ workspace_build_id: build.id, name: p.name, value: p.value })))

@@ -4,6 +4,7 @@ import { type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo, type Workspa
 import { Effect, Layer } from "effect"
 import { escapeLike } from "../Filters.js"
 import { bindRecord, first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
 type Row = Record<string, unknown>
@@ -34,8 +35,42 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const byId = (id: string) =>
     Effect.orDie(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToWorkspace)))
+  const withTransaction = transaction(sql)
+  /** Moves the kept counts of undeleted workspaces, in all and of `ownerId`, by `by`. */
+  const bumpCounts = (ownerId: string, by: number) =>
+    Effect.gen(function*() {
+      yield* sql`UPDATE counters SET value = value + ${by} WHERE name = 'workspaces'`
+      yield* sql`INSERT INTO counters (name, value) VALUES (${`workspaces:${ownerId}`}, ${by})
+        ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by}`
+    })
+  const keptCount = (name: string) =>
+    Effect.orDie(sql<{ value: number | string }>`SELECT value FROM counters WHERE name = ${name}`).pipe(
+      Effect.map((rs) => Number(rs[0]?.value ?? 0))
+    )
+  /**
+   * The count of every match. Undeleted workspaces without other filters are counted from the
+   * kept counts (in all for a caller who sees every workspace, or of one owner when the caller
+   * sees theirs), one row read at any size; other filters count the matching rows.
+   */
+  const countOf = (f: WorkspaceFilter, q: ReturnType<typeof listStatements>) => {
+    const oneOwner = q.oneOwner
+    const plain = !f.deleted && f.ids === undefined && f.organizationIds === undefined && f.templateIds === undefined &&
+      f.name === undefined && f.statuses === undefined && f.outdated === undefined && f.dormant === undefined &&
+      f.lastUsedBefore === undefined && f.lastUsedAfter === undefined && f.hasAiTask === undefined && f.hasAgent === undefined
+    if (plain && f.ownerIds === undefined && f.visibility.all) return keptCount("workspaces")
+    if (plain && oneOwner !== undefined && (f.visibility.all || oneOwner === f.visibility.userId)) {
+      return keptCount(`workspaces:${oneOwner}`)
+    }
+    return Effect.orDie(q.count).pipe(Effect.map((rs) => Number(rs[0]?.n ?? 0)))
+  }
   return WorkspaceRepo.of({
-    insert: (w) => unique(sql`INSERT INTO workspaces ${sql.insert(bindRecord(w))}`).pipe(Effect.asVoid),
+    insert: (w) =>
+      unique(withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO workspaces ${sql.insert(bindRecord(w))}`
+        yield* sql`UPDATE workspaces SET owner_username = coalesce((SELECT lower(u.username) FROM users u WHERE u.id = ${w.owner_id}), '')
+          WHERE id = ${w.id}`
+        if (!w.deleted) yield* bumpCounts(w.owner_id, 1)
+      }))).pipe(Effect.asVoid),
     findById: byId,
     findByOwnerAndName: (ownerId, name, includeDeleted) =>
       Effect.orDie(sql<Row>`SELECT * FROM workspaces
@@ -43,58 +78,31 @@ export const make = Effect.gen(function*() {
         ORDER BY deleted, updated_at DESC LIMIT 1`).pipe(Effect.map((rs) => first(rs, rowToWorkspace))),
     update: (id, patch) =>
       Effect.gen(function*() {
-        const values = bindRecord(patch)
-        if (Object.keys(values).length > 0) yield* unique(sql`UPDATE workspaces SET ${sql.update(values)} WHERE id = ${id}`)
+        const { deleted, ...rest } = patch
+        const values = bindRecord(rest)
+        if (deleted === undefined) {
+          if (Object.keys(values).length > 0) yield* unique(sql`UPDATE workspaces SET ${sql.update(values)} WHERE id = ${id}`)
+          return yield* byId(id)
+        }
+        // Deletion moves the kept counts, once: the guarded update changes the row only if it is not already so.
+        yield* unique(withTransaction(Effect.gen(function*() {
+          const rs = yield* sql<{ owner_id: string }>`UPDATE workspaces SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
+            WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id`
+          if (rs.length > 0) yield* bumpCounts(rs[0]!.owner_id, deleted ? -1 : 1)
+          if (Object.keys(values).length > 0) yield* sql`UPDATE workspaces SET ${sql.update(values)} WHERE id = ${id}`
+        })))
         return yield* byId(id)
       }),
     list: (f: WorkspaceFilter) =>
       Effect.gen(function*() {
-        const conditions: Array<Statement.Fragment> = [f.deleted ? sql`w.deleted = TRUE` : sql`w.deleted = FALSE`]
-        const v = f.visibility
-        if (!v.all) {
-          const seen: Array<Statement.Fragment> = [sql`w.owner_id = ${v.userId}`, sql`w.user_acl LIKE ${`%"${v.userId}"%`}`]
-          if (v.organizationIds.length > 0) seen.push(sql`w.organization_id IN ${sql.in(v.organizationIds)}`)
-          for (const g of v.groupIds) seen.push(sql`w.group_acl LIKE ${`%"${g}"%`}`)
-          conditions.push(sql.or(seen))
+        const q = listStatements(sql, f)
+        const favoriteCount = Number((yield* Effect.orDie(q.favoriteCount))[0]?.n ?? 0)
+        const rows: Array<Row> = []
+        if (f.offset < favoriteCount) rows.push(...(yield* Effect.orDie(q.favorites(f.limit, f.offset))))
+        if (rows.length < f.limit) {
+          rows.push(...(yield* Effect.orDie(q.rest(f.limit - rows.length, Math.max(0, f.offset - favoriteCount)))))
         }
-        if (f.ids !== undefined) conditions.push(f.ids.length === 0 ? sql`1 = 0` : sql`w.id IN ${sql.in(f.ids)}`)
-        if (f.ownerIds !== undefined) conditions.push(sql`w.owner_id IN ${sql.in(f.ownerIds)}`)
-        if (f.organizationIds !== undefined) conditions.push(sql`w.organization_id IN ${sql.in(f.organizationIds)}`)
-        if (f.templateIds !== undefined) conditions.push(sql`w.template_id IN ${sql.in(f.templateIds)}`)
-        if (f.name !== undefined) conditions.push(sql`lower(w.name) LIKE ${`%${escapeLike(f.name.toLowerCase())}%`} ESCAPE '\\'`)
-        if (f.statuses !== undefined) conditions.push(sql`${sql.literal(WORKSPACE_STATUS_SQL)} IN ${sql.in(f.statuses)}`)
-        if (f.outdated !== undefined) {
-          conditions.push(f.outdated
-            ? sql`b.template_version_id <> (SELECT t.active_version_id FROM templates t WHERE t.id = w.template_id)`
-            : sql`b.template_version_id = (SELECT t.active_version_id FROM templates t WHERE t.id = w.template_id)`)
-        }
-        if (f.dormant !== undefined) conditions.push(f.dormant ? sql`w.dormant_at IS NOT NULL` : sql`w.dormant_at IS NULL`)
-        if (f.lastUsedBefore !== undefined) conditions.push(sql`w.last_used_at < ${f.lastUsedBefore.toISOString()}`)
-        if (f.lastUsedAfter !== undefined) conditions.push(sql`w.last_used_at > ${f.lastUsedAfter.toISOString()}`)
-        if (f.hasAiTask !== undefined) conditions.push(f.hasAiTask ? sql`b.has_ai_task = TRUE` : sql`b.has_ai_task = FALSE`)
-        if (f.hasAgent !== undefined) {
-          // Agents never connected yet are connecting (or timeout once their connection timeout passed).
-          const agents = sql`SELECT 1 FROM workspace_resources r JOIN workspace_agents a ON a.resource_id = r.id WHERE r.job_id = b.job_id`
-          const state = f.hasAgent === "connecting" || f.hasAgent === "timeout"
-            ? sql`a.first_connected_at IS NULL`
-            : f.hasAgent === "connected"
-            ? sql`a.first_connected_at IS NOT NULL AND (a.disconnected_at IS NULL OR a.disconnected_at < a.last_connected_at)`
-            : sql`a.disconnected_at IS NOT NULL AND (a.last_connected_at IS NULL OR a.disconnected_at >= a.last_connected_at)`
-          conditions.push(sql`EXISTS (${agents} AND ${state})`)
-        }
-        const where = sql.and(conditions)
-        const rows = yield* Effect.orDie(sql<Row>`SELECT w.* FROM workspaces w
-          JOIN users u ON u.id = w.owner_id
-          ${sql.literal(LATEST_BUILD_JOIN)}
-          WHERE ${where}
-          ORDER BY CASE WHEN w.owner_id = ${f.requesterId} AND w.favorite = TRUE THEN 0 ELSE 1 END,
-            CASE WHEN j.job_status = 'succeeded' AND b.transition = 'start' THEN 0 ELSE 1 END,
-            lower(u.username), lower(w.name), w.id
-          LIMIT ${f.limit} OFFSET ${f.offset}`)
-        const counted = yield* Effect.orDie(sql<{ n: number | string }>`SELECT count(*) AS n FROM workspaces w
-          ${sql.literal(LATEST_BUILD_JOIN)}
-          WHERE ${where}`)
-        return { workspaces: rows.map(rowToWorkspace), count: Number(counted[0]?.n ?? 0) }
+        return { workspaces: rows.map(rowToWorkspace), count: yield* countOf(f, q) }
       }),
     creditsConsumed: (organizationId, ownerId, excludeWorkspaceId) =>
       Effect.orDie(sql<{ n: number | string | null }>`SELECT coalesce(sum(b.daily_cost), 0) AS n FROM workspaces w
@@ -112,6 +120,74 @@ export const make = Effect.gen(function*() {
       )
   })
 })
+
+/**
+ * The statements of a workspace listing. The requester's favorites come first (`favorites`, read
+ * through `workspaces_owner_favorite`), then the rest (`rest`) in the order of the
+ * `workspaces_list` index (`workspaces_owner_list` for a page of one owner): running first, then
+ * owner username, then name. Filters on the latest build join it; the others read the row alone.
+ * Exported for the test of the query plans.
+ */
+export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => {
+  const conditions: Array<Statement.Fragment> = [f.deleted ? sql`w.deleted = TRUE` : sql`w.deleted = FALSE`]
+  const v = f.visibility
+  // A page of one owner reads `workspaces_owner_list`: an equality the planner can walk.
+  const oneOwner = f.ownerIds !== undefined && f.ownerIds.length === 1 ? f.ownerIds[0]! : undefined
+  if (!v.all && oneOwner !== v.userId) {
+    const seen: Array<Statement.Fragment> = [sql`w.owner_id = ${v.userId}`, sql`w.user_acl LIKE ${`%"${v.userId}"%`}`]
+    if (v.organizationIds.length > 0) seen.push(sql`w.organization_id IN ${sql.in(v.organizationIds)}`)
+    for (const g of v.groupIds) seen.push(sql`w.group_acl LIKE ${`%"${g}"%`}`)
+    conditions.push(sql.or(seen))
+  }
+  if (f.ids !== undefined) conditions.push(f.ids.length === 0 ? sql`1 = 0` : sql`w.id IN ${sql.in(f.ids)}`)
+  if (oneOwner !== undefined) conditions.push(sql`w.owner_id = ${oneOwner}`)
+  else if (f.ownerIds !== undefined) conditions.push(sql`w.owner_id IN ${sql.in(f.ownerIds)}`)
+  if (f.organizationIds !== undefined) conditions.push(sql`w.organization_id IN ${sql.in(f.organizationIds)}`)
+  if (f.templateIds !== undefined) conditions.push(sql`w.template_id IN ${sql.in(f.templateIds)}`)
+  if (f.name !== undefined) conditions.push(sql`lower(w.name) LIKE ${`%${escapeLike(f.name.toLowerCase())}%`} ESCAPE '\\'`)
+  // Filters on the latest build need its join; the others read the workspace row alone.
+  let needsBuild = false
+  if (f.statuses !== undefined) {
+    needsBuild = true
+    conditions.push(sql`${sql.literal(WORKSPACE_STATUS_SQL)} IN ${sql.in(f.statuses)}`)
+  }
+  if (f.outdated !== undefined) {
+    needsBuild = true
+    conditions.push(f.outdated
+      ? sql`b.template_version_id <> (SELECT t.active_version_id FROM templates t WHERE t.id = w.template_id)`
+      : sql`b.template_version_id = (SELECT t.active_version_id FROM templates t WHERE t.id = w.template_id)`)
+  }
+  if (f.dormant !== undefined) conditions.push(f.dormant ? sql`w.dormant_at IS NOT NULL` : sql`w.dormant_at IS NULL`)
+  if (f.lastUsedBefore !== undefined) conditions.push(sql`w.last_used_at < ${f.lastUsedBefore.toISOString()}`)
+  if (f.lastUsedAfter !== undefined) conditions.push(sql`w.last_used_at > ${f.lastUsedAfter.toISOString()}`)
+  if (f.hasAiTask !== undefined) {
+    needsBuild = true
+    conditions.push(f.hasAiTask ? sql`b.has_ai_task = TRUE` : sql`b.has_ai_task = FALSE`)
+  }
+  if (f.hasAgent !== undefined) {
+    needsBuild = true
+    // Agents never connected yet are connecting (or timeout once their connection timeout passed).
+    const agents = sql`SELECT 1 FROM workspace_resources r JOIN workspace_agents a ON a.resource_id = r.id WHERE r.job_id = b.job_id`
+    const state = f.hasAgent === "connecting" || f.hasAgent === "timeout"
+      ? sql`a.first_connected_at IS NULL`
+      : f.hasAgent === "connected"
+      ? sql`a.first_connected_at IS NOT NULL AND (a.disconnected_at IS NULL OR a.disconnected_at < a.last_connected_at)`
+      : sql`a.disconnected_at IS NOT NULL AND (a.last_connected_at IS NULL OR a.disconnected_at >= a.last_connected_at)`
+    conditions.push(sql`EXISTS (${agents} AND ${state})`)
+  }
+  const from = needsBuild ? sql`workspaces w ${sql.literal(LATEST_BUILD_JOIN)}` : sql`workspaces w`
+  const favorite = sql`w.owner_id = ${f.requesterId} AND w.favorite = TRUE`
+  const favorites = sql.and([...conditions, favorite])
+  const rest = sql.and([...conditions, sql`NOT (${favorite})`])
+  const order = sql`ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id`
+  return {
+    oneOwner,
+    favoriteCount: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} WHERE ${favorites}`,
+    favorites: (limit: number, offset: number) => sql<Row>`SELECT w.* FROM ${from} WHERE ${favorites} ${order} LIMIT ${limit} OFFSET ${offset}`,
+    rest: (limit: number, offset: number) => sql<Row>`SELECT w.* FROM ${from} WHERE ${rest} ${order} LIMIT ${limit} OFFSET ${offset}`,
+    count: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} WHERE ${sql.and(conditions)}`
+  }
+}
 
 /** The latest build of workspace `w` (joined as `b`) and its job (`j`). */
 const LATEST_BUILD_JOIN = `LEFT JOIN workspace_builds b ON b.workspace_id = w.id

@@ -1,0 +1,113 @@
+/**
+ * The workspace list reads along an index in its sort order, whatever the number of rows: the
+ * default page (every workspace, or `owner:me`) has no sort step over the table in its plan
+ * (SQLite: no `USE TEMP B-TREE FOR ORDER BY`; Postgres, with sorting priced out: no Sort node,
+ * which it would keep if no index gave the order). And the kept counts follow inserts and deletions.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { SqlClient } from "@effect/sql"
+import { UserRepo, type WorkspaceFilter, WorkspaceRepo } from "@workbay/core"
+import { listStatements, type StoragePorts } from "@workbay/storage-sql"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
+
+type Ports = StoragePorts | SqlClient.SqlClient
+
+const me = randomUUID()
+const base: WorkspaceFilter = {
+  visibility: { all: true, organizationIds: [], userId: me, groupIds: [] },
+  requesterId: me,
+  deleted: false,
+  limit: 25,
+  offset: 0
+}
+const cases: ReadonlyArray<[string, WorkspaceFilter, string]> = [
+  ["every workspace (an owner's view)", base, "workspaces_list"],
+  ["owner:me of a member", { ...base, visibility: { all: false, organizationIds: [], userId: me, groupIds: [] }, ownerIds: [me] }, "workspaces_owner_list"]
+]
+
+/** The plan of the page after the favorites, one line per step. */
+const planOf = (dialect: "sqlite" | "pg", f: WorkspaceFilter) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [text, params] = listStatements(sql, f).rest(25, 0).compile()
+    if (dialect === "sqlite") {
+      const rows = yield* sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params as Array<unknown>)
+      return rows.map((r) => r.detail)
+    }
+    return yield* sql.withTransaction(Effect.gen(function*() {
+      yield* sql.unsafe("SET LOCAL enable_sort = off")
+      const rows = yield* sql.unsafe<Record<string, string>>(`EXPLAIN ${text}`, params as Array<unknown>)
+      return rows.map((r) => Object.values(r)[0]!)
+    }))
+  })
+
+export const workspaceListPlanSuite = (
+  name: string,
+  dialect: "sqlite" | "pg",
+  makeStorage: StorageFactory,
+  options: SuiteOptions = {}
+) => {
+  const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
+    it.live(title, () => body.pipe(Effect.provide(makeStorage()), Effect.orDie))
+
+  describe.skipIf(options.skip === true)(`workspace list plan on ${name}`, () => {
+    for (const [title, filter, index] of cases) {
+      test(
+        `the page of ${title} walks ${index} with no sort step`,
+        Effect.gen(function*() {
+          const plan = yield* planOf(dialect, filter)
+          const text = plan.join("\n")
+          expect(text).toContain(index)
+          if (dialect === "sqlite") expect(text).not.toMatch(/TEMP B-TREE/)
+          else expect(text).not.toMatch(/\bSort\b/)
+        })
+      )
+    }
+
+    test(
+      "counts undeleted workspaces from the kept counts, in all and per owner",
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const repo = yield* WorkspaceRepo
+        const t = new Date(Date.UTC(2024, 6, 1)).toISOString()
+        const org = randomUUID()
+        const template = randomUUID()
+        yield* sql`INSERT INTO organizations (id, name, display_name, created_at, updated_at) VALUES (${org}, 'o', 'O', ${t}, ${t})`
+        const users = [randomUUID(), randomUUID()]
+        for (const [i, u] of users.entries()) {
+          yield* sql`INSERT INTO users (id, email, username, login_type, status, created_at, updated_at, last_seen_at)
+            VALUES (${u}, ${`${u}@example.com`}, ${i === 0 ? "Zed" : "amy"}, 'password', 'active', ${t}, ${t}, ${t})`
+        }
+        yield* sql`INSERT INTO templates (id, created_at, updated_at, organization_id, name, provisioner, active_version_id, created_by)
+          VALUES (${template}, ${t}, ${t}, ${org}, 'tpl', 'workbay', ${randomUUID()}, ${users[0]!})`
+        const ids: Array<string> = []
+        for (const [i, owner] of [users[0]!, users[0]!, users[1]!].entries()) {
+          const id = randomUUID()
+          ids.push(id)
+          yield* repo.insert({
+            id, created_at: new Date(t), updated_at: new Date(t), owner_id: owner, organization_id: org, template_id: template,
+            deleted: false, name: `w${i}`, autostart_schedule: "", ttl_ms: null, last_used_at: new Date(t), dormant_at: null,
+            deleting_at: null, next_start_at: null, automatic_updates: "never", favorite: false, user_acl: {}, group_acl: {}
+          })
+        }
+        const all = { ...base, requesterId: users[0]! }
+        const page = yield* repo.list(all)
+        expect(page.count).toBe(3)
+        // By owner username (lower-cased), then name.
+        expect(page.workspaces.map((w) => w.id)).toEqual([ids[2], ids[0], ids[1]])
+        expect((yield* repo.list({ ...all, ownerIds: [users[0]!] })).count).toBe(2)
+        yield* repo.update(ids[0]!, { deleted: true })
+        yield* repo.update(ids[0]!, { deleted: true })
+        expect((yield* repo.list(all)).count).toBe(2)
+        expect((yield* repo.list({ ...all, ownerIds: [users[0]!] })).count).toBe(1)
+        // A filtered list counts its rows; it agrees.
+        expect((yield* repo.list({ ...all, name: "w" })).count).toBe(2)
+        // A renamed owner moves in the order.
+        yield* (yield* UserRepo).update(users[0]!, { username: "bob" })
+        expect((yield* repo.list(all)).workspaces.map((w) => w.id)).toEqual([ids[2], ids[1]])
+      })
+    )
+  })
+}
