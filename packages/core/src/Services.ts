@@ -22,6 +22,7 @@ import { PortShares } from "./workspaces/PortShares.js"
 import { type WorkspaceBuildExecutorServices, workspaceBuildExecutor } from "./workspaces/WorkspaceBuildExecutor.js"
 import { WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
+import { WorkspaceWatch } from "./workspaces/Watch.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -37,6 +38,8 @@ const workspaces = Layer.mergeAll(Workspaces.Default, PortShares.Default).pipe(
   Layer.provideMerge(WorkspaceBuilds.Default),
   Layer.provideMerge(templateVersions)
 )
+
+const watch = WorkspaceWatch.Default.pipe(Layer.provideMerge(workspaces))
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
@@ -60,4 +63,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(workspaces))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(watch))
