@@ -13,6 +13,7 @@ import { TemplateVersionsApi } from "./templates/VersionsApi.js"
 import { WorkspaceSharingApi } from "./workspaces/SharingApi.js"
 import { PortSharesApi } from "./workspaces/PortSharesApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
+import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -31,6 +32,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(WorkspaceSharingApi)
   .add(PortSharesApi)
   .add(WorkspacesApi)
+  .add(WorkspaceWatchApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -28,12 +28,13 @@ import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
 import { WorkspaceSharingHttp } from "./workspaces/SharingHttp.js"
 import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
 import { WorkspacesHttp } from "./workspaces/Http.js"
+import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceWatchHttp
 ]
 
 export interface WorkbayHandlerShape {
