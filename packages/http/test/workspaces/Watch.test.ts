@@ -71,6 +71,24 @@ describe("watching workspaces", () => {
     await sse.stop()
   }, 30_000)
 
+  it("names the workspace, its template and the transition in a build job's metadata", async () => {
+    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "meta", template_id: slow.id })
+    expect(r.status).toBe(200)
+    const expected = {
+      workspace_id: r.body.id,
+      workspace_name: "meta",
+      workspace_build_transition: "start",
+      template_id: slow.id,
+      template_name: r.body.template_name,
+      template_version_name: r.body.latest_build.template_version_name
+    }
+    expect(r.body.latest_build.job.metadata).toMatchObject(expected)
+    const job = await owner.get(`/organizations/${orgId}/provisionerjobs/${r.body.latest_build.job.id}`)
+    expect(job.status).toBe(200)
+    expect(job.body.metadata).toMatchObject(expected)
+    expect(expected.template_version_name).not.toBe("")
+  })
+
   it("refuses before upgrading or streaming: 401, 404 for others and unknown workspaces, 400 for a bad id", async () => {
     const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "private", template_id: slow.id })
     expect(r.status).toBe(200)
