@@ -25,6 +25,7 @@ import { Workspaces } from "./workspaces/Workspaces.js"
 import { LifecycleExecutor } from "./workspaces/Lifecycle.js"
 import { lifecycleActionsLayer } from "./workspaces/LifecycleActions.js"
 import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
+import { WorkspaceWatch } from "./workspaces/Watch.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -42,6 +43,8 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
   Layer.provideMerge(WorkspaceBuilds.Default),
   Layer.provideMerge(templateVersions)
 )
+
+const watch = WorkspaceWatch.Default.pipe(Layer.provideMerge(workspaces))
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
@@ -65,4 +68,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(workspaces))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(watch))

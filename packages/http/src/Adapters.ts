@@ -22,6 +22,29 @@ export type WebHandler = (request: Request) => Promise<Response>
 
 const writeNode = (res: ServerResponse, r: RawResponse) => {
   if (res.headersSent) return
+  if (r.stream !== undefined) {
+    res.writeHead(r.status, r.headers)
+    res.flushHeaders()
+    const stop = r.stream.open({
+      write: (text) =>
+        new Promise<void>((resolve) => {
+          if (res.writableEnded || res.destroyed) return resolve()
+          if (res.write(text)) return resolve()
+          const done = () => {
+            res.off("drain", done)
+            res.off("close", done)
+            resolve()
+          }
+          res.once("drain", done)
+          res.once("close", done)
+        }),
+      end: () => {
+        if (!res.writableEnded) res.end()
+      }
+    })
+    res.once("close", stop)
+    return
+  }
   if (r.body === undefined) {
     res.writeHead(r.status, r.headers)
     res.end()
@@ -145,6 +168,33 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
   for (const [k, v] of Object.entries(r.headers)) {
     if (Array.isArray(v)) for (const item of v) out.append(k, item)
     else out.set(k, v)
+  }
+  if (r.stream !== undefined) {
+    const body = r.stream
+    const encoder = new TextEncoder()
+    let stop: (() => void) | undefined
+    const readable = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        stop = body.open({
+          write: async (text) => {
+            try {
+              controller.enqueue(encoder.encode(text))
+            } catch {
+              // The reader is gone; the stream is being stopped.
+            }
+          },
+          end: () => {
+            try {
+              controller.close()
+            } catch {
+              // Already closed or canceled.
+            }
+          }
+        })
+      },
+      cancel: () => stop?.()
+    })
+    return new Response(readable, { status: r.status, headers: out })
   }
   // HEAD answers come without a body but with the content-length of the GET they mirror.
   return new Response((r.body ?? null) as BodyInit | null, { status: r.status, headers: out })

@@ -14,6 +14,7 @@ import { WorkspaceSharingApi } from "./workspaces/SharingApi.js"
 import { PortSharesApi } from "./workspaces/PortSharesApi.js"
 import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
+import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -33,6 +34,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(PortSharesApi)
   .add(WorkspaceSchedulesApi)
   .add(WorkspacesApi)
+  .add(WorkspaceWatchApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -16,7 +16,7 @@ import {
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
-import { Cause, Context, Effect, Either, Exit, type Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
+import { Cause, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
@@ -24,6 +24,7 @@ import type { GroupImplementation } from "./Handlers.js"
 import { clip, defaultInputLimits, inspectInput, type InputLimits, MAX_VALIDATIONS, tooDeepDetail, tooDeepJson } from "./Limits.js"
 import { type CookieOptions, mediaTypeOf, RequestContext, type RequestContextShape } from "./RequestContext.js"
 import { Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
+import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "./ServerSentEvents.js"
 import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
 
 /** Options of the HTTP layer. */
@@ -71,6 +72,19 @@ export interface RawResponse {
   readonly headers: Record<string, string | Array<string>>
   /** JSON text, or the bytes of a binary answer. */
   readonly body: string | Uint8Array | undefined
+  /** A streaming answer (server-sent events): the adapter writes the headers, then opens it. */
+  readonly stream?: StreamingBody | undefined
+}
+
+/** Where a streaming body writes: `write` resolves once the text is taken (after a drain when the buffer is full). */
+export interface StreamWriter {
+  readonly write: (text: string) => Promise<void>
+  readonly end: () => void
+}
+
+/** A body written piece by piece; `open` starts it and answers the function that stops it (the client left). */
+export interface StreamingBody {
+  readonly open: (writer: StreamWriter) => () => void
 }
 
 /** How a request's body is read: as bytes or text, and up to how many bytes. */
@@ -547,6 +561,16 @@ export const makeDispatcher = <R>(
     accept(upgrade)
   }
 
+  /** An event stream's session on the service's runtime, interrupted when the client leaves. */
+  const streamingBody = (answer: EventStreamAnswer): StreamingBody => ({
+    open: (writer) => {
+      const fiber = runFork(answer.run({ write: (text) => Effect.promise(() => writer.write(text)) }).pipe(
+        Effect.ensuring(Effect.sync(() => writer.end()))
+      ))
+      return () => void runFork(Fiber.interrupt(fiber))
+    }
+  })
+
   const accessHost = (() => {
     try {
       return new URL(settings.accessUrl).host.toLowerCase()
@@ -746,6 +770,9 @@ export const makeDispatcher = <R>(
         if (Exit.isFailure(exit)) return fail(respond, exit.cause, requestId)
         if (exit.value instanceof WebSocketUpgrade) return answerUpgrade(req, exit.value, respond, accept, requestId)
         const extra: Record<string, string | Array<string>> = { "x-request-id": requestId }
+        if (exit.value instanceof EventStreamAnswer) {
+          return respond({ status: 200, headers: { ...extra, ...EVENT_STREAM_HEADERS }, body: undefined, stream: streamingBody(exit.value) })
+        }
         if (setCookies.length > 0) extra["set-cookie"] = setCookies
         const status = chosenStatus ?? route.status
         if (chosenStatus !== undefined && !route.successStatuses.includes(chosenStatus)) {
@@ -784,7 +811,9 @@ const bearer = (authorization: string | undefined): string | undefined => {
 
 /** A response without its body, with the body's length: the answer to HEAD. */
 const withoutBody = (r: RawResponse): RawResponse =>
-  r.body === undefined
+  r.stream !== undefined
+    ? { status: r.status, headers: r.headers, body: undefined }
+    : r.body === undefined
     ? r
     : { status: r.status, headers: { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) }, body: undefined }
 

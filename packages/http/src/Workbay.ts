@@ -29,12 +29,13 @@ import { WorkspaceSharingHttp } from "./workspaces/SharingHttp.js"
 import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
 import { WorkspacesHttp } from "./workspaces/Http.js"
 import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
+import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp
 ]
 
 export interface WorkbayHandlerShape {

@@ -12,11 +12,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProvisionerJobs } from "@workbay/core"
 import { Effect } from "effect"
 import {
-  addMemberWithRoles, type Client, createOrganization, createUser, type ServiceTestServer, startWithOwner, STRONG_PASSWORD
+  addMemberWithRoles, type Client, createOrganization, createUser, type ServiceTestServer, SESSION_HEADER, startWithOwner, STRONG_PASSWORD
 } from "./support.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
+
+/** The status of a streaming GET (server-sent events); the stream is dropped once the status is in. */
+const streamStatus = async (client: Client, path: string) => {
+  const controller = new AbortController()
+  const r = await fetch(`${client.baseUrl}${path}`, { headers: { [SESSION_HEADER]: client.token! }, signal: controller.signal })
+  const body = r.status === 200 ? undefined : await r.json()
+  controller.abort()
+  return { status: r.status, body }
+}
 
 const ROLES = [
   "owner", "member", "auditor", "template-admin", "user-admin",
@@ -39,6 +48,8 @@ interface Attempt {
   readonly body?: unknown
   /** A raw body (an uploaded file) instead of JSON. */
   readonly raw?: { readonly text: string; readonly contentType: string }
+  /** The answer is a stream (server-sent events): only its status is read. */
+  readonly stream?: true
   readonly check: { readonly action: string; readonly object: Record<string, unknown> }
 }
 
@@ -497,6 +508,11 @@ describe("access table", () => {
     const t = await workspaceTemplate
     return makeWorkspace(srv, { organizationId: org.id, ownerId: someone, templateId: t.id, userAcl, groupAcl })
   }
+  /** A workspace of `someone` in `org` with a build (watching reads it whole). */
+  const builtWorkspace = async (userAcl: Record<string, "admin" | "use"> = {}) => {
+    portShareTpl ??= portShareTemplate(srv, admin, { organizationId: org.id, createdBy: adminId, maxLevel: "public" })
+    return seedWorkspace(srv, { ownerId: someone, organizationId: org.id, template: await portShareTpl, userAcl })
+  }
   const workspaceCheck = (action: string, w: { id: string }) =>
     ({ action, object: { resource_type: "workspace", resource_id: w.id } })
   const aclPath = (w: { id: string }) => `/workspaces/${w.id}/acl`
@@ -514,6 +530,22 @@ describe("access table", () => {
       attempt: async () => {
         const w = await newWorkspace()
         return { method: "GET", path: aclPath(w), check: workspaceCheck("read", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "read", route: "GET /workspaces/{workspace}/watch (not shared)",
+      expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],
+      attempt: async () => {
+        const w = await builtWorkspace()
+        return { method: "GET", path: `/workspaces/${w.id}/watch`, stream: true, check: workspaceCheck("read", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "read", route: "GET /workspaces/{workspace}/watch (shared with the caller: use)",
+      expected: [200, 404, 404, 200, 404, 200, 200, 200, 200, 200],
+      attempt: async (who) => {
+        const w = await builtWorkspace({ [who.id]: "use" })
+        return { method: "GET", path: `/workspaces/${w.id}/watch`, stream: true, check: workspaceCheck("read", w) }
       }
     },
     {
@@ -620,7 +652,9 @@ describe("access table", () => {
           const attempt = await row.attempt(who)
           const answer = await who.client.post("/authcheck", { checks: { case: attempt.check } })
           expect(answer.status, JSON.stringify(answer.body)).toBe(200)
-          const r = attempt.raw === undefined
+          const r = attempt.stream === true
+            ? await streamStatus(who.client, attempt.path)
+            : attempt.raw === undefined
             ? await who.client.request(attempt.method, attempt.path, attempt.body)
             : await who.client.request(attempt.method, attempt.path, undefined, {
               raw: attempt.raw.text,

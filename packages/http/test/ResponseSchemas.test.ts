@@ -26,6 +26,7 @@ import {
   createUser,
   type Reply,
   type ServiceTestServer,
+  SESSION_HEADER,
   sessionClient,
   startTestServer,
   startWithOwner,
@@ -34,6 +35,8 @@ import {
   tokenClient,
   uniqueName
 } from "./support.js"
+import { connect, eventually } from "./websocket.js"
+import { readEvents } from "./sse.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate } from "./templates/versions.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 
@@ -785,6 +788,24 @@ const rows: ReadonlyArray<Row> = [
   row("workspaces.list", "GET /api/v2/workspaces", 200, "WorkspacesResponse", async (w) => {
     await workspacesOf(w)
     return [await w.owner.get("/workspaces"), await w.owner.get("/workspaces?q=status:stopped&limit=1"), await w.bob.client.get("/workspaces")]
+  }),
+  // The watch rows check the first `data` message: a WebSocket (101) and a server-sent event stream.
+  row("workspaceWatch.watchWs", "GET /api/v2/workspaces/:workspace/watch-ws", 101, "Workspace", async (w) => {
+    const { running } = await workspacesOf(w)
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaces/${running.id}/watch-ws`, { [SESSION_HEADER]: w.owner.token! })
+    await eventually(() => ws.messages.some((m) => JSON.parse(m).type === "data"))
+    ws.socket.close()
+    const data = ws.messages.map((m) => JSON.parse(m)).find((m) => m.type === "data")
+    expect(Object.keys(data).sort()).toEqual(["data", "type"])
+    return { status: 101, body: data.data, headers: new Headers() }
+  }),
+  row("workspaceWatch.watch", "GET /api/v2/workspaces/:workspace/watch", 200, "Workspace", async (w) => {
+    const { running } = await workspacesOf(w)
+    const sse = await readEvents(`${w.srv.url}/api/v2/workspaces/${running.id}/watch`, { [SESSION_HEADER]: w.owner.token! })
+    await eventually(() => sse.events.some((e) => e.event === "data"))
+    await sse.stop()
+    expect(sse.response.headers.get("content-type")).toBe("text/event-stream")
+    return { status: sse.response.status, body: sse.events.find((e) => e.event === "data")!.data, headers: sse.response.headers }
   }),
   row("workspaces.get", "GET /api/v2/workspaces/:workspace", 200, "Workspace", async (w) => {
     const { running, stopped } = await workspacesOf(w)

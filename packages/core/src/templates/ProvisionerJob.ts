@@ -183,6 +183,14 @@ export interface TemplateVersionMetadata {
   readonly template_icon: string
 }
 
+/** What a `workspace_build` job's metadata names: its build's version and template, workspace and transition. */
+export interface WorkspaceBuildMetadata extends TemplateVersionMetadata {
+  readonly build_id: string
+  readonly workspace_id: string
+  readonly workspace_name: string
+  readonly transition: "start" | "stop" | "delete"
+}
+
 /** The result the worker reports: an error (and its code) makes the job failed. */
 export interface JobCompletion {
   readonly error?: string | undefined
@@ -216,6 +224,8 @@ export class ProvisionerJobRepo extends Context.Tag("@workbay/core/ProvisionerJo
   readonly listByOrganization: (filter: ProvisionerJobFilter) => Effect.Effect<ReadonlyArray<ProvisionerJobRecord>>
   /** The names of template versions and of their templates (none when the version has no template), for jobs' metadata. */
   readonly versionMetadata: (versionIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TemplateVersionMetadata>>
+  /** The metadata of build jobs, by their builds' ids (one read for a list). */
+  readonly buildMetadata: (buildIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildMetadata>>
   /** The pending jobs of these provisioner types, oldest first (read along the pending-jobs index). */
   readonly pending: (provisioners: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Pick<ProvisionerJobRecord, "id" | "provisioner" | "tags" | "created_at">>>
 }>() {}

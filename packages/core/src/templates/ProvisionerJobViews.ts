@@ -28,6 +28,7 @@ import {
   type ProvisionerTags,
   queueStanding,
   type TemplateVersionMetadata,
+  type WorkspaceBuildMetadata,
   toProvisionerJob,
   workerServes
 } from "./ProvisionerJob.js"
@@ -56,17 +57,26 @@ const limitOf = (limit: number | undefined) =>
   limit === undefined || limit <= 0 ? DEFAULT_JOB_LIST_LIMIT : Math.min(limit, MAX_JOB_LIST_LIMIT)
 
 /**
- * A job's metadata from its template version and template; empty names and the nil id when it
- * has none. TODO(workspaces): workspace_id, workspace_name, workspace_build_transition of builds.
+ * A job's metadata from its template version and template (a build job: its build's version,
+ * the workspace's template, the workspace and the build's transition); empty names and the nil
+ * id when it has none.
  */
-const metadataOf = (found: TemplateVersionMetadata | undefined) =>
-  new ProvisionerJobMetadata({
-    template_version_name: found?.version_name ?? "",
-    template_id: found?.template_id ?? NIL_UUID,
-    template_name: found?.template_name ?? "",
-    template_display_name: found?.template_display_name ?? "",
-    template_icon: found?.template_icon ?? ""
-  }, true)
+const metadataOf = (found: TemplateVersionMetadata | undefined, build?: WorkspaceBuildMetadata | undefined) => {
+  const v = build ?? found
+  const props: Record<string, unknown> = {
+    template_version_name: v?.version_name ?? "",
+    template_id: v?.template_id ?? NIL_UUID,
+    template_name: v?.template_name ?? "",
+    template_display_name: v?.template_display_name ?? "",
+    template_icon: v?.template_icon ?? ""
+  }
+  if (build !== undefined) {
+    props.workspace_id = build.workspace_id
+    props.workspace_name = build.workspace_name
+    props.workspace_build_transition = build.transition
+  }
+  return new ProvisionerJobMetadata(props as ConstructorParameters<typeof ProvisionerJobMetadata>[0], true)
+}
 
 export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("@workbay/core/ProvisionerJobViews", {
   effect: Effect.gen(function*() {
@@ -87,12 +97,14 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
         const pending = anyPending && types.length > 0 ? yield* jobs.pending(types) : []
         const versionIds = [...new Set(records.flatMap((r) => r.input.template_version_id ?? []))]
         const versions = new Map((yield* jobs.versionMetadata(versionIds)).map((v) => [v.version_id, v]))
+        const buildIds = [...new Set(records.flatMap((r) => r.type === "workspace_build" ? r.input.workspace_build_id ?? [] : []))]
+        const builds = new Map((yield* jobs.buildMetadata(buildIds)).map((b) => [b.build_id, b]))
         return records.map((job): ProvisionerJob => {
           const isPending = jobStatus(job) === "pending"
           return toProvisionerJob(job, {
             queue: isPending ? queueStanding(job, pending, workers) : undefined,
             availableWorkers: isPending ? workers.filter((w) => workerServes(w, job)).map((w) => w.id) : undefined,
-            metadata: metadataOf(versions.get(job.input.template_version_id ?? ""))
+            metadata: metadataOf(versions.get(job.input.template_version_id ?? ""), builds.get(job.input.workspace_build_id ?? ""))
           })
         })
       })

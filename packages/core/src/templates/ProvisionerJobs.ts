@@ -97,11 +97,17 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
         return queued
       }).pipe(span("ProvisionerJobs.enqueue"))
 
-    /** The oldest pending job `worker` serves, now running on it; none when there is none. */
+    /**
+     * The oldest pending job `worker` serves, now running on it; none when there is none. The
+     * move (started) is signalled on the job's channel.
+     */
     const acquire = (worker: ProvisionerWorker) =>
       Effect.flatMap(now, (at) =>
         worker.provisioners.length === 0 ? Effect.succeedNone : jobs.acquire(worker, at)
-      ).pipe(span("ProvisionerJobs.acquire"))
+      ).pipe(
+        Effect.tap(Option.match({ onNone: () => Effect.void, onSome: (job) => signalLogs(job.id, JOB_SIGNAL_JOB) })),
+        span("ProvisionerJobs.acquire")
+      )
 
     /**
      * The worker's heartbeat: the job as it stands (a `canceled_at` tells the worker to stop).

@@ -8,6 +8,8 @@
  * applied decision writes an audit entry (user: the owner; `build_reason` the decision's).
  */
 import { Duration, Effect, Layer, Option } from "effect"
+import { PubSub } from "../PubSub.js"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { AuditLogRepo } from "../audit/AuditLog.js"
 import { auditAdditional, AuditRequest, auditResource, newAuditRequest, writeAuditEntry } from "../Audit.js"
 import { IdGenerator } from "../Ids.js"
@@ -28,6 +30,7 @@ export const lifecycleActionsLayer = Layer.effect(
     const tx = yield* Transactions
     const auditRepo = yield* AuditLogRepo
     const ids = yield* IdGenerator
+    const pubsub = yield* PubSub
 
     return LifecycleActions.of({
       apply: (candidate, decision, now) =>
@@ -76,6 +79,7 @@ export const lifecycleActionsLayer = Layer.effect(
             })
           })
           yield* Effect.provideService(work, AuditRequest, audit)
+          yield* Effect.provideService(publishWorkspaceChange(workspace.id), PubSub, pubsub)
           yield* writeAuditEntry(audit, { requestId: yield* ids.uuid, ip: "", userAgent: "lifecycle-executor", statusCode: 200 })
             .pipe(Effect.provideService(AuditLogRepo, auditRepo), Effect.provideService(IdGenerator, ids))
         })

@@ -5,6 +5,7 @@
  * (`workspaceRoleActions`, `workspaceObject`); the deployment setting `disable_workspace_sharing`
  * refuses these routes and takes the lists out of authorization.
  */
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { Effect, Option, Schema } from "effect"
 import { authorize, authorizeRead, authorizeVisible } from "../Actor.js"
 import { auditResource } from "../Audit.js"
@@ -209,6 +210,7 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
           { user_acl: before.user_acl, group_acl: before.group_acl },
           { user_acl: after.user_acl, group_acl: after.group_acl }
         )
+        yield* publishWorkspaceChange(w.id)
       })
 
     /** The checks every change of the list makes: visible, sharing on, and `share` on the workspace. */

@@ -29,6 +29,7 @@ import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
 import { resolveParameters } from "./Parameters.js"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import {
   type BuildReason,
@@ -369,6 +370,8 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           initiatorId: actor.user.id, reason, presetId: preset?.id ?? latest?.template_version_preset_id ?? null,
           orphan: input.orphan === true, importJob
         }))
+        // After the commit: watchers re-read and move to the new build's job.
+        yield* publishWorkspaceChange(workspace.id)
         yield* auditResource(
           { type: "workspace_build", id: queued.build.id, target: workspace.name, organizationId: workspace.organization_id },
           undefined,

@@ -9,6 +9,7 @@
  * so a sharing `admin` may and a `use` may not); a workspace the caller may not read is 404.
  */
 import { Clock, Effect, Either, Option } from "effect"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { authorize, authorizeRead } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, NotFound, ResponseBody, Validation } from "../Errors.js"
@@ -101,6 +102,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
           onRight: Effect.succeed
         })
         yield* store(workspace, { ...update, updated_at: yield* now })
+        yield* publishWorkspaceChange(workspace.id)
       }).pipe(span("WorkspaceSchedules.setAutostart"))
 
     /** `PUT /workspaces/{workspace}/ttl`: the time to live; clearing it takes the deadline off a running build. */
@@ -118,6 +120,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
             }
           }
         }))
+        yield* publishWorkspaceChange(workspace.id)
       }).pipe(span("WorkspaceSchedules.setTtl"))
 
     /** `PUT /workspaces/{workspace}/extend`: moves the running build's deadline within its max deadline. */
@@ -137,6 +140,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
           { deadline: last.build.deadline?.toISOString() ?? null },
           { deadline: result.deadline.toISOString() }
         )
+        yield* publishWorkspaceChange(workspace.id)
         return new ResponseBody({ message: result.message })
       }).pipe(span("WorkspaceSchedules.extend"))
 
@@ -146,6 +150,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
         const { workspace } = yield* updatable(ref)
         if (workspace.automatic_updates === value) return
         yield* store(workspace, { automatic_updates: value, updated_at: yield* now })
+        yield* publishWorkspaceChange(workspace.id)
       }).pipe(span("WorkspaceSchedules.setAutomaticUpdates"))
 
     /** `PUT /workspaces/{workspace}/dormant`: makes the workspace dormant (with its deletion time) or active again; the workspace. */
@@ -157,6 +162,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
         // Already in the asked state: nothing moves (a dormant workspace keeps its deletion time).
         if ((workspace.dormant_at !== null) !== dormant) {
           record = yield* store(workspace, { ...dormancyPatch(dormant, template, at), updated_at: at })
+          yield* publishWorkspaceChange(workspace.id)
         }
         const [wire] = yield* workspaceService.toWires([record])
         return wire!
@@ -189,6 +195,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
           })
           if (bumped !== null) yield* builds.setDeadline(last.build.id, { deadline: bumped }, at)
         }))
+        yield* publishWorkspaceChange(workspace.id)
       }).pipe(span("WorkspaceSchedules.reportUsage"))
 
     return { setAutostart, setTtl, extend, setAutomaticUpdates, setDormant, reportUsage } as const

@@ -34,6 +34,7 @@ import {
   type WorkspaceFilter,
   type WorkspaceRecord,
   WorkspaceRepo } from "./Workspace.js"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { WorkspaceBuildRepo, type WorkspaceStatus, workspaceStatuses } from "./WorkspaceBuild.js"
 import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { Workspace, WorkspacesResponse, workspaceHealth } from "./WorkspaceWire.js"
@@ -503,6 +504,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           Effect.flatMap(Option.match({ onNone: () => Effect.fail(workspaceNotFound()), onSome: Effect.succeed }))
         )
         yield* auditResource(workspaceResource(updated), auditedWorkspace(w), auditedWorkspace(updated))
+        yield* publishWorkspaceChange(w.id)
       }).pipe(span("Workspaces.update"))
 
     /** Marks (or unmarks) a workspace as a favorite of its owner; only the owner may. */
@@ -517,6 +519,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         if (w.favorite === favorite) return
         const updated = yield* Effect.orDie(workspaces.update(w.id, { favorite }))
         if (Option.isSome(updated)) yield* auditResource(workspaceResource(updated.value), auditedWorkspace(w), auditedWorkspace(updated.value))
+        yield* publishWorkspaceChange(w.id)
       }).pipe(span("Workspaces.setFavorite"))
 
     /**

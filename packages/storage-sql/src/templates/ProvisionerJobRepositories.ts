@@ -206,6 +206,32 @@ export const make = Effect.gen(function*() {
             )
           ),
 
+    buildMetadata: (buildIds) =>
+      buildIds.length === 0
+        ? Effect.succeed([])
+        : sql<Row>`SELECT b.id AS build_id, b.transition, w.id AS workspace_id, w.name AS workspace_name,
+            v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
+            t.display_name AS template_display_name, t.icon AS template_icon
+          FROM workspace_builds b JOIN workspaces w ON w.id = b.workspace_id
+            LEFT JOIN template_versions v ON v.id = b.template_version_id LEFT JOIN templates t ON t.id = w.template_id
+          WHERE b.id IN ${sql.in(buildIds)}`.pipe(
+            Effect.orDie,
+            Effect.map((rs) =>
+              rs.map((r) => ({
+                build_id: r.build_id as string,
+                transition: r.transition as "start" | "stop" | "delete",
+                workspace_id: r.workspace_id as string,
+                workspace_name: r.workspace_name as string,
+                version_id: (r.version_id as string | null) ?? "",
+                version_name: (r.version_name as string | null) ?? "",
+                template_id: (r.template_id as string | null) ?? null,
+                template_name: (r.template_name as string | null) ?? "",
+                template_display_name: (r.template_display_name as string | null) ?? "",
+                template_icon: (r.template_icon as string | null) ?? ""
+              }))
+            )
+          ),
+
     pending: (provisioners) =>
       provisioners.length === 0
         ? Effect.succeed([])

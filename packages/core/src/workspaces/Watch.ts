@@ -1,0 +1,123 @@
+/**
+ * Watching a workspace: the workspace's wire record at once, then again whenever it changes.
+ *
+ * Signals (see docs/workspaces.md "Watching"): a watcher listens on two PubSub channels,
+ *
+ * - the workspace's channel (`workspaceChannel`), signalled by whoever changes the workspace
+ *   row or queues a build (`publishWorkspaceChange`: WorkspaceBuilds.create, renames,
+ *   favorites, the build executor when it stores resources and agents, the schedule routes);
+ * - the job channel of the workspace's latest build (`jobLogsChannel`), which ProvisionerJobs
+ *   already signals on every move of the job (acquired, completed, canceling, canceled, failed
+ *   as hung); its `logs` signals are ignored.
+ *
+ * When the latest build changes (a new build was queued) the watcher moves to the new build's
+ * job channel. So the job moves need no lookup of the workspace, and a publisher that forgets
+ * a signal costs at most the slow re-read (`WATCH_FALLBACK`).
+ *
+ * One reader per workspace in each process: every watcher of a workspace shares one
+ * subscription pair and one re-read per batch of signals (signals arriving while a read runs
+ * are served by the next one), and receives the record only when its JSON changed. The record
+ * does not depend on who reads it; each watcher's right to read the workspace is checked when
+ * it starts watching (404 otherwise), as in the described system.
+ */
+import { Duration, Effect, Exit, Option, Queue, RcMap, Schema, Scope, Stream, SubscriptionRef } from "effect"
+import { PubSub } from "../PubSub.js"
+import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../templates/ProvisionerJobs.js"
+import { span } from "../Tracing.js"
+import { WorkspaceRepo } from "./Workspace.js"
+import { workspaceChannel } from "./WorkspaceChannel.js"
+import { Workspace } from "./WorkspaceWire.js"
+import { Workspaces } from "./Workspaces.js"
+
+export { publishWorkspaceChange, WORKSPACE_SIGNAL_CHANGED, workspaceChannel } from "./WorkspaceChannel.js"
+
+/** How often a watched workspace is re-read without a signal (a lost signal costs at most this). */
+export const WATCH_FALLBACK: Duration.Duration = Duration.seconds(10)
+
+/** How long a workspace's reader stays after its last watcher left (a reconnecting client finds it). */
+const READER_IDLE = Duration.seconds(5)
+
+/** One change as watchers receive it: the record and its JSON (encoded once for every watcher). */
+export interface WorkspaceChange {
+  readonly workspace: Workspace
+  readonly json: string
+}
+
+const encodeWorkspace = Schema.encodeSync(Workspace)
+
+export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/core/WorkspaceWatch", {
+  scoped: Effect.gen(function*() {
+    const pubsub = yield* PubSub
+    const repo = yield* WorkspaceRepo
+    const workspaces = yield* Workspaces
+
+    /** The shared reader of one workspace: a ref holding its latest record (none until the first read). */
+    const reader = (workspaceId: string) =>
+      Effect.gen(function*() {
+        const ref = yield* SubscriptionRef.make<Option.Option<WorkspaceChange>>(Option.none())
+        const wake = yield* Queue.sliding<void>(1)
+        const forward = (signals: Queue.Dequeue<string>, relevant: (m: string) => boolean) =>
+          Queue.take(signals).pipe(
+            Effect.flatMap((m) => relevant(m) ? Queue.offer(wake, undefined) : Effect.void),
+            Effect.forever
+          )
+        // Subscribe first, then read: no change made in between is missed.
+        yield* Effect.forkScoped(forward(yield* pubsub.subscribe(workspaceChannel(workspaceId)), () => true))
+        let job: { readonly id: string; readonly scope: Scope.CloseableScope } | undefined
+        const followJob = (jobId: string) =>
+          Effect.gen(function*() {
+            if (job?.id === jobId) return
+            if (job !== undefined) yield* Scope.close(job.scope, Exit.void)
+            const scope = yield* Scope.make()
+            const signals = yield* Scope.extend(pubsub.subscribe(jobLogsChannel(jobId)), scope)
+            yield* Effect.forkIn(forward(signals, (m) => m !== JOB_SIGNAL_LOGS), scope)
+            job = { id: jobId, scope }
+          })
+        yield* Effect.addFinalizer(() => job === undefined ? Effect.void : Scope.close(job.scope, Exit.void))
+
+        const read = Effect.gen(function*() {
+          const found = yield* repo.findById(workspaceId)
+          if (Option.isNone(found)) return
+          const [workspace] = yield* workspaces.toWires([found.value])
+          if (workspace === undefined) return
+          // Follow the new build's job before publishing, so none of its moves is missed.
+          yield* followJob(workspace.latest_build.job.id)
+          const json = JSON.stringify(encodeWorkspace(workspace))
+          yield* SubscriptionRef.update(ref, (last) =>
+            Option.isSome(last) && last.value.json === json ? last : Option.some({ workspace, json }))
+        }).pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning("Could not read a watched workspace", cause)),
+          span("WorkspaceWatch.read")
+        )
+
+        yield* read
+        yield* Effect.forkScoped(
+          Effect.forever(Effect.zipRight(
+            Effect.zipRight(Effect.timeoutOption(Queue.take(wake), WATCH_FALLBACK), Queue.takeAll(wake)),
+            read
+          ))
+        )
+        return ref
+      })
+
+    const readers = yield* RcMap.make({ lookup: reader, idleTimeToLive: READER_IDLE })
+
+    /**
+     * The workspace `id` as it changes: its record first, then each change. Checks that the
+     * caller may read it first (404 otherwise, a deleted workspace included), before any
+     * stream is made; the stream itself never fails and ends only when its consumer stops.
+     */
+    const watch = (id: string) =>
+      Effect.gen(function*() {
+        const first = yield* workspaces.get(id)
+        const key = first.id
+        return Stream.unwrapScoped(Effect.map(RcMap.get(readers, key), (ref) =>
+          ref.changes.pipe(
+            Stream.filterMap((x) => x),
+            Stream.changesWith((a, b) => a.json === b.json)
+          )))
+      }).pipe(span("WorkspaceWatch.watch"))
+
+    return { watch } as const
+  })
+}) {}

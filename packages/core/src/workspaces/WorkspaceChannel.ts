@@ -1,0 +1,20 @@
+/**
+ * A workspace's change signal (see Watch.ts): its own module so that the services that change
+ * workspaces can signal without importing the watch service.
+ */
+import { Effect } from "effect"
+import { PubSub } from "../PubSub.js"
+
+/** The PubSub channel of a workspace's changes: `workspace_` and the id's 32 hex digits. */
+export const workspaceChannel = (workspaceId: string): string => `workspace_${workspaceId.replaceAll("-", "").toLowerCase()}`
+
+/** The signal sent on a workspace's channel. */
+export const WORKSPACE_SIGNAL_CHANGED = "changed"
+
+/**
+ * Tells every watcher of the workspace (on every replica) to re-read it. Call it after the
+ * change is committed (on Postgres a publish inside a transaction waits for the commit; in
+ * memory it is delivered at once, and a watcher could read before the commit).
+ */
+export const publishWorkspaceChange = (workspaceId: string): Effect.Effect<void, never, PubSub> =>
+  Effect.flatMap(PubSub, (pubsub) => pubsub.publish(workspaceChannel(workspaceId), WORKSPACE_SIGNAL_CHANGED))

@@ -1,0 +1,86 @@
+/**
+ * Server-sent events routes (`text/event-stream`). An endpoint answers with a stream of events
+ * when its handler returns an `EventStreamAnswer` (made with `eventStream`) and declares
+ * `EventStreamSchema` among its successes. Everything before the stream is the plain request
+ * path (route, authentication, decoding, the handler's checks, each answering its usual error);
+ * then the dispatcher answers 200 with the headers below and hands the adapter a streaming body:
+ * each event is written (and flushed) as it comes, a slow reader slows the sender, and the
+ * stream is interrupted when the client leaves. A keep-alive `ping` event is sent every
+ * `pingIntervalMillis` (default 15 s, as the described system).
+ *
+ * The event format is the described system's: `event: <type>\ndata: <JSON>\n\n` (`data:` left
+ * out when there is none).
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Effect, ParseResult, Schedule, Schema, Stream } from "effect"
+
+/** One event: its type (`event:`) and its data text (one `data:` line per line of it). */
+export interface ServerSentEvent {
+  readonly event: string
+  readonly data?: string | undefined
+}
+
+/** Where an answer's text goes: resolves once the text is handed to the connection (after a drain when its buffer is full). */
+export interface EventSink {
+  readonly write: (text: string) => Effect.Effect<void>
+}
+
+/**
+ * What an event-stream endpoint's handler answers: the session that writes the events. When
+ * it ends the response ends; when the client leaves it is interrupted.
+ */
+export class EventStreamAnswer {
+  readonly _tag = "EventStreamAnswer"
+  constructor(readonly run: (sink: EventSink) => Effect.Effect<void>) {}
+}
+
+/** The headers of an event-stream answer. */
+export const EVENT_STREAM_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no"
+} as const
+
+/** Time between keep-alive `ping` events. */
+export const DEFAULT_EVENT_STREAM_PING_MILLIS = 15_000
+
+const answerDeclaration = Schema.declare((u: unknown): u is EventStreamAnswer => u instanceof EventStreamAnswer, {
+  identifier: "EventStream",
+  jsonSchema: {}
+})
+
+/** The success of an event-stream endpoint: 200 and a `text/event-stream` body. Never decoded. */
+export const EventStreamSchema = Schema.transformOrFail(Schema.Void, answerDeclaration, {
+  strict: true,
+  decode: (_, __, ast) => ParseResult.fail(new ParseResult.Type(ast, undefined, "An event stream has no body to decode.")),
+  encode: () => ParseResult.succeed(undefined)
+}).annotations(HttpApiSchema.annotations({ status: 200, description: "A stream of server-sent events (text/event-stream)." }))
+
+/** The wire text of one event. */
+export const formatEvent = (e: ServerSentEvent): string => {
+  let text = `event: ${e.event}\n`
+  if (e.data !== undefined) for (const line of e.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`
+  return text + "\n"
+}
+
+/**
+ * Answers with `events` as server-sent events, in the handler's context (actor, services),
+ * with a `ping` every `pingIntervalMillis`. A failure of the stream ends the answer (logged).
+ */
+export const eventStream = <E, R>(
+  events: Stream.Stream<ServerSentEvent, E, R>,
+  options: { readonly pingIntervalMillis?: number | undefined } = {}
+): Effect.Effect<EventStreamAnswer, never, R> =>
+  Effect.map(Effect.context<R>(), (context) => {
+    const pings = Stream.repeatEffectWithSchedule(
+      Effect.succeed<ServerSentEvent>({ event: "ping" }),
+      Schedule.spaced(options.pingIntervalMillis ?? DEFAULT_EVENT_STREAM_PING_MILLIS)
+    ).pipe(Stream.drop(1))
+    return new EventStreamAnswer((sink) =>
+      Stream.merge(events, pings, { haltStrategy: "left" }).pipe(
+        Stream.runForEach((e) => sink.write(formatEvent(e))),
+        Effect.catchAllCause((cause) => Effect.logWarning("An event stream failed", cause)),
+        Effect.provide(context)
+      )
+    )
+  })
