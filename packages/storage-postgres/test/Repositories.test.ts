@@ -77,3 +77,6 @@ workspaceRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", sche
 
 import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
 portShareRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
+buildRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

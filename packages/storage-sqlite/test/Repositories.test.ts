@@ -188,3 +188,6 @@ workspaceRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
 portShareRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
+buildRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
