@@ -15,7 +15,7 @@ import {
   addMemberWithRoles, type Client, createOrganization, createUser, type ServiceTestServer, startWithOwner, STRONG_PASSWORD
 } from "./support.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
-import { makeWorkspace } from "./workspaces/sharingFixtures.js"
+import { makeWorkspace, setWorkspaceAcl } from "./workspaces/sharingFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 import { FREE_TEMPLATE, makeTemplate as importTemplate } from "./workspaces/fixtures.js"
 import { runJobs } from "./templates/versions.js"
@@ -753,6 +753,35 @@ describe("access table", () => {
     buildRow("stop"),
     buildRow("delete"),
     buildRow("delete", { orphan: true }, "POST /workspaces/{workspace}/builds (orphan delete)"),
+    // Shared workspaces: `use` starts and stops, `admin` also updates, neither deletes; entries
+    // count for members of the workspace's organization only.
+    {
+      kind: "workspace", action: "stop", route: "POST /workspaces/{workspace}/builds (stop; shared with the caller: use)",
+      expected: [200, 404, 404, 403, 404, 200, 200, 200, 200, 200],
+      attempt: async (who) => {
+        const w = await routeWorkspace()
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "use" })
+        return { method: "POST", path: `/workspaces/${w.id}/builds`, body: { transition: "stop" }, check: wsCheck("stop", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "delete", route: "POST /workspaces/{workspace}/builds (delete; shared with the caller: admin)",
+      expected: [200, 404, 404, 403, 404, 200, 403, 403, 403, 403],
+      attempt: async (who) => {
+        const w = await routeWorkspace()
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "admin" })
+        return { method: "POST", path: `/workspaces/${w.id}/builds`, body: { transition: "delete" }, check: wsCheck("delete", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "PATCH /workspaces/{workspace} (rename; shared with the caller: admin)",
+      expected: [204, 404, 404, 403, 404, 204, 204, 204, 204, 204],
+      attempt: async (who) => {
+        const w = await routeWorkspace({ pending: true })
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "admin" })
+        return { method: "PATCH", path: `/workspaces/${w.id}`, body: { name: unique("tbl-renamed") }, check: wsCheck("update", w) }
+      }
+    },
     {
       kind: "workspace", action: "update", route: "PATCH /workspacebuilds/{workspacebuild}/cancel",
       expected: [200, 404, 404, 403, 404, 200, 404, 404, 404, 403],
