@@ -203,8 +203,14 @@ describe("workspaces", () => {
     expect(params.body).toEqual(expect.arrayContaining([{ name: "cpus", value: "5" }, { name: "region", value: "eu" }]))
     const list = await member.client.get(`/workspaces/${ws.id}/builds`)
     expect(list.body.map((b: any) => b.build_number)).toEqual([3, 2, 1])
-    const after = await member.client.get(`/workspaces/${ws.id}/builds?after_id=${list.body[0].id}&limit=1`)
-    expect(after.body.map((b: any) => b.build_number)).toEqual([2])
+    // after_id: the builds numbered above the cursor, newest first (the described system's query).
+    const after = await member.client.get(`/workspaces/${ws.id}/builds?after_id=${list.body[2].id}`)
+    expect(after.body.map((b: any) => b.build_number)).toEqual([3, 2])
+    const afterPage = await member.client.get(`/workspaces/${ws.id}/builds?after_id=${list.body[2].id}&limit=1&offset=1`)
+    expect(afterPage.body.map((b: any) => b.build_number)).toEqual([2])
+    // since: created strictly after that time.
+    const since = await member.client.get(`/workspaces/${ws.id}/builds?since=${encodeURIComponent(list.body[1].created_at)}`)
+    expect(since.body.map((b: any) => b.build_number)).toEqual([3])
     const byNumber = await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/2`)
     expect(byNumber.body).toMatchObject({ build_number: 2, transition: "stop" })
     expectResponse(await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/9`), 404)

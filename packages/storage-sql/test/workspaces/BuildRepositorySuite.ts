@@ -205,12 +205,14 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25 }))).toEqual([5, 4, 3, 2, 1])
         expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 2 }))).toEqual([5, 4])
         expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 2, offset: 2 }))).toEqual([3, 2])
-        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, afterId: made[3]!.id }))).toEqual([3, 2, 1])
-        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 1, afterId: made[3]!.id }))).toEqual([3])
-        // `since` includes a build made at that very instant.
-        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(30) }))).toEqual([5, 4, 3])
-        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(31) }))).toEqual([5, 4])
-        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(20), afterId: made[4]!.id }))).toEqual([4, 3, 2])
+        // after_id: the builds numbered above the cursor, newest first (the described system's query).
+        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, afterId: made[1]!.id }))).toEqual([5, 4, 3])
+        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 1, offset: 1, afterId: made[1]!.id }))).toEqual([4])
+        expect(yield* builds.list({ workspaceId: ws.id, limit: 25, afterId: made[4]!.id })).toEqual([])
+        // since: created strictly after that instant.
+        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(30) }))).toEqual([5, 4])
+        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(29) }))).toEqual([5, 4, 3])
+        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(20), afterId: made[2]!.id }))).toEqual([5, 4])
         expect(yield* builds.list({ workspaceId: randomUUID(), limit: 25 })).toEqual([])
       })
     )
