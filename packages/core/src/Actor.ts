@@ -57,7 +57,10 @@ export const decision = (action: Action, object: AuthzObject): Effect.Effect<Dec
       return Effect.map(subjectFor(actor, subject, action, object), (full): Decision => rolesAllow(full, action, object) ? "token" : "roles")
     }
     if (rolesAllow(subject, action, object)) return ALLOWED
-    if (object.orgId === undefined && object.anyOrg !== true && !aclNeedsGroups(object)) return BY_ROLES
+    // Memberships matter only with an organization, an access list, or an owned object (owner grants of membership).
+    if (object.orgId === undefined && object.anyOrg !== true && !aclNeedsGroups(object) && object.ownerId !== subject.userId) {
+      return BY_ROLES
+    }
     return Effect.flatMap(subjectFor(actor, subject, action, object), (full) => rolesAllow(full, action, object) ? ALLOWED : BY_ROLES)
   })
 

@@ -41,7 +41,12 @@ export interface RoleDefinition {
   readonly assignable: ReadonlyArray<string>
 }
 
-const ownedByMember: ReadonlyArray<Grant> = [
+/**
+ * What a member may do with what they own. Workspaces are not in the site `member` role's
+ * list but in `organization-member`'s (as the described system): a workspace is owned inside
+ * its organization, so owning one grants nothing to a user who is not a member there.
+ */
+const ownedEverywhere: ReadonlyArray<Grant> = [
   ["user", ["read", "read_personal", "update_personal"]],
   // A member may see their own membership of a group.
   ["group_member", ["read"]],
@@ -51,12 +56,14 @@ const ownedByMember: ReadonlyArray<Grant> = [
   ["inbox_notification", "*"],
   ["notification_preference", "*"],
   ["webpush_subscription", "*"],
-  ["workspace", "*"],
   ["task", "*"],
   ["chat", "*"],
   // A member uploads archives (templates' sources) and reads their own uploads.
   ["file", ["create", "read"]]
 ]
+
+/** What an organization member may do with what they own inside the organization. */
+const ownedInOrganization: ReadonlyArray<Grant> = [...ownedEverywhere, ["workspace", "*"]]
 
 const siteRoleList: ReadonlyArray<RoleDefinition> = [
   {
@@ -76,7 +83,7 @@ const siteRoleList: ReadonlyArray<RoleDefinition> = [
       ["oauth2_app", ["read"]],
       ["provisioner_daemon", ["read"]]
     ],
-    org: [], user: ownedByMember, assignable: []
+    org: [], user: ownedEverywhere, assignable: []
   },
   {
     name: "auditor", display_name: "Auditor", scope: "site",
@@ -130,7 +137,7 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
       ["organization", ["read"]], ["organization_member", ["read"]], ["group", ["read"]],
       ["provisioner_daemon", ["read"]], ["assign_org_role", ["read"]]
     ],
-    user: ownedByMember, assignable: []
+    user: ownedInOrganization, assignable: []
   },
   {
     name: "organization-auditor", display_name: "Organization Auditor", scope: "organization",
@@ -377,6 +384,12 @@ export const rolesAllow = (subject: Subject, action: Action, object: AuthzObject
   for (const name of ["member", ...subject.siteRoles]) {
     if (roleGrants(roles.get(name), subject, action, object, false)) return true
   }
+  // A check of an owned object naming no organization ("may I update my own workspaces?", as
+  // dashboards ask) counts the owner grants of membership: true when the subject is a member somewhere.
+  if (
+    object.orgId === undefined && object.anyOrg !== true && object.ownerId !== undefined &&
+    object.ownerId === subject.userId && subject.orgRoles.size > 0 && grants(ownedInOrganization, object.type, action)
+  ) return true
   const orgIds = object.anyOrg === true ? [...subject.orgRoles.keys()] : object.orgId ? [object.orgId] : []
   for (const orgId of orgIds) {
     const orgRoles = subject.orgRoles.get(orgId)

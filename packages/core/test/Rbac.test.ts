@@ -113,6 +113,16 @@ describe("Rbac.can", () => {
     expect(Rbac.can(orgMember, "read", { type: "template", orgId: ORG2 })).toBe(false)
   })
 
+  it("owning a workspace grants nothing outside the organizations one is a member of", () => {
+    // The site `member` role has no owner grant on workspaces: membership gives it.
+    expect(Rbac.can(subject(), "create", { type: "workspace", orgId: ORG, ownerId: ME })).toBe(false)
+    expect(Rbac.can(subject([], { [ORG2]: [] }), "update", { type: "workspace", orgId: ORG, ownerId: ME })).toBe(false)
+    // A check naming no organization asks whether the subject may, as a member somewhere.
+    expect(Rbac.can(subject([], { [ORG2]: [] }), "update", { type: "workspace", ownerId: ME })).toBe(true)
+    expect(Rbac.can(subject(), "update", { type: "workspace", ownerId: ME })).toBe(false)
+    expect(Rbac.can(subject([], { [ORG2]: [] }), "update", { type: "workspace", ownerId: OTHER })).toBe(false)
+  })
+
   it("organization-auditor reads its organization's audit log", () => {
     const orgAuditor = subject([], { [ORG]: ["organization-auditor"] })
     expect(Rbac.can(orgAuditor, "read", { type: "audit_log", orgId: ORG })).toBe(true)

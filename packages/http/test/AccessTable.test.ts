@@ -15,8 +15,10 @@ import {
   addMemberWithRoles, type Client, createOrganization, createUser, type ServiceTestServer, SESSION_HEADER, startWithOwner, STRONG_PASSWORD
 } from "./support.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
-import { makeWorkspace } from "./workspaces/sharingFixtures.js"
+import { makeWorkspace, setWorkspaceAcl } from "./workspaces/sharingFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
+import { FREE_TEMPLATE, makeTemplate as importTemplate } from "./workspaces/fixtures.js"
+import { runJobs } from "./templates/versions.js"
 
 /** The status of a streaming GET (server-sent events); the stream is dropped once the status is in. */
 const streamStatus = async (client: Client, path: string) => {
@@ -103,7 +105,7 @@ describe("access table", () => {
   }
 
   beforeAll(async () => {
-    ;({ srv, owner: admin, ownerId: adminId, orgId: defaultOrg } = await startWithOwner())
+    ;({ srv, owner: admin, ownerId: adminId, orgId: defaultOrg } = await startWithOwner({ settings: { allowWorkspaceRenames: true } }))
     org = await createOrganization(admin, "table-org")
     for (const role of ROLES) {
       const siteRoles = role === "member" || isOrgRole(role) ? [] : [role]
@@ -634,6 +636,211 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...portShareRows]
+
+  // Workspaces and builds, through their own routes: workspaces of `someone` (a plain member of
+  // `org`) made by the setup owner from a template Everyone may use. Owners and organization
+  // admins may do everything; template admins (site or of `org`) read them, their builds and the
+  // provisioner state, and change nothing; every other role sees none of them (404).
+  /** A template of `org` the built-in workers build (once). */
+  let builtTemplate: Promise<{ id: string }> | undefined
+  const built = () => (builtTemplate ??= importTemplate(srv, admin, org.id, FREE_TEMPLATE))
+  /** A template of `org` whose builds nobody runs (their jobs stay pending), once. */
+  let idleTemplate: Promise<{ id: string }> | undefined
+  const idle = () => (idleTemplate ??= makeTemplate(srv, admin, { organizationId: org.id, createdBy: adminId, name: unique("tbl-idle-tpl") }))
+  interface MadeWorkspace {
+    readonly id: string
+    readonly name: string
+    readonly buildId: string
+    readonly templateId: string
+  }
+  /** A workspace of `owner` (default `someone`) in `orgId`, created by the setup owner through the route; built unless `pending`. */
+  const routeWorkspace = async (options: { pending?: boolean; owner?: string; orgId?: string } = {}): Promise<MadeWorkspace> => {
+    const orgId = options.orgId ?? org.id
+    const t = options.pending === true ? await idle() : orgId === org.id ? await built() : await ownTemplate()
+    const r = await admin.post(`/organizations/${orgId}/members/${options.owner ?? someone}/workspaces`, {
+      name: unique("tbl-ws"), template_id: t.id
+    })
+    if (r.status !== 200) throw new Error(`workspace: ${r.status} ${JSON.stringify(r.body)}`)
+    if (options.pending !== true) await runJobs(srv)
+    return { id: r.body.id, name: r.body.name, buildId: r.body.latest_build.id, templateId: t.id }
+  }
+  /** A template of the default organization (where every role's user is a member), for their own workspaces. */
+  let defaultTemplate: Promise<{ id: string }> | undefined
+  const ownTemplate = () => (defaultTemplate ??= importTemplate(srv, admin, defaultOrg, FREE_TEMPLATE))
+  /** One built workspace of `someone` for the rows that only read. */
+  let shared: Promise<MadeWorkspace> | undefined
+  const readOnly = () => (shared ??= routeWorkspace())
+  const wsCheck = (action: string, w: { id: string }) => ({ action, object: { resource_type: "workspace", resource_id: w.id } })
+  const createCheck = () => ({ action: "create", object: { resource_type: "workspace", organization_id: org.id, owner_id: someone } })
+  const READ: Row["expected"] = [200, 404, 404, 200, 404, 200, 404, 404, 404, 200]
+  /** A read row on the shared workspace or its first build. */
+  const readRow = (route: string, path: (w: MadeWorkspace) => string): Row => ({
+    kind: "workspace", action: "read", route, expected: READ,
+    attempt: async () => {
+      const w = await readOnly()
+      return { method: "GET", path: path(w), check: wsCheck("read", w) }
+    }
+  })
+  /** A build of `transition` on a fresh built workspace of `someone`. */
+  const buildRow = (action: "start" | "stop" | "delete", body: Record<string, unknown> = {}, route = `POST /workspaces/{workspace}/builds (${action})`): Row => ({
+    kind: "workspace", action, route,
+    expected: [200, 404, 404, 403, 404, 200, 404, 404, 404, 403],
+    attempt: async () => {
+      const w = await routeWorkspace()
+      return { method: "POST", path: `/workspaces/${w.id}/builds`, body: { transition: action, ...body }, check: wsCheck(action, w) }
+    }
+  })
+  const workspaceRouteRows: ReadonlyArray<Row> = [
+    {
+      // Who may not read the template is told it does not exist (400 on template_id), as the described system does.
+      kind: "workspace", action: "create", route: "POST /organizations/{organization}/members/{user}/workspaces (for someone else)",
+      expected: [200, 404, 403, 403, 400, 200, 403, 403, 403, 403],
+      attempt: async () => {
+        const t = await built()
+        return {
+          method: "POST", path: `/organizations/${org.id}/members/${someone}/workspaces`,
+          body: { name: unique("tbl-new-ws"), template_id: t.id }, check: createCheck()
+        }
+      }
+    },
+    {
+      kind: "workspace", action: "create", route: "POST /users/{user}/workspaces (for someone else)",
+      expected: [200, 400, 403, 403, 400, 200, 403, 403, 403, 403],
+      attempt: async () => {
+        const t = await built()
+        return { method: "POST", path: `/users/${someone}/workspaces`, body: { name: unique("tbl-new-ws"), template_id: t.id }, check: createCheck() }
+      }
+    },
+    {
+      kind: "workspace", action: "create", route: "POST /users/me/workspaces (their own, in the default organization)",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async (who) => {
+        const t = await ownTemplate()
+        return {
+          method: "POST", path: "/users/me/workspaces", body: { name: unique("tbl-own-ws"), template_id: t.id },
+          check: { action: "create", object: { resource_type: "workspace", organization_id: defaultOrg, owner_id: who.id } }
+        }
+      }
+    },
+    {
+      kind: "workspace", action: "create", route: "GET /organizations/{organization}/members/me/workspaces/available-users",
+      expected: [200, 404, 403, 403, 403, 200, 200, 200, 200, 200],
+      attempt: async (who) => ({
+        method: "GET", path: `/organizations/${org.id}/members/me/workspaces/available-users`,
+        check: { action: "create", object: { resource_type: "workspace", organization_id: org.id, owner_id: who.id } }
+      })
+    },
+    readRow("GET /workspaces/{workspace}", (w) => `/workspaces/${w.id}`),
+    readRow("GET /users/{user}/workspace/{workspacename}", (w) => `/users/${someone}/workspace/${w.name}`),
+    readRow("GET /workspaces/{workspace}/builds", (w) => `/workspaces/${w.id}/builds`),
+    readRow("GET /workspacebuilds/{workspacebuild}", (w) => `/workspacebuilds/${w.buildId}`),
+    readRow("GET /users/{user}/workspace/{workspacename}/builds/{buildnumber}", (w) => `/users/${someone}/workspace/${w.name}/builds/1`),
+    readRow("GET /workspacebuilds/{workspacebuild}/logs", (w) => `/workspacebuilds/${w.buildId}/logs`),
+    readRow("GET /workspacebuilds/{workspacebuild}/resources", (w) => `/workspacebuilds/${w.buildId}/resources`),
+    readRow("GET /workspacebuilds/{workspacebuild}/parameters", (w) => `/workspacebuilds/${w.buildId}/parameters`),
+    {
+      kind: "template", action: "update", route: "GET /workspacebuilds/{workspacebuild}/state (template administrators only)",
+      expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],
+      attempt: async () => {
+        const w = await readOnly()
+        return {
+          method: "GET", path: `/workspacebuilds/${w.buildId}/state`,
+          check: { action: "update", object: { resource_type: "template", resource_id: w.templateId } }
+        }
+      }
+    },
+    {
+      kind: "workspace", action: "read", route: "GET /workspaces/{workspace} (their own)",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async (who) => {
+        const w = await routeWorkspace({ owner: who.id, orgId: defaultOrg })
+        return { method: "GET", path: `/workspaces/${w.id}`, check: wsCheck("read", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "PATCH /workspaces/{workspace} (rename)",
+      expected: [204, 404, 404, 403, 404, 204, 404, 404, 404, 403],
+      attempt: async () => {
+        const w = await routeWorkspace({ pending: true })
+        return { method: "PATCH", path: `/workspaces/${w.id}`, body: { name: unique("tbl-renamed") }, check: wsCheck("update", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "PUT /workspaces/{workspace}/favorite (their own)",
+      expected: [204, 204, 204, 204, 204, 204, 204, 204, 204, 204],
+      attempt: async (who) => {
+        const w = await routeWorkspace({ owner: who.id, orgId: defaultOrg })
+        return { method: "PUT", path: `/workspaces/${w.id}/favorite`, check: wsCheck("update", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "DELETE /workspaces/{workspace}/favorite (their own)",
+      expected: [204, 204, 204, 204, 204, 204, 204, 204, 204, 204],
+      attempt: async (who) => {
+        const w = await routeWorkspace({ owner: who.id, orgId: defaultOrg })
+        return { method: "DELETE", path: `/workspaces/${w.id}/favorite`, check: wsCheck("update", w) }
+      }
+    },
+    buildRow("start"),
+    buildRow("stop"),
+    buildRow("delete"),
+    buildRow("delete", { orphan: true }, "POST /workspaces/{workspace}/builds (orphan delete)"),
+    // Shared workspaces: `use` starts and stops, `admin` also updates, neither deletes; entries
+    // count for members of the workspace's organization only.
+    {
+      kind: "workspace", action: "stop", route: "POST /workspaces/{workspace}/builds (stop; shared with the caller: use)",
+      expected: [200, 404, 404, 403, 404, 200, 200, 200, 200, 200],
+      attempt: async (who) => {
+        const w = await routeWorkspace()
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "use" })
+        return { method: "POST", path: `/workspaces/${w.id}/builds`, body: { transition: "stop" }, check: wsCheck("stop", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "delete", route: "POST /workspaces/{workspace}/builds (delete; shared with the caller: admin)",
+      expected: [200, 404, 404, 403, 404, 200, 403, 403, 403, 403],
+      attempt: async (who) => {
+        const w = await routeWorkspace()
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "admin" })
+        return { method: "POST", path: `/workspaces/${w.id}/builds`, body: { transition: "delete" }, check: wsCheck("delete", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "PATCH /workspaces/{workspace} (rename; shared with the caller: admin)",
+      expected: [204, 404, 404, 403, 404, 204, 204, 204, 204, 204],
+      attempt: async (who) => {
+        const w = await routeWorkspace({ pending: true })
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "admin" })
+        return { method: "PATCH", path: `/workspaces/${w.id}`, body: { name: unique("tbl-renamed") }, check: wsCheck("update", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "PATCH /workspacebuilds/{workspacebuild}/cancel",
+      expected: [200, 404, 404, 403, 404, 200, 404, 404, 404, 403],
+      attempt: async () => {
+        const w = await routeWorkspace({ pending: true })
+        return { method: "PATCH", path: `/workspacebuilds/${w.buildId}/cancel?expect_status=pending`, check: wsCheck("update", w) }
+      }
+    }
+  ]
+  rows = [...rows, ...workspaceRouteRows]
+
+  // The list answers each role the workspaces it may read: the same as authcheck's `read`.
+  describe("GET /workspaces shows each role what it may read", () => {
+    ROLES.forEach((role, index) => {
+      it(`${role}: ${READ[index] === 200 ? "sees" : "does not see"} someone's workspace`, async () => {
+        const who = users.get(role)!
+        const w = await readOnly()
+        const r = await who.client.get(`/workspaces?q=${encodeURIComponent(`name:${w.name}`)}`)
+        expect(r.status, JSON.stringify(r.body)).toBe(200)
+        const seen = (r.body.workspaces as Array<{ id: string }>).some((x) => x.id === w.id)
+        const answer = await who.client.post("/authcheck", { checks: { read: wsCheck("read", w) } })
+        expect(seen).toBe(READ[index] === 200)
+        expect(answer.body.read).toBe(seen)
+        expect(r.body.count).toBe(r.body.workspaces.length)
+      })
+    })
+  })
 
   it("covers every role, and every resource kind the issue names", () => {
     const kinds = new Set(rows.map((r) => r.kind))

@@ -13,6 +13,8 @@ import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate, uploadTemplate } from "./templates/versions.js"
 import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
+import { FREE_TEMPLATE, makeTemplate as importWorkspaceTemplate } from "./workspaces/fixtures.js"
+import { makeValidator } from "./schemas/ResponseSchemas.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
@@ -687,5 +689,130 @@ describe("port sharing, as the workspace page's ports popover sends it", () => {
     const removed = await owner.delete(path, { agent_name: "main", port: 3000 })
     expect(removed.status, JSON.stringify(removed.body)).toBe(200)
     expect((await owner.get(path)).body.shares.map((s: any) => s.port)).toEqual([8080])
+  })
+})
+
+describe("workspaces and builds, as the dashboard's workspace pages send them", () => {
+  // coder/coder site/src/api/api.ts: createWorkspace(userId, req) posts to /users/{user}/workspaces
+  // (older dashboards to /organizations/{organization}/members/{user}/workspaces); postWorkspaceBuild
+  // behind startWorkspace, stopWorkspace and deleteWorkspace; cancelWorkspaceBuild(id, { expect_status });
+  // getWorkspaces({ q, limit, offset }); getWorkspaceByOwnerAndName(user, name, { include_deleted });
+  // getWorkspaceBuilds(id, { since, limit, offset }); patchWorkspace(id, { name }); put/deleteFavoriteWorkspace.
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+  let member: TestUser
+  let template: { id: string; active_version_id: string }
+  let idle: { id: string }
+  const validator = makeValidator()
+  /** Asserts `body` is a `name` (a declared schema of the described system's type). */
+  const expectShape = (name: string, body: unknown) => {
+    const validate = validator(name)
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true)
+  }
+  beforeAll(async () => {
+    ;({ srv, owner, orgId } = await startWithOwner({ settings: { allowWorkspaceRenames: true } }))
+    member = await createUser(owner, { username: "dash-ws-member" })
+    template = await importWorkspaceTemplate(srv, owner, orgId, FREE_TEMPLATE)
+    idle = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: (await owner.get("/users/me")).body.id, name: "dash-idle" })
+  }, 30_000)
+  afterAll(() => srv.close())
+
+  /** The create page's body: every optional field as the page leaves it. */
+  const createBody = (name: string, templateId: string) => ({
+    name, template_id: templateId, template_version_id: undefined, template_version_preset_id: null,
+    rich_parameter_values: [], autostart_schedule: null, ttl_ms: null, automatic_updates: "never",
+    enable_dynamic_parameters: false
+  })
+
+  it("createWorkspace: both paths, nulls for what the page leaves unset, answering a Workspace", async () => {
+    const a = await member.client.post("/users/me/workspaces", createBody("dash-ws-a", template.id))
+    expect(a.status, JSON.stringify(a.body)).toBe(200)
+    expectShape("Workspace", a.body)
+    expect(a.body).toMatchObject({ name: "dash-ws-a", template_id: template.id, automatic_updates: "never" })
+    expect(a.body.ttl_ms).toBeUndefined()
+    const b = await owner.post(`/organizations/${orgId}/members/${member.user.id}/workspaces`, {
+      ...createBody("dash-ws-b", template.id), template_id: null, template_version_id: template.active_version_id
+    })
+    expect(b.status, JSON.stringify(b.body)).toBe(200)
+    expectShape("Workspace", b.body)
+    expect(b.body.owner_id).toBe(member.user.id)
+    await runJobs(srv)
+  })
+
+  it("startWorkspace, stopWorkspace, deleteWorkspace: postWorkspaceBuild bodies, each a WorkspaceBuild", async () => {
+    const w = await member.client.post("/users/me/workspaces", createBody("dash-ws-builds", template.id))
+    expect(w.status, JSON.stringify(w.body)).toBe(200)
+    await runJobs(srv)
+    const post = async (body: Record<string, unknown>) => {
+      const r = await member.client.post(`/workspaces/${w.body.id}/builds`, body)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expectShape("WorkspaceBuild", r.body)
+      await runJobs(srv)
+      return r.body
+    }
+    // stopWorkspace(id, logLevel): log_level undefined (left out by JSON).
+    expect((await post({ transition: "stop", log_level: undefined, reason: "dashboard" })).transition).toBe("stop")
+    // startWorkspace(id, templateVersionId, logLevel, buildParameters).
+    const started = await post({
+      transition: "start", template_version_id: template.active_version_id, log_level: undefined, rich_parameter_values: [], reason: "dashboard"
+    })
+    expect(started).toMatchObject({ transition: "start", build_number: 3, template_version_id: template.active_version_id })
+    // deleteWorkspace(id, { log_level, orphan }).
+    expect((await post({ transition: "delete", orphan: false })).transition).toBe("delete")
+    const gone = await member.client.get(`/users/me/workspace/dash-ws-builds?include_deleted=true`)
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200)
+    expectShape("Workspace", gone.body)
+    expect(gone.body.latest_build.status).toBe("deleted")
+    expect((await member.client.get("/users/me/workspace/dash-ws-builds")).status).toBe(404)
+  })
+
+  it("cancelWorkspaceBuild: PATCH with an empty body and ?expect_status=pending", async () => {
+    const w = await owner.post(`/organizations/${orgId}/members/me/workspaces`, createBody("dash-ws-cancel", idle.id))
+    expect(w.status, JSON.stringify(w.body)).toBe(200)
+    const r = await owner.patch(`/workspacebuilds/${w.body.latest_build.id}/cancel?expect_status=pending`, {})
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expectShape("Response", r.body)
+    const build = await owner.get(`/workspacebuilds/${w.body.latest_build.id}`)
+    expectShape("WorkspaceBuild", build.body)
+    expect(["canceling", "canceled"]).toContain(build.body.status)
+  })
+
+  it("getWorkspaces: the workspaces page's q, limit and offset", async () => {
+    for (const q of ["owner:me", "owner:me status:running", "", "owner:me name:dash-ws"]) {
+      const path = q === "" ? "/workspaces?limit=25&offset=0" : `/workspaces?q=${encodeURIComponent(q)}&limit=25&offset=0`
+      const r = await member.client.get(path)
+      expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBe(200)
+      expectShape("WorkspacesResponse", r.body)
+      expect(r.body.count).toBeGreaterThan(0)
+    }
+  })
+
+  it("getWorkspaceByOwnerAndName and getWorkspaceBuilds: include_deleted, since and the page", async () => {
+    const got = await member.client.get(`/users/${member.username}/workspace/dash-ws-a?include_deleted=false`)
+    expect(got.status, JSON.stringify(got.body)).toBe(200)
+    expectShape("Workspace", got.body)
+    const since = new Date(Date.now() - 30 * 24 * 3600 * 1000).toISOString()
+    const builds = await member.client.get(`/workspaces/${got.body.id}/builds?since=${encodeURIComponent(since)}`)
+    expect(builds.status, JSON.stringify(builds.body)).toBe(200)
+    expectShape("[WorkspaceBuild]", builds.body)
+    expect(builds.body).toHaveLength(1)
+    const page = await member.client.get(`/workspaces/${got.body.id}/builds?limit=25&offset=0`)
+    expect(page.status, JSON.stringify(page.body)).toBe(200)
+    expectShape("[WorkspaceBuild]", page.body)
+    const one = await member.client.get(`/users/${member.username}/workspace/dash-ws-a/builds/1`)
+    expect(one.status, JSON.stringify(one.body)).toBe(200)
+    expectShape("WorkspaceBuild", one.body)
+  })
+
+  it("patchWorkspace (rename), putFavoriteWorkspace and deleteFavoriteWorkspace", async () => {
+    const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
+    expect((await member.client.patch(`/workspaces/${got.body.id}`, { name: "dash-ws-renamed" })).status).toBe(204)
+    expect((await member.client.get(`/workspaces/${got.body.id}`)).body.name).toBe("dash-ws-renamed")
+    // axios.put / axios.delete with no body.
+    expect((await member.client.put(`/workspaces/${got.body.id}/favorite`)).status).toBe(204)
+    expect((await member.client.get(`/workspaces/${got.body.id}`)).body.favorite).toBe(true)
+    expect((await member.client.delete(`/workspaces/${got.body.id}/favorite`)).status).toBe(204)
+    expect((await member.client.get(`/workspaces/${got.body.id}`)).body.favorite).toBe(false)
   })
 })

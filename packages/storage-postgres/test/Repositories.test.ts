@@ -82,3 +82,5 @@ import { workspaceListPlanSuite } from "../../storage-sql/test/workspaces/ListPl
 workspaceListPlanSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
   skip: url === null
 })
+import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
+buildRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

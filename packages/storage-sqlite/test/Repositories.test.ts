@@ -191,3 +191,5 @@ portShareRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { workspaceListPlanSuite } from "../../storage-sql/test/workspaces/ListPlanSuite.js"
 workspaceListPlanSuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))
+import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
+buildRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

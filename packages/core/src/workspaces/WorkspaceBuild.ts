@@ -92,9 +92,12 @@ export interface WorkspaceBuildPage {
   readonly workspaceId: string
   readonly limit: number
   readonly offset?: number | undefined
-  /** Builds older than this one (keyset paging, newest first). */
+  /**
+   * Builds numbered above this one (the described system's cursor: `build_number >` the cursor's,
+   * still listed newest first).
+   */
   readonly afterId?: string | undefined
-  /** Builds created at or after this time. */
+  /** Builds created strictly after this time (as the described system). */
   readonly since?: Date | undefined
 }
 

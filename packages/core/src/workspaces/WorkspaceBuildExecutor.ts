@@ -1,8 +1,9 @@
 /**
  * What a worker does with a `workspace_build` job: runs the provisioner's `build` with the
- * version's archive and variable values, the build's parameter values, the previous build's
- * state and the workspace ({id, name, owner username}); keeps the resources and agents it made
- * (each agent with a random token, stored only as its SHA-256), the new state, the daily cost
+ * version's archive and variable values, the build's parameter values, the state the build was
+ * queued with (the previous build's, kept when a build fails) and the workspace ({id, name,
+ * owner username}); keeps the resources and agents it made (each agent with a random token,
+ * stored only as its SHA-256), the new state, the daily cost
  * and the AI task and external agent flags. A start build whose cost would take its owner past
  * their quota budget in the organization fails with the described system's message. A delete
  * that succeeds marks the workspace deleted; an orphan delete skips the provisioner.
@@ -138,14 +139,14 @@ export const workspaceBuildExecutor = (
     const file = Option.getOrUndefined(yield* files.findById(job.file_id))
     if (file === undefined) return failed("The template version's file no longer exists.")
     const owner = yield* users.findById(workspace.owner_id)
-    const previous = build.build_number > 1 ? yield* builds.findByNumber(workspace.id, build.build_number - 1) : Option.none()
     const result = yield* Effect.either(ctx.provisioner.build({
       archive: file.data,
       content_type: file.mimetype,
       transition: build.transition,
       variable_values: version.user_variable_values,
       parameter_values: build.parameters,
-      previous_state: Option.match(previous, { onNone: () => new Uint8Array(0), onSome: (b) => b.provisioner_state }),
+      // The state the build was queued with: the previous build's (or a template administrator's own).
+      previous_state: build.provisioner_state,
       workspace: {
         id: workspace.id,
         name: workspace.name,

@@ -93,6 +93,8 @@ export interface QueueBuild {
   readonly presetId: string | null
   readonly orphan: boolean
   readonly importJob: ProvisionerJobRecord
+  /** The provisioner state the build starts from (template administrators only); the previous build's otherwise. */
+  readonly state?: Uint8Array | undefined
 }
 
 export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay/core/WorkspaceBuilds", {
@@ -236,7 +238,8 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           transition: q.transition,
           initiator_id: q.initiatorId,
           job_id: job.id,
-          provisioner_state: new Uint8Array(0),
+          // The build starts from the previous build's state (kept when this one fails), as the described system.
+          provisioner_state: q.state ?? q.previous?.provisioner_state ?? new Uint8Array(0),
           deadline: null,
           max_deadline: null,
           reason: q.reason,
@@ -331,6 +334,12 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           }
           if (!templateAdmin) return yield* new Forbidden({ message: "Only template administrators may orphan a workspace's resources." })
         }
+        const customState = input.state !== undefined && input.state.length > 0 && input.orphan !== true ? input.state : undefined
+        if (customState !== undefined) {
+          // A custom state could corrupt or leak the cloud's state: template administrators only.
+          if (!templateAdmin) return yield* new Forbidden({ message: "Only template managers may provide custom state." })
+          if (customState.some((b) => b < 0 || b > 255)) return yield* BadRequest.field("state", "Every element must be a byte (0 to 255).")
+        }
         if (input.log_level === "debug" && !templateAdmin) {
           return yield* new BadRequest({
             message: "Workspace builds with a custom log level are restricted to administrators only.",
@@ -368,7 +377,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         const queued = yield* tx.atomic(queue({
           workspace, template, version, previous: latest, transition: input.transition, parameters,
           initiatorId: actor.user.id, reason, presetId: preset?.id ?? latest?.template_version_preset_id ?? null,
-          orphan: input.orphan === true, importJob
+          orphan: input.orphan === true, importJob, state: customState === undefined ? undefined : Uint8Array.from(customState)
         }))
         // After the commit: watchers re-read and move to the new build's job.
         yield* publishWorkspaceChange(workspace.id)

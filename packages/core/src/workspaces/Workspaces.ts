@@ -410,8 +410,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       const orgIds = [...(yield* actor.orgRoles).keys()]
       const readableOrgs: Array<string> = []
       for (const orgId of orgIds) if (yield* allowed("read", { type: "workspace", orgId })) readableOrgs.push(orgId)
-      const groupIds = actor.groupIds === undefined ? [] : yield* actor.groupIds
-      return { all: false, organizationIds: readableOrgs, userId: actor.user.id, groupIds: [...orgIds, ...groupIds] }
+      // With sharing turned off the lists grant nothing, so no group entry makes a workspace visible.
+      const groupIds = !sharing.enabled || actor.groupIds === undefined ? [] : yield* actor.groupIds
+      return { all: false, organizationIds: readableOrgs, userId: actor.user.id, groupIds: sharing.enabled ? [...orgIds, ...groupIds] : [] }
     })
 
     /** `GET /workspaces`: the page and the count of every match. */

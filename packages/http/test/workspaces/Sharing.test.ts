@@ -248,9 +248,9 @@ describe("workspace sharing turned off (disable_workspace_sharing)", () => {
   let orgId: string
   let member: TestUser
   let workspaceId: string
+  let ownerId: string
 
   beforeAll(async () => {
-    let ownerId: string
     ;({ srv, owner, ownerId, orgId } = await startWithOwner({ settings: { disableWorkspaceSharing: true } }))
     const template = await workspaceTemplate(srv, owner, orgId, ownerId)
     member = await createUser(owner, { username: "off-member" })
@@ -278,5 +278,13 @@ describe("workspace sharing turned off (disable_workspace_sharing)", () => {
     expectResponse(await member.client.get(acl(workspaceId)), 404)
     const shared = await sharedWith(srv, workspaceId)
     expect(shared).toEqual([])
+  })
+
+  it("lists no workspace for a group entry (the Everyone group's)", async () => {
+    const template = await workspaceTemplate(srv, owner, orgId, ownerId)
+    const w = await makeWorkspace(srv, { organizationId: orgId, ownerId, templateId: template.id, groupAcl: { [orgId]: "use" } })
+    const listed = await member.client.get(`/workspaces?q=${encodeURIComponent(`id:${w.id}`)}`)
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+    expect(listed.body.count).toBe(0)
   })
 })

@@ -203,8 +203,14 @@ describe("workspaces", () => {
     expect(params.body).toEqual(expect.arrayContaining([{ name: "cpus", value: "5" }, { name: "region", value: "eu" }]))
     const list = await member.client.get(`/workspaces/${ws.id}/builds`)
     expect(list.body.map((b: any) => b.build_number)).toEqual([3, 2, 1])
-    const after = await member.client.get(`/workspaces/${ws.id}/builds?after_id=${list.body[0].id}&limit=1`)
-    expect(after.body.map((b: any) => b.build_number)).toEqual([2])
+    // after_id: the builds numbered above the cursor, newest first (the described system's query).
+    const after = await member.client.get(`/workspaces/${ws.id}/builds?after_id=${list.body[2].id}`)
+    expect(after.body.map((b: any) => b.build_number)).toEqual([3, 2])
+    const afterPage = await member.client.get(`/workspaces/${ws.id}/builds?after_id=${list.body[2].id}&limit=1&offset=1`)
+    expect(afterPage.body.map((b: any) => b.build_number)).toEqual([2])
+    // since: created strictly after that time.
+    const since = await member.client.get(`/workspaces/${ws.id}/builds?since=${encodeURIComponent(list.body[1].created_at)}`)
+    expect(since.body.map((b: any) => b.build_number)).toEqual([3])
     const byNumber = await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/2`)
     expect(byNumber.body).toMatchObject({ build_number: 2, transition: "stop" })
     expectResponse(await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/9`), 404)
@@ -275,6 +281,42 @@ describe("workspaces", () => {
     expect(status).toBe("canceled")
     expectResponse(await member.client.patch(`/workspacebuilds/${build}/cancel`), 400)
     expectValidations(await member.client.patch(`/workspacebuilds/${build}/cancel?expect_status=done`), ["expect_status"])
+  })
+
+  it("a build starts from the previous build's state, kept when a build fails; custom state for template admins only", async () => {
+    const failing = await makeTemplate(srv, owner, orgId, `resources:
+  - name: box
+    type: machine
+build:
+  fail: { transition: stop, message: "The stop broke." }
+`)
+    const w = await makeWorkspace(srv, member.client, orgId, failing.id)
+    const stateOf = async (buildId: string) => {
+      const r = await owner.get(`/workspacebuilds/${buildId}/state`)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      return r.body
+    }
+    expect(await stateOf(w.latest_build.id)).toMatchObject({ build_number: 1, transition: "start" })
+    const stop = await member.client.post(`/workspaces/${w.id}/builds`, { transition: "stop" })
+    expect(stop.status, JSON.stringify(stop.body)).toBe(200)
+    await runJobs(srv)
+    expect((await member.client.get(`/workspacebuilds/${stop.body.id}`)).body.status).toBe("failed")
+    // The failed build keeps the state it started from, so the next build continues from it.
+    expect(await stateOf(stop.body.id)).toMatchObject({ build_number: 1, transition: "start" })
+    const start = await member.client.post(`/workspaces/${w.id}/builds`, { transition: "start" })
+    expect(start.status, JSON.stringify(start.body)).toBe(200)
+    await runJobs(srv)
+    expect(await stateOf(start.body.id)).toMatchObject({ build_number: 2, transition: "start" })
+
+    const custom = [...new TextEncoder().encode(JSON.stringify({ format: "workbay/1", build_number: 41, transition: "start", resources: [] }))]
+    const refused = await member.client.post(`/workspaces/${w.id}/builds`, { transition: "start", state: custom })
+    expectResponse(refused, 403)
+    expect(refused.body.message).toBe("Only template managers may provide custom state.")
+    expectValidations(await owner.post(`/workspaces/${w.id}/builds`, { transition: "start", state: [1, 256] }), ["state"])
+    const given = await owner.post(`/workspaces/${w.id}/builds`, { transition: "start", state: custom })
+    expect(given.status, JSON.stringify(given.body)).toBe(200)
+    await runJobs(srv)
+    expect(await stateOf(given.body.id)).toMatchObject({ build_number: 42 })
   })
 
   it("refuses cancels when the template does not let users cancel", async () => {
