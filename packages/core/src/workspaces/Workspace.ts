@@ -77,9 +77,16 @@ export interface WorkspaceVisibility {
   readonly all: boolean
   /** Organizations whose workspaces are all visible. */
   readonly organizationIds: ReadonlyArray<string>
-  /** The requester: their own workspaces, and those whose sharing list names them or `groupIds`. */
+  /**
+   * The requester: their own workspaces, and (`shared`) those whose sharing list names them or
+   * `groupIds`, only in the organizations they are a member of (`memberOrganizationIds`), as the
+   * evaluator grants them.
+   */
   readonly userId: string
   readonly groupIds: ReadonlyArray<string>
+  readonly memberOrganizationIds?: ReadonlyArray<string> | undefined
+  /** Whether sharing lists grant anything (the deployment's `disable_workspace_sharing` turns them off). */
+  readonly shared?: boolean | undefined
 }
 
 /** The filters of a workspace listing (the `q` keys, resolved to ids). Absent filters match every workspace. */

@@ -412,7 +412,14 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       for (const orgId of orgIds) if (yield* allowed("read", { type: "workspace", orgId })) readableOrgs.push(orgId)
       // With sharing turned off the lists grant nothing, so no group entry makes a workspace visible.
       const groupIds = !sharing.enabled || actor.groupIds === undefined ? [] : yield* actor.groupIds
-      return { all: false, organizationIds: readableOrgs, userId: actor.user.id, groupIds: sharing.enabled ? [...orgIds, ...groupIds] : [] }
+      return {
+        all: false,
+        organizationIds: readableOrgs,
+        userId: actor.user.id,
+        groupIds: sharing.enabled ? [...orgIds, ...groupIds] : [],
+        memberOrganizationIds: orgIds,
+        shared: sharing.enabled
+      }
     })
 
     /** `GET /workspaces`: the page and the count of every match. */

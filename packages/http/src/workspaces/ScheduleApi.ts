@@ -13,6 +13,9 @@ import { Authentication } from "../Security.js"
 const uuid = (what: string) =>
   Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })
 
+/** No body at all (the body of `usage` is optional); shown in OpenAPI as an empty schema. */
+const NoBody = Schema.Undefined.annotations({ jsonSchema: { type: "null", description: "No body." } })
+
 export class UpdateWorkspaceAutostartRequest extends Schema.Class<UpdateWorkspaceAutostartRequest>("UpdateWorkspaceAutostartRequest")({
   schedule: optional(Schema.String.pipe(Schema.maxLength(256, { message: () => "Must be at most 256 characters." })))
 }, wireName("UpdateWorkspaceAutostartRequest")) {}
@@ -67,7 +70,7 @@ export class WorkspaceSchedulesApi extends HttpApiGroup.make("workspaceSchedules
   )
   .add(
     HttpApiEndpoint.post("reportUsage", "/workspaces/:workspace/usage").annotate(Audited, write)
-      .setPath(WorkspacePath).setPayload(Schema.UndefinedOr(PostWorkspaceUsageRequest)).addSuccess(NoContent)
+      .setPath(WorkspacePath).setPayload(Schema.Union(PostWorkspaceUsageRequest, NoBody)).addSuccess(NoContent)
   )
   .addError(BadRequest)
   .addError(Forbidden)

@@ -240,6 +240,30 @@ describe("workspace sharing", () => {
       expectResponse(await carol.client.delete(acl(w.id)), 404)
     })
   })
+
+  describe("listing", () => {
+    it("lists a workspace through its list only for members of its organization, as GET reads it", async () => {
+      const w = await aliceWorkspace()
+      // Written directly: the route refuses entries of non-members.
+      await setWorkspaceAcl(srv, w.id, { [stranger.user.id]: "admin", [bob.user.id]: "use" })
+      const count = async (client: Client) => {
+        const r = await client.get(`/workspaces?q=${encodeURIComponent(`id:${w.id}`)}`)
+        expect(r.status, JSON.stringify(r.body)).toBe(200)
+        return r.body.count as number
+      }
+      expect(await count(bob.client)).toBe(1)
+      expect(await count(stranger.client)).toBe(0)
+      expect((await stranger.client.get(`/workspaces/${w.id}`)).status).toBe(404)
+    })
+
+    it("does not list one's own workspaces of an organization one has left", async () => {
+      const leaver = await createUser(owner, { username: "ws-leaver" })
+      const w = await makeWorkspace(srv, { organizationId: otherOrg.id, ownerId: leaver.user.id, templateId })
+      const mine = () => leaver.client.get(`/workspaces?q=${encodeURIComponent(`owner:me id:${w.id}`)}`)
+      expect((await mine()).body.count).toBe(0)
+      expect((await leaver.client.get(`/workspaces/${w.id}`)).status).toBe(404)
+    })
+  })
 })
 
 describe("workspace sharing turned off (disable_workspace_sharing)", () => {

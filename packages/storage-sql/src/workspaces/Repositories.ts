@@ -58,7 +58,7 @@ export const make = Effect.gen(function*() {
       f.name === undefined && f.statuses === undefined && f.outdated === undefined && f.dormant === undefined &&
       f.lastUsedBefore === undefined && f.lastUsedAfter === undefined && f.hasAiTask === undefined && f.hasAgent === undefined
     if (plain && f.ownerIds === undefined && f.visibility.all) return keptCount("workspaces")
-    if (plain && oneOwner !== undefined && (f.visibility.all || oneOwner === f.visibility.userId)) {
+    if (plain && oneOwner !== undefined && (f.visibility.all || (oneOwner === f.visibility.userId && f.visibility.memberOrganizationIds === undefined))) {
       return keptCount(`workspaces:${oneOwner}`)
     }
     return Effect.orDie(q.count).pipe(Effect.map((rs) => Number(rs[0]?.n ?? 0)))
@@ -133,11 +133,22 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
   const v = f.visibility
   // A page of one owner reads `workspaces_owner_list`: an equality the planner can walk.
   const oneOwner = f.ownerIds !== undefined && f.ownerIds.length === 1 ? f.ownerIds[0]! : undefined
+  // Own and shared workspaces count only in the organizations the requester is a member of (as
+  // the evaluator grants them); every workspace of an organization whose workspaces they may read.
+  const members = v.memberOrganizationIds
+  const inMemberOrgs = members === undefined ? undefined : members.length === 0 ? sql`1 = 0` : sql`w.organization_id IN ${sql.in(members)}`
   if (!v.all && oneOwner !== v.userId) {
-    const seen: Array<Statement.Fragment> = [sql`w.owner_id = ${v.userId}`, sql`w.user_acl LIKE ${`%"${v.userId}"%`}`]
+    const mine: Array<Statement.Fragment> = [sql`w.owner_id = ${v.userId}`]
+    if (v.shared !== false) {
+      mine.push(sql`w.user_acl LIKE ${`%"${v.userId}"%`}`)
+      for (const g of v.groupIds) mine.push(sql`w.group_acl LIKE ${`%"${g}"%`}`)
+    }
+    const seen: Array<Statement.Fragment> = [inMemberOrgs === undefined ? sql.or(mine) : sql.and([inMemberOrgs, sql.or(mine)])]
     if (v.organizationIds.length > 0) seen.push(sql`w.organization_id IN ${sql.in(v.organizationIds)}`)
-    for (const g of v.groupIds) seen.push(sql`w.group_acl LIKE ${`%"${g}"%`}`)
     conditions.push(sql.or(seen))
+  } else if (!v.all && inMemberOrgs !== undefined) {
+    // The requester's own list: not their workspaces of organizations they have left.
+    conditions.push(inMemberOrgs)
   }
   if (f.ids !== undefined) conditions.push(f.ids.length === 0 ? sql`1 = 0` : sql`w.id IN ${sql.in(f.ids)}`)
   if (oneOwner !== undefined) conditions.push(sql`w.owner_id = ${oneOwner}`)
