@@ -20,7 +20,7 @@ import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { zipSync } from "fflate"
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { loadavg, tmpdir } from "node:os"
@@ -144,18 +144,20 @@ interface Watcher {
   readonly seen: Map<string, number>
   firstData: boolean
   messages: number
+  bytes: number
 }
 
 /** Opens one watcher; resolves once its first `data` message arrived. */
 const openWatcher = (url: string, auth: Headers, timeoutMs: number) =>
   new Promise<Watcher>((resolve, reject) => {
     const socket = new WebSocket(url, { headers: auth, perMessageDeflate: false })
-    const w: Watcher = { socket, seen: new Map(), firstData: false, messages: 0 }
+    const w: Watcher = { socket, seen: new Map(), firstData: false, messages: 0, bytes: 0 }
     const timer = setTimeout(() => reject(new Error("no first data message in time")), timeoutMs)
     socket.on("message", (raw) => {
       const at = performance.now()
       w.messages++
       const text = raw.toString()
+      w.bytes = text.length
       if (!text.startsWith(`{"type":"data"`)) return
       // The workspace's name, read without parsing the whole record: it is the only name in the
       // record that starts with "watched" (the template is "bench", the resource "box", the agent "main").
@@ -172,6 +174,16 @@ const openWatcher = (url: string, auth: Headers, timeoutMs: number) =>
       reject(e)
     })
   })
+
+/** CPU time (ms, user + system) a process has used so far, from /proc/<pid>/stat (clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return NaN
+  }
+}
 
 const quantile = (sorted: ReadonlyArray<number>, q: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
@@ -199,6 +211,8 @@ const run = async (watcherCount: number) => {
     const gap = Number(opts.gap)
     const sent: Array<{ name: string; requestAt: number; responseAt: number; status: number }> = []
     log(`${changes} renames, ${gap} ms apart`)
+    const cpu0 = { service: cpuMs(service.child.pid!), clients: process.cpuUsage() }
+    const wall0 = performance.now()
     for (let i = 0; i < changes; i++) {
       const name = `watched-${i}`
       const requestAt = performance.now()
@@ -214,6 +228,12 @@ const run = async (watcherCount: number) => {
     const deadline = performance.now() + Number(opts.timeout)
     while (performance.now() < deadline && watchers.some((w) => !w.seen.has(last))) await sleep(20)
 
+    const wall = performance.now() - wall0
+    const clientsCpu = process.cpuUsage(cpu0.clients)
+    const cpu = {
+      service: (cpuMs(service.child.pid!) - cpu0.service) / wall,
+      clients: (clientsCpu.user + clientsCpu.system) / 1000 / wall
+    }
     const timeoutMs = Number(opts.timeout)
     const all: Array<number> = []
     const allFromRequest: Array<number> = []
@@ -234,7 +254,7 @@ const run = async (watcherCount: number) => {
     const gotEvery = watchers.filter((w) => sent.every((c) => w.seen.has(c.name))).length
     const closedEarly = watchers.filter((w) => w.socket.readyState !== WebSocket.OPEN).length
     return {
-      watcherCount, openedIn, rssIdle, rssLoaded, perChange, gotEvery, closedEarly,
+      watcherCount, openedIn, cpu, messageBytes: watchers[0]?.bytes ?? 0, rssIdle, rssLoaded, perChange, gotEvery, closedEarly,
       p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: all.at(-1) ?? NaN, min: all[0] ?? NaN,
       p99FromRequest: quantile(allFromRequest, 0.99),
       patchP50: quantile(perChange.map((c) => c.patchMs).sort((a, b) => a - b), 0.5)
@@ -261,12 +281,13 @@ lines.push(
     `on the client process's clock, which handles every receipt on its one event loop.`,
   ""
 )
-lines.push("| watchers | opened in (s) | got every change | delay p50 | p99 | max | p99 from the request | PATCH p50 | service RSS idle / after (MB) |")
-lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+lines.push("| watchers | opened in (s) | got every change | delay p50 | p99 | max | p99 from the request | PATCH p50 | service RSS idle / after (MB) | CPU service / clients |")
+lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for (const r of results) {
   lines.push(
     `| ${r.watcherCount.toLocaleString("en")} | ${fmt(r.openedIn / 1000, 1)} | ${r.gotEvery.toLocaleString("en")} | ${fmt(r.p50, 1)} | ` +
-      `**${fmt(r.p99, 1)}** | ${fmt(r.max, 1)} | ${fmt(r.p99FromRequest, 1)} | ${fmt(r.patchP50, 1)} | ${fmt(r.rssIdle, 0)} / ${fmt(r.rssLoaded, 0)} |`
+      `**${fmt(r.p99, 1)}** | ${fmt(r.max, 1)} | ${fmt(r.p99FromRequest, 1)} | ${fmt(r.patchP50, 1)} | ${fmt(r.rssIdle, 0)} / ${fmt(r.rssLoaded, 0)} | ` +
+      `${fmt(r.cpu.service * 100, 0)}% / ${fmt(r.cpu.clients * 100, 0)}% |`
   )
 }
 for (const r of results) {
@@ -276,5 +297,10 @@ for (const r of results) {
     lines.push(`| ${c.name} | ${fmt(c.patchMs, 1)} | ${c.got} | ${fmt(c.p50, 1)} | ${fmt(c.p99, 1)} | ${fmt(c.max, 1)} |`)
   }
 }
+lines.push(
+  "",
+  `Message size: ${results.map((r) => `${r.messageBytes.toLocaleString("en")} characters`).join(", ")} (one workspace record). ` +
+    "CPU: each process's CPU time over the wall time of the changes phase (100% = one core busy throughout; 2 cores)."
+)
 writeReport(lines.join("\n") + "\n", "watch.md", { write: !opts["no-write"], log })
 process.exit(0)
