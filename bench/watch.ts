@@ -13,7 +13,8 @@
 // with the new name, as seen by this process's clock (its event loop handles the 1,000 receipts one by
 // one, so the figures include the client side's own queueing). A client "got" a change when it received
 // the record with that name within `--timeout` ms.
-// Writes bench/results/watch.md. Options: --watchers 1000 --changes 20 --gap 200 --timeout 5000 --no-write
+// Writes bench/results/watch.md. Options: --watchers 1000 (or 100,1000) --changes 20 --gap 200 --timeout 5000
+// --no-write, --service-prof DIR (the service's CPU profile, node --cpu-prof, written to DIR when it stops).
 // Everything listens on and connects to 127.0.0.1 only; every run is bounded in time (under a minute).
 import { workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
@@ -38,6 +39,7 @@ const { values: opts } = parseArgs({
     changes: { type: "string", default: "20" },
     gap: { type: "string", default: "200" },
     timeout: { type: "string", default: "5000" },
+    "service-prof": { type: "string" },
     "no-write": { type: "boolean", default: false }
   }
 })
@@ -77,7 +79,8 @@ type Headers = Record<string, string>
 const json = (auth: Headers) => ({ ...auth, "content-type": "application/json" })
 
 const startChild = async (file: string) => {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--serve", file], {
+  const prof = opts["service-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts["service-prof"]}`]
+  const child = spawn(process.execPath, [...prof, ...process.execArgv, fileURLToPath(import.meta.url), "--serve", file], {
     stdio: ["ignore", "pipe", "inherit", "ipc"]
   })
   const port = await new Promise<number>((resolve, reject) => {
