@@ -35,7 +35,8 @@ export interface WebSocketConnection {
    * Sends one text message. While more than WEBSOCKET_HIGH_WATER_BYTES are unsent it waits
    * until this message is written out. Fails once the socket is closed.
    */
-  readonly send: (text: string) => Effect.Effect<void, WebSocketClosed>
+  /** Sends one text message: a string, or its UTF-8 bytes (one buffer can be shared by many sockets). */
+  readonly send: (text: string | Uint8Array) => Effect.Effect<void, WebSocketClosed>
   /** Starts the closing handshake (default 1000); no-op when already closing. */
   readonly close: (code?: number, reason?: string) => Effect.Effect<void>
   /** Completes when the socket is closed, by either side or by the keep-alive. */
@@ -77,7 +78,7 @@ export const upgradeWebSocket = <R>(
  * A session that sends each element of `stream` as one text message and closes with 1000 when
  * the stream ends. A failure of the stream closes with 1011 and its message as the reason.
  */
-export const streamSession = <E, R>(stream: Stream.Stream<string, E, R>, describe: (e: E) => string = String) =>
+export const streamSession = <E, R>(stream: Stream.Stream<string | Uint8Array, E, R>, describe: (e: E) => string = String) =>
 (connection: WebSocketConnection): Effect.Effect<void, never, R> =>
   StreamM.runForEach(stream, (text) => connection.send(text)).pipe(
     Effect.matchEffect({
@@ -150,7 +151,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         if (ws.readyState !== ws.OPEN) return resume(Effect.fail(new WebSocketClosed({})))
         let waiting = false
         let done = false
-        ws.send(text, (error) => {
+        ws.send(text, { binary: false }, (error) => {
           if (!waiting || done) return
           done = true
           resume(error ? Effect.fail(new WebSocketClosed({})) : Effect.void)

@@ -1,5 +1,5 @@
 /** Handlers of the workspace watch group: the route checks (auth, 404) happen before the upgrade or the stream. */
-import { WorkspaceWatch } from "@workbay/core"
+import { type WorkspaceChange, WorkspaceWatch } from "@workbay/core"
 import { Effect, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
@@ -11,11 +11,25 @@ const PING_MESSAGE = JSON.stringify({ type: "ping", data: null })
 
 const changes = (workspace: string) => Effect.flatMap(WorkspaceWatch, (w) => w.watch(workspace))
 
+/**
+ * The WebSocket message of a change, built once per change: every watcher of the workspace gets
+ * the same change object, so a thousand watchers share one buffer instead of a thousand copies.
+ */
+const frames = new WeakMap<WorkspaceChange, Buffer>()
+const frameOf = (change: WorkspaceChange): Buffer => {
+  let frame = frames.get(change)
+  if (frame === undefined) {
+    frame = Buffer.from(`{"type":"data","data":${change.json}}`, "utf8")
+    frames.set(change, frame)
+  }
+  return frame
+}
+
 export const WorkspaceWatchHttp = implement(WorkbayApi, "workspaceWatch", {
   watchWs: ({ path }) =>
     Effect.flatMap(changes(path.workspace), (stream) =>
       upgradeWebSocket(streamSession(
-        Stream.concat(Stream.make(PING_MESSAGE), Stream.map(stream, (c) => `{"type":"data","data":${c.json}}`))
+        Stream.concat(Stream.make(PING_MESSAGE), Stream.map(stream, frameOf))
       ))),
   watch: ({ path }) =>
     Effect.flatMap(changes(path.workspace), (stream) =>
