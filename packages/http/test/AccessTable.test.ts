@@ -835,6 +835,18 @@ describe("access table", () => {
     scheduleRow("PUT", "dormant", () => ({ dormant: true }), 200),
     scheduleRow("POST", "usage", () => ({})),
     {
+      // Starting a dormant workspace wakes it: `update`, which a `use` share lacks.
+      kind: "workspace", action: "update", route: "POST /workspaces/{workspace}/builds (start a dormant workspace; shared with the caller: use)",
+      expected: [200, 404, 404, 403, 404, 200, 403, 403, 403, 403],
+      attempt: async (who) => {
+        const w = await routeWorkspace()
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "use" })
+        const d = await admin.put(`/workspaces/${w.id}/dormant`, { dormant: true })
+        if (d.status !== 200) throw new Error(`dormant: ${d.status} ${JSON.stringify(d.body)}`)
+        return { method: "POST", path: `/workspaces/${w.id}/builds`, body: { transition: "start" }, check: wsCheck("update", w) }
+      }
+    },
+    {
       kind: "workspace", action: "update", route: "PUT /workspaces/{workspace}/ttl (shared with the caller: use)",
       expected: [204, 404, 404, 403, 404, 204, 403, 403, 403, 403],
       attempt: async (who) => {
