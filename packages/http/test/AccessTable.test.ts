@@ -654,11 +654,13 @@ describe("access table", () => {
     readonly templateId: string
   }
   /** A workspace of `owner` (default `someone`) in `orgId`, created by the setup owner through the route; built unless `pending`. */
-  const routeWorkspace = async (options: { pending?: boolean; owner?: string; orgId?: string } = {}): Promise<MadeWorkspace> => {
+  const routeWorkspace = async (
+    options: { pending?: boolean; owner?: string; orgId?: string; body?: Record<string, unknown> } = {}
+  ): Promise<MadeWorkspace> => {
     const orgId = options.orgId ?? org.id
     const t = options.pending === true ? await idle() : orgId === org.id ? await built() : await ownTemplate()
     const r = await admin.post(`/organizations/${orgId}/members/${options.owner ?? someone}/workspaces`, {
-      name: unique("tbl-ws"), template_id: t.id
+      name: unique("tbl-ws"), template_id: t.id, ...options.body
     })
     if (r.status !== 200) throw new Error(`workspace: ${r.status} ${JSON.stringify(r.body)}`)
     if (options.pending !== true) await runJobs(srv)
@@ -688,6 +690,17 @@ describe("access table", () => {
     attempt: async () => {
       const w = await routeWorkspace()
       return { method: "POST", path: `/workspaces/${w.id}/builds`, body: { transition: action, ...body }, check: wsCheck(action, w) }
+    }
+  })
+  /** A schedule route on a fresh built workspace of `someone` (made with `create` added to its body). */
+  const scheduleRow = (
+    method: "PUT" | "POST", route: string, body: () => Record<string, unknown>, ok = 204, create: Record<string, unknown> = {}
+  ): Row => ({
+    kind: "workspace", action: "update", route: `${method} /workspaces/{workspace}/${route}`,
+    expected: [ok, 404, 404, 403, 404, ok, 404, 404, 404, 403],
+    attempt: async () => {
+      const w = await routeWorkspace({ body: create })
+      return { method, path: `/workspaces/${w.id}/${route}`, body: body(), check: wsCheck("update", w) }
     }
   })
   const workspaceRouteRows: ReadonlyArray<Row> = [
@@ -812,6 +825,43 @@ describe("access table", () => {
         const w = await routeWorkspace({ pending: true })
         await setWorkspaceAcl(srv, w.id, { [who.id]: "admin" })
         return { method: "PATCH", path: `/workspaces/${w.id}`, body: { name: unique("tbl-renamed") }, check: wsCheck("update", w) }
+      }
+    },
+    // Schedules: `update` on the workspace (readers who may not update are refused with 403).
+    scheduleRow("PUT", "autostart", () => ({ schedule: "CRON_TZ=UTC 30 9 * * 1-5" })),
+    scheduleRow("PUT", "ttl", () => ({ ttl_ms: 2 * 3_600_000 })),
+    scheduleRow("PUT", "extend", () => ({ deadline: new Date(Date.now() + 2 * 3_600_000).toISOString() }), 200, { ttl_ms: 3_600_000 }),
+    scheduleRow("PUT", "autoupdates", () => ({ automatic_updates: "always" })),
+    scheduleRow("PUT", "dormant", () => ({ dormant: true }), 200),
+    scheduleRow("POST", "usage", () => ({})),
+    {
+      // Starting a dormant workspace wakes it: `update`, which a `use` share lacks.
+      kind: "workspace", action: "update", route: "POST /workspaces/{workspace}/builds (start a dormant workspace; shared with the caller: use)",
+      expected: [200, 404, 404, 403, 404, 200, 403, 403, 403, 403],
+      attempt: async (who) => {
+        const w = await routeWorkspace()
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "use" })
+        const d = await admin.put(`/workspaces/${w.id}/dormant`, { dormant: true })
+        if (d.status !== 200) throw new Error(`dormant: ${d.status} ${JSON.stringify(d.body)}`)
+        return { method: "POST", path: `/workspaces/${w.id}/builds`, body: { transition: "start" }, check: wsCheck("update", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "PUT /workspaces/{workspace}/ttl (shared with the caller: use)",
+      expected: [204, 404, 404, 403, 404, 204, 403, 403, 403, 403],
+      attempt: async (who) => {
+        const w = await routeWorkspace()
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "use" })
+        return { method: "PUT", path: `/workspaces/${w.id}/ttl`, body: { ttl_ms: 3_600_000 }, check: wsCheck("update", w) }
+      }
+    },
+    {
+      kind: "workspace", action: "update", route: "PUT /workspaces/{workspace}/autostart (shared with the caller: admin)",
+      expected: [204, 404, 404, 403, 404, 204, 204, 204, 204, 204],
+      attempt: async (who) => {
+        const w = await routeWorkspace()
+        await setWorkspaceAcl(srv, w.id, { [who.id]: "admin" })
+        return { method: "PUT", path: `/workspaces/${w.id}/autostart`, body: { schedule: "" }, check: wsCheck("update", w) }
       }
     },
     {

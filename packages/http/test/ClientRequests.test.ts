@@ -815,4 +815,55 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expect((await member.client.delete(`/workspaces/${got.body.id}/favorite`)).status).toBe(204)
     expect((await member.client.get(`/workspaces/${got.body.id}`)).body.favorite).toBe(false)
   })
+
+  // The workspace settings pages and the workspace page's schedule controls: putWorkspaceAutostart(id,
+  // { schedule }), putWorkspaceAutostop(id, { ttl_ms }) (null for manual shutdown), putWorkspaceExtension(id,
+  // dayjs) as { deadline } (dayjs's JSON: an ISO time with milliseconds), updateWorkspaceAutomaticUpdates(id,
+  // automatic_updates) as { automatic_updates }, updateWorkspaceDormancy(id, dormant) as { dormant }
+  // (answering a Workspace), postWorkspaceUsage(id, { agent_id, app_name }) or, in older dashboards, no body.
+  it("putWorkspaceAutostart, putWorkspaceAutostop (and null), putWorkspaceExtension", async () => {
+    const w = await member.client.post("/users/me/workspaces", { ...createBody("dash-ws-sched", template.id), ttl_ms: 3_600_000 })
+    expect(w.status, JSON.stringify(w.body)).toBe(200)
+    await runJobs(srv)
+    const id = w.body.id as string
+    const start = await member.client.put(`/workspaces/${id}/autostart`, { schedule: "CRON_TZ=America/Chicago 30 9 * * 1-5" })
+    expect(start.status, JSON.stringify(start.body)).toBe(204)
+    expect((await member.client.get(`/workspaces/${id}`)).body.autostart_schedule).toBe("CRON_TZ=America/Chicago 30 9 * * 1-5")
+    // The schedule form's "off": an empty schedule.
+    expect((await member.client.put(`/workspaces/${id}/autostart`, { schedule: "" })).status).toBe(204)
+    expect((await member.client.get(`/workspaces/${id}`)).body.autostart_schedule ?? "").toBe("")
+    const deadline = new Date(Date.now() + 2 * 3_600_000).toISOString()
+    const extended = await member.client.put(`/workspaces/${id}/extend`, { deadline })
+    expect(extended.status, JSON.stringify(extended.body)).toBe(200)
+    expectShape("Response", extended.body)
+    expect(Date.parse((await member.client.get(`/workspaces/${id}`)).body.latest_build.deadline)).toBe(Date.parse(deadline))
+    expect((await member.client.put(`/workspaces/${id}/ttl`, { ttl_ms: 7_200_000 })).status).toBe(204)
+    expect((await member.client.get(`/workspaces/${id}`)).body.ttl_ms).toBe(7_200_000)
+    const manual = await member.client.put(`/workspaces/${id}/ttl`, { ttl_ms: null })
+    expect(manual.status, JSON.stringify(manual.body)).toBe(204)
+    expect((await member.client.get(`/workspaces/${id}`)).body.ttl_ms ?? null).toBeNull()
+  })
+
+  it("updateWorkspaceAutomaticUpdates, updateWorkspaceDormancy, postWorkspaceUsage (with and without a body)", async () => {
+    const w = await member.client.post("/users/me/workspaces", createBody("dash-ws-settings", template.id))
+    expect(w.status, JSON.stringify(w.body)).toBe(200)
+    await runJobs(srv)
+    const id = w.body.id as string
+    expect((await member.client.put(`/workspaces/${id}/autoupdates`, { automatic_updates: "always" })).status).toBe(204)
+    expect((await member.client.get(`/workspaces/${id}`)).body.automatic_updates).toBe("always")
+    const agent = (await member.client.get(`/workspaces/${id}`)).body.latest_build.resources
+      .flatMap((r: { agents?: Array<{ id: string }> }) => r.agents ?? [])[0]?.id ?? "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0c"
+    const used = await member.client.post(`/workspaces/${id}/usage`, { agent_id: agent, app_name: "vscode" })
+    expect(used.status, JSON.stringify(used.body)).toBe(204)
+    const bare = await member.client.post(`/workspaces/${id}/usage`)
+    expect(bare.status, JSON.stringify(bare.body)).toBe(204)
+    const dormant = await member.client.put(`/workspaces/${id}/dormant`, { dormant: true })
+    expect(dormant.status, JSON.stringify(dormant.body)).toBe(200)
+    expectShape("Workspace", dormant.body)
+    expect(typeof dormant.body.dormant_at).toBe("string")
+    const active = await member.client.put(`/workspaces/${id}/dormant`, { dormant: false })
+    expect(active.status, JSON.stringify(active.body)).toBe(200)
+    expectShape("Workspace", active.body)
+    expect(active.body.dormant_at ?? null).toBeNull()
+  })
 })

@@ -29,6 +29,7 @@ import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
 import { resolveParameters } from "./Parameters.js"
+import { dormancyPatch } from "./Schedule.js"
 import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import {
@@ -322,7 +323,10 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         if (Option.isNone(found) || found.value.deleted) return yield* workspaceNotFound()
         const workspace = found.value
         yield* authorizeRead("Workspace", sharing.object(workspace))
-        yield* authorize(actionOf(input.transition), sharing.object(workspace))
+        // A dormant workspace is woken by its start build, which needs `update` rather than
+        // `start` (the described system's wsbuilder): a `use` share starts it only once active.
+        const wakes = input.transition === "start" && workspace.dormant_at !== null
+        yield* authorize(wakes ? "update" : actionOf(input.transition), sharing.object(workspace))
         const template = yield* templateOf(workspace)
         const templateAdmin = yield* allowed("update", templateObject(template))
         if (input.orphan === true) {
@@ -374,10 +378,15 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         // A version change starts over from the new version's parameters, with the values kept where names match.
         const parameters = yield* parametersFor(version, input.rich_parameter_values ?? [], latest, preset?.parameters)
         const reason: BuildReason = "initiator"
-        const queued = yield* tx.atomic(queue({
-          workspace, template, version, previous: latest, transition: input.transition, parameters,
-          initiatorId: actor.user.id, reason, presetId: preset?.id ?? latest?.template_version_preset_id ?? null,
-          orphan: input.orphan === true, importJob, state: customState === undefined ? undefined : Uint8Array.from(customState)
+        const at = new Date(yield* Clock.currentTimeMillis)
+        const queued = yield* tx.atomic(Effect.gen(function*() {
+          // Starting a dormant workspace makes it active first (dormant_at and deleting_at cleared).
+          if (wakes) yield* Effect.orDie(workspaces.update(workspace.id, { ...dormancyPatch(false, template, at), updated_at: at }))
+          return yield* queue({
+            workspace, template, version, previous: latest, transition: input.transition, parameters,
+            initiatorId: actor.user.id, reason, presetId: preset?.id ?? latest?.template_version_preset_id ?? null,
+            orphan: input.orphan === true, importJob, state: customState === undefined ? undefined : Uint8Array.from(customState)
+          })
         }))
         // After the commit: watchers re-read and move to the new build's job.
         yield* publishWorkspaceChange(workspace.id)

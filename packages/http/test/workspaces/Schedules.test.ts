@@ -129,6 +129,30 @@ describe("workspace schedules", () => {
     expectResponse(await other.client.put(`/workspaces/${w.id}/ttl`, { ttl_ms: HOUR }), 403)
   })
 
+  it("starting a dormant workspace needs update (403 for a use share) and makes it active", async () => {
+    const w = await mine()
+    status(await member.client.post(`/workspaces/${w.id}/builds`, { transition: "stop" }), 200)
+    await runJobs(srv)
+    status(await member.client.put(`/workspaces/${w.id}/dormant`, { dormant: true }), 200)
+    // A `use` share may start an active workspace, not wake a dormant one (update); the workspace stays dormant.
+    status(await member.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [other.user.id]: "use" } }), 204)
+    const check = { action: "update", object: { resource_type: "workspace", resource_id: w.id } }
+    expect((await other.client.post("/authcheck", { checks: { update: check } })).body.update).toBe(false)
+    expectResponse(await other.client.post(`/workspaces/${w.id}/builds`, { transition: "start" }), 403)
+    expect(typeof (await member.client.get(`/workspaces/${w.id}`)).body.dormant_at).toBe("string")
+    // The owner's start clears dormant_at and deleting_at and queues the build.
+    const started = await member.client.post(`/workspaces/${w.id}/builds`, { transition: "start" })
+    status(started, 200)
+    expect(started.body.transition).toBe("start")
+    await runJobs(srv)
+    const got = (await member.client.get(`/workspaces/${w.id}`)).body
+    expect(got.dormant_at ?? null).toBeNull()
+    expect(got.deleting_at ?? null).toBeNull()
+    expect(got.latest_build.status).toBe("running")
+    // Once active, the `use` share stops and starts it.
+    status(await other.client.post(`/workspaces/${w.id}/builds`, { transition: "stop" }), 200)
+  })
+
   it("a lifecycle tick stops a workspace whose deadline passed", async () => {
     const w = await mine({ ttl_ms: HOUR })
     await srv.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -1,0 +1,103 @@
+/**
+ * The lifecycle executor on the real services over an in-memory SQLite storage (the storage's
+ * LifecycleCandidates and TickLock, the real LifecycleActions), driven by the TestClock: an
+ * autostart schedule gives a start build at its minute; a running workspace past its deadline
+ * gets a stop build. Queued builds run at once with `ProvisionerWorkers.drain()`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  Auth, CurrentActor, Files, LifecycleExecutor, ProvisionerWorkers, Templates, TemplateVersions, WorkspaceBuilds, Workspaces, WorkspaceSchedules
+} from "@workbay/core"
+import { Duration, Effect } from "effect"
+import * as TestClock from "effect/TestClock"
+import { services } from "../services.js"
+import { zipOf } from "../templates/archives.js"
+
+const HOUR = 3_600_000
+const T0 = Date.parse("2024-01-01T08:30:00Z") // a Monday
+const PASSWORD = "Correct-Horse-Battery-9"
+
+const TEMPLATE = `resources:
+  - name: box
+    type: machine
+    agents:
+      - name: main
+build:
+  logs: ["Hello"]
+`
+
+/** The first user (an owner) signed in, and a template of the default organization made from TEMPLATE. */
+const setup = Effect.gen(function*() {
+  yield* TestClock.setTime(T0)
+  const auth = yield* Auth
+  const { organization_id } = yield* auth.createFirstUser({ email: "admin@example.com", username: "admin", password: PASSWORD })
+  const { session_token } = yield* auth.login("admin@example.com", PASSWORD)
+  const actor = yield* auth.authenticate(session_token)
+  const as = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, CurrentActor, actor)
+  const file = yield* as(Effect.flatMap(Files, (f) => f.upload("application/zip", zipOf({ "template.yaml": TEMPLATE }))))
+  const version = yield* as(Effect.flatMap(TemplateVersions, (v) =>
+    v.create(organization_id, { storage_method: "file", file_id: file.response.hash, provisioner: "workbay" })))
+  yield* drain
+  const template = yield* as(Effect.flatMap(Templates, (t) => t.create(organization_id, { name: "tpl", template_version_id: version.id })))
+  return { as, organizationId: organization_id, templateId: template.id }
+})
+
+const drain = Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
+const tick = Effect.flatMap(LifecycleExecutor, (e) => e.tick)
+
+describe("LifecycleExecutor on SQLite with the TestClock", () => {
+  it.scoped("an autostart schedule gives a start build at its minute, not before", () =>
+    Effect.gen(function*() {
+      const { as, organizationId, templateId } = yield* setup
+      const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws-auto", template_id: templateId })))
+      yield* drain
+      const stopped = yield* as(Effect.flatMap(WorkspaceBuilds, (b) => b.create(created.id, { transition: "stop" })))
+      expect(stopped.transition).toBe("stop")
+      yield* drain
+      yield* as(Effect.flatMap(WorkspaceSchedules, (s) => s.setAutostart(created.id, "CRON_TZ=UTC 0 9 * * *")))
+      // 08:59: not yet.
+      yield* TestClock.adjust(Duration.minutes(29))
+      const early = yield* tick
+      expect(early.ran).toBe(true)
+      expect(early.transitions[created.id]).toBeUndefined()
+      // 09:00: the start build, reason autostart.
+      yield* TestClock.adjust(Duration.minutes(1))
+      const due = yield* tick
+      expect(due.tick.toISOString()).toBe("2024-01-01T09:00:00.000Z")
+      expect(due.transitions[created.id]).toBe("autostart")
+      expect(due.errors).toEqual({})
+      yield* drain
+      const got = yield* as(Effect.flatMap(Workspaces, (w) => w.get(created.id)))
+      expect(got.latest_build.transition).toBe("start")
+      expect(got.latest_build.reason).toBe("autostart")
+      expect(got.latest_build.build_number).toBe(3)
+      expect(got.latest_build.status).toBe("running")
+      // The next tick in the same minute, and the next minute: nothing more.
+      yield* TestClock.adjust(Duration.minutes(1))
+      expect((yield* tick).transitions[created.id]).toBeUndefined()
+    }).pipe(Effect.provide(services())))
+
+  it.scoped("a running workspace past its deadline gets a stop build", () =>
+    Effect.gen(function*() {
+      const { as, organizationId, templateId } = yield* setup
+      const created = yield* as(Effect.flatMap(Workspaces, (w) =>
+        w.create(organizationId, "me", { name: "ws-ttl", template_id: templateId, ttl_ms: HOUR })))
+      yield* drain
+      const running = yield* as(Effect.flatMap(Workspaces, (w) => w.get(created.id)))
+      expect(running.latest_build.status).toBe("running")
+      const deadline = running.latest_build.deadline!.getTime()
+      expect(deadline).toBe(T0 + HOUR)
+      // Before the deadline: nothing.
+      yield* TestClock.adjust(Duration.minutes(59))
+      expect((yield* tick).transitions[created.id]).toBeUndefined()
+      // At the deadline's minute: a stop build, reason autostop.
+      yield* TestClock.adjust(Duration.minutes(1))
+      const due = yield* tick
+      expect(due.transitions[created.id]).toBe("autostop")
+      yield* drain
+      const got = yield* as(Effect.flatMap(Workspaces, (w) => w.get(created.id)))
+      expect(got.latest_build.transition).toBe("stop")
+      expect(got.latest_build.reason).toBe("autostop")
+      expect(got.latest_build.status).toBe("stopped")
+    }).pipe(Effect.provide(services())))
+})
