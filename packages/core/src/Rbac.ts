@@ -224,6 +224,17 @@ export interface ObjectAcl {
   readonly groups: Readonly<Record<string, ReadonlyArray<Action>>>
 }
 
+/** An object's access list from its stored role maps (user id or group id to role) and what each role grants. */
+export const objectAcl = <Role extends string>(
+  users: Readonly<Record<string, Role>>,
+  groups: Readonly<Record<string, Role>>,
+  roleActions: Readonly<Record<Role, ReadonlyArray<Action>>>
+): ObjectAcl => {
+  const actionsOf = (acl: Readonly<Record<string, Role>>) =>
+    Object.fromEntries(Object.entries(acl).map(([id, role]) => [id, roleActions[role as Role] ?? []]))
+  return { users: actionsOf(users), groups: actionsOf(groups) }
+}
+
 const grants = (list: ReadonlyArray<Grant>, type: ResourceKind, action: Action): boolean => {
   for (const [kind, acts] of list) {
     if ((kind === "*" || kind === type) && (acts === "*" || acts.includes(action))) return true

@@ -3,7 +3,7 @@
  * (`codersdk.Template`) and the rules live in `Templates.ts`.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { Action, AuthzObject } from "../Rbac.js"
+import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
 
 /** Roles a template's access list grants: `admin` (everything on the template) and `use` (read, create workspaces). */
@@ -83,13 +83,10 @@ export const templateRoleActions: Readonly<Record<TemplateRole, ReadonlyArray<Ac
   use: ["read", "use"]
 }
 
-const aclActions = (acl: TemplateAcl): Record<string, ReadonlyArray<Action>> =>
-  Object.fromEntries(Object.entries(acl).map(([id, role]) => [id, templateRoleActions[role] ?? []]))
-
 /** How authorization names a template: in its organization, with its access list. */
 export const templateObject = (t: Pick<TemplateRecord, "id" | "organization_id" | "user_acl" | "group_acl">): AuthzObject => ({
   type: "template",
   id: t.id,
   orgId: t.organization_id,
-  acl: { users: aclActions(t.user_acl), groups: aclActions(t.group_acl) }
+  acl: objectAcl(t.user_acl, t.group_acl, templateRoleActions)
 })

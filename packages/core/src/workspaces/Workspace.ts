@@ -3,7 +3,7 @@
  * repository port. Rules live in the workspaces services; the wire record beside them.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { Action, AuthzObject } from "../Rbac.js"
+import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
 import type { WorkspaceStatus } from "./WorkspaceBuild.js"
 
@@ -114,9 +114,6 @@ export interface WorkspaceFilter {
   readonly offset: number
 }
 
-const aclActions = (acl: WorkspaceAcl): Record<string, ReadonlyArray<Action>> =>
-  Object.fromEntries(Object.entries(acl).map(([id, role]) => [id, workspaceRoleActions[role] ?? []]))
-
 /**
  * How authorization names a workspace: its organization, its owner and its sharing list. With
  * `sharing` false (the deployment's `disable_workspace_sharing`) the list is left out, so it
@@ -130,5 +127,5 @@ export const workspaceObject = (
   id: w.id,
   orgId: w.organization_id,
   ownerId: w.owner_id,
-  ...(sharing ? { acl: { users: aclActions(w.user_acl), groups: aclActions(w.group_acl) } } : {})
+  ...(sharing ? { acl: objectAcl(w.user_acl, w.group_acl, workspaceRoleActions) } : {})
 })

@@ -3,8 +3,9 @@
  * (`GET /templateversions/{id}/logs?follow`, `GET /workspacebuilds/{id}/logs?follow`).
  * The route authorizes the caller and finds the job; this answers the upgrade.
  */
-import { ProvisionerJobLog, ProvisionerJobs, toProvisionerJobLog } from "@workbay/core"
+import { type ProvisionerJobRecord, ProvisionerJobLog, ProvisionerJobs, TemplateVersions, toProvisionerJobLog } from "@workbay/core"
 import { Effect, Schema, Stream } from "effect"
+import { BooleanParam, IntParam, optionalParam } from "../Common.js"
 import { streamSession, upgradeWebSocket } from "../WebSocket.js"
 
 /**
@@ -31,4 +32,26 @@ export const followJobLogs = (jobId: string, after = 0) =>
     yield* jobs.get(jobId)
     const lines = jobs.followLogs(jobId, after).pipe(Stream.map((log) => JSON.stringify(encodeLog(toProvisionerJobLog(log)))))
     return yield* upgradeWebSocket(streamSession(lines, (e) => e.message))
+  })
+
+/**
+ * The query of the API's job log routes (a template version's import and dry runs, a workspace
+ * build): `after`, `before` (log ids), and `follow=true`, which answers by upgrading to the
+ * WebSocket of `followJobLogs`.
+ */
+export const JobLogsQuery = Schema.Struct({
+  after: optionalParam(IntParam),
+  before: optionalParam(IntParam),
+  follow: optionalParam(BooleanParam)
+})
+
+/** A job's log lines for `JobLogsQuery`: the list, or with `follow=true` the WebSocket that streams them until the job ends. */
+export const jobLogs = <E, R>(
+  job: Effect.Effect<ProvisionerJobRecord, E, R>,
+  params: { readonly after?: number | undefined; readonly before?: number | undefined; readonly follow?: boolean | undefined }
+) =>
+  Effect.gen(function*() {
+    const found = yield* job
+    if (params.follow === true) return yield* followJobLogs(found.id, params.after)
+    return yield* Effect.flatMap(TemplateVersions, (tv) => tv.logs(found, params))
   })

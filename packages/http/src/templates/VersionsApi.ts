@@ -9,10 +9,11 @@ import {
   TemplateVersionParameter, TemplateVersionVariable, VersionPreset, WorkspaceResource
 } from "@workbay/core"
 import { Schema } from "effect"
+import { JobLogsQuery } from "./FollowLogs.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 import { Audited, audit } from "../Audit.js"
 import {
-  BadRequest, BooleanParam, Conflict, Forbidden, IntParam, NonNegativeIntParam, NotFound, optional, optionalParam, wireName
+  BadRequest, BooleanParam, Conflict, Forbidden, NonNegativeIntParam, NotFound, optional, optionalParam, wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
 
@@ -92,12 +93,6 @@ const OrganizationTemplatePath = Schema.Struct({
   templateversionname: Text(256)
 })
 
-/** `follow=true` answers by upgrading to a WebSocket that streams the lines (see FollowLogs.ts). */
-const LogsQuery = Schema.Struct({
-  after: optionalParam(IntParam),
-  before: optionalParam(IntParam),
-  follow: optionalParam(BooleanParam)
-})
 
 export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
   .add(
@@ -124,7 +119,7 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
   .add(
     HttpApiEndpoint.get("logs", "/templateversions/:templateversion/logs")
       .setPath(VersionPath)
-      .setUrlParams(LogsQuery)
+      .setUrlParams(JobLogsQuery)
       .addSuccess(Schema.Array(ProvisionerJobLog))
       .addSuccess(WebSocketUpgradeSchema)
   )
@@ -164,7 +159,7 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
   .add(
     HttpApiEndpoint.get("dryRunLogs", "/templateversions/:templateversion/dry-run/:jobID/logs")
       .setPath(DryRunPath)
-      .setUrlParams(LogsQuery)
+      .setUrlParams(JobLogsQuery)
       .addSuccess(Schema.Array(ProvisionerJobLog))
       .addSuccess(WebSocketUpgradeSchema)
   )

@@ -1,23 +1,9 @@
 /** Handlers of the template versions group. */
-import { type ProvisionerJobRecord, TemplateVersions } from "@workbay/core"
+import { TemplateVersions } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
-import { followJobLogs } from "./FollowLogs.js"
+import { jobLogs } from "./FollowLogs.js"
 import { implement } from "../Handlers.js"
-
-interface LogsParams {
-  readonly after?: number | undefined
-  readonly before?: number | undefined
-  readonly follow?: boolean | undefined
-}
-
-/** A job's log lines: the list, or with `follow=true` the WebSocket that streams them until the job ends. */
-const logsOf = <E, R>(tv: TemplateVersions, job: Effect.Effect<ProvisionerJobRecord, E, R>, params: LogsParams) =>
-  Effect.gen(function*() {
-    const found = yield* job
-    if (params.follow === true) return yield* followJobLogs(found.id, params.after)
-    return yield* tv.logs(found, params)
-  })
 
 const withVersions = <A, E, R>(f: (tv: TemplateVersions) => Effect.Effect<A, E, R>) => Effect.flatMap(TemplateVersions, f)
 
@@ -26,7 +12,7 @@ export const TemplateVersionsHttp = implement(WorkbayApi, "templateVersions", {
   get: ({ path }) => withVersions((tv) => tv.get(path.templateversion)),
   update: ({ path, payload }) => withVersions((tv) => tv.update(path.templateversion, payload)),
   cancel: ({ path }) => withVersions((tv) => tv.cancel(path.templateversion)),
-  logs: ({ path, urlParams }) => withVersions((tv) => logsOf(tv, tv.importJob(path.templateversion), urlParams)),
+  logs: ({ path, urlParams }) => withVersions((tv) => jobLogs(tv.importJob(path.templateversion), urlParams)),
   resources: ({ path }) => withVersions((tv) => tv.resources(path.templateversion)),
   richParameters: ({ path }) => withVersions((tv) => tv.richParameters(path.templateversion)),
   variables: ({ path }) => withVersions((tv) => tv.variables(path.templateversion)),
@@ -34,7 +20,7 @@ export const TemplateVersionsHttp = implement(WorkbayApi, "templateVersions", {
   presets: ({ path }) => withVersions((tv) => tv.presets(path.templateversion)),
   createDryRun: ({ path, payload }) => withVersions((tv) => tv.createDryRun(path.templateversion, payload)),
   getDryRun: ({ path }) => withVersions((tv) => tv.getDryRun(path.templateversion, path.jobID)),
-  dryRunLogs: ({ path, urlParams }) => withVersions((tv) => logsOf(tv, tv.dryRunLogsJob(path.templateversion, path.jobID), urlParams)),
+  dryRunLogs: ({ path, urlParams }) => withVersions((tv) => jobLogs(tv.dryRunLogsJob(path.templateversion, path.jobID), urlParams)),
   dryRunResources: ({ path }) => withVersions((tv) => tv.dryRunResources(path.templateversion, path.jobID)),
   cancelDryRun: ({ path }) => withVersions((tv) => tv.cancelDryRun(path.templateversion, path.jobID)),
   archive: ({ path }) => withVersions((tv) => tv.setArchived(path.templateversion, true)),

@@ -10,9 +10,10 @@ import {
   WorkspacesResponse
 } from "@workbay/core"
 import { Schema } from "effect"
+import { JobLogsQuery } from "../templates/FollowLogs.js"
 import { Audited, audit } from "../Audit.js"
 import {
-  BadRequest, BooleanParam, Conflict, Forbidden, IntParam, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam,
+  BadRequest, BooleanParam, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam,
   PreconditionFailed, wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
@@ -69,11 +70,6 @@ const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.Str
 const OwnerNamePath = Schema.Struct({ user: Schema.String, workspacename: Schema.String.pipe(Schema.maxLength(256)) })
 const IncludeDeleted = Schema.Struct({ include_deleted: optionalParam(BooleanParam) })
 
-const LogsQuery = Schema.Struct({
-  after: optionalParam(IntParam),
-  before: optionalParam(IntParam),
-  follow: optionalParam(BooleanParam)
-})
 
 const DateParam = Schema.Date.annotations({ message: () => ({ message: "Must be an RFC 3339 date-time.", override: true }) })
 
@@ -168,7 +164,7 @@ export class WorkspacesApi extends HttpApiGroup.make("workspaces")
   .add(
     HttpApiEndpoint.get("buildLogs", "/workspacebuilds/:workspacebuild/logs")
       .setPath(BuildPath)
-      .setUrlParams(LogsQuery)
+      .setUrlParams(JobLogsQuery)
       .addSuccess(Schema.Array(ProvisionerJobLog))
       .addSuccess(WebSocketUpgradeSchema)
   )

@@ -1,9 +1,9 @@
 /** Handlers of the workspaces group. */
-import { TemplateVersions, WorkspaceBuilds, Workspaces } from "@workbay/core"
+import { WorkspaceBuilds, Workspaces } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { followJobLogs } from "../templates/FollowLogs.js"
+import { jobLogs } from "../templates/FollowLogs.js"
 
 const withWorkspaces = <A, E, R>(f: (w: Workspaces) => Effect.Effect<A, E, R>) => Effect.flatMap(Workspaces, f)
 const withBuilds = <A, E, R>(f: (b: WorkspaceBuilds) => Effect.Effect<A, E, R>) => Effect.flatMap(WorkspaceBuilds, f)
@@ -23,14 +23,7 @@ export const WorkspacesHttp = implement(WorkbayApi, "workspaces", {
   listBuilds: ({ path, urlParams }) => withWorkspaces((w) => w.listBuilds(path.workspace, urlParams)),
   getBuild: ({ path }) => withBuilds((b) => b.get(path.workspacebuild)),
   buildByNumber: ({ path }) => withWorkspaces((w) => w.buildByNumber(path.user, path.workspacename, path.buildnumber)),
-  buildLogs: ({ path, urlParams }) =>
-    withBuilds((b) =>
-      Effect.gen(function*() {
-        const job = yield* b.logsJob(path.workspacebuild)
-        if (urlParams.follow === true) return yield* followJobLogs(job.id, urlParams.after)
-        return yield* Effect.flatMap(TemplateVersions, (tv) => tv.logs(job, urlParams))
-      })
-    ),
+  buildLogs: ({ path, urlParams }) => withBuilds((b) => jobLogs(b.logsJob(path.workspacebuild), urlParams)),
   buildResources: ({ path }) => withBuilds((b) => b.resources(path.workspacebuild)),
   buildParameters: ({ path }) => withBuilds((b) => b.parameters(path.workspacebuild)),
   buildState: ({ path }) => withBuilds((b) => b.state(path.workspacebuild)),
