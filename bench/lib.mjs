@@ -221,6 +221,32 @@ export const seedFirstUser = async (base, { name } = {}) => {
   }
 }
 
+/**
+ * Makes a template of the built-in `workbay` provisioner through the API of the server at `base`:
+ * uploads `archive` (a zip), creates the version, waits for its import, creates the template
+ * `name`. Answers the template.
+ */
+export const seedTemplate = async (base, auth, orgId, archive, name = "bench") => {
+  const json = { ...auth, "content-type": "application/json" }
+  const up = await request(`${base}/files`, { method: "POST", headers: { ...auth, "content-type": "application/zip" }, body: archive })
+  if (up.status !== 201 && up.status !== 200) throw new Error(`upload: ${up.status} ${JSON.stringify(up.body)}`)
+  const version = await request(`${base}/organizations/${orgId}/templateversions`, {
+    method: "POST", headers: json, body: JSON.stringify({ storage_method: "file", file_id: up.body.hash, provisioner: "workbay", tags: {} })
+  })
+  if (version.status !== 201) throw new Error(`version: ${version.status} ${JSON.stringify(version.body)}`)
+  for (let i = 0; ; i++) {
+    const v = await request(`${base}/templateversions/${version.body.id}`, { headers: auth })
+    if (v.body.job.status === "succeeded") break
+    if (i > 500) throw new Error(`the import did not finish: ${JSON.stringify(v.body.job)}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  const template = await request(`${base}/organizations/${orgId}/templates`, {
+    method: "POST", headers: json, body: JSON.stringify({ name, template_version_id: version.body.id })
+  })
+  if (template.status !== 201) throw new Error(`template: ${template.status} ${JSON.stringify(template.body)}`)
+  return template.body
+}
+
 /** Copies the SQLite database `file` to `copy` (VACUUM INTO), for a second server on the same data. */
 export const vacuumInto = (file, copy) => {
   const src = new Database(file, { readonly: true })

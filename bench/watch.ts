@@ -30,7 +30,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import WebSocket from "ws"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, request, rssMb, seedFirstUser, SESSION_HEADER, writeReport } from "./lib.mjs"
+import { fmt, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -112,24 +112,9 @@ const startChild = async (file: string) => {
 /** The first user, a template, one running workspace; answers what the watchers need. */
 const seed = async (base: string) => {
   const { orgId, auth } = await seedFirstUser(base)
-  const up = await request(`${base}/files`, { method: "POST", headers: { ...auth, "content-type": "application/zip" }, body: archive })
-  if (up.status !== 201 && up.status !== 200) throw new Error(`upload: ${up.status} ${JSON.stringify(up.body)}`)
-  const version = await request(`${base}/organizations/${orgId}/templateversions`, {
-    method: "POST", headers: json(auth), body: JSON.stringify({ storage_method: "file", file_id: up.body.hash, provisioner: "workbay", tags: {} })
-  })
-  if (version.status !== 201) throw new Error(`version: ${version.status} ${JSON.stringify(version.body)}`)
-  for (let i = 0; ; i++) {
-    const v = await request(`${base}/templateversions/${version.body.id}`, { headers: auth })
-    if (v.body.job.status === "succeeded") break
-    if (i > 500) throw new Error(`the import did not finish: ${JSON.stringify(v.body.job)}`)
-    await sleep(20)
-  }
-  const template = await request(`${base}/organizations/${orgId}/templates`, {
-    method: "POST", headers: json(auth), body: JSON.stringify({ name: "bench", template_version_id: version.body.id })
-  })
-  if (template.status !== 201) throw new Error(`template: ${template.status} ${JSON.stringify(template.body)}`)
+  const template = await seedTemplate(base, auth, orgId, archive)
   const ws = await request(`${base}/organizations/${orgId}/members/me/workspaces`, {
-    method: "POST", headers: json(auth), body: JSON.stringify({ name: "watched", template_id: template.body.id })
+    method: "POST", headers: json(auth), body: JSON.stringify({ name: "watched", template_id: template.id })
   })
   if (ws.status !== 200 && ws.status !== 201) throw new Error(`create: ${ws.status} ${JSON.stringify(ws.body)}`)
   for (let i = 0; ; i++) {

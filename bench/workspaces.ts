@@ -23,7 +23,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, queryPlan, request, seedFirstUser, sequential, userInserter, warmThenLoad, writeReport } from "./lib.mjs"
+import { fmt, logger, machineLine, queryPlan, request, seedFirstUser, seedTemplate, sequential, userInserter, warmThenLoad, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -61,28 +61,13 @@ const setUp = async (file: string) => {
   })
   const { server, base } = await listen(workbay.node)
   const { userId, orgId, auth } = await seedFirstUser(base)
-  const up = await request(`${base}/files`, { method: "POST", headers: { ...auth, "content-type": "application/zip" }, body: archive })
-  if (up.status !== 201 && up.status !== 200) throw new Error(`upload: ${up.status} ${JSON.stringify(up.body)}`)
-  const version = await request(`${base}/organizations/${orgId}/templateversions`, {
-    method: "POST", headers: json(auth), body: JSON.stringify({ storage_method: "file", file_id: up.body.hash, provisioner: "workbay", tags: {} })
-  })
-  if (version.status !== 201) throw new Error(`version: ${version.status} ${JSON.stringify(version.body)}`)
-  for (let i = 0; ; i++) {
-    const v = await request(`${base}/templateversions/${version.body.id}`, { headers: auth })
-    if (v.body.job.status === "succeeded") break
-    if (i > 500) throw new Error(`the import did not finish: ${JSON.stringify(v.body.job)}`)
-    await sleep(20)
-  }
-  const template = await request(`${base}/organizations/${orgId}/templates`, {
-    method: "POST", headers: json(auth), body: JSON.stringify({ name: "bench", template_version_id: version.body.id })
-  })
-  if (template.status !== 201) throw new Error(`template: ${template.status} ${JSON.stringify(template.body)}`)
+  const template = await seedTemplate(base, auth, orgId, archive)
   const close = async () => {
     server.closeAllConnections()
     server.close()
     await workbay.dispose()
   }
-  return { workbay, base, userId, orgId, auth, templateId: template.body.id as string, close }
+  return { workbay, base, userId, orgId, auth, templateId: template.id as string, close }
 }
 
 /** Creates workspace `name` through the API; answers its id. */
