@@ -10,7 +10,7 @@
  * (1001) when the service is disposed.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, ParseResult, Schema, type Stream } from "effect"
+import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, ParseResult, Schema, type Scope, type Stream } from "effect"
 import * as StreamM from "effect/Stream"
 import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
@@ -32,11 +32,18 @@ export class WebSocketClosed extends Data.TaggedError("WebSocketClosed")<{ reado
 /** One accepted WebSocket, as a session sees it. */
 export interface WebSocketConnection {
   /**
-   * Sends one text message. While more than WEBSOCKET_HIGH_WATER_BYTES are unsent it waits
-   * until this message is written out. Fails once the socket is closed.
+   * Sends one text message: a string, or its UTF-8 bytes (one buffer can be shared by many
+   * sockets). While more than WEBSOCKET_HIGH_WATER_BYTES are unsent it waits until this message
+   * is written out. Fails once the socket is closed.
    */
-  /** Sends one text message: a string, or its UTF-8 bytes (one buffer can be shared by many sockets). */
   readonly send: (text: string | Uint8Array) => Effect.Effect<void, WebSocketClosed>
+  /**
+   * Sends one text message now, synchronously, for a peer that follows a state: while more
+   * than WEBSOCKET_HIGH_WATER_BYTES are unsent, the message is kept as the next to send instead
+   * and replaces any older one still waiting, so a slow reader skips to the latest state.
+   * Never waits; does nothing once the socket is closing.
+   */
+  readonly sendLatest: (text: string | Uint8Array) => void
   /** Starts the closing handshake (default 1000); no-op when already closing. */
   readonly close: (code?: number, reason?: string) => Effect.Effect<void>
   /** Completes when the socket is closed, by either side or by the keep-alive. */
@@ -87,6 +94,23 @@ export const streamSession = <E, R>(stream: Stream.Stream<string | Uint8Array, E
       onSuccess: () => connection.close(CloseCode.normal, "")
     })
   )
+
+/**
+ * A session for a peer that follows a state: `start` registers, in the session's scope, a
+ * listener that hands each new state to `sendLatest` (called synchronously by whoever fans the
+ * state out to every socket, with no fiber or queue per socket); the session then lasts until
+ * the socket closes. The `first` messages are sent before it starts.
+ */
+export const followSession = <R>(
+  start: (sendLatest: (text: string | Uint8Array) => void) => Effect.Effect<void, never, R>,
+  first: ReadonlyArray<string | Uint8Array> = []
+) =>
+(connection: WebSocketConnection): Effect.Effect<void, never, Exclude<R, Scope.Scope>> =>
+  Effect.scoped(Effect.gen(function*() {
+    for (const message of first) connection.sendLatest(message)
+    yield* start(connection.sendLatest)
+    yield* connection.closed
+  }))
 
 /** A close reason is at most 123 bytes (a control frame's 125, less the code). */
 export const clipReason = (reason: string): string => {
@@ -145,29 +169,51 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     }
   }
 
-  const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => ({
-    send: (text) =>
-      Effect.async<void, WebSocketClosed>((resume) => {
-        if (ws.readyState !== ws.OPEN) return resume(Effect.fail(new WebSocketClosed({})))
-        let waiting = false
-        let done = false
-        ws.send(text, { binary: false }, (error) => {
-          if (!waiting || done) return
-          done = true
-          resume(error ? Effect.fail(new WebSocketClosed({})) : Effect.void)
-        })
-        if (ws.bufferedAmount > WEBSOCKET_HIGH_WATER_BYTES) waiting = true
-        else {
-          done = true
-          resume(Effect.void)
-        }
-      }),
-    close: (code = CloseCode.normal, reason = "") =>
-      Effect.sync(() => {
-        if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, clipReason(reason))
-      }),
-    closed: Deferred.await(closed)
-  })
+  const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => {
+    // sendLatest: while the socket is backed up, the one message waiting for it to drain (the latest wins).
+    let waiting: string | Uint8Array | undefined
+    let backedUp = false
+    const written = () => {
+      if (!backedUp || ws.bufferedAmount > WEBSOCKET_HIGH_WATER_BYTES) return
+      backedUp = false
+      const next = waiting
+      waiting = undefined
+      if (next !== undefined) sendLatest(next)
+    }
+    const sendLatest = (text: string | Uint8Array) => {
+      if (ws.readyState !== ws.OPEN) return
+      if (backedUp) {
+        waiting = text
+        return
+      }
+      ws.send(text, { binary: false }, written)
+      if (ws.bufferedAmount > WEBSOCKET_HIGH_WATER_BYTES) backedUp = true
+    }
+    return {
+      sendLatest,
+      send: (text) =>
+        Effect.async<void, WebSocketClosed>((resume) => {
+          if (ws.readyState !== ws.OPEN) return resume(Effect.fail(new WebSocketClosed({})))
+          let waiting = false
+          let done = false
+          ws.send(text, { binary: false }, (error) => {
+            if (!waiting || done) return
+            done = true
+            resume(error ? Effect.fail(new WebSocketClosed({})) : Effect.void)
+          })
+          if (ws.bufferedAmount > WEBSOCKET_HIGH_WATER_BYTES) waiting = true
+          else {
+            done = true
+            resume(Effect.void)
+          }
+        }),
+      close: (code = CloseCode.normal, reason = "") =>
+        Effect.sync(() => {
+          if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, clipReason(reason))
+        }),
+      closed: Deferred.await(closed)
+    }
+  }
 
   const accept = (req: IncomingMessage, socket: Duplex, head: Buffer, upgrade: WebSocketUpgrade) => {
     if (closing) {

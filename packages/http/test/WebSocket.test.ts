@@ -6,7 +6,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { CurrentActor, NotFound } from "@workbay/core"
-import { Authentication, CloseCode, implement, upgradeWebSocket, WebSocketUpgradeSchema } from "@workbay/http"
+import { Authentication, CloseCode, followSession, implement, upgradeWebSocket, WebSocketUpgradeSchema } from "@workbay/http"
 import { Effect, Schema } from "effect"
 import { createConnection } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -17,13 +17,21 @@ class WsTestApi extends HttpApiGroup.make("wsTest")
   .add(
     HttpApiEndpoint.get("greet", "/test/greet/:id")
       .setPath(Schema.Struct({ id: Schema.UUID }))
-      .setUrlParams(Schema.Struct({ times: Schema.optional(Schema.NumberFromString), follow: Schema.optional(Schema.String) }))
+      .setUrlParams(Schema.Struct({
+        times: Schema.optional(Schema.NumberFromString),
+        latest: Schema.optional(Schema.NumberFromString),
+        follow: Schema.optional(Schema.String)
+      }))
       .addSuccess(Schema.Struct({ greeting: Schema.String }))
       .addSuccess(WebSocketUpgradeSchema)
   )
   .middleware(Authentication)
   .prefix("/api/v2")
 {}
+
+/** `latest=N`: N messages of about 1 MB handed to `sendLatest` at once; the count once all are handed over. */
+const LATEST_BYTES = 1024 * 1024
+let latestSent = 0
 
 /** Greets `times` times over a WebSocket when `follow` is given, or once as JSON; the unknown id is 404. */
 const WsTestHttp = implement(
@@ -36,6 +44,15 @@ const WsTestHttp = implement(
         const actor = yield* CurrentActor
         const greeting = `hello ${actor.user.username}`
         if (urlParams.follow === undefined) return { greeting }
+        if (urlParams.latest !== undefined) {
+          const count: number = urlParams.latest
+          return yield* upgradeWebSocket(followSession((sendLatest) =>
+            Effect.sync(() => {
+              for (let i = 1; i <= count; i++) sendLatest(`${i} ${"x".repeat(LATEST_BYTES)}`)
+              latestSent = count
+            })
+          ))
+        }
         return yield* upgradeWebSocket((conn) =>
           Effect.gen(function* () {
             for (let i = 0; i < (urlParams.times ?? 1); i++) yield* Effect.orDie(conn.send(greeting))
@@ -106,6 +123,22 @@ describe("WebSocket routes", () => {
     const ws = await connect(wsPath("follow&times=0"), { "Service-Session-Token": owner.token! })
     ws.socket.send("x".repeat(2000))
     expect((await ws.closed).code).toBe(1009)
+  })
+
+  it("sendLatest: a backed-up socket skips to the latest message, in order, and gets the last one", async () => {
+    latestSent = 0
+    const ws = await connect(wsPath("follow&latest=20"), { "Service-Session-Token": owner.token! })
+    // The peer stops reading until every message was handed over: the socket backs up.
+    const raw = (ws.socket as any)._socket as import("node:net").Socket
+    raw.pause()
+    await eventually(() => latestSent === 20)
+    raw.resume()
+    await eventually(() => ws.messages.at(-1)?.startsWith("20 ") === true, 10_000)
+    const numbers = ws.messages.map((m) => Number(m.slice(0, m.indexOf(" "))))
+    expect(numbers.length).toBeLessThan(20)
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b))
+    expect(new Set(numbers).size).toBe(numbers.length)
+    ws.socket.close()
   })
 
   it("drops a peer that stops answering pings", async () => {

@@ -16,11 +16,13 @@
  *
  * One reader per workspace in each process: every watcher of a workspace shares one
  * subscription pair and one re-read per batch of signals (signals arriving while a read runs
- * are served by the next one), and receives the record only when its JSON changed. The record
- * does not depend on who reads it; each watcher's right to read the workspace is checked when
- * it starts watching (404 otherwise), as in the described system.
+ * are served by the next one). A watcher is a plain listener of the reader: when the record's
+ * JSON changed, the reader calls every listener in one loop with the same change object (its JSON
+ * encoded once), so a change costs one read and one pass over the listeners, with no fiber or
+ * queue per watcher. The record does not depend on who reads it; each watcher's right to read
+ * the workspace is checked when it starts watching (404 otherwise), as in the described system.
  */
-import { Duration, Effect, Exit, Option, Queue, RcMap, Schema, Scope, Stream, SubscriptionRef } from "effect"
+import { Duration, Effect, Exit, Option, Queue, RcMap, Schema, Scope, Stream } from "effect"
 import { PubSub } from "../PubSub.js"
 import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../templates/ProvisionerJobs.js"
 import { span } from "../Tracing.js"
@@ -43,6 +45,28 @@ export interface WorkspaceChange {
   readonly json: string
 }
 
+/** A watcher: called synchronously with each change of the record (and the latest at once). */
+export type WorkspaceListener = (change: WorkspaceChange) => void
+
+/** A workspace the caller may watch: `listen` adds a listener until the scope closes. */
+export interface WorkspaceFollow {
+  readonly listen: (listener: WorkspaceListener) => Effect.Effect<void, never, Scope.Scope>
+}
+
+interface Reader {
+  last: WorkspaceChange | undefined
+  readonly listeners: Set<WorkspaceListener>
+}
+
+/** Calls one listener; a listener that throws loses that change, never the other watchers'. */
+const deliver = (listener: WorkspaceListener, change: WorkspaceChange) => {
+  try {
+    listener(change)
+  } catch {
+    // A watcher's own failure (e.g. a socket closing under it) is its own affair.
+  }
+}
+
 const encodeWorkspace = Schema.encodeSync(Workspace)
 
 export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/core/WorkspaceWatch", {
@@ -51,10 +75,10 @@ export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/c
     const repo = yield* WorkspaceRepo
     const workspaces = yield* Workspaces
 
-    /** The shared reader of one workspace: a ref holding its latest record (none until the first read). */
+    /** The shared reader of one workspace: its latest record (none until the first read) and its listeners. */
     const reader = (workspaceId: string) =>
       Effect.gen(function*() {
-        const ref = yield* SubscriptionRef.make<Option.Option<WorkspaceChange>>(Option.none())
+        const state: Reader = { last: undefined, listeners: new Set() }
         const wake = yield* Queue.sliding<void>(1)
         const forward = (signals: Queue.Dequeue<string>, relevant: (m: string) => boolean) =>
           Queue.take(signals).pipe(
@@ -83,8 +107,10 @@ export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/c
           // Follow the new build's job before publishing, so none of its moves is missed.
           yield* followJob(workspace.latest_build.job.id)
           const json = JSON.stringify(encodeWorkspace(workspace))
-          yield* SubscriptionRef.update(ref, (last) =>
-            Option.isSome(last) && last.value.json === json ? last : Option.some({ workspace, json }))
+          if (state.last?.json === json) return
+          const change: WorkspaceChange = { workspace, json }
+          state.last = change
+          for (const listener of state.listeners) deliver(listener, change)
         }).pipe(
           Effect.catchAllCause((cause) => Effect.logWarning("Could not read a watched workspace", cause)),
           span("WorkspaceWatch.read")
@@ -97,27 +123,45 @@ export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/c
             read
           ))
         )
-        return ref
+        return state
       })
 
     const readers = yield* RcMap.make({ lookup: reader, idleTimeToLive: READER_IDLE })
 
+    /** Adds `listener` to the reader of workspace `key` until the scope closes; it gets the latest record at once. */
+    const listen = (key: string, listener: WorkspaceListener) =>
+      Effect.flatMap(RcMap.get(readers, key), (state) =>
+        Effect.acquireRelease(
+          Effect.sync(() => {
+            state.listeners.add(listener)
+            if (state.last !== undefined) deliver(listener, state.last)
+          }),
+          () => Effect.sync(() => state.listeners.delete(listener))
+        ))
+
     /**
-     * The workspace `id` as it changes: its record first, then each change. Checks that the
-     * caller may read it first (404 otherwise, a deleted workspace included), before any
-     * stream is made; the stream itself never fails and ends only when its consumer stops.
+     * Checks that the caller may read workspace `id` (404 otherwise, a deleted workspace
+     * included), then answers how to follow it: `listen(f)` calls `f` with its record at once
+     * and again with each change, synchronously, until the scope closes. `f` must not block:
+     * it runs inside the reader's loop over every watcher.
+     */
+    const follow = (id: string) =>
+      Effect.map(workspaces.get(id), (first): WorkspaceFollow => ({
+        listen: (listener) => listen(first.id, listener)
+      })).pipe(span("WorkspaceWatch.follow"))
+
+    /**
+     * The workspace `id` as it changes, as a stream: its record first, then each change. A slow
+     * consumer skips to the latest record (a sliding buffer). Checks access as `follow` does,
+     * before any stream is made; the stream never fails and ends only when its consumer stops.
      */
     const watch = (id: string) =>
-      Effect.gen(function*() {
-        const first = yield* workspaces.get(id)
-        const key = first.id
-        return Stream.unwrapScoped(Effect.map(RcMap.get(readers, key), (ref) =>
-          ref.changes.pipe(
-            Stream.filterMap((x) => x),
-            Stream.changesWith((a, b) => a.json === b.json)
-          )))
-      }).pipe(span("WorkspaceWatch.watch"))
+      Effect.map(follow(id), (f) =>
+        Stream.asyncScoped<WorkspaceChange>(
+          (emit) => f.listen((change) => void emit.single(change)),
+          { bufferSize: 16, strategy: "sliding" }
+        ))
 
-    return { watch } as const
+    return { follow, watch } as const
   })
 }) {}

@@ -4,16 +4,19 @@ import { Effect, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { eventStream } from "../ServerSentEvents.js"
-import { streamSession, upgradeWebSocket } from "../WebSocket.js"
+import { followSession, upgradeWebSocket } from "../WebSocket.js"
 
 /** The described system's first event: the server is ready. */
 const PING_MESSAGE = JSON.stringify({ type: "ping", data: null })
 
 const changes = (workspace: string) => Effect.flatMap(WorkspaceWatch, (w) => w.watch(workspace))
+const follow = (workspace: string) => Effect.flatMap(WorkspaceWatch, (w) => w.follow(workspace))
 
 /**
  * The WebSocket message of a change, built once per change: every watcher of the workspace gets
  * the same change object, so a thousand watchers share one buffer instead of a thousand copies.
+ * WebSocket watchers are listeners of the workspace's one reader (`follow`): each change is handed
+ * to every socket in one loop, and a socket that is backed up skips to the latest record.
  */
 const frames = new WeakMap<WorkspaceChange, Buffer>()
 const frameOf = (change: WorkspaceChange): Buffer => {
@@ -27,9 +30,10 @@ const frameOf = (change: WorkspaceChange): Buffer => {
 
 export const WorkspaceWatchHttp = implement(WorkbayApi, "workspaceWatch", {
   watchWs: ({ path }) =>
-    Effect.flatMap(changes(path.workspace), (stream) =>
-      upgradeWebSocket(streamSession(
-        Stream.concat(Stream.make(PING_MESSAGE), Stream.map(stream, frameOf))
+    Effect.flatMap(follow(path.workspace), (workspace) =>
+      upgradeWebSocket(followSession(
+        (sendLatest) => workspace.listen((change) => sendLatest(frameOf(change))),
+        [PING_MESSAGE]
       ))),
   watch: ({ path }) =>
     Effect.flatMap(changes(path.workspace), (stream) =>
