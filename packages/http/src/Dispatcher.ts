@@ -734,8 +734,11 @@ export const makeDispatcher = <R>(
         ), { "x-request-id": requestId }))
       }
       const inner = effect
-      effect = Effect.flatMap(auth.authenticate(token), (actor: Actor) =>
-        Effect.zipRight(FiberRef.update(FiberRef.currentContext, Context.add(CurrentActor, actor)), inner))
+      effect = Effect.flatMap(auth.authenticate(token), (actor: Actor) => {
+        // This request's own context (made below, its map copied from the runtime's): set in place.
+        context.unsafeMap.set(CurrentActor.key, actor)
+        return inner
+      })
     }
 
     let context = Context.add(runtime.context, RequestContext, ctx)
