@@ -11,7 +11,7 @@ import {
   type TestUser, UNKNOWN_ID
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
-import { FREE_TEMPLATE, makeTemplate, makeWorkspace, SLOW_TEMPLATE, WORKSPACE_TEMPLATE } from "./fixtures.js"
+import { FREE_TEMPLATE, insertUnbuiltWorkspace, makeTemplate, makeWorkspace, SLOW_TEMPLATE, WORKSPACE_TEMPLATE } from "./fixtures.js"
 
 describe("workspaces", () => {
   let srv: ServiceTestServer
@@ -375,6 +375,32 @@ build:
     expect((await lister.client.delete(`/workspaces/${c.id}/favorite`)).status).toBe(204)
     expectResponse(await owner.put(`/workspaces/${a.id}/favorite`), 400)
     expectResponse(await srv.anonymous.get(`/workspaces`), 401)
+  })
+
+  it("treats a workspace row without a build as missing: 404 on reads, left out of lists", async () => {
+    const holder = await createUser(owner)
+    const built = await makeWorkspace(srv, holder.client, orgId, free.id, { name: "built" })
+    const unbuilt = await insertUnbuiltWorkspace(srv, { ownerId: holder.user.id, organizationId: orgId, templateId: free.id, name: "unbuilt" })
+    for (const client of [holder.client, owner]) {
+      expectResponse(await client.get(`/workspaces/${unbuilt.id}`), 404)
+      expectResponse(await client.get(`/workspaces/${unbuilt.id}?include_deleted=true`), 404)
+      expectResponse(await client.get(`/users/${holder.username}/workspace/unbuilt`), 404)
+      const listed = await client.get(`/workspaces?q=owner:${holder.username}`)
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+      expect(listed.body.workspaces.map((w: any) => w.id)).toEqual([built.id])
+      const all = await client.get(`/workspaces?limit=100`)
+      expect(all.status).toBe(200)
+      expect(all.body.workspaces.map((w: any) => w.id)).not.toContain(unbuilt.id)
+    }
+    // Its builds are an empty list, and the routes that answer the workspace answer 404 too.
+    const builds = await holder.client.get(`/workspaces/${unbuilt.id}/builds`)
+    expect(builds.status, JSON.stringify(builds.body)).toBe(200)
+    expect(builds.body).toEqual([])
+    expectResponse(await holder.client.put(`/workspaces/${unbuilt.id}/dormant`, { dormant: true }), 404)
+    // Watching it is refused before the upgrade or the stream, as for an unknown workspace.
+    const auth = { [SESSION_HEADER]: holder.client.token! }
+    expect((await refusal(connect(`${srv.wsUrl}/api/v2/workspaces/${unbuilt.id}/watch-ws`, auth))).status).toBe(404)
+    expect((await fetch(`${srv.url}/api/v2/workspaces/${unbuilt.id}/watch`, { headers: auth })).status).toBe(404)
   })
 
   it("renames with 204; clashes 409; others 404", async () => {
