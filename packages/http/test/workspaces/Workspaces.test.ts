@@ -11,6 +11,7 @@ import {
   type TestUser, UNKNOWN_ID
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
+import { addBuild, seedWorkspace } from "./portShareFixtures.js"
 import { FREE_TEMPLATE, insertUnbuiltWorkspace, makeTemplate, makeWorkspace, SLOW_TEMPLATE, WORKSPACE_TEMPLATE } from "./fixtures.js"
 
 describe("workspaces", () => {
@@ -217,6 +218,28 @@ describe("workspaces", () => {
     expectValidations(await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/zero`), ["buildnumber"])
     expectResponse(await other.client.post(`/workspaces/${ws.id}/builds`, { transition: "stop" }), 404)
     expectValidations(await member.client.post(`/workspaces/${ws.id}/builds`, { transition: "restart" }), ["transition"])
+  })
+
+  it("pages builds: 25 by default and for limit=0 (the client's \"no limit\"), at most 100, with offset", async () => {
+    // 101 finished builds written straight into storage: running that many through the workers would be slow.
+    const ws = await seedWorkspace(srv, { ownerId: member.user.id, organizationId: orgId, template: free })
+    for (let n = 2; n <= 101; n++) await addBuild(srv, ws, n, [])
+    const numbers = async (query: string) => {
+      const r = await member.client.get(`/workspaces/${ws.id}/builds${query}`)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      return (r.body as Array<any>).map((b) => b.build_number)
+    }
+    const newest = (from: number, count: number) => Array.from({ length: count }, (_, i) => from - i)
+    expect(await numbers("")).toEqual(newest(101, 25))
+    expect(await numbers("?limit=0")).toEqual(newest(101, 25))
+    expect(await numbers("?limit=0&offset=0")).toEqual(newest(101, 25))
+    expect(await numbers("?limit=")).toEqual(newest(101, 25))
+    expect(await numbers("?limit=100")).toEqual(newest(101, 100))
+    expect(await numbers("?limit=1000")).toEqual(newest(101, 100))
+    expect(await numbers("?limit=25&offset=75")).toEqual(newest(26, 25))
+    expect(await numbers("?limit=25&offset=100")).toEqual([1])
+    expect(await numbers("?offset=200")).toEqual([])
+    expectValidations(await member.client.get(`/workspaces/${ws.id}/builds?limit=-1`), ["limit"])
   })
 
   it("reads logs, resources and state; state is for template admins only", async () => {
