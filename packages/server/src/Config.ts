@@ -3,11 +3,14 @@ import { parseArgs } from "node:util"
 import { join, resolve } from "node:path"
 import { Duration } from "effect"
 
-/** A retention setting as given: its duration and where it came from. */
-export interface RetentionSetting {
-  readonly value: Duration.Duration
+/** A setting as given: its value and where it came from. */
+export interface GivenSetting<A> {
+  readonly value: A
   readonly source: "flag" | "env"
 }
+
+/** A retention setting as given: its duration and where it came from. */
+export type RetentionSetting = GivenSetting<Duration.Duration>
 
 export interface ServerConfig {
   readonly port: number
@@ -29,6 +32,8 @@ export interface ServerConfig {
     readonly connectionLogs?: RetentionSetting | undefined
     readonly apiKeys?: RetentionSetting | undefined
   }
+  /** The deployment setting `disable_workspace_sharing` when given by flag or environment; absent keeps it off. */
+  readonly disableWorkspaceSharing?: GivenSetting<boolean> | undefined
 }
 
 /** Every option: flag, environment variable, default and meaning. Drives parsing and `--help`. */
@@ -46,7 +51,8 @@ export const options = [
   { flag: "provisioner-daemons", env: "WORKBAY_PROVISIONER_DAEMONS", default: "2", help: "Built-in provisioner workers in this process (0: none, e.g. API-only replicas)." },
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
   { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
-  { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." }
+  { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." },
+  { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." }
 ] as const
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
@@ -72,6 +78,7 @@ export const helpText = () =>
   ].join("\n")
 
 const truthy = (s: string) => ["1", "true", "yes", "on"].includes(s.toLowerCase())
+const falsy = (s: string) => ["0", "false", "no", "off"].includes(s.toLowerCase())
 
 /** Reads flags from `argv` and the environment from `env`. Throws on unknown flags or a bad port. */
 export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv): ServerConfig => {
@@ -98,6 +105,15 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     if (value === undefined) throw new Error(`Invalid duration "${text}" for --${flag} (use e.g. 90d, 720h, 1h30m or 0).`)
     return { value, source: fromFlag !== undefined ? "flag" : "env" }
   }
+  /** A switch given by flag or variable; undefined when neither is set. A value that is neither on nor off is refused. */
+  const switchOf = (flag: "disable-workspace-sharing"): GivenSetting<boolean> | undefined => {
+    const o = options.find((x) => x.flag === flag)!
+    const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
+    const text = (fromFlag ?? env[o.env])?.trim()
+    if (text === undefined || text === "") return undefined
+    if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${flag} (use true or false).`)
+    return { value: truthy(text), source: fromFlag !== undefined ? "flag" : "env" }
+  }
   const port = Number(get("port"))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port "${get("port")}".`)
   const provisionerDaemons = Number(get("provisioner-daemons"))
@@ -122,7 +138,8 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       auditLogs: retentionOf("audit-logs-retention"),
       connectionLogs: retentionOf("connection-logs-retention"),
       apiKeys: retentionOf("api-keys-retention")
-    }
+    },
+    disableWorkspaceSharing: switchOf("disable-workspace-sharing")
   }
 }
 

@@ -28,16 +28,19 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       }
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
   const { auditLogs, connectionLogs, apiKeys } = config.retention
+  const sharing = config.disableWorkspaceSharing
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
       ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.value } : {}),
       ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.value } : {}),
       ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
+      ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.value } : {}),
       valueSources: {
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
-        ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {})
+        ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),
+        ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.source } : {})
       }
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },

@@ -64,3 +64,57 @@ describe("standalone server", () => {
     await second.close()
   })
 })
+
+describe("workspace sharing setting", () => {
+  it("reads --disable-workspace-sharing and WORKBAY_DISABLE_WORKSPACE_SHARING (flags win) with their sources", () => {
+    expect(loadConfig([], {}).disableWorkspaceSharing).toBeUndefined()
+    expect(loadConfig([], { WORKBAY_DISABLE_WORKSPACE_SHARING: "true" }).disableWorkspaceSharing).toEqual({ value: true, source: "env" })
+    expect(loadConfig(["--disable-workspace-sharing", "false"], { WORKBAY_DISABLE_WORKSPACE_SHARING: "true" }).disableWorkspaceSharing)
+      .toEqual({ value: false, source: "flag" })
+    expect(loadConfig(["--disable-workspace-sharing", "1"], {}).disableWorkspaceSharing).toEqual({ value: true, source: "flag" })
+    expect(() => loadConfig(["--disable-workspace-sharing", "maybe"], {})).toThrow(/Invalid value "maybe"/)
+    expect(helpText()).toContain("--disable-workspace-sharing")
+    expect(helpText()).toContain("WORKBAY_DISABLE_WORKSPACE_SHARING")
+  })
+
+  /** Starts a server with `argv` and `env`, makes the first user, and answers the deployment config's sharing fields. */
+  const sharingReported = async (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => {
+    const running = await startServer(loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", tempDir(), ...argv], env))
+    try {
+      const base = `${running.url}/api/v2`
+      const user = { email: "admin@example.com", username: "admin", password: "Correct-Horse-Battery-9" }
+      const json = { "content-type": "application/json" }
+      expect((await fetch(`${base}/users/first`, { method: "POST", headers: json, body: JSON.stringify(user) })).status).toBe(201)
+      const login = await fetch(`${base}/users/login`, {
+        method: "POST", headers: json, body: JSON.stringify({ email: user.email, password: user.password })
+      })
+      const { session_token } = (await login.json()) as { session_token: string }
+      const res = await fetch(`${base}/deployment/config`, { headers: { "Service-Session-Token": session_token } })
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as {
+        config: Record<string, unknown>
+        options: Array<{ flag?: string; env?: string; value?: unknown; value_source?: string }>
+      }
+      const option = body.options.find((o) => o.flag === "disable-workspace-sharing")
+      return { config: body.config.disable_workspace_sharing, option }
+    } finally {
+      await running.close()
+    }
+  }
+
+  it("turns sharing off in the deployment config, reported with the flag as its source", async () => {
+    const { config, option } = await sharingReported(["--disable-workspace-sharing", "true"], {})
+    expect(config).toBe(true)
+    expect(option).toMatchObject({ env: "WORKBAY_DISABLE_WORKSPACE_SHARING", value: true, value_source: "flag" })
+  })
+
+  it("takes the environment variable, and leaves sharing on by default", async () => {
+    const fromEnv = await sharingReported([], { WORKBAY_DISABLE_WORKSPACE_SHARING: "yes" })
+    expect(fromEnv.config).toBe(true)
+    expect(fromEnv.option).toMatchObject({ value: true, value_source: "env" })
+    const unset = await sharingReported([], {})
+    // An empty top-level value is left out, as the described system does.
+    expect(unset.config).toBeUndefined()
+    expect(unset.option).toMatchObject({ value: false, value_source: "default" })
+  })
+})

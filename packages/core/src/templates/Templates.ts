@@ -19,6 +19,7 @@ import { span } from "../Tracing.js"
 import { toReducedUser, type UserRecord } from "../users/User.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toUser } from "../users/Users.js"
+import { type PortShareLevelValue, PortShareRepo } from "../workspaces/PortShare.js"
 import { jobStatus, ProvisionerJobRepo } from "./ProvisionerJob.js"
 import {
   type TemplateAcl, templateObject, type TemplatePatch, type TemplateRecord, TemplateRepo, type TemplateRole
@@ -168,6 +169,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
     const groupRepo = yield* GroupRepo
     const organizations = yield* Organizations
     const groups = yield* Groups
+    const portShares = yield* PortShareRepo
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -424,9 +426,15 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         if (problems.length > 0) return yield* new BadRequest({ message: "Invalid request to update template metadata.", validations: problems })
         const patch = patchOf(t, input)
         if (Object.keys(patch).length === 0) return Option.none<Template>()
-        const updated = yield* templates.update(t.id, { ...patch, updated_at: yield* now }).pipe(
-          Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(patch.name ?? t.name)))
-        )
+        const at = yield* now
+        const maxLevel = patch.max_port_share_level as PortShareLevelValue | undefined
+        // A lower maximum lowers the port shares of the template's workspaces above it (to `owner`:
+        // deletes them), in the same transaction as the template, as the described system does.
+        const updated = yield* tx.atomic(Effect.gen(function*() {
+          const changed = yield* templates.update(t.id, { ...patch, updated_at: at })
+          if (Option.isSome(changed) && maxLevel !== undefined) yield* portShares.lowerToTemplateMax(t.id, maxLevel)
+          return changed
+        })).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(patch.name ?? t.name))))
         if (Option.isNone(updated)) return yield* NotFound.resource("Template")
         yield* auditResource(templateResource(updated.value), auditedFields(t), auditedFields(updated.value))
         return Option.some(yield* toOne(updated.value))

@@ -35,6 +35,10 @@ export const portShareLevelAllowed = (level: PortShareLevelValue, max: string): 
   return portShareLevelOrder.indexOf(level) <= Math.max(limit, 0)
 }
 
+/** The levels above `max`, which a template with that maximum no longer allows. */
+export const portShareLevelsAbove = (max: PortShareLevelValue): ReadonlyArray<PortShareLevelValue> =>
+  portShareLevelOrder.slice(portShareLevelOrder.indexOf(max) + 1)
+
 /** A shared port as the API answers it (codersdk `WorkspaceAgentPortShare`). */
 export class WorkspaceAgentPortShare extends Schema.Class<WorkspaceAgentPortShare>("WorkspaceAgentPortShare")({
   workspace_id: Schema.UUID,
@@ -66,6 +70,12 @@ export class PortShareRepo extends Context.Tag("@workbay/core/PortShareRepo")<Po
   readonly upsert: (share: PortShareRecord) => Effect.Effect<PortShareRecord>
   /** Whether a share was there to delete. */
   readonly delete: (workspaceId: string, agentName: string, port: number) => Effect.Effect<boolean>
+  /**
+   * Brings the shares of every workspace of the template (deleted ones too) within `max`: a share
+   * above it is set to `max`, or deleted when `max` is `owner` (a port nobody shares has no row).
+   * Answers how many shares changed.
+   */
+  readonly lowerToTemplateMax: (templateId: string, max: PortShareLevelValue) => Effect.Effect<number>
   /** Whether the workspace's latest build (highest build number) made an agent of that name. */
   readonly latestBuildHasAgent: (workspaceId: string, agentName: string) => Effect.Effect<boolean>
 }>() {}

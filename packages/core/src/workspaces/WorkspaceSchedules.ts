@@ -164,8 +164,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
           record = yield* store(workspace, { ...dormancyPatch(dormant, template, at), updated_at: at })
           yield* publishWorkspaceChange(workspace.id)
         }
-        const [wire] = yield* workspaceService.toWires([record])
-        return wire!
+        return yield* workspaceService.toWire(record)
       }).pipe(span("WorkspaceSchedules.setDormant"))
 
     /**

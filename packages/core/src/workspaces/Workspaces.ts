@@ -151,7 +151,10 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         return found.value
       })
 
-    /** The wire records of workspaces: latest builds, templates, organizations and owners read once each. */
+    /**
+     * The wire records of workspaces: latest builds, templates, organizations and owners read once
+     * each. A workspace with no build or no template is left out (see `toWire`).
+     */
     const toWires = (list: ReadonlyArray<WorkspaceRecord>) =>
       Effect.gen(function*() {
         if (list.length === 0) return []
@@ -217,8 +220,13 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         })
       }).pipe(span("Workspaces.toWires"))
 
+    /**
+     * The wire record of one workspace. A row with no build (or no template) has no record: it
+     * answers 404, as lists leave it out (`toWires`). The API never writes one (create writes the
+     * workspace and its first build in one transaction); only a row written another way can be.
+     */
     const toWire = (w: WorkspaceRecord) =>
-      Effect.flatMap(toWires([w]), (ws) => ws.length === 1 ? Effect.succeed(ws[0]!) : Effect.die(new Error(`Workspace ${w.id} has no build or template.`)))
+      Effect.flatMap(toWires([w]), (ws) => ws.length === 1 ? Effect.succeed(ws[0]!) : Effect.fail(workspaceNotFound()))
 
     /** The workspace `id` the caller may read; a deleted one only with `includeDeleted`. */
     const readable = (id: string, includeDeleted = false) =>
@@ -557,7 +565,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         span("Workspaces.buildByNumber")
       )
 
-    return { create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWires } as const
+    return {
+      create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWire, toWires
+    } as const
   }),
   dependencies: [Organizations.Default]
 }) {}

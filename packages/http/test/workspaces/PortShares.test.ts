@@ -129,6 +129,73 @@ describe("port sharing", () => {
     })
   })
 
+  describe("lowering the template's maximum", () => {
+    /** Shares of `ws` as `agent:port=level/protocol`, by port. */
+    const sharesOf = async (ws: { id: string }) =>
+      ((await owner.get(path(ws))).body.shares as Array<any>).map((s) => `${s.agent_name}:${s.port}=${s.share_level}/${s.protocol}`)
+    const setMax = async (t: { id: string }, level: string) => {
+      const r = await owner.patch(`/templates/${t.id}`, { max_port_share_level: level })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body.max_port_share_level).toBe(level)
+    }
+    /** A template whose ports may be shared publicly, two workspaces on it sharing at every level, and a bystander on another template. */
+    const seeded = async () => {
+      const t = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, maxLevel: "public" })
+      const first = await workspace({ template: t })
+      const second = await workspace({ template: t })
+      const other = await workspace()
+      for (const [port, share_level] of [[3000, "organization"], [4000, "authenticated"], [8080, "public"]] as const) {
+        expect((await dev.client.post(path(first), share({ port, share_level, protocol: "https" }))).status).toBe(200)
+      }
+      expect((await dev.client.post(path(second), share({ agent_name: "sidecar", share_level: "public" }))).status).toBe(200)
+      expect((await dev.client.post(path(other), share({ share_level: "public" }))).status).toBe(200)
+      return { t, first, second, other }
+    }
+
+    it("lowers public shares to authenticated when the maximum goes to authenticated, on that template's workspaces only", async () => {
+      const { t, first, second, other } = await seeded()
+      await setMax(t, "authenticated")
+      expect(await sharesOf(first)).toEqual(["main:3000=organization/https", "main:4000=authenticated/https", "main:8080=authenticated/https"])
+      expect(await sharesOf(second)).toEqual(["sidecar:8080=authenticated/http"])
+      expect(await sharesOf(other)).toEqual(["main:8080=public/http"])
+      // Shares keep working under the new maximum: one at it may be set again, one above it is refused.
+      expect((await dev.client.post(path(second), share({ agent_name: "sidecar" }))).status).toBe(200)
+      expectValidations(await dev.client.post(path(second), share({ share_level: "public" })), ["share_level"])
+    })
+
+    it("lowers every share above organization to organization when the maximum goes to organization", async () => {
+      const { t, first, second } = await seeded()
+      await setMax(t, "organization")
+      expect(await sharesOf(first)).toEqual(["main:3000=organization/https", "main:4000=organization/https", "main:8080=organization/https"])
+      expect(await sharesOf(second)).toEqual(["sidecar:8080=organization/http"])
+    })
+
+    it("deletes the shares of the template's workspaces when the maximum goes to owner", async () => {
+      const { t, first, second, other } = await seeded()
+      await setMax(t, "owner")
+      expect(await sharesOf(first)).toEqual([])
+      expect(await sharesOf(second)).toEqual([])
+      expect(await sharesOf(other)).toEqual(["main:8080=public/http"])
+    })
+
+    it("leaves shares alone when the maximum is raised or other settings change", async () => {
+      const t = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, maxLevel: "authenticated" })
+      const ws = await workspace({ template: t })
+      await dev.client.post(path(ws), share({ share_level: "authenticated" }))
+      await setMax(t, "public")
+      expect((await owner.patch(`/templates/${t.id}`, { display_name: "Renamed" })).status).toBe(200)
+      expect(await sharesOf(ws)).toEqual(["main:8080=authenticated/http"])
+    })
+
+    it("changes nothing when the template update is refused", async () => {
+      const { t, first } = await seeded()
+      const taken = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId })
+      expectValidations(await owner.patch(`/templates/${t.id}`, { name: taken.name, max_port_share_level: "owner" }), ["name"], 409)
+      expect((await owner.get(`/templates/${t.id}`)).body.max_port_share_level).toBe("public")
+      expect(await sharesOf(first)).toEqual(["main:3000=organization/https", "main:4000=authenticated/https", "main:8080=public/https"])
+    })
+  })
+
   describe("delete", () => {
     it("answers 200 with no body and removes the share; a second delete answers 404", async () => {
       const ws = await workspace()

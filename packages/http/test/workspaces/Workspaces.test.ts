@@ -11,7 +11,8 @@ import {
   type TestUser, UNKNOWN_ID
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
-import { FREE_TEMPLATE, makeTemplate, makeWorkspace, SLOW_TEMPLATE, WORKSPACE_TEMPLATE } from "./fixtures.js"
+import { addBuild, seedWorkspace } from "./portShareFixtures.js"
+import { FREE_TEMPLATE, insertUnbuiltWorkspace, makeTemplate, makeWorkspace, SLOW_TEMPLATE, WORKSPACE_TEMPLATE } from "./fixtures.js"
 
 describe("workspaces", () => {
   let srv: ServiceTestServer
@@ -219,6 +220,28 @@ describe("workspaces", () => {
     expectValidations(await member.client.post(`/workspaces/${ws.id}/builds`, { transition: "restart" }), ["transition"])
   })
 
+  it("pages builds: 25 by default and for limit=0 (the client's \"no limit\"), at most 100, with offset", async () => {
+    // 101 finished builds written straight into storage: running that many through the workers would be slow.
+    const ws = await seedWorkspace(srv, { ownerId: member.user.id, organizationId: orgId, template: free })
+    for (let n = 2; n <= 101; n++) await addBuild(srv, ws, n, [])
+    const numbers = async (query: string) => {
+      const r = await member.client.get(`/workspaces/${ws.id}/builds${query}`)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      return (r.body as Array<any>).map((b) => b.build_number)
+    }
+    const newest = (from: number, count: number) => Array.from({ length: count }, (_, i) => from - i)
+    expect(await numbers("")).toEqual(newest(101, 25))
+    expect(await numbers("?limit=0")).toEqual(newest(101, 25))
+    expect(await numbers("?limit=0&offset=0")).toEqual(newest(101, 25))
+    expect(await numbers("?limit=")).toEqual(newest(101, 25))
+    expect(await numbers("?limit=100")).toEqual(newest(101, 100))
+    expect(await numbers("?limit=1000")).toEqual(newest(101, 100))
+    expect(await numbers("?limit=25&offset=75")).toEqual(newest(26, 25))
+    expect(await numbers("?limit=25&offset=100")).toEqual([1])
+    expect(await numbers("?offset=200")).toEqual([])
+    expectValidations(await member.client.get(`/workspaces/${ws.id}/builds?limit=-1`), ["limit"])
+  })
+
   it("reads logs, resources and state; state is for template admins only", async () => {
     const reader = await createUser(owner)
     const ws = await makeWorkspace(srv, reader.client, orgId, template.id)
@@ -375,6 +398,32 @@ build:
     expect((await lister.client.delete(`/workspaces/${c.id}/favorite`)).status).toBe(204)
     expectResponse(await owner.put(`/workspaces/${a.id}/favorite`), 400)
     expectResponse(await srv.anonymous.get(`/workspaces`), 401)
+  })
+
+  it("treats a workspace row without a build as missing: 404 on reads, left out of lists", async () => {
+    const holder = await createUser(owner)
+    const built = await makeWorkspace(srv, holder.client, orgId, free.id, { name: "built" })
+    const unbuilt = await insertUnbuiltWorkspace(srv, { ownerId: holder.user.id, organizationId: orgId, templateId: free.id, name: "unbuilt" })
+    for (const client of [holder.client, owner]) {
+      expectResponse(await client.get(`/workspaces/${unbuilt.id}`), 404)
+      expectResponse(await client.get(`/workspaces/${unbuilt.id}?include_deleted=true`), 404)
+      expectResponse(await client.get(`/users/${holder.username}/workspace/unbuilt`), 404)
+      const listed = await client.get(`/workspaces?q=owner:${holder.username}`)
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+      expect(listed.body.workspaces.map((w: any) => w.id)).toEqual([built.id])
+      const all = await client.get(`/workspaces?limit=100`)
+      expect(all.status).toBe(200)
+      expect(all.body.workspaces.map((w: any) => w.id)).not.toContain(unbuilt.id)
+    }
+    // Its builds are an empty list, and the routes that answer the workspace answer 404 too.
+    const builds = await holder.client.get(`/workspaces/${unbuilt.id}/builds`)
+    expect(builds.status, JSON.stringify(builds.body)).toBe(200)
+    expect(builds.body).toEqual([])
+    expectResponse(await holder.client.put(`/workspaces/${unbuilt.id}/dormant`, { dormant: true }), 404)
+    // Watching it is refused before the upgrade or the stream, as for an unknown workspace.
+    const auth = { [SESSION_HEADER]: holder.client.token! }
+    expect((await refusal(connect(`${srv.wsUrl}/api/v2/workspaces/${unbuilt.id}/watch-ws`, auth))).status).toBe(404)
+    expect((await fetch(`${srv.url}/api/v2/workspaces/${unbuilt.id}/watch`, { headers: auth })).status).toBe(404)
   })
 
   it("renames with 204; clashes 409; others 404", async () => {

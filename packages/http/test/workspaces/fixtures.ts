@@ -2,6 +2,9 @@
  * Workspace test support: templates made through the routes from `workbay` archives (the
  * built-in workers import them), and workspaces created and built on those workers.
  */
+import { type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
 import type { Client, ServiceTestServer } from "../support.js"
 import { uniqueName } from "../support.js"
@@ -98,4 +101,24 @@ export const makeWorkspace = async (
   const got = await client.get(`/workspaces/${r.body.id}`)
   expect(got.status).toBe(200)
   return got.body as { id: string; name: string; latest_build: any; [k: string]: unknown }
+}
+
+/**
+ * Writes a workspace row with no build straight through the repository: what the API never
+ * writes (create writes the workspace and its first build in one transaction), for the tests of
+ * how reads and lists treat such a row.
+ */
+export const insertUnbuiltWorkspace = async (
+  srv: ServiceTestServer,
+  init: { readonly ownerId: string; readonly organizationId: string; readonly templateId: string; readonly name?: string }
+) => {
+  const at = new Date()
+  const record: WorkspaceRecord = {
+    id: randomUUID(), created_at: at, updated_at: at, owner_id: init.ownerId, organization_id: init.organizationId,
+    template_id: init.templateId, deleted: false, name: init.name ?? uniqueName("unbuilt"), autostart_schedule: "", ttl_ms: null,
+    last_used_at: at, dormant_at: null, deleting_at: null, next_start_at: null, automatic_updates: "never", favorite: false,
+    user_acl: {}, group_acl: {}
+  }
+  await srv.run(Effect.flatMap(WorkspaceRepo, (repo) => repo.insert(record)).pipe(Effect.orDie))
+  return record
 }

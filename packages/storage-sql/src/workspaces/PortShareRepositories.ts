@@ -4,7 +4,7 @@
  * resources to their agents (tables the builds write; this repository only reads them).
  */
 import { SqlClient } from "@effect/sql"
-import { type PortShareRecord, PortShareRepo } from "@workbay/core"
+import { type PortShareRecord, portShareLevelsAbove, PortShareRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { first, toNumber } from "../Rows.js"
 
@@ -41,6 +41,16 @@ export const make = Effect.gen(function*() {
         WHERE workspace_id = ${workspaceId} AND agent_name = ${agentName} AND port = ${port} RETURNING port`).pipe(
         Effect.map((rs) => rs.length > 0)
       ),
+    lowerToTemplateMax: (templateId, max) => {
+      const ofTemplate = sql`workspace_id IN (SELECT id FROM workspaces WHERE template_id = ${templateId})`
+      const above = portShareLevelsAbove(max)
+      if (above.length === 0) return Effect.succeed(0)
+      const changed = max === "owner"
+        ? sql`DELETE FROM workspace_port_shares WHERE ${ofTemplate} RETURNING port`
+        : sql`UPDATE workspace_port_shares SET share_level = ${max}
+            WHERE share_level IN ${sql.in(above)} AND ${ofTemplate} RETURNING port`
+      return Effect.orDie(changed).pipe(Effect.map((rs) => rs.length))
+    },
     latestBuildHasAgent: (workspaceId, agentName) =>
       Effect.orDie(sql`SELECT 1 AS found FROM workspace_agents a
         JOIN workspace_resources r ON r.id = a.resource_id

@@ -37,8 +37,18 @@ const workspaceRows = Effect.gen(function*() {
     VALUES (${version}, ${template}, ${org}, ${T}, ${T}, 'v1', ${importJob}, ${user}, ${randomUUID()}, 'workbay')`
   yield* sql`INSERT INTO workspaces (id, created_at, updated_at, owner_id, organization_id, template_id, name, last_used_at)
     VALUES (${workspace}, ${T}, ${T}, ${user}, ${org}, ${template}, ${`ws-${workspace.slice(0, 8)}`}, ${T})`
-  return { org, user, version, workspace }
+  return { org, user, template, version, workspace }
 }).pipe(Effect.orDie)
+
+/** Another workspace of the same owner on the template of `ws`. */
+const sibling = (ws: { org: string; user: string; template: string }) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const workspace = randomUUID()
+    yield* sql`INSERT INTO workspaces (id, created_at, updated_at, owner_id, organization_id, template_id, name, last_used_at)
+      VALUES (${workspace}, ${T}, ${T}, ${ws.user}, ${ws.org}, ${ws.template}, ${`ws-${workspace.slice(0, 8)}`}, ${T})`
+    return workspace
+  }).pipe(Effect.orDie)
 
 /** A build of `ws` numbered `number`, whose job made one resource with agents named `agents`. */
 const build = (ws: { org: string; user: string; version: string; workspace: string }, number: number, agents: ReadonlyArray<string>) =>
@@ -89,6 +99,33 @@ export const portShareRepositorySuite = (name: string, makeStorage: StorageFacto
         expect(Option.isNone(yield* repo.find(ws.workspace, "main", 8080))).toBe(true)
         expect(yield* repo.list(ws.workspace)).toEqual([low, sidecar])
         expect((yield* repo.list(other.workspace)).length).toBe(1)
+      })
+    )
+
+    test(
+      "lowers the shares of a template's workspaces to its maximum, and deletes them at owner",
+      Effect.gen(function*() {
+        const repo = yield* PortShareRepo
+        const ws = yield* workspaceRows
+        const second = yield* sibling(ws)
+        const other = yield* workspaceRows
+        const at = (workspace_id: string, port: number, share_level: "organization" | "authenticated" | "public") =>
+          ({ workspace_id, agent_name: "main", port, share_level, protocol: "https" }) as const
+        for (const s of [at(ws.workspace, 1000, "organization"), at(ws.workspace, 2000, "authenticated"), at(ws.workspace, 3000, "public"),
+          at(second, 3000, "public"), at(other.workspace, 3000, "public")]) yield* repo.upsert(s)
+        const levels = (workspace: string) => Effect.map(repo.list(workspace), (rs) => rs.map((r) => r.share_level))
+
+        expect(yield* repo.lowerToTemplateMax(ws.template, "public")).toBe(0)
+        expect(yield* repo.lowerToTemplateMax(ws.template, "authenticated")).toBe(2)
+        expect(yield* levels(ws.workspace)).toEqual(["organization", "authenticated", "authenticated"])
+        expect(yield* levels(second)).toEqual(["authenticated"])
+        expect(yield* repo.lowerToTemplateMax(ws.template, "organization")).toBe(3)
+        expect(yield* levels(ws.workspace)).toEqual(["organization", "organization", "organization"])
+        expect((yield* repo.list(ws.workspace))[2]).toEqual(at(ws.workspace, 3000, "organization"))
+        expect(yield* repo.lowerToTemplateMax(ws.template, "owner")).toBe(4)
+        expect(yield* repo.list(ws.workspace)).toEqual([])
+        expect(yield* repo.list(second)).toEqual([])
+        expect(yield* levels(other.workspace)).toEqual(["public"])
       })
     )
 
