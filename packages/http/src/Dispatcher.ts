@@ -12,7 +12,7 @@
  */
 import { HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type Actor, Auth, AuditRequest, BadRequest, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
+  type Actor, Auth, AuditRequest, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
@@ -476,7 +476,7 @@ export const makeDispatcher = <R>(
         decodePayload: decoderOf(endpoint.payloadSchema),
         encodeSuccess: isVoid
           ? undefined
-          : lazily(() => Schema.encodeUnknownEither(endpoint.successSchema as Schema.Schema<any, any>)),
+          : lazily(() => compileEncoder(endpoint.successSchema as Schema.Schema<any, any>)),
         status: successStatuses[0]!,
         successStatuses,
         binaryBody: binaryBodyOf(endpoint.payloadSchema),

@@ -13,19 +13,29 @@ import { dirname } from "node:path"
 export interface SqliteStorageConfig {
   /** A file path, or `:memory:` for a database that lives as long as the layer. */
   readonly filename: string
+  /**
+   * `"exclusive"`: the process holds the file's locks from its first use to its end (SQLite's
+   * `locking_mode = EXCLUSIVE`), so a statement skips taking and dropping the shared-memory read
+   * lock: about 1.7 us less per statement, a third of a key lookup. No other process can then
+   * read or write the file while the service runs (the `sqlite3` shell answers "database is
+   * locked"). `"normal"` (the default) lets other processes read it alongside, with WAL.
+   */
+  readonly locking?: "normal" | "exclusive" | undefined
 }
 
-const pragmas = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe("PRAGMA foreign_keys = ON")
-  yield* sql.unsafe("PRAGMA busy_timeout = 5000")
-  yield* sql.unsafe("PRAGMA synchronous = NORMAL")
-})
+const pragmas = (config: SqliteStorageConfig) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe("PRAGMA foreign_keys = ON")
+    yield* sql.unsafe("PRAGMA busy_timeout = 5000")
+    yield* sql.unsafe("PRAGMA synchronous = NORMAL")
+    if (config.locking === "exclusive") yield* sql.unsafe("PRAGMA locking_mode = EXCLUSIVE")
+  })
 
 /** Every repository port on SQLite, and the in-memory PubSub (SQLite serves one process). */
 export const layer = (config: SqliteStorageConfig): Layer.Layer<StoragePorts | SqlClient.SqlClient> => {
   if (config.filename !== ":memory:") mkdirSync(dirname(config.filename), { recursive: true })
-  return fromClient(SqliteClient.layer({ filename: config.filename }), sqliteTypes, pragmas, PubSub.memory) as Layer.Layer<
+  return fromClient(SqliteClient.layer({ filename: config.filename }), sqliteTypes, pragmas(config), PubSub.memory) as Layer.Layer<
     StoragePorts | SqlClient.SqlClient
   >
 }

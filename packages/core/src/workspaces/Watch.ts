@@ -22,7 +22,8 @@
  * queue per watcher. The record does not depend on who reads it; each watcher's right to read
  * the workspace is checked when it starts watching (404 otherwise), as in the described system.
  */
-import { Duration, Effect, Exit, Option, Queue, RcMap, Schema, Scope, Stream } from "effect"
+import { Duration, Effect, Exit, Option, Queue, RcMap, Scope, Stream } from "effect"
+import { compileEncoderSync } from "../Encoding.js"
 import { PubSub } from "../PubSub.js"
 import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../templates/ProvisionerJobs.js"
 import { span } from "../Tracing.js"
@@ -67,7 +68,7 @@ const deliver = (listener: WorkspaceListener, change: WorkspaceChange) => {
   }
 }
 
-const encodeWorkspace = Schema.encodeSync(Workspace)
+const encodeWorkspace = compileEncoderSync(Workspace)
 
 export class WorkspaceWatch extends Effect.Service<WorkspaceWatch>()("@workbay/core/WorkspaceWatch", {
   scoped: Effect.gen(function*() {
