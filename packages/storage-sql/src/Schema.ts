@@ -574,5 +574,5 @@ export const LIFECYCLE_RECHECK = `lifecycle_due_at = '${LIFECYCLE_AT_ONCE}', lif
 export const migration0013 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<string> => [
   `ALTER TABLE workspaces ADD COLUMN lifecycle_due_at ${ts} DEFAULT '${LIFECYCLE_AT_ONCE}'`,
   `ALTER TABLE workspaces ADD COLUMN lifecycle_version BIGINT NOT NULL DEFAULT 0`,
-  `CREATE INDEX workspaces_lifecycle_due ON workspaces (lifecycle_due_at) WHERE deleted = FALSE AND lifecycle_due_at IS NOT NULL`
+  `CREATE INDEX workspaces_lifecycle_due ON workspaces (deleted, lifecycle_due_at) WHERE deleted = FALSE AND lifecycle_due_at IS NOT NULL`
 ]

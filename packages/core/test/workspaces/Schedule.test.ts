@@ -786,7 +786,7 @@ describe("lifecycle decisions", () => {
         time_til_dormant_autodelete_ms: fc.constantFrom(0, DAY, 7 * DAY),
         require_active_version: fc.boolean()
       }),
-      ownerStatus: fc.constantFrom("active" as const, "suspended" as const, "dormant" as const)
+      ownerStatus: fc.constantFrom("active" as const, "suspended" as const)
     })
     it("is exactly the first tick at which nextTransition decides something", () => {
       fc.assert(
