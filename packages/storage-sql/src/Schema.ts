@@ -568,8 +568,9 @@ export const LIFECYCLE_RECHECK = `lifecycle_due_at = '${LIFECYCLE_AT_ONCE}', lif
  * once", {@link LIFECYCLE_RECHECK}) after a write to an input of the rules; `lifecycle_version`
  * counts those writes, so the executor stores its answer only if none came since it read the
  * workspace. `workspaces_lifecycle_due` holds the undeleted workspaces with a due time, in its
- * order: a tick reads `lifecycle_due_at <= tick` along it. Existing and new workspaces start due
- * at once: the first tick looks at each and stores its time.
+ * order: a tick reads `lifecycle_due_at <= tick` along it (`deleted` leads the key so that
+ * SQLite's planner, without statistics, prefers it to `workspaces_undeleted_name`). Existing and
+ * new workspaces start due at once: the first tick looks at each and stores its time.
  */
 export const migration0013 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<string> => [
   `ALTER TABLE workspaces ADD COLUMN lifecycle_due_at ${ts} DEFAULT '${LIFECYCLE_AT_ONCE}'`,
