@@ -84,3 +84,5 @@ workspaceListPlanSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", 
 })
 import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
 buildRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+import { lifecycleSuite } from "../../storage-sql/test/workspaces/LifecycleSuite.js"
+lifecycleSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

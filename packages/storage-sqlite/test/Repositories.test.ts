@@ -13,7 +13,9 @@ import { repositorySuite, user } from "../../storage-sql/test/users/RepositorySu
 import { Migrator, SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { migrations, sqliteTypes } from "@workbay/storage-sql"
-import { AuditLogRepo, GroupRepo, MemberRepo, Organization, OrganizationRepo } from "@workbay/core"
+import { AuditLogRepo, GroupRepo, LifecycleCandidates, MemberRepo, Organization, OrganizationRepo } from "@workbay/core"
+import { randomUUID } from "node:crypto"
+import { job, world } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
 
 repositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
@@ -145,6 +147,34 @@ describe("SQLite file storage", () => {
     })
   )
 
+  it.scopedLive("upgrades workspaces of a release before 0013 to be due at once for the lifecycle executor", () =>
+    Effect.gen(function* () {
+      const filename = join(yield* tempDir, "lifecycle.db")
+      const wsId = "7a4b1c1e-0000-4000-8000-0000000000aa"
+      // A release before 0013: a workspace with a running build, as 0012 stored it.
+      yield* Effect.gen(function* () {
+        yield* Migrator.make({})({
+          loader: Migrator.fromRecord(Object.fromEntries(Object.entries(migrations(sqliteTypes)).filter(([k]) => k < "0013"))),
+          table: "workbay_migrations"
+        })
+        const w = yield* world
+        const sql = yield* SqlClient.SqlClient
+        const t = new Date(Date.UTC(2024, 6, 1)).toISOString()
+        yield* sql`INSERT INTO workspaces (id, created_at, updated_at, owner_id, organization_id, template_id, name, last_used_at)
+          VALUES (${wsId}, ${t}, ${t}, ${w.user}, ${w.org}, ${w.template}, 'old', ${t})`
+        yield* sql`INSERT INTO workspace_builds (id, created_at, updated_at, workspace_id, template_version_id, build_number, transition,
+          initiator_id, job_id) VALUES (${randomUUID()}, ${t}, ${t}, ${wsId}, ${w.version}, 1, 'start', ${w.user}, ${yield* job(w)})`
+      }).pipe(Effect.provide(SqliteClient.layer({ filename })), Effect.orDie)
+
+      // This release: the first tick looks at it.
+      const due = yield* Effect.flatMap(LifecycleCandidates, (c) => c.due(new Date(Date.UTC(2024, 6, 1)), 10)).pipe(
+        Effect.provide(Sqlite.layer({ filename })),
+        Effect.orDie
+      )
+      expect(due.map((c) => [c.workspace.id, c.latestBuild.transition, c.version])).toEqual([[wsId, "start", 0]])
+    })
+  )
+
   it.live("the every-user token list reads the login-type index in order, not the whole key table", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -193,3 +223,5 @@ import { workspaceListPlanSuite } from "../../storage-sql/test/workspaces/ListPl
 workspaceListPlanSuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))
 import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
 buildRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+import { lifecycleSuite } from "../../storage-sql/test/workspaces/LifecycleSuite.js"
+lifecycleSuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))

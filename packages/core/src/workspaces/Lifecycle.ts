@@ -1,14 +1,15 @@
 /**
- * The lifecycle executor: at each tick, the workspaces that may be due for a transition are
- * listed, each is decided on with {@link nextTransition} and the decisions are applied.
- * One replica ticks at a time: the tick runs under the `TickLock` port (a Postgres advisory
- * lock across server processes, an in-process lock on SQLite).
+ * The lifecycle executor: at each tick, the workspaces due for a look are listed, each is
+ * decided on with {@link nextTransition} and the decisions are applied; a workspace with nothing
+ * to do is told when to come back ({@link lifecycleDueAt}). One replica ticks at a time: the
+ * tick runs under the `TickLock` port (a Postgres advisory lock across server processes, an
+ * in-process lock on SQLite).
  */
 import { Clock, Context, Duration, Effect, Option } from "effect"
 import type { ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
 import type { TemplateRecord } from "../templates/Template.js"
 import type { UserStatus } from "../users/User.js"
-import { type LifecycleDecision, type LifecycleRule, nextTransition } from "./Schedule.js"
+import { type LifecycleDecision, lifecycleDueAt, type LifecycleRule, nextTransition } from "./Schedule.js"
 import type { WorkspaceRecord } from "./Workspace.js"
 import type { WorkspaceBuildRecord } from "./WorkspaceBuild.js"
 
@@ -19,17 +20,33 @@ export interface LifecycleCandidate {
   readonly job: ProvisionerJobRecord
   readonly template: TemplateRecord
   readonly ownerStatus: UserStatus
+  /**
+   * The storage's count of changes to the workspace's lifecycle inputs, read before the
+   * records: `reschedule` stores nothing when it moved since.
+   */
+  readonly version: number
 }
 
 /**
- * Lists the workspaces that may need a transition at `now`, as the described system's
- * `GetWorkspacesEligibleForTransition`: undeleted, and a start past its deadline, or a stop with
- * an autostart schedule, or a failed start, or a template with dormancy (not yet dormant) or
- * autodelete (already dormant). A wider list is harmless: the executor decides on each.
+ * Where the executor finds its work. The storage keeps, per workspace, when it is next due for a
+ * look: the {@link lifecycleDueAt} of its state as the executor last saw it, or "at once" after
+ * any change to what the rules read (the workspace's schedule, dormancy and template, a new
+ * build, a job's end, a deadline moved earlier, the template's lifecycle settings, the owner's
+ * status). So a tick reads only the workspaces due, through an index, however many are idle. A
+ * wider list is harmless (the executor decides on each); a narrower one would miss a transition.
  */
 export class LifecycleCandidates extends Context.Tag("@workbay/core/LifecycleCandidates")<LifecycleCandidates, {
-  readonly due: (now: Date) => Effect.Effect<ReadonlyArray<LifecycleCandidate>>
+  /** The undeleted workspaces due at `now`, earliest first, at most `limit` (the rest wait for the next tick). */
+  readonly due: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<LifecycleCandidate>>
+  /**
+   * Stores when `candidate`'s workspace is next due (`null`: not until it changes), unless it
+   * changed since it was read (its `version` moved): then it stays due at once.
+   */
+  readonly reschedule: (candidate: LifecycleCandidate, at: Date | null) => Effect.Effect<void>
 }>() {}
+
+/** How many workspaces one tick looks at, at most; more due wait for the next tick, earliest first. */
+export const LIFECYCLE_BATCH = 1000
 
 /**
  * Applies a decision: stores `decision.patch` on the workspace and starts `decision.build` as
@@ -86,19 +103,25 @@ export class LifecycleExecutor extends Effect.Service<LifecycleExecutor>()("@wor
 
     const runOnce = (tick: Date) =>
       Effect.gen(function*() {
-        const due = yield* candidates.due(tick)
+        const due = yield* candidates.due(tick, LIFECYCLE_BATCH)
         const transitions: Record<string, LifecycleRule> = {}
         const errors: Record<string, string> = {}
         yield* Effect.forEach(
           due,
           (candidate) => {
             const decision = nextTransition({ now: tick, ...candidate })
-            if (decision === null) return Effect.void
+            // Nothing to do: come back when a rule could fire (a change brings it back sooner).
+            if (decision === null) return candidates.reschedule(candidate, lifecycleDueAt(candidate))
             const id = candidate.workspace.id
+            // Applied: its writes made it due at once; the next tick decides on the new state.
+            // Failed: decided again at the next tick, behind the workspaces that were due before it.
             return actions.apply(candidate, decision, tick).pipe(
-              Effect.matchCause({
-                onSuccess: () => void (transitions[id] = decision.rule),
-                onFailure: (cause) => void (errors[id] = String(cause))
+              Effect.matchCauseEffect({
+                onSuccess: () => Effect.sync(() => void (transitions[id] = decision.rule)),
+                onFailure: (cause) =>
+                  Effect.sync(() => void (errors[id] = String(cause))).pipe(
+                    Effect.zipRight(candidates.reschedule(candidate, tick))
+                  )
               })
             )
           },

@@ -639,7 +639,7 @@ export interface LifecycleInput {
   readonly now: Date
   readonly workspace: Pick<
     WorkspaceRecord,
-    "deleted" | "autostart_schedule" | "automatic_updates" | "last_used_at" | "dormant_at" | "deleting_at"
+    "deleted" | "autostart_schedule" | "automatic_updates" | "last_used_at" | "dormant_at" | "deleting_at" | "next_start_at"
   >
   readonly latestBuild: Pick<WorkspaceBuildRecord, "transition" | "created_at" | "deadline">
   readonly job: Pick<ProvisionerJobRecord, "started_at" | "canceled_at" | "completed_at" | "error">
@@ -659,67 +659,101 @@ export interface LifecycleInput {
 export const AUTODELETE_RETRY_MS = DAY
 
 /**
- * What the lifecycle executor must do to a workspace now, in the described system's order
- * (`getNextTransition`): autostop, autostart, failed stop, dormancy, autodelete; `null` for
- * nothing. Nothing happens while the latest build's job is unfinished (a build could not start).
+ * For each rule that can fire on this state, the first instant (ms) from which it does, in the
+ * described system's order. Each rule's condition on the time is `now >= instant` (a strict
+ * `now > x` is `now >= x + 1`), so {@link nextTransition} and {@link lifecycleDueAt} read the
+ * same thresholds and cannot disagree.
  */
-export const nextTransition = (input: LifecycleInput): LifecycleDecision | null => {
+const ruleTimes = (input: Omit<LifecycleInput, "now">): ReadonlyArray<readonly [LifecycleRule, number]> => {
   const { job, latestBuild: build, template, workspace } = input
-  const t = input.now.getTime()
   const status = jobStatus(job)
-  if (workspace.deleted || status === "pending" || status === "running" || status === "canceling") return null
+  // Nothing while the latest build's job is unfinished (a build could not start); its end is a change.
+  if (workspace.deleted || status === "pending" || status === "running" || status === "canceling") return []
   const failed = status === "failed"
   const dormant = workspace.dormant_at !== null
+  const times: Array<readonly [LifecycleRule, number]> = []
 
-  // Autostop: past the deadline, or the owner is suspended.
-  if (
-    !failed && !dormant && build.transition === "start" &&
-    (input.ownerStatus === "suspended" || (build.deadline !== null && t >= build.deadline.getTime()))
-  ) {
-    return { rule: "autostop", build: { transition: "stop", reason: "autostop", activeVersion: false }, patch: {} }
+  // Autostop: past the deadline, or at once when the owner is suspended.
+  if (!failed && !dormant && build.transition === "start") {
+    if (input.ownerStatus === "suspended") times.push(["autostop", Number.NEGATIVE_INFINITY])
+    else if (build.deadline !== null) times.push(["autostop", build.deadline.getTime()])
   }
 
-  // Autostart: the schedule's first allowed time after the stop build has come.
+  // Autostart: the schedule's first allowed time after the stop build, once `next_start_at` has
+  // come too (a schedule set after a missed time waits for its next one; none stored: no wait).
   if (
     input.ownerStatus === "active" && !failed && !dormant && build.transition === "stop" &&
     template.allow_user_autostart && workspace.autostart_schedule !== ""
   ) {
     const next = nextAllowedAutostart(workspace.autostart_schedule, build.created_at, template.autostart_requirement_days_of_week)
-    if (next !== null && t >= next.getTime()) {
-      const activeVersion = template.require_active_version || workspace.automatic_updates === "always"
-      return { rule: "autostart", build: { transition: "start", reason: "autostart", activeVersion }, patch: {} }
+    if (next !== null) {
+      times.push(["autostart", Math.max(next.getTime(), workspace.next_start_at?.getTime() ?? Number.NEGATIVE_INFINITY)])
     }
   }
 
   // Failed stop: a failed start left alone longer than the template's failure ttl.
-  if (
-    template.failure_ttl_ms > 0 && failed && build.transition === "start" && job.completed_at !== null &&
-    t - job.completed_at.getTime() > template.failure_ttl_ms
-  ) {
-    return { rule: "failedstop", build: { transition: "stop", reason: "autostop", activeVersion: false }, patch: {} }
+  if (template.failure_ttl_ms > 0 && failed && build.transition === "start" && job.completed_at !== null) {
+    times.push(["failedstop", job.completed_at.getTime() + template.failure_ttl_ms + 1])
   }
 
-  // Dormancy: unused longer than the template's time til dormant; a running workspace is also stopped.
-  if (!dormant && template.time_til_dormant_ms > 0 && t - workspace.last_used_at.getTime() > template.time_til_dormant_ms) {
-    return {
-      rule: "dormancy",
-      build: build.transition === "start" ? { transition: "stop", reason: "dormancy", activeVersion: false } : null,
-      patch: dormancyPatch(true, template, new Date(t))
-    }
+  // Dormancy: unused longer than the template's time til dormant.
+  if (!dormant && template.time_til_dormant_ms > 0) {
+    times.push(["dormancy", workspace.last_used_at.getTime() + template.time_til_dormant_ms + 1])
   }
 
   // Autodelete: dormant past deleting_at; a failed delete is retried a day after it failed.
-  if (
-    dormant && workspace.deleting_at !== null && template.time_til_dormant_autodelete_ms > 0 &&
-    t > workspace.deleting_at.getTime()
-  ) {
-    const retryWait = build.transition === "delete" && failed &&
-      (job.completed_at === null || t - job.completed_at.getTime() <= AUTODELETE_RETRY_MS)
-    if (!retryWait) {
-      return { rule: "autodelete", build: { transition: "delete", reason: "autodelete", activeVersion: false }, patch: {} }
-    }
+  if (dormant && workspace.deleting_at !== null && template.time_til_dormant_autodelete_ms > 0) {
+    const after = workspace.deleting_at.getTime() + 1
+    if (build.transition === "delete" && failed) {
+      if (job.completed_at !== null) times.push(["autodelete", Math.max(after, job.completed_at.getTime() + AUTODELETE_RETRY_MS + 1)])
+    } else times.push(["autodelete", after])
   }
-  return null
+  return times
+}
+
+/**
+ * What the lifecycle executor must do to a workspace now, in the described system's order
+ * (`getNextTransition`): autostop, autostart, failed stop, dormancy, autodelete; `null` for
+ * nothing. Nothing happens while the latest build's job is unfinished (a build could not start).
+ */
+export const nextTransition = (input: LifecycleInput): LifecycleDecision | null => {
+  const t = input.now.getTime()
+  const due = ruleTimes(input).find(([, from]) => from <= t)
+  if (due === undefined) return null
+  const stop = (reason: BuildReason): LifecycleBuild => ({ transition: "stop", reason, activeVersion: false })
+  switch (due[0]) {
+    case "autostop":
+      return { rule: "autostop", build: stop("autostop"), patch: {} }
+    case "autostart": {
+      const activeVersion = input.template.require_active_version || input.workspace.automatic_updates === "always"
+      return { rule: "autostart", build: { transition: "start", reason: "autostart", activeVersion }, patch: {} }
+    }
+    case "failedstop":
+      return { rule: "failedstop", build: stop("autostop"), patch: {} }
+    case "dormancy":
+      // A running workspace is also stopped.
+      return {
+        rule: "dormancy",
+        build: input.latestBuild.transition === "start" ? stop("dormancy") : null,
+        patch: dormancyPatch(true, input.template, new Date(t))
+      }
+    case "autodelete":
+      return { rule: "autodelete", build: { transition: "delete", reason: "autodelete", activeVersion: false }, patch: {} }
+  }
+}
+
+/**
+ * When the lifecycle executor next has to look at this workspace: the first `now` for which
+ * {@link nextTransition} decides something (before it, it decides nothing; from it on, it
+ * does), the epoch for "at once" (an owner suspended while the workspace runs), `null` when no
+ * time would do (nothing can happen until the workspace, its latest build or job, its template
+ * or its owner changes). Storages keep it on the workspace so that a tick reads only the
+ * workspaces due (docs/workspaces.md "How a tick finds its workspaces").
+ */
+export const lifecycleDueAt = (input: Omit<LifecycleInput, "now">): Date | null => {
+  const times = ruleTimes(input)
+  if (times.length === 0) return null
+  return new Date(Math.max(0, Math.min(...times.map(([, from]) => from))))
 }
 
 /**

@@ -55,7 +55,8 @@ const finishedJob = (at: Date) => ({
 const fakeWorld = (initial: ReadonlyArray<LifecycleCandidate>, failFor: ReadonlySet<string> = new Set()) => {
   const state = new Map(initial.map((c) => [c.workspace.id, c]))
   const applied: Array<{ readonly id: string; readonly decision: LifecycleDecision; readonly at: string }> = []
-  const candidates = LifecycleCandidates.of({ due: () => Effect.sync(() => [...state.values()]) })
+  // Every workspace at every tick: a wider list than a storage's, which the executor must bear.
+  const candidates = LifecycleCandidates.of({ due: () => Effect.sync(() => [...state.values()]), reschedule: () => Effect.void })
   const actions = LifecycleActions.of({
     apply: (c, decision, now) =>
       Effect.suspend(() => {
@@ -93,7 +94,8 @@ const stopped = (id: string): LifecycleCandidate => ({
   latestBuild: build({ workspace_id: id }),
   job: finishedJob(new Date("2024-01-01T08:00:00Z")),
   template,
-  ownerStatus: "active"
+  ownerStatus: "active",
+  version: 0
 })
 
 describe("lifecycle executor", () => {

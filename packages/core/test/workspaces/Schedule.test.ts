@@ -14,6 +14,7 @@ import {
   extendDeadline,
   type ExtendInput,
   type LifecycleInput,
+  lifecycleDueAt,
   nextAllowedAutostart,
   nextApplicableMonday,
   nextAutostart,
@@ -27,7 +28,7 @@ import {
   validateTtlMs,
   weeksSinceEpoch
 } from "@workbay/core"
-import { Either } from "effect"
+import { Either, FastCheck as fc } from "effect"
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -546,7 +547,8 @@ describe("lifecycle decisions", () => {
       automatic_updates: "never",
       last_used_at: at("2024-01-01T10:00:00Z"),
       dormant_at: null,
-      deleting_at: null
+      deleting_at: null,
+      next_start_at: null
     },
     latestBuild: { transition: "start", created_at: at("2024-01-01T10:00:00Z"), deadline: null },
     job: done,
@@ -636,6 +638,14 @@ describe("lifecycle decisions", () => {
       expect(start({ now: at("2024-01-03T09:00:00Z"), template: { autostart_requirement_days_of_week: WED } })?.rule).toBe("autostart")
       expect(start({ template: { autostart_requirement_days_of_week: TUE } })?.rule).toBe("autostart")
     })
+    it("waits for next_start_at: a schedule set after a missed time starts at its next one", () => {
+      // The schedule was set Tuesday at noon, after Tuesday's 9:00: its next start is Wednesday's.
+      const later = { next_start_at: at("2024-01-03T09:00:00Z") }
+      expect(start({ now: at("2024-01-02T12:00:00Z"), workspace: later })).toBeNull()
+      expect(start({ now: at("2024-01-03T09:00:00Z"), workspace: later })?.rule).toBe("autostart")
+      // One that passed while the workspace ran does not hold it back.
+      expect(start({ workspace: { next_start_at: at("2023-12-31T09:00:00Z") } })?.rule).toBe("autostart")
+    })
     it("does not start when the template, the owner, the last build or dormancy forbid it", () => {
       expect(start({ template: { allow_user_autostart: false } })).toBeNull()
       expect(start({ ownerStatus: "suspended" })).toBeNull()
@@ -712,6 +722,85 @@ describe("lifecycle decisions", () => {
     expect(decide({ latestBuild: { deadline: now }, job: { started_at: null, completed_at: null } })).toBeNull()
     expect(decide({ latestBuild: { deadline: now }, job: { completed_at: null, canceled_at: now } })).toBeNull()
     expect(decide({ latestBuild: { deadline: now }, workspace: { deleted: true } })).toBeNull()
+  })
+
+  describe("when the executor must look again (lifecycleDueAt)", () => {
+    const dueOf = (o: Over) => {
+      const { now: _, ...input } = { ...base, ...o } as LifecycleInput
+      return lifecycleDueAt({
+        ...input,
+        workspace: { ...base.workspace, ...o.workspace },
+        latestBuild: { ...base.latestBuild, ...o.latestBuild },
+        job: { ...base.job, ...o.job },
+        template: { ...base.template, ...o.template }
+      })
+    }
+    it("is the deadline of a running workspace, at once for a suspended owner, none without a rule", () => {
+      expect(dueOf({ latestBuild: { deadline: at("2024-01-02T10:00:00Z") } })).toEqual(at("2024-01-02T10:00:00Z"))
+      expect(dueOf({ ownerStatus: "suspended" })).toEqual(new Date(0))
+      expect(dueOf({})).toBeNull()
+      expect(dueOf({ job: { completed_at: null } })).toBeNull()
+    })
+    it("is the later of the schedule's time after the stop and next_start_at", () => {
+      const stopped: Over = { latestBuild: { transition: "stop" }, workspace: { autostart_schedule: "CRON_TZ=UTC 0 9 * * *" } }
+      expect(dueOf(stopped)).toEqual(at("2024-01-02T09:00:00Z"))
+      expect(dueOf({ ...stopped, workspace: { ...stopped.workspace, next_start_at: at("2024-01-03T09:00:00Z") } }))
+        .toEqual(at("2024-01-03T09:00:00Z"))
+    })
+    it("is the first of the rules that can fire, strictly after a threshold", () => {
+      expect(dueOf({ template: { time_til_dormant_ms: 7 * DAY } })).toEqual(new Date(at("2024-01-01T10:00:00Z").getTime() + 7 * DAY + 1))
+      expect(dueOf({ latestBuild: { deadline: at("2024-01-09T00:00:00Z") }, template: { time_til_dormant_ms: 7 * DAY } }))
+        .toEqual(new Date(at("2024-01-01T10:00:00Z").getTime() + 7 * DAY + 1))
+    })
+
+    // Any state: before its due time nothing is decided, from it on something is; none: never.
+    const T = at("2024-01-10T00:00:00Z").getTime()
+    const time = fc.integer({ min: -20 * 24 * 60, max: 20 * 24 * 60 }).map((m) => new Date(T + m * MIN))
+    const maybe = <A>(a: fc.Arbitrary<A>) => fc.option(a, { nil: null })
+    const state = fc.record({
+      workspace: fc.record({
+        deleted: fc.constantFrom(false, false, false, false, true),
+        autostart_schedule: fc.constantFrom("", "CRON_TZ=UTC 0 9 * * *", "CRON_TZ=Europe/Paris 30 7 * * 1-5", "0 22 * * 0"),
+        automatic_updates: fc.constantFrom("always" as const, "never" as const),
+        last_used_at: time,
+        dormant_at: maybe(time),
+        deleting_at: maybe(time),
+        next_start_at: maybe(time)
+      }),
+      latestBuild: fc.record({
+        transition: fc.constantFrom("start" as const, "stop" as const, "delete" as const),
+        created_at: time,
+        deadline: maybe(time)
+      }),
+      job: fc.record({
+        started_at: maybe(time),
+        canceled_at: maybe(time),
+        completed_at: maybe(time),
+        error: fc.constantFrom("", "boom")
+      }),
+      template: fc.record({
+        allow_user_autostart: fc.boolean(),
+        autostart_requirement_days_of_week: fc.constantFrom(ALL, MON | WED, SAT | SUN, 0),
+        failure_ttl_ms: fc.constantFrom(0, HOUR, DAY),
+        time_til_dormant_ms: fc.constantFrom(0, DAY, 7 * DAY),
+        time_til_dormant_autodelete_ms: fc.constantFrom(0, DAY, 7 * DAY),
+        require_active_version: fc.boolean()
+      }),
+      ownerStatus: fc.constantFrom("active" as const, "suspended" as const)
+    })
+    it("is exactly the first tick at which nextTransition decides something", () => {
+      fc.assert(
+        fc.property(state, fc.array(time, { minLength: 1, maxLength: 8 }), (input, nows) => {
+          const due = lifecycleDueAt(input)
+          const decides = (now: Date) => nextTransition({ ...input, now }) !== null
+          if (due === null) return nows.every((now) => !decides(now))
+          if (!decides(due)) return false
+          if (due.getTime() > 0 && decides(new Date(due.getTime() - 1))) return false
+          return nows.every((now) => decides(now) === (now.getTime() >= due.getTime()))
+        }),
+        { numRuns: 2000 }
+      )
+    })
   })
 
   it("dormancy patches: dormant schedules deletion, active resets use", () => {

@@ -17,7 +17,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { filters } from "../Filters.js"
 import { first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
-import { WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
+import { LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { tagConditions } from "./Tags.js"
 
@@ -71,13 +71,19 @@ export const make = Effect.gen(function*() {
     Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToJob))
 
   const tags = tagConditions(sql)
+  const buildsOf = (jobIds: ReadonlyArray<string>) =>
+    sql`(SELECT workspace_id FROM workspace_builds WHERE job_id IN ${sql.in(jobIds)})`
   /**
-   * Recomputes the list sort key of the workspaces whose build ran these jobs (migration 0012).
-   * Only a completion can make a latest build running; a cancel or a hung job ends it failed or
-   * canceled, which ranks as the pending build it was.
+   * Recomputes the list sort key of the workspaces whose build ran these jobs (migration 0012),
+   * and makes them due for the lifecycle executor (migration 0013: an ended job is a change to
+   * what its rules read). Only a completion can make a latest build running; a cancel or a hung
+   * job ends it failed or canceled, which ranks as the pending build it was.
    */
   const rerank = (jobIds: ReadonlyArray<string>) =>
-    sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)} WHERE id IN (SELECT workspace_id FROM workspace_builds WHERE job_id IN ${sql.in(jobIds)})`
+    sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE id IN ${buildsOf(jobIds)}`
+  /** The workspaces whose build ran these jobs are due for the lifecycle executor (their job ended). */
+  const recheck = (jobIds: ReadonlyArray<string>) =>
+    jobIds.length === 0 ? Effect.void : sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE id IN ${buildsOf(jobIds)}`.pipe(Effect.asVoid)
   const tagsInclude = tags.include
   const tagsWithin = tags.within
 
@@ -132,18 +138,27 @@ export const make = Effect.gen(function*() {
     requestCancel: (jobId, now) => {
       const at = now.toISOString()
       // A job nobody started finishes canceled at once; a started one waits for its worker.
-      return one(sql<Row>`UPDATE provisioner_jobs
-        SET canceled_at = ${at}, updated_at = ${at},
-          completed_at = CASE WHEN started_at IS NULL THEN ${at} ELSE completed_at END
-        WHERE id = ${jobId} AND completed_at IS NULL AND canceled_at IS NULL
-        RETURNING *`)
+      return withTransaction(Effect.gen(function*() {
+        const done = yield* one(sql<Row>`UPDATE provisioner_jobs
+          SET canceled_at = ${at}, updated_at = ${at},
+            completed_at = CASE WHEN started_at IS NULL THEN ${at} ELSE completed_at END
+          WHERE id = ${jobId} AND completed_at IS NULL AND canceled_at IS NULL
+          RETURNING *`)
+        if (Option.isSome(done) && done.value.completed_at !== null) yield* recheck([jobId])
+        return done
+      })).pipe(Effect.orDie)
     },
 
     failHung: (olderThan, error, now) =>
-      sql<Row>`UPDATE provisioner_jobs
-        SET completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()}, error = ${error}, error_code = ''
-        WHERE started_at IS NOT NULL AND completed_at IS NULL AND updated_at < ${olderThan.toISOString()}
-        RETURNING id`.pipe(Effect.orDie, Effect.map((rs) => rs.map((r) => String(r.id)))),
+      withTransaction(Effect.gen(function*() {
+        const rs = yield* sql<Row>`UPDATE provisioner_jobs
+          SET completed_at = ${now.toISOString()}, updated_at = ${now.toISOString()}, error = ${error}, error_code = ''
+          WHERE started_at IS NOT NULL AND completed_at IS NULL AND updated_at < ${olderThan.toISOString()}
+          RETURNING id`
+        const ids = rs.map((r) => String(r.id))
+        yield* recheck(ids)
+        return ids
+      })).pipe(Effect.orDie),
 
     appendLogs: (jobId, logs, maxBytes) =>
       withTransaction(Effect.gen(function*() {

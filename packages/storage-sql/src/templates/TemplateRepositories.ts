@@ -1,7 +1,8 @@
 /**
  * Templates and template versions on @effect/sql. ACLs, tags, variable values and a version's
  * import result are JSON text; a template's name is unique per organization among the undeleted
- * (case-insensitive), a version's name per template.
+ * (case-insensitive), a version's name per template. A change to a template's lifecycle settings
+ * makes its workspaces due for the lifecycle executor (migration 0013).
  */
 import { SqlClient } from "@effect/sql"
 import {
@@ -15,9 +16,16 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { escapeLike, filters } from "../Filters.js"
 import { bind, bindRecord, first, fromJson, toBool, toDate, toNumber } from "../Rows.js"
+import { LIFECYCLE_RECHECK } from "../Schema.js"
+import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
 type Row = Record<string, unknown>
+
+/** The template settings the lifecycle rules read (`nextTransition`'s `template`, timing only). */
+const LIFECYCLE_SETTINGS: ReadonlyArray<keyof TemplateRecord> = [
+  "allow_user_autostart", "autostart_requirement_days_of_week", "failure_ttl_ms", "time_til_dormant_ms", "time_til_dormant_autodelete_ms"
+]
 
 const rowToTemplate = (r: Row): TemplateRecord => ({
   id: r.id as string,
@@ -93,6 +101,7 @@ const rowToDryRun = (r: Row): DryRunRecord => ({
 export const makeTemplates = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const f = filters(sql)
+  const withTransaction = transaction(sql)
   const byId = (id: string) =>
     Effect.orDie(sql<Row>`SELECT * FROM templates WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToTemplate)))
   return TemplateRepo.of({
@@ -121,7 +130,12 @@ export const makeTemplates = Effect.gen(function*() {
       Effect.gen(function*() {
         const values = bindRecord(patch)
         if (Object.keys(values).length > 0) {
-          yield* unique(sql`UPDATE templates SET ${sql.update(values)} WHERE id = ${id} AND deleted = FALSE`)
+          const lifecycle = LIFECYCLE_SETTINGS.some((k) => (patch as Partial<TemplateRecord>)[k] !== undefined)
+          yield* unique(withTransaction(Effect.gen(function*() {
+            yield* sql`UPDATE templates SET ${sql.update(values)} WHERE id = ${id} AND deleted = FALSE`
+            // Every workspace of the template is looked at by the next tick (one indexed update).
+            if (lifecycle) yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE template_id = ${id} AND deleted = FALSE`
+          })))
         }
         return Option.filter(yield* byId(id), (t) => !t.deleted)
       }),

@@ -11,6 +11,7 @@ import { purgeBefore } from "../Purge.js"
 import {
   apiKeyColumns, bind, bindRecord, first, prefixed, rowToApiKey, rowToGitSshKey, rowToUser, toBool, USER_JOIN_COLUMNS
 } from "../Rows.js"
+import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
@@ -124,6 +125,11 @@ export const make = Effect.gen(function*() {
           const rs = yield* sql<{ deleted: unknown }>`UPDATE users SET status = ${status}
             WHERE id = ${id} AND status <> ${status} RETURNING deleted`
           if (rs.length > 0 && !toBool(rs[0]!.deleted)) yield* bumpUsers(0, status === "active" ? 1 : -1)
+          // The lifecycle rules read the owner's status (a suspended owner's workspaces stop, only
+          // an active owner's start): the executor looks at their workspaces again (migration 0013).
+          if (rs.length > 0) {
+            yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE owner_id = ${id} AND deleted = FALSE`
+          }
         }
         return yield* plain(rest)
       }))).pipe(Effect.map((rs) => first(rs, rowToUser)))

@@ -2,7 +2,8 @@
  * Workspace builds (with their parameter values) and the resources and agents their jobs made,
  * on @effect/sql. Build numbers are unique per workspace, so two builds racing for the next
  * number clash (`UniqueViolation`); the provisioner's state is bytes; agents' apps, scripts,
- * display apps and environment are JSON text.
+ * display apps and environment are JSON text. A new build, a build's result and a deadline moved
+ * earlier make the workspace due for the lifecycle executor (migration 0013).
  */
 import { SqlClient } from "@effect/sql"
 import {
@@ -14,7 +15,7 @@ import {
   WorkspaceResourceRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
-import { WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
+import { LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { bindRecord, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { unique } from "../Unique.js"
 
@@ -116,13 +117,30 @@ export const makeBuilds = Effect.gen(function*() {
   const one = (rows: ReadonlyArray<Row>) =>
     Effect.map(withParameters(rows.slice(0, 1)), (bs) => Option.fromNullable(bs[0]))
 
+  const workspaceOf = (buildId: string) => sql`(SELECT workspace_id FROM workspace_builds WHERE id = ${buildId})`
+  /** The build's workspace is due for the lifecycle executor at once. */
+  const recheckOfBuild = (buildId: string) =>
+    Effect.orDie(sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${workspaceOf(buildId)}`).pipe(Effect.asVoid)
+  /**
+   * The build's workspace is due by `deadline` (its autostop) at the latest. Only the autostop
+   * rule reads the deadline, so a later one changes nothing that was due earlier: activity bumps
+   * do not bring a workspace back before its old deadline, when the executor reads the new one.
+   */
+  const dueBy = (buildId: string, deadline: Date) => {
+    const at = deadline.toISOString()
+    return Effect.orDie(sql`UPDATE workspaces SET lifecycle_version = lifecycle_version + 1,
+      lifecycle_due_at = CASE WHEN lifecycle_due_at IS NULL OR lifecycle_due_at > ${at} THEN ${at} ELSE lifecycle_due_at END
+      WHERE id = ${workspaceOf(buildId)}`).pipe(Effect.asVoid)
+  }
+
   return WorkspaceBuildRepo.of({
     insert: (build) =>
       Effect.gen(function*() {
         const { parameters, provisioner_state, ...rest } = build
         yield* unique(sql`INSERT INTO workspace_builds ${sql.insert({ ...bindRecord(rest), provisioner_state: bytes(provisioner_state) })}`)
-        // The workspace's list sort key follows its latest build (see migration 0012).
-        yield* Effect.orDie(sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)} WHERE id = ${build.workspace_id}`)
+        // The workspace's list sort key follows its latest build (see migration 0012); the
+        // lifecycle executor looks at it again (migration 0013).
+        yield* Effect.orDie(sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${build.workspace_id}`)
         if (parameters.length > 0) {
           yield* Effect.orDie(sql`INSERT INTO workspace_build_parameters ${
             sql.insert(parameters.map((p) => ({ workspace_build_id: build.id, name: p.name, value: p.value })))
@@ -163,7 +181,7 @@ export const makeBuilds = Effect.gen(function*() {
           max_deadline: result.max_deadline === null ? null : result.max_deadline.toISOString(),
           provisioner_state: bytes(result.provisioner_state)
         })
-      } WHERE id = ${id}`).pipe(Effect.asVoid),
+      } WHERE id = ${id}`).pipe(Effect.zipRight(recheckOfBuild(id))),
     setDeadline: (id, times, now) =>
       Effect.orDie(sql`UPDATE workspace_builds SET ${
         sql.update({
@@ -173,7 +191,7 @@ export const makeBuilds = Effect.gen(function*() {
             ? {}
             : { max_deadline: times.max_deadline === null ? null : times.max_deadline.toISOString() })
         })
-      } WHERE id = ${id}`).pipe(Effect.asVoid)
+      } WHERE id = ${id}`).pipe(Effect.zipRight(times.deadline === null ? Effect.void : dueBy(id, times.deadline)))
   })
 })
 

@@ -1,94 +1,97 @@
 /**
- * The `LifecycleCandidates` port on @effect/sql: the workspaces a lifecycle tick may have to
- * move (the described system's `GetWorkspacesEligibleForTransition`). One query over undeleted
- * workspaces with their latest build and its finished job: a start past its deadline or whose
- * owner is suspended, a stop whose `next_start_at` has come, a dormant workspace past its
- * `deleting_at`, and per template with dormancy or a failure ttl, workspaces unused past the
- * threshold or failed starts older than the ttl (thresholds computed here, so every condition
- * compares a column with a value: the indexes of migration 0013 serve them). The records are
- * then read through the repositories; the executor decides on each.
+ * The `LifecycleCandidates` port on @effect/sql: the workspaces a lifecycle tick looks at. Each
+ * workspace row keeps when it is next due (`lifecycle_due_at`, migration 0013): the executor's
+ * `lifecycleDueAt` of the state it last saw, or "at once" after a write to what the rules read
+ * (every such write in these repositories sets it, with `LIFECYCLE_RECHECK`). A tick reads the
+ * undeleted workspaces due along the partial index `workspaces_lifecycle_due`, earliest first,
+ * so its cost follows the workspaces due, not the workspaces stored; then their records through
+ * the repositories. `reschedule` stores the executor's answer only if `lifecycle_version` has
+ * not moved since the tick read it (a write in between keeps the workspace due at once).
  */
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import {
   type LifecycleCandidate,
   LifecycleCandidates,
   ProvisionerJobRepo,
+  type TemplateRecord,
   TemplateRepo,
+  type UserStatus,
   UserRepo,
-  WorkspaceBuildRepo,
-  WorkspaceRepo
+  WorkspaceBuildRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
 import { toNumber } from "../Rows.js"
+import { rowToWorkspace } from "./Repositories.js"
 
 type Row = Record<string, unknown>
 
+/**
+ * The ids and `lifecycle_version`s of the undeleted workspaces due at `now`, earliest first.
+ * Exported for the test of its query plan.
+ */
+export const lifecycleDueStatement = (sql: SqlClient.SqlClient, now: Date, limit: number) =>
+  sql<Row>`SELECT id, lifecycle_version FROM workspaces
+    WHERE deleted = FALSE AND lifecycle_due_at IS NOT NULL AND lifecycle_due_at <= ${now.toISOString()}
+    ORDER BY lifecycle_due_at LIMIT ${limit}`
+
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const workspaces = yield* WorkspaceRepo
   const builds = yield* WorkspaceBuildRepo
   const jobs = yield* ProvisionerJobRepo
   const templates = yield* TemplateRepo
   const users = yield* UserRepo
 
-  const dueIds = (now: Date) =>
-    Effect.gen(function*() {
-      const at = now.toISOString()
-      const timed = yield* sql<Row>`SELECT id, time_til_dormant_ms, failure_ttl_ms FROM templates
-        WHERE deleted = FALSE AND (time_til_dormant_ms > 0 OR failure_ttl_ms > 0)`
-      const conditions: Array<Statement.Fragment> = [
-        sql`(b.transition = 'start' AND b.deadline IS NOT NULL AND b.deadline <= ${at})`,
-        sql`(b.transition = 'start' AND u.status = 'suspended')`,
-        sql`(b.transition = 'stop' AND w.autostart_schedule <> '' AND w.next_start_at IS NOT NULL AND w.next_start_at <= ${at})`,
-        sql`(w.dormant_at IS NOT NULL AND w.deleting_at IS NOT NULL AND w.deleting_at <= ${at})`
-      ]
-      for (const t of timed) {
-        const dormantMs = toNumber(t.time_til_dormant_ms)
-        const failureMs = toNumber(t.failure_ttl_ms)
-        if (dormantMs > 0) {
-          const before = new Date(now.getTime() - dormantMs).toISOString()
-          conditions.push(sql`(w.template_id = ${t.id as string} AND w.dormant_at IS NULL AND w.last_used_at < ${before})`)
-        }
-        if (failureMs > 0) {
-          const before = new Date(now.getTime() - failureMs).toISOString()
-          conditions.push(
-            sql`(w.template_id = ${t.id as string} AND b.transition = 'start' AND j.job_status = 'failed' AND j.completed_at < ${before})`
-          )
-        }
-      }
-      const rows = yield* sql<Row>`SELECT w.id FROM workspaces w
-        JOIN workspace_builds b ON b.workspace_id = w.id
-          AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = w.id)
-        JOIN provisioner_jobs j ON j.id = b.job_id
-        JOIN users u ON u.id = w.owner_id
-        WHERE w.deleted = FALSE AND j.completed_at IS NOT NULL AND ${sql.or(conditions)}
-        ORDER BY w.id`
-      return rows.map((r) => r.id as string)
-    }).pipe(Effect.orDie)
+  const reschedule = (id: string, version: number, at: Date | null) =>
+    Effect.orDie(sql`UPDATE workspaces SET lifecycle_due_at = ${at === null ? null : at.toISOString()}
+      WHERE id = ${id} AND lifecycle_version = ${version}`).pipe(Effect.asVoid)
 
   return LifecycleCandidates.of({
-    due: (now) =>
+    due: (now, limit) =>
       Effect.gen(function*() {
-        const ids = yield* dueIds(now)
-        const out: Array<LifecycleCandidate> = []
+        // The versions first: a write after this read moves them, and `reschedule` stores nothing.
+        const due = yield* Effect.orDie(lifecycleDueStatement(sql, now, limit))
+        if (due.length === 0) return []
+        const ids = due.map((r) => r.id as string)
+        const rows = yield* Effect.orDie(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)
+        const workspaces = new Map(rows.map((r) => [r.id as string, rowToWorkspace(r)]))
         const latest = new Map((yield* builds.latestOf(ids)).map((b) => [b.workspace_id, b]))
-        for (const id of ids) {
-          const workspace = Option.getOrUndefined(yield* workspaces.findById(id))
+        const templateOf = new Map<string, TemplateRecord | undefined>()
+        const statusOf = new Map<string, UserStatus | undefined>()
+        const out: Array<LifecycleCandidate> = []
+        for (const r of due) {
+          const id = r.id as string
+          const version = toNumber(r.lifecycle_version)
+          const workspace = workspaces.get(id)
           const latestBuild = latest.get(id)
-          if (workspace === undefined || latestBuild === undefined) continue
+          // Nothing to decide on: not due until it changes (its first build makes it due again).
+          const skip = reschedule(id, version, null)
+          if (workspace === undefined || latestBuild === undefined) {
+            yield* skip
+            continue
+          }
           const job = Option.getOrUndefined(yield* jobs.findById(latestBuild.job_id))
-          const template = Option.getOrUndefined(yield* templates.findById(workspace.template_id))
-          const owner = Option.getOrUndefined(yield* users.findById(workspace.owner_id))
-          if (job === undefined || template === undefined || owner === undefined) continue
-          out.push({ workspace, latestBuild, job, template, ownerStatus: owner.status })
+          if (!templateOf.has(workspace.template_id)) {
+            templateOf.set(workspace.template_id, Option.getOrUndefined(yield* templates.findById(workspace.template_id)))
+          }
+          if (!statusOf.has(workspace.owner_id)) {
+            statusOf.set(workspace.owner_id, Option.getOrUndefined(yield* users.findById(workspace.owner_id))?.status)
+          }
+          const template = templateOf.get(workspace.template_id)
+          const ownerStatus = statusOf.get(workspace.owner_id)
+          if (job === undefined || template === undefined || ownerStatus === undefined) {
+            yield* skip
+            continue
+          }
+          out.push({ workspace, latestBuild, job, template, ownerStatus, version })
         }
         return out
-      })
+      }),
+    reschedule: (candidate, at) => reschedule(candidate.workspace.id, candidate.version, at)
   })
 })
 
 export const layer: Layer.Layer<
   LifecycleCandidates,
   never,
-  SqlClient.SqlClient | WorkspaceRepo | WorkspaceBuildRepo | ProvisionerJobRepo | TemplateRepo | UserRepo
+  SqlClient.SqlClient | WorkspaceBuildRepo | ProvisionerJobRepo | TemplateRepo | UserRepo
 > = Layer.effect(LifecycleCandidates, make)

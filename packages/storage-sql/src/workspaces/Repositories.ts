@@ -1,9 +1,14 @@
-/** Workspaces on @effect/sql. Sharing lists are JSON text; names are unique per owner among the undeleted. */
+/**
+ * Workspaces on @effect/sql. Sharing lists are JSON text; names are unique per owner among the
+ * undeleted. A change to a field the lifecycle rules read makes the workspace due for the
+ * executor (migration 0013).
+ */
 import { SqlClient, type Statement } from "@effect/sql"
-import { type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo, type WorkspaceStatus } from "@workbay/core"
+import { type WorkspaceFilter, type WorkspacePatch, type WorkspaceRecord, WorkspaceRepo, type WorkspaceStatus } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { escapeLike } from "../Filters.js"
 import { bindRecord, first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
@@ -29,6 +34,13 @@ export const rowToWorkspace = (r: Row): WorkspaceRecord => ({
   user_acl: fromJson(r.user_acl, {}),
   group_acl: fromJson(r.group_acl, {})
 })
+
+/**
+ * The fields of a workspace whose change may bring a lifecycle rule earlier (the executor then
+ * looks at it at the next tick). Not `last_used_at`: the services only move it later (a use),
+ * which only puts dormancy off; a report of use every minute must not make a workspace due.
+ */
+const LIFECYCLE_FIELDS: ReadonlyArray<keyof WorkspacePatch> = ["autostart_schedule", "next_start_at", "dormant_at", "deleting_at", "template_id"]
 
 /** The workspace repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -80,8 +92,12 @@ export const make = Effect.gen(function*() {
       Effect.gen(function*() {
         const { deleted, ...rest } = patch
         const values = bindRecord(rest)
+        const recheck = deleted === false || LIFECYCLE_FIELDS.some((k) => patch[k] !== undefined)
+        // One statement: the change and the lifecycle mark commit together.
+        const set = recheck ? sql`${sql.update(values)}, ${sql.literal(LIFECYCLE_RECHECK)}` : sql.update(values)
+        const changes = Object.keys(values).length > 0
         if (deleted === undefined) {
-          if (Object.keys(values).length > 0) yield* unique(sql`UPDATE workspaces SET ${sql.update(values)} WHERE id = ${id}`)
+          if (changes) yield* unique(sql`UPDATE workspaces SET ${set} WHERE id = ${id}`)
           return yield* byId(id)
         }
         // Deletion moves the kept counts, once: the guarded update changes the row only if it is not already so.
@@ -89,7 +105,8 @@ export const make = Effect.gen(function*() {
           const rs = yield* sql<{ owner_id: string }>`UPDATE workspaces SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
             WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id`
           if (rs.length > 0) yield* bumpCounts(rs[0]!.owner_id, deleted ? -1 : 1)
-          if (Object.keys(values).length > 0) yield* sql`UPDATE workspaces SET ${sql.update(values)} WHERE id = ${id}`
+          if (changes) yield* sql`UPDATE workspaces SET ${set} WHERE id = ${id}`
+          else if (recheck) yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${id}`
         })))
         return yield* byId(id)
       }),

@@ -19,17 +19,17 @@ type Ports = StoragePorts | SqlClient.SqlClient
 
 const at = (s: number) => new Date(Date.UTC(2024, 6, 1, 10, 0, s, 123))
 
-interface World {
+export interface World {
   readonly org: string
   readonly user: string
   readonly template: string
   readonly version: string
 }
 
-type JobState = "pending" | "running" | "succeeded" | "failed"
+export type JobState = "pending" | "running" | "succeeded" | "failed"
 
 /** A provisioner job of `org` in `state`; answers its id. */
-const job = (w: World, state: JobState = "succeeded") =>
+export const job = (w: World, state: JobState = "succeeded") =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const id = randomUUID()
@@ -44,7 +44,7 @@ const job = (w: World, state: JobState = "succeeded") =>
   }).pipe(Effect.orDie)
 
 /** An organization, a user, a template and a version of it. */
-const world = Effect.gen(function*() {
+export const world = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const org = randomUUID()
   const user = randomUUID()
@@ -65,13 +65,13 @@ const world = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 let names = 0
-const workspace = (w: World, overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
+export const workspace = (w: World, overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
   id: randomUUID(), created_at: at(1), updated_at: at(1), owner_id: w.user, organization_id: w.org, template_id: w.template,
   deleted: false, name: `ws-${++names}`, autostart_schedule: "", ttl_ms: null, last_used_at: at(1), dormant_at: null, deleting_at: null,
   next_start_at: null, automatic_updates: "never", favorite: false, user_acl: {}, group_acl: {}, ...overrides
 })
 
-const build = (w: World, workspaceId: string, jobId: string, overrides: Partial<WorkspaceBuildRecord> = {}): WorkspaceBuildRecord => ({
+export const build = (w: World, workspaceId: string, jobId: string, overrides: Partial<WorkspaceBuildRecord> = {}): WorkspaceBuildRecord => ({
   id: randomUUID(), created_at: at(3), updated_at: at(3), workspace_id: workspaceId, template_version_id: w.version,
   template_version_preset_id: null, build_number: 1, transition: "start", initiator_id: w.user, job_id: jobId,
   provisioner_state: new Uint8Array(0), deadline: null, max_deadline: null, reason: "initiator", daily_cost: 0, has_ai_task: false,
