@@ -89,8 +89,11 @@ try {
   log(`idle RSS after start: ${fmt(rssIdle)} MB`)
 
   // The same measure for the bare baseline, as a reference for this machine at this moment.
+  // The server holds its SQLite file alone (--sqlite-locking exclusive, the default): copy it while stopped.
   const baselineDb = join(work, "baseline.db")
+  await stopChild(wb.child)
   vacuumInto(dbFile, baselineDb)
+  wb = await workbay.start()
   const bport = await freePort()
   const startBaseline = () =>
     spawn(
@@ -135,7 +138,9 @@ try {
     const extras = []
     for (const [i, entry] of (opts.extra ?? []).entries()) {
       const extra = await workbayDir(`extra-${i}`, entry)
+      await stopChild(wb.child)
       vacuumInto(dbFile, extra.dbFile)
+      wb = await workbay.start()
       extras.push(await extra.start())
       targets.push({ name: `extra: ${entry}`, url: `${extra.base}/users/me` })
     }
@@ -167,9 +172,15 @@ try {
     const listUrl = `${base}/users?limit=50`
     const listConnections = Number(opts["list-connections"])
     const listDuration = Number(opts["list-duration"])
-    const db = new Database(dbFile)
-    db.pragma("busy_timeout = 5000")
-    const insertUser = userInserter(db)
+    // The server holds its SQLite file alone (--sqlite-locking exclusive, the default): rows are
+    // seeded and the statements timed while it is stopped, then it starts again on the file.
+    let db
+    let insertUser
+    const openDb = () => {
+      db = new Database(dbFile)
+      db.pragma("busy_timeout = 5000")
+      insertUser = userInserter(db)
+    }
     let seeded = 0
     const seedUpTo = (total) => {
       const t = performance.now()
@@ -203,7 +214,12 @@ try {
     }
     const listRuns = []
     for (const total of [100, Number(opts["list-users"])]) {
+      await stopChild(wb.child)
+      openDb()
       seedUpTo(total)
+      const sql = sqlTimes()
+      db.close()
+      wb = await workbay.start()
       const check = await request(listUrl, { headers: auth })
       if (check.status !== 200 || check.body.count !== total) {
         throw new Error(`GET /users answered ${check.status}, count ${check.body.count}, expected ${total}`)
@@ -211,14 +227,12 @@ try {
       const seq = await sequential(listUrl, auth, 200)
       log(`${total} users: warm-up ${warmup} s, then ${listDuration} s at ${listConnections} connections`)
       const res = await warmThenLoad(listUrl, { connections: listConnections, warmup, duration: listDuration, headers: auth })
-      const sql = sqlTimes()
       log(
         `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms; one request alone: ${fmt(seq.median, 2)} ms;` +
           ` SQL page ${fmt(sql.pageMs, 3)} ms, count ${fmt(sql.countMs, 3)} ms`
       )
       listRuns.push({ total, res, seq, sql })
     }
-    db.close()
     results.list = { runs: listRuns, connections: listConnections, duration: listDuration }
   }
   await stopChild(wb.child)

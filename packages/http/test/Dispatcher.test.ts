@@ -1,4 +1,5 @@
-import { makeWorkbay, type Workbay } from "@workbay/http"
+import { makeWorkbay, requestContext, type Workbay } from "@workbay/http"
+import { Context, Effect } from "effect"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, startWithOwner, STRONG_PASSWORD, type TestServer } from "./support.js"
@@ -98,5 +99,37 @@ describe("web handler", () => {
     const anonymous = await call("GET", "/users/me")
     expect(anonymous.status).toBe(401)
     expect(((await anonymous.json()) as { message: string }).message).toEqual(expect.any(String))
+  })
+})
+
+describe("a request's services (requestContext)", () => {
+  const A = Context.GenericTag<"A", string>("A")
+  const B = Context.GenericTag<"B", string>("B")
+  const C = Context.GenericTag<"C", string>("C")
+  const base = Context.make(A, "a").pipe(Context.add(B, "b"))
+
+  it("sees the runtime's services and its own, without changing the runtime's", () => {
+    const ctx = requestContext(base, C, "c")
+    expect([Context.get(ctx, A), Context.get(ctx, B), Context.get(ctx, C)]).toEqual(["a", "b", "c"])
+    expect(ctx.unsafeMap.size).toBe(3)
+    expect([...ctx.unsafeMap.keys()].sort()).toEqual(["A", "B", "C"])
+    expect(Context.getOption(base, C)._tag).toBe("None")
+    // An entry set in place (the actor, the audit) shadows the runtime's.
+    ctx.unsafeMap.set("B", "b2")
+    expect(Context.get(ctx, B)).toBe("b2")
+    expect(Context.get(base, B)).toBe("b")
+    expect(ctx.unsafeMap.size).toBe(3)
+    expect(Object.fromEntries(ctx.unsafeMap)).toEqual({ A: "a", B: "b2", C: "c" })
+  })
+
+  it("works with what Effect does to contexts: add, merge, omit, providing", () => {
+    const ctx = requestContext(base, C, "c")
+    const D = Context.GenericTag<"D", string>("D")
+    const added = Context.add(ctx, D, "d")
+    expect(Object.fromEntries(added.unsafeMap)).toEqual({ A: "a", B: "b", C: "c", D: "d" })
+    expect(Object.fromEntries(Context.merge(ctx, Context.make(D, "d")).unsafeMap)).toEqual({ A: "a", B: "b", C: "c", D: "d" })
+    expect(Object.fromEntries(Context.omit(A)(ctx).unsafeMap)).toEqual({ B: "b", C: "c" })
+    const read = Effect.runSync(Effect.provide(Effect.all([A, B, C]), ctx))
+    expect(read).toEqual(["a", "b", "c"])
   })
 })

@@ -16,6 +16,7 @@ export interface ServerConfig {
   readonly port: number
   readonly host: string | undefined
   readonly dataDir: string
+  readonly sqliteLocking: "exclusive" | "normal"
   readonly databaseUrl: string | undefined
   readonly accessUrl: string
   readonly sessionHeader: string | undefined
@@ -41,6 +42,7 @@ export const options = [
   { flag: "port", env: "PORT", default: "3000", help: "Port to listen on." },
   { flag: "host", env: "HOST", default: "", help: "Address to bind (default: all interfaces)." },
   { flag: "data-dir", env: "WORKBAY_DATA_DIR", default: ".workbay", help: "Folder of the SQLite database (workbay.db)." },
+  { flag: "sqlite-locking", env: "WORKBAY_SQLITE_LOCKING", default: "exclusive", help: "exclusive: the server holds the SQLite file alone (faster); normal: other processes may read it while it runs." },
   { flag: "database-url", env: "DATABASE_URL", default: "", help: "postgres://... to store in PostgreSQL instead of SQLite." },
   { flag: "access-url", env: "WORKBAY_ACCESS_URL", default: "", help: "Public URL of the deployment (default http://localhost:PORT)." },
   { flag: "session-header", env: "WORKBAY_SESSION_HEADER", default: "Service-Session-Token", help: "Header carrying session and API tokens." },
@@ -121,10 +123,15 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     throw new Error(`Invalid --provisioner-daemons "${get("provisioner-daemons")}" (a whole number from 0 to 64).`)
   }
   const dataDir = resolve(get("data-dir"))
+  const sqliteLocking = get("sqlite-locking").trim().toLowerCase()
+  if (sqliteLocking !== "exclusive" && sqliteLocking !== "normal") {
+    throw new Error(`Invalid --sqlite-locking "${get("sqlite-locking")}" (exclusive or normal).`)
+  }
   return {
     port,
     host: get("host") || undefined,
     dataDir,
+    sqliteLocking,
     databaseUrl: get("database-url") || undefined,
     accessUrl: get("access-url") || `http://localhost:${port}`,
     sessionHeader: get("session-header"),

@@ -23,7 +23,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         label: `PostgreSQL at ${redactUrl(config.databaseUrl)}`
       }
     : {
-        layer: (await import("@workbay/storage-sqlite")).layer({ filename: sqlitePath(config) }),
+        layer: (await import("@workbay/storage-sqlite")).layer({ filename: sqlitePath(config), locking: config.sqliteLocking }),
         label: `SQLite at ${sqlitePath(config)}`
       }
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.

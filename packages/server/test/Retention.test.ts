@@ -46,7 +46,8 @@ describe("retention configuration", () => {
     await first.close()
 
     // Age the entry past a 30-day retention, then start with that retention.
-    const config = loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--audit-logs-retention", "30d"], {})
+    // Normal locking: this test reads the file while the server runs.
+    const config = loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--audit-logs-retention", "30d", "--sqlite-locking", "normal"], {})
     const db = new Database(sqlitePath(config))
     try {
       expect(db.prepare("SELECT count(*) AS n FROM audit_logs").get()).toEqual({ n: 1 })

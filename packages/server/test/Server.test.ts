@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { helpText, loadConfig, redactUrl, startServer } from "../src/index.js"
+import Database from "better-sqlite3"
+import { helpText, loadConfig, redactUrl, sqlitePath, startServer } from "../src/index.js"
 
 const dirs: Array<string> = []
 const tempDir = () => {
@@ -116,5 +117,38 @@ describe("workspace sharing setting", () => {
     // An empty top-level value is left out, as the described system does.
     expect(unset.config).toBeUndefined()
     expect(unset.option).toMatchObject({ value: false, value_source: "default" })
+  })
+})
+
+describe("SQLite locking", () => {
+  const canRead = (file: string) => {
+    const db = new Database(file, { readonly: true, fileMustExist: true })
+    try {
+      db.pragma("busy_timeout = 0")
+      db.prepare("SELECT count(*) AS n FROM users").get()
+      return true
+    } catch (e) {
+      if ((e as { code?: string }).code === "SQLITE_BUSY") return false
+      throw e
+    } finally {
+      db.close()
+    }
+  }
+
+  it("holds the file alone by default; --sqlite-locking normal lets another process read it", async () => {
+    expect(() => loadConfig(["--sqlite-locking", "shared"], {})).toThrow(/Invalid --sqlite-locking/)
+    expect(loadConfig([], { WORKBAY_SQLITE_LOCKING: "normal" }).sqliteLocking).toBe("normal")
+    expect(helpText()).toContain("--sqlite-locking")
+    for (const [argv, readable] of [[[], false], [["--sqlite-locking", "normal"], true]] as const) {
+      const config = loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", tempDir(), ...argv], {})
+      const running = await startServer(config)
+      try {
+        expect(canRead(sqlitePath(config)), argv.join(" ") || "default").toBe(readable)
+      } finally {
+        await running.close()
+      }
+      // Once the server stops, the file is free.
+      expect(canRead(sqlitePath(config))).toBe(true)
+    }
   })
 })

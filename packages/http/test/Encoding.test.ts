@@ -1,0 +1,78 @@
+/**
+ * Compiled response encoders (core `Encoding.ts`) against Schema's own encoder, over every
+ * endpoint's success schema in the WorkbayApi definition: for generated values of the schema's
+ * type (`Arbitrary`), both answer the same JSON text (values and key order); values that do not
+ * fit answer the same error. The hot responses must compile (not fall back to Schema as a whole).
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { compileEncodeStep, compileEncoder } from "@workbay/core"
+import { WorkbayApi } from "@workbay/http"
+import { Arbitrary, Either, FastCheck as fc, Schema, SchemaAST } from "effect"
+import { describe, expect, it } from "vitest"
+
+interface Success {
+  readonly name: string
+  readonly schema: Schema.Schema<any, any, never>
+}
+
+/** The JSON success schemas of every endpoint (each member of a union of successes). */
+const successes: ReadonlyArray<Success> = Object.values(WorkbayApi.groups).flatMap((group: any) =>
+  Object.values(group.endpoints).flatMap((endpoint: any) => {
+    const ast: SchemaAST.AST = endpoint.successSchema.ast
+    if (HttpApiSchema.isVoid(ast)) return []
+    const members = ast._tag === "Union" ? ast.types : [ast]
+    return members
+      .filter((m) => !HttpApiSchema.isVoid(m) && HttpApiSchema.getEncoding(m).kind === "Json")
+      .map((m, i) => ({ name: `${group.identifier}.${endpoint.name}${members.length > 1 ? `#${i}` : ""}`, schema: Schema.make(m) }))
+  })
+)
+
+/** An arbitrary of the schema's type, when Effect can make one (some declarations have none). */
+const arbitraryOf = (schema: Schema.Schema<any, any, never>): fc.Arbitrary<unknown> | undefined => {
+  try {
+    return Arbitrary.make(schema)
+  } catch {
+    return undefined
+  }
+}
+
+const text = (r: Either.Either<unknown, unknown>) => Either.isRight(r) ? JSON.stringify(r.right) : `error: ${String(r.left)}`
+
+describe("compiled encoders", () => {
+  it("cover the responses, the hot ones included", () => {
+    const compiled = successes.filter((s) => compileEncodeStep(s.schema) !== undefined).map((s) => s.name)
+    for (const hot of ["users.get", "users.list", "workspaces.get", "workspaces.list", "templates.get", "groups.get", "audit.auditLogs"]) {
+      expect(compiled, hot).toContain(hot)
+    }
+    // Most responses compile; the rest are encoded by Schema as before.
+    expect(compiled.length / successes.length).toBeGreaterThan(0.9)
+  })
+
+  it("answer what Schema answers, for generated values of every response", () => {
+    let checked = 0
+    for (const s of successes) {
+      const arbitrary = arbitraryOf(s.schema)
+      if (arbitrary === undefined) continue
+      const fast = compileEncoder(s.schema)
+      const slow = Schema.encodeUnknownEither(s.schema)
+      fc.assert(
+        fc.property(arbitrary, (value) => {
+          expect(text(fast(value)), s.name).toBe(text(slow(value)))
+        }),
+        { numRuns: 8, seed: 42 }
+      )
+      checked++
+    }
+    expect(checked / successes.length).toBeGreaterThan(0.9)
+  })
+
+  it("answer Schema's error for values that do not fit", () => {
+    for (const s of successes) {
+      const fast = compileEncoder(s.schema)
+      const slow = Schema.encodeUnknownEither(s.schema)
+      for (const bad of [null, 42, "text", [], { id: "not-a-uuid" }]) {
+        expect(text(fast(bad)), s.name).toBe(text(slow(bad)))
+      }
+    }
+  })
+})
