@@ -174,7 +174,10 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
     const tx = yield* Transactions
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    /** Wire forms of several templates, with one lookup per organization and creator. */
+    /**
+     * Wire forms of several templates, with one lookup per organization and creator and one read
+     * of their workspace owners (`active_user_count`).
+     */
     const toWire = (records: ReadonlyArray<TemplateRecord>) =>
       Effect.gen(function*() {
         const orgs = new Map<string, OrganizationRecord | undefined>()
@@ -185,8 +188,15 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
             names.set(t.created_by, Option.match(yield* userRepo.findById(t.created_by), { onNone: () => "", onSome: (u) => u.username }))
           }
         }
-        return records.map((t) => toTemplate(t, orgs.get(t.organization_id), names.get(t.created_by) ?? ""))
+        const owners = yield* templates.workspaceOwnerCounts(records.map((t) => t.id))
+        return records.map((t) =>
+          toTemplate(t, orgs.get(t.organization_id), names.get(t.created_by) ?? "", owners.get(t.id) ?? 0)
+        )
       })
+
+    /** A listing's order, as the described system's: most active users first, then by name (the stable order of `search`). */
+    const byActiveUsers = (list: ReadonlyArray<Template>): Array<Template> =>
+      [...list].sort((a, b) => b.active_user_count - a.active_user_count)
 
     const toOne = (t: TemplateRecord) => Effect.map(toWire([t]), (ts) => ts[0]!)
 
@@ -285,12 +295,12 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
       })
 
     const list = (q: string | undefined) =>
-      Effect.flatMap(search(q, undefined), toWire).pipe(span("Templates.list"))
+      Effect.flatMap(search(q, undefined), toWire).pipe(Effect.map(byActiveUsers), span("Templates.list"))
 
     const listByOrganization = (orgRef: string, q?: string | undefined) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(orgRef)
-        return yield* toWire(yield* search(q, org.id))
+        return byActiveUsers(yield* toWire(yield* search(q, org.id)))
       }).pipe(span("Templates.listByOrganization"))
 
     const create = (orgRef: string, input: CreateTemplateInput) =>
@@ -444,7 +454,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
       Effect.gen(function*() {
         const t = yield* resolve(ref, "act")
         yield* authorize("delete", templateObject(t))
-        if ((yield* templates.countWorkspaces(t.id)) > 0) {
+        if (yield* templates.hasWorkspaces(t.id)) {
           return yield* new BadRequest({ message: "All workspaces must be deleted before a template can be removed." })
         }
         const done = yield* templates.update(t.id, { deleted: true, updated_at: yield* now }).pipe(
