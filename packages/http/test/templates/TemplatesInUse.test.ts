@@ -1,8 +1,11 @@
 /**
  * Templates that workspaces use, through real HTTP over a fresh SQLite database: deleting one is
  * refused while it has undeleted workspaces, `active_user_count` counts the users owning its
- * workspaces, and listings put the most used first.
+ * workspaces, listings put the most used first, and a schedule change moves the times of its
+ * workspaces (fixed past times written through the repository, then compared with the answers).
  */
+import { type WorkspacePatch, WorkspaceRepo } from "@workbay/core"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, createUser, type ServiceTestServer, startWithOwner, type TestUser, uniqueName } from "../support.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
@@ -80,5 +83,81 @@ describe("templates in use by workspaces", () => {
     const after = await owner.get(`/organizations/${orgId}/templates?q=${q}`)
     // Equal counts keep the name order.
     expect(after.body.map((t: any) => [t.id, t.active_user_count])).toEqual([[some.id, 1], [popular.id, 1], [unused.id, 0]])
+  })
+
+  describe("PATCH with update_workspace_last_used_at and update_workspace_dormant_at", () => {
+    const DAY = 86_400_000
+    // Times long past, written through the repository, so that "now" is after them whatever the clock.
+    const T0 = new Date(Date.UTC(2024, 0, 1, 8, 0, 0, 0))
+    const T1 = new Date(Date.UTC(2024, 0, 2, 9, 30, 0, 500))
+
+    const store = (id: string, patch: WorkspacePatch) =>
+      srv.run(Effect.flatMap(WorkspaceRepo, (repo) => repo.update(id, patch)).pipe(Effect.orDie))
+    const times = async (id: string) => {
+      const w = (await owner.get(`/workspaces/${id}`)).body
+      return { last_used_at: w.last_used_at, dormant_at: w.dormant_at ?? null, deleting_at: w.deleting_at ?? null }
+    }
+
+    /** A template with an active workspace last used at T0 and a dormant one since T1, and a workspace of another template. */
+    const world = async () => {
+      const t = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
+      const elsewhere = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
+      const active = await makeWorkspace(srv, member.client, orgId, t.id)
+      const dormant = await makeWorkspace(srv, other.client, orgId, t.id)
+      const outside = await makeWorkspace(srv, member.client, orgId, elsewhere.id)
+      await store(active.id, { last_used_at: T0 })
+      await store(dormant.id, { last_used_at: T0, dormant_at: T1, deleting_at: null })
+      await store(outside.id, { last_used_at: T0, dormant_at: T1, deleting_at: null })
+      return { t, active: active.id, dormant: dormant.id, outside: outside.id }
+    }
+
+    it("do nothing without a schedule change (304)", async () => {
+      const w = await world()
+      const r = await owner.patch(`/templates/${w.t.id}`, { update_workspace_last_used_at: true, update_workspace_dormant_at: true })
+      status(r, 304)
+      expect(await times(w.active)).toEqual({ last_used_at: T0.toISOString(), dormant_at: null, deleting_at: null })
+      expect(await times(w.dormant)).toEqual({ last_used_at: T0.toISOString(), dormant_at: T1.toISOString(), deleting_at: null })
+      // Nor with a change outside the schedule.
+      status(await owner.patch(`/templates/${w.t.id}`, { description: "new", update_workspace_last_used_at: true }), 200)
+      expect((await times(w.active)).last_used_at).toBe(T0.toISOString())
+    })
+
+    it("update_workspace_last_used_at sets last_used_at of every workspace of the template to now", async () => {
+      const w = await world()
+      const r = await owner.patch(`/templates/${w.t.id}`, { time_til_dormant_ms: 7 * DAY, update_workspace_last_used_at: true })
+      status(r, 200)
+      expect(r.body.time_til_dormant_ms).toBe(7 * DAY)
+      const active = await times(w.active)
+      const dormant = await times(w.dormant)
+      // Both at the one "now" of the change (after the times written above); dormancy is not touched.
+      expect(Date.parse(active.last_used_at)).toBeGreaterThan(T1.getTime())
+      expect(dormant.last_used_at).toBe(active.last_used_at)
+      expect(dormant).toMatchObject({ dormant_at: T1.toISOString(), deleting_at: null })
+      expect(await times(w.outside)).toEqual({ last_used_at: T0.toISOString(), dormant_at: T1.toISOString(), deleting_at: null })
+    })
+
+    it("a new time_til_dormant_autodelete_ms dates deletions from dormant_at, or from now with update_workspace_dormant_at", async () => {
+      const w = await world()
+      status(await owner.patch(`/templates/${w.t.id}`, { time_til_dormant_autodelete_ms: DAY }), 200)
+      expect(await times(w.dormant)).toMatchObject({ dormant_at: T1.toISOString(), deleting_at: new Date(T1.getTime() + DAY).toISOString() })
+      expect(await times(w.active)).toMatchObject({ dormant_at: null, deleting_at: null })
+      expect((await owner.get(`/workspaces/${w.dormant}`)).body.dormant_at).toBe(T1.toISOString())
+
+      const r = await owner.patch(`/templates/${w.t.id}`, { time_til_dormant_autodelete_ms: 2 * DAY, update_workspace_dormant_at: true })
+      status(r, 200)
+      const moved = await times(w.dormant)
+      expect(Date.parse(moved.dormant_at)).toBeGreaterThan(T1.getTime())
+      expect(moved.deleting_at).toBe(new Date(Date.parse(moved.dormant_at) + 2 * DAY).toISOString())
+      expect(moved.last_used_at).toBe(T0.toISOString())
+      expect(await times(w.active)).toEqual({ last_used_at: T0.toISOString(), dormant_at: null, deleting_at: null })
+      expect(await times(w.outside)).toEqual({ last_used_at: T0.toISOString(), dormant_at: T1.toISOString(), deleting_at: null })
+
+      // No autodelete: no deletion time.
+      status(await owner.patch(`/templates/${w.t.id}`, { time_til_dormant_autodelete_ms: 0 }), 200)
+      expect(await times(w.dormant)).toMatchObject({ dormant_at: moved.dormant_at, deleting_at: null })
+      // The template's audit entry is the change's only one.
+      const logs = await owner.get(`/audit?limit=5&q=${encodeURIComponent(`resource_id:${w.t.id}`)}`)
+      expect(logs.body.audit_logs[0].diff.time_til_dormant_autodelete_ms).toEqual({ old: 2 * DAY, new: 0, secret: false })
+    })
   })
 })

@@ -16,6 +16,7 @@ import { Effect, Layer, Option } from "effect"
 import { escapeLike, filters } from "../Filters.js"
 import { bind, bindRecord, first, fromJson, toBool, toDate, toNumber } from "../Rows.js"
 import { unique } from "../Unique.js"
+import { workspacesByTemplate } from "../workspaces/Repositories.js"
 
 type Row = Record<string, unknown>
 
@@ -138,17 +139,13 @@ export const makeTemplates = Effect.gen(function*() {
 })
 
 /**
- * The reads of a template's undeleted workspaces, through `workspaces_template`: whether there is
- * any (stops at the first), and the distinct owners per template (reads each of their rows: the
- * cost grows with the templates' workspaces). SQLite, without statistics, would rather walk
- * `workspaces_undeleted_name` on `deleted = FALSE` (every undeleted workspace), so the index is
- * named there. Exported for the test of their query plans.
+ * The reads of a template's undeleted workspaces, through `workspaces_template`
+ * (`workspacesByTemplate`): whether there is any (stops at the first), and the distinct owners per
+ * template (reads each of their rows: the cost grows with the templates' workspaces). Exported for
+ * the test of their query plans.
  */
 export const templateWorkspaceStatements = (sql: SqlClient.SqlClient) => {
-  const from = sql.onDialectOrElse({
-    pg: () => sql.literal("workspaces"),
-    orElse: () => sql.literal("workspaces INDEXED BY workspaces_template")
-  })
+  const from = workspacesByTemplate(sql)
   return {
     any: (templateId: string) =>
       sql<Row>`SELECT 1 AS found FROM ${from} WHERE template_id = ${templateId} AND deleted = FALSE LIMIT 1`,
