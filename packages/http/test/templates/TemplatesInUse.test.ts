@@ -1,7 +1,8 @@
 /**
  * Templates that workspaces use, through real HTTP over a fresh SQLite database: deleting one is
  * refused while it has undeleted workspaces, `active_user_count` counts the users owning its
- * workspaces, listings put the most used first, and a schedule change moves the times of its
+ * workspaces, listings put the most used first, the versions its workspaces use are not archived,
+ * and a schedule change moves the times of its
  * workspaces (fixed past times written through the repository, then compared with the answers).
  */
 import { type WorkspacePatch, WorkspaceRepo } from "@workbay/core"
@@ -9,7 +10,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, createUser, type ServiceTestServer, startWithOwner, type TestUser, uniqueName } from "../support.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
-import { runJobs } from "./versions.js"
+import { createVersion, runJobs } from "./versions.js"
 
 const status = (r: { status: number; body: unknown }, expected: number) => expect(r.status, JSON.stringify(r.body)).toBe(expected)
 
@@ -83,6 +84,33 @@ describe("templates in use by workspaces", () => {
     const after = await owner.get(`/organizations/${orgId}/templates?q=${q}`)
     // Equal counts keep the name order.
     expect(after.body.map((t: any) => [t.id, t.active_user_count])).toEqual([[some.id, 1], [popular.id, 1], [unused.id, 0]])
+  })
+
+  it("a version a workspace's latest build uses is not archived, alone (400) or in bulk (left out)", async () => {
+    const t = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
+    const first = t.active_version_id
+    const w = await makeWorkspace(srv, member.client, orgId, t.id)
+    const newer = async () => {
+      const v = await createVersion(srv, owner, orgId, FREE_TEMPLATE, { template_id: t.id })
+      status(v, 201)
+      await runJobs(srv)
+      return v.body.id as string
+    }
+    const second = await newer()
+    status(await owner.patch(`/templates/${t.id}/versions`, { id: second }), 200)
+    const refused = await owner.post(`/templateversions/${first}/archive`)
+    status(refused, 400)
+    expect(refused.body.message).toBe("A template version in use by a workspace's latest build cannot be archived.")
+    const unused = await newer()
+    const bulk = await owner.post(`/templates/${t.id}/versions/archive`, { all: true })
+    status(bulk, 200)
+    expect(bulk.body).toEqual({ template_id: t.id, archived_ids: [unused] })
+    // Once the workspace's latest build uses the active version, the first one is free.
+    await build(member.client, w.id, "stop")
+    status(await member.client.post(`/workspaces/${w.id}/builds`, { transition: "start", template_version_id: second }), 200)
+    await runJobs(srv)
+    status(await owner.post(`/templateversions/${first}/archive`), 200)
+    expect((await owner.get(`/templateversions/${first}`)).body.archived).toBe(true)
   })
 
   describe("PATCH with update_workspace_last_used_at and update_workspace_dormant_at", () => {

@@ -157,6 +157,16 @@ export const templateWorkspaceStatements = (sql: SqlClient.SqlClient) => {
 
 export const makeVersions = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  /**
+   * The versions the template's workspaces use: those of their latest builds, but deletes (as
+   * the described system's `ArchiveUnusedTemplateVersions`; a succeeded delete also deletes the
+   * workspace), read through the template's workspaces.
+   */
+  const versionsInUse = (templateId: string) =>
+    sql`SELECT b.template_version_id FROM ${workspacesByTemplate(sql, "w")}
+      JOIN workspace_builds b ON b.workspace_id = w.id
+        AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = w.id)
+      WHERE w.template_id = ${templateId} AND w.deleted = FALSE AND b.transition <> 'delete'`
   const one = (statement: ReturnType<typeof sql<Row>>) =>
     Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToVersion))
   const byId = (id: string) => one(sql<Row>`SELECT * FROM template_versions WHERE id = ${id}`)
@@ -202,7 +212,8 @@ export const makeVersions = Effect.gen(function*() {
       ids.length === 0
         ? Effect.succeed([])
         : Effect.orDie(sql<Row>`UPDATE template_versions SET archived = ${bind(archived)}, updated_at = ${now.toISOString()}
-            WHERE template_id = ${templateId} AND archived = ${bind(!archived)} AND ${sql.in("id", ids)} RETURNING id`).pipe(
+            WHERE template_id = ${templateId} AND archived = ${bind(!archived)} AND ${sql.in("id", ids)}
+              ${archived ? sql`AND id NOT IN (${versionsInUse(templateId)})` : sql``} RETURNING id`).pipe(
             Effect.map((rs) => rs.map((r) => r.id as string))
           ),
     setImportResult: (id, result, now) =>

@@ -228,11 +228,13 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
  * `workspaces_template`. SQLite, without statistics, would rather walk `workspaces_undeleted_name`
  * on `deleted = FALSE` (every undeleted workspace), so the index is named there.
  */
-export const workspacesByTemplate = (sql: SqlClient.SqlClient): Statement.Fragment =>
-  sql.onDialectOrElse({
-    pg: () => sql.literal("workspaces"),
-    orElse: () => sql.literal("workspaces INDEXED BY workspaces_template")
+export const workspacesByTemplate = (sql: SqlClient.SqlClient, alias?: string): Statement.Fragment => {
+  const table = alias === undefined ? "workspaces" : `workspaces AS ${alias}`
+  return sql.onDialectOrElse({
+    pg: () => sql.literal(table),
+    orElse: () => sql.literal(`${table} INDEXED BY workspaces_template`)
   })
+}
 
 /** The latest build of workspace `w` (joined as `b`) and its job (`j`). */
 const LATEST_BUILD_JOIN = `LEFT JOIN workspace_builds b ON b.workspace_id = w.id

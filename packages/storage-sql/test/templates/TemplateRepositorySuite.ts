@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import {
   ProvisionerJobRepo, type TemplateRecord, TemplateRepo, type TemplateVersionImport, type TemplateVersionRecord,
-  TemplateVersionRepo, UniqueViolation, type WorkspaceRecord, WorkspaceRepo
+  TemplateVersionRepo, UniqueViolation, WorkspaceBuildRepo, type WorkspaceRecord, WorkspaceRepo
 } from "@workbay/core"
 import { type StoragePorts, templateWorkspaceStatements } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -219,6 +219,50 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         expect(yield* templates.hasWorkspaces(used.id)).toBe(false)
         expect(yield* templates.workspaceOwnerCounts([used.id])).toEqual(new Map())
         expect(yield* templates.hasWorkspaces(other.id)).toBe(true)
+      })
+    )
+
+    test(
+      "archiving leaves out the versions the latest builds of the template's workspaces use, but deletes",
+      Effect.gen(function*() {
+        const templates = yield* TemplateRepo
+        const versions = yield* TemplateVersionRepo
+        const workspaces = yield* WorkspaceRepo
+        const builds = yield* WorkspaceBuildRepo
+        const org = yield* organization()
+        const [v1, v2, v3, v4] = [
+          version(org, (yield* job(org)).id, { name: "v1" }), version(org, (yield* job(org)).id, { name: "v2" }),
+          version(org, (yield* job(org)).id, { name: "v3" }), version(org, (yield* job(org)).id, { name: "v4" })
+        ]
+        for (const v of [v1, v2, v3, v4]) yield* versions.insert(v)
+        const t = template(org, v4.id)
+        yield* templates.insert(t)
+        for (const v of [v1, v2, v3, v4]) yield* versions.update(v.id, { template_id: t.id }, at(3))
+        const owner = yield* person()
+        /** A workspace of `t` whose builds used `used`, in order, the last as `last`. */
+        const workspaceWith = (used: ReadonlyArray<TemplateVersionRecord>, last: "start" | "stop" | "delete", deleted = false) =>
+          Effect.gen(function*() {
+            const w = workspaceOf(org, t.id, owner)
+            yield* workspaces.insert({ ...w, deleted })
+            for (const [i, v] of used.entries()) {
+              yield* builds.insert({
+                id: randomUUID(), created_at: at(10 + i), updated_at: at(10 + i), workspace_id: w.id, template_version_id: v.id,
+                template_version_preset_id: null, build_number: i + 1, transition: i === used.length - 1 ? last : "start",
+                initiator_id: owner, job_id: (yield* job(org)).id, provisioner_state: new Uint8Array(0), deadline: null,
+                max_deadline: null, reason: "initiator", daily_cost: 0, has_ai_task: false, has_external_agent: false, parameters: [],
+                orphan: false
+              })
+            }
+          })
+        // v1 was, v2 is used (stopped); v3's workspace has a failed delete as latest build; v4's was deleted.
+        yield* workspaceWith([v1, v2], "stop")
+        yield* workspaceWith([v3], "delete")
+        yield* workspaceWith([v4], "start", true)
+        const archived = yield* versions.setArchived(t.id, [v1.id, v2.id, v3.id, v4.id], true, at(30))
+        expect([...archived].sort()).toEqual([v1.id, v3.id, v4.id].sort())
+        expect(Option.getOrThrow(yield* versions.findById(v2.id)).archived).toBe(false)
+        // Unarchiving is never refused.
+        expect(yield* versions.setArchived(t.id, [v1.id], false, at(31))).toEqual([v1.id])
       })
     )
 
