@@ -18,3 +18,4 @@ export * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositor
 export * as TickLockLayer from "./workspaces/TickLock.js"
 export { listStatements } from "./workspaces/Repositories.js"
 export { lifecycleDueStatement } from "./workspaces/LifecycleRepositories.js"
+export { templateWorkspaceStatements } from "./templates/TemplateRepositories.js"

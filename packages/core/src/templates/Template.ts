@@ -73,8 +73,13 @@ export class TemplateRepo extends Context.Tag("@workbay/core/TemplateRepo")<Temp
   readonly list: (filter: TemplateFilter) => Effect.Effect<ReadonlyArray<TemplateRecord>>
   /** None when there is no undeleted template `id`. */
   readonly update: (id: string, patch: TemplatePatch) => Effect.Effect<Option.Option<TemplateRecord>, UniqueViolation>
-  /** How many workspaces (not deleted) use the template; 0 until workspaces exist. */
-  readonly countWorkspaces: (templateId: string) => Effect.Effect<number>
+  /** Whether any undeleted workspace uses the template (one probe of the template's workspaces index). */
+  readonly hasWorkspaces: (templateId: string) => Effect.Effect<boolean>
+  /**
+   * Per template id, how many distinct users own undeleted workspaces of it (the described
+   * system's `active_user_count`); templates without any are left out. One grouped read.
+   */
+  readonly workspaceOwnerCounts: (templateIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, number>>
 }>() {}
 
 /** Actions each template role grants, as the described system's template ACL roles. */

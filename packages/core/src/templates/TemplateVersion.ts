@@ -106,7 +106,11 @@ export class TemplateVersionRepo extends Context.Tag("@workbay/core/TemplateVers
   readonly previous: (templateId: string, versionId: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
   /** None when there is no version `id`. */
   readonly update: (id: string, patch: TemplateVersionPatch, now: Date) => Effect.Effect<Option.Option<TemplateVersionRecord>, UniqueViolation>
-  /** Archives (or unarchives) the given versions of a template; answers the ids that changed. */
+  /**
+   * Archives (or unarchives) the given versions of a template; answers the ids that changed.
+   * Archiving leaves out the versions in use: that of the latest build, unless a delete, of each
+   * of the template's undeleted workspaces (checked in the same statement).
+   */
   readonly setArchived: (templateId: string, ids: ReadonlyArray<string>, archived: boolean, now: Date) => Effect.Effect<ReadonlyArray<string>>
   readonly setImportResult: (id: string, result: TemplateVersionImport, now: Date) => Effect.Effect<void>
   readonly insertDryRun: (dryRun: DryRunRecord) => Effect.Effect<void>

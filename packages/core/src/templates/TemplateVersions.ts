@@ -507,12 +507,19 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
           const refusal = archiveRefusal(version, template, yield* jobOf(version.job_id))
           if (refusal !== undefined) return yield* new BadRequest({ message: refusal })
         }
-        yield* versions.setArchived(template.id, [version.id], archived, yield* now)
+        const changed = yield* versions.setArchived(template.id, [version.id], archived, yield* now)
+        if (archived && changed.length === 0) {
+          // The described system answers a 500 "the version is likely in use by a workspace"; we name it.
+          return yield* new BadRequest({ message: "A template version in use by a workspace's latest build cannot be archived." })
+        }
         yield* auditResource(versionResource(version), auditedVersion(version), auditedVersion({ ...version, archived }))
         return new ResponseBody({ message: `template version "${version.id}" ${verb}` })
       }).pipe(span("TemplateVersions.setArchived"))
 
-    /** Archives the template's unused versions whose import failed (`all`: whose import finished). */
+    /**
+     * Archives the template's unused versions whose import failed (`all`: whose import finished);
+     * the storage leaves out those its workspaces use.
+     */
     const archiveUnused = (templateId: string, all: boolean) =>
       Effect.gen(function*() {
         const template = yield* readableTemplate(templateId)

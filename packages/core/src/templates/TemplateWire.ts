@@ -124,14 +124,18 @@ const unknownBuildTimes = () => ({
   delete: new TransitionStats({}, true)
 })
 
-/** Wire form of a stored template, with its organization and the username of its creator. */
+/**
+ * Wire form of a stored template, with its organization, the username of its creator and how many
+ * users own undeleted workspaces of it (`active_user_count`, as the described system counts it).
+ */
 export const toTemplate = (
   t: TemplateRecord,
   org: Pick<OrganizationRecord, "name" | "display_name" | "icon"> | undefined,
-  createdByName: string
+  createdByName: string,
+  activeUserCount = 0
 ): Template => {
   const props: WireProps<typeof Template> = {
-    active_user_count: 0,
+    active_user_count: activeUserCount,
     active_version_id: t.active_version_id,
     activity_bump_ms: t.activity_bump_ms,
     allow_user_autostart: t.allow_user_autostart,

@@ -19,7 +19,10 @@ import { span } from "../Tracing.js"
 import { toReducedUser, type UserRecord } from "../users/User.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toUser } from "../users/Users.js"
+import { PubSub } from "../PubSub.js"
 import { type PortShareLevelValue, PortShareRepo } from "../workspaces/PortShare.js"
+import { WorkspaceRepo } from "../workspaces/Workspace.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { jobStatus, ProvisionerJobRepo } from "./ProvisionerJob.js"
 import {
   type TemplateAcl, templateObject, type TemplatePatch, type TemplateRecord, TemplateRepo, type TemplateRole
@@ -75,8 +78,15 @@ export interface UpdateTemplateInput extends TemplateSettingsInput {
   /** Empty takes the deprecation back. */
   readonly deprecation_message?: string | undefined
   readonly use_classic_parameter_flow?: boolean | undefined
-  /** Accepted for the described system's clients; no workspaces exist to update yet. */
+  /**
+   * With a schedule change: `last_used_at` of the template's workspaces becomes now, so they
+   * count their time til dormant from now.
+   */
   readonly update_workspace_last_used_at?: boolean | undefined
+  /**
+   * With a schedule change: `dormant_at` of the template's dormant workspaces becomes now, so they
+   * count their time til autodelete from now.
+   */
   readonly update_workspace_dormant_at?: boolean | undefined
 }
 
@@ -144,6 +154,17 @@ const settingsProblems = (input: TemplateSettingsInput & { readonly [k: string]:
 
 const lower = (days: ReadonlyArray<string>) => days.map((d) => d.toLowerCase())
 
+/**
+ * The stored fields of a template's schedule: a change of any of them is what makes the described
+ * system's PATCH set the schedule, and only then does it move its workspaces' times
+ * (`update_workspace_last_used_at`, `update_workspace_dormant_at`, `deleting_at`).
+ */
+const SCHEDULE_FIELDS = [
+  "default_ttl_ms", "activity_bump_ms", "autostop_requirement_days_of_week", "autostop_requirement_weeks",
+  "autostart_requirement_days_of_week", "failure_ttl_ms", "time_til_dormant_ms", "time_til_dormant_autodelete_ms",
+  "allow_user_autostart", "allow_user_autostop"
+] as const satisfies ReadonlyArray<keyof TemplateRecord>
+
 /** The described system's `q` keys of a template search. */
 const TEMPLATE_QUERY_KEYS = [
   "deleted", "organization", "exact_name", "exact_display_name", "name", "display_name", "ids", "deprecated",
@@ -170,11 +191,16 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
     const organizations = yield* Organizations
     const groups = yield* Groups
     const portShares = yield* PortShareRepo
+    const workspaceRepo = yield* WorkspaceRepo
+    const pubsub = yield* PubSub
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    /** Wire forms of several templates, with one lookup per organization and creator. */
+    /**
+     * Wire forms of several templates, with one lookup per organization and creator and one read
+     * of their workspace owners (`active_user_count`).
+     */
     const toWire = (records: ReadonlyArray<TemplateRecord>) =>
       Effect.gen(function*() {
         const orgs = new Map<string, OrganizationRecord | undefined>()
@@ -185,8 +211,15 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
             names.set(t.created_by, Option.match(yield* userRepo.findById(t.created_by), { onNone: () => "", onSome: (u) => u.username }))
           }
         }
-        return records.map((t) => toTemplate(t, orgs.get(t.organization_id), names.get(t.created_by) ?? ""))
+        const owners = yield* templates.workspaceOwnerCounts(records.map((t) => t.id))
+        return records.map((t) =>
+          toTemplate(t, orgs.get(t.organization_id), names.get(t.created_by) ?? "", owners.get(t.id) ?? 0)
+        )
       })
+
+    /** A listing's order, as the described system's: most active users first, then by name (the stable order of `search`). */
+    const byActiveUsers = (list: ReadonlyArray<Template>): Array<Template> =>
+      [...list].sort((a, b) => b.active_user_count - a.active_user_count)
 
     const toOne = (t: TemplateRecord) => Effect.map(toWire([t]), (ts) => ts[0]!)
 
@@ -285,12 +318,12 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
       })
 
     const list = (q: string | undefined) =>
-      Effect.flatMap(search(q, undefined), toWire).pipe(span("Templates.list"))
+      Effect.flatMap(search(q, undefined), toWire).pipe(Effect.map(byActiveUsers), span("Templates.list"))
 
     const listByOrganization = (orgRef: string, q?: string | undefined) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(orgRef)
-        return yield* toWire(yield* search(q, org.id))
+        return byActiveUsers(yield* toWire(yield* search(q, org.id)))
       }).pipe(span("Templates.listByOrganization"))
 
     const create = (orgRef: string, input: CreateTemplateInput) =>
@@ -428,14 +461,32 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         if (Object.keys(patch).length === 0) return Option.none<Template>()
         const at = yield* now
         const maxLevel = patch.max_port_share_level as PortShareLevelValue | undefined
+        const scheduleChanged = SCHEDULE_FIELDS.some((field) => patch[field] !== undefined)
+        const touchLastUsed = scheduleChanged && input.update_workspace_last_used_at === true
+        const moveDormant = scheduleChanged && input.update_workspace_dormant_at === true
         // A lower maximum lowers the port shares of the template's workspaces above it (to `owner`:
-        // deletes them), in the same transaction as the template, as the described system does.
-        const updated = yield* tx.atomic(Effect.gen(function*() {
+        // deletes them), and a schedule change moves the times of its workspaces, in the same
+        // transaction as the template, as the described system does.
+        const { redated, updated } = yield* tx.atomic(Effect.gen(function*() {
           const changed = yield* templates.update(t.id, { ...patch, updated_at: at })
-          if (Option.isSome(changed) && maxLevel !== undefined) yield* portShares.lowerToTemplateMax(t.id, maxLevel)
-          return changed
+          if (Option.isNone(changed)) return { updated: changed, redated: [] }
+          if (maxLevel !== undefined) yield* portShares.lowerToTemplateMax(t.id, maxLevel)
+          // The template's schedule fields mark its workspaces due for the lifecycle executor (the
+          // template update's statement); moved deletion times mark theirs (redateDormantByTemplate).
+          // A later last_used_at only delays dormancy, so it marks nothing.
+          if (touchLastUsed) yield* workspaceRepo.touchByTemplate(t.id, at)
+          // `deleting_at` is dormant_at + the template's autodelete time: it moves with a new
+          // autodelete time (0: none) or with dormant_at itself.
+          const redated = moveDormant || patch.time_til_dormant_autodelete_ms !== undefined
+            ? yield* workspaceRepo.redateDormantByTemplate(t.id, changed.value.time_til_dormant_autodelete_ms, moveDormant ? at : null)
+            : []
+          return { updated: changed, redated }
         })).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(patch.name ?? t.name))))
         if (Option.isNone(updated)) return yield* NotFound.resource("Template")
+        // Watchers see the moved deletion times (committed by now); `last_used_at` alone signals nothing.
+        yield* Effect.forEach(redated, (id) => publishWorkspaceChange(id), { discard: true }).pipe(
+          Effect.provideService(PubSub, pubsub)
+        )
         yield* auditResource(templateResource(updated.value), auditedFields(t), auditedFields(updated.value))
         return Option.some(yield* toOne(updated.value))
       }).pipe(span("Templates.update"))
@@ -444,7 +495,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
       Effect.gen(function*() {
         const t = yield* resolve(ref, "act")
         yield* authorize("delete", templateObject(t))
-        if ((yield* templates.countWorkspaces(t.id)) > 0) {
+        if (yield* templates.hasWorkspaces(t.id)) {
           return yield* new BadRequest({ message: "All workspaces must be deleted before a template can be removed." })
         }
         const done = yield* templates.update(t.id, { deleted: true, updated_at: yield* now }).pipe(

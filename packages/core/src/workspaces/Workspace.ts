@@ -67,6 +67,21 @@ export class WorkspaceRepo extends Context.Tag("@workbay/core/WorkspaceRepo")<Wo
    * `excludeWorkspaceId` (a workspace being rebuilt counts with its new cost).
    */
   readonly creditsConsumed: (organizationId: string, ownerId: string, excludeWorkspaceId?: string) => Effect.Effect<number>
+  /**
+   * Sets `last_used_at` of the template's undeleted workspaces to `at` (a template change with
+   * `update_workspace_last_used_at`).
+   */
+  readonly touchByTemplate: (templateId: string, at: Date) => Effect.Effect<void>
+  /**
+   * Dates again the deletion of the template's undeleted dormant workspaces: `dormant_at` becomes
+   * `dormantAt` when given (a template change with `update_workspace_dormant_at`), and
+   * `deleting_at` = `dormant_at` + `autodeleteMs` (none when 0). Answers their ids.
+   */
+  readonly redateDormantByTemplate: (
+    templateId: string,
+    autodeleteMs: number,
+    dormantAt: Date | null
+  ) => Effect.Effect<ReadonlyArray<string>>
   /** Undeleted workspaces by the status of their latest build (for deployment stats). */
   readonly countByStatus: () => Effect.Effect<ReadonlyArray<{ readonly status: WorkspaceStatus; readonly count: number }>>
 }>() {}

@@ -19,6 +19,7 @@ import { bind, bindRecord, first, fromJson, toBool, toDate, toNumber } from "../
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
+import { workspacesByTemplate } from "../workspaces/Repositories.js"
 
 type Row = Record<string, unknown>
 
@@ -102,6 +103,7 @@ export const makeTemplates = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const f = filters(sql)
   const withTransaction = transaction(sql)
+  const inUse = templateWorkspaceStatements(sql)
   const byId = (id: string) =>
     Effect.orDie(sql<Row>`SELECT * FROM templates WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToTemplate)))
   return TemplateRepo.of({
@@ -139,13 +141,46 @@ export const makeTemplates = Effect.gen(function*() {
         }
         return Option.filter(yield* byId(id), (t) => !t.deleted)
       }),
-    // Workspaces do not exist yet (issue 9): no template is in use.
-    countWorkspaces: () => Effect.succeed(0)
+    hasWorkspaces: (templateId) =>
+      Effect.orDie(inUse.any(templateId)).pipe(Effect.map((rs) => rs.length > 0)),
+    workspaceOwnerCounts: (templateIds) =>
+      templateIds.length === 0
+        ? Effect.succeed(new Map())
+        : Effect.orDie(inUse.owners(templateIds)).pipe(
+          Effect.map((rs) => new Map(rs.map((r) => [r.template_id as string, toNumber(r.n)])))
+        )
   })
 })
 
+/**
+ * The reads of a template's undeleted workspaces, through `workspaces_template`
+ * (`workspacesByTemplate`): whether there is any (stops at the first), and the distinct owners per
+ * template (reads each of their rows: the cost grows with the templates' workspaces). Exported for
+ * the test of their query plans.
+ */
+export const templateWorkspaceStatements = (sql: SqlClient.SqlClient) => {
+  const from = workspacesByTemplate(sql)
+  return {
+    any: (templateId: string) =>
+      sql<Row>`SELECT 1 AS found FROM ${from} WHERE template_id = ${templateId} AND deleted = FALSE LIMIT 1`,
+    owners: (templateIds: ReadonlyArray<string>) =>
+      sql<Row>`SELECT template_id, count(DISTINCT owner_id) AS n FROM ${from}
+        WHERE ${sql.in("template_id", templateIds)} AND deleted = FALSE GROUP BY template_id`
+  }
+}
+
 export const makeVersions = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  /**
+   * The versions the template's workspaces use: those of their latest builds, but deletes (as
+   * the described system's `ArchiveUnusedTemplateVersions`; a succeeded delete also deletes the
+   * workspace), read through the template's workspaces.
+   */
+  const versionsInUse = (templateId: string) =>
+    sql`SELECT b.template_version_id FROM ${workspacesByTemplate(sql, "w")}
+      JOIN workspace_builds b ON b.workspace_id = w.id
+        AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = w.id)
+      WHERE w.template_id = ${templateId} AND w.deleted = FALSE AND b.transition <> 'delete'`
   const one = (statement: ReturnType<typeof sql<Row>>) =>
     Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToVersion))
   const byId = (id: string) => one(sql<Row>`SELECT * FROM template_versions WHERE id = ${id}`)
@@ -191,7 +226,8 @@ export const makeVersions = Effect.gen(function*() {
       ids.length === 0
         ? Effect.succeed([])
         : Effect.orDie(sql<Row>`UPDATE template_versions SET archived = ${bind(archived)}, updated_at = ${now.toISOString()}
-            WHERE template_id = ${templateId} AND archived = ${bind(!archived)} AND ${sql.in("id", ids)} RETURNING id`).pipe(
+            WHERE template_id = ${templateId} AND archived = ${bind(!archived)} AND ${sql.in("id", ids)}
+              ${archived ? sql`AND id NOT IN (${versionsInUse(templateId)})` : sql``} RETURNING id`).pipe(
             Effect.map((rs) => rs.map((r) => r.id as string))
           ),
     setImportResult: (id, result, now) =>

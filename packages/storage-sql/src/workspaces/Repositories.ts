@@ -48,6 +48,7 @@ export const make = Effect.gen(function*() {
   const byId = (id: string) =>
     Effect.orDie(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToWorkspace)))
   const withTransaction = transaction(sql)
+  const byTemplate = workspacesByTemplate(sql)
   /** Moves the kept counts of undeleted workspaces, in all and of `ownerId`, by `by`. */
   const bumpCounts = (ownerId: string, by: number) =>
     Effect.gen(function*() {
@@ -128,6 +129,29 @@ export const make = Effect.gen(function*() {
           AND b.transition = 'start' ${excludeWorkspaceId === undefined ? sql`` : sql`AND w.id <> ${excludeWorkspaceId}`}`).pipe(
         Effect.map((rs) => Number(rs[0]?.n ?? 0))
       ),
+    touchByTemplate: (templateId, at) =>
+      Effect.orDie(sql`UPDATE ${byTemplate} SET last_used_at = ${at.toISOString()}
+        WHERE template_id = ${templateId} AND deleted = FALSE`).pipe(Effect.asVoid),
+    redateDormantByTemplate: (templateId, autodeleteMs, dormantAt) =>
+      Effect.gen(function*() {
+        const dormant = sql`template_id = ${templateId} AND deleted = FALSE AND dormant_at IS NOT NULL`
+        const plus = (d: Date) => autodeleteMs > 0 ? new Date(d.getTime() + autodeleteMs).toISOString() : null
+        if (dormantAt !== null || autodeleteMs === 0) {
+          // One deletion time for all of them: one statement.
+          const set = dormantAt === null
+            ? sql`deleting_at = NULL`
+            : sql`dormant_at = ${dormantAt.toISOString()}, deleting_at = ${plus(dormantAt)}`
+          // A moved deletion time may come sooner: the lifecycle executor looks at them again.
+          const rs = yield* sql<Row>`UPDATE ${byTemplate} SET ${set}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE ${dormant} RETURNING id`
+          return rs.map((r) => r.id as string)
+        }
+        // Each keeps its own dormant_at: the sum is made here, exact to the millisecond on both dialects.
+        const rows = yield* sql<Row>`SELECT id, dormant_at FROM ${byTemplate} WHERE ${dormant}`
+        for (const r of rows) {
+          yield* sql`UPDATE workspaces SET deleting_at = ${plus(toDate(r.dormant_at))}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${r.id as string}`
+        }
+        return rows.map((r) => r.id as string)
+      }).pipe(Effect.orDie),
     countByStatus: () =>
       Effect.orDie(sql<{ status: string; n: number | string }>`SELECT ${sql.literal(WORKSPACE_STATUS_SQL)} AS status, count(*) AS n
         FROM workspaces w ${sql.literal(LATEST_BUILD_JOIN)}
@@ -215,6 +239,19 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
     rest: (limit: number, offset: number) => sql<Row>`SELECT w.* FROM ${from} WHERE ${rest} ${order} LIMIT ${limit} OFFSET ${offset}`,
     count: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} WHERE ${sql.and(conditions)}`
   }
+}
+
+/**
+ * The `workspaces` table for statements that pick a template's workspaces: read through
+ * `workspaces_template`. SQLite, without statistics, would rather walk `workspaces_undeleted_name`
+ * on `deleted = FALSE` (every undeleted workspace), so the index is named there.
+ */
+export const workspacesByTemplate = (sql: SqlClient.SqlClient, alias?: string): Statement.Fragment => {
+  const table = alias === undefined ? "workspaces" : `workspaces AS ${alias}`
+  return sql.onDialectOrElse({
+    pg: () => sql.literal(table),
+    orElse: () => sql.literal(`${table} INDEXED BY workspaces_template`)
+  })
 }
 
 /** The latest build of workspace `w` (joined as `b`) and its job (`j`). */

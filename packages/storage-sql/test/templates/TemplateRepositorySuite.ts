@@ -7,9 +7,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import {
   ProvisionerJobRepo, type TemplateRecord, TemplateRepo, type TemplateVersionImport, type TemplateVersionRecord,
-  TemplateVersionRepo, UniqueViolation
+  TemplateVersionRepo, UniqueViolation, WorkspaceBuildRepo, type WorkspaceRecord, WorkspaceRepo
 } from "@workbay/core"
-import type { StoragePorts } from "@workbay/storage-sql"
+import { type StoragePorts, templateWorkspaceStatements } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
@@ -30,6 +30,22 @@ const job = (organizationId: string) =>
       id: randomUUID(), created_at: at(0), organization_id: organizationId, initiator_id: randomUUID(),
       provisioner: "workbay", type: "template_version_import", file_id: randomUUID(), input: {}, tags: { scope: "organization" }
     }))
+
+/** A user, written directly (their own suite tests them); answers the id. */
+const person = () =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const id = randomUUID()
+    const t = at(0).toISOString()
+    return sql`INSERT INTO users (id, email, username, login_type, status, created_at, updated_at, last_seen_at)
+      VALUES (${id}, ${`${id}@example.com`}, ${`u${id.slice(0, 8)}`}, 'password', 'active', ${t}, ${t}, ${t})`.pipe(Effect.as(id))
+  }).pipe(Effect.orDie)
+
+let workspaceNames = 0
+const workspaceOf = (organizationId: string, templateId: string, ownerId: string): WorkspaceRecord => ({
+  id: randomUUID(), created_at: at(1), updated_at: at(1), owner_id: ownerId, organization_id: organizationId, template_id: templateId,
+  deleted: false, name: `ws-${++workspaceNames}`, autostart_schedule: "", ttl_ms: null, last_used_at: at(1), dormant_at: null,
+  deleting_at: null, next_start_at: null, automatic_updates: "never", favorite: false, user_acl: {}, group_acl: {}
+})
 
 const template = (organizationId: string, versionId: string, overrides: Partial<TemplateRecord> = {}): TemplateRecord => ({
   id: randomUUID(), created_at: at(1), updated_at: at(1), organization_id: organizationId, deleted: false, name: "docker",
@@ -163,6 +179,116 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         const resources = imported(dj.id).resources
         yield* versions.setDryRunResources(dj.id, resources)
         expect(Option.getOrThrow(yield* versions.findDryRun(dj.id)).resources).toEqual(resources)
+      })
+    )
+
+    test(
+      "knows whether a template has undeleted workspaces, and counts their distinct owners per template",
+      Effect.gen(function*() {
+        const templates = yield* TemplateRepo
+        const workspaces = yield* WorkspaceRepo
+        const org = yield* organization()
+        const v = version(org, (yield* job(org)).id)
+        yield* (yield* TemplateVersionRepo).insert(v)
+        const used = template(org, v.id, { name: "used" })
+        const other = template(org, v.id, { name: "other" })
+        const unused = template(org, v.id, { name: "unused" })
+        for (const t of [used, other, unused]) yield* templates.insert(t)
+        const [ann, ben] = [yield* person(), yield* person()]
+        expect(yield* templates.hasWorkspaces(used.id)).toBe(false)
+        const first = workspaceOf(org, used.id, ann)
+        yield* workspaces.insert(first)
+        const second = workspaceOf(org, used.id, ann)
+        yield* workspaces.insert(second)
+        const bens = workspaceOf(org, used.id, ben)
+        yield* workspaces.insert(bens)
+        yield* workspaces.insert(workspaceOf(org, other.id, ben))
+        expect(yield* templates.hasWorkspaces(used.id)).toBe(true)
+        expect(yield* templates.hasWorkspaces(unused.id)).toBe(false)
+        expect(yield* templates.workspaceOwnerCounts([used.id, other.id, unused.id])).toEqual(
+          new Map([[used.id, 2], [other.id, 1]])
+        )
+        expect(yield* templates.workspaceOwnerCounts([])).toEqual(new Map())
+
+        // Deleted workspaces count for neither.
+        yield* workspaces.update(bens.id, { deleted: true })
+        expect((yield* templates.workspaceOwnerCounts([used.id])).get(used.id)).toBe(1)
+        yield* workspaces.update(first.id, { deleted: true })
+        expect(yield* templates.hasWorkspaces(used.id)).toBe(true)
+        yield* workspaces.update(second.id, { deleted: true })
+        expect(yield* templates.hasWorkspaces(used.id)).toBe(false)
+        expect(yield* templates.workspaceOwnerCounts([used.id])).toEqual(new Map())
+        expect(yield* templates.hasWorkspaces(other.id)).toBe(true)
+      })
+    )
+
+    test(
+      "archiving leaves out the versions the latest builds of the template's workspaces use, but deletes",
+      Effect.gen(function*() {
+        const templates = yield* TemplateRepo
+        const versions = yield* TemplateVersionRepo
+        const workspaces = yield* WorkspaceRepo
+        const builds = yield* WorkspaceBuildRepo
+        const org = yield* organization()
+        const [v1, v2, v3, v4] = [
+          version(org, (yield* job(org)).id, { name: "v1" }), version(org, (yield* job(org)).id, { name: "v2" }),
+          version(org, (yield* job(org)).id, { name: "v3" }), version(org, (yield* job(org)).id, { name: "v4" })
+        ]
+        for (const v of [v1, v2, v3, v4]) yield* versions.insert(v)
+        const t = template(org, v4.id)
+        yield* templates.insert(t)
+        for (const v of [v1, v2, v3, v4]) yield* versions.update(v.id, { template_id: t.id }, at(3))
+        const owner = yield* person()
+        /** A workspace of `t` whose builds used `used`, in order, the last as `last`. */
+        const workspaceWith = (used: ReadonlyArray<TemplateVersionRecord>, last: "start" | "stop" | "delete", deleted = false) =>
+          Effect.gen(function*() {
+            const w = workspaceOf(org, t.id, owner)
+            yield* workspaces.insert({ ...w, deleted })
+            for (const [i, v] of used.entries()) {
+              yield* builds.insert({
+                id: randomUUID(), created_at: at(10 + i), updated_at: at(10 + i), workspace_id: w.id, template_version_id: v.id,
+                template_version_preset_id: null, build_number: i + 1, transition: i === used.length - 1 ? last : "start",
+                initiator_id: owner, job_id: (yield* job(org)).id, provisioner_state: new Uint8Array(0), deadline: null,
+                max_deadline: null, reason: "initiator", daily_cost: 0, has_ai_task: false, has_external_agent: false, parameters: [],
+                orphan: false
+              })
+            }
+          })
+        // v1 was, v2 is used (stopped); v3's workspace has a failed delete as latest build; v4's was deleted.
+        yield* workspaceWith([v1, v2], "stop")
+        yield* workspaceWith([v3], "delete")
+        yield* workspaceWith([v4], "start", true)
+        const archived = yield* versions.setArchived(t.id, [v1.id, v2.id, v3.id, v4.id], true, at(30))
+        expect([...archived].sort()).toEqual([v1.id, v3.id, v4.id].sort())
+        expect(Option.getOrThrow(yield* versions.findById(v2.id)).archived).toBe(false)
+        // Unarchiving is never refused.
+        expect(yield* versions.setArchived(t.id, [v1.id], false, at(31))).toEqual([v1.id])
+      })
+    )
+
+    test(
+      "reads a template's workspaces through workspaces_template",
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const statements = templateWorkspaceStatements(sql)
+        const id = randomUUID()
+        for (const statement of [statements.any(id), statements.owners([id, randomUUID()])]) {
+          const [text, params] = statement.compile()
+          const plan = yield* sql.onDialectOrElse({
+            pg: () =>
+              sql.withTransaction(Effect.gen(function*() {
+                // An empty table is cheaper to scan: price the scan out, as ListPlanSuite prices sorting.
+                yield* sql.unsafe("SET LOCAL enable_seqscan = off")
+                const rows = yield* sql.unsafe<Record<string, string>>(`EXPLAIN ${text}`, params as Array<unknown>)
+                return rows.map((r) => Object.values(r)[0]!).join("\n")
+              })),
+            orElse: () =>
+              sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params as Array<unknown>).pipe(
+                Effect.map((rows) => rows.map((r) => r.detail).join("\n"))
+              )
+          })
+          expect(plan).toContain("workspaces_template")
+        }
       })
     )
   })

@@ -72,5 +72,48 @@ export const workspaceRepositorySuite = (name: string, makeStorage: StorageFacto
         expect(Option.isNone(yield* repo.update(randomUUID(), { name: "x" }))).toBe(true)
       })
     )
+
+    test(
+      "moves last_used_at and the dormancy times of a template's undeleted workspaces only",
+      Effect.gen(function*() {
+        const repo = yield* WorkspaceRepo
+        const o = yield* owners
+        const elsewhere = { ...o, template: (yield* owners).template }
+        const DAY = 86_400_000
+        const active = workspace(o, { name: "active", last_used_at: at(2) })
+        const dormant = workspace(o, { name: "dormant", dormant_at: at(5), deleting_at: null })
+        const dormant2 = workspace(o, { name: "dormant2", dormant_at: at(7), deleting_at: at(8) })
+        const gone = workspace(o, { name: "gone", dormant_at: at(5), deleted: true })
+        const other = workspace(elsewhere, { name: "other", dormant_at: at(5) })
+        for (const w of [active, dormant, dormant2, gone, other]) yield* repo.insert(w)
+        const get = (w: WorkspaceRecord) => Effect.map(repo.findById(w.id), Option.getOrThrow)
+
+        yield* repo.touchByTemplate(o.template, at(30))
+        for (const w of [active, dormant, dormant2]) expect((yield* get(w)).last_used_at).toEqual(at(30))
+        for (const w of [gone, other]) expect((yield* get(w)).last_used_at).toEqual(at(2))
+
+        // Each dormant workspace from its own dormant_at, to the millisecond.
+        const ids = yield* repo.redateDormantByTemplate(o.template, DAY + 1, null)
+        expect([...ids].sort()).toEqual([dormant.id, dormant2.id].sort())
+        expect(yield* get(dormant)).toMatchObject({ dormant_at: at(5), deleting_at: new Date(at(5).getTime() + DAY + 1) })
+        expect(yield* get(dormant2)).toMatchObject({ dormant_at: at(7), deleting_at: new Date(at(7).getTime() + DAY + 1) })
+        expect(yield* get(active)).toMatchObject({ dormant_at: null, deleting_at: null })
+        for (const w of [gone, other]) expect((yield* get(w)).deleting_at).toBeNull()
+
+        // From a new dormant_at.
+        yield* repo.redateDormantByTemplate(o.template, DAY, at(40))
+        for (const w of [dormant, dormant2]) {
+          expect(yield* get(w)).toMatchObject({ dormant_at: at(40), deleting_at: new Date(at(40).getTime() + DAY) })
+        }
+        expect((yield* get(active)).dormant_at).toBeNull()
+        expect((yield* get(other)).dormant_at).toEqual(at(5))
+
+        // No autodelete: no deletion time.
+        expect(yield* repo.redateDormantByTemplate(o.template, 0, null)).toHaveLength(2)
+        for (const w of [dormant, dormant2]) expect(yield* get(w)).toMatchObject({ dormant_at: at(40), deleting_at: null })
+        expect(yield* repo.redateDormantByTemplate(elsewhere.template, 0, at(50))).toEqual([other.id])
+        expect(yield* get(other)).toMatchObject({ dormant_at: at(50), deleting_at: null })
+      })
+    )
   })
 }
