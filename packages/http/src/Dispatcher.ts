@@ -814,8 +814,18 @@ export const makeDispatcher = <R>(
  * with a context's map (get, has, size, iteration, copying into a new context) sees both layers.
  */
 class RequestServices extends Map<string, unknown> {
+  /** Both layers as one native map, made when something iterates (Effect copying the context), until the next set. */
+  private flat: Map<string, unknown> | undefined
   constructor(private readonly base: ReadonlyMap<string, unknown>) {
     super()
+  }
+  private all(): Map<string, unknown> {
+    if (this.flat === undefined) {
+      const flat = new Map(this.base)
+      for (const [key, value] of super.entries()) flat.set(key, value)
+      this.flat = flat
+    }
+    return this.flat
   }
   override get(key: string): unknown {
     return super.has(key) ? super.get(key) : this.base.get(key)
@@ -823,30 +833,32 @@ class RequestServices extends Map<string, unknown> {
   override has(key: string): boolean {
     return super.has(key) || this.base.has(key)
   }
-  override get size(): number {
-    let n = this.base.size
-    for (const key of super.keys()) if (!this.base.has(key)) n++
-    return n
-  }
-  override *entries(): MapIterator<[string, unknown]> {
-    for (const entry of this.base) if (!super.has(entry[0])) yield entry
-    yield* super.entries()
-  }
-  override [Symbol.iterator](): MapIterator<[string, unknown]> {
-    return this.entries()
-  }
-  override *keys(): MapIterator<string> {
-    for (const [key] of this.entries()) yield key
-  }
-  override *values(): MapIterator<unknown> {
-    for (const [, value] of this.entries()) yield value
-  }
-  override forEach(f: (value: unknown, key: string, map: Map<string, unknown>) => void, thisArg?: unknown): void {
-    for (const [key, value] of this.entries()) f.call(thisArg, value, key, this)
+  override set(key: string, value: unknown): this {
+    this.flat = undefined
+    return super.set(key, value)
   }
   override delete(key: string): boolean {
     if (this.base.has(key)) throw new Error("A request cannot remove a service of the runtime.")
+    this.flat = undefined
     return super.delete(key)
+  }
+  override get size(): number {
+    return this.all().size
+  }
+  override entries(): MapIterator<[string, unknown]> {
+    return this.all().entries()
+  }
+  override [Symbol.iterator](): MapIterator<[string, unknown]> {
+    return this.all().entries()
+  }
+  override keys(): MapIterator<string> {
+    return this.all().keys()
+  }
+  override values(): MapIterator<unknown> {
+    return this.all().values()
+  }
+  override forEach(f: (value: unknown, key: string, map: Map<string, unknown>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.all()) f.call(thisArg, value, key, this)
   }
 }
 
