@@ -5,6 +5,7 @@
  */
 import type { SqlClient, Statement } from "@effect/sql"
 import { Effect } from "effect"
+import type { Reads } from "./DirectReads.js"
 
 type Condition = Statement.Fragment | undefined
 
@@ -36,22 +37,23 @@ export const filters = (sql: SqlClient.SqlClient) => ({
 
 /**
  * A page of `table` newest first, along its (`timeColumn`, id) index: a page costs the same at
- * any table size.
+ * any table size. Read through `reads` (see DirectReads.ts).
  */
 export const newestFirst = (
   sql: SqlClient.SqlClient,
+  reads: Reads,
   table: string,
   timeColumn: string,
   where: Statement.Fragment,
   page: { readonly limit: number; readonly offset: number }
 ) =>
-  sql`SELECT * FROM ${sql(table)} WHERE ${where} ORDER BY ${sql(timeColumn)} DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(
+  reads(sql`SELECT * FROM ${sql(table)} WHERE ${where} ORDER BY ${sql(timeColumn)} DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`).pipe(
     Effect.orDie
   )
 
 /** How many rows of `table` match `where`; counting stops after `cap + 1` rows, so it costs at most that many index entries. */
-export const cappedCount = (sql: SqlClient.SqlClient, table: string, where: Statement.Fragment, cap: number) =>
-  sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql(table)} WHERE ${where} LIMIT ${cap + 1}) capped`.pipe(
+export const cappedCount = (sql: SqlClient.SqlClient, reads: Reads, table: string, where: Statement.Fragment, cap: number) =>
+  reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql(table)} WHERE ${where} LIMIT ${cap + 1}) capped`).pipe(
     Effect.orDie,
     Effect.map((rs) => Number(rs[0]!.n))
   )

@@ -3,7 +3,10 @@
  * strings and booleans as 0/1; Postgres hands back Date and boolean. Values are
  * written in the form both accept: ISO strings, 0/1, JSON text.
  */
-import { AllowListEntry, type ApiKeyRecord, type GitSshKeyRecord, type MembershipRecord, Organization, UserAppearance, type UserRecord } from "@workbay/core"
+import {
+  AllowListEntry, type ApiKeyRecord, type GitSshKeyRecord, type MembershipRecord, Organization, UserAppearance, type UserRecord,
+  wireMaker
+} from "@workbay/core"
 import { Option } from "effect"
 
 type Row = Record<string, unknown>
@@ -84,6 +87,13 @@ export const USER_JOIN_COLUMNS = prefixed("u", userColumns, "u_")
 export const first = <R, A>(rows: ReadonlyArray<R>, map: (r: R) => A): Option.Option<A> =>
   rows.length > 0 ? Option.some(map(rows[0]!)) : Option.none()
 
+const makeAppearance = wireMaker(UserAppearance)
+const makeOrganization = wireMaker(Organization)
+
+/** A user's appearance: the stored settings over the defaults (most users set none: the defaults themselves). */
+const toAppearance = (v: unknown): UserAppearance =>
+  v === "{}" || v === undefined || v === null ? UserAppearance.defaults : makeAppearance({ ...UserAppearance.defaults, ...fromJson<object>(v, {}) })
+
 export const rowToUser = (r: Row, p = ""): UserRecord => ({
   id: r[p + "id"] as string,
   email: r[p + "email"] as string,
@@ -99,7 +109,7 @@ export const rowToUser = (r: Row, p = ""): UserRecord => ({
   updated_at: toDate(r[p + "updated_at"]),
   last_seen_at: toDate(r[p + "last_seen_at"]),
   deleted: toBool(r[p + "deleted"]),
-  appearance: new UserAppearance({ ...UserAppearance.defaults, ...fromJson<object>(r[p + "appearance"], {}) }, true),
+  appearance: toAppearance(r[p + "appearance"]),
   quiet_hours_schedule: (r[p + "quiet_hours_schedule"] as string) ?? "",
   hashed_one_time_passcode: (r[p + "hashed_one_time_passcode"] as string | null) ?? null,
   one_time_passcode_expires_at: toDateOrNull(r[p + "one_time_passcode_expires_at"])
@@ -123,7 +133,7 @@ export const rowToApiKey = (r: Row, p = ""): ApiKeyRecord => ({
 })
 
 export const rowToOrganization = (r: Row): Organization =>
-  new Organization({
+  makeOrganization({
     id: r.id as string,
     name: r.name as string,
     display_name: r.display_name as string,
@@ -132,7 +142,7 @@ export const rowToOrganization = (r: Row): Organization =>
     is_default: toBool(r.is_default),
     created_at: toDate(r.created_at),
     updated_at: toDate(r.updated_at)
-  }, true)
+  })
 
 export const rowToMembership = (r: Row, p = ""): MembershipRecord => ({
   organization_id: r[p + "organization_id"] as string,

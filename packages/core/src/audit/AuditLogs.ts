@@ -24,6 +24,7 @@ import { type ParsedQuery, parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import type { User } from "../users/User.js"
 import { toUser } from "../users/Users.js"
+import { wireMaker } from "../Wire.js"
 
 /** A page request of either log: `limit` is required (0 takes the default, larger values are capped). */
 export interface ListLogsInput {
@@ -85,8 +86,11 @@ const parseSearch = (q: string | undefined, keys: ReadonlyArray<string>) =>
 /** What the caller may read of a log: everything, or the entries of these organizations. */
 type Readable = { readonly all: true } | { readonly all: false; readonly organizationIds: ReadonlyArray<string> }
 
+const makeMinimalOrganization = wireMaker(MinimalOrganization)
+const makeAuditLog = wireMaker(AuditLog)
+
 const minimalOrganization = (o: OrganizationRecord) =>
-  new MinimalOrganization({ display_name: o.display_name, icon: o.icon, id: o.id, name: o.name }, true)
+  makeMinimalOrganization({ display_name: o.display_name, icon: o.icon, id: o.id, name: o.name })
 
 const byId = <A extends { readonly id: string }>(rows: ReadonlyArray<A>) => new Map(rows.map((r) => [r.id, r]))
 
@@ -292,7 +296,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         const entries = rows.map((r) => {
           const deleted = isDeleted(r, looked)
           const org = looked.organizations.get(r.organization_id)
-          return new AuditLog({
+          return makeAuditLog({
             action: r.action,
             additional_fields: r.additional_fields,
             description: r.description !== "" ? r.description : auditDescription(r),
@@ -312,7 +316,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
             time: r.time,
             user: looked.userOf(r.user_id),
             user_agent: r.user_agent
-          }, true)
+          })
         })
         return new AuditLogsPage({ audit_logs: entries, count, count_cap: LOG_COUNT_CAP }, true)
       }).pipe(span("AuditLogs.list"))

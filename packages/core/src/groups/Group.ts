@@ -112,6 +112,8 @@ export type GroupRef = Pick<GroupRecord, "id" | "organization_id">
 export class GroupRepo extends Context.Tag("@workbay/core/GroupRepo")<GroupRepo, {
   readonly insert: (group: NewGroup) => Effect.Effect<void, UniqueViolation>
   readonly findById: (id: string) => Effect.Effect<Option.Option<GroupRecord>>
+  /** The groups of these ids that exist, in any order (one read for a page). */
+  readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<GroupRecord>>
   /** Every group with this name (case-insensitive), in any organization. */
   readonly findByName: (name: string) => Effect.Effect<ReadonlyArray<GroupRecord>>
   /** Groups ordered by name (case-insensitive), then id. */

@@ -7,6 +7,8 @@ import type { MembershipRecord, OrganizationRecord } from "./Organization.js"
 export class OrganizationRepo extends Context.Tag("@workbay/core/OrganizationRepo")<OrganizationRepo, {
   readonly insert: (org: OrganizationRecord) => Effect.Effect<void, UniqueViolation>
   readonly findById: (id: string) => Effect.Effect<Option.Option<OrganizationRecord>>
+  /** The organizations of these ids that exist, in any order (one read for a page). */
+  readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<OrganizationRecord>>
   /** Case-insensitive. */
   readonly findByName: (name: string) => Effect.Effect<Option.Option<OrganizationRecord>>
   readonly findDefault: Effect.Effect<Option.Option<OrganizationRecord>>

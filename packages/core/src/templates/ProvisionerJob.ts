@@ -4,7 +4,7 @@
  * tag matching, the wire records of a job and of its logs, and the `ProvisionerJobRepo` port.
  */
 import { Context, type Effect, type Option, Schema } from "effect"
-import { omitEmpty, putNonEmpty, type WireProps } from "../Wire.js"
+import { omitEmpty, putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 
 export const provisionerJobTypes = ["template_version_import", "workspace_build", "template_version_dry_run"] as const
 export type ProvisionerJobType = typeof provisionerJobTypes[number]
@@ -200,6 +200,8 @@ export interface JobCompletion {
 export class ProvisionerJobRepo extends Context.Tag("@workbay/core/ProvisionerJobRepo")<ProvisionerJobRepo, {
   readonly enqueue: (job: NewProvisionerJob) => Effect.Effect<ProvisionerJobRecord>
   readonly findById: (id: string) => Effect.Effect<Option.Option<ProvisionerJobRecord>>
+  /** The jobs of these ids that exist, in any order (one read for a page). */
+  readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ProvisionerJobRecord>>
   /**
    * Claims the oldest pending job `worker` serves (type and tags), atomically: marks it
    * started by the worker and answers it; none when there is no such job. Two workers never
@@ -283,6 +285,19 @@ export interface ProvisionerJobContext {
   readonly metadata: ProvisionerJobMetadata
 }
 
+const makeJobInput = wireMaker(ProvisionerJobInputWire)
+const makeJob = wireMaker(ProvisionerJob)
+
+/** The job's input on the wire: its set fields. */
+const jobInput = (input: ProvisionerJobRecord["input"]) => {
+  const out: Record<string, unknown> = {}
+  for (const key in input) {
+    const v = (input as Record<string, unknown>)[key]
+    if (v !== undefined && v !== "") out[key] = v
+  }
+  return makeJobInput(out)
+}
+
 /** The wire record of a stored job. */
 export const toProvisionerJob = (job: ProvisionerJobRecord, context: ProvisionerJobContext): ProvisionerJob => {
   const props: WireProps<typeof ProvisionerJob> = {
@@ -295,10 +310,7 @@ export const toProvisionerJob = (job: ProvisionerJobRecord, context: Provisioner
     queue_size: context.queue?.size ?? 0,
     organization_id: job.organization_id,
     initiator_id: job.initiator_id,
-    input: new ProvisionerJobInputWire(
-      Object.fromEntries(Object.entries(job.input).filter(([, v]) => v !== undefined && v !== "")),
-      true
-    ),
+    input: jobInput(job.input),
     type: job.type,
     metadata: context.metadata,
     logs_overflowed: job.logs_overflowed
@@ -311,7 +323,7 @@ export const toProvisionerJob = (job: ProvisionerJobRecord, context: Provisioner
   putNonEmpty(props, "worker_id", job.worker_id ?? undefined)
   putNonEmpty(props, "worker_name", job.worker_name)
   putNonEmpty(props, "available_workers", context.availableWorkers)
-  return new ProvisionerJob(props, true)
+  return makeJob(props)
 }
 
 /** A log line on the wire (`codersdk.ProvisionerJobLog`). */

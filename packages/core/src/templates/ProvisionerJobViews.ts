@@ -16,6 +16,7 @@ import { isUuid } from "../Ids.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
+import { wireMaker } from "../Wire.js"
 import type { ProvisionerDaemonStatus } from "./ProvisionerDaemon.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
 import {
@@ -61,6 +62,8 @@ const limitOf = (limit: number | undefined) =>
  * the workspace's template, the workspace and the build's transition); empty names and the nil
  * id when it has none.
  */
+const makeMetadata = wireMaker(ProvisionerJobMetadata)
+
 const metadataOf = (found: TemplateVersionMetadata | undefined, build?: WorkspaceBuildMetadata | undefined) => {
   const v = build ?? found
   const props: Record<string, unknown> = {
@@ -75,7 +78,7 @@ const metadataOf = (found: TemplateVersionMetadata | undefined, build?: Workspac
     props.workspace_name = build.workspace_name
     props.workspace_build_transition = build.transition
   }
-  return new ProvisionerJobMetadata(props as ConstructorParameters<typeof ProvisionerJobMetadata>[0], true)
+  return makeMetadata(props as ConstructorParameters<typeof ProvisionerJobMetadata>[0])
 }
 
 export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("@workbay/core/ProvisionerJobViews", {

@@ -67,6 +67,8 @@ export class TemplateRepo extends Context.Tag("@workbay/core/TemplateRepo")<Temp
   readonly insert: (template: TemplateRecord) => Effect.Effect<void, UniqueViolation>
   /** The template, deleted or not. */
   readonly findById: (id: string) => Effect.Effect<Option.Option<TemplateRecord>>
+  /** The templates of these ids that exist, deleted or not, in any order (one read for a page). */
+  readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TemplateRecord>>
   /** The undeleted template of that name (case-insensitive) in the organization. */
   readonly findByName: (organizationId: string, name: string) => Effect.Effect<Option.Option<TemplateRecord>>
   /** Undeleted templates matching `filter`, by name. */

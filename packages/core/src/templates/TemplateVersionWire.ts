@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import { MinimalUser } from "../users/User.js"
-import { omitEmpty, putNonEmpty, type WireProps } from "../Wire.js"
+import { omitEmpty, putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 import type { RichParameter, TemplateVariable } from "./Provisioner.js"
 import { ProvisionerJob } from "./ProvisionerJob.js"
 import { MatchedProvisioners } from "./ProvisionerDaemon.js"
@@ -143,6 +143,16 @@ export class WorkspaceResource extends Schema.Class<WorkspaceResource>("Workspac
 
 const NANOS_PER_SECOND = 1_000_000_000
 
+const makeHealthcheck = wireMaker(Healthcheck)
+const makeApp = wireMaker(WorkspaceApp)
+const makeScript = wireMaker(WorkspaceAgentScript)
+const makeLogSource = wireMaker(WorkspaceAgentLogSource)
+const makeAgentHealth = wireMaker(WorkspaceAgentHealth)
+const makeAgent = wireMaker(WorkspaceAgent)
+const makeResourceMetadata = wireMaker(WorkspaceResourceMetadata)
+const makeResource = wireMaker(WorkspaceResource)
+const notConnected = { healthy: false, reason: "agent is not connected" } as const
+
 const toApp = (app: ImportedApp): WorkspaceApp => {
   const props: WireProps<typeof WorkspaceApp> = {
     id: app.id,
@@ -150,11 +160,11 @@ const toApp = (app: ImportedApp): WorkspaceApp => {
     slug: app.slug,
     subdomain: app.subdomain,
     sharing_level: app.sharing_level,
-    healthcheck: new Healthcheck({
+    healthcheck: makeHealthcheck({
       url: app.healthcheck?.url ?? "",
       interval: app.healthcheck?.interval ?? 0,
       threshold: app.healthcheck?.threshold ?? 0
-    }, true),
+    }),
     // An app with a health check starts initializing; one without has health checks disabled.
     health: app.healthcheck !== undefined && app.healthcheck.url !== "" ? "initializing" : "disabled",
     hidden: app.hidden,
@@ -167,13 +177,14 @@ const toApp = (app: ImportedApp): WorkspaceApp => {
   putNonEmpty(props, "icon", app.icon)
   putNonEmpty(props, "group", app.group)
   putNonEmpty(props, "tooltip", app.tooltip)
-  return new WorkspaceApp(props, true)
+  return makeApp(props)
 }
 
-const toAgent = (agent: ImportedAgent, resource: ImportedResource): WorkspaceAgent => {
+/** The wire fields of an agent an import or a dry run found (not connected yet). */
+export const agentProps = (agent: ImportedAgent, resource: ImportedResource): WireProps<typeof WorkspaceAgent> => {
   // One log source per script, named after it (the id is derived from the script's own).
   const scripts = agent.scripts.map((s) =>
-    new WorkspaceAgentScript({
+    makeScript({
       id: s.id,
       log_source_id: s.id,
       log_path: s.log_path,
@@ -184,7 +195,7 @@ const toAgent = (agent: ImportedAgent, resource: ImportedResource): WorkspaceAge
       start_blocks_login: s.start_blocks_login,
       timeout: s.timeout_seconds * NANOS_PER_SECOND,
       display_name: s.display_name
-    }, true)
+    })
   )
   const props: WireProps<typeof WorkspaceAgent> = {
     id: agent.id,
@@ -206,26 +217,34 @@ const toAgent = (agent: ImportedAgent, resource: ImportedResource): WorkspaceAge
     connection_timeout_seconds: agent.connection_timeout_seconds,
     troubleshooting_url: agent.troubleshooting_url,
     subsystems: [],
-    health: new WorkspaceAgentHealth({ healthy: false, reason: "agent is not connected" }, true),
+    health: makeAgentHealth(notConnected),
     display_apps: displayAppNames.filter((name) => agent.display_apps[name]),
     log_sources: agent.scripts.map((s) =>
-      new WorkspaceAgentLogSource({
+      makeLogSource({
         workspace_agent_id: agent.id,
         id: s.id,
         created_at: resource.created_at,
         display_name: s.display_name,
         icon: ""
-      }, true)
+      })
     ),
     scripts,
     startup_script_behavior: agent.startup_script_behavior
   }
   putNonEmpty(props, "directory", agent.directory)
-  return new WorkspaceAgent(props, true)
+  return props
 }
 
+const toAgent = (agent: ImportedAgent, resource: ImportedResource): WorkspaceAgent => makeAgent(agentProps(agent, resource))
+
 /** The wire form of a resource an import or a dry run found. */
-export const toWorkspaceResource = (resource: ImportedResource): WorkspaceResource => {
+export const toWorkspaceResource = (resource: ImportedResource): WorkspaceResource => toWorkspaceResourceWith(resource, toAgent)
+
+/** {@link toWorkspaceResource} with its agents made by `agentOf` (a build's, with their connection). */
+export const toWorkspaceResourceWith = (
+  resource: ImportedResource,
+  agentOf: (agent: ImportedAgent, resource: ImportedResource) => WorkspaceAgent
+): WorkspaceResource => {
   const props: WireProps<typeof WorkspaceResource> = {
     id: resource.id,
     created_at: resource.created_at,
@@ -237,9 +256,9 @@ export const toWorkspaceResource = (resource: ImportedResource): WorkspaceResour
     icon: resource.icon,
     daily_cost: resource.daily_cost
   }
-  putNonEmpty(props, "agents", resource.agents.map((a) => toAgent(a, resource)))
-  putNonEmpty(props, "metadata", resource.metadata.map((m) => new WorkspaceResourceMetadata(m, true)))
-  return new WorkspaceResource(props, true)
+  putNonEmpty(props, "agents", resource.agents.map((a) => agentOf(a, resource)))
+  putNonEmpty(props, "metadata", resource.metadata.map((m) => makeResourceMetadata(m)))
+  return makeResource(props)
 }
 
 // Parameters, variables, external auth, presets.

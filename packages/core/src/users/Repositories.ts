@@ -25,6 +25,8 @@ export type UserPatch = Partial<Omit<UserRecord, "id" | "created_at">>
 export class UserRepo extends Context.Tag("@workbay/core/UserRepo")<UserRepo, {
   readonly insert: (user: UserRecord) => Effect.Effect<void, UniqueViolation>
   readonly findById: (id: string) => Effect.Effect<Option.Option<UserRecord>>
+  /** The users of these ids that exist, deleted ones included, in any order (one read for a page). */
+  readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserRecord>>
   /** Case-insensitive, live users only. */
   readonly findByUsername: (username: string) => Effect.Effect<Option.Option<UserRecord>>
   /** Case-insensitive, live users only. */

@@ -1,6 +1,6 @@
 /** Users: the wire forms (full, reduced, minimal), the stored record and related requests. */
 import { Schema } from "effect"
-import { omitEmpty, putNonEmpty, type WireProps } from "../Wire.js"
+import { omitEmpty, putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 
 export const UserStatus = Schema.Literal("active", "suspended").annotations({
   message: () => ({ message: "Status must be active or suspended.", override: true })
@@ -19,11 +19,13 @@ export class SlimRole extends Schema.Class<SlimRole>("SlimRole")({
   organization_id: omitEmpty(Schema.String)
 }) {}
 
+const makeSlimRole = wireMaker(SlimRole)
+
 /** A role of a user or member: site roles have no organization. */
 export const toSlimRole = (name: string, displayName: string, organizationId: string): SlimRole => {
   const props: WireProps<typeof SlimRole> = { display_name: displayName, name }
   putNonEmpty(props, "organization_id", organizationId)
-  return new SlimRole(props, true)
+  return makeSlimRole(props)
 }
 
 /** Name and avatar are absent when empty, as in the described system. */

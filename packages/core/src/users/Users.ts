@@ -19,11 +19,13 @@ import { Transactions, type UniqueViolation } from "../Repositories.js"
 import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
-import { putNonEmpty, type WireProps } from "../Wire.js"
+import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 import {
   AssignableRole, isReservedUsername, type LoginType, reducedUserProps, RolePermission, toSlimRole, User, UserAppearance,
   type UserRecord, type UserStatus
 } from "./User.js"
+
+const makeUser = wireMaker(User)
 
 /** Wire form of a user with its memberships. */
 export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): User => {
@@ -32,7 +34,7 @@ export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): U
   props.has_ai_seat = false
   props.organization_ids = organizationIds
   props.roles = u.rbac_roles.map((name) => toSlimRole(name, roleDefinitions.get(name)?.display_name ?? name, ""))
-  return new User(props, true)
+  return makeUser(props)
 }
 
 /** How audit entries name a user. */

@@ -20,7 +20,7 @@ import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { MinimalUser } from "../users/User.js"
-import { omitEmpty, putNonEmpty, type WireProps } from "../Wire.js"
+import { omitEmpty, putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 import {
   type WorkspaceAcl, workspaceObject, type WorkspaceRecord, WorkspaceRepo, type WorkspaceRole, workspaceRoles
 } from "./Workspace.js"
@@ -53,6 +53,11 @@ export class SharedWorkspaceActor extends Schema.Class<SharedWorkspaceActor>("Sh
   name: Schema.String,
   roles: Schema.Array(WorkspaceRoleSchema)
 }) {}
+
+const makeSharedActor = wireMaker(SharedWorkspaceActor)
+
+/** The `shared_with` of a workspace shared with no one. */
+const noneShared: ReadonlyArray<SharedWorkspaceActor> = []
 
 export interface UpdateWorkspaceAclInput {
   /** User id to role; `""` removes the entry. */
@@ -244,32 +249,52 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
       }).pipe(span("WorkspaceSharing.deleteAcl"))
 
     /**
-     * The `shared_with` list of a Workspace record: users, then groups, each with its role.
+     * The `shared_with` lists of Workspace records, in the order of `ws`: users, then groups,
+     * each with its role; the users and the groups of all of them read once. Entries of users
+     * or groups that no longer exist are left out; with sharing off the lists grant nothing and
+     * are empty.
+     */
+    const sharedWithAll = (ws: ReadonlyArray<Pick<WorkspaceRecord, "user_acl" | "group_acl">>) =>
+      Effect.gen(function*() {
+        if (!enabled) return ws.map(() => noneShared)
+        const userIds = new Set<string>()
+        const groupIds = new Set<string>()
+        for (const w of ws) {
+          for (const id in w.user_acl) userIds.add(id)
+          for (const id in w.group_acl) groupIds.add(id)
+        }
+        // No entries (most lists): nothing to read.
+        if (userIds.size === 0 && groupIds.size === 0) return ws.map(() => noneShared)
+        const users = new Map((userIds.size === 0 ? [] : yield* userRepo.findByIds([...userIds])).map((u) => [u.id, u]))
+        const groups = new Map((groupIds.size === 0 ? [] : yield* groupRepo.findByIds([...groupIds])).map((g) => [g.id, g]))
+        return ws.map((w) => {
+          const out: Array<SharedWorkspaceActor> = []
+          for (const [id, role] of Object.entries(w.user_acl)) {
+            const u = users.get(id)
+            if (u === undefined || u.deleted) continue
+            const props: WireProps<typeof SharedWorkspaceActor> = { actor_type: "user", id, name: u.name, roles: [role] }
+            putNonEmpty(props, "avatar_url", u.avatar_url)
+            out.push(makeSharedActor(props))
+          }
+          for (const [id, role] of Object.entries(w.group_acl)) {
+            const g = groups.get(id)
+            if (g === undefined) continue
+            const props: WireProps<typeof SharedWorkspaceActor> = { actor_type: "group", id, name: g.name, roles: [role] }
+            putNonEmpty(props, "avatar_url", g.avatar_url)
+            out.push(makeSharedActor(props))
+          }
+          return out as ReadonlyArray<SharedWorkspaceActor>
+        })
+      }).pipe(span("WorkspaceSharing.sharedWith"))
+
+    /**
+     * The `shared_with` list of a workspace: its access list's users and groups with their role.
      * Entries of users or groups that no longer exist are left out; with sharing off the list
      * grants nothing and is empty.
      */
-    const sharedWith = (w: Pick<WorkspaceRecord, "user_acl" | "group_acl">) =>
-      Effect.gen(function*() {
-        if (!enabled) return []
-        const out: Array<SharedWorkspaceActor> = []
-        for (const [id, role] of Object.entries(w.user_acl)) {
-          const u = yield* userRepo.findById(id)
-          if (Option.isNone(u) || u.value.deleted) continue
-          const props: WireProps<typeof SharedWorkspaceActor> = { actor_type: "user", id, name: u.value.name, roles: [role] }
-          putNonEmpty(props, "avatar_url", u.value.avatar_url)
-          out.push(new SharedWorkspaceActor(props, true))
-        }
-        for (const [id, role] of Object.entries(w.group_acl)) {
-          const g = yield* groupRepo.findById(id)
-          if (Option.isNone(g)) continue
-          const props: WireProps<typeof SharedWorkspaceActor> = { actor_type: "group", id, name: g.value.name, roles: [role] }
-          putNonEmpty(props, "avatar_url", g.value.avatar_url)
-          out.push(new SharedWorkspaceActor(props, true))
-        }
-        return out as ReadonlyArray<SharedWorkspaceActor>
-      }).pipe(span("WorkspaceSharing.sharedWith"))
+    const sharedWith = (w: Pick<WorkspaceRecord, "user_acl" | "group_acl">) => Effect.map(sharedWithAll([w]), (all) => all[0]!)
 
-    return { object, getAcl, updateAcl, deleteAcl, sharedWith, enabled } as const
+    return { object, getAcl, updateAcl, deleteAcl, sharedWith, sharedWithAll, enabled } as const
   }),
   dependencies: [Groups.Default]
 }) {}

@@ -21,13 +21,15 @@ import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
 import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
-import { jobStatus, type ProvisionerJob, type ProvisionerJobRecord, type ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
+import {
+  jobStatus, type ProvisionerJob, type ProvisionerJobRecord, ProvisionerJobRepo, type ProvisionerJobStatus
+} from "../templates/ProvisionerJob.js"
 import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
 import { ProvisionerJobViews } from "../templates/ProvisionerJobViews.js"
 import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
 import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
-import { putNonEmpty, type WireProps } from "../Wire.js"
+import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 import { resolveParameters } from "./Parameters.js"
 import { dormancyPatch } from "./Schedule.js"
 import { publishWorkspaceChange } from "./WorkspaceChannel.js"
@@ -73,6 +75,8 @@ export const MAX_BUILDS_PAGE = 100
 /** The job error of a start build past its owner's quota, as the described system words it. */
 export const INSUFFICIENT_QUOTA = "insufficient quota"
 
+const makeBuild = wireMaker(WorkspaceBuild)
+
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const buildNotFound = () => NotFound.resource("Workspace build")
 const workspaceNotFound = () => NotFound.resource("Workspace")
@@ -107,6 +111,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const templates = yield* TemplateRepo
     const versions = yield* TemplateVersionRepo
     const jobs = yield* ProvisionerJobs
+    const jobRepo = yield* ProvisionerJobRepo
     const views = yield* ProvisionerJobViews
     const daemons = yield* ProvisionerDaemons
     const users = yield* UserRepo
@@ -115,8 +120,16 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
 
     const jobOf = (id: string) => Effect.orDie(jobs.get(id))
 
-    /** The wire records of builds (of any workspaces), reading their jobs, resources, versions and users once each. */
-    const toWires = (list: ReadonlyArray<WorkspaceBuildRecord>, known: ReadonlyArray<WorkspaceRecord> = []) =>
+    /**
+     * The wire records of builds (of any workspaces), reading their jobs, resources, versions and
+     * users once each, in one read of each kind. `known` workspaces and `knownUsers` (by id;
+     * `undefined` for a user who does not exist) are not read again.
+     */
+    const toWires = (
+      list: ReadonlyArray<WorkspaceBuildRecord>,
+      known: ReadonlyArray<WorkspaceRecord> = [],
+      knownUsers: ReadonlyMap<string, UserRecord | undefined> = new Map()
+    ) =>
       Effect.gen(function*() {
         if (list.length === 0) return []
         const at = yield* Clock.currentTimeMillis
@@ -127,36 +140,48 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
             if (Option.isSome(found)) wsById.set(id, found.value)
           }
         }
-        const jobRecords = new Map<string, ProvisionerJobRecord>()
-        for (const b of list) jobRecords.set(b.job_id, yield* jobOf(b.job_id))
+        const jobIds = [...new Set(list.map((b) => b.job_id))]
+        const jobRecords = new Map((yield* jobRepo.findByIds(jobIds)).map((j) => [j.id, j]))
+        // A build's job always exists; were one missing, the job's own lookup answers as before.
+        for (const id of jobIds) if (!jobRecords.has(id)) jobRecords.set(id, yield* jobOf(id))
         const byOrg = new Map<string, Array<ProvisionerJobRecord>>()
-        for (const j of jobRecords.values()) byOrg.set(j.organization_id, [...(byOrg.get(j.organization_id) ?? []), j])
+        for (const j of jobRecords.values()) {
+          const js = byOrg.get(j.organization_id)
+          if (js === undefined) byOrg.set(j.organization_id, [j])
+          else js.push(j)
+        }
         const jobWires = new Map<string, ProvisionerJob>()
         for (const [orgId, js] of byOrg) {
           const described = yield* views.describeAll(orgId, js)
-          described.forEach((d) => jobWires.set(d.id, d))
+          for (const d of described) jobWires.set(d.id, d)
         }
-        const stored = yield* resources.listByJobs([...jobRecords.keys()])
+        const stored = yield* resources.listByJobs(jobIds)
         const resourcesByJob = new Map<string, Array<StoredResource>>()
-        for (const r of stored) resourcesByJob.set(r.resource.job_id, [...(resourcesByJob.get(r.resource.job_id) ?? []), r])
-        const versionNames = new Map<string, string>()
-        for (const id of new Set(list.map((b) => b.template_version_id))) {
-          versionNames.set(id, Option.match(yield* versions.findById(id), { onNone: () => "", onSome: (v) => v.name }))
+        for (const r of stored) {
+          const rs = resourcesByJob.get(r.resource.job_id)
+          if (rs === undefined) resourcesByJob.set(r.resource.job_id, [r])
+          else rs.push(r)
         }
-        const people = new Map<string, UserRecord | undefined>()
-        const person = (id: string) =>
-          people.has(id)
-            ? Effect.succeed(people.get(id))
-            : Effect.map(users.findById(id), (u) => {
-              people.set(id, Option.getOrUndefined(u))
-              return Option.getOrUndefined(u)
-            })
+        const versionNames = new Map(
+          (yield* jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))])).map((v) => [v.version_id, v.version_name])
+        )
+        const people = new Map(knownUsers)
+        const unknownPeople = new Set<string>()
+        for (const b of list) {
+          const ownerId = wsById.get(b.workspace_id)?.owner_id
+          if (ownerId !== undefined && !people.has(ownerId)) unknownPeople.add(ownerId)
+          if (!people.has(b.initiator_id)) unknownPeople.add(b.initiator_id)
+        }
+        if (unknownPeople.size > 0) {
+          const found = new Map((yield* users.findByIds([...unknownPeople])).map((u) => [u.id, u]))
+          for (const id of unknownPeople) people.set(id, found.get(id))
+        }
         const out: Array<WorkspaceBuild> = []
         for (const b of list) {
           const w = wsById.get(b.workspace_id)
           const job = jobRecords.get(b.job_id)!
-          const owner = w === undefined ? undefined : yield* person(w.owner_id)
-          const initiator = yield* person(b.initiator_id)
+          const owner = w === undefined ? undefined : people.get(w.owner_id)
+          const initiator = people.get(b.initiator_id)
           const status = jobStatus(job)
           const props: WireProps<typeof WorkspaceBuild> = {
             id: b.id,
@@ -185,7 +210,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           putNonEmpty(props, "has_ai_task", b.has_ai_task)
           putNonEmpty(props, "has_external_agent", b.has_external_agent)
           if (status === "pending" || status === "running") props.matched_provisioners = yield* daemons.matched(job)
-          out.push(new WorkspaceBuild(props, true))
+          out.push(makeBuild(props))
         }
         return out
       }).pipe(span("WorkspaceBuilds.toWires"))

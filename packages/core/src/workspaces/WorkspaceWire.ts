@@ -10,8 +10,8 @@ import { NullUuid } from "../Ids.js"
 import { MatchedProvisioners } from "../templates/ProvisionerDaemon.js"
 import { ProvisionerJob } from "../templates/ProvisionerJob.js"
 import type { ImportedResource } from "../templates/TemplateVersion.js"
-import { toWorkspaceResource, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceResource } from "../templates/TemplateVersionWire.js"
-import { omitEmpty, putNonEmpty, type WireProps } from "../Wire.js"
+import { agentProps, toWorkspaceResourceWith, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceResource } from "../templates/TemplateVersionWire.js"
+import { omitEmpty, putNonEmpty, wireMaker } from "../Wire.js"
 import { automaticUpdatesValues } from "./Workspace.js"
 import { type StoredResource, type WorkspaceAgentRecord, workspaceStatuses } from "./WorkspaceBuild.js"
 
@@ -125,6 +125,10 @@ const agentHealth = (status: WorkspaceAgent["status"], lifecycle: string) => {
   }
 }
 
+const makeAgentHealth = wireMaker(WorkspaceAgentHealth)
+const makeAgent = wireMaker(WorkspaceAgent)
+const makeWorkspaceHealth = wireMaker(WorkspaceHealth)
+
 /** The wire form of a build's resource and its agents (their status and health from their connection times). */
 export const toBuildResource = (stored: StoredResource, now: number): WorkspaceResource => {
   const r = stored.resource
@@ -155,34 +159,29 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
       scripts: a.scripts
     }))
   }
-  const wire = toWorkspaceResource(imported)
-  if (wire.agents === undefined) return wire
   const byId = new Map(stored.agents.map((a) => [a.id, a]))
-  const agents = wire.agents.map((w) => {
-    const a = byId.get(w.id)!
+  return toWorkspaceResourceWith(imported, (found, resource) => {
+    const a = byId.get(found.id)!
     const status = agentStatus(a, now)
     const health = agentHealth(status, a.lifecycle_state)
-    const props: WireProps<typeof WorkspaceAgent> = {
-      ...w,
-      created_at: a.created_at,
-      updated_at: a.updated_at,
-      status,
-      lifecycle_state: a.lifecycle_state as WorkspaceAgent["lifecycle_state"],
-      version: a.version,
-      api_version: a.api_version,
-      logs_length: a.logs_length,
-      logs_overflowed: a.logs_overflowed,
-      health: new WorkspaceAgentHealth(health.reason === "" ? { healthy: health.healthy } : health, true)
-    }
-    return new WorkspaceAgent(props, true)
+    const props = agentProps(found, resource)
+    props.created_at = a.created_at
+    props.updated_at = a.updated_at
+    props.status = status
+    props.lifecycle_state = a.lifecycle_state as WorkspaceAgent["lifecycle_state"]
+    props.version = a.version
+    props.api_version = a.api_version
+    props.logs_length = a.logs_length
+    props.logs_overflowed = a.logs_overflowed
+    props.health = makeAgentHealth(health.reason === "" ? { healthy: health.healthy } : health)
+    return makeAgent(props)
   })
-  return new WorkspaceResource({ ...wire, agents }, true)
 }
 
 /** A workspace's health from its latest build's agents: every agent that is not healthy is failing. */
 export const workspaceHealth = (resources: ReadonlyArray<WorkspaceResource>): WorkspaceHealth => {
   const failing = resources.flatMap((r) => (r.agents ?? []).filter((a) => !a.health.healthy).map((a) => a.id))
-  return new WorkspaceHealth({ healthy: failing.length === 0, failing_agents: failing }, true)
+  return makeWorkspaceHealth({ healthy: failing.length === 0, failing_agents: failing })
 }
 
 export { putNonEmpty }

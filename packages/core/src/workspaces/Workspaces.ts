@@ -11,7 +11,7 @@
  * workspace's sharing list grants its roles.
  */
 import { Clock, Effect, Option } from "effect"
-import { type SharedWorkspaceActor, WorkspaceSharing } from "./Sharing.js"
+import { WorkspaceSharing } from "./Sharing.js"
 import { CronExpressionParser } from "cron-parser"
 import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
 import { auditResource } from "../Audit.js"
@@ -28,7 +28,7 @@ import { toMinimalUser, type UserRecord } from "../users/User.js"
 import type { NameValue } from "../templates/Provisioner.js"
 import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
-import { putNonEmpty, type WireProps } from "../Wire.js"
+import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 import {
   type AutomaticUpdates,
   type WorkspaceFilter,
@@ -69,6 +69,8 @@ export const workspaceSearchKeys = [
   "owner", "template", "name", "status", "outdated", "dormant", "has-agent", "last_used_before", "last_used_after",
   "has-ai-task", "organization", "deleted", "id"
 ] as const
+
+const makeWorkspace = wireMaker(Workspace)
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const workspaceNotFound = () => NotFound.resource("Workspace")
@@ -159,22 +161,14 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       Effect.gen(function*() {
         if (list.length === 0) return []
         const latest = yield* builds.latestOf(list.map((w) => w.id))
-        const buildWires = new Map((yield* buildService.toWires(latest, list)).map((b) => [b.workspace_id, b]))
-        const tpl = new Map<string, TemplateRecord>()
-        const orgNames = new Map<string, string>()
-        const owners = new Map<string, UserRecord | undefined>()
-        for (const w of list) {
-          if (!tpl.has(w.template_id)) {
-            const t = yield* templates.findById(w.template_id)
-            if (Option.isSome(t)) tpl.set(w.template_id, t.value)
-          }
-          if (!orgNames.has(w.organization_id)) {
-            orgNames.set(w.organization_id, Option.match(yield* orgRepo.findById(w.organization_id), { onNone: () => "", onSome: (o) => o.name }))
-          }
-          if (!owners.has(w.owner_id)) owners.set(w.owner_id, Option.getOrUndefined(yield* users.findById(w.owner_id)))
-        }
-        const shared = new Map<string, ReadonlyArray<SharedWorkspaceActor>>()
-        for (const w of list) shared.set(w.id, yield* sharing.sharedWith(w))
+        const tpl = new Map((yield* templates.findByIds([...new Set(list.map((w) => w.template_id))])).map((t) => [t.id, t]))
+        const orgNames = new Map((yield* orgRepo.findByIds([...new Set(list.map((w) => w.organization_id))])).map((o) => [o.id, o.name]))
+        const ownerIds = [...new Set(list.map((w) => w.owner_id))]
+        const found = new Map((yield* users.findByIds(ownerIds)).map((u) => [u.id, u]))
+        const owners = new Map<string, UserRecord | undefined>(ownerIds.map((id) => [id, found.get(id)]))
+        const buildWires = new Map((yield* buildService.toWires(latest, list, owners)).map((b) => [b.workspace_id, b]))
+        const sharedWith = yield* sharing.sharedWithAll(list)
+        const shared = new Map(list.map((w, i) => [w.id, sharedWith[i]!]))
         return list.flatMap((w) => {
           const build = buildWires.get(w.id)
           const t = tpl.get(w.template_id)
@@ -216,7 +210,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           putNonEmpty(props, "owner_avatar_url", owner?.avatar_url)
           putNonEmpty(props, "autostart_schedule", w.autostart_schedule)
           putNonEmpty(props, "ttl_ms", w.ttl_ms ?? undefined)
-          return [new Workspace(props, true)]
+          return [makeWorkspace(props)]
         })
       }).pipe(span("Workspaces.toWires"))
 

@@ -2,6 +2,7 @@
 import { SqlClient } from "@effect/sql"
 import { type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo, type ConnectionType } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { directStatements } from "../DirectReads.js"
 import { cappedCount, filters, newestFirst } from "../Filters.js"
 import { bindRecord, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { purgeBefore } from "../Purge.js"
@@ -29,6 +30,7 @@ export const rowToConnectionLog = (r: Row): ConnectionLogRecord => ({
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
 
   const { allOf, equals, oneOf, userWith } = filters(sql)
 
@@ -72,8 +74,8 @@ export const make = Effect.gen(function*() {
                 THEN excluded.code ELSE connection_logs.code END
             RETURNING *`).pipe(Effect.orDie, Effect.map((rs) => rowToConnectionLog(rs[0]!))),
     list: (f) =>
-      newestFirst(sql, "connection_logs", "connect_time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToConnectionLog))),
-    count: (f, cap) => cappedCount(sql, "connection_logs", where(f), cap),
+      newestFirst(sql, reads, "connection_logs", "connect_time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToConnectionLog))),
+    count: (f, cap) => cappedCount(sql, reads, "connection_logs", where(f), cap),
     purgeBefore: (before) => purgeBefore(sql, "connection_logs", "connect_time", before)
   })
 })

@@ -12,6 +12,7 @@ import {
   GroupAiBudget, type GroupFilter, type GroupMemberFilter, type GroupRecord, type GroupRef, GroupRepo, isEveryoneGroup
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
 import { bindRecord, rowToUser, toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
@@ -46,12 +47,18 @@ const bound = bindRecord
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
   const withTransaction = transaction(sql)
 
   const SELECT_GROUP = sql.literal(
     `SELECT g.*, o.name AS organization_name, o.display_name AS organization_display_name
      FROM groups g JOIN organizations o ON o.id = g.organization_id`
   )
+
+  const findByIds = (ids: ReadonlyArray<string>) =>
+    ids.length === 0
+      ? Effect.succeed([])
+      : reads(sql`${SELECT_GROUP} WHERE ${sql.in("g.id", ids)}`).pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToGroup)))
 
   const findById = (id: string) =>
     sql`${SELECT_GROUP} WHERE g.id = ${id}`.pipe(
@@ -95,6 +102,7 @@ export const make = Effect.gen(function*() {
   return GroupRepo.of({
     insert: (g) => unique(sql`INSERT INTO groups ${sql.insert(bound({ ...g, member_count: 0 }))}`).pipe(Effect.asVoid),
     findById,
+    findByIds,
     findByName: (name) =>
       sql`${SELECT_GROUP} WHERE lower(g.name) = lower(${name}) ORDER BY o.name, g.id`.pipe(
         Effect.orDie,

@@ -6,7 +6,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { EVERYONE_GROUP_NAME, MemberRepo, OrganizationRepo } from "@workbay/core"
 import { Context, Effect, Layer } from "effect"
-import { directReads } from "../DirectReads.js"
+import { directReads, directStatements } from "../DirectReads.js"
 import { bindRecord, first, rowToMembership, rowToOrganization, rowToUser, USER_JOIN_COLUMNS } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
@@ -27,6 +27,7 @@ export const make = Effect.gen(function*() {
   const orDie = Effect.orDie
   const withTransaction = transaction(sql)
   const read = yield* directReads(sql)
+  const reads = yield* directStatements(sql)
 
   /** Removes `userId` from the groups `groupIds` selects, keeping their member counts. */
   const leaveGroups = (userId: string, groupIds: Statement.Statement<Row>) =>
@@ -48,6 +49,10 @@ export const make = Effect.gen(function*() {
       }))).pipe(Effect.asVoid),
     findById: (id) =>
       orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization))),
+    findByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : orDie(reads(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`)).pipe(Effect.map((rs) => rs.map(rowToOrganization))),
     findByName: (name) =>
       orDie(sql`SELECT * FROM organizations WHERE lower(name) = lower(${name})`).pipe(
         Effect.map((rs) => first(rs, rowToOrganization))
@@ -101,7 +106,7 @@ export const make = Effect.gen(function*() {
     ofUsers: (userIds) =>
       userIds.length === 0
         ? Effect.succeed(new Map())
-        : orDie(sql<{ user_id: string; organization_id: string }>`SELECT user_id, organization_id FROM organization_members WHERE ${sql.in("user_id", userIds)}`).pipe(
+        : orDie(reads(sql<{ user_id: string; organization_id: string }>`SELECT user_id, organization_id FROM organization_members WHERE ${sql.in("user_id", userIds)}`)).pipe(
           Effect.map((rs) => {
             const map = new Map<string, Array<string>>()
             for (const r of rs) {

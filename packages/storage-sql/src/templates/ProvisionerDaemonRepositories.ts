@@ -6,6 +6,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { type ProvisionerDaemonRecord, ProvisionerDaemonRepo, type ProvisionerDaemonStatus } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { directStatements } from "../DirectReads.js"
 import { filters } from "../Filters.js"
 import { first, fromJson, toDate, toDateOrNull } from "../Rows.js"
 import { tagConditions } from "./Tags.js"
@@ -29,6 +30,7 @@ const rowToDaemon = (r: Row): ProvisionerDaemonRecord => ({
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
   const f = filters(sql)
   const tags = tagConditions(sql)
   const serves = (organizationId: string) => sql`(organization_id IS NULL OR organization_id = ${organizationId})`
@@ -93,7 +95,7 @@ export const make = Effect.gen(function*() {
     },
 
     serving: (organizationId) =>
-      sql<Row>`SELECT * FROM provisioner_daemons WHERE ${serves(organizationId)}`.pipe(
+      reads(sql<Row>`SELECT * FROM provisioner_daemons WHERE ${serves(organizationId)}`).pipe(
         Effect.orDie,
         Effect.map((rs) => rs.map(rowToDaemon))
       ),

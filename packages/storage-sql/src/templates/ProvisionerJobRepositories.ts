@@ -15,6 +15,7 @@ import {
   type ProvisionerTags
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { directStatements } from "../DirectReads.js"
 import { filters } from "../Filters.js"
 import { first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
@@ -65,6 +66,7 @@ const outputBytes = (logs: ReadonlyArray<{ readonly output: string }>) =>
 /** The provisioner job repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
   const withTransaction = transaction(sql)
   const f = filters(sql)
   const one = (statement: Statement.Statement<Row>) =>
@@ -103,6 +105,10 @@ export const make = Effect.gen(function*() {
       })} RETURNING *`.pipe(Effect.orDie, Effect.map((rs) => rowToJob(rs[0]!))),
 
     findById: (id) => one(sql<Row>`SELECT * FROM provisioner_jobs WHERE id = ${id}`),
+    findByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : Effect.orDie(reads(sql<Row>`SELECT * FROM provisioner_jobs WHERE ${sql.in("id", ids)}`)).pipe(Effect.map((rs) => rs.map(rowToJob))),
 
     acquire: (worker, now) => {
       if (worker.provisioners.length === 0) return Effect.succeedNone
@@ -204,10 +210,10 @@ export const make = Effect.gen(function*() {
     versionMetadata: (versionIds) =>
       versionIds.length === 0
         ? Effect.succeed([])
-        : sql<Row>`SELECT v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
+        : reads(sql<Row>`SELECT v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
             t.display_name AS template_display_name, t.icon AS template_icon
           FROM template_versions v LEFT JOIN templates t ON t.id = v.template_id
-          WHERE v.id IN ${sql.in(versionIds)}`.pipe(
+          WHERE v.id IN ${sql.in(versionIds)}`).pipe(
             Effect.orDie,
             Effect.map((rs) =>
               rs.map((r) => ({
@@ -224,12 +230,12 @@ export const make = Effect.gen(function*() {
     buildMetadata: (buildIds) =>
       buildIds.length === 0
         ? Effect.succeed([])
-        : sql<Row>`SELECT b.id AS build_id, b.transition, w.id AS workspace_id, w.name AS workspace_name,
+        : reads(sql<Row>`SELECT b.id AS build_id, b.transition, w.id AS workspace_id, w.name AS workspace_name,
             v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
             t.display_name AS template_display_name, t.icon AS template_icon
           FROM workspace_builds b JOIN workspaces w ON w.id = b.workspace_id
             LEFT JOIN template_versions v ON v.id = b.template_version_id LEFT JOIN templates t ON t.id = w.template_id
-          WHERE b.id IN ${sql.in(buildIds)}`.pipe(
+          WHERE b.id IN ${sql.in(buildIds)}`).pipe(
             Effect.orDie,
             Effect.map((rs) =>
               rs.map((r) => ({
@@ -250,8 +256,8 @@ export const make = Effect.gen(function*() {
     pending: (provisioners) =>
       provisioners.length === 0
         ? Effect.succeed([])
-        : sql<Row>`SELECT id, provisioner, tags, created_at FROM provisioner_jobs
-            WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", provisioners)} ORDER BY created_at`.pipe(
+        : reads(sql<Row>`SELECT id, provisioner, tags, created_at FROM provisioner_jobs
+            WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", provisioners)} ORDER BY created_at`).pipe(
             Effect.orDie,
             Effect.map((rs) =>
               rs.map((r) => ({

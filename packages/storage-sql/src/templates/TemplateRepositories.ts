@@ -14,6 +14,7 @@ import {
   TemplateVersionRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { directStatements } from "../DirectReads.js"
 import { escapeLike, filters } from "../Filters.js"
 import { bind, bindRecord, first, fromJson, toBool, toDate, toNumber } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
@@ -101,6 +102,7 @@ const rowToDryRun = (r: Row): DryRunRecord => ({
 
 export const makeTemplates = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
   const f = filters(sql)
   const withTransaction = transaction(sql)
   const inUse = templateWorkspaceStatements(sql)
@@ -109,6 +111,10 @@ export const makeTemplates = Effect.gen(function*() {
   return TemplateRepo.of({
     insert: (t) => unique(sql`INSERT INTO templates ${sql.insert(bindRecord(t))}`).pipe(Effect.asVoid),
     findById: byId,
+    findByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : Effect.orDie(reads(sql<Row>`SELECT * FROM templates WHERE ${sql.in("id", ids)}`)).pipe(Effect.map((rs) => rs.map(rowToTemplate))),
     findByName: (organizationId, name) =>
       Effect.orDie(sql<Row>`SELECT * FROM templates
         WHERE organization_id = ${organizationId} AND lower(name) = lower(${name}) AND deleted = FALSE`).pipe(

@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { ApiKeyRepo, GitSshKeyRepo, LoginConversionRepo, type UserPatch, UserRepo } from "@workbay/core"
 import { Context, Effect, Layer } from "effect"
-import { directReads } from "../DirectReads.js"
+import { directReads, directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
 import { purgeBefore } from "../Purge.js"
 import {
@@ -29,6 +29,7 @@ export const make = Effect.gen(function*() {
   const orDie = Effect.orDie
   const withTransaction = transaction(sql)
   const read = yield* directReads(sql)
+  const reads = yield* directStatements(sql)
 
   /** Moves the kept user counts (see migration 0003). */
   const bumpUsers = (live: number, active: number) =>
@@ -39,7 +40,7 @@ export const make = Effect.gen(function*() {
 
   /** The number of live users, of live users with `status`. */
   const keptUserCount = (status: string | undefined) =>
-    orDie(sql<{ name: string; value: number | string }>`SELECT name, value FROM counters WHERE name IN ('users', 'users_active')`).pipe(
+    orDie(reads(sql<{ name: string; value: number | string }>`SELECT name, value FROM counters WHERE name IN ('users', 'users_active')`)).pipe(
       Effect.map((rs) => {
         const of = (name: string) => Number(rs.find((r) => r.name === name)?.value ?? 0)
         return status === undefined ? of("users") : status === "active" ? of("users_active") : of("users") - of("users_active")
@@ -58,6 +59,10 @@ export const make = Effect.gen(function*() {
       orDie(read(FIND_USER_BY_ID_SQLITE, [id], () => sql`SELECT * FROM users WHERE id = ${id}`)).pipe(
         Effect.map((rs) => first(rs, rowToUser))
       ),
+    findByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : orDie(reads(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`)).pipe(Effect.map((rs) => rs.map((r) => rowToUser(r)))),
     findByUsername: (username) =>
       orDie(sql`SELECT * FROM users WHERE lower(username) = lower(${username}) AND deleted = FALSE`).pipe(
         Effect.map((rs) => first(rs, rowToUser))
@@ -88,13 +93,13 @@ export const make = Effect.gen(function*() {
         const page = f.afterId
           ? sql.and([...where, sql`lower(username) > (SELECT lower(username) FROM users WHERE id = ${f.afterId})`])
           : filtered
-        const rows = yield* sql`SELECT * FROM users WHERE ${page} ORDER BY lower(username) LIMIT ${f.limit} OFFSET ${f.offset}`
+        const rows = yield* reads(sql`SELECT * FROM users WHERE ${page} ORDER BY lower(username) LIMIT ${f.limit} OFFSET ${f.offset}`)
         // Without filters (or by status alone) the count is kept, one row read at any size.
         const kept = !f.search && !f.username && !f.email && !f.loginType && !f.organizationId &&
           (!f.role || f.role === "member")
         const count = kept
           ? yield* keptUserCount(f.status)
-          : Number((yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE ${filtered}`)[0]!.n)
+          : Number((yield* reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE ${filtered}`))[0]!.n)
         return { users: rows.map((r) => rowToUser(r)), count }
       }).pipe(orDie),
     update: (id, patch) => {

@@ -15,6 +15,7 @@ import {
   WorkspaceResourceRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { directStatements } from "../DirectReads.js"
 import { LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { bindRecord, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { unique } from "../Unique.js"
@@ -98,18 +99,22 @@ const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLengt
 
 export const makeBuilds = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
 
   /** Builds of these rows with their parameter values (one query for all). */
   const withParameters = (rows: ReadonlyArray<Row>) =>
     Effect.gen(function*() {
       if (rows.length === 0) return []
       const ids = rows.map((r) => r.id as string)
-      const params = yield* Effect.orDie(sql<Row>`SELECT workspace_build_id, name, value FROM workspace_build_parameters
-        WHERE workspace_build_id IN ${sql.in(ids)} ORDER BY name`)
+      const params = yield* Effect.orDie(reads(sql<Row>`SELECT workspace_build_id, name, value FROM workspace_build_parameters
+        WHERE workspace_build_id IN ${sql.in(ids)} ORDER BY name`))
       const byBuild = new Map<string, Array<{ name: string; value: string }>>()
       for (const p of params) {
         const id = p.workspace_build_id as string
-        byBuild.set(id, [...(byBuild.get(id) ?? []), { name: p.name as string, value: p.value as string }])
+        const value = { name: p.name as string, value: p.value as string }
+        const list = byBuild.get(id)
+        if (list === undefined) byBuild.set(id, [value])
+        else list.push(value)
       }
       return rows.map((r) => rowToBuild(r, byBuild.get(r.id as string) ?? []))
     })
@@ -147,7 +152,7 @@ export const makeBuilds = Effect.gen(function*() {
           }`)
         }
       }),
-    findById: (id) => Effect.flatMap(Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE id = ${id}`), one),
+    findById: (id) => Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_builds WHERE id = ${id}`)), one),
     findByJobId: (jobId) => Effect.flatMap(Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE job_id = ${jobId}`), one),
     findByNumber: (workspaceId, n) =>
       Effect.flatMap(
@@ -156,8 +161,8 @@ export const makeBuilds = Effect.gen(function*() {
       ),
     latestOf: (workspaceIds) =>
       workspaceIds.length === 0 ? Effect.succeed([]) : Effect.flatMap(
-        Effect.orDie(sql<Row>`SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
-          AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`),
+        Effect.orDie(reads(sql<Row>`SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
+          AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`)),
         withParameters
       ),
     list: (page) =>
@@ -197,6 +202,7 @@ export const makeBuilds = Effect.gen(function*() {
 
 export const makeResources = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
   return WorkspaceResourceRepo.of({
     insert: (resources) =>
       Effect.gen(function*() {
@@ -208,12 +214,16 @@ export const makeResources = Effect.gen(function*() {
     listByJobs: (jobIds) =>
       Effect.gen(function*() {
         if (jobIds.length === 0) return []
-        const rs = yield* Effect.orDie(sql<Row>`SELECT * FROM workspace_resources WHERE job_id IN ${sql.in(jobIds)} ORDER BY created_at, name, id`)
+        const rs = yield* Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_resources WHERE job_id IN ${sql.in(jobIds)} ORDER BY created_at, name, id`))
         if (rs.length === 0) return []
-        const as = yield* Effect.orDie(sql<Row>`SELECT * FROM workspace_agents WHERE resource_id IN ${sql.in(rs.map((r) => r.id as string))}
-          ORDER BY name, id`)
+        const as = yield* Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE resource_id IN ${sql.in(rs.map((r) => r.id as string))}
+          ORDER BY name, id`))
         const byResource = new Map<string, Array<WorkspaceAgentRecord>>()
-        for (const a of as) byResource.set(a.resource_id as string, [...(byResource.get(a.resource_id as string) ?? []), rowToAgent(a)])
+        for (const a of as) {
+          const list = byResource.get(a.resource_id as string)
+          if (list === undefined) byResource.set(a.resource_id as string, [rowToAgent(a)])
+          else list.push(rowToAgent(a))
+        }
         return rs.map((r): StoredResource => ({ resource: rowToResource(r), agents: byResource.get(r.id as string) ?? [] }))
       })
   })

@@ -6,6 +6,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { type WorkspaceFilter, type WorkspacePatch, type WorkspaceRecord, WorkspaceRepo, type WorkspaceStatus } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
 import { bindRecord, first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
@@ -45,8 +46,9 @@ const LIFECYCLE_FIELDS: ReadonlyArray<keyof WorkspacePatch> = ["autostart_schedu
 /** The workspace repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
   const byId = (id: string) =>
-    Effect.orDie(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToWorkspace)))
+    Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToWorkspace)))
   const withTransaction = transaction(sql)
   const byTemplate = workspacesByTemplate(sql)
   /** Moves the kept counts of undeleted workspaces, in all and of `ownerId`, by `by`. */
@@ -57,7 +59,7 @@ export const make = Effect.gen(function*() {
         ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by}`
     })
   const keptCount = (name: string) =>
-    Effect.orDie(sql<{ value: number | string }>`SELECT value FROM counters WHERE name = ${name}`).pipe(
+    Effect.orDie(reads(sql<{ value: number | string }>`SELECT value FROM counters WHERE name = ${name}`)).pipe(
       Effect.map((rs) => Number(rs[0]?.value ?? 0))
     )
   /**
@@ -74,7 +76,7 @@ export const make = Effect.gen(function*() {
     if (plain && oneOwner !== undefined && (f.visibility.all || (oneOwner === f.visibility.userId && f.visibility.memberOrganizationIds === undefined))) {
       return keptCount(`workspaces:${oneOwner}`)
     }
-    return Effect.orDie(q.count).pipe(Effect.map((rs) => Number(rs[0]?.n ?? 0)))
+    return Effect.orDie(reads(q.count)).pipe(Effect.map((rs) => Number(rs[0]?.n ?? 0)))
   }
   return WorkspaceRepo.of({
     insert: (w) =>
@@ -114,11 +116,11 @@ export const make = Effect.gen(function*() {
     list: (f: WorkspaceFilter) =>
       Effect.gen(function*() {
         const q = listStatements(sql, f)
-        const favoriteCount = Number((yield* Effect.orDie(q.favoriteCount))[0]?.n ?? 0)
+        const favoriteCount = Number((yield* Effect.orDie(reads(q.favoriteCount)))[0]?.n ?? 0)
         const rows: Array<Row> = []
-        if (f.offset < favoriteCount) rows.push(...(yield* Effect.orDie(q.favorites(f.limit, f.offset))))
+        if (f.offset < favoriteCount) rows.push(...(yield* Effect.orDie(reads(q.favorites(f.limit, f.offset)))))
         if (rows.length < f.limit) {
-          rows.push(...(yield* Effect.orDie(q.rest(f.limit - rows.length, Math.max(0, f.offset - favoriteCount)))))
+          rows.push(...(yield* Effect.orDie(reads(q.rest(f.limit - rows.length, Math.max(0, f.offset - favoriteCount))))))
         }
         return { workspaces: rows.map(rowToWorkspace), count: yield* countOf(f, q) }
       }),
