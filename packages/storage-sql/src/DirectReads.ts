@@ -1,18 +1,13 @@
 /**
  * Direct reads. Every authenticated request runs the same few reads (user by id,
- * memberships of a user, key with its user), and list pages a dozen more; on SQLite
- * @effect/sql's statement pipeline (span, scope, semaphore, template compilation: about
- * 30 us a query, and a scheduler hop when the semaphore is taken inside a new fiber) costs
+ * memberships of a user, key with its user), and on SQLite @effect/sql's statement
+ * pipeline (span, scope, semaphore, template compilation: about 30 us a query) costs
  * ten times the query itself. So on @effect/sql-sqlite-node, which has one connection
- * and runs statements synchronously, reads run their (cached, prepared) statement on
- * that connection directly. Only while no transaction is open: a transaction holds the
- * connection, and a read must neither see its uncommitted writes nor slip into it, so
- * then (and on any other client, Postgres included) reads take the ordinary path, which
- * waits for the transaction.
- *
- * Two forms: {@link directReads} for the hottest reads, given the SQL text their template
- * compiles to (no statement is even built on the direct path), and {@link directStatements}
- * for any read statement (`sql\`...\``), compiled once per call.
+ * and runs statements synchronously, those reads run their (cached, prepared)
+ * statement on that connection directly. Only while no transaction is open: a
+ * transaction holds the connection, and a read must neither see its uncommitted
+ * writes nor slip into it, so then (and on any other client) reads take the ordinary
+ * path, which waits for the transaction.
  */
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
@@ -30,16 +25,6 @@ const directConnection = (sql: SqlClient.SqlClient) =>
     : Effect.succeed(Option.none<Connection>())
 
 /**
- * Runs `statement` (the ordinary path), or the same SQL directly as `text` with `params`
- * when that is safe. `text` must be what `statement`'s template compiles to.
- */
-export type Read = (
-  text: string,
-  params: ReadonlyArray<unknown>,
-  statement: () => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
-) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
-
-/**
  * Whether a read may run on the connection directly: no transaction is open on `sql`.
  * Transactions of every repository module are counted (Transaction.ts), wherever they were
  * opened; one opened around them (`sql.withTransaction`) is seen in the fiber's context.
@@ -47,22 +32,13 @@ export type Read = (
 const directIsSafe = (sql: SqlClient.SqlClient, context: Context.Context<never>) =>
   openTransactions(sql) === 0 && Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
 
-/** The {@link Read} of `sql`; build it once per repository module, as it reserves the connection to read on. */
-export const directReads = (sql: SqlClient.SqlClient): Effect.Effect<Read> =>
-  Effect.map(directConnection(sql), (connection): Read => {
-    const direct = Option.getOrUndefined(connection)
-    return (text, params, statement) =>
-      direct === undefined
-        ? statement()
-        : Effect.contextWithEffect((context: Context.Context<never>) =>
-          directIsSafe(sql, context) ? direct.execute(text, params, undefined) : statement()
-        )
-  })
-
 /**
- * Runs a read `statement`: on the connection directly when that is safe (its template compiled
- * here, once), else the statement itself (the ordinary path). Only for statements that write
- * nothing.
+ * Runs a read `statement` (`sql\`...\``) directly when that is safe, as {@link directReads} does,
+ * its template compiled here once (`statement.compile()`), else the statement itself (the
+ * ordinary path). For reads beyond the hottest few, whose SQL text is not written out: list
+ * pages and what their rows read (about 25 us less a statement, and no scheduler hop from the
+ * semaphore, so a page answers without suspending). Only for statements that write nothing;
+ * on any other client (Postgres) it is the statement itself.
  */
 export type Reads = <A extends object = Row>(
   statement: Statement.Statement<A>
@@ -79,4 +55,29 @@ export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads>
         const [text, params] = statement.compile()
         return direct.execute(text, params, undefined) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
       })
+  })
+
+/**
+ * Runs `statement` (the ordinary path), or the same SQL directly as `text` with `params`
+ * when that is safe. `text` must be what `statement`'s template compiles to.
+ */
+export type Read = (
+  text: string,
+  params: ReadonlyArray<unknown>,
+  statement: () => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+
+/** The {@link Read} of `sql`; build it once per repository module, as it reserves the connection to read on. */
+export const directReads = (sql: SqlClient.SqlClient): Effect.Effect<Read> =>
+  Effect.map(directConnection(sql), (connection): Read => {
+    const direct = Option.getOrUndefined(connection)
+    return (text, params, statement) =>
+      direct === undefined
+        ? statement()
+        // Transactions of every repository module are counted (Transaction.ts), wherever they were opened.
+        : Effect.contextWithEffect((context: Context.Context<never>) =>
+          openTransactions(sql) === 0 && Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
+            ? direct.execute(text, params, undefined)
+            : statement()
+        )
   })

@@ -24,7 +24,7 @@ import { type ParsedQuery, parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import type { User } from "../users/User.js"
 import { toUser } from "../users/Users.js"
-import { wireMaker } from "../Wire.js"
+import { type WireProps, wireMaker } from "../Wire.js"
 
 /** A page request of either log: `limit` is required (0 takes the default, larger values are capped). */
 export interface ListLogsInput {
@@ -155,7 +155,8 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         const access = yield* readable(kind)
         const query = yield* parseSearch(input.q, keys)
         const filter = yield* toFilter(query, access, pageOf(input))
-        return yield* Effect.all([repo.list(filter), repo.count(filter, LOG_COUNT_CAP)])
+        const rows = yield* repo.list(filter)
+        return [rows, yield* repo.count(filter, LOG_COUNT_CAP)] as const
       })
 
     /** The users and organizations a page names, and the users' memberships: one query each. */
@@ -163,10 +164,8 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
       Effect.gen(function*() {
         const wantedUsers = [...new Set(userIds)].filter((id) => id !== NIL_UUID)
         const wantedOrgs = [...new Set(organizationIds)].filter((id) => id !== NIL_UUID)
-        const [users, organizations] = yield* Effect.all([
-          wantedUsers.length === 0 ? Effect.succeed([]) : audit.usersByIds(wantedUsers),
-          wantedOrgs.length === 0 ? Effect.succeed([]) : audit.organizationsByIds(wantedOrgs)
-        ])
+        const users = wantedUsers.length === 0 ? [] : yield* audit.usersByIds(wantedUsers)
+        const organizations = wantedOrgs.length === 0 ? [] : yield* audit.organizationsByIds(wantedOrgs)
         const live = users.filter((u) => !u.deleted).map((u) => u.id)
         const memberships = live.length === 0 ? new Map<string, ReadonlyArray<string>>() : yield* members.ofUsers(live)
         const userMap = byId(users)
@@ -296,7 +295,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         const entries = rows.map((r) => {
           const deleted = isDeleted(r, looked)
           const org = looked.organizations.get(r.organization_id)
-          return makeAuditLog({
+          const props: WireProps<typeof AuditLog> = {
             action: r.action,
             additional_fields: r.additional_fields,
             description: r.description !== "" ? r.description : auditDescription(r),
@@ -304,7 +303,6 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
             id: r.id,
             ip: r.ip,
             is_deleted: deleted,
-            ...(org !== undefined ? { organization: minimalOrganization(org) } : {}),
             organization_id: r.organization_id,
             request_id: r.request_id,
             resource_icon: r.resource_icon,
@@ -316,7 +314,9 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
             time: r.time,
             user: looked.userOf(r.user_id),
             user_agent: r.user_agent
-          })
+          }
+          if (org !== undefined) props.organization = minimalOrganization(org)
+          return makeAuditLog(props)
         })
         return new AuditLogsPage({ audit_logs: entries, count, count_cap: LOG_COUNT_CAP }, true)
       }).pipe(span("AuditLogs.list"))
