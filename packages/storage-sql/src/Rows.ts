@@ -17,7 +17,8 @@ type Row = Record<string, unknown>
  * (`toISOString` is about 0.5 us, a user has three timestamps and a workspace a dozen). Only
  * while its time is unchanged: a Date is mutable, and a changed one formats as any other. The text
  * is trusted to be what `toISOString` wrote (true of every write; a hand-edited impossible date
- * such as February 30 would be answered as stored).
+ * such as February 30 would be answered as stored; text out of {@link isoTime}'s ranges is parsed
+ * by `Date` and formats as any date).
  */
 class StoredDate extends Date {
   readonly #iso: string

@@ -12,7 +12,7 @@ import { organizationRepositorySuite } from "../../storage-sql/test/organization
 import { repositorySuite, user } from "../../storage-sql/test/users/RepositorySuite.js"
 import { Migrator, SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { migrations, sqliteTypes } from "@workbay/storage-sql"
+import { migrations, sqliteTypes, toDate } from "@workbay/storage-sql"
 import { AuditLogRepo, GroupRepo, LifecycleCandidates, MemberRepo, Organization, OrganizationRepo } from "@workbay/core"
 import { randomUUID } from "node:crypto"
 import { job, world } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
@@ -188,6 +188,22 @@ describe("SQLite file storage", () => {
       expect(details).not.toMatch(/TEMP B-TREE/)
     }).pipe(Effect.provide(Sqlite.layer({ filename: ":memory:" })), Effect.orDie)
   )
+
+  it("timestamps read from their text are the times Date's parser reads, and format as stored", () => {
+    // Read field by field, and kept as text (an impossible day rolls over as Date's parser rolls it, and is answered as stored).
+    const kept = ["2024-02-29T12:34:56.789Z", "1970-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "0100-01-01T00:00:00.000Z", "2024-02-30T00:00:00.000Z"]
+    // Outside that reading: Date's parser answers, and the date formats as any other.
+    const parsed = [
+      "0099-12-31T23:59:59.999Z", "2024-13-01T00:00:00.000Z", "2024-02-29T24:00:00.000Z", "2024-02-29T23:60:00.000Z",
+      "2024-0a-01T00:00:00.000Z", "2024-01-01 00:00:00.000Z", "2024-01-01T00:00:00Z"
+    ]
+    for (const text of [...kept, ...parsed]) expect(Object.is(toDate(text).getTime(), new Date(text).getTime())).toBe(true)
+    for (const text of kept) expect(toDate(text).toISOString()).toBe(text)
+    expect(toDate("2024-02-29T24:00:00.000Z").toISOString()).toBe("2024-03-01T00:00:00.000Z")
+    const moved = toDate("2024-02-29T12:34:56.789Z")
+    moved.setUTCFullYear(2025)
+    expect(moved.toISOString()).toBe("2025-03-01T12:34:56.789Z")
+  })
 
   it.live("each :memory: layer is a fresh database", () =>
     Effect.gen(function* () {

@@ -132,6 +132,8 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect(found).toEqual({ ...g, member_count: 0, organization_name: "a", organization_display_name: "a display" })
         expect(found.created_at.getTime()).toBe(at(1).getTime())
         expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
+        expect(yield* repo.findByIds([g.id, randomUUID()])).toEqual([found])
+        expect(yield* repo.findByIds([])).toEqual([])
         const clash = yield* failureOf(repo.insert(newGroup(a.id, "DEVS")))
         expect(clash).toBeInstanceOf(UniqueViolation)
         const everyoneClash = yield* failureOf(repo.insert(newGroup(a.id, "everyone")))

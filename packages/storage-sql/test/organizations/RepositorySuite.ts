@@ -42,6 +42,10 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           expect((yield* repo.list).map((o) => o.name)).toEqual(["alpha", "Beta", "coder"])
           expect(Option.getOrThrow(yield* repo.findById(a.id)).is_default).toBe(false)
           expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
+          const byIds = yield* repo.findByIds([a.id, def.id, randomUUID()])
+          expect([...byIds].sort((x, y) => x.name.localeCompare(y.name))).toEqual([a, def])
+          expect(byIds.every((o) => o instanceof Organization)).toBe(true)
+          expect(yield* repo.findByIds([])).toEqual([])
         })
       )
 

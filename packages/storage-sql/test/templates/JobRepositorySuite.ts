@@ -75,6 +75,8 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
         expect(Option.getOrThrow(yield* repo.findById(j.id))).toEqual(expected)
         expect(jobStatus(stored)).toBe("pending")
         expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
+        expect(yield* repo.findByIds([j.id, randomUUID()])).toEqual([expected])
+        expect(yield* repo.findByIds([])).toEqual([])
       })
     )
 

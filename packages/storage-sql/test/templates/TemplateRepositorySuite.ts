@@ -92,6 +92,8 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         const t = template(org, v.id)
         yield* templates.insert(t)
         expect(Option.getOrThrow(yield* templates.findById(t.id))).toEqual(t)
+        expect(yield* templates.findByIds([t.id, randomUUID()])).toEqual([t])
+        expect(yield* templates.findByIds([])).toEqual([])
         expect(Option.getOrThrow(yield* templates.findByName(org, "DOCKER")).id).toBe(t.id)
         const clash = yield* Effect.flip(templates.insert(template(org, v.id, { name: "Docker" })))
         expect(clash).toBeInstanceOf(UniqueViolation)

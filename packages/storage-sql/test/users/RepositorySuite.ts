@@ -182,6 +182,19 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       test(
+        "findByIds answers the users of the ids that exist, deleted ones included",
+        Effect.gen(function* () {
+          const repo = yield* UserRepo
+          const alice = user("alice", { rbac_roles: ["owner"] })
+          const gone = user("gone", { deleted: true })
+          yield* insertUsers(alice, gone, user("carol"))
+          const found = yield* repo.findByIds([alice.id, gone.id, randomUUID()])
+          expect([...found].sort((a, b) => a.username.localeCompare(b.username))).toEqual([alice, gone])
+          expect(yield* repo.findByIds([])).toEqual([])
+        })
+      )
+
+      test(
         "findById of an unknown id is none",
         Effect.gen(function* () {
           const repo = yield* UserRepo
@@ -838,6 +851,35 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       test(
+        "reads inside a transaction see its own writes (pages and lookups by ids too)",
+        Effect.gen(function* () {
+          const tx = yield* Transactions
+          const repo = yield* UserRepo
+          const members = yield* MemberRepo
+          const orgs = yield* OrganizationRepo
+          const alice = user("alice")
+          const o = org("acme")
+          const seen = yield* tx.atomic(
+            Effect.gen(function* () {
+              yield* repo.insert(alice)
+              yield* orgs.insert(o)
+              yield* members.insert(membership(o.id, alice.id))
+              return {
+                page: yield* repo.list({ limit: 10, offset: 0 }),
+                byIds: yield* repo.findByIds([alice.id]),
+                ofUsers: yield* members.ofUsers([alice.id]),
+                organizations: yield* orgs.findByIds([o.id])
+              }
+            })
+          )
+          expect(seen.page).toEqual({ users: [alice], count: 1 })
+          expect(seen.byIds).toEqual([alice])
+          expect(seen.ofUsers.get(alice.id)).toEqual([o.id])
+          expect(seen.organizations.map((x) => x.id)).toEqual([o.id])
+        })
+      )
+
+      test(
         "organization delete inside atomic joins the outer transaction",
         Effect.gen(function* () {
           const tx = yield* Transactions
@@ -876,13 +918,20 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           const writer = yield* Effect.fork(Effect.exit(unit))
           yield* Deferred.await(written)
           // On a single-connection client these wait for the transaction; elsewhere they read committed data.
-          const [byId, withUser, memberships] = yield* Effect.all(
-            [repo.findById(alice.id), keys.findWithUser(key.id), members.ofUser(alice.id)],
+          const [byId, withUser, memberships, page, byIds, ofUsers, organizations] = yield* Effect.all(
+            [
+              repo.findById(alice.id), keys.findWithUser(key.id), members.ofUser(alice.id),
+              repo.list({ limit: 10, offset: 0 }), repo.findByIds([alice.id]), members.ofUsers([alice.id]), orgs.findByIds([o.id])
+            ],
             { concurrency: "unbounded" }
           )
           expect(Option.isNone(byId)).toBe(true)
           expect(Option.isNone(withUser)).toBe(true)
           expect(memberships).toEqual([])
+          expect(page).toEqual({ users: [], count: 0 })
+          expect(byIds).toEqual([])
+          expect(ofUsers.size).toBe(0)
+          expect(organizations).toEqual([])
           const exit = yield* Fiber.join(writer)
           expect(Exit.isFailure(exit)).toBe(true)
           expect(Option.isNone(yield* repo.findById(alice.id))).toBe(true)
