@@ -90,9 +90,15 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
 
     /**
      * The wire records of jobs of one organization: queue standing among the pending jobs its
-     * live workers could run (read once for the whole list), and `available_workers`.
+     * live workers could run (read once for the whole list), and `available_workers`. The
+     * metadata of build jobs whose build is in `knownBuilds` (`undefined` for a build without a
+     * workspace) is taken from there, the rest read in one query.
      */
-    const describeAll = (organizationId: string, records: ReadonlyArray<ProvisionerJobRecord>) =>
+    const describeAll = (
+      organizationId: string,
+      records: ReadonlyArray<ProvisionerJobRecord>,
+      knownBuilds: ReadonlyMap<string, WorkspaceBuildMetadata | undefined> = new Map()
+    ) =>
       Effect.gen(function*() {
         const workers = yield* daemons.liveWorkers(organizationId)
         const anyPending = records.some((r) => jobStatus(r) === "pending")
@@ -101,7 +107,9 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
         const versionIds = [...new Set(records.flatMap((r) => r.input.template_version_id ?? []))]
         const versions = new Map((yield* jobs.versionMetadata(versionIds)).map((v) => [v.version_id, v]))
         const buildIds = [...new Set(records.flatMap((r) => r.type === "workspace_build" ? r.input.workspace_build_id ?? [] : []))]
-        const builds = new Map((yield* jobs.buildMetadata(buildIds)).map((b) => [b.build_id, b]))
+          .filter((id) => !knownBuilds.has(id))
+        const builds = new Map(knownBuilds)
+        for (const b of buildIds.length === 0 ? [] : yield* jobs.buildMetadata(buildIds)) builds.set(b.build_id, b)
         return records.map((job): ProvisionerJob => {
           const isPending = jobStatus(job) === "pending"
           return toProvisionerJob(job, {

@@ -22,7 +22,8 @@ import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
 import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
 import {
-  jobStatus, type ProvisionerJob, type ProvisionerJobRecord, ProvisionerJobRepo, type ProvisionerJobStatus
+  jobStatus, type ProvisionerJob, type ProvisionerJobRecord, ProvisionerJobRepo, type ProvisionerJobStatus,
+  type WorkspaceBuildMetadata
 } from "../templates/ProvisionerJob.js"
 import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
 import { ProvisionerJobViews } from "../templates/ProvisionerJobViews.js"
@@ -121,14 +122,17 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const jobOf = (id: string) => Effect.orDie(jobs.get(id))
 
     /**
-     * The wire records of builds (of any workspaces), reading their jobs, resources, versions and
-     * users once each, in one read of each kind. `known` workspaces and `knownUsers` (by id;
-     * `undefined` for a user who does not exist) are not read again.
+     * The wire records of builds (of any workspaces), reading their jobs, resources, versions,
+     * templates and users once each, in one read of each kind. `known` workspaces, and the users
+     * and templates in `also` (by id; `undefined` for one that does not exist), are not read again.
      */
     const toWires = (
       list: ReadonlyArray<WorkspaceBuildRecord>,
       known: ReadonlyArray<WorkspaceRecord> = [],
-      knownUsers: ReadonlyMap<string, UserRecord | undefined> = new Map()
+      also: {
+        readonly users?: ReadonlyMap<string, UserRecord | undefined>
+        readonly templates?: ReadonlyMap<string, TemplateRecord | undefined>
+      } = {}
     ) =>
       Effect.gen(function*() {
         if (list.length === 0) return []
@@ -139,6 +143,35 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
             const found = yield* workspaces.findById(id)
             if (Option.isSome(found)) wsById.set(id, found.value)
           }
+        }
+        const versions = new Map(
+          (yield* jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))])).map((v) => [v.version_id, v])
+        )
+        const templatesById = new Map(also.templates)
+        const unknownTemplates = [...new Set([...wsById.values()].map((w) => w.template_id))].filter((id) => !templatesById.has(id))
+        if (unknownTemplates.length > 0) {
+          const found = new Map((yield* templates.findByIds(unknownTemplates)).map((t) => [t.id, t]))
+          for (const id of unknownTemplates) templatesById.set(id, found.get(id))
+        }
+        // What a build job's metadata names, from the records in hand (the job views then read none):
+        // the build's version, the workspace's template, the workspace and the transition.
+        const buildMetadata = new Map<string, WorkspaceBuildMetadata | undefined>()
+        for (const b of list) {
+          const w = wsById.get(b.workspace_id)
+          const v = versions.get(b.template_version_id)
+          const t = w === undefined ? undefined : templatesById.get(w.template_id)
+          buildMetadata.set(b.id, w === undefined ? undefined : {
+            build_id: b.id,
+            transition: b.transition,
+            workspace_id: w.id,
+            workspace_name: w.name,
+            version_id: v?.version_id ?? "",
+            version_name: v?.version_name ?? "",
+            template_id: t?.id ?? null,
+            template_name: t?.name ?? "",
+            template_display_name: t?.display_name ?? "",
+            template_icon: t?.icon ?? ""
+          })
         }
         const jobIds = [...new Set(list.map((b) => b.job_id))]
         const jobRecords = new Map((yield* jobRepo.findByIds(jobIds)).map((j) => [j.id, j]))
@@ -152,7 +185,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         }
         const jobWires = new Map<string, ProvisionerJob>()
         for (const [orgId, js] of byOrg) {
-          const described = yield* views.describeAll(orgId, js)
+          const described = yield* views.describeAll(orgId, js, buildMetadata)
           for (const d of described) jobWires.set(d.id, d)
         }
         const stored = yield* resources.listByJobs(jobIds)
@@ -162,10 +195,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           if (rs === undefined) resourcesByJob.set(r.resource.job_id, [r])
           else rs.push(r)
         }
-        const versionNames = new Map(
-          (yield* jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))])).map((v) => [v.version_id, v.version_name])
-        )
-        const people = new Map(knownUsers)
+        const people = new Map(also.users)
         const unknownPeople = new Set<string>()
         for (const b of list) {
           const ownerId = wsById.get(b.workspace_id)?.owner_id
@@ -191,7 +221,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
             workspace_name: w?.name ?? "",
             workspace_owner_id: w?.owner_id ?? b.initiator_id,
             template_version_id: b.template_version_id,
-            template_version_name: versionNames.get(b.template_version_id) ?? "",
+            template_version_name: versions.get(b.template_version_id)?.version_name ?? "",
             build_number: b.build_number,
             transition: b.transition,
             initiator_id: b.initiator_id,

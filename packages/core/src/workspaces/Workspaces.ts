@@ -166,7 +166,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         const ownerIds = [...new Set(list.map((w) => w.owner_id))]
         const found = new Map((yield* users.findByIds(ownerIds)).map((u) => [u.id, u]))
         const owners = new Map<string, UserRecord | undefined>(ownerIds.map((id) => [id, found.get(id)]))
-        const buildWires = new Map((yield* buildService.toWires(latest, list, owners)).map((b) => [b.workspace_id, b]))
+        const buildWires = new Map((yield* buildService.toWires(latest, list, { users: owners, templates: tpl })).map((b) => [b.workspace_id, b]))
         const sharedWith = yield* sharing.sharedWithAll(list)
         const shared = new Map(list.map((w, i) => [w.id, sharedWith[i]!]))
         return list.flatMap((w) => {
