@@ -25,6 +25,96 @@ const directConnection = (sql: SqlClient.SqlClient) =>
     : Effect.succeed(Option.none<Connection>())
 
 /**
+ * Rows read as values. better-sqlite3 makes each row object through V8's API, one property set
+ * per column (about 0.25 us a value, null or not: a page of 25 agents costs 170 us, more than
+ * the query); the same rows as arrays of values cost half that, and an object made from an array
+ * by a function generated for the column names (constant keys, one object literal) costs almost
+ * nothing. So the column names of a statement's rows are learned from its first rows read as
+ * objects (per SQL text and connection), and later runs of that text read values and make the
+ * same rows from them. Texts whose rows are not such objects (two columns of one name, a name
+ * that is an array index or `__proto__`) keep reading objects; a run whose width differs from the
+ * learned names (never, for one text on one schema) falls back to objects too.
+ *
+ * The values run under their own text (a trailing comment: its own prepared statement), since
+ * @effect/sql-sqlite-node switches a statement to values and back around the read: the statement
+ * the object reads use is never the one switched.
+ */
+const VALUES_TEXT = " /* values */"
+
+interface Shape {
+  readonly width: number
+  readonly make: (values: ReadonlyArray<unknown>) => Row
+}
+
+/** Learned shapes per connection, by SQL text (`null`: read objects). Cleared past `MAX_TEXTS`. */
+const shapesOf = new WeakMap<Connection, Map<string, Shape | null>>()
+const MAX_TEXTS = 4096
+/** Row makers by column names (texts differing only in their IN lists share one). */
+const makers = new Map<string, Shape["make"]>()
+
+const isIndexName = (name: string) => /^(?:0|[1-9][0-9]*)$/.test(name)
+
+const makerOf = (names: ReadonlyArray<string>): Shape["make"] => {
+  const signature = names.join("\u0000")
+  let make = makers.get(signature)
+  if (make === undefined) {
+    try {
+      make = new Function("v", `return { ${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(", ")} }`) as Shape["make"]
+    } catch (e) {
+      if (!(e instanceof EvalError)) throw e
+      // Where code generation is not allowed: the same object, key by key.
+      make = (values) => {
+        const row: Row = {}
+        for (let i = 0; i < names.length; i++) row[names[i]!] = values[i]
+        return row
+      }
+    }
+    makers.set(signature, make)
+  }
+  return make
+}
+
+const learn = (shapes: Map<string, Shape | null>, text: string, rows: ReadonlyArray<Row>) => {
+  if (rows.length === 0) return
+  if (shapes.size >= MAX_TEXTS) shapes.clear()
+  const names = Object.keys(rows[0]!)
+  shapes.set(text, names.some((n) => n === "__proto__" || isIndexName(n)) ? null : { width: names.length, make: makerOf(names) })
+}
+
+/** Runs a read's `text` with `params` on `direct`: as values made into rows once its shape is known, else as objects. */
+const runDirect = (
+  direct: Connection,
+  text: string,
+  params: ReadonlyArray<unknown>,
+  context: Context.Context<never>
+): Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError> => {
+  let shapes = shapesOf.get(direct)
+  if (shapes === undefined) {
+    shapes = new Map()
+    shapesOf.set(direct, shapes)
+  }
+  const shape = shapes.get(text)
+  // Values are read without safe integers: with them asked for, objects.
+  if (shape === null || Context.get(context, SqlClient.SafeIntegers)) return direct.execute(text, params, undefined)
+  if (shape === undefined) {
+    const known = shapes
+    return Effect.map(direct.execute(text, params, undefined), (rows) => {
+      learn(known, text, rows)
+      return rows
+    })
+  }
+  return Effect.flatMap(direct.executeValues(text + VALUES_TEXT, params), (values) => {
+    if (values.length > 0 && values[0]!.length !== shape.width) {
+      shapes.set(text, null)
+      return direct.execute(text, params, undefined)
+    }
+    const rows = new Array<Row>(values.length)
+    for (let i = 0; i < values.length; i++) rows[i] = shape.make(values[i]!)
+    return Effect.succeed(rows)
+  })
+}
+
+/**
  * Whether a read may run on the connection directly: no transaction is open on `sql`.
  * Transactions of every repository module are counted (Transaction.ts), wherever they were
  * opened; one opened around them (`sql.withTransaction`) is seen in the fiber's context.
@@ -53,7 +143,7 @@ export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads>
       Effect.contextWithEffect((context: Context.Context<never>) => {
         if (!directIsSafe(sql, context)) return statement
         const [text, params] = statement.compile()
-        return direct.execute(text, params, undefined) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+        return runDirect(direct, text, params, context) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
       })
   })
 
@@ -77,7 +167,7 @@ export const directReads = (sql: SqlClient.SqlClient): Effect.Effect<Read> =>
         // Transactions of every repository module are counted (Transaction.ts), wherever they were opened.
         : Effect.contextWithEffect((context: Context.Context<never>) =>
           openTransactions(sql) === 0 && Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
-            ? direct.execute(text, params, undefined)
+            ? runDirect(direct, text, params, context)
             : statement()
         )
   })
