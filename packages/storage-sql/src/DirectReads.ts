@@ -33,17 +33,22 @@ const directConnection = (sql: SqlClient.SqlClient) =>
  * objects (per SQL text and connection), and later runs of that text read values and make the
  * same rows from them. Texts whose rows are not such objects (two columns of one name, a name
  * that is an array index or `__proto__`) keep reading objects; a run whose width differs from the
- * learned names (never, for one text on one schema) falls back to objects too.
+ * learned names (never, for one text on one schema) falls back to objects too. Reading values
+ * costs about 1.5 us more a statement in @effect/sql-sqlite-node, so a text whose last run read
+ * fewer than {@link VALUES_AT_LEAST} values (a row of a few columns) reads objects.
  *
  * The values run under their own text (a trailing comment: its own prepared statement), since
  * @effect/sql-sqlite-node switches a statement to values and back around the read: the statement
  * the object reads use is never the one switched.
  */
 const VALUES_TEXT = " /* values */"
+const VALUES_AT_LEAST = 24
 
 interface Shape {
   readonly width: number
   readonly make: (values: ReadonlyArray<unknown>) => Row
+  /** Whether the last run read at least `VALUES_AT_LEAST` values: the next reads values. */
+  wide: boolean
 }
 
 /** Learned shapes per connection, by SQL text (`null`: read objects). Cleared past `MAX_TEXTS`. */
@@ -78,7 +83,12 @@ const learn = (shapes: Map<string, Shape | null>, text: string, rows: ReadonlyAr
   if (rows.length === 0) return
   if (shapes.size >= MAX_TEXTS) shapes.clear()
   const names = Object.keys(rows[0]!)
-  shapes.set(text, names.some((n) => n === "__proto__" || isIndexName(n)) ? null : { width: names.length, make: makerOf(names) })
+  shapes.set(
+    text,
+    names.some((n) => n === "__proto__" || isIndexName(n))
+      ? null
+      : { width: names.length, make: makerOf(names), wide: rows.length * names.length >= VALUES_AT_LEAST }
+  )
 }
 
 /** Runs a read's `text` with `params` on `direct`: as values made into rows once its shape is known, else as objects. */
@@ -103,11 +113,18 @@ const runDirect = (
       return rows
     })
   }
+  if (!shape.wide) {
+    return Effect.map(direct.execute(text, params, undefined), (rows) => {
+      shape.wide = rows.length * shape.width >= VALUES_AT_LEAST
+      return rows
+    })
+  }
   return Effect.flatMap(direct.executeValues(text + VALUES_TEXT, params), (values) => {
     if (values.length > 0 && values[0]!.length !== shape.width) {
       shapes.set(text, null)
       return direct.execute(text, params, undefined)
     }
+    shape.wide = values.length * shape.width >= VALUES_AT_LEAST
     const rows = new Array<Row>(values.length)
     for (let i = 0; i < values.length; i++) rows[i] = shape.make(values[i]!)
     return Effect.succeed(rows)

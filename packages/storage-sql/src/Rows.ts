@@ -77,6 +77,9 @@ export const toBool = (v: unknown): boolean => v === true || v === 1 || v === "1
 export const toNumber = (v: unknown): number => (typeof v === "number" ? v : Number(v))
 export const fromJson = <A>(v: unknown, fallback: A): A => {
   if (typeof v !== "string" || v === "") return (v ?? fallback) as A
+  // The most common texts (empty lists and maps), without the parser.
+  if (v === "{}") return {} as A
+  if (v === "[]") return [] as A
   try {
     return JSON.parse(v) as A
   } catch {
