@@ -133,26 +133,46 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
       }).pipe(span("ProvisionerDaemons.list"))
 
     /** Daemons (live or not) whose provisioner types and tags fit `job`, with whether each is live. */
+    const fitIn = (all: ReadonlyArray<ProvisionerDaemonRecord>, job: JobToMatch, at: number) =>
+      all.filter((d) => workerServes(d, job)).map((d) => ({ daemon: d, live: daemonStatus(d, at) !== "offline" }))
+
     const fitting = (job: JobToMatch) =>
       Effect.gen(function*() {
         const at = yield* now
-        const all = yield* daemons.serving(job.organization_id)
-        return all
-          .filter((d) => workerServes(d, job))
-          .map((d) => ({ daemon: d, live: daemonStatus(d, at) !== "offline" }))
+        return fitIn(yield* daemons.serving(job.organization_id), job, at)
       })
+
+    const matchedOf = (fit: ReturnType<typeof fitIn>) => {
+      const seenAt = fit.flatMap(({ daemon }) => daemon.last_seen_at === null ? [] : [daemon.last_seen_at.getTime()])
+      return new MatchedProvisioners(
+        seenAt.length === 0
+          ? { count: fit.length, available: fit.filter((f) => f.live).length }
+          : { count: fit.length, available: fit.filter((f) => f.live).length, most_recently_seen: new Date(Math.max(...seenAt)) },
+        true
+      )
+    }
 
     /** `matched_provisioners` of a job: fitting daemons, the live ones among them, and when one was last seen. */
     const matched = (job: JobToMatch) =>
-      Effect.map(fitting(job), (fit) => {
-        const seenAt = fit.flatMap(({ daemon }) => daemon.last_seen_at === null ? [] : [daemon.last_seen_at.getTime()])
-        return new MatchedProvisioners(
-          seenAt.length === 0
-            ? { count: fit.length, available: fit.filter((f) => f.live).length }
-            : { count: fit.length, available: fit.filter((f) => f.live).length, most_recently_seen: new Date(Math.max(...seenAt)) },
-          true
-        )
-      }).pipe(span("ProvisionerDaemons.matched"))
+      Effect.map(fitting(job), matchedOf).pipe(span("ProvisionerDaemons.matched"))
+
+    /** `matched` of each of `jobs` (keyed by the job), the daemons of each organization read once. */
+    const matchedAll = <J extends JobToMatch>(jobs: ReadonlyArray<J>) =>
+      Effect.gen(function*() {
+        const out = new Map<J, MatchedProvisioners>()
+        if (jobs.length === 0) return out
+        const at = yield* now
+        const serving = new Map<string, ReadonlyArray<ProvisionerDaemonRecord>>()
+        for (const job of jobs) {
+          let all = serving.get(job.organization_id)
+          if (all === undefined) {
+            all = yield* daemons.serving(job.organization_id)
+            serving.set(job.organization_id, all)
+          }
+          out.set(job, matchedOf(fitIn(all, job, at)))
+        }
+        return out
+      }).pipe(span("ProvisionerDaemons.matchedAll"))
 
     /** Ids of the live daemons that could run `job` (`available_workers`), for a pending job; none otherwise. */
     const availableWorkers = (job: JobToMatch & Pick<ProvisionerJobRecord, "started_at" | "canceled_at" | "completed_at" | "error">) =>
@@ -168,6 +188,6 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
         return all.filter((d) => daemonStatus(d, at) !== "offline") satisfies ReadonlyArray<Pick<ProvisionerDaemonRecord, "id" | "provisioners" | "tags">>
       })
 
-    return { register, seen, started, finished, list, matched, availableWorkers, liveWorkers } as const
+    return { register, seen, started, finished, list, matched, matchedAll, availableWorkers, liveWorkers } as const
   })
 }) {}

@@ -206,6 +206,11 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           const found = new Map((yield* users.findByIds([...unknownPeople])).map((u) => [u.id, u]))
           for (const id of unknownPeople) people.set(id, found.get(id))
         }
+        // Builds whose job is unfinished name the provisioners that could run it (read once per organization).
+        const matched = yield* daemons.matchedAll(list.flatMap((b) => {
+          const status = jobStatus(jobRecords.get(b.job_id)!)
+          return status === "pending" || status === "running" ? [jobRecords.get(b.job_id)!] : []
+        }))
         const out: Array<WorkspaceBuild> = []
         for (const b of list) {
           const w = wsById.get(b.workspace_id)
@@ -239,7 +244,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           putNonEmpty(props, "max_deadline", b.max_deadline ?? undefined)
           putNonEmpty(props, "has_ai_task", b.has_ai_task)
           putNonEmpty(props, "has_external_agent", b.has_external_agent)
-          if (status === "pending" || status === "running") props.matched_provisioners = yield* daemons.matched(job)
+          if (status === "pending" || status === "running") props.matched_provisioners = matched.get(job)!
           out.push(makeBuild(props))
         }
         return out
