@@ -167,10 +167,10 @@ export const makeBuilds = Effect.gen(function*() {
       ),
     list: (page) =>
       Effect.flatMap(
-        Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE workspace_id = ${page.workspaceId}
+        Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_builds WHERE workspace_id = ${page.workspaceId}
           ${page.afterId === undefined ? sql`` : sql`AND build_number > (SELECT build_number FROM workspace_builds WHERE id = ${page.afterId})`}
           ${page.since === undefined ? sql`` : sql`AND created_at > ${page.since.toISOString()}`}
-          ORDER BY build_number DESC LIMIT ${page.limit} OFFSET ${page.offset ?? 0}`),
+          ORDER BY build_number DESC LIMIT ${page.limit} OFFSET ${page.offset ?? 0}`)),
         withParameters
       ),
     setResult: (id, result, now) =>
