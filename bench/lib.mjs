@@ -105,11 +105,15 @@ export const stop = (child) =>
     child.kill("SIGTERM")
   })
 
-/** Runs autocannon against a 127.0.0.1 url and returns the figures we report. */
-export const load = (url, { connections, duration, headers = {} }) => {
+/**
+ * Runs autocannon against a 127.0.0.1 url and returns the figures we report. `requests`
+ * (autocannon's: method, path, body, `setupRequest`) varies what each request sends.
+ */
+export const load = (url, { connections, duration, headers = {}, requests }) => {
   if (!new URL(url).hostname.startsWith("127.")) throw new Error(`Load goes to 127.0.0.1 only, not ${url}`)
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers, timeout: 10 }, (error, result) => {
+    const options = { url, connections, duration, headers, timeout: 10, ...(requests === undefined ? {} : { requests }) }
+    autocannon(options, (error, result) => {
       if (error) return reject(error)
       resolve({
         rps: result.requests.average,
@@ -178,17 +182,18 @@ export const benchWork = (prefix) => {
   /**
    * A fresh data folder `name` in the work folder and a free port for a bundled server (`entry`);
    * `start()` spawns it there, answering the spawn with the server's own "ready in" figure.
+   * `start({ args, nodeArgs, env })` adds server flags, Node flags (before the entry) and variables.
    */
   const workbayDir = async (name, entry = bundle) => {
     const dataDir = join(work, name)
     mkdirSync(dataDir)
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api/v2`
-    const start = async () => {
+    const start = async ({ args = [], nodeArgs = [], env = {} } = {}) => {
       const s = await spawnTracked(
-        [entry, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning"],
+        [...nodeArgs, entry, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning", ...args],
         `${base}/buildinfo`,
-        { env: { ...process.env, DATABASE_URL: "" } }
+        { env: { ...process.env, DATABASE_URL: "", ...env } }
       )
       const m = /ready in (\d+) ms/.exec(s.output())
       return { ...s, readyInMs: m ? Number(m[1]) : undefined }
@@ -304,9 +309,9 @@ export const queryPlan = (db, sql, args = []) =>
     .join("; ")
 
 /** A warm-up load of `warmup` seconds (none at 0), then the measured load (see `load`). */
-export const warmThenLoad = async (url, { connections, warmup, duration, headers }) => {
-  if (warmup > 0) await load(url, { connections, duration: warmup, headers })
-  return load(url, { connections, duration, headers })
+export const warmThenLoad = async (url, { connections, warmup, duration, headers, requests }) => {
+  if (warmup > 0) await load(url, { connections, duration: warmup, headers, requests })
+  return load(url, { connections, duration, headers, requests })
 }
 
 /** The machine line of a report: start time, Node, CPUs, and the load average `load0` before and now after. */
