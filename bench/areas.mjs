@@ -244,16 +244,19 @@ const seedTo = (file, size, ctx) => {
 // --- loading pairs -------------------------------------------------------------------------------
 /**
  * Loads each target in turn (bare first) for `rounds` rounds with the same settings; answers the
- * runs of each target and its best round.
+ * runs of each target and its best round. A target's `prepare()` runs before each of its loads;
+ * after each load a second passes, so requests still queued in a slow server end before the next.
  */
 const sideBySide = async (name, targets, { conns = connections } = {}) => {
   const runs = targets.map(() => [])
   for (let r = 0; r < rounds; r++) {
     for (const [i, t] of targets.entries()) {
+      t.prepare?.()
       const res = await warmThenLoad(t.url, { connections: conns, warmup, duration, headers: t.headers, requests: t.requests?.() })
+      await sleep(1000)
       log(
         `${name}, round ${r + 1}/${rounds}, ${t.name}: ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, ` +
-          `non-2xx ${res.non2xx}, errors ${res.errors}`
+          `non-2xx ${res.non2xx}, errors ${res.errors}${res.non2xx > 0 ? ` (status codes: ${JSON.stringify(res.statusCodes)})` : ""}`
       )
       runs[i].push(res)
     }
@@ -466,9 +469,12 @@ async function sqliteParts() {
   // --- the writes, in a function (they need the pool and the two servers) ----------------------
   async function measureWrites(pool) {
     const out = []
-    const auditRow = (file) => {
+    /** The newest audit entry of `resourceType` (and `target`) in `file`. */
+    const auditRow = (file, resourceType, target) => {
       const d = new Database(file, { readonly: true })
-      const row = d.prepare("SELECT * FROM audit_logs ORDER BY time DESC, id DESC LIMIT 1").get()
+      const row = d
+        .prepare(`SELECT * FROM audit_logs WHERE resource_type = ? ${target === undefined ? "" : "AND resource_target = ?"} ORDER BY time DESC, id DESC LIMIT 1`)
+        .get(...(target === undefined ? [resourceType] : [resourceType, target]))
       d.close()
       return row
     }
@@ -500,7 +506,7 @@ async function sqliteParts() {
       const [w, b] = [await post(`${base}/users/${userId}/keys/tokens`, { token_name: "check" }), await post(`${bareBase}/users/${userId}/keys/tokens`, { token_name: "check" })]
       const diffs = [
         ...compareWrite(name, w, b, ["key"]),
-        ...compareAudit(name, auditRow(wbDir.dbFile), auditRow(bareDb), [])
+        ...compareAudit(name, auditRow(wbDir.dbFile, "api_key", "check"), auditRow(bareDb, "api_key", "check"), [])
       ]
       results.checks.push({ name, same: diffs.length === 0, diffs, bytes: { workbay: JSON.stringify(w.body).length, bare: JSON.stringify(b.body).length } })
       const tokenRequests = (prefix) => () => {
@@ -527,24 +533,41 @@ async function sqliteParts() {
       const generated = ["id", "created_at", "updated_at", "job.id", "job.created_at", "job.input.workspace_build_id"]
       const diffs = [
         ...compareWrite(name, w, b, generated),
-        ...compareAudit(name, auditRow(wbDir.dbFile), auditRow(bareDb), ["resource_id"])
+        ...compareAudit(name, auditRow(wbDir.dbFile, "workspace_build"), auditRow(bareDb, "workspace_build"), ["resource_id"])
       ]
       results.checks.push({ name, same: diffs.length === 0, diffs, bytes: { workbay: JSON.stringify(w.body).length, bare: JSON.stringify(b.body).length } })
+      // Before each load the server's queued builds are marked finished straight in its file (as a
+      // worker would), so the pool can be walked again from its start; the check took pool[0].
       const next = { bare: 1, workbay: 1 }
+      const used = { bare: 0, workbay: 0 }
+      const finishQueued = (who, file) => () => {
+        used[who] = Math.max(used[who], next[who])
+        const d = new Database(file)
+        d.pragma("busy_timeout = 5000")
+        const at = new Date().toISOString()
+        d.prepare(
+          `UPDATE provisioner_jobs SET started_at = ?, completed_at = ?, updated_at = ?
+           WHERE type = 'workspace_build' AND started_at IS NULL AND canceled_at IS NULL AND completed_at IS NULL`
+        ).run(at, at, at)
+        d.close()
+        next[who] = 0
+      }
       const buildRequests = (who) => () => [{
         method: "POST",
         body: JSON.stringify({ transition: "start" }),
         setupRequest: (req) => {
           const i = next[who]++
-          if (i === pool.length) log(`WARNING: ${who} used every workspace of the pool (${pool.length}); the next builds answer 409`)
+          if (i === pool.length) log(`WARNING: ${who} used every workspace of the pool (${pool.length}) in one load; the next builds answer 409`)
           return { ...req, path: `/api/v2/workspaces/${pool[i % pool.length]}/builds` }
         }
       }]
       const targets = [
-        { name: "bare", url: bareBase, headers: jsonHeaders, requests: buildRequests("bare") },
-        { name: "workbay", url: base, headers: jsonHeaders, requests: buildRequests("workbay") }
+        { name: "bare", url: bareBase, headers: jsonHeaders, requests: buildRequests("bare"), prepare: finishQueued("bare", bareDb) },
+        { name: "workbay", url: base, headers: jsonHeaders, requests: buildRequests("workbay"), prepare: finishQueued("workbay", wbDir.dbFile) }
       ]
-      out.push({ ...(await sideBySide(name, targets, { conns: writeConnections })), key: "builds", pool: pool.length, used: next })
+      const run = await sideBySide(name, targets, { conns: writeConnections })
+      for (const who of ["bare", "workbay"]) used[who] = Math.max(used[who], next[who])
+      out.push({ ...run, key: "builds", pool: pool.length, used })
     }
     return out
   }
@@ -565,6 +588,15 @@ async function sqliteParts() {
     const b = await spawn(["--require", SQL_LOG_HOOK, join(root, "bench/bare/sqlite.mjs"), "--db", bareCopy, "--port", String(port)], `${checkBase}/buildinfo`, {
       env: { ...process.env, SQL_LOG: bareLog }
     })
+    const auditLog = join(work, "sql-audit.log")
+    writeFileSync(auditLog, "")
+    const auditCheckPort = await freePort()
+    const auditCheckBase = `http://127.0.0.1:${auditCheckPort}/api/v2`
+    const a = await spawn(
+      ["--require", SQL_LOG_HOOK, join(root, "bench/audit.mjs"), "--baseline", "--db", bareCopy, "--port", String(auditCheckPort)],
+      `${auditCheckBase}/buildinfo`,
+      { env: { ...process.env, SQL_LOG: auditLog } }
+    )
     /** The statements logged while `path` was served (REQ lines and parameters left out). */
     const statementsOf = async (file, url) => {
       const from = readFileSync(file, "utf8").length
@@ -574,14 +606,17 @@ async function sqliteParts() {
       return lines.map((l) => l.replace(/ \[.*\]$/, ""))
     }
     const out = []
-    for (const item of [ME, ...READS, LISTS[0], LISTS[2]]) {
+    for (const item of [ME, ...READS, ...LISTS]) {
       const ws = await statementsOf(wbLog, `${copyDir.base}${item.path}`)
-      const bs = await statementsOf(bareLog, `${checkBase}${item.path}`)
+      const bs = item.bare === "audit"
+        ? await statementsOf(auditLog, `${auditCheckBase}${item.path}`)
+        : await statementsOf(bareLog, `${checkBase}${item.path}`)
       const same = isDeepStrictEqual(ws, bs)
       if (same) log(`${item.name}: the same ${ws.length} statements`)
       else log(`WARNING ${item.name}: the statements differ:\n  workbay:\n    ${ws.join("\n    ")}\n  bare:\n    ${bs.join("\n    ")}`)
       out.push({ name: item.name, same, workbay: ws.length, bare: bs.length })
     }
+    await stop(a.child)
     await stop(b.child)
     await stop(w.child)
     return out
@@ -714,7 +749,14 @@ detail("Postgres (item 4)", results.postgres ? [results.postgres] : [])
 detail("Writes (item 5)", results.writes)
 if (results.writes.length > 0) {
   const builds = results.writes.find((w) => w.key === "builds")
-  if (builds) lines.push(`Builds: a pool of ${builds.pool.toLocaleString("en-US")} workspaces; used ${builds.used.bare - 1} (bare) and ${builds.used.workbay - 1} (Workbay).`, "")
+  if (builds) {
+    lines.push(
+      `Builds: a pool of ${builds.pool.toLocaleString("en-US")} workspaces whose last build finished; the most one load took: ` +
+        `${builds.used.bare.toLocaleString("en-US")} (bare), ${builds.used.workbay.toLocaleString("en-US")} (Workbay). Before each load the ` +
+        "server's queued builds are marked finished in its file, so each load walks the pool from its start.",
+      ""
+    )
+  }
 }
 if (results.process) {
   const p = results.process

@@ -123,6 +123,7 @@ export const load = (url, { connections, duration, headers = {}, requests }) => 
         max: result.latency.max,
         total: result.requests.total,
         non2xx: result.non2xx,
+        statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])),
         errors: result.errors + result.timeouts
       })
     })
@@ -334,24 +335,5 @@ export const writeReport = (report, name, { write, log }) => {
   }
 }
 
-/**
- * A users row as Workbay answers a reduced user: empty optional fields left out (the described
- * system's omitempty), in Workbay's field order, so baseline and Workbay answers compare equal.
- */
-export const reducedUserJson = (u) => {
-  const theme = JSON.parse(u.appearance).theme_preference
-  const user = {}
-  if (u.avatar_url) user.avatar_url = u.avatar_url
-  user.created_at = u.created_at
-  user.email = u.email
-  user.id = u.id
-  if (u.is_service_account === 1) user.is_service_account = true
-  user.last_seen_at = u.last_seen_at
-  user.login_type = u.login_type
-  if (u.name) user.name = u.name
-  user.status = u.status
-  if (theme) user.theme_preference = theme
-  user.updated_at = u.updated_at
-  user.username = u.username
-  return user
-}
+/** A users row as the service answers a reduced user (see bare/wire.mjs). */
+export { reducedUserJson } from "./bare/wire.mjs"

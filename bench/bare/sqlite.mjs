@@ -21,6 +21,7 @@ import Database from "better-sqlite3"
 import { createHash, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
+import { userJson } from "./wire.mjs"
 
 const { values } = parseArgs({ options: { db: { type: "string" }, port: { type: "string", default: "0" } } })
 if (values.db === undefined) throw new Error("--db <file> is required")
@@ -178,33 +179,6 @@ const authenticate = (req) => {
   }
   if (!json(user.rbac_roles, []).includes("owner")) fail(403, "The bare server answers owners only.")
   return { key, user, now }
-}
-
-/** A users row as the service answers a reduced user (as `reducedUserJson` of bench/lib.mjs, not imported: it loads autocannon). */
-const reducedUserJson = (u) => {
-  const theme = json(u.appearance, {}).theme_preference
-  const user = {}
-  if (u.avatar_url) user.avatar_url = u.avatar_url
-  user.created_at = u.created_at
-  user.email = u.email
-  user.id = u.id
-  if (u.is_service_account === 1) user.is_service_account = true
-  user.last_seen_at = u.last_seen_at
-  user.login_type = u.login_type
-  if (u.name) user.name = u.name
-  user.status = u.status
-  if (theme) user.theme_preference = theme
-  user.updated_at = u.updated_at
-  user.username = u.username
-  return user
-}
-const ROLE_NAMES = { owner: "Owner", "user-admin": "User Admin", auditor: "Auditor", "template-admin": "Template Admin", member: "Member" }
-const userJson = (u, organizationIds) => {
-  const body = reducedUserJson(u)
-  body.has_ai_seat = false
-  body.organization_ids = organizationIds
-  body.roles = json(u.rbac_roles, []).map((name) => ({ display_name: ROLE_NAMES[name] ?? name, name }))
-  return body
 }
 
 // --- users ------------------------------------------------------------------------------------
