@@ -598,9 +598,10 @@ async function sqliteParts() {
       { env: { ...process.env, SQL_LOG: auditLog } }
     )
     /** The statements logged while `path` was served (REQ lines and parameters left out). */
-    const statementsOf = async (file, url) => {
+    const statementsOf = async (file, url, init = { headers: auth }) => {
       const from = readFileSync(file, "utf8").length
-      await request(url, { headers: auth })
+      const res = await request(url, init)
+      if (res.status >= 300) throw new Error(`--check-sql: ${url} answered ${res.status}: ${short(res.body)}`)
       await sleep(100)
       const lines = readFileSync(file, "utf8").slice(from).split("\n").filter((l) => l !== "" && !l.startsWith("REQ "))
       return lines.map((l) => l.replace(/ \[.*\]$/, ""))
@@ -611,6 +612,19 @@ async function sqliteParts() {
       const bs = item.bare === "audit"
         ? await statementsOf(auditLog, `${auditCheckBase}${item.path}`)
         : await statementsOf(bareLog, `${checkBase}${item.path}`)
+      const same = isDeepStrictEqual(ws, bs)
+      if (same) log(`${item.name}: the same ${ws.length} statements`)
+      else log(`WARNING ${item.name}: the statements differ:\n  workbay:\n    ${ws.join("\n    ")}\n  bare:\n    ${bs.join("\n    ")}`)
+      out.push({ name: item.name, same, workbay: ws.length, bare: bs.length })
+    }
+    const writes = [
+      { name: "POST /users/{user}/keys/tokens", path: `/users/${userId}/keys/tokens`, body: { token_name: "sql-check" } },
+      { name: "POST /workspaces/{workspace}/builds", path: `/workspaces/${workspaceId}/builds`, body: { transition: "start" } }
+    ]
+    for (const item of writes) {
+      const init = { method: "POST", headers: jsonHeaders, body: JSON.stringify(item.body) }
+      const ws = await statementsOf(wbLog, `${copyDir.base}${item.path}`, init)
+      const bs = await statementsOf(bareLog, `${checkBase}${item.path}`, init)
       const same = isDeepStrictEqual(ws, bs)
       if (same) log(`${item.name}: the same ${ws.length} statements`)
       else log(`WARNING ${item.name}: the statements differ:\n  workbay:\n    ${ws.join("\n    ")}\n  bare:\n    ${bs.join("\n    ")}`)
