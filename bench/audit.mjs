@@ -336,8 +336,8 @@ async function main() {
     "",
     `Authenticated as the owner; ${connections} connections, ${warmup} s warm-up, ${duration} s measured (autocannon, 127.0.0.1).`,
     "\"alone\" is the median of 100 sequential requests. The baseline (`node bench/audit.mjs --baseline`) is node:http +",
-    "better-sqlite3 answering the same page: key and user lookups, the page of 50 on the (time, id) index, the count",
-    "capped at 2,001, the page's users, memberships and organizations, and the same JSON.",
+    "better-sqlite3 answering the same page with the service's statements: the key joined with its user, the page of 50",
+    "on the (time, id) index, the count capped at 2,001, the page's users, organizations and memberships, and the same JSON.",
     "",
     "| rows | server | req/s | p50 ms | p99 ms | alone ms | ratio vs baseline |",
     "|---:|---|---:|---:|---:|---:|---:|"
