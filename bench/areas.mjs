@@ -39,7 +39,8 @@
 //          --check-sql   (also run each route once on both servers with bench/bare/sql-log.cjs loaded
 //                         and compare the statements they ran)
 //          --build --skip-build --no-write
-// Smoke run: node bench/areas.mjs --duration 1 --warmup 0.5 --rounds 1 --sizes 100,1000 --rss-duration 2 --restarts 1 --no-write
+// Smoke run (about two minutes; the figures mean nothing):
+//   node bench/areas.mjs --duration 1 --warmup 0.5 --rounds 1 --rss-duration 2 --restarts 1 --no-write
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time.
 import Database from "better-sqlite3"
 import { zipSync } from "fflate"
@@ -324,10 +325,8 @@ async function sqliteParts() {
   const auditPort = await freePort()
   const bareBase = `http://127.0.0.1:${barePort}/api/v2`
   const auditBase = `http://127.0.0.1:${auditPort}/api/v2`
-  const startBare = (nodeArgs = [], env = {}) =>
-    spawn([...nodeArgs, join(root, "bench/bare/sqlite.mjs"), "--db", bareDb, "--port", String(barePort)], `${bareBase}/buildinfo`, {
-      env: { ...process.env, ...env }
-    })
+  const startBare = () =>
+    spawn([join(root, "bench/bare/sqlite.mjs"), "--db", bareDb, "--port", String(barePort)], `${bareBase}/buildinfo`)
   const startAuditBaseline = () =>
     spawn([join(root, "bench/audit.mjs"), "--baseline", "--db", bareDb, "--port", String(auditPort)], `${auditBase}/buildinfo`)
   const rmCopy = (file) => {
