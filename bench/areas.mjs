@@ -688,13 +688,14 @@ const sameMark = (name) => {
   const cs = results.checks.filter((c) => c.name === name || c.name.startsWith(`${name} at `))
   return cs.length === 0 ? "" : cs.every((c) => c.same) ? "yes" : "**no**"
 }
+const ratioText = (r) => (Number.isFinite(r) ? `${fmt(r, 2)}x` : "n/a")
 const targetText = (ratio, min) => (ratio === undefined || Number.isNaN(ratio) ? "" : ratio >= min ? "met" : "**not met**")
 const summary = []
 const row = (item, measure, w, b, ratio, target, met, same = "") => summary.push(`| ${item} | ${measure} | ${w} | ${b} | ${ratio} | ${target} | ${met} | ${same} |`)
 const loadRow = (item, run, label, min, sameName, target = `≥ ${min}x`) => {
   const [b, w] = run.best
   const ratio = w.rps / b.rps
-  row(item, label, `${n0(w.rps)} req/s, p99 ${w.p99} ms`, `${n0(b.rps)} req/s, p99 ${b.p99} ms`, `${fmt(ratio, 2)}x`, target, targetText(ratio, min), sameMark(sameName))
+  row(item, label, `${n0(w.rps)} req/s, p99 ${w.p99} ms`, `${n0(b.rps)} req/s, p99 ${b.p99} ms`, ratioText(ratio), target, targetText(ratio, min), sameMark(sameName))
 }
 for (const r of results.reads) loadRow(2, r, r.name, 0.5, r.name, "≥ 0.5x (aim 0.7x)")
 const firstWorkspaces = results.lists.find((l) => l.key === "workspaces" && l.size === sizes[0])
@@ -707,7 +708,7 @@ for (const key of ["users", "audit", "workspaces"]) {
     const [s, g] = [bySize[0], bySize[bySize.length - 1]]
     const wr = g.best[1].rps / s.best[1].rps
     const br = g.best[0].rps / s.best[0].rps
-    row(3, `${s.name.replace(/ at .*/, "")}: ${g.size.toLocaleString("en-US")} vs ${s.size.toLocaleString("en-US")} rows (req/s)`, `${fmt(wr, 2)}x`, `${fmt(br, 2)}x`, "", "same cost (1.00x)", "", "")
+    row(3, `${s.name.replace(/ at .*/, "")}: ${g.size.toLocaleString("en-US")} vs ${s.size.toLocaleString("en-US")} rows (req/s)`, ratioText(wr), ratioText(br), "", "same cost (1.00x)", "", "")
   }
 }
 if (results.postgres) loadRow(4, results.postgres, "GET /users/me on Postgres", 0.8, "GET /users/me on Postgres", "≥ 0.8x")
