@@ -86,6 +86,7 @@ const SQL = {
   restPage:
     "SELECT w.* FROM workspaces w WHERE (w.deleted = FALSE AND NOT (w.owner_id = ? AND w.favorite = TRUE)) ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id LIMIT ? OFFSET ?",
   keptCount: "SELECT value FROM counters WHERE name = ?",
+  templateUsers: "SELECT name, value FROM counters WHERE name IN (?) AND value > 0",
   latestBuilds:
     "SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN (?) AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)",
   buildParameters: "SELECT workspace_build_id, name, value FROM workspace_build_parameters WHERE workspace_build_id IN (?) ORDER BY name",
@@ -556,8 +557,10 @@ const templateGet = (_caller, _params, id) => {
   if (t === undefined || t.deleted === 1) fail(404, "Resource not found or you do not have access to this resource")
   const org = one(SQL.organizationById, t.organization_id)
   const createdBy = one(SQL.userById, t.created_by)?.username ?? ""
+  // The template's distinct workspace owners: a kept count (migration 0014), as the service reads it.
+  const activeUsers = Number(one(SQL.templateUsers, `template_users:${t.id}`)?.value ?? 0)
   return {
-    active_user_count: 0,
+    active_user_count: activeUsers,
     active_version_id: t.active_version_id,
     activity_bump_ms: t.activity_bump_ms,
     allow_user_autostart: t.allow_user_autostart === 1,
