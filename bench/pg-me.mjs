@@ -9,18 +9,21 @@
 //    `one` runs Workbay's statement, `two` the key join then the memberships, `plain` three
 //    queries), checks every server answers the same body, then loads each in turn with
 //    autocannon (--connections, a --warmup, then --duration seconds), for --rounds rounds.
-// 4. Prints each server's best round and the ratio of Workbay's best to each baseline's best.
+// 4. Prints each server's best round and the ratio of Workbay's best to each baseline's best,
+//    and the CPU time per request of the server process and of the database's backends during
+//    the measured loads (from /proc): steadier than req/s on a shared machine.
 //
 //   node bench/pg-me.mjs [--duration 5 --warmup 2 --connections 50 --rounds 2]
 //                        [--baselines one,plain] [--extra other/main.mjs] [--skip-build]
 // Load goes to 127.0.0.1 only; every run is bounded in time. Nothing is written.
 import pg from "pg"
 import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import {
-  benchWork, bundle, buildBundle, fmt, freePort, logger, machineLine, request, root, rssMb, seedFirstUser, warmThenLoad
+  benchWork, bundle, buildBundle, fmt, freePort, load, logger, machineLine, request, root, rssMb, seedFirstUser
 } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
@@ -64,6 +67,26 @@ dbUrl.pathname = `/${database}`
 log(`database ${database}`)
 
 const { cleanup, spawn } = benchWork("workbay-pg-me-")
+
+/** CPU time (user + system, ms) a process has used, from /proc (0 when it is gone or off Linux); 100 ticks a second. */
+const cpuMs = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
+}
+
+/** CPU ms of each Postgres backend connected to the bench database (the server runs on this machine). */
+const monitor = new pg.Client({ connectionString: opts.url })
+await monitor.connect()
+const backendsCpu = async () => {
+  const { rows } = await monitor.query("SELECT pid FROM pg_stat_activity WHERE datname = $1", [database])
+  return new Map(rows.map((r) => [r.pid, cpuMs(r.pid)]))
+}
+const cpuDelta = (before, after) => [...after].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0)
 
 /** A bundled Workbay server on the bench database. */
 const startWorkbay = async (entry) => {
@@ -111,24 +134,33 @@ try {
   const runs = new Map(servers.map((s) => [s.name, []]))
   for (let round = 1; round <= rounds; round++) {
     for (const s of servers) {
-      const r = await warmThenLoad(`${s.base}/users/me`, { connections, warmup, duration, headers: auth })
+      const url = `${s.base}/users/me`
+      if (warmup > 0) await load(url, { connections, duration: warmup, headers: auth })
+      const [server0, db0] = [cpuMs(s.child.pid), await backendsCpu()]
+      const r = await load(url, { connections, duration, headers: auth })
+      const [server1, db1] = [cpuMs(s.child.pid), await backendsCpu()]
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${s.name}: ${r.non2xx} non-2xx, ${r.errors} errors`)
+      r.serverUs = ((server1 - server0) * 1000) / r.total
+      r.dbUs = (cpuDelta(db0, db1) * 1000) / r.total
       runs.get(s.name).push(r)
-      log(`round ${round} ${s.name}: ${fmt(r.rps, 0)} req/s, p99 ${r.p99} ms`)
+      log(`round ${round} ${s.name}: ${fmt(r.rps, 0)} req/s, p99 ${r.p99} ms, cpu us/req ${fmt(r.serverUs, 0)} + db ${fmt(r.dbUs, 0)}`)
     }
   }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const best = (name) => runs.get(name).reduce((a, b) => (b.rps > a.rps ? b : a))
   const lines = [
     `GET /api/v2/users/me on Postgres, ${connections} connections, ${warmup} s warm-up + ${duration} s, best of ${rounds}`,
     machineLine(startedAt, load0),
     "",
-    "| server | req/s (each round) | p50 / p99 ms | RSS MB |",
-    "|---|---|---|---|"
+    "| server | req/s (each round) | p50 / p99 ms | CPU us/req: server + db (median round) | RSS MB |",
+    "|---|---|---|---|---|"
   ]
   for (const s of servers) {
     const b = best(s.name)
     lines.push(
-      `| ${s.name} | ${fmt(b.rps, 0)} (${runs.get(s.name).map((r) => fmt(r.rps, 0)).join(", ")}) | ${b.p50} / ${b.p99} | ${fmt(rssMb(s.child.pid), 0)} |`
+      `| ${s.name} | ${fmt(b.rps, 0)} (${runs.get(s.name).map((r) => fmt(r.rps, 0)).join(", ")}) | ${b.p50} / ${b.p99} | ` +
+        `${fmt(median(runs.get(s.name).map((r) => r.serverUs)), 0)} + ${fmt(median(runs.get(s.name).map((r) => r.dbUs)), 0)} | ` +
+        `${fmt(rssMb(s.child.pid), 0)} |`
     )
   }
   lines.push("")
@@ -140,6 +172,7 @@ try {
   }
   console.log(lines.join("\n"))
 } finally {
+  await monitor.end()
   await cleanup()
   await admin((c) => c.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`))
 }
