@@ -23,6 +23,12 @@ export interface PostgresStorageConfig {
    * database between deployments or tests. Default: the connection's search_path.
    */
   readonly schema?: string | undefined
+  /**
+   * Whether the hot reads (the key lookup of every authenticated request) run as prepared
+   * statements, parsed once per connection. Turn off behind a pooler that cannot keep them
+   * (PgBouncer in transaction mode before 1.21). Default: true.
+   */
+  readonly preparedStatements?: boolean | undefined
 }
 
 /** Lower-case only: the name goes unquoted into search_path, where Postgres folds case. */
@@ -48,7 +54,7 @@ const channelPrefix = (schema: string | undefined) =>
  * the client on it. The storage keeps the pool so the hot reads can run on it directly
  * (storage-sql's DirectReads.ts; see PoolReads.ts).
  */
-const clientLayer = (url: string, max: number): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
+const clientLayer = (url: string, max: number, prepared: boolean): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
   const acquire = Effect.acquireRelease(
     Effect.suspend(() => {
       const pool = new pg.Pool({ connectionString: url, max, application_name: "workbay" })
@@ -73,7 +79,7 @@ const clientLayer = (url: string, max: number): Layer.Layer<SqlClient.SqlClient,
   return Layer.scopedContext(Effect.gen(function*() {
     const pool = yield* acquire
     const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "workbay" })
-    registerPoolReads(client, poolRead(pool))
+    registerPoolReads(client, poolRead(pool, prepared))
     return Context.make(SqlClient.SqlClient, client)
   })).pipe(Layer.provide(Reactivity.layer))
 }
@@ -89,7 +95,11 @@ export const layer = (
     )
   }
   return fromClient(
-    clientLayer(schema === undefined ? config.url : withSearchPath(config.url, schema), config.maxConnections ?? 10),
+    clientLayer(
+      schema === undefined ? config.url : withSearchPath(config.url, schema),
+      config.maxConnections ?? 10,
+      config.preparedStatements ?? true
+    ),
     postgresTypes,
     schema === undefined
       ? Effect.void

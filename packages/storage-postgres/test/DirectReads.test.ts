@@ -15,8 +15,8 @@ import { apiKey, membership, org, user } from "../../storage-sql/test/users/Repo
 
 const url = inject("workbayPgUrl")
 
-const storage = (maxConnections: number) =>
-  Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections })
+const storage = (maxConnections: number, preparedStatements?: boolean) =>
+  Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections, preparedStatements })
 
 /** The prepared statements of the connection this runs on that read API keys. */
 const preparedKeyReads = Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -84,4 +84,29 @@ describe.skipIf(url === null)("direct reads on Postgres", () => {
       expect(Exit.isSuccess(yield* Fiber.await(writer))).toBe(true)
       expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).key).toEqual(key)
     }).pipe(Effect.provide(storage(2)), Effect.orDie))
+
+  it.live("without prepared statements the key read still runs on the pool, unnamed", () =>
+    Effect.gen(function*() {
+      const { alice } = yield* seed
+      const keys = yield* ApiKeyRepo
+      const key = apiKey(alice.id)
+      yield* keys.insert(key)
+      expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).memberships).toHaveLength(1)
+      expect(yield* preparedKeyReads).toBe(0)
+    }).pipe(Effect.provide(storage(1, false)), Effect.orDie))
+
+  it.live("a column whose type changed under the prepared read (another replica's migration) gets it prepared afresh", () =>
+    Effect.gen(function*() {
+      const { alice } = yield* seed
+      const keys = yield* ApiKeyRepo
+      const sql = yield* SqlClient.SqlClient
+      const key = apiKey(alice.id)
+      yield* keys.insert(key)
+      expect(Option.isSome(yield* keys.findWithUser(key.id))).toBe(true)
+      yield* sql`ALTER TABLE api_keys ALTER COLUMN token_name TYPE VARCHAR(256)`
+      expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).key).toEqual(key)
+      expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).key).toEqual(key)
+      // The refused read's connection is gone (the pool drops a connection a query failed on); this one has the new name.
+      expect(yield* preparedKeyReads).toBe(1)
+    }).pipe(Effect.provide(storage(1)), Effect.orDie))
 })
