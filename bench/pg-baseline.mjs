@@ -5,13 +5,14 @@
 // touch last_used (sliding a session's expiry) at most once a minute, read the
 // user's memberships, and write the user as JSON. No framework, no validation.
 //
-//   node bench/pg-baseline.mjs --url postgres://... --port <port> [--queries one|two|plain] [--max 10]
+//   node bench/pg-baseline.mjs --url postgres://... --port <port> [--queries one|two|plain] [--prepared] [--max 10]
 //
 // --queries one: Workbay's one statement (the key joined with its user, the memberships as
 // JSON in a subquery); two: the key joined with its user, then the memberships (Workbay
 // before that statement); plain: three queries (key, user, memberships), as bench/baseline.mjs
 // does on SQLite.
-// Queries go through pool.query with text and values, as most node + pg code does.
+// Queries go through pool.query with text and values, as most node + pg code does; with
+// --prepared, as named statements (parsed once per connection), as Workbay runs its read.
 import pg from "pg"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
@@ -22,7 +23,8 @@ const { values } = parseArgs({
     url: { type: "string" },
     port: { type: "string", default: "0" },
     queries: { type: "string", default: "one" },
-    max: { type: "string", default: "10" }
+    max: { type: "string", default: "10" },
+    prepared: { type: "boolean", default: false }
   }
 })
 if (values.url === undefined) throw new Error("--url postgres://... is required")
@@ -60,6 +62,14 @@ const ONE = `${JOIN},
 const TWO = `${JOIN} ${FROM}`
 const MEMBERSHIPS = "SELECT * FROM organization_members WHERE user_id = $1 ORDER BY created_at"
 
+/** pool.query of `text`, named after the text when --prepared. */
+const names = new Map()
+const query = (text, values_) => {
+  if (!values.prepared) return pool.query(text, values_)
+  if (!names.has(text)) names.set(text, `bare_${names.size}`)
+  return pool.query({ name: names.get(text), text, values: values_ })
+}
+
 const send = (res, status, body) => {
   const text = JSON.stringify(body)
   res.writeHead(status, { ...HEADERS, "content-length": Buffer.byteLength(text) })
@@ -75,7 +85,7 @@ const pick = (row, prefix, columns) => Object.fromEntries(columns.map((c) => [c,
 /** The key, its user and the user's organization ids, or undefined. */
 const lookup = async (keyId) => {
   if (values.queries !== "plain") {
-    const row = (await pool.query(values.queries === "one" ? ONE : TWO, [keyId])).rows[0]
+    const row = (await query(values.queries === "one" ? ONE : TWO, [keyId])).rows[0]
     if (row === undefined) return undefined
     const user = pick(row, "u_", USER_COLUMNS)
     return {
@@ -84,17 +94,17 @@ const lookup = async (keyId) => {
       organizationIds: async () =>
         values.queries === "one"
           ? JSON.parse(row.u_memberships).map((m) => m[0])
-          : (await pool.query(MEMBERSHIPS, [user.id])).rows.map((m) => m.organization_id)
+          : (await query(MEMBERSHIPS, [user.id])).rows.map((m) => m.organization_id)
     }
   }
-  const key = (await pool.query("SELECT * FROM api_keys WHERE id = $1", [keyId])).rows[0]
+  const key = (await query("SELECT * FROM api_keys WHERE id = $1", [keyId])).rows[0]
   if (key === undefined) return undefined
-  const user = (await pool.query("SELECT * FROM users WHERE id = $1", [key.user_id])).rows[0]
+  const user = (await query("SELECT * FROM users WHERE id = $1", [key.user_id])).rows[0]
   return user === undefined ? undefined : {
     key,
     user,
     organizationIds: async () =>
-      (await pool.query(MEMBERSHIPS, [user.id])).rows
+      (await query(MEMBERSHIPS, [user.id])).rows
         .map((m) => m.organization_id)
   }
 }
@@ -113,7 +123,7 @@ const me = async (req, res) => {
   if (user.status !== "active") return unauthorized(res, "User is not active.")
   if (now - key.last_used.getTime() > 60_000) {
     const expiresAt = key.login_type === "token" ? key.expires_at : new Date(Math.max(key.expires_at.getTime(), now + SESSION_MS))
-    await pool.query("UPDATE api_keys SET last_used = $1, expires_at = $2 WHERE id = $3", [
+    await query("UPDATE api_keys SET last_used = $1, expires_at = $2 WHERE id = $3", [
       new Date(now).toISOString(), expiresAt.toISOString(), key.id
     ])
   }
@@ -148,6 +158,6 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
 })
 
 server.listen(Number(values.port), "127.0.0.1", () => {
-  console.log(`pg baseline (${values.queries}) listening on http://127.0.0.1:${server.address().port}`)
+  console.log(`pg baseline (${values.queries}${values.prepared ? ", prepared" : ""}) listening on http://127.0.0.1:${server.address().port}`)
 })
 process.once("SIGTERM", () => server.close(() => pool.end().then(() => process.exit(0))))

@@ -7,14 +7,14 @@
 //    10 pool connections, 2 provisioner workers), seeds the first user and logs in.
 // 3. Starts one baseline per --baselines entry on the same database (see pg-baseline.mjs:
 //    `one` runs Workbay's statement, `two` the key join then the memberships, `plain` three
-//    queries), checks every server answers the same body, then loads each in turn with
+//    queries; `one:prepared` and so on as named statements), checks every server answers the same body, then loads each in turn with
 //    autocannon (--connections, a --warmup, then --duration seconds), for --rounds rounds.
 // 4. Prints each server's best round and the ratio of Workbay's best to each baseline's best,
 //    and the CPU time per request of the server process and of the database's backends during
 //    the measured loads (from /proc): steadier than req/s on a shared machine.
 //
 //   node bench/pg-me.mjs [--duration 5 --warmup 2 --connections 50 --rounds 2]
-//                        [--baselines one,plain] [--extra other/main.mjs] [--skip-build]
+//                        [--baselines one,plain,one:prepared] [--extra other/main.mjs] [--skip-build]
 // Load goes to 127.0.0.1 only; every run is bounded in time. Nothing is written.
 import pg from "pg"
 import { randomBytes } from "node:crypto"
@@ -33,7 +33,7 @@ const { values: opts } = parseArgs({
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
     rounds: { type: "string", default: "2" },
-    baselines: { type: "string", default: "one,plain" },
+    baselines: { type: "string", default: "one,one:prepared,plain" },
     extra: { type: "string", multiple: true },
     "skip-build": { type: "boolean", default: false }
   }
@@ -103,8 +103,12 @@ const startWorkbay = async (entry) => {
 const startBaseline = async (mode) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}/api/v2`
+  const [queries, prepared] = mode.split(":")
   const s = await spawn(
-    [join(root, "bench/pg-baseline.mjs"), "--url", dbUrl.toString(), "--port", String(port), "--queries", mode],
+    [
+      join(root, "bench/pg-baseline.mjs"), "--url", dbUrl.toString(), "--port", String(port), "--queries", queries,
+      ...(prepared === "prepared" ? ["--prepared"] : [])
+    ],
     `${base}/buildinfo`
   )
   return { ...s, base }
