@@ -27,7 +27,7 @@
 //    workspace whose last build finished). Answers compared except the generated ids and times,
 //    and the audit rows each wrote.
 // 7. Item 4 (Postgres): a fresh database (dropped after), the service started with --database-url,
-//    the first user seeded through the API, bench/bare/pg.mjs (node:http + pg) on the same database;
+//    the first user seeded through the API, bench/pg-baseline.mjs (node:http + pg, the service's one statement, prepared) on the same database;
 //    GET /users/me compared, then loaded in turn.
 // 8. Writes bench/results/areas.md: one table (each figure, the bare figure, the ratio, the
 //    target), then the details.
@@ -640,7 +640,11 @@ async function sqliteParts() {
   }
 }
 
-/** Item 4: GET /users/me on Postgres, beside bench/bare/pg.mjs. */
+/**
+ * Item 4: GET /users/me on Postgres, beside bench/pg-baseline.mjs running the service's one
+ * statement (key, user and memberships) as a prepared statement, as the service runs it: the
+ * strictest bare server (`node bench/pg-me.mjs` also loads the unprepared and older forms).
+ */
 async function measurePostgres() {
   pgDatabase = `workbay_bench_${process.pid}_${Date.now()}`
   const admin = pgAdmin()
@@ -655,7 +659,10 @@ async function measurePostgres() {
   const pgOwner = await seedFirstUser(dir.base, { name: "Bench User" })
   const port = await freePort()
   const bareUrl = `http://127.0.0.1:${port}/api/v2`
-  const barePg = await spawn([join(root, "bench/bare/pg.mjs"), "--url", url.toString(), "--port", String(port)], `${bareUrl}/buildinfo`)
+  const barePg = await spawn(
+    [join(root, "bench/pg-baseline.mjs"), "--url", url.toString(), "--port", String(port), "--queries", "one", "--prepared"],
+    `${bareUrl}/buildinfo`
+  )
   const check = await compareGet("GET /users/me on Postgres", dir.base, bareUrl, "/users/me", pgOwner.auth)
   results.checks.push({ name: "GET /users/me on Postgres", ...check })
   const run = await sideBySide("GET /users/me on Postgres", [
