@@ -7,10 +7,11 @@
 //    straight into the SQLite file in one transaction (one prepared statement in a loop, the
 //    table's indexes dropped and made again inside it), checkpoints the WAL and restarts it.
 // 3. Starts the bare baseline (this script with --baseline: node:http + better-sqlite3) on
-//    the same file. Per request it does what Workbay does for an owner: the API key row,
-//    sha256 of the secret compared in constant time, expiry, the user row, then the page of
-//    50 newest entries on the (time, id) index, the count capped at 2,001, the page's users
-//    (one query), their memberships (one query), its organizations (one query), and the JSON.
+//    the same file. Per request it runs the statements Workbay runs for an owner: the API key
+//    joined with its user, sha256 of the secret compared in constant time, expiry, suspension,
+//    the last-use touch, then the page of 50 newest entries on the (time, id) index, the count
+//    capped at 2,001, the page's users and organizations (one query each), the live users'
+//    memberships (one query), and the same JSON (descriptions, links, deleted resources).
 // 4. Checks both answer GET /api/v2/audit?limit=50 with the same count and the same ids, then
 //    loads each with autocannon (warm-up, then the measured run) and reports req/s, p50/p99
 //    and the ratio to the baseline. Writes bench/results/audit.md.
@@ -43,100 +44,175 @@ const COUNT_CAP = 2000
 
 // --- the baseline server (this script with --baseline) ----------------------------------------
 if (opts.baseline) {
+  // The statements the service runs for an owner's page (see `--check-sql` in bench/areas.mjs), and its JSON.
   if (opts.db === undefined) throw new Error("--db <file> is required")
+  const { userJson } = await import("./bare/wire.mjs")
   const db = new Database(opts.db)
   db.pragma("journal_mode = WAL")
+  db.pragma("foreign_keys = ON")
   db.pragma("busy_timeout = 5000")
   db.pragma("synchronous = NORMAL")
-  const keyById = db.prepare("SELECT * FROM api_keys WHERE id = ?")
-  const userById = db.prepare("SELECT * FROM users WHERE id = ?")
-  const page = db.prepare("SELECT * FROM audit_logs ORDER BY time DESC, id DESC LIMIT ? OFFSET ?")
-  const count = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM audit_logs LIMIT ${COUNT_CAP + 1}) capped`)
-  const inList = (n) => Array.from({ length: n }, () => "?").join(", ")
-  const ROLE_NAMES = { owner: "Owner", "user-admin": "User Admin", auditor: "Auditor", "template-admin": "Template Admin" }
-  const FRIENDLY = { create: "created", write: "updated", delete: "deleted", login: "logged in", logout: "logged out" }
+  const USER_COLUMNS = [
+    "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
+    "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
+    "hashed_one_time_passcode", "one_time_passcode_expires_at"
+  ]
+  const KEY_COLUMNS = [
+    "id", "hashed_secret", "user_id", "login_type", "token_name", "scopes", "allow_list", "lifetime_seconds",
+    "created_at", "updated_at", "expires_at", "last_used"
+  ]
+  const prefixed = (alias, columns, prefix) => columns.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(", ")
+  const keyWithUser = db.prepare(
+    `SELECT ${prefixed("k", KEY_COLUMNS, "k_")}, ${prefixed("u", USER_COLUMNS, "u_")} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
+  )
+  const touch = db.prepare("UPDATE api_keys SET last_used = ?, expires_at = ? WHERE id = ?")
+  const page = db.prepare('SELECT * FROM "audit_logs" WHERE 1 = 1 ORDER BY "time" DESC, id DESC LIMIT ? OFFSET ?')
+  const count = db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM "audit_logs" WHERE 1 = 1 LIMIT ?) capped')
+  const inList = new Map()
+  /** A statement with `(?)` grown to `n` placeholders, prepared once per `n`. */
+  const prepareIn = (sql, n) => {
+    const key = `${n}:${sql}`
+    if (!inList.has(key)) inList.set(key, db.prepare(sql.replace("(?)", `(${Array.from({ length: n }, () => "?").join(",")})`)))
+    return inList.get(key)
+  }
+  const USERS_IN = 'SELECT * FROM users WHERE "id" IN (?)'
+  const ORGS_IN = 'SELECT * FROM organizations WHERE "id" IN (?)'
+  const MEMBERS_IN = 'SELECT user_id, organization_id FROM organization_members WHERE "user_id" IN (?)'
+  const FRIENDLY_ACTION = {
+    create: "created", write: "updated", delete: "deleted", start: "started", stop: "stopped", login: "logged in",
+    logout: "logged out", register: "registered", request_password_reset: "password reset requested",
+    connect: "connected", disconnect: "disconnected", open: "opened", close: "closed"
+  }
+  const FRIENDLY_RESOURCE = {
+    template_version: "template version", workspace_build: "workspace build", git_ssh_key: "git ssh key",
+    api_key: "token", convert_login: "login type conversion", workspace_proxy: "workspace proxy",
+    oauth2_provider_app: "oauth2 app", oauth2_provider_app_secret: "oauth2 app secret", custom_role: "custom role",
+    organization_member: "organization member", notification_template: "notification template",
+    workspace_agent: "workspace agent", workspace_app: "workspace app"
+  }
+  const USER_RESOURCES = new Set(["user", "git_ssh_key", "organization_member", "convert_login"])
+  const description = (e) => {
+    let out = e.action === "request_password_reset" ? "" : "{user} "
+    out += e.status_code >= 400 ? `unsuccessfully attempted to ${e.action}` : FRIENDLY_ACTION[e.action] ?? e.action
+    if (e.resource_type === "api_key" && (e.action === "login" || e.action === "logout" || e.action === "register")) return out
+    const resource = FRIENDLY_RESOURCE[e.resource_type] ?? e.resource_type.replace(/_/g, " ")
+    if (e.resource_type === "git_ssh_key") return `${out} the ${resource}`
+    return `${out} ${resource}${e.resource_type === "convert_login" ? " to" : ""} {target}`
+  }
   const sameHash = (a, b) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
   const send = (res, status, body) => {
     const text = JSON.stringify(body)
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) })
     res.end(text)
   }
-  // Empty optional fields are left out, as Workbay (and the described system) answers them.
-  const { reducedUserJson } = await import("./lib.mjs")
-  const toUser = (u, orgIds) => {
-    const user = reducedUserJson(u)
-    user.has_ai_seat = false
-    user.organization_ids = orgIds
-    user.roles = JSON.parse(u.rbac_roles).map((name) => ({ display_name: ROLE_NAMES[name] ?? name, name }))
-    return user
-  }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     const q = req.url.indexOf("?")
     const path = q < 0 ? req.url : req.url.slice(0, q)
     if (req.method === "GET" && path === "/api/v2/buildinfo") return send(res, 200, { version: "baseline" })
     if (req.method !== "GET" || path !== "/api/v2/audit") return send(res, 404, { message: "Route not found." })
+    // The token: the key joined with its user, sha256 compared in constant time, expiry, suspension, last use.
     const token = req.headers["service-session-token"]
-    if (typeof token !== "string" || token[10] !== "-") return send(res, 401, { message: "Invalid API key format." })
-    const key = keyById.get(token.slice(0, 10))
-    if (key === undefined || !sameHash(key.hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))) {
+    if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") return send(res, 401, { message: "Invalid API key format." })
+    const row = keyWithUser.all(token.slice(0, 10))[0]
+    if (row === undefined || !sameHash(row.k_hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))) {
       return send(res, 401, { message: "Invalid API key." })
     }
-    if (Date.parse(key.expires_at) <= Date.now()) return send(res, 401, { message: "API key expired." })
-    const caller = userById.get(key.user_id)
-    if (caller === undefined || caller.deleted === 1 || !JSON.parse(caller.rbac_roles).includes("owner")) {
-      return send(res, 403, { message: "Forbidden." })
+    const now = Date.now()
+    const expires = Date.parse(row.k_expires_at)
+    if (expires <= now) return send(res, 401, { message: "API key expired." })
+    if (row.u_deleted === 1 || row.u_status !== "active") return send(res, 401, { message: "User is not active." })
+    if (now - Date.parse(row.k_last_used) > 60_000) {
+      const expiresAt = row.k_login_type !== "token" ? Math.max(expires, now + 86_400_000) : expires
+      touch.run(new Date(now).toISOString(), new Date(expiresAt).toISOString(), row.k_id)
     }
+    if (!JSON.parse(row.u_rbac_roles).includes("owner")) return send(res, 403, { message: "Forbidden." })
     const params = new URLSearchParams(q < 0 ? "" : req.url.slice(q + 1))
     const limit = Math.min(Number(params.get("limit") ?? "0") || 100, 1000)
-    const offset = Number(params.get("offset") ?? "0")
+    const offset = Number(params.get("offset") ?? "0") || 0
     const rows = page.all(limit, offset)
-    const n = count.get().n
-    const userIds = [...new Set(rows.flatMap((r) => (r.resource_type === "user" ? [r.user_id, r.resource_id] : [r.user_id])))].filter((id) => id !== NIL)
-    const orgIds = [...new Set(rows.map((r) => r.organization_id))].filter((id) => id !== NIL)
-    const users = new Map(
-      (userIds.length ? db.prepare(`SELECT * FROM users WHERE id IN (${inList(userIds.length)})`).all(...userIds) : []).map((u) => [u.id, u])
-    )
+    const n = count.all(COUNT_CAP + 1)[0].n
+    // The page's users and organizations, one query each, then the live users' memberships.
+    const userIds = [...new Set(rows.flatMap((r) => (USER_RESOURCES.has(r.resource_type) ? [r.user_id, r.resource_id] : [r.user_id])))].filter((id) => id !== NIL)
+    const orgIds = [...new Set(rows.flatMap((r) => (r.resource_type === "organization" ? [r.organization_id, r.resource_id] : [r.organization_id])))].filter((id) => id !== NIL)
+    const users = new Map((userIds.length ? prepareIn(USERS_IN, userIds.length).all(...userIds) : []).map((u) => [u.id, u]))
+    const orgs = new Map((orgIds.length ? prepareIn(ORGS_IN, orgIds.length).all(...orgIds) : []).map((o) => [o.id, o]))
     const live = [...users.values()].filter((u) => u.deleted !== 1).map((u) => u.id)
     const memberships = new Map()
     if (live.length) {
-      for (const m of db.prepare(`SELECT user_id, organization_id FROM organization_members WHERE user_id IN (${inList(live.length)})`).all(...live)) {
-        memberships.set(m.user_id, [...(memberships.get(m.user_id) ?? []), m.organization_id])
+      for (const m of prepareIn(MEMBERS_IN, live.length).all(...live)) {
+        const list = memberships.get(m.user_id)
+        if (list === undefined) memberships.set(m.user_id, [m.organization_id])
+        else list.push(m.organization_id)
       }
     }
-    const orgs = new Map(
-      (orgIds.length ? db.prepare(`SELECT * FROM organizations WHERE id IN (${inList(orgIds.length)})`).all(...orgIds) : []).map((o) => [o.id, o])
-    )
     const wire = new Map()
     const userOf = (id) => {
       const u = users.get(id)
       if (u === undefined) return null
-      if (!wire.has(id)) wire.set(id, toUser(u, memberships.get(id) ?? []))
+      if (!wire.has(id)) wire.set(id, userJson(u, memberships.get(id) ?? []))
       return wire.get(id)
+    }
+    const userGone = (id) => (users.has(id) ? users.get(id).deleted === 1 : true)
+    const isDeleted = (r) => {
+      if (r.resource_id === NIL) return false
+      switch (r.resource_type) {
+        case "user":
+        case "git_ssh_key":
+        case "convert_login":
+          return userGone(r.resource_id)
+        case "organization":
+          return !orgs.has(r.resource_id)
+        case "organization_member":
+          return userGone(r.resource_id) || (r.organization_id !== NIL && !orgs.has(r.organization_id))
+        default:
+          return false
+      }
+    }
+    const resourceLink = (r, deleted) => {
+      if (deleted) return ""
+      const org = orgs.get(r.organization_id)
+      switch (r.resource_type) {
+        case "user":
+          return `/@${users.get(r.resource_id)?.username ?? r.resource_target}`
+        case "organization": {
+          const o = orgs.get(r.resource_id)
+          return o === undefined ? "" : `/organizations/${o.name}`
+        }
+        case "organization_member":
+          return org === undefined ? "" : `/organizations/${org.name}/members`
+        case "group":
+          return org === undefined ? "" : `/organizations/${org.name}/groups/${r.resource_target}`
+        default:
+          return ""
+      }
     }
     const entries = rows.map((r) => {
       const org = orgs.get(r.organization_id)
-      const deleted = r.resource_type === "user" ? users.get(r.resource_id)?.deleted !== 0 : false
-      return {
+      const deleted = isDeleted(r)
+      const entry = {
         action: r.action,
         additional_fields: JSON.parse(r.additional_fields),
-        description: r.description || `{user} ${r.status_code >= 400 ? `unsuccessfully attempted to ${r.action}` : FRIENDLY[r.action] ?? r.action} ${r.resource_type.replace(/_/g, " ")} {target}`,
+        description: r.description !== "" ? r.description : description(r),
         diff: JSON.parse(r.diff),
         id: r.id,
         ip: r.ip,
-        is_deleted: deleted,
-        ...(org ? { organization: { display_name: org.display_name, icon: org.icon, id: org.id, name: org.name } } : {}),
+        is_deleted: deleted
+      }
+      if (org !== undefined) entry.organization = { display_name: org.display_name, icon: org.icon, id: org.id, name: org.name }
+      Object.assign(entry, {
         organization_id: r.organization_id,
         request_id: r.request_id,
         resource_icon: r.resource_icon,
         resource_id: r.resource_id,
-        resource_link: r.resource_type === "user" && !deleted ? `/@${r.resource_target}` : "",
+        resource_link: resourceLink(r, deleted),
         resource_target: r.resource_target,
         resource_type: r.resource_type,
         status_code: r.status_code,
         time: r.time,
         user: userOf(r.user_id),
         user_agent: r.user_agent
-      }
+      })
+      return entry
     })
     send(res, 200, { audit_logs: entries, count: n, count_cap: COUNT_CAP })
   })
@@ -260,8 +336,8 @@ async function main() {
     "",
     `Authenticated as the owner; ${connections} connections, ${warmup} s warm-up, ${duration} s measured (autocannon, 127.0.0.1).`,
     "\"alone\" is the median of 100 sequential requests. The baseline (`node bench/audit.mjs --baseline`) is node:http +",
-    "better-sqlite3 answering the same page: key and user lookups, the page of 50 on the (time, id) index, the count",
-    "capped at 2,001, the page's users, memberships and organizations, and the same JSON.",
+    "better-sqlite3 answering the same page with the service's statements: the key joined with its user, the page of 50",
+    "on the (time, id) index, the count capped at 2,001, the page's users, organizations and memberships, and the same JSON.",
     "",
     "| rows | server | req/s | p50 ms | p99 ms | alone ms | ratio vs baseline |",
     "|---:|---|---:|---:|---:|---:|---:|"

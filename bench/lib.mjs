@@ -105,11 +105,15 @@ export const stop = (child) =>
     child.kill("SIGTERM")
   })
 
-/** Runs autocannon against a 127.0.0.1 url and returns the figures we report. */
-export const load = (url, { connections, duration, headers = {} }) => {
+/**
+ * Runs autocannon against a 127.0.0.1 url and returns the figures we report. `requests`
+ * (autocannon's: method, path, body, `setupRequest`) varies what each request sends.
+ */
+export const load = (url, { connections, duration, headers = {}, requests }) => {
   if (!new URL(url).hostname.startsWith("127.")) throw new Error(`Load goes to 127.0.0.1 only, not ${url}`)
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers, timeout: 10 }, (error, result) => {
+    const options = { url, connections, duration, headers, timeout: 10, ...(requests === undefined ? {} : { requests }) }
+    autocannon(options, (error, result) => {
       if (error) return reject(error)
       resolve({
         rps: result.requests.average,
@@ -119,6 +123,7 @@ export const load = (url, { connections, duration, headers = {} }) => {
         max: result.latency.max,
         total: result.requests.total,
         non2xx: result.non2xx,
+        statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])),
         errors: result.errors + result.timeouts
       })
     })
@@ -178,17 +183,18 @@ export const benchWork = (prefix) => {
   /**
    * A fresh data folder `name` in the work folder and a free port for a bundled server (`entry`);
    * `start()` spawns it there, answering the spawn with the server's own "ready in" figure.
+   * `start({ args, nodeArgs, env })` adds server flags, Node flags (before the entry) and variables.
    */
   const workbayDir = async (name, entry = bundle) => {
     const dataDir = join(work, name)
     mkdirSync(dataDir)
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api/v2`
-    const start = async () => {
+    const start = async ({ args = [], nodeArgs = [], env = {} } = {}) => {
       const s = await spawnTracked(
-        [entry, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning"],
+        [...nodeArgs, entry, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning", ...args],
         `${base}/buildinfo`,
-        { env: { ...process.env, DATABASE_URL: "" } }
+        { env: { ...process.env, DATABASE_URL: "", ...env } }
       )
       const m = /ready in (\d+) ms/.exec(s.output())
       return { ...s, readyInMs: m ? Number(m[1]) : undefined }
@@ -304,9 +310,9 @@ export const queryPlan = (db, sql, args = []) =>
     .join("; ")
 
 /** A warm-up load of `warmup` seconds (none at 0), then the measured load (see `load`). */
-export const warmThenLoad = async (url, { connections, warmup, duration, headers }) => {
-  if (warmup > 0) await load(url, { connections, duration: warmup, headers })
-  return load(url, { connections, duration, headers })
+export const warmThenLoad = async (url, { connections, warmup, duration, headers, requests }) => {
+  if (warmup > 0) await load(url, { connections, duration: warmup, headers, requests })
+  return load(url, { connections, duration, headers, requests })
 }
 
 /** The machine line of a report: start time, Node, CPUs, and the load average `load0` before and now after. */
@@ -329,24 +335,5 @@ export const writeReport = (report, name, { write, log }) => {
   }
 }
 
-/**
- * A users row as Workbay answers a reduced user: empty optional fields left out (the described
- * system's omitempty), in Workbay's field order, so baseline and Workbay answers compare equal.
- */
-export const reducedUserJson = (u) => {
-  const theme = JSON.parse(u.appearance).theme_preference
-  const user = {}
-  if (u.avatar_url) user.avatar_url = u.avatar_url
-  user.created_at = u.created_at
-  user.email = u.email
-  user.id = u.id
-  if (u.is_service_account === 1) user.is_service_account = true
-  user.last_seen_at = u.last_seen_at
-  user.login_type = u.login_type
-  if (u.name) user.name = u.name
-  user.status = u.status
-  if (theme) user.theme_preference = theme
-  user.updated_at = u.updated_at
-  user.username = u.username
-  return user
-}
+/** A users row as the service answers a reduced user (see bare/wire.mjs). */
+export { reducedUserJson } from "./bare/wire.mjs"

@@ -48,23 +48,24 @@ describe("compiled encoders", () => {
     expect(compiled.length / successes.length).toBeGreaterThan(0.9)
   })
 
-  it("answer what Schema answers, for generated values of every response", () => {
-    let checked = 0
-    for (const s of successes) {
-      const arbitrary = arbitraryOf(s.schema)
-      if (arbitrary === undefined) continue
+  it("can generate values of most responses", () => {
+    expect(successes.filter((s) => arbitraryOf(s.schema) !== undefined).length / successes.length).toBeGreaterThan(0.9)
+  })
+
+  // One test per response: generating values of the large records takes a while on a busy machine.
+  for (const s of successes) {
+    const arbitrary = arbitraryOf(s.schema)
+    it.skipIf(arbitrary === undefined)(`answer what Schema answers for generated values: ${s.name}`, () => {
       const fast = compileEncoder(s.schema)
       const slow = Schema.encodeUnknownEither(s.schema)
       fc.assert(
-        fc.property(arbitrary, (value) => {
+        fc.property(arbitrary!, (value) => {
           expect(text(fast(value)), s.name).toBe(text(slow(value)))
         }),
         { numRuns: 8, seed: 42 }
       )
-      checked++
-    }
-    expect(checked / successes.length).toBeGreaterThan(0.9)
-  })
+    }, 60_000)
+  }
 
   it("answer Schema's error for values that do not fit", () => {
     for (const s of successes) {

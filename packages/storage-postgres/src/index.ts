@@ -2,11 +2,14 @@
  * @workbay/storage-postgres: PostgreSQL storage for one or many replicas.
  * Migrations run at start-up; replicas signal each other with LISTEN/NOTIFY (the PubSub port).
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient, SqlError } from "@effect/sql"
+import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
-import { fromClient, postgresTypes, type StoragePorts } from "@workbay/storage-sql"
-import { Effect, type Layer, Redacted } from "effect"
+import { fromClient, postgresTypes, registerPoolReads, type StoragePorts } from "@workbay/storage-sql"
+import { Context, Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
+import pg from "pg"
+import { poolRead } from "./PoolReads.js"
 import * as PgPubSub from "./PubSub.js"
 
 export { PgPubSub }
@@ -20,6 +23,12 @@ export interface PostgresStorageConfig {
    * database between deployments or tests. Default: the connection's search_path.
    */
   readonly schema?: string | undefined
+  /**
+   * Whether the hot reads (the key lookup of every authenticated request) run as prepared
+   * statements, parsed once per connection. Turn off behind a pooler that cannot keep them
+   * (PgBouncer in transaction mode before 1.21). Default: true.
+   */
+  readonly preparedStatements?: boolean | undefined
 }
 
 /** Lower-case only: the name goes unquoted into search_path, where Postgres folds case. */
@@ -40,6 +49,41 @@ const withSearchPath = (url: string, schema: string): string => {
 const channelPrefix = (schema: string | undefined) =>
   schema === undefined ? "" : `s${createHash("sha256").update(schema).digest("hex").slice(0, 8)}_`
 
+/**
+ * The pool, as @effect/sql-pg would make it (checked with `SELECT 1`, ended with the layer), and
+ * the client on it. The storage keeps the pool so the hot reads can run on it directly
+ * (storage-sql's DirectReads.ts; see PoolReads.ts).
+ */
+const clientLayer = (url: string, max: number, prepared: boolean): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
+  const acquire = Effect.acquireRelease(
+    Effect.suspend(() => {
+      const pool = new pg.Pool({ connectionString: url, max, application_name: "workbay" })
+      // An idle connection's error (the server restarted, say) is the pool's to recover from, not a crash.
+      pool.on("error", () => {})
+      return Effect.as(
+        Effect.tryPromise({
+          try: () => pool.query("SELECT 1"),
+          catch: (cause) => new SqlError.SqlError({ cause, message: "PgClient: Failed to connect" })
+        }).pipe(
+          Effect.timeoutFail({
+            duration: "5 seconds",
+            onTimeout: () => new SqlError.SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+          }),
+          Effect.tapError(() => Effect.promise(() => pool.end()))
+        ),
+        pool
+      )
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+  )
+  return Layer.scopedContext(Effect.gen(function*() {
+    const pool = yield* acquire
+    const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "workbay" })
+    registerPoolReads(client, poolRead(pool, prepared))
+    return Context.make(SqlClient.SqlClient, client)
+  })).pipe(Layer.provide(Reactivity.layer))
+}
+
 /** Every repository port on Postgres, and the PubSub port on LISTEN/NOTIFY. */
 export const layer = (
   config: PostgresStorageConfig
@@ -51,11 +95,11 @@ export const layer = (
     )
   }
   return fromClient(
-    PgClient.layer({
-      url: Redacted.make(schema === undefined ? config.url : withSearchPath(config.url, schema)),
-      maxConnections: config.maxConnections ?? 10,
-      applicationName: "workbay"
-    }),
+    clientLayer(
+      schema === undefined ? config.url : withSearchPath(config.url, schema),
+      config.maxConnections ?? 10,
+      config.preparedStatements ?? true
+    ),
     postgresTypes,
     schema === undefined
       ? Effect.void

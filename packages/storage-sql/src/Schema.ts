@@ -577,3 +577,18 @@ export const migration0013 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<st
   `ALTER TABLE workspaces ADD COLUMN lifecycle_version BIGINT NOT NULL DEFAULT 0`,
   `CREATE INDEX workspaces_lifecycle_due ON workspaces (deleted, lifecycle_due_at) WHERE deleted = FALSE AND lifecycle_due_at IS NOT NULL`
 ]
+
+/**
+ * Migration 0014: a template's `active_user_count` (the distinct owners of its undeleted
+ * workspaces) is kept, so reading a template costs the same with 100 or 100,000 workspaces. In
+ * `counters`: `template_owner:<template>:<owner>`, that owner's undeleted workspaces of the
+ * template, and `template_users:<template>`, how many of those are above zero; both move in the
+ * same transaction as each workspace insert, deletion and undeletion (`bumpCounts`).
+ */
+export const migration0014 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `INSERT INTO counters (name, value) SELECT 'template_owner:' || template_id || ':' || owner_id, count(*)
+     FROM workspaces WHERE deleted = FALSE GROUP BY template_id, owner_id`,
+  `INSERT INTO counters (name, value) SELECT 'template_users:' || template_id, count(DISTINCT owner_id)
+     FROM workspaces WHERE deleted = FALSE GROUP BY template_id`
+]
+

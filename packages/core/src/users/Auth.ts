@@ -155,7 +155,12 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
             : key.expires_at
           yield* keys.touch(key.id, new Date(at), expiresAt)
         }
-        return { user, apiKey: key, orgRoles: memo(orgRolesOf(user.id)), groupIds: memo(groupRepo.groupIdsOf(user.id)) }
+        const { memberships } = found.value
+        // Memberships read with the key (one round trip on Postgres) are as fresh as the key itself.
+        const orgRoles = memberships === undefined
+          ? memo(orgRolesOf(user.id))
+          : Effect.succeed(new Map(memberships.map((m) => [m.organization_id, m.roles] as const)))
+        return { user, apiKey: key, orgRoles, groupIds: memo(Effect.suspend(() => groupRepo.groupIdsOf(user.id))) }
       }).pipe(span("Auth.authenticate"))
 
     const insertKey = (userId: string, loginType: ApiKeyLoginType, lifetimeMs: number, extra: Partial<ApiKeyRecord> = {}) =>

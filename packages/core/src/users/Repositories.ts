@@ -1,6 +1,7 @@
 /** Repository ports of the users area: users, API keys, git SSH keys, login conversions. */
 import { Context, type Effect, type Option } from "effect"
 import type { Page, UniqueViolation } from "../Repositories.js"
+import type { MembershipRecord } from "../organizations/Organization.js"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import type { GitSshKeyRecord } from "./GitSshKey.js"
 import type { UserRecord, UserStatus } from "./User.js"
@@ -59,10 +60,18 @@ export interface TokenWithOwner {
 
 export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRepo, {
   readonly insert: (key: ApiKeyRecord) => Effect.Effect<void, UniqueViolation>
-  /** The key and its user in one lookup: the authentication hot path. */
+  /**
+   * The key and its user in one lookup: the authentication hot path. A storage that reads the
+   * user's memberships in the same round trip (Postgres) answers them too, oldest first, as
+   * `MemberRepo.ofUser` orders them; otherwise they are read when needed.
+   */
   readonly findWithUser: (
     id: string
-  ) => Effect.Effect<Option.Option<{ readonly key: ApiKeyRecord; readonly user: UserRecord }>>
+  ) => Effect.Effect<Option.Option<{
+    readonly key: ApiKeyRecord
+    readonly user: UserRecord
+    readonly memberships?: ReadonlyArray<Pick<MembershipRecord, "organization_id" | "roles">> | undefined
+  }>>
   readonly findById: (id: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly findByName: (userId: string, tokenName: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly list: (filter: ApiKeyFilter) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>

@@ -152,26 +152,24 @@ export const makeTemplates = Effect.gen(function*() {
     workspaceOwnerCounts: (templateIds) =>
       templateIds.length === 0
         ? Effect.succeed(new Map())
-        : Effect.orDie(inUse.owners(templateIds)).pipe(
-          Effect.map((rs) => new Map(rs.map((r) => [r.template_id as string, toNumber(r.n)])))
+        // Kept counts (migration 0014): one row per template, whatever the number of workspaces.
+        : Effect.orDie(sql<Row>`SELECT name, value FROM counters
+            WHERE ${sql.in("name", templateIds.map((id) => `template_users:${id}`))} AND value > 0`).pipe(
+          Effect.map((rs) => new Map(rs.map((r) => [(r.name as string).slice("template_users:".length), toNumber(r.value)])))
         )
   })
 })
 
 /**
  * The reads of a template's undeleted workspaces, through `workspaces_template`
- * (`workspacesByTemplate`): whether there is any (stops at the first), and the distinct owners per
- * template (reads each of their rows: the cost grows with the templates' workspaces). Exported for
- * the test of their query plans.
+ * (`workspacesByTemplate`): whether there is any (stops at the first). The distinct owners per
+ * template are kept counts (migration 0014). Exported for the test of its query plan.
  */
 export const templateWorkspaceStatements = (sql: SqlClient.SqlClient) => {
   const from = workspacesByTemplate(sql)
   return {
     any: (templateId: string) =>
-      sql<Row>`SELECT 1 AS found FROM ${from} WHERE template_id = ${templateId} AND deleted = FALSE LIMIT 1`,
-    owners: (templateIds: ReadonlyArray<string>) =>
-      sql<Row>`SELECT template_id, count(DISTINCT owner_id) AS n FROM ${from}
-        WHERE ${sql.in("template_id", templateIds)} AND deleted = FALSE GROUP BY template_id`
+      sql<Row>`SELECT 1 AS found FROM ${from} WHERE template_id = ${templateId} AND deleted = FALSE LIMIT 1`
   }
 }
 

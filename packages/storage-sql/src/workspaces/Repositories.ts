@@ -51,12 +51,20 @@ export const make = Effect.gen(function*() {
     Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToWorkspace)))
   const withTransaction = transaction(sql)
   const byTemplate = workspacesByTemplate(sql)
-  /** Moves the kept counts of undeleted workspaces, in all and of `ownerId`, by `by`. */
-  const bumpCounts = (ownerId: string, by: number) =>
+  const bumpCounter = (name: string, by: number) =>
+    sql<{ value: number | string }>`INSERT INTO counters (name, value) VALUES (${name}, ${by})
+      ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by} RETURNING value`
+  /**
+   * Moves the kept counts of undeleted workspaces by `by` (one workspace in or out): in all, of
+   * `ownerId`, and of the owner within the template, whose move from 0 or to 0 moves the
+   * template's count of distinct owners (`active_user_count`, migration 0014).
+   */
+  const bumpCounts = (ownerId: string, templateId: string, by: 1 | -1) =>
     Effect.gen(function*() {
       yield* sql`UPDATE counters SET value = value + ${by} WHERE name = 'workspaces'`
-      yield* sql`INSERT INTO counters (name, value) VALUES (${`workspaces:${ownerId}`}, ${by})
-        ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by}`
+      yield* bumpCounter(`workspaces:${ownerId}`, by)
+      const pair = Number((yield* bumpCounter(`template_owner:${templateId}:${ownerId}`, by))[0]?.value ?? 0)
+      if ((by === 1 && pair === 1) || (by === -1 && pair === 0)) yield* bumpCounter(`template_users:${templateId}`, by)
     })
   const keptCount = (name: string) =>
     Effect.orDie(reads(sql<{ value: number | string }>`SELECT value FROM counters WHERE name = ${name}`)).pipe(
@@ -84,7 +92,7 @@ export const make = Effect.gen(function*() {
         yield* sql`INSERT INTO workspaces ${sql.insert(bindRecord(w))}`
         yield* sql`UPDATE workspaces SET owner_username = coalesce((SELECT lower(u.username) FROM users u WHERE u.id = ${w.owner_id}), '')
           WHERE id = ${w.id}`
-        if (!w.deleted) yield* bumpCounts(w.owner_id, 1)
+        if (!w.deleted) yield* bumpCounts(w.owner_id, w.template_id, 1)
       }))).pipe(Effect.asVoid),
     findById: byId,
     findByOwnerAndName: (ownerId, name, includeDeleted) =>
@@ -105,9 +113,9 @@ export const make = Effect.gen(function*() {
         }
         // Deletion moves the kept counts, once: the guarded update changes the row only if it is not already so.
         yield* unique(withTransaction(Effect.gen(function*() {
-          const rs = yield* sql<{ owner_id: string }>`UPDATE workspaces SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
-            WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id`
-          if (rs.length > 0) yield* bumpCounts(rs[0]!.owner_id, deleted ? -1 : 1)
+          const rs = yield* sql<{ owner_id: string; template_id: string }>`UPDATE workspaces SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
+            WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id, template_id`
+          if (rs.length > 0) yield* bumpCounts(rs[0]!.owner_id, rs[0]!.template_id, deleted ? -1 : 1)
           if (changes) yield* sql`UPDATE workspaces SET ${set} WHERE id = ${id}`
           else if (recheck) yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${id}`
         })))

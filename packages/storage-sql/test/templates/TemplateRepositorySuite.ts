@@ -221,6 +221,15 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         expect(yield* templates.hasWorkspaces(used.id)).toBe(false)
         expect(yield* templates.workspaceOwnerCounts([used.id])).toEqual(new Map())
         expect(yield* templates.hasWorkspaces(other.id)).toBe(true)
+
+        // The counts are kept: a deletion counts once, an undeletion counts again.
+        yield* workspaces.update(second.id, { deleted: true })
+        expect(yield* templates.workspaceOwnerCounts([used.id])).toEqual(new Map())
+        yield* workspaces.update(second.id, { deleted: false })
+        yield* workspaces.update(bens.id, { deleted: false })
+        expect(yield* templates.workspaceOwnerCounts([used.id, other.id])).toEqual(new Map([[used.id, 2], [other.id, 1]]))
+        yield* workspaces.insert({ ...workspaceOf(org, other.id, ann), deleted: true })
+        expect(yield* templates.workspaceOwnerCounts([other.id])).toEqual(new Map([[other.id, 1]]))
       })
     )
 
@@ -274,7 +283,7 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         const sql = yield* SqlClient.SqlClient
         const statements = templateWorkspaceStatements(sql)
         const id = randomUUID()
-        for (const statement of [statements.any(id), statements.owners([id, randomUUID()])]) {
+        for (const statement of [statements.any(id)]) {
           const [text, params] = statement.compile()
           const plan = yield* sql.onDialectOrElse({
             pg: () =>

@@ -89,7 +89,8 @@ export const membership = (orgId: string, userId: string, n = 0, roles: Readonly
 })
 
 let keySeq = 0
-const apiKey = (userId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord => {
+/** An API key record of `userId` for storage tests, with a fresh id and token name. */
+export const apiKey = (userId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord => {
   keySeq++
   return {
     id: `k${String(keySeq).padStart(4, "0")}${randomUUID().slice(0, 5)}`,
@@ -534,6 +535,33 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           expect(typeof found.key.lifetime_seconds).toBe("number")
           expect(Option.isNone(yield* keys.findWithUser("nope"))).toBe(true)
           expect(Option.isNone(yield* keys.findById("nope"))).toBe(true)
+        })
+      )
+
+      test(
+        "findWithUser's memberships, when the storage reads them with the key, are ofUser's in its order",
+        Effect.gen(function* () {
+          const keys = yield* ApiKeyRepo
+          const orgs = yield* OrganizationRepo
+          const members = yield* MemberRepo
+          const alice = user("alice")
+          const loner = user("loner")
+          yield* insertUsers(alice, loner)
+          const [a, b] = [org("beta"), org("alpha")]
+          yield* orgs.insert(a)
+          yield* orgs.insert(b)
+          yield* members.insert(membership(a.id, alice.id, 2, ["organization-admin"]))
+          yield* members.insert(membership(b.id, alice.id, 1))
+          const key = apiKey(alice.id)
+          const lonerKey = apiKey(loner.id)
+          yield* keys.insert(key)
+          yield* keys.insert(lonerKey)
+          const found = Option.getOrThrow(yield* keys.findWithUser(key.id))
+          const expected = (yield* members.ofUser(alice.id)).map((m) => ({ organization_id: m.organization_id, roles: m.roles }))
+          expect(expected.map((m) => m.organization_id)).toEqual([b.id, a.id])
+          if (found.memberships !== undefined) expect(found.memberships).toEqual(expected)
+          const lonely = Option.getOrThrow(yield* keys.findWithUser(lonerKey.id))
+          if (lonely.memberships !== undefined) expect(lonely.memberships).toEqual([])
         })
       )
 

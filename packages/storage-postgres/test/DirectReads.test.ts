@@ -1,0 +1,112 @@
+/**
+ * The hot reads on Postgres (storage-sql's DirectReads.ts, PoolReads.ts): outside a transaction
+ * the key read runs on the pool as a prepared statement and sees committed data only; inside
+ * the fiber's transaction it runs on the transaction's connection and sees its writes.
+ * A prepared statement lives on its connection: with a pool of one, `pg_prepared_statements`
+ * (per connection) shows which path a read took.
+ */
+import { SqlClient } from "@effect/sql"
+import { describe, expect, inject, it } from "@effect/vitest"
+import { ApiKeyRepo, MemberRepo, OrganizationRepo, Transactions, UserRepo } from "@workbay/core"
+import * as Postgres from "@workbay/storage-postgres"
+import { Deferred, Effect, Exit, Fiber, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import { apiKey, membership, org, user } from "../../storage-sql/test/users/RepositorySuite.js"
+
+const url = inject("workbayPgUrl")
+
+const storage = (maxConnections: number, preparedStatements?: boolean) =>
+  Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections, preparedStatements })
+
+/** The prepared statements of the connection this runs on that read API keys. */
+const preparedKeyReads = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(
+    sql<{ n: number | string }>`SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE '%FROM api_keys k JOIN users u%'`,
+    (rows) => Number(rows[0]!.n)
+  ))
+
+/** A user with a key and one membership. */
+const seed = Effect.gen(function*() {
+  const alice = user("alice")
+  const o = org("acme")
+  yield* (yield* UserRepo).insert(alice)
+  yield* (yield* OrganizationRepo).insert(o)
+  yield* (yield* MemberRepo).insert(membership(o.id, alice.id, 0, ["organization-admin"]))
+  return { alice, o }
+})
+
+describe.skipIf(url === null)("direct reads on Postgres", () => {
+  it.live("the key read brings the user's memberships in the same statement", () =>
+    Effect.gen(function*() {
+      const { alice, o } = yield* seed
+      const keys = yield* ApiKeyRepo
+      const key = apiKey(alice.id)
+      yield* keys.insert(key)
+      const found = Option.getOrThrow(yield* keys.findWithUser(key.id))
+      expect(found.user).toEqual(alice)
+      expect(found.memberships).toEqual([{ organization_id: o.id, roles: ["organization-admin"] }])
+    }).pipe(Effect.provide(storage(2)), Effect.orDie))
+
+  it.live("outside a transaction the key read is prepared on the pool; inside, it runs on the transaction's connection", () =>
+    Effect.gen(function*() {
+      const { alice } = yield* seed
+      const keys = yield* ApiKeyRepo
+      const tx = yield* Transactions
+      const key = apiKey(alice.id)
+      // One connection: the transaction's, and the pool's afterwards.
+      yield* tx.atomic(Effect.gen(function*() {
+        yield* keys.insert(key)
+        const inside = yield* keys.findWithUser(key.id)
+        expect(Option.getOrThrow(inside).key.id).toBe(key.id)
+        expect(yield* preparedKeyReads).toBe(0)
+      }))
+      const outside = yield* keys.findWithUser(key.id)
+      expect(Option.getOrThrow(outside).memberships).toHaveLength(1)
+      expect(yield* preparedKeyReads).toBe(1)
+    }).pipe(Effect.provide(storage(1)), Effect.orDie))
+
+  it.live("a direct read sees committed data only, while another fiber's transaction is open", () =>
+    Effect.gen(function*() {
+      const { alice } = yield* seed
+      const keys = yield* ApiKeyRepo
+      const tx = yield* Transactions
+      const key = apiKey(alice.id)
+      const written = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      const writer = yield* Effect.fork(tx.atomic(Effect.gen(function*() {
+        yield* keys.insert(key)
+        yield* Deferred.succeed(written, undefined)
+        yield* Deferred.await(release)
+      })))
+      yield* Deferred.await(written)
+      expect(Option.isNone(yield* keys.findWithUser(key.id))).toBe(true)
+      yield* Deferred.succeed(release, undefined)
+      expect(Exit.isSuccess(yield* Fiber.await(writer))).toBe(true)
+      expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).key).toEqual(key)
+    }).pipe(Effect.provide(storage(2)), Effect.orDie))
+
+  it.live("without prepared statements the key read still runs on the pool, unnamed", () =>
+    Effect.gen(function*() {
+      const { alice } = yield* seed
+      const keys = yield* ApiKeyRepo
+      const key = apiKey(alice.id)
+      yield* keys.insert(key)
+      expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).memberships).toHaveLength(1)
+      expect(yield* preparedKeyReads).toBe(0)
+    }).pipe(Effect.provide(storage(1, false)), Effect.orDie))
+
+  it.live("a column whose type changed under the prepared read (another replica's migration) gets it prepared afresh", () =>
+    Effect.gen(function*() {
+      const { alice } = yield* seed
+      const keys = yield* ApiKeyRepo
+      const sql = yield* SqlClient.SqlClient
+      const key = apiKey(alice.id)
+      yield* keys.insert(key)
+      expect(Option.isSome(yield* keys.findWithUser(key.id))).toBe(true)
+      yield* sql`ALTER TABLE api_keys ALTER COLUMN token_name TYPE VARCHAR(256)`
+      expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).key).toEqual(key)
+      expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).key).toEqual(key)
+      // The refused read's connection is gone (the pool drops a connection a query failed on); this one has the new name.
+      expect(yield* preparedKeyReads).toBe(1)
+    }).pipe(Effect.provide(storage(1)), Effect.orDie))
+})
