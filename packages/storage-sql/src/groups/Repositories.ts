@@ -61,7 +61,7 @@ export const make = Effect.gen(function*() {
       : reads(sql`${SELECT_GROUP} WHERE ${sql.in("g.id", ids)}`).pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToGroup)))
 
   const findById = (id: string) =>
-    sql`${SELECT_GROUP} WHERE g.id = ${id}`.pipe(
+    reads(sql`${SELECT_GROUP} WHERE g.id = ${id}`).pipe(
       Effect.orDie,
       Effect.map((rs) => (rs.length > 0 ? Option.some(rowToGroup(rs[0]!)) : Option.none()))
     )

@@ -48,7 +48,7 @@ export const make = Effect.gen(function*() {
         }))}`
       }))).pipe(Effect.asVoid),
     findById: (id) =>
-      orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization))),
+      orDie(reads(sql`SELECT * FROM organizations WHERE id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToOrganization))),
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])

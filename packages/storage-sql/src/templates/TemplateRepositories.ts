@@ -4,7 +4,7 @@
  * (case-insensitive), a version's name per template. A change to a template's lifecycle settings
  * makes its workspaces due for the lifecycle executor (migration 0013).
  */
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import {
   type DryRunRecord,
   type TemplateRecord,
@@ -107,7 +107,7 @@ export const makeTemplates = Effect.gen(function*() {
   const withTransaction = transaction(sql)
   const inUse = templateWorkspaceStatements(sql)
   const byId = (id: string) =>
-    Effect.orDie(sql<Row>`SELECT * FROM templates WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToTemplate)))
+    Effect.orDie(reads(sql<Row>`SELECT * FROM templates WHERE id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToTemplate)))
   return TemplateRepo.of({
     insert: (t) => unique(sql`INSERT INTO templates ${sql.insert(bindRecord(t))}`).pipe(Effect.asVoid),
     findById: byId,
@@ -153,8 +153,8 @@ export const makeTemplates = Effect.gen(function*() {
       templateIds.length === 0
         ? Effect.succeed(new Map())
         // Kept counts (migration 0014): one row per template, whatever the number of workspaces.
-        : Effect.orDie(sql<Row>`SELECT name, value FROM counters
-            WHERE ${sql.in("name", templateIds.map((id) => `template_users:${id}`))} AND value > 0`).pipe(
+        : Effect.orDie(reads(sql<Row>`SELECT name, value FROM counters
+            WHERE ${sql.in("name", templateIds.map((id) => `template_users:${id}`))} AND value > 0`)).pipe(
           Effect.map((rs) => new Map(rs.map((r) => [(r.name as string).slice("template_users:".length), toNumber(r.value)])))
         )
   })
@@ -175,6 +175,7 @@ export const templateWorkspaceStatements = (sql: SqlClient.SqlClient) => {
 
 export const makeVersions = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
   /**
    * The versions the template's workspaces use: those of their latest builds, but deletes (as
    * the described system's `ArchiveUnusedTemplateVersions`; a succeeded delete also deletes the
@@ -185,9 +186,9 @@ export const makeVersions = Effect.gen(function*() {
       JOIN workspace_builds b ON b.workspace_id = w.id
         AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = w.id)
       WHERE w.template_id = ${templateId} AND w.deleted = FALSE AND b.transition <> 'delete'`
-  const one = (statement: ReturnType<typeof sql<Row>>) =>
+  const one = (statement: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>) =>
     Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToVersion))
-  const byId = (id: string) => one(sql<Row>`SELECT * FROM template_versions WHERE id = ${id}`)
+  const byId = (id: string) => one(reads(sql<Row>`SELECT * FROM template_versions WHERE id = ${id}`))
   return TemplateVersionRepo.of({
     insert: (v) =>
       unique(sql`INSERT INTO template_versions ${sql.insert(bindRecord({ ...v, import_result: v.import_result ?? undefined }))}`).pipe(
