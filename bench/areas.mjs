@@ -582,9 +582,10 @@ async function sqliteParts() {
     writeFileSync(wbLog, "")
     writeFileSync(bareLog, "")
     const copyDir = await workbayDir("sql-check")
-    vacuumInto(wbDir.dbFile, copyDir.dbFile)
+    // From the bare servers' copy of the service's file: the service holds its own alone while it runs.
+    vacuumInto(bareDb, copyDir.dbFile)
     const bareCopy = join(work, "sql-check-bare.db")
-    vacuumInto(wbDir.dbFile, bareCopy)
+    vacuumInto(bareDb, bareCopy)
     const port = await freePort()
     const checkBase = `http://127.0.0.1:${port}/api/v2`
     const w = await copyDir.start({ args: ["--provisioner-daemons", "0", "--sqlite-locking", "normal"], nodeArgs: ["--require", SQL_LOG_HOOK], env: { SQL_LOG: wbLog } })
@@ -607,7 +608,9 @@ async function sqliteParts() {
       if (res.status >= 300) throw new Error(`--check-sql: ${url} answered ${res.status}: ${short(res.body)}`)
       await sleep(100)
       const lines = readFileSync(file, "utf8").slice(from).split("\n").filter((l) => l !== "" && !l.startsWith("REQ "))
-      return lines.map((l) => l.replace(/ \[.*\]$/, ""))
+      // A direct read the service makes as values runs under its text plus ` /* values */` (storage-sql's
+      // DirectReads.ts): the same statement.
+      return lines.map((l) => l.replace(/ \[.*\]$/, "").replace(/ \/\* values \*\/$/, ""))
     }
     const out = []
     for (const item of [ME, ...READS, ...LISTS]) {

@@ -86,11 +86,15 @@ const SQL = {
   restPage:
     "SELECT w.* FROM workspaces w WHERE (w.deleted = FALSE AND NOT (w.owner_id = ? AND w.favorite = TRUE)) ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id LIMIT ? OFFSET ?",
   keptCount: "SELECT value FROM counters WHERE name = ?",
-  templateUsers: "SELECT name, value FROM counters WHERE name IN (?) AND value > 0",
+  templateUsers: 'SELECT name, value FROM counters WHERE "name" IN (?) AND value > 0',
   latestBuilds:
     "SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN (?) AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)",
   buildParameters: "SELECT workspace_build_id, name, value FROM workspace_build_parameters WHERE workspace_build_id IN (?) ORDER BY name",
   jobById: "SELECT * FROM provisioner_jobs WHERE id = ?",
+  jobsIn: 'SELECT * FROM provisioner_jobs WHERE "id" IN (?)',
+  usersIn: 'SELECT * FROM users WHERE "id" IN (?)',
+  templatesIn: 'SELECT * FROM templates WHERE "id" IN (?)',
+  organizationsIn: 'SELECT * FROM organizations WHERE "id" IN (?)',
   daemonsServing: "SELECT * FROM provisioner_daemons WHERE (organization_id IS NULL OR organization_id = ?)",
   pendingJobs:
     'SELECT id, provisioner, tags, created_at FROM provisioner_jobs WHERE started_at IS NULL AND canceled_at IS NULL AND completed_at IS NULL AND "provisioner" IN (?) ORDER BY created_at',
@@ -115,7 +119,7 @@ const SQL = {
   insertBuild:
     'INSERT INTO workspace_builds ("id","created_at","updated_at","workspace_id","template_version_id","template_version_preset_id","build_number","transition","initiator_id","job_id","deadline","max_deadline","reason","daily_cost","has_ai_task","has_external_agent","orphan","provisioner_state") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
   listRank:
-    "UPDATE workspaces SET list_rank = CASE WHEN EXISTS ( SELECT 1 FROM workspace_builds b JOIN provisioner_jobs j ON j.id = b.job_id WHERE b.workspace_id = workspaces.id AND b.transition = 'start' AND j.job_status = 'succeeded' AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = workspaces.id) ) THEN 0 ELSE 1 END WHERE id = ?"
+    "UPDATE workspaces SET list_rank = CASE WHEN EXISTS ( SELECT 1 FROM workspace_builds b JOIN provisioner_jobs j ON j.id = b.job_id WHERE b.workspace_id = workspaces.id AND b.transition = 'start' AND j.job_status = 'succeeded' AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = workspaces.id) ) THEN 0 ELSE 1 END, lifecycle_due_at = '1970-01-01T00:00:00.000Z', lifecycle_version = lifecycle_version + 1 WHERE id = ?"
 }
 
 // --- HTTP plumbing ----------------------------------------------------------------------------
@@ -217,7 +221,8 @@ const daemonRows = (orgId) =>
 const isLive = (d, now) => d.last_seen_at !== null && Date.parse(d.last_seen_at) >= now - DAEMON_STALE_MS
 const jobRecord = (row) => ({ ...row, input: json(row.input, {}), tags: json(row.tags, {}) })
 
-const describeJobs = (orgId, jobs, now) => {
+/** Wire jobs of one organization; the metadata of builds in `knownBuilds` (build id to metadata or undefined) is not read. */
+const describeJobs = (orgId, jobs, now, knownBuilds = new Map()) => {
   const workers = daemonRows(orgId).filter((d) => isLive(d, now))
   const anyPending = jobs.some((j) => jobStatus(j) === "pending")
   const types = [...new Set(workers.flatMap((w) => w.provisioners))]
@@ -227,7 +232,9 @@ const describeJobs = (orgId, jobs, now) => {
   const versionIds = [...new Set(jobs.flatMap((j) => j.input.template_version_id ?? []))]
   const versions = new Map(versionIds.length === 0 ? [] : allIn(SQL.versionMetadata, versionIds).map((v) => [v.version_id, v]))
   const buildIds = [...new Set(jobs.flatMap((j) => (j.type === "workspace_build" ? j.input.workspace_build_id ?? [] : [])))]
-  const builds = new Map(buildIds.length === 0 ? [] : allIn(SQL.buildMetadata, buildIds).map((b) => [b.build_id, b]))
+    .filter((id) => !knownBuilds.has(id))
+  const builds = new Map(knownBuilds)
+  if (buildIds.length > 0) for (const b of allIn(SQL.buildMetadata, buildIds)) builds.set(b.build_id, b)
   return jobs.map((j) => {
     const status = jobStatus(j)
     const isPending = status === "pending"
@@ -376,8 +383,12 @@ const latestBuilds = (workspaceIds) => {
   return rows
 }
 
-/** Wire builds of any workspaces: jobs one by one, then their views, resources, versions, people. */
-const buildWires = (list, known, now) => {
+/**
+ * Wire builds of any workspaces, as WorkspaceBuilds.toWires reads them: versions, templates, jobs,
+ * their views, resources, people and matched daemons, one read of each kind. `also.templates` and
+ * `also.users` (id to row or undefined) are not read again.
+ */
+const buildWires = (list, known, now, also = {}) => {
   if (list.length === 0) return []
   const workspaces = new Map(known.map((w) => [w.id, w]))
   for (const id of new Set(list.map((b) => b.workspace_id))) {
@@ -386,14 +397,32 @@ const buildWires = (list, known, now) => {
       if (w !== undefined) workspaces.set(id, w)
     }
   }
-  const jobs = new Map()
-  for (const b of list) jobs.set(b.job_id, jobRecord(one(SQL.jobById, b.job_id)))
+  const versions = new Map(allIn(SQL.versionMetadata, [...new Set(list.map((b) => b.template_version_id))]).map((v) => [v.version_id, v]))
+  const templates = new Map(also.templates ?? [])
+  const unknownTemplates = [...new Set([...workspaces.values()].map((w) => w.template_id))].filter((id) => !templates.has(id))
+  if (unknownTemplates.length > 0) {
+    const found = new Map(allIn(SQL.templatesIn, unknownTemplates).map((t) => [t.id, t]))
+    for (const id of unknownTemplates) templates.set(id, found.get(id))
+  }
+  const knownBuilds = new Map()
+  for (const b of list) {
+    const w = workspaces.get(b.workspace_id)
+    const v = versions.get(b.template_version_id)
+    const t = w === undefined ? undefined : templates.get(w.template_id)
+    knownBuilds.set(b.id, w === undefined ? undefined : {
+      build_id: b.id, transition: b.transition, workspace_id: w.id, workspace_name: w.name,
+      version_id: v?.version_id ?? "", version_name: v?.version_name ?? "",
+      template_id: t?.id ?? null, template_name: t?.name ?? "", template_display_name: t?.display_name ?? "", template_icon: t?.icon ?? ""
+    })
+  }
+  const jobIds = [...new Set(list.map((b) => b.job_id))]
+  const jobs = new Map(allIn(SQL.jobsIn, jobIds).map((r) => [r.id, jobRecord(r)]))
   const byOrg = new Map()
   for (const j of jobs.values()) byOrg.set(j.organization_id, [...(byOrg.get(j.organization_id) ?? []), j])
   const jobWires = new Map()
-  for (const [orgId, js] of byOrg) for (const d of describeJobs(orgId, js, now)) jobWires.set(d.id, d)
+  for (const [orgId, js] of byOrg) for (const d of describeJobs(orgId, js, now, knownBuilds)) jobWires.set(d.id, d)
   const resourcesByJob = new Map()
-  const resources = allIn(SQL.resourcesOfJobs, [...jobs.keys()])
+  const resources = allIn(SQL.resourcesOfJobs, jobIds)
   if (resources.length > 0) {
     const agents = allIn(SQL.agentsOfResources, resources.map((r) => r.id))
     const byResource = new Map()
@@ -402,12 +431,25 @@ const buildWires = (list, known, now) => {
       resourcesByJob.set(r.job_id, [...(resourcesByJob.get(r.job_id) ?? []), resourceJson(r, byResource.get(r.id) ?? [], now)])
     }
   }
-  const versionNames = new Map()
-  for (const id of new Set(list.map((b) => b.template_version_id))) versionNames.set(id, one(SQL.versionById, id)?.name ?? "")
-  const people = new Map()
-  const person = (id) => {
-    if (!people.has(id)) people.set(id, one(SQL.userById, id))
-    return people.get(id)
+  const people = new Map(also.users ?? [])
+  const unknownPeople = new Set()
+  for (const b of list) {
+    const ownerId = workspaces.get(b.workspace_id)?.owner_id
+    if (ownerId !== undefined && !people.has(ownerId)) unknownPeople.add(ownerId)
+    if (!people.has(b.initiator_id)) unknownPeople.add(b.initiator_id)
+  }
+  if (unknownPeople.size > 0) {
+    const found = new Map(allIn(SQL.usersIn, [...unknownPeople]).map((u) => [u.id, u]))
+    for (const id of unknownPeople) people.set(id, found.get(id))
+  }
+  const person = (id) => people.get(id)
+  const versionNames = new Map([...versions.values()].map((v) => [v.version_id, v.version_name]))
+  // Unfinished builds' jobs: the daemons that could run them, read once per organization.
+  const serving = new Map()
+  for (const b of list) {
+    const job = jobs.get(b.job_id)
+    const status = jobStatus(job)
+    if ((status === "pending" || status === "running") && !serving.has(job.organization_id)) serving.set(job.organization_id, daemonRows(job.organization_id))
   }
   return list.map((b) => {
     const w = workspaces.get(b.workspace_id)
@@ -438,7 +480,7 @@ const buildWires = (list, known, now) => {
     put(wire, "max_deadline", b.max_deadline)
     wire.status = buildStatus(b.transition, status)
     wire.daily_cost = b.daily_cost
-    if (status === "pending" || status === "running") wire.matched_provisioners = matched(job, now)
+    if (status === "pending" || status === "running") wire.matched_provisioners = matched(job, now, serving.get(job.organization_id))
     wire.template_version_preset_id = b.template_version_preset_id
     put(wire, "has_ai_task", b.has_ai_task === 1)
     put(wire, "has_external_agent", b.has_external_agent === 1)
@@ -456,8 +498,8 @@ const buildStatus = (transition, job) => {
   }
 }
 /** `matched_provisioners`: the daemons whose types and tags fit the job, the live ones, the last seen. */
-const matched = (job, now) => {
-  const fit = daemonRows(job.organization_id).filter((d) => serves(d, job))
+const matched = (job, now, daemons) => {
+  const fit = daemons.filter((d) => serves(d, job))
   const seen = fit.flatMap((d) => (d.last_seen_at === null ? [] : [Date.parse(d.last_seen_at)]))
   const out = { count: fit.length, available: fit.filter((d) => isLive(d, now)).length }
   if (seen.length > 0) out.most_recently_seen = iso(Math.max(...seen))
@@ -467,18 +509,14 @@ const matched = (job, now) => {
 const workspaceWires = (list, now) => {
   if (list.length === 0) return []
   const latest = latestBuilds(list.map((w) => w.id))
-  const builds = new Map(buildWires(latest, list, now).map((b) => [b.workspace_id, b]))
-  const templates = new Map()
-  const orgNames = new Map()
-  const owners = new Map()
-  for (const w of list) {
-    if (!templates.has(w.template_id)) {
-      const t = one(SQL.templateById, w.template_id)
-      if (t !== undefined) templates.set(w.template_id, t)
-    }
-    if (!orgNames.has(w.organization_id)) orgNames.set(w.organization_id, one(SQL.organizationById, w.organization_id)?.name ?? "")
-    if (!owners.has(w.owner_id)) owners.set(w.owner_id, one(SQL.userById, w.owner_id))
-  }
+  const templateIds = [...new Set(list.map((w) => w.template_id))]
+  const foundTemplates = new Map(allIn(SQL.templatesIn, templateIds).map((t) => [t.id, t]))
+  const templates = new Map(templateIds.map((id) => [id, foundTemplates.get(id)]))
+  const orgNames = new Map(allIn(SQL.organizationsIn, [...new Set(list.map((w) => w.organization_id))]).map((o) => [o.id, o.name]))
+  const ownerIds = [...new Set(list.map((w) => w.owner_id))]
+  const foundOwners = new Map(allIn(SQL.usersIn, ownerIds).map((u) => [u.id, u]))
+  const owners = new Map(ownerIds.map((id) => [id, foundOwners.get(id)]))
+  const builds = new Map(buildWires(latest, list, now, { users: owners, templates }).map((b) => [b.workspace_id, b]))
   return list.flatMap((w) => {
     const build = builds.get(w.id)
     const t = templates.get(w.template_id)
@@ -726,7 +764,7 @@ const createBuild = (caller, _params, workspaceId, body, req) => {
     initiator_id: caller.user.id, job_id: jobId, deadline: null, max_deadline: null, reason: "initiator", daily_cost: 0,
     has_ai_task: 0, has_external_agent: 0
   }
-  const [wire] = buildWires([build], [w], now)
+  const [wire] = buildWires([build], [w], now, { templates: new Map([[template.id, template]]), users: new Map([[caller.user.id, caller.user]]) })
   audit(req, caller, {
     action: "start", resourceType: "workspace_build", resourceId: buildId, target: w.name, organizationId: w.organization_id,
     status: 200, buildReason: "initiator",

@@ -462,7 +462,10 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           workspace_name: workspace.name,
           workspace_id: workspace.id
         })
-        const [wire] = yield* toWires([queued.build], [workspace])
+        const [wire] = yield* toWires([queued.build], [workspace], {
+          templates: new Map([[template.id, template]]),
+          users: new Map([[actor.user.id, actor.user]])
+        })
         return wire!
       }).pipe(span("WorkspaceBuilds.create"))
 

@@ -161,7 +161,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       Effect.gen(function*() {
         if (list.length === 0) return []
         const latest = yield* builds.latestOf(list.map((w) => w.id))
-        const tpl = new Map((yield* templates.findByIds([...new Set(list.map((w) => w.template_id))])).map((t) => [t.id, t]))
+        const templateIds = [...new Set(list.map((w) => w.template_id))]
+        const foundTemplates = new Map((yield* templates.findByIds(templateIds)).map((t) => [t.id, t]))
+        const tpl = new Map<string, TemplateRecord | undefined>(templateIds.map((id) => [id, foundTemplates.get(id)]))
         const orgNames = new Map((yield* orgRepo.findByIds([...new Set(list.map((w) => w.organization_id))])).map((o) => [o.id, o.name]))
         const ownerIds = [...new Set(list.map((w) => w.owner_id))]
         const found = new Map((yield* users.findByIds(ownerIds)).map((u) => [u.id, u]))
