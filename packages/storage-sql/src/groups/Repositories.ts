@@ -134,7 +134,7 @@ export const make = Effect.gen(function*() {
         return rs.length > 0
       })).pipe(Effect.orDie),
     groupIdsOf: (userId) =>
-      sql<{ group_id: string }>`SELECT group_id FROM group_members WHERE user_id = ${userId}`.pipe(
+      reads(sql<{ group_id: string }>`SELECT group_id FROM group_members WHERE user_id = ${userId}`).pipe(
         Effect.orDie,
         Effect.map((rs) => rs.map((r) => r.group_id))
       ),
