@@ -79,16 +79,18 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
      */
     const resolve = (ref: string) =>
       Effect.gen(function*() {
-        const notFound = new NotFound({
-          message: `Organization "${ref}" not found.`,
-          detail: "Provide either the organization id or name."
-        })
+        // Made only when answered: an error validates its fields and captures a stack (about 20 us).
+        const notFound = () =>
+          new NotFound({
+            message: `Organization "${ref}" not found.`,
+            detail: "Provide either the organization id or name."
+          })
         const found = ref === DEFAULT_ORGANIZATION_ALIAS || ref === NIL_UUID
           ? yield* orgs.findDefault
           : isUuid(ref) ? yield* orgs.findById(ref.toLowerCase()) : yield* orgs.findByName(ref)
-        if (Option.isNone(found)) return yield* notFound
+        if (Option.isNone(found)) return yield* notFound()
         const org = found.value
-        if ((yield* decision("read", orgObject(org))) === "roles") return yield* notFound
+        if ((yield* decision("read", orgObject(org))) === "roles") return yield* notFound()
         return org
       })
 
