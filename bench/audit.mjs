@@ -24,6 +24,7 @@ import { createServer } from "node:http"
 import { loadavg } from "node:os"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import { KEY_WITH_USER_SQLITE } from "./bare/wire.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -52,19 +53,7 @@ if (opts.baseline) {
   db.pragma("foreign_keys = ON")
   db.pragma("busy_timeout = 5000")
   db.pragma("synchronous = NORMAL")
-  const USER_COLUMNS = [
-    "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
-    "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
-    "hashed_one_time_passcode", "one_time_passcode_expires_at"
-  ]
-  const KEY_COLUMNS = [
-    "id", "hashed_secret", "user_id", "login_type", "token_name", "scopes", "allow_list", "lifetime_seconds",
-    "created_at", "updated_at", "expires_at", "last_used"
-  ]
-  const prefixed = (alias, columns, prefix) => columns.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(", ")
-  const keyWithUser = db.prepare(
-    `SELECT ${prefixed("k", KEY_COLUMNS, "k_")}, ${prefixed("u", USER_COLUMNS, "u_")} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
-  )
+  const keyWithUser = db.prepare(KEY_WITH_USER_SQLITE)
   const touch = db.prepare("UPDATE api_keys SET last_used = ?, expires_at = ? WHERE id = ?")
   const page = db.prepare('SELECT * FROM "audit_logs" WHERE 1 = 1 ORDER BY "time" DESC, id DESC LIMIT ? OFFSET ?')
   const count = db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM "audit_logs" WHERE 1 = 1 LIMIT ?) capped')

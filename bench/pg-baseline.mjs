@@ -17,6 +17,7 @@ import pg from "pg"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
+import { KEY_COLUMNS, USER_COLUMNS } from "./bare/wire.mjs"
 
 const { values } = parseArgs({
   options: {
@@ -43,16 +44,7 @@ const ROLE_NAMES = {
 }
 const HEADERS = { "content-type": "application/json; charset=utf-8" }
 
-// The columns Workbay reads (packages/storage-sql/src/Rows.ts).
-const KEY_COLUMNS = [
-  "id", "hashed_secret", "user_id", "login_type", "token_name", "scopes", "allow_list", "lifetime_seconds",
-  "created_at", "updated_at", "expires_at", "last_used"
-]
-const USER_COLUMNS = [
-  "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
-  "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
-  "hashed_one_time_passcode", "one_time_passcode_expires_at"
-]
+// The columns Workbay reads (packages/storage-sql/src/Rows.ts), shared with the SQLite bare servers.
 const JOIN = `SELECT ${KEY_COLUMNS.map((c) => `k.${c} AS k_${c}`).join(", ")}, ${USER_COLUMNS.map((c) => `u.${c} AS u_${c}`).join(", ")}`
 const FROM = "FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = $1"
 /** The key with its user and the user's memberships (organization id and roles, oldest first) as JSON text. */

@@ -21,7 +21,7 @@ import Database from "better-sqlite3"
 import { createHash, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
-import { userJson } from "./wire.mjs"
+import { KEY_WITH_USER_SQLITE, userJson } from "./wire.mjs"
 
 const { values } = parseArgs({ options: { db: { type: "string" }, port: { type: "string", default: "0" } } })
 if (values.db === undefined) throw new Error("--db <file> is required")
@@ -55,17 +55,7 @@ const all = (sql, ...params) => stmt(sql).all(...params)
 const one = (sql, ...params) => stmt(sql).all(...params)[0]
 const allIn = (sql, list, ...rest) => stmt(sql, list.length).all(...list, ...rest)
 
-const USER_COLUMNS = [
-  "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
-  "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
-  "hashed_one_time_passcode", "one_time_passcode_expires_at"
-]
-const KEY_COLUMNS = [
-  "id", "hashed_secret", "user_id", "login_type", "token_name", "scopes", "allow_list", "lifetime_seconds",
-  "created_at", "updated_at", "expires_at", "last_used"
-]
-const prefixed = (alias, columns, prefix) => columns.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(", ")
-const KEY_WITH_USER = `SELECT ${prefixed("k", KEY_COLUMNS, "k_")}, ${prefixed("u", USER_COLUMNS, "u_")} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
+const KEY_WITH_USER = KEY_WITH_USER_SQLITE
 const unprefix = (row, prefix) => {
   const out = {}
   for (const k in row) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = row[k]

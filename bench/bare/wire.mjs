@@ -1,6 +1,20 @@
 // Rows as the service answers them, shared by the bare servers (and bench/lib.mjs). Plain
 // functions with no imports, so a bare server loads nothing it does not need.
 
+/** The service's one read of a key with its user (`ApiKeyRepo.findWithUser` on SQLite): columns prefixed `k_` and `u_`. */
+export const USER_COLUMNS = [
+  "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
+  "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
+  "hashed_one_time_passcode", "one_time_passcode_expires_at"
+]
+export const KEY_COLUMNS = [
+  "id", "hashed_secret", "user_id", "login_type", "token_name", "scopes", "allow_list", "lifetime_seconds",
+  "created_at", "updated_at", "expires_at", "last_used"
+]
+const prefixed = (alias, columns, prefix) => columns.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(", ")
+export const KEY_WITH_USER_SQLITE =
+  `SELECT ${prefixed("k", KEY_COLUMNS, "k_")}, ${prefixed("u", USER_COLUMNS, "u_")} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
+
 const ROLE_NAMES = { owner: "Owner", "user-admin": "User Admin", auditor: "Auditor", "template-admin": "Template Admin", member: "Member" }
 
 /**
