@@ -157,44 +157,78 @@ const plainRowToUser = (r: Row): UserRecord => ({
   one_time_passcode_expires_at: toDateOrNull(r.one_time_passcode_expires_at)
 })
 
-/** A user row; `p` is the prefix of its columns in a join (`USER_JOIN_COLUMNS`: `u_`). */
-export const rowToUser = (r: Row, p = ""): UserRecord => p === "" ? plainRowToUser(r) : ({
-  id: r[p + "id"] as string,
-  email: r[p + "email"] as string,
-  username: r[p + "username"] as string,
-  name: r[p + "name"] as string,
-  avatar_url: r[p + "avatar_url"] as string,
-  login_type: r[p + "login_type"] as UserRecord["login_type"],
-  status: r[p + "status"] as UserRecord["status"],
-  rbac_roles: toRoles(r[p + "rbac_roles"]),
-  is_service_account: toBool(r[p + "is_service_account"]),
-  hashed_password: (r[p + "hashed_password"] as string | null) ?? null,
-  created_at: toDate(r[p + "created_at"]),
-  updated_at: toDate(r[p + "updated_at"]),
-  last_seen_at: toDate(r[p + "last_seen_at"]),
-  deleted: toBool(r[p + "deleted"]),
-  appearance: toAppearance(r[p + "appearance"]),
-  quiet_hours_schedule: (r[p + "quiet_hours_schedule"] as string) ?? "",
-  hashed_one_time_passcode: (r[p + "hashed_one_time_passcode"] as string | null) ?? null,
-  one_time_passcode_expires_at: toDateOrNull(r[p + "one_time_passcode_expires_at"])
-})
+/**
+ * The column names of a table's records read under a prefix in a join (`u_id`, ...), made once per
+ * prefix: a row's field read with a name made per read (`r[p + "id"]`) costs a string concatenation
+ * and a lookup of the new string, per field and row.
+ */
+const prefixedNames = <C extends string>(columns: ReadonlyArray<C>) => {
+  const made = new Map<string, Record<C, string>>()
+  return (p: string): Record<C, string> => {
+    let names = made.get(p)
+    if (names === undefined) {
+      names = Object.fromEntries(columns.map((c) => [c, p + c])) as Record<C, string>
+      made.set(p, names)
+    }
+    return names
+  }
+}
+const userNames = prefixedNames(userColumns)
+const apiKeyNames = prefixedNames(apiKeyColumns)
 
-export const rowToApiKey = (r: Row, p = ""): ApiKeyRecord => ({
-  id: r[p + "id"] as string,
-  hashed_secret: r[p + "hashed_secret"] as string,
-  user_id: r[p + "user_id"] as string,
-  login_type: r[p + "login_type"] as ApiKeyRecord["login_type"],
-  token_name: r[p + "token_name"] as string,
-  scopes: fromJson<Array<string>>(r[p + "scopes"], ["all"]),
-  allow_list: fromJson<Array<{ id: string; type: AllowListEntry["type"] }>>(r[p + "allow_list"], []).map(
-    (e) => new AllowListEntry(e, true)
-  ),
-  lifetime_seconds: toNumber(r[p + "lifetime_seconds"]),
-  created_at: toDate(r[p + "created_at"]),
-  updated_at: toDate(r[p + "updated_at"]),
-  expires_at: toDate(r[p + "expires_at"]),
-  last_used: toDate(r[p + "last_used"])
-})
+/** A user row; `p` is the prefix of its columns in a join (`USER_JOIN_COLUMNS`: `u_`). */
+export const rowToUser = (r: Row, p = ""): UserRecord => {
+  if (p === "") return plainRowToUser(r)
+  const n = userNames(p)
+  return {
+    id: r[n.id] as string,
+    email: r[n.email] as string,
+    username: r[n.username] as string,
+    name: r[n.name] as string,
+    avatar_url: r[n.avatar_url] as string,
+    login_type: r[n.login_type] as UserRecord["login_type"],
+    status: r[n.status] as UserRecord["status"],
+    rbac_roles: toRoles(r[n.rbac_roles]),
+    is_service_account: toBool(r[n.is_service_account]),
+    hashed_password: (r[n.hashed_password] as string | null) ?? null,
+    created_at: toDate(r[n.created_at]),
+    updated_at: toDate(r[n.updated_at]),
+    last_seen_at: toDate(r[n.last_seen_at]),
+    deleted: toBool(r[n.deleted]),
+    appearance: toAppearance(r[n.appearance]),
+    quiet_hours_schedule: (r[n.quiet_hours_schedule] as string) ?? "",
+    hashed_one_time_passcode: (r[n.hashed_one_time_passcode] as string | null) ?? null,
+    one_time_passcode_expires_at: toDateOrNull(r[n.one_time_passcode_expires_at])
+  }
+}
+
+const makeAllowListEntry = wireMaker(AllowListEntry)
+/** Every session and most tokens allow everything: their stored list (as `bind` writes it), without the parser. */
+const ALLOW_ALL_TEXT = JSON.stringify([{ id: "*", type: "*" }])
+const toAllowList = (v: unknown): Array<AllowListEntry> =>
+  v === ALLOW_ALL_TEXT
+    ? [makeAllowListEntry({ id: "*", type: "*" })]
+    : fromJson<Array<{ id: string; type: AllowListEntry["type"] }>>(v, []).map((e) => makeAllowListEntry({ id: e.id, type: e.type }))
+/** The scopes of every session and of most tokens, without the parser. */
+const toScopes = (v: unknown): Array<string> => v === "[\"all\"]" ? ["all"] : fromJson<Array<string>>(v, ["all"])
+
+export const rowToApiKey = (r: Row, p = ""): ApiKeyRecord => {
+  const n = apiKeyNames(p)
+  return {
+    id: r[n.id] as string,
+    hashed_secret: r[n.hashed_secret] as string,
+    user_id: r[n.user_id] as string,
+    login_type: r[n.login_type] as ApiKeyRecord["login_type"],
+    token_name: r[n.token_name] as string,
+    scopes: toScopes(r[n.scopes]),
+    allow_list: toAllowList(r[n.allow_list]),
+    lifetime_seconds: toNumber(r[n.lifetime_seconds]),
+    created_at: toDate(r[n.created_at]),
+    updated_at: toDate(r[n.updated_at]),
+    expires_at: toDate(r[n.expires_at]),
+    last_used: toDate(r[n.last_used])
+  }
+}
 
 export const rowToOrganization = (r: Row): Organization =>
   makeOrganization({

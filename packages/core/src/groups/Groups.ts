@@ -16,7 +16,7 @@ import { UserRepo } from "../users/Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import { toReducedUser, Username, type UserRecord, type UserStatus } from "../users/User.js"
-import { putNonEmpty, type WireProps } from "../Wire.js"
+import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "../users/Users.js"
 
@@ -71,6 +71,9 @@ const auditedFields = (g: GroupRecord) => ({
 })
 
 /** Wire form of a stored group with the members the caller may read. */
+const makeGroup = wireMaker(Group)
+const makeMembersPage = wireMaker(GroupMembersPage)
+
 export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Group => {
   const props: WireProps<typeof Group> = {
     display_name: g.display_name,
@@ -85,7 +88,7 @@ export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Gro
     total_member_count: g.member_count
   }
   putNonEmpty(props, "avatar_url", g.avatar_url)
-  return new Group(props, true)
+  return makeGroup(props)
 }
 
 const nameConflict = (name: string) =>
@@ -386,7 +389,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
           return yield* BadRequest.field("after_id", `User ${input.after_id} does not exist.`, "Invalid pagination cursor.")
         }
         const scope = yield* memberScope(g)
-        if (scope === undefined) return new GroupMembersPage({ count: 0, users: [] }, true)
+        if (scope === undefined) return makeMembersPage({ count: 0, users: [] })
         const filter: GroupMemberFilter = {
           search: query.text.length > 0 ? query.text.join(" ") : undefined,
           username: query.terms.get("username"),
@@ -399,7 +402,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
           offset: input.offset ?? 0
         }
         const page = yield* groups.listMembers(g, filter)
-        return new GroupMembersPage({ count: page.count, users: page.users.map(toReducedUser) }, true)
+        return makeMembersPage({ count: page.count, users: page.users.map(toReducedUser) })
       }).pipe(span("Groups.listMembers"))
 
     /** Deprecated per-user quota: allowances of all the user's groups; credits their workspaces consume. */

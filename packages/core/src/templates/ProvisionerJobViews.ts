@@ -100,8 +100,9 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
       knownBuilds: ReadonlyMap<string, WorkspaceBuildMetadata | undefined> = new Map()
     ) =>
       Effect.gen(function*() {
-        const workers = yield* daemons.liveWorkers(organizationId)
         const anyPending = records.some((r) => jobStatus(r) === "pending")
+        // Workers matter only to pending jobs (queue standing, available workers).
+        const workers = anyPending ? yield* daemons.liveWorkers(organizationId) : []
         const types = [...new Set(workers.flatMap((w) => w.provisioners))]
         const pending = anyPending && types.length > 0 ? yield* jobs.pending(types) : []
         const versionIds = [...new Set(records.flatMap((r) => r.input.template_version_id ?? []))]

@@ -62,7 +62,7 @@ export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRe
   readonly insert: (key: ApiKeyRecord) => Effect.Effect<void, UniqueViolation>
   /**
    * The key and its user in one lookup: the authentication hot path. A storage that reads the
-   * user's memberships in the same round trip (Postgres) answers them too, oldest first, as
+   * user's memberships in the same read (both SQL storages do) answers them too, oldest first, as
    * `MemberRepo.ofUser` orders them; otherwise they are read when needed.
    */
   readonly findWithUser: (

@@ -148,13 +148,15 @@ export const reducedUserProps = (u: UserRecord): WireProps<typeof ReducedUser> =
 }
 
 /** Wire form of a stored user. */
-export const toReducedUser = (u: UserRecord): ReducedUser => new ReducedUser(reducedUserProps(u), true)
+const makeReducedUser = wireMaker(ReducedUser)
+const makeMinimalUser = wireMaker(MinimalUser)
+export const toReducedUser = (u: UserRecord): ReducedUser => makeReducedUser(reducedUserProps(u))
 
 export const toMinimalUser = (u: UserRecord): MinimalUser => {
   const props: WireProps<typeof MinimalUser> = { id: u.id, username: u.username }
   putNonEmpty(props, "avatar_url", u.avatar_url)
   putNonEmpty(props, "name", u.name)
-  return new MinimalUser(props, true)
+  return makeMinimalUser(props)
 }
 
 /** One permission of a role: `action` `*` is every action, `resource_type` `*` every kind. */

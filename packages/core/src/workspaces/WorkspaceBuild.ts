@@ -35,6 +35,12 @@ export interface WorkspaceBuildRecord {
   readonly orphan: boolean
 }
 
+/**
+ * A build without its parameter values and provisioner state: what a workspace's wire record
+ * needs of its latest build (a read of one statement, and no state blob, per page).
+ */
+export type WorkspaceBuildSummary = Omit<WorkspaceBuildRecord, "parameters" | "provisioner_state">
+
 /** A resource a provisioner job made (a build's, for one transition). */
 export interface WorkspaceResourceRecord {
   readonly id: string
@@ -119,6 +125,8 @@ export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuil
   readonly findByNumber: (workspaceId: string, buildNumber: number) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
   /** The latest build (highest number) of each of these workspaces. */
   readonly latestOf: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
+  /** {@link latestOf} as summaries: without parameter values and provisioner state. */
+  readonly latestSummariesOf: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildSummary>>
   readonly list: (page: WorkspaceBuildPage) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
   readonly setResult: (id: string, result: WorkspaceBuildResult, now: Date) => Effect.Effect<void>
   /** Moves a build's deadline (and max deadline when given): the schedule routes, activity bumps. */

@@ -40,6 +40,7 @@ import {
   buildStatus,
   type StoredResource,
   type WorkspaceBuildRecord,
+  type WorkspaceBuildSummary,
   WorkspaceBuildRepo,
   WorkspaceResourceRepo
 } from "./WorkspaceBuild.js"
@@ -127,7 +128,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
      * and templates in `also` (by id; `undefined` for one that does not exist), are not read again.
      */
     const toWires = (
-      list: ReadonlyArray<WorkspaceBuildRecord>,
+      list: ReadonlyArray<WorkspaceBuildSummary>,
       known: ReadonlyArray<WorkspaceRecord> = [],
       also: {
         readonly users?: ReadonlyMap<string, UserRecord | undefined>

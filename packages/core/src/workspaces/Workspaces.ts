@@ -160,7 +160,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const toWires = (list: ReadonlyArray<WorkspaceRecord>) =>
       Effect.gen(function*() {
         if (list.length === 0) return []
-        const latest = yield* builds.latestOf(list.map((w) => w.id))
+        const latest = yield* builds.latestSummariesOf(list.map((w) => w.id))
         const templateIds = [...new Set(list.map((w) => w.template_id))]
         const foundTemplates = new Map((yield* templates.findByIds(templateIds)).map((t) => [t.id, t]))
         const tpl = new Map<string, TemplateRecord | undefined>(templateIds.map((id) => [id, foundTemplates.get(id)]))

@@ -22,27 +22,33 @@ const KEY_JOIN_COLUMNS = prefixed("k", apiKeyColumns, "k_")
 
 // The hot reads' SQL for the direct path (see DirectReads.ts): what their templates compile to.
 const FIND_USER_BY_ID_SQLITE = "SELECT * FROM users WHERE id = ?"
-const FIND_KEY_WITH_USER_SQLITE = `SELECT ${KEY_JOIN_COLUMNS}, ${USER_JOIN_COLUMNS} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
 /**
- * On Postgres the key read also brings the user's memberships (organization id and roles, in
- * `MemberRepo.ofUser`'s order) as JSON text: one round trip per authenticated request instead of two.
- * Roles stay the stored text inside the JSON, so a malformed row reads as no roles, as `fromJson` does.
+ * The key read also brings the user's memberships (organization id and roles, in
+ * `MemberRepo.ofUser`'s order) as JSON text: one statement per authenticated request instead of
+ * two (on Postgres one round trip). Roles stay the stored text inside the JSON, so a malformed row
+ * reads as no roles, as `fromJson` does.
  */
-const KEY_MEMBERSHIPS_PG = `(SELECT coalesce(json_agg(json_build_array(m.organization_id, m.roles) ORDER BY m.created_at), '[]')::text
+const KEY_MEMBERSHIPS = {
+  sqlite: `(SELECT json_group_array(json_array(m.organization_id, m.roles) ORDER BY m.created_at)
+  FROM organization_members m WHERE m.user_id = u.id) AS m_memberships`,
+  pg: `(SELECT coalesce(json_agg(json_build_array(m.organization_id, m.roles) ORDER BY m.created_at), '[]')::text
   FROM organization_members m WHERE m.user_id = u.id) AS m_memberships`
-const FIND_KEY_WITH_USER_PG = `SELECT ${KEY_JOIN_COLUMNS}, ${USER_JOIN_COLUMNS}, ${KEY_MEMBERSHIPS_PG} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = $1`
+}
+const FIND_KEY_WITH_USER_SQLITE =
+  `SELECT ${KEY_JOIN_COLUMNS}, ${USER_JOIN_COLUMNS}, ${KEY_MEMBERSHIPS.sqlite} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
+const FIND_KEY_WITH_USER_PG =
+  `SELECT ${KEY_JOIN_COLUMNS}, ${USER_JOIN_COLUMNS}, ${KEY_MEMBERSHIPS.pg} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = $1`
 const FIND_KEY_WITH_USER = { sqlite: FIND_KEY_WITH_USER_SQLITE, pg: FIND_KEY_WITH_USER_PG }
 
-/** The key, its user and, when the row has them (Postgres), the user's memberships. */
-const rowToKeyWithUser = (r: Record<string, any>) => {
-  const found = { key: rowToApiKey(r, "k_"), user: rowToUser(r, "u_") }
-  if (r.m_memberships === undefined) return found
-  const memberships = fromJson<Array<[string, unknown]>>(r.m_memberships, []).map(([organization_id, roles]) => ({
+/** The key, its user and the user's memberships. */
+const rowToKeyWithUser = (r: Record<string, any>) => ({
+  key: rowToApiKey(r, "k_"),
+  user: rowToUser(r, "u_"),
+  memberships: fromJson<Array<[string, unknown]>>(r.m_memberships, []).map(([organization_id, roles]) => ({
     organization_id,
     roles: fromJson<Array<string>>(roles, [])
   }))
-  return { ...found, memberships }
-}
+})
 
 /** The user, API key, git SSH key and login conversion repositories on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -168,8 +174,8 @@ export const make = Effect.gen(function*() {
     insert: (k) => unique(sql`INSERT INTO api_keys ${sql.insert(values(k))}`).pipe(Effect.asVoid),
     findWithUser: (id) =>
       orDie(dialectRead(FIND_KEY_WITH_USER, [id], () =>
-        sql`SELECT ${sql.literal(KEY_JOIN_COLUMNS)}, ${sql.literal(USER_JOIN_COLUMNS)}${
-          sql.literal(sql.onDialectOrElse({ pg: () => `, ${KEY_MEMBERSHIPS_PG}`, orElse: () => "" }))
+        sql`SELECT ${sql.literal(KEY_JOIN_COLUMNS)}, ${sql.literal(USER_JOIN_COLUMNS)}, ${
+          sql.literal(sql.onDialectOrElse({ pg: () => KEY_MEMBERSHIPS.pg, orElse: () => KEY_MEMBERSHIPS.sqlite }))
         } FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToKeyWithUser))),
     findById: (id) => orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))),
     findByName: (userId, name) =>

@@ -11,6 +11,7 @@ import {
   type WorkspaceAgentRecord,
   type WorkspaceBuildRecord,
   WorkspaceBuildRepo,
+  type WorkspaceBuildSummary,
   type WorkspaceResourceRecord,
   WorkspaceResourceRepo
 } from "@workbay/core"
@@ -27,6 +28,32 @@ const toBytes = (v: unknown): Uint8Array => {
   const b = v as Uint8Array
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 }
+
+const rowToBuildSummary = (r: Row): WorkspaceBuildSummary => ({
+  id: r.id as string,
+  created_at: toDate(r.created_at),
+  updated_at: toDate(r.updated_at),
+  workspace_id: r.workspace_id as string,
+  template_version_id: r.template_version_id as string,
+  template_version_preset_id: (r.template_version_preset_id as string | null) ?? null,
+  build_number: toNumber(r.build_number),
+  transition: r.transition as WorkspaceBuildRecord["transition"],
+  initiator_id: r.initiator_id as string,
+  job_id: r.job_id as string,
+  deadline: toDateOrNull(r.deadline),
+  max_deadline: toDateOrNull(r.max_deadline),
+  reason: r.reason as WorkspaceBuildRecord["reason"],
+  daily_cost: toNumber(r.daily_cost),
+  has_ai_task: toBool(r.has_ai_task),
+  has_external_agent: toBool(r.has_external_agent),
+  orphan: toBool(r.orphan)
+})
+/** The columns {@link rowToBuildSummary} reads (every one but the provisioner state). */
+const SUMMARY_COLUMNS = [
+  "id", "created_at", "updated_at", "workspace_id", "template_version_id", "template_version_preset_id", "build_number",
+  "transition", "initiator_id", "job_id", "deadline", "max_deadline", "reason", "daily_cost", "has_ai_task",
+  "has_external_agent", "orphan"
+].map((c) => `b.${c}`).join(", ")
 
 const rowToBuild = (r: Row, parameters: ReadonlyArray<{ name: string; value: string }>): WorkspaceBuildRecord => ({
   id: r.id as string,
@@ -164,6 +191,12 @@ export const makeBuilds = Effect.gen(function*() {
         Effect.orDie(reads(sql<Row>`SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
           AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`)),
         withParameters
+      ),
+    latestSummariesOf: (workspaceIds) =>
+      workspaceIds.length === 0 ? Effect.succeed([]) : Effect.map(
+        Effect.orDie(reads(sql<Row>`SELECT ${sql.literal(SUMMARY_COLUMNS)} FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
+          AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`)),
+        (rows) => rows.map(rowToBuildSummary)
       ),
     list: (page) =>
       Effect.flatMap(

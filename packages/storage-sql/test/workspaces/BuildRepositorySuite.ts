@@ -181,6 +181,14 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect(got.find((x) => x.workspace_id === a.id)).toMatchObject({ build_number: 3, parameters: [{ name: "n", value: "3" }] })
         expect(yield* builds.latestOf([])).toEqual([])
         expect(yield* builds.latestOf([randomUUID()])).toEqual([])
+        // The summaries are the same builds, every field but the parameters and the provisioner state.
+        const summaries = yield* builds.latestSummariesOf([a.id, b.id, randomUUID()])
+        expect(summaries.map((x) => x.id).sort()).toEqual(got.map((x) => x.id).sort())
+        for (const full of got) {
+          const { parameters: _p, provisioner_state: _s, ...rest } = full
+          expect(summaries.find((x) => x.id === full.id)).toStrictEqual(rest)
+        }
+        expect(yield* builds.latestSummariesOf([])).toEqual([])
       })
     )
 
