@@ -65,7 +65,6 @@ const unprefix = (row, prefix) => {
 const SQL = {
   touch: "UPDATE api_keys SET last_used = ?, expires_at = ? WHERE id = ?",
   userById: "SELECT * FROM users WHERE id = ?",
-  membershipsOf: "SELECT * FROM organization_members WHERE user_id = ? ORDER BY created_at",
   usersPage: "SELECT * FROM users WHERE deleted = FALSE ORDER BY lower(username) LIMIT ? OFFSET ?",
   userCounts: "SELECT name, value FROM counters WHERE name IN ('users', 'users_active')",
   membershipsIn: `SELECT user_id, organization_id FROM organization_members WHERE "user_id" IN (?)`,
@@ -79,6 +78,8 @@ const SQL = {
   templateUsers: 'SELECT name, value FROM counters WHERE "name" IN (?) AND value > 0',
   latestBuilds:
     "SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN (?) AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)",
+  latestSummaries:
+    "SELECT b.id, b.created_at, b.updated_at, b.workspace_id, b.template_version_id, b.template_version_preset_id, b.build_number, b.transition, b.initiator_id, b.job_id, b.deadline, b.max_deadline, b.reason, b.daily_cost, b.has_ai_task, b.has_external_agent, b.orphan FROM workspace_builds b WHERE b.workspace_id IN (?) AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)",
   buildParameters: "SELECT workspace_build_id, name, value FROM workspace_build_parameters WHERE workspace_build_id IN (?) ORDER BY name",
   jobById: "SELECT * FROM provisioner_jobs WHERE id = ?",
   jobsIn: 'SELECT * FROM provisioner_jobs WHERE "id" IN (?)',
@@ -173,11 +174,12 @@ const authenticate = (req) => {
     stmt(SQL.touch).run(iso(now), iso(expiresAt), key.id)
   }
   if (!json(user.rbac_roles, []).includes("owner")) fail(403, "The bare server answers owners only.")
-  return { key, user, now }
+  const memberships = JSON.parse(row.m_memberships).map(([organization_id, roles]) => ({ organization_id, roles: json(roles, []) }))
+  return { key, user, memberships, now }
 }
 
 // --- users ------------------------------------------------------------------------------------
-const usersMe = ({ user }) => userJson(user, all(SQL.membershipsOf, user.id).map((m) => m.organization_id))
+const usersMe = ({ user, memberships }) => userJson(user, memberships.map((m) => m.organization_id))
 
 const usersList = (_caller, params) => {
   const limit = Number(params.get("limit") ?? 0) > 0 ? Math.min(Number(params.get("limit")), 1000) : 100
@@ -213,8 +215,8 @@ const jobRecord = (row) => ({ ...row, input: json(row.input, {}), tags: json(row
 
 /** Wire jobs of one organization; the metadata of builds in `knownBuilds` (build id to metadata or undefined) is not read. */
 const describeJobs = (orgId, jobs, now, knownBuilds = new Map()) => {
-  const workers = daemonRows(orgId).filter((d) => isLive(d, now))
   const anyPending = jobs.some((j) => jobStatus(j) === "pending")
+  const workers = anyPending ? daemonRows(orgId).filter((d) => isLive(d, now)) : []
   const types = [...new Set(workers.flatMap((w) => w.provisioners))]
   const pending = anyPending && types.length > 0
     ? allIn(SQL.pendingJobs, types).map((p) => ({ id: p.id, provisioner: p.provisioner, tags: json(p.tags, {}) }))
@@ -498,7 +500,8 @@ const matched = (job, now, daemons) => {
 
 const workspaceWires = (list, now) => {
   if (list.length === 0) return []
-  const latest = latestBuilds(list.map((w) => w.id))
+  // As WorkspaceBuildRepo.latestSummariesOf: without parameters and provisioner state.
+  const latest = allIn(SQL.latestSummaries, list.map((w) => w.id))
   const templateIds = [...new Set(list.map((w) => w.template_id))]
   const foundTemplates = new Map(allIn(SQL.templatesIn, templateIds).map((t) => [t.id, t]))
   const templates = new Map(templateIds.map((id) => [id, foundTemplates.get(id)]))

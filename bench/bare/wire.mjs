@@ -1,7 +1,10 @@
 // Rows as the service answers them, shared by the bare servers (and bench/lib.mjs). Plain
 // functions with no imports, so a bare server loads nothing it does not need.
 
-/** The service's one read of a key with its user (`ApiKeyRepo.findWithUser` on SQLite): columns prefixed `k_` and `u_`. */
+/**
+ * The service's one read of a key with its user and the user's memberships (`ApiKeyRepo.findWithUser`
+ * on SQLite): columns prefixed `k_` and `u_`, and `m_memberships` (JSON: [organization id, roles text]).
+ */
 export const USER_COLUMNS = [
   "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
   "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
@@ -13,7 +16,8 @@ export const KEY_COLUMNS = [
 ]
 const prefixed = (alias, columns, prefix) => columns.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(", ")
 export const KEY_WITH_USER_SQLITE =
-  `SELECT ${prefixed("k", KEY_COLUMNS, "k_")}, ${prefixed("u", USER_COLUMNS, "u_")} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
+  `SELECT ${prefixed("k", KEY_COLUMNS, "k_")}, ${prefixed("u", USER_COLUMNS, "u_")}, (SELECT json_group_array(json_array(m.organization_id, m.roles) ORDER BY m.created_at)
+  FROM organization_members m WHERE m.user_id = u.id) AS m_memberships FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
 
 const ROLE_NAMES = { owner: "Owner", "user-admin": "User Admin", auditor: "Auditor", "template-admin": "Template Admin", member: "Member" }
 
