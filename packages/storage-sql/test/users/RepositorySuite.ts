@@ -539,7 +539,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       test(
-        "findWithUser's memberships, when the storage reads them with the key, are ofUser's in its order",
+        "findWithUser reads the memberships with the key, ofUser's in its order, fresh on every read",
         Effect.gen(function* () {
           const keys = yield* ApiKeyRepo
           const orgs = yield* OrganizationRepo
@@ -559,9 +559,16 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           const found = Option.getOrThrow(yield* keys.findWithUser(key.id))
           const expected = (yield* members.ofUser(alice.id)).map((m) => ({ organization_id: m.organization_id, roles: m.roles }))
           expect(expected.map((m) => m.organization_id)).toEqual([b.id, a.id])
-          if (found.memberships !== undefined) expect(found.memberships).toEqual(expected)
+          // Both SQL storages read them with the key.
+          expect(found.memberships).toEqual(expected)
           const lonely = Option.getOrThrow(yield* keys.findWithUser(lonerKey.id))
-          if (lonely.memberships !== undefined) expect(lonely.memberships).toEqual([])
+          expect(lonely.memberships).toEqual([])
+          // Nothing is kept between reads: a changed role or a removed membership shows at once.
+          yield* members.updateRoles(b.id, alice.id, ["organization-auditor"], at(9))
+          yield* members.delete(a.id, alice.id)
+          expect(Option.getOrThrow(yield* keys.findWithUser(key.id)).memberships).toEqual([
+            { organization_id: b.id, roles: ["organization-auditor"] }
+          ])
         })
       )
 
