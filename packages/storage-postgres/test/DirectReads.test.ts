@@ -11,6 +11,8 @@ import { ApiKeyRepo, MemberRepo, OrganizationRepo, Transactions, UserRepo } from
 import * as Postgres from "@workbay/storage-postgres"
 import { Deferred, Effect, Exit, Fiber, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import pg from "pg"
+import { utcTimestampIso } from "../src/PoolReads.js"
 import { apiKey, membership, org, user } from "../../storage-sql/test/users/RepositorySuite.js"
 
 const url = inject("workbayPgUrl")
@@ -109,4 +111,27 @@ describe.skipIf(url === null)("direct reads on Postgres", () => {
       // The refused read's connection is gone (the pool drops a connection a query failed on); this one has the new name.
       expect(yield* preparedKeyReads).toBe(1)
     }).pipe(Effect.provide(storage(1)), Effect.orDie))
+})
+
+describe("a prepared read's timestamps", () => {
+  const parse = pg.types.getTypeParser(1184, "text") as (text: string) => Date
+  it("UTC text reads as the ISO text of the time pg's parser reads", () => {
+    const fractions = ["", ".1", ".12", ".123", ".1234", ".12345", ".123456", ".999999", ".000001", ".07"]
+    for (const date of ["2026-11-23 03:07:43", "0100-01-01 00:00:00", "9999-12-31 23:59:59", "2024-02-29 12:00:00"]) {
+      for (const fraction of fractions) {
+        const text = `${date}${fraction}+00`
+        const iso = utcTimestampIso(text)
+        expect(iso).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+        expect(new Date(iso!).getTime()).toBe(parse(text).getTime())
+      }
+    }
+  })
+  it("leaves any other text to pg's parser", () => {
+    for (
+      const text of [
+        "2026-11-23 03:07:43+01", "2026-11-23 03:07:43.5-03:30", "0099-01-01 00:00:00+00", "2026-11-23 03:07:43+00 BC",
+        "infinity", "-infinity", "12345-01-01 00:00:00+00", "11/23/2026 03:07:43.716 UTC", "2026-11-23 03:07:43.+00"
+      ]
+    ) expect(utcTimestampIso(text)).toBeUndefined()
+  })
 })
