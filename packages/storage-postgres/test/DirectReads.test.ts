@@ -12,7 +12,7 @@ import * as Postgres from "@workbay/storage-postgres"
 import { Deferred, Effect, Exit, Fiber, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { utcTimestampIso } from "../src/PoolReads.js"
+import { poolRead, utcTimestampIso } from "../src/PoolReads.js"
 import { apiKey, membership, org, user } from "../../storage-sql/test/users/RepositorySuite.js"
 
 const url = inject("workbayPgUrl")
@@ -134,4 +134,47 @@ describe("a prepared read's timestamps", () => {
       ]
     ) expect(utcTimestampIso(text)).toBeUndefined()
   })
+})
+
+describe.skipIf(url === null)("batched pool reads", () => {
+  const withPool = <A>(max: number, f: (pool: pg.Pool) => Promise<A>) => async () => {
+    const pool = new pg.Pool({ connectionString: url ?? "", max })
+    try {
+      return await f(pool)
+    } finally {
+      await pool.end()
+    }
+  }
+
+  it("reads asked for together are answered each with its own rows, in batches over the pool", withPool(2, async (pool) => {
+    const read = poolRead(pool)
+    const n = 50
+    const results = await Effect.runPromise(Effect.all(
+      Array.from({ length: n }, (_, i) => read("SELECT $1::int AS i, now() AS at, 't'::boolean AS b, NULL::text AS none", [i])),
+      { concurrency: "unbounded" }
+    ))
+    expect(results.map((rows) => rows[0]!.i)).toEqual(Array.from({ length: n }, (_, i) => i))
+    for (const rows of results) {
+      expect(rows).toHaveLength(1)
+      expect(typeof rows[0]!.at).toBe("string")
+      expect(rows[0]!.b).toBe(true)
+      expect(rows[0]!.none).toBeNull()
+    }
+    // And a read of no rows, in a batch with others.
+    const [none, one] = await Effect.runPromise(Effect.all(
+      [read("SELECT 1 AS x WHERE $1::int < 0", [1]), read("SELECT 1 AS x WHERE $1::int > 0", [1])],
+      { concurrency: "unbounded" }
+    ))
+    expect(none).toEqual([])
+    expect(one).toEqual([{ x: 1 }])
+  }))
+
+  it("a read that fails fails alone: the reads batched after it (which Postgres skipped) run again", withPool(1, async (pool) => {
+    const read = poolRead(pool)
+    const exits = await Effect.runPromise(Effect.all(
+      [0, 1, 2, 0, 3].map((d) => Effect.exit(read("SELECT 6 / $1::int AS q", [d]))),
+      { concurrency: "unbounded" }
+    ))
+    expect(exits.map((e) => Exit.isSuccess(e) ? e.value[0]!.q : "failed")).toEqual(["failed", 6, 3, "failed", 2])
+  }))
 })
