@@ -162,8 +162,6 @@ interface PendingRead {
  */
 class ReadBatch {
   callback: ((error: unknown) => void) | undefined
-  /** Whether pg has given it a connection (else a failure to get one is every read's). */
-  submitted = false
   private index = 0
   private rows: Array<Row> = []
   private failure: unknown = undefined
@@ -175,8 +173,12 @@ class ReadBatch {
     private readonly retry: (reads: ReadonlyArray<PendingRead>) => void
   ) {}
 
+  /** The reads neither answered nor sent again: all of them until the batch runs. */
+  unanswered(): ReadonlyArray<PendingRead> {
+    return this.reads.slice(this.index)
+  }
+
   submit(connection: WireConnection): null {
-    this.submitted = true
     let makers = makersOf.get(connection)
     if (makers === undefined) {
       makers = new Map()
@@ -256,6 +258,7 @@ class ReadBatch {
     this.done = true
     // Every read answered at its CommandComplete; any left (never, short of a protocol surprise) run again.
     const left = this.reads.slice(this.index)
+    this.index = this.reads.length
     this.callback?.(null)
     if (left.length > 0) this.retry(left)
   }
@@ -281,8 +284,8 @@ const batcher = (pool: pg.Pool, types: TypeParsers) => {
     const batch = new ReadBatch(reads, types, enqueueAll)
     // pool.query takes a Submittable as any query (its types declare only the promise form).
     ;(pool.query as (q: ReadBatch, cb: (error: unknown) => void) => void)(batch, (error) => {
-      // A connection that could not be had fails every read; once submitted, the batch answers each.
-      if (error !== undefined && error !== null && !batch.submitted) for (const read of reads) read.done(error)
+      // A connection that could not be had (or a write that threw) fails the reads the batch has not answered.
+      if (error !== undefined && error !== null) for (const read of batch.unanswered()) read.done(error)
     })
   }
   const flush = () => {

@@ -178,3 +178,39 @@ describe.skipIf(url === null)("batched pool reads", () => {
     expect(exits.map((e) => Exit.isSuccess(e) ? e.value[0]!.q : "failed")).toEqual(["failed", 6, 3, "failed", 2])
   }))
 })
+
+describe.skipIf(url === null)("batched pool reads when the pool fails", () => {
+  it("reads queued on an ended pool fail, none is left waiting", async () => {
+    const pool = new pg.Pool({ connectionString: url ?? "", max: 1 })
+    const read = poolRead(pool)
+    await Effect.runPromise(read("SELECT $1::int AS i", [1]))
+    await pool.end()
+    const exits = await Effect.runPromise(Effect.all(
+      [1, 2, 3].map((i) => Effect.exit(read("SELECT $1::int AS i", [i]))),
+      { concurrency: "unbounded" }
+    ))
+    expect(exits.every(Exit.isFailure)).toBe(true)
+  })
+
+  it("a connection lost mid-batch fails the read it was running; the others run again on another", async () => {
+    const pool = new pg.Pool({ connectionString: url ?? "", max: 1 })
+    pool.on("error", () => {})
+    const admin = new pg.Client({ connectionString: url ?? "" })
+    await admin.connect()
+    try {
+      const read = poolRead(pool)
+      const pid = (await Effect.runPromise(read("SELECT pg_backend_pid() AS pid WHERE $1::int = 1", [1])))[0]!.pid
+      const reads = Effect.all(
+        [Effect.exit(read("SELECT $1::int AS i FROM pg_sleep(0.5)", [0])), ...[1, 2, 3].map((i) => Effect.exit(read("SELECT $1::int AS i", [i])))],
+        { concurrency: "unbounded" }
+      )
+      const killed = new Promise((resolve) => setTimeout(resolve, 150)).then(() => admin.query("SELECT pg_terminate_backend($1)", [pid]))
+      const [exits] = await Promise.all([Effect.runPromise(reads), killed])
+      expect(Exit.isFailure(exits[0]!)).toBe(true)
+      expect(exits.slice(1).map((e) => Exit.isSuccess(e) ? e.value[0]!.i : "failed")).toEqual([1, 2, 3])
+    } finally {
+      await admin.end()
+      await pool.end()
+    }
+  })
+})
