@@ -5,7 +5,7 @@
 // touch last_used (sliding a session's expiry) at most once a minute, read the
 // user's memberships, and write the user as JSON. No framework, no validation.
 //
-//   node bench/pg-baseline.mjs --url postgres://... --port <port> [--queries one|two|plain] [--prepared] [--max 10]
+//   node bench/pg-baseline.mjs --url postgres://... --port <port> [--queries one|two|plain] [--prepared] [--batched] [--max 10]
 //
 // --queries one: Workbay's one statement (the key joined with its user, the memberships as
 // JSON in a subquery); two: the key joined with its user, then the memberships (Workbay
@@ -13,6 +13,9 @@
 // does on SQLite.
 // Queries go through pool.query with text and values, as most node + pg code does; with
 // --prepared, as named statements (parsed once per connection), as Workbay runs its read.
+// --batched (with --prepared), as Workbay sends them: the queries asked for in one turn of the
+// event loop go out together at its check phase, up to 16 on one pooled connection in pg's
+// pipeline mode, in one write.
 import pg from "pg"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { createServer } from "node:http"
@@ -25,13 +28,15 @@ const { values } = parseArgs({
     port: { type: "string", default: "0" },
     queries: { type: "string", default: "one" },
     max: { type: "string", default: "10" },
-    prepared: { type: "boolean", default: false }
+    prepared: { type: "boolean", default: false },
+    batched: { type: "boolean", default: false }
   }
 })
 if (values.url === undefined) throw new Error("--url postgres://... is required")
 if (!["one", "two", "plain"].includes(values.queries)) throw new Error("--queries takes one, two or plain")
 
-const pool = new pg.Pool({ connectionString: values.url, max: Number(values.max) })
+if (values.batched && !values.prepared) throw new Error("--batched goes with --prepared")
+const pool = new pg.Pool({ connectionString: values.url, max: Number(values.max), pipeline: values.batched })
 pool.on("error", () => {})
 
 const SESSION_MS = 24 * 3_600_000
@@ -59,8 +64,31 @@ const names = new Map()
 const query = (text, values_) => {
   if (!values.prepared) return pool.query(text, values_)
   if (!names.has(text)) names.set(text, `bare_${names.size}`)
-  return pool.query({ name: names.get(text), text, values: values_ })
+  const config = { name: names.get(text), text, values: values_ }
+  return values.batched ? batched(config) : pool.query(config)
 }
+
+/** Queries queued until the loop's check phase, then sent 16 at most to a connection, in one write. */
+let queue = []
+const flush = () => {
+  const all = queue
+  queue = []
+  const size = Math.ceil(all.length / Math.ceil(all.length / 16))
+  for (let i = 0; i < all.length; i += size) {
+    const batch = all.slice(i, i + size)
+    pool.connect((error, client, release) => {
+      if (error) return batch.forEach((q) => q.reject(error))
+      client.connection.stream.cork()
+      const done = batch.map((q) => client.query(q.config).then(q.resolve, (e) => (q.reject(e), Promise.reject(e))))
+      client.connection.stream.uncork()
+      Promise.allSettled(done).then((rs) => release(rs.find((r) => r.status === "rejected")?.reason))
+    })
+  }
+}
+const batched = (config) =>
+  new Promise((resolve, reject) => {
+    if (queue.push({ config, resolve, reject }) === 1) setImmediate(flush)
+  })
 
 const send = (res, status, body) => {
   const text = JSON.stringify(body)

@@ -7,7 +7,8 @@
 //    10 pool connections, 2 provisioner workers), seeds the first user and logs in.
 // 3. Starts one baseline per --baselines entry on the same database (see pg-baseline.mjs:
 //    `one` runs Workbay's statement, `two` the key join then the memberships, `plain` three
-//    queries; `one:prepared` and so on as named statements), checks every server answers the same body, then loads each in turn with
+//    queries; `one:prepared` and so on as named statements; `one:prepared:batched` also sent as
+//    Workbay sends its reads, batched per turn of the event loop), checks every server answers the same body, then loads each in turn with
 //    autocannon (--connections, a --warmup, then --duration seconds), for --rounds rounds.
 // 4. Prints each server's best round and the ratio of Workbay's best to each baseline's best,
 //    and the CPU time per request of the server process and of the database's backends during
@@ -103,11 +104,11 @@ const startWorkbay = async (entry) => {
 const startBaseline = async (mode) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}/api/v2`
-  const [queries, prepared] = mode.split(":")
+  const [queries, ...flags] = mode.split(":")
   const s = await spawn(
     [
       join(root, "bench/pg-baseline.mjs"), "--url", dbUrl.toString(), "--port", String(port), "--queries", queries,
-      ...(prepared === "prepared" ? ["--prepared"] : [])
+      ...(flags.includes("prepared") ? ["--prepared"] : []), ...(flags.includes("batched") ? ["--batched"] : [])
     ],
     `${base}/buildinfo`
   )

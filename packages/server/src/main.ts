@@ -1,6 +1,22 @@
 /** The `npm start` entry point. */
+import { setFlagsFromString } from "node:v8"
 import { helpText, loadConfig } from "./Config.js"
 import { startServer } from "./Server.js"
+
+/**
+ * V8 allocates straight into the old generation from code whose objects often survived a young
+ * collection ("allocation-site pretenuring"). A request that waits on Postgres is alive during
+ * young collections, so V8 soon pretenures what every request allocates (its fiber, its rows,
+ * its response), and the old generation fills with garbage only full collections reclaim: young
+ * collections took 7 ms instead of 1.5, and GET /users/me 20% more CPU. On Postgres the server,
+ * which owns its process, turns that off (the library never sets flags; on SQLite, where most
+ * requests answer without waiting, it made no difference); a flag given to node says otherwise.
+ */
+const noPretenuring = () => {
+  if (![...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((a) => a.includes("allocation-site-pretenuring"))) {
+    setFlagsFromString("--no-allocation-site-pretenuring")
+  }
+}
 
 const main = async () => {
   let config
@@ -14,6 +30,7 @@ const main = async () => {
     console.log(helpText())
     return
   }
+  if (config.databaseUrl) noPretenuring()
   const started = Date.now()
   const running = await startServer(config)
   console.log(`Workbay ${running.url}/api/v2 ready in ${Date.now() - started} ms, storing data in ${running.storage}.`)

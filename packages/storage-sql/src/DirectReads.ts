@@ -208,7 +208,9 @@ const poolReads = new WeakMap<SqlClient.SqlClient, PoolRead>()
 /**
  * Lets reads of `sql` given for both dialects ({@link dialectReads}) run on a pool directly.
  * The pool's rows must be the ones the client's statements answer (same connections, same
- * type parsers, no row transforms). Call it before the repositories are built.
+ * type parsers, no row transforms), except that a timestamp may come as its ISO text (as
+ * SQLite's do), which the row mappers read alike (`toDate` in Rows.ts). Call it before the
+ * repositories are built.
  */
 export const registerPoolReads = (sql: SqlClient.SqlClient, read: PoolRead): void => void poolReads.set(sql, read)
 
