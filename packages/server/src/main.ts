@@ -54,7 +54,8 @@ const main = async () => {
   process.once("SIGTERM", stop)
 }
 
-main().catch((e) => {
+/** Settles once the server listens (or could not start): the launcher (launch.ts) waits for it. */
+export const started: Promise<void> = main().catch((e) => {
   console.error("Workbay failed to start:", e)
   process.exit(1)
 })
