@@ -127,13 +127,40 @@ export const first = <R, A>(rows: ReadonlyArray<R>, map: (r: R) => A): Option.Op
 const makeAppearance = wireMaker(UserAppearance)
 const makeOrganization = wireMaker(Organization)
 
+/**
+ * A reader of small JSON texts that repeat across rows (a user's site roles, their appearance):
+ * each distinct text is parsed once, and its value, frozen, is shared by every row that has it
+ * (at most `MEMO_TEXTS` texts are kept; past that the memory starts over). The values are
+ * read-only records, so sharing them changes nothing a caller can see; a write to one throws.
+ */
+const MEMO_TEXTS = 256
+const memoText = <A>(parse: (text: string) => A) => {
+  const seen = new Map<string, A>()
+  return (text: string): A => {
+    let value = seen.get(text)
+    if (value === undefined) {
+      value = Object.freeze(parse(text))
+      if (seen.size >= MEMO_TEXTS) seen.clear()
+      seen.set(text, value)
+    }
+    return value
+  }
+}
+
+const appearanceOf = memoText((text) => makeAppearance({ ...UserAppearance.defaults, ...fromJson<object>(text, {}) }))
 /** A user's appearance: the stored settings over the defaults (most users set none: the defaults themselves). */
 const toAppearance = (v: unknown): UserAppearance =>
-  v === "{}" || v === undefined || v === null ? UserAppearance.defaults : makeAppearance({ ...UserAppearance.defaults, ...fromJson<object>(v, {}) })
+  v === "{}" || v === undefined || v === null
+    ? UserAppearance.defaults
+    : typeof v === "string"
+    ? appearanceOf(v)
+    : makeAppearance({ ...UserAppearance.defaults, ...fromJson<object>(v, {}) })
 
 /** Site roles read from their JSON text; most users have none: one shared (frozen) empty list. */
 const NO_ROLES: ReadonlyArray<string> = Object.freeze([])
-const toRoles = (v: unknown): ReadonlyArray<string> => v === "[]" ? NO_ROLES : fromJson<Array<string>>(v, [])
+const rolesOf = memoText((text) => Object.freeze(fromJson<Array<string>>(text, [])))
+const toRoles = (v: unknown): ReadonlyArray<string> =>
+  v === "[]" ? NO_ROLES : typeof v === "string" ? rolesOf(v) : fromJson<Array<string>>(v, [])
 
 /** A user row read with `SELECT *` (columns by their own names: constant keys read fastest). */
 const plainRowToUser = (r: Row): UserRecord => ({

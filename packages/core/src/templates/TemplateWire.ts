@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { Group } from "../groups/Group.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
 import { ReducedUser, User } from "../users/User.js"
-import { omitEmpty, type WireProps } from "../Wire.js"
+import { omitEmpty, type WireProps, wireMaker } from "../Wire.js"
 import type { TemplateRecord } from "./Template.js"
 
 /** Days of the week as the described system names them, in the order of its bit masks (bit 0 = Monday). */
@@ -117,11 +117,16 @@ export class InvalidatePresetsResponse extends Schema.Class<InvalidatePresetsRes
   invalidated: Schema.Array(InvalidatedPreset)
 }) {}
 
+const makeTransitionStats = wireMaker(TransitionStats)
+const makeAutostartRequirement = wireMaker(TemplateAutostartRequirement)
+const makeAutostopRequirement = wireMaker(TemplateAutostopRequirement)
+const makeTemplate = wireMaker(Template)
+
 /** Build times are not measured yet: every transition is present with neither percentile. */
 const unknownBuildTimes = () => ({
-  start: new TransitionStats({}, true),
-  stop: new TransitionStats({}, true),
-  delete: new TransitionStats({}, true)
+  start: makeTransitionStats({}),
+  stop: makeTransitionStats({}),
+  delete: makeTransitionStats({})
 })
 
 /**
@@ -141,12 +146,12 @@ export const toTemplate = (
     allow_user_autostart: t.allow_user_autostart,
     allow_user_autostop: t.allow_user_autostop,
     allow_user_cancel_workspace_jobs: t.allow_user_cancel_workspace_jobs,
-    autostart_requirement: new TemplateAutostartRequirement({ days_of_week: daysOfMask(t.autostart_requirement_days_of_week) }, true),
-    autostop_requirement: new TemplateAutostopRequirement({
+    autostart_requirement: makeAutostartRequirement({ days_of_week: daysOfMask(t.autostart_requirement_days_of_week) }),
+    autostop_requirement: makeAutostopRequirement({
       days_of_week: daysOfMask(t.autostop_requirement_days_of_week),
       // 0 and 1 both mean every week; the described system answers at least 1.
       weeks: Math.max(1, t.autostop_requirement_weeks)
-    }, true),
+    }),
     build_time_stats: unknownBuildTimes(),
     cors_behavior: t.cors_behavior,
     created_at: t.created_at,
@@ -174,6 +179,6 @@ export const toTemplate = (
     updated_at: t.updated_at,
     use_classic_parameter_flow: t.use_classic_parameter_flow
   }
-  return new Template(props, true)
+  return makeTemplate(props)
 }
 
