@@ -56,25 +56,9 @@ const SUMMARY_COLUMNS = [
 ].map((c) => `b.${c}`).join(", ")
 
 const rowToBuild = (r: Row, parameters: ReadonlyArray<{ name: string; value: string }>): WorkspaceBuildRecord => ({
-  id: r.id as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  workspace_id: r.workspace_id as string,
-  template_version_id: r.template_version_id as string,
-  template_version_preset_id: (r.template_version_preset_id as string | null) ?? null,
-  build_number: toNumber(r.build_number),
-  transition: r.transition as WorkspaceBuildRecord["transition"],
-  initiator_id: r.initiator_id as string,
-  job_id: r.job_id as string,
+  ...rowToBuildSummary(r),
   provisioner_state: toBytes(r.provisioner_state),
-  deadline: toDateOrNull(r.deadline),
-  max_deadline: toDateOrNull(r.max_deadline),
-  reason: r.reason as WorkspaceBuildRecord["reason"],
-  daily_cost: toNumber(r.daily_cost),
-  has_ai_task: toBool(r.has_ai_task),
-  has_external_agent: toBool(r.has_external_agent),
-  parameters,
-  orphan: toBool(r.orphan)
+  parameters
 })
 
 const rowToResource = (r: Row): WorkspaceResourceRecord => ({
