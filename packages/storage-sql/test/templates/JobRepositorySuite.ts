@@ -15,6 +15,7 @@ import {
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
@@ -272,34 +273,27 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
           ORDER BY created_at LIMIT 1`
         const list = `SELECT * FROM provisioner_jobs WHERE organization_id = '${ORG}' ORDER BY created_at DESC LIMIT 50`
         const hung = `SELECT id FROM provisioner_jobs WHERE started_at IS NOT NULL AND completed_at IS NULL AND updated_at < '2025-01-01T00:00:00.000Z'`
+        // A tiny table is scanned whatever its indexes; with scans off the plan shows the index a large one uses.
+        const plan = (q: string) => Effect.map(queryPlan(q, [], "seqscan"), (lines) => lines.join("\n"))
+        const c = yield* plan(claim)
+        const l = yield* plan(list)
         yield* sql.onDialectOrElse({
           pg: () =>
-            // A tiny table is scanned whatever its indexes; with scans off the plan shows the index a large one uses.
-            sql.withTransaction(Effect.gen(function* () {
-              yield* sql.unsafe("SET LOCAL enable_seqscan = off")
-              const plan = (q: string) =>
-                Effect.map(sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${q}`), (rs) => rs.map((r) => r["QUERY PLAN"]).join("\n"))
-              const c = yield* plan(claim)
+            Effect.sync(() => {
               expect(c).toMatch(/Index Scan using provisioner_jobs_pending/)
               expect(c).not.toMatch(/Sort/)
-              const l = yield* plan(list)
               expect(l).toMatch(/Index Scan Backward using provisioner_jobs_organization/)
               expect(l).not.toMatch(/Sort/)
-              expect(yield* plan(hung)).toMatch(/provisioner_jobs_running/)
-            })),
+            }),
           orElse: () =>
-            Effect.gen(function* () {
-              const plan = (q: string) =>
-                Effect.map(sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${q}`), (rs) => rs.map((r) => r.detail).join("\n"))
-              const c = yield* plan(claim)
+            Effect.sync(() => {
               expect(c).toMatch(/SEARCH provisioner_jobs USING INDEX provisioner_jobs_pending \(provisioner=\?\)/)
               expect(c).not.toMatch(/TEMP B-TREE/)
-              const l = yield* plan(list)
               expect(l).toMatch(/SEARCH provisioner_jobs USING INDEX provisioner_jobs_organization \(organization_id=\?\)/)
               expect(l).not.toMatch(/TEMP B-TREE/)
-              expect(yield* plan(hung)).toMatch(/provisioner_jobs_running/)
             })
         })
+        expect(yield* plan(hung)).toMatch(/provisioner_jobs_running/)
       })
     )
   })

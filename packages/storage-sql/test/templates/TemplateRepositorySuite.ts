@@ -12,6 +12,7 @@ import {
 import { type StoragePorts, templateWorkspaceStatements } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
@@ -285,19 +286,8 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         const id = randomUUID()
         for (const statement of [statements.any(id)]) {
           const [text, params] = statement.compile()
-          const plan = yield* sql.onDialectOrElse({
-            pg: () =>
-              sql.withTransaction(Effect.gen(function*() {
-                // An empty table is cheaper to scan: price the scan out, as ListPlanSuite prices sorting.
-                yield* sql.unsafe("SET LOCAL enable_seqscan = off")
-                const rows = yield* sql.unsafe<Record<string, string>>(`EXPLAIN ${text}`, params as Array<unknown>)
-                return rows.map((r) => Object.values(r)[0]!).join("\n")
-              })),
-            orElse: () =>
-              sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params as Array<unknown>).pipe(
-                Effect.map((rows) => rows.map((r) => r.detail).join("\n"))
-              )
-          })
+          // An empty table is cheaper to scan: price the scan out, as ListPlanSuite prices sorting.
+          const plan = (yield* queryPlan(text, params, "seqscan")).join("\n")
           expect(plan).toContain("workspaces_template")
         }
       })

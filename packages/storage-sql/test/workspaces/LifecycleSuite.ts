@@ -13,6 +13,7 @@ import {
 import { lifecycleDueStatement, type StoragePorts, toDateOrNull } from "@workbay/storage-sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 import { build, job, type World, workspace, world } from "./BuildRepositorySuite.js"
 
@@ -22,20 +23,10 @@ const T = Date.UTC(2024, 6, 1, 12, 0, 0)
 const at = (minutes: number) => new Date(T + minutes * 60_000)
 
 /** The plan of the tick's read, one line per step. */
-const planOf = (dialect: "sqlite" | "pg") =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [text, params] = lifecycleDueStatement(sql, at(0), 1000).compile()
-    if (dialect === "sqlite") {
-      const rows = yield* sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params as Array<unknown>)
-      return rows.map((r) => r.detail)
-    }
-    return yield* sql.withTransaction(Effect.gen(function*() {
-      yield* sql.unsafe("SET LOCAL enable_sort = off")
-      const rows = yield* sql.unsafe<Record<string, string>>(`EXPLAIN ${text}`, params as Array<unknown>)
-      return rows.map((r) => Object.values(r)[0]!)
-    }))
-  })
+const tickPlan = Effect.flatMap(SqlClient.SqlClient, (sql) => {
+  const [text, params] = lifecycleDueStatement(sql, at(0), 1000).compile()
+  return queryPlan(text, params, "sort")
+})
 
 /** A workspace with one build whose job succeeded; answers it and its build. */
 const withBuild = (w: World, transition: "start" | "stop", overrides: Parameters<typeof workspace>[1] = {}) =>
@@ -79,7 +70,7 @@ export const lifecycleSuite = (name: string, dialect: "sqlite" | "pg", makeStora
     test(
       "a tick reads the workspaces due along workspaces_lifecycle_due, with no sort step",
       Effect.gen(function*() {
-        const text = (yield* planOf(dialect)).join("\n")
+        const text = (yield* tickPlan).join("\n")
         expect(text).toContain("workspaces_lifecycle_due")
         if (dialect === "sqlite") expect(text).not.toMatch(/TEMP B-TREE|SCAN workspaces/)
         else expect(text).not.toMatch(/\bSort\b|Seq Scan/)

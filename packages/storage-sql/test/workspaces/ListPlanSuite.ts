@@ -10,6 +10,7 @@ import { UserRepo, type WorkspaceFilter, WorkspaceRepo } from "@workbay/core"
 import { listStatements, type StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
@@ -28,19 +29,10 @@ const cases: ReadonlyArray<[string, WorkspaceFilter, string]> = [
 ]
 
 /** The plan of the page after the favorites, one line per step. */
-const planOf = (dialect: "sqlite" | "pg", f: WorkspaceFilter) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+const planOf = (f: WorkspaceFilter) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
     const [text, params] = listStatements(sql, f).rest(25, 0).compile()
-    if (dialect === "sqlite") {
-      const rows = yield* sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params as Array<unknown>)
-      return rows.map((r) => r.detail)
-    }
-    return yield* sql.withTransaction(Effect.gen(function*() {
-      yield* sql.unsafe("SET LOCAL enable_sort = off")
-      const rows = yield* sql.unsafe<Record<string, string>>(`EXPLAIN ${text}`, params as Array<unknown>)
-      return rows.map((r) => Object.values(r)[0]!)
-    }))
+    return queryPlan(text, params, "sort")
   })
 
 export const workspaceListPlanSuite = (
@@ -57,7 +49,7 @@ export const workspaceListPlanSuite = (
       test(
         `the page of ${title} walks ${index} with no sort step`,
         Effect.gen(function*() {
-          const plan = yield* planOf(dialect, filter)
+          const plan = yield* planOf(filter)
           const text = plan.join("\n")
           expect(text).toContain(index)
           if (dialect === "sqlite") expect(text).not.toMatch(/TEMP B-TREE/)
