@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  Auth,
   AuditLogs,
   BadRequest,
   type ConnectionEvent,
@@ -16,22 +15,18 @@ import {
 } from "@workbay/core"
 import { Duration, Effect } from "effect"
 import * as TestClock from "effect/TestClock"
-import { services as servicesWith } from "../services.js"
+import { OWNER_PASSWORD, services as servicesWith, signedInOwner } from "../services.js"
 import { randomUUID } from "node:crypto"
 
 const T0 = Date.UTC(2024, 4, 6, 7, 8, 9, 123)
-const PASSWORD = "Correct-Horse-Battery-9"
+const PASSWORD = OWNER_PASSWORD
 const services = servicesWith()
 
 
 /** The first user (an owner) signed in, and their default organization. */
-const setup = Effect.gen(function* () {
-  yield* TestClock.setTime(T0)
-  const auth = yield* Auth
-  const first = yield* auth.createFirstUser({ email: "admin@example.com", username: "admin", password: PASSWORD })
-  const owner = yield* auth.authenticate((yield* auth.login("admin@example.com", PASSWORD)).session_token)
-  return { auth, owner, orgId: first.organization_id, ownerId: first.user_id }
-})
+const setup = Effect.map(signedInOwner(T0), ({ actor, auth, organizationId, userId }) => ({
+  auth, owner: actor, orgId: organizationId, ownerId: userId
+}))
 
 const asActor = <A, E, R>(actor: Effect.Effect.Success<typeof setup>["owner"], effect: Effect.Effect<A, E, R>) =>
   Effect.provideService(effect, CurrentActor, actor)

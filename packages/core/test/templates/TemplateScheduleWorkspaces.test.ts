@@ -6,18 +6,13 @@
  * lifecycle executor's ticks show what follows.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  Auth, CurrentActor, Files, LifecycleExecutor, ProvisionerWorkers, Templates, TemplateVersions, type UpdateTemplateInput,
-  WorkspaceRepo, Workspaces, WorkspaceSchedules
-} from "@workbay/core"
+import { LifecycleExecutor, Templates, type UpdateTemplateInput, WorkspaceRepo, Workspaces, WorkspaceSchedules } from "@workbay/core"
 import { Duration, Effect, Option } from "effect"
 import * as TestClock from "effect/TestClock"
-import { services } from "../services.js"
-import { zipOf } from "./archives.js"
+import { drain, services, signedInOwner, templateOf } from "../services.js"
 
 const DAY = 86_400_000
 const T0 = Date.parse("2024-01-01T08:30:00Z")
-const PASSWORD = "Correct-Horse-Battery-9"
 
 const TEMPLATE = `resources:
   - name: box
@@ -26,26 +21,14 @@ build:
   logs: ["Hello"]
 `
 
-const drain = Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
 const tick = Effect.flatMap(LifecycleExecutor, (e) => e.tick)
 const record = (id: string) => Effect.flatMap(WorkspaceRepo, (repo) => Effect.map(repo.findById(id), Option.getOrThrow))
 
 /** The first user (an owner) signed in at T0, and a way to make templates and workspaces as them. */
 const setup = Effect.gen(function*() {
-  yield* TestClock.setTime(T0)
-  const auth = yield* Auth
-  const { organization_id } = yield* auth.createFirstUser({ email: "admin@example.com", username: "admin", password: PASSWORD })
-  const { session_token } = yield* auth.login("admin@example.com", PASSWORD)
-  const actor = yield* auth.authenticate(session_token)
-  const as = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, CurrentActor, actor)
+  const { as, organizationId: organization_id } = yield* signedInOwner(T0)
   let n = 0
-  const template = as(Effect.gen(function*() {
-    const file = yield* Effect.flatMap(Files, (f) => f.upload("application/zip", zipOf({ "template.yaml": TEMPLATE })))
-    const version = yield* Effect.flatMap(TemplateVersions, (v) =>
-      v.create(organization_id, { storage_method: "file", file_id: file.response.hash, provisioner: "workbay" }))
-    yield* drain
-    return yield* Effect.flatMap(Templates, (t) => t.create(organization_id, { name: `tpl-${++n}`, template_version_id: version.id }))
-  }))
+  const template = as(Effect.suspend(() => templateOf(organization_id, TEMPLATE, `tpl-${++n}`)))
   const workspace = (templateId: string) =>
     as(Effect.gen(function*() {
       const w = yield* Effect.flatMap(Workspaces, (s) => s.create(organization_id, "me", { name: `ws-${++n}`, template_id: templateId }))

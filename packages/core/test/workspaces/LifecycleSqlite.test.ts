@@ -8,18 +8,13 @@
  * `ProvisionerWorkers.drain()`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  Auth, CurrentActor, Files, LIFECYCLE_BATCH, LifecycleCandidates, LifecycleExecutor, ProvisionerWorkers, Templates, TemplateVersions,
-  WorkspaceBuilds, Workspaces, WorkspaceSchedules
-} from "@workbay/core"
+import { LIFECYCLE_BATCH, LifecycleCandidates, LifecycleExecutor, Templates, WorkspaceBuilds, Workspaces, WorkspaceSchedules } from "@workbay/core"
 import { Duration, Effect } from "effect"
 import * as TestClock from "effect/TestClock"
-import { services } from "../services.js"
-import { zipOf } from "../templates/archives.js"
+import { drain, services, signedInOwner, templateOf } from "../services.js"
 
 const HOUR = 3_600_000
 const T0 = Date.parse("2024-01-01T08:30:00Z") // a Monday
-const PASSWORD = "Correct-Horse-Battery-9"
 
 const TEMPLATE = `resources:
   - name: box
@@ -32,21 +27,11 @@ build:
 
 /** The first user (an owner) signed in, and a template of the default organization made from TEMPLATE. */
 const setup = Effect.gen(function*() {
-  yield* TestClock.setTime(T0)
-  const auth = yield* Auth
-  const { organization_id } = yield* auth.createFirstUser({ email: "admin@example.com", username: "admin", password: PASSWORD })
-  const { session_token } = yield* auth.login("admin@example.com", PASSWORD)
-  const actor = yield* auth.authenticate(session_token)
-  const as = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, CurrentActor, actor)
-  const file = yield* as(Effect.flatMap(Files, (f) => f.upload("application/zip", zipOf({ "template.yaml": TEMPLATE }))))
-  const version = yield* as(Effect.flatMap(TemplateVersions, (v) =>
-    v.create(organization_id, { storage_method: "file", file_id: file.response.hash, provisioner: "workbay" })))
-  yield* drain
-  const template = yield* as(Effect.flatMap(Templates, (t) => t.create(organization_id, { name: "tpl", template_version_id: version.id })))
-  return { as, organizationId: organization_id, templateId: template.id }
+  const { as, organizationId } = yield* signedInOwner(T0)
+  const template = yield* as(templateOf(organizationId, TEMPLATE, "tpl"))
+  return { as, organizationId, templateId: template.id }
 })
 
-const drain = Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
 const tick = Effect.flatMap(LifecycleExecutor, (e) => e.tick)
 /** The ids of the workspaces the storage lists as due at `iso`. */
 const dueAt = (iso: string) =>
