@@ -19,7 +19,7 @@
 // Options: --sizes 1000,1000000 --duration 5 --warmup 2 --connections 10 --skip-build --no-write
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time (about 1-2 minutes).
 import Database from "better-sqlite3"
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { loadavg } from "node:os"
 import { fileURLToPath } from "node:url"
@@ -48,6 +48,7 @@ if (opts.baseline) {
   // The statements the service runs for an owner's page (see `--check-sql` in bench/areas.mjs), and its JSON.
   if (opts.db === undefined) throw new Error("--db <file> is required")
   const { userJson } = await import("./bare/wire.mjs")
+  const { sameHash, send } = await import("./bare/http.mjs")
   const db = new Database(opts.db)
   db.pragma("journal_mode = WAL")
   db.pragma("foreign_keys = ON")
@@ -87,12 +88,6 @@ if (opts.baseline) {
     const resource = FRIENDLY_RESOURCE[e.resource_type] ?? e.resource_type.replace(/_/g, " ")
     if (e.resource_type === "git_ssh_key") return `${out} the ${resource}`
     return `${out} ${resource}${e.resource_type === "convert_login" ? " to" : ""} {target}`
-  }
-  const sameHash = (a, b) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
-  const send = (res, status, body) => {
-    const text = JSON.stringify(body)
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) })
-    res.end(text)
   }
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     const q = req.url.indexOf("?")

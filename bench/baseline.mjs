@@ -9,9 +9,10 @@
 // The database must already have Workbay's schema and data (bench/run.mjs
 // gives it a copy of the Workbay server's database).
 import Database from "better-sqlite3"
-import { createHash, timingSafeEqual } from "node:crypto"
+import { createHash } from "node:crypto"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
+import { sameHash, send } from "./bare/http.mjs"
 
 const { values } = parseArgs({ options: { db: { type: "string" }, port: { type: "string", default: "0" } } })
 if (values.db === undefined) throw new Error("--db <file> is required")
@@ -34,17 +35,10 @@ const ROLE_NAMES = {
   "template-admin": "Template Admin",
   member: "Member"
 }
-const HEADERS = { "content-type": "application/json; charset=utf-8" }
 
-const send = (res, status, body) => {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { ...HEADERS, "content-length": Buffer.byteLength(text) })
-  res.end(text)
-}
 
 const unauthorized = (res, message) => send(res, 401, { message })
 
-const sameHash = (a, b) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   const q = req.url.indexOf("?")

@@ -23,7 +23,7 @@
 //          --build --skip-build --no-write
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time.
 import Database from "better-sqlite3"
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { loadavg } from "node:os"
 import { join } from "node:path"
@@ -72,13 +72,7 @@ if (opts["serve-baseline"]) {
   )
   const page = db.prepare(PAGE_SQL.group)
   const pageAfter = db.prepare(PAGE_SQL.groupAfter)
-  const HEADERS = { "content-type": "application/json; charset=utf-8" }
-  const send = (res, status, body) => {
-    const text = JSON.stringify(body)
-    res.writeHead(status, { ...HEADERS, "content-length": Buffer.byteLength(text) })
-    res.end(text)
-  }
-  const sameHash = (a, b) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+  const { sameHash, send } = await import("./bare/http.mjs")
   const route = /^\/api\/v2\/groups\/([0-9a-f-]{36})\/members$/
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     const q = req.url.indexOf("?")
@@ -133,7 +127,9 @@ async function main() {
   let seedMs
   try {
     const { dbFile, base, start } = await workbayDir("workbay")
-    const wb = await start()
+    // Rows go straight into the file while the service runs: SQLite's normal locking lets both at it
+    // (the standalone server's default, exclusive, keeps the file to itself).
+    const wb = await start({ args: ["--sqlite-locking", "normal"] })
     const { orgId, auth } = await seedFirstUser(base, { name: "Bench User" })
 
     // --- seeding, straight into the file -------------------------------------------

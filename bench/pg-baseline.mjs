@@ -17,9 +17,10 @@
 // event loop go out together at its check phase, up to 16 on one pooled connection in pg's
 // pipeline mode, in one write.
 import pg from "pg"
-import { createHash, timingSafeEqual } from "node:crypto"
+import { createHash } from "node:crypto"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
+import { sameHash, send } from "./bare/http.mjs"
 import { KEY_COLUMNS, USER_COLUMNS } from "./bare/wire.mjs"
 
 const { values } = parseArgs({
@@ -47,7 +48,6 @@ const ROLE_NAMES = {
   "template-admin": "Template Admin",
   member: "Member"
 }
-const HEADERS = { "content-type": "application/json; charset=utf-8" }
 
 // The columns Workbay reads (packages/storage-sql/src/Rows.ts), shared with the SQLite bare servers.
 const JOIN = `SELECT ${KEY_COLUMNS.map((c) => `k.${c} AS k_${c}`).join(", ")}, ${USER_COLUMNS.map((c) => `u.${c} AS u_${c}`).join(", ")}`
@@ -90,15 +90,9 @@ const batched = (config) =>
     if (queue.push({ config, resolve, reject }) === 1) setImmediate(flush)
   })
 
-const send = (res, status, body) => {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { ...HEADERS, "content-length": Buffer.byteLength(text) })
-  res.end(text)
-}
 
 const unauthorized = (res, message) => send(res, 401, { message })
 
-const sameHash = (a, b) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 const pick = (row, prefix, columns) => Object.fromEntries(columns.map((c) => [c, row[prefix + c]]))
 

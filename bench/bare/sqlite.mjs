@@ -18,9 +18,10 @@
 // constant time, expiry, deleted and suspended users, and the `last_used` touch at most once a
 // minute (sessions slide by 24 h).
 import Database from "better-sqlite3"
-import { createHash, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
+import { createHash, randomInt, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
+import { sameHash, send } from "./http.mjs"
 import { KEY_WITH_USER_SQLITE, userJson } from "./wire.mjs"
 
 const { values } = parseArgs({ options: { db: { type: "string" }, port: { type: "string", default: "0" } } })
@@ -114,12 +115,6 @@ const SQL = {
 }
 
 // --- HTTP plumbing ----------------------------------------------------------------------------
-const HEADERS = { "content-type": "application/json; charset=utf-8" }
-const send = (res, status, body) => {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { ...HEADERS, "content-length": Buffer.byteLength(text) })
-  res.end(text)
-}
 class HttpError extends Error {
   constructor(status, message) {
     super(message)
@@ -129,7 +124,6 @@ class HttpError extends Error {
 const fail = (status, message) => {
   throw new HttpError(status, message)
 }
-const sameHash = (a, b) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 const randomString = (length) => {
   let out = ""
