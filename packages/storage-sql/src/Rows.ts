@@ -162,28 +162,6 @@ const rolesOf = memoText((text) => Object.freeze(fromJson<Array<string>>(text, [
 const toRoles = (v: unknown): ReadonlyArray<string> =>
   v === "[]" ? NO_ROLES : typeof v === "string" ? rolesOf(v) : fromJson<Array<string>>(v, [])
 
-/** A user row read with `SELECT *` (columns by their own names: constant keys read fastest). */
-const plainRowToUser = (r: Row): UserRecord => ({
-  id: r.id as string,
-  email: r.email as string,
-  username: r.username as string,
-  name: r.name as string,
-  avatar_url: r.avatar_url as string,
-  login_type: r.login_type as UserRecord["login_type"],
-  status: r.status as UserRecord["status"],
-  rbac_roles: toRoles(r.rbac_roles),
-  is_service_account: toBool(r.is_service_account),
-  hashed_password: (r.hashed_password as string | null) ?? null,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  last_seen_at: toDate(r.last_seen_at),
-  deleted: toBool(r.deleted),
-  appearance: toAppearance(r.appearance),
-  quiet_hours_schedule: (r.quiet_hours_schedule as string) ?? "",
-  hashed_one_time_passcode: (r.hashed_one_time_passcode as string | null) ?? null,
-  one_time_passcode_expires_at: toDateOrNull(r.one_time_passcode_expires_at)
-})
-
 /**
  * The column names of a table's records read under a prefix in a join (`u_id`, ...), made once per
  * prefix: a row's field read with a name made per read (`r[p + "id"]`) costs a string concatenation
@@ -205,7 +183,6 @@ const apiKeyNames = prefixedNames(apiKeyColumns)
 
 /** A user row; `p` is the prefix of its columns in a join (`USER_JOIN_COLUMNS`: `u_`). */
 export const rowToUser = (r: Row, p = ""): UserRecord => {
-  if (p === "") return plainRowToUser(r)
   const n = userNames(p)
   return {
     id: r[n.id] as string,
