@@ -130,6 +130,11 @@ export const makeBuilds = Effect.gen(function*() {
       return rows.map((r) => rowToBuild(r, byBuild.get(r.id as string) ?? []))
     })
 
+  /** `columns` of the latest build (highest number) of each of these workspaces. */
+  const latestRows = (columns: string, workspaceIds: ReadonlyArray<string>) =>
+    Effect.orDie(reads(sql<Row>`SELECT ${sql.literal(columns)} FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
+      AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`))
+
   const one = (rows: ReadonlyArray<Row>) =>
     Effect.map(withParameters(rows.slice(0, 1)), (bs) => Option.fromNullable(bs[0]))
 
@@ -171,17 +176,11 @@ export const makeBuilds = Effect.gen(function*() {
         one
       ),
     latestOf: (workspaceIds) =>
-      workspaceIds.length === 0 ? Effect.succeed([]) : Effect.flatMap(
-        Effect.orDie(reads(sql<Row>`SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
-          AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`)),
-        withParameters
-      ),
+      workspaceIds.length === 0 ? Effect.succeed([]) : Effect.flatMap(latestRows("b.*", workspaceIds), withParameters),
     latestSummariesOf: (workspaceIds) =>
-      workspaceIds.length === 0 ? Effect.succeed([]) : Effect.map(
-        Effect.orDie(reads(sql<Row>`SELECT ${sql.literal(SUMMARY_COLUMNS)} FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
-          AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`)),
-        (rows) => rows.map(rowToBuildSummary)
-      ),
+      workspaceIds.length === 0
+        ? Effect.succeed([])
+        : Effect.map(latestRows(SUMMARY_COLUMNS, workspaceIds), (rows) => rows.map(rowToBuildSummary)),
     list: (page) =>
       Effect.flatMap(
         Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_builds WHERE workspace_id = ${page.workspaceId}
