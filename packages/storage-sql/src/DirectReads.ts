@@ -1,13 +1,13 @@
 /**
  * Direct reads. Every authenticated request runs the same few reads (user by id,
- * memberships of a user, key with its user), and on SQLite @effect/sql's statement
- * pipeline (span, scope, semaphore, template compilation: about 30 us a query) costs
- * ten times the query itself. So on @effect/sql-sqlite-node, which has one connection
- * and runs statements synchronously, those reads run their (cached, prepared)
- * statement on that connection directly. Only while no transaction is open: a
- * transaction holds the connection, and a read must neither see its uncommitted
- * writes nor slip into it, so then (and on any other client) reads take the ordinary
- * path, which waits for the transaction.
+ * memberships of a user, key with its user), and @effect/sql's statement pipeline
+ * (span, scope, semaphore, template compilation: about 30 us a query on SQLite) costs
+ * ten times the query itself. So a storage whose client can run a read synchronously
+ * on its one connection (@workbay/storage-sqlite registers it with {@link registerDirectReads})
+ * has those reads run there directly. Only while no transaction is open: a transaction
+ * holds the connection, and a read must neither see its uncommitted writes nor slip into
+ * it, so then (and on any other client) reads take the ordinary path, which waits for the
+ * transaction.
  *
  * On Postgres (@workbay/storage-postgres registers its pool with {@link registerPoolReads}),
  * the ordinary path costs a pool acquire, a scope, a span and a template compilation per
@@ -18,125 +18,39 @@
  * path, on the transaction's connection, and sees its writes.
  */
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
-import type { Connection } from "@effect/sql/SqlConnection"
 import { Context, Effect, Option } from "effect"
 import { openTransactions } from "./Transaction.js"
 
 type Row = Record<string, any>
 
-const SQLITE_NODE_CLIENT = Symbol.for("@effect/sql-sqlite-node/SqliteClient")
+/**
+ * Runs a read's SQL (`?` placeholders) with `params` on a client's connection synchronously,
+ * answering the rows its statements answer (`safeIntegers`: as `SqlClient.SafeIntegers` asks).
+ * Throws a `SqlError`.
+ */
+export type SyncRead = (text: string, params: ReadonlyArray<unknown>, safeIntegers: boolean) => ReadonlyArray<Row>
 
-/** The connection to read on directly, when the client is SQLite on better-sqlite3 without row transforms. */
-const directConnection = (sql: SqlClient.SqlClient) =>
-  SQLITE_NODE_CLIENT in sql && sql.withoutTransforms() === sql
-    ? Effect.map(Effect.orDie(Effect.scoped(sql.reserve)), Option.some)
-    : Effect.succeed(Option.none<Connection>())
+const syncReads = new WeakMap<SqlClient.SqlClient, SyncRead>()
 
 /**
- * Rows read as values. better-sqlite3 makes each row object through V8's API, one property set
- * per column (about 0.25 us a value, null or not: a page of 25 agents costs 170 us, more than
- * the query); the same rows as arrays of values cost half that, and an object made from an array
- * by a function generated for the column names (constant keys, one object literal) costs almost
- * nothing. So the column names of a statement's rows are learned from its first rows read as
- * objects (per SQL text and connection), and later runs of that text read values and make the
- * same rows from them. Texts whose rows are not such objects (two columns of one name, a name
- * that is an array index or `__proto__`) keep reading objects; a run whose width differs from the
- * learned names (never, for one text on one schema) falls back to objects too. Reading values
- * costs about 1.5 us more a statement in @effect/sql-sqlite-node, so a text whose last run read
- * fewer than {@link VALUES_AT_LEAST} values (a row of a few columns) reads objects.
- *
- * The values run under their own text (a trailing comment: its own prepared statement), since
- * @effect/sql-sqlite-node switches a statement to values and back around the read: the statement
- * the object reads use is never the one switched.
+ * Lets reads of `sql` run on its connection directly ({@link directReads}, {@link directStatements}):
+ * for a client of one connection that runs statements synchronously, with no row transforms.
+ * Call it before the repositories are built.
  */
-const VALUES_TEXT = " /* values */"
-const VALUES_AT_LEAST = 24
+export const registerDirectReads = (sql: SqlClient.SqlClient, read: SyncRead): void => void syncReads.set(sql, read)
 
-interface Shape {
-  readonly width: number
-  readonly make: (values: ReadonlyArray<unknown>) => Row
-  /** Whether the last run read at least `VALUES_AT_LEAST` values: the next reads values. */
-  wide: boolean
-}
-
-/** Learned shapes per connection, by SQL text (`null`: read objects). Cleared past `MAX_TEXTS`. */
-const shapesOf = new WeakMap<Connection, Map<string, Shape | null>>()
-const MAX_TEXTS = 4096
-/** Row makers by column names (texts differing only in their IN lists share one). */
-const makers = new Map<string, Shape["make"]>()
-
-const isIndexName = (name: string) => /^(?:0|[1-9][0-9]*)$/.test(name)
-
-const makerOf = (names: ReadonlyArray<string>): Shape["make"] => {
-  const signature = names.join("\u0000")
-  let make = makers.get(signature)
-  if (make === undefined) {
-    try {
-      make = new Function("v", `return { ${names.map((n, i) => `${JSON.stringify(n)}: v[${i}]`).join(", ")} }`) as Shape["make"]
-    } catch (e) {
-      if (!(e instanceof EvalError)) throw e
-      // Where code generation is not allowed: the same object, key by key.
-      make = (values) => {
-        const row: Row = {}
-        for (let i = 0; i < names.length; i++) row[names[i]!] = values[i]
-        return row
-      }
-    }
-    makers.set(signature, make)
-  }
-  return make
-}
-
-const learn = (shapes: Map<string, Shape | null>, text: string, rows: ReadonlyArray<Row>) => {
-  if (rows.length === 0) return
-  if (shapes.size >= MAX_TEXTS) shapes.clear()
-  const names = Object.keys(rows[0]!)
-  shapes.set(
-    text,
-    names.some((n) => n === "__proto__" || isIndexName(n))
-      ? null
-      : { width: names.length, make: makerOf(names), wide: rows.length * names.length >= VALUES_AT_LEAST }
-  )
-}
-
-/** Runs a read's `text` with `params` on `direct`: as values made into rows once its shape is known, else as objects. */
+/** Runs `text` with `params` by `read`, its `SqlError` failing the effect. */
 const runDirect = (
-  direct: Connection,
+  read: SyncRead,
   text: string,
   params: ReadonlyArray<unknown>,
   context: Context.Context<never>
 ): Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError> => {
-  let shapes = shapesOf.get(direct)
-  if (shapes === undefined) {
-    shapes = new Map()
-    shapesOf.set(direct, shapes)
+  try {
+    return Effect.succeed(read(text, params, Context.get(context, SqlClient.SafeIntegers)))
+  } catch (cause) {
+    return Effect.fail(cause as SqlError.SqlError)
   }
-  const shape = shapes.get(text)
-  // Values are read without safe integers: with them asked for, objects.
-  if (shape === null || Context.get(context, SqlClient.SafeIntegers)) return direct.execute(text, params, undefined)
-  if (shape === undefined) {
-    const known = shapes
-    return Effect.map(direct.execute(text, params, undefined), (rows) => {
-      learn(known, text, rows)
-      return rows
-    })
-  }
-  if (!shape.wide) {
-    return Effect.map(direct.execute(text, params, undefined), (rows) => {
-      shape.wide = rows.length * shape.width >= VALUES_AT_LEAST
-      return rows
-    })
-  }
-  return Effect.flatMap(direct.executeValues(text + VALUES_TEXT, params), (values) => {
-    if (values.length > 0 && values[0]!.length !== shape.width) {
-      shapes.set(text, null)
-      return direct.execute(text, params, undefined)
-    }
-    shape.wide = values.length * shape.width >= VALUES_AT_LEAST
-    const rows = new Array<Row>(values.length)
-    for (let i = 0; i < values.length; i++) rows[i] = shape.make(values[i]!)
-    return Effect.succeed(rows)
-  })
 }
 
 /**
@@ -159,10 +73,10 @@ export type Reads = <A extends object = Row>(
   statement: Statement.Statement<A>
 ) => Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
 
-/** The {@link Reads} of `sql`; build it once per repository module, as it reserves the connection to read on. */
+/** The {@link Reads} of `sql`; build it once per repository module. */
 export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
-  Effect.map(directConnection(sql), (connection): Reads => {
-    const direct = Option.getOrUndefined(connection)
+  Effect.sync((): Reads => {
+    const direct = syncReads.get(sql)
     if (direct === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
     return <A extends object>(statement: Statement.Statement<A>) =>
       Effect.contextWithEffect((context: Context.Context<never>) => {
@@ -182,18 +96,15 @@ export type Read = (
   statement: () => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
 ) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
 
-/** The {@link Read} of `sql`; build it once per repository module, as it reserves the connection to read on. */
+/** The {@link Read} of `sql`; build it once per repository module. */
 export const directReads = (sql: SqlClient.SqlClient): Effect.Effect<Read> =>
-  Effect.map(directConnection(sql), (connection): Read => {
-    const direct = Option.getOrUndefined(connection)
+  Effect.sync((): Read => {
+    const direct = syncReads.get(sql)
     return (text, params, statement) =>
       direct === undefined
         ? statement()
-        // Transactions of every repository module are counted (Transaction.ts), wherever they were opened.
         : Effect.contextWithEffect((context: Context.Context<never>) =>
-          openTransactions(sql) === 0 && Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))
-            ? runDirect(direct, text, params, context)
-            : statement()
+          directIsSafe(sql, context) ? runDirect(direct, text, params, context) : statement()
         )
   })
 

@@ -3,12 +3,14 @@
  * folder if missing) or `:memory:`; migrations run at start-up.
  */
 import { SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { PubSub } from "@workbay/core"
 import { fromClient, sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, type Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
+import * as SqliteClient from "./Client.js"
+
+export * as SqliteClient from "./Client.js"
 
 export interface SqliteStorageConfig {
   /** A file path, or `:memory:` for a database that lives as long as the layer. */

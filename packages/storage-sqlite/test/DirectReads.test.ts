@@ -1,82 +1,131 @@
 /**
- * Direct reads on SQLite (storage-sql's DirectReads.ts): the rows a read answers on the direct path
- * (as objects at first, then as values made into rows) are the rows the ordinary path answers;
- * inside a transaction reads take the ordinary path and see its writes.
+ * The SQLite client (storage-sqlite's Client.ts) and the direct reads it registers (storage-sql's
+ * DirectReads.ts): rows are the rows better-sqlite3 itself answers, whichever way the client made
+ * them (from values or as objects) and whichever path ran them; outside a transaction reads skip
+ * @effect/sql's pipeline, inside one they take it and see its writes.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, SqlError } from "@effect/sql"
 import * as Sqlite from "@workbay/storage-sqlite"
-import { Effect } from "effect"
-import { directReads, directStatements } from "../../storage-sql/src/DirectReads.js"
 import { transaction } from "@workbay/storage-sql"
 import Database from "better-sqlite3"
+import { Effect, Exit, Tracer } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { directReads, directStatements } from "../../storage-sql/src/DirectReads.js"
 
-/** The SQL texts better-sqlite3 prepares while `effect` runs (to see which path the reads took). */
-const prepared = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.suspend(() => {
-    const texts: Array<string> = []
-    const proto = Database.prototype as unknown as { prepare: (source: string) => unknown }
-    const original = proto.prepare
-    proto.prepare = function(this: unknown, source: string) {
-      texts.push(source)
-      return original.call(this, source)
-    }
-    return Effect.map(Effect.ensuring(effect, Effect.sync(() => void (proto.prepare = original))), (a) => [a, texts] as const)
+/** Runs `effect` on a client of a fresh database file, with better-sqlite3 opened on the same file beside it. */
+const withFile = <A, E>(
+  effect: (plain: Database.Database) => Effect.Effect<A, E, SqlClient.SqlClient>,
+  config: Partial<Sqlite.SqliteClient.SqliteClientConfig> = {}
+) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "workbay-client-"))),
+    (dir) => {
+      const filename = join(dir, "db.sqlite")
+      return Effect.acquireUseRelease(
+        Effect.sync(() => new Database(filename)),
+        (plain) => Effect.provide(effect(plain), Sqlite.SqliteClient.layer({ ...config, filename })),
+        (plain) => Effect.sync(() => plain.close())
+      )
+    },
+    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+  )
+
+/** The names of the spans started while `effect` runs (`sql.execute`: a statement took @effect/sql's pipeline). */
+const spansOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.tracer, (base) => {
+    const names: Array<string> = []
+    const tracer = Tracer.make({
+      span: (...args) => {
+        names.push(args[0])
+        return base.span(...args)
+      },
+      context: base.context
+    })
+    return Effect.map(Effect.withTracer(effect, tracer), (a) => [a, names] as const)
   })
 
 const setUp = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE things (id TEXT PRIMARY KEY, n INTEGER, label TEXT, data BLOB, note TEXT)`
   yield* sql`INSERT INTO things VALUES ('a', 1, 'one', x'0102', NULL), ('b', 2, 'two', NULL, 'x')`
-  // Enough rows that their reads are read as values (see VALUES_AT_LEAST).
   for (let i = 0; i < 10; i++) yield* sql`INSERT INTO things VALUES (${`m${i}`}, ${10 + i}, ${`more ${i}`}, NULL, NULL)`
   return { sql, reads: yield* directStatements(sql), read: yield* directReads(sql) }
 })
 
-describe("direct reads on SQLite", () => {
-  it.live("answer the ordinary path's rows, the first time and every time after", () =>
-    Effect.gen(function*() {
-      const { sql, reads, read } = yield* setUp
-      const statements = [
-        () => sql`SELECT * FROM things ORDER BY id`,
-        () => sql`SELECT * FROM things WHERE n < ${3} ORDER BY id`, // few values: read as objects
-        () => sql`SELECT * FROM things WHERE ${sql.in("id", ["a", "b", "c"])} ORDER BY id`,
-        () => sql`SELECT id, n AS "1", label FROM things ORDER BY id`, // a name that is an array index
-        () => sql`SELECT t.*, u.id FROM things t JOIN things u ON u.id = t.id ORDER BY t.id`, // one name twice
-        () => sql`SELECT id AS "__proto__", n FROM things ORDER BY n`,
-        () => sql`SELECT * FROM things WHERE id = ${"none"}`
-      ]
-      const [, texts] = yield* prepared(Effect.gen(function*() {
+describe("the SQLite client and its direct reads", () => {
+  it.live("answer better-sqlite3's own rows on both paths, every time, whatever the column names", () =>
+    withFile((plain) =>
+      Effect.gen(function*() {
+        const { sql, reads, read } = yield* setUp
+        const statements = [
+          () => sql`SELECT * FROM things ORDER BY id`,
+          () => sql`SELECT * FROM things WHERE n < ${3} ORDER BY id`,
+          () => sql`SELECT * FROM things WHERE ${sql.in("id", ["a", "b", "c"])} ORDER BY id`,
+          () => sql`SELECT id, n AS "1", label FROM things ORDER BY id`, // a name that is an array index
+          () => sql`SELECT t.*, u.id FROM things t JOIN things u ON u.id = t.id ORDER BY t.id`, // one name twice
+          () => sql`SELECT id AS "__proto__", n FROM things ORDER BY n`,
+          () => sql`SELECT * FROM things WHERE id = ${"none"}`
+        ]
         for (const make of statements) {
-          const ordinary = yield* make()
-          for (let i = 0; i < 3; i++) expect(yield* reads(make())).toEqual(ordinary)
+          const [text, params] = make().compile()
+          const own = plain.prepare(text).all(...params)
+          expect(own.length).toBeGreaterThanOrEqual(0)
+          for (let i = 0; i < 3; i++) {
+            expect(yield* make()).toEqual(own)
+            expect(yield* reads(make())).toEqual(own)
+            expect(yield* read(text, params, make)).toEqual(own)
+          }
         }
-      }))
-      // Wide reads were read as values (their own statement); narrow ones and odd names as objects. The
-      // join naming one column twice was tried once as values, found wider than its rows, and read as objects since.
-      expect(texts.filter((t) => t.endsWith("/* values */"))).toEqual([
-        "SELECT * FROM things ORDER BY id /* values */",
-        "SELECT t.*, u.id FROM things t JOIN things u ON u.id = t.id ORDER BY t.id /* values */"
-      ])
-      const text = "SELECT * FROM things WHERE id = ?"
-      for (let i = 0; i < 3; i++) expect(yield* read(text, ["a"], () => sql`SELECT * FROM things WHERE id = ${"a"}`)).toEqual(yield* sql`SELECT * FROM things WHERE id = ${"a"}`)
-      const [row] = yield* reads(sql`SELECT * FROM things ORDER BY id`)
-      expect(Object.keys(row!)).toEqual(["id", "n", "label", "data", "note"])
-      expect(Object.getPrototypeOf(row)).toBe(Object.prototype)
-    }).pipe(Effect.provide(Sqlite.layerMemory), Effect.orDie))
+        const [row] = yield* reads(sql`SELECT * FROM things ORDER BY id`)
+        expect(Object.keys(row!)).toEqual(["id", "n", "label", "data", "note"])
+        expect(Object.getPrototypeOf(row)).toBe(Object.prototype)
+        const [odd] = yield* sql`SELECT id AS "__proto__", n FROM things ORDER BY n`
+        expect(Object.getOwnPropertyNames(odd)).toEqual(plain.prepare(`SELECT id AS "__proto__", n FROM things ORDER BY n`).all().map((r) => Object.getOwnPropertyNames(r))[0])
+        expect(yield* sql`SELECT * FROM things ORDER BY id`.values).toEqual(plain.prepare("SELECT * FROM things ORDER BY id").raw(true).all())
+        const changed = yield* sql`UPDATE things SET note = 'y' WHERE n > 10`.raw
+        expect(changed).toMatchObject({ changes: 9 })
+      })
+    ).pipe(Effect.orDie))
 
-  it.live("inside a transaction take the ordinary path and see its writes; outside, what was committed", () =>
-    Effect.gen(function*() {
-      const { sql, reads } = yield* setUp
-      const count = () => Effect.map(reads(sql<{ n: number }>`SELECT count(*) AS n FROM things`), (rs) => rs[0]!.n)
-      expect(yield* count()).toBe(12)
-      const inside = yield* transaction(sql)(Effect.gen(function*() {
-        yield* sql`INSERT INTO things VALUES ('c', 3, 'three', NULL, NULL)`
-        return yield* count()
-      }))
-      expect(inside).toBe(13)
-      const rolledBack = yield* Effect.exit(transaction(sql)(Effect.zipRight(sql`INSERT INTO things VALUES ('d', 4, 'four', NULL, NULL)`, Effect.fail("no"))))
-      expect(rolledBack._tag).toBe("Failure")
-      expect(yield* count()).toBe(13)
-    }).pipe(Effect.provide(Sqlite.layerMemory), Effect.orDie))
+  it.live("skip @effect/sql's pipeline outside a transaction; inside, take it and see its writes", () =>
+    withFile(() =>
+      Effect.gen(function*() {
+        const { sql, reads } = yield* setUp
+        const count = () => Effect.map(reads(sql<{ n: number }>`SELECT count(*) AS n FROM things`), (rs) => rs[0]!.n)
+        const [outside, outsideSpans] = yield* spansOf(count())
+        expect(outside).toBe(12)
+        expect(outsideSpans).toEqual([])
+        const [inside, insideSpans] = yield* spansOf(transaction(sql)(Effect.gen(function*() {
+          yield* sql`INSERT INTO things VALUES ('c', 3, 'three', NULL, NULL)`
+          return yield* count()
+        })))
+        expect(inside).toBe(13)
+        expect(insideSpans.filter((n) => n === "sql.execute")).toHaveLength(2)
+        const rolledBack = yield* Effect.exit(transaction(sql)(Effect.zipRight(sql`INSERT INTO things VALUES ('d', 4, 'four', NULL, NULL)`, Effect.fail("no"))))
+        expect(rolledBack._tag).toBe("Failure")
+        expect(yield* count()).toBe(13)
+      })
+    ).pipe(Effect.orDie))
+
+  it.live("fail with a SqlError for bad SQL on both paths, read safe integers when asked, and keep working past its cache's size", () =>
+    withFile(() =>
+      Effect.gen(function*() {
+        const { sql, reads } = yield* setUp
+        for (const exit of [yield* Effect.exit(reads(sql`SELECT * FROM missing`)), yield* Effect.exit(sql`SELECT * FROM missing`), yield* Effect.exit(sql`INSERT INTO things VALUES ('a', 1, 'dup', NULL, NULL)`)]) {
+          expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error instanceof SqlError.SqlError).toBe(true)
+        }
+        const big = yield* reads(sql<{ n: bigint }>`SELECT n FROM things WHERE id = 'a'`).pipe(Effect.provideService(SqlClient.SafeIntegers, true))
+        expect(big[0]!.n).toBe(1n)
+        expect((yield* reads(sql<{ n: number }>`SELECT n FROM things WHERE id = 'a'`))[0]!.n).toBe(1)
+        for (let round = 0; round < 2; round++) {
+          for (const id of ["a", "b", "m1", "m2"]) {
+            expect(yield* reads(sql`SELECT id FROM things WHERE id = ${id} AND ${round} = ${round}`)).toEqual([{ id }])
+            expect(yield* sql.unsafe(`SELECT id FROM things WHERE id = '${id}'`)).toEqual([{ id }])
+          }
+        }
+      }), { prepareCacheSize: 2 }
+    ).pipe(Effect.orDie))
 })

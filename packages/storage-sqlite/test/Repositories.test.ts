@@ -11,7 +11,7 @@ import { logRepositorySuite } from "../../storage-sql/test/audit/RepositorySuite
 import { organizationRepositorySuite } from "../../storage-sql/test/organizations/RepositorySuite.js"
 import { repositorySuite, user } from "../../storage-sql/test/users/RepositorySuite.js"
 import { Migrator, SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
+import { SqliteClient } from "@workbay/storage-sqlite"
 import { migrations, sqliteTypes, toDate } from "@workbay/storage-sql"
 import { AuditLogRepo, GroupRepo, LifecycleCandidates, MemberRepo, Organization, OrganizationRepo } from "@workbay/core"
 import { randomUUID } from "node:crypto"
