@@ -73,5 +73,10 @@ export * from "./workspaces/WorkspaceSchedules.js"
 export * from "./workspaces/Watch.js"
 export * from "./workspaces/WorkspaceWire.js"
 export * from "./workspaces/Parameters.js"
+
+// agents: workspace agents, their tokens and what they report
+export * from "./agents/Agent.js"
+export * from "./agents/AgentAuth.js"
+export * from "./agents/Agents.js"
 export * from "./Tracing.js"
 export * from "./Encoding.js"

@@ -15,6 +15,7 @@ import { PortSharesApi } from "./workspaces/PortSharesApi.js"
 import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
 import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
+import { AgentMeApi, AgentsApi } from "./agents/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -35,6 +36,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(WorkspaceSchedulesApi)
   .add(WorkspacesApi)
   .add(WorkspaceWatchApi)
+  .add(AgentsApi)
+  .add(AgentMeApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

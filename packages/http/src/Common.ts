@@ -95,3 +95,7 @@ export const BooleanParam = Schema.Literal("true", "false", "1", "0").pipe(
 export const EmptyOk = HttpApiSchema.Empty(200)
 /** 204 with no body. */
 export const NoContent = HttpApiSchema.NoContent
+
+/** A UUID path or body field, its 400 naming `what`. */
+export const uuid = (what: string) =>
+  Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })

@@ -10,9 +10,9 @@
  * parsed; a success declared the same way is written as it is, with the declared content type
  * or the one the handler chose (`RequestContext.setContentType`).
  */
-import { HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { type HttpApiEndpoint, HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type Actor, Auth, AuditRequest, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
+  type Actor, AgentAuth, Auth, AuditRequest, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
@@ -23,7 +23,7 @@ import { randomUUID } from "node:crypto"
 import type { GroupImplementation } from "./Handlers.js"
 import { clip, defaultInputLimits, inspectInput, type InputLimits, MAX_VALIDATIONS, tooDeepDetail, tooDeepJson } from "./Limits.js"
 import { type CookieOptions, mediaTypeOf, RequestContext, type RequestContextShape } from "./RequestContext.js"
-import { Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
+import { AgentAuthentication, Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
 import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "./ServerSentEvents.js"
 import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
 
@@ -121,7 +121,11 @@ type Decoder = (input: unknown) => Either.Either<any, ParseResult.ParseError>
 
 interface CompiledRoute {
   readonly name: string
-  readonly authenticated: boolean
+  /**
+   * Who may call: anyone (`none`), a user's key (`user`), a workspace agent's token (`agent`), or
+   * either (`either`: a token of an agent's form is taken as an agent's).
+   */
+  readonly authenticated: "none" | "user" | "agent" | "either"
   readonly decodePath: Decoder | undefined
   readonly decodeQuery: Decoder | undefined
   readonly arrayQueryKeys: ReadonlySet<string>
@@ -413,7 +417,21 @@ const lazily = <A, B>(make: () => (a: A) => B): ((a: A) => B) => {
 const decoderOf = (schema: Option.Option<Schema.Schema.Any>): Decoder | undefined =>
   Option.getOrUndefined(Option.map(schema, (s) => lazily(() => Schema.decodeUnknownEither(s as Schema.Schema<any, any>, decodeOptions))))
 
-const hasAuthentication = (middlewares: ReadonlySet<HttpApiMiddleware.TagClassAny>) => middlewares.has(Authentication as any)
+const hasMiddleware = (
+  tag: HttpApiMiddleware.TagClassAny,
+  group: HttpApiGroup.HttpApiGroup.AnyWithProps,
+  endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+) => group.middlewares.has(tag) || endpoint.middlewares.has(tag)
+
+/** Who may call an endpoint, from the authentication middlewares of its group and its own. */
+const authenticationOf = (
+  group: HttpApiGroup.HttpApiGroup.AnyWithProps,
+  endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+): CompiledRoute["authenticated"] => {
+  const user = hasMiddleware(Authentication as any, group, endpoint)
+  const agent = hasMiddleware(AgentAuthentication as any, group, endpoint)
+  return user && agent ? "either" : user ? "user" : agent ? "agent" : "none"
+}
 
 /**
  * Compiles `api` and its group implementations into a dispatcher running on
@@ -427,6 +445,9 @@ export const makeDispatcher = <R>(
 ): Dispatcher => {
   const settings = Context.get(runtime.context, Settings)
   const auth = Context.get(runtime.context, Auth)
+  // Looked up on first use: runtimes without agent routes (tests of other areas) need not provide it.
+  let agents: AgentAuth | undefined
+  const agentAuth = () => (agents ??= Context.unsafeGet(runtime.context, AgentAuth))
   const sessionHeader = (options.sessionHeader ?? DEFAULT_SESSION_HEADER).toLowerCase()
   const sessionCookie = options.sessionCookie ?? DEFAULT_SESSION_COOKIE
   const secureCookies = options.secureCookies ?? settings.accessUrl.startsWith("https:")
@@ -468,7 +489,7 @@ export const makeDispatcher = <R>(
       }
       const route: CompiledRoute = {
         name: `${group.identifier}.${endpoint.name}`,
-        authenticated: hasAuthentication(group.middlewares) || hasAuthentication(endpoint.middlewares),
+        authenticated: authenticationOf(group, endpoint),
         // Compiled on first use: compiling every endpoint's schemas would cost start-up about 25 ms.
         decodePath: decoderOf(endpoint.pathSchema),
         decodeQuery: decoderOf(endpoint.urlParamsSchema),
@@ -725,7 +746,7 @@ export const makeDispatcher = <R>(
       const problem = decodeRequest()
       return problem === undefined ? route.handler(request) : Effect.fail(problem)
     })
-    if (route.authenticated) {
+    if (route.authenticated !== "none") {
       const token = header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
       if (token === undefined || token === "") {
         return respond(json(401, responseBody(
@@ -734,11 +755,18 @@ export const makeDispatcher = <R>(
         ), { "x-request-id": requestId }))
       }
       const inner = effect
-      effect = Effect.flatMap(auth.authenticate(token), (actor: Actor) => {
-        // This request's own context (made below, its map copied from the runtime's): set in place.
-        context.unsafeMap.set(CurrentActor.key, actor)
-        return inner
-      })
+      const asAgent = route.authenticated === "agent" || (route.authenticated === "either" && isAgentToken(token))
+      effect = asAgent
+        ? Effect.flatMap(agentAuth().authenticateActor(token), ({ actor, session }) => {
+          context.unsafeMap.set(CurrentActor.key, actor)
+          context.unsafeMap.set(CurrentAgent.key, session)
+          return inner
+        })
+        : Effect.flatMap(auth.authenticate(token), (actor: Actor) => {
+          // This request's own context (made below, its map copied from the runtime's): set in place.
+          context.unsafeMap.set(CurrentActor.key, actor)
+          return inner
+        })
     }
 
     let context = requestContext(runtime.context, RequestContext, ctx)

@@ -30,12 +30,13 @@ import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
 import { WorkspacesHttp } from "./workspaces/Http.js"
 import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
 import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
+import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp
 ]
 
 export interface WorkbayHandlerShape {

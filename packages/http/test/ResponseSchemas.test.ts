@@ -167,6 +167,7 @@ resources:
     type: machine
     agents:
       - { name: main, apps: [{ slug: code, url: "http://localhost:1" }] }
+      - { name: laptop, external: true }
 `
 const SLOW_WS_TEMPLATE = `resources:
   - { name: box, type: machine }
@@ -880,6 +881,20 @@ const rows: ReadonlyArray<Row> = [
     const r = await w.owner.patch(`/workspacebuilds/${slow.latest_build.id}/cancel`)
     await runJobs(w.srv)
     return r
+  }),
+
+  // agents
+  row("agents.get", "GET /api/v2/workspaceagents/:workspaceagent", 200, "WorkspaceAgent", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const agents = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])
+    return Promise.all(agents.map((a: any) => w.owner.get(`/workspaceagents/${a.id}`)))
+  }),
+  row("agents.externalCredentials", "GET /api/v2/workspaces/:workspace/external-agent/:agent/credentials", 200, "ExternalAgentCredentials", async (w) =>
+    w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+  ),
+  row("agentMe.gitSshKey", "GET /api/v2/workspaceagents/me/gitsshkey", 200, "AgentGitSSHKey", async (w) => {
+    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+    return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/gitsshkey")
   }),
 
   // audit and connection logs: last, so they read the entries every row above made

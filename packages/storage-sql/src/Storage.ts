@@ -2,6 +2,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { PubSub } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import * as AgentRepositories from "./agents/Repositories.js"
 import { runMigrations } from "./Migrations.js"
 import * as AuditRepositories from "./audit/AuditRepositories.js"
 import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
@@ -34,6 +35,7 @@ const baseRepositories = Layer.mergeAll(
   TickLockLayer.layer,
   PortShareRepositories.layer,
   WorkspaceBuildRepositories.layer,
+  AgentRepositories.layer,
   transactionsLayer
 )
 

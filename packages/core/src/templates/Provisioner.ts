@@ -214,6 +214,13 @@ export interface BuildInput {
   /** The state the previous build answered; empty for a workspace's first build. */
   readonly previous_state: Uint8Array
   readonly workspace: BuildWorkspace
+  /**
+   * The token of this build's agent named `name` (the same token for every call with that name):
+   * what the provisioner hands the agent it starts, say as an environment variable. The service
+   * keeps only its hash; agents the provisioner does not ask for get a token nobody holds (an
+   * external agent's owner gets a new one from the credentials route).
+   */
+  readonly agentToken: (name: string) => string
   readonly onLog?: ProvisionerLogSink
 }
 

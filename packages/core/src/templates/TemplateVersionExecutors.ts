@@ -8,6 +8,7 @@
  * `Services.ts`.
  */
 import { Cause, Clock, Effect, Either, Option } from "effect"
+import { newAgentToken } from "../agents/Agent.js"
 import { NIL_UUID } from "../Audit.js"
 import { IdGenerator } from "../Ids.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -167,6 +168,8 @@ export const dryRunExecutor: VersionJobExecutor<TemplateVersionExecutorServices>
           name: dryRun.value.workspace_name,
           owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username })
         },
+        // A dry run starts no agent: its tokens are made for the provisioner and forgotten.
+        agentToken: () => newAgentToken(),
         onLog: ctx.onLog
       }))
       if (Either.isLeft(result)) return failed(result.left.message, result.left.error_code)

@@ -40,7 +40,7 @@ const unauthorized = (message: string, detail?: string) =>
   new Unauthorized(detail === undefined ? { message } : { message, detail })
 
 /** Runs `effect` at most once per actor (per request) and replays its result; cheaper than Effect.cached. */
-const memo = <A>(effect: Effect.Effect<A>): Effect.Effect<A> => {
+export const memo = <A>(effect: Effect.Effect<A>): Effect.Effect<A> => {
   let value: { readonly a: A } | undefined
   return Effect.suspend(() =>
     value !== undefined ? Effect.succeed(value.a) : Effect.tap(effect, (a) => Effect.sync(() => void (value = { a }))))

@@ -294,7 +294,7 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
      */
     const sharedWith = (w: Pick<WorkspaceRecord, "user_acl" | "group_acl">) => Effect.map(sharedWithAll([w]), (all) => all[0]!)
 
-    return { object, getAcl, updateAcl, deleteAcl, sharedWith, sharedWithAll, enabled } as const
+    return { object, resolve, getAcl, updateAcl, deleteAcl, sharedWith, sharedWithAll, enabled } as const
   }),
   dependencies: [Groups.Default]
 }) {}

@@ -2,8 +2,8 @@
  * What a worker does with a `workspace_build` job: runs the provisioner's `build` with the
  * version's archive and variable values, the build's parameter values, the state the build was
  * queued with (the previous build's, kept when a build fails) and the workspace ({id, name,
- * owner username}); keeps the resources and agents it made (each agent with a random token,
- * stored only as its SHA-256), the new state, the daily cost
+ * owner username}); keeps the resources and agents it made (each agent with its token, the one
+ * the provisioner was handed for it, stored only as its SHA-256), the new state, the daily cost
  * and the AI task and external agent flags. A start build whose cost would take its owner past
  * their quota budget in the organization fails with the described system's message. A delete
  * that succeeds marks the workspace deleted; an orphan delete skips the provisioner.
@@ -12,7 +12,7 @@
  * job's `{error}`.
  */
 import { Cause, Clock, Effect, Either, Option } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { hashAgentToken, newAgentToken } from "../agents/Agent.js"
 import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -42,11 +42,44 @@ export type WorkspaceBuildExecutorServices =
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-/** The SHA-256 (hex) of an agent token: all that is stored of it. */
-export const hashAgentToken = (token: string): string => createHash("sha256").update(token).digest("hex")
+/**
+ * The agent tokens of one build, by agent name: minted when the provisioner first asks for one,
+ * or when the build is stored. A second agent of the same name (in another resource) gets a token
+ * of its own when stored.
+ */
+const agentTokens = () => {
+  const byName = new Map<string, string>()
+  const taken = new Set<string>()
+  return {
+    forProvisioner: (name: string): string => {
+      let token = byName.get(name)
+      if (token === undefined) {
+        token = newAgentToken()
+        byName.set(name, token)
+      }
+      return token
+    },
+    /** The token of a stored agent: its name's, once; any further agent of that name, a new one. */
+    forStored: (name: string): string => {
+      const token = byName.get(name)
+      if (token !== undefined && !taken.has(name)) {
+        taken.add(name)
+        return token
+      }
+      taken.add(name)
+      return newAgentToken()
+    }
+  }
+}
 
-/** The stored records of what a build made, each agent with a fresh token's hash. */
-const toStored = (resources: ReadonlyArray<ProvisionedResource>, transition: WorkspaceTransition, jobId: string, at: Date) =>
+/** The stored records of what a build made, each agent with its token's hash. */
+const toStored = (
+  resources: ReadonlyArray<ProvisionedResource>,
+  transition: WorkspaceTransition,
+  jobId: string,
+  at: Date,
+  tokenOf: (name: string) => string
+) =>
   Effect.flatMap(IdGenerator, (ids) =>
     Effect.forEach(resources, (r) =>
       Effect.gen(function*() {
@@ -60,8 +93,7 @@ const toStored = (resources: ReadonlyArray<ProvisionedResource>, transition: Wor
               resource_id: resourceId,
               name: a.name,
               external: a.external,
-              // The token itself is handed out by the agents routes (a later issue); only its hash is kept.
-              auth_token_hash: hashAgentToken(randomBytes(32).toString("hex")),
+              auth_token_hash: hashAgentToken(tokenOf(a.name)),
               operating_system: a.operating_system,
               architecture: a.architecture,
               directory: a.directory,
@@ -139,6 +171,7 @@ export const workspaceBuildExecutor = (
     const file = Option.getOrUndefined(yield* files.findById(job.file_id))
     if (file === undefined) return failed("The template version's file no longer exists.")
     const owner = yield* users.findById(workspace.owner_id)
+    const tokens = agentTokens()
     const result = yield* Effect.either(ctx.provisioner.build({
       archive: file.data,
       content_type: file.mimetype,
@@ -152,6 +185,7 @@ export const workspaceBuildExecutor = (
         name: workspace.name,
         owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username })
       },
+      agentToken: tokens.forProvisioner,
       onLog: ctx.onLog
     }))
     if (Either.isLeft(result)) return failed(result.left.message)
@@ -174,7 +208,7 @@ export const workspaceBuildExecutor = (
     }
 
     const at = yield* now
-    const stored = yield* toStored(out.resources, build.transition, job.id, at)
+    const stored = yield* toStored(out.resources, build.transition, job.id, at, tokens.forStored)
     yield* resources.insert(stored)
     // Deadlines: the workspace's ttl, the template's autostop requirement and the owner's quiet hours.
     const template = Option.getOrUndefined(yield* (yield* TemplateRepo).findById(workspace.template_id))

@@ -47,7 +47,8 @@ describe("Provisioners", () => {
         variable_values: [],
         parameter_values: [],
         previous_state: new Uint8Array(),
-        workspace: { id: "w", name: "w", owner: "o" }
+        workspace: { id: "w", name: "w", owner: "o" },
+        agentToken: () => "token"
       }))
       expect(error.message).toBe("tcp://docker:2375 refused.")
       expect(registry.get("terraform")).toEqual(Option.none())

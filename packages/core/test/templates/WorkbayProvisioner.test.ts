@@ -29,6 +29,7 @@ const buildOf = (archive: Uint8Array, input: Partial<BuildInput> = {}) =>
     parameter_values: [{ name: "repo", value: "github.com/acme/app" }],
     previous_state: new Uint8Array(),
     workspace: { id: "w-1", name: "dev-box", owner: "alice" },
+    agentToken: (name) => `token-of-${name}`,
     ...input
   })
 

@@ -12,13 +12,8 @@ import { Schema } from "effect"
 import { JobLogsQuery } from "./FollowLogs.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 import { Audited, audit } from "../Audit.js"
-import {
-  BadRequest, BooleanParam, Conflict, Forbidden, NonNegativeIntParam, NotFound, optional, optionalParam, wireName
-} from "../Common.js"
+import { BadRequest, BooleanParam, Conflict, Forbidden, NonNegativeIntParam, NotFound, optional, optionalParam, uuid, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
-
-const uuid = (what: string) =>
-  Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })
 
 const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 

@@ -12,16 +12,10 @@ import {
 import { Schema } from "effect"
 import { JobLogsQuery } from "../templates/FollowLogs.js"
 import { Audited, audit } from "../Audit.js"
-import {
-  BadRequest, BooleanParam, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam,
-  PreconditionFailed, wireName
-} from "../Common.js"
+import { BadRequest, BooleanParam, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, PreconditionFailed, uuid, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { NameValue } from "../templates/VersionsApi.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
-
-const uuid = (what: string) =>
-  Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })
 
 /** A workspace name, as the described system's rule: letters and digits with single hyphens between, at most 32. */
 export const WorkspaceName = Schema.String.pipe(

@@ -7,11 +7,8 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { ResponseBody, Workspace } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, wireName } from "../Common.js"
-import { Authentication } from "../Security.js"
-
-const uuid = (what: string) =>
-  Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, uuid, wireName } from "../Common.js"
+import { AgentAuthentication, Authentication } from "../Security.js"
 
 /** No body at all (the body of `usage` is optional); shown in OpenAPI as an empty schema. */
 const NoBody = Schema.Undefined.annotations({ jsonSchema: { type: "null", description: "No body." } })
@@ -58,6 +55,8 @@ export class WorkspaceSchedulesApi extends HttpApiGroup.make("workspaceSchedules
   )
   .add(
     HttpApiEndpoint.put("extend", "/workspaces/:workspace/extend").annotate(Audited, write)
+      // Agents may extend their own workspace with their token (spec rule 4).
+      .middleware(AgentAuthentication)
       .setPath(WorkspacePath).setPayload(PutExtendWorkspaceRequest).addSuccess(ResponseBody).addError(Conflict)
   )
   .add(

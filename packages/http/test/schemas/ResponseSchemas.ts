@@ -339,6 +339,8 @@ export const definitions: Record<string, JsonSchema> = {
     "operating_system", "logs_length", "logs_overflowed", "version", "api_version", "apps", "connection_timeout_seconds",
     "troubleshooting_url", "subsystems", "health", "display_apps", "log_sources", "scripts", "startup_script_behavior"
   ]),
+  AgentGitSSHKey: object({ private_key: string, public_key: string }, ["private_key", "public_key"]),
+  ExternalAgentCredentials: object({ agent_token: string, command: string }, ["agent_token", "command"]),
   WorkspaceResource: object({
     id: uuid, created_at: dateTime, job_id: uuid, workspace_transition: { type: "string", enum: ["start", "stop", "delete"] },
     type: string, name: string, hide: boolean, icon: string, agents: omitted(arrayOf(ref("WorkspaceAgent"))),

@@ -29,7 +29,7 @@ const toBytes = (v: unknown): Uint8Array => {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 }
 
-const rowToBuildSummary = (r: Row): WorkspaceBuildSummary => ({
+export const rowToBuildSummary = (r: Row): WorkspaceBuildSummary => ({
   id: r.id as string,
   created_at: toDate(r.created_at),
   updated_at: toDate(r.updated_at),
@@ -49,7 +49,7 @@ const rowToBuildSummary = (r: Row): WorkspaceBuildSummary => ({
   orphan: toBool(r.orphan)
 })
 /** The columns {@link rowToBuildSummary} reads (every one but the provisioner state). */
-const SUMMARY_COLUMNS = [
+export const SUMMARY_COLUMNS = [
   "id", "created_at", "updated_at", "workspace_id", "template_version_id", "template_version_preset_id", "build_number",
   "transition", "initiator_id", "job_id", "deadline", "max_deadline", "reason", "daily_cost", "has_ai_task",
   "has_external_agent", "orphan"
@@ -61,7 +61,7 @@ const rowToBuild = (r: Row, parameters: ReadonlyArray<{ name: string; value: str
   parameters
 })
 
-const rowToResource = (r: Row): WorkspaceResourceRecord => ({
+export const rowToResource = (r: Row): WorkspaceResourceRecord => ({
   id: r.id as string,
   created_at: toDate(r.created_at),
   job_id: r.job_id as string,
@@ -74,7 +74,7 @@ const rowToResource = (r: Row): WorkspaceResourceRecord => ({
   metadata: fromJson(r.metadata, [])
 })
 
-const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
+export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   id: r.id as string,
   created_at: toDate(r.created_at),
   updated_at: toDate(r.updated_at),

@@ -1,0 +1,41 @@
+/**
+ * Workspace agents as the agents routes see them: the agent with what it belongs to (its
+ * resource, build and workspace), its token, and the repository port. The stored agent record
+ * itself is made with its build (`WorkspaceAgentRecord` in workspaces/WorkspaceBuild.ts).
+ */
+import { Context, type Effect, type Option } from "effect"
+import { createHash, randomUUID } from "node:crypto"
+import type { WorkspaceRecord } from "../workspaces/Workspace.js"
+import type { WorkspaceAgentRecord, WorkspaceBuildSummary, WorkspaceResourceRecord } from "../workspaces/WorkspaceBuild.js"
+
+/**
+ * A new agent token: a random UUID (122 random bits), the form the described system's agents
+ * present. API keys have the form `<id>-<secret>` of other lengths, so the two never mix.
+ */
+export const newAgentToken = (): string => randomUUID()
+
+/** Whether `token` has an agent token's form. */
+export const isAgentToken = (token: string): boolean =>
+  token.length === 36 && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token)
+
+/** The SHA-256 (hex) of an agent token: all that is stored of it. */
+export const hashAgentToken = (token: string): string => createHash("sha256").update(token.toLowerCase()).digest("hex")
+
+/** An agent with the resource, build and workspace it belongs to. */
+export interface AgentInBuild {
+  readonly agent: WorkspaceAgentRecord
+  readonly resource: WorkspaceResourceRecord
+  readonly build: WorkspaceBuildSummary
+  readonly workspace: WorkspaceRecord
+  /** The number of the workspace's latest build: the agent's token works only while it is `build`'s. */
+  readonly latest_build_number: number
+}
+
+export class AgentRepo extends Context.Tag("@workbay/core/AgentRepo")<AgentRepo, {
+  /** The agent whose token has this hash, with what it belongs to. */
+  readonly findByTokenHash: (hash: string) => Effect.Effect<Option.Option<AgentInBuild>>
+  /** The agent with this id, with what it belongs to. */
+  readonly findById: (id: string) => Effect.Effect<Option.Option<AgentInBuild>>
+  /** Replaces an agent's token hash (the previous token stops working). */
+  readonly setTokenHash: (agentId: string, hash: string, now: Date) => Effect.Effect<void>
+}>() {}

@@ -1,0 +1,108 @@
+/**
+ * The Agents service: what users ask about their workspaces' agents. Reading an agent needs
+ * `read` on its workspace; an external agent's credentials need `update` on it (who may change
+ * the workspace may run its agent).
+ */
+import { Clock, Effect, Option, Schema } from "effect"
+import { authorize, authorizeRead } from "../Actor.js"
+import { auditResource } from "../Audit.js"
+import { BadRequest, NotFound } from "../Errors.js"
+import { isUuid } from "../Ids.js"
+import { Settings } from "../Settings.js"
+import { span } from "../Tracing.js"
+import { WorkspaceSharing } from "../workspaces/Sharing.js"
+import { WorkspaceResourceRepo } from "../workspaces/WorkspaceBuild.js"
+import { WorkspaceBuilds } from "../workspaces/WorkspaceBuilds.js"
+import { toBuildResource } from "../workspaces/WorkspaceWire.js"
+import type { WorkspaceAgent } from "../templates/TemplateVersionWire.js"
+import { Users } from "../users/Users.js"
+import { type AgentInBuild, AgentRepo, hashAgentToken, newAgentToken } from "./Agent.js"
+import { CurrentAgent } from "./AgentAuth.js"
+
+/** The agent form of the owner's git SSH key (spec: `private_key`, `public_key`). */
+export class AgentGitSshKey extends Schema.Class<AgentGitSshKey>("AgentGitSSHKey")({
+  private_key: Schema.String,
+  public_key: Schema.String
+}) {}
+
+/** The answer of the credentials route (codersdk `ExternalAgentCredentials`). */
+export class ExternalAgentCredentialsWire extends Schema.Class<ExternalAgentCredentialsWire>("ExternalAgentCredentials")({
+  agent_token: Schema.String,
+  command: Schema.String
+}) {}
+
+/** The package and bin of the reference agent (packages/agent). */
+export const AGENT_COMMAND = "npx -y @workbay/agent"
+
+/** The command that starts the reference agent against `accessUrl` with `token`. */
+export const agentCommand = (accessUrl: string, token: string): string =>
+  `${AGENT_COMMAND} --url ${accessUrl.replace(/\/+$/, "")} --token ${token}`
+
+/** The wire record of an agent as its build's resource shows it, at `now`. */
+export const toAgent = (found: AgentInBuild, now: number): WorkspaceAgent =>
+  toBuildResource({ resource: found.resource, agents: [found.agent] }, now).agents![0]!
+
+export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
+  effect: Effect.gen(function*() {
+    const agents = yield* AgentRepo
+    const sharing = yield* WorkspaceSharing
+    const builds = yield* WorkspaceBuilds
+    const resources = yield* WorkspaceResourceRepo
+    const settings = yield* Settings
+    const users = yield* Users
+
+    /** The agent `ref` names, when the caller may read its workspace; else 404. */
+    const resolve = (ref: string) =>
+      Effect.gen(function*() {
+        const found = isUuid(ref) ? yield* agents.findById(ref.toLowerCase()) : Option.none<AgentInBuild>()
+        if (Option.isNone(found) || found.value.workspace.deleted) return yield* NotFound.resource("Workspace agent")
+        yield* authorizeRead("Workspace agent", sharing.object(found.value.workspace))
+        return found.value
+      })
+
+    /** GET /workspaceagents/{agent}. */
+    const get = (ref: string) =>
+      Effect.gen(function*() {
+        const found = yield* resolve(ref)
+        return toAgent(found, yield* Clock.currentTimeMillis)
+      }).pipe(span("Agents.get"))
+
+    /**
+     * GET /workspaces/{workspace}/external-agent/{agent}/credentials: a new token for the external
+     * agent of that name in the workspace's latest build, and the command that starts the reference
+     * agent with it. Only the token's hash is kept, so each call mints a new token and the previous
+     * one stops working (an agent started with it must be restarted with the new command).
+     */
+    const externalCredentials = (workspaceRef: string, agentName: string) =>
+      Effect.gen(function*() {
+        const w = yield* sharing.resolve(workspaceRef, "read")
+        yield* authorize("update", sharing.object(w))
+        const latest = yield* builds.latestOf(w)
+        const stored = latest === undefined ? [] : yield* resources.listByJobs([latest.job_id])
+        const agent = stored.flatMap((r) => r.agents).find((a) => a.name === agentName)
+        if (agent === undefined) return yield* NotFound.resource("Workspace agent")
+        if (!agent.external) {
+          return yield* BadRequest.field("agent", `The agent "${agentName}" is not an external agent: its provisioner starts it.`, "The agent is not an external agent.")
+        }
+        const token = newAgentToken()
+        const hash = hashAgentToken(token)
+        yield* agents.setTokenHash(agent.id, hash, new Date(yield* Clock.currentTimeMillis))
+        // A secret field: the diff says the token changed, never what it was or is.
+        yield* auditResource(
+          { type: "workspace_agent", id: agent.id, target: agent.name, organizationId: w.organization_id },
+          { agent_token: agent.auth_token_hash },
+          { agent_token: hash }
+        )
+        return new ExternalAgentCredentialsWire({ agent_token: token, command: agentCommand(settings.accessUrl, token) })
+      }).pipe(span("Agents.externalCredentials"))
+
+    /** GET /workspaceagents/me/gitsshkey: the workspace owner's key pair, made on first use. */
+    const gitSshKey = Effect.gen(function*() {
+      const { owner } = yield* CurrentAgent
+      const key = yield* users.gitSshKeyRecord(owner.id)
+      return new AgentGitSshKey({ private_key: key.private_key, public_key: key.public_key })
+    }).pipe(span("Agents.gitSshKey"))
+
+    return { get, externalCredentials, gitSshKey } as const
+  })
+}) {}

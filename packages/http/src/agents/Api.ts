@@ -1,0 +1,45 @@
+/**
+ * Agent routes (the described system's Agents group, `docs/reference/api/agents.md`): what users
+ * ask about their workspaces' agents, and what agents call with their own token under
+ * `/workspaceagents/me/`. See docs/agents.md.
+ */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { AgentGitSshKey, ExternalAgentCredentialsWire, WorkspaceAgent } from "@workbay/core"
+import { Schema } from "effect"
+import { Audited, audit } from "../Audit.js"
+import { BadRequest, Forbidden, NotFound, uuid } from "../Common.js"
+import { AgentAuthentication, Authentication } from "../Security.js"
+
+const AgentPath = Schema.Struct({ workspaceagent: uuid("Workspace agent id") })
+
+const CredentialsPath = Schema.Struct({
+  workspace: uuid("Workspace id"),
+  agent: Schema.String.pipe(Schema.minLength(1, { message: () => "Agent name is required." }))
+})
+
+/** Routes users call about agents. */
+export class AgentsApi extends HttpApiGroup.make("agents")
+  .add(HttpApiEndpoint.get("get", "/workspaceagents/:workspaceagent").setPath(AgentPath).addSuccess(WorkspaceAgent))
+  .add(
+    // Mints a new token (only hashes are kept): a change, audited though it is a GET.
+    HttpApiEndpoint.get("externalCredentials", "/workspaces/:workspace/external-agent/:agent/credentials")
+      .annotate(Audited, audit("workspace_agent", { action: "write" }))
+      .setPath(CredentialsPath)
+      .addSuccess(ExternalAgentCredentialsWire)
+  )
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .middleware(Authentication)
+  .prefix("/api/v2")
+{}
+
+/** Routes a workspace agent calls with its own token. */
+export class AgentMeApi extends HttpApiGroup.make("agentMe")
+  .add(HttpApiEndpoint.get("gitSshKey", "/workspaceagents/me/gitsshkey").addSuccess(AgentGitSshKey))
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .middleware(AgentAuthentication)
+  .prefix("/api/v2")
+{}

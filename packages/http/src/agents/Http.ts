@@ -1,0 +1,14 @@
+/** Handlers of the agent groups. */
+import { Agents } from "@workbay/core"
+import { Effect } from "effect"
+import { WorkbayApi } from "../Api.js"
+import { implement } from "../Handlers.js"
+
+export const AgentsHttp = implement(WorkbayApi, "agents", {
+  get: ({ path }) => Effect.flatMap(Agents, (a) => a.get(path.workspaceagent)),
+  externalCredentials: ({ path }) => Effect.flatMap(Agents, (a) => a.externalCredentials(path.workspace, path.agent))
+})
+
+export const AgentMeHttp = implement(WorkbayApi, "agentMe", {
+  gitSshKey: () => Effect.flatMap(Agents, (a) => a.gitSshKey)
+})

@@ -1,0 +1,53 @@
+/**
+ * Workspace agents with what they belong to (resource, build, workspace, the workspace's latest
+ * build number), on @effect/sql: what an agent's token and the agent routes resolve. Four reads
+ * by key, each on an index (the token hash's unique index, primary keys, the builds' job and
+ * (workspace, number) indexes).
+ */
+import { SqlClient } from "@effect/sql"
+import { type AgentInBuild, AgentRepo, type WorkspaceAgentRecord } from "@workbay/core"
+import { Effect, Layer, Option } from "effect"
+import { directStatements } from "../DirectReads.js"
+import { toNumber } from "../Rows.js"
+import { rowToAgent, rowToBuildSummary, rowToResource, SUMMARY_COLUMNS } from "../workspaces/BuildRepositories.js"
+import { rowToWorkspace } from "../workspaces/Repositories.js"
+
+type Row = Record<string, unknown>
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const reads = yield* directStatements(sql)
+
+  /** The agent of `rows` (none or one) with what it belongs to. */
+  const inBuild = (rows: ReadonlyArray<Row>) =>
+    Effect.gen(function*() {
+      if (rows.length === 0) return Option.none<AgentInBuild>()
+      const agent: WorkspaceAgentRecord = rowToAgent(rows[0]!)
+      const [resource] = yield* reads(sql<Row>`SELECT * FROM workspace_resources WHERE id = ${agent.resource_id}`)
+      if (resource === undefined) return Option.none<AgentInBuild>()
+      const [build] = yield* reads(sql<Row>`SELECT ${sql.literal(SUMMARY_COLUMNS)},
+        (SELECT max(l.build_number) FROM workspace_builds l WHERE l.workspace_id = b.workspace_id) AS latest_build_number
+        FROM workspace_builds b WHERE b.job_id = ${resource.job_id as string}`)
+      if (build === undefined) return Option.none<AgentInBuild>()
+      const [workspace] = yield* reads(sql<Row>`SELECT * FROM workspaces WHERE id = ${build.workspace_id as string}`)
+      if (workspace === undefined) return Option.none<AgentInBuild>()
+      return Option.some<AgentInBuild>({
+        agent,
+        resource: rowToResource(resource),
+        build: rowToBuildSummary(build),
+        workspace: rowToWorkspace(workspace),
+        latest_build_number: toNumber(build.latest_build_number)
+      })
+    }).pipe(Effect.orDie)
+
+  return AgentRepo.of({
+    findByTokenHash: (hash) =>
+      Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE auth_token_hash = ${hash}`)), inBuild),
+    findById: (id) => Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE id = ${id}`)), inBuild),
+    setTokenHash: (agentId, hash, now) =>
+      Effect.asVoid(Effect.orDie(sql`UPDATE workspace_agents SET auth_token_hash = ${hash}, updated_at = ${now.toISOString()}
+        WHERE id = ${agentId}`))
+  })
+})
+
+export const layer: Layer.Layer<AgentRepo, never, SqlClient.SqlClient> = Layer.effect(AgentRepo, make)
