@@ -225,9 +225,9 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         }
       })
 
-    /** The entry of `agentId`, made (and its channel followed) when new. Under the lock. */
+    /** The entry of `agentId`, made (and its channel followed) when new. Under the lock; never left half made. */
     const ensure = (agentId: string) =>
-      Effect.gen(function*() {
+      Effect.uninterruptible(Effect.gen(function*() {
         const found = entries.get(agentId)
         if (found !== undefined) return found
         const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
@@ -235,10 +235,11 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         entries.set(agentId, entry)
         // Follow first, then ask: no answer is missed.
         const messages = yield* Scope.extend(pubsub.subscribe(tailnetChannel(agentId)), scope)
-        yield* Effect.forkIn(Effect.forever(Effect.flatMap(Queue.take(messages), (m) => receive(entry, m))), scope)
+        // Interruptible even when made inside an uninterruptible region (an agent's acquire), so closing the scope ends it.
+        yield* Effect.forkIn(Effect.interruptible(Effect.forever(Effect.flatMap(Queue.take(messages), (m) => receive(entry, m)))), scope)
         yield* publish(agentId, { t: "hello", r: replicaId })
         return entry
-      })
+      }))
 
     /** Forgets `entry` once nothing here follows it. Under the lock. */
     const release = (entry: AgentEntry) =>
@@ -288,7 +289,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         const client: LocalClient = { id: clientId, out, node: undefined, subscriptions: new Set() }
 
         const subscribe = (agentId: string) =>
-          lock.withPermits(1)(Effect.gen(function*() {
+          lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
             if (client.subscriptions.has(agentId)) return
             const entry = yield* ensure(agentId)
             client.subscriptions.add(agentId)
@@ -298,10 +299,10 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
               toAgents(entry, clientId, clientNodeFrame(clientId, client.node))
               yield* publish(agentId, { t: "client", r: replicaId, c: clientId, n: JSON.parse(client.node) })
             }
-          }))
+          })))
 
         const unsubscribe = (agentId: string) =>
-          lock.withPermits(1)(Effect.gen(function*() {
+          lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
             if (!client.subscriptions.delete(agentId)) return
             const entry = entries.get(agentId)
             if (entry === undefined) return
@@ -309,7 +310,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             toAgents(entry, clientId, clientGoneFrame(clientId, "The client unsubscribed."))
             yield* publish(agentId, { t: "client_gone", r: replicaId, c: clientId })
             yield* release(entry)
-          }))
+          })))
 
         yield* Effect.addFinalizer(() => Effect.forEach([...client.subscriptions], unsubscribe, { discard: true }))
 
