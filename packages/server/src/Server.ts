@@ -36,6 +36,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.value } : {}),
       ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
       ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.value } : {}),
+      ...(config.relayMap !== undefined ? { relayMap: config.relayMap } : {}),
       valueSources: {
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
