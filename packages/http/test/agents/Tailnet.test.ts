@@ -192,6 +192,11 @@ describe("connection routes", () => {
       })
       // The site owner may.
       expect(await errorFor(owner, agentId)).toEqual({ type: "subscribed", agent_id: agentId })
+      // So may a user the workspace is shared with ("use": ssh and application_connect).
+      const acl = await dev.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [stranger.user.id]: "use" } })
+      expect(acl.status, JSON.stringify(acl.body)).toBe(204)
+      expect(await errorFor(stranger.client, agentId)).toEqual({ type: "subscribed", agent_id: agentId })
+      expect((await dev.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [stranger.user.id]: "" } })).status).toBe(204)
       // A refused client hears nothing of the agent.
       const agent = await connect(ws("/workspaceagents/me/coordinate"), asToken(recording.token(w.id)!))
       const spy = await connect(ws("/tailnet"), as(stranger.client))
