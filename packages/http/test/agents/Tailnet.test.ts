@@ -242,6 +242,16 @@ describe("connection routes", () => {
       agent.socket.close()
     })
 
+    it("reads a flood of messages in order, slowing the sender instead of buffering without bound", async () => {
+      const client = await connect(ws("/tailnet"), as(dev.client))
+      const ids = Array.from({ length: 600 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`)
+      for (const id of ids) send(client, { type: "subscribe", agent_id: id })
+      await eventually(() => client.messages.length === ids.length, 20_000)
+      expect(json(client).map((m) => m.agent_id)).toEqual(ids)
+      expect(json(client).every((m) => m.type === "error")).toBe(true)
+      client.socket.close()
+    }, 30_000)
+
     it("401 before the upgrade: no token, an agent token on /tailnet, a user key on the agent's route", async () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
       expect((await refusal(connect(ws("/tailnet")))).status).toBe(401)
