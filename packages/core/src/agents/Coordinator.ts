@@ -255,8 +255,11 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         const conn: LocalAgent = { out }
         const entry = yield* Effect.acquireRelease(
           lock.withPermits(1)(Effect.gen(function*() {
+            const existed = entries.has(agentId)
             const entry = yield* ensure(agentId)
             entry.conns.add(conn)
+            // Followed here already (by local clients): ask the other replicas for their clients' nodes now.
+            if (existed && entry.conns.size === 1) yield* publish(agentId, { t: "hello", r: replicaId })
             // The nodes of the clients already waiting for it.
             for (const client of entry.subscribers) if (client.node !== undefined) send(out, client.id, clientNodeFrame(client.id, client.node))
             for (const [id, node] of entry.remoteClients) send(out, id, clientNodeFrame(id, node))

@@ -81,6 +81,22 @@ describe("Coordinator engines on one PubSub", () => {
       expect(client.frames).toEqual([{ type: "peer_update", agent_id: AGENT, kind: "node", node: JSON.parse(node(7)) }])
     }).pipe(Effect.provide(PubSub.memory)))
 
+  it.scoped("an agent connecting where a client already follows it still hears of the other replicas' clients", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* replicas
+      const local = yield* a.connectClient("local", recorder().out)
+      yield* local.updateNode(node(10))
+      yield* local.subscribe(AGENT)
+      const remote = yield* b.connectClient("remote", recorder().out)
+      yield* remote.updateNode(node(11))
+      yield* remote.subscribe(AGENT)
+      yield* settle
+      const agent = recorder()
+      yield* a.connectAgent(AGENT, agent.out)
+      yield* settle
+      expect(agent.frames.map((f) => `${f.peer_id}:${f.node.id}`).sort()).toEqual(["local:10", "remote:11"])
+    }).pipe(Effect.provide(PubSub.memory)))
+
   it.scoped("fans one update out to 500 local subscribers once each, and forgets an agent nobody follows", () =>
     Effect.gen(function*() {
       const { a } = yield* replicas

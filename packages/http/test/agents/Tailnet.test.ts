@@ -274,7 +274,7 @@ describe("connection routes", () => {
       await eventually(() => clients.every((c) => json(c).some((m) => m.type === "peer_update")), 10_000)
       const elapsed = performance.now() - t0
       // Generous for a loaded test machine: the 200 ms p99 target is the benchmark's (bench/).
-      expect(elapsed).toBeLessThan(2000)
+      expect(elapsed).toBeLessThan(3000)
       for (const c of clients) c.socket.close()
       agent.socket.close()
     }, 60_000)
