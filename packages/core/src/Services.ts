@@ -28,6 +28,7 @@ import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 import { WorkspaceWatch } from "./workspaces/Watch.js"
 import { AgentAuth } from "./agents/AgentAuth.js"
 import { Agents } from "./agents/Agents.js"
+import { InstanceIdentity } from "./agents/InstanceIdentity.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -46,7 +47,7 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
   Layer.provideMerge(templateVersions)
 )
 
-const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default).pipe(Layer.provideMerge(workspaces))
+const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, InstanceIdentity.Default).pipe(Layer.provideMerge(workspaces))
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after

@@ -31,12 +31,13 @@ import { WorkspacesHttp } from "./workspaces/Http.js"
 import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
 import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
+import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp
 ]
 
 export interface WorkbayHandlerShape {
