@@ -29,6 +29,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
   const { auditLogs, connectionLogs, apiKeys } = config.retention
   const sharing = config.disableWorkspaceSharing
+  const identity = config.instanceIdentity
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
@@ -36,11 +37,17 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.value } : {}),
       ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
       ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.value } : {}),
+      ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: [identity.aws.value] } : {}),
+      ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: [identity.azure.value] } : {}),
+      ...(identity.google !== undefined ? { googleInstanceIdentityKeys: [identity.google.value] } : {}),
       valueSources: {
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),
-        ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.source } : {})
+        ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.source } : {}),
+        ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: identity.aws.source } : {}),
+        ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: identity.azure.source } : {}),
+        ...(identity.google !== undefined ? { googleInstanceIdentityKeys: identity.google.source } : {})
       }
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
