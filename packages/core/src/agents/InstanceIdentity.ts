@@ -19,7 +19,7 @@
  * hashes are stored, so each exchange mints a new token and the agent's previous one stops
  * working.
  */
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import * as pkijs from "pkijs"
 import { createPublicKey, type KeyObject, verify as verifySignature, X509Certificate } from "node:crypto"
 import { errors as joseErrors, jwtVerify } from "jose"
@@ -27,6 +27,7 @@ import { auditAdditional, auditResource, auditUser } from "../Audit.js"
 import { BadRequest, Unauthorized } from "../Errors.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
+import { UserRepo } from "../users/Repositories.js"
 import { AgentRepo, hashAgentToken, newAgentToken } from "./Agent.js"
 
 /** The answer of the instance identity routes (codersdk `AuthenticateResponse`). */
@@ -261,6 +262,7 @@ const KIND_NAMES: Record<IdentityKind, string> = { aws: "AWS", azure: "Azure", g
 export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workbay/core/InstanceIdentity", {
   effect: Effect.gen(function*() {
     const agents = yield* AgentRepo
+    const users = yield* UserRepo
     const settings = yield* Settings
     // Trust roots are parsed once: a malformed one stops the service from starting.
     const aws = awsKeys(settings.awsInstanceIdentityCertificates)
@@ -273,9 +275,8 @@ export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workb
       new Unauthorized({ message: `Invalid ${KIND_NAMES[kind]} identity.`, detail: e.detail })
 
     /** A new token for the agent on `instanceId` (named `agentName` when given). */
-    const exchange = (kind: IdentityKind, instanceId: string, agentName: string) =>
+    const exchange = (instanceId: string, agentName: string) =>
       Effect.gen(function*() {
-        yield* auditAdditional({ instance_identity: kind })
         const found = yield* agents.findByInstanceId(instanceId)
         if (found.length === 0) {
           return yield* new Unauthorized({
@@ -298,6 +299,14 @@ export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workb
           )
         }
         const { agent, workspace } = named[0]!
+        // The token would not work (AgentAuth): say so now rather than hand it out.
+        const owner = Option.getOrUndefined(yield* users.findById(workspace.owner_id))
+        if (owner === undefined || owner.deleted || owner.status === "suspended") {
+          return yield* new Unauthorized({
+            message: "Workspace agent not authorized.",
+            detail: "The workspace's owner is suspended or deleted."
+          })
+        }
         const token = newAgentToken()
         const hash = hashAgentToken(token)
         yield* agents.setTokenHash(agent.id, hash, new Date(yield* Clock.currentTimeMillis))
@@ -311,29 +320,26 @@ export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workb
         return new AuthenticateResponse({ session_token: token })
       })
 
+    /** Verifies a document of `kind` at the clock's time, then exchanges its instance for a token. */
+    const run = (kind: IdentityKind, agentName: string, verify: (now: Date) => Effect.Effect<string, IdentityRefused>) =>
+      Effect.zipRight(auditAdditional({ instance_identity: kind }), Clock.currentTimeMillis).pipe(
+        Effect.flatMap((ms) => verify(new Date(ms))),
+        Effect.mapError(invalid(kind)),
+        Effect.flatMap((id) => exchange(id, agentName)),
+        span(`InstanceIdentity.${kind}`)
+      )
+
     /** POST /workspaceagents/aws-instance-identity. */
     const awsIdentity = (body: { readonly document: string; readonly signature: string; readonly agent_name: string }) =>
-      verifyAws(body.document, body.signature, aws).pipe(
-        Effect.mapError(invalid("aws")),
-        Effect.flatMap((id) => exchange("aws", id, body.agent_name)),
-        span("InstanceIdentity.aws")
-      )
+      run("aws", body.agent_name, () => verifyAws(body.document, body.signature, aws))
 
     /** POST /workspaceagents/azure-instance-identity. */
     const azureIdentity = (body: { readonly signature: string; readonly agent_name: string }) =>
-      Effect.flatMap(Clock.currentTimeMillis, (ms) => verifyAzure(body.signature, azure, new Date(ms))).pipe(
-        Effect.mapError(invalid("azure")),
-        Effect.flatMap((id) => exchange("azure", id, body.agent_name)),
-        span("InstanceIdentity.azure")
-      )
+      run("azure", body.agent_name, (now) => verifyAzure(body.signature, azure, now))
 
     /** POST /workspaceagents/google-instance-identity. */
     const googleIdentity = (body: { readonly json_web_token: string; readonly agent_name: string }) =>
-      Effect.flatMap(Clock.currentTimeMillis, (ms) => verifyGoogle(body.json_web_token, google, audiences, new Date(ms))).pipe(
-        Effect.mapError(invalid("google")),
-        Effect.flatMap((id) => exchange("google", id, body.agent_name)),
-        span("InstanceIdentity.google")
-      )
+      run("google", body.agent_name, (now) => verifyGoogle(body.json_web_token, google, audiences, now))
 
     return { aws: awsIdentity, azure: azureIdentity, google: googleIdentity } as const
   })

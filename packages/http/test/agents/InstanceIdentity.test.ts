@@ -173,6 +173,16 @@ describe("cloud instance identity", () => {
     await exchanged(await aws(id))
   })
 
+  it("a suspended owner's agent gets no token", async () => {
+    const user = await createUser(owner, { username: "identity-suspended" })
+    const w = await makeWorkspace(srv, user.client, orgId, template.id)
+    await exchanged(await aws(`solo-${w.id}`))
+    expect((await owner.put(`/users/${user.user.id}/status/suspend`)).status).toBe(200)
+    const r = await aws(`solo-${w.id}`)
+    expectResponse(r, 401)
+    expect(r.body.detail).toMatch(/suspended/)
+  })
+
   it("an unknown instance is 401", async () => {
     const r = await aws("i-nobody")
     expectResponse(r, 401)
@@ -218,6 +228,7 @@ describe("cloud instance identity", () => {
     expect(refused, JSON.stringify(recent.body.audit_logs)).toBeDefined()
     expect(refused.request_id).not.toBe(entry.request_id)
     expect(refused.user?.username).not.toBe("identity-dev")
+    expect(refused.additional_fields).toMatchObject({ instance_identity: "aws" })
   })
 
   it("malformed bodies are 400 with one validation per bad field", async () => {
