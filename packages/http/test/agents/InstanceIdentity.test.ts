@@ -12,6 +12,7 @@ import {
 import { type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, UUID_PATTERN } from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
+import { trustSettings } from "./identityServer.js"
 
 const ACCESS_URL = "https://workbay.example.com"
 
@@ -55,12 +56,7 @@ describe("cloud instance identity", () => {
     googleStranger = await makeGoogleSigner("g-1")
     ;({ srv, owner, orgId } = await startWithOwner({
       lifecycle: false,
-      settings: {
-        accessUrl: ACCESS_URL,
-        awsInstanceIdentityCertificates: [awsRegion.pem],
-        azureInstanceIdentityCertificates: [azureRoot.pem],
-        googleInstanceIdentityKeys: [google.jwks]
-      }
+      settings: trustSettings(ACCESS_URL, { aws: awsRegion, azure: azureRoot, google })
     }))
     dev = (await createUser(owner, { username: "identity-dev" })).client
     template = await makeTemplate(srv, owner, orgId, TEMPLATE)

@@ -4,13 +4,22 @@
  * instance identity exchange to succeed. `withIdentityServer` closes the server afterwards.
  */
 import {
-  awsDocument, awsSignature, azureDocument, azureSignature, googleToken, issue, makeCa, makeGoogleSigner
+  awsDocument, awsSignature, azureDocument, azureSignature, type GoogleSigner, googleToken, type Issued, issue, makeCa,
+  makeGoogleSigner
 } from "../../../core/test/agents/IdentityFixtures.js"
 import { createUser, type Reply, startWithOwner } from "../support.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 
 const ACCESS_URL = "https://identity.example.com"
 export const FIXTURE_INSTANCE = "i-fixture"
+
+/** Settings of a server at `accessUrl` trusting an AWS region certificate, an Azure root and a Google key. */
+export const trustSettings = (accessUrl: string, roots: { readonly aws: Issued; readonly azure: Issued; readonly google: GoogleSigner }) => ({
+  accessUrl,
+  awsInstanceIdentityCertificates: [roots.aws.pem],
+  azureInstanceIdentityCertificates: [roots.azure.pem],
+  googleInstanceIdentityKeys: [roots.google.jwks]
+})
 
 export interface IdentityServer {
   /** Exchanges a signed document of each kind for the agent's token. */
@@ -26,12 +35,7 @@ export const withIdentityServer = async <A>(use: (s: IdentityServer) => Promise<
   const google = await makeGoogleSigner("fixture")
   const { srv, owner, orgId } = await startWithOwner({
     lifecycle: false,
-    settings: {
-      accessUrl: ACCESS_URL,
-      awsInstanceIdentityCertificates: [region.pem],
-      azureInstanceIdentityCertificates: [root.pem],
-      googleInstanceIdentityKeys: [google.jwks]
-    }
+    settings: trustSettings(ACCESS_URL, { aws: region, azure: root, google })
   })
   try {
     const dev = (await createUser(owner, { username: "identity-fixture" })).client
