@@ -147,8 +147,9 @@ export const verifyAzure = (
     if (!certificateNames(signer).some((name) => AZURE_SIGNER.test(name))) {
       return yield* refuse("The signer is not Azure's metadata service.")
     }
+    // asn1js joins the parts of a constructed octet string (BER allows both forms).
     const content = signed.encapContentInfo.eContent?.getValue()
-    if (content === undefined) return yield* refuse("The signed data carries no document.")
+    if (content === undefined || content.byteLength === 0) return yield* refuse("The signed data carries no document.")
     let parsed: unknown
     try {
       parsed = JSON.parse(Buffer.from(content).toString("utf8"))

@@ -104,15 +104,20 @@ export const azureDocument = (vmId: string) =>
 
 /**
  * The base64 PKCS#7 SignedData of `content` signed by `signer`, carrying `chain` (the signer's
- * certificate and any intermediates) as the attested document does.
+ * certificate and any intermediates) as the attested document does. `constructed` splits the
+ * content into a constructed octet string of 16-byte parts (BER allows it).
  */
-export const azureSignature = async (content: string, signer: Issued, chain: ReadonlyArray<Issued>) => {
+export const azureSignature = async (content: string, signer: Issued, chain: ReadonlyArray<Issued>, constructed = false) => {
+  const bytes = new TextEncoder().encode(content)
+  const parts = Array.from({ length: Math.ceil(bytes.length / 16) }, (_, i) => new asn1js.OctetString({ valueHex: bytes.slice(i * 16, i * 16 + 16) }))
   const signerCert = signer.cert
   const signed = new pkijs.SignedData({
     version: 1,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({
       eContentType: pkijs.ContentInfo.DATA,
-      eContent: new asn1js.OctetString({ valueHex: new TextEncoder().encode(content) })
+      eContent: constructed
+        ? new asn1js.OctetString({ idBlock: { isConstructed: true }, value: parts } as never)
+        : new asn1js.OctetString({ valueHex: bytes })
     }),
     signerInfos: [
       new pkijs.SignerInfo({

@@ -73,6 +73,11 @@ describe("Azure instance identity", () => {
     expect(await outcome(verifyAzure(signature, azureTrust([root.pem]), now()))).toEqual({ id: "vm-1" })
   })
 
+  it("reads a document carried in a constructed octet string", async () => {
+    const signature = await azureSignature(azureDocument("vm-parts"), signer, [signer, intermediate], true)
+    expect(await outcome(verifyAzure(signature, azureTrust([root.pem]), now()))).toEqual({ id: "vm-parts" })
+  })
+
   it("accepts a chain completed by a configured intermediate", async () => {
     const signature = await azureSignature(azureDocument("vm-1"), signer, [signer])
     expect(await outcome(verifyAzure(signature, azureTrust([root.pem, intermediate.pem]), now()))).toEqual({ id: "vm-1" })
