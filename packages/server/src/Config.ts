@@ -1,6 +1,7 @@
 /** Server configuration from flags and environment variables (flags win). */
 import { parseArgs } from "node:util"
-import { join, resolve } from "node:path"
+import { existsSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import { Duration } from "effect"
 
 /** A setting as given: its value and where it came from. */
@@ -35,6 +36,8 @@ export interface ServerConfig {
   }
   /** The deployment setting `disable_workspace_sharing` when given by flag or environment; absent keeps it off. */
   readonly disableWorkspaceSharing?: GivenSetting<boolean> | undefined
+  /** The command the external agent credentials route answers (see `agentCommandOf`); undefined: found at start. */
+  readonly agentCommand: string | undefined
 }
 
 /** Every option: flag, environment variable, default and meaning. Drives parsing and `--help`. */
@@ -54,6 +57,7 @@ export const options = [
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
   { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
   { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." },
+  { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." },
   { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." }
 ] as const
 
@@ -146,11 +150,28 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       connectionLogs: retentionOf("connection-logs-retention"),
       apiKeys: retentionOf("api-keys-retention")
     },
-    disableWorkspaceSharing: switchOf("disable-workspace-sharing")
+    disableWorkspaceSharing: switchOf("disable-workspace-sharing"),
+    agentCommand: get("agent-command") || undefined
   }
 }
 
 export const sqlitePath = (config: ServerConfig) => join(config.dataDir, "workbay.db")
+
+/**
+ * The command the credentials route answers: the configured one, else this installation's own
+ * agent (its bundle beside the server's, or in the working folder's checkout or node_modules), else
+ * undefined (the service's default, the reference agent from the npm registry).
+ */
+export const agentCommandOf = (config: ServerConfig, entry = process.argv[1]): string | undefined => {
+  if (config.agentCommand !== undefined) return config.agentCommand
+  const candidates = [
+    ...(entry === undefined ? [] : [resolve(dirname(entry), "../../agent")]),
+    resolve("packages/agent"),
+    resolve("node_modules/@workbay/agent")
+  ]
+  const found = candidates.find((dir) => existsSync(join(dir, "dist", "workbay-agent.mjs")))
+  return found === undefined ? undefined : `${process.execPath} ${join(found, "bin", "workbay-agent.mjs")}`
+}
 
 /** A connection URL with its password replaced, for logs. */
 export const redactUrl = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1****@")
