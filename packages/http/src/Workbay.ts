@@ -3,6 +3,7 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
+  AgentCommand,
   type Auth, HangDetector, lifecycleExecutorPeriodic, type LifecycleOptions, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
   ProvisionerWorkers, Retention, type RetentionOptions, ServicesLive, Settings, type SettingsShape, workbayProvisioner,
   type WorkerOptions
@@ -99,6 +100,12 @@ export interface WorkbayOptions {
    * Default: on.
    */
   readonly workers?: false | WorkerOptions | undefined
+  /**
+   * The command the external agent credentials route answers, before `--url <access URL> --token
+   * <token>`: how a user starts an agent on their own machine. Default `npx -y @workbay/agent`;
+   * the standalone server gives the path of its own agent bundle.
+   */
+  readonly agentCommand?: string | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -112,7 +119,8 @@ export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options:
         PasswordHasher.scrypt(options.passwordHashCost),
         options.mail ?? MailSender.log,
         IdGenerator.layer,
-        Provisioners.layer(options.provisioners ?? [workbayProvisioner])
+        Provisioners.layer(options.provisioners ?? [workbayProvisioner]),
+        options.agentCommand === undefined ? Layer.empty : Layer.succeed(AgentCommand, options.agentCommand)
       )
     )
   )

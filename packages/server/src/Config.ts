@@ -1,7 +1,8 @@
 /** Server configuration from flags and environment variables (flags win). */
 import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { join, resolve } from "node:path"
+import { existsSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import { Duration } from "effect"
 
 /** A setting as given: its value and where it came from. */
@@ -48,6 +49,8 @@ export interface ServerConfig {
     /** Google's keys: JWKS JSON, a JSON map of key ids to PEM certificates, or PEM. */
     readonly google?: GivenSetting<string> | undefined
   }
+  /** The command the external agent credentials route answers (see `agentCommandOf`); undefined: found at start. */
+  readonly agentCommand: string | undefined
 }
 
 /** Every option: flag, environment variable, default and meaning. Drives parsing and `--help`. */
@@ -70,7 +73,8 @@ export const options = [
   { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." },
   { flag: "aws-instance-identity-certificates", env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)." },
   { flag: "azure-instance-identity-certificates", env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)." },
-  { flag: "google-instance-identity-keys", env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS", default: "", help: "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)." }
+  { flag: "google-instance-identity-keys", env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS", default: "", help: "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)." },
+  { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." }
 ] as const
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
@@ -181,11 +185,28 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       aws: fileOf("aws-instance-identity-certificates"),
       azure: fileOf("azure-instance-identity-certificates"),
       google: fileOf("google-instance-identity-keys")
-    }
+    },
+    agentCommand: get("agent-command") || undefined
   }
 }
 
 export const sqlitePath = (config: ServerConfig) => join(config.dataDir, "workbay.db")
+
+/**
+ * The command the credentials route answers: the configured one, else this installation's own
+ * agent (its bundle beside the server's, or in the working folder's checkout or node_modules), else
+ * undefined (the service's default, the reference agent from the npm registry).
+ */
+export const agentCommandOf = (config: ServerConfig, entry = process.argv[1]): string | undefined => {
+  if (config.agentCommand !== undefined) return config.agentCommand
+  const candidates = [
+    ...(entry === undefined ? [] : [resolve(dirname(entry), "../../agent")]),
+    resolve("packages/agent"),
+    resolve("node_modules/@workbay/agent")
+  ]
+  const found = candidates.find((dir) => existsSync(join(dir, "dist", "workbay-agent.mjs")))
+  return found === undefined ? undefined : `${process.execPath} ${join(found, "bin", "workbay-agent.mjs")}`
+}
 
 /** A connection URL with its password replaced, for logs. */
 export const redactUrl = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1****@")

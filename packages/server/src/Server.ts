@@ -3,7 +3,7 @@ import { makeWorkbay, type Workbay } from "@workbay/http"
 import { createServer, type Server } from "node:http"
 import { hostname } from "node:os"
 import type { AddressInfo } from "node:net"
-import { redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
+import { agentCommandOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
 
 export interface RunningServer {
   readonly server: Server
@@ -51,6 +51,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       }
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
+    agentCommand: agentCommandOf(config),
     // Named after the host, so each replica's workers have their own daemon rows.
     workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: hostname() }
   })
