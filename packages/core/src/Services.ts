@@ -31,6 +31,7 @@ import { Agents } from "./agents/Agents.js"
 import { ConnectionWatch } from "./agents/ConnectionWatch.js"
 import { Coordinator } from "./agents/Coordinator.js"
 import { RelayMap } from "./agents/RelayMap.js"
+import { InstanceIdentity } from "./agents/InstanceIdentity.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -49,7 +50,7 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
   Layer.provideMerge(templateVersions)
 )
 
-const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default).pipe(Layer.provideMerge(workspaces))
+const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, InstanceIdentity.Default).pipe(Layer.provideMerge(workspaces))
 
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default, RelayMap.Default).pipe(Layer.provideMerge(watch))
 

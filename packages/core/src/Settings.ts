@@ -137,6 +137,14 @@ export interface SettingsShape {
   /** The relay (DERP) map clients and agents use; null: the embedded relay at the access URL. See agents/RelayMap.ts. */
   readonly relayMap: DerpMap | null
 
+  // Cloud instance identity of agents (trust roots; none configured refuses that kind)
+  /** PEM certificates of AWS regions whose keys sign instance identity documents (RSA SHA-256). */
+  readonly awsInstanceIdentityCertificates: ReadonlyArray<string>
+  /** PEM certificates an Azure attested document's signer must chain to (roots, or intermediates one trusts). */
+  readonly azureInstanceIdentityCertificates: ReadonlyArray<string>
+  /** Google's identity token keys: JWKS JSON, a JSON map of key ids to PEM certificates, or PEM certificates or keys. */
+  readonly googleInstanceIdentityKeys: ReadonlyArray<string>
+
   // Identity of this deployment
   readonly version: string
   readonly deploymentId: string
@@ -236,6 +244,10 @@ export const defaultSettings: SettingsShape = {
   disableWorkspaceSharing: false,
   disableChatSharing: false,
   relayMap: null,
+
+  awsInstanceIdentityCertificates: [],
+  azureInstanceIdentityCertificates: [],
+  googleInstanceIdentityKeys: [],
 
   version: "v0.1.0",
   deploymentId: "00000000-0000-4000-8000-000000000000",

@@ -17,6 +17,7 @@ import { WorkspacesApi } from "./workspaces/Api.js"
 import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
 import { TailnetAgentApi, TailnetApi } from "./agents/TailnetApi.js"
+import { AgentIdentityApi } from "./agents/IdentityApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -41,6 +42,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentMeApi)
   .add(TailnetApi)
   .add(TailnetAgentApi)
+  .add(AgentIdentityApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -341,6 +341,7 @@ export const definitions: Record<string, JsonSchema> = {
   ]),
   AgentGitSSHKey: object({ private_key: string, public_key: string }, ["private_key", "public_key"]),
   ExternalAgentCredentials: object({ agent_token: string, command: string }, ["agent_token", "command"]),
+  AuthenticateResponse: object({ session_token: string }, ["session_token"]),
   WorkspaceResource: object({
     id: uuid, created_at: dateTime, job_id: uuid, workspace_transition: { type: "string", enum: ["start", "stop", "delete"] },
     type: string, name: string, hide: boolean, icon: string, agents: omitted(arrayOf(ref("WorkspaceAgent"))),
