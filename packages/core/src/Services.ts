@@ -28,6 +28,9 @@ import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 import { WorkspaceWatch } from "./workspaces/Watch.js"
 import { AgentAuth } from "./agents/AgentAuth.js"
 import { Agents } from "./agents/Agents.js"
+import { AppStatuses } from "./agents/AppStatus.js"
+import { AgentConnections } from "./agents/Connections.js"
+import { AgentLogs } from "./agents/Logs.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -47,6 +50,8 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
 )
 
 const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default).pipe(Layer.provideMerge(workspaces))
+
+const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(watch))
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
@@ -70,4 +75,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(watch))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(agentReports))

@@ -16,6 +16,7 @@ import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
 import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
+import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -38,6 +39,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(WorkspaceWatchApi)
   .add(AgentsApi)
   .add(AgentMeApi)
+  .add(AgentLogsApi)
+  .add(AgentReportsApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")
