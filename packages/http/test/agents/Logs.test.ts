@@ -4,7 +4,7 @@
  * workspace, and connection reports in the connection log. Agents use the tokens the
  * provisioner was handed (a recording provisioner, as in Agents.test.ts).
  */
-import { type BuildInput, MAX_AGENT_LOG_BYTES, type Provisioner, workbayProvisioner } from "@workbay/core"
+import { MAX_AGENT_LOG_BYTES } from "@workbay/core"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -14,6 +14,7 @@ import {
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually, refusal } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
+import { recordingProvisioner } from "./fixtures.js"
 
 const TEMPLATE = `resources:
   - name: box
@@ -43,13 +44,7 @@ describe("agent logs, app statuses and connection reports", () => {
   let template: { id: string }
   const handed = new Map<string, Map<string, string>>()
 
-  const recording: Provisioner = {
-    ...workbayProvisioner,
-    build: (input: BuildInput) => {
-      handed.set(input.workspace.id, new Map(["main", "side"].map((name) => [name, input.agentToken(name)])))
-      return workbayProvisioner.build(input)
-    }
-  }
+  const recording = recordingProvisioner(["main", "side"], handed)
 
   beforeAll(async () => {
     ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recording], lifecycle: false }))
@@ -293,6 +288,19 @@ describe("agent logs, app statuses and connection reports", () => {
       expectValidations(await report(asMain, { id: randomUUID(), action: "connect", type: "port_forwarding" }), ["connection.status_code"])
       expectResponse(await report(dev.client, { id: randomUUID(), action: "connect", type: "ssh" }), 401)
     })
+  })
+
+  it("a body 3,000 levels deep answers 400 at the depth limit on every agent report route", async () => {
+    const { asMain } = await setup()
+    const deep = '{"a":'.repeat(3000) + "1" + "}".repeat(3000)
+    for (const [method, path] of [
+      ["POST", "/workspaceagents/me/log-source"], ["PATCH", "/workspaceagents/me/logs"], ["PATCH", "/workspaceagents/me/app-status"],
+      ["POST", "/workspaceagents/me/connections"]
+    ] as const) {
+      const r = await asMain.request(method, path, undefined, { raw: deep })
+      expect(r.status, path).toBe(400)
+      expect(r.body.validations, path).toEqual([{ field: Array(32).fill("a").join("."), detail: "Must not nest objects and arrays deeper than 32 levels." }])
+    }
   })
 
   it("no junk body makes an agent route answer 5xx", async () => {

@@ -7,12 +7,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { SqlClient } from "@effect/sql"
 import {
-  AgentLogRepo, AgentRepo, type AppStatusRecord, AppStatusRepo, type NewAgentLog, Retention, Settings, type SettingsShape, WorkspaceBuildRepo,
-  WorkspaceRepo, WorkspaceResourceRepo
+  AgentLogRepo, AgentRepo, type AppStatusRecord, AppStatusRepo, type NewAgentLog, WorkspaceBuildRepo, WorkspaceRepo, WorkspaceResourceRepo
 } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
-import { Clock, Duration, Effect, Layer, Option } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { purgeAt } from "../audit/RepositorySuite.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 import { agent, build, job, workspace, world } from "../workspaces/BuildRepositorySuite.js"
 
@@ -41,22 +41,6 @@ const lines = (n: number, at: number, output = "line"): ReadonlyArray<NewAgentLo
   Array.from({ length: n }, (_, i) => ({ created_at: new Date(at), level: "info", output: `${output}-${i}`, log_source_id: randomUUID() }))
 
 const stored = (agentId: string) => Effect.flatMap(AgentRepo, (r) => r.findById(agentId)).pipe(Effect.map((a) => Option.getOrThrow(a).agent))
-
-/** A clock stopped at `ms`. */
-const stoppedClock = (ms: number): Clock.Clock => ({
-  [Clock.ClockTypeId]: Clock.ClockTypeId,
-  unsafeCurrentTimeMillis: () => ms,
-  currentTimeMillis: Effect.succeed(ms),
-  unsafeCurrentTimeNanos: () => BigInt(ms) * 1_000_000n,
-  currentTimeNanos: Effect.succeed(BigInt(ms) * 1_000_000n),
-  sleep: () => Effect.void
-})
-
-const purgeAt = (now: number, settings: Partial<SettingsShape>) =>
-  Effect.flatMap(Retention, (r) => r.purgeOnce).pipe(
-    Effect.withClock(stoppedClock(now)),
-    Effect.provide(Retention.Default.pipe(Layer.provide(Settings.layer(settings))))
-  )
 
 export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactory, options: SuiteOptions = {}) => {
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>

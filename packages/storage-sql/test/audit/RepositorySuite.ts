@@ -104,7 +104,7 @@ const connectionIds = (filter: Partial<ConnectionLogFilter>) =>
   Effect.flatMap(ConnectionLogRepo, (repo) => repo.list({ ...page, ...filter })).pipe(Effect.map((rs) => rs.map((r) => r.id)))
 
 /** A clock stopped at `ms`, for effects that read the time. */
-const stoppedClock = (ms: number): Clock.Clock => ({
+export const stoppedClock = (ms: number): Clock.Clock => ({
   [Clock.ClockTypeId]: Clock.ClockTypeId,
   unsafeCurrentTimeMillis: () => ms,
   currentTimeMillis: Effect.succeed(ms),
@@ -114,7 +114,7 @@ const stoppedClock = (ms: number): Clock.Clock => ({
 })
 
 /** Retention.purgeOnce with these settings, at `now`. */
-const purgeAt = (now: number, settings: Partial<SettingsShape>) =>
+export const purgeAt = (now: number, settings: Partial<SettingsShape>) =>
   Effect.flatMap(Retention, (r) => r.purgeOnce).pipe(
     Effect.withClock(stoppedClock(now)),
     Effect.provide(Retention.Default.pipe(Layer.provide(Settings.layer(settings))))
