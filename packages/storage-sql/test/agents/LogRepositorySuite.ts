@@ -5,7 +5,7 @@
  * retention purge of agent log lines (Retention.purgeOnce at a stopped clock).
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import {
   AgentLogRepo, AgentRepo, type AppStatusRecord, AppStatusRepo, type NewAgentLog, WorkspaceBuildRepo, WorkspaceRepo, WorkspaceResourceRepo
 } from "@workbay/core"
@@ -13,6 +13,7 @@ import type { StoragePorts } from "@workbay/storage-sql"
 import { Duration, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { purgeAt } from "../audit/RepositorySuite.js"
+import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 import { agent, build, job, workspace, world } from "../workspaces/BuildRepositorySuite.js"
 
@@ -126,6 +127,34 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
         expect((yield* repo.list(a.id, 0, undefined, 10)).map((l) => l.output)).toEqual(["young-0"])
         expect((yield* purgeAt(T0 + 2 * DAY, { ...keepAll, retentionWorkspaceAgentLogs: Duration.days(7) })).agentLogs).toBe(1)
         expect(yield* repo.list(a.id, 0, undefined, 10)).toEqual([])
+      })
+    )
+
+    test(
+      "reads an agent's page along (agent_id, id) and the purge along created_at, with no sort",
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const agentId = randomUUID()
+        const page = `SELECT * FROM workspace_agent_logs WHERE agent_id = '${agentId}' AND id > 10 AND id < 900 ORDER BY id LIMIT 500`
+        const purge = `SELECT id FROM workspace_agent_logs WHERE created_at < '2024-01-01T00:00:00.000Z' ORDER BY created_at LIMIT 5000`
+        // A tiny table is scanned or sorted whatever its indexes; with that priced out the plan shows what a large one gets.
+        const plan = (q: string, off: "seqscan" | "sort") => Effect.map(queryPlan(q, [], off), (lines) => lines.join("\n"))
+        const p = yield* plan(page, "seqscan")
+        const g = yield* plan(purge, "sort")
+        yield* sql.onDialectOrElse({
+          pg: () =>
+            Effect.sync(() => {
+              expect(p).toMatch(/Index Scan using workspace_agent_logs_agent/)
+              expect(g).toMatch(/Index (Only )?Scan using workspace_agent_logs_created/)
+              expect(`${p}\n${g}`).not.toMatch(/Sort/)
+            }),
+          orElse: () =>
+            Effect.sync(() => {
+              expect(p).toMatch(/SEARCH workspace_agent_logs USING INDEX workspace_agent_logs_agent \(agent_id=\? AND id>\? AND id<\?\)/)
+              expect(g).toMatch(/SEARCH workspace_agent_logs USING (COVERING )?INDEX workspace_agent_logs_created \(created_at<\?\)/)
+              expect(`${p}\n${g}`).not.toMatch(/TEMP B-TREE/)
+            })
+        })
       })
     )
   })
