@@ -8,23 +8,13 @@ import * as Postgres from "@workbay/storage-postgres"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { recordingProvisioner } from "../../http/test/agents/fixtures.js"
+import { recordingProvisioner, REPORTS_TEMPLATE } from "../../http/test/agents/fixtures.js"
 import { bootstrapOwner, Client } from "../../http/test/support.js"
 import { connect, eventually, startWsServer, type WsTestServer } from "../../http/test/websocket.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
 
 const url = inject("workbayPgUrl")
 
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-        scripts:
-          - display_name: Install
-            script: echo hi
-            run_on_start: true
-`
 
 describe.skipIf(url === null)("following agent logs across replicas on Postgres", () => {
   let a: WsTestServer
@@ -32,7 +22,7 @@ describe.skipIf(url === null)("following agent logs across replicas on Postgres"
   const handed = new Map<string, Map<string, string>>()
   beforeAll(async () => {
     const schema = `g_${randomBytes(6).toString("hex")}`
-    const options = { provisioners: [recordingProvisioner(["main"], handed)], hangDetector: false, retention: false, lifecycle: false } as const
+    const options = { provisioners: [recordingProvisioner(["main", "side"], handed)], hangDetector: false, retention: false, lifecycle: false } as const
     a = await startWsServer([], [], { storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
     b = await startWsServer([], [], { storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
   })
@@ -46,9 +36,9 @@ describe.skipIf(url === null)("following agent logs across replicas on Postgres"
     const owner = boot.client
     // These servers start no workers: replica A runs the queued jobs whenever the fixtures look.
     const drained = { ...a, run: async (effect: any) => (await a.run(Effect.flatMap(ProvisionerWorkers, (w) => w.drain())), a.run(effect)) }
-    const template = await makeTemplate(drained as any, owner, boot.organizationId, TEMPLATE)
+    const template = await makeTemplate(drained as any, owner, boot.organizationId, REPORTS_TEMPLATE)
     const w = await makeWorkspace(drained as any, owner, boot.organizationId, template.id)
-    const main = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+    const main = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "main")
     const agentOnB = new Client(`${b.url}/api/v2`, handed.get(w.id)!.get("main")!)
     const source = main.scripts[0].log_source_id
     const send = (output: string) =>

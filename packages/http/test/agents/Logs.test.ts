@@ -14,26 +14,8 @@ import {
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually, refusal } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
-import { recordingProvisioner } from "./fixtures.js"
+import { recordingProvisioner, REPORTS_TEMPLATE as TEMPLATE } from "./fixtures.js"
 
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-        apps:
-          - slug: code
-            display_name: Code
-            url: http://localhost:8080
-          - slug: docs
-            url: https://example.com/docs
-            external: true
-        scripts:
-          - display_name: Install
-            script: echo installing
-            run_on_start: true
-      - name: side
-`
 
 describe("agent logs, app statuses and connection reports", () => {
   let srv: ServiceTestServer

@@ -15,3 +15,23 @@ export const recordingProvisioner = (names: ReadonlyArray<string>, handed: Map<s
     return workbayProvisioner.build(input)
   }
 })
+
+/** A template whose agent `main` has two apps and a script, beside an agent `side` with neither: for agent reports. */
+export const REPORTS_TEMPLATE = `resources:
+  - name: box
+    type: machine
+    agents:
+      - name: main
+        apps:
+          - slug: code
+            display_name: Code
+            url: http://localhost:8080
+          - slug: docs
+            url: https://example.com/docs
+            external: true
+        scripts:
+          - display_name: Install
+            script: echo installing
+            run_on_start: true
+      - name: side
+`
