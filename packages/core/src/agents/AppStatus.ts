@@ -2,13 +2,15 @@
  * App statuses: what an agent says one of its apps is doing (`working`, `idle`, `complete`,
  * `failure`; an AI agent's progress, say). Each status is kept on its app (the Agent record's
  * `apps[].statuses`, newest first, the newest APP_STATUSES_KEPT of each app) and becomes its
- * workspace's `latest_app_status`.
+ * workspace's `latest_app_status`; the workspace's watchers are signalled.
  */
 import { Clock, Context, Effect } from "effect"
 import { BadRequest, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
+import { PubSub } from "../PubSub.js"
 import type { AppStatusState } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { CurrentAgent } from "./AgentAuth.js"
 
 /** Statuses kept per app on the Agent record; older ones are dropped. */
@@ -52,6 +54,7 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
   effect: Effect.gen(function*() {
     const repo = yield* AppStatusRepo
     const ids = yield* IdGenerator
+    const pubsub = yield* PubSub
 
     /** PATCH /workspaceagents/me/app-status: records a status of one of the calling agent's apps. */
     const report = (input: AppStatusInput) =>
@@ -78,6 +81,8 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
           icon: input.icon,
           needs_user_attention: input.needs_user_attention
         }, APP_STATUSES_KEPT)
+        // Watchers of the workspace (on every replica) re-read it: its latest_app_status moved.
+        yield* Effect.provideService(publishWorkspaceChange(workspace.id), PubSub, pubsub)
         return new ResponseBody({ message: "App status recorded." })
       }).pipe(span("AppStatuses.report"))
 

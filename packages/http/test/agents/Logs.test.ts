@@ -208,6 +208,19 @@ describe("agent logs, app statuses and connection reports", () => {
       expect(resources.find((a: any) => a.name === "main").apps[0].statuses).toHaveLength(2)
     })
 
+    it("a watcher of the workspace sees the new latest_app_status at once", async () => {
+      const { w, asMain } = await setup()
+      const ws = await connect(`${srv.wsUrl}/api/v2/workspaces/${w.id}/watch-ws`, { [SESSION_HEADER]: dev.client.token! })
+      const data = () => ws.messages.map((m) => JSON.parse(m)).filter((m) => m.type === "data").map((m) => m.data)
+      await eventually(() => data().length >= 1)
+      expect(data()[0].latest_app_status).toBeNull()
+      expect((await asMain.patch("/workspaceagents/me/app-status", { app_slug: "code", state: "idle", message: "Waiting" })).status).toBe(200)
+      // Well within the watch's 10-second fallback re-read.
+      await eventually(() => data().at(-1)?.latest_app_status?.message === "Waiting", 3000)
+      expect(data().at(-1).latest_app_status).toMatchObject({ state: "idle", workspace_id: w.id })
+      ws.socket.close()
+    })
+
     it("a workspace without statuses shows latest_app_status null", async () => {
       const { w } = await setup()
       expect((await dev.client.get(`/workspaces/${w.id}`)).body.latest_app_status).toBeNull()
