@@ -28,6 +28,10 @@ import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 import { WorkspaceWatch } from "./workspaces/Watch.js"
 import { AgentAuth } from "./agents/AgentAuth.js"
 import { Agents } from "./agents/Agents.js"
+import { ConnectionWatch } from "./agents/ConnectionWatch.js"
+import { Coordinator } from "./agents/Coordinator.js"
+import { RelayMap } from "./agents/RelayMap.js"
+import { InstanceIdentity } from "./agents/InstanceIdentity.js"
 import { AppStatuses } from "./agents/AppStatus.js"
 import { AgentConnections } from "./agents/Connections.js"
 import { AgentLogs } from "./agents/Logs.js"
@@ -49,9 +53,11 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
   Layer.provideMerge(templateVersions)
 )
 
-const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default).pipe(Layer.provideMerge(workspaces))
+const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, InstanceIdentity.Default).pipe(Layer.provideMerge(workspaces))
 
-const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(watch))
+const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default, RelayMap.Default).pipe(Layer.provideMerge(watch))
+
+const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(tailnet))
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after

@@ -16,6 +16,8 @@ import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
 import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
+import { TailnetAgentApi, TailnetApi } from "./agents/TailnetApi.js"
+import { AgentIdentityApi } from "./agents/IdentityApi.js"
 import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
@@ -39,6 +41,9 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(WorkspaceWatchApi)
   .add(AgentsApi)
   .add(AgentMeApi)
+  .add(TailnetApi)
+  .add(TailnetAgentApi)
+  .add(AgentIdentityApi)
   .add(AgentLogsApi)
   .add(AgentReportsApi)
   .addError(Unauthorized)

@@ -48,7 +48,17 @@ export interface WebSocketConnection {
   readonly close: (code?: number, reason?: string) => Effect.Effect<void>
   /** Completes when the socket is closed, by either side or by the keep-alive. */
   readonly closed: Effect.Effect<void>
+  /**
+   * The next text message from the peer (binary ones are decoded as UTF-8), in order. Fails
+   * once the socket is closed and every earlier message was taken. While more than
+   * WEBSOCKET_RECEIVE_BUFFER messages wait to be taken the socket stops reading, so a peer that
+   * sends faster than the session reads is slowed down instead of filling memory.
+   */
+  readonly receive: Effect.Effect<string, WebSocketClosed>
 }
+
+/** Messages from a peer kept for `receive`, past which the socket stops reading. */
+export const WEBSOCKET_RECEIVE_BUFFER = 64
 
 /**
  * What a WebSocket endpoint's handler answers: the session to run once the connection is
@@ -170,6 +180,43 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
   }
 
   const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => {
+    // receive: messages not yet taken, and the taker waiting for the next one.
+    const inbox: Array<string> = []
+    let taker: ((message: string | undefined) => void) | undefined
+    let ended = false
+    let paused = false
+    ws.on("message", (data) => {
+      const text = Buffer.isBuffer(data) ? data.toString("utf8") : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data).toString("utf8")
+      if (taker !== undefined) {
+        const t = taker
+        taker = undefined
+        return t(text)
+      }
+      inbox.push(text)
+      if (inbox.length > WEBSOCKET_RECEIVE_BUFFER && !paused) {
+        paused = true
+        ws.pause()
+      }
+    })
+    ws.on("close", () => {
+      ended = true
+      if (taker !== undefined) {
+        const t = taker
+        taker = undefined
+        t(undefined)
+      }
+    })
+    const receive = Effect.async<string, WebSocketClosed>((resume) => {
+      const next = inbox.shift()
+      if (paused && inbox.length <= WEBSOCKET_RECEIVE_BUFFER / 2) {
+        paused = false
+        ws.resume()
+      }
+      if (next !== undefined) return resume(Effect.succeed(next))
+      if (ended) return resume(Effect.fail(new WebSocketClosed({})))
+      taker = (message) => resume(message === undefined ? Effect.fail(new WebSocketClosed({})) : Effect.succeed(message))
+      return Effect.sync(() => void (taker = undefined))
+    })
     // sendLatest: while the socket is backed up, the one message waiting for it to drain (the latest wins).
     let waiting: string | Uint8Array | undefined
     let backedUp = false
@@ -211,7 +258,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         Effect.sync(() => {
           if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, clipReason(reason))
         }),
-      closed: Deferred.await(closed)
+      closed: Deferred.await(closed),
+      receive
     }
   }
 

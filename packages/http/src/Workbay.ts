@@ -3,6 +3,7 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
+  AgentCommand,
   type Auth, HangDetector, lifecycleExecutorPeriodic, type LifecycleOptions, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
   ProvisionerWorkers, Retention, type RetentionOptions, ServicesLive, Settings, type SettingsShape, workbayProvisioner,
   type WorkerOptions
@@ -31,14 +32,16 @@ import { WorkspacesHttp } from "./workspaces/Http.js"
 import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
 import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
+import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
+import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentLogsHttp,
-  AgentReportsHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
+  TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -100,6 +103,12 @@ export interface WorkbayOptions {
    * Default: on.
    */
   readonly workers?: false | WorkerOptions | undefined
+  /**
+   * The command the external agent credentials route answers, before `--url <access URL> --token
+   * <token>`: how a user starts an agent on their own machine. Default `npx -y @workbay/agent`;
+   * the standalone server gives the path of its own agent bundle.
+   */
+  readonly agentCommand?: string | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -113,7 +122,8 @@ export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options:
         PasswordHasher.scrypt(options.passwordHashCost),
         options.mail ?? MailSender.log,
         IdGenerator.layer,
-        Provisioners.layer(options.provisioners ?? [workbayProvisioner])
+        Provisioners.layer(options.provisioners ?? [workbayProvisioner]),
+        options.agentCommand === undefined ? Layer.empty : Layer.succeed(AgentCommand, options.agentCommand)
       )
     )
   )
