@@ -17,16 +17,14 @@ import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { zipSync } from "fflate"
-import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { Agent, setGlobalDispatcher } from "undici"
+import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
 import { fmt, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, writeReport } from "./lib.mjs"
 
@@ -57,19 +55,7 @@ if (opts.serve !== undefined) {
   const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), {
     passwordHashCost: 4, retention: false, provisioners: [announcing]
   })
-  const server = createServer()
-  workbay.attach(server)
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
-  process.stdout.write(`LISTENING ${(server.address() as AddressInfo).port}\n`)
-  const shutdown = async () => {
-    server.closeAllConnections()
-    server.close()
-    await workbay.dispose()
-    process.exit(0)
-  }
-  process.on("SIGTERM", () => void shutdown())
-  process.on("disconnect", () => void shutdown())
-  await new Promise(() => {})
+  await serveInChild(workbay)
 }
 
 // ---- the parent ---------------------------------------------------------------------------------------
@@ -85,42 +71,6 @@ ${Array.from({ length: perWorkspace }, (_, i) => `      - name: a${i}\n`).join("
 const archive = zipSync({ "template.yaml": new TextEncoder().encode(TEMPLATE) })
 
 const tokens: Array<string> = []
-const startChild = async (file: string) => {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--serve", file, "--per-workspace", String(perWorkspace)], {
-    stdio: ["ignore", "pipe", "inherit", "ipc"]
-  })
-  let out = ""
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start: ${out}`)), 60_000)
-    child.stdout!.on("data", (d) => {
-      out += d
-      const lines = out.split("\n")
-      out = lines.pop()!
-      for (const line of lines) {
-        const t = /^TOKEN \S+ \S+ (\S+)$/.exec(line)
-        if (t) tokens.push(t[1]!)
-        const m = /^LISTENING (\d+)$/.exec(line)
-        if (m) {
-          clearTimeout(timer)
-          resolve(Number(m[1]))
-        }
-      }
-    })
-    child.once("exit", (code) => reject(new Error(`the service exited (${code})`)))
-  })
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve()
-      const timer = setTimeout(() => child.kill("SIGKILL"), 3000)
-      child.once("exit", () => {
-        clearTimeout(timer)
-        resolve()
-      })
-      child.kill("SIGTERM")
-    })
-  return { child, port, stop }
-}
-
 const quantile = (sorted: ReadonlyArray<number>, q: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
 const sorted = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)
@@ -131,7 +81,12 @@ setGlobalDispatcher(new Agent({ connections: Number(opts.connections), connectTi
 const startedAt = new Date()
 const load0 = loadavg()
 const dir = mkdtempSync(join(tmpdir(), "workbay-bench-agent-logs-"))
-const service = await startChild(join(dir, "workbay.db"))
+const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db"), "--per-workspace", String(perWorkspace)], {
+  onLine: (line) => {
+    const t = /^TOKEN \S+ \S+ (\S+)$/.exec(line)
+    if (t) tokens.push(t[1]!)
+  }
+})
 const base = `http://127.0.0.1:${service.port}/api/v2`
 try {
   const { orgId, auth } = await seedFirstUser(base)
