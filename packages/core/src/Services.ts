@@ -32,6 +32,9 @@ import { ConnectionWatch } from "./agents/ConnectionWatch.js"
 import { Coordinator } from "./agents/Coordinator.js"
 import { RelayMap } from "./agents/RelayMap.js"
 import { InstanceIdentity } from "./agents/InstanceIdentity.js"
+import { AppStatuses } from "./agents/AppStatus.js"
+import { AgentConnections } from "./agents/Connections.js"
+import { AgentLogs } from "./agents/Logs.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -53,6 +56,8 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
 const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, InstanceIdentity.Default).pipe(Layer.provideMerge(workspaces))
 
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default, RelayMap.Default).pipe(Layer.provideMerge(watch))
+
+const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(tailnet))
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
@@ -76,4 +81,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tailnet))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(agentReports))

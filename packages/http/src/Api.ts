@@ -18,6 +18,7 @@ import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
 import { TailnetAgentApi, TailnetApi } from "./agents/TailnetApi.js"
 import { AgentIdentityApi } from "./agents/IdentityApi.js"
+import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -43,6 +44,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TailnetApi)
   .add(TailnetAgentApi)
   .add(AgentIdentityApi)
+  .add(AgentLogsApi)
+  .add(AgentReportsApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -34,13 +34,14 @@ import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
 import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
 import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
+import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
   PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
-  TailnetHttp, TailnetAgentHttp
+  TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp
 ]
 
 export interface WorkbayHandlerShape {

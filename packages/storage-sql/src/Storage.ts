@@ -2,6 +2,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { PubSub } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import * as AgentLogRepositories from "./agents/LogRepositories.js"
 import * as AgentRepositories from "./agents/Repositories.js"
 import { runMigrations } from "./Migrations.js"
 import * as AuditRepositories from "./audit/AuditRepositories.js"
@@ -36,6 +37,7 @@ const baseRepositories = Layer.mergeAll(
   PortShareRepositories.layer,
   WorkspaceBuildRepositories.layer,
   AgentRepositories.layer,
+  AgentLogRepositories.layer,
   transactionsLayer
 )
 

@@ -10,7 +10,11 @@ import { NullUuid } from "../Ids.js"
 import { MatchedProvisioners } from "../templates/ProvisionerDaemon.js"
 import { ProvisionerJob } from "../templates/ProvisionerJob.js"
 import type { ImportedResource } from "../templates/TemplateVersion.js"
-import { agentProps, toWorkspaceResourceWith, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceResource } from "../templates/TemplateVersionWire.js"
+import {
+  agentProps, toWorkspaceResourceWith, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceAgentLogSource, WorkspaceApp, WorkspaceAppStatus,
+  WorkspaceResource
+} from "../templates/TemplateVersionWire.js"
+import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { omitEmpty, putNonEmpty, wireMaker } from "../Wire.js"
 import { automaticUpdatesValues } from "./Workspace.js"
 import { type StoredResource, type WorkspaceAgentRecord, workspaceStatuses } from "./WorkspaceBuild.js"
@@ -70,7 +74,7 @@ export class Workspace extends Schema.Class<Workspace>("Workspace")({
   template_require_active_version: Schema.Boolean,
   template_use_classic_parameter_flow: Schema.Boolean,
   latest_build: WorkspaceBuild,
-  latest_app_status: Schema.NullOr(Schema.Unknown),
+  latest_app_status: Schema.NullOr(WorkspaceAppStatus),
   outdated: Schema.Boolean,
   name: Schema.String,
   autostart_schedule: omitEmpty(Schema.String),
@@ -129,6 +133,9 @@ const makeAgentHealth = wireMaker(WorkspaceAgentHealth)
 const makeAgent = wireMaker(WorkspaceAgent)
 const makeWorkspaceHealth = wireMaker(WorkspaceHealth)
 
+/** The wire form of an app status. */
+export const toAppStatus = (r: AppStatusRecord): WorkspaceAppStatus => new WorkspaceAppStatus(r, true)
+
 /** The wire form of a build's resource and its agents (their status and health from their connection times). */
 export const toBuildResource = (stored: StoredResource, now: number): WorkspaceResource => {
   const r = stored.resource
@@ -175,6 +182,14 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
     props.logs_length = a.logs_length
     props.logs_overflowed = a.logs_overflowed
     props.health = makeAgentHealth(health.reason === "" ? { healthy: health.healthy } : health)
+    // The sources the agent declared follow those of its scripts; its apps carry their statuses.
+    const declared = (a.log_sources ?? []).filter((s) => !props.log_sources.some((p) => p.id === s.id))
+    if (declared.length > 0) props.log_sources = [...props.log_sources, ...declared.map((s) => new WorkspaceAgentLogSource(s, true))]
+    const statuses = a.app_statuses
+    if (statuses !== undefined) {
+      props.apps = props.apps.map((app) =>
+        statuses[app.id] === undefined ? app : new WorkspaceApp({ ...app, statuses: statuses[app.id]!.map(toAppStatus) }, true))
+    }
     return makeAgent(props)
   })
 }

@@ -5,6 +5,7 @@
  * display apps and environment are JSON text. A new build, a build's result and a deadline moved
  * earlier make the workspace due for the lifecycle executor (migration 0013).
  */
+import { toAppStatuses, toLogSources } from "../agents/LogRepositories.js"
 import { SqlClient } from "@effect/sql"
 import {
   type StoredResource,
@@ -104,7 +105,9 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   version: r.version as string,
   api_version: r.api_version as string,
   logs_length: toNumber(r.logs_length),
-  logs_overflowed: toBool(r.logs_overflowed)
+  logs_overflowed: toBool(r.logs_overflowed),
+  log_sources: toLogSources(r.log_sources),
+  app_statuses: toAppStatuses(r.app_statuses)
 })
 
 const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
