@@ -383,7 +383,7 @@ describe("workbay provisioner: docs and examples", () => {
       yield* TestClock.adjust("2 seconds")
       const built = yield* Fiber.join(fiber)
       expect([built.daily_cost, built.has_external_agent]).toEqual([5, true])
-      expect(built.resources[1]?.agents[0]?.directory).toBe("/home/alice/project")
+      expect(built.resources[1]?.agents[0]?.directory).toBe("~/workbay/dev-box")
     }))
 })
 
