@@ -28,6 +28,9 @@ import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 import { WorkspaceWatch } from "./workspaces/Watch.js"
 import { AgentAuth } from "./agents/AgentAuth.js"
 import { Agents } from "./agents/Agents.js"
+import { AgentConnectionMonitor } from "./agents/Connection.js"
+import { AgentManifests } from "./agents/Manifest.js"
+import { AgentReports } from "./agents/Reports.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -46,7 +49,11 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
   Layer.provideMerge(templateVersions)
 )
 
-const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default).pipe(Layer.provideMerge(workspaces))
+const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, AgentConnectionMonitor.Default).pipe(
+  Layer.provideMerge(AgentManifests.Default),
+  Layer.provideMerge(AgentReports.Default),
+  Layer.provideMerge(workspaces)
+)
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after

@@ -16,6 +16,7 @@ import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
 import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
+import { AgentRpcApi } from "./agents/RpcApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -38,6 +39,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(WorkspaceWatchApi)
   .add(AgentsApi)
   .add(AgentMeApi)
+  .add(AgentRpcApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -10,7 +10,7 @@
  * (1001) when the service is disposed.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, ParseResult, Schema, type Scope, type Stream } from "effect"
+import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, Option, ParseResult, Queue, Schema, type Scope, type Stream } from "effect"
 import * as StreamM from "effect/Stream"
 import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
@@ -48,7 +48,17 @@ export interface WebSocketConnection {
   readonly close: (code?: number, reason?: string) => Effect.Effect<void>
   /** Completes when the socket is closed, by either side or by the keep-alive. */
   readonly closed: Effect.Effect<void>
+  /**
+   * The peer's messages as text (binary ones decoded as UTF-8), in order; ends when the socket
+   * closes. Read it once. While more than WEBSOCKET_INBOX_MESSAGES wait, the socket stops reading
+   * from the peer (TCP pushes back) until the session catches up; a session that never reads
+   * drops what is past that.
+   */
+  readonly messages: Stream.Stream<string>
 }
+
+/** Messages from the peer that may wait for the session before the socket stops reading. */
+export const WEBSOCKET_INBOX_MESSAGES = 64
 
 /**
  * What a WebSocket endpoint's handler answers: the session to run once the connection is
@@ -169,6 +179,43 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     }
   }
 
+  /** The peer's messages: queued as they come, paused past WEBSOCKET_INBOX_MESSAGES while a reader is behind. */
+  const inboxOf = (ws: WebSocket) => {
+    const queue = Effect.runSync(Queue.unbounded<string | null>())
+    let pending = 0
+    let read = false
+    let paused = false
+    ws.on("message", (data: Buffer | ArrayBuffer | ReadonlyArray<Buffer>) => {
+      if (pending >= WEBSOCKET_INBOX_MESSAGES) {
+        if (!read) return
+        if (!paused) {
+          paused = true
+          ws.pause()
+        }
+      }
+      pending++
+      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as Buffer).toString("utf8")
+      queue.unsafeOffer(text)
+    })
+    ws.on("close", () => void queue.unsafeOffer(null))
+    const next = Effect.flatMap(Effect.suspend(() => {
+      read = true
+      return Queue.take(queue)
+    }), (message) => {
+      if (message === null) {
+        queue.unsafeOffer(null)
+        return Effect.fail(Option.none())
+      }
+      pending--
+      if (paused && pending < WEBSOCKET_INBOX_MESSAGES / 2) {
+        paused = false
+        ws.resume()
+      }
+      return Effect.succeed(message)
+    })
+    return StreamM.repeatEffectOption(next)
+  }
+
   const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => {
     // sendLatest: while the socket is backed up, the one message waiting for it to drain (the latest wins).
     let waiting: string | Uint8Array | undefined
@@ -211,7 +258,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         Effect.sync(() => {
           if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, clipReason(reason))
         }),
-      closed: Deferred.await(closed)
+      closed: Deferred.await(closed),
+      messages: inboxOf(ws)
     }
   }
 

@@ -3,6 +3,7 @@ import type { SqlClient } from "@effect/sql"
 import type { PubSub } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import * as AgentRepositories from "./agents/Repositories.js"
+import * as AgentReportRepositories from "./agents/ReportRepositories.js"
 import { runMigrations } from "./Migrations.js"
 import * as AuditRepositories from "./audit/AuditRepositories.js"
 import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
@@ -36,6 +37,7 @@ const baseRepositories = Layer.mergeAll(
   PortShareRepositories.layer,
   WorkspaceBuildRepositories.layer,
   AgentRepositories.layer,
+  AgentReportRepositories.layer,
   transactionsLayer
 )
 

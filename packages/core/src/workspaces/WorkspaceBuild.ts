@@ -91,6 +91,20 @@ export interface WorkspaceAgentRecord {
   readonly api_version: string
   readonly logs_length: number
   readonly logs_overflowed: boolean
+  /** The directory as the agent expanded it (its report at start-up); empty until then. */
+  readonly expanded_directory: string
+  /** The subsystems the agent reported at start-up. */
+  readonly subsystems: ReadonlyArray<string>
+  /** The last result the agent reported of each of its scripts, by script id. */
+  readonly script_results: Readonly<Record<string, AgentScriptResult>>
+}
+
+/** How a script's last run ended, as the agent reported it (the described system's script timing statuses). */
+export interface AgentScriptResult {
+  readonly status: "ok" | "exit_failure" | "timed_out" | "pipes_left_open"
+  readonly exit_code: number
+  readonly started_at: string
+  readonly ended_at: string
 }
 
 /** A page of a workspace's builds, newest first (the described system's order). */

@@ -103,7 +103,10 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   version: r.version as string,
   api_version: r.api_version as string,
   logs_length: toNumber(r.logs_length),
-  logs_overflowed: toBool(r.logs_overflowed)
+  logs_overflowed: toBool(r.logs_overflowed),
+  expanded_directory: (r.expanded_directory as string | undefined) ?? "",
+  subsystems: fromJson(r.subsystems, []),
+  script_results: fromJson(r.script_results, {})
 })
 
 const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)

@@ -1,0 +1,82 @@
+/**
+ * The agent's view of its workspace (the described system's `agentsdk.Manifest`): what it runs
+ * (apps, scripts, environment, directory), whom it serves and how peers reach it (the relay map).
+ * Answered by `get_manifest` on the agent connection and by `GET /workspaceagents/me/manifest`.
+ */
+import { Clock, Effect, Schema } from "effect"
+import { span } from "../Tracing.js"
+import { WorkspaceAgentScript, WorkspaceApp } from "../templates/TemplateVersionWire.js"
+import { CurrentAgent } from "./AgentAuth.js"
+import { toAgent } from "./Agents.js"
+import { AgentReports } from "./Reports.js"
+
+/** A metadata item the agent collects (the described system's `WorkspaceAgentMetadataDescription`). */
+export class AgentMetadataDescription extends Schema.Class<AgentMetadataDescription>("WorkspaceAgentMetadataDescription")({
+  key: Schema.String,
+  display_name: Schema.String,
+  script: Schema.String,
+  interval: Schema.Int,
+  timeout: Schema.Int
+}) {}
+
+/** The relay map (tailscale's `DERPMap` form). Workbay has no relays of its own: `Regions` is empty. */
+export const DerpMapSchema = Schema.Struct({
+  Regions: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  OmitDefaultRegions: Schema.optional(Schema.Boolean)
+})
+
+export class AgentManifest extends Schema.Class<AgentManifest>("AgentManifest")({
+  agent_id: Schema.UUID,
+  agent_name: Schema.String,
+  owner_name: Schema.String,
+  workspace_id: Schema.UUID,
+  workspace_name: Schema.String,
+  git_auth_configs: Schema.Int,
+  vscode_port_proxy_uri: Schema.String,
+  apps: Schema.Array(WorkspaceApp),
+  derp_map: DerpMapSchema,
+  derp_force_websockets: Schema.Boolean,
+  environment_variables: Schema.Record({ key: Schema.String, value: Schema.String }),
+  directory: Schema.String,
+  motd_file: Schema.String,
+  disable_direct_connections: Schema.Boolean,
+  metadata: Schema.Array(AgentMetadataDescription),
+  scripts: Schema.Array(WorkspaceAgentScript)
+}) {}
+
+/** The relay map an agent is given while the deployment has none configured. */
+export const EMPTY_DERP_MAP = { Regions: {} } as const
+
+export class AgentManifests extends Effect.Service<AgentManifests>()("@workbay/core/AgentManifests", {
+  effect: Effect.gen(function*() {
+    const reports = yield* AgentReports
+
+    /** The calling agent's manifest. */
+    const manifest = Effect.gen(function*() {
+      const session = yield* CurrentAgent
+      const agent = toAgent(session, yield* Clock.currentTimeMillis)
+      // The template format declares no metadata items: the agent's descriptions are the keys it has reported.
+      const reported = yield* reports.metadata(session)
+      return new AgentManifest({
+        agent_id: session.agent.id,
+        agent_name: session.agent.name,
+        owner_name: session.owner.username,
+        workspace_id: session.workspace.id,
+        workspace_name: session.workspace.name,
+        git_auth_configs: 0,
+        vscode_port_proxy_uri: "",
+        apps: agent.apps,
+        derp_map: EMPTY_DERP_MAP,
+        derp_force_websockets: true,
+        environment_variables: session.agent.environment_variables,
+        directory: session.agent.directory,
+        motd_file: "",
+        disable_direct_connections: true,
+        metadata: reported.map((m) => new AgentMetadataDescription({ key: m.key, display_name: m.key, script: "", interval: 0, timeout: 0 })),
+        scripts: agent.scripts
+      })
+    }).pipe(span("AgentManifests.manifest"))
+
+    return { manifest } as const
+  })
+}) {}
