@@ -897,6 +897,23 @@ const rows: ReadonlyArray<Row> = [
     return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/gitsshkey")
   }),
 
+  // The agent connection's row checks the answer of `get_manifest`, after reports that fill the Agent record's times.
+  row("agentRpc.rpc", "GET /api/v2/workspaceagents/me/rpc", 101, "AgentManifest", async (w) => {
+    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: credentials.body.agent_token })
+    ws.socket.send(JSON.stringify({ type: "update_lifecycle", id: 1, state: "ready" }))
+    ws.socket.send(JSON.stringify({ type: "get_manifest", id: 2 }))
+    await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 2))
+    ws.socket.close()
+    const answer = ws.messages.map((m) => JSON.parse(m)).find((m) => m.id === 2)
+    expect(Object.keys(answer).sort()).toEqual(["id", "result"])
+    return { status: 101, body: answer.result, headers: new Headers() }
+  }),
+  row("agentRpc.manifest", "GET /api/v2/workspaceagents/me/manifest", 200, "AgentManifest", async (w) => {
+    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+    return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/manifest")
+  }),
+
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
     await w.owner.get("/audit?limit=1000"),
