@@ -103,7 +103,7 @@ export class WorkspaceBuildParameter extends Schema.Class<WorkspaceBuildParamete
 
 /**
  * An agent's connection status from its times (the described system's rule): never connected is
- * "connecting", or "timeout" past `connection_timeout_seconds`; closed since its last connection, or
+ * "connecting", or "timeout" past `connection_timeout_seconds`; closed after its last connection (strictly, as the described system), or
  * not refreshed for AGENT_INACTIVE_DISCONNECT_SECONDS, is "disconnected"; else "connected".
  */
 export const agentStatus = (agent: WorkspaceAgentRecord, now: number): WorkspaceAgent["status"] => {
@@ -111,7 +111,7 @@ export const agentStatus = (agent: WorkspaceAgentRecord, now: number): Workspace
     const timeout = agent.connection_timeout_seconds
     return timeout > 0 && now - agent.created_at.getTime() > timeout * 1000 ? "timeout" : "connecting"
   }
-  if (agent.disconnected_at !== null && (agent.last_connected_at === null || agent.disconnected_at >= agent.last_connected_at)) {
+  if (agent.disconnected_at !== null && (agent.last_connected_at === null || agent.disconnected_at > agent.last_connected_at)) {
     return "disconnected"
   }
   if (agent.last_connected_at === null || now - agent.last_connected_at.getTime() > AGENT_INACTIVE_DISCONNECT_SECONDS * 1000) {
