@@ -133,7 +133,13 @@ export const answerAgentText = (text: string): Effect.Effect<string | undefined,
     Effect.match({
       onFailure: (error) => errorAnswer(id, error),
       onSuccess: (result) => (hasId ? JSON.stringify({ id, result }) : undefined)
-    })
+    }),
+    // A defect is the service's fault, not the agent's: answered, logged, and the connection kept.
+    Effect.catchAllDefect((defect) =>
+      Effect.as(
+        Effect.logError("an agent message failed", defect),
+        errorAnswer(id, { message: "An internal error occurred.", detail: "The report was not stored; send it again later." })
+      ))
   )
 }
 

@@ -19,8 +19,13 @@ export const lifecycleStates = [
 export type LifecycleState = typeof lifecycleStates[number]
 
 const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `At most ${max} characters.` }))
-const Count = Schema.Int.pipe(Schema.nonNegative({ message: () => "A count is a non-negative integer." }))
-const Time = Schema.Date.annotations({ message: () => ({ message: "A time is an RFC 3339 date-time.", override: true }) })
+// Bounded so that every value fits the columns of both dialects (BIGINT, TIMESTAMPTZ).
+const Count = Schema.Int.pipe(
+  Schema.between(0, Number.MAX_SAFE_INTEGER, { message: () => "A count is a non-negative integer (at most 2^53 - 1)." })
+)
+const Time = Schema.Date.pipe(
+  Schema.filter((d) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999)
+).annotations({ message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true }) })
 
 /** `update_lifecycle`: the agent's lifecycle state, and when it changed (default: when received). */
 export class LifecycleUpdate extends Schema.Class<LifecycleUpdate>("LifecycleUpdate")({
@@ -92,7 +97,7 @@ export class ScriptCompleted extends Schema.Class<ScriptCompleted>("ScriptComple
   script_id: Schema.UUID.annotations({ message: () => ({ message: "The script id is a UUID.", override: true }) }),
   started_at: Time,
   ended_at: Time,
-  exit_code: Schema.Int,
+  exit_code: Schema.Int.pipe(Schema.between(-(2 ** 31), 2 ** 32 - 1, { message: () => "An exit code is a 32-bit integer." })),
   stage: Schema.optional(Schema.Literal("start", "stop", "cron")),
   /** When left out: `timed_out` when `timeout`, else `exit_failure` for a non-zero exit code, else `ok`. */
   status: Schema.optional(Schema.Literal("ok", "exit_failure", "timed_out", "pipes_left_open")),

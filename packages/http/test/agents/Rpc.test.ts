@@ -195,6 +195,11 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     const badStats = await socket.request("update_stats", { stats: { rx_bytes: -1, tx_bytes: "x" } })
     expect(badStats.error.detail).toContain("stats.rx_bytes")
     expect(badStats.error.detail).toContain("stats.tx_bytes")
+    // Values past what the columns hold are refused, never stored.
+    const huge = await socket.request("update_stats", { stats: { rx_bytes: 1e300 } })
+    expect(huge.error.detail).toContain("stats.rx_bytes")
+    const far = await socket.request("update_lifecycle", { state: "ready", changed_at: "+275760-09-13T00:00:00.000Z" })
+    expect(far.error.detail).toContain("changed_at")
     const unknown = await socket.request("reboot")
     expect(unknown.error.message).toBe("Unknown message type.")
     socket.sendRaw("{not json")
