@@ -11,7 +11,7 @@
  * `disconnected_at`. A connection that vanished without a close is found by the
  * {@link AgentConnectionMonitor}.
  */
-import { Clock, Duration, Effect, Either, Layer, Option, ParseResult, Schedule, Schema, Stream } from "effect"
+import { Clock, Duration, Effect, Either, Fiber, Layer, Option, ParseResult, Schedule, Schema, Stream } from "effect"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
@@ -148,7 +148,9 @@ const errorAnswer = (id: Id, error: RpcError): string => JSON.stringify({ id, er
 /**
  * Serves one agent connection until its incoming messages end: marks the agent connected,
  * refreshes it every AGENT_CONNECTION_UPDATE_SECONDS, answers each message in order, and marks it
- * disconnected when the connection ends (however it ends).
+ * disconnected when the connection ends (however it ends). Ends by itself, answering "replaced",
+ * once the agent's token stops working (a newer build replaced the agent, or its workspace was
+ * deleted); else "closed" when the peer's messages end.
  */
 export const serveAgentConnection = (channel: AgentChannel) =>
   Effect.gen(function*() {
@@ -160,8 +162,12 @@ export const serveAgentConnection = (channel: AgentChannel) =>
       Effect.repeat(Schedule.forever),
       Effect.forkScoped
     )
-    yield* Stream.runForEach(channel.incoming, (text) =>
+    // The connection ends when the agent's build is replaced or its workspace deleted (its token stops working).
+    const ended = yield* Effect.forkScoped(reports.untilReplaced(session))
+    yield* Stream.runForEach(Stream.interruptWhen(channel.incoming, Fiber.join(ended)), (text) =>
       Effect.flatMap(answerAgentText(text), (answer) => (answer === undefined ? Effect.void : channel.send(answer))))
+    const outcome: "replaced" | "closed" = Option.isSome(yield* Fiber.poll(ended)) ? "replaced" : "closed"
+    return outcome
   }).pipe(
     Effect.ensuring(Effect.flatMap(Effect.all([AgentReports, CurrentAgent]), ([reports, session]) => reports.disconnected(session))),
     Effect.scoped,

@@ -4,10 +4,11 @@
  * are not audited. Each request schema here is a message of the agent connection
  * (docs/agents.md, "The agent connection"); the service applies one to the agent of the session.
  */
-import { Clock, Context, Effect, Schema } from "effect"
+import { Clock, Context, Effect, Option, Schema, type Scope } from "effect"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
+import { publishWorkspaceChange, workspaceChannel } from "../workspaces/WorkspaceChannel.js"
+import { AgentRepo } from "./Agent.js"
 import type { AgentScriptResult } from "../workspaces/WorkspaceBuild.js"
 import type { AgentSession } from "./AgentAuth.js"
 
@@ -200,6 +201,7 @@ export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRe
 export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/AgentReports", {
   effect: Effect.gen(function*() {
     const repo = yield* AgentReportRepo
+    const agents = yield* AgentRepo
     const pubsub = yield* PubSub
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const changed = (session: AgentSession) => Effect.provideService(publishWorkspaceChange(session.workspace.id), PubSub, pubsub)
@@ -276,6 +278,25 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
 
     const metadata = (session: AgentSession) => repo.listMetadata(session.agent.id)
 
-    return { connected, refresh, disconnected, updateLifecycle, updateStartup, batchUpdateMetadata, updateStats, scriptCompleted, metadata } as const
+    /** Whether the agent's token no longer works: its workspace was deleted or a newer build replaced it. */
+    const replaced = (session: AgentSession) =>
+      Effect.map(agents.findById(session.agent.id), (found) =>
+        Option.match(found, {
+          onNone: () => true,
+          onSome: (f) => f.workspace.deleted || f.build.build_number !== f.latest_build_number
+        }))
+
+    /**
+     * Completes once the agent's token stops working (checked at each change signal of its
+     * workspace, on every replica's PubSub); never otherwise. Subscribes for the scope's life.
+     */
+    const untilReplaced = (session: AgentSession): Effect.Effect<void, never, Scope.Scope> =>
+      Effect.gen(function*() {
+        const signals = yield* pubsub.subscribe(workspaceChannel(session.workspace.id))
+        // Subscribed first, then read: a change between the two is not missed.
+        while (!(yield* replaced(session))) yield* signals.take
+      })
+
+    return { connected, untilReplaced, refresh, disconnected, updateLifecycle, updateStartup, batchUpdateMetadata, updateStats, scriptCompleted, metadata } as const
   })
 }) {}

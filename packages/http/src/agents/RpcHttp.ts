@@ -3,15 +3,18 @@ import { AgentManifests, serveAgentConnection } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { upgradeWebSocket } from "../WebSocket.js"
+import { CloseCode, upgradeWebSocket } from "../WebSocket.js"
+
+/** The close reason of a connection whose agent's token stopped working. */
+const REPLACED_REASON = "The agent was replaced by a newer build, or its workspace was deleted."
 
 export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
   rpc: () =>
     upgradeWebSocket((connection) =>
-      serveAgentConnection({
-        incoming: connection.messages,
-        send: (text) => Effect.ignore(connection.send(text))
-      })
+      Effect.flatMap(
+        serveAgentConnection({ incoming: connection.messages, send: (text) => Effect.ignore(connection.send(text)) }),
+        (outcome) => outcome === "replaced" ? connection.close(CloseCode.normal, REPLACED_REASON) : Effect.void
+      )
     ),
   manifest: () => Effect.flatMap(AgentManifests, (m) => m.manifest)
 })

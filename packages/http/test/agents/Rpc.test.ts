@@ -330,6 +330,19 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     await socket.close()
   })
 
+  it("an open connection is closed (1000, with the reason) once a newer build replaces its agent", async () => {
+    const { w, tokens } = await workspace()
+    const socket = await open(tokens.get("main")!)
+    await socket.request("heartbeat")
+    const side = await open(tokens.get("side")!)
+    expect((await dev.client.post(`/workspaces/${w.id}/builds`, { transition: "stop" })).status).toBe(200)
+    await runJobs(srv)
+    const closed = await socket.ws.closed
+    expect(closed.code).toBe(1000)
+    expect(closed.reason).toContain("replaced")
+    expect((await side.ws.closed).code).toBe(1000)
+  })
+
   it("a stopped workspace's agent token is refused at the handshake", async () => {
     const { w, tokens } = await workspace()
     expect((await dev.client.post(`/workspaces/${w.id}/builds`, { transition: "stop" })).status).toBe(200)
