@@ -597,7 +597,8 @@ export const migration0014 = (_types: DialectTypes): ReadonlyArray<string> => [
  * Migration 0017: what an agent reports over its connection (docs/agents.md, "The agent
  * connection"). On the agent: whether its connection is open (`connected`, so the sweep of overdue
  * connections walks only open ones through `workspace_agents_open`), the directory it expanded,
- * its subsystems and the results of its scripts (JSON, by script id). Its metadata values, one
+ * its subsystems, the results of its scripts (JSON, by script id) and the metadata items its
+ * template declares (JSON). Its metadata values, one
  * row per key. Its usage stats, one row per report, read by time for the deployment stats and
  * deleted after their retention through `workspace_agent_stats_created`.
  */
@@ -606,6 +607,7 @@ export const migration0017 = ({ timestamp: ts, boolean: bool, serialKey }: Diale
   `ALTER TABLE workspace_agents ADD COLUMN expanded_directory TEXT NOT NULL DEFAULT ''`,
   `ALTER TABLE workspace_agents ADD COLUMN subsystems TEXT NOT NULL DEFAULT '[]'`,
   `ALTER TABLE workspace_agents ADD COLUMN script_results TEXT NOT NULL DEFAULT '{}'`,
+  `ALTER TABLE workspace_agents ADD COLUMN metadata TEXT NOT NULL DEFAULT '[]'`,
   `CREATE INDEX workspace_agents_open ON workspace_agents (last_connected_at) WHERE connected = TRUE`,
   `CREATE TABLE workspace_agent_metadata (
     agent_id TEXT NOT NULL REFERENCES workspace_agents (id) ON DELETE CASCADE,

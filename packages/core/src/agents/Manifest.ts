@@ -8,7 +8,6 @@ import { span } from "../Tracing.js"
 import { WorkspaceAgentScript, WorkspaceApp } from "../templates/TemplateVersionWire.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { toAgent } from "./Agents.js"
-import { AgentReports } from "./Reports.js"
 
 /** A metadata item the agent collects (the described system's `WorkspaceAgentMetadataDescription`). */
 export class AgentMetadataDescription extends Schema.Class<AgentMetadataDescription>("WorkspaceAgentMetadataDescription")({
@@ -49,14 +48,10 @@ export const EMPTY_DERP_MAP = { Regions: {} } as const
 
 export class AgentManifests extends Effect.Service<AgentManifests>()("@workbay/core/AgentManifests", {
   effect: Effect.gen(function*() {
-    const reports = yield* AgentReports
-
     /** The calling agent's manifest. */
     const manifest = Effect.gen(function*() {
       const session = yield* CurrentAgent
       const agent = toAgent(session, yield* Clock.currentTimeMillis)
-      // The template format declares no metadata items: the agent's descriptions are the keys it has reported.
-      const reported = yield* reports.metadata(session)
       return new AgentManifest({
         agent_id: session.agent.id,
         agent_name: session.agent.name,
@@ -72,7 +67,7 @@ export class AgentManifests extends Effect.Service<AgentManifests>()("@workbay/c
         directory: session.agent.directory,
         motd_file: "",
         disable_direct_connections: true,
-        metadata: reported.map((m) => new AgentMetadataDescription({ key: m.key, display_name: m.key, script: "", interval: 0, timeout: 0 })),
+        metadata: session.agent.metadata.map((m) => new AgentMetadataDescription(m)),
         scripts: agent.scripts
       })
     }).pipe(span("AgentManifests.manifest"))

@@ -5,7 +5,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { UniqueViolation } from "../Repositories.js"
-import type { AgentApp, AgentScript, DisplayApps, NameValue, ResourceMetadata, WorkspaceTransition } from "../templates/Provisioner.js"
+import type { AgentApp, AgentMetadataItem, AgentScript, DisplayApps, NameValue, ResourceMetadata, WorkspaceTransition } from "../templates/Provisioner.js"
 import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
 
 export type BuildReason = "initiator" | "autostart" | "autostop" | "dormancy" | "failedstop" | "autodelete"
@@ -97,6 +97,8 @@ export interface WorkspaceAgentRecord {
   readonly subsystems: ReadonlyArray<string>
   /** The last result the agent reported of each of its scripts, by script id. */
   readonly script_results: Readonly<Record<string, AgentScriptResult>>
+  /** The metadata items the template declares for the agent. */
+  readonly metadata: ReadonlyArray<AgentMetadataItem>
 }
 
 /** How a script's last run ended, as the agent reported it (the described system's script timing statuses). */

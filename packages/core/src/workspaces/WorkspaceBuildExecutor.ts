@@ -116,7 +116,8 @@ const toStored = (
               logs_overflowed: false,
               expanded_directory: "",
               subsystems: [],
-              script_results: {}
+              script_results: {},
+              metadata: a.metadata ?? []
             }
           }))
         return {

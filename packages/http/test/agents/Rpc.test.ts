@@ -4,7 +4,8 @@
  * token (handed to a recording provisioner) opens `GET /workspaceagents/me/rpc`; its reports show
  * on the Agent record, the workspace's health, the manifest and the deployment stats.
  */
-import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
+import { AgentReportRepo, type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, createUser, expectResponse, type ServiceTestServer, startWithOwner, type TestUser } from "../support.js"
 import { runJobs } from "../templates/versions.js"
@@ -26,6 +27,13 @@ const TEMPLATE = `resources:
             script: echo installing
             run_on_start: true
             timeout: 60
+        metadata:
+          - key: load
+            display_name: Load
+            script: cat /proc/loadavg
+            interval: 5
+          - key: disk
+            script: df -h
       - name: side
 `
 
@@ -274,7 +282,11 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     expect(over.apps.map((a: any) => a.slug)).toEqual(["code"])
     expect(over.scripts.map((s: any) => s.display_name)).toEqual(["Install"])
     expect(over.derp_map).toEqual({ Regions: {} })
-    expect(over.metadata).toEqual([])
+    // The template's metadata items (interval and timeout default to 10 s and 5 s).
+    expect(over.metadata).toEqual([
+      { key: "load", display_name: "Load", script: "cat /proc/loadavg", interval: 5, timeout: 5 },
+      { key: "disk", display_name: "disk", script: "df -h", interval: 10, timeout: 5 }
+    ])
     // Another agent's manifest is its own.
     const side = await dev.client.as(tokens.get("side")!).get("/workspaceagents/me/manifest")
     expect(side.body.agent_name).toBe("side")
@@ -287,8 +299,9 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     expectResponse(await dev.client.get("/workspaceagents/me/manifest"), 401)
   })
 
-  it("batch_update_metadata stores values by key (cut past 2048 bytes, with an error saying so); the manifest lists the keys", async () => {
-    const { tokens } = await workspace()
+  it("batch_update_metadata stores values by key (cut past 2048 bytes, with an error saying so)", async () => {
+    const { w, tokens } = await workspace()
+    const agentId = (await agentRecord(w.id, "main")).id as string
     const socket = await open(tokens.get("main")!)
     const at = "2030-01-01T10:00:00Z"
     const r = await socket.request("batch_update_metadata", {
@@ -298,8 +311,11 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
       ]
     })
     expect(r.result).toEqual({})
-    const manifest = (await socket.request("get_manifest")).result
-    expect(manifest.metadata.map((m: any) => m.key)).toEqual(["big", "load"])
+    const stored = await srv.run(Effect.flatMap(AgentReportRepo, (repo) => repo.listMetadata(agentId)))
+    expect(stored.map((m) => [m.key, m.value.length, m.error])).toEqual([
+      ["big", 2048, "value of 3000 bytes exceeded 2048 bytes"],
+      ["load", 3, ""]
+    ])
     const bad = await socket.request("batch_update_metadata", { metadata: [{ key: "", result: { collected_at: "yesterday" } }] })
     expect(bad.error.detail).toContain("metadata.0.key")
     expect(bad.error.detail).toContain("metadata.0.result.collected_at")

@@ -106,7 +106,8 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   logs_overflowed: toBool(r.logs_overflowed),
   expanded_directory: (r.expanded_directory as string | undefined) ?? "",
   subsystems: fromJson(r.subsystems, []),
-  script_results: fromJson(r.script_results, {})
+  script_results: fromJson(r.script_results, {}),
+  metadata: fromJson(r.metadata, [])
 })
 
 const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)

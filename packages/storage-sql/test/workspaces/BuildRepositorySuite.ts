@@ -86,7 +86,7 @@ const agent = (resourceId: string, name: string, overrides: Partial<WorkspaceAge
   apps: [{ id: randomUUID(), slug: "code", display_name: "Code", url: "http://localhost:8080" } as never],
   scripts: [], lifecycle_state: "created", first_connected_at: null, last_connected_at: null, disconnected_at: null,
   started_at: null, ready_at: null, version: "", api_version: "", logs_length: 0, logs_overflowed: false,
-  expanded_directory: "", subsystems: [], script_results: {}, ...overrides
+  expanded_directory: "", subsystems: [], script_results: {}, metadata: [], ...overrides
 })
 
 /** A workspace with one build whose job ended in `state`, of `transition` and `cost`. */
