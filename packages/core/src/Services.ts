@@ -30,6 +30,7 @@ import { AgentAuth } from "./agents/AgentAuth.js"
 import { Agents } from "./agents/Agents.js"
 import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentManifests } from "./agents/Manifest.js"
+import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 import { AgentReports } from "./agents/Reports.js"
 
 const services = Layer.mergeAll(
@@ -49,7 +50,9 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
   Layer.provideMerge(templateVersions)
 )
 
-const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, AgentConnectionMonitor.Default).pipe(
+const watch = Layer.mergeAll(
+  WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, AgentConnectionMonitor.Default, AgentMetadataWatch.Default
+).pipe(
   Layer.provideMerge(AgentManifests.Default),
   Layer.provideMerge(AgentReports.Default),
   Layer.provideMerge(workspaces)

@@ -16,7 +16,7 @@ import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
 import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
-import { AgentRpcApi } from "./agents/RpcApi.js"
+import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -40,6 +40,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentsApi)
   .add(AgentMeApi)
   .add(AgentRpcApi)
+  .add(AgentMetadataApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -31,13 +31,13 @@ import { WorkspacesHttp } from "./workspaces/Http.js"
 import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
 import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
-import { AgentRpcHttp } from "./agents/RpcHttp.js"
+import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentRpcHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentRpcHttp, AgentMetadataHttp
 ]
 
 export interface WorkbayHandlerShape {

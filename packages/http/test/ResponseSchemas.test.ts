@@ -914,6 +914,26 @@ const rows: ReadonlyArray<Row> = [
     return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/manifest")
   }),
 
+  row("agentMetadata.watchMetadata", "GET /api/v2/workspaceagents/:workspaceagent/watch-metadata", 200, "[WorkspaceAgentMetadata]", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+    const sse = await readEvents(`${w.srv.url}/api/v2/workspaceagents/${agent.id}/watch-metadata`, { [SESSION_HEADER]: w.owner.token! })
+    await eventually(() => sse.events.some((e) => e.event === "data"))
+    await sse.stop()
+    expect(sse.response.headers.get("content-type")).toBe("text/event-stream")
+    return { status: sse.response.status, body: sse.events.find((e) => e.event === "data")!.data, headers: sse.response.headers }
+  }),
+  row("agentMetadata.watchMetadataWs", "GET /api/v2/workspaceagents/:workspaceagent/watch-metadata-ws", 101, "[WorkspaceAgentMetadata]", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/${agent.id}/watch-metadata-ws`, { [SESSION_HEADER]: w.owner.token! })
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.close()
+    const data = JSON.parse(ws.messages[0]!)
+    expect(Object.keys(data).sort()).toEqual(["data", "type"])
+    return { status: 101, body: data.data, headers: new Headers() }
+  }),
+
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
     await w.owner.get("/audit?limit=1000"),

@@ -192,6 +192,9 @@ export const metadataRecord = (item: MetadataUpdate["metadata"][number]): AgentM
   }
 }
 
+/** The PubSub channel of an agent's metadata reports: `agentmeta_` and the id's 32 hex digits. */
+export const agentMetadataChannel = (agentId: string): string => `agentmeta_${agentId.replaceAll("-", "").toLowerCase()}`
+
 /** A report the service refused: answered as the request's error. */
 export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRefused", {
   message: Schema.String,
@@ -250,6 +253,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
           })
         }
         yield* repo.putMetadata(session.agent.id, items)
+        yield* pubsub.publish(agentMetadataChannel(session.agent.id), "changed")
         return {}
       }).pipe(span("AgentReports.batchUpdateMetadata"))
 

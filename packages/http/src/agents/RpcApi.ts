@@ -6,9 +6,11 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { AgentManifest } from "@workbay/core"
+import { Schema } from "effect"
 import { Audited } from "../Audit.js"
-import { BadRequest, Forbidden, NotFound } from "../Common.js"
-import { AgentAuthentication } from "../Security.js"
+import { BadRequest, Forbidden, NotFound, uuid } from "../Common.js"
+import { AgentAuthentication, Authentication } from "../Security.js"
+import { EventStreamSchema } from "../ServerSentEvents.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
 export class AgentRpcApi extends HttpApiGroup.make("agentRpc")
@@ -21,5 +23,24 @@ export class AgentRpcApi extends HttpApiGroup.make("agentRpc")
   .addError(Forbidden)
   .addError(NotFound)
   .middleware(AgentAuthentication)
+  .prefix("/api/v2")
+{}
+
+const AgentPath = Schema.Struct({ workspaceagent: uuid("Workspace agent id") })
+
+/**
+ * Watching an agent's metadata values (users, with `read` on the workspace): server-sent events
+ * (`event: data`, the list as `data`) or a WebSocket (each message `{type: "data", data: [...]}`).
+ */
+export class AgentMetadataApi extends HttpApiGroup.make("agentMetadata")
+  .add(HttpApiEndpoint.get("watchMetadata", "/workspaceagents/:workspaceagent/watch-metadata").setPath(AgentPath).addSuccess(EventStreamSchema))
+  .add(
+    HttpApiEndpoint.get("watchMetadataWs", "/workspaceagents/:workspaceagent/watch-metadata-ws").setPath(AgentPath)
+      .addSuccess(WebSocketUpgradeSchema)
+  )
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .middleware(Authentication)
   .prefix("/api/v2")
 {}

@@ -1,9 +1,10 @@
 /** Handlers of the agent connection group: the socket is bridged to the core's protocol (`serveAgentConnection`). */
-import { AgentManifests, serveAgentConnection } from "@workbay/core"
-import { Effect } from "effect"
+import { AgentManifests, AgentMetadataWatch, serveAgentConnection } from "@workbay/core"
+import { Effect, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { CloseCode, upgradeWebSocket } from "../WebSocket.js"
+import { eventStream } from "../ServerSentEvents.js"
+import { CloseCode, streamSession, upgradeWebSocket } from "../WebSocket.js"
 
 /** The close reason of a connection whose agent's token stopped working. */
 const REPLACED_REASON = "The agent was replaced by a newer build, or its workspace was deleted."
@@ -17,4 +18,14 @@ export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
       )
     ),
   manifest: () => Effect.flatMap(AgentManifests, (m) => m.manifest)
+})
+
+const metadata = (agent: string) => Effect.flatMap(AgentMetadataWatch, (w) => w.watch(agent))
+
+export const AgentMetadataHttp = implement(WorkbayApi, "agentMetadata", {
+  watchMetadata: ({ path }) =>
+    Effect.flatMap(metadata(path.workspaceagent), (lists) => eventStream(Stream.map(lists, (data) => ({ event: "data", data })))),
+  watchMetadataWs: ({ path }) =>
+    Effect.flatMap(metadata(path.workspaceagent), (lists) =>
+      upgradeWebSocket(streamSession(Stream.map(lists, (data) => `{"type":"data","data":${data}}`))))
 })

@@ -7,7 +7,11 @@
 import { AgentReportRepo, type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectResponse, type ServiceTestServer, startWithOwner, type TestUser } from "../support.js"
+import {
+  type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, SESSION_HEADER, startWithOwner, type TestUser,
+  uniqueName, UNKNOWN_ID
+} from "../support.js"
+import { readEvents } from "../sse.js"
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually, refusal, type WsResult } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
@@ -320,6 +324,51 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     expect(bad.error.detail).toContain("metadata.0.key")
     expect(bad.error.detail).toContain("metadata.0.result.collected_at")
     await socket.close()
+  })
+
+  it("watch-metadata (server-sent events and WebSocket) sends the template's items at once, then the reported values", async () => {
+    const { w, tokens } = await workspace()
+    const agentId = (await agentRecord(w.id, "main")).id as string
+    const sse = await readEvents(`${srv.url}/api/v2/workspaceagents/${agentId}/watch-metadata`, { [SESSION_HEADER]: dev.client.token! })
+    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/watch-metadata-ws`, { [SESSION_HEADER]: dev.client.token! })
+    const dataOf = () => sse.events.filter((e) => e.event === "data").map((e) => e.data)
+    await eventually(() => dataOf().length === 1 && ws.messages.length === 1)
+    const first = dataOf()[0]
+    expect(first.map((m: any) => [m.description.key, m.result.value, m.result.collected_at])).toEqual([
+      ["load", "", "0001-01-01T00:00:00Z"],
+      ["disk", "", "0001-01-01T00:00:00Z"]
+    ])
+    expect(first[0].description).toEqual({ key: "load", display_name: "Load", script: "cat /proc/loadavg", interval: 5, timeout: 5 })
+    expect(JSON.parse(ws.messages[0]!)).toEqual({ type: "data", data: first })
+    const socket = await open(tokens.get("main")!)
+    await socket.request("batch_update_metadata", {
+      metadata: [
+        { key: "load", result: { collected_at: "2030-01-01T10:00:00Z", age: 1, value: "0.5", error: "" } },
+        { key: "extra", result: { collected_at: "2030-01-01T10:00:00Z", value: "x" } }
+      ]
+    })
+    await eventually(() => dataOf().length === 2 && ws.messages.length === 2)
+    const second = dataOf()[1]
+    expect(second.map((m: any) => [m.description.key, m.result.value])).toEqual([["load", "0.5"], ["disk", ""], ["extra", "x"]])
+    expect(second[0].result).toEqual({ collected_at: "2030-01-01T10:00:00.000Z", age: 1, value: "0.5", error: "" })
+    expect(JSON.parse(ws.messages[1]!).data).toEqual(second)
+    await sse.stop()
+    ws.socket.close()
+    await socket.close()
+  })
+
+  it("watch-metadata answers 401 without a token, 404 to who may not read the workspace or for an unknown agent, 400 for a bad id", async () => {
+    const { w, tokens } = await workspace()
+    const agentId = (await agentRecord(w.id, "main")).id as string
+    const stranger = await createUser(owner, { username: uniqueName("rpc-stranger") })
+    expectResponse(await dev.client.as(undefined).get(`/workspaceagents/${agentId}/watch-metadata`), 401)
+    expectResponse(await dev.client.as(tokens.get("main")!).get(`/workspaceagents/${agentId}/watch-metadata`), 401)
+    expectResponse(await stranger.client.get(`/workspaceagents/${agentId}/watch-metadata`), 404)
+    expectResponse(await dev.client.get(`/workspaceagents/${UNKNOWN_ID}/watch-metadata`), 404)
+    expectValidations(await dev.client.get("/workspaceagents/not-a-uuid/watch-metadata"), ["workspaceagent"])
+    expect((await refusal(connect(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/watch-metadata-ws`, {
+      [SESSION_HEADER]: stranger.client.token!
+    }))).status).toBe(404)
   })
 
   it("update_stats answers the report interval; GET /deployment/stats sums the reports", async () => {

@@ -343,6 +343,11 @@ export const definitions: Record<string, JsonSchema> = {
     "troubleshooting_url", "subsystems", "health", "display_apps", "log_sources", "scripts", "startup_script_behavior"
   ]),
   AgentGitSSHKey: object({ private_key: string, public_key: string }, ["private_key", "public_key"]),
+  WorkspaceAgentMetadata: object({
+    result: object({ collected_at: dateTime, age: integer, value: string, error: string }, ["collected_at", "age", "value", "error"]),
+    description: object({ display_name: string, key: string, script: string, interval: integer, timeout: integer },
+      ["display_name", "key", "script", "interval", "timeout"])
+  }, ["result", "description"]),
   // agentsdk.Manifest.
   AgentManifest: object({
     agent_id: uuid, agent_name: string, owner_name: string, workspace_id: uuid, workspace_name: string, git_auth_configs: integer,
