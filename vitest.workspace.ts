@@ -6,6 +6,7 @@ export default defineWorkspace([
   "packages/storage-sqlite",
   "packages/storage-postgres",
   "packages/http",
+  "packages/agent",
   "packages/server",
   "examples"
 ])

@@ -39,6 +39,17 @@ await build({
   external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate"]
 })
 
+// The reference agent (packages/agent): one script its bin runs, and the credentials route names.
+await build({
+  ...common,
+  entryPoints: ["packages/agent/src/index.ts"],
+  outfile: "packages/agent/dist/workbay-agent.mjs",
+  format: "esm",
+  // ws is CommonJS: its requires of Node's modules need a real require in an ES module.
+  banner: { js: "import { createRequire as __agentRequire } from 'node:module'; const require = __agentRequire(import.meta.url);" },
+  external: ["bufferutil", "utf-8-validate"]
+})
+
 await build({
   ...common,
   entryPoints: ["packages/server/src/launch.ts"],

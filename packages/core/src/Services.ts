@@ -28,6 +28,7 @@ import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 import { WorkspaceWatch } from "./workspaces/Watch.js"
 import { AgentAuth } from "./agents/AgentAuth.js"
 import { Agents } from "./agents/Agents.js"
+import { InstanceIdentity } from "./agents/InstanceIdentity.js"
 import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
@@ -51,7 +52,8 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
 )
 
 const watch = Layer.mergeAll(
-  WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, AgentConnectionMonitor.Default, AgentMetadataWatch.Default
+  WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, InstanceIdentity.Default, AgentConnectionMonitor.Default,
+  AgentMetadataWatch.Default
 ).pipe(
   Layer.provideMerge(AgentManifests.Default),
   Layer.provideMerge(AgentReports.Default),

@@ -134,6 +134,14 @@ export interface SettingsShape {
   readonly disableWorkspaceSharing: boolean
   readonly disableChatSharing: boolean
 
+  // Cloud instance identity of agents (trust roots; none configured refuses that kind)
+  /** PEM certificates of AWS regions whose keys sign instance identity documents (RSA SHA-256). */
+  readonly awsInstanceIdentityCertificates: ReadonlyArray<string>
+  /** PEM certificates an Azure attested document's signer must chain to (roots, or intermediates one trusts). */
+  readonly azureInstanceIdentityCertificates: ReadonlyArray<string>
+  /** Google's identity token keys: JWKS JSON, a JSON map of key ids to PEM certificates, or PEM certificates or keys. */
+  readonly googleInstanceIdentityKeys: ReadonlyArray<string>
+
   // Identity of this deployment
   readonly version: string
   readonly deploymentId: string
@@ -232,6 +240,10 @@ export const defaultSettings: SettingsShape = {
   hideAiTasks: false,
   disableWorkspaceSharing: false,
   disableChatSharing: false,
+
+  awsInstanceIdentityCertificates: [],
+  azureInstanceIdentityCertificates: [],
+  googleInstanceIdentityKeys: [],
 
   version: "v0.1.0",
   deploymentId: "00000000-0000-4000-8000-000000000000",

@@ -3,6 +3,7 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
+  AgentCommand,
   agentConnectionMonitorPeriodic, type AgentMonitorOptions, type Auth, HangDetector, lifecycleExecutorPeriodic, type LifecycleOptions, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
   ProvisionerWorkers, Retention, type RetentionOptions, ServicesLive, Settings, type SettingsShape, workbayProvisioner,
   type WorkerOptions
@@ -31,13 +32,14 @@ import { WorkspacesHttp } from "./workspaces/Http.js"
 import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
 import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
+import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentRpcHttp, AgentMetadataHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp, AgentRpcHttp, AgentMetadataHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -106,6 +108,12 @@ export interface WorkbayOptions {
    * Default: on.
    */
   readonly workers?: false | WorkerOptions | undefined
+  /**
+   * The command the external agent credentials route answers, before `--url <access URL> --token
+   * <token>`: how a user starts an agent on their own machine. Default `npx -y @workbay/agent`;
+   * the standalone server gives the path of its own agent bundle.
+   */
+  readonly agentCommand?: string | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -119,7 +127,8 @@ export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options:
         PasswordHasher.scrypt(options.passwordHashCost),
         options.mail ?? MailSender.log,
         IdGenerator.layer,
-        Provisioners.layer(options.provisioners ?? [workbayProvisioner])
+        Provisioners.layer(options.provisioners ?? [workbayProvisioner]),
+        options.agentCommand === undefined ? Layer.empty : Layer.succeed(AgentCommand, options.agentCommand)
       )
     )
   )

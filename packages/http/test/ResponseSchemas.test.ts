@@ -17,6 +17,7 @@ import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeValidator, type SchemaName } from "./schemas/ResponseSchemas.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
+import { withIdentityServer } from "./agents/identityServer.js"
 import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 import {
   addMemberWithRoles,
@@ -896,6 +897,16 @@ const rows: ReadonlyArray<Row> = [
     const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
     return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/gitsshkey")
   }),
+  // Instance identity needs trust roots: each row on a server of its own that has them.
+  row("agentIdentity.aws", "POST /api/v2/workspaceagents/aws-instance-identity", 200, "AuthenticateResponse", () =>
+    withIdentityServer((s) => s.aws())
+  ),
+  row("agentIdentity.azure", "POST /api/v2/workspaceagents/azure-instance-identity", 200, "AuthenticateResponse", () =>
+    withIdentityServer((s) => s.azure())
+  ),
+  row("agentIdentity.google", "POST /api/v2/workspaceagents/google-instance-identity", 200, "AuthenticateResponse", () =>
+    withIdentityServer((s) => s.google())
+  ),
 
   // The agent connection's row checks the answer of `get_manifest`, after reports that fill the Agent record's times.
   row("agentRpc.rpc", "GET /api/v2/workspaceagents/me/rpc", 101, "AgentManifest", async (w) => {

@@ -1,6 +1,8 @@
 /** Server configuration from flags and environment variables (flags win). */
+import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { join, resolve } from "node:path"
+import { existsSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import { Duration } from "effect"
 
 /** A setting as given: its value and where it came from. */
@@ -35,6 +37,20 @@ export interface ServerConfig {
   }
   /** The deployment setting `disable_workspace_sharing` when given by flag or environment; absent keeps it off. */
   readonly disableWorkspaceSharing?: GivenSetting<boolean> | undefined
+  /**
+   * Trust roots of agents' cloud instance identity, read from the files the flags name (absent:
+   * none, and that kind of identity is refused). See docs/agents.md, "Instance identity".
+   */
+  readonly instanceIdentity: {
+    /** PEM certificates of AWS regions. */
+    readonly aws?: GivenSetting<string> | undefined
+    /** PEM certificates an Azure attested document's signer must chain to. */
+    readonly azure?: GivenSetting<string> | undefined
+    /** Google's keys: JWKS JSON, a JSON map of key ids to PEM certificates, or PEM. */
+    readonly google?: GivenSetting<string> | undefined
+  }
+  /** The command the external agent credentials route answers (see `agentCommandOf`); undefined: found at start. */
+  readonly agentCommand: string | undefined
 }
 
 /** Every option: flag, environment variable, default and meaning. Drives parsing and `--help`. */
@@ -54,7 +70,11 @@ export const options = [
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
   { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
   { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." },
-  { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." }
+  { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." },
+  { flag: "aws-instance-identity-certificates", env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)." },
+  { flag: "azure-instance-identity-certificates", env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)." },
+  { flag: "google-instance-identity-keys", env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS", default: "", help: "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)." },
+  { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." }
 ] as const
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
@@ -116,6 +136,20 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${flag} (use true or false).`)
     return { value: truthy(text), source: fromFlag !== undefined ? "flag" : "env" }
   }
+  /** The text of the file a flag or variable names; undefined when neither is set. */
+  const fileOf = (
+    flag: "aws-instance-identity-certificates" | "azure-instance-identity-certificates" | "google-instance-identity-keys"
+  ): GivenSetting<string> | undefined => {
+    const o = options.find((x) => x.flag === flag)!
+    const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
+    const path = (fromFlag ?? env[o.env])?.trim()
+    if (path === undefined || path === "") return undefined
+    try {
+      return { value: readFileSync(path, "utf8"), source: fromFlag !== undefined ? "flag" : "env" }
+    } catch (e) {
+      throw new Error(`Cannot read --${flag} file "${path}": ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
   const port = Number(get("port"))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port "${get("port")}".`)
   const provisionerDaemons = Number(get("provisioner-daemons"))
@@ -146,11 +180,33 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       connectionLogs: retentionOf("connection-logs-retention"),
       apiKeys: retentionOf("api-keys-retention")
     },
-    disableWorkspaceSharing: switchOf("disable-workspace-sharing")
+    disableWorkspaceSharing: switchOf("disable-workspace-sharing"),
+    instanceIdentity: {
+      aws: fileOf("aws-instance-identity-certificates"),
+      azure: fileOf("azure-instance-identity-certificates"),
+      google: fileOf("google-instance-identity-keys")
+    },
+    agentCommand: get("agent-command") || undefined
   }
 }
 
 export const sqlitePath = (config: ServerConfig) => join(config.dataDir, "workbay.db")
+
+/**
+ * The command the credentials route answers: the configured one, else this installation's own
+ * agent (its bundle beside the server's, or in the working folder's checkout or node_modules), else
+ * undefined (the service's default, the reference agent from the npm registry).
+ */
+export const agentCommandOf = (config: ServerConfig, entry = process.argv[1]): string | undefined => {
+  if (config.agentCommand !== undefined) return config.agentCommand
+  const candidates = [
+    ...(entry === undefined ? [] : [resolve(dirname(entry), "../../agent")]),
+    resolve("packages/agent"),
+    resolve("node_modules/@workbay/agent")
+  ]
+  const found = candidates.find((dir) => existsSync(join(dir, "dist", "workbay-agent.mjs")))
+  return found === undefined ? undefined : `${process.execPath} ${join(found, "bin", "workbay-agent.mjs")}`
+}
 
 /** A connection URL with its password replaced, for logs. */
 export const redactUrl = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1****@")

@@ -3,7 +3,7 @@ import { makeWorkbay, type Workbay } from "@workbay/http"
 import { createServer, type Server } from "node:http"
 import { hostname } from "node:os"
 import type { AddressInfo } from "node:net"
-import { redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
+import { agentCommandOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
 
 export interface RunningServer {
   readonly server: Server
@@ -29,6 +29,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
   const { auditLogs, connectionLogs, apiKeys } = config.retention
   const sharing = config.disableWorkspaceSharing
+  const identity = config.instanceIdentity
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
@@ -36,14 +37,21 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.value } : {}),
       ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
       ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.value } : {}),
+      ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: [identity.aws.value] } : {}),
+      ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: [identity.azure.value] } : {}),
+      ...(identity.google !== undefined ? { googleInstanceIdentityKeys: [identity.google.value] } : {}),
       valueSources: {
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),
-        ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.source } : {})
+        ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.source } : {}),
+        ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: identity.aws.source } : {}),
+        ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: identity.azure.source } : {}),
+        ...(identity.google !== undefined ? { googleInstanceIdentityKeys: identity.google.source } : {})
       }
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
+    agentCommand: agentCommandOf(config),
     // Named after the host, so each replica's workers have their own daemon rows.
     workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: hostname() }
   })

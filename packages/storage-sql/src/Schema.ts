@@ -592,6 +592,14 @@ export const migration0014 = (_types: DialectTypes): ReadonlyArray<string> => [
      FROM workspaces WHERE deleted = FALSE GROUP BY template_id`
 ]
 
+/**
+ * 0015: agents' cloud instance ids, for the instance identity routes (a signed document names the
+ * instance; the route finds its agents by this index).
+ */
+export const migration0015 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `ALTER TABLE workspace_agents ADD COLUMN instance_id TEXT NOT NULL DEFAULT ''`,
+  `CREATE INDEX workspace_agents_instance ON workspace_agents (instance_id)`
+]
 
 /**
  * Migration 0017: what an agent reports over its connection (docs/agents.md, "The agent

@@ -36,6 +36,11 @@ export class AgentRepo extends Context.Tag("@workbay/core/AgentRepo")<AgentRepo,
   readonly findByTokenHash: (hash: string) => Effect.Effect<Option.Option<AgentInBuild>>
   /** The agent with this id, with what it belongs to. */
   readonly findById: (id: string) => Effect.Effect<Option.Option<AgentInBuild>>
+  /**
+   * The agents running on a cloud instance: those with this `instance_id` in the latest build of
+   * a non-deleted workspace, with what they belong to.
+   */
+  readonly findByInstanceId: (instanceId: string) => Effect.Effect<ReadonlyArray<AgentInBuild>>
   /** Replaces an agent's token hash (the previous token stops working). */
   readonly setTokenHash: (agentId: string, hash: string, now: Date) => Effect.Effect<void>
 }>() {}

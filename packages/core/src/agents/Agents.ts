@@ -3,7 +3,7 @@
  * `read` on its workspace; an external agent's credentials need `update` on it (who may change
  * the workspace may run its agent).
  */
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Context, Effect, Option, Schema } from "effect"
 import { authorize, authorizeRead } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, NotFound } from "../Errors.js"
@@ -34,9 +34,17 @@ export class ExternalAgentCredentialsWire extends Schema.Class<ExternalAgentCred
 /** The package and bin of the reference agent (packages/agent). */
 export const AGENT_COMMAND = "npx -y @workbay/agent"
 
-/** The command that starts the reference agent against `accessUrl` with `token`. */
-export const agentCommand = (accessUrl: string, token: string): string =>
-  `${AGENT_COMMAND} --url ${accessUrl.replace(/\/+$/, "")} --token ${token}`
+/**
+ * The command the credentials route answers, before `--url ... --token ...`: the reference agent
+ * from the npm registry unless the embedder names another (the standalone server: its own bundle).
+ */
+export class AgentCommand extends Context.Reference<AgentCommand>()("@workbay/core/AgentCommand", {
+  defaultValue: () => AGENT_COMMAND
+}) {}
+
+/** `command` with the flags that start the reference agent against `accessUrl` with `token`. */
+export const agentCommand = (command: string, accessUrl: string, token: string): string =>
+  `${command} --url ${accessUrl.replace(/\/+$/, "")} --token ${token}`
 
 /** The wire record of an agent as its build's resource shows it, at `now`. */
 export const toAgent = (found: AgentInBuild, now: number): WorkspaceAgent =>
@@ -93,7 +101,8 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
           { agent_token: agent.auth_token_hash },
           { agent_token: hash }
         )
-        return new ExternalAgentCredentialsWire({ agent_token: token, command: agentCommand(settings.accessUrl, token) })
+        const command = agentCommand(yield* AgentCommand, settings.accessUrl, token)
+        return new ExternalAgentCredentialsWire({ agent_token: token, command })
       }).pipe(span("Agents.externalCredentials"))
 
     /** GET /workspaceagents/me/gitsshkey: the workspace owner's key pair, made on first use. */

@@ -132,6 +132,7 @@ const notifications = group("Notifications", "notifications", "Configure how not
 const notificationsEmail = group("Email", "email", "Configure how email notifications are sent.", notifications)
 const notificationsEmailAuth = group("Email Authentication", "emailAuth", "Configure SMTP authentication options.", notificationsEmail)
 const inbox = group("Inbox", "inbox", "", notifications)
+const instanceIdentity = group("Instance Identity", "instanceIdentity", "Trust roots of the signed documents agents on cloud instances exchange for their token.")
 
 // ---------------------------------------------------------------------------
 // Option table
@@ -260,7 +261,10 @@ const spec: ReadonlyArray<OptionSpec> = [
   { setting: "enableTerraformDebugMode", name: "Enable Terraform debug mode", description: "Allow administrators to enable Terraform debug output.", flag: "enable-terraform-debug-mode", yaml: "enableTerraformDebugMode", group: logging, kind: "bool", path: "enable_terraform_debug_mode" },
   { setting: "hideAiTasks", name: "Hide AI Tasks", description: "Hide AI tasks from the dashboard.", flag: "hide-ai-tasks", yaml: "hideAITasks", group: client, kind: "bool", path: "hide_ai_tasks" },
   { setting: "disableWorkspaceSharing", name: "Disable Workspace Sharing", description: "Disable workspace sharing. Workspace ACL checking is disabled and only owners can access their workspaces.", flag: "disable-workspace-sharing", yaml: "disableWorkspaceSharing", group: general, kind: "bool", path: "disable_workspace_sharing" },
-  { setting: "disableChatSharing", name: "Disable Chat Sharing", description: "Disable sharing of AI chats with other users.", flag: "disable-chat-sharing", yaml: "disableChatSharing", group: general, kind: "bool", path: "disable_chat_sharing" }
+  { setting: "disableChatSharing", name: "Disable Chat Sharing", description: "Disable sharing of AI chats with other users.", flag: "disable-chat-sharing", yaml: "disableChatSharing", group: general, kind: "bool", path: "disable_chat_sharing" },
+  { setting: "awsInstanceIdentityCertificates", name: "AWS Instance Identity Certificates", description: "PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token (the flag names a file). None: refused.", flag: "aws-instance-identity-certificates", yaml: "awsCertificates", group: instanceIdentity, kind: "strings" },
+  { setting: "azureInstanceIdentityCertificates", name: "Azure Instance Identity Certificates", description: "PEM certificates an Azure attested document's signer must chain to (the flag names a file). None: refused.", flag: "azure-instance-identity-certificates", yaml: "azureCertificates", group: instanceIdentity, kind: "strings" },
+  { setting: "googleInstanceIdentityKeys", name: "Google Instance Identity Keys", description: "Keys of Google's instance identity tokens: JWKS JSON, a JSON map of key ids to PEM certificates, or PEM (the flag names a file). None: refused.", flag: "google-instance-identity-keys", yaml: "googleKeys", group: instanceIdentity, kind: "strings" }
 ]
 
 // ---------------------------------------------------------------------------

@@ -139,6 +139,11 @@ export interface ProvisionedAgent {
   readonly name: string
   /** The agent runs outside the provisioner's infrastructure; its owner starts it with its token. */
   readonly external: boolean
+  /**
+   * The cloud instance the agent runs on (an EC2 instance id, an Azure VM id, a Compute Engine
+   * instance id), for the instance identity routes; "" when none.
+   */
+  readonly instance_id: string
   readonly operating_system: string
   readonly architecture: string
   readonly directory: string

@@ -110,6 +110,7 @@ const Metadata = map({
 const Agent = map({
   name,
   external: opt(bool),
+  instance_id: opt(str),
   operating_system: opt(oneOf("linux", "darwin", "windows")),
   architecture: opt(oneOf("amd64", "arm64", "armv7", "386")),
   directory: opt(str),

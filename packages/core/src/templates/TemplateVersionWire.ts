@@ -112,6 +112,7 @@ export class WorkspaceAgent extends Schema.Class<WorkspaceAgent>("WorkspaceAgent
   ),
   name: Schema.String,
   resource_id: Schema.UUID,
+  instance_id: omitEmpty(Schema.String),
   architecture: Schema.String,
   environment_variables: Schema.Record({ key: Schema.String, value: Schema.String }),
   operating_system: Schema.String,
@@ -242,6 +243,8 @@ export const agentProps = (agent: ImportedAgent, resource: ImportedResource): Wi
     startup_script_behavior: agent.startup_script_behavior
   }
   putNonEmpty(props, "directory", agent.directory)
+  // Stored imports made before instance ids existed have none.
+  putNonEmpty(props, "instance_id", agent.instance_id)
   return props
 }
 

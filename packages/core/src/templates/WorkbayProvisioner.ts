@@ -190,6 +190,7 @@ const resourcesFor = (
     agents: (r.agents ?? []).map((a): ProvisionedAgent => ({
       name: a.name,
       external: a.external ?? false,
+      instance_id: s(a.instance_id),
       operating_system: a.operating_system ?? "linux",
       architecture: a.architecture ?? "amd64",
       directory: s(a.directory),

@@ -70,6 +70,8 @@ export interface WorkspaceAgentRecord {
   readonly resource_id: string
   readonly name: string
   readonly external: boolean
+  /** The cloud instance the agent runs on, for the instance identity routes; "" when none. */
+  readonly instance_id: string
   readonly auth_token_hash: string
   readonly operating_system: string
   readonly architecture: string

@@ -93,6 +93,7 @@ const toStored = (
               resource_id: resourceId,
               name: a.name,
               external: a.external,
+              instance_id: a.instance_id,
               auth_token_hash: hashAgentToken(tokenOf(a.name)),
               operating_system: a.operating_system,
               architecture: a.architecture,

@@ -159,6 +159,7 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
       id: a.id,
       name: a.name,
       external: a.external,
+      instance_id: a.instance_id,
       operating_system: a.operating_system,
       architecture: a.architecture,
       directory: a.directory,

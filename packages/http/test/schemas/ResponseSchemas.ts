@@ -363,6 +363,7 @@ export const definitions: Record<string, JsonSchema> = {
     "scripts"
   ]),
   ExternalAgentCredentials: object({ agent_token: string, command: string }, ["agent_token", "command"]),
+  AuthenticateResponse: object({ session_token: string }, ["session_token"]),
   WorkspaceResource: object({
     id: uuid, created_at: dateTime, job_id: uuid, workspace_transition: { type: "string", enum: ["start", "stop", "delete"] },
     type: string, name: string, hide: boolean, icon: string, agents: omitted(arrayOf(ref("WorkspaceAgent"))),

@@ -2,7 +2,8 @@
  * Workspace agents with what they belong to (resource, build, workspace, the workspace's latest
  * build number), on @effect/sql: what an agent's token and the agent routes resolve. Four reads
  * by key, each on an index (the token hash's unique index, primary keys, the builds' job and
- * (workspace, number) indexes).
+ * (workspace, number) indexes). Agents by cloud instance id go through the instance id's index
+ * (migration 0015).
  */
 import { SqlClient } from "@effect/sql"
 import { type AgentInBuild, AgentRepo, type WorkspaceAgentRecord } from "@workbay/core"
@@ -44,6 +45,22 @@ export const make = Effect.gen(function*() {
     findByTokenHash: (hash) =>
       Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE auth_token_hash = ${hash}`)), inBuild),
     findById: (id) => Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE id = ${id}`)), inBuild),
+    findByInstanceId: (instanceId) =>
+      Effect.gen(function*() {
+        // Agents on no cloud instance have "": that names none of them.
+        if (instanceId === "") return []
+        // On the instance id's index; only agents of latest builds of live workspaces, so an
+        // instance id reused by a later build (or another workspace) names its current agent.
+        const rows = yield* Effect.orDie(reads(sql<Row>`SELECT a.* FROM workspace_agents a
+          JOIN workspace_resources r ON r.id = a.resource_id
+          JOIN workspace_builds b ON b.job_id = r.job_id
+          JOIN workspaces w ON w.id = b.workspace_id
+          WHERE a.instance_id = ${instanceId} AND w.deleted = FALSE
+            AND b.build_number = (SELECT max(l.build_number) FROM workspace_builds l WHERE l.workspace_id = b.workspace_id)
+          ORDER BY a.name, a.id`))
+        const found = yield* Effect.forEach(rows, (row) => inBuild([row]))
+        return found.flatMap((f) => Option.isSome(f) ? [f.value] : [])
+      }),
     setTokenHash: (agentId, hash, now) =>
       Effect.asVoid(Effect.orDie(sql`UPDATE workspace_agents SET auth_token_hash = ${hash}, updated_at = ${now.toISOString()}
         WHERE id = ${agentId}`))

@@ -81,6 +81,7 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   resource_id: r.resource_id as string,
   name: r.name as string,
   external: toBool(r.external),
+  instance_id: (r.instance_id as string | undefined) ?? "",
   auth_token_hash: r.auth_token_hash as string,
   operating_system: r.operating_system as string,
   architecture: r.architecture as string,

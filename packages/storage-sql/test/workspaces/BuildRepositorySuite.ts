@@ -78,8 +78,8 @@ export const build = (w: World, workspaceId: string, jobId: string, overrides: P
   has_external_agent: false, parameters: [], orphan: false, ...overrides
 })
 
-const agent = (resourceId: string, name: string, overrides: Partial<WorkspaceAgentRecord> = {}): WorkspaceAgentRecord => ({
-  id: randomUUID(), created_at: at(4), updated_at: at(4), resource_id: resourceId, name, external: false, auth_token_hash: `hash-${name}`,
+export const agent = (resourceId: string, name: string, overrides: Partial<WorkspaceAgentRecord> = {}): WorkspaceAgentRecord => ({
+  id: randomUUID(), created_at: at(4), updated_at: at(4), resource_id: resourceId, name, external: false, instance_id: "", auth_token_hash: `hash-${name}`,
   operating_system: "linux", architecture: "amd64", directory: "/home/coder", environment_variables: { A: "1" },
   connection_timeout_seconds: 120, troubleshooting_url: "", startup_script_behavior: "blocking",
   display_apps: { vscode: true, vscode_insiders: false, web_terminal: true, ssh_helper: true, port_forwarding_helper: false },

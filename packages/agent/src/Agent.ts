@@ -1,0 +1,292 @@
+/**
+ * The reference agent: connects with its token (or exchanges a cloud instance identity for one),
+ * fetches its manifest over its connection (`/workspaceagents/me/rpc`), runs the start scripts
+ * and reports its lifecycle (starting, then ready, start_error or start_timeout), streams the
+ * scripts' output as logs, runs cron scripts, reports stats and metadata, probes app health
+ * checks, and publishes its node on the coordination connection (`/workspaceagents/me/coordinate`).
+ * Both connections reconnect with backoff. `stop` runs the stop scripts and reports
+ * shutting_down, then off. The protocol is docs/agents.md's.
+ */
+import { randomBytes, randomInt } from "node:crypto"
+import { spawn } from "node:child_process"
+import { type Api, makeApi, tokenFromIdentity } from "./Api.js"
+import { LogSender } from "./Logs.js"
+import type { AgentOptions } from "./Options.js"
+import { runScript, type Script, type ScriptEnvironment, type ScriptRun, scheduleCron } from "./Scripts.js"
+import { Socket } from "./Socket.js"
+
+export const AGENT_VERSION = "0.1.0"
+/** The agent API version this agent speaks (the service's `GET /buildinfo` reports its own). */
+export const AGENT_API_VERSION = "2.0"
+
+export type LifecycleState =
+  | "created" | "starting" | "start_timeout" | "start_error" | "ready" | "shutting_down" | "shutdown_timeout" | "shutdown_error" | "off"
+
+interface App {
+  readonly id: string
+  readonly slug: string
+  readonly healthcheck?: { readonly url: string; readonly interval: number; readonly threshold: number } | undefined
+}
+
+interface MetadataDescription {
+  readonly key: string
+  readonly script: string
+  readonly interval: number
+  readonly timeout: number
+}
+
+/** What the agent reads of its manifest. */
+export interface Manifest {
+  readonly agent_id: string
+  readonly agent_name: string
+  readonly workspace_id: string
+  readonly workspace_name: string
+  readonly directory: string
+  readonly environment_variables: Readonly<Record<string, string>>
+  readonly scripts: ReadonlyArray<Script>
+  readonly apps: ReadonlyArray<App>
+  readonly metadata?: ReadonlyArray<MetadataDescription> | undefined
+  readonly derp_map?: { readonly Regions?: Record<string, unknown> } | undefined
+}
+
+export interface RunningAgent {
+  /** Settles with the lifecycle state the start scripts led to (ready, start_error, start_timeout). */
+  readonly started: Promise<LifecycleState>
+  readonly lifecycle: () => LifecycleState
+  readonly manifest: () => Manifest | undefined
+  /** The nodes of clients that asked to reach this agent, by their id. */
+  readonly peers: ReadonlyMap<string, unknown>
+  readonly stop: () => Promise<void>
+}
+
+const now = () => new Date().toISOString()
+
+/** Runs `script` in `sh -c` within `timeoutSeconds`, answering its output (trimmed) or its error. */
+const collect = (script: string, timeoutSeconds: number, environment: ScriptEnvironment) =>
+  new Promise<{ value: string; error: string }>((resolve) => {
+    const child = spawn("sh", ["-c", script], { cwd: environment.directory, env: { ...process.env, ...environment.env } })
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.stderr.on("data", (d) => (err += d))
+    const timer = setTimeout(() => child.kill("SIGKILL"), Math.max(1, timeoutSeconds) * 1000)
+    child.on("error", (e) => resolve({ value: "", error: e.message }))
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolve({ value: out.trim(), error: code === 0 ? "" : err.trim() || `exit code ${code}` })
+    })
+  })
+
+export const startAgent = async (options: AgentOptions): Promise<RunningAgent> => {
+  const log = options.log ?? ((line: string) => process.stderr.write(`workbay-agent: ${line}\n`))
+  let token = options.auth === "token" ? options.token! : await tokenFromIdentity(options)
+  const api: Api = makeApi(options.url, () => token)
+  const logs = new LogSender(api, log)
+  let lifecycle: LifecycleState = "created"
+  let manifest: Manifest | undefined
+  const timers = new Set<NodeJS.Timeout>()
+  const every = (ms: number, run: () => void) => {
+    const t = setInterval(run, ms)
+    t.unref()
+    timers.add(t)
+  }
+  let stopped = false
+
+  const reportLifecycle = (state: LifecycleState) => {
+    lifecycle = state
+    return rpc.call("update_lifecycle", { lifecycle: { state, changed_at: now() } }).catch((e) => log(`lifecycle ${state}: ${String(e)}`))
+  }
+  const reportScript = (run: ScriptRun) =>
+    rpc.call("script_completed", { timing: run }).catch((e) => log(`script result: ${String(e)}`))
+
+  const rpc: Socket = new Socket({
+    url: options.url,
+    path: "/workspaceagents/me/rpc",
+    token: () => token,
+    log,
+    onOpen: async (socket) => {
+      // After a reconnection the service learns the current state again.
+      if (lifecycle !== "created") await socket.call("update_lifecycle", { lifecycle: { state: lifecycle, changed_at: now() } })
+    },
+    onClose: ({ unauthorized }) => void (unauthorized && refused())
+  })
+
+  /**
+   * The service refused the token: with a token given, the agent's build was replaced (or its
+   * workspace stopped), so the agent stops; with an instance identity, it asks for a new token
+   * and connects again, and stops if the service knows the instance no more.
+   */
+  let exchanging: Promise<void> | undefined
+  const refused = () => {
+    if (stopped || exchanging !== undefined) return
+    if (options.auth === "token") {
+      log("the service refused the agent token (a newer build replaced this agent?): stopping")
+      void running.stop()
+      return
+    }
+    exchanging = tokenFromIdentity(options).then((fresh) => {
+      token = fresh
+      rpc.reconnect()
+      coordinate.reconnect()
+    }, (e) => {
+      log(`exchanging the instance identity again failed, stopping: ${String(e)}`)
+      void running.stop()
+    }).finally(() => void (exchanging = undefined))
+  }
+
+  const peers = new Map<string, unknown>()
+  let node: Record<string, unknown> | undefined
+  const coordinate = new Socket({
+    url: options.url,
+    path: "/workspaceagents/me/coordinate",
+    token: () => token,
+    log,
+    onOpen: (socket) => {
+      if (node !== undefined) socket.send({ type: "node", node })
+    },
+    onClose: ({ unauthorized }) => void (unauthorized && refused()),
+    onMessage: (message) => {
+      if (message.type === "peer_update" && typeof message.peer_id === "string") {
+        if (message.node === null || message.kind === "disconnected") peers.delete(message.peer_id)
+        else peers.set(message.peer_id, message.node)
+      }
+    }
+  })
+
+  const startUp = async (): Promise<LifecycleState> => {
+    manifest = await rpc.call<Manifest>("get_manifest")
+    const environment: ScriptEnvironment = {
+      directory: manifest.directory === "" ? options.directory : manifest.directory.replace(/^~(?=\/|$)/, options.directory),
+      env: { ...manifest.environment_variables, WORKBAY_AGENT_URL: options.url, WORKBAY_WORKSPACE_NAME: manifest.workspace_name },
+      logDir: options.logDir,
+      logs
+    }
+    await rpc.call("update_startup", {
+      startup: { version: AGENT_VERSION, expanded_directory: environment.directory, subsystems: [] }
+    }).catch((e) => log(`startup report: ${String(e)}`))
+
+    // The node others reach this agent by: its identity on the coordination connection.
+    const regions = Object.keys(manifest.derp_map?.Regions ?? {})
+    node = {
+      id: randomInt(1, 2 ** 47),
+      key: `nodekey:${randomBytes(32).toString("hex")}`,
+      disco: `discokey:${randomBytes(32).toString("hex")}`,
+      preferred_derp: regions.length === 0 ? 0 : Number(regions[0]),
+      addresses: [],
+      allowed_ips: [],
+      endpoints: []
+    }
+    coordinate.send({ type: "node", node })
+
+    await reportLifecycle("starting")
+    for (const script of manifest.scripts) {
+      await logs.source({ id: script.log_source_id, display_name: script.display_name, icon: "" }).catch((e) =>
+        log(`log source ${script.display_name}: ${String(e)}`))
+    }
+    const runs = await Promise.all(manifest.scripts.filter((s) => s.run_on_start).map(async (script) => {
+      const run = await runScript(script, environment)
+      await reportScript(run)
+      return run
+    }))
+    await logs.flush()
+    const state: LifecycleState = runs.some((r) => r.status === "timed_out")
+      ? "start_timeout"
+      : runs.some((r) => r.status !== "ok")
+      ? "start_error"
+      : "ready"
+    if (stopped) return lifecycle
+    await reportLifecycle(state)
+
+    const cron = scheduleCron(manifest.scripts, environment, (run) => void reportScript(run), log)
+    stopCron = cron.stop
+
+    // Stats: what this agent knows of its own sessions (none: it serves no terminal) at the interval the service asks.
+    const sendStats = async () => {
+      const answer = await rpc.call<{ report_interval_seconds?: number }>("update_stats", {
+        stats: {
+          connections_by_proto: {}, connection_count: 0, connection_median_latency_ms: 0, rx_packets: 0, rx_bytes: 0,
+          tx_packets: 0, tx_bytes: 0, session_count_vscode: 0, session_count_jetbrains: 0, session_count_reconnecting_pty: 0,
+          session_count_ssh: 0
+        }
+      }).catch(() => undefined)
+      const seconds = answer?.report_interval_seconds ?? 30
+      if (!stopped && seconds > 0) {
+        const t = setTimeout(() => void sendStats(), seconds * 1000)
+        t.unref()
+        timers.add(t)
+      }
+    }
+    void sendStats()
+
+    for (const m of manifest.metadata ?? []) {
+      const collectOne = async () => {
+        const result = await collect(m.script, m.timeout, environment)
+        await rpc.call("batch_update_metadata", {
+          metadata: [{ key: m.key, result: { collected_at: now(), age: 0, value: result.value, error: result.error } }]
+        }).catch((e) => log(`metadata ${m.key}: ${String(e)}`))
+      }
+      void collectOne()
+      if (m.interval > 0) every(m.interval * 1000, () => void collectOne())
+    }
+
+    for (const app of manifest.apps) {
+      const check = app.healthcheck
+      if (check === undefined || check.url === "" || check.interval <= 0) continue
+      let failures = 0
+      let reported = "initializing"
+      const probe = async () => {
+        const ok = await fetch(check.url, { signal: AbortSignal.timeout(Math.max(1, check.interval) * 1000) })
+          .then((r) => r.status < 500, () => false)
+        failures = ok ? 0 : failures + 1
+        const health = ok ? "healthy" : failures >= Math.max(1, check.threshold) ? "unhealthy" : reported
+        if (health !== reported) {
+          reported = health
+          await rpc.call("batch_update_app_health", { updates: [{ id: app.id, health }] }).catch((e) =>
+            log(`app ${app.slug} health: ${String(e)}`))
+        }
+      }
+      void probe()
+      every(check.interval * 1000, () => void probe())
+    }
+    return state
+  }
+
+  let stopCron = () => {}
+  const started = startUp().catch(async (e) => {
+    log(`starting failed: ${e instanceof Error ? e.message : String(e)}`)
+    if (!stopped) await reportLifecycle("start_error")
+    return "start_error" as LifecycleState
+  })
+
+  const running: RunningAgent = {
+    started,
+    lifecycle: () => lifecycle,
+    manifest: () => manifest,
+    peers,
+    stop: async () => {
+      if (stopped) return
+      stopCron()
+      for (const t of timers) clearTimeout(t)
+      if (manifest !== undefined && rpc.connected) {
+        await reportLifecycle("shutting_down")
+        const environment: ScriptEnvironment = {
+          directory: manifest.directory === "" ? options.directory : manifest.directory,
+          env: manifest.environment_variables,
+          logDir: options.logDir,
+          logs
+        }
+        const runs = await Promise.all(manifest.scripts.filter((s) => s.run_on_stop).map(async (script) => {
+          const run = await runScript(script, environment)
+          await reportScript(run)
+          return run
+        }))
+        await logs.flush()
+        await reportLifecycle(runs.some((r) => r.status === "timed_out") ? "shutdown_timeout" : runs.some((r) => r.status !== "ok") ? "shutdown_error" : "off")
+      }
+      stopped = true
+      await logs.flush()
+      await Promise.all([rpc.close(), coordinate.close()])
+    }
+  }
+  return running
+}

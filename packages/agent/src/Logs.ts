@@ -1,0 +1,103 @@
+/**
+ * Log streaming: lines of each log source are batched (at most every half second, or at 100
+ * lines) and sent with `PATCH /workspaceagents/me/logs`, after the source is registered with
+ * `POST /workspaceagents/me/log-source`. Once the service answers that the agent's logs
+ * overflowed (413), nothing more is sent. A failed send keeps its lines for the next try (up to
+ * 10,000 lines; older ones are dropped).
+ */
+import { type Api, ApiError } from "./Api.js"
+
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error"
+
+export interface LogSource {
+  readonly id: string
+  readonly display_name: string
+  readonly icon: string
+}
+
+interface Line {
+  readonly created_at: string
+  readonly level: LogLevel
+  readonly output: string
+}
+
+const FLUSH_MS = 500
+const BATCH_LINES = 100
+const KEEP_LINES = 10_000
+
+export class LogSender {
+  private readonly queues = new Map<string, Array<Line>>()
+  private readonly registered = new Map<string, Promise<void>>()
+  private timer: NodeJS.Timeout | undefined
+  private flushing: Promise<void> = Promise.resolve()
+  /** True once the service refused more logs for this agent. */
+  overflowed = false
+
+  constructor(private readonly api: Api, private readonly log: (line: string) => void) {}
+
+  /** Registers `source` (once; again after `reset`). */
+  source(source: LogSource): Promise<void> {
+    let done = this.registered.get(source.id)
+    if (done === undefined) {
+      done = this.api.request("POST", "/workspaceagents/me/log-source", source).then(() => {}, (e) => {
+        this.registered.delete(source.id)
+        throw e
+      })
+      this.registered.set(source.id, done)
+    }
+    return done
+  }
+
+  /** Queues a line of `sourceId`. */
+  add(sourceId: string, level: LogLevel, output: string): void {
+    if (this.overflowed) return
+    let queue = this.queues.get(sourceId)
+    if (queue === undefined) {
+      queue = []
+      this.queues.set(sourceId, queue)
+    }
+    queue.push({ created_at: new Date().toISOString(), level, output })
+    if (queue.length > KEEP_LINES) queue.splice(0, queue.length - KEEP_LINES)
+    if (queue.length >= BATCH_LINES) void this.flush()
+    else if (this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), FLUSH_MS)
+      this.timer.unref()
+    }
+  }
+
+  /** Sends every queued line (in order, one request per source and batch). */
+  flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer)
+      this.timer = undefined
+    }
+    this.flushing = this.flushing.then(() => this.sendAll())
+    return this.flushing
+  }
+
+  private async sendAll(): Promise<void> {
+    for (const [sourceId, queue] of this.queues) {
+      while (queue.length > 0 && !this.overflowed) {
+        const batch = queue.slice(0, BATCH_LINES)
+        try {
+          await this.registered.get(sourceId)
+          await this.api.request("PATCH", "/workspaceagents/me/logs", { log_source_id: sourceId, logs: batch })
+          queue.splice(0, batch.length)
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 413) {
+            this.overflowed = true
+            this.log("the service keeps no more logs of this agent (its limit is reached)")
+            this.queues.clear()
+            return
+          }
+          this.log(`sending logs failed (kept for the next try): ${e instanceof Error ? e.message : String(e)}`)
+          if (this.timer === undefined) {
+            this.timer = setTimeout(() => void this.flush(), 2_000)
+            this.timer.unref()
+          }
+          return
+        }
+      }
+    }
+  }
+}

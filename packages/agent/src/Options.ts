@@ -1,0 +1,85 @@
+/**
+ * The agent's options, from its command line and environment (the flag wins):
+ *
+ *   --url, WORKBAY_AGENT_URL         the service's access URL (required)
+ *   --token, WORKBAY_AGENT_TOKEN     the agent token (required with --auth token)
+ *   --auth, WORKBAY_AGENT_AUTH       token (default), aws, azure or google: how the agent gets its token
+ *   --agent-name, WORKBAY_AGENT_NAME with an instance identity: the agent's name, when several share the instance
+ *   --metadata-url, WORKBAY_AGENT_METADATA_URL  the cloud metadata service (default: the cloud's own)
+ *   --directory, WORKBAY_AGENT_DIRECTORY        where scripts run when the manifest names no directory (default: home)
+ *   --log-dir, WORKBAY_AGENT_LOG_DIR            where each script's output is also written (default: a temp folder)
+ */
+import { homedir, tmpdir } from "node:os"
+import { join } from "node:path"
+
+export type AuthKind = "token" | "aws" | "azure" | "google"
+
+export interface AgentOptions {
+  readonly url: string
+  readonly token?: string | undefined
+  readonly auth: AuthKind
+  readonly agentName?: string | undefined
+  readonly metadataUrl?: string | undefined
+  readonly directory: string
+  readonly logDir: string
+  /** Receives the agent's own diagnostics (default: stderr). */
+  readonly log?: ((line: string) => void) | undefined
+}
+
+const FLAGS: Record<string, keyof AgentOptions> = {
+  "--url": "url",
+  "--token": "token",
+  "--auth": "auth",
+  "--agent-name": "agentName",
+  "--metadata-url": "metadataUrl",
+  "--directory": "directory",
+  "--log-dir": "logDir"
+}
+
+const ENV: Record<string, keyof AgentOptions> = {
+  WORKBAY_AGENT_URL: "url",
+  WORKBAY_AGENT_TOKEN: "token",
+  WORKBAY_AGENT_AUTH: "auth",
+  WORKBAY_AGENT_NAME: "agentName",
+  WORKBAY_AGENT_METADATA_URL: "metadataUrl",
+  WORKBAY_AGENT_DIRECTORY: "directory",
+  WORKBAY_AGENT_LOG_DIR: "logDir"
+}
+
+export const USAGE = `Usage: workbay-agent --url <access URL> [--token <agent token> | --auth aws|azure|google [--agent-name <name>]]
+       [--metadata-url <url>] [--directory <dir>] [--log-dir <dir>]
+Each flag may be given as an environment variable instead: ${Object.keys(ENV).join(", ")}.`
+
+/** Options from `argv` (without node and the script) and `env`; throws with the usage on a mistake. */
+export const parseOptions = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): AgentOptions => {
+  const raw: Partial<Record<keyof AgentOptions, string>> = {}
+  for (const [name, key] of Object.entries(ENV)) if (env[name] !== undefined && env[name] !== "") raw[key] = env[name]
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    const key = FLAGS[flag]
+    if (key === undefined) throw new Error(`Unknown argument ${JSON.stringify(arg)}.\n${USAGE}`)
+    const value = inline ?? argv[++i]
+    if (value === undefined) throw new Error(`${flag} needs a value.\n${USAGE}`)
+    raw[key] = value
+  }
+  if (raw.url === undefined) throw new Error(`The access URL is required.\n${USAGE}`)
+  let url: URL
+  try {
+    url = new URL(raw.url)
+  } catch {
+    throw new Error(`The access URL ${JSON.stringify(raw.url)} is not a URL.\n${USAGE}`)
+  }
+  const auth = (raw.auth ?? "token") as AuthKind
+  if (!["token", "aws", "azure", "google"].includes(auth)) throw new Error(`--auth takes token, aws, azure or google.\n${USAGE}`)
+  if (auth === "token" && raw.token === undefined) throw new Error(`An agent token is required (--token), or an instance identity (--auth).\n${USAGE}`)
+  return {
+    url: url.toString().replace(/\/+$/, ""),
+    token: raw.token,
+    auth,
+    agentName: raw.agentName,
+    metadataUrl: raw.metadataUrl,
+    directory: raw.directory ?? homedir(),
+    logDir: raw.logDir ?? join(tmpdir(), "workbay-agent")
+  }
+}

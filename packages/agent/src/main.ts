@@ -1,0 +1,19 @@
+/** The `workbay-agent` command: starts the agent and stops it cleanly on SIGINT or SIGTERM. */
+import { startAgent } from "./Agent.js"
+import { parseOptions, USAGE } from "./Options.js"
+
+export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  const options = parseOptions(argv)
+  const agent = await startAgent(options)
+  const stop = () => {
+    void agent.stop().then(() => process.exit(0))
+  }
+  process.once("SIGINT", stop)
+  process.once("SIGTERM", stop)
+  const state = await agent.started
+  process.stderr.write(`workbay-agent: ${agent.manifest()?.agent_name ?? "agent"} is ${state}\n`)
+}

@@ -1,0 +1,125 @@
+/**
+ * The reference agent for real: the external agent credentials route's command, run as a child
+ * process against a real server (real HTTP, real WebSockets, real SQLite), brings a workspace's
+ * agent to `ready`: it runs the start scripts, streams their output as logs, reports its
+ * lifecycle and script results, probes its app's health check; stopping it runs the stop script
+ * and reports `off`, and the agent shows as disconnected.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Client, startWithOwner, type ServiceTestServer } from "../../http/test/support.js"
+import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
+
+const BIN = resolve(import.meta.dirname, "../src/bin.ts")
+/** Runs the agent from source, as the bundle's bin would. */
+const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${BIN}`
+
+const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, ms = 20_000): Promise<A> => {
+  const until = Date.now() + ms
+  let last: A = await read()
+  while (!done(last)) {
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(last)}`)
+    await new Promise((r) => setTimeout(r, 100))
+    last = await read()
+  }
+  return last
+}
+
+describe("the reference agent", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+  let app: Server
+  let appPort: number
+  let workDir: string
+  const children: Array<ChildProcess> = []
+
+  beforeAll(async () => {
+    app = createServer((_req, res) => res.end("ok"))
+    await new Promise<void>((r) => app.listen(0, "127.0.0.1", () => r()))
+    appPort = (app.address() as AddressInfo).port
+    workDir = mkdtempSync(join(tmpdir(), "workbay-agent-test-"))
+    ;({ srv, owner, orgId } = await startWithOwner({ agentCommand: AGENT_COMMAND, lifecycle: false }))
+  })
+  afterAll(async () => {
+    for (const c of children) c.kill("SIGKILL")
+    await srv.close()
+    app.close()
+    rmSync(workDir, { recursive: true, force: true })
+  })
+
+  const template = () => `resources:
+  - name: laptop
+    type: machine
+    agents:
+      - name: mine
+        external: true
+        directory: ${workDir}
+        env: { GREETING: hello }
+        apps:
+          - slug: web
+            url: http://127.0.0.1:${appPort}
+            healthcheck: { url: "http://127.0.0.1:${appPort}/health", interval: 1, threshold: 2 }
+        scripts:
+          - display_name: Setup
+            script: "for i in 1 2 3; do echo \\"$GREETING line $i\\"; done; echo oops >&2"
+            run_on_start: true
+            timeout: 30
+          - display_name: Goodbye
+            script: "echo bye > goodbye.txt"
+            run_on_stop: true
+`
+
+  /** Starts the agent the way a user would: the credentials route's command, run in a shell-less spawn. */
+  const runCredentialsCommand = async (workspaceId: string) => {
+    const credentials = await owner.get(`/workspaces/${workspaceId}/external-agent/mine/credentials`)
+    expect(credentials.status, JSON.stringify(credentials.body)).toBe(200)
+    const [command, ...args] = (credentials.body.command as string).split(" ")
+    const child = spawn(command!, [...args, "--log-dir", join(workDir, "logs")], { stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    child.stdout!.on("data", (d) => (output += d))
+    child.stderr!.on("data", (d) => (output += d))
+    children.push(child)
+    return { child, output: () => output }
+  }
+
+  it("brings its agent to ready, streams the scripts' logs and runs the stop script on SIGTERM", async () => {
+    const t = await makeTemplate(srv, owner, orgId, template())
+    const w = await makeWorkspace(srv, owner, orgId, t.id)
+    const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "mine").id
+    const { child, output } = await runCredentialsCommand(w.id)
+
+    const agent = await eventually(
+      async () => (await owner.get(`/workspaceagents/${agentId}`)).body,
+      (a) => a.lifecycle_state === "ready",
+      `the agent (output: ${output()})`
+    )
+    expect(agent.status).toBe("connected")
+    expect(agent.scripts.find((s: any) => s.display_name === "Setup")).toMatchObject({ status: "ok", exit_code: 0 })
+    const logs = await eventually(
+      async () => (await owner.get(`/workspaceagents/${agentId}/logs`)).body as Array<any>,
+      (ls) => ls.length >= 4,
+      "the script's logs"
+    )
+    expect(logs.map((l) => l.output)).toEqual(["hello line 1", "hello line 2", "hello line 3", "oops"])
+    expect(logs.map((l) => l.level)).toEqual(["info", "info", "info", "error"])
+    const health = await eventually(
+      async () => (await owner.get(`/workspaceagents/${agentId}`)).body.apps[0].health,
+      (h) => h === "healthy",
+      "the app's health"
+    )
+    expect(health).toBe("healthy")
+
+    child.kill("SIGTERM")
+    await new Promise((r) => child.once("exit", r))
+    const stopped = (await owner.get(`/workspaceagents/${agentId}`)).body
+    expect(stopped.lifecycle_state).toBe("off")
+    expect(stopped.status).toBe("disconnected")
+    expect(readFileSync(join(workDir, "goodbye.txt"), "utf8")).toBe("bye\n")
+  })
+})
