@@ -79,8 +79,23 @@ const decoded = <A>(
       })
   })
 
+/**
+ * The fields of a message wrapped as the described system's requests wrap them
+ * (`update_lifecycle {lifecycle: {...}}`, `update_startup {startup: {...}}`,
+ * `script_completed {timing: {...}}`): both forms are accepted, the flat one documented.
+ */
+const wrappers: Readonly<Record<string, string>> = { update_lifecycle: "lifecycle", update_startup: "startup", script_completed: "timing" }
+
+const unwrap = (type: string, message: unknown): unknown => {
+  const key = wrappers[type]
+  if (key === undefined || message === null || typeof message !== "object") return message
+  const inner = (message as Record<string, unknown>)[key]
+  return inner !== null && typeof inner === "object" && !Array.isArray(inner) ? inner : message
+}
+
 /** The answer (result) of one message, or its error. */
-export const handleAgentMessage = (type: string, message: unknown): Handled => {
+export const handleAgentMessage = (type: string, raw: unknown): Handled => {
+  const message = unwrap(type, raw)
   switch (type) {
     case "get_manifest":
       return Effect.flatMap(AgentManifests, (m) => Effect.map(m.manifest, encodeManifest))

@@ -182,6 +182,24 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     await socket.close()
   })
 
+  it("accepts the described system's wrapped forms too: {lifecycle}, {startup}, {timing} (the reference agent's)", async () => {
+    const { w, tokens } = await workspace()
+    const socket = await open(tokens.get("main")!)
+    const started = "2030-01-01T10:00:00.000Z"
+    expect((await socket.request("update_lifecycle", { lifecycle: { state: "starting", changed_at: started } })).result)
+      .toEqual({ state: "starting", changed_at: started })
+    expect((await socket.request("update_startup", { startup: { version: "v9", expanded_directory: "/x", subsystems: [] } })).result.version)
+      .toBe("v9")
+    const script = (await agentRecord(w.id, "main")).scripts[0]
+    expect((await socket.request("script_completed", {
+      timing: { script_id: script.id, started_at: started, ended_at: started, exit_code: 0, status: "ok", timeout: false }
+    })).result).toEqual({})
+    const record = await agentRecord(w.id, "main")
+    expect([record.lifecycle_state, record.started_at, record.version, record.scripts[0].status]).toEqual(["starting", started, "v9", "ok"])
+    expect((await socket.request("update_lifecycle", { lifecycle: { state: "nope" } })).error.detail).toContain("state")
+    await socket.close()
+  })
+
   it("start_error makes the agent unhealthy with the described system's reason; start_timeout does not", async () => {
     const { w, tokens } = await workspace()
     const socket = await open(tokens.get("main")!)
