@@ -28,6 +28,9 @@ import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 import { WorkspaceWatch } from "./workspaces/Watch.js"
 import { AgentAuth } from "./agents/AgentAuth.js"
 import { Agents } from "./agents/Agents.js"
+import { ConnectionWatch } from "./agents/ConnectionWatch.js"
+import { Coordinator } from "./agents/Coordinator.js"
+import { RelayMap } from "./agents/RelayMap.js"
 import { InstanceIdentity } from "./agents/InstanceIdentity.js"
 import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentManifests } from "./agents/Manifest.js"
@@ -56,9 +59,12 @@ const watch = Layer.mergeAll(
   AgentMetadataWatch.Default
 ).pipe(
   Layer.provideMerge(AgentManifests.Default),
+  Layer.provideMerge(RelayMap.Default),
   Layer.provideMerge(AgentReports.Default),
   Layer.provideMerge(workspaces)
 )
+
+const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
@@ -82,4 +88,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(watch))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tailnet))

@@ -5,6 +5,7 @@
  * reports every one of them (secret-bearing ones never with their value).
  */
 import { Context, Duration, Layer } from "effect"
+import type { DerpMap } from "./agents/RelayMap.js"
 
 /** Where a setting's value came from, as `GET /deployment/config` reports it. */
 export type SettingSource = "flag" | "env" | "yaml" | "default"
@@ -133,6 +134,8 @@ export interface SettingsShape {
   readonly hideAiTasks: boolean
   readonly disableWorkspaceSharing: boolean
   readonly disableChatSharing: boolean
+  /** The relay (DERP) map clients and agents use; null: the embedded relay at the access URL. See agents/RelayMap.ts. */
+  readonly relayMap: DerpMap | null
 
   // Cloud instance identity of agents (trust roots; none configured refuses that kind)
   /** PEM certificates of AWS regions whose keys sign instance identity documents (RSA SHA-256). */
@@ -240,6 +243,7 @@ export const defaultSettings: SettingsShape = {
   hideAiTasks: false,
   disableWorkspaceSharing: false,
   disableChatSharing: false,
+  relayMap: null,
 
   awsInstanceIdentityCertificates: [],
   azureInstanceIdentityCertificates: [],

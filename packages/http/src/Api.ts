@@ -16,6 +16,7 @@ import { WorkspaceSchedulesApi } from "./workspaces/ScheduleApi.js"
 import { WorkspacesApi } from "./workspaces/Api.js"
 import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
+import { TailnetAgentApi, TailnetApi } from "./agents/TailnetApi.js"
 import { AgentIdentityApi } from "./agents/IdentityApi.js"
 import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
@@ -40,6 +41,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(WorkspaceWatchApi)
   .add(AgentsApi)
   .add(AgentMeApi)
+  .add(TailnetApi)
+  .add(TailnetAgentApi)
   .add(AgentIdentityApi)
   .add(AgentRpcApi)
   .add(AgentMetadataApi)

@@ -10,7 +10,7 @@
  * (1001) when the service is disposed.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, Option, ParseResult, Queue, Schema, type Scope, type Stream } from "effect"
+import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, ParseResult, Schema, type Scope, type Stream } from "effect"
 import * as StreamM from "effect/Stream"
 import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
@@ -49,16 +49,16 @@ export interface WebSocketConnection {
   /** Completes when the socket is closed, by either side or by the keep-alive. */
   readonly closed: Effect.Effect<void>
   /**
-   * The peer's messages as text (binary ones decoded as UTF-8), in order; ends when the socket
-   * closes. Read it once. While more than WEBSOCKET_INBOX_MESSAGES wait, the socket stops reading
-   * from the peer (TCP pushes back) until the session catches up; a session that never reads
-   * drops what is past that.
+   * The next text message from the peer (binary ones are decoded as UTF-8), in order. Fails
+   * once the socket is closed and every earlier message was taken. While more than
+   * WEBSOCKET_RECEIVE_BUFFER messages wait to be taken the socket stops reading, so a peer that
+   * sends faster than the session reads is slowed down instead of filling memory.
    */
-  readonly messages: Stream.Stream<string>
+  readonly receive: Effect.Effect<string, WebSocketClosed>
 }
 
-/** Messages from the peer that may wait for the session before the socket stops reading. */
-export const WEBSOCKET_INBOX_MESSAGES = 64
+/** Messages from a peer kept for `receive`, past which the socket stops reading. */
+export const WEBSOCKET_RECEIVE_BUFFER = 64
 
 /**
  * What a WebSocket endpoint's handler answers: the session to run once the connection is
@@ -179,44 +179,44 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     }
   }
 
-  /** The peer's messages: queued as they come, paused past WEBSOCKET_INBOX_MESSAGES while a reader is behind. */
-  const inboxOf = (ws: WebSocket) => {
-    const queue = Effect.runSync(Queue.unbounded<string | null>())
-    let pending = 0
-    let read = false
+  const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => {
+    // receive: messages not yet taken, and the taker waiting for the next one.
+    const inbox: Array<string> = []
+    let taker: ((message: string | undefined) => void) | undefined
+    let ended = false
     let paused = false
-    ws.on("message", (data: Buffer | ArrayBuffer | ReadonlyArray<Buffer>) => {
-      if (pending >= WEBSOCKET_INBOX_MESSAGES) {
-        if (!read) return
-        if (!paused) {
-          paused = true
-          ws.pause()
-        }
+    ws.on("message", (data) => {
+      const text = Buffer.isBuffer(data) ? data.toString("utf8") : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data).toString("utf8")
+      if (taker !== undefined) {
+        const t = taker
+        taker = undefined
+        return t(text)
       }
-      pending++
-      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as Buffer).toString("utf8")
-      queue.unsafeOffer(text)
+      inbox.push(text)
+      if (inbox.length > WEBSOCKET_RECEIVE_BUFFER && !paused) {
+        paused = true
+        ws.pause()
+      }
     })
-    ws.on("close", () => void queue.unsafeOffer(null))
-    const next = Effect.flatMap(Effect.suspend(() => {
-      read = true
-      return Queue.take(queue)
-    }), (message) => {
-      if (message === null) {
-        queue.unsafeOffer(null)
-        return Effect.fail(Option.none())
+    ws.on("close", () => {
+      ended = true
+      if (taker !== undefined) {
+        const t = taker
+        taker = undefined
+        t(undefined)
       }
-      pending--
-      if (paused && pending < WEBSOCKET_INBOX_MESSAGES / 2) {
+    })
+    const receive = Effect.async<string, WebSocketClosed>((resume) => {
+      const next = inbox.shift()
+      if (paused && inbox.length <= WEBSOCKET_RECEIVE_BUFFER / 2) {
         paused = false
         ws.resume()
       }
-      return Effect.succeed(message)
+      if (next !== undefined) return resume(Effect.succeed(next))
+      if (ended) return resume(Effect.fail(new WebSocketClosed({})))
+      taker = (message) => resume(message === undefined ? Effect.fail(new WebSocketClosed({})) : Effect.succeed(message))
+      return Effect.sync(() => void (taker = undefined))
     })
-    return StreamM.repeatEffectOption(next)
-  }
-
-  const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => {
     // sendLatest: while the socket is backed up, the one message waiting for it to drain (the latest wins).
     let waiting: string | Uint8Array | undefined
     let backedUp = false
@@ -259,7 +259,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
           if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, clipReason(reason))
         }),
       closed: Deferred.await(closed),
-      messages: inboxOf(ws)
+      receive
     }
   }
 

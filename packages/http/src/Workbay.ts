@@ -32,6 +32,7 @@ import { WorkspacesHttp } from "./workspaces/Http.js"
 import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
 import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
+import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
 import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 
@@ -39,7 +40,8 @@ import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp, AgentRpcHttp, AgentMetadataHttp
+  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
+  TailnetHttp, TailnetAgentHttp, AgentRpcHttp, AgentMetadataHttp
 ]
 
 export interface WorkbayHandlerShape {

@@ -944,6 +944,35 @@ const rows: ReadonlyArray<Row> = [
     expect(Object.keys(data).sort()).toEqual(["data", "type"])
     return { status: 101, body: data.data, headers: new Headers() }
   }),
+  // connection routes (WebSockets): the derp map's first message; the coordination routes'
+  // handshakes (their messages are Workbay's own, checked in agents/Tailnet.test.ts); the
+  // connection watch's `agent` message.
+  row("tailnet.derpMap", "GET /api/v2/derp-map", 101, "DERPMap", async (w) => {
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/derp-map`, { [SESSION_HEADER]: w.owner.token! })
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.close()
+    return { status: 101, body: JSON.parse(ws.messages[0]!), headers: new Headers() }
+  }),
+  row("tailnet.coordinate", "GET /api/v2/tailnet", 101, "none", async (w) => {
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/tailnet`, { [SESSION_HEADER]: w.owner.token! })
+    ws.socket.close()
+    return { status: 101, body: undefined, headers: new Headers() }
+  }),
+  row("tailnetAgent.coordinate", "GET /api/v2/workspaceagents/me/coordinate", 101, "none", async (w) => {
+    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/coordinate`, { [SESSION_HEADER]: credentials.body.agent_token })
+    ws.socket.close()
+    return { status: 101, body: undefined, headers: new Headers() }
+  }),
+  row("tailnet.agentConnectionWatch", "GET /api/v2/workspaces/:workspace/agent-connection-watch", 101, "WorkspaceAgent", async (w) => {
+    const { running } = await workspacesOf(w)
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaces/${running.id}/agent-connection-watch?agent_name=laptop`, {
+      [SESSION_HEADER]: w.owner.token!
+    })
+    await eventually(() => ws.messages.some((m) => JSON.parse(m).type === "agent"))
+    ws.socket.close()
+    return { status: 101, body: ws.messages.map((m) => JSON.parse(m)).find((m) => m.type === "agent").agent, headers: new Headers() }
+  }),
 
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [

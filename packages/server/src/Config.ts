@@ -1,9 +1,9 @@
 /** Server configuration from flags and environment variables (flags win). */
-import { readFileSync } from "node:fs"
+import { checkRelayMap, type DerpMap } from "@workbay/core"
+import { existsSync, readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { existsSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
-import { Duration } from "effect"
+import { Duration, Either } from "effect"
 
 /** A setting as given: its value and where it came from. */
 export interface GivenSetting<A> {
@@ -37,6 +37,8 @@ export interface ServerConfig {
   }
   /** The deployment setting `disable_workspace_sharing` when given by flag or environment; absent keeps it off. */
   readonly disableWorkspaceSharing?: GivenSetting<boolean> | undefined
+  /** The relay map read from `--derp-config-path`; absent: the embedded relay at the access URL. */
+  readonly relayMap?: DerpMap | undefined
   /**
    * Trust roots of agents' cloud instance identity, read from the files the flags name (absent:
    * none, and that kind of identity is refused). See docs/agents.md, "Instance identity".
@@ -70,6 +72,7 @@ export const options = [
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
   { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
   { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." },
+  { flag: "derp-config-path", env: "WORKBAY_DERP_CONFIG_PATH", default: "", help: "A JSON file with the relay (DERP) map clients and agents use. Default: the embedded relay at the access URL." },
   { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." },
   { flag: "aws-instance-identity-certificates", env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)." },
   { flag: "azure-instance-identity-certificates", env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)." },
@@ -161,6 +164,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   if (sqliteLocking !== "exclusive" && sqliteLocking !== "normal") {
     throw new Error(`Invalid --sqlite-locking "${get("sqlite-locking")}" (exclusive or normal).`)
   }
+  const relayMapPath = get("derp-config-path")
   return {
     port,
     host: get("host") || undefined,
@@ -181,6 +185,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       apiKeys: retentionOf("api-keys-retention")
     },
     disableWorkspaceSharing: switchOf("disable-workspace-sharing"),
+    relayMap: relayMapPath === "" ? undefined : readRelayMap(relayMapPath),
     instanceIdentity: {
       aws: fileOf("aws-instance-identity-certificates"),
       azure: fileOf("azure-instance-identity-certificates"),
@@ -188,6 +193,19 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     },
     agentCommand: get("agent-command") || undefined
   }
+}
+
+/** The relay map in the JSON file at `path`; throws with the problems when it is not one. */
+const readRelayMap = (path: string): DerpMap => {
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"))
+  } catch (e) {
+    throw new Error(`Cannot read the relay map --derp-config-path "${path}": ${(e as Error).message}`)
+  }
+  const checked = checkRelayMap(json)
+  if (Either.isLeft(checked)) throw new Error(`Invalid relay map in "${path}": ${checked.left.join(" ")}`)
+  return checked.right.map
 }
 
 export const sqlitePath = (config: ServerConfig) => join(config.dataDir, "workbay.db")

@@ -37,6 +37,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.value } : {}),
       ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
       ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.value } : {}),
+      ...(config.relayMap !== undefined ? { relayMap: config.relayMap } : {}),
       ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: [identity.aws.value] } : {}),
       ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: [identity.azure.value] } : {}),
       ...(identity.google !== undefined ? { googleInstanceIdentityKeys: [identity.google.value] } : {}),

@@ -8,6 +8,7 @@ import { span } from "../Tracing.js"
 import { WorkspaceAgentScript, WorkspaceApp } from "../templates/TemplateVersionWire.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { toAgent } from "./Agents.js"
+import { RelayMap } from "./RelayMap.js"
 
 /** A metadata item the agent collects (the described system's `WorkspaceAgentMetadataDescription`). */
 export class AgentMetadataDescription extends Schema.Class<AgentMetadataDescription>("WorkspaceAgentMetadataDescription")({
@@ -18,7 +19,7 @@ export class AgentMetadataDescription extends Schema.Class<AgentMetadataDescript
   timeout: Schema.Int
 }) {}
 
-/** The relay map (tailscale's `DERPMap` form). Workbay has no relays of its own: `Regions` is empty. */
+/** The relay map (tailscale's `DERPMap` form), as the deployment's `RelayMap` holds it. */
 export const DerpMapSchema = Schema.Struct({
   Regions: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   OmitDefaultRegions: Schema.optional(Schema.Boolean)
@@ -43,11 +44,10 @@ export class AgentManifest extends Schema.Class<AgentManifest>("AgentManifest")(
   scripts: Schema.Array(WorkspaceAgentScript)
 }) {}
 
-/** The relay map an agent is given while the deployment has none configured. */
-export const EMPTY_DERP_MAP = { Regions: {} } as const
-
 export class AgentManifests extends Effect.Service<AgentManifests>()("@workbay/core/AgentManifests", {
   effect: Effect.gen(function*() {
+    const relays = yield* RelayMap
+
     /** The calling agent's manifest. */
     const manifest = Effect.gen(function*() {
       const session = yield* CurrentAgent
@@ -61,7 +61,7 @@ export class AgentManifests extends Effect.Service<AgentManifests>()("@workbay/c
         git_auth_configs: 0,
         vscode_port_proxy_uri: "",
         apps: agent.apps,
-        derp_map: EMPTY_DERP_MAP,
+        derp_map: yield* relays.get,
         derp_force_websockets: true,
         environment_variables: session.agent.environment_variables,
         directory: session.agent.directory,

@@ -1,6 +1,6 @@
 /** Handlers of the agent connection group: the socket is bridged to the core's protocol (`serveAgentConnection`). */
 import { AgentManifests, AgentMetadataWatch, serveAgentConnection } from "@workbay/core"
-import { Effect, Stream } from "effect"
+import { Effect, Option, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { eventStream } from "../ServerSentEvents.js"
@@ -13,7 +13,11 @@ export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
   rpc: () =>
     upgradeWebSocket((connection) =>
       Effect.flatMap(
-        serveAgentConnection({ incoming: connection.messages, send: (text) => Effect.ignore(connection.send(text)) }),
+        serveAgentConnection({
+          // The peer's messages until the socket closes.
+          incoming: Stream.repeatEffectOption(Effect.mapError(connection.receive, () => Option.none())),
+          send: (text) => Effect.ignore(connection.send(text))
+        }),
         (outcome) => outcome === "replaced" ? connection.close(CloseCode.normal, REPLACED_REASON) : Effect.void
       )
     ),

@@ -695,7 +695,21 @@ export const definitions: Record<string, JsonSchema> = {
     name: omitted(string),
     yaml: omitted(string),
     description: omitted(string)
-  })
+  }),
+  // The relay map (tailscale's tailcfg.DERPMap, as the described system sends it on /derp-map).
+  DERPMap: object({
+    HomeParams: nullable(object({ RegionScore: nullable(mapOf(number)) })),
+    Regions: mapOf(ref("DERPRegion")),
+    OmitDefaultRegions: boolean
+  }, ["Regions"]),
+  DERPRegion: object({
+    EmbeddedRelay: boolean, RegionID: integer, RegionCode: string, RegionName: string, Avoid: boolean,
+    Nodes: arrayOf(ref("DERPNode"))
+  }, ["RegionID", "RegionCode", "RegionName", "Nodes"]),
+  DERPNode: object({
+    Name: string, RegionID: integer, HostName: string, CertName: string, IPv4: string, IPv6: string, STUNPort: integer,
+    STUNOnly: boolean, DERPPort: integer, InsecureForTests: boolean, ForceHTTP: boolean, STUNTestIP: string, CanPort80: boolean
+  }, ["Name", "RegionID", "HostName"])
 }
 
 /** Schema names a table row may use: a type, or `[Type]` for a list of it. */

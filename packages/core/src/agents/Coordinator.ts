@@ -1,0 +1,472 @@
+/**
+ * Tailnet coordination: clients (`GET /tailnet`) and agents (`GET /workspaceagents/me/coordinate`)
+ * exchange their nodes (how to reach them: keys, relay region, addresses, endpoints) so that they
+ * can connect to each other. The node is opaque here: a JSON object, checked for size and shape
+ * only. The protocol is JSON over a WebSocket; see docs/agents.md "Coordination".
+ *
+ * State lives in memory, per process: the agents connected here, the clients connected here and
+ * what they subscribed to, and the latest node of each agent a client here follows. Between
+ * replicas it travels on the PubSub port, one channel per agent followed (`tailnet_<agent id>`),
+ * which a replica listens on while it has that agent connected or a client subscribed to it.
+ * Nodes are small (MAX_NODE_BYTES), so they travel whole; nothing is written to the database.
+ *
+ * A node update costs one pass over the agent's local subscribers, each handed the same frame
+ * (encoded once) through its outbox, plus one PubSub message: no per-message storage, nothing
+ * quadratic. An outbox keeps, under backpressure, only the latest frame per peer.
+ */
+import { Effect, Either, ExecutionStrategy, Exit, Option, Queue, Schema, Scope } from "effect"
+import { allowed, type CurrentActor } from "../Actor.js"
+import { isUuid } from "../Ids.js"
+import { PUBSUB_RESYNC, PubSub, type PubSubShape } from "../PubSub.js"
+import { span } from "../Tracing.js"
+import { WorkspaceSharing } from "../workspaces/Sharing.js"
+import { AgentRepo } from "./Agent.js"
+import { CurrentAgent } from "./AgentAuth.js"
+
+/** The largest node, in UTF-8 bytes of its JSON. */
+export const MAX_NODE_BYTES = 4096
+
+/** Agents one client connection may subscribe to at once. */
+export const MAX_SUBSCRIPTIONS = 256
+
+/** The PubSub channel of an agent's coordination: `tailnet_` and the id's 32 hex digits. */
+export const tailnetChannel = (agentId: string): string => `tailnet_${agentId.replaceAll("-", "").toLowerCase()}`
+
+// ---------------------------------------------------------------------------
+// Outbox: a peer's outgoing frames
+
+/** Frames for one peer, sent in order by its session; under backpressure only the latest per key waits. */
+export interface Outbox {
+  /** Queues `frame` under `key`, replacing a frame of that key still waiting. Synchronous. */
+  readonly push: (key: string, frame: string | Uint8Array) => void
+  /** Sends the frames as they come, with `send`, until `send` fails or the fiber is interrupted. */
+  readonly run: <E>(send: (frame: string | Uint8Array) => Effect.Effect<void, E>) => Effect.Effect<void>
+}
+
+export const makeOutbox = (): Outbox => {
+  const pending = new Map<string, string | Uint8Array>()
+  const wake = Effect.runSync(Queue.sliding<void>(1))
+  return {
+    push: (key, frame) => {
+      pending.delete(key)
+      pending.set(key, frame)
+      if (pending.size === 1) Queue.unsafeOffer(wake, undefined)
+    },
+    run: (send) =>
+      Effect.forever(Effect.gen(function*() {
+        yield* Queue.take(wake)
+        while (pending.size > 0) {
+          const frames = [...pending.values()]
+          pending.clear()
+          for (const frame of frames) yield* send(frame)
+        }
+      })).pipe(Effect.ignore)
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Frames
+
+const text = new TextEncoder()
+
+/** What a client receives about an agent. */
+const agentNodeFrame = (agentId: string, node: string) =>
+  text.encode(`{"type":"peer_update","agent_id":"${agentId}","kind":"node","node":${node}}`)
+const agentGoneFrame = (agentId: string, reason: string) =>
+  JSON.stringify({ type: "peer_update", agent_id: agentId, kind: "disconnected", reason })
+/** What an agent receives about a client. */
+const clientNodeFrame = (clientId: string, node: string) =>
+  `{"type":"peer_update","peer_id":"${clientId}","kind":"node","node":${node}}`
+const clientGoneFrame = (clientId: string, reason: string) =>
+  JSON.stringify({ type: "peer_update", peer_id: clientId, kind: "disconnected", reason })
+
+// ---------------------------------------------------------------------------
+// The engine: in-process maps and the PubSub between replicas
+
+interface LocalClient {
+  readonly id: string
+  readonly out: Outbox
+  node: string | undefined
+  readonly subscriptions: Set<string>
+}
+
+interface LocalAgent {
+  readonly out: Outbox
+}
+
+interface AgentEntry {
+  readonly id: string
+  /** Connections of this agent to this replica (normally one; a reconnect may overlap). */
+  readonly conns: Set<LocalAgent>
+  /** Clients of this replica subscribed to the agent. */
+  readonly subscribers: Set<LocalClient>
+  /** Clients of other replicas subscribed to the agent, with their nodes (kept while the agent is connected here). */
+  readonly remoteClients: Map<string, string>
+  /** The agent's latest node, from here or another replica. */
+  node: string | undefined
+  readonly scope: Scope.CloseableScope
+}
+
+/** Messages between replicas on an agent's channel. */
+type Wire =
+  | { readonly t: "agent"; readonly r: string; readonly n: unknown }
+  | { readonly t: "agent_gone"; readonly r: string }
+  | { readonly t: "client"; readonly r: string; readonly c: string; readonly n: unknown }
+  | { readonly t: "client_gone"; readonly r: string; readonly c: string }
+  | { readonly t: "hello"; readonly r: string }
+
+/** An agent's coordination connection, as the engine sees it. */
+export interface AgentHandle {
+  /** The agent's new node (JSON of an object, checked by the caller). */
+  readonly updateNode: (node: string) => Effect.Effect<void>
+}
+
+/** A client's coordination connection, as the engine sees it. */
+export interface ClientHandle {
+  readonly id: string
+  readonly subscribe: (agentId: string) => Effect.Effect<void>
+  readonly unsubscribe: (agentId: string) => Effect.Effect<void>
+  readonly subscriptions: () => ReadonlySet<string>
+  /** The client's new node (JSON of an object, checked by the caller). */
+  readonly updateNode: (node: string) => Effect.Effect<void>
+}
+
+export interface CoordinatorEngine {
+  /** Registers an agent's connection until the scope closes; its outbox gets its subscribers' nodes. */
+  readonly connectAgent: (agentId: string, out: Outbox) => Effect.Effect<AgentHandle, never, Scope.Scope>
+  /** Registers a client's connection until the scope closes (its subscriptions end with it). */
+  readonly connectClient: (clientId: string, out: Outbox) => Effect.Effect<ClientHandle, never, Scope.Scope>
+  /** Agents followed by this replica (connected here or subscribed to here). */
+  readonly followed: () => number
+}
+
+const send = (out: Outbox, key: string, frame: string | Uint8Array) => {
+  try {
+    out.push(key, frame)
+  } catch {
+    // One peer's failure is its own.
+  }
+}
+
+/**
+ * The coordination state of one replica (`replicaId` tells its own PubSub messages from the
+ * others'). Two engines on one PubSub behave as two replicas.
+ */
+export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): Effect.Effect<CoordinatorEngine, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const entries = new Map<string, AgentEntry>()
+    const lock = yield* Effect.makeSemaphore(1)
+    const outer = yield* Effect.scope
+    yield* Effect.addFinalizer(() => Effect.forEach([...entries.values()], (e) => Scope.close(e.scope, Exit.void), { discard: true }))
+
+    const publish = (agentId: string, message: Wire) => pubsub.publish(tailnetChannel(agentId), JSON.stringify(message))
+
+    const fanOutAgentNode = (entry: AgentEntry) => {
+      if (entry.node === undefined || entry.subscribers.size === 0) return
+      const frame = agentNodeFrame(entry.id, entry.node)
+      for (const client of entry.subscribers) send(client.out, entry.id, frame)
+    }
+
+    const fanOutAgentGone = (entry: AgentEntry, reason: string) => {
+      if (entry.subscribers.size === 0) return
+      const frame = agentGoneFrame(entry.id, reason)
+      for (const client of entry.subscribers) send(client.out, entry.id, frame)
+    }
+
+    const toAgents = (entry: AgentEntry, clientId: string, frame: string) => {
+      for (const conn of entry.conns) send(conn.out, clientId, frame)
+    }
+
+    /** What this replica tells the others about an agent: its connected agent's node, its clients' nodes. */
+    const announce = (entry: AgentEntry) =>
+      Effect.gen(function*() {
+        if (entry.conns.size > 0 && entry.node !== undefined) yield* publish(entry.id, { t: "agent", r: replicaId, n: JSON.parse(entry.node) })
+        for (const client of entry.subscribers) {
+          if (client.node !== undefined) yield* publish(entry.id, { t: "client", r: replicaId, c: client.id, n: JSON.parse(client.node) })
+        }
+      })
+
+    const receive = (entry: AgentEntry, message: string) =>
+      Effect.gen(function*() {
+        if (message === PUBSUB_RESYNC) {
+          // Messages may have been lost: ask the others again, and say again what is ours.
+          yield* publish(entry.id, { t: "hello", r: replicaId })
+          return yield* announce(entry)
+        }
+        let m: Wire
+        try {
+          m = JSON.parse(message) as Wire
+        } catch {
+          return
+        }
+        if (m.r === replicaId) return
+        switch (m.t) {
+          case "agent": {
+            entry.node = JSON.stringify(m.n)
+            return fanOutAgentNode(entry)
+          }
+          case "agent_gone": {
+            if (entry.conns.size > 0) return
+            entry.node = undefined
+            return fanOutAgentGone(entry, "The agent disconnected.")
+          }
+          case "client": {
+            if (entry.conns.size === 0) return
+            const node = JSON.stringify(m.n)
+            entry.remoteClients.set(m.c, node)
+            return toAgents(entry, m.c, clientNodeFrame(m.c, node))
+          }
+          case "client_gone": {
+            if (entry.remoteClients.delete(m.c)) toAgents(entry, m.c, clientGoneFrame(m.c, "The client left."))
+            return
+          }
+          case "hello":
+            return yield* announce(entry)
+        }
+      })
+
+    /** The entry of `agentId`, made (and its channel followed) when new. Under the lock; never left half made. */
+    const ensure = (agentId: string) =>
+      Effect.uninterruptible(Effect.gen(function*() {
+        const found = entries.get(agentId)
+        if (found !== undefined) return found
+        const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
+        const entry: AgentEntry = { id: agentId, conns: new Set(), subscribers: new Set(), remoteClients: new Map(), node: undefined, scope }
+        entries.set(agentId, entry)
+        // Follow first, then ask: no answer is missed.
+        const messages = yield* Scope.extend(pubsub.subscribe(tailnetChannel(agentId)), scope)
+        // Interruptible even when made inside an uninterruptible region (an agent's acquire), so closing the scope ends it.
+        yield* Effect.forkIn(Effect.interruptible(Effect.forever(Effect.flatMap(Queue.take(messages), (m) => receive(entry, m)))), scope)
+        yield* publish(agentId, { t: "hello", r: replicaId })
+        return entry
+      }))
+
+    /** Forgets `entry` once nothing here follows it. Under the lock. */
+    const release = (entry: AgentEntry) =>
+      entry.conns.size > 0 || entry.subscribers.size > 0 || entries.get(entry.id) !== entry
+        ? Effect.void
+        : Effect.suspend(() => {
+          entries.delete(entry.id)
+          return Scope.close(entry.scope, Exit.void)
+        })
+
+    const connectAgent = (agentId: string, out: Outbox) =>
+      Effect.gen(function*() {
+        const conn: LocalAgent = { out }
+        const entry = yield* Effect.acquireRelease(
+          lock.withPermits(1)(Effect.gen(function*() {
+            const existed = entries.has(agentId)
+            const entry = yield* ensure(agentId)
+            entry.conns.add(conn)
+            // Followed here already (by local clients): ask the other replicas for their clients' nodes now.
+            if (existed && entry.conns.size === 1) yield* publish(agentId, { t: "hello", r: replicaId })
+            // The nodes of the clients already waiting for it.
+            for (const client of entry.subscribers) if (client.node !== undefined) send(out, client.id, clientNodeFrame(client.id, client.node))
+            for (const [id, node] of entry.remoteClients) send(out, id, clientNodeFrame(id, node))
+            return entry
+          })),
+          (entry) =>
+            lock.withPermits(1)(Effect.gen(function*() {
+              entry.conns.delete(conn)
+              if (entry.conns.size === 0) {
+                entry.node = undefined
+                entry.remoteClients.clear()
+                fanOutAgentGone(entry, "The agent disconnected.")
+                yield* publish(agentId, { t: "agent_gone", r: replicaId })
+              }
+              yield* release(entry)
+            }))
+        )
+        return {
+          updateNode: (node: string) =>
+            Effect.suspend(() => {
+              entry.node = node
+              fanOutAgentNode(entry)
+              return publish(agentId, { t: "agent", r: replicaId, n: JSON.parse(node) })
+            })
+        } satisfies AgentHandle
+      })
+
+    const connectClient = (clientId: string, out: Outbox) =>
+      Effect.gen(function*() {
+        const client: LocalClient = { id: clientId, out, node: undefined, subscriptions: new Set() }
+
+        const subscribe = (agentId: string) =>
+          lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
+            if (client.subscriptions.has(agentId)) return
+            const entry = yield* ensure(agentId)
+            client.subscriptions.add(agentId)
+            entry.subscribers.add(client)
+            if (entry.node !== undefined) send(out, agentId, agentNodeFrame(agentId, entry.node))
+            if (client.node !== undefined) {
+              toAgents(entry, clientId, clientNodeFrame(clientId, client.node))
+              yield* publish(agentId, { t: "client", r: replicaId, c: clientId, n: JSON.parse(client.node) })
+            }
+          })))
+
+        const unsubscribe = (agentId: string) =>
+          lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
+            if (!client.subscriptions.delete(agentId)) return
+            const entry = entries.get(agentId)
+            if (entry === undefined) return
+            entry.subscribers.delete(client)
+            toAgents(entry, clientId, clientGoneFrame(clientId, "The client unsubscribed."))
+            yield* publish(agentId, { t: "client_gone", r: replicaId, c: clientId })
+            yield* release(entry)
+          })))
+
+        yield* Effect.addFinalizer(() => Effect.forEach([...client.subscriptions], unsubscribe, { discard: true }))
+
+        return {
+          id: clientId,
+          subscribe,
+          unsubscribe,
+          subscriptions: () => client.subscriptions,
+          updateNode: (node: string) =>
+            Effect.gen(function*() {
+              client.node = node
+              const parsed = JSON.parse(node)
+              for (const agentId of client.subscriptions) {
+                const entry = entries.get(agentId)
+                if (entry !== undefined) toAgents(entry, clientId, clientNodeFrame(clientId, node))
+                yield* publish(agentId, { t: "client", r: replicaId, c: clientId, n: parsed })
+              }
+            })
+        } satisfies ClientHandle
+      })
+
+    return { connectAgent, connectClient, followed: () => entries.size } satisfies CoordinatorEngine
+  })
+
+// ---------------------------------------------------------------------------
+// The protocol: JSON messages over a connection
+
+/** A node: a JSON object (the described system's tailnet `Node`), opaque here. */
+export const TailnetNode = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+const AgentId = Schema.String
+
+/** What a client sends on `GET /tailnet`. */
+export const TailnetClientMessage = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("subscribe"), agent_id: AgentId }),
+  Schema.Struct({ type: Schema.Literal("unsubscribe"), agent_id: AgentId }),
+  Schema.Struct({ type: Schema.Literal("node"), node: TailnetNode })
+)
+
+/** What an agent sends on `GET /workspaceagents/me/coordinate`. */
+export const TailnetAgentMessage = Schema.Struct({ type: Schema.Literal("node"), node: TailnetNode })
+
+const CLIENT_EXPECTED = `{"type": "subscribe" | "unsubscribe", "agent_id": ...} or {"type": "node", "node": {...}}`
+const AGENT_EXPECTED = `{"type": "node", "node": {...}}`
+
+const decodeClientMessage = Schema.decodeUnknownEither(TailnetClientMessage)
+const decodeAgentMessage = Schema.decodeUnknownEither(TailnetAgentMessage)
+
+/** The connection a coordination session runs on (a WebSocket's). */
+export interface PeerConnection {
+  /** The next message from the peer; fails once it is gone. */
+  readonly receive: Effect.Effect<string, unknown>
+  readonly send: (frame: string | Uint8Array) => Effect.Effect<void, unknown>
+}
+
+let errorSeq = 0
+const errorFrame = (message: string, extra: Record<string, unknown> = {}) => JSON.stringify({ type: "error", message, ...extra })
+const pushError = (out: Outbox, message: string, extra: Record<string, unknown> = {}) =>
+  send(out, `error:${++errorSeq}`, errorFrame(message, extra))
+
+/** The message as JSON, and its node's JSON when within MAX_NODE_BYTES; else the error to answer. */
+const parseMessage = <A>(raw: string, decode: (u: unknown) => Either.Either<A, unknown>, expected: string):
+  { readonly ok: A; readonly node?: string } | { readonly error: string } => {
+  if (Buffer.byteLength(raw, "utf8") > MAX_NODE_BYTES + 1024) return { error: `The message is over ${MAX_NODE_BYTES + 1024} bytes.` }
+  let json: unknown
+  try {
+    json = JSON.parse(raw)
+  } catch {
+    return { error: "The message is not JSON." }
+  }
+  const decoded = decode(json)
+  if (Either.isLeft(decoded)) return { error: `Unknown message: send ${expected}.` }
+  const value = decoded.right as A & { readonly node?: unknown }
+  if (value.node === undefined) return { ok: value }
+  const node = JSON.stringify(value.node)
+  if (Buffer.byteLength(node, "utf8") > MAX_NODE_BYTES) return { error: `The node is over ${MAX_NODE_BYTES} bytes.` }
+  return { ok: value, node }
+}
+
+const newClientId = () => crypto.randomUUID()
+
+export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Coordinator", {
+  scoped: Effect.gen(function*() {
+    const pubsub = yield* PubSub
+    const agents = yield* AgentRepo
+    const sharing = yield* WorkspaceSharing
+    const engine = yield* makeCoordinatorEngine(pubsub, crypto.randomUUID())
+
+    /**
+     * Whether the caller may reach agent `id`: an agent of its workspace's latest build, in a
+     * workspace the caller may `ssh` into or connect to applications of. Answers the refusal.
+     */
+    const mayReach = (id: string): Effect.Effect<Option.Option<string>, never, CurrentActor> =>
+      Effect.gen(function*() {
+        const found = isUuid(id) ? yield* agents.findById(id.toLowerCase()) : Option.none()
+        const notFound = Option.some("Workspace agent not found.")
+        if (Option.isNone(found)) return notFound
+        const { workspace, build, latest_build_number } = found.value
+        if (workspace.deleted || build.build_number !== latest_build_number) return notFound
+        const object = sharing.object(workspace)
+        if ((yield* allowed("ssh", object)) || (yield* allowed("application_connect", object))) return Option.none()
+        return (yield* allowed("read", object)) ? Option.some("You may not connect to this workspace agent.") : notFound
+      })
+
+    /** Runs a client's coordination session (`GET /tailnet`) until the connection ends. */
+    const serveClient = (conn: PeerConnection): Effect.Effect<void, never, CurrentActor> =>
+      Effect.scoped(Effect.gen(function*() {
+        const out = makeOutbox()
+        yield* Effect.forkScoped(out.run(conn.send))
+        const client = yield* engine.connectClient(newClientId(), out)
+        const handle = (raw: string) =>
+          Effect.gen(function*() {
+            const parsed = parseMessage(raw, decodeClientMessage, CLIENT_EXPECTED)
+            if ("error" in parsed) return pushError(out, parsed.error)
+            const m = parsed.ok
+            switch (m.type) {
+              case "node":
+                return yield* client.updateNode(parsed.node!)
+              case "subscribe": {
+                const agentId = m.agent_id.toLowerCase()
+                if (client.subscriptions().has(agentId)) return send(out, `ack:${agentId}`, JSON.stringify({ type: "subscribed", agent_id: agentId }))
+                if (client.subscriptions().size >= MAX_SUBSCRIPTIONS) {
+                  return pushError(out, `A connection may follow at most ${MAX_SUBSCRIPTIONS} agents.`, { agent_id: m.agent_id })
+                }
+                const refused = yield* mayReach(agentId)
+                if (Option.isSome(refused)) return pushError(out, refused.value, { agent_id: m.agent_id })
+                send(out, `ack:${agentId}`, JSON.stringify({ type: "subscribed", agent_id: agentId }))
+                return yield* client.subscribe(agentId)
+              }
+              case "unsubscribe": {
+                const agentId = m.agent_id.toLowerCase()
+                yield* client.unsubscribe(agentId)
+                return send(out, `ack:${agentId}`, JSON.stringify({ type: "unsubscribed", agent_id: agentId }))
+              }
+            }
+          })
+        yield* Effect.forever(Effect.flatMap(conn.receive, handle))
+      })).pipe(Effect.ignore, span("Coordinator.serveClient"))
+
+    /** Runs an agent's coordination session (`GET /workspaceagents/me/coordinate`) until the connection ends. */
+    const serveAgent = (conn: PeerConnection): Effect.Effect<void, never, CurrentAgent> =>
+      Effect.scoped(Effect.gen(function*() {
+        const { agent } = yield* CurrentAgent
+        const out = makeOutbox()
+        yield* Effect.forkScoped(out.run(conn.send))
+        const handle = yield* engine.connectAgent(agent.id, out)
+        yield* Effect.forever(Effect.flatMap(conn.receive, (raw) => {
+          const parsed = parseMessage(raw, decodeAgentMessage, AGENT_EXPECTED)
+          if ("error" in parsed) return Effect.sync(() => pushError(out, parsed.error))
+          return handle.updateNode(parsed.node!)
+        }))
+      })).pipe(Effect.ignore, span("Coordinator.serveAgent"))
+
+    return { serveClient, serveAgent, engine } as const
+  })
+}) {}

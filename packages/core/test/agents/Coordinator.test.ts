@@ -1,0 +1,153 @@
+/**
+ * Coordination between replicas without HTTP: two coordinator engines on one PubSub behave as two
+ * replicas (a client on one, the agent on the other); outboxes keep the latest frame per peer
+ * under backpressure; relay maps set on one service reach the listeners of another.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { type CoordinatorEngine, makeCoordinatorEngine, makeOutbox, type Outbox, PubSub, RelayMap, Settings } from "@workbay/core"
+import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Queue, Scope, TestClock } from "effect"
+
+const AGENT = "0f9988c8-4d59-41fd-9f5f-c44cfa914de0"
+
+/** An outbox that keeps what it is handed, parsed. */
+const recorder = () => {
+  const frames: Array<any> = []
+  const out: Outbox = {
+    push: (_key, frame) => void frames.push(JSON.parse(typeof frame === "string" ? frame : new TextDecoder().decode(frame))),
+    run: () => Effect.never
+  }
+  return { out, frames }
+}
+
+/** Lets the engines' channel fibers run (the PubSub hands messages to fibers). */
+const settle = Effect.gen(function*() {
+  for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+})
+
+const replicas = Effect.gen(function*() {
+  const pubsub = yield* PubSub
+  const a: CoordinatorEngine = yield* makeCoordinatorEngine(pubsub, "replica-a")
+  const b: CoordinatorEngine = yield* makeCoordinatorEngine(pubsub, "replica-b")
+  return { a, b }
+})
+
+const node = (id: number) => JSON.stringify({ id, key: `nodekey:${id}`, preferred_derp: 999 })
+
+describe("Coordinator engines on one PubSub", () => {
+  it.scoped("a client on one replica and the agent on another exchange nodes and disconnections", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* replicas
+      const client = recorder()
+      const agent = recorder()
+      const clientScope = yield* Scope.make()
+      const c = yield* Scope.extend(b.connectClient("client-1", client.out), clientScope)
+      yield* c.updateNode(node(2))
+      yield* c.subscribe(AGENT)
+      yield* settle
+      const agentScope = yield* Scope.make()
+      const handle = yield* Scope.extend(a.connectAgent(AGENT, agent.out), agentScope)
+      yield* settle
+      // The agent hears of the client already waiting for it (its replica asked on connecting).
+      expect(agent.frames).toEqual([{ type: "peer_update", peer_id: "client-1", kind: "node", node: JSON.parse(node(2)) }])
+      yield* handle.updateNode(node(1))
+      yield* settle
+      expect(client.frames).toEqual([{ type: "peer_update", agent_id: AGENT, kind: "node", node: JSON.parse(node(1)) }])
+      // A second client on replica B gets the node at once, from what B already knows.
+      const late = recorder()
+      yield* Effect.flatMap(b.connectClient("client-2", late.out), (h) => h.subscribe(AGENT))
+      expect(late.frames.map((f) => f.node.id)).toEqual([1])
+      // The client leaves: the agent hears it.
+      yield* Scope.close(clientScope, Exit.void)
+      yield* settle
+      expect(agent.frames.at(-1)).toMatchObject({ peer_id: "client-1", kind: "disconnected" })
+      // The agent leaves: the remaining client hears it.
+      yield* Scope.close(agentScope, Exit.void)
+      yield* settle
+      expect(late.frames.at(-1)).toMatchObject({ type: "peer_update", agent_id: AGENT, kind: "disconnected" })
+      expect(a.followed()).toBe(0)
+      expect(b.followed()).toBe(1)
+    }).pipe(Effect.provide(PubSub.memory)))
+
+  it.scoped("a client subscribing after the agent published on another replica gets its node", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* replicas
+      const agent = recorder()
+      const handle = yield* a.connectAgent(AGENT, agent.out)
+      yield* handle.updateNode(node(7))
+      yield* settle
+      const client = recorder()
+      yield* Effect.flatMap(b.connectClient("client-1", client.out), (h) => h.subscribe(AGENT))
+      yield* settle
+      expect(client.frames).toEqual([{ type: "peer_update", agent_id: AGENT, kind: "node", node: JSON.parse(node(7)) }])
+    }).pipe(Effect.provide(PubSub.memory)))
+
+  it.scoped("an agent connecting where a client already follows it still hears of the other replicas' clients", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* replicas
+      const local = yield* a.connectClient("local", recorder().out)
+      yield* local.updateNode(node(10))
+      yield* local.subscribe(AGENT)
+      const remote = yield* b.connectClient("remote", recorder().out)
+      yield* remote.updateNode(node(11))
+      yield* remote.subscribe(AGENT)
+      yield* settle
+      const agent = recorder()
+      yield* a.connectAgent(AGENT, agent.out)
+      yield* settle
+      expect(agent.frames.map((f) => `${f.peer_id}:${f.node.id}`).sort()).toEqual(["local:10", "remote:11"])
+    }).pipe(Effect.provide(PubSub.memory)))
+
+  it.scoped("fans one update out to 500 local subscribers once each, and forgets an agent nobody follows", () =>
+    Effect.gen(function*() {
+      const { a } = yield* replicas
+      const scope = yield* Scope.make()
+      const clients = Array.from({ length: 500 }, recorder)
+      for (const [i, c] of clients.entries()) yield* Effect.flatMap(Scope.extend(a.connectClient(`c${i}`, c.out), scope), (h) => h.subscribe(AGENT))
+      const handle = yield* a.connectAgent(AGENT, recorder().out)
+      const t0 = performance.now()
+      yield* handle.updateNode(node(3))
+      expect(performance.now() - t0).toBeLessThan(200)
+      expect(clients.every((c) => c.frames.length === 1 && c.frames[0].node.id === 3)).toBe(true)
+      yield* Scope.close(scope, Exit.void)
+      expect(a.followed()).toBe(1)
+    }).pipe(Effect.provide(PubSub.memory)))
+})
+
+describe("outbox", () => {
+  it.scoped("sends in order, and while the peer is slow keeps only the latest frame per key", () =>
+    Effect.gen(function*() {
+      const out = makeOutbox()
+      const sent: Array<string> = []
+      const gate = yield* Deferred.make<void>()
+      const fiber = yield* Effect.fork(out.run((frame) =>
+        Effect.zipRight(Effect.sync(() => sent.push(String(frame))), sent.length === 0 ? Deferred.await(gate) : Effect.void)
+      ))
+      out.push("a", "a1")
+      yield* settle
+      expect(sent).toEqual(["a1"])
+      out.push("b", "b1")
+      out.push("a", "a2")
+      out.push("a", "a3")
+      yield* Deferred.succeed(gate, undefined)
+      yield* settle
+      expect(sent).toEqual(["a1", "b1", "a3"])
+      yield* Fiber.interrupt(fiber)
+    }))
+})
+
+describe("RelayMap", () => {
+  const map = (id: number) => ({ Regions: { [id]: { RegionID: id, RegionCode: `r${id}`, RegionName: `Region ${id}`, Nodes: [] } } })
+
+  it.scoped("a map set on one service reaches the listeners of another on the same PubSub", () =>
+    Effect.gen(function*() {
+      const a = Context.get(yield* Layer.build(RelayMap.Default), RelayMap)
+      const b = Context.get(yield* Layer.build(RelayMap.Default), RelayMap)
+      const seen = yield* Queue.unbounded<string>()
+      yield* b.listen((json) => Queue.unsafeOffer(seen, json))
+      expect(JSON.parse(yield* Queue.take(seen)).Regions["999"].Nodes[0].HostName).toBe("localhost")
+      yield* a.set(map(5))
+      const next = yield* Effect.race(Queue.take(seen), Effect.as(TestClock.adjust(Duration.seconds(1)), "none"))
+      expect(JSON.parse(next)).toEqual(map(5))
+      expect(yield* b.get).toEqual(map(5))
+    }).pipe(Effect.provide(Layer.merge(PubSub.memory, Settings.layer()))))
+})

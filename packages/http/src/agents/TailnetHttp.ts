@@ -1,0 +1,19 @@
+/** Handlers of the connection routes: the checks happen before the upgrade; the sessions are core's. */
+import { ConnectionWatch, Coordinator, RelayMap } from "@workbay/core"
+import { Effect } from "effect"
+import { WorkbayApi } from "../Api.js"
+import { implement } from "../Handlers.js"
+import { followSession, streamSession, upgradeWebSocket } from "../WebSocket.js"
+
+export const TailnetHttp = implement(WorkbayApi, "tailnet", {
+  derpMap: () => Effect.flatMap(RelayMap, (relays) => upgradeWebSocket(followSession((sendLatest) => relays.listen(sendLatest)))),
+  coordinate: () => Effect.flatMap(Coordinator, (c) => upgradeWebSocket(c.serveClient)),
+  agentConnectionWatch: ({ path, urlParams }) =>
+    Effect.flatMap(ConnectionWatch, (w) => w.agentConnection(path.workspace, urlParams.agent_name)).pipe(
+      Effect.flatMap((messages) => upgradeWebSocket(streamSession(messages)))
+    )
+})
+
+export const TailnetAgentHttp = implement(WorkbayApi, "tailnetAgent", {
+  coordinate: () => Effect.flatMap(Coordinator, (c) => upgradeWebSocket(c.serveAgent))
+})
