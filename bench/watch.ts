@@ -20,15 +20,13 @@ import { workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { zipSync } from "fflate"
-import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import WebSocket from "ws"
+import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
 import { fmt, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, writeReport } from "./lib.mjs"
 
@@ -52,19 +50,7 @@ if (opts.serve !== undefined) {
     passwordHashCost: 4, retention: false, provisioners: [workbayProvisioner],
     settings: { allowWorkspaceRenames: true }
   })
-  const server = createServer()
-  workbay.attach(server)
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
-  process.stdout.write(`LISTENING ${(server.address() as AddressInfo).port}\n`)
-  const shutdown = async () => {
-    server.closeAllConnections()
-    server.close()
-    await workbay.dispose()
-    process.exit(0)
-  }
-  process.on("SIGTERM", () => void shutdown())
-  process.on("disconnect", () => void shutdown())
-  await new Promise(() => {})
+  await serveInChild(workbay)
 }
 
 // ---- the parent: seeding, the watchers, the changes -------------------------------------------------
@@ -78,36 +64,10 @@ const archive = zipSync({ "template.yaml": new TextEncoder().encode(TEMPLATE) })
 type Headers = Record<string, string>
 const json = (auth: Headers) => ({ ...auth, "content-type": "application/json" })
 
-const startChild = async (file: string) => {
-  const prof = opts["service-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts["service-prof"]}`]
-  const child = spawn(process.execPath, [...prof, ...process.execArgv, fileURLToPath(import.meta.url), "--serve", file], {
-    stdio: ["ignore", "pipe", "inherit", "ipc"]
+const startService = (file: string) =>
+  startChild(fileURLToPath(import.meta.url), ["--serve", file], {
+    nodeArgs: opts["service-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts["service-prof"]}`]
   })
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = ""
-    const timer = setTimeout(() => reject(new Error(`the service did not start: ${out}`)), 60_000)
-    child.stdout!.on("data", (d) => {
-      out += d
-      const m = /LISTENING (\d+)/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve(Number(m[1]))
-      }
-    })
-    child.once("exit", (code) => reject(new Error(`the service exited (${code}): ${out}`)))
-  })
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve()
-      const timer = setTimeout(() => child.kill("SIGKILL"), 3000)
-      child.once("exit", () => {
-        clearTimeout(timer)
-        resolve()
-      })
-      child.kill("SIGTERM")
-    })
-  return { child, port, stop }
-}
 
 /** The first user, a template, one running workspace; answers what the watchers need. */
 const seed = async (base: string) => {
@@ -178,7 +138,7 @@ const quantile = (sorted: ReadonlyArray<number>, q: number) =>
 
 const run = async (watcherCount: number) => {
   const dir = mkdtempSync(join(tmpdir(), "workbay-bench-watch-"))
-  const service = await startChild(join(dir, "workbay.db"))
+  const service = await startService(join(dir, "workbay.db"))
   const base = `http://127.0.0.1:${service.port}/api/v2`
   const watchers: Array<Watcher> = []
   try {

@@ -2,8 +2,10 @@
  * Log streaming: lines of each log source are batched (at most every half second, or at 100
  * lines) and sent with `PATCH /workspaceagents/me/logs`, after the source is registered with
  * `POST /workspaceagents/me/log-source`. Once the service answers that the agent's logs
- * overflowed (413), nothing more is sent. A failed send keeps its lines for the next try (up to
- * 10,000 lines; older ones are dropped).
+ * overflowed (413), nothing more is sent. A send that failed on the way keeps its lines for the
+ * next try (up to 10,000 lines; older ones are dropped); a batch the service refuses (another
+ * 4xx) is dropped. NUL characters are left out (the service refuses them) and a line longer than
+ * 64 KiB is sent as several.
  */
 import { type Api, ApiError } from "./Api.js"
 
@@ -24,6 +26,7 @@ interface Line {
 const FLUSH_MS = 500
 const BATCH_LINES = 100
 const KEEP_LINES = 10_000
+const MAX_LINE = 64 * 1024
 
 export class LogSender {
   private readonly queues = new Map<string, Array<Line>>()
@@ -56,7 +59,9 @@ export class LogSender {
       queue = []
       this.queues.set(sourceId, queue)
     }
-    queue.push({ created_at: new Date().toISOString(), level, output })
+    const created_at = new Date().toISOString()
+    const clean = output.includes("\u0000") ? output.replaceAll("\u0000", "") : output
+    for (let i = 0; i === 0 || i < clean.length; i += MAX_LINE) queue.push({ created_at, level, output: clean.slice(i, i + MAX_LINE) })
     if (queue.length > KEEP_LINES) queue.splice(0, queue.length - KEEP_LINES)
     if (queue.length >= BATCH_LINES) void this.flush()
     else if (this.timer === undefined) {
@@ -89,6 +94,11 @@ export class LogSender {
             this.log("the service keeps no more logs of this agent (its limit is reached)")
             this.queues.clear()
             return
+          }
+          if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 429) {
+            this.log(`the service refused a batch of logs, dropped: ${e.message}`)
+            queue.splice(0, batch.length)
+            continue
           }
           this.log(`sending logs failed (kept for the next try): ${e instanceof Error ? e.message : String(e)}`)
           if (this.timer === undefined) {

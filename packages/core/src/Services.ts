@@ -32,6 +32,9 @@ import { ConnectionWatch } from "./agents/ConnectionWatch.js"
 import { Coordinator } from "./agents/Coordinator.js"
 import { RelayMap } from "./agents/RelayMap.js"
 import { InstanceIdentity } from "./agents/InstanceIdentity.js"
+import { AppStatuses } from "./agents/AppStatus.js"
+import { AgentConnections } from "./agents/Connections.js"
+import { AgentLogs } from "./agents/Logs.js"
 import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
@@ -66,6 +69,8 @@ const watch = Layer.mergeAll(
 
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
+const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(tailnet))
+
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
  * the services they use and before any worker starts. Each area adds its layer here.
@@ -88,4 +93,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tailnet))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(agentReports))

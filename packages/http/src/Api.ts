@@ -18,6 +18,7 @@ import { WorkspaceWatchApi } from "./workspaces/WatchApi.js"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
 import { TailnetAgentApi, TailnetApi } from "./agents/TailnetApi.js"
 import { AgentIdentityApi } from "./agents/IdentityApi.js"
+import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
@@ -44,6 +45,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TailnetApi)
   .add(TailnetAgentApi)
   .add(AgentIdentityApi)
+  .add(AgentLogsApi)
+  .add(AgentReportsApi)
   .add(AgentRpcApi)
   .add(AgentMetadataApi)
   .addError(Unauthorized)

@@ -34,6 +34,7 @@ import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
 import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
 import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
+import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
 import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 
 /** Every group's handlers. */
@@ -41,7 +42,7 @@ export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
   PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
-  TailnetHttp, TailnetAgentHttp, AgentRpcHttp, AgentMetadataHttp
+  TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp
 ]
 
 export interface WorkbayHandlerShape {

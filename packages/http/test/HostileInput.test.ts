@@ -5,7 +5,7 @@
  * answer is below 500, a Response object when it is an error, and a few kilobytes at most.
  * Nothing here is timed: the limits bound the work.
  */
-import { Authentication, makeWorkbay, type Workbay, WorkbayApi } from "@workbay/http"
+import { AgentAuthentication, Authentication, makeWorkbay, type Workbay, WorkbayApi } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { HttpApiSchema } from "@effect/platform"
 import { FastCheck as fc, Option, type Schema, SchemaAST } from "effect"
@@ -25,6 +25,8 @@ interface Operation {
   readonly bodyFields: ReadonlyArray<string>
   readonly queryKeys: ReadonlyArray<string>
   readonly authenticated: boolean
+  /** Only an agent's token reaches it (a user's answers 401 before the body is walked; see agents/Logs.test.ts). */
+  readonly agentOnly: boolean
 }
 
 const fieldsOf = (schema: Option.Option<Schema.Schema.Any>): Array<string> =>
@@ -49,7 +51,10 @@ const operations: ReadonlyArray<Operation> = Object.values((WorkbayApi as any).g
     }),
     bodyFields: fieldsOf(endpoint.payloadSchema),
     queryKeys: fieldsOf(endpoint.urlParamsSchema),
-    authenticated: group.middlewares.has(Authentication) || endpoint.middlewares.has(Authentication)
+    authenticated: group.middlewares.has(Authentication) || endpoint.middlewares.has(Authentication) ||
+      group.middlewares.has(AgentAuthentication) || endpoint.middlewares.has(AgentAuthentication),
+    agentOnly: (group.middlewares.has(AgentAuthentication) || endpoint.middlewares.has(AgentAuthentication)) &&
+      !group.middlewares.has(Authentication) && !endpoint.middlewares.has(Authentication)
   }))
 )
 const withBody = operations.filter((o) => o.hasBody)
@@ -156,7 +161,7 @@ describe("hostile input through the node adapter", () => {
 
   it("answers a body 3,000 levels deep with 400 at the path where it gets too deep, on every operation with a JSON body", async () => {
     const values = { user: "me", organization: "coder", group: UNKNOWN_ID, templateversion: UNKNOWN_ID, template: UNKNOWN_ID, jobID: UNKNOWN_ID, workspace: UNKNOWN_ID, workspacebuild: UNKNOWN_ID }
-    for (const op of withJsonBody) {
+    for (const op of withJsonBody.filter((o) => !o.agentOnly)) {
       const a = await send(op.method, pathOf(op, values), { token, body: DEEP_BODY })
       expectSane(a, op.name)
       expect(a.status, op.name).toBe(400)

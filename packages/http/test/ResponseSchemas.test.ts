@@ -168,7 +168,7 @@ resources:
     type: machine
     agents:
       - { name: main, apps: [{ slug: code, url: "http://localhost:1" }] }
-      - { name: laptop, external: true }
+      - { name: laptop, external: true, apps: [{ slug: board, url: "http://localhost:2" }] }
 `
 const SLOW_WS_TEMPLATE = `resources:
   - { name: box, type: machine }
@@ -200,6 +200,13 @@ const slowWorkspace = async (w: World) => {
   const t = (await w.owner.post(`/organizations/${w.orgId}/templates`, { name: uniqueName("slow"), template_version_id: v.body.id })).body
   return (await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name: uniqueName("slow"), template_id: t.id })).body
 }
+
+/** A client with a fresh token of the running workspace's external agent `laptop`. */
+const laptopAgent = async (w: World) => {
+  const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+  return w.owner.as(credentials.body.agent_token)
+}
+const ROWS_LOG_SOURCE = "5f0c1c5e-6a59-4e44-9d77-3b1f1b0a2c11"
 
 const rows: ReadonlyArray<Row> = [
   // general
@@ -973,6 +980,30 @@ const rows: ReadonlyArray<Row> = [
     ws.socket.close()
     return { status: 101, body: ws.messages.map((m) => JSON.parse(m)).find((m) => m.type === "agent").agent, headers: new Headers() }
   }),
+
+  row("agentReports.logSource", "POST /api/v2/workspaceagents/me/log-source", 200, "WorkspaceAgentLogSource", async (w) =>
+    (await laptopAgent(w)).post("/workspaceagents/me/log-source", { id: ROWS_LOG_SOURCE, display_name: "Rows", icon: "/icon/rows.svg" })
+  ),
+  row("agentReports.logs", "PATCH /api/v2/workspaceagents/me/logs", 200, "Response", async (w) => {
+    const agent = await laptopAgent(w)
+    await agent.post("/workspaceagents/me/log-source", { id: ROWS_LOG_SOURCE, display_name: "Rows" })
+    return agent.patch("/workspaceagents/me/logs", {
+      log_source_id: ROWS_LOG_SOURCE, logs: [{ created_at: new Date().toISOString(), level: "trace", output: "a line" }]
+    })
+  }),
+  row("agentLogs.logs", "GET /api/v2/workspaceagents/:workspaceagent/logs", 200, "[WorkspaceAgentLog]", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
+    return w.owner.get(`/workspaceagents/${laptop.id}/logs`)
+  }),
+  row("agentReports.appStatus", "PATCH /api/v2/workspaceagents/me/app-status", 200, "Response", async (w) =>
+    (await laptopAgent(w)).patch("/workspaceagents/me/app-status", { app_slug: "board", state: "working", message: "Rows", uri: "", icon: "" })
+  ),
+  row("agentReports.connection", "POST /api/v2/workspaceagents/me/connections", 200, "Response", async (w) =>
+    (await laptopAgent(w)).post("/workspaceagents/me/connections", {
+      connection: { id: ROWS_LOG_SOURCE, action: "connect", type: "ssh", ip: "127.0.0.1" }
+    })
+  ),
 
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [

@@ -86,3 +86,6 @@ import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRep
 buildRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
 import { lifecycleSuite } from "../../storage-sql/test/workspaces/LifecycleSuite.js"
 lifecycleSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { agentLogRepositorySuite } from "../../storage-sql/test/agents/LogRepositorySuite.js"
+agentLogRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

@@ -2,6 +2,7 @@
 import type { SqlClient } from "@effect/sql"
 import type { PubSub } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import * as AgentLogRepositories from "./agents/LogRepositories.js"
 import * as AgentRepositories from "./agents/Repositories.js"
 import * as AgentReportRepositories from "./agents/ReportRepositories.js"
 import { runMigrations } from "./Migrations.js"
@@ -37,6 +38,7 @@ const baseRepositories = Layer.mergeAll(
   PortShareRepositories.layer,
   WorkspaceBuildRepositories.layer,
   AgentRepositories.layer,
+  AgentLogRepositories.layer,
   AgentReportRepositories.layer,
   transactionsLayer
 )

@@ -241,3 +241,6 @@ import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRep
 buildRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 import { lifecycleSuite } from "../../storage-sql/test/workspaces/LifecycleSuite.js"
 lifecycleSuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { agentLogRepositorySuite } from "../../storage-sql/test/agents/LogRepositorySuite.js"
+agentLogRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

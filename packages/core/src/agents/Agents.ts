@@ -112,6 +112,6 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
       return new AgentGitSshKey({ private_key: key.private_key, public_key: key.public_key })
     }).pipe(span("Agents.gitSshKey"))
 
-    return { get, externalCredentials, gitSshKey } as const
+    return { resolve, get, externalCredentials, gitSshKey } as const
   })
 }) {}

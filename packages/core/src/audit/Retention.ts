@@ -1,13 +1,15 @@
 /**
  * Retention: deletes what the deployment keeps only for a while. Audit entries older than
  * `retentionAuditLogs`, connection log entries that connected before `retentionConnectionLogs`,
- * and API keys that expired more than `retentionApiKeys` ago. A retention of 0 keeps forever.
+ * API keys that expired more than `retentionApiKeys` ago, and agent log lines created before
+ * `retentionWorkspaceAgentLogs`. A retention of 0 keeps forever.
  * `Retention.periodic` runs the purge when it starts and then every interval (default one
  * hour); each replica may run it, the deletes are idempotent.
  */
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { AuditLogRepo } from "./AuditLog.js"
 import { ConnectionLogRepo } from "./ConnectionLog.js"
+import { AgentLogRepo } from "../agents/Logs.js"
 import { ApiKeyRepo } from "../users/Repositories.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -17,6 +19,7 @@ export interface PurgeReport {
   readonly auditLogs: number
   readonly connectionLogs: number
   readonly apiKeys: number
+  readonly agentLogs: number
 }
 
 export interface RetentionOptions {
@@ -31,6 +34,7 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
     const audit = yield* AuditLogRepo
     const connections = yield* ConnectionLogRepo
     const keys = yield* ApiKeyRepo
+    const agentLogs = yield* AgentLogRepo
     const settings = yield* Settings
 
     /** `now - retention`, or undefined when the retention keeps forever (0, or not finite). */
@@ -41,13 +45,14 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
     const purge = (before: Date | undefined, run: (before: Date) => Effect.Effect<number>) =>
       before === undefined ? Effect.succeed(0) : run(before)
 
-    /** One purge of the three kinds, each by its own retention, at the clock's now. */
+    /** One purge of the four kinds, each by its own retention, at the clock's now. */
     const purgeOnce: Effect.Effect<PurgeReport> = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       return {
         auditLogs: yield* purge(cutoff(now, settings.retentionAuditLogs), audit.purgeBefore),
         connectionLogs: yield* purge(cutoff(now, settings.retentionConnectionLogs), connections.purgeBefore),
-        apiKeys: yield* purge(cutoff(now, settings.retentionApiKeys), keys.purgeExpiredBefore)
+        apiKeys: yield* purge(cutoff(now, settings.retentionApiKeys), keys.purgeExpiredBefore),
+        agentLogs: yield* purge(cutoff(now, settings.retentionWorkspaceAgentLogs), agentLogs.purgeBefore)
       }
     }).pipe(span("Retention.purgeOnce"))
 
@@ -63,9 +68,9 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
       Effect.flatMap(Retention, (retention) =>
         retention.purgeOnce.pipe(
           Effect.tap((r) =>
-            r.auditLogs + r.connectionLogs + r.apiKeys > 0
+            r.auditLogs + r.connectionLogs + r.apiKeys + r.agentLogs > 0
               ? Effect.logInfo(
-                `Retention purge deleted ${r.auditLogs} audit entries, ${r.connectionLogs} connection log entries, ${r.apiKeys} expired API keys.`
+                `Retention purge deleted ${r.auditLogs} audit entries, ${r.connectionLogs} connection log entries, ${r.apiKeys} expired API keys, ${r.agentLogs} agent log lines.`
               )
               : Effect.void
           ),

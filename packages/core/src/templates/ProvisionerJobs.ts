@@ -12,9 +12,10 @@
  * Every move and every stored batch of log lines is signalled on the job's PubSub channel
  * (`jobLogsChannel`), so that `followLogs` on any replica reads the new lines at once.
  */
-import { Chunk, Clock, Duration, Effect, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { BadRequest, Conflict, NotFound } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
+import { followById } from "../Follow.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { JobSignal } from "./JobSignal.js"
@@ -178,43 +179,19 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
      * line. Lines are read FOLLOW_PAGE at a time, only as fast as the stream is consumed.
      */
     const followLogs = (jobId: string, after = 0, options: FollowLogsOptions = {}): Stream.Stream<ProvisionerJobLogRecord, NotFound> =>
-      Stream.unwrapScoped(Effect.gen(function*() {
-        if (!isUuid(jobId)) return yield* jobNotFound()
-        const fallback = Duration.decode(options.fallback ?? DEFAULT_FOLLOW_FALLBACK)
-        const signals = yield* pubsub.subscribe(jobLogsChannel(jobId))
-        let finished = jobFinished(yield* find(jobId))
-        let cursor = after
-        let more = true
-        let checkJob = false
-
-        const waitForSignal = Effect.gen(function*() {
-          const first = yield* Effect.timeoutOption(Queue.take(signals), fallback)
-          // Signals that arrived meanwhile are served by the same read.
-          const rest = yield* Queue.takeAll(signals)
-          checkJob = Option.isNone(first) || first.value !== JOB_SIGNAL_LOGS || Chunk.some(rest, (m) => m !== JOB_SIGNAL_LOGS)
-        })
-
-        const next: Effect.Effect<Chunk.Chunk<ProvisionerJobLogRecord>, Option.Option<never>> = Effect.gen(function*() {
-          for (;;) {
-            if (!more) {
-              if (finished) return yield* Effect.fail(Option.none())
-              yield* waitForSignal
-            }
-            if (checkJob) {
-              checkJob = false
-              const job = yield* jobs.findById(jobId)
-              finished = Option.isNone(job) || jobFinished(job.value)
-            }
-            const lines = yield* jobs.logsAfter(jobId, cursor, FOLLOW_PAGE)
-            more = lines.length === FOLLOW_PAGE
-            if (lines.length > 0) {
-              cursor = lines[lines.length - 1]!.id
-              return Chunk.unsafeFromArray(lines)
-            }
-          }
-        })
-        return Stream.repeatEffectChunkOption(next)
-      }))
+      isUuid(jobId)
+        ? followById({
+          channel: jobLogsChannel(jobId),
+          rowsSignal: JOB_SIGNAL_LOGS,
+          after,
+          fallback: options.fallback ?? DEFAULT_FOLLOW_FALLBACK,
+          page: FOLLOW_PAGE,
+          read: (cursor, limit) => jobs.logsAfter(jobId, cursor, limit),
+          idOf: (log) => log.id,
+          start: Effect.map(find(jobId), jobFinished),
+          finished: Effect.map(jobs.findById(jobId), (job) => Option.isNone(job) || jobFinished(job.value))
+        }).pipe(Stream.provideService(PubSub, pubsub))
+        : Stream.fail(jobNotFound())
 
     const logsAfter = (jobId: string, afterId = 0, limit = 1000) =>
       jobs.logsAfter(jobId, afterId, limit).pipe(span("ProvisionerJobs.logsAfter"))

@@ -47,6 +47,24 @@ export class Healthcheck extends Schema.Class<Healthcheck>("Healthcheck")({
   threshold: Schema.Int
 }) {}
 
+/** The states an agent reports for one of its apps (codersdk `WorkspaceAppStatusState`). */
+export const appStatusStates = ["working", "idle", "complete", "failure"] as const
+export type AppStatusState = (typeof appStatusStates)[number]
+
+/** A status an agent reported for one of its apps (`PATCH /workspaceagents/me/app-status`). */
+export class WorkspaceAppStatus extends Schema.Class<WorkspaceAppStatus>("WorkspaceAppStatus")({
+  id: Schema.UUID,
+  created_at: Schema.Date,
+  workspace_id: Schema.UUID,
+  agent_id: Schema.UUID,
+  app_id: Schema.UUID,
+  state: Schema.Literal(...appStatusStates),
+  message: Schema.String,
+  uri: Schema.String,
+  icon: Schema.String,
+  needs_user_attention: Schema.Boolean
+}) {}
+
 export class WorkspaceApp extends Schema.Class<WorkspaceApp>("WorkspaceApp")({
   id: Schema.UUID,
   url: omitEmpty(Schema.String),
@@ -64,7 +82,8 @@ export class WorkspaceApp extends Schema.Class<WorkspaceApp>("WorkspaceApp")({
   hidden: Schema.Boolean,
   open_in: Schema.Literal("slim-window", "tab"),
   tooltip: omitEmpty(Schema.String),
-  statuses: Schema.Array(Schema.Unknown)
+  /** Newest first. */
+  statuses: Schema.Array(WorkspaceAppStatus)
 }) {}
 
 export class WorkspaceAgentLogSource extends Schema.Class<WorkspaceAgentLogSource>("WorkspaceAgentLogSource")({

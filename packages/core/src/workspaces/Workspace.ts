@@ -2,6 +2,7 @@
  * Workspaces: the stored record, its sharing list, how authorization names it, and the
  * repository port. Rules live in the workspaces services; the wire record beside them.
  */
+import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { Context, type Effect, type Option } from "effect"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
@@ -45,6 +46,8 @@ export interface WorkspaceRecord {
   readonly favorite: boolean
   readonly user_acl: WorkspaceAcl
   readonly group_acl: WorkspaceAcl
+  /** The newest status an agent of the workspace reported for one of its apps (absent or null: none). */
+  readonly latest_app_status?: AppStatusRecord | null | undefined
 }
 
 /** What may change on a workspace (fields left `undefined` stay). */

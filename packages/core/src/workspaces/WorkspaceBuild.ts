@@ -4,6 +4,8 @@
  * builds service.
  */
 import { Context, type Effect, type Option } from "effect"
+import type { AppStatusRecord } from "../agents/AppStatus.js"
+import type { AgentLogSourceRecord } from "../agents/Logs.js"
 import type { UniqueViolation } from "../Repositories.js"
 import type { AgentApp, AgentMetadataItem, AgentScript, DisplayApps, NameValue, ResourceMetadata, WorkspaceTransition } from "../templates/Provisioner.js"
 import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
@@ -93,6 +95,10 @@ export interface WorkspaceAgentRecord {
   readonly api_version: string
   readonly logs_length: number
   readonly logs_overflowed: boolean
+  /** The log sources the agent declared, in the order it declared them (absent: none). */
+  readonly log_sources?: ReadonlyArray<AgentLogSourceRecord> | undefined
+  /** The statuses the agent reported, by app id, newest first (absent: none). */
+  readonly app_statuses?: Readonly<Record<string, ReadonlyArray<AppStatusRecord>>> | undefined
   /** The directory as the agent expanded it (its report at start-up); empty until then. */
   readonly expanded_directory: string
   /** The subsystems the agent reported at start-up. */

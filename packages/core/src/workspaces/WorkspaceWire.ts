@@ -12,8 +12,10 @@ import { ProvisionerJob } from "../templates/ProvisionerJob.js"
 import type { ImportedResource } from "../templates/TemplateVersion.js"
 import { AGENT_INACTIVE_DISCONNECT_SECONDS } from "../agents/Agent.js"
 import {
-  agentProps, toWorkspaceResourceWith, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceAgentScript, WorkspaceResource
+  agentProps, toWorkspaceResourceWith, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceAgentLogSource, WorkspaceAgentScript, WorkspaceApp,
+  WorkspaceAppStatus, WorkspaceResource
 } from "../templates/TemplateVersionWire.js"
+import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { omitEmpty, putNonEmpty, wireMaker } from "../Wire.js"
 import { automaticUpdatesValues } from "./Workspace.js"
 import { type StoredResource, type WorkspaceAgentRecord, workspaceStatuses } from "./WorkspaceBuild.js"
@@ -73,7 +75,7 @@ export class Workspace extends Schema.Class<Workspace>("Workspace")({
   template_require_active_version: Schema.Boolean,
   template_use_classic_parameter_flow: Schema.Boolean,
   latest_build: WorkspaceBuild,
-  latest_app_status: Schema.NullOr(Schema.Unknown),
+  latest_app_status: Schema.NullOr(WorkspaceAppStatus),
   outdated: Schema.Boolean,
   name: Schema.String,
   autostart_schedule: omitEmpty(Schema.String),
@@ -141,6 +143,9 @@ const makeScript = wireMaker(WorkspaceAgentScript)
 const makeAgent = wireMaker(WorkspaceAgent)
 const makeWorkspaceHealth = wireMaker(WorkspaceHealth)
 
+/** The wire form of an app status. */
+export const toAppStatus = (r: AppStatusRecord): WorkspaceAppStatus => new WorkspaceAppStatus(r, true)
+
 /** The wire form of a build's resource and its agents (their status and health from their connection times). */
 export const toBuildResource = (stored: StoredResource, now: number): WorkspaceResource => {
   const r = stored.resource
@@ -199,6 +204,14 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
         const result = a.script_results[sc.id]
         return result === undefined ? sc : makeScript({ ...sc, status: result.status, exit_code: result.exit_code })
       })
+    }
+    // The sources the agent declared follow those of its scripts; its apps carry their statuses.
+    const declared = (a.log_sources ?? []).filter((s) => !props.log_sources.some((p) => p.id === s.id))
+    if (declared.length > 0) props.log_sources = [...props.log_sources, ...declared.map((s) => new WorkspaceAgentLogSource(s, true))]
+    const statuses = a.app_statuses
+    if (statuses !== undefined) {
+      props.apps = props.apps.map((app) =>
+        statuses[app.id] === undefined ? app : new WorkspaceApp({ ...app, statuses: statuses[app.id]!.map(toAppStatus) }, true))
     }
     return makeAgent(props)
   })

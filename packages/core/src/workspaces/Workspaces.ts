@@ -37,7 +37,7 @@ import {
 import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { WorkspaceBuildRepo, type WorkspaceStatus, workspaceStatuses } from "./WorkspaceBuild.js"
 import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
-import { Workspace, WorkspacesResponse, workspaceHealth } from "./WorkspaceWire.js"
+import { toAppStatus, Workspace, WorkspacesResponse, workspaceHealth } from "./WorkspaceWire.js"
 
 export interface CreateWorkspaceInput {
   readonly name: string
@@ -193,7 +193,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
             template_require_active_version: t.require_active_version,
             template_use_classic_parameter_flow: t.use_classic_parameter_flow,
             latest_build: build,
-            latest_app_status: null,
+            latest_app_status: w.latest_app_status == null ? null : toAppStatus(w.latest_app_status),
             outdated: build.template_version_id !== t.active_version_id,
             name: w.name,
             last_used_at: w.last_used_at,

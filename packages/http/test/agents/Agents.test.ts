@@ -4,7 +4,6 @@
  * route, nothing else, and stops working once a newer build replaces its agent. Users read an
  * agent, and get an external agent's credentials (a new token each time).
  */
-import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser, UNKNOWN_ID,
@@ -12,6 +11,7 @@ import {
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
+import { recordingProvisioner } from "./fixtures.js"
 
 const HOUR = 3_600_000
 
@@ -39,15 +39,7 @@ describe("agent tokens and the agent routes", () => {
   const handed = new Map<string, Map<string, string>>()
 
   /** The built-in provisioner, recording the token of each agent it is asked about. */
-  const recording: Provisioner = {
-    ...workbayProvisioner,
-    build: (input: BuildInput) => {
-      const tokens = new Map(["main", "side", "outside"].map((name) => [name, input.agentToken(name)]))
-      expect(input.agentToken("main")).toBe(tokens.get("main"))
-      handed.set(input.workspace.id, tokens)
-      return workbayProvisioner.build(input)
-    }
-  }
+  const recording = recordingProvisioner(["main", "side", "outside"], handed)
 
   beforeAll(async () => {
     ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recording], lifecycle: false }))

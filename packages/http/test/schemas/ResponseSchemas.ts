@@ -313,7 +313,8 @@ export const definitions: Record<string, JsonSchema> = {
     sharing_level: { type: "string", enum: ["owner", "authenticated", "organization", "public"] },
     healthcheck: object({ url: string, interval: integer, threshold: integer }),
     health: { type: "string", enum: ["disabled", "initializing", "healthy", "unhealthy"] }, group: omitted(string),
-    hidden: boolean, open_in: { type: "string", enum: ["slim-window", "tab"] }, tooltip: omitted(string), statuses: arrayOf({})
+    hidden: boolean, open_in: { type: "string", enum: ["slim-window", "tab"] }, tooltip: omitted(string),
+    statuses: arrayOf(ref("WorkspaceAppStatus"))
   }, ["id", "external", "slug", "subdomain", "sharing_level", "health", "hidden", "open_in", "statuses"]),
   WorkspaceAgent: object({
     id: uuid, parent_id: nullable(uuid), created_at: dateTime, updated_at: dateTime,
@@ -330,7 +331,7 @@ export const definitions: Record<string, JsonSchema> = {
     connection_timeout_seconds: integer, troubleshooting_url: string, subsystems: arrayOf(string),
     health: object({ healthy: boolean, reason: omitted(string) }, ["healthy"]),
     display_apps: arrayOf({ type: "string", enum: ["vscode", "vscode_insiders", "web_terminal", "port_forwarding_helper", "ssh_helper"] }),
-    log_sources: arrayOf(object({ workspace_agent_id: uuid, id: uuid, created_at: dateTime, display_name: string, icon: string })),
+    log_sources: arrayOf(ref("WorkspaceAgentLogSource")),
     scripts: arrayOf(object({
       id: uuid, log_source_id: uuid, log_path: string, script: string, cron: string, run_on_start: boolean, run_on_stop: boolean,
       start_blocks_login: boolean, timeout: integer, display_name: string,
@@ -343,6 +344,19 @@ export const definitions: Record<string, JsonSchema> = {
     "troubleshooting_url", "subsystems", "health", "display_apps", "log_sources", "scripts", "startup_script_behavior"
   ]),
   AgentGitSSHKey: object({ private_key: string, public_key: string }, ["private_key", "public_key"]),
+  WorkspaceAgentLogSource: object(
+    { workspace_agent_id: uuid, id: uuid, created_at: dateTime, display_name: string, icon: string },
+    ["workspace_agent_id", "id", "created_at", "display_name", "icon"]
+  ),
+  WorkspaceAgentLog: object({
+    id: integer, created_at: dateTime, output: string, level: { type: "string", enum: ["trace", "debug", "info", "warn", "error"] },
+    source_id: uuid
+  }, ["id", "created_at", "output", "level", "source_id"]),
+  WorkspaceAppStatus: object({
+    id: uuid, created_at: dateTime, workspace_id: uuid, agent_id: uuid, app_id: uuid,
+    state: { type: "string", enum: ["working", "idle", "complete", "failure"] }, message: string, uri: string, icon: string,
+    needs_user_attention: boolean
+  }, ["id", "created_at", "workspace_id", "agent_id", "app_id", "state", "message", "uri", "icon", "needs_user_attention"]),
   WorkspaceAgentMetadata: object({
     result: object({ collected_at: dateTime, age: integer, value: string, error: string }, ["collected_at", "age", "value", "error"]),
     description: object({ display_name: string, key: string, script: string, interval: integer, timeout: integer },
@@ -395,7 +409,7 @@ export const definitions: Record<string, JsonSchema> = {
     organization_id: uuid, organization_name: string, template_id: uuid, template_name: string, template_display_name: string,
     template_icon: string, template_allow_user_cancel_workspace_jobs: boolean, template_active_version_id: uuid,
     template_require_active_version: boolean, template_use_classic_parameter_flow: boolean, latest_build: ref("WorkspaceBuild"),
-    latest_app_status: nullable({ type: "object" }), outdated: boolean, name: string, autostart_schedule: omitted(string),
+    latest_app_status: nullable(ref("WorkspaceAppStatus")), outdated: boolean, name: string, autostart_schedule: omitted(string),
     ttl_ms: integer, last_used_at: dateTime, deleting_at: nullable(dateTime), dormant_at: nullable(dateTime),
     health: object({ healthy: boolean, failing_agents: arrayOf(uuid) }, ["healthy", "failing_agents"]),
     automatic_updates: { type: "string", enum: ["always", "never"] }, allow_renames: boolean, favorite: boolean,

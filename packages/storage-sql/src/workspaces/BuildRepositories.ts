@@ -5,6 +5,7 @@
  * display apps and environment are JSON text. A new build, a build's result and a deadline moved
  * earlier make the workspace due for the lifecycle executor (migration 0013).
  */
+import { toAppStatuses, toLogSources } from "../agents/LogRepositories.js"
 import { SqlClient } from "@effect/sql"
 import {
   type StoredResource,
@@ -108,7 +109,9 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   expanded_directory: (r.expanded_directory as string | undefined) ?? "",
   subsystems: fromJson(r.subsystems, []),
   script_results: fromJson(r.script_results, {}),
-  metadata: fromJson(r.metadata, [])
+  metadata: fromJson(r.metadata, []),
+  log_sources: toLogSources(r.log_sources),
+  app_statuses: toAppStatuses(r.app_statuses)
 })
 
 const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)

@@ -3,6 +3,7 @@
  * undeleted. A change to a field the lifecycle rules read makes the workspace due for the
  * executor (migration 0013).
  */
+import { toLatestAppStatus } from "../agents/LogRepositories.js"
 import { SqlClient, type Statement } from "@effect/sql"
 import { type WorkspaceFilter, type WorkspacePatch, type WorkspaceRecord, WorkspaceRepo, type WorkspaceStatus } from "@workbay/core"
 import { Effect, Layer } from "effect"
@@ -33,7 +34,8 @@ export const rowToWorkspace = (r: Row): WorkspaceRecord => ({
   automatic_updates: r.automatic_updates as WorkspaceRecord["automatic_updates"],
   favorite: toBool(r.favorite),
   user_acl: fromJson(r.user_acl, {}),
-  group_acl: fromJson(r.group_acl, {})
+  group_acl: fromJson(r.group_acl, {}),
+  latest_app_status: toLatestAppStatus(r.latest_app_status)
 })
 
 /**

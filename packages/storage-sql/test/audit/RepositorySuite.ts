@@ -104,7 +104,7 @@ const connectionIds = (filter: Partial<ConnectionLogFilter>) =>
   Effect.flatMap(ConnectionLogRepo, (repo) => repo.list({ ...page, ...filter })).pipe(Effect.map((rs) => rs.map((r) => r.id)))
 
 /** A clock stopped at `ms`, for effects that read the time. */
-const stoppedClock = (ms: number): Clock.Clock => ({
+export const stoppedClock = (ms: number): Clock.Clock => ({
   [Clock.ClockTypeId]: Clock.ClockTypeId,
   unsafeCurrentTimeMillis: () => ms,
   currentTimeMillis: Effect.succeed(ms),
@@ -114,7 +114,7 @@ const stoppedClock = (ms: number): Clock.Clock => ({
 })
 
 /** Retention.purgeOnce with these settings, at `now`. */
-const purgeAt = (now: number, settings: Partial<SettingsShape>) =>
+export const purgeAt = (now: number, settings: Partial<SettingsShape>) =>
   Effect.flatMap(Retention, (r) => r.purgeOnce).pipe(
     Effect.withClock(stoppedClock(now)),
     Effect.provide(Retention.Default.pipe(Layer.provide(Settings.layer(settings))))
@@ -408,19 +408,19 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
           // Everything kept forever: nothing goes.
           const keepAll = { retentionAuditLogs: Duration.zero, retentionConnectionLogs: Duration.zero, retentionApiKeys: Duration.zero }
-          expect(yield* purgeAt(now, keepAll)).toEqual({ auditLogs: 0, connectionLogs: 0, apiKeys: 0 })
+          expect(yield* purgeAt(now, keepAll)).toEqual({ auditLogs: 0, connectionLogs: 0, apiKeys: 0, agentLogs: 0 })
 
           const settings = {
             retentionAuditLogs: Duration.days(30), retentionConnectionLogs: Duration.days(90), retentionApiKeys: Duration.days(7)
           }
-          expect(yield* purgeAt(now, settings)).toEqual({ auditLogs: 1, connectionLogs: 1, apiKeys: 1 })
+          expect(yield* purgeAt(now, settings)).toEqual({ auditLogs: 1, connectionLogs: 1, apiKeys: 1, agentLogs: 0 })
           expect(yield* auditIds({})).toEqual([newAudit.id])
           expect(yield* connectionIds({})).toEqual([newConn.id])
           const left = yield* keys.list({ userId: u.id, includeExpired: true, now: new Date(now) })
           expect(left.map((k) => k.id).sort()).toEqual([expiredKey.id, liveKey.id].sort())
           // Two days later the next entries are past their retention.
-          expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({ auditLogs: 1, connectionLogs: 1, apiKeys: 1 })
-          expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({ auditLogs: 0, connectionLogs: 0, apiKeys: 0 })
+          expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({ auditLogs: 1, connectionLogs: 1, apiKeys: 1, agentLogs: 0 })
+          expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({ auditLogs: 0, connectionLogs: 0, apiKeys: 0, agentLogs: 0 })
         })
       )
 

@@ -1,0 +1,62 @@
+// The service in a child process, for the TypeScript benches: the child serves a Workbay on a random
+// port of 127.0.0.1 and prints `LISTENING <port>`; the parent spawns it (this same Node, same loader
+// flags) and reads its other stdout lines through `onLine`.
+import type { Workbay } from "@workbay/http"
+import { spawn } from "node:child_process"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+
+/** In the child: serves `workbay` until SIGTERM or the parent leaves; never returns. */
+export const serveInChild = async (workbay: Workbay): Promise<never> => {
+  const server = createServer()
+  workbay.attach(server)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  process.stdout.write(`LISTENING ${(server.address() as AddressInfo).port}\n`)
+  const shutdown = async () => {
+    server.closeAllConnections()
+    server.close()
+    await workbay.dispose()
+    process.exit(0)
+  }
+  process.on("SIGTERM", () => void shutdown())
+  process.on("disconnect", () => void shutdown())
+  return await new Promise<never>(() => {})
+}
+
+/** In the parent: runs `script` with `args` in a child; resolves with its port once it listens. */
+export const startChild = async (script: string, args: ReadonlyArray<string>, options: {
+  readonly nodeArgs?: ReadonlyArray<string>
+  readonly onLine?: (line: string) => void
+} = {}) => {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...process.execArgv, script, ...args], {
+    stdio: ["ignore", "pipe", "inherit", "ipc"]
+  })
+  let out = ""
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not start: ${out}`)), 60_000)
+    child.stdout!.on("data", (d) => {
+      out += d
+      const lines = out.split("\n")
+      out = lines.pop()!
+      for (const line of lines) {
+        const m = /^LISTENING (\d+)$/.exec(line)
+        if (m) {
+          clearTimeout(timer)
+          resolve(Number(m[1]))
+        } else options.onLine?.(line)
+      }
+    })
+    child.once("exit", (code) => reject(new Error(`the service exited (${code}): ${out}`)))
+  })
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve()
+      const timer = setTimeout(() => child.kill("SIGKILL"), 3000)
+      child.once("exit", () => {
+        clearTimeout(timer)
+        resolve()
+      })
+      child.kill("SIGTERM")
+    })
+  return { child, port, stop }
+}

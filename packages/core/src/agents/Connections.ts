@@ -1,0 +1,71 @@
+/**
+ * Connection reports: an agent tells the service when a session to it opens or closes (SSH,
+ * VS Code, JetBrains, reconnecting PTY), or when it served a forwarded port. Workbay's JSON
+ * form of the described system's `ReportConnection` (a dRPC call there). Each report goes
+ * through the connection log (`AuditLogs.connect` / `disconnect`), which pairs a session's
+ * connect and disconnect by connection id; `GET /connectionlog` shows them.
+ */
+import { Clock, Effect } from "effect"
+import { AuditLogs } from "../audit/AuditLogs.js"
+import { type ConnectionEvent, isWebConnection } from "../audit/ConnectionLog.js"
+import { BadRequest, ResponseBody, Validation } from "../Errors.js"
+import { span } from "../Tracing.js"
+import { CurrentAgent } from "./AgentAuth.js"
+
+/** The connection types an agent reports. */
+export const agentConnectionTypes = ["ssh", "vscode", "jetbrains", "reconnecting_pty", "port_forwarding"] as const
+export type AgentConnectionType = (typeof agentConnectionTypes)[number]
+
+/** One report (`POST /workspaceagents/me/connections`, body `{connection}`). */
+export interface ConnectionReport {
+  /** The session's id: a connect and its disconnect carry the same. */
+  readonly id: string
+  readonly action: "connect" | "disconnect"
+  readonly type: AgentConnectionType
+  /** When it happened; default: when the report arrives. */
+  readonly timestamp?: Date | undefined
+  readonly ip?: string | undefined
+  /** A disconnect: the session's exit code. A forwarded port: the HTTP status served. */
+  readonly status_code?: number | undefined
+  /** A disconnect: why the session ended. */
+  readonly reason?: string | undefined
+  /** A forwarded port: the port. */
+  readonly slug_or_port?: string | undefined
+}
+
+export class AgentConnections extends Effect.Service<AgentConnections>()("@workbay/core/AgentConnections", {
+  effect: Effect.gen(function*() {
+    const audit = yield* AuditLogs
+
+    /** Records a report of the calling agent in the connection log. */
+    const report = (c: ConnectionReport) =>
+      Effect.gen(function*() {
+        const { agent, workspace } = yield* CurrentAgent
+        const web = isWebConnection(c.type)
+        const problems: Array<Validation> = []
+        if (web && c.action === "disconnect") {
+          problems.push(new Validation({ field: "connection.action", detail: "A forwarded port is reported once, with action connect." }))
+        }
+        if (web && c.status_code === undefined) {
+          problems.push(new Validation({ field: "connection.status_code", detail: "A forwarded port needs the HTTP status it served." }))
+        }
+        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid connection report.", validations: problems })
+        const event: ConnectionEvent = {
+          time: c.timestamp ?? new Date(yield* Clock.currentTimeMillis),
+          organizationId: workspace.organization_id,
+          workspaceOwnerId: workspace.owner_id,
+          workspaceId: workspace.id,
+          workspaceName: workspace.name,
+          agentName: agent.name,
+          type: c.type,
+          ip: c.ip,
+          ...(web ? { statusCode: c.status_code, slugOrPort: c.slug_or_port } : { connectionId: c.id })
+        }
+        if (c.action === "connect") yield* audit.connect(event)
+        else yield* audit.disconnect({ ...event, connectionId: c.id, reason: c.reason, exitCode: c.status_code })
+        return new ResponseBody({ message: "Connection reported." })
+      }).pipe(span("AgentConnections.report"))
+
+    return { report } as const
+  })
+}) {}

@@ -1,0 +1,205 @@
+/**
+ * Agent logs: the lines a workspace agent streams (its scripts' output, anything it wants its
+ * users to see), each under a log source. Sources come from the agent's scripts (one per
+ * script, made with the build) and from the agent itself (`POST /workspaceagents/me/log-source`).
+ * An agent stores at most MAX_AGENT_LOG_BYTES; past that its appends answer 413 and the agent
+ * shows `logs_overflowed`. Lines are read by (agent, id) and followed across replicas through
+ * the PubSub port (`agentLogsChannel`).
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Clock, Context, Duration, Effect, Option, Schema, Stream } from "effect"
+import { BadRequest, ResponseBody, Validation } from "../Errors.js"
+import { followById } from "../Follow.js"
+import { PubSub } from "../PubSub.js"
+import { span } from "../Tracing.js"
+import { type AgentInBuild, AgentRepo } from "./Agent.js"
+import { CurrentAgent } from "./AgentAuth.js"
+import { Agents } from "./Agents.js"
+
+/** The log levels of the described system. */
+export const agentLogLevels = ["trace", "debug", "info", "warn", "error"] as const
+export type AgentLogLevel = (typeof agentLogLevels)[number]
+
+/** What one agent may store: 1 MiB, counted as each line's UTF-8 bytes plus one for its line end. */
+export const MAX_AGENT_LOG_BYTES = 1_048_576
+
+/** Log sources one agent may declare (besides its scripts'). */
+export const MAX_AGENT_LOG_SOURCES = 100
+
+/** Lines one read answers at most; read on with `after`. */
+export const AGENT_LOGS_PAGE = 10_000
+
+/** A log source an agent declared. */
+export interface AgentLogSourceRecord {
+  readonly id: string
+  readonly workspace_agent_id: string
+  readonly created_at: Date
+  readonly display_name: string
+  readonly icon: string
+}
+
+/** A stored agent log line; ids grow per deployment. */
+export interface AgentLogRecord {
+  readonly id: number
+  readonly agent_id: string
+  readonly created_at: Date
+  readonly output: string
+  readonly level: AgentLogLevel
+  readonly log_source_id: string
+}
+
+export type NewAgentLog = Omit<AgentLogRecord, "id" | "agent_id">
+
+export class AgentLogRepo extends Context.Tag("@workbay/core/AgentLogRepo")<AgentLogRepo, {
+  /** Adds a log source to its agent; one of the same id already there is kept and answered. */
+  readonly addLogSource: (source: AgentLogSourceRecord) => Effect.Effect<AgentLogSourceRecord>
+  /**
+   * Stores a batch when the agent has room for its `bytes` (one statement for the lines, one for
+   * the counters, in one transaction); otherwise stores nothing and marks the agent overflowed.
+   */
+  readonly append: (agentId: string, logs: ReadonlyArray<NewAgentLog>, bytes: number, maxBytes: number) => Effect.Effect<{ readonly overflowed: boolean }>
+  /** Up to `limit` lines of the agent with `after < id < before`, in id order. */
+  readonly list: (agentId: string, after: number, before: number | undefined, limit: number) => Effect.Effect<ReadonlyArray<AgentLogRecord>>
+  /** Deletes lines created before `before`; answers how many. */
+  readonly purgeBefore: (before: Date) => Effect.Effect<number>
+}>() {}
+
+/** 413: the agent's logs are over their limit (the described system's answer). */
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  { message: Schema.String, detail: Schema.optional(Schema.String), validations: Schema.optional(Schema.Array(Validation)) },
+  HttpApiSchema.annotations({ status: 413 })
+) {}
+
+/** An agent log line as the API answers it (codersdk `WorkspaceAgentLog`). */
+export class WorkspaceAgentLog extends Schema.Class<WorkspaceAgentLog>("WorkspaceAgentLog")({
+  id: Schema.Int,
+  created_at: Schema.Date,
+  output: Schema.String,
+  level: Schema.Literal(...agentLogLevels),
+  source_id: Schema.UUID
+}) {}
+
+export const toAgentLog = (r: AgentLogRecord): WorkspaceAgentLog =>
+  new WorkspaceAgentLog({ id: r.id, created_at: r.created_at, output: r.output, level: r.level, source_id: r.log_source_id }, true)
+
+/** The PubSub channel of an agent's new lines: `agent_logs_` and the id's 32 hex digits. */
+export const agentLogsChannel = (agentId: string): string => `agent_logs_${agentId.replaceAll("-", "").toLowerCase()}`
+
+/** The message on an agent's channel when lines were stored. */
+export const AGENT_SIGNAL_LOGS = "logs"
+
+export interface LogSourceInput {
+  readonly id: string
+  readonly display_name: string
+  readonly icon: string
+}
+
+export interface AppendLogsInput {
+  readonly log_source_id: string
+  readonly logs: ReadonlyArray<{ readonly created_at: Date; readonly level: AgentLogLevel; readonly output: string }>
+}
+
+export interface AgentLogsQuery {
+  readonly after?: number | undefined
+  readonly before?: number | undefined
+}
+
+export interface FollowAgentLogsOptions {
+  /** Re-read without a signal this often. Default 10 seconds. */
+  readonly fallback?: Duration.DurationInput | undefined
+}
+
+const encoder = new TextEncoder()
+/** What a line costs of its agent's room: its UTF-8 bytes and its line end. */
+export const agentLogBytes = (output: string): number => encoder.encode(output).length + 1
+
+/** Whether the agent still belongs to its workspace's latest build (so more lines may come). */
+const current = (found: AgentInBuild) =>
+  !found.workspace.deleted && found.build.build_number === found.latest_build_number
+
+/** The ids of the log sources an agent has: its scripts' and those it declared. */
+export const logSourceIds = (agent: AgentInBuild["agent"]): ReadonlySet<string> =>
+  new Set([...agent.scripts.map((s) => s.id), ...(agent.log_sources ?? []).map((s) => s.id)])
+
+export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentLogs", {
+  effect: Effect.gen(function*() {
+    const logs = yield* AgentLogRepo
+    const agentRepo = yield* AgentRepo
+    const agents = yield* Agents
+    const pubsub = yield* PubSub
+
+    /** POST /workspaceagents/me/log-source: the agent's source of that id (idempotent: the first one declared stays). */
+    const addLogSource = (input: LogSourceInput) =>
+      Effect.gen(function*() {
+        const { agent } = yield* CurrentAgent
+        const id = input.id.toLowerCase()
+        const known = (agent.log_sources ?? []).find((s) => s.id === id)
+        if (known !== undefined) return known
+        if ((agent.log_sources ?? []).length >= MAX_AGENT_LOG_SOURCES) {
+          return yield* BadRequest.field("id", `An agent may declare at most ${MAX_AGENT_LOG_SOURCES} log sources.`, "Too many log sources.")
+        }
+        return yield* logs.addLogSource({
+          id,
+          workspace_agent_id: agent.id,
+          created_at: new Date(yield* Clock.currentTimeMillis),
+          display_name: input.display_name,
+          icon: input.icon
+        })
+      }).pipe(span("AgentLogs.addLogSource"))
+
+    /**
+     * PATCH /workspaceagents/me/logs: stores the batch under its source, or (past the agent's
+     * room) none of it, answering 413 and marking the agent overflowed.
+     */
+    const append = (input: AppendLogsInput) =>
+      Effect.gen(function*() {
+        const { agent } = yield* CurrentAgent
+        if (input.logs.length === 0) return yield* BadRequest.field("logs", "At least one log line is required.", "No logs provided.")
+        const sourceId = input.log_source_id.toLowerCase()
+        if (!logSourceIds(agent).has(sourceId)) {
+          return yield* BadRequest.field("log_source_id", "The agent has no log source of this id: declare it first (POST /workspaceagents/me/log-source).", "Unknown log source.")
+        }
+        const tooLarge = new PayloadTooLarge({ message: "Logs limit exceeded.", detail: `An agent stores at most ${MAX_AGENT_LOG_BYTES} bytes of logs.` })
+        if (agent.logs_overflowed) return yield* tooLarge
+        const lines: Array<NewAgentLog> = input.logs.map((l) => ({ created_at: l.created_at, level: l.level, output: l.output, log_source_id: sourceId }))
+        const bytes = lines.reduce((n, l) => n + agentLogBytes(l.output), 0)
+        const { overflowed } = yield* logs.append(agent.id, lines, bytes, MAX_AGENT_LOG_BYTES)
+        if (overflowed) return yield* tooLarge
+        yield* pubsub.publish(agentLogsChannel(agent.id), AGENT_SIGNAL_LOGS)
+        return new ResponseBody({ message: "Logs appended." })
+      }).pipe(span("AgentLogs.append"))
+
+    /** GET /workspaceagents/{agent}/logs: lines after `after` (and before `before`), at most AGENT_LOGS_PAGE. */
+    const list = (agentRef: string, query: AgentLogsQuery = {}) =>
+      Effect.gen(function*() {
+        const found = yield* agents.resolve(agentRef)
+        const lines = yield* logs.list(found.agent.id, query.after ?? 0, query.before, AGENT_LOGS_PAGE)
+        return lines.map(toAgentLog)
+      }).pipe(span("AgentLogs.list"))
+
+    /**
+     * GET /workspaceagents/{agent}/logs?follow: checks the caller may read the agent (before any
+     * upgrade), then the lines after `after` and each new one, until the agent no longer belongs
+     * to its workspace's latest build (a newer build, or the workspace deleted).
+     */
+    const follow = (agentRef: string, after = 0, options: FollowAgentLogsOptions = {}) =>
+      Effect.map(agents.resolve(agentRef), (found): Stream.Stream<AgentLogRecord> => {
+        const agentId = found.agent.id
+        const over = Effect.map(agentRepo.findById(agentId), (a) => Option.isNone(a) || !current(a.value))
+        return followById({
+          channel: agentLogsChannel(agentId),
+          rowsSignal: AGENT_SIGNAL_LOGS,
+          after,
+          fallback: options.fallback ?? Duration.seconds(10),
+          page: 500,
+          read: (cursor, limit) => logs.list(agentId, cursor, undefined, limit),
+          idOf: (line) => line.id,
+          start: over,
+          finished: over
+        }).pipe(Stream.provideService(PubSub, pubsub))
+      }).pipe(span("AgentLogs.follow"))
+
+    return { addLogSource, append, list, follow } as const
+  })
+}) {}
