@@ -638,6 +638,7 @@ export const migration0017 = ({ timestamp: ts, boolean: bool, serialKey }: Diale
   `ALTER TABLE workspace_agents ADD COLUMN subsystems TEXT NOT NULL DEFAULT '[]'`,
   `ALTER TABLE workspace_agents ADD COLUMN script_results TEXT NOT NULL DEFAULT '{}'`,
   `ALTER TABLE workspace_agents ADD COLUMN metadata TEXT NOT NULL DEFAULT '[]'`,
+  `ALTER TABLE workspace_agents ADD COLUMN app_health TEXT NOT NULL DEFAULT '{}'`,
   `CREATE INDEX workspace_agents_open ON workspace_agents (last_connected_at) WHERE connected = TRUE`,
   `CREATE TABLE workspace_agent_metadata (
     agent_id TEXT NOT NULL REFERENCES workspace_agents (id) ON DELETE CASCADE,

@@ -20,7 +20,7 @@ import { AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS } fr
 import { CurrentAgent } from "./AgentAuth.js"
 import { AgentManifest, AgentManifests } from "./Manifest.js"
 import {
-  AgentReportRepo, AgentReports, LifecycleUpdate, MetadataUpdate, ReportRefused, ScriptCompleted, StartupUpdate, StatsUpdate,
+  AgentReportRepo, AgentReports, AppHealthUpdate, LifecycleUpdate, MetadataUpdate, ReportRefused, ScriptCompleted, StartupUpdate, StatsUpdate,
   STATS_RETENTION_HOURS
 } from "./Reports.js"
 
@@ -40,7 +40,7 @@ export interface RpcError {
 
 /** The message types of the agent connection. */
 export const agentMessageTypes = [
-  "get_manifest", "update_lifecycle", "update_startup", "batch_update_metadata", "update_stats", "script_completed", "heartbeat", "ping"
+  "get_manifest", "update_lifecycle", "update_startup", "batch_update_metadata", "update_stats", "script_completed", "batch_update_app_health", "heartbeat", "ping"
 ] as const
 
 const encodeManifest = Schema.encodeSync(AgentManifest)
@@ -58,7 +58,8 @@ const decoders = {
   update_startup: Schema.decodeUnknownEither(StartupUpdate, { errors: "all" }),
   batch_update_metadata: Schema.decodeUnknownEither(MetadataUpdate, { errors: "all" }),
   update_stats: Schema.decodeUnknownEither(StatsUpdate, { errors: "all" }),
-  script_completed: Schema.decodeUnknownEither(ScriptCompleted, { errors: "all" })
+  script_completed: Schema.decodeUnknownEither(ScriptCompleted, { errors: "all" }),
+  batch_update_app_health: Schema.decodeUnknownEither(AppHealthUpdate, { errors: "all" })
 }
 
 type Handled = Effect.Effect<unknown, RpcError, CurrentAgent | AgentReports | AgentManifests>
@@ -109,6 +110,8 @@ export const handleAgentMessage = (type: string, raw: unknown): Handled => {
       return decoded(decoders.update_stats, message, (r, s, v) => r.updateStats(s, v))
     case "script_completed":
       return decoded(decoders.script_completed, message, (r, s, v) => r.scriptCompleted(s, v))
+    case "batch_update_app_health":
+      return decoded(decoders.batch_update_app_health, message, (r, s, v) => r.batchUpdateAppHealth(s, v))
     case "heartbeat":
     case "ping":
       // The connection's liveness is kept by its timer and the transport's pings: nothing to write.

@@ -93,6 +93,14 @@ export const STATS_REPORT_INTERVAL_SECONDS = 30
 /** How long stats reports are kept; the connection monitor deletes older ones. */
 export const STATS_RETENTION_HOURS = 24
 
+/** `batch_update_app_health`: the health of the agent's apps, as its health checks found it. */
+export class AppHealthUpdate extends Schema.Class<AppHealthUpdate>("AppHealthUpdate")({
+  updates: Schema.Array(Schema.Struct({
+    id: Schema.UUID.annotations({ message: () => ({ message: "An app id is a UUID.", override: true }) }),
+    health: Schema.Literal("initializing", "healthy", "unhealthy")
+  })).pipe(Schema.maxItems(128))
+}) {}
+
 /** `script_completed`: how a run of one of the agent's scripts ended. */
 export class ScriptCompleted extends Schema.Class<ScriptCompleted>("ScriptCompleted")({
   script_id: Schema.UUID.annotations({ message: () => ({ message: "The script id is a UUID.", override: true }) }),
@@ -146,6 +154,8 @@ export class AgentReportRepo extends Context.Tag("@workbay/core/AgentReportRepo"
   readonly setLifecycle: (agentId: string, state: LifecycleState, startedAt: Date | undefined, readyAt: Date | undefined, now: Date) => Effect.Effect<void>
   readonly setStartup: (agentId: string, update: StartupUpdate, now: Date) => Effect.Effect<void>
   readonly setScriptResult: (agentId: string, scriptId: string, result: AgentScriptResult, now: Date) => Effect.Effect<void>
+  /** Sets the health of these apps (by id), keeping the others'. */
+  readonly setAppHealth: (agentId: string, health: Readonly<Record<string, string>>, now: Date) => Effect.Effect<void>
   readonly listMetadata: (agentId: string) => Effect.Effect<ReadonlyArray<AgentMetadataRecord>>
   /** Inserts or replaces the values of these keys. */
   readonly putMetadata: (agentId: string, items: ReadonlyArray<AgentMetadataRecord>) => Effect.Effect<void>
@@ -282,6 +292,22 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
 
     const metadata = (session: AgentSession) => repo.listMetadata(session.agent.id)
 
+    const batchUpdateAppHealth = (session: AgentSession, update: AppHealthUpdate) =>
+      Effect.gen(function*() {
+        const checked = new Set(session.agent.apps.filter((a) => a.healthcheck !== undefined && a.healthcheck.url !== "").map((a) => a.id))
+        const unknown = update.updates.find((u) => !checked.has(u.id.toLowerCase()))
+        if (unknown !== undefined) {
+          return yield* new ReportRefused({
+            message: "Unknown app.",
+            detail: `The agent has no app with a health check and the id ${unknown.id}.`
+          })
+        }
+        if (update.updates.length === 0) return {}
+        yield* repo.setAppHealth(session.agent.id, Object.fromEntries(update.updates.map((u) => [u.id.toLowerCase(), u.health])), yield* now)
+        yield* changed(session)
+        return {}
+      }).pipe(span("AgentReports.batchUpdateAppHealth"))
+
     /** Whether the agent's token no longer works: its workspace was deleted or a newer build replaced it. */
     const replaced = (session: AgentSession) =>
       Effect.map(agents.findById(session.agent.id), (found) =>
@@ -301,6 +327,6 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         while (!(yield* replaced(session))) yield* signals.take
       })
 
-    return { connected, untilReplaced, refresh, disconnected, updateLifecycle, updateStartup, batchUpdateMetadata, updateStats, scriptCompleted, metadata } as const
+    return { connected, untilReplaced, batchUpdateAppHealth, refresh, disconnected, updateLifecycle, updateStartup, batchUpdateMetadata, updateStats, scriptCompleted, metadata } as const
   })
 }) {}

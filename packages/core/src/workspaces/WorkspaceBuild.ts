@@ -107,7 +107,11 @@ export interface WorkspaceAgentRecord {
   readonly script_results: Readonly<Record<string, AgentScriptResult>>
   /** The metadata items the template declares for the agent. */
   readonly metadata: ReadonlyArray<AgentMetadataItem>
+  /** The health of its apps as the agent last reported it, by app id (absent: none reported). */
+  readonly app_health?: Readonly<Record<string, AppHealth>> | undefined
 }
+
+export type AppHealth = "disabled" | "initializing" | "healthy" | "unhealthy"
 
 /** How a script's last run ended, as the agent reported it (the described system's script timing statuses). */
 export interface AgentScriptResult {

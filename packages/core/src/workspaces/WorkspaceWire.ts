@@ -208,6 +208,10 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
     // The sources the agent declared follow those of its scripts; its apps carry their statuses.
     const declared = (a.log_sources ?? []).filter((s) => !props.log_sources.some((p) => p.id === s.id))
     if (declared.length > 0) props.log_sources = [...props.log_sources, ...declared.map((s) => new WorkspaceAgentLogSource(s, true))]
+    const appHealth = a.app_health
+    if (appHealth !== undefined && props.apps.some((app) => appHealth[app.id] !== undefined)) {
+      props.apps = props.apps.map((app) => appHealth[app.id] === undefined ? app : new WorkspaceApp({ ...app, health: appHealth[app.id]! }, true))
+    }
     const statuses = a.app_statuses
     if (statuses !== undefined) {
       props.apps = props.apps.map((app) =>

@@ -26,6 +26,7 @@ const TEMPLATE = `resources:
         apps:
           - slug: code
             url: http://localhost:8080
+            healthcheck: { url: "http://localhost:8080/health", interval: 5, threshold: 2 }
         scripts:
           - display_name: Install
             script: echo installing
@@ -197,6 +198,22 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     const record = await agentRecord(w.id, "main")
     expect([record.lifecycle_state, record.started_at, record.version, record.scripts[0].status]).toEqual(["starting", started, "v9", "ok"])
     expect((await socket.request("update_lifecycle", { lifecycle: { state: "nope" } })).error.detail).toContain("state")
+    await socket.close()
+  })
+
+  it("batch_update_app_health sets the health of the agent's checked apps; another id is an error", async () => {
+    const { w, tokens } = await workspace()
+    const socket = await open(tokens.get("main")!)
+    const app = (await agentRecord(w.id, "main")).apps[0]
+    expect(app.health).toBe("initializing")
+    expect((await socket.request("batch_update_app_health", { updates: [{ id: app.id, health: "healthy" }] })).result).toEqual({})
+    expect((await agentRecord(w.id, "main")).apps[0].health).toBe("healthy")
+    await socket.request("batch_update_app_health", { updates: [{ id: app.id, health: "unhealthy" }] })
+    expect((await agentRecord(w.id, "main")).apps[0].health).toBe("unhealthy")
+    const other = await socket.request("batch_update_app_health", { updates: [{ id: UNKNOWN_ID, health: "healthy" }] })
+    expect(other.error.message).toBe("Unknown app.")
+    const bad = await socket.request("batch_update_app_health", { updates: [{ id: app.id, health: "great" }] })
+    expect(bad.error.detail).toContain("updates.0.health")
     await socket.close()
   })
 

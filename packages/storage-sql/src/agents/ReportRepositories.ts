@@ -60,6 +60,13 @@ export const make = Effect.gen(function*() {
         const results = { ...fromJson<Record<string, AgentScriptResult>>(row.script_results, {}), [scriptId]: result }
         yield* sql`UPDATE workspace_agents SET script_results = ${JSON.stringify(results)}, updated_at = ${iso(now)} WHERE id = ${agentId}`
       })).pipe(orDie),
+    setAppHealth: (agentId, health, now) =>
+      inTransaction(Effect.gen(function*() {
+        const [row] = yield* sql<Row>`SELECT app_health FROM workspace_agents WHERE id = ${agentId}`
+        if (row === undefined) return
+        const merged = { ...fromJson<Record<string, string>>(row.app_health, {}), ...health }
+        yield* sql`UPDATE workspace_agents SET app_health = ${JSON.stringify(merged)}, updated_at = ${iso(now)} WHERE id = ${agentId}`
+      })).pipe(orDie),
     listMetadata: (agentId) =>
       orDie(sql<Row>`SELECT key, value, error, collected_at, age FROM workspace_agent_metadata WHERE agent_id = ${agentId} ORDER BY key`).pipe(
         Effect.map((rows) =>

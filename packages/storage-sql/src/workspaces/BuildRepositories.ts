@@ -110,6 +110,7 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   subsystems: fromJson(r.subsystems, []),
   script_results: fromJson(r.script_results, {}),
   metadata: fromJson(r.metadata, []),
+  app_health: fromJson(r.app_health, {}),
   log_sources: toLogSources(r.log_sources),
   app_statuses: toAppStatuses(r.app_statuses)
 })
