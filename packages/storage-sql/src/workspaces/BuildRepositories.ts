@@ -8,6 +8,7 @@
 import { toAppStatuses, toLogSources } from "../agents/LogRepositories.js"
 import { SqlClient } from "@effect/sql"
 import {
+  type AppHealth,
   type StoredResource,
   type WorkspaceAgentRecord,
   type WorkspaceBuildRecord,
@@ -75,6 +76,9 @@ export const rowToResource = (r: Row): WorkspaceResourceRecord => ({
   metadata: fromJson(r.metadata, [])
 })
 
+/** A record, or undefined when it is empty (an agent's optional maps are left out until set). */
+const nonEmptyRecord = <A>(r: Record<string, A>): Record<string, A> | undefined => (Object.keys(r).length === 0 ? undefined : r)
+
 export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   id: r.id as string,
   created_at: toDate(r.created_at),
@@ -110,7 +114,7 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   subsystems: fromJson(r.subsystems, []),
   script_results: fromJson(r.script_results, {}),
   metadata: fromJson(r.metadata, []),
-  app_health: fromJson(r.app_health, {}),
+  app_health: nonEmptyRecord(fromJson<Record<string, AppHealth>>(r.app_health, {})),
   log_sources: toLogSources(r.log_sources),
   app_statuses: toAppStatuses(r.app_statuses)
 })
