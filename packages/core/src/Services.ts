@@ -35,6 +35,10 @@ import { InstanceIdentity } from "./agents/InstanceIdentity.js"
 import { AppStatuses } from "./agents/AppStatus.js"
 import { AgentConnections } from "./agents/Connections.js"
 import { AgentLogs } from "./agents/Logs.js"
+import { AgentConnectionMonitor } from "./agents/Connection.js"
+import { AgentManifests } from "./agents/Manifest.js"
+import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
+import { AgentReports } from "./agents/Reports.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -53,9 +57,17 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
   Layer.provideMerge(templateVersions)
 )
 
-const watch = Layer.mergeAll(WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, InstanceIdentity.Default).pipe(Layer.provideMerge(workspaces))
+const watch = Layer.mergeAll(
+  WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, InstanceIdentity.Default, AgentConnectionMonitor.Default,
+  AgentMetadataWatch.Default
+).pipe(
+  Layer.provideMerge(AgentManifests.Default),
+  Layer.provideMerge(RelayMap.Default),
+  Layer.provideMerge(AgentReports.Default),
+  Layer.provideMerge(workspaces)
+)
 
-const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default, RelayMap.Default).pipe(Layer.provideMerge(watch))
+const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
 const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(tailnet))
 

@@ -19,6 +19,7 @@ import { AgentMeApi, AgentsApi } from "./agents/Api.js"
 import { TailnetAgentApi, TailnetApi } from "./agents/TailnetApi.js"
 import { AgentIdentityApi } from "./agents/IdentityApi.js"
 import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
+import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -46,6 +47,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentIdentityApi)
   .add(AgentLogsApi)
   .add(AgentReportsApi)
+  .add(AgentRpcApi)
+  .add(AgentMetadataApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -4,7 +4,7 @@
  */
 import {
   AgentCommand,
-  type Auth, HangDetector, lifecycleExecutorPeriodic, type LifecycleOptions, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
+  agentConnectionMonitorPeriodic, type AgentMonitorOptions, type Auth, HangDetector, lifecycleExecutorPeriodic, type LifecycleOptions, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
   ProvisionerWorkers, Retention, type RetentionOptions, ServicesLive, Settings, type SettingsShape, workbayProvisioner,
   type WorkerOptions
 } from "@workbay/core"
@@ -35,13 +35,14 @@ import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
 import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
 import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
+import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
   PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
-  TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp
+  TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -91,6 +92,13 @@ export interface WorkbayOptions {
    */
   readonly lifecycle?: false | LifecycleOptions | undefined
   /**
+   * The agent connection monitor: marks agents disconnected whose connection vanished without a
+   * close (not refreshed for 30 s) and deletes agent stats past their retention, sweeping every
+   * `interval` (default 15 s). One sweep at a time across processes sharing a Postgres database.
+   * `false` turns it off. Default: on.
+   */
+  readonly agentMonitor?: false | AgentMonitorOptions | undefined
+  /**
    * The provisioners jobs can name (by `type`). Default: the built-in `workbay` one. Embedders
    * pass theirs, with `workbayProvisioner` if they keep it.
    */
@@ -138,6 +146,7 @@ export interface LayerOptions extends HttpOptions {
   readonly retention?: false | RetentionOptions | undefined
   readonly hangDetector?: false | HangDetectorOptions | undefined
   readonly lifecycle?: false | LifecycleOptions | undefined
+  readonly agentMonitor?: false | AgentMonitorOptions | undefined
   readonly workers?: false | WorkerOptions | undefined
 }
 
@@ -158,6 +167,7 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {}),
     options?.hangDetector === false ? Layer.empty : HangDetector.periodic(options?.hangDetector ?? {}),
     options?.lifecycle === false ? Layer.empty : lifecycleExecutorPeriodic(options?.lifecycle ?? {}),
+    options?.agentMonitor === false ? Layer.empty : agentConnectionMonitorPeriodic(options?.agentMonitor ?? {}),
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {})
   )
 
@@ -208,7 +218,7 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, workers: options.workers }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }

@@ -915,6 +915,42 @@ const rows: ReadonlyArray<Row> = [
     withIdentityServer((s) => s.google())
   ),
 
+  // The agent connection's row checks the answer of `get_manifest`, after reports that fill the Agent record's times.
+  row("agentRpc.rpc", "GET /api/v2/workspaceagents/me/rpc", 101, "AgentManifest", async (w) => {
+    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: credentials.body.agent_token })
+    ws.socket.send(JSON.stringify({ type: "update_lifecycle", id: 1, state: "ready" }))
+    ws.socket.send(JSON.stringify({ type: "get_manifest", id: 2 }))
+    await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 2))
+    ws.socket.close()
+    const answer = ws.messages.map((m) => JSON.parse(m)).find((m) => m.id === 2)
+    expect(Object.keys(answer).sort()).toEqual(["id", "result"])
+    return { status: 101, body: answer.result, headers: new Headers() }
+  }),
+  row("agentRpc.manifest", "GET /api/v2/workspaceagents/me/manifest", 200, "AgentManifest", async (w) => {
+    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+    return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/manifest")
+  }),
+
+  row("agentMetadata.watchMetadata", "GET /api/v2/workspaceagents/:workspaceagent/watch-metadata", 200, "[WorkspaceAgentMetadata]", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+    const sse = await readEvents(`${w.srv.url}/api/v2/workspaceagents/${agent.id}/watch-metadata`, { [SESSION_HEADER]: w.owner.token! })
+    await eventually(() => sse.events.some((e) => e.event === "data"))
+    await sse.stop()
+    expect(sse.response.headers.get("content-type")).toBe("text/event-stream")
+    return { status: sse.response.status, body: sse.events.find((e) => e.event === "data")!.data, headers: sse.response.headers }
+  }),
+  row("agentMetadata.watchMetadataWs", "GET /api/v2/workspaceagents/:workspaceagent/watch-metadata-ws", 101, "[WorkspaceAgentMetadata]", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/${agent.id}/watch-metadata-ws`, { [SESSION_HEADER]: w.owner.token! })
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.close()
+    const data = JSON.parse(ws.messages[0]!)
+    expect(Object.keys(data).sort()).toEqual(["data", "type"])
+    return { status: 101, body: data.data, headers: new Headers() }
+  }),
   // connection routes (WebSockets): the derp map's first message; the coordination routes'
   // handshakes (their messages are Workbay's own, checked in agents/Tailnet.test.ts); the
   // connection watch's `agent` message.

@@ -4,6 +4,7 @@ import type { PubSub } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import * as AgentLogRepositories from "./agents/LogRepositories.js"
 import * as AgentRepositories from "./agents/Repositories.js"
+import * as AgentReportRepositories from "./agents/ReportRepositories.js"
 import { runMigrations } from "./Migrations.js"
 import * as AuditRepositories from "./audit/AuditRepositories.js"
 import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
@@ -38,6 +39,7 @@ const baseRepositories = Layer.mergeAll(
   WorkspaceBuildRepositories.layer,
   AgentRepositories.layer,
   AgentLogRepositories.layer,
+  AgentReportRepositories.layer,
   transactionsLayer
 )
 

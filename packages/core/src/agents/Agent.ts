@@ -44,3 +44,16 @@ export class AgentRepo extends Context.Tag("@workbay/core/AgentRepo")<AgentRepo,
   /** Replaces an agent's token hash (the previous token stops working). */
   readonly setTokenHash: (agentId: string, hash: string, now: Date) => Effect.Effect<void>
 }>() {}
+
+/**
+ * How often an open agent connection refreshes its agent's `last_connected_at` (the described
+ * system's `AgentConnectionUpdateFrequency`): at most one write per connection per period, however
+ * often the agent sends heartbeats.
+ */
+export const AGENT_CONNECTION_UPDATE_SECONDS = 15
+
+/**
+ * How long after its last refresh an agent counts as disconnected when its connection vanished
+ * without a close (the described system's `AgentInactiveDisconnectTimeout`, twice the update period).
+ */
+export const AGENT_INACTIVE_DISCONNECT_SECONDS = 2 * AGENT_CONNECTION_UPDATE_SECONDS

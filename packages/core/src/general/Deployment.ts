@@ -5,6 +5,17 @@ import { deploymentConfig } from "./DeploymentConfig.js"
 import { BuildInfo, DeploymentSsh, UpdateCheck } from "./BuildInfo.js"
 import { Settings } from "../Settings.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
+import { AgentReportRepo } from "../agents/Reports.js"
+
+/** The `p`th percentile (0..1) of `values`, interpolated as Postgres' `percentile_cont`; -1 without values (the described system's). */
+export const percentile = (values: ReadonlyArray<number>, p: number): number => {
+  if (values.length === 0) return -1
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = p * (sorted.length - 1)
+  const lo = Math.floor(rank)
+  const hi = Math.ceil(rank)
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo)
+}
 
 /** Experiments this build knows; all are safe to enable. */
 export const availableExperiments: ReadonlyArray<string> = ["notifications", "workspace-usage", "web-push", "oauth2", "mcp-server-http"]
@@ -44,6 +55,7 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
   effect: Effect.gen(function*() {
     const settings = yield* Settings
     const workspaceRepo = yield* WorkspaceRepo
+    const agentReports = yield* AgentReportRepo
 
     const buildInfo = new BuildInfo({
       agent_api_version: AGENT_API_VERSION,
@@ -72,20 +84,27 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
       // Workspaces by their latest build's status, as the described system groups them.
       const n = new Map((yield* workspaceRepo.countByStatus()).map((c) => [c.status, c.count]))
       const count = (...statuses: ReadonlyArray<string>) => statuses.reduce((sum, s) => sum + (n.get(s as never) ?? 0), 0)
+      // The agents' reports of the window: traffic summed, sessions as each agent last reported them.
+      const agentStats = yield* agentReports.statsSince(new Date(at - Duration.toMillis(Duration.minutes(15))))
       return {
         aggregated_from: new Date(at - Duration.toMillis(Duration.minutes(15))),
         collected_at: new Date(at),
         next_update_at: new Date(at + Duration.toMillis(Duration.minutes(5))),
-        session_count: { jetbrains: 0, reconnecting_pty: 0, ssh: 0, vscode: 0 },
+        session_count: {
+          jetbrains: agentStats.session_count_jetbrains,
+          reconnecting_pty: agentStats.session_count_reconnecting_pty,
+          ssh: agentStats.session_count_ssh,
+          vscode: agentStats.session_count_vscode
+        },
         workspaces: {
           pending: count("pending"),
           building: count("starting", "stopping", "deleting"),
           running: count("running"),
           failed: count("failed", "canceled", "canceling"),
           stopped: count("stopped"),
-          rx_bytes: 0,
-          tx_bytes: 0,
-          connection_latency_ms: { p50: 0, p95: 0 }
+          rx_bytes: agentStats.rx_bytes,
+          tx_bytes: agentStats.tx_bytes,
+          connection_latency_ms: { p50: percentile(agentStats.latencies, 0.5), p95: percentile(agentStats.latencies, 0.95) }
         }
       }
     })

@@ -117,6 +117,15 @@ export interface AgentScript {
   readonly log_path: string
 }
 
+/** A metadata item the agent collects by running `script` every `interval` seconds (the described system's `coder_agent.metadata`). */
+export interface AgentMetadataItem {
+  readonly key: string
+  readonly display_name: string
+  readonly script: string
+  readonly interval: number
+  readonly timeout: number
+}
+
 /** Which built-in apps the dashboard offers for an agent. */
 export interface DisplayApps {
   readonly vscode: boolean
@@ -145,6 +154,8 @@ export interface ProvisionedAgent {
   readonly display_apps: DisplayApps
   readonly apps: ReadonlyArray<AgentApp>
   readonly scripts: ReadonlyArray<AgentScript>
+  /** What the agent collects and reports as metadata; none when left out. */
+  readonly metadata?: ReadonlyArray<AgentMetadataItem> | undefined
 }
 
 export interface ProvisionedResource {

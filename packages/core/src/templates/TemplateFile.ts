@@ -99,6 +99,14 @@ const Script = map({
   log_path: opt(str)
 })
 
+const Metadata = map({
+  key: str,
+  display_name: opt(str),
+  script: str,
+  interval: opt(count),
+  timeout: opt(count)
+})
+
 const Agent = map({
   name,
   external: opt(bool),
@@ -120,7 +128,8 @@ const Agent = map({
     port_forwarding_helper: opt(bool)
   })),
   apps: opt(list(App)),
-  scripts: opt(list(Script))
+  scripts: opt(list(Script)),
+  metadata: opt(list(Metadata))
 })
 
 const Resource = map({
@@ -325,6 +334,7 @@ const checkRules = (t: TemplateSpec): Array<Issue> => {
       if (agentNames.has(a.name)) add(["resources", i, "agents", j, "name"], `the agent name "${a.name}" is used twice`)
       agentNames.add(a.name)
       unique(a.apps, (app) => app.slug, (k) => ["resources", i, "agents", j, "apps", k, "slug"], "the app slug")
+      unique(a.metadata, (m) => m.key, (k) => ["resources", i, "agents", j, "metadata", k, "key"], "the metadata key")
       a.apps?.forEach((app) => slugs.add(app.slug))
       a.scripts?.forEach((s, k) => {
         if (s.run_on_start !== true && s.run_on_stop !== true && (s.cron ?? "") === "") {

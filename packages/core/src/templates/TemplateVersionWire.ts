@@ -105,7 +105,11 @@ export class WorkspaceAgentScript extends Schema.Class<WorkspaceAgentScript>("Wo
   start_blocks_login: Schema.Boolean,
   /** Nanoseconds, as the described system's Go duration. */
   timeout: Schema.Number,
-  display_name: Schema.String
+  display_name: Schema.String,
+  /** How the script's last run ended, as its agent reported it; absent until then (Workbay's). */
+  status: omitEmpty(Schema.Literal("ok", "exit_failure", "timed_out", "pipes_left_open")),
+  /** The exit code of the script's last run; absent until then (Workbay's). */
+  exit_code: omitEmpty(Schema.Int)
 }) {}
 
 export class WorkspaceAgentHealth extends Schema.Class<WorkspaceAgentHealth>("WorkspaceAgentHealth")({
@@ -134,6 +138,12 @@ export class WorkspaceAgent extends Schema.Class<WorkspaceAgent>("WorkspaceAgent
   logs_length: Schema.Int,
   logs_overflowed: Schema.Boolean,
   directory: omitEmpty(Schema.String),
+  expanded_directory: omitEmpty(Schema.String),
+  first_connected_at: omitEmpty(Schema.Date),
+  last_connected_at: omitEmpty(Schema.Date),
+  disconnected_at: omitEmpty(Schema.Date),
+  started_at: omitEmpty(Schema.Date),
+  ready_at: omitEmpty(Schema.Date),
   version: Schema.String,
   api_version: Schema.String,
   apps: Schema.Array(WorkspaceApp),

@@ -234,6 +234,13 @@ const resourcesFor = (
         start_blocks_login: sc.start_blocks_login ?? false,
         timeout_seconds: sc.timeout ?? 0,
         log_path: s(sc.log_path)
+      })),
+      metadata: (a.metadata ?? []).map((m) => ({
+        key: m.key,
+        display_name: m.display_name === undefined ? m.key : s(m.display_name),
+        script: s(m.script),
+        interval: m.interval ?? 10,
+        timeout: m.timeout ?? 5
       }))
     }))
   }))

@@ -7,7 +7,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { AppStatusRecord } from "../agents/AppStatus.js"
 import type { AgentLogSourceRecord } from "../agents/Logs.js"
 import type { UniqueViolation } from "../Repositories.js"
-import type { AgentApp, AgentScript, DisplayApps, NameValue, ResourceMetadata, WorkspaceTransition } from "../templates/Provisioner.js"
+import type { AgentApp, AgentMetadataItem, AgentScript, DisplayApps, NameValue, ResourceMetadata, WorkspaceTransition } from "../templates/Provisioner.js"
 import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
 
 export type BuildReason = "initiator" | "autostart" | "autostop" | "dormancy" | "failedstop" | "autodelete"
@@ -99,6 +99,26 @@ export interface WorkspaceAgentRecord {
   readonly log_sources?: ReadonlyArray<AgentLogSourceRecord> | undefined
   /** The statuses the agent reported, by app id, newest first (absent: none). */
   readonly app_statuses?: Readonly<Record<string, ReadonlyArray<AppStatusRecord>>> | undefined
+  /** The directory as the agent expanded it (its report at start-up); empty until then. */
+  readonly expanded_directory: string
+  /** The subsystems the agent reported at start-up. */
+  readonly subsystems: ReadonlyArray<string>
+  /** The last result the agent reported of each of its scripts, by script id. */
+  readonly script_results: Readonly<Record<string, AgentScriptResult>>
+  /** The metadata items the template declares for the agent. */
+  readonly metadata: ReadonlyArray<AgentMetadataItem>
+  /** The health of its apps as the agent last reported it, by app id (absent: none reported). */
+  readonly app_health?: Readonly<Record<string, AppHealth>> | undefined
+}
+
+export type AppHealth = "disabled" | "initializing" | "healthy" | "unhealthy"
+
+/** How a script's last run ended, as the agent reported it (the described system's script timing statuses). */
+export interface AgentScriptResult {
+  readonly status: "ok" | "exit_failure" | "timed_out" | "pipes_left_open"
+  readonly exit_code: number
+  readonly started_at: string
+  readonly ended_at: string
 }
 
 /** A page of a workspace's builds, newest first (the described system's order). */

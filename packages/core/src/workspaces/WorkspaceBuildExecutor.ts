@@ -114,7 +114,11 @@ const toStored = (
               version: "",
               api_version: "",
               logs_length: 0,
-              logs_overflowed: false
+              logs_overflowed: false,
+              expanded_directory: "",
+              subsystems: [],
+              script_results: {},
+              metadata: a.metadata ?? []
             }
           }))
         return {

@@ -10,9 +10,10 @@ import { NullUuid } from "../Ids.js"
 import { MatchedProvisioners } from "../templates/ProvisionerDaemon.js"
 import { ProvisionerJob } from "../templates/ProvisionerJob.js"
 import type { ImportedResource } from "../templates/TemplateVersion.js"
+import { AGENT_INACTIVE_DISCONNECT_SECONDS } from "../agents/Agent.js"
 import {
-  agentProps, toWorkspaceResourceWith, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceAgentLogSource, WorkspaceApp, WorkspaceAppStatus,
-  WorkspaceResource
+  agentProps, toWorkspaceResourceWith, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceAgentLogSource, WorkspaceAgentScript, WorkspaceApp,
+  WorkspaceAppStatus, WorkspaceResource
 } from "../templates/TemplateVersionWire.js"
 import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { omitEmpty, putNonEmpty, wireMaker } from "../Wire.js"
@@ -102,34 +103,43 @@ export class WorkspaceBuildParameter extends Schema.Class<WorkspaceBuildParamete
   value: Schema.String
 }) {}
 
-/** How long an agent that never connected is "connecting" before it is "timeout". */
-const agentStatus = (agent: WorkspaceAgentRecord, now: number): WorkspaceAgent["status"] => {
+/**
+ * An agent's connection status from its times (the described system's rule): never connected is
+ * "connecting", or "timeout" past `connection_timeout_seconds`; closed after its last connection (strictly, as the described system), or
+ * not refreshed for AGENT_INACTIVE_DISCONNECT_SECONDS, is "disconnected"; else "connected".
+ */
+export const agentStatus = (agent: WorkspaceAgentRecord, now: number): WorkspaceAgent["status"] => {
   if (agent.first_connected_at === null) {
     const timeout = agent.connection_timeout_seconds
     return timeout > 0 && now - agent.created_at.getTime() > timeout * 1000 ? "timeout" : "connecting"
   }
-  if (agent.disconnected_at !== null && (agent.last_connected_at === null || agent.disconnected_at >= agent.last_connected_at)) {
+  if (agent.disconnected_at !== null && (agent.last_connected_at === null || agent.disconnected_at > agent.last_connected_at)) {
+    return "disconnected"
+  }
+  if (agent.last_connected_at === null || now - agent.last_connected_at.getTime() > AGENT_INACTIVE_DISCONNECT_SECONDS * 1000) {
     return "disconnected"
   }
   return "connected"
 }
 
-const agentHealth = (status: WorkspaceAgent["status"], lifecycle: string) => {
-  switch (status) {
-    case "connecting":
-      return { healthy: false, reason: "agent is not connected" }
-    case "timeout":
-      return { healthy: false, reason: "agent is taking too long to connect" }
-    case "disconnected":
-      return { healthy: false, reason: "agent has lost connection" }
-    default:
-      if (lifecycle === "start_timeout") return { healthy: true, reason: "" }
-      if (lifecycle === "start_error") return { healthy: true, reason: "" }
-      return { healthy: true, reason: "" }
+/**
+ * An agent's health (the described system's rule): unhealthy when it is off and not connected,
+ * when its connection timed out or was lost, when its startup scripts failed (`start_error`) or
+ * while it shuts down. A start timeout is a soft issue: still healthy. So is "connecting".
+ */
+export const agentHealth = (status: WorkspaceAgent["status"], lifecycle: string): { healthy: boolean; reason: string } => {
+  if (status !== "connected" && lifecycle === "off") return { healthy: false, reason: "agent is not running" }
+  if (status === "timeout") return { healthy: false, reason: "agent is taking too long to connect" }
+  if (status === "disconnected") return { healthy: false, reason: "agent has lost connection" }
+  if (lifecycle === "start_error") return { healthy: false, reason: "agent startup script exited with an error" }
+  if (lifecycle === "shutting_down" || lifecycle === "shutdown_timeout" || lifecycle === "shutdown_error") {
+    return { healthy: false, reason: "agent is shutting down" }
   }
+  return { healthy: true, reason: "" }
 }
 
 const makeAgentHealth = wireMaker(WorkspaceAgentHealth)
+const makeScript = wireMaker(WorkspaceAgentScript)
 const makeAgent = wireMaker(WorkspaceAgent)
 const makeWorkspaceHealth = wireMaker(WorkspaceHealth)
 
@@ -182,9 +192,26 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
     props.logs_length = a.logs_length
     props.logs_overflowed = a.logs_overflowed
     props.health = makeAgentHealth(health.reason === "" ? { healthy: health.healthy } : health)
+    props.subsystems = a.subsystems as WorkspaceAgent["subsystems"]
+    putNonEmpty(props, "expanded_directory", a.expanded_directory)
+    putNonEmpty(props, "first_connected_at", a.first_connected_at ?? undefined)
+    putNonEmpty(props, "last_connected_at", a.last_connected_at ?? undefined)
+    putNonEmpty(props, "disconnected_at", a.disconnected_at ?? undefined)
+    putNonEmpty(props, "started_at", a.started_at ?? undefined)
+    putNonEmpty(props, "ready_at", a.ready_at ?? undefined)
+    if (props.scripts.some((sc) => a.script_results[sc.id] !== undefined)) {
+      props.scripts = props.scripts.map((sc) => {
+        const result = a.script_results[sc.id]
+        return result === undefined ? sc : makeScript({ ...sc, status: result.status, exit_code: result.exit_code })
+      })
+    }
     // The sources the agent declared follow those of its scripts; its apps carry their statuses.
     const declared = (a.log_sources ?? []).filter((s) => !props.log_sources.some((p) => p.id === s.id))
     if (declared.length > 0) props.log_sources = [...props.log_sources, ...declared.map((s) => new WorkspaceAgentLogSource(s, true))]
+    const appHealth = a.app_health
+    if (appHealth !== undefined && props.apps.some((app) => appHealth[app.id] !== undefined)) {
+      props.apps = props.apps.map((app) => appHealth[app.id] === undefined ? app : new WorkspaceApp({ ...app, health: appHealth[app.id]! }, true))
+    }
     const statuses = a.app_statuses
     if (statuses !== undefined) {
       props.apps = props.apps.map((app) =>

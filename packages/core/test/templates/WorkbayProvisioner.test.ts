@@ -224,6 +224,24 @@ describe("workbay provisioner: import", () => {
       ])
     }))
 
+  it.effect("refuses an agent's metadata key used twice, and a metadata item without a script", () =>
+    Effect.gen(function*() {
+      const twice = yield* importFailure([
+        "resources:",
+        "  - name: box",
+        "    type: machine",
+        "    agents:",
+        "      - name: main",
+        "        metadata:",
+        "          - { key: load, script: uptime }",
+        "          - { key: load, script: cat /proc/loadavg }",
+        ""
+      ].join("\n"))
+      expect(twice.message).toContain("key resources[0].agents[0].metadata[1].key:")
+      const noScript = yield* importFailure("resources:\n  - name: box\n    type: machine\n    agents:\n      - name: main\n        metadata:\n          - { key: load }\n")
+      expect(noScript.message).toContain("key resources[0].agents[0].metadata[0].script: is required")
+    }))
+
   it.effect("fails without a template file, and on an empty one", () =>
     Effect.gen(function*() {
       const archive = yield* tar({ "main.tf": "resource {}" })

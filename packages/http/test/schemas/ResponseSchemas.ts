@@ -326,13 +326,16 @@ export const definitions: Record<string, JsonSchema> = {
     name: string, resource_id: uuid, instance_id: omitted(string), architecture: string, environment_variables: mapOf(string),
     operating_system: string, logs_length: integer, logs_overflowed: boolean, directory: omitted(string),
     expanded_directory: omitted(string), version: string, api_version: string, apps: arrayOf(ref("WorkspaceApp")),
+    first_connected_at: omitted(dateTime), last_connected_at: omitted(dateTime), disconnected_at: omitted(dateTime),
+    started_at: omitted(dateTime), ready_at: omitted(dateTime),
     connection_timeout_seconds: integer, troubleshooting_url: string, subsystems: arrayOf(string),
     health: object({ healthy: boolean, reason: omitted(string) }, ["healthy"]),
     display_apps: arrayOf({ type: "string", enum: ["vscode", "vscode_insiders", "web_terminal", "port_forwarding_helper", "ssh_helper"] }),
     log_sources: arrayOf(ref("WorkspaceAgentLogSource")),
     scripts: arrayOf(object({
       id: uuid, log_source_id: uuid, log_path: string, script: string, cron: string, run_on_start: boolean, run_on_stop: boolean,
-      start_blocks_login: boolean, timeout: integer, display_name: string
+      start_blocks_login: boolean, timeout: integer, display_name: string,
+      status: omitted({ type: "string", enum: ["ok", "exit_failure", "timed_out", "pipes_left_open"] }), exit_code: omitted(integer)
     })),
     startup_script_behavior: { type: "string", enum: ["blocking", "non-blocking"] }
   }, [
@@ -354,6 +357,25 @@ export const definitions: Record<string, JsonSchema> = {
     state: { type: "string", enum: ["working", "idle", "complete", "failure"] }, message: string, uri: string, icon: string,
     needs_user_attention: boolean
   }, ["id", "created_at", "workspace_id", "agent_id", "app_id", "state", "message", "uri", "icon", "needs_user_attention"]),
+  WorkspaceAgentMetadata: object({
+    result: object({ collected_at: dateTime, age: integer, value: string, error: string }, ["collected_at", "age", "value", "error"]),
+    description: object({ display_name: string, key: string, script: string, interval: integer, timeout: integer },
+      ["display_name", "key", "script", "interval", "timeout"])
+  }, ["result", "description"]),
+  // agentsdk.Manifest.
+  AgentManifest: object({
+    agent_id: uuid, agent_name: string, owner_name: string, workspace_id: uuid, workspace_name: string, git_auth_configs: integer,
+    vscode_port_proxy_uri: string, apps: arrayOf(ref("WorkspaceApp")), derp_map: object({ Regions: { type: "object" } }, ["Regions"]),
+    derp_force_websockets: boolean, environment_variables: mapOf(string), directory: string, motd_file: string,
+    disable_direct_connections: boolean,
+    metadata: arrayOf(object({ key: string, display_name: string, script: string, interval: integer, timeout: integer },
+      ["key", "display_name", "script", "interval", "timeout"])),
+    scripts: arrayOf({ type: "object" })
+  }, [
+    "agent_id", "agent_name", "owner_name", "workspace_id", "workspace_name", "git_auth_configs", "vscode_port_proxy_uri", "apps",
+    "derp_map", "derp_force_websockets", "environment_variables", "directory", "motd_file", "disable_direct_connections", "metadata",
+    "scripts"
+  ]),
   ExternalAgentCredentials: object({ agent_token: string, command: string }, ["agent_token", "command"]),
   AuthenticateResponse: object({ session_token: string }, ["session_token"]),
   WorkspaceResource: object({

@@ -8,6 +8,7 @@
 import { toAppStatuses, toLogSources } from "../agents/LogRepositories.js"
 import { SqlClient } from "@effect/sql"
 import {
+  type AppHealth,
   type StoredResource,
   type WorkspaceAgentRecord,
   type WorkspaceBuildRecord,
@@ -75,6 +76,9 @@ export const rowToResource = (r: Row): WorkspaceResourceRecord => ({
   metadata: fromJson(r.metadata, [])
 })
 
+/** A record, or undefined when it is empty (an agent's optional maps are left out until set). */
+const nonEmptyRecord = <A>(r: Record<string, A>): Record<string, A> | undefined => (Object.keys(r).length === 0 ? undefined : r)
+
 export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   id: r.id as string,
   created_at: toDate(r.created_at),
@@ -106,6 +110,11 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   api_version: r.api_version as string,
   logs_length: toNumber(r.logs_length),
   logs_overflowed: toBool(r.logs_overflowed),
+  expanded_directory: (r.expanded_directory as string | undefined) ?? "",
+  subsystems: fromJson(r.subsystems, []),
+  script_results: fromJson(r.script_results, {}),
+  metadata: fromJson(r.metadata, []),
+  app_health: nonEmptyRecord(fromJson<Record<string, AppHealth>>(r.app_health, {})),
   log_sources: toLogSources(r.log_sources),
   app_statuses: toAppStatuses(r.app_statuses)
 })

@@ -85,7 +85,8 @@ export const agent = (resourceId: string, name: string, overrides: Partial<Works
   display_apps: { vscode: true, vscode_insiders: false, web_terminal: true, ssh_helper: true, port_forwarding_helper: false },
   apps: [{ id: randomUUID(), slug: "code", display_name: "Code", url: "http://localhost:8080" } as never],
   scripts: [], lifecycle_state: "created", first_connected_at: null, last_connected_at: null, disconnected_at: null,
-  started_at: null, ready_at: null, version: "", api_version: "", logs_length: 0, logs_overflowed: false, ...overrides
+  started_at: null, ready_at: null, version: "", api_version: "", logs_length: 0, logs_overflowed: false,
+  expanded_directory: "", subsystems: [], script_results: {}, metadata: [], ...overrides
 })
 
 /** A workspace with one build whose job ended in `state`, of `transition` and `cost`. */

@@ -17,7 +17,7 @@ type Ports = StoragePorts | SqlClient.SqlClient
 const T = new Date(Date.UTC(2024, 6, 1, 10)).toISOString()
 
 /** An organization, a user, a template with a version, and a workspace of theirs. */
-const workspaceRows = Effect.gen(function*() {
+export const workspaceRows = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const org = randomUUID()
   const user = randomUUID()

@@ -1,0 +1,265 @@
+/**
+ * The agent connection (`GET /workspaceagents/me/rpc`): JSON messages over a WebSocket, where the
+ * described system speaks dRPC. Each message is a JSON object with a `type`; one with an `id` is a
+ * request, answered by `{id, result}` or `{id, error: {message, detail}}`; one without is a
+ * notification, answered only when it fails (`{id: null, error}`). Messages are handled one at a
+ * time, in order. See docs/agents.md, "The agent connection".
+ *
+ * The connection's state: opening it sets the agent's `first_connected_at` (once) and
+ * `last_connected_at`; while open, `last_connected_at` is refreshed every
+ * AGENT_CONNECTION_UPDATE_SECONDS (a timer, not a write per message); closing sets
+ * `disconnected_at`. A connection that vanished without a close is found by the
+ * {@link AgentConnectionMonitor}.
+ */
+import { Clock, Duration, Effect, Either, Fiber, Layer, Option, ParseResult, Schedule, Schema, Stream } from "effect"
+import { PubSub } from "../PubSub.js"
+import { span } from "../Tracing.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
+import { TickLock } from "../workspaces/Lifecycle.js"
+import { AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS } from "./Agent.js"
+import { CurrentAgent } from "./AgentAuth.js"
+import { AgentManifest, AgentManifests } from "./Manifest.js"
+import {
+  AgentReportRepo, AgentReports, AppHealthUpdate, LifecycleUpdate, MetadataUpdate, ReportRefused, ScriptCompleted, StartupUpdate, StatsUpdate,
+  STATS_RETENTION_HOURS
+} from "./Reports.js"
+
+/** The two directions of an agent connection, as the transport gives them. */
+export interface AgentChannel {
+  /** The peer's text messages, in order; ends when the connection closes. */
+  readonly incoming: Stream.Stream<string>
+  /** Sends one text message; a closed connection drops it. */
+  readonly send: (text: string) => Effect.Effect<void>
+}
+
+/** An error answer's body. */
+export interface RpcError {
+  readonly message: string
+  readonly detail: string
+}
+
+/** The message types of the agent connection. */
+export const agentMessageTypes = [
+  "get_manifest", "update_lifecycle", "update_startup", "batch_update_metadata", "update_stats", "script_completed", "batch_update_app_health", "heartbeat", "ping"
+] as const
+
+const encodeManifest = Schema.encodeSync(AgentManifest)
+
+/** A decoding failure as an error answer: one `path: message` per bad field. */
+const invalid = (error: ParseResult.ParseError): RpcError => ({
+  message: "Validation failed.",
+  detail: ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((issue) => `${issue.path.length === 0 ? "(message)" : issue.path.join(".")}: ${issue.message}`)
+    .join("; ")
+})
+
+const decoders = {
+  update_lifecycle: Schema.decodeUnknownEither(LifecycleUpdate, { errors: "all" }),
+  update_startup: Schema.decodeUnknownEither(StartupUpdate, { errors: "all" }),
+  batch_update_metadata: Schema.decodeUnknownEither(MetadataUpdate, { errors: "all" }),
+  update_stats: Schema.decodeUnknownEither(StatsUpdate, { errors: "all" }),
+  script_completed: Schema.decodeUnknownEither(ScriptCompleted, { errors: "all" }),
+  batch_update_app_health: Schema.decodeUnknownEither(AppHealthUpdate, { errors: "all" })
+}
+
+type Handled = Effect.Effect<unknown, RpcError, CurrentAgent | AgentReports | AgentManifests>
+
+/** Decodes `message` with `decode` and applies it. */
+const decoded = <A>(
+  decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+  message: unknown,
+  apply: (reports: AgentReports, session: CurrentAgent["Type"], value: A) => Effect.Effect<unknown, ReportRefused>
+): Handled =>
+  Either.match(decode(message), {
+    onLeft: (e) => Effect.fail(invalid(e)),
+    onRight: (value) =>
+      Effect.gen(function*() {
+        const reports = yield* AgentReports
+        const session = yield* CurrentAgent
+        return yield* Effect.mapError(apply(reports, session, value), (e): RpcError => ({ message: e.message, detail: e.detail }))
+      })
+  })
+
+/**
+ * The fields of a message wrapped as the described system's requests wrap them
+ * (`update_lifecycle {lifecycle: {...}}`, `update_startup {startup: {...}}`,
+ * `script_completed {timing: {...}}`): both forms are accepted, the flat one documented.
+ */
+const wrappers: Readonly<Record<string, string>> = { update_lifecycle: "lifecycle", update_startup: "startup", script_completed: "timing" }
+
+const unwrap = (type: string, message: unknown): unknown => {
+  const key = wrappers[type]
+  if (key === undefined || message === null || typeof message !== "object") return message
+  const inner = (message as Record<string, unknown>)[key]
+  return inner !== null && typeof inner === "object" && !Array.isArray(inner) ? inner : message
+}
+
+/** The answer (result) of one message, or its error. */
+export const handleAgentMessage = (type: string, raw: unknown): Handled => {
+  const message = unwrap(type, raw)
+  switch (type) {
+    case "get_manifest":
+      return Effect.flatMap(AgentManifests, (m) => Effect.map(m.manifest, encodeManifest))
+    case "update_lifecycle":
+      return decoded(decoders.update_lifecycle, message, (r, s, v) => r.updateLifecycle(s, v))
+    case "update_startup":
+      return decoded(decoders.update_startup, message, (r, s, v) => r.updateStartup(s, v))
+    case "batch_update_metadata":
+      return decoded(decoders.batch_update_metadata, message, (r, s, v) => r.batchUpdateMetadata(s, v))
+    case "update_stats":
+      return decoded(decoders.update_stats, message, (r, s, v) => r.updateStats(s, v))
+    case "script_completed":
+      return decoded(decoders.script_completed, message, (r, s, v) => r.scriptCompleted(s, v))
+    case "batch_update_app_health":
+      return decoded(decoders.batch_update_app_health, message, (r, s, v) => r.batchUpdateAppHealth(s, v))
+    case "heartbeat":
+    case "ping":
+      // The connection's liveness is kept by its timer and the transport's pings: nothing to write.
+      return Effect.succeed({})
+    default:
+      return Effect.fail({
+        message: "Unknown message type.",
+        detail: `The type "${type.slice(0, 64)}" is not one of ${agentMessageTypes.join(", ")}.`
+      })
+  }
+}
+
+type Id = string | number | null
+
+/** The answer to one text message, or nothing (a notification that succeeded). */
+export const answerAgentText = (text: string): Effect.Effect<string | undefined, never, CurrentAgent | AgentReports | AgentManifests> => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (e) {
+    return Effect.succeed(errorAnswer(null, { message: "The message is not JSON.", detail: String((e as Error).message) }))
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    return Effect.succeed(errorAnswer(null, { message: "A message is a JSON object.", detail: "The message is not a JSON object." }))
+  }
+  const message = parsed as Record<string, unknown>
+  const rawId = message.id
+  const hasId = rawId !== undefined && rawId !== null
+  if (hasId && typeof rawId !== "string" && typeof rawId !== "number") {
+    return Effect.succeed(errorAnswer(null, { message: "Validation failed.", detail: "id: An id is a string or a number." }))
+  }
+  const id: Id = hasId ? (rawId as string | number) : null
+  if (typeof message.type !== "string") {
+    return Effect.succeed(errorAnswer(id, { message: "Validation failed.", detail: "type: A message has a string type." }))
+  }
+  return handleAgentMessage(message.type, message).pipe(
+    Effect.match({
+      onFailure: (error) => errorAnswer(id, error),
+      onSuccess: (result) => (hasId ? JSON.stringify({ id, result }) : undefined)
+    }),
+    // A defect is the service's fault, not the agent's: answered, logged, and the connection kept.
+    Effect.catchAllDefect((defect) =>
+      Effect.as(
+        Effect.logError("an agent message failed", defect),
+        errorAnswer(id, { message: "An internal error occurred.", detail: "The report was not stored; send it again later." })
+      ))
+  )
+}
+
+const errorAnswer = (id: Id, error: RpcError): string => JSON.stringify({ id, error })
+
+/**
+ * Serves one agent connection until its incoming messages end: marks the agent connected,
+ * refreshes it every AGENT_CONNECTION_UPDATE_SECONDS, answers each message in order, and marks it
+ * disconnected when the connection ends (however it ends). Ends by itself, answering "replaced",
+ * once the agent's token stops working (a newer build replaced the agent, or its workspace was
+ * deleted); else "closed" when the peer's messages end.
+ */
+export const serveAgentConnection = (channel: AgentChannel) =>
+  Effect.gen(function*() {
+    const reports = yield* AgentReports
+    const session = yield* CurrentAgent
+    yield* reports.connected(session)
+    yield* reports.refresh(session).pipe(
+      Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),
+      Effect.repeat(Schedule.forever),
+      Effect.forkScoped
+    )
+    // The connection ends when the agent's build is replaced or its workspace deleted (its token stops working).
+    const ended = yield* Effect.forkScoped(reports.untilReplaced(session))
+    yield* Stream.runForEach(Stream.interruptWhen(channel.incoming, Fiber.join(ended)), (text) =>
+      Effect.flatMap(answerAgentText(text), (answer) => (answer === undefined ? Effect.void : channel.send(answer))))
+    const outcome: "replaced" | "closed" = Option.isSome(yield* Fiber.poll(ended)) ? "replaced" : "closed"
+    return outcome
+  }).pipe(
+    Effect.ensuring(Effect.flatMap(Effect.all([AgentReports, CurrentAgent]), ([reports, session]) => reports.disconnected(session))),
+    Effect.scoped,
+    span("AgentConnection.serve")
+  )
+
+// The monitor of vanished connections.
+
+/** The lock key of the monitor's sweep. */
+export const AGENT_MONITOR_LOCK = "workbay:agent-connection-monitor"
+
+/** How many overdue agents one sweep marks, and how many old stats reports it deletes, at most. */
+export const AGENT_MONITOR_BATCH = 1000
+
+/** What one sweep did. */
+export interface AgentSweep {
+  /** False when another replica was sweeping. */
+  readonly ran: boolean
+  /** The agents marked disconnected. */
+  readonly disconnected: ReadonlyArray<string>
+  /** Stats reports deleted (past their retention). */
+  readonly purgedStats: number
+}
+
+/**
+ * Finds agents whose connection vanished without a close (their `last_connected_at` is older than
+ * AGENT_INACTIVE_DISCONNECT_SECONDS while they count as open) and marks them disconnected, and
+ * deletes stats reports past their retention. One replica sweeps at a time (the `TickLock`); each
+ * update re-checks its condition, so a sweep that overlaps a refresh never marks a live agent.
+ */
+export class AgentConnectionMonitor extends Effect.Service<AgentConnectionMonitor>()("@workbay/core/AgentConnectionMonitor", {
+  effect: Effect.gen(function*() {
+    const repo = yield* AgentReportRepo
+    const lock = yield* TickLock
+    const pubsub = yield* PubSub
+
+    const sweepOnce = (now: Date) =>
+      Effect.gen(function*() {
+        const overdue = yield* repo.disconnectOverdue(
+          new Date(now.getTime() - AGENT_INACTIVE_DISCONNECT_SECONDS * 1000),
+          now,
+          AGENT_MONITOR_BATCH
+        )
+        for (const workspaceId of new Set(overdue.map((o) => o.workspace_id))) {
+          yield* Effect.provideService(publishWorkspaceChange(workspaceId), PubSub, pubsub)
+        }
+        const purgedStats = yield* repo.purgeStats(new Date(now.getTime() - STATS_RETENTION_HOURS * 3_600_000), AGENT_MONITOR_BATCH)
+        return { ran: true, disconnected: overdue.map((o) => o.agent_id), purgedStats } satisfies AgentSweep
+      })
+
+    const sweep = Effect.gen(function*() {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const result = yield* lock.withTryLock(AGENT_MONITOR_LOCK, sweepOnce(now))
+      return Option.getOrElse(result, (): AgentSweep => ({ ran: false, disconnected: [], purgedStats: 0 }))
+    }).pipe(Effect.withSpan("AgentConnectionMonitor.sweep"))
+
+    /** Sweeps forever, `interval` apart (fork it). */
+    const run = (interval: Duration.DurationInput = Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)) =>
+      sweep.pipe(
+        Effect.catchAllCause((cause) => Effect.logError("agent connection sweep failed", cause)),
+        Effect.zipRight(Effect.sleep(interval)),
+        Effect.forever
+      )
+
+    return { sweep, run } as const
+  })
+}) {}
+
+/** Options of the agent connection monitor's background work. */
+export interface AgentMonitorOptions {
+  /** Time between sweeps. Default AGENT_CONNECTION_UPDATE_SECONDS. */
+  readonly interval?: Duration.DurationInput | undefined
+}
+
+/** A layer whose fiber sweeps every `interval` until its scope closes. */
+export const agentConnectionMonitorPeriodic = (options: AgentMonitorOptions = {}): Layer.Layer<never, never, AgentConnectionMonitor> =>
+  Layer.scopedDiscard(Effect.flatMap(AgentConnectionMonitor, (m) => Effect.forkScoped(m.run(options.interval))))

@@ -1,0 +1,332 @@
+/**
+ * What an agent reports about itself (the described system's agent API: lifecycle, startup,
+ * metadata, stats, script completions) and where it is stored. Reports are not user actions: they
+ * are not audited. Each request schema here is a message of the agent connection
+ * (docs/agents.md, "The agent connection"); the service applies one to the agent of the session.
+ */
+import { Clock, Context, Effect, Option, Schema, type Scope } from "effect"
+import { PubSub } from "../PubSub.js"
+import { span } from "../Tracing.js"
+import { publishWorkspaceChange, workspaceChannel } from "../workspaces/WorkspaceChannel.js"
+import { AgentRepo } from "./Agent.js"
+import type { AgentScriptResult } from "../workspaces/WorkspaceBuild.js"
+import type { AgentSession } from "./AgentAuth.js"
+
+// Requests (the bodies of the agent connection's messages).
+
+export const lifecycleStates = [
+  "created", "starting", "start_timeout", "start_error", "ready", "shutting_down", "shutdown_timeout", "shutdown_error", "off"
+] as const
+export type LifecycleState = typeof lifecycleStates[number]
+
+const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `At most ${max} characters.` }))
+// Bounded so that every value fits the columns of both dialects (BIGINT, TIMESTAMPTZ).
+const Count = Schema.Int.pipe(
+  Schema.between(0, Number.MAX_SAFE_INTEGER, { message: () => "A count is a non-negative integer (at most 2^53 - 1)." })
+)
+const Time = Schema.Date.pipe(
+  Schema.filter((d) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999)
+).annotations({ message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true }) })
+
+/** `update_lifecycle`: the agent's lifecycle state, and when it changed (default: when received). */
+export class LifecycleUpdate extends Schema.Class<LifecycleUpdate>("LifecycleUpdate")({
+  state: Schema.Literal(...lifecycleStates).annotations({
+    message: () => ({ message: `The state is one of ${lifecycleStates.join(", ")}.`, override: true })
+  }),
+  changed_at: Schema.optional(Time)
+}) {}
+
+/** `update_startup`: what the agent found at start-up. */
+export class StartupUpdate extends Schema.Class<StartupUpdate>("StartupUpdate")({
+  version: Text(128),
+  expanded_directory: Schema.optionalWith(Text(4096), { default: () => "" }),
+  subsystems: Schema.optionalWith(
+    Schema.Array(Schema.Literal("envbox", "envbuilder", "exectrace")).pipe(Schema.maxItems(8)),
+    { default: () => [] }
+  )
+}) {}
+
+/** The most bytes of a metadata value or error kept (the described system's limit); more is cut, with an error saying so. */
+export const MAX_METADATA_VALUE_BYTES = 2048
+/** The most metadata keys an agent may hold. */
+export const MAX_METADATA_KEYS = 128
+
+const MetadataItem = Schema.Struct({
+  key: Text(128).pipe(Schema.minLength(1, { message: () => "A metadata key is required." })),
+  result: Schema.Struct({
+    collected_at: Time,
+    age: Schema.optionalWith(Count, { default: () => 0 }),
+    value: Schema.optionalWith(Text(64 * 1024), { default: () => "" }),
+    error: Schema.optionalWith(Text(64 * 1024), { default: () => "" })
+  })
+})
+
+/** `batch_update_metadata`: values of the agent's metadata, by key. */
+export class MetadataUpdate extends Schema.Class<MetadataUpdate>("MetadataUpdate")({
+  metadata: Schema.Array(MetadataItem).pipe(Schema.maxItems(MAX_METADATA_KEYS, { message: () => `At most ${MAX_METADATA_KEYS} items.` }))
+}) {}
+
+const StatsBody = Schema.Struct({
+  connections_by_proto: Schema.optionalWith(
+    Schema.Record({ key: Text(64), value: Count }).pipe(Schema.filter((r) => Object.keys(r).length <= 32 || "At most 32 protocols.")),
+    { default: () => ({}) }
+  ),
+  connection_count: Schema.optionalWith(Count, { default: () => 0 }),
+  connection_median_latency_ms: Schema.optionalWith(Schema.Number.pipe(Schema.finite(), Schema.nonNegative()), { default: () => 0 }),
+  rx_packets: Schema.optionalWith(Count, { default: () => 0 }),
+  rx_bytes: Schema.optionalWith(Count, { default: () => 0 }),
+  tx_packets: Schema.optionalWith(Count, { default: () => 0 }),
+  tx_bytes: Schema.optionalWith(Count, { default: () => 0 }),
+  session_count_vscode: Schema.optionalWith(Count, { default: () => 0 }),
+  session_count_jetbrains: Schema.optionalWith(Count, { default: () => 0 }),
+  session_count_reconnecting_pty: Schema.optionalWith(Count, { default: () => 0 }),
+  session_count_ssh: Schema.optionalWith(Count, { default: () => 0 })
+})
+export type AgentStats = typeof StatsBody.Type
+
+/** `update_stats`: the agent's usage since its previous report. */
+export class StatsUpdate extends Schema.Class<StatsUpdate>("StatsUpdate")({ stats: StatsBody }) {}
+
+/** How often agents are asked to report their stats (the described system's `agent_stat_refresh_interval` default). */
+export const STATS_REPORT_INTERVAL_SECONDS = 30
+
+/** How long stats reports are kept; the connection monitor deletes older ones. */
+export const STATS_RETENTION_HOURS = 24
+
+/** `batch_update_app_health`: the health of the agent's apps, as its health checks found it. */
+export class AppHealthUpdate extends Schema.Class<AppHealthUpdate>("AppHealthUpdate")({
+  updates: Schema.Array(Schema.Struct({
+    id: Schema.UUID.annotations({ message: () => ({ message: "An app id is a UUID.", override: true }) }),
+    health: Schema.Literal("initializing", "healthy", "unhealthy")
+  })).pipe(Schema.maxItems(128))
+}) {}
+
+/** `script_completed`: how a run of one of the agent's scripts ended. */
+export class ScriptCompleted extends Schema.Class<ScriptCompleted>("ScriptCompleted")({
+  script_id: Schema.UUID.annotations({ message: () => ({ message: "The script id is a UUID.", override: true }) }),
+  started_at: Time,
+  ended_at: Time,
+  exit_code: Schema.Int.pipe(Schema.between(-(2 ** 31), 2 ** 32 - 1, { message: () => "An exit code is a 32-bit integer." })),
+  stage: Schema.optional(Schema.Literal("start", "stop", "cron")),
+  /** When left out: `timed_out` when `timeout`, else `exit_failure` for a non-zero exit code, else `ok`. */
+  status: Schema.optional(Schema.Literal("ok", "exit_failure", "timed_out", "pipes_left_open")),
+  timeout: Schema.optionalWith(Schema.Boolean, { default: () => false })
+}) {}
+
+// Storage.
+
+/** A stored metadata value of an agent. */
+export interface AgentMetadataRecord {
+  readonly key: string
+  readonly value: string
+  readonly error: string
+  readonly collected_at: Date
+  readonly age: number
+}
+
+/** The stats the deployment stats read: sums over a window and the latest report of each agent in it. */
+export interface AgentStatsSummary {
+  readonly rx_bytes: number
+  readonly tx_bytes: number
+  /** Connection median latencies (ms) of the window's reports that measured one. */
+  readonly latencies: ReadonlyArray<number>
+  readonly session_count_vscode: number
+  readonly session_count_jetbrains: number
+  readonly session_count_reconnecting_pty: number
+  readonly session_count_ssh: number
+}
+
+/** An agent whose open connection stopped refreshing, as the monitor marked it. */
+export interface OverdueAgent {
+  readonly agent_id: string
+  readonly workspace_id: string
+}
+
+export class AgentReportRepo extends Context.Tag("@workbay/core/AgentReportRepo")<AgentReportRepo, {
+  /** The connection opened: `first_connected_at` (once), `last_connected_at`, open. */
+  readonly connect: (agentId: string, now: Date) => Effect.Effect<void>
+  /** The open connection is alive: `last_connected_at`, open. */
+  readonly refresh: (agentId: string, now: Date) => Effect.Effect<void>
+  /** The connection closed: `disconnected_at`, not open. */
+  readonly disconnect: (agentId: string, now: Date) => Effect.Effect<void>
+  /** Marks disconnected (at `now`) at most `limit` open agents not refreshed since `before`. */
+  readonly disconnectOverdue: (before: Date, now: Date, limit: number) => Effect.Effect<ReadonlyArray<OverdueAgent>>
+  readonly setLifecycle: (agentId: string, state: LifecycleState, startedAt: Date | undefined, readyAt: Date | undefined, now: Date) => Effect.Effect<void>
+  readonly setStartup: (agentId: string, update: StartupUpdate, now: Date) => Effect.Effect<void>
+  readonly setScriptResult: (agentId: string, scriptId: string, result: AgentScriptResult, now: Date) => Effect.Effect<void>
+  /** Sets the health of these apps (by id), keeping the others'. */
+  readonly setAppHealth: (agentId: string, health: Readonly<Record<string, string>>, now: Date) => Effect.Effect<void>
+  readonly listMetadata: (agentId: string) => Effect.Effect<ReadonlyArray<AgentMetadataRecord>>
+  /** Inserts or replaces the values of these keys. */
+  readonly putMetadata: (agentId: string, items: ReadonlyArray<AgentMetadataRecord>) => Effect.Effect<void>
+  readonly insertStats: (agentId: string, workspaceId: string, stats: AgentStats, now: Date) => Effect.Effect<void>
+  /** The stats reported after `since`. */
+  readonly statsSince: (since: Date) => Effect.Effect<AgentStatsSummary>
+  /** Deletes at most `limit` stats reports made before `before`; answers how many. */
+  readonly purgeStats: (before: Date, limit: number) => Effect.Effect<number>
+}>() {}
+
+// The rules.
+
+/** The status of a completed script: the reported one, else from its timeout and exit code. */
+export const scriptStatus = (r: ScriptCompleted): AgentScriptResult["status"] =>
+  r.status ?? (r.timeout ? "timed_out" : r.exit_code !== 0 ? "exit_failure" : "ok")
+
+/**
+ * The times a lifecycle state sets (the described system's rule): entering `starting` sets
+ * `started_at`; entering `ready`, `start_timeout` or `start_error` sets `ready_at`.
+ */
+export const lifecycleTimes = (state: LifecycleState, at: Date): { started_at?: Date; ready_at?: Date } =>
+  state === "starting" ? { started_at: at } : state === "ready" || state === "start_timeout" || state === "start_error" ? { ready_at: at } : {}
+
+/** A value cut to `max` UTF-8 bytes (never inside a character). */
+const cut = (text: string, max: number): string => {
+  const bytes = Buffer.from(text, "utf8")
+  return bytes.length <= max ? text : bytes.subarray(0, max).toString("utf8").replace(/\uFFFD+$/, "")
+}
+
+/** One metadata value as stored: too long a value or error is cut, and the error says so. */
+export const metadataRecord = (item: MetadataUpdate["metadata"][number]): AgentMetadataRecord => {
+  const { result } = item
+  const valueBytes = Buffer.byteLength(result.value, "utf8")
+  let error = result.error
+  if (valueBytes > MAX_METADATA_VALUE_BYTES) {
+    error = `value of ${valueBytes} bytes exceeded ${MAX_METADATA_VALUE_BYTES} bytes` + (error === "" ? "" : `; ${error}`)
+  }
+  return {
+    key: item.key,
+    value: cut(result.value, MAX_METADATA_VALUE_BYTES),
+    error: cut(error, MAX_METADATA_VALUE_BYTES),
+    collected_at: result.collected_at,
+    age: result.age
+  }
+}
+
+/** The PubSub channel of an agent's metadata reports: `agentmeta_` and the id's 32 hex digits. */
+export const agentMetadataChannel = (agentId: string): string => `agentmeta_${agentId.replaceAll("-", "").toLowerCase()}`
+
+/** A report the service refused: answered as the request's error. */
+export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRefused", {
+  message: Schema.String,
+  detail: Schema.String
+}) {}
+
+export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/AgentReports", {
+  effect: Effect.gen(function*() {
+    const repo = yield* AgentReportRepo
+    const agents = yield* AgentRepo
+    const pubsub = yield* PubSub
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+    const changed = (session: AgentSession) => Effect.provideService(publishWorkspaceChange(session.workspace.id), PubSub, pubsub)
+
+    const connected = (session: AgentSession) =>
+      Effect.gen(function*() {
+        yield* repo.connect(session.agent.id, yield* now)
+        yield* changed(session)
+      }).pipe(span("AgentReports.connected"))
+
+    const refresh = (session: AgentSession) =>
+      Effect.flatMap(now, (at) => repo.refresh(session.agent.id, at)).pipe(span("AgentReports.refresh"))
+
+    const disconnected = (session: AgentSession) =>
+      Effect.gen(function*() {
+        yield* repo.disconnect(session.agent.id, yield* now)
+        yield* changed(session)
+      }).pipe(span("AgentReports.disconnected"))
+
+    const updateLifecycle = (session: AgentSession, update: LifecycleUpdate) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const changedAt = update.changed_at ?? at
+        const times = lifecycleTimes(update.state, changedAt)
+        yield* repo.setLifecycle(session.agent.id, update.state, times.started_at, times.ready_at, at)
+        yield* changed(session)
+        return { state: update.state, changed_at: changedAt.toISOString() }
+      }).pipe(span("AgentReports.updateLifecycle"))
+
+    const updateStartup = (session: AgentSession, update: StartupUpdate) =>
+      Effect.gen(function*() {
+        yield* repo.setStartup(session.agent.id, update, yield* now)
+        yield* changed(session)
+        return { version: update.version, expanded_directory: update.expanded_directory, subsystems: update.subsystems }
+      }).pipe(span("AgentReports.updateStartup"))
+
+    const batchUpdateMetadata = (session: AgentSession, update: MetadataUpdate) =>
+      Effect.gen(function*() {
+        const items = [...new Map(update.metadata.map((m) => [m.key, metadataRecord(m)] as const)).values()]
+        const held = new Set((yield* repo.listMetadata(session.agent.id)).map((m) => m.key))
+        const added = items.filter((m) => !held.has(m.key)).length
+        if (held.size + added > MAX_METADATA_KEYS) {
+          return yield* new ReportRefused({
+            message: "Too many metadata keys.",
+            detail: `An agent may hold at most ${MAX_METADATA_KEYS} metadata keys; it holds ${held.size} and this adds ${added}.`
+          })
+        }
+        yield* repo.putMetadata(session.agent.id, items)
+        yield* pubsub.publish(agentMetadataChannel(session.agent.id), "changed")
+        return {}
+      }).pipe(span("AgentReports.batchUpdateMetadata"))
+
+    const updateStats = (session: AgentSession, update: StatsUpdate) =>
+      Effect.gen(function*() {
+        yield* repo.insertStats(session.agent.id, session.workspace.id, update.stats, yield* now)
+        return { report_interval_seconds: STATS_REPORT_INTERVAL_SECONDS }
+      }).pipe(span("AgentReports.updateStats"))
+
+    const scriptCompleted = (session: AgentSession, report: ScriptCompleted) =>
+      Effect.gen(function*() {
+        const scriptId = report.script_id.toLowerCase()
+        if (!session.agent.scripts.some((s) => s.id === scriptId)) {
+          return yield* new ReportRefused({ message: "Unknown script.", detail: `The agent has no script with id ${scriptId}.` })
+        }
+        const result: AgentScriptResult = {
+          status: scriptStatus(report),
+          exit_code: report.exit_code,
+          started_at: report.started_at.toISOString(),
+          ended_at: report.ended_at.toISOString()
+        }
+        yield* repo.setScriptResult(session.agent.id, scriptId, result, yield* now)
+        yield* changed(session)
+        return {}
+      }).pipe(span("AgentReports.scriptCompleted"))
+
+    const metadata = (session: AgentSession) => repo.listMetadata(session.agent.id)
+
+    const batchUpdateAppHealth = (session: AgentSession, update: AppHealthUpdate) =>
+      Effect.gen(function*() {
+        const checked = new Set(session.agent.apps.filter((a) => a.healthcheck !== undefined && a.healthcheck.url !== "").map((a) => a.id))
+        const unknown = update.updates.find((u) => !checked.has(u.id.toLowerCase()))
+        if (unknown !== undefined) {
+          return yield* new ReportRefused({
+            message: "Unknown app.",
+            detail: `The agent has no app with a health check and the id ${unknown.id}.`
+          })
+        }
+        if (update.updates.length === 0) return {}
+        yield* repo.setAppHealth(session.agent.id, Object.fromEntries(update.updates.map((u) => [u.id.toLowerCase(), u.health])), yield* now)
+        yield* changed(session)
+        return {}
+      }).pipe(span("AgentReports.batchUpdateAppHealth"))
+
+    /** Whether the agent's token no longer works: its workspace was deleted or a newer build replaced it. */
+    const replaced = (session: AgentSession) =>
+      Effect.map(agents.findById(session.agent.id), (found) =>
+        Option.match(found, {
+          onNone: () => true,
+          onSome: (f) => f.workspace.deleted || f.build.build_number !== f.latest_build_number
+        }))
+
+    /**
+     * Completes once the agent's token stops working (checked at each change signal of its
+     * workspace, on every replica's PubSub); never otherwise. Subscribes for the scope's life.
+     */
+    const untilReplaced = (session: AgentSession): Effect.Effect<void, never, Scope.Scope> =>
+      Effect.gen(function*() {
+        const signals = yield* pubsub.subscribe(workspaceChannel(session.workspace.id))
+        // Subscribed first, then read: a change between the two is not missed.
+        while (!(yield* replaced(session))) yield* signals.take
+      })
+
+    return { connected, untilReplaced, batchUpdateAppHealth, refresh, disconnected, updateLifecycle, updateStartup, batchUpdateMetadata, updateStats, scriptCompleted, metadata } as const
+  })
+}) {}

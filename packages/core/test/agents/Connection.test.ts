@@ -1,0 +1,133 @@
+/**
+ * The agent connection's state on the real services over an in-memory SQLite storage, driven by
+ * the TestClock: opening marks the agent connected, the open connection refreshes
+ * `last_connected_at` once per period (never per heartbeat), closing marks it disconnected, and
+ * the monitor marks an agent whose connection vanished without a close once it is overdue (not
+ * before), and deletes stats past their retention.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS, AgentAuth, AgentConnectionMonitor, AgentReportRepo, AgentReports,
+  Agents, type BuildInput, CurrentAgent, type Provisioner, serveAgentConnection, STATS_RETENTION_HOURS, StatsUpdate, workbayProvisioner, Workspaces
+} from "@workbay/core"
+import { Duration, Effect, Fiber, Queue, Schema, Stream } from "effect"
+import * as TestClock from "effect/TestClock"
+import { drain, services, signedInOwner, templateOf } from "../services.js"
+
+const T0 = Date.parse("2024-01-01T08:30:00Z")
+
+const TEMPLATE = `resources:
+  - name: box
+    type: machine
+    agents:
+      - name: main
+`
+
+const tokens = new Map<string, string>()
+const recording: Provisioner = {
+  ...workbayProvisioner,
+  build: (input: BuildInput) => {
+    tokens.set(input.workspace.id, input.agentToken("main"))
+    return workbayProvisioner.build(input)
+  }
+}
+
+/** A workspace with a running build; its agent's session (as its token authenticates) and a reader of its Agent record. */
+const setup = Effect.gen(function*() {
+  const { as, organizationId } = yield* signedInOwner(T0)
+  const template = yield* as(templateOf(organizationId, TEMPLATE, "tpl"))
+  const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws", template_id: template.id })))
+  yield* drain
+  const session = yield* Effect.flatMap(AgentAuth, (a) => a.authenticate(tokens.get(created.id)!))
+  const record = as(Effect.flatMap(Agents, (a) => a.get(session.agent.id)))
+  return { session, record }
+})
+
+/** Serves a connection whose incoming messages are offered to the answered queue; `end` closes it. */
+const serve = (session: CurrentAgent["Type"]) =>
+  Effect.gen(function*() {
+    const incoming = yield* Queue.unbounded<string | null>()
+    const sent = yield* Queue.unbounded<string>()
+    const fiber = yield* serveAgentConnection({
+      incoming: Stream.fromQueue(incoming).pipe(Stream.takeWhile((m): m is string => m !== null)),
+      send: (text) => Queue.offer(sent, text)
+    }).pipe(Effect.provideService(CurrentAgent, session), Effect.fork)
+    const request = (message: object) => Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))
+    return { fiber, request, end: Effect.zipRight(Queue.offer(incoming, null), Fiber.join(fiber)) }
+  })
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+describe("the agent connection's state, with the TestClock", () => {
+  it.scoped("opening, refreshing once per period, closing", () =>
+    Effect.gen(function*() {
+      const { session, record } = yield* setup
+      expect((yield* record).status).toBe("connecting")
+      const connection = yield* serve(session)
+      expect(JSON.parse(yield* connection.request({ type: "ping", id: 1 }))).toEqual({ id: 1, result: {} })
+      const open = yield* record
+      expect(open.status).toBe("connected")
+      expect(open.first_connected_at?.toISOString()).toBe(iso(T0))
+      expect(open.last_connected_at?.toISOString()).toBe(iso(T0))
+      // Heartbeats within the period write nothing.
+      yield* TestClock.adjust(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS - 1))
+      for (let i = 0; i < 5; i++) yield* connection.request({ type: "heartbeat", id: i })
+      expect((yield* record).last_connected_at?.toISOString()).toBe(iso(T0))
+      // The period passed: one refresh.
+      yield* TestClock.adjust(Duration.seconds(1))
+      expect((yield* record).last_connected_at?.toISOString()).toBe(iso(T0 + AGENT_CONNECTION_UPDATE_SECONDS * 1000))
+      // An open connection outlives the inactivity limit: its refreshes keep it connected.
+      yield* TestClock.adjust(Duration.seconds(AGENT_INACTIVE_DISCONNECT_SECONDS * 3))
+      const later = yield* record
+      expect(later.status).toBe("connected")
+      expect(later.first_connected_at?.toISOString()).toBe(iso(T0))
+      expect((yield* Effect.flatMap(AgentConnectionMonitor, (m) => m.sweep)).disconnected).toEqual([])
+      yield* TestClock.adjust(Duration.seconds(1))
+      yield* connection.end
+      const closed = yield* record
+      expect(closed.status).toBe("disconnected")
+      expect(closed.disconnected_at?.getTime()).toBe(T0 + AGENT_CONNECTION_UPDATE_SECONDS * 1000 + AGENT_INACTIVE_DISCONNECT_SECONDS * 3000 + 1000)
+      expect(closed.health).toEqual({ healthy: false, reason: "agent has lost connection" })
+    }).pipe(Effect.provide(services({}, [recording]))))
+
+  it.scoped("a connection that vanished without a close is marked disconnected by the monitor once overdue, not before", () =>
+    Effect.gen(function*() {
+      const { session, record } = yield* setup
+      const reports = yield* AgentReports
+      const monitor = yield* AgentConnectionMonitor
+      // Opened, then gone without a close (the process died): nothing marks it but the monitor.
+      yield* reports.connected(session)
+      yield* TestClock.adjust(Duration.seconds(AGENT_INACTIVE_DISCONNECT_SECONDS))
+      const early = yield* monitor.sweep
+      expect(early).toEqual({ ran: true, disconnected: [], purgedStats: 0 })
+      expect((yield* record).status).toBe("connected")
+      yield* TestClock.adjust(Duration.seconds(1))
+      // Overdue: the status already says so, and the sweep writes it.
+      expect((yield* record).status).toBe("disconnected")
+      expect((yield* record).disconnected_at).toBeUndefined()
+      const due = yield* monitor.sweep
+      expect(due.disconnected).toEqual([session.agent.id])
+      expect((yield* record).disconnected_at?.getTime()).toBe(T0 + (AGENT_INACTIVE_DISCONNECT_SECONDS + 1) * 1000)
+      // Once marked, it is not marked again.
+      expect((yield* monitor.sweep).disconnected).toEqual([])
+      // A reconnection makes it connected again.
+      yield* reports.connected(session)
+      expect((yield* record).status).toBe("connected")
+    }).pipe(Effect.provide(services({}, [recording]))))
+
+  it.scoped("the monitor deletes stats reports past their retention", () =>
+    Effect.gen(function*() {
+      const { session } = yield* setup
+      const reports = yield* AgentReports
+      const repo = yield* AgentReportRepo
+      const stats = Schema.decodeUnknownSync(StatsUpdate)({ stats: { rx_bytes: 10, tx_bytes: 5, connection_median_latency_ms: 3 } })
+      yield* reports.updateStats(session, stats)
+      yield* TestClock.adjust(Duration.hours(STATS_RETENTION_HOURS - 1))
+      yield* reports.updateStats(session, stats)
+      yield* TestClock.adjust(Duration.hours(1))
+      yield* TestClock.adjust(Duration.millis(1))
+      expect((yield* Effect.flatMap(AgentConnectionMonitor, (m) => m.sweep)).purgedStats).toBe(1)
+      const left = yield* repo.statsSince(new Date(0))
+      expect(left.rx_bytes).toBe(10)
+    }).pipe(Effect.provide(services({}, [recording]))))
+})

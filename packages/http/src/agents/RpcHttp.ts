@@ -1,0 +1,35 @@
+/** Handlers of the agent connection group: the socket is bridged to the core's protocol (`serveAgentConnection`). */
+import { AgentManifests, AgentMetadataWatch, serveAgentConnection } from "@workbay/core"
+import { Effect, Option, Stream } from "effect"
+import { WorkbayApi } from "../Api.js"
+import { implement } from "../Handlers.js"
+import { eventStream } from "../ServerSentEvents.js"
+import { CloseCode, streamSession, upgradeWebSocket } from "../WebSocket.js"
+
+/** The close reason of a connection whose agent's token stopped working. */
+const REPLACED_REASON = "The agent was replaced by a newer build, or its workspace was deleted."
+
+export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
+  rpc: () =>
+    upgradeWebSocket((connection) =>
+      Effect.flatMap(
+        serveAgentConnection({
+          // The peer's messages until the socket closes.
+          incoming: Stream.repeatEffectOption(Effect.mapError(connection.receive, () => Option.none())),
+          send: (text) => Effect.ignore(connection.send(text))
+        }),
+        (outcome) => outcome === "replaced" ? connection.close(CloseCode.normal, REPLACED_REASON) : Effect.void
+      )
+    ),
+  manifest: () => Effect.flatMap(AgentManifests, (m) => m.manifest)
+})
+
+const metadata = (agent: string) => Effect.flatMap(AgentMetadataWatch, (w) => w.watch(agent))
+
+export const AgentMetadataHttp = implement(WorkbayApi, "agentMetadata", {
+  watchMetadata: ({ path }) =>
+    Effect.flatMap(metadata(path.workspaceagent), (lists) => eventStream(Stream.map(lists, (data) => ({ event: "data", data })))),
+  watchMetadataWs: ({ path }) =>
+    Effect.flatMap(metadata(path.workspaceagent), (lists) =>
+      upgradeWebSocket(streamSession(Stream.map(lists, (data) => `{"type":"data","data":${data}}`))))
+})
