@@ -91,11 +91,16 @@ export type TestServerOptions = WorkbayOptions & { readonly storage?: Layer.Laye
 
 /** Like `startTestServer`, with `run` to reach the server's services (e.g. AuditLogs.connect, repositories). */
 export const startServiceTestServer = async (options: TestServerOptions = {}): Promise<ServiceTestServer> => {
-  const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, { passwordHashCost: 4, ...options })
+  // Listening first, so the deployment's access URL (what agents are told to reach) is this server's.
   const server = createServer()
-  workbay.attach(server)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, {
+    passwordHashCost: 4,
+    ...options,
+    settings: { accessUrl: url, ...options.settings }
+  })
+  workbay.attach(server)
   return {
     url,
     wsUrl: url.replace("http:", "ws:"),

@@ -104,7 +104,7 @@ describe("deployment routes", () => {
       for (const k of ["experiments", "disable_password_auth", "pg_connection_url", "write_config", "verbose"]) {
         expect(c, k).not.toHaveProperty(k)
       }
-      expect(c.access_url).toBe("http://localhost:3000")
+      expect(c.access_url).toBe(srv.url)
       expect(c.session_lifetime).toEqual({
         default_duration: 24 * HOUR_NS,
         default_token_lifetime: 30 * DAY_NS,
@@ -140,7 +140,7 @@ describe("deployment routes", () => {
       const byName = (name: string) => options.find((o: any) => o.name === name)
       const access = byName("Access URL")
       expect(access).toMatchObject({
-        flag: "access-url", env: "WORKBAY_ACCESS_URL", yaml: "accessURL", value: "http://localhost:3000"
+        flag: "access-url", env: "WORKBAY_ACCESS_URL", yaml: "accessURL", value: srv.url
       })
       // Not hidden, not required, no shorthand, a top-level group: those fields are absent.
       for (const k of ["hidden", "required", "flag_shorthand", "use_instead"]) expect(access).not.toHaveProperty(k)

@@ -41,7 +41,7 @@ describe("general routes", () => {
       expect(Object.keys(r.body).sort()).toEqual(BUILD_INFO_KEYS)
       expect(r.body).toMatchObject({
         agent_api_version: expect.stringMatching(/^\d+\.\d+$/),
-        dashboard_url: "http://localhost:3000",
+        dashboard_url: srv.url,
         deployment_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         external_url: expect.stringMatching(/^https?:\/\//),
         provisioner_api_version: expect.stringMatching(/^\d+\.\d+$/),

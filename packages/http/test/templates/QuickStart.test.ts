@@ -1,9 +1,12 @@
 /**
- * The README's "first template" commands, run as written (bash, curl, jq, tar) against a real
- * server: upload examples/templates/basic, let the built-in workers import it, make a template.
+ * The README's "first template" and "workspace" commands, run as written (bash, curl, jq, tar)
+ * against a real server: upload examples/templates/basic, let the built-in workers import it,
+ * make a template, make a workspace of it, start its external agent with the credentials
+ * route's command (the reference agent, from source) and see it reach `ready` with the start
+ * script's logs, then stop it.
  */
 import { execFile } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -14,21 +17,30 @@ import { type Client, type ServiceTestServer, startWithOwner } from "../support.
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
 const readme = readFileSync(join(root, "README.md"), "utf8")
 
-/** The ```sh block after "A first template". */
-const quickStart = (): string => {
-  const at = readme.indexOf("A first template")
+/** The ```sh block after `heading`. */
+const block = (heading: string): string => {
+  const at = readme.indexOf(heading)
   const start = readme.indexOf("```sh\n", at)
   const end = readme.indexOf("```", start + 6)
-  if (at < 0 || start < 0 || end < 0) throw new Error("README: no first-template block")
+  if (at < 0 || start < 0 || end < 0) throw new Error(`README: no block after "${heading}"`)
   return readme.slice(start + 6, end)
 }
+
+/** The reference agent run from source: what the standalone server's agent bundle does. */
+const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${join(root, "packages/agent/src/bin.ts")}`
 
 let srv: ServiceTestServer
 let owner: Client
 let dir: string
+let template: string
 beforeAll(async () => {
-  ;({ srv, owner } = await startWithOwner())
+  ;({ srv, owner } = await startWithOwner({ agentCommand: AGENT_COMMAND }))
   dir = mkdtempSync(join(tmpdir(), "workbay-quickstart-"))
+  // The example as written, but cloning a repository that fails at once (no network here).
+  template = join(dir, "basic")
+  cpSync(join(root, "examples/templates/basic"), template, { recursive: true })
+  const yaml = join(template, "template.yaml")
+  writeFileSync(yaml, readFileSync(yaml, "utf8").replace("https://github.com/coder/coder", "file:///nonexistent/repo"))
 })
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
@@ -36,23 +48,31 @@ afterAll(async () => {
 })
 
 describe("README quick start", () => {
-  it("uploads the example template, imports it with the built-in provisioner and makes a template of it", async () => {
+  it("makes a template of the example, a workspace of it, and brings its agent to ready on this machine", async () => {
     const host = new URL(srv.url).host
-    const script = quickStart()
+    const script = [block("A first template"), block("A workspace of it")].join("\n")
       .replaceAll("localhost:3000", host)
-      .replaceAll("examples/templates/basic", join(root, "examples/templates/basic"))
+      .replaceAll("examples/templates/basic", template)
       .replaceAll("basic.tar", join(dir, "basic.tar"))
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
-      env: { ...process.env, TOKEN: owner.token! },
-      timeout: 30_000
+      env: { ...process.env, TOKEN: owner.token!, WORKBAY_AGENT_DIRECTORY: dir, WORKBAY_AGENT_LOG_DIR: join(dir, "logs") },
+      timeout: 60_000
+    }).catch((e) => {
+      // The script's own output says where it stopped.
+      throw new Error(`the quick start failed:\n${e.stdout}\n${e.stderr}`)
     })
     expect(stdout).toContain("import: succeeded")
-    const template = JSON.parse(stdout.trim().split("\n").at(-1)!)
-    expect(template.name).toBe("basic")
     const made = await owner.get(`/organizations/default/templates/basic`)
     expect(made.status).toBe(200)
-    expect(made.body.active_version_id).toBe(template.active_version_id)
-    const params = await owner.get(`/templateversions/${template.active_version_id}/rich-parameters`)
+    const params = await owner.get(`/templateversions/${made.body.active_version_id}/rich-parameters`)
     expect(params.body.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["repo", "cpus"]))
-  })
+    expect(stdout).toContain(`{"name":"main","status":"connected","lifecycle_state":"ready"}`)
+    expect(stdout).toContain("Cloning file:///nonexistent/repo")
+    expect(stdout).toContain("Not cloned; going on.")
+    // The agent stopped cleanly: off, and disconnected.
+    const workspace = (await owner.get("/users/me/workspace/dev")).body
+    const agentId = (workspace.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0].id
+    const agent = (await owner.get(`/workspaceagents/${agentId}`)).body
+    expect([agent.lifecycle_state, agent.status]).toEqual(["off", "disconnected"])
+  }, 90_000)
 })
