@@ -6,6 +6,13 @@ import { CurrentActor, CurrentAgent, Unauthorized } from "@workbay/core"
 export const DEFAULT_SESSION_HEADER = "Service-Session-Token"
 export const DEFAULT_SESSION_COOKIE = "service_session_token"
 
+/** Where a token may come: the session header, the session cookie, or `Authorization: Bearer`. */
+const credentials = {
+  sessionHeader: HttpApiSecurity.apiKey({ in: "header", key: DEFAULT_SESSION_HEADER }),
+  sessionCookie: HttpApiSecurity.apiKey({ in: "cookie", key: DEFAULT_SESSION_COOKIE }),
+  bearer: HttpApiSecurity.bearer
+}
+
 /**
  * Authenticates the caller from the session header, the session cookie or
  * `Authorization: Bearer`, and provides `CurrentActor`. The security entries
@@ -14,11 +21,7 @@ export const DEFAULT_SESSION_COOKIE = "service_session_token"
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   failure: Unauthorized,
   provides: CurrentActor,
-  security: {
-    sessionHeader: HttpApiSecurity.apiKey({ in: "header", key: DEFAULT_SESSION_HEADER }),
-    sessionCookie: HttpApiSecurity.apiKey({ in: "cookie", key: DEFAULT_SESSION_COOKIE }),
-    bearer: HttpApiSecurity.bearer
-  }
+  security: credentials
 }) {}
 
 /**
@@ -32,9 +35,5 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
 export class AgentAuthentication extends HttpApiMiddleware.Tag<AgentAuthentication>()("AgentAuthentication", {
   failure: Unauthorized,
   provides: CurrentAgent,
-  security: {
-    sessionHeader: HttpApiSecurity.apiKey({ in: "header", key: DEFAULT_SESSION_HEADER }),
-    sessionCookie: HttpApiSecurity.apiKey({ in: "cookie", key: DEFAULT_SESSION_COOKIE }),
-    bearer: HttpApiSecurity.bearer
-  }
+  security: credentials
 }) {}

@@ -57,7 +57,7 @@ describe("connection routes", () => {
       // The default: the embedded relay at the access URL.
       expect(first.Regions["999"]).toMatchObject({
         EmbeddedRelay: true, RegionID: 999, RegionCode: "coder",
-        Nodes: [{ RegionID: 999, HostName: "localhost", DERPPort: 3000, ForceHTTP: true }]
+        Nodes: [{ RegionID: 999, HostName: "127.0.0.1", DERPPort: Number(new URL(srv.url).port), ForceHTTP: true }]
       })
       const next = {
         HomeParams: { RegionScore: { "1": 1.5 } },
