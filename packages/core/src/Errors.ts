@@ -77,6 +77,13 @@ export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()
   HttpApiSchema.annotations({ status: 412 })
 ) {}
 
+/** 413: what the request would store is over a limit (an agent's logs). */
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  fields,
+  HttpApiSchema.annotations({ status: 413 })
+) {}
+
 /** 500: something failed on our side; the detail never carries internals. */
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",

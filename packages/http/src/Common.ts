@@ -45,6 +45,7 @@ export const NotFound = wire(Core.NotFound)
 export const Conflict = wire(Core.Conflict)
 export const InternalError = wire(Core.InternalError)
 export const PreconditionFailed = wire(Core.PreconditionFailed)
+export const PayloadTooLarge = wire(Core.PayloadTooLarge)
 
 /** `{user}`: a user id, a username, or `me`. */
 export const UserPath = Schema.Struct({ user: Schema.String })

@@ -16,7 +16,7 @@ import { Unauthorized } from "../Errors.js"
 import { span } from "../Tracing.js"
 import type { ApiKeyRecord } from "../users/ApiKey.js"
 import { MemberRepo } from "../organizations/Repositories.js"
-import { memo } from "../users/Auth.js"
+import { memo, rolesByOrganization } from "../users/Auth.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
 import { type AgentInBuild, AgentRepo, hashAgentToken, isAgentToken } from "./Agent.js"
@@ -89,8 +89,7 @@ export class AgentAuth extends Effect.Service<AgentAuth>()("@workbay/core/AgentA
     const authenticateActor = (token: string) =>
       Effect.flatMap(authenticate(token), (session) =>
         Effect.map(Clock.currentTimeMillis, (ms) => {
-          const orgRoles = memo(Effect.map(members.ofUser(session.owner.id), (ms) =>
-            new Map(ms.map((m) => [m.organization_id, m.roles] as const))))
+          const orgRoles = memo(Effect.map(members.ofUser(session.owner.id), rolesByOrganization))
           return { session, actor: agentActor(session, new Date(ms), orgRoles) }
         }))
 

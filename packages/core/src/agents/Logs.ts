@@ -6,9 +6,8 @@
  * shows `logs_overflowed`. Lines are read by (agent, id) and followed across replicas through
  * the PubSub port (`agentLogsChannel`).
  */
-import { HttpApiSchema } from "@effect/platform"
 import { Clock, Context, Duration, Effect, Option, Schema, Stream } from "effect"
-import { BadRequest, ResponseBody, Validation } from "../Errors.js"
+import { BadRequest, PayloadTooLarge, ResponseBody } from "../Errors.js"
 import { followById } from "../Follow.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
@@ -63,13 +62,6 @@ export class AgentLogRepo extends Context.Tag("@workbay/core/AgentLogRepo")<Agen
   /** Deletes lines created before `before`; answers how many. */
   readonly purgeBefore: (before: Date) => Effect.Effect<number>
 }>() {}
-
-/** 413: the agent's logs are over their limit (the described system's answer). */
-export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
-  "PayloadTooLarge",
-  { message: Schema.String, detail: Schema.optional(Schema.String), validations: Schema.optional(Schema.Array(Validation)) },
-  HttpApiSchema.annotations({ status: 413 })
-) {}
 
 /** An agent log line as the API answers it (codersdk `WorkspaceAgentLog`). */
 export class WorkspaceAgentLog extends Schema.Class<WorkspaceAgentLog>("WorkspaceAgentLog")({

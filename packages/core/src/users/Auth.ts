@@ -46,6 +46,11 @@ export const memo = <A>(effect: Effect.Effect<A>): Effect.Effect<A> => {
     value !== undefined ? Effect.succeed(value.a) : Effect.tap(effect, (a) => Effect.sync(() => void (value = { a }))))
 }
 
+/** An actor's organization roles (`Actor.orgRoles`) from its memberships. */
+export const rolesByOrganization = (
+  memberships: ReadonlyArray<{ readonly organization_id: string; readonly roles: ReadonlyArray<string> }>
+): ReadonlyMap<string, ReadonlyArray<string>> => new Map(memberships.map((m) => [m.organization_id, m.roles] as const))
+
 /** Splits `<id>-<secret>`; undefined when the shape is wrong. */
 export const parseApiKey = (token: string): { readonly id: string; readonly secret: string } | undefined => {
   const i = token.indexOf("-")
@@ -126,7 +131,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const orgRolesOf = (userId: string) =>
-      Effect.map(members.ofUser(userId), (ms) => new Map(ms.map((m) => [m.organization_id, m.roles] as const)))
+      Effect.map(members.ofUser(userId), rolesByOrganization)
 
     /** Turns a presented token into an actor, or fails with 401. */
     const authenticate = (token: string): Effect.Effect<Actor, Unauthorized> =>
@@ -159,7 +164,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         // Memberships read with the key (one round trip on Postgres) are as fresh as the key itself.
         const orgRoles = memberships === undefined
           ? memo(orgRolesOf(user.id))
-          : Effect.succeed(new Map(memberships.map((m) => [m.organization_id, m.roles] as const)))
+          : Effect.succeed(rolesByOrganization(memberships))
         return { user, apiKey: key, orgRoles, groupIds: memo(Effect.suspend(() => groupRepo.groupIdsOf(user.id))) }
       }).pipe(span("Auth.authenticate"))
 

@@ -4,16 +4,15 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  agentConnectionTypes, agentLogLevels, appStatusStates, PayloadTooLarge as CorePayloadTooLarge, ResponseBody, WorkspaceAgentLog,
+  agentConnectionTypes, agentLogLevels, appStatusStates, ResponseBody, WorkspaceAgentLog,
   WorkspaceAgentLogSource
 } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited } from "../Audit.js"
-import { BadRequest, BooleanParam, Forbidden, IntParam, NotFound, optionalParam, uuid, wire } from "../Common.js"
+import { BadRequest, BooleanParam, Forbidden, IntParam, NotFound, optionalParam, PayloadTooLarge, uuid } from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
-export const PayloadTooLarge = wire(CorePayloadTooLarge)
 
 const AgentPath = Schema.Struct({ workspaceagent: uuid("Workspace agent id") })
 

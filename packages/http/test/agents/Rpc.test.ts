@@ -4,7 +4,7 @@
  * token (handed to a recording provisioner) opens `GET /workspaceagents/me/rpc`; its reports show
  * on the Agent record, the workspace's health, the manifest and the deployment stats.
  */
-import { AgentReportRepo, type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
+import { AgentReportRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -15,6 +15,7 @@ import { readEvents } from "../sse.js"
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually, refusal, type WsResult } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
+import { recordingProvisioner } from "./fixtures.js"
 
 const TEMPLATE = `resources:
   - name: box
@@ -74,13 +75,7 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
   let template: { id: string }
   const handed = new Map<string, Map<string, string>>()
 
-  const recording: Provisioner = {
-    ...workbayProvisioner,
-    build: (input: BuildInput) => {
-      handed.set(input.workspace.id, new Map(["main", "side"].map((name) => [name, input.agentToken(name)])))
-      return workbayProvisioner.build(input)
-    }
-  }
+  const recording = recordingProvisioner(["main", "side"], handed)
 
   beforeAll(async () => {
     ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recording], lifecycle: false, agentMonitor: false }))

@@ -4,10 +4,11 @@
  * times straight in its row (the agent connection that sets them is another route's).
  */
 import { SqlClient } from "@effect/sql"
-import { type BuildInput, type Provisioner, publishWorkspaceChange, workbayProvisioner } from "@workbay/core"
+import { publishWorkspaceChange } from "@workbay/core"
 import { Effect } from "effect"
 import type { ServiceTestServer } from "../support.js"
 import { eventually, type WsResult } from "../websocket.js"
+import { recordingProvisioner as recording } from "./fixtures.js"
 
 export const AGENTS_TEMPLATE = `resources:
   - name: box
@@ -19,16 +20,10 @@ build:
   logs: ["Building the box", "Box built"]
 `
 
-/** The built-in provisioner, recording each build's agent tokens by workspace id and agent name. */
+/** The built-in provisioner recording each build's agent tokens (fixtures.ts), with a lookup by workspace and agent name. */
 export const recordingProvisioner = (names: ReadonlyArray<string> = ["main", "side"]) => {
   const handed = new Map<string, Map<string, string>>()
-  const provisioner: Provisioner = {
-    ...workbayProvisioner,
-    build: (input: BuildInput) => {
-      handed.set(input.workspace.id, new Map(names.map((name) => [name, input.agentToken(name)])))
-      return workbayProvisioner.build(input)
-    }
-  }
+  const provisioner = recording(names, handed)
   return { provisioner, token: (workspaceId: string, name = "main") => handed.get(workspaceId)?.get(name) }
 }
 
