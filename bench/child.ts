@@ -51,7 +51,7 @@ export const startChild = async (script: string, args: ReadonlyArray<string>, op
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve()
-      const timer = setTimeout(() => child.kill("SIGKILL"), 3000)
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000)
       child.once("exit", () => {
         clearTimeout(timer)
         resolve()
