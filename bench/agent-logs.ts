@@ -16,7 +16,8 @@
 // under it, per third of the run (growing latency would show as a rising p50 from third to third).
 // Writes bench/results/agent-logs.md (--over route: agent-logs-route.md). Options: --agents 1000
 // --per-workspace 100 --lines 10 --rate 1 --duration 20 --over connection|route --connections 100 --no-write,
-// --service-prof DIR (the service's CPU profile, node --cpu-prof, written to DIR when it stops).
+// --service-prof DIR (the service's CPU profile, node --cpu-prof, written to DIR when it stops),
+// --load-prof FILE (the service's CPU profile of the load alone, a .cpuprofile).
 // Everything listens on and connects to 127.0.0.1 only.
 import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
@@ -45,7 +46,9 @@ const { values: opts } = parseArgs({
     duration: { type: "string", default: "20" },
     connections: { type: "string", default: "100" },
     "no-write": { type: "boolean", default: false },
-    "service-prof": { type: "string" }
+    "service-prof": { type: "string" },
+    "load-prof": { type: "string" },
+    checkpoints: { type: "string", default: "inline" }
   }
 })
 const log = logger("agent-logs")
@@ -61,7 +64,7 @@ if (opts.serve !== undefined) {
       return workbayProvisioner.build(input)
     }
   }
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), {
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve, checkpoints: opts.checkpoints === "thread" ? "thread" : "inline" }), {
     passwordHashCost: 4, retention: false, provisioners: [announcing]
   })
   await serveInChild(workbay)
@@ -90,7 +93,7 @@ setGlobalDispatcher(new Agent({ connections: Number(opts.connections), connectTi
 const startedAt = new Date()
 const load0 = loadavg()
 const dir = mkdtempSync(join(tmpdir(), "workbay-bench-agent-logs-"))
-const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db"), "--per-workspace", String(perWorkspace)], {
+const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db"), "--per-workspace", String(perWorkspace), "--checkpoints", opts.checkpoints], {
   nodeArgs: opts["service-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts["service-prof"]}`],
   onLine: (line) => {
     const t = /^TOKEN \S+ \S+ (\S+)$/.exec(line)
@@ -237,7 +240,7 @@ try {
   const loops = agents.map((_, i) => agentLoop(i, (i * 1000) / agents.length))
   await sleep(2000) // all agents running
   const loadReads: Array<[number, number]> = []
-  {
+  await service.profileWindow(opts["load-prof"], async () => {
     const end = performance.now() + duration - 2000
     while (performance.now() < end) {
       const t = performance.now()
@@ -245,7 +248,7 @@ try {
       await r.arrayBuffer()
       loadReads.push([t, performance.now() - t])
     }
-  }
+  })
   stopping = true
   await Promise.all(loops)
   const cpu = (cpuMs(service.child.pid) ?? NaN) - (cpu0 ?? NaN)
