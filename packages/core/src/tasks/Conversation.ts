@@ -1,0 +1,217 @@
+/**
+ * A task's conversation (docs/tasks.md, "The conversation"): the input sent to the task's agent and
+ * the output the agent reports, stored per workspace as numbered log entries.
+ *
+ * Input reaches the agent over its open connection (`GET /workspaceagents/me/rpc`, the
+ * `task_input` notification) on whichever replica holds it: `send` stores the entry and publishes
+ * its id on the agent's channel (`taskinput_` and the agent id's hex digits); each connection of
+ * that agent, on any replica, subscribed to the channel, reads the entry and sends it. The agent
+ * reports output with the `append_task_log` message (`TaskLogAppend`).
+ *
+ * Stored entries are bounded: the newest TASK_LOG_KEEP_ENTRIES of a workspace, and of those only
+ * the newest whose contents add up to at most TASK_LOG_KEEP_BYTES (UTF-8); older ones are deleted
+ * as new ones arrive. An entry's content is at most MAX_TASK_LOG_CONTENT characters.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Clock, Context, Effect, Option, Schema, type Scope, Stream } from "effect"
+import { Validation } from "../Errors.js"
+import { PubSub, PUBSUB_RESYNC } from "../PubSub.js"
+import { span } from "../Tracing.js"
+import { AgentRepo } from "../agents/Agent.js"
+import type { AgentSession } from "../agents/AgentAuth.js"
+import { agentStatus } from "../workspaces/WorkspaceWire.js"
+
+/** One entry of a task's conversation (the wire record's fields). */
+export interface TaskLogEntry {
+  readonly id: number
+  readonly type: "input" | "output"
+  readonly content: string
+  readonly time: Date
+}
+
+/** The most characters of one entry's content (input longer than this is cut when stored). */
+export const MAX_TASK_LOG_CONTENT = 64 * 1024
+
+/** The most entries one `append_task_log` message may carry. */
+export const MAX_TASK_LOG_APPEND = 100
+
+/** Entries kept per workspace: the newest this many. */
+export const TASK_LOG_KEEP_ENTRIES = 1000
+
+/** Bytes kept per workspace: the newest entries whose contents add up to at most this (UTF-8). */
+export const TASK_LOG_KEEP_BYTES = 1024 * 1024
+
+/** An entry to store. */
+export interface TaskLogEntryInput {
+  readonly type: "input" | "output"
+  readonly content: string
+  readonly time: Date
+  /** The content's UTF-8 length. */
+  readonly bytes: number
+}
+
+/** How much of a workspace's conversation to keep. */
+export interface TaskLogCap {
+  readonly entries: number
+  readonly bytes: number
+}
+
+export class TaskLogRepo extends Context.Tag("@workbay/core/TaskLogRepo")<TaskLogRepo, {
+  /**
+   * Stores `entries` (in order, with growing ids) on the workspace, then deletes its oldest entries
+   * beyond `cap`; answers the stored entries.
+   */
+  readonly append: (workspaceId: string, entries: ReadonlyArray<TaskLogEntryInput>, cap: TaskLogCap) => Effect.Effect<ReadonlyArray<TaskLogEntry>>
+  /** The workspace's entries, oldest first. */
+  readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<TaskLogEntry>>
+  /** One entry of the workspace. */
+  readonly find: (workspaceId: string, id: number) => Effect.Effect<Option.Option<TaskLogEntry>>
+}>() {}
+
+/**
+ * 409: the task's agent has no open connection (it has not connected yet, its connection was
+ * lost or closed, or it no longer belongs to the workspace's latest build), so input cannot reach it.
+ * The described system answers 409 for a task that is not active yet or paused, and 502 when it
+ * cannot dial the agent; here the connection's state is known, so the conflict it is.
+ */
+export class TaskAgentUnavailable extends Schema.TaggedError<TaskAgentUnavailable>()(
+  "TaskAgentUnavailable",
+  {
+    message: Schema.String,
+    detail: Schema.optional(Schema.String),
+    validations: Schema.optional(Schema.Array(Validation))
+  },
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+
+// The agent connection's messages.
+
+const Time = Schema.Date.pipe(
+  Schema.filter((d) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999)
+).annotations({ message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true }) })
+
+/** `append_task_log`: entries of the task's conversation that the agent reports (output only; input is recorded when sent). */
+export class TaskLogAppend extends Schema.Class<TaskLogAppend>("TaskLogAppend")({
+  entries: Schema.Array(Schema.Struct({
+    type: Schema.optionalWith(
+      Schema.Literal("output").annotations({
+        message: () => ({ message: "An agent reports output entries; input entries are recorded when input is sent.", override: true })
+      }),
+      { default: () => "output" as const }
+    ),
+    content: Schema.String.pipe(
+      Schema.maxLength(MAX_TASK_LOG_CONTENT, { message: () => `At most ${MAX_TASK_LOG_CONTENT} characters.` })
+    ),
+    time: Schema.optional(Time)
+  })).pipe(Schema.maxItems(MAX_TASK_LOG_APPEND, { message: () => `At most ${MAX_TASK_LOG_APPEND} entries.` }))
+}) {}
+
+/** The `task_input` notification the server sends an agent: one input entry. */
+export interface TaskInputMessage {
+  readonly type: "task_input"
+  readonly entry_id: number
+  readonly content: string
+  readonly time: string
+}
+
+/** The PubSub channel of input for an agent: `taskinput_` and the id's 32 hex digits. */
+export const taskInputChannel = (agentId: string): string => `taskinput_${agentId.replaceAll("-", "").toLowerCase()}`
+
+const cap: TaskLogCap = { entries: TASK_LOG_KEEP_ENTRIES, bytes: TASK_LOG_KEEP_BYTES }
+
+const entryInput = (type: "input" | "output", content: string, time: Date): TaskLogEntryInput => {
+  const kept = content.length > MAX_TASK_LOG_CONTENT ? content.slice(0, MAX_TASK_LOG_CONTENT) : content
+  return { type, content: kept, time, bytes: Buffer.byteLength(kept, "utf8") }
+}
+
+export class TaskConversation extends Effect.Service<TaskConversation>()("@workbay/core/TaskConversation", {
+  effect: Effect.gen(function*() {
+    const repo = yield* TaskLogRepo
+    const agents = yield* AgentRepo
+    const pubsub = yield* PubSub
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const unavailable = (detail: string) => new TaskAgentUnavailable({ message: "The task's agent is not connected.", detail })
+
+    /** Whether the agent can take input now: of the workspace's latest build, with an open connection. */
+    const reachable = (workspaceId: string, agentId: string, at: Date) =>
+      Effect.gen(function*() {
+        const found = yield* agents.findById(agentId)
+        if (Option.isNone(found) || found.value.workspace.id !== workspaceId) {
+          return yield* unavailable("The agent does not belong to the task's workspace.")
+        }
+        const { agent, build, latest_build_number, workspace } = found.value
+        if (workspace.deleted || build.build_number !== latest_build_number) {
+          return yield* unavailable("The agent belongs to an older build of the workspace; start the task again.")
+        }
+        const status = agentStatus(agent, at.getTime())
+        if (status !== "connected") {
+          return yield* unavailable(`The agent is ${status}; input can be sent once it is connected.`)
+        }
+      })
+
+    /**
+     * Delivers input to the agent's open connection (any replica) and records it as an `input`
+     * entry; fails with TaskAgentUnavailable, recording nothing, when the agent has no open connection.
+     */
+    const send = (input: { readonly workspaceId: string; readonly agentId: string; readonly content: string }) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        yield* reachable(input.workspaceId, input.agentId, at)
+        const [entry] = yield* repo.append(input.workspaceId, [entryInput("input", input.content, at)], cap)
+        yield* pubsub.publish(taskInputChannel(input.agentId), String(entry!.id))
+        return entry!
+      }).pipe(span("TaskConversation.send"))
+
+    /** Records an `input` entry without delivering it (the prompt a task starts with, or a changed prompt). */
+    const recordInput = (input: { readonly workspaceId: string; readonly content: string }) =>
+      Effect.gen(function*() {
+        yield* repo.append(input.workspaceId, [entryInput("input", input.content, yield* now)], cap)
+      }).pipe(span("TaskConversation.recordInput"))
+
+    /**
+     * The conversation, oldest first. Not `live` (the workspace is not running): `snapshot` is true
+     * and `snapshot_at` is the newest entry's time (absent when there is none).
+     */
+    const logs = (input: { readonly workspaceId: string; readonly live: boolean }) =>
+      Effect.map(repo.list(input.workspaceId), (entries): {
+        logs: ReadonlyArray<TaskLogEntry>
+        snapshot: boolean
+        snapshot_at?: Date
+      } => {
+        const newest = entries.at(-1)
+        return input.live || newest === undefined
+          ? { logs: entries, snapshot: !input.live }
+          : { logs: entries, snapshot: true, snapshot_at: newest.time }
+      }).pipe(span("TaskConversation.logs"))
+
+    /** `append_task_log`: stores the output entries the agent of `session` reports on its workspace. */
+    const append = (session: AgentSession, report: TaskLogAppend) =>
+      Effect.gen(function*() {
+        if (report.entries.length === 0) return { ids: [] as ReadonlyArray<number> }
+        const at = yield* now
+        const stored = yield* repo.append(session.workspace.id, report.entries.map((e) => entryInput(e.type, e.content, e.time ?? at)), cap)
+        return { ids: stored.map((e) => e.id) }
+      }).pipe(span("TaskConversation.append"))
+
+    /**
+     * The `task_input` notifications for the agent of `session`, as JSON text, for the life of the
+     * scope: subscribed when the effect completes, so input sent afterwards is not missed.
+     */
+    const inputs = (session: AgentSession): Effect.Effect<Stream.Stream<string>, never, Scope.Scope> =>
+      Effect.map(pubsub.subscribe(taskInputChannel(session.agent.id)), (queue) =>
+        Stream.fromQueue(queue).pipe(
+          // A resync says signals may be lost; what was lost cannot be told apart, so it is skipped.
+          Stream.filter((m) => m !== PUBSUB_RESYNC && /^\d+$/.test(m)),
+          Stream.mapEffect((m) => repo.find(session.workspace.id, Number(m))),
+          Stream.filterMap((found) => found),
+          Stream.map((entry) =>
+            JSON.stringify(
+              { type: "task_input", entry_id: entry.id, content: entry.content, time: entry.time.toISOString() } satisfies TaskInputMessage
+            )
+          )
+        ))
+
+    return { send, logs, recordInput, append, inputs } as const
+  })
+}) {}
