@@ -5,36 +5,22 @@
  * reports on B shows in A's logs.
  */
 import { TaskConversation } from "@workbay/core"
-import * as Postgres from "@workbay/storage-postgres"
 import { Effect } from "effect"
-import { randomBytes } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { describe, expect, inject, it } from "vitest"
 import { AGENTS_TEMPLATE, recordingProvisioner, send, waitFor } from "../../http/test/agents/tailnet.js"
-import { bootstrapOwner, type Client, type ServiceTestServer, SESSION_HEADER, startServiceTestServer } from "../../http/test/support.js"
+import { type ServiceTestServer, SESSION_HEADER } from "../../http/test/support.js"
 import { connect } from "../../http/test/websocket.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
+import { twoReplicas } from "./replicas.js"
 
 const url = inject("workbayPgUrl")
 
 describe.skipIf(url === null)("task input across replicas on Postgres", () => {
   const recording = recordingProvisioner()
-  let a: ServiceTestServer
-  let b: ServiceTestServer
-  let owner: Client
-  let orgId: string
-  beforeAll(async () => {
-    const schema = `t_${randomBytes(6).toString("hex")}`
-    const options = { provisioners: [recording.provisioner], hangDetector: false, retention: false, lifecycle: false } as const
-    a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
-    b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
-    ;({ client: owner, organizationId: orgId } = await bootstrapOwner(a))
-  })
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-  })
+  const replicas = twoReplicas(url, recording.provisioner)
 
   it("input sent on replica A reaches the agent connected to replica B; its output shows on A", { timeout: 60_000 }, async () => {
+    const { a, b, owner, orgId } = replicas
     const template = await makeTemplate(a, owner, orgId, AGENTS_TEMPLATE)
     const w = await makeWorkspace(a, owner, orgId, template.id)
     const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents).find((x: any) => x.name === "main").id as string

@@ -6,54 +6,20 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  AgentAuth, type BuildInput, CurrentAgent, MAX_TASK_LOG_APPEND, type Provisioner, serveAgentConnection, TASK_LOG_KEEP_BYTES,
-  TASK_LOG_KEEP_ENTRIES, TaskAgentUnavailable, TaskConversation, TaskLogRepo, workbayProvisioner, Workspaces
+  type CurrentAgent, MAX_TASK_LOG_APPEND, TASK_LOG_KEEP_BYTES, TASK_LOG_KEEP_ENTRIES, TaskAgentUnavailable, TaskConversation, TaskLogRepo
 } from "@workbay/core"
-import { Duration, Effect, Either, Fiber, Queue, Stream } from "effect"
+import { Duration, Effect, Either, Queue } from "effect"
 import * as TestClock from "effect/TestClock"
-import { drain, services, signedInOwner, templateOf } from "../services.js"
+import { recording, serve, setupAgent } from "../agents/connection.js"
+import { services } from "../services.js"
 
 const T0 = Date.parse("2024-01-01T08:30:00Z")
 
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-`
+const setup = setupAgent(T0)
 
-const tokens = new Map<string, string>()
-const recording: Provisioner = {
-  ...workbayProvisioner,
-  build: (input: BuildInput) => {
-    tokens.set(input.workspace.id, input.agentToken("main"))
-    return workbayProvisioner.build(input)
-  }
-}
-
-const setup = Effect.gen(function*() {
-  const { as, organizationId } = yield* signedInOwner(T0)
-  const template = yield* as(templateOf(organizationId, TEMPLATE, "tpl"))
-  const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws", template_id: template.id })))
-  yield* drain
-  const session = yield* Effect.flatMap(AgentAuth, (a) => a.authenticate(tokens.get(created.id)!))
-  return { session, workspaceId: created.id, agentId: session.agent.id }
-})
-
-/** Serves a connection; what the server sends lands in `sent`. */
-const serve = (session: CurrentAgent["Type"]) =>
-  Effect.gen(function*() {
-    const incoming = yield* Queue.unbounded<string | null>()
-    const sent = yield* Queue.unbounded<string>()
-    const fiber = yield* serveAgentConnection({
-      incoming: Stream.fromQueue(incoming).pipe(Stream.takeWhile((m): m is string => m !== null)),
-      send: (text) => Queue.offer(sent, text)
-    }).pipe(Effect.provideService(CurrentAgent, session), Effect.fork)
-    const request = (message: object) => Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))
-    // The first answer says the connection is open (and subscribed).
-    yield* request({ type: "ping", id: 0 })
-    return { sent, request, end: Effect.zipRight(Queue.offer(incoming, null), Fiber.join(fiber)) }
-  })
+/** Serves a connection, open (and subscribed) once its first answer came. */
+const serveOpen = (session: CurrentAgent["Type"]) =>
+  Effect.tap(serve(session), (connection) => connection.request({ type: "ping", id: 0 }))
 
 describe("the task conversation", () => {
   it.scoped("input reaches the connected agent as task_input; its output joins the log", () =>
@@ -61,7 +27,7 @@ describe("the task conversation", () => {
       const { session, workspaceId, agentId } = yield* setup
       const conversation = yield* TaskConversation
       yield* conversation.recordInput({ workspaceId, content: "the prompt" })
-      const connection = yield* serve(session)
+      const connection = yield* serveOpen(session)
       const entry = yield* conversation.send({ workspaceId, agentId, content: "and then this" })
       expect(entry).toMatchObject({ type: "input", content: "and then this", time: new Date(T0) })
       expect(JSON.parse(yield* Queue.take(connection.sent))).toEqual({
@@ -92,7 +58,7 @@ describe("the task conversation", () => {
       const conversation = yield* TaskConversation
       const never = yield* Effect.either(conversation.send({ workspaceId, agentId, content: "hello?" }))
       expect(Either.isLeft(never) && never.left).toBeInstanceOf(TaskAgentUnavailable)
-      const connection = yield* serve(session)
+      const connection = yield* serveOpen(session)
       yield* TestClock.adjust(Duration.seconds(1))
       yield* connection.end
       const closed = yield* Effect.either(conversation.send({ workspaceId, agentId, content: "hello?" }))
@@ -107,7 +73,7 @@ describe("the task conversation", () => {
   it.scoped("bad append_task_log messages answer one validation per bad field and store nothing", () =>
     Effect.gen(function*() {
       const { session, workspaceId } = yield* setup
-      const connection = yield* serve(session)
+      const connection = yield* serveOpen(session)
       const bad = JSON.parse(yield* connection.request({
         type: "append_task_log", id: 1,
         entries: [{ type: "input", content: "x" }, { content: 5 }, { content: "ok", time: "yesterday" }]
