@@ -19,6 +19,7 @@ import { PubSub, PUBSUB_RESYNC } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { AgentRepo } from "../agents/Agent.js"
 import type { AgentSession } from "../agents/AgentAuth.js"
+import { ReportTime } from "../agents/Reports.js"
 import { agentStatus } from "../workspaces/WorkspaceWire.js"
 
 /** One entry of a task's conversation (the wire record's fields). */
@@ -86,10 +87,6 @@ export class TaskAgentUnavailable extends Schema.TaggedError<TaskAgentUnavailabl
 
 // The agent connection's messages.
 
-const Time = Schema.Date.pipe(
-  Schema.filter((d) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999)
-).annotations({ message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true }) })
-
 /** `append_task_log`: entries of the task's conversation that the agent reports (output only; input is recorded when sent). */
 export class TaskLogAppend extends Schema.Class<TaskLogAppend>("TaskLogAppend")({
   entries: Schema.Array(Schema.Struct({
@@ -102,7 +99,7 @@ export class TaskLogAppend extends Schema.Class<TaskLogAppend>("TaskLogAppend")(
     content: Schema.String.pipe(
       Schema.maxLength(MAX_TASK_LOG_CONTENT, { message: () => `At most ${MAX_TASK_LOG_CONTENT} characters.` })
     ),
-    time: Schema.optional(Time)
+    time: Schema.optional(ReportTime)
   })).pipe(Schema.maxItems(MAX_TASK_LOG_APPEND, { message: () => `At most ${MAX_TASK_LOG_APPEND} entries.` }))
 }) {}
 
