@@ -300,6 +300,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     stop: async () => {
       if (stopped) return
       stopCron()
+      await tasks.stop()
       for (const t of timers) clearTimeout(t)
       if (manifest !== undefined && rpc.connected) {
         await reportLifecycle("shutting_down")
@@ -318,7 +319,6 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         await reportLifecycle(runs.some((r) => r.status === "timed_out") ? "shutdown_timeout" : runs.some((r) => r.status !== "ok") ? "shutdown_error" : "off")
       }
       stopped = true
-      await tasks.idle()
       await logs.flush()
       await Promise.all([rpc.close(), coordinate.close()])
     }

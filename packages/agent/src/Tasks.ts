@@ -57,14 +57,27 @@ export const parseTaskInput = (message: Record<string, unknown>): TaskInput | un
     ? { entryId: message.entry_id, content: message.content, time: new Date(typeof message.time === "string" ? message.time : Date.now()) }
     : undefined
 
-/** Runs `command` in `sh -c` with `input` on its stdin; answers its stdout, and a diagnosis when it failed. */
-export const runTaskCommand = (command: string, input: string, environment: TaskCommandEnvironment) =>
+/**
+ * Runs `command` in `sh -c` with `input` on its stdin (in a process group of its own, so `signal`
+ * ends it with its children); answers its stdout, and a diagnosis when it failed.
+ */
+export const runTaskCommand = (command: string, input: string, environment: TaskCommandEnvironment, signal?: AbortSignal) =>
   new Promise<{ stdout: string; failure?: string }>((resolve) => {
     const child = spawn("sh", ["-c", command], {
       cwd: environment.directory,
       env: { ...process.env, ...environment.env },
-      stdio: ["pipe", "pipe", "pipe"]
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true
     })
+    const kill = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL")
+      } catch {
+        // already gone
+      }
+    }
+    signal?.addEventListener("abort", kill, { once: true })
+    child.on("close", () => signal?.removeEventListener("abort", kill))
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
@@ -81,6 +94,7 @@ export const runTaskCommand = (command: string, input: string, environment: Task
 export class TaskInputs {
   private readonly listeners = new Set<(input: TaskInput) => void>()
   private queue: Promise<void> = Promise.resolve()
+  private readonly stopping = new AbortController()
 
   constructor(
     private readonly options: {
@@ -105,17 +119,20 @@ export class TaskInputs {
       }
     }
     const command = this.options.command
-    if (command === undefined || command === "") return
+    if (command === undefined || command === "" || this.stopping.signal.aborted) return
     this.queue = this.queue.then(async () => {
-      const result = await runTaskCommand(command, input.content, this.options.environment())
+      if (this.stopping.signal.aborted) return
+      const result = await runTaskCommand(command, input.content, this.options.environment(), this.stopping.signal)
+      if (this.stopping.signal.aborted) return
       if (result.failure !== undefined) this.options.log(`the task command failed on input ${input.entryId}: ${result.failure}`)
       const output = result.stdout.replace(/\n$/, "")
       if (output !== "") await this.options.report(output).catch((e) => this.options.log(`reporting task output: ${String(e)}`))
     })
   }
 
-  /** Settles once every input received so far was handled. */
-  idle(): Promise<void> {
+  /** Ends the running task command (and skips the inputs waiting); settles once it ended. */
+  stop(): Promise<void> {
+    this.stopping.abort()
     return this.queue
   }
 }

@@ -8,7 +8,7 @@
 import { TaskConversation } from "@workbay/core"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -125,5 +125,22 @@ describe("the reference agent and task input", () => {
     await send(workspaceId, agentId, "unheard")
     await new Promise((r) => setTimeout(r, 300))
     expect(heard).toHaveLength(1)
+  })
+
+  it("stopping ends a running task command and reports nothing of it", async () => {
+    const { workspaceId, agentId, token } = await workspace()
+    const marker = join(workDir, "started")
+    const agent = await startAgent({
+      url: srv.url, token, auth: "token", directory: workDir, logDir: join(workDir, "stop-logs"), log: () => {},
+      taskCommand: `touch ${marker}; sleep 30; echo late`
+    })
+    await agent.started
+    await connected(agentId)
+    await send(workspaceId, agentId, "take your time")
+    await eventually(async () => existsSync(marker), (e) => e, "the task command's start")
+    const began = Date.now()
+    await agent.stop()
+    expect(Date.now() - began).toBeLessThan(10_000)
+    expect(await logs(workspaceId)).toEqual([["input", "take your time"]])
   })
 })
