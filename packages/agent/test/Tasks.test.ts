@@ -10,26 +10,14 @@ import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, startWithOwner, type ServiceTestServer } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
+import { AGENT_COMMAND, eventually } from "./support.js"
 import { type RunningAgent, splitOutput, startAgent, type TaskInput } from "../src/index.js"
 import { MAX_TASK_OUTPUT_MESSAGE_BYTES } from "../src/Tasks.js"
 
-const BIN = resolve(import.meta.dirname, "../src/bin.ts")
-const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${BIN}`
-
-const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, ms = 20_000): Promise<A> => {
-  const until = Date.now() + ms
-  let last: A = await read()
-  while (!done(last)) {
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(last)}`)
-    await new Promise((r) => setTimeout(r, 100))
-    last = await read()
-  }
-  return last
-}
 
 describe("the reference agent and task input", () => {
   let srv: ServiceTestServer
