@@ -187,8 +187,7 @@ export const serveAgentConnection = (channel: AgentChannel) =>
     const session = yield* CurrentAgent
     // Task input sent to this agent (from any replica) goes out as `task_input` notifications;
     // subscribed before the agent counts as connected, so no input accepted for it is missed.
-    const inputs = yield* Effect.flatMap(TaskConversation, (c) => c.inputs(session))
-    yield* Effect.forkScoped(Stream.runForEach(inputs, channel.send))
+    yield* Effect.flatMap(TaskConversation, (c) => c.forward(session, channel.send))
     yield* reports.connected(session)
     yield* reports.refresh(session).pipe(
       Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),

@@ -5,15 +5,17 @@
  * Input reaches the agent over its open connection (`GET /workspaceagents/me/rpc`, the
  * `task_input` notification) on whichever replica holds it: `send` stores the entry and publishes
  * its id on the agent's channel (`taskinput_` and the agent id's hex digits); each connection of
- * that agent, on any replica, subscribed to the channel, reads the entry and sends it. The agent
- * reports output with the `append_task_log` message (`TaskLogAppend`).
+ * that agent, on any replica, subscribed to the channel, reads the entry, sends it and acknowledges
+ * it on the agent's ack channel (`taskack_`). Without an acknowledgement within
+ * TASK_INPUT_ACK_SECONDS the entry is removed and the send fails. The agent reports output with
+ * the `append_task_log` message (`TaskLogAppend`).
  *
  * Stored entries are bounded: the newest TASK_LOG_KEEP_ENTRIES of a workspace, and of those only
  * the newest whose contents add up to at most TASK_LOG_KEEP_BYTES (UTF-8); older ones are deleted
  * as new ones arrive. An entry's content is at most MAX_TASK_LOG_CONTENT characters.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Clock, Context, Effect, Option, Schema, type Scope, Stream } from "effect"
+import { Clock, Context, Duration, Effect, Option, Queue, Schema, type Scope } from "effect"
 import { Validation } from "../Errors.js"
 import { PubSub, PUBSUB_RESYNC } from "../PubSub.js"
 import { span } from "../Tracing.js"
@@ -35,6 +37,9 @@ export const MAX_TASK_LOG_CONTENT = 64 * 1024
 
 /** The most entries one `append_task_log` message may carry. */
 export const MAX_TASK_LOG_APPEND = 100
+
+/** How long `send` waits for a connection of the agent to acknowledge the input. */
+export const TASK_INPUT_ACK_SECONDS = 5
 
 /** Entries kept per workspace: the newest this many. */
 export const TASK_LOG_KEEP_ENTRIES = 1000
@@ -67,6 +72,8 @@ export class TaskLogRepo extends Context.Tag("@workbay/core/TaskLogRepo")<TaskLo
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<TaskLogEntry>>
   /** One entry of the workspace. */
   readonly find: (workspaceId: string, id: number) => Effect.Effect<Option.Option<TaskLogEntry>>
+  /** Deletes one entry of the workspace (input no connection took). */
+  readonly remove: (workspaceId: string, id: number) => Effect.Effect<void>
 }>() {}
 
 /**
@@ -111,8 +118,13 @@ export interface TaskInputMessage {
   readonly time: string
 }
 
+const hex = (id: string) => id.replaceAll("-", "").toLowerCase()
+
 /** The PubSub channel of input for an agent: `taskinput_` and the id's 32 hex digits. */
-export const taskInputChannel = (agentId: string): string => `taskinput_${agentId.replaceAll("-", "").toLowerCase()}`
+export const taskInputChannel = (agentId: string): string => `taskinput_${hex(agentId)}`
+
+/** The PubSub channel where an agent's connections acknowledge input they sent: `taskack_` and the id's 32 hex digits. */
+export const taskAckChannel = (agentId: string): string => `taskack_${hex(agentId)}`
 
 const cap: TaskLogCap = { entries: TASK_LOG_KEEP_ENTRIES, bytes: TASK_LOG_KEEP_BYTES }
 
@@ -147,18 +159,34 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
         }
       })
 
+    /** Waits for `id` on the ack queue; none when TASK_INPUT_ACK_SECONDS pass first. */
+    const acknowledged = (acks: Queue.Dequeue<string>, id: number) =>
+      Effect.gen(function*() {
+        let ack = yield* acks.take
+        while (ack !== String(id)) ack = yield* acks.take
+      }).pipe(Effect.timeoutOption(Duration.seconds(TASK_INPUT_ACK_SECONDS)))
+
     /**
      * Delivers input to the agent's open connection (any replica) and records it as an `input`
-     * entry; fails with TaskAgentUnavailable, recording nothing, when the agent has no open connection.
+     * entry; fails with TaskAgentUnavailable, recording nothing, when the agent has no open
+     * connection (by its connection state, or as no connection acknowledged it in time).
      */
     const send = (input: { readonly workspaceId: string; readonly agentId: string; readonly content: string }) =>
       Effect.gen(function*() {
         const at = yield* now
         yield* reachable(input.workspaceId, input.agentId, at)
         const [entry] = yield* repo.append(input.workspaceId, [entryInput("input", input.content, at)], cap)
+        // Subscribed to acknowledgements first, then published: an early one is not missed.
+        const acks = yield* pubsub.subscribe(taskAckChannel(input.agentId))
         yield* pubsub.publish(taskInputChannel(input.agentId), String(entry!.id))
+        if (Option.isNone(yield* acknowledged(acks, entry!.id))) {
+          yield* repo.remove(input.workspaceId, entry!.id)
+          return yield* unavailable(
+            `No connection of the agent took the input within ${TASK_INPUT_ACK_SECONDS} s: its connection was lost without a close.`
+          )
+        }
         return entry!
-      }).pipe(span("TaskConversation.send"))
+      }).pipe(Effect.scoped, span("TaskConversation.send"))
 
     /** Records an `input` entry without delivering it (the prompt a task starts with, or a changed prompt). */
     const recordInput = (input: { readonly workspaceId: string; readonly content: string }) =>
@@ -192,23 +220,28 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
       }).pipe(span("TaskConversation.append"))
 
     /**
-     * The `task_input` notifications for the agent of `session`, as JSON text, for the life of the
-     * scope: subscribed when the effect completes, so input sent afterwards is not missed.
+     * Sends the `task_input` notifications for the agent of `session` with `sendText`, and
+     * acknowledges each, for the life of the scope: subscribed when the effect completes, so input
+     * sent afterwards is not missed.
      */
-    const inputs = (session: AgentSession): Effect.Effect<Stream.Stream<string>, never, Scope.Scope> =>
-      Effect.map(pubsub.subscribe(taskInputChannel(session.agent.id)), (queue) =>
-        Stream.fromQueue(queue).pipe(
+    const forward = (session: AgentSession, sendText: (text: string) => Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope> =>
+      Effect.gen(function*() {
+        const queue = yield* pubsub.subscribe(taskInputChannel(session.agent.id))
+        const one = Effect.gen(function*() {
+          const message = yield* queue.take
           // A resync says signals may be lost; what was lost cannot be told apart, so it is skipped.
-          Stream.filter((m) => m !== PUBSUB_RESYNC && /^\d+$/.test(m)),
-          Stream.mapEffect((m) => repo.find(session.workspace.id, Number(m))),
-          Stream.filterMap((found) => found),
-          Stream.map((entry) =>
-            JSON.stringify(
-              { type: "task_input", entry_id: entry.id, content: entry.content, time: entry.time.toISOString() } satisfies TaskInputMessage
-            )
-          )
-        ))
+          if (message === PUBSUB_RESYNC || !/^\d{1,15}$/.test(message)) return
+          const found = yield* repo.find(session.workspace.id, Number(message))
+          if (Option.isNone(found)) return
+          const entry = found.value
+          yield* sendText(JSON.stringify(
+            { type: "task_input", entry_id: entry.id, content: entry.content, time: entry.time.toISOString() } satisfies TaskInputMessage
+          ))
+          yield* pubsub.publish(taskAckChannel(session.agent.id), message)
+        })
+        yield* Effect.forkScoped(Effect.forever(one))
+      })
 
-    return { send, logs, recordInput, append, inputs } as const
+    return { send, logs, recordInput, append, forward } as const
   })
 }) {}

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  type CurrentAgent, MAX_TASK_LOG_APPEND, TASK_LOG_KEEP_BYTES, TASK_LOG_KEEP_ENTRIES, TaskAgentUnavailable, TaskConversation, TaskLogRepo
+  AgentReports, type CurrentAgent, MAX_TASK_LOG_APPEND, TASK_INPUT_ACK_SECONDS, TASK_LOG_KEEP_BYTES, TASK_LOG_KEEP_ENTRIES, TaskAgentUnavailable, TaskConversation, TaskLogRepo
 } from "@workbay/core"
-import { Duration, Effect, Either, Queue } from "effect"
+import { Duration, Effect, Either, Fiber, Queue } from "effect"
 import * as TestClock from "effect/TestClock"
 import { recording, serve, setupAgent } from "../agents/connection.js"
 import { services } from "../services.js"
@@ -68,6 +68,22 @@ describe("the task conversation", () => {
       expect(Either.isLeft(other)).toBe(true)
       const empty = yield* conversation.logs({ workspaceId, live: false })
       expect(empty).toEqual({ logs: [], snapshot: true })
+    }).pipe(Effect.provide(services({}, [recording]))))
+
+  it.scoped("a connection lost without a close (still counted as open) takes no input: the send fails once no ack came, and nothing is kept", () =>
+    Effect.gen(function*() {
+      const { session, workspaceId, agentId } = yield* setup
+      const conversation = yield* TaskConversation
+      // Marked connected, as by a replica that died since: nobody holds the connection.
+      yield* Effect.flatMap(AgentReports, (r) => r.connected(session))
+      const sending = yield* Effect.fork(Effect.either(conversation.send({ workspaceId, agentId, content: "anyone?" })))
+      yield* TestClock.adjust(Duration.seconds(TASK_INPUT_ACK_SECONDS - 1))
+      expect(sending.unsafePoll()).toBeNull()
+      yield* TestClock.adjust(Duration.seconds(1))
+      const result = yield* Fiber.join(sending)
+      expect(Either.isLeft(result) && result.left).toBeInstanceOf(TaskAgentUnavailable)
+      expect(Either.isLeft(result) && result.left.detail).toContain("within 5 s")
+      expect((yield* conversation.logs({ workspaceId, live: true })).logs).toEqual([])
     }).pipe(Effect.provide(services({}, [recording]))))
 
   it.scoped("bad append_task_log messages answer one validation per bad field and store nothing", () =>

@@ -51,7 +51,10 @@ export const make = Effect.gen(function*() {
       sql<Row>`SELECT id, type, content, created_at FROM task_log_entries WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
         Effect.orDie,
         Effect.map((rows) => first(rows, rowToEntry))
-      )
+      ),
+
+    remove: (workspaceId, id) =>
+      Effect.asVoid(Effect.orDie(sql`DELETE FROM task_log_entries WHERE workspace_id = ${workspaceId} AND id = ${id}`))
   })
 })
 

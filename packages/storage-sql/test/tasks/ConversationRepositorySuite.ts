@@ -1,6 +1,6 @@
 /**
  * The task conversation repository contract, run against every storage: entries appended in order
- * with growing ids and read back per workspace, one entry found by (workspace, id), the cap by
+ * with growing ids and read back per workspace, one entry found and removed by (workspace, id), the cap by
  * entries and by bytes (newest kept, across appends), non-ASCII content intact, and concurrent
  * appends on one workspace each stored once. Every test gets a fresh, migrated database.
  */
@@ -28,7 +28,7 @@ export const conversationRepositorySuite = (name: string, makeStorage: StorageFa
 
   describe.skipIf(options.skip === true)(`task conversation repositories on ${name}`, () => {
     test(
-      "appends in order with growing ids, per workspace; finds one entry of its workspace only",
+      "appends in order with growing ids, per workspace; finds and removes one entry of its workspace only",
       Effect.gen(function*() {
         const repo = yield* TaskLogRepo
         const a = (yield* workspaceRows).workspace
@@ -44,6 +44,12 @@ export const conversationRepositorySuite = (name: string, makeStorage: StorageFa
         expect((yield* repo.list(b)).map((e) => e.content)).toEqual(["other"])
         expect(yield* repo.find(a, third!.id)).toEqual(Option.some(third))
         expect(Option.isNone(yield* repo.find(b, third!.id))).toBe(true)
+        // Removing needs the entry's workspace.
+        yield* repo.remove(b, third!.id)
+        expect(Option.isSome(yield* repo.find(a, third!.id))).toBe(true)
+        yield* repo.remove(a, third!.id)
+        expect(Option.isNone(yield* repo.find(a, third!.id))).toBe(true)
+        expect((yield* repo.list(a)).map((e) => e.content)).toEqual(["prompt", "working"])
         expect(yield* repo.append(a, [], roomy)).toEqual([])
         expect(yield* repo.list((yield* workspaceRows).workspace)).toEqual([])
       })
