@@ -127,7 +127,8 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
 
   const reportTaskOutput = async (content: string, time?: Date) => {
     const ids: Array<number> = []
-    for (const piece of splitOutput(content)) {
+    // The service stores no NUL characters.
+    for (const piece of splitOutput(content.replaceAll("\u0000", ""))) {
       const answer = await rpc.call<{ ids: Array<number> }>("append_task_log", {
         entries: [{ type: "output", content: piece, ...(time === undefined ? {} : { time: time.toISOString() }) }]
       })

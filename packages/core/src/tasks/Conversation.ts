@@ -104,7 +104,9 @@ export class TaskLogAppend extends Schema.Class<TaskLogAppend>("TaskLogAppend")(
       { default: () => "output" as const }
     ),
     content: Schema.String.pipe(
-      Schema.maxLength(MAX_TASK_LOG_CONTENT, { message: () => `At most ${MAX_TASK_LOG_CONTENT} characters.` })
+      Schema.maxLength(MAX_TASK_LOG_CONTENT, { message: () => `At most ${MAX_TASK_LOG_CONTENT} characters.` }),
+      // No text column stores NUL (Postgres refuses it).
+      Schema.filter((c) => !c.includes("\u0000") || "Must not contain NUL characters.")
     ),
     time: Schema.optional(ReportTime)
   })).pipe(Schema.maxItems(MAX_TASK_LOG_APPEND, { message: () => `At most ${MAX_TASK_LOG_APPEND} entries.` }))

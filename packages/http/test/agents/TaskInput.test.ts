@@ -54,12 +54,14 @@ describe("task input and output over the agent connection", () => {
     // A notification (no id) is answered only when it fails.
     ws.socket.send(JSON.stringify({ type: "append_task_log", entries: [{ content: "and tested it", time: "2030-01-01T00:00:00Z" }] }))
     ws.socket.send(JSON.stringify({ type: "append_task_log", id: 3, entries: [{ type: "input", content: 1 }] }))
-    await eventually(() => ws.messages.length === 4)
+    ws.socket.send(JSON.stringify({ type: "append_task_log", id: 4, entries: [{ content: "nul \u0000 inside" }] }))
+    await eventually(() => ws.messages.length === 5)
     const answers = ws.messages.slice(2).map((m) => JSON.parse(m))
     expect(answers[0]).toMatchObject({ id: 2, result: { ids: [expect.any(Number)] } })
     expect(answers[1].id).toBe(3)
     expect(answers[1].error.message).toBe("Validation failed.")
     expect(answers[1].error.detail).toMatch(/entries\.0\.type: .*; entries\.0\.content: /)
+    expect(answers[2]).toEqual({ id: 4, error: { message: "Validation failed.", detail: "entries.0.content: Must not contain NUL characters." } })
 
     const logs = await conversation((c) => c.logs({ workspaceId: w.id, live: true }))
     expect(logs.snapshot).toBe(false)
