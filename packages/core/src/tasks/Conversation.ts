@@ -241,7 +241,8 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
           ))
           yield* pubsub.publish(taskAckChannel(session.agent.id), message)
         })
-        yield* Effect.forkScoped(Effect.forever(one))
+        // A failed read or send costs that input (its sender gets no ack), not the forwarding.
+        yield* Effect.forkScoped(Effect.forever(Effect.catchAllCause(one, (cause) => Effect.logError("forwarding task input failed", cause))))
       })
 
     return { send, logs, recordInput, append, forward } as const
