@@ -5,7 +5,8 @@
  * scripts' output as logs, runs cron scripts, reports stats and metadata, probes app health
  * checks, and publishes its node on the coordination connection (`/workspaceagents/me/coordinate`).
  * Both connections reconnect with backoff. `stop` runs the stop scripts and reports
- * shutting_down, then off. The protocol is docs/agents.md's.
+ * shutting_down, then off. Task input (`task_input`) goes to the `onTaskInput` listeners and the
+ * task command; `reportTaskOutput` adds output to the task's log. The protocol is docs/agents.md's.
  */
 import { randomBytes, randomInt } from "node:crypto"
 import { spawn } from "node:child_process"
@@ -14,6 +15,7 @@ import { LogSender } from "./Logs.js"
 import type { AgentOptions } from "./Options.js"
 import { runScript, type Script, type ScriptEnvironment, type ScriptRun, scheduleCron } from "./Scripts.js"
 import { Socket } from "./Socket.js"
+import { parseTaskInput, splitOutput, type TaskInput, TaskInputs } from "./Tasks.js"
 
 export const AGENT_VERSION = "0.1.0"
 /** The agent API version this agent speaks (the service's `GET /buildinfo` reports its own). */
@@ -56,6 +58,13 @@ export interface RunningAgent {
   readonly manifest: () => Manifest | undefined
   /** The nodes of clients that asked to reach this agent, by their id. */
   readonly peers: ReadonlyMap<string, unknown>
+  /** Calls `listener` with each input sent to the task this agent runs; answers a function that removes it. */
+  readonly onTaskInput: (listener: (input: TaskInput) => void) => () => void
+  /**
+   * Adds `content` to the task's log as output (split into several entries when it does not fit
+   * one message); answers the entries' ids.
+   */
+  readonly reportTaskOutput: (content: string, time?: Date) => Promise<ReadonlyArray<number>>
   readonly stop: () => Promise<void>
 }
 
@@ -85,6 +94,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
   const logs = new LogSender(api, log, { get connected() { return rpc.connected }, call: (type, params) => rpc.call(type, params) })
   let lifecycle: LifecycleState = "created"
   let manifest: Manifest | undefined
+  let taskEnvironment: ScriptEnvironment | undefined
   const timers = new Set<NodeJS.Timeout>()
   const every = (ms: number, run: () => void) => {
     const t = setInterval(run, ms)
@@ -109,7 +119,29 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
       // After a reconnection the service learns the current state again.
       if (lifecycle !== "created") await socket.call("update_lifecycle", { lifecycle: { state: lifecycle, changed_at: now() } })
     },
-    onClose: ({ unauthorized }) => void (unauthorized && refused())
+    onClose: ({ unauthorized }) => void (unauthorized && refused()),
+    onMessage: (message) => {
+      const input = parseTaskInput(message)
+      if (input !== undefined) tasks.receive(input)
+    }
+  })
+
+  const reportTaskOutput = async (content: string, time?: Date) => {
+    const ids: Array<number> = []
+    // The service stores no NUL characters.
+    for (const piece of splitOutput(content.replaceAll("\u0000", ""))) {
+      const answer = await rpc.call<{ ids: Array<number> }>("append_task_log", {
+        entries: [{ type: "output", content: piece, ...(time === undefined ? {} : { time: time.toISOString() }) }]
+      })
+      ids.push(...answer.ids)
+    }
+    return ids
+  }
+  const tasks = new TaskInputs({
+    command: options.taskCommand,
+    environment: () => taskEnvironment ?? { directory: options.directory, env: {} },
+    report: reportTaskOutput,
+    log
   })
 
   /**
@@ -162,6 +194,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
       logDir: options.logDir,
       logs
     }
+    taskEnvironment = environment
     await rpc.call("update_startup", {
       startup: { version: AGENT_VERSION, expanded_directory: environment.directory, subsystems: [] }
     }).catch((e) => log(`startup report: ${String(e)}`))
@@ -264,9 +297,12 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     lifecycle: () => lifecycle,
     manifest: () => manifest,
     peers,
+    onTaskInput: (listener) => tasks.on(listener),
+    reportTaskOutput,
     stop: async () => {
       if (stopped) return
       stopCron()
+      await tasks.stop()
       for (const t of timers) clearTimeout(t)
       if (manifest !== undefined && rpc.connected) {
         await reportLifecycle("shutting_down")

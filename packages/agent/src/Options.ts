@@ -8,6 +8,7 @@
  *   --metadata-url, WORKBAY_AGENT_METADATA_URL  the cloud metadata service (default: the cloud's own)
  *   --directory, WORKBAY_AGENT_DIRECTORY        where scripts run when the manifest names no directory (default: home)
  *   --log-dir, WORKBAY_AGENT_LOG_DIR            where each script's output is also written (default: a temp folder)
+ *   --task-command, WORKBAY_AGENT_TASK_COMMAND  run for each task input (`sh -c`, the input on stdin); its stdout is reported as output
  */
 import { homedir, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -22,6 +23,8 @@ export interface AgentOptions {
   readonly metadataUrl?: string | undefined
   readonly directory: string
   readonly logDir: string
+  /** Run in `sh -c` for each task input, the input on its stdin; its stdout is reported as the task's output. */
+  readonly taskCommand?: string | undefined
   /** Receives the agent's own diagnostics (default: stderr). */
   readonly log?: ((line: string) => void) | undefined
 }
@@ -33,7 +36,8 @@ const FLAGS: Record<string, keyof AgentOptions> = {
   "--agent-name": "agentName",
   "--metadata-url": "metadataUrl",
   "--directory": "directory",
-  "--log-dir": "logDir"
+  "--log-dir": "logDir",
+  "--task-command": "taskCommand"
 }
 
 const ENV: Record<string, keyof AgentOptions> = {
@@ -43,11 +47,12 @@ const ENV: Record<string, keyof AgentOptions> = {
   WORKBAY_AGENT_NAME: "agentName",
   WORKBAY_AGENT_METADATA_URL: "metadataUrl",
   WORKBAY_AGENT_DIRECTORY: "directory",
-  WORKBAY_AGENT_LOG_DIR: "logDir"
+  WORKBAY_AGENT_LOG_DIR: "logDir",
+  WORKBAY_AGENT_TASK_COMMAND: "taskCommand"
 }
 
 export const USAGE = `Usage: workbay-agent --url <access URL> [--token <agent token> | --auth aws|azure|google [--agent-name <name>]]
-       [--metadata-url <url>] [--directory <dir>] [--log-dir <dir>]
+       [--metadata-url <url>] [--directory <dir>] [--log-dir <dir>] [--task-command <command>]
 Each flag may be given as an environment variable instead: ${Object.keys(ENV).join(", ")}.`
 
 /** Options from `argv` (without node and the script) and `env`; throws with the usage on a mistake. */
@@ -80,6 +85,7 @@ export const parseOptions = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv
     agentName: raw.agentName,
     metadataUrl: raw.metadataUrl,
     directory: raw.directory ?? homedir(),
-    logDir: raw.logDir ?? join(tmpdir(), "workbay-agent")
+    logDir: raw.logDir ?? join(tmpdir(), "workbay-agent"),
+    taskCommand: raw.taskCommand
   }
 }

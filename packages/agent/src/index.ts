@@ -2,3 +2,4 @@
 export { AGENT_API_VERSION, AGENT_VERSION, type LifecycleState, type Manifest, type RunningAgent, startAgent } from "./Agent.js"
 export { type AgentOptions, type AuthKind, parseOptions, USAGE } from "./Options.js"
 export { main } from "./main.js"
+export { splitOutput, type TaskInput } from "./Tasks.js"

@@ -10,25 +10,12 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, startWithOwner, type ServiceTestServer } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
+import { AGENT_COMMAND, eventually } from "./support.js"
 
-const BIN = resolve(import.meta.dirname, "../src/bin.ts")
-/** Runs the agent from source, as the bundle's bin would. */
-const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${BIN}`
-
-const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, ms = 20_000): Promise<A> => {
-  const until = Date.now() + ms
-  let last: A = await read()
-  while (!done(last)) {
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(last)}`)
-    await new Promise((r) => setTimeout(r, 100))
-    last = await read()
-  }
-  return last
-}
 
 describe("the reference agent", () => {
   let srv: ServiceTestServer

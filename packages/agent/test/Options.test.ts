@@ -8,6 +8,9 @@ describe("agent options", () => {
     expect(o).toMatchObject({ url: "https://w.example.com", token: "abc", auth: "token", directory: "/srv" })
     expect(parseOptions([], { WORKBAY_AGENT_URL: "http://h:1", WORKBAY_AGENT_AUTH: "google", WORKBAY_AGENT_NAME: "main" }))
       .toMatchObject({ url: "http://h:1", auth: "google", agentName: "main" })
+    expect(parseOptions(["--url", "http://h", "--token", "t", "--task-command", "claude -p"], { WORKBAY_AGENT_TASK_COMMAND: "cat" }).taskCommand)
+      .toBe("claude -p")
+    expect(parseOptions(["--url", "http://h", "--token", "t"], { WORKBAY_AGENT_TASK_COMMAND: "cat" }).taskCommand).toBe("cat")
   })
 
   it("refuses a missing URL or token, an unknown flag or auth kind, and a URL that is not one", () => {

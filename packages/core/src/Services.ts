@@ -39,6 +39,7 @@ import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 import { AgentReports } from "./agents/Reports.js"
+import { TaskConversation } from "./tasks/Conversation.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -64,6 +65,7 @@ const watch = Layer.mergeAll(
   Layer.provideMerge(AgentManifests.Default),
   Layer.provideMerge(RelayMap.Default),
   Layer.provideMerge(AgentReports.Default),
+  Layer.provideMerge(TaskConversation.Default),
   Layer.provideMerge(workspaces)
 )
 

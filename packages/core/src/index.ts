@@ -90,5 +90,7 @@ export * from "./agents/Reports.js"
 export * from "./agents/Manifest.js"
 export * from "./agents/Connection.js"
 export * from "./agents/MetadataWatch.js"
+// tasks: AI tasks and their conversation
+export * from "./tasks/Conversation.js"
 export * from "./Tracing.js"
 export * from "./Encoding.js"

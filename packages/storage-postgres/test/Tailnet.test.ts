@@ -4,39 +4,25 @@
  * and a relay map set on B reaches A's `/derp-map` streams.
  */
 import { RelayMap } from "@workbay/core"
-import * as Postgres from "@workbay/storage-postgres"
 import { Effect } from "effect"
-import { randomBytes } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { describe, expect, inject, it } from "vitest"
 import { node, recordingProvisioner, send, waitFor } from "../../http/test/agents/tailnet.js"
-import { bootstrapOwner, type Client, type ServiceTestServer, SESSION_HEADER, startServiceTestServer } from "../../http/test/support.js"
+import { SESSION_HEADER } from "../../http/test/support.js"
 import { connect, eventually } from "../../http/test/websocket.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
+import { twoReplicas } from "./replicas.js"
 import { AGENTS_TEMPLATE } from "../../http/test/agents/tailnet.js"
 
 const url = inject("workbayPgUrl")
 
 describe.skipIf(url === null)("coordination across replicas on Postgres", () => {
   const recording = recordingProvisioner()
-  let a: ServiceTestServer
-  let b: ServiceTestServer
-  let owner: Client
-  let orgId: string
-  beforeAll(async () => {
-    const schema = `t_${randomBytes(6).toString("hex")}`
-    const options = { provisioners: [recording.provisioner], hangDetector: false, retention: false, lifecycle: false } as const
-    a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
-    b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
-    ;({ client: owner, organizationId: orgId } = await bootstrapOwner(a))
-  })
-  afterAll(async () => {
-    await a?.close()
-    await b?.close()
-  })
+  const replicas = twoReplicas(url, recording.provisioner)
 
   // Retried: it timed out once (of many runs) in a full suite on a loaded 2-core machine, a lost
   // message not yet explained (see the issue 11 note); alone it has always passed.
   it("a client on replica A and the agent on replica B exchange nodes and disconnections", { timeout: 60_000, retry: 2 }, async () => {
+    const { a, b, owner, orgId } = replicas
     const template = await makeTemplate(a, owner, orgId, AGENTS_TEMPLATE)
     const w = await makeWorkspace(a, owner, orgId, template.id)
     const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents).find((x: any) => x.name === "main").id
@@ -61,6 +47,7 @@ describe.skipIf(url === null)("coordination across replicas on Postgres", () => 
   })
 
   it("a relay map set on replica B reaches replica A's streams", async () => {
+    const { a, b, owner } = replicas
     const stream = await connect(`${a.wsUrl}/api/v2/derp-map`, { [SESSION_HEADER]: owner.token! })
     await eventually(() => stream.messages.length >= 1)
     const map = { Regions: { "3": { RegionID: 3, RegionCode: "par", RegionName: "Paris", Nodes: [{ Name: "3a", RegionID: 3, HostName: "relay.example.fr" }] } } }

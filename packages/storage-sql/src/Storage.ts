@@ -15,6 +15,7 @@ import * as ProvisionerDaemonRepositories from "./templates/ProvisionerDaemonRep
 import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositories.js"
 import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
+import * as TaskConversationRepositories from "./tasks/ConversationRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
 import * as PortShareRepositories from "./workspaces/PortShareRepositories.js"
 import * as WorkspaceBuildRepositories from "./workspaces/BuildRepositories.js"
@@ -40,6 +41,7 @@ const baseRepositories = Layer.mergeAll(
   AgentRepositories.layer,
   AgentLogRepositories.layer,
   AgentReportRepositories.layer,
+  TaskConversationRepositories.layer,
   transactionsLayer
 )
 

@@ -13,6 +13,7 @@
  */
 import { Clock, Duration, Effect, Either, Fiber, Layer, Option, ParseResult, Schedule, Schema, Stream } from "effect"
 import { PubSub } from "../PubSub.js"
+import { TaskConversation, TaskLogAppend } from "../tasks/Conversation.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { TickLock } from "../workspaces/Lifecycle.js"
@@ -43,7 +44,7 @@ export interface RpcError {
 /** The message types of the agent connection. */
 export const agentMessageTypes = [
   "get_manifest", "update_lifecycle", "update_startup", "batch_update_metadata", "update_stats", "script_completed", "batch_update_app_health",
-  "batch_create_logs", "heartbeat", "ping"
+  "batch_create_logs", "append_task_log", "heartbeat", "ping"
 ] as const
 
 const encodeManifest = Schema.encodeSync(AgentManifest)
@@ -63,10 +64,14 @@ const decoders = {
   update_stats: Schema.decodeUnknownEither(StatsUpdate, { errors: "all" }),
   script_completed: Schema.decodeUnknownEither(ScriptCompleted, { errors: "all" }),
   batch_update_app_health: Schema.decodeUnknownEither(AppHealthUpdate, { errors: "all" }),
-  batch_create_logs: Schema.decodeUnknownEither(BatchCreateLogs, { errors: "all" })
+  batch_create_logs: Schema.decodeUnknownEither(BatchCreateLogs, { errors: "all" }),
+  append_task_log: Schema.decodeUnknownEither(TaskLogAppend, { errors: "all" })
 }
 
-type Handled = Effect.Effect<unknown, RpcError, CurrentAgent | AgentReports | AgentManifests | AgentLogs>
+/** What answering the agent connection's messages needs. */
+export type AgentConnectionServices = CurrentAgent | AgentReports | AgentManifests | AgentLogs | TaskConversation
+
+type Handled = Effect.Effect<unknown, RpcError, AgentConnectionServices>
 
 /** A refused request (its validations as `field: detail`) as an error answer. */
 const refusedAnswer = (e: BadRequest): RpcError => ({
@@ -127,6 +132,11 @@ export const handleAgentMessage = (type: string, raw: unknown): Handled => {
         onLeft: (e) => Effect.fail(invalid(e)),
         onRight: (batch) => Effect.flatMap(AgentLogs, (l) => Effect.mapError(l.batchCreate(batch), refusedAnswer))
       })
+    case "append_task_log":
+      return Either.match(decoders.append_task_log(message), {
+        onLeft: (e) => Effect.fail(invalid(e)),
+        onRight: (value) => Effect.flatMap(Effect.all([TaskConversation, CurrentAgent]), ([conversation, session]) => conversation.append(session, value))
+      })
     case "heartbeat":
     case "ping":
       // The connection's liveness is kept by its timer and the transport's pings: nothing to write.
@@ -142,7 +152,7 @@ export const handleAgentMessage = (type: string, raw: unknown): Handled => {
 type Id = string | number | null
 
 /** The answer to one text message, or nothing (a notification that succeeded). */
-export const answerAgentText = (text: string): Effect.Effect<string | undefined, never, CurrentAgent | AgentReports | AgentManifests | AgentLogs> => {
+export const answerAgentText = (text: string): Effect.Effect<string | undefined, never, AgentConnectionServices> => {
   let parsed: unknown
   try {
     parsed = JSON.parse(text)
@@ -189,6 +199,9 @@ export const serveAgentConnection = (channel: AgentChannel) =>
   Effect.gen(function*() {
     const reports = yield* AgentReports
     const session = yield* CurrentAgent
+    // Task input sent to this agent (from any replica) goes out as `task_input` notifications;
+    // subscribed before the agent counts as connected, so no input accepted for it is missed.
+    yield* Effect.flatMap(TaskConversation, (c) => c.forward(session, channel.send))
     yield* reports.connected(session)
     yield* reports.refresh(session).pipe(
       Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),

@@ -24,9 +24,11 @@ const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message
 const Count = Schema.Int.pipe(
   Schema.between(0, Number.MAX_SAFE_INTEGER, { message: () => "A count is a non-negative integer (at most 2^53 - 1)." })
 )
-const Time = Schema.Date.pipe(
+/** A time an agent reports: an RFC 3339 date-time of the years 1 to 9999 (what both dialects' columns hold). */
+export const ReportTime = Schema.Date.pipe(
   Schema.filter((d) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999)
 ).annotations({ message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true }) })
+const Time = ReportTime
 
 /** `update_lifecycle`: the agent's lifecycle state, and when it changed (default: when received). */
 export class LifecycleUpdate extends Schema.Class<LifecycleUpdate>("LifecycleUpdate")({

@@ -7,54 +7,17 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS, AgentAuth, AgentConnectionMonitor, AgentReportRepo, AgentReports,
-  Agents, type BuildInput, CurrentAgent, type Provisioner, serveAgentConnection, STATS_RETENTION_HOURS, StatsUpdate, workbayProvisioner, Workspaces
+  AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS, AgentConnectionMonitor, AgentReportRepo, AgentReports,
+  STATS_RETENTION_HOURS, StatsUpdate
 } from "@workbay/core"
-import { Duration, Effect, Fiber, Queue, Schema, Stream } from "effect"
+import { Duration, Effect, Schema } from "effect"
 import * as TestClock from "effect/TestClock"
-import { drain, services, signedInOwner, templateOf } from "../services.js"
+import { services } from "../services.js"
+import { recording, serve, setupAgent } from "./connection.js"
 
 const T0 = Date.parse("2024-01-01T08:30:00Z")
 
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-`
-
-const tokens = new Map<string, string>()
-const recording: Provisioner = {
-  ...workbayProvisioner,
-  build: (input: BuildInput) => {
-    tokens.set(input.workspace.id, input.agentToken("main"))
-    return workbayProvisioner.build(input)
-  }
-}
-
-/** A workspace with a running build; its agent's session (as its token authenticates) and a reader of its Agent record. */
-const setup = Effect.gen(function*() {
-  const { as, organizationId } = yield* signedInOwner(T0)
-  const template = yield* as(templateOf(organizationId, TEMPLATE, "tpl"))
-  const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws", template_id: template.id })))
-  yield* drain
-  const session = yield* Effect.flatMap(AgentAuth, (a) => a.authenticate(tokens.get(created.id)!))
-  const record = as(Effect.flatMap(Agents, (a) => a.get(session.agent.id)))
-  return { session, record }
-})
-
-/** Serves a connection whose incoming messages are offered to the answered queue; `end` closes it. */
-const serve = (session: CurrentAgent["Type"]) =>
-  Effect.gen(function*() {
-    const incoming = yield* Queue.unbounded<string | null>()
-    const sent = yield* Queue.unbounded<string>()
-    const fiber = yield* serveAgentConnection({
-      incoming: Stream.fromQueue(incoming).pipe(Stream.takeWhile((m): m is string => m !== null)),
-      send: (text) => Queue.offer(sent, text)
-    }).pipe(Effect.provideService(CurrentAgent, session), Effect.fork)
-    const request = (message: object) => Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))
-    return { fiber, request, end: Effect.zipRight(Queue.offer(incoming, null), Fiber.join(fiber)) }
-  })
+const setup = setupAgent(T0)
 
 const iso = (ms: number) => new Date(ms).toISOString()
 

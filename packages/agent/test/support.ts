@@ -1,0 +1,19 @@
+/** Agent test support: the agent command run from source, and polling until a read satisfies a check. */
+import { resolve } from "node:path"
+
+const BIN = resolve(import.meta.dirname, "../src/bin.ts")
+
+/** Runs the agent from source, as the bundle's bin would. */
+export const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${BIN}`
+
+/** Reads until `done` holds (every 100 ms), or fails after `ms` naming `what` and the last value read. */
+export const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, ms = 20_000): Promise<A> => {
+  const until = Date.now() + ms
+  let last: A = await read()
+  while (!done(last)) {
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(last)}`)
+    await new Promise((r) => setTimeout(r, 100))
+    last = await read()
+  }
+  return last
+}

@@ -1,0 +1,51 @@
+/**
+ * Agent connection test support on the real services: a workspace with one agent `main` (its token
+ * recorded from the provisioner), and a served connection whose incoming messages are offered by
+ * the test and whose outgoing ones land in a queue.
+ */
+import { AgentAuth, Agents, type BuildInput, CurrentAgent, type Provisioner, serveAgentConnection, workbayProvisioner, Workspaces } from "@workbay/core"
+import { Effect, Fiber, Queue, Stream } from "effect"
+import { drain, signedInOwner, templateOf } from "../services.js"
+
+const TEMPLATE = `resources:
+  - name: box
+    type: machine
+    agents:
+      - name: main
+`
+
+const tokens = new Map<string, string>()
+
+/** The built-in provisioner, recording each workspace's agent token. */
+export const recording: Provisioner = {
+  ...workbayProvisioner,
+  build: (input: BuildInput) => {
+    tokens.set(input.workspace.id, input.agentToken("main"))
+    return workbayProvisioner.build(input)
+  }
+}
+
+/** A workspace (signed in at `t0`) with a running build; its agent's session (as its token authenticates) and a reader of its Agent record. */
+export const setupAgent = (t0: number) =>
+  Effect.gen(function*() {
+    const { as, organizationId } = yield* signedInOwner(t0)
+    const template = yield* as(templateOf(organizationId, TEMPLATE, "tpl"))
+    const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws", template_id: template.id })))
+    yield* drain
+    const session = yield* Effect.flatMap(AgentAuth, (a) => a.authenticate(tokens.get(created.id)!))
+    const record = as(Effect.flatMap(Agents, (a) => a.get(session.agent.id)))
+    return { session, record, workspaceId: created.id, agentId: session.agent.id }
+  })
+
+/** Serves a connection: `request` offers a message and takes the next one sent; `sent` holds what the server sends; `end` closes it. */
+export const serve = (session: CurrentAgent["Type"]) =>
+  Effect.gen(function*() {
+    const incoming = yield* Queue.unbounded<string | null>()
+    const sent = yield* Queue.unbounded<string>()
+    const fiber = yield* serveAgentConnection({
+      incoming: Stream.fromQueue(incoming).pipe(Stream.takeWhile((m): m is string => m !== null)),
+      send: (text) => Queue.offer(sent, text)
+    }).pipe(Effect.provideService(CurrentAgent, session), Effect.fork)
+    const request = (message: object) => Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))
+    return { fiber, sent, request, end: Effect.zipRight(Queue.offer(incoming, null), Fiber.join(fiber)) }
+  })
