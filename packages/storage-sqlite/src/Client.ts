@@ -40,9 +40,9 @@ export interface SqliteClientConfig {
    * connection), so that copying the log back into the file and its fsync never block the event
    * loop; the connection's automatic checkpoints are turned off while the thread runs. `"inline"`
    * (SQLite's default): the commit that fills the log past 1,000 pages checkpoints, on the event
-   * loop. A file in WAL mode defaults to `"thread"`; `:memory:`, read-only and rollback-journal
-   * databases have no checkpoints to move. Choose `"inline"` for `locking_mode = EXCLUSIVE`,
-   * where no second connection may open the file.
+   * loop (the default: the thread costs about 16 MB of memory). `:memory:`, read-only and
+   * rollback-journal databases have no checkpoints to move; under `locking_mode = EXCLUSIVE` no
+   * second connection may open the file, so keep `"inline"` there.
    */
   readonly checkpoints?: "thread" | "inline" | undefined
   /** How often the checkpoint thread checkpoints; 250 ms unless set. */
@@ -256,7 +256,7 @@ export const make = (config: SqliteClientConfig) =>
     )
     const wal = config.disableWAL !== true && config.readonly !== true && config.filename !== ":memory:" && config.filename !== ""
     if (config.disableWAL !== true && config.readonly !== true) db.pragma("journal_mode = WAL")
-    if (wal && config.checkpoints !== "inline") yield* checkpointThread(db, config.filename, config.checkpointIntervalMs ?? 250)
+    if (wal && config.checkpoints === "thread") yield* checkpointThread(db, config.filename, config.checkpointIntervalMs ?? 250)
     const statements = statementsOf(db, config.prepareCacheSize ?? 512)
 
     const connection: Connection = {
