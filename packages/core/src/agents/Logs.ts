@@ -14,6 +14,7 @@ import { span } from "../Tracing.js"
 import { type AgentInBuild, AgentRepo } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { Agents } from "./Agents.js"
+import { ReportTime } from "./Reports.js"
 
 /** The log levels of the described system. */
 export const agentLogLevels = ["trace", "debug", "info", "warn", "error"] as const
@@ -92,11 +93,6 @@ export interface AppendLogsInput {
   readonly logs: ReadonlyArray<{ readonly created_at: Date; readonly level: AgentLogLevel; readonly output: string }>
 }
 
-/** A time of the years 1 to 9999 (what both dialects store). */
-const LogTime = Schema.Date.pipe(
-  Schema.filter((d) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999)
-).annotations({ message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true }) })
-
 /**
  * `batch_create_logs` on the agent connection: the fields of `PATCH /workspaceagents/me/logs`,
  * as the described system's agents send their logs over their connection (`BatchCreateLogs`).
@@ -104,7 +100,7 @@ const LogTime = Schema.Date.pipe(
 export class BatchCreateLogs extends Schema.Class<BatchCreateLogs>("BatchCreateLogs")({
   log_source_id: Schema.UUID.annotations({ message: () => ({ message: "The log source id is a UUID.", override: true }) }),
   logs: Schema.Array(Schema.Struct({
-    created_at: LogTime,
+    created_at: ReportTime,
     level: Schema.Literal(...agentLogLevels).annotations({
       message: () => ({ message: `Level must be one of ${agentLogLevels.join(", ")}.`, override: true })
     }),
