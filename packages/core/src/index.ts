@@ -92,3 +92,10 @@ export * from "./agents/Connection.js"
 export * from "./agents/MetadataWatch.js"
 export * from "./Tracing.js"
 export * from "./Encoding.js"
+
+// tasks: AI tasks, a prompt that becomes a workspace running an AI agent
+export * from "./tasks/Task.js"
+export * from "./tasks/TaskWire.js"
+export * from "./tasks/TaskStatus.js"
+export * from "./tasks/Tasks.js"
+export * from "./tasks/Conversation.js"

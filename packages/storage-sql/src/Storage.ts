@@ -22,6 +22,7 @@ import * as WorkspaceRepositories from "./workspaces/Repositories.js"
 import * as TickLockLayer from "./workspaces/TickLock.js"
 import * as LifecycleRepositories from "./workspaces/LifecycleRepositories.js"
 import * as Repositories from "./users/Repositories.js"
+import * as TaskRepositories from "./tasks/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -40,6 +41,7 @@ const baseRepositories = Layer.mergeAll(
   AgentRepositories.layer,
   AgentLogRepositories.layer,
   AgentReportRepositories.layer,
+  TaskRepositories.layer,
   transactionsLayer
 )
 

@@ -205,8 +205,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
             favorite: w.favorite,
             next_start_at: w.next_start_at,
             is_prebuild: false,
-            // Tasks are a later issue: no workspace belongs to one yet.
-            task_id: NullUuid.none,
+            task_id: w.task_id == null ? NullUuid.none : NullUuid.of(w.task_id),
             shared_with: shared.get(w.id) ?? []
           }
           putNonEmpty(props, "owner_avatar_url", owner?.avatar_url)
@@ -304,7 +303,12 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
      * Creates a workspace for `{user}` in `{organization}` (or the template's organization) with
      * its first build (a start) and that build's job, in one transaction.
      */
-    const create = (orgRef: string | undefined, userRef: string, input: CreateWorkspaceInput) =>
+    const create = (
+      orgRef: string | undefined,
+      userRef: string,
+      input: CreateWorkspaceInput,
+      options: { readonly taskId?: string | undefined } = {}
+    ) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const org = orgRef === undefined ? undefined : yield* organizations.resolve(orgRef)
@@ -384,7 +388,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           automatic_updates: input.automatic_updates ?? "never",
           favorite: false,
           user_acl: {},
-          group_acl: {}
+          group_acl: {},
+          ...(options.taskId !== undefined ? { task_id: options.taskId } : {})
         }
         yield* tx.atomic(Effect.gen(function*() {
           yield* workspaces.insert(record).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(input.name))))
@@ -562,7 +567,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       )
 
     return {
-      create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWire, toWires
+      create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWire, toWires,
+      resolveUser
     } as const
   }),
   dependencies: [Organizations.Default]

@@ -390,7 +390,10 @@ export const definitions: Record<string, JsonSchema> = {
     workspace_owner_name: omitted(string), workspace_owner_avatar_url: omitted(uri), template_version_id: uuid,
     template_version_name: string, build_number: integer, transition: { type: "string", enum: ["start", "stop", "delete"] },
     initiator_id: uuid, initiator_name: string, job: ref("ProvisionerJob"),
-    reason: { type: "string", enum: ["initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete"] },
+    reason: {
+      type: "string",
+      enum: ["initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete", "task_auto_pause", "task_manual_pause", "task_resume"]
+    },
     resources: arrayOf(ref("WorkspaceResource")), deadline: dateTime, max_deadline: dateTime,
     status: {
       type: "string",
