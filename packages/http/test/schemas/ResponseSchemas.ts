@@ -305,8 +305,8 @@ export const definitions: Record<string, JsonSchema> = {
     id: uuid, template_id: uuid, organization_id: uuid, created_at: dateTime, updated_at: dateTime, name: string,
     message: string, job: ref("ProvisionerJob"), readme: string, created_by: ref("MinimalUser"), archived: boolean,
     warnings: omitted(arrayOf({ type: "string", enum: ["UNSUPPORTED_WORKSPACES"] })),
-    matched_provisioners: ref("MatchedProvisioners"), has_external_agent: boolean
-  }, ["id", "created_at", "updated_at", "name", "message", "job", "readme", "created_by", "archived", "has_external_agent"]),
+    matched_provisioners: ref("MatchedProvisioners"), has_external_agent: boolean, has_ai_task: boolean
+  }, ["id", "created_at", "updated_at", "name", "message", "job", "readme", "created_by", "archived", "has_external_agent", "has_ai_task"]),
   WorkspaceApp: object({
     id: uuid, url: omitted(string), external: boolean, slug: string, display_name: omitted(string), command: omitted(string),
     icon: omitted(string), subdomain: boolean, subdomain_name: omitted(string),
