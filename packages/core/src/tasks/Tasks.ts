@@ -66,9 +66,10 @@ const makeTask = wireMaker(Task)
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const taskNotFound = () => NotFound.resource("Task")
 
-/** A name from the prompt's first words (letters and digits, single hyphens), at most `max` characters. */
+/** A name from the first words of the prompt's first line (letters and digits, single hyphens), at most `max` characters. */
 export const nameFromPrompt = (prompt: string, max = 27): string => {
-  const words = prompt.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0)
+  const line = prompt.split("\n").find((l) => l.trim() !== "") ?? ""
+  const words = line.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0)
   let name = ""
   for (const w of words) {
     const next = name === "" ? w : `${name}-${w}`
