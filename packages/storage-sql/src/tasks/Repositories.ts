@@ -65,6 +65,11 @@ export const listConditions = (sql: SqlClient.SqlClient, f: TaskFilter): Array<S
   return conditions
 }
 
+/** The page of a listing, newest first (exported for the test of the query plans). */
+export const listPage = (sql: SqlClient.SqlClient, f: TaskFilter) =>
+  sql<Row>`SELECT * FROM tasks WHERE ${sql.and(listConditions(sql, f))}
+    ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`
+
 /** The task repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -111,10 +116,8 @@ export const make = Effect.gen(function*() {
       }),
     list: (f) =>
       Effect.gen(function*() {
-        const where = sql.and(listConditions(sql, f))
-        const rows = yield* Effect.orDie(sql<Row>`SELECT * FROM tasks WHERE ${where}
-          ORDER BY created_at DESC, id DESC LIMIT ${f.limit} OFFSET ${f.offset}`)
-        return { tasks: rows.map(rowToTask), count: yield* countOf(f, where) }
+        const rows = yield* Effect.orDie(listPage(sql, f))
+        return { tasks: rows.map(rowToTask), count: yield* countOf(f, sql.and(listConditions(sql, f))) }
       })
   })
 })
