@@ -37,7 +37,7 @@ export const rowToWorkspace = (r: Row): WorkspaceRecord => ({
   user_acl: fromJson(r.user_acl, {}),
   group_acl: fromJson(r.group_acl, {}),
   latest_app_status: toLatestAppStatus(r.latest_app_status),
-  task_id: (r.task_id as string | null | undefined) ?? null
+  task_id: (r.task_id as string | null | undefined) ?? undefined
 })
 
 /**
