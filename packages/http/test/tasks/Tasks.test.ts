@@ -14,23 +14,7 @@ import {
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually } from "../websocket.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
-
-/** An AI task template: the agent `main` runs the app `claude`, and is handed the prompt. */
-export const AI_TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-        env: { PROMPT: "\${task.prompt}", TASK: "\${task.id}" }
-        apps:
-          - slug: claude
-            command: claude
-            hidden: true
-          - slug: code
-            url: http://localhost:8080
-ai_task:
-  app: claude
-`
+import { AI_TEMPLATE } from "./fixtures.js"
 
 const NIL = "00000000-0000-0000-0000-000000000000"
 
