@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, queryPlan, request, seedFirstUser, seedTemplate, sequential, warmThenLoad, writeReport } from "./lib.mjs"
+import { logger, machineLine, queryPlan, request, scalingTable, seedFirstUser, seedTemplate, sequential, warmThenLoad, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -154,20 +154,11 @@ const startedAt = new Date()
 const load0 = loadavg()
 const lines: Array<string> = ["# Tasks", "", machineLine(startedAt, load0), ""]
 lines.push(`## GET /tasks?q=owner:me&limit=${PAGE} as one owner, by that owner's tasks`, "")
-lines.push("| tasks | alone p50 (ms) | alone p99 (ms) | under load (req/s) | load p99 (ms) |")
-lines.push("|---|---|---|---|---|")
 const results = []
 for (const size of sizes) {
   log(`GET /tasks with ${size} tasks`)
-  const r = await measure(size)
-  results.push(r)
-  lines.push(`| ${size.toLocaleString("en")} | ${fmt(r.alone.median, 2)} | ${fmt(r.alone.p99, 2)} | ${fmt(r.loaded.rps, 0)} | ${fmt(r.loaded.p99, 0)} |`)
+  results.push(await measure(size))
 }
-if (results.length >= 2) {
-  const [small, big] = [results[0]!, results[results.length - 1]!]
-  lines.push("", `Ratios largest/smallest: alone p50 ${fmt(big.alone.median / small.alone.median, 2)}x, ` +
-    `alone p99 ${fmt(big.alone.p99 / small.alone.p99, 2)}x, req/s ${fmt(big.loaded.rps / small.loaded.rps, 2)}x.`)
-  lines.push("", `Plan of the page at ${big.size.toLocaleString("en")}: \`${big.plan}\``)
-}
+lines.push(...scalingTable("tasks", results))
 writeReport(lines.join("\n") + "\n", "tasks.md", { write: !opts["no-write"], log })
 process.exit(0)

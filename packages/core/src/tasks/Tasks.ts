@@ -16,9 +16,8 @@ import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Ac
 import { AuditRequest, auditAdditional, auditResource, newAuditRequest } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
-import { Organizations } from "../organizations/Organizations.js"
 import { Transactions } from "../Repositories.js"
-import { parseQuery } from "../SearchQuery.js"
+import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { TemplateRepo, templateObject } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { WorkspaceAgentHealth } from "../templates/TemplateVersionWire.js"
@@ -102,7 +101,6 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
     const templates = yield* TemplateRepo
     const versions = yield* TemplateVersionRepo
     const users = yield* UserRepo
-    const organizations = yield* Organizations
     const conversation = yield* TaskConversation
     const ids = yield* IdGenerator
     const tx = yield* Transactions
@@ -310,33 +308,11 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         const parsed = yield* parseQuery(input.q, taskSearchKeys)
         const t = parsed.terms
         const empty = new TasksListResponse({ tasks: [], count: 0 }, true)
-        let ownerIds: Array<string> | undefined
-        const ownerTerm = t.get("owner")
-        if (ownerTerm !== undefined) {
-          const owner = yield* Effect.option(workspaceService.resolveUser(ownerTerm))
-          if (Option.isNone(owner)) return empty
-          ownerIds = [owner.value.id]
-        }
-        let organizationIds: Array<string> | undefined
-        const orgTerm = t.get("organization")
-        if (orgTerm !== undefined) {
-          const org = yield* Effect.option(organizations.resolve(orgTerm))
-          if (Option.isNone(org)) return empty
-          organizationIds = [org.value.id]
-        }
-        let statuses: ReadonlySet<TaskStatus> | undefined
-        const statusTerm = t.get("status")
-        if (statusTerm !== undefined) {
-          const wanted = statusTerm.split(",").map((s) => s.trim().toLowerCase())
-          const bad = wanted.find((s) => !(taskStatuses as ReadonlyArray<string>).includes(s))
-          if (bad !== undefined) {
-            return yield* new BadRequest({
-              message: "Invalid search query.",
-              validations: [new Validation({ field: "q", detail: `Query param "status" has invalid value: ${JSON.stringify(bad)} is not a task status.` })]
-            })
-          }
-          statuses = new Set(wanted as Array<TaskStatus>)
-        }
+        const scope = yield* workspaceService.ownerAndOrganizationTerms(t)
+        if (Option.isNone(scope)) return empty
+        const { ownerIds, organizationIds } = scope.value
+        const wanted = yield* enumTerm("status", t.get("status"), taskStatuses, "a task status")
+        const statuses: ReadonlySet<TaskStatus> | undefined = wanted === undefined ? undefined : new Set(wanted)
         const limit = input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, MAX_TASKS_PAGE) : DEFAULT_TASKS_PAGE
         const offset = input.offset ?? 0
         const filter: TaskFilter = { visibility: yield* visibility, ownerIds, organizationIds, limit, offset }

@@ -20,7 +20,7 @@ import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { Transactions } from "../Repositories.js"
-import { parseQuery } from "../SearchQuery.js"
+import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -35,7 +35,7 @@ import {
   type WorkspaceRecord,
   WorkspaceRepo } from "./Workspace.js"
 import { publishWorkspaceChange } from "./WorkspaceChannel.js"
-import { WorkspaceBuildRepo, type WorkspaceStatus, workspaceStatuses } from "./WorkspaceBuild.js"
+import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
 import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { toAppStatus, Workspace, WorkspacesResponse, workspaceHealth } from "./WorkspaceWire.js"
 
@@ -431,6 +431,30 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       }
     })
 
+    /**
+     * The `owner` and `organization` terms of a search, resolved to ids (absent terms stay
+     * `undefined`); none when one names a user or an organization that does not exist, whose
+     * listing is empty.
+     */
+    const ownerAndOrganizationTerms = (t: ReadonlyMap<string, string>) =>
+      Effect.gen(function*() {
+        let ownerIds: Array<string> | undefined
+        const ownerTerm = t.get("owner")
+        if (ownerTerm !== undefined) {
+          const owner = yield* Effect.option(resolveUser(ownerTerm))
+          if (Option.isNone(owner)) return Option.none()
+          ownerIds = [owner.value.id]
+        }
+        let organizationIds: Array<string> | undefined
+        const orgTerm = t.get("organization")
+        if (orgTerm !== undefined) {
+          const org = yield* Effect.option(organizations.resolve(orgTerm))
+          if (Option.isNone(org)) return Option.none()
+          organizationIds = [org.value.id]
+        }
+        return Option.some({ ownerIds, organizationIds })
+      })
+
     /** `GET /workspaces`: the page and the count of every match. */
     const list = (input: ListWorkspacesInput) =>
       Effect.gen(function*() {
@@ -438,20 +462,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         const parsed = yield* parseQuery(input.q, workspaceSearchKeys)
         const t = parsed.terms
         const empty = new WorkspacesResponse({ workspaces: [], count: 0 }, true)
-        let ownerIds: Array<string> | undefined
-        const ownerTerm = t.get("owner")
-        if (ownerTerm !== undefined) {
-          const owner = yield* Effect.option(resolveUser(ownerTerm))
-          if (Option.isNone(owner)) return empty
-          ownerIds = [owner.value.id]
-        }
-        let organizationIds: Array<string> | undefined
-        const orgTerm = t.get("organization")
-        if (orgTerm !== undefined) {
-          const org = yield* Effect.option(organizations.resolve(orgTerm))
-          if (Option.isNone(org)) return empty
-          organizationIds = [org.value.id]
-        }
+        const scope = yield* ownerAndOrganizationTerms(t)
+        if (Option.isNone(scope)) return empty
+        const { ownerIds, organizationIds } = scope.value
         let templateIds: Array<string> | undefined
         const templateTerm = t.get("template")
         if (templateTerm !== undefined) {
@@ -459,19 +472,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           if (found.length === 0) return empty
           templateIds = found.map((x) => x.id)
         }
-        let statuses: Array<WorkspaceStatus> | undefined
-        const statusTerm = t.get("status")
-        if (statusTerm !== undefined) {
-          const wanted = statusTerm.split(",").map((s) => s.trim().toLowerCase())
-          const bad = wanted.find((s) => !(workspaceStatuses as ReadonlyArray<string>).includes(s))
-          if (bad !== undefined) {
-            return yield* new BadRequest({
-              message: "Invalid search query.",
-              validations: [new Validation({ field: "q", detail: `Query param "status" has invalid value: ${JSON.stringify(bad)} is not a workspace status.` })]
-            })
-          }
-          statuses = wanted as Array<WorkspaceStatus>
-        }
+        const statuses = yield* enumTerm("status", t.get("status"), workspaceStatuses, "a workspace status")
         const idTerm = t.get("id")
         const filter: WorkspaceFilter = {
           visibility: yield* visibility,
@@ -568,7 +569,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
 
     return {
       create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWire, toWires,
-      resolveUser
+      resolveUser, ownerAndOrganizationTerms
     } as const
   }),
   dependencies: [Organizations.Default]
