@@ -250,8 +250,9 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
             "Template does not have a valid AI task app."
           )
         }
-        const name = input.name ?? (yield* generateName(owner.id, input.input))
-        if (input.name !== undefined && Option.isSome(yield* repo.findByOwnerAndName(owner.id, name))) return yield* nameTaken(name)
+        const given = input.name === "" ? undefined : input.name
+        const name = given ?? (yield* generateName(owner.id, input.input))
+        if (given !== undefined && Option.isSome(yield* repo.findByOwnerAndName(owner.id, name))) return yield* nameTaken(name)
         const at = yield* now
         const record: TaskRecord = {
           id: yield* ids.uuid,

@@ -23,7 +23,8 @@ export class CreateTaskRequest extends Schema.Class<CreateTaskRequest>("CreateTa
   input: Input,
   template_version_id: uuid("Template version id"),
   template_version_preset_id: optional(uuid("Template version preset id")),
-  name: optional(WorkspaceName),
+  // Empty means "not given" (a name is generated), as the described system's omitempty name.
+  name: optional(Schema.Union(Schema.Literal(""), WorkspaceName)),
   display_name: optional(Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })))
 }, wireName("CreateTaskRequest")) {}
 
