@@ -37,6 +37,7 @@ import {
   uniqueName
 } from "./support.js"
 import { connect, eventually } from "./websocket.js"
+import { connectAgent } from "./tasks/fixtures.js"
 import { readEvents } from "./sse.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate } from "./templates/versions.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
@@ -221,7 +222,7 @@ const bobsTask = async (w: World, input = "Write the docs") => {
   const r = await w.bob.client.post("/tasks/me", { input, template_version_id: await aiVersionOf(w) })
   if (r.status !== 201) throw new Error(`task: ${r.status} ${JSON.stringify(r.body)}`)
   await runJobs(w.srv)
-  return r.body as { id: string; name: string }
+  return r.body as { id: string; name: string; workspace_id: { uuid: string } }
 }
 
 const slowWorkspace = async (w: World) => {
@@ -1058,7 +1059,11 @@ const rows: ReadonlyArray<Row> = [
   }),
   row("tasks.send", "POST /api/v2/tasks/:user/:task/send", 204, "none", async (w) => {
     const t = await bobsTask(w)
-    return w.bob.client.post(`/tasks/me/${t.id}/send`, { input: "And the changelog" })
+    const agent = await connectAgent(w.srv, w.bob.client, t.workspace_id.uuid)
+    const r = await w.bob.client.post(`/tasks/me/${t.id}/send`, { input: "And the changelog" })
+    agent.socket.close(1000)
+    await agent.closed
+    return r
   }),
   row("tasks.logs", "GET /api/v2/tasks/:user/:task/logs", 200, "TaskLogsResponse", async (w) => {
     const t = await bobsTask(w)
