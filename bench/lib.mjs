@@ -326,6 +326,25 @@ export const warmThenLoad = async (url, { connections, warmup, duration, headers
   return load(url, { connections, duration, headers, requests })
 }
 
+/**
+ * The table of a page measured at several sizes (`results`: `{size, alone, loaded, plan}` in order
+ * of size), its header naming the size `noun`; then the ratios of the largest to the smallest and
+ * the page's plan at the largest. Answers the report's lines.
+ */
+export const scalingTable = (noun, results) => {
+  const lines = [`| ${noun} | alone p50 (ms) | alone p99 (ms) | under load (req/s) | load p99 (ms) |`, "|---|---|---|---|---|"]
+  for (const r of results) {
+    lines.push(`| ${r.size.toLocaleString("en")} | ${fmt(r.alone.median, 2)} | ${fmt(r.alone.p99, 2)} | ${fmt(r.loaded.rps, 0)} | ${fmt(r.loaded.p99, 0)} |`)
+  }
+  if (results.length >= 2) {
+    const [small, big] = [results[0], results[results.length - 1]]
+    lines.push("", `Ratios largest/smallest: alone p50 ${fmt(big.alone.median / small.alone.median, 2)}x, ` +
+      `alone p99 ${fmt(big.alone.p99 / small.alone.p99, 2)}x, req/s ${fmt(big.loaded.rps / small.loaded.rps, 2)}x.`)
+    lines.push("", `Plan of the page at ${big.size.toLocaleString("en")}: \`${big.plan}\``)
+  }
+  return lines
+}
+
 /** The machine line of a report: start time, Node, CPUs, and the load average `load0` before and now after. */
 export const machineLine = (startedAt, load0) => {
   const load1 = loadavg()

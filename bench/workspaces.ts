@@ -23,7 +23,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, queryPlan, request, seedFirstUser, seedTemplate, sequential, userInserter, warmThenLoad, writeReport } from "./lib.mjs"
+import { fmt, logger, machineLine, queryPlan, request, scalingTable, seedFirstUser, seedTemplate, sequential, userInserter, warmThenLoad, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -181,21 +181,12 @@ const startedAt = new Date()
 const load0 = loadavg()
 const lines: Array<string> = ["# Workspaces", "", machineLine(startedAt, load0), ""]
 lines.push("## (a) GET /workspaces?limit=25 as the owner, by workspaces in the table", "")
-lines.push("| workspaces | alone p50 (ms) | alone p99 (ms) | under load (req/s) | load p99 (ms) |")
-lines.push("|---|---|---|---|---|")
 const results = []
 for (const size of sizes) {
   log(`part (a) with ${size} workspaces`)
-  const r = await partA(size)
-  results.push(r)
-  lines.push(`| ${size.toLocaleString("en")} | ${fmt(r.alone.median, 2)} | ${fmt(r.alone.p99, 2)} | ${fmt(r.loaded.rps, 0)} | ${fmt(r.loaded.p99, 0)} |`)
+  results.push(await partA(size))
 }
-if (results.length >= 2) {
-  const [small, big] = [results[0]!, results[results.length - 1]!]
-  lines.push("", `Ratios largest/smallest: alone p50 ${fmt(big.alone.median / small.alone.median, 2)}x, ` +
-    `alone p99 ${fmt(big.alone.p99 / small.alone.p99, 2)}x, req/s ${fmt(big.loaded.rps / small.loaded.rps, 2)}x.`)
-  lines.push("", `Plan of the page at ${big.size.toLocaleString("en")}: \`${big.plan}\``)
-}
+lines.push(...scalingTable("workspaces", results))
 const n = Number(opts.builds)
 log(`part (b): ${n} start builds queued at once`)
 const b = await partB(n)

@@ -39,3 +39,25 @@ export const parseQuery = (
     ? Effect.fail(new BadRequest({ message: "Invalid search query.", validations: problems }))
     : Effect.succeed({ terms, text })
 }
+
+/**
+ * A comma-separated term (`status:running,stopped`) whose values must be among `allowed`: the
+ * values (lowercased), `undefined` when the term is absent, a 400 on `q` naming the first value
+ * that is not a `what`.
+ */
+export const enumTerm = <A extends string>(
+  key: string,
+  value: string | undefined,
+  allowed: ReadonlyArray<A>,
+  what: string
+): Effect.Effect<Array<A> | undefined, BadRequest> => {
+  if (value === undefined) return Effect.succeed(undefined)
+  const wanted = value.split(",").map((s) => s.trim().toLowerCase())
+  const bad = wanted.find((s) => !(allowed as ReadonlyArray<string>).includes(s))
+  return bad === undefined
+    ? Effect.succeed(wanted as Array<A>)
+    : Effect.fail(new BadRequest({
+      message: "Invalid search query.",
+      validations: [new Validation({ field: "q", detail: `Query param "${key}" has invalid value: ${JSON.stringify(bad)} is not ${what}.` })]
+    }))
+}

@@ -40,6 +40,7 @@ import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 import { AgentReports } from "./agents/Reports.js"
 import { TaskConversation } from "./tasks/Conversation.js"
+import { Tasks } from "./tasks/Tasks.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -73,6 +74,8 @@ const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pip
 
 const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(tailnet))
 
+const tasks = Tasks.Default.pipe(Layer.provideMerge(agentReports))
+
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
  * the services they use and before any worker starts. Each area adds its layer here.
@@ -95,4 +98,4 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(agentReports))
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tasks))

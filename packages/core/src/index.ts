@@ -90,7 +90,12 @@ export * from "./agents/Reports.js"
 export * from "./agents/Manifest.js"
 export * from "./agents/Connection.js"
 export * from "./agents/MetadataWatch.js"
-// tasks: AI tasks and their conversation
-export * from "./tasks/Conversation.js"
 export * from "./Tracing.js"
 export * from "./Encoding.js"
+
+// tasks: AI tasks, a prompt that becomes a workspace running an AI agent
+export * from "./tasks/Task.js"
+export * from "./tasks/TaskWire.js"
+export * from "./tasks/TaskStatus.js"
+export * from "./tasks/Tasks.js"
+export * from "./tasks/Conversation.js"

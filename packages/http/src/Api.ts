@@ -20,6 +20,7 @@ import { TailnetAgentApi, TailnetApi } from "./agents/TailnetApi.js"
 import { AgentIdentityApi } from "./agents/IdentityApi.js"
 import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
+import { TasksApi } from "./tasks/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -49,6 +50,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentReportsApi)
   .add(AgentRpcApi)
   .add(AgentMetadataApi)
+  .add(TasksApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

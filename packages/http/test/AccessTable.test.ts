@@ -637,6 +637,47 @@ describe("access table", () => {
   ]
   rows = [...rows, ...portShareRows]
 
+  // AI tasks of `someone` in `org`: their owner, organization admins and owners only (read,
+  // update: a pause, delete); everyone else does not see them.
+  let aiVersion: Promise<string> | undefined
+  const newTask = async () => {
+    aiVersion ??= importTemplate(srv, admin, org.id, "resources:\n  - name: box\n    type: machine\n    agents:\n      - name: main\n" +
+      "        apps:\n          - slug: claude\n            command: claude\nai_task:\n  app: claude\n").then((t) => t.active_version_id)
+    const r = await admin.post(`/tasks/${someone}`, { input: "Tidy up", template_version_id: await aiVersion })
+    if (r.status !== 201) throw new Error(`task: ${r.status} ${JSON.stringify(r.body)}`)
+    await runJobs(srv)
+    return r.body as { id: string }
+  }
+  const taskCheck = (action: string, t: { id: string }) =>
+    ({ action, object: { resource_type: "task", resource_id: t.id, owner_id: someone, organization_id: org.id } })
+  const taskRows: ReadonlyArray<Row> = [
+    {
+      kind: "task", action: "read", route: "GET /tasks/{user}/{task}",
+      expected: [200, 404, 404, 404, 404, 200, 404, 404, 404, 404],
+      attempt: async () => {
+        const t = await newTask()
+        return { method: "GET", path: `/tasks/${someone}/${t.id}`, check: taskCheck("read", t) }
+      }
+    },
+    {
+      kind: "task", action: "update", route: "POST /tasks/{user}/{task}/pause",
+      expected: [202, 404, 404, 404, 404, 202, 404, 404, 404, 404],
+      attempt: async () => {
+        const t = await newTask()
+        return { method: "POST", path: `/tasks/${someone}/${t.id}/pause`, check: taskCheck("update", t) }
+      }
+    },
+    {
+      kind: "task", action: "delete", route: "DELETE /tasks/{user}/{task}",
+      expected: [202, 404, 404, 404, 404, 202, 404, 404, 404, 404],
+      attempt: async () => {
+        const t = await newTask()
+        return { method: "DELETE", path: `/tasks/${someone}/${t.id}`, check: taskCheck("delete", t) }
+      }
+    }
+  ]
+  rows = [...rows, ...taskRows]
+
   // Workspaces and builds, through their own routes: workspaces of `someone` (a plain member of
   // `org`) made by the setup owner from a template Everyone may use. Owners and organization
   // admins may do everything; template admins (site or of `org`) read them, their builds and the

@@ -36,6 +36,35 @@ describe("requests of the dashboard client", () => {
   })
   afterAll(() => srv.close())
 
+  describe("tasks", () => {
+    it("createTask, getTasks, getTask, pauseTask, updateTaskInput, resumeTask, deleteTask, as the tasks page sends them", async () => {
+      const template = await importWorkspaceTemplate(srv, owner, orgId, "resources:\n  - name: box\n    type: machine\n    agents:\n" +
+        "      - name: main\n        apps:\n          - slug: claude\n            command: claude\nai_task:\n  app: claude\n")
+      const created = await member.client.post("/tasks/me", {
+        input: "Build a landing page", template_version_id: template.active_version_id, template_version_preset_id: null, name: "",
+        display_name: ""
+      })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      expect(created.body.display_name).toBe("Build a landing page")
+      expect(created.body.name).toMatch(/^build-a-landing-page-[0-9a-f]{4}$/)
+      await runJobs(srv)
+      for (const q of ["owner:me", "owner:\"me\"", `owner:${member.username} status:initializing`, ""]) {
+        const r = await member.client.get(`/tasks?q=${encodeURIComponent(q)}`)
+        expect(r.status, `${q}: ${JSON.stringify(r.body)}`).toBe(200)
+        expect(r.body.tasks.map((t: any) => t.id)).toContain(created.body.id)
+      }
+      expect((await member.client.get(`/tasks/${member.username}/${created.body.id}`)).status).toBe(200)
+      expect((await member.client.post(`/tasks/${member.username}/${created.body.id}/pause`)).status).toBe(202)
+      await runJobs(srv)
+      expect((await member.client.patch(`/tasks/${member.username}/${created.body.id}/input`, { input: "Build two pages" })).status).toBe(204)
+      expect((await member.client.post(`/tasks/${member.username}/${created.body.id}/resume`)).status).toBe(202)
+      await runJobs(srv)
+      expect((await member.client.get(`/tasks/${member.username}/${created.body.id}/logs`)).status).toBe(200)
+      expect((await member.client.delete(`/tasks/${member.username}/${created.body.id}`)).status).toBe(202)
+      await runJobs(srv)
+    })
+  })
+
   describe("users", () => {
     it("createUser: a password user, user_status null", async () => {
       const r = await owner.post("/users", {

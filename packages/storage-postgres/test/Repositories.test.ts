@@ -89,3 +89,6 @@ lifecycleSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: 
 
 import { agentLogRepositorySuite } from "../../storage-sql/test/agents/LogRepositorySuite.js"
 agentLogRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { taskRepositorySuite } from "../../storage-sql/test/tasks/RepositorySuite.js"
+taskRepositorySuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

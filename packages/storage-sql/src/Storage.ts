@@ -23,6 +23,7 @@ import * as WorkspaceRepositories from "./workspaces/Repositories.js"
 import * as TickLockLayer from "./workspaces/TickLock.js"
 import * as LifecycleRepositories from "./workspaces/LifecycleRepositories.js"
 import * as Repositories from "./users/Repositories.js"
+import * as TaskRepositories from "./tasks/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -42,6 +43,7 @@ const baseRepositories = Layer.mergeAll(
   AgentLogRepositories.layer,
   AgentReportRepositories.layer,
   TaskConversationRepositories.layer,
+  TaskRepositories.layer,
   transactionsLayer
 )
 

@@ -244,3 +244,6 @@ lifecycleSuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { agentLogRepositorySuite } from "../../storage-sql/test/agents/LogRepositorySuite.js"
 agentLogRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { taskRepositorySuite } from "../../storage-sql/test/tasks/RepositorySuite.js"
+taskRepositorySuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))

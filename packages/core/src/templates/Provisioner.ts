@@ -231,6 +231,11 @@ export interface BuildInput {
   readonly previous_state: Uint8Array
   readonly workspace: BuildWorkspace
   /**
+   * The AI task the workspace runs, when it runs one: its id and its prompt (the AI agent's
+   * input), which the provisioner hands the agent (the built-in one as `${task.prompt}`).
+   */
+  readonly task?: { readonly id: string; readonly prompt: string } | undefined
+  /**
    * The token of this build's agent named `name` (the same token for every call with that name):
    * what the provisioner hands the agent it starts, say as an environment variable. The service
    * keeps only its hash; agents the provisioner does not ask for get a token nobody holds (an

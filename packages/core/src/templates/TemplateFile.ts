@@ -180,13 +180,15 @@ export const formatPath = (path: Path) =>
 export const stringValue = (v: string | number | boolean | ReadonlyArray<string>): string =>
   typeof v === "string" ? v : Array.isArray(v) ? JSON.stringify(v) : String(v)
 
-/** `${param.NAME}`, `${var.NAME}`, `${workspace.name|owner|id}`; `$${` writes a literal `${`. */
+/** `${param.NAME}`, `${var.NAME}`, `${workspace.name|owner|id}`, `${task.id|prompt}`; `$${` writes a literal `${`. */
 const reference = /\$(\$?)\{([^}]*)\}/g
 
 export interface Substitutions {
   readonly param: ReadonlyMap<string, string>
   readonly var: ReadonlyMap<string, string>
   readonly workspace: { readonly id: string; readonly name: string; readonly owner: string }
+  /** The AI task the workspace runs (its id and prompt); `""` for both when none. */
+  readonly task?: { readonly id: string; readonly prompt: string } | undefined
 }
 
 export const substitute = (text: string, subs: Substitutions): string =>
@@ -196,6 +198,7 @@ export const substitute = (text: string, subs: Substitutions): string =>
     const scope = ref.slice(0, dot)
     const key = ref.slice(dot + 1)
     if (scope === "workspace" && (key === "name" || key === "owner" || key === "id")) return subs.workspace[key]
+    if (scope === "task" && (key === "id" || key === "prompt")) return subs.task?.[key] ?? ""
     if (scope === "param" || scope === "var") return subs[scope].get(key) ?? whole
     return whole
   })
@@ -209,12 +212,14 @@ const badReference = (text: string, params: ReadonlySet<string>, vars: ReadonlyS
     const key = ref.slice(dot + 1)
     const known = scope === "workspace"
       ? key === "name" || key === "owner" || key === "id"
+      : scope === "task"
+      ? key === "id" || key === "prompt"
       : scope === "param"
       ? params.has(key)
       : scope === "var"
       ? vars.has(key)
       : false
-    if (!known) return `refers to \${${ref}}, which is not a parameter, a variable or a workspace field`
+    if (!known) return `refers to \${${ref}}, which is not a parameter, a variable, a workspace or a task field`
   }
   return undefined
 }

@@ -30,7 +30,9 @@ export class TemplateVersion extends Schema.Class<TemplateVersion>("TemplateVers
   archived: Schema.Boolean,
   warnings: omitEmpty(Schema.Array(Schema.Literal(...templateVersionWarnings))),
   matched_provisioners: omitEmpty(MatchedProvisioners),
-  has_external_agent: Schema.Boolean
+  has_external_agent: Schema.Boolean,
+  /** Whether the version declares an AI task app (its workspaces can run AI tasks). */
+  has_ai_task: Schema.Boolean
 }) {}
 
 // Resources and their agents.

@@ -174,7 +174,8 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
           created_by: toMinimalUser(creator as UserRecord),
           archived: v.archived,
           matched_provisioners: standing.matched,
-          has_external_agent: v.import_result?.has_external_agent ?? false
+          has_external_agent: v.import_result?.has_external_agent ?? false,
+          has_ai_task: v.import_result?.has_ai_task ?? false
         }
         return new TemplateVersion(props, true)
       })

@@ -340,7 +340,8 @@ export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}):
       const subs: Substitutions = {
         param: params,
         var: new Map(variables.map((v) => [v.name, v.value])),
-        workspace: input.workspace
+        workspace: input.workspace,
+        task: input.task
       }
       const stage = stageOf[input.transition]
       yield* logger.log("info", PLANNING, `Planning the ${input.transition} of workspace "${input.workspace.name}".`)

@@ -46,6 +46,8 @@ export interface WorkspaceRecord {
   readonly favorite: boolean
   readonly user_acl: WorkspaceAcl
   readonly group_acl: WorkspaceAcl
+  /** The AI task the workspace runs (absent or null: none). */
+  readonly task_id?: string | null | undefined
   /** The newest status an agent of the workspace reported for one of its apps (absent or null: none). */
   readonly latest_app_status?: AppStatusRecord | null | undefined
 }

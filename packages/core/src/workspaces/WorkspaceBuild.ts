@@ -10,7 +10,9 @@ import type { UniqueViolation } from "../Repositories.js"
 import type { AgentApp, AgentMetadataItem, AgentScript, DisplayApps, NameValue, ResourceMetadata, WorkspaceTransition } from "../templates/Provisioner.js"
 import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
 
-export type BuildReason = "initiator" | "autostart" | "autostop" | "dormancy" | "failedstop" | "autodelete"
+export type BuildReason =
+  | "initiator" | "autostart" | "autostop" | "dormancy" | "failedstop" | "autodelete" | "task_auto_pause" | "task_manual_pause"
+  | "task_resume"
 
 /** A stored build. `build_number` counts from 1 per workspace. */
 export interface WorkspaceBuildRecord {

@@ -27,6 +27,7 @@ import { Settings } from "../Settings.js"
 import { TemplateRepo } from "../templates/Template.js"
 import { calculateAutostop } from "./Schedule.js"
 import { ownerQuietHours } from "./WorkspaceSchedules.js"
+import { TaskRepo } from "../tasks/Task.js"
 
 export type WorkspaceBuildExecutorServices =
   | WorkspaceRepo
@@ -39,6 +40,7 @@ export type WorkspaceBuildExecutorServices =
   | IdGenerator
   | TemplateRepo
   | Settings
+  | TaskRepo
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -176,6 +178,8 @@ export const workspaceBuildExecutor = (
     const file = Option.getOrUndefined(yield* files.findById(job.file_id))
     if (file === undefined) return failed("The template version's file no longer exists.")
     const owner = yield* users.findById(workspace.owner_id)
+    // A task's workspace hands its current prompt to the provisioner.
+    const task = workspace.task_id == null ? undefined : Option.getOrUndefined(yield* (yield* TaskRepo).findById(workspace.task_id))
     const tokens = agentTokens()
     const result = yield* Effect.either(ctx.provisioner.build({
       archive: file.data,
@@ -190,6 +194,7 @@ export const workspaceBuildExecutor = (
         name: workspace.name,
         owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username })
       },
+      ...(task === undefined ? {} : { task: { id: task.id, prompt: task.prompt } }),
       agentToken: tokens.forProvisioner,
       onLog: ctx.onLog
     }))

@@ -377,7 +377,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const actionOf = (t: WorkspaceTransition) => (t === "start" ? "start" : t === "stop" ? "stop" : "delete") as "start" | "stop" | "delete"
 
     /** `POST /workspaces/{workspace}/builds`. */
-    const create = (workspaceId: string, input: CreateBuildInput) =>
+    const create = (workspaceId: string, input: CreateBuildInput, options: { readonly reason?: BuildReason | undefined } = {}) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const found = yield* workspaces.findById(workspaceId.toLowerCase())
@@ -438,7 +438,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         const preset = yield* presetOf(version, input.template_version_preset_id)
         // A version change starts over from the new version's parameters, with the values kept where names match.
         const parameters = yield* parametersFor(version, input.rich_parameter_values ?? [], latest, preset?.parameters)
-        const reason: BuildReason = "initiator"
+        const reason: BuildReason = options.reason ?? "initiator"
         const at = new Date(yield* Clock.currentTimeMillis)
         const queued = yield* tx.atomic(Effect.gen(function*() {
           // Starting a dormant workspace makes it active first (dormant_at and deleting_at cleared).

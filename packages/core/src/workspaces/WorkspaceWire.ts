@@ -20,7 +20,9 @@ import { omitEmpty, putNonEmpty, wireMaker } from "../Wire.js"
 import { automaticUpdatesValues } from "./Workspace.js"
 import { type StoredResource, type WorkspaceAgentRecord, workspaceStatuses } from "./WorkspaceBuild.js"
 
-export const workspaceBuildReasons = ["initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete"] as const
+export const workspaceBuildReasons = [
+  "initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete", "task_auto_pause", "task_manual_pause", "task_resume"
+] as const
 
 export class WorkspaceBuild extends Schema.Class<WorkspaceBuild>("WorkspaceBuild")({
   id: Schema.UUID,

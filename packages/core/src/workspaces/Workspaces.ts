@@ -20,7 +20,7 @@ import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { Transactions } from "../Repositories.js"
-import { parseQuery } from "../SearchQuery.js"
+import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -35,7 +35,7 @@ import {
   type WorkspaceRecord,
   WorkspaceRepo } from "./Workspace.js"
 import { publishWorkspaceChange } from "./WorkspaceChannel.js"
-import { WorkspaceBuildRepo, type WorkspaceStatus, workspaceStatuses } from "./WorkspaceBuild.js"
+import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
 import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { toAppStatus, Workspace, WorkspacesResponse, workspaceHealth } from "./WorkspaceWire.js"
 
@@ -205,8 +205,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
             favorite: w.favorite,
             next_start_at: w.next_start_at,
             is_prebuild: false,
-            // Tasks are a later issue: no workspace belongs to one yet.
-            task_id: NullUuid.none,
+            task_id: w.task_id == null ? NullUuid.none : NullUuid.of(w.task_id),
             shared_with: shared.get(w.id) ?? []
           }
           putNonEmpty(props, "owner_avatar_url", owner?.avatar_url)
@@ -304,7 +303,12 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
      * Creates a workspace for `{user}` in `{organization}` (or the template's organization) with
      * its first build (a start) and that build's job, in one transaction.
      */
-    const create = (orgRef: string | undefined, userRef: string, input: CreateWorkspaceInput) =>
+    const create = (
+      orgRef: string | undefined,
+      userRef: string,
+      input: CreateWorkspaceInput,
+      options: { readonly taskId?: string | undefined } = {}
+    ) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const org = orgRef === undefined ? undefined : yield* organizations.resolve(orgRef)
@@ -384,7 +388,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           automatic_updates: input.automatic_updates ?? "never",
           favorite: false,
           user_acl: {},
-          group_acl: {}
+          group_acl: {},
+          ...(options.taskId !== undefined ? { task_id: options.taskId } : {})
         }
         yield* tx.atomic(Effect.gen(function*() {
           yield* workspaces.insert(record).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(input.name))))
@@ -426,6 +431,30 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       }
     })
 
+    /**
+     * The `owner` and `organization` terms of a search, resolved to ids (absent terms stay
+     * `undefined`); none when one names a user or an organization that does not exist, whose
+     * listing is empty.
+     */
+    const ownerAndOrganizationTerms = (t: ReadonlyMap<string, string>) =>
+      Effect.gen(function*() {
+        let ownerIds: Array<string> | undefined
+        const ownerTerm = t.get("owner")
+        if (ownerTerm !== undefined) {
+          const owner = yield* Effect.option(resolveUser(ownerTerm))
+          if (Option.isNone(owner)) return Option.none()
+          ownerIds = [owner.value.id]
+        }
+        let organizationIds: Array<string> | undefined
+        const orgTerm = t.get("organization")
+        if (orgTerm !== undefined) {
+          const org = yield* Effect.option(organizations.resolve(orgTerm))
+          if (Option.isNone(org)) return Option.none()
+          organizationIds = [org.value.id]
+        }
+        return Option.some({ ownerIds, organizationIds })
+      })
+
     /** `GET /workspaces`: the page and the count of every match. */
     const list = (input: ListWorkspacesInput) =>
       Effect.gen(function*() {
@@ -433,20 +462,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         const parsed = yield* parseQuery(input.q, workspaceSearchKeys)
         const t = parsed.terms
         const empty = new WorkspacesResponse({ workspaces: [], count: 0 }, true)
-        let ownerIds: Array<string> | undefined
-        const ownerTerm = t.get("owner")
-        if (ownerTerm !== undefined) {
-          const owner = yield* Effect.option(resolveUser(ownerTerm))
-          if (Option.isNone(owner)) return empty
-          ownerIds = [owner.value.id]
-        }
-        let organizationIds: Array<string> | undefined
-        const orgTerm = t.get("organization")
-        if (orgTerm !== undefined) {
-          const org = yield* Effect.option(organizations.resolve(orgTerm))
-          if (Option.isNone(org)) return empty
-          organizationIds = [org.value.id]
-        }
+        const scope = yield* ownerAndOrganizationTerms(t)
+        if (Option.isNone(scope)) return empty
+        const { ownerIds, organizationIds } = scope.value
         let templateIds: Array<string> | undefined
         const templateTerm = t.get("template")
         if (templateTerm !== undefined) {
@@ -454,19 +472,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           if (found.length === 0) return empty
           templateIds = found.map((x) => x.id)
         }
-        let statuses: Array<WorkspaceStatus> | undefined
-        const statusTerm = t.get("status")
-        if (statusTerm !== undefined) {
-          const wanted = statusTerm.split(",").map((s) => s.trim().toLowerCase())
-          const bad = wanted.find((s) => !(workspaceStatuses as ReadonlyArray<string>).includes(s))
-          if (bad !== undefined) {
-            return yield* new BadRequest({
-              message: "Invalid search query.",
-              validations: [new Validation({ field: "q", detail: `Query param "status" has invalid value: ${JSON.stringify(bad)} is not a workspace status.` })]
-            })
-          }
-          statuses = wanted as Array<WorkspaceStatus>
-        }
+        const statuses = yield* enumTerm("status", t.get("status"), workspaceStatuses, "a workspace status")
         const idTerm = t.get("id")
         const filter: WorkspaceFilter = {
           visibility: yield* visibility,
@@ -562,7 +568,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       )
 
     return {
-      create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWire, toWires
+      create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWire, toWires,
+      resolveUser, ownerAndOrganizationTerms
     } as const
   }),
   dependencies: [Organizations.Default]

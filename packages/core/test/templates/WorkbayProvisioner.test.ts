@@ -220,7 +220,7 @@ describe("workbay provisioner: import", () => {
         "template.yaml:5: key parameters[1].name: the parameter name \"a\" is used twice",
         "template.yaml:7: key parameters[1].default: \"y\" is not one of the options",
         "template.yaml:8: key ai_task.app: \"nope\" is not the slug of an app of this template",
-        "template.yaml:9: key build.logs[0]: refers to ${param.missing}, which is not a parameter, a variable or a workspace field"
+        "template.yaml:9: key build.logs[0]: refers to ${param.missing}, which is not a parameter, a variable, a workspace or a task field"
       ])
     }))
 

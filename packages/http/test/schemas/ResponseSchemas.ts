@@ -305,8 +305,8 @@ export const definitions: Record<string, JsonSchema> = {
     id: uuid, template_id: uuid, organization_id: uuid, created_at: dateTime, updated_at: dateTime, name: string,
     message: string, job: ref("ProvisionerJob"), readme: string, created_by: ref("MinimalUser"), archived: boolean,
     warnings: omitted(arrayOf({ type: "string", enum: ["UNSUPPORTED_WORKSPACES"] })),
-    matched_provisioners: ref("MatchedProvisioners"), has_external_agent: boolean
-  }, ["id", "created_at", "updated_at", "name", "message", "job", "readme", "created_by", "archived", "has_external_agent"]),
+    matched_provisioners: ref("MatchedProvisioners"), has_external_agent: boolean, has_ai_task: boolean
+  }, ["id", "created_at", "updated_at", "name", "message", "job", "readme", "created_by", "archived", "has_external_agent", "has_ai_task"]),
   WorkspaceApp: object({
     id: uuid, url: omitted(string), external: boolean, slug: string, display_name: omitted(string), command: omitted(string),
     icon: omitted(string), subdomain: boolean, subdomain_name: omitted(string),
@@ -390,7 +390,10 @@ export const definitions: Record<string, JsonSchema> = {
     workspace_owner_name: omitted(string), workspace_owner_avatar_url: omitted(uri), template_version_id: uuid,
     template_version_name: string, build_number: integer, transition: { type: "string", enum: ["start", "stop", "delete"] },
     initiator_id: uuid, initiator_name: string, job: ref("ProvisionerJob"),
-    reason: { type: "string", enum: ["initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete"] },
+    reason: {
+      type: "string",
+      enum: ["initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete", "task_auto_pause", "task_manual_pause", "task_resume"]
+    },
     resources: arrayOf(ref("WorkspaceResource")), deadline: dateTime, max_deadline: dateTime,
     status: {
       type: "string",
@@ -425,6 +428,42 @@ export const definitions: Record<string, JsonSchema> = {
     "last_used_at", "deleting_at", "dormant_at", "health", "automatic_updates", "allow_renames", "favorite", "next_start_at"
   ]),
   WorkspacesResponse: object({ workspaces: arrayOf(ref("Workspace")), count: integer }, ["workspaces", "count"]),
+  // The described system's codersdk.Task (docs/reference/api/schemas.md), NullUUIDs as {uuid, valid}.
+  Task: object({
+    id: uuid, organization_id: uuid, owner_id: uuid, owner_name: string, owner_avatar_url: omitted(uri), name: string,
+    display_name: string, template_id: uuid, template_version_id: uuid, template_name: string, template_display_name: string,
+    template_icon: string, workspace_id: object({ uuid: string, valid: boolean }, ["uuid", "valid"]), workspace_name: string,
+    workspace_status: omitted({
+      type: "string",
+      enum: ["pending", "starting", "running", "stopping", "stopped", "failed", "canceling", "canceled", "deleting", "deleted"]
+    }),
+    workspace_build_number: omitted(integer), workspace_agent_id: object({ uuid: string, valid: boolean }, ["uuid", "valid"]),
+    workspace_agent_lifecycle: nullable({
+      type: "string",
+      enum: ["created", "starting", "start_timeout", "start_error", "ready", "shutting_down", "shutdown_timeout", "shutdown_error", "off"]
+    }),
+    workspace_agent_health: nullable(object({ healthy: boolean, reason: omitted(string) }, ["healthy"])),
+    workspace_app_id: object({ uuid: string, valid: boolean }, ["uuid", "valid"]), initial_prompt: string,
+    status: { type: "string", enum: ["pending", "initializing", "active", "paused", "unknown", "error"] },
+    current_state: nullable(object({
+      timestamp: dateTime, state: { type: "string", enum: ["working", "idle", "complete", "failed"] }, message: string, uri: string
+    }, ["timestamp", "state", "message", "uri"])),
+    created_at: dateTime, updated_at: dateTime
+  }, [
+    "id", "organization_id", "owner_id", "owner_name", "name", "display_name", "template_id", "template_version_id",
+    "template_name", "template_display_name", "template_icon", "workspace_id", "workspace_name", "workspace_agent_id",
+    "workspace_agent_lifecycle", "workspace_agent_health", "workspace_app_id", "initial_prompt", "status", "current_state",
+    "created_at", "updated_at"
+  ]),
+  TasksListResponse: object({ tasks: arrayOf(ref("Task")), count: integer }, ["tasks", "count"]),
+  TaskLogsResponse: object({
+    logs: arrayOf(object({ id: integer, content: string, type: { type: "string", enum: ["input", "output"] }, time: dateTime }, [
+      "id", "content", "type", "time"
+    ])),
+    snapshot: omitted(boolean),
+    snapshot_at: omitted(dateTime)
+  }, ["logs"]),
+  PauseTaskResponse: object({ workspace_build: ref("WorkspaceBuild") }, ["workspace_build"]),
   WorkspaceBuildParameter: object({ name: string, value: string }, ["name", "value"]),
   TemplateVersionParameter: object({
     name: string, display_name: omitted(string), description: string, description_plaintext: string,

@@ -13,6 +13,7 @@ import { bindRecord, first, fromJson, toBool, toDate, toDateOrNull, toNumber } f
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
+import { followWorkspaceDeletion } from "../tasks/Repositories.js"
 
 type Row = Record<string, unknown>
 
@@ -35,7 +36,8 @@ export const rowToWorkspace = (r: Row): WorkspaceRecord => ({
   favorite: toBool(r.favorite),
   user_acl: fromJson(r.user_acl, {}),
   group_acl: fromJson(r.group_acl, {}),
-  latest_app_status: toLatestAppStatus(r.latest_app_status)
+  latest_app_status: toLatestAppStatus(r.latest_app_status),
+  task_id: (r.task_id as string | null | undefined) ?? undefined
 })
 
 /**
@@ -118,6 +120,8 @@ export const make = Effect.gen(function*() {
           const rs = yield* sql<{ owner_id: string; template_id: string }>`UPDATE workspaces SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
             WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id, template_id`
           if (rs.length > 0) yield* bumpCounts(rs[0]!.owner_id, rs[0]!.template_id, deleted ? -1 : 1)
+          // A task follows its workspace: it leaves listings (and frees its name) with it (migration 0018).
+          if (rs.length > 0) yield* followWorkspaceDeletion(sql, id, deleted)
           if (changes) yield* sql`UPDATE workspaces SET ${set} WHERE id = ${id}`
           else if (recheck) yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${id}`
         })))

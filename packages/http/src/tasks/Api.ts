@@ -1,0 +1,96 @@
+/**
+ * AI task routes: create a task (and its workspace), list and read tasks, change the prompt of a
+ * paused task, send input to its agent, read its conversation, pause, resume and delete it.
+ * Paths, bodies and answers as the described system's `/api/v2/tasks`; see docs/tasks.md.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Task, TaskBuildResponse, TaskLogsResponse, TasksListResponse } from "@workbay/core"
+import { Schema } from "effect"
+import { Audited, audit } from "../Audit.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, uuid, wireName } from "../Common.js"
+import { Authentication } from "../Security.js"
+import { WorkspaceName } from "../workspaces/Api.js"
+
+/** The longest prompt or input (64 KiB of text). */
+const MAX_INPUT = 65_536
+
+const Input = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "Input is required." }),
+  Schema.maxLength(MAX_INPUT, { message: () => `Must be at most ${MAX_INPUT} characters.` })
+)
+
+export class CreateTaskRequest extends Schema.Class<CreateTaskRequest>("CreateTaskRequest")({
+  input: Input,
+  template_version_id: uuid("Template version id"),
+  template_version_preset_id: optional(uuid("Template version preset id")),
+  // Empty means "not given" (a name is generated), as the described system's omitempty name.
+  name: optional(Schema.Union(Schema.Literal(""), WorkspaceName)),
+  display_name: optional(Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })))
+}, wireName("CreateTaskRequest")) {}
+
+export class UpdateTaskInputRequest extends Schema.Class<UpdateTaskInputRequest>("UpdateTaskInputRequest")({
+  input: Input
+}, wireName("UpdateTaskInputRequest")) {}
+
+export class TaskSendRequest extends Schema.Class<TaskSendRequest>("TaskSendRequest")({
+  input: Input
+}, wireName("TaskSendRequest")) {}
+
+const TaskPath = Schema.Struct({ user: Schema.String, task: Schema.String.pipe(Schema.maxLength(256)) })
+
+export class TasksApi extends HttpApiGroup.make("tasks")
+  .add(
+    HttpApiEndpoint.get("list", "/tasks")
+      .setUrlParams(Schema.Struct({
+        q: optionalParam(Schema.String.pipe(Schema.maxLength(4096))),
+        limit: optionalParam(NonNegativeIntParam),
+        offset: optionalParam(NonNegativeIntParam)
+      }))
+      .addSuccess(TasksListResponse)
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/tasks/:user").annotate(Audited, audit("task"))
+      .setPath(Schema.Struct({ user: Schema.String }))
+      .setPayload(CreateTaskRequest)
+      .addSuccess(Task, { status: 201 })
+      .addError(Conflict)
+  )
+  .add(HttpApiEndpoint.get("get", "/tasks/:user/:task").setPath(TaskPath).addSuccess(Task))
+  .add(
+    HttpApiEndpoint.del("delete", "/tasks/:user/:task").annotate(Audited, audit("task"))
+      .setPath(TaskPath)
+      .addSuccess(HttpApiSchema.Empty(202))
+      .addError(Conflict)
+  )
+  .add(
+    HttpApiEndpoint.patch("updateInput", "/tasks/:user/:task/input").annotate(Audited, audit("task"))
+      .setPath(TaskPath)
+      .setPayload(UpdateTaskInputRequest)
+      .addSuccess(NoContent)
+  )
+  .add(
+    HttpApiEndpoint.post("send", "/tasks/:user/:task/send").annotate(Audited, audit("task", { action: "write" }))
+      .setPath(TaskPath)
+      .setPayload(TaskSendRequest)
+      .addSuccess(NoContent)
+      .addError(Conflict)
+  )
+  .add(HttpApiEndpoint.get("logs", "/tasks/:user/:task/logs").setPath(TaskPath).addSuccess(TaskLogsResponse))
+  .add(
+    HttpApiEndpoint.post("pause", "/tasks/:user/:task/pause").annotate(Audited, audit("task", { action: "write" }))
+      .setPath(TaskPath)
+      .addSuccess(TaskBuildResponse, { status: 202 })
+      .addError(Conflict)
+  )
+  .add(
+    HttpApiEndpoint.post("resume", "/tasks/:user/:task/resume").annotate(Audited, audit("task", { action: "write" }))
+      .setPath(TaskPath)
+      .addSuccess(TaskBuildResponse, { status: 202 })
+      .addError(Conflict)
+  )
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .middleware(Authentication)
+  .prefix("/api/v2")
+{}
