@@ -34,6 +34,7 @@ export interface ServerConfig {
     readonly auditLogs?: RetentionSetting | undefined
     readonly connectionLogs?: RetentionSetting | undefined
     readonly apiKeys?: RetentionSetting | undefined
+    readonly workspaceAgentLogs?: RetentionSetting | undefined
   }
   /** The deployment setting `disable_workspace_sharing` when given by flag or environment; absent keeps it off. */
   readonly disableWorkspaceSharing?: GivenSetting<boolean> | undefined
@@ -72,6 +73,7 @@ export const options = [
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
   { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
   { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." },
+  { flag: "workspace-agent-logs-retention", env: "WORKBAY_WORKSPACE_AGENT_LOGS_RETENTION", default: "", help: "How long workspace agent log lines are kept (0 keeps forever). Default: 7d." },
   { flag: "derp-config-path", env: "WORKBAY_DERP_CONFIG_PATH", default: "", help: "A JSON file with the relay (DERP) map clients and agents use. Default: the embedded relay at the access URL." },
   { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." },
   { flag: "aws-instance-identity-certificates", env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)." },
@@ -121,7 +123,9 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     return ((values as Record<string, string | boolean | undefined>)[flag] as string | undefined) ?? env[o.env] ?? o.default
   }
   /** A retention flag or variable, parsed; undefined when neither is set. */
-  const retentionOf = (flag: "audit-logs-retention" | "connection-logs-retention" | "api-keys-retention"): RetentionSetting | undefined => {
+  const retentionOf = (
+    flag: "audit-logs-retention" | "connection-logs-retention" | "api-keys-retention" | "workspace-agent-logs-retention"
+  ): RetentionSetting | undefined => {
     const o = options.find((x) => x.flag === flag)!
     const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
     const text = fromFlag ?? env[o.env]
@@ -182,7 +186,8 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     retention: {
       auditLogs: retentionOf("audit-logs-retention"),
       connectionLogs: retentionOf("connection-logs-retention"),
-      apiKeys: retentionOf("api-keys-retention")
+      apiKeys: retentionOf("api-keys-retention"),
+      workspaceAgentLogs: retentionOf("workspace-agent-logs-retention")
     },
     disableWorkspaceSharing: switchOf("disable-workspace-sharing"),
     relayMap: relayMapPath === "" ? undefined : readRelayMap(relayMapPath),

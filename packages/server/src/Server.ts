@@ -27,7 +27,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         label: `SQLite at ${sqlitePath(config)}`
       }
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
-  const { auditLogs, connectionLogs, apiKeys } = config.retention
+  const { auditLogs, connectionLogs, apiKeys, workspaceAgentLogs } = config.retention
   const sharing = config.disableWorkspaceSharing
   const identity = config.instanceIdentity
   const workbay = await makeWorkbay(storage.layer, {
@@ -36,6 +36,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.value } : {}),
       ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.value } : {}),
       ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
+      ...(workspaceAgentLogs !== undefined ? { retentionWorkspaceAgentLogs: workspaceAgentLogs.value } : {}),
       ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.value } : {}),
       ...(config.relayMap !== undefined ? { relayMap: config.relayMap } : {}),
       ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: [identity.aws.value] } : {}),
@@ -45,6 +46,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),
+        ...(workspaceAgentLogs !== undefined ? { retentionWorkspaceAgentLogs: workspaceAgentLogs.source } : {}),
         ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.source } : {}),
         ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: identity.aws.source } : {}),
         ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: identity.azure.source } : {}),
