@@ -211,6 +211,10 @@ export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRe
   detail: Schema.String
 }) {}
 
+/** The close reason of an agent's connection (rpc, coordination) once its token stopped working. */
+export const AGENT_REPLACED_REASON =
+  "The agent was replaced by a newer build, its workspace was deleted, or its token was replaced by a new one."
+
 export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/AgentReports", {
   effect: Effect.gen(function*() {
     const repo = yield* AgentReportRepo
@@ -308,17 +312,22 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         return {}
       }).pipe(span("AgentReports.batchUpdateAppHealth"))
 
-    /** Whether the agent's token no longer works: its workspace was deleted or a newer build replaced it. */
+    /**
+     * Whether the agent's token no longer works: its workspace was deleted, a newer build replaced
+     * it, or its token was rotated (a new one minted by the credentials route or an instance identity).
+     */
     const replaced = (session: AgentSession) =>
       Effect.map(agents.findById(session.agent.id), (found) =>
         Option.match(found, {
           onNone: () => true,
-          onSome: (f) => f.workspace.deleted || f.build.build_number !== f.latest_build_number
+          onSome: (f) =>
+            f.workspace.deleted || f.build.build_number !== f.latest_build_number || f.agent.auth_token_hash !== session.agent.auth_token_hash
         }))
 
     /**
      * Completes once the agent's token stops working (checked at each change signal of its
-     * workspace, on every replica's PubSub); never otherwise. Subscribes for the scope's life.
+     * workspace, on every replica's PubSub; a rotation signals too); never otherwise. Subscribes
+     * for the scope's life.
      */
     const untilReplaced = (session: AgentSession): Effect.Effect<void, never, Scope.Scope> =>
       Effect.gen(function*() {
