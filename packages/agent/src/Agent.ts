@@ -11,6 +11,7 @@ import { randomBytes, randomInt } from "node:crypto"
 import { spawn } from "node:child_process"
 import { type Api, makeApi, tokenFromIdentity } from "./Api.js"
 import { LogSender } from "./Logs.js"
+import { makeAppProxy } from "./Proxy.js"
 import type { AgentOptions } from "./Options.js"
 import { runScript, type Script, type ScriptEnvironment, type ScriptRun, scheduleCron } from "./Scripts.js"
 import { Socket } from "./Socket.js"
@@ -25,6 +26,7 @@ export type LifecycleState =
 interface App {
   readonly id: string
   readonly slug: string
+  readonly url?: string | undefined
   readonly healthcheck?: { readonly url: string; readonly interval: number; readonly threshold: number } | undefined
 }
 
@@ -108,7 +110,15 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
       // After a reconnection the service learns the current state again.
       if (lifecycle !== "created") await socket.call("update_lifecycle", { lifecycle: { state: lifecycle, changed_at: now() } })
     },
-    onClose: ({ unauthorized }) => void (unauthorized && refused())
+    onClose: ({ unauthorized }) => void (unauthorized && refused()),
+    onMessage: (message) => void appProxy.handle(message)
+  })
+
+  // Requests to the agent's web apps, carried over its connection (Proxy.ts).
+  const appProxy = makeAppProxy({
+    send: (message) => rpc.send(message),
+    appUrls: () => (manifest?.apps ?? []).flatMap((a) => (a.url === undefined || a.url === "" ? [] : [a.url])),
+    log
   })
 
   /**
@@ -284,6 +294,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         await reportLifecycle(runs.some((r) => r.status === "timed_out") ? "shutdown_timeout" : runs.some((r) => r.status !== "ok") ? "shutdown_error" : "off")
       }
       stopped = true
+      appProxy.close()
       await logs.flush()
       await Promise.all([rpc.close(), coordinate.close()])
     }

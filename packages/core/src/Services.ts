@@ -39,6 +39,7 @@ import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 import { AgentReports } from "./agents/Reports.js"
+import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -69,7 +70,11 @@ const watch = Layer.mergeAll(
 
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
-const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(tailnet))
+const appProxy = AppProxy.Default.pipe(Layer.provideMerge(AgentTunnels.Default))
+
+const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default, appProxy).pipe(
+  Layer.provideMerge(tailnet)
+)
 
 /**
  * The executors of provisioner job types (`JobExecutors.register(...)` layers), built after
