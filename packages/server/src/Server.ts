@@ -30,6 +30,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   const { auditLogs, connectionLogs, apiKeys, workspaceAgentLogs } = config.retention
   const sharing = config.disableWorkspaceSharing
   const identity = config.instanceIdentity
+  const pathApps = config.pathApps
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
@@ -38,6 +39,9 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
       ...(workspaceAgentLogs !== undefined ? { retentionWorkspaceAgentLogs: workspaceAgentLogs.value } : {}),
       ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.value } : {}),
+      ...(pathApps.disable !== undefined ? { disablePathApps: pathApps.disable.value } : {}),
+      ...(pathApps.allowSharing !== undefined ? { dangerousAllowPathAppSharing: pathApps.allowSharing.value } : {}),
+      ...(pathApps.allowSiteOwnerAccess !== undefined ? { dangerousAllowPathAppSiteOwnerAccess: pathApps.allowSiteOwnerAccess.value } : {}),
       ...(config.relayMap !== undefined ? { relayMap: config.relayMap } : {}),
       ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: [identity.aws.value] } : {}),
       ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: [identity.azure.value] } : {}),
@@ -48,6 +52,9 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),
         ...(workspaceAgentLogs !== undefined ? { retentionWorkspaceAgentLogs: workspaceAgentLogs.source } : {}),
         ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.source } : {}),
+        ...(pathApps.disable !== undefined ? { disablePathApps: pathApps.disable.source } : {}),
+        ...(pathApps.allowSharing !== undefined ? { dangerousAllowPathAppSharing: pathApps.allowSharing.source } : {}),
+        ...(pathApps.allowSiteOwnerAccess !== undefined ? { dangerousAllowPathAppSiteOwnerAccess: pathApps.allowSiteOwnerAccess.source } : {}),
         ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: identity.aws.source } : {}),
         ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: identity.azure.source } : {}),
         ...(identity.google !== undefined ? { googleInstanceIdentityKeys: identity.google.source } : {})
