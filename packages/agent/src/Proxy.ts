@@ -67,30 +67,15 @@ export const makeAppProxy = (options: AppProxyOptions): AppProxy => {
     const req = make(url, { method, headers }, (res: IncomingMessage) => {
       answered = true
       options.send({ type: "app_response", request_id: requestId, status: res.statusCode ?? 502, headers: res.headersDistinct })
-      let pending: Array<Buffer> = []
-      let size = 0
-      const flush = () => {
-        if (size === 0) return
-        const all = Buffer.concat(pending)
-        for (let i = 0; i < all.length; i += APP_CHUNK_BYTES) {
-          options.send({ type: "app_body", request_id: requestId, data: all.subarray(i, i + APP_CHUNK_BYTES).toString("base64") })
-        }
-        pending = []
-        size = 0
-      }
+      // Each piece goes on as the app gives it (a streaming answer is not held back), cut to the frame size.
       res.on("data", (chunk: Buffer) => {
-        pending.push(chunk)
-        size += chunk.length
-        if (size >= APP_CHUNK_BYTES) flush()
+        if (!inFlight.has(requestId)) return
+        for (let i = 0; i < chunk.length; i += APP_CHUNK_BYTES) {
+          options.send({ type: "app_body", request_id: requestId, data: chunk.subarray(i, i + APP_CHUNK_BYTES).toString("base64") })
+        }
       })
-      res.on("end", () => {
-        flush()
-        if (inFlight.has(requestId)) end(requestId)
-      })
-      res.on("error", (e) => {
-        flush()
-        if (inFlight.has(requestId)) end(requestId, e.message)
-      })
+      res.on("end", () => void (inFlight.has(requestId) && end(requestId)))
+      res.on("error", (e) => void (inFlight.has(requestId) && end(requestId, e.message)))
     })
     inFlight.set(requestId, req)
     req.on("error", (e) => {

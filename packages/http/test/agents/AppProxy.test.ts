@@ -5,7 +5,7 @@
  * connection and back; each app session's open shows in the connection log; sharing levels,
  * 401, 403, 404 and 502 answer with the Response object.
  */
-import { createServer, type Server } from "node:http"
+import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -15,13 +15,23 @@ import { type RunningAgent, startAgent } from "../../../agent/src/index.js"
 import { type Client, createOrganization, createUser, SESSION_HEADER, type ServiceTestServer, startWithOwner, type TestUser } from "../support.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 
-/** A tiny app: echoes what it received; `/big` answers 300,000 bytes; `/status/<n>` answers n. */
+/**
+ * A tiny app: echoes what it received; `/big` answers 300,000 bytes; `/status/<n>` answers n;
+ * `/slow` sends one piece and then waits (`slowClosed` counts the ones whose client went away).
+ */
 const startApp = async () => {
+  const slow = { closed: 0 }
   const server = createServer((req, res) => {
     const chunks: Array<Buffer> = []
     req.on("data", (c: Buffer) => chunks.push(c))
     req.on("end", () => {
       const url = req.url ?? "/"
+      if (url === "/slow") {
+        res.writeHead(200, { "content-type": "text/plain" })
+        res.write("first piece\n")
+        res.on("close", () => void slow.closed++)
+        return
+      }
       if (url === "/big") {
         res.writeHead(200, { "content-type": "application/octet-stream" })
         return res.end(Buffer.alloc(300_000, 7))
@@ -33,7 +43,7 @@ const startApp = async () => {
     })
   })
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
-  return { server, port: (server.address() as AddressInfo).port }
+  return { server, port: (server.address() as AddressInfo).port, slow }
 }
 
 const template = (port: number) => `resources:
@@ -84,7 +94,7 @@ interface Deployment {
 }
 
 describe("path-based web apps through the agent connection", () => {
-  let tiny: { server: Server; port: number }
+  let tiny: Awaited<ReturnType<typeof startApp>>
   const dirs: Array<string> = []
   const deployments: Array<Deployment> = []
 
@@ -257,6 +267,31 @@ describe("path-based web apps through the agent connection", () => {
     const idle = await makeWorkspace(main.srv, main.dev.client, main.orgId, t.id)
     const body = await expectResponse(await fetch(main.app("web", "/", idle.name), as(main.dev)), 502, /not connected/)
     expect(body.detail).toBeDefined()
+  })
+
+  it("streams the answer as it comes, and a client that leaves cancels the request at the app", async () => {
+    const controller = new AbortController()
+    const res = await fetch(main.app("web", "/slow"), as(main.dev, { signal: controller.signal }))
+    expect(res.status).toBe(200)
+    const reader = res.body!.getReader()
+    const first = await reader.read()
+    expect(new TextDecoder().decode(first.value)).toBe("first piece\n")
+    const before = tiny.slow.closed
+    controller.abort()
+    await eventually(async () => tiny.slow.closed > before, "the app sees its client go")
+  })
+
+  it("a request in flight when the agent's connection ends is cut; the next answers 502", async () => {
+    const d = await deploy()
+    const res = await fetch(d.app("web", "/slow"), as(d.dev))
+    expect(res.status).toBe(200)
+    const reader = res.body!.getReader()
+    await reader.read()
+    await d.agent.stop()
+    await expect((async () => {
+      for (;;) if ((await reader.read()).done) return "ended"
+    })()).rejects.toThrow()
+    await expectResponse(await fetch(d.app("web"), as(d.dev)), 502, /not connected/)
   })
 
   it("413 for a request body over the limit", async () => {
