@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { firstOwnerSession } from "./owner.js"
 import { helpText, loadConfig, startServer } from "../src/index.js"
 
 const dirs: Array<string> = []
@@ -34,12 +35,7 @@ describe("path-based app settings", () => {
     ))
     try {
       const base = `${running.url}/api/v2`
-      const json = { "content-type": "application/json" }
-      const user = { email: "admin@example.com", username: "admin", password: "Correct-Horse-Battery-9" }
-      expect((await fetch(`${base}/users/first`, { method: "POST", headers: json, body: JSON.stringify(user) })).status).toBe(201)
-      const login = await fetch(`${base}/users/login`, { method: "POST", headers: json, body: JSON.stringify({ email: user.email, password: user.password }) })
-      const { session_token } = (await login.json()) as { session_token: string }
-      const headers = { "Service-Session-Token": session_token }
+      const headers = { "Service-Session-Token": await firstOwnerSession(running.url) }
       const res = await fetch(`${base}/deployment/config`, { headers })
       const body = (await res.json()) as {
         config: { disable_path_apps: boolean; dangerous: Record<string, boolean> }

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { firstOwnerSession } from "./owner.js"
 import { helpText, loadConfig, parseDuration, sqlitePath, startServer } from "../src/index.js"
 
 const dirs: Array<string> = []
@@ -45,11 +46,7 @@ describe("retention configuration", () => {
     )
     try {
       const base = `${running.url}/api/v2`
-      const json = { "content-type": "application/json" }
-      const user = { email: "admin@example.com", username: "admin", password: "Correct-Horse-Battery-9" }
-      expect((await fetch(`${base}/users/first`, { method: "POST", headers: json, body: JSON.stringify(user) })).status).toBe(201)
-      const login = await fetch(`${base}/users/login`, { method: "POST", headers: json, body: JSON.stringify({ email: user.email, password: user.password }) })
-      const { session_token } = (await login.json()) as { session_token: string }
+      const session_token = await firstOwnerSession(running.url)
       const res = await fetch(`${base}/deployment/config`, { headers: { "Service-Session-Token": session_token } })
       expect(res.status).toBe(200)
       const body = (await res.json()) as {

@@ -11,6 +11,7 @@ import {
 import { HttpApiSchema } from "@effect/platform"
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { readNodeBody } from "../Adapters.js"
 import type { Dispatcher } from "../Dispatcher.js"
 import { DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "../Security.js"
 
@@ -197,31 +198,13 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     })
   }
 
-  const node = (req: IncomingMessage, res: ServerResponse) => {
-    const declared = Number(req.headers["content-length"] ?? 0)
-    const tooLarge = () =>
-      jsonAnswer(res, 413, { message: "Request body is too large.", detail: `The limit is ${APP_PROXY_MAX_REQUEST_BYTES} bytes.` })
-    if (declared > APP_PROXY_MAX_REQUEST_BYTES) {
-      req.resume()
-      return tooLarge()
-    }
-    const chunks: Array<Buffer> = []
-    let size = 0
-    let aborted = false
-    req.on("data", (chunk: Buffer) => {
-      if (aborted) return
-      size += chunk.length
-      if (size > APP_PROXY_MAX_REQUEST_BYTES) {
-        aborted = true
-        return tooLarge()
-      }
-      chunks.push(chunk)
-    })
-    req.on("end", () => {
-      if (!aborted) serve(req, res, new Uint8Array(Buffer.concat(chunks)))
-    })
-    req.on("error", () => void (aborted = true))
-  }
+  const node = (req: IncomingMessage, res: ServerResponse) =>
+    readNodeBody(
+      req,
+      APP_PROXY_MAX_REQUEST_BYTES,
+      (bytes) => serve(req, res, new Uint8Array(bytes)),
+      () => jsonAnswer(res, 413, { message: "Request body is too large.", detail: `The limit is ${APP_PROXY_MAX_REQUEST_BYTES} bytes.` })
+    )
 
   return { owns: (path) => path.startsWith("/@"), node }
 }
