@@ -335,8 +335,10 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
       Effect.gen(function*() {
         const workspaceNotFound = NotFound.resource("Workspace")
         let ownerId: string | undefined
-        if (req.owner === "me") ownerId = Option.getOrUndefined(Option.map(actor, (a) => a.user.id))
-        else {
+        if (req.owner === "me") {
+          if (Option.isNone(actor)) return yield* new Unauthorized({ message: "You must be logged in to open your own apps (\"@me\")." })
+          ownerId = actor.value.user.id
+        } else {
           const owner = isUuid(req.owner) ? yield* users.findById(req.owner.toLowerCase()) : yield* users.findByUsername(req.owner)
           ownerId = Option.isSome(owner) && !owner.value.deleted ? owner.value.id : undefined
         }

@@ -137,7 +137,11 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
   /** Writes the app's answer: its status and headers (not hop-by-hop ones), then its body as it comes. */
   const stream = (res: ServerResponse, answer: { status: number; headers: HeaderMap; body: Stream.Stream<Uint8Array, unknown> }) => {
     const headers: Record<string, Array<string>> = {}
-    for (const [name, values] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = [...values]
+    for (const [name, values] of Object.entries(answer.headers)) {
+      if (HOP_BY_HOP.has(name)) continue
+      // The app shares the service's origin: it may not replace the caller's session cookie.
+      headers[name] = name === "set-cookie" ? values.filter((v) => v.slice(0, v.indexOf("=")).trim() !== sessionCookie) : [...values]
+    }
     res.writeHead(answer.status, headers)
     const write = (chunk: Uint8Array) =>
       Effect.async<void>((resume) => {

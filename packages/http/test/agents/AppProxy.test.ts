@@ -37,7 +37,7 @@ const startApp = async () => {
         return res.end(Buffer.alloc(300_000, 7))
       }
       const status = /^\/status\/(\d+)$/.exec(url)
-      res.setHeader("set-cookie", ["a=1; Path=/", "b=2; Path=/"])
+      res.setHeader("set-cookie", ["a=1; Path=/", "b=2; Path=/", "service_session_token=stolen; Path=/"])
       res.writeHead(status ? Number(status[1]) : 200, { "content-type": "application/json", "x-app": "tiny" })
       res.end(JSON.stringify({ method: req.method, url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }))
     })
@@ -153,6 +153,7 @@ describe("path-based web apps through the agent connection", () => {
     const res = await fetch(main.app("web", "/hello/world?x=1&y=2"), as(main.dev, { headers: { cookie: `service_session_token=${main.dev.client.token}; theme=dark`, "x-custom": "yes" } }))
     expect(res.status).toBe(200)
     expect(res.headers.get("x-app")).toBe("tiny")
+    // The app's cookies pass, but not one that would replace the caller's session.
     expect(res.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"])
     const seen = await res.json() as { method: string; url: string; headers: Record<string, string> }
     expect(seen.method).toBe("GET")
@@ -214,6 +215,7 @@ describe("path-based web apps through the agent connection", () => {
     await expectResponse(await fetch(main.app("web"), as(undefined, { headers: { [SESSION_HEADER]: "nope-nope" } })), 401)
     // An agent's token is not a user's session.
     await expectResponse(await fetch(main.app("web"), as(undefined, { headers: { [SESSION_HEADER]: crypto.randomUUID() } })), 401)
+    await expectResponse(await fetch(`${main.srv.url}/@me/${main.workspace.name}/apps/web/`, as(undefined)), 401)
   })
 
   it("path apps are the owner's alone by default: 404 for another member, 403 for who may read the workspace", async () => {
