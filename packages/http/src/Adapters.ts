@@ -127,7 +127,7 @@ export const readNodeBody = (req: IncomingMessage, maxBytes: number, done: (byte
 }
 
 /** The body's bytes, or undefined once they pass `max`: a body is never held whole before its size is known. */
-const readAtMost = async (stream: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> => {
+export const readAtMost = async (stream: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> => {
   const reader = stream.getReader()
   const chunks: Array<Uint8Array> = []
   let size = 0

@@ -191,10 +191,11 @@ export const handlerShape = (dispatcher: Dispatcher, hub: WebSocketHub): Workbay
   // Path-based workspace apps (`/@owner/workspace/apps/slug/...`) sit outside /api/v2, as in the described system.
   const apps = makeAppProxyHandler(dispatcher)
   const node: NodeHandler = (req, res, next) => (apps.owns(req.url ?? "/") ? apps.node(req, res) : api(req, res, next))
+  const webApi = toWebHandler(dispatcher)
   const upgrade = toNodeUpgradeHandler(dispatcher, hub)
   return {
     node,
-    web: toWebHandler(dispatcher),
+    web: (request) => (apps.owns(new URL(request.url).pathname) ? apps.web(request) : webApi(request)),
     upgrade,
     attach: (server) => {
       server.on("request", node)

@@ -296,6 +296,22 @@ describe("path-based web apps through the agent connection", () => {
     await expectResponse(await fetch(d.app("web"), as(d.dev)), 502, /not connected/)
   })
 
+  it("the Fetch handler serves app paths too: the answer streamed, a refusal as the Response object, a cancel reaching the app", async () => {
+    const headers = { [SESSION_HEADER]: main.dev.client.token!, "x-forwarded-for": "10.1.2.3" }
+    const res = await main.srv.web(new Request(main.app("web", "/via-fetch?q=1"), { method: "POST", body: "hi", headers }))
+    expect(res.status).toBe(200)
+    expect(res.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"])
+    expect(await res.json()).toMatchObject({ method: "POST", url: "/via-fetch?q=1", body: "hi", headers: { "x-forwarded-for": "10.1.2.3" } })
+    await expectResponse(await main.srv.web(new Request(main.app("web"))), 401)
+    expect((await main.srv.web(new Request(main.app("web", "")))).status).toBe(307)
+    const slow = await main.srv.web(new Request(main.app("web", "/slow"), { headers }))
+    const reader = slow.body!.getReader()
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("first piece\n")
+    const before = tiny.slow.closed
+    await reader.cancel()
+    await eventually(async () => tiny.slow.closed > before, "the app sees its client go")
+  })
+
   it("413 for a request body over the limit", async () => {
     const res = await fetch(main.app("web", "/upload"), as(main.dev, { method: "POST", body: Buffer.alloc(1024 * 1024 + 1) }))
     await expectResponse(res, 413)
