@@ -66,6 +66,8 @@ const template = (port: number) => `resources:
             sharing_level: public
           - slug: tool
             command: echo hi
+          - slug: down
+            url: http://127.0.0.1:1
           - slug: sick
             url: http://127.0.0.1:${port}
             healthcheck: { url: "http://127.0.0.1:1/nothing", interval: 1, threshold: 1 }
@@ -265,6 +267,9 @@ describe("path-based web apps through the agent connection", () => {
       return agent.apps.find((a: any) => a.slug === "sick").health === "unhealthy"
     }, "the failing health check")
     await expectResponse(await fetch(main.app("sick"), as(main.dev)), 502, /not healthy/)
+    // The agent could not reach the app: its error is the detail.
+    const down = await expectResponse(await fetch(main.app("down"), as(main.dev)), 502, /did not answer/)
+    expect(down.detail).toMatch(/ECONNREFUSED/)
     const t = await makeTemplate(main.srv, main.owner, main.orgId, template(tiny.port))
     const idle = await makeWorkspace(main.srv, main.dev.client, main.orgId, t.id)
     const body = await expectResponse(await fetch(main.app("web", "/", idle.name), as(main.dev)), 502, /not connected/)
