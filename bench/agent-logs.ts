@@ -12,7 +12,8 @@
 // GETs /workspaces/{id} back to back. Reported: batches and lines stored per second, the PATCH latency,
 // non-200 answers, and the read latency idle (before the load) and under it.
 // Writes bench/results/agent-logs.md. Options: --agents 1000 --per-workspace 100 --lines 10 --duration 20
-// --connections 100 (the load generator's keep-alive connections) --no-write. Everything listens on and connects to 127.0.0.1 only.
+// --connections 100 (the load generator's keep-alive connections) --no-write,
+// --service-prof DIR (the service's CPU profile, node --cpu-prof, written to DIR when it stops). Everything listens on and connects to 127.0.0.1 only.
 import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
@@ -26,7 +27,7 @@ import { parseArgs } from "node:util"
 import { Agent, setGlobalDispatcher } from "undici"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, writeReport } from "./lib.mjs"
+import { cpuMs, fmt, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -36,7 +37,8 @@ const { values: opts } = parseArgs({
     lines: { type: "string", default: "10" },
     duration: { type: "string", default: "20" },
     connections: { type: "string", default: "100" },
-    "no-write": { type: "boolean", default: false }
+    "no-write": { type: "boolean", default: false },
+    "service-prof": { type: "string" }
   }
 })
 const log = logger("agent-logs")
@@ -82,6 +84,7 @@ const startedAt = new Date()
 const load0 = loadavg()
 const dir = mkdtempSync(join(tmpdir(), "workbay-bench-agent-logs-"))
 const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db"), "--per-workspace", String(perWorkspace)], {
+  nodeArgs: opts["service-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts["service-prof"]}`],
   onLine: (line) => {
     const t = /^TOKEN \S+ \S+ (\S+)$/.exec(line)
     if (t) tokens.push(t[1]!)
@@ -166,11 +169,13 @@ try {
     }
   }
   const t0 = performance.now()
+  const cpu0 = cpuMs(service.child.pid)
   const loops = agents.map((token, i) => agentLoop(token, (i * 1000) / agents.length))
   await sleep(2000) // all agents running
   const underLoad = sorted(await readFor(duration - 2000))
   stopping = true
   await Promise.all(loops)
+  const cpu = (cpuMs(service.child.pid) ?? NaN) - (cpu0 ?? NaN)
   const elapsed = (performance.now() - t0) / 1000
   const patches = sorted(patchTimes)
   const rss = rssMb(service.child.pid)
@@ -188,6 +193,7 @@ the load generator is a second process on the same machine, over ${opts.connecti
 | batches stored per second | ${fmt(ok / elapsed, 0)} (target: ${agents.length}) |
 | lines stored per second | ${fmt((ok * linesPerBatch) / elapsed, 0)} |
 | PATCH p50 / p99 / max (ms) | ${fmt(quantile(patches, 0.5))} / ${fmt(quantile(patches, 0.99))} / ${fmt(patches.at(-1) ?? NaN)} |
+| service CPU per stored batch (ms; the reader's GETs included) | ${fmt(cpu / Math.max(1, ok), 3)} |
 | non-200 answers (0: no answer) | ${failed}${statuses.size > 0 ? ` (${[...statuses].map(([s, n]) => `${s}: ${n}`).join(", ")})` : ""} |
 | GET /workspaces/{id} idle p50 / p99 (ms) | ${fmt(quantile(idle, 0.5))} / ${fmt(quantile(idle, 0.99))} (${idle.length} reads) |
 | GET /workspaces/{id} under load p50 / p99 (ms) | ${fmt(quantile(underLoad, 0.5))} / ${fmt(quantile(underLoad, 0.99))} (${underLoad.length} reads) |

@@ -46,6 +46,17 @@ export const rssMb = (pid) => {
   }
 }
 
+/** A process's CPU time (user + system) in milliseconds, from /proc; undefined where there is none. */
+export const cpuMs = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+    // After the command: state is field 3, utime field 14 and stime field 15 (1-based, in clock ticks of 10 ms).
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
+}
+
 /** One request; resolves to { status, body } (never rejects on HTTP errors). */
 export const request = async (url, init = {}) => {
   const res = await fetch(url, init)

@@ -83,7 +83,8 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
   const log = options.log ?? ((line: string) => process.stderr.write(`workbay-agent: ${line}\n`))
   let token = options.auth === "token" ? options.token! : await tokenFromIdentity(options)
   const api: Api = makeApi(options.url, () => token)
-  const logs = new LogSender(api, log)
+  // Batches go over the agent connection while it is open (`rpc` is made below, before any line).
+  const logs = new LogSender(api, log, { get connected() { return rpc.connected }, call: (type, params) => rpc.call(type, params) })
   let lifecycle: LifecycleState = "created"
   let manifest: Manifest | undefined
   const timers = new Set<NodeJS.Timeout>()

@@ -1,13 +1,24 @@
 /**
  * Log streaming: lines of each log source are batched (at most every half second, or at 100
- * lines) and sent with `PATCH /workspaceagents/me/logs`, after the source is registered with
- * `POST /workspaceagents/me/log-source`. Once the service answers that the agent's logs
+ * lines) and sent as `batch_create_logs` on the agent connection while it is open (a batch that
+ * fits its 32 KiB messages), else with `PATCH /workspaceagents/me/logs`, after the source is
+ * registered with `POST /workspaceagents/me/log-source`. Once the service answers that the agent's logs
  * overflowed (413), nothing more is sent. A send that failed on the way keeps its lines for the
  * next try (up to 10,000 lines; older ones are dropped); a batch the service refuses (another
  * 4xx) is dropped. NUL characters are left out (the service refuses them) and a line longer than
  * 64 KiB is sent as several.
  */
 import { type Api, ApiError } from "./Api.js"
+import { AnswerError } from "./Socket.js"
+
+/** The agent connection, as far as logs use it. */
+export interface LogConnection {
+  readonly connected: boolean
+  call<A>(type: string, params: Record<string, unknown>): Promise<A>
+}
+
+/** A batch sent over the connection stays under its message limit (32 KiB) with room for the envelope. */
+const CONNECTION_BATCH_BYTES = 30_000
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error"
 
@@ -36,7 +47,27 @@ export class LogSender {
   /** True once the service refused more logs for this agent. */
   overflowed = false
 
-  constructor(private readonly api: Api, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly api: Api,
+    private readonly log: (line: string) => void,
+    private readonly connection?: LogConnection
+  ) {}
+
+  /** Sends one batch: over the connection when it is open and the batch fits a message; answers whether it was refused for the cap. */
+  private async sendBatch(body: { log_source_id: string; logs: ReadonlyArray<Line> }): Promise<boolean> {
+    const connection = this.connection
+    if (connection?.connected === true && Buffer.byteLength(JSON.stringify(body)) <= CONNECTION_BATCH_BYTES) {
+      const answer = await connection.call<{ log_limit_exceeded?: boolean }>("batch_create_logs", body)
+      return answer.log_limit_exceeded === true
+    }
+    try {
+      await this.api.request("PATCH", "/workspaceagents/me/logs", body)
+      return false
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 413) return true
+      throw e
+    }
+  }
 
   /** Registers `source` (once; again after `reset`). */
   source(source: LogSource): Promise<void> {
@@ -86,16 +117,15 @@ export class LogSender {
         const batch = queue.slice(0, BATCH_LINES)
         try {
           await this.registered.get(sourceId)
-          await this.api.request("PATCH", "/workspaceagents/me/logs", { log_source_id: sourceId, logs: batch })
-          queue.splice(0, batch.length)
-        } catch (e) {
-          if (e instanceof ApiError && e.status === 413) {
+          if (await this.sendBatch({ log_source_id: sourceId, logs: batch })) {
             this.overflowed = true
             this.log("the service keeps no more logs of this agent (its limit is reached)")
             this.queues.clear()
             return
           }
-          if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 429) {
+          queue.splice(0, batch.length)
+        } catch (e) {
+          if (e instanceof AnswerError || (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 429)) {
             this.log(`the service refused a batch of logs, dropped: ${e.message}`)
             queue.splice(0, batch.length)
             continue

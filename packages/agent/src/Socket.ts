@@ -6,6 +6,9 @@
  */
 import WebSocket from "ws"
 
+/** The service answered a request with an error (the request reached it and was refused). */
+export class AnswerError extends Error {}
+
 export interface SocketOptions {
   readonly url: string
   readonly path: string
@@ -72,7 +75,7 @@ export class Socket {
         this.pending.delete(id!)
         if ("error" in message) {
           const error = message.error as { message?: string; detail?: string }
-          pending.reject(new Error(`${error.message ?? "error"}${error.detail ? `: ${error.detail}` : ""}`))
+          pending.reject(new AnswerError(`${error.message ?? "error"}${error.detail ? `: ${error.detail}` : ""}`))
         } else pending.resolve(message.result)
         return
       }

@@ -12,7 +12,11 @@ export class Validation extends Schema.Class<Validation>("Validation")({
   detail: Schema.String
 }) {}
 
-/** The generic message object used for every error and message body. */
+/**
+ * The generic message object used for every error and message body. A body of a fixed or
+ * service-made message is built with `new ResponseBody(props, true)`: Schema's constructor
+ * check costs more than the rest of a small request (7% of an agent's log append).
+ */
 export class ResponseBody extends Schema.Class<ResponseBody>("Response")({
   message: Schema.String,
   detail: Schema.optional(Schema.String),

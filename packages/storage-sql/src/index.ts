@@ -1,6 +1,7 @@
 /** @workbay/storage-sql: repositories, row mapping and DDL shared by the SQLite and Postgres storages. */
 // Shared machinery: migrations and DDL, row mapping, transactions, unique violations, purge, the storage layer.
 export { dialectReads, type DialectRead, type PoolRead, type ReadSql, registerDirectReads, registerPoolReads, type SyncRead } from "./DirectReads.js"
+export * from "./GroupCommit.js"
 export * from "./Migrations.js"
 export * from "./Purge.js"
 export * from "./Rows.js"

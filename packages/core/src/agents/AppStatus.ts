@@ -83,7 +83,7 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
         }, APP_STATUSES_KEPT)
         // Watchers of the workspace (on every replica) re-read it: its latest_app_status moved.
         yield* Effect.provideService(publishWorkspaceChange(workspace.id), PubSub, pubsub)
-        return new ResponseBody({ message: "App status recorded." })
+        return new ResponseBody({ message: "App status recorded." }, true)
       }).pipe(span("AppStatuses.report"))
 
     return { report } as const

@@ -18,6 +18,8 @@ import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { TickLock } from "../workspaces/Lifecycle.js"
 import { AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
+import type { BadRequest } from "../Errors.js"
+import { AgentLogs, BatchCreateLogs } from "./Logs.js"
 import { AgentManifest, AgentManifests } from "./Manifest.js"
 import {
   AgentReportRepo, AgentReports, AppHealthUpdate, LifecycleUpdate, MetadataUpdate, ReportRefused, ScriptCompleted, StartupUpdate, StatsUpdate,
@@ -40,7 +42,8 @@ export interface RpcError {
 
 /** The message types of the agent connection. */
 export const agentMessageTypes = [
-  "get_manifest", "update_lifecycle", "update_startup", "batch_update_metadata", "update_stats", "script_completed", "batch_update_app_health", "heartbeat", "ping"
+  "get_manifest", "update_lifecycle", "update_startup", "batch_update_metadata", "update_stats", "script_completed", "batch_update_app_health",
+  "batch_create_logs", "heartbeat", "ping"
 ] as const
 
 const encodeManifest = Schema.encodeSync(AgentManifest)
@@ -59,10 +62,17 @@ const decoders = {
   batch_update_metadata: Schema.decodeUnknownEither(MetadataUpdate, { errors: "all" }),
   update_stats: Schema.decodeUnknownEither(StatsUpdate, { errors: "all" }),
   script_completed: Schema.decodeUnknownEither(ScriptCompleted, { errors: "all" }),
-  batch_update_app_health: Schema.decodeUnknownEither(AppHealthUpdate, { errors: "all" })
+  batch_update_app_health: Schema.decodeUnknownEither(AppHealthUpdate, { errors: "all" }),
+  batch_create_logs: Schema.decodeUnknownEither(BatchCreateLogs, { errors: "all" })
 }
 
-type Handled = Effect.Effect<unknown, RpcError, CurrentAgent | AgentReports | AgentManifests>
+type Handled = Effect.Effect<unknown, RpcError, CurrentAgent | AgentReports | AgentManifests | AgentLogs>
+
+/** A refused request (its validations as `field: detail`) as an error answer. */
+const refusedAnswer = (e: BadRequest): RpcError => ({
+  message: e.message,
+  detail: e.validations === undefined || e.validations.length === 0 ? (e.detail ?? "") : e.validations.map((v) => `${v.field}: ${v.detail}`).join("; ")
+})
 
 /** Decodes `message` with `decode` and applies it. */
 const decoded = <A>(
@@ -112,6 +122,11 @@ export const handleAgentMessage = (type: string, raw: unknown): Handled => {
       return decoded(decoders.script_completed, message, (r, s, v) => r.scriptCompleted(s, v))
     case "batch_update_app_health":
       return decoded(decoders.batch_update_app_health, message, (r, s, v) => r.batchUpdateAppHealth(s, v))
+    case "batch_create_logs":
+      return Either.match(decoders.batch_create_logs(message), {
+        onLeft: (e) => Effect.fail(invalid(e)),
+        onRight: (batch) => Effect.flatMap(AgentLogs, (l) => Effect.mapError(l.batchCreate(batch), refusedAnswer))
+      })
     case "heartbeat":
     case "ping":
       // The connection's liveness is kept by its timer and the transport's pings: nothing to write.
@@ -127,7 +142,7 @@ export const handleAgentMessage = (type: string, raw: unknown): Handled => {
 type Id = string | number | null
 
 /** The answer to one text message, or nothing (a notification that succeeded). */
-export const answerAgentText = (text: string): Effect.Effect<string | undefined, never, CurrentAgent | AgentReports | AgentManifests> => {
+export const answerAgentText = (text: string): Effect.Effect<string | undefined, never, CurrentAgent | AgentReports | AgentManifests | AgentLogs> => {
   let parsed: unknown
   try {
     parsed = JSON.parse(text)

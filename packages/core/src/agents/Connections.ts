@@ -63,7 +63,7 @@ export class AgentConnections extends Effect.Service<AgentConnections>()("@workb
         }
         if (c.action === "connect") yield* audit.connect(event)
         else yield* audit.disconnect({ ...event, connectionId: c.id, reason: c.reason, exitCode: c.status_code })
-        return new ResponseBody({ message: "Connection reported." })
+        return new ResponseBody({ message: "Connection reported." }, true)
       }).pipe(span("AgentConnections.report"))
 
     return { report } as const

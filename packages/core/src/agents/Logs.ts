@@ -92,6 +92,26 @@ export interface AppendLogsInput {
   readonly logs: ReadonlyArray<{ readonly created_at: Date; readonly level: AgentLogLevel; readonly output: string }>
 }
 
+/** A time of the years 1 to 9999 (what both dialects store). */
+const LogTime = Schema.Date.pipe(
+  Schema.filter((d) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999)
+).annotations({ message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true }) })
+
+/**
+ * `batch_create_logs` on the agent connection: the fields of `PATCH /workspaceagents/me/logs`,
+ * as the described system's agents send their logs over their connection (`BatchCreateLogs`).
+ */
+export class BatchCreateLogs extends Schema.Class<BatchCreateLogs>("BatchCreateLogs")({
+  log_source_id: Schema.UUID.annotations({ message: () => ({ message: "The log source id is a UUID.", override: true }) }),
+  logs: Schema.Array(Schema.Struct({
+    created_at: LogTime,
+    level: Schema.Literal(...agentLogLevels).annotations({
+      message: () => ({ message: `Level must be one of ${agentLogLevels.join(", ")}.`, override: true })
+    }),
+    output: Schema.String
+  }))
+}) {}
+
 export interface AgentLogsQuery {
   readonly after?: number | undefined
   readonly before?: number | undefined
@@ -105,6 +125,9 @@ export interface FollowAgentLogsOptions {
 const encoder = new TextEncoder()
 /** What a line costs of its agent's room: its UTF-8 bytes and its line end. */
 export const agentLogBytes = (output: string): number => encoder.encode(output).length + 1
+
+/** The answer of a stored batch (one value: a body of a fixed message). */
+const APPENDED = new ResponseBody({ message: "Logs appended." }, true)
 
 /** Whether the agent still belongs to its workspace's latest build (so more lines may come). */
 const current = (found: AgentInBuild) =>
@@ -141,28 +164,53 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
       }).pipe(span("AgentLogs.addLogSource"))
 
     /**
-     * PATCH /workspaceagents/me/logs: stores the batch under its source, or (past the agent's
-     * room) none of it, answering 413 and marking the agent overflowed.
+     * Whether the calling agent has the source `sourceId`. The session may be older than the
+     * source (an agent connection's is as old as the connection): a source it does not know is
+     * looked up again on the agent's row before it counts as unknown.
      */
-    const append = (input: AppendLogsInput) =>
+    const hasSource = (agent: AgentInBuild["agent"], sourceId: string) =>
+      logSourceIds(agent).has(sourceId)
+        ? Effect.succeed(true)
+        : Effect.map(agentRepo.findById(agent.id), (fresh) => Option.isSome(fresh) && logSourceIds(fresh.value.agent).has(sourceId))
+
+    /**
+     * Stores the batch under its source, or (past the agent's room) none of it, marking the agent
+     * overflowed; answers whether it was refused for that.
+     */
+    const store = (input: AppendLogsInput) =>
       Effect.gen(function*() {
         const { agent } = yield* CurrentAgent
         if (input.logs.length === 0) return yield* BadRequest.field("logs", "At least one log line is required.", "No logs provided.")
         const sourceId = input.log_source_id.toLowerCase()
-        if (!logSourceIds(agent).has(sourceId)) {
+        if (!(yield* hasSource(agent, sourceId))) {
           return yield* BadRequest.field("log_source_id", "The agent has no log source of this id: declare it first (POST /workspaceagents/me/log-source).", "Unknown log source.")
         }
-        // Made only when refused: an error captures a stack trace (about 1% of a batch's CPU).
-        const tooLarge = () =>
-          new PayloadTooLarge({ message: "Logs limit exceeded.", detail: `An agent stores at most ${MAX_AGENT_LOG_BYTES} bytes of logs.` })
-        if (agent.logs_overflowed) return yield* tooLarge()
+        if (agent.logs_overflowed) return { overflowed: true }
         const lines: Array<NewAgentLog> = input.logs.map((l) => ({ created_at: l.created_at, level: l.level, output: l.output, log_source_id: sourceId }))
         const bytes = lines.reduce((n, l) => n + agentLogBytes(l.output), 0)
         const { overflowed } = yield* logs.append(agent.id, lines, bytes, MAX_AGENT_LOG_BYTES)
-        if (overflowed) return yield* tooLarge()
-        yield* pubsub.publish(agentLogsChannel(agent.id), AGENT_SIGNAL_LOGS)
-        return new ResponseBody({ message: "Logs appended." })
-      }).pipe(span("AgentLogs.append"))
+        if (!overflowed) yield* pubsub.publish(agentLogsChannel(agent.id), AGENT_SIGNAL_LOGS)
+        return { overflowed }
+      })
+
+    /**
+     * PATCH /workspaceagents/me/logs: stores the batch under its source, or (past the agent's
+     * room) none of it, answering 413 and marking the agent overflowed.
+     */
+    const append = (input: AppendLogsInput) =>
+      Effect.flatMap(store(input), ({ overflowed }) =>
+        overflowed
+          // Made only when refused: an error captures a stack trace (about 1% of a batch's CPU).
+          ? Effect.fail(new PayloadTooLarge({ message: "Logs limit exceeded.", detail: `An agent stores at most ${MAX_AGENT_LOG_BYTES} bytes of logs.` }))
+          : Effect.succeed(APPENDED)).pipe(span("AgentLogs.append"))
+
+    /**
+     * `batch_create_logs` on the agent connection: {@link append}, answering
+     * `{log_limit_exceeded}` (true when the batch was refused for the agent's room) as the
+     * described system's `BatchCreateLogs` does, where the route answers 413.
+     */
+    const batchCreate = (input: AppendLogsInput) =>
+      Effect.map(store(input), ({ overflowed }) => ({ log_limit_exceeded: overflowed })).pipe(span("AgentLogs.batchCreate"))
 
     /** GET /workspaceagents/{agent}/logs: lines after `after` (and before `before`), at most AGENT_LOGS_PAGE. */
     const list = (agentRef: string, query: AgentLogsQuery = {}) =>
@@ -194,6 +242,6 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
         }).pipe(Stream.provideService(PubSub, pubsub))
       }).pipe(span("AgentLogs.follow"))
 
-    return { addLogSource, append, list, follow } as const
+    return { addLogSource, append, batchCreate, list, follow } as const
   })
 }) {}

@@ -163,7 +163,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         if (org.is_default) return yield* new BadRequest({ message: "Default organization cannot be deleted." })
         yield* orgs.delete(org.id)
         yield* auditResource(orgResource(org), org)
-        return new ResponseBody({ message: "Organization deleted." })
+        return new ResponseBody({ message: "Organization deleted." }, true)
       }).pipe(span("Organizations.delete"))
 
     const listMembers = (ref: string, page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }) =>

@@ -316,7 +316,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         if (job.completed_at !== null) return yield* new BadRequest({ message: "Job has already completed!" })
         if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
         yield* jobs.cancel(version.job_id).pipe(Effect.catchTag("NotFound", () => Effect.die("A version's job is missing.")))
-        return new ResponseBody({ message: "Job has been marked as canceled..." })
+        return new ResponseBody({ message: "Job has been marked as canceled..." }, true)
       }).pipe(span("TemplateVersions.cancel"))
 
     /** The version's import job, once the caller may read the version (for logs, followed or not). */
@@ -483,7 +483,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
           // Finished between the read and the cancel.
           Effect.catchTag("BadRequest", () => Effect.fail(new BadRequest({ message: "Job has already completed." })))
         )
-        return new ResponseBody({ message: "Job has been marked as canceled." })
+        return new ResponseBody({ message: "Job has been marked as canceled." }, true)
       }).pipe(span("TemplateVersions.cancelDryRun"))
 
     // Archiving.
@@ -513,7 +513,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
           return yield* new BadRequest({ message: "A template version in use by a workspace's latest build cannot be archived." })
         }
         yield* auditResource(versionResource(version), auditedVersion(version), auditedVersion({ ...version, archived }))
-        return new ResponseBody({ message: `template version "${version.id}" ${verb}` })
+        return new ResponseBody({ message: `template version "${version.id}" ${verb}` }, true)
       }).pipe(span("TemplateVersions.setArchived"))
 
     /**
@@ -629,7 +629,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
           { active_version_id: template.active_version_id },
           { active_version_id: updated.active_version_id }
         )
-        return new ResponseBody({ message: "Updated the active template version!" })
+        return new ResponseBody({ message: "Updated the active template version!" }, true)
       }).pipe(span("TemplateVersions.promote"))
 
     return {

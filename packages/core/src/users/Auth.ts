@@ -225,14 +225,14 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       const actor = yield* CurrentActor
       yield* keys.delete(actor.apiKey.id)
       yield* auditResource(apiKeyResource(actor.apiKey, actor.user.username), actor.apiKey)
-      return new ResponseBody({ message: "Logged out!" })
+      return new ResponseBody({ message: "Logged out!" }, true)
     }).pipe(span("Auth.logout"))
 
     const hasFirstUser = Effect.map(users.count, (n) => n > 0)
 
     const firstUserStatus = Effect.flatMap(hasFirstUser, (exists) =>
       exists
-        ? Effect.succeed(new ResponseBody({ message: "The initial user has already been created!" }))
+        ? Effect.succeed(new ResponseBody({ message: "The initial user has already been created!" }, true))
         : Effect.fail(new NotFound({ message: "The initial user has not been created!" })))
 
     const createFirstUser = (input: { readonly email: string; readonly username: string; readonly name?: string | undefined; readonly password: string }) =>

@@ -557,7 +557,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           Effect.catchTag("NotFound", () => Effect.die("A build's job is missing.")),
           Effect.catchTag("BadRequest", () => Effect.fail(new BadRequest({ message: "Job has already completed!" })))
         )
-        return new ResponseBody({ message: "Job has been marked as canceled..." })
+        return new ResponseBody({ message: "Job has been marked as canceled..." }, true)
       }).pipe(span("WorkspaceBuilds.cancel"))
 
     return {

@@ -141,7 +141,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
           { deadline: result.deadline.toISOString() }
         )
         yield* publishWorkspaceChange(workspace.id)
-        return new ResponseBody({ message: result.message })
+        return new ResponseBody({ message: result.message }, true)
       }).pipe(span("WorkspaceSchedules.extend"))
 
     /** `PUT /workspaces/{workspace}/autoupdates`: whether autostart builds the template's active version. */

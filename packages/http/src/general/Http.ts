@@ -5,7 +5,7 @@ import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 
 export const GeneralHttp = implement(WorkbayApi, "general", {
-  root: () => Effect.succeed(new ResponseBody({ message: "👋" })),
+  root: () => Effect.succeed(new ResponseBody({ message: "👋" }, true)),
   buildInfo: () => Effect.flatMap(Deployment, (d) => d.buildInfo),
   updateCheck: () => Effect.flatMap(Deployment, (d) => d.updateCheck)
 })

@@ -212,6 +212,42 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     await socket.close()
   })
 
+  it("batch_create_logs stores a batch as the logs route does, knows sources declared later, and answers log_limit_exceeded past the cap", async () => {
+    const { w, tokens } = await workspace()
+    const token = tokens.get("main")!
+    const socket = await open(token)
+    const main = await agentRecord(w.id, "main")
+    const script = main.scripts[0].log_source_id
+    const line = (output: string, level = "info") => ({ created_at: new Date().toISOString(), level, output })
+    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [line("one"), line("two", "warn")] })).result)
+      .toEqual({ log_limit_exceeded: false })
+    const read = (await dev.client.get(`/workspaceagents/${main.id}/logs`)).body
+    expect(read.map((l: any) => [l.output, l.level, l.source_id])).toEqual([["one", "info", script], ["two", "warn", script]])
+    // A source declared after the connection opened.
+    const asMain = dev.client.as(token)
+    const later = "8c5e1b58-1111-4c55-9d4f-0f4f5e1d2c3b"
+    expect((await asMain.post("/workspaceagents/me/log-source", { id: later, display_name: "Later" })).status).toBe(200)
+    expect((await socket.request("batch_create_logs", { log_source_id: later, logs: [line("three")] })).result).toEqual({ log_limit_exceeded: false })
+    // Refusals: an unknown source, bad fields (each named), no lines.
+    expect((await socket.request("batch_create_logs", { log_source_id: UNKNOWN_ID, logs: [line("x")] })).error).toMatchObject({
+      message: "Unknown log source.", detail: expect.stringContaining("log_source_id: ")
+    })
+    const bad = await socket.request("batch_create_logs", { log_source_id: "nope", logs: [{ created_at: "yesterday", level: "loud", output: 1 }] })
+    expect(bad.error.message).toBe("Validation failed.")
+    for (const field of ["log_source_id", "logs.0.created_at", "logs.0.level", "logs.0.output"]) expect(bad.error.detail).toContain(`${field}: `)
+    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [] })).error.message).toBe("No logs provided.")
+    // Fill the agent's room through the route, then a batch over the connection passes the cap.
+    const big = (n: number, count: number) => Array.from({ length: count }, () => line("x".repeat(n)))
+    for (const logs of [big(60_000, 8), big(60_000, 8), big(44_000, 2)]) {
+      expect((await asMain.patch("/workspaceagents/me/logs", { log_source_id: script, logs })).status).toBe(200)
+    }
+    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [line("y".repeat(2000))] })).result)
+      .toEqual({ log_limit_exceeded: true })
+    expect(await agentRecord(w.id, "main")).toMatchObject({ logs_overflowed: true })
+    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [line("tiny")] })).result).toEqual({ log_limit_exceeded: true })
+    await socket.close()
+  })
+
   it("start_error makes the agent unhealthy with the described system's reason; start_timeout does not", async () => {
     const { w, tokens } = await workspace()
     const socket = await open(tokens.get("main")!)

@@ -1,20 +1,33 @@
 /**
  * Agent logs, declared log sources and app statuses on @effect/sql (migration 0016). An append
- * is one transaction of two statements: the counters' UPDATE reserves the room (so of two racing
- * batches only those that fit are stored) and one INSERT stores the batch. Lines are read by
+ * is two statements: the counters' UPDATE reserves the room (so of two racing batches only those
+ * that fit are stored) and one INSERT stores the batch; batches arriving together are written in
+ * one transaction (a group commit). Lines are read by
  * (agent, id). Log sources and app statuses are JSON on the agent's row, changed under the row's
  * lock (Postgres `FOR UPDATE`; SQLite's transactions are serial).
  */
 import { SqlClient } from "@effect/sql"
 import {
-  type AgentLogLevel, type AgentLogRecord, AgentLogRepo, type AgentLogSourceRecord, type AppStatusRecord, AppStatusRepo
+  type AgentLogLevel, type AgentLogRecord, AgentLogRepo, type NewAgentLog, type AgentLogSourceRecord, type AppStatusRecord, AppStatusRepo
 } from "@workbay/core"
 import { Context, Effect, Layer } from "effect"
+import { groupCommit } from "../GroupCommit.js"
 import { purgeBefore } from "../Purge.js"
 import { fromJson, toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 
 type Row = Record<string, unknown>
+
+/** One batch to store. */
+interface Append {
+  readonly agentId: string
+  readonly lines: ReadonlyArray<NewAgentLog>
+  readonly bytes: number
+  readonly maxBytes: number
+}
+
+/** Batches written in one transaction at most. */
+const APPEND_GROUP = 64
 
 const rowToLog = (r: Row): AgentLogRecord => ({
   id: toNumber(r.id),
@@ -56,6 +69,33 @@ export const make = Effect.gen(function*() {
   const lockedJson = (agentId: string, column: "log_sources" | "app_statuses") =>
     Effect.map(sql<Row>`SELECT ${sql(column)} AS v FROM workspace_agents WHERE id = ${agentId} ${forUpdate}`, (rows) => rows[0]?.v)
 
+  /**
+   * One batch's statements: the counters' UPDATE reserves the room, then one INSERT stores the
+   * lines (or, past the room, the agent is marked overflowed).
+   */
+  const appendOne = ({ agentId, bytes, lines, maxBytes }: Append) =>
+    Effect.gen(function*() {
+      const reserved = yield* sql<Row>`UPDATE workspace_agents SET logs_length = logs_length + ${bytes}
+        WHERE id = ${agentId} AND logs_overflowed = FALSE AND logs_length + ${bytes} <= ${maxBytes}
+        RETURNING id`
+      if (reserved.length === 0) {
+        yield* sql`UPDATE workspace_agents SET logs_overflowed = TRUE WHERE id = ${agentId}`
+        return { overflowed: true }
+      }
+      yield* sql`INSERT INTO workspace_agent_logs ${sql.insert(lines.map((l) => ({
+        agent_id: agentId,
+        created_at: l.created_at.toISOString(),
+        level: l.level,
+        output: l.output,
+        log_source_id: l.log_source_id
+      })))}`
+      return { overflowed: false }
+    })
+
+  // Batches of many agents arriving together share a transaction (see GroupCommit.ts); agents'
+  // rows are locked in id order so that two replicas' groups cannot deadlock.
+  const appendGrouped = yield* groupCommit({ maxItems: APPEND_GROUP, transaction: withTransaction, write: appendOne, sortKey: (a) => a.agentId })
+
   const logs = AgentLogRepo.of({
     addLogSource: (source) =>
       withTransaction(Effect.gen(function*() {
@@ -67,24 +107,7 @@ export const make = Effect.gen(function*() {
         return source
       })).pipe(Effect.orDie),
 
-    append: (agentId, lines, bytes, maxBytes) =>
-      withTransaction(Effect.gen(function*() {
-        const reserved = yield* sql<Row>`UPDATE workspace_agents SET logs_length = logs_length + ${bytes}
-          WHERE id = ${agentId} AND logs_overflowed = FALSE AND logs_length + ${bytes} <= ${maxBytes}
-          RETURNING id`
-        if (reserved.length === 0) {
-          yield* sql`UPDATE workspace_agents SET logs_overflowed = TRUE WHERE id = ${agentId}`
-          return { overflowed: true }
-        }
-        yield* sql`INSERT INTO workspace_agent_logs ${sql.insert(lines.map((l) => ({
-          agent_id: agentId,
-          created_at: l.created_at.toISOString(),
-          level: l.level,
-          output: l.output,
-          log_source_id: l.log_source_id
-        })))}`
-        return { overflowed: false }
-      })).pipe(Effect.orDie),
+    append: (agentId, lines, bytes, maxBytes) => appendGrouped({ agentId, lines, bytes, maxBytes }),
 
     list: (agentId, after, before, limit) =>
       sql<Row>`SELECT * FROM workspace_agent_logs WHERE agent_id = ${agentId} AND id > ${after}
@@ -109,6 +132,6 @@ export const make = Effect.gen(function*() {
   return { logs, statuses }
 })
 
-export const layer: Layer.Layer<AgentLogRepo | AppStatusRepo, never, SqlClient.SqlClient> = Layer.effectContext(
+export const layer: Layer.Layer<AgentLogRepo | AppStatusRepo, never, SqlClient.SqlClient> = Layer.scopedContext(
   Effect.map(make, ({ logs, statuses }) => Context.make(AgentLogRepo, logs).pipe(Context.add(AppStatusRepo, statuses)))
 )

@@ -67,6 +67,27 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
     )
 
     test(
+      "batches arriving together (written in one transaction) keep each agent's order and cap; a bad one fails alone",
+      Effect.gen(function*() {
+        const repo = yield* AgentLogRepo
+        const agents = yield* Effect.all(Array.from({ length: 12 }, () => anAgent))
+        const bad: ReadonlyArray<NewAgentLog> = [{ created_at: new Date(NaN), level: "info", output: "bad", log_source_id: randomUUID() }]
+        // Three batches per agent, all at once, and one that cannot be written among them.
+        const appends = agents.flatMap(({ agent: a }) => [0, 1, 2].map((i) => repo.append(a.id, lines(2, T0, `b${i}`), 10, 25)))
+        const { agent: lone } = yield* anAgent
+        const results = yield* Effect.all([...appends, Effect.exit(repo.append(lone.id, bad, 1, 25))], { concurrency: "unbounded" })
+        expect(results.at(-1)).toMatchObject({ _tag: "Failure" })
+        expect((yield* stored(lone.id))).toMatchObject({ logs_length: 0, logs_overflowed: false })
+        for (const [i, { agent: a }] of agents.entries()) {
+          // Within the cap of 25 bytes, the first two batches fit; the third is refused.
+          expect(results.slice(i * 3, i * 3 + 3)).toEqual([{ overflowed: false }, { overflowed: false }, { overflowed: true }])
+          expect((yield* repo.list(a.id, 0, undefined, 100)).map((l) => l.output)).toEqual(["b0-0", "b0-1", "b1-0", "b1-1"])
+          expect((yield* stored(a.id))).toMatchObject({ logs_length: 20, logs_overflowed: true })
+        }
+      })
+    )
+
+    test(
       "reads by (agent, id): after, before and limit; other agents' lines never show",
       Effect.gen(function*() {
         const repo = yield* AgentLogRepo
