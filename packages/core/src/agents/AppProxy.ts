@@ -90,7 +90,10 @@ interface PendingRequest {
   readonly head: Deferred.Deferred<AppResponseHead, BadGateway>
   readonly body: Queue.Queue<BodyItem>
   bytes: number
+  /** No more frames are taken (the answer ended, broke off or was cut). */
   ended: boolean
+  /** The agent is done with it (its `app_end`, or its connection closed): nothing to cancel. */
+  finished: boolean
 }
 
 /** One agent connection able to carry requests. */
@@ -145,7 +148,10 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
             const left = (byAgent.get(agentId) ?? []).filter((t) => t !== tunnel)
             if (left.length === 0) byAgent.delete(agentId)
             else byAgent.set(agentId, left)
-            for (const p of tunnel.pending.values()) endWith(p, "The workspace agent's connection closed.")
+            for (const p of tunnel.pending.values()) {
+              p.finished = true
+              endWith(p, "The workspace agent's connection closed.")
+            }
             tunnel.pending.clear()
           })
       )
@@ -185,14 +191,15 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
           const bytes = new Uint8Array(Buffer.from(message.data, "base64"))
           p.bytes += bytes.length
           if (p.bytes > APP_PROXY_MAX_RESPONSE_BYTES) {
+            // Cut: the body fails, and its release tells the agent to cancel.
             endWith(p, `The app's answer is over ${APP_PROXY_MAX_RESPONSE_BYTES} bytes.`)
-            Effect.runFork(tunnel.send(cancelFrame(requestId as string)))
             break
           }
           Queue.unsafeOffer(p.body, bytes)
           break
         }
         case "app_end":
+          p.finished = true
           endWith(p, typeof message.error === "string" && message.error !== "" ? message.error.slice(0, 512) : undefined)
           break
       }
@@ -218,13 +225,16 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
           head: yield* Deferred.make<AppResponseHead, BadGateway>(),
           body: yield* Queue.unbounded<BodyItem>(),
           bytes: 0,
-          ended: false
+          ended: false,
+          finished: false
         }
         tunnel.pending.set(requestId, p)
+        // When the body is done with, however (read to its end, cut, the client gone, no answer in time).
         const release = Effect.suspend(() => {
           tunnel.pending.delete(requestId)
-          if (p.ended) return Effect.void
           p.ended = true
+          if (p.finished) return Effect.void
+          p.finished = true
           return tunnel.send(cancelFrame(requestId))
         })
         yield* tunnel.send(JSON.stringify({

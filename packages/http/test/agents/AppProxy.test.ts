@@ -32,6 +32,10 @@ const startApp = async () => {
         res.on("close", () => void slow.closed++)
         return
       }
+      if (url === "/huge") {
+        res.writeHead(200, { "content-type": "application/octet-stream" })
+        return res.end(Buffer.alloc(17 * 1024 * 1024, 1))
+      }
       if (url === "/big") {
         res.writeHead(200, { "content-type": "application/octet-stream" })
         return res.end(Buffer.alloc(300_000, 7))
@@ -315,6 +319,24 @@ describe("path-based web apps through the agent connection", () => {
     const before = tiny.slow.closed
     await reader.cancel()
     await eventually(async () => tiny.slow.closed > before, "the app sees its client go")
+  })
+
+  it("cuts an answer past 16 MiB", async () => {
+    const res = await fetch(main.app("web", "/huge"), as(main.dev))
+    expect(res.status).toBe(200)
+    const reader = res.body!.getReader()
+    let received = 0
+    const outcome = await (async () => {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return "complete"
+        received += value.length
+      }
+    })().catch(() => "cut")
+    expect(outcome).toBe("cut")
+    expect(received).toBeLessThanOrEqual(16 * 1024 * 1024)
+    // The agent's connection still serves.
+    expect((await fetch(main.app("web", "/after"), as(main.dev))).status).toBe(200)
   })
 
   it("413 for a request body over the limit", async () => {
