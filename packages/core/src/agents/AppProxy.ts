@@ -11,7 +11,7 @@
  * connected to; another process answers 502 (see {@link AppProxy}).
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Cause, Clock, Deferred, Duration, Effect, Exit, Option, Queue, Schema, type Scope, Stream } from "effect"
+import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Option, Queue, Schema, type Scope, Stream } from "effect"
 import { type Actor, allowed, CurrentActor } from "../Actor.js"
 import { AuditLogs } from "../audit/AuditLogs.js"
 import { BadRequest, Forbidden, NotFound, PayloadTooLarge, ResponseBody, Unauthorized } from "../Errors.js"
@@ -41,8 +41,32 @@ export const APP_PROXY_RESPONSE_TIMEOUT_SECONDS = 30
  * (the described system's `WorkspaceAppAuditSessionTimeout`, one hour).
  */
 export const APP_SESSION_TIMEOUT_SECONDS = 3600
-/** App sessions remembered per process (the least recently used are forgotten first). */
-export const APP_SESSIONS_KEPT = 10_000
+/** How often a process deletes app sessions idle past APP_SESSION_TIMEOUT_SECONDS (at its next app request). */
+export const APP_SESSION_PURGE_SECONDS = 600
+
+/** What makes an app session: a request with another of these starts another session. */
+export interface AppSessionKey {
+  readonly agentId: string
+  readonly appId: string
+  /** Absent: an anonymous request. */
+  readonly userId?: string | undefined
+  readonly ip: string
+  readonly userAgent: string
+  readonly slugOrPort: string
+  readonly statusCode: number
+}
+
+/** App sessions, shared by every replica (the described system's `workspace_app_audit_sessions`). */
+export class AppSessionRepo extends Context.Tag("@workbay/core/AppSessionRepo")<AppSessionRepo, {
+  /**
+   * Marks a request of the session `key` at `now`, in one statement: true when it starts a session
+   * (there was none, or its last request was before `staleBefore`); false while one goes on.
+   * Of racing first requests exactly one answers true.
+   */
+  readonly touch: (key: AppSessionKey, now: Date, staleBefore: Date) => Effect.Effect<boolean>
+  /** Deletes sessions whose last request was before `before`; answers how many. */
+  readonly purgeIdle: (before: Date) => Effect.Effect<number>
+}>() {}
 
 /** 502: the app could not be reached through its agent. */
 export class BadGateway extends Schema.TaggedError<BadGateway>()(
@@ -339,6 +363,7 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
     const tunnels = yield* AgentTunnels
     const audit = yield* AuditLogs
     const settings = yield* Settings
+    const appSessions = yield* AppSessionRepo
 
     /** The workspace, agent and app a request names (404 when any is missing). */
     const find = (req: AppRequest, actor: Option.Option<Actor>) =>
@@ -460,20 +485,20 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
       })
 
     // One connection log entry per app session: (agent, app, user, ip, user agent, status), idle at most APP_SESSION_TIMEOUT_SECONDS.
-    const sessions = new Map<string, number>()
-    const newSession = (key: string, now: number) => {
-      const last = sessions.get(key)
-      sessions.delete(key)
-      sessions.set(key, now)
-      if (sessions.size > APP_SESSIONS_KEPT) sessions.delete(sessions.keys().next().value!)
-      return last === undefined || now - last > APP_SESSION_TIMEOUT_SECONDS * 1000
+    let lastPurge = 0
+    const purgeIdle = (now: number) => {
+      if (now - lastPurge < APP_SESSION_PURGE_SECONDS * 1000) return Effect.void
+      lastPurge = now
+      return Effect.forkDaemon(appSessions.purgeIdle(new Date(now - APP_SESSION_TIMEOUT_SECONDS * 1000)))
     }
 
     const record = ({ workspace, agent, app }: FoundApp, req: AppRequest, actor: Option.Option<Actor>, statusCode: number) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const userId = Option.getOrUndefined(Option.map(actor, (a) => a.user.id))
-        if (!newSession(JSON.stringify([agent.id, app.id, userId ?? "", req.ip, req.userAgent, statusCode]), now)) return
+        yield* purgeIdle(now)
+        const key = { agentId: agent.id, appId: app.id, userId, ip: req.ip, userAgent: req.userAgent, slugOrPort: app.slug, statusCode }
+        if (!(yield* appSessions.touch(key, new Date(now), new Date(now - APP_SESSION_TIMEOUT_SECONDS * 1000)))) return
         yield* audit.connect({
           time: new Date(now),
           organizationId: workspace.organization_id,
