@@ -1,19 +1,24 @@
 // Agent log appends (npm run bench:agent-logs). Not a test: it measures and reports.
 //
-// Issue 11: "1,000 agents connected at once, each ... sending a log batch every second, on one server
-// process: sustained without growing latency of ordinary API reads; agent log appends per second".
-// This bench covers the log half (heartbeats are another area's).
+// Issue 11: "1,000 agents connected at once, each heart-beating and sending a log batch every second, on
+// one server process: sustained without growing latency of ordinary API reads; agent log appends per second".
 //
 // The service runs in a CHILD process (this file with --serve: a SQLite file, the built-in provisioner,
 // which prints each agent token it is handed so the parent can act as the agents). The parent seeds the
 // first user, a template with `--per-workspace` agents in one resource and enough workspaces for
-// `--agents` agents; each agent declares a log source, then every second (start times spread over the
-// first second) PATCHes /workspaceagents/me/logs with `--lines` lines of 80 bytes. Meanwhile one reader
-// GETs /workspaces/{id} back to back. Reported: batches and lines stored per second, the PATCH latency,
-// non-200 answers, and the read latency idle (before the load) and under it.
-// Writes bench/results/agent-logs.md. Options: --agents 1000 --per-workspace 100 --lines 10 --duration 20
-// --connections 100 (the load generator's keep-alive connections) --no-write,
-// --service-prof DIR (the service's CPU profile, node --cpu-prof, written to DIR when it stops). Everything listens on and connects to 127.0.0.1 only.
+// `--agents` agents; each agent declares a log source. Then, `--over connection` (the default, what the
+// reference agent does): each agent opens its agent connection (GET /workspaceagents/me/rpc, a real
+// WebSocket) and every second (start times spread over the first second) sends a `heartbeat` and a
+// `batch_create_logs` of `--lines` lines of 80 bytes, `--rate` times a second; `--over route`: the same
+// batches as PATCH /workspaceagents/me/logs over `--connections` keep-alive HTTP connections. Meanwhile
+// one reader GETs /workspaces/{id} back to back. Reported: batches and lines stored per second, the
+// service's CPU per batch, the batch latency, refusals, and the read latency idle (before the load) and
+// under it, per third of the run (growing latency would show as a rising p50 from third to third).
+// Writes bench/results/agent-logs.md (--over route: agent-logs-route.md). Options: --agents 1000
+// --per-workspace 100 --lines 10 --rate 1 --duration 20 --over connection|route --connections 100 --no-write,
+// --service-prof DIR (the service's CPU profile, node --cpu-prof, written to DIR when it stops),
+// --load-prof FILE (the service's CPU profile of the load alone, a .cpuprofile).
+// Everything listens on and connects to 127.0.0.1 only.
 import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
@@ -25,6 +30,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { Agent, setGlobalDispatcher } from "undici"
+import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
 import { cpuMs, fmt, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, writeReport } from "./lib.mjs"
@@ -35,10 +41,14 @@ const { values: opts } = parseArgs({
     agents: { type: "string", default: "1000" },
     "per-workspace": { type: "string", default: "100" },
     lines: { type: "string", default: "10" },
+    rate: { type: "string", default: "1" },
+    over: { type: "string", default: "connection" },
     duration: { type: "string", default: "20" },
     connections: { type: "string", default: "100" },
     "no-write": { type: "boolean", default: false },
-    "service-prof": { type: "string" }
+    "service-prof": { type: "string" },
+    "load-prof": { type: "string" },
+    checkpoints: { type: "string", default: "inline" }
   }
 })
 const log = logger("agent-logs")
@@ -54,7 +64,7 @@ if (opts.serve !== undefined) {
       return workbayProvisioner.build(input)
     }
   }
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), {
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve, checkpoints: opts.checkpoints === "thread" ? "thread" : "inline" }), {
     passwordHashCost: 4, retention: false, provisioners: [announcing]
   })
   await serveInChild(workbay)
@@ -83,7 +93,7 @@ setGlobalDispatcher(new Agent({ connections: Number(opts.connections), connectTi
 const startedAt = new Date()
 const load0 = loadavg()
 const dir = mkdtempSync(join(tmpdir(), "workbay-bench-agent-logs-"))
-const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db"), "--per-workspace", String(perWorkspace)], {
+const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db"), "--per-workspace", String(perWorkspace), "--checkpoints", opts.checkpoints], {
   nodeArgs: opts["service-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts["service-prof"]}`],
   onLine: (line) => {
     const t = /^TOKEN \S+ \S+ (\S+)$/.exec(line)
@@ -140,66 +150,144 @@ try {
   log("idle reads")
   const idle = sorted(await readFor(5000))
 
-  log(`load: ${agents.length} agents, a batch of ${linesPerBatch} lines each second, for ${duration / 1000} s`)
-  const patchTimes: Array<number> = []
+  const over = opts.over === "route" ? "route" : "connection"
+  const rate = Number(opts.rate)
+  log(`load: ${agents.length} agents over the ${over}, ${rate} batch(es) of ${linesPerBatch} lines each second, for ${duration / 1000} s`)
+  const batchTimes: Array<number> = []
   let ok = 0
   let failed = 0
-  const statuses = new Map<number, number>()
+  let heartbeats = 0
+  const statuses = new Map<string, number>()
+  const refuse = (why: string) => {
+    failed++
+    statuses.set(why, (statuses.get(why) ?? 0) + 1)
+  }
   let stopping = false
   const line = "x".repeat(79)
-  const agentLoop = async (token: string, offset: number) => {
+  const batch = () => ({
+    log_source_id: source, logs: Array.from({ length: linesPerBatch }, () => ({ created_at: new Date().toISOString(), level: "info", output: line }))
+  })
+  const wsBase = base.replace(/^http/, "ws")
+
+  /** An agent connection: requests by id, their answers resolved by id. */
+  const openConnection = (token: string) =>
+    new Promise<{ request: (type: string, body: object) => Promise<any>; notify: (type: string) => void; close: () => void }>((resolve, reject) => {
+      const ws = new WebSocket(`${wsBase}/workspaceagents/me/rpc`, { headers: { [SESSION_HEADER]: token }, perMessageDeflate: false })
+      const waiting = new Map<number, (answer: any) => void>()
+      let next = 1
+      ws.on("message", (data) => {
+        const answer = JSON.parse(String(data))
+        waiting.get(answer.id)?.(answer)
+        waiting.delete(answer.id)
+      })
+      ws.once("error", reject)
+      ws.once("open", () =>
+        resolve({
+          request: (type, body) =>
+            new Promise((done) => {
+              const id = next++
+              waiting.set(id, done)
+              ws.send(JSON.stringify({ type, id, ...body }))
+            }),
+          notify: (type) => ws.send(JSON.stringify({ type })),
+          close: () => ws.close(1000)
+        }))
+      ws.on("close", () => {
+        for (const done of waiting.values()) done({ error: { message: "closed" } })
+        waiting.clear()
+      })
+    })
+
+  const connections: Array<Awaited<ReturnType<typeof openConnection>>> = []
+  if (over === "connection") {
+    log("opening the agent connections")
+    for (let i = 0; i < agents.length; i += 50) connections.push(...await Promise.all(agents.slice(i, i + 50).map(openConnection)))
+  }
+
+  const sendBatch = over === "connection"
+    ? async (i: number) => {
+      const answer = await connections[i]!.request("batch_create_logs", batch())
+      if (answer.error !== undefined) refuse(answer.error.message)
+      else if (answer.result?.log_limit_exceeded) refuse("log_limit_exceeded")
+      else ok++
+    }
+    : async (i: number) => {
+      const status = await fetch(`${base}/workspaceagents/me/logs`, {
+        method: "PATCH", headers: { [SESSION_HEADER]: agents[i]!, "content-type": "application/json" }, body: JSON.stringify(batch())
+      }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0)
+      if (status === 200) ok++
+      else refuse(String(status))
+    }
+
+  const agentLoop = async (i: number, offset: number) => {
     await sleep(offset)
     let next = performance.now()
+    let beat = 0
     while (!stopping) {
-      const body = JSON.stringify({
-        log_source_id: source, logs: Array.from({ length: linesPerBatch }, () => ({ created_at: new Date().toISOString(), level: "info", output: line }))
-      })
-      const t = performance.now()
-      const status = await fetch(`${base}/workspaceagents/me/logs`, {
-        method: "PATCH", headers: { [SESSION_HEADER]: token, "content-type": "application/json" }, body
-      }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0)
-      patchTimes.push(performance.now() - t)
-      if (status === 200) ok++
-      else {
-        failed++
-        statuses.set(status, (statuses.get(status) ?? 0) + 1)
+      if (over === "connection" && beat++ % rate === 0) {
+        connections[i]!.notify("heartbeat")
+        heartbeats++
       }
-      next += 1000
+      const t = performance.now()
+      await sendBatch(i)
+      batchTimes.push(performance.now() - t)
+      next += 1000 / rate
       await sleep(Math.max(0, next - performance.now()))
     }
   }
   const t0 = performance.now()
   const cpu0 = cpuMs(service.child.pid)
-  const loops = agents.map((token, i) => agentLoop(token, (i * 1000) / agents.length))
+  const loops = agents.map((_, i) => agentLoop(i, (i * 1000) / agents.length))
   await sleep(2000) // all agents running
-  const underLoad = sorted(await readFor(duration - 2000))
+  const loadReads: Array<[number, number]> = []
+  await service.profileWindow(opts["load-prof"], async () => {
+    const end = performance.now() + duration - 2000
+    while (performance.now() < end) {
+      const t = performance.now()
+      const r = await fetch(readUrl, { headers: auth, dispatcher: reader } as RequestInit)
+      await r.arrayBuffer()
+      loadReads.push([t, performance.now() - t])
+    }
+  })
   stopping = true
   await Promise.all(loops)
   const cpu = (cpuMs(service.child.pid) ?? NaN) - (cpu0 ?? NaN)
   const elapsed = (performance.now() - t0) / 1000
-  const patches = sorted(patchTimes)
+  for (const c of connections) c.close()
+  const underLoad = sorted(loadReads.map(([, ms]) => ms))
+  const span = (loadReads.at(-1)?.[0] ?? 0) - (loadReads[0]?.[0] ?? 0)
+  const thirds = [0, 1, 2].map((k) =>
+    sorted(loadReads.filter(([t]) => t - loadReads[0]![0] >= (k * span) / 3 && t - loadReads[0]![0] < ((k + 1) * span) / 3 + (k === 2 ? 1 : 0)).map(([, ms]) => ms)))
+  const patches = sorted(batchTimes)
   const rss = rssMb(service.child.pid)
 
-  const report = `# Agent log appends
+  const how = over === "connection"
+    ? `each holding its agent connection (a WebSocket) and sending a \`heartbeat\` and ${rate === 1 ? "a \`batch_create_logs\`" : `${rate} \`batch_create_logs\``} of
+${linesPerBatch} lines (80 bytes each) every second`
+    : `each PATCHing /workspaceagents/me/logs with ${rate === 1 ? "a batch" : `${rate} batches`} of ${linesPerBatch} lines (80 bytes each) every second
+over ${opts.connections} keep-alive HTTP connections`
+  const report = `# Agent log appends (over the ${over})
 
 ${machineLine(startedAt, load0)}
 
-${agents.length} agents (${workspaceIds.length} workspaces of ${perWorkspace}), each PATCHing /workspaceagents/me/logs with a batch of
-${linesPerBatch} lines (80 bytes each) every second for ${fmt(elapsed, 1)} s, against one service process on SQLite (a file);
-the load generator is a second process on the same machine, over ${opts.connections} keep-alive connections. One reader GETs /workspaces/{id} back to back.
+${agents.length} agents (${workspaceIds.length} workspaces of ${perWorkspace}), ${how}, for ${fmt(elapsed, 1)} s,
+against one service process on SQLite (a file); the load generator is a second process on the same machine.
+One reader GETs /workspaces/{id} back to back.
 
 | figure | value |
 |---|---|
-| batches stored per second | ${fmt(ok / elapsed, 0)} (target: ${agents.length}) |
+| batches stored per second | ${fmt(ok / elapsed, 0)} (offered: ${agents.length * rate}) |
 | lines stored per second | ${fmt((ok * linesPerBatch) / elapsed, 0)} |
-| PATCH p50 / p99 / max (ms) | ${fmt(quantile(patches, 0.5))} / ${fmt(quantile(patches, 0.99))} / ${fmt(patches.at(-1) ?? NaN)} |
-| service CPU per stored batch (ms; the reader's GETs included) | ${fmt(cpu / Math.max(1, ok), 3)} |
-| non-200 answers (0: no answer) | ${failed}${statuses.size > 0 ? ` (${[...statuses].map(([s, n]) => `${s}: ${n}`).join(", ")})` : ""} |
+| heartbeats sent | ${heartbeats} |
+| service CPU per stored batch (ms; the reader's GETs and heartbeats included) | ${fmt(cpu / Math.max(1, ok), 3)} |
+| batch answer p50 / p99 / max (ms) | ${fmt(quantile(patches, 0.5))} / ${fmt(quantile(patches, 0.99))} / ${fmt(patches.at(-1) ?? NaN)} |
+| refused or failed batches | ${failed}${statuses.size > 0 ? ` (${[...statuses].map(([s, n]) => `${s}: ${n}`).join(", ")})` : ""} |
 | GET /workspaces/{id} idle p50 / p99 (ms) | ${fmt(quantile(idle, 0.5))} / ${fmt(quantile(idle, 0.99))} (${idle.length} reads) |
 | GET /workspaces/{id} under load p50 / p99 (ms) | ${fmt(quantile(underLoad, 0.5))} / ${fmt(quantile(underLoad, 0.99))} (${underLoad.length} reads) |
+| the same by third of the run, p50 (ms) | ${thirds.map((t) => fmt(quantile(t, 0.5))).join(" / ")} |
 | service RSS after the load (MB) | ${fmt(rss, 0)} |
 `
-  writeReport(report, "agent-logs.md", { write: !opts["no-write"], log })
+  writeReport(report, over === "route" ? "agent-logs-route.md" : "agent-logs.md", { write: !opts["no-write"], log })
 } finally {
   await service.stop()
   rmSync(dir, { recursive: true, force: true })

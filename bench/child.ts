@@ -4,6 +4,8 @@
 import type { Workbay } from "@workbay/http"
 import { spawn } from "node:child_process"
 import { createServer } from "node:http"
+import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector"
 import type { AddressInfo } from "node:net"
 
 /** In the child: serves `workbay` until SIGTERM or the parent leaves; never returns. */
@@ -18,6 +20,20 @@ export const serveInChild = async (workbay: Workbay): Promise<never> => {
     await workbay.dispose()
     process.exit(0)
   }
+  // The parent's window profile (`profileWindow`): a CPU profile of the load alone, not the seeding.
+  let session: Session | undefined
+  process.on("message", (m: unknown) => {
+    if (m === "profile-start") {
+      session = new Session()
+      session.connect()
+      session.post("Profiler.enable", () => session!.post("Profiler.start"))
+    } else if (typeof m === "string" && m.startsWith("profile-stop ") && session !== undefined) {
+      session.post("Profiler.stop", (err, result) => {
+        if (err === null) writeFileSync(m.slice("profile-stop ".length), JSON.stringify(result.profile))
+        process.send?.("profile-written")
+      })
+    }
+  })
   process.on("SIGTERM", () => void shutdown())
   process.on("disconnect", () => void shutdown())
   return await new Promise<never>(() => {})
@@ -51,12 +67,24 @@ export const startChild = async (script: string, args: ReadonlyArray<string>, op
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve()
-      const timer = setTimeout(() => child.kill("SIGKILL"), 3000)
+      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000)
       child.once("exit", () => {
         clearTimeout(timer)
         resolve()
       })
       child.kill("SIGTERM")
     })
-  return { child, port, stop }
+  /** Profiles the child's CPU while `run` runs (node:inspector), written to `file` (a .cpuprofile). */
+  const profileWindow = async <A>(file: string | undefined, run: () => Promise<A>): Promise<A> => {
+    if (file === undefined) return run()
+    child.send("profile-start")
+    try {
+      return await run()
+    } finally {
+      const written = new Promise<void>((resolve) => child.once("message", () => resolve()))
+      child.send(`profile-stop ${file}`)
+      await written
+    }
+  }
+  return { child, port, stop, profileWindow }
 }

@@ -3,7 +3,8 @@
  * together, in one transaction, by one fiber. Under load this turns many transactions into a few:
  * on SQLite a commit and @effect/sql's transaction steps cost more than a small write's own
  * statements, and on Postgres each is a round trip. A write that arrives alone is written at
- * once, in its own transaction, so nothing waits for company.
+ * after one turn of the event loop (what arrived in that turn joins it), so nothing waits longer
+ * for company.
  *
  * A group that fails (a constraint of one of its writes, a Postgres deadlock) is written again one
  * write per transaction, so one bad write fails alone and the others are stored. Each write's
@@ -56,6 +57,9 @@ export const groupCommit = <I, O>(options: GroupCommitOptions<I, O>): Effect.Eff
 
     const writeNext = Effect.gen(function*() {
       const first = yield* Queue.take(queue)
+      // One turn of the event loop: the requests and messages already read from sockets submit
+      // their writes before the group is taken (each arrives in its own I/O callback).
+      yield* nextTurn
       const rest = yield* Queue.takeUpTo(queue, options.maxItems - 1)
       if (rest.length === 0) return yield* alone(first)
       return yield* together([first, ...rest])
@@ -67,3 +71,9 @@ export const groupCommit = <I, O>(options: GroupCommitOptions<I, O>): Effect.Eff
   })
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Resumes after the event loop's I/O callbacks of this turn (setImmediate). */
+const nextTurn = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})

@@ -21,6 +21,8 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { registerDirectReads } from "@workbay/storage-sql"
 import Sqlite from "better-sqlite3"
 import { Context, Effect, Layer, Scope, Stream } from "effect"
+import { createRequire } from "node:module"
+import { Worker } from "node:worker_threads"
 
 type Row = Record<string, unknown>
 
@@ -32,6 +34,19 @@ export interface SqliteClientConfig {
   readonly disableWAL?: boolean | undefined
   /** Prepared statements kept per mode (plain or safe integers, rows or values); the oldest goes first. 512 unless set. */
   readonly prepareCacheSize?: number | undefined
+  /**
+   * Where WAL checkpoints run. `"thread"`: in a worker thread with a connection of its own,
+   * every `checkpointIntervalMs` (SQLite's PASSIVE checkpoints, which never wait for this
+   * connection), so that copying the log back into the file and its fsync never block the event
+   * loop; the connection's automatic checkpoints are turned off while the thread runs. `"inline"`
+   * (SQLite's default): the commit that fills the log past 1,000 pages checkpoints, on the event
+   * loop. A file in WAL mode defaults to `"thread"`; `:memory:`, read-only and rollback-journal
+   * databases have no checkpoints to move. Choose `"inline"` for `locking_mode = EXCLUSIVE`,
+   * where no second connection may open the file.
+   */
+  readonly checkpoints?: "thread" | "inline" | undefined
+  /** How often the checkpoint thread checkpoints; 250 ms unless set. */
+  readonly checkpointIntervalMs?: number | undefined
 }
 
 interface Prepared {
@@ -184,6 +199,51 @@ const inFiber = <A>(run: (safeIntegers: boolean) => A): Effect.Effect<A, SqlErro
     }
   })
 
+/**
+ * The checkpoint thread (see `SqliteClientConfig.checkpoints`): a worker with its own connection
+ * that runs `wal_checkpoint(PASSIVE)` on an interval, until the scope closes (before the main
+ * connection does). Should it fail, the main connection checkpoints by itself again.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require("node:worker_threads")
+const Database = require(workerData.driver)
+const db = new Database(workerData.filename, { fileMustExist: true })
+const timer = setInterval(() => db.pragma("wal_checkpoint(PASSIVE)"), workerData.intervalMs)
+parentPort.on("message", () => {
+  clearInterval(timer)
+  db.close()
+  parentPort.close()
+})
+`
+
+const checkpointThread = (db: Sqlite.Database, filename: string, intervalMs: number) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      db.pragma("wal_autocheckpoint = 0")
+      const worker = new Worker(CHECKPOINTER, {
+        eval: true,
+        workerData: { driver: createRequire(import.meta.url).resolve("better-sqlite3"), filename, intervalMs }
+      })
+      worker.unref()
+      let stopping = false
+      const fallBack = () => {
+        if (!stopping && db.open) db.pragma("wal_autocheckpoint = 1000")
+      }
+      worker.on("error", fallBack)
+      worker.on("exit", fallBack)
+      return { worker, stop: () => (stopping = true) }
+    }),
+    ({ stop, worker }) =>
+      Effect.promise(() => {
+        stop()
+        const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()))
+        worker.postMessage("stop")
+        return Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 5000).unref())]).then(() => worker.terminate()).then(() => {
+          if (db.open) db.pragma("wal_autocheckpoint = 1000")
+        })
+      })
+  )
+
 /** The client, its connection open until the scope closes. */
 export const make = (config: SqliteClientConfig) =>
   Effect.gen(function*() {
@@ -194,7 +254,9 @@ export const make = (config: SqliteClientConfig) =>
       }),
       (db) => Effect.sync(() => db.close())
     )
+    const wal = config.disableWAL !== true && config.readonly !== true && config.filename !== ":memory:" && config.filename !== ""
     if (config.disableWAL !== true && config.readonly !== true) db.pragma("journal_mode = WAL")
+    if (wal && config.checkpoints !== "inline") yield* checkpointThread(db, config.filename, config.checkpointIntervalMs ?? 250)
     const statements = statementsOf(db, config.prepareCacheSize ?? 512)
 
     const connection: Connection = {

@@ -23,6 +23,13 @@ export interface SqliteStorageConfig {
    * locked"). `"normal"` (the default) lets other processes read it alongside, with WAL.
    */
   readonly locking?: "normal" | "exclusive" | undefined
+  /**
+   * Where WAL checkpoints run (see `SqliteClientConfig.checkpoints`): `"thread"` moves them, with
+   * their fsync, off the event loop into a worker thread (about 16 MB more memory); `"inline"`
+   * (the default) leaves them to the commit that fills the log. Under `locking: "exclusive"` they
+   * stay inline.
+   */
+  readonly checkpoints?: "thread" | "inline" | undefined
 }
 
 const pragmas = (config: SqliteStorageConfig) =>
@@ -37,7 +44,9 @@ const pragmas = (config: SqliteStorageConfig) =>
 /** Every repository port on SQLite, and the in-memory PubSub (SQLite serves one process). */
 export const layer = (config: SqliteStorageConfig): Layer.Layer<StoragePorts | SqlClient.SqlClient> => {
   if (config.filename !== ":memory:") mkdirSync(dirname(config.filename), { recursive: true })
-  return fromClient(SqliteClient.layer({ filename: config.filename }), sqliteTypes, pragmas(config), PubSub.memory) as Layer.Layer<
+  // Under EXCLUSIVE locking no second connection may open the file: checkpoints stay on the connection.
+  const checkpoints = config.locking === "exclusive" ? "inline" : (config.checkpoints ?? "inline")
+  return fromClient(SqliteClient.layer({ filename: config.filename, checkpoints }), sqliteTypes, pragmas(config), PubSub.memory) as Layer.Layer<
     StoragePorts | SqlClient.SqlClient
   >
 }

@@ -41,6 +41,12 @@ export class AgentRepo extends Context.Tag("@workbay/core/AgentRepo")<AgentRepo,
    * a non-deleted workspace, with what they belong to.
    */
   readonly findByInstanceId: (instanceId: string) => Effect.Effect<ReadonlyArray<AgentInBuild>>
+  /**
+   * Whether the agent still belongs to its workspace's latest build and the workspace is not
+   * deleted (so its token works), and, with `tokenHash`, still has that token (not rotated): one
+   * read, for the checks that run on every change signal.
+   */
+  readonly isCurrent: (id: string, tokenHash?: string) => Effect.Effect<boolean>
   /** Replaces an agent's token hash (the previous token stops working). */
   readonly setTokenHash: (agentId: string, hash: string, now: Date) => Effect.Effect<void>
 }>() {}

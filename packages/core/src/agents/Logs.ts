@@ -129,10 +129,6 @@ export const agentLogBytes = (output: string): number => encoder.encode(output).
 /** The answer of a stored batch (one value: a body of a fixed message). */
 const APPENDED = new ResponseBody({ message: "Logs appended." }, true)
 
-/** Whether the agent still belongs to its workspace's latest build (so more lines may come). */
-const current = (found: AgentInBuild) =>
-  !found.workspace.deleted && found.build.build_number === found.latest_build_number
-
 /** The ids of the log sources an agent has: its scripts' and those it declared. */
 export const logSourceIds = (agent: AgentInBuild["agent"]): ReadonlySet<string> =>
   new Set([...agent.scripts.map((s) => s.id), ...(agent.log_sources ?? []).map((s) => s.id)])
@@ -228,7 +224,7 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
     const follow = (agentRef: string, after = 0, options: FollowAgentLogsOptions = {}) =>
       Effect.map(agents.resolve(agentRef), (found): Stream.Stream<AgentLogRecord> => {
         const agentId = found.agent.id
-        const over = Effect.map(agentRepo.findById(agentId), (a) => Option.isNone(a) || !current(a.value))
+        const over = Effect.map(agentRepo.isCurrent(agentId), (current) => !current)
         return followById({
           channel: agentLogsChannel(agentId),
           rowsSignal: AGENT_SIGNAL_LOGS,

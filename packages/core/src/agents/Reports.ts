@@ -4,7 +4,7 @@
  * are not audited. Each request schema here is a message of the agent connection
  * (docs/agents.md, "The agent connection"); the service applies one to the agent of the session.
  */
-import { Clock, Context, Effect, Option, Schema, type Scope } from "effect"
+import { Clock, Context, Effect, Schema, type Scope } from "effect"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange, workspaceChannel } from "../workspaces/WorkspaceChannel.js"
@@ -317,23 +317,21 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
      * it, or its token was rotated (a new one minted by the credentials route or an instance identity).
      */
     const replaced = (session: AgentSession) =>
-      Effect.map(agents.findById(session.agent.id), (found) =>
-        Option.match(found, {
-          onNone: () => true,
-          onSome: (f) =>
-            f.workspace.deleted || f.build.build_number !== f.latest_build_number || f.agent.auth_token_hash !== session.agent.auth_token_hash
-        }))
+      Effect.map(agents.isCurrent(session.agent.id, session.agent.auth_token_hash), (current) => !current)
 
     /**
-     * Completes once the agent's token stops working (checked at each change signal of its
-     * workspace, on every replica's PubSub; a rotation signals too); never otherwise. Subscribes
-     * for the scope's life.
+     * Ends once the agent's token stops working (a newer build, its workspace deleted, its token
+     * rotated): checked at start and on the workspace's change signals (a rotation signals too), a
+     * burst of signals once.
      */
     const untilReplaced = (session: AgentSession): Effect.Effect<void, never, Scope.Scope> =>
       Effect.gen(function*() {
         const signals = yield* pubsub.subscribe(workspaceChannel(session.workspace.id))
         // Subscribed first, then read: a change between the two is not missed.
-        while (!(yield* replaced(session))) yield* signals.take
+        while (!(yield* replaced(session))) {
+          yield* signals.take
+          yield* signals.takeAll
+        }
       })
 
     return { connected, untilReplaced, batchUpdateAppHealth, refresh, disconnected, updateLifecycle, updateStartup, batchUpdateMetadata, updateStats, scriptCompleted, metadata } as const

@@ -83,6 +83,25 @@ export const agentRepositorySuite = (name: string, dialect: "sqlite" | "pg", mak
     )
 
     test(
+      "isCurrent: true while the agent is in its workspace's latest build of a live workspace",
+      Effect.gen(function*() {
+        const agents = yield* AgentRepo
+        const w = yield* world
+        const ws = workspace(w)
+        const gone = workspace(w, { deleted: true })
+        for (const x of [ws, gone]) yield* (yield* WorkspaceRepo).insert(x)
+        const first = yield* buildWith(w, ws.id, 1, [["main", ""]])
+        const deleted = yield* buildWith(w, gone.id, 1, [["main", ""]])
+        expect(yield* agents.isCurrent(first.main)).toBe(true)
+        expect(yield* agents.isCurrent(deleted.main)).toBe(false)
+        const second = yield* buildWith(w, ws.id, 2, [["main", ""]])
+        expect(yield* agents.isCurrent(first.main)).toBe(false)
+        expect(yield* agents.isCurrent(second.main)).toBe(true)
+        expect(yield* agents.isCurrent("00000000-0000-4000-8000-000000000000")).toBe(false)
+      })
+    )
+
+    test(
       "reads agents by instance id on its index",
       Effect.gen(function*() {
         const plan = yield* queryPlan(
