@@ -12,6 +12,7 @@ import { randomBytes, randomInt } from "node:crypto"
 import { spawn } from "node:child_process"
 import { type Api, makeApi, tokenFromIdentity } from "./Api.js"
 import { LogSender } from "./Logs.js"
+import { makeAppProxy } from "./Proxy.js"
 import type { AgentOptions } from "./Options.js"
 import { runScript, type Script, type ScriptEnvironment, type ScriptRun, scheduleCron } from "./Scripts.js"
 import { Socket } from "./Socket.js"
@@ -27,6 +28,7 @@ export type LifecycleState =
 interface App {
   readonly id: string
   readonly slug: string
+  readonly url?: string | undefined
   readonly healthcheck?: { readonly url: string; readonly interval: number; readonly threshold: number } | undefined
 }
 
@@ -123,7 +125,15 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     onMessage: (message) => {
       const input = parseTaskInput(message)
       if (input !== undefined) tasks.receive(input)
+      else appProxy.handle(message)
     }
+  })
+
+  // Requests to the agent's web apps, carried over its connection (Proxy.ts).
+  const appProxy = makeAppProxy({
+    send: (message) => rpc.send(message),
+    appUrls: () => (manifest?.apps ?? []).flatMap((a) => (a.url === undefined || a.url === "" ? [] : [a.url])),
+    log
   })
 
   const reportTaskOutput = async (content: string, time?: Date) => {
@@ -321,6 +331,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         await reportLifecycle(runs.some((r) => r.status === "timed_out") ? "shutdown_timeout" : runs.some((r) => r.status !== "ok") ? "shutdown_error" : "off")
       }
       stopped = true
+      appProxy.close()
       await logs.flush()
       await Promise.all([rpc.close(), coordinate.close()])
     }

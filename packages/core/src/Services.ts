@@ -41,6 +41,7 @@ import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 import { AgentReports } from "./agents/Reports.js"
 import { TaskConversation } from "./tasks/Conversation.js"
 import { Tasks } from "./tasks/Tasks.js"
+import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -72,7 +73,11 @@ const watch = Layer.mergeAll(
 
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
-const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default).pipe(Layer.provideMerge(tailnet))
+const appProxy = AppProxy.Default.pipe(Layer.provideMerge(AgentTunnels.Default))
+
+const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default, appProxy).pipe(
+  Layer.provideMerge(tailnet)
+)
 
 const tasks = Tasks.Default.pipe(Layer.provideMerge(agentReports))
 

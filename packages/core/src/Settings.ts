@@ -31,6 +31,13 @@ export interface SettingsShape {
   readonly additionalCspPolicy: ReadonlyArray<string>
   readonly browserOnly: boolean
   readonly disablePathApps: boolean
+  /**
+   * Path-based apps honour their `sharing_level` (Coder's `--dangerous-allow-path-app-sharing`).
+   * Off: only the workspace's owner opens them (and anyone a `public` app, without a session).
+   */
+  readonly dangerousAllowPathAppSharing: boolean
+  /** Site owners may open other users' path-based `owner` apps (Coder's `--dangerous-allow-path-app-site-owner-access`). */
+  readonly dangerousAllowPathAppSiteOwnerAccess: boolean
   readonly disableOwnerWorkspaceExec: boolean
   /** Requests per minute per user (or IP) on the API; negative for no limit. */
   readonly rateLimitApi: number
@@ -167,6 +174,8 @@ export const defaultSettings: SettingsShape = {
   additionalCspPolicy: [],
   browserOnly: false,
   disablePathApps: false,
+  dangerousAllowPathAppSharing: false,
+  dangerousAllowPathAppSiteOwnerAccess: false,
   disableOwnerWorkspaceExec: false,
   rateLimitApi: 512,
   rateLimitDisableAll: false,

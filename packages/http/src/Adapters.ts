@@ -86,9 +86,22 @@ export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res,
   if (!hasBody(req)) return dispatcher.handle({ ...base, body: undefined }, respond)
   // Routes that take a file keep its bytes, under their own limit; the rest read UTF-8 text.
   const limit = dispatcher.bodyLimit(base.method, url)
+  readNodeBody(
+    req,
+    limit.maxBytes,
+    (bytes) => dispatcher.handle({ ...base, body: limit.binary ? bytes : bytes.toString("utf8") }, respond),
+    () => respond(tooLarge(limit.maxBytes))
+  )
+}
+
+/**
+ * Reads a Node request's body, never holding more than `maxBytes` of it: `done` with its bytes,
+ * or `tooLarge` (once) when its declared length or what arrives passes `maxBytes`.
+ */
+export const readNodeBody = (req: IncomingMessage, maxBytes: number, done: (bytes: Buffer) => void, tooLarge: () => void): void => {
   const declared = Number(req.headers["content-length"] ?? 0)
-  if (declared > limit.maxBytes) {
-    respond(tooLarge(limit.maxBytes))
+  if (declared > maxBytes) {
+    tooLarge()
     req.resume()
     return
   }
@@ -98,17 +111,15 @@ export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res,
   req.on("data", (chunk: Buffer) => {
     if (aborted) return
     size += chunk.length
-    if (size > limit.maxBytes) {
+    if (size > maxBytes) {
       aborted = true
-      respond(tooLarge(limit.maxBytes))
+      tooLarge()
       return
     }
     chunks.push(chunk)
   })
   req.on("end", () => {
-    if (aborted) return
-    const bytes = Buffer.concat(chunks)
-    dispatcher.handle({ ...base, body: limit.binary ? bytes : bytes.toString("utf8") }, respond)
+    if (!aborted) done(Buffer.concat(chunks))
   })
   req.on("error", () => {
     aborted = true
@@ -116,7 +127,7 @@ export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res,
 }
 
 /** The body's bytes, or undefined once they pass `max`: a body is never held whole before its size is known. */
-const readAtMost = async (stream: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> => {
+export const readAtMost = async (stream: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array | undefined> => {
   const reader = stream.getReader()
   const chunks: Array<Uint8Array> = []
   let size = 0

@@ -37,6 +37,7 @@ import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
 import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 import { TasksHttp } from "./tasks/Http.js"
+import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -187,11 +188,15 @@ export const webSocketHub = (dispatcher: Dispatcher) =>
 
 /** The handlers of a dispatcher and its WebSocket hub. */
 export const handlerShape = (dispatcher: Dispatcher, hub: WebSocketHub): WorkbayHandlerShape => {
-  const node = toNodeHandler(dispatcher)
+  const api = toNodeHandler(dispatcher)
+  // Path-based workspace apps (`/@owner/workspace/apps/slug/...`) sit outside /api/v2, as in the described system.
+  const apps = makeAppProxyHandler(dispatcher)
+  const node: NodeHandler = (req, res, next) => (apps.owns(req.url ?? "/") ? apps.node(req, res) : api(req, res, next))
+  const webApi = toWebHandler(dispatcher)
   const upgrade = toNodeUpgradeHandler(dispatcher, hub)
   return {
     node,
-    web: toWebHandler(dispatcher),
+    web: (request) => (apps.owns(new URL(request.url).pathname) ? apps.web(request) : webApi(request)),
     upgrade,
     attach: (server) => {
       server.on("request", node)

@@ -84,6 +84,8 @@ export interface TestServer {
 export interface ServiceTestServer extends TestServer {
   /** Runs an effect on the server's own runtime: the same storage and services as its routes. */
   readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
+  /** The same service's Fetch handler (`workbay.web`), called in-process. */
+  readonly web: (request: Request) => Promise<Response>
 }
 
 /** The service's options, and its storage (a fresh in-memory SQLite unless given). */
@@ -107,6 +109,7 @@ export const startServiceTestServer = async (options: TestServerOptions = {}): P
     anonymous: new Client(`${url}/api/v2`),
     server,
     run: workbay.run,
+    web: workbay.web,
     close: async () => {
       await workbay.closeWebSockets()
       server.closeAllConnections()

@@ -34,9 +34,16 @@ export interface ServerConfig {
     readonly auditLogs?: RetentionSetting | undefined
     readonly connectionLogs?: RetentionSetting | undefined
     readonly apiKeys?: RetentionSetting | undefined
+    readonly workspaceAgentLogs?: RetentionSetting | undefined
   }
   /** The deployment setting `disable_workspace_sharing` when given by flag or environment; absent keeps it off. */
   readonly disableWorkspaceSharing?: GivenSetting<boolean> | undefined
+  /** Path-based app switches given by flag or environment (absent: off). See docs/agents.md, "Web apps". */
+  readonly pathApps: {
+    readonly disable?: GivenSetting<boolean> | undefined
+    readonly allowSharing?: GivenSetting<boolean> | undefined
+    readonly allowSiteOwnerAccess?: GivenSetting<boolean> | undefined
+  }
   /** The relay map read from `--derp-config-path`; absent: the embedded relay at the access URL. */
   readonly relayMap?: DerpMap | undefined
   /**
@@ -72,6 +79,10 @@ export const options = [
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
   { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
   { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." },
+  { flag: "workspace-agent-logs-retention", env: "WORKBAY_WORKSPACE_AGENT_LOGS_RETENTION", default: "", help: "How long workspace agent log lines are kept (0 keeps forever). Default: 7d." },
+  { flag: "disable-path-apps", env: "WORKBAY_DISABLE_PATH_APPS", default: "false", help: "Refuse every path-based workspace app (/@owner/workspace/apps/...) with 403." },
+  { flag: "dangerous-allow-path-app-sharing", env: "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SHARING", default: "false", help: "Let path-based apps honour their sharing_level (off: only the workspace's owner opens them). Shared path apps can call the API as their visitors." },
+  { flag: "dangerous-allow-path-app-site-owner-access", env: "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SITE_OWNER_ACCESS", default: "false", help: "Let site owners open other users' owner-level path-based apps." },
   { flag: "derp-config-path", env: "WORKBAY_DERP_CONFIG_PATH", default: "", help: "A JSON file with the relay (DERP) map clients and agents use. Default: the embedded relay at the access URL." },
   { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." },
   { flag: "aws-instance-identity-certificates", env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)." },
@@ -121,7 +132,9 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     return ((values as Record<string, string | boolean | undefined>)[flag] as string | undefined) ?? env[o.env] ?? o.default
   }
   /** A retention flag or variable, parsed; undefined when neither is set. */
-  const retentionOf = (flag: "audit-logs-retention" | "connection-logs-retention" | "api-keys-retention"): RetentionSetting | undefined => {
+  const retentionOf = (
+    flag: "audit-logs-retention" | "connection-logs-retention" | "api-keys-retention" | "workspace-agent-logs-retention"
+  ): RetentionSetting | undefined => {
     const o = options.find((x) => x.flag === flag)!
     const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
     const text = fromFlag ?? env[o.env]
@@ -131,7 +144,9 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     return { value, source: fromFlag !== undefined ? "flag" : "env" }
   }
   /** A switch given by flag or variable; undefined when neither is set. A value that is neither on nor off is refused. */
-  const switchOf = (flag: "disable-workspace-sharing"): GivenSetting<boolean> | undefined => {
+  const switchOf = (
+    flag: "disable-workspace-sharing" | "disable-path-apps" | "dangerous-allow-path-app-sharing" | "dangerous-allow-path-app-site-owner-access"
+  ): GivenSetting<boolean> | undefined => {
     const o = options.find((x) => x.flag === flag)!
     const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
     const text = (fromFlag ?? env[o.env])?.trim()
@@ -182,9 +197,15 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     retention: {
       auditLogs: retentionOf("audit-logs-retention"),
       connectionLogs: retentionOf("connection-logs-retention"),
-      apiKeys: retentionOf("api-keys-retention")
+      apiKeys: retentionOf("api-keys-retention"),
+      workspaceAgentLogs: retentionOf("workspace-agent-logs-retention")
     },
     disableWorkspaceSharing: switchOf("disable-workspace-sharing"),
+    pathApps: {
+      disable: switchOf("disable-path-apps"),
+      allowSharing: switchOf("dangerous-allow-path-app-sharing"),
+      allowSiteOwnerAccess: switchOf("dangerous-allow-path-app-site-owner-access")
+    },
     relayMap: relayMapPath === "" ? undefined : readRelayMap(relayMapPath),
     instanceIdentity: {
       aws: fileOf("aws-instance-identity-certificates"),

@@ -27,16 +27,21 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         label: `SQLite at ${sqlitePath(config)}`
       }
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
-  const { auditLogs, connectionLogs, apiKeys } = config.retention
+  const { auditLogs, connectionLogs, apiKeys, workspaceAgentLogs } = config.retention
   const sharing = config.disableWorkspaceSharing
   const identity = config.instanceIdentity
+  const pathApps = config.pathApps
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
       ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.value } : {}),
       ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.value } : {}),
       ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.value } : {}),
+      ...(workspaceAgentLogs !== undefined ? { retentionWorkspaceAgentLogs: workspaceAgentLogs.value } : {}),
       ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.value } : {}),
+      ...(pathApps.disable !== undefined ? { disablePathApps: pathApps.disable.value } : {}),
+      ...(pathApps.allowSharing !== undefined ? { dangerousAllowPathAppSharing: pathApps.allowSharing.value } : {}),
+      ...(pathApps.allowSiteOwnerAccess !== undefined ? { dangerousAllowPathAppSiteOwnerAccess: pathApps.allowSiteOwnerAccess.value } : {}),
       ...(config.relayMap !== undefined ? { relayMap: config.relayMap } : {}),
       ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: [identity.aws.value] } : {}),
       ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: [identity.azure.value] } : {}),
@@ -45,7 +50,11 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),
+        ...(workspaceAgentLogs !== undefined ? { retentionWorkspaceAgentLogs: workspaceAgentLogs.source } : {}),
         ...(sharing !== undefined ? { disableWorkspaceSharing: sharing.source } : {}),
+        ...(pathApps.disable !== undefined ? { disablePathApps: pathApps.disable.source } : {}),
+        ...(pathApps.allowSharing !== undefined ? { dangerousAllowPathAppSharing: pathApps.allowSharing.source } : {}),
+        ...(pathApps.allowSiteOwnerAccess !== undefined ? { dangerousAllowPathAppSiteOwnerAccess: pathApps.allowSiteOwnerAccess.source } : {}),
         ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: identity.aws.source } : {}),
         ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: identity.azure.source } : {}),
         ...(identity.google !== undefined ? { googleInstanceIdentityKeys: identity.google.source } : {})

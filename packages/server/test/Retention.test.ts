@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { firstOwnerSession } from "./owner.js"
 import { helpText, loadConfig, parseDuration, sqlitePath, startServer } from "../src/index.js"
 
 const dirs: Array<string> = []
@@ -27,9 +28,36 @@ describe("retention configuration", () => {
     expect(config.retention.auditLogs).toEqual({ value: Duration.millis(90 * 86_400_000), source: "flag" })
     expect(config.retention.apiKeys).toEqual({ value: Duration.zero, source: "env" })
     expect(config.retention.connectionLogs).toBeUndefined()
+    expect(config.retention.workspaceAgentLogs).toBeUndefined()
     expect(() => loadConfig(["--connection-logs-retention", "soon"], {})).toThrow(/Invalid duration/)
-    for (const word of ["--audit-logs-retention", "WORKBAY_CONNECTION_LOGS_RETENTION", "--api-keys-retention"]) {
+    expect(loadConfig([], { WORKBAY_WORKSPACE_AGENT_LOGS_RETENTION: "3d" }).retention.workspaceAgentLogs)
+      .toEqual({ value: Duration.millis(3 * 86_400_000), source: "env" })
+    expect(() => loadConfig(["--workspace-agent-logs-retention", "1y"], {})).toThrow(/workspace-agent-logs-retention/)
+    for (const word of ["--audit-logs-retention", "WORKBAY_CONNECTION_LOGS_RETENTION", "--api-keys-retention", "--workspace-agent-logs-retention"]) {
       expect(helpText()).toContain(word)
+    }
+  })
+
+  it("hands the agent logs retention to the purge's setting, shown in the deployment config with its source", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "workbay-retention-"))
+    dirs.push(dataDir)
+    const running = await startServer(
+      loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--workspace-agent-logs-retention", "36h"], {})
+    )
+    try {
+      const base = `${running.url}/api/v2`
+      const session_token = await firstOwnerSession(running.url)
+      const res = await fetch(`${base}/deployment/config`, { headers: { "Service-Session-Token": session_token } })
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as {
+        config: { retention: Record<string, unknown> }
+        options: Array<{ flag?: string; value?: unknown; value_source?: string }>
+      }
+      const nanos = 36 * 3_600_000 * 1_000_000
+      expect(body.config.retention.workspace_agent_logs).toBe(nanos)
+      expect(body.options.find((o) => o.flag === "workspace-agent-logs-retention")).toMatchObject({ value: nanos, value_source: "flag" })
+    } finally {
+      await running.close()
     }
   })
 

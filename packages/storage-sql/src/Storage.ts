@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import * as AgentLogRepositories from "./agents/LogRepositories.js"
 import * as AgentRepositories from "./agents/Repositories.js"
 import * as AgentReportRepositories from "./agents/ReportRepositories.js"
+import * as AppSessionRepositories from "./agents/AppSessionRepositories.js"
 import { runMigrations } from "./Migrations.js"
 import * as AuditRepositories from "./audit/AuditRepositories.js"
 import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
@@ -44,6 +45,7 @@ const baseRepositories = Layer.mergeAll(
   AgentReportRepositories.layer,
   TaskConversationRepositories.layer,
   TaskRepositories.layer,
+  AppSessionRepositories.layer,
   transactionsLayer
 )
 

@@ -43,9 +43,10 @@ export class AgentRepo extends Context.Tag("@workbay/core/AgentRepo")<AgentRepo,
   readonly findByInstanceId: (instanceId: string) => Effect.Effect<ReadonlyArray<AgentInBuild>>
   /**
    * Whether the agent still belongs to its workspace's latest build and the workspace is not
-   * deleted (so its token works): one read, for the checks that run on every change signal.
+   * deleted (so its token works), and, with `tokenHash`, still has that token (not rotated): one
+   * read, for the checks that run on every change signal.
    */
-  readonly isCurrent: (id: string) => Effect.Effect<boolean>
+  readonly isCurrent: (id: string, tokenHash?: string) => Effect.Effect<boolean>
   /** Replaces an agent's token hash (the previous token stops working). */
   readonly setTokenHash: (agentId: string, hash: string, now: Date) => Effect.Effect<void>
 }>() {}

@@ -8,11 +8,13 @@ import { authorize, authorizeRead } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
+import { PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { WorkspaceResourceRepo } from "../workspaces/WorkspaceBuild.js"
 import { WorkspaceBuilds } from "../workspaces/WorkspaceBuilds.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { toBuildResource } from "../workspaces/WorkspaceWire.js"
 import type { WorkspaceAgent } from "../templates/TemplateVersionWire.js"
 import { Users } from "../users/Users.js"
@@ -58,6 +60,7 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
     const resources = yield* WorkspaceResourceRepo
     const settings = yield* Settings
     const users = yield* Users
+    const pubsub = yield* PubSub
 
     /** The agent `ref` names, when the caller may read its workspace; else 404. */
     const resolve = (ref: string) =>
@@ -95,6 +98,8 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
         const token = newAgentToken()
         const hash = hashAgentToken(token)
         yield* agents.setTokenHash(agent.id, hash, new Date(yield* Clock.currentTimeMillis))
+        // Connections made with the previous token end (they watch the workspace's signal).
+        yield* Effect.provideService(publishWorkspaceChange(w.id), PubSub, pubsub)
         // A secret field: the diff says the token changed, never what it was or is.
         yield* auditResource(
           { type: "workspace_agent", id: agent.id, target: agent.name, organizationId: w.organization_id },

@@ -14,7 +14,7 @@
  * (encoded once) through its outbox, plus one PubSub message: no per-message storage, nothing
  * quadratic. An outbox keeps, under backpressure, only the latest frame per peer.
  */
-import { Effect, Either, ExecutionStrategy, Exit, Option, Queue, Schema, Scope } from "effect"
+import { Effect, Either, ExecutionStrategy, Exit, Fiber, Option, Queue, Schema, Scope } from "effect"
 import { allowed, type CurrentActor } from "../Actor.js"
 import { isUuid } from "../Ids.js"
 import { PUBSUB_RESYNC, PubSub, type PubSubShape } from "../PubSub.js"
@@ -22,6 +22,7 @@ import { span } from "../Tracing.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { AgentRepo } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
+import { AgentReports } from "./Reports.js"
 
 /** The largest node, in UTF-8 bytes of its JSON. */
 export const MAX_NODE_BYTES = 4096
@@ -400,6 +401,7 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
     const pubsub = yield* PubSub
     const agents = yield* AgentRepo
     const sharing = yield* WorkspaceSharing
+    const reports = yield* AgentReports
     const engine = yield* makeCoordinatorEngine(pubsub, crypto.randomUUID())
 
     /**
@@ -453,19 +455,28 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
         yield* Effect.forever(Effect.flatMap(conn.receive, handle))
       })).pipe(Effect.ignore, span("Coordinator.serveClient"))
 
-    /** Runs an agent's coordination session (`GET /workspaceagents/me/coordinate`) until the connection ends. */
-    const serveAgent = (conn: PeerConnection): Effect.Effect<void, never, CurrentAgent> =>
+    /**
+     * Runs an agent's coordination session (`GET /workspaceagents/me/coordinate`) until the
+     * connection ends ("closed"), or until the agent's token stops working ("replaced": a newer
+     * build, its workspace deleted, its token rotated), as the agent connection does.
+     */
+    const serveAgent = (conn: PeerConnection): Effect.Effect<"replaced" | "closed", never, CurrentAgent> =>
       Effect.scoped(Effect.gen(function*() {
-        const { agent } = yield* CurrentAgent
+        const session = yield* CurrentAgent
         const out = makeOutbox()
         yield* Effect.forkScoped(out.run(conn.send))
-        const handle = yield* engine.connectAgent(agent.id, out)
-        yield* Effect.forever(Effect.flatMap(conn.receive, (raw) => {
+        const handle = yield* engine.connectAgent(session.agent.id, out)
+        const replaced = yield* Effect.forkScoped(reports.untilReplaced(session))
+        const served = Effect.forever(Effect.flatMap(conn.receive, (raw) => {
           const parsed = parseMessage(raw, decodeAgentMessage, AGENT_EXPECTED)
           if ("error" in parsed) return Effect.sync(() => pushError(out, parsed.error))
           return handle.updateNode(parsed.node!)
         }))
-      })).pipe(Effect.ignore, span("Coordinator.serveAgent"))
+        return yield* Effect.race(
+          Effect.as(Fiber.join(replaced), "replaced" as const),
+          Effect.orElseSucceed(served, () => "closed" as const)
+        )
+      })).pipe(Effect.orElseSucceed(() => "closed" as const), span("Coordinator.serveAgent"))
 
     return { serveClient, serveAgent, engine } as const
   })

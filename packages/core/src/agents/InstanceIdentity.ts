@@ -25,9 +25,11 @@ import { createPublicKey, type KeyObject, verify as verifySignature, X509Certifi
 import { errors as joseErrors, jwtVerify } from "jose"
 import { auditAdditional, auditResource, auditUser } from "../Audit.js"
 import { BadRequest, Unauthorized } from "../Errors.js"
+import { PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { AgentRepo, hashAgentToken, newAgentToken } from "./Agent.js"
 
 /** The answer of the instance identity routes (codersdk `AuthenticateResponse`). */
@@ -265,6 +267,7 @@ export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workb
     const agents = yield* AgentRepo
     const users = yield* UserRepo
     const settings = yield* Settings
+    const pubsub = yield* PubSub
     // Trust roots are parsed once: a malformed one stops the service from starting.
     const aws = awsKeys(settings.awsInstanceIdentityCertificates)
     const azure = azureTrust(settings.azureInstanceIdentityCertificates)
@@ -311,6 +314,8 @@ export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workb
         const token = newAgentToken()
         const hash = hashAgentToken(token)
         yield* agents.setTokenHash(agent.id, hash, new Date(yield* Clock.currentTimeMillis))
+        // Connections made with the previous token end (they watch the workspace's signal).
+        yield* Effect.provideService(publishWorkspaceChange(workspace.id), PubSub, pubsub)
         // The agent acts as its workspace's owner; the diff says the token changed, never what it is.
         yield* auditUser(workspace.owner_id)
         yield* auditResource(

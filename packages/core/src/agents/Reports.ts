@@ -213,6 +213,10 @@ export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRe
   detail: Schema.String
 }) {}
 
+/** The close reason of an agent's connection (rpc, coordination) once its token stopped working. */
+export const AGENT_REPLACED_REASON =
+  "The agent was replaced by a newer build, its workspace was deleted, or its token was replaced by a new one."
+
 export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/AgentReports", {
   effect: Effect.gen(function*() {
     const repo = yield* AgentReportRepo
@@ -310,12 +314,17 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         return {}
       }).pipe(span("AgentReports.batchUpdateAppHealth"))
 
-    /** Whether the agent's token no longer works: its workspace was deleted or a newer build replaced it. */
-    const replaced = (session: AgentSession) => Effect.map(agents.isCurrent(session.agent.id), (current) => !current)
+    /**
+     * Whether the agent's token no longer works: its workspace was deleted, a newer build replaced
+     * it, or its token was rotated (a new one minted by the credentials route or an instance identity).
+     */
+    const replaced = (session: AgentSession) =>
+      Effect.map(agents.isCurrent(session.agent.id, session.agent.auth_token_hash), (current) => !current)
 
     /**
-     * Ends once the agent no longer belongs to its workspace's latest build (or the workspace was
-     * deleted): checked at start and on the workspace's change signals, a burst of signals once.
+     * Ends once the agent's token stops working (a newer build, its workspace deleted, its token
+     * rotated): checked at start and on the workspace's change signals (a rotation signals too), a
+     * burst of signals once.
      */
     const untilReplaced = (session: AgentSession): Effect.Effect<void, never, Scope.Scope> =>
       Effect.gen(function*() {

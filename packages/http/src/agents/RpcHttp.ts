@@ -1,24 +1,23 @@
 /** Handlers of the agent connection group: the socket is bridged to the core's protocol (`serveAgentConnection`). */
-import { AgentManifests, AgentMetadataWatch, serveAgentConnection } from "@workbay/core"
+import { AGENT_REPLACED_REASON, AgentManifests, AgentMetadataWatch, serveAgentConnection, withAppTunnel } from "@workbay/core"
 import { Effect, Option, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { eventStream } from "../ServerSentEvents.js"
 import { CloseCode, streamSession, upgradeWebSocket } from "../WebSocket.js"
 
-/** The close reason of a connection whose agent's token stopped working. */
-const REPLACED_REASON = "The agent was replaced by a newer build, or its workspace was deleted."
-
 export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
   rpc: () =>
     upgradeWebSocket((connection) =>
-      Effect.flatMap(
-        serveAgentConnection({
-          // The peer's messages until the socket closes.
-          incoming: Stream.repeatEffectOption(Effect.mapError(connection.receive, () => Option.none())),
-          send: (text) => Effect.ignore(connection.send(text))
-        }),
-        (outcome) => outcome === "replaced" ? connection.close(CloseCode.normal, REPLACED_REASON) : Effect.void
+      // The connection also carries requests to the agent's web apps (withAppTunnel, docs/agents.md "Web apps").
+      withAppTunnel({
+        // The peer's messages until the socket closes.
+        incoming: Stream.repeatEffectOption(Effect.mapError(connection.receive, () => Option.none())),
+        send: (text) => Effect.ignore(connection.send(text))
+      }).pipe(
+        Effect.flatMap(serveAgentConnection),
+        Effect.flatMap((outcome) => outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void),
+        Effect.scoped
       )
     ),
   manifest: () => Effect.flatMap(AgentManifests, (m) => m.manifest)

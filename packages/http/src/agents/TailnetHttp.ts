@@ -1,9 +1,9 @@
 /** Handlers of the connection routes: the checks happen before the upgrade; the sessions are core's. */
-import { ConnectionWatch, Coordinator, RelayMap } from "@workbay/core"
+import { AGENT_REPLACED_REASON, ConnectionWatch, Coordinator, RelayMap } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { followSession, streamSession, upgradeWebSocket } from "../WebSocket.js"
+import { CloseCode, followSession, streamSession, upgradeWebSocket } from "../WebSocket.js"
 
 export const TailnetHttp = implement(WorkbayApi, "tailnet", {
   derpMap: () => Effect.flatMap(RelayMap, (relays) => upgradeWebSocket(followSession((sendLatest) => relays.listen(sendLatest)))),
@@ -15,5 +15,9 @@ export const TailnetHttp = implement(WorkbayApi, "tailnet", {
 })
 
 export const TailnetAgentHttp = implement(WorkbayApi, "tailnetAgent", {
-  coordinate: () => Effect.flatMap(Coordinator, (c) => upgradeWebSocket(c.serveAgent))
+  coordinate: () =>
+    Effect.flatMap(Coordinator, (c) =>
+      upgradeWebSocket((connection) =>
+        Effect.flatMap(c.serveAgent(connection), (outcome) =>
+          outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void)))
 })

@@ -222,6 +222,41 @@ describe("connection routes", () => {
       expect((await refusal(connect(ws("/workspaceagents/me/coordinate"), asToken(token)))).status).toBe(401)
     })
 
+    it("the agent's coordination closes (1000, with the reason) once its token stops working: rotated, or a newer build", async () => {
+      const external = await makeTemplate(srv, owner, orgId, `${AGENTS_TEMPLATE}  - name: laptop
+    type: machine
+    agents:
+      - name: outside
+        external: true
+`.replace(/build:\n.*\n/, ""))
+      const w = await makeWorkspace(srv, dev.client, orgId, external.id)
+      const credentials = async () => {
+        const res = await dev.client.get(`/workspaces/${w.id}/external-agent/outside/credentials`)
+        expect(res.status, JSON.stringify(res.body)).toBe(200)
+        return res.body.agent_token as string
+      }
+      const first = await connect(ws("/workspaceagents/me/coordinate"), asToken(await credentials()))
+      const main = await connect(ws("/workspaceagents/me/coordinate"), asToken(recording.token(w.id)!))
+      send(first, { type: "node", node: node(21) })
+      // Rotating the external agent's token ends the connection made with the old one; another agent's stays.
+      const second = await connect(ws("/workspaceagents/me/coordinate"), asToken(await credentials()))
+      const closed = await first.closed
+      expect(closed.code).toBe(1000)
+      expect(closed.reason).toContain("token")
+      send(main, { type: "node", node: node(22) })
+      send(second, { type: "node", node: node(23) })
+      await new Promise((r) => setTimeout(r, 100))
+      expect(main.socket.readyState).toBe(main.socket.OPEN)
+      // A stop build replaces every agent: both connections end.
+      expect((await dev.client.post(`/workspaces/${w.id}/builds`, { transition: "stop" })).status).toBe(200)
+      await runJobs(srv)
+      for (const socket of [main, second]) {
+        const end = await socket.closed
+        expect(end.code).toBe(1000)
+        expect(end.reason).toContain("replaced")
+      }
+    })
+
     it("answers bad messages with an error and stays open", async () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
       const client = await connect(ws("/tailnet"), as(dev.client))

@@ -61,13 +61,13 @@ export const make = Effect.gen(function*() {
         const found = yield* Effect.forEach(rows, (row) => inBuild([row]))
         return found.flatMap((f) => Option.isSome(f) ? [f.value] : [])
       }),
-    isCurrent: (id) =>
+    isCurrent: (id, tokenHash) =>
       Effect.map(
         Effect.orDie(reads(sql<Row>`SELECT 1 AS current FROM workspace_agents a
           JOIN workspace_resources r ON r.id = a.resource_id
           JOIN workspace_builds b ON b.job_id = r.job_id
           JOIN workspaces w ON w.id = b.workspace_id
-          WHERE a.id = ${id} AND w.deleted = FALSE
+          WHERE a.id = ${id} AND w.deleted = FALSE AND ${tokenHash === undefined ? sql`TRUE` : sql`a.auth_token_hash = ${tokenHash}`}
             AND b.build_number = (SELECT max(l.build_number) FROM workspace_builds l WHERE l.workspace_id = b.workspace_id)`)),
         (rows) => rows.length > 0
       ),

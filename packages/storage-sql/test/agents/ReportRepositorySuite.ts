@@ -19,8 +19,8 @@ type Ports = StoragePorts | SqlClient.SqlClient
 const T = new Date(Date.UTC(2024, 6, 1, 10)).toISOString()
 const at = (seconds: number) => new Date(Date.UTC(2024, 6, 1, 10) + seconds * 1000)
 
-/** A workspace with a build whose resource has `n` agents; their ids. */
-const agentRows = (n: number) =>
+/** A workspace with a build whose resource has `n` agents; their ids (also for other agent suites). */
+export const agentRows = (n: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const ws = yield* workspaceRows

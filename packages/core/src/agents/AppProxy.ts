@@ -1,0 +1,542 @@
+/**
+ * Path-based workspace apps (`/@{owner}/{workspace}[.{agent}]/apps/{app_slug}/...`): the service
+ * finds the app, checks who may open it (its `sharing_level`, through the one evaluator), and
+ * carries the HTTP request to the app's `url` through the agent's own connection
+ * (`/workspaceagents/me/rpc`), since the agent is not assumed reachable from the server. The agent
+ * performs the request against its local app and streams the answer back in JSON frames with
+ * base64 bodies. Each app session's open is recorded once in the connection log (type
+ * `workspace_app`). See docs/agents.md, "Web apps".
+ *
+ * The tunnels live in memory, per process: a request is carried by the process the agent is
+ * connected to; another process answers 502 (see {@link AppProxy}).
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Option, Queue, Schema, type Scope, Stream } from "effect"
+import { type Actor, allowed, CurrentActor } from "../Actor.js"
+import { AuditLogs } from "../audit/AuditLogs.js"
+import { BadRequest, Forbidden, NotFound, PayloadTooLarge, ResponseBody, Unauthorized } from "../Errors.js"
+import { isUuid } from "../Ids.js"
+import { Settings } from "../Settings.js"
+import { span } from "../Tracing.js"
+import { UserRepo } from "../users/Repositories.js"
+import { WorkspaceSharing } from "../workspaces/Sharing.js"
+import { WorkspaceRepo, type WorkspaceRecord } from "../workspaces/Workspace.js"
+import {
+  type StoredAgentApp, type WorkspaceAgentRecord, WorkspaceBuildRepo, WorkspaceResourceRepo
+} from "../workspaces/WorkspaceBuild.js"
+import { agentStatus } from "../workspaces/WorkspaceWire.js"
+import { CurrentAgent } from "./AgentAuth.js"
+import type { AgentChannel } from "./Connection.js"
+
+/** The largest request body carried to an app (413 past it). */
+export const APP_PROXY_MAX_REQUEST_BYTES = 1024 * 1024
+/** The largest response body carried back from an app; past it the answer is cut. */
+export const APP_PROXY_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+/** The largest body piece an agent sends in one `app_body` frame (before base64). */
+export const APP_PROXY_CHUNK_BYTES = 16 * 1024
+/** How long the agent has to answer a request's status and headers (504 past it). */
+export const APP_PROXY_RESPONSE_TIMEOUT_SECONDS = 30
+/**
+ * An app session's idle time before its next request counts as a new open in the connection log
+ * (the described system's `WorkspaceAppAuditSessionTimeout`, one hour).
+ */
+export const APP_SESSION_TIMEOUT_SECONDS = 3600
+/** How often a process deletes app sessions idle past APP_SESSION_TIMEOUT_SECONDS (at its next app request). */
+export const APP_SESSION_PURGE_SECONDS = 600
+
+/** What makes an app session: a request with another of these starts another session. */
+export interface AppSessionKey {
+  readonly agentId: string
+  readonly appId: string
+  /** Absent: an anonymous request. */
+  readonly userId?: string | undefined
+  readonly ip: string
+  readonly userAgent: string
+  readonly slugOrPort: string
+  readonly statusCode: number
+}
+
+/** App sessions, shared by every replica (the described system's `workspace_app_audit_sessions`). */
+export class AppSessionRepo extends Context.Tag("@workbay/core/AppSessionRepo")<AppSessionRepo, {
+  /**
+   * Marks a request of the session `key` at `now`, in one statement: true when it starts a session
+   * (there was none, or its last request was before `staleBefore`); false while one goes on.
+   * Of racing first requests exactly one answers true.
+   */
+  readonly touch: (key: AppSessionKey, now: Date, staleBefore: Date) => Effect.Effect<boolean>
+  /** Deletes sessions whose last request was before `before`; answers how many. */
+  readonly purgeIdle: (before: Date) => Effect.Effect<number>
+}>() {}
+
+/** 502: the app could not be reached through its agent. */
+export class BadGateway extends Schema.TaggedError<BadGateway>()(
+  "BadGateway",
+  ResponseBody.fields,
+  HttpApiSchema.annotations({ status: 502 })
+) {}
+
+/** 504: the app did not answer in time. */
+export class GatewayTimeout extends Schema.TaggedError<GatewayTimeout>()(
+  "GatewayTimeout",
+  ResponseBody.fields,
+  HttpApiSchema.annotations({ status: 504 })
+) {}
+
+/** Header names to their values, as HTTP carries them. */
+export type HeaderMap = Readonly<Record<string, ReadonlyArray<string>>>
+
+/** What the agent is asked to do: one HTTP request against its local app. */
+export interface TunnelRequest {
+  readonly method: string
+  /** The full target URL, on the app's `url`. */
+  readonly url: string
+  readonly headers: HeaderMap
+  readonly body: Uint8Array
+}
+
+export interface AppResponseHead {
+  readonly status: number
+  readonly headers: HeaderMap
+}
+
+/** The app's answer: status and headers, and the body as it streams in. */
+export interface AppResponse extends AppResponseHead {
+  /** The body's pieces; fails when the agent reports an error mid-way or the connection ends. */
+  readonly body: Stream.Stream<Uint8Array, BadGateway>
+}
+
+// ---------------------------------------------------------------------------
+// Tunnels: the agents' connections in this process, and their requests in flight
+
+type BodyItem = Uint8Array | { readonly end: true; readonly error?: string | undefined }
+
+interface PendingRequest {
+  readonly head: Deferred.Deferred<AppResponseHead, BadGateway>
+  readonly body: Queue.Queue<BodyItem>
+  bytes: number
+  /** No more frames are taken (the answer ended, broke off or was cut). */
+  ended: boolean
+  /** The agent is done with it (its `app_end`, or its connection closed): nothing to cancel. */
+  finished: boolean
+}
+
+/** One agent connection able to carry requests. */
+export interface Tunnel {
+  readonly agentId: string
+  readonly send: (text: string) => Effect.Effect<void>
+  readonly pending: Map<string, PendingRequest>
+}
+
+/** The frame types an agent sends about requests (consumed before the connection's own messages). */
+const TUNNEL_FRAMES = new Set(["app_response", "app_body", "app_end"])
+
+const normalizeHeaders = (raw: unknown): HeaderMap => {
+  const out: Record<string, Array<string>> = {}
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return out
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    const values = Array.isArray(value) ? value : [value]
+    const strings = values.filter((v): v is string => typeof v === "string")
+    if (strings.length > 0 && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out[name.toLowerCase()] = strings
+  }
+  return out
+}
+
+const endWith = (p: PendingRequest, error?: string) => {
+  if (p.ended) return
+  p.ended = true
+  Queue.unsafeOffer(p.body, { end: true, error })
+  Deferred.unsafeDone(p.head, Exit.fail(new BadGateway({ message: "The app did not answer.", detail: error ?? "The agent ended the request without an answer." })))
+}
+
+const cancelFrame = (requestId: string) => JSON.stringify({ type: "app_cancel", request_id: requestId })
+
+/**
+ * The agent connections of this process that carry app requests, by agent. The agent connection
+ * registers itself ({@link withAppTunnel}); {@link AppProxy} sends requests through the newest
+ * connection of the agent.
+ */
+export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/AgentTunnels", {
+  sync: () => {
+    const byAgent = new Map<string, Array<Tunnel>>()
+
+    /** Registers an agent connection for the scope's life; its requests in flight fail (502) when it goes. */
+    const attach = (agentId: string, send: (text: string) => Effect.Effect<void>): Effect.Effect<Tunnel, never, Scope.Scope> =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const tunnel: Tunnel = { agentId, send, pending: new Map() }
+          byAgent.set(agentId, [...(byAgent.get(agentId) ?? []), tunnel])
+          return tunnel
+        }),
+        (tunnel) =>
+          Effect.sync(() => {
+            const left = (byAgent.get(agentId) ?? []).filter((t) => t !== tunnel)
+            if (left.length === 0) byAgent.delete(agentId)
+            else byAgent.set(agentId, left)
+            for (const p of tunnel.pending.values()) {
+              p.finished = true
+              endWith(p, "The workspace agent's connection closed.")
+            }
+            tunnel.pending.clear()
+          })
+      )
+
+    /**
+     * Takes an agent's text message when it is a frame of a request (`app_response`, `app_body`,
+     * `app_end`); answers false for any other message, which the connection handles as usual.
+     * Frames of a request no longer waited for (canceled, cut) are dropped.
+     */
+    const receive = (tunnel: Tunnel, text: string): boolean => {
+      if (!text.includes("\"app_")) return false
+      let message: Record<string, unknown>
+      try {
+        message = JSON.parse(text)
+      } catch {
+        return false
+      }
+      if (message === null || typeof message !== "object" || !TUNNEL_FRAMES.has(message.type as string)) return false
+      const requestId = message.request_id
+      const p = typeof requestId === "string" ? tunnel.pending.get(requestId) : undefined
+      if (p === undefined || p.ended) return true
+      switch (message.type) {
+        case "app_response": {
+          const status = message.status
+          if (typeof status !== "number" || !Number.isInteger(status) || status < 200 || status > 599) {
+            endWith(p, `The agent answered the status ${JSON.stringify(status)}, not one from 200 to 599.`)
+            break
+          }
+          Deferred.unsafeDone(p.head, Exit.succeed({ status, headers: normalizeHeaders(message.headers) }))
+          break
+        }
+        case "app_body": {
+          if (typeof message.data !== "string") {
+            endWith(p, "The agent sent a body piece without base64 data.")
+            break
+          }
+          const bytes = new Uint8Array(Buffer.from(message.data, "base64"))
+          p.bytes += bytes.length
+          if (p.bytes > APP_PROXY_MAX_RESPONSE_BYTES) {
+            // Cut: the body fails, and its release tells the agent to cancel.
+            endWith(p, `The app's answer is over ${APP_PROXY_MAX_RESPONSE_BYTES} bytes.`)
+            break
+          }
+          Queue.unsafeOffer(p.body, bytes)
+          break
+        }
+        case "app_end":
+          p.finished = true
+          endWith(p, typeof message.error === "string" && message.error !== "" ? message.error.slice(0, 512) : undefined)
+          break
+      }
+      return true
+    }
+
+    /** Whether the agent has a connection in this process. */
+    const connectedHere = (agentId: string) => (byAgent.get(agentId)?.length ?? 0) > 0
+
+    /**
+     * Sends `request` through the agent's newest connection here and waits for the status and
+     * headers (GatewayTimeout after APP_PROXY_RESPONSE_TIMEOUT_SECONDS). The body streams after;
+     * when it is not read to its end (the client left), the agent is told to cancel.
+     */
+    const forward = (agentId: string, request: TunnelRequest): Effect.Effect<AppResponse, BadGateway | GatewayTimeout> =>
+      Effect.gen(function*() {
+        const tunnel = byAgent.get(agentId)?.at(-1)
+        if (tunnel === undefined) {
+          return yield* new BadGateway({ message: "The workspace agent is not connected.", detail: "Start the workspace's agent, then try again." })
+        }
+        const requestId = crypto.randomUUID()
+        const p: PendingRequest = {
+          head: yield* Deferred.make<AppResponseHead, BadGateway>(),
+          body: yield* Queue.unbounded<BodyItem>(),
+          bytes: 0,
+          ended: false,
+          finished: false
+        }
+        tunnel.pending.set(requestId, p)
+        // When the body is done with, however (read to its end, cut, the client gone, no answer in time).
+        const release = Effect.suspend(() => {
+          tunnel.pending.delete(requestId)
+          p.ended = true
+          if (p.finished) return Effect.void
+          p.finished = true
+          return tunnel.send(cancelFrame(requestId))
+        })
+        yield* tunnel.send(JSON.stringify({
+          type: "app_request",
+          request_id: requestId,
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          body: Buffer.from(request.body).toString("base64")
+        }))
+        const head = yield* Deferred.await(p.head).pipe(
+          Effect.timeoutFail({
+            duration: Duration.seconds(APP_PROXY_RESPONSE_TIMEOUT_SECONDS),
+            onTimeout: () =>
+              new GatewayTimeout({
+                message: "The app did not answer in time.",
+                detail: `No answer within ${APP_PROXY_RESPONSE_TIMEOUT_SECONDS} seconds.`
+              })
+          }),
+          Effect.onError(() => release)
+        )
+        const body = Stream.repeatEffectOption(
+          Effect.flatMap(Queue.take(p.body), (item) =>
+            item instanceof Uint8Array
+              ? Effect.succeed(item)
+              : item.error === undefined
+              ? Effect.fail(Option.none())
+              : Effect.fail(Option.some(new BadGateway({ message: "The app's answer broke off.", detail: item.error }))))
+        ).pipe(Stream.ensuring(release))
+        return { ...head, body }
+      })
+
+    return { attach, receive, connectedHere, forward } as const
+  }
+}) {}
+
+/**
+ * The agent connection's channel with app requests carried over it: registers the calling
+ * agent's connection with {@link AgentTunnels} for the scope's life, and takes the request frames
+ * out of its incoming messages (the rest go on to the connection's protocol, unchanged).
+ */
+export const withAppTunnel = (channel: AgentChannel): Effect.Effect<AgentChannel, never, CurrentAgent | AgentTunnels | Scope.Scope> =>
+  Effect.gen(function*() {
+    const { agent } = yield* CurrentAgent
+    const tunnels = yield* AgentTunnels
+    const tunnel = yield* tunnels.attach(agent.id, channel.send)
+    return { incoming: Stream.filter(channel.incoming, (text) => !tunnels.receive(tunnel, text)), send: channel.send }
+  })
+
+// ---------------------------------------------------------------------------
+// Opening an app
+
+/** A request to a path-based app, as the HTTP layer decoded it. */
+export interface AppRequest {
+  /** `{owner}`: a username, a user id, or `me`. */
+  readonly owner: string
+  readonly workspace: string
+  /** The agent's name; absent: the one agent with an app of that slug. */
+  readonly agent?: string | undefined
+  readonly slug: string
+  /** The rest of the path after the app's prefix (from its `/`), with the query. */
+  readonly path: string
+  readonly method: string
+  /** The headers to pass on (the HTTP layer leaves out hop-by-hop headers and the caller's credentials). */
+  readonly headers: HeaderMap
+  readonly body: Uint8Array
+  readonly ip: string
+  readonly userAgent: string
+}
+
+/** The errors an app open answers with, each a Response object with its status. */
+export type AppOpenError = BadRequest | Unauthorized | Forbidden | NotFound | PayloadTooLarge | BadGateway | GatewayTimeout
+
+const statusOf: Record<AppOpenError["_tag"], number> = {
+  BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, PayloadTooLarge: 413, BadGateway: 502, GatewayTimeout: 504
+}
+
+interface FoundApp {
+  readonly workspace: WorkspaceRecord
+  readonly agent: WorkspaceAgentRecord
+  readonly app: StoredAgentApp
+}
+
+/** The app's URL with the request's path and query: `path` goes under the URL's own path. */
+export const appTarget = (appUrl: string, path: string): string => {
+  const base = new URL(appUrl)
+  const q = path.indexOf("?")
+  const rest = q < 0 ? path : path.slice(0, q)
+  const query = q < 0 ? "" : path.slice(q + 1)
+  base.pathname = base.pathname.replace(/\/$/, "") + (rest.startsWith("/") ? rest : `/${rest}`)
+  base.search = [base.search.replace(/^\?/, ""), query].filter((s) => s !== "").join("&")
+  return base.toString()
+}
+
+export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy", {
+  effect: Effect.gen(function*() {
+    const users = yield* UserRepo
+    const workspaces = yield* WorkspaceRepo
+    const builds = yield* WorkspaceBuildRepo
+    const resources = yield* WorkspaceResourceRepo
+    const sharing = yield* WorkspaceSharing
+    const tunnels = yield* AgentTunnels
+    const audit = yield* AuditLogs
+    const settings = yield* Settings
+    const appSessions = yield* AppSessionRepo
+
+    /** The workspace, agent and app a request names (404 when any is missing). */
+    const find = (req: AppRequest, actor: Option.Option<Actor>) =>
+      Effect.gen(function*() {
+        const workspaceNotFound = NotFound.resource("Workspace")
+        let ownerId: string | undefined
+        if (req.owner === "me") {
+          if (Option.isNone(actor)) return yield* new Unauthorized({ message: "You must be logged in to open your own apps (\"@me\")." })
+          ownerId = actor.value.user.id
+        } else {
+          const owner = isUuid(req.owner) ? yield* users.findById(req.owner.toLowerCase()) : yield* users.findByUsername(req.owner)
+          ownerId = Option.isSome(owner) && !owner.value.deleted ? owner.value.id : undefined
+        }
+        if (ownerId === undefined) return yield* workspaceNotFound
+        const w = yield* workspaces.findByOwnerAndName(ownerId, req.workspace, false)
+        if (Option.isNone(w)) return yield* workspaceNotFound
+        const latest = (yield* builds.latestOf([w.value.id]))[0]
+        const agents = latest === undefined ? [] : (yield* resources.listByJobs([latest.job_id])).flatMap((r) => r.agents)
+        const candidates = req.agent === undefined
+          ? agents.filter((a) => a.apps.some((app) => app.slug === req.slug))
+          : agents.filter((a) => a.name === req.agent)
+        if (req.agent !== undefined && candidates.length === 0) return yield* NotFound.resource("Workspace agent")
+        if (candidates.length > 1) {
+          return yield* BadRequest.field(
+            "agent",
+            `Agents ${candidates.map((a) => `"${a.name}"`).join(", ")} each have an app "${req.slug}": name one, as /@${req.owner}/${req.workspace}.<agent>/apps/${req.slug}/.`,
+            "Several agents have an app of that slug."
+          )
+        }
+        const agent = candidates[0]
+        const app = agent?.apps.find((a) => a.slug === req.slug)
+        if (agent === undefined || app === undefined) return yield* NotFound.resource("Workspace app")
+        return { workspace: w.value, agent, app } satisfies FoundApp
+      })
+
+    /**
+     * Who may open the app (the described system's rules for path-based apps): without
+     * `dangerousAllowPathAppSharing` every app counts as `owner`-level; an anonymous caller opens
+     * only `public` apps; an `owner`-level app only its workspace's owner (site owners too with
+     * `dangerousAllowPathAppSiteOwnerAccess`); whoever may `application_connect` to the workspace;
+     * `authenticated`: any user whose token may connect to their own workspaces; `organization`:
+     * members of the workspace's organization. A refused caller who may read the workspace gets
+     * 403, another 404.
+     */
+    const authorizeOpen = ({ app, workspace }: FoundApp, actor: Option.Option<Actor>): Effect.Effect<void, Unauthorized | Forbidden | NotFound> => {
+      const level = settings.dangerousAllowPathAppSharing ? app.sharing_level : "owner"
+      if (Option.isNone(actor)) {
+        return level === "public"
+          ? Effect.void
+          : Effect.fail(new Unauthorized({
+            message: "You must be logged in to open this app.",
+            detail: "Send a session token in the session header or cookie, or \"Authorization: Bearer\"."
+          }))
+      }
+      const user = actor.value.user
+      const object = sharing.object(workspace)
+      return Effect.gen(function*() {
+        const siteOwnerBlocked = level === "owner" && workspace.owner_id !== user.id && !settings.dangerousAllowPathAppSiteOwnerAccess
+        if (!siteOwnerBlocked) {
+          if (yield* allowed("application_connect", object)) return
+          if (level === "public") return
+          if (level === "authenticated" && (yield* allowed("application_connect", { type: "workspace", ownerId: user.id, anyOrg: true }))) return
+          if (
+            level === "organization" &&
+            (yield* allowed("application_connect", { type: "workspace", ownerId: user.id, orgId: workspace.organization_id }))
+          ) return
+        }
+        if (!(yield* allowed("read", object))) return yield* NotFound.resource("Workspace")
+        return yield* new Forbidden({
+          message: "You may not open this app.",
+          detail: siteOwnerBlocked && app.sharing_level !== "owner" && !settings.dangerousAllowPathAppSharing
+            ? "Path-based apps are shared with nobody on this deployment: only the workspace's owner opens them."
+            : `The app is shared at the "${level}" level.`
+        })
+      }).pipe(Effect.provideService(CurrentActor, actor.value))
+    }
+
+    const serve = (found: FoundApp, req: AppRequest, actor: Option.Option<Actor>) =>
+      Effect.gen(function*() {
+        yield* authorizeOpen(found, actor)
+        const { agent, app } = found
+        if (app.subdomain) {
+          return yield* new BadRequest({
+            message: "The app is served on a subdomain, not on a path.",
+            detail: "Workbay serves path-based apps only (subdomain apps are not served)."
+          })
+        }
+        if (app.url === "" || app.external) {
+          return yield* new BadRequest({
+            message: "The app is not a web app its agent serves.",
+            detail: app.external ? "An external app is a link the browser opens itself." : "The app has no URL (it runs a command)."
+          })
+        }
+        if (req.body.length > APP_PROXY_MAX_REQUEST_BYTES) {
+          return yield* new PayloadTooLarge({ message: "Request body is too large.", detail: `The limit is ${APP_PROXY_MAX_REQUEST_BYTES} bytes.` })
+        }
+        const health = app.healthcheck !== undefined && app.healthcheck.url !== "" ? agent.app_health?.[app.id] ?? "initializing" : "disabled"
+        if (health === "initializing" || health === "unhealthy") {
+          return yield* new BadGateway({ message: "The app is not healthy.", detail: `The app's health is "${health}", not "healthy".` })
+        }
+        let url: string
+        try {
+          url = appTarget(app.url, req.path)
+        } catch {
+          return yield* new BadGateway({ message: "The app's URL is not valid.", detail: `"${app.url}" is not a URL.` })
+        }
+        if (!tunnels.connectedHere(agent.id)) {
+          const connected = agentStatus(agent, yield* Clock.currentTimeMillis) === "connected"
+          return yield* new BadGateway(
+            connected
+              ? {
+                message: "The workspace agent is connected to another replica of the service.",
+                detail: "Path-based apps are carried by the replica the agent is connected to; send the request there (or try again once the agent reconnects)."
+              }
+              : { message: "The workspace agent is not connected.", detail: "Start the workspace's agent, then try again." }
+          )
+        }
+        return yield* tunnels.forward(agent.id, { method: req.method, url, headers: req.headers, body: req.body })
+      })
+
+    // One connection log entry per app session: (agent, app, user, ip, user agent, status), idle at most APP_SESSION_TIMEOUT_SECONDS.
+    let lastPurge = 0
+    const purgeIdle = (now: number) => {
+      if (now - lastPurge < APP_SESSION_PURGE_SECONDS * 1000) return Effect.void
+      lastPurge = now
+      return Effect.forkDaemon(appSessions.purgeIdle(new Date(now - APP_SESSION_TIMEOUT_SECONDS * 1000)))
+    }
+
+    const record = ({ workspace, agent, app }: FoundApp, req: AppRequest, actor: Option.Option<Actor>, statusCode: number) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const userId = Option.getOrUndefined(Option.map(actor, (a) => a.user.id))
+        yield* purgeIdle(now)
+        const key = { agentId: agent.id, appId: app.id, userId, ip: req.ip, userAgent: req.userAgent, slugOrPort: app.slug, statusCode }
+        if (!(yield* appSessions.touch(key, new Date(now), new Date(now - APP_SESSION_TIMEOUT_SECONDS * 1000)))) return
+        yield* audit.connect({
+          time: new Date(now),
+          organizationId: workspace.organization_id,
+          workspaceOwnerId: workspace.owner_id,
+          workspaceId: workspace.id,
+          workspaceName: workspace.name,
+          agentName: agent.name,
+          type: "workspace_app",
+          ip: req.ip,
+          slugOrPort: app.slug,
+          statusCode,
+          userId,
+          userAgent: req.userAgent
+        })
+      }).pipe(Effect.catchAllCause((cause) => Effect.logError("could not record an app open in the connection log", cause)))
+
+    /**
+     * Opens a path-based app for `actor` (none: an anonymous request): the app's answer, streaming.
+     * Once the app is found, the outcome (the app's status, or the refusal's) is recorded in the
+     * connection log, once per session.
+     */
+    const open = (req: AppRequest, actor: Option.Option<Actor>): Effect.Effect<AppResponse, AppOpenError> =>
+      Effect.gen(function*() {
+        if (settings.disablePathApps) {
+          return yield* new Forbidden({
+            message: "Path-based applications are disabled on this deployment.",
+            detail: "The deployment's disable_path_apps setting is on."
+          })
+        }
+        const found = yield* find(req, actor)
+        const outcome = yield* Effect.exit(serve(found, req, actor))
+        const status = Exit.isSuccess(outcome)
+          ? outcome.value.status
+          : Option.match(Cause.failureOption(outcome.cause), { onNone: () => 500, onSome: (e) => statusOf[e._tag] })
+        yield* record(found, req, actor, status)
+        return yield* outcome
+      }).pipe(span("AppProxy.open"))
+
+    return { open } as const
+  })
+}) {}

@@ -1,0 +1,288 @@
+/**
+ * Path-based workspace apps over HTTP: `/@{owner}/{workspace}[.{agent}]/apps/{app_slug}/...`,
+ * any method, outside `/api/v2` as in the described system. Not an HttpApi endpoint: the body
+ * and the answer are the app's bytes, streamed. This adapter decodes the path, reads the body
+ * (bounded), authenticates the caller when it sends a token (a public app needs none), makes one
+ * call to the core's `AppProxy.open` and streams the app's answer back. See docs/agents.md, "Web apps".
+ */
+import {
+  APP_PROXY_MAX_REQUEST_BYTES, type AppOpenError, AppProxy, type AppRequest, Auth, type HeaderMap
+} from "@workbay/core"
+import { HttpApiSchema } from "@effect/platform"
+import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { readAtMost, readNodeBody } from "../Adapters.js"
+import type { Dispatcher } from "../Dispatcher.js"
+import { DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "../Security.js"
+
+/** Headers of one hop only: never passed on, either way. */
+const HOP_BY_HOP = new Set([
+  "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"
+])
+
+/** `/@{owner}/{workspace}[.{agent}]/apps/{slug}` and the rest of the path (absent without a trailing slash). */
+const APP_PATH = /^\/@([^/]+)\/([^/]+)\/apps\/([^/]+)(\/.*)?$/
+
+/** The parts of an app path, decoded; undefined when the path is not one, or not valid percent-encoding. */
+export const parseAppPath = (path: string):
+  | { readonly owner: string; readonly workspace: string; readonly agent: string | undefined; readonly slug: string; readonly rest: string | undefined }
+  | undefined => {
+  const m = APP_PATH.exec(path)
+  if (m === null) return undefined
+  try {
+    const owner = decodeURIComponent(m[1]!)
+    const workspaceAndAgent = decodeURIComponent(m[2]!)
+    const slug = decodeURIComponent(m[3]!)
+    const dot = workspaceAndAgent.indexOf(".")
+    return {
+      owner,
+      workspace: dot < 0 ? workspaceAndAgent : workspaceAndAgent.slice(0, dot),
+      agent: dot < 0 ? undefined : workspaceAndAgent.slice(dot + 1),
+      slug,
+      rest: m[4]
+    }
+  } catch {
+    return undefined
+  }
+}
+
+interface ResponseFields {
+  readonly message: string
+  readonly detail?: string | undefined
+  readonly validations?: ReadonlyArray<{ readonly field: string; readonly detail: string }> | undefined
+}
+
+/** The Response object's text. */
+const responseText = (body: ResponseFields) =>
+  JSON.stringify({
+    message: body.message,
+    ...(body.detail !== undefined ? { detail: body.detail } : {}),
+    ...(body.validations !== undefined && body.validations.length > 0
+      ? { validations: body.validations.map((v) => ({ field: v.field, detail: v.detail })) }
+      : {})
+  })
+
+const JSON_TYPE = "application/json; charset=utf-8"
+
+/** A request to an app path, as either adapter hands it over. */
+interface IncomingAppRequest {
+  readonly method: string
+  /** Path and query. */
+  readonly url: string
+  /** Lower-case names to their values. */
+  readonly headers: Readonly<Record<string, ReadonlyArray<string>>>
+  readonly remoteAddress: string
+  readonly secure: boolean
+}
+
+/** How an adapter answers: a Response object, or the app's answer streamed. */
+interface Answerer<R> {
+  readonly json: (status: number, body: ResponseFields, extra?: Record<string, string>) => R
+  readonly stream: (status: number, headers: Record<string, Array<string>>, body: Stream.Stream<Uint8Array, unknown>) => R
+}
+
+const cookiesWithout = (header: string, name: string): string =>
+  header.split(";").map((p) => p.trim()).filter((p) => p !== "" && p.slice(0, p.indexOf("=")).trim() !== name).join("; ")
+
+const readCookie = (header: string | undefined, name: string): string | undefined => {
+  for (const part of (header ?? "").split(";")) {
+    const i = part.indexOf("=")
+    if (i >= 0 && part.slice(0, i).trim() === name) {
+      const value = part.slice(i + 1).trim()
+      try {
+        return decodeURIComponent(value)
+      } catch {
+        return value
+      }
+    }
+  }
+  return undefined
+}
+
+/** The status of a typed failure, from its schema annotation (500 for anything else). */
+const statusOf = (error: unknown): number => {
+  const ast = (error as { constructor?: { ast?: Parameters<typeof HttpApiSchema.getStatusErrorAST>[0] } })?.constructor?.ast
+  return ast === undefined ? 500 : HttpApiSchema.getStatusErrorAST(ast)
+}
+
+export interface AppProxyHandler {
+  /** Whether a path is an app's (`/@...`); those are this handler's. */
+  readonly owns: (path: string) => boolean
+  /** Serves one request to a path-based app on Node's request and response. */
+  readonly node: (req: IncomingMessage, res: ServerResponse) => void
+  /** Serves one request to a path-based app as a Fetch handler (the app's answer streamed in the Response). */
+  readonly web: (request: Request) => Promise<Response>
+}
+
+/** The path-based app handler of `dispatcher`'s service (its runtime, session header and cookie). */
+export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => {
+  const sessionHeader = (dispatcher.options.sessionHeader ?? DEFAULT_SESSION_HEADER).toLowerCase()
+  const sessionCookie = dispatcher.options.sessionCookie ?? DEFAULT_SESSION_COOKIE
+  // The runtime holds every service (makeWorkbay's); the dispatcher's runFork does not say so in its type.
+  const run = <A>(effect: Effect.Effect<A, AppOpenError, AppProxy | Auth>, onExit: (exit: Exit.Exit<A, AppOpenError>) => void) =>
+    dispatcher.runFork(effect as Effect.Effect<A, AppOpenError>).addObserver(onExit)
+
+  /** The request's credentials (the session header, cookie, or a bearer), and where it came from. */
+  const credentials = (headers: IncomingAppRequest["headers"]): { token: string; from: "header" | "cookie" | "bearer" } | undefined => {
+    const fromHeader = headers[sessionHeader]?.[0]
+    if (fromHeader !== undefined && fromHeader !== "") return { token: fromHeader, from: "header" }
+    const fromCookie = readCookie(headers.cookie?.join("; "), sessionCookie)
+    if (fromCookie !== undefined && fromCookie !== "") return { token: fromCookie, from: "cookie" }
+    const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization?.[0] ?? "")
+    return bearer === null ? undefined : { token: bearer[1]!.trim(), from: "bearer" }
+  }
+
+  /** The headers the app receives: not hop-by-hop ones, not the caller's credentials for this service; forwarding headers added. */
+  const forwardedHeaders = (req: IncomingAppRequest, from: string | undefined): HeaderMap => {
+    const out: Record<string, Array<string>> = {}
+    for (const [name, values] of Object.entries(req.headers)) {
+      if (HOP_BY_HOP.has(name) || name === "host" || name === "content-length" || name === sessionHeader) continue
+      if (name === "authorization" && from === "bearer") continue
+      if (name === "cookie") {
+        const kept = cookiesWithout(values.join("; "), sessionCookie)
+        if (kept !== "") out.cookie = [kept]
+        continue
+      }
+      out[name] = [...values]
+    }
+    // The caller's address joins the list, unless it was read from it (the Fetch handler's).
+    const hops = (out["x-forwarded-for"] ?? []).join(", ").split(",").map((h) => h.trim()).filter((h) => h !== "")
+    if (req.remoteAddress !== "" && hops.at(-1) !== req.remoteAddress && hops[0] !== req.remoteAddress) hops.push(req.remoteAddress)
+    out["x-forwarded-for"] = [hops.join(", ")]
+    const host = req.headers.host?.[0]
+    if (host !== undefined) out["x-forwarded-host"] = [host]
+    out["x-forwarded-proto"] = [req.secure ? "https" : "http"]
+    return out
+  }
+
+  /** The app's headers as the caller gets them: not hop-by-hop ones, and never the service's session cookie. */
+  const answerHeaders = (headers: HeaderMap): Record<string, Array<string>> => {
+    const out: Record<string, Array<string>> = {}
+    for (const [name, values] of Object.entries(headers)) {
+      if (HOP_BY_HOP.has(name)) continue
+      // The app shares the service's origin: it may not replace the caller's session cookie.
+      out[name] = name === "set-cookie" ? values.filter((v) => v.slice(0, v.indexOf("=")).trim() !== sessionCookie) : [...values]
+    }
+    return out
+  }
+
+  /** Serves one app request with its body: decode, one call to `AppProxy.open`, answer. */
+  const serve = <R>(req: IncomingAppRequest, body: Uint8Array, answer: Answerer<R>, done: (r: R) => void) => {
+    const q = req.url.indexOf("?")
+    const path = q < 0 ? req.url : req.url.slice(0, q)
+    const query = q < 0 ? "" : req.url.slice(q)
+    const parsed = parseAppPath(path)
+    if (parsed === undefined) return done(answer.json(404, { message: "Route not found.", detail: `No route ${req.method} ${path}.` }))
+    // The app's own relative links need the trailing slash, as the described system redirects.
+    if (parsed.rest === undefined) return done(answer.json(307, { message: "Temporary Redirect." }, { location: `${path}/${query}` }))
+    const given = credentials(req.headers)
+    const request: AppRequest = {
+      owner: parsed.owner,
+      workspace: parsed.workspace,
+      agent: parsed.agent,
+      slug: parsed.slug,
+      path: parsed.rest + query,
+      method: req.method,
+      headers: forwardedHeaders(req, given?.from),
+      body,
+      ip: req.remoteAddress,
+      userAgent: req.headers["user-agent"]?.[0] ?? ""
+    }
+    const program = Effect.gen(function*() {
+      const actor = given === undefined ? Option.none() : Option.some(yield* Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
+      return yield* Effect.flatMap(AppProxy, (proxy) => proxy.open(request, actor))
+    })
+    run(program, (exit) => {
+      if (Exit.isSuccess(exit)) return done(answer.stream(exit.value.status, answerHeaders(exit.value.headers), exit.value.body))
+      const failure = Cause.failureOption(exit.cause)
+      if (Option.isSome(failure)) return done(answer.json(statusOf(failure.value), failure.value))
+      if (Cause.isInterruptedOnly(exit.cause)) return done(answer.json(503, { message: "The request was interrupted." }))
+      dispatcher.runFork(Effect.logError("Unhandled failure while serving an app request", exit.cause))
+      done(answer.json(500, { message: "An internal error occurred." }))
+    })
+  }
+
+  const tooLarge: ResponseFields = { message: "Request body is too large.", detail: `The limit is ${APP_PROXY_MAX_REQUEST_BYTES} bytes.` }
+
+  const nodeAnswer = (res: ServerResponse): Answerer<void> => ({
+    json: (status, body, extra = {}) => {
+      if (res.headersSent) return void res.destroy()
+      const text = responseText(body)
+      res.writeHead(status, { "content-type": JSON_TYPE, "content-length": String(Buffer.byteLength(text)), ...extra })
+      res.end(text)
+    },
+    stream: (status, headers, body) => {
+      res.writeHead(status, headers)
+      const write = (chunk: Uint8Array) =>
+        Effect.async<void>((resume) => {
+          if (res.destroyed || res.write(chunk)) return resume(Effect.void)
+          const drained = () => {
+            res.off("drain", drained)
+            res.off("close", drained)
+            resume(Effect.void)
+          }
+          res.once("drain", drained)
+          res.once("close", drained)
+        })
+      const fiber = dispatcher.runFork(Stream.runForEach(body, write))
+      // The client left: stop reading, which tells the agent to cancel the request.
+      const left = () => void (!res.writableFinished && dispatcher.runFork(Fiber.interrupt(fiber)))
+      res.once("close", left)
+      fiber.addObserver((exit) => {
+        res.off("close", left)
+        // A body that broke off cannot be answered with an error any more: the response is cut.
+        if (Exit.isSuccess(exit)) res.end()
+        else res.destroy()
+      })
+    }
+  })
+
+  const node = (req: IncomingMessage, res: ServerResponse) => {
+    const incoming: IncomingAppRequest = {
+      method: req.method ?? "GET",
+      url: req.url ?? "/",
+      headers: Object.fromEntries(Object.entries(req.headersDistinct).filter((e): e is [string, Array<string>] => e[1] !== undefined)),
+      remoteAddress: req.socket.remoteAddress ?? "",
+      secure: "encrypted" in req.socket && req.socket.encrypted === true
+    }
+    const answer = nodeAnswer(res)
+    readNodeBody(req, APP_PROXY_MAX_REQUEST_BYTES, (bytes) => serve(incoming, new Uint8Array(bytes), answer, () => {}), () => answer.json(413, tooLarge))
+  }
+
+  const webAnswer: Answerer<Response> = {
+    json: (status, body, extra = {}) => new Response(responseText(body), { status, headers: { "content-type": JSON_TYPE, ...extra } }),
+    stream: (status, headers, body) => {
+      const out = new Headers()
+      for (const [name, values] of Object.entries(headers)) for (const value of values) out.append(name, value)
+      // Canceling the readable (the client left) interrupts the stream, which tells the agent to cancel.
+      const readable = Stream.toReadableStream(body as Stream.Stream<Uint8Array<ArrayBuffer>, unknown>)
+      return new Response(readable, { status, headers: out })
+    }
+  }
+
+  const web = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url)
+    const headers: Record<string, Array<string>> = {}
+    request.headers.forEach((value, name) => {
+      headers[name] = name === "set-cookie" ? request.headers.getSetCookie() : [value]
+    })
+    const declared = Number(request.headers.get("content-length") ?? 0)
+    const body = request.body === null
+      ? new Uint8Array(0)
+      : declared > APP_PROXY_MAX_REQUEST_BYTES
+      ? undefined
+      : await readAtMost(request.body, APP_PROXY_MAX_REQUEST_BYTES)
+    if (body === undefined) return webAnswer.json(413, tooLarge)
+    const incoming: IncomingAppRequest = {
+      method: request.method,
+      url: url.pathname + url.search,
+      headers,
+      // As the API's web handler: the first address a proxy in front reports.
+      remoteAddress: headers["x-forwarded-for"]?.[0]?.split(",")[0]?.trim() ?? "",
+      secure: url.protocol === "https:"
+    }
+    return new Promise<Response>((resolve) => serve(incoming, body, webAnswer, resolve))
+  }
+
+  return { owns: (path) => path.startsWith("/@"), node, web }
+}

@@ -1,0 +1,74 @@
+/**
+ * Path-based web apps across replicas on Postgres: the reference agent connected to replica B
+ * carries B's requests; replica A, which does not hold the agent's connection, answers 502 with
+ * the documented message (docs/agents.md, "Web apps"). Both opens show in the one connection log.
+ */
+import * as Postgres from "@workbay/storage-postgres"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { randomBytes } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { type RunningAgent, startAgent } from "../../agent/src/index.js"
+import { bootstrapOwner, type Client, type ServiceTestServer, SESSION_HEADER, startServiceTestServer } from "../../http/test/support.js"
+import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
+
+const url = inject("workbayPgUrl")
+
+describe.skipIf(url === null)("web apps across replicas on Postgres", () => {
+  let a: ServiceTestServer
+  let b: ServiceTestServer
+  let owner: Client
+  let orgId: string
+  let app: Server
+  let agent: RunningAgent | undefined
+  const dir = mkdtempSync(join(tmpdir(), "workbay-pg-apps-"))
+  beforeAll(async () => {
+    app = createServer((req, res) => res.end(`app saw ${req.url}`))
+    await new Promise<void>((r) => app.listen(0, "127.0.0.1", () => r()))
+    const schema = `t_${randomBytes(6).toString("hex")}`
+    const options = { hangDetector: false, retention: false, lifecycle: false } as const
+    a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
+    b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
+    ;({ client: owner, organizationId: orgId } = await bootstrapOwner(a))
+  })
+  afterAll(async () => {
+    await agent?.stop()
+    await a?.close()
+    await b?.close()
+    app?.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("the replica holding the agent's connection carries the request; another answers 502", { timeout: 60_000 }, async () => {
+    const port = (app.address() as AddressInfo).port
+    const template = await makeTemplate(a, owner, orgId, `resources:
+  - name: laptop
+    type: machine
+    agents:
+      - name: dev
+        external: true
+        apps:
+          - slug: web
+            url: http://127.0.0.1:${port}
+`)
+    const w = await makeWorkspace(a, owner, orgId, template.id)
+    const credentials = await owner.get(`/workspaces/${w.id}/external-agent/dev/credentials`)
+    expect(credentials.status).toBe(200)
+    agent = await startAgent({ url: b.url, token: credentials.body.agent_token, auth: "token", directory: dir, logDir: dir, log: () => {} })
+    await agent.started
+    const path = `/@admin/${w.name}/apps/web/hello`
+    const headers = { [SESSION_HEADER]: owner.token! }
+    const viaB = await fetch(`${b.url}${path}`, { headers })
+    expect(viaB.status).toBe(200)
+    expect(await viaB.text()).toBe("app saw /hello")
+    const viaA = await fetch(`${a.url}${path}`, { headers })
+    expect(viaA.status).toBe(502)
+    expect(await viaA.json()).toMatchObject({ message: "The workspace agent is connected to another replica of the service." })
+    // Each open is written before its answer.
+    const entries = ((await owner.get("/connectionlog?limit=10")).body.connection_logs as Array<any>).filter((e) => e.type === "workspace_app")
+    expect(entries.map((e) => e.web_info.status_code).sort()).toEqual([200, 502])
+  })
+})
