@@ -114,14 +114,7 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
       Effect.gen(function*() {
         if (list.length === 0) return []
         const workspaceIds = list.flatMap((t) => (t.workspace_id === null ? [] : [t.workspace_id]))
-        const records = workspaceIds.length === 0 ? [] : (yield* workspaces.list({
-          visibility: { all: true, organizationIds: [], userId: "", groupIds: [] },
-          requesterId: "",
-          ids: workspaceIds,
-          deleted: false,
-          limit: workspaceIds.length,
-          offset: 0
-        })).workspaces
+        const records = (yield* workspaces.findByIds(workspaceIds)).filter((w) => !w.deleted)
         const wires = new Map((yield* workspaceService.toWires(records)).map((w) => [w.id, w]))
         const owners = new Map((yield* users.findByIds([...new Set(list.map((t) => t.owner_id))])).map((u) => [u.id, u]))
         const tpls = new Map((yield* templates.findByIds([...new Set(list.map((t) => t.template_id))])).map((t) => [t.id, t]))

@@ -99,6 +99,10 @@ export const make = Effect.gen(function*() {
         if (!w.deleted) yield* bumpCounts(w.owner_id, w.template_id, 1)
       }))).pipe(Effect.asVoid),
     findById: byId,
+    findByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)).pipe(Effect.map((rs) => rs.map(rowToWorkspace))),
     findByOwnerAndName: (ownerId, name, includeDeleted) =>
       Effect.orDie(sql<Row>`SELECT * FROM workspaces
         WHERE owner_id = ${ownerId} AND lower(name) = lower(${name}) ${includeDeleted ? sql`` : sql`AND deleted = FALSE`}
@@ -243,7 +247,12 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
       : sql`a.disconnected_at IS NOT NULL AND (a.last_connected_at IS NULL OR a.disconnected_at >= a.last_connected_at)`
     conditions.push(sql`EXISTS (${agents} AND ${state})`)
   }
-  const from = needsBuild ? sql`workspaces w ${sql.literal(LATEST_BUILD_JOIN)}` : sql`workspaces w`
+  // Picked by id (`q=id:...`, a few rows): read along the primary key. SQLite, without statistics,
+  // would rather walk `workspaces_list` on `deleted` for its order, every undeleted workspace.
+  const table = f.ids !== undefined && f.ids.length > 0
+    ? sql.onDialectOrElse({ pg: () => sql`workspaces w`, orElse: () => sql`workspaces w INDEXED BY sqlite_autoindex_workspaces_1` })
+    : sql`workspaces w`
+  const from = needsBuild ? sql`${table} ${sql.literal(LATEST_BUILD_JOIN)}` : table
   const favorite = sql`w.owner_id = ${f.requesterId} AND w.favorite = TRUE`
   const favorites = sql.and([...conditions, favorite])
   const rest = sql.and([...conditions, sql`NOT (${favorite})`])

@@ -59,6 +59,19 @@ export const workspaceListPlanSuite = (
     }
 
     test(
+      "a page picked by id (q=id:...) reads those rows along the primary key, not the whole list index",
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [text, params] = listStatements(sql, { ...base, ids: [randomUUID(), randomUUID()] }).count.compile()
+        const plan = (yield* queryPlan(text, params, "sort")).join("\n")
+        if (dialect === "sqlite") {
+          expect(plan).toContain("sqlite_autoindex_workspaces_1")
+          expect(plan).not.toContain("workspaces_list")
+        } else expect(plan).toMatch(/workspaces_pkey/)
+      })
+    )
+
+    test(
       "counts undeleted workspaces from the kept counts, in all and per owner",
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
