@@ -305,7 +305,10 @@ export const withAppTunnel = (channel: AgentChannel): Effect.Effect<AgentChannel
     const { agent } = yield* CurrentAgent
     const tunnels = yield* AgentTunnels
     const tunnel = yield* tunnels.attach(agent.id, channel.send)
-    return { incoming: Stream.filter(channel.incoming, (text) => !tunnels.receive(tunnel, text)), send: channel.send }
+    // App frames are taken out; the next message of the protocol is the next one that is not one.
+    const receive: Effect.Effect<string | undefined> = Effect.flatMap(channel.receive, (text) =>
+      text !== undefined && tunnels.receive(tunnel, text) ? receive : Effect.succeed(text))
+    return { receive, send: channel.send }
   })
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * the test and whose outgoing ones land in a queue.
  */
 import { AgentAuth, Agents, type BuildInput, CurrentAgent, type Provisioner, serveAgentConnection, workbayProvisioner, Workspaces } from "@workbay/core"
-import { Effect, Fiber, Queue, Stream } from "effect"
+import { Effect, Fiber, Queue } from "effect"
 import { drain, signedInOwner, templateOf } from "../services.js"
 
 const TEMPLATE = `resources:
@@ -43,7 +43,7 @@ export const serve = (session: CurrentAgent["Type"]) =>
     const incoming = yield* Queue.unbounded<string | null>()
     const sent = yield* Queue.unbounded<string>()
     const fiber = yield* serveAgentConnection({
-      incoming: Stream.fromQueue(incoming).pipe(Stream.takeWhile((m): m is string => m !== null)),
+      receive: Effect.map(Queue.take(incoming), (m) => m ?? undefined),
       send: (text) => Queue.offer(sent, text)
     }).pipe(Effect.provideService(CurrentAgent, session), Effect.fork)
     const request = (message: object) => Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))

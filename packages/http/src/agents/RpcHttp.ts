@@ -1,6 +1,6 @@
 /** Handlers of the agent connection group: the socket is bridged to the core's protocol (`serveAgentConnection`). */
 import { AGENT_REPLACED_REASON, AgentManifests, AgentMetadataWatch, serveAgentConnection, withAppTunnel } from "@workbay/core"
-import { Effect, Option, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { eventStream } from "../ServerSentEvents.js"
@@ -12,7 +12,7 @@ export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
       // The connection also carries requests to the agent's web apps (withAppTunnel, docs/agents.md "Web apps").
       withAppTunnel({
         // The peer's messages until the socket closes.
-        incoming: Stream.repeatEffectOption(Effect.mapError(connection.receive, () => Option.none())),
+        receive: Effect.orElseSucceed(connection.receive, () => undefined),
         send: (text) => Effect.ignore(connection.send(text))
       }).pipe(
         Effect.flatMap(serveAgentConnection),
