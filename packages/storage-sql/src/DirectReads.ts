@@ -87,6 +87,26 @@ export const directStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads>
   })
 
 /**
+ * Statements of a fiber inside its own transaction (reads and writes): on a client with direct
+ * reads (SQLite's one connection), while the fiber holds the transaction, the statement runs on
+ * that connection directly, which is the transaction's; the fiber holds it, so nothing else runs
+ * on it meanwhile. Outside a transaction, or on any other client, it is the statement itself.
+ * For hot writes in a transaction (the agent log appends of a group commit): @effect/sql's path
+ * costs a span, a scope and a context copy a statement, more than SQLite's work.
+ */
+export const transactionStatements = (sql: SqlClient.SqlClient): Effect.Effect<Reads> =>
+  Effect.sync((): Reads => {
+    const direct = syncReads.get(sql)
+    if (direct === undefined) return <A extends object>(statement: Statement.Statement<A>) => statement
+    return <A extends object>(statement: Statement.Statement<A>) =>
+      Effect.contextWithEffect((context: Context.Context<never>) => {
+        if (Option.isNone(Context.getOption(context, SqlClient.TransactionConnection))) return statement
+        const [text, params] = statement.compile()
+        return runDirect(direct, text, params, context) as Effect.Effect<ReadonlyArray<A>, SqlError.SqlError>
+      })
+  })
+
+/**
  * Runs `statement` (the ordinary path), or the same SQL directly as `text` with `params`
  * when that is safe. `text` must be what `statement`'s template compiles to.
  */

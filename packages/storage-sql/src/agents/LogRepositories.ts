@@ -15,6 +15,7 @@ import { groupCommit } from "../GroupCommit.js"
 import { purgeBefore } from "../Purge.js"
 import { fromJson, toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
+import { transactionStatements } from "../DirectReads.js"
 
 type Row = Record<string, unknown>
 
@@ -63,6 +64,8 @@ export const toLatestAppStatus = (v: unknown): AppStatusRecord | undefined => {
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const withTransaction = transaction(sql)
+  // The group's statements run on SQLite's connection directly (its transaction's; DirectReads.ts).
+  const inTransaction = yield* transactionStatements(sql)
   const forUpdate = sql.literal(sql.onDialectOrElse({ pg: () => "FOR UPDATE", orElse: () => "" }))
 
   /** The agent row's JSON column, locked for the rest of the transaction. */
@@ -75,20 +78,20 @@ export const make = Effect.gen(function*() {
    */
   const appendOne = ({ agentId, bytes, lines, maxBytes }: Append) =>
     Effect.gen(function*() {
-      const reserved = yield* sql<Row>`UPDATE workspace_agents SET logs_length = logs_length + ${bytes}
+      const reserved = yield* inTransaction(sql<Row>`UPDATE workspace_agents SET logs_length = logs_length + ${bytes}
         WHERE id = ${agentId} AND logs_overflowed = FALSE AND logs_length + ${bytes} <= ${maxBytes}
-        RETURNING id`
+        RETURNING id`)
       if (reserved.length === 0) {
         yield* sql`UPDATE workspace_agents SET logs_overflowed = TRUE WHERE id = ${agentId}`
         return { overflowed: true }
       }
-      yield* sql`INSERT INTO workspace_agent_logs ${sql.insert(lines.map((l) => ({
+      yield* inTransaction(sql`INSERT INTO workspace_agent_logs ${sql.insert(lines.map((l) => ({
         agent_id: agentId,
         created_at: l.created_at.toISOString(),
         level: l.level,
         output: l.output,
         log_source_id: l.log_source_id
-      })))}`
+      })))}`)
       return { overflowed: false }
     })
 
