@@ -121,7 +121,12 @@ const deliverTo = (listener: InboxListener, event: InboxEvent) => {
 
 interface Reader {
   readonly listeners: Set<InboxListener>
+  /** The latest events (at most RECENT_EVENTS), for a watcher that joins after its socket opened. */
+  readonly recent: Array<InboxEvent & { readonly seq: number }>
 }
+
+/** Events a reader keeps for watchers still joining (between their check and their socket's session). */
+const RECENT_EVENTS = 64
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -131,6 +136,8 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
     const pubsub = yield* PubSub
 
     const me = Effect.map(CurrentActor, (a) => a.user.id)
+    /** Numbers the events of every reader of this process, so a watcher knows which came after its check. */
+    let seq = 0
 
     /**
      * Stores a rendered notification in its user's inbox, once per id (a retried send stores
@@ -198,7 +205,7 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
     /** The reader of one user's inbox in this process: its subscription, one read per signal, its listeners. */
     const reader = (userId: string) =>
       Effect.gen(function*() {
-        const state: Reader = { listeners: new Set() }
+        const state: Reader = { listeners: new Set(), recent: [] }
         const signals = yield* pubsub.subscribe(inboxChannel(userId))
         const read = (id: string) =>
           Effect.gen(function*() {
@@ -207,7 +214,8 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
             const unreadCount = yield* repo.unreadCount(userId)
             const record = found.value
             const made = new Map<InboxFormat, string>()
-            const event: InboxEvent = {
+            const event: InboxEvent & { readonly seq: number } = {
+              seq: ++seq,
               record,
               unreadCount,
               json: (format) => {
@@ -219,6 +227,8 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
                 return json
               }
             }
+            state.recent.push(event)
+            if (state.recent.length > RECENT_EVENTS) state.recent.shift()
             for (const listener of state.listeners) deliverTo(listener, event)
           }).pipe(
             Effect.catchAllCause((cause) => Effect.logWarning("Could not read a new inbox notification", cause)),
@@ -236,18 +246,25 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
     const readers = yield* RcMap.make({ lookup: reader, idleTimeToLive: READER_IDLE })
 
     /**
-     * Checks that the caller may read their inbox (403 for a token without the kind), then answers
-     * how to follow it: `listen(f)` calls `f` with each new notification of the caller, in this
-     * process or another, until the scope closes. `f` must not block.
+     * Checks that the caller may read their inbox (403 for a token without the kind), subscribes
+     * (the user's reader in this process), then answers how to follow it: `listen(f)` calls `f`
+     * with each new notification of the caller stored after this check, in this process or
+     * another, until the scope closes; those that came between the check and `listen` (a socket
+     * being upgraded) first. `f` must not block.
      */
     const follow = Effect.gen(function*() {
       const userId = yield* me
       yield* authorizeRead("Inbox", inboxObject(userId))
+      // The subscription is in place once the reader is made; it outlives this scope by READER_IDLE.
+      const since = yield* Effect.scoped(Effect.map(RcMap.get(readers, userId), () => seq))
       return {
         listen: (listener: InboxListener) =>
           Effect.flatMap(RcMap.get(readers, userId), (state) =>
             Effect.acquireRelease(
-              Effect.sync(() => void state.listeners.add(listener)),
+              Effect.sync(() => {
+                for (const event of state.recent) if (event.seq > since) deliverTo(listener, event)
+                state.listeners.add(listener)
+              }),
               () => Effect.sync(() => void state.listeners.delete(listener))
             ))
       } satisfies InboxFollow
