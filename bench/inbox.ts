@@ -19,7 +19,7 @@
 //    out to all), and `--users` users with watchers/users sockets each, every delivery round storing one
 //    notification for each user at once.
 // Writes bench/results/inbox.md. Options: --sizes 100,100000 --duration 3 --watchers 1000 --users 100
-// --deliveries 20 --gap 200 --timeout 5000 --no-write. Everything listens on and connects to 127.0.0.1
+// --deliveries 20 --gap 200 --timeout 5000 --only pages|watchers --no-write. Everything listens on and connects to 127.0.0.1
 // only; every run is bounded in time (about two minutes).
 import Database from "better-sqlite3"
 import { InboxDelivery, type InboxDeliveryInput } from "@workbay/core"
@@ -49,6 +49,7 @@ const { values: opts } = parseArgs({
     deliveries: { type: "string", default: "20" },
     gap: { type: "string", default: "200" },
     timeout: { type: "string", default: "5000" },
+    only: { type: "string" },
     "no-write": { type: "boolean", default: false }
   }
 })
@@ -278,10 +279,11 @@ lines.push(
 )
 
 const pages = []
-for (const size of opts.sizes.split(",").map(Number)) {
+for (const size of opts.only === "watchers" ? [] : opts.sizes.split(",").map(Number)) {
   log(`pages with ${size} notifications`)
   pages.push(await measurePages(size))
 }
+if (pages.length > 0) {
 lines.push("## GET /notifications/inbox (a page of 25) by notifications in the user's inbox", "")
 lines.push(...scalingTable("notifications", pages))
 lines.push("", "### Each filter alone: p50 / p99 of 200 sequential requests (ms)", "")
@@ -292,9 +294,10 @@ for (const [name] of FILTERS) {
   const ratio = pages.at(-1)!.filters[name]!.median / pages[0]!.filters[name]!.median
   lines.push(`| ${name} | ${cells.join(" | ")} | ${fmt(ratio, 2)}x |`)
 }
+}
 
 const watched = []
-for (const shape of ["one user", "many users"] as const) watched.push(await runWatchers(shape))
+for (const shape of opts.only === "pages" ? [] : ["one user", "many users"] as const) watched.push(await runWatchers(shape))
 lines.push("", `## ${opts.watchers} watchers on one process (GET /notifications/inbox/watch)`, "")
 lines.push(
   `The service in a child process (SQLite file); ${opts.deliveries} delivery rounds ${opts.gap} ms apart through the InboxDelivery port ` +

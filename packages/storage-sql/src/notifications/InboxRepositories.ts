@@ -21,6 +21,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { type InboxFilter, type InboxNotificationRecord, InboxNotificationRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { first, fromJson, toDate, toDateOrNull } from "../Rows.js"
+import { groupCommit } from "../GroupCommit.js"
 import { transaction } from "../Transaction.js"
 
 type Row = Record<string, unknown>
@@ -37,6 +38,9 @@ const rowToNotification = (r: Row): InboxNotificationRecord => ({
   read_at: toDateOrNull(r.read_at),
   created_at: toDate(r.created_at)
 })
+
+/** Notifications stored in one transaction at most. */
+const INSERT_GROUP = 100
 
 const counterName = (userId: string) => `inbox_unread:${userId}`
 
@@ -105,34 +109,38 @@ export const make = Effect.gen(function*() {
     Effect.orDie(sql<Row>`SELECT * FROM inbox_notifications WHERE id = ${id.toLowerCase()} AND user_id = ${userId}`).pipe(
       Effect.map((rs) => first(rs, rowToNotification))
     )
+  /** One notification's statements (in the group's transaction): the row once per id, its targets, the count. */
+  const insertOne = (n: InboxNotificationRecord) =>
+    Effect.gen(function*() {
+      const targets = [...new Set(n.targets.map((t) => t.toLowerCase()))]
+      const created = n.created_at.toISOString()
+      const rs = yield* sql<{ id: string }>`INSERT INTO inbox_notifications ${
+        sql.insert({
+          id: n.id,
+          user_id: n.user_id,
+          template_id: n.template_id.toLowerCase(),
+          targets: JSON.stringify(targets),
+          title: n.title,
+          content: n.content,
+          icon: n.icon,
+          actions: JSON.stringify(n.actions.map((a) => ({ label: a.label, url: a.url }))),
+          read_at: n.read_at === null ? null : n.read_at.toISOString(),
+          created_at: created
+        })
+      } ON CONFLICT (id) DO NOTHING RETURNING id`
+      if (rs.length === 0) return false
+      if (targets.length > 0) {
+        yield* sql`INSERT INTO inbox_notification_targets ${
+          sql.insert(targets.map((target_id) => ({ notification_id: n.id, user_id: n.user_id, target_id, created_at: created })))
+        }`
+      }
+      if (n.read_at === null) yield* bumpUnread(sql, n.user_id, 1)
+      return true
+    })
+  // Deliveries that arrive together (a notifier's batch, one event for many users) share a transaction.
+  const insertGrouped = yield* groupCommit({ maxItems: INSERT_GROUP, transaction: withTransaction, write: insertOne, sortKey: (n) => n.user_id })
   return InboxNotificationRepo.of({
-    insert: (n) =>
-      withTransaction(Effect.gen(function*() {
-        const targets = [...new Set(n.targets.map((t) => t.toLowerCase()))]
-        const created = n.created_at.toISOString()
-        const rs = yield* sql<{ id: string }>`INSERT INTO inbox_notifications ${
-          sql.insert({
-            id: n.id,
-            user_id: n.user_id,
-            template_id: n.template_id.toLowerCase(),
-            targets: JSON.stringify(targets),
-            title: n.title,
-            content: n.content,
-            icon: n.icon,
-            actions: JSON.stringify(n.actions.map((a) => ({ label: a.label, url: a.url }))),
-            read_at: n.read_at === null ? null : n.read_at.toISOString(),
-            created_at: created
-          })
-        } ON CONFLICT (id) DO NOTHING RETURNING id`
-        if (rs.length === 0) return false
-        if (targets.length > 0) {
-          yield* sql`INSERT INTO inbox_notification_targets ${
-            sql.insert(targets.map((target_id) => ({ notification_id: n.id, user_id: n.user_id, target_id, created_at: created })))
-          }`
-        }
-        if (n.read_at === null) yield* bumpUnread(sql, n.user_id, 1)
-        return true
-      })).pipe(Effect.orDie),
+    insert: insertGrouped,
     find,
     list: (f) => Effect.orDie(listPage(sql, f)).pipe(Effect.map((rs) => rs.map(rowToNotification))),
     unreadCount: (userId) =>
@@ -176,4 +184,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer: Layer.Layer<InboxNotificationRepo, never, SqlClient.SqlClient> = Layer.effect(InboxNotificationRepo, make)
+export const layer: Layer.Layer<InboxNotificationRepo, never, SqlClient.SqlClient> = Layer.scoped(InboxNotificationRepo, make)
