@@ -18,8 +18,8 @@
 //    the IPC hop is inside the delay). Two shapes: every watcher on one user's inbox (one delivery fans
 //    out to all), and `--users` users with watchers/users sockets each, every delivery round storing one
 //    notification for each user at once.
-// Writes bench/results/inbox.md. Options: --sizes 100,100000 --duration 3 --watchers 1000 --users 100
-// --deliveries 20 --gap 200 --timeout 5000 --only pages|watchers --no-write. Everything listens on and connects to 127.0.0.1
+// Writes bench/results/inbox.md. Options: --sizes 100,100000 --duration 3 --watchers 1000 --users 100 --per-round 10,100
+// --deliveries 20 --gap 200 --timeout 5000 --only pages|watchers --service-prof DIR (the service's CPU profile, node --cpu-prof) --no-write. Everything listens on and connects to 127.0.0.1
 // only; every run is bounded in time (about two minutes).
 import Database from "better-sqlite3"
 import { InboxDelivery, type InboxDeliveryInput } from "@workbay/core"
@@ -46,10 +46,12 @@ const { values: opts } = parseArgs({
     duration: { type: "string", default: "3" },
     watchers: { type: "string", default: "1000" },
     users: { type: "string", default: "100" },
+    "per-round": { type: "string", default: "10,100" },
     deliveries: { type: "string", default: "20" },
     gap: { type: "string", default: "200" },
     timeout: { type: "string", default: "5000" },
     only: { type: "string" },
+    "service-prof": { type: "string" },
     "no-write": { type: "boolean", default: false }
   }
 })
@@ -197,9 +199,18 @@ const createUsers = async (base: string, auth: Headers, n: number) => {
   return made
 }
 
-const runWatchers = async (shape: "one user" | "many users") => {
+interface Round {
+  readonly round: number
+  readonly askedAt: number
+  /** user id → the notification delivered to them in this round. */
+  readonly byUser: Map<string, string>
+}
+
+const runWatchers = async (shape: "one user" | "many users", perRound: number) => {
   const dir = mkdtempSync(join(tmpdir(), "workbay-bench-inbox-watch-"))
-  const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db")])
+  const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db")], {
+    nodeArgs: opts["service-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts["service-prof"]}`]
+  })
   const base = `http://127.0.0.1:${service.port}/api/v2`
   const watchers: Array<Watcher> = []
   const count = Number(opts.watchers)
@@ -219,21 +230,23 @@ const runWatchers = async (shape: "one user" | "many users") => {
     const openedIn = performance.now() - t0
     const ownerOf = (i: number) => users[i % users.length]!.id
     let round = 0
-    /** One round: a notification for every user at once; answers the ids by user and when the parent asked. */
-    const deliverRound = () => {
-      const inputs = users.map((u) => notification(u.id, round))
+    /** One round: a notification for `perRound` users (in turn) at once; answers the ids by user and when the parent asked. */
+    const deliverRound = (): Round => {
+      const chosen: Array<{ id: string; auth: Headers }> = Array.from({ length: Math.min(perRound, users.length) }, (_, k) => users[(round * perRound + k) % users.length]!)
+      const inputs = chosen.map((u) => notification(u.id, round))
       const askedAt = now()
       service.child.send({ deliver: inputs, round: ++round })
       return { round, askedAt, byUser: new Map(inputs.map((n) => [n.userId, n.id])) }
     }
-    const waitAll = async (r: ReturnType<typeof deliverRound>, timeoutMs: number) => {
+    const waitAll = async (r: Round, timeoutMs: number) => {
       const deadline = performance.now() + timeoutMs
-      while (performance.now() < deadline && watchers.some((w, i) => !w.seen.has(r.byUser.get(ownerOf(i))!))) await sleep(10)
+      const waiting = () => watchers.some((w, i) => r.byUser.has(ownerOf(i)) && !w.seen.has(r.byUser.get(ownerOf(i))!))
+      while (performance.now() < deadline && waiting()) await sleep(10)
     }
-    // A first round: every reader subscribed, every path warm.
-    await waitAll(deliverRound(), 10_000)
+    // A first round per user: every reader subscribed, every path warm.
+    for (let k = 0; k < users.length; k += perRound) await waitAll(deliverRound(), 10_000)
     const rssIdle = rssMb(service.child.pid)
-    const rounds: Array<ReturnType<typeof deliverRound>> = []
+    const rounds: Array<Round> = []
     log(`${shape}: ${opts.deliveries} delivery rounds, ${opts.gap} ms apart`)
     for (let i = 0; i < Number(opts.deliveries); i++) {
       rounds.push(deliverRound())
@@ -244,9 +257,10 @@ const runWatchers = async (shape: "one user" | "many users") => {
     const all: Array<number> = []
     const deliverMs: Array<number> = []
     let missed = 0
-    const perRound = rounds.map((r) => {
+    const byRound = rounds.map((r) => {
       const delays: Array<number> = []
       watchers.forEach((w, i) => {
+        if (!r.byUser.has(ownerOf(i))) return
         const at = w.seen.get(r.byUser.get(ownerOf(i))!)
         if (at === undefined) missed++
         else delays.push(at - r.askedAt)
@@ -260,7 +274,7 @@ const runWatchers = async (shape: "one user" | "many users") => {
     all.sort((a, b) => a - b)
     deliverMs.sort((a, b) => a - b)
     return {
-      shape, users: users.length, count, openedIn, rssIdle, rssLoaded, perRound, missed,
+      shape, perRound: Math.min(perRound, users.length), users: users.length, count, openedIn, rssIdle, rssLoaded, byRound, missed,
       p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: all.at(-1) ?? NaN, deliverP50: quantile(deliverMs, 0.5)
     }
   } finally {
@@ -297,25 +311,28 @@ for (const [name] of FILTERS) {
 }
 
 const watched = []
-for (const shape of opts.only === "pages" ? [] : ["one user", "many users"] as const) watched.push(await runWatchers(shape))
+if (opts.only !== "pages") {
+  watched.push(await runWatchers("one user", 1))
+  for (const perRound of opts["per-round"].split(",").map(Number)) watched.push(await runWatchers("many users", perRound))
+}
 lines.push("", `## ${opts.watchers} watchers on one process (GET /notifications/inbox/watch)`, "")
 lines.push(
   `The service in a child process (SQLite file); ${opts.deliveries} delivery rounds ${opts.gap} ms apart through the InboxDelivery port ` +
-    "(a round stores one notification for each watched user at once); delay = a client's receipt minus the moment the parent asked " +
+    "(a round stores one notification for each of `per round` watched users at once, the users in turn); delay = a client's receipt minus the moment the parent asked " +
     "the child to deliver (ms; the IPC hop included), on the client process's clock, which handles every receipt on its one event loop.",
   ""
 )
-lines.push("| shape | users | watchers | opened in (s) | missed | delay p50 | p99 | max | deliver() done p50 | service RSS idle / after (MB) |")
-lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+lines.push("| shape | users | watchers | per round | notifications/s | opened in (s) | missed | delay p50 | p99 | max | deliver() done p50 | service RSS idle / after (MB) |")
+lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for (const r of watched) {
   lines.push(
-    `| ${r.shape} | ${r.users} | ${r.count.toLocaleString("en")} | ${fmt(r.openedIn / 1000, 1)} | ${r.missed} | ${fmt(r.p50, 1)} | **${fmt(r.p99, 1)}** | ` +
+    `| ${r.shape} | ${r.users} | ${r.count.toLocaleString("en")} | ${r.perRound} | ${fmt(r.perRound * 1000 / Number(opts.gap), 0)} | ${fmt(r.openedIn / 1000, 1)} | ${r.missed} | ${fmt(r.p50, 1)} | **${fmt(r.p99, 1)}** | ` +
       `${fmt(r.max, 1)} | ${fmt(r.deliverP50, 1)} | ${fmt(r.rssIdle, 0)} / ${fmt(r.rssLoaded, 0)} |`
   )
 }
 for (const r of watched) {
-  lines.push("", `### ${r.shape}: per round`, "", "| round | clients got it | p50 | p99 | max | deliver() done |", "|---|---:|---:|---:|---:|---:|")
-  for (const x of r.perRound) lines.push(`| ${x.round} | ${x.got} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${fmt(x.max, 1)} | ${fmt(x.deliver, 1)} |`)
+  lines.push("", `### ${r.shape}, ${r.perRound} per round: per round`, "", "| round | clients got it | p50 | p99 | max | deliver() done |", "|---|---:|---:|---:|---:|---:|")
+  for (const x of r.byRound) lines.push(`| ${x.round} | ${x.got} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${fmt(x.max, 1)} | ${fmt(x.deliver, 1)} |`)
 }
 writeReport(lines.join("\n") + "\n", "inbox.md", { write: !opts["no-write"], log })
 process.exit(0)

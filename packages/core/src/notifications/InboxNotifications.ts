@@ -60,8 +60,11 @@ export interface WatchInboxInput {
 export interface InboxEvent {
   readonly record: InboxNotificationRecord
   readonly unreadCount: number
-  /** The watch message `{notification, unread_count}` in `format`, as JSON. */
-  readonly json: (format: InboxFormat) => string
+  /**
+   * The watch message `{notification, unread_count}` in `format`: its JSON as UTF-8 bytes, made
+   * once per format and shared by every socket (one buffer, not a copy per socket).
+   */
+  readonly message: (format: InboxFormat) => Uint8Array
 }
 
 /** A watcher: called synchronously, inside the reader's loop, with each new notification of its user. */
@@ -213,18 +216,19 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
             if (Option.isNone(found)) return
             const unreadCount = yield* repo.unreadCount(userId)
             const record = found.value
-            const made = new Map<InboxFormat, string>()
+            const made = new Map<InboxFormat, Uint8Array>()
             const event: InboxEvent & { readonly seq: number } = {
               seq: ++seq,
               record,
               unreadCount,
-              json: (format) => {
-                let json = made.get(format)
-                if (json === undefined) {
-                  json = JSON.stringify(encodeWatchMessage(makeWatchMessage({ notification: inboxWire(record, format), unread_count: unreadCount })))
-                  made.set(format, json)
+              message: (format) => {
+                let bytes = made.get(format)
+                if (bytes === undefined) {
+                  const message = makeWatchMessage({ notification: inboxWire(record, format), unread_count: unreadCount })
+                  bytes = Buffer.from(JSON.stringify(encodeWatchMessage(message)), "utf8")
+                  made.set(format, bytes)
                 }
-                return json
+                return bytes
               }
             }
             state.recent.push(event)

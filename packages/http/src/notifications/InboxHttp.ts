@@ -20,7 +20,7 @@ export const InboxHttp = implement(WorkbayApi, "inbox", {
         const format = urlParams.format ?? "markdown"
         return upgradeWebSocket(followSession((send) =>
           inbox.listen((event) => {
-            if (matchesWatch(event.record, urlParams)) send(event.json(format))
+            if (matchesWatch(event.record, urlParams)) send(event.message(format))
           })
         ))
       })
