@@ -243,8 +243,8 @@ const runWatchers = async (shape: "one user" | "many users", perRound: number) =
       const waiting = () => watchers.some((w, i) => r.byUser.has(ownerOf(i)) && !w.seen.has(r.byUser.get(ownerOf(i))!))
       while (performance.now() < deadline && waiting()) await sleep(10)
     }
-    // A first round per user: every reader subscribed, every path warm.
-    for (let k = 0; k < users.length; k += perRound) await waitAll(deliverRound(), 10_000)
+    // Warm-up rounds, one per user at least and three in all: every reader subscribed, every path warm.
+    for (let k = 0; k < Math.max(users.length, 3 * perRound); k += perRound) await waitAll(deliverRound(), 10_000)
     const rssIdle = rssMb(service.child.pid)
     const rounds: Array<Round> = []
     log(`${shape}: ${opts.deliveries} delivery rounds, ${opts.gap} ms apart`)

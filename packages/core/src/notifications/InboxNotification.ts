@@ -44,10 +44,11 @@ export interface InboxFilter {
 
 export class InboxNotificationRepo extends Context.Tag("@workbay/core/InboxNotificationRepo")<InboxNotificationRepo, {
   /**
-   * Stores the notification unless one with its id exists; answers whether it was stored (a
-   * retried send answers false). The user's unread count moves with it.
+   * Stores the notification unless one with its id exists. The user's unread count moves with
+   * it; answers that count as this insert left it, or `undefined` when nothing was stored (a
+   * retried send).
    */
-  readonly insert: (n: InboxNotificationRecord) => Effect.Effect<boolean>
+  readonly insert: (n: InboxNotificationRecord) => Effect.Effect<number | undefined>
   /** The notification `id` of user `userId`. */
   readonly find: (userId: string, id: string) => Effect.Effect<Option.Option<InboxNotificationRecord>>
   readonly list: (filter: InboxFilter) => Effect.Effect<ReadonlyArray<InboxNotificationRecord>>

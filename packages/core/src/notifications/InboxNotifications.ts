@@ -131,6 +131,9 @@ interface Reader {
 /** Events a reader keeps for watchers still joining (between their check and their socket's session). */
 const RECENT_EVENTS = 64
 
+/** Past this many records waiting for their reader (signals lost), the waiting ones are dropped (they are read back instead). */
+const MAX_JUST_STORED = 10_000
+
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 export class InboxNotifications extends Effect.Service<InboxNotifications>()("@workbay/core/InboxNotifications", {
@@ -141,6 +144,10 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
     const me = Effect.map(CurrentActor, (a) => a.user.id)
     /** Numbers the events of every reader of this process, so a watcher knows which came after its check. */
     let seq = 0
+    /** Users with a reader in this process. */
+    const watched = new Set<string>()
+    /** Notifications this process just stored for a watched user, by id, until their reader takes them. */
+    const justStored = new Map<string, { readonly record: InboxNotificationRecord; readonly unreadCount: number }>()
 
     /**
      * Stores a rendered notification in its user's inbox, once per id (a retried send stores
@@ -148,19 +155,27 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
      */
     const deliver = (input: InboxDeliveryInput) =>
       Effect.gen(function*() {
-        const stored = yield* repo.insert({
+        const record: InboxNotificationRecord = {
           id: input.id.toLowerCase(),
           user_id: input.userId,
-          template_id: input.templateId,
-          targets: input.targets,
+          template_id: input.templateId.toLowerCase(),
+          targets: [...new Set(input.targets.map((t) => t.toLowerCase()))],
           title: input.title,
           content: input.content,
           icon: input.icon,
-          actions: input.actions,
+          actions: input.actions.map((a) => ({ label: a.label, url: a.url })),
           read_at: null,
           created_at: input.createdAt
-        })
-        if (stored) yield* pubsub.publish(inboxChannel(input.userId), input.id.toLowerCase())
+        }
+        const unreadCount = yield* repo.insert(record)
+        if (unreadCount === undefined) return
+        const id = input.id.toLowerCase()
+        // A reader of this user in this process takes the record from here instead of reading it back.
+        if (watched.has(input.userId)) {
+          if (justStored.size >= MAX_JUST_STORED) justStored.clear()
+          justStored.set(id, { record: { ...record, id }, unreadCount })
+        }
+        yield* pubsub.publish(inboxChannel(input.userId), id)
       }).pipe(span("InboxNotifications.deliver"))
 
     /** A page of the caller's inbox (newest first, INBOX_PAGE_SIZE at most) and their unread count. */
@@ -210,12 +225,25 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
       Effect.gen(function*() {
         const state: Reader = { listeners: new Set(), recent: [] }
         const signals = yield* pubsub.subscribe(inboxChannel(userId))
+        watched.add(userId)
+        yield* Effect.addFinalizer(() => Effect.sync(() => void watched.delete(userId)))
+        /** The notification and the unread count it left: from this process's delivery, else read back (another replica's). */
+        const load = (id: string) =>
+          Effect.gen(function*() {
+            const local = justStored.get(id)
+            if (local !== undefined) {
+              justStored.delete(id)
+              return Option.some(local)
+            }
+            const found = yield* repo.find(userId, id)
+            if (Option.isNone(found)) return Option.none()
+            return Option.some({ record: found.value, unreadCount: yield* repo.unreadCount(userId) })
+          })
         const read = (id: string) =>
           Effect.gen(function*() {
-            const found = yield* repo.find(userId, id)
-            if (Option.isNone(found)) return
-            const unreadCount = yield* repo.unreadCount(userId)
-            const record = found.value
+            const loaded = yield* load(id)
+            if (Option.isNone(loaded)) return
+            const { record, unreadCount } = loaded.value
             const made = new Map<InboxFormat, Uint8Array>()
             const event: InboxEvent & { readonly seq: number } = {
               seq: ++seq,

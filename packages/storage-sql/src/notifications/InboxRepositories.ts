@@ -128,14 +128,16 @@ export const make = Effect.gen(function*() {
           created_at: created
         })
       } ON CONFLICT (id) DO NOTHING RETURNING id`
-      if (rs.length === 0) return false
+      if (rs.length === 0) return undefined
       if (targets.length > 0) {
         yield* sql`INSERT INTO inbox_notification_targets ${
           sql.insert(targets.map((target_id) => ({ notification_id: n.id, user_id: n.user_id, target_id, created_at: created })))
         }`
       }
-      if (n.read_at === null) yield* bumpUnread(sql, n.user_id, 1)
-      return true
+      const by = n.read_at === null ? 1 : 0
+      const counted = yield* sql<{ value: number | string }>`INSERT INTO counters (name, value) VALUES (${counterName(n.user_id)}, ${by})
+        ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by} RETURNING value`
+      return Math.max(0, Number(counted[0]?.value ?? 0))
     })
   // Deliveries that arrive together (a notifier's batch, one event for many users) share a transaction.
   const insertGrouped = yield* groupCommit({ maxItems: INSERT_GROUP, transaction: withTransaction, write: insertOne, sortKey: (n) => n.user_id })

@@ -47,11 +47,13 @@ export const inboxRepositorySuite = (name: string, dialect: "sqlite" | "pg", mak
         const me = yield* newUser
         const other = yield* newUser
         const n = notification(me, 1, { targets: [T2.toUpperCase()] })
-        expect(yield* repo.insert(n)).toBe(true)
-        expect(yield* repo.insert({ ...n, title: "again" })).toBe(false)
+        expect(yield* repo.insert(n)).toBe(1)
+        expect(yield* repo.insert({ ...n, title: "again" })).toBeUndefined()
+        expect(yield* repo.insert(notification(me, 2, { read_at: at(3) }))).toBe(1)
         expect(Option.getOrThrow(yield* repo.find(me, n.id))).toEqual({ ...n, targets: [T2] })
+        expect(yield* repo.insert(notification(me, 4))).toBe(2)
         expect(Option.isNone(yield* repo.find(other, n.id))).toBe(true)
-        expect(yield* repo.unreadCount(me)).toBe(1)
+        expect(yield* repo.unreadCount(me)).toBe(2)
         expect(yield* repo.unreadCount(other)).toBe(0)
       })
     )
