@@ -310,6 +310,24 @@ describe("inbox", () => {
       for (const ws of [byTemplate, byTarget, readOnly, unread, all]) ws.socket.close()
     })
 
+    it("the editor extensions' request: plaintext, templates listed, targets empty", async () => {
+      const u = await fresh()
+      // coder's VS Code extension: `?format=plaintext&templates=${templates.join(",")}&targets=${targets.join(",")}`.
+      const ws = await watch(u, `?format=plaintext&templates=${TEMPLATE_B}&targets=`)
+      await deliver(srv, u.user.id, { templateId: TEMPLATE_A })
+      const b = await deliver(srv, u.user.id, { templateId: TEMPLATE_B, targets: [randomUUID()] })
+      await eventually(() => ws.messages.length >= 1)
+      expect(parsed(ws).map((m) => m.notification.id)).toEqual([b.id])
+      expect(parsed(ws)[0].notification.title).toBe("Workspace dev was deleted")
+      ws.socket.close()
+    })
+
+    it("a plain GET of the watch (no upgrade) is refused with 426", async () => {
+      const u = await fresh()
+      const r = await u.client.get("/notifications/inbox/watch")
+      expect(r.status).toBe(426)
+    })
+
     it("a retried delivery is not sent again", async () => {
       const u = await fresh()
       const ws = await watch(u)
