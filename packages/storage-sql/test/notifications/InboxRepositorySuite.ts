@@ -124,6 +124,26 @@ export const inboxRepositorySuite = (name: string, dialect: "sqlite" | "pg", mak
       })
     )
 
+    test(
+      "the kept count equals the unread rows after concurrent inserts, read changes and mark-all",
+      Effect.gen(function*() {
+        const repo = yield* InboxNotificationRepo
+        const sql = yield* SqlClient.SqlClient
+        const me = yield* newUser
+        const first = Array.from({ length: 20 }, (_, i) => notification(me, i))
+        yield* Effect.forEach(first, (n) => repo.insert(n), { concurrency: "unbounded", discard: true })
+        const later = Array.from({ length: 30 }, (_, i) => notification(me, 100 + i))
+        yield* Effect.all([
+          Effect.forEach(later, (n) => repo.insert(n), { concurrency: 5, discard: true }),
+          repo.markAllRead(me, at(50)),
+          Effect.forEach(first.slice(0, 5), (n) => repo.setReadAt(me, n.id, null), { concurrency: 5, discard: true }),
+          repo.markAllRead(me, at(51))
+        ], { concurrency: "unbounded" })
+        const rows = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM inbox_notifications WHERE user_id = ${me} AND read_at IS NULL`
+        expect(yield* repo.unreadCount(me)).toBe(Number(rows[0]!.n))
+      })
+    )
+
     const plans: ReadonlyArray<readonly [string, Partial<InboxFilter>, string]> = [
       ["no filter", {}, "inbox_notifications_user_created"],
       ["unread", { readStatus: "unread" }, "inbox_notifications_user_unread"],
