@@ -42,6 +42,7 @@ import { AgentReports } from "./agents/Reports.js"
 import { TaskConversation } from "./tasks/Conversation.js"
 import { Tasks } from "./tasks/Tasks.js"
 import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
+import { InboxDeliveryLive, InboxNotifications } from "./notifications/InboxNotifications.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -103,4 +104,6 @@ const jobExecutors = Layer.mergeAll(
  * `IdGenerator` and `Provisioners`. The workers (`ProvisionerWorkers`) are built on top by
  * `makeWorkbay`.
  */
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tasks))
+const inbox = InboxDeliveryLive.pipe(Layer.provideMerge(InboxNotifications.Default))
+
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideMerge(inbox))

@@ -37,6 +37,7 @@ import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
 import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 import { TasksHttp } from "./tasks/Http.js"
+import { InboxHttp } from "./notifications/InboxHttp.js"
 import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
 
 /** Every group's handlers. */
@@ -44,7 +45,8 @@ export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
   PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
-  TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp, TasksHttp
+  TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp, TasksHttp,
+  InboxHttp
 ]
 
 export interface WorkbayHandlerShape {

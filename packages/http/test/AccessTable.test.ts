@@ -19,6 +19,7 @@ import { makeWorkspace, setWorkspaceAcl } from "./workspaces/sharingFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 import { FREE_TEMPLATE, makeTemplate as importTemplate } from "./workspaces/fixtures.js"
 import { runJobs } from "./templates/versions.js"
+import { deliver } from "./notifications/InboxFixtures.js"
 
 /** The status of a streaming GET (server-sent events); the stream is dropped once the status is in. */
 const streamStatus = async (client: Client, path: string) => {
@@ -915,6 +916,33 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...workspaceRouteRows]
+
+  // The inbox: every role reads and changes the notifications of its own inbox (a user owns
+  // them); another user's answers 404 to everyone (packages/http/test/notifications/Inbox.test.ts),
+  // a case the evaluator's roles do not decide (the routes work on the caller's inbox only).
+  const inboxCheck = (action: string, who: RoleUser, id?: string) =>
+    ({ action, object: { resource_type: "inbox_notification", owner_id: who.id, ...(id === undefined ? {} : { resource_id: id }) } })
+  const inboxRows: ReadonlyArray<Row> = [
+    {
+      kind: "inbox_notification", action: "read", route: "GET /notifications/inbox",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async (who) => ({ method: "GET", path: "/notifications/inbox", check: inboxCheck("read", who) })
+    },
+    {
+      kind: "inbox_notification", action: "update", route: "PUT /notifications/inbox/{id}/read-status",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async (who) => {
+        const n = await deliver(srv, who.id)
+        return { method: "PUT", path: `/notifications/inbox/${n.id}/read-status`, body: { is_read: true }, check: inboxCheck("update", who, n.id) }
+      }
+    },
+    {
+      kind: "inbox_notification", action: "update", route: "PUT /notifications/inbox/mark-all-as-read",
+      expected: [204, 204, 204, 204, 204, 204, 204, 204, 204, 204],
+      attempt: async (who) => ({ method: "PUT", path: "/notifications/inbox/mark-all-as-read", check: inboxCheck("update", who) })
+    }
+  ]
+  rows = [...rows, ...inboxRows]
 
   // The list answers each role the workspaces it may read: the same as authcheck's `read`.
   describe("GET /workspaces shows each role what it may read", () => {

@@ -38,6 +38,7 @@ import {
 } from "./support.js"
 import { connect, eventually } from "./websocket.js"
 import { connectAgent } from "./tasks/fixtures.js"
+import { deliver } from "./notifications/InboxFixtures.js"
 import { readEvents } from "./sse.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate } from "./templates/versions.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
@@ -1071,6 +1072,35 @@ const rows: ReadonlyArray<Row> = [
     await w.bob.client.post(`/tasks/me/${t.id}/pause`)
     await runJobs(w.srv)
     return [live, await w.bob.client.get(`/tasks/me/${t.id}/logs`)]
+  }),
+  // inbox: notifications delivered through the InboxDelivery port, as the notifier does
+  row("inbox.list", "GET /api/v2/notifications/inbox", 200, "ListInboxNotificationsResponse", async (w) => {
+    const n = await deliver(w.srv, w.bob.user.id, { targets: [randomUUID()] })
+    await deliver(w.srv, w.bob.user.id, { actions: [], icon: "DEFAULT_WORKSPACE_ICON" })
+    await w.bob.client.put(`/notifications/inbox/${n.id}/read-status`, { is_read: true })
+    return [
+      await w.bob.client.get("/notifications/inbox"),
+      await w.bob.client.get(`/notifications/inbox?read_status=unread&starting_before=${n.id}`),
+      await w.owner.get("/notifications/inbox")
+    ]
+  }),
+  row("inbox.watch", "GET /api/v2/notifications/inbox/watch", 101, "GetInboxNotificationResponse", async (w) => {
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/notifications/inbox/watch?format=plaintext`, { [SESSION_HEADER]: w.bob.client.token! })
+    await deliver(w.srv, w.bob.user.id)
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.close()
+    return { status: 101, body: JSON.parse(ws.messages[0]!), headers: new Headers() }
+  }),
+  row("inbox.markAllRead", "PUT /api/v2/notifications/inbox/mark-all-as-read", 204, "none", async (w) => {
+    await deliver(w.srv, w.bob.user.id)
+    return w.bob.client.put("/notifications/inbox/mark-all-as-read")
+  }),
+  row("inbox.setReadStatus", "PUT /api/v2/notifications/inbox/:id/read-status", 200, "UpdateInboxNotificationReadStatusResponse", async (w) => {
+    const n = await deliver(w.srv, w.bob.user.id)
+    return [
+      await w.bob.client.put(`/notifications/inbox/${n.id}/read-status`, { is_read: true }),
+      await w.bob.client.put(`/notifications/inbox/${n.id}/read-status`, { is_read: false })
+    ]
   }),
   row("tasks.pause", "POST /api/v2/tasks/:user/:task/pause", 202, "PauseTaskResponse", async (w) => {
     const r = await w.bob.client.post(`/tasks/me/${(await bobsTask(w)).id}/pause`)

@@ -464,6 +464,18 @@ export const definitions: Record<string, JsonSchema> = {
     snapshot_at: omitted(dateTime)
   }, ["logs"]),
   PauseTaskResponse: object({ workspace_build: ref("WorkspaceBuild") }, ["workspace_build"]),
+  // The described system's codersdk.InboxNotification and the inbox answers (docs/reference/api/notifications.md).
+  InboxNotification: object({
+    id: uuid, user_id: uuid, template_id: uuid, targets: arrayOf(uuid), title: string, content: string, icon: string,
+    actions: arrayOf(object({ label: string, url: string }, ["label", "url"])), read_at: nullable(dateTime), created_at: dateTime
+  }, ["id", "user_id", "template_id", "targets", "title", "content", "icon", "actions", "read_at", "created_at"]),
+  ListInboxNotificationsResponse: object({ notifications: arrayOf(ref("InboxNotification")), unread_count: integer }, [
+    "notifications", "unread_count"
+  ]),
+  GetInboxNotificationResponse: object({ notification: ref("InboxNotification"), unread_count: integer }, ["notification", "unread_count"]),
+  UpdateInboxNotificationReadStatusResponse: object({ notification: ref("InboxNotification"), unread_count: integer }, [
+    "notification", "unread_count"
+  ]),
   WorkspaceBuildParameter: object({ name: string, value: string }, ["name", "value"]),
   TemplateVersionParameter: object({
     name: string, display_name: omitted(string), description: string, description_plaintext: string,
