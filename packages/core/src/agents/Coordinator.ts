@@ -226,14 +226,24 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         }
       })
 
-    /** The entry of `agentId`, made (and its channel followed) when new. Under the lock; never left half made. */
-    const ensure = (agentId: string) =>
+    /**
+     * The entry of `agentId`, made (and its channel followed) when new. Under the lock; never left
+     * half made. `join` registers the caller on the entry before its channel is followed: once
+     * followed, the channel's messages are handled at once (while this still publishes its
+     * `hello`), and they must already see the caller (an agent's connection: the other replicas'
+     * clients reach it only so).
+     */
+    const ensure = (agentId: string, join: (entry: AgentEntry) => void = () => {}) =>
       Effect.uninterruptible(Effect.gen(function*() {
         const found = entries.get(agentId)
-        if (found !== undefined) return found
+        if (found !== undefined) {
+          join(found)
+          return found
+        }
         const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
         const entry: AgentEntry = { id: agentId, conns: new Set(), subscribers: new Set(), remoteClients: new Map(), node: undefined, scope }
         entries.set(agentId, entry)
+        join(entry)
         // Follow first, then ask: no answer is missed.
         const messages = yield* Scope.extend(pubsub.subscribe(tailnetChannel(agentId)), scope)
         // Interruptible even when made inside an uninterruptible region (an agent's acquire), so closing the scope ends it.
@@ -257,13 +267,18 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         const entry = yield* Effect.acquireRelease(
           lock.withPermits(1)(Effect.gen(function*() {
             const existed = entries.has(agentId)
-            const entry = yield* ensure(agentId)
-            entry.conns.add(conn)
+            // The other replicas' clients known when the connection joins (another connection of the
+            // agent is here); those announced from now on reach it through the channel.
+            let known: ReadonlyArray<[string, string]> = []
+            const entry = yield* ensure(agentId, (e) => {
+              e.conns.add(conn)
+              known = [...e.remoteClients]
+            })
             // Followed here already (by local clients): ask the other replicas for their clients' nodes now.
             if (existed && entry.conns.size === 1) yield* publish(agentId, { t: "hello", r: replicaId })
             // The nodes of the clients already waiting for it.
             for (const client of entry.subscribers) if (client.node !== undefined) send(out, client.id, clientNodeFrame(client.id, client.node))
-            for (const [id, node] of entry.remoteClients) send(out, id, clientNodeFrame(id, node))
+            for (const [id, node] of known) send(out, id, clientNodeFrame(id, node))
             return entry
           })),
           (entry) =>

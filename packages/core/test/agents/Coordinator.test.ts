@@ -97,6 +97,38 @@ describe("Coordinator engines on one PubSub", () => {
       expect(agent.frames.map((f) => `${f.peer_id}:${f.node.id}`).sort()).toEqual(["local:10", "remote:11"])
     }).pipe(Effect.provide(PubSub.memory)))
 
+  it.scoped("an agent hears of a client announced while its replica is still saying hello", () =>
+    Effect.gen(function*() {
+      // Replica B's `hello` publish is slow (a Postgres round trip): it is sent, but B's
+      // connectAgent waits on `gate` before it resumes. Meanwhile a client on replica A subscribes
+      // and A announces it on the channel, which B's channel fiber handles at once. The agent's
+      // connection must already be on B's entry then, or the client's node is dropped (the
+      // cross-replica Postgres test's old flake: nothing asks again later).
+      const pubsub = yield* PubSub
+      const gate = yield* Deferred.make<void>()
+      const held = yield* Deferred.make<void>()
+      const slowHello: typeof pubsub = {
+        subscribe: pubsub.subscribe,
+        publish: (channel, message) =>
+          message.includes(`"t":"hello"`)
+            ? Effect.zipRight(pubsub.publish(channel, message), Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(gate)))
+            : pubsub.publish(channel, message)
+      }
+      const a = yield* makeCoordinatorEngine(pubsub, "replica-a")
+      const b = yield* makeCoordinatorEngine(slowHello, "replica-b")
+      const agent = recorder()
+      const connecting = yield* Effect.fork(b.connectAgent(AGENT, agent.out))
+      yield* Deferred.await(held)
+      const client = yield* a.connectClient("client-1", recorder().out)
+      yield* client.updateNode(node(4))
+      yield* client.subscribe(AGENT)
+      yield* settle
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.join(connecting)
+      yield* settle
+      expect(agent.frames).toEqual([{ type: "peer_update", peer_id: "client-1", kind: "node", node: JSON.parse(node(4)) }])
+    }).pipe(Effect.provide(PubSub.memory)))
+
   it.scoped("fans one update out to 500 local subscribers once each, and forgets an agent nobody follows", () =>
     Effect.gen(function*() {
       const { a } = yield* replicas
