@@ -37,6 +37,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { parseArgs } from "node:util"
 import pg from "pg"
 import WebSocket from "ws"
@@ -77,6 +78,13 @@ if (opts.serve !== undefined || opts["serve-pg"] !== undefined) {
     ? (await import("@workbay/storage-sqlite")).layer({ filename: opts.serve })
     : (await import("@workbay/storage-postgres")).layer({ url: opts["serve-pg"]! })
   const workbay = await makeWorkbay(storage, { passwordHashCost: 4, retention: false, provisioners: [announcing] })
+  // The event loop's delay over the measured window, asked for by the parent ("eld-reset", "eld-report").
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
+  process.on("message", (m: unknown) => {
+    if (m === "eld-reset") delay.reset()
+    if (m === "eld-report") process.send?.({ eld: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 } })
+  })
   await serveInChild(workbay)
 }
 
@@ -147,6 +155,7 @@ try {
     onLine: (line) => {
       const t = /^TOKEN (\S+) (\S+) (\S+)$/.exec(line)
       if (t) tokens.set(`${t[1]}/${t[2]}`, t[3]!)
+      else if (process.env.TN_DEBUG) process.stderr.write(`CHILD ${line.slice(0, 300)}\n`)
     }
   })
   const base = `http://127.0.0.1:${service.port}/api/v2`
@@ -326,6 +335,7 @@ try {
   await monitor?.connect()
   const cpu0 = cpuMs(service.child.pid)
   const db0 = monitor === undefined ? undefined : await backendsCpu(monitor, pgDatabase)
+  service.child.send("eld-reset")
   await service.profileWindow(opts["load-prof"], async () => {
     windowStart = performance.now()
     windowEnd = windowStart + duration
@@ -333,6 +343,15 @@ try {
     await sleep(duration)
   })
   const cpu = (cpuMs(service.child.pid) ?? NaN) - (cpu0 ?? NaN)
+  const eld = await new Promise<{ p50: number; p99: number; max: number }>((resolve) => {
+    const onMessage = (m: any) => {
+      if (m?.eld === undefined) return
+      service!.child.off("message", onMessage)
+      resolve(m.eld)
+    }
+    service!.child.on("message", onMessage)
+    service!.child.send("eld-report")
+  })
   const dbCpu = monitor === undefined || db0 === undefined ? undefined : cpuDelta(db0, await backendsCpu(monitor, pgDatabase))
   stopping = true
   await Promise.all(loops)
@@ -377,6 +396,7 @@ agent's send, on the bench process's clock (so it includes that process's own qu
 | deliveries per second | ${fmt(got / seconds, 0)} |
 | delivery latency p50 / p90 / p99 / max (ms) | ${fmt(quantile(sorted, 0.5))} / ${fmt(quantile(sorted, 0.9))} / **${fmt(quantile(sorted, 0.99))}** / ${fmt(sorted.at(-1) ?? NaN)} |
 | p99 < 200 ms | ${quantile(sorted, 0.99) < 200 ? "met" : "not met"} |
+| service event loop delay in the window p50 / p99 / max (ms) | ${fmt(eld.p50)} / ${fmt(eld.p99)} / ${fmt(eld.max)} |
 | service CPU in the window | ${fmt(cpu, 0)} ms (${fmt((cpu / duration) * 100, 0)}% of one core) |
 | service CPU per delivery (us) | ${fmt((cpu * 1000) / Math.max(1, got), 1)} |
 ${dbCpu === undefined ? "" : `| database backends' CPU in the window | ${fmt(dbCpu, 0)} ms (${fmt((dbCpu * 1000) / Math.max(1, sent), 1)} us per published update) |\n`}| service RSS after the run (MB) | ${fmt(rss, 0)} |

@@ -162,6 +162,41 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
 
     const publish = (agentId: string, message: Wire) => pubsub.publish(tailnetChannel(agentId), JSON.stringify(message))
 
+    /**
+     * What this replica says on an agent's channel about nodes (its agent's, its clients'): sent
+     * one message at a time per channel, in order, by a fiber of the engine, so that no
+     * connection waits for the PubSub (a Postgres round trip, a pool connection) before its next
+     * message; while one is on its way only the latest message per `key` waits (a node replaces
+     * the last one not yet sent; `agent_gone` an agent's node, `client_gone` a client's). A channel
+     * has one sender at a time (`outgoing`, kept while it has messages), so a reconnected agent's
+     * node never overtakes the `agent_gone` of its last connection.
+     */
+    const outgoing = new Map<string, Map<string, string>>()
+    const post = (agentId: string, key: string, message: string): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const waiting = outgoing.get(agentId)
+        if (waiting !== undefined) {
+          waiting.delete(key)
+          waiting.set(key, message)
+          return Effect.void
+        }
+        const queue = new Map([[key, message]])
+        outgoing.set(agentId, queue)
+        const channel = tailnetChannel(agentId)
+        const drain: Effect.Effect<void> = Effect.suspend(() => {
+          const next = queue.entries().next()
+          if (next.done === true) {
+            outgoing.delete(agentId)
+            return Effect.void
+          }
+          queue.delete(next.value[0])
+          return Effect.zipRight(pubsub.publish(channel, next.value[1]), drain)
+        })
+        return Effect.asVoid(Effect.forkIn(drain, outer))
+      })
+    const agentWire = (node: string) => `{"t":"agent","r":${JSON.stringify(replicaId)},"n":${node}}`
+    const clientWire = (clientId: string, node: string) => `{"t":"client","r":${JSON.stringify(replicaId)},"c":${JSON.stringify(clientId)},"n":${node}}`
+
     const fanOutAgentNode = (entry: AgentEntry) => {
       if (entry.node === undefined || entry.subscribers.size === 0) return
       const frame = agentNodeFrame(entry.id, entry.node)
@@ -181,9 +216,9 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
     /** What this replica tells the others about an agent: its connected agent's node, its clients' nodes. */
     const announce = (entry: AgentEntry) =>
       Effect.gen(function*() {
-        if (entry.conns.size > 0 && entry.node !== undefined) yield* publish(entry.id, { t: "agent", r: replicaId, n: JSON.parse(entry.node) })
+        if (entry.conns.size > 0 && entry.node !== undefined) yield* post(entry.id, "agent", agentWire(entry.node))
         for (const client of entry.subscribers) {
-          if (client.node !== undefined) yield* publish(entry.id, { t: "client", r: replicaId, c: client.id, n: JSON.parse(client.node) })
+          if (client.node !== undefined) yield* post(entry.id, `c:${client.id}`, clientWire(client.id, client.node))
         }
       })
 
@@ -288,7 +323,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
                 entry.node = undefined
                 entry.remoteClients.clear()
                 fanOutAgentGone(entry, "The agent disconnected.")
-                yield* publish(agentId, { t: "agent_gone", r: replicaId })
+                yield* post(agentId, "agent", JSON.stringify({ t: "agent_gone", r: replicaId } satisfies Wire))
               }
               yield* release(entry)
             }))
@@ -298,7 +333,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             Effect.suspend(() => {
               entry.node = node
               fanOutAgentNode(entry)
-              return publish(agentId, { t: "agent", r: replicaId, n: JSON.parse(node) })
+              return post(agentId, "agent", agentWire(node))
             })
         } satisfies AgentHandle
       })
@@ -316,7 +351,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             if (entry.node !== undefined) send(out, agentId, agentNodeFrame(agentId, entry.node))
             if (client.node !== undefined) {
               toAgents(entry, clientId, clientNodeFrame(clientId, client.node))
-              yield* publish(agentId, { t: "client", r: replicaId, c: clientId, n: JSON.parse(client.node) })
+              yield* post(agentId, `c:${clientId}`, clientWire(clientId, client.node))
             }
           })))
 
@@ -327,7 +362,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             if (entry === undefined) return
             entry.subscribers.delete(client)
             toAgents(entry, clientId, clientGoneFrame(clientId, "The client unsubscribed."))
-            yield* publish(agentId, { t: "client_gone", r: replicaId, c: clientId })
+            yield* post(agentId, `c:${clientId}`, JSON.stringify({ t: "client_gone", r: replicaId, c: clientId } satisfies Wire))
             yield* release(entry)
           })))
 
@@ -341,11 +376,11 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
           updateNode: (node: string) =>
             Effect.gen(function*() {
               client.node = node
-              const parsed = JSON.parse(node)
+              const wire = clientWire(clientId, node)
               for (const agentId of client.subscriptions) {
                 const entry = entries.get(agentId)
                 if (entry !== undefined) toAgents(entry, clientId, clientNodeFrame(clientId, node))
-                yield* publish(agentId, { t: "client", r: replicaId, c: clientId, n: parsed })
+                yield* post(agentId, `c:${clientId}`, wire)
               }
             })
         } satisfies ClientHandle
