@@ -22,7 +22,8 @@
 //   this process's own queueing of receipts). Updates stop at the window's end; deliveries are awaited
 //   for `--grace` seconds more.
 // Reported: p50/p90/p99/max delivery latency, deliveries per second, the service's CPU per delivery (and
-// on Postgres its database backends' CPU), and whether every expected delivery (each update of the
+// on Postgres its database backends' CPU), the service's event loop delay over the window (a loop that
+// stalls while the service's CPU is low means the machine's cores are taken by other work), and whether every expected delivery (each update of the
 // window times the clients following that agent) arrived: missing ones, duplicates, and updates a client
 // skipped (the outbox keeps only the latest node of an agent for a client that reads slowly).
 // Writes its section (SQLite or Postgres) of bench/results/tailnet.md, the other kept. Options: --agents 100 --per-workspace 5
@@ -37,7 +38,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { monitorEventLoopDelay } from "node:perf_hooks"
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
 import { parseArgs } from "node:util"
 import pg from "pg"
 import WebSocket from "ws"
@@ -79,11 +80,26 @@ if (opts.serve !== undefined || opts["serve-pg"] !== undefined) {
     : (await import("@workbay/storage-postgres")).layer({ url: opts["serve-pg"]! })
   const workbay = await makeWorkbay(storage, { passwordHashCost: 4, retention: false, provisioners: [announcing] })
   // The event loop's delay over the measured window, asked for by the parent ("eld-reset", "eld-report").
+  // And its garbage collector's pauses over the window: their total and the longest.
   const delay = monitorEventLoopDelay({ resolution: 10 })
   delay.enable()
+  let gcTotal = 0
+  let gcMax = 0
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcTotal += e.duration
+      gcMax = Math.max(gcMax, e.duration)
+    }
+  }).observe({ entryTypes: ["gc"] })
   process.on("message", (m: unknown) => {
-    if (m === "eld-reset") delay.reset()
-    if (m === "eld-report") process.send?.({ eld: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 } })
+    if (m === "eld-reset") {
+      delay.reset()
+      gcTotal = gcMax = 0
+    }
+    if (m === "eld-report") {
+      const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage()
+      process.send?.({ eld: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6, gcTotal, gcMax, heapUsed, heapTotal, external, arrayBuffers } })
+    }
   })
   await serveInChild(workbay)
 }
@@ -155,7 +171,6 @@ try {
     onLine: (line) => {
       const t = /^TOKEN (\S+) (\S+) (\S+)$/.exec(line)
       if (t) tokens.set(`${t[1]}/${t[2]}`, t[3]!)
-      else if (process.env.TN_DEBUG) process.stderr.write(`CHILD ${line.slice(0, 300)}\n`)
     }
   })
   const base = `http://127.0.0.1:${service.port}/api/v2`
@@ -297,6 +312,12 @@ try {
   const subscriptions = follows.reduce((n, f) => n + f.length, 0)
   log(`${clientCount} clients, ${subscriptions} subscriptions (followers per agent ${Math.min(...followers)}-${Math.max(...followers)})`)
 
+  // ---- idle: every connection open, no updates (pings, the workers' polling) ----
+  const idleMs = 5000
+  const idle0 = cpuMs(service.child.pid)
+  await sleep(idleMs)
+  const idleCpu = (cpuMs(service.child.pid) ?? NaN) - (idle0 ?? NaN)
+
   // ---- the updates ----
   let stopping = false
   const nodeBase = (i: number) => ({
@@ -343,7 +364,7 @@ try {
     await sleep(duration)
   })
   const cpu = (cpuMs(service.child.pid) ?? NaN) - (cpu0 ?? NaN)
-  const eld = await new Promise<{ p50: number; p99: number; max: number }>((resolve) => {
+  const eld = await new Promise<{ p50: number; p99: number; max: number; gcTotal: number; gcMax: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }>((resolve) => {
     const onMessage = (m: any) => {
       if (m?.eld === undefined) return
       service!.child.off("message", onMessage)
@@ -397,9 +418,11 @@ agent's send, on the bench process's clock (so it includes that process's own qu
 | delivery latency p50 / p90 / p99 / max (ms) | ${fmt(quantile(sorted, 0.5))} / ${fmt(quantile(sorted, 0.9))} / **${fmt(quantile(sorted, 0.99))}** / ${fmt(sorted.at(-1) ?? NaN)} |
 | p99 < 200 ms | ${quantile(sorted, 0.99) < 200 ? "met" : "not met"} |
 | service event loop delay in the window p50 / p99 / max (ms) | ${fmt(eld.p50)} / ${fmt(eld.p99)} / ${fmt(eld.max)} |
+| service GC pauses in the window: total / longest (ms) | ${fmt(eld.gcTotal, 0)} / ${fmt(eld.gcMax)} |
 | service CPU in the window | ${fmt(cpu, 0)} ms (${fmt((cpu / duration) * 100, 0)}% of one core) |
-| service CPU per delivery (us) | ${fmt((cpu * 1000) / Math.max(1, got), 1)} |
-${dbCpu === undefined ? "" : `| database backends' CPU in the window | ${fmt(dbCpu, 0)} ms (${fmt((dbCpu * 1000) / Math.max(1, sent), 1)} us per published update) |\n`}| service RSS after the run (MB) | ${fmt(rss, 0)} |
+| service CPU idle, every connection open, no updates | ${fmt((idleCpu / idleMs) * 100, 0)}% of one core |
+| service CPU per delivery (us): all / above idle | ${fmt((cpu * 1000) / Math.max(1, got), 1)} / ${fmt(((cpu - (idleCpu * duration) / idleMs) * 1000) / Math.max(1, got), 1)} |
+${dbCpu === undefined ? "" : `| database backends' CPU in the window | ${fmt(dbCpu, 0)} ms (${fmt((dbCpu * 1000) / Math.max(1, sent), 1)} us per published update) |\n`}| service RSS after the run; at the window's end heap used / heap total / external (MB) | ${fmt(rss, 0)}; ${fmt(eld.heapUsed / 2 ** 20, 0)} / ${fmt(eld.heapTotal / 2 ** 20, 0)} / ${fmt(eld.external / 2 ** 20, 0)} |
 `
   console.log(report)
   if (!opts["no-write"]) {
