@@ -162,6 +162,41 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
 
     const publish = (agentId: string, message: Wire) => pubsub.publish(tailnetChannel(agentId), JSON.stringify(message))
 
+    /**
+     * What this replica says on an agent's channel about nodes (its agent's, its clients'): sent
+     * one message at a time per channel, in order, by a fiber of the engine, so that no
+     * connection waits for the PubSub (a Postgres round trip, a pool connection) before its next
+     * message; while one is on its way only the latest message per `key` waits (a node replaces
+     * the last one not yet sent; `agent_gone` an agent's node, `client_gone` a client's). A channel
+     * has one sender at a time (`outgoing`, kept while it has messages), so a reconnected agent's
+     * node never overtakes the `agent_gone` of its last connection.
+     */
+    const outgoing = new Map<string, Map<string, string>>()
+    const post = (agentId: string, key: string, message: string): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const waiting = outgoing.get(agentId)
+        if (waiting !== undefined) {
+          waiting.delete(key)
+          waiting.set(key, message)
+          return Effect.void
+        }
+        const queue = new Map([[key, message]])
+        outgoing.set(agentId, queue)
+        const channel = tailnetChannel(agentId)
+        const drain: Effect.Effect<void> = Effect.suspend(() => {
+          const next = queue.entries().next()
+          if (next.done === true) {
+            outgoing.delete(agentId)
+            return Effect.void
+          }
+          queue.delete(next.value[0])
+          return Effect.zipRight(pubsub.publish(channel, next.value[1]), drain)
+        })
+        return Effect.asVoid(Effect.forkIn(drain, outer))
+      })
+    const agentWire = (node: string) => `{"t":"agent","r":${JSON.stringify(replicaId)},"n":${node}}`
+    const clientWire = (clientId: string, node: string) => `{"t":"client","r":${JSON.stringify(replicaId)},"c":${JSON.stringify(clientId)},"n":${node}}`
+
     const fanOutAgentNode = (entry: AgentEntry) => {
       if (entry.node === undefined || entry.subscribers.size === 0) return
       const frame = agentNodeFrame(entry.id, entry.node)
@@ -181,9 +216,9 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
     /** What this replica tells the others about an agent: its connected agent's node, its clients' nodes. */
     const announce = (entry: AgentEntry) =>
       Effect.gen(function*() {
-        if (entry.conns.size > 0 && entry.node !== undefined) yield* publish(entry.id, { t: "agent", r: replicaId, n: JSON.parse(entry.node) })
+        if (entry.conns.size > 0 && entry.node !== undefined) yield* post(entry.id, "agent", agentWire(entry.node))
         for (const client of entry.subscribers) {
-          if (client.node !== undefined) yield* publish(entry.id, { t: "client", r: replicaId, c: client.id, n: JSON.parse(client.node) })
+          if (client.node !== undefined) yield* post(entry.id, `c:${client.id}`, clientWire(client.id, client.node))
         }
       })
 
@@ -226,14 +261,24 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         }
       })
 
-    /** The entry of `agentId`, made (and its channel followed) when new. Under the lock; never left half made. */
-    const ensure = (agentId: string) =>
+    /**
+     * The entry of `agentId`, made (and its channel followed) when new. Under the lock; never left
+     * half made. `join` registers the caller on the entry before its channel is followed: once
+     * followed, the channel's messages are handled at once (while this still publishes its
+     * `hello`), and they must already see the caller (an agent's connection: the other replicas'
+     * clients reach it only so).
+     */
+    const ensure = (agentId: string, join: (entry: AgentEntry) => void = () => {}) =>
       Effect.uninterruptible(Effect.gen(function*() {
         const found = entries.get(agentId)
-        if (found !== undefined) return found
+        if (found !== undefined) {
+          join(found)
+          return found
+        }
         const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
         const entry: AgentEntry = { id: agentId, conns: new Set(), subscribers: new Set(), remoteClients: new Map(), node: undefined, scope }
         entries.set(agentId, entry)
+        join(entry)
         // Follow first, then ask: no answer is missed.
         const messages = yield* Scope.extend(pubsub.subscribe(tailnetChannel(agentId)), scope)
         // Interruptible even when made inside an uninterruptible region (an agent's acquire), so closing the scope ends it.
@@ -257,13 +302,18 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         const entry = yield* Effect.acquireRelease(
           lock.withPermits(1)(Effect.gen(function*() {
             const existed = entries.has(agentId)
-            const entry = yield* ensure(agentId)
-            entry.conns.add(conn)
+            // The other replicas' clients known when the connection joins (another connection of the
+            // agent is here); those announced from now on reach it through the channel.
+            let known: ReadonlyArray<[string, string]> = []
+            const entry = yield* ensure(agentId, (e) => {
+              e.conns.add(conn)
+              known = [...e.remoteClients]
+            })
             // Followed here already (by local clients): ask the other replicas for their clients' nodes now.
             if (existed && entry.conns.size === 1) yield* publish(agentId, { t: "hello", r: replicaId })
             // The nodes of the clients already waiting for it.
             for (const client of entry.subscribers) if (client.node !== undefined) send(out, client.id, clientNodeFrame(client.id, client.node))
-            for (const [id, node] of entry.remoteClients) send(out, id, clientNodeFrame(id, node))
+            for (const [id, node] of known) send(out, id, clientNodeFrame(id, node))
             return entry
           })),
           (entry) =>
@@ -273,7 +323,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
                 entry.node = undefined
                 entry.remoteClients.clear()
                 fanOutAgentGone(entry, "The agent disconnected.")
-                yield* publish(agentId, { t: "agent_gone", r: replicaId })
+                yield* post(agentId, "agent", JSON.stringify({ t: "agent_gone", r: replicaId } satisfies Wire))
               }
               yield* release(entry)
             }))
@@ -283,7 +333,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             Effect.suspend(() => {
               entry.node = node
               fanOutAgentNode(entry)
-              return publish(agentId, { t: "agent", r: replicaId, n: JSON.parse(node) })
+              return post(agentId, "agent", agentWire(node))
             })
         } satisfies AgentHandle
       })
@@ -301,7 +351,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             if (entry.node !== undefined) send(out, agentId, agentNodeFrame(agentId, entry.node))
             if (client.node !== undefined) {
               toAgents(entry, clientId, clientNodeFrame(clientId, client.node))
-              yield* publish(agentId, { t: "client", r: replicaId, c: clientId, n: JSON.parse(client.node) })
+              yield* post(agentId, `c:${clientId}`, clientWire(clientId, client.node))
             }
           })))
 
@@ -312,7 +362,7 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             if (entry === undefined) return
             entry.subscribers.delete(client)
             toAgents(entry, clientId, clientGoneFrame(clientId, "The client unsubscribed."))
-            yield* publish(agentId, { t: "client_gone", r: replicaId, c: clientId })
+            yield* post(agentId, `c:${clientId}`, JSON.stringify({ t: "client_gone", r: replicaId, c: clientId } satisfies Wire))
             yield* release(entry)
           })))
 
@@ -326,11 +376,11 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
           updateNode: (node: string) =>
             Effect.gen(function*() {
               client.node = node
-              const parsed = JSON.parse(node)
+              const wire = clientWire(clientId, node)
               for (const agentId of client.subscriptions) {
                 const entry = entries.get(agentId)
                 if (entry !== undefined) toAgents(entry, clientId, clientNodeFrame(clientId, node))
-                yield* publish(agentId, { t: "client", r: replicaId, c: clientId, n: parsed })
+                yield* post(agentId, `c:${clientId}`, wire)
               }
             })
         } satisfies ClientHandle

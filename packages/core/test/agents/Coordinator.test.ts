@@ -97,6 +97,70 @@ describe("Coordinator engines on one PubSub", () => {
       expect(agent.frames.map((f) => `${f.peer_id}:${f.node.id}`).sort()).toEqual(["local:10", "remote:11"])
     }).pipe(Effect.provide(PubSub.memory)))
 
+  it.scoped("an agent hears of a client announced while its replica is still saying hello", () =>
+    Effect.gen(function*() {
+      // Replica B's `hello` publish is slow (a Postgres round trip): it is sent, but B's
+      // connectAgent waits on `gate` before it resumes. Meanwhile a client on replica A subscribes
+      // and A announces it on the channel, which B's channel fiber handles at once. The agent's
+      // connection must already be on B's entry then, or the client's node is dropped (the
+      // cross-replica Postgres test's old flake: nothing asks again later).
+      const pubsub = yield* PubSub
+      const gate = yield* Deferred.make<void>()
+      const held = yield* Deferred.make<void>()
+      const slowHello: typeof pubsub = {
+        subscribe: pubsub.subscribe,
+        publish: (channel, message) =>
+          message.includes(`"t":"hello"`)
+            ? Effect.zipRight(pubsub.publish(channel, message), Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(gate)))
+            : pubsub.publish(channel, message)
+      }
+      const a = yield* makeCoordinatorEngine(pubsub, "replica-a")
+      const b = yield* makeCoordinatorEngine(slowHello, "replica-b")
+      const agent = recorder()
+      const connecting = yield* Effect.fork(b.connectAgent(AGENT, agent.out))
+      yield* Deferred.await(held)
+      const client = yield* a.connectClient("client-1", recorder().out)
+      yield* client.updateNode(node(4))
+      yield* client.subscribe(AGENT)
+      yield* settle
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.join(connecting)
+      yield* settle
+      expect(agent.frames).toEqual([{ type: "peer_update", peer_id: "client-1", kind: "node", node: JSON.parse(node(4)) }])
+    }).pipe(Effect.provide(PubSub.memory)))
+
+  it.scoped("an agent's updates do not wait for the PubSub; while one is on its way only the latest waits", () =>
+    Effect.gen(function*() {
+      // Replica A's publishes of node messages are held (a slow NOTIFY) until `gate` opens.
+      const pubsub = yield* PubSub
+      const gate = yield* Deferred.make<void>()
+      const slow: typeof pubsub = {
+        subscribe: pubsub.subscribe,
+        publish: (channel, message) =>
+          message.includes(`"t":"agent"`) ? Effect.zipRight(Deferred.await(gate), pubsub.publish(channel, message)) : pubsub.publish(channel, message)
+      }
+      const a = yield* makeCoordinatorEngine(slow, "replica-a")
+      const b = yield* makeCoordinatorEngine(pubsub, "replica-b")
+      const local = recorder()
+      const remote = recorder()
+      yield* Effect.flatMap(a.connectClient("local", local.out), (h) => h.subscribe(AGENT))
+      yield* Effect.flatMap(b.connectClient("remote", remote.out), (h) => h.subscribe(AGENT))
+      yield* settle
+      const handle = yield* a.connectAgent(AGENT, recorder().out)
+      // Each update returns at once and reaches the local client, though the first is still being published.
+      yield* handle.updateNode(node(1))
+      yield* settle
+      yield* handle.updateNode(node(2))
+      yield* handle.updateNode(node(3))
+      expect(local.frames.map((f) => f.node.id)).toEqual([1, 2, 3])
+      yield* settle
+      expect(remote.frames).toEqual([])
+      // Published in order, the second replaced by the third while the first was on its way.
+      yield* Deferred.succeed(gate, undefined)
+      yield* settle
+      expect(remote.frames.map((f) => f.node.id)).toEqual([1, 3])
+    }).pipe(Effect.provide(PubSub.memory)))
+
   it.scoped("fans one update out to 500 local subscribers once each, and forgets an agent nobody follows", () =>
     Effect.gen(function*() {
       const { a } = yield* replicas
