@@ -168,9 +168,8 @@ describe("Coordinator engines on one PubSub", () => {
       const clients = Array.from({ length: 500 }, recorder)
       for (const [i, c] of clients.entries()) yield* Effect.flatMap(Scope.extend(a.connectClient(`c${i}`, c.out), scope), (h) => h.subscribe(AGENT))
       const handle = yield* a.connectAgent(AGENT, recorder().out)
-      const t0 = performance.now()
+      // Delivered within the update itself (speed is bench:tailnet's, not a test's).
       yield* handle.updateNode(node(3))
-      expect(performance.now() - t0).toBeLessThan(200)
       expect(clients.every((c) => c.frames.length === 1 && c.frames[0].node.id === 3)).toBe(true)
       yield* Scope.close(scope, Exit.void)
       expect(a.followed()).toBe(1)
