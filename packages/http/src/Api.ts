@@ -21,6 +21,7 @@ import { AgentIdentityApi } from "./agents/IdentityApi.js"
 import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { TasksApi } from "./tasks/Api.js"
+import { NotificationsApi } from "./notifications/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -51,6 +52,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentRpcApi)
   .add(AgentMetadataApi)
   .add(TasksApi)
+  .add(NotificationsApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -25,6 +25,7 @@ import * as TickLockLayer from "./workspaces/TickLock.js"
 import * as LifecycleRepositories from "./workspaces/LifecycleRepositories.js"
 import * as Repositories from "./users/Repositories.js"
 import * as TaskRepositories from "./tasks/Repositories.js"
+import * as NotificationRepositories from "./notifications/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -46,6 +47,7 @@ const baseRepositories = Layer.mergeAll(
   TaskConversationRepositories.layer,
   TaskRepositories.layer,
   AppSessionRepositories.layer,
+  NotificationRepositories.layer,
   transactionsLayer
 )
 
