@@ -56,6 +56,8 @@ describe.skipIf(url === null)("the notifiers of two replicas on Postgres", () =>
     const leased = { a: 0, b: 0 }
     for (let round = 0; round < 20; round++) {
       const [x, y] = await Promise.all([dispatch(a), dispatch(b)])
+      // A fetch leases at most lease_count (7) messages.
+      expect(Math.max(x.leased, y.leased)).toBeLessThanOrEqual(7)
       leased.a += x.leased
       leased.b += y.leased
       if (x.leased + y.leased === 0) break

@@ -98,12 +98,15 @@ export const make = Effect.gen(function*() {
       const candidates = sql`SELECT id FROM notification_messages
         WHERE status IN ('pending', 'leased', 'temporary_failure') AND ${due}
         ORDER BY created_at, id LIMIT ${count}`
-      return Effect.orDie(sql<Row>`UPDATE notification_messages
+      // A materialized CTE: the batch is chosen (and on Postgres locked) once. A subquery in
+      // \`WHERE id IN (...)\` may be run again per row, which would lease more than \`count\`.
+      return Effect.orDie(sql<Row>`WITH picked AS MATERIALIZED (${sql.onDialectOrElse({
+        pg: () => sql`${candidates} FOR UPDATE SKIP LOCKED`,
+        orElse: () => candidates
+      })})
+        UPDATE notification_messages
         SET status = 'leased', leased_until = ${leasedUntil.toISOString()}, updated_at = ${at}
-        WHERE id IN (${sql.onDialectOrElse({
-          pg: () => sql`${candidates} FOR UPDATE SKIP LOCKED`,
-          orElse: () => candidates
-        })}) AND ${due}
+        WHERE id IN (SELECT id FROM picked) AND ${due}
         RETURNING *`).pipe(
         Effect.map((rs) => rs.map(rowToMessage).sort((a, b) => a.created_at.getTime() - b.created_at.getTime()))
       )
