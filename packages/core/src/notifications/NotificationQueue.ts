@@ -138,6 +138,24 @@ export class NotificationQueue extends Effect.Service<NotificationQueue>()("@wor
         Effect.catchAllCause((cause) => Effect.logWarning(`Notification ${input.templateId} for ${input.userId} not enqueued`, cause))
       )
 
-    return { enqueue, notify } as const
+    /** The active users holding one of `roles` (site roles), each once. */
+    const usersWithRoles = (roles: ReadonlyArray<string>) =>
+      Effect.map(
+        Effect.forEach(roles, (role) => users.list({ role, status: "active", limit: 1000, offset: 0 })),
+        (pages) => [...new Map(pages.flatMap((p) => p.users).map((u) => [u.id, u])).values()]
+      )
+
+    /**
+     * `notify` for every holder of `roles` (as the described system tells its user admins about
+     * accounts, its template admins about templates), but `except` (the user the event is about).
+     */
+    const notifyRoles = (roles: ReadonlyArray<string>, input: Omit<EnqueueInput, "userId">, except?: string): Effect.Effect<void> =>
+      usersWithRoles(roles).pipe(
+        Effect.flatMap((found) =>
+          Effect.forEach(found.filter((u) => u.id !== except), (u) => notify({ ...input, userId: u.id }), { discard: true })),
+        Effect.catchAllCause((cause) => Effect.logWarning(`Notification ${input.templateId} not enqueued`, cause))
+      )
+
+    return { enqueue, notify, notifyRoles } as const
   })
 }) {}

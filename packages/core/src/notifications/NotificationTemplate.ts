@@ -121,12 +121,12 @@ export const systemTemplates: ReadonlyArray<TemplateDefinition> = [
   system(TemplateIds.workspaceCreated, "Workspace Created", "Workspace Events",
     "Workspace '{{labels.workspace}}' has been created",
     "The workspace **{{labels.workspace}}** has been created from the template **{{labels.template}}** using version **{{labels.version}}**.",
-    [{ label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.workspace}}" }]),
+    [{ label: "View workspace", url: "{{base_url}}/@{{labels.workspace_owner_username}}/{{labels.workspace}}" }]),
   system(TemplateIds.workspaceManuallyUpdated, "Workspace Manually Updated", "Workspace Events",
     "Workspace '{{labels.workspace}}' has been manually updated",
     "A new workspace build has been manually created for your workspace **{{labels.workspace}}** by **{{labels.initiator}}** to update it to version **{{labels.version}}** of template **{{labels.template}}**.",
     [
-      { label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.workspace}}" },
+      { label: "View workspace", url: "{{base_url}}/@{{labels.workspace_owner_username}}/{{labels.workspace}}" },
       { label: "View template version", url: "{{base_url}}/templates/{{labels.organization}}/{{labels.template}}/versions/{{labels.version}}" }
     ]),
   system(TemplateIds.workspaceDeleted, "Workspace Deleted", "Workspace Events",

@@ -24,7 +24,19 @@ describe("notifications", () => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>
   let hook: Awaited<ReturnType<typeof startWebhook>>
 
-  const dispatch = () => srv.run(Effect.flatMap(Notifier, (n) => n.dispatchOnce))
+  const dispatchOnce = () => srv.run(Effect.flatMap(Notifier, (n) => n.dispatchOnce))
+  /** Fetches until nothing is left to lease; the sums of the fetches. */
+  const dispatch = async () => {
+    const total = { paused: false, leased: 0, sent: 0, failed: 0 }
+    for (;;) {
+      const r = await dispatchOnce()
+      total.paused = r.paused
+      total.leased += r.leased
+      total.sent += r.sent
+      total.failed += r.failed
+      if (r.leased === 0) return total
+    }
+  }
   const messagesOf = (userId: string): Promise<ReadonlyArray<NotificationMessageRecord>> =>
     srv.run(Effect.flatMap(NotificationRepo, (r) => r.messagesOf(userId)))
 
@@ -197,11 +209,15 @@ describe("notifications", () => {
       expect(queued.every((m) => m.status === "pending")).toBe(true)
       const before = smtp.mails.length
       const report = await dispatch()
-      expect(report).toMatchObject({ paused: false, sent: queued.length, failed: 0 })
+      // What the routes enqueued before (accounts created) goes out too.
+      expect(report).toMatchObject({ paused: false, failed: 0 })
+      expect(report.sent).toBeGreaterThanOrEqual(queued.length)
       const mail = smtp.mails.slice(before).find((m) => m.to.includes(dev.user.email))!
       expect(mail).toMatchObject({ from: "workbay@example.com", user: "mailer", hello: "workbay.test" })
-      expect(mail.raw).toContain("Subject: Deploy done")
-      expect(mail.raw).toContain("All green. See the log (https://example.com/log).")
+      expect(mail.subject).toBe("Deploy done")
+      expect(mail.text).toBe("All green. See the log (https://example.com/log).")
+      expect(mail.html).toContain('<a href="https://example.com/log">the log</a>')
+      expect(mail.raw).toContain(`Message-ID: <`)
       const sent = (await messagesOf(dev.user.id)).filter((m) => m.template_id === TemplateIds.customNotification)
       expect(sent.every((m) => m.status === "sent" && m.attempt_count === 1 && m.sent_at !== null)).toBe(true)
     })
@@ -243,12 +259,12 @@ describe("notifications", () => {
       try {
         expect((await dev.client.post("/notifications/custom", { content: { title: "Doomed" } })).status).toBe(204)
         const find = async () => (await messagesOf(dev.user.id)).find((m) => m.method === "webhook" && m.payload.labels.custom_title === "Doomed")!
-        await dispatch()
+        await dispatchOnce()
         expect(await find()).toMatchObject({ status: "temporary_failure", attempt_count: 1, status_reason: "The webhook endpoint answered 500." })
-        await dispatch()
+        await dispatchOnce()
         expect(await find()).toMatchObject({ status: "permanent_failure", attempt_count: 2, status_reason: "The webhook endpoint answered 500." })
         const received = hook.received.length
-        await dispatch()
+        await dispatchOnce()
         expect(hook.received.length).toBe(received)
       } finally {
         hook.answer(200)
@@ -279,6 +295,31 @@ describe("notifications", () => {
     })
   })
 
+  describe("events of the users area", () => {
+    it("tells the user admins of accounts created, suspended, activated and deleted, and the user of their own", async () => {
+      const admin = await createUser(owner, { username: "nt-useradmin", roles: ["user-admin"] })
+      const subject = await createUser(owner, { username: "nt-subject" })
+      expect((await owner.put(`/users/${subject.user.id}/status/suspend`)).status).toBe(200)
+      expect((await owner.put(`/users/${subject.user.id}/status/activate`)).status).toBe(200)
+      expect((await owner.delete(`/users/${subject.user.id}`)).status).toBe(200)
+      const about = (ms: ReadonlyArray<NotificationMessageRecord>) =>
+        ms.filter((m) => m.method === "smtp" && m.targets.includes(subject.user.id)).map((m) => m.template_id)
+      const expected = [TemplateIds.userAccountCreated, TemplateIds.userAccountSuspended, TemplateIds.userAccountActivated, TemplateIds.userAccountDeleted]
+      expect(about(await messagesOf(admin.user.id))).toEqual(expected)
+      expect(about(await messagesOf(ownerId))).toEqual(expected)
+      // The user heard of their own suspension and activation (their messages stay even once they are deleted).
+      const own = await messagesOf(subject.user.id)
+      expect(about(own)).toEqual([TemplateIds.yourAccountSuspended, TemplateIds.yourAccountActivated])
+      const suspended = (await messagesOf(admin.user.id)).find((m) => m.template_id === TemplateIds.userAccountSuspended)!
+      expect(suspended.payload.labels).toEqual({ suspended_account_name: "nt-subject", suspended_account_user_name: "", initiator: "admin" })
+      await dispatch()
+      const mail = smtp.mails.find((m) => m.to.includes(admin.user.email) && m.subject === "User account \"nt-subject\" suspended")!
+      expect(mail.text).toContain("User account nt-subject has been suspended.\n\nThe account was suspended by admin.")
+      expect(mail.html).toContain("<strong>nt-subject</strong>")
+      expect(mail.text).toContain(`View suspended accounts: ${srv.url}/deployment/users?filter=status%3Asuspended`)
+    })
+  })
+
   describe("test notifications", () => {
     it("sends the test notification to the owner who asks, each time", async () => {
       expectResponse(await dev.client.post("/notifications/test"), 403)
@@ -287,10 +328,9 @@ describe("notifications", () => {
       expect((await owner.post("/notifications/test")).status).toBe(200)
       expect((await owner.post("/notifications/test")).status).toBe(200)
       await dispatch()
-      const mails = smtp.mails.slice(before).filter((m) => m.raw.includes("Subject: A test notification"))
+      const mails = smtp.mails.slice(before).filter((m) => m.subject === "A test notification")
       expect(mails).toHaveLength(2)
-      expect(mails[0]!.raw).toContain("This is a test notification.")
-      expect(mails[0]!.raw).toContain(`${srv.url}/deployment/notifications?tab=settings`)
+      expect(mails[0]!.text).toBe(`This is a test notification.\n\nView notification settings: ${srv.url}/deployment/notifications?tab=settings`)
     })
   })
 })

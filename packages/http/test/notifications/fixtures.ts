@@ -1,14 +1,19 @@
 /** Real receivers for the notifier's tests: an SMTP server (smtp-server) and a webhook endpoint (node:http), in the test process. */
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
+import { simpleParser } from "mailparser"
 import { SMTPServer } from "smtp-server"
 
 /** A mail as the SMTP server received it. */
 export interface ReceivedMail {
   readonly from: string
   readonly to: ReadonlyArray<string>
-  /** The message (headers and MIME body), quoted-printable soft breaks and `=3D` undone. */
+  /** The message as sent (headers and MIME body). */
   readonly raw: string
+  /** The decoded subject, text part and HTML part. */
+  readonly subject: string
+  readonly text: string
+  readonly html: string
   /** The credentials the client authenticated with, if any. */
   readonly user: string | undefined
   /** The client's EHLO name. */
@@ -35,14 +40,20 @@ export const startSmtp = async (auth?: { readonly user: string; readonly pass: s
       const chunks: Array<Buffer> = []
       stream.on("data", (c: Buffer) => chunks.push(c))
       stream.on("end", () => {
-        mails.push({
-          from: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address,
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString("utf8").replace(/=\r\n/g, "").replace(/=3D/g, "="),
-          user: session.user as string | undefined,
-          hello: session.hostNameAppearsAs
-        })
-        callback()
+        const raw = Buffer.concat(chunks)
+        simpleParser(raw).then((parsed) => {
+          mails.push({
+            from: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address,
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: raw.toString("utf8"),
+            subject: parsed.subject ?? "",
+            text: parsed.text ?? "",
+            html: parsed.html === false ? "" : parsed.html,
+            user: session.user as string | undefined,
+            hello: session.hostNameAppearsAs
+          })
+          callback()
+        }, callback)
       })
     }
   })
