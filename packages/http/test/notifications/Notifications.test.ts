@@ -12,6 +12,8 @@ import {
   UNKNOWN_ID
 } from "../support.js"
 import { startSmtp, startWebhook } from "./fixtures.js"
+import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
+import { runJobs } from "../templates/versions.js"
 
 /** A success: the status, with the body in the failure message. */
 const expect2xx = (r: { status: number; body: unknown }, status: number) => expect(r.status, JSON.stringify(r.body)).toBe(status)
@@ -20,6 +22,7 @@ describe("notifications", () => {
   let srv: ServiceTestServer
   let owner: Client
   let ownerId: string
+  let orgId: string
   let dev: TestUser
   let smtp: Awaited<ReturnType<typeof startSmtp>>
   let hook: Awaited<ReturnType<typeof startWebhook>>
@@ -43,7 +46,7 @@ describe("notifications", () => {
   beforeAll(async () => {
     smtp = await startSmtp({ user: "mailer", pass: "s3cret" })
     hook = await startWebhook()
-    ;({ srv, owner, ownerId } = await startWithOwner({
+    ;({ srv, owner, ownerId, orgId } = await startWithOwner({
       notifier: false,
       settings: {
         emailSmarthost: smtp.smarthost,
@@ -317,6 +320,49 @@ describe("notifications", () => {
       expect(mail.text).toContain("User account nt-subject has been suspended.\n\nThe account was suspended by admin.")
       expect(mail.html).toContain("<strong>nt-subject</strong>")
       expect(mail.text).toContain(`View suspended accounts: ${srv.url}/deployment/users?filter=status%3Asuspended`)
+    })
+  })
+
+  describe("events of the workspaces and templates areas", () => {
+    it("tells template admins of a workspace created and of a manual build that failed; the owner of a deletion by someone else", async () => {
+      const tadmin = await createUser(owner, { username: "nt-tadmin", roles: ["template-admin"] })
+      const maker = await createUser(owner, { username: "nt-maker" })
+      const template = await makeTemplate(srv, owner, orgId, `${FREE_TEMPLATE}  fail:\n    transition: stop\n    message: The disk is stuck.\n`)
+      const ws = await makeWorkspace(srv, owner, orgId, template.id, {}, maker.user.id)
+      const created = (await messagesOf(tadmin.user.id)).filter((m) => m.method === "smtp" && m.template_id === TemplateIds.workspaceCreated)
+      expect(created.map((m) => m.payload.labels)).toEqual([
+        { workspace: ws.name, template: template.name, version: expect.any(String), workspace_owner_username: "nt-maker" }
+      ])
+      // A manual stop that fails: the template admins hear of it.
+      expect((await maker.client.post(`/workspaces/${ws.id}/builds`, { transition: "stop" })).status).toBe(200)
+      await runJobs(srv)
+      const failed = (await messagesOf(tadmin.user.id)).filter((m) => m.method === "smtp" && m.template_id === TemplateIds.workspaceManualBuildFailed)
+      expect(failed.map((m) => m.payload.labels)).toEqual([{
+        name: ws.name, template_name: template.name, template_version_name: expect.any(String), initiator: "nt-maker",
+        workspace_owner_username: "nt-maker", workspace_build_number: "2"
+      }])
+      // Deleted by the owner of the deployment: the workspace's owner hears of it.
+      expect((await owner.post(`/workspaces/${ws.id}/builds`, { transition: "delete", orphan: true })).status).toBe(200)
+      await runJobs(srv)
+      const deleted = (await messagesOf(maker.user.id)).filter((m) => m.method === "smtp" && m.template_id === TemplateIds.workspaceDeleted)
+      expect(deleted.map((m) => m.payload.labels)).toEqual([{ name: ws.name, reason: "initiated by user", initiator: "admin" }])
+      expect(deleted[0]!.targets).toEqual([ws.id, template.id])
+      await dispatch()
+      expect(smtp.mails.some((m) => m.to.includes(maker.user.email) && m.subject === `Workspace "${ws.name}" deleted`)).toBe(true)
+      // The template deleted: its admins hear of it, but the one who deleted it.
+      expect((await owner.delete(`/templates/${template.id}`)).status).toBe(200)
+      const gone = (await messagesOf(tadmin.user.id)).filter((m) => m.method === "smtp" && m.template_id === TemplateIds.templateDeleted)
+      expect(gone.map((m) => m.payload.labels)).toEqual([{ name: template.name, initiator: "admin" }])
+      expect((await messagesOf(ownerId)).filter((m) => m.template_id === TemplateIds.templateDeleted)).toEqual([])
+    })
+
+    it("does not tell an owner who deleted their own workspace", async () => {
+      const self = await createUser(owner, { username: "nt-self" })
+      const template = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
+      const ws = await makeWorkspace(srv, owner, orgId, template.id, {}, self.user.id)
+      expect((await self.client.post(`/workspaces/${ws.id}/builds`, { transition: "delete" })).status).toBe(200)
+      await runJobs(srv)
+      expect((await messagesOf(self.user.id)).filter((m) => m.template_id === TemplateIds.workspaceDeleted)).toEqual([])
     })
   })
 

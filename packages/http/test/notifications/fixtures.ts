@@ -48,7 +48,7 @@ export const startSmtp = async (auth?: { readonly user: string; readonly pass: s
             raw: raw.toString("utf8"),
             subject: parsed.subject ?? "",
             text: parsed.text ?? "",
-            html: parsed.html === false ? "" : parsed.html,
+            html: parsed.html || "",
             user: session.user as string | undefined,
             hello: session.hostNameAppearsAs
           })
