@@ -77,3 +77,30 @@ export const notifyBuildEnded = (
       createdBy: "workspace_builds"
     })
   }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("Build notification not enqueued", cause)))
+
+/** A span in the words the dormancy templates use: `24 hours`, `7 days`. */
+export const humanDuration = (ms: number): string => {
+  const hours = Math.round(ms / 3_600_000)
+  if (hours < 48) return `${hours} ${hours === 1 ? "hour" : "hours"}`
+  const days = Math.round(hours / 24)
+  return `${days} days`
+}
+
+/** A workspace marked dormant by the lifecycle executor: its owner hears of it (and when it would be deleted). */
+export const notifyDormant = (
+  workspace: WorkspaceRecord,
+  timeTilDeleteMs: number
+): Effect.Effect<void, never, NotificationQueue> =>
+  Effect.flatMap(NotificationQueue, (queue) =>
+    queue.notify({
+      templateId: TemplateIds.workspaceDormant,
+      userId: workspace.owner_id,
+      labels: {
+        name: workspace.name,
+        reason: "inactivity exceeding the dormancy threshold",
+        initiator: "autobuild",
+        ...(timeTilDeleteMs > 0 ? { timeTilDormant: humanDuration(timeTilDeleteMs), dormancyHours: String(Math.round(timeTilDeleteMs / 3_600_000)) } : {})
+      },
+      targets: [workspace.id, workspace.template_id],
+      createdBy: "lifecycle"
+    }))

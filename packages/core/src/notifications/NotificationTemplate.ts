@@ -139,7 +139,7 @@ export const systemTemplates: ReadonlyArray<TemplateDefinition> = [
     [viewWorkspace]),
   system(TemplateIds.workspaceDormant, "Workspace Marked as Dormant", "Workspace Events",
     "Workspace \"{{labels.name}}\" marked as dormant",
-    "Your workspace **{{labels.name}}** has been marked as **dormant** because of {{labels.reason}}.\n\nDormancy refers to a workspace being unused for a defined length of time, and after it exceeds {{labels.timeTilDormant}} of dormancy it will be deleted.\n\nTo prevent deletion, use your workspace with the link below.",
+    "Your workspace **{{labels.name}}** has been marked as **dormant** due to {{labels.reason}}.{{#if labels.timeTilDormant}}\n\nThis workspace will be automatically deleted in {{labels.timeTilDormant}} if it remains inactive.{{/if}}\n\nTo prevent deletion, activate your workspace using the link below.",
     [viewWorkspace]),
   system(TemplateIds.workspaceAutoUpdated, "Workspace Updated Automatically", "Workspace Events",
     "Workspace \"{{labels.name}}\" updated automatically",
