@@ -3,6 +3,7 @@
  * recipients, so the areas' services make one call each (docs/notifications.md, "Events").
  */
 import { Effect, Option } from "effect"
+import { TaskRepo } from "../tasks/Task.js"
 import { TemplateRepo } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -104,3 +105,33 @@ export const notifyDormant = (
       targets: [workspace.id, workspace.template_id],
       createdBy: "lifecycle"
     }))
+
+/** The task template of an app state an AI agent reports. */
+const taskTemplates: Readonly<Record<string, string>> = {
+  working: TemplateIds.taskWorking,
+  idle: TemplateIds.taskIdle,
+  complete: TemplateIds.taskCompleted
+}
+
+/**
+ * A task's app moved to another state (`working`, `idle`, `complete`): the task's owner hears
+ * of it, as the described system tells them (Task Working is off unless they turn it on).
+ */
+export const notifyTaskState = (
+  workspace: WorkspaceRecord,
+  state: string
+): Effect.Effect<void, never, NotificationQueue | TaskRepo> =>
+  Effect.gen(function*() {
+    const templateId = taskTemplates[state]
+    if (templateId === undefined || workspace.task_id == null) return
+    const task = Option.getOrUndefined(yield* Effect.flatMap(TaskRepo, (r) => r.findById(workspace.task_id!)))
+    if (task === undefined) return
+    yield* Effect.flatMap(NotificationQueue, (queue) =>
+      queue.notify({
+        templateId,
+        userId: task.owner_id,
+        labels: { task: task.name, workspace: workspace.name },
+        targets: [task.id, workspace.id],
+        createdBy: "tasks"
+      }))
+  }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("Task notification not enqueued", cause)))
