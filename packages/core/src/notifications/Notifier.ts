@@ -50,7 +50,12 @@ export class NotificationSenders extends Context.Tag("@workbay/core/Notification
   )
 }
 
-const failure = (e: unknown) => new DeliveryFailure({ reason: e instanceof Error ? e.message : String(e) })
+/** A failure's reason: the error's message, with its cause's (fetch's "fetch failed" says nothing alone). */
+const failure = (e: unknown) => {
+  if (!(e instanceof Error)) return new DeliveryFailure({ reason: String(e) })
+  const cause = e.cause instanceof Error ? `: ${(e.cause as Error & { code?: string }).code ?? e.cause.message}` : ""
+  return new DeliveryFailure({ reason: `${e.message}${cause}` })
+}
 
 /** `host:port` (port 587 when absent, 465 with forced TLS). */
 export const parseSmarthost = (smarthost: string, forceTls: boolean): { host: string; port: number } | undefined => {
