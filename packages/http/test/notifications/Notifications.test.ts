@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser,
-  UNKNOWN_ID
+  tokenClient, UNKNOWN_ID
 } from "../support.js"
 import { startSmtp, startWebhook } from "./fixtures.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
@@ -87,6 +87,16 @@ describe("notifications", () => {
       const r = await dev.client.get("/notifications/templates/custom")
       expect2xx(r, 200)
       expect(r.body).toEqual([expect.objectContaining({ id: TemplateIds.customNotification, kind: "custom", name: "Custom Notification" })])
+    })
+
+    it("answers 403 to a token whose scopes leave the templates out", async () => {
+      const narrow = await tokenClient(dev.client, { scopes: ["workspace:read"] })
+      expectResponse(await narrow.get("/notifications/templates/system"), 403)
+      expectResponse(await narrow.get("/notifications/templates/custom"), 403)
+      expectResponse(await narrow.get("/users/me/notifications/preferences"), 403)
+      const scoped = await tokenClient(dev.client, { scopes: ["notification_template:read", "notification_preference:*"] })
+      expect2xx(await scoped.get("/notifications/templates/system"), 200)
+      expect2xx(await scoped.get("/users/me/notifications/preferences"), 200)
     })
 
     it("answers 401 without a session", async () => {
