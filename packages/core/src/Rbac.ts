@@ -81,7 +81,9 @@ const siteRoleList: ReadonlyArray<RoleDefinition> = [
       ["assign_role", ["read"]],
       ["workspace_proxy", ["read"]],
       ["oauth2_app", ["read"]],
-      ["provisioner_daemon", ["read"]]
+      ["provisioner_daemon", ["read"]],
+      // Every user reads the notification templates (their preferences page lists them).
+      ["notification_template", ["read"]]
     ],
     org: [], user: ownedEverywhere, assignable: []
   },

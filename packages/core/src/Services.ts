@@ -43,12 +43,14 @@ import { TaskConversation } from "./tasks/Conversation.js"
 import { Tasks } from "./tasks/Tasks.js"
 import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
 import { InboxDeliveryLive, InboxNotifications } from "./notifications/InboxNotifications.js"
+import { NotificationQueue } from "./notifications/NotificationQueue.js"
+import { Notifications } from "./notifications/Notifications.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
   Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default, JobSignal.Default,
   ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default, WorkspaceSharing.Default
-)
+).pipe(Layer.provideMerge(Notifications.Default.pipe(Layer.provideMerge(NotificationQueue.Default))))
 
 const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))
 

@@ -104,6 +104,32 @@ export interface SettingsShape {
   /** SMTP password (secret). */
   readonly emailAuthPassword: string
   readonly notificationsInboxEnabled: boolean
+  /** Identity for PLAIN authentication (rarely needed). */
+  readonly emailAuthIdentity: string
+  /** Connect over TLS from the start (implicit TLS, usually port 465). */
+  readonly emailForceTls: boolean
+  /** Upgrade to TLS with STARTTLS (required when on). */
+  readonly emailTlsStartTls: boolean
+  readonly emailTlsServerName: string
+  readonly emailTlsInsecureSkipVerify: boolean
+  /** Files of the CA certificate and the client certificate and key for mail TLS. */
+  readonly emailTlsCaFile: string
+  readonly emailTlsCertFile: string
+  readonly emailTlsKeyFile: string
+  // Notifications (the queue and the notifier; docs/notifications.md)
+  /** The default delivery method: smtp or webhook (inbox messages are enqueued beside it). */
+  readonly notificationsMethod: string
+  /** How long one send may take before it counts as failed. */
+  readonly notificationsDispatchTimeout: Duration.Duration
+  readonly notificationsMaxSendAttempts: number
+  readonly notificationsRetryInterval: Duration.Duration
+  /** How long a notifier holds the messages it leased; past it another may lease them. */
+  readonly notificationsLeasePeriod: Duration.Duration
+  /** How many messages one fetch leases. */
+  readonly notificationsLeaseCount: number
+  readonly notificationsFetchInterval: Duration.Duration
+  /** Where the webhook method POSTs; empty: the method is not configured. */
+  readonly notificationsWebhookEndpoint: string
 
   // Introspection
   readonly verbose: boolean
@@ -224,6 +250,22 @@ export const defaultSettings: SettingsShape = {
   emailAuthUsername: "",
   emailAuthPassword: "",
   notificationsInboxEnabled: true,
+  emailAuthIdentity: "",
+  emailForceTls: false,
+  emailTlsStartTls: false,
+  emailTlsServerName: "",
+  emailTlsInsecureSkipVerify: false,
+  emailTlsCaFile: "",
+  emailTlsCertFile: "",
+  emailTlsKeyFile: "",
+  notificationsMethod: "smtp",
+  notificationsDispatchTimeout: Duration.minutes(1),
+  notificationsMaxSendAttempts: 5,
+  notificationsRetryInterval: Duration.minutes(5),
+  notificationsLeasePeriod: Duration.minutes(2),
+  notificationsLeaseCount: 20,
+  notificationsFetchInterval: Duration.seconds(15),
+  notificationsWebhookEndpoint: "",
 
   verbose: false,
   logFilter: [],

@@ -22,6 +22,7 @@ import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { TasksApi } from "./tasks/Api.js"
 import { InboxApi } from "./notifications/InboxApi.js"
+import { NotificationsApi } from "./notifications/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -53,6 +54,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentMetadataApi)
   .add(TasksApi)
   .add(InboxApi)
+  .add(NotificationsApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -8,6 +8,7 @@ import {
   ProvisionerWorkers, Retention, type RetentionOptions, ServicesLive, Settings, type SettingsShape, workbayProvisioner,
   type WorkerOptions
 } from "@workbay/core"
+import { NotificationSenders, Notifier, notifierPeriodic, type NotifierOptions } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
 import type { Server } from "node:http"
@@ -39,6 +40,7 @@ import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
 import { TasksHttp } from "./tasks/Http.js"
 import { InboxHttp } from "./notifications/InboxHttp.js"
 import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
+import { NotificationsHttp } from "./notifications/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -46,7 +48,8 @@ export const implementations = [
   ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
   PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
   TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp, TasksHttp,
-  InboxHttp
+  InboxHttp,
+  NotificationsHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -121,12 +124,21 @@ export interface WorkbayOptions {
    * the standalone server gives the path of its own agent bundle.
    */
   readonly agentCommand?: string | undefined
+  /**
+   * The notifier, which sends queued notifications (docs/notifications.md): fetches every
+   * `interval` (default the `notificationsFetchInterval` setting, 15 s). Safe with several
+   * processes on one database (leases with SKIP LOCKED). `false` turns it off. Default: on.
+   */
+  readonly notifier?: false | NotifierOptions | undefined
+  /** Replace the smtp and webhook senders of notifications (default: nodemailer and fetch, from the settings). */
+  readonly notificationSenders?: Layer.Layer<NotificationSenders> | undefined
 }
 
 /** The core services and ports, given a storage layer. */
 export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions = {}) =>
-  ProvisionerWorkers.Default.pipe(
+  Layer.merge(ProvisionerWorkers.Default, Notifier.Default).pipe(
     Layer.provideMerge(ServicesLive),
+    Layer.provideMerge(options.notificationSenders ?? NotificationSenders.live),
     Layer.provideMerge(
       Layer.mergeAll(
         storage,
@@ -152,6 +164,7 @@ export interface LayerOptions extends HttpOptions {
   readonly lifecycle?: false | LifecycleOptions | undefined
   readonly agentMonitor?: false | AgentMonitorOptions | undefined
   readonly workers?: false | WorkerOptions | undefined
+  readonly notifier?: false | NotifierOptions | undefined
 }
 
 /**
@@ -172,7 +185,8 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.hangDetector === false ? Layer.empty : HangDetector.periodic(options?.hangDetector ?? {}),
     options?.lifecycle === false ? Layer.empty : lifecycleExecutorPeriodic(options?.lifecycle ?? {}),
     options?.agentMonitor === false ? Layer.empty : agentConnectionMonitorPeriodic(options?.agentMonitor ?? {}),
-    options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {})
+    options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {}),
+    options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {})
   )
 
 /** The WebSocket hub of `dispatcher`, closed (every socket with 1001) when the scope closes. */
@@ -226,7 +240,7 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }

@@ -679,6 +679,58 @@ describe("access table", () => {
   ]
   rows = [...rows, ...taskRows]
 
+  // Notifications: every user reads the templates; owners change a template's method and the
+  // notifier's settings; preferences are their user's (and owners'), hidden from everyone else.
+  const testTemplate = "c425f63e-716a-4bf4-ae24-78348f706c3f"
+  const notificationRows: ReadonlyArray<Row> = [
+    {
+      kind: "notification_template", action: "read", route: "GET /notifications/templates/system",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: "/notifications/templates/system", check: { action: "read", object: { resource_type: "notification_template" } }
+      })
+    },
+    {
+      kind: "notification_template", action: "update", route: "PUT /notifications/templates/{id}/method",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => {
+        await admin.put(`/notifications/templates/${testTemplate}/method`, { method: "" })
+        return {
+          method: "PUT", path: `/notifications/templates/${testTemplate}/method`, body: { method: "webhook" },
+          check: { action: "update", object: { resource_type: "notification_template", resource_id: testTemplate } }
+        }
+      }
+    },
+    {
+      kind: "deployment_config", action: "update", route: "PUT /notifications/settings",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => {
+        await admin.put("/notifications/settings", { notifier_paused: false })
+        return {
+          method: "PUT", path: "/notifications/settings", body: { notifier_paused: true },
+          check: { action: "update", object: { resource_type: "deployment_config" } }
+        }
+      }
+    },
+    {
+      kind: "notification_preference", action: "read", route: "GET /users/{user}/notifications/preferences",
+      expected: [200, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+      attempt: async () => ({
+        method: "GET", path: `/users/${someone}/notifications/preferences`,
+        check: { action: "read", object: { resource_type: "notification_preference", resource_id: someone, owner_id: someone } }
+      })
+    },
+    {
+      kind: "notification_preference", action: "update", route: "PUT /users/{user}/notifications/preferences",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PUT", path: `/users/${someone}/notifications/preferences`, body: { template_disabled_map: { [testTemplate]: true } },
+        check: { action: "update", object: { resource_type: "notification_preference", resource_id: someone, owner_id: someone } }
+      })
+    }
+  ]
+  rows = [...rows, ...notificationRows]
+
   // Workspaces and builds, through their own routes: workspaces of `someone` (a plain member of
   // `org`) made by the setup owner from a template Everyone may use. Owners and organization
   // admins may do everything; template admins (site or of `org`) read them, their builds and the

@@ -60,6 +60,72 @@ export interface ServerConfig {
   }
   /** The command the external agent credentials route answers (see `agentCommandOf`); undefined: found at start. */
   readonly agentCommand: string | undefined
+  /** Notification settings given by flag or environment, by setting name (absent: the defaults). */
+  readonly notifications: Readonly<Record<string, GivenSetting<unknown>>>
+}
+
+/** A notifications setting given by flag or environment: its flag, variable, setting and kind. */
+interface NotificationFlag {
+  readonly flag: string
+  readonly env: string
+  readonly setting: keyof typeof notificationSettingKinds
+  readonly help: string
+}
+
+/** The kinds of the notification settings the server takes (docs/notifications.md). */
+const notificationSettingKinds = {
+  notificationsMethod: "method",
+  notificationsDispatchTimeout: "duration",
+  notificationsMaxSendAttempts: "count",
+  notificationsRetryInterval: "duration",
+  notificationsLeasePeriod: "duration",
+  notificationsLeaseCount: "count",
+  notificationsFetchInterval: "duration",
+  notificationsWebhookEndpoint: "url",
+  notificationsInboxEnabled: "bool",
+  emailFrom: "string",
+  emailSmarthost: "string",
+  emailHello: "string",
+  emailAuthUsername: "string",
+  emailAuthPassword: "string",
+  emailAuthIdentity: "string",
+  emailForceTls: "bool",
+  emailTlsStartTls: "bool",
+  emailTlsServerName: "string",
+  emailTlsInsecureSkipVerify: "bool",
+  emailTlsCaFile: "string",
+  emailTlsCertFile: "string",
+  emailTlsKeyFile: "string"
+} as const
+
+/** The notification flags (the described system's names); unset ones keep the deployment defaults. */
+export const notificationFlags: ReadonlyArray<NotificationFlag> = [
+  { flag: "notifications-method", env: "WORKBAY_NOTIFICATIONS_METHOD", setting: "notificationsMethod", help: "Default delivery method of notifications: smtp or webhook (inbox messages go out beside it). Default: smtp." },
+  { flag: "notifications-dispatch-timeout", env: "WORKBAY_NOTIFICATIONS_DISPATCH_TIMEOUT", setting: "notificationsDispatchTimeout", help: "How long one send may take. Default: 1m." },
+  { flag: "notifications-max-send-attempts", env: "WORKBAY_NOTIFICATIONS_MAX_SEND_ATTEMPTS", setting: "notificationsMaxSendAttempts", help: "Attempts before a notification fails for good. Default: 5." },
+  { flag: "notifications-retry-interval", env: "WORKBAY_NOTIFICATIONS_RETRY_INTERVAL", setting: "notificationsRetryInterval", help: "Time between attempts. Default: 5m." },
+  { flag: "notifications-lease-period", env: "WORKBAY_NOTIFICATIONS_LEASE_PERIOD", setting: "notificationsLeasePeriod", help: "How long a notifier holds the messages it leased. Default: 2m." },
+  { flag: "notifications-lease-count", env: "WORKBAY_NOTIFICATIONS_LEASE_COUNT", setting: "notificationsLeaseCount", help: "Messages leased per fetch. Default: 20." },
+  { flag: "notifications-fetch-interval", env: "WORKBAY_NOTIFICATIONS_FETCH_INTERVAL", setting: "notificationsFetchInterval", help: "Time between fetches of queued notifications. Default: 15s." },
+  { flag: "notifications-webhook-endpoint", env: "WORKBAY_NOTIFICATIONS_WEBHOOK_ENDPOINT", setting: "notificationsWebhookEndpoint", help: "URL the webhook method POSTs to. Default: none (webhook off)." },
+  { flag: "notifications-inbox-enabled", env: "WORKBAY_NOTIFICATIONS_INBOX_ENABLED", setting: "notificationsInboxEnabled", help: "Deliver notifications to the users' inbox too. Default: true." },
+  { flag: "email-from", env: "WORKBAY_EMAIL_FROM", setting: "emailFrom", help: "Sender address of notification mail." },
+  { flag: "email-smarthost", env: "WORKBAY_EMAIL_SMARTHOST", setting: "emailSmarthost", help: "host:port of the SMTP server mail goes through. Default: none (mail off)." },
+  { flag: "email-hello", env: "WORKBAY_EMAIL_HELLO", setting: "emailHello", help: "Hostname given to the SMTP server (EHLO). Default: localhost." },
+  { flag: "email-auth-username", env: "WORKBAY_EMAIL_AUTH_USERNAME", setting: "emailAuthUsername", help: "Username for PLAIN/LOGIN authentication." },
+  { flag: "email-auth-password", env: "WORKBAY_EMAIL_AUTH_PASSWORD", setting: "emailAuthPassword", help: "Password for PLAIN/LOGIN authentication." },
+  { flag: "email-auth-identity", env: "WORKBAY_EMAIL_AUTH_IDENTITY", setting: "emailAuthIdentity", help: "Identity for PLAIN authentication." },
+  { flag: "email-force-tls", env: "WORKBAY_EMAIL_FORCE_TLS", setting: "emailForceTls", help: "Connect to the smarthost over TLS from the start. Default: false." },
+  { flag: "email-tls-starttls", env: "WORKBAY_EMAIL_TLS_STARTTLS", setting: "emailTlsStartTls", help: "Require STARTTLS. Default: false (used when offered)." },
+  { flag: "email-tls-server-name", env: "WORKBAY_EMAIL_TLS_SERVERNAME", setting: "emailTlsServerName", help: "Server name to verify the smarthost's certificate against." },
+  { flag: "email-tls-skip-verify", env: "WORKBAY_EMAIL_TLS_SKIPVERIFY", setting: "emailTlsInsecureSkipVerify", help: "Do not verify the smarthost's certificate (insecure). Default: false." },
+  { flag: "email-tls-ca-cert-file", env: "WORKBAY_EMAIL_TLS_CACERTFILE", setting: "emailTlsCaFile", help: "CA certificate file for the smarthost's TLS." },
+  { flag: "email-tls-cert-file", env: "WORKBAY_EMAIL_TLS_CERTFILE", setting: "emailTlsCertFile", help: "Client certificate file for the smarthost's TLS." },
+  { flag: "email-tls-cert-key-file", env: "WORKBAY_EMAIL_TLS_CERTKEYFILE", setting: "emailTlsKeyFile", help: "Client certificate key file for the smarthost's TLS." }
+]
+
+function notificationOptions() {
+  return notificationFlags.map((f) => ({ flag: f.flag, env: f.env, default: "", help: f.help }))
 }
 
 /** Every option: flag, environment variable, default and meaning. Drives parsing and `--help`. */
@@ -88,7 +154,8 @@ export const options = [
   { flag: "aws-instance-identity-certificates", env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)." },
   { flag: "azure-instance-identity-certificates", env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)." },
   { flag: "google-instance-identity-keys", env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS", default: "", help: "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)." },
-  { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." }
+  { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." },
+  ...notificationOptions()
 ] as const
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
@@ -212,7 +279,40 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       azure: fileOf("azure-instance-identity-certificates"),
       google: fileOf("google-instance-identity-keys")
     },
-    agentCommand: get("agent-command") || undefined
+    agentCommand: get("agent-command") || undefined,
+    notifications: Object.fromEntries(notificationFlags.flatMap((f) => {
+      const fromFlag = (values as Record<string, string | boolean | undefined>)[f.flag] as string | undefined
+      const text = (fromFlag ?? env[f.env])?.trim()
+      if (text === undefined || text === "") return []
+      return [[f.setting, { value: parseNotificationSetting(f, text), source: fromFlag !== undefined ? "flag" : "env" } as const]]
+    }))
+  }
+}
+
+/** The value of a notification flag, or an error naming the flag. */
+const parseNotificationSetting = (f: NotificationFlag, text: string): unknown => {
+  switch (notificationSettingKinds[f.setting]) {
+    case "method":
+      if (text !== "smtp" && text !== "webhook" && text !== "inbox") throw new Error(`Invalid --${f.flag} "${text}" (smtp, webhook or inbox).`)
+      return text
+    case "duration": {
+      const d = parseDuration(text)
+      if (d === undefined) throw new Error(`Invalid duration "${text}" for --${f.flag} (use e.g. 30s, 5m, 1h).`)
+      return d
+    }
+    case "count": {
+      const n = Number(text)
+      if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid --${f.flag} "${text}" (a whole number of at least 1).`)
+      return n
+    }
+    case "bool":
+      if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${f.flag} (use true or false).`)
+      return truthy(text)
+    case "url":
+      if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw new Error(`Invalid --${f.flag} "${text}" (an http or https URL).`)
+      return text
+    case "string":
+      return text
   }
 }
 

@@ -31,6 +31,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   const sharing = config.disableWorkspaceSharing
   const identity = config.instanceIdentity
   const pathApps = config.pathApps
+  const notifications = Object.entries(config.notifications)
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
@@ -46,7 +47,9 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: [identity.aws.value] } : {}),
       ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: [identity.azure.value] } : {}),
       ...(identity.google !== undefined ? { googleInstanceIdentityKeys: [identity.google.value] } : {}),
+      ...Object.fromEntries(notifications.map(([setting, given]) => [setting, given.value])),
       valueSources: {
+        ...Object.fromEntries(notifications.map(([setting, given]) => [setting, given.source])),
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),

@@ -26,6 +26,7 @@ import * as LifecycleRepositories from "./workspaces/LifecycleRepositories.js"
 import * as Repositories from "./users/Repositories.js"
 import * as TaskRepositories from "./tasks/Repositories.js"
 import * as InboxRepositories from "./notifications/InboxRepositories.js"
+import * as NotificationRepositories from "./notifications/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -48,6 +49,7 @@ const baseRepositories = Layer.mergeAll(
   TaskRepositories.layer,
   AppSessionRepositories.layer,
   InboxRepositories.layer,
+  NotificationRepositories.layer,
   transactionsLayer
 )
 

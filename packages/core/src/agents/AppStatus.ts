@@ -4,7 +4,7 @@
  * `apps[].statuses`, newest first, the newest APP_STATUSES_KEPT of each app) and becomes its
  * workspace's `latest_app_status`; the workspace's watchers are signalled.
  */
-import { Clock, Context, Effect } from "effect"
+import { Clock, Context, Effect, Option } from "effect"
 import { BadRequest, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
@@ -12,6 +12,10 @@ import type { AppStatusState } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { CurrentAgent } from "./AgentAuth.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { notifyTaskState } from "../notifications/Events.js"
+import { TaskRepo } from "../tasks/Task.js"
+import { WorkspaceRepo } from "../workspaces/Workspace.js"
 
 /** Statuses kept per app on the Agent record; older ones are dropped. */
 export const APP_STATUSES_KEPT = 50
@@ -55,6 +59,9 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
     const repo = yield* AppStatusRepo
     const ids = yield* IdGenerator
     const pubsub = yield* PubSub
+    const workspaces = yield* WorkspaceRepo
+    const tasks = yield* TaskRepo
+    const queue = yield* NotificationQueue
 
     /** PATCH /workspaceagents/me/app-status: records a status of one of the calling agent's apps. */
     const report = (input: AppStatusInput) =>
@@ -69,6 +76,10 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
         if (problems.length > 0 || app === undefined) {
           return yield* new BadRequest({ message: "Invalid app status.", validations: problems })
         }
+        // A task's workspace: its owner hears of a new state (read before it is replaced).
+        const previous = workspace.task_id == null
+          ? undefined
+          : Option.getOrUndefined(yield* workspaces.findById(workspace.id))?.latest_app_status?.state
         yield* repo.record({
           id: yield* ids.uuid,
           created_at: new Date(yield* Clock.currentTimeMillis),
@@ -81,6 +92,12 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
           icon: input.icon,
           needs_user_attention: input.needs_user_attention
         }, APP_STATUSES_KEPT)
+        if (workspace.task_id != null && previous !== input.state) {
+          yield* notifyTaskState(workspace, input.state).pipe(
+            Effect.provideService(NotificationQueue, queue),
+            Effect.provideService(TaskRepo, tasks)
+          )
+        }
         // Watchers of the workspace (on every replica) re-read it: its latest_app_status moved.
         yield* Effect.provideService(publishWorkspaceChange(workspace.id), PubSub, pubsub)
         return new ResponseBody({ message: "App status recorded." }, true)

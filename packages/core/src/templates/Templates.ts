@@ -4,6 +4,9 @@
  * them, their access lists, and invalidating their presets' prebuilt workspaces.
  */
 import { Clock, Effect, Option } from "effect"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { TemplateIds } from "../notifications/NotificationTemplate.js"
+import { TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
 import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
@@ -194,6 +197,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
     const workspaceRepo = yield* WorkspaceRepo
     const pubsub = yield* PubSub
     const ids = yield* IdGenerator
+    const queue = yield* NotificationQueue
     const tx = yield* Transactions
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -508,6 +512,13 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           if (Option.isNone(again) || !again.value.deleted) return yield* NotFound.resource("Template")
         }
         yield* auditResource(templateResource(t), auditedFields(t), { ...auditedFields(t), deleted: true })
+        const actor = yield* CurrentActor
+        yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
+          templateId: TemplateIds.templateDeleted,
+          labels: { name: t.name, initiator: actor.user.username },
+          targets: [t.id],
+          createdBy: "templates"
+        }, actor.user.id)
         return deletedResponse()
       }).pipe(span("Templates.delete"))
 

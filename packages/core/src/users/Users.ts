@@ -8,6 +8,11 @@ import {
   allowed, authorize, authorizeRead, authorizeVisible, CurrentActor, decision, outsideTokenGrant, rolesBeyondActor
 } from "../Actor.js"
 import { auditResource, NIL_UUID } from "../Audit.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { TemplateIds } from "../notifications/NotificationTemplate.js"
+
+/** Who hears of accounts created, deleted, suspended and activated (the described system's user admins). */
+const USER_ADMIN_ROLES: ReadonlyArray<string> = ["owner", "user-admin"]
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./GitSshKey.js"
@@ -183,6 +188,9 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
     const hasher = yield* PasswordHasher
     const ids = yield* IdGenerator
     const settings = yield* Settings
+    const queue = yield* NotificationQueue
+    /** The acting user's username, as notifications name who did something. */
+    const initiator = Effect.map(CurrentActor, (a) => a.user.username)
 
     /** Resolves `{user}`: an id, a username or `me`. Deleted users are not found. */
     const resolve = (ref: string): Effect.Effect<UserRecord, NotFound, CurrentActor> =>
@@ -315,6 +323,12 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           }
         })).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e))))
         yield* auditResource(userResource(record), undefined, record)
+        yield* queue.notifyRoles(USER_ADMIN_ROLES, {
+          templateId: TemplateIds.userAccountCreated,
+          labels: { created_account_name: record.username, created_account_user_name: record.name, initiator: yield* initiator },
+          targets: [record.id],
+          createdBy: "users"
+        }, record.id)
         return toUser(record, orgIds)
       }).pipe(span("Users.create"))
 
@@ -387,6 +401,12 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           yield* members.deleteByUser(user.id)
         }))
         yield* auditResource(userResource(user), user, { ...user, deleted: true })
+        yield* queue.notifyRoles(USER_ADMIN_ROLES, {
+          templateId: TemplateIds.userAccountDeleted,
+          labels: { deleted_account_name: user.username, deleted_account_user_name: user.name, initiator: actor.user.username },
+          targets: [user.id],
+          createdBy: "users"
+        }, user.id)
       }).pipe(span("Users.delete"))
 
     const getAppearance = (ref: string) => Effect.map(resolvePersonal(ref), (user) => user.appearance)
@@ -533,6 +553,27 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
      * themselves or the last active owner, or changes the status of a user above them. A
      * suspended user's tokens answer 401 and their logins 403 until they are activated again.
      */
+    /** An account suspended or activated: its user admins are told, and the user. */
+    const notifyStatus = (user: UserRecord, by: string) => {
+      const suspended = user.status === "suspended"
+      const prefix = suspended ? "suspended" : "activated"
+      return Effect.zipRight(
+        queue.notifyRoles(USER_ADMIN_ROLES, {
+          templateId: suspended ? TemplateIds.userAccountSuspended : TemplateIds.userAccountActivated,
+          labels: { [`${prefix}_account_name`]: user.username, [`${prefix}_account_user_name`]: user.name, initiator: by },
+          targets: [user.id],
+          createdBy: "users"
+        }, user.id),
+        queue.notify({
+          templateId: suspended ? TemplateIds.yourAccountSuspended : TemplateIds.yourAccountActivated,
+          userId: user.id,
+          labels: { [`${prefix}_account_name`]: user.username, initiator: by },
+          targets: [user.id],
+          createdBy: "users"
+        })
+      )
+    }
+
     const setStatus = (ref: string, status: UserStatus) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
@@ -547,6 +588,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         yield* refuseActingAbove(user, status === "suspended" ? "suspend" : "activate")
         const updated = user.status === status ? user : yield* updateUser(user, { status, updated_at: yield* now })
         yield* auditResource(userResource(user), { status: user.status }, { status: updated.status })
+        if (user.status !== updated.status) yield* notifyStatus(updated, actor.user.username)
         return yield* withMemberships(updated)
       }).pipe(span("Users.setStatus"))
 

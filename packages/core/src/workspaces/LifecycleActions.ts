@@ -20,6 +20,8 @@ import { nextStartAt } from "./Schedule.js"
 import { type WorkspacePatch, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { auditedWorkspace } from "./Workspaces.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { notifyDormant } from "../notifications/Events.js"
 
 export const lifecycleActionsLayer = Layer.effect(
   LifecycleActions,
@@ -31,6 +33,7 @@ export const lifecycleActionsLayer = Layer.effect(
     const auditRepo = yield* AuditLogRepo
     const ids = yield* IdGenerator
     const pubsub = yield* PubSub
+    const queue = yield* NotificationQueue
 
     return LifecycleActions.of({
       apply: (candidate, decision, now) =>
@@ -82,6 +85,9 @@ export const lifecycleActionsLayer = Layer.effect(
           yield* Effect.provideService(publishWorkspaceChange(workspace.id), PubSub, pubsub)
           yield* writeAuditEntry(audit, { requestId: yield* ids.uuid, ip: "", userAgent: "lifecycle-executor", statusCode: 200 })
             .pipe(Effect.provideService(AuditLogRepo, auditRepo), Effect.provideService(IdGenerator, ids))
+          if (decision.rule === "dormancy") {
+            yield* Effect.provideService(notifyDormant(workspace, template.time_til_dormant_autodelete_ms), NotificationQueue, queue)
+          }
         })
     })
   })

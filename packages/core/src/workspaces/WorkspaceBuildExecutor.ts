@@ -28,6 +28,8 @@ import { TemplateRepo } from "../templates/Template.js"
 import { calculateAutostop } from "./Schedule.js"
 import { ownerQuietHours } from "./WorkspaceSchedules.js"
 import { TaskRepo } from "../tasks/Task.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { notifyBuildEnded } from "../notifications/Events.js"
 
 export type WorkspaceBuildExecutorServices =
   | WorkspaceRepo
@@ -41,6 +43,7 @@ export type WorkspaceBuildExecutorServices =
   | TemplateRepo
   | Settings
   | TaskRepo
+  | NotificationQueue
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -142,8 +145,22 @@ const toStored = (
 
 const failed = (error: string): JobCompletion => ({ error })
 
-/** The `workspace_build` executor. */
+/** The `workspace_build` executor; its outcome is notified (a delete, a failed build: docs/notifications.md). */
 export const workspaceBuildExecutor = (
+  job: ProvisionerJobRecord,
+  ctx: { readonly provisioner: Provisioner; readonly onLog: ProvisionerLogSink }
+): Effect.Effect<JobCompletion, never, WorkspaceBuildExecutorServices> =>
+  Effect.tap(runBuild(job, ctx), (completion) =>
+    Effect.flatMap(Effect.flatMap(WorkspaceBuildRepo, (b) => b.findByJobId(job.id)), Option.match({
+      onNone: () => Effect.void,
+      onSome: (build) =>
+        Effect.flatMap(Effect.flatMap(WorkspaceRepo, (w) => w.findById(build.workspace_id)), Option.match({
+          onNone: () => Effect.void,
+          onSome: (workspace) => notifyBuildEnded(workspace, build, completion.error)
+        }))
+    })))
+
+const runBuild = (
   job: ProvisionerJobRecord,
   ctx: { readonly provisioner: Provisioner; readonly onLog: ProvisionerLogSink }
 ): Effect.Effect<JobCompletion, never, WorkspaceBuildExecutorServices> =>

@@ -11,6 +11,9 @@
  * workspace's sharing list grants its roles.
  */
 import { Clock, Effect, Option } from "effect"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { TemplateIds } from "../notifications/NotificationTemplate.js"
+import { TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
 import { WorkspaceSharing } from "./Sharing.js"
 import { CronExpressionParser } from "cron-parser"
 import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
@@ -142,6 +145,18 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const settings = yield* Settings
+    const queue = yield* NotificationQueue
+    /** A workspace created: the template admins hear of it (as the described system's). */
+    const notifyWorkspaceCreated = (w: WorkspaceRecord, templateName: string, versionName: string) =>
+      Effect.gen(function*() {
+        const owner = Option.getOrUndefined(yield* users.findById(w.owner_id))
+        yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
+          templateId: TemplateIds.workspaceCreated,
+          labels: { workspace: w.name, template: templateName, version: versionName, workspace_owner_username: owner?.username ?? "" },
+          targets: [w.id, w.template_id],
+          createdBy: "workspaces"
+        })
+      })
 
     /** `{user}`: an id, a username or `me`; deleted users are not found. */
     const resolveUser = (ref: string) =>
@@ -399,6 +414,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           })
         }))
         yield* auditResource(workspaceResource(record), undefined, auditedWorkspace(record))
+        yield* notifyWorkspaceCreated(record, template.name, version.name)
         return yield* toWire(record)
       }).pipe(span("Workspaces.create"))
 

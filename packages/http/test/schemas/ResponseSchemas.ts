@@ -771,6 +771,16 @@ export const definitions: Record<string, JsonSchema> = {
     EmbeddedRelay: boolean, RegionID: integer, RegionCode: string, RegionName: string, Avoid: boolean,
     Nodes: arrayOf(ref("DERPNode"))
   }, ["RegionID", "RegionCode", "RegionName", "Nodes"]),
+  NotificationTemplate: {
+    ...object({
+      id: uuid, name: string, title_template: string, body_template: string, actions: string, group: string,
+      method: string, kind: string, enabled_by_default: boolean
+    }, ["id", "name", "title_template", "body_template", "actions", "group", "method", "kind", "enabled_by_default"]),
+    additionalProperties: false
+  },
+  NotificationPreference: { ...object({ id: uuid, disabled: boolean, updated_at: dateTime }, ["id", "disabled", "updated_at"]), additionalProperties: false },
+  NotificationMethodsResponse: { ...object({ available: arrayOf(string), default: string }, ["available", "default"]), additionalProperties: false },
+  NotificationsSettings: { ...object({ notifier_paused: boolean }, ["notifier_paused"]), additionalProperties: false },
   DERPNode: object({
     Name: string, RegionID: integer, HostName: string, CertName: string, IPv4: string, IPv6: string, STUNPort: integer,
     STUNOnly: boolean, DERPPort: integer, InsecureForTests: boolean, ForceHTTP: boolean, STUNTestIP: string, CanPort80: boolean

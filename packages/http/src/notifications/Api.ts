@@ -1,0 +1,89 @@
+/**
+ * Notification routes: the template catalog and its deployment-wide method overrides, users'
+ * preferences, the notifier's settings, the dispatch methods, and custom and test
+ * notifications (docs/notifications.md). The inbox routes are `InboxApi.ts`.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { NotificationMethodsResponse, NotificationPreference, NotificationsSettings, NotificationTemplate } from "@workbay/core"
+import { Schema } from "effect"
+import { Audited, audit } from "../Audit.js"
+import { BadRequest, EmptyOk, Forbidden, NoContent, NotFound, optionalOr, UserPath, uuid, wireName } from "../Common.js"
+import { Authentication } from "../Security.js"
+
+const TemplatePath = Schema.Struct({ notification_template: uuid("Notification template id") })
+
+/** codersdk `UpdateNotificationTemplateMethod`: `""` (or absent) goes back to the deployment default. */
+export class UpdateNotificationTemplateMethod extends Schema.Class<UpdateNotificationTemplateMethod>("UpdateNotificationTemplateMethod")({
+  method: optionalOr(Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })), () => "")
+}, wireName("UpdateNotificationTemplateMethod")) {}
+
+/** codersdk `UpdateUserNotificationPreferences`: template id to disabled. */
+export class UpdateUserNotificationPreferences extends Schema.Class<UpdateUserNotificationPreferences>("UpdateUserNotificationPreferences")({
+  template_disabled_map: Schema.Record({
+    key: Schema.String,
+    value: Schema.Boolean.annotations({ message: () => ({ message: "Must be true or false.", override: true }) })
+  })
+}, wireName("UpdateUserNotificationPreferences")) {}
+
+/** codersdk `NotificationsSettings` as a request. */
+export class UpdateNotificationsSettings extends Schema.Class<UpdateNotificationsSettings>("UpdateNotificationsSettings")({
+  notifier_paused: Schema.Boolean.annotations({ message: () => ({ message: "Must be true or false.", override: true }) })
+}, wireName("NotificationsSettings")) {}
+
+const Text = Schema.String.pipe(Schema.maxLength(4096, { message: () => "Must be at most 4096 characters." }))
+
+/** codersdk `CustomNotificationContent`. */
+export class CustomNotificationContent extends Schema.Class<CustomNotificationContent>("CustomNotificationContent")({
+  title: optionalOr(Text, () => ""),
+  message: optionalOr(Text, () => "")
+}, wireName("CustomNotificationContent")) {}
+
+/** codersdk `CustomNotificationRequest`. */
+export class CustomNotificationRequest extends Schema.Class<CustomNotificationRequest>("CustomNotificationRequest")({
+  content: CustomNotificationContent
+}, wireName("CustomNotificationRequest")) {}
+
+export class NotificationsApi extends HttpApiGroup.make("notifications")
+  .add(HttpApiEndpoint.get("systemTemplates", "/notifications/templates/system").addSuccess(Schema.Array(NotificationTemplate)))
+  .add(HttpApiEndpoint.get("customTemplates", "/notifications/templates/custom").addSuccess(Schema.Array(NotificationTemplate)))
+  .add(
+    HttpApiEndpoint.put("updateTemplateMethod", "/notifications/templates/:notification_template/method")
+      .annotate(Audited, audit("notification_template"))
+      .setPath(TemplatePath)
+      .setPayload(UpdateNotificationTemplateMethod)
+      .addSuccess(EmptyOk)
+      // Nothing would change: no body, as the described system answers.
+      .addSuccess(HttpApiSchema.Empty(304))
+  )
+  .add(
+    HttpApiEndpoint.get("getPreferences", "/users/:user/notifications/preferences")
+      .setPath(UserPath)
+      .addSuccess(Schema.Array(NotificationPreference))
+  )
+  .add(
+    HttpApiEndpoint.put("updatePreferences", "/users/:user/notifications/preferences").annotate(Audited, audit("user"))
+      .setPath(UserPath)
+      .setPayload(UpdateUserNotificationPreferences)
+      .addSuccess(Schema.Array(NotificationPreference))
+  )
+  .add(HttpApiEndpoint.get("getSettings", "/notifications/settings").addSuccess(NotificationsSettings))
+  .add(
+    HttpApiEndpoint.put("updateSettings", "/notifications/settings").annotate(Audited, audit("notifications_settings"))
+      .setPayload(UpdateNotificationsSettings)
+      .addSuccess(NotificationsSettings)
+      .addSuccess(HttpApiSchema.Empty(304))
+  )
+  .add(HttpApiEndpoint.get("dispatchMethods", "/notifications/dispatch-methods").addSuccess(NotificationMethodsResponse))
+  .add(
+    // Enqueues a message; no resource changes (the described system does not audit it).
+    HttpApiEndpoint.post("sendCustom", "/notifications/custom").annotate(Audited, false)
+      .setPayload(CustomNotificationRequest)
+      .addSuccess(NoContent)
+  )
+  .add(HttpApiEndpoint.post("sendTest", "/notifications/test").annotate(Audited, false).addSuccess(EmptyOk))
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .middleware(Authentication)
+  .prefix("/api/v2")
+{}
