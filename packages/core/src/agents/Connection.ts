@@ -11,6 +11,7 @@
  * `disconnected_at`. A connection that vanished without a close is found by the
  * {@link AgentConnectionMonitor}.
  */
+import { everyInterval } from "../Periodic.js"
 import { Clock, Duration, Effect, Either, Fiber, Layer, Option, ParseResult, Schedule, Schema } from "effect"
 import { PubSub } from "../PubSub.js"
 import { TaskConversation, TaskLogAppend } from "../tasks/Conversation.js"
@@ -280,11 +281,7 @@ export class AgentConnectionMonitor extends Effect.Service<AgentConnectionMonito
 
     /** Sweeps forever, `interval` apart (fork it). */
     const run = (interval: Duration.DurationInput = Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)) =>
-      sweep.pipe(
-        Effect.catchAllCause((cause) => Effect.logError("agent connection sweep failed", cause)),
-        Effect.zipRight(Effect.sleep(interval)),
-        Effect.forever
-      )
+      everyInterval(sweep, interval, "agent connection sweep")
 
     return { sweep, run } as const
   })

@@ -6,7 +6,8 @@
  * `Retention.periodic` runs the purge when it starts and then every interval (default one
  * hour); each replica may run it, the deletes are idempotent.
  */
-import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import { everyInterval } from "../Periodic.js"
+import { Clock, Duration, Effect, Layer } from "effect"
 import { AuditLogRepo } from "./AuditLog.js"
 import { ConnectionLogRepo } from "./ConnectionLog.js"
 import { AgentLogRepo } from "../agents/Logs.js"
@@ -74,8 +75,7 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
               )
               : Effect.void
           ),
-          Effect.catchAllCause((cause) => Effect.logError("Retention purge failed", cause)),
-          Effect.repeat(Schedule.spaced(options.interval ?? DEFAULT_RETENTION_INTERVAL)),
+          (purge) => everyInterval(purge, options.interval ?? DEFAULT_RETENTION_INTERVAL, "Retention purge"),
           Effect.forkScoped
         ))
     )

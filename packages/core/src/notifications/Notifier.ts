@@ -11,6 +11,7 @@
  * `FOR UPDATE SKIP LOCKED`, so a message is leased by one of them; a process that dies
  * mid-send leaves its lease to run out (`lease_period`), and another sends the message then.
  */
+import { everyInterval } from "../Periodic.js"
 import { Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
 import { readFileSync } from "node:fs"
 import nodemailer from "nodemailer"
@@ -262,11 +263,7 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
 
     /** Fetches forever, `interval` apart (fork it). A failed fetch is logged; the next runs on time. */
     const run = (interval: Duration.DurationInput = settings.notificationsFetchInterval) =>
-      dispatchOnce.pipe(
-        Effect.catchAllCause((cause) => Effect.logError("Notification dispatch failed", cause)),
-        Effect.zipRight(Effect.sleep(interval)),
-        Effect.forever
-      )
+      everyInterval(dispatchOnce, interval, "Notification dispatch")
 
     return { dispatchOnce, run } as const
   })

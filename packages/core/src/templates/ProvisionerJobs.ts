@@ -12,7 +12,8 @@
  * Every move and every stored batch of log lines is signalled on the job's PubSub channel
  * (`jobLogsChannel`), so that `followLogs` on any replica reads the new lines at once.
  */
-import { Clock, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
+import { everyInterval } from "../Periodic.js"
+import { Clock, Duration, Effect, Layer, Option, Stream } from "effect"
 import { BadRequest, Conflict, NotFound } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { followById } from "../Follow.js"
@@ -264,8 +265,7 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
       Effect.flatMap(HangDetector, (detector) =>
         detector.detectOnce(options.timeout ?? DEFAULT_HANG_TIMEOUT).pipe(
           Effect.tap((n) => n > 0 ? Effect.logWarning(`Hang detector failed ${n} provisioner job(s) whose worker stopped reporting.`) : Effect.void),
-          Effect.catchAllCause((cause) => Effect.logError("Hang detector sweep failed", cause)),
-          Effect.repeat(Schedule.spaced(options.interval ?? DEFAULT_HANG_INTERVAL)),
+          (sweep) => everyInterval(sweep, options.interval ?? DEFAULT_HANG_INTERVAL, "Hang detector sweep"),
           Effect.forkScoped
         ))
     )

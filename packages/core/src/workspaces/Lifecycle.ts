@@ -5,6 +5,7 @@
  * tick runs under the `TickLock` port (a Postgres advisory lock across server processes, an
  * in-process lock on SQLite).
  */
+import { everyInterval } from "../Periodic.js"
 import { Clock, Context, Duration, Effect, Option } from "effect"
 import type { ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
 import type { TemplateRecord } from "../templates/Template.js"
@@ -143,12 +144,7 @@ export class LifecycleExecutor extends Effect.Service<LifecycleExecutor>()("@wor
       interval: Duration.DurationInput = DEFAULT_LIFECYCLE_INTERVAL,
       onTick: (stats: TickStats) => Effect.Effect<void> = () => Effect.void
     ) =>
-      tick.pipe(
-        Effect.flatMap(onTick),
-        Effect.catchAllCause((cause) => Effect.logError("lifecycle tick failed", cause)),
-        Effect.zipRight(Effect.sleep(interval)),
-        Effect.forever
-      )
+      everyInterval(Effect.flatMap(tick, onTick), interval, "lifecycle tick")
 
     return { tick, run }
   })

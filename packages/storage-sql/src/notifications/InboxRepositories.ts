@@ -17,7 +17,7 @@
  * moved in the same transaction as every insert and read-state change, so it is one row read
  * with 100,000 unread.
  */
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { type InboxFilter, type InboxNotificationRecord, InboxNotificationRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { first, fromJson, toDate, toDateOrNull } from "../Rows.js"
@@ -98,8 +98,8 @@ export const listPage = (sql: SqlClient.SqlClient, f: InboxFilter): Statement.St
 
 /** Moves the user's kept unread count by `by`. */
 const bumpUnread = (sql: SqlClient.SqlClient, userId: string, by: number) =>
-  by === 0 ? Effect.void : sql`INSERT INTO counters (name, value) VALUES (${counterName(userId)}, ${by})
-    ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by}`
+  by === 0 ? Effect.void : Effect.asVoid(sql`INSERT INTO counters (name, value) VALUES (${counterName(userId)}, ${by})
+    ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by}`)
 
 /** The inbox repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -166,22 +166,21 @@ export const make = Effect.gen(function*() {
     markAllRead: (userId, readAt) =>
       withTransaction(Effect.gen(function*() {
         const at = readAt.toISOString()
-        yield* sql.onDialectOrElse({
-          // Relative, so that a notification another transaction stores meanwhile (after this
-          // statement's snapshot, still unread) keeps its count.
-          pg: () =>
-            Effect.flatMap(
-              sql<{ n: number | string }>`WITH marked AS (UPDATE inbox_notifications SET read_at = ${at}
-                WHERE user_id = ${userId} AND read_at IS NULL RETURNING 1) SELECT count(*) AS n FROM marked`,
-              (rs) => bumpUnread(sql, userId, -Number(rs[0]?.n ?? 0))
-            ),
-          // One writer at a time: once this transaction marked them all, none is unread.
-          orElse: () =>
-            Effect.zipRight(
-              sql`UPDATE inbox_notifications SET read_at = ${at} WHERE user_id = ${userId} AND read_at IS NULL`,
-              sql`UPDATE counters SET value = 0 WHERE name = ${counterName(userId)}`
-            )
-        })
+        // Relative, so that a notification another transaction stores meanwhile (after this
+        // statement's snapshot, still unread) keeps its count.
+        const pg = (): Effect.Effect<void, SqlError.SqlError> =>
+          Effect.flatMap(
+            sql<{ n: number | string }>`WITH marked AS (UPDATE inbox_notifications SET read_at = ${at}
+              WHERE user_id = ${userId} AND read_at IS NULL RETURNING 1) SELECT count(*) AS n FROM marked`,
+            (rs) => bumpUnread(sql, userId, -Number(rs[0]?.n ?? 0))
+          )
+        // One writer at a time: once this transaction marked them all, none is unread.
+        const sqlite = (): Effect.Effect<void, SqlError.SqlError> =>
+          Effect.asVoid(Effect.zipRight(
+            sql`UPDATE inbox_notifications SET read_at = ${at} WHERE user_id = ${userId} AND read_at IS NULL`,
+            sql`UPDATE counters SET value = 0 WHERE name = ${counterName(userId)}`
+          ))
+        yield* sql.onDialectOrElse({ pg, orElse: sqlite })
       })).pipe(Effect.orDie)
   })
 })
