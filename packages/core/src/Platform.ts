@@ -35,12 +35,16 @@ export class PasswordHasher extends Context.Tag("@workbay/core/PasswordHasher")<
     })
 }
 
-/** Delivers mail (one-time passcodes). The default writes it to the log. */
+/**
+ * An embedder's own delivery of one-time passcode mail. Optional: without it the passcode goes
+ * out through the notifier (the One-Time Passcode template, by smtp; docs/notifications.md).
+ */
 export class MailSender extends Context.Tag("@workbay/core/MailSender")<MailSender, {
   readonly send: (mail: { readonly to: string; readonly subject: string; readonly body: string }) => Effect.Effect<void>
 }>() {
+  /** Logs that a mail went out, to whom and its subject: never its body (it holds the passcode). */
   static readonly log = Layer.succeed(MailSender, {
-    send: (mail) => Effect.logInfo(`mail to ${mail.to}: ${mail.subject}\n${mail.body}`)
+    send: (mail) => Effect.logInfo(`mail to ${mail.to}: ${mail.subject} (body withheld)`)
   })
 }
 

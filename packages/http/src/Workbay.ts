@@ -76,7 +76,10 @@ export interface WorkbayOptions {
   readonly http?: HttpOptions | undefined
   /** log2 of scrypt's N. Default 15; tests use less. */
   readonly passwordHashCost?: number | undefined
-  /** Replace the mail sender (default: writes mails to the log). */
+  /**
+   * Deliver one-time passcode mail yourself. Default: none, and the passcode goes out through the
+   * notifier (the One-Time Passcode template by smtp, with the `email` settings).
+   */
   readonly mail?: Layer.Layer<MailSender> | undefined
   /**
    * The retention purge (audit entries, connection log entries, expired API keys, by the
@@ -144,7 +147,7 @@ export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options:
         storage,
         Settings.layer(options.settings),
         PasswordHasher.scrypt(options.passwordHashCost),
-        options.mail ?? MailSender.log,
+        options.mail ?? Layer.empty,
         IdGenerator.layer,
         Provisioners.layer(options.provisioners ?? [workbayProvisioner]),
         options.agentCommand === undefined ? Layer.empty : Layer.succeed(AgentCommand, options.agentCommand)

@@ -3,12 +3,13 @@
  * recipients, so the areas' services make one call each (docs/notifications.md, "Events").
  */
 import { Effect, Option } from "effect"
+import { OrganizationRepo } from "../organizations/Repositories.js"
 import { TaskRepo } from "../tasks/Task.js"
-import { TemplateRepo } from "../templates/Template.js"
-import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { type TemplateRecord, TemplateRepo } from "../templates/Template.js"
+import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { UserRepo } from "../users/Repositories.js"
-import type { WorkspaceRecord } from "../workspaces/Workspace.js"
-import type { WorkspaceBuildRecord } from "../workspaces/WorkspaceBuild.js"
+import { type WorkspaceRecord, WorkspaceRepo } from "../workspaces/Workspace.js"
+import { type WorkspaceBuildRecord, WorkspaceBuildRepo } from "../workspaces/WorkspaceBuild.js"
 import { NotificationQueue } from "./NotificationQueue.js"
 import { TemplateIds } from "./NotificationTemplate.js"
 
@@ -20,6 +21,17 @@ const AUTOBUILD_REASONS: ReadonlySet<string> = new Set(["autostart", "autostop",
 
 const usernameOf = (id: string) =>
   Effect.flatMap(UserRepo, (users) => users.findById(id)).pipe(Effect.map(Option.match({ onNone: () => "", onSome: (u) => u.username })))
+
+/** A user's name as the described system's labels give it: the display name, else the username. */
+const displayNameOf = (id: string) =>
+  Effect.flatMap(UserRepo, (users) => users.findById(id)).pipe(Effect.map(Option.match({ onNone: () => "", onSome: (u) => u.name || u.username })))
+
+const organizationNameOf = (id: string) =>
+  Effect.flatMap(OrganizationRepo, (orgs) => orgs.findById(id)).pipe(Effect.map(Option.match({ onNone: () => "", onSome: (o) => o.name })))
+
+/** Logs instead of failing: a notification is never the event's failure. */
+const logged = (what: string) => <R>(effect: Effect.Effect<void, unknown, R>): Effect.Effect<void, never, R> =>
+  effect.pipe(Effect.catchAllCause((cause) => Effect.logWarning(`${what} notification not enqueued`, cause)))
 
 /**
  * A workspace build ended (`error` when it failed): a delete tells the owner (unless they deleted
@@ -35,6 +47,16 @@ export const notifyBuildEnded = (
     const queue = yield* NotificationQueue
     const targets = [workspace.id, workspace.template_id]
     if (error === undefined) {
+      if (build.transition === "stop" && build.reason === "autostop") {
+        yield* queue.notify({
+          templateId: TemplateIds.workspaceAutostopped,
+          userId: workspace.owner_id,
+          labels: { name: workspace.name, reason: "its autostop schedule" },
+          targets,
+          createdBy: "lifecycle"
+        })
+        return
+      }
       if (build.transition !== "delete") return
       if (build.reason === "initiator" && build.initiator_id === workspace.owner_id) return
       const autodeleted = build.reason === "autodelete" || build.reason === "dormancy"
@@ -135,3 +157,155 @@ export const notifyTaskState = (
         createdBy: "tasks"
       }))
   }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("Task notification not enqueued", cause)))
+
+/**
+ * A start build was refused for quota (Workbay's own template): the workspace's owner hears what
+ * it would cost and what remains of their budget.
+ */
+export const notifyOutOfQuota = (
+  workspace: WorkspaceRecord,
+  cost: number,
+  remaining: number
+): Effect.Effect<void, never, NotificationQueue | OrganizationRepo> =>
+  Effect.gen(function*() {
+    const queue = yield* NotificationQueue
+    yield* queue.notify({
+      templateId: TemplateIds.workspaceOutOfQuota,
+      userId: workspace.owner_id,
+      labels: {
+        name: workspace.name,
+        cost: String(cost),
+        budget: String(Math.max(0, remaining)),
+        organization: yield* organizationNameOf(workspace.organization_id)
+      },
+      targets: [workspace.id, workspace.template_id],
+      createdBy: "workspace_builds"
+    })
+  }).pipe(logged("Out of quota"))
+
+/**
+ * Someone built a workspace with another template version than its last build's (POST
+ * /workspaces/{workspace}/builds): the template admins hear of it, but the initiator, as the
+ * described system tells them.
+ */
+export const notifyManuallyUpdated = (
+  workspace: WorkspaceRecord,
+  template: TemplateRecord,
+  version: TemplateVersionRecord,
+  initiatorId: string
+): Effect.Effect<void, never, NotificationQueue | UserRepo | OrganizationRepo> =>
+  Effect.gen(function*() {
+    const queue = yield* NotificationQueue
+    yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
+      templateId: TemplateIds.workspaceManuallyUpdated,
+      labels: {
+        organization: yield* organizationNameOf(workspace.organization_id),
+        initiator: yield* displayNameOf(initiatorId),
+        workspace: workspace.name,
+        workspace_owner_username: yield* usernameOf(workspace.owner_id),
+        template: template.name,
+        version: version.name
+      },
+      data: {
+        workspace: { id: workspace.id, name: workspace.name },
+        template: { id: template.id, name: template.name },
+        template_version: { id: version.id, name: version.name }
+      },
+      targets: [workspace.id, workspace.owner_id, template.id, workspace.organization_id],
+      createdBy: "workspace_builds"
+    }, initiatorId)
+  }).pipe(logged("Workspace updated"))
+
+/** An autostart moved the workspace to the template's active version: its owner hears of it. */
+export const notifyAutoUpdated = (
+  workspace: WorkspaceRecord,
+  version: TemplateVersionRecord
+): Effect.Effect<void, never, NotificationQueue> =>
+  Effect.flatMap(NotificationQueue, (queue) =>
+    queue.notify({
+      templateId: TemplateIds.workspaceAutoUpdated,
+      userId: workspace.owner_id,
+      labels: { name: workspace.name, template_version_name: version.name, template_version_message: version.message },
+      targets: [workspace.id, workspace.template_id],
+      createdBy: "lifecycle"
+    }))
+
+/**
+ * A template's autodelete time changed and its dormant workspaces got (new) deletion times: each
+ * owner hears of it, as the described system tells them.
+ */
+export const notifyMarkedForDeletion = (
+  workspaceIds: ReadonlyArray<string>,
+  autodeleteMs: number
+): Effect.Effect<void, never, NotificationQueue | WorkspaceRepo> =>
+  Effect.gen(function*() {
+    if (autodeleteMs <= 0 || workspaceIds.length === 0) return
+    const queue = yield* NotificationQueue
+    const found = yield* Effect.flatMap(WorkspaceRepo, (r) => r.findByIds(workspaceIds))
+    yield* Effect.forEach(found, (workspace) =>
+      queue.notify({
+        templateId: TemplateIds.workspaceMarkedForDeletion,
+        userId: workspace.owner_id,
+        labels: { name: workspace.name, reason: "an update to the template's dormancy", timeTilDormant: humanDuration(autodeleteMs) },
+        targets: [workspace.id, workspace.template_id],
+        createdBy: "templates"
+      }), { discard: true })
+  }).pipe(logged("Marked for deletion"))
+
+/** A template was deprecated: each owner of one of its workspaces hears of it, as the described system tells them. */
+export const notifyTemplateDeprecated = (
+  template: TemplateRecord,
+  message: string
+): Effect.Effect<void, never, NotificationQueue | WorkspaceRepo | OrganizationRepo> =>
+  Effect.gen(function*() {
+    const queue = yield* NotificationQueue
+    const owners = yield* Effect.flatMap(WorkspaceRepo, (r) => r.ownerIdsByTemplate(template.id))
+    const organization = yield* organizationNameOf(template.organization_id)
+    yield* Effect.forEach(owners, (userId) =>
+      queue.notify({
+        templateId: TemplateIds.templateDeprecated,
+        userId,
+        labels: { template: template.name, message, organization },
+        targets: [template.id],
+        createdBy: "templates"
+      }), { discard: true })
+  }).pipe(logged("Template deprecated"))
+
+/** A template version's import failed (Workbay's own template): who created the version hears of it. */
+export const notifyVersionImportFailed = (
+  jobId: string,
+  error: string
+): Effect.Effect<void, never, NotificationQueue | TemplateVersionRepo | TemplateRepo | OrganizationRepo> =>
+  Effect.gen(function*() {
+    const version = Option.getOrUndefined(yield* Effect.flatMap(TemplateVersionRepo, (r) => r.findByJobId(jobId)))
+    if (version === undefined) return
+    const template = version.template_id === null
+      ? undefined
+      : Option.getOrUndefined(yield* Effect.flatMap(TemplateRepo, (r) => r.findById(version.template_id!)))
+    const organization = yield* organizationNameOf(version.organization_id)
+    yield* Effect.flatMap(NotificationQueue, (queue) =>
+      queue.notify({
+        templateId: TemplateIds.templateVersionBuildFailed,
+        userId: version.created_by,
+        labels: { template_version_name: version.name, template_name: template?.name ?? "", organization, reason: error },
+        targets: template === undefined ? [version.id] : [version.id, template.id],
+        createdBy: "template_versions"
+      }))
+  }).pipe(logged("Template version build failed"))
+
+/**
+ * Jobs the hang detector failed: a workspace build among them is notified as a build that failed
+ * with the detector's error (its owner hears of a failed autobuild, the template admins of a
+ * failed manual one).
+ */
+export const notifyJobsFailed = (
+  jobIds: ReadonlyArray<string>,
+  error: string
+): Effect.Effect<void, never, NotificationQueue | UserRepo | TemplateRepo | TemplateVersionRepo | WorkspaceRepo | WorkspaceBuildRepo | OrganizationRepo> =>
+  Effect.forEach(jobIds, (jobId) =>
+    Effect.gen(function*() {
+      const build = Option.getOrUndefined(yield* Effect.flatMap(WorkspaceBuildRepo, (r) => r.findByJobId(jobId)))
+      if (build === undefined) return yield* notifyVersionImportFailed(jobId, error)
+      const workspace = Option.getOrUndefined(yield* Effect.flatMap(WorkspaceRepo, (r) => r.findById(build.workspace_id)))
+      if (workspace !== undefined) yield* notifyBuildEnded(workspace, build, error)
+    }).pipe(logged("Failed job")), { discard: true })

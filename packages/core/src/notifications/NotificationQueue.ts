@@ -53,11 +53,18 @@ export const methodConfigured = (method: NotificationMethod, settings: SettingsS
 export const defaultMethod = (settings: SettingsShape): NotificationMethod =>
   isNotificationMethod(settings.notificationsMethod) ? settings.notificationsMethod : "smtp"
 
-/** The methods a message of a template goes out by: its override or the default, and the inbox. */
-export const methodsFor = (override: NotificationMethod | undefined, settings: SettingsShape): ReadonlyArray<NotificationMethod> => {
+/**
+ * The methods a message of a template goes out by: its override or the default, and the inbox
+ * (unless `withInbox` is false: a one-time passcode stays out of it).
+ */
+export const methodsFor = (
+  override: NotificationMethod | undefined,
+  settings: SettingsShape,
+  withInbox = true
+): ReadonlyArray<NotificationMethod> => {
   const main = override ?? defaultMethod(settings)
   const all: Array<NotificationMethod> = [main]
-  if (settings.notificationsInboxEnabled && main !== "inbox") all.push("inbox")
+  if (withInbox && settings.notificationsInboxEnabled && main !== "inbox") all.push("inbox")
   return all.filter((m) => methodConfigured(m, settings))
 }
 
@@ -91,9 +98,9 @@ export class NotificationQueue extends Effect.Service<NotificationQueue>()("@wor
         if (template === undefined) return yield* Effect.dieMessage(`Unknown notification template ${input.templateId}.`)
         const user = Option.getOrUndefined(yield* users.findById(input.userId))
         if (user === undefined || user.deleted) return []
-        if (!(yield* wanted(user.id, template))) return []
+        if (template.required !== true && !(yield* wanted(user.id, template))) return []
         const overrides = yield* repo.templateMethods
-        const methods = methodsFor(overrides.get(template.id), settings)
+        const methods = methodsFor(overrides.get(template.id) ?? template.method, settings, template.inbox !== false)
         if (methods.length === 0) return []
         const targets = input.targets ?? []
         const payload: NotificationPayload = {

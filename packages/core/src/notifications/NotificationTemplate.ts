@@ -68,6 +68,12 @@ export interface TemplateDefinition {
   readonly group: string
   readonly kind: "system" | "custom"
   readonly enabledByDefault: boolean
+  /** The template's own method (the described system's template `method` column), before any deployment override. */
+  readonly method?: NotificationMethod | undefined
+  /** Whether it also goes to the inbox (when the inbox is on). Default true. */
+  readonly inbox?: boolean | undefined
+  /** Sent whatever the user's preferences (a one-time passcode). */
+  readonly required?: boolean | undefined
 }
 
 /** Template ids of the described system (its `coderd/notifications/events.go`). */
@@ -95,7 +101,12 @@ export const TemplateIds = {
   taskCompleted: "8c5a4d12-9f7e-4b3a-a1c8-6e4f2d9b5a7c",
   taskPaused: "2a74f3d3-ab09-4123-a4a5-ca238f4f65a1",
   testNotification: "c425f63e-716a-4bf4-ae24-78348f706c3f",
-  customNotification: "39b1e189-c857-4b0c-877a-511144c18516"
+  oneTimePasscode: "62f86a30-2330-4b61-a26d-311ff3b608cf",
+  customNotification: "39b1e189-c857-4b0c-877a-511144c18516",
+  // Workbay's own (the issue's events the described system has no template for; docs/notifications.md)
+  workspaceAutostopped: "7b73f0d6-d9f3-4228-836f-77fc9112a85d",
+  workspaceOutOfQuota: "3c62daa6-ae7e-424a-867e-0abc429b9759",
+  templateVersionBuildFailed: "09b5bf0c-6564-4793-8240-76779643aac9"
 } as const
 
 const viewWorkspace: TemplateAction = { label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.name}}" }
@@ -112,8 +123,9 @@ const system = (
   title: string,
   body: string,
   actions: ReadonlyArray<TemplateAction>,
-  enabledByDefault = true
-): TemplateDefinition => ({ id, name, group, title, body, actions, kind: "system", enabledByDefault })
+  enabledByDefault = true,
+  extra: Pick<TemplateDefinition, "method" | "inbox" | "required"> = {}
+): TemplateDefinition => ({ id, name, group, title, body, actions, kind: "system", enabledByDefault, ...extra })
 
 /** The system templates, in the described system's words. */
 export const systemTemplates: ReadonlyArray<TemplateDefinition> = [
@@ -161,6 +173,14 @@ export const systemTemplates: ReadonlyArray<TemplateDefinition> = [
     "Your workspace \"{{labels.workspace}}\" is low on volume space",
     "Volume **`{{labels.volume}}`** is over {{labels.threshold}} full in workspace **{{labels.workspace}}**.",
     [{ label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.workspace}}" }]),
+  system(TemplateIds.workspaceAutostopped, "Workspace Autostopped", "Workspace Events",
+    "Workspace \"{{labels.name}}\" stopped automatically",
+    "Your workspace **{{labels.name}}** was stopped automatically because of {{labels.reason}}.\n\nStart it again with the link below.",
+    [viewWorkspace]),
+  system(TemplateIds.workspaceOutOfQuota, "Workspace Out of Quota", "Workspace Events",
+    "Workspace \"{{labels.name}}\" is out of quota",
+    "A build of your workspace **{{labels.name}}** was refused: it would cost **{{labels.cost}}** credits a day, and **{{labels.budget}}** of your quota in organization **{{labels.organization}}** remain.\n\nStop or delete other workspaces, or ask an administrator for a larger quota.",
+    [viewWorkspace]),
   // User events
   system(TemplateIds.userAccountCreated, "User account created", "User Events",
     "User account \"{{labels.created_account_name}}\" created",
@@ -186,6 +206,10 @@ export const systemTemplates: ReadonlyArray<TemplateDefinition> = [
     "Your account \"{{labels.activated_account_name}}\" has been activated",
     "Your account **{{labels.activated_account_name}}** has been activated by **{{labels.initiator}}**.",
     [{ label: "Open Workbay", url: "{{base_url}}" }]),
+  system(TemplateIds.oneTimePasscode, "One-Time Passcode", "User Events",
+    "Your One-Time Passcode",
+    "A request to reset the password for your account has been made. Your one-time passcode is:\n\n**{{labels.one_time_passcode}}**\n\nIt expires in {{labels.expires_in}}. If you did not request to reset your password, you can ignore this message.",
+    [], true, { method: "smtp", inbox: false, required: true }),
   // Template events
   system(TemplateIds.templateDeleted, "Template Deleted", "Template Events",
     "Template \"{{labels.name}}\" deleted",
@@ -198,6 +222,10 @@ export const systemTemplates: ReadonlyArray<TemplateDefinition> = [
       { label: "See affected workspaces", url: "{{base_url}}/workspaces?filter=owner%3Ame+template%3A{{labels.template}}" },
       { label: "View template", url: "{{base_url}}/templates/{{labels.organization}}/{{labels.template}}" }
     ]),
+  system(TemplateIds.templateVersionBuildFailed, "Template Version Build Failed", "Template Events",
+    "Template version \"{{labels.template_version_name}}\" failed to build",
+    "The import of the template version **{{labels.template_version_name}}**{{#if labels.template_name}} of the template **{{labels.template_name}}**{{/if}} failed.\n\nThe error was \"**{{labels.reason}}**\".",
+    [{ label: "View template version", url: "{{base_url}}/templates/{{labels.organization}}/{{labels.template_name}}/versions/{{labels.template_version_name}}" }]),
   // Task events
   system(TemplateIds.taskWorking, "Task Working", "Task Events",
     "Task '{{labels.workspace}}' is working",

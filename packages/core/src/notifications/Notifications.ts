@@ -51,7 +51,7 @@ export class Notifications extends Effect.Service<Notifications>()("@workbay/cor
       Effect.gen(function*() {
         yield* authorize("read", templateObject())
         const overrides = yield* repo.templateMethods
-        return list.map((t) => toNotificationTemplate(t, overrides.get(t.id) ?? ""))
+        return list.map((t) => toNotificationTemplate(t, overrides.get(t.id) ?? t.method ?? ""))
       })
 
     /** GET /notifications/templates/system. */

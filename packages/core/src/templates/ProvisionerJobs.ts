@@ -12,6 +12,7 @@
  * Every move and every stored batch of log lines is signalled on the job's PubSub channel
  * (`jobLogsChannel`), so that `followLogs` on any replica reads the new lines at once.
  */
+import { notifyJobsFailed } from "../notifications/Events.js"
 import { everyInterval } from "../Periodic.js"
 import { Clock, Duration, Effect, Layer, Option, Stream } from "effect"
 import { BadRequest, Conflict, NotFound } from "../Errors.js"
@@ -245,14 +246,19 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
   effect: Effect.gen(function*() {
     const jobs = yield* ProvisionerJobRepo
     const pubsub = yield* PubSub
+    const notifyContext = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof notifyJobsFailed>>>()
 
-    /** One sweep at the clock's now; answers how many jobs it failed (and signals each one's followers). */
+    /**
+     * One sweep at the clock's now; answers how many jobs it failed (and signals each one's
+     * followers; a failed build or import is notified as any failed one).
+     */
     const detectOnce = (timeout: Duration.DurationInput = DEFAULT_HANG_TIMEOUT) =>
       Effect.gen(function*() {
         const d = Duration.decode(timeout)
         const at = yield* Clock.currentTimeMillis
         const failed = yield* jobs.failHung(new Date(at - Duration.toMillis(d)), hungJobError(d), new Date(at))
         yield* Effect.forEach(failed, (id) => pubsub.publish(jobLogsChannel(id), JOB_SIGNAL_JOB), { discard: true })
+        yield* Effect.provide(notifyJobsFailed(failed, hungJobError(d)), notifyContext)
         return failed.length
       }).pipe(span("HangDetector.detectOnce"))
 

@@ -12,6 +12,10 @@ import { newAgentToken } from "../agents/Agent.js"
 import { NIL_UUID } from "../Audit.js"
 import { IdGenerator } from "../Ids.js"
 import { UserRepo } from "../users/Repositories.js"
+import { notifyVersionImportFailed } from "../notifications/Events.js"
+import type { NotificationQueue } from "../notifications/NotificationQueue.js"
+import type { OrganizationRepo } from "../organizations/Repositories.js"
+import type { TemplateRepo } from "./Template.js"
 import { type ArchiveFiles, readArchive } from "./Archive.js"
 import { FileRepo } from "./File.js"
 import {
@@ -35,8 +39,15 @@ export interface JobExecutorContext {
   readonly onLog: ProvisionerLogSink
 }
 
-/** The services the template version executors read and write. */
-export type TemplateVersionExecutorServices = TemplateVersionRepo | FileRepo | UserRepo | IdGenerator
+/** The services the template version executors read and write (and notify with). */
+export type TemplateVersionExecutorServices =
+  | TemplateVersionRepo
+  | FileRepo
+  | UserRepo
+  | IdGenerator
+  | NotificationQueue
+  | TemplateRepo
+  | OrganizationRepo
 
 export type VersionJobExecutor<R> = (job: ProvisionerJobRecord, ctx: JobExecutorContext) => Effect.Effect<JobCompletion, never, R>
 
@@ -111,6 +122,10 @@ const findReadme = (files: ArchiveFiles): string => {
  * README.md as the version's readme.
  */
 export const importExecutor: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx) =>
+  Effect.tap(runImport(job, ctx), (completion) =>
+    completion.error === undefined ? Effect.void : notifyVersionImportFailed(job.id, completion.error))
+
+const runImport: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx) =>
   neverDie(
     Effect.gen(function*() {
       const versions = yield* TemplateVersionRepo

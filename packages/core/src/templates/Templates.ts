@@ -6,7 +6,7 @@
 import { Clock, Effect, Option } from "effect"
 import { NotificationQueue } from "../notifications/NotificationQueue.js"
 import { TemplateIds } from "../notifications/NotificationTemplate.js"
-import { TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
+import { notifyMarkedForDeletion, notifyTemplateDeprecated, TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
 import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
@@ -200,6 +200,9 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
     const queue = yield* NotificationQueue
     const tx = yield* Transactions
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+    const notifyContext = yield* Effect.context<NotificationQueue | WorkspaceRepo | OrganizationRepo>()
+    const provideNotify = (effect: Effect.Effect<void, never, NotificationQueue | WorkspaceRepo | OrganizationRepo>) =>
+      Effect.provide(effect, notifyContext)
 
     /**
      * Wire forms of several templates, with one lookup per organization and creator and one read
@@ -492,6 +495,13 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           Effect.provideService(PubSub, pubsub)
         )
         yield* auditResource(templateResource(updated.value), auditedFields(t), auditedFields(updated.value))
+        // The owners hear of new deletion times of dormant workspaces and of a new deprecation.
+        if (patch.time_til_dormant_autodelete_ms !== undefined) {
+          yield* provideNotify(notifyMarkedForDeletion(redated, updated.value.time_til_dormant_autodelete_ms))
+        }
+        if (patch.deprecated !== undefined && updated.value.deprecated !== "") {
+          yield* provideNotify(notifyTemplateDeprecated(updated.value, updated.value.deprecated))
+        }
         return Option.some(yield* toOne(updated.value))
       }).pipe(span("Templates.update"))
 

@@ -14,6 +14,8 @@ import { IdGenerator, isUuid } from "../Ids.js"
 import { Organization } from "../organizations/Organization.js"
 import { checkPassword } from "./Passwords.js"
 import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { TemplateIds } from "../notifications/NotificationTemplate.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { GroupRepo } from "../groups/Group.js"
 import { templateObject, TemplateRepo } from "../templates/Template.js"
@@ -124,7 +126,9 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const conversions = yield* LoginConversionRepo
     const tx = yield* Transactions
     const hasher = yield* PasswordHasher
-    const mail = yield* MailSender
+    // An embedder's mail hook, when given; else the one-time passcode goes out through the notifier (smtp).
+    const mail = yield* Effect.serviceOption(MailSender)
+    const notifications = yield* NotificationQueue
     const ids = yield* IdGenerator
     const settings = yield* Settings
     const userService = yield* Users
@@ -291,11 +295,21 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           one_time_passcode_expires_at: new Date(at.getTime() + Duration.toMillis(settings.oneTimePasscodeLifetime)),
           updated_at: at
         }).pipe(Effect.orDie)
-        yield* mail.send({
-          to: found.value.email,
-          subject: "Your one-time passcode",
-          body: `Use this one-time passcode to reset your password: ${passcode}\nIt expires in ${Duration.format(settings.oneTimePasscodeLifetime)}.`
-        })
+        const expiresIn = Duration.format(settings.oneTimePasscodeLifetime)
+        if (Option.isSome(mail)) {
+          yield* mail.value.send({
+            to: found.value.email,
+            subject: "Your one-time passcode",
+            body: `Use this one-time passcode to reset your password: ${passcode}\nIt expires in ${expiresIn}.`
+          })
+        } else {
+          yield* notifications.notify({
+            templateId: TemplateIds.oneTimePasscode,
+            userId: found.value.id,
+            labels: { one_time_passcode: passcode, expires_in: expiresIn },
+            createdBy: "auth"
+          })
+        }
       }).pipe(span("Auth.requestOneTimePasscode"))
 
     const changePasswordWithPasscode = (input: { readonly email: string; readonly one_time_passcode: string; readonly password: string }) =>

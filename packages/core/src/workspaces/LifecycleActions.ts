@@ -14,14 +14,14 @@ import { AuditLogRepo } from "../audit/AuditLog.js"
 import { auditAdditional, AuditRequest, auditResource, newAuditRequest, writeAuditEntry } from "../Audit.js"
 import { IdGenerator } from "../Ids.js"
 import { Transactions } from "../Repositories.js"
-import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { DEFAULT_LIFECYCLE_INTERVAL, LifecycleActions, LifecycleExecutor } from "./Lifecycle.js"
 import { nextStartAt } from "./Schedule.js"
 import { type WorkspacePatch, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { auditedWorkspace } from "./Workspaces.js"
 import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { notifyDormant } from "../notifications/Events.js"
+import { notifyAutoUpdated, notifyDormant } from "../notifications/Events.js"
 
 export const lifecycleActionsLayer = Layer.effect(
   LifecycleActions,
@@ -46,6 +46,8 @@ export const lifecycleActionsLayer = Layer.effect(
             ...(decision.rule === "autostart" ? { next_start_at: nextStartAt(workspace, template, now) } : {}),
             updated_at: now
           }
+          // An autostart onto the template's active version, when the workspace was on another one.
+          let updatedTo: TemplateVersionRecord | undefined
           const work = Effect.gen(function*() {
             if (decision.build === null) {
               const updated = yield* Effect.orDie(workspaces.update(workspace.id, patch))
@@ -58,6 +60,7 @@ export const lifecycleActionsLayer = Layer.effect(
             const versionId = build.activeVersion ? template.active_version_id : latestBuild.template_version_id
             const version = Option.getOrUndefined(yield* versions.findById(versionId))
             if (version === undefined) return yield* Effect.fail(`template version ${versionId} is missing`)
+            if (build.activeVersion && version.id !== latestBuild.template_version_id) updatedTo = version
             const importJob = yield* buildService.importedVersion(version)
             const parameters = yield* buildService.parametersFor(version, [], latestBuild, undefined)
             const queued = yield* tx.atomic(Effect.gen(function*() {
@@ -88,6 +91,7 @@ export const lifecycleActionsLayer = Layer.effect(
           if (decision.rule === "dormancy") {
             yield* Effect.provideService(notifyDormant(workspace, template.time_til_dormant_autodelete_ms), NotificationQueue, queue)
           }
+          if (updatedTo !== undefined) yield* Effect.provideService(notifyAutoUpdated(workspace, updatedTo), NotificationQueue, queue)
         })
     })
   })

@@ -62,6 +62,8 @@ export class WorkspaceRepo extends Context.Tag("@workbay/core/WorkspaceRepo")<Wo
   readonly findById: (id: string) => Effect.Effect<Option.Option<WorkspaceRecord>>
   /** The workspaces of these ids, deleted or not, in no particular order (one read along the primary key). */
   readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceRecord>>
+  /** The owners of the template's undeleted workspaces, each once. */
+  readonly ownerIdsByTemplate: (templateId: string) => Effect.Effect<ReadonlyArray<string>>
   /** The owner's workspace of that name (case-insensitive): the undeleted one, else (with `includeDeleted`) the latest deleted one. */
   readonly findByOwnerAndName: (ownerId: string, name: string, includeDeleted: boolean) => Effect.Effect<Option.Option<WorkspaceRecord>>
   /** None when there is no workspace `id`. */

@@ -29,7 +29,8 @@ import { calculateAutostop } from "./Schedule.js"
 import { ownerQuietHours } from "./WorkspaceSchedules.js"
 import { TaskRepo } from "../tasks/Task.js"
 import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { notifyBuildEnded } from "../notifications/Events.js"
+import { notifyBuildEnded, notifyOutOfQuota } from "../notifications/Events.js"
+import type { OrganizationRepo } from "../organizations/Repositories.js"
 
 export type WorkspaceBuildExecutorServices =
   | WorkspaceRepo
@@ -44,6 +45,7 @@ export type WorkspaceBuildExecutorServices =
   | Settings
   | TaskRepo
   | NotificationQueue
+  | OrganizationRepo
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -230,6 +232,7 @@ const runBuild = (
           stage: "Committing quota",
           output: `The workspace costs ${out.daily_cost} credits a day; ${consumed} of a budget of ${budget} are in use.`
         })
+        yield* notifyOutOfQuota(workspace, out.daily_cost, budget - consumed)
         return failed(INSUFFICIENT_QUOTA)
       }
     }

@@ -10,6 +10,9 @@
  * on the template; the state needs `update` on the template too (404 otherwise); a cancel needs
  * `update` on the workspace, and `update` on the template unless the template lets users cancel.
  */
+import { notifyManuallyUpdated } from "../notifications/Events.js"
+import type { NotificationQueue } from "../notifications/NotificationQueue.js"
+import type { OrganizationRepo } from "../organizations/Repositories.js"
 import { Clock, Effect, Either, Option } from "effect"
 import { WorkspaceSharing } from "./Sharing.js"
 import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
@@ -119,6 +122,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const users = yield* UserRepo
     const ids = yield* IdGenerator
     const tx = yield* Transactions
+    const notifyContext = yield* Effect.context<NotificationQueue | UserRepo | OrganizationRepo>()
 
     const jobOf = (id: string) => Effect.orDie(jobs.get(id))
 
@@ -463,6 +467,10 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           workspace_name: workspace.name,
           workspace_id: workspace.id
         })
+        // Another version than the last build's: the template admins hear the workspace was updated by hand.
+        if (input.template_version_id !== undefined && latest !== undefined && version.id !== latest.template_version_id) {
+          yield* Effect.provide(notifyManuallyUpdated(workspace, template, version, actor.user.id), notifyContext)
+        }
         const [wire] = yield* toWires([queued.build], [workspace], {
           templates: new Map([[template.id, template]]),
           users: new Map([[actor.user.id, actor.user]])

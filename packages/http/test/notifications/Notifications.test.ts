@@ -341,6 +341,25 @@ describe("notifications", () => {
     })
   })
 
+  describe("one-time passcodes", () => {
+    it("mails the passcode through the notifier (smtp only, never the inbox), and it resets the password", async () => {
+      const user = await createUser(owner, { username: "nt-forgetful" })
+      expect((await srv.anonymous.post("/users/otp/request", { email: user.email })).status).toBe(204)
+      const queued = (await messagesOf(user.user.id)).filter((m) => m.template_id === TemplateIds.oneTimePasscode)
+      expect(queued.map((m) => m.method)).toEqual(["smtp"])
+      await dispatch()
+      const mail = smtp.mails.find((m) => m.to.includes(user.email) && m.subject === "Your One-Time Passcode")!
+      const passcode = mail.text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/)![0]
+      const changed = await srv.anonymous.post("/users/otp/change-password", { email: user.email, one_time_passcode: passcode, password: "Another-Horse-Battery-7" })
+      expect(changed.status).toBe(204)
+      const login = await srv.anonymous.post("/users/login", { email: user.email, password: "Another-Horse-Battery-7" })
+      expect(login.status).toBe(201)
+      const inbox = await user.client.as(login.body.session_token).get(`/notifications/inbox?templates=${TemplateIds.oneTimePasscode}`)
+      expect(inbox.status).toBe(200)
+      expect(inbox.body.notifications).toEqual([])
+    })
+  })
+
   describe("events of the workspaces and templates areas", () => {
     it("tells template admins of a workspace created and of a manual build that failed; the owner of a deletion by someone else", async () => {
       const tadmin = await createUser(owner, { username: "nt-tadmin", roles: ["template-admin"] })

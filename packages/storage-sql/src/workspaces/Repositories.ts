@@ -103,6 +103,10 @@ export const make = Effect.gen(function*() {
       ids.length === 0
         ? Effect.succeed([])
         : Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)).pipe(Effect.map((rs) => rs.map(rowToWorkspace))),
+    ownerIdsByTemplate: (templateId) =>
+      Effect.orDie(sql<Row>`SELECT DISTINCT owner_id FROM workspaces WHERE template_id = ${templateId} AND deleted = FALSE`).pipe(
+        Effect.map((rs) => rs.map((r) => String(r.owner_id)))
+      ),
     findByOwnerAndName: (ownerId, name, includeDeleted) =>
       Effect.orDie(sql<Row>`SELECT * FROM workspaces
         WHERE owner_id = ${ownerId} AND lower(name) = lower(${name}) ${includeDeleted ? sql`` : sql`AND deleted = FALSE`}
