@@ -4,6 +4,13 @@ import shared from "../../vitest.shared.js"
 export default mergeConfig(
   shared,
   defineProject({
-    test: { name: "server", include: ["test/**/*.test.ts"], testTimeout: 20_000, hookTimeout: 30_000 }
+    // The storage-postgres project's globalSetup: a fresh database for the run (or a loud skip; fails under CI).
+    test: {
+      name: "server",
+      include: ["test/**/*.test.ts"],
+      globalSetup: ["../storage-postgres/test/globalSetup.ts"],
+      testTimeout: 20_000,
+      hookTimeout: 30_000
+    }
   })
 )
