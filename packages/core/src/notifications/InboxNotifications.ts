@@ -19,8 +19,8 @@
  * made once per event. A signal lost while a Postgres listening connection was down is not
  * replayed (as the described system's watch): a client re-lists after reconnecting.
  */
+import { toPlainText } from "./Render.js"
 import { Clock, Duration, Effect, Layer, Option, Queue, RcMap, type Scope } from "effect"
-import removeMarkdown from "remove-markdown"
 import { authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { compileEncoderSync } from "../Encoding.js"
 import { NotFound } from "../Errors.js"
@@ -75,8 +75,6 @@ export interface InboxFollow {
   readonly listen: (listener: InboxListener) => Effect.Effect<void, never, Scope.Scope>
 }
 
-/** Markdown to plain text (the watch's `format=plaintext`), with `remove-markdown`. */
-export const plaintextFromMarkdown = (markdown: string): string => removeMarkdown(markdown, { gfm: true, useImgAltText: true }).trim()
 
 const makeWire = wireMaker(InboxNotification)
 const makeAction = wireMaker(InboxNotificationAction)
@@ -88,8 +86,8 @@ export const inboxWire = (n: InboxNotificationRecord, format: InboxFormat = "mar
     user_id: n.user_id,
     template_id: n.template_id,
     targets: n.targets,
-    title: format === "plaintext" ? plaintextFromMarkdown(n.title) : n.title,
-    content: format === "plaintext" ? plaintextFromMarkdown(n.content) : n.content,
+    title: format === "plaintext" ? toPlainText(n.title) : n.title,
+    content: format === "plaintext" ? toPlainText(n.content) : n.content,
     icon: n.icon,
     actions: n.actions.map((a) => makeAction({ label: a.label, url: a.url })),
     read_at: n.read_at,

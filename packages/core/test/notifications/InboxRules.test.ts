@@ -1,6 +1,6 @@
 /** The inbox watch's rules without HTTP or a database: its filters, the plaintext format, the wire record. */
 import { describe, expect, it } from "@effect/vitest"
-import { inboxChannel, type InboxNotificationRecord, inboxWire, matchesWatch, PUBSUB_CHANNEL_PATTERN, plaintextFromMarkdown } from "@workbay/core"
+import { inboxChannel, type InboxNotificationRecord, inboxWire, matchesWatch, PUBSUB_CHANNEL_PATTERN, toPlainText } from "@workbay/core"
 
 const T1 = "11111111-1111-4111-8111-111111111111"
 const T2 = "22222222-2222-4222-8222-222222222222"
@@ -28,17 +28,18 @@ describe("inbox rules", () => {
   })
 
   it("plaintext drops markdown, keeping the words", () => {
-    expect(plaintextFromMarkdown("Workspace **dev** was *deleted*")).toBe("Workspace dev was deleted")
-    expect(plaintextFromMarkdown("A [link](http://example.com) and `code`")).toBe("A link and code")
-    expect(plaintextFromMarkdown("# Title\n\n- one\n- two")).toBe("Title\n\none\ntwo")
-    expect(plaintextFromMarkdown("plain")).toBe("plain")
+    // The same text as the mail's text part (one conversion, Render.ts).
+    expect(toPlainText("Workspace **dev** was *deleted*")).toBe("Workspace dev was deleted")
+    expect(toPlainText("A [link](http://example.com) and `code`")).toBe("A link (http://example.com) and code")
+    expect(toPlainText("# Title\n\n- one\n- two")).toBe("Title\n\n- one\n- two")
+    expect(toPlainText("plain")).toBe("plain")
   })
 
   it("the wire record in each format", () => {
     expect(inboxWire(record()).title).toBe("**Hi**")
     const plain = inboxWire(record(), "plaintext")
     expect(plain.title).toBe("Hi")
-    expect(plain.content).toBe("A link and code")
+    expect(plain.content).toBe("A link (http://example.com) and code")
     expect(plain.targets).toEqual([X, Y])
   })
 

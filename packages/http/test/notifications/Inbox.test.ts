@@ -285,7 +285,7 @@ describe("inbox", () => {
       await eventually(() => md.messages.length >= 1 && plain.messages.length >= 1)
       expect(parsed(md)[0].notification.title).toBe(n.title)
       expect(parsed(plain)[0].notification.title).toBe("Workspace dev was deleted")
-      expect(parsed(plain)[0].notification.content).toBe("Hi, your workspace dev was deleted.")
+      expect(parsed(plain)[0].notification.content).toBe("Hi, your workspace dev (http://example.com/@me/dev) was deleted.")
       md.socket.close()
       plain.socket.close()
     })
