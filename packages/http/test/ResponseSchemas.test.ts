@@ -384,6 +384,26 @@ const rows: ReadonlyArray<Row> = [
   row("users.delete", "DELETE /api/v2/users/:user", 200, "none", async (w) =>
     w.owner.delete(`/users/${(await createUser(w.owner, { username: uniqueName("gone") })).user.id}`)
   ),
+  row("users.roles", "GET /api/v2/users/:user/roles", 200, "UserRoles", async (w) => [
+    await w.owner.get("/users/me/roles"),
+    await w.alice.client.get("/users/me/roles")
+  ]),
+  row("users.loginType", "GET /api/v2/users/:user/login-type", 200, "UserLoginType", (w) => w.alice.client.get("/users/me/login-type")),
+  row("users.organizations", "GET /api/v2/users/:user/organizations", 200, "[Organization]", async (w) => [
+    await w.owner.get("/users/me/organizations"),
+    await w.alice.client.get("/users/me/organizations")
+  ]),
+  row("users.organizationByName", "GET /api/v2/users/:user/organizations/:organizationname", 200, "Organization", (w) =>
+    w.owner.get(`/users/me/organizations/${w.org.name}`)
+  ),
+  row("users.updateProfile", "PUT /api/v2/users/:user/profile", 200, "User", async (w) => {
+    const u = await createUser(w.owner, { username: uniqueName("pf") })
+    return await u.client.put("/users/me/profile", { username: u.username, name: "Pat Profile" })
+  }),
+  row("users.updatePassword", "PUT /api/v2/users/:user/password", 204, "none", async (w) => {
+    const u = await createUser(w.owner, { username: uniqueName("pw") })
+    return await w.owner.put(`/users/${u.user.id}/password`, { password: "Another-Horse-Battery-8" })
+  }),
   row("users.getAppearance", "GET /api/v2/users/:user/appearance", 200, "UserAppearanceSettings", async (w) => [
     await w.alice.client.get("/users/me/appearance"),
     await w.bob.client.get("/users/me/appearance")
@@ -558,6 +578,10 @@ const rows: ReadonlyArray<Row> = [
     await w.owner.put(`/groups/${g.id}/ai/budget`, { spend_limit_micros: 1 })
     return w.owner.delete(`/groups/${g.id}/ai/budget`)
   }),
+  row("groups.getByName", "GET /api/v2/organizations/:organization/groups/:groupName", 200, "Group", async (w) => [
+    await w.owner.get(`/organizations/${w.orgId}/groups/Everyone`),
+    await w.owner.get(`/organizations/${w.orgId}/groups/${(await throwawayGroup(w)).name}`)
+  ]),
   row("groups.listByOrganization", "GET /api/v2/organizations/:organization/groups", 200, "[Group]", async (w) => [
     await w.owner.get(`/organizations/${w.orgId}/groups`),
     await w.owner.get(`/organizations/${w.org.id}/groups`)

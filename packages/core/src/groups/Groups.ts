@@ -190,6 +190,18 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return options.exclude_members === true ? toGroup(g, []) : yield* withMembers(g)
       }).pipe(span("Groups.get"))
 
+    /** GET /organizations/{organization}/groups/{groupName}: the organization's group of that name. */
+    const getByName = (organizationRef: string, name: string) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(organizationRef)
+        const found = (yield* groups.findByName(name)).find((g) => g.organization_id === org.id)
+        if (found === undefined) return yield* new NotFound({ message: `Group "${name}" not found.` })
+        yield* authorizeRead("Group", groupObject(found)).pipe(
+          Effect.catchTag("NotFound", () => Effect.fail(new NotFound({ message: `Group "${name}" not found.` })))
+        )
+        return yield* withMembers(found)
+      }).pipe(span("Groups.getByName"))
+
     const list = (input: ListGroupsInput) =>
       Effect.gen(function*() {
         // Each filter that names nothing the caller can see is one validation.
@@ -474,7 +486,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
       }).pipe(span("Groups.deleteAiBudget"))
 
     return {
-      resolve, get, list, listByOrganization, create, update, delete: remove, listMembers, workspaceQuota,
+      resolve, get, getByName, list, listByOrganization, create, update, delete: remove, listMembers, workspaceQuota,
       workspaceQuotaByOrganization, getAiBudget, setAiBudget, deleteAiBudget
     } as const
   }),

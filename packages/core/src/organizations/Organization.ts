@@ -47,3 +47,6 @@ export const OrganizationName = Schema.String.pipe(
     message: () => "Name must be alphanumeric with single hyphens, not starting or ending with a hyphen."
   })
 )
+
+/** An organization as the authorization evaluator sees it. */
+export const orgObject = (o: { readonly id: string }) => ({ type: "organization", id: o.id, orgId: o.id }) as const

@@ -5,7 +5,7 @@ import { allowed, authorize, authorizeRead, CurrentActor, decision, rolesBeyondA
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { Organization, OrganizationMember, type MembershipRecord, type OrganizationRecord } from "./Organization.js"
+import { Organization, OrganizationMember, type MembershipRecord, orgObject, type OrganizationRecord } from "./Organization.js"
 import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { MemberRepo, OrganizationRepo } from "./Repositories.js"
@@ -61,7 +61,7 @@ export const memberResource = (o: OrganizationRecord, u: UserRecord) =>
   ({ type: "organization_member", id: u.id, target: u.username, organizationId: o.id })
 
 /** How authorization names an organization: it belongs to itself. */
-export const orgObject = (o: Pick<OrganizationRecord, "id">) => ({ type: "organization", id: o.id, orgId: o.id }) as const
+export { orgObject }
 
 export class Organizations extends Effect.Service<Organizations>()("@workbay/core/Organizations", {
   effect: Effect.gen(function*() {

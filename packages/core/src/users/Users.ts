@@ -20,6 +20,10 @@ import { checkPassword } from "./Passwords.js"
 import { PasswordHasher } from "../Platform.js"
 import { isSiteRole, permissions, type RoleDefinition, roles as roleDefinitions, siteRoles } from "../Rbac.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { Organization, orgObject } from "../organizations/Organization.js"
+import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { WorkspaceBuildRepo } from "../workspaces/WorkspaceBuild.js"
+
 import { Transactions, type UniqueViolation } from "../Repositories.js"
 import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
@@ -184,6 +188,8 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
     const orgs = yield* OrganizationRepo
     const keys = yield* ApiKeyRepo
     const sshKeys = yield* GitSshKeyRepo
+    const buildRepo = yield* WorkspaceBuildRepo
+    const versionRepo = yield* TemplateVersionRepo
     const tx = yield* Transactions
     const hasher = yield* PasswordHasher
     const ids = yield* IdGenerator
@@ -431,6 +437,137 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         return appearance
       }).pipe(span("Users.setAppearance"))
 
+    /**
+     * GET /users/{user}/autofill-parameters?template_id=: the values the user last built the
+     * template's workspaces with (start builds), one per parameter name, newest first, at most
+     * 100, leaving out parameters that were ephemeral in the version built, as the described
+     * system does. Reads at most 1,000 stored values, whatever the user's history.
+     */
+    const autofillParameters = (ref: string, templateId: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolvePersonal(ref)
+        const rows = isUuid(templateId) ? yield* buildRepo.recentParameters(user.id, templateId.toLowerCase(), 1000) : []
+        const ephemeralOf = new Map<string, ReadonlySet<string>>()
+        const seen = new Set<string>()
+        const out: Array<{ readonly name: string; readonly value: string }> = []
+        for (const row of rows) {
+          if (seen.has(row.name)) continue
+          seen.add(row.name)
+          let ephemeral = ephemeralOf.get(row.template_version_id)
+          if (ephemeral === undefined) {
+            const version = Option.getOrUndefined(yield* versionRepo.findById(row.template_version_id))
+            ephemeral = new Set((version?.import_result?.parameters ?? []).filter((p) => p.ephemeral).map((p) => p.name))
+            ephemeralOf.set(row.template_version_id, ephemeral)
+          }
+          if (ephemeral.has(row.name)) continue
+          out.push({ name: row.name, value: row.value })
+          if (out.length === 100) break
+        }
+        return out
+      }).pipe(span("Users.autofillParameters"))
+
+    /** GET /users/{user}/roles: the user's explicit site roles and their organization roles by organization id. */
+    const rolesOf = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolveReadable(ref)
+        const memberships = yield* members.ofUser(user.id)
+        return {
+          roles: user.rbac_roles,
+          organization_roles: Object.fromEntries(memberships.map((m) => [m.organization_id, m.roles]))
+        }
+      }).pipe(span("Users.roles"))
+
+    /** GET /users/{user}/login-type: a user may read only their own, as in the described system. */
+    const loginType = (ref: string) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const user = yield* resolveVisible(ref)
+        if (user.id !== actor.user.id) return yield* new Forbidden({ message: "You are not authorized to view this user's login type." })
+        return { login_type: user.login_type }
+      }).pipe(span("Users.loginType"))
+
+    /** GET /users/{user}/organizations: the user's organizations that the caller may read, oldest first. */
+    const organizationsOf = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolveVisible(ref)
+        const found = yield* orgs.findByIds(yield* organizationIdsOf(user.id))
+        const visible: Array<Organization> = []
+        for (const o of [...found].sort((a, b) => a.created_at.getTime() - b.created_at.getTime())) {
+          if (yield* allowed("read", orgObject(o))) visible.push(new Organization(o))
+        }
+        return visible
+      }).pipe(span("Users.organizations"))
+
+    /** GET /users/{user}/organizations/{organizationname}: one of them by name; 404 for any other. */
+    const organizationOf = (ref: string, name: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolveVisible(ref)
+        const found = Option.getOrUndefined(yield* orgs.findByName(name))
+        const member = found !== undefined && (yield* organizationIdsOf(user.id)).includes(found.id)
+        if (!member || !(yield* allowed("read", orgObject(found!)))) return yield* NotFound.resource("Organization")
+        return new Organization(found!)
+      }).pipe(span("Users.organization"))
+
+    /**
+     * PUT /users/{user}/profile `{username, name}`: the user themselves, an owner or a user admin
+     * (`update_personal`); a new username needs `update` on the user (user admins), as in the
+     * described system. A username in use answers 409.
+     */
+    const updateProfile = (ref: string, input: { readonly username: string; readonly name?: string | undefined }) =>
+      Effect.gen(function*() {
+        const user = yield* resolveVisible(ref)
+        yield* updatePersonal(user)
+        if (input.username !== user.username) {
+          yield* authorize("update", userObject(user))
+          if (isReservedUsername(input.username)) return yield* BadRequest.field("username", "This username is reserved.")
+        }
+        const taken = Option.getOrUndefined(yield* users.findByUsername(input.username))
+        if (taken !== undefined && taken.id !== user.id) {
+          return yield* new Conflict({
+            message: "A user with this username already exists.",
+            validations: [new Validation({ field: "username", detail: "This username is already in use." })]
+          })
+        }
+        const patch = { username: input.username, name: input.name ?? user.name }
+        if (patch.username === user.username && patch.name === user.name) return yield* withMemberships(user)
+        const updated = yield* users.update(user.id, { ...patch, updated_at: new Date(yield* Clock.currentTimeMillis) }).pipe(
+          Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e)))
+        )
+        const after = Option.getOrElse(updated, () => ({ ...user, ...patch }))
+        yield* auditResource(userResource(user), { username: user.username, name: user.name }, patch)
+        return yield* withMemberships(after)
+      }).pipe(span("Users.updateProfile"))
+
+    /**
+     * PUT /users/{user}/password `{old_password, password}`: a password account only. The user gives
+     * their old password; an owner or user admin (`update` on the user) may leave it out. The new
+     * one must pass the strength rules and differ from the old. Every session and token of the user
+     * ends, as after a reset.
+     */
+    const updatePassword = (ref: string, input: { readonly old_password?: string | undefined; readonly password: string }) =>
+      Effect.gen(function*() {
+        const user = yield* resolveVisible(ref)
+        yield* updatePersonal(user)
+        if (user.login_type !== "password") {
+          return yield* new BadRequest({ message: "Users without password login type cannot change their password." })
+        }
+        const old = input.old_password ?? ""
+        if (old === "") {
+          yield* authorize("update", userObject(user))
+        } else if (user.hashed_password === null || !(yield* hasher.verify(old, user.hashed_password))) {
+          return yield* BadRequest.field("old_password", "Old password is incorrect.", "Old password is incorrect.")
+        }
+        if (user.hashed_password !== null && (yield* hasher.verify(input.password, user.hashed_password))) {
+          return yield* BadRequest.field("password", "The new password must differ from the old one.", "New password cannot match old password.")
+        }
+        const hashed = yield* hashNewPassword(input.password)
+        yield* tx.atomic(Effect.gen(function*() {
+          yield* users.update(user.id, { hashed_password: hashed, updated_at: new Date(yield* Clock.currentTimeMillis) }).pipe(Effect.orDie)
+          yield* keys.deleteByUser(user.id)
+        }))
+        yield* auditResource(userResource(user), { hashed_password: user.hashed_password }, { hashed_password: hashed })
+      }).pipe(span("Users.updatePassword"))
+
     const toGitSshKey = (k: GitSshKeyRecord) =>
       new GitSshKey({ created_at: k.created_at, public_key: k.public_key, updated_at: k.updated_at, user_id: k.user_id })
 
@@ -613,15 +750,19 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       delete: remove,
       getAppearance,
       setAppearance,
+      loginType,
+      rolesOf,
+      organizationsOf,
+      organizationOf,
+      updateProfile,
+      updatePassword,
       getGitSshKey,
       regenerateGitSshKey,
       gitSshKeyRecord,
       getQuietHours,
       setQuietHours,
       hashNewPassword,
-      /** Autofill parameters come from earlier builds of a template; none exist before templates do. */
-      autofillParameters: (ref: string, _templateId: string) =>
-        Effect.as(resolvePersonal(ref), [] as ReadonlyArray<{ readonly name: string; readonly value: string }>)
+      autofillParameters
     } as const
   })
 }) {}

@@ -152,6 +152,13 @@ export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuil
   readonly insert: (build: WorkspaceBuildRecord) => Effect.Effect<void, UniqueViolation>
   readonly findById: (id: string) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
   readonly findByJobId: (jobId: string) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
+  /**
+   * The parameter values of the owner's latest start builds of the template's workspaces, newest
+   * first, at most `limit` rows (a name may repeat: its first row is its latest value).
+   */
+  readonly recentParameters: (ownerId: string, templateId: string, limit: number) => Effect.Effect<
+    ReadonlyArray<{ readonly name: string; readonly value: string; readonly template_version_id: string }>
+  >
   readonly findByNumber: (workspaceId: string, buildNumber: number) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
   /** The latest build (highest number) of each of these workspaces. */
   readonly latestOf: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>

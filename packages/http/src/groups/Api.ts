@@ -119,6 +119,11 @@ export class GroupsApi extends HttpApiGroup.make("groups")
   )
   .add(HttpApiEndpoint.get("listByOrganization", "/organizations/:organization/groups").setPath(OrganizationPath).addSuccess(Schema.Array(Group)))
   .add(
+    HttpApiEndpoint.get("getByName", "/organizations/:organization/groups/:groupName")
+      .setPath(Schema.Struct({ organization: Schema.String, groupName: Schema.String }))
+      .addSuccess(Group)
+  )
+  .add(
     HttpApiEndpoint.post("create", "/organizations/:organization/groups").annotate(Audited, audit("group"))
       .setPath(OrganizationPath)
       .setPayload(CreateGroupRequest)

@@ -14,6 +14,7 @@ export const GroupsHttp = implement(WorkbayApi, "groups", {
   setAiBudget: ({ path, payload }) => Effect.flatMap(Groups, (g) => g.setAiBudget(path.group, payload.spend_limit_micros)),
   deleteAiBudget: ({ path }) => Effect.flatMap(Groups, (g) => g.deleteAiBudget(path.group)),
   listByOrganization: ({ path }) => Effect.flatMap(Groups, (g) => g.listByOrganization(path.organization)),
+  getByName: ({ path }) => Effect.flatMap(Groups, (g) => g.getByName(path.organization, path.groupName)),
   create: ({ path, payload }) => Effect.flatMap(Groups, (g) => g.create(path.organization, payload)),
   workspaceQuota: ({ path }) => Effect.flatMap(Groups, (g) => g.workspaceQuota(path.user)),
   workspaceQuotaByOrganization: ({ path }) =>

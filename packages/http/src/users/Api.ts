@@ -1,6 +1,6 @@
 /** User routes: listing, creation, lookup, deletion, appearance, git SSH key, quiet hours, API keys. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ApiKey, ApiKeyWithOwner, AssignableRole, checkPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
+import { ApiKey, ApiKeyWithOwner, Organization, AssignableRole, checkPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
 import { Schema } from "effect"
 import {
   BadRequest, BooleanParam, Conflict, EmptyOk, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalOr,
@@ -93,6 +93,26 @@ export class UpdateAppearanceRequest extends Schema.Class<UpdateAppearanceReques
   theme_preference: optionalOr(ThemeField, () => "")
 }, wireName("UpdateUserAppearanceSettingsRequest")) {}
 
+/** PUT /users/{user}/profile: the username (required) and the display name (kept when absent). */
+export class UpdateUserProfileRequest extends Schema.Class<UpdateUserProfileRequest>("UpdateUserProfileRequest")({
+  username: Username,
+  name: optional(DisplayName)
+}, wireName("UpdateUserProfileRequest")) {}
+
+/** PUT /users/{user}/password: the old password (owners and user admins may leave it out) and the new one. */
+export class UpdateUserPasswordRequest extends Schema.Class<UpdateUserPasswordRequest>("UpdateUserPasswordRequest")({
+  old_password: optional(Schema.String),
+  password: Schema.String
+}, wireName("UpdateUserPasswordRequest")) {}
+
+export const UserRoles = Schema.Struct({
+  roles: Schema.Array(Schema.String),
+  organization_roles: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
+}).annotations({ identifier: "UserRoles" })
+
+export const UserLoginType = Schema.Struct({ login_type: LoginType }).annotations({ identifier: "UserLoginType" })
+
+const UserOrganizationPath = Schema.Struct({ user: Schema.String, organizationname: Schema.String })
 const UserKeyPath = Schema.Struct({ user: Schema.String, keyid: Schema.String })
 const UserKeyNamePath = Schema.Struct({ user: Schema.String, keyname: Schema.String })
 
@@ -110,6 +130,7 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(HttpApiEndpoint.post("create", "/users").annotate(Audited, audit("user")).setPayload(CreateUserRequest).addSuccess(User, { status: 201 }).addError(Conflict))
   .add(HttpApiEndpoint.get("assignableRoles", "/users/roles").addSuccess(Schema.Array(AssignableRole)))
   .add(HttpApiEndpoint.get("get", "/users/:user").setPath(UserPath).addSuccess(User))
+  .add(HttpApiEndpoint.get("roles", "/users/:user/roles").setPath(UserPath).addSuccess(UserRoles))
   .add(
     HttpApiEndpoint.put("updateRoles", "/users/:user/roles").annotate(Audited, audit("user"))
       .setPath(UserPath)
@@ -119,6 +140,25 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(HttpApiEndpoint.put("suspend", "/users/:user/status/suspend").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(User))
   .add(HttpApiEndpoint.put("activate", "/users/:user/status/activate").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(User))
   .add(HttpApiEndpoint.del("delete", "/users/:user").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(EmptyOk))
+  .add(HttpApiEndpoint.get("loginType", "/users/:user/login-type").setPath(UserPath).addSuccess(UserLoginType))
+  .add(HttpApiEndpoint.get("organizations", "/users/:user/organizations").setPath(UserPath).addSuccess(Schema.Array(Organization)))
+  .add(
+    HttpApiEndpoint.get("organizationByName", "/users/:user/organizations/:organizationname").setPath(UserOrganizationPath)
+      .addSuccess(Organization)
+  )
+  .add(
+    HttpApiEndpoint.put("updateProfile", "/users/:user/profile").annotate(Audited, audit("user"))
+      .setPath(UserPath)
+      .setPayload(UpdateUserProfileRequest)
+      .addSuccess(User)
+      .addError(Conflict)
+  )
+  .add(
+    HttpApiEndpoint.put("updatePassword", "/users/:user/password").annotate(Audited, audit("user"))
+      .setPath(UserPath)
+      .setPayload(UpdateUserPasswordRequest)
+      .addSuccess(NoContent)
+  )
   .add(HttpApiEndpoint.get("getAppearance", "/users/:user/appearance").setPath(UserPath).addSuccess(UserAppearance))
   .add(
     HttpApiEndpoint.put("updateAppearance", "/users/:user/appearance").annotate(Audited, audit("user"))

@@ -147,6 +147,8 @@ export const definitions: Record<string, JsonSchema> = {
     assignable: boolean,
     built_in: boolean
   }),
+  UserLoginType: object({ login_type: { type: "string", enum: loginTypes } }),
+  UserRoles: object({ roles: arrayOf(string), organization_roles: mapOf(arrayOf(string)) }),
   UserAppearanceSettings: object({
     terminal_font: { type: "string", enum: terminalFonts },
     theme_preference: string,

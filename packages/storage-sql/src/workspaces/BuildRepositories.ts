@@ -182,6 +182,15 @@ export const makeBuilds = Effect.gen(function*() {
         }
       }),
     findById: (id) => Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_builds WHERE id = ${id}`)), one),
+    recentParameters: (ownerId, templateId, limit) =>
+      Effect.orDie(sql<Row>`SELECT p.name, p.value, b.template_version_id FROM workspace_build_parameters p
+        JOIN workspace_builds b ON b.id = p.workspace_build_id
+        JOIN workspaces w ON w.id = b.workspace_id
+        WHERE w.owner_id = ${ownerId} AND w.template_id = ${templateId} AND b.transition = 'start'
+        ORDER BY b.created_at DESC, b.build_number DESC
+        LIMIT ${limit}`).pipe(
+        Effect.map((rs) => rs.map((r) => ({ name: String(r.name), value: String(r.value), template_version_id: String(r.template_version_id) })))
+      ),
     findByJobId: (jobId) => Effect.flatMap(Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE job_id = ${jobId}`), one),
     findByNumber: (workspaceId, n) =>
       Effect.flatMap(
