@@ -160,6 +160,29 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
     )
 
     test(
+      "recentParameters answers the owner's start builds' values of the template, newest first, bounded",
+      Effect.gen(function*() {
+        const builds = yield* WorkspaceBuildRepo
+        const repo = yield* WorkspaceRepo
+        const w = yield* world
+        const a = workspace(w)
+        const b = workspace(w)
+        for (const ws of [a, b]) yield* repo.insert(ws)
+        yield* builds.insert(build(w, a.id, yield* job(w), { build_number: 1, created_at: at(3), parameters: [{ name: "x", value: "a1" }, { name: "y", value: "y1" }] }))
+        yield* builds.insert(build(w, a.id, yield* job(w), { build_number: 2, created_at: at(5), transition: "stop", parameters: [{ name: "x", value: "stopped" }] }))
+        yield* builds.insert(build(w, b.id, yield* job(w), { build_number: 1, created_at: at(4), parameters: [{ name: "x", value: "b1" }] }))
+        const got = yield* builds.recentParameters(w.user, w.template, 10)
+        // The stop build's value is not among them; b's build is the newest.
+        expect(got).toHaveLength(3)
+        expect(got[0]).toEqual({ name: "x", value: "b1", template_version_id: w.version })
+        expect(got.slice(1).map((r) => r.value).sort()).toEqual(["a1", "y1"])
+        expect(yield* builds.recentParameters(w.user, w.template, 1)).toHaveLength(1)
+        expect(yield* builds.recentParameters(randomUUID(), w.template, 10)).toEqual([])
+        expect(yield* builds.recentParameters(w.user, randomUUID(), 10)).toEqual([])
+      })
+    )
+
+    test(
       "latestOf answers the highest build of each workspace asked, one each",
       Effect.gen(function*() {
         const builds = yield* WorkspaceBuildRepo
