@@ -105,12 +105,6 @@ export class OAuth2ProviderApp extends Schema.Class<OAuth2ProviderApp>("OAuth2Pr
   endpoints: OAuth2AppEndpoints
 }) {}
 
-/** codersdk `OAuth2ProviderAppsResponse`. */
-export class OAuth2ProviderAppsResponse extends Schema.Class<OAuth2ProviderAppsResponse>("OAuth2ProviderAppsResponse")({
-  apps: Schema.Array(OAuth2ProviderApp),
-  count: Schema.Int
-}) {}
-
 /** codersdk `OAuth2ProviderAppSecret`: the list form, never the secret. */
 export class OAuth2ProviderAppSecret extends Schema.Class<OAuth2ProviderAppSecret>("OAuth2ProviderAppSecret")({
   id: Schema.UUID,

@@ -16,7 +16,7 @@ import { timingSafeEqual } from "node:crypto"
 import {
   OAuth2AppEndpoints, type OAuth2AppRecord, type OAuth2AppSecretRecord, OAuth2ClientConfiguration,
   OAuth2ClientRegistrationResponse, OAuth2Error, OAuth2ProviderApp, OAuth2ProviderAppSecret,
-  OAuth2ProviderAppSecretFull, OAuth2ProviderAppsResponse, OAuth2Repo, OAuth2Unauthorized
+  OAuth2ProviderAppSecretFull, OAuth2Repo, OAuth2Unauthorized
 } from "./OAuth2App.js"
 import { type ClientRegistration, redirectUriProblem, validateRegistration } from "./Rules.js"
 
@@ -105,7 +105,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
       Effect.gen(function*() {
         yield* authorizeRead("OAuth2 app", { type: "oauth2_app" })
         const apps = yield* repo.listApps({ userId: filter.user_id?.toLowerCase() })
-        return new OAuth2ProviderAppsResponse({ apps: apps.map(toApp), count: apps.length }, true)
+        return apps.map(toApp)
       }).pipe(span("OAuth2Apps.list"))
 
     const get = (id: string) => Effect.map(findApp(id), toApp).pipe(span("OAuth2Apps.get"))
