@@ -7,7 +7,7 @@
  */
 import { Clock, Duration, Effect, Option } from "effect"
 import { type Actor, authorize, CurrentActor } from "../Actor.js"
-import { auditAction, auditResource, auditUser } from "../Audit.js"
+import { auditResource, auditUser } from "../Audit.js"
 import { BadRequest, Forbidden, NotFound, Unauthorized } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { hashSecret, randomString } from "../Platform.js"
@@ -22,7 +22,7 @@ import {
   OAuth2ProtectedResourceMetadata, OAuth2Repo, type OAuth2TokenRecord, OAuth2TokenResponse, OAuth2Unauthorized,
   SupportedGrantTypes, SupportedResponseTypes, TokenEndpointAuthMethods
 } from "./OAuth2App.js"
-import { appResource, issuerOf, sameHash } from "./OAuth2Apps.js"
+import { issuerOf, sameHash } from "./OAuth2Apps.js"
 import { isValidVerifier, redirectUriMatches, s256 } from "./Rules.js"
 
 /** How long a code may wait for its exchange (RFC 6749 4.1.2 recommends at most 10 minutes). */
@@ -363,8 +363,9 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         yield* keys.insert(key).pipe(Effect.orDie)
         yield* repo.insertToken(token)
         yield* auditUser(userId)
+        // The access token is an API key: its issue is audited as one, named after the app.
         yield* auditResource(
-          { type: "oauth2_provider_app_code_token", id: token.id, target: app.name },
+          { type: "api_key", id: userId, target: app.name },
           undefined,
           { app_id: app.id, user_id: userId, expires_at: key.expires_at, access_token: key.hashed_secret, refresh_token: token.hashed_refresh_token }
         )
@@ -465,7 +466,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         yield* auditUser(found.value.user_id)
         yield* repo.revokeFamily(found.value.family_id)
         yield* auditResource(
-          { type: "oauth2_provider_app_code_token", id: found.value.id, target: app.name },
+          { type: "api_key", id: found.value.user_id, target: app.name },
           { app_id: app.id, user_id: found.value.user_id },
           undefined
         )
@@ -479,8 +480,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         const found = isUuid(clientId) ? yield* repo.findApp(clientId.toLowerCase()) : Option.none()
         if (Option.isNone(found)) return yield* NotFound.resource("OAuth2 app")
         yield* repo.revokeUserApp(found.value.id, actor.user.id)
-        yield* auditAction("delete")
-        yield* auditResource(appResource(found.value), { user_id: actor.user.id, tokens: "granted" }, { user_id: actor.user.id, tokens: "revoked" })
+        yield* auditResource({ type: "api_key", id: actor.user.id, target: found.value.name }, { app_id: found.value.id, user_id: actor.user.id }, undefined)
       }).pipe(span("OAuth2Provider.revokeApp"))
 
     const authorizationServer = new OAuth2AuthorizationServerMetadata({

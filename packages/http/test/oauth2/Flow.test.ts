@@ -151,3 +151,27 @@ describe("the code flow with a strict client", () => {
     expect(location.searchParams.get("code")).toMatch(/^wbc_/)
   })
 })
+
+describe("audit", () => {
+  it("records registrations, grants, token issues and revocations, without secrets", async () => {
+    const as = await discover(srv.url)
+    const reg = await register(srv.url, { client_name: "Audited", redirect_uris: [REDIRECT] })
+    const client: oauth.Client = { client_id: reg.client_id }
+    const auth = oauth.ClientSecretBasic(reg.client_secret)
+    const tokens = await grant(as, client, auth)
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, tokens.refresh_token!, insecure))
+    const audit = await owner.get("/audit?limit=200")
+    const text = JSON.stringify(audit.body)
+    for (const secret of [reg.client_secret, reg.registration_access_token, tokens.access_token, tokens.refresh_token!]) {
+      expect(text).not.toContain(secret.slice(5))
+    }
+    const entries = (audit.body.audit_logs as Array<any>).filter((e) => e.resource_target === "Audited")
+    const kinds = entries.map((e) => `${e.resource_type}:${e.action}`)
+    expect(kinds).toEqual(expect.arrayContaining([
+      "oauth2_provider_app:register", "oauth2_provider_app_code_token:create", "api_key:create", "api_key:delete"
+    ]))
+    const issued = entries.find((e) => e.resource_type === "api_key" && e.action === "create")
+    expect(issued.user.id).toBe(bob.user.id)
+    expect(issued.diff.access_token).toEqual({ old: "", new: "", secret: true })
+  })
+})
