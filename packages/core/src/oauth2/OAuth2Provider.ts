@@ -202,6 +202,8 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         if (site !== undefined && site !== "same-origin" && site !== "none") {
           return yield* new Forbidden({ message: "Cross-site request refused.", detail: `Sec-Fetch-Site is "${site}".` })
         }
+        // A browser's own word that the post came from this origin; pages cannot forge it.
+        if (site === "same-origin") return
         if (from.origin !== undefined) {
           let host: string | undefined
           try {

@@ -7,8 +7,8 @@ import type { AuthorizePage } from "@workbay/core"
 import escapeHtml from "escape-html"
 
 /**
- * Headers of every page: no script, no framing, no caching, no referrer (the query holds the
- * state). Forms may post only to this service, and (the consent form, whose answer redirects
+ * Headers of every page: no script, no framing, no caching, no referrer to other sites (the
+ * query holds the state). Forms may post only to this service, and (the consent form, whose answer redirects
  * there) to the origin of the client's redirect URI.
  */
 export const pageHeaders = (formTarget?: string): Readonly<Record<string, string>> => {
@@ -23,7 +23,7 @@ export const pageHeaders = (formTarget?: string): Readonly<Record<string, string
       `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'${origin}; frame-ancestors 'none'; base-uri 'none'`,
     "x-frame-options": "DENY",
     "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    "referrer-policy": "same-origin",
     "cache-control": "no-store"
   }
 }
