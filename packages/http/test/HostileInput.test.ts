@@ -117,7 +117,11 @@ const expectSane = (a: Answer, what: string) => {
   expect(a.status, `${what} -> ${a.status} ${a.text.slice(0, 300)}`).toBeLessThan(500)
   expect(Buffer.byteLength(a.text), what).toBeLessThan(a.status >= 400 ? MAX_ERROR_BYTES : 4 * 1024 * 1024)
   if (a.status < 400 || a.text === "") return
+  // The authorization endpoint's error page is HTML (docs/oauth2.md).
+  if (a.headers.get("content-type")?.startsWith("text/html")) return
   const body = JSON.parse(a.text)
+  // OAuth2 routes answer RFC 6749 5.2 / RFC 7591 3.2.2 errors: `{error, error_description}`.
+  if (typeof body.error === "string" && Object.keys(body).every((k) => k === "error" || k === "error_description")) return
   expect(
     Object.keys(body).filter((k) => !["message", "detail", "validations"].includes(k)),
     what

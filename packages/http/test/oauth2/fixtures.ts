@@ -75,3 +75,33 @@ export const tokenPost = (baseUrl: string, form: Record<string, string>, headers
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(form).toString()
   })
+
+/**
+ * A registered confidential client and a code for the user of `sessionToken` (with PKCE): for
+ * the shared tables, which need a code to exchange.
+ */
+export const seedCode = async (baseUrl: string, sessionToken: string, metadata: Record<string, unknown> = {}) => {
+  const reg = await register(baseUrl, { client_name: "Table Client", redirect_uris: [REDIRECT], ...metadata })
+  const verifier = oauth.generateRandomCodeVerifier()
+  const res = await consent(baseUrl, sessionToken, {
+    client_id: reg.client_id, response_type: "code", redirect_uri: REDIRECT, state: "table",
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256"
+  })
+  const code = new URL(res.headers.get("location")!).searchParams.get("code")!
+  return { reg, code, verifier }
+}
+
+/** The form body and headers of a request as `Client.request` sends raw bodies. */
+export const formInit = (form: Record<string, string>, headers: Record<string, string> = {}) => ({
+  raw: new URLSearchParams(form).toString(),
+  headers: { "content-type": "application/x-www-form-urlencoded", ...headers }
+})
+
+/** A token pair for the user of `sessionToken`, and the client it was issued to. */
+export const seedTokens = async (baseUrl: string, sessionToken: string) => {
+  const { reg, code, verifier } = await seedCode(baseUrl, sessionToken)
+  const res = await tokenPost(baseUrl, { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, {
+    authorization: `Basic ${Buffer.from(`${reg.client_id}:${reg.client_secret}`).toString("base64")}`
+  })
+  return { reg, tokens: await res.json() as { access_token: string; refresh_token: string } }
+}
