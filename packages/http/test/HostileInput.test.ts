@@ -164,7 +164,7 @@ describe("hostile input through the node adapter", () => {
   })
 
   it("answers a body 3,000 levels deep with 400 at the path where it gets too deep, on every operation with a JSON body", async () => {
-    const values = { user: "me", organization: "coder", group: UNKNOWN_ID, templateversion: UNKNOWN_ID, template: UNKNOWN_ID, jobID: UNKNOWN_ID, workspace: UNKNOWN_ID, workspacebuild: UNKNOWN_ID, id: UNKNOWN_ID, notification_template: UNKNOWN_ID }
+    const values = { user: "me", organization: "coder", group: UNKNOWN_ID, templateversion: UNKNOWN_ID, template: UNKNOWN_ID, jobID: UNKNOWN_ID, workspace: UNKNOWN_ID, workspacebuild: UNKNOWN_ID, id: UNKNOWN_ID, notification_template: UNKNOWN_ID, app: UNKNOWN_ID }
     for (const op of withJsonBody.filter((o) => !o.agentOnly)) {
       const a = await send(op.method, pathOf(op, values), { token, body: DEEP_BODY })
       expectSane(a, op.name)
