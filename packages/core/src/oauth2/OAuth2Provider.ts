@@ -221,6 +221,10 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
     const signIn = (input: { readonly email?: string | undefined; readonly password?: string | undefined }, from: RequestOrigin) =>
       Effect.gen(function*() {
         yield* sameSite(from)
+        // Nothing to check (and no password to hash) when a field is empty.
+        if ((input.email ?? "") === "" || (input.password ?? "") === "") {
+          return { ok: false as const, message: "Enter your email and password." }
+        }
         return yield* auth.login(input.email ?? "", input.password ?? "").pipe(
           Effect.map((session) => ({ ok: true as const, ...session })),
           Effect.catchTags({
