@@ -17,3 +17,22 @@ if (stale) {
 if (process.argv.includes("--build") && (stale || !bundleIsCurrent())) {
   execSync("node scripts/build.mjs", { stdio: "inherit" })
 }
+
+// The OAuth2 pages' browser test (packages/http/test/oauth2/Browser.test.ts) drives Debian's
+// Chromium through playwright-core. Installed only when missing, non-interactively; without apt
+// (or root) the test reports itself skipped.
+if (!existsSync("/usr/bin/chromium")) {
+  try {
+    execSync("command -v apt-get", { stdio: "ignore" })
+    console.log("Installing chromium for the browser test (apt-get)...")
+    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+    const sudo = process.getuid?.() === 0 ? "" : "sudo -n "
+    try {
+      execSync(`${sudo}apt-get install -y --no-install-recommends chromium`, { stdio: "inherit", env })
+    } catch {
+      execSync(`${sudo}apt-get update && ${sudo}apt-get install -y --no-install-recommends chromium`, { stdio: "inherit", env, shell: "/bin/sh" })
+    }
+  } catch {
+    console.warn("Could not install chromium (no apt-get or no permission): the OAuth2 browser test will be skipped.")
+  }
+}

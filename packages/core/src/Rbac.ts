@@ -59,7 +59,9 @@ const ownedEverywhere: ReadonlyArray<Grant> = [
   ["task", "*"],
   ["chat", "*"],
   // A member uploads archives (templates' sources) and reads their own uploads.
-  ["file", ["create", "read"]]
+  ["file", ["create", "read"]],
+  // A user's grants to OAuth2 apps (codes and tokens): theirs to make, see and revoke.
+  ["oauth2_app_code_token", "*"]
 ]
 
 /** What an organization member may do with what they own inside the organization. */

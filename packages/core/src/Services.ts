@@ -45,6 +45,8 @@ import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
 import { InboxDeliveryLive, InboxNotifications } from "./notifications/InboxNotifications.js"
 import { NotificationQueue } from "./notifications/NotificationQueue.js"
 import { Notifications } from "./notifications/Notifications.js"
+import { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
+import { OAuth2Provider } from "./oauth2/OAuth2Provider.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -108,4 +110,9 @@ const jobExecutors = Layer.mergeAll(
  */
 const inbox = InboxDeliveryLive.pipe(Layer.provideMerge(InboxNotifications.Default))
 
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideMerge(inbox))
+const areaServices = jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideMerge(inbox))
+
+/** The OAuth2 authorization server, over the services it signs users in with. */
+const oauth2 = Layer.mergeAll(OAuth2Apps.Default, OAuth2Provider.Default)
+
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(areaServices))

@@ -110,3 +110,8 @@ export * from "./notifications/Notifications.js"
 export * from "./notifications/Notifier.js"
 export * from "./notifications/Render.js"
 export * from "./Periodic.js"
+// oauth2: the authorization server (apps, registration, codes, tokens, discovery)
+export * from "./oauth2/OAuth2App.js"
+export * from "./oauth2/OAuth2Apps.js"
+export * from "./oauth2/OAuth2Provider.js"
+export * from "./oauth2/Rules.js"

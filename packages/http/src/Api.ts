@@ -23,6 +23,7 @@ import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { TasksApi } from "./tasks/Api.js"
 import { InboxApi } from "./notifications/InboxApi.js"
 import { NotificationsApi } from "./notifications/Api.js"
+import { OAuth2Api, OAuth2AppsApi, OAuth2DiscoveryApi } from "./oauth2/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -55,6 +56,9 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TasksApi)
   .add(InboxApi)
   .add(NotificationsApi)
+  .add(OAuth2AppsApi)
+  .add(OAuth2Api)
+  .add(OAuth2DiscoveryApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

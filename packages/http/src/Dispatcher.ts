@@ -12,7 +12,7 @@
  */
 import { type HttpApiEndpoint, HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type Actor, AgentAuth, Auth, AuditRequest, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
+  type Actor, AgentAuth, Auth, AuditRequest, OAuth2Error, OAuth2Unauthorized, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
@@ -508,6 +508,9 @@ export const makeDispatcher = <R>(
         audit: Option.isSome(audit) && audit.value !== false ? audit.value : undefined
       }
       router.on(endpoint.method as FindMyWay.HTTPMethod, endpoint.path, () => undefined, route)
+      // The spec serves the OAuth2 and discovery families at the root too.
+      const root = rootFormOf(endpoint.path)
+      if (root !== undefined) router.on(endpoint.method as FindMyWay.HTTPMethod, root, () => undefined, route)
       if (route.binaryBody !== undefined) hasBinaryBodies = true
     }
   }
@@ -525,15 +528,23 @@ export const makeDispatcher = <R>(
   const swaggerPaths = new Set(["/swagger/doc.json", "/api/v2/swagger/doc.json"])
 
   const owns = (path: string) =>
-    path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path))
+    path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path)) ||
+    rootFormOf(`/api/v2${path}`) !== undefined
 
-  const fail = (respond: (r: RawResponse) => void, cause: Cause.Cause<unknown>, requestId: string) => {
+  const fail = (respond: (r: RawResponse) => void, cause: Cause.Cause<unknown>, requestId: string, headers?: Record<string, string>) => {
     const failure = Cause.failureOption(cause)
+    if (Option.isSome(failure) && (failure.value instanceof OAuth2Error || failure.value instanceof OAuth2Unauthorized)) {
+      // RFC 6749 5.2 and RFC 7591 3.2.2: the OAuth2 error object, never cached.
+      const e = failure.value
+      const extra: Record<string, string> = { ...headers, "cache-control": "no-store", "x-request-id": requestId }
+      if (e instanceof OAuth2Unauthorized && e.challenge !== "") extra["www-authenticate"] = e.challenge
+      return respond(json(statusOfError(e) ?? 400, { error: e.error, error_description: clip(e.error_description, DETAIL_BYTES) }, extra))
+    }
     if (Option.isSome(failure)) {
       const error = failure.value as { message?: string; detail?: string; validations?: ReadonlyArray<ValidationEntry> }
       const status = statusOfError(error)
       if (status !== undefined && typeof error.message === "string") {
-        return respond(json(status, responseBody(error.message, error.detail, error.validations), { "x-request-id": requestId }))
+        return respond(json(status, responseBody(error.message, error.detail, error.validations), { ...headers, "x-request-id": requestId }))
       }
     }
     if (Cause.isInterruptedOnly(cause)) return respond(json(503, responseBody("The request was interrupted.")))
@@ -726,6 +737,7 @@ export const makeDispatcher = <R>(
     const setCookies: Array<string> = []
     let chosenStatus: number | undefined
     let chosenContentType: string | undefined
+    let extraHeaders: Record<string, string> | undefined
     const ctx: RequestContextShape = {
       requestId,
       ip: req.remoteAddress,
@@ -735,6 +747,7 @@ export const makeDispatcher = <R>(
       setCookie: (name, value, opts) => void setCookies.push(serializeCookie(name, value, secureCookies, opts)),
       setStatus: (status) => void (chosenStatus = status),
       setContentType: (contentType) => void (chosenContentType = contentType),
+      setHeader: (name, value) => void ((extraHeaders ??= {})[name.toLowerCase()] = value),
       sessionCookieName: sessionCookie
     }
 
@@ -798,9 +811,9 @@ export const makeDispatcher = <R>(
     })
     Runtime.runCallback(requestRuntime, effect as Effect.Effect<unknown, unknown, R | RequestContext>, {
       onExit: (exit) => {
-        if (Exit.isFailure(exit)) return fail(respond, exit.cause, requestId)
+        if (Exit.isFailure(exit)) return fail(respond, exit.cause, requestId, extraHeaders)
         if (exit.value instanceof WebSocketUpgrade) return answerUpgrade(req, exit.value, respond, accept, requestId)
-        const extra: Record<string, string | Array<string>> = { "x-request-id": requestId }
+        const extra: Record<string, string | Array<string>> = { ...extraHeaders, "x-request-id": requestId }
         if (exit.value instanceof EventStreamAnswer) {
           return respond({ status: 200, headers: { ...extra, ...EVENT_STREAM_HEADERS }, body: undefined, stream: streamingBody(exit.value) })
         }
@@ -896,6 +909,13 @@ export const requestContext = <R, I, S>(base: Context.Context<R>, tag: Context.T
   services.set(tag.key, service)
   return Context.unsafeMake(services)
 }
+
+/**
+ * The root form of an `/api/v2` path of the OAuth2 or discovery families (`/oauth2/...`,
+ * `/.well-known/oauth-...`), which the spec serves at both; undefined for any other path.
+ */
+const rootFormOf = (path: string): string | undefined =>
+  path.startsWith("/api/v2/oauth2/") || path.startsWith("/api/v2/.well-known/oauth-") ? path.slice("/api/v2".length) : undefined
 
 const bearer = (authorization: string | undefined): string | undefined => {
   if (authorization === undefined) return undefined

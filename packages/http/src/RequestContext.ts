@@ -21,6 +21,8 @@ export interface RequestContextShape {
   readonly setStatus: (status: number) => void
   /** The content type of a binary answer (default: the one its schema declares). */
   readonly setContentType: (contentType: string) => void
+  /** Adds a response header (a redirect's Location, Cache-Control, a page's security headers), success or failure. */
+  readonly setHeader: (name: string, value: string) => void
   /** Name of the session cookie of this deployment. */
   readonly sessionCookieName: string
 }

@@ -996,6 +996,90 @@ describe("access table", () => {
   ]
   rows = [...rows, ...inboxRows]
 
+  // OAuth2 apps: every user reads them (the consent page names them); only owners change them and
+  // their secrets (a secret list is hidden: 404). A user's grants to apps are their own to revoke.
+  const newApp = async () => {
+    const r = await admin.post("/oauth2-provider/apps", { name: `app-${Math.random().toString(36).slice(2, 10)}`, callback_url: "https://app.example.com/cb" })
+    return r.body.id as string
+  }
+  const oauth2Rows: ReadonlyArray<Row> = [
+    {
+      kind: "oauth2_app", action: "read", route: "GET /oauth2-provider/apps/{app}",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => {
+        const id = await newApp()
+        return { method: "GET", path: `/oauth2-provider/apps/${id}`, check: { action: "read", object: { resource_type: "oauth2_app", resource_id: id } } }
+      }
+    },
+    {
+      kind: "oauth2_app", action: "create", route: "POST /oauth2-provider/apps",
+      expected: [201, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "POST", path: "/oauth2-provider/apps", body: { name: `app-${Math.random().toString(36).slice(2, 10)}`, callback_url: "https://app.example.com/cb" },
+        check: { action: "create", object: { resource_type: "oauth2_app" } }
+      })
+    },
+    {
+      kind: "oauth2_app", action: "update", route: "PUT /oauth2-provider/apps/{app}",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => {
+        const id = await newApp()
+        return {
+          method: "PUT", path: `/oauth2-provider/apps/${id}`, body: { name: "renamed", callback_url: "https://app.example.com/cb" },
+          check: { action: "update", object: { resource_type: "oauth2_app", resource_id: id } }
+        }
+      }
+    },
+    {
+      kind: "oauth2_app", action: "delete", route: "DELETE /oauth2-provider/apps/{app}",
+      expected: [204, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => {
+        const id = await newApp()
+        return { method: "DELETE", path: `/oauth2-provider/apps/${id}`, check: { action: "delete", object: { resource_type: "oauth2_app", resource_id: id } } }
+      }
+    },
+    {
+      kind: "oauth2_app_secret", action: "read", route: "GET /oauth2-provider/apps/{app}/secrets",
+      expected: [200, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+      attempt: async () => {
+        const id = await newApp()
+        return { method: "GET", path: `/oauth2-provider/apps/${id}/secrets`, check: { action: "read", object: { resource_type: "oauth2_app_secret" } } }
+      }
+    },
+    {
+      kind: "oauth2_app_secret", action: "create", route: "POST /oauth2-provider/apps/{app}/secrets",
+      expected: [201, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => {
+        const id = await newApp()
+        return { method: "POST", path: `/oauth2-provider/apps/${id}/secrets`, check: { action: "create", object: { resource_type: "oauth2_app_secret" } } }
+      }
+    },
+    {
+      kind: "oauth2_app_secret", action: "delete", route: "DELETE /oauth2-provider/apps/{app}/secrets/{secret}",
+      expected: [204, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => {
+        const id = await newApp()
+        const secret = await admin.post(`/oauth2-provider/apps/${id}/secrets`)
+        return {
+          method: "DELETE", path: `/oauth2-provider/apps/${id}/secrets/${secret.body.id}`,
+          check: { action: "delete", object: { resource_type: "oauth2_app_secret" } }
+        }
+      }
+    },
+    {
+      kind: "oauth2_app_code_token", action: "delete", route: "DELETE /oauth2/tokens?client_id=",
+      expected: [204, 204, 204, 204, 204, 204, 204, 204, 204, 204],
+      attempt: async (who) => {
+        const id = await newApp()
+        return {
+          method: "DELETE", path: `/oauth2/tokens?client_id=${id}`,
+          check: { action: "delete", object: { resource_type: "oauth2_app_code_token", owner_id: who.id } }
+        }
+      }
+    }
+  ]
+  rows = [...rows, ...oauth2Rows]
+
   // The list answers each role the workspaces it may read: the same as authcheck's `read`.
   describe("GET /workspaces shows each role what it may read", () => {
     ROLES.forEach((role, index) => {

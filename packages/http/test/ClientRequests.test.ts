@@ -428,6 +428,27 @@ describe("requests of the dashboard client", () => {
     })
   })
 
+  describe("OAuth2 apps", () => {
+    it("the OAuth2 app pages' requests: list (with and without user_id), create, update, secrets, delete, revoke", async () => {
+      // getOAuth2ProviderApps builds its query with URLSearchParams: "?" alone without a filter.
+      expect((await owner.get("/oauth2-provider/apps?")).status).toBe(200)
+      expect((await member.client.get(`/oauth2-provider/apps?user_id=${member.user.id}`)).status).toBe(200)
+      const created = await owner.post("/oauth2-provider/apps", { name: uniqueName("dash-app"), callback_url: "https://app.example.com/cb", icon: "" })
+      expect(created.status).toBe(201)
+      const id = created.body.id as string
+      expect((await owner.get(`/oauth2-provider/apps/${id}`)).status).toBe(200)
+      expect((await owner.put(`/oauth2-provider/apps/${id}`, { name: uniqueName("dash-app"), callback_url: "https://app.example.com/cb2", icon: "/icon/x.svg" })).status).toBe(200)
+      const secret = await owner.post(`/oauth2-provider/apps/${id}/secrets`)
+      expect(secret.status).toBe(201)
+      expect((await owner.get(`/oauth2-provider/apps/${id}/secrets`)).status).toBe(200)
+      expect((await owner.delete(`/oauth2-provider/apps/${id}/secrets/${secret.body.id}`)).status).toBe(204)
+      // revokeOAuth2ProviderApp calls the root form, /oauth2/tokens?client_id=.
+      const root = await fetch(`${srv.url}/oauth2/tokens?client_id=${id}`, { method: "DELETE", headers: { "Service-Session-Token": member.client.token! } })
+      expect(root.status).toBe(204)
+      expect((await owner.delete(`/oauth2-provider/apps/${id}`)).status).toBe(204)
+    })
+  })
+
   describe("null and absent mean not given", () => {
     it("PATCH /groups with nulls keeps the display name, avatar, quota and name", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, {

@@ -24,3 +24,4 @@ export { templateWorkspaceStatements } from "./templates/TemplateRepositories.js
 export * as TaskRepositories from "./tasks/Repositories.js"
 export * as InboxRepositories from "./notifications/InboxRepositories.js"
 export * as NotificationRepositories from "./notifications/Repositories.js"
+export * as OAuth2Repositories from "./oauth2/Repositories.js"

@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { resourceKinds } from "../Rbac.js"
 
-export const ApiKeyLoginType = Schema.Literal("github", "oidc", "password", "token")
+export const ApiKeyLoginType = Schema.Literal("github", "oidc", "password", "token", "oauth2_provider_app")
 export type ApiKeyLoginType = typeof ApiKeyLoginType.Type
 
 export const ApiKeyScope = Schema.Literal("all", "application_connect")

@@ -156,7 +156,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           return yield* unauthorized(`User is not active (status = "${user.status}"). Contact an admin to reactivate your account.`)
         }
         if (at - key.last_used.getTime() > TOUCH_INTERVAL_MS) {
-          const isSession = key.login_type !== "token"
+          const isSession = key.login_type !== "token" && key.login_type !== "oauth2_provider_app"
           const sessionMs = Duration.toMillis(settings.sessionDuration)
           // Sessions slide: each use (at most once a minute) pushes expiry a full session out.
           const expiresAt = isSession && !settings.disableSessionExpiryRefresh
