@@ -27,6 +27,7 @@ import * as Repositories from "./users/Repositories.js"
 import * as TaskRepositories from "./tasks/Repositories.js"
 import * as InboxRepositories from "./notifications/InboxRepositories.js"
 import * as NotificationRepositories from "./notifications/Repositories.js"
+import * as UserLinkRepositories from "./users/LinkRepositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -50,6 +51,7 @@ const baseRepositories = Layer.mergeAll(
   AppSessionRepositories.layer,
   InboxRepositories.layer,
   NotificationRepositories.layer,
+  UserLinkRepositories.layer,
   transactionsLayer
 )
 
