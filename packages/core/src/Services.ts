@@ -45,6 +45,9 @@ import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
 import { InboxDeliveryLive, InboxNotifications } from "./notifications/InboxNotifications.js"
 import { NotificationQueue } from "./notifications/NotificationQueue.js"
 import { Notifications } from "./notifications/Notifications.js"
+import { GithubSignIn } from "./users/GithubSignIn.js"
+import { OidcSignIn } from "./users/OidcSignIn.js"
+import { SignIn } from "./users/SignIn.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -108,4 +111,11 @@ const jobExecutors = Layer.mergeAll(
  */
 const inbox = InboxDeliveryLive.pipe(Layer.provideMerge(InboxNotifications.Default))
 
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideMerge(inbox))
+/** Sign-in through GitHub and OpenID Connect (docs/sign-in.md). */
+const signIn = Layer.mergeAll(GithubSignIn.DefaultWithoutDependencies, OidcSignIn.DefaultWithoutDependencies).pipe(
+  Layer.provideMerge(SignIn.DefaultWithoutDependencies)
+)
+
+export const ServicesLive = signIn.pipe(
+  Layer.provideMerge(jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideMerge(inbox)))
+)

@@ -23,6 +23,7 @@ import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { TasksApi } from "./tasks/Api.js"
 import { InboxApi } from "./notifications/InboxApi.js"
 import { NotificationsApi } from "./notifications/Api.js"
+import { SignInApi, SignInSessionApi } from "./users/SignInApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -55,6 +56,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TasksApi)
   .add(InboxApi)
   .add(NotificationsApi)
+  .add(SignInApi)
+  .add(SignInSessionApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -41,6 +41,7 @@ import { TasksHttp } from "./tasks/Http.js"
 import { InboxHttp } from "./notifications/InboxHttp.js"
 import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
 import { NotificationsHttp } from "./notifications/Http.js"
+import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -49,7 +50,9 @@ export const implementations = [
   PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
   TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp, TasksHttp,
   InboxHttp,
-  NotificationsHttp
+  NotificationsHttp,
+  SignInHttp,
+  SignInSessionHttp
 ]
 
 export interface WorkbayHandlerShape {
