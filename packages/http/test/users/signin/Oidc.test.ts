@@ -127,6 +127,10 @@ describe("OpenID Connect sign-in", () => {
       sub: "alice", email: "alice@corp.example", preferred_username: "alice", groups: ["devs", "ops-team"]
     })
     expect((await main.owner.get("/users/oidc-claims")).status).toBe(400)
+    // A token whose scopes do not cover the caller's own user is refused (403).
+    const limited = await api(main.srv, r.token).post("/users/me/keys/tokens", { scopes: ["workspace:read"] })
+    expect(limited.status, JSON.stringify(limited.body)).toBe(201)
+    expect((await api(main.srv, limited.body.key).get("/users/oidc-claims")).status).toBe(403)
     expect((await main.srv.anonymous.get("/users/oidc-claims")).status).toBe(401)
   })
 
