@@ -20,20 +20,13 @@ import { templateObject, TemplateRepo } from "../templates/Template.js"
 import { workspaceObject, WorkspaceRepo } from "../workspaces/Workspace.js"
 import { Transactions } from "../Repositories.js"
 import { ApiKeyRepo, LoginConversionRepo, UserRepo } from "./Repositories.js"
-import { Settings, type SettingsShape } from "../Settings.js"
+import { Settings } from "../Settings.js"
+import { githubConfigured, oidcConfigured } from "./Links.js"
 import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
 import { userObject, userResource, Users } from "./Users.js"
 import {
   type Action, type AuthzObject, externalScopes, isScope, type ResourceKind, type TokenLimits, tokenWithin
 } from "../Rbac.js"
-
-/** Whether sign-in through GitHub is configured (a client id and secret). */
-export const githubConfigured = (s: Pick<SettingsShape, "oauth2GithubClientId" | "oauth2GithubClientSecret">) =>
-  s.oauth2GithubClientId !== "" && s.oauth2GithubClientSecret !== ""
-
-/** Whether sign-in through OpenID Connect is configured (an issuer and a client id). */
-export const oidcConfigured = (s: Pick<SettingsShape, "oidcIssuerUrl" | "oidcClientId">) =>
-  s.oidcIssuerUrl !== "" && s.oidcClientId !== ""
 
 /** Key ids are 10 characters and secrets 22, joined by a hyphen. */
 const KEY_ID_LENGTH = 10

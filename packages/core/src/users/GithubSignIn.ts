@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { BadRequest, Forbidden } from "../Errors.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { githubConfigured } from "./Auth.js"
+import { githubConfigured } from "./Links.js"
 import {
   type CallbackAnswer, type CallbackInput, checkState, clearedCookies, CONVERT_STATE_PREFIX, flowState, ProviderUnavailable,
   safeRedirect, SignIn, SignInCookies, startCookies

@@ -4,6 +4,15 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { UniqueViolation } from "../Repositories.js"
+import type { SettingsShape } from "../Settings.js"
+
+/** Whether sign-in through GitHub is configured (a client id and secret). */
+export const githubConfigured = (s: Pick<SettingsShape, "oauth2GithubClientId" | "oauth2GithubClientSecret">) =>
+  s.oauth2GithubClientId !== "" && s.oauth2GithubClientSecret !== ""
+
+/** Whether sign-in through OpenID Connect is configured (an issuer and a client id). */
+export const oidcConfigured = (s: Pick<SettingsShape, "oidcIssuerUrl" | "oidcClientId">) =>
+  s.oidcIssuerUrl !== "" && s.oidcClientId !== ""
 
 /** The login types a link can have: the providers users sign in through. */
 export type LinkLoginType = "github" | "oidc"

@@ -10,8 +10,7 @@ import { CurrentActor, authorize } from "../Actor.js"
 import { BadRequest, Forbidden, NotFound } from "../Errors.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { oidcConfigured } from "./Auth.js"
-import { UserLinkRepo } from "./Links.js"
+import { oidcConfigured, UserLinkRepo } from "./Links.js"
 import {
   type CallbackAnswer, type CallbackInput, checkState, clearedCookies, CONVERT_STATE_PREFIX, FLOW_COOKIE_SECONDS, flowState,
   ProviderUnavailable, safeRedirect, SignIn, SignInCookies, startCookies

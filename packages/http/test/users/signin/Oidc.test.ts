@@ -188,6 +188,22 @@ describe("OpenID Connect sign-in", () => {
     expect(r.body.message).toBe("Failed to verify OIDC token.")
   })
 
+  it("links a sign-in to a user an administrator created with login type oidc", async () => {
+    provider.accounts.set("frank", { email: "frank@corp.example", email_verified: true, preferred_username: "frankie" })
+    const created = await main.owner.post("/users", { email: "frank@corp.example", username: "frank", login_type: "oidc" })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const r = await signIn(main.srv, "frank")
+    expect(r.answer.status).toBe(307)
+    expect((await api(main.srv, r.token).get("/users/me")).body).toMatchObject({ id: created.body.id, username: "frank" })
+  })
+
+  it("reports the settings in the deployment config with the client secret withheld", async () => {
+    const r = await main.owner.get("/deployment/config")
+    expect(r.status).toBe(200)
+    expect(r.body.config.oidc).toMatchObject({ issuer_url: provider.issuer, client_id: OIDC_CLIENT_ID, groups_field: "groups" })
+    expect(JSON.stringify(r.body)).not.toContain(OIDC_CLIENT_SECRET)
+  })
+
   it("reports OpenID Connect in authmethods", async () => {
     const r = await main.srv.anonymous.get("/users/authmethods")
     expect(r.body.oidc).toEqual({ enabled: true, signInText: "Sign in with Corp SSO", iconUrl: "/icon/corp.svg" })
