@@ -47,6 +47,7 @@ export class UserLinkRepo extends Context.Tag("@workbay/core/UserLinkRepo")<User
   readonly insert: (link: UserLinkRecord) => Effect.Effect<void, UniqueViolation>
   readonly findByLinkedId: (loginType: LinkLoginType, linkedId: string) => Effect.Effect<Option.Option<UserLinkRecord>>
   readonly findByUser: (userId: string, loginType: LinkLoginType) => Effect.Effect<Option.Option<UserLinkRecord>>
+  readonly remove: (userId: string, loginType: LinkLoginType) => Effect.Effect<void>
   /** Replaces the link's linked id, claims and synced groups. */
   readonly update: (
     userId: string,

@@ -196,13 +196,17 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
         return { conversion, user: user.value }
       })
 
-    /** The user the identity signs in as: by its link, else by its email. */
+    /**
+     * The user the identity signs in as: by its link, else by its email. A link left by a deleted
+     * user is removed, so the identity can sign up (or link) again.
+     */
     const linkedUser = (identity: ExternalIdentity) =>
       Effect.gen(function*() {
         const link = yield* links.findByLinkedId(identity.loginType, identity.linkedId)
         if (Option.isSome(link)) {
           const user = yield* users.findById(link.value.user_id)
           if (Option.isSome(user) && !user.value.deleted) return Option.some(user.value)
+          yield* links.remove(link.value.user_id, identity.loginType)
         }
         return yield* users.findByEmail(identity.email)
       })

@@ -47,6 +47,8 @@ export const make = Effect.gen(function*() {
       orDie(sql`SELECT * FROM user_links WHERE user_id = ${userId} AND login_type = ${loginType}`).pipe(
         Effect.map((rs) => first(rs, rowToLink))
       ),
+    remove: (userId, loginType) =>
+      orDie(sql`DELETE FROM user_links WHERE user_id = ${userId} AND login_type = ${loginType}`).pipe(Effect.asVoid),
     update: (userId, loginType, p) =>
       unique(
         sql`UPDATE user_links SET linked_id = ${p.linked_id}, claims = ${JSON.stringify(p.claims)},

@@ -905,6 +905,21 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           expect(Option.isNone(yield* links.findByLinkedId("github", "7"))).toBe(true)
         })
       )
+
+      test(
+        "remove deletes one link",
+        Effect.gen(function* () {
+          const links = yield* UserLinkRepo
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          const base = { user_id: alice.id, claims, synced_group_ids: [], created_at: at(0), updated_at: at(0) }
+          yield* links.insert({ ...base, login_type: "github", linked_id: "8" })
+          yield* links.insert({ ...base, login_type: "oidc", linked_id: "o8" })
+          yield* links.remove(alice.id, "github")
+          expect(Option.isNone(yield* links.findByLinkedId("github", "8"))).toBe(true)
+          expect(Option.isSome(yield* links.findByLinkedId("oidc", "o8"))).toBe(true)
+        })
+      )
     })
 
     describe("transactions", () => {

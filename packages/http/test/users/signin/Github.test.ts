@@ -279,3 +279,15 @@ it("signs in a second browser without touching another user's session", async ()
   expect(r.back.status).toBe(307)
   expect((await member.client.get("/users/me")).status).toBe(200)
 })
+
+it("signs a deleted user's GitHub identity up again as a new user", async () => {
+  const s = await start({ oauth2GithubAllowEveryone: true })
+  const first = await webSignIn(s.srv, "outsider")
+  const me = (await new Client(`${s.srv.url}/api/v2`, first.token).get("/users/me")).body
+  expect((await s.owner.request("DELETE", `/users/${me.id}`)).status).toBe(200)
+  const again = await webSignIn(s.srv, "outsider")
+  expect(again.back.status).toBe(307)
+  const next = (await new Client(`${s.srv.url}/api/v2`, again.token).get("/users/me")).body
+  expect(next.id).not.toBe(me.id)
+  expect(next.login_type).toBe("github")
+})
