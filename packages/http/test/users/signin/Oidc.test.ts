@@ -14,6 +14,8 @@ type Started = Awaited<ReturnType<typeof startWithOwner>>
 let provider: Awaited<ReturnType<typeof startProvider>>
 let main: Started
 let closed: Started
+let plain: Started
+let idOnly: Started
 
 const settingsFor = (issuer: string, extra: Record<string, unknown> = {}) => ({
   oidcIssuerUrl: issuer,
@@ -56,12 +58,18 @@ beforeAll(async () => {
   provider.accounts.set("erin", { email: "erin@corp.example", email_verified: true, preferred_username: "erin" })
   main = await startWithOwner({ settings: settingsFor(provider.issuer) })
   closed = await startWithOwner({ settings: settingsFor(provider.issuer, { oidcAllowSignups: false, oidcSignupsDisabledText: "Ask IT." }) })
-  provider.configure([`${main.srv.url}/api/v2/users/oidc/callback`, `${closed.srv.url}/api/v2/users/oidc/callback`])
+  plain = await startWithOwner({
+    settings: settingsFor(provider.issuer, { oidcGroupAutoCreate: false, oidcUserRoleField: "", oidcEmailDomain: [] })
+  })
+  idOnly = await startWithOwner({ settings: settingsFor(provider.issuer, { oidcIgnoreUserInfo: true }) })
+  provider.configure([main, closed, plain, idOnly].map((s) => `${s.srv.url}/api/v2/users/oidc/callback`))
 })
 
 afterAll(async () => {
   await main?.srv.close()
   await closed?.srv.close()
+  await plain?.srv.close()
+  await idOnly?.srv.close()
   await provider?.close()
 })
 
@@ -232,5 +240,37 @@ describe("OpenID Connect sign-in", () => {
     // Used once: the same state does not convert again.
     const again = await signIn(main.srv, "erin", browser, `?oidc_merge_state=${encodeURIComponent(state)}`)
     expect(again.answer.status).toBe(400)
+  })
+
+  it("without auto-create, syncs into existing groups only; without role sync, roles stay", async () => {
+    const devs = await plain.owner.post(`/organizations/${plain.orgId}/groups`, { name: "devs" })
+    expect(devs.status, JSON.stringify(devs.body)).toBe(201)
+    const r = await signIn(plain.srv, "alice")
+    expect(r.answer.status).toBe(307)
+    const me = (await api(plain.srv, r.token).get("/users/me")).body
+    expect(me.roles).toEqual([])
+    const groups = (await plain.owner.get(`/organizations/${plain.orgId}/groups`)).body as Array<any>
+    expect(groups.map((g) => g.name).sort()).toEqual(["Everyone", "devs"])
+    expect(groups.find((g) => g.name === "devs").members.map((m: any) => m.id)).toContain(me.id)
+  })
+
+  it("takes claims from the ID token only when userinfo is ignored (this provider puts the email in userinfo: 400)", async () => {
+    const r = await signIn(idOnly.srv, "alice")
+    expect(r.answer.status).toBe(400)
+    expect(r.answer.body.message).toBe("No email found in OIDC payload!")
+  })
+
+  it("answers 502 when the provider cannot be reached and 400 when OIDC is not configured", async () => {
+    const down = await startWithOwner({ settings: settingsFor("http://127.0.0.1:9") })
+    const off = await startWithOwner()
+    try {
+      expect((await down.srv.anonymous.get("/users/oidc/callback")).status).toBe(502)
+      const r = await off.srv.anonymous.get("/users/oidc/callback")
+      expect(r.status).toBe(400)
+      expect((await off.srv.anonymous.get("/users/authmethods")).body.oidc).toEqual({ enabled: false, iconUrl: "", signInText: "" })
+    } finally {
+      await down.srv.close()
+      await off.srv.close()
+    }
   })
 })
