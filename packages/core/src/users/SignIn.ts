@@ -249,10 +249,12 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
             wanted.push(found.id)
           } else if (autoCreate && name.length <= 32 && usernamePattern.test(name)) {
             const id = yield* ids.uuid
+            // A sign-in racing this one to create the same group fails with 409 (the transaction's
+            // clash handling below); signing in again finds the group.
             yield* groups.insert({
               id, organization_id: orgId, name, display_name: "", avatar_url: "", quota_allowance: 0, source: "oidc",
               created_at: at, updated_at: at
-            }).pipe(Effect.catchTag("UniqueViolation", () => Effect.void))
+            })
             wanted.push(id)
           }
         }
@@ -272,7 +274,7 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
         const converting = identity.state.startsWith(CONVERT_STATE_PREFIX)
         let user: UserRecord | undefined
         let created = false
-        let converted: { readonly from: UserRecord } | undefined
+        let converted: { readonly from: UserRecord; readonly state: string } | undefined
         if (converting) {
           const target = yield* conversionTarget(identity)
           const other = yield* linkedUser(identity)
@@ -281,9 +283,8 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
               message: `This ${identity.loginType} identity belongs to another account; it cannot be linked to "${target.user.username}".`
             })
           }
-          yield* conversions.delete(target.conversion.state_string)
           user = target.user
-          converted = { from: target.user }
+          converted = { from: target.user, state: target.conversion.state_string }
         } else {
           user = Option.getOrUndefined(yield* linkedUser(identity))
         }
@@ -325,6 +326,8 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
             yield* members.insert({ organization_id: orgId, user_id: current.id, roles: [], created_at: at, updated_at: at })
           }
           if (converted !== undefined) {
+            // Used once: the state string converts nothing after this sign-in.
+            yield* conversions.delete(converted.state)
             const patched = yield* users.update(current.id, { login_type: identity.loginType, hashed_password: null, updated_at: at })
             current = Option.getOrElse(patched, () => current)
           }
@@ -354,7 +357,7 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
           return Option.getOrElse(updated, () => current)
         })).pipe(
           Effect.catchTag("UniqueViolation", () =>
-            Effect.fail(new Conflict({ message: "This identity or email is already linked to another account." })))
+            Effect.fail(new Conflict({ message: "Another sign-in changed the same account or group at the same time. Sign in again." })))
         )
         const session = yield* auth.signInSession(finalUser.id, identity.loginType)
         yield* auditUser(finalUser.id)
