@@ -84,6 +84,8 @@ export interface AuditRequestShape {
   userId: string | undefined
   additional: Record<string, unknown>
   buildReason: string
+  /** Further entries the same request writes (a sign-in that also creates or converts a user). */
+  also?: Array<{ readonly action: AuditAction; readonly resource: AuditResource; readonly diff: AuditDiff }> | undefined
 }
 
 export class AuditRequest extends Context.Tag("@workbay/core/AuditRequest")<AuditRequest, AuditRequestShape>() {}
@@ -106,6 +108,10 @@ export const auditResource = (resource: AuditResource, before?: object, after?: 
     a.resourceType = resource.type
     Object.assign(a.diff, auditDiff(before, after))
   })
+
+/** Records one more entry of the current request, about another resource (written beside the main one). */
+export const auditAlso = (action: AuditAction, resource: AuditResource, before?: object, after?: object): Effect.Effect<void> =>
+  withAudit((a) => void (a.also ??= []).push({ action, resource, diff: auditDiff(before, after) }))
 
 /** Sets the user an anonymous request acted as (login, passcode requests). */
 export const auditUser = (userId: string): Effect.Effect<void> => withAudit((a) => void (a.userId = userId))
@@ -142,6 +148,27 @@ export const writeAuditEntry = (
     const repo = yield* AuditLogRepo
     const ids = yield* IdGenerator
     const resource = audit.resource
+    for (const extra of audit.also ?? []) {
+      yield* repo.insert({
+        id: yield* ids.uuid,
+        time: new Date(yield* Clock.currentTimeMillis),
+        user_id: userId,
+        organization_id: extra.resource.organizationId ?? NIL_UUID,
+        ip: facts.ip,
+        user_agent: facts.userAgent,
+        request_id: facts.requestId,
+        action: extra.action,
+        resource_type: extra.resource.type,
+        resource_id: extra.resource.id,
+        resource_target: extra.resource.target,
+        resource_icon: extra.resource.icon ?? "",
+        diff: extra.diff,
+        status_code: facts.statusCode,
+        additional_fields: {},
+        description: "",
+        build_reason: ""
+      })
+    }
     yield* repo.insert({
       id: yield* ids.uuid,
       time: new Date(yield* Clock.currentTimeMillis),

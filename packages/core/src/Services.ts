@@ -47,6 +47,9 @@ import { NotificationQueue } from "./notifications/NotificationQueue.js"
 import { Notifications } from "./notifications/Notifications.js"
 import { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
 import { OAuth2Provider } from "./oauth2/OAuth2Provider.js"
+import { GithubSignIn } from "./users/GithubSignIn.js"
+import { OidcSignIn } from "./users/OidcSignIn.js"
+import { SignIn } from "./users/SignIn.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -112,7 +115,12 @@ const inbox = InboxDeliveryLive.pipe(Layer.provideMerge(InboxNotifications.Defau
 
 const areaServices = jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideMerge(inbox))
 
-/** The OAuth2 authorization server, over the services it signs users in with. */
+/** Sign-in through GitHub and OpenID Connect (docs/sign-in.md). */
+const signIn = Layer.mergeAll(GithubSignIn.DefaultWithoutDependencies, OidcSignIn.DefaultWithoutDependencies).pipe(
+  Layer.provideMerge(SignIn.DefaultWithoutDependencies)
+)
+
+/** The OAuth2 authorization server, over the services it signs users in with (docs/oauth2.md). */
 const oauth2 = Layer.mergeAll(OAuth2Apps.Default, OAuth2Provider.Default)
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(areaServices))
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices))

@@ -79,6 +79,30 @@ export interface SettingsShape {
   readonly oidcScopes: ReadonlyArray<string>
   readonly oidcSignInText: string
   readonly oidcIconUrl: string
+  /** Claims naming the new user's email, username and name (docs/sign-in.md). */
+  readonly oidcEmailField: string
+  readonly oidcUsernameField: string
+  readonly oidcNameField: string
+  /** Sign in even when the provider says `email_verified: false`. */
+  readonly oidcIgnoreEmailVerified: boolean
+  /** Take claims from the ID token only, without asking the userinfo endpoint. */
+  readonly oidcIgnoreUserInfo: boolean
+  /** Shown when a sign-in would create a user and signups are off. */
+  readonly oidcSignupsDisabledText: string
+  /** Claim holding the user's groups; empty turns group sync off. */
+  readonly oidcGroupField: string
+  /** Claim value to group name; unmapped values are group names themselves. */
+  readonly oidcGroupMapping: Readonly<Record<string, string>>
+  /** Create groups the claim names that do not exist yet (with source `oidc`). */
+  readonly oidcGroupAutoCreate: boolean
+  /** Only claim values matching this regular expression are synced. */
+  readonly oidcGroupRegexFilter: string
+  /** Claim holding the user's roles; empty turns role sync off. */
+  readonly oidcUserRoleField: string
+  /** Claim value to site roles; unmapped values are site role names themselves. */
+  readonly oidcUserRoleMapping: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Site roles every user gets from role sync, beside the claim's. */
+  readonly oidcUserRolesDefault: ReadonlyArray<string>
   readonly oauth2GithubClientId: string
   /** GitHub OAuth2 client secret (secret). */
   readonly oauth2GithubClientSecret: string
@@ -229,6 +253,19 @@ export const defaultSettings: SettingsShape = {
   oidcScopes: ["openid", "profile", "email"],
   oidcSignInText: "OpenID Connect",
   oidcIconUrl: "",
+  oidcEmailField: "email",
+  oidcUsernameField: "preferred_username",
+  oidcNameField: "name",
+  oidcIgnoreEmailVerified: false,
+  oidcIgnoreUserInfo: false,
+  oidcSignupsDisabledText: "",
+  oidcGroupField: "",
+  oidcGroupMapping: {},
+  oidcGroupAutoCreate: false,
+  oidcGroupRegexFilter: ".*",
+  oidcUserRoleField: "",
+  oidcUserRoleMapping: {},
+  oidcUserRolesDefault: [],
   oauth2GithubClientId: "",
   oauth2GithubClientSecret: "",
   oauth2GithubAllowSignups: false,

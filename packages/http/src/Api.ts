@@ -24,6 +24,7 @@ import { TasksApi } from "./tasks/Api.js"
 import { InboxApi } from "./notifications/InboxApi.js"
 import { NotificationsApi } from "./notifications/Api.js"
 import { OAuth2Api, OAuth2AppsApi, OAuth2DiscoveryApi } from "./oauth2/Api.js"
+import { SignInApi, SignInSessionApi } from "./users/SignInApi.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -59,6 +60,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(OAuth2AppsApi)
   .add(OAuth2Api)
   .add(OAuth2DiscoveryApi)
+  .add(SignInApi)
+  .add(SignInSessionApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

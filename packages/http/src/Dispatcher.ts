@@ -745,6 +745,7 @@ export const makeDispatcher = <R>(
       header: (name) => header(req.headers, name.toLowerCase()),
       cookie: (name) => (cookies ??= parseCookies(cookieHeader)).get(name),
       setCookie: (name, value, opts) => void setCookies.push(serializeCookie(name, value, secureCookies, opts)),
+      setHeader: (name, value) => void ((chosenHeaders ??= {})[name.toLowerCase()] = value),
       setStatus: (status) => void (chosenStatus = status),
       setContentType: (contentType) => void (chosenContentType = contentType),
       setHeader: (name, value) => void ((extraHeaders ??= {})[name.toLowerCase()] = value),
@@ -818,6 +819,7 @@ export const makeDispatcher = <R>(
           return respond({ status: 200, headers: { ...extra, ...EVENT_STREAM_HEADERS }, body: undefined, stream: streamingBody(exit.value) })
         }
         if (setCookies.length > 0) extra["set-cookie"] = setCookies
+        if (chosenHeaders !== undefined) Object.assign(extra, chosenHeaders)
         const status = chosenStatus ?? route.status
         if (chosenStatus !== undefined && !route.successStatuses.includes(chosenStatus)) {
           return fail(respond, Cause.die(new Error(`${route.name} answered ${chosenStatus}, which it does not declare.`)), requestId)

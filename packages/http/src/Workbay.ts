@@ -42,6 +42,7 @@ import { InboxHttp } from "./notifications/InboxHttp.js"
 import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
 import { NotificationsHttp } from "./notifications/Http.js"
 import { OAuth2AppsHttp, OAuth2DiscoveryHttp, OAuth2Http } from "./oauth2/Http.js"
+import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -51,7 +52,9 @@ export const implementations = [
   TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp, TasksHttp,
   InboxHttp,
   NotificationsHttp,
-  OAuth2AppsHttp, OAuth2Http, OAuth2DiscoveryHttp
+  OAuth2AppsHttp, OAuth2Http, OAuth2DiscoveryHttp,
+  SignInHttp,
+  SignInSessionHttp
 ]
 
 export interface WorkbayHandlerShape {

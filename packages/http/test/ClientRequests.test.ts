@@ -15,6 +15,8 @@ import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 import { FREE_TEMPLATE, makeTemplate as importWorkspaceTemplate } from "./workspaces/fixtures.js"
 import { makeValidator } from "./schemas/ResponseSchemas.js"
+import { Browser } from "./users/signin/browser.js"
+import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
@@ -915,5 +917,32 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expect(active.status, JSON.stringify(active.body)).toBe(200)
     expectShape("Workspace", active.body)
     expect(active.body.dormant_at ?? null).toBeNull()
+  })
+})
+
+describe("sign-in through GitHub and OpenID Connect, as the login pages send it", () => {
+  it("the login page's links (redirect), getOAuth2GitHubDevice and getOAuth2GitHubDeviceFlowCallback(code, state)", async () => {
+    await withGithubSignIn(async (g) => {
+      const browser = new Browser()
+      const start = await browser.request(`${g.srv.url}/api/v2/users/oauth2/github/callback?redirect=${encodeURIComponent("/templates")}`)
+      expect(start.status).toBe(307)
+      const state = new URL(start.location!).searchParams.get("state")!
+      const device = await browser.request(`${g.srv.url}/api/v2/users/oauth2/github/device`)
+      expect(device.status, JSON.stringify(device.body)).toBe(200)
+      // The device page polls with the device code as `code` and the state from the redirect.
+      const pending = await browser.request(`${g.srv.url}/api/v2/users/oauth2/github/callback?code=${device.body.device_code}&state=${state}`)
+      expect(pending.status).toBe(400)
+    }, { oauth2GithubDeviceFlow: true })
+  })
+
+  it("the OIDC button's link (redirect) and getUserOIDCClaims", async () => {
+    await withOidcSignIn(async (o) => {
+      const start = await o.srv.anonymous.get(`/users/oidc/callback?redirect=${encodeURIComponent("/workspaces")}`)
+      expect(start.status).toBe(307)
+      const { answer, client } = await o.signIn("olivia")
+      expect(answer.status).toBe(307)
+      const claims = await client.get("/users/oidc-claims")
+      expect(claims.status, JSON.stringify(claims.body)).toBe(200)
+    })
   })
 })

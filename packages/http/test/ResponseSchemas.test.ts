@@ -37,6 +37,7 @@ import {
   uniqueName
 } from "./support.js"
 import { connect, eventually } from "./websocket.js"
+import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
 import { connectAgent } from "./tasks/fixtures.js"
 import { deliver } from "./notifications/InboxFixtures.js"
 import { readEvents } from "./sse.js"
@@ -1261,6 +1262,15 @@ const rows: ReadonlyArray<Row> = [
     w.srv.anonymous.get("/.well-known/oauth-authorization-server")),
   row("oauth2Discovery.protectedResource", "GET /api/v2/.well-known/oauth-protected-resource", 200, "OAuth2ProtectedResourceMetadata", (w) =>
     w.srv.anonymous.get("/.well-known/oauth-protected-resource")),
+  // sign-in through GitHub and OpenID Connect: each row on a server of its own wired to its provider
+  row("signin.githubCallback", "GET /api/v2/users/oauth2/github/callback", 307, "none", () =>
+    withGithubSignIn(async (g) => [await g.srv.anonymous.get("/users/oauth2/github/callback"), (await g.signIn("octo")).answer])),
+  row("signin.githubDevice", "GET /api/v2/users/oauth2/github/device", 200, "ExternalAuthDevice", () =>
+    withGithubSignIn((g) => g.srv.anonymous.get("/users/oauth2/github/device"), { oauth2GithubDeviceFlow: true })),
+  row("signin.oidcCallback", "GET /api/v2/users/oidc/callback", 307, "none", () =>
+    withOidcSignIn(async (o) => [await o.srv.anonymous.get("/users/oidc/callback"), (await o.signIn("olivia")).answer])),
+  row("signinSession.oidcClaims", "GET /api/v2/users/oidc-claims", 200, "OIDCClaimsResponse", () =>
+    withOidcSignIn(async (o) => (await o.signIn("olivia")).client.get("/users/oidc-claims"))),
 
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [

@@ -62,6 +62,8 @@ export interface ServerConfig {
   readonly agentCommand: string | undefined
   /** Notification settings given by flag or environment, by setting name (absent: the defaults). */
   readonly notifications: Readonly<Record<string, GivenSetting<unknown>>>
+  /** Sign-in (GitHub, OpenID Connect) settings given by flag or environment, by setting name (docs/sign-in.md). */
+  readonly signIn: Readonly<Record<string, GivenSetting<unknown>>>
 }
 
 /** A notifications setting given by flag or environment: its flag, variable, setting and kind. */
@@ -128,6 +130,76 @@ function notificationOptions() {
   return notificationFlags.map((f) => ({ flag: f.flag, env: f.env, default: "", help: f.help }))
 }
 
+/** A sign-in setting given by flag or environment: text, switch, comma-separated list, or a JSON map. */
+interface SignInFlag {
+  readonly flag: string
+  readonly setting: string
+  readonly kind: "string" | "bool" | "strings" | "json"
+  readonly help: string
+}
+
+/** The sign-in flags (the described system's names); each has the variable `WORKBAY_<FLAG>`. Unset ones keep the defaults. */
+export const signInFlags: ReadonlyArray<SignInFlag> = [
+  { flag: "oauth2-github-client-id", setting: "oauth2GithubClientId", kind: "string", help: "Client id of the GitHub OAuth app for sign-in." },
+  { flag: "oauth2-github-client-secret", setting: "oauth2GithubClientSecret", kind: "string", help: "Client secret of the GitHub OAuth app (secret)." },
+  { flag: "oauth2-github-allowed-orgs", setting: "oauth2GithubAllowedOrgs", kind: "strings", help: "GitHub organizations whose members may sign in (comma-separated)." },
+  { flag: "oauth2-github-allowed-teams", setting: "oauth2GithubAllowedTeams", kind: "strings", help: "Teams (<org>/<team-slug>) whose members may sign in (comma-separated)." },
+  { flag: "oauth2-github-allow-signups", setting: "oauth2GithubAllowSignups", kind: "bool", help: "Create users on their first GitHub sign-in. Default: false." },
+  { flag: "oauth2-github-allow-everyone", setting: "oauth2GithubAllowEveryone", kind: "bool", help: "Let any GitHub user sign in (no organization check). Default: false." },
+  { flag: "oauth2-github-enterprise-base-url", setting: "oauth2GithubEnterpriseBaseUrl", kind: "string", help: "Base URL of a GitHub Enterprise server. Default: github.com." },
+  { flag: "oauth2-github-device-flow", setting: "oauth2GithubDeviceFlow", kind: "bool", help: "Sign in through GitHub's device flow. Default: false." },
+  { flag: "oidc-issuer-url", setting: "oidcIssuerUrl", kind: "string", help: "Issuer URL of the OpenID provider (discovery)." },
+  { flag: "oidc-client-id", setting: "oidcClientId", kind: "string", help: "Client id at the OpenID provider." },
+  { flag: "oidc-client-secret", setting: "oidcClientSecret", kind: "string", help: "Client secret at the OpenID provider (secret)." },
+  { flag: "oidc-allow-signups", setting: "oidcAllowSignups", kind: "bool", help: "Create users on their first OIDC sign-in. Default: true." },
+  { flag: "oidc-email-domain", setting: "oidcEmailDomain", kind: "strings", help: "Email domains allowed to sign in (comma-separated). Default: any." },
+  { flag: "oidc-scopes", setting: "oidcScopes", kind: "strings", help: "Scopes asked for. Default: openid,profile,email." },
+  { flag: "oidc-sign-in-text", setting: "oidcSignInText", kind: "string", help: "Text of the sign-in button." },
+  { flag: "oidc-icon-url", setting: "oidcIconUrl", kind: "string", help: "Icon of the sign-in button." },
+  { flag: "oidc-email-field", setting: "oidcEmailField", kind: "string", help: "Claim holding the email. Default: email." },
+  { flag: "oidc-username-field", setting: "oidcUsernameField", kind: "string", help: "Claim holding the username. Default: preferred_username." },
+  { flag: "oidc-name-field", setting: "oidcNameField", kind: "string", help: "Claim holding the name. Default: name." },
+  { flag: "oidc-ignore-email-verified", setting: "oidcIgnoreEmailVerified", kind: "bool", help: "Sign in even when email_verified is false. Default: false." },
+  { flag: "oidc-ignore-userinfo", setting: "oidcIgnoreUserInfo", kind: "bool", help: "Use the ID token's claims only. Default: false." },
+  { flag: "oidc-signups-disabled-text", setting: "oidcSignupsDisabledText", kind: "string", help: "Shown when signups are off." },
+  { flag: "oidc-group-field", setting: "oidcGroupField", kind: "string", help: "Claim holding the user's groups (turns group sync on)." },
+  { flag: "oidc-group-mapping", setting: "oidcGroupMapping", kind: "json", help: "JSON map of claim values to group names." },
+  { flag: "oidc-group-auto-create", setting: "oidcGroupAutoCreate", kind: "bool", help: "Create groups the claim names. Default: false." },
+  { flag: "oidc-group-regex-filter", setting: "oidcGroupRegexFilter", kind: "string", help: "Only claim values matching this expression are synced. Default: .*" },
+  { flag: "oidc-user-role-field", setting: "oidcUserRoleField", kind: "string", help: "Claim holding the user's roles (turns role sync on)." },
+  { flag: "oidc-user-role-mapping", setting: "oidcUserRoleMapping", kind: "json", help: "JSON map of claim values to lists of site roles." },
+  { flag: "oidc-user-role-default", setting: "oidcUserRolesDefault", kind: "strings", help: "Site roles every user gets from role sync (comma-separated)." }
+]
+
+const signInEnv = (f: SignInFlag) => `WORKBAY_${f.flag.toUpperCase().replace(/-/g, "_")}`
+
+function signInOptions() {
+  return signInFlags.map((f) => ({ flag: f.flag, env: signInEnv(f), default: "", help: f.help }))
+}
+
+/** The value of a sign-in flag, or an error naming the flag. */
+const parseSignInSetting = (f: SignInFlag, text: string): unknown => {
+  switch (f.kind) {
+    case "string":
+      return text
+    case "bool":
+      if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${f.flag} (use true or false).`)
+      return truthy(text)
+    case "strings":
+      return text.split(",").map((t) => t.trim()).filter((t) => t !== "")
+    case "json": {
+      let value: unknown
+      try {
+        value = JSON.parse(text)
+      } catch {
+        throw new Error(`Invalid --${f.flag}: not JSON.`)
+      }
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`Invalid --${f.flag}: a JSON object is expected.`)
+      return value
+    }
+  }
+}
+
 /** Every option: flag, environment variable, default and meaning. Drives parsing and `--help`. */
 export const options = [
   { flag: "port", env: "PORT", default: "3000", help: "Port to listen on." },
@@ -155,7 +227,8 @@ export const options = [
   { flag: "azure-instance-identity-certificates", env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)." },
   { flag: "google-instance-identity-keys", env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS", default: "", help: "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)." },
   { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." },
-  ...notificationOptions()
+  ...notificationOptions(),
+  ...signInOptions()
 ] as const
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
@@ -285,6 +358,12 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       const text = (fromFlag ?? env[f.env])?.trim()
       if (text === undefined || text === "") return []
       return [[f.setting, { value: parseNotificationSetting(f, text), source: fromFlag !== undefined ? "flag" : "env" } as const]]
+    })),
+    signIn: Object.fromEntries(signInFlags.flatMap((f) => {
+      const fromFlag = (values as Record<string, string | boolean | undefined>)[f.flag] as string | undefined
+      const text = (fromFlag ?? env[signInEnv(f)])?.trim()
+      if (text === undefined || text === "") return []
+      return [[f.setting, { value: parseSignInSetting(f, text), source: fromFlag !== undefined ? "flag" : "env" } as const]]
     }))
   }
 }

@@ -31,7 +31,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   const sharing = config.disableWorkspaceSharing
   const identity = config.instanceIdentity
   const pathApps = config.pathApps
-  const notifications = Object.entries(config.notifications)
+  const notifications = [...Object.entries(config.notifications), ...Object.entries(config.signIn)]
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,

@@ -28,6 +28,7 @@ import * as TaskRepositories from "./tasks/Repositories.js"
 import * as InboxRepositories from "./notifications/InboxRepositories.js"
 import * as NotificationRepositories from "./notifications/Repositories.js"
 import * as OAuth2Repositories from "./oauth2/Repositories.js"
+import * as UserLinkRepositories from "./users/LinkRepositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -52,6 +53,7 @@ const baseRepositories = Layer.mergeAll(
   InboxRepositories.layer,
   NotificationRepositories.layer,
   OAuth2Repositories.layer,
+  UserLinkRepositories.layer,
   transactionsLayer
 )
 

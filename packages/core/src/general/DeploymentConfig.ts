@@ -139,7 +139,7 @@ const instanceIdentity = group("Instance Identity", "instanceIdentity", "Trust r
 // ---------------------------------------------------------------------------
 // Option table
 
-type Kind = "string" | "bool" | "int" | "duration" | "strings"
+type Kind = "string" | "bool" | "int" | "duration" | "strings" | "json"
 type SettingKey = Exclude<keyof SettingsShape, "version" | "deploymentId" | "valueSources">
 
 interface OptionSpec {
@@ -208,6 +208,19 @@ const spec: ReadonlyArray<OptionSpec> = [
   { setting: "oidcScopes", name: "OIDC Scopes", description: "Scopes to grant when authenticating with OIDC.", flag: "oidc-scopes", yaml: "scopes", group: oidc, kind: "strings", path: "oidc.scopes" },
   { setting: "oidcSignInText", name: "OpenID Connect sign in text", description: "The text to show on the OpenID Connect sign in button.", flag: "oidc-sign-in-text", yaml: "signInText", group: oidc, kind: "string", path: "oidc.sign_in_text" },
   { setting: "oidcIconUrl", name: "OpenID connect icon URL", description: "URL pointing to the icon to use on the OpenID Connect login button.", flag: "oidc-icon-url", yaml: "iconURL", group: oidc, kind: "string", path: "oidc.icon_url" },
+  { setting: "oidcEmailField", name: "OIDC Email Field", description: "OIDC claim field to use as the email.", flag: "oidc-email-field", yaml: "emailField", group: oidc, kind: "string", path: "oidc.email_field" },
+  { setting: "oidcUsernameField", name: "OIDC Username Field", description: "OIDC claim field to use as the username.", flag: "oidc-username-field", yaml: "usernameField", group: oidc, kind: "string", path: "oidc.username_field" },
+  { setting: "oidcNameField", name: "OIDC Name Field", description: "OIDC claim field to use as the name.", flag: "oidc-name-field", yaml: "nameField", group: oidc, kind: "string", path: "oidc.name_field" },
+  { setting: "oidcIgnoreEmailVerified", name: "OIDC Ignore Email Verified", description: "Ignore the email_verified claim from the upstream provider.", flag: "oidc-ignore-email-verified", yaml: "ignoreEmailVerified", group: oidc, kind: "bool", path: "oidc.ignore_email_verified" },
+  { setting: "oidcIgnoreUserInfo", name: "OIDC Ignore UserInfo", description: "Ignore the userinfo endpoint and only use the ID token for user information.", flag: "oidc-ignore-userinfo", yaml: "ignoreUserInfo", group: oidc, kind: "bool", path: "oidc.ignore_user_info" },
+  { setting: "oidcSignupsDisabledText", name: "OIDC Signups Disabled Text", description: "The text to show on the error page when signups are disabled.", flag: "oidc-signups-disabled-text", yaml: "signupsDisabledText", group: oidc, kind: "string", path: "oidc.signups_disabled_text" },
+  { setting: "oidcGroupField", name: "OIDC Group Field", description: "This field must be set if using the group sync feature and the scope name is not 'groups'.", flag: "oidc-group-field", yaml: "groupField", group: oidc, kind: "string", path: "oidc.groups_field" },
+  { setting: "oidcGroupMapping", name: "OIDC Group Mapping", description: "A map of OIDC group IDs and the group they should map to. This is useful for when OIDC providers only return group IDs.", flag: "oidc-group-mapping", yaml: "groupMapping", group: oidc, kind: "json", path: "oidc.group_mapping" },
+  { setting: "oidcGroupAutoCreate", name: "Enable OIDC Group Auto Create", description: "Automatically creates missing groups from a user's groups claim.", flag: "oidc-group-auto-create", yaml: "enableGroupAutoCreate", group: oidc, kind: "bool", path: "oidc.group_auto_create" },
+  { setting: "oidcGroupRegexFilter", name: "OIDC Regex Group Filter", description: "If provided any group name not matching the regex is ignored.", flag: "oidc-group-regex-filter", yaml: "groupRegexFilter", group: oidc, kind: "string", path: "oidc.group_regex_filter" },
+  { setting: "oidcUserRoleField", name: "OIDC User Role Field", description: "This field must be set if using the user roles sync feature.", flag: "oidc-user-role-field", yaml: "userRoleField", group: oidc, kind: "string", path: "oidc.user_role_field" },
+  { setting: "oidcUserRoleMapping", name: "OIDC User Role Mapping", description: "A map of the OIDC passed in user roles and the groups in Coder it should map to.", flag: "oidc-user-role-mapping", yaml: "userRoleMapping", group: oidc, kind: "json", path: "oidc.user_role_mapping" },
+  { setting: "oidcUserRolesDefault", name: "OIDC User Roles Default", description: "If user role sync is enabled, these roles are always included for all authenticated users. The 'member' role is always assigned.", flag: "oidc-user-role-default", yaml: "userRoleDefault", group: oidc, kind: "strings", path: "oidc.user_roles_default" },
 
   // GitHub OAuth2
   { setting: "oauth2GithubClientId", name: "OAuth2 GitHub Client ID", description: "Client ID for Login with GitHub.", flag: "oauth2-github-client-id", yaml: "clientID", group: oauth2Github, kind: "string", path: "oauth2.github.client_id" },
@@ -324,6 +337,8 @@ const formatDefault = (kind: Kind, value: unknown): string => {
       return formatGoDuration(toNanos(value as Duration.Duration))
     case "strings":
       return (value as ReadonlyArray<string>).join(",")
+    case "json":
+      return JSON.stringify(value)
     default:
       return String(value)
   }

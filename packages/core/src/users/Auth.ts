@@ -23,6 +23,7 @@ import { workspaceObject, WorkspaceRepo } from "../workspaces/Workspace.js"
 import { Transactions } from "../Repositories.js"
 import { ApiKeyRepo, LoginConversionRepo, UserRepo } from "./Repositories.js"
 import { Settings } from "../Settings.js"
+import { githubConfigured, oidcConfigured } from "./Links.js"
 import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
 import { userObject, userResource, Users } from "./Users.js"
 import {
@@ -359,7 +360,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         }
         const at = yield* now
         const record = {
-          state_string: randomString(32), user_id: user.id, to_type: input.to_type,
+          // The prefix tells the provider's callback that this sign-in converts an account.
+          state_string: `convert-${randomString(32)}`, user_id: user.id, to_type: input.to_type,
           expires_at: new Date(at.getTime() + 5 * 60_000), created_at: at
         }
         yield* conversions.insert(record)
@@ -543,10 +545,16 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       authenticate, login, logout, firstUserStatus, createFirstUser, requestOneTimePasscode,
       changePasswordWithPasscode, convertLogin, createSessionKey, createToken, listTokens, getToken, deleteKey,
       tokenConfig,
+      /** A session for a user an outside provider signed in (docs/sign-in.md). */
+      signInSession: (userId: string, loginType: "github" | "oidc") =>
+        insertKey(userId, loginType, Duration.toMillis(settings.sessionDuration)).pipe(Effect.orDie),
       validatePassword: (password: string) => Effect.succeed(checkPassword(password)),
       authMethods: Effect.succeed({
-        github: { default_provider_configured: false, enabled: false },
-        oidc: { enabled: false, iconUrl: "", signInText: "" },
+        // Enabled when configured; the described system's default GitHub app is not available here.
+        github: { default_provider_configured: false, enabled: githubConfigured(settings) },
+        oidc: oidcConfigured(settings)
+          ? { enabled: true, iconUrl: settings.oidcIconUrl, signInText: settings.oidcSignInText }
+          : { enabled: false, iconUrl: "", signInText: "" },
         password: { enabled: !settings.disablePasswordAuth },
         // Absent unless configured, as in the described system.
         ...(settings.termsOfServiceUrl !== "" ? { terms_of_service_url: settings.termsOfServiceUrl } : {})

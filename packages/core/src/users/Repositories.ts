@@ -103,4 +103,7 @@ export interface LoginConversionRecord {
 
 export class LoginConversionRepo extends Context.Tag("@workbay/core/LoginConversionRepo")<LoginConversionRepo, {
   readonly insert: (record: LoginConversionRecord) => Effect.Effect<void>
+  readonly findByState: (state: string) => Effect.Effect<Option.Option<LoginConversionRecord>>
+  /** Removes a used conversion: its state string works once. */
+  readonly delete: (state: string) => Effect.Effect<void>
 }>() {}

@@ -28,6 +28,7 @@ import { Transactions, type UniqueViolation } from "../Repositories.js"
 import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
+import { oidcConfigured } from "./Links.js"
 import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 import {
   AssignableRole, isReservedUsername, type LoginType, reducedUserProps, RolePermission, toSlimRole, User, UserAppearance,
@@ -268,7 +269,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         }
         if (loginType === "token") {
           problems.push(new Validation({ field: "login_type", detail: "Login type \"token\" cannot be used to create users." }))
-        } else if (loginType === "oidc") {
+        } else if (loginType === "oidc" && !oidcConfigured(settings)) {
           problems.push(new Validation({ field: "login_type", detail: "OIDC must be configured before creating OIDC users." }))
         }
         // `member` is everyone's: accepted and not stored.

@@ -3,8 +3,8 @@ import { Auth } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { clearSessionCookie, setSessionCookie } from "../RequestContext.js"
-import { externalScopes } from "@workbay/core"
+import { clearSessionCookie, RequestContext, setSessionCookie } from "../RequestContext.js"
+import { externalScopes, SignInCookies } from "@workbay/core"
 
 export const AuthorizationHttp = implement(WorkbayApi, "authorization", {
   scopes: () => Effect.succeed({ external: externalScopes }),
@@ -23,6 +23,11 @@ export const AuthorizationHttp = implement(WorkbayApi, "authorization", {
 export const SessionHttp = implement(WorkbayApi, "session", {
   authcheck: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.check(payload.checks)),
   validatePassword: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.validatePassword(payload.password)),
-  convertLogin: ({ path, payload }) => Effect.flatMap(Auth, (auth) => auth.convertLogin(path.user, payload)),
+  convertLogin: ({ path, payload }) =>
+    Effect.flatMap(Auth, (auth) => auth.convertLogin(path.user, payload)).pipe(
+      // The provider's callback completes the conversion only in the browser holding this cookie.
+      Effect.tap((r) =>
+        Effect.map(RequestContext, (ctx) => ctx.setCookie(SignInCookies.convert, r.state_string, { expires: r.expires_at })))
+    ),
   logout: () => Effect.flatMap(Auth, (auth) => auth.logout).pipe(Effect.tap(() => clearSessionCookie))
 })

@@ -825,7 +825,17 @@ export const definitions: Record<string, JsonSchema> = {
   DERPNode: object({
     Name: string, RegionID: integer, HostName: string, CertName: string, IPv4: string, IPv6: string, STUNPort: integer,
     STUNOnly: boolean, DERPPort: integer, InsecureForTests: boolean, ForceHTTP: boolean, STUNTestIP: string, CanPort80: boolean
-  }, ["Name", "RegionID", "HostName"])
+  }, ["Name", "RegionID", "HostName"]),
+  // Sign-in through GitHub and OpenID Connect (typesGenerated: ExternalAuthDevice, OAuth2DeviceFlowCallbackResponse, OIDCClaimsResponse).
+  ExternalAuthDevice: {
+    ...object(
+      { device_code: string, user_code: string, verification_uri: string, expires_in: integer, interval: integer },
+      ["device_code", "user_code", "verification_uri", "expires_in", "interval"]
+    ),
+    additionalProperties: false
+  },
+  OAuth2DeviceFlowCallbackResponse: { ...object({ redirect_url: string }, ["redirect_url"]), additionalProperties: false },
+  OIDCClaimsResponse: { ...object({ claims: { type: "object" } }, ["claims"]), additionalProperties: false }
 }
 
 /** Schema names a table row may use: a type, or `[Type]` for a list of it. */

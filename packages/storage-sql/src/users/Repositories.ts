@@ -14,6 +14,7 @@ import {
 } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
+import { conversionReads } from "./LinkRepositories.js"
 import { unique } from "../Unique.js"
 
 const values = bindRecord
@@ -222,7 +223,8 @@ export const make = Effect.gen(function*() {
   })
 
   const conversions = LoginConversionRepo.of({
-    insert: (c) => orDie(sql`INSERT INTO login_conversions ${sql.insert(values(c))}`).pipe(Effect.asVoid)
+    insert: (c) => orDie(sql`INSERT INTO login_conversions ${sql.insert(values(c))}`).pipe(Effect.asVoid),
+    ...conversionReads(sql)
   })
 
   return { users, apiKeys, gitSshKeys, conversions }

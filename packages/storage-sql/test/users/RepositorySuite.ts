@@ -22,6 +22,7 @@ import {
   UniqueViolation,
   UserAppearance,
   type UserFilter,
+  UserLinkRepo,
   type UserRecord,
   UserRepo
 } from "@workbay/core"
@@ -806,6 +807,117 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           expect(rows[0]!.to_type).toBe("oidc")
           const expires = rows[0]!.expires_at
           expect((expires instanceof Date ? expires : new Date(expires as string)).getTime()).toBe(at(5).getTime())
+        })
+      )
+
+      test(
+        "findByState answers a stored conversion, and delete makes its state unusable",
+        Effect.gen(function* () {
+          const repo = yield* LoginConversionRepo
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          yield* repo.insert({ state_string: "convert-abc", user_id: alice.id, to_type: "github", expires_at: at(5), created_at: at(0) })
+          const found = yield* repo.findByState("convert-abc")
+          expect(Option.getOrThrow(found)).toMatchObject({ user_id: alice.id, to_type: "github" })
+          expect(Option.getOrThrow(found).expires_at.getTime()).toBe(at(5).getTime())
+          expect(Option.isNone(yield* repo.findByState("convert-other"))).toBe(true)
+          yield* repo.delete("convert-abc")
+          expect(Option.isNone(yield* repo.findByState("convert-abc"))).toBe(true)
+        })
+      )
+    })
+
+    describe("user links", () => {
+      const claims = {
+        id_token_claims: { sub: "s1", iss: "https://idp.example" },
+        user_info_claims: { groups: ["a", "b"], nested: { x: 1 } },
+        merged_claims: { sub: "s1", groups: ["a", "b"], email_verified: true }
+      }
+
+      test(
+        "insert and find by linked id and by user round-trip claims, synced groups and dates",
+        Effect.gen(function* () {
+          const links = yield* UserLinkRepo
+          const alice = user("alice", { login_type: "oidc" })
+          yield* insertUsers(alice)
+          yield* links.insert({
+            user_id: alice.id, login_type: "oidc", linked_id: "https://idp.example||s1", claims,
+            synced_group_ids: ["g1", "g2"], created_at: at(0), updated_at: at(1)
+          })
+          const byLinked = Option.getOrThrow(yield* links.findByLinkedId("oidc", "https://idp.example||s1"))
+          expect(byLinked).toMatchObject({ user_id: alice.id, login_type: "oidc", claims, synced_group_ids: ["g1", "g2"] })
+          expect(byLinked.created_at.getTime()).toBe(at(0).getTime())
+          expect(byLinked.updated_at.getTime()).toBe(at(1).getTime())
+          expect(Option.getOrThrow(yield* links.findByUser(alice.id, "oidc")).linked_id).toBe("https://idp.example||s1")
+          expect(Option.isNone(yield* links.findByUser(alice.id, "github"))).toBe(true)
+          expect(Option.isNone(yield* links.findByLinkedId("github", "https://idp.example||s1"))).toBe(true)
+        })
+      )
+
+      test(
+        "a provider identity links to one user; one link per user and login type",
+        Effect.gen(function* () {
+          const links = yield* UserLinkRepo
+          const alice = user("alice")
+          const bob = user("bob")
+          yield* insertUsers(alice, bob)
+          const link = { login_type: "github" as const, linked_id: "101", claims, synced_group_ids: [], created_at: at(0), updated_at: at(0) }
+          yield* links.insert({ ...link, user_id: alice.id })
+          const sameIdentity = yield* Effect.exit(links.insert({ ...link, user_id: bob.id }))
+          expect(Exit.isFailure(sameIdentity) && Cause.failureOption(sameIdentity.cause).pipe(Option.map((e) => e._tag), Option.getOrUndefined))
+            .toBe("UniqueViolation")
+          const secondLink = yield* Effect.exit(links.insert({ ...link, user_id: alice.id, linked_id: "102" }))
+          expect(Exit.isFailure(secondLink)).toBe(true)
+          // Another login type is another link.
+          yield* links.insert({ ...link, user_id: alice.id, login_type: "oidc", linked_id: "101" })
+        })
+      )
+
+      test(
+        "update replaces the linked id, claims and synced groups",
+        Effect.gen(function* () {
+          const links = yield* UserLinkRepo
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          yield* links.insert({
+            user_id: alice.id, login_type: "oidc", linked_id: "old", claims, synced_group_ids: ["g1"], created_at: at(0), updated_at: at(0)
+          })
+          const next = { id_token_claims: {}, user_info_claims: {}, merged_claims: { sub: "s2" } }
+          yield* links.update(alice.id, "oidc", { linked_id: "new", claims: next, synced_group_ids: [], updated_at: at(3) })
+          const found = Option.getOrThrow(yield* links.findByUser(alice.id, "oidc"))
+          expect(found).toMatchObject({ linked_id: "new", claims: next, synced_group_ids: [] })
+          expect(found.updated_at.getTime()).toBe(at(3).getTime())
+          expect(Option.isNone(yield* links.findByLinkedId("oidc", "old"))).toBe(true)
+        })
+      )
+
+      test(
+        "links go with their user",
+        Effect.gen(function* () {
+          const links = yield* UserLinkRepo
+          const sql = yield* SqlClient.SqlClient
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          yield* links.insert({
+            user_id: alice.id, login_type: "github", linked_id: "7", claims, synced_group_ids: [], created_at: at(0), updated_at: at(0)
+          })
+          yield* sql`DELETE FROM users WHERE id = ${alice.id}`
+          expect(Option.isNone(yield* links.findByLinkedId("github", "7"))).toBe(true)
+        })
+      )
+
+      test(
+        "remove deletes one link",
+        Effect.gen(function* () {
+          const links = yield* UserLinkRepo
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          const base = { user_id: alice.id, claims, synced_group_ids: [], created_at: at(0), updated_at: at(0) }
+          yield* links.insert({ ...base, login_type: "github", linked_id: "8" })
+          yield* links.insert({ ...base, login_type: "oidc", linked_id: "o8" })
+          yield* links.remove(alice.id, "github")
+          expect(Option.isNone(yield* links.findByLinkedId("github", "8"))).toBe(true)
+          expect(Option.isSome(yield* links.findByLinkedId("oidc", "o8"))).toBe(true)
         })
       )
     })

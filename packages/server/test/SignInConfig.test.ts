@@ -1,0 +1,28 @@
+/** Sign-in flags and variables: parsed into settings by name, refused with the flag named when malformed. */
+import { describe, expect, it } from "vitest"
+import { loadConfig } from "../src/Config.js"
+
+describe("sign-in configuration", () => {
+  it("is empty when nothing is given", () => {
+    expect(loadConfig([], {}).signIn).toEqual({})
+  })
+
+  it("reads flags and variables of each kind", () => {
+    const config = loadConfig(
+      ["--oidc-issuer-url", "https://idp.example", "--oidc-email-domain", "corp.example, @other.example", "--oidc-group-mapping", "{\"a\":\"b\"}"],
+      { WORKBAY_OAUTH2_GITHUB_ALLOW_SIGNUPS: "true", WORKBAY_OAUTH2_GITHUB_CLIENT_SECRET: "s3cret" }
+    )
+    expect(config.signIn).toEqual({
+      oidcIssuerUrl: { value: "https://idp.example", source: "flag" },
+      oidcEmailDomain: { value: ["corp.example", "@other.example"], source: "flag" },
+      oidcGroupMapping: { value: { a: "b" }, source: "flag" },
+      oauth2GithubAllowSignups: { value: true, source: "env" },
+      oauth2GithubClientSecret: { value: "s3cret", source: "env" }
+    })
+  })
+
+  it("refuses a malformed switch or map, naming the flag", () => {
+    expect(() => loadConfig(["--oauth2-github-device-flow", "maybe"], {})).toThrow(/--oauth2-github-device-flow/)
+    expect(() => loadConfig(["--oidc-user-role-mapping", "[1]"], {})).toThrow(/--oidc-user-role-mapping/)
+  })
+})
