@@ -45,6 +45,8 @@ import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
 import { InboxDeliveryLive, InboxNotifications } from "./notifications/InboxNotifications.js"
 import { NotificationQueue } from "./notifications/NotificationQueue.js"
 import { Notifications } from "./notifications/Notifications.js"
+import { ExternalAuth } from "./externalauth/ExternalAuth.js"
+import { Applications } from "./applications/Applications.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -108,4 +110,7 @@ const jobExecutors = Layer.mergeAll(
  */
 const inbox = InboxDeliveryLive.pipe(Layer.provideMerge(InboxNotifications.Default))
 
-export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideMerge(inbox))
+/** External auth for workspaces and the application routes: on the ports alone. */
+const externalAuth = Layer.mergeAll(ExternalAuth.Default, Applications.Default)
+
+export const ServicesLive = jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideMerge(inbox), Layer.merge(externalAuth))

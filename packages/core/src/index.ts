@@ -110,3 +110,10 @@ export * from "./notifications/Notifications.js"
 export * from "./notifications/Notifier.js"
 export * from "./notifications/Render.js"
 export * from "./Periodic.js"
+// externalauth: users' links to external auth providers and the tokens agents are handed
+export * from "./externalauth/ExternalAuth.js"
+export * from "./externalauth/ExternalAuthLink.js"
+export * from "./externalauth/OAuthClient.js"
+export * from "./externalauth/Provider.js"
+// applications: the wildcard app host and the application key hand-off
+export * from "./applications/Applications.js"

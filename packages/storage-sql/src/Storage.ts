@@ -27,6 +27,7 @@ import * as Repositories from "./users/Repositories.js"
 import * as TaskRepositories from "./tasks/Repositories.js"
 import * as InboxRepositories from "./notifications/InboxRepositories.js"
 import * as NotificationRepositories from "./notifications/Repositories.js"
+import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -50,7 +51,8 @@ const baseRepositories = Layer.mergeAll(
   AppSessionRepositories.layer,
   InboxRepositories.layer,
   NotificationRepositories.layer,
-  transactionsLayer
+  transactionsLayer,
+  ExternalAuthRepositories.layer
 )
 
 /** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */
