@@ -23,6 +23,8 @@ import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
 import { TasksApi } from "./tasks/Api.js"
 import { InboxApi } from "./notifications/InboxApi.js"
 import { NotificationsApi } from "./notifications/Api.js"
+import { AgentExternalAuthApi, ExternalAuthApi } from "./externalauth/Api.js"
+import { ApplicationsApi } from "./applications/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -55,6 +57,9 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TasksApi)
   .add(InboxApi)
   .add(NotificationsApi)
+  .add(ExternalAuthApi)
+  .add(AgentExternalAuthApi)
+  .add(ApplicationsApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -724,6 +724,7 @@ export const makeDispatcher = <R>(
     const cookieHeader = header(req.headers, "cookie")
     let cookies: Map<string, string> | undefined
     const setCookies: Array<string> = []
+    const setHeaders: Array<readonly [string, string]> = []
     let chosenStatus: number | undefined
     let chosenContentType: string | undefined
     const ctx: RequestContextShape = {
@@ -735,7 +736,8 @@ export const makeDispatcher = <R>(
       setCookie: (name, value, opts) => void setCookies.push(serializeCookie(name, value, secureCookies, opts)),
       setStatus: (status) => void (chosenStatus = status),
       setContentType: (contentType) => void (chosenContentType = contentType),
-      sessionCookieName: sessionCookie
+      sessionCookieName: sessionCookie,
+      setHeader: (name, value) => void setHeaders.push([name.toLowerCase(), value])
     }
 
     // Credentials are checked before the input, so an anonymous caller learns nothing about
@@ -805,6 +807,7 @@ export const makeDispatcher = <R>(
           return respond({ status: 200, headers: { ...extra, ...EVENT_STREAM_HEADERS }, body: undefined, stream: streamingBody(exit.value) })
         }
         if (setCookies.length > 0) extra["set-cookie"] = setCookies
+        for (const [name, value] of setHeaders) if (name !== "set-cookie") extra[name] = value
         const status = chosenStatus ?? route.status
         if (chosenStatus !== undefined && !route.successStatuses.includes(chosenStatus)) {
           return fail(respond, Cause.die(new Error(`${route.name} answered ${chosenStatus}, which it does not declare.`)), requestId)

@@ -41,6 +41,8 @@ import { TasksHttp } from "./tasks/Http.js"
 import { InboxHttp } from "./notifications/InboxHttp.js"
 import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
 import { NotificationsHttp } from "./notifications/Http.js"
+import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
+import { ApplicationsHttp } from "./applications/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -49,7 +51,8 @@ export const implementations = [
   PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
   TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp, TasksHttp,
   InboxHttp,
-  NotificationsHttp
+  NotificationsHttp,
+  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp
 ]
 
 export interface WorkbayHandlerShape {

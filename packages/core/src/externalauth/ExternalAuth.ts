@@ -200,7 +200,12 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
               const winner = yield* links.find(provider.id, current.user_id)
               if (Option.isSome(winner) && !sameTokens(winner.value, current)) return yield* check(provider, winner.value)
             }
-            return { link: current, valid: false, reason: `Refreshing the token failed: ${reason}`, user: null }
+            return {
+              link: Option.getOrElse(cleared, () => current),
+              valid: false,
+              reason: `Refreshing the token failed: ${reason}`,
+              user: null
+            }
           }
           const updated = yield* links.updateTokens({
             ...current,
