@@ -14,7 +14,7 @@ import {
 } from "../support.js"
 import { recordingProvisioner } from "../agents/fixtures.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
-import { type ProviderServer, startProvider } from "./provider.js"
+import { cookiesOf, linkThroughBrowser, providerSettings, type ProviderServer, startProvider } from "./provider.js"
 
 const TEMPLATE = `resources:
   - name: box
@@ -22,31 +22,6 @@ const TEMPLATE = `resources:
     agents:
       - name: main
 `
-
-export const providerSettings = (url: string) => [
-  {
-    type: "github", id: "github", client_id: "gh-client", client_secret: "gh-secret",
-    auth_url: `${url}/login/oauth/authorize`, token_url: `${url}/login/oauth/access_token`, validate_url: `${url}/user`,
-    app_installations_url: `${url}/user/installations`, revoke_url: `${url}/applications/gh-client/grant`,
-    regex: "^(https?://)?github\\.example(/.*)?$"
-  },
-  {
-    type: "github", id: "gh-device", client_id: "gh-device", device_flow: true, device_code_url: `${url}/login/device/code`,
-    token_url: `${url}/login/oauth/access_token`, validate_url: `${url}/user`, app_installations_url: `${url}/user/installations`,
-    revoke_url: `${url}/applications/gh-device/grant`, regex: "^https://device\\.example/"
-  },
-  {
-    type: "generic", id: "corp", client_id: "corp-client", client_secret: "corp-secret", display_name: "Corp Git",
-    auth_url: `${url}/oauth/authorize`, token_url: `${url}/oauth/token`, validate_url: `${url}/user`, revoke_url: `${url}/oauth/revoke`,
-    regex: "^https://git\\.corp\\.example/", extra_token_keys: ["scope", "token_type"], code_challenge_methods_supported: []
-  },
-  // GitLab's defaults made from a self-hosted auth URL (token and revoke URLs, the host regex).
-  { type: "gitlab", id: "gitlab", client_id: "corp-client", client_secret: "corp-secret", auth_url: `${url}/oauth/authorize`, validate_url: `${url}/user` }
-]
-
-/** The cookies of a response, as a Cookie header (cleared ones left out). */
-const cookiesOf = (headers: Headers) =>
-  headers.getSetCookie().map((c) => c.split(";")[0]!).filter((c) => !c.endsWith("=")).join("; ")
 
 describe("external auth", () => {
   let provider: ProviderServer
@@ -74,21 +49,12 @@ describe("external auth", () => {
     await provider?.close()
   })
 
-  const apiPath = (location: string) => location.replace(`${srv.url}/api/v2`, "")
-
   /** The whole web flow as a browser makes it: start, the provider's authorize page, the callback. */
   const link = async (client: Client, id: string, login = "octocat", redirect?: string) => {
-    provider.login = login
-    const start = await client.get(`/external-auth/${id}/callback${redirect !== undefined ? `?redirect=${encodeURIComponent(redirect)}` : ""}`)
-    expect(start.status, JSON.stringify(start.body)).toBe(307)
-    const authorize = new URL(start.headers.get("location")!)
-    const cookie = cookiesOf(start.headers)
-    const atProvider = await fetch(authorize, { redirect: "manual" })
-    expect(atProvider.status).toBe(302)
-    const back = atProvider.headers.get("location")!
-    expect(back.startsWith(`${srv.url}/api/v2/external-auth/${id}/callback?`)).toBe(true)
-    const done = await client.request("GET", apiPath(back), undefined, { headers: { cookie } })
-    return { start, authorize, cookie, back, done }
+    const r = await linkThroughBrowser(provider, srv.url, client, id, login, redirect)
+    expect(r.atProvider.status).toBe(302)
+    expect(r.back.startsWith(`${srv.url}/api/v2/external-auth/${id}/callback?`)).toBe(true)
+    return r
   }
 
   const agentOf = async (user: TestUser) => {

@@ -211,3 +211,54 @@ export const startProvider = async (): Promise<ProviderServer> => {
   }
   return state
 }
+
+/** The providers of the tests, on the local provider at `url`: GitHub (web flow), GitHub (device flow), a generic one, GitLab. */
+export const providerSettings = (url: string) => [
+  {
+    type: "github", id: "github", client_id: "gh-client", client_secret: "gh-secret",
+    auth_url: `${url}/login/oauth/authorize`, token_url: `${url}/login/oauth/access_token`, validate_url: `${url}/user`,
+    app_installations_url: `${url}/user/installations`, revoke_url: `${url}/applications/gh-client/grant`,
+    regex: "^(https?://)?github\\.example(/.*)?$"
+  },
+  {
+    type: "github", id: "gh-device", client_id: "gh-device", device_flow: true, device_code_url: `${url}/login/device/code`,
+    token_url: `${url}/login/oauth/access_token`, validate_url: `${url}/user`, app_installations_url: `${url}/user/installations`,
+    revoke_url: `${url}/applications/gh-device/grant`, regex: "^https://device\\.example/"
+  },
+  {
+    type: "generic", id: "corp", client_id: "corp-client", client_secret: "corp-secret", display_name: "Corp Git",
+    auth_url: `${url}/oauth/authorize`, token_url: `${url}/oauth/token`, validate_url: `${url}/user`, revoke_url: `${url}/oauth/revoke`,
+    regex: "^https://git\\.corp\\.example/", extra_token_keys: ["scope", "token_type"], code_challenge_methods_supported: []
+  },
+  // GitLab's defaults made from a self-hosted auth URL (token and revoke URLs, the host regex).
+  { type: "gitlab", id: "gitlab", client_id: "corp-client", client_secret: "corp-secret", auth_url: `${url}/oauth/authorize`, validate_url: `${url}/user` }
+]
+
+
+/** The cookies of a response, as a Cookie header (cleared ones left out). */
+export const cookiesOf = (headers: Headers) =>
+  headers.getSetCookie().map((c) => c.split(";")[0]!).filter((c) => !c.endsWith("=")).join("; ")
+
+/**
+ * The whole web flow as a browser makes it, with `client` (a session on the server at
+ * `serverUrl`): the start (307 to the provider), the provider's authorize page (302 back), the
+ * callback with the flow's cookies.
+ */
+export const linkThroughBrowser = async (
+  provider: ProviderServer,
+  serverUrl: string,
+  client: { request: (method: string, path: string, body?: unknown, init?: { headers?: Record<string, string> }) => Promise<{ status: number; headers: Headers; body: any }>; get: (path: string) => Promise<{ status: number; headers: Headers; body: any }> },
+  id: string,
+  login = "octocat",
+  redirect?: string
+) => {
+  provider.login = login
+  const start = await client.get(`/external-auth/${id}/callback${redirect !== undefined ? `?redirect=${encodeURIComponent(redirect)}` : ""}`)
+  if (start.status !== 307) throw new Error(`start of the web flow: ${start.status} ${JSON.stringify(start.body)}`)
+  const authorize = new URL(start.headers.get("location")!)
+  const cookie = cookiesOf(start.headers)
+  const atProvider = await fetch(authorize, { redirect: "manual" })
+  const back = atProvider.headers.get("location") ?? ""
+  const done = await client.request("GET", back.replace(`${serverUrl}/api/v2`, ""), undefined, { headers: { cookie } })
+  return { start, authorize, cookie, atProvider, back, done }
+}
