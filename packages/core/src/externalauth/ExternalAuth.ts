@@ -10,7 +10,7 @@
  * workspace owner's link: its token is the owner's delegate for that (as for the owner's Git
  * SSH key).
  */
-import { Clock, Duration, Effect, Either, Option, Queue } from "effect"
+import { Clock, Deferred, Duration, Effect, Either, FiberId, Option, Queue } from "effect"
 import { createHash } from "node:crypto"
 import { authorize, CurrentActor } from "../Actor.js"
 import { CurrentAgent } from "../agents/AgentAuth.js"
@@ -172,10 +172,74 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
         return stored
       })
 
+    /** What one refresh ended with: the stored link, a link another request stored first, or a final answer. */
+    type RefreshOutcome =
+      | { readonly _tag: "Stored"; readonly link: ExternalAuthLinkRecord }
+      | { readonly _tag: "Winner"; readonly link: ExternalAuthLinkRecord }
+      | { readonly _tag: "Final"; readonly checked: CheckedLink }
+
     /**
-     * The link made usable: refreshed when expired (and allowed), then validated. A refused
-     * refresh drops the refresh token and keeps the reason, so it is not tried again.
+     * Uses the link's refresh token once and stores the new pair while the stored refresh token
+     * is still the one used (so of racing replicas only the first stores, and the others take its
+     * token). A refused refresh drops the refresh token and keeps the reason.
      */
+    const refresh = (provider: ResolvedProvider, current: ExternalAuthLinkRecord, at: Date): Effect.Effect<RefreshOutcome, ProviderUnavailable> =>
+      Effect.gen(function*() {
+        const answer = yield* refreshToken(provider, current.oauth_refresh_token, at)
+        if (answer._tag === "Refused") {
+          const reason = `${answer.refusal.error}${answer.refusal.description !== "" ? `: ${answer.refusal.description}` : ""}`.slice(0, 400)
+          const cleared = yield* links.updateTokens(
+            { ...current, oauth_refresh_token: "", oauth_refresh_failure_reason: reason, updated_at: at },
+            current.oauth_refresh_token
+          )
+          if (Option.isNone(cleared)) {
+            // Another request refreshed first (refresh tokens are single-use): take its token.
+            const winner = yield* links.find(provider.id, current.user_id)
+            if (Option.isSome(winner) && !sameTokens(winner.value, current)) return { _tag: "Winner", link: winner.value } as const
+          }
+          const checked: CheckedLink = {
+            link: Option.getOrElse(cleared, () => current),
+            valid: false,
+            reason: `Refreshing the token failed: ${reason}`,
+            user: null
+          }
+          return { _tag: "Final", checked } as const
+        }
+        const updated = yield* links.updateTokens({
+          ...current,
+          oauth_access_token: answer.token.access_token,
+          oauth_refresh_token: answer.token.refresh_token,
+          oauth_expiry: answer.token.expiry,
+          oauth_extra: answer.token.extra ?? current.oauth_extra,
+          oauth_refresh_failure_reason: "",
+          updated_at: at
+        }, current.oauth_refresh_token)
+        if (Option.isSome(updated)) return { _tag: "Stored", link: updated.value } as const
+        const winner = yield* links.find(provider.id, current.user_id)
+        return Option.isNone(winner)
+          ? { _tag: "Final", checked: { link: current, valid: false, reason: "The link was removed.", user: null } } as const
+          : { _tag: "Winner", link: winner.value } as const
+      })
+
+    /**
+     * Refreshes in this process at most once per refresh token: concurrent uses of one expired
+     * link wait for the same refresh, so the provider never sees a refresh token twice from here
+     * (a provider may take a reused one for a stolen one and revoke the grant).
+     */
+    const inflight = new Map<string, Deferred.Deferred<RefreshOutcome, ProviderUnavailable>>()
+    const refreshOnce = (provider: ResolvedProvider, current: ExternalAuthLinkRecord, at: Date) =>
+      Effect.suspend(() => {
+        const key = `${provider.id}\u0000${current.user_id}\u0000${current.oauth_refresh_token}`
+        const running = inflight.get(key)
+        if (running !== undefined) return Deferred.await(running)
+        const done = Deferred.unsafeMake<RefreshOutcome, ProviderUnavailable>(FiberId.none)
+        inflight.set(key, done)
+        return refresh(provider, current, at).pipe(
+          Effect.onExit((exit) => Effect.zipRight(Effect.sync(() => inflight.delete(key)), Deferred.done(done, exit)))
+        )
+      })
+
+    /** The link made usable: refreshed when expired (and allowed), then validated at the provider. */
     const check = (provider: ResolvedProvider, link: ExternalAuthLinkRecord): Effect.Effect<CheckedLink, ProviderUnavailable> =>
       Effect.gen(function*() {
         const at = yield* now
@@ -188,39 +252,10 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
               : "The token expired; refreshing is either disabled or failed before and will not be retried."
             return { link: current, valid: false, reason, user: null }
           }
-          const answer = yield* refreshToken(provider, current.oauth_refresh_token, at)
-          if (answer._tag === "Refused") {
-            const reason = `${answer.refusal.error}${answer.refusal.description !== "" ? `: ${answer.refusal.description}` : ""}`.slice(0, 400)
-            const cleared = yield* links.updateTokens(
-              { ...current, oauth_refresh_token: "", oauth_refresh_failure_reason: reason, updated_at: at },
-              current.oauth_refresh_token
-            )
-            if (Option.isNone(cleared)) {
-              // Another request refreshed first (refresh tokens are single-use): take its token.
-              const winner = yield* links.find(provider.id, current.user_id)
-              if (Option.isSome(winner) && !sameTokens(winner.value, current)) return yield* check(provider, winner.value)
-            }
-            return {
-              link: Option.getOrElse(cleared, () => current),
-              valid: false,
-              reason: `Refreshing the token failed: ${reason}`,
-              user: null
-            }
-          }
-          const updated = yield* links.updateTokens({
-            ...current,
-            oauth_access_token: answer.token.access_token,
-            oauth_refresh_token: answer.token.refresh_token,
-            oauth_expiry: answer.token.expiry,
-            oauth_extra: answer.token.extra ?? current.oauth_extra,
-            oauth_refresh_failure_reason: "",
-            updated_at: at
-          }, current.oauth_refresh_token)
-          if (Option.isNone(updated)) {
-            const winner = yield* links.find(provider.id, current.user_id)
-            if (Option.isNone(winner)) return { link: current, valid: false, reason: "The link was removed.", user: null }
-            current = winner.value
-          } else current = updated.value
+          const outcome = yield* refreshOnce(provider, current, at)
+          if (outcome._tag === "Final") return outcome.checked
+          if (outcome._tag === "Winner") return yield* check(provider, outcome.link)
+          current = outcome.link
         }
         const v = yield* validateToken(provider, current.oauth_access_token)
         return { link: current, valid: v.valid, reason: v.valid ? "" : "The token failed to validate.", user: v.user }

@@ -167,6 +167,23 @@ describe("external auth", () => {
     expect(provider.tokens.get(first.oauth_access_token)!.revoked).toBe(true)
   })
 
+  it("concurrent uses of one expired link refresh it once", async () => {
+    const user = await createUser(owner, { username: "ext-concurrent" })
+    await link(user.client, "github")
+    const first = (await storedLink("github", user.user.id))!
+    await setLink("github", user.user.id, (l) => ({ ...l, oauth_expiry: new Date(Date.now() - 60_000) }))
+    const answers = await Promise.all([
+      user.client.get("/external-auth"),
+      user.client.get("/external-auth"),
+      user.client.get("/external-auth/github"),
+      user.client.get("/external-auth")
+    ])
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200])
+    expect(answers[0]!.body.links[0].authenticated).toBe(true)
+    expect(answers[2]!.body.authenticated).toBe(true)
+    expect(provider.refreshes.filter((r) => r === first.oauth_refresh_token)).toHaveLength(1)
+  })
+
   it("a refused refresh drops the refresh token and says why; the link is no longer authenticated", async () => {
     const user = await createUser(owner, { username: "ext-refused" })
     await link(user.client, "github")
