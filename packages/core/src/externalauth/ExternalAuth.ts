@@ -14,7 +14,7 @@ import { Clock, Deferred, Duration, Effect, Either, FiberId, Option, Queue } fro
 import { createHash } from "node:crypto"
 import { authorize, CurrentActor } from "../Actor.js"
 import { CurrentAgent } from "../agents/AgentAuth.js"
-import { auditResource } from "../Audit.js"
+import { auditAdditional, auditResource } from "../Audit.js"
 import { BadRequest, NotFound, Unauthorized, Validation } from "../Errors.js"
 import { randomString } from "../Platform.js"
 import { PubSub } from "../PubSub.js"
@@ -371,6 +371,9 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
           if (input.redirect !== undefined && isPath(input.redirect)) {
             cookies.push({ name: REDIRECT_COOKIE, value: input.redirect, maxAgeSeconds: WEB_FLOW_SECONDS })
           }
+          // The route is audited for the link it makes; its start changes nothing, and says so.
+          yield* auditResource(linkResource(provider, user.id))
+          yield* auditAdditional({ flow: "started" })
           return { location: url.toString(), cookies } satisfies FlowRedirect
         }
         if (input.state === undefined) {
@@ -393,6 +396,7 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
           })
         }
         yield* storeToken(provider, user.id, answer.token)
+        yield* auditAdditional({ flow: "linked" })
         const back = input.cookies.redirect !== undefined && isPath(input.cookies.redirect)
           ? input.cookies.redirect
           : `/external-auth/${provider.id}?redirected=true`

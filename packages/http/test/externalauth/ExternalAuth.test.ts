@@ -334,5 +334,10 @@ describe("external auth", () => {
     expect(JSON.stringify(mine)).not.toMatch(/gho_|ghr_/)
     const created = mine.find((e) => e.action === "create" && e.status_code === 307 && Object.keys(e.diff).length > 0)
     expect(created.diff.provider_id).toMatchObject({ new: "github" })
+    expect(created.additional_fields).toMatchObject({ flow: "linked" })
+    expect(created.resource_target).toBe("github")
+    // The start of the flow is recorded as such, with nothing changed.
+    const started = mine.find((e) => e.additional_fields?.flow === "started")
+    expect(started).toMatchObject({ resource_id: user.user.id, resource_target: "github", diff: {} })
   })
 })
