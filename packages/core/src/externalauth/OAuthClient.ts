@@ -5,7 +5,7 @@
  * back: never into an error message, a log or an audit entry.
  */
 import { Effect } from "effect"
-import type { ExternalAuthAppInstallation, ExternalAuthDevice, ExternalAuthUser } from "./ExternalAuthLink.js"
+import type { ExternalAuthAppInstallation, ExternalAuthUser } from "./ExternalAuthLink.js"
 import { ProviderUnavailable } from "./ExternalAuthLink.js"
 import type { ResolvedProvider } from "./Provider.js"
 
@@ -19,6 +19,15 @@ export interface ProviderToken {
   readonly refresh_token: string
   readonly expiry: Date | null
   readonly extra: Readonly<Record<string, unknown>> | null
+}
+
+/** The codes of a started device flow (RFC 8628 section 3.2). */
+export interface DeviceCodes {
+  readonly device_code: string
+  readonly user_code: string
+  readonly verification_uri: string
+  readonly expires_in: number
+  readonly interval: number
 }
 
 /** The provider's refusal (RFC 6749 section 5.2): `error` and its description, never a token. */
@@ -193,7 +202,7 @@ export const appInstallations = (
 }
 
 /** Starts the device flow: the codes the user enters at the provider. */
-export const authorizeDevice = (provider: ResolvedProvider): Effect.Effect<Omit<ExternalAuthDevice, never>, ProviderUnavailable> => {
+export const authorizeDevice = (provider: ResolvedProvider): Effect.Effect<DeviceCodes, ProviderUnavailable> => {
   const url = new URL(provider.deviceCodeUrl ?? "")
   url.searchParams.set("client_id", provider.clientId)
   if (provider.scopes.length > 0) url.searchParams.set("scope", provider.scopes.join(" "))
@@ -210,7 +219,7 @@ export const authorizeDevice = (provider: ResolvedProvider): Effect.Effect<Omit<
         verification_uri: str(b.verification_uri),
         expires_in: num(b.expires_in) || 0,
         interval: num(b.interval) || 0
-      } as ExternalAuthDevice)
+      })
     }
   )
 }
