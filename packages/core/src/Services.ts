@@ -50,6 +50,8 @@ import { OAuth2Provider } from "./oauth2/OAuth2Provider.js"
 import { GithubSignIn } from "./users/GithubSignIn.js"
 import { OidcSignIn } from "./users/OidcSignIn.js"
 import { SignIn } from "./users/SignIn.js"
+import { ExternalAuth } from "./externalauth/ExternalAuth.js"
+import { Applications } from "./applications/Applications.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -123,4 +125,7 @@ const signIn = Layer.mergeAll(GithubSignIn.DefaultWithoutDependencies, OidcSignI
 /** The OAuth2 authorization server, over the services it signs users in with (docs/oauth2.md). */
 const oauth2 = Layer.mergeAll(OAuth2Apps.Default, OAuth2Provider.Default)
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices))
+/** External auth for workspaces and the application routes: on the ports alone (docs/external-auth.md). */
+const externalAuth = Layer.mergeAll(ExternalAuth.Default, Applications.Default)
+
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth))

@@ -6,6 +6,7 @@
  */
 import { Context, Duration, Layer } from "effect"
 import type { DerpMap } from "./agents/RelayMap.js"
+import type { ExternalAuthConfig } from "./externalauth/Provider.js"
 
 /** Where a setting's value came from, as `GET /deployment/config` reports it. */
 export type SettingSource = "flag" | "env" | "yaml" | "default"
@@ -202,6 +203,10 @@ export interface SettingsShape {
   /** Google's identity token keys: JWKS JSON, a JSON map of key ids to PEM certificates, or PEM certificates or keys. */
   readonly googleInstanceIdentityKeys: ReadonlyArray<string>
 
+  // External auth for workspaces (docs/external-auth.md)
+  /** Providers users link for their workspaces (GitHub, GitLab, generic OAuth2); client secrets never reported. */
+  readonly externalAuth: ReadonlyArray<ExternalAuthConfig>
+
   // Identity of this deployment
   readonly version: string
   readonly deploymentId: string
@@ -336,6 +341,8 @@ export const defaultSettings: SettingsShape = {
   awsInstanceIdentityCertificates: [],
   azureInstanceIdentityCertificates: [],
   googleInstanceIdentityKeys: [],
+
+  externalAuth: [],
 
   version: "v0.1.0",
   deploymentId: "00000000-0000-4000-8000-000000000000",

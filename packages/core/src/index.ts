@@ -119,3 +119,10 @@ export * from "./oauth2/OAuth2App.js"
 export * from "./oauth2/OAuth2Apps.js"
 export * from "./oauth2/OAuth2Provider.js"
 export * from "./oauth2/Rules.js"
+// externalauth: users' links to external auth providers and the tokens agents are handed
+export * from "./externalauth/ExternalAuth.js"
+export * from "./externalauth/ExternalAuthLink.js"
+export * from "./externalauth/OAuthClient.js"
+export * from "./externalauth/Provider.js"
+// applications: the wildcard app host and the application key hand-off
+export * from "./applications/Applications.js"

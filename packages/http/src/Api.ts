@@ -25,6 +25,8 @@ import { InboxApi } from "./notifications/InboxApi.js"
 import { NotificationsApi } from "./notifications/Api.js"
 import { OAuth2Api, OAuth2AppsApi, OAuth2DiscoveryApi } from "./oauth2/Api.js"
 import { SignInApi, SignInSessionApi } from "./users/SignInApi.js"
+import { AgentExternalAuthApi, ExternalAuthApi } from "./externalauth/Api.js"
+import { ApplicationsApi } from "./applications/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -62,6 +64,9 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(OAuth2DiscoveryApi)
   .add(SignInApi)
   .add(SignInSessionApi)
+  .add(ExternalAuthApi)
+  .add(AgentExternalAuthApi)
+  .add(ApplicationsApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

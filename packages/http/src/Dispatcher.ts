@@ -735,6 +735,7 @@ export const makeDispatcher = <R>(
     const cookieHeader = header(req.headers, "cookie")
     let cookies: Map<string, string> | undefined
     const setCookies: Array<string> = []
+    const setHeaders: Array<readonly [string, string]> = []
     let chosenStatus: number | undefined
     let chosenContentType: string | undefined
     let extraHeaders: Record<string, string> | undefined

@@ -27,6 +27,8 @@ export interface RequestContextShape {
   readonly setHeader: (name: string, value: string) => void
   /** Name of the session cookie of this deployment. */
   readonly sessionCookieName: string
+  /** Adds a response header (a redirect's `Location`). */
+  readonly setHeader: (name: string, value: string) => void
 }
 
 export class RequestContext extends Context.Tag("@workbay/http/RequestContext")<RequestContext, RequestContextShape>() {}
@@ -47,3 +49,6 @@ export const mediaTypeOf = (contentType: string): string => {
 
 /** The media type of the request body (empty when it has no `Content-Type`). */
 export const requestMediaType = Effect.map(RequestContext, (ctx) => mediaTypeOf(ctx.header("content-type") ?? ""))
+
+/** Answers a redirect to `location` (the endpoint declares the status, e.g. 307, as its success). */
+export const redirectTo = (location: string) => Effect.map(RequestContext, (ctx) => ctx.setHeader("location", location))

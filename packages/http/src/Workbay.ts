@@ -43,6 +43,8 @@ import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
 import { NotificationsHttp } from "./notifications/Http.js"
 import { OAuth2AppsHttp, OAuth2DiscoveryHttp, OAuth2Http } from "./oauth2/Http.js"
 import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
+import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
+import { ApplicationsHttp } from "./applications/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -54,7 +56,8 @@ export const implementations = [
   NotificationsHttp,
   OAuth2AppsHttp, OAuth2Http, OAuth2DiscoveryHttp,
   SignInHttp,
-  SignInSessionHttp
+  SignInSessionHttp,
+  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp
 ]
 
 export interface WorkbayHandlerShape {

@@ -1079,6 +1079,18 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...oauth2Rows]
+  // External auth: every user reads their own links (their user's read_personal).
+  const externalAuthRows: ReadonlyArray<Row> = [
+    {
+      kind: "user", action: "read_personal", route: "GET /external-auth",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async (who) => ({
+        method: "GET", path: "/external-auth",
+        check: { action: "read_personal", object: { resource_type: "user", owner_id: who.id, resource_id: who.id } }
+      })
+    }
+  ]
+  rows = [...rows, ...externalAuthRows]
 
   // The list answers each role the workspaces it may read: the same as authcheck's `read`.
   describe("GET /workspaces shows each role what it may read", () => {

@@ -17,6 +17,7 @@ import { FREE_TEMPLATE, makeTemplate as importWorkspaceTemplate } from "./worksp
 import { makeValidator } from "./schemas/ResponseSchemas.js"
 import { Browser } from "./users/signin/browser.js"
 import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
+import { closeExternalAuthWorld, externalAuthWorld } from "./externalauth/fixtures.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
@@ -944,5 +945,33 @@ describe("sign-in through GitHub and OpenID Connect, as the login pages send it"
       const claims = await client.get("/users/oidc-claims")
       expect(claims.status, JSON.stringify(claims.body)).toBe(200)
     })
+describe("external auth and applications, as the dashboard's external auth pages send them", () => {
+  afterAll(closeExternalAuthWorld)
+
+  it("getUserExternalAuthProviders, getExternalAuthProvider, getExternalAuthDevice, exchangeExternalAuthDevice, unlinkExternalAuthProvider", async () => {
+    const x = await externalAuthWorld()
+    const validate = makeValidator()
+    const list = await x.member.client.get("/external-auth")
+    expect(list.status).toBe(200)
+    expect(validate("ListUserExternalAuthResponse")(list.body)).toBe(true)
+    const one = await x.member.client.get("/external-auth/github")
+    expect(one.status).toBe(200)
+    expect(one.body.authenticated).toBe(true)
+    const device = await x.member.client.get("/external-auth/gh-device/device")
+    expect(device.status).toBe(200)
+    x.provider.approveDevice(device.body.user_code, "dash-device")
+    const exchanged = await x.member.client.post("/external-auth/gh-device/device", { device_code: device.body.device_code })
+    expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(204)
+    const unlinked = await x.member.client.delete("/external-auth/gh-device")
+    expect(unlinked.status, JSON.stringify(unlinked.body)).toBe(200)
+    expect(validate("DeleteExternalAuthByIDResponse")(unlinked.body)).toBe(true)
+  })
+
+  it("getApplicationsHost, and the redirect to an app host with the key", async () => {
+    const x = await externalAuthWorld()
+    expect((await x.member.client.get("/applications/host")).body).toEqual({ host: "*.apps.example.test" })
+    const r = await x.member.client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://code--main--ws--linked-member.apps.example.test/")}`)
+    expect(r.status).toBe(307)
+    expect(new URL(r.headers.get("location")!).searchParams.get("coder_application_connect_api_key")).toBeTruthy()
   })
 })

@@ -44,6 +44,7 @@ import { readEvents } from "./sse.js"
 import { formInit, REDIRECT, register, seedCode, seedTokens } from "./oauth2/fixtures.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate } from "./templates/versions.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
+import { closeExternalAuthWorld, externalAuthWorld } from "./externalauth/fixtures.js"
 
 /** What the rows share: the server, callers, and the data made before the rows run. */
 interface World {
@@ -1271,6 +1272,62 @@ const rows: ReadonlyArray<Row> = [
     withOidcSignIn(async (o) => [await o.srv.anonymous.get("/users/oidc/callback"), (await o.signIn("olivia")).answer])),
   row("signinSession.oidcClaims", "GET /api/v2/users/oidc-claims", 200, "OIDCClaimsResponse", () =>
     withOidcSignIn(async (o) => (await o.signIn("olivia")).client.get("/users/oidc-claims"))),
+  // external auth and applications: a server of their own, with providers on a local provider (externalauth/fixtures.ts)
+  row("externalAuth.list", "GET /api/v2/external-auth", 200, "ListUserExternalAuthResponse", async () => {
+    const x = await externalAuthWorld()
+    return [await x.member.client.get("/external-auth"), await x.owner.get("/external-auth")]
+  }),
+  row("externalAuth.get", "GET /api/v2/external-auth/:externalauth", 200, "ExternalAuth", async () => {
+    const x = await externalAuthWorld()
+    return [await x.member.client.get("/external-auth/github"), await x.owner.get("/external-auth/github"), await x.member.client.get("/external-auth/gh-device")]
+  }),
+  row("externalAuth.unlink", "DELETE /api/v2/external-auth/:externalauth", 200, "DeleteExternalAuthByIDResponse", async () => {
+    const x = await externalAuthWorld()
+    const u = await createUser(x.owner)
+    await x.link(u.client, "github")
+    await x.link(u.client, "corp")
+    return [await u.client.delete("/external-auth/github"), await u.client.delete("/external-auth/corp")]
+  }),
+  row("externalAuth.callback", "GET /api/v2/external-auth/:externalauth/callback", 307, "none", async () => {
+    const x = await externalAuthWorld()
+    const r = await x.link(x.owner, "corp")
+    return [r.start, r.done]
+  }),
+  row("externalAuth.device", "GET /api/v2/external-auth/:externalauth/device", 200, "ExternalAuthDevice", async () => {
+    const x = await externalAuthWorld()
+    return x.member.client.get("/external-auth/gh-device/device")
+  }),
+  row("externalAuth.deviceExchange", "POST /api/v2/external-auth/:externalauth/device", 204, "none", async () => {
+    const x = await externalAuthWorld()
+    const started = await x.member.client.get("/external-auth/gh-device/device")
+    x.provider.approveDevice(started.body.user_code, "device-user")
+    return x.member.client.post("/external-auth/gh-device/device", { device_code: started.body.device_code })
+  }),
+  row("agentExternalAuth.externalAuth", "GET /api/v2/workspaceagents/me/external-auth", 200, "ExternalAuthResponse", async () => {
+    const x = await externalAuthWorld()
+    return [
+      await x.agent.get(`/workspaceagents/me/external-auth?match=${encodeURIComponent("https://github.example/org/repo")}`),
+      await x.agent.get("/workspaceagents/me/external-auth?id=corp")
+    ]
+  }),
+  row("agentExternalAuth.gitAuth", "GET /api/v2/workspaceagents/me/gitauth", 200, "ExternalAuthResponse", async () => {
+    const x = await externalAuthWorld()
+    return [
+      await x.agent.get(`/workspaceagents/me/gitauth?url=${encodeURIComponent("https://github.example/org/repo")}`),
+      await x.agent.get("/workspaceagents/me/gitauth?id=gitlab")
+    ]
+  }),
+  row("applications.host", "GET /api/v2/applications/host", 200, "AppHostResponse", async (w) => {
+    const x = await externalAuthWorld()
+    return [await w.bob.client.get("/applications/host"), await x.member.client.get("/applications/host")]
+  }),
+  row("applications.authRedirect", "GET /api/v2/applications/auth-redirect", 307, "none", async (w) => {
+    const x = await externalAuthWorld()
+    return [
+      await w.bob.client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(w.srv.url)}`),
+      await x.member.client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://code.apps.example.test/")}`)
+    ]
+  }),
 
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
@@ -1433,6 +1490,7 @@ describe("response schemas", () => {
     world = await seed()
   })
   afterAll(() => world?.srv.close())
+  afterAll(closeExternalAuthWorld)
 
   it("has a row for every endpoint of the API, with its method and path", () => {
     const defined: Array<string> = []

@@ -1,5 +1,5 @@
 /** Server configuration from flags and environment variables (flags win). */
-import { checkRelayMap, type DerpMap } from "@workbay/core"
+import { checkRelayMap, type DerpMap, type ExternalAuthConfig, externalAuthFromEnv, resolveProviders } from "@workbay/core"
 import { existsSync, readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { dirname, join, resolve } from "node:path"
@@ -64,6 +64,11 @@ export interface ServerConfig {
   readonly notifications: Readonly<Record<string, GivenSetting<unknown>>>
   /** Sign-in (GitHub, OpenID Connect) settings given by flag or environment, by setting name (docs/sign-in.md). */
   readonly signIn: Readonly<Record<string, GivenSetting<unknown>>>
+  /**
+   * External auth providers from `WORKBAY_EXTERNAL_AUTH_<n>_<FIELD>` variables (or a JSON list in
+   * `--external-auth-providers`); absent: none. See docs/external-auth.md.
+   */
+  readonly externalAuth?: GivenSetting<ReadonlyArray<ExternalAuthConfig>> | undefined
 }
 
 /** A notifications setting given by flag or environment: its flag, variable, setting and kind. */
@@ -229,6 +234,7 @@ export const options = [
   { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." },
   ...notificationOptions(),
   ...signInOptions()
+  { flag: "external-auth-providers", env: "WORKBAY_EXTERNAL_AUTH_PROVIDERS", default: "", help: "External auth providers as a JSON list of {type, id, client_id, client_secret, ...}. Or WORKBAY_EXTERNAL_AUTH_<n>_<FIELD> variables (TYPE, ID, CLIENT_ID, CLIENT_SECRET, AUTH_URL, TOKEN_URL, VALIDATE_URL, REGEX, SCOPES, DEVICE_FLOW, ...)." }
 ] as const
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
@@ -353,6 +359,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       google: fileOf("google-instance-identity-keys")
     },
     agentCommand: get("agent-command") || undefined,
+    externalAuth: externalAuthOf((values as Record<string, string | boolean | undefined>)["external-auth-providers"] as string | undefined, env, port),
     notifications: Object.fromEntries(notificationFlags.flatMap((f) => {
       const fromFlag = (values as Record<string, string | boolean | undefined>)[f.flag] as string | undefined
       const text = (fromFlag ?? env[f.env])?.trim()
@@ -366,6 +373,31 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       return [[f.setting, { value: parseSignInSetting(f, text), source: fromFlag !== undefined ? "flag" : "env" } as const]]
     }))
   }
+}
+
+/**
+ * The external auth providers given by `--external-auth-providers` (JSON), its variable, or the
+ * numbered variables; checked as the service checks them (with a placeholder access URL).
+ */
+const externalAuthOf = (flag: string | undefined, env: NodeJS.ProcessEnv, port: number): GivenSetting<ReadonlyArray<ExternalAuthConfig>> | undefined => {
+  const json = flag ?? env.WORKBAY_EXTERNAL_AUTH_PROVIDERS
+  let configs: ReadonlyArray<ExternalAuthConfig>
+  if (json !== undefined && json.trim() !== "") {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(json)
+    } catch (e) {
+      throw new Error(`Invalid --external-auth-providers: not JSON (${(e as Error).message}).`)
+    }
+    if (!Array.isArray(parsed) || !parsed.every((p) => typeof p === "object" && p !== null)) {
+      throw new Error("Invalid --external-auth-providers: a JSON list of provider objects is expected.")
+    }
+    configs = parsed as ReadonlyArray<ExternalAuthConfig>
+  } else configs = externalAuthFromEnv(env)
+  if (configs.length === 0) return undefined
+  const checked = resolveProviders(configs, `http://localhost:${port}`)
+  if (Either.isLeft(checked)) throw new Error(`Invalid external auth providers: ${checked.left.join(" ")}`)
+  return { value: configs, source: flag !== undefined ? "flag" : "env" }
 }
 
 /** The value of a notification flag, or an error naming the flag. */

@@ -48,6 +48,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: [identity.azure.value] } : {}),
       ...(identity.google !== undefined ? { googleInstanceIdentityKeys: [identity.google.value] } : {}),
       ...Object.fromEntries(notifications.map(([setting, given]) => [setting, given.value])),
+      ...(config.externalAuth !== undefined ? { externalAuth: config.externalAuth.value } : {}),
       valueSources: {
         ...Object.fromEntries(notifications.map(([setting, given]) => [setting, given.source])),
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
@@ -60,7 +61,8 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
         ...(pathApps.allowSiteOwnerAccess !== undefined ? { dangerousAllowPathAppSiteOwnerAccess: pathApps.allowSiteOwnerAccess.source } : {}),
         ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: identity.aws.source } : {}),
         ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: identity.azure.source } : {}),
-        ...(identity.google !== undefined ? { googleInstanceIdentityKeys: identity.google.source } : {})
+        ...(identity.google !== undefined ? { googleInstanceIdentityKeys: identity.google.source } : {}),
+        ...(config.externalAuth !== undefined ? { externalAuth: config.externalAuth.source } : {})
       }
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },

@@ -29,6 +29,7 @@ import * as InboxRepositories from "./notifications/InboxRepositories.js"
 import * as NotificationRepositories from "./notifications/Repositories.js"
 import * as OAuth2Repositories from "./oauth2/Repositories.js"
 import * as UserLinkRepositories from "./users/LinkRepositories.js"
+import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -55,6 +56,8 @@ const baseRepositories = Layer.mergeAll(
   OAuth2Repositories.layer,
   UserLinkRepositories.layer,
   transactionsLayer
+  transactionsLayer,
+  ExternalAuthRepositories.layer
 )
 
 /** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */

@@ -14,6 +14,7 @@
  * blanked as well.
  */
 import { Duration, Schema, type Types } from "effect"
+import { type ExternalAuthConfig, publicConfig } from "../externalauth/Provider.js"
 import { defaultSettings, type SettingsShape } from "../Settings.js"
 import { isEmptyValue, omitEmpty, putNonEmpty } from "../Wire.js"
 
@@ -139,7 +140,7 @@ const instanceIdentity = group("Instance Identity", "instanceIdentity", "Trust r
 // ---------------------------------------------------------------------------
 // Option table
 
-type Kind = "string" | "bool" | "int" | "duration" | "strings" | "json"
+type Kind = "string" | "bool" | "int" | "duration" | "strings" | "json" | "providers"
 type SettingKey = Exclude<keyof SettingsShape, "version" | "deploymentId" | "valueSources">
 
 interface OptionSpec {
@@ -297,7 +298,8 @@ const spec: ReadonlyArray<OptionSpec> = [
   { setting: "disableChatSharing", name: "Disable Chat Sharing", description: "Disable sharing of AI chats with other users.", flag: "disable-chat-sharing", yaml: "disableChatSharing", group: general, kind: "bool", path: "disable_chat_sharing" },
   { setting: "awsInstanceIdentityCertificates", name: "AWS Instance Identity Certificates", description: "PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token (the flag names a file). None: refused.", flag: "aws-instance-identity-certificates", yaml: "awsCertificates", group: instanceIdentity, kind: "strings" },
   { setting: "azureInstanceIdentityCertificates", name: "Azure Instance Identity Certificates", description: "PEM certificates an Azure attested document's signer must chain to (the flag names a file). None: refused.", flag: "azure-instance-identity-certificates", yaml: "azureCertificates", group: instanceIdentity, kind: "strings" },
-  { setting: "googleInstanceIdentityKeys", name: "Google Instance Identity Keys", description: "Keys of Google's instance identity tokens: JWKS JSON, a JSON map of key ids to PEM certificates, or PEM (the flag names a file). None: refused.", flag: "google-instance-identity-keys", yaml: "googleKeys", group: instanceIdentity, kind: "strings" }
+  { setting: "googleInstanceIdentityKeys", name: "Google Instance Identity Keys", description: "Keys of Google's instance identity tokens: JWKS JSON, a JSON map of key ids to PEM certificates, or PEM (the flag names a file). None: refused.", flag: "google-instance-identity-keys", yaml: "googleKeys", group: instanceIdentity, kind: "strings" },
+  { setting: "externalAuth", name: "External Auth Providers", description: "External Authentication providers (set with WORKBAY_EXTERNAL_AUTH_<n>_<FIELD> variables). Client secrets are never shown.", flag: "external-auth-providers", yaml: "externalAuthProviders", group: general, kind: "providers", path: "external_auth", hidden: true }
 ]
 
 // ---------------------------------------------------------------------------
@@ -328,6 +330,7 @@ export const toNanos = (d: Duration.Duration): number => Number(Duration.unsafeT
 const toWire = (kind: Kind, value: unknown): unknown => {
   if (kind === "duration") return toNanos(value as Duration.Duration)
   if (kind === "strings") return [...(value as ReadonlyArray<string>)]
+  if (kind === "providers") return (value as ReadonlyArray<ExternalAuthConfig>).map(publicConfig)
   return value
 }
 
@@ -339,6 +342,8 @@ const formatDefault = (kind: Kind, value: unknown): string => {
       return (value as ReadonlyArray<string>).join(",")
     case "json":
       return JSON.stringify(value)
+    case "providers":
+      return ""
     default:
       return String(value)
   }

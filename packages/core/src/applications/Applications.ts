@@ -1,0 +1,117 @@
+/**
+ * The application routes of the described system (`/applications/*`): the wildcard app host,
+ * and the hand-off of an application key to a redirect URI. A subdomain app (served on the
+ * wildcard host) cannot read the session cookie of the access URL's host, so the dashboard
+ * sends the browser through `GET /applications/auth-redirect?redirect_uri=...`, which mints a
+ * key limited to the `application_connect` scope and hands it to that URI as the query
+ * parameter `coder_application_connect_api_key`. It is handed only to the access URL itself or
+ * to a host the wildcard app host covers: anywhere else it would leak a key. See
+ * docs/external-auth.md, "Applications".
+ */
+import { Clock, Effect, Schema } from "effect"
+import { authorize, CurrentActor } from "../Actor.js"
+import { auditResource } from "../Audit.js"
+import { BadRequest, Validation } from "../Errors.js"
+import { hashSecret, randomString } from "../Platform.js"
+import { Settings } from "../Settings.js"
+import { span } from "../Tracing.js"
+import { AllowListEntry, type ApiKeyRecord } from "../users/ApiKey.js"
+import { apiKeyResource } from "../users/Auth.js"
+import { ApiKeyRepo } from "../users/Repositories.js"
+
+/** The query parameter the key is handed in (the described system's name). */
+export const APP_KEY_PARAM = "coder_application_connect_api_key"
+/** The longest an application key lives (one week, as the described system caps it). */
+const MAX_APP_KEY_MS = 7 * 24 * 3_600_000
+
+/** `AppHostResponse`. */
+export class AppHostResponse extends Schema.Class<AppHostResponse>("AppHostResponse")({
+  host: Schema.String
+}) {}
+
+/**
+ * A matcher of the hosts a wildcard app host covers: `*` stands for one DNS label or a part of
+ * one (`*.apps.example.com`, `*--apps.example.com`), compared without case; an optional port
+ * must be equal.
+ */
+export const wildcardHostMatcher = (wildcard: string): ((host: string) => boolean) => {
+  const w = wildcard.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/.*$/, "")
+  if (w === "" || !w.includes("*")) return () => false
+  const escaped = w.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[a-z0-9-]+")
+  const pattern = new RegExp(`^${escaped}$`)
+  return (host) => pattern.test(host.toLowerCase())
+}
+
+const badUri = (detail: string) =>
+  new BadRequest({
+    message: "The redirect_uri query parameter must be the access URL or an app host of this deployment.",
+    validations: [new Validation({ field: "redirect_uri", detail })]
+  })
+
+export class Applications extends Effect.Service<Applications>()("@workbay/core/Applications", {
+  effect: Effect.gen(function*() {
+    const settings = yield* Settings
+    const keys = yield* ApiKeyRepo
+    const access = new URL(settings.accessUrl)
+    const coveredByWildcard = wildcardHostMatcher(settings.wildcardAccessUrl)
+
+    /** `GET /applications/host`: the wildcard app host, empty when none is set. */
+    const host = Effect.succeed(new AppHostResponse({ host: settings.wildcardAccessUrl }, true)).pipe(span("Applications.host"))
+
+    /** Mints a key of the caller limited to `application_connect`, living no longer than the caller's key and a week. */
+    const mintAppKey = (caller: ApiKeyRecord) =>
+      Effect.gen(function*() {
+        const at = new Date(yield* Clock.currentTimeMillis)
+        const expires = new Date(Math.min(caller.expires_at.getTime(), at.getTime() + MAX_APP_KEY_MS))
+        const id = randomString(10)
+        const secret = randomString(22)
+        const record: ApiKeyRecord = {
+          id,
+          hashed_secret: hashSecret(secret),
+          user_id: caller.user_id,
+          // A session-like key (tokens are named and listed; this one is neither).
+          login_type: caller.login_type === "token" ? "password" : caller.login_type,
+          token_name: "",
+          scopes: ["application_connect"],
+          allow_list: [new AllowListEntry({ type: "*", id: "*" })],
+          lifetime_seconds: Math.max(0, Math.floor((expires.getTime() - at.getTime()) / 1000)),
+          created_at: at,
+          updated_at: at,
+          expires_at: expires,
+          last_used: at
+        }
+        yield* keys.insert(record).pipe(Effect.orDie)
+        return { record, key: `${id}-${secret}` }
+      })
+
+    /**
+     * `GET /applications/auth-redirect`: the URI to send the browser to (307), carrying a new
+     * application key, when `redirectUri` is the access URL's host or a host the wildcard app
+     * host covers; 400 otherwise. The scheme is forced to the access URL's.
+     */
+    const authRedirect = (redirectUri: string) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        yield* authorize("create", { type: "api_key", ownerId: actor.user.id })
+        if (!URL.canParse(redirectUri)) return yield* badUri("Must be an absolute URL.")
+        const target = new URL(redirectUri)
+        if (target.protocol !== "http:" && target.protocol !== "https:") return yield* badUri("Must be an http or https URL.")
+        if (target.username !== "" || target.password !== "") return yield* badUri("Must not carry credentials.")
+        target.protocol = access.protocol
+        const isAccess = target.host.toLowerCase() === access.host.toLowerCase()
+        if (!isAccess && !coveredByWildcard(target.host)) {
+          return yield* badUri(
+            settings.wildcardAccessUrl === ""
+              ? `Its host must be the access URL's (${access.host}); no wildcard app host is set.`
+              : `Its host must be the access URL's (${access.host}) or one ${settings.wildcardAccessUrl} covers.`
+          )
+        }
+        const minted = yield* mintAppKey(actor.apiKey)
+        yield* auditResource(apiKeyResource(minted.record, actor.user.username), undefined, minted.record)
+        target.searchParams.set(APP_KEY_PARAM, minted.key)
+        return target.toString()
+      }).pipe(span("Applications.authRedirect"))
+
+    return { host, authRedirect } as const
+  })
+}) {}

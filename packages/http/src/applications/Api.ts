@@ -1,0 +1,34 @@
+/**
+ * The application routes (the described system's Applications group,
+ * `docs/reference/api/applications.md`): the wildcard app host, and the hand-off of an
+ * application key to an app host. See docs/external-auth.md, "Applications".
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { AppHostResponse } from "@workbay/core"
+import { Schema } from "effect"
+import { Audited, audit } from "../Audit.js"
+import { BadRequest, Forbidden, NotFound } from "../Common.js"
+import { Authentication } from "../Security.js"
+
+export const AuthRedirectQuery = Schema.Struct({
+  redirect_uri: Schema.String.pipe(
+    Schema.minLength(1, { message: () => "The redirect_uri is required." }),
+    Schema.maxLength(4096, { message: () => "At most 4096 characters." })
+  )
+})
+
+export class ApplicationsApi extends HttpApiGroup.make("applications")
+  .add(HttpApiEndpoint.get("host", "/applications/host").addSuccess(AppHostResponse))
+  .add(
+    // Mints an application key: a change, audited though a GET.
+    HttpApiEndpoint.get("authRedirect", "/applications/auth-redirect")
+      .annotate(Audited, audit("api_key", { action: "create" }))
+      .setUrlParams(AuthRedirectQuery)
+      .addSuccess(HttpApiSchema.Empty(307))
+  )
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(NotFound)
+  .middleware(Authentication)
+  .prefix("/api/v2")
+{}
