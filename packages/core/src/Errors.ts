@@ -97,3 +97,10 @@ export class InternalError extends Schema.TaggedError<InternalError>()(
 
 /** Errors any authenticated operation may answer with. */
 export type AuthErrors = Unauthorized | Forbidden
+
+/** 502: an outside provider (sign-in, external auth) could not be reached or answered something unusable. */
+export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()(
+  "ProviderUnavailable",
+  ResponseBody.fields,
+  HttpApiSchema.annotations({ status: 502 })
+) {}

@@ -735,7 +735,6 @@ export const makeDispatcher = <R>(
     const cookieHeader = header(req.headers, "cookie")
     let cookies: Map<string, string> | undefined
     const setCookies: Array<string> = []
-    const setHeaders: Array<readonly [string, string]> = []
     let chosenStatus: number | undefined
     let chosenContentType: string | undefined
     let extraHeaders: Record<string, string> | undefined
@@ -746,7 +745,6 @@ export const makeDispatcher = <R>(
       header: (name) => header(req.headers, name.toLowerCase()),
       cookie: (name) => (cookies ??= parseCookies(cookieHeader)).get(name),
       setCookie: (name, value, opts) => void setCookies.push(serializeCookie(name, value, secureCookies, opts)),
-      setHeader: (name, value) => void ((chosenHeaders ??= {})[name.toLowerCase()] = value),
       setStatus: (status) => void (chosenStatus = status),
       setContentType: (contentType) => void (chosenContentType = contentType),
       setHeader: (name, value) => void ((extraHeaders ??= {})[name.toLowerCase()] = value),
@@ -820,7 +818,6 @@ export const makeDispatcher = <R>(
           return respond({ status: 200, headers: { ...extra, ...EVENT_STREAM_HEADERS }, body: undefined, stream: streamingBody(exit.value) })
         }
         if (setCookies.length > 0) extra["set-cookie"] = setCookies
-        if (chosenHeaders !== undefined) Object.assign(extra, chosenHeaders)
         const status = chosenStatus ?? route.status
         if (chosenStatus !== undefined && !route.successStatuses.includes(chosenStatus)) {
           return fail(respond, Cause.die(new Error(`${route.name} answered ${chosenStatus}, which it does not declare.`)), requestId)

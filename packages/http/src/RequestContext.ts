@@ -17,8 +17,6 @@ export interface RequestContextShape {
   readonly cookie: (name: string) => string | undefined
   /** Adds a `Set-Cookie` to the response. */
   readonly setCookie: (name: string, value: string, options?: CookieOptions) => void
-  /** Sets a response header (a redirect's `Location`). */
-  readonly setHeader: (name: string, value: string) => void
   /** Answers with `status`, one of the endpoint's declared success statuses (default: the first). */
   readonly setStatus: (status: number) => void
   /** The content type of a binary answer (default: the one its schema declares). */
@@ -27,8 +25,6 @@ export interface RequestContextShape {
   readonly setHeader: (name: string, value: string) => void
   /** Name of the session cookie of this deployment. */
   readonly sessionCookieName: string
-  /** Adds a response header (a redirect's `Location`). */
-  readonly setHeader: (name: string, value: string) => void
 }
 
 export class RequestContext extends Context.Tag("@workbay/http/RequestContext")<RequestContext, RequestContextShape>() {}

@@ -945,6 +945,9 @@ describe("sign-in through GitHub and OpenID Connect, as the login pages send it"
       const claims = await client.get("/users/oidc-claims")
       expect(claims.status, JSON.stringify(claims.body)).toBe(200)
     })
+  })
+})
+
 describe("external auth and applications, as the dashboard's external auth pages send them", () => {
   afterAll(closeExternalAuthWorld)
 

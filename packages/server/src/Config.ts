@@ -233,7 +233,7 @@ export const options = [
   { flag: "google-instance-identity-keys", env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS", default: "", help: "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)." },
   { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." },
   ...notificationOptions(),
-  ...signInOptions()
+  ...signInOptions(),
   { flag: "external-auth-providers", env: "WORKBAY_EXTERNAL_AUTH_PROVIDERS", default: "", help: "External auth providers as a JSON list of {type, id, client_id, client_secret, ...}. Or WORKBAY_EXTERNAL_AUTH_<n>_<FIELD> variables (TYPE, ID, CLIENT_ID, CLIENT_SECRET, AUTH_URL, TOKEN_URL, VALIDATE_URL, REGEX, SCOPES, DEVICE_FLOW, ...)." }
 ] as const
 

@@ -886,6 +886,9 @@ export const migration0023 = ({ timestamp: ts, boolean: bool }: DialectTypes): R
   `CREATE INDEX oauth2_provider_app_tokens_api_key ON oauth2_provider_app_tokens (api_key_id)`,
   `CREATE INDEX oauth2_provider_app_tokens_app_user ON oauth2_provider_app_tokens (app_id, user_id)`,
   `CREATE INDEX oauth2_provider_app_tokens_user ON oauth2_provider_app_tokens (user_id, app_id)`
+]
+
+/**
  * Migration 0024: user links (docs/sign-in.md). One row per user and outside login type; the
  * provider's id of the identity is unique per login type. `claims` and `synced_group_ids` are
  * JSON text; no provider token is stored. Login conversions are found by their state string
@@ -903,6 +906,9 @@ export const migration0024 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<st
     PRIMARY KEY (user_id, login_type)
   )`,
   `CREATE UNIQUE INDEX user_links_linked_id ON user_links (login_type, linked_id)`
+]
+
+/**
  * Migration 0025: users' links to external auth providers (docs/external-auth.md). One row per
  * provider and user; the tokens are the provider's (handed to the user's workspace agents, so
  * kept as issued, never logged); `oauth_expiry` is NULL for a token that does not expire;

@@ -55,9 +55,8 @@ const baseRepositories = Layer.mergeAll(
   NotificationRepositories.layer,
   OAuth2Repositories.layer,
   UserLinkRepositories.layer,
+  ExternalAuthRepositories.layer,
   transactionsLayer
-  transactionsLayer,
-  ExternalAuthRepositories.layer
 )
 
 /** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */

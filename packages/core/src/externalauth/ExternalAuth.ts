@@ -63,7 +63,7 @@ export interface FlowRedirect {
 }
 
 /** The callback's query and the flow's cookies. */
-export interface CallbackInput {
+export interface ExternalAuthCallbackInput {
   readonly code?: string | undefined
   readonly state?: string | undefined
   readonly error?: string | undefined
@@ -336,7 +336,7 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
      * provider with a fresh state and PKCE challenge in cookies); with it, checks the state
      * against the cookie, exchanges the code, stores the link and goes back (307).
      */
-    const callback = (id: string, input: CallbackInput) =>
+    const callback = (id: string, input: ExternalAuthCallbackInput) =>
       Effect.gen(function*() {
         const user = yield* caller("update_personal")
         const provider = yield* providerOf(id)

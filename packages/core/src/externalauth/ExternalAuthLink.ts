@@ -4,9 +4,7 @@
  * are stored as the provider issued them (they must be given back), never logged, and never in
  * an audit diff (see {@link auditedLink}). Also the wire forms of the external auth routes.
  */
-import { HttpApiSchema } from "@effect/platform"
 import { Context, type Effect, type Option, Schema } from "effect"
-import { ResponseBody } from "../Errors.js"
 import { omitEmpty } from "../Wire.js"
 
 export interface ExternalAuthLinkRecord {
@@ -143,9 +141,4 @@ export class AgentExternalAuthResponse extends Schema.Class<AgentExternalAuthRes
   password: Schema.String
 }) {}
 
-/** 502: the external provider could not be reached or answered something unusable. */
-export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()(
-  "ProviderUnavailable",
-  ResponseBody.fields,
-  HttpApiSchema.annotations({ status: 502 })
-) {}
+export { ProviderUnavailable } from "../Errors.js"

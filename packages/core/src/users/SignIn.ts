@@ -4,10 +4,9 @@
  * a conversion's state, create the user when signups allow it, keep the link, sync groups and
  * site roles, and open a session. Shared by GitHub and OpenID Connect (docs/sign-in.md).
  */
-import { HttpApiSchema } from "@effect/platform"
-import { Clock, Duration, Effect, Option, Schema } from "effect"
+import { Clock, Duration, Effect, Option } from "effect"
 import { auditAction, auditAdditional, auditAlso, auditResource, auditUser } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, Unauthorized, Validation } from "../Errors.js"
+import { BadRequest, Conflict, Forbidden, Unauthorized } from "../Errors.js"
 import { EVERYONE_GROUP_NAME, GroupRepo, isEveryoneGroup } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
 import { Organization } from "../organizations/Organization.js"
@@ -24,11 +23,7 @@ import { isReservedUsername, UserAppearance, type UserRecord, usernamePattern } 
 import { userResource } from "./Users.js"
 
 /** 502: the sign-in provider could not be reached or answered in a way sign-in cannot use. */
-export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()(
-  "ProviderUnavailable",
-  { message: Schema.String, detail: Schema.optional(Schema.String), validations: Schema.optional(Schema.Array(Validation)) },
-  HttpApiSchema.annotations({ status: 502 })
-) {}
+export { ProviderUnavailable } from "../Errors.js"
 
 /** Cookies of the sign-in flows (the described system's names where it has them). */
 export const SignInCookies = {

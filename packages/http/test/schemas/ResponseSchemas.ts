@@ -861,13 +861,6 @@ export const definitions: Record<string, JsonSchema> = {
     STUNOnly: boolean, DERPPort: integer, InsecureForTests: boolean, ForceHTTP: boolean, STUNTestIP: string, CanPort80: boolean
   }, ["Name", "RegionID", "HostName"]),
   // Sign-in through GitHub and OpenID Connect (typesGenerated: ExternalAuthDevice, OAuth2DeviceFlowCallbackResponse, OIDCClaimsResponse).
-  ExternalAuthDevice: {
-    ...object(
-      { device_code: string, user_code: string, verification_uri: string, expires_in: integer, interval: integer },
-      ["device_code", "user_code", "verification_uri", "expires_in", "interval"]
-    ),
-    additionalProperties: false
-  },
   OAuth2DeviceFlowCallbackResponse: { ...object({ redirect_url: string }, ["redirect_url"]), additionalProperties: false },
   OIDCClaimsResponse: { ...object({ claims: { type: "object" } }, ["claims"]), additionalProperties: false }
 }
