@@ -9,7 +9,9 @@
  * version the caller may not read answers like a missing one (404); one they may read but not
  * change answers 403.
  */
-import { Clock, Effect, Option } from "effect"
+import { ExternalAuthLinkRepo } from "../externalauth/ExternalAuthLink.js"
+import { resolveProviders } from "../externalauth/Provider.js"
+import { Clock, Effect, Either, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { auditResource, NIL_UUID } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Validation } from "../Errors.js"
@@ -136,6 +138,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const settings = yield* Settings
+    const externalAuthLinks = yield* ExternalAuthLinkRepo
 
     /**
      * A job on the wire (queue standing and available workers among the live provisioner
@@ -372,26 +375,36 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
       }).pipe(span("TemplateVersions.variables"))
 
     /**
-     * The external auth providers the version asks for. No provider is configured yet, so every
-     * one answers unauthenticated, with the sign-in address the described system gives
-     * (`<access URL>/external-auth/<id>`) and its id as type and display name.
+     * The external auth providers the version asks for, as the caller stands with each: the
+     * deployment's provider of that id (its type, display name and icon) and whether the caller
+     * has a usable link to it (a token that has not expired, or one that can be refreshed). An id
+     * no provider has answers unauthenticated with the id as type and name. The sign-in address
+     * is the described system's `<access URL>/external-auth/<id>`.
      */
     const externalAuth = (id: string) =>
       Effect.gen(function*() {
         const { version } = yield* readable(id)
+        const actor = yield* CurrentActor
         const base = settings.accessUrl.replace(/\/+$/, "")
-        return (version.import_result?.external_auth_providers ?? []).map((p) => {
-          const props: WireProps<typeof TemplateVersionExternalAuth> = {
-            id: p.id,
-            type: p.id,
-            display_name: p.id,
-            display_icon: "",
-            authenticate_url: `${base}/external-auth/${encodeURIComponent(p.id)}`,
-            authenticated: false
-          }
-          putNonEmpty(props, "optional", p.optional)
-          return new TemplateVersionExternalAuth(props, true)
-        })
+        const configured = Either.getOrElse(resolveProviders(settings.externalAuth, settings.accessUrl), () => [])
+        const at = yield* Clock.currentTimeMillis
+        return yield* Effect.forEach(version.import_result?.external_auth_providers ?? [], (p) =>
+          Effect.gen(function*() {
+            const provider = configured.find((c) => c.id === p.id)
+            const link = provider === undefined ? undefined : Option.getOrUndefined(yield* externalAuthLinks.find(p.id, actor.user.id))
+            const usable = link !== undefined && link.oauth_access_token !== "" &&
+              (link.oauth_expiry === null || link.oauth_expiry.getTime() > at || link.oauth_refresh_token !== "")
+            const props: WireProps<typeof TemplateVersionExternalAuth> = {
+              id: p.id,
+              type: provider?.type ?? p.id,
+              display_name: provider?.displayName ?? p.id,
+              display_icon: provider?.displayIcon ?? "",
+              authenticate_url: `${base}/external-auth/${encodeURIComponent(p.id)}`,
+              authenticated: usable
+            }
+            putNonEmpty(props, "optional", p.optional)
+            return new TemplateVersionExternalAuth(props, true)
+          }))
       }).pipe(span("TemplateVersions.externalAuth"))
 
     const presets = (id: string) =>

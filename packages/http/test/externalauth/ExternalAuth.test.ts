@@ -215,6 +215,23 @@ describe("external auth", () => {
     expect(provider.revocations).toContainEqual({ token: corp.oauth_refresh_token, kind: "rfc7009" })
   })
 
+  it("GET /templateversions/{id}/external-auth names the deployment's provider and says whether the caller is linked", async () => {
+    const t = await makeTemplate(srv, owner, orgId, `external_auth:\n  - { id: github }\n  - { id: nowhere, optional: true }\n${TEMPLATE}`)
+    const u = await createUser(owner, { username: "ext-tv" })
+    const path = `/templateversions/${t.active_version_id}/external-auth`
+    const before = await u.client.get(path)
+    expect(before.status, JSON.stringify(before.body)).toBe(200)
+    expect(before.body).toEqual([
+      { id: "github", type: "github", display_name: "GitHub", display_icon: expect.any(String), authenticated: false,
+        authenticate_url: `${srv.url}/external-auth/github` },
+      { id: "nowhere", type: "nowhere", display_name: "nowhere", display_icon: "", authenticated: false, optional: true,
+        authenticate_url: `${srv.url}/external-auth/nowhere` }
+    ])
+    await link(u.client, "github", "tv-user")
+    const after = await u.client.get(path)
+    expect(after.body.map((p: any) => [p.id, p.authenticated])).toEqual([["github", true], ["nowhere", false]])
+  })
+
   it("the device flow: codes from the provider, pending until the user enters theirs, then linked (204)", async () => {
     const user = await createUser(owner, { username: "ext-device" })
     const started = await user.client.get("/external-auth/gh-device/device")
