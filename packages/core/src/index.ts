@@ -123,6 +123,10 @@ export * from "./oauth2/Rules.js"
 export * from "./externalauth/ExternalAuth.js"
 export * from "./externalauth/ExternalAuthLink.js"
 export * from "./externalauth/OAuthClient.js"
+export {
+  authorizeDevice, type DeviceCodes, exchangeCode, exchangeDeviceCode, type OAuthEndpoints, PROVIDER_TIMEOUT_MS, type ProviderToken,
+  refreshToken, type TokenAnswer, type TokenRefusal
+} from "./OAuthClient.js"
 export * from "./externalauth/Provider.js"
 // applications: the wildcard app host and the application key hand-off
 export * from "./applications/Applications.js"

@@ -160,7 +160,7 @@ export const startWithOwner = async (options: TestServerOptions = {}) => {
 let counter = 0
 /** Creates a user through the API (as `owner`) and returns a client logged in as them. */
 export const createUser = async (owner: Client, init: { username?: string; roles?: Array<string>; organization_ids?: Array<string> } = {}) => {
-  const username = init.username ?? `user${++counter}${Date.now() % 100000}`
+  const username = init.username ?? `user${++counter}t${Date.now() % 100000}`
   const email = `${username}@example.com`
   const created = await owner.post("/users", {
     email, username, password: STRONG_PASSWORD, ...(init.roles ? { roles: init.roles } : {}),
@@ -174,8 +174,12 @@ export const createUser = async (owner: Client, init: { username?: string; roles
 export type TestUser = Awaited<ReturnType<typeof createUser>>
 
 let nameCounter = 0
-/** A name no other call in this test file answers: `<prefix>-<n>-<time>`. */
-export const uniqueName = (prefix: string) => `${prefix}-${++nameCounter}-${Date.now() % 100000}`
+/**
+ * A name no other test used: the prefix, then a base-36 counter and clock, at most 9 characters, so that
+ * a 23-character prefix still fits the 32-character name limits, however many files share this module
+ * (the suite runs files without isolation: vitest.shared.ts).
+ */
+export const uniqueName = (prefix: string) => `${prefix}-${(++nameCounter).toString(36)}-${(Date.now() % 1_000_000).toString(36)}`
 
 /** One mail the service sent. */
 export interface SentMail {

@@ -26,10 +26,8 @@ import {
   ExternalAuthLinkRepo, ExternalAuthLinkWire, ExternalAuthUser, ExternalAuthWire, ListUserExternalAuthResponse,
   type ProviderUnavailable
 } from "./ExternalAuthLink.js"
-import {
-  appInstallations, authorizeDevice, exchangeCode, exchangeDeviceCode, type ProviderToken, refreshToken, revokeToken,
-  validateToken
-} from "./OAuthClient.js"
+import { authorizeDevice, exchangeCode, exchangeDeviceCode, type ProviderToken, refreshToken } from "../OAuthClient.js"
+import { appInstallations, revokeToken, validateToken } from "./OAuthClient.js"
 import { type ResolvedProvider, resolveProviders } from "./Provider.js"
 
 /** Cookies of the web flow (the described system's names): the state, the PKCE verifier, where to go after. */

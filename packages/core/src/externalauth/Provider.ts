@@ -5,6 +5,7 @@
  * See docs/external-auth.md.
  */
 import { Either } from "effect"
+import type { OAuthEndpoints } from "../OAuthClient.js"
 
 /** One entry of the `external_auth` setting, in the described system's field names. */
 export interface ExternalAuthConfig {
@@ -39,7 +40,7 @@ export interface ExternalAuthConfig {
 }
 
 /** A provider ready for use: every field resolved, the regex compiled, the callback known. */
-export interface ResolvedProvider {
+export interface ResolvedProvider extends OAuthEndpoints {
   readonly id: string
   readonly type: string
   readonly clientId: string
@@ -164,6 +165,7 @@ export const resolveProviders = (
     }
     out.push({
       id,
+      label: `the external auth provider "${id}"`,
       type,
       clientId: c.client_id,
       clientSecret: c.client_secret ?? "",

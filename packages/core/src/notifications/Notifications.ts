@@ -26,6 +26,7 @@ import {
   customTemplate, findTemplate, isNotificationMethod, NotificationMethodsResponse, notificationMethods,
   NotificationPreference, NotificationsSettings, systemTemplates, TemplateIds, toNotificationTemplate
 } from "./NotificationTemplate.js"
+import { resolveUserRef } from "../users/UserRef.js"
 
 /** The `site_configs` key of the notifier's pause. */
 export const NOTIFIER_PAUSED_KEY = "notifier_paused"
@@ -89,15 +90,7 @@ export class Notifications extends Effect.Service<Notifications>()("@workbay/cor
 
     /** Resolves `{user}` (an id, a username or `me`); deleted users are not found. */
     const resolveUser = (ref: string) =>
-      Effect.flatMap(CurrentActor, (actor) => {
-        if (ref === "me" || ref === actor.user.id) return Effect.succeed(actor.user)
-        const lookup = isUuid(ref) ? users.findById(ref.toLowerCase()) : users.findByUsername(ref)
-        return Effect.flatMap(lookup, (found) =>
-          Option.match(Option.filter(found, (u) => !u.deleted), {
-            onNone: () => Effect.fail(NotFound.resource("User")),
-            onSome: (u) => Effect.as(authorizeVisible("User", userObject(u)), u)
-          }))
-      })
+      Effect.tap(resolveUserRef(users, ref), (u) => authorizeVisible("User", userObject(u)))
 
     const preferencesOf = (userId: string) =>
       Effect.map(repo.preferences(userId), (rows) =>

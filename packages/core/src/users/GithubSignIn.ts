@@ -3,8 +3,11 @@
  * GitHub's documented OAuth endpoints, then its REST API for the user, their verified primary
  * email, their organization memberships and team memberships (docs/sign-in.md).
  */
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { BadRequest, Forbidden } from "../Errors.js"
+import {
+  authorizeDevice, bearerGet, type DeviceCodes, exchangeCode, exchangeDeviceCode, isRecord, type OAuthEndpoints, unavailable
+} from "../OAuthClient.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { githubConfigured } from "./Links.js"
@@ -25,33 +28,20 @@ export const githubEndpoints = (s: Pick<SettingsShape, "oauth2GithubEnterpriseBa
 }
 
 /** GitHub's answer to the device flow's start. */
-export interface GithubDevice {
-  readonly device_code: string
-  readonly user_code: string
-  readonly verification_uri: string
-  readonly expires_in: number
-  readonly interval: number
-}
+export type GithubDevice = DeviceCodes
 
-const TIMEOUT_MS = 15_000
+const LABEL = "GitHub"
 
-const unreachable = (what: string, e: unknown) =>
-  new ProviderUnavailable({ message: `Could not ${what} at GitHub.`, detail: e instanceof Error ? e.message : String(e) })
-
-/** One JSON request to GitHub; undefined for 404 when `allowMissing`. */
-const githubJson = (url: string, init: RequestInit, what: string, allowMissing = false) =>
-  Effect.tryPromise({
-    try: async () => {
-      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: "error" })
-      if (allowMissing && (res.status === 404 || res.status === 403)) return undefined
-      const text = await res.text()
-      if (!res.ok) throw new Error(`GitHub answered ${res.status}: ${text.slice(0, 200)}`)
-      return JSON.parse(text) as unknown
-    },
-    catch: (e) => unreachable(what, e)
-  })
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+/** One JSON read of GitHub's REST API with the user's token; undefined for 404 and 403 when `allowMissing`. */
+const githubJson = (url: string, token: string, what: string, allowMissing = false) =>
+  Effect.flatMap(
+    bearerGet(LABEL, what, url, token, "application/vnd.github+json"),
+    (a): Effect.Effect<unknown, ProviderUnavailable> => {
+      if (allowMissing && (a.status === 404 || a.status === 403)) return Effect.succeed(undefined)
+      if (a.status !== 200) return Effect.fail(unavailable(LABEL, what, `GitHub answered ${a.status}.`))
+      return Effect.succeed(a.body)
+    }
+  )
 
 export class GithubSignIn extends Effect.Service<GithubSignIn>()("@workbay/core/GithubSignIn", {
   effect: Effect.gen(function*() {
@@ -59,44 +49,38 @@ export class GithubSignIn extends Effect.Service<GithubSignIn>()("@workbay/core/
     const signIn = yield* SignIn
     const endpoints = githubEndpoints(settings)
     const callbackUrl = `${settings.accessUrl.replace(/\/+$/, "")}/api/v2/users/oauth2/github/callback`
+    const client: OAuthEndpoints = {
+      label: LABEL,
+      clientId: settings.oauth2GithubClientId,
+      clientSecret: settings.oauth2GithubClientSecret,
+      tokenUrl: `${endpoints.web}/login/oauth/access_token`,
+      redirectUrl: callbackUrl,
+      deviceCodeUrl: `${endpoints.web}/login/device/code`,
+      scopes: GITHUB_SCOPES.split(" ")
+    }
 
     const notEnabled = () => new BadRequest({ message: "Github OAuth2 is not enabled." })
 
     /** The access token for a code of the web flow, or a device code of the device flow. */
     const exchange = (code: string) =>
       Effect.gen(function*() {
-        const form = new URLSearchParams({ client_id: settings.oauth2GithubClientId, client_secret: settings.oauth2GithubClientSecret })
-        if (settings.oauth2GithubDeviceFlow) {
-          form.set("device_code", code)
-          form.set("grant_type", "urn:ietf:params:oauth:grant-type:device_code")
-        } else {
-          form.set("code", code)
-          form.set("redirect_uri", callbackUrl)
-        }
-        const body = yield* githubJson(`${endpoints.web}/login/oauth/access_token`, {
-          method: "POST",
-          headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-          body: form.toString()
-        }, "exchange the code")
-        if (isRecord(body) && typeof body.error === "string") {
-          const pending = body.error === "authorization_pending" || body.error === "slow_down"
-          return yield* new BadRequest({
-            message: pending
-              ? `GitHub has not authorized the device yet (${body.error}).`
-              : `GitHub refused the ${settings.oauth2GithubDeviceFlow ? "device code" : "code"} (${body.error}).`,
-            detail: typeof body.error_description === "string" ? `${body.error}: ${body.error_description}` : body.error
-          })
-        }
-        if (!isRecord(body) || typeof body.access_token !== "string" || body.access_token === "") {
-          return yield* new ProviderUnavailable({ message: "GitHub answered the code exchange without an access token." })
-        }
-        return body.access_token
+        const at = new Date(yield* Clock.currentTimeMillis)
+        const answer = settings.oauth2GithubDeviceFlow
+          ? yield* exchangeDeviceCode(client, code, at)
+          : yield* exchangeCode(client, code, "", at)
+        if (answer._tag === "Token") return answer.token.access_token
+        const { description, error } = answer.refusal
+        const pending = error === "authorization_pending" || error === "slow_down"
+        return yield* new BadRequest({
+          message: pending
+            ? `GitHub has not authorized the device yet (${error}).`
+            : `GitHub refused the ${settings.oauth2GithubDeviceFlow ? "device code" : "code"} (${error}).`,
+          detail: description !== "" ? `${error}: ${description}` : error
+        })
       })
 
     const api = (token: string, path: string, what: string, allowMissing = false) =>
-      githubJson(`${endpoints.api}${path}`, {
-        headers: { accept: "application/vnd.github+json", authorization: `Bearer ${token}` }
-      }, what, allowMissing)
+      githubJson(`${endpoints.api}${path}`, token, what, allowMissing)
 
     /** Whether the user may sign in by their organizations and teams (403 otherwise, as the described system refuses). */
     const checkAllowed = (token: string, login: string) =>
@@ -189,25 +173,7 @@ export class GithubSignIn extends Effect.Service<GithubSignIn>()("@workbay/core/
       if (!settings.oauth2GithubDeviceFlow) {
         return yield* new BadRequest({ message: "Device flow is not enabled for Github OAuth2." })
       }
-      const body = yield* githubJson(`${endpoints.web}/login/device/code`, {
-        method: "POST",
-        headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ client_id: settings.oauth2GithubClientId, scope: GITHUB_SCOPES }).toString()
-      }, "start the device flow")
-      if (
-        !isRecord(body) || typeof body.device_code !== "string" || typeof body.user_code !== "string" ||
-        typeof body.verification_uri !== "string"
-      ) {
-        return yield* new ProviderUnavailable({ message: "GitHub answered the device flow's start without its codes." })
-      }
-      const device: GithubDevice = {
-        device_code: body.device_code,
-        user_code: body.user_code,
-        verification_uri: body.verification_uri,
-        expires_in: typeof body.expires_in === "number" ? Math.floor(body.expires_in) : 900,
-        interval: typeof body.interval === "number" ? Math.floor(body.interval) : 5
-      }
-      return device
+      return yield* authorizeDevice(client)
     }).pipe(span("GithubSignIn.device"))
 
     return { callback, device } as const

@@ -34,6 +34,7 @@ import {
   AssignableRole, isReservedUsername, type LoginType, reducedUserProps, RolePermission, toSlimRole, User, UserAppearance,
   type UserRecord, type UserStatus
 } from "./User.js"
+import { resolveUserRef } from "./UserRef.js"
 
 const makeUser = wireMaker(User)
 
@@ -200,16 +201,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
     const initiator = Effect.map(CurrentActor, (a) => a.user.username)
 
     /** Resolves `{user}`: an id, a username or `me`. Deleted users are not found. */
-    const resolve = (ref: string): Effect.Effect<UserRecord, NotFound, CurrentActor> =>
-      Effect.flatMap(CurrentActor, (actor) => {
-        if (ref === "me" || ref === actor.user.id) return Effect.succeed(actor.user)
-        const lookup = isUuid(ref) ? users.findById(ref.toLowerCase()) : users.findByUsername(ref)
-        return Effect.flatMap(lookup, (found) =>
-          Option.match(Option.filter(found, (u) => !u.deleted), {
-            onNone: () => Effect.fail(NotFound.resource("User")),
-            onSome: Effect.succeed
-          }))
-      })
+    const resolve = (ref: string): Effect.Effect<UserRecord, NotFound, CurrentActor> => resolveUserRef(users, ref)
 
     /**
      * Resolves `{user}` and checks the caller may read it: 404 when the roles refuse, 403 when

@@ -41,6 +41,7 @@ import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
 import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { toAppStatus, Workspace, WorkspacesResponse, workspaceHealth } from "./WorkspaceWire.js"
+import { resolveUserRef } from "../users/UserRef.js"
 
 export interface CreateWorkspaceInput {
   readonly name: string
@@ -159,14 +160,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       })
 
     /** `{user}`: an id, a username or `me`; deleted users are not found. */
-    const resolveUser = (ref: string) =>
-      Effect.gen(function*() {
-        const actor = yield* CurrentActor
-        if (ref === "me" || ref.toLowerCase() === actor.user.id) return actor.user
-        const found = isUuid(ref) ? yield* users.findById(ref.toLowerCase()) : yield* users.findByUsername(ref)
-        if (Option.isNone(found) || found.value.deleted) return yield* NotFound.resource("User")
-        return found.value
-      })
+    const resolveUser = (ref: string) => resolveUserRef(users, ref)
 
     /**
      * The wire records of workspaces: latest builds, templates, organizations and owners read once

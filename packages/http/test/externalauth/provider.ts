@@ -111,7 +111,8 @@ export const startProvider = async (): Promise<ProviderServer> => {
       return res.end()
     }
     if (req.method === "POST" && url.pathname === "/login/device/code") {
-      const clientId = url.searchParams.get("client_id") ?? ""
+      // RFC 8628 section 3.1: the client's id comes in the form body.
+      const clientId = new URLSearchParams(await readBody(req)).get("client_id") ?? ""
       if (!(clientId in CLIENTS)) return send(res, 400, { error: "invalid_client", error_description: "Unknown client." })
       const deviceCode = token("dev")
       const userCode = randomBytes(4).toString("hex").toUpperCase()

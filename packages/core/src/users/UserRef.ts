@@ -1,0 +1,22 @@
+/**
+ * `{user}` in a route: `me`, a user's id or their username, the one rule every area resolves it by.
+ * Deleted users are not found.
+ */
+import { Effect, Option } from "effect"
+import { CurrentActor } from "../Actor.js"
+import { NotFound } from "../Errors.js"
+import { isUuid } from "../Ids.js"
+import type { UserRepo } from "./Repositories.js"
+import type { UserRecord } from "./User.js"
+
+/** The user `ref` names (the caller for `me` or their own id), or 404. No authorization: callers check what they do. */
+export const resolveUserRef = (users: UserRepo["Type"], ref: string): Effect.Effect<UserRecord, NotFound, CurrentActor> =>
+  Effect.flatMap(CurrentActor, (actor) => {
+    if (ref === "me" || ref.toLowerCase() === actor.user.id) return Effect.succeed(actor.user)
+    const lookup = isUuid(ref) ? users.findById(ref.toLowerCase()) : users.findByUsername(ref)
+    return Effect.flatMap(lookup, (found) =>
+      Option.match(Option.filter(found, (u) => !u.deleted), {
+        onNone: () => Effect.fail(NotFound.resource("User")),
+        onSome: Effect.succeed
+      }))
+  })
