@@ -313,7 +313,7 @@ export const checkInterval = (interval: InsightsInterval, range: InsightsRange):
   const rest = (range.end.at.getTime() - range.start.at.getTime()) % (7 * DAY)
   return rest === 0 || rest >= 6 * DAY
     ? Either.right(interval)
-    : Either.left(invalid("interval", `Query param "interval" of "week" needs a range whose last week has at least 6 days.`))
+    : Either.left(invalid("interval", "Last report interval should have at least 6 days."))
 }
 
 /** The intervals of `[start, end)`, `days` long (the last one cut at `end`). */

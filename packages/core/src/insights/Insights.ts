@@ -3,7 +3,7 @@
  * the hourly rollups (docs/insights.md). Who may read what follows the described system: the
  * deployment DAUs need the deployment config (403 otherwise); template reports need
  * `view_insights` on templates, deployment-wide or on every template asked for (404 otherwise);
- * user status counts need reading users.
+ * user status counts need reading users (403 otherwise).
  */
 import { Clock, Effect, Option } from "effect"
 import { authorize, authorizeRead, decision } from "../Actor.js"
@@ -124,7 +124,7 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         const usageTemplates = sorted(usage.map((u) => u.template_id))
         const appsUsage: Array<TemplateAppUsage> = builtinApps.map((b) =>
           new TemplateAppUsage({
-            template_ids: usageTemplates,
+            template_ids: sorted(usage.filter((u) => u[b.key] > 0).map((u) => u.template_id)),
             type: "builtin",
             display_name: b.display_name,
             slug: b.slug,
@@ -231,14 +231,20 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
      */
     const userStatusCounts = (q: StatusCountsQuery) =>
       Effect.gen(function*() {
-        yield* authorizeRead("Users", { type: "user" })
+        yield* authorize("read", { type: "user" })
         const now = yield* Clock.currentTimeMillis
         let offsetMinutes = (q.tz_offset ?? 0) * 60
         if (q.timezone !== undefined && q.timezone !== "") {
+          if ((q.tz_offset ?? 0) !== 0) {
+            return yield* new BadRequest({
+              message: "Provide either \"timezone\" or \"tz_offset\", not both.",
+              validations: [new Validation({ field: "tz_offset", detail: "Leave tz_offset out when timezone is given." })]
+            })
+          }
           const zone = zoneOffsetMinutes(q.timezone, new Date(now))
           if (zone === undefined) {
             return yield* new BadRequest({
-              message: "Query parameter has invalid value.",
+              message: "Invalid timezone.",
               validations: [new Validation({ field: "timezone", detail: "Must be an IANA time zone name, such as Europe/Berlin." })]
             })
           }

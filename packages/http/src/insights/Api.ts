@@ -65,7 +65,9 @@ export class InsightsApi extends HttpApiGroup.make("insights")
     HttpApiEndpoint.get("userStatusCounts", "/insights/user-status-counts")
       .setUrlParams(Schema.Struct({
         timezone: optionalParam(Schema.String.pipe(Schema.maxLength(64, { message: () => "At most 64 characters." }))),
-        tz_offset: optionalParam(TzOffset)
+        tz_offset: optionalParam(TzOffset),
+        // Deprecated in the described system: read and ignored.
+        interval: optionalParam(IntParam)
       }))
       .addSuccess(GetUserStatusCountsResponse)
   )
