@@ -965,6 +965,30 @@ export const migration0026 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<st
     times_used BIGINT NOT NULL DEFAULT 0,
     PRIMARY KEY (hour, user_id, template_id, slug)
   )`,
+  // The same sums per UTC day (`day`: whole days since 1970-01-01), refolded from the day's hours
+  // whenever one of them is, so long ranges read a row per user, template and day.
+  `CREATE TABLE insights_usage_daily (
+    day BIGINT NOT NULL,
+    user_id TEXT NOT NULL,
+    template_id TEXT NOT NULL,
+    usage_mins INTEGER NOT NULL DEFAULT 0,
+    ssh_mins INTEGER NOT NULL DEFAULT 0,
+    vscode_mins INTEGER NOT NULL DEFAULT 0,
+    jetbrains_mins INTEGER NOT NULL DEFAULT 0,
+    reconnecting_pty_mins INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (day, user_id, template_id)
+  )`,
+  `CREATE TABLE insights_app_usage_daily (
+    day BIGINT NOT NULL,
+    user_id TEXT NOT NULL,
+    template_id TEXT NOT NULL,
+    slug TEXT NOT NULL,
+    display_name TEXT NOT NULL DEFAULT '',
+    icon TEXT NOT NULL DEFAULT '',
+    seconds BIGINT NOT NULL DEFAULT 0,
+    times_used BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (day, user_id, template_id, slug)
+  )`,
   `CREATE TABLE insights_rollup_state (
     id INTEGER PRIMARY KEY,
     watermark ${ts} NOT NULL,

@@ -33,6 +33,23 @@ export const make = Effect.gen(function*() {
   const hourOf = (d: Date) => Math.floor(d.getTime() / HOUR)
   /** Hours `[start, end)` as rollup keys: the hours whose start is inside the range. */
   const hours = (start: Date, end: Date) => [Math.ceil(start.getTime() / HOUR), Math.ceil(end.getTime() / HOUR)] as const
+  /**
+   * The rows of `[start, end)` as one source: whole UTC days inside the range from the daily
+   * table, the hours at its edges from the hourly one (`columns` are read from both).
+   */
+  const source = (table: "usage" | "app_usage", columns: string, start: Date, end: Date, templateIds: ReadonlyArray<string>, where = "") => {
+    const [a, b] = hours(start, end)
+    const dA = Math.ceil(a / 24)
+    const dB = Math.floor(b / 24)
+    const cols = sql.literal(columns)
+    const extra = sql.literal(where === "" ? "" : `AND ${where}`)
+    const hourly = sql(`insights_${table}_hourly`)
+    const daily = sql(`insights_${table}_daily`)
+    if (dA >= dB) return sql`SELECT ${cols}, hour AS at_hour FROM ${hourly} WHERE hour >= ${a} AND hour < ${b} ${extra} ${templateFilter(templateIds)}`
+    return sql`SELECT ${cols}, day * 24 AS at_hour FROM ${daily} WHERE day >= ${dA} AND day < ${dB} ${extra} ${templateFilter(templateIds)}
+      UNION ALL SELECT ${cols}, hour AS at_hour FROM ${hourly}
+      WHERE ((hour >= ${a} AND hour < ${dA * 24}) OR (hour >= ${dB * 24} AND hour < ${b})) ${extra} ${templateFilter(templateIds)}`
+  }
   const templateFilter = (templateIds: ReadonlyArray<string>) =>
     templateIds.length === 0 ? sql`` : sql`AND template_id IN ${sql.in(templateIds)}`
 
@@ -113,6 +130,19 @@ export const make = Effect.gen(function*() {
         yield* sql`DELETE FROM insights_app_usage_hourly WHERE hour = ${h}`
         yield* insertAll("insights_usage_hourly", [...usage.values()])
         yield* insertAll("insights_app_usage_hourly", [...apps.values()])
+        // The hour's day, refolded from its hours.
+        const day = Math.floor(h / 24)
+        yield* sql`DELETE FROM insights_usage_daily WHERE day = ${day}`
+        yield* sql`DELETE FROM insights_app_usage_daily WHERE day = ${day}`
+        yield* sql`INSERT INTO insights_usage_daily (day, user_id, template_id, usage_mins, ssh_mins, vscode_mins, jetbrains_mins,
+            reconnecting_pty_mins)
+          SELECT ${day}, user_id, template_id, SUM(usage_mins), SUM(ssh_mins), SUM(vscode_mins), SUM(jetbrains_mins), SUM(reconnecting_pty_mins)
+          FROM insights_usage_hourly WHERE hour >= ${day * 24} AND hour < ${day * 24 + 24} AND usage_mins > 0
+          GROUP BY user_id, template_id`
+        yield* sql`INSERT INTO insights_app_usage_daily (day, user_id, template_id, slug, display_name, icon, seconds, times_used)
+          SELECT ${day}, user_id, template_id, slug, MAX(display_name), MAX(icon), SUM(seconds), SUM(times_used)
+          FROM insights_app_usage_hourly WHERE hour >= ${day * 24} AND hour < ${day * 24 + 24}
+          GROUP BY user_id, template_id, slug`
       }))
       return { usageRows: usage.size, appRows: apps.size }
     }).pipe(orDie)
@@ -144,11 +174,10 @@ export const make = Effect.gen(function*() {
       orDie
     ),
     usage: (start, end, templateIds) => {
-      const [a, b] = hours(start, end)
+      const rows = source("usage", "user_id, template_id, usage_mins, ssh_mins, vscode_mins, jetbrains_mins, reconnecting_pty_mins", start, end, templateIds)
       return sql<Row>`SELECT user_id, template_id, SUM(usage_mins) AS usage_mins, SUM(ssh_mins) AS ssh_mins,
           SUM(vscode_mins) AS vscode_mins, SUM(jetbrains_mins) AS jetbrains_mins, SUM(reconnecting_pty_mins) AS reconnecting_pty_mins
-        FROM insights_usage_hourly WHERE hour >= ${a} AND hour < ${b} ${templateFilter(templateIds)}
-        GROUP BY user_id, template_id`.pipe(
+        FROM (${rows}) x GROUP BY user_id, template_id`.pipe(
         Effect.map((rows) =>
           rows.map((r): UsageTotals => ({
             user_id: String(r.user_id), template_id: String(r.template_id), usage_mins: toNumber(r.usage_mins),
@@ -160,10 +189,9 @@ export const make = Effect.gen(function*() {
       )
     },
     appUsage: (start, end, templateIds) => {
-      const [a, b] = hours(start, end)
+      const rows = source("app_usage", "user_id, template_id, slug, display_name, icon, seconds, times_used", start, end, templateIds)
       return sql<Row>`SELECT user_id, template_id, slug, display_name, icon, SUM(seconds) AS seconds, SUM(times_used) AS times_used
-        FROM insights_app_usage_hourly WHERE hour >= ${a} AND hour < ${b} ${templateFilter(templateIds)}
-        GROUP BY user_id, template_id, slug, display_name, icon`.pipe(
+        FROM (${rows}) x GROUP BY user_id, template_id, slug, display_name, icon`.pipe(
         Effect.map((rows) =>
           rows.map((r): AppUsageTotals => ({
             user_id: String(r.user_id), template_id: String(r.template_id), slug: String(r.slug), display_name: String(r.display_name),
@@ -177,11 +205,17 @@ export const make = Effect.gen(function*() {
       Effect.gen(function*() {
         const [a, b] = hours(start, end)
         const startMinute = Math.floor(start.getTime() / 60_000)
-        const bucket = sql.literal(`((hour * 60 - ${startMinute}) / ${Math.max(1, Math.floor(bucketMinutes))})`)
-        const active = sql`SELECT hour, user_id, template_id FROM insights_usage_hourly
-            WHERE hour >= ${a} AND hour < ${b} AND usage_mins > 0 ${templateFilter(templateIds)}
-          UNION SELECT hour, user_id, template_id FROM insights_app_usage_hourly
-            WHERE hour >= ${a} AND hour < ${b} ${templateFilter(templateIds)}`
+        const size = Math.max(1, Math.floor(bucketMinutes))
+        const bucket = sql.literal(`((at_hour * 60 - ${startMinute}) / ${size})`)
+        // Days fit the buckets when both start on a UTC midnight: then whole days are read a row per day.
+        const byDay = startMinute % 1440 === 0 && size % 1440 === 0
+        const active = byDay
+          ? sql`SELECT at_hour, user_id, template_id FROM (${source("usage", "user_id, template_id", start, end, templateIds, "usage_mins > 0")}) u
+            UNION SELECT at_hour, user_id, template_id FROM (${source("app_usage", "user_id, template_id", start, end, templateIds)}) p`
+          : sql`SELECT hour AS at_hour, user_id, template_id FROM insights_usage_hourly
+              WHERE hour >= ${a} AND hour < ${b} AND usage_mins > 0 ${templateFilter(templateIds)}
+            UNION SELECT hour AS at_hour, user_id, template_id FROM insights_app_usage_hourly
+              WHERE hour >= ${a} AND hour < ${b} ${templateFilter(templateIds)}`
         const users = yield* sql<Row>`SELECT ${bucket} AS bucket, COUNT(DISTINCT user_id) AS users FROM (${active}) x GROUP BY ${bucket}`
         const templates = yield* sql<Row>`SELECT DISTINCT ${bucket} AS bucket, template_id FROM (${active}) x`
         const byBucket = new Map<number, Array<string>>()
@@ -221,6 +255,8 @@ export const make = Effect.gen(function*() {
         const h = hourOf(before)
         const a = yield* sql<Row>`DELETE FROM insights_usage_hourly WHERE hour < ${h} RETURNING hour`
         const b = yield* sql<Row>`DELETE FROM insights_app_usage_hourly WHERE hour < ${h} RETURNING hour`
+        yield* sql`DELETE FROM insights_usage_daily WHERE day < ${Math.floor(h / 24)}`
+        yield* sql`DELETE FROM insights_app_usage_daily WHERE day < ${Math.floor(h / 24)}`
         return a.length + b.length
       }).pipe(orDie)
   })

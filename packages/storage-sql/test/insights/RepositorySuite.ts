@@ -102,6 +102,13 @@ export const insightsRepositorySuite = (name: string, makeStorage: StorageFactor
           { bucket: 1, users: 1, template_ids: [w.template] }
         ])
         expect(yield* repo.activeByBucket(start, new Date(H0 + 48 * HOUR), 1440, [randomUUID()])).toEqual([])
+        // From a UTC midnight, whole days are read from the daily rollups: the same answer.
+        const midnight = new Date(H0 - (H0 % (24 * HOUR)))
+        const daily = yield* repo.activeByBucket(midnight, new Date(midnight.getTime() + 3 * 24 * HOUR), 1440, [])
+        expect([...daily].sort((a, b) => a.bucket - b.bucket).map((b) => [b.bucket, b.users])).toEqual([[0, 1], [1, 1]])
+        const weekly = yield* repo.activeByBucket(midnight, new Date(midnight.getTime() + 7 * 24 * HOUR), 7 * 1440, [w.template])
+        expect(weekly).toEqual([{ bucket: 0, users: 1, template_ids: [w.template] }])
+        expect((yield* repo.usage(midnight, new Date(midnight.getTime() + 3 * 24 * HOUR), [])).map((u) => u.usage_mins)).toEqual([3])
         const total = yield* repo.usage(new Date(H0), new Date(H0 + 2 * HOUR), [])
         expect(total.map((u) => u.usage_mins)).toEqual([2])
         expect(yield* repo.purgeBefore(new Date(H0 + 2 * HOUR))).toBe(2)
