@@ -206,11 +206,52 @@ export class InsightsRepo extends Context.Tag("@workbay/core/InsightsRepo")<Insi
   readonly users: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<InsightsUser>>
   /** Every recorded status change before `before`, oldest first. */
   readonly statusChanges: (before: Date) => Effect.Effect<ReadonlyArray<UserStatusChange>>
+  /**
+   * How long the last (at most 100) successful builds of each template that started after `since`
+   * ran, in seconds, with their transition (the described system's build time stats).
+   */
+  readonly buildDurations: (
+    templateIds: ReadonlyArray<string>,
+    since: Date
+  ) => Effect.Effect<ReadonlyArray<{ readonly template_id: string; readonly transition: string; readonly seconds: number }>>
   /** Deletes rollups of hours before `before`; answers how many rows. */
   readonly purgeBefore: (before: Date) => Effect.Effect<number>
 }>() {}
 
 // Rules.
+
+/** The described system's `percentile_disc`: the first value whose cumulative share reaches `p`; undefined without values. */
+export const percentileDisc = (values: ReadonlyArray<number>, p: number): number | undefined => {
+  if (values.length === 0) return undefined
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]
+}
+
+/** How far back build time stats look. */
+export const BUILD_TIME_STATS_DAYS = 30
+
+/** Build time stats per template: p50 and p95 in milliseconds per transition, absent without builds. */
+export const buildTimeStats = (
+  rows: ReadonlyArray<{ readonly template_id: string; readonly transition: string; readonly seconds: number }>
+): Map<string, Record<string, { p50?: number; p95?: number }>> => {
+  const byTemplate = new Map<string, Map<string, Array<number>>>()
+  for (const r of rows) {
+    const t = byTemplate.get(r.template_id) ?? new Map<string, Array<number>>()
+    const list = t.get(r.transition) ?? []
+    list.push(r.seconds)
+    t.set(r.transition, list)
+    byTemplate.set(r.template_id, t)
+  }
+  const out = new Map<string, Record<string, { p50?: number; p95?: number }>>()
+  for (const [templateId, transitions] of byTemplate) {
+    const stats: Record<string, { p50?: number; p95?: number }> = {}
+    for (const [transition, seconds] of transitions) {
+      stats[transition] = { p50: Math.round(percentileDisc(seconds, 0.5)! * 1000), p95: Math.round(percentileDisc(seconds, 0.95)! * 1000) }
+    }
+    out.set(templateId, stats)
+  }
+  return out
+}
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR

@@ -8,7 +8,8 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, createUser, type ServiceTestServer, startWithOwner, UNKNOWN_ID } from "../support.js"
-import { portShareTemplate, type SeededWorkspace, seedWorkspace } from "../workspaces/portShareFixtures.js"
+import { addBuild, portShareTemplate, type SeededWorkspace, seedWorkspace } from "../workspaces/portShareFixtures.js"
+import { SqlClient } from "@effect/sql"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -135,6 +136,20 @@ describe("insights", () => {
     expect(r.body.status_counts.active.at(-1).count).toBe(3)
     expect(r.body.status_counts.active[0].date).toMatch(/\+0[12]:00$/)
     expect((await owner.get("/insights/user-status-counts?tz_offset=2")).status).toBe(200)
+  })
+
+  it("gives templates their build time stats from recent successful builds", async () => {
+    await addBuild(srv, ws, 1, ["main"])
+    const now = Date.now()
+    await srv.run(Effect.orDie(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE provisioner_jobs SET started_at = ${new Date(now - 100_000).toISOString()},
+        completed_at = ${new Date(now - 10_000).toISOString()}
+        WHERE id IN (SELECT job_id FROM workspace_builds WHERE workspace_id = ${ws.id})`
+    })) as Effect.Effect<void>)
+    const t = await owner.get(`/templates/${template.id}`)
+    expect(t.body.build_time_stats).toEqual({ start: { p50: 90_000, p95: 90_000 }, stop: {}, delete: {} })
+    expect((await owner.get(`/templates/${other.id}`)).body.build_time_stats).toEqual({ start: {}, stop: {}, delete: {} })
   })
 
   it("answers 401 without a token", async () => {

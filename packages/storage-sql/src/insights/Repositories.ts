@@ -254,6 +254,24 @@ export const make = Effect.gen(function*() {
         Effect.map((rows) => rows.map((r) => ({ user_id: String(r.user_id), status: String(r.status), changed_at: toDate(r.changed_at) }))),
         orDie
       ),
+    buildDurations: (templateIds, since) =>
+      templateIds.length === 0
+        ? Effect.succeed([])
+        : sql<Row>`SELECT template_id, transition, started_at, completed_at FROM (
+            SELECT v.template_id AS template_id, b.transition AS transition, j.started_at AS started_at, j.completed_at AS completed_at,
+              ROW_NUMBER() OVER (PARTITION BY v.template_id ORDER BY b.created_at DESC) AS rn
+            FROM workspace_builds b JOIN template_versions v ON v.id = b.template_version_id JOIN provisioner_jobs j ON j.id = b.job_id
+            WHERE v.template_id IN ${sql.in(templateIds)} AND j.completed_at IS NOT NULL AND j.started_at IS NOT NULL
+              AND j.started_at > ${iso(since)} AND j.canceled_at IS NULL AND (j.error IS NULL OR j.error = '')) x
+          WHERE rn <= 100`.pipe(
+          Effect.map((rows) =>
+            rows.map((r) => ({
+              template_id: String(r.template_id), transition: String(r.transition),
+              seconds: Math.max(0, (toDate(r.completed_at).getTime() - toDate(r.started_at).getTime()) / 1000)
+            }))
+          ),
+          orDie
+        ),
     purgeBefore: (before) =>
       Effect.gen(function*() {
         const h = hourOf(before)
