@@ -220,17 +220,17 @@ export const make = Effect.gen(function*() {
               WHERE hour >= ${a} AND hour < ${b} AND usage_mins > 0 ${templateFilter(templateIds)}
             UNION SELECT hour AS at_hour, user_id, template_id FROM insights_app_usage_hourly
               WHERE hour >= ${a} AND hour < ${b} ${templateFilter(templateIds)}`
-        const users = yield* sql<Row>`SELECT ${bucket} AS bucket, COUNT(DISTINCT user_id) AS users FROM (${active}) x GROUP BY ${bucket}`
-        const templates = yield* sql<Row>`SELECT DISTINCT ${bucket} AS bucket, template_id FROM (${active}) x`
-        const byBucket = new Map<number, Array<string>>()
-        for (const t of templates) {
-          const list = byBucket.get(toNumber(t.bucket)) ?? []
-          list.push(String(t.template_id))
-          byBucket.set(toNumber(t.bucket), list)
+        // One read: a row per bucket, user and template (bounded by users, templates and buckets).
+        const rows = yield* sql<Row>`SELECT DISTINCT ${bucket} AS bucket, user_id, template_id FROM (${active}) x`
+        const byBucket = new Map<number, { users: Set<string>; templates: Set<string> }>()
+        for (const r of rows) {
+          const n = toNumber(r.bucket)
+          let e = byBucket.get(n)
+          if (e === undefined) byBucket.set(n, e = { users: new Set(), templates: new Set() })
+          e.users.add(String(r.user_id))
+          e.templates.add(String(r.template_id))
         }
-        return users.map((u) => ({
-          bucket: toNumber(u.bucket), users: toNumber(u.users), template_ids: byBucket.get(toNumber(u.bucket)) ?? []
-        }))
+        return [...byBucket.entries()].map(([n, e]) => ({ bucket: n, users: e.users.size, template_ids: [...e.templates] }))
       }).pipe(orDie),
     latencies: (start, end, templateIds) => {
       const [a, b] = hours(start, end)
