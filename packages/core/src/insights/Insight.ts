@@ -350,12 +350,20 @@ export const parseInsightsRange = (startTime: string, endTime: string, now: numb
  * (the described system's rule, which leaves room for a daylight saving change).
  */
 export const checkInterval = (interval: InsightsInterval, range: InsightsRange): Either.Either<InsightsInterval, BadRequest> => {
+  const span = range.end.at.getTime() - range.start.at.getTime()
+  // A bound of our own, so that one request cannot ask for an answer of millions of intervals.
+  if (span > MAX_INTERVAL_REPORTS * (interval === "week" ? 7 : 1) * DAY) {
+    return Either.left(invalid("start_time", `The range may hold at most ${MAX_INTERVAL_REPORTS} intervals of a ${interval}.`))
+  }
   if (interval === "day") return Either.right(interval)
   const rest = (range.end.at.getTime() - range.start.at.getTime()) % (7 * DAY)
   return rest === 0 || rest >= 6 * DAY
     ? Either.right(interval)
     : Either.left(invalid("interval", "Last report interval should have at least 6 days."))
 }
+
+/** The most interval reports one answer holds. */
+export const MAX_INTERVAL_REPORTS = 1000
 
 /** The intervals of `[start, end)`, `days` long (the last one cut at `end`). */
 export const intervals = (start: number, end: number, days: number): Array<readonly [number, number]> => {

@@ -46,6 +46,9 @@ describe("insights ranges", () => {
     expect(Either.isLeft(checkInterval("week", range(10)))).toBe(true)
     expect(Either.isRight(checkInterval("day", range(10)))).toBe(true)
     expect(intervals(0, 10 * DAY, 7)).toEqual([[0, 7 * DAY], [7 * DAY, 10 * DAY]])
+    // At most 1000 intervals in an answer.
+    expect(Either.isLeft(checkInterval("day", range(1001)))).toBe(true)
+    expect(Either.isRight(checkInterval("week", range(7 * 140)))).toBe(true)
   })
 
   it("reads IANA zones at a time (daylight saving included)", () => {
