@@ -52,6 +52,8 @@ import { OidcSignIn } from "./users/OidcSignIn.js"
 import { SignIn } from "./users/SignIn.js"
 import { ExternalAuth } from "./externalauth/ExternalAuth.js"
 import { Applications } from "./applications/Applications.js"
+import { Insights } from "./insights/Insights.js"
+import { InsightsRollup } from "./insights/Rollup.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -128,4 +130,7 @@ const oauth2 = Layer.mergeAll(OAuth2Apps.Default, OAuth2Provider.Default)
 /** External auth for workspaces and the application routes: on the ports alone (docs/external-auth.md). */
 const externalAuth = Layer.mergeAll(ExternalAuth.Default, Applications.Default)
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth))
+/** Usage insights and their rollup: on the ports alone (docs/insights.md). */
+const insights = Layer.mergeAll(Insights.Default, InsightsRollup.Default)
+
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(insights))

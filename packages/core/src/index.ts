@@ -130,3 +130,7 @@ export {
 export * from "./externalauth/Provider.js"
 // applications: the wildcard app host and the application key hand-off
 export * from "./applications/Applications.js"
+
+export * from "./insights/Insight.js"
+export * from "./insights/Insights.js"
+export * from "./insights/Rollup.js"

@@ -9,6 +9,7 @@ import {
   type WorkerOptions
 } from "@workbay/core"
 import { NotificationSenders, Notifier, notifierPeriodic, type NotifierOptions } from "@workbay/core"
+import { insightsRollupPeriodic, type InsightsRollupOptions } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
 import type { Server } from "node:http"
@@ -45,6 +46,7 @@ import { OAuth2AppsHttp, OAuth2DiscoveryHttp, OAuth2Http } from "./oauth2/Http.j
 import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
 import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
 import { ApplicationsHttp } from "./applications/Http.js"
+import { InsightsHttp } from "./insights/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -57,7 +59,8 @@ export const implementations = [
   OAuth2AppsHttp, OAuth2Http, OAuth2DiscoveryHttp,
   SignInHttp,
   SignInSessionHttp,
-  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp
+  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp,
+  InsightsHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -117,6 +120,12 @@ export interface WorkbayOptions {
    */
   readonly agentMonitor?: false | AgentMonitorOptions | undefined
   /**
+   * The insights rollup: folds agent stats and app opens into hourly rollups and records users'
+   * status changes, every `interval` (default 5 minutes); one pass per tick across processes
+   * sharing a Postgres database. `false` turns it off. Default: on.
+   */
+  readonly insightsRollup?: false | InsightsRollupOptions | undefined
+  /**
    * The provisioners jobs can name (by `type`). Default: the built-in `workbay` one. Embedders
    * pass theirs, with `workbayProvisioner` if they keep it.
    */
@@ -174,6 +183,7 @@ export interface LayerOptions extends HttpOptions {
   readonly hangDetector?: false | HangDetectorOptions | undefined
   readonly lifecycle?: false | LifecycleOptions | undefined
   readonly agentMonitor?: false | AgentMonitorOptions | undefined
+  readonly insightsRollup?: false | InsightsRollupOptions | undefined
   readonly workers?: false | WorkerOptions | undefined
   readonly notifier?: false | NotifierOptions | undefined
 }
@@ -197,7 +207,8 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.lifecycle === false ? Layer.empty : lifecycleExecutorPeriodic(options?.lifecycle ?? {}),
     options?.agentMonitor === false ? Layer.empty : agentConnectionMonitorPeriodic(options?.agentMonitor ?? {}),
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {}),
-    options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {})
+    options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {}),
+    options?.insightsRollup === false ? Layer.empty : insightsRollupPeriodic(options?.insightsRollup ?? {})
   )
 
 /** The WebSocket hub of `dispatcher`, closed (every socket with 1001) when the scope closes. */
@@ -251,7 +262,7 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier, insightsRollup: options.insightsRollup }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }

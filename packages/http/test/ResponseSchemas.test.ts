@@ -11,6 +11,7 @@
  * no row, so new endpoints join this table.
  */
 import { AuditLogs, type ConnectionEvent, type DisconnectEvent, ProvisionerJobs, UserRepo } from "@workbay/core"
+import { AgentReportRepo, InsightsRollup } from "@workbay/core"
 import { WorkbayApi } from "@workbay/http"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -242,6 +243,59 @@ const laptopAgent = async (w: World) => {
   return w.owner.as(credentials.body.agent_token)
 }
 const ROWS_LOG_SOURCE = "5f0c1c5e-6a59-4e44-9d77-3b1f1b0a2c11"
+
+/** The insights rows: bob's workspace reports a few minutes of use, a rollup pass folds them in, the reports read them. */
+const insightsRows = (): ReadonlyArray<Row> => {
+  const HOUR = 3_600_000
+  const DAY = 24 * HOUR
+  let seeded: Promise<void> | undefined
+  const seed = (w: World) =>
+    seeded ??= (async () => {
+      const now = Date.now()
+      for (let i = 0; i < 5; i++) {
+        await w.srv.run(Effect.flatMap(AgentReportRepo, (r) =>
+          r.insertStats(randomUUID(), w.workspace.id, {
+            connections_by_proto: {}, connection_count: 1, connection_median_latency_ms: 12, rx_packets: 0, rx_bytes: 0, tx_packets: 0,
+            tx_bytes: 0, session_count_vscode: 1, session_count_jetbrains: 0, session_count_reconnecting_pty: 0, session_count_ssh: 1
+          }, new Date(now - (i + 1) * 60_000))))
+      }
+      await w.srv.run(Effect.flatMap(InsightsRollup, (r) => r.pass()))
+    })()
+  const range = () => {
+    const now = Date.now()
+    const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")
+    return `start_time=${iso(now - (now % DAY) - 7 * DAY)}&end_time=${iso(now - (now % HOUR) + HOUR)}`
+  }
+  return [
+    row("insights.daus", "GET /api/v2/insights/daus", 200, "DAUsResponse", async (w) => {
+      await seed(w)
+      return [await w.owner.get("/insights/daus"), await w.owner.get("/insights/daus?tz_offset=-3")]
+    }),
+    row("insights.templates", "GET /api/v2/insights/templates", 200, "TemplateInsightsResponse", async (w) => {
+      await seed(w)
+      const now = Date.now()
+      const midnight = new Date(now - (now % DAY)).toISOString().replace(/\.\d{3}Z$/, "Z")
+      const weeks = `start_time=${new Date(now - (now % DAY) - 14 * DAY).toISOString().replace(/\.\d{3}Z$/, "Z")}&end_time=${midnight}`
+      return [await w.owner.get(`/insights/templates?${range()}&interval=day`), await w.owner.get(`/insights/templates?${weeks}&interval=week`)]
+    }),
+    row("insights.userActivity", "GET /api/v2/insights/user-activity", 200, "UserActivityInsightsResponse", async (w) => {
+      await seed(w)
+      return w.owner.get(`/insights/user-activity?${range()}`)
+    }),
+    row("insights.userLatency", "GET /api/v2/insights/user-latency", 200, "UserLatencyInsightsResponse", async (w) => {
+      await seed(w)
+      return w.owner.get(`/insights/user-latency?${range()}&template_ids=${w.template.id}`)
+    }),
+    row("insights.userStatusCounts", "GET /api/v2/insights/user-status-counts", 200, "GetUserStatusCountsResponse", async (w) => {
+      await seed(w)
+      return [await w.owner.get("/insights/user-status-counts"), await w.owner.get("/insights/user-status-counts?timezone=America/New_York")]
+    }),
+    row("insights.templateDaus", "GET /api/v2/templates/:template/daus", 200, "DAUsResponse", async (w) => {
+      await seed(w)
+      return w.owner.get(`/templates/${w.template.id}/daus?tz_offset=2`)
+    })
+  ]
+}
 
 const rows: ReadonlyArray<Row> = [
   // general
@@ -1321,6 +1375,7 @@ const rows: ReadonlyArray<Row> = [
     const x = await externalAuthWorld()
     return [await w.bob.client.get("/applications/host"), await x.member.client.get("/applications/host")]
   }),
+  ...insightsRows(),
   row("applications.authRedirect", "GET /api/v2/applications/auth-redirect", 307, "none", async (w) => {
     const x = await externalAuthWorld()
     return [

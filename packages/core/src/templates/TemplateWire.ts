@@ -122,7 +122,7 @@ const makeAutostartRequirement = wireMaker(TemplateAutostartRequirement)
 const makeAutostopRequirement = wireMaker(TemplateAutostopRequirement)
 const makeTemplate = wireMaker(Template)
 
-/** Build times are not measured yet: every transition is present with neither percentile. */
+/** Every transition is present; one without builds has neither percentile. */
 const unknownBuildTimes = () => ({
   start: makeTransitionStats({}),
   stop: makeTransitionStats({}),
@@ -137,7 +137,8 @@ export const toTemplate = (
   t: TemplateRecord,
   org: Pick<OrganizationRecord, "name" | "display_name" | "icon"> | undefined,
   createdByName: string,
-  activeUserCount = 0
+  activeUserCount = 0,
+  buildTimes?: Readonly<Record<string, { p50?: number; p95?: number }>>
 ): Template => {
   const props: WireProps<typeof Template> = {
     active_user_count: activeUserCount,
@@ -152,7 +153,9 @@ export const toTemplate = (
       // 0 and 1 both mean every week; the described system answers at least 1.
       weeks: Math.max(1, t.autostop_requirement_weeks)
     }),
-    build_time_stats: unknownBuildTimes(),
+    build_time_stats: buildTimes === undefined ? unknownBuildTimes() : { ...unknownBuildTimes(), ...Object.fromEntries(
+      Object.entries(buildTimes).map(([transition, s]) => [transition, makeTransitionStats(s)])
+    ) },
     cors_behavior: t.cors_behavior,
     created_at: t.created_at,
     created_by_id: t.created_by,

@@ -26,6 +26,7 @@ import { PubSub } from "../PubSub.js"
 import { type PortShareLevelValue, PortShareRepo } from "../workspaces/PortShare.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
+import { BUILD_TIME_STATS_DAYS, buildTimeStats, InsightsRepo } from "../insights/Insight.js"
 import { jobStatus, ProvisionerJobRepo } from "./ProvisionerJob.js"
 import {
   type TemplateAcl, templateObject, type TemplatePatch, type TemplateRecord, TemplateRepo, type TemplateRole
@@ -185,6 +186,7 @@ const parseBool = (field: string, value: string | undefined, problems: Array<Val
 export class Templates extends Effect.Service<Templates>()("@workbay/core/Templates", {
   effect: Effect.gen(function*() {
     const templates = yield* TemplateRepo
+    const insights = yield* InsightsRepo
     const versions = yield* TemplateVersionRepo
     const jobs = yield* ProvisionerJobRepo
     const orgRepo = yield* OrganizationRepo
@@ -219,8 +221,10 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           }
         }
         const owners = yield* templates.workspaceOwnerCounts(records.map((t) => t.id))
+        const since = new Date((yield* Clock.currentTimeMillis) - BUILD_TIME_STATS_DAYS * 86_400_000)
+        const buildTimes = buildTimeStats(yield* insights.buildDurations(records.map((t) => t.id), since))
         return records.map((t) =>
-          toTemplate(t, orgs.get(t.organization_id), names.get(t.created_by) ?? "", owners.get(t.id) ?? 0)
+          toTemplate(t, orgs.get(t.organization_id), names.get(t.created_by) ?? "", owners.get(t.id) ?? 0, buildTimes.get(t.id))
         )
       })
 

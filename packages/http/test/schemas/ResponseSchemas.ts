@@ -856,6 +856,42 @@ export const definitions: Record<string, JsonSchema> = {
     additionalProperties: false
   },
   AppHostResponse: { ...object({ host: string }, ["host"]), additionalProperties: false },
+  DAUsResponse: object({ entries: arrayOf(object({ amount: integer, date: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}$" } })), tz_hour_offset: integer }),
+  TemplateAppUsage: object({
+    display_name: string, icon: string, seconds: integer, slug: string, template_ids: arrayOf(uuid), times_used: integer,
+    type: { type: "string", enum: ["builtin", "app"] }
+  }),
+  TemplateParameterUsage: object({
+    description: string, display_name: string, name: string, type: string, template_ids: arrayOf(uuid),
+    options: arrayOf(object({ description: string, icon: string, name: string, value: string })),
+    values: arrayOf(object({ count: integer, value: string }))
+  }),
+  TemplateInsightsResponse: object({
+    interval_reports: arrayOf(object({
+      active_users: integer, end_time: dateTime, interval: { type: "string", enum: ["day", "week"] }, start_time: dateTime,
+      template_ids: arrayOf(uuid)
+    })),
+    report: object({
+      active_users: integer, apps_usage: arrayOf(ref("TemplateAppUsage")), end_time: dateTime,
+      parameters_usage: arrayOf(ref("TemplateParameterUsage")), start_time: dateTime, template_ids: arrayOf(uuid)
+    })
+  }),
+  // The reference marks avatar_url `uri` but leaves it in when empty (no omitempty): a string here.
+  UserActivityInsightsResponse: object({
+    report: object({
+      end_time: dateTime, start_time: dateTime, template_ids: arrayOf(uuid),
+      users: arrayOf(object({ avatar_url: string, seconds: integer, template_ids: arrayOf(uuid), user_id: uuid, username: string }))
+    })
+  }),
+  UserLatencyInsightsResponse: object({
+    report: object({
+      end_time: dateTime, start_time: dateTime, template_ids: arrayOf(uuid),
+      users: arrayOf(object({
+        avatar_url: string, latency_ms: object({ p50: number, p95: number }), template_ids: arrayOf(uuid), user_id: uuid, username: string
+      }))
+    })
+  }),
+  GetUserStatusCountsResponse: object({ status_counts: mapOf(arrayOf(object({ count: integer, date: dateTime }))) }),
   DERPNode: object({
     Name: string, RegionID: integer, HostName: string, CertName: string, IPv4: string, IPv6: string, STUNPort: integer,
     STUNOnly: boolean, DERPPort: integer, InsecureForTests: boolean, ForceHTTP: boolean, STUNTestIP: string, CanPort80: boolean

@@ -1,0 +1,211 @@
+/**
+ * The insights routes through real HTTP: reports computed from agent stats and app opens folded
+ * into the hourly rollups by a rollup pass, the range rules of the described system (400 with one
+ * validation), who may read them (401, 403, 404), and a template's DAUs.
+ */
+import { type AgentStats, AgentReportRepo, AuditLogs, InsightsRollup } from "@workbay/core"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Client, createUser, type ServiceTestServer, startWithOwner, UNKNOWN_ID } from "../support.js"
+import { addBuild, portShareTemplate, type SeededWorkspace, seedWorkspace } from "../workspaces/portShareFixtures.js"
+import { SqlClient } from "@effect/sql"
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+const stats = (s: Partial<AgentStats>): AgentStats => ({
+  connections_by_proto: {}, connection_count: 0, connection_median_latency_ms: 0, rx_packets: 0, rx_bytes: 0, tx_packets: 0, tx_bytes: 0,
+  session_count_vscode: 0, session_count_jetbrains: 0, session_count_reconnecting_pty: 0, session_count_ssh: 0, ...s
+})
+
+const midnight = (ms: number) => ms - (ms % DAY)
+const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")
+
+describe("insights", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let ownerId: string
+  let orgId: string
+  let member: Client
+  let auditor: Client
+  let template: { id: string; active_version_id: string }
+  let other: { id: string; active_version_id: string }
+  let ws: SeededWorkspace
+  let memberWs: SeededWorkspace
+  let start: string
+  let end: string
+
+  beforeAll(async () => {
+    ;({ srv, owner, ownerId, orgId } = await startWithOwner({ insightsRollup: false }))
+    const m = await createUser(owner, { username: "ins-member" })
+    member = m.client
+    const memberId = m.user.id as string
+    auditor = (await createUser(owner, { username: "ins-auditor", roles: ["auditor"] })).client
+    template = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId }) as any
+    other = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId }) as any
+    ws = await seedWorkspace(srv, { ownerId, template, organizationId: orgId, agents: null })
+    memberWs = await seedWorkspace(srv, { ownerId: memberId, template: other, organizationId: orgId, agents: null })
+    const now = Date.now()
+    // Ten minutes of SSH and VS Code use by the owner, five of SSH by the member, in the last half hour.
+    for (let i = 0; i < 10; i++) {
+      const at = new Date(now - (20 - i) * 60_000)
+      await srv.run(Effect.flatMap(AgentReportRepo, (r) =>
+        r.insertStats(randomUUID(), ws.id, stats({ session_count_ssh: 1, session_count_vscode: i < 4 ? 1 : 0, connection_median_latency_ms: 10 + i }), at)))
+      if (i < 5) {
+        await srv.run(Effect.flatMap(AgentReportRepo, (r) =>
+          r.insertStats(randomUUID(), memberWs.id, stats({ session_count_ssh: 1, connection_median_latency_ms: 50 }), at)))
+      }
+    }
+    // An app opened twice by the owner.
+    for (let i = 0; i < 2; i++) {
+      await srv.run(Effect.flatMap(AuditLogs, (a) =>
+        a.connect({
+          time: new Date(now - 5 * 60_000), organizationId: orgId, workspaceOwnerId: ownerId, workspaceId: ws.id, workspaceName: ws.name,
+          agentName: "main", type: "workspace_app", ip: "127.0.0.1", userAgent: "test", userId: ownerId, slugOrPort: "code-server",
+          statusCode: 200
+        })))
+    }
+    const pass = await srv.run(Effect.flatMap(InsightsRollup, (r) => r.pass()))
+    expect(pass.ran).toBe(true)
+    start = isoSeconds(midnight(now) - 7 * DAY)
+    const next = now - (now % HOUR) + HOUR
+    end = isoSeconds(next)
+  })
+  afterAll(() => srv?.close())
+
+  const q = (path: string, params: Record<string, string>) => `${path}?${new URLSearchParams(params).toString()}`
+
+  it("reports template usage from the rollups", async () => {
+    const r = await owner.get(q("/insights/templates", { start_time: start, end_time: end, interval: "day" }))
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    const report = r.body.report
+    expect(report.active_users).toBe(2)
+    expect(report.template_ids).toEqual([template.id, other.id].sort())
+    const apps = Object.fromEntries(report.apps_usage.map((a: any) => [a.slug, a]))
+    expect(apps.ssh.seconds).toBe(15 * 60)
+    expect(apps.vscode.seconds).toBe(4 * 60)
+    expect(apps["code-server"]).toMatchObject({ type: "app", times_used: 2, template_ids: [template.id] })
+    expect(report.start_time).toBe(start)
+    expect(r.body.interval_reports.length).toBeGreaterThanOrEqual(7)
+    expect(r.body.interval_reports.reduce((n: number, i: any) => Math.max(n, i.active_users), 0)).toBe(2)
+    const one = await owner.get(q("/insights/templates", { start_time: start, end_time: end, interval: "day", template_ids: other.id }))
+    expect(one.body.report.active_users).toBe(1)
+    expect(one.body.report.template_ids).toEqual([other.id])
+  })
+
+  it("reports week intervals", async () => {
+    const now = Date.now()
+    const s = isoSeconds(midnight(now) - 14 * DAY)
+    const e = isoSeconds(midnight(now))
+    const r = await owner.get(q("/insights/templates", { start_time: s, end_time: e, interval: "week" }))
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.interval_reports.map((i: any) => i.interval)).toEqual(["week", "week"])
+  })
+
+  it("reports user activity and latency", async () => {
+    const a = await auditor.get(q("/insights/user-activity", { start_time: start, end_time: end }))
+    expect(a.status, JSON.stringify(a.body)).toBe(200)
+    const users = Object.fromEntries(a.body.report.users.map((u: any) => [u.username, u]))
+    expect(users.admin).toMatchObject({ seconds: 600, template_ids: [template.id] })
+    expect(users["ins-member"]).toMatchObject({ seconds: 300, template_ids: [other.id] })
+    const l = await owner.get(q("/insights/user-latency", { start_time: start, end_time: end }))
+    expect(l.status).toBe(200)
+    const lat = Object.fromEntries(l.body.report.users.map((u: any) => [u.username, u]))
+    expect(lat["ins-member"].latency_ms).toEqual({ p50: 50, p95: 50 })
+    expect(lat.admin.latency_ms.p50).toBeGreaterThan(10)
+  })
+
+  it("counts daily active users of the deployment and of a template", async () => {
+    const d = await owner.get("/insights/daus?tz_offset=0")
+    expect(d.status).toBe(200)
+    expect(d.body.tz_hour_offset).toBe(0)
+    expect(d.body.entries.length).toBe(61)
+    expect(d.body.entries.at(-1).amount + d.body.entries.at(-2).amount).toBeGreaterThanOrEqual(1)
+    expect(d.body.entries.reduce((n: number, e: any) => n + e.amount, 0)).toBeGreaterThanOrEqual(2)
+    const t = await owner.get(`/templates/${other.id}/daus`)
+    expect(t.status).toBe(200)
+    expect(t.body.entries.reduce((n: number, e: any) => n + e.amount, 0)).toBe(1)
+    expect((await owner.get(`/insights/daus?tz_offset=-5`)).body.tz_hour_offset).toBe(-5)
+  })
+
+  it("counts users by status per day", async () => {
+    const r = await owner.get("/insights/user-status-counts?timezone=Europe/Berlin")
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(Object.keys(r.body.status_counts).sort()).toEqual(["active", "dormant", "suspended"])
+    expect(r.body.status_counts.active.at(-1).count).toBe(3)
+    expect(r.body.status_counts.active[0].date).toMatch(/\+0[12]:00$/)
+    expect((await owner.get("/insights/user-status-counts?tz_offset=2")).status).toBe(200)
+  })
+
+  it("gives templates their build time stats from recent successful builds", async () => {
+    await addBuild(srv, ws, 1, ["main"])
+    const now = Date.now()
+    await srv.run(Effect.orDie(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE provisioner_jobs SET started_at = ${new Date(now - 100_000).toISOString()},
+        completed_at = ${new Date(now - 10_000).toISOString()}
+        WHERE id IN (SELECT job_id FROM workspace_builds WHERE workspace_id = ${ws.id})`
+    })) as Effect.Effect<void>)
+    const t = await owner.get(`/templates/${template.id}`)
+    expect(t.body.build_time_stats).toEqual({ start: { p50: 90_000, p95: 90_000 }, stop: {}, delete: {} })
+    expect((await owner.get(`/templates/${other.id}`)).body.build_time_stats).toEqual({ start: {}, stop: {}, delete: {} })
+  })
+
+  it("answers 401 without a token", async () => {
+    for (const path of ["/insights/daus", `/insights/user-activity?start_time=${start}&end_time=${end}`, `/templates/${template.id}/daus`]) {
+      expect((await srv.anonymous.get(path)).status).toBe(401)
+    }
+  })
+
+  it("answers 403 or 404 to callers without the permission", async () => {
+    expect((await member.get("/insights/daus")).status).toBe(403)
+    expect((await member.get(q("/insights/user-activity", { start_time: start, end_time: end }))).status).toBe(404)
+    expect((await member.get(q("/insights/templates", { start_time: start, end_time: end, interval: "day" }))).status).toBe(404)
+    expect((await member.get(q("/insights/user-latency", { start_time: start, end_time: end, template_ids: template.id }))).status).toBe(404)
+    expect((await auditor.get("/insights/daus")).status).toBe(200)
+  })
+
+  it("answers 404 for an unknown template", async () => {
+    expect((await owner.get(`/templates/${UNKNOWN_ID}/daus`)).status).toBe(404)
+    expect((await owner.get(q("/insights/user-activity", { start_time: start, end_time: end, template_ids: UNKNOWN_ID }))).status).toBe(200)
+  })
+
+  const expectOne = async (client: Client, path: string, field: string) => {
+    const r = await client.get(path)
+    expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(400)
+    expect(r.body.validations.map((v: any) => v.field)).toEqual([field])
+  }
+
+  it("validates ranges as the described system does", async () => {
+    const future = isoSeconds(midnight(Date.now()) + 3 * DAY)
+    const notMidnight = isoSeconds(midnight(Date.now()) - 3 * DAY + 5 * HOUR)
+    await expectOne(owner, q("/insights/user-activity", { start_time: "yesterday", end_time: end }), "start_time")
+    await expectOne(owner, q("/insights/user-activity", { start_time: start, end_time: future }), "end_time")
+    await expectOne(owner, q("/insights/user-activity", { start_time: notMidnight, end_time: end }), "start_time")
+    await expectOne(owner, q("/insights/user-activity", { start_time: isoSeconds(midnight(Date.now())), end_time: start }), "end_time")
+    await expectOne(owner, q("/insights/user-activity", { end_time: end }), "start_time")
+    await expectOne(owner, q("/insights/user-latency", { start_time: start, end_time: end, template_ids: "nope" }), "template_ids")
+    await expectOne(owner, q("/insights/templates", { start_time: start, end_time: end, interval: "month" }), "interval")
+    await expectOne(owner, q("/insights/templates", { start_time: start, end_time: end }), "interval")
+    const s = isoSeconds(midnight(Date.now()) - 10 * DAY)
+    await expectOne(owner, q("/insights/templates", { start_time: s, end_time: isoSeconds(midnight(Date.now())), interval: "week" }), "interval")
+    await expectOne(owner, "/insights/daus?tz_offset=abc", "tz_offset")
+    await expectOne(owner, "/insights/daus?tz_offset=99", "tz_offset")
+    await expectOne(owner, "/insights/user-status-counts?timezone=Mars/Olympus", "timezone")
+    await expectOne(owner, "/templates/not-a-uuid/daus", "template")
+  })
+
+  it("keeps the caller's offset in report times", async () => {
+    const now = Date.now()
+    // Midnight in +02:00 a few days ago.
+    const local = midnight(now + 2 * HOUR) - 3 * DAY - 2 * HOUR
+    const s = new Date(local + 2 * HOUR).toISOString().slice(0, 10) + "T00:00:00+02:00"
+    const e = new Date(local + 2 * HOUR + 2 * DAY).toISOString().slice(0, 10) + "T00:00:00+02:00"
+    const r = await owner.get(q("/insights/templates", { start_time: s, end_time: e, interval: "day" }))
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.report.start_time).toBe(s)
+    expect(r.body.interval_reports[0].start_time).toBe(s)
+    expect(r.body.interval_reports[1].end_time).toBe(e)
+  })
+})

@@ -1,0 +1,11 @@
+/** The insights repository contract on Postgres: a schema of its own per test. Skipped when no server answers. */
+import { inject } from "@effect/vitest"
+import * as Postgres from "@workbay/storage-postgres"
+import { randomBytes } from "node:crypto"
+import { insightsRepositorySuite } from "../../storage-sql/test/insights/RepositorySuite.js"
+
+const url = inject("workbayPgUrl")
+
+insightsRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
+  skip: url === null
+})
