@@ -52,6 +52,9 @@ import { OidcSignIn } from "./users/OidcSignIn.js"
 import { SignIn } from "./users/SignIn.js"
 import { ExternalAuth } from "./externalauth/ExternalAuth.js"
 import { Applications } from "./applications/Applications.js"
+import { Appearance } from "./enterprise/Appearance.js"
+import { Licensing } from "./enterprise/Entitlements.js"
+import { Licenses } from "./enterprise/Licenses.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -128,4 +131,7 @@ const oauth2 = Layer.mergeAll(OAuth2Apps.Default, OAuth2Provider.Default)
 /** External auth for workspaces and the application routes: on the ports alone (docs/external-auth.md). */
 const externalAuth = Layer.mergeAll(ExternalAuth.Default, Applications.Default)
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth))
+/** Licenses, entitlements and appearance, over the cache the feature gate consults (docs/enterprise.md). */
+const enterprise = Layer.mergeAll(Licenses.Default, Appearance.Default).pipe(Layer.provideMerge(Licensing.Default))
+
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(enterprise))

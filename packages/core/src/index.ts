@@ -126,3 +126,10 @@ export * from "./externalauth/OAuthClient.js"
 export * from "./externalauth/Provider.js"
 // applications: the wildcard app host and the application key hand-off
 export * from "./applications/Applications.js"
+// enterprise: licenses, entitlements, the feature gate's cache, appearance
+export * from "./enterprise/Appearance.js"
+export * from "./enterprise/Entitlements.js"
+export * from "./enterprise/Features.js"
+export * from "./enterprise/License.js"
+export * from "./enterprise/LicenseKey.js"
+export * from "./enterprise/Licenses.js"

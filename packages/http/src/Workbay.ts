@@ -45,6 +45,7 @@ import { OAuth2AppsHttp, OAuth2DiscoveryHttp, OAuth2Http } from "./oauth2/Http.j
 import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
 import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
 import { ApplicationsHttp } from "./applications/Http.js"
+import { EnterpriseHttp } from "./enterprise/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -57,7 +58,8 @@ export const implementations = [
   OAuth2AppsHttp, OAuth2Http, OAuth2DiscoveryHttp,
   SignInHttp,
   SignInSessionHttp,
-  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp
+  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp,
+  EnterpriseHttp
 ]
 
 export interface WorkbayHandlerShape {
