@@ -28,16 +28,16 @@ export const usesUsagePeriod = (name: FeatureName): boolean => name === "managed
 /** Features the Enterprise set leaves out (they came with Premium). */
 const premiumOnly: ReadonlySet<FeatureName> = new Set(["multiple_organizations", "custom_roles"])
 
-/** Features sold as add-ons, never granted by a feature set. */
-const addOnOnly: ReadonlySet<FeatureName> = new Set(["aibridge", "boundary"])
+/** Features the Enterprise set leaves out because they came after it (Premium grants them). */
+const newerThanEnterprise: ReadonlySet<FeatureName> = new Set(["aibridge", "boundary"])
 
 /** What a license's `feature_set` grants (limits come from its `features` map only). */
 export const featureSetFeatures = (set: string): ReadonlyArray<FeatureName> => {
   switch (set.toLowerCase()) {
     case "enterprise":
-      return featureNames.filter((f) => !usesLimit(f) && !premiumOnly.has(f) && !addOnOnly.has(f))
+      return featureNames.filter((f) => !usesLimit(f) && !premiumOnly.has(f) && !newerThanEnterprise.has(f))
     case "premium":
-      return featureNames.filter((f) => !usesLimit(f) && !addOnOnly.has(f))
+      return featureNames.filter((f) => !usesLimit(f))
     default:
       return []
   }
