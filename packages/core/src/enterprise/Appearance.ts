@@ -9,7 +9,7 @@ import { auditResource, NIL_UUID } from "../Audit.js"
 import { BadRequest, Validation } from "../Errors.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { AppearanceConfig, BannerConfig, LicenseRepo, LinkConfig, UpdateAppearanceConfig } from "./License.js"
+import { AppearanceConfig, type BannerConfig, LicenseRepo, LinkConfig, makeBanner, UpdateAppearanceConfig } from "./License.js"
 
 /** The `site_configs` key of the appearance (JSON). */
 export const APPEARANCE_KEY = "appearance"
@@ -19,7 +19,7 @@ export const MAX_ANNOUNCEMENT_BANNERS = 20
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/
 
-const emptyBanner = new BannerConfig({ enabled: false, message: "", background_color: "" }, true)
+const emptyBanner = makeBanner(false, "", "")
 
 export const defaultAppearance = new UpdateAppearanceConfig({
   application_name: "",
@@ -44,8 +44,9 @@ export const defaultSupportLinks = (docsUrl: string, version: string): ReadonlyA
 export const appearanceProblems = (input: UpdateAppearanceConfig): ReadonlyArray<Validation> => {
   const problems: Array<Validation> = []
   const color = (field: string, banner: BannerConfig) => {
-    if (!HEX_COLOR.test(banner.background_color)) {
-      problems.push(new Validation({ field, detail: `Invalid color format: "${banner.background_color.slice(0, 32)}" is not #rrggbb.` }))
+    const colour = banner.background_color ?? ""
+    if (!HEX_COLOR.test(colour)) {
+      problems.push(new Validation({ field, detail: `Invalid color format: "${colour.slice(0, 32)}" is not #rrggbb.` }))
     }
   }
   if (input.logo_url !== "" && !isUrl(input.logo_url)) {
@@ -71,8 +72,7 @@ const isUrl = (text: string) => {
 const parseStored = (json: string): UpdateAppearanceConfig => {
   try {
     const v = JSON.parse(json) as Record<string, any>
-    const banner = (b: any) =>
-      new BannerConfig({ enabled: b?.enabled === true, message: String(b?.message ?? ""), background_color: String(b?.background_color ?? "") }, true)
+    const banner = (b: any) => makeBanner(b?.enabled === true, String(b?.message ?? ""), String(b?.background_color ?? ""))
     return new UpdateAppearanceConfig({
       application_name: String(v.application_name ?? ""),
       logo_url: String(v.logo_url ?? ""),

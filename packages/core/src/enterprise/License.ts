@@ -73,11 +73,16 @@ export class Entitlements extends Schema.Class<Entitlements>("Entitlements")({
   refreshed_at: Schema.Date
 }) {}
 
+/** A banner; `message` and `background_color` are left out when empty (the described system's omitempty). */
 export class BannerConfig extends Schema.Class<BannerConfig>("BannerConfig")({
   enabled: Schema.Boolean,
-  message: Schema.String,
-  background_color: Schema.String
+  message: omitEmpty(Schema.String),
+  background_color: omitEmpty(Schema.String)
 }) {}
+
+/** A banner with its empty fields left out. */
+export const makeBanner = (enabled: boolean, message: string, background_color: string): BannerConfig =>
+  new BannerConfig({ enabled, ...(message !== "" ? { message } : {}), ...(background_color !== "" ? { background_color } : {}) }, true)
 
 export class LinkConfig extends Schema.Class<LinkConfig>("LinkConfig")({
   name: Schema.String,

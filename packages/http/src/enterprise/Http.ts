@@ -1,5 +1,5 @@
 /** Handlers of the enterprise group. */
-import { Appearance, BannerConfig, Licenses, UpdateAppearanceConfig } from "@workbay/core"
+import { Appearance, Licenses, makeBanner, UpdateAppearanceConfig } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
@@ -8,7 +8,7 @@ import type { PutAppearanceRequest } from "./Api.js"
 type BannerInput = NonNullable<PutAppearanceRequest["service_banner"]>
 
 const banner = (b: BannerInput | undefined) =>
-  new BannerConfig({ enabled: b?.enabled ?? false, message: b?.message ?? "", background_color: b?.background_color ?? "" }, true)
+  makeBanner(b?.enabled ?? false, b?.message ?? "", b?.background_color ?? "")
 
 const appearanceOf = (p: PutAppearanceRequest) =>
   new UpdateAppearanceConfig({

@@ -48,7 +48,7 @@ describe("appearance and entitlements without a license key", () => {
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({
       application_name: "", logo_url: "", docs_url: "https://docs.example.com",
-      service_banner: { enabled: false, message: "", background_color: "" }, announcement_banners: []
+      service_banner: { enabled: false }, announcement_banners: []
     })
     expect(r.body.support_links[0]).toEqual({ name: "Documentation", target: "https://docs.example.com", icon: "docs" })
   })
@@ -74,7 +74,7 @@ describe("appearance and entitlements without a license key", () => {
     const r = await owner.put("/appearance", { application_name: "Only a name" })
     expect(r.status).toBe(200)
     expect(r.body).toEqual({
-      application_name: "Only a name", logo_url: "", service_banner: { enabled: false, message: "", background_color: "" },
+      application_name: "Only a name", logo_url: "", service_banner: { enabled: false },
       announcement_banners: []
     })
   })
