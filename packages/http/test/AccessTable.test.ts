@@ -1091,6 +1091,19 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...externalAuthRows]
+  // Appearance: owners change it (deployment_config update); every user reads it. Licenses are
+  // tried in enterprise/Enterprise.test.ts, on a server with a license key.
+  const enterpriseRows: ReadonlyArray<Row> = [
+    {
+      kind: "deployment_config", action: "update", route: "PUT /appearance",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PUT", path: "/appearance", body: { application_name: "Table" },
+        check: { action: "update", object: { resource_type: "deployment_config" } }
+      })
+    }
+  ]
+  rows = [...rows, ...enterpriseRows]
 
   // The list answers each role the workspaces it may read: the same as authcheck's `read`.
   describe("GET /workspaces shows each role what it may read", () => {

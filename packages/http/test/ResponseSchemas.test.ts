@@ -1361,6 +1361,10 @@ const rows: ReadonlyArray<Row> = [
     const l = await licensedWorld()
     return l.owner.post("/licenses", { license: await l.signer.sign(licenseClaims({ trial: true })) })
   }),
+  row("enterprise.refreshEntitlements", "POST /api/v2/licenses/refresh-entitlements", 200, "Response", async (w) => [
+    await w.owner.post("/licenses/refresh-entitlements"),
+    await (await licensedWorld()).owner.post("/licenses/refresh-entitlements")
+  ]),
   row("enterprise.deleteLicense", "DELETE /api/v2/licenses/:id", 200, "none", async () => {
     const l = await licensedWorld()
     return l.owner.delete(`/licenses/${await l.addLicense()}`)

@@ -6,7 +6,7 @@ import { Buffer } from "node:buffer"
 import { Clock, Effect, Either } from "effect"
 import { allowed, authorize } from "../Actor.js"
 import { auditResource } from "../Audit.js"
-import { BadRequest, NotFound, Validation } from "../Errors.js"
+import { BadRequest, Forbidden, NotFound, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -102,9 +102,18 @@ export class Licenses extends Effect.Service<Licenses>()("@workbay/core/Licenses
         yield* licensing.changed
       }).pipe(span("Licenses.delete"))
 
+    /** Recomputes the entitlements now, on every replica (the licenses page's refresh button). */
+    const refresh = Effect.gen(function*() {
+      if (!(yield* allowed("update", { type: "license" }))) {
+        return yield* new Forbidden({ message: "You must be an admin to refresh entitlements." })
+      }
+      yield* licensing.changed
+      return new ResponseBody({ message: "Entitlements updated." }, true)
+    }).pipe(span("Licenses.refresh"))
+
     /** Any signed-in user reads the entitlements (the dashboard decides what to show from them). */
     const entitlements = licensing.current
 
-    return { add, list, remove, entitlements } as const
+    return { add, list, remove, refresh, entitlements } as const
   })
 }) {}

@@ -1,6 +1,6 @@
 /** Enterprise routes: appearance, licenses and entitlements (docs/enterprise.md). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { AppearanceConfig, Entitlements, License, UpdateAppearanceConfig } from "@workbay/core"
+import { AppearanceConfig, Entitlements, License, ResponseBody, UpdateAppearanceConfig } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
 import { BadRequest, EmptyOk, Forbidden, NotFound, optional, wireName } from "../Common.js"
@@ -52,6 +52,10 @@ export class EnterpriseApi extends HttpApiGroup.make("enterprise")
     HttpApiEndpoint.post("addLicense", "/licenses").annotate(Audited, audit("license"))
       .setPayload(AddLicenseRequest)
       .addSuccess(License, { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.post("refreshEntitlements", "/licenses/refresh-entitlements").annotate(Audited, false)
+      .addSuccess(ResponseBody)
   )
   .add(
     HttpApiEndpoint.del("deleteLicense", "/licenses/:id").annotate(Audited, audit("license"))

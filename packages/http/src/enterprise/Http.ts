@@ -25,5 +25,6 @@ export const EnterpriseHttp = implement(WorkbayApi, "enterprise", {
   entitlements: () => Effect.flatMap(Licenses, (l) => l.entitlements),
   licenses: () => Effect.flatMap(Licenses, (l) => l.list),
   addLicense: ({ payload }) => Effect.flatMap(Licenses, (l) => l.add(payload.license)),
+  refreshEntitlements: () => Effect.flatMap(Licenses, (l) => l.refresh),
   deleteLicense: ({ path }) => Effect.flatMap(Licenses, (l) => l.remove(path.id))
 })
