@@ -206,16 +206,20 @@ export class Licensing extends Effect.Service<Licensing>()("@workbay/core/Licens
       return computeEntitlements({ now: at, licenses, activeUserCount })
     })
 
-    /** The entitlements, from the cache while fresh. */
-    const current = Effect.gen(function*() {
-      const at = yield* Clock.currentTimeMillis
-      if (cached !== undefined && cached.generation === generation && at - cached.at < ttl) return cached.value
-      const seen = generation
-      const value = yield* compute
-      // A change announced meanwhile leaves this result uncached.
-      if (seen === generation) cached = { value, at, generation: seen }
-      return value
-    }).pipe(span("Licensing.current"))
+    const recompute = (at: number) =>
+      Effect.gen(function*() {
+        const seen = generation
+        const value = yield* compute
+        // A change announced meanwhile leaves this result uncached.
+        if (seen === generation) cached = { value, at, generation: seen }
+        return value
+      }).pipe(span("Licensing.recompute"))
+
+    /** The entitlements, from the cache while fresh (the gate's path: one clock read). */
+    const current: Effect.Effect<Entitlements> = Effect.flatMap(Clock.currentTimeMillis, (at) =>
+      cached !== undefined && cached.generation === generation && at - cached.at < ttl
+        ? Effect.succeed(cached.value)
+        : recompute(at))
 
     /** Whether routes of `feature` are served: always without a license key; else as the licenses grant. */
     const enabled = (feature: FeatureName): Effect.Effect<boolean> =>
