@@ -54,6 +54,9 @@ import { ExternalAuth } from "./externalauth/ExternalAuth.js"
 import { Applications } from "./applications/Applications.js"
 import { Insights } from "./insights/Insights.js"
 import { InsightsRollup } from "./insights/Rollup.js"
+import { Appearance } from "./enterprise/Appearance.js"
+import { Licensing } from "./enterprise/Entitlements.js"
+import { Licenses } from "./enterprise/Licenses.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -133,4 +136,7 @@ const externalAuth = Layer.mergeAll(ExternalAuth.Default, Applications.Default)
 /** Usage insights and their rollup: on the ports alone (docs/insights.md). */
 const insights = Layer.mergeAll(Insights.Default, InsightsRollup.Default)
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(insights))
+/** Licenses, entitlements and appearance, over the cache the feature gate consults (docs/enterprise.md). */
+const enterprise = Layer.mergeAll(Licenses.Default, Appearance.Default).pipe(Layer.provideMerge(Licensing.Default))
+
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(insights), Layer.merge(enterprise))

@@ -207,6 +207,12 @@ export interface SettingsShape {
   /** Providers users link for their workspaces (GitHub, GitLab, generic OAuth2); client secrets never reported. */
   readonly externalAuth: ReadonlyArray<ExternalAuthConfig>
 
+  // Licenses and appearance (docs/enterprise.md)
+  /** Ed25519 public key (PEM or JWK) licenses are verified with; empty: no licenses, every feature entitled. */
+  readonly licensePublicKey: string
+  /** Links of the dashboard's support menu; empty: the described system's defaults (the docs link first). */
+  readonly supportLinks: ReadonlyArray<{ readonly name: string; readonly target: string; readonly icon: string; readonly location?: string | undefined }>
+
   // Identity of this deployment
   readonly version: string
   readonly deploymentId: string
@@ -343,6 +349,9 @@ export const defaultSettings: SettingsShape = {
   googleInstanceIdentityKeys: [],
 
   externalAuth: [],
+
+  licensePublicKey: "",
+  supportLinks: [],
 
   version: "v0.1.0",
   deploymentId: "00000000-0000-4000-8000-000000000000",

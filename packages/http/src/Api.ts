@@ -28,6 +28,7 @@ import { SignInApi, SignInSessionApi } from "./users/SignInApi.js"
 import { AgentExternalAuthApi, ExternalAuthApi } from "./externalauth/Api.js"
 import { ApplicationsApi } from "./applications/Api.js"
 import { InsightsApi } from "./insights/Api.js"
+import { EnterpriseApi } from "./enterprise/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -69,6 +70,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentExternalAuthApi)
   .add(ApplicationsApi)
   .add(InsightsApi)
+  .add(EnterpriseApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -12,10 +12,11 @@
  */
 import { type HttpApiEndpoint, HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type Actor, AgentAuth, Auth, AuditRequest, OAuth2Error, OAuth2Unauthorized, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
+  type Actor, AgentAuth, Auth, type FeatureName, Forbidden, Licensing, AuditRequest, OAuth2Error, OAuth2Unauthorized, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
+import { featureOf, unlicensedMessage } from "./enterprise/Features.js"
 import { Cause, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { Buffer } from "node:buffer"
@@ -142,6 +143,8 @@ interface CompiledRoute {
   readonly handler: (request: any) => Effect.Effect<unknown, unknown, any>
   /** Set on state-changing routes: what their audit entries name. */
   readonly audit: AuditDeclaration | undefined
+  /** The licensed feature the route needs (enterprise/Features.ts), if any. */
+  readonly feature: FeatureName | undefined
 }
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
@@ -448,6 +451,9 @@ export const makeDispatcher = <R>(
   // Looked up on first use: runtimes without agent routes (tests of other areas) need not provide it.
   let agents: AgentAuth | undefined
   const agentAuth = () => (agents ??= Context.unsafeGet(runtime.context, AgentAuth))
+  // The feature gate: only with a license key configured (without one every feature is served).
+  const licensing = Option.getOrUndefined(Context.getOption(runtime.context as Context.Context<unknown>, Licensing))
+  const gate = licensing?.key === undefined ? undefined : licensing
   const sessionHeader = (options.sessionHeader ?? DEFAULT_SESSION_HEADER).toLowerCase()
   const sessionCookie = options.sessionCookie ?? DEFAULT_SESSION_COOKIE
   const secureCookies = options.secureCookies ?? settings.accessUrl.startsWith("https:")
@@ -505,7 +511,8 @@ export const makeDispatcher = <R>(
           ? successEncodings[0]!.contentType
           : undefined,
         handler,
-        audit: Option.isSome(audit) && audit.value !== false ? audit.value : undefined
+        audit: Option.isSome(audit) && audit.value !== false ? audit.value : undefined,
+        feature: featureOf(endpoint.method, endpoint.path)
       }
       router.on(endpoint.method as FindMyWay.HTTPMethod, endpoint.path, () => undefined, route)
       // The spec serves the OAuth2 and discovery families at the root too.
@@ -759,6 +766,13 @@ export const makeDispatcher = <R>(
       const problem = decodeRequest()
       return problem === undefined ? route.handler(request) : Effect.fail(problem)
     })
+    if (gate !== undefined && route.feature !== undefined) {
+      // After authentication (wrapped around below), before the input: a route of a feature the
+      // licenses do not grant answers 403 as the described system's RequireFeatureMW.
+      const inner = effect
+      const feature = route.feature
+      effect = Effect.flatMap(gate.enabled(feature), (on) => on ? inner : Effect.fail(new Forbidden({ message: unlicensedMessage(feature) })))
+    }
     if (route.authenticated !== "none") {
       const token = header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
       if (token === undefined || token === "") {

@@ -47,6 +47,7 @@ import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
 import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
 import { ApplicationsHttp } from "./applications/Http.js"
 import { InsightsHttp } from "./insights/Http.js"
+import { EnterpriseHttp } from "./enterprise/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -60,7 +61,8 @@ export const implementations = [
   SignInHttp,
   SignInSessionHttp,
   ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp,
-  InsightsHttp
+  InsightsHttp,
+  EnterpriseHttp
 ]
 
 export interface WorkbayHandlerShape {

@@ -1091,6 +1091,19 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...externalAuthRows]
+  // Appearance: owners change it (deployment_config update); every user reads it. Licenses are
+  // tried in enterprise/Enterprise.test.ts, on a server with a license key.
+  const enterpriseRows: ReadonlyArray<Row> = [
+    {
+      kind: "deployment_config", action: "update", route: "PUT /appearance",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PUT", path: "/appearance", body: { application_name: "Table" },
+        check: { action: "update", object: { resource_type: "deployment_config" } }
+      })
+    }
+  ]
+  rows = [...rows, ...enterpriseRows]
 
   // Insights: the deployment DAUs read the deployment config; template reports need view_insights
   // on templates, deployment-wide (no template_ids) or on each template named; status counts read users.

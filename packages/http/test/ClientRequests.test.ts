@@ -17,6 +17,8 @@ import { FREE_TEMPLATE, makeTemplate as importWorkspaceTemplate } from "./worksp
 import { makeValidator } from "./schemas/ResponseSchemas.js"
 import { Browser } from "./users/signin/browser.js"
 import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
+import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
+import { licenseClaims } from "./enterprise/licenses.js"
 import { closeExternalAuthWorld, externalAuthWorld } from "./externalauth/fixtures.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
@@ -999,5 +1001,38 @@ describe("external auth and applications, as the dashboard's external auth pages
     const r = await x.member.client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://code--main--ws--linked-member.apps.example.test/")}`)
     expect(r.status).toBe(307)
     expect(new URL(r.headers.get("location")!).searchParams.get("coder_application_connect_api_key")).toBeTruthy()
+  })
+})
+
+describe("appearance, licenses and entitlements, as the dashboard's deployment pages send them", () => {
+  afterAll(closeLicensedWorld)
+
+  it("getAppearance, updateAppearance (the page sends back what it read, read-only fields too), getEntitlements", async () => {
+    const l = await licensedWorld()
+    await l.addLicense()
+    const appearance = await l.owner.get("/appearance")
+    expect(appearance.status).toBe(200)
+    const updated = await l.owner.put("/appearance", { ...appearance.body, application_name: "Dash" })
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200)
+    const banners = await l.owner.put("/appearance", {
+      ...appearance.body,
+      announcement_banners: [{ enabled: true, message: "Hello", background_color: "#004852" }]
+    })
+    expect(banners.status, JSON.stringify(banners.body)).toBe(200)
+    const entitlements = await l.member.client.get("/entitlements")
+    expect(entitlements.status).toBe(200)
+    expect(makeValidator()("Entitlements")(entitlements.body)).toBe(true)
+  })
+
+  it("getLicenses, createLicense, refreshEntitlements, removeLicense", async () => {
+    const l = await licensedWorld()
+    expect((await l.owner.get("/licenses")).status).toBe(200)
+    const created = await l.owner.post("/licenses", { license: await l.signer.sign(licenseClaims()) })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const refreshed = await l.owner.post("/licenses/refresh-entitlements")
+    expect(refreshed.status).toBe(200)
+    expect((await l.member.client.post("/licenses/refresh-entitlements")).status).toBe(403)
+    const removed = await l.owner.delete(`/licenses/${created.body.id}`)
+    expect(removed.status).toBe(200)
   })
 })

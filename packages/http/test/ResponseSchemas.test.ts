@@ -46,6 +46,8 @@ import { formInit, REDIRECT, register, seedCode, seedTokens } from "./oauth2/fix
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate } from "./templates/versions.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 import { closeExternalAuthWorld, externalAuthWorld } from "./externalauth/fixtures.js"
+import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
+import { licenseClaims } from "./enterprise/licenses.js"
 
 /** What the rows share: the server, callers, and the data made before the rows run. */
 interface World {
@@ -1383,6 +1385,45 @@ const rows: ReadonlyArray<Row> = [
       await x.member.client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://code.apps.example.test/")}`)
     ]
   }),
+  // appearance, licenses and entitlements: licenses on a server with a license key (enterprise/fixtures.ts)
+  row("enterprise.appearance", "GET /api/v2/appearance", 200, "AppearanceConfig", async (w) => {
+    await w.owner.put("/appearance", {
+      application_name: "Shapes", logo_url: "https://example.com/logo.png",
+      service_banner: { enabled: true, message: "Hello", background_color: "#123456" },
+      announcement_banners: [{ enabled: false, message: "", background_color: "#abcdef" }]
+    })
+    return [await w.bob.client.get("/appearance"), await w.alice.client.get("/appearance")]
+  }),
+  row("enterprise.updateAppearance", "PUT /api/v2/appearance", 200, "UpdateAppearanceConfig", async (w) => [
+    await w.owner.put("/appearance", { application_name: "Shapes", service_banner: { enabled: false } }),
+    await w.owner.put("/appearance", {
+      application_name: "Shapes", logo_url: "https://example.com/logo.png",
+      service_banner: { enabled: true, message: "Hello", background_color: "#123456" },
+      announcement_banners: [{ enabled: true, message: "Up", background_color: "#abcdef" }]
+    })
+  ]),
+  row("enterprise.entitlements", "GET /api/v2/entitlements", 200, "Entitlements", async (w) => {
+    const l = await licensedWorld()
+    await l.addLicense({ features: { user_limit: 1, managed_agent_limit: 100 } })
+    return [await w.bob.client.get("/entitlements"), await l.member.client.get("/entitlements")]
+  }),
+  row("enterprise.licenses", "GET /api/v2/licenses", 200, "[License]", async (w) => {
+    const l = await licensedWorld()
+    await l.addLicense()
+    return [await w.owner.get("/licenses"), await l.owner.get("/licenses"), await l.member.client.get("/licenses")]
+  }),
+  row("enterprise.addLicense", "POST /api/v2/licenses", 201, "License", async () => {
+    const l = await licensedWorld()
+    return l.owner.post("/licenses", { license: await l.signer.sign(licenseClaims({ trial: true })) })
+  }),
+  row("enterprise.refreshEntitlements", "POST /api/v2/licenses/refresh-entitlements", 200, "Response", async (w) => [
+    await w.owner.post("/licenses/refresh-entitlements"),
+    await (await licensedWorld()).owner.post("/licenses/refresh-entitlements")
+  ]),
+  row("enterprise.deleteLicense", "DELETE /api/v2/licenses/:id", 200, "none", async () => {
+    const l = await licensedWorld()
+    return l.owner.delete(`/licenses/${await l.addLicense()}`)
+  }),
 
   // audit and connection logs: last, so they read the entries every row above made
   row("audit.auditLogs", "GET /api/v2/audit", 200, "AuditLogResponse", async (w) => [
@@ -1546,6 +1587,7 @@ describe("response schemas", () => {
   })
   afterAll(() => world?.srv.close())
   afterAll(closeExternalAuthWorld)
+  afterAll(closeLicensedWorld)
 
   it("has a row for every endpoint of the API, with its method and path", () => {
     const defined: Array<string> = []

@@ -173,7 +173,8 @@ export const signInFlags: ReadonlyArray<SignInFlag> = [
   { flag: "oidc-group-regex-filter", setting: "oidcGroupRegexFilter", kind: "string", help: "Only claim values matching this expression are synced. Default: .*" },
   { flag: "oidc-user-role-field", setting: "oidcUserRoleField", kind: "string", help: "Claim holding the user's roles (turns role sync on)." },
   { flag: "oidc-user-role-mapping", setting: "oidcUserRoleMapping", kind: "json", help: "JSON map of claim values to lists of site roles." },
-  { flag: "oidc-user-role-default", setting: "oidcUserRolesDefault", kind: "strings", help: "Site roles every user gets from role sync (comma-separated)." }
+  { flag: "oidc-user-role-default", setting: "oidcUserRolesDefault", kind: "strings", help: "Site roles every user gets from role sync (comma-separated)." },
+  { flag: "license-public-key", setting: "licensePublicKey", kind: "string", help: "Ed25519 public key (PEM, or a JWK as JSON) licenses are verified with. Default: none (no licenses; every feature entitled)." }
 ]
 
 const signInEnv = (f: SignInFlag) => `WORKBAY_${f.flag.toUpperCase().replace(/-/g, "_")}`

@@ -31,6 +31,7 @@ import * as OAuth2Repositories from "./oauth2/Repositories.js"
 import * as UserLinkRepositories from "./users/LinkRepositories.js"
 import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
 import * as InsightsRepositories from "./insights/Repositories.js"
+import * as LicenseRepositories from "./enterprise/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -58,6 +59,7 @@ const baseRepositories = Layer.mergeAll(
   UserLinkRepositories.layer,
   ExternalAuthRepositories.layer,
   InsightsRepositories.layer,
+  LicenseRepositories.layer,
   transactionsLayer
 )
 

@@ -898,7 +898,30 @@ export const definitions: Record<string, JsonSchema> = {
   }, ["Name", "RegionID", "HostName"]),
   // Sign-in through GitHub and OpenID Connect (typesGenerated: ExternalAuthDevice, OAuth2DeviceFlowCallbackResponse, OIDCClaimsResponse).
   OAuth2DeviceFlowCallbackResponse: { ...object({ redirect_url: string }, ["redirect_url"]), additionalProperties: false },
-  OIDCClaimsResponse: { ...object({ claims: { type: "object" } }, ["claims"]), additionalProperties: false }
+  OIDCClaimsResponse: { ...object({ claims: { type: "object" } }, ["claims"]), additionalProperties: false },
+  // Appearance, licenses and entitlements (typesGenerated: AppearanceConfig, BannerConfig, LinkConfig, License, Entitlements, Feature).
+  BannerConfig: { ...object({ enabled: boolean, message: omitted(string), background_color: omitted(string) }, ["enabled"]), additionalProperties: false },
+  LinkConfig: object({ name: string, target: string, icon: { enum: ["bug", "chat", "docs", "star"] }, location: omitted(string) }, ["name", "target", "icon"]),
+  AppearanceConfig: object({
+    application_name: string, logo_url: string, docs_url: string, service_banner: ref("BannerConfig"),
+    announcement_banners: arrayOf(ref("BannerConfig")), support_links: arrayOf(ref("LinkConfig"))
+  }, ["application_name", "logo_url", "docs_url", "service_banner", "announcement_banners"]),
+  UpdateAppearanceConfig: object({
+    application_name: string, logo_url: string, service_banner: ref("BannerConfig"), announcement_banners: arrayOf(ref("BannerConfig"))
+  }, ["application_name", "logo_url", "service_banner", "announcement_banners"]),
+  License: { ...object({ id: integer, uuid, uploaded_at: dateTime, claims: { type: "object" } }, ["id", "uuid", "uploaded_at", "claims"]), additionalProperties: false },
+  UsagePeriod: object({ issued_at: dateTime, start: dateTime, end: dateTime }, ["issued_at", "start", "end"]),
+  Feature: {
+    ...object({
+      entitlement: { enum: ["entitled", "grace_period", "not_entitled"] }, enabled: boolean, limit: integer, actual: integer,
+      usage_period: ref("UsagePeriod")
+    }, ["entitlement", "enabled"]),
+    additionalProperties: false
+  },
+  Entitlements: object({
+    features: mapOf(ref("Feature")), warnings: arrayOf(string), errors: arrayOf(string), has_license: boolean, trial: boolean,
+    require_telemetry: boolean, refreshed_at: dateTime
+  }, ["features", "warnings", "errors", "has_license", "trial", "require_telemetry", "refreshed_at"])
 }
 
 /** Schema names a table row may use: a type, or `[Type]` for a list of it. */

@@ -1,0 +1,59 @@
+/**
+ * Licenses and the `site_configs` store (the `LicenseRepo` port) on @effect/sql, migration 0027.
+ * The entitlements read the unexpired licenses along `licenses_exp`; the active user count is
+ * one aggregate over `users`.
+ */
+import { SqlClient } from "@effect/sql"
+import { type LicenseRecord, LicenseRepo } from "@workbay/core"
+import { Effect, Layer } from "effect"
+import { first, toDate, toNumber } from "../Rows.js"
+import { unique } from "../Unique.js"
+
+type Row = Record<string, unknown>
+
+const rowToLicense = (r: Row): LicenseRecord => ({
+  id: toNumber(r.id),
+  uuid: r.uuid as string,
+  uploaded_at: toDate(r.uploaded_at),
+  jwt: r.jwt as string,
+  exp: toDate(r.exp)
+})
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  return LicenseRepo.of({
+    insert: (l) =>
+      unique(sql<Row>`INSERT INTO licenses (uuid, uploaded_at, jwt, exp)
+        VALUES (${l.uuid}, ${l.uploaded_at.toISOString()}, ${l.jwt}, ${l.exp.toISOString()})
+        RETURNING id, uuid, uploaded_at, jwt, exp`).pipe(Effect.map((rows) => rowToLicense(rows[0]!))),
+    list: sql<Row>`SELECT id, uuid, uploaded_at, jwt, exp FROM licenses ORDER BY id`.pipe(
+      Effect.map((rows) => rows.map(rowToLicense)),
+      Effect.orDie
+    ),
+    listUnexpired: (now) =>
+      sql<Row>`SELECT id, uuid, uploaded_at, jwt, exp FROM licenses WHERE exp > ${now.toISOString()} ORDER BY id`.pipe(
+        Effect.map((rows) => rows.map(rowToLicense)),
+        Effect.orDie
+      ),
+    delete: (id) =>
+      sql<Row>`DELETE FROM licenses WHERE id = ${id} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
+    activeUserCount: sql<Row>`SELECT COUNT(*) AS n FROM users WHERE status = 'active' AND deleted = FALSE`.pipe(
+      Effect.map((rows) => toNumber(rows[0]?.n ?? 0)),
+      Effect.orDie
+    ),
+    siteConfig: (key) =>
+      sql<Row>`SELECT value FROM site_configs WHERE key = ${key}`.pipe(
+        Effect.map((rows) => first(rows, (r) => r.value as string)),
+        Effect.orDie
+      ),
+    setSiteConfig: (key, value) =>
+      sql`INSERT INTO site_configs (key, value) VALUES (${key}, ${value})
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`.pipe(Effect.asVoid, Effect.orDie)
+  })
+})
+
+export const layer = Layer.effect(LicenseRepo, make)
