@@ -52,6 +52,8 @@ import { OidcSignIn } from "./users/OidcSignIn.js"
 import { SignIn } from "./users/SignIn.js"
 import { ExternalAuth } from "./externalauth/ExternalAuth.js"
 import { Applications } from "./applications/Applications.js"
+import { ProxyHealth } from "./proxies/ProxyHealth.js"
+import { WorkspaceProxies } from "./proxies/WorkspaceProxies.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -128,4 +130,7 @@ const oauth2 = Layer.mergeAll(OAuth2Apps.Default, OAuth2Provider.Default)
 /** External auth for workspaces and the application routes: on the ports alone (docs/external-auth.md). */
 const externalAuth = Layer.mergeAll(ExternalAuth.Default, Applications.Default)
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth))
+/** Workspace proxies and their health checker, on the ports alone (docs/workspace-proxies.md). */
+const proxies = WorkspaceProxies.Default.pipe(Layer.provideMerge(ProxyHealth.Default))
+
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(proxies))

@@ -126,3 +126,7 @@ export * from "./externalauth/OAuthClient.js"
 export * from "./externalauth/Provider.js"
 // applications: the wildcard app host and the application key hand-off
 export * from "./applications/Applications.js"
+// proxies: workspace proxies, regions, the proxies' registration and their health checker
+export * from "./proxies/ProxyHealth.js"
+export * from "./proxies/WorkspaceProxies.js"
+export * from "./proxies/WorkspaceProxy.js"

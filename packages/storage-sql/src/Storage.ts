@@ -30,6 +30,7 @@ import * as NotificationRepositories from "./notifications/Repositories.js"
 import * as OAuth2Repositories from "./oauth2/Repositories.js"
 import * as UserLinkRepositories from "./users/LinkRepositories.js"
 import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
+import * as WorkspaceProxyRepositories from "./proxies/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -56,6 +57,7 @@ const baseRepositories = Layer.mergeAll(
   OAuth2Repositories.layer,
   UserLinkRepositories.layer,
   ExternalAuthRepositories.layer,
+  WorkspaceProxyRepositories.layer,
   transactionsLayer
 )
 
