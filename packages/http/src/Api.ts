@@ -27,6 +27,7 @@ import { OAuth2Api, OAuth2AppsApi, OAuth2DiscoveryApi } from "./oauth2/Api.js"
 import { SignInApi, SignInSessionApi } from "./users/SignInApi.js"
 import { AgentExternalAuthApi, ExternalAuthApi } from "./externalauth/Api.js"
 import { ApplicationsApi } from "./applications/Api.js"
+import { WorkspaceProxiesApi, WorkspaceProxyMeApi } from "./proxies/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -67,6 +68,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(ExternalAuthApi)
   .add(AgentExternalAuthApi)
   .add(ApplicationsApi)
+  .add(WorkspaceProxiesApi)
+  .add(WorkspaceProxyMeApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -9,6 +9,7 @@ import {
   type WorkerOptions
 } from "@workbay/core"
 import { NotificationSenders, Notifier, notifierPeriodic, type NotifierOptions } from "@workbay/core"
+import { proxyHealthPeriodic, type ProxyHealthOptions } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
 import type { Server } from "node:http"
@@ -45,6 +46,7 @@ import { OAuth2AppsHttp, OAuth2DiscoveryHttp, OAuth2Http } from "./oauth2/Http.j
 import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
 import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
 import { ApplicationsHttp } from "./applications/Http.js"
+import { WorkspaceProxiesHttp, WorkspaceProxyMeHttp } from "./proxies/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -57,7 +59,8 @@ export const implementations = [
   OAuth2AppsHttp, OAuth2Http, OAuth2DiscoveryHttp,
   SignInHttp,
   SignInSessionHttp,
-  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp
+  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp,
+  WorkspaceProxiesHttp, WorkspaceProxyMeHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -143,6 +146,12 @@ export interface WorkbayOptions {
   readonly notifier?: false | NotifierOptions | undefined
   /** Replace the smtp and webhook senders of notifications (default: nodemailer and fetch, from the settings). */
   readonly notificationSenders?: Layer.Layer<NotificationSenders> | undefined
+  /**
+   * The workspace proxies' health checker: asks each registered proxy for its health report every
+   * `interval` (default the `proxyHealthStatusInterval` setting, one minute). One check at a time
+   * across processes sharing a Postgres database. `false` turns it off. Default: on.
+   */
+  readonly proxyHealth?: false | ProxyHealthOptions | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -176,6 +185,7 @@ export interface LayerOptions extends HttpOptions {
   readonly agentMonitor?: false | AgentMonitorOptions | undefined
   readonly workers?: false | WorkerOptions | undefined
   readonly notifier?: false | NotifierOptions | undefined
+  readonly proxyHealth?: false | ProxyHealthOptions | undefined
 }
 
 /**
@@ -197,7 +207,8 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.lifecycle === false ? Layer.empty : lifecycleExecutorPeriodic(options?.lifecycle ?? {}),
     options?.agentMonitor === false ? Layer.empty : agentConnectionMonitorPeriodic(options?.agentMonitor ?? {}),
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {}),
-    options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {})
+    options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {}),
+    options?.proxyHealth === false ? Layer.empty : proxyHealthPeriodic(options?.proxyHealth ?? {})
   )
 
 /** The WebSocket hub of `dispatcher`, closed (every socket with 1001) when the scope closes. */
@@ -251,7 +262,7 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier, proxyHealth: options.proxyHealth }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }
