@@ -17,7 +17,7 @@ import {
 
 /** How many proxies one tick checks at most, and how many at once. */
 export const PROXY_HEALTH_BATCH = 1000
-export const PROXY_HEALTH_CONCURRENCY = 8
+export const PROXY_HEALTH_CONCURRENCY = 32
 /** How long one check may take before the proxy counts as unreachable. */
 export const PROXY_HEALTH_TIMEOUT_MS = 5_000
 const LOCK_KEY = "workspace-proxy-health"
