@@ -78,7 +78,8 @@ export class WorkspaceProxyStatus extends Schema.Class<WorkspaceProxyStatus>("Wo
 }) {}
 
 const regionFields = {
-  id: Schema.UUID,
+  /** A UUID; a string here because the primary's is the deployment id, which an embedder sets. */
+  id: Schema.String,
   name: Schema.String,
   display_name: Schema.String,
   icon_url: Schema.String,
