@@ -109,6 +109,14 @@ describe("workspace proxies", () => {
     const body = { access_url: proxyUrl, replica_id: REPLICA, derp_enabled: true }
     expect((await register(made.proxy_token, body)).status).toBe(401)
     expect((await register(again.body.proxy_token, body)).status).toBe(201)
+    const audit = await owner.get("/audit?limit=100")
+    const mine = audit.body.audit_logs.filter((e: any) => e.resource_type === "workspace_proxy" && e.resource_id === made.proxy.id)
+    // Newest first: the regeneration, the rename, the creation; registering writes nothing.
+    expect(mine.map((e: any) => e.action)).toEqual(["write", "write", "create"])
+    expect(mine[0].diff.hashed_secret).toEqual({ old: "", new: "", secret: true })
+    expect(mine[1].diff.display_name).toMatchObject({ old: "Frankfurt", new: "Amsterdam" })
+    expect(mine[1].diff.hashed_secret).toBeUndefined()
+    expect(JSON.stringify(audit.body)).not.toContain(again.body.proxy_token.split(":")[1])
   })
 
   it("deletes a proxy: marked deleted with an empty status, gone from lists, its token refused", async () => {
@@ -116,6 +124,10 @@ describe("workspace proxies", () => {
     const r = await owner.delete(`/workspaceproxies/${made.proxy.id}`)
     expect(r.status).toBe(200)
     expect(r.body).toEqual({ message: "Proxy has been deleted!" })
+    const audit = await owner.get("/audit?limit=100")
+    expect(audit.body.audit_logs.find((e: any) => e.resource_id === made.proxy.id && e.action === "delete")).toMatchObject({
+      resource_type: "workspace_proxy", resource_target: made.proxy.name, status_code: 200
+    })
     const read = await owner.get(`/workspaceproxies/${made.proxy.id}`)
     expect(read.status).toBe(200)
     expect(read.body.deleted).toBe(true)
