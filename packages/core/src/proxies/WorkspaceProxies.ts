@@ -6,7 +6,7 @@
  * stored. Statuses are the health checker's (`ProxyHealth`).
  */
 import { Clock, Effect, Option } from "effect"
-import { timingSafeEqual } from "node:crypto"
+import { randomBytes, timingSafeEqual } from "node:crypto"
 import { authorize, authorizeRead } from "../Actor.js"
 import type { AuthzObject } from "../Rbac.js"
 import { auditResource } from "../Audit.js"
@@ -15,7 +15,6 @@ import { IdGenerator, isUuid } from "../Ids.js"
 import { hashSecret } from "../Platform.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { randomBytes } from "node:crypto"
 import { ProxyHealth } from "./ProxyHealth.js"
 import {
   type PrimaryProxyConfig, ProxyHealthReport, Region, RegionsResponse, RegisterWorkspaceProxyResponse,
