@@ -57,6 +57,8 @@ import { InsightsRollup } from "./insights/Rollup.js"
 import { Appearance } from "./enterprise/Appearance.js"
 import { Licensing } from "./enterprise/Entitlements.js"
 import { Licenses } from "./enterprise/Licenses.js"
+import { ProxyHealth } from "./proxies/ProxyHealth.js"
+import { WorkspaceProxies } from "./proxies/WorkspaceProxies.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -139,4 +141,7 @@ const insights = Layer.mergeAll(Insights.Default, InsightsRollup.Default)
 /** Licenses, entitlements and appearance, over the cache the feature gate consults (docs/enterprise.md). */
 const enterprise = Layer.mergeAll(Licenses.Default, Appearance.Default).pipe(Layer.provideMerge(Licensing.Default))
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(insights), Layer.merge(enterprise))
+/** Workspace proxies and their health checker, on the ports alone (docs/workspace-proxies.md). */
+const proxies = WorkspaceProxies.Default.pipe(Layer.provideMerge(ProxyHealth.Default))
+
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(insights), Layer.merge(enterprise), Layer.merge(proxies))

@@ -170,6 +170,8 @@ export interface SettingsShape {
   /** Pre-shared key of external provisioner daemons (secret). */
   readonly provisionerDaemonPsk: string
   readonly provisionerForceCancelInterval: Duration.Duration
+  /** Time between health checks of the workspace proxies (docs/workspace-proxies.md). */
+  readonly proxyHealthStatusInterval: Duration.Duration
 
   // Features and clients
   /** Serves the OpenAPI document when on. */
@@ -325,6 +327,7 @@ export const defaultSettings: SettingsShape = {
   provisionerDaemons: 3,
   provisionerDaemonPsk: "",
   provisionerForceCancelInterval: Duration.minutes(10),
+  proxyHealthStatusInterval: Duration.minutes(1),
 
   swaggerEnable: false,
   experiments: [],

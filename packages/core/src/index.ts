@@ -141,3 +141,7 @@ export * from "./enterprise/Features.js"
 export * from "./enterprise/License.js"
 export * from "./enterprise/LicenseKey.js"
 export * from "./enterprise/Licenses.js"
+// proxies: workspace proxies, regions, the proxies' registration and their health checker
+export * from "./proxies/ProxyHealth.js"
+export * from "./proxies/WorkspaceProxies.js"
+export * from "./proxies/WorkspaceProxy.js"

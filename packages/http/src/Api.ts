@@ -29,6 +29,7 @@ import { AgentExternalAuthApi, ExternalAuthApi } from "./externalauth/Api.js"
 import { ApplicationsApi } from "./applications/Api.js"
 import { InsightsApi } from "./insights/Api.js"
 import { EnterpriseApi } from "./enterprise/Api.js"
+import { WorkspaceProxiesApi, WorkspaceProxyMeApi } from "./proxies/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -71,6 +72,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(ApplicationsApi)
   .add(InsightsApi)
   .add(EnterpriseApi)
+  .add(WorkspaceProxiesApi)
+  .add(WorkspaceProxyMeApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -10,6 +10,7 @@ import {
 } from "@workbay/core"
 import { NotificationSenders, Notifier, notifierPeriodic, type NotifierOptions } from "@workbay/core"
 import { insightsRollupPeriodic, type InsightsRollupOptions } from "@workbay/core"
+import { proxyHealthPeriodic, type ProxyHealthOptions } from "@workbay/core"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
 import type { Server } from "node:http"
@@ -48,6 +49,7 @@ import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
 import { ApplicationsHttp } from "./applications/Http.js"
 import { InsightsHttp } from "./insights/Http.js"
 import { EnterpriseHttp } from "./enterprise/Http.js"
+import { WorkspaceProxiesHttp, WorkspaceProxyMeHttp } from "./proxies/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -62,7 +64,8 @@ export const implementations = [
   SignInSessionHttp,
   ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp,
   InsightsHttp,
-  EnterpriseHttp
+  EnterpriseHttp,
+  WorkspaceProxiesHttp, WorkspaceProxyMeHttp
 ]
 
 export interface WorkbayHandlerShape {
@@ -154,6 +157,12 @@ export interface WorkbayOptions {
   readonly notifier?: false | NotifierOptions | undefined
   /** Replace the smtp and webhook senders of notifications (default: nodemailer and fetch, from the settings). */
   readonly notificationSenders?: Layer.Layer<NotificationSenders> | undefined
+  /**
+   * The workspace proxies' health checker: asks each registered proxy for its health report every
+   * `interval` (default the `proxyHealthStatusInterval` setting, one minute). One check at a time
+   * across processes sharing a Postgres database. `false` turns it off. Default: on.
+   */
+  readonly proxyHealth?: false | ProxyHealthOptions | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -188,6 +197,7 @@ export interface LayerOptions extends HttpOptions {
   readonly insightsRollup?: false | InsightsRollupOptions | undefined
   readonly workers?: false | WorkerOptions | undefined
   readonly notifier?: false | NotifierOptions | undefined
+  readonly proxyHealth?: false | ProxyHealthOptions | undefined
 }
 
 /**
@@ -210,7 +220,8 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.agentMonitor === false ? Layer.empty : agentConnectionMonitorPeriodic(options?.agentMonitor ?? {}),
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {}),
     options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {}),
-    options?.insightsRollup === false ? Layer.empty : insightsRollupPeriodic(options?.insightsRollup ?? {})
+    options?.insightsRollup === false ? Layer.empty : insightsRollupPeriodic(options?.insightsRollup ?? {}),
+    options?.proxyHealth === false ? Layer.empty : proxyHealthPeriodic(options?.proxyHealth ?? {})
   )
 
 /** The WebSocket hub of `dispatcher`, closed (every socket with 1001) when the scope closes. */
@@ -264,7 +275,7 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier, insightsRollup: options.insightsRollup }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier, insightsRollup: options.insightsRollup, proxyHealth: options.proxyHealth }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }

@@ -477,6 +477,20 @@ describe("requests of the dashboard client", () => {
     })
   })
 
+  describe("workspace proxies", () => {
+    it("getWorkspaceProxyRegions, getWorkspaceProxies and createWorkspaceProxy, as the proxy pages send them", async () => {
+      const regions = await member.client.get("/regions")
+      expect(regions.status).toBe(200)
+      expect(regions.body.regions[0]).toMatchObject({ name: "primary", healthy: true })
+      const created = await owner.post("/workspaceproxies", { name: uniqueName("dash-px"), display_name: "Dash", icon: "/emojis/1f30d.png" })
+      expect(created.status).toBe(201)
+      expect(created.body.proxy_token).toMatch(/^[0-9a-f-]{36}:[0-9a-f]{64}$/)
+      const proxies = await member.client.get("/workspaceproxies")
+      expect(proxies.status).toBe(200)
+      expect(proxies.body.regions.map((p: { id: string }) => p.id)).toContain(created.body.proxy.id)
+    })
+  })
+
   describe("null and absent mean not given", () => {
     it("PATCH /groups with nulls keeps the display name, avatar, quota and name", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, {

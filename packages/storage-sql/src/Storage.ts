@@ -32,6 +32,7 @@ import * as UserLinkRepositories from "./users/LinkRepositories.js"
 import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
 import * as InsightsRepositories from "./insights/Repositories.js"
 import * as LicenseRepositories from "./enterprise/Repositories.js"
+import * as WorkspaceProxyRepositories from "./proxies/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -60,6 +61,7 @@ const baseRepositories = Layer.mergeAll(
   ExternalAuthRepositories.layer,
   InsightsRepositories.layer,
   LicenseRepositories.layer,
+  WorkspaceProxyRepositories.layer,
   transactionsLayer
 )
 

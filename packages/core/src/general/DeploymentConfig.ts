@@ -277,6 +277,7 @@ const spec: ReadonlyArray<OptionSpec> = [
   // Provisioning
   { setting: "provisionerDaemons", name: "Provisioner Daemons", description: "Number of provisioner daemons to create on start. If builds are stuck in queued state for a long time, consider increasing this.", flag: "provisioner-daemons", yaml: "daemons", group: provisioning, kind: "int", path: "provisioner.daemons" },
   { setting: "provisionerForceCancelInterval", name: "Force Cancel Interval", description: "Time to force cancel provisioning tasks that are stuck.", flag: "provisioner-force-cancel-interval", yaml: "forceCancelInterval", group: provisioning, kind: "duration", path: "provisioner.force_cancel_interval" },
+  { setting: "proxyHealthStatusInterval", name: "Proxy Health Check Interval", description: "The interval in which coderd should be checking the status of workspace proxies.", flag: "proxy-health-interval", yaml: "proxyHealthInterval", group: networking, kind: "duration", path: "proxy_health_status_interval" },
   { setting: "provisionerDaemonPsk", name: "Provisioner Daemon Pre-shared Key (PSK)", description: "Pre-shared key to authenticate external provisioner daemons to the server.", flag: "provisioner-daemon-psk", yaml: "", group: provisioning, kind: "string", path: "provisioner.daemon_psk", secret: true },
 
   // Quiet hours
