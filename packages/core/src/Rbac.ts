@@ -148,7 +148,7 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
     site: [],
     org: [
       ["audit_log", ["read"]], ["connection_log", ["read"]], ["organization", ["read"]],
-      ["organization_member", ["read"]], ["group", ["read"]], ["group_member", ["read"]], ["template", ["read"]]
+      ["organization_member", ["read"]], ["group", ["read"]], ["group_member", ["read"]], ["template", ["read", "view_insights"]]
     ],
     user: [], assignable: []
   },
