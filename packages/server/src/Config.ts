@@ -60,10 +60,8 @@ export interface ServerConfig {
   }
   /** The command the external agent credentials route answers (see `agentCommandOf`); undefined: found at start. */
   readonly agentCommand: string | undefined
-  /** Notification settings given by flag or environment, by setting name (absent: the defaults). */
-  readonly notifications: Readonly<Record<string, GivenSetting<unknown>>>
-  /** Sign-in (GitHub, OpenID Connect) settings given by flag or environment, by setting name (docs/sign-in.md). */
-  readonly signIn: Readonly<Record<string, GivenSetting<unknown>>>
+  /** Deployment settings given by flag or environment (`settingFlags`), by setting name (absent: the defaults). */
+  readonly settings: Readonly<Record<string, GivenSetting<unknown>>>
   /**
    * External auth providers from `WORKBAY_EXTERNAL_AUTH_<n>_<FIELD>` variables (or a JSON list in
    * `--external-auth-providers`); absent: none. See docs/external-auth.md.
@@ -71,80 +69,53 @@ export interface ServerConfig {
   readonly externalAuth?: GivenSetting<ReadonlyArray<ExternalAuthConfig>> | undefined
 }
 
-/** A notifications setting given by flag or environment: its flag, variable, setting and kind. */
-interface NotificationFlag {
+/**
+ * How a deployment setting's flag value is read: text, a switch, a comma-separated list, a JSON
+ * object, a duration (`30s`, `5m`, `1h30m`), a whole number of at least 1, an http(s) URL, the
+ * notification method, or a JSON list of links (`[{"name","target","icon"}]`).
+ */
+type SettingFlagKind = "string" | "bool" | "strings" | "json" | "duration" | "count" | "url" | "method" | "links"
+
+/** A deployment setting given by flag or environment (the described system's flag names). */
+interface SettingFlag {
   readonly flag: string
-  readonly env: string
-  readonly setting: keyof typeof notificationSettingKinds
-  readonly help: string
-}
-
-/** The kinds of the notification settings the server takes (docs/notifications.md). */
-const notificationSettingKinds = {
-  notificationsMethod: "method",
-  notificationsDispatchTimeout: "duration",
-  notificationsMaxSendAttempts: "count",
-  notificationsRetryInterval: "duration",
-  notificationsLeasePeriod: "duration",
-  notificationsLeaseCount: "count",
-  notificationsFetchInterval: "duration",
-  notificationsWebhookEndpoint: "url",
-  notificationsInboxEnabled: "bool",
-  emailFrom: "string",
-  emailSmarthost: "string",
-  emailHello: "string",
-  emailAuthUsername: "string",
-  emailAuthPassword: "string",
-  emailAuthIdentity: "string",
-  emailForceTls: "bool",
-  emailTlsStartTls: "bool",
-  emailTlsServerName: "string",
-  emailTlsInsecureSkipVerify: "bool",
-  emailTlsCaFile: "string",
-  emailTlsCertFile: "string",
-  emailTlsKeyFile: "string"
-} as const
-
-/** The notification flags (the described system's names); unset ones keep the deployment defaults. */
-export const notificationFlags: ReadonlyArray<NotificationFlag> = [
-  { flag: "notifications-method", env: "WORKBAY_NOTIFICATIONS_METHOD", setting: "notificationsMethod", help: "Default delivery method of notifications: smtp or webhook (inbox messages go out beside it). Default: smtp." },
-  { flag: "notifications-dispatch-timeout", env: "WORKBAY_NOTIFICATIONS_DISPATCH_TIMEOUT", setting: "notificationsDispatchTimeout", help: "How long one send may take. Default: 1m." },
-  { flag: "notifications-max-send-attempts", env: "WORKBAY_NOTIFICATIONS_MAX_SEND_ATTEMPTS", setting: "notificationsMaxSendAttempts", help: "Attempts before a notification fails for good. Default: 5." },
-  { flag: "notifications-retry-interval", env: "WORKBAY_NOTIFICATIONS_RETRY_INTERVAL", setting: "notificationsRetryInterval", help: "Time between attempts. Default: 5m." },
-  { flag: "notifications-lease-period", env: "WORKBAY_NOTIFICATIONS_LEASE_PERIOD", setting: "notificationsLeasePeriod", help: "How long a notifier holds the messages it leased. Default: 2m." },
-  { flag: "notifications-lease-count", env: "WORKBAY_NOTIFICATIONS_LEASE_COUNT", setting: "notificationsLeaseCount", help: "Messages leased per fetch. Default: 20." },
-  { flag: "notifications-fetch-interval", env: "WORKBAY_NOTIFICATIONS_FETCH_INTERVAL", setting: "notificationsFetchInterval", help: "Time between fetches of queued notifications. Default: 15s." },
-  { flag: "notifications-webhook-endpoint", env: "WORKBAY_NOTIFICATIONS_WEBHOOK_ENDPOINT", setting: "notificationsWebhookEndpoint", help: "URL the webhook method POSTs to. Default: none (webhook off)." },
-  { flag: "notifications-inbox-enabled", env: "WORKBAY_NOTIFICATIONS_INBOX_ENABLED", setting: "notificationsInboxEnabled", help: "Deliver notifications to the users' inbox too. Default: true." },
-  { flag: "email-from", env: "WORKBAY_EMAIL_FROM", setting: "emailFrom", help: "Sender address of notification mail." },
-  { flag: "email-smarthost", env: "WORKBAY_EMAIL_SMARTHOST", setting: "emailSmarthost", help: "host:port of the SMTP server mail goes through. Default: none (mail off)." },
-  { flag: "email-hello", env: "WORKBAY_EMAIL_HELLO", setting: "emailHello", help: "Hostname given to the SMTP server (EHLO). Default: localhost." },
-  { flag: "email-auth-username", env: "WORKBAY_EMAIL_AUTH_USERNAME", setting: "emailAuthUsername", help: "Username for PLAIN/LOGIN authentication." },
-  { flag: "email-auth-password", env: "WORKBAY_EMAIL_AUTH_PASSWORD", setting: "emailAuthPassword", help: "Password for PLAIN/LOGIN authentication." },
-  { flag: "email-auth-identity", env: "WORKBAY_EMAIL_AUTH_IDENTITY", setting: "emailAuthIdentity", help: "Identity for PLAIN authentication." },
-  { flag: "email-force-tls", env: "WORKBAY_EMAIL_FORCE_TLS", setting: "emailForceTls", help: "Connect to the smarthost over TLS from the start. Default: false." },
-  { flag: "email-tls-starttls", env: "WORKBAY_EMAIL_TLS_STARTTLS", setting: "emailTlsStartTls", help: "Require STARTTLS. Default: false (used when offered)." },
-  { flag: "email-tls-server-name", env: "WORKBAY_EMAIL_TLS_SERVERNAME", setting: "emailTlsServerName", help: "Server name to verify the smarthost's certificate against." },
-  { flag: "email-tls-skip-verify", env: "WORKBAY_EMAIL_TLS_SKIPVERIFY", setting: "emailTlsInsecureSkipVerify", help: "Do not verify the smarthost's certificate (insecure). Default: false." },
-  { flag: "email-tls-ca-cert-file", env: "WORKBAY_EMAIL_TLS_CACERTFILE", setting: "emailTlsCaFile", help: "CA certificate file for the smarthost's TLS." },
-  { flag: "email-tls-cert-file", env: "WORKBAY_EMAIL_TLS_CERTFILE", setting: "emailTlsCertFile", help: "Client certificate file for the smarthost's TLS." },
-  { flag: "email-tls-cert-key-file", env: "WORKBAY_EMAIL_TLS_CERTKEYFILE", setting: "emailTlsKeyFile", help: "Client certificate key file for the smarthost's TLS." }
-]
-
-function notificationOptions() {
-  return notificationFlags.map((f) => ({ flag: f.flag, env: f.env, default: "", help: f.help }))
-}
-
-/** A sign-in setting given by flag or environment: text, switch, comma-separated list, or a JSON map. */
-interface SignInFlag {
-  readonly flag: string
+  /** The variable; default `WORKBAY_<FLAG>`. */
+  readonly env?: string
   readonly setting: string
-  readonly kind: "string" | "bool" | "strings" | "json"
+  readonly kind: SettingFlagKind
   readonly help: string
 }
 
-/** The sign-in flags (the described system's names); each has the variable `WORKBAY_<FLAG>`. Unset ones keep the defaults. */
-export const signInFlags: ReadonlyArray<SignInFlag> = [
+/**
+ * The deployment settings the server takes by flag or variable, by area; unset ones keep the
+ * deployment defaults. Each reaches makeWorkbay's settings with its source, which
+ * `/deployment/config` reports.
+ */
+export const settingFlags: ReadonlyArray<SettingFlag> = [
+  // Notifications (docs/notifications.md)
+  { flag: "notifications-method", setting: "notificationsMethod", kind: "method", help: "Default delivery method of notifications: smtp or webhook (inbox messages go out beside it). Default: smtp." },
+  { flag: "notifications-dispatch-timeout", setting: "notificationsDispatchTimeout", kind: "duration", help: "How long one send may take. Default: 1m." },
+  { flag: "notifications-max-send-attempts", setting: "notificationsMaxSendAttempts", kind: "count", help: "Attempts before a notification fails for good. Default: 5." },
+  { flag: "notifications-retry-interval", setting: "notificationsRetryInterval", kind: "duration", help: "Time between attempts. Default: 5m." },
+  { flag: "notifications-lease-period", setting: "notificationsLeasePeriod", kind: "duration", help: "How long a notifier holds the messages it leased. Default: 2m." },
+  { flag: "notifications-lease-count", setting: "notificationsLeaseCount", kind: "count", help: "Messages leased per fetch. Default: 20." },
+  { flag: "notifications-fetch-interval", setting: "notificationsFetchInterval", kind: "duration", help: "Time between fetches of queued notifications. Default: 15s." },
+  { flag: "notifications-webhook-endpoint", setting: "notificationsWebhookEndpoint", kind: "url", help: "URL the webhook method POSTs to. Default: none (webhook off)." },
+  { flag: "notifications-inbox-enabled", setting: "notificationsInboxEnabled", kind: "bool", help: "Deliver notifications to the users' inbox too. Default: true." },
+  { flag: "email-from", setting: "emailFrom", kind: "string", help: "Sender address of notification mail." },
+  { flag: "email-smarthost", setting: "emailSmarthost", kind: "string", help: "host:port of the SMTP server mail goes through. Default: none (mail off)." },
+  { flag: "email-hello", setting: "emailHello", kind: "string", help: "Hostname given to the SMTP server (EHLO). Default: localhost." },
+  { flag: "email-auth-username", setting: "emailAuthUsername", kind: "string", help: "Username for PLAIN/LOGIN authentication." },
+  { flag: "email-auth-password", setting: "emailAuthPassword", kind: "string", help: "Password for PLAIN/LOGIN authentication." },
+  { flag: "email-auth-identity", setting: "emailAuthIdentity", kind: "string", help: "Identity for PLAIN authentication." },
+  { flag: "email-force-tls", setting: "emailForceTls", kind: "bool", help: "Connect to the smarthost over TLS from the start. Default: false." },
+  { flag: "email-tls-starttls", setting: "emailTlsStartTls", kind: "bool", help: "Require STARTTLS. Default: false (used when offered)." },
+  { flag: "email-tls-server-name", env: "WORKBAY_EMAIL_TLS_SERVERNAME", setting: "emailTlsServerName", kind: "string", help: "Server name to verify the smarthost's certificate against." },
+  { flag: "email-tls-skip-verify", env: "WORKBAY_EMAIL_TLS_SKIPVERIFY", setting: "emailTlsInsecureSkipVerify", kind: "bool", help: "Do not verify the smarthost's certificate (insecure). Default: false." },
+  { flag: "email-tls-ca-cert-file", env: "WORKBAY_EMAIL_TLS_CACERTFILE", setting: "emailTlsCaFile", kind: "string", help: "CA certificate file for the smarthost's TLS." },
+  { flag: "email-tls-cert-file", env: "WORKBAY_EMAIL_TLS_CERTFILE", setting: "emailTlsCertFile", kind: "string", help: "Client certificate file for the smarthost's TLS." },
+  { flag: "email-tls-cert-key-file", env: "WORKBAY_EMAIL_TLS_CERTKEYFILE", setting: "emailTlsKeyFile", kind: "string", help: "Client certificate key file for the smarthost's TLS." },
+  // Sign-in (docs/sign-in.md)
   { flag: "oauth2-github-client-id", setting: "oauth2GithubClientId", kind: "string", help: "Client id of the GitHub OAuth app for sign-in." },
   { flag: "oauth2-github-client-secret", setting: "oauth2GithubClientSecret", kind: "string", help: "Client secret of the GitHub OAuth app (secret)." },
   { flag: "oauth2-github-allowed-orgs", setting: "oauth2GithubAllowedOrgs", kind: "strings", help: "GitHub organizations whose members may sign in (comma-separated)." },
@@ -174,36 +145,16 @@ export const signInFlags: ReadonlyArray<SignInFlag> = [
   { flag: "oidc-user-role-field", setting: "oidcUserRoleField", kind: "string", help: "Claim holding the user's roles (turns role sync on)." },
   { flag: "oidc-user-role-mapping", setting: "oidcUserRoleMapping", kind: "json", help: "JSON map of claim values to lists of site roles." },
   { flag: "oidc-user-role-default", setting: "oidcUserRolesDefault", kind: "strings", help: "Site roles every user gets from role sync (comma-separated)." },
-  { flag: "license-public-key", setting: "licensePublicKey", kind: "string", help: "Ed25519 public key (PEM, or a JWK as JSON) licenses are verified with. Default: none (no licenses; every feature entitled)." }
+  // Licenses, appearance and workspace proxies (docs/enterprise.md, docs/workspace-proxies.md)
+  { flag: "license-public-key", setting: "licensePublicKey", kind: "string", help: "Ed25519 public key (PEM, or a JWK as JSON) licenses are verified with. Default: none (no licenses; every feature entitled)." },
+  { flag: "support-links", setting: "supportLinks", kind: "links", help: "Links of the dashboard's help menu, a JSON list of {\"name\", \"target\", \"icon\"} (icon: bug, chat, docs or star, or an image URL; \"location\": navbar or dropdown). Default: the built-in ones." },
+  { flag: "proxy-health-interval", setting: "proxyHealthStatusInterval", kind: "duration", help: "Time between health checks of workspace proxies. Default: 1m." }
 ]
 
-const signInEnv = (f: SignInFlag) => `WORKBAY_${f.flag.toUpperCase().replace(/-/g, "_")}`
+const settingEnv = (f: SettingFlag) => f.env ?? `WORKBAY_${f.flag.toUpperCase().replace(/-/g, "_")}`
 
-function signInOptions() {
-  return signInFlags.map((f) => ({ flag: f.flag, env: signInEnv(f), default: "", help: f.help }))
-}
-
-/** The value of a sign-in flag, or an error naming the flag. */
-const parseSignInSetting = (f: SignInFlag, text: string): unknown => {
-  switch (f.kind) {
-    case "string":
-      return text
-    case "bool":
-      if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${f.flag} (use true or false).`)
-      return truthy(text)
-    case "strings":
-      return text.split(",").map((t) => t.trim()).filter((t) => t !== "")
-    case "json": {
-      let value: unknown
-      try {
-        value = JSON.parse(text)
-      } catch {
-        throw new Error(`Invalid --${f.flag}: not JSON.`)
-      }
-      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`Invalid --${f.flag}: a JSON object is expected.`)
-      return value
-    }
-  }
+function settingOptions() {
+  return settingFlags.map((f) => ({ flag: f.flag, env: settingEnv(f), default: "", help: f.help }))
 }
 
 /** Every option: flag, environment variable, default and meaning. Drives parsing and `--help`. */
@@ -233,8 +184,7 @@ export const options = [
   { flag: "azure-instance-identity-certificates", env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)." },
   { flag: "google-instance-identity-keys", env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS", default: "", help: "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)." },
   { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." },
-  ...notificationOptions(),
-  ...signInOptions(),
+  ...settingOptions(),
   { flag: "external-auth-providers", env: "WORKBAY_EXTERNAL_AUTH_PROVIDERS", default: "", help: "External auth providers as a JSON list of {type, id, client_id, client_secret, ...}. Or WORKBAY_EXTERNAL_AUTH_<n>_<FIELD> variables (TYPE, ID, CLIENT_ID, CLIENT_SECRET, AUTH_URL, TOKEN_URL, VALIDATE_URL, REGEX, SCOPES, DEVICE_FLOW, ...)." }
 ] as const
 
@@ -361,17 +311,11 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     },
     agentCommand: get("agent-command") || undefined,
     externalAuth: externalAuthOf((values as Record<string, string | boolean | undefined>)["external-auth-providers"] as string | undefined, env, port),
-    notifications: Object.fromEntries(notificationFlags.flatMap((f) => {
+    settings: Object.fromEntries(settingFlags.flatMap((f) => {
       const fromFlag = (values as Record<string, string | boolean | undefined>)[f.flag] as string | undefined
-      const text = (fromFlag ?? env[f.env])?.trim()
+      const text = (fromFlag ?? env[settingEnv(f)])?.trim()
       if (text === undefined || text === "") return []
-      return [[f.setting, { value: parseNotificationSetting(f, text), source: fromFlag !== undefined ? "flag" : "env" } as const]]
-    })),
-    signIn: Object.fromEntries(signInFlags.flatMap((f) => {
-      const fromFlag = (values as Record<string, string | boolean | undefined>)[f.flag] as string | undefined
-      const text = (fromFlag ?? env[signInEnv(f)])?.trim()
-      if (text === undefined || text === "") return []
-      return [[f.setting, { value: parseSignInSetting(f, text), source: fromFlag !== undefined ? "flag" : "env" } as const]]
+      return [[f.setting, { value: parseSetting(f, text), source: fromFlag !== undefined ? "flag" : "env" } as const]]
     }))
   }
 }
@@ -401,9 +345,31 @@ const externalAuthOf = (flag: string | undefined, env: NodeJS.ProcessEnv, port: 
   return { value: configs, source: flag !== undefined ? "flag" : "env" }
 }
 
-/** The value of a notification flag, or an error naming the flag. */
-const parseNotificationSetting = (f: NotificationFlag, text: string): unknown => {
-  switch (notificationSettingKinds[f.setting]) {
+/** The value of a setting flag, or an error naming the flag. */
+const parseSetting = (f: SettingFlag, text: string): unknown => {
+  switch (f.kind) {
+    case "string":
+      return text
+    case "bool":
+      if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${f.flag} (use true or false).`)
+      return truthy(text)
+    case "strings":
+      return text.split(",").map((t) => t.trim()).filter((t) => t !== "")
+    case "json": {
+      const value = parseJson(f, text)
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`Invalid --${f.flag}: a JSON object is expected.`)
+      return value
+    }
+    case "links": {
+      const value = parseJson(f, text)
+      const isLink = (l: unknown) =>
+        typeof l === "object" && l !== null && ["name", "target", "icon"].every((k) => typeof (l as Record<string, unknown>)[k] === "string") &&
+        ["navbar", "dropdown", undefined].includes((l as Record<string, unknown>).location as string | undefined)
+      if (!Array.isArray(value) || !value.every(isLink)) {
+        throw new Error(`Invalid --${f.flag}: a JSON list of {"name", "target", "icon"} objects is expected.`)
+      }
+      return value
+    }
     case "method":
       if (text !== "smtp" && text !== "webhook" && text !== "inbox") throw new Error(`Invalid --${f.flag} "${text}" (smtp, webhook or inbox).`)
       return text
@@ -417,14 +383,17 @@ const parseNotificationSetting = (f: NotificationFlag, text: string): unknown =>
       if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid --${f.flag} "${text}" (a whole number of at least 1).`)
       return n
     }
-    case "bool":
-      if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${f.flag} (use true or false).`)
-      return truthy(text)
     case "url":
       if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw new Error(`Invalid --${f.flag} "${text}" (an http or https URL).`)
       return text
-    case "string":
-      return text
+  }
+}
+
+const parseJson = (f: SettingFlag, text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new Error(`Invalid --${f.flag}: not JSON.`)
   }
 }
 

@@ -31,7 +31,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   const sharing = config.disableWorkspaceSharing
   const identity = config.instanceIdentity
   const pathApps = config.pathApps
-  const notifications = [...Object.entries(config.notifications), ...Object.entries(config.signIn)]
+  const given = Object.entries(config.settings)
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
@@ -47,10 +47,10 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(identity.aws !== undefined ? { awsInstanceIdentityCertificates: [identity.aws.value] } : {}),
       ...(identity.azure !== undefined ? { azureInstanceIdentityCertificates: [identity.azure.value] } : {}),
       ...(identity.google !== undefined ? { googleInstanceIdentityKeys: [identity.google.value] } : {}),
-      ...Object.fromEntries(notifications.map(([setting, given]) => [setting, given.value])),
+      ...Object.fromEntries(given.map(([setting, { value }]) => [setting, value])),
       ...(config.externalAuth !== undefined ? { externalAuth: config.externalAuth.value } : {}),
       valueSources: {
-        ...Object.fromEntries(notifications.map(([setting, given]) => [setting, given.source])),
+        ...Object.fromEntries(given.map(([setting, { source }]) => [setting, source])),
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),

@@ -9,9 +9,9 @@ const pem = generateKeyPairSync("ed25519").publicKey.export({ type: "spki", form
 
 describe("license key configuration", () => {
   it("reads the key from the variable or the flag", () => {
-    expect(loadConfig([], { WORKBAY_LICENSE_PUBLIC_KEY: pem }).signIn.licensePublicKey).toEqual({ value: pem.trim(), source: "env" })
-    expect(loadConfig([`--license-public-key=${pem}`], {}).signIn.licensePublicKey).toEqual({ value: pem.trim(), source: "flag" })
-    expect(loadConfig([], {}).signIn.licensePublicKey).toBeUndefined()
+    expect(loadConfig([], { WORKBAY_LICENSE_PUBLIC_KEY: pem }).settings.licensePublicKey).toEqual({ value: pem.trim(), source: "env" })
+    expect(loadConfig([`--license-public-key=${pem}`], {}).settings.licensePublicKey).toEqual({ value: pem.trim(), source: "flag" })
+    expect(loadConfig([], {}).settings.licensePublicKey).toBeUndefined()
   })
 
   it("starts with an Ed25519 key and refuses another kind of key", async () => {

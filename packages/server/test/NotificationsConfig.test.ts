@@ -5,7 +5,7 @@ import { loadConfig } from "../src/index.js"
 
 describe("notification settings of the server", () => {
   it("reads flags and variables with their source; none given leaves the defaults", () => {
-    expect(loadConfig([], {}).notifications).toEqual({})
+    expect(loadConfig([], {}).settings).toEqual({})
     const config = loadConfig(
       ["--notifications-method", "webhook", "--email-smarthost", "mail.example.com:587", "--notifications-retry-interval", "30s"],
       {
@@ -17,7 +17,7 @@ describe("notification settings of the server", () => {
         WORKBAY_EMAIL_TLS_STARTTLS: "true"
       }
     )
-    expect(config.notifications).toEqual({
+    expect(config.settings).toEqual({
       notificationsMethod: { value: "webhook", source: "flag" },
       emailSmarthost: { value: "mail.example.com:587", source: "flag" },
       notificationsRetryInterval: { value: Duration.seconds(30), source: "flag" },

@@ -69,13 +69,16 @@ export interface AuditLogFilter {
   readonly requestId?: string | undefined
 }
 
-/** Audit resource types of the described system, the values `resource_type` may take in a search. */
+/**
+ * Audit resource types of the described system, the values `resource_type` may take in a search;
+ * and `appearance`, Workbay's own (the described system does not audit `PUT /appearance`).
+ */
 export const auditResourceTypes: ReadonlyArray<string> = [
   "template", "template_version", "user", "workspace", "workspace_build", "git_ssh_key", "api_key", "group",
   "license", "convert_login", "health_settings", "notifications_settings", "prebuilds_settings", "workspace_proxy",
   "organization", "oauth2_provider_app", "oauth2_provider_app_secret", "custom_role", "organization_member",
   "notification_template", "idp_sync_settings_organization", "idp_sync_settings_group", "idp_sync_settings_role",
-  "workspace_agent", "workspace_app", "task"
+  "workspace_agent", "workspace_app", "task", "appearance"
 ]
 
 /** Every audit action, the values `action` may take in a search. */

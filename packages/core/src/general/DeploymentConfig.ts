@@ -151,7 +151,8 @@ interface OptionSpec {
   readonly env?: string
   readonly shorthand?: string
   readonly yaml: string
-  readonly group: DeploymentOptionGroup
+  /** The option's group; none for the few the described system lists outside any. */
+  readonly group?: DeploymentOptionGroup
   readonly kind: Kind
   /** Dotted path of the value inside `config`; none for settings Coder does not have. */
   readonly path?: string
@@ -278,6 +279,7 @@ const spec: ReadonlyArray<OptionSpec> = [
   { setting: "provisionerDaemons", name: "Provisioner Daemons", description: "Number of provisioner daemons to create on start. If builds are stuck in queued state for a long time, consider increasing this.", flag: "provisioner-daemons", yaml: "daemons", group: provisioning, kind: "int", path: "provisioner.daemons" },
   { setting: "provisionerForceCancelInterval", name: "Force Cancel Interval", description: "Time to force cancel provisioning tasks that are stuck.", flag: "provisioner-force-cancel-interval", yaml: "forceCancelInterval", group: provisioning, kind: "duration", path: "provisioner.force_cancel_interval" },
   { setting: "proxyHealthStatusInterval", name: "Proxy Health Check Interval", description: "The interval in which coderd should be checking the status of workspace proxies.", flag: "proxy-health-interval", yaml: "proxyHealthInterval", group: networking, kind: "duration", path: "proxy_health_status_interval" },
+  { setting: "supportLinks", name: "Support Links", description: "Support links to display in the top right drop down menu.", flag: "support-links", env: "WORKBAY_SUPPORT_LINKS", yaml: "supportLinks", kind: "json", path: "support.links" },
   { setting: "provisionerDaemonPsk", name: "Provisioner Daemon Pre-shared Key (PSK)", description: "Pre-shared key to authenticate external provisioner daemons to the server.", flag: "provisioner-daemon-psk", yaml: "", group: provisioning, kind: "string", path: "provisioner.daemon_psk", secret: true },
 
   // Quiet hours
@@ -375,7 +377,7 @@ const descriptor = (o: OptionSpec, settings: SettingsShape, useInstead: Readonly
   putNonEmpty(d, "value_source", settings.valueSources[o.setting] ?? (sameValue(value, fallback) ? "default" : ""))
   putNonEmpty(d, "hidden", o.hidden)
   putNonEmpty(d, "annotations", annotations)
-  d.group = o.group
+  if (o.group !== undefined) d.group = o.group
   putNonEmpty(d, "use_instead", useInstead)
   return d
 }

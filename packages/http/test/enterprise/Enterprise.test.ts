@@ -63,8 +63,10 @@ describe("appearance and entitlements without a license key", () => {
     expect(r.body).toEqual(body)
     const read = await member.client.get("/appearance")
     expect(read.body).toMatchObject(body)
-    const audit = await owner.get("/audit?limit=5")
-    const entry = audit.body.audit_logs.find((e: any) => e.resource_type === "appearance")
+    const audit = await owner.get(`/audit?limit=5&q=${encodeURIComponent("resource_type:appearance")}`)
+    expect(audit.status, JSON.stringify(audit.body)).toBe(200)
+    expect(audit.body.audit_logs.every((e: any) => e.resource_type === "appearance")).toBe(true)
+    const entry = audit.body.audit_logs[0]
     expect(entry).toBeDefined()
     expect(entry.action).toBe("write")
     expect(entry.diff.application_name).toEqual({ old: "", new: "Acme Dev", secret: false })

@@ -42,7 +42,7 @@ const DAY_NS = 24 * HOUR_NS
 
 /** The fields of an option descriptor that are absent when empty (`value` is absent for secret-bearing options). */
 const OPTION_OPTIONAL = [
-  "annotations", "default", "description", "env", "flag", "flag_shorthand", "hidden", "required", "use_instead",
+  "annotations", "default", "description", "env", "flag", "flag_shorthand", "group", "hidden", "required", "use_instead",
   "value_source", "yaml"
 ]
 
@@ -57,7 +57,7 @@ const expectGroup = (g: any) => {
 /** Checks every field of an option descriptor; secret ones carry no value, empty fields are absent. */
 const expectOption = (o: any) => {
   const secret = o.annotations?.secret === "true"
-  expectFields(o, secret ? ["group", "name"] : ["group", "name", "value"], OPTION_OPTIONAL)
+  expectFields(o, secret ? ["name"] : ["name", "value"], OPTION_OPTIONAL)
   for (const k of ["name", "description", "flag", "flag_shorthand", "env", "yaml", "default", "value_source"]) {
     if (k in o) expect(typeof o[k], k).toBe("string")
   }
@@ -65,7 +65,9 @@ const expectOption = (o: any) => {
   if ("hidden" in o) expect(o.hidden).toBe(true)
   if ("required" in o) expect(o.required).toBe(true)
   for (const v of Object.values(o.annotations ?? {})) expect(typeof v).toBe("string")
-  expectGroup(o.group)
+  // Only the few options the described system lists outside any group (support links) have none.
+  if (o.name === "Support Links") expect(o).not.toHaveProperty("group")
+  else expectGroup(o.group)
   for (const u of o.use_instead ?? []) expectOption(u)
 }
 
@@ -203,6 +205,7 @@ describe("deployment routes", () => {
           sshHostnamePrefix: "wb.",
           sshHostnameSuffix: "workbay",
           rateLimitApi: -1,
+          supportLinks: [{ name: "On call", target: "https://pager.example.com", icon: "chat", location: "navbar" }],
           oidcIssuerUrl: "https://client:IssuerSecret-9d9d@idp.example.com/realms/main",
           valueSources: { accessUrl: "env" }
         }
@@ -241,6 +244,10 @@ describe("deployment routes", () => {
       expect(config.experiments).toEqual(["*", "Custom-Thing", "custom-thing"])
       expect(config.swagger).toEqual({ enable: true })
       expect(config.rate_limit).toEqual({ api: -1, disable_all: false })
+      expect(config.support).toEqual({ links: [{ name: "On call", target: "https://pager.example.com", icon: "chat", location: "navbar" }] })
+      expect(options.find((o: any) => o.name === "Support Links")).toMatchObject({
+        flag: "support-links", value: [{ name: "On call", target: "https://pager.example.com", icon: "chat", location: "navbar" }]
+      })
       expect(config.config_ssh).toEqual({ deploymentName: "wb.", sshconfigOptions: ["ForwardAgent=yes", "ServerAliveInterval 30", "bogus"] })
       const access = options.find((o: any) => o.name === "Access URL")
       expect(access).toMatchObject({ value: "https://workbay.example.com", value_source: "env" })
