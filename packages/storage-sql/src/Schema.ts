@@ -1052,3 +1052,11 @@ export const migration0028 = ({ timestamp: ts, boolean: bool }: DialectTypes): R
   )`,
   `CREATE UNIQUE INDEX workspace_proxies_lower_name ON workspace_proxies (lower(name)) WHERE deleted = FALSE`
 ]
+
+/**
+ * Migration 0029: builds by creation time, for the parameter usage of template insights (the
+ * latest build of each workspace among those created in a range; docs/insights.md).
+ */
+export const migration0029 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `CREATE INDEX workspace_builds_created_at ON workspace_builds (created_at)`
+]

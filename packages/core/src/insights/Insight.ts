@@ -133,6 +133,18 @@ export interface AppUsageTotals {
   readonly times_used: number
 }
 
+/**
+ * How many workspaces' latest builds of a range gave a parameter one value: per template, template
+ * version (whose import defines the parameter), parameter name and value.
+ */
+export interface ParameterValueCount {
+  readonly template_id: string
+  readonly template_version_id: string
+  readonly name: string
+  readonly value: string
+  readonly count: number
+}
+
 /** The users and templates active in one bucket of a range (bucket `n` starts `n` buckets after the range's start). */
 export interface ActiveBucket {
   readonly bucket: number
@@ -192,6 +204,11 @@ export class InsightsRepo extends Context.Tag("@workbay/core/InsightsRepo")<Insi
   readonly earliestRaw: Effect.Effect<Option.Option<Date>>
   readonly usage: (start: Date, end: Date, templateIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UsageTotals>>
   readonly appUsage: (start: Date, end: Date, templateIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<AppUsageTotals>>
+  /**
+   * The parameter values of each workspace's latest build created in `[start, end)`, counted (the
+   * described system's parameter insights). Reads builds of the range, not the rollups.
+   */
+  readonly parameterUsage: (start: Date, end: Date, templateIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ParameterValueCount>>
   /**
    * Distinct active users and templates per bucket of `bucketMinutes` from `start` (hours are
    * counted in the bucket their start falls in); buckets without any are left out.

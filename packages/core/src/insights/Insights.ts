@@ -11,10 +11,13 @@ import { NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { percentile } from "../general/Deployment.js"
 import { templateObject, TemplateRepo } from "../templates/Template.js"
+import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { markdownToPlaintext, TemplateVersionParameterOption } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
 import {
   checkInterval, DAUEntry, DAUsResponse, formatOffsetTime, GetUserStatusCountsResponse, type InsightsInterval, type InsightsRange,
-  InsightsRepo, intervals, localDate, nextHour, parseInsightsRange, startOfLocalDay, TemplateAppUsage, TemplateInsightsIntervalReport,
+  InsightsRepo, intervals, localDate, nextHour, type ParameterValueCount, parseInsightsRange, startOfLocalDay, TemplateAppUsage,
+  TemplateInsightsIntervalReport, TemplateParameterUsage,
   TemplateInsightsReport, TemplateInsightsResponse, UserActivity, UserActivityInsightsResponse, UserLatency, UserLatencyInsightsResponse,
   UserStatusChangeCount, zoneOffsetMinutes
 } from "./Insight.js"
@@ -57,6 +60,51 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
   effect: Effect.gen(function*() {
     const repo = yield* InsightsRepo
     const templates = yield* TemplateRepo
+    const versions = yield* TemplateVersionRepo
+
+    /**
+     * The described system's parameter usage: values counted per parameter definition (name, type,
+     * display name, description, options), each definition taken from the version whose import
+     * declared it; a value of a parameter its version does not declare is left out. Sorted by
+     * definition, then value.
+     */
+    const parametersUsage = (counts: ReadonlyArray<ParameterValueCount>) =>
+      Effect.gen(function*() {
+        const versionIds = [...new Set(counts.map((c) => c.template_version_id))]
+        const found = yield* Effect.forEach(versionIds, (id) => versions.findById(id), { concurrency: 8 })
+        const declared = new Map(found.flatMap((v) => Option.isSome(v) ? [[v.value.id, v.value.import_result?.parameters ?? []] as const] : []))
+        const byDefinition = new Map<string, {
+          name: string; type: string; display_name: string; description: string
+          options: ReadonlyArray<{ name: string; description: string; value: string; icon: string }>
+          templates: Set<string>; values: Map<string, number>
+        }>()
+        for (const c of counts) {
+          const p = declared.get(c.template_version_id)?.find((d) => d.name === c.name)
+          if (p === undefined) continue
+          const key = JSON.stringify([p.name, p.type, p.display_name, p.description, p.options])
+          let e = byDefinition.get(key)
+          if (e === undefined) {
+            byDefinition.set(key, e = {
+              name: p.name, type: p.type, display_name: p.display_name, description: p.description, options: p.options,
+              templates: new Set(), values: new Map()
+            })
+          }
+          e.templates.add(c.template_id)
+          e.values.set(c.value, (e.values.get(c.value) ?? 0) + c.count)
+        }
+        const cmp = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0
+        return [...byDefinition.entries()]
+          .sort(([, a], [, b]) => cmp(a.name, b.name) || cmp(a.type, b.type) || cmp(a.display_name, b.display_name) || cmp(a.description, b.description))
+          .map(([, e]) => new TemplateParameterUsage({
+            template_ids: sorted(e.templates),
+            display_name: e.display_name,
+            name: e.name,
+            type: e.type,
+            description: markdownToPlaintext(e.description),
+            ...(e.options.length > 0 ? { options: e.options.map((o) => new TemplateVersionParameterOption(o, true)) } : {}),
+            values: [...e.values.entries()].sort(([a], [b]) => cmp(a, b)).map(([value, count]) => ({ value, count }))
+          }))
+      })
 
     /**
      * `view_insights` on templates: deployment-wide, or else on each template asked for; a caller
@@ -115,10 +163,11 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         yield* authorizeInsights(templateIds)
         const [start, end] = bounds(r)
         const days = interval === "week" ? 7 : 1
-        const [usage, apps, active] = yield* Effect.all([
+        const [usage, apps, active, parameters] = yield* Effect.all([
           repo.usage(start, end, templateIds),
           repo.appUsage(start, end, templateIds),
-          repo.activeByBucket(start, end, days * 1440, templateIds)
+          repo.activeByBucket(start, end, days * 1440, templateIds),
+          Effect.flatMap(repo.parameterUsage(start, end, templateIds), parametersUsage)
         ])
         const buckets = new Map(active.map((b) => [b.bucket, b]))
         const usageTemplates = sorted(usage.map((u) => u.template_id))
@@ -158,7 +207,7 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
           template_ids: sorted([...usageTemplates, ...apps.map((a) => a.template_id)]),
           active_users: activeUsers.size,
           apps_usage: appsUsage,
-          parameters_usage: []
+          parameters_usage: parameters
         })
         const interval_reports = intervals(start.getTime(), end.getTime(), days).map(([s, e], i) =>
           new TemplateInsightsIntervalReport({

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, createUser, type ServiceTestServer, startWithOwner, UNKNOWN_ID } from "../support.js"
+import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { addBuild, portShareTemplate, type SeededWorkspace, seedWorkspace } from "../workspaces/portShareFixtures.js"
 import { SqlClient } from "@effect/sql"
 
@@ -120,7 +121,10 @@ describe("insights", () => {
     const d = await owner.get("/insights/daus?tz_offset=0")
     expect(d.status).toBe(200)
     expect(d.body.tz_hour_offset).toBe(0)
-    expect(d.body.entries.length).toBe(61)
+    // From the start of the day of the next whole hour, 60 days back (the described system's): in
+    // the last hour of a day the series starts a day later and has 60 entries, else 61.
+    const nextHour = Date.now() - (Date.now() % HOUR) + HOUR
+    expect(d.body.entries.length).toBe(nextHour % DAY === 0 ? 60 : 61)
     expect(d.body.entries.at(-1).amount + d.body.entries.at(-2).amount).toBeGreaterThanOrEqual(1)
     expect(d.body.entries.reduce((n: number, e: any) => n + e.amount, 0)).toBeGreaterThanOrEqual(2)
     const t = await owner.get(`/templates/${other.id}/daus`)
@@ -207,5 +211,70 @@ describe("insights", () => {
     expect(r.body.report.start_time).toBe(s)
     expect(r.body.interval_reports[0].start_time).toBe(s)
     expect(r.body.interval_reports[1].end_time).toBe(e)
+  })
+})
+
+describe("template insights from real builds", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let ownerId: string
+  let orgId: string
+
+  const TEMPLATE = `parameters:
+  - name: region
+    display_name: Region
+    description: "Where the **workspace** runs."
+    default: eu
+    options:
+      - { name: Europe, value: eu }
+      - { name: America, value: us }
+  - name: cpus
+    type: number
+    default: 2
+resources:
+  - name: dev
+    type: machine
+    agents:
+      - name: main
+        apps:
+          - slug: code
+            display_name: Code Server
+            icon: /icon/code.svg
+            url: http://localhost:8080
+`
+
+  beforeAll(async () => {
+    ;({ srv, owner, ownerId, orgId } = await startWithOwner({ insightsRollup: false }))
+  })
+  afterAll(() => srv?.close())
+
+  it("counts the parameter values of the latest builds and names apps as their agents declare them", async () => {
+    const template = await makeTemplate(srv, owner, orgId, TEMPLATE)
+    const parameters = (region: string) => ({ rich_parameter_values: [{ name: "region", value: region }] })
+    const eu = await makeWorkspace(srv, owner, orgId, template.id, parameters("eu"))
+    await makeWorkspace(srv, owner, orgId, template.id, parameters("us"))
+    await makeWorkspace(srv, owner, orgId, template.id, parameters("us"))
+    await srv.run(Effect.flatMap(AuditLogs, (a) =>
+      a.connect({
+        time: new Date(Date.now() - 60_000), organizationId: orgId, workspaceOwnerId: ownerId, workspaceId: eu.id, workspaceName: eu.name,
+        agentName: "main", type: "workspace_app", ip: "127.0.0.1", userAgent: "test", userId: ownerId, slugOrPort: "code", statusCode: 200
+      })))
+    expect((await srv.run(Effect.flatMap(InsightsRollup, (r) => r.pass()))).ran).toBe(true)
+    const now = Date.now()
+    const r = await owner.get(`/insights/templates?${new URLSearchParams({
+      start_time: isoSeconds(midnight(now) - DAY), end_time: isoSeconds(now - (now % HOUR) + HOUR), interval: "day", template_ids: template.id
+    })}`)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    const usage = r.body.report.parameters_usage
+    expect(usage.map((p: any) => p.name)).toEqual(["cpus", "region"])
+    expect(usage[1]).toEqual({
+      template_ids: [template.id], display_name: "Region", name: "region", type: "string", description: "Where the workspace runs.",
+      options: [{ name: "Europe", description: "", value: "eu", icon: "" }, { name: "America", description: "", value: "us", icon: "" }],
+      values: [{ value: "eu", count: 1 }, { value: "us", count: 2 }]
+    })
+    expect(usage[0]).not.toHaveProperty("options")
+    expect(usage[0].values).toEqual([{ value: "2", count: 3 }])
+    const app = r.body.report.apps_usage.find((a: any) => a.slug === "code")
+    expect(app).toMatchObject({ type: "app", display_name: "Code Server", icon: "/icon/code.svg", times_used: 1 })
   })
 })

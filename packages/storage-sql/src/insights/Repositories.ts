@@ -22,6 +22,22 @@ const median = (values: ReadonlyArray<number>) => {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
 }
 
+/** The slug, display name and icon of each app in an agent's `apps` JSON (malformed entries skipped). */
+const parseApps = (json: unknown): ReadonlyArray<{ slug: string; display_name: string; icon: string }> => {
+  let apps: unknown
+  try {
+    apps = typeof json === "string" ? JSON.parse(json) : json
+  } catch {
+    return []
+  }
+  if (!Array.isArray(apps)) return []
+  return apps.flatMap((a) =>
+    typeof a === "object" && a !== null && typeof a.slug === "string"
+      ? [{ slug: a.slug, display_name: typeof a.display_name === "string" ? a.display_name : "", icon: typeof a.icon === "string" ? a.icon : "" }]
+      : []
+  )
+}
+
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const inTransaction = transaction(sql)
@@ -112,15 +128,33 @@ export const make = Effect.gen(function*() {
       }
       // App opens (the connection log's workspace_app entries) by the user who opened them.
       const opens = yield* sql<Row>`SELECT COALESCE(c.user_id, c.workspace_owner_id) AS user_id, w.template_id AS template_id,
-          c.slug_or_port AS slug, c.connect_time AS connect_time, c.disconnect_time AS disconnect_time
+          c.slug_or_port AS slug, c.connect_time AS connect_time, c.disconnect_time AS disconnect_time,
+          c.workspace_id AS workspace_id, c.agent_name AS agent_name
         FROM connection_logs c JOIN workspaces w ON w.id = c.workspace_id
         WHERE c.connect_time >= ${from} AND c.connect_time < ${to} AND c.type = 'workspace_app'`
+      // The apps' display names and icons, as the agents of the workspaces' latest builds declare them.
+      const declared = new Map<string, { display_name: string; icon: string }>()
+      if (opens.length > 0) {
+        const agents = yield* sql<Row>`SELECT DISTINCT c.workspace_id AS workspace_id, c.agent_name AS agent_name, a.apps AS apps
+          FROM connection_logs c
+          JOIN workspace_builds b ON b.workspace_id = c.workspace_id
+            AND b.build_number = (SELECT max(l.build_number) FROM workspace_builds l WHERE l.workspace_id = c.workspace_id)
+          JOIN workspace_resources r ON r.job_id = b.job_id
+          JOIN workspace_agents a ON a.resource_id = r.id AND a.name = c.agent_name
+          WHERE c.connect_time >= ${from} AND c.connect_time < ${to} AND c.type = 'workspace_app'`
+        for (const a of agents) {
+          for (const app of parseApps(a.apps)) {
+            declared.set(`${a.workspace_id}\u0000${a.agent_name}\u0000${app.slug}`, { display_name: app.display_name, icon: app.icon })
+          }
+        }
+      }
       const apps = new Map<string, Record<string, unknown> & { seconds: number; times_used: number }>()
       for (const o of opens) {
         const key = `${o.user_id}\u0000${o.template_id}\u0000${o.slug}`
+        const names = declared.get(`${o.workspace_id}\u0000${o.agent_name}\u0000${o.slug}`)
         const row = apps.get(key) ?? {
-          hour: h, user_id: o.user_id, template_id: o.template_id, slug: String(o.slug), display_name: String(o.slug), icon: "",
-          seconds: 0, times_used: 0
+          hour: h, user_id: o.user_id, template_id: o.template_id, slug: String(o.slug),
+          display_name: names?.display_name || String(o.slug), icon: names?.icon ?? "", seconds: 0, times_used: 0
         }
         // An open counts a minute, or how long it lasted when the log knows.
         const started = toDate(o.connect_time).getTime()
@@ -192,6 +226,26 @@ export const make = Effect.gen(function*() {
         orDie
       )
     },
+    parameterUsage: (start, end, templateIds) =>
+      sql<Row>`WITH latest AS (
+          SELECT v.template_id AS template_id, b.workspace_id AS workspace_id, max(b.build_number) AS n
+          FROM workspace_builds b JOIN template_versions v ON v.id = b.template_version_id
+          WHERE b.created_at >= ${iso(start)} AND b.created_at < ${iso(end)}
+            ${templateIds.length === 0 ? sql`` : sql`AND v.template_id IN ${sql.in(templateIds)}`}
+          GROUP BY v.template_id, b.workspace_id
+        )
+        SELECT l.template_id AS template_id, b.template_version_id AS template_version_id, p.name AS name, p.value AS value,
+          count(*) AS count
+        FROM latest l
+        JOIN workspace_builds b ON b.workspace_id = l.workspace_id AND b.build_number = l.n
+        JOIN workspace_build_parameters p ON p.workspace_build_id = b.id
+        GROUP BY l.template_id, b.template_version_id, p.name, p.value`.pipe(
+        Effect.map((rows) => rows.map((r) => ({
+          template_id: String(r.template_id), template_version_id: String(r.template_version_id), name: String(r.name),
+          value: String(r.value), count: toNumber(r.count)
+        }))),
+        orDie
+      ),
     appUsage: (start, end, templateIds) => {
       const rows = source("app_usage", "user_id, template_id, slug, display_name, icon, seconds, times_used", start, end, templateIds)
       return sql<Row>`SELECT user_id, template_id, slug, display_name, icon, SUM(seconds) AS seconds, SUM(times_used) AS times_used

@@ -76,6 +76,21 @@ export const make = Effect.gen(function*() {
       })
     )
 
+  /**
+   * Records user `id`'s status (`deleted` once deleted) as a change at `at` (its `created_at` or
+   * `updated_at` column) for the insights' status counts, and as its latest recorded status, in the
+   * transaction that changed it. The insights rollup's diff (insights/Repositories.ts) then finds
+   * nothing left to record, so a change is dated to its moment, not to the next pass.
+   */
+  const recordStatus = (id: string, at: "created_at" | "updated_at") =>
+    Effect.gen(function*() {
+      const current = sql.literal("CASE WHEN deleted = TRUE THEN 'deleted' ELSE status END")
+      yield* sql`INSERT INTO user_status_changes (user_id, status, changed_at)
+        SELECT id, ${current}, ${sql(at)} FROM users WHERE id = ${id}`
+      yield* sql`INSERT INTO user_status_latest (user_id, status) SELECT id, ${current} FROM users WHERE id = ${id}
+        ON CONFLICT (user_id) DO UPDATE SET status = excluded.status`
+    })
+
   // Case-insensitive matches lower-case both sides in SQL, as the unique indexes do: SQLite's lower()
   // folds ASCII only, Postgres' every letter. Lower-casing the argument in JS would miss "Ünal@x.io" on SQLite.
   const users = UserRepo.of({
@@ -83,6 +98,7 @@ export const make = Effect.gen(function*() {
       unique(withTransaction(Effect.gen(function*() {
         yield* sql`INSERT INTO users ${sql.insert(values(u))}`
         if (!u.deleted) yield* bumpUsers(1, u.status === "active" ? 1 : 0)
+        yield* recordStatus(u.id, "created_at")
       }))).pipe(Effect.asVoid),
     findById: (id) =>
       orDie(read(FIND_USER_BY_ID_SQLITE, [id], () => sql`SELECT * FROM users WHERE id = ${id}`)).pipe(
@@ -149,11 +165,13 @@ export const make = Effect.gen(function*() {
       // only if it is not already so, and the counts move only when a row changed: two racing
       // deletions of one user count once.
       return unique(withTransaction(Effect.gen(function*() {
+        let changed = false
         if (deleted !== undefined) {
           const rs = yield* sql<{ status: string }>`UPDATE users SET deleted = ${bind(deleted)}
             WHERE id = ${id} AND deleted = ${bind(!deleted)} RETURNING status`
           const sign = deleted ? -1 : 1
           if (rs.length > 0) yield* bumpUsers(sign, rs[0]!.status === "active" ? sign : 0)
+          changed = rs.length > 0
         }
         if (status !== undefined) {
           const rs = yield* sql<{ deleted: unknown }>`UPDATE users SET status = ${status}
@@ -164,8 +182,11 @@ export const make = Effect.gen(function*() {
           if (rs.length > 0) {
             yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE owner_id = ${id} AND deleted = FALSE`
           }
+          changed ||= rs.length > 0
         }
-        return yield* plain(rest)
+        const rs = yield* plain(rest)
+        if (changed) yield* recordStatus(id, "updated_at")
+        return rs
       }))).pipe(Effect.map((rs) => first(rs, rowToUser)))
     },
     count: keptUserCount(undefined)

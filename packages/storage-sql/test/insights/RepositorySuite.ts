@@ -2,17 +2,18 @@
  * The insights repository contract, run against every storage: an hour folded from raw agent
  * stats and app opens (minutes by kind, the hour's median latency, opens with their seconds),
  * recomputed whole when folded again; sums over a range with and without a template filter;
- * active users per bucket; users' status changes recorded from the users table; the rollup state;
+ * active users per bucket; users' status changes, recorded by the user repository with the change
+ * and otherwise found by diffing the users table; the parameter values of latest builds; the rollup state;
  * the purge of old rollups. Every test gets a fresh, migrated database.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { type AgentStats, AgentReportRepo, InsightsRepo, WorkspaceRepo } from "@workbay/core"
+import { type AgentStats, AgentReportRepo, InsightsRepo, UserRepo, WorkspaceBuildRepo, WorkspaceRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
-import { workspace, world } from "../workspaces/BuildRepositorySuite.js"
+import { build, job, workspace, world } from "../workspaces/BuildRepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
 
@@ -117,19 +118,48 @@ export const insightsRepositorySuite = (name: string, makeStorage: StorageFactor
     )
 
     test(
+      "counts the parameter values of each workspace's latest build in a range",
+      Effect.gen(function*() {
+        const repo = yield* InsightsRepo
+        const builds = yield* WorkspaceBuildRepo
+        const w = yield* seeded
+        const second = workspace(w)
+        yield* Effect.flatMap(WorkspaceRepo, (r) => r.insert(second))
+        const region = (value: string) => [{ name: "region", value }, { name: "cpus", value: "2" }]
+        // The first workspace's latest build in the range says us (its first said eu); the second's says us.
+        yield* builds.insert(build(w, w.workspace, yield* job(w), { build_number: 1, created_at: at(5), parameters: region("eu") }))
+        yield* builds.insert(build(w, w.workspace, yield* job(w), { build_number: 2, created_at: at(10), parameters: region("us") }))
+        yield* builds.insert(build(w, second.id, yield* job(w), { build_number: 1, created_at: at(20), parameters: region("us") }))
+        // A later build, outside the range.
+        yield* builds.insert(build(w, second.id, yield* job(w), { build_number: 2, created_at: at(90), parameters: region("eu") }))
+        const counts = (yield* repo.parameterUsage(new Date(H0), new Date(H0 + HOUR), []))
+          .map((c) => [c.template_id, c.template_version_id, c.name, c.value, c.count])
+          .sort((a, b) => String(a[2]).localeCompare(String(b[2])) || String(a[3]).localeCompare(String(b[3])))
+        expect(counts).toEqual([[w.template, w.version, "cpus", "2", 2], [w.template, w.version, "region", "us", 2]])
+        expect(yield* repo.parameterUsage(new Date(H0), new Date(H0 + HOUR), [randomUUID()])).toEqual([])
+        expect((yield* repo.parameterUsage(new Date(H0 + HOUR), new Date(H0 + 2 * HOUR), [w.template])).map((c) => c.value).sort())
+          .toEqual(["2", "eu"])
+      })
+    )
+
+    test(
       "records users' status changes and the rollup state",
       Effect.gen(function*() {
         const repo = yield* InsightsRepo
         const sql = yield* SqlClient.SqlClient
         const w = yield* seeded
-        expect(yield* repo.recordStatusChanges(at(0))).toBe(1)
+        // Users written around the repository (here by SQL) are found by the rollup's diff: a new
+        // one dated to its creation, a change dated to the pass.
+        expect(yield* repo.recordStatusChanges(at(1))).toBe(1)
         expect(yield* repo.recordStatusChanges(at(1))).toBe(0)
         yield* sql`UPDATE users SET status = 'suspended' WHERE id = ${w.user}`
         expect(yield* repo.recordStatusChanges(at(2))).toBe(1)
+        // A change through the repository is recorded in its transaction, dated to the moment.
+        yield* Effect.flatMap(UserRepo, (u) => u.update(w.user, { status: "active", updated_at: at(3, 30) }))
+        expect(yield* repo.recordStatusChanges(at(4))).toBe(0)
         const changes = yield* repo.statusChanges(at(60))
-        expect(changes.map((c) => c.status)).toEqual(["active", "suspended"])
-        expect(changes[1]!.changed_at).toEqual(at(2))
-        expect(yield* repo.statusChanges(at(1))).toHaveLength(1)
+        expect(changes.map((c) => c.status)).toEqual(["active", "suspended", "active"])
+        expect(changes.slice(1).map((c) => c.changed_at)).toEqual([at(2), at(3, 30)])
         expect((yield* repo.users([w.user])).map((u) => u.id)).toEqual([w.user])
         expect(Option.isNone(yield* repo.state)).toBe(true)
         yield* repo.setState({ watermark: new Date(H0), ran_at: at(3) })
