@@ -296,6 +296,18 @@ build:
   }, 60_000)
   afterAll(() => srv?.close())
 
+  it("sees a write in its fingerprint (the check can fail)", async () => {
+    const before = await fingerprint()
+    const owner = callers[2]!
+    const made = await srv.web(new Request("http://workbay.test/api/v2/organizations/" + owner.values.organization + "/groups", {
+      method: "POST",
+      headers: { "content-type": "application/json", [SESSION_HEADER]: owner.token! },
+      body: JSON.stringify({ name: "fingerprinted" })
+    }))
+    expect(made.status).toBe(201)
+    expect(changed(before, await fingerprint())).toMatch(/"groups"/)
+  })
+
   /** Ending the sweep's sessions, or the server's notion of its callers, would stop the sweep short. */
   const skipped = new Set(["session.logout"])
 
@@ -337,7 +349,13 @@ build:
       }
     }
     expect(refusedWrites).toEqual([])
-    console.log(JSON.stringify(Object.fromEntries([...tally].sort())))
+    // It reaches past authentication and decoding: accepted requests and refusals of every kind.
+    const count = (who: string, pick: (status: number) => boolean) =>
+      [...tally].filter(([k]) => k.startsWith(`${who} `) && pick(Number(k.split(" ")[1]))).reduce((n, [, v]) => n + v, 0)
+    expect(count("owner", (s) => s < 300)).toBeGreaterThan(150)
+    expect(count("owner", (s) => s === 400)).toBeGreaterThan(2000)
+    expect(count("member", (s) => s === 403 || s === 404)).toBeGreaterThan(100)
+    expect(count("anonymous", (s) => s === 401)).toBeGreaterThan(500)
     expect(requests).toBeGreaterThan(3000)
     // Alive afterwards, and the callers still who they were.
     const alive = await srv.web(new Request("http://workbay.test/api/v2/buildinfo"))
