@@ -100,13 +100,37 @@ const operations: ReadonlyArray<Operation> = Object.values((WorkbayApi as any).g
   }))
 )
 
+/**
+ * Plausible values for string fields by name: random text would fail the checks on names, ids,
+ * addresses and passwords, and the field cases would only meet those.
+ */
+const plausible = (field: string, seed: number, values: Readonly<Record<string, string>>): string | undefined => {
+  if (field === "email") return `sweep${seed}@example.com`
+  if (field === "password" || field === "old_password") return "Correct-Horse-Battery-9"
+  if (field === "name" || field === "username" || field === "token_name" || field === "workspace_name") return `sweep-${seed}`
+  if (field === "display_name") return `Sweep ${seed}`
+  if (/url$/.test(field)) return "http://localhost:8080/cb"
+  if (field === "template_id") return values.template
+  if (field === "template_version_id") return values.templateversion
+  if (field === "organization_id") return values.organization
+  if (field === "file_id") return values.fileID
+  if (field === "user_id") return values.userId
+  return undefined
+}
+
 /** A body that satisfies the schema's encoded side (a fixed seed), or `{}` when none can be made. */
-const baseBody = (op: Operation, seed: number): Record<string, unknown> => {
+const baseBody = (op: Operation, seed: number, values: Readonly<Record<string, string>> = {}): Record<string, unknown> => {
   if (Option.isNone(op.payload) || op.fields.length === 0) return {}
   try {
     const arbitrary = Arbitrary.make(Schema.encodedSchema(op.payload.value as Schema.Schema<any, any, never>))
     const [value] = fc.sample(arbitrary, { seed, numRuns: 1 })
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...(value as object) } : {}
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return {}
+    const body: Record<string, unknown> = { ...(value as object) }
+    for (const f of op.fields) {
+      const v = f.kind === "string" ? plausible(f.name, seed, values) : undefined
+      if (v !== undefined) body[f.name] = v
+    }
+    return body
   } catch {
     return {}
   }
@@ -141,7 +165,7 @@ const SEGMENTS = ["%00", "..", "a".repeat(600), "-1", "%E0%A4%A", "%F0%9F%98%80"
 const casesFor = (op: Operation, values: Readonly<Record<string, string>>, depth: 0 | 1 | 2, seed: number): Array<Case> => {
   const path = (overrides: Readonly<Record<string, string>> = {}) =>
     op.template.replace(/:(\w+)/g, (_, name: string) => overrides[name] ?? values[name] ?? UNKNOWN_ID)
-  const base = baseBody(op, seed)
+  const base = baseBody(op, seed, values)
   const hasBody = Option.isSome(op.payload)
   const json = (body: unknown) => JSON.stringify(body)
   const cases: Array<Case> = []
@@ -281,7 +305,7 @@ build:
     const proxy = await owner.post("/workspaceproxies", { name: "sweep-proxy", display_name: "Sweep", icon: "" })
     const templates = (await owner.get("/notifications/templates/system")).body
     const values: Record<string, string> = {
-      user: victim.username, organization: orgId, organizationname: "sweep-org", keyname: "sweep-token", keyid: key.body?.id ?? UNKNOWN_ID,
+      user: victim.username, userId: victim.user.id, organization: orgId, organizationname: "sweep-org", keyname: "sweep-token", keyid: key.body?.id ?? UNKNOWN_ID,
       group: group.body.id, groupName: "sweep-group", fileID: versionBody.job?.file_id ?? UNKNOWN_ID, job: versionBody.job?.id ?? UNKNOWN_ID,
       jobID: versionBody.job?.id ?? UNKNOWN_ID, templatename: template.name, template: template.id, templateversion: version,
       templateversionname: versionBody.name, workspace: ws.body.id, workspacename: "sweep-ws", workspacebuild: build.id, buildnumber: "1",
