@@ -26,7 +26,9 @@ import { runJobs } from "./templates/versions.js"
 type Kind = "string" | "number" | "boolean" | "array" | "object" | "unknown"
 
 interface Field {
+  /** `allow_list.0.type`: where the field is in the body. */
   readonly name: string
+  readonly path: ReadonlyArray<string | number>
   readonly kind: Kind
   readonly required: boolean
 }
@@ -74,18 +76,63 @@ const kindOf = (ast: SchemaAST.AST): Kind => {
   }
 }
 
-/** The top-level fields of a body schema (its encoded side), when it is an object. */
-const fieldsOf = (schema: Option.Option<Schema.Schema.Any>): Array<Field> =>
-  Option.match(schema, {
-    onNone: () => [],
-    onSome: (s) => {
-      const ast = SchemaAST.encodedAST(s.ast)
-      const literal = ast._tag === "Union" ? ast.types.find((t) => t._tag === "TypeLiteral") : ast
-      return literal?._tag === "TypeLiteral"
-        ? literal.propertySignatures.map((p) => ({ name: String(p.name), kind: kindOf(p.type), required: !p.isOptional }))
-        : []
-    }
+/** The object or list `ast` is, through refinements, transformations, suspensions and nullable unions. */
+const structural = (ast: SchemaAST.AST): SchemaAST.AST | undefined => {
+  switch (ast._tag) {
+    case "TypeLiteral":
+    case "TupleType":
+      return ast
+    case "Refinement":
+    case "Transformation":
+      return structural(ast.from)
+    case "Suspend":
+      return structural(ast.f())
+    case "Union":
+      return ast.types.map(structural).find((t) => t !== undefined)
+    default:
+      return undefined
+  }
+}
+
+/** The fields of an object schema, and of the objects in it (and in its lists) down to `depth` levels. */
+const walk = (ast: SchemaAST.AST, prefix: ReadonlyArray<string | number>, depth: number): Array<Field> => {
+  const literal = structural(ast)
+  if (literal?._tag !== "TypeLiteral") return []
+  return literal.propertySignatures.flatMap((p) => {
+    const path = [...prefix, String(p.name)]
+    const field: Field = { name: path.join("."), path, kind: kindOf(p.type), required: !p.isOptional }
+    if (depth <= 1) return [field]
+    const inner = structural(p.type)
+    const nested = inner?._tag === "TypeLiteral"
+      ? walk(inner, path, depth - 1)
+      : inner?._tag === "TupleType" && inner.rest.length > 0
+      ? walk(inner.rest[0]!.type, [...path, 0], depth - 1)
+      : []
+    return [field, ...nested]
   })
+}
+
+/** The fields of a body or query schema (its encoded side), when it is an object: top level, and one level in. */
+const fieldsOf = (schema: Option.Option<Schema.Schema.Any>, depth = 2): Array<Field> =>
+  Option.match(schema, { onNone: () => [], onSome: (s) => walk(SchemaAST.encodedAST(s.ast), [], depth) })
+
+/** `body` with `value` at `path` (containers made on the way), or without it when `value` is `REMOVE`. */
+const REMOVE = Symbol("remove")
+const setAt = (body: Record<string, unknown>, path: ReadonlyArray<string | number>, value: unknown) => {
+  const copy = structuredClone(body)
+  let at: any = copy
+  for (const [i, key] of path.entries()) {
+    if (i === path.length - 1) {
+      if (value === REMOVE) delete at[key]
+      else at[key] = value
+      break
+    }
+    const next = at[key]
+    if (typeof next !== "object" || next === null) at[key] = typeof path[i + 1] === "number" ? [] : {}
+    at = at[key]
+  }
+  return copy
+}
 
 const operations: ReadonlyArray<Operation> = Object.values((WorkbayApi as any).groups).flatMap((group: any) =>
   Object.values(group.endpoints).map((endpoint: any): Operation => ({
@@ -95,7 +142,7 @@ const operations: ReadonlyArray<Operation> = Object.values((WorkbayApi as any).g
     params: [...(endpoint.path as string).matchAll(/:(\w+)/g)].map((m) => m[1]!),
     payload: endpoint.payloadSchema,
     fields: fieldsOf(endpoint.payloadSchema),
-    queryKeys: fieldsOf(endpoint.urlParamsSchema).map((f) => f.name),
+    queryKeys: fieldsOf(endpoint.urlParamsSchema, 1).map((f) => f.name),
     authenticated: group.middlewares.has(Authentication) || endpoint.middlewares.has(Authentication)
   }))
 )
@@ -126,7 +173,7 @@ const baseBody = (op: Operation, seed: number, values: Readonly<Record<string, s
     const [value] = fc.sample(arbitrary, { seed, numRuns: 1 })
     if (typeof value !== "object" || value === null || Array.isArray(value)) return {}
     const body: Record<string, unknown> = { ...(value as object) }
-    for (const f of op.fields) {
+    for (const f of op.fields.filter((f) => f.path.length === 1)) {
       const v = f.kind === "string" ? plausible(f.name, seed, values) : undefined
       if (v !== undefined) body[f.name] = v
     }
@@ -189,13 +236,12 @@ const casesFor = (op: Operation, values: Readonly<Record<string, string>>, depth
       add("form", "a=1&b=%zz", "application/x-www-form-urlencoded")
     }
     for (const f of op.fields) {
-      const set = (v: unknown) => ({ ...base, [f.name]: v })
+      const set = (v: unknown) => setAt(base, f.path, v)
       add(`${f.name}=null`, set(null))
       if (depth === 0) continue
       for (const v of WRONG[f.kind]) add(`${f.name} wrong ${json(v).slice(0, 12)}`, set(v))
       if (f.required) {
-        const { [f.name]: _, ...rest } = base
-        add(`${f.name} missing`, rest)
+        add(`${f.name} missing`, setAt(base, f.path, REMOVE))
       }
       if (depth < 2) continue
       if (f.kind === "number" || f.kind === "unknown") for (const v of NUMBERS) add(`${f.name}=${v}`, set(v))
@@ -241,6 +287,16 @@ const changed = (before: string, after: string) => {
   const a = new Map((JSON.parse(before) as Array<{ t: string }>).map((r) => [r.t, JSON.stringify(r)]))
   return (JSON.parse(after) as Array<{ t: string }>).filter((r) => a.get(r.t) !== JSON.stringify(r)).map((r) => `${JSON.stringify(a.get(r.t))} -> ${JSON.stringify(r)}`).join("; ")
 }
+
+describe("the cases", () => {
+  it("walk every operation's body schema, nested objects and list items included", () => {
+    expect(operations.length).toBeGreaterThan(200)
+    const fields = (name: string) => operations.find((o) => o.name === name)!.fields.map((f) => `${f.name}:${f.kind}${f.required ? "!" : ""}`)
+    expect(fields("users.createToken")).toEqual(expect.arrayContaining(["token_name:string", "allow_list:array", "allow_list.0.type:string!"]))
+    expect(fields("authorization.login")).toEqual(expect.arrayContaining(["email:string!", "password:string!"]))
+    expect(operations.flatMap((o) => o.fields).filter((f) => f.path.length > 1).length).toBeGreaterThan(20)
+  })
+})
 
 describe("the bad-input sweep from the request schemas", () => {
   let srv: ServiceTestServer
