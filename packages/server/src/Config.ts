@@ -29,6 +29,8 @@ export interface ServerConfig {
   readonly help: boolean
   /** Built-in provisioner workers in this process; 0 runs none (an API-only replica). */
   readonly provisionerDaemons: number
+  /** Time between ticks of the workspace lifecycle executor (autostart, autostop, dormancy); absent: one minute. */
+  readonly autobuildPollInterval?: Duration.Duration | undefined
   /** Retention settings given by flag or environment; absent ones keep the deployment defaults. */
   readonly retention: {
     readonly auditLogs?: RetentionSetting | undefined
@@ -171,6 +173,7 @@ export const options = [
   { flag: "experiments", env: "WORKBAY_EXPERIMENTS", default: "", help: "Comma-separated experiments to enable ('*' for all)." },
   { flag: "log-level", env: "WORKBAY_LOG_LEVEL", default: "info", help: "debug, info, warning or error." },
   { flag: "provisioner-daemons", env: "WORKBAY_PROVISIONER_DAEMONS", default: "2", help: "Built-in provisioner workers in this process (0: none, e.g. API-only replicas)." },
+  { flag: "autobuild-poll-interval", env: "WORKBAY_AUTOBUILD_POLL_INTERVAL", default: "", help: "Time between ticks of the workspace lifecycle executor (autostart, autostop, dormancy; e.g. 30s, 1m). One replica ticks at a time. Default: 1m." },
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
   { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
   { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." },
@@ -277,6 +280,11 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     throw new Error(`Invalid --sqlite-locking "${get("sqlite-locking")}" (exclusive or normal).`)
   }
   const relayMapPath = get("derp-config-path")
+  const autobuildText = get("autobuild-poll-interval").trim()
+  const autobuildPollInterval = autobuildText === "" ? undefined : parseDuration(autobuildText)
+  if (autobuildText !== "" && (autobuildPollInterval === undefined || Duration.toMillis(autobuildPollInterval) <= 0)) {
+    throw new Error(`Invalid duration "${autobuildText}" for --autobuild-poll-interval (use e.g. 30s, 1m).`)
+  }
   return {
     port,
     host: get("host") || undefined,
@@ -291,6 +299,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     logLevel: get("log-level"),
     help: values.help === true,
     provisionerDaemons,
+    autobuildPollInterval,
     retention: {
       auditLogs: retentionOf("audit-logs-retention"),
       connectionLogs: retentionOf("connection-logs-retention"),

@@ -67,8 +67,10 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
     agentCommand: agentCommandOf(config),
-    // Named after the host, so each replica's workers have their own daemon rows.
-    workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: hostname() }
+    // Named after the host and the process, so each replica's workers have their own daemon rows,
+    // replicas on one host included (a row is per name: a second process of the same name took it).
+    workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: `${hostname()}-${process.pid}` },
+    ...(config.autobuildPollInterval !== undefined ? { lifecycle: { interval: config.autobuildPollInterval } } : {})
   })
   const server = createServer({ keepAliveTimeout: 65_000 })
   workbay.attach(server)

@@ -1,14 +1,27 @@
 /**
- * Two standalone server processes on one fresh Postgres database, as an operator runs replicas:
- * a custom notification posted to process A is sent by A's notifier (B's waits an hour between
- * fetches) into the user's inbox, and reaches a watcher connected to process B through Postgres's
- * LISTEN/NOTIFY (the PubSub port), as well as one on A. Both processes read the same inbox.
- * Real processes (`node` on the server's entry point), real HTTP, real WebSockets.
+ * Three standalone server processes on one fresh Postgres database, as an operator runs replicas
+ * behind a load balancer. Real processes (`node` on the server's entry point), real HTTP, real
+ * WebSockets; the database is read directly to count what happened.
+ * - Provisioner jobs queued through every replica are each run once: one worker, one completion,
+ *   their logs not duplicated; every replica's workers have their own daemon rows.
+ * - Notifications are each sent once: every replica's notifier leases from the same queue, and a
+ *   webhook sink counts the deliveries; an inbox message reaches watchers on every replica
+ *   through Postgres's LISTEN/NOTIFY (the PubSub port).
+ * - A workspace whose deadline has passed is stopped once, though every replica's lifecycle
+ *   executor ticks every 200 ms (`--autobuild-poll-interval`).
+ * - The retention purge at start of two replicas started together deletes the old audit entries
+ *   once: one purge reports them all.
+ * - A workspace watcher on one replica sees a build started through another.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { randomUUID } from "node:crypto"
 import { fileURLToPath } from "node:url"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { connect, eventually } from "../../http/test/websocket.js"
+import { tar } from "../../http/test/templates/archives.js"
 import { firstOwnerSession } from "./owner.js"
 
 const url = inject("workbayPgUrl")
@@ -46,42 +59,209 @@ const stop = (replica: Replica | undefined) =>
     replica.child.kill("SIGTERM")
   })
 
-describe.skipIf(url === null)("two server processes on one Postgres", () => {
-  let a: Replica | undefined
-  let b: Replica | undefined
+/** Waits until `check` answers true (polled every 50 ms), or fails after `ms`. */
+const until = async (check: () => Promise<boolean>, ms: number) => {
+  const end = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("timed out waiting")
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** A webhook endpoint that counts the deliveries of each message id. */
+const webhookSink = async () => {
+  const deliveries = new Map<string, number>()
+  const server: Server = createServer((req, res) => {
+    let body = ""
+    req.on("data", (d) => (body += d))
+    req.on("end", () => {
+      const id = (JSON.parse(body) as { msg_id: string }).msg_id
+      deliveries.set(id, (deliveries.get(id) ?? 0) + 1)
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  return { deliveries, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => server.close() }
+}
+
+const TEMPLATE = `resources:
+  - name: box
+    type: machine
+build:
+  logs: ["Replica build of \${workspace.name}"]
+`
+
+/** Flags every replica shares: short intervals for every background loop under test. */
+const common = (hook: string) => [
+  "--provisioner-daemons", "2",
+  "--notifications-fetch-interval", "200ms",
+  "--notifications-method", "webhook",
+  "--notifications-webhook-endpoint", hook,
+  "--autobuild-poll-interval", "200ms"
+]
+
+describe.skipIf(url === null)("three server processes on one Postgres", () => {
+  const replicas: Array<Replica> = []
+  let db: pg.Client
+  let sink: Awaited<ReturnType<typeof webhookSink>>
+  let token: string
+  let orgId: string
+  const rows = async <A = any>(text: string, values: Array<unknown> = []) => (await db.query(text, values)).rows as Array<A>
+
+  const call = async (r: Replica, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${r.url}/api/v2${path}`, {
+      method,
+      headers: { "content-type": "application/json", [SESSION_HEADER]: token },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {})
+    })
+    const text = await res.text()
+    return { status: res.status, body: text === "" ? undefined : JSON.parse(text) }
+  }
 
   beforeAll(async () => {
-    // A first (it migrates the fresh database), then B. Only A's notifier fetches soon.
-    a = await startReplica(["--notifications-fetch-interval", "200ms"])
-    b = await startReplica(["--notifications-fetch-interval", "1h"])
-  }, 60_000)
+    sink = await webhookSink()
+    // A first (it migrates the fresh database, and keeps audit entries forever).
+    replicas.push(await startReplica(common(sink.url)))
+    db = new pg.Client({ connectionString: url! })
+    await db.connect()
+    // Audit entries two hours old, then two replicas that keep them one hour, started together.
+    for (let i = 0; i < 30; i++) {
+      await db.query(
+        `INSERT INTO audit_logs (id, time, action, resource_type, status_code) VALUES ($1, now() - interval '2 hours', 'write', 'user', 200)`,
+        [randomUUID()]
+      )
+    }
+    const retained = [...common(sink.url), "--audit-logs-retention", "1h", "--log-level", "info"]
+    replicas.push(...(await Promise.all([startReplica(retained), startReplica(retained)])))
+    token = await firstOwnerSession(replicas[0]!.url)
+    orgId = (await call(replicas[0]!, "GET", "/users/me")).body.organization_ids[0]
+    // Starting compiles the server from source (tsx): most of the time on a loaded machine.
+  }, 120_000)
   afterAll(async () => {
-    await stop(a)
-    await stop(b)
+    await Promise.all(replicas.map(stop))
+    await db?.end()
+    sink?.close()
   })
 
-  it("a notification sent by process A reaches inbox watchers on process B and on A", async () => {
-    const token = await firstOwnerSession(a!.url)
-    const ws = (r: Replica) => r.url.replace(/^http/, "ws")
-    const onB = await connect(`${ws(b!)}/api/v2/notifications/inbox/watch?format=plaintext`, { [SESSION_HEADER]: token })
-    const onA = await connect(`${ws(a!)}/api/v2/notifications/inbox/watch`, { [SESSION_HEADER]: token })
-    const posted = await fetch(`${a!.url}/api/v2/notifications/custom`, {
-      method: "POST",
-      headers: { "content-type": "application/json", [SESSION_HEADER]: token },
-      body: JSON.stringify({ content: { title: "Deploy **done**", message: "All green." } })
-    })
-    expect(posted.status).toBe(204)
-    await eventually(() => onB.messages.length >= 1 && onA.messages.length >= 1, 15_000)
-    const fromB = JSON.parse(onB.messages[0]!)
-    expect(fromB.unread_count).toBe(1)
-    expect(fromB.notification).toMatchObject({ title: "Deploy done", content: "All green." })
-    expect(JSON.parse(onA.messages[0]!).notification).toMatchObject({ id: fromB.notification.id, title: "Deploy **done**" })
-    // Process B's routes read the inbox A's notifier wrote.
-    const listed = await fetch(`${b!.url}/api/v2/notifications/inbox`, { headers: { [SESSION_HEADER]: token } })
-    const body = (await listed.json()) as { notifications: Array<{ id: string }>; unread_count: number }
-    expect(body.notifications.map((n) => n.id)).toEqual([fromB.notification.id])
-    expect(body.unread_count).toBe(1)
+  it("purges old audit entries once across the replicas that purge at start", async () => {
+    expect(await rows(`SELECT id FROM audit_logs WHERE time < now() - interval '1 hour'`)).toEqual([])
+    const reports = replicas.flatMap((r) => [...r.output().matchAll(/Retention purge deleted (\d+) audit entries/g)].map((m) => Number(m[1])))
+    expect(reports).toEqual([30])
+  })
+
+  it("runs each provisioner job once, on the workers of every replica, with its logs once", async () => {
+    const [a, b, c] = replicas as [Replica, Replica, Replica]
+    // Template versions imported through each replica.
+    const versions: Array<string> = []
+    for (const [i, r] of [a, b, c, a, b, c].entries()) {
+      const upload = await fetch(`${r.url}/api/v2/files`, {
+        method: "POST",
+        headers: { "content-type": "application/x-tar", [SESSION_HEADER]: token },
+        body: tar([{ name: "template.yaml", content: TEMPLATE + `# ${i}\n` }]) as BodyInit
+      })
+      expect(upload.status).toBe(201)
+      const hash = ((await upload.json()) as { hash: string }).hash
+      const v = await call(r, "POST", `/organizations/${orgId}/templateversions`, {
+        storage_method: "file", file_id: hash, provisioner: "workbay", tags: {}
+      })
+      expect(v.status, JSON.stringify(v.body)).toBe(201)
+      versions.push(v.body.id)
+    }
+    await until(async () => {
+      const jobs = await rows(`SELECT id FROM provisioner_jobs WHERE completed_at IS NULL`)
+      return jobs.length === 0
+    }, 30_000)
+    const template = await call(a, "POST", `/organizations/${orgId}/templates`, { name: "replicated", template_version_id: versions[0] })
+    expect(template.status, JSON.stringify(template.body)).toBe(201)
+    // Workspaces (their first builds) created through each replica.
+    for (const [i, r] of [a, b, c, a, b, c, a, b, c].entries()) {
+      const w = await call(r, "POST", `/organizations/${orgId}/members/me/workspaces`, { name: `ws-${i}`, template_id: template.body.id })
+      expect(w.status, JSON.stringify(w.body)).toBe(200)
+    }
+    await until(async () => (await rows(`SELECT id FROM provisioner_jobs WHERE completed_at IS NULL`)).length === 0, 30_000)
+
+    const jobs = await rows<{ id: string; type: string; worker_id: string | null; error: string; started_at: unknown }>(
+      `SELECT id, type, worker_id, error, started_at FROM provisioner_jobs`
+    )
+    expect(jobs.length).toBe(15)
+    const daemons = await rows<{ id: string; name: string }>(`SELECT id, name FROM provisioner_daemons`)
+    // Two workers in each of the three processes, each with its own row.
+    expect(new Set(daemons.map((d) => d.name)).size).toBe(6)
+    const daemonIds = new Set(daemons.map((d) => d.id))
+    for (const job of jobs) {
+      expect(job.error, job.id).toBe("")
+      expect(job.started_at, job.id).not.toBeNull()
+      expect(daemonIds.has(job.worker_id!), `${job.id} ran on ${job.worker_id}, not a daemon row`).toBe(true)
+    }
+    // No log line twice, and each build said its one line once.
+    const duplicated = await rows(
+      `SELECT job_id, stage, output, count(*) AS n FROM provisioner_job_logs GROUP BY job_id, stage, output HAVING count(*) > 1`
+    )
+    expect(duplicated).toEqual([])
+    // Imports and builds alike render the template's one build line: once per job.
+    const lines = await rows<{ job_id: string; n: string }>(
+      `SELECT job_id, count(*) AS n FROM provisioner_job_logs WHERE output LIKE 'Replica build of %' GROUP BY job_id`
+    )
+    expect(lines.map((l) => Number(l.n))).toEqual(jobs.map(() => 1))
+    const listed = await call(b, "GET", `/organizations/${orgId}/provisionerdaemons`)
+    expect(listed.status).toBe(200)
+    expect(new Set((listed.body as Array<{ name: string }>).map((d) => d.name)).size).toBeGreaterThanOrEqual(6)
+  }, 60_000)
+
+  it("stops a workspace whose deadline passed once, though every replica's executor ticks", async () => {
+    const [w] = await rows<{ id: string }>(`SELECT id FROM workspaces WHERE name = 'ws-0'`)
+    // Two minutes ago: a tick decides at its minute (truncated), which must be past the deadline.
+    await db.query(`UPDATE workspace_builds SET deadline = now() - interval '2 minutes' WHERE workspace_id = $1`, [w!.id])
+    await db.query(`UPDATE workspaces SET lifecycle_due_at = '1970-01-01T00:00:00.000Z', lifecycle_version = lifecycle_version + 1 WHERE id = $1`, [w!.id])
+    const builds = () => rows<{ transition: string; reason: string; completed_at: unknown }>(
+      `SELECT b.transition, b.reason, j.completed_at FROM workspace_builds b JOIN provisioner_jobs j ON j.id = b.job_id
+       WHERE b.workspace_id = $1 ORDER BY b.build_number`,
+      [w!.id]
+    )
+    await until(async () => (await builds()).length >= 2 && (await builds())[1]!.completed_at !== null, 20_000)
+    // Every executor has looked again (the workspace is no longer due at once) with the stop done.
+    await until(async () => {
+      const [row] = await rows<{ due: Date | null }>(`SELECT lifecycle_due_at AS due FROM workspaces WHERE id = $1`, [w!.id])
+      return row!.due === null || row!.due.getTime() > 0
+    }, 10_000)
+    for (const r of replicas) await call(r, "GET", "/buildinfo")
+    const all = await builds()
+    expect(all.map((b) => `${b.transition}:${b.reason}`)).toEqual(["start:initiator", "stop:autostop"])
+  }, 40_000)
+
+  it("shows a watcher on one replica a build started through another", async () => {
+    const [a, b] = replicas as [Replica, Replica]
+    const [w] = await rows<{ id: string }>(`SELECT id FROM workspaces WHERE name = 'ws-1'`)
+    const ws = await connect(`${b.url.replace(/^http/, "ws")}/api/v2/workspaces/${w!.id}/watch-ws`, { [SESSION_HEADER]: token })
+    const data = () => ws.messages.map((m) => JSON.parse(m)).filter((m) => m.type === "data").map((m) => m.data)
+    await eventually(() => data().length >= 1, 10_000)
+    const started = await call(a, "POST", `/workspaces/${w!.id}/builds`, { transition: "stop" })
+    expect(started.status, JSON.stringify(started.body)).toBe(200)
+    await eventually(() => data().some((d) => d.latest_build.id === started.body.id && d.latest_build.status === "stopped"), 20_000)
+    ws.socket.close()
+  }, 30_000)
+
+  it("sends each notification once, by webhook, and reaches inbox watchers on every replica", async () => {
+    const [a, b, c] = replicas as [Replica, Replica, Replica]
+    const onB = await connect(`${b.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch?format=plaintext`, { [SESSION_HEADER]: token })
+    const onA = await connect(`${a.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch`, { [SESSION_HEADER]: token })
+    for (const [i, r] of [a, b, c, a, b, c].entries()) {
+      const posted = await call(r, "POST", "/notifications/custom", { content: { title: `Deploy **${i}** done`, message: "All green." } })
+      expect(posted.status).toBe(204)
+    }
+    await eventually(() => onB.messages.length >= 6 && onA.messages.length >= 6, 15_000)
+    expect(JSON.parse(onB.messages[0]!).notification).toMatchObject({ title: "Deploy 0 done", content: "All green." })
+    expect(JSON.parse(onA.messages[0]!).notification).toMatchObject({ title: "Deploy **0** done" })
+    // Every webhook message leaves the queue; each went out exactly once.
+    const open = () => rows(`SELECT id FROM notification_messages WHERE method = 'webhook' AND status IN ('pending', 'leased', 'temporary_failure')`)
+    await until(async () => (await open()).length === 0, 20_000)
+    const sent = await rows<{ id: string }>(`SELECT id FROM notification_messages WHERE method = 'webhook' AND status = 'sent'`)
+    expect(sent.length).toBeGreaterThanOrEqual(6)
+    expect(Object.fromEntries(sent.map((m) => [m.id, sink.deliveries.get(m.id)]))).toEqual(
+      Object.fromEntries(sent.map((m) => [m.id, 1]))
+    )
+    expect([...sink.deliveries.values()].every((n) => n === 1)).toBe(true)
     onA.socket.close()
     onB.socket.close()
-  }, 30_000)
+  }, 40_000)
 })

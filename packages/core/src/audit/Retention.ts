@@ -4,16 +4,19 @@
  * API keys that expired more than `retentionApiKeys` ago, and agent log lines created before
  * `retentionWorkspaceAgentLogs`. A retention of 0 keeps forever.
  * `Retention.periodic` runs the purge when it starts and then every interval (default one
- * hour); each replica may run it, the deletes are idempotent.
+ * hour). Replicas sharing a Postgres database purge one at a time: a periodic purge runs under
+ * the `TickLock` ("retention"), and a replica that finds it held skips that purge (the holder is
+ * doing it; the deletes are idempotent besides).
  */
 import { everyInterval } from "../Periodic.js"
-import { Clock, Duration, Effect, Layer } from "effect"
+import { Clock, Duration, Effect, Layer, Option } from "effect"
 import { AuditLogRepo } from "./AuditLog.js"
 import { ConnectionLogRepo } from "./ConnectionLog.js"
 import { AgentLogRepo } from "../agents/Logs.js"
 import { ApiKeyRepo } from "../users/Repositories.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
+import { TickLock } from "../workspaces/Lifecycle.js"
 
 /** How many rows one purge deleted. */
 export interface PurgeReport {
@@ -37,6 +40,7 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
     const keys = yield* ApiKeyRepo
     const agentLogs = yield* AgentLogRepo
     const settings = yield* Settings
+    const lock = yield* TickLock
 
     /** `now - retention`, or undefined when the retention keeps forever (0, or not finite). */
     const cutoff = (now: number, retention: Duration.Duration): Date | undefined => {
@@ -57,7 +61,10 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
       }
     }).pipe(span("Retention.purgeOnce"))
 
-    return { purgeOnce } as const
+    /** `purgeOnce` unless another process is purging (None then). */
+    const purgeOnceLocked: Effect.Effect<Option.Option<PurgeReport>> = lock.withTryLock("retention", purgeOnce)
+
+    return { purgeOnce, purgeOnceLocked } as const
   })
 }) {
   /**
@@ -67,14 +74,14 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
   static readonly periodic = (options: RetentionOptions = {}): Layer.Layer<never, never, Retention> =>
     Layer.scopedDiscard(
       Effect.flatMap(Retention, (retention) =>
-        retention.purgeOnce.pipe(
-          Effect.tap((r) =>
+        retention.purgeOnceLocked.pipe(
+          Effect.tap(Option.match({ onNone: () => Effect.void, onSome: (r) =>
             r.auditLogs + r.connectionLogs + r.apiKeys + r.agentLogs > 0
               ? Effect.logInfo(
                 `Retention purge deleted ${r.auditLogs} audit entries, ${r.connectionLogs} connection log entries, ${r.apiKeys} expired API keys, ${r.agentLogs} agent log lines.`
               )
               : Effect.void
-          ),
+          })),
           (purge) => everyInterval(purge, options.interval ?? DEFAULT_RETENTION_INTERVAL, "Retention purge"),
           Effect.forkScoped
         ))
