@@ -32,6 +32,8 @@ export interface ProvisionerDaemonRecord {
   readonly version: string
   readonly api_version: string
   readonly key_name: string
+  /** The provisioner key an external daemon connected with; none (the built-in key) for the built-in workers. */
+  readonly key_id?: string | null | undefined
   /** The job it runs now; `null` when idle. */
   readonly current_job_id: string | null
   /** The job it ran last. */
@@ -120,7 +122,7 @@ export const toProvisionerDaemon = (
   const props: WireProps<typeof ProvisionerDaemon> = {
     id: daemon.id,
     organization_id: daemon.organization_id ?? context.organizationId,
-    key_id: BUILT_IN_KEY_ID,
+    key_id: daemon.key_id ?? BUILT_IN_KEY_ID,
     created_at: daemon.created_at,
     name: daemon.name,
     version: daemon.version,
