@@ -3,7 +3,7 @@
  * their daemons, delete (by name, as the described system), and the key check of the daemons'
  * serve route. Authorization is on `provisioner_daemon` in the key's organization (create,
  * read, delete), through the one evaluator. A deleted key's live sessions are told on the
- * PubSub channel `provisioner_key_deleted_<id>` and close.
+ * PubSub channel `pkey_deleted_<id>` and close.
  */
 import { Clock, Effect, Option } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
@@ -37,7 +37,7 @@ export interface CreateProvisionerKeyInput {
 }
 
 /** The channel a key's deletion is published on: its live daemon sessions close. */
-export const provisionerKeyDeletedChannel = (keyId: string) => `provisioner_key_deleted_${keyId.replaceAll("-", "").toLowerCase()}`
+export const provisionerKeyDeletedChannel = (keyId: string) => `pkey_deleted_${keyId.replaceAll("-", "").toLowerCase()}`
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const KEY = "Provisioner key"
