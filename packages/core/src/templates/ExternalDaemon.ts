@@ -22,6 +22,7 @@
  *     (a cancel: <── cancel, then job_done with status canceled)
  */
 import { Cause, Deferred, Duration, Effect, Either, Option, ParseResult, Queue, Schema, type Scope } from "effect"
+import { Conflict } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
 import {
@@ -34,6 +35,7 @@ import {
   type ProvisionerLog,
   workspaceTransitions
 } from "./Provisioner.js"
+import { ProvisionerDaemonRepo } from "./ProvisionerDaemon.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
 import { jobStatus, logLevels, type ProvisionerJobRecord, type ProvisionerTags, type ProvisionerWorker } from "./ProvisionerJob.js"
 import type { ProvisionerKeyRecord } from "./ProvisionerKey.js"
@@ -81,6 +83,20 @@ export interface DaemonSessionOptions {
   readonly pollInterval?: Duration.DurationInput | undefined
   readonly logFlushInterval?: Duration.DurationInput | undefined
 }
+
+/**
+ * Refuses (409) a daemon name held by a daemon of another organization or by a built-in worker:
+ * a new connection takes over the row of its name, so a key of one organization must not take
+ * over another's daemons. Run before the upgrade.
+ */
+export const checkDaemonName = (organizationId: string, name: string) =>
+  Effect.flatMap(ProvisionerDaemonRepo, (repo) => repo.findByName(name)).pipe(
+    Effect.flatMap((found) =>
+      Option.isSome(found) && found.value.organization_id !== organizationId
+        ? Effect.fail(new Conflict({ message: `The provisioner daemon name "${name}" is taken.`, detail: "Choose another name (the name query parameter)." }))
+        : Effect.void
+    )
+  )
 
 // --- What a daemon sends ---
 

@@ -74,6 +74,8 @@ export class ProvisionerDaemonRepo extends Context.Tag("@workbay/core/Provisione
   /** The daemon finished `jobId`: it becomes the previous job; no current job. */
   readonly finished: (id: string, jobId: string, now: Date) => Effect.Effect<void>
   readonly findById: (id: string) => Effect.Effect<Option.Option<ProvisionerDaemonRecord>>
+  /** The row of that name (names are unique across organizations). */
+  readonly findByName: (name: string) => Effect.Effect<Option.Option<ProvisionerDaemonRecord>>
   readonly list: (filter: ProvisionerDaemonFilter) => Effect.Effect<ReadonlyArray<ProvisionerDaemonRecord>>
   /** Every daemon serving `organizationId` (its own and the built-in ones), live or not, for matching jobs to workers. */
   readonly serving: (organizationId: string) => Effect.Effect<ReadonlyArray<ProvisionerDaemonRecord>>

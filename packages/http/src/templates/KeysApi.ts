@@ -82,5 +82,6 @@ export class ProvisionerDaemonServeApi extends HttpApiGroup.make("provisionerDae
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)
+  .addError(Conflict)
   .prefix("/api/v2")
 {}

@@ -1,6 +1,6 @@
 /** Handlers of the provisioner keys and the daemons' serve route: the socket is bridged to the core's protocol (`serveDaemon`). */
 import {
-  BadRequest, Forbidden, mutateTags, NIL_UUID, PROVISIONER_API_VERSION, PROVISIONER_KEY_HEADER, ProvisionerKeys, serveDaemon,
+  BadRequest, checkDaemonName, Forbidden, mutateTags, NIL_UUID, PROVISIONER_API_VERSION, PROVISIONER_KEY_HEADER, ProvisionerKeys, serveDaemon,
   tagsMatch, Validation
 } from "@workbay/core"
 import { Effect } from "effect"
@@ -67,8 +67,10 @@ export const ProvisionerDaemonServeHttp = implement(WorkbayApi, "provisionerDaem
           detail: `The key "${key.name}" gives its daemons the tags ${JSON.stringify(key.tags)}; send no tags, or exactly these.`
         })
       }
+      const name = urlParams.name ?? `daemon-${randomBytes(4).toString("hex")}`
+      yield* checkDaemonName(key.organization_id, name)
       const hello = {
-        name: urlParams.name ?? `daemon-${randomBytes(4).toString("hex")}`,
+        name,
         provisioners: types,
         tags: mutateTags(NIL_UUID, key.tags),
         version: ctx.header("coder-build-version") ?? "",

@@ -128,6 +128,21 @@ describe("the serve route", () => {
     same.socket.close()
   })
 
+  it("refuses (409) a name held by a built-in worker or another organization's daemon", async () => {
+    const { key } = await newKey()
+    const builtIn = await refusal(connect(serveUrl("provisioner=script&name=built-in-1"), { [KEY_HEADER]: key }))
+    expect(builtIn.status).toBe(409)
+    const other = await createOrganization(owner)
+    const made = await owner.post(keys(other.id), { name: "theirs" })
+    const name = uniqueName("daemon")
+    const theirs = await connect(serveUrl(`provisioner=script&name=${name}`, other.id), { [KEY_HEADER]: made.body.key })
+    await eventually(() => theirs.messages.length > 0)
+    const taken = await refusal(connect(serveUrl(`provisioner=script&name=${name}`), { [KEY_HEADER]: key }))
+    expect(taken.status).toBe(409)
+    expect(taken.body.message).toBe(`The provisioner daemon name "${name}" is taken.`)
+    theirs.socket.close()
+  })
+
   it("answers 426 to a plain request", async () => {
     const { key } = await newKey()
     const r = await fetch(serveUrl().replace("ws:", "http:"), { headers: { [KEY_HEADER]: key } })

@@ -82,6 +82,9 @@ export const make = Effect.gen(function*() {
     findById: (id) =>
       sql<Row>`SELECT * FROM provisioner_daemons WHERE id = ${id}`.pipe(Effect.orDie, Effect.map((rs) => first(rs, rowToDaemon))),
 
+    findByName: (name) =>
+      sql<Row>`SELECT * FROM provisioner_daemons WHERE name = ${name}`.pipe(Effect.orDie, Effect.map((rs) => first(rs, rowToDaemon))),
+
     list: (filter) => {
       const stale = filter.staleBefore.toISOString()
       return sql<Row>`SELECT * FROM provisioner_daemons WHERE ${
