@@ -10,6 +10,7 @@ import { Retention } from "./audit/Retention.js"
 import { Files } from "./templates/Files.js"
 import { HangDetector, ProvisionerJobs } from "./templates/ProvisionerJobs.js"
 import { ProvisionerDaemons } from "./templates/ProvisionerDaemons.js"
+import { ProvisionerKeys } from "./templates/ProvisionerKeys.js"
 import { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
 import { JobSignal } from "./templates/JobSignal.js"
 import { type JobContext, JobExecutors } from "./templates/Worker.js"
@@ -66,7 +67,7 @@ const services = Layer.mergeAll(
   ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default, WorkspaceSharing.Default
 ).pipe(Layer.provideMerge(Notifications.Default.pipe(Layer.provideMerge(NotificationQueue.Default))))
 
-const views = ProvisionerJobViews.Default.pipe(Layer.provideMerge(services))
+const views = Layer.merge(ProvisionerJobViews.Default, ProvisionerKeys.Default).pipe(Layer.provideMerge(services))
 
 const templateVersions = TemplateVersions.Default.pipe(Layer.provideMerge(views))
 

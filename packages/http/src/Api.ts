@@ -8,6 +8,7 @@ import { AuditApi } from "./audit/Api.js"
 import { GroupsApi } from "./groups/Api.js"
 import { FilesApi } from "./templates/Api.js"
 import { ProvisionerJobsApi } from "./templates/JobsApi.js"
+import { ProvisionerDaemonServeApi, ProvisionerKeysApi } from "./templates/KeysApi.js"
 import { TemplatesApi } from "./templates/TemplatesApi.js"
 import { TemplateVersionsApi } from "./templates/VersionsApi.js"
 import { WorkspaceSharingApi } from "./workspaces/SharingApi.js"
@@ -43,6 +44,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AuditApi)
   .add(FilesApi)
   .add(ProvisionerJobsApi)
+  .add(ProvisionerKeysApi)
+  .add(ProvisionerDaemonServeApi)
   .add(TemplatesApi)
   .add(TemplateVersionsApi)
   .add(WorkspaceSharingApi)

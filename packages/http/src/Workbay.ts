@@ -26,6 +26,7 @@ import { AuditHttp } from "./audit/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
 import { FilesHttp } from "./templates/Http.js"
 import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
+import { ProvisionerDaemonServeHttp, ProvisionerKeysHttp } from "./templates/KeysHttp.js"
 import { TemplatesHttp } from "./templates/TemplatesHttp.js"
 import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
@@ -54,7 +55,7 @@ import { WorkspaceProxiesHttp, WorkspaceProxyMeHttp } from "./proxies/Http.js"
 /** Every group's handlers. */
 export const implementations = [
   GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
-  ProvisionerJobsHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
+  ProvisionerJobsHttp, ProvisionerKeysHttp, ProvisionerDaemonServeHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
   PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
   TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp, TasksHttp,
   InboxHttp,

@@ -1217,6 +1217,51 @@ describe("access table", () => {
     }
   ]
   rows = [...rows, ...proxyRows]
+  // Provisioner keys: made and deleted with `provisioner_daemon` rights in the organization.
+  const newKey = async () => {
+    const name = `key-${Math.random().toString(36).slice(2, 10)}`
+    const r = await admin.post(`/organizations/${org.id}/provisionerkeys`, { name })
+    if (r.status !== 201) throw new Error(`key: ${r.status} ${JSON.stringify(r.body)}`)
+    return name
+  }
+  const keyCheck = (action: string) => ({ action, object: { resource_type: "provisioner_daemon", organization_id: org.id } })
+  const provisionerKeyRows: ReadonlyArray<Row> = [
+    {
+      kind: "provisioner_daemon", action: "create", route: "POST /organizations/{organization}/provisionerkeys",
+      expected: [201, 404, 403, 201, 403, 201, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "POST", path: `/organizations/${org.id}/provisionerkeys`, body: { name: `key-${Math.random().toString(36).slice(2, 10)}` },
+        check: keyCheck("create")
+      })
+    },
+    {
+      // Every user reads daemons and so the keys' names and tags (never their secrets), as in the
+      // described system; the default organization, which all are in.
+      kind: "provisioner_daemon", action: "read", route: "GET /organizations/{organization}/provisionerkeys",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${defaultOrg}/provisionerkeys`,
+        check: { action: "read", object: { resource_type: "provisioner_daemon", organization_id: defaultOrg } }
+      })
+    },
+    {
+      kind: "provisioner_daemon", action: "read", route: "GET /organizations/{organization}/provisionerkeys/daemons",
+      expected: [200, 200, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${defaultOrg}/provisionerkeys/daemons`,
+        check: { action: "read", object: { resource_type: "provisioner_daemon", organization_id: defaultOrg } }
+      })
+    },
+    {
+      kind: "provisioner_daemon", action: "delete", route: "DELETE /organizations/{organization}/provisionerkeys/{provisionerkey}",
+      expected: [204, 404, 403, 204, 403, 204, 403, 403, 403, 403],
+      attempt: async () => {
+        const name = await newKey()
+        return { method: "DELETE", path: `/organizations/${org.id}/provisionerkeys/${name}`, check: keyCheck("delete") }
+      }
+    }
+  ]
+  rows = [...rows, ...provisionerKeyRows]
 
   // The list answers each role the workspaces it may read: the same as authcheck's `read`.
   describe("GET /workspaces shows each role what it may read", () => {

@@ -491,6 +491,23 @@ describe("requests of the dashboard client", () => {
     })
   })
 
+  describe("provisioner keys", () => {
+    it("the CLI's create (a nil tags map is null), the keys page's daemons list, list and delete", async () => {
+      const name = uniqueName("dash-key")
+      const created = await owner.post(`/organizations/${orgId}/provisionerkeys`, { name, tags: null })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      expect(created.body.key).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      const daemons = await owner.get(`/organizations/${orgId}/provisionerkeys/daemons`)
+      expect(daemons.status).toBe(200)
+      expect(daemons.body.find((k: any) => k.key.name === name)).toMatchObject({ key: { name, tags: {} }, daemons: [] })
+      const listed = await member.client.get(`/organizations/${orgId}/provisionerkeys`)
+      expect(listed.status).toBe(200)
+      expect(listed.body.map((k: any) => k.name)).toContain(name)
+      expect(JSON.stringify(listed.body)).not.toContain(created.body.key)
+      expect((await owner.delete(`/organizations/${orgId}/provisionerkeys/${name}`)).status).toBe(204)
+    })
+  })
+
   describe("null and absent mean not given", () => {
     it("PATCH /groups with nulls keeps the display name, avatar, quota and name", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, {

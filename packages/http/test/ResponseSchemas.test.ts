@@ -704,6 +704,40 @@ const rows: ReadonlyArray<Row> = [
     await seedJobs(w)
     return [await w.owner.get(`/organizations/${w.orgId}/provisionerdaemons`), await w.bob.client.get(`/organizations/${w.org.id}/provisionerdaemons`)]
   }),
+  // provisioner keys, and the external daemons' serve route (its first message is the daemon's `welcome`)
+  row("provisionerKeys.create", "POST /api/v2/organizations/:organization/provisionerkeys", 201, "CreateProvisionerKeyResponse", (w) =>
+    w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key"), tags: { pool: "a" } })),
+  row("provisionerKeys.list", "GET /api/v2/organizations/:organization/provisionerkeys", 200, "[ProvisionerKey]", async (w) => {
+    await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
+    return w.bob.client.get(`/organizations/${w.orgId}/provisionerkeys`)
+  }),
+  row("provisionerKeys.listDaemons", "GET /api/v2/organizations/:organization/provisionerkeys/daemons", 200, "[ProvisionerKeyDaemons]", async (w) => {
+    const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=script&name=${uniqueName("d")}`, {
+      "Coder-Provisioner-Daemon-Key": made.body.key
+    })
+    await eventually(() => ws.messages.length > 0)
+    const r = await w.owner.get(`/organizations/${w.orgId}/provisionerkeys/daemons`)
+    ws.socket.close()
+    expect((r.body as Array<any>).some((k) => k.daemons.length === 1)).toBe(true)
+    return r
+  }),
+  row("provisionerKeys.delete", "DELETE /api/v2/organizations/:organization/provisionerkeys/:provisionerkey", 204, "none", async (w) => {
+    const name = uniqueName("key")
+    await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name })
+    return w.owner.delete(`/organizations/${w.orgId}/provisionerkeys/${name}`)
+  }),
+  row("provisionerDaemonServe.serve", "GET /api/v2/organizations/:organization/provisionerdaemons/serve", 101, "none", async (w) => {
+    const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=script`, {
+      "Coder-Provisioner-Daemon-Key": made.body.key
+    })
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.close()
+    const welcome = JSON.parse(ws.messages[0]!)
+    expect(welcome).toMatchObject({ type: "welcome", protocol: "1.0", organization_id: w.orgId, provisioners: ["script"] })
+    return { status: 101, body: undefined, headers: new Headers() }
+  }),
   // templates
   row("templates.listByOrganization", "GET /api/v2/organizations/:organization/templates", 200, "[Template]", async (w) => [
     await w.owner.get(`/organizations/${w.orgId}/templates`),

@@ -92,3 +92,6 @@ agentLogRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schem
 
 import { taskRepositorySuite } from "../../storage-sql/test/tasks/RepositorySuite.js"
 taskRepositorySuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+
+import { provisionerKeyRepositorySuite } from "../../storage-sql/test/templates/ProvisionerKeyRepositorySuite.js"
+provisionerKeyRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })

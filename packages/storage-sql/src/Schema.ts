@@ -1060,3 +1060,22 @@ export const migration0028 = ({ timestamp: ts, boolean: bool }: DialectTypes): R
 export const migration0029 = (_types: DialectTypes): ReadonlyArray<string> => [
   `CREATE INDEX workspace_builds_created_at ON workspace_builds (created_at)`
 ]
+
+/**
+ * Migration 0030: provisioner keys (docs/provisioner-daemons.md): a name unique in its
+ * organization (case-insensitive), the secret's SHA-256 only, unique so that a daemon's key is
+ * found by its hash; and the key each external daemon row connected with.
+ */
+export const migration0030 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<string> => [
+  `CREATE TABLE provisioner_keys (
+    id TEXT PRIMARY KEY,
+    organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    hashed_secret TEXT NOT NULL,
+    tags TEXT NOT NULL DEFAULT '{}',
+    created_at ${ts} NOT NULL
+  )`,
+  `CREATE UNIQUE INDEX provisioner_keys_organization_name ON provisioner_keys (organization_id, lower(name))`,
+  `CREATE UNIQUE INDEX provisioner_keys_hashed_secret ON provisioner_keys (hashed_secret)`,
+  `ALTER TABLE provisioner_daemons ADD COLUMN key_id TEXT`
+]

@@ -13,6 +13,7 @@ import * as GroupRepositories from "./groups/Repositories.js"
 import * as OrganizationRepositories from "./organizations/Repositories.js"
 import type { DialectTypes } from "./Schema.js"
 import * as ProvisionerDaemonRepositories from "./templates/ProvisionerDaemonRepositories.js"
+import * as ProvisionerKeyRepositories from "./templates/ProvisionerKeyRepositories.js"
 import * as ProvisionerJobRepositories from "./templates/ProvisionerJobRepositories.js"
 import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
@@ -43,6 +44,7 @@ const baseRepositories = Layer.mergeAll(
   FileRepositories.layer,
   ProvisionerJobRepositories.layer,
   ProvisionerDaemonRepositories.layer,
+  ProvisionerKeyRepositories.layer,
   TemplateRepositories.layer,
   WorkspaceRepositories.layer,
   TickLockLayer.layer,

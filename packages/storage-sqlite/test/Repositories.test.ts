@@ -247,3 +247,6 @@ agentLogRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { taskRepositorySuite } from "../../storage-sql/test/tasks/RepositorySuite.js"
 taskRepositorySuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))
+
+import { provisionerKeyRepositorySuite } from "../../storage-sql/test/templates/ProvisionerKeyRepositorySuite.js"
+provisionerKeyRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

@@ -78,7 +78,7 @@ export const auditResourceTypes: ReadonlyArray<string> = [
   "license", "convert_login", "health_settings", "notifications_settings", "prebuilds_settings", "workspace_proxy",
   "organization", "oauth2_provider_app", "oauth2_provider_app_secret", "custom_role", "organization_member",
   "notification_template", "idp_sync_settings_organization", "idp_sync_settings_group", "idp_sync_settings_role",
-  "workspace_agent", "workspace_app", "task", "appearance"
+  "workspace_agent", "workspace_app", "task", "appearance", "provisioner_key"
 ]
 
 /** Every audit action, the values `action` may take in a search. */

@@ -32,6 +32,8 @@ export interface ProvisionerDaemonRecord {
   readonly version: string
   readonly api_version: string
   readonly key_name: string
+  /** The provisioner key an external daemon connected with; none (the built-in key) for the built-in workers. */
+  readonly key_id?: string | null | undefined
   /** The job it runs now; `null` when idle. */
   readonly current_job_id: string | null
   /** The job it ran last. */
@@ -72,6 +74,8 @@ export class ProvisionerDaemonRepo extends Context.Tag("@workbay/core/Provisione
   /** The daemon finished `jobId`: it becomes the previous job; no current job. */
   readonly finished: (id: string, jobId: string, now: Date) => Effect.Effect<void>
   readonly findById: (id: string) => Effect.Effect<Option.Option<ProvisionerDaemonRecord>>
+  /** The row of that name (names are unique across organizations). */
+  readonly findByName: (name: string) => Effect.Effect<Option.Option<ProvisionerDaemonRecord>>
   readonly list: (filter: ProvisionerDaemonFilter) => Effect.Effect<ReadonlyArray<ProvisionerDaemonRecord>>
   /** Every daemon serving `organizationId` (its own and the built-in ones), live or not, for matching jobs to workers. */
   readonly serving: (organizationId: string) => Effect.Effect<ReadonlyArray<ProvisionerDaemonRecord>>
@@ -120,7 +124,7 @@ export const toProvisionerDaemon = (
   const props: WireProps<typeof ProvisionerDaemon> = {
     id: daemon.id,
     organization_id: daemon.organization_id ?? context.organizationId,
-    key_id: BUILT_IN_KEY_ID,
+    key_id: daemon.key_id ?? BUILT_IN_KEY_ID,
     created_at: daemon.created_at,
     name: daemon.name,
     version: daemon.version,

@@ -39,6 +39,15 @@ export interface JobToMatch {
   readonly tags: ProvisionerTags
 }
 
+/** What an external daemon's row carries beside its worker. */
+export interface ExternalDaemonDetails {
+  readonly organization_id: string
+  readonly key_id: string
+  readonly key_name: string
+  readonly version: string
+  readonly api_version: string
+}
+
 export interface DaemonListOptions {
   readonly organizationId: string
   readonly limit: number
@@ -56,22 +65,26 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
     const now = Clock.currentTimeMillis
     const staleBefore = (at: number) => new Date(at - Duration.toMillis(DAEMON_STALE_INTERVAL))
 
-    /** Registers a starting worker (built-in: every organization), and drops rows long unseen. */
-    const register = (worker: ProvisionerWorker) =>
+    /**
+     * Registers a starting worker (built-in: every organization; an external daemon: its
+     * organization, key and version), and drops rows long unseen.
+     */
+    const register = (worker: ProvisionerWorker, external?: ExternalDaemonDetails) =>
       Effect.gen(function*() {
         const at = yield* now
         yield* daemons.purge(new Date(at - Duration.toMillis(DAEMON_PURGE_AGE)))
         yield* daemons.register({
           id: worker.id,
-          organization_id: null,
+          organization_id: external?.organization_id ?? null,
           name: worker.name,
           provisioners: worker.provisioners,
           tags: worker.tags,
           created_at: new Date(at),
           last_seen_at: new Date(at),
-          version: settings.version,
-          api_version: PROVISIONER_API_VERSION,
-          key_name: BUILT_IN_KEY_NAME
+          version: external?.version ?? settings.version,
+          api_version: external?.api_version ?? PROVISIONER_API_VERSION,
+          key_name: external?.key_name ?? BUILT_IN_KEY_NAME,
+          key_id: external?.key_id ?? null
         })
         lastWrite.set(worker.id, at)
       }).pipe(span("ProvisionerDaemons.register"))

@@ -71,6 +71,8 @@ export interface ProvisionerWorker {
   readonly name: string
   readonly provisioners: ReadonlyArray<string>
   readonly tags: ProvisionerTags
+  /** Only jobs of this organization (an external daemon's); none: every organization (the built-in workers). */
+  readonly organization_id?: string | undefined
 }
 
 /**

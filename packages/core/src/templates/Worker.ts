@@ -91,6 +91,16 @@ export interface WorkerOptions {
   readonly tags?: ProvisionerTags | undefined
   /** The workers' name prefix: names are `<name>-<n>`. Default `built-in`; give each replica its own (the server uses the host name). */
   readonly name?: string | undefined
+  /**
+   * Runs every job with this provisioner instead of the registered one of the job's type: an
+   * external daemon's connection (docs/provisioner-daemons.md).
+   */
+  readonly provisioner?: Provisioner | undefined
+  /**
+   * The running job's heartbeat happens each time this completes instead of every
+   * `heartbeatInterval`: an external daemon beats for itself, so a silent one is found hung.
+   */
+  readonly heartbeat?: Effect.Effect<void> | undefined
 }
 
 export const DEFAULT_WORKER_COUNT = 2
@@ -185,7 +195,7 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
         if (Option.isNone(executor)) {
           return yield* finish(worker, job, { error: `No executor is registered for provisioner jobs of type "${job.type}".` })
         }
-        const provisioner = provisioners.get(job.provisioner)
+        const provisioner = options.provisioner !== undefined ? Option.some(options.provisioner) : provisioners.get(job.provisioner)
         if (Option.isNone(provisioner)) {
           return yield* finish(worker, job, { error: `The provisioner "${job.provisioner}" is not registered.` })
         }
@@ -197,7 +207,7 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
           Effect.zipRight(daemons.seen(worker.id)),
           Effect.catchAllCause((cause) => Effect.logWarning(`Heartbeat of provisioner job ${job.id} failed`, cause))
         )
-        yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(heartbeatInterval), beat)))
+        yield* Effect.forkScoped(Effect.forever(Effect.zipRight(options.heartbeat ?? Effect.sleep(heartbeatInterval), beat)))
 
         const execution = yield* Effect.fork(
           Effect.suspend(() => executor.value(job, { provisioner: provisioner.value, log: sink.log, worker }))

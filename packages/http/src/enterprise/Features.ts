@@ -35,6 +35,12 @@ export const gatedRoutes: ReadonlyMap<string, FeatureName> = new Map<string, Fea
   ["POST /api/v2/organizations", "multiple_organizations"],
   ["PATCH /api/v2/organizations/:organization", "multiple_organizations"],
   ["DELETE /api/v2/organizations/:organization", "multiple_organizations"],
+  // External provisioner daemons: their keys and their serve route.
+  ["POST /api/v2/organizations/:organization/provisionerkeys", "external_provisioner_daemons"],
+  ["GET /api/v2/organizations/:organization/provisionerkeys", "external_provisioner_daemons"],
+  ["GET /api/v2/organizations/:organization/provisionerkeys/daemons", "external_provisioner_daemons"],
+  ["DELETE /api/v2/organizations/:organization/provisionerkeys/:provisionerkey", "external_provisioner_daemons"],
+  ["GET /api/v2/organizations/:organization/provisionerdaemons/serve", "external_provisioner_daemons"],
   // Prebuilt workspaces.
   ["POST /api/v2/templates/:template/prebuilds/invalidate", "workspace_prebuilds"]
 ])

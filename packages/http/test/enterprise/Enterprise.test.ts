@@ -128,6 +128,9 @@ describe("licenses with a license key", () => {
     expect(groups.body.message).toBe("Template RBAC is a Premium feature. Contact sales!")
     expect((await owner.put("/appearance", { application_name: "x" })).body.message).toBe("Appearance is a Premium feature. Contact sales!")
     expect((await owner.post("/organizations", { name: "second" })).body.message).toBe("Multiple Organizations is a Premium feature. Contact sales!")
+    const keys = await owner.post("/organizations/default/provisionerkeys", { name: "k" })
+    expectResponse(keys, 403)
+    expect(keys.body.message).toMatch(/^External Provisioner Daemons is a Premium feature/)
     // Unlicensed routes still ask for credentials first.
     expectResponse(await srv.anonymous.get("/groups"), 401)
     // What is free stays free.

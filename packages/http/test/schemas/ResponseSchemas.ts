@@ -525,6 +525,10 @@ export const definitions: Record<string, JsonSchema> = {
     "id", "organization_id", "key_id", "created_at", "name", "version", "api_version", "provisioners", "tags", "key_name",
     "status", "current_job", "previous_job"
   ]),
+  ProvisionerKey: object({ id: uuid, created_at: dateTime, organization: uuid, name: string, tags: mapOf(string) },
+    ["id", "created_at", "organization", "name", "tags"]),
+  CreateProvisionerKeyResponse: object({ key: string }, ["key"]),
+  ProvisionerKeyDaemons: object({ key: ref("ProvisionerKey"), daemons: arrayOf(ref("ProvisionerDaemon")) }, ["key", "daemons"]),
   ProvisionerDaemonJob: object({
     id: uuid,
     status: { type: "string", enum: jobStatuses },

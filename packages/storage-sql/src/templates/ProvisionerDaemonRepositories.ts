@@ -24,6 +24,7 @@ const rowToDaemon = (r: Row): ProvisionerDaemonRecord => ({
   version: r.version as string,
   api_version: r.api_version as string,
   key_name: r.key_name as string,
+  key_id: (r.key_id as string | null | undefined) ?? null,
   current_job_id: (r.current_job_id as string | null) ?? null,
   previous_job_id: (r.previous_job_id as string | null) ?? null
 })
@@ -54,14 +55,15 @@ export const make = Effect.gen(function*() {
         last_seen_at: d.last_seen_at?.toISOString() ?? null,
         version: d.version,
         api_version: d.api_version,
-        key_name: d.key_name
+        key_name: d.key_name,
+        key_id: d.key_id ?? null
       }
       // A restarted worker of the same name takes the row: new id, no current job.
       return sql`INSERT INTO provisioner_daemons ${sql.insert(row)}
         ON CONFLICT (name) DO UPDATE SET id = excluded.id, organization_id = excluded.organization_id,
           provisioners = excluded.provisioners, tags = excluded.tags, created_at = excluded.created_at,
           last_seen_at = excluded.last_seen_at, version = excluded.version, api_version = excluded.api_version,
-          key_name = excluded.key_name, current_job_id = NULL`.pipe(Effect.orDie, Effect.asVoid)
+          key_name = excluded.key_name, key_id = excluded.key_id, current_job_id = NULL`.pipe(Effect.orDie, Effect.asVoid)
     },
 
     seen: (id, now) =>
@@ -79,6 +81,9 @@ export const make = Effect.gen(function*() {
 
     findById: (id) =>
       sql<Row>`SELECT * FROM provisioner_daemons WHERE id = ${id}`.pipe(Effect.orDie, Effect.map((rs) => first(rs, rowToDaemon))),
+
+    findByName: (name) =>
+      sql<Row>`SELECT * FROM provisioner_daemons WHERE name = ${name}`.pipe(Effect.orDie, Effect.map((rs) => first(rs, rowToDaemon))),
 
     list: (filter) => {
       const stale = filter.staleBefore.toISOString()

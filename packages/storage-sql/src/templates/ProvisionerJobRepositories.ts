@@ -116,6 +116,7 @@ export const make = Effect.gen(function*() {
       const candidate = sql`SELECT id FROM provisioner_jobs
         WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", worker.provisioners)}
           AND ${tagsWithin("tags", worker.tags)}
+          AND ${worker.organization_id === undefined ? sql`1 = 1` : sql`organization_id = ${worker.organization_id}`}
         ORDER BY created_at LIMIT 1`
       return one(sql<Row>`UPDATE provisioner_jobs
         SET started_at = ${at}, updated_at = ${at}, worker_id = ${worker.id}, worker_name = ${worker.name}

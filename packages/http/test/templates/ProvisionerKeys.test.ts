@@ -1,0 +1,202 @@
+/**
+ * Provisioner keys and the external daemons' serve route through real HTTP and a real `ws`
+ * client: the key shown once and stored hashed, the rules of names, authorization, the audit
+ * entries, and the protocol's refusals (bad key, bad message, a job the daemon does not hold,
+ * a deleted key).
+ */
+import { SqlClient } from "@effect/sql"
+import { hashSecret } from "@workbay/core"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, UNKNOWN_ID,
+  uniqueName
+} from "../support.js"
+import { connect, eventually, refusal } from "../websocket.js"
+
+let srv: ServiceTestServer
+let owner: Client
+let member: Client
+let orgId: string
+
+beforeAll(async () => {
+  ;({ srv, owner, orgId } = await startWithOwner())
+  member = (await createUser(owner)).client
+})
+afterAll(() => srv.close())
+
+const keys = (org = orgId) => `/organizations/${org}/provisionerkeys`
+const newKey = async (body: Record<string, unknown> = {}) => {
+  const name = uniqueName("key")
+  const r = await owner.post(keys(), { name, ...body })
+  expect(r.status, JSON.stringify(r.body)).toBe(201)
+  return { name, key: r.body.key as string }
+}
+const serveUrl = (query = "provisioner=script", org = orgId) => `${srv.wsUrl}/api/v2/organizations/${org}/provisionerdaemons/serve?${query}`
+const KEY_HEADER = "Coder-Provisioner-Daemon-Key"
+
+const rows = (query: string) =>
+  srv.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<Record<string, unknown>>(query).pipe(Effect.orDie)) as any) as Promise<
+    ReadonlyArray<Record<string, unknown>>
+  >
+
+describe("provisioner keys", () => {
+  it("creates a key shown once and stores only its hash", async () => {
+    const { key, name } = await newKey({ tags: { pool: "gpu" } })
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    const stored = await rows(`SELECT * FROM provisioner_keys WHERE name = '${name}'`)
+    expect(stored).toHaveLength(1)
+    expect(stored[0]!.hashed_secret).toBe(hashSecret(key))
+    expect(JSON.stringify(stored)).not.toContain(key)
+    const listed = await owner.get(keys())
+    expect(listed.status).toBe(200)
+    const found = listed.body.find((k: any) => k.name === name)
+    expect(Object.keys(found).sort()).toEqual(["created_at", "id", "name", "organization", "tags"])
+    expect(found).toMatchObject({ organization: orgId, tags: { pool: "gpu" } })
+    expect(JSON.stringify(listed.body)).not.toContain(key)
+  })
+
+  it("is audited on create and delete, with the hash as a secret field", async () => {
+    const { name } = await newKey()
+    expect((await owner.delete(`${keys()}/${name}`)).status).toBe(204)
+    const audit = await owner.get(`/audit?q=${encodeURIComponent("resource_type:provisioner_key")}&limit=50`)
+    expect(audit.status).toBe(200)
+    const mine = audit.body.audit_logs.filter((l: any) => l.resource_target === name)
+    expect(mine.map((l: any) => l.action).sort()).toEqual(["create", "delete"])
+    const created = mine.find((l: any) => l.action === "create")
+    expect(created.diff.hashed_secret).toMatchObject({ secret: true })
+  })
+
+  it("refuses a duplicate name (409), also in another case", async () => {
+    const { name } = await newKey()
+    const again = await owner.post(keys(), { name: name.toUpperCase() })
+    expectResponse(again, 409)
+    expect(again.body.message).toBe(`Provisioner key with name '${name.toUpperCase()}' already exists in organization`)
+  })
+
+  it("answers 400 for an empty, long or reserved name and bad tags", async () => {
+    expectValidations(await owner.post(keys(), { name: "" }), ["name"])
+    expectValidations(await owner.post(keys(), { name: "x".repeat(65) }), ["name"])
+    const reserved = await owner.post(keys(), { name: "User-Auth" })
+    expectValidations(reserved, ["name"])
+    expect(reserved.body.message).toBe("Name cannot be reserved name 'User-Auth'")
+    expectValidations(await owner.post(keys(), { name: "ok", tags: { a: 1 } }), ["tags.a"])
+    expectValidations(await owner.post(keys(), { name: 7 }), ["name"])
+    const reservedDelete = await owner.delete(`${keys()}/built-in`)
+    expectResponse(reservedDelete, 400)
+    expect(reservedDelete.body.message).toBe("Cannot delete reserved 'built-in' provisioner key")
+  })
+
+  it("answers 401 without a session, 403 to a member, 404 for an unknown organization or key", async () => {
+    expectResponse(await srv.anonymous.get(keys()), 401)
+    expectResponse(await srv.anonymous.post(keys(), { name: "anon" }), 401)
+    expectResponse(await member.post(keys(), { name: uniqueName("key") }), 403)
+    const { name } = await newKey()
+    expectResponse(await member.delete(`${keys()}/${name}`), 403)
+    expect((await member.get(keys())).status).toBe(200)
+    expectResponse(await owner.get(keys(UNKNOWN_ID)), 404)
+    expectResponse(await owner.delete(`${keys()}/no-such-key`), 404)
+    const other = await createOrganization(owner)
+    expectResponse(await member.get(keys(other.id)), 404)
+  })
+})
+
+describe("the serve route", () => {
+  it("refuses a missing, unknown or other organization's key with 401 before the upgrade", async () => {
+    const missing = await refusal(connect(serveUrl()))
+    expect(missing.status).toBe(401)
+    expect(missing.body.message).toContain("Coder-Provisioner-Daemon-Key")
+    expect((await refusal(connect(serveUrl(), { [KEY_HEADER]: "not-a-key" }))).status).toBe(401)
+    const other = await createOrganization(owner)
+    const { key } = await newKey()
+    expect((await refusal(connect(serveUrl("provisioner=script", other.id), { [KEY_HEADER]: key }))).status).toBe(401)
+  })
+
+  it("answers 400 naming the bad query fields, 403 for tags the key does not give", async () => {
+    const { key } = await newKey({ tags: { pool: "a" } })
+    const bad = await refusal(connect(serveUrl("tag=novalue&version=2.0"), { [KEY_HEADER]: key }))
+    expect(bad.status).toBe(400)
+    expect(bad.body.validations.map((v: any) => v.field).sort()).toEqual(["provisioner", "tag", "version"])
+    const typed = await refusal(connect(serveUrl("provisioner=Bad Type!"), { [KEY_HEADER]: key }))
+    expect(typed.status).toBe(400)
+    const tags = await refusal(connect(serveUrl("provisioner=script&tag=pool=b"), { [KEY_HEADER]: key }))
+    expect(tags.status).toBe(403)
+    // The key's own tags may be repeated.
+    const same = await connect(serveUrl("provisioner=script&tag=pool=a"), { [KEY_HEADER]: key })
+    await eventually(() => same.messages.length > 0)
+    expect(JSON.parse(same.messages[0]!).tags).toEqual({ pool: "a", scope: "organization" })
+    same.socket.close()
+  })
+
+  it("refuses (409) a name held by a built-in worker or another organization's daemon", async () => {
+    const { key } = await newKey()
+    const builtIn = await refusal(connect(serveUrl("provisioner=script&name=built-in-1"), { [KEY_HEADER]: key }))
+    expect(builtIn.status).toBe(409)
+    const other = await createOrganization(owner)
+    const made = await owner.post(keys(other.id), { name: "theirs" })
+    const name = uniqueName("daemon")
+    const theirs = await connect(serveUrl(`provisioner=script&name=${name}`, other.id), { [KEY_HEADER]: made.body.key })
+    await eventually(() => theirs.messages.length > 0)
+    const taken = await refusal(connect(serveUrl(`provisioner=script&name=${name}`), { [KEY_HEADER]: key }))
+    expect(taken.status).toBe(409)
+    expect(taken.body.message).toBe(`The provisioner daemon name "${name}" is taken.`)
+    theirs.socket.close()
+  })
+
+  it("answers 426 to a plain request", async () => {
+    const { key } = await newKey()
+    const r = await fetch(serveUrl().replace("ws:", "http:"), { headers: { [KEY_HEADER]: key } })
+    expect(r.status).toBe(426)
+  })
+
+  it("welcomes the daemon and lists it in the organization's daemons", async () => {
+    const { key, name: keyName } = await newKey()
+    const name = uniqueName("daemon")
+    const ws = await connect(serveUrl(`provisioner=script,echo2&name=${name}`), { [KEY_HEADER]: key, "Coder-Build-Version": "v9.9.9" })
+    await eventually(() => ws.messages.length > 0)
+    const welcome = JSON.parse(ws.messages[0]!)
+    expect(welcome).toMatchObject({ type: "welcome", protocol: "1.0", name, organization_id: orgId, provisioners: ["script", "echo2"] })
+    expect(welcome.heartbeat_interval_ms).toBeGreaterThan(0)
+    const daemons = await member.get(`/organizations/${orgId}/provisionerdaemons`)
+    const row = daemons.body.find((d: any) => d.name === name)
+    expect(row).toMatchObject({ id: welcome.daemon_id, key_name: keyName, version: "v9.9.9", api_version: "1.0", status: "idle" })
+    ws.socket.close()
+  })
+
+  it("closes with 4400 on a message it cannot read", async () => {
+    const { key } = await newKey()
+    for (const text of ["not json", JSON.stringify({ type: "dance" }), JSON.stringify({ type: "log", job_id: "x", logs: [] })]) {
+      const ws = await connect(serveUrl(), { [KEY_HEADER]: key })
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.send(text)
+      const closed = await ws.closed
+      expect(closed.code).toBe(4400)
+      expect(closed.reason).not.toBe("")
+    }
+  })
+
+  it("refuses messages about a job the daemon does not hold, and a second acquire", async () => {
+    const { key } = await newKey()
+    const ws = await connect(serveUrl("provisioner=nobody-queues-this"), { [KEY_HEADER]: key })
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.send(JSON.stringify({ type: "complete", job_id: UNKNOWN_ID, result: {} }))
+    ws.socket.send(JSON.stringify({ type: "fail", job_id: UNKNOWN_ID, error: "x" }))
+    ws.socket.send(JSON.stringify({ type: "acquire" }))
+    ws.socket.send(JSON.stringify({ type: "acquire" }))
+    await eventually(() => ws.messages.length >= 4)
+    const answers = ws.messages.slice(1).map((m) => JSON.parse(m))
+    expect(answers.slice(0, 2).map((a) => [a.type, a.code, a.job_id])).toEqual([["error", "not_held", UNKNOWN_ID], ["error", "not_held", UNKNOWN_ID]])
+    expect(answers[2]).toMatchObject({ type: "error", code: "busy" })
+    ws.socket.close()
+  })
+
+  it("closes a daemon's connection when its key is deleted, and refuses the key afterwards", async () => {
+    const { key, name } = await newKey()
+    const ws = await connect(serveUrl(), { [KEY_HEADER]: key })
+    await eventually(() => ws.messages.length > 0)
+    expect((await owner.delete(`${keys()}/${name}`)).status).toBe(204)
+    const closed = await ws.closed
+    expect(closed).toEqual({ code: 1001, reason: "provisioner key deleted" })
+    expect((await refusal(connect(serveUrl(), { [KEY_HEADER]: key }))).status).toBe(401)
+  })
+})
