@@ -17,6 +17,19 @@ const queryOf = (q: Readonly<Record<string, string | undefined>>) => {
   return params.toString()
 }
 
+/**
+ * The longest authorization request query the pages carry back (a sign-in or consent form posts
+ * to it). A real request's query is a few hundred characters; a longer one is refused with the
+ * error page rather than echoed into every page it passes through.
+ */
+export const MAX_PAGE_QUERY = 4096
+
+/** The error page for a query longer than `MAX_PAGE_QUERY`, or undefined. */
+const tooLong = (ctx: RequestContextShape, query: string): Uint8Array | undefined => {
+  if (query.length <= MAX_PAGE_QUERY) return undefined
+  return render(ctx, { kind: "error", message: `The authorization request is too long: its query may have at most ${MAX_PAGE_QUERY} characters.` }, "")
+}
+
 const setHeaders = (ctx: RequestContextShape, headers: Readonly<Record<string, string>>) => {
   for (const [k, v] of Object.entries(headers)) ctx.setHeader(k, v)
 }
@@ -67,8 +80,11 @@ export const OAuth2Http = implement(WorkbayApi, "oauth2", {
   authorizePage: ({ urlParams }) =>
     Effect.gen(function*() {
       const ctx = yield* RequestContext
+      const query = queryOf(urlParams)
+      const refused = tooLong(ctx, query)
+      if (refused !== undefined) return refused
       const result = yield* Effect.flatMap(OAuth2Provider, (p) => p.authorizePage(urlParams, sessionTokenOf(ctx)))
-      return render(ctx, result, queryOf(urlParams))
+      return render(ctx, result, query)
     }),
   authorize: ({ payload, urlParams }) =>
     Effect.gen(function*() {
@@ -84,8 +100,10 @@ export const OAuth2Http = implement(WorkbayApi, "oauth2", {
   signIn: ({ payload, urlParams }) =>
     Effect.gen(function*() {
       const ctx = yield* RequestContext
-      const result = yield* Effect.flatMap(OAuth2Provider, (p) => p.signIn(payload, originOf(ctx)))
       const query = queryOf(urlParams)
+      const refused = tooLong(ctx, query)
+      if (refused !== undefined) return refused
+      const result = yield* Effect.flatMap(OAuth2Provider, (p) => p.signIn(payload, originOf(ctx)))
       if (!result.ok) {
         setHeaders(ctx, pageHeaders())
         ctx.setStatus(401)

@@ -131,6 +131,27 @@ describe("the authorization request", () => {
     expect(anonymous.status).toBe(401)
   })
 
+  it("refuses an authorization request too long to carry through its pages, without echoing it", async () => {
+    const state = "s".repeat(5000)
+    const params = new URLSearchParams({ client_id: confidential.client_id, response_type: "code", state, redirect_uri: REDIRECT })
+    for (const r of [
+      await fetch(`${srv.url}/oauth2/authorize?${params}`),
+      await fetch(`${srv.url}/oauth2/sign-in?${params}`, {
+        method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: srv.url },
+        body: new URLSearchParams({ email: bob.email, password: "x" }).toString(), redirect: "manual"
+      })
+    ]) {
+      expect(r.status).toBe(400)
+      const html = await r.text()
+      expect(html).toContain("too long")
+      expect(html).not.toContain(state)
+      expect(html.length).toBeLessThan(4096)
+    }
+    // A state of a usual length still signs in.
+    const usual = new URLSearchParams({ client_id: confidential.client_id, response_type: "code", state: "s".repeat(200), redirect_uri: REDIRECT })
+    expect((await fetch(`${srv.url}/oauth2/authorize?${usual}`)).status).toBe(200)
+  })
+
   it("refuses a cross-site sign-in post", async () => {
     const r = await fetch(`${srv.url}/oauth2/sign-in`, {
       method: "POST",
