@@ -27,6 +27,7 @@ import { type CookieOptions, mediaTypeOf, RequestContext, type RequestContextSha
 import { AgentAuthentication, Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
 import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "./ServerSentEvents.js"
 import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
+import { BYPASS_HEADER, type Limiter, limitRequest, makeRateLimits } from "./RateLimit.js"
 
 /** Options of the HTTP layer. */
 export interface HttpOptions {
@@ -145,6 +146,8 @@ interface CompiledRoute {
   readonly audit: AuditDeclaration | undefined
   /** The licensed feature the route needs (enterprise/Features.ts), if any. */
   readonly feature: FeatureName | undefined
+  /** Its rate limiters, outermost first (RateLimit.ts); empty when limits are off. */
+  readonly limiters: ReadonlyArray<Limiter>
 }
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
@@ -460,6 +463,7 @@ export const makeDispatcher = <R>(
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const limits: InputLimits = { ...defaultInputLimits, ...definedOnly(options.inputLimits) }
+  const rateLimits = makeRateLimits(settings)
   const runFork = Runtime.runFork(runtime)
   // Requests run on this runtime: the same services, spans off unless wanted.
   const spans = options.spans ?? Runtime.runSync(runtime)(Effect.tracer) !== Effect.runSync(Effect.tracer)
@@ -512,7 +516,8 @@ export const makeDispatcher = <R>(
           : undefined,
         handler,
         audit: Option.isSome(audit) && audit.value !== false ? audit.value : undefined,
-        feature: featureOf(endpoint.method, endpoint.path)
+        feature: featureOf(endpoint.method, endpoint.path),
+        limiters: rateLimits.of(endpoint.method, endpoint.path)
       }
       router.on(endpoint.method as FindMyWay.HTTPMethod, endpoint.path, () => undefined, route)
       // The spec serves the OAuth2 and discovery families at the root too.
@@ -773,6 +778,28 @@ export const makeDispatcher = <R>(
       const feature = route.feature
       effect = Effect.flatMap(gate.enabled(feature), (on) => on ? inner : Effect.fail(new Forbidden({ message: unlicensedMessage(feature) })))
     }
+    const limiters = route.limiters
+    if (limiters.length > 0) {
+      // After authentication (wrapped around below), before the input: counted against the user,
+      // the agent, or the address (RateLimit.ts).
+      const inner = effect
+      effect = Effect.flatMap(
+        Effect.suspend(() =>
+          limitRequest(limiters, route.name, {
+            actor: context.unsafeMap.get(CurrentActor.key) as Actor | undefined,
+            agentId: (context.unsafeMap.get(CurrentAgent.key) as { agent: { id: string } } | undefined)?.agent.id,
+            ip: req.remoteAddress
+          }, header(req.headers, BYPASS_HEADER), ctx.setHeader)
+        ),
+        () => inner
+      )
+    }
+    /** A refused credential counts against the address (guessing tokens is limited too); past the limit, 429. */
+    const countRefused = <A, E>(authenticate: Effect.Effect<A, E>): Effect.Effect<A, unknown> =>
+      limiters.length === 0
+        ? authenticate
+        : Effect.catchAll(authenticate, (e) =>
+          Effect.zipRight(limitRequest(limiters, route.name, { ip: req.remoteAddress }, undefined, ctx.setHeader), Effect.fail(e)))
     if (route.authenticated !== "none") {
       const token = header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
       if (token === undefined || token === "") {
@@ -784,12 +811,12 @@ export const makeDispatcher = <R>(
       const inner = effect
       const asAgent = route.authenticated === "agent" || (route.authenticated === "either" && isAgentToken(token))
       effect = asAgent
-        ? Effect.flatMap(agentAuth().authenticateActor(token), ({ actor, session }) => {
+        ? Effect.flatMap(countRefused(agentAuth().authenticateActor(token)), ({ actor, session }) => {
           context.unsafeMap.set(CurrentActor.key, actor)
           context.unsafeMap.set(CurrentAgent.key, session)
           return inner
         })
-        : Effect.flatMap(auth.authenticate(token), (actor: Actor) => {
+        : Effect.flatMap(countRefused(auth.authenticate(token)), (actor: Actor) => {
           // This request's own context (made below, its map copied from the runtime's): set in place.
           context.unsafeMap.set(CurrentActor.key, actor)
           return inner

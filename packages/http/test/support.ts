@@ -100,7 +100,8 @@ export const startServiceTestServer = async (options: TestServerOptions = {}): P
   const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, {
     passwordHashCost: 4,
     ...options,
-    settings: { accessUrl: url, ...options.settings }
+    // Rate limits off unless a test turns them on (RateLimit.test.ts): tests sign in and upload far more than a person.
+    settings: { accessUrl: url, rateLimitDisableAll: true, ...options.settings }
   })
   workbay.attach(server)
   return {

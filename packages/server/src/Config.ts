@@ -69,6 +69,11 @@ export interface ServerConfig {
    * `--external-auth-providers`); absent: none. See docs/external-auth.md.
    */
   readonly externalAuth?: GivenSetting<ReadonlyArray<ExternalAuthConfig>> | undefined
+  /** Rate limits given by flag or environment (absent: 512 a minute, on). See docs/configuration.md, "Rate limits". */
+  readonly rateLimit: {
+    readonly api?: GivenSetting<number> | undefined
+    readonly disableAll?: GivenSetting<boolean> | undefined
+  }
 }
 
 /** A notifications setting given by flag or environment: its flag, variable, setting and kind. */
@@ -228,6 +233,8 @@ export const options = [
   { flag: "dangerous-allow-path-app-sharing", env: "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SHARING", default: "false", help: "Let path-based apps honour their sharing_level (off: only the workspace's owner opens them). Shared path apps can call the API as their visitors." },
   { flag: "dangerous-allow-path-app-site-owner-access", env: "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SITE_OWNER_ACCESS", default: "false", help: "Let site owners open other users' owner-level path-based apps." },
   { flag: "derp-config-path", env: "WORKBAY_DERP_CONFIG_PATH", default: "", help: "A JSON file with the relay (DERP) map clients and agents use. Default: the embedded relay at the access URL." },
+  { flag: "api-rate-limit", env: "WORKBAY_API_RATE_LIMIT", default: "", help: "Requests per minute per user (per IP address when anonymous) on each API operation; 0 or less: no limit. Counted per replica. Default: 512." },
+  { flag: "dangerous-disable-rate-limits", env: "WORKBAY_DANGEROUS_DISABLE_RATE_LIMITS", default: "false", help: "Turn every rate limit off (the API's, sign-in's and files'). Not for production." },
   { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." },
   { flag: "aws-instance-identity-certificates", env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)." },
   { flag: "azure-instance-identity-certificates", env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)." },
@@ -292,7 +299,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   }
   /** A switch given by flag or variable; undefined when neither is set. A value that is neither on nor off is refused. */
   const switchOf = (
-    flag: "disable-workspace-sharing" | "disable-path-apps" | "dangerous-allow-path-app-sharing" | "dangerous-allow-path-app-site-owner-access"
+    flag: "disable-workspace-sharing" | "disable-path-apps" | "dangerous-allow-path-app-sharing" | "dangerous-allow-path-app-site-owner-access" | "dangerous-disable-rate-limits"
   ): GivenSetting<boolean> | undefined => {
     const o = options.find((x) => x.flag === flag)!
     const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
@@ -327,6 +334,14 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     throw new Error(`Invalid --sqlite-locking "${get("sqlite-locking")}" (exclusive or normal).`)
   }
   const relayMapPath = get("derp-config-path")
+  const apiRateLimit = ((): GivenSetting<number> | undefined => {
+    const fromFlag = (values as Record<string, string | boolean | undefined>)["api-rate-limit"] as string | undefined
+    const text = (fromFlag ?? env.WORKBAY_API_RATE_LIMIT)?.trim()
+    if (text === undefined || text === "") return undefined
+    const n = Number(text)
+    if (!Number.isSafeInteger(n)) throw new Error(`Invalid --api-rate-limit "${text}" (a whole number; 0 or less turns the limit off).`)
+    return { value: n, source: fromFlag !== undefined ? "flag" : "env" }
+  })()
   return {
     port,
     host: get("host") || undefined,
@@ -360,6 +375,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       google: fileOf("google-instance-identity-keys")
     },
     agentCommand: get("agent-command") || undefined,
+    rateLimit: { api: apiRateLimit, disableAll: switchOf("dangerous-disable-rate-limits") },
     externalAuth: externalAuthOf((values as Record<string, string | boolean | undefined>)["external-auth-providers"] as string | undefined, env, port),
     notifications: Object.fromEntries(notificationFlags.flatMap((f) => {
       const fromFlag = (values as Record<string, string | boolean | undefined>)[f.flag] as string | undefined

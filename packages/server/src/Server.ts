@@ -31,7 +31,11 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   const sharing = config.disableWorkspaceSharing
   const identity = config.instanceIdentity
   const pathApps = config.pathApps
-  const notifications = [...Object.entries(config.notifications), ...Object.entries(config.signIn)]
+  const notifications = [
+    ...Object.entries(config.notifications), ...Object.entries(config.signIn),
+    ...(config.rateLimit.api !== undefined ? [["rateLimitApi", config.rateLimit.api] as const] : []),
+    ...(config.rateLimit.disableAll !== undefined ? [["rateLimitDisableAll", config.rateLimit.disableAll] as const] : [])
+  ]
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
