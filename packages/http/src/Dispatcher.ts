@@ -28,6 +28,7 @@ import { AgentAuthentication, Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SE
 import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "./ServerSentEvents.js"
 import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
 import { BYPASS_HEADER, type Limiter, limitRequest, makeRateLimits } from "./RateLimit.js"
+import { answerProbe, PROBE_PATHS } from "./Probes.js"
 
 /** Options of the HTTP layer. */
 export interface HttpOptions {
@@ -540,7 +541,7 @@ export const makeDispatcher = <R>(
   const swaggerPaths = new Set(["/swagger/doc.json", "/api/v2/swagger/doc.json"])
 
   const owns = (path: string) =>
-    path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path)) ||
+    path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path)) || PROBE_PATHS.has(path) ||
     rootFormOf(`/api/v2${path}`) !== undefined
 
   const fail = (respond: (r: RawResponse) => void, cause: Cause.Cause<unknown>, requestId: string, headers?: Record<string, string>) => {
@@ -638,6 +639,7 @@ export const makeDispatcher = <R>(
     const path = q < 0 ? req.url : req.url.slice(0, q)
     const query = q < 0 ? "" : req.url.slice(q + 1)
 
+    if (method === "GET" && PROBE_PATHS.has(path)) return answerProbe(runtime, path, respond)
     if (settings.swaggerEnable && method === "GET" && swaggerPaths.has(path)) {
       openApiDocument ??= JSON.stringify(OpenApi.fromApi(api as any))
       return respond({ status: 200, headers: { ...JSON_HEADERS }, body: openApiDocument })
@@ -760,7 +762,8 @@ export const makeDispatcher = <R>(
       setStatus: (status) => void (chosenStatus = status),
       setContentType: (contentType) => void (chosenContentType = contentType),
       setHeader: (name, value) => void ((extraHeaders ??= {})[name.toLowerCase()] = value),
-      sessionCookieName: sessionCookie
+      sessionCookieName: sessionCookie,
+      sessionToken: () => header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
     }
 
     // Credentials are checked before the input, so an anonymous caller learns nothing about
