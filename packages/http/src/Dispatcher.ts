@@ -54,6 +54,12 @@ export interface HttpOptions {
   readonly maxWebSocketMessageBytes?: number | undefined
   /** Time between keep-alive pings of each WebSocket; one unanswered ping drops the socket. Default 15 s. */
   readonly webSocketPingIntervalMillis?: number | undefined
+  /**
+   * Apply the rate limits the settings describe (`rateLimitApi`, `rateLimitLogin`,
+   * `rateLimitFiles`, `rateLimitDisableAll`; docs/configuration.md, "Rate limits"). `false` leaves
+   * limiting to the host application (the settings are still reported). Default: true.
+   */
+  readonly rateLimits?: boolean | undefined
 }
 
 /** A request as the adapters hand it over. */
@@ -464,7 +470,7 @@ export const makeDispatcher = <R>(
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const limits: InputLimits = { ...defaultInputLimits, ...definedOnly(options.inputLimits) }
-  const rateLimits = makeRateLimits(settings)
+  const rateLimits = makeRateLimits(options.rateLimits === false ? { ...settings, rateLimitDisableAll: true } : settings)
   const runFork = Runtime.runFork(runtime)
   // Requests run on this runtime: the same services, spans off unless wanted.
   const spans = options.spans ?? Runtime.runSync(runtime)(Effect.tracer) !== Effect.runSync(Effect.tracer)

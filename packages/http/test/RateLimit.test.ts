@@ -85,6 +85,7 @@ describe("rate limits over HTTP", () => {
 
   beforeAll(async () => {
     ;({ srv, owner } = await startWithOwner({
+      http: { rateLimits: true },
       settings: { rateLimitDisableAll: false, rateLimitApi: API, rateLimitLogin: LOGIN, rateLimitFiles: 2, valueSources: { rateLimitApi: "flag" } }
     }))
     member = await createUser(owner)
@@ -170,7 +171,7 @@ describe("rate limits over HTTP", () => {
 describe("rate limits turned off", () => {
   for (const settings of [{ rateLimitDisableAll: true, rateLimitApi: 1, rateLimitLogin: 1 }, { rateLimitDisableAll: false, rateLimitApi: 0, rateLimitLogin: -1 }]) {
     it(`serves every request with ${JSON.stringify(settings)}`, async () => {
-      const { srv, owner } = await startWithOwner({ settings })
+      const { srv, owner } = await startWithOwner({ http: { rateLimits: true }, settings })
       try {
         for (let i = 0; i < 5; i++) {
           const r = await owner.get("/users/me")

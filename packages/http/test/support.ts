@@ -101,7 +101,8 @@ export const startServiceTestServer = async (options: TestServerOptions = {}): P
     passwordHashCost: 4,
     ...options,
     // Rate limits off unless a test turns them on (RateLimit.test.ts): tests sign in and upload far more than a person.
-    settings: { accessUrl: url, rateLimitDisableAll: true, ...options.settings }
+    http: { rateLimits: false, ...options.http },
+    settings: { accessUrl: url, ...options.settings }
   })
   workbay.attach(server)
   return {
