@@ -17,7 +17,7 @@ import {
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
 import { featureOf, unlicensedMessage } from "./enterprise/Features.js"
-import { Cause, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
+import { Cause, Clock, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
@@ -27,7 +27,7 @@ import { type CookieOptions, mediaTypeOf, RequestContext, type RequestContextSha
 import { AgentAuthentication, Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
 import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "./ServerSentEvents.js"
 import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
-import { BYPASS_HEADER, type Limiter, limitRequest, makeRateLimits } from "./RateLimit.js"
+import { BYPASS_HEADER, checkLimits, type Limiter, makeRateLimits } from "./RateLimit.js"
 import { answerProbe, PROBE_PATHS } from "./Probes.js"
 
 /** Options of the HTTP layer. */
@@ -471,6 +471,8 @@ export const makeDispatcher = <R>(
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const limits: InputLimits = { ...defaultInputLimits, ...definedOnly(options.inputLimits) }
   const rateLimits = makeRateLimits(options.rateLimits === false ? { ...settings, rateLimitDisableAll: true } : settings)
+  // The runtime's clock (a TestClock where a test provides one), read synchronously per limited request.
+  const clock = Runtime.runSync(runtime)(Clock.clockWith(Effect.succeed))
   const runFork = Runtime.runFork(runtime)
   // Requests run on this runtime: the same services, spans off unless wanted.
   const spans = options.spans ?? Runtime.runSync(runtime)(Effect.tracer) !== Effect.runSync(Effect.tracer)
@@ -792,23 +794,23 @@ export const makeDispatcher = <R>(
       // After authentication (wrapped around below), before the input: counted against the user,
       // the agent, or the address (RateLimit.ts).
       const inner = effect
-      effect = Effect.flatMap(
-        Effect.suspend(() =>
-          limitRequest(limiters, route.name, {
-            actor: context.unsafeMap.get(CurrentActor.key) as Actor | undefined,
-            agentId: (context.unsafeMap.get(CurrentAgent.key) as { agent: { id: string } } | undefined)?.agent.id,
-            ip: req.remoteAddress
-          }, header(req.headers, BYPASS_HEADER), ctx.setHeader)
-        ),
-        () => inner
-      )
+      effect = Effect.suspend(() => {
+        const refused = checkLimits(limiters, route.name, {
+          actor: context.unsafeMap.get(CurrentActor.key) as Actor | undefined,
+          agentId: (context.unsafeMap.get(CurrentAgent.key) as { agent: { id: string } } | undefined)?.agent.id,
+          ip: req.remoteAddress
+        }, header(req.headers, BYPASS_HEADER), ctx.setHeader, clock.unsafeCurrentTimeMillis())
+        return refused === undefined ? inner : Effect.fail(refused)
+      })
     }
     /** A refused credential counts against the address (guessing tokens is limited too); past the limit, 429. */
     const countRefused = <A, E>(authenticate: Effect.Effect<A, E>): Effect.Effect<A, unknown> =>
       limiters.length === 0
         ? authenticate
-        : Effect.catchAll(authenticate, (e) =>
-          Effect.zipRight(limitRequest(limiters, route.name, { ip: req.remoteAddress }, undefined, ctx.setHeader), Effect.fail(e)))
+        : Effect.catchAll(authenticate, (e) => {
+          const refused = checkLimits(limiters, route.name, { ip: req.remoteAddress }, undefined, ctx.setHeader, clock.unsafeCurrentTimeMillis())
+          return Effect.fail(refused ?? e)
+        })
     if (route.authenticated !== "none") {
       const token = header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
       if (token === undefined || token === "") {
