@@ -104,3 +104,24 @@ export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>
   ResponseBody.fields,
   HttpApiSchema.annotations({ status: 502 })
 ) {}
+
+/** 428: a precondition the request must meet is missing (a rate-limit bypass asked for by someone not an owner). */
+export class PreconditionRequired extends Schema.TaggedError<PreconditionRequired>()(
+  "PreconditionRequired",
+  fields,
+  HttpApiSchema.annotations({ status: 428 })
+) {}
+
+/** 429: the caller sent more requests than the rate limit allows (docs/configuration.md, "Rate limits"). */
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
+  "TooManyRequests",
+  fields,
+  HttpApiSchema.annotations({ status: 429 })
+) {}
+
+/** 503: the service cannot answer now (starting, migrating, its database unreachable). */
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
+  "ServiceUnavailable",
+  fields,
+  HttpApiSchema.annotations({ status: 503 })
+) {}

@@ -60,6 +60,7 @@ import { Licensing } from "./enterprise/Entitlements.js"
 import { Licenses } from "./enterprise/Licenses.js"
 import { ProxyHealth } from "./proxies/ProxyHealth.js"
 import { WorkspaceProxies } from "./proxies/WorkspaceProxies.js"
+import { Health } from "./debug/Health.js"
 
 const services = Layer.mergeAll(
   Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
@@ -145,4 +146,4 @@ const enterprise = Layer.mergeAll(Licenses.Default, Appearance.Default).pipe(Lay
 /** Workspace proxies and their health checker, on the ports alone (docs/workspace-proxies.md). */
 const proxies = WorkspaceProxies.Default.pipe(Layer.provideMerge(ProxyHealth.Default))
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(insights), Layer.merge(enterprise), Layer.merge(proxies))
+export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(insights), Layer.merge(enterprise), Layer.merge(Health.Default.pipe(Layer.provideMerge(proxies))))

@@ -43,6 +43,15 @@ export interface SettingsShape {
   /** Requests per minute per user (or IP) on the API; negative for no limit. */
   readonly rateLimitApi: number
   readonly rateLimitDisableAll: boolean
+  /**
+   * Requests per minute per IP (per user when signed in) on each sign-in route: password login,
+   * one-time passcodes, password checks and changes, the first user, the OAuth2 token,
+   * revocation and registration routes. <= 0 for no limit. Not a deployment option (as in the
+   * described system, where only `disable_all` turns it off); embedders and tests set it.
+   */
+  readonly rateLimitLogin: number
+  /** Requests per minute per user on `/files` (upload and download). <= 0 for no limit. */
+  readonly rateLimitFiles: number
 
   // Sessions and tokens
   /** Lifetime of a login session. */
@@ -242,6 +251,8 @@ export const defaultSettings: SettingsShape = {
   disableOwnerWorkspaceExec: false,
   rateLimitApi: 512,
   rateLimitDisableAll: false,
+  rateLimitLogin: 60,
+  rateLimitFiles: 12,
 
   sessionDuration: Duration.hours(24),
   disableSessionExpiryRefresh: false,

@@ -148,3 +148,5 @@ export * from "./enterprise/Licenses.js"
 export * from "./proxies/ProxyHealth.js"
 export * from "./proxies/WorkspaceProxies.js"
 export * from "./proxies/WorkspaceProxy.js"
+
+export * from "./debug/Health.js"

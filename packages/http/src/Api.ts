@@ -31,6 +31,7 @@ import { ApplicationsApi } from "./applications/Api.js"
 import { InsightsApi } from "./insights/Api.js"
 import { EnterpriseApi } from "./enterprise/Api.js"
 import { WorkspaceProxiesApi, WorkspaceProxyMeApi } from "./proxies/Api.js"
+import { DebugApi } from "./debug/Api.js"
 import { InternalError, Unauthorized } from "./Common.js"
 
 export class WorkbayApi extends HttpApi.make("workbay")
@@ -77,6 +78,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(EnterpriseApi)
   .add(WorkspaceProxiesApi)
   .add(WorkspaceProxyMeApi)
+  .add(DebugApi)
   .addError(Unauthorized)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Workbay API")

@@ -17,7 +17,7 @@ import {
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
 import { featureOf, unlicensedMessage } from "./enterprise/Features.js"
-import { Cause, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
+import { Cause, Clock, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
@@ -27,6 +27,8 @@ import { type CookieOptions, mediaTypeOf, RequestContext, type RequestContextSha
 import { AgentAuthentication, Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
 import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "./ServerSentEvents.js"
 import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
+import { BYPASS_HEADER, checkLimits, type Limiter, makeRateLimits } from "./RateLimit.js"
+import { answerProbe, PROBE_PATHS } from "./Probes.js"
 
 /** Options of the HTTP layer. */
 export interface HttpOptions {
@@ -52,6 +54,12 @@ export interface HttpOptions {
   readonly maxWebSocketMessageBytes?: number | undefined
   /** Time between keep-alive pings of each WebSocket; one unanswered ping drops the socket. Default 15 s. */
   readonly webSocketPingIntervalMillis?: number | undefined
+  /**
+   * Apply the rate limits the settings describe (`rateLimitApi`, `rateLimitLogin`,
+   * `rateLimitFiles`, `rateLimitDisableAll`; docs/configuration.md, "Rate limits"). `false` leaves
+   * limiting to the host application (the settings are still reported). Default: true.
+   */
+  readonly rateLimits?: boolean | undefined
 }
 
 /** A request as the adapters hand it over. */
@@ -145,6 +153,8 @@ interface CompiledRoute {
   readonly audit: AuditDeclaration | undefined
   /** The licensed feature the route needs (enterprise/Features.ts), if any. */
   readonly feature: FeatureName | undefined
+  /** Its rate limiters, outermost first (RateLimit.ts); empty when limits are off. */
+  readonly limiters: ReadonlyArray<Limiter>
 }
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
@@ -460,6 +470,9 @@ export const makeDispatcher = <R>(
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const limits: InputLimits = { ...defaultInputLimits, ...definedOnly(options.inputLimits) }
+  const rateLimits = makeRateLimits(options.rateLimits === false ? { ...settings, rateLimitDisableAll: true } : settings)
+  // The runtime's clock (a TestClock where a test provides one), read synchronously per limited request.
+  const clock = Runtime.runSync(runtime)(Clock.clockWith(Effect.succeed))
   const runFork = Runtime.runFork(runtime)
   // Requests run on this runtime: the same services, spans off unless wanted.
   const spans = options.spans ?? Runtime.runSync(runtime)(Effect.tracer) !== Effect.runSync(Effect.tracer)
@@ -512,7 +525,8 @@ export const makeDispatcher = <R>(
           : undefined,
         handler,
         audit: Option.isSome(audit) && audit.value !== false ? audit.value : undefined,
-        feature: featureOf(endpoint.method, endpoint.path)
+        feature: featureOf(endpoint.method, endpoint.path),
+        limiters: rateLimits.of(endpoint.method, endpoint.path)
       }
       router.on(endpoint.method as FindMyWay.HTTPMethod, endpoint.path, () => undefined, route)
       // The spec serves the OAuth2 and discovery families at the root too.
@@ -535,7 +549,7 @@ export const makeDispatcher = <R>(
   const swaggerPaths = new Set(["/swagger/doc.json", "/api/v2/swagger/doc.json"])
 
   const owns = (path: string) =>
-    path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path)) ||
+    path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path)) || PROBE_PATHS.has(path) ||
     rootFormOf(`/api/v2${path}`) !== undefined
 
   const fail = (respond: (r: RawResponse) => void, cause: Cause.Cause<unknown>, requestId: string, headers?: Record<string, string>) => {
@@ -633,6 +647,7 @@ export const makeDispatcher = <R>(
     const path = q < 0 ? req.url : req.url.slice(0, q)
     const query = q < 0 ? "" : req.url.slice(q + 1)
 
+    if (method === "GET" && PROBE_PATHS.has(path)) return answerProbe(runtime, path, respond)
     if (settings.swaggerEnable && method === "GET" && swaggerPaths.has(path)) {
       openApiDocument ??= JSON.stringify(OpenApi.fromApi(api as any))
       return respond({ status: 200, headers: { ...JSON_HEADERS }, body: openApiDocument })
@@ -755,7 +770,8 @@ export const makeDispatcher = <R>(
       setStatus: (status) => void (chosenStatus = status),
       setContentType: (contentType) => void (chosenContentType = contentType),
       setHeader: (name, value) => void ((extraHeaders ??= {})[name.toLowerCase()] = value),
-      sessionCookieName: sessionCookie
+      sessionCookieName: sessionCookie,
+      sessionToken: () => header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
     }
 
     // Credentials are checked before the input, so an anonymous caller learns nothing about
@@ -773,6 +789,28 @@ export const makeDispatcher = <R>(
       const feature = route.feature
       effect = Effect.flatMap(gate.enabled(feature), (on) => on ? inner : Effect.fail(new Forbidden({ message: unlicensedMessage(feature) })))
     }
+    const limiters = route.limiters
+    if (limiters.length > 0) {
+      // After authentication (wrapped around below), before the input: counted against the user,
+      // the agent, or the address (RateLimit.ts).
+      const inner = effect
+      effect = Effect.suspend(() => {
+        const refused = checkLimits(limiters, route.name, {
+          actor: context.unsafeMap.get(CurrentActor.key) as Actor | undefined,
+          agentId: (context.unsafeMap.get(CurrentAgent.key) as { agent: { id: string } } | undefined)?.agent.id,
+          ip: req.remoteAddress
+        }, header(req.headers, BYPASS_HEADER), ctx.setHeader, clock.unsafeCurrentTimeMillis())
+        return refused === undefined ? inner : Effect.fail(refused)
+      })
+    }
+    /** A refused credential counts against the address (guessing tokens is limited too); past the limit, 429. */
+    const countRefused = <A, E>(authenticate: Effect.Effect<A, E>): Effect.Effect<A, unknown> =>
+      limiters.length === 0
+        ? authenticate
+        : Effect.catchAll(authenticate, (e) => {
+          const refused = checkLimits(limiters, route.name, { ip: req.remoteAddress }, undefined, ctx.setHeader, clock.unsafeCurrentTimeMillis())
+          return Effect.fail(refused ?? e)
+        })
     if (route.authenticated !== "none") {
       const token = header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
       if (token === undefined || token === "") {
@@ -784,12 +822,12 @@ export const makeDispatcher = <R>(
       const inner = effect
       const asAgent = route.authenticated === "agent" || (route.authenticated === "either" && isAgentToken(token))
       effect = asAgent
-        ? Effect.flatMap(agentAuth().authenticateActor(token), ({ actor, session }) => {
+        ? Effect.flatMap(countRefused(agentAuth().authenticateActor(token)), ({ actor, session }) => {
           context.unsafeMap.set(CurrentActor.key, actor)
           context.unsafeMap.set(CurrentAgent.key, session)
           return inner
         })
-        : Effect.flatMap(auth.authenticate(token), (actor: Actor) => {
+        : Effect.flatMap(countRefused(auth.authenticate(token)), (actor: Actor) => {
           // This request's own context (made below, its map copied from the runtime's): set in place.
           context.unsafeMap.set(CurrentActor.key, actor)
           return inner

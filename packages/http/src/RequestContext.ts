@@ -25,6 +25,8 @@ export interface RequestContextShape {
   readonly setHeader: (name: string, value: string) => void
   /** Name of the session cookie of this deployment. */
   readonly sessionCookieName: string
+  /** The token the request carried (header, cookie or Bearer), for calls made on the caller's behalf (the health report's WebSocket check). */
+  readonly sessionToken?: (() => string | undefined) | undefined
 }
 
 export class RequestContext extends Context.Tag("@workbay/http/RequestContext")<RequestContext, RequestContextShape>() {}

@@ -51,6 +51,7 @@ import { ApplicationsHttp } from "./applications/Http.js"
 import { InsightsHttp } from "./insights/Http.js"
 import { EnterpriseHttp } from "./enterprise/Http.js"
 import { WorkspaceProxiesHttp, WorkspaceProxyMeHttp } from "./proxies/Http.js"
+import { DebugHttp } from "./debug/Http.js"
 
 /** Every group's handlers. */
 export const implementations = [
@@ -66,7 +67,8 @@ export const implementations = [
   ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp,
   InsightsHttp,
   EnterpriseHttp,
-  WorkspaceProxiesHttp, WorkspaceProxyMeHttp
+  WorkspaceProxiesHttp, WorkspaceProxyMeHttp,
+  DebugHttp
 ]
 
 export interface WorkbayHandlerShape {

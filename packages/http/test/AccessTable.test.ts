@@ -314,6 +314,13 @@ describe("access table", () => {
       })
     },
     {
+      kind: "debug_info", action: "read", route: "GET /debug/health",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "GET", path: "/debug/health", check: { action: "read", object: { resource_type: "debug_info" } }
+      })
+    },
+    {
       kind: "group", action: "create", route: "POST /organizations/{organization}/groups",
       expected: [201, 404, 403, 403, 201, 201, 403, 403, 201, 403],
       attempt: async () => ({

@@ -415,6 +415,10 @@ describe("requests of the dashboard client", () => {
       expect((await owner.get("/connectionlog?limit=25&offset=0")).status).toBe(200)
     })
 
+    it("getHealth: the health page's report, cached and forced", async () => {
+      for (const path of ["/debug/health?force=false", "/debug/health?force=true"]) expect((await owner.get(path)).status, path).toBe(200)
+    })
+
     it("the deployment and build reads", async () => {
       for (const path of [
         "/buildinfo", "/updatecheck", "/deployment/config", "/deployment/ssh", "/deployment/stats", "/experiments",

@@ -1477,6 +1477,18 @@ const rows: ReadonlyArray<Row> = [
   row("audit.connectionLogs", "GET /api/v2/connectionlog", 200, "ConnectionLogResponse", (w) =>
     w.owner.get("/connectionlog?limit=100")
   ),
+  // debug: the health report (docs/health.md); its echo WebSocket has no body to check.
+  row("debug.health", "GET /api/v2/debug/health", 200, "HealthcheckReport", async (w) => [
+    await w.owner.get("/debug/health?force=true"), await w.owner.get("/debug/health")
+  ]),
+  row("debug.ws", "GET /api/v2/debug/ws", 101, "none", async (w) => {
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/debug/ws`, { [SESSION_HEADER]: w.owner.token! })
+    ws.socket.send("echo")
+    await eventually(() => ws.messages.length > 0)
+    ws.socket.close()
+    expect(ws.messages).toEqual(["echo"])
+    return { status: 101, body: undefined, headers: new Headers() }
+  }),
   // proxies: workspace proxies, regions and the proxies' registration (docs/workspace-proxies.md)
   row("workspaceProxies.list", "GET /api/v2/workspaceproxies", 200, "RegionsResponseWorkspaceProxy", async (w) => {
     const made = await newProxy(w)

@@ -100,6 +100,8 @@ export const startServiceTestServer = async (options: TestServerOptions = {}): P
   const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, {
     passwordHashCost: 4,
     ...options,
+    // Rate limits off unless a test turns them on (RateLimit.test.ts): tests sign in and upload far more than a person.
+    http: { rateLimits: false, ...options.http },
     settings: { accessUrl: url, ...options.settings }
   })
   workbay.attach(server)

@@ -73,10 +73,10 @@ export interface ServerConfig {
 
 /**
  * How a deployment setting's flag value is read: text, a switch, a comma-separated list, a JSON
- * object, a duration (`30s`, `5m`, `1h30m`), a whole number of at least 1, an http(s) URL, the
+ * object, a duration (`30s`, `5m`, `1h30m`), a whole number of at least 1 (count) or of any sign (int), an http(s) URL, the
  * notification method, or a JSON list of links (`[{"name","target","icon"}]`).
  */
-type SettingFlagKind = "string" | "bool" | "strings" | "json" | "duration" | "count" | "url" | "method" | "links"
+type SettingFlagKind = "string" | "bool" | "strings" | "json" | "duration" | "count" | "int" | "url" | "method" | "links"
 
 /** A deployment setting given by flag or environment (the described system's flag names). */
 interface SettingFlag {
@@ -150,7 +150,10 @@ export const settingFlags: ReadonlyArray<SettingFlag> = [
   // Licenses, appearance and workspace proxies (docs/enterprise.md, docs/workspace-proxies.md)
   { flag: "license-public-key", setting: "licensePublicKey", kind: "string", help: "Ed25519 public key (PEM, or a JWK as JSON) licenses are verified with. Default: none (no licenses; every feature entitled)." },
   { flag: "support-links", setting: "supportLinks", kind: "links", help: "Links of the dashboard's help menu, a JSON list of {\"name\", \"target\", \"icon\"} (icon: bug, chat, docs or star, or an image URL; \"location\": navbar or dropdown). Default: the built-in ones." },
-  { flag: "proxy-health-interval", setting: "proxyHealthStatusInterval", kind: "duration", help: "Time between health checks of workspace proxies. Default: 1m." }
+  { flag: "proxy-health-interval", setting: "proxyHealthStatusInterval", kind: "duration", help: "Time between health checks of workspace proxies. Default: 1m." },
+  // Rate limits (docs/configuration.md, "Rate limits")
+  { flag: "api-rate-limit", setting: "rateLimitApi", kind: "int", help: "Requests per minute per user (per IP address when anonymous) on each API operation; 0 or less: no limit. Counted per replica. Default: 512." },
+  { flag: "dangerous-disable-rate-limits", setting: "rateLimitDisableAll", kind: "bool", help: "Turn every rate limit off (the API's, sign-in's and files'). Not for production. Default: false." }
 ]
 
 const settingEnv = (f: SettingFlag) => f.env ?? `WORKBAY_${f.flag.toUpperCase().replace(/-/g, "_")}`
@@ -390,6 +393,11 @@ const parseSetting = (f: SettingFlag, text: string): unknown => {
     case "count": {
       const n = Number(text)
       if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid --${f.flag} "${text}" (a whole number of at least 1).`)
+      return n
+    }
+    case "int": {
+      const n = Number(text)
+      if (!Number.isSafeInteger(n)) throw new Error(`Invalid --${f.flag} "${text}" (a whole number).`)
       return n
     }
     case "url":

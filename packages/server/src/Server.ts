@@ -1,6 +1,7 @@
 /** Starts the standalone server: storage from config, the API on node:http. */
 import { makeWorkbay, type Workbay } from "@workbay/http"
-import { createServer, type Server } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
 import { hostname } from "node:os"
 import type { AddressInfo } from "node:net"
 import { agentCommandOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
@@ -13,8 +14,46 @@ export interface RunningServer {
   readonly close: () => Promise<void>
 }
 
-/** Builds the service and listens. Resolves once the port is bound. */
+/**
+ * What the server answers while it starts (storage connecting, migrations running): `/healthz`
+ * 200 (the process serves), everything else 503 with the Response object, so that a load
+ * balancer sees it alive but not ready (docs/health.md).
+ */
+const starting = (req: IncomingMessage, res: ServerResponse) => {
+  const path = (req.url ?? "/").split("?")[0]
+  if (path === "/healthz") {
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(req.method === "HEAD" ? undefined : "OK")
+    return
+  }
+  res.writeHead(503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "retry-after": "1" })
+    .end(JSON.stringify({ message: "Not ready.", detail: "The service is starting: its database is connecting or being migrated." }))
+}
+const startingUpgrade = (_req: IncomingMessage, socket: Duplex) => {
+  socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+}
+
+/**
+ * Listens at once (answering 503 but `/healthz` while starting), builds the service (storage,
+ * migrations), then serves it. Resolves once the service serves.
+ */
 export const startServer = async (config: ServerConfig): Promise<RunningServer> => {
+  const server = createServer({ keepAliveTimeout: 65_000 })
+  server.on("request", starting)
+  server.on("upgrade", startingUpgrade)
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(config.port, config.host, () => resolve())
+  })
+  try {
+    return await serve(server, config)
+  } catch (e) {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    throw e
+  }
+}
+
+const serve = async (server: Server, config: ServerConfig): Promise<RunningServer> => {
   // Each storage is loaded only when used: the Postgres driver alone costs a SQLite deployment
   // about 60 ms of start-up and several MB (the bundle puts it in a chunk of its own).
   const storage = config.databaseUrl
@@ -72,12 +111,9 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: `${hostname()}-${process.pid}` },
     ...(config.autobuildPollInterval !== undefined ? { lifecycle: { interval: config.autobuildPollInterval } } : {})
   })
-  const server = createServer({ keepAliveTimeout: 65_000 })
+  server.off("request", starting)
+  server.off("upgrade", startingUpgrade)
   workbay.attach(server)
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(config.port, config.host, () => resolve())
-  })
   const address = server.address() as AddressInfo
   const host = config.host ?? "localhost"
   return {

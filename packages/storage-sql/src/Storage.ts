@@ -34,6 +34,7 @@ import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
 import * as InsightsRepositories from "./insights/Repositories.js"
 import * as LicenseRepositories from "./enterprise/Repositories.js"
 import * as WorkspaceProxyRepositories from "./proxies/Repositories.js"
+import * as DebugRepositories from "./debug/Repositories.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -64,6 +65,7 @@ const baseRepositories = Layer.mergeAll(
   InsightsRepositories.layer,
   LicenseRepositories.layer,
   WorkspaceProxyRepositories.layer,
+  DebugRepositories.layer,
   transactionsLayer
 )
 

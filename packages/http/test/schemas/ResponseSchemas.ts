@@ -35,6 +35,16 @@ const object = (properties: Record<string, JsonSchema>, required: ReadonlyArray<
   ...(required.length > 0 ? { required: [...required] } : {})
 })
 
+/** A health report section: its own fields (all required) and the base report's. */
+const healthSection = (fields: Record<string, JsonSchema>): JsonSchema =>
+  object({
+    ...fields,
+    severity: { type: "string", enum: ["ok", "warning", "error"] },
+    warnings: arrayOf({ $ref: "#/definitions/HealthMessage" }),
+    dismissed: boolean,
+    error: { type: "string", minLength: 1 }
+  }, [...Object.keys(fields), "severity", "warnings", "dismissed"])
+
 /** A field left out when empty: present means non-empty. */
 const omitted = (schema: JsonSchema): JsonSchema => {
   switch (schema.type) {
@@ -951,7 +961,20 @@ export const definitions: Record<string, JsonSchema> = {
   UpdateWorkspaceProxyResponse: object({ proxy: ref("WorkspaceProxy"), proxy_token: string }, ["proxy", "proxy_token"]),
   RegisterWorkspaceProxyResponse: object({
     derp_mesh_key: string, derp_region_id: integer, derp_force_websockets: boolean, sibling_replicas: arrayOf({ type: "object" })
-  }, ["derp_mesh_key", "derp_region_id", "derp_force_websockets", "sibling_replicas"])
+  }, ["derp_mesh_key", "derp_region_id", "derp_force_websockets", "sibling_replicas"]),
+  // healthsdk (codersdk/healthsdk/healthsdk.go): every section has severity, warnings and dismissed; `error` is omitempty.
+  HealthMessage: object({ code: string, message: string }, ["code", "message"]),
+  HealthcheckReport: object({
+    time: dateTime, healthy: boolean, severity: { type: "string", enum: ["ok", "warning", "error"] }, coder_version: string,
+    database: healthSection({ healthy: boolean, reachable: boolean, latency: string, latency_ms: integer, threshold_ms: integer }),
+    access_url: healthSection({ healthy: boolean, access_url: string, reachable: boolean, status_code: integer, healthz_response: string }),
+    websocket: healthSection({ healthy: boolean, body: string, code: integer }),
+    derp: healthSection({ healthy: boolean, regions: { type: "object" }, netcheck_logs: arrayOf(string) }),
+    workspace_proxy: healthSection({ healthy: boolean, workspace_proxies: ref("RegionsResponseWorkspaceProxy") }),
+    provisioner_daemons: healthSection({
+      items: arrayOf(object({ provisioner_daemon: { type: "object" }, warnings: arrayOf(ref("HealthMessage")) }, ["provisioner_daemon", "warnings"]))
+    })
+  }, ["time", "healthy", "severity", "coder_version", "database", "access_url", "websocket", "derp", "workspace_proxy", "provisioner_daemons"])
 }
 
 /** Schema names a table row may use: a type, or `[Type]` for a list of it. */
