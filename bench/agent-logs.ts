@@ -64,7 +64,7 @@ if (opts.serve !== undefined) {
       return workbayProvisioner.build(input)
     }
   }
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve, checkpoints: opts.checkpoints === "thread" ? "thread" : "inline" }), {
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve, checkpoints: opts.checkpoints === "thread" ? "thread" : "inline" }), { http: { rateLimits: false },
     passwordHashCost: 4, retention: false, provisioners: [announcing]
   })
   await serveInChild(workbay)

@@ -72,7 +72,7 @@ const notification = (userId: string, i = 0): InboxDeliveryInput => ({
 
 // ---- the child: the service alone in its process, delivering on the parent's word -----------------
 if (opts.serve !== undefined) {
-  const workbay: Workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), { passwordHashCost: 4, retention: false, lifecycle: false })
+  const workbay: Workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), { http: { rateLimits: false }, passwordHashCost: 4, retention: false, lifecycle: false })
   process.on("message", (m: any) => {
     if (m?.deliver === undefined) return
     const inputs = (m.deliver as Array<InboxDeliveryInput>).map((i) => ({ ...i, createdAt: new Date() }))
@@ -128,7 +128,7 @@ const seedInbox = (file: string, userId: string, n: number) => {
 const measurePages = async (size: number) => {
   const dir = mkdtempSync(join(tmpdir(), "workbay-bench-inbox-"))
   const file = join(dir, "workbay.db")
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { passwordHashCost: 4, retention: false, lifecycle: false })
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { http: { rateLimits: false }, passwordHashCost: 4, retention: false, lifecycle: false })
   const server = createServer(workbay.node)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`

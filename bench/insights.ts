@@ -60,7 +60,7 @@ const measure = async (raw: number): Promise<Measured> => {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: join(dir, "bench.db") }), {
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: join(dir, "bench.db") }), { http: { rateLimits: false },
     passwordHashCost: 4, retention: false, agentMonitor: false, insightsRollup: false, lifecycle: false, workers: false,
     settings: { accessUrl: url }
   })

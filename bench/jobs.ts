@@ -66,7 +66,7 @@ const seedFinished = (file: string, orgId: string, userId: string, n: number) =>
 const partA = async (size: number) => {
   const dir = mkdtempSync(join(tmpdir(), "workbay-bench-jobs-"))
   const file = join(dir, "workbay.db")
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { passwordHashCost: 4, retention: false, workers: false })
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { http: { rateLimits: false }, passwordHashCost: 4, retention: false, workers: false })
   const { server, base } = await listen(workbay.node)
   try {
     const { userId, orgId, auth } = await seedFirstUser(base)
@@ -119,7 +119,7 @@ const importExecutor: JobExecutor = (_job, ctx) =>
 const partB = async () => {
   const n = Number(opts.jobs)
   const dir = mkdtempSync(join(tmpdir(), "workbay-bench-drain-"))
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: join(dir, "workbay.db") }), {
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: join(dir, "workbay.db") }), { http: { rateLimits: false },
     passwordHashCost: 4, retention: false, provisioners: [workbayProvisioner], workers: { count: Number(opts.workers) }
   })
   try {

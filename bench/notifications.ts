@@ -55,7 +55,7 @@ const main = async () => {
     const storage = kind === "pg"
       ? (await import("@workbay/storage-postgres")).layer({ url: opts.pg!, schema })
       : Sqlite.layer({ filename: join(dir, "workbay.db") })
-    const workbay = await makeWorkbay(storage, {
+    const workbay = await makeWorkbay(storage, { http: { rateLimits: false },
       passwordHashCost: 4, notifier: false, workers: false, lifecycle: false, retention: false, hangDetector: false, agentMonitor: false,
       settings: {
         notificationsMethod: "webhook", notificationsWebhookEndpoint: endpoint, notificationsInboxEnabled: false,

@@ -78,7 +78,7 @@ if (opts.serve !== undefined || opts["serve-pg"] !== undefined) {
   const storage = opts.serve !== undefined
     ? (await import("@workbay/storage-sqlite")).layer({ filename: opts.serve })
     : (await import("@workbay/storage-postgres")).layer({ url: opts["serve-pg"]! })
-  const workbay = await makeWorkbay(storage, { passwordHashCost: 4, retention: false, provisioners: [announcing] })
+  const workbay = await makeWorkbay(storage, { http: { rateLimits: false }, passwordHashCost: 4, retention: false, provisioners: [announcing] })
   // The event loop's delay over the measured window, asked for by the parent ("eld-reset", "eld-report").
   // And its garbage collector's pauses over the window: their total and the longest.
   const delay = monitorEventLoopDelay({ resolution: 10 })

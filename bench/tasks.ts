@@ -53,7 +53,7 @@ type Headers = Record<string, string>
 
 /** A started service with the first user and an AI task template of the workbay provisioner. */
 const setUp = async (file: string) => {
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), {
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { http: { rateLimits: false },
     passwordHashCost: 4, retention: false, provisioners: [workbayProvisioner]
   })
   const server = createServer(workbay.node)

@@ -46,7 +46,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // ---- the child: the service alone in its process --------------------------------------------------
 if (opts.serve !== undefined) {
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), {
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), { http: { rateLimits: false },
     passwordHashCost: 4, retention: false, provisioners: [workbayProvisioner],
     settings: { allowWorkspaceRenames: true }
   })

@@ -56,7 +56,7 @@ const json = (auth: Headers) => ({ ...auth, "content-type": "application/json" }
 
 /** A started service with the first user and a template of the workbay provisioner. */
 const setUp = async (file: string) => {
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), {
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { http: { rateLimits: false },
     passwordHashCost: 4, retention: false, provisioners: [workbayProvisioner]
   })
   const { server, base } = await listen(workbay.node)
