@@ -118,6 +118,11 @@ export class NotificationRepo extends Context.Tag("@workbay/core/NotificationRep
     retryAfter: Date | null,
     now: Date
   ) => Effect.Effect<boolean>
+  /**
+   * Hands leased messages back (a notifier stopping before it sent them): `pending` again, without
+   * lease, their attempts unchanged. Only messages still leased until `leasedUntil` are touched.
+   */
+  readonly release: (ids: ReadonlyArray<string>, leasedUntil: Date, now: Date) => Effect.Effect<number>
   readonly findMessage: (id: string) => Effect.Effect<Option.Option<NotificationMessageRecord>>
   /** A user's messages, oldest first (tests, diagnostics). */
   readonly messagesOf: (userId: string) => Effect.Effect<ReadonlyArray<NotificationMessageRecord>>

@@ -256,7 +256,19 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
         count: settings.notificationsLeaseCount,
         maxAttempts: settings.notificationsMaxSendAttempts
       })
-      const results = yield* Effect.forEach(leased, dispatch, { concurrency: DISPATCH_CONCURRENCY })
+      // Stopped mid-way (a shutdown): what was not sent or failed yet goes back to pending at once,
+      // instead of waiting out the lease. A send under way is abandoned; it may be sent again.
+      const open = new Set(leased.map((m) => m.id))
+      const results = yield* Effect.forEach(
+        leased,
+        (m) => Effect.tap(dispatch(m), () => Effect.sync(() => open.delete(m.id))),
+        { concurrency: DISPATCH_CONCURRENCY }
+      ).pipe(Effect.onInterrupt(() =>
+        open.size === 0 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+          repo.release([...open], leased[0]!.leased_until!, new Date(ms)).pipe(
+            Effect.flatMap((n) => Effect.logInfo(`Handed ${n} leased notification(s) back to the queue.`))
+          ))
+      ))
       const sent = results.filter((r) => r).length
       return { paused: false, leased: leased.length, sent, failed: leased.length - sent }
     }).pipe(span("Notifier.dispatchOnce"))

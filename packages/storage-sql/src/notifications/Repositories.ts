@@ -128,6 +128,13 @@ export const make = Effect.gen(function*() {
         WHERE id = ${id} AND status = 'leased' AND leased_until = ${leasedUntil.toISOString()}
         RETURNING id`).pipe(Effect.map((rs) => rs.length > 0))
     },
+    release: (ids, leasedUntil, now) =>
+      ids.length === 0
+        ? Effect.succeed(0)
+        : Effect.orDie(sql`UPDATE notification_messages
+        SET status = 'pending', leased_until = NULL, updated_at = ${now.toISOString()}
+        WHERE ${sql.in("id", ids)} AND status = 'leased' AND leased_until = ${leasedUntil.toISOString()}
+        RETURNING id`).pipe(Effect.map((rs) => rs.length)),
     findMessage: (id) =>
       Effect.orDie(sql<Row>`SELECT * FROM notification_messages WHERE id = ${id}`).pipe(
         Effect.map((rs) => first(rs, rowToMessage))
