@@ -71,3 +71,24 @@ export const startServerProcess = async (
     }
   }
 }
+
+/** A fresh database on the Postgres server of `url` (the run's database): its URL, and a drop. */
+export const freshDatabase = async (url: string) => {
+  const pg = (await import("pg")).default
+  const name = `workbay_h_${Math.random().toString(16).slice(2, 10)}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE "${name}"`)
+  await admin.end()
+  const fresh = new URL(url)
+  fresh.pathname = `/${name}`
+  return {
+    url: fresh.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+      await c.end()
+    }
+  }
+}

@@ -18,7 +18,7 @@ import nodemailer from "nodemailer"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { InboxDelivery } from "./InboxDelivery.js"
-import { type NotificationMessageRecord, type NotificationPayload, NotificationRepo } from "./NotificationMessage.js"
+import { type NotificationMessageRecord, type NotificationPayload, NotificationRepo, withoutSecretLabels } from "./NotificationMessage.js"
 import { findTemplate, type TemplateAction } from "./NotificationTemplate.js"
 import { NOTIFIER_PAUSED_KEY } from "./Notifications.js"
 import { renderTemplate, toHtml, toPlainText } from "./Render.js"
@@ -235,12 +235,13 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
         }).pipe(Effect.either)
         const now = new Date(yield* Clock.currentTimeMillis)
         if (outcome._tag === "Right") {
-          yield* repo.markSent(message.id, leasedUntil, now)
+          // A secret the message carried (a one-time passcode) is not kept once it went out.
+          yield* repo.markSent(message.id, leasedUntil, now, withoutSecretLabels(message.payload))
           return true
         }
         const permanent = template === undefined || message.attempt_count + 1 >= settings.notificationsMaxSendAttempts
         const retryAt = permanent ? null : new Date(now.getTime() + Duration.toMillis(settings.notificationsRetryInterval))
-        yield* repo.markFailed(message.id, leasedUntil, outcome.left.reason, retryAt, now)
+        yield* repo.markFailed(message.id, leasedUntil, outcome.left.reason, retryAt, now, permanent ? withoutSecretLabels(message.payload) : undefined)
         yield* Effect.logWarning(`Notification ${message.id} (${message.method}) failed: ${outcome.left.reason}`)
         return false
       })
