@@ -79,6 +79,7 @@ const crashAndRestart = async (args: ReadonlyArray<string>, env: Record<string, 
     await load.stop()
     const { acked } = load
     expect(acked.tokens.length + acked.groups.length + acked.users.length).toBeGreaterThanOrEqual(30)
+    for (const kind of [acked.tokens, acked.groups, acked.users]) expect(kind.length).toBeGreaterThan(0)
 
     second = await startServerProcess([...args, ...HANG_FLAGS], env, port)
     const tokens = await call(second.url, token, "GET", "/users/me/keys/tokens")
