@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto"
 import { startSmtp } from "../../http/test/notifications/fixtures.js"
+import { call, makeTemplate, until } from "./workload.js"
 import { codeFrom, consent, REDIRECT, register, tokenPost } from "../../http/test/oauth2/fixtures.js"
 
 const SESSION_HEADER = "Service-Session-Token"
@@ -91,6 +92,14 @@ const issuers: ReadonlyArray<readonly [string, (p: Planting) => Promise<Readonly
     }
     if (typeof tokens.access_token !== "string") throw new Error(`token exchange: ${JSON.stringify(tokens)}`)
     return [reg.client_secret, reg.registration_access_token, code, tokens.access_token, tokens.refresh_token]
+  }],
+  ["agent token", async (p) => {
+    const yaml = "resources:\n  - name: box\n    type: machine\n    agents:\n      - name: main\n        external: true\n"
+    const { orgId, templateId } = await makeTemplate(p.url, p.session, yaml)
+    const ws = await api(p, "POST", `/organizations/${orgId}/members/me/workspaces`, { name: "planted", template_id: templateId })
+    const built = await until(() => call(p.url, p.session, "GET", `/workspaces/${ws.id}`), (r) => r.body.latest_build.job.status === "succeeded")
+    if (built.body.latest_build.job.status !== "succeeded") throw new Error(`agent build: ${JSON.stringify(built.body.latest_build.job)}`)
+    return [(await api(p, "GET", `/workspaces/${ws.id}/external-agent/main/credentials`)).agent_token]
   }],
   ["workspace proxy token", async (p) => {
     const made = await api(p, "POST", "/workspaceproxies", { name: `planted-${randomBytes(3).toString("hex")}`, display_name: "Planted", icon: "/emojis/1f1e9.png" })

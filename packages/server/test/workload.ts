@@ -30,8 +30,11 @@ export const until = async <T>(read: () => Promise<T>, ok: (t: T) => boolean, ms
 }
 
 /** A template in the first organization whose builds take `delayMs` (imported by the server's workers). */
-export const slowTemplate = async (url: string, token: string, delayMs: number) => {
-  const yaml = `resources:\n  - name: box\n    type: machine\nbuild:\n  delay_ms: ${delayMs}\n  logs: ["Slow start"]\n`
+export const slowTemplate = (url: string, token: string, delayMs: number) =>
+  makeTemplate(url, token, `resources:\n  - name: box\n    type: machine\nbuild:\n  delay_ms: ${delayMs}\n  logs: ["Slow start"]\n`)
+
+/** A template of `yaml` in the first organization (imported by the server's workers). */
+export const makeTemplate = async (url: string, token: string, yaml: string) => {
   const file = await upload(url, token, tar([{ name: "template.yaml", content: yaml }]))
   if (file.status >= 300) throw new Error(`upload: ${file.status}`)
   const orgs = await must(call(url, token, "GET", "/organizations"), "organizations")
