@@ -9,7 +9,8 @@
  *
  * Several processes on one Postgres each run a notifier: the lease is one statement with
  * `FOR UPDATE SKIP LOCKED`, so a message is leased by one of them; a process that dies
- * mid-send leaves its lease to run out (`lease_period`), and another sends the message then.
+ * mid-send leaves its lease to run out (`lease_period`), and another sends the message then; a
+ * notifier that is stopped hands back what it leased and has not sent (pending again).
  */
 import { everyInterval } from "../Periodic.js"
 import { Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
