@@ -17,7 +17,7 @@ import {
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
 import { featureOf, unlicensedMessage } from "./enterprise/Features.js"
-import { Cause, Clock, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
+import { Cause, Clock, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, LogLevel, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
 import FindMyWay from "find-my-way"
 import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
@@ -130,6 +130,8 @@ type Decoder = (input: unknown) => Either.Either<any, ParseResult.ParseError>
 
 interface CompiledRoute {
   readonly name: string
+  /** The route's path template, e.g. `/api/v2/users/{user}`. */
+  readonly path: string
   /**
    * Who may call: anyone (`none`), a user's key (`user`), a workspace agent's token (`agent`), or
    * either (`either`: a token of an agent's form is taken as an agent's).
@@ -476,9 +478,15 @@ export const makeDispatcher = <R>(
   const runFork = Runtime.runFork(runtime)
   // Requests run on this runtime: the same services, spans off unless wanted.
   const spans = options.spans ?? Runtime.runSync(runtime)(Effect.tracer) !== Effect.runSync(Effect.tracer)
-  const fiberRefs = spans
-    ? runtime.fiberRefs
-    : FiberRefs.updateAs(runtime.fiberRefs, { fiberId: FiberId.none, fiberRef: FiberRef.currentTracerEnabled, value: false })
+  const fiberRefs = FiberRefs.updateAs(
+    spans
+      ? runtime.fiberRefs
+      : FiberRefs.updateAs(runtime.fiberRefs, { fiberId: FiberId.none, fiberRef: FiberRef.currentTracerEnabled, value: false }),
+    // A request's failure is its answer (a 500 logs its cause itself), not a fiber's unhandled error.
+    { fiberId: FiberId.none, fiberRef: FiberRef.unhandledErrorLogLevel, value: Option.none() }
+  )
+  // One debug line per request, only when the runtime logs debug (read once: the check is then free).
+  const logRequests = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel).ordinal <= LogLevel.Debug.ordinal
 
   // A path parameter of any length reaches the walk, which names it when it is over the string
   // limit (no route has a regex parameter to protect). A path that is not valid percent-encoding
@@ -508,6 +516,7 @@ export const makeDispatcher = <R>(
       }
       const route: CompiledRoute = {
         name: `${group.identifier}.${endpoint.name}`,
+        path: endpoint.path,
         authenticated: authenticationOf(group, endpoint),
         // Compiled on first use: compiling every endpoint's schemas would cost start-up about 25 ms.
         decodePath: decoderOf(endpoint.pathSchema),
@@ -576,9 +585,14 @@ export const makeDispatcher = <R>(
   const handle = (req: RawRequest, respond: (r: RawResponse) => void, accept?: (u: WebSocketUpgrade) => void): void => {
     // HEAD is GET without the body: the same status and headers, the length of the body it omits.
     const head = req.method === "HEAD"
-    const send = head ? (r: RawResponse) => respond(withoutBody(r)) : respond
+    const seen: RequestSeen | undefined = logRequests ? { started: performance.now() } : undefined
+    const answer = seen === undefined ? respond : (r: RawResponse) => {
+      respond(r)
+      logRequest(req, r, seen)
+    }
+    const send = head ? (r: RawResponse) => answer(withoutBody(r)) : answer
     try {
-      serve(req, head ? "GET" : req.method, send, head ? undefined : accept)
+      serve(req, head ? "GET" : req.method, send, head ? undefined : accept, seen)
     } catch (error) {
       // Nothing above should throw; if it does, the caller still gets an answer and the server lives.
       const requestId = randomUUID()
@@ -642,7 +656,33 @@ export const makeDispatcher = <R>(
     return originHost === host?.toLowerCase() || originHost === accessHost
   }
 
-  const serve = (req: RawRequest, method: string, respond: (r: RawResponse) => void, accept?: (u: WebSocketUpgrade) => void): void => {
+  /** The debug line of a request once answered: what it asked, how it was answered, by whom. */
+  const logRequest = (req: RawRequest, r: RawResponse, seen: RequestSeen) => {
+    const q = req.url.indexOf("?")
+    const actor = seen.services?.get(CurrentActor.key) as Actor | undefined
+    const requestId = r.headers["x-request-id"]
+    runFork(Effect.logDebug(`${req.method} ${seen.route ?? (q < 0 ? req.url : req.url.slice(0, q))} ${r.status}`).pipe(
+      Effect.annotateLogs({
+        method: req.method,
+        route: seen.route ?? "",
+        // The query is left out: it may carry codes and tokens.
+        path: q < 0 ? req.url : req.url.slice(0, q),
+        status: r.status,
+        duration_ms: Math.round((performance.now() - seen.started) * 100) / 100,
+        request_id: typeof requestId === "string" ? requestId : "",
+        remote_addr: req.remoteAddress,
+        ...(actor === undefined ? {} : { user_id: actor.user.id })
+      })
+    ))
+  }
+
+  const serve = (
+    req: RawRequest,
+    method: string,
+    respond: (r: RawResponse) => void,
+    accept?: (u: WebSocketUpgrade) => void,
+    seen?: RequestSeen
+  ): void => {
     const q = req.url.indexOf("?")
     const path = q < 0 ? req.url : req.url.slice(0, q)
     const query = q < 0 ? "" : req.url.slice(q + 1)
@@ -668,6 +708,7 @@ export const makeDispatcher = <R>(
     }
     const route = found.store as CompiledRoute
     const requestId = randomUUID()
+    if (seen !== undefined) seen.route = route.path
     const request: Record<string, unknown> = {}
 
     /**
@@ -835,6 +876,7 @@ export const makeDispatcher = <R>(
     }
 
     let context = requestContext(runtime.context, RequestContext, ctx)
+    if (seen !== undefined) seen.services = context.unsafeMap
     if (route.audit !== undefined) {
       // One audit entry per state-changing request, written when it ends, whatever the outcome.
       const declared = route.audit
@@ -897,6 +939,13 @@ export const makeDispatcher = <R>(
     runFork,
     options
   }
+}
+
+/** What the request log line needs from inside the dispatch (filled in as it goes). */
+interface RequestSeen {
+  readonly started: number
+  route?: string
+  services?: ReadonlyMap<string, unknown>
 }
 
 /**

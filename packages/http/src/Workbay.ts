@@ -11,7 +11,8 @@ import {
 import { NotificationSenders, Notifier, notifierPeriodic, type NotifierOptions } from "@workbay/core"
 import { insightsRollupPeriodic, type InsightsRollupOptions } from "@workbay/core"
 import { proxyHealthPeriodic, type ProxyHealthOptions } from "@workbay/core"
-import { Context, Effect, Layer, ManagedRuntime } from "effect"
+import { Context, Effect, Layer, type Logger, type LogLevel, ManagedRuntime } from "effect"
+import { type LogFormat, type LogLevelName, loggingLayer } from "./Logging.js"
 import type { StoragePorts } from "@workbay/storage-sql"
 import type { Server } from "node:http"
 import { type NodeHandler, type NodeUpgradeHandler, toNodeHandler, toNodeUpgradeHandler, toWebHandler, type WebHandler } from "./Adapters.js"
@@ -166,6 +167,14 @@ export interface WorkbayOptions {
    * across processes sharing a Postgres database. `false` turns it off. Default: on.
    */
   readonly proxyHealth?: false | ProxyHealthOptions | undefined
+  /** The lowest level logged: `debug` (adds one line per request), `info` (default), `warning`, `error` or `none`. */
+  readonly logLevel?: LogLevelName | LogLevel.LogLevel | undefined
+  /**
+   * Where the log goes: the built-in logger's `format` (`human`, the default, or `json`) and
+   * `write` (default: standard error), which redacts secrets (docs/operations.md); or a logger of
+   * your own, which replaces it.
+   */
+  readonly logger?: { readonly format?: LogFormat | undefined; readonly write?: ((line: string) => void) | undefined } | Logger.Logger<unknown, unknown> | undefined
 }
 
 /** The core services and ports, given a storage layer. */
@@ -278,8 +287,25 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier, insightsRollup: options.insightsRollup, proxyHealth: options.proxyHealth }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
+    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier, insightsRollup: options.insightsRollup, proxyHealth: options.proxyHealth }).pipe(
+      Layer.provideMerge(servicesLayer(storage, options)),
+      // Below everything: each fiber of the runtime (requests, background work) logs through it.
+      Layer.provide(workbayLogging(options))
+    )
   )
   const handler = await runtime.runPromise(WorkbayHandler)
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }
+}
+
+/** The logging layer of `options`: the built-in redacting logger (or the embedder's) at the chosen level. */
+const workbayLogging = (options: WorkbayOptions) => {
+  const given = options.logger
+  const custom = given !== undefined && "log" in given ? given : undefined
+  const builtIn = custom === undefined ? (given as { format?: LogFormat; write?: (line: string) => void } | undefined) : undefined
+  return loggingLayer({
+    level: options.logLevel,
+    format: builtIn?.format ?? "human",
+    write: builtIn?.write,
+    ...(custom === undefined ? {} : { logger: custom })
+  })
 }

@@ -26,6 +26,12 @@ export interface ServerConfig {
   readonly swaggerEnable: boolean
   readonly experiments: ReadonlyArray<string>
   readonly logLevel: string
+  /** How log lines are written: human (default) or json. See docs/operations.md. */
+  readonly logFormat: "human" | "json"
+  /** How long a shutdown (SIGTERM, SIGINT) waits for in-flight requests and running jobs. */
+  readonly shutdownTimeout: Duration.Duration
+  /** The provisioner jobs' hang detector: sweep interval and timeout (absent: the defaults, 1m and 5m). */
+  readonly hangDetector: { readonly interval?: Duration.Duration | undefined; readonly timeout?: Duration.Duration | undefined }
   readonly help: boolean
   /** Built-in provisioner workers in this process; 0 runs none (an API-only replica). */
   readonly provisionerDaemons: number
@@ -174,7 +180,11 @@ export const options = [
   { flag: "session-cookie", env: "WORKBAY_SESSION_COOKIE", default: "service_session_token", help: "Cookie carrying the session token." },
   { flag: "swagger-enable", env: "WORKBAY_SWAGGER_ENABLE", default: "false", help: "Serve the OpenAPI document at /swagger/doc.json." },
   { flag: "experiments", env: "WORKBAY_EXPERIMENTS", default: "", help: "Comma-separated experiments to enable ('*' for all)." },
-  { flag: "log-level", env: "WORKBAY_LOG_LEVEL", default: "info", help: "debug, info, warning or error." },
+  { flag: "log-level", env: "WORKBAY_LOG_LEVEL", default: "info", help: "debug (one line per request), info, warning, error or none." },
+  { flag: "log-format", env: "WORKBAY_LOG_FORMAT", default: "human", help: "How log lines (on standard error) are written: human or json (one object a line)." },
+  { flag: "shutdown-timeout", env: "WORKBAY_SHUTDOWN_TIMEOUT", default: "30s", help: "On SIGTERM or SIGINT, how long in-flight requests and running provisioner jobs may take to finish." },
+  { flag: "provisioner-hang-detector-interval", env: "WORKBAY_PROVISIONER_HANG_DETECTOR_INTERVAL", default: "", help: "Time between sweeps for hung provisioner jobs. Default: 1m." },
+  { flag: "provisioner-hang-timeout", env: "WORKBAY_PROVISIONER_HANG_TIMEOUT", default: "", help: "A running provisioner job without an update for this long is failed as hung. Default: 5m." },
   { flag: "provisioner-daemons", env: "WORKBAY_PROVISIONER_DAEMONS", default: "2", help: "Built-in provisioner workers in this process (0: none, e.g. API-only replicas)." },
   { flag: "autobuild-poll-interval", env: "WORKBAY_AUTOBUILD_POLL_INTERVAL", default: "", help: "Time between ticks of the workspace lifecycle executor (autostart, autostop, dormancy; e.g. 30s, 1m). One replica ticks at a time. Default: 1m." },
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
@@ -288,6 +298,20 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   if (autobuildText !== "" && (autobuildPollInterval === undefined || Duration.toMillis(autobuildPollInterval) <= 0)) {
     throw new Error(`Invalid duration "${autobuildText}" for --autobuild-poll-interval (use e.g. 30s, 1m).`)
   }
+  const logLevel = get("log-level").trim().toLowerCase()
+  if (!["trace", "debug", "info", "warning", "warn", "error", "fatal", "none"].includes(logLevel)) {
+    throw new Error(`Invalid --log-level "${get("log-level")}" (debug, info, warning, error or none).`)
+  }
+  const logFormat = get("log-format").trim().toLowerCase()
+  if (logFormat !== "human" && logFormat !== "json") throw new Error(`Invalid --log-format "${get("log-format")}" (human or json).`)
+  /** A duration flag; undefined when unset and without default. */
+  const durationOf = (flag: "shutdown-timeout" | "provisioner-hang-detector-interval" | "provisioner-hang-timeout") => {
+    const text = get(flag).trim()
+    if (text === "") return undefined
+    const value = parseDuration(text)
+    if (value === undefined) throw new Error(`Invalid duration "${text}" for --${flag} (use e.g. 30s, 5m, 1h).`)
+    return value
+  }
   return {
     port,
     host: get("host") || undefined,
@@ -299,7 +323,10 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     sessionCookie: get("session-cookie"),
     swaggerEnable: truthy(get("swagger-enable")),
     experiments: get("experiments").split(",").map((s) => s.trim()).filter((s) => s !== ""),
-    logLevel: get("log-level"),
+    logLevel,
+    logFormat,
+    shutdownTimeout: durationOf("shutdown-timeout") ?? Duration.seconds(30),
+    hangDetector: { interval: durationOf("provisioner-hang-detector-interval"), timeout: durationOf("provisioner-hang-timeout") },
     help: values.help === true,
     provisionerDaemons,
     autobuildPollInterval,

@@ -1,9 +1,10 @@
 /** Starts the standalone server: storage from config, the API on node:http. */
-import { makeWorkbay, type Workbay } from "@workbay/http"
+import { type LogLevelName, makeWorkbay, type Workbay } from "@workbay/http"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { hostname } from "node:os"
 import type { AddressInfo } from "node:net"
+import { Duration } from "effect"
 import { agentCommandOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
 
 export interface RunningServer {
@@ -11,7 +12,13 @@ export interface RunningServer {
   readonly workbay: Workbay
   readonly url: string
   readonly storage: string
-  readonly close: () => Promise<void>
+  /**
+   * The graceful shutdown (docs/operations.md): stops accepting connections, closes the WebSockets
+   * (1001), waits up to `timeout` (default the `--shutdown-timeout` setting) for in-flight requests
+   * (event streams are ended), then stops the background work (a running provisioner job is
+   * failed, leased notifications go back to pending) and closes the database.
+   */
+  readonly close: (timeout?: Duration.Duration) => Promise<void>
 }
 
 /**
@@ -109,11 +116,18 @@ const serve = async (server: Server, config: ServerConfig): Promise<RunningServe
     // Named after the host and the process, so each replica's workers have their own daemon rows,
     // replicas on one host included (a row is per name: a second process of the same name took it).
     workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: `${hostname()}-${process.pid}` },
-    ...(config.autobuildPollInterval !== undefined ? { lifecycle: { interval: config.autobuildPollInterval } } : {})
+    ...(config.autobuildPollInterval !== undefined ? { lifecycle: { interval: config.autobuildPollInterval } } : {}),
+    hangDetector: {
+      ...(config.hangDetector.interval !== undefined ? { interval: config.hangDetector.interval } : {}),
+      ...(config.hangDetector.timeout !== undefined ? { timeout: config.hangDetector.timeout } : {})
+    },
+    logLevel: config.logLevel as LogLevelName,
+    logger: { format: config.logFormat }
   })
   server.off("request", starting)
   server.off("upgrade", startingUpgrade)
   workbay.attach(server)
+  const inFlight = trackRequests(server)
   const address = server.address() as AddressInfo
   const host = config.host ?? "localhost"
   return {
@@ -121,13 +135,67 @@ const serve = async (server: Server, config: ServerConfig): Promise<RunningServe
     workbay,
     url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     storage: storage.label,
-    close: async () => {
+    close: async (timeout = config.shutdownTimeout) => {
+      // No new connections; idle keep-alive connections are closed, busy ones after their answer.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       // Upgraded sockets count as the server's connections: close them (1001) so that it can stop.
       await workbay.closeWebSockets()
-      await closed
+      await inFlight.drained(Duration.toMillis(timeout))
+      // What is left: event streams, and requests past the bound.
       server.closeAllConnections()
+      await closed
       await workbay.dispose()
     }
+  }
+}
+
+/**
+ * Counts the server's requests in flight (event streams aside: they never end by themselves).
+ * Once the server is closing, each connection is closed after its answer (`Connection: close`).
+ */
+const trackRequests = (server: Server) => {
+  let active = 0
+  let closing = false
+  const waiters = new Set<() => void>()
+  const settle = () => {
+    if (active === 0) for (const w of waiters) w()
+  }
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    active++
+    let counted = true
+    const done = () => {
+      if (!counted) return
+      counted = false
+      active--
+      settle()
+    }
+    if (closing) res.shouldKeepAlive = false
+    const writeHead = res.writeHead
+    res.writeHead = function(this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+      if (closing) res.shouldKeepAlive = false
+      const answer = writeHead.apply(this, args)
+      const given = args.find((a) => typeof a === "object" && a !== null && !Array.isArray(a)) as Record<string, unknown> | undefined
+      const type = given?.["content-type"] ?? res.getHeader("content-type")
+      if (String(type ?? "").startsWith("text/event-stream")) done()
+      return answer
+    } as ServerResponse["writeHead"]
+    res.once("finish", done)
+    res.once("close", done)
+    void req
+  })
+  return {
+    /** Resolves once no request is in flight, or after `ms`. */
+    drained: (ms: number) =>
+      new Promise<void>((resolve) => {
+        closing = true
+        if (active === 0) return resolve()
+        const timer = setTimeout(finish, ms)
+        function finish() {
+          clearTimeout(timer)
+          waiters.delete(finish)
+          resolve()
+        }
+        waiters.add(finish)
+      })
   }
 }

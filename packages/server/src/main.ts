@@ -2,6 +2,7 @@
 import { setFlagsFromString } from "node:v8"
 import { helpText, loadConfig } from "./Config.js"
 import { startServer } from "./Server.js"
+import { Duration, Effect } from "effect"
 
 /**
  * V8 allocates straight into the old generation from code whose objects often survived a young
@@ -46,12 +47,21 @@ const main = async () => {
         `    -d '{"email":"admin@example.com","username":"admin","password":"<a strong password>"}'`
     )
   }
-  const stop = () => {
-    console.log("Shutting down.")
-    running.close().then(() => process.exit(0), () => process.exit(1))
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal while stopping ends the process at once.
+    if (stopping) process.exit(1)
+    stopping = true
+    const bound = Duration.format(config.shutdownTimeout)
+    running.workbay.run(Effect.logInfo(`${signal} received: shutting down (in-flight requests have ${bound}).`))
+      .then(() => running.close())
+      .then(() => process.exit(0), (e) => {
+        console.error("Workbay could not shut down cleanly:", e)
+        process.exit(1)
+      })
   }
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
 }
 
 /** Settles once the server listens (or could not start): the launcher (launch.ts) waits for it. */

@@ -105,8 +105,11 @@ export class NotificationRepo extends Context.Tag("@workbay/core/NotificationRep
    * several processes never lease one message twice).
    */
   readonly lease: (request: LeaseRequest) => Effect.Effect<ReadonlyArray<NotificationMessageRecord>>
-  /** Marks a leased message sent. False when it was no longer leased until `leasedUntil` by this lease. */
-  readonly markSent: (id: string, leasedUntil: Date, now: Date) => Effect.Effect<boolean>
+  /**
+   * Marks a leased message sent. False when it was no longer leased until `leasedUntil` by this
+   * lease. With `payload`, the stored payload is replaced (the notifier drops secrets it carried).
+   */
+  readonly markSent: (id: string, leasedUntil: Date, now: Date, payload?: NotificationPayload) => Effect.Effect<boolean>
   /**
    * Marks a leased message failed: `temporary_failure` with `retryAfter`, or `permanent_failure`
    * when `retryAfter` is null; the attempt counts either way.
@@ -116,9 +119,25 @@ export class NotificationRepo extends Context.Tag("@workbay/core/NotificationRep
     leasedUntil: Date,
     reason: string,
     retryAfter: Date | null,
-    now: Date
+    now: Date,
+    payload?: NotificationPayload
   ) => Effect.Effect<boolean>
+  /**
+   * Hands leased messages back (a notifier stopping before it sent them): `pending` again, without
+   * lease, their attempts unchanged. Only messages still leased until `leasedUntil` are touched.
+   */
+  readonly release: (ids: ReadonlyArray<string>, leasedUntil: Date, now: Date) => Effect.Effect<number>
   readonly findMessage: (id: string) => Effect.Effect<Option.Option<NotificationMessageRecord>>
   /** A user's messages, oldest first (tests, diagnostics). */
   readonly messagesOf: (userId: string) => Effect.Effect<ReadonlyArray<NotificationMessageRecord>>
 }>() {}
+
+/** Labels that carry a secret (a one-time passcode): kept only until the message is sent or failed for good. */
+const SECRET_LABEL = /passcode|password|secret|token/i
+
+/** `payload` without its secret labels (their values replaced), or undefined when it has none. */
+export const withoutSecretLabels = (payload: NotificationPayload): NotificationPayload | undefined => {
+  const secret = Object.keys(payload.labels).filter((k) => SECRET_LABEL.test(k))
+  if (secret.length === 0) return undefined
+  return { ...payload, labels: { ...payload.labels, ...Object.fromEntries(secret.map((k) => [k, "[REDACTED]"])) } }
+}

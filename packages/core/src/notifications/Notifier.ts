@@ -9,7 +9,8 @@
  *
  * Several processes on one Postgres each run a notifier: the lease is one statement with
  * `FOR UPDATE SKIP LOCKED`, so a message is leased by one of them; a process that dies
- * mid-send leaves its lease to run out (`lease_period`), and another sends the message then.
+ * mid-send leaves its lease to run out (`lease_period`), and another sends the message then; a
+ * notifier that is stopped hands back what it leased and has not sent (pending again).
  */
 import { everyInterval } from "../Periodic.js"
 import { Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
@@ -18,7 +19,7 @@ import nodemailer from "nodemailer"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { InboxDelivery } from "./InboxDelivery.js"
-import { type NotificationMessageRecord, type NotificationPayload, NotificationRepo } from "./NotificationMessage.js"
+import { type NotificationMessageRecord, type NotificationPayload, NotificationRepo, withoutSecretLabels } from "./NotificationMessage.js"
 import { findTemplate, type TemplateAction } from "./NotificationTemplate.js"
 import { NOTIFIER_PAUSED_KEY } from "./Notifications.js"
 import { renderTemplate, toHtml, toPlainText } from "./Render.js"
@@ -235,12 +236,13 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
         }).pipe(Effect.either)
         const now = new Date(yield* Clock.currentTimeMillis)
         if (outcome._tag === "Right") {
-          yield* repo.markSent(message.id, leasedUntil, now)
+          // A secret the message carried (a one-time passcode) is not kept once it went out.
+          yield* repo.markSent(message.id, leasedUntil, now, withoutSecretLabels(message.payload))
           return true
         }
         const permanent = template === undefined || message.attempt_count + 1 >= settings.notificationsMaxSendAttempts
         const retryAt = permanent ? null : new Date(now.getTime() + Duration.toMillis(settings.notificationsRetryInterval))
-        yield* repo.markFailed(message.id, leasedUntil, outcome.left.reason, retryAt, now)
+        yield* repo.markFailed(message.id, leasedUntil, outcome.left.reason, retryAt, now, permanent ? withoutSecretLabels(message.payload) : undefined)
         yield* Effect.logWarning(`Notification ${message.id} (${message.method}) failed: ${outcome.left.reason}`)
         return false
       })
@@ -256,7 +258,19 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
         count: settings.notificationsLeaseCount,
         maxAttempts: settings.notificationsMaxSendAttempts
       })
-      const results = yield* Effect.forEach(leased, dispatch, { concurrency: DISPATCH_CONCURRENCY })
+      // Stopped mid-way (a shutdown): what was not sent or failed yet goes back to pending at once,
+      // instead of waiting out the lease. A send under way is abandoned; it may be sent again.
+      const open = new Set(leased.map((m) => m.id))
+      const results = yield* Effect.forEach(
+        leased,
+        (m) => Effect.tap(dispatch(m), () => Effect.sync(() => open.delete(m.id))),
+        { concurrency: DISPATCH_CONCURRENCY }
+      ).pipe(Effect.onInterrupt(() =>
+        open.size === 0 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+          repo.release([...open], leased[0]!.leased_until!, new Date(ms)).pipe(
+            Effect.flatMap((n) => Effect.logInfo(`Handed ${n} leased notification(s) back to the queue.`))
+          ))
+      ))
       const sent = results.filter((r) => r).length
       return { paused: false, leased: leased.length, sent, failed: leased.length - sent }
     }).pipe(span("Notifier.dispatchOnce"))

@@ -3,14 +3,14 @@
  * storage, driven by the TestClock, with recording senders (smtp, webhook) and a recording
  * inbox: which methods a message goes out by, preferences and defaults, the once-a-day dedupe,
  * retries after `retry_interval` up to `max_send_attempts`, a lease that runs out, the pause, the
- * dispatch timeout, and rendering with the catalog's templates.
+ * dispatch timeout, leases handed back when the notifier stops, and rendering with the catalog's templates.
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
   DeliveryFailure, InboxDelivery, type InboxDeliveryInput, NotificationQueue, NotificationRepo, NotificationSenders,
   Notifications, Notifier, type OutgoingNotification, type SettingsShape, TemplateIds, UserRepo, Users
 } from "@workbay/core"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Duration, Effect, Fiber, Layer, Option } from "effect"
 import * as TestClock from "effect/TestClock"
 import { services, signedInOwner } from "../services.js"
 
@@ -191,6 +191,23 @@ describe("Notifier", () => {
       const smtp = (yield* messages(userId)).find((m) => m.method === "smtp")!
       expect(smtp.status).toBe("temporary_failure")
       expect(smtp.status_reason).toContain("longer than")
+    }).pipe(Effect.provide(withNotifier(rec)))
+  })
+
+  it.scoped("a notifier stopped mid-send hands what it leased and did not send back to pending; sent ones stay sent", () => {
+    const rec = recorder()
+    rec.state.hangSmtp = true
+    return Effect.gen(function*() {
+      const { userId } = yield* setup
+      yield* enqueue(deleted(userId))
+      const fiber = yield* Effect.fork(dispatch)
+      // The inbox copy is sent; the smtp one hangs until the notifier is stopped.
+      yield* TestClock.adjust(Duration.seconds(1))
+      yield* Fiber.interrupt(fiber)
+      const all = yield* messages(userId)
+      expect(all).toHaveLength(2)
+      expect(all.find((m) => m.method === "smtp")).toMatchObject({ status: "pending", leased_until: null, attempt_count: 0 })
+      expect(all.find((m) => m.method !== "smtp")).toMatchObject({ status: "sent" })
     }).pipe(Effect.provide(withNotifier(rec)))
   })
 

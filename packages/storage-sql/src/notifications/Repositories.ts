@@ -111,23 +111,32 @@ export const make = Effect.gen(function*() {
         Effect.map((rs) => rs.map(rowToMessage).sort((a, b) => a.created_at.getTime() - b.created_at.getTime()))
       )
     },
-    markSent: (id, leasedUntil, now) => {
+    markSent: (id, leasedUntil, now, payload) => {
       const at = now.toISOString()
       return Effect.orDie(sql`UPDATE notification_messages
         SET status = 'sent', status_reason = '', sent_at = ${at}, updated_at = ${at}, leased_until = NULL,
+          ${payload === undefined ? sql`payload = payload` : sql`payload = ${JSON.stringify(payload)}`},
           next_retry_after = NULL, attempt_count = attempt_count + 1
         WHERE id = ${id} AND status = 'leased' AND leased_until = ${leasedUntil.toISOString()}
         RETURNING id`).pipe(Effect.map((rs) => rs.length > 0))
     },
-    markFailed: (id, leasedUntil, reason, retryAfter, now) => {
+    markFailed: (id, leasedUntil, reason, retryAfter, now, payload) => {
       const at = now.toISOString()
       const status = retryAfter === null ? "permanent_failure" : "temporary_failure"
       return Effect.orDie(sql`UPDATE notification_messages
         SET status = ${status}, status_reason = ${reason.slice(0, 4096)}, updated_at = ${at}, leased_until = NULL,
+          ${payload === undefined ? sql`payload = payload` : sql`payload = ${JSON.stringify(payload)}`},
           next_retry_after = ${retryAfter === null ? null : retryAfter.toISOString()}, attempt_count = attempt_count + 1
         WHERE id = ${id} AND status = 'leased' AND leased_until = ${leasedUntil.toISOString()}
         RETURNING id`).pipe(Effect.map((rs) => rs.length > 0))
     },
+    release: (ids, leasedUntil, now) =>
+      ids.length === 0
+        ? Effect.succeed(0)
+        : Effect.orDie(sql`UPDATE notification_messages
+        SET status = 'pending', leased_until = NULL, updated_at = ${now.toISOString()}
+        WHERE ${sql.in("id", ids)} AND status = 'leased' AND leased_until = ${leasedUntil.toISOString()}
+        RETURNING id`).pipe(Effect.map((rs) => rs.length)),
     findMessage: (id) =>
       Effect.orDie(sql<Row>`SELECT * FROM notification_messages WHERE id = ${id}`).pipe(
         Effect.map((rs) => first(rs, rowToMessage))

@@ -2,7 +2,8 @@
  * The notifications repository contract, run against every storage: method overrides set and
  * removed, preferences stored with `updated_at` moving only on a change, `site_configs`, the
  * once-a-day dedupe, and the lease: oldest first, at most `count`, retries only when due and
- * under the attempts, an expired lease taken again, outcomes only under the lease they end.
+ * under the attempts, an expired lease taken again, outcomes only under the lease they end,
+ * leases handed back (a stopping notifier), payloads replaced by an outcome (secrets dropped).
  * Every test gets a fresh, migrated database.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -116,6 +117,29 @@ export const notificationRepositorySuite = (name: string, makeStorage: StorageFa
         expect(yield* repo.markSent(ms[0]!.id, at(160), at(101))).toBe(true)
         expect(yield* lease(1000)).toEqual([])
         expect((yield* repo.messagesOf(userId)).map((m) => m.status).sort()).toEqual(["permanent_failure", "sent", "sent"])
+      })
+    )
+
+    test(
+      "hands leased messages back to pending, only under their lease; an outcome may replace the payload",
+      Effect.gen(function*() {
+        const repo = yield* NotificationRepo
+        const userId = yield* someone
+        const ms = [message(userId, 1), message(userId, 2)]
+        for (const m of ms) yield* repo.enqueue(m)
+        const leased = yield* repo.lease({ now: at(10), leasedUntil: at(70), count: 10, maxAttempts: 2 })
+        expect(leased).toHaveLength(2)
+        // Another lease's release touches nothing; this lease's hands both back, attempts unchanged.
+        expect(yield* repo.release(ms.map((m) => m.id), at(71), at(11))).toBe(0)
+        expect(yield* repo.release(ms.map((m) => m.id), at(70), at(11))).toBe(2)
+        for (const m of yield* repo.messagesOf(userId)) expect(m).toMatchObject({ status: "pending", leased_until: null, attempt_count: 0 })
+        expect(yield* repo.release([], at(70), at(11))).toBe(0)
+        const again = yield* repo.lease({ now: at(12), leasedUntil: at(80), count: 10, maxAttempts: 2 })
+        const scrubbed = { ...again[0]!.payload, labels: { n: "[REDACTED]" } }
+        expect(yield* repo.markSent(again[0]!.id, at(80), at(13), scrubbed)).toBe(true)
+        expect(Option.getOrThrow(yield* repo.findMessage(again[0]!.id)).payload.labels).toEqual({ n: "[REDACTED]" })
+        expect(yield* repo.markSent(again[1]!.id, at(80), at(13))).toBe(true)
+        expect(Option.getOrThrow(yield* repo.findMessage(again[1]!.id)).payload.labels).toEqual(again[1]!.payload.labels)
       })
     )
   })
