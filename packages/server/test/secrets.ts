@@ -104,6 +104,10 @@ const issuers: ReadonlyArray<readonly [string, (p: Planting) => Promise<Readonly
   ["workspace proxy token", async (p) => {
     const made = await api(p, "POST", "/workspaceproxies", { name: `planted-${randomBytes(3).toString("hex")}`, display_name: "Planted", icon: "/emojis/1f1e9.png" })
     return [made.proxy_token]
+  }],
+  ["provisioner key", async (p) => {
+    const org = (await api(p, "GET", "/organizations"))[0].id
+    return [(await api(p, "POST", `/organizations/${org}/provisionerkeys`, { name: `planted-${randomBytes(3).toString("hex")}` })).key]
   }]
 ]
 
