@@ -43,6 +43,26 @@ export const migrations = (types: DialectTypes) => ({
   "0030_provisioner_keys": run(migration0030(types))
 })
 
-/** Runs pending migrations on the provided `SqlClient` (both dialects; no schema dump). */
-export const runMigrations = (types: DialectTypes) =>
-  Migrator.make({})({ loader: Migrator.fromRecord(migrations(types)), table: "workbay_migrations" })
+const LOCK = "SELECT pg_advisory_lock(hashtext(current_schema() || ':workbay:migrations'))"
+const UNLOCK = "SELECT pg_advisory_unlock(hashtext(current_schema() || ':workbay:migrations'))"
+
+/**
+ * Runs pending migrations on the provided `SqlClient` (both dialects; no schema dump). On Postgres
+ * the run holds an advisory lock (per schema) on a connection reserved for it: replicas started
+ * together on a fresh database migrate one after the other (the migrator's own table lock comes
+ * only after it creates its table, which two processes racing on an empty database both do at
+ * once); the later ones find every migration done. The pool needs two connections or more.
+ */
+export const runMigrations = (types: DialectTypes) => {
+  const run = Migrator.make({})({ loader: Migrator.fromRecord(migrations(types)), table: "workbay_migrations" })
+  return Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.onDialectOrElse({
+      pg: () =>
+        Effect.scoped(Effect.gen(function*() {
+          const connection = yield* sql.reserve
+          yield* connection.execute(LOCK, [], undefined)
+          return yield* run.pipe(Effect.ensuring(Effect.ignore(connection.execute(UNLOCK, [], undefined))))
+        })),
+      orElse: () => run
+    }))
+}
