@@ -39,8 +39,9 @@ const daemon = (wsUrl: string, orgId: string, key: string, name: string) => {
   return { socket, got, done, closed, welcomed }
 }
 
+/** Polls `check` for up to 45 s (generous: the suite runs beside a loaded machine's other files). */
 const until = async (check: () => boolean | Promise<boolean>, what: string) => {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 1800; i++) {
     if (await check()) return
     await new Promise((r) => setTimeout(r, 25))
   }
@@ -50,7 +51,7 @@ const until = async (check: () => boolean | Promise<boolean>, what: string) => {
 describe.skipIf(url === null)("external provisioner daemons across replicas on Postgres", () => {
   const replicas = twoReplicas(url, workbayProvisioner)
 
-  it("daemons on two replicas run each queued job once; a key deleted on one closes its daemons on the other", { timeout: 60_000 }, async () => {
+  it("daemons on two replicas run each queued job once; a key deleted on one closes its daemons on the other", { timeout: 90_000 }, async () => {
     const { a, b, owner, orgId } = replicas
     const ownerB = new Client(`${b.url}/api/v2`, owner.token)
     const made = await owner.post(`/organizations/${orgId}/provisionerkeys`, { name: "shared" })
