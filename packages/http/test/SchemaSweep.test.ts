@@ -401,7 +401,13 @@ build:
         headers,
         body: x.body ?? null
       }))
-      return { status: res.status, type: res.headers.get("content-type"), text: await res.text() }
+      const type = res.headers.get("content-type")
+      // An accepted event stream (a watch) never ends by itself: its status and type are the answer.
+      if (res.status < 300 && type?.startsWith("text/event-stream")) {
+        await res.body?.cancel()
+        return { status: res.status, type, text: "" }
+      }
+      return { status: res.status, type, text: await res.text() }
     }
     let requests = 0
     const tally = new Map<string, number>()
