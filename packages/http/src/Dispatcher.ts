@@ -12,7 +12,7 @@
  */
 import { type HttpApiEndpoint, HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type Actor, AgentAuth, Auth, type FeatureName, Forbidden, Licensing, AuditRequest, OAuth2Error, OAuth2Unauthorized, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
+  type Actor, AgentAuth, Metrics, secondsSince, Auth, type FeatureName, Forbidden, Licensing, AuditRequest, OAuth2Error, OAuth2Unauthorized, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
@@ -122,6 +122,8 @@ type Decoder = (input: unknown) => Either.Either<any, ParseResult.ParseError>
 
 interface CompiledRoute {
   readonly name: string
+  /** The route template as a metrics label: `/api/v2/users/{user}`. */
+  readonly template: string
   /**
    * Who may call: anyone (`none`), a user's key (`user`), a workspace agent's token (`agent`), or
    * either (`either`: a token of an agent's form is taken as an agent's).
@@ -145,6 +147,14 @@ interface CompiledRoute {
   readonly audit: AuditDeclaration | undefined
   /** The licensed feature the route needs (enterprise/Features.ts), if any. */
   readonly feature: FeatureName | undefined
+}
+
+/** The `path` label of requests no route matched (bounded cardinality: never the raw URL). */
+export const UNKNOWN_ROUTE = "unknown"
+
+/** What the metrics learn of a request while it is served. */
+interface Observation {
+  template: string
 }
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
@@ -448,6 +458,8 @@ export const makeDispatcher = <R>(
 ): Dispatcher => {
   const settings = Context.get(runtime.context, Settings)
   const auth = Context.get(runtime.context, Auth)
+  // The metrics sink: the no-op default unless the runtime provides one (then every request is reported).
+  const metrics = Context.get(runtime.context as Context.Context<unknown>, Metrics)
   // Looked up on first use: runtimes without agent routes (tests of other areas) need not provide it.
   let agents: AgentAuth | undefined
   const agentAuth = () => (agents ??= Context.unsafeGet(runtime.context, AgentAuth))
@@ -495,6 +507,7 @@ export const makeDispatcher = <R>(
       }
       const route: CompiledRoute = {
         name: `${group.identifier}.${endpoint.name}`,
+        template: endpoint.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}"),
         authenticated: authenticationOf(group, endpoint),
         // Compiled on first use: compiling every endpoint's schemas would cost start-up about 25 ms.
         decodePath: decoderOf(endpoint.pathSchema),
@@ -559,12 +572,52 @@ export const makeDispatcher = <R>(
     respond(json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId }))
   }
 
-  const handle = (req: RawRequest, respond: (r: RawResponse) => void, accept?: (u: WebSocketUpgrade) => void): void => {
+  /**
+   * Wraps a request's answer callbacks to report it (metrics on): its route template is set by
+   * `serve` once the route is found; the answer (or the accepted upgrade) ends the request, and
+   * an accepted WebSocket is timed until its session ends.
+   */
+  const observed = (
+    req: RawRequest,
+    respond: (r: RawResponse) => void,
+    accept: ((u: WebSocketUpgrade) => void) | undefined
+  ) => {
+    const started = performance.now()
+    const seen: Observation = { template: UNKNOWN_ROUTE }
+    let done = false
+    metrics.requestStarted()
+    const finish = (status: number) => {
+      if (done) return
+      done = true
+      metrics.requestFinished(req.method, seen.template, status, secondsSince(started))
+    }
+    return {
+      seen,
+      respond: (r: RawResponse) => {
+        finish(r.status)
+        respond(r)
+      },
+      accept: accept === undefined ? undefined : (u: WebSocketUpgrade) => {
+        finish(101)
+        const template = seen.template
+        accept(new WebSocketUpgrade((connection) => {
+          const opened = performance.now()
+          return Effect.ensuring(u.session(connection), Effect.sync(() => metrics.webSocketClosed(template, secondsSince(opened))))
+        }))
+      }
+    }
+  }
+
+  const handle = (req: RawRequest, answer: (r: RawResponse) => void, upgrade?: (u: WebSocketUpgrade) => void): void => {
+    let respond = answer
+    let accept = upgrade
+    let seen: Observation | undefined
+    if (metrics.enabled) ({ seen, respond, accept } = observed(req, answer, upgrade))
     // HEAD is GET without the body: the same status and headers, the length of the body it omits.
     const head = req.method === "HEAD"
     const send = head ? (r: RawResponse) => respond(withoutBody(r)) : respond
     try {
-      serve(req, head ? "GET" : req.method, send, head ? undefined : accept)
+      serve(req, head ? "GET" : req.method, send, head ? undefined : accept, seen)
     } catch (error) {
       // Nothing above should throw; if it does, the caller still gets an answer and the server lives.
       const requestId = randomUUID()
@@ -628,7 +681,13 @@ export const makeDispatcher = <R>(
     return originHost === host?.toLowerCase() || originHost === accessHost
   }
 
-  const serve = (req: RawRequest, method: string, respond: (r: RawResponse) => void, accept?: (u: WebSocketUpgrade) => void): void => {
+  const serve = (
+    req: RawRequest,
+    method: string,
+    respond: (r: RawResponse) => void,
+    accept?: (u: WebSocketUpgrade) => void,
+    seen?: Observation
+  ): void => {
     const q = req.url.indexOf("?")
     const path = q < 0 ? req.url : req.url.slice(0, q)
     const query = q < 0 ? "" : req.url.slice(q + 1)
@@ -652,6 +711,7 @@ export const makeDispatcher = <R>(
         : respond(notFound())
     }
     const route = found.store as CompiledRoute
+    if (seen !== undefined) seen.template = route.template
     const requestId = randomUUID()
     const request: Record<string, unknown> = {}
 

@@ -11,6 +11,8 @@ import {
 import { NotificationSenders, Notifier, notifierPeriodic, type NotifierOptions } from "@workbay/core"
 import { insightsRollupPeriodic, type InsightsRollupOptions } from "@workbay/core"
 import { proxyHealthPeriodic, type ProxyHealthOptions } from "@workbay/core"
+import { Metrics, MetricsSnapshotRepo } from "@workbay/core"
+import type { PrometheusMetrics } from "./Metrics.js"
 import { Context, Effect, Layer, ManagedRuntime } from "effect"
 import type { StoragePorts } from "@workbay/storage-sql"
 import type { Server } from "node:http"
@@ -163,10 +165,22 @@ export interface WorkbayOptions {
    * across processes sharing a Postgres database. `false` turns it off. Default: on.
    */
   readonly proxyHealth?: false | ProxyHealthOptions | undefined
+  /**
+   * Prometheus metrics (`makePrometheusMetrics()`): requests, WebSockets, database statements,
+   * provisioner jobs and notifications are reported into it, and its scrape-time gauges read
+   * this service. Serve its `text()` yourself (docs/operations.md, "Metrics"). Default: none,
+   * and nothing is measured.
+   */
+  readonly metrics?: PrometheusMetrics | undefined
 }
 
 /** The core services and ports, given a storage layer. */
 export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions = {}) =>
+  servicesOn(options.metrics === undefined ? storage : storage.pipe(Layer.provide(Metrics.layer(options.metrics.port))), options).pipe(
+    Layer.provideMerge(options.metrics === undefined ? Layer.empty : Metrics.layer(options.metrics.port))
+  )
+
+const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions) =>
   Layer.merge(ProvisionerWorkers.Default, Notifier.Default).pipe(
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(options.notificationSenders ?? NotificationSenders.live),
@@ -183,7 +197,7 @@ export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options:
     )
   )
 
-type Services = Layer.Layer.Success<ReturnType<typeof servicesLayer>>
+type Services = Layer.Layer.Success<ReturnType<typeof servicesOn>>
 
 /** The services and ports a Workbay runtime holds (what `Workbay.run` may use). */
 export type WorkbayServices = Services
@@ -278,5 +292,9 @@ export const makeWorkbay = async <E>(
     layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier, insightsRollup: options.insightsRollup, proxyHealth: options.proxyHealth }).pipe(Layer.provideMerge(servicesLayer(storage, options)))
   )
   const handler = await runtime.runPromise(WorkbayHandler)
+  options.metrics?.bind({
+    webSockets: () => handler.webSockets.size(),
+    snapshot: () => runtime.runPromise(Effect.flatMap(MetricsSnapshotRepo, (repo) => repo.snapshot))
+  })
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }
 }

@@ -1,5 +1,5 @@
 /** Starts the standalone server: storage from config, the API on node:http. */
-import { makeWorkbay, type Workbay } from "@workbay/http"
+import { makePrometheusMetrics, makeWorkbay, type PrometheusMetrics, type Workbay } from "@workbay/http"
 import { createServer, type Server } from "node:http"
 import { hostname } from "node:os"
 import type { AddressInfo } from "node:net"
@@ -10,6 +10,8 @@ export interface RunningServer {
   readonly workbay: Workbay
   readonly url: string
   readonly storage: string
+  /** The Prometheus listener's URL (`http://host:port/metrics`), when metrics are on. */
+  readonly metricsUrl: string | undefined
   readonly close: () => Promise<void>
 }
 
@@ -31,6 +33,8 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
   const sharing = config.disableWorkspaceSharing
   const identity = config.instanceIdentity
   const pathApps = config.pathApps
+  const prometheus = config.prometheus
+  const metrics = prometheus.enable?.value === true ? makePrometheusMetrics() : undefined
   const notifications = [...Object.entries(config.notifications), ...Object.entries(config.signIn)]
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
@@ -49,7 +53,11 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       ...(identity.google !== undefined ? { googleInstanceIdentityKeys: [identity.google.value] } : {}),
       ...Object.fromEntries(notifications.map(([setting, given]) => [setting, given.value])),
       ...(config.externalAuth !== undefined ? { externalAuth: config.externalAuth.value } : {}),
+      ...(prometheus.enable !== undefined ? { prometheusEnable: prometheus.enable.value } : {}),
+      ...(prometheus.address !== undefined ? { prometheusAddress: prometheus.address.value.text } : {}),
       valueSources: {
+        ...(prometheus.enable !== undefined ? { prometheusEnable: prometheus.enable.source } : {}),
+        ...(prometheus.address !== undefined ? { prometheusAddress: prometheus.address.source } : {}),
         ...Object.fromEntries(notifications.map(([setting, given]) => [setting, given.source])),
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
@@ -67,6 +75,7 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
     agentCommand: agentCommandOf(config),
+    metrics,
     // Named after the host, so each replica's workers have their own daemon rows.
     workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: hostname() }
   })
@@ -76,6 +85,13 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     server.once("error", reject)
     server.listen(config.port, config.host, () => resolve())
   })
+  const metricsServer = metrics === undefined
+    ? undefined
+    : await serveMetrics(metrics, prometheus.address?.value ?? { host: "127.0.0.1", port: 2112, text: "127.0.0.1:2112" }).catch(async (e) => {
+      server.close()
+      await workbay.dispose()
+      throw e
+    })
   const address = server.address() as AddressInfo
   const host = config.host ?? "localhost"
   return {
@@ -83,7 +99,9 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
     workbay,
     url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     storage: storage.label,
+    metricsUrl: metricsServer?.url,
     close: async () => {
+      await metricsServer?.close()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       // Upgraded sockets count as the server's connections: close them (1001) so that it can stop.
       await workbay.closeWebSockets()
@@ -91,5 +109,33 @@ export const startServer = async (config: ServerConfig): Promise<RunningServer> 
       server.closeAllConnections()
       await workbay.dispose()
     }
+  }
+}
+
+/** The Prometheus listener: `GET /metrics` (and `/`), the exposition text; 404 elsewhere. */
+const serveMetrics = async (metrics: PrometheusMetrics, at: { readonly host: string; readonly port: number }) => {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0]
+    if ((req.method !== "GET" && req.method !== "HEAD") || (path !== "/metrics" && path !== "/")) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found. Metrics are at /metrics.\n")
+      return
+    }
+    metrics.text().then(
+      (text) => res.writeHead(200, { "content-type": metrics.contentType }).end(req.method === "HEAD" ? undefined : text),
+      () => res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Collecting the metrics failed.\n")
+    )
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(at.port, at.host === "" ? undefined : at.host, () => resolve())
+  })
+  const bound = server.address() as AddressInfo
+  const host = at.host === "" ? "localhost" : at.host
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${bound.port}/metrics`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
   }
 }

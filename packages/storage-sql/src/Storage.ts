@@ -33,6 +33,7 @@ import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
 import * as InsightsRepositories from "./insights/Repositories.js"
 import * as LicenseRepositories from "./enterprise/Repositories.js"
 import * as WorkspaceProxyRepositories from "./proxies/Repositories.js"
+import * as MetricsSnapshot from "./MetricsSnapshot.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -62,6 +63,7 @@ const baseRepositories = Layer.mergeAll(
   InsightsRepositories.layer,
   LicenseRepositories.layer,
   WorkspaceProxyRepositories.layer,
+  MetricsSnapshot.layer,
   transactionsLayer
 )
 
