@@ -19,6 +19,7 @@ import { parseArgs } from "node:util"
 import { loadavg } from "node:os"
 import WebSocket from "ws"
 import { zipSync } from "fflate"
+// @ts-expect-error plain JavaScript helpers of the benches
 import { benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
