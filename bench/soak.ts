@@ -264,7 +264,7 @@ const main = async () => {
       "",
       `- Maximum throughput of the mix: **${fmt(maxRps)} ops/s** (${opts["probe-seconds"]} s closed loop, ${opts["probe-connections"]} at once; ${probe.errors} errors).`,
       `- Soak: **${minutes} min at ${fmt(rate)} ops/s** (${ratio * 100}% of it), open loop: ${soak.ok + soak.errors} operations, ` +
-      `${late} not started because ${maxInFlight} were in flight.`,
+      `${late} not started because ${maxInFlight} were in flight; achieved ${fmt((soak.ok + soak.errors) / (minutes * 60))} ops/s.`,
       `- Errors: **${soak.errors}** operations, **${watcherErrors}** watchers closed by the server (${watcherMessages} watch messages received).`,
       `- RSS: ${fmt(samples[0]!.rssMb)} MB at the start, ${fmt(baseline.rssMb)} MB at minute ${baseline.minute}, ${fmt(last.rssMb)} MB at minute ${last.minute}: ` +
       `growth **${fmt(growth * 100)}%** after minute ${baseline.minute} (limit 10%).`,
