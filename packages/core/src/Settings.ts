@@ -173,6 +173,9 @@ export interface SettingsShape {
   /** Honeycomb API key for trace export (secret). */
   readonly traceHoneycombApiKey: string
   readonly updateCheck: boolean
+  /** Whether the standalone server serves Prometheus metrics, and where (docs/operations.md, "Metrics"). */
+  readonly prometheusEnable: boolean
+  readonly prometheusAddress: string
 
   // Provisioning
   readonly provisionerDaemons: number
@@ -334,6 +337,8 @@ export const defaultSettings: SettingsShape = {
   traceEnable: false,
   traceHoneycombApiKey: "",
   updateCheck: false,
+  prometheusEnable: false,
+  prometheusAddress: "127.0.0.1:2112",
 
   provisionerDaemons: 3,
   provisionerDaemonPsk: "",

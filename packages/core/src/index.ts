@@ -150,3 +150,4 @@ export * from "./proxies/WorkspaceProxies.js"
 export * from "./proxies/WorkspaceProxy.js"
 
 export * from "./debug/Health.js"
+export * from "./Metrics.js"

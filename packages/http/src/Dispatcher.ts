@@ -12,7 +12,7 @@
  */
 import { type HttpApiEndpoint, HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type Actor, AgentAuth, Auth, type FeatureName, Forbidden, Licensing, AuditRequest, OAuth2Error, OAuth2Unauthorized, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
+  type Actor, AgentAuth, Metrics, secondsSince, Auth, type FeatureName, Forbidden, Licensing, AuditRequest, OAuth2Error, OAuth2Unauthorized, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
   writeAuditEntry
 } from "@workbay/core"
 import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
@@ -130,8 +130,8 @@ type Decoder = (input: unknown) => Either.Either<any, ParseResult.ParseError>
 
 interface CompiledRoute {
   readonly name: string
-  /** The route's path template, e.g. `/api/v2/users/{user}`. */
-  readonly path: string
+  /** The route's path template, as logs and metrics name it: `/api/v2/users/{user}`. */
+  readonly template: string
   /**
    * Who may call: anyone (`none`), a user's key (`user`), a workspace agent's token (`agent`), or
    * either (`either`: a token of an agent's form is taken as an agent's).
@@ -158,6 +158,9 @@ interface CompiledRoute {
   /** Its rate limiters, outermost first (RateLimit.ts); empty when limits are off. */
   readonly limiters: ReadonlyArray<Limiter>
 }
+
+/** The `path` label of requests no route matched (bounded cardinality: never the raw URL). */
+export const UNKNOWN_ROUTE = "unknown"
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const
 const decodeOptions: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "ignore" }
@@ -460,6 +463,8 @@ export const makeDispatcher = <R>(
 ): Dispatcher => {
   const settings = Context.get(runtime.context, Settings)
   const auth = Context.get(runtime.context, Auth)
+  // The metrics sink: the no-op default unless the runtime provides one (then every request is reported).
+  const metrics = Context.get(runtime.context as Context.Context<unknown>, Metrics)
   // Looked up on first use: runtimes without agent routes (tests of other areas) need not provide it.
   let agents: AgentAuth | undefined
   const agentAuth = () => (agents ??= Context.unsafeGet(runtime.context, AgentAuth))
@@ -516,7 +521,7 @@ export const makeDispatcher = <R>(
       }
       const route: CompiledRoute = {
         name: `${group.identifier}.${endpoint.name}`,
-        path: endpoint.path,
+        template: endpoint.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}"),
         authenticated: authenticationOf(group, endpoint),
         // Compiled on first use: compiling every endpoint's schemas would cost start-up about 25 ms.
         decodePath: decoderOf(endpoint.pathSchema),
@@ -582,15 +587,56 @@ export const makeDispatcher = <R>(
     respond(json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId }))
   }
 
-  const handle = (req: RawRequest, respond: (r: RawResponse) => void, accept?: (u: WebSocketUpgrade) => void): void => {
+  /**
+   * Wraps a request's answer callbacks to report it (metrics on): its route template is set by
+   * `serve` once the route is found; the answer (or the accepted upgrade) ends the request, and
+   * an accepted WebSocket is timed until its session ends.
+   */
+  const observed = (
+    req: RawRequest,
+    respond: (r: RawResponse) => void,
+    accept: ((u: WebSocketUpgrade) => void) | undefined,
+    seen: RequestSeen
+  ) => {
+    let done = false
+    metrics.requestStarted()
+    const finish = (status: number) => {
+      if (done) return
+      done = true
+      metrics.requestFinished(req.method, seen.route ?? UNKNOWN_ROUTE, status, secondsSince(seen.started))
+    }
+    return {
+      respond: (r: RawResponse) => {
+        finish(r.status)
+        respond(r)
+      },
+      accept: accept === undefined ? undefined : (u: WebSocketUpgrade) => {
+        finish(101)
+        const template = seen.route ?? UNKNOWN_ROUTE
+        accept(new WebSocketUpgrade((connection) => {
+          const opened = performance.now()
+          return Effect.ensuring(u.session(connection), Effect.sync(() => metrics.webSocketClosed(template, secondsSince(opened))))
+        }))
+      }
+    }
+  }
+
+  const handle = (req: RawRequest, answer: (r: RawResponse) => void, upgrade?: (u: WebSocketUpgrade) => void): void => {
+    // What the metrics and the request log learn of the request while it is served (neither on: nothing).
+    const seen: RequestSeen | undefined = metrics.enabled || logRequests ? { started: performance.now() } : undefined
+    let respond = answer
+    let accept = upgrade
+    if (metrics.enabled) ({ respond, accept } = observed(req, answer, upgrade, seen!))
+    if (logRequests) {
+      const inner = respond
+      respond = (r: RawResponse) => {
+        inner(r)
+        logRequest(req, r, seen!)
+      }
+    }
     // HEAD is GET without the body: the same status and headers, the length of the body it omits.
     const head = req.method === "HEAD"
-    const seen: RequestSeen | undefined = logRequests ? { started: performance.now() } : undefined
-    const answer = seen === undefined ? respond : (r: RawResponse) => {
-      respond(r)
-      logRequest(req, r, seen)
-    }
-    const send = head ? (r: RawResponse) => answer(withoutBody(r)) : answer
+    const send = head ? (r: RawResponse) => respond(withoutBody(r)) : respond
     try {
       serve(req, head ? "GET" : req.method, send, head ? undefined : accept, seen)
     } catch (error) {
@@ -707,8 +753,8 @@ export const makeDispatcher = <R>(
         : respond(notFound())
     }
     const route = found.store as CompiledRoute
+    if (seen !== undefined) seen.route = route.template
     const requestId = randomUUID()
-    if (seen !== undefined) seen.route = route.path
     const request: Record<string, unknown> = {}
 
     /**

@@ -13,6 +13,8 @@ import { insightsRollupPeriodic, type InsightsRollupOptions } from "@workbay/cor
 import { proxyHealthPeriodic, type ProxyHealthOptions } from "@workbay/core"
 import { Context, Effect, Layer, type Logger, type LogLevel, ManagedRuntime } from "effect"
 import { type LogFormat, type LogLevelName, loggingLayer } from "./Logging.js"
+import { Metrics, MetricsSnapshotRepo } from "@workbay/core"
+import type { PrometheusMetrics } from "./Metrics.js"
 import type { StoragePorts } from "@workbay/storage-sql"
 import type { Server } from "node:http"
 import { type NodeHandler, type NodeUpgradeHandler, toNodeHandler, toNodeUpgradeHandler, toWebHandler, type WebHandler } from "./Adapters.js"
@@ -175,10 +177,22 @@ export interface WorkbayOptions {
    * your own, which replaces it.
    */
   readonly logger?: { readonly format?: LogFormat | undefined; readonly write?: ((line: string) => void) | undefined } | Logger.Logger<unknown, unknown> | undefined
+  /**
+   * Prometheus metrics (`makePrometheusMetrics()`): requests, WebSockets, database statements,
+   * provisioner jobs and notifications are reported into it, and its scrape-time gauges read
+   * this service. Serve its `text()` yourself (docs/operations.md, "Metrics"). Default: none,
+   * and nothing is measured.
+   */
+  readonly metrics?: PrometheusMetrics | undefined
 }
 
 /** The core services and ports, given a storage layer. */
 export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions = {}) =>
+  servicesOn(options.metrics === undefined ? storage : storage.pipe(Layer.provide(Metrics.layer(options.metrics.port))), options).pipe(
+    Layer.provideMerge(options.metrics === undefined ? Layer.empty : Metrics.layer(options.metrics.port))
+  )
+
+const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions) =>
   Layer.merge(ProvisionerWorkers.Default, Notifier.Default).pipe(
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(options.notificationSenders ?? NotificationSenders.live),
@@ -195,7 +209,7 @@ export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options:
     )
   )
 
-type Services = Layer.Layer.Success<ReturnType<typeof servicesLayer>>
+type Services = Layer.Layer.Success<ReturnType<typeof servicesOn>>
 
 /** The services and ports a Workbay runtime holds (what `Workbay.run` may use). */
 export type WorkbayServices = Services
@@ -294,6 +308,10 @@ export const makeWorkbay = async <E>(
     )
   )
   const handler = await runtime.runPromise(WorkbayHandler)
+  options.metrics?.bind({
+    webSockets: () => handler.webSockets.size(),
+    snapshot: () => runtime.runPromise(Effect.flatMap(MetricsSnapshotRepo, (repo) => repo.snapshot))
+  })
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }
 }
 

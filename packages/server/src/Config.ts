@@ -75,6 +75,11 @@ export interface ServerConfig {
    * `--external-auth-providers`); absent: none. See docs/external-auth.md.
    */
   readonly externalAuth?: GivenSetting<ReadonlyArray<ExternalAuthConfig>> | undefined
+  /** Prometheus metrics (docs/operations.md, "Metrics"): served on `address` (host:port) when `enable`. */
+  readonly prometheus: {
+    readonly enable?: GivenSetting<boolean> | undefined
+    readonly address?: GivenSetting<{ readonly host: string; readonly port: number; readonly text: string }> | undefined
+  }
 }
 
 /**
@@ -185,6 +190,8 @@ export const options = [
   { flag: "shutdown-timeout", env: "WORKBAY_SHUTDOWN_TIMEOUT", default: "30s", help: "On SIGTERM or SIGINT, how long in-flight requests and running provisioner jobs may take to finish." },
   { flag: "provisioner-hang-detector-interval", env: "WORKBAY_PROVISIONER_HANG_DETECTOR_INTERVAL", default: "", help: "Time between sweeps for hung provisioner jobs. Default: 1m." },
   { flag: "provisioner-hang-timeout", env: "WORKBAY_PROVISIONER_HANG_TIMEOUT", default: "", help: "A running provisioner job without an update for this long is failed as hung. Default: 5m." },
+  { flag: "prometheus-enable", env: "WORKBAY_PROMETHEUS_ENABLE", default: "false", help: "Serve Prometheus metrics (GET /metrics) on --prometheus-address." },
+  { flag: "prometheus-address", env: "WORKBAY_PROMETHEUS_ADDRESS", default: "127.0.0.1:2112", help: "host:port of the Prometheus metrics listener (port 0: any free port)." },
   { flag: "provisioner-daemons", env: "WORKBAY_PROVISIONER_DAEMONS", default: "2", help: "Built-in provisioner workers in this process (0: none, e.g. API-only replicas)." },
   { flag: "autobuild-poll-interval", env: "WORKBAY_AUTOBUILD_POLL_INTERVAL", default: "", help: "Time between ticks of the workspace lifecycle executor (autostart, autostop, dormancy; e.g. 30s, 1m). One replica ticks at a time. Default: 1m." },
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
@@ -226,6 +233,16 @@ export const helpText = () =>
     "  --help                                            Show this help."
   ].join("\n")
 
+/** `host:port` (IPv6 in brackets: `[::1]:2112`; an empty host: all interfaces). */
+export const parseHostPort = (text: string, flag: string): { host: string; port: number; text: string } => {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]*)):(\d{1,5})$/.exec(text)
+  const port = m === null ? NaN : Number(m[3])
+  if (m === null || !Number.isInteger(port) || port > 65535) {
+    throw new Error(`Invalid --${flag} "${text}" (host:port, e.g. 127.0.0.1:2112 or [::1]:2112).`)
+  }
+  return { host: m[1] ?? m[2] ?? "", port, text }
+}
+
 const truthy = (s: string) => ["1", "true", "yes", "on"].includes(s.toLowerCase())
 const falsy = (s: string) => ["0", "false", "no", "off"].includes(s.toLowerCase())
 
@@ -258,7 +275,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   }
   /** A switch given by flag or variable; undefined when neither is set. A value that is neither on nor off is refused. */
   const switchOf = (
-    flag: "disable-workspace-sharing" | "disable-path-apps" | "dangerous-allow-path-app-sharing" | "dangerous-allow-path-app-site-owner-access"
+    flag: "prometheus-enable" | "disable-workspace-sharing" | "disable-path-apps" | "dangerous-allow-path-app-sharing" | "dangerous-allow-path-app-site-owner-access"
   ): GivenSetting<boolean> | undefined => {
     const o = options.find((x) => x.flag === flag)!
     const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
@@ -312,6 +329,13 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     if (value === undefined) throw new Error(`Invalid duration "${text}" for --${flag} (use e.g. 30s, 5m, 1h).`)
     return value
   }
+  const prometheusAddress = (() => {
+    const o = options.find((x) => x.flag === "prometheus-address")!
+    const fromFlag = (values as Record<string, string | boolean | undefined>)["prometheus-address"] as string | undefined
+    const text = (fromFlag ?? env[o.env])?.trim()
+    if (text === undefined || text === "") return undefined
+    return { value: parseHostPort(text, "prometheus-address"), source: fromFlag !== undefined ? "flag" as const : "env" as const }
+  })()
   return {
     port,
     host: get("host") || undefined,
@@ -337,6 +361,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       workspaceAgentLogs: retentionOf("workspace-agent-logs-retention")
     },
     disableWorkspaceSharing: switchOf("disable-workspace-sharing"),
+    prometheus: { enable: switchOf("prometheus-enable"), address: prometheusAddress },
     pathApps: {
       disable: switchOf("disable-path-apps"),
       allowSharing: switchOf("dangerous-allow-path-app-sharing"),

@@ -1,5 +1,5 @@
 /** Starts the standalone server: storage from config, the API on node:http. */
-import { type LogLevelName, makeWorkbay, type Workbay } from "@workbay/http"
+import { type LogLevelName, makePrometheusMetrics, makeWorkbay, type PrometheusMetrics, type Workbay } from "@workbay/http"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { hostname } from "node:os"
@@ -12,6 +12,8 @@ export interface RunningServer {
   readonly workbay: Workbay
   readonly url: string
   readonly storage: string
+  /** The Prometheus listener's URL (`http://host:port/metrics`), when metrics are on. */
+  readonly metricsUrl: string | undefined
   /**
    * The graceful shutdown (docs/operations.md): stops accepting connections, closes the WebSockets
    * (1001), waits up to `timeout` (default the `--shutdown-timeout` setting) for in-flight requests
@@ -78,6 +80,8 @@ const serve = async (server: Server, config: ServerConfig): Promise<RunningServe
   const identity = config.instanceIdentity
   const pathApps = config.pathApps
   const given = Object.entries(config.settings)
+  const prometheus = config.prometheus
+  const metrics = prometheus.enable?.value === true ? makePrometheusMetrics() : undefined
   const workbay = await makeWorkbay(storage.layer, {
     settings: {
       accessUrl: config.accessUrl, swaggerEnable: config.swaggerEnable, experiments: config.experiments,
@@ -95,8 +99,12 @@ const serve = async (server: Server, config: ServerConfig): Promise<RunningServe
       ...(identity.google !== undefined ? { googleInstanceIdentityKeys: [identity.google.value] } : {}),
       ...Object.fromEntries(given.map(([setting, { value }]) => [setting, value])),
       ...(config.externalAuth !== undefined ? { externalAuth: config.externalAuth.value } : {}),
+      ...(prometheus.enable !== undefined ? { prometheusEnable: prometheus.enable.value } : {}),
+      ...(prometheus.address !== undefined ? { prometheusAddress: prometheus.address.value.text } : {}),
       valueSources: {
         ...Object.fromEntries(given.map(([setting, { source }]) => [setting, source])),
+        ...(prometheus.enable !== undefined ? { prometheusEnable: prometheus.enable.source } : {}),
+        ...(prometheus.address !== undefined ? { prometheusAddress: prometheus.address.source } : {}),
         ...(auditLogs !== undefined ? { retentionAuditLogs: auditLogs.source } : {}),
         ...(connectionLogs !== undefined ? { retentionConnectionLogs: connectionLogs.source } : {}),
         ...(apiKeys !== undefined ? { retentionApiKeys: apiKeys.source } : {}),
@@ -113,6 +121,7 @@ const serve = async (server: Server, config: ServerConfig): Promise<RunningServe
     },
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
     agentCommand: agentCommandOf(config),
+    metrics,
     // Named after the host and the process, so each replica's workers have their own daemon rows,
     // replicas on one host included (a row is per name: a second process of the same name took it).
     workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: `${hostname()}-${process.pid}` },
@@ -128,6 +137,13 @@ const serve = async (server: Server, config: ServerConfig): Promise<RunningServe
   server.off("upgrade", startingUpgrade)
   workbay.attach(server)
   const inFlight = trackRequests(server)
+  const metricsServer = metrics === undefined
+    ? undefined
+    : await serveMetrics(metrics, prometheus.address?.value ?? { host: "127.0.0.1", port: 2112, text: "127.0.0.1:2112" }).catch(async (e) => {
+      server.close()
+      await workbay.dispose()
+      throw e
+    })
   const address = server.address() as AddressInfo
   const host = config.host ?? "localhost"
   return {
@@ -135,8 +151,10 @@ const serve = async (server: Server, config: ServerConfig): Promise<RunningServe
     workbay,
     url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     storage: storage.label,
+    metricsUrl: metricsServer?.url,
     close: async (timeout = config.shutdownTimeout) => {
       // No new connections; idle keep-alive connections are closed, busy ones after their answer.
+      await metricsServer?.close()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       // Upgraded sockets count as the server's connections: close them (1001) so that it can stop.
       await workbay.closeWebSockets()
@@ -197,5 +215,33 @@ const trackRequests = (server: Server) => {
         }
         waiters.add(finish)
       })
+  }
+}
+
+/** The Prometheus listener: `GET /metrics` (and `/`), the exposition text; 404 elsewhere. */
+const serveMetrics = async (metrics: PrometheusMetrics, at: { readonly host: string; readonly port: number }) => {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0]
+    if ((req.method !== "GET" && req.method !== "HEAD") || (path !== "/metrics" && path !== "/")) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found. Metrics are at /metrics.\n")
+      return
+    }
+    metrics.text().then(
+      (text) => res.writeHead(200, { "content-type": metrics.contentType }).end(req.method === "HEAD" ? undefined : text),
+      () => res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Collecting the metrics failed.\n")
+    )
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(at.port, at.host === "" ? undefined : at.host, () => resolve())
+  })
+  const bound = server.address() as AddressInfo
+  const host = at.host === "" ? "localhost" : at.host
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${bound.port}/metrics`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
   }
 }

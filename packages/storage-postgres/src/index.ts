@@ -5,6 +5,7 @@
 import { SqlClient, SqlError } from "@effect/sql"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
+import { Metrics, type MetricsShape, secondsSince } from "@workbay/core"
 import { fromClient, postgresTypes, registerPoolReads, type StoragePorts } from "@workbay/storage-sql"
 import { Context, Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
@@ -54,10 +55,37 @@ const channelPrefix = (schema: string | undefined) =>
  * the client on it. The storage keeps the pool so the hot reads can run on it directly
  * (storage-sql's DirectReads.ts; see PoolReads.ts).
  */
+/**
+ * Times every statement a pool's connections run into `metrics` (metrics on only): each new
+ * connection's `query` is wrapped, whichever path calls it (the client's, the pool reads), from
+ * the call to its answer (callback or promise); a cursor's (streamed) queries are not timed.
+ */
+const timeQueries = (pool: pg.Pool, metrics: MetricsShape) =>
+  pool.on("connect", (client) => {
+    const query = client.query as (...args: Array<unknown>) => unknown
+    client.query = function(this: unknown, ...args: Array<unknown>) {
+      const started = performance.now()
+      const done = () => metrics.databaseQuery(secondsSince(started))
+      const last = args.length - 1
+      const callback = args[last]
+      if (typeof callback === "function") {
+        args[last] = function(this: unknown, ...results: Array<unknown>) {
+          done()
+          return callback.apply(this, results)
+        }
+        return query.apply(this, args)
+      }
+      const answer = query.apply(this, args)
+      if (answer instanceof Promise) answer.then(done, done)
+      return answer
+    } as typeof client.query
+  })
+
 const clientLayer = (url: string, max: number, prepared: boolean): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
   const acquire = Effect.acquireRelease(
-    Effect.suspend(() => {
+    Effect.flatMap(Metrics, (metrics) => Effect.suspend(() => {
       const pool = new pg.Pool({ connectionString: url, max, application_name: "workbay" })
+      if (metrics.enabled) timeQueries(pool, metrics)
       // An idle connection's error (the server restarted, say) is the pool's to recover from, not a crash.
       pool.on("error", () => {})
       return Effect.as(
@@ -73,7 +101,7 @@ const clientLayer = (url: string, max: number, prepared: boolean): Layer.Layer<S
         ),
         pool
       )
-    }),
+    })),
     (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
   )
   return Layer.scopedContext(Effect.gen(function*() {

@@ -35,6 +35,7 @@ import * as InsightsRepositories from "./insights/Repositories.js"
 import * as LicenseRepositories from "./enterprise/Repositories.js"
 import * as WorkspaceProxyRepositories from "./proxies/Repositories.js"
 import * as DebugRepositories from "./debug/Repositories.js"
+import * as MetricsSnapshot from "./MetricsSnapshot.js"
 
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
@@ -66,6 +67,7 @@ const baseRepositories = Layer.mergeAll(
   LicenseRepositories.layer,
   WorkspaceProxyRepositories.layer,
   DebugRepositories.layer,
+  MetricsSnapshot.layer,
   transactionsLayer
 )
 

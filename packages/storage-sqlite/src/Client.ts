@@ -18,6 +18,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, SqlError, Statement } from "@effect/sql"
 import type { Connection } from "@effect/sql/SqlConnection"
+import { Metrics, type MetricsShape, secondsSince } from "@workbay/core"
 import { registerDirectReads } from "@workbay/storage-sql"
 import Sqlite from "better-sqlite3"
 import { Context, Effect, Layer, Scope, Stream } from "effect"
@@ -189,6 +190,28 @@ const statementsOf = (db: Sqlite.Database, capacity: number) => {
   }
 }
 
+/**
+ * The statements, each run timed into `metrics` (metrics on only): every path (the client's, the
+ * direct reads) runs through them, synchronously, so the time is the statement's alone.
+ */
+const timedStatements = (statements: ReturnType<typeof statementsOf>, metrics: MetricsShape): ReturnType<typeof statementsOf> => {
+  const timed = <A>(run: (sql: string, params: ReadonlyArray<unknown>, safeIntegers: boolean) => A) =>
+    (sql: string, params: ReadonlyArray<unknown>, safeIntegers: boolean): A => {
+      const started = performance.now()
+      try {
+        return run(sql, params, safeIntegers)
+      } finally {
+        metrics.databaseQuery(secondsSince(started))
+      }
+    }
+  return {
+    rows: timed(statements.rows),
+    values: timed(statements.values),
+    raw: timed(statements.raw),
+    unprepared: timed(statements.unprepared)
+  }
+}
+
 /** Runs a synchronous step of the connection in the fiber: its `SqlError` fails the effect. */
 const inFiber = <A>(run: (safeIntegers: boolean) => A): Effect.Effect<A, SqlError.SqlError> =>
   Effect.withFiberRuntime((fiber) => {
@@ -257,7 +280,10 @@ export const make = (config: SqliteClientConfig) =>
     const wal = config.disableWAL !== true && config.readonly !== true && config.filename !== ":memory:" && config.filename !== ""
     if (config.disableWAL !== true && config.readonly !== true) db.pragma("journal_mode = WAL")
     if (wal && config.checkpoints === "thread") yield* checkpointThread(db, config.filename, config.checkpointIntervalMs ?? 250)
-    const statements = statementsOf(db, config.prepareCacheSize ?? 512)
+    const metrics = yield* Metrics
+    const statements = metrics.enabled
+      ? timedStatements(statementsOf(db, config.prepareCacheSize ?? 512), metrics)
+      : statementsOf(db, config.prepareCacheSize ?? 512)
 
     const connection: Connection = {
       execute: (sql, params, transformRows) =>

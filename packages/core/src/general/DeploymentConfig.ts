@@ -105,6 +105,7 @@ const database = group("Database", "database", "Where the deployment stores its 
 const introspection = group("Introspection", "introspection", "Configure logging, tracing, and metrics exporting.")
 const logging = group("Logging", "logging", "", introspection)
 const tracing = group("Tracing", "tracing", "", introspection)
+const prometheus = group("Prometheus", "prometheus", "", introspection)
 const oauth2 = group("OAuth2", "oauth2", "Configure login and user-provisioning with GitHub via oAuth2.")
 const oauth2Github = group("GitHub", "github", "", oauth2)
 const oidc = group("OIDC", "oidc")
@@ -271,6 +272,8 @@ const spec: ReadonlyArray<OptionSpec> = [
   { setting: "telemetryEnable", name: "Telemetry Enable", description: "Whether telemetry is enabled or not.", flag: "telemetry", env: "WORKBAY_TELEMETRY_ENABLE", yaml: "enable", group: telemetry, kind: "bool", path: "telemetry.enable" },
   { setting: "traceEnable", name: "Trace Enable", description: "Whether application tracing data is collected.", flag: "trace", env: "WORKBAY_TRACE_ENABLE", yaml: "enable", group: tracing, kind: "bool", path: "trace.enable" },
   { setting: "traceHoneycombApiKey", name: "Trace Honeycomb API Key", description: "Enables trace exporting to Honeycomb.io using the provided API Key.", flag: "trace-honeycomb-api-key", yaml: "", group: tracing, kind: "string", path: "trace.honeycomb_api_key", secret: true },
+  { setting: "prometheusEnable", name: "Prometheus Enable", description: "Serve prometheus metrics on the address defined by prometheus address.", flag: "prometheus-enable", env: "WORKBAY_PROMETHEUS_ENABLE", yaml: "enable", group: prometheus, kind: "bool", path: "prometheus.enable" },
+  { setting: "prometheusAddress", name: "Prometheus Address", description: "The bind address to serve prometheus metrics.", flag: "prometheus-address", env: "WORKBAY_PROMETHEUS_ADDRESS", yaml: "address", group: prometheus, kind: "string", path: "prometheus.address" },
   { setting: "updateCheck", name: "Update Check", description: "Periodically check for new releases and inform the owner. The check is performed once per day.", flag: "update-check", yaml: "updateCheck", group: general, kind: "bool", path: "update_check" },
   { setting: "swaggerEnable", name: "Enable swagger endpoint", description: "Expose the swagger endpoint via /swagger.", flag: "swagger-enable", yaml: "enableSwagger", group: general, kind: "bool", path: "swagger.enable" },
   { setting: "experiments", name: "Experiments", description: "Enable one or more experiments. These are not ready for production. Separate multiple experiments with commas, or enter '*' to opt-in to all available experiments.", flag: "experiments", yaml: "experiments", group: general, kind: "strings", path: "experiments" },

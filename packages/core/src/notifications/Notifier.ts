@@ -16,6 +16,7 @@ import { everyInterval } from "../Periodic.js"
 import { Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
 import { readFileSync } from "node:fs"
 import nodemailer from "nodemailer"
+import { Metrics, secondsSince } from "../Metrics.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { InboxDelivery } from "./InboxDelivery.js"
@@ -183,6 +184,7 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
     const settings = yield* Settings
     const senders = yield* NotificationSenders
     const inbox = yield* InboxDelivery
+    const metrics = yield* Metrics
     const baseUrl = settings.accessUrl.replace(/\/+$/, "")
 
     const send = (message: NotificationMessageRecord, out: OutgoingNotification, icon: string) => {
@@ -211,6 +213,7 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
       Effect.gen(function*() {
         const leasedUntil = message.leased_until!
         const template = findTemplate(message.template_id)
+        const started = metrics.enabled ? performance.now() : 0
         const outcome = yield* Effect.gen(function*() {
           if (template === undefined) return yield* new DeliveryFailure({ reason: `Unknown template ${message.template_id}.` })
           const p = message.payload
@@ -237,10 +240,14 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
         const now = new Date(yield* Clock.currentTimeMillis)
         if (outcome._tag === "Right") {
           // A secret the message carried (a one-time passcode) is not kept once it went out.
+          if (metrics.enabled) metrics.notificationDispatched(message.method, message.template_id, "success", secondsSince(started))
           yield* repo.markSent(message.id, leasedUntil, now, withoutSecretLabels(message.payload))
           return true
         }
         const permanent = template === undefined || message.attempt_count + 1 >= settings.notificationsMaxSendAttempts
+        if (metrics.enabled) {
+          metrics.notificationDispatched(message.method, message.template_id, permanent ? "permanent_failure" : "temporary_failure", secondsSince(started))
+        }
         const retryAt = permanent ? null : new Date(now.getTime() + Duration.toMillis(settings.notificationsRetryInterval))
         yield* repo.markFailed(message.id, leasedUntil, outcome.left.reason, retryAt, now, permanent ? withoutSecretLabels(message.payload) : undefined)
         yield* Effect.logWarning(`Notification ${message.id} (${message.method}) failed: ${outcome.left.reason}`)

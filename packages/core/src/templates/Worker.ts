@@ -12,6 +12,7 @@
  */
 import { Cause, Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Queue, type Scope } from "effect"
 import { IdGenerator } from "../Ids.js"
+import { Metrics } from "../Metrics.js"
 import { span } from "../Tracing.js"
 import { type Provisioner, type ProvisionerLogSink, Provisioners } from "./Provisioner.js"
 import type {
@@ -25,6 +26,7 @@ import type {
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
 import { ProvisionerJobs } from "./ProvisionerJobs.js"
 import { JobSignal } from "./JobSignal.js"
+import { jobStatus } from "./ProvisionerJob.js"
 
 export { JobSignal } from "./JobSignal.js"
 
@@ -173,6 +175,7 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
     const provisioners = yield* Provisioners
     const daemons = yield* ProvisionerDaemons
     const ids = yield* IdGenerator
+    const metrics = yield* Metrics
 
     const resolved = (options: WorkerOptions) => ({
       pollInterval: options.pollInterval ?? DEFAULT_POLL_INTERVAL,
@@ -183,6 +186,12 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
     /** Completes the worker's job; a lost race (the job was failed as hung meanwhile) is only logged. */
     const finish = (worker: ProvisionerWorker, job: ProvisionerJobRecord, result: JobCompletion) =>
       jobs.complete(job.id, worker.id, result).pipe(
+        Effect.tap((done) => {
+          if (metrics.enabled && job.started_at !== null) {
+            const ended = done.completed_at ?? done.canceled_at ?? new Date()
+            metrics.jobFinished(job.provisioner, jobStatus(done), Math.max(0, ended.getTime() - job.started_at.getTime()) / 1000)
+          }
+        }),
         Effect.asVoid,
         Effect.catchAllCause((cause) => Effect.logWarning(`Completing provisioner job ${job.id} failed`, cause))
       )
@@ -241,8 +250,12 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
           yield* daemons.seen(worker.id)
           const claimed = yield* jobs.acquire(worker)
           if (Option.isSome(claimed)) {
+            const provisioner = claimed.value.provisioner
+            if (metrics.enabled) metrics.jobRunning(provisioner, 1)
             yield* daemons.started(worker.id, claimed.value.id)
-            yield* runJob(worker, claimed.value, options)
+            yield* runJob(worker, claimed.value, options).pipe(
+              Effect.ensuring(Effect.sync(() => metrics.enabled && metrics.jobRunning(provisioner, -1)))
+            )
             yield* daemons.finished(worker.id, claimed.value.id)
             return
           }

@@ -1,0 +1,75 @@
+/**
+ * The metrics port: what the service reports as it works (requests, WebSockets, database
+ * statements, provisioner jobs, notifications). The default does nothing and costs nothing:
+ * callers check `enabled` before measuring anything. `@workbay/http`'s `PrometheusMetrics`
+ * implements it with prom-client (docs/operations.md, "Metrics").
+ */
+import { Context, type Effect, Layer } from "effect"
+
+/** Outcome of one notification dispatch attempt, as the described system labels it. */
+export type NotificationResult = "success" | "temporary_failure" | "permanent_failure"
+
+export interface MetricsShape {
+  /** False for the no-op default: callers skip their clocks and label work. */
+  readonly enabled: boolean
+  /** An HTTP request began (not a WebSocket). */
+  readonly requestStarted: () => void
+  /** An HTTP request was answered: its method, route template (`/api/v2/users/{user}`), status and time. */
+  readonly requestFinished: (method: string, path: string, status: number, seconds: number) => void
+  /** A WebSocket of the route template `path` closed after `seconds`. */
+  readonly webSocketClosed: (path: string, seconds: number) => void
+  /** One database statement ran for `seconds`. */
+  readonly databaseQuery: (seconds: number) => void
+  /** A built-in worker started (`1`) or stopped (`-1`) running a job of `provisioner`. */
+  readonly jobRunning: (provisioner: string, delta: 1 | -1) => void
+  /** A provisioner job of `provisioner` ended (`succeeded`, `failed`, `canceled`) after running `seconds`. */
+  readonly jobFinished: (provisioner: string, status: string, seconds: number) => void
+  /** One dispatch of a notification by `method` (smtp, webhook, inbox) ended with `result` after `seconds`. */
+  readonly notificationDispatched: (method: string, templateId: string, result: NotificationResult, seconds: number) => void
+}
+
+const nothing = () => {}
+
+/** The default: metrics off. */
+export const noopMetrics: MetricsShape = {
+  enabled: false,
+  requestStarted: nothing,
+  requestFinished: nothing,
+  webSocketClosed: nothing,
+  databaseQuery: nothing,
+  jobRunning: nothing,
+  jobFinished: nothing,
+  notificationDispatched: nothing
+}
+
+/** The metrics sink; the no-op one unless a layer provides another. */
+export class Metrics extends Context.Reference<Metrics>()("@workbay/core/Metrics", {
+  defaultValue: () => noopMetrics
+}) {
+  static layer = (metrics: MetricsShape): Layer.Layer<Metrics> => Layer.succeed(Metrics, metrics)
+}
+
+/** Seconds since `start` (a `performance.now()` reading). */
+export const secondsSince = (start: number): number => (performance.now() - start) / 1000
+
+/**
+ * What the gauges read on a scrape, each from an index whose size is bounded by the work in
+ * flight (queued and running jobs, connected agents), not by the data kept; the workspace
+ * count walks one index (`workspaces_list`), entries only.
+ */
+export interface MetricsSnapshot {
+  /** Queued provisioner jobs, by provisioner type. */
+  readonly pendingJobs: ReadonlyArray<{ readonly provisioner: string; readonly count: number }>
+  /** Workspace build jobs in flight, by job status (`pending`, `running`, `canceling`). */
+  readonly buildsInFlight: ReadonlyArray<{ readonly status: string; readonly count: number }>
+  /** Live workspaces whose latest build is a succeeded start (`started`), and the rest (`other`). */
+  readonly workspaces: { readonly started: number; readonly other: number }
+  /** Agents with an open connection, deployment-wide. */
+  readonly connectedAgents: number
+}
+
+/** The port storage implements for the gauges. */
+export class MetricsSnapshotRepo extends Context.Tag("@workbay/core/MetricsSnapshotRepo")<
+  MetricsSnapshotRepo,
+  { readonly snapshot: Effect.Effect<MetricsSnapshot> }
+>() {}

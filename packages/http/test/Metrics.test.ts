@@ -1,0 +1,163 @@
+/**
+ * Prometheus metrics through real HTTP: a service with `makePrometheusMetrics()`, real traffic
+ * (requests of every outcome, a template import and a workspace build by the built-in workers, a
+ * webhook notification, a WebSocket watcher), then a scrape of the registry served on node:http as
+ * an embedder would, and the series and labels in it (docs/operations.md, "Metrics").
+ */
+import { Notifier, TemplateIds } from "@workbay/core"
+import { Effect } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makePrometheusMetrics, type PrometheusMetrics } from "../src/index.js"
+import { startWebhook } from "./notifications/fixtures.js"
+import { type Client, type ServiceTestServer, SESSION_HEADER, startWithOwner, UNKNOWN_ID } from "./support.js"
+import { connect } from "./websocket.js"
+import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "./workspaces/fixtures.js"
+
+interface Sample {
+  readonly name: string
+  readonly labels: Record<string, string>
+  readonly value: number
+}
+
+/** The samples of an exposition text. */
+const parse = (text: string): Array<Sample> =>
+  text.split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((line) => {
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
+    if (m === null) throw new Error(`not a sample: ${line}`)
+    const labels: Record<string, string> = {}
+    for (const [, k, v] of (m[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[k!] = v!
+    return { name: m[1]!, labels, value: Number(m[3]) }
+  })
+
+describe("Prometheus metrics", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+  let metrics: PrometheusMetrics
+  let scrapeServer: Server
+  let scrapeUrl: string
+  let hook: Awaited<ReturnType<typeof startWebhook>>
+
+  const scrape = async () => {
+    const res = await fetch(scrapeUrl)
+    expect(res.status).toBe(200)
+    return parse(await res.text())
+  }
+  const find = (samples: Array<Sample>, name: string, labels: Record<string, string> = {}) =>
+    samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+  const value = (samples: Array<Sample>, name: string, labels: Record<string, string> = {}) =>
+    find(samples, name, labels).reduce((n, s) => n + s.value, 0)
+
+  beforeAll(async () => {
+    hook = await startWebhook()
+    metrics = makePrometheusMetrics({ processMetrics: false, cacheMillis: 0 })
+    ;({ srv, owner, orgId } = await startWithOwner({
+      metrics,
+      notifier: false,
+      settings: { notificationsWebhookEndpoint: hook.url }
+    }))
+    scrapeServer = createServer((_req, res) => {
+      metrics.text().then((text) => res.writeHead(200, { "content-type": metrics.contentType }).end(text))
+    })
+    await new Promise<void>((resolve) => scrapeServer.listen(0, "127.0.0.1", () => resolve()))
+    scrapeUrl = `http://127.0.0.1:${(scrapeServer.address() as AddressInfo).port}/metrics`
+  })
+  afterAll(async () => {
+    scrapeServer.closeAllConnections()
+    await new Promise<void>((resolve) => scrapeServer.close(() => resolve()))
+    await srv.close()
+    await hook.close()
+  })
+
+  it("counts requests by status, method and route template, never the raw URL, with latency histograms", async () => {
+    expect((await owner.get("/users/me")).status).toBe(200)
+    expect((await owner.get(`/users/${UNKNOWN_ID}`)).status).toBe(404)
+    expect((await srv.anonymous.get("/users/me")).status).toBe(401)
+    expect((await owner.post("/users", { email: 12 })).status).toBe(400)
+    expect((await owner.get("/no-such-route/abc")).status).toBe(404)
+    expect((await owner.request("HEAD", "/buildinfo")).status).toBe(200)
+    const samples = await scrape()
+    const total = "coderd_api_requests_processed_total"
+    expect(value(samples, total, { code: "200", method: "GET", path: "/api/v2/users/{user}" })).toBeGreaterThanOrEqual(1)
+    expect(value(samples, total, { code: "404", method: "GET", path: "/api/v2/users/{user}" })).toBe(1)
+    expect(value(samples, total, { code: "401", method: "GET", path: "/api/v2/users/{user}" })).toBe(1)
+    expect(value(samples, total, { code: "400", method: "POST", path: "/api/v2/users" })).toBe(1)
+    expect(value(samples, total, { code: "404", method: "GET", path: "unknown" })).toBe(1)
+    expect(value(samples, total, { code: "200", method: "HEAD", path: "/api/v2/buildinfo" })).toBe(1)
+    // Bounded labels: no sample names an id or a raw path.
+    for (const s of find(samples, total)) expect(s.labels.path).not.toMatch(/[0-9a-f]{8}-|no-such-route/)
+    expect(value(samples, "coderd_api_request_latencies_seconds_count", { method: "GET", path: "/api/v2/users/{user}" })).toBeGreaterThanOrEqual(3)
+    expect(find(samples, "coderd_api_request_latencies_seconds_bucket", { method: "GET", path: "/api/v2/users/{user}", le: "+Inf" })).toHaveLength(1)
+    // The scrape itself is not an API request; nothing is in flight between requests.
+    expect(value(samples, "coderd_api_concurrent_requests")).toBe(0)
+    expect(value(samples, "coderd_db_query_latencies_seconds_count")).toBeGreaterThan(0)
+  })
+
+  it("times provisioner jobs, and reads the queue, builds and workspaces gauges from the database", async () => {
+    const template = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
+    const workspace = await makeWorkspace(srv, owner, orgId, template.id)
+    expect(workspace.latest_build.job.status).toBe("succeeded")
+    const samples = await scrape()
+    const timings = "coderd_provisionerd_job_timings_seconds_count"
+    expect(value(samples, timings, { provisioner: "workbay", status: "succeeded" })).toBe(2)
+    expect(value(samples, "coderd_provisionerd_jobs_current", { provisioner: "workbay" })).toBe(0)
+    expect(value(samples, "workbay_workspaces", { state: "started" })).toBe(1)
+    expect(value(samples, "workbay_workspaces", { state: "other" })).toBe(0)
+    expect(find(samples, "workbay_workspace_builds_in_flight").map((s) => [s.labels.status, s.value]).sort())
+      .toEqual([["canceling", 0], ["pending", 0], ["running", 0]])
+    expect(find(samples, "workbay_provisioner_jobs_pending")).toEqual([])
+    expect(value(samples, "workbay_agents_connected")).toBe(0)
+
+    // A stop build, and a second workspace: two more jobs timed; one workspace started, one not.
+    const stop = await owner.post(`/workspaces/${workspace.id}/builds`, { transition: "stop" })
+    expect(stop.status).toBe(200)
+    await makeWorkspace(srv, owner, orgId, template.id)
+    const after = await scrape()
+    expect(value(after, timings, { provisioner: "workbay", status: "succeeded" })).toBe(4)
+    expect(value(after, "workbay_workspaces", { state: "started" })).toBe(1)
+    expect(value(after, "workbay_workspaces", { state: "other" })).toBe(1)
+  })
+
+  it("counts notification dispatches by method, template and result, with send times", async () => {
+    expect((await owner.put(`/notifications/templates/${TemplateIds.customNotification}/method`, { method: "webhook" })).status).toBe(200)
+    try {
+      expect((await owner.post("/notifications/custom", { content: { title: "Hello", message: "Metrics" } })).status).toBe(204)
+      expect((await srv.run(Effect.flatMap(Notifier, (n) => n.dispatchOnce))).sent).toBeGreaterThanOrEqual(1)
+      hook.answer(500)
+      expect((await owner.post("/notifications/custom", { content: { title: "Doomed", message: "Metrics" } })).status).toBe(204)
+      expect((await srv.run(Effect.flatMap(Notifier, (n) => n.dispatchOnce))).failed).toBeGreaterThanOrEqual(1)
+    } finally {
+      hook.answer(200)
+      await owner.put(`/notifications/templates/${TemplateIds.customNotification}/method`, { method: "" })
+    }
+    const samples = await scrape()
+    const attempts = "coderd_notifications_dispatch_attempts_total"
+    const labels = { method: "webhook", notification_template_id: TemplateIds.customNotification }
+    expect(value(samples, attempts, { ...labels, result: "success" })).toBe(1)
+    expect(value(samples, attempts, { ...labels, result: "temporary_failure" })).toBe(1)
+    expect(value(samples, attempts, { ...labels, result: "permanent_failure" })).toBe(0)
+    expect(value(samples, "coderd_notifications_dispatcher_send_seconds_count", { method: "webhook" })).toBe(2)
+  })
+
+  it("counts open WebSockets and times them by route template once closed", async () => {
+    const template = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
+    const workspace = await makeWorkspace(srv, owner, orgId, template.id)
+    const socket = await connect(`${srv.wsUrl}/api/v2/workspaces/${workspace.id}/watch-ws`, { [SESSION_HEADER]: owner.token! })
+    const path = "/api/v2/workspaces/{workspace}/watch-ws"
+    const open = await scrape()
+    expect(value(open, "coderd_api_concurrent_websockets")).toBe(1)
+    expect(value(open, "coderd_api_requests_processed_total", { code: "101", method: "GET", path })).toBe(1)
+    expect(value(open, "coderd_api_websocket_durations_seconds_count", { path })).toBe(0)
+    socket.socket.close()
+    await socket.closed
+    let closed = open
+    for (let i = 0; i < 200 && value(closed, "coderd_api_websocket_durations_seconds_count", { path }) === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10))
+      closed = await scrape()
+    }
+    expect(value(closed, "coderd_api_websocket_durations_seconds_count", { path })).toBe(1)
+    expect(value(closed, "coderd_api_concurrent_websockets")).toBe(0)
+  })
+})
