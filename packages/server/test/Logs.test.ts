@@ -34,7 +34,7 @@ describe("the server's log", () => {
     const lines = server.stderr().split("\n").filter((l) => l.trim() !== "")
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
     for (const e of entries) expect(Object.keys(e)).toEqual(expect.arrayContaining(["time", "level", "msg"]))
-    const me = entries.filter((e) => e.route === "/api/v2/users/:user" && e.method === "GET")
+    const me = entries.filter((e) => e.route === "/api/v2/users/{user}" && e.method === "GET")
     expect(me.length).toBeGreaterThan(10)
     expect(me.some((e) => e.status === 200 && typeof e.user_id === "string")).toBe(true)
     expect(me.some((e) => e.status === 401)).toBe(true)

@@ -43,26 +43,31 @@ export const migrations = (types: DialectTypes) => ({
   "0030_provisioner_keys": run(migration0030(types))
 })
 
-const LOCK = "SELECT pg_advisory_lock(hashtext(current_schema() || ':workbay:migrations'))"
-const UNLOCK = "SELECT pg_advisory_unlock(hashtext(current_schema() || ':workbay:migrations'))"
-
 /**
  * Runs pending migrations on the provided `SqlClient` (both dialects; no schema dump). On Postgres
- * the run holds an advisory lock (per schema) on a connection reserved for it: replicas started
- * together on a fresh database migrate one after the other (the migrator's own table lock comes
- * only after it creates its table, which two processes racing on an empty database both do at
- * once); the later ones find every migration done. The pool needs two connections or more.
+ * the migrations table is made first, under a transaction-level advisory lock (per schema): the
+ * migrator creates it when `select ...::regclass` fails, and two replicas starting together on a
+ * fresh database both did, one failing on the catalog's unique index. With the table there, the
+ * migrator's own `LOCK TABLE` in its transaction makes replicas migrate one after the other; the
+ * later ones find every migration done.
  */
 export const runMigrations = (types: DialectTypes) => {
   const run = Migrator.make({})({ loader: Migrator.fromRecord(migrations(types)), table: "workbay_migrations" })
   return Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql.onDialectOrElse({
       pg: () =>
-        Effect.scoped(Effect.gen(function*() {
-          const connection = yield* sql.reserve
-          yield* connection.execute(LOCK, [], undefined)
-          return yield* run.pipe(Effect.ensuring(Effect.ignore(connection.execute(UNLOCK, [], undefined))))
-        })),
+        Effect.zipRight(
+          sql.withTransaction(Effect.zipRight(
+            sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':workbay:migrations'))`,
+            // The migrator's own definition of its table (@effect/sql's Migrator, Postgres).
+            sql`CREATE TABLE IF NOT EXISTS workbay_migrations (
+              migration_id integer primary key,
+              created_at timestamp with time zone not null default now(),
+              name text not null
+            )`
+          )),
+          run
+        ),
       orElse: () => run
     }))
 }
