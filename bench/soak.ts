@@ -15,6 +15,7 @@
 // run when it is shorter than 10 minutes). The server's own Prometheus metrics are scraped at the end.
 // Writes bench/results/soak.md. Options: --minutes 30 --ratio 0.7 --watchers 50 --workspaces 20
 // --probe-seconds 20 --probe-connections 32 --database-url postgres://... --skip-build --no-write
+// --profile-dir DIR (the server writes a V8 CPU profile there when it stops)
 import { parseArgs } from "node:util"
 import { loadavg } from "node:os"
 import WebSocket from "ws"
@@ -32,7 +33,8 @@ const { values: opts } = parseArgs({
     "probe-connections": { type: "string", default: "32" },
     "database-url": { type: "string", default: "" },
     "skip-build": { type: "boolean", default: false },
-    "no-write": { type: "boolean", default: false }
+    "no-write": { type: "boolean", default: false },
+    "profile-dir": { type: "string", default: "" }
   }
 })
 const log = logger("soak")
@@ -69,6 +71,7 @@ const main = async () => {
     const metricsPort = await freePort()
     const server = await dir.start({
       args: ["--prometheus-enable", "true", "--prometheus-address", `127.0.0.1:${metricsPort}`],
+      nodeArgs: opts["profile-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${opts["profile-dir"]}`] : [],
       env: opts["database-url"] ? { DATABASE_URL: opts["database-url"] } : {}
     })
     const pid = server.child.pid!
