@@ -8,6 +8,7 @@
 import { SqlClient } from "@effect/sql"
 import { type AppUsageTotals, InsightsRepo, type UsageTotals } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { latestBuildJoin } from "../LatestBuild.js"
 import { toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 
@@ -137,8 +138,7 @@ export const make = Effect.gen(function*() {
       if (opens.length > 0) {
         const agents = yield* sql<Row>`SELECT DISTINCT c.workspace_id AS workspace_id, c.agent_name AS agent_name, a.apps AS apps
           FROM connection_logs c
-          JOIN workspace_builds b ON b.workspace_id = c.workspace_id
-            AND b.build_number = (SELECT max(l.build_number) FROM workspace_builds l WHERE l.workspace_id = c.workspace_id)
+          ${latestBuildJoin(sql, "c.workspace_id")}
           JOIN workspace_resources r ON r.job_id = b.job_id
           JOIN workspace_agents a ON a.resource_id = r.id AND a.name = c.agent_name
           WHERE c.connect_time >= ${from} AND c.connect_time < ${to} AND c.type = 'workspace_app'`

@@ -16,6 +16,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { directStatements } from "../DirectReads.js"
 import { escapeLike, filters } from "../Filters.js"
+import { latestBuildJoin } from "../LatestBuild.js"
 import { bind, bindRecord, first, fromJson, toBool, toDate, toNumber } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
@@ -183,8 +184,7 @@ export const makeVersions = Effect.gen(function*() {
    */
   const versionsInUse = (templateId: string) =>
     sql`SELECT b.template_version_id FROM ${workspacesByTemplate(sql, "w")}
-      JOIN workspace_builds b ON b.workspace_id = w.id
-        AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = w.id)
+      ${latestBuildJoin(sql, "w.id")}
       WHERE w.template_id = ${templateId} AND w.deleted = FALSE AND b.transition <> 'delete'`
   const one = (statement: Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>) =>
     Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToVersion))

@@ -19,6 +19,7 @@ import {
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
 import { directStatements } from "../DirectReads.js"
+import { latestBuildJoin } from "../LatestBuild.js"
 import { LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { bindRecord, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { unique } from "../Unique.js"
@@ -51,6 +52,15 @@ export const rowToBuildSummary = (r: Row): WorkspaceBuildSummary => ({
   orphan: toBool(r.orphan)
 })
 /** The columns {@link rowToBuildSummary} reads (every one but the provisioner state). */
+/**
+ * The statement of `columns` of the latest build of each of `workspaceIds`, one index seek per
+ * workspace (`latestBuildJoin`). It once asked the latest number of the build being read, which
+ * read every build of those workspaces: the soak's reads slowed as the history grew
+ * (docs/storage.md). Exported for the plan test.
+ */
+export const latestBuildsStatement = (sql: SqlClient.SqlClient, columns: string, workspaceIds: ReadonlyArray<string>) =>
+  sql<Row>`SELECT ${sql.literal(columns)} FROM workspaces w ${latestBuildJoin(sql, "w.id")} WHERE w.id IN ${sql.in(workspaceIds)}`
+
 export const SUMMARY_COLUMNS = [
   "id", "created_at", "updated_at", "workspace_id", "template_version_id", "template_version_preset_id", "build_number",
   "transition", "initiator_id", "job_id", "deadline", "max_deadline", "reason", "daily_cost", "has_ai_task",
@@ -145,8 +155,7 @@ export const makeBuilds = Effect.gen(function*() {
 
   /** `columns` of the latest build (highest number) of each of these workspaces. */
   const latestRows = (columns: string, workspaceIds: ReadonlyArray<string>) =>
-    Effect.orDie(reads(sql<Row>`SELECT ${sql.literal(columns)} FROM workspace_builds b WHERE b.workspace_id IN ${sql.in(workspaceIds)}
-      AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)`))
+    Effect.orDie(reads(latestBuildsStatement(sql, columns, workspaceIds)))
 
   const one = (rows: ReadonlyArray<Row>) =>
     Effect.map(withParameters(rows.slice(0, 1)), (bs) => Option.fromNullable(bs[0]))

@@ -9,6 +9,7 @@ import { type WorkspaceFilter, type WorkspacePatch, type WorkspaceRecord, Worksp
 import { Effect, Layer } from "effect"
 import { directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
+import { latestBuildJoin } from "../LatestBuild.js"
 import { bindRecord, first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
@@ -148,7 +149,7 @@ export const make = Effect.gen(function*() {
       }),
     creditsConsumed: (organizationId, ownerId, excludeWorkspaceId) =>
       Effect.orDie(sql<{ n: number | string | null }>`SELECT coalesce(sum(b.daily_cost), 0) AS n FROM workspaces w
-        ${sql.literal(LATEST_BUILD_JOIN)}
+        ${latestBuildAndJob(sql)}
         WHERE w.organization_id = ${organizationId} AND w.owner_id = ${ownerId} AND w.deleted = FALSE
           AND b.transition = 'start' ${excludeWorkspaceId === undefined ? sql`` : sql`AND w.id <> ${excludeWorkspaceId}`}`).pipe(
         Effect.map((rs) => Number(rs[0]?.n ?? 0))
@@ -178,7 +179,7 @@ export const make = Effect.gen(function*() {
       }).pipe(Effect.orDie),
     countByStatus: () =>
       Effect.orDie(sql<{ status: string; n: number | string }>`SELECT ${sql.literal(WORKSPACE_STATUS_SQL)} AS status, count(*) AS n
-        FROM workspaces w ${sql.literal(LATEST_BUILD_JOIN)}
+        FROM workspaces w ${latestBuildAndJob(sql)}
         WHERE w.deleted = FALSE AND b.id IS NOT NULL
         GROUP BY ${sql.literal(WORKSPACE_STATUS_SQL)}`).pipe(
         Effect.map((rs) => rs.map((r) => ({ status: r.status as WorkspaceStatus, count: Number(r.n) })))
@@ -256,7 +257,7 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
   const table = f.ids !== undefined && f.ids.length > 0
     ? sql.onDialectOrElse({ pg: () => sql`workspaces w`, orElse: () => sql`workspaces w INDEXED BY sqlite_autoindex_workspaces_1` })
     : sql`workspaces w`
-  const from = needsBuild ? sql`${table} ${sql.literal(LATEST_BUILD_JOIN)}` : table
+  const from = needsBuild ? sql`${table} ${latestBuildAndJob(sql)}` : table
   const favorite = sql`w.owner_id = ${f.requesterId} AND w.favorite = TRUE`
   const favorites = sql.and([...conditions, favorite])
   const rest = sql.and([...conditions, sql`NOT (${favorite})`])
@@ -284,9 +285,8 @@ export const workspacesByTemplate = (sql: SqlClient.SqlClient, alias?: string): 
 }
 
 /** The latest build of workspace `w` (joined as `b`) and its job (`j`). */
-const LATEST_BUILD_JOIN = `LEFT JOIN workspace_builds b ON b.workspace_id = w.id
-    AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = w.id)
-  LEFT JOIN provisioner_jobs j ON j.id = b.job_id`
+const latestBuildAndJob = (sql: SqlClient.SqlClient) =>
+  sql`${latestBuildJoin(sql, "w.id", "LEFT JOIN")} LEFT JOIN provisioner_jobs j ON j.id = b.job_id`
 
 /** A workspace's status from its latest build's transition and job, in SQL (as `buildStatus`). */
 export const WORKSPACE_STATUS_SQL = `CASE

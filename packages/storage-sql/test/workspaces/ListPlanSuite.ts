@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { UserRepo, type WorkspaceFilter, WorkspaceRepo } from "@workbay/core"
-import { listStatements, type StoragePorts } from "@workbay/storage-sql"
+import { latestBuildsStatement, listStatements, type StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { queryPlan } from "../QueryPlan.js"
@@ -68,6 +68,21 @@ export const workspaceListPlanSuite = (
           expect(plan).toContain("sqlite_autoindex_workspaces_1")
           expect(plan).not.toContain("workspaces_list")
         } else expect(plan).toMatch(/workspaces_pkey/)
+      })
+    )
+
+    test(
+      "the latest builds of a page are found by workspace and number, not by reading every build of the workspaces",
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [text, params] = latestBuildsStatement(sql, "b.*", [randomUUID(), randomUUID()]).compile()
+        const plan = (yield* queryPlan(text, params, "seqscan")).join("\n")
+        if (dialect === "sqlite") expect(plan).toContain("workspace_builds_number (workspace_id=? AND build_number=?)")
+        else {
+          // One row from the index, newest first, per workspace: no filter over its builds.
+          expect(plan).toMatch(/Index Scan Backward using workspace_builds_number on workspace_builds x/)
+          expect(plan).not.toMatch(/Filter: .*build_number/)
+        }
       })
     )
 
