@@ -246,6 +246,8 @@ export const percentileDisc = (values: ReadonlyArray<number>, p: number): number
 
 /** How far back build time stats look. */
 export const BUILD_TIME_STATS_DAYS = 30
+/** How many of a template's newest successful builds the build time stats read. */
+export const BUILD_TIME_STATS_BUILDS = 100
 
 /** Build time stats per template: p50 and p95 in milliseconds per transition, absent without builds. */
 export const buildTimeStats = (

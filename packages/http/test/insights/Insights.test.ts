@@ -3,7 +3,7 @@
  * into the hourly rollups by a rollup pass, the range rules of the described system (400 with one
  * validation), who may read them (401, 403, 404), and a template's DAUs.
  */
-import { type AgentStats, AgentReportRepo, AuditLogs, InsightsRollup } from "@workbay/core"
+import { type AgentStats, AgentReportRepo, AuditLogs, InsightsRollup, ProvisionerJobRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -145,11 +145,14 @@ describe("insights", () => {
   it("gives templates their build time stats from recent successful builds", async () => {
     await addBuild(srv, ws, 1, ["main"])
     const now = Date.now()
+    // The seeded builds' jobs run for 90 s and succeed through the job repository, as a worker's do.
     await srv.run(Effect.orDie(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`UPDATE provisioner_jobs SET started_at = ${new Date(now - 100_000).toISOString()},
-        completed_at = ${new Date(now - 10_000).toISOString()}
-        WHERE id IN (SELECT job_id FROM workspace_builds WHERE workspace_id = ${ws.id})`
+      const jobs = yield* ProvisionerJobRepo
+      const rows = yield* sql<{ job_id: string }>`UPDATE provisioner_jobs SET started_at = ${new Date(now - 100_000).toISOString()},
+        completed_at = NULL, worker_id = 'insights-test'
+        WHERE id IN (SELECT job_id FROM workspace_builds WHERE workspace_id = ${ws.id}) RETURNING id AS job_id`
+      for (const r of rows) yield* jobs.complete(r.job_id, "insights-test", {}, new Date(now - 10_000))
     })) as Effect.Effect<void>)
     const t = await owner.get(`/templates/${template.id}`)
     expect(t.body.build_time_stats).toEqual({ start: { p50: 90_000, p95: 90_000 }, stop: {}, delete: {} })

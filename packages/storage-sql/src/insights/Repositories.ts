@@ -6,7 +6,7 @@
  * read grows with users and hours, never with raw rows.
  */
 import { SqlClient } from "@effect/sql"
-import { type AppUsageTotals, InsightsRepo, type UsageTotals } from "@workbay/core"
+import { type AppUsageTotals, BUILD_TIME_STATS_BUILDS, InsightsRepo, type UsageTotals } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
 import { latestBuildJoin } from "../LatestBuild.js"
 import { toDate, toNumber } from "../Rows.js"
@@ -309,15 +309,15 @@ export const make = Effect.gen(function*() {
         orDie
       ),
     buildDurations: (templateIds, since) =>
+      // The newest successful builds of each template are kept as they succeed (at most
+      // BUILD_TIME_STATS_BUILDS each, migration 0031): a template's stats read those rows only.
       templateIds.length === 0
         ? Effect.succeed([])
         : sql<Row>`SELECT template_id, transition, started_at, completed_at FROM (
-            SELECT v.template_id AS template_id, b.transition AS transition, j.started_at AS started_at, j.completed_at AS completed_at,
-              ROW_NUMBER() OVER (PARTITION BY v.template_id ORDER BY b.created_at DESC) AS rn
-            FROM workspace_builds b JOIN template_versions v ON v.id = b.template_version_id JOIN provisioner_jobs j ON j.id = b.job_id
-            WHERE v.template_id IN ${sql.in(templateIds)} AND j.completed_at IS NOT NULL AND j.started_at IS NOT NULL
-              AND j.started_at > ${iso(since)} AND j.canceled_at IS NULL AND (j.error IS NULL OR j.error = '')) x
-          WHERE rn <= 100`.pipe(
+            SELECT template_id, transition, started_at, completed_at,
+              ROW_NUMBER() OVER (PARTITION BY template_id ORDER BY build_created_at DESC, build_id DESC) AS rn
+            FROM template_build_times WHERE template_id IN ${sql.in(templateIds)}) x
+          WHERE rn <= ${BUILD_TIME_STATS_BUILDS} AND started_at > ${iso(since)}`.pipe(
           Effect.map((rows) =>
             rows.map((r) => ({
               template_id: String(r.template_id), transition: String(r.transition),

@@ -8,6 +8,7 @@
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import {
+  BUILD_TIME_STATS_BUILDS,
   type NewProvisionerJob,
   type ProvisionerJobLogRecord,
   type ProvisionerJobRecord,
@@ -89,6 +90,26 @@ export const make = Effect.gen(function*() {
   const tagsInclude = tags.include
   const tagsWithin = tags.within
 
+  /**
+   * Keeps the duration of a build whose job succeeded among its template's newest 100
+   * (`template_build_times`, migration 0031; by the build's creation time, as the stats read them).
+   */
+  const keepBuildTime = (jobId: string) =>
+    Effect.gen(function*() {
+      const kept = yield* sql<Row>`INSERT INTO template_build_times (build_id, template_id, build_created_at, transition, started_at, completed_at)
+        SELECT b.id, v.template_id, b.created_at, b.transition, j.started_at, j.completed_at
+        FROM workspace_builds b JOIN template_versions v ON v.id = b.template_version_id JOIN provisioner_jobs j ON j.id = b.job_id
+        WHERE b.job_id = ${jobId}
+        ON CONFLICT (build_id) DO NOTHING
+        RETURNING template_id`
+      for (const r of kept) {
+        const templateId = r.template_id as string
+        yield* sql`DELETE FROM template_build_times WHERE template_id = ${templateId} AND build_id NOT IN (
+          SELECT build_id FROM template_build_times WHERE template_id = ${templateId}
+          ORDER BY build_created_at DESC, build_id DESC LIMIT ${BUILD_TIME_STATS_BUILDS})`
+      }
+    })
+
   return ProvisionerJobRepo.of({
     enqueue: (job: NewProvisionerJob) =>
       sql<Row>`INSERT INTO provisioner_jobs ${sql.insert({
@@ -138,7 +159,10 @@ export const make = Effect.gen(function*() {
             error = ${result.error ?? ""}, error_code = ${result.error_code ?? ""}
           WHERE id = ${jobId} AND worker_id = ${workerId} AND started_at IS NOT NULL AND completed_at IS NULL
           RETURNING *`)
-        if (Option.isSome(done)) yield* rerank([jobId])
+        if (Option.isSome(done)) {
+          yield* rerank([jobId])
+          if (done.value.type === "workspace_build" && done.value.error === "" && done.value.canceled_at === null) yield* keepBuildTime(jobId)
+        }
         return done
       })).pipe(Effect.orDie),
 

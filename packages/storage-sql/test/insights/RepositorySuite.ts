@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { type AgentStats, AgentReportRepo, InsightsRepo, UserRepo, WorkspaceBuildRepo, WorkspaceRepo } from "@workbay/core"
+import { type AgentStats, AgentReportRepo, InsightsRepo, ProvisionerJobRepo, UserRepo, WorkspaceBuildRepo, WorkspaceRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -139,6 +139,37 @@ export const insightsRepositorySuite = (name: string, makeStorage: StorageFactor
         expect(yield* repo.parameterUsage(new Date(H0), new Date(H0 + HOUR), [randomUUID()])).toEqual([])
         expect((yield* repo.parameterUsage(new Date(H0 + HOUR), new Date(H0 + 2 * HOUR), [w.template])).map((c) => c.value).sort())
           .toEqual(["2", "eu"])
+      })
+    )
+
+    test(
+      "keeps the newest 100 successful build times of each template as their jobs complete",
+      Effect.gen(function*() {
+        const repo = yield* InsightsRepo
+        const jobs = yield* ProvisionerJobRepo
+        const builds = yield* WorkspaceBuildRepo
+        const sql = yield* SqlClient.SqlClient
+        const w = yield* seeded
+        const worker = randomUUID()
+        // 104 builds, created a minute apart, each running 1 + (i % 7) seconds: the first three
+        // succeed, then one fails and one is canceled, and the rest succeed.
+        for (let i = 0; i < 104; i++) {
+          const jobId = yield* job(w, "running")
+          yield* sql`UPDATE provisioner_jobs SET worker_id = ${worker}, started_at = ${at(i).toISOString()} WHERE id = ${jobId}`
+          yield* builds.insert(build(w, w.workspace, jobId, { build_number: i + 1, created_at: at(i), transition: i % 2 === 0 ? "start" : "stop" }))
+          if (i === 4) yield* sql`UPDATE provisioner_jobs SET canceled_at = ${at(i, 1).toISOString()} WHERE id = ${jobId}`
+          yield* jobs.complete(jobId, worker, i === 3 ? { error: "It broke." } : {}, at(i, 1 + (i % 7)))
+        }
+        const kept = yield* repo.buildDurations([w.template, randomUUID()], new Date(H0 - HOUR))
+        // 102 succeeded; the newest 100 are kept: builds 2..103 but the failed and the canceled one.
+        expect(kept.length).toBe(100)
+        expect(Number((yield* sql<{ n: number }>`SELECT count(*) AS n FROM template_build_times`)[0]!.n)).toBe(100)
+        const expected = Array.from({ length: 102 }, (_, k) => k + 2).filter((i) => i !== 3 && i !== 4)
+          .map((i) => `${i % 2 === 0 ? "start" : "stop"} ${1 + (i % 7)}`).sort()
+        expect(kept.map((k) => `${k.transition} ${k.seconds}`).sort()).toEqual(expected)
+        // Only builds that started after `since`.
+        expect((yield* repo.buildDurations([w.template], at(100))).length).toBe(3)
+        expect(yield* repo.buildDurations([], at(0))).toEqual([])
       })
     )
 
