@@ -22,7 +22,6 @@
 import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
-import { zipSync } from "fflate"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -33,7 +32,7 @@ import { Agent, setGlobalDispatcher } from "undici"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { cpuMs, fmt, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, writeReport } from "./lib.mjs"
+import { cpuMs, fmt, logger, machineLine, machineTemplate, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, sleep, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -52,7 +51,6 @@ const { values: opts } = parseArgs({
   }
 })
 const log = logger("agent-logs")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // ---- the child: the service alone in its process, printing the agent tokens it hands out ----------
 if (opts.serve !== undefined) {
@@ -75,12 +73,7 @@ const perWorkspace = Number(opts["per-workspace"])
 const agentCount = Number(opts.agents)
 const linesPerBatch = Number(opts.lines)
 const duration = Number(opts.duration) * 1000
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-${Array.from({ length: perWorkspace }, (_, i) => `      - name: a${i}\n`).join("")}`
-const archive = zipSync({ "template.yaml": new TextEncoder().encode(TEMPLATE) })
+const archive = machineTemplate(Array.from({ length: perWorkspace }, (_, i) => `a${i}`))
 
 const tokens: Array<string> = []
 const quantile = (sorted: ReadonlyArray<number>, q: number) =>

@@ -37,7 +37,7 @@ import { parseArgs } from "node:util"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, queryPlan, request, rssMb, scalingTable, seedFirstUser, SESSION_HEADER, sequential, warmThenLoad, writeReport } from "./lib.mjs"
+import { fmt, logger, machineLine, queryPlan, request, rssMb, scalingTable, seedFirstUser, sequential, SESSION_HEADER, sleep, warmThenLoad, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -56,7 +56,6 @@ const { values: opts } = parseArgs({
   }
 })
 const log = logger("inbox")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const now = () => performance.timeOrigin + performance.now()
 
 const T1 = "3b3e5a3e-0000-4000-8000-0000000000a1"

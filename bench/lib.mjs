@@ -4,6 +4,7 @@
 // first user, copies of its database, the report).
 import autocannon from "autocannon"
 import Database from "better-sqlite3"
+import { zipSync } from "fflate"
 import { execFileSync, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
@@ -245,6 +246,17 @@ export const seedFirstUser = async (base, { name } = {}) => {
  * uploads `archive` (a zip), creates the version, waits for its import, creates the template
  * `name`. Answers the template.
  */
+/**
+ * The archive of the smallest template of the built-in `workbay` provisioner: one machine `box`
+ * with one agent of each of `agents` (default one, `main`).
+ */
+export const machineTemplate = (agents = ["main"]) =>
+  zipSync({
+    "template.yaml": new TextEncoder().encode(
+      `resources:\n  - name: box\n    type: machine\n    agents:\n${agents.map((a) => `      - name: ${a}\n`).join("")}`
+    )
+  })
+
 export const seedTemplate = async (base, auth, orgId, archive, name = "bench") => {
   const json = { ...auth, "content-type": "application/json" }
   const up = await request(`${base}/files`, { method: "POST", headers: { ...auth, "content-type": "application/zip" }, body: archive })

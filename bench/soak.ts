@@ -19,9 +19,8 @@
 import { parseArgs } from "node:util"
 import { loadavg } from "node:os"
 import WebSocket from "ws"
-import { zipSync } from "fflate"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, writeReport } from "./lib.mjs"
+import { benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, machineTemplate, request, rssMb, seedFirstUser, seedTemplate, sleep, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -40,15 +39,8 @@ const { values: opts } = parseArgs({
 const log = logger("soak")
 const minutes = Number(opts.minutes)
 const ratio = Number(opts.ratio)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-`
-const archive = zipSync({ "template.yaml": new TextEncoder().encode(TEMPLATE) })
+const archive = machineTemplate()
 
 type Headers = Record<string, string>
 

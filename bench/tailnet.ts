@@ -32,7 +32,6 @@
 // Everything listens on and connects to 127.0.0.1 only; every run is bounded in time.
 import { type BuildInput, type Provisioner, workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
-import { zipSync } from "fflate"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -44,7 +43,7 @@ import pg from "pg"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { cpuMs, fmt, logger, machineLine, request, root, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER } from "./lib.mjs"
+import { cpuMs, fmt, logger, machineLine, machineTemplate, request, root, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, sleep } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -64,7 +63,6 @@ const { values: opts } = parseArgs({
   }
 })
 const log = logger("tailnet")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // ---- the child: the service alone in its process, printing the agent tokens it hands out ----------
 if (opts.serve !== undefined || opts["serve-pg"] !== undefined) {
@@ -112,12 +110,7 @@ const clientCount = Number(opts.clients)
 const warmup = Number(opts.warmup) * 1000
 const duration = Number(opts.duration) * 1000
 const grace = Number(opts.grace) * 1000
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-${Array.from({ length: perWorkspace }, (_, i) => `      - name: a${i}\n`).join("")}`
-const archive = zipSync({ "template.yaml": new TextEncoder().encode(TEMPLATE) })
+const archive = machineTemplate(Array.from({ length: perWorkspace }, (_, i) => `a${i}`))
 type Headers = Record<string, string>
 const json = (auth: Headers) => ({ ...auth, "content-type": "application/json" })
 const quantile = (sorted: ArrayLike<number>, q: number) =>

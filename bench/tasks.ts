@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { logger, machineLine, queryPlan, request, scalingTable, seedFirstUser, seedTemplate, sequential, warmThenLoad, writeReport } from "./lib.mjs"
+import { logger, machineLine, queryPlan, request, scalingTable, seedFirstUser, seedTemplate, sequential, sleep, warmThenLoad, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -32,7 +32,6 @@ const { values: opts } = parseArgs({
 })
 const log = logger("tasks")
 const sizes = opts.sizes.split(",").map(Number)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const PAGE = 10
 
 const TEMPLATE = `resources:

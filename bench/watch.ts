@@ -19,7 +19,6 @@
 import { workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
-import { zipSync } from "fflate"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -28,7 +27,7 @@ import { parseArgs } from "node:util"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, writeReport } from "./lib.mjs"
+import { fmt, logger, machineLine, machineTemplate, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, sleep, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -42,7 +41,6 @@ const { values: opts } = parseArgs({
   }
 })
 const log = logger("watch")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // ---- the child: the service alone in its process --------------------------------------------------
 if (opts.serve !== undefined) {
@@ -54,13 +52,7 @@ if (opts.serve !== undefined) {
 }
 
 // ---- the parent: seeding, the watchers, the changes -------------------------------------------------
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-`
-const archive = zipSync({ "template.yaml": new TextEncoder().encode(TEMPLATE) })
+const archive = machineTemplate()
 type Headers = Record<string, string>
 const json = (auth: Headers) => ({ ...auth, "content-type": "application/json" })
 

@@ -14,7 +14,6 @@ import Database from "better-sqlite3"
 import { workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
-import { zipSync } from "fflate"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
@@ -23,7 +22,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, queryPlan, request, scalingTable, seedFirstUser, seedTemplate, sequential, userInserter, warmThenLoad, writeReport } from "./lib.mjs"
+import { fmt, logger, machineLine, machineTemplate, queryPlan, request, scalingTable, seedFirstUser, seedTemplate, sequential, sleep, userInserter, warmThenLoad, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -35,15 +34,8 @@ const { values: opts } = parseArgs({
 })
 const log = logger("workspaces")
 const sizes = opts.sizes.split(",").map(Number)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-const TEMPLATE = `resources:
-  - name: box
-    type: machine
-    agents:
-      - name: main
-`
-const archive = zipSync({ "template.yaml": new TextEncoder().encode(TEMPLATE) })
+const archive = machineTemplate()
 
 const listen = async (handler: Parameters<typeof createServer>[1]) => {
   const server = createServer(handler)
