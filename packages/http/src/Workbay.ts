@@ -273,7 +273,7 @@ export const handlerShape = (dispatcher: Dispatcher, hub: WebSocketHub): Workbay
   const upgrade = toNodeUpgradeHandler(dispatcher, hub)
   return {
     node,
-    web: (request) => (apps.owns(new URL(request.url).pathname) ? apps.web(request) : webApi(request)),
+    web: (request, info) => (apps.owns(new URL(request.url).pathname) ? apps.web(request, info) : webApi(request, info)),
     upgrade,
     attach: (server) => {
       server.on("request", node)
