@@ -58,7 +58,9 @@ export const parseAddress = (address: string): string | undefined => {
 }
 
 /** A CIDR as the block list takes it; throws with the setting's name when it is not one. */
-const parseCidr = (cidr: string): { readonly network: string; readonly prefix: number; readonly family: "ipv4" | "ipv6" } => {
+const parseCidr = (
+  cidr: string
+): { readonly network: string; readonly prefix: number; readonly family: "ipv4" | "ipv6" } => {
   const slash = cidr.indexOf("/")
   const network = slash < 0 ? "" : cidr.slice(0, slash).trim()
   const bits = slash < 0 ? "" : cidr.slice(slash + 1).trim()
@@ -77,7 +79,10 @@ const parseCidr = (cidr: string): { readonly network: string; readonly prefix: n
 export const makeClientAddress = (config: RealIpConfig): ClientAddress => {
   const normalize = (peer: string) => parseAddress(peer) ?? peer
   const headers = config.proxyTrustedHeaders.map((h) => h.trim().toLowerCase()).filter((h) => h !== "")
-  const origins = config.proxyTrustedOrigins.map((o) => o.trim()).filter((o) => o !== "").map(parseCidr)
+  const origins = config.proxyTrustedOrigins
+    .map((o) => o.trim())
+    .filter((o) => o !== "")
+    .map(parseCidr)
   if (headers.length === 0 || origins.length === 0) return normalize
   const trusted = new BlockList()
   for (const o of origins) trusted.addSubnet(o.network, o.prefix, o.family)
@@ -104,7 +109,7 @@ export const makeClientAddress = (config: RealIpConfig): ClientAddress => {
       const given = requestHeaders[name]
       if (given === undefined) continue
       // X-Forwarded-For's lines are one list (RFC 9110); other headers are one proxy's value.
-      const value = typeof given === "string" ? given : name === "x-forwarded-for" ? given.join(",") : given[0] ?? ""
+      const value = typeof given === "string" ? given : name === "x-forwarded-for" ? given.join(",") : (given[0] ?? "")
       const ip = forwarded(value)
       if (ip !== undefined) return ip
     }

@@ -21,7 +21,9 @@ describe("the client's address", () => {
   })
 
   it("ignores the headers from a peer outside the trusted origins (a spoofing client)", () => {
-    expect(behind("203.0.113.5", { "x-forwarded-for": "192.0.2.1", "cf-connecting-ip": "192.0.2.2" })).toBe("203.0.113.5")
+    expect(behind("203.0.113.5", { "x-forwarded-for": "192.0.2.1", "cf-connecting-ip": "192.0.2.2" })).toBe(
+      "203.0.113.5"
+    )
     expect(behind("2001:db8::5", { "x-forwarded-for": "192.0.2.1" })).toBe("2001:db8::5")
   })
 
@@ -49,7 +51,9 @@ describe("the client's address", () => {
 
   it("refuses a trusted origin that is not a CIDR", () => {
     for (const origin of ["10.0.0.0", "10.0.0.0/33", "fd00::/129", "example.com/8", "10.0.0.0/x"]) {
-      expect(() => makeClientAddress({ proxyTrustedHeaders: ["X-Forwarded-For"], proxyTrustedOrigins: [origin] })).toThrow(/is not a CIDR/)
+      expect(() =>
+        makeClientAddress({ proxyTrustedHeaders: ["X-Forwarded-For"], proxyTrustedOrigins: [origin] })
+      ).toThrow(/is not a CIDR/)
     }
   })
 })
