@@ -17,8 +17,19 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  */
 export type NodeUpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, next?: () => void) => void
 
-/** A web-standard handler (Fetch API). */
-export type WebHandler = (request: Request) => Promise<Response>
+/**
+ * What a Fetch-API server knows of a request beyond the `Request`: the address of the peer that
+ * sent it (Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request)?.address`).
+ */
+export interface WebRequestInfo {
+  readonly remoteAddress?: string | undefined
+}
+
+/**
+ * A web-standard handler (Fetch API). Without the peer's address (`info.remoteAddress`) the
+ * request has no known client address, and no proxy header is trusted for it.
+ */
+export type WebHandler = (request: Request, info?: WebRequestInfo) => Promise<Response>
 
 const writeNode = (res: ServerResponse, r: RawResponse) => {
   if (res.headersSent) return
@@ -150,7 +161,7 @@ export const readAtMost = async (stream: ReadableStream<Uint8Array>, max: number
   return bytes
 }
 
-export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (request) => {
+export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (request, info) => {
   const url = new URL(request.url)
   const headers: Record<string, string> = {}
   request.headers.forEach((value, key) => {
@@ -172,7 +183,8 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
     url: url.pathname + url.search,
     headers,
     body,
-    remoteAddress: headers["x-forwarded-for"]?.split(",")[0]?.trim() ?? ""
+    // The dispatcher reads the trusted proxy headers only when this peer is a trusted origin.
+    remoteAddress: info?.remoteAddress ?? ""
   }
   const r = await new Promise<RawResponse>((resolve) => dispatcher.handle(raw, resolve))
   const out = new Headers()

@@ -29,6 +29,7 @@ import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "./ServerSentEvents.js"
 import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
 import { BYPASS_HEADER, checkLimits, type Limiter, makeRateLimits } from "./RateLimit.js"
 import { answerProbe, PROBE_PATHS } from "./Probes.js"
+import { type ClientAddress, makeClientAddress } from "./RealIp.js"
 
 /** Options of the HTTP layer. */
 export interface HttpOptions {
@@ -73,6 +74,10 @@ export interface RawRequest {
    * `Dispatcher.bodyLimit`), or a value a framework already parsed.
    */
   readonly body: string | Uint8Array | undefined | { readonly parsed: unknown }
+  /**
+   * The immediate peer's address (the socket's; "" when unknown). The dispatcher serves the
+   * request under the client's address found from it (`clientAddress`, RealIp.ts).
+   */
   readonly remoteAddress: string
 }
 
@@ -116,6 +121,11 @@ export interface Dispatcher {
    * upgrade) to `respond`, to be written on the socket.
    */
   readonly upgrade: (request: RawRequest, respond: (response: RawResponse) => void, accept: (upgrade: WebSocketUpgrade) => void) => void
+  /**
+   * The client's address from the peer's and the request's headers: the trusted proxy headers
+   * when the peer is a trusted origin (`proxyTrustedHeaders`, `proxyTrustedOrigins`; RealIp.ts).
+   */
+  readonly clientAddress: ClientAddress
   /** Runs an effect on the service's runtime (WebSocket sessions). */
   readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
   readonly options: HttpOptions
@@ -478,6 +488,7 @@ export const makeDispatcher = <R>(
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const limits: InputLimits = { ...defaultInputLimits, ...definedOnly(options.inputLimits) }
   const rateLimits = makeRateLimits(options.rateLimits === false ? { ...settings, rateLimitDisableAll: true } : settings)
+  const clientAddress = makeClientAddress(settings)
   // The runtime's clock (a TestClock where a test provides one), read synchronously per limited request.
   const clock = Runtime.runSync(runtime)(Clock.clockWith(Effect.succeed))
   const runFork = Runtime.runFork(runtime)
@@ -621,7 +632,10 @@ export const makeDispatcher = <R>(
     }
   }
 
-  const handle = (req: RawRequest, answer: (r: RawResponse) => void, upgrade?: (u: WebSocketUpgrade) => void): void => {
+  const handle = (given: RawRequest, answer: (r: RawResponse) => void, upgrade?: (u: WebSocketUpgrade) => void): void => {
+    // From here on (rate limits, audit, logs) the request's address is the client's.
+    const client = clientAddress(given.remoteAddress, given.headers)
+    const req = client === given.remoteAddress ? given : { ...given, remoteAddress: client }
     // What the metrics and the request log learn of the request while it is served (neither on: nothing).
     const seen: RequestSeen | undefined = metrics.enabled || logRequests ? { started: performance.now() } : undefined
     let respond = answer
@@ -980,6 +994,7 @@ export const makeDispatcher = <R>(
     owns,
     handle: (req, respond) => handle(req, respond),
     upgrade: handle,
+    clientAddress,
     maxBodyBytes,
     bodyLimit,
     runFork,

@@ -1,7 +1,8 @@
 /**
  * Rate limits, as the described system's (its `httpmw.RateLimit` over go-chi's `httprate`):
  * a sliding-window counter per key and minute, the key being the operation and the caller (the
- * user of a session or API key, the agent of an agent token, else the client's IP address).
+ * user of a session or API key, the agent of an agent token, else the client's IP address: the
+ * socket's peer, or the client a trusted proxy names, RealIp.ts).
  *
  * - The API limit (`rateLimitApi`, default 512 a minute) covers every operation; the sign-in
  *   routes have a stricter one besides (`rateLimitLogin`, 60), and `/files` another (`rateLimitFiles`, 12).

@@ -77,7 +77,11 @@ export const implementations = [
 export interface WorkbayHandlerShape {
   /** Mount on node:http, Express, Connect, Fastify (`fastify.all('/*', ...)` with the raw req/res). */
   readonly node: NodeHandler
-  /** Mount on anything that speaks Fetch `Request`/`Response` (Hono, Bun, Deno, workers). It cannot upgrade: WebSocket routes answer 426. */
+  /**
+   * Mount on anything that speaks Fetch `Request`/`Response` (Hono, Bun, Deno, workers); pass the
+   * peer's address as `{ remoteAddress }` (the client's address, rate limits and audit follow it).
+   * It cannot upgrade: WebSocket routes answer 426.
+   */
   readonly web: WebHandler
   /** The WebSocket routes: `server.on("upgrade", workbay.upgrade)` on the node:http server (or use `attach`). */
   readonly upgrade: NodeUpgradeHandler
@@ -273,7 +277,7 @@ export const handlerShape = (dispatcher: Dispatcher, hub: WebSocketHub): Workbay
   const upgrade = toNodeUpgradeHandler(dispatcher, hub)
   return {
     node,
-    web: (request) => (apps.owns(new URL(request.url).pathname) ? apps.web(request) : webApi(request)),
+    web: (request, info) => (apps.owns(new URL(request.url).pathname) ? apps.web(request, info) : webApi(request, info)),
     upgrade,
     attach: (server) => {
       server.on("request", node)

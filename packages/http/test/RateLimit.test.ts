@@ -5,6 +5,7 @@
 import { type Actor, TooManyRequests } from "@workbay/core"
 import { Effect, Exit, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { WebHandler } from "../src/Adapters.js"
 import { limitRequest, makeRateLimits, SlidingWindow } from "../src/RateLimit.js"
 import { defaultSettings } from "@workbay/core"
 import { type Client, createUser, expectResponse, type ServiceTestServer, SESSION_HEADER, startWithOwner, type TestUser } from "./support.js"
@@ -86,7 +87,11 @@ describe("rate limits over HTTP", () => {
   beforeAll(async () => {
     ;({ srv, owner } = await startWithOwner({
       http: { rateLimits: true },
-      settings: { rateLimitDisableAll: false, rateLimitApi: API, rateLimitLogin: LOGIN, rateLimitFiles: 2, valueSources: { rateLimitApi: "flag" } }
+      settings: {
+        rateLimitDisableAll: false, rateLimitApi: API, rateLimitLogin: LOGIN, rateLimitFiles: 2, valueSources: { rateLimitApi: "flag" },
+        // The test's requests come from 127.0.0.1: a trusted proxy that names its clients.
+        proxyTrustedHeaders: ["X-Forwarded-For"], proxyTrustedOrigins: ["127.0.0.0/8", "::1/128"]
+      }
     }))
     member = await createUser(owner)
   })
@@ -112,8 +117,8 @@ describe("rate limits over HTTP", () => {
     expect((await me.get("/users/me/appearance")).status).toBe(200)
   })
 
-  it("keys anonymous callers by address", async () => {
-    const call = (ip: string) => srv.web(new Request(`${srv.url}/api/v2/buildinfo`, { headers: { "x-forwarded-for": ip } }))
+  it("keys anonymous callers by address: behind a trusted proxy, each forwarded client has its own budget", async () => {
+    const call = (ip: string) => fetch(`${srv.url}/api/v2/buildinfo`, { headers: { "x-forwarded-for": ip } })
     for (let i = 0; i < API; i++) expect((await call("203.0.113.7")).status).toBe(200)
     const refused = await call("203.0.113.7")
     expect(refused.status).toBe(429)
@@ -122,7 +127,7 @@ describe("rate limits over HTTP", () => {
   })
 
   it("counts refused credentials against the address", async () => {
-    const call = () => srv.web(new Request(`${srv.url}/api/v2/users/me`, { headers: { "x-forwarded-for": "198.51.100.9", [SESSION_HEADER]: "nope-nope" } }))
+    const call = () => fetch(`${srv.url}/api/v2/users/me`, { headers: { "x-forwarded-for": "198.51.100.9", [SESSION_HEADER]: "nope-nope" } })
     for (let i = 0; i < API; i++) expect((await call()).status).toBe(401)
     expect((await call()).status).toBe(429)
   })
@@ -143,9 +148,9 @@ describe("rate limits over HTTP", () => {
 
   it("limits the sign-in routes more strictly, per address", async () => {
     const post = (path: string, body: unknown, ip: string) =>
-      srv.web(new Request(`${srv.url}/api/v2${path}`, {
+      fetch(`${srv.url}/api/v2${path}`, {
         method: "POST", headers: { "x-forwarded-for": ip, "content-type": "application/json" }, body: JSON.stringify(body)
-      }))
+      })
     const statuses: Array<number> = []
     for (let i = 0; i < LOGIN; i++) statuses.push((await post("/users/login", { email: member.email, password: "wrong-password-1" }, "192.0.2.1")).status)
     expect(statuses).toEqual([401, 401])
@@ -159,12 +164,60 @@ describe("rate limits over HTTP", () => {
     expect((await post("/users/first", {}, "192.0.2.3")).status).toBe(429)
   })
 
+  it("audits a forwarded client under its address: the rightmost one not a trusted proxy, not what it prepended", async () => {
+    const reply = await fetch(`${srv.url}/api/v2/users/login`, {
+      method: "POST",
+      headers: { "x-forwarded-for": "203.0.113.99, 192.0.2.60", "content-type": "application/json" },
+      body: JSON.stringify({ email: member.email, password: "wrong-password-1" })
+    })
+    expect(reply.status).toBe(401)
+    const audit = await owner.get(`/audit?limit=10&q=request_id:${reply.headers.get("x-request-id")}`)
+    expect(audit.status, JSON.stringify(audit.body)).toBe(200)
+    const entries = audit.body.audit_logs
+    expect(entries.map((e: any) => [e.action, e.ip])).toEqual([["login", "192.0.2.60"]])
+  })
+
+  it("the Fetch handler trusts the headers only with the peer's address, an IPv4-mapped one included", async () => {
+    const web = srv.web as WebHandler
+    const call = (ip: string, peer?: string) =>
+      web(new Request(`${srv.url}/api/v2/buildinfo`, { headers: { "x-forwarded-for": ip } }), peer === undefined ? undefined : { remoteAddress: peer })
+    for (let i = 0; i < API; i++) expect((await call("2001:db8::7", "::ffff:127.0.0.1")).status).toBe(200)
+    expect((await call("2001:db8::7", "::ffff:127.0.0.1")).status).toBe(429)
+    expect((await call("2001:db8::8", "::1")).status).toBe(200)
+    // Without the peer's address the header names nobody: not the exhausted client.
+    expect((await call("2001:db8::7")).status).toBe(200)
+  })
+
   it("reports the settings in the deployment config", async () => {
     const r = await owner.request("GET", "/deployment/config", undefined, { headers: { "X-Coder-Bypass-Ratelimit": "1" } })
     expect(r.status).toBe(200)
     expect(r.body.config.rate_limit).toEqual({ api: API, disable_all: false })
     const option = r.body.options.find((o: any) => o.flag === "api-rate-limit")
     expect(option).toMatchObject({ value: API, value_source: "flag" })
+  })
+})
+
+describe("behind a proxy that is not a trusted origin", () => {
+  it("ignores its forwarding headers: the budget and the audit log are the peer's", async () => {
+    const { srv, owner } = await startWithOwner({
+      http: { rateLimits: true },
+      settings: { rateLimitDisableAll: false, rateLimitApi: 2, proxyTrustedHeaders: ["X-Forwarded-For", "CF-Connecting-IP"], proxyTrustedOrigins: ["10.0.0.0/8"] }
+    })
+    try {
+      const call = (ip: string) => fetch(`${srv.url}/api/v2/buildinfo`, { headers: { "x-forwarded-for": ip, "cf-connecting-ip": ip } })
+      expect([(await call("198.51.100.1")).status, (await call("198.51.100.2")).status, (await call("198.51.100.3")).status]).toEqual([200, 200, 429])
+      const reply = await fetch(`${srv.url}/api/v2/users/login`, {
+        method: "POST",
+        headers: { "x-forwarded-for": "192.0.2.77", "content-type": "application/json" },
+        body: JSON.stringify({ email: "nobody@example.com", password: "wrong-password-1" })
+      })
+      const audit = await owner.get(`/audit?limit=10&q=request_id:${reply.headers.get("x-request-id")}`)
+    expect(audit.status, JSON.stringify(audit.body)).toBe(200)
+    const entries = audit.body.audit_logs
+      expect(entries.map((e: any) => e.ip)).toEqual(["127.0.0.1"])
+    } finally {
+      await srv.close()
+    }
   })
 })
 

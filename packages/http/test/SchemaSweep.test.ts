@@ -4,7 +4,7 @@
  * Schema AST of its body (per field: the wrong type, null, missing when required, huge, negative
  * and fractional numbers, long and odd strings, NUL, lone surrogates), an extra field, malformed
  * JSON, wrong content types, odd path segments and bad query values; each sent by an anonymous
- * caller, a member and an owner, with real resources in the path (a user, organization, group,
+ * caller, a member, a workspace agent (its own routes only, with its token) and an owner, with real resources in the path (a user, organization, group,
  * template, version, job, workspace, build, agent, token, file, OAuth2 app, proxy...) so the
  * requests reach the handlers beyond 404. Every answer is below 500, every error body is the
  * Response object, a refused request (>= 400) changes no data (a fingerprint of the database:
@@ -12,7 +12,7 @@
  * after each request), and the server answers afterwards. Deterministic: the base bodies come
  * from `Arbitrary.make(schema)` with a fixed seed. SQLite, in process (`workbay.web`).
  */
-import { Authentication, WorkbayApi } from "@workbay/http"
+import { AgentAuthentication, Authentication, WorkbayApi } from "@workbay/http"
 import { SqlClient } from "@effect/sql"
 import { Arbitrary, Effect, FastCheck as fc, Option, Schema, SchemaAST } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -42,6 +42,8 @@ interface Operation {
   readonly fields: ReadonlyArray<Field>
   readonly queryKeys: ReadonlyArray<string>
   readonly authenticated: boolean
+  /** Whether a workspace agent's token is taken (the agent's own routes). */
+  readonly agent: boolean
 }
 
 /** What a value of `ast` is on the wire (its encoded side). */
@@ -143,7 +145,8 @@ const operations: ReadonlyArray<Operation> = Object.values((WorkbayApi as any).g
     payload: endpoint.payloadSchema,
     fields: fieldsOf(endpoint.payloadSchema),
     queryKeys: fieldsOf(endpoint.urlParamsSchema, 1).map((f) => f.name),
-    authenticated: group.middlewares.has(Authentication) || endpoint.middlewares.has(Authentication)
+    authenticated: group.middlewares.has(Authentication) || endpoint.middlewares.has(Authentication),
+    agent: group.middlewares.has(AgentAuthentication) || endpoint.middlewares.has(AgentAuthentication)
   }))
 )
 
@@ -295,13 +298,21 @@ describe("the cases", () => {
     expect(fields("users.createToken")).toEqual(expect.arrayContaining(["token_name:string", "allow_list:array", "allow_list.0.type:string!"]))
     expect(fields("authorization.login")).toEqual(expect.arrayContaining(["email:string!", "password:string!"]))
     expect(operations.flatMap((o) => o.fields).filter((f) => f.path.length > 1).length).toBeGreaterThan(20)
+    expect(operations.filter((o) => o.agent).map((o) => o.template)).toEqual(expect.arrayContaining(["/api/v2/workspaceagents/me/logs", "/api/v2/workspaceagents/me/manifest"]))
   })
 })
 
 describe("the bad-input sweep from the request schemas", () => {
   let srv: ServiceTestServer
   let fingerprint: () => Promise<string>
-  const callers: Array<{ readonly who: string; readonly token: string | undefined; readonly depth: 0 | 1 | 2; values: Record<string, string> }> = []
+  const callers: Array<{
+    readonly who: string
+    readonly token: string | undefined
+    readonly depth: 0 | 1 | 2
+    values: Record<string, string>
+    /** Only the operations that take an agent's token (the agent caller's). */
+    readonly agentOnly?: boolean
+  }> = []
 
   beforeAll(async () => {
     // Background passes off (the workers stay): what changes the database is then the requests.
@@ -339,6 +350,8 @@ describe("the bad-input sweep from the request schemas", () => {
         apps:
           - slug: code
             url: http://localhost:8080
+      - name: outside
+        external: true
 build:
   logs: ["Hello"]
 `)
@@ -357,6 +370,9 @@ build:
       agentId = w.latest_build.resources?.flatMap((r: any) => r.agents ?? [])[0]?.id ?? UNKNOWN_ID
       if (agentId === UNKNOWN_ID) await new Promise((r) => setTimeout(r, 25))
     }
+    // The agent caller: a real agent token of the workspace (an external agent's, which the API hands out).
+    const agentToken = (await owner.get(`/workspaces/${ws.body.id}/external-agent/outside/credentials`)).body.agent_token as string
+    expect(agentToken).toMatch(/^[0-9a-f-]{36}$/)
     const app = await owner.post("/oauth2-provider/apps", { name: "sweep-app", callback_url: "http://localhost/cb", icon: "" })
     const proxy = await owner.post("/workspaceproxies", { name: "sweep-proxy", display_name: "Sweep", icon: "" })
     const templates = (await owner.get("/notifications/templates/system")).body
@@ -371,6 +387,7 @@ build:
     }
     callers.push({ who: "anonymous", token: undefined, depth: 0, values })
     callers.push({ who: "member", token: member.client.token, depth: 1, values: { ...values, user: victim.username } })
+    callers.push({ who: "agent", token: agentToken, depth: 2, values, agentOnly: true })
     // The owner last: it may change what the others reached.
     callers.push({ who: "owner", token: owner.token, depth: 2, values })
   }, 60_000)
@@ -378,7 +395,7 @@ build:
 
   it("sees a write in its fingerprint (the check can fail)", async () => {
     const before = await fingerprint()
-    const owner = callers[2]!
+    const owner = callers.find((c) => c.who === "owner")!
     const made = await srv.web(new Request("http://workbay.test/api/v2/organizations/" + owner.values.organization + "/groups", {
       method: "POST",
       headers: { "content-type": "application/json", [SESSION_HEADER]: owner.token! },
@@ -415,7 +432,7 @@ build:
     let before = await fingerprint()
     for (const c of callers) {
       for (const [n, op] of operations.entries()) {
-        if (skipped.has(op.name)) continue
+        if (skipped.has(op.name) || (c.agentOnly === true && !op.agent)) continue
         for (const x of casesFor(op, c.values, c.depth, n)) {
           const what = `${c.who} ${op.method} ${op.template} ${x.what}`
           const a = await send(c, op.method, x)
@@ -442,11 +459,15 @@ build:
     expect(count("owner", (s) => s === 400)).toBeGreaterThan(2000)
     expect(count("member", (s) => s === 403 || s === 404)).toBeGreaterThan(100)
     expect(count("anonymous", (s) => s === 401)).toBeGreaterThan(500)
+    // The agent's routes reached past its authentication: accepted (its manifest, its owner's key), and refused for their input.
+    expect(count("agent", (s) => s < 300)).toBeGreaterThanOrEqual(2)
+    expect(count("agent", (s) => s === 400)).toBeGreaterThan(100)
+    expect(count("agent", (s) => s === 401)).toBe(0)
     expect(requests).toBeGreaterThan(3000)
     // Alive afterwards, and the callers still who they were.
     const alive = await srv.web(new Request("http://workbay.test/api/v2/buildinfo"))
     expect(alive.status).toBe(200)
-    const me = await srv.web(new Request("http://workbay.test/api/v2/users/me", { headers: { [SESSION_HEADER]: callers[2]!.token! } }))
+    const me = await srv.web(new Request("http://workbay.test/api/v2/users/me", { headers: { [SESSION_HEADER]: callers.find((c) => c.who === "owner")!.token! } }))
     expect(me.status).toBe(200)
   }, 240_000)
 })

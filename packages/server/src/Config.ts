@@ -162,6 +162,9 @@ export const settingFlags: ReadonlyArray<SettingFlag> = [
   { flag: "license-public-key", setting: "licensePublicKey", kind: "string", help: "Ed25519 public key (PEM, or a JWK as JSON) licenses are verified with. Default: none (no licenses; every feature entitled)." },
   { flag: "support-links", setting: "supportLinks", kind: "links", help: "Links of the dashboard's help menu, a JSON list of {\"name\", \"target\", \"icon\"} (icon: bug, chat, docs or star, or an image URL; \"location\": navbar or dropdown). Default: the built-in ones." },
   { flag: "proxy-health-interval", setting: "proxyHealthStatusInterval", kind: "duration", help: "Time between health checks of workspace proxies. Default: 1m." },
+  // Behind a load balancer (docs/operations.md, "Behind a load balancer")
+  { flag: "proxy-trusted-headers", setting: "proxyTrustedHeaders", kind: "strings", help: "Headers a trusted proxy names the client's address in, tried in order (comma-separated), e.g. X-Forwarded-For,CF-Connecting-IP. Default: none." },
+  { flag: "proxy-trusted-origins", setting: "proxyTrustedOrigins", kind: "strings", help: "CIDRs of the proxies whose --proxy-trusted-headers are believed (comma-separated), e.g. 10.0.0.0/8,fd00::/8. Default: none (the socket's address is the client's)." },
   // Rate limits (docs/configuration.md, "Rate limits")
   { flag: "api-rate-limit", setting: "rateLimitApi", kind: "int", help: "Requests per minute per user (per IP address when anonymous) on each API operation; 0 or less: no limit. Counted per replica. Default: 512." },
   { flag: "dangerous-disable-rate-limits", setting: "rateLimitDisableAll", kind: "bool", help: "Turn every rate limit off (the API's, sign-in's and files'). Not for production. Default: false." }

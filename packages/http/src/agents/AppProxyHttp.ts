@@ -11,7 +11,7 @@ import {
 import { HttpApiSchema } from "@effect/platform"
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { readAtMost, readNodeBody } from "../Adapters.js"
+import { readAtMost, readNodeBody, type WebRequestInfo } from "../Adapters.js"
 import type { Dispatcher } from "../Dispatcher.js"
 import { DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "../Security.js"
 
@@ -111,7 +111,7 @@ export interface AppProxyHandler {
   /** Serves one request to a path-based app on Node's request and response. */
   readonly node: (req: IncomingMessage, res: ServerResponse) => void
   /** Serves one request to a path-based app as a Fetch handler (the app's answer streamed in the Response). */
-  readonly web: (request: Request) => Promise<Response>
+  readonly web: (request: Request, info?: WebRequestInfo) => Promise<Response>
 }
 
 /** The path-based app handler of `dispatcher`'s service (its runtime, session header and cookie). */
@@ -242,7 +242,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       method: req.method ?? "GET",
       url: req.url ?? "/",
       headers: Object.fromEntries(Object.entries(req.headersDistinct).filter((e): e is [string, Array<string>] => e[1] !== undefined)),
-      remoteAddress: req.socket.remoteAddress ?? "",
+      remoteAddress: dispatcher.clientAddress(req.socket.remoteAddress ?? "", req.headers),
       secure: "encrypted" in req.socket && req.socket.encrypted === true
     }
     const answer = nodeAnswer(res)
@@ -260,7 +260,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     }
   }
 
-  const web = async (request: Request): Promise<Response> => {
+  const web = async (request: Request, info?: WebRequestInfo): Promise<Response> => {
     const url = new URL(request.url)
     const headers: Record<string, Array<string>> = {}
     request.headers.forEach((value, name) => {
@@ -277,8 +277,8 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       method: request.method,
       url: url.pathname + url.search,
       headers,
-      // As the API's web handler: the first address a proxy in front reports.
-      remoteAddress: headers["x-forwarded-for"]?.[0]?.split(",")[0]?.trim() ?? "",
+      // As the API's web handler: the peer's address, or the client's a trusted proxy names.
+      remoteAddress: dispatcher.clientAddress(info?.remoteAddress ?? "", headers),
       secure: url.protocol === "https:"
     }
     return new Promise<Response>((resolve) => serve(incoming, body, webAnswer, resolve))
