@@ -725,8 +725,8 @@ export const makeDispatcher = <R>(
       Effect.annotateLogs({
         method: req.method,
         route: seen.route ?? "",
-        // The query is left out: it may carry codes and tokens.
-        path: q < 0 ? req.url : req.url.slice(0, q),
+        // The query is left out: it may carry codes and tokens; so is a path that holds a secret.
+        path: seen.route !== undefined && SECRET_PATH_ROUTES.has(seen.route) ? seen.route : q < 0 ? req.url : req.url.slice(0, q),
         status: r.status,
         duration_ms: Math.round((performance.now() - seen.started) * 100) / 100,
         request_id: typeof requestId === "string" ? requestId : "",
@@ -1001,6 +1001,9 @@ export const makeDispatcher = <R>(
     options
   }
 }
+
+/** Routes whose path holds a secret (a provisioner key), logged by their template only. */
+const SECRET_PATH_ROUTES: ReadonlySet<string> = new Set(["/api/v2/provisionerkeys/{provisionerkey}"])
 
 /** What the request log line needs from inside the dispatch (filled in as it goes). */
 interface RequestSeen {

@@ -6,10 +6,12 @@
  * the handler's own checks, each answering its usual HTTP error on the socket. The upgrade
  * itself is served with `ws`: one `WebSocketServer({ noServer: true })` per service, a ping to
  * every socket every `webSocketPingInterval` (a socket that did not answer the previous ping is
- * dropped), messages from the peer capped at `maxWebSocketMessageBytes`, and every socket closed
- * (1001) when the service is disposed.
+ * dropped), messages from the peer capped at `maxWebSocketMessageBytes` (or, for a route whose
+ * peers send large messages, such as the provisioner daemons' results, at `maxLargeMessageBytes`),
+ * and every socket closed (1001) when the service is disposed.
  */
 import { HttpApiSchema } from "@effect/platform"
+import { DEFAULT_MAX_FILE_BYTES } from "@workbay/core"
 import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, ParseResult, Schema, type Scope, type Stream } from "effect"
 import * as StreamM from "effect/Stream"
 import type { IncomingMessage } from "node:http"
@@ -67,7 +69,16 @@ export const WEBSOCKET_RECEIVE_BUFFER = 64
  */
 export class WebSocketUpgrade {
   readonly _tag = "WebSocketUpgrade"
-  constructor(readonly session: (connection: WebSocketConnection) => Effect.Effect<void>) {}
+  constructor(
+    readonly session: (connection: WebSocketConnection) => Effect.Effect<void>,
+    /** The peer's messages may be as large as the hub's `maxLargeMessageBytes` instead of `maxMessageBytes`. */
+    readonly largeMessages = false
+  ) {}
+}
+
+export interface UpgradeOptions {
+  /** Let the peer send messages up to the hub's `maxLargeMessageBytes` (the template file limit by default). */
+  readonly largeMessages?: boolean | undefined
 }
 
 const upgradeDeclaration = Schema.declare((u: unknown): u is WebSocketUpgrade => u instanceof WebSocketUpgrade, {
@@ -87,9 +98,13 @@ export const WebSocketUpgradeSchema = Schema.transformOrFail(Schema.Void, upgrad
 
 /** Answers with a WebSocket running `session`, in the handler's context (actor, services). */
 export const upgradeWebSocket = <R>(
-  session: (connection: WebSocketConnection) => Effect.Effect<void, never, R>
+  session: (connection: WebSocketConnection) => Effect.Effect<void, never, R>,
+  options: UpgradeOptions = {}
 ): Effect.Effect<WebSocketUpgrade, never, R> =>
-  Effect.map(Effect.context<R>(), (context) => new WebSocketUpgrade((connection) => Effect.provide(session(connection), context)))
+  Effect.map(
+    Effect.context<R>(),
+    (context) => new WebSocketUpgrade((connection) => Effect.provide(session(connection), context), options.largeMessages === true)
+  )
 
 /**
  * A session that sends each element of `stream` as one text message and closes with 1000 when
@@ -140,6 +155,8 @@ export const asksForWebSocket = (headers: Readonly<Record<string, string | Reado
 
 export interface WebSocketHubOptions {
   readonly maxMessageBytes: number
+  /** The cap of routes that upgrade with `largeMessages` (default: the template file limit, 10 MiB). */
+  readonly maxLargeMessageBytes?: number | undefined
   readonly pingIntervalMillis: number
   /** Runs a session's fiber on the service's runtime. */
   readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
@@ -163,7 +180,10 @@ interface Live {
 }
 
 export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => {
-  const server = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: options.maxMessageBytes, perMessageDeflate: false })
+  // `ws` caps messages per server: one for ordinary routes, one (made on first use) for large messages.
+  const serverFor = (maxPayload: number) => new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, perMessageDeflate: false })
+  const server = serverFor(options.maxMessageBytes)
+  let largeServer: WebSocketServer | undefined
   const live = new Set<Live>()
   let closing = false
   let timer: ReturnType<typeof setInterval> | undefined
@@ -268,8 +288,11 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       socket.destroy()
       return
     }
+    const target = upgrade.largeMessages
+      ? (largeServer ??= serverFor(Math.max(options.maxMessageBytes, options.maxLargeMessageBytes ?? DEFAULT_MAX_FILE_BYTES)))
+      : server
     // `ws` answers a bad handshake (version, key) with 400 itself.
-    server.handleUpgrade(req, socket, head, (ws) => {
+    target.handleUpgrade(req, socket, head, (ws) => {
       const closed = Deferred.unsafeMake<void>(FiberId.none)
       const entry: Live = { ws, alive: true, fiber: undefined }
       live.add(entry)
@@ -320,6 +343,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     ))
     await Promise.all(entries.map((entry) => entry.fiber === undefined ? undefined : Effect.runPromise(Fiber.interrupt(entry.fiber))))
     server.close()
+    largeServer?.close()
   }
 
   const bufferedBytes = () => {

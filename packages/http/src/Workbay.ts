@@ -11,6 +11,7 @@ import {
 import { NotificationSenders, Notifier, notifierPeriodic, type NotifierOptions } from "@workbay/core"
 import { insightsRollupPeriodic, type InsightsRollupOptions } from "@workbay/core"
 import { proxyHealthPeriodic, type ProxyHealthOptions } from "@workbay/core"
+import { DEFAULT_MAX_FILE_BYTES } from "@workbay/core"
 import { Context, Effect, Layer, type Logger, type LogLevel, ManagedRuntime } from "effect"
 import { type LogFormat, type LogLevelName, loggingLayer } from "./Logging.js"
 import { Metrics, MetricsSnapshotRepo } from "@workbay/core"
@@ -260,6 +261,8 @@ export const webSocketHub = (dispatcher: Dispatcher) =>
     Effect.sync(() =>
       makeWebSocketHub({
         maxMessageBytes: dispatcher.options.maxWebSocketMessageBytes ?? 32 * 1024,
+        // Routes whose peers send large messages (the provisioner daemons' results) take the file limit.
+        maxLargeMessageBytes: dispatcher.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
         pingIntervalMillis: dispatcher.options.webSocketPingIntervalMillis ?? 15_000,
         runFork: dispatcher.runFork
       })

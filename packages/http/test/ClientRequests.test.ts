@@ -419,6 +419,16 @@ describe("requests of the dashboard client", () => {
       for (const path of ["/debug/health?force=false", "/debug/health?force=true"]) expect((await owner.get(path)).status, path).toBe(200)
     })
 
+    it("getHealthSettings and updateHealthSettings: the health page's dismiss and restore", async () => {
+      const current = await owner.get("/debug/health/settings")
+      expect(current.status).toBe(200)
+      const dismissed = await owner.put("/debug/health/settings", {
+        dismissed_healthchecks: [...current.body.dismissed_healthchecks, "AccessURL"]
+      })
+      expect(dismissed.status, JSON.stringify(dismissed.body)).toBe(200)
+      expect((await owner.put("/debug/health/settings", { dismissed_healthchecks: current.body.dismissed_healthchecks })).status).toBe(200)
+    })
+
     it("the deployment and build reads", async () => {
       for (const path of [
         "/buildinfo", "/updatecheck", "/deployment/config", "/deployment/ssh", "/deployment/stats", "/experiments",
@@ -509,6 +519,14 @@ describe("requests of the dashboard client", () => {
       expect(listed.body.map((k: any) => k.name)).toContain(name)
       expect(JSON.stringify(listed.body)).not.toContain(created.body.key)
       expect((await owner.delete(`/organizations/${orgId}/provisionerkeys/${name}`)).status).toBe(204)
+    })
+
+    it("the CLI's GetProvisionerKey: the key in the path and in Coder-Provisioner-Daemon-Key", async () => {
+      const name = uniqueName("cli-key")
+      const { key } = (await owner.post(`/organizations/${orgId}/provisionerkeys`, { name })).body
+      const r = await srv.anonymous.request("GET", `/provisionerkeys/${key}`, undefined, { headers: { "Coder-Provisioner-Daemon-Key": key } })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toMatchObject({ name, organization: orgId, tags: {} })
     })
   })
 

@@ -727,6 +727,10 @@ const rows: ReadonlyArray<Row> = [
     await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name })
     return w.owner.delete(`/organizations/${w.orgId}/provisionerkeys/${name}`)
   }),
+  row("provisionerDaemonServe.key", "GET /api/v2/provisionerkeys/:provisionerkey", 200, "ProvisionerKey", async (w) => {
+    const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key"), tags: { pool: "a" } })
+    return w.srv.anonymous.request("GET", `/provisionerkeys/${made.body.key}`, undefined, { headers: { "Coder-Provisioner-Daemon-Key": made.body.key } })
+  }),
   row("provisionerDaemonServe.serve", "GET /api/v2/organizations/:organization/provisionerdaemons/serve", 101, "none", async (w) => {
     const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
     const ws = await connect(`${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=script`, {
@@ -1481,6 +1485,13 @@ const rows: ReadonlyArray<Row> = [
   row("debug.health", "GET /api/v2/debug/health", 200, "HealthcheckReport", async (w) => [
     await w.owner.get("/debug/health?force=true"), await w.owner.get("/debug/health")
   ]),
+  row("debug.settings", "GET /api/v2/debug/health/settings", 200, "HealthSettings", (w) => w.owner.get("/debug/health/settings")),
+  row("debug.updateSettings", "PUT /api/v2/debug/health/settings", 200, "HealthSettings", async (w) => {
+    const dismissed = await w.owner.put("/debug/health/settings", { dismissed_healthchecks: ["DERP", "WorkspaceProxy"] })
+    const read = await w.owner.get("/debug/health/settings")
+    const restored = await w.owner.put("/debug/health/settings", { dismissed_healthchecks: [] })
+    return [dismissed, read, restored]
+  }),
   row("debug.ws", "GET /api/v2/debug/ws", 101, "none", async (w) => {
     const ws = await connect(`${w.srv.wsUrl}/api/v2/debug/ws`, { [SESSION_HEADER]: w.owner.token! })
     ws.socket.send("echo")

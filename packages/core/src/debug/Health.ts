@@ -4,9 +4,13 @@
  * latency, the access URL's `/healthz`, a WebSocket echo, workspace proxies and provisioner
  * daemons, each a section with a severity, warnings and whether it is dismissed. The report is
  * cached for `cacheFor` (the described system's `healthcheck.refresh`, 10 minutes) unless forced.
+ * The sections an owner dismissed (`/debug/health/settings`, stored in `site_configs`) are
+ * applied on every read, cached or not, so a change shows at once on every replica.
  * See docs/health.md.
  */
 import { Clock, Context, Duration, Effect, Option, Schema } from "effect"
+import { auditResource, NIL_UUID } from "../Audit.js"
+import { LicenseRepo } from "../enterprise/License.js"
 import { ServiceUnavailable } from "../Errors.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
 import { WorkspaceProxies } from "../proxies/WorkspaceProxies.js"
@@ -70,6 +74,44 @@ export class HealthcheckReport extends Schema.Class<HealthcheckReport>("Healthch
   coder_version: Schema.String
 }) {}
 
+/** The report's sections as the settings name them (the described system's `healthsdk.HealthSection`). */
+export const HEALTH_SECTIONS = ["DERP", "AccessURL", "Websocket", "Database", "WorkspaceProxy", "ProvisionerDaemons"] as const
+
+export const HealthSection = Schema.Literal(...HEALTH_SECTIONS).annotations({
+  identifier: "HealthSection",
+  message: (issue) => ({
+    message: `Unknown health check section ${JSON.stringify(issue.actual)}: one of ${HEALTH_SECTIONS.join(", ")}.`,
+    override: true
+  })
+})
+export type HealthSection = typeof HealthSection.Type
+
+/** The report field each section is. */
+const SECTION_FIELDS = {
+  DERP: "derp", AccessURL: "access_url", Websocket: "websocket", Database: "database",
+  WorkspaceProxy: "workspace_proxy", ProvisionerDaemons: "provisioner_daemons"
+} as const satisfies Record<HealthSection, keyof HealthcheckReport>
+
+/** The described system's `healthsdk.HealthSettings`: the sections left out of the overall health. */
+export class HealthSettings extends Schema.Class<HealthSettings>("HealthSettings")({
+  dismissed_healthchecks: Schema.Array(HealthSection)
+}) {}
+
+/** The `site_configs` key of the health settings (JSON), as in the described system. */
+export const HEALTH_SETTINGS_KEY = "health_settings"
+
+const isSection = (s: unknown): s is HealthSection => typeof s === "string" && (HEALTH_SECTIONS as ReadonlyArray<string>).includes(s)
+
+/** The stored settings' sections; none when nothing (or nothing readable) is stored. */
+const parseSettings = (json: string): ReadonlyArray<HealthSection> => {
+  try {
+    const v = JSON.parse(json) as { dismissed_healthchecks?: unknown }
+    return Array.isArray(v?.dismissed_healthchecks) ? v.dismissed_healthchecks.filter(isSection) : []
+  } catch {
+    return []
+  }
+}
+
 /** Go's `time.Duration.String()` for a latency (`1.234ms`, `2.5s`, `850µs`). */
 export const goDuration = (nanos: number): string => {
   if (nanos === 0) return "0s"
@@ -83,6 +125,22 @@ const trim = (n: number) => String(Number(n.toFixed(6)))
 const worst = (severities: ReadonlyArray<HealthSeverity>): HealthSeverity =>
   severities.includes("error") ? "error" : severities.includes("warning") ? "warning" : "ok"
 
+/**
+ * The report with `dismissed` sections marked and left out of the overall severity and health,
+ * as the described system does; the relay (DERP) is always dismissed here (docs/health.md).
+ */
+export const applyDismissed = (report: HealthcheckReport, dismissed: ReadonlyArray<HealthSection>): HealthcheckReport => {
+  const sections = Object.fromEntries(
+    HEALTH_SECTIONS.map((name) => {
+      const field = SECTION_FIELDS[name]
+      const section = report[field]
+      return [field, { ...section, dismissed: name === "DERP" || dismissed.includes(name) }]
+    })
+  ) as Pick<HealthcheckReport, (typeof SECTION_FIELDS)[HealthSection]>
+  const severity = worst(Object.values(sections).filter((s) => !s.dismissed).map((s) => s.severity))
+  return new HealthcheckReport({ ...report, ...sections, severity, healthy: severity !== "error" }, true)
+}
+
 /** The probes only the HTTP layer can make (it owns the WebSocket machinery and knows the caller's token). */
 export interface HealthProbes {
   readonly websocket: Effect.Effect<WebsocketReport>
@@ -95,6 +153,7 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
     const organizations = yield* OrganizationRepo
     const daemons = yield* ProvisionerDaemonRepo
     const proxies = yield* WorkspaceProxies
+    const siteConfigs = yield* LicenseRepo
     let cached: { readonly report: HealthcheckReport; readonly at: number } | undefined
     const cacheFor = Duration.toMillis(Duration.minutes(10))
 
@@ -228,17 +287,55 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
         })
       })
 
-    /** The report: the cached one unless `force` or older than 10 minutes. Owners only (`debug_info`). */
+    /** The dismissed sections, read from the database each time (another replica may have changed them). */
+    const dismissed: Effect.Effect<ReadonlyArray<HealthSection>> = Effect.map(
+      siteConfigs.siteConfig(HEALTH_SETTINGS_KEY),
+      Option.match({ onNone: () => [], onSome: parseSettings })
+    )
+
+    /**
+     * The report: the cached one unless `force` or older than 10 minutes, with the dismissed
+     * sections as stored now. Owners only (`debug_info`).
+     */
     const report = (force: boolean, probes: HealthProbes) =>
       Effect.gen(function*() {
         yield* authorize("read", { type: "debug_info" })
         const now = yield* Clock.currentTimeMillis
-        if (!force && cached !== undefined && now - cached.at < cacheFor) return cached.report
-        const fresh = yield* run(probes)
-        cached = { report: fresh, at: now }
-        return fresh
+        const current = !force && cached !== undefined && now - cached.at < cacheFor ? cached.report : undefined
+        const checked = current ?? (yield* run(probes))
+        if (current === undefined) cached = { report: checked, at: now }
+        return applyDismissed(checked, yield* dismissed)
       }).pipe(Effect.withSpan("Health.report"))
 
-    return { ready, report, cached: () => Option.fromNullable(cached?.report) } as const
+    /** The health settings (`GET /debug/health/settings`): owners (`debug_info`, then `deployment_config` read). */
+    const settings_ = Effect.gen(function*() {
+      yield* authorize("read", { type: "debug_info" })
+      yield* authorize("read", { type: "deployment_config" })
+      return new HealthSettings({ dismissed_healthchecks: yield* dismissed }, true)
+    }).pipe(Effect.withSpan("Health.settings"))
+
+    /**
+     * Stores the dismissed sections (`PUT /debug/health/settings`), each once, in the order given;
+     * none when nothing changes (the same sections, in any order: 204). Owners (`debug_info`,
+     * then `deployment_config` update); audited as `health_settings`.
+     */
+    const updateSettings = (input: { readonly dismissed_healthchecks: ReadonlyArray<HealthSection> }) =>
+      Effect.gen(function*() {
+        yield* authorize("read", { type: "debug_info" })
+        yield* authorize("update", { type: "deployment_config" })
+        const next = [...new Set(input.dismissed_healthchecks)]
+        const before = yield* dismissed
+        if (before.length === next.length && next.every((s) => before.includes(s))) return Option.none()
+        const stored = new HealthSettings({ dismissed_healthchecks: next }, true)
+        yield* siteConfigs.setSiteConfig(HEALTH_SETTINGS_KEY, JSON.stringify({ dismissed_healthchecks: next }))
+        yield* auditResource(
+          { type: "health_settings", id: NIL_UUID, target: "" },
+          { dismissed_healthchecks: before },
+          { dismissed_healthchecks: next }
+        )
+        return Option.some(stored)
+      }).pipe(Effect.withSpan("Health.updateSettings"))
+
+    return { ready, report, settings: settings_, updateSettings, cached: () => Option.fromNullable(cached?.report) } as const
   })
 }) {}

@@ -47,6 +47,9 @@ const resource = (k: ProvisionerKeyRecord) => ({ type: "provisioner_key", id: k.
 /** What a diff shows of a key: its hash only as a secret field. */
 const auditable = (k: ProvisionerKeyRecord) => ({ name: k.name, tags: k.tags, organization_id: k.organization_id, hashed_secret: k.hashed_secret })
 
+/** The length of a key: 32 random bytes in base64url. */
+export const PROVISIONER_KEY_LENGTH = 43
+
 /** A new key: 43 characters of base64url (32 random bytes), and its hash. */
 export const newProvisionerKey = () => {
   const key = randomBytes(32).toString("base64url")
@@ -157,9 +160,34 @@ export class ProvisionerKeys extends Effect.Service<ProvisionerKeys>()("@workbay
         return found.value
       }).pipe(span("ProvisionerKeys.authenticate"))
 
+    /**
+     * The key `raw` is, without its secret (`GET /provisionerkeys/{provisionerkey}`, a daemon
+     * reading its own key), as the described system's key check answers: 401 when it is missing
+     * or unknown, 400 when it cannot be a key (not 43 characters).
+     */
+    const fetch = (raw: string | undefined) =>
+      Effect.gen(function*() {
+        if (raw === undefined || raw === "") {
+          return yield* new Unauthorized({ message: `Missing required provisioner key (${PROVISIONER_KEY_HEADER}).` })
+        }
+        if (raw.length !== PROVISIONER_KEY_LENGTH) {
+          return yield* BadRequest.field(
+            PROVISIONER_KEY_HEADER,
+            `A provisioner key is ${PROVISIONER_KEY_LENGTH} characters; this one has ${raw.length}.`,
+            "Invalid provisioner key."
+          )
+        }
+        const hashed = hashSecret(raw)
+        const found = yield* repo.findByHashedSecret(hashed)
+        if (Option.isNone(found) || !sameHash(found.value.hashed_secret, hashed)) {
+          return yield* new Unauthorized({ message: "Invalid provisioner key.", detail: `No provisioner key matches the ${PROVISIONER_KEY_HEADER} header.` })
+        }
+        return toProvisionerKey(found.value)
+      }).pipe(span("ProvisionerKeys.fetch"))
+
     /** Whether the key still exists (a session re-checks after subscribing to its deletion). */
     const exists = (id: string) => Effect.map(repo.findById(id), Option.isSome)
 
-    return { create, list, listDaemons, delete: remove, authenticate, exists, staleInterval: DAEMON_STALE_INTERVAL } as const
+    return { create, list, listDaemons, delete: remove, authenticate, fetch, exists, staleInterval: DAEMON_STALE_INTERVAL } as const
   })
 }) {}

@@ -1,20 +1,42 @@
 /**
- * Debug routes of owners (the `debug_info` resource): the health report and the WebSocket echo
- * its WebSocket check goes through. Liveness (`/healthz`) and readiness (`/readyz`) are not
+ * Debug routes of owners (the `debug_info` resource): the health report, its settings (the
+ * dismissed sections) and the WebSocket echo its WebSocket check goes through. Liveness (`/healthz`) and readiness (`/readyz`) are not
  * part of the API: the dispatcher answers them (Probes.ts). See docs/health.md.
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { HealthcheckReport } from "@workbay/core"
+import { HealthcheckReport, HealthSection, HEALTH_SECTIONS, HealthSettings } from "@workbay/core"
 import { Schema } from "effect"
-import { BadRequest, BooleanParam, Forbidden, optionalParam } from "../Common.js"
+import { Audited, audit } from "../Audit.js"
+import { BadRequest, BooleanParam, Forbidden, NoContent, optionalOr, optionalParam, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
+
+/**
+ * codersdk `UpdateHealthSettings`: the sections to dismiss (absent or `null`: none). An unknown
+ * section is a 400 naming its entry (the described system answers 500).
+ */
+export class UpdateHealthSettings extends Schema.Class<UpdateHealthSettings>("UpdateHealthSettings")({
+  dismissed_healthchecks: optionalOr(
+    Schema.Array(HealthSection).pipe(
+      Schema.maxItems(64, { message: () => `At most 64 sections (there are ${HEALTH_SECTIONS.length}).` })
+    ),
+    () => []
+  )
+}, wireName("UpdateHealthSettings")) {}
 
 export class DebugApi extends HttpApiGroup.make("debug")
   .add(
     HttpApiEndpoint.get("health", "/debug/health")
       .setUrlParams(Schema.Struct({ force: optionalParam(BooleanParam) }))
       .addSuccess(HealthcheckReport)
+  )
+  .add(HttpApiEndpoint.get("settings", "/debug/health/settings").addSuccess(HealthSettings))
+  .add(
+    HttpApiEndpoint.put("updateSettings", "/debug/health/settings").annotate(Audited, audit("health_settings"))
+      .setPayload(UpdateHealthSettings)
+      .addSuccess(HealthSettings)
+      // The same sections as stored: nothing written, no body, as the described system answers.
+      .addSuccess(NoContent)
   )
   .add(HttpApiEndpoint.get("ws", "/debug/ws").addSuccess(WebSocketUpgradeSchema))
   .addError(BadRequest)

@@ -5,7 +5,7 @@
  * path, hub and sockets every WebSocket route uses.
  */
 import { authorize, Health, Settings, type WebsocketReport } from "@workbay/core"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { WebSocket } from "ws"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
@@ -64,6 +64,15 @@ export const DebugHttp = implement(WorkbayApi, "debug", {
       const ctx = yield* RequestContext
       return yield* health.report(urlParams.force === true, { websocket: websocketCheck(settings.accessUrl, ctx.sessionToken?.()) })
     }),
+  settings: () => Effect.flatMap(Health, (h) => h.settings),
+  updateSettings: ({ payload }) =>
+    Effect.flatMap(Health, (h) => h.updateSettings(payload)).pipe(
+      Effect.flatMap(Option.match({
+        // Unchanged: 204 with no body.
+        onNone: () => Effect.map(RequestContext, (ctx) => void ctx.setStatus(204)),
+        onSome: Effect.succeed
+      }))
+    ),
   ws: () =>
     Effect.zipRight(
       authorize("read", { type: "debug_info" }),

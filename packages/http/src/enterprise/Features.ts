@@ -41,6 +41,7 @@ export const gatedRoutes: ReadonlyMap<string, FeatureName> = new Map<string, Fea
   ["GET /api/v2/organizations/:organization/provisionerkeys/daemons", "external_provisioner_daemons"],
   ["DELETE /api/v2/organizations/:organization/provisionerkeys/:provisionerkey", "external_provisioner_daemons"],
   ["GET /api/v2/organizations/:organization/provisionerdaemons/serve", "external_provisioner_daemons"],
+  ["GET /api/v2/provisionerkeys/:provisionerkey", "external_provisioner_daemons"],
   // Prebuilt workspaces.
   ["POST /api/v2/templates/:template/prebuilds/invalidate", "workspace_prebuilds"]
 ])

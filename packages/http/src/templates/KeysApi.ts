@@ -71,6 +71,10 @@ export const ServeQuery = Schema.Struct({
   id: optionalParam(Text(64))
 })
 
+/**
+ * The routes a provisioner key authenticates (in `Coder-Provisioner-Daemon-Key`), not a user's
+ * session: the daemons' serve route and a daemon reading its own key.
+ */
 export class ProvisionerDaemonServeApi extends HttpApiGroup.make("provisionerDaemonServe")
   .add(
     // Not audited: a daemon's connection is not a user's action (its daemon row records it).
@@ -78,6 +82,12 @@ export class ProvisionerDaemonServeApi extends HttpApiGroup.make("provisionerDae
       .setPath(OrganizationPath)
       .setUrlParams(ServeQuery)
       .addSuccess(WebSocketUpgradeSchema)
+  )
+  .add(
+    // The path holds the key itself, as the described system's client sends it; the header decides.
+    HttpApiEndpoint.get("key", "/provisionerkeys/:provisionerkey")
+      .setPath(Schema.Struct({ provisionerkey: Text(256) }))
+      .addSuccess(ProvisionerKey)
   )
   .addError(BadRequest)
   .addError(Unauthorized)

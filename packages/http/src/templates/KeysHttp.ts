@@ -53,6 +53,7 @@ const readQuery = (query: typeof ServeQuery.Type) => {
 }
 
 export const ProvisionerDaemonServeHttp = implement(WorkbayApi, "provisionerDaemonServe", {
+  key: () => Effect.flatMap(RequestContext, (ctx) => Effect.flatMap(ProvisionerKeys, (k) => k.fetch(ctx.header(KEY_HEADER)))),
   serve: ({ path, urlParams }) =>
     Effect.gen(function*() {
       const ctx = yield* RequestContext
@@ -82,7 +83,8 @@ export const ProvisionerDaemonServeHttp = implement(WorkbayApi, "provisionerDaem
           send: (text) => connection.send(text),
           receive: connection.receive,
           close: (code, reason) => connection.close(code, reason)
-        }, hello)
-      )
+        }, hello),
+        // Results (resources, state) may be as large as a template file.
+        { largeMessages: true })
     })
 })

@@ -65,6 +65,53 @@ describe("health", () => {
     expectValidations(await owner.get("/debug/health?force=perhaps"), ["force"])
   })
 
+  it("dismisses health sections: stored, audited, shown in the next report, 204 when unchanged", async () => {
+    const empty = await owner.get("/debug/health/settings")
+    expect(empty.status).toBe(200)
+    expect(empty.body).toEqual({ dismissed_healthchecks: [] })
+    // Unchanged (nothing stored is no section dismissed): 204, no body.
+    const same = await owner.put("/debug/health/settings", { dismissed_healthchecks: [] })
+    expect(same.status).toBe(204)
+    expect(same.body).toBeUndefined()
+    const before = await owner.get("/debug/health")
+    expect(before.body.database.dismissed).toBe(false)
+
+    const put = await owner.put("/debug/health/settings", { dismissed_healthchecks: ["Database", "ProvisionerDaemons", "Database"] })
+    expect(put.status, JSON.stringify(put.body)).toBe(200)
+    expect(put.body).toEqual({ dismissed_healthchecks: ["Database", "ProvisionerDaemons"] })
+    expect((await owner.get("/debug/health/settings")).body).toEqual({ dismissed_healthchecks: ["Database", "ProvisionerDaemons"] })
+    // The cached report (not forced) shows the change at once.
+    const after = await owner.get("/debug/health")
+    expect(after.body.time).toBe(before.body.time)
+    expect(after.body).toMatchObject({
+      database: { dismissed: true }, provisioner_daemons: { dismissed: true }, access_url: { dismissed: false }, derp: { dismissed: true }
+    })
+    // The same sections in another order change nothing.
+    expect((await owner.put("/debug/health/settings", { dismissed_healthchecks: ["ProvisionerDaemons", "Database"] })).status).toBe(204)
+
+    const audit = await owner.get(`/audit?limit=10&q=${encodeURIComponent("resource_type:health_settings")}`)
+    expect(audit.status, JSON.stringify(audit.body)).toBe(200)
+    const written = audit.body.audit_logs.find((e: any) => e.status_code === 200)
+    expect(written).toMatchObject({ action: "write", resource_type: "health_settings" })
+    expect(written.diff.dismissed_healthchecks).toEqual({ old: [], new: ["Database", "ProvisionerDaemons"], secret: false })
+
+    // Back to none (null means none too).
+    expect((await owner.put("/debug/health/settings", { dismissed_healthchecks: null })).status).toBe(200)
+    expect((await owner.get("/debug/health")).body.database.dismissed).toBe(false)
+  })
+
+  it("refuses bad health settings: 401, 403, and 400 naming each unknown section", async () => {
+    expectResponse(await srv.anonymous.get("/debug/health/settings"), 401)
+    expectResponse(await srv.anonymous.put("/debug/health/settings", { dismissed_healthchecks: [] }), 401)
+    expectResponse(await member.client.get("/debug/health/settings"), 403)
+    expectResponse(await member.client.put("/debug/health/settings", { dismissed_healthchecks: ["DERP"] }), 403)
+    const bad = await owner.put("/debug/health/settings", { dismissed_healthchecks: ["DERP", "Nope", "Websocket", 7] })
+    expectValidations(bad, ["dismissed_healthchecks.1", "dismissed_healthchecks.3"])
+    expect(bad.body.validations[0].detail).toContain('Unknown health check section "Nope"')
+    expectValidations(await owner.put("/debug/health/settings", { dismissed_healthchecks: "DERP" }), ["dismissed_healthchecks"])
+    expect((await owner.get("/debug/health/settings")).body).toEqual({ dismissed_healthchecks: [] })
+  })
+
   it("echoes on the debug WebSocket for owners only", async () => {
     const ws = await connect(`${srv.wsUrl}/api/v2/debug/ws`, { [SESSION_HEADER]: owner.token! })
     ws.socket.send("hello")

@@ -131,6 +131,11 @@ describe("licenses with a license key", () => {
     const keys = await owner.post("/organizations/default/provisionerkeys", { name: "k" })
     expectResponse(keys, 403)
     expect(keys.body.message).toMatch(/^External Provisioner Daemons is a Premium feature/)
+    const ownKey = await srv.anonymous.request("GET", `/provisionerkeys/${"k".repeat(43)}`, undefined, {
+      headers: { "Coder-Provisioner-Daemon-Key": "k".repeat(43) }
+    })
+    expectResponse(ownKey, 403)
+    expect(ownKey.body.message).toMatch(/^External Provisioner Daemons is a Premium feature/)
     // Unlicensed routes still ask for credentials first.
     expectResponse(await srv.anonymous.get("/groups"), 401)
     // What is free stays free.

@@ -964,6 +964,14 @@ export const definitions: Record<string, JsonSchema> = {
   }, ["derp_mesh_key", "derp_region_id", "derp_force_websockets", "sibling_replicas"]),
   // healthsdk (codersdk/healthsdk/healthsdk.go): every section has severity, warnings and dismissed; `error` is omitempty.
   HealthMessage: object({ code: string, message: string }, ["code", "message"]),
+  HealthSettings: {
+    ...object({
+      dismissed_healthchecks: arrayOf({
+        type: "string", enum: ["DERP", "AccessURL", "Websocket", "Database", "WorkspaceProxy", "ProvisionerDaemons"]
+      })
+    }, ["dismissed_healthchecks"]),
+    additionalProperties: false
+  },
   HealthcheckReport: object({
     time: dateTime, healthy: boolean, severity: { type: "string", enum: ["ok", "warning", "error"] }, coder_version: string,
     database: healthSection({ healthy: boolean, reachable: boolean, latency: string, latency_ms: integer, threshold_ms: integer }),

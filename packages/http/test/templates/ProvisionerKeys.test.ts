@@ -101,6 +101,32 @@ describe("provisioner keys", () => {
   })
 })
 
+describe("a daemon reading its own key", () => {
+  const fetchKey = (path: string, headers: Record<string, string> = {}) =>
+    srv.anonymous.request("GET", `/provisionerkeys/${encodeURIComponent(path)}`, undefined, { headers })
+
+  it("answers the key the header holds, without its secret", async () => {
+    const { key, name } = await newKey({ tags: { pool: "gpu" } })
+    const r = await fetchKey(key, { [KEY_HEADER]: key })
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(Object.keys(r.body).sort()).toEqual(["created_at", "id", "name", "organization", "tags"])
+    expect(r.body).toMatchObject({ name, organization: orgId, tags: { pool: "gpu" } })
+    expect(JSON.stringify(r.body)).not.toContain(key)
+  })
+
+  it("answers 401 for a missing, unknown or deleted key, 400 for one that cannot be a key or a long path", async () => {
+    const { key, name } = await newKey()
+    const missing = await fetchKey(key)
+    expectResponse(missing, 401)
+    expect(missing.body.message).toContain(KEY_HEADER)
+    expectResponse(await fetchKey(key, { [KEY_HEADER]: "A".repeat(43) }), 401)
+    expectValidations(await fetchKey("short", { [KEY_HEADER]: "short" }), [KEY_HEADER])
+    expectValidations(await fetchKey("x".repeat(300), { [KEY_HEADER]: key }), ["provisionerkey"])
+    expect((await owner.delete(`${keys()}/${name}`)).status).toBe(204)
+    expectResponse(await fetchKey(key, { [KEY_HEADER]: key }), 401)
+  })
+})
+
 describe("the serve route", () => {
   it("refuses a missing, unknown or other organization's key with 401 before the upgrade", async () => {
     const missing = await refusal(connect(serveUrl()))
@@ -188,6 +214,20 @@ describe("the serve route", () => {
     expect(answers.slice(0, 2).map((a) => [a.type, a.code, a.job_id])).toEqual([["error", "not_held", UNKNOWN_ID], ["error", "not_held", UNKNOWN_ID]])
     expect(answers[2]).toMatchObject({ type: "error", code: "busy" })
     ws.socket.close()
+  })
+
+  it("takes messages far above the 32 KiB WebSocket default, up to the template file limit", async () => {
+    const { key } = await newKey()
+    const ws = await connect(serveUrl("provisioner=nobody-queues-this"), { [KEY_HEADER]: key })
+    await eventually(() => ws.messages.length > 0)
+    const big = JSON.stringify({ type: "complete", job_id: UNKNOWN_ID, result: { padding: "x".repeat(512 * 1024) } })
+    expect(big.length).toBeGreaterThan(32 * 1024)
+    ws.socket.send(big)
+    await eventually(() => ws.messages.length >= 2)
+    expect(JSON.parse(ws.messages[1]!)).toMatchObject({ type: "error", code: "not_held", job_id: UNKNOWN_ID })
+    // Past the limit (10 MiB by default) the socket is closed with 1009.
+    ws.socket.send("x".repeat(10 * 1024 * 1024 + 1))
+    expect((await ws.closed).code).toBe(1009)
   })
 
   it("closes a daemon's connection when its key is deleted, and refuses the key afterwards", async () => {
