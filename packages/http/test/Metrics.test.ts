@@ -103,8 +103,14 @@ describe("Prometheus metrics", () => {
     const timings = "coderd_provisionerd_job_timings_seconds_count"
     expect(value(samples, timings, { provisioner: "workbay", status: "succeeded" })).toBe(2)
     expect(value(samples, "coderd_provisionerd_jobs_current", { provisioner: "workbay" })).toBe(0)
-    expect(value(samples, "workbay_workspaces", { state: "started" })).toBe(1)
-    expect(value(samples, "workbay_workspaces", { state: "other" })).toBe(0)
+    // Every status has its series, zero when none; coderd's gauge is by the latest build's job status.
+    expect(find(samples, "workbay_workspaces").map((s) => [s.labels.status, s.value]).sort()).toEqual([
+      ["canceled", 0], ["canceling", 0], ["deleted", 0], ["deleting", 0], ["failed", 0],
+      ["pending", 0], ["running", 1], ["starting", 0], ["stopped", 0], ["stopping", 0]
+    ])
+    expect(find(samples, "coderd_api_workspace_latest_build").map((s) => [s.labels.status, s.value]).sort()).toEqual([
+      ["canceled", 0], ["canceling", 0], ["failed", 0], ["pending", 0], ["running", 0], ["succeeded", 1]
+    ])
     expect(find(samples, "workbay_workspace_builds_in_flight").map((s) => [s.labels.status, s.value]).sort())
       .toEqual([["canceling", 0], ["pending", 0], ["running", 0]])
     expect(find(samples, "workbay_provisioner_jobs_pending")).toEqual([])
@@ -116,8 +122,10 @@ describe("Prometheus metrics", () => {
     await makeWorkspace(srv, owner, orgId, template.id)
     const after = await scrape()
     expect(value(after, timings, { provisioner: "workbay", status: "succeeded" })).toBe(4)
-    expect(value(after, "workbay_workspaces", { state: "started" })).toBe(1)
-    expect(value(after, "workbay_workspaces", { state: "other" })).toBe(1)
+    expect(value(after, "workbay_workspaces", { status: "running" })).toBe(1)
+    expect(value(after, "workbay_workspaces", { status: "stopped" })).toBe(1)
+    expect(value(after, "workbay_workspaces")).toBe(2)
+    expect(value(after, "coderd_api_workspace_latest_build", { status: "succeeded" })).toBe(2)
   })
 
   it("counts notification dispatches by method, template and result, with send times", async () => {

@@ -284,7 +284,8 @@ export const workspacesByTemplate = (sql: SqlClient.SqlClient, alias?: string): 
 }
 
 /** The latest build of workspace `w` (joined as `b`) and its job (`j`). */
-const LATEST_BUILD_JOIN = `LEFT JOIN workspace_builds b ON b.workspace_id = w.id
+/** Joins a workspace `w` to its latest build `b` and that build's job `j`. */
+export const LATEST_BUILD_JOIN = `LEFT JOIN workspace_builds b ON b.workspace_id = w.id
     AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = w.id)
   LEFT JOIN provisioner_jobs j ON j.id = b.job_id`
 
