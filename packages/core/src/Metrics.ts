@@ -5,6 +5,7 @@
  * implements it with prom-client (docs/operations.md, "Metrics").
  */
 import { Context, type Effect, Layer } from "effect"
+import type { WorkspaceStatus } from "./workspaces/WorkspaceBuild.js"
 
 /** Outcome of one notification dispatch attempt, as the described system labels it. */
 export type NotificationResult = "success" | "temporary_failure" | "permanent_failure"
@@ -53,17 +54,21 @@ export class Metrics extends Context.Reference<Metrics>()("@workbay/core/Metrics
 export const secondsSince = (start: number): number => (performance.now() - start) / 1000
 
 /**
- * What the gauges read on a scrape, each from an index whose size is bounded by the work in
- * flight (queued and running jobs, connected agents), not by the data kept; the workspace
- * count walks one index (`workspaces_list`), entries only.
+ * What the gauges read on a scrape. The queue, builds and agents are read along indexes whose
+ * size is bounded by the work in flight, not by the data kept; the workspaces by status are one
+ * GROUP BY over the live workspaces and their latest builds (O(workspaces) per read: the
+ * exporter caches it, docs/operations.md).
  */
 export interface MetricsSnapshot {
   /** Queued provisioner jobs, by provisioner type. */
   readonly pendingJobs: ReadonlyArray<{ readonly provisioner: string; readonly count: number }>
   /** Workspace build jobs in flight, by job status (`pending`, `running`, `canceling`). */
   readonly buildsInFlight: ReadonlyArray<{ readonly status: string; readonly count: number }>
-  /** Live workspaces whose latest build is a succeeded start (`started`), and the rest (`other`). */
-  readonly workspaces: { readonly started: number; readonly other: number }
+  /**
+   * Live (not deleted) workspaces by their latest build's status: every one of the ten statuses,
+   * in `workspaceStatuses` order, zero when none.
+   */
+  readonly workspaces: ReadonlyArray<{ readonly status: WorkspaceStatus; readonly count: number }>
   /** Agents with an open connection, deployment-wide. */
   readonly connectedAgents: number
 }

@@ -1,14 +1,14 @@
 /**
  * Prometheus metrics with prom-client: core's `Metrics` port as counters and histograms, and
- * gauges read when scraped (open WebSockets, queued jobs, builds in flight, workspaces, connected
- * agents; the database reads cached `cacheMillis`). Names and labels follow the described
+ * gauges read when scraped (open WebSockets, queued jobs, builds in flight, workspaces by their
+ * latest build's status, connected agents; the database reads cached `cacheMillis`). Names and labels follow the described
  * system's where it has them (`coderd_api_*`, `coderd_provisionerd_*`, `coderd_notifications_*`,
  * `coderd_db_*`); the series it has not are `workbay_*`. Every series: docs/operations.md.
  *
  * `makeWorkbay({ metrics })` reports into it and binds its gauges; the embedder serves `text()`
  * where it likes (the standalone server on `--prometheus-address`).
  */
-import { type MetricsShape, type MetricsSnapshot } from "@workbay/core"
+import { type MetricsShape, type MetricsSnapshot, type WorkspaceStatus } from "@workbay/core"
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
 
 export interface PrometheusMetricsOptions {
@@ -46,6 +46,22 @@ const QUERY_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5
 const JOB_BUCKETS = [1, 10, 30, 60, 300, 600, 1800, 3600]
 const SEND_BUCKETS = [0.001, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120]
 
+/** The job status behind each workspace status (the described system's gauge is by job status). */
+const JOB_STATUS_OF: Readonly<Record<WorkspaceStatus, string>> = {
+  pending: "pending",
+  starting: "running",
+  stopping: "running",
+  deleting: "running",
+  running: "succeeded",
+  stopped: "succeeded",
+  deleted: "succeeded",
+  canceling: "canceling",
+  canceled: "canceled",
+  failed: "failed"
+}
+
+type Samples = ReadonlyArray<readonly [labels: Partial<Record<string, string>>, value: number]>
+
 /** The metrics of one service. */
 export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): PrometheusMetrics => {
   const registry = options.registry ?? new Registry()
@@ -53,59 +69,29 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry })
   const cacheMillis = options.cacheMillis ?? 5000
 
-  const requests = new Counter({
-    name: "coderd_api_requests_processed_total",
-    help: "The total number of processed API requests",
-    labelNames: ["code", "method", "path"] as const,
-    registers
-  })
-  const concurrent = new Gauge({ name: "coderd_api_concurrent_requests", help: "The number of concurrent API requests", registers })
-  const latencies = new Histogram({
-    name: "coderd_api_request_latencies_seconds",
-    help: "Latency distribution of requests in seconds",
-    labelNames: ["method", "path"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers
-  })
-  const webSocketDurations = new Histogram({
-    name: "coderd_api_websocket_durations_seconds",
-    help: "Websocket duration distribution of requests in seconds",
-    labelNames: ["path"] as const,
-    buckets: WEBSOCKET_BUCKETS,
-    registers
-  })
-  const queries = new Histogram({
-    name: "coderd_db_query_latencies_seconds",
-    help: "Latency distribution of database statements in seconds",
-    buckets: QUERY_BUCKETS,
-    registers
-  })
-  const jobsCurrent = new Gauge({
-    name: "coderd_provisionerd_jobs_current",
-    help: "The number of currently running provisioner jobs of this process's built-in workers",
-    labelNames: ["provisioner"] as const,
-    registers
-  })
-  const jobTimings = new Histogram({
-    name: "coderd_provisionerd_job_timings_seconds",
-    help: "The provisioner job time duration in seconds",
-    labelNames: ["provisioner", "status"] as const,
-    buckets: JOB_BUCKETS,
-    registers
-  })
-  const dispatchAttempts = new Counter({
-    name: "coderd_notifications_dispatch_attempts_total",
-    help: "The number of dispatch attempts, aggregated by the result type",
-    labelNames: ["method", "notification_template_id", "result"] as const,
-    registers
-  })
-  const sendSeconds = new Histogram({
-    name: "coderd_notifications_dispatcher_send_seconds",
-    help: "The time taken to dispatch notifications",
-    labelNames: ["method"] as const,
-    buckets: SEND_BUCKETS,
-    registers
-  })
+  const counter = <L extends string>(name: string, help: string, labelNames: ReadonlyArray<L>) =>
+    new Counter<L>({ name, help, labelNames, registers })
+  const histogram = <L extends string>(name: string, help: string, buckets: Array<number>, labelNames: ReadonlyArray<L> = []) =>
+    new Histogram<L>({ name, help, labelNames, buckets, registers })
+  const gauge = <L extends string>(name: string, help: string, labelNames: ReadonlyArray<L> = []) =>
+    new Gauge<L>({ name, help, labelNames, registers })
+
+  const requests = counter("coderd_api_requests_processed_total", "The total number of processed API requests", ["code", "method", "path"])
+  const concurrent = gauge("coderd_api_concurrent_requests", "The number of concurrent API requests")
+  const latencies = histogram("coderd_api_request_latencies_seconds", "Latency distribution of requests in seconds", LATENCY_BUCKETS, ["method", "path"])
+  const webSocketDurations = histogram(
+    "coderd_api_websocket_durations_seconds", "Websocket duration distribution of requests in seconds", WEBSOCKET_BUCKETS, ["path"]
+  )
+  const queries = histogram("coderd_db_query_latencies_seconds", "Latency distribution of database statements in seconds", QUERY_BUCKETS)
+  const jobsCurrent = gauge(
+    "coderd_provisionerd_jobs_current", "The number of currently running provisioner jobs of this process's built-in workers", ["provisioner"]
+  )
+  const jobTimings = histogram("coderd_provisionerd_job_timings_seconds", "The provisioner job time duration in seconds", JOB_BUCKETS, ["provisioner", "status"])
+  const dispatchAttempts = counter(
+    "coderd_notifications_dispatch_attempts_total", "The number of dispatch attempts, aggregated by the result type",
+    ["method", "notification_template_id", "result"]
+  )
+  const sendSeconds = histogram("coderd_notifications_dispatcher_send_seconds", "The time taken to dispatch notifications", SEND_BUCKETS, ["method"])
 
   let source: MetricsSource | undefined
   let cached: { at: number; value: Promise<MetricsSnapshot | undefined> } | undefined
@@ -118,6 +104,20 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
     }
     return cached.value
   }
+  /** A gauge set from the database reads when scraped; a failed read keeps the last values. */
+  const snapshotGauge = (name: string, help: string, labelNames: ReadonlyArray<string>, samples: (s: MetricsSnapshot) => Samples) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers,
+      async collect() {
+        const s = await snapshot()
+        if (s === undefined) return
+        this.reset()
+        for (const [labels, value] of samples(s)) this.set(labels, value)
+      }
+    })
 
   new Gauge({
     name: "coderd_api_concurrent_websockets",
@@ -127,49 +127,27 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
       this.set(source?.webSockets() ?? 0)
     }
   })
-  new Gauge({
-    name: "workbay_provisioner_jobs_pending",
-    help: "Queued provisioner jobs (the queue depth), by provisioner type; deployment-wide",
-    labelNames: ["provisioner"] as const,
-    registers,
-    async collect() {
-      const s = await snapshot()
-      this.reset()
-      for (const p of s?.pendingJobs ?? []) this.set({ provisioner: p.provisioner }, p.count)
+  snapshotGauge(
+    "workbay_provisioner_jobs_pending", "Queued provisioner jobs (the queue depth), by provisioner type; deployment-wide", ["provisioner"],
+    (s) => s.pendingJobs.map((p) => [{ provisioner: p.provisioner }, p.count])
+  )
+  snapshotGauge(
+    "workbay_workspace_builds_in_flight", "Workspace builds whose job is pending, running or canceling; deployment-wide", ["status"],
+    (s) => s.buildsInFlight.map((b) => [{ status: b.status }, b.count])
+  )
+  snapshotGauge(
+    "coderd_api_workspace_latest_build", "The latest workspace builds with a status.", ["status"],
+    (s) => {
+      const byJob = new Map<string, number>()
+      for (const w of s.workspaces) byJob.set(JOB_STATUS_OF[w.status], (byJob.get(JOB_STATUS_OF[w.status]) ?? 0) + w.count)
+      return [...byJob].map(([status, count]) => [{ status }, count])
     }
-  })
-  new Gauge({
-    name: "workbay_workspace_builds_in_flight",
-    help: "Workspace builds whose job is pending, running or canceling; deployment-wide",
-    labelNames: ["status"] as const,
-    registers,
-    async collect() {
-      const s = await snapshot()
-      if (s === undefined) return
-      for (const b of s.buildsInFlight) this.set({ status: b.status }, b.count)
-    }
-  })
-  new Gauge({
-    name: "workbay_workspaces",
-    help: "Live workspaces: started (latest build a succeeded start) and other; deployment-wide",
-    labelNames: ["state"] as const,
-    registers,
-    async collect() {
-      const s = await snapshot()
-      if (s === undefined) return
-      this.set({ state: "started" }, s.workspaces.started)
-      this.set({ state: "other" }, s.workspaces.other)
-    }
-  })
-  new Gauge({
-    name: "workbay_agents_connected",
-    help: "Workspace agents with an open connection; deployment-wide",
-    registers,
-    async collect() {
-      const s = await snapshot()
-      if (s !== undefined) this.set(s.connectedAgents)
-    }
-  })
+  )
+  snapshotGauge(
+    "workbay_workspaces", "Live workspaces by their latest build's status (pending, starting, running, ...); deployment-wide", ["status"],
+    (s) => s.workspaces.map((w) => [{ status: w.status }, w.count])
+  )
+  snapshotGauge("workbay_agents_connected", "Workspace agents with an open connection; deployment-wide", [], (s) => [[{}, s.connectedAgents]])
 
   const port: MetricsShape = {
     enabled: true,

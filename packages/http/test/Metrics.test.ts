@@ -4,7 +4,7 @@
  * webhook notification, a WebSocket watcher), then a scrape of the registry served on node:http as
  * an embedder would, and the series and labels in it (docs/operations.md, "Metrics").
  */
-import { Notifier, TemplateIds } from "@workbay/core"
+import { type MetricsSnapshot, Notifier, TemplateIds, workspaceStatuses } from "@workbay/core"
 import { Effect } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -103,8 +103,14 @@ describe("Prometheus metrics", () => {
     const timings = "coderd_provisionerd_job_timings_seconds_count"
     expect(value(samples, timings, { provisioner: "workbay", status: "succeeded" })).toBe(2)
     expect(value(samples, "coderd_provisionerd_jobs_current", { provisioner: "workbay" })).toBe(0)
-    expect(value(samples, "workbay_workspaces", { state: "started" })).toBe(1)
-    expect(value(samples, "workbay_workspaces", { state: "other" })).toBe(0)
+    // Every status has its series, zero when none; coderd's gauge is by the latest build's job status.
+    expect(find(samples, "workbay_workspaces").map((s) => [s.labels.status, s.value]).sort()).toEqual([
+      ["canceled", 0], ["canceling", 0], ["deleted", 0], ["deleting", 0], ["failed", 0],
+      ["pending", 0], ["running", 1], ["starting", 0], ["stopped", 0], ["stopping", 0]
+    ])
+    expect(find(samples, "coderd_api_workspace_latest_build").map((s) => [s.labels.status, s.value]).sort()).toEqual([
+      ["canceled", 0], ["canceling", 0], ["failed", 0], ["pending", 0], ["running", 0], ["succeeded", 1]
+    ])
     expect(find(samples, "workbay_workspace_builds_in_flight").map((s) => [s.labels.status, s.value]).sort())
       .toEqual([["canceling", 0], ["pending", 0], ["running", 0]])
     expect(find(samples, "workbay_provisioner_jobs_pending")).toEqual([])
@@ -116,8 +122,10 @@ describe("Prometheus metrics", () => {
     await makeWorkspace(srv, owner, orgId, template.id)
     const after = await scrape()
     expect(value(after, timings, { provisioner: "workbay", status: "succeeded" })).toBe(4)
-    expect(value(after, "workbay_workspaces", { state: "started" })).toBe(1)
-    expect(value(after, "workbay_workspaces", { state: "other" })).toBe(1)
+    expect(value(after, "workbay_workspaces", { status: "running" })).toBe(1)
+    expect(value(after, "workbay_workspaces", { status: "stopped" })).toBe(1)
+    expect(value(after, "workbay_workspaces")).toBe(2)
+    expect(value(after, "coderd_api_workspace_latest_build", { status: "succeeded" })).toBe(2)
   })
 
   it("counts notification dispatches by method, template and result, with send times", async () => {
@@ -159,5 +167,45 @@ describe("Prometheus metrics", () => {
     }
     expect(value(closed, "coderd_api_websocket_durations_seconds_count", { path })).toBe(1)
     expect(value(closed, "coderd_api_concurrent_websockets")).toBe(0)
+  })
+})
+
+describe("the scrape-time gauges", () => {
+  const snapshotOf = (counts: Partial<Record<(typeof workspaceStatuses)[number], number>>): MetricsSnapshot => ({
+    pendingJobs: [],
+    buildsInFlight: [],
+    workspaces: workspaceStatuses.map((status) => ({ status, count: counts[status] ?? 0 })),
+    connectedAgents: 2
+  })
+
+  it("split the workspaces by status and by their latest build's job status, from one read per cache period", async () => {
+    const metrics = makePrometheusMetrics({ processMetrics: false, cacheMillis: 60_000 })
+    let reads = 0
+    const snapshot = snapshotOf({ pending: 1, starting: 2, stopping: 3, deleting: 4, running: 5, stopped: 6, failed: 7, canceling: 8, canceled: 9 })
+    metrics.bind({ webSockets: () => 0, snapshot: async () => (reads++, snapshot) })
+    const [samples] = await Promise.all([metrics.text().then(parse), metrics.text(), metrics.text()])
+    const series = (name: string) => Object.fromEntries(samples!.filter((s) => s.name === name).map((s) => [s.labels.status, s.value]))
+    expect(series("workbay_workspaces")).toEqual({
+      pending: 1, starting: 2, stopping: 3, deleting: 4, running: 5, stopped: 6, failed: 7, canceling: 8, canceled: 9, deleted: 0
+    })
+    expect(series("coderd_api_workspace_latest_build")).toEqual({ pending: 1, running: 9, succeeded: 11, failed: 7, canceling: 8, canceled: 9 })
+    expect(samples!.find((s) => s.name === "workbay_agents_connected")?.value).toBe(2)
+    // Three scrapes, each of five database gauges: one read.
+    await metrics.text()
+    expect(reads).toBe(1)
+    // A new source is read at once.
+    metrics.bind({ webSockets: () => 0, snapshot: async () => (reads++, snapshotOf({ running: 1 })) })
+    expect(parse(await metrics.text()).find((s) => s.name === "workbay_workspaces" && s.labels.status === "running")?.value).toBe(1)
+    expect(reads).toBe(2)
+  })
+
+  it("keep their last values when a read fails", async () => {
+    const metrics = makePrometheusMetrics({ processMetrics: false, cacheMillis: 0 })
+    let fail = false
+    metrics.bind({ webSockets: () => 0, snapshot: async () => (fail ? Promise.reject(new Error("down")) : snapshotOf({ stopped: 3 })) })
+    const stopped = async () => parse(await metrics.text()).find((s) => s.name === "workbay_workspaces" && s.labels.status === "stopped")?.value
+    expect(await stopped()).toBe(3)
+    fail = true
+    expect(await stopped()).toBe(3)
   })
 })

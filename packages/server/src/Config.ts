@@ -85,9 +85,9 @@ export interface ServerConfig {
 /**
  * How a deployment setting's flag value is read: text, a switch, a comma-separated list, a JSON
  * object, a duration (`30s`, `5m`, `1h30m`), a whole number of at least 1 (count) or of any sign (int), an http(s) URL, the
- * notification method, or a JSON list of links (`[{"name","target","icon"}]`).
+ * notification method, a JSON list of links (`[{"name","target","icon"}]`), or a listener's `host:port` (address).
  */
-type SettingFlagKind = "string" | "bool" | "strings" | "json" | "duration" | "count" | "int" | "url" | "method" | "links"
+type SettingFlagKind = "string" | "bool" | "strings" | "json" | "duration" | "count" | "int" | "url" | "method" | "links" | "address"
 
 /** A deployment setting given by flag or environment (the described system's flag names). */
 interface SettingFlag {
@@ -167,7 +167,10 @@ export const settingFlags: ReadonlyArray<SettingFlag> = [
   { flag: "proxy-trusted-origins", setting: "proxyTrustedOrigins", kind: "strings", help: "CIDRs of the proxies whose --proxy-trusted-headers are believed (comma-separated), e.g. 10.0.0.0/8,fd00::/8. Default: none (the socket's address is the client's)." },
   // Rate limits (docs/configuration.md, "Rate limits")
   { flag: "api-rate-limit", setting: "rateLimitApi", kind: "int", help: "Requests per minute per user (per IP address when anonymous) on each API operation; 0 or less: no limit. Counted per replica. Default: 512." },
-  { flag: "dangerous-disable-rate-limits", setting: "rateLimitDisableAll", kind: "bool", help: "Turn every rate limit off (the API's, sign-in's and files'). Not for production. Default: false." }
+  { flag: "dangerous-disable-rate-limits", setting: "rateLimitDisableAll", kind: "bool", help: "Turn every rate limit off (the API's, sign-in's and files'). Not for production. Default: false." },
+  // Metrics (docs/operations.md, "Metrics"); the server also listens on the address when enabled
+  { flag: "prometheus-enable", setting: "prometheusEnable", kind: "bool", help: "Serve Prometheus metrics (GET /metrics) on --prometheus-address. Default: false." },
+  { flag: "prometheus-address", setting: "prometheusAddress", kind: "address", help: "host:port of the Prometheus metrics listener (port 0: any free port). Default: 127.0.0.1:2112." }
 ]
 
 const settingEnv = (f: SettingFlag) => f.env ?? `WORKBAY_${f.flag.toUpperCase().replace(/-/g, "_")}`
@@ -193,8 +196,6 @@ export const options = [
   { flag: "shutdown-timeout", env: "WORKBAY_SHUTDOWN_TIMEOUT", default: "30s", help: "On SIGTERM or SIGINT, how long in-flight requests and running provisioner jobs may take to finish." },
   { flag: "provisioner-hang-detector-interval", env: "WORKBAY_PROVISIONER_HANG_DETECTOR_INTERVAL", default: "", help: "Time between sweeps for hung provisioner jobs. Default: 1m." },
   { flag: "provisioner-hang-timeout", env: "WORKBAY_PROVISIONER_HANG_TIMEOUT", default: "", help: "A running provisioner job without an update for this long is failed as hung. Default: 5m." },
-  { flag: "prometheus-enable", env: "WORKBAY_PROMETHEUS_ENABLE", default: "false", help: "Serve Prometheus metrics (GET /metrics) on --prometheus-address." },
-  { flag: "prometheus-address", env: "WORKBAY_PROMETHEUS_ADDRESS", default: "127.0.0.1:2112", help: "host:port of the Prometheus metrics listener (port 0: any free port)." },
   { flag: "provisioner-daemons", env: "WORKBAY_PROVISIONER_DAEMONS", default: "2", help: "Built-in provisioner workers in this process (0: none, e.g. API-only replicas)." },
   { flag: "autobuild-poll-interval", env: "WORKBAY_AUTOBUILD_POLL_INTERVAL", default: "", help: "Time between ticks of the workspace lifecycle executor (autostart, autostop, dormancy; e.g. 30s, 1m). One replica ticks at a time. Default: 1m." },
   { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
@@ -226,6 +227,18 @@ export const parseDuration = (text: string): Duration.Duration | undefined => {
   return Duration.millis(ms)
 }
 
+/**
+ * The duration a flag gives, or an error naming the flag with examples (`hint`); `positive`
+ * refuses zero. Every duration flag goes through it.
+ */
+const durationFlag = (flag: string, text: string, hint = "30s, 5m, 1h", positive = false): Duration.Duration => {
+  const value = parseDuration(text)
+  if (value === undefined || (positive && Duration.toMillis(value) <= 0)) {
+    throw new Error(`Invalid duration "${text}" for --${flag} (use e.g. ${hint}).`)
+  }
+  return value
+}
+
 export const helpText = () =>
   [
     "Usage: npm start -- [flags]   (or: node packages/server/dist/main.mjs [flags])",
@@ -248,6 +261,11 @@ export const parseHostPort = (text: string, flag: string): { host: string; port:
 
 const truthy = (s: string) => ["1", "true", "yes", "on"].includes(s.toLowerCase())
 const falsy = (s: string) => ["0", "false", "no", "off"].includes(s.toLowerCase())
+/** A switch's value, or an error naming the flag. */
+const parseBool = (flag: string, text: string): boolean => {
+  if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${flag} (use true or false).`)
+  return truthy(text)
+}
 
 /** Reads flags from `argv` and the environment from `env`. Throws on unknown flags or a bad port. */
 export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv): ServerConfig => {
@@ -260,46 +278,49 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     strict: true,
     allowPositionals: false
   })
-  const get = (flag: (typeof options)[number]["flag"]): string => {
+  type Flag = (typeof options)[number]["flag"]
+  const flagged = values as Record<string, string | boolean | undefined>
+  /** The trimmed text a flag (else its variable) gives, with where it came from; undefined when neither is set. */
+  const givenText = (flag: string, envName: string): GivenSetting<string> | undefined => {
+    const fromFlag = flagged[flag] as string | undefined
+    const text = (fromFlag ?? env[envName])?.trim()
+    return text === undefined || text === "" ? undefined : { value: text, source: fromFlag !== undefined ? "flag" : "env" }
+  }
+  const given = (flag: Flag) => givenText(flag, options.find((x) => x.flag === flag)!.env)
+  const get = (flag: Flag): string => {
     const o = options.find((x) => x.flag === flag)!
-    return ((values as Record<string, string | boolean | undefined>)[flag] as string | undefined) ?? env[o.env] ?? o.default
+    return (flagged[flag] as string | undefined) ?? env[o.env] ?? o.default
   }
   /** A retention flag or variable, parsed; undefined when neither is set. */
   const retentionOf = (
     flag: "audit-logs-retention" | "connection-logs-retention" | "api-keys-retention" | "workspace-agent-logs-retention"
   ): RetentionSetting | undefined => {
-    const o = options.find((x) => x.flag === flag)!
-    const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
-    const text = fromFlag ?? env[o.env]
-    if (text === undefined || text === "") return undefined
-    const value = parseDuration(text)
-    if (value === undefined) throw new Error(`Invalid duration "${text}" for --${flag} (use e.g. 90d, 720h, 1h30m or 0).`)
-    return { value, source: fromFlag !== undefined ? "flag" : "env" }
+    const g = given(flag)
+    return g === undefined ? undefined : { value: durationFlag(flag, g.value, "90d, 720h, 1h30m or 0"), source: g.source }
   }
   /** A switch given by flag or variable; undefined when neither is set. A value that is neither on nor off is refused. */
   const switchOf = (
-    flag: "prometheus-enable" | "disable-workspace-sharing" | "disable-path-apps" | "dangerous-allow-path-app-sharing" | "dangerous-allow-path-app-site-owner-access"
+    flag: "disable-workspace-sharing" | "disable-path-apps" | "dangerous-allow-path-app-sharing" | "dangerous-allow-path-app-site-owner-access"
   ): GivenSetting<boolean> | undefined => {
-    const o = options.find((x) => x.flag === flag)!
-    const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
-    const text = (fromFlag ?? env[o.env])?.trim()
-    if (text === undefined || text === "") return undefined
-    if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${flag} (use true or false).`)
-    return { value: truthy(text), source: fromFlag !== undefined ? "flag" : "env" }
+    const g = given(flag)
+    return g === undefined ? undefined : { value: parseBool(flag, g.value), source: g.source }
   }
   /** The text of the file a flag or variable names; undefined when neither is set. */
   const fileOf = (
     flag: "aws-instance-identity-certificates" | "azure-instance-identity-certificates" | "google-instance-identity-keys"
   ): GivenSetting<string> | undefined => {
-    const o = options.find((x) => x.flag === flag)!
-    const fromFlag = (values as Record<string, string | boolean | undefined>)[flag] as string | undefined
-    const path = (fromFlag ?? env[o.env])?.trim()
-    if (path === undefined || path === "") return undefined
+    const g = given(flag)
+    if (g === undefined) return undefined
     try {
-      return { value: readFileSync(path, "utf8"), source: fromFlag !== undefined ? "flag" : "env" }
+      return { value: readFileSync(g.value, "utf8"), source: g.source }
     } catch (e) {
-      throw new Error(`Cannot read --${flag} file "${path}": ${e instanceof Error ? e.message : String(e)}`)
+      throw new Error(`Cannot read --${flag} file "${g.value}": ${e instanceof Error ? e.message : String(e)}`)
     }
+  }
+  /** A duration flag of the background work; undefined when unset and without default. */
+  const durationOf = (flag: "shutdown-timeout" | "provisioner-hang-detector-interval" | "provisioner-hang-timeout") => {
+    const text = get(flag).trim()
+    return text === "" ? undefined : durationFlag(flag, text)
   }
   const port = Number(get("port"))
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port "${get("port")}".`)
@@ -314,31 +335,19 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   }
   const relayMapPath = get("derp-config-path")
   const autobuildText = get("autobuild-poll-interval").trim()
-  const autobuildPollInterval = autobuildText === "" ? undefined : parseDuration(autobuildText)
-  if (autobuildText !== "" && (autobuildPollInterval === undefined || Duration.toMillis(autobuildPollInterval) <= 0)) {
-    throw new Error(`Invalid duration "${autobuildText}" for --autobuild-poll-interval (use e.g. 30s, 1m).`)
-  }
+  const autobuildPollInterval = autobuildText === "" ? undefined : durationFlag("autobuild-poll-interval", autobuildText, "30s, 1m", true)
   const logLevel = get("log-level").trim().toLowerCase()
   if (!["trace", "debug", "info", "warning", "warn", "error", "fatal", "none"].includes(logLevel)) {
     throw new Error(`Invalid --log-level "${get("log-level")}" (debug, info, warning, error or none).`)
   }
   const logFormat = get("log-format").trim().toLowerCase()
   if (logFormat !== "human" && logFormat !== "json") throw new Error(`Invalid --log-format "${get("log-format")}" (human or json).`)
-  /** A duration flag; undefined when unset and without default. */
-  const durationOf = (flag: "shutdown-timeout" | "provisioner-hang-detector-interval" | "provisioner-hang-timeout") => {
-    const text = get(flag).trim()
-    if (text === "") return undefined
-    const value = parseDuration(text)
-    if (value === undefined) throw new Error(`Invalid duration "${text}" for --${flag} (use e.g. 30s, 5m, 1h).`)
-    return value
-  }
-  const prometheusAddress = (() => {
-    const o = options.find((x) => x.flag === "prometheus-address")!
-    const fromFlag = (values as Record<string, string | boolean | undefined>)["prometheus-address"] as string | undefined
-    const text = (fromFlag ?? env[o.env])?.trim()
-    if (text === undefined || text === "") return undefined
-    return { value: parseHostPort(text, "prometheus-address"), source: fromFlag !== undefined ? "flag" as const : "env" as const }
-  })()
+  const settings: Record<string, GivenSetting<unknown>> = Object.fromEntries(settingFlags.flatMap((f) => {
+    const g = givenText(f.flag, settingEnv(f))
+    return g === undefined ? [] : [[f.setting, { value: parseSetting(f, g.value), source: g.source }]]
+  }))
+  const prometheusEnable = settings.prometheusEnable as GivenSetting<boolean> | undefined
+  const prometheusAddress = settings.prometheusAddress as GivenSetting<string> | undefined
   return {
     port,
     host: get("host") || undefined,
@@ -364,7 +373,10 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       workspaceAgentLogs: retentionOf("workspace-agent-logs-retention")
     },
     disableWorkspaceSharing: switchOf("disable-workspace-sharing"),
-    prometheus: { enable: switchOf("prometheus-enable"), address: prometheusAddress },
+    prometheus: {
+      enable: prometheusEnable,
+      address: prometheusAddress && { value: parseHostPort(prometheusAddress.value, "prometheus-address"), source: prometheusAddress.source }
+    },
     pathApps: {
       disable: switchOf("disable-path-apps"),
       allowSharing: switchOf("dangerous-allow-path-app-sharing"),
@@ -377,13 +389,8 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       google: fileOf("google-instance-identity-keys")
     },
     agentCommand: get("agent-command") || undefined,
-    externalAuth: externalAuthOf((values as Record<string, string | boolean | undefined>)["external-auth-providers"] as string | undefined, env, port),
-    settings: Object.fromEntries(settingFlags.flatMap((f) => {
-      const fromFlag = (values as Record<string, string | boolean | undefined>)[f.flag] as string | undefined
-      const text = (fromFlag ?? env[settingEnv(f)])?.trim()
-      if (text === undefined || text === "") return []
-      return [[f.setting, { value: parseSetting(f, text), source: fromFlag !== undefined ? "flag" : "env" } as const]]
-    }))
+    externalAuth: externalAuthOf(flagged["external-auth-providers"] as string | undefined, env, port),
+    settings
   }
 }
 
@@ -418,8 +425,7 @@ const parseSetting = (f: SettingFlag, text: string): unknown => {
     case "string":
       return text
     case "bool":
-      if (!truthy(text) && !falsy(text)) throw new Error(`Invalid value "${text}" for --${f.flag} (use true or false).`)
-      return truthy(text)
+      return parseBool(f.flag, text)
     case "strings":
       return text.split(",").map((t) => t.trim()).filter((t) => t !== "")
     case "json": {
@@ -440,11 +446,10 @@ const parseSetting = (f: SettingFlag, text: string): unknown => {
     case "method":
       if (text !== "smtp" && text !== "webhook" && text !== "inbox") throw new Error(`Invalid --${f.flag} "${text}" (smtp, webhook or inbox).`)
       return text
-    case "duration": {
-      const d = parseDuration(text)
-      if (d === undefined) throw new Error(`Invalid duration "${text}" for --${f.flag} (use e.g. 30s, 5m, 1h).`)
-      return d
-    }
+    case "duration":
+      return durationFlag(f.flag, text)
+    case "address":
+      return parseHostPort(text, f.flag).text
     case "count": {
       const n = Number(text)
       if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid --${f.flag} "${text}" (a whole number of at least 1).`)

@@ -6,7 +6,7 @@
 import { describe, expect, inject, it } from "@effect/vitest"
 import {
   IdGenerator, MailSender, Metrics, type MetricsShape, MetricsSnapshotRepo, noopMetrics, PasswordHasher, ProvisionerJobs, Provisioners,
-  ServicesLive, Settings, workbayProvisioner
+  ServicesLive, Settings, workbayProvisioner, workspaceStatuses
 } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect, Layer } from "effect"
@@ -38,7 +38,7 @@ describe.skipIf(url === null)("metrics on Postgres", () => {
       expect(empty).toEqual({
         pendingJobs: [],
         buildsInFlight: [{ status: "pending", count: 0 }, { status: "running", count: 0 }, { status: "canceling", count: 0 }],
-        workspaces: { started: 0, other: 0 },
+        workspaces: workspaceStatuses.map((status) => ({ status, count: 0 })),
         connectedAgents: 0
       })
       expect(timed.length).toBe(before + 5)

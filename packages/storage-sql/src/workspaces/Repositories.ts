@@ -285,7 +285,7 @@ export const workspacesByTemplate = (sql: SqlClient.SqlClient, alias?: string): 
 }
 
 /** The latest build of workspace `w` (joined as `b`) and its job (`j`). */
-const latestBuildAndJob = (sql: SqlClient.SqlClient) =>
+export const latestBuildAndJob = (sql: SqlClient.SqlClient) =>
   sql`${latestBuildJoin(sql, "w.id", "LEFT JOIN")} LEFT JOIN provisioner_jobs j ON j.id = b.job_id`
 
 /** A workspace's status from its latest build's transition and job, in SQL (as `buildStatus`). */

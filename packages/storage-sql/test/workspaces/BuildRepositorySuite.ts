@@ -7,8 +7,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import {
-  type StoredResource, UniqueViolation, type WorkspaceAgentRecord, type WorkspaceBuildRecord, WorkspaceBuildRepo, type WorkspaceRecord,
-  WorkspaceRepo, WorkspaceResourceRepo
+  MetricsSnapshotRepo, type StoredResource, UniqueViolation, type WorkspaceAgentRecord, type WorkspaceBuildRecord, WorkspaceBuildRepo,
+  type WorkspaceRecord, WorkspaceRepo, WorkspaceResourceRepo, workspaceStatuses
 } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -317,7 +317,7 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
     )
 
     test(
-      "countByStatus counts undeleted workspaces by their latest build's status",
+      "countByStatus and the metrics snapshot count undeleted workspaces by their latest build's status",
       Effect.gen(function*() {
         const repo = yield* WorkspaceRepo
         const w = yield* world
@@ -337,6 +337,9 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect([added("running"), added("pending"), added("starting"), added("stopped"), added("stopping"), added("failed")])
           .toEqual([2, 1, 1, 1, 1, 1])
         expect(added("deleted")).toBe(0)
+        // The gauges' read is the same count, every status present (zero when none).
+        const snapshot = yield* (yield* MetricsSnapshotRepo).snapshot
+        expect(snapshot.workspaces).toEqual(workspaceStatuses.map((status) => ({ status, count: after.get(status) ?? 0 })))
       })
     )
   })
