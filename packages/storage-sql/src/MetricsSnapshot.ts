@@ -1,15 +1,14 @@
 /**
  * The gauges' reads (core's `MetricsSnapshotRepo`): queued jobs along `provisioner_jobs_pending`,
  * builds in flight along the pending and running partial indexes, connected agents along
- * `workspace_agents_open`, and live workspaces by their latest build's status (one GROUP BY over
- * the workspaces, each joined to its latest build and job: O(workspaces)). Outside transactions,
- * one statement each.
+ * `workspace_agents_open`, and live workspaces by their latest build's status, kept on each row
+ * (migration 0032): one GROUP BY along `workspaces_latest_build_status`, no join. Outside
+ * transactions, one statement each.
  */
 import { SqlClient } from "@effect/sql"
 import { MetricsSnapshotRepo, workspaceStatuses } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { bind } from "./Rows.js"
-import { latestBuildAndJob, WORKSPACE_STATUS_SQL } from "./workspaces/Repositories.js"
 
 type Row = Record<string, unknown>
 
@@ -22,10 +21,9 @@ export const make = Effect.gen(function*() {
       WHERE started_at IS NULL AND canceled_at IS NULL AND completed_at IS NULL AND type = 'workspace_build'`
     const running = yield* sql<Row>`SELECT canceled_at IS NOT NULL AS canceling, COUNT(*) AS n FROM provisioner_jobs
       WHERE started_at IS NOT NULL AND completed_at IS NULL AND type = 'workspace_build' GROUP BY canceled_at IS NOT NULL`
-    const workspaces = yield* sql<Row>`SELECT ${sql.literal(WORKSPACE_STATUS_SQL)} AS status, COUNT(*) AS n
-      FROM workspaces w ${latestBuildAndJob(sql)}
-      WHERE w.deleted = ${bind(false)} AND b.id IS NOT NULL
-      GROUP BY ${sql.literal(WORKSPACE_STATUS_SQL)}`
+    const workspaces = yield* sql<Row>`SELECT latest_build_status AS status, COUNT(*) AS n
+      FROM workspaces WHERE deleted = ${bind(false)} AND latest_build_status IS NOT NULL
+      GROUP BY latest_build_status`
     const agents = yield* sql<Row>`SELECT COUNT(*) AS n FROM workspace_agents WHERE connected = ${bind(true)}`
     const count = (r: Row | undefined) => Number(r?.n ?? 0)
     const isTrue = (v: unknown) => v === true || v === 1 || v === 1n || v === "1" || v === "t"

@@ -19,7 +19,7 @@ import { Effect, Layer, Option } from "effect"
 import { directStatements } from "../DirectReads.js"
 import { filters } from "../Filters.js"
 import { first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
-import { LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
+import { LATEST_BUILD_STATUS_SET, LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { tagConditions } from "./Tags.js"
 
@@ -83,10 +83,22 @@ export const make = Effect.gen(function*() {
    * job ends it failed or canceled, which ranks as the pending build it was.
    */
   const rerank = (jobIds: ReadonlyArray<string>) =>
-    sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE id IN ${buildsOf(jobIds)}`
-  /** The workspaces whose build ran these jobs are due for the lifecycle executor (their job ended). */
+    sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${sql.literal(LIFECYCLE_RECHECK)}
+      WHERE id IN ${buildsOf(jobIds)}`
+  /**
+   * The workspaces whose build ran these jobs are due for the lifecycle executor (their job
+   * ended), and keep their latest build's status (migration 0032).
+   */
   const recheck = (jobIds: ReadonlyArray<string>) =>
-    jobIds.length === 0 ? Effect.void : sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE id IN ${buildsOf(jobIds)}`.pipe(Effect.asVoid)
+    jobIds.length === 0
+      ? Effect.void
+      : sql`UPDATE workspaces SET ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE id IN ${buildsOf(jobIds)}`
+        .pipe(Effect.asVoid)
+  /** The workspaces whose build ran this job keep their latest build's status (its job was claimed, or asked to cancel). */
+  const restatus = (job: Option.Option<ProvisionerJobRecord>) =>
+    Option.isSome(job) && job.value.type === "workspace_build"
+      ? sql`UPDATE workspaces SET ${sql.literal(LATEST_BUILD_STATUS_SET)} WHERE id IN ${buildsOf([job.value.id])}`.pipe(Effect.asVoid)
+      : Effect.void
   const tagsInclude = tags.include
   const tagsWithin = tags.within
 
@@ -139,13 +151,17 @@ export const make = Effect.gen(function*() {
           AND ${tagsWithin("tags", worker.tags)}
           AND ${worker.organization_id === undefined ? sql`1 = 1` : sql`organization_id = ${worker.organization_id}`}
         ORDER BY created_at LIMIT 1`
-      return one(sql<Row>`UPDATE provisioner_jobs
-        SET started_at = ${at}, updated_at = ${at}, worker_id = ${worker.id}, worker_name = ${worker.name}
-        WHERE id = (${sql.onDialectOrElse({
-        pg: () => sql`${candidate} FOR UPDATE SKIP LOCKED`,
-        orElse: () => candidate
-      })}) AND ${sql.unsafe(PENDING)}
-        RETURNING *`)
+      return withTransaction(Effect.gen(function*() {
+        const claimed = yield* one(sql<Row>`UPDATE provisioner_jobs
+          SET started_at = ${at}, updated_at = ${at}, worker_id = ${worker.id}, worker_name = ${worker.name}
+          WHERE id = (${sql.onDialectOrElse({
+          pg: () => sql`${candidate} FOR UPDATE SKIP LOCKED`,
+          orElse: () => candidate
+        })}) AND ${sql.unsafe(PENDING)}
+          RETURNING *`)
+        yield* restatus(claimed)
+        return claimed
+      })).pipe(Effect.orDie)
     },
 
     heartbeat: (jobId, workerId, now) =>
@@ -176,6 +192,7 @@ export const make = Effect.gen(function*() {
           WHERE id = ${jobId} AND completed_at IS NULL AND canceled_at IS NULL
           RETURNING *`)
         if (Option.isSome(done) && done.value.completed_at !== null) yield* recheck([jobId])
+        else yield* restatus(done)
         return done
       })).pipe(Effect.orDie)
     },

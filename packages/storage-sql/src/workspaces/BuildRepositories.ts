@@ -20,7 +20,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { directStatements } from "../DirectReads.js"
 import { latestBuildJoin } from "../LatestBuild.js"
-import { LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
+import { LATEST_BUILD_STATUS_SET, LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { bindRecord, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { unique } from "../Unique.js"
 
@@ -182,8 +182,10 @@ export const makeBuilds = Effect.gen(function*() {
         const { parameters, provisioner_state, ...rest } = build
         yield* unique(sql`INSERT INTO workspace_builds ${sql.insert({ ...bindRecord(rest), provisioner_state: bytes(provisioner_state) })}`)
         // The workspace's list sort key follows its latest build (see migration 0012); the
-        // lifecycle executor looks at it again (migration 0013).
-        yield* Effect.orDie(sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${build.workspace_id}`)
+        // lifecycle executor looks at it again (migration 0013),
+        // and keeps its latest build's status (migration 0032).
+        yield* Effect.orDie(sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${sql.literal(LIFECYCLE_RECHECK)}
+          WHERE id = ${build.workspace_id}`)
         if (parameters.length > 0) {
           yield* Effect.orDie(sql`INSERT INTO workspace_build_parameters ${
             sql.insert(parameters.map((p) => ({ workspace_build_id: build.id, name: p.name, value: p.value })))

@@ -178,10 +178,10 @@ export const make = Effect.gen(function*() {
         return rows.map((r) => r.id as string)
       }).pipe(Effect.orDie),
     countByStatus: () =>
-      Effect.orDie(sql<{ status: string; n: number | string }>`SELECT ${sql.literal(WORKSPACE_STATUS_SQL)} AS status, count(*) AS n
-        FROM workspaces w ${latestBuildAndJob(sql)}
-        WHERE w.deleted = FALSE AND b.id IS NOT NULL
-        GROUP BY ${sql.literal(WORKSPACE_STATUS_SQL)}`).pipe(
+      // The kept status of each live workspace (migration 0032): along workspaces_latest_build_status, no join.
+      Effect.orDie(sql<{ status: string; n: number | string }>`SELECT latest_build_status AS status, count(*) AS n
+        FROM workspaces WHERE deleted = FALSE AND latest_build_status IS NOT NULL
+        GROUP BY latest_build_status`).pipe(
         Effect.map((rs) => rs.map((r) => ({ status: r.status as WorkspaceStatus, count: Number(r.n) })))
       )
   })
@@ -224,10 +224,8 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
   if (f.name !== undefined) conditions.push(sql`lower(w.name) LIKE ${`%${escapeLike(f.name.toLowerCase())}%`} ESCAPE '\\'`)
   // Filters on the latest build need its join; the others read the workspace row alone.
   let needsBuild = false
-  if (f.statuses !== undefined) {
-    needsBuild = true
-    conditions.push(sql`${sql.literal(WORKSPACE_STATUS_SQL)} IN ${sql.in(f.statuses)}`)
-  }
+  // The latest build's status is kept on the row (migration 0032).
+  if (f.statuses !== undefined) conditions.push(sql`w.latest_build_status IN ${sql.in(f.statuses)}`)
   if (f.outdated !== undefined) {
     needsBuild = true
     conditions.push(f.outdated
@@ -285,15 +283,7 @@ export const workspacesByTemplate = (sql: SqlClient.SqlClient, alias?: string): 
 }
 
 /** The latest build of workspace `w` (joined as `b`) and its job (`j`). */
-export const latestBuildAndJob = (sql: SqlClient.SqlClient) =>
+const latestBuildAndJob = (sql: SqlClient.SqlClient) =>
   sql`${latestBuildJoin(sql, "w.id", "LEFT JOIN")} LEFT JOIN provisioner_jobs j ON j.id = b.job_id`
-
-/** A workspace's status from its latest build's transition and job, in SQL (as `buildStatus`). */
-export const WORKSPACE_STATUS_SQL = `CASE
-    WHEN j.job_status = 'pending' THEN 'pending'
-    WHEN j.job_status = 'running' THEN CASE b.transition WHEN 'start' THEN 'starting' WHEN 'stop' THEN 'stopping' ELSE 'deleting' END
-    WHEN j.job_status = 'succeeded' THEN CASE b.transition WHEN 'start' THEN 'running' WHEN 'stop' THEN 'stopped' ELSE 'deleted' END
-    ELSE j.job_status
-  END`
 
 export const layer: Layer.Layer<WorkspaceRepo, never, SqlClient.SqlClient> = Layer.effect(WorkspaceRepo, make)

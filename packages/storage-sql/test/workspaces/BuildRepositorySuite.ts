@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import {
-  MetricsSnapshotRepo, type StoredResource, UniqueViolation, type WorkspaceAgentRecord, type WorkspaceBuildRecord, WorkspaceBuildRepo,
+  MetricsSnapshotRepo, ProvisionerJobRepo, type StoredResource, UniqueViolation, type WorkspaceAgentRecord, type WorkspaceBuildRecord, WorkspaceBuildRepo,
   type WorkspaceRecord, WorkspaceRepo, WorkspaceResourceRepo, workspaceStatuses
 } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
@@ -340,6 +340,54 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         // The gauges' read is the same count, every status present (zero when none).
         const snapshot = yield* (yield* MetricsSnapshotRepo).snapshot
         expect(snapshot.workspaces).toEqual(workspaceStatuses.map((status) => ({ status, count: after.get(status) ?? 0 })))
+      })
+    )
+
+    test(
+      "keeps each workspace's latest build status on its row through its jobs' moves",
+      Effect.gen(function*() {
+        const jobs = yield* ProvisionerJobRepo
+        const builds = yield* WorkspaceBuildRepo
+        const sql = yield* SqlClient.SqlClient
+        const w = yield* world
+        const ws = workspace(w)
+        yield* (yield* WorkspaceRepo).insert(ws)
+        const kept = Effect.map(sql<{ s: string | null }>`SELECT latest_build_status AS s FROM workspaces WHERE id = ${ws.id}`, (rs) => rs[0]!.s)
+        const worker = { id: randomUUID(), name: "w-1", provisioners: ["workbay"], tags: {}, organization_id: w.org }
+        let n = 0
+        const next = (transition: WorkspaceBuildRecord["transition"]) =>
+          Effect.gen(function*() {
+            const jobId = yield* job(w, "pending")
+            yield* builds.insert(build(w, ws.id, jobId, { build_number: ++n, transition }))
+            return jobId
+          })
+        expect(yield* kept).toBe(null)
+        // Claimed, asked to cancel, ended canceled.
+        const a = yield* next("start")
+        expect(yield* kept).toBe("pending")
+        expect(Option.isSome(yield* jobs.acquire(worker, at(10)))).toBe(true)
+        expect(yield* kept).toBe("starting")
+        yield* jobs.requestCancel(a, at(11))
+        expect(yield* kept).toBe("canceling")
+        yield* jobs.complete(a, worker.id, {}, at(12))
+        expect(yield* kept).toBe("canceled")
+        // Canceled before anybody claimed it.
+        const b = yield* next("stop")
+        yield* jobs.requestCancel(b, at(13))
+        expect(yield* kept).toBe("canceled")
+        // Succeeded.
+        const c = yield* next("start")
+        yield* jobs.acquire(worker, at(14))
+        yield* jobs.complete(c, worker.id, {}, at(15))
+        expect(yield* kept).toBe("running")
+        // Hung while stopping.
+        yield* next("stop")
+        yield* jobs.acquire(worker, at(16))
+        expect(yield* kept).toBe("stopping")
+        yield* jobs.failHung(at(100), "Build hung.", at(100))
+        expect(yield* kept).toBe("failed")
+        const snapshot = yield* (yield* MetricsSnapshotRepo).snapshot
+        expect(snapshot.workspaces.find((s) => s.status === "failed")?.count).toBe(1)
       })
     )
   })
