@@ -13,7 +13,7 @@
 // unexpected status, or a watcher closed by the server; the run must have none. RSS (VmRSS) of the
 // server every minute; its growth is the last sample against the sample at minute 5 (or at half the
 // run when it is shorter than 10 minutes). The server's own Prometheus metrics are scraped at the end.
-// Writes bench/results/soak.md. Options: --minutes 30 --ratio 0.7 --watchers 50 --workspaces 20
+// Writes bench/results/soak.md (soak-postgres.md on Postgres). Options: --minutes 30 --ratio 0.7 --watchers 50 --workspaces 20
 // --probe-seconds 20 --probe-connections 32 --database-url postgres://... --skip-build --no-write
 // --profile-dir DIR (the server writes a V8 CPU profile there when it stops)
 import { parseArgs } from "node:util"
@@ -45,13 +45,15 @@ const archive = machineTemplate()
 type Headers = Record<string, string>
 
 interface Tally {
+  /** Operations started (a build operation is two requests: its read and its POST). */
+  ops: number
   ok: number
   errors: number
   byKind: Record<string, number>
   latencies: Array<number>
   firstErrors: Array<string>
 }
-const tally = (): Tally => ({ ok: 0, errors: 0, byKind: {}, latencies: [], firstErrors: [] })
+const tally = (): Tally => ({ ops: 0, ok: 0, errors: 0, byKind: {}, latencies: [], firstErrors: [] })
 
 const main = async () => {
   const startedAt = new Date()
@@ -141,6 +143,7 @@ const main = async () => {
       return text === undefined ? undefined : JSON.parse(text)
     }
     const op = async (t: Tally) => {
+      t.ops++
       const r = Math.random() * 100
       if (r < 20) return void await call(t, "read me", `${base}/users/me`, { headers: auth }, [200])
       if (r < 40) return void await call(t, "list workspaces", `${base}/workspaces?limit=25`, { headers: auth }, [200])
@@ -172,7 +175,7 @@ const main = async () => {
     await Promise.all(Array.from({ length: Number(opts["probe-connections"]) }, async () => {
       while (performance.now() < probeEnd) await op(probe)
     }))
-    const maxRps = (probe.ok + probe.errors) / Number(opts["probe-seconds"])
+    const maxRps = probe.ops / Number(opts["probe-seconds"])
     const rate = maxRps * ratio
     log(`maximum ${fmt(maxRps)} ops/s (${probe.errors} errors); soaking at ${fmt(rate)} ops/s for ${minutes} min`)
 
@@ -203,7 +206,7 @@ const main = async () => {
       minuteOps = soak.ok + soak.errors
       minuteErrors = soak.errors
       samples.push(row)
-      log(`minute ${row.minute}: rss ${fmt(row.rssMb)} MB, ${row.ops} ops, ${row.errors} errors, p50 ${fmt(row.p50)} ms, p99 ${fmt(row.p99)} ms`)
+      log(`minute ${row.minute}: rss ${fmt(row.rssMb)} MB, ${row.ops} requests, ${row.errors} errors, p50 ${fmt(row.p50)} ms, p99 ${fmt(row.p99)} ms`)
     }
     samples.push({ minute: 0, rssMb: rssMb(pid) ?? NaN, ops: 0, errors: 0, p50: NaN, p99: NaN, inFlight: 0, late: 0 })
     while (true) {
@@ -258,9 +261,9 @@ const main = async () => {
       `${watchers.length} WebSocket watchers held open. Mix: reads 70, profile writes 25, builds 5 (by weight).`,
       "",
       `- Maximum throughput of the mix: **${fmt(maxRps)} ops/s** (${opts["probe-seconds"]} s closed loop, ${opts["probe-connections"]} at once; ${probe.errors} errors).`,
-      `- Soak: **${minutes} min at ${fmt(rate)} ops/s** (${ratio * 100}% of it), open loop: ${soak.ok + soak.errors} operations, ` +
-      `${late} not started because ${maxInFlight} were in flight; achieved ${fmt((soak.ok + soak.errors) / (minutes * 60))} ops/s.`,
-      `- Errors: **${soak.errors}** operations, **${watcherErrors}** watchers closed by the server (${watcherMessages} watch messages received).`,
+      `- Soak: **${minutes} min at ${fmt(rate)} ops/s** (${ratio * 100}% of it), open loop: ${soak.ops} operations ` +
+      `(${soak.ok + soak.errors} requests), ${late} not started because ${maxInFlight} were in flight; achieved ${fmt(soak.ops / (minutes * 60))} ops/s.`,
+      `- Errors: **${soak.errors}** requests, **${watcherErrors}** watchers closed by the server (${watcherMessages} watch messages received).`,
       `- RSS: ${fmt(samples[0]!.rssMb)} MB at the start, ${fmt(baseline.rssMb)} MB at minute ${baseline.minute}, ${fmt(last.rssMb)} MB at minute ${last.minute}: ` +
       `growth **${fmt(growth * 100)}%** after minute ${baseline.minute} (limit 10%).`,
       `- The server's metrics: ${served} requests counted (${served5xx} with a 5xx code), ${jobs} provisioner jobs timed, ${queries} database statements timed.`,
@@ -268,12 +271,12 @@ const main = async () => {
       `- **${pass ? "PASS" : "FAIL"}** (0 errors and RSS growth under 10%).`,
       ...(soak.firstErrors.length > 0 ? ["", "First errors:", "", ...soak.firstErrors.map((e) => `- ${e}`)] : []),
       "",
-      "| minute | RSS MB | operations | errors | p50 ms | p99 ms | not started (total) |",
+      "| minute | RSS MB | requests | errors | p50 ms | p99 ms | operations not started (total) |",
       "|---:|---:|---:|---:|---:|---:|---:|",
       ...samples.map((s) => `| ${s.minute} | ${fmt(s.rssMb)} | ${s.ops} | ${s.errors} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${s.late} |`),
       ""
     ].join("\n")
-    writeReport(report, "soak.md", { write: !opts["no-write"], log })
+    writeReport(report, opts["database-url"] ? "soak-postgres.md" : "soak.md", { write: !opts["no-write"], log })
     process.exitCode = pass ? 0 : 1
   } finally {
     await work.cleanup()

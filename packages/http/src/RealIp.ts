@@ -23,7 +23,13 @@ import { BlockList, isIP, isIPv4 } from "node:net"
 export type RequestHeaders = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
 /** Finds the client's address from the peer's and the request's headers. */
-export type ClientAddress = (peer: string, headers: RequestHeaders) => string
+export interface ClientAddress {
+  (peer: string, headers: RequestHeaders): string
+  /** Whether `peer` is a trusted proxy, whose trusted headers are believed. */
+  readonly trusts: (peer: string) => boolean
+  /** The trusted headers (lower-case): from anybody but a trusted proxy they are dropped before a request is passed on (the app proxy). */
+  readonly trustedHeaders: ReadonlyArray<string>
+}
 
 /** Which proxies are trusted, and which of their headers (the settings of the same names). */
 export interface RealIpConfig {
@@ -83,7 +89,7 @@ export const makeClientAddress = (config: RealIpConfig): ClientAddress => {
     .map((o) => o.trim())
     .filter((o) => o !== "")
     .map(parseCidr)
-  if (headers.length === 0 || origins.length === 0) return normalize
+  if (headers.length === 0 || origins.length === 0) return Object.assign(normalize, { trusts: () => false, trustedHeaders: headers })
   const trusted = new BlockList()
   for (const o of origins) trusted.addSubnet(o.network, o.prefix, o.family)
   // An IPv4 rule also covers the IPv4-mapped form of its addresses (the block list checks both).
@@ -102,7 +108,11 @@ export const makeClientAddress = (config: RealIpConfig): ClientAddress => {
     return leftmost
   }
 
-  return (peer, requestHeaders) => {
+  const trusts = (peer: string) => {
+    const from = parseAddress(peer)
+    return from !== undefined && isTrusted(from)
+  }
+  return Object.assign((peer: string, requestHeaders: RequestHeaders) => {
     const from = parseAddress(peer)
     if (from === undefined || !isTrusted(from)) return from ?? peer
     for (const name of headers) {
@@ -114,5 +124,5 @@ export const makeClientAddress = (config: RealIpConfig): ClientAddress => {
       if (ip !== undefined) return ip
     }
     return from
-  }
+  }, { trusts, trustedHeaders: headers })
 }

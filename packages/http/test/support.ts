@@ -3,7 +3,7 @@
  * and a small fetch client. Every test file starts its own server.
  */
 import { MailSender } from "@workbay/core"
-import { makeWorkbay, type WorkbayOptions, type WorkbayServices } from "@workbay/http"
+import { makeWorkbay, type WebHandler, type WorkbayOptions, type WorkbayServices } from "@workbay/http"
 import type { StoragePorts } from "@workbay/storage-sql"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect, Layer } from "effect"
@@ -85,7 +85,7 @@ export interface ServiceTestServer extends TestServer {
   /** Runs an effect on the server's own runtime: the same storage and services as its routes. */
   readonly run: <A, E>(effect: Effect.Effect<A, E, WorkbayServices>) => Promise<A>
   /** The same service's Fetch handler (`workbay.web`), called in-process. */
-  readonly web: (request: Request) => Promise<Response>
+  readonly web: WebHandler
 }
 
 /** The service's options, and its storage (a fresh in-memory SQLite unless given). */

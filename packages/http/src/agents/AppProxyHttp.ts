@@ -72,6 +72,8 @@ interface IncomingAppRequest {
   /** Lower-case names to their values. */
   readonly headers: Readonly<Record<string, ReadonlyArray<string>>>
   readonly remoteAddress: string
+  /** Whether the peer is a trusted proxy (RealIp.ts): else its trusted headers are not passed on. */
+  readonly fromTrustedProxy: boolean
   readonly secure: boolean
 }
 
@@ -145,6 +147,9 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       }
       out[name] = [...values]
     }
+    // As the described system (FilterUntrustedOriginHeaders): the trusted headers only from a
+    // trusted proxy; from anybody else they could name any address.
+    if (!req.fromTrustedProxy) for (const name of dispatcher.clientAddress.trustedHeaders) delete out[name]
     // The caller's address joins the list, unless it was read from it (the Fetch handler's).
     const hops = (out["x-forwarded-for"] ?? []).join(", ").split(",").map((h) => h.trim()).filter((h) => h !== "")
     if (req.remoteAddress !== "" && hops.at(-1) !== req.remoteAddress && hops[0] !== req.remoteAddress) hops.push(req.remoteAddress)
@@ -243,6 +248,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       url: req.url ?? "/",
       headers: Object.fromEntries(Object.entries(req.headersDistinct).filter((e): e is [string, Array<string>] => e[1] !== undefined)),
       remoteAddress: dispatcher.clientAddress(req.socket.remoteAddress ?? "", req.headers),
+      fromTrustedProxy: dispatcher.clientAddress.trusts(req.socket.remoteAddress ?? ""),
       secure: "encrypted" in req.socket && req.socket.encrypted === true
     }
     const answer = nodeAnswer(res)
@@ -279,6 +285,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       headers,
       // As the API's web handler: the peer's address, or the client's a trusted proxy names.
       remoteAddress: dispatcher.clientAddress(info?.remoteAddress ?? "", headers),
+      fromTrustedProxy: dispatcher.clientAddress.trusts(info?.remoteAddress ?? ""),
       secure: url.protocol === "https:"
     }
     return new Promise<Response>((resolve) => serve(incoming, body, webAnswer, resolve))

@@ -305,6 +305,20 @@ describe("path-based web apps through the agent connection", () => {
     await expectResponse(await fetch(d.app("web"), as(d.dev)), 502, /not connected/)
   })
 
+  it("passes the trusted proxy headers on from a trusted proxy only (the described system's FilterUntrustedOriginHeaders)", async () => {
+    const d = await deploy({ proxyTrustedHeaders: ["X-Forwarded-For"], proxyTrustedOrigins: ["10.0.0.0/8"] })
+    const headers = { [SESSION_HEADER]: d.dev.client.token!, "x-forwarded-for": "198.51.100.9" }
+    const seenBy = async (remoteAddress: string) => {
+      const res = await d.srv.web(new Request(d.app("web", "/who"), { headers }), { remoteAddress })
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { headers: Record<string, string> }).headers["x-forwarded-for"]
+    }
+    // A client that names another address is passed on as itself.
+    expect(await seenBy("192.0.2.7")).toBe("192.0.2.7")
+    // A trusted proxy's list is kept.
+    expect(await seenBy("10.0.0.1")).toBe("198.51.100.9")
+  })
+
   it("the Fetch handler serves app paths too: the answer streamed, a refusal as the Response object, a cancel reaching the app", async () => {
     const headers = { [SESSION_HEADER]: main.dev.client.token!, "x-forwarded-for": "10.1.2.3" }
     const res = await main.srv.web(new Request(main.app("web", "/via-fetch?q=1"), { method: "POST", body: "hi", headers }))
