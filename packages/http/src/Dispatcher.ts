@@ -938,13 +938,16 @@ export const makeDispatcher = <R>(
     let context = requestContext(runtime.context, RequestContext, ctx)
     if (seen !== undefined) seen.services = context.unsafeMap
     if (route.audit !== undefined) {
-      // One audit entry per state-changing request, written when it ends, whatever the outcome.
+      // One audit entry per state-changing request, written when it ends, whatever the outcome;
+      // none for a 304, which changed nothing (as the described system, which returns before it
+      // starts its audit entry there).
       const declared = route.audit
       const audit = newAuditRequest(declared.resourceType, declared.action ?? defaultAction(req.method))
       context.unsafeMap.set(AuditRequest.key, audit)
       effect = Effect.onExit(effect, (exit) =>
         Effect.flatMap(Effect.serviceOption(CurrentActor), (actor) =>
-          Option.isNone(actor) && audit.userId === undefined && declared.anonymous !== true
+          (Option.isNone(actor) && audit.userId === undefined && declared.anonymous !== true) ||
+            (Exit.isSuccess(exit) && chosenStatus === 304)
             ? Effect.void
             : writeAuditEntry(audit, {
               requestId,

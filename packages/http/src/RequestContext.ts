@@ -2,7 +2,7 @@
  * Per-request facts a handler may need (caller address, user agent, request id), response cookies,
  * and the status and content type of answers that have a choice of them.
  */
-import { Context, Effect } from "effect"
+import { Context, Effect, Option } from "effect"
 
 export interface CookieOptions {
   readonly expires?: Date | undefined
@@ -50,3 +50,10 @@ export const requestMediaType = Effect.map(RequestContext, (ctx) => mediaTypeOf(
 
 /** Answers a redirect to `location` (the endpoint declares the status, e.g. 307, as its success). */
 export const redirectTo = (location: string) => Effect.map(RequestContext, (ctx) => ctx.setHeader("location", location))
+
+/** Nothing changed: 304 with no body (and no audit entry: the dispatcher writes none for a 304). */
+export const notModified = Effect.map(RequestContext, (ctx) => void ctx.setStatus(304))
+
+/** The changed thing, or 304 with no body when a service answers that nothing changed. */
+export const orNotModified = <A, E, R>(effect: Effect.Effect<Option.Option<A>, E, R>) =>
+  Effect.flatMap(effect, Option.match({ onNone: () => notModified, onSome: Effect.succeed }))

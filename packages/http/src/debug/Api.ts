@@ -3,11 +3,11 @@
  * dismissed sections) and the WebSocket echo its WebSocket check goes through. Liveness (`/healthz`) and readiness (`/readyz`) are not
  * part of the API: the dispatcher answers them (Probes.ts). See docs/health.md.
  */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { HealthcheckReport, HealthSection, HEALTH_SECTIONS, HealthSettings } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
-import { BadRequest, BooleanParam, Forbidden, NoContent, optionalOr, optionalParam, wireName } from "../Common.js"
+import { BadRequest, BooleanParam, Forbidden, optionalOr, optionalParam, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
@@ -35,8 +35,8 @@ export class DebugApi extends HttpApiGroup.make("debug")
     HttpApiEndpoint.put("updateSettings", "/debug/health/settings").annotate(Audited, audit("health_settings"))
       .setPayload(UpdateHealthSettings)
       .addSuccess(HealthSettings)
-      // The same sections as stored: nothing written, no body, as the described system answers.
-      .addSuccess(NoContent)
+      // The same sections as stored: nothing written, 304 with no body, as the described system answers.
+      .addSuccess(HttpApiSchema.Empty(304))
   )
   .add(HttpApiEndpoint.get("ws", "/debug/ws").addSuccess(WebSocketUpgradeSchema))
   .addError(BadRequest)

@@ -5,11 +5,11 @@
  * path, hub and sockets every WebSocket route uses.
  */
 import { authorize, Health, Settings, type WebsocketReport } from "@workbay/core"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { WebSocket } from "ws"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { RequestContext } from "../RequestContext.js"
+import { orNotModified, RequestContext } from "../RequestContext.js"
 import { upgradeWebSocket, WebSocketClosed } from "../WebSocket.js"
 
 const ECHO = "ping"
@@ -65,14 +65,7 @@ export const DebugHttp = implement(WorkbayApi, "debug", {
       return yield* health.report(urlParams.force === true, { websocket: websocketCheck(settings.accessUrl, ctx.sessionToken?.()) })
     }),
   settings: () => Effect.flatMap(Health, (h) => h.settings),
-  updateSettings: ({ payload }) =>
-    Effect.flatMap(Health, (h) => h.updateSettings(payload)).pipe(
-      Effect.flatMap(Option.match({
-        // Unchanged: 204 with no body.
-        onNone: () => Effect.map(RequestContext, (ctx) => void ctx.setStatus(204)),
-        onSome: Effect.succeed
-      }))
-    ),
+  updateSettings: ({ payload }) => orNotModified(Effect.flatMap(Health, (h) => h.updateSettings(payload))),
   ws: () =>
     Effect.zipRight(
       authorize("read", { type: "debug_info" }),

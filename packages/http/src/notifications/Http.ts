@@ -1,12 +1,9 @@
 /** Handlers of the notifications group. */
 import { Notifications } from "@workbay/core"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { RequestContext } from "../RequestContext.js"
-
-/** Nothing changed: 304 with no body. */
-const notModified = Effect.map(RequestContext, (ctx) => void ctx.setStatus(304))
+import { notModified, orNotModified } from "../RequestContext.js"
 
 export const NotificationsHttp = implement(WorkbayApi, "notifications", {
   systemTemplates: () => Effect.flatMap(Notifications, (n) => n.systemTemplates),
@@ -19,10 +16,7 @@ export const NotificationsHttp = implement(WorkbayApi, "notifications", {
   updatePreferences: ({ path, payload }) =>
     Effect.flatMap(Notifications, (n) => n.updatePreferences(path.user, payload.template_disabled_map)),
   getSettings: () => Effect.flatMap(Notifications, (n) => n.getSettings),
-  updateSettings: ({ payload }) =>
-    Effect.flatMap(Notifications, (n) => n.updateSettings(payload)).pipe(
-      Effect.flatMap(Option.match({ onNone: () => notModified, onSome: Effect.succeed }))
-    ),
+  updateSettings: ({ payload }) => orNotModified(Effect.flatMap(Notifications, (n) => n.updateSettings(payload))),
   dispatchMethods: () => Effect.flatMap(Notifications, (n) => n.dispatchMethods),
   sendCustom: ({ payload }) => Effect.flatMap(Notifications, (n) => n.sendCustom(payload)),
   sendTest: () => Effect.flatMap(Notifications, (n) => n.sendTest)

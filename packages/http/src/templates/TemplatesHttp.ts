@@ -1,9 +1,9 @@
 /** Handlers of the templates group. */
 import { Templates } from "@workbay/core"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { RequestContext } from "../RequestContext.js"
+import { orNotModified } from "../RequestContext.js"
 
 export const TemplatesHttp = implement(WorkbayApi, "templates", {
   listByOrganization: ({ path, urlParams }) => Effect.flatMap(Templates, (t) => t.listByOrganization(path.organization, urlParams.q)),
@@ -11,14 +11,7 @@ export const TemplatesHttp = implement(WorkbayApi, "templates", {
   getByName: ({ path }) => Effect.flatMap(Templates, (t) => t.getByName(path.organization, path.templatename)),
   list: ({ urlParams }) => Effect.flatMap(Templates, (t) => t.list(urlParams.q)),
   get: ({ path }) => Effect.flatMap(Templates, (t) => t.get(path.template)),
-  update: ({ path, payload }) =>
-    Effect.flatMap(Templates, (t) => t.update(path.template, payload)).pipe(
-      Effect.flatMap(Option.match({
-        // Nothing changed: 304 with no body.
-        onNone: () => Effect.map(RequestContext, (ctx) => void ctx.setStatus(304)),
-        onSome: Effect.succeed
-      }))
-    ),
+  update: ({ path, payload }) => orNotModified(Effect.flatMap(Templates, (t) => t.update(path.template, payload))),
   delete: ({ path }) => Effect.flatMap(Templates, (t) => t.delete(path.template)),
   getAcl: ({ path }) => Effect.flatMap(Templates, (t) => t.getAcl(path.template)),
   updateAcl: ({ path, payload }) => Effect.flatMap(Templates, (t) => t.updateAcl(path.template, payload)),

@@ -65,13 +65,13 @@ describe("health", () => {
     expectValidations(await owner.get("/debug/health?force=perhaps"), ["force"])
   })
 
-  it("dismisses health sections: stored, audited, shown in the next report, 204 when unchanged", async () => {
+  it("dismisses health sections: stored, audited, shown in the next report, 304 and no audit entry when unchanged", async () => {
     const empty = await owner.get("/debug/health/settings")
     expect(empty.status).toBe(200)
     expect(empty.body).toEqual({ dismissed_healthchecks: [] })
-    // Unchanged (nothing stored is no section dismissed): 204, no body.
+    // Unchanged (nothing stored is no section dismissed): 304, no body.
     const same = await owner.put("/debug/health/settings", { dismissed_healthchecks: [] })
-    expect(same.status).toBe(204)
+    expect(same.status).toBe(304)
     expect(same.body).toBeUndefined()
     const before = await owner.get("/debug/health")
     expect(before.body.database.dismissed).toBe(false)
@@ -87,10 +87,12 @@ describe("health", () => {
       database: { dismissed: true }, provisioner_daemons: { dismissed: true }, access_url: { dismissed: false }, derp: { dismissed: true }
     })
     // The same sections in another order change nothing.
-    expect((await owner.put("/debug/health/settings", { dismissed_healthchecks: ["ProvisionerDaemons", "Database"] })).status).toBe(204)
+    expect((await owner.put("/debug/health/settings", { dismissed_healthchecks: ["ProvisionerDaemons", "Database"] })).status).toBe(304)
 
     const audit = await owner.get(`/audit?limit=10&q=${encodeURIComponent("resource_type:health_settings")}`)
     expect(audit.status, JSON.stringify(audit.body)).toBe(200)
+    // One entry: the change; the two requests that changed nothing (304) wrote none.
+    expect(audit.body.audit_logs.map((e: any) => e.status_code)).toEqual([200])
     const written = audit.body.audit_logs.find((e: any) => e.status_code === 200)
     expect(written).toMatchObject({ action: "write", resource_type: "health_settings" })
     expect(written.diff.dismissed_healthchecks).toEqual({ old: [], new: ["Database", "ProvisionerDaemons"], secret: false })

@@ -115,6 +115,7 @@ describe("notifications", () => {
       expect((await owner.put(path, { method: "" })).status).toBe(200)
       expect((await owner.put(path, {})).status).toBe(304)
       const audit = await owner.get("/audit?limit=10&q=resource_type:notification_template")
+      expect(audit.body.audit_logs.some((e: any) => e.status_code === 304)).toBe(false)
       const entries = audit.body.audit_logs.filter((e: any) => e.status_code === 200)
       expect(entries[0]).toMatchObject({
         action: "write", resource_id: TemplateIds.templateDeleted, diff: { method: { old: "webhook", new: "" } }
@@ -194,6 +195,8 @@ describe("notifications", () => {
       expect((await owner.put("/notifications/settings", { notifier_paused: true })).status).toBe(304)
       expect((await owner.put("/notifications/settings", { notifier_paused: false })).body).toEqual({ notifier_paused: false })
       const audit = await owner.get("/audit?limit=10&q=resource_type:notifications_settings")
+      // The requests that changed nothing (304) wrote no entry.
+      expect(audit.body.audit_logs.some((e: any) => e.status_code === 304)).toBe(false)
       expect(audit.body.audit_logs.filter((e: any) => e.status_code === 200)[0].diff).toEqual({ notifier_paused: { old: true, new: false, secret: false } })
     })
   })
