@@ -53,14 +53,22 @@ export interface WebSocketConnection {
   /**
    * The next text message from the peer (binary ones are decoded as UTF-8), in order. Fails
    * once the socket is closed and every earlier message was taken. While more than
-   * WEBSOCKET_RECEIVE_BUFFER messages wait to be taken the socket stops reading, so a peer that
-   * sends faster than the session reads is slowed down instead of filling memory.
+   * WEBSOCKET_RECEIVE_BUFFER messages, or more than WEBSOCKET_RECEIVE_BUFFER_BYTES, wait to be
+   * taken the socket stops reading, so a peer that sends faster than the session reads is slowed
+   * down instead of filling memory.
    */
   readonly receive: Effect.Effect<string, WebSocketClosed>
 }
 
 /** Messages from a peer kept for `receive`, past which the socket stops reading. */
 export const WEBSOCKET_RECEIVE_BUFFER = 64
+
+/**
+ * Bytes of a peer's messages kept for `receive`, past which the socket stops reading too: with the
+ * serve route's 10 MiB messages, 64 of them would be 640 MiB; this keeps one connection to about
+ * 16 MiB plus the message that crossed it.
+ */
+export const WEBSOCKET_RECEIVE_BUFFER_BYTES = 16 * 1024 * 1024
 
 /**
  * What a WebSocket endpoint's handler answers: the session to run once the connection is
@@ -190,6 +198,12 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
 
   const sweep = () => {
     for (const entry of live) {
+      // A socket the session's backlog paused is not read, so its pongs wait unread: judged once
+      // it reads again, never dropped for the server's own slowness.
+      if (entry.ws.isPaused) {
+        entry.alive = true
+        continue
+      }
       if (!entry.alive) {
         entry.ws.terminate()
         continue
@@ -202,6 +216,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
   const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => {
     // receive: messages not yet taken, and the taker waiting for the next one.
     const inbox: Array<string> = []
+    let inboxBytes = 0
     let taker: ((message: string | undefined) => void) | undefined
     let ended = false
     let paused = false
@@ -213,7 +228,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         return t(text)
       }
       inbox.push(text)
-      if (inbox.length > WEBSOCKET_RECEIVE_BUFFER && !paused) {
+      inboxBytes += text.length
+      if ((inbox.length > WEBSOCKET_RECEIVE_BUFFER || inboxBytes > WEBSOCKET_RECEIVE_BUFFER_BYTES) && !paused) {
         paused = true
         ws.pause()
       }
@@ -228,7 +244,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     })
     const receive = Effect.async<string, WebSocketClosed>((resume) => {
       const next = inbox.shift()
-      if (paused && inbox.length <= WEBSOCKET_RECEIVE_BUFFER / 2) {
+      if (next !== undefined) inboxBytes -= next.length
+      if (paused && inbox.length <= WEBSOCKET_RECEIVE_BUFFER / 2 && inboxBytes <= WEBSOCKET_RECEIVE_BUFFER_BYTES / 2) {
         paused = false
         ws.resume()
       }
@@ -298,7 +315,9 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       live.add(entry)
       timer ??= setInterval(sweep, options.pingIntervalMillis)
       timer.unref?.()
+      // Any bytes from the peer show it alive: a pong may wait behind a large message it is sending.
       ws.on("pong", () => void (entry.alive = true))
+      socket.on("data", () => void (entry.alive = true))
       ws.on("error", () => ws.terminate())
       ws.on("close", () => {
         live.delete(entry)

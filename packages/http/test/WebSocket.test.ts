@@ -20,6 +20,7 @@ class WsTestApi extends HttpApiGroup.make("wsTest")
       .setUrlParams(Schema.Struct({
         times: Schema.optional(Schema.NumberFromString),
         latest: Schema.optional(Schema.NumberFromString),
+        hold: Schema.optional(Schema.NumberFromString),
         follow: Schema.optional(Schema.String)
       }))
       .addSuccess(Schema.Struct({ greeting: Schema.String }))
@@ -32,6 +33,14 @@ class WsTestApi extends HttpApiGroup.make("wsTest")
 /** `latest=N`: N messages of about 1 MB handed to `sendLatest` at once; the count once all are handed over. */
 const LATEST_BYTES = 1024 * 1024
 let latestSent = 0
+
+/** `hold=N`: the session takes nothing until this is resolved. */
+const release = () => {
+  let resolve!: () => void
+  const promise = new Promise<void>((r) => (resolve = r))
+  return { promise, resolve }
+}
+let held = release()
 
 /** Greets `times` times over a WebSocket when `follow` is given, or once as JSON; the unknown id is 404. */
 const WsTestHttp = implement(
@@ -52,6 +61,18 @@ const WsTestHttp = implement(
               latestSent = count
             })
           ))
+        }
+        if (urlParams.hold !== undefined) {
+          // Takes nothing until the test releases it, then `hold` messages, answering their sizes.
+          const count: number = urlParams.hold
+          return yield* upgradeWebSocket((conn) =>
+            Effect.gen(function* () {
+              yield* Effect.promise(() => held.promise)
+              const sizes: Array<number> = []
+              for (let i = 0; i < count; i++) sizes.push((yield* Effect.orDie(conn.receive)).length)
+              yield* Effect.orDie(conn.send(sizes.join(",")))
+              yield* conn.closed
+            }), { largeMessages: true })
         }
         return yield* upgradeWebSocket((conn) =>
           Effect.gen(function* () {
@@ -131,13 +152,32 @@ describe("WebSocket routes", () => {
     // The peer stops reading until every message was handed over: the socket backs up.
     const raw = (ws.socket as any)._socket as import("node:net").Socket
     raw.pause()
-    await eventually(() => latestSent === 20)
+    await eventually(() => latestSent === 20, 15_000)
     raw.resume()
     await eventually(() => ws.messages.at(-1)?.startsWith("20 ") === true, 10_000)
     const numbers = ws.messages.map((m) => Number(m.slice(0, m.indexOf(" "))))
     expect(numbers.length).toBeLessThan(20)
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b))
     expect(new Set(numbers).size).toBe(numbers.length)
+    ws.socket.close()
+  })
+
+  it("stops reading a peer whose unread messages pass 16 MiB, and reads on once they are taken", async () => {
+    held = release()
+    const ws = await connect(wsPath("follow&hold=24"), { "Service-Session-Token": owner.token! })
+    // 24 messages of 4 MiB (96 MiB): far fewer than the 64 messages the count bound allows.
+    const MESSAGE = 4 * 1024 * 1024
+    for (let i = 0; i < 24; i++) ws.socket.send(String(i % 10).repeat(MESSAGE))
+    // The server stops reading past 16 MiB unread: what the loopback's buffers (up to 32 MiB
+    // received, 4 MiB sent) cannot hold stays with the client (it would all be read, and the
+    // client's buffer empty, without the byte bound).
+    await new Promise((r) => setTimeout(r, 1000))
+    expect(ws.socket.readyState).toBe(ws.socket.OPEN)
+    expect(ws.socket.bufferedAmount).toBeGreaterThan(16 * 1024 * 1024)
+    held.resolve()
+    await eventually(() => ws.messages.length === 1, 20_000)
+    expect(ws.messages[0]).toBe(Array(24).fill(MESSAGE).join(","))
+    expect(ws.socket.bufferedAmount).toBe(0)
     ws.socket.close()
   })
 
