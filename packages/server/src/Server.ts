@@ -106,13 +106,13 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     close: async (timeout = config.shutdownTimeout) => {
       // No new connections; idle keep-alive connections are closed, busy ones after their answer.
       await metricsListener?.close()
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      const drained = inFlight.drain(Duration.toMillis(timeout))
       // Upgraded sockets count as the server's connections: close them (1001) so that it can stop.
       await workbay.closeWebSockets()
-      await inFlight.drained(Duration.toMillis(timeout))
+      await drained
       // What is left: event streams, and requests past the bound.
       server.closeAllConnections()
-      await closed
+      await inFlight.listenerClosed
       await workbay.dispose()
     }
   }

@@ -3,13 +3,15 @@
  * without the run's Postgres): SIGTERM while requests are in flight
  * (slow uploads whose bodies are still arriving, a burst of reads), a WebSocket open, a
  * provisioner job running and a notification being sent (to an SMTP server that never answers).
- * Every request sent before the signal gets its full answer, new connections are refused, the
+ * Every request sent before the signal gets its full answer (a connection opened before it may
+ * send its first request during a short grace; an idle keep-alive connection is closed at once),
+ * new connections are refused, the
  * WebSocket is closed with 1001, the process exits 0, the running job is failed (as the described
  * system's provisioner daemons fail their job when stopped) and the notification is back to pending.
  */
 import Database from "better-sqlite3"
 import { request } from "node:http"
-import { createServer, type Socket } from "node:net"
+import { createConnection, createServer, type Socket } from "node:net"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -64,6 +66,22 @@ const get = (url: string, path: string, token: string) =>
     req.on("error", (e: NodeJS.ErrnoException) => resolve({ error: e.code ?? e.message }))
     req.end()
   })
+
+/** A raw connection: what it received, and whether it closed. */
+const rawConnection = async (url: string) => {
+  const u = new URL(url)
+  const socket = createConnection({ host: u.hostname, port: Number(u.port) })
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject))
+  let received = ""
+  socket.on("data", (d) => (received += d))
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()))
+  socket.on("error", () => {})
+  return { socket, received: () => received, closed }
+}
+
+const rawGet = (token: string, keepAlive: boolean) =>
+  `GET /api/v2/users/me HTTP/1.1\r\nHost: workbay\r\n${SESSION_HEADER}: ${token}\r\n` +
+  `Connection: ${keepAlive ? "keep-alive" : "close"}\r\n\r\n`
 
 const pgUrl = inject("workbayPgUrl")
 
@@ -142,6 +160,11 @@ const scenario = async (storage: Storage) => {
 
     const uploads = Array.from({ length: 4 }, (_, i) => slowUpload(server.url, token, tar([{ name: "big.txt", content: `${i}`.repeat(2 * 1024 * 1024) }])))
     const reads = Array.from({ length: 40 }, () => get(server.url, "/users/me", token))
+    // A connection that has sent nothing yet, and a keep-alive connection idle after one answer.
+    const fresh = await rawConnection(server.url)
+    const idle = await rawConnection(server.url)
+    idle.socket.write(rawGet(token, true))
+    await eventually(() => idle.received().includes("\r\n\r\n{"), 15_000)
     // The uploads are the server's requests (their headers read: a connection still in the
     // listener's backlog would be reset when it closes); let their first halves and the reads
     // arrive, then stop the server with everything in flight.
@@ -150,6 +173,15 @@ const scenario = async (storage: Storage) => {
     server.child.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 500))
     for (const u of uploads) u.rest()
+    // Once the server stopped listening (new connections refused), the fresh connection's first
+    // request, within its grace: answered, then closed. The idle keep-alive connection was closed
+    // without an answer to wait for.
+    while (!("error" in (await get(server.url, "/users/me", token)))) await new Promise((r) => setTimeout(r, 50))
+    fresh.socket.write(rawGet(token, true))
+    await fresh.closed
+    expect(fresh.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(fresh.received().toLowerCase()).toContain("connection: close")
+    await idle.closed
 
     for (const r of await Promise.all(reads)) expect(r).toMatchObject({ status: 200 })
     for (const u of await Promise.all(uploads.map((u) => u.answer))) {
