@@ -295,6 +295,17 @@ describe("access table", () => {
       })
     },
     {
+      kind: "api_key", action: "update", route: "PUT /users/{user}/keys/{keyid}/expire (another user)",
+      expected: [204, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+      attempt: async () => {
+        const key = (await admin.post(`/users/${someone}/keys`)).body.key as string
+        return {
+          method: "PUT", path: `/users/${someone}/keys/${key.split("-")[0]}/expire`,
+          check: { action: "update", object: { resource_type: "api_key", owner_id: someone } }
+        }
+      }
+    },
+    {
       kind: "audit_log", action: "read", route: "GET /audit",
       expected: [200, 403, 200, 403, 403, 200, 403, 200, 403, 403],
       attempt: async () => ({

@@ -161,6 +161,15 @@ describe("requests of the dashboard client", () => {
       expect((await member.client.delete(`/users/me/keys/${token.id}`)).status).toBe(204)
     })
 
+    it("expireToken: PUT with no body, as the tokens page sends it", async () => {
+      const created = await member.client.post("/users/me/keys/tokens", { lifetime: NANO_HOUR, token_name: "dashboard-expire", scope: "all" })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const id = (created.body.key as string).split("-")[0]
+      expect((await member.client.put(`/users/me/keys/${id}/expire`)).status).toBe(204)
+      expect((await member.client.request("PUT", `/users/${member.user.id}/keys/${id}/expire`, {})).status).toBe(204)
+      expect((await srv.anonymous.as(created.body.key).get("/users/me")).status).toBe(401)
+    })
+
     it("getTokens: include_all true (the tokens page) and false, as axios writes them", async () => {
       const created = await member.client.post("/users/me/keys/tokens", { lifetime: NANO_HOUR, token_name: "seen-by-owner", scope: "all" })
       expect(created.status, JSON.stringify(created.body)).toBe(201)

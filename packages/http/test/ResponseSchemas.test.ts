@@ -533,6 +533,10 @@ const rows: ReadonlyArray<Row> = [
     const key = (await w.bob.client.post("/users/me/keys")).body.key as string
     return w.bob.client.delete(`/users/me/keys/${key.split("-")[0]}`)
   }),
+  row("users.expireKey", "PUT /api/v2/users/:user/keys/:keyid/expire", 204, "none", async (w) => {
+    const key = (await w.bob.client.post("/users/me/keys")).body.key as string
+    return w.bob.client.put(`/users/me/keys/${key.split("-")[0]}/expire`)
+  }),
 
   // organizations
   row("organizations.list", "GET /api/v2/organizations", 200, "[Organization]", (w) => w.owner.get("/organizations")),

@@ -81,6 +81,11 @@ export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRe
    */
   readonly listAllTokens: (filter: TokenFilter) => Effect.Effect<ReadonlyArray<TokenWithOwner>>
   readonly delete: (id: string) => Effect.Effect<boolean>
+  /**
+   * Moves the key's expiry to `at` unless it already expired by then; answers the key as stored
+   * afterwards (none when it is gone).
+   */
+  readonly expire: (id: string, at: Date) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly deleteByUser: (userId: string) => Effect.Effect<void>
   /** Records use and, for sessions, a refreshed expiry. */
   readonly touch: (id: string, lastUsed: Date, expiresAt: Date) => Effect.Effect<void>

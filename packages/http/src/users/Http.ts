@@ -35,5 +35,6 @@ export const UsersHttp = implement(WorkbayApi, "users", {
   getTokenByName: ({ path }) => Effect.flatMap(Auth, (a) => a.getToken(path.user, path.keyname)),
   deleteTokenByName: ({ path }) => Effect.flatMap(Auth, (a) => a.deleteKey(path.user, path.keyname)),
   getKey: ({ path }) => Effect.flatMap(Auth, (a) => a.getToken(path.user, path.keyid)),
-  deleteKey: ({ path }) => Effect.flatMap(Auth, (a) => a.deleteKey(path.user, path.keyid))
+  deleteKey: ({ path }) => Effect.flatMap(Auth, (a) => a.deleteKey(path.user, path.keyid)),
+  expireKey: ({ path }) => Effect.flatMap(Auth, (a) => a.expireKey(path.user, path.keyid))
 })

@@ -730,6 +730,23 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       test(
+        "expire moves a live key's expiry to the given moment and keeps an earlier one",
+        Effect.gen(function* () {
+          const keys = yield* ApiKeyRepo
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          const key = apiKey(alice.id, { expires_at: at(500) })
+          yield* keys.insert(key)
+          const expired = Option.getOrThrow(yield* keys.expire(key.id, at(20)))
+          expect(expired).toEqual({ ...key, expires_at: at(20), updated_at: at(20) })
+          expect(Option.getOrThrow(yield* keys.findById(key.id))).toEqual(expired)
+          // Already expired: a later moment changes nothing.
+          expect(Option.getOrThrow(yield* keys.expire(key.id, at(30)))).toEqual(expired)
+          expect(Option.isNone(yield* keys.expire("nope", at(30)))).toBe(true)
+        })
+      )
+
+      test(
         "delete reports whether the key went; deleteByUser removes all of a user's keys",
         Effect.gen(function* () {
           const keys = yield* ApiKeyRepo
