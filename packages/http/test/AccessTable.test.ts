@@ -223,6 +223,14 @@ describe("access table", () => {
       })
     },
     {
+      kind: "organization_member", action: "read", route: "GET /organizations/{organization}/paginated-members",
+      expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/paginated-members?limit=5`,
+        check: { action: "read", object: { resource_type: "organization_member", organization_id: org.id } }
+      })
+    },
+    {
       kind: "organization_member", action: "create", route: "POST /organizations/{organization}/members/{user}",
       expected: [200, 404, 403, 403, 200, 200, 403, 403, 200, 403],
       attempt: async () => {

@@ -261,6 +261,15 @@ describe("requests of the dashboard client", () => {
       expect((await owner.get(`/organizations/${orgId}/members/roles`)).status).toBe(200)
     })
 
+    it("getOrganizationPaginatedMembers: the members page's limit and offset, with its search box empty or set", async () => {
+      for (const query of ["limit=25&offset=0", "limit=25&offset=0&q=", `q=${encodeURIComponent("dash-member")}&limit=25&offset=0`, ""]) {
+        const r = await owner.get(`/organizations/${orgId}/paginated-members${query === "" ? "" : `?${query}`}`)
+        expect(r.status, `${query}: ${JSON.stringify(r.body)}`).toBe(200)
+        expect(r.body.members.map((m: any) => m.user_id)).toContain(member.user.id)
+        expect(r.body.count).toBeGreaterThanOrEqual(r.body.members.length)
+      }
+    })
+
     it("addOrganizationMember, updateOrganizationMemberRoles, removeOrganizationMember, deleteOrganization", async () => {
       const org = await createOrganization(owner)
       expect((await owner.post(`/organizations/${org.id}/members/${member.user.id}`)).status).toBe(200)

@@ -570,6 +570,17 @@ const rows: ReadonlyArray<Row> = [
     ]
   ),
   row(
+    "organizations.paginatedMembers",
+    "GET /api/v2/organizations/:organization/paginated-members",
+    200,
+    "PaginatedMembersResponse",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/paginated-members`),
+      await w.owner.get(`/organizations/${w.org.id}/paginated-members?limit=1&offset=1`),
+      await w.bob.client.get(`/organizations/${w.orgId}/paginated-members?q=${encodeURIComponent("status:suspended")}`)
+    ]
+  ),
+  row(
     "organizations.assignableRoles",
     "GET /api/v2/organizations/:organization/members/roles",
     200,

@@ -40,6 +40,12 @@ export class OrganizationMember extends Schema.Class<OrganizationMember>("Organi
   updated_at: Schema.Date
 }) {}
 
+/** GET /organizations/{organization}/paginated-members: a page of members and how many match. */
+export class PaginatedMembers extends Schema.Class<PaginatedMembers>("PaginatedMembersResponse")({
+  members: Schema.Array(OrganizationMember),
+  count: Schema.Int
+}) {}
+
 export const OrganizationName = Schema.String.pipe(
   Schema.minLength(1, { message: () => "Name is required." }),
   Schema.maxLength(32, { message: () => "Name must be at most 32 characters." }),

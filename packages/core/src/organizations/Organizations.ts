@@ -5,15 +5,27 @@ import { allowed, authorize, authorizeRead, CurrentActor, decision, rolesBeyondA
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { Organization, OrganizationMember, type MembershipRecord, orgObject, type OrganizationRecord } from "./Organization.js"
+import {
+  Organization, OrganizationMember, type MembershipRecord, orgObject, type OrganizationRecord, PaginatedMembers
+} from "./Organization.js"
 import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
-import { MemberRepo, OrganizationRepo } from "./Repositories.js"
-import { toSlimRole, type UserRecord } from "../users/User.js"
+import { type MemberFilter, MemberRepo, OrganizationRepo } from "./Repositories.js"
+import { toSlimRole, type UserRecord, type UserStatus } from "../users/User.js"
+import { parseQuery } from "../SearchQuery.js"
+import { UserRepo } from "../users/Repositories.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
 import {
   DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, roleChanges, rolesRefused, toAssignableRole, unknownRoles, Users
 } from "../users/Users.js"
+
+/** The query of `GET /organizations/{organization}/paginated-members`. */
+export interface PaginatedMembersInput {
+  readonly q?: string | undefined
+  readonly after_id?: string | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}
 
 export interface OrganizationInput {
   readonly name?: string | undefined
@@ -67,6 +79,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
   effect: Effect.gen(function*() {
     const orgs = yield* OrganizationRepo
     const members = yield* MemberRepo
+    const userRepo = yield* UserRepo
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const users = yield* Users
@@ -177,6 +190,38 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         return rows.map((r) => toMember(r.member, r.user))
       }).pipe(span("Organizations.listMembers"))
 
+    /**
+     * GET /organizations/{organization}/paginated-members: a page of members by user id (the
+     * membership key, so a page costs the same at any size) and the count of those matching `q`
+     * (the user search terms of `GET /groups/{group}/members`). `limit` 0 or absent is the
+     * default page.
+     */
+    const paginatedMembers = (ref: string, input: PaginatedMembersInput) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })
+        const query = yield* parseQuery(input.q, ["username", "email", "status", "login_type"])
+        const status = query.terms.get("status")
+        if (status !== undefined && status !== "active" && status !== "suspended") {
+          return yield* BadRequest.field("q", `Status "${status}" is not one of active, suspended.`, "Invalid search query.")
+        }
+        if (input.after_id !== undefined && Option.isNone(yield* userRepo.findById(input.after_id.toLowerCase()))) {
+          return yield* BadRequest.field("after_id", `User ${input.after_id} does not exist.`, "Invalid pagination cursor.")
+        }
+        const filter: MemberFilter = {
+          search: query.text.length > 0 ? query.text.join(" ") : undefined,
+          username: query.terms.get("username"),
+          email: query.terms.get("email"),
+          status: status as UserStatus | undefined,
+          loginType: query.terms.get("login_type"),
+          afterId: input.after_id?.toLowerCase(),
+          limit: Math.min(input.limit !== undefined && input.limit > 0 ? input.limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+          offset: input.offset ?? 0
+        }
+        const page = yield* members.page(org.id, filter)
+        return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user)), count: page.count }, true)
+      }).pipe(span("Organizations.paginatedMembers"))
+
     const getMember = (ref: string, userRef: string) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
@@ -267,7 +312,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       }).pipe(span("Organizations.assignableRoles"))
 
     return {
-      resolve, list, create, update, delete: remove, listMembers, getMember, addMember, removeMember, setMemberRoles,
+      resolve, list, create, update, delete: remove, listMembers, paginatedMembers, getMember, addMember, removeMember, setMemberRoles,
       assignableRoles,
       get: (ref: string) =>
         Effect.flatMap(resolve(ref), (o) => Effect.as(authorizeRead("Organization", orgObject(o)), new Organization(o)))

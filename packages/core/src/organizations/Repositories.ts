@@ -1,7 +1,7 @@
 /** Repository ports of the organizations area: organizations and their members. */
 import { Context, type Effect, type Option } from "effect"
 import type { Page, UniqueViolation } from "../Repositories.js"
-import type { UserRecord } from "../users/User.js"
+import type { UserRecord, UserStatus } from "../users/User.js"
 import type { MembershipRecord, OrganizationRecord } from "./Organization.js"
 
 export class OrganizationRepo extends Context.Tag("@workbay/core/OrganizationRepo")<OrganizationRepo, {
@@ -22,6 +22,20 @@ export class OrganizationRepo extends Context.Tag("@workbay/core/OrganizationRep
   readonly delete: (id: string) => Effect.Effect<void>
 }>() {}
 
+/** Which members a page of `GET /organizations/{organization}/paginated-members` holds. */
+export interface MemberFilter {
+  /** Free text: substring of username, email or name (case-insensitive). */
+  readonly search?: string | undefined
+  readonly username?: string | undefined
+  readonly email?: string | undefined
+  readonly status?: UserStatus | undefined
+  readonly loginType?: string | undefined
+  /** Keyset cursor: only members whose user id sorts after this one. */
+  readonly afterId?: string | undefined
+  readonly limit: number
+  readonly offset: number
+}
+
 export class MemberRepo extends Context.Tag("@workbay/core/MemberRepo")<MemberRepo, {
   readonly insert: (member: MembershipRecord) => Effect.Effect<void, UniqueViolation>
   readonly delete: (organizationId: string, userId: string) => Effect.Effect<boolean>
@@ -37,4 +51,16 @@ export class MemberRepo extends Context.Tag("@workbay/core/MemberRepo")<MemberRe
     organizationId: string,
     page: Page
   ) => Effect.Effect<ReadonlyArray<{ readonly member: MembershipRecord; readonly user: UserRecord }>>
+  /**
+   * A page of one organization's live members with their users, ordered by user id (along the
+   * membership key), and how many members match the filter: without a filter the count kept in
+   * the organization's Everyone group, one row at any size.
+   */
+  readonly page: (
+    organizationId: string,
+    filter: MemberFilter
+  ) => Effect.Effect<{
+    readonly members: ReadonlyArray<{ readonly member: MembershipRecord; readonly user: UserRecord }>
+    readonly count: number
+  }>
 }>() {}

@@ -1,6 +1,6 @@
 /** Organization routes and organization members. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { AssignableRole, Organization, OrganizationMember, OrganizationName, ResponseBody } from "@workbay/core"
+import { AssignableRole, Organization, OrganizationMember, OrganizationName, PaginatedMembers, ResponseBody } from "@workbay/core"
 import { Either, ParseResult, Schema } from "effect"
 import {
   BadRequest, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath, wireName
@@ -36,6 +36,9 @@ export class UpdateOrganizationRequest extends Schema.Class<UpdateOrganizationRe
   icon: optional(Text(256))
 }, wireName("UpdateOrganizationRequest")) {}
 
+/** A UUID parameter, with a sentence for a message. */
+const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
+
 const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.String })
 
 export class OrganizationsApi extends HttpApiGroup.make("organizations")
@@ -60,6 +63,17 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
       .setPath(OrganizationPath)
       .setUrlParams(Schema.Struct({ limit: optionalParam(NonNegativeIntParam), offset: optionalParam(NonNegativeIntParam) }))
       .addSuccess(Schema.Array(OrganizationMember))
+  )
+  .add(
+    HttpApiEndpoint.get("paginatedMembers", "/organizations/:organization/paginated-members")
+      .setPath(OrganizationPath)
+      .setUrlParams(Schema.Struct({
+        q: optionalParam(Schema.String),
+        after_id: optionalParam(Uuid),
+        limit: optionalParam(NonNegativeIntParam),
+        offset: optionalParam(NonNegativeIntParam)
+      }))
+      .addSuccess(PaginatedMembers)
   )
   .add(
     HttpApiEndpoint.get("assignableRoles", "/organizations/:organization/members/roles")

@@ -11,6 +11,8 @@ export const OrganizationsHttp = implement(WorkbayApi, "organizations", {
   update: ({ path, payload }) => Effect.flatMap(Organizations, (o) => o.update(path.organization, payload)),
   delete: ({ path }) => Effect.flatMap(Organizations, (o) => o.delete(path.organization)),
   listMembers: ({ path, urlParams }) => Effect.flatMap(Organizations, (o) => o.listMembers(path.organization, urlParams)),
+  paginatedMembers: ({ path, urlParams }) =>
+    Effect.flatMap(Organizations, (o) => o.paginatedMembers(path.organization, urlParams)),
   assignableRoles: ({ path }) => Effect.flatMap(Organizations, (o) => o.assignableRoles(path.organization)),
   getMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.getMember(path.organization, path.user)),
   updateMemberRoles: ({ path, payload }) =>

@@ -252,6 +252,7 @@ export const definitions: Record<string, JsonSchema> = {
     email: string,
     global_roles: arrayOf(ref("SlimRole"))
   }),
+  PaginatedMembersResponse: object({ members: arrayOf(ref("OrganizationMemberWithUserData")), count: integer }, ["members", "count"]),
 
   Group: object({
     id: uuid,
