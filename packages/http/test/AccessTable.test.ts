@@ -150,6 +150,22 @@ describe("access table", () => {
       })
     },
     {
+      kind: "user", action: "read_personal", route: "GET /users/{user}/preferences",
+      expected: [200, 404, 404, 404, 200, 404, 404, 404, 404, 404],
+      attempt: async () => ({
+        method: "GET", path: `/users/${someone}/preferences`,
+        check: { action: "read_personal", object: { resource_type: "user", resource_id: someone } }
+      })
+    },
+    {
+      kind: "user", action: "update", route: "PUT /users/{user}/preferences",
+      expected: [200, 403, 403, 403, 200, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PUT", path: `/users/${someone}/preferences`, body: { collapse_assistant_steps: true },
+        check: { action: "update", object: { resource_type: "user", resource_id: someone } }
+      })
+    },
+    {
       kind: "user", action: "create", route: "POST /users",
       expected: [201, 403, 403, 403, 201, 403, 403, 403, 403, 403],
       attempt: async () => {

@@ -141,6 +141,31 @@ describe("requests of the dashboard client", () => {
     })
   })
 
+  describe("preferences", () => {
+    it("getUserPreferenceSettings, updateUserPreferenceSettings: one setting per request, as the agents settings page sends them", async () => {
+      const r = await member.client.get("/users/me/preferences")
+      expect(r.status).toBe(200)
+      for (const body of [
+        { collapse_assistant_steps: true }, { agent_chat_send_shortcut: "modifier_enter" }, { thinking_display_mode: "always_expanded" },
+        { shell_tool_display_mode: "always_collapsed" }, { code_diff_display_mode: "auto" }
+      ]) {
+        const put = await member.client.put("/users/me/preferences", body)
+        expect(put.status, JSON.stringify(put.body)).toBe(200)
+        expect(put.body).toMatchObject(body)
+      }
+      expect((await member.client.get("/users/me/preferences")).body).toEqual({
+        agent_chat_send_shortcut: "modifier_enter", code_diff_display_mode: "auto", collapse_assistant_steps: true,
+        shell_tool_display_mode: "always_collapsed", thinking_display_mode: "always_expanded"
+      })
+    })
+
+    it("an older dashboard's task_notification_alert_dismissed is ignored", async () => {
+      const r = await member.client.put("/users/me/preferences", { task_notification_alert_dismissed: true })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).not.toHaveProperty("task_notification_alert_dismissed")
+    })
+  })
+
   describe("keys and tokens", () => {
     it("getApiKey", async () => {
       const r = await member.client.post("/users/me/keys")

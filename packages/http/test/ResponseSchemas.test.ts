@@ -479,6 +479,13 @@ const rows: ReadonlyArray<Row> = [
   row("users.updateAppearance", "PUT /api/v2/users/:user/appearance", 200, "UserAppearanceSettings", (w) =>
     w.bob.client.put("/users/me/appearance", { theme_preference: "light", terminal_font: "fira-code" })
   ),
+  row("users.getPreferences", "GET /api/v2/users/:user/preferences", 200, "UserPreferenceSettings", async (w) => [
+    await w.bob.client.get("/users/me/preferences"),
+    await w.owner.get(`/users/${w.bob.user.id}/preferences`)
+  ]),
+  row("users.updatePreferences", "PUT /api/v2/users/:user/preferences", 200, "UserPreferenceSettings", (w) =>
+    w.bob.client.put("/users/me/preferences", { collapse_assistant_steps: true, thinking_display_mode: "always_expanded" })
+  ),
   row("users.autofillParameters", "GET /api/v2/users/:user/autofill-parameters", 200, "[UserParameter]", (w) =>
     w.bob.client.get(`/users/me/autofill-parameters?template_id=${randomUUID()}`)
   ),

@@ -189,7 +189,15 @@ export const make = Effect.gen(function*() {
         return rs
       }))).pipe(Effect.map((rs) => first(rs, rowToUser)))
     },
-    count: keptUserCount(undefined)
+    count: keptUserCount(undefined),
+    findPreferences: (id) =>
+      orDie(sql<{ preferences: unknown }>`SELECT preferences FROM users WHERE id = ${id}`).pipe(
+        Effect.map((rs) => first(rs, (r) => fromJson<Record<string, unknown>>(r.preferences, {})))
+      ),
+    setPreferences: (id, preferences, at) =>
+      orDie(
+        sql`UPDATE users SET preferences = ${JSON.stringify(preferences)}, updated_at = ${at.toISOString()} WHERE id = ${id} RETURNING id`
+      ).pipe(Effect.map((rs) => rs.length > 0))
   })
 
   const apiKeys = ApiKeyRepo.of({

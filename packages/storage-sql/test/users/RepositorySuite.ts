@@ -142,6 +142,27 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
   describe.skipIf(options.skip === true)(`repositories on ${name}`, () => {
     describe("users", () => {
       test(
+        "preferences start empty, are replaced whole, and are none for an unknown user",
+        Effect.gen(function* () {
+          const repo = yield* UserRepo
+          const alice = user("alice")
+          const bob = user("bob")
+          yield* insertUsers(alice, bob)
+          expect(Option.getOrThrow(yield* repo.findPreferences(alice.id))).toEqual({})
+          expect(yield* repo.setPreferences(alice.id, { collapse_assistant_steps: true, thinking_display_mode: "always_expanded" }, at(5)))
+            .toBe(true)
+          expect(Option.getOrThrow(yield* repo.findPreferences(alice.id)))
+            .toEqual({ collapse_assistant_steps: true, thinking_display_mode: "always_expanded" })
+          expect(Option.getOrThrow(yield* repo.findById(alice.id)).updated_at).toEqual(at(5))
+          yield* repo.setPreferences(alice.id, { agent_chat_send_shortcut: "modifier_enter" }, at(6))
+          expect(Option.getOrThrow(yield* repo.findPreferences(alice.id))).toEqual({ agent_chat_send_shortcut: "modifier_enter" })
+          expect(Option.getOrThrow(yield* repo.findPreferences(bob.id))).toEqual({})
+          expect(yield* repo.setPreferences(randomUUID(), {}, at(6))).toBe(false)
+          expect(Option.isNone(yield* repo.findPreferences(randomUUID()))).toBe(true)
+        })
+      )
+
+      test(
         "insert and find round-trip every field (dates to the millisecond, booleans, JSON)",
         Effect.gen(function* () {
           const repo = yield* UserRepo
