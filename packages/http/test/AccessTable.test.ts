@@ -247,6 +247,22 @@ describe("access table", () => {
       })
     },
     {
+      kind: "organization", action: "read", route: "GET /organizations/{organization}/settings/workspace-sharing",
+      expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/settings/workspace-sharing`,
+        check: { action: "read", object: { resource_type: "organization", resource_id: org.id } }
+      })
+    },
+    {
+      kind: "organization", action: "update", route: "PATCH /organizations/{organization}/settings/workspace-sharing",
+      expected: [200, 404, 403, 403, 403, 200, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PATCH", path: `/organizations/${org.id}/settings/workspace-sharing`, body: { shareable_workspace_owners: "everyone" },
+        check: { action: "update", object: { resource_type: "organization", resource_id: org.id } }
+      })
+    },
+    {
       kind: "organization_member", action: "create", route: "POST /organizations/{organization}/members/{user}",
       expected: [200, 404, 403, 403, 200, 200, 403, 403, 200, 403],
       attempt: async () => {

@@ -295,6 +295,21 @@ describe("requests of the dashboard client", () => {
       }
     })
 
+    it("getWorkspaceSharingSettings, patchWorkspaceSharingSettings: the organization settings page's toggle", async () => {
+      const org = await createOrganization(owner)
+      const read = await owner.get(`/organizations/${org.id}/settings/workspace-sharing`)
+      expect(read.status).toBe(200)
+      expect(read.body).toEqual({ sharing_globally_disabled: false, sharing_disabled: false, shareable_workspace_owners: "everyone" })
+      for (const shareable_workspace_owners of ["none", "service_accounts", "everyone"]) {
+        const r = await owner.patch(`/organizations/${org.id}/settings/workspace-sharing`, { shareable_workspace_owners })
+        expect(r.status, JSON.stringify(r.body)).toBe(200)
+        expect(r.body.shareable_workspace_owners).toBe(shareable_workspace_owners)
+      }
+      // An older client (the Terraform provider) sends only the deprecated boolean.
+      const old = await owner.patch(`/organizations/${org.id}/settings/workspace-sharing`, { sharing_disabled: true })
+      expect(old.body).toMatchObject({ sharing_disabled: true, shareable_workspace_owners: "none" })
+    })
+
     it("addOrganizationMember, updateOrganizationMemberRoles, removeOrganizationMember, deleteOrganization", async () => {
       const org = await createOrganization(owner)
       expect((await owner.post(`/organizations/${org.id}/members/${member.user.id}`)).status).toBe(200)

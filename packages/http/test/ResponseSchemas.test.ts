@@ -588,6 +588,23 @@ const rows: ReadonlyArray<Row> = [
     ]
   ),
   row(
+    "organizations.getWorkspaceSharing",
+    "GET /api/v2/organizations/:organization/settings/workspace-sharing",
+    200,
+    "WorkspaceSharingSettings",
+    async (w) => [await w.owner.get(`/organizations/${w.org.id}/settings/workspace-sharing`)]
+  ),
+  row(
+    "organizations.updateWorkspaceSharing",
+    "PATCH /api/v2/organizations/:organization/settings/workspace-sharing",
+    200,
+    "WorkspaceSharingSettings",
+    async (w) => [
+      await w.owner.patch(`/organizations/${w.org.id}/settings/workspace-sharing`, { shareable_workspace_owners: "service_accounts" }),
+      await w.owner.patch(`/organizations/${w.org.id}/settings/workspace-sharing`, { shareable_workspace_owners: "everyone" })
+    ]
+  ),
+  row(
     "organizations.assignableRoles",
     "GET /api/v2/organizations/:organization/members/roles",
     200,

@@ -6,8 +6,11 @@ import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import {
-  Organization, OrganizationMember, type MembershipRecord, orgObject, type OrganizationRecord, PaginatedMembers
+  Organization, OrganizationMember, type MembershipRecord, orgObject, type OrganizationRecord, PaginatedMembers,
+  type ShareableWorkspaceOwners, WorkspaceSharingSettings
 } from "./Organization.js"
+import { Settings } from "../Settings.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { type MemberFilter, MemberRepo, OrganizationRepo } from "./Repositories.js"
@@ -25,6 +28,13 @@ export interface PaginatedMembersInput {
   readonly after_id?: string | undefined
   readonly limit?: number | undefined
   readonly offset?: number | undefined
+}
+
+/** PATCH /organizations/{organization}/settings/workspace-sharing, as the described system reads it. */
+export interface WorkspaceSharingInput {
+  /** Deprecated: read only when `shareable_workspace_owners` is not given (`true` is `none`, else `everyone`). */
+  readonly sharing_disabled?: boolean | undefined
+  readonly shareable_workspace_owners?: ShareableWorkspaceOwners | "" | undefined
 }
 
 export interface OrganizationInput {
@@ -80,6 +90,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const orgs = yield* OrganizationRepo
     const members = yield* MemberRepo
     const userRepo = yield* UserRepo
+    const settings = yield* Settings
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const users = yield* Users
@@ -222,6 +233,51 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user)), count: page.count }, true)
       }).pipe(span("Organizations.paginatedMembers"))
 
+    const sharingSettings = (owners: ShareableWorkspaceOwners) => {
+      const globally = settings.disableWorkspaceSharing
+      const effective = globally ? "none" : owners
+      return new WorkspaceSharingSettings({
+        sharing_globally_disabled: globally,
+        sharing_disabled: effective === "none",
+        shareable_workspace_owners: effective
+      }, true)
+    }
+
+    /**
+     * GET /organizations/{organization}/settings/workspace-sharing: whose workspaces may be shared
+     * in the organization (`none` while the deployment turned sharing off). Whoever may read the
+     * organization may read it.
+     */
+    const getWorkspaceSharing = (ref: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorizeRead("Organization", orgObject(org))
+        const owners = yield* orgs.findWorkspaceSharing(org.id)
+        if (Option.isNone(owners)) return yield* NotFound.resource("Organization")
+        return sharingSettings(owners.value)
+      }).pipe(span("Organizations.getWorkspaceSharing"))
+
+    /**
+     * PATCH /organizations/{organization}/settings/workspace-sharing: `update` on the
+     * organization. A mode that narrows sharing clears the lists it no longer allows, as the
+     * described system does, so no entry keeps granting; the route then refuses new ones.
+     */
+    const setWorkspaceSharing = (ref: string, input: WorkspaceSharingInput) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("update", orgObject(org))
+        const owners: ShareableWorkspaceOwners = input.shareable_workspace_owners !== undefined && input.shareable_workspace_owners !== ""
+          ? input.shareable_workspace_owners
+          : input.sharing_disabled === true ? "none" : "everyone"
+        const before = yield* orgs.findWorkspaceSharing(org.id)
+        if (Option.isNone(before)) return yield* NotFound.resource("Organization")
+        const cleared = yield* orgs.setWorkspaceSharing(org.id, owners, yield* now)
+        if (Option.isNone(cleared)) return yield* NotFound.resource("Organization")
+        for (const id of cleared.value) yield* publishWorkspaceChange(id)
+        yield* auditResource(orgResource(org), { shareable_workspace_owners: before.value }, { shareable_workspace_owners: owners })
+        return sharingSettings(owners)
+      }).pipe(span("Organizations.setWorkspaceSharing"))
+
     const getMember = (ref: string, userRef: string) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
@@ -312,7 +368,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       }).pipe(span("Organizations.assignableRoles"))
 
     return {
-      resolve, list, create, update, delete: remove, listMembers, paginatedMembers, getMember, addMember, removeMember, setMemberRoles,
+      resolve, list, create, update, delete: remove, listMembers, paginatedMembers, getWorkspaceSharing, setWorkspaceSharing, getMember, addMember, removeMember, setMemberRoles,
       assignableRoles,
       get: (ref: string) =>
         Effect.flatMap(resolve(ref), (o) => Effect.as(authorizeRead("Organization", orgObject(o)), new Organization(o)))

@@ -2,7 +2,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Page, UniqueViolation } from "../Repositories.js"
 import type { UserRecord, UserStatus } from "../users/User.js"
-import type { MembershipRecord, OrganizationRecord } from "./Organization.js"
+import type { MembershipRecord, OrganizationRecord, ShareableWorkspaceOwners } from "./Organization.js"
 
 export class OrganizationRepo extends Context.Tag("@workbay/core/OrganizationRepo")<OrganizationRepo, {
   readonly insert: (org: OrganizationRecord) => Effect.Effect<void, UniqueViolation>
@@ -20,6 +20,19 @@ export class OrganizationRepo extends Context.Tag("@workbay/core/OrganizationRep
   ) => Effect.Effect<Option.Option<OrganizationRecord>, UniqueViolation>
   /** Removes the organization and its memberships. */
   readonly delete: (id: string) => Effect.Effect<void>
+  /** Whose workspaces the organization lets be shared; none for an unknown organization. */
+  readonly findWorkspaceSharing: (id: string) => Effect.Effect<Option.Option<ShareableWorkspaceOwners>>
+  /**
+   * Sets whose workspaces may be shared and, in the same transaction, clears the sharing lists
+   * that no longer may exist: every workspace's of the organization for `none`, those of
+   * workspaces not owned by a service account for `service_accounts`. Answers the ids of the
+   * workspaces whose lists were cleared; none for an unknown organization.
+   */
+  readonly setWorkspaceSharing: (
+    id: string,
+    owners: ShareableWorkspaceOwners,
+    at: Date
+  ) => Effect.Effect<Option.Option<ReadonlyArray<string>>>
 }>() {}
 
 /** Which members a page of `GET /organizations/{organization}/paginated-members` holds. */

@@ -262,6 +262,11 @@ export const definitions: Record<string, JsonSchema> = {
     email: string,
     global_roles: arrayOf(ref("SlimRole"))
   }),
+  WorkspaceSharingSettings: object({
+    sharing_globally_disabled: boolean,
+    sharing_disabled: boolean,
+    shareable_workspace_owners: { type: "string", enum: ["none", "everyone", "service_accounts"] }
+  }, ["sharing_globally_disabled", "sharing_disabled", "shareable_workspace_owners"]),
   PaginatedMembersResponse: object({ members: arrayOf(ref("OrganizationMemberWithUserData")), count: integer }, ["members", "count"]),
 
   Group: object({

@@ -4,11 +4,11 @@
  * in the same transaction as their own rows.
  */
 import { SqlClient, type Statement } from "@effect/sql"
-import { EVERYONE_GROUP_NAME, type MemberFilter, MemberRepo, OrganizationRepo } from "@workbay/core"
-import { Context, Effect, Layer } from "effect"
+import { EVERYONE_GROUP_NAME, type MemberFilter, MemberRepo, OrganizationRepo, type ShareableWorkspaceOwners } from "@workbay/core"
+import { Context, Effect, Layer, Option } from "effect"
 import { directReads, directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
-import { bindRecord, first, rowToMembership, rowToOrganization, rowToUser, USER_JOIN_COLUMNS } from "../Rows.js"
+import { bind, bindRecord, first, rowToMembership, rowToOrganization, rowToUser, USER_JOIN_COLUMNS } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
@@ -66,7 +66,31 @@ export const make = Effect.gen(function*() {
       yield* sql`DELETE FROM group_members WHERE user_id = ${userId} AND group_id IN (${groupIds})`
     })
 
+  const workspaceSharing = {
+    findWorkspaceSharing: (id: string) =>
+      orDie(sql<{ o: string }>`SELECT shareable_workspace_owners AS o FROM organizations WHERE id = ${id}`).pipe(
+        Effect.map((rs) => first(rs, (r) => r.o as ShareableWorkspaceOwners))
+      ),
+    setWorkspaceSharing: (id: string, owners: ShareableWorkspaceOwners, at: Date) =>
+      withTransaction(Effect.gen(function*() {
+        const rs = yield* sql`UPDATE organizations SET shareable_workspace_owners = ${owners}, updated_at = ${at.toISOString()}
+          WHERE id = ${id} RETURNING id`
+        if (rs.length === 0) return Option.none<ReadonlyArray<string>>()
+        if (owners === "everyone") return Option.some<ReadonlyArray<string>>([])
+        const cleared = yield* sql<{ id: string }>`UPDATE workspaces SET user_acl = '{}', group_acl = '{}'
+          WHERE ${sql.and([
+            sql`organization_id = ${id}`,
+            sql`(user_acl <> '{}' OR group_acl <> '{}')`,
+            ...(owners === "service_accounts"
+              ? [sql`owner_id NOT IN (SELECT u.id FROM users u WHERE u.is_service_account = ${bind(true)})`]
+              : [])
+          ])} RETURNING id`
+        return Option.some<ReadonlyArray<string>>(cleared.map((r) => r.id))
+      })).pipe(orDie)
+  }
+
   const organizations = OrganizationRepo.of({
+    ...workspaceSharing,
     // Every organization has its Everyone group (same id), made with it.
     insert: (o) =>
       unique(withTransaction(Effect.gen(function*() {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { MemberRepo, Organization, OrganizationRepo, UniqueViolation, UserRepo } from "@workbay/core"
+import { MemberRepo, Organization, OrganizationRepo, UniqueViolation, UserRepo, WorkspaceRepo } from "@workbay/core"
 import { OrganizationRepositories, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -13,6 +13,7 @@ import {
   all, at, countRows, failureOf, insertUsers, membership, org, type StorageFactory, type SuiteOptions, user
 } from "../users/RepositorySuite.js"
 import { queryPlan } from "../QueryPlan.js"
+import { workspace, world } from "../workspaces/BuildRepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
 
@@ -47,6 +48,43 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           expect([...byIds].sort((x, y) => x.name.localeCompare(y.name))).toEqual([a, def])
           expect(byIds.every((o) => o instanceof Organization)).toBe(true)
           expect(yield* repo.findByIds([])).toEqual([])
+        })
+      )
+
+      test(
+        "workspace sharing starts at everyone; narrowing it clears the lists it no longer allows, in that organization only",
+        Effect.gen(function* () {
+          const repo = yield* OrganizationRepo
+          const workspaces = yield* WorkspaceRepo
+          const sql = yield* SqlClient.SqlClient
+          const w = yield* world
+          const other = yield* world
+          const robot = randomUUID()
+          const t = at(0).toISOString()
+          yield* sql`INSERT INTO users (id, email, username, login_type, status, is_service_account, created_at, updated_at, last_seen_at)
+            VALUES (${robot}, ${`${robot}@example.com`}, ${`r${robot.slice(0, 8)}`}, 'none', 'active', TRUE, ${t}, ${t}, ${t})`
+          const acl = { [randomUUID()]: "use" as const }
+          const people = workspace(w, { user_acl: acl })
+          const groupsOnly = workspace(w, { group_acl: acl })
+          const robots = workspace(w, { owner_id: robot, user_acl: acl })
+          const unshared = workspace(w)
+          const elsewhere = workspace(other, { user_acl: acl })
+          for (const ws of [people, groupsOnly, robots, unshared, elsewhere]) yield* workspaces.insert(ws)
+          expect(Option.getOrThrow(yield* repo.findWorkspaceSharing(w.org))).toBe("everyone")
+          expect(Option.getOrThrow(yield* repo.setWorkspaceSharing(w.org, "everyone", at(5)))).toEqual([])
+          const aclOf = (id: string) => Effect.map(workspaces.findById(id), (f) => [Option.getOrThrow(f).user_acl, Option.getOrThrow(f).group_acl])
+          const cleared = Option.getOrThrow(yield* repo.setWorkspaceSharing(w.org, "service_accounts", at(6)))
+          expect([...cleared].sort()).toEqual([people.id, groupsOnly.id].sort())
+          expect(Option.getOrThrow(yield* repo.findWorkspaceSharing(w.org))).toBe("service_accounts")
+          expect(Option.getOrThrow(yield* repo.findById(w.org)).updated_at).toEqual(at(6))
+          expect(yield* aclOf(people.id)).toEqual([{}, {}])
+          expect(yield* aclOf(robots.id)).toEqual([acl, {}])
+          expect(Option.getOrThrow(yield* repo.setWorkspaceSharing(w.org, "none", at(7)))).toEqual([robots.id])
+          expect(yield* aclOf(robots.id)).toEqual([{}, {}])
+          expect(yield* aclOf(elsewhere.id)).toEqual([acl, {}])
+          expect(Option.getOrThrow(yield* repo.findWorkspaceSharing(other.org))).toBe("everyone")
+          expect(Option.isNone(yield* repo.setWorkspaceSharing(randomUUID(), "none", at(7)))).toBe(true)
+          expect(Option.isNone(yield* repo.findWorkspaceSharing(randomUUID()))).toBe(true)
         })
       )
 
