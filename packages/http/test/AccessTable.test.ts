@@ -150,6 +150,22 @@ describe("access table", () => {
       })
     },
     {
+      kind: "user", action: "read_personal", route: "GET /users/{user}/preferences",
+      expected: [200, 404, 404, 404, 200, 404, 404, 404, 404, 404],
+      attempt: async () => ({
+        method: "GET", path: `/users/${someone}/preferences`,
+        check: { action: "read_personal", object: { resource_type: "user", resource_id: someone } }
+      })
+    },
+    {
+      kind: "user", action: "update", route: "PUT /users/{user}/preferences",
+      expected: [200, 403, 403, 403, 200, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PUT", path: `/users/${someone}/preferences`, body: { collapse_assistant_steps: true },
+        check: { action: "update", object: { resource_type: "user", resource_id: someone } }
+      })
+    },
+    {
       kind: "user", action: "create", route: "POST /users",
       expected: [201, 403, 403, 403, 201, 403, 403, 403, 403, 403],
       attempt: async () => {
@@ -223,6 +239,30 @@ describe("access table", () => {
       })
     },
     {
+      kind: "organization_member", action: "read", route: "GET /organizations/{organization}/paginated-members",
+      expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/paginated-members?limit=5`,
+        check: { action: "read", object: { resource_type: "organization_member", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "organization", action: "read", route: "GET /organizations/{organization}/settings/workspace-sharing",
+      expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/settings/workspace-sharing`,
+        check: { action: "read", object: { resource_type: "organization", resource_id: org.id } }
+      })
+    },
+    {
+      kind: "organization", action: "update", route: "PATCH /organizations/{organization}/settings/workspace-sharing",
+      expected: [200, 404, 403, 403, 403, 200, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PATCH", path: `/organizations/${org.id}/settings/workspace-sharing`, body: { shareable_workspace_owners: "everyone" },
+        check: { action: "update", object: { resource_type: "organization", resource_id: org.id } }
+      })
+    },
+    {
       kind: "organization_member", action: "create", route: "POST /organizations/{organization}/members/{user}",
       expected: [200, 404, 403, 403, 200, 200, 403, 403, 200, 403],
       attempt: async () => {
@@ -293,6 +333,17 @@ describe("access table", () => {
       attempt: async () => ({
         method: "GET", path: `/users/${someone}/keys/tokens`, check: { action: "read", object: { resource_type: "api_key", owner_id: someone } }
       })
+    },
+    {
+      kind: "api_key", action: "update", route: "PUT /users/{user}/keys/{keyid}/expire (another user)",
+      expected: [204, 404, 404, 404, 404, 404, 404, 404, 404, 404],
+      attempt: async () => {
+        const key = (await admin.post(`/users/${someone}/keys`)).body.key as string
+        return {
+          method: "PUT", path: `/users/${someone}/keys/${key.split("-")[0]}/expire`,
+          check: { action: "update", object: { resource_type: "api_key", owner_id: someone } }
+        }
+      }
     },
     {
       kind: "audit_log", action: "read", route: "GET /audit",

@@ -141,6 +141,31 @@ describe("requests of the dashboard client", () => {
     })
   })
 
+  describe("preferences", () => {
+    it("getUserPreferenceSettings, updateUserPreferenceSettings: one setting per request, as the agents settings page sends them", async () => {
+      const r = await member.client.get("/users/me/preferences")
+      expect(r.status).toBe(200)
+      for (const body of [
+        { collapse_assistant_steps: true }, { agent_chat_send_shortcut: "modifier_enter" }, { thinking_display_mode: "always_expanded" },
+        { shell_tool_display_mode: "always_collapsed" }, { code_diff_display_mode: "auto" }
+      ]) {
+        const put = await member.client.put("/users/me/preferences", body)
+        expect(put.status, JSON.stringify(put.body)).toBe(200)
+        expect(put.body).toMatchObject(body)
+      }
+      expect((await member.client.get("/users/me/preferences")).body).toEqual({
+        agent_chat_send_shortcut: "modifier_enter", code_diff_display_mode: "auto", collapse_assistant_steps: true,
+        shell_tool_display_mode: "always_collapsed", thinking_display_mode: "always_expanded"
+      })
+    })
+
+    it("an older dashboard's task_notification_alert_dismissed is ignored", async () => {
+      const r = await member.client.put("/users/me/preferences", { task_notification_alert_dismissed: true })
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).not.toHaveProperty("task_notification_alert_dismissed")
+    })
+  })
+
   describe("keys and tokens", () => {
     it("getApiKey", async () => {
       const r = await member.client.post("/users/me/keys")
@@ -159,6 +184,15 @@ describe("requests of the dashboard client", () => {
       expect(token).toMatchObject({ user_id: member.user.id, username: "dash-member" })
       expect((await member.client.get("/users/me/keys/tokens/tokenconfig")).status).toBe(200)
       expect((await member.client.delete(`/users/me/keys/${token.id}`)).status).toBe(204)
+    })
+
+    it("expireToken: PUT with no body, as the tokens page sends it", async () => {
+      const created = await member.client.post("/users/me/keys/tokens", { lifetime: NANO_HOUR, token_name: "dashboard-expire", scope: "all" })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      const id = (created.body.key as string).split("-")[0]
+      expect((await member.client.put(`/users/me/keys/${id}/expire`)).status).toBe(204)
+      expect((await member.client.request("PUT", `/users/${member.user.id}/keys/${id}/expire`, {})).status).toBe(204)
+      expect((await srv.anonymous.as(created.body.key).get("/users/me")).status).toBe(401)
     })
 
     it("getTokens: include_all true (the tokens page) and false, as axios writes them", async () => {
@@ -250,6 +284,30 @@ describe("requests of the dashboard client", () => {
       expect((await owner.get(`/organizations/${orgId}`)).status).toBe(200)
       expect((await owner.get(`/organizations/${orgId}/members`)).status).toBe(200)
       expect((await owner.get(`/organizations/${orgId}/members/roles`)).status).toBe(200)
+    })
+
+    it("getOrganizationPaginatedMembers: the members page's limit and offset, with its search box empty or set", async () => {
+      for (const query of ["limit=25&offset=0", "limit=25&offset=0&q=", `q=${encodeURIComponent("dash-member")}&limit=25&offset=0`, ""]) {
+        const r = await owner.get(`/organizations/${orgId}/paginated-members${query === "" ? "" : `?${query}`}`)
+        expect(r.status, `${query}: ${JSON.stringify(r.body)}`).toBe(200)
+        expect(r.body.members.map((m: any) => m.user_id)).toContain(member.user.id)
+        expect(r.body.count).toBeGreaterThanOrEqual(r.body.members.length)
+      }
+    })
+
+    it("getWorkspaceSharingSettings, patchWorkspaceSharingSettings: the organization settings page's toggle", async () => {
+      const org = await createOrganization(owner)
+      const read = await owner.get(`/organizations/${org.id}/settings/workspace-sharing`)
+      expect(read.status).toBe(200)
+      expect(read.body).toEqual({ sharing_globally_disabled: false, sharing_disabled: false, shareable_workspace_owners: "everyone" })
+      for (const shareable_workspace_owners of ["none", "service_accounts", "everyone"]) {
+        const r = await owner.patch(`/organizations/${org.id}/settings/workspace-sharing`, { shareable_workspace_owners })
+        expect(r.status, JSON.stringify(r.body)).toBe(200)
+        expect(r.body.shareable_workspace_owners).toBe(shareable_workspace_owners)
+      }
+      // An older client (the Terraform provider) sends only the deprecated boolean.
+      const old = await owner.patch(`/organizations/${org.id}/settings/workspace-sharing`, { sharing_disabled: true })
+      expect(old.body).toMatchObject({ sharing_disabled: true, shareable_workspace_owners: "none" })
     })
 
     it("addOrganizationMember, updateOrganizationMemberRoles, removeOrganizationMember, deleteOrganization", async () => {

@@ -479,6 +479,13 @@ const rows: ReadonlyArray<Row> = [
   row("users.updateAppearance", "PUT /api/v2/users/:user/appearance", 200, "UserAppearanceSettings", (w) =>
     w.bob.client.put("/users/me/appearance", { theme_preference: "light", terminal_font: "fira-code" })
   ),
+  row("users.getPreferences", "GET /api/v2/users/:user/preferences", 200, "UserPreferenceSettings", async (w) => [
+    await w.bob.client.get("/users/me/preferences"),
+    await w.owner.get(`/users/${w.bob.user.id}/preferences`)
+  ]),
+  row("users.updatePreferences", "PUT /api/v2/users/:user/preferences", 200, "UserPreferenceSettings", (w) =>
+    w.bob.client.put("/users/me/preferences", { collapse_assistant_steps: true, thinking_display_mode: "always_expanded" })
+  ),
   row("users.autofillParameters", "GET /api/v2/users/:user/autofill-parameters", 200, "[UserParameter]", (w) =>
     w.bob.client.get(`/users/me/autofill-parameters?template_id=${randomUUID()}`)
   ),
@@ -533,6 +540,10 @@ const rows: ReadonlyArray<Row> = [
     const key = (await w.bob.client.post("/users/me/keys")).body.key as string
     return w.bob.client.delete(`/users/me/keys/${key.split("-")[0]}`)
   }),
+  row("users.expireKey", "PUT /api/v2/users/:user/keys/:keyid/expire", 204, "none", async (w) => {
+    const key = (await w.bob.client.post("/users/me/keys")).body.key as string
+    return w.bob.client.put(`/users/me/keys/${key.split("-")[0]}/expire`)
+  }),
 
   // organizations
   row("organizations.list", "GET /api/v2/organizations", 200, "[Organization]", (w) => w.owner.get("/organizations")),
@@ -563,6 +574,34 @@ const rows: ReadonlyArray<Row> = [
     async (w) => [
       await w.owner.get(`/organizations/${w.orgId}/members`),
       await w.owner.get(`/organizations/${w.org.id}/members`)
+    ]
+  ),
+  row(
+    "organizations.paginatedMembers",
+    "GET /api/v2/organizations/:organization/paginated-members",
+    200,
+    "PaginatedMembersResponse",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/paginated-members`),
+      await w.owner.get(`/organizations/${w.org.id}/paginated-members?limit=1&offset=1`),
+      await w.bob.client.get(`/organizations/${w.orgId}/paginated-members?q=${encodeURIComponent("status:suspended")}`)
+    ]
+  ),
+  row(
+    "organizations.getWorkspaceSharing",
+    "GET /api/v2/organizations/:organization/settings/workspace-sharing",
+    200,
+    "WorkspaceSharingSettings",
+    async (w) => [await w.owner.get(`/organizations/${w.org.id}/settings/workspace-sharing`)]
+  ),
+  row(
+    "organizations.updateWorkspaceSharing",
+    "PATCH /api/v2/organizations/:organization/settings/workspace-sharing",
+    200,
+    "WorkspaceSharingSettings",
+    async (w) => [
+      await w.owner.patch(`/organizations/${w.org.id}/settings/workspace-sharing`, { shareable_workspace_owners: "service_accounts" }),
+      await w.owner.patch(`/organizations/${w.org.id}/settings/workspace-sharing`, { shareable_workspace_owners: "everyone" })
     ]
   ),
   row(

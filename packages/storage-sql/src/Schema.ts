@@ -1135,3 +1135,14 @@ export const migration0032 = (_types: DialectTypes): ReadonlyArray<string> => [
   `UPDATE workspaces SET ${LATEST_BUILD_STATUS_SET}`,
   `CREATE INDEX workspaces_latest_build_status ON workspaces (deleted, latest_build_status)`
 ]
+
+/**
+ * Migration 0033: each user's preference settings (`GET/PUT /users/{user}/preferences`), a JSON
+ * object holding only the settings the user changed (the rest take their defaults when read); and
+ * whose workspaces an organization lets be shared (`shareable_workspace_owners`: `everyone`,
+ * `service_accounts` or `none`; docs/workspaces.md, Sharing).
+ */
+export const migration0033 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `ALTER TABLE users ADD COLUMN preferences TEXT NOT NULL DEFAULT '{}'`,
+  `ALTER TABLE organizations ADD COLUMN shareable_workspace_owners TEXT NOT NULL DEFAULT 'everyone'`
+]

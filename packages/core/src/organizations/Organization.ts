@@ -40,6 +40,28 @@ export class OrganizationMember extends Schema.Class<OrganizationMember>("Organi
   updated_at: Schema.Date
 }) {}
 
+/** GET /organizations/{organization}/paginated-members: a page of members and how many match. */
+export class PaginatedMembers extends Schema.Class<PaginatedMembers>("PaginatedMembersResponse")({
+  members: Schema.Array(OrganizationMember),
+  count: Schema.Int
+}) {}
+
+/** Whose workspaces an organization lets be shared. */
+export const ShareableWorkspaceOwners = Schema.Literal("none", "everyone", "service_accounts").annotations({
+  identifier: "ShareableWorkspaceOwners",
+  message: () => ({ message: "Must be one of none, everyone, service_accounts.", override: true })
+})
+export type ShareableWorkspaceOwners = typeof ShareableWorkspaceOwners.Type
+
+/** GET/PATCH /organizations/{organization}/settings/workspace-sharing. */
+export class WorkspaceSharingSettings extends Schema.Class<WorkspaceSharingSettings>("WorkspaceSharingSettings")({
+  /** The deployment turned sharing off (`disable_workspace_sharing`), whatever the organization says. */
+  sharing_globally_disabled: Schema.Boolean,
+  /** Deprecated in the described system: `shareable_workspace_owners` is `none`. */
+  sharing_disabled: Schema.Boolean,
+  shareable_workspace_owners: ShareableWorkspaceOwners
+}) {}
+
 export const OrganizationName = Schema.String.pipe(
   Schema.minLength(1, { message: () => "Name is required." }),
   Schema.maxLength(32, { message: () => "Name must be at most 32 characters." }),

@@ -5,15 +5,37 @@ import { allowed, authorize, authorizeRead, CurrentActor, decision, rolesBeyondA
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { Organization, OrganizationMember, type MembershipRecord, orgObject, type OrganizationRecord } from "./Organization.js"
+import {
+  Organization, OrganizationMember, type MembershipRecord, orgObject, type OrganizationRecord, PaginatedMembers,
+  type ShareableWorkspaceOwners, WorkspaceSharingSettings
+} from "./Organization.js"
+import { Settings } from "../Settings.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
-import { MemberRepo, OrganizationRepo } from "./Repositories.js"
-import { toSlimRole, type UserRecord } from "../users/User.js"
+import { type MemberFilter, MemberRepo, OrganizationRepo } from "./Repositories.js"
+import { toSlimRole, type UserRecord, type UserStatus } from "../users/User.js"
+import { parseQuery } from "../SearchQuery.js"
+import { UserRepo } from "../users/Repositories.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
 import {
   DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, roleChanges, rolesRefused, toAssignableRole, unknownRoles, Users
 } from "../users/Users.js"
+
+/** The query of `GET /organizations/{organization}/paginated-members`. */
+export interface PaginatedMembersInput {
+  readonly q?: string | undefined
+  readonly after_id?: string | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}
+
+/** PATCH /organizations/{organization}/settings/workspace-sharing, as the described system reads it. */
+export interface WorkspaceSharingInput {
+  /** Deprecated: read only when `shareable_workspace_owners` is not given (`true` is `none`, else `everyone`). */
+  readonly sharing_disabled?: boolean | undefined
+  readonly shareable_workspace_owners?: ShareableWorkspaceOwners | "" | undefined
+}
 
 export interface OrganizationInput {
   readonly name?: string | undefined
@@ -67,6 +89,8 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
   effect: Effect.gen(function*() {
     const orgs = yield* OrganizationRepo
     const members = yield* MemberRepo
+    const userRepo = yield* UserRepo
+    const settings = yield* Settings
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const users = yield* Users
@@ -177,6 +201,83 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         return rows.map((r) => toMember(r.member, r.user))
       }).pipe(span("Organizations.listMembers"))
 
+    /**
+     * GET /organizations/{organization}/paginated-members: a page of members by user id (the
+     * membership key, so a page costs the same at any size) and the count of those matching `q`
+     * (the user search terms of `GET /groups/{group}/members`). `limit` 0 or absent is the
+     * default page.
+     */
+    const paginatedMembers = (ref: string, input: PaginatedMembersInput) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })
+        const query = yield* parseQuery(input.q, ["username", "email", "status", "login_type"])
+        const status = query.terms.get("status")
+        if (status !== undefined && status !== "active" && status !== "suspended") {
+          return yield* BadRequest.field("q", `Status "${status}" is not one of active, suspended.`, "Invalid search query.")
+        }
+        if (input.after_id !== undefined && Option.isNone(yield* userRepo.findById(input.after_id.toLowerCase()))) {
+          return yield* BadRequest.field("after_id", `User ${input.after_id} does not exist.`, "Invalid pagination cursor.")
+        }
+        const filter: MemberFilter = {
+          search: query.text.length > 0 ? query.text.join(" ") : undefined,
+          username: query.terms.get("username"),
+          email: query.terms.get("email"),
+          status: status as UserStatus | undefined,
+          loginType: query.terms.get("login_type"),
+          afterId: input.after_id?.toLowerCase(),
+          limit: Math.min(input.limit !== undefined && input.limit > 0 ? input.limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+          offset: input.offset ?? 0
+        }
+        const page = yield* members.page(org.id, filter)
+        return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user)), count: page.count }, true)
+      }).pipe(span("Organizations.paginatedMembers"))
+
+    const sharingSettings = (owners: ShareableWorkspaceOwners) => {
+      const globally = settings.disableWorkspaceSharing
+      const effective = globally ? "none" : owners
+      return new WorkspaceSharingSettings({
+        sharing_globally_disabled: globally,
+        sharing_disabled: effective === "none",
+        shareable_workspace_owners: effective
+      }, true)
+    }
+
+    /**
+     * GET /organizations/{organization}/settings/workspace-sharing: whose workspaces may be shared
+     * in the organization (`none` while the deployment turned sharing off). Whoever may read the
+     * organization may read it.
+     */
+    const getWorkspaceSharing = (ref: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorizeRead("Organization", orgObject(org))
+        const owners = yield* orgs.findWorkspaceSharing(org.id)
+        if (Option.isNone(owners)) return yield* NotFound.resource("Organization")
+        return sharingSettings(owners.value)
+      }).pipe(span("Organizations.getWorkspaceSharing"))
+
+    /**
+     * PATCH /organizations/{organization}/settings/workspace-sharing: `update` on the
+     * organization. A mode that narrows sharing clears the lists it no longer allows, as the
+     * described system does, so no entry keeps granting; the route then refuses new ones.
+     */
+    const setWorkspaceSharing = (ref: string, input: WorkspaceSharingInput) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("update", orgObject(org))
+        const owners: ShareableWorkspaceOwners = input.shareable_workspace_owners !== undefined && input.shareable_workspace_owners !== ""
+          ? input.shareable_workspace_owners
+          : input.sharing_disabled === true ? "none" : "everyone"
+        const before = yield* orgs.findWorkspaceSharing(org.id)
+        if (Option.isNone(before)) return yield* NotFound.resource("Organization")
+        const cleared = yield* orgs.setWorkspaceSharing(org.id, owners, yield* now)
+        if (Option.isNone(cleared)) return yield* NotFound.resource("Organization")
+        for (const id of cleared.value) yield* publishWorkspaceChange(id)
+        yield* auditResource(orgResource(org), { shareable_workspace_owners: before.value }, { shareable_workspace_owners: owners })
+        return sharingSettings(owners)
+      }).pipe(span("Organizations.setWorkspaceSharing"))
+
     const getMember = (ref: string, userRef: string) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
@@ -267,7 +368,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       }).pipe(span("Organizations.assignableRoles"))
 
     return {
-      resolve, list, create, update, delete: remove, listMembers, getMember, addMember, removeMember, setMemberRoles,
+      resolve, list, create, update, delete: remove, listMembers, paginatedMembers, getWorkspaceSharing, setWorkspaceSharing, getMember, addMember, removeMember, setMemberRoles,
       assignableRoles,
       get: (ref: string) =>
         Effect.flatMap(resolve(ref), (o) => Effect.as(authorizeRead("Organization", orgObject(o)), new Organization(o)))

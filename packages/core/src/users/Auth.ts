@@ -494,6 +494,21 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         yield* auditResource(apiKeyResource(key.value, key.value.token_name || user.username), key.value)
       }).pipe(span("Auth.deleteKey"))
 
+    /**
+     * PUT /users/{user}/keys/{keyid}/expire: the key stops working now and stays listed (with
+     * `include_expired`) until retention removes it. A key that already expired keeps its expiry.
+     */
+    const expireKey = (ref: string, keyId: string) =>
+      Effect.gen(function*() {
+        const user = yield* keyOwner(ref)
+        const key = yield* findKey(user.id, keyId)
+        if (Option.isNone(key)) return yield* NotFound.resource("API key")
+        yield* authorize("update", { type: "api_key", id: key.value.id, ownerId: user.id })
+        const after = yield* keys.expire(key.value.id, yield* now)
+        if (Option.isNone(after)) return yield* NotFound.resource("API key")
+        yield* auditResource(apiKeyResource(key.value, key.value.token_name || user.username), key.value, after.value)
+      }).pipe(span("Auth.expireKey"))
+
     const tokenConfig = (ref: string) =>
       Effect.map(readableKeysOf(ref), (user) => ({
         max_token_lifetime: Duration.toMillis(maxLifetimeFor(user)) * 1e6
@@ -544,6 +559,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       check,
       authenticate, login, logout, firstUserStatus, createFirstUser, requestOneTimePasscode,
       changePasswordWithPasscode, convertLogin, createSessionKey, createToken, listTokens, getToken, deleteKey,
+      expireKey,
       tokenConfig,
       /** A session for a user an outside provider signed in (docs/sign-in.md). */
       signInSession: (userId: string, loginType: "github" | "oidc") =>

@@ -1,4 +1,5 @@
 /** Repository ports of the users area: users, API keys, git SSH keys, login conversions. */
+import type { StoredPreferences } from "./Preferences.js"
 import { Context, type Effect, type Option } from "effect"
 import type { Page, UniqueViolation } from "../Repositories.js"
 import type { MembershipRecord } from "../organizations/Organization.js"
@@ -37,6 +38,10 @@ export class UserRepo extends Context.Tag("@workbay/core/UserRepo")<UserRepo, {
   readonly update: (id: string, patch: UserPatch) => Effect.Effect<Option.Option<UserRecord>, UniqueViolation>
   /** Number of live users. */
   readonly count: Effect.Effect<number>
+  /** The preference settings the user set (an object; `{}` when none), or none for an unknown user. */
+  readonly findPreferences: (id: string) => Effect.Effect<Option.Option<Readonly<Record<string, unknown>>>>
+  /** Replaces the stored preference settings; answers whether the user exists. */
+  readonly setPreferences: (id: string, preferences: StoredPreferences, at: Date) => Effect.Effect<boolean>
 }>() {}
 
 export interface ApiKeyFilter {
@@ -81,6 +86,11 @@ export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRe
    */
   readonly listAllTokens: (filter: TokenFilter) => Effect.Effect<ReadonlyArray<TokenWithOwner>>
   readonly delete: (id: string) => Effect.Effect<boolean>
+  /**
+   * Moves the key's expiry to `at` unless it already expired by then; answers the key as stored
+   * afterwards (none when it is gone).
+   */
+  readonly expire: (id: string, at: Date) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly deleteByUser: (userId: string) => Effect.Effect<void>
   /** Records use and, for sessions, a refreshed expiry. */
   readonly touch: (id: string, lastUsed: Date, expiresAt: Date) => Effect.Effect<void>

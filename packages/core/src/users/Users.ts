@@ -26,6 +26,7 @@ import { WorkspaceBuildRepo } from "../workspaces/WorkspaceBuild.js"
 
 import { Transactions, type UniqueViolation } from "../Repositories.js"
 import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
+import { type StoredPreferences, toUserPreferences } from "./Preferences.js"
 import { parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
 import { oidcConfigured } from "./Links.js"
@@ -430,6 +431,35 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         return appearance
       }).pipe(span("Users.setAppearance"))
 
+    /** GET /users/{user}/preferences: the settings the user set, defaults for the rest. */
+    const getPreferences = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* resolvePersonal(ref)
+        const stored = yield* users.findPreferences(user.id)
+        if (Option.isNone(stored)) return yield* NotFound.resource("User")
+        return toUserPreferences(stored.value)
+      }).pipe(span("Users.getPreferences"))
+
+    /**
+     * PUT /users/{user}/preferences: the settings given change, the others stay (the dashboard
+     * sends one setting at a time). Who may change the appearance may change these.
+     */
+    const setPreferences = (ref: string, input: StoredPreferences) =>
+      Effect.gen(function*() {
+        const user = yield* resolveVisible(ref)
+        yield* updatePersonal(user)
+        const stored = yield* users.findPreferences(user.id)
+        if (Option.isNone(stored)) return yield* NotFound.resource("User")
+        const before = toUserPreferences(stored.value)
+        const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as StoredPreferences
+        const next: StoredPreferences = { ...stored.value, ...given }
+        const after = toUserPreferences(next)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        if (!(yield* users.setPreferences(user.id, next, now))) return yield* NotFound.resource("User")
+        yield* auditResource(userResource(user), { preferences: { ...before } }, { preferences: { ...after } })
+        return after
+      }).pipe(span("Users.setPreferences"))
+
     /**
      * GET /users/{user}/autofill-parameters?template_id=: the values the user last built the
      * template's workspaces with (start builds), one per parameter name, newest first, at most
@@ -743,6 +773,8 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       delete: remove,
       getAppearance,
       setAppearance,
+      getPreferences,
+      setPreferences,
       loginType,
       rolesOf,
       organizationsOf,

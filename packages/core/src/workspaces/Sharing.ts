@@ -13,7 +13,7 @@ import { BadRequest, Forbidden, NotFound, Validation } from "../Errors.js"
 import { Group, GroupRepo } from "../groups/Group.js"
 import { Groups, toGroup } from "../groups/Groups.js"
 import { isUuid } from "../Ids.js"
-import { MemberRepo } from "../organizations/Repositories.js"
+import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import type { AuthzObject } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
@@ -95,6 +95,7 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
     const userRepo = yield* UserRepo
     const groupRepo = yield* GroupRepo
     const members = yield* MemberRepo
+    const orgRepo = yield* OrganizationRepo
     const groups = yield* Groups
     const settings = yield* Settings
     const tx = yield* Transactions
@@ -218,12 +219,36 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
         yield* publishWorkspaceChange(w.id)
       })
 
+    /**
+     * The organization's `shareable_workspace_owners` (PATCH .../settings/workspace-sharing):
+     * `none` refuses every change of a list, `service_accounts` those of workspaces not owned by
+     * a service account.
+     */
+    const organizationAllows = (w: WorkspaceRecord) =>
+      Effect.gen(function*() {
+        const owners = Option.getOrElse(yield* orgRepo.findWorkspaceSharing(w.organization_id), () => "everyone" as const)
+        if (owners === "everyone") return
+        if (owners === "service_accounts") {
+          const owner = yield* userRepo.findById(w.owner_id)
+          if (Option.isSome(owner) && owner.value.is_service_account) return
+          return yield* new Forbidden({
+            message: "Workspace sharing is limited to service accounts' workspaces in this organization.",
+            detail: "The organization's shareable_workspace_owners is service_accounts."
+          })
+        }
+        return yield* new Forbidden({
+          message: "Workspace sharing is disabled for this organization.",
+          detail: "The organization's shareable_workspace_owners is none."
+        })
+      })
+
     /** The checks every change of the list makes: visible, sharing on, and `share` on the workspace. */
     const forChange = (ref: string) =>
       Effect.gen(function*() {
         const w = yield* resolve(ref, "act")
         if (!enabled) return yield* sharingDisabled()
         yield* authorize("share", object(w))
+        yield* organizationAllows(w)
         return w
       })
 

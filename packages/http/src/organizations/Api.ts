@@ -1,6 +1,9 @@
 /** Organization routes and organization members. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { AssignableRole, Organization, OrganizationMember, OrganizationName, ResponseBody } from "@workbay/core"
+import {
+  AssignableRole, Organization, OrganizationMember, OrganizationName, PaginatedMembers, ResponseBody, ShareableWorkspaceOwners,
+  WorkspaceSharingSettings
+} from "@workbay/core"
 import { Either, ParseResult, Schema } from "effect"
 import {
   BadRequest, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath, wireName
@@ -36,6 +39,19 @@ export class UpdateOrganizationRequest extends Schema.Class<UpdateOrganizationRe
   icon: optional(Text(256))
 }, wireName("UpdateOrganizationRequest")) {}
 
+/** A UUID parameter, with a sentence for a message. */
+const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
+
+/** PATCH .../settings/workspace-sharing: `shareable_workspace_owners`, or the deprecated `sharing_disabled`. */
+export class UpdateWorkspaceSharingSettingsRequest extends Schema.Class<UpdateWorkspaceSharingSettingsRequest>(
+  "UpdateWorkspaceSharingSettingsRequest"
+)({
+  sharing_disabled: optional(Schema.Boolean),
+  shareable_workspace_owners: optional(Schema.Union(ShareableWorkspaceOwners, Schema.Literal("")).annotations({
+    message: () => ({ message: "Must be one of none, everyone, service_accounts.", override: true })
+  }))
+}, wireName("UpdateWorkspaceSharingSettingsRequest")) {}
+
 const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.String })
 
 export class OrganizationsApi extends HttpApiGroup.make("organizations")
@@ -60,6 +76,29 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
       .setPath(OrganizationPath)
       .setUrlParams(Schema.Struct({ limit: optionalParam(NonNegativeIntParam), offset: optionalParam(NonNegativeIntParam) }))
       .addSuccess(Schema.Array(OrganizationMember))
+  )
+  .add(
+    HttpApiEndpoint.get("paginatedMembers", "/organizations/:organization/paginated-members")
+      .setPath(OrganizationPath)
+      .setUrlParams(Schema.Struct({
+        q: optionalParam(Schema.String),
+        after_id: optionalParam(Uuid),
+        limit: optionalParam(NonNegativeIntParam),
+        offset: optionalParam(NonNegativeIntParam)
+      }))
+      .addSuccess(PaginatedMembers)
+  )
+  .add(
+    HttpApiEndpoint.get("getWorkspaceSharing", "/organizations/:organization/settings/workspace-sharing")
+      .setPath(OrganizationPath)
+      .addSuccess(WorkspaceSharingSettings)
+  )
+  .add(
+    HttpApiEndpoint.patch("updateWorkspaceSharing", "/organizations/:organization/settings/workspace-sharing")
+      .annotate(Audited, audit("organization"))
+      .setPath(OrganizationPath)
+      .setPayload(UpdateWorkspaceSharingSettingsRequest)
+      .addSuccess(WorkspaceSharingSettings)
   )
   .add(
     HttpApiEndpoint.get("assignableRoles", "/organizations/:organization/members/roles")

@@ -11,6 +11,11 @@ export const OrganizationsHttp = implement(WorkbayApi, "organizations", {
   update: ({ path, payload }) => Effect.flatMap(Organizations, (o) => o.update(path.organization, payload)),
   delete: ({ path }) => Effect.flatMap(Organizations, (o) => o.delete(path.organization)),
   listMembers: ({ path, urlParams }) => Effect.flatMap(Organizations, (o) => o.listMembers(path.organization, urlParams)),
+  paginatedMembers: ({ path, urlParams }) =>
+    Effect.flatMap(Organizations, (o) => o.paginatedMembers(path.organization, urlParams)),
+  getWorkspaceSharing: ({ path }) => Effect.flatMap(Organizations, (o) => o.getWorkspaceSharing(path.organization)),
+  updateWorkspaceSharing: ({ path, payload }) =>
+    Effect.flatMap(Organizations, (o) => o.setWorkspaceSharing(path.organization, payload)),
   assignableRoles: ({ path }) => Effect.flatMap(Organizations, (o) => o.assignableRoles(path.organization)),
   getMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.getMember(path.organization, path.user)),
   updateMemberRoles: ({ path, payload }) =>

@@ -1,5 +1,6 @@
 /** User routes: listing, creation, lookup, deletion, appearance, git SSH key, quiet hours, API keys. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { AgentChatSendShortcut, DisplayMode, UserPreferences } from "@workbay/core"
 import { ApiKey, ApiKeyWithOwner, Organization, AssignableRole, checkPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
 import { Schema } from "effect"
 import {
@@ -93,6 +94,15 @@ export class UpdateAppearanceRequest extends Schema.Class<UpdateAppearanceReques
   theme_preference: optionalOr(ThemeField, () => "")
 }, wireName("UpdateUserAppearanceSettingsRequest")) {}
 
+/** PUT /users/{user}/preferences: each setting given changes; one not given (absent or `null`) stays. */
+export class UpdatePreferencesRequest extends Schema.Class<UpdatePreferencesRequest>("UpdateUserPreferenceSettingsRequest")({
+  agent_chat_send_shortcut: optional(AgentChatSendShortcut),
+  code_diff_display_mode: optional(DisplayMode),
+  collapse_assistant_steps: optional(Schema.Boolean),
+  shell_tool_display_mode: optional(DisplayMode),
+  thinking_display_mode: optional(DisplayMode)
+}, wireName("UpdateUserPreferenceSettingsRequest")) {}
+
 /** PUT /users/{user}/profile: the username (required) and the display name (kept when absent). */
 export class UpdateUserProfileRequest extends Schema.Class<UpdateUserProfileRequest>("UpdateUserProfileRequest")({
   username: Username,
@@ -166,6 +176,13 @@ export class UsersApi extends HttpApiGroup.make("users")
       .setPayload(UpdateAppearanceRequest)
       .addSuccess(UserAppearance)
   )
+  .add(HttpApiEndpoint.get("getPreferences", "/users/:user/preferences").setPath(UserPath).addSuccess(UserPreferences))
+  .add(
+    HttpApiEndpoint.put("updatePreferences", "/users/:user/preferences").annotate(Audited, audit("user"))
+      .setPath(UserPath)
+      .setPayload(UpdatePreferencesRequest)
+      .addSuccess(UserPreferences)
+  )
   .add(
     HttpApiEndpoint.get("autofillParameters", "/users/:user/autofill-parameters")
       .setPath(UserPath)
@@ -204,6 +221,11 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(HttpApiEndpoint.del("deleteTokenByName", "/users/:user/keys/tokens/:keyname").annotate(Audited, audit("api_key")).setPath(UserKeyNamePath).addSuccess(NoContent))
   .add(HttpApiEndpoint.get("getKey", "/users/:user/keys/:keyid").setPath(UserKeyPath).addSuccess(ApiKey))
   .add(HttpApiEndpoint.del("deleteKey", "/users/:user/keys/:keyid").annotate(Audited, audit("api_key")).setPath(UserKeyPath).addSuccess(NoContent))
+  .add(
+    HttpApiEndpoint.put("expireKey", "/users/:user/keys/:keyid/expire").annotate(Audited, audit("api_key"))
+      .setPath(UserKeyPath)
+      .addSuccess(NoContent)
+  )
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(NotFound)

@@ -21,6 +21,8 @@ export const UsersHttp = implement(WorkbayApi, "users", {
   updatePassword: ({ path, payload }) => Effect.flatMap(Users, (u) => u.updatePassword(path.user, payload)),
   getAppearance: ({ path }) => Effect.flatMap(Users, (u) => u.getAppearance(path.user)),
   updateAppearance: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setAppearance(path.user, payload)),
+  getPreferences: ({ path }) => Effect.flatMap(Users, (u) => u.getPreferences(path.user)),
+  updatePreferences: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setPreferences(path.user, payload)),
   autofillParameters: ({ path, urlParams }) => Effect.flatMap(Users, (u) => u.autofillParameters(path.user, urlParams.template_id)),
   getGitSshKey: ({ path }) => Effect.flatMap(Users, (u) => u.getGitSshKey(path.user)),
   regenerateGitSshKey: ({ path }) => Effect.flatMap(Users, (u) => u.regenerateGitSshKey(path.user)),
@@ -35,5 +37,6 @@ export const UsersHttp = implement(WorkbayApi, "users", {
   getTokenByName: ({ path }) => Effect.flatMap(Auth, (a) => a.getToken(path.user, path.keyname)),
   deleteTokenByName: ({ path }) => Effect.flatMap(Auth, (a) => a.deleteKey(path.user, path.keyname)),
   getKey: ({ path }) => Effect.flatMap(Auth, (a) => a.getToken(path.user, path.keyid)),
-  deleteKey: ({ path }) => Effect.flatMap(Auth, (a) => a.deleteKey(path.user, path.keyid))
+  deleteKey: ({ path }) => Effect.flatMap(Auth, (a) => a.deleteKey(path.user, path.keyid)),
+  expireKey: ({ path }) => Effect.flatMap(Auth, (a) => a.expireKey(path.user, path.keyid))
 })

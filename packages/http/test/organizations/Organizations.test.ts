@@ -403,6 +403,83 @@ describe("organizations", () => {
     })
   })
 
+  describe("GET /organizations/{organization}/paginated-members", () => {
+    it("answers a page of members and their count", async () => {
+      const r = await owner.get(`/organizations/${defaultOrgId}/paginated-members`)
+      expect(r.status).toBe(200)
+      expect(Object.keys(r.body).sort()).toEqual(["count", "members"])
+      for (const m of r.body.members) expectMember(m, { organization_id: defaultOrgId })
+      expect(r.body.count).toBe(r.body.members.length)
+      const ids = r.body.members.map((m: any) => m.user_id)
+      expect(ids).toEqual([...ids].sort())
+      const listed = (await owner.get(`/organizations/${defaultOrgId}/members`)).body
+      expect([...r.body.members].sort((a: any, b: any) => a.username.localeCompare(b.username)))
+        .toEqual([...listed].sort((a: any, b: any) => a.username.localeCompare(b.username)))
+      const me = r.body.members.find((m: any) => m.user_id === ownerId)
+      expect(me.global_roles).toEqual([{ name: "owner", display_name: "Owner" }])
+    })
+
+    it("pages with limit, offset and after_id; the count stays the whole", async () => {
+      const org = await createOrg()
+      const made = []
+      for (let i = 0; i < 4; i++) {
+        const u = await createUser(owner, { username: uniqueName("pm") })
+        expect((await owner.post(`/organizations/${org.id}/members/${u.user.id}`)).status).toBe(200)
+        made.push(u.user.id)
+      }
+      const whole = (await owner.get(`/organizations/${org.id}/paginated-members`)).body
+      expect(whole.count).toBe(5)
+      const ids = whole.members.map((m: any) => m.user_id)
+      expect([...ids].sort()).toEqual([...made, ownerId].sort())
+      const second = await owner.get(`/organizations/${org.id}/paginated-members?limit=2&offset=2`)
+      expect(second.status).toBe(200)
+      expect(second.body).toEqual({ members: whole.members.slice(2, 4), count: 5 })
+      const after = await owner.get(`/organizations/${org.id}/paginated-members?after_id=${ids[2]}&limit=1`)
+      expect(after.body.members.map((m: any) => m.user_id)).toEqual([ids[3]])
+      expect((await owner.get(`/organizations/${org.id}/paginated-members?offset=1000`)).body).toEqual({ members: [], count: 5 })
+      expect((await owner.get(`/organizations/${org.id}/paginated-members?limit=0&offset=`)).body).toEqual(whole)
+      expect((await owner.delete(`/organizations/${org.id}/members/${made[0]}`)).status).toBe(204)
+      expect((await owner.get(`/organizations/${org.id}/paginated-members?limit=1`)).body.count).toBe(4)
+    })
+
+    it("filters with q, as the users search does, and counts the matches", async () => {
+      const org = await createOrg()
+      const zed = await createUser(owner, { username: uniqueName("zed") })
+      await owner.post(`/organizations/${org.id}/members/${zed.user.id}`)
+      const byName = await owner.get(`/organizations/${org.id}/paginated-members?q=${encodeURIComponent(zed.username.toUpperCase())}`)
+      expect(byName.status).toBe(200)
+      expect(byName.body.count).toBe(1)
+      expect(byName.body.members.map((m: any) => m.user_id)).toEqual([zed.user.id])
+      const byTerm = await owner.get(`/organizations/${org.id}/paginated-members?q=${encodeURIComponent(`username:${zed.username} status:active`)}`)
+      expect(byTerm.body.count).toBe(1)
+      expect((await owner.get(`/organizations/${org.id}/paginated-members?q=status:suspended`)).body).toEqual({ members: [], count: 0 })
+    })
+
+    it("lets a member page the members of their organization", async () => {
+      const r = await member.get("/organizations/default/paginated-members?limit=1")
+      expect(r.status).toBe(200)
+      expect(r.body.members.length).toBe(1)
+      expect(r.body.count).toBeGreaterThanOrEqual(2)
+    })
+
+    it("answers 400 with one validation per bad parameter", async () => {
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?limit=-1`), ["limit"])
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?limit=abc&offset=1.5`), ["limit", "offset"])
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?after_id=nope`), ["after_id"])
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?after_id=${MISSING_UUID}`), ["after_id"])
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?q=role:owner`), ["q"])
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?q=status:gone`), ["q"])
+    })
+
+    it("answers 401, and 404 for missing or foreign organizations", async () => {
+      const org = await createOrg()
+      expectResponse(await srv.anonymous.get(`/organizations/${defaultOrgId}/paginated-members`), 401)
+      expectNotFound(await member.get(`/organizations/${org.id}/paginated-members`))
+      expectNotFound(await owner.get(`/organizations/${MISSING_UUID}/paginated-members`))
+      expectNotFound(await owner.get("/organizations/nope/paginated-members"))
+    })
+  })
+
   describe("GET /organizations/{organization}/members/{user}", () => {
     it("finds a member by id, username and me", async () => {
       for (const ref of [ownerId, "admin", "me"]) {
@@ -554,7 +631,9 @@ describe("organizations", () => {
       const paths = [
         "/organizations/%E0%A4%A", "/organizations/%", "/organizations/%25", "/organizations/" + "é".repeat(300),
         "/organizations/%00/members/%00", "/organizations/default/members/%FF", "/organizations/default/members?limit=%FF",
-        "/organizations/default/members?limit=99999999999999999999999", "/organizations/default/members?limit=1&limit=2"
+        "/organizations/default/members?limit=99999999999999999999999", "/organizations/default/members?limit=1&limit=2",
+        "/organizations/default/paginated-members?q=%00", "/organizations/default/paginated-members?q=%22%22%22:",
+        "/organizations/default/paginated-members?limit=99999999999999999999999&offset=9007199254740993"
       ]
       for (const path of paths) {
         for (const method of ["GET", "POST", "PATCH", "DELETE"]) {

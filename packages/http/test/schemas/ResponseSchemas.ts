@@ -36,6 +36,9 @@ const object = (properties: Record<string, JsonSchema>, required: ReadonlyArray<
 })
 
 /** A health report section: its own fields (all required) and the base report's. */
+/** How the agent chat shows a kind of block (codersdk's display modes). */
+const displayModes = ["auto", "always_expanded", "always_collapsed"]
+
 const healthSection = (fields: Record<string, JsonSchema>): JsonSchema =>
   object({
     ...fields,
@@ -166,6 +169,13 @@ export const definitions: Record<string, JsonSchema> = {
     theme_light: string,
     theme_dark: string
   }),
+  UserPreferenceSettings: object({
+    agent_chat_send_shortcut: { type: "string", enum: ["enter", "modifier_enter"] },
+    code_diff_display_mode: { type: "string", enum: displayModes },
+    collapse_assistant_steps: boolean,
+    shell_tool_display_mode: { type: "string", enum: displayModes },
+    thinking_display_mode: { type: "string", enum: displayModes }
+  }, ["agent_chat_send_shortcut", "code_diff_display_mode", "collapse_assistant_steps", "shell_tool_display_mode", "thinking_display_mode"]),
   UserParameter: object({ name: string, value: string }),
   GitSSHKey: object({ user_id: uuid, created_at: dateTime, updated_at: dateTime, public_key: string }),
   UserQuietHoursScheduleResponse: object({
@@ -252,6 +262,12 @@ export const definitions: Record<string, JsonSchema> = {
     email: string,
     global_roles: arrayOf(ref("SlimRole"))
   }),
+  WorkspaceSharingSettings: object({
+    sharing_globally_disabled: boolean,
+    sharing_disabled: boolean,
+    shareable_workspace_owners: { type: "string", enum: ["none", "everyone", "service_accounts"] }
+  }, ["sharing_globally_disabled", "sharing_disabled", "shareable_workspace_owners"]),
+  PaginatedMembersResponse: object({ members: arrayOf(ref("OrganizationMemberWithUserData")), count: integer }, ["members", "count"]),
 
   Group: object({
     id: uuid,

@@ -514,6 +514,84 @@ describe("api keys", () => {
     })
   })
 
+  describe("PUT /users/{user}/keys/{keyid}/expire", () => {
+    it("expires a token now: it stops working and stays listed as expired", async () => {
+      const token = (await member.client.post("/users/me/keys/tokens", { token_name: "expire-me" })).body.key
+      const before = (await member.client.get(`/users/me/keys/${keyIdOf(token)}`)).body
+      const r = await member.client.put(`/users/me/keys/${keyIdOf(token)}/expire`)
+      expect(r.status).toBe(204)
+      expect(r.body).toBeUndefined()
+      expectResponse(await srv.anonymous.as(token).get("/users/me"), 401)
+      const after = await member.client.get(`/users/me/keys/${keyIdOf(token)}`)
+      expect(after.status).toBe(200)
+      expectApiKey(after.body)
+      expect(Date.parse(after.body.expires_at)).toBeLessThan(Date.parse(before.expires_at))
+      expect(Date.parse(after.body.expires_at)).toBeLessThanOrEqual(Date.now())
+      expect(after.body.updated_at).toBe(after.body.expires_at)
+      const live = (await member.client.get("/users/me/keys/tokens")).body.map((k: any) => k.token_name)
+      expect(live).not.toContain("expire-me")
+      const all = (await member.client.get("/users/me/keys/tokens?include_expired=true")).body.map((k: any) => k.token_name)
+      expect(all).toContain("expire-me")
+    })
+
+    it("keeps the first expiry when expired again", async () => {
+      const token = (await member.client.post("/users/me/keys/tokens", { token_name: "expire-twice" })).body.key
+      expect((await member.client.put(`/users/me/keys/${keyIdOf(token)}/expire`)).status).toBe(204)
+      const first = (await member.client.get(`/users/me/keys/${keyIdOf(token)}`)).body.expires_at
+      expect((await member.client.put(`/users/me/keys/${keyIdOf(token)}/expire`)).status).toBe(204)
+      expect((await member.client.get(`/users/me/keys/${keyIdOf(token)}`)).body.expires_at).toBe(first)
+    })
+
+    it("expires a session key", async () => {
+      const key = (await member.client.post("/users/me/keys")).body.key
+      expect((await member.client.put(`/users/me/keys/${keyIdOf(key)}/expire`)).status).toBe(204)
+      expectResponse(await srv.anonymous.as(key).get("/users/me"), 401)
+    })
+
+    it("lets the owner expire another user's token", async () => {
+      const token = (await other.client.post("/users/me/keys/tokens", { token_name: "owner-expires" })).body.key
+      expect((await owner.put(`/users/${other.user.id}/keys/${keyIdOf(token)}/expire`)).status).toBe(204)
+      expectResponse(await srv.anonymous.as(token).get("/users/me"), 401)
+    })
+
+    it("hides another user's key from a plain member with 404 and keeps it working", async () => {
+      const token = (await other.client.post("/users/me/keys/tokens", { token_name: "not-yours" })).body.key
+      expectResponse(await member.client.put(`/users/${other.user.id}/keys/${keyIdOf(token)}/expire`), 404)
+      expectResponse(await member.client.put(`/users/me/keys/${keyIdOf(token)}/expire`), 404)
+      expect((await srv.anonymous.as(token).get("/users/me")).status).toBe(200)
+    })
+
+    it("refuses a token limited to reading with 403", async () => {
+      const target = (await member.client.post("/users/me/keys/tokens", { token_name: "expire-target" })).body.key
+      const reader = await tokenClient(member.client, { token_name: "key-reader", scopes: ["api_key:read", "user:read"] })
+      expectResponse(await reader.put(`/users/me/keys/${keyIdOf(target)}/expire`), 403)
+      expect((await srv.anonymous.as(target).get("/users/me")).status).toBe(200)
+    })
+
+    it("answers 404 for an unknown key or user", async () => {
+      expectResponse(await member.client.put("/users/me/keys/AAAAAAAAAA/expire"), 404)
+      expectResponse(await owner.put(`/users/${UNKNOWN_ID}/keys/AAAAAAAAAA/expire`), 404)
+    })
+
+    it("answers 400 for a path that is not text", async () => {
+      expectValidations(await member.client.put("/users/me/keys/%00/expire"), ["keyid"])
+    })
+
+    it("requires a token", async () => {
+      expectResponse(await srv.anonymous.put("/users/me/keys/AAAAAAAAAA/expire"), 401)
+    })
+
+    it("writes an audit entry for the key", async () => {
+      const token = (await member.client.post("/users/me/keys/tokens", { token_name: "expire-audited" })).body.key
+      expect((await member.client.put(`/users/me/keys/${keyIdOf(token)}/expire`)).status).toBe(204)
+      const log = await owner.get("/audit?limit=1")
+      expect(log.status).toBe(200)
+      const entry = log.body.audit_logs[0]
+      expect(entry).toMatchObject({ resource_type: "api_key", action: "write", resource_target: "expire-audited", status_code: 204 })
+      expect(Object.keys(entry.diff)).toContain("expires_at")
+    })
+  })
+
   describe("malformed input", () => {
     it("never answers with a server error", async () => {
       const routes: Array<readonly [string, string]> = []
@@ -523,7 +601,8 @@ describe("api keys", () => {
           ["GET", `${p}/keys/tokens?include_all=true&include_expired=true`], ["GET", `${p}/keys/tokens?include_all=%00`],
           ["POST", `${p}/keys/tokens`], ["GET", `${p}/keys/tokens/tokenconfig`], ["GET", `${p}/keys/tokens/%00`],
           ["GET", `${p}/keys/tokens/${"x".repeat(400)}`], ["GET", `${p}/keys/%20`], ["DELETE", `${p}/keys/tokens/%00`],
-          ["DELETE", `${p}/keys/%27--`]
+          ["DELETE", `${p}/keys/%27--`],
+          ["PUT", `${p}/keys/%27--/expire`], ["PUT", `${p}/keys/${"x".repeat(400)}/expire`]
         )
       }
       await expectNoServerErrors(member.client, routes)

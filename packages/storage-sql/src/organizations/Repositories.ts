@@ -4,10 +4,11 @@
  * in the same transaction as their own rows.
  */
 import { SqlClient, type Statement } from "@effect/sql"
-import { EVERYONE_GROUP_NAME, MemberRepo, OrganizationRepo } from "@workbay/core"
-import { Context, Effect, Layer } from "effect"
+import { EVERYONE_GROUP_NAME, type MemberFilter, MemberRepo, OrganizationRepo, type ShareableWorkspaceOwners } from "@workbay/core"
+import { Context, Effect, Layer, Option } from "effect"
 import { directReads, directStatements } from "../DirectReads.js"
-import { bindRecord, first, rowToMembership, rowToOrganization, rowToUser, USER_JOIN_COLUMNS } from "../Rows.js"
+import { escapeLike } from "../Filters.js"
+import { bind, bindRecord, first, rowToMembership, rowToOrganization, rowToUser, USER_JOIN_COLUMNS } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
@@ -20,6 +21,34 @@ const values = bindRecord
 
 // The hot read's SQL for the direct path (see DirectReads.ts): what its template compiles to.
 const MEMBERSHIPS_OF_USER_SQLITE = "SELECT * FROM organization_members WHERE user_id = ? ORDER BY created_at"
+
+/** Conditions on the members' users (alias `u`) a filter sets; none without one. */
+const memberConditions = (sql: SqlClient.SqlClient, f: MemberFilter): Array<Statement.Fragment> => {
+  const where: Array<Statement.Fragment> = []
+  if (f.search) {
+    const like = `%${escapeLike(f.search)}%`
+    where.push(
+      sql`(lower(u.username) LIKE lower(${like}) ESCAPE '\\' OR lower(u.email) LIKE lower(${like}) ESCAPE '\\'
+        OR lower(u.name) LIKE lower(${like}) ESCAPE '\\')`
+    )
+  }
+  if (f.username) where.push(sql`lower(u.username) = lower(${f.username})`)
+  if (f.email) where.push(sql`lower(u.email) = lower(${f.email})`)
+  if (f.status) where.push(sql`u.status = ${f.status}`)
+  if (f.loginType) where.push(sql`u.login_type = ${f.loginType}`)
+  return where
+}
+
+/**
+ * A page of an organization's live members with their users (`u_` columns), along the membership
+ * key (organization_id, user_id): the page reads its rows in key order, no sort step, at any size.
+ */
+export const membersPage = (sql: SqlClient.SqlClient, orgId: string, f: MemberFilter) => {
+  const filtered = [sql`m.organization_id = ${orgId}`, sql`u.deleted = FALSE`, ...memberConditions(sql, f)]
+  const page = f.afterId !== undefined ? [...filtered, sql`m.user_id > ${f.afterId}`] : filtered
+  return sql`SELECT m.*, ${sql.literal(USER_JOIN_COLUMNS)} FROM organization_members m
+    JOIN users u ON u.id = m.user_id WHERE ${sql.and(page)} ORDER BY m.user_id LIMIT ${f.limit} OFFSET ${f.offset}`
+}
 
 /** The organization and member repositories on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -37,7 +66,31 @@ export const make = Effect.gen(function*() {
       yield* sql`DELETE FROM group_members WHERE user_id = ${userId} AND group_id IN (${groupIds})`
     })
 
+  const workspaceSharing = {
+    findWorkspaceSharing: (id: string) =>
+      orDie(sql<{ o: string }>`SELECT shareable_workspace_owners AS o FROM organizations WHERE id = ${id}`).pipe(
+        Effect.map((rs) => first(rs, (r) => r.o as ShareableWorkspaceOwners))
+      ),
+    setWorkspaceSharing: (id: string, owners: ShareableWorkspaceOwners, at: Date) =>
+      withTransaction(Effect.gen(function*() {
+        const rs = yield* sql`UPDATE organizations SET shareable_workspace_owners = ${owners}, updated_at = ${at.toISOString()}
+          WHERE id = ${id} RETURNING id`
+        if (rs.length === 0) return Option.none<ReadonlyArray<string>>()
+        if (owners === "everyone") return Option.some<ReadonlyArray<string>>([])
+        const cleared = yield* sql<{ id: string }>`UPDATE workspaces SET user_acl = '{}', group_acl = '{}'
+          WHERE ${sql.and([
+            sql`organization_id = ${id}`,
+            sql`(user_acl <> '{}' OR group_acl <> '{}')`,
+            ...(owners === "service_accounts"
+              ? [sql`owner_id NOT IN (SELECT u.id FROM users u WHERE u.is_service_account = ${bind(true)})`]
+              : [])
+          ])} RETURNING id`
+        return Option.some<ReadonlyArray<string>>(cleared.map((r) => r.id))
+      })).pipe(orDie)
+  }
+
   const organizations = OrganizationRepo.of({
+    ...workspaceSharing,
     // Every organization has its Everyone group (same id), made with it.
     insert: (o) =>
       unique(withTransaction(Effect.gen(function*() {
@@ -134,7 +187,22 @@ export const make = Effect.gen(function*() {
         sql`SELECT m.*, ${sql.literal(USER_JOIN_COLUMNS)} FROM organization_members m JOIN users u ON u.id = m.user_id
             WHERE m.organization_id = ${orgId} AND u.deleted = FALSE
             ORDER BY lower(u.username) LIMIT ${page.limit} OFFSET ${page.offset}`
-      ).pipe(Effect.map((rs) => rs.map((r) => ({ member: rowToMembership(r), user: rowToUser(r, "u_") }))))
+      ).pipe(Effect.map((rs) => rs.map((r) => ({ member: rowToMembership(r), user: rowToUser(r, "u_") })))),
+    page: (orgId, f) =>
+      Effect.gen(function*() {
+        const rows = yield* membersPage(sql, orgId, f)
+        // The Everyone group (the organization's id) keeps the member count; memberships of
+        // deleted users are removed with them, so it counts live members only.
+        const conditions = memberConditions(sql, f)
+        const [counted] = conditions.length === 0
+          ? yield* sql<{ n: number | string }>`SELECT member_count AS n FROM groups WHERE id = ${orgId}`
+          : yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM organization_members m
+              JOIN users u ON u.id = m.user_id WHERE ${sql.and([sql`m.organization_id = ${orgId}`, sql`u.deleted = FALSE`, ...conditions])}`
+        return {
+          members: rows.map((r) => ({ member: rowToMembership(r), user: rowToUser(r, "u_") })),
+          count: counted === undefined ? 0 : Number(counted.n)
+        }
+      }).pipe(Effect.orDie)
   })
 
   return { organizations, members }

@@ -189,7 +189,15 @@ export const make = Effect.gen(function*() {
         return rs
       }))).pipe(Effect.map((rs) => first(rs, rowToUser)))
     },
-    count: keptUserCount(undefined)
+    count: keptUserCount(undefined),
+    findPreferences: (id) =>
+      orDie(sql<{ preferences: unknown }>`SELECT preferences FROM users WHERE id = ${id}`).pipe(
+        Effect.map((rs) => first(rs, (r) => fromJson<Record<string, unknown>>(r.preferences, {})))
+      ),
+    setPreferences: (id, preferences, at) =>
+      orDie(
+        sql`UPDATE users SET preferences = ${JSON.stringify(preferences)}, updated_at = ${at.toISOString()} WHERE id = ${id} RETURNING id`
+      ).pipe(Effect.map((rs) => rs.length > 0))
   })
 
   const apiKeys = ApiKeyRepo.of({
@@ -224,6 +232,14 @@ export const make = Effect.gen(function*() {
         } ORDER BY k.created_at DESC`
       ).pipe(Effect.map((rs) => rs.map((r) => ({ key: rowToApiKey(r), username: r.owner_username as string })))),
     delete: (id) => orDie(sql`DELETE FROM api_keys WHERE id = ${id} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
+    expire: (id, at) =>
+      Effect.zipRight(
+        orDie(
+          sql`UPDATE api_keys SET expires_at = ${at.toISOString()}, updated_at = ${at.toISOString()}
+              WHERE id = ${id} AND expires_at > ${at.toISOString()}`
+        ),
+        orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToApiKey)))
+      ),
     deleteByUser: (userId) => orDie(sql`DELETE FROM api_keys WHERE user_id = ${userId}`).pipe(Effect.asVoid),
     touch: (id, lastUsed, expiresAt) =>
       orDie(

@@ -4,14 +4,16 @@
  * fresh, migrated database from `makeStorage`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { SqlClient } from "@effect/sql"
-import { MemberRepo, Organization, OrganizationRepo, UniqueViolation, UserRepo } from "@workbay/core"
-import type { StoragePorts } from "@workbay/storage-sql"
+import { SqlClient } from "@effect/sql"
+import { MemberRepo, Organization, OrganizationRepo, UniqueViolation, UserRepo, WorkspaceRepo } from "@workbay/core"
+import { OrganizationRepositories, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import {
   all, at, countRows, failureOf, insertUsers, membership, org, type StorageFactory, type SuiteOptions, user
 } from "../users/RepositorySuite.js"
+import { queryPlan } from "../QueryPlan.js"
+import { workspace, world } from "../workspaces/BuildRepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
 
@@ -46,6 +48,43 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           expect([...byIds].sort((x, y) => x.name.localeCompare(y.name))).toEqual([a, def])
           expect(byIds.every((o) => o instanceof Organization)).toBe(true)
           expect(yield* repo.findByIds([])).toEqual([])
+        })
+      )
+
+      test(
+        "workspace sharing starts at everyone; narrowing it clears the lists it no longer allows, in that organization only",
+        Effect.gen(function* () {
+          const repo = yield* OrganizationRepo
+          const workspaces = yield* WorkspaceRepo
+          const sql = yield* SqlClient.SqlClient
+          const w = yield* world
+          const other = yield* world
+          const robot = randomUUID()
+          const t = at(0).toISOString()
+          yield* sql`INSERT INTO users (id, email, username, login_type, status, is_service_account, created_at, updated_at, last_seen_at)
+            VALUES (${robot}, ${`${robot}@example.com`}, ${`r${robot.slice(0, 8)}`}, 'none', 'active', TRUE, ${t}, ${t}, ${t})`
+          const acl = { [randomUUID()]: "use" as const }
+          const people = workspace(w, { user_acl: acl })
+          const groupsOnly = workspace(w, { group_acl: acl })
+          const robots = workspace(w, { owner_id: robot, user_acl: acl })
+          const unshared = workspace(w)
+          const elsewhere = workspace(other, { user_acl: acl })
+          for (const ws of [people, groupsOnly, robots, unshared, elsewhere]) yield* workspaces.insert(ws)
+          expect(Option.getOrThrow(yield* repo.findWorkspaceSharing(w.org))).toBe("everyone")
+          expect(Option.getOrThrow(yield* repo.setWorkspaceSharing(w.org, "everyone", at(5)))).toEqual([])
+          const aclOf = (id: string) => Effect.map(workspaces.findById(id), (f) => [Option.getOrThrow(f).user_acl, Option.getOrThrow(f).group_acl])
+          const cleared = Option.getOrThrow(yield* repo.setWorkspaceSharing(w.org, "service_accounts", at(6)))
+          expect([...cleared].sort()).toEqual([people.id, groupsOnly.id].sort())
+          expect(Option.getOrThrow(yield* repo.findWorkspaceSharing(w.org))).toBe("service_accounts")
+          expect(Option.getOrThrow(yield* repo.findById(w.org)).updated_at).toEqual(at(6))
+          expect(yield* aclOf(people.id)).toEqual([{}, {}])
+          expect(yield* aclOf(robots.id)).toEqual([acl, {}])
+          expect(Option.getOrThrow(yield* repo.setWorkspaceSharing(w.org, "none", at(7)))).toEqual([robots.id])
+          expect(yield* aclOf(robots.id)).toEqual([{}, {}])
+          expect(yield* aclOf(elsewhere.id)).toEqual([acl, {}])
+          expect(Option.getOrThrow(yield* repo.findWorkspaceSharing(other.org))).toBe("everyone")
+          expect(Option.isNone(yield* repo.setWorkspaceSharing(randomUUID(), "none", at(7)))).toBe(true)
+          expect(Option.isNone(yield* repo.findWorkspaceSharing(randomUUID()))).toBe(true)
         })
       )
 
@@ -182,6 +221,51 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           expect((yield* members.list(o1.id, { limit: 1, offset: 1 })).map((r) => r.user.username)).toEqual(["Bob"])
           expect((yield* members.list(o2.id, all)).map((r) => r.user.id)).toEqual([alice.id])
           expect(yield* members.list(randomUUID(), all)).toEqual([])
+        })
+      )
+
+      test(
+        "page orders members by user id, pages by offset and after id, filters by user, and counts",
+        Effect.gen(function* () {
+          const members = yield* MemberRepo
+          const users = yield* UserRepo
+          const { o1, o2, alice, bob, carol } = yield* setup
+          const dave = user("dave", { status: "suspended", login_type: "github" })
+          yield* users.insert(dave)
+          for (const u of [carol, bob, alice, dave]) yield* members.insert(membership(o1.id, u.id, 1, ["organization-auditor"]))
+          yield* members.insert(membership(o2.id, alice.id))
+          const byId = [alice, bob, carol, dave].map((u) => u.id).sort()
+          const page = (f: Partial<Parameters<typeof members.page>[1]> = {}) => members.page(o1.id, { limit: 100, offset: 0, ...f })
+          const whole = yield* page()
+          expect(whole.count).toBe(4)
+          expect(whole.members.map((r) => r.user.id)).toEqual(byId)
+          const first = whole.members.find((r) => r.user.id === alice.id)!
+          expect(first.user).toEqual(alice)
+          expect(first.member).toEqual(membership(o1.id, alice.id, 1, ["organization-auditor"]))
+          expect(yield* page({ limit: 2, offset: 1 })).toEqual({ members: whole.members.slice(1, 3), count: 4 })
+          expect((yield* page({ afterId: byId[1] })).members.map((r) => r.user.id)).toEqual(byId.slice(2))
+          expect(yield* page({ search: "BO" })).toEqual({ members: whole.members.filter((r) => r.user.id === bob.id), count: 1 })
+          expect((yield* page({ status: "suspended" })).members.map((r) => r.user.id)).toEqual([dave.id])
+          expect((yield* page({ loginType: "github", username: "DAVE" })).count).toBe(1)
+          expect((yield* page({ email: "carol@example.com" })).members.map((r) => r.user.id)).toEqual([carol.id])
+          expect((yield* page({ search: "100%_" })).count).toBe(0)
+          expect((yield* members.page(o2.id, { limit: 10, offset: 0 })).count).toBe(1)
+          // A removed member leaves the page and the kept count.
+          yield* members.delete(o1.id, carol.id)
+          expect((yield* page()).count).toBe(3)
+          expect(yield* members.page(randomUUID(), { limit: 10, offset: 0 })).toEqual({ members: [], count: 0 })
+        })
+      )
+
+      test(
+        "a page of members walks the membership key with no sort step",
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const [text, params] = OrganizationRepositories.membersPage(sql, randomUUID(), { limit: 25, offset: 0 }).compile()
+          const plan = (yield* queryPlan(text, params, "sort")).join("\n")
+          if (name.toLowerCase().includes("sqlite")) expect(plan).not.toMatch(/TEMP B-TREE/)
+          else expect(plan).not.toMatch(/\bSort\b/)
+          expect(plan).toMatch(/organization_members/)
         })
       )
 

@@ -142,6 +142,27 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
   describe.skipIf(options.skip === true)(`repositories on ${name}`, () => {
     describe("users", () => {
       test(
+        "preferences start empty, are replaced whole, and are none for an unknown user",
+        Effect.gen(function* () {
+          const repo = yield* UserRepo
+          const alice = user("alice")
+          const bob = user("bob")
+          yield* insertUsers(alice, bob)
+          expect(Option.getOrThrow(yield* repo.findPreferences(alice.id))).toEqual({})
+          expect(yield* repo.setPreferences(alice.id, { collapse_assistant_steps: true, thinking_display_mode: "always_expanded" }, at(5)))
+            .toBe(true)
+          expect(Option.getOrThrow(yield* repo.findPreferences(alice.id)))
+            .toEqual({ collapse_assistant_steps: true, thinking_display_mode: "always_expanded" })
+          expect(Option.getOrThrow(yield* repo.findById(alice.id)).updated_at).toEqual(at(5))
+          yield* repo.setPreferences(alice.id, { agent_chat_send_shortcut: "modifier_enter" }, at(6))
+          expect(Option.getOrThrow(yield* repo.findPreferences(alice.id))).toEqual({ agent_chat_send_shortcut: "modifier_enter" })
+          expect(Option.getOrThrow(yield* repo.findPreferences(bob.id))).toEqual({})
+          expect(yield* repo.setPreferences(randomUUID(), {}, at(6))).toBe(false)
+          expect(Option.isNone(yield* repo.findPreferences(randomUUID()))).toBe(true)
+        })
+      )
+
+      test(
         "insert and find round-trip every field (dates to the millisecond, booleans, JSON)",
         Effect.gen(function* () {
           const repo = yield* UserRepo
@@ -726,6 +747,23 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           const touched = Option.getOrThrow(yield* keys.findById(key.id))
           expect(touched).toEqual({ ...key, last_used: at(10), expires_at: at(200) })
           yield* keys.touch("nope", at(10), at(200))
+        })
+      )
+
+      test(
+        "expire moves a live key's expiry to the given moment and keeps an earlier one",
+        Effect.gen(function* () {
+          const keys = yield* ApiKeyRepo
+          const alice = user("alice")
+          yield* insertUsers(alice)
+          const key = apiKey(alice.id, { expires_at: at(500) })
+          yield* keys.insert(key)
+          const expired = Option.getOrThrow(yield* keys.expire(key.id, at(20)))
+          expect(expired).toEqual({ ...key, expires_at: at(20), updated_at: at(20) })
+          expect(Option.getOrThrow(yield* keys.findById(key.id))).toEqual(expired)
+          // Already expired: a later moment changes nothing.
+          expect(Option.getOrThrow(yield* keys.expire(key.id, at(30)))).toEqual(expired)
+          expect(Option.isNone(yield* keys.expire("nope", at(30)))).toBe(true)
         })
       )
 
