@@ -1135,3 +1135,14 @@ export const migration0032 = (_types: DialectTypes): ReadonlyArray<string> => [
   `UPDATE workspaces SET ${LATEST_BUILD_STATUS_SET}`,
   `CREATE INDEX workspaces_latest_build_status ON workspaces (deleted, latest_build_status)`
 ]
+
+/**
+ * Migration 0034: each organization's number of groups besides its Everyone group is kept in
+ * `counters` (`groups:<organization id>`), moved by the group repository in the same transaction
+ * as every group insert and delete, so the paginated groups listing counts in one row read
+ * (docs/groups.md).
+ */
+export const migration0034 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `INSERT INTO counters (name, value) SELECT 'groups:' || organization_id, count(*) FROM groups
+    WHERE id <> organization_id GROUP BY organization_id`
+]
