@@ -71,6 +71,7 @@ describe("access table", () => {
   let org: { id: string; name: string }
   let someone: string
   let group: string
+  let groupName: string
   let adminId: string
   /** A file the setup owner uploaded. */
   let file: string
@@ -116,6 +117,7 @@ describe("access table", () => {
     }
     someone = await orgMember()
     group = await newGroup()
+    groupName = (await admin.get(`/groups/${group}`)).body.name
     const up = await admin.request("POST", "/files", undefined, { raw: "the owner's archive", headers: { "content-type": "application/x-tar" } })
     if (up.status !== 201) throw new Error(`file: ${up.status} ${JSON.stringify(up.body)}`)
     file = up.body.hash
@@ -353,6 +355,22 @@ describe("access table", () => {
       expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
       attempt: async () => ({
         method: "GET", path: `/groups/${group}`,
+        check: { action: "read", object: { resource_type: "group", resource_id: group, organization_id: org.id } }
+      })
+    },
+    {
+      kind: "group", action: "read", route: "GET /organizations/{organization}/paginated-groups",
+      expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/paginated-groups`,
+        check: { action: "read", object: { resource_type: "group", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "group", action: "read", route: "GET /organizations/{organization}/groups/{groupName}/members",
+      expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/groups/${groupName}/members`,
         check: { action: "read", object: { resource_type: "group", resource_id: group, organization_id: org.id } }
       })
     },

@@ -312,6 +312,22 @@ describe("requests of the dashboard client", () => {
       expect((await owner.delete(`/groups/${g.id}`)).status).toBe(200)
     })
 
+    it("getPaginatedGroups and the groups page's member avatars: the organization's name, limit, offset, q", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-paged" })).body
+      await owner.patch(`/groups/${g.id}`, { add_users: [member.user.id] })
+      const first = await owner.get("/organizations/coder/paginated-groups?limit=25&offset=0")
+      expect(first.status, JSON.stringify(first.body)).toBe(200)
+      expect(first.body.groups.map((x: any) => x.name)).toContain("dash-paged")
+      const searched = await owner.get("/organizations/coder/paginated-groups?q=dash-paged&limit=25&offset=0")
+      expect(searched.body).toMatchObject({ count: 1, groups: [{ id: g.id, total_member_count: 1 }] })
+      // The Go client's OrganizationGroupsPaginated sends the id and the Pagination fields.
+      expect((await owner.get(`/organizations/${orgId}/paginated-groups?after_id=${g.id}&limit=10&offset=0`)).status).toBe(200)
+      const avatars = await owner.get("/organizations/coder/groups/dash-paged/members?limit=5")
+      expect(avatars.status, JSON.stringify(avatars.body)).toBe(200)
+      expect(avatars.body).toMatchObject({ count: 1, users: [{ id: member.user.id }] })
+      expect((await owner.delete(`/groups/${g.id}`)).status).toBe(200)
+    })
+
     it("group AI budgets, as the Go client sends them", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-budget" })).body
       expect((await owner.put(`/groups/${g.id}/ai/budget`, { spend_limit_micros: 25_000_000 })).status).toBe(200)

@@ -654,6 +654,16 @@ const rows: ReadonlyArray<Row> = [
     await w.owner.get(`/organizations/${w.orgId}/groups`),
     await w.owner.get(`/organizations/${w.org.id}/groups`)
   ]),
+  row("groups.listPaginated", "GET /api/v2/organizations/:organization/paginated-groups", 200, "PaginatedGroupsResponse", async (w) => [
+    await w.owner.get(`/organizations/${w.orgId}/paginated-groups`),
+    await w.owner.get(`/organizations/${w.org.id}/paginated-groups?limit=1`),
+    await w.bob.client.get(`/organizations/${w.orgId}/paginated-groups?q=zzz-none`)
+  ]),
+  row("groups.listMembersByName", "GET /api/v2/organizations/:organization/groups/:groupName/members", 200, "GroupMembersResponse",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/groups/Everyone/members`),
+      await w.bob.client.get(`/organizations/${w.orgId}/groups/Everyone/members?limit=1`)
+    ]),
   row("groups.create", "POST /api/v2/organizations/:organization/groups", 201, "Group", async (w) => [
     await w.owner.post(`/organizations/${w.orgId}/groups`, { name: uniqueName("made") }),
     await w.owner.post(`/organizations/${w.org.id}/groups`, {
