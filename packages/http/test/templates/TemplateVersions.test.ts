@@ -221,11 +221,12 @@ describe("template versions", () => {
     const example = await owner.post(`/organizations/${orgId}/templateversions`, {
       storage_method: "file", example_id: "docker", provisioner: "workbay", tags: {}
     })
-    expectResponse(example, 400)
-    expect(example.body.message).toBe("Examples are not supported.")
+    expectValidations(example, ["example_id"])
+    expect(example.body.message).toBe('Example "docker" not found.')
     const both = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", example_id: "docker", file_id: fileId, provisioner: "workbay", tags: {}
+      storage_method: "file", example_id: "basic", file_id: fileId, provisioner: "workbay", tags: {}
     })
+    expectValidations(both, ["example_id"])
     expect(both.body.message).toBe("You cannot specify both an example_id and a file_id.")
     const none = await owner.post(`/organizations/${orgId}/templateversions`, { storage_method: "file", provisioner: "workbay" })
     expectValidations(none, ["file_id"])
