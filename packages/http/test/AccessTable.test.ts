@@ -485,6 +485,22 @@ describe("access table", () => {
       }
     },
     {
+      kind: "template", action: "read", route: "GET /organizations/{organization}/templates/examples",
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/templates/examples`,
+        check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "template", action: "read", route: "GET /templates/examples (templates of any organization)",
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => ({
+        method: "GET", path: "/templates/examples",
+        check: { action: "read", object: { resource_type: "template", any_org: true } }
+      })
+    },
+    {
       kind: "template", action: "update", route: "PATCH /templates/{template}",
       expected: [200, 404, 403, 200, 404, 200, 403, 403, 403, 200],
       attempt: async () => {

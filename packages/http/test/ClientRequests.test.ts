@@ -774,6 +774,22 @@ describe("template versions, as the create-template page and the template editor
     expect(cancel.body).toEqual({ message: "Job has been marked as canceled..." })
   })
 
+  // The starter templates page: getTemplateExamples() (axios.get("/api/v2/templates/examples")), then
+  // createTemplateVersion with the example's id, the create page's `terraform`, and no file.
+  it("starter templates: getTemplateExamples, then createTemplateVersion with example_id", async () => {
+    const examples = await owner.get("/templates/examples")
+    expect(examples.status).toBe(200)
+    const example = examples.body.find((e: any) => e.id === "basic")
+    expect(example).toBeDefined()
+    expect((await owner.get(`/organizations/${orgId}/templates/examples`)).body).toEqual(examples.body)
+    const r = await owner.post(`/organizations/${orgId}/templateversions`, {
+      storage_method: "file", example_id: example.id, provisioner: "terraform", tags: {}, user_variable_values: []
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    await runJobs(srv)
+    expect((await owner.get(`/templateversions/${r.body.id}`)).body.job.status).toBe("succeeded")
+  })
+
   // The editor: createTemplateVersion with the template's id, then patchTemplateVersion(id, {name, message}),
   // updateActiveTemplateVersion(templateId, {id}), archiveTemplateVersion(id) and unarchive, no body.
   it("the template editor's publish flow", async () => {

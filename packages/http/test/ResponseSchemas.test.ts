@@ -764,6 +764,10 @@ const rows: ReadonlyArray<Row> = [
       autostop_requirement: { days_of_week: ["monday"], weeks: 2 }
     })
   }),
+  row("templates.examples", "GET /api/v2/templates/examples", 200, "[TemplateExample]", (w) => w.owner.get("/templates/examples")),
+  row("templates.examplesByOrganization", "GET /api/v2/organizations/:organization/templates/examples", 200, "[TemplateExample]", (w) =>
+    w.owner.get(`/organizations/${w.orgId}/templates/examples`)
+  ),
   row("templates.getByName", "GET /api/v2/organizations/:organization/templates/:templatename", 200, "Template", (w) =>
     w.bob.client.get(`/organizations/${w.orgId}/templates/${w.template.name}`)
   ),

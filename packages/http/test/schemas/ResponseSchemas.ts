@@ -564,6 +564,15 @@ export const definitions: Record<string, JsonSchema> = {
   }, ["id", "status", "template_name", "template_icon", "template_display_name"]),
   // Templates: every field is sent (no omitempty in the reference), but for the percentiles
   // of build times, which are absent until measured.
+  TemplateExample: object({
+    id: string,
+    url: string,
+    name: string,
+    description: string,
+    icon: string,
+    tags: arrayOf(string),
+    markdown: string
+  }, ["id", "url", "name", "description", "icon", "tags", "markdown"]),
   Template: object({
     id: uuid,
     created_at: dateTime,
