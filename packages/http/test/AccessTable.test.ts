@@ -553,6 +553,14 @@ describe("access table", () => {
         check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
       })
     },
+    ...(["parameters", "schema"] as const).map((route): Row => ({
+      kind: "template", action: "read", route: `GET /templateversions/{templateversion}/${route} (removed: [])`,
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => ({
+        method: "GET", path: `/templateversions/${version}/${route}`,
+        check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
+      })
+    })),
     {
       kind: "template", action: "update", route: "PATCH /templateversions/{templateversion}",
       expected: [200, 404, 403, 200, 404, 200, 404, 403, 404, 200],

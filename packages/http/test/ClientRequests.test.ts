@@ -814,7 +814,14 @@ describe("template versions, as the create-template page and the template editor
     // createTemplateVersionDryRun(id, {workspace_name, rich_parameter_values}).
     const dry = await owner.post(`/templateversions/${created.body.id}/dry-run`, { workspace_name: "", rich_parameter_values: [] })
     expect(dry.status, JSON.stringify(dry.body)).toBe(201)
+    // The Go client's TemplateVersionDryRunMatchedProvisioners(version, job): a GET, no query.
+    const matched = await owner.get(`/templateversions/${created.body.id}/dry-run/${dry.body.id}/matched-provisioners`)
+    expect(matched.status, JSON.stringify(matched.body)).toBe(200)
+    expect(matched.body).toMatchObject({ count: 2, available: 2 })
     await runJobs(srv)
+    // Older clients still ask the removed parameters and schema routes: an empty list.
+    expect((await owner.get(`/templateversions/${created.body.id}/parameters`)).body).toEqual([])
+    expect((await owner.get(`/templateversions/${created.body.id}/schema`)).body).toEqual([])
   })
 })
 

@@ -874,6 +874,21 @@ const rows: ReadonlyArray<Row> = [
       return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}/resources`)
     }
   ),
+  row(
+    "templateVersions.dryRunMatchedProvisioners",
+    "GET /api/v2/templateversions/:templateversion/dry-run/:jobID/matched-provisioners",
+    200,
+    "MatchedProvisioners",
+    async (w) => {
+      const { dryRun, v2 } = await versions(w)
+      return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}/matched-provisioners`)
+    }
+  ),
+  // Removed in the described system, which answers `[]`: any list type holds it.
+  row("templateVersions.removedParameters", "GET /api/v2/templateversions/:templateversion/parameters", 200, "[TemplateVersionParameter]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/parameters`)),
+  row("templateVersions.removedSchema", "GET /api/v2/templateversions/:templateversion/schema", 200, "[TemplateVersionParameter]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/schema`)),
   row("templateVersions.cancelDryRun", "PATCH /api/v2/templateversions/:templateversion/dry-run/:jobID/cancel", 200, "Response", async (w) => {
     // A dry run that takes a while (`build.delay_ms`), so it is still unfinished when the cancel arrives.
     const slow = await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE.replace("build:\n", "build:\n  delay_ms: 5000\n"))

@@ -487,6 +487,23 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         return (yield* provisionerStanding(job)).job
       }).pipe(span("TemplateVersions.getDryRun"))
 
+    /**
+     * The provisioner daemons (workers) that could take the dry run `jobId`: those of its
+     * organization whose type and tags fit the job, as the version's `matched_provisioners`.
+     */
+    const dryRunMatchedProvisioners = (id: string, jobId: string) =>
+      Effect.gen(function*() {
+        const { job } = yield* dryRunJob(id, jobId)
+        return yield* daemons.matched(job)
+      }).pipe(span("TemplateVersions.dryRunMatchedProvisioners"))
+
+    /**
+     * GET .../parameters and .../schema, removed in the described system, which answers them `[]`
+     * once the version is found (and readable).
+     */
+    const removedListing = (id: string) =>
+      Effect.as(readable(id), [] as const).pipe(span("TemplateVersions.removedListing"))
+
     const dryRunResources = (id: string, jobId: string) =>
       Effect.gen(function*() {
         const { job } = yield* dryRunJob(id, jobId)
@@ -664,7 +681,8 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     return {
       create, get, update, cancel, importJob, logs, resources, richParameters, variables, externalAuth, presets,
       createDryRun, getDryRun, dryRunResources, dryRunLogsJob, cancelDryRun, setArchived, archiveUnused, listByTemplate,
-      getByTemplateAndName, getByOrganizationAndName, previous, promote, provisionerStanding
+      getByTemplateAndName, getByOrganizationAndName, previous, promote, provisionerStanding,
+      dryRunMatchedProvisioners, removedListing
     } as const
   }),
   dependencies: [Organizations.Default, Files.Default, ProvisionerJobs.Default]
