@@ -147,6 +147,8 @@ export class GroupRepo extends Context.Tag("@workbay/core/GroupRepo")<GroupRepo,
   readonly findById: (id: string) => Effect.Effect<Option.Option<GroupRecord>>
   /** The groups of these ids that exist, in any order (one read for a page). */
   readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<GroupRecord>>
+  /** The organization's group of this name (case-insensitive), along the unique index of the names. */
+  readonly findByOrganizationAndName: (organizationId: string, name: string) => Effect.Effect<Option.Option<GroupRecord>>
   /** Every group with this name (case-insensitive), in any organization. */
   readonly findByName: (name: string) => Effect.Effect<ReadonlyArray<GroupRecord>>
   /**

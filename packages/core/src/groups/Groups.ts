@@ -226,12 +226,12 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
     const findInOrganization = (organizationRef: string, name: string) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(organizationRef)
-        const found = (yield* groups.findByName(name)).find((g) => g.organization_id === org.id)
-        if (found === undefined) return yield* new NotFound({ message: `Group "${name}" not found.` })
-        yield* authorizeRead("Group", groupObject(found)).pipe(
+        const found = yield* groups.findByOrganizationAndName(org.id, name)
+        if (Option.isNone(found)) return yield* new NotFound({ message: `Group "${name}" not found.` })
+        yield* authorizeRead("Group", groupObject(found.value)).pipe(
           Effect.catchTag("NotFound", () => Effect.fail(new NotFound({ message: `Group "${name}" not found.` })))
         )
-        return found
+        return found.value
       })
 
     /** GET /organizations/{organization}/groups/{groupName}: the organization's group of that name. */

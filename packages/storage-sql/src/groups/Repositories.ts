@@ -116,6 +116,11 @@ export const make = Effect.gen(function*() {
       }))).pipe(Effect.asVoid),
     findById,
     findByIds,
+    findByOrganizationAndName: (organizationId, name) =>
+      reads(sql`${SELECT_GROUP} WHERE g.organization_id = ${organizationId} AND lower(g.name) = lower(${name})`).pipe(
+        Effect.orDie,
+        Effect.map((rs) => (rs.length > 0 ? Option.some(rowToGroup(rs[0]!)) : Option.none()))
+      ),
     findByName: (name) =>
       sql`${SELECT_GROUP} WHERE lower(g.name) = lower(${name}) ORDER BY o.name, g.id`.pipe(
         Effect.orDie,

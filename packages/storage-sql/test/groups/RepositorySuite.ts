@@ -133,6 +133,11 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         yield* insertGroup(b.id, "alpha")
         const all = (f: Partial<Parameters<typeof repo.listPage>[0]> = {}) =>
           repo.listPage({ organizationId: a.id, limit: 100, offset: 0, ...f })
+        // One organization's group by name, any case, along the unique index.
+        expect(Option.getOrThrow(yield* repo.findByOrganizationAndName(a.id, "ALPHA")).id).toBe(made.get("Alpha"))
+        expect(Option.getOrThrow(yield* repo.findByOrganizationAndName(b.id, "alpha")).organization_id).toBe(b.id)
+        expect(Option.getOrThrow(yield* repo.findByOrganizationAndName(a.id, "everyone")).id).toBe(a.id)
+        expect(Option.isNone(yield* repo.findByOrganizationAndName(b.id, "delta"))).toBe(true)
         const full = yield* all()
         // Everyone included, by name case-insensitively; the count is the organization's groups.
         expect(full.groups.map((g) => g.name)).toEqual(["Alpha", "Bravo", "charlie", "delta", "echo", "Everyone"])
