@@ -173,6 +173,26 @@ describe("packed packages", () => {
     const me = await fetch(`${base}/api/v2/users/me`, { headers: { "Service-Session-Token": session_token } })
     expect(me.status).toBe(200)
     expect(await me.json()).toMatchObject({ username: "admin", email: "admin@example.com" })
+
+    // The starter templates ship inside the package: listed, and a version made from one imports.
+    const auth = { "Service-Session-Token": session_token }
+    const examples = await fetch(`${base}/api/v2/templates/examples`, { headers: auth })
+    expect(examples.status).toBe(200)
+    expect(((await examples.json()) as Array<{ id: string }>).map((e) => e.id)).toContain("basic")
+    const created = await fetch(`${base}/api/v2/organizations/default/templateversions`, {
+      method: "POST",
+      headers: { ...json, ...auth },
+      body: JSON.stringify({ storage_method: "file", example_id: "basic", provisioner: "terraform", tags: {} })
+    })
+    expect(created.status).toBe(201)
+    const { id } = (await created.json()) as { id: string }
+    let status = ""
+    for (let i = 0; i < 200 && !["succeeded", "failed", "canceled"].includes(status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const version = await fetch(`${base}/api/v2/templateversions/${id}`, { headers: auth })
+      status = ((await version.json()) as { job: { status: string } }).job.status
+    }
+    expect(status).toBe("succeeded")
   }, 60_000)
 
   it("type-check TypeScript against their declarations", async () => {

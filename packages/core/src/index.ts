@@ -35,6 +35,7 @@ export * from "./groups/Group.js"
 export * from "./groups/Groups.js"
 // templates: uploaded files, archives, the provisioner port, the built-in `workbay` provisioner, the job queue
 export * from "./templates/Archive.js"
+export * from "./templates/Examples.js"
 export * from "./templates/File.js"
 export * from "./templates/Files.js"
 export * from "./templates/Provisioner.js"

@@ -71,6 +71,7 @@ describe("access table", () => {
   let org: { id: string; name: string }
   let someone: string
   let group: string
+  let groupName: string
   let adminId: string
   /** A file the setup owner uploaded. */
   let file: string
@@ -116,6 +117,7 @@ describe("access table", () => {
     }
     someone = await orgMember()
     group = await newGroup()
+    groupName = (await admin.get(`/groups/${group}`)).body.name
     const up = await admin.request("POST", "/files", undefined, { raw: "the owner's archive", headers: { "content-type": "application/x-tar" } })
     if (up.status !== 201) throw new Error(`file: ${up.status} ${JSON.stringify(up.body)}`)
     file = up.body.hash
@@ -408,6 +410,22 @@ describe("access table", () => {
       })
     },
     {
+      kind: "group", action: "read", route: "GET /organizations/{organization}/paginated-groups",
+      expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/paginated-groups`,
+        check: { action: "read", object: { resource_type: "group", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "group", action: "read", route: "GET /organizations/{organization}/groups/{groupName}/members",
+      expected: [200, 404, 200, 200, 200, 200, 200, 200, 200, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/groups/${groupName}/members`,
+        check: { action: "read", object: { resource_type: "group", resource_id: group, organization_id: org.id } }
+      })
+    },
+    {
       kind: "group", action: "update", route: "PATCH /groups/{group}",
       expected: [200, 404, 403, 403, 200, 200, 403, 403, 200, 403],
       attempt: async () => ({
@@ -518,6 +536,22 @@ describe("access table", () => {
       }
     },
     {
+      kind: "template", action: "read", route: "GET /organizations/{organization}/templates/examples",
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => ({
+        method: "GET", path: `/organizations/${org.id}/templates/examples`,
+        check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "template", action: "read", route: "GET /templates/examples (templates of any organization)",
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => ({
+        method: "GET", path: "/templates/examples",
+        check: { action: "read", object: { resource_type: "template", any_org: true } }
+      })
+    },
+    {
       kind: "template", action: "update", route: "PATCH /templates/{template}",
       expected: [200, 404, 403, 200, 404, 200, 403, 403, 403, 200],
       attempt: async () => {
@@ -570,6 +604,14 @@ describe("access table", () => {
         check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
       })
     },
+    ...(["parameters", "schema"] as const).map((route): Row => ({
+      kind: "template", action: "read", route: `GET /templateversions/{templateversion}/${route} (removed: [])`,
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => ({
+        method: "GET", path: `/templateversions/${version}/${route}`,
+        check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
+      })
+    })),
     {
       kind: "template", action: "update", route: "PATCH /templateversions/{templateversion}",
       expected: [200, 404, 403, 200, 404, 200, 404, 403, 404, 200],

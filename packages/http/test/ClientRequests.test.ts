@@ -370,6 +370,22 @@ describe("requests of the dashboard client", () => {
       expect((await owner.delete(`/groups/${g.id}`)).status).toBe(200)
     })
 
+    it("getPaginatedGroups and the groups page's member avatars: the organization's name, limit, offset, q", async () => {
+      const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-paged" })).body
+      await owner.patch(`/groups/${g.id}`, { add_users: [member.user.id] })
+      const first = await owner.get("/organizations/coder/paginated-groups?limit=25&offset=0")
+      expect(first.status, JSON.stringify(first.body)).toBe(200)
+      expect(first.body.groups.map((x: any) => x.name)).toContain("dash-paged")
+      const searched = await owner.get("/organizations/coder/paginated-groups?q=dash-paged&limit=25&offset=0")
+      expect(searched.body).toMatchObject({ count: 1, groups: [{ id: g.id, total_member_count: 1 }] })
+      // The Go client's OrganizationGroupsPaginated sends the id and the Pagination fields.
+      expect((await owner.get(`/organizations/${orgId}/paginated-groups?after_id=${g.id}&limit=10&offset=0`)).status).toBe(200)
+      const avatars = await owner.get("/organizations/coder/groups/dash-paged/members?limit=5")
+      expect(avatars.status, JSON.stringify(avatars.body)).toBe(200)
+      expect(avatars.body).toMatchObject({ count: 1, users: [{ id: member.user.id }] })
+      expect((await owner.delete(`/groups/${g.id}`)).status).toBe(200)
+    })
+
     it("group AI budgets, as the Go client sends them", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-budget" })).body
       expect((await owner.put(`/groups/${g.id}/ai/budget`, { spend_limit_micros: 25_000_000 })).status).toBe(200)
@@ -816,6 +832,22 @@ describe("template versions, as the create-template page and the template editor
     expect(cancel.body).toEqual({ message: "Job has been marked as canceled..." })
   })
 
+  // The starter templates page: getTemplateExamples() (axios.get("/api/v2/templates/examples")), then
+  // createTemplateVersion with the example's id, the create page's `terraform`, and no file.
+  it("starter templates: getTemplateExamples, then createTemplateVersion with example_id", async () => {
+    const examples = await owner.get("/templates/examples")
+    expect(examples.status).toBe(200)
+    const example = examples.body.find((e: any) => e.id === "basic")
+    expect(example).toBeDefined()
+    expect((await owner.get(`/organizations/${orgId}/templates/examples`)).body).toEqual(examples.body)
+    const r = await owner.post(`/organizations/${orgId}/templateversions`, {
+      storage_method: "file", example_id: example.id, provisioner: "terraform", tags: {}, user_variable_values: []
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    await runJobs(srv)
+    expect((await owner.get(`/templateversions/${r.body.id}`)).body.job.status).toBe("succeeded")
+  })
+
   // The editor: createTemplateVersion with the template's id, then patchTemplateVersion(id, {name, message}),
   // updateActiveTemplateVersion(templateId, {id}), archiveTemplateVersion(id) and unarchive, no body.
   it("the template editor's publish flow", async () => {
@@ -840,7 +872,14 @@ describe("template versions, as the create-template page and the template editor
     // createTemplateVersionDryRun(id, {workspace_name, rich_parameter_values}).
     const dry = await owner.post(`/templateversions/${created.body.id}/dry-run`, { workspace_name: "", rich_parameter_values: [] })
     expect(dry.status, JSON.stringify(dry.body)).toBe(201)
+    // The Go client's TemplateVersionDryRunMatchedProvisioners(version, job): a GET, no query.
+    const matched = await owner.get(`/templateversions/${created.body.id}/dry-run/${dry.body.id}/matched-provisioners`)
+    expect(matched.status, JSON.stringify(matched.body)).toBe(200)
+    expect(matched.body).toMatchObject({ count: 2, available: 2 })
     await runJobs(srv)
+    // Older clients still ask the removed parameters and schema routes: an empty list.
+    expect((await owner.get(`/templateversions/${created.body.id}/parameters`)).body).toEqual([])
+    expect((await owner.get(`/templateversions/${created.body.id}/schema`)).body).toEqual([])
   })
 })
 

@@ -693,6 +693,16 @@ const rows: ReadonlyArray<Row> = [
     await w.owner.get(`/organizations/${w.orgId}/groups`),
     await w.owner.get(`/organizations/${w.org.id}/groups`)
   ]),
+  row("groups.listPaginated", "GET /api/v2/organizations/:organization/paginated-groups", 200, "PaginatedGroupsResponse", async (w) => [
+    await w.owner.get(`/organizations/${w.orgId}/paginated-groups`),
+    await w.owner.get(`/organizations/${w.org.id}/paginated-groups?limit=1`),
+    await w.bob.client.get(`/organizations/${w.orgId}/paginated-groups?q=zzz-none`)
+  ]),
+  row("groups.listMembersByName", "GET /api/v2/organizations/:organization/groups/:groupName/members", 200, "GroupMembersResponse",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/groups/Everyone/members`),
+      await w.bob.client.get(`/organizations/${w.orgId}/groups/Everyone/members?limit=1`)
+    ]),
   row("groups.create", "POST /api/v2/organizations/:organization/groups", 201, "Group", async (w) => [
     await w.owner.post(`/organizations/${w.orgId}/groups`, { name: uniqueName("made") }),
     await w.owner.post(`/organizations/${w.org.id}/groups`, {
@@ -793,6 +803,10 @@ const rows: ReadonlyArray<Row> = [
       autostop_requirement: { days_of_week: ["monday"], weeks: 2 }
     })
   }),
+  row("templates.examples", "GET /api/v2/templates/examples", 200, "[TemplateExample]", (w) => w.owner.get("/templates/examples")),
+  row("templates.examplesByOrganization", "GET /api/v2/organizations/:organization/templates/examples", 200, "[TemplateExample]", (w) =>
+    w.owner.get(`/organizations/${w.orgId}/templates/examples`)
+  ),
   row("templates.getByName", "GET /api/v2/organizations/:organization/templates/:templatename", 200, "Template", (w) =>
     w.bob.client.get(`/organizations/${w.orgId}/templates/${w.template.name}`)
   ),
@@ -899,6 +913,21 @@ const rows: ReadonlyArray<Row> = [
       return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}/resources`)
     }
   ),
+  row(
+    "templateVersions.dryRunMatchedProvisioners",
+    "GET /api/v2/templateversions/:templateversion/dry-run/:jobID/matched-provisioners",
+    200,
+    "MatchedProvisioners",
+    async (w) => {
+      const { dryRun, v2 } = await versions(w)
+      return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}/matched-provisioners`)
+    }
+  ),
+  // Removed in the described system, which answers `[]`: any list type holds it.
+  row("templateVersions.removedParameters", "GET /api/v2/templateversions/:templateversion/parameters", 200, "[TemplateVersionParameter]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/parameters`)),
+  row("templateVersions.removedSchema", "GET /api/v2/templateversions/:templateversion/schema", 200, "[TemplateVersionParameter]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/schema`)),
   row("templateVersions.cancelDryRun", "PATCH /api/v2/templateversions/:templateversion/dry-run/:jobID/cancel", 200, "Response", async (w) => {
     // A dry run that takes a while (`build.delay_ms`), so it is still unfinished when the cancel arrives.
     const slow = await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE.replace("build:\n", "build:\n  delay_ms: 5000\n"))

@@ -31,6 +31,29 @@ export class GroupMembersPage extends Schema.Class<GroupMembersPage>("GroupMembe
   users: Schema.Array(ReducedUser)
 }) {}
 
+/**
+ * A group as the paginated organization listing answers it: no member roster, only the real
+ * size (the members are read a page at a time from the group's members listing).
+ */
+export class PaginatedGroup extends Schema.Class<PaginatedGroup>("PaginatedGroup")({
+  avatar_url: omitEmpty(Schema.String),
+  display_name: Schema.String,
+  id: Schema.UUID,
+  name: Schema.String,
+  organization_display_name: Schema.String,
+  organization_id: Schema.UUID,
+  organization_name: Schema.String,
+  quota_allowance: Schema.Int,
+  source: GroupSource,
+  total_member_count: Schema.Int
+}) {}
+
+/** A page of an organization's groups and the number of groups matching the search. */
+export class PaginatedGroupsPage extends Schema.Class<PaginatedGroupsPage>("PaginatedGroupsResponse")({
+  count: Schema.Int,
+  groups: Schema.Array(PaginatedGroup)
+}) {}
+
 /** A group's AI spend limit, in millionths of the currency unit. */
 export class GroupAiBudget extends Schema.Class<GroupAiBudget>("GroupAIBudget")({
   created_at: Schema.Date,
@@ -106,6 +129,16 @@ export interface GroupMemberFilter {
   readonly offset: number
 }
 
+export interface GroupPageFilter {
+  readonly organizationId: string
+  /** Free text: substring of the name or display name (case-insensitive). */
+  readonly search?: string | undefined
+  /** Keyset cursor: only groups whose name sorts after this group's (case-insensitive). */
+  readonly afterId?: string | undefined
+  readonly limit: number
+  readonly offset: number
+}
+
 /** The group, as the repository needs it to find its members (Everyone's are the organization's). */
 export type GroupRef = Pick<GroupRecord, "id" | "organization_id">
 
@@ -114,8 +147,18 @@ export class GroupRepo extends Context.Tag("@workbay/core/GroupRepo")<GroupRepo,
   readonly findById: (id: string) => Effect.Effect<Option.Option<GroupRecord>>
   /** The groups of these ids that exist, in any order (one read for a page). */
   readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<GroupRecord>>
+  /** The organization's group of this name (case-insensitive), along the unique index of the names. */
+  readonly findByOrganizationAndName: (organizationId: string, name: string) => Effect.Effect<Option.Option<GroupRecord>>
   /** Every group with this name (case-insensitive), in any organization. */
   readonly findByName: (name: string) => Effect.Effect<ReadonlyArray<GroupRecord>>
+  /**
+   * A page of one organization's groups ordered by name (case-insensitive; names are unique per
+   * organization), along the index of `(organization_id, lower(name))`. `count` is the number
+   * matching the search (without cursor and page); without a search it is kept (one row read).
+   */
+  readonly listPage: (
+    filter: GroupPageFilter
+  ) => Effect.Effect<{ readonly groups: ReadonlyArray<GroupRecord>; readonly count: number }>
   /** Groups ordered by name (case-insensitive), then id. */
   readonly list: (filter: GroupFilter) => Effect.Effect<ReadonlyArray<GroupRecord>>
   readonly update: (id: string, patch: GroupPatch) => Effect.Effect<Option.Option<GroupRecord>, UniqueViolation>

@@ -5,7 +5,7 @@ import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, Validation } from "../Errors.js"
 import {
   EVERYONE_GROUP_NAME, Group, GroupAiBudget, GroupMembersPage, type GroupMemberFilter, type GroupPatch, type GroupRecord,
-  GroupRepo, isEveryoneGroup, WorkspaceQuota
+  GroupRepo, isEveryoneGroup, PaginatedGroup, PaginatedGroupsPage, WorkspaceQuota
 } from "./Group.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { Organizations } from "../organizations/Organizations.js"
@@ -53,6 +53,15 @@ export interface ListGroupMembersInput {
   readonly offset?: number | undefined
 }
 
+export interface ListPaginatedGroupsInput {
+  /** Free text, matched against names and display names. */
+  readonly q?: string | undefined
+  /** A group of the organization: the page starts after it. */
+  readonly after_id?: string | undefined
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}
+
 /** How authorization names a group. */
 export const groupObject = (g: Pick<GroupRecord, "id" | "organization_id">) =>
   ({ type: "group", id: g.id, orgId: g.organization_id }) as const
@@ -90,6 +99,29 @@ export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Gro
   putNonEmpty(props, "avatar_url", g.avatar_url)
   return makeGroup(props)
 }
+
+const makePaginatedGroup = wireMaker(PaginatedGroup)
+const makePaginatedGroupsPage = wireMaker(PaginatedGroupsPage)
+
+/** Wire form of a stored group in the paginated listing: its real size, no members. */
+export const toPaginatedGroup = (g: GroupRecord): PaginatedGroup => {
+  const props: WireProps<typeof PaginatedGroup> = {
+    display_name: g.display_name,
+    id: g.id,
+    name: g.name,
+    organization_display_name: g.organization_display_name,
+    organization_id: g.organization_id,
+    organization_name: g.organization_name,
+    quota_allowance: g.quota_allowance,
+    source: g.source,
+    total_member_count: g.member_count
+  }
+  putNonEmpty(props, "avatar_url", g.avatar_url)
+  return makePaginatedGroup(props)
+}
+
+const pageLimit = (limit: number | undefined) =>
+  Math.min(limit !== undefined && limit > 0 ? limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
 
 const nameConflict = (name: string) =>
   new Conflict({
@@ -190,17 +222,53 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return options.exclude_members === true ? toGroup(g, []) : yield* withMembers(g)
       }).pipe(span("Groups.get"))
 
-    /** GET /organizations/{organization}/groups/{groupName}: the organization's group of that name. */
-    const getByName = (organizationRef: string, name: string) =>
+    /** The organization's group of that name (case-insensitive), if the caller may read it (else 404). */
+    const findInOrganization = (organizationRef: string, name: string) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(organizationRef)
-        const found = (yield* groups.findByName(name)).find((g) => g.organization_id === org.id)
-        if (found === undefined) return yield* new NotFound({ message: `Group "${name}" not found.` })
-        yield* authorizeRead("Group", groupObject(found)).pipe(
+        const found = yield* groups.findByOrganizationAndName(org.id, name)
+        if (Option.isNone(found)) return yield* new NotFound({ message: `Group "${name}" not found.` })
+        yield* authorizeRead("Group", groupObject(found.value)).pipe(
           Effect.catchTag("NotFound", () => Effect.fail(new NotFound({ message: `Group "${name}" not found.` })))
         )
-        return yield* withMembers(found)
-      }).pipe(span("Groups.getByName"))
+        return found.value
+      })
+
+    /** GET /organizations/{organization}/groups/{groupName}: the organization's group of that name. */
+    const getByName = (organizationRef: string, name: string) =>
+      Effect.flatMap(findInOrganization(organizationRef, name), withMembers).pipe(span("Groups.getByName"))
+
+    /**
+     * GET /organizations/{organization}/paginated-groups: a page of the organization's groups by
+     * name, without members. As in the described system it needs read on groups across the
+     * organization (403 otherwise) and filters nothing group by group.
+     */
+    const listPaginated = (orgRef: string, input: ListPaginatedGroupsInput) =>
+      Effect.gen(function*() {
+        const org = yield* organizations.resolve(orgRef)
+        yield* authorize("read", { type: "group", orgId: org.id })
+        const query = yield* parseQuery(input.q, [])
+        let afterId: string | undefined
+        if (input.after_id !== undefined) {
+          afterId = input.after_id.toLowerCase()
+          const cursor = yield* groups.findById(afterId)
+          if (Option.isNone(cursor) || cursor.value.organization_id !== org.id) {
+            return yield* BadRequest.field(
+              "after_id",
+              `Group ${input.after_id} is not a group of organization "${org.name}".`,
+              "Invalid pagination cursor."
+            )
+          }
+        }
+        const page = yield* groups.listPage({
+          organizationId: org.id,
+          search: query.text.length > 0 ? query.text.join(" ") : undefined,
+          afterId,
+          limit: pageLimit(input.limit),
+          offset: input.offset ?? 0
+        })
+        return makePaginatedGroupsPage({ count: page.count, groups: page.groups.map(toPaginatedGroup) })
+      }).pipe(span("Groups.listPaginated"))
 
     const list = (input: ListGroupsInput) =>
       Effect.gen(function*() {
@@ -389,9 +457,9 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return answer
       }).pipe(span("Groups.delete"))
 
-    const listMembers = (ref: string, input: ListGroupMembersInput) =>
+    /** A page of the members of `g` (already resolved and readable) the caller may read. */
+    const membersPage = (g: GroupRecord, input: ListGroupMembersInput) =>
       Effect.gen(function*() {
-        const g = yield* resolve(ref)
         const query = yield* parseQuery(input.q, ["username", "email", "status", "login_type"])
         const status = query.terms.get("status")
         if (status !== undefined && status !== "active" && status !== "suspended") {
@@ -410,12 +478,19 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
           loginType: query.terms.get("login_type"),
           userId: scope.all ? undefined : scope.userId,
           afterId: input.after_id?.toLowerCase(),
-          limit: Math.min(input.limit !== undefined && input.limit > 0 ? input.limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+          limit: pageLimit(input.limit),
           offset: input.offset ?? 0
         }
         const page = yield* groups.listMembers(g, filter)
         return makeMembersPage({ count: page.count, users: page.users.map(toReducedUser) })
-      }).pipe(span("Groups.listMembers"))
+      })
+
+    const listMembers = (ref: string, input: ListGroupMembersInput) =>
+      Effect.flatMap(resolve(ref), (g) => membersPage(g, input)).pipe(span("Groups.listMembers"))
+
+    /** GET /organizations/{organization}/groups/{groupName}/members: as `listMembers`, the group named in its organization. */
+    const listMembersByName = (orgRef: string, name: string, input: ListGroupMembersInput) =>
+      Effect.flatMap(findInOrganization(orgRef, name), (g) => membersPage(g, input)).pipe(span("Groups.listMembersByName"))
 
     /** Deprecated per-user quota: allowances of all the user's groups; credits their workspaces consume. */
     const workspaceQuota = (userRef: string) =>
@@ -486,7 +561,8 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
       }).pipe(span("Groups.deleteAiBudget"))
 
     return {
-      resolve, get, getByName, list, listByOrganization, create, update, delete: remove, listMembers, workspaceQuota,
+      resolve, get, getByName, list, listByOrganization, listPaginated, create, update, delete: remove, listMembers,
+      listMembersByName, workspaceQuota,
       workspaceQuotaByOrganization, getAiBudget, setAiBudget, deleteAiBudget
     } as const
   }),

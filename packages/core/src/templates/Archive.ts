@@ -191,6 +191,33 @@ export const readArchive = (
   }).pipe(Effect.withSpan("Archive.read"))
 
 /**
+ * A tar archive of `files` (regular files, mode 0644, mtime 0, sorted by path): the same files
+ * always make the same bytes.
+ */
+export const writeTar = (files: ArchiveFiles): Effect.Effect<Uint8Array, ArchiveError> =>
+  Effect.tryPromise({
+    try: () =>
+      new Promise<Uint8Array>((resolve, reject) => {
+        const pack = tar.pack()
+        const chunks: Array<Uint8Array> = []
+        let size = 0
+        pack.on("data", (data: unknown) => {
+          const chunk = data as Uint8Array
+          chunks.push(chunk)
+          size += chunk.length
+        })
+        pack.on("end", () => resolve(concat(chunks, size)))
+        pack.on("error", reject)
+        for (const path of [...files.keys()].sort()) {
+          const bytes = files.get(path)!
+          pack.entry({ name: path, size: bytes.length, mode: 0o644, mtime: new Date(0) }, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+        }
+        pack.finalize()
+      }),
+    catch: (e) => new ArchiveError({ message: `The files could not be written as a tar archive: ${e instanceof Error ? e.message : String(e)}.` })
+  })
+
+/**
  * Rewrites a zip archive as a tar archive of the same regular files (mode 0644, sorted by path),
  * as the described system stores zip uploads. The zip is read within `limits` first, so a zip
  * bomb fails here with `ArchiveError` like any damaged archive.
@@ -200,24 +227,6 @@ export const zipToTar = (
   limits: ArchiveLimits = defaultArchiveLimits
 ): Effect.Effect<Uint8Array, ArchiveError> =>
   Effect.flatMap(readArchive(data, ZIP_MIME_TYPE, limits), (files) =>
-    Effect.tryPromise({
-      try: () =>
-        new Promise<Uint8Array>((resolve, reject) => {
-          const pack = tar.pack()
-          const chunks: Array<Uint8Array> = []
-          let size = 0
-          pack.on("data", (data: unknown) => {
-            const chunk = data as Uint8Array
-            chunks.push(chunk)
-            size += chunk.length
-          })
-          pack.on("end", () => resolve(concat(chunks, size)))
-          pack.on("error", reject)
-          for (const path of [...files.keys()].sort()) {
-            const bytes = files.get(path)!
-            pack.entry({ name: path, size: bytes.length, mode: 0o644, mtime: new Date(0) }, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-          }
-          pack.finalize()
-        }),
-      catch: (e) => new ArchiveError({ message: `The zip archive could not be rewritten as tar: ${e instanceof Error ? e.message : String(e)}.` })
-    })).pipe(Effect.withSpan("Archive.zipToTar"))
+    writeTar(files).pipe(
+      Effect.mapError((e) => new ArchiveError({ message: e.message.replace("The files could not be written", "The zip archive could not be rewritten") }))
+    )).pipe(Effect.withSpan("Archive.zipToTar"))

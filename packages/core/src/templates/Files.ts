@@ -54,6 +54,39 @@ export class Files extends Effect.Service<Files>()("@workbay/core/Files", {
         return yield* own.left
       })
 
+    /** Stores `data` for `createdBy`, or finds their file with the same bytes (`created: false`). */
+    const store = (createdBy: string, mimetype: string, data: Uint8Array) =>
+      Effect.gen(function*() {
+        const hash = createHash("sha256").update(data).digest("hex")
+        const existing = yield* files.findByHashAndCreator(hash, createdBy)
+        if (Option.isSome(existing)) return { response: new UploadResponse({ hash: existing.value.id }), created: false }
+        const record: FileRecord = {
+          id: yield* ids.uuid,
+          hash,
+          created_by: createdBy,
+          created_at: yield* now,
+          mimetype,
+          data
+        }
+        return yield* files.insert(record).pipe(
+          Effect.as<Upload>({ response: new UploadResponse({ hash: record.id }), created: true }),
+          // The same bytes uploaded twice at once: the other upload stored them.
+          Effect.catchTag("UniqueViolation", () =>
+            Effect.flatMap(files.findByHashAndCreator(hash, createdBy), (found) =>
+              Option.match(found, {
+                onNone: () => Effect.die(new Error("A file clashed with one that is not there.")),
+                onSome: (f) => Effect.succeed<Upload>({ response: new UploadResponse({ hash: f.id }), created: false })
+              })))
+        )
+      })
+
+    /**
+     * Stores a tar archive the service made (a starter template's) for the caller, as an upload
+     * of theirs would be; the caller's right to use it comes from the request it serves.
+     */
+    const storeArchive = (data: Uint8Array) =>
+      Effect.flatMap(CurrentActor, (actor) => store(actor.user.id, TAR_MIME_TYPE, data)).pipe(span("Files.storeArchive"))
+
     /**
      * Stores `data` (a tar or zip archive of content type `mimetype`) for the caller; the same
      * bytes uploaded again by the same caller answer the existing file (`created: false`).
@@ -78,27 +111,7 @@ export class Files extends Effect.Service<Files>()("@workbay/core/Files", {
           )
           mimetype = TAR_MIME_TYPE
         }
-        const hash = createHash("sha256").update(data).digest("hex")
-        const existing = yield* files.findByHashAndCreator(hash, actor.user.id)
-        if (Option.isSome(existing)) return { response: new UploadResponse({ hash: existing.value.id }), created: false }
-        const record: FileRecord = {
-          id: yield* ids.uuid,
-          hash,
-          created_by: actor.user.id,
-          created_at: yield* now,
-          mimetype,
-          data
-        }
-        return yield* files.insert(record).pipe(
-          Effect.as<Upload>({ response: new UploadResponse({ hash: record.id }), created: true }),
-          // The same bytes uploaded twice at once: the other upload stored them.
-          Effect.catchTag("UniqueViolation", () =>
-            Effect.flatMap(files.findByHashAndCreator(hash, actor.user.id), (found) =>
-              Option.match(found, {
-                onNone: () => Effect.die(new Error("A file clashed with one that is not there.")),
-                onSome: (f) => Effect.succeed<Upload>({ response: new UploadResponse({ hash: f.id }), created: false })
-              })))
-        )
+        return yield* store(actor.user.id, mimetype, data)
       }).pipe(span("Files.upload"))
 
     /** The file `id` with its bytes and content type; 404 when missing or not readable by the caller. */
@@ -111,6 +124,6 @@ export class Files extends Effect.Service<Files>()("@workbay/core/Files", {
         return file.value
       }).pipe(span("Files.get"))
 
-    return { upload, get } as const
+    return { upload, storeArchive, get } as const
   })
 }) {}

@@ -23,6 +23,7 @@ import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toMinimalUser, type UserRecord } from "../users/User.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
+import { EXAMPLE_PROVISIONER, exampleArchive } from "./Examples.js"
 import { Files } from "./Files.js"
 import type { NameValue } from "./Provisioner.js"
 import {
@@ -227,20 +228,34 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         yield* authorize(template === undefined ? "create" : "update", template === undefined
           ? { type: "template", orgId: org.id }
           : templateObject(template))
+        // A starter template (example_id) is stored as the caller's file and imported by the
+        // provisioner it is written for, whatever `provisioner` says (the dashboard sends `terraform`).
+        let fileId: string
+        let provisioner = input.provisioner
         if (input.example_id !== undefined && input.example_id !== "") {
           if (input.file_id !== undefined) {
-            return yield* new BadRequest({ message: "You cannot specify both an example_id and a file_id." })
+            return yield* new BadRequest({
+              message: "You cannot specify both an example_id and a file_id.",
+              validations: [new Validation({ field: "example_id", detail: "Give either example_id or file_id." })]
+            })
           }
-          return yield* new BadRequest({
-            message: "Examples are not supported.",
-            detail: "Upload the template's archive with POST /files and pass its id as file_id.",
-            validations: [new Validation({ field: "example_id", detail: "Examples are not supported." })]
-          })
+          const archive = yield* exampleArchive(input.example_id)
+          if (archive === undefined) {
+            return yield* BadRequest.field(
+              "example_id",
+              `No starter template has the id "${input.example_id}"; GET /templates/examples lists them.`,
+              `Example "${input.example_id}" not found.`
+            )
+          }
+          fileId = (yield* files.storeArchive(archive)).response.hash
+          provisioner = EXAMPLE_PROVISIONER
+        } else {
+          if (input.file_id === undefined) {
+            return yield* BadRequest.field("file_id", "A file_id or an example_id is required.")
+          }
+          fileId = (yield* files.get(input.file_id)).id
         }
-        if (input.file_id === undefined) {
-          return yield* BadRequest.field("file_id", "A file_id is required.")
-        }
-        const file = yield* files.get(input.file_id)
+        const file = { id: fileId }
         const at = yield* now
         const versionId = yield* ids.uuid
         const name = input.name !== undefined && input.name !== "" ? input.name : randomVersionName()
@@ -248,7 +263,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
           const job = yield* jobs.enqueue({
             organization_id: org.id,
             initiator_id: actor.user.id,
-            provisioner: input.provisioner,
+            provisioner,
             type: "template_version_import",
             file_id: file.id,
             input: { template_version_id: versionId },
@@ -267,7 +282,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
             created_by: actor.user.id,
             archived: false,
             file_id: file.id,
-            provisioner: input.provisioner,
+            provisioner,
             tags: job.tags,
             user_variable_values: input.user_variable_values ?? [],
             import_result: null
@@ -472,6 +487,23 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         return (yield* provisionerStanding(job)).job
       }).pipe(span("TemplateVersions.getDryRun"))
 
+    /**
+     * The provisioner daemons (workers) that could take the dry run `jobId`: those of its
+     * organization whose type and tags fit the job, as the version's `matched_provisioners`.
+     */
+    const dryRunMatchedProvisioners = (id: string, jobId: string) =>
+      Effect.gen(function*() {
+        const { job } = yield* dryRunJob(id, jobId)
+        return yield* daemons.matched(job)
+      }).pipe(span("TemplateVersions.dryRunMatchedProvisioners"))
+
+    /**
+     * GET .../parameters and .../schema, removed in the described system, which answers them `[]`
+     * once the version is found (and readable).
+     */
+    const removedListing = (id: string) =>
+      Effect.as(readable(id), [] as const).pipe(span("TemplateVersions.removedListing"))
+
     const dryRunResources = (id: string, jobId: string) =>
       Effect.gen(function*() {
         const { job } = yield* dryRunJob(id, jobId)
@@ -649,7 +681,8 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     return {
       create, get, update, cancel, importJob, logs, resources, richParameters, variables, externalAuth, presets,
       createDryRun, getDryRun, dryRunResources, dryRunLogsJob, cancelDryRun, setArchived, archiveUnused, listByTemplate,
-      getByTemplateAndName, getByOrganizationAndName, previous, promote, provisionerStanding
+      getByTemplateAndName, getByOrganizationAndName, previous, promote, provisionerStanding,
+      dryRunMatchedProvisioners, removedListing
     } as const
   }),
   dependencies: [Organizations.Default, Files.Default, ProvisionerJobs.Default]

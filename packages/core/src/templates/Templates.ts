@@ -31,6 +31,7 @@ import { jobStatus, ProvisionerJobRepo } from "./ProvisionerJob.js"
 import {
   type TemplateAcl, templateObject, type TemplatePatch, type TemplateRecord, TemplateRepo, type TemplateRole
 } from "./Template.js"
+import { templateExamples } from "./Examples.js"
 import { TemplateVersionRepo } from "./TemplateVersion.js"
 import {
   ACLAvailable, ALL_DAYS_MASK, InvalidatedPreset, InvalidatePresetsResponse, MAX_AUTOSTOP_WEEKS, maskOfDays, type Template,
@@ -336,6 +337,22 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const org = yield* organizations.resolve(orgRef)
         return byActiveUsers(yield* toWire(yield* search(q, org.id)))
       }).pipe(span("Templates.listByOrganization"))
+
+    /**
+     * The starter templates (GET /templates/examples, GET /organizations/{organization}/templates/examples):
+     * for whoever may read templates in that organization, or in any of theirs without one; as in
+     * the described system anyone else gets 404 (a token whose scopes leave templates out, 403).
+     */
+    const examples = (orgRef?: string) =>
+      Effect.gen(function*() {
+        if (orgRef === undefined) {
+          yield* authorizeRead("Template examples", { type: "template", anyOrg: true })
+        } else {
+          const org = yield* organizations.resolve(orgRef)
+          yield* authorizeRead("Template examples", { type: "template", orgId: org.id })
+        }
+        return templateExamples
+      }).pipe(span("Templates.examples"))
 
     const create = (orgRef: string, input: CreateTemplateInput) =>
       Effect.gen(function*() {
@@ -671,7 +688,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
 
     return {
       resolve, get, getByName, list, listByOrganization, create, update, delete: remove, getAcl, updateAcl, aclAvailable,
-      invalidatePresets
+      invalidatePresets, examples
     } as const
   }),
   dependencies: [Organizations.Default, Groups.Default]

@@ -1,6 +1,8 @@
 /** Group routes: groups, members, workspace quota, AI budgets. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Group, GroupAiBudget, GroupMembersPage, GroupName, isGroupName, isUuid, WorkspaceQuota } from "@workbay/core"
+import {
+  Group, GroupAiBudget, GroupMembersPage, GroupName, isGroupName, isUuid, PaginatedGroupsPage, WorkspaceQuota
+} from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
 import {
@@ -70,6 +72,14 @@ const GroupIds = Schema.Array(Schema.String).pipe(
   })
 )
 
+/** The members listing's query (`GET /groups/{group}/members` and its organization-and-name twin). */
+const MembersQuery = Schema.Struct({
+  q: optionalParam(Schema.String),
+  after_id: optionalParam(Uuid),
+  limit: optionalParam(NonNegativeIntParam),
+  offset: optionalParam(NonNegativeIntParam)
+})
+
 export class GroupsApi extends HttpApiGroup.make("groups")
   .add(
     HttpApiEndpoint.get("list", "/groups")
@@ -97,12 +107,7 @@ export class GroupsApi extends HttpApiGroup.make("groups")
   .add(
     HttpApiEndpoint.get("listMembers", "/groups/:group/members")
       .setPath(GroupPath)
-      .setUrlParams(Schema.Struct({
-        q: optionalParam(Schema.String),
-        after_id: optionalParam(Uuid),
-        limit: optionalParam(NonNegativeIntParam),
-        offset: optionalParam(NonNegativeIntParam)
-      }))
+      .setUrlParams(MembersQuery)
       .addSuccess(GroupMembersPage)
   )
   .add(HttpApiEndpoint.get("getAiBudget", "/groups/:group/ai/budget").setPath(GroupPath).addSuccess(GroupAiBudget))
@@ -122,6 +127,23 @@ export class GroupsApi extends HttpApiGroup.make("groups")
     HttpApiEndpoint.get("getByName", "/organizations/:organization/groups/:groupName")
       .setPath(Schema.Struct({ organization: Schema.String, groupName: Schema.String }))
       .addSuccess(Group)
+  )
+  .add(
+    HttpApiEndpoint.get("listMembersByName", "/organizations/:organization/groups/:groupName/members")
+      .setPath(Schema.Struct({ organization: Schema.String, groupName: Schema.String }))
+      .setUrlParams(MembersQuery)
+      .addSuccess(GroupMembersPage)
+  )
+  .add(
+    HttpApiEndpoint.get("listPaginated", "/organizations/:organization/paginated-groups")
+      .setPath(OrganizationPath)
+      .setUrlParams(Schema.Struct({
+        q: optionalParam(Schema.String),
+        after_id: optionalParam(Uuid),
+        limit: optionalParam(NonNegativeIntParam),
+        offset: optionalParam(NonNegativeIntParam)
+      }))
+      .addSuccess(PaginatedGroupsPage)
   )
   .add(
     HttpApiEndpoint.post("create", "/organizations/:organization/groups").annotate(Audited, audit("group"))

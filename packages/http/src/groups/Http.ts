@@ -15,6 +15,9 @@ export const GroupsHttp = implement(WorkbayApi, "groups", {
   deleteAiBudget: ({ path }) => Effect.flatMap(Groups, (g) => g.deleteAiBudget(path.group)),
   listByOrganization: ({ path }) => Effect.flatMap(Groups, (g) => g.listByOrganization(path.organization)),
   getByName: ({ path }) => Effect.flatMap(Groups, (g) => g.getByName(path.organization, path.groupName)),
+  listMembersByName: ({ path, urlParams }) =>
+    Effect.flatMap(Groups, (g) => g.listMembersByName(path.organization, path.groupName, urlParams)),
+  listPaginated: ({ path, urlParams }) => Effect.flatMap(Groups, (g) => g.listPaginated(path.organization, urlParams)),
   create: ({ path, payload }) => Effect.flatMap(Groups, (g) => g.create(path.organization, payload)),
   workspaceQuota: ({ path }) => Effect.flatMap(Groups, (g) => g.workspaceQuota(path.user)),
   workspaceQuotaByOrganization: ({ path }) =>

@@ -1,7 +1,8 @@
 /** Template routes: templates, their settings, access lists, and prebuild invalidation. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
-  ACLAvailable, CorsBehavior, InvalidatePresetsResponse, PortShareLevel, ResponseBody, Template, TemplateACL, usernamePattern
+  ACLAvailable, CorsBehavior, InvalidatePresetsResponse, PortShareLevel, ResponseBody, Template, TemplateACL, TemplateExample,
+  usernamePattern
 } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
@@ -104,6 +105,12 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
       .addSuccess(Template, { status: 201 })
       .addError(Conflict)
   )
+  .add(
+    HttpApiEndpoint.get("examplesByOrganization", "/organizations/:organization/templates/examples")
+      .setPath(OrganizationPath)
+      .addSuccess(Schema.Array(TemplateExample))
+  )
+  .add(HttpApiEndpoint.get("examples", "/templates/examples").addSuccess(Schema.Array(TemplateExample)))
   .add(
     HttpApiEndpoint.get("getByName", "/organizations/:organization/templates/:templatename")
       .setPath(Schema.Struct({ organization: Schema.String, templatename: Schema.String }))

@@ -8,6 +8,8 @@ import { orNotModified } from "../RequestContext.js"
 export const TemplatesHttp = implement(WorkbayApi, "templates", {
   listByOrganization: ({ path, urlParams }) => Effect.flatMap(Templates, (t) => t.listByOrganization(path.organization, urlParams.q)),
   create: ({ path, payload }) => Effect.flatMap(Templates, (t) => t.create(path.organization, payload)),
+  examplesByOrganization: ({ path }) => Effect.flatMap(Templates, (t) => t.examples(path.organization)),
+  examples: () => Effect.flatMap(Templates, (t) => t.examples()),
   getByName: ({ path }) => Effect.flatMap(Templates, (t) => t.getByName(path.organization, path.templatename)),
   list: ({ urlParams }) => Effect.flatMap(Templates, (t) => t.list(urlParams.q)),
   get: ({ path }) => Effect.flatMap(Templates, (t) => t.get(path.template)),

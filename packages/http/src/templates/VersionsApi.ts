@@ -5,7 +5,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  ArchiveTemplateVersionsResponse, ProvisionerJob, ProvisionerJobLog, ResponseBody, TemplateVersion, TemplateVersionExternalAuth,
+  ArchiveTemplateVersionsResponse, MatchedProvisioners, ProvisionerJob, ProvisionerJobLog, ResponseBody, TemplateVersion, TemplateVersionExternalAuth,
   TemplateVersionParameter, TemplateVersionVariable, VersionPreset, WorkspaceResource
 } from "@workbay/core"
 import { Schema } from "effect"
@@ -133,6 +133,9 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
       .setPath(VersionPath)
       .addSuccess(Schema.Array(TemplateVersionVariable))
   )
+  // Removed in the described system, which still answers them with an empty list.
+  .add(HttpApiEndpoint.get("removedParameters", "/templateversions/:templateversion/parameters").setPath(VersionPath).addSuccess(Schema.Tuple()))
+  .add(HttpApiEndpoint.get("removedSchema", "/templateversions/:templateversion/schema").setPath(VersionPath).addSuccess(Schema.Tuple()))
   .add(
     HttpApiEndpoint.get("externalAuth", "/templateversions/:templateversion/external-auth")
       .setPath(VersionPath)
@@ -162,6 +165,11 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
     HttpApiEndpoint.get("dryRunResources", "/templateversions/:templateversion/dry-run/:jobID/resources")
       .setPath(DryRunPath)
       .addSuccess(Schema.Array(WorkspaceResource))
+  )
+  .add(
+    HttpApiEndpoint.get("dryRunMatchedProvisioners", "/templateversions/:templateversion/dry-run/:jobID/matched-provisioners")
+      .setPath(DryRunPath)
+      .addSuccess(MatchedProvisioners)
   )
   .add(
     HttpApiEndpoint.patch("cancelDryRun", "/templateversions/:templateversion/dry-run/:jobID/cancel").annotate(Audited, false)

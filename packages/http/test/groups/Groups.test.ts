@@ -365,6 +365,139 @@ describe("groups", () => {
     })
   })
 
+  describe("GET /organizations/{organization}/paginated-groups", () => {
+    let org: any
+    let named: Map<string, any>
+
+    /** Checks every field of a PaginatedGroup: a Group without its member roster. */
+    const expectPaginatedGroup = (body: any) => {
+      expectFields(body, [
+        "display_name", "id", "name", "organization_display_name", "organization_id", "organization_name",
+        "quota_allowance", "source", "total_member_count"
+      ], ["avatar_url"])
+      expect(body.id).toMatch(UUID)
+      expect(Number.isInteger(body.total_member_count)).toBe(true)
+      expect(Number.isInteger(body.quota_allowance)).toBe(true)
+    }
+    const names = (r: Reply) => r.body.groups.map((g: any) => g.name)
+
+    beforeAll(async () => {
+      org = (await owner.post("/organizations", { name: uniqueName("pg-org") })).body
+      named = new Map()
+      for (const [name, init] of [
+        ["delta", {}], ["Alpha", { avatar_url: "https://example.com/a.png" }], ["charlie", {}], ["Bravo", { display_name: "Platform team" }]
+      ] as const) named.set(name, await createGroup({ name, ...init }, org.id))
+      await owner.patch(`/groups/${named.get("charlie").id}`, { add_users: [ownerId] })
+    })
+
+    it("pages the organization's groups by name, Everyone included, with their sizes and no members", async () => {
+      const r = await owner.get(`/organizations/${org.id}/paginated-groups`)
+      expect(r.status).toBe(200)
+      expect(Object.keys(r.body).sort()).toEqual(["count", "groups"])
+      expect(r.body.count).toBe(5)
+      expect(names(r)).toEqual(["Alpha", "Bravo", "charlie", "delta", "Everyone"])
+      for (const g of r.body.groups) expectPaginatedGroup(g)
+      expect(r.body.groups[0]).toMatchObject({ avatar_url: "https://example.com/a.png", organization_id: org.id, organization_name: org.name })
+      expect(r.body.groups[1].avatar_url).toBeUndefined()
+      expect(r.body.groups[2].total_member_count).toBe(1)
+      expect(r.body.groups[4]).toMatchObject({ id: org.id, total_member_count: 1 })
+      // By organization name too.
+      expect((await owner.get(`/organizations/${org.name}/paginated-groups`)).body).toEqual(r.body)
+    })
+
+    it("pages with limit, offset and the after_id cursor; the count ignores the page", async () => {
+      const path = `/organizations/${org.id}/paginated-groups`
+      expect(names(await owner.get(`${path}?limit=2`))).toEqual(["Alpha", "Bravo"])
+      const next = await owner.get(`${path}?limit=2&after_id=${named.get("Bravo").id}`)
+      expect(names(next)).toEqual(["charlie", "delta"])
+      expect(next.body.count).toBe(5)
+      expect(names(await owner.get(`${path}?limit=2&offset=3`))).toEqual(["delta", "Everyone"])
+      expect(names(await owner.get(`${path}?limit=1&offset=1&after_id=${named.get("Alpha").id}`))).toEqual(["charlie"])
+      expect((await owner.get(`${path}?offset=50`)).body).toEqual({ count: 5, groups: [] })
+      expect(names(await owner.get(`${path}?limit=0&q=&after_id=&offset=`))).toHaveLength(5)
+    })
+
+    it("searches names and display names with q; count is the number matching", async () => {
+      const path = `/organizations/${org.id}/paginated-groups`
+      const r = await owner.get(`${path}?q=a&limit=1`)
+      expect(r.body.count).toBe(4) // Alpha, Bravo (and "Platform team"), charlie, delta
+      expect(names(r)).toEqual(["Alpha"])
+      expect(names(await owner.get(`${path}?q=PLATFORM`))).toEqual(["Bravo"])
+      expect((await owner.get(`${path}?q=${encodeURIComponent("%_")}`)).body).toEqual({ count: 0, groups: [] })
+    })
+
+    it("lets every member of the organization list it; outsiders get 404, tokens without group read 403", async () => {
+      expect((await outsider.get(`/organizations/${otherOrg.id}/paginated-groups`)).status).toBe(200)
+      expectResponse(await outsider.get(`/organizations/${org.id}/paginated-groups`), 404)
+      expect((await auditor.get(`/organizations/${org.id}/paginated-groups`)).body.count).toBe(5)
+      const scoped = await tokenClient(owner, { token_name: uniqueName("tok"), scopes: ["group:update", "organization:read"] })
+      expectResponse(await scoped.get(`/organizations/${org.id}/paginated-groups`), 403)
+      const reader = await tokenClient(owner, { token_name: uniqueName("tok"), scopes: ["group:read", "organization:read"] })
+      expect((await reader.get(`/organizations/${org.id}/paginated-groups`)).status).toBe(200)
+    })
+
+    it("answers 400 per bad parameter, 404 for unknown organizations, 401", async () => {
+      const path = `/organizations/${org.id}/paginated-groups`
+      expectValidations(await owner.get(`${path}?limit=-1&offset=x`), ["limit", "offset"])
+      expectValidations(await owner.get(`${path}?after_id=nope`), ["after_id"])
+      expectValidations(await owner.get(`${path}?after_id=${MISSING_UUID}`), ["after_id"])
+      // A group of another organization is no cursor here.
+      expectValidations(await owner.get(`${path}?after_id=${defaultOrgId}`), ["after_id"])
+      expectValidations(await owner.get(`${path}?q=name:alpha`), ["q"])
+      expectResponse(await owner.get(`/organizations/${MISSING_UUID}/paginated-groups`), 404)
+      expectResponse(await srv.anonymous.get(path), 401)
+    })
+  })
+
+  describe("GET /organizations/{organization}/groups/{groupName}/members", () => {
+    it("lists the named group's members as GET /groups/{group}/members does", async () => {
+      const g = await createGroup()
+      const made = [await createUser(owner), await createUser(owner), await createUser(owner)]
+      const memberIds = sorted(made.map((m) => m.user.id))
+      await owner.patch(`/groups/${g.id}`, { add_users: memberIds })
+      const path = `/organizations/${defaultOrgId}/groups/${g.name}/members`
+      const r = await owner.get(path)
+      expect(r.status).toBe(200)
+      expect(r.body).toEqual((await owner.get(`/groups/${g.id}/members`)).body)
+      expect(r.body.count).toBe(3)
+      for (const u of r.body.users) expectReducedUser(u)
+      expect(ids((await owner.get(`${path}?limit=1&after_id=${memberIds[0]}`)).body.users)).toEqual([memberIds[1]])
+      expect(ids((await owner.get(`${path}?limit=1&offset=2`)).body.users)).toEqual([memberIds[2]])
+      const byName = (await owner.get(`${path}?q=username:${made[1]!.username}`)).body
+      expect(byName).toMatchObject({ count: 1 })
+      // Any case of the name; by organization name; the Everyone group.
+      expect((await owner.get(`/organizations/default/groups/${g.name.toUpperCase()}/members`)).body).toEqual(r.body)
+      const all = (await owner.get(`/organizations/${defaultOrgId}/groups/Everyone/members?limit=1000`)).body
+      expect(all.count).toBe((await everyone()).total_member_count)
+    })
+
+    it("shows a plain member only themselves; outsiders and unknown names get 404", async () => {
+      const g = await createGroup()
+      await owner.patch(`/groups/${g.id}`, { add_users: [memberUser.id, ownerId] })
+      const path = `/organizations/${defaultOrgId}/groups/${g.name}/members`
+      const r = await member.get(path)
+      expect(r.status).toBe(200)
+      expect(ids(r.body.users)).toEqual([memberUser.id])
+      expect(r.body.count).toBe(1)
+      expectResponse(await outsider.get(path), 404)
+      expectResponse(await owner.get(`/organizations/${defaultOrgId}/groups/no-such-group/members`), 404)
+      // The name is looked up in that organization only.
+      expectResponse(await owner.get(`/organizations/${otherOrg.id}/groups/${g.name}/members`), 404)
+      expectResponse(await owner.get(`/organizations/${MISSING_UUID}/groups/${g.name}/members`), 404)
+      const scoped = await tokenClient(owner, { token_name: uniqueName("tok"), scopes: ["group:update", "organization:read"] })
+      expectResponse(await scoped.get(path), 403)
+    })
+
+    it("answers 400 per bad parameter, 401", async () => {
+      const path = `/organizations/${defaultOrgId}/groups/Everyone/members`
+      expectValidations(await owner.get(`${path}?limit=1.5&offset=-2`), ["limit", "offset"])
+      expectValidations(await owner.get(`${path}?after_id=nope`), ["after_id"])
+      expectValidations(await owner.get(`${path}?after_id=${MISSING_UUID}`), ["after_id"])
+      expectValidations(await owner.get(`${path}?q=colour:blue`), ["q"])
+      expectResponse(await srv.anonymous.get(path), 401)
+    })
+  })
+
   describe("PATCH /groups/{group}", () => {
     it("changes name, display name, avatar and quota; an empty name keeps the name", async () => {
       const g = await createGroup()
@@ -848,7 +981,11 @@ describe("groups", () => {
       ["GET", `/organizations/${defaultOrgId}/members/${"x".repeat(400)}/workspace-quota`],
       ["GET", `/organizations/${"x".repeat(400)}/members/me/workspace-quota`],
       ["GET", `/groups/${g.id}/members?q=%22unterminated&after_id=&limit=&offset=`],
-      ["GET", `/groups/${g.id}/members?q=${encodeURIComponent('username:"a b" email: :: "')}`]
+      ["GET", `/groups/${g.id}/members?q=${encodeURIComponent('username:"a b" email: :: "')}`],
+      ["GET", `/organizations/${defaultOrgId}/paginated-groups?q=%22unterminated%00&after_id=%ff&limit=1e9&offset=`],
+      ["GET", `/organizations/%00/paginated-groups`],
+      ["GET", `/organizations/${defaultOrgId}/groups/%00/members`],
+      ["GET", `/organizations/${defaultOrgId}/groups/${"x".repeat(400)}/members?q=::`]
     ]
     for (const ref of junkRefs) {
       const path = `/groups/${encodeURIComponent(ref)}`

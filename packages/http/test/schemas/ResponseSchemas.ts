@@ -283,6 +283,22 @@ export const definitions: Record<string, JsonSchema> = {
     source: { type: "string", enum: ["user", "oidc"] }
   }),
   GroupMembersResponse: object({ users: arrayOf(ref("ReducedUser")), count: integer }),
+  PaginatedGroup: object({
+    id: uuid,
+    name: string,
+    display_name: string,
+    organization_id: uuid,
+    organization_name: string,
+    organization_display_name: string,
+    total_member_count: integer,
+    avatar_url: omitted(uri),
+    quota_allowance: integer,
+    source: { type: "string", enum: ["user", "oidc"] }
+  }, [
+    "id", "name", "display_name", "organization_id", "organization_name", "organization_display_name", "total_member_count",
+    "quota_allowance", "source"
+  ]),
+  PaginatedGroupsResponse: object({ groups: arrayOf(ref("PaginatedGroup")), count: integer }, ["groups", "count"]),
   GroupAIBudget: object({ group_id: uuid, spend_limit_micros: integer, created_at: dateTime, updated_at: dateTime }),
   WorkspaceQuota: object({ credits_consumed: integer, budget: integer }),
 
@@ -564,6 +580,15 @@ export const definitions: Record<string, JsonSchema> = {
   }, ["id", "status", "template_name", "template_icon", "template_display_name"]),
   // Templates: every field is sent (no omitempty in the reference), but for the percentiles
   // of build times, which are absent until measured.
+  TemplateExample: object({
+    id: string,
+    url: string,
+    name: string,
+    description: string,
+    icon: string,
+    tags: arrayOf(string),
+    markdown: string
+  }, ["id", "url", "name", "description", "icon", "tags", "markdown"]),
   Template: object({
     id: uuid,
     created_at: dateTime,

@@ -221,11 +221,12 @@ describe("template versions", () => {
     const example = await owner.post(`/organizations/${orgId}/templateversions`, {
       storage_method: "file", example_id: "docker", provisioner: "workbay", tags: {}
     })
-    expectResponse(example, 400)
-    expect(example.body.message).toBe("Examples are not supported.")
+    expectValidations(example, ["example_id"])
+    expect(example.body.message).toBe('Example "docker" not found.')
     const both = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", example_id: "docker", file_id: fileId, provisioner: "workbay", tags: {}
+      storage_method: "file", example_id: "basic", file_id: fileId, provisioner: "workbay", tags: {}
     })
+    expectValidations(both, ["example_id"])
     expect(both.body.message).toBe("You cannot specify both an example_id and a file_id.")
     const none = await owner.post(`/organizations/${orgId}/templateversions`, { storage_method: "file", provisioner: "workbay" })
     expectValidations(none, ["file_id"])
@@ -407,6 +408,55 @@ describe("template versions", () => {
     await runJobs(srv)
     const twice = await owner.patch(`/templateversions/${v.id}/dry-run/${pendingDry.body.id}/cancel`)
     expectResponse(twice, 400)
+  })
+
+  it("answers a dry run's matched provisioners: the workers whose type and tags fit its job", async () => {
+    const v = await imported()
+    await seedTemplate(srv, orgId, v.id, ownerId)
+    const dry = await member.post(`/templateversions/${v.id}/dry-run`, { workspace_name: "matched" })
+    expect(dry.status, JSON.stringify(dry.body)).toBe(201)
+    const path = `/templateversions/${v.id}/dry-run/${dry.body.id}/matched-provisioners`
+    const r = await member.get(path)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    // The two built-in workers serve `workbay` with the organization scope: the version's own standing.
+    expect(r.body).toEqual({ count: 2, available: 2, most_recently_seen: expect.any(String) })
+    expect(Number.isNaN(Date.parse(r.body.most_recently_seen))).toBe(false)
+    expect(r.body).toMatchObject({ count: v.matched_provisioners.count })
+    await runJobs(srv)
+    expect((await member.get(path)).body).toMatchObject({ count: 2, available: 2 })
+
+    // A provisioner type nobody serves: matched by none, and no time seen.
+    const unserved = await createVersion(srv, owner, orgId, FULL_TEMPLATE, { provisioner: "terraform" })
+    await owner.patch(`/templateversions/${unserved.body.id}/cancel`)
+    const unservedDry = await owner.post(`/templateversions/${unserved.body.id}/dry-run`, { workspace_name: "none" })
+    expect(unservedDry.status, JSON.stringify(unservedDry.body)).toBe(201)
+    const none = await owner.get(`/templateversions/${unserved.body.id}/dry-run/${unservedDry.body.id}/matched-provisioners`)
+    expect(none.body).toEqual({ count: 0, available: 0 })
+    await owner.patch(`/templateversions/${unserved.body.id}/dry-run/${unservedDry.body.id}/cancel`)
+
+    // As the dry run's other routes: another member 403, the import job 403, unknown jobs and versions 404, bad ids 400, 401.
+    const other = (await createUser(owner)).client
+    expectResponse(await other.get(path), 403)
+    expectResponse(await owner.get(`/templateversions/${v.id}/dry-run/${v.job.id}/matched-provisioners`), 403)
+    expectResponse(await owner.get(`/templateversions/${v.id}/dry-run/${UNKNOWN_ID}/matched-provisioners`), 404)
+    expectResponse(await owner.get(`/templateversions/${UNKNOWN_ID}/dry-run/${dry.body.id}/matched-provisioners`), 404)
+    expectValidations(await owner.get(`/templateversions/nope/dry-run/nope/matched-provisioners`), ["templateversion", "jobID"])
+    expectResponse(await srv.anonymous.get(path), 401)
+  })
+
+  it("answers [] on the removed parameters and schema routes of a version the caller may read", async () => {
+    const v = await imported()
+    for (const route of ["parameters", "schema"]) {
+      const r = await owner.get(`/templateversions/${v.id}/${route}`)
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+      expect(r.body).toEqual([])
+      // A version of no template is its organization's template admins': a plain member does not see it.
+      expectResponse(await member.get(`/templateversions/${v.id}/${route}`), 404)
+      expect((await templateAdmin.get(`/templateversions/${v.id}/${route}`)).body).toEqual([])
+      expectResponse(await owner.get(`/templateversions/${UNKNOWN_ID}/${route}`), 404)
+      expectValidations(await owner.get(`/templateversions/nope/${route}`), ["templateversion"])
+      expectResponse(await srv.anonymous.get(`/templateversions/${v.id}/${route}`), 401)
+    }
   })
 
   it("lists a template's versions, finds them by name and the previous one", async () => {

@@ -5,11 +5,14 @@
  * `group_members` rows. `groups.member_count` moves in the same transaction as
  * every membership row, so a group's size is one row read at any size, and a
  * page of members walks the primary key `(group_id, user_id)` (or
- * `(organization_id, user_id)`) in user id order.
+ * `(organization_id, user_id)`) in user id order. Each organization's number of groups
+ * other than Everyone is kept in `counters` (`groups:<organization id>`, migration 0034),
+ * moved in the same transaction as every group insert and delete.
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import {
-  GroupAiBudget, type GroupFilter, type GroupMemberFilter, type GroupRecord, type GroupRef, GroupRepo, isEveryoneGroup
+  GroupAiBudget, type GroupFilter, type GroupMemberFilter, type GroupPageFilter, type GroupRecord, type GroupRef, GroupRepo,
+  isEveryoneGroup
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
 import { directStatements } from "../DirectReads.js"
@@ -44,6 +47,9 @@ export const rowToGroupAiBudget = (r: Row): GroupAiBudget =>
   }, true)
 
 const bound = bindRecord
+
+/** The `counters` row keeping an organization's number of groups besides Everyone (migration 0034). */
+export const groupCounter = (organizationId: string) => `groups:${organizationId}`
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -100,9 +106,21 @@ export const make = Effect.gen(function*() {
   }
 
   return GroupRepo.of({
-    insert: (g) => unique(sql`INSERT INTO groups ${sql.insert(bound({ ...g, member_count: 0 }))}`).pipe(Effect.asVoid),
+    insert: (g) =>
+      unique(withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO groups ${sql.insert(bound({ ...g, member_count: 0 }))}`
+        if (!isEveryoneGroup(g)) {
+          yield* sql`INSERT INTO counters (name, value) VALUES (${groupCounter(g.organization_id)}, 1)
+            ON CONFLICT (name) DO UPDATE SET value = counters.value + 1`
+        }
+      }))).pipe(Effect.asVoid),
     findById,
     findByIds,
+    findByOrganizationAndName: (organizationId, name) =>
+      reads(sql`${SELECT_GROUP} WHERE g.organization_id = ${organizationId} AND lower(g.name) = lower(${name})`).pipe(
+        Effect.orDie,
+        Effect.map((rs) => (rs.length > 0 ? Option.some(rowToGroup(rs[0]!)) : Option.none()))
+      ),
     findByName: (name) =>
       sql`${SELECT_GROUP} WHERE lower(g.name) = lower(${name}) ORDER BY o.name, g.id`.pipe(
         Effect.orDie,
@@ -121,6 +139,26 @@ export const make = Effect.gen(function*() {
         Effect.map((rs) => rs.map(rowToGroup))
       )
     },
+    listPage: (f: GroupPageFilter) =>
+      Effect.gen(function*() {
+        const where = [sql`g.organization_id = ${f.organizationId}`]
+        if (f.search) {
+          const like = `%${escapeLike(f.search)}%`
+          where.push(sql`(lower(g.name) LIKE lower(${like}) ESCAPE '\\' OR lower(g.display_name) LIKE lower(${like}) ESCAPE '\\')`)
+        }
+        // Names are unique per organization (case-insensitive): the cursor is the cursor group's name.
+        const page = f.afterId !== undefined
+          ? [...where, sql`lower(g.name) > (SELECT lower(c.name) FROM groups c WHERE c.id = ${f.afterId})`]
+          : where
+        const rows = yield* reads(sql`${SELECT_GROUP} WHERE ${sql.and(page)} ORDER BY lower(g.name) LIMIT ${f.limit} OFFSET ${f.offset}`)
+        // Without a search the count is kept: the organization's groups besides Everyone, plus Everyone.
+        const count = f.search
+          ? toNumber((yield* reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM groups g WHERE ${sql.and(where)}`))[0]!.n)
+          : 1 + toNumber(
+            (yield* reads(sql<{ n: number | string }>`SELECT value AS n FROM counters WHERE name = ${groupCounter(f.organizationId)}`))[0]?.n ?? 0
+          )
+        return { groups: rows.map(rowToGroup), count }
+      }).pipe(Effect.orDie),
     update: (id, patch) =>
       Effect.gen(function*() {
         const rs = yield* unique(sql`UPDATE groups SET ${sql.update(bound(patch))} WHERE id = ${id} RETURNING id`)
@@ -130,8 +168,13 @@ export const make = Effect.gen(function*() {
       withTransaction(Effect.gen(function*() {
         yield* sql`DELETE FROM group_ai_budgets WHERE group_id = ${id}`
         yield* sql`DELETE FROM group_members WHERE group_id = ${id}`
-        const rs = yield* sql`DELETE FROM groups WHERE id = ${id} RETURNING id`
-        return rs.length > 0
+        const rs = yield* sql<{ id: string; organization_id: string }>`DELETE FROM groups WHERE id = ${id}
+          RETURNING id, organization_id`
+        if (rs.length === 0) return false
+        if (!isEveryoneGroup(rs[0]!)) {
+          yield* sql`UPDATE counters SET value = value - 1 WHERE name = ${groupCounter(rs[0]!.organization_id)}`
+        }
+        return true
       })).pipe(Effect.orDie),
     groupIdsOf: (userId) =>
       reads(sql<{ group_id: string }>`SELECT group_id FROM group_members WHERE user_id = ${userId}`).pipe(

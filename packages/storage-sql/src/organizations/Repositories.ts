@@ -126,6 +126,7 @@ export const make = Effect.gen(function*() {
         yield* sql`DELETE FROM group_ai_budgets WHERE group_id IN (${groupIds})`
         yield* sql`DELETE FROM group_members WHERE group_id IN (${groupIds})`
         yield* sql`DELETE FROM groups WHERE organization_id = ${id}`
+        yield* sql`DELETE FROM counters WHERE name = ${`groups:${id}`}`
         yield* sql`DELETE FROM organization_members WHERE organization_id = ${id}`
         yield* sql`DELETE FROM organizations WHERE id = ${id}`
       })).pipe(orDie)

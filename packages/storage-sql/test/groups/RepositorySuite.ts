@@ -9,7 +9,7 @@ import {
   GroupAiBudget, type GroupRecord, GroupRepo, MemberRepo, type NewGroup, Organization, OrganizationRepo, UniqueViolation,
   type UserRecord, UserRepo
 } from "@workbay/core"
-import type { StoragePorts } from "@workbay/storage-sql"
+import { migration0034, sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
 import { Cause, Effect, Exit, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { type StorageFactory, type SuiteOptions, user } from "../users/RepositorySuite.js"
@@ -117,6 +117,59 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect(yield* repo.addMembers(everyone, [users[0]!.id], at(5))).toEqual([])
         expect(yield* repo.removeMembers(everyone, [users[2]!.id])).toEqual([])
         expect((yield* getGroup(o.id)).member_count).toBe(1)
+      })
+    )
+
+    test(
+      "pages an organization's groups by name with a kept count, and searches names and display names",
+      Effect.gen(function* () {
+        const repo = yield* GroupRepo
+        const sql = yield* SqlClient.SqlClient
+        const { org: a } = yield* orgWithMembers("pga", 0)
+        const { org: b } = yield* orgWithMembers("pgb", 0)
+        const names = ["delta", "Alpha", "charlie", "Bravo", "echo"]
+        const made = new Map<string, string>()
+        for (const n of names) made.set(n, (yield* insertGroup(a.id, n, n === "echo" ? { display_name: "Platform team" } : {})).id)
+        yield* insertGroup(b.id, "alpha")
+        const all = (f: Partial<Parameters<typeof repo.listPage>[0]> = {}) =>
+          repo.listPage({ organizationId: a.id, limit: 100, offset: 0, ...f })
+        // One organization's group by name, any case, along the unique index.
+        expect(Option.getOrThrow(yield* repo.findByOrganizationAndName(a.id, "ALPHA")).id).toBe(made.get("Alpha"))
+        expect(Option.getOrThrow(yield* repo.findByOrganizationAndName(b.id, "alpha")).organization_id).toBe(b.id)
+        expect(Option.getOrThrow(yield* repo.findByOrganizationAndName(a.id, "everyone")).id).toBe(a.id)
+        expect(Option.isNone(yield* repo.findByOrganizationAndName(b.id, "delta"))).toBe(true)
+        const full = yield* all()
+        // Everyone included, by name case-insensitively; the count is the organization's groups.
+        expect(full.groups.map((g) => g.name)).toEqual(["Alpha", "Bravo", "charlie", "delta", "echo", "Everyone"])
+        expect(full.count).toBe(6)
+        expect(full.groups.every((g) => g.organization_id === a.id && g.organization_name === "pga")).toBe(true)
+        const second = yield* all({ limit: 2, afterId: made.get("Bravo") })
+        expect(second.groups.map((g) => g.name)).toEqual(["charlie", "delta"])
+        expect(second.count).toBe(6)
+        expect((yield* all({ limit: 2, offset: 1, afterId: made.get("Alpha") })).groups.map((g) => g.name)).toEqual(["charlie", "delta"])
+        expect((yield* all({ offset: 10 })).groups).toEqual([])
+        // The search counts what it matches; display names match too.
+        const searched = yield* all({ search: "A", limit: 1 })
+        expect(searched.groups.map((g) => g.name)).toEqual(["Alpha"])
+        expect(searched.count).toBe(5) // Alpha, Bravo, charlie, delta, Platform team
+        expect((yield* all({ search: "platform" })).groups.map((g) => g.name)).toEqual(["echo"])
+        expect((yield* all({ search: "100%_" })).count).toBe(0)
+        // The kept count follows inserts and deletes, and an organization's removal drops it.
+        expect(yield* repo.delete(made.get("delta")!)).toBe(true)
+        expect(yield* repo.delete(made.get("delta")!)).toBe(false)
+        expect((yield* all()).count).toBe(5)
+        expect((yield* repo.listPage({ organizationId: b.id, limit: 100, offset: 0 })).count).toBe(2)
+        const counter = (orgId: string) =>
+          Effect.map(sql<{ n: number | string }>`SELECT value AS n FROM counters WHERE name = ${`groups:${orgId}`}`,
+            (rs) => rs.map((r) => Number(r.n)))
+        expect(yield* counter(a.id)).toEqual([4])
+        // Migration 0034 makes the same counts from the rows.
+        yield* sql`DELETE FROM counters WHERE name LIKE 'groups:%'`
+        for (const statement of migration0034(sqliteTypes)) yield* sql.unsafe(statement)
+        expect(yield* counter(a.id)).toEqual([4])
+        expect(yield* counter(b.id)).toEqual([1])
+        yield* (yield* OrganizationRepo).delete(b.id)
+        expect(yield* counter(b.id)).toEqual([])
       })
     )
 
