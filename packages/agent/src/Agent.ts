@@ -109,8 +109,8 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     lifecycle = state
     return rpc.call("update_lifecycle", { lifecycle: { state, changed_at: now() } }).catch((e) => log(`lifecycle ${state}: ${String(e)}`))
   }
-  const reportScript = (run: ScriptRun) =>
-    rpc.call("script_completed", { timing: run }).catch((e) => log(`script result: ${String(e)}`))
+  const reportScript = (run: ScriptRun, stage: "start" | "stop" | "cron") =>
+    rpc.call("script_completed", { timing: { ...run, stage } }).catch((e) => log(`script result: ${String(e)}`))
 
   const rpc: Socket = new Socket({
     url: options.url,
@@ -229,7 +229,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     }
     const runs = await Promise.all(manifest.scripts.filter((s) => s.run_on_start).map(async (script) => {
       const run = await runScript(script, environment)
-      await reportScript(run)
+      await reportScript(run, "start")
       return run
     }))
     await logs.flush()
@@ -241,7 +241,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     if (stopped) return lifecycle
     await reportLifecycle(state)
 
-    const cron = scheduleCron(manifest.scripts, environment, (run) => void reportScript(run), log)
+    const cron = scheduleCron(manifest.scripts, environment, (run) => void reportScript(run, "cron"), log)
     stopCron = cron.stop
 
     // Stats: what this agent knows of its own sessions (none: it serves no terminal) at the interval the service asks.
@@ -324,7 +324,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         }
         const runs = await Promise.all(manifest.scripts.filter((s) => s.run_on_stop).map(async (script) => {
           const run = await runScript(script, environment)
-          await reportScript(run)
+          await reportScript(run, "stop")
           return run
         }))
         await logs.flush()

@@ -68,6 +68,7 @@ export * from "./general/DeploymentConfig.js"
 // workspaces: workspaces, their builds and what those provision
 export * from "./workspaces/Workspace.js"
 export * from "./workspaces/WorkspaceBuild.js"
+export * from "./workspaces/BuildTimings.js"
 export * from "./workspaces/Sharing.js"
 export * from "./workspaces/Schedule.js"
 export * from "./workspaces/Lifecycle.js"

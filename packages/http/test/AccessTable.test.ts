@@ -872,6 +872,8 @@ describe("access table", () => {
     readRow("GET /workspacebuilds/{workspacebuild}/logs", (w) => `/workspacebuilds/${w.buildId}/logs`),
     readRow("GET /workspacebuilds/{workspacebuild}/resources", (w) => `/workspacebuilds/${w.buildId}/resources`),
     readRow("GET /workspacebuilds/{workspacebuild}/parameters", (w) => `/workspacebuilds/${w.buildId}/parameters`),
+    readRow("GET /workspacebuilds/{workspacebuild}/timings", (w) => `/workspacebuilds/${w.buildId}/timings`),
+    readRow("GET /workspaces/{workspace}/timings", (w) => `/workspaces/${w.id}/timings`),
     {
       kind: "template", action: "update", route: "GET /workspacebuilds/{workspacebuild}/state (template administrators only)",
       expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],
@@ -879,6 +881,17 @@ describe("access table", () => {
         const w = await readOnly()
         return {
           method: "GET", path: `/workspacebuilds/${w.buildId}/state`,
+          check: { action: "update", object: { resource_type: "template", resource_id: w.templateId } }
+        }
+      }
+    },
+    {
+      kind: "template", action: "update", route: "PUT /workspacebuilds/{workspacebuild}/state (template administrators only)",
+      expected: [204, 404, 404, 204, 404, 204, 404, 404, 404, 204],
+      attempt: async () => {
+        const w = await readOnly()
+        return {
+          method: "PUT", path: `/workspacebuilds/${w.buildId}/state`, body: { state: "" },
           check: { action: "update", object: { resource_type: "template", resource_id: w.templateId } }
         }
       }

@@ -936,6 +936,28 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expectShape("WorkspaceBuild", one.body)
   })
 
+  it("getWorkspaceTimings and getWorkspaceBuildTimings: plain GETs, each a WorkspaceBuildTimings", async () => {
+    const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
+    const byWorkspace = await member.client.get(`/workspaces/${got.body.id}/timings`)
+    expect(byWorkspace.status, JSON.stringify(byWorkspace.body)).toBe(200)
+    expectShape("WorkspaceBuildTimings", byWorkspace.body)
+    expect(byWorkspace.body.provisioner_timings.length).toBeGreaterThan(0)
+    const byBuild = await member.client.get(`/workspacebuilds/${got.body.latest_build.id}/timings`)
+    expect(byBuild.status, JSON.stringify(byBuild.body)).toBe(200)
+    expectShape("WorkspaceBuildTimings", byBuild.body)
+    expect(byBuild.body).toEqual(byWorkspace.body)
+  })
+
+  it("updateWorkspaceBuildState (the Go client's `state push`): PUT {state} with the bytes in base64", async () => {
+    const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
+    const path = `/workspacebuilds/${got.body.latest_build.id}/state`
+    const before = await owner.get(path)
+    expect(before.status).toBe(200)
+    const r = await owner.put(path, { state: Buffer.from(JSON.stringify(before.body)).toString("base64") })
+    expect(r.status, JSON.stringify(r.body)).toBe(204)
+    expect((await owner.get(path)).body).toEqual(before.body)
+  })
+
   it("patchWorkspace (rename), putFavoriteWorkspace and deleteFavoriteWorkspace", async () => {
     const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
     expect((await member.client.patch(`/workspaces/${got.body.id}`, { name: "dash-ws-renamed" })).status).toBe(204)

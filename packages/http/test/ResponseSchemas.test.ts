@@ -1046,6 +1046,15 @@ const rows: ReadonlyArray<Row> = [
   row("workspaces.buildState", "GET /api/v2/workspacebuilds/:workspacebuild/state", 200, "binary application/json", async (w) =>
     w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/state`)
   ),
+  row("workspaces.updateBuildState", "PUT /api/v2/workspacebuilds/:workspacebuild/state", 204, "none", async (w) =>
+    w.owner.put(`/workspacebuilds/${(await workspacesOf(w)).stopped.latest_build.id}/state`, { state: "e30=" })
+  ),
+  row("workspaces.buildTimings", "GET /api/v2/workspacebuilds/:workspacebuild/timings", 200, "WorkspaceBuildTimings", async (w) =>
+    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/timings`)
+  ),
+  row("workspaces.workspaceTimings", "GET /api/v2/workspaces/:workspace/timings", 200, "WorkspaceBuildTimings", async (w) =>
+    w.owner.get(`/workspaces/${(await workspacesOf(w)).stopped.id}/timings`)
+  ),
   row("workspaces.cancelBuild", "PATCH /api/v2/workspacebuilds/:workspacebuild/cancel", 200, "Response", async (w) => {
     const slow = await slowWorkspace(w)
     const r = await w.owner.patch(`/workspacebuilds/${slow.latest_build.id}/cancel`)

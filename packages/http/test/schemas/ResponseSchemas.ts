@@ -489,6 +489,20 @@ export const definitions: Record<string, JsonSchema> = {
     "notification", "unread_count"
   ]),
   WorkspaceBuildParameter: object({ name: string, value: string }, ["name", "value"]),
+  // Build timings (typesGenerated: WorkspaceBuildTimings, ProvisionerTiming, AgentScriptTiming, AgentConnectionTiming, TimingStage).
+  WorkspaceBuildTimings: object({
+    provisioner_timings: arrayOf(object({
+      job_id: uuid, started_at: dateTime, ended_at: dateTime, stage: ref("TimingStage"), source: string, action: string, resource: string
+    }, ["job_id", "started_at", "ended_at", "stage", "source", "action", "resource"])),
+    agent_script_timings: arrayOf(object({
+      started_at: dateTime, ended_at: dateTime, exit_code: integer, stage: ref("TimingStage"), status: string, display_name: string,
+      workspace_agent_id: uuid, workspace_agent_name: string
+    }, ["started_at", "ended_at", "exit_code", "stage", "status", "display_name", "workspace_agent_id", "workspace_agent_name"])),
+    agent_connection_timings: arrayOf(object({
+      started_at: dateTime, ended_at: dateTime, stage: ref("TimingStage"), workspace_agent_id: uuid, workspace_agent_name: string
+    }, ["started_at", "ended_at", "stage", "workspace_agent_id", "workspace_agent_name"]))
+  }, ["provisioner_timings", "agent_script_timings", "agent_connection_timings"]),
+  TimingStage: { type: "string", enum: ["init", "plan", "graph", "apply", "start", "stop", "cron", "connect"] },
   TemplateVersionParameter: object({
     name: string, display_name: omitted(string), description: string, description_plaintext: string,
     type: { type: "string", enum: ["string", "number", "bool", "list(string)"] },
