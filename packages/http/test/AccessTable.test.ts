@@ -874,6 +874,7 @@ describe("access table", () => {
     readRow("GET /workspacebuilds/{workspacebuild}/parameters", (w) => `/workspacebuilds/${w.buildId}/parameters`),
     readRow("GET /workspacebuilds/{workspacebuild}/timings", (w) => `/workspacebuilds/${w.buildId}/timings`),
     readRow("GET /workspaces/{workspace}/timings", (w) => `/workspaces/${w.id}/timings`),
+    readRow("GET /workspaces/{workspace}/resolve-autostart", (w) => `/workspaces/${w.id}/resolve-autostart`),
     {
       kind: "template", action: "update", route: "GET /workspacebuilds/{workspacebuild}/state (template administrators only)",
       expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],

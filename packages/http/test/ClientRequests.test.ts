@@ -948,6 +948,14 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expect(byBuild.body).toEqual(byWorkspace.body)
   })
 
+  it("getWorkspaceResolveAutostart: a plain GET, a ResolveAutostartResponse", async () => {
+    const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
+    const r = await member.client.get(`/workspaces/${got.body.id}/resolve-autostart`)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expectShape("ResolveAutostartResponse", r.body)
+    expect(r.body).toEqual({ parameter_mismatch: false })
+  })
+
   it("updateWorkspaceBuildState (the Go client's `state push`): PUT {state} with the bytes in base64", async () => {
     const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
     const path = `/workspacebuilds/${got.body.latest_build.id}/state`

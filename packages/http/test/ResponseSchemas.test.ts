@@ -1014,6 +1014,9 @@ const rows: ReadonlyArray<Row> = [
     const id = (await workspacesOf(w)).stopped.id
     return [await w.owner.put(`/workspaces/${id}/dormant`, { dormant: true }), await w.owner.put(`/workspaces/${id}/dormant`, { dormant: false })]
   }),
+  row("workspaceSchedules.resolveAutostart", "GET /api/v2/workspaces/:workspace/resolve-autostart", 200, "ResolveAutostartResponse", async (w) =>
+    w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/resolve-autostart`)
+  ),
   row("workspaceSchedules.reportUsage", "POST /api/v2/workspaces/:workspace/usage", 204, "none", async (w) =>
     w.owner.post(`/workspaces/${(await workspacesOf(w)).running.id}/usage`, { app_name: "" })
   ),

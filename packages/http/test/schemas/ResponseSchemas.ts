@@ -503,6 +503,7 @@ export const definitions: Record<string, JsonSchema> = {
     }, ["started_at", "ended_at", "stage", "workspace_agent_id", "workspace_agent_name"]))
   }, ["provisioner_timings", "agent_script_timings", "agent_connection_timings"]),
   TimingStage: { type: "string", enum: ["init", "plan", "graph", "apply", "start", "stop", "cron", "connect"] },
+  ResolveAutostartResponse: object({ parameter_mismatch: boolean }, ["parameter_mismatch"]),
   TemplateVersionParameter: object({
     name: string, display_name: omitted(string), description: string, description_plaintext: string,
     type: { type: "string", enum: ["string", "number", "bool", "list(string)"] },
