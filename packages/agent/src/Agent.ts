@@ -14,6 +14,7 @@ import { type Api, makeApi, tokenFromIdentity } from "./Api.js"
 import { LogSender } from "./Logs.js"
 import { makeAppProxy } from "./Proxy.js"
 import type { AgentOptions } from "./Options.js"
+import { handlePortsMessage } from "./Ports.js"
 import { runScript, type Script, type ScriptEnvironment, type ScriptRun, scheduleCron } from "./Scripts.js"
 import { Socket } from "./Socket.js"
 import { parseTaskInput, splitOutput, type TaskInput, TaskInputs } from "./Tasks.js"
@@ -125,7 +126,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     onMessage: (message) => {
       const input = parseTaskInput(message)
       if (input !== undefined) tasks.receive(input)
-      else appProxy.handle(message)
+      else if (!handlePortsMessage(message, (m) => rpc.send(m))) appProxy.handle(message)
     }
   })
 

@@ -99,6 +99,7 @@ export * from "./agents/Manifest.js"
 export * from "./agents/Connection.js"
 export * from "./agents/MetadataWatch.js"
 export * from "./agents/AppProxy.js"
+export * from "./agents/ListeningPorts.js"
 export * from "./Tracing.js"
 export * from "./Encoding.js"
 

@@ -15,6 +15,7 @@ import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 import { FREE_TEMPLATE, makeTemplate as importWorkspaceTemplate } from "./workspaces/fixtures.js"
 import { makeValidator } from "./schemas/ResponseSchemas.js"
+import { connect as connectWs, eventually as eventuallyWs } from "./websocket.js"
 import { Browser } from "./users/signin/browser.js"
 import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
 import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
@@ -954,6 +955,31 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expect(r.status, JSON.stringify(r.body)).toBe(200)
     expectShape("ResolveAutostartResponse", r.body)
     expect(r.body).toEqual({ parameter_mismatch: false })
+  })
+
+  it("getAgentListeningPorts: a plain GET, answered by the agent over its connection", async () => {
+    const t = await importWorkspaceTemplate(srv, owner, orgId, "resources:\n  - name: box\n    type: machine\n    agents:\n" +
+      "      - name: laptop\n        external: true\n")
+    const w = await member.client.post("/users/me/workspaces", createBody("dash-ws-ports", t.id))
+    expect(w.status, JSON.stringify(w.body)).toBe(200)
+    await runJobs(srv)
+    const built = (await member.client.get(`/workspaces/${w.body.id}`)).body
+    const agent = built.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0]
+    const credentials = await member.client.get(`/workspaces/${w.body.id}/external-agent/laptop/credentials`)
+    const ws = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": credentials.body.agent_token })
+    ws.socket.on("message", (data) => {
+      const m = JSON.parse(data.toString())
+      if (m.type === "listening_ports_request") {
+        ws.socket.send(JSON.stringify({ type: "listening_ports", request_id: m.request_id, ports: [{ process_name: "vite", network: "tcp", port: 5173 }] }))
+      }
+    })
+    ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
+    await eventuallyWs(() => ws.messages.some((m) => JSON.parse(m).id === 1))
+    const r = await member.client.get(`/workspaceagents/${agent.id}/listening-ports`)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expectShape("WorkspaceAgentListeningPortsResponse", r.body)
+    expect(r.body.ports).toEqual([{ process_name: "vite", network: "tcp", port: 5173 }])
+    ws.socket.close()
   })
 
   it("updateWorkspaceBuildState (the Go client's `state push`): PUT {state} with the bytes in base64", async () => {

@@ -1074,6 +1074,25 @@ const rows: ReadonlyArray<Row> = [
   row("agents.externalCredentials", "GET /api/v2/workspaces/:workspace/external-agent/:agent/credentials", 200, "ExternalAgentCredentials", async (w) =>
     w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
   ),
+  // The external agent "laptop" connects and answers the service's question on its connection.
+  row("agents.listeningPorts", "GET /api/v2/workspaceagents/:workspaceagent/listening-ports", 200, "WorkspaceAgentListeningPortsResponse", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
+    const credentials = await w.owner.get(`/workspaces/${running.id}/external-agent/laptop/credentials`)
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: credentials.body.agent_token })
+    ws.socket.on("message", (data) => {
+      const m = JSON.parse(data.toString())
+      if (m.type === "listening_ports_request") {
+        ws.socket.send(JSON.stringify({ type: "listening_ports", request_id: m.request_id, ports: [{ process_name: "node", network: "tcp", port: 3000 }] }))
+      }
+    })
+    ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
+    await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
+    const r = await w.owner.get(`/workspaceagents/${agent.id}/listening-ports`)
+    ws.socket.close()
+    expect(r.body.ports).toHaveLength(1)
+    return r
+  }),
   row("agentMe.gitSshKey", "GET /api/v2/workspaceagents/me/gitsshkey", 200, "AgentGitSSHKey", async (w) => {
     const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
     return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/gitsshkey")

@@ -504,6 +504,9 @@ export const definitions: Record<string, JsonSchema> = {
   }, ["provisioner_timings", "agent_script_timings", "agent_connection_timings"]),
   TimingStage: { type: "string", enum: ["init", "plan", "graph", "apply", "start", "stop", "cron", "connect"] },
   ResolveAutostartResponse: object({ parameter_mismatch: boolean }, ["parameter_mismatch"]),
+  WorkspaceAgentListeningPortsResponse: object({
+    ports: arrayOf(object({ process_name: string, network: string, port: integer }, ["process_name", "network", "port"]))
+  }, ["ports"]),
   TemplateVersionParameter: object({
     name: string, display_name: omitted(string), description: string, description_plaintext: string,
     type: { type: "string", enum: ["string", "number", "bool", "list(string)"] },
