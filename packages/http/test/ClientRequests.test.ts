@@ -957,7 +957,7 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expect(r.body).toEqual({ parameter_mismatch: false })
   })
 
-  it("getAgentListeningPorts: a plain GET, answered by the agent over its connection", async () => {
+  it("getAgentListeningPorts (answered by the agent over its connection), the agent's connection info and startup-logs", async () => {
     const t = await importWorkspaceTemplate(srv, owner, orgId, "resources:\n  - name: box\n    type: machine\n    agents:\n" +
       "      - name: laptop\n        external: true\n")
     const w = await member.client.post("/users/me/workspaces", createBody("dash-ws-ports", t.id))
@@ -980,6 +980,17 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expectShape("WorkspaceAgentListeningPortsResponse", r.body)
     expect(r.body.ports).toEqual([{ process_name: "vite", network: "tcp", port: 5173 }])
     ws.socket.close()
+    // The Go client's AgentConnectionInfo, and the agent logs as older dashboards ask for them (a bare `follow`).
+    const info = await member.client.get(`/workspaceagents/${agent.id}/connection`)
+    expect(info.status, JSON.stringify(info.body)).toBe(200)
+    expectShape("AgentConnectionInfo", info.body)
+    const startup = await member.client.get(`/workspaceagents/${agent.id}/startup-logs`)
+    expect(startup.status).toBe(200)
+    expectShape("[WorkspaceAgentLog]", startup.body)
+    const follow = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/startup-logs?follow&after=0`, {
+      "Service-Session-Token": member.client.token!
+    })
+    follow.socket.close()
   })
 
   it("updateWorkspaceBuildState (the Go client's `state push`): PUT {state} with the bytes in base64", async () => {

@@ -1189,6 +1189,16 @@ const rows: ReadonlyArray<Row> = [
     const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
     return w.owner.get(`/workspaceagents/${laptop.id}/logs`)
   }),
+  row("agentLogs.startupLogs", "GET /api/v2/workspaceagents/:workspaceagent/startup-logs", 200, "[WorkspaceAgentLog]", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
+    return w.owner.get(`/workspaceagents/${laptop.id}/startup-logs`)
+  }),
+  row("agents.connection", "GET /api/v2/workspaceagents/:workspaceagent/connection", 200, "AgentConnectionInfo", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
+    return w.owner.get(`/workspaceagents/${laptop.id}/connection`)
+  }),
   row("agentReports.appStatus", "PATCH /api/v2/workspaceagents/me/app-status", 200, "Response", async (w) =>
     (await laptopAgent(w)).patch("/workspaceagents/me/app-status", { app_slug: "board", state: "working", message: "Rows", uri: "", icon: "" })
   ),

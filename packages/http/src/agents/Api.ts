@@ -5,7 +5,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  AgentGitSshKey, BadGateway, ExternalAgentCredentialsWire, GatewayTimeout, WorkspaceAgent, WorkspaceAgentListeningPortsResponse
+  AgentConnectionInfo, AgentGitSshKey, BadGateway, ExternalAgentCredentialsWire, GatewayTimeout, WorkspaceAgent, WorkspaceAgentListeningPortsResponse
 } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
@@ -29,6 +29,7 @@ export class AgentsApi extends HttpApiGroup.make("agents")
       .setPath(CredentialsPath)
       .addSuccess(ExternalAgentCredentialsWire)
   )
+  .add(HttpApiEndpoint.get("connection", "/workspaceagents/:workspaceagent/connection").setPath(AgentPath).addSuccess(AgentConnectionInfo))
   .add(
     HttpApiEndpoint.get("listeningPorts", "/workspaceagents/:workspaceagent/listening-ports")
       .setPath(AgentPath)

@@ -7,6 +7,7 @@ import { implement } from "../Handlers.js"
 export const AgentsHttp = implement(WorkbayApi, "agents", {
   get: ({ path }) => Effect.flatMap(Agents, (a) => a.get(path.workspaceagent)),
   externalCredentials: ({ path }) => Effect.flatMap(Agents, (a) => a.externalCredentials(path.workspace, path.agent)),
+  connection: ({ path }) => Effect.flatMap(Agents, (a) => a.connectionInfo(path.workspaceagent)),
   listeningPorts: ({ path }) => Effect.flatMap(AgentListeningPorts, (p) => p.list(path.workspaceagent))
 })
 

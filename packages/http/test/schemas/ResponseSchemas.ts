@@ -504,6 +504,9 @@ export const definitions: Record<string, JsonSchema> = {
   }, ["provisioner_timings", "agent_script_timings", "agent_connection_timings"]),
   TimingStage: { type: "string", enum: ["init", "plan", "graph", "apply", "start", "stop", "cron", "connect"] },
   ResolveAutostartResponse: object({ parameter_mismatch: boolean }, ["parameter_mismatch"]),
+  AgentConnectionInfo: object({
+    derp_map: nullable(ref("DERPMap")), derp_force_websockets: boolean, disable_direct_connections: boolean, hostname_suffix: omitted(string)
+  }, ["derp_map", "derp_force_websockets", "disable_direct_connections"]),
   WorkspaceAgentListeningPortsResponse: object({
     ports: arrayOf(object({ process_name: string, network: string, port: integer }, ["process_name", "network", "port"]))
   }, ["ports"]),
