@@ -14,6 +14,7 @@ import { type Api, makeApi, tokenFromIdentity } from "./Api.js"
 import { LogSender } from "./Logs.js"
 import { makeAppProxy } from "./Proxy.js"
 import type { AgentOptions } from "./Options.js"
+import { handlePortsMessage } from "./Ports.js"
 import { runScript, type Script, type ScriptEnvironment, type ScriptRun, scheduleCron } from "./Scripts.js"
 import { Socket } from "./Socket.js"
 import { parseTaskInput, splitOutput, type TaskInput, TaskInputs } from "./Tasks.js"
@@ -109,8 +110,8 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     lifecycle = state
     return rpc.call("update_lifecycle", { lifecycle: { state, changed_at: now() } }).catch((e) => log(`lifecycle ${state}: ${String(e)}`))
   }
-  const reportScript = (run: ScriptRun) =>
-    rpc.call("script_completed", { timing: run }).catch((e) => log(`script result: ${String(e)}`))
+  const reportScript = (run: ScriptRun, stage: "start" | "stop" | "cron") =>
+    rpc.call("script_completed", { timing: { ...run, stage } }).catch((e) => log(`script result: ${String(e)}`))
 
   const rpc: Socket = new Socket({
     url: options.url,
@@ -125,7 +126,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     onMessage: (message) => {
       const input = parseTaskInput(message)
       if (input !== undefined) tasks.receive(input)
-      else appProxy.handle(message)
+      else if (!handlePortsMessage(message, (m) => rpc.send(m))) appProxy.handle(message)
     }
   })
 
@@ -229,7 +230,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     }
     const runs = await Promise.all(manifest.scripts.filter((s) => s.run_on_start).map(async (script) => {
       const run = await runScript(script, environment)
-      await reportScript(run)
+      await reportScript(run, "start")
       return run
     }))
     await logs.flush()
@@ -241,7 +242,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     if (stopped) return lifecycle
     await reportLifecycle(state)
 
-    const cron = scheduleCron(manifest.scripts, environment, (run) => void reportScript(run), log)
+    const cron = scheduleCron(manifest.scripts, environment, (run) => void reportScript(run, "cron"), log)
     stopCron = cron.stop
 
     // Stats: what this agent knows of its own sessions (none: it serves no terminal) at the interval the service asks.
@@ -324,7 +325,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         }
         const runs = await Promise.all(manifest.scripts.filter((s) => s.run_on_stop).map(async (script) => {
           const run = await runScript(script, environment)
-          await reportScript(run)
+          await reportScript(run, "stop")
           return run
         }))
         await logs.flush()

@@ -3,3 +3,4 @@ export { AGENT_API_VERSION, AGENT_VERSION, type LifecycleState, type Manifest, t
 export { type AgentOptions, type AuthKind, parseOptions, USAGE } from "./Options.js"
 export { main } from "./main.js"
 export { splitOutput, type TaskInput } from "./Tasks.js"
+export { handlePortsMessage, type ListeningPort, listeningPorts, parseProcNetTcp } from "./Ports.js"

@@ -102,6 +102,29 @@ describe("the reference agent", () => {
     )
     expect(health).toBe("healthy")
 
+    // The build's timings: the agent's first connection and its start script, with the stage it reported.
+    const timings = (await owner.get(`/workspacebuilds/${w.latest_build.id}/timings`)).body
+    expect(timings.agent_connection_timings.map((t: any) => [t.workspace_agent_name, t.stage])).toEqual([["mine", "connect"]])
+    expect(timings.agent_script_timings.map((t: any) => [t.display_name, t.stage, t.status])).toEqual([["Setup", "start", "ok"]])
+
+    // Listening ports, asked of the agent over its connection: a port something listens on is
+    // listed; the app's port is left out.
+    const other = createServer((_req, res) => res.end("other"))
+    await new Promise<void>((r) => other.listen(0, "127.0.0.1", () => r()))
+    const otherPort = (other.address() as AddressInfo).port
+    try {
+      const listed = await owner.get(`/workspaceagents/${agentId}/listening-ports`)
+      if (process.platform === "linux") {
+        expect(listed.status, JSON.stringify(listed.body)).toBe(200)
+        const ports = (listed.body.ports as Array<any>).map((p) => p.port)
+        expect(ports).toContain(otherPort)
+        expect(ports).not.toContain(appPort)
+        expect(listed.body.ports.find((p: any) => p.port === otherPort)).toMatchObject({ network: "tcp" })
+      }
+    } finally {
+      other.close()
+    }
+
     child.kill("SIGTERM")
     await new Promise((r) => child.once("exit", r))
     const stopped = (await owner.get(`/workspaceagents/${agentId}`)).body

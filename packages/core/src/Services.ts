@@ -43,6 +43,7 @@ import { AgentReports } from "./agents/Reports.js"
 import { TaskConversation } from "./tasks/Conversation.js"
 import { Tasks } from "./tasks/Tasks.js"
 import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
+import { AgentListeningPorts } from "./agents/ListeningPorts.js"
 import { InboxDeliveryLive, InboxNotifications } from "./notifications/InboxNotifications.js"
 import { NotificationQueue } from "./notifications/NotificationQueue.js"
 import { Notifications } from "./notifications/Notifications.js"
@@ -92,7 +93,7 @@ const watch = Layer.mergeAll(
 
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
-const appProxy = AppProxy.Default.pipe(Layer.provideMerge(AgentTunnels.Default))
+const appProxy = Layer.merge(AppProxy.Default, AgentListeningPorts.Default).pipe(Layer.provideMerge(AgentTunnels.Default))
 
 const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default, appProxy).pipe(
   Layer.provideMerge(tailnet)

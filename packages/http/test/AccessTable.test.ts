@@ -897,6 +897,15 @@ describe("access table", () => {
       return { method: "GET", path: path(w), check: wsCheck("read", w) }
     }
   })
+  /** A read row of the shared workspace's agent (its latest build's first). */
+  const agentReadRow = (route: string, suffix: string): Row => ({
+    kind: "workspace", action: "read", route, expected: READ,
+    attempt: async () => {
+      const w = await readOnly()
+      const agent = (await admin.get(`/workspaces/${w.id}`)).body.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0]
+      return { method: "GET", path: `/workspaceagents/${agent.id}/${suffix}`, check: wsCheck("read", w) }
+    }
+  })
   /** A build of `transition` on a fresh built workspace of `someone`. */
   const buildRow = (action: "start" | "stop" | "delete", body: Record<string, unknown> = {}, route = `POST /workspaces/{workspace}/builds (${action})`): Row => ({
     kind: "workspace", action, route,
@@ -965,6 +974,11 @@ describe("access table", () => {
     readRow("GET /workspacebuilds/{workspacebuild}/logs", (w) => `/workspacebuilds/${w.buildId}/logs`),
     readRow("GET /workspacebuilds/{workspacebuild}/resources", (w) => `/workspacebuilds/${w.buildId}/resources`),
     readRow("GET /workspacebuilds/{workspacebuild}/parameters", (w) => `/workspacebuilds/${w.buildId}/parameters`),
+    readRow("GET /workspacebuilds/{workspacebuild}/timings", (w) => `/workspacebuilds/${w.buildId}/timings`),
+    readRow("GET /workspaces/{workspace}/timings", (w) => `/workspaces/${w.id}/timings`),
+    readRow("GET /workspaces/{workspace}/resolve-autostart", (w) => `/workspaces/${w.id}/resolve-autostart`),
+    agentReadRow("GET /workspaceagents/{workspaceagent}/connection", "connection"),
+    agentReadRow("GET /workspaceagents/{workspaceagent}/startup-logs", "startup-logs"),
     {
       kind: "template", action: "update", route: "GET /workspacebuilds/{workspacebuild}/state (template administrators only)",
       expected: [200, 404, 404, 200, 404, 200, 404, 404, 404, 200],
@@ -972,6 +986,17 @@ describe("access table", () => {
         const w = await readOnly()
         return {
           method: "GET", path: `/workspacebuilds/${w.buildId}/state`,
+          check: { action: "update", object: { resource_type: "template", resource_id: w.templateId } }
+        }
+      }
+    },
+    {
+      kind: "template", action: "update", route: "PUT /workspacebuilds/{workspacebuild}/state (template administrators only)",
+      expected: [204, 404, 404, 204, 404, 204, 404, 404, 404, 204],
+      attempt: async () => {
+        const w = await readOnly()
+        return {
+          method: "PUT", path: `/workspacebuilds/${w.buildId}/state`, body: { state: "" },
           check: { action: "update", object: { resource_type: "template", resource_id: w.templateId } }
         }
       }

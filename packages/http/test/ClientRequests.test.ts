@@ -15,6 +15,7 @@ import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 import { FREE_TEMPLATE, makeTemplate as importWorkspaceTemplate } from "./workspaces/fixtures.js"
 import { makeValidator } from "./schemas/ResponseSchemas.js"
+import { connect as connectWs, eventually as eventuallyWs } from "./websocket.js"
 import { Browser } from "./users/signin/browser.js"
 import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
 import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
@@ -1031,6 +1032,72 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     const one = await member.client.get(`/users/${member.username}/workspace/dash-ws-a/builds/1`)
     expect(one.status, JSON.stringify(one.body)).toBe(200)
     expectShape("WorkspaceBuild", one.body)
+  })
+
+  it("getWorkspaceTimings and getWorkspaceBuildTimings: plain GETs, each a WorkspaceBuildTimings", async () => {
+    const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
+    const byWorkspace = await member.client.get(`/workspaces/${got.body.id}/timings`)
+    expect(byWorkspace.status, JSON.stringify(byWorkspace.body)).toBe(200)
+    expectShape("WorkspaceBuildTimings", byWorkspace.body)
+    expect(byWorkspace.body.provisioner_timings.length).toBeGreaterThan(0)
+    const byBuild = await member.client.get(`/workspacebuilds/${got.body.latest_build.id}/timings`)
+    expect(byBuild.status, JSON.stringify(byBuild.body)).toBe(200)
+    expectShape("WorkspaceBuildTimings", byBuild.body)
+    expect(byBuild.body).toEqual(byWorkspace.body)
+  })
+
+  it("getWorkspaceResolveAutostart: a plain GET, a ResolveAutostartResponse", async () => {
+    const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
+    const r = await member.client.get(`/workspaces/${got.body.id}/resolve-autostart`)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expectShape("ResolveAutostartResponse", r.body)
+    expect(r.body).toEqual({ parameter_mismatch: false })
+  })
+
+  it("getAgentListeningPorts (answered by the agent over its connection), the agent's connection info and startup-logs", async () => {
+    const t = await importWorkspaceTemplate(srv, owner, orgId, "resources:\n  - name: box\n    type: machine\n    agents:\n" +
+      "      - name: laptop\n        external: true\n")
+    const w = await member.client.post("/users/me/workspaces", createBody("dash-ws-ports", t.id))
+    expect(w.status, JSON.stringify(w.body)).toBe(200)
+    await runJobs(srv)
+    const built = (await member.client.get(`/workspaces/${w.body.id}`)).body
+    const agent = built.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0]
+    const credentials = await member.client.get(`/workspaces/${w.body.id}/external-agent/laptop/credentials`)
+    const ws = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": credentials.body.agent_token })
+    ws.socket.on("message", (data) => {
+      const m = JSON.parse(data.toString())
+      if (m.type === "listening_ports_request") {
+        ws.socket.send(JSON.stringify({ type: "listening_ports", request_id: m.request_id, ports: [{ process_name: "vite", network: "tcp", port: 5173 }] }))
+      }
+    })
+    ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
+    await eventuallyWs(() => ws.messages.some((m) => JSON.parse(m).id === 1))
+    const r = await member.client.get(`/workspaceagents/${agent.id}/listening-ports`)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expectShape("WorkspaceAgentListeningPortsResponse", r.body)
+    expect(r.body.ports).toEqual([{ process_name: "vite", network: "tcp", port: 5173 }])
+    ws.socket.close()
+    // The Go client's AgentConnectionInfo, and the agent logs as older dashboards ask for them (a bare `follow`).
+    const info = await member.client.get(`/workspaceagents/${agent.id}/connection`)
+    expect(info.status, JSON.stringify(info.body)).toBe(200)
+    expectShape("AgentConnectionInfo", info.body)
+    const startup = await member.client.get(`/workspaceagents/${agent.id}/startup-logs`)
+    expect(startup.status).toBe(200)
+    expectShape("[WorkspaceAgentLog]", startup.body)
+    const follow = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/startup-logs?follow&after=0`, {
+      "Service-Session-Token": member.client.token!
+    })
+    follow.socket.close()
+  })
+
+  it("updateWorkspaceBuildState (the Go client's `state push`): PUT {state} with the bytes in base64", async () => {
+    const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
+    const path = `/workspacebuilds/${got.body.latest_build.id}/state`
+    const before = await owner.get(path)
+    expect(before.status).toBe(200)
+    const r = await owner.put(path, { state: Buffer.from(JSON.stringify(before.body)).toString("base64") })
+    expect(r.status, JSON.stringify(r.body)).toBe(204)
+    expect((await owner.get(path)).body).toEqual(before.body)
   })
 
   it("patchWorkspace (rename), putFavoriteWorkspace and deleteFavoriteWorkspace", async () => {

@@ -1082,6 +1082,9 @@ const rows: ReadonlyArray<Row> = [
     const id = (await workspacesOf(w)).stopped.id
     return [await w.owner.put(`/workspaces/${id}/dormant`, { dormant: true }), await w.owner.put(`/workspaces/${id}/dormant`, { dormant: false })]
   }),
+  row("workspaceSchedules.resolveAutostart", "GET /api/v2/workspaces/:workspace/resolve-autostart", 200, "ResolveAutostartResponse", async (w) =>
+    w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/resolve-autostart`)
+  ),
   row("workspaceSchedules.reportUsage", "POST /api/v2/workspaces/:workspace/usage", 204, "none", async (w) =>
     w.owner.post(`/workspaces/${(await workspacesOf(w)).running.id}/usage`, { app_name: "" })
   ),
@@ -1114,6 +1117,15 @@ const rows: ReadonlyArray<Row> = [
   row("workspaces.buildState", "GET /api/v2/workspacebuilds/:workspacebuild/state", 200, "binary application/json", async (w) =>
     w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/state`)
   ),
+  row("workspaces.updateBuildState", "PUT /api/v2/workspacebuilds/:workspacebuild/state", 204, "none", async (w) =>
+    w.owner.put(`/workspacebuilds/${(await workspacesOf(w)).stopped.latest_build.id}/state`, { state: "e30=" })
+  ),
+  row("workspaces.buildTimings", "GET /api/v2/workspacebuilds/:workspacebuild/timings", 200, "WorkspaceBuildTimings", async (w) =>
+    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/timings`)
+  ),
+  row("workspaces.workspaceTimings", "GET /api/v2/workspaces/:workspace/timings", 200, "WorkspaceBuildTimings", async (w) =>
+    w.owner.get(`/workspaces/${(await workspacesOf(w)).stopped.id}/timings`)
+  ),
   row("workspaces.cancelBuild", "PATCH /api/v2/workspacebuilds/:workspacebuild/cancel", 200, "Response", async (w) => {
     const slow = await slowWorkspace(w)
     const r = await w.owner.patch(`/workspacebuilds/${slow.latest_build.id}/cancel`)
@@ -1130,6 +1142,25 @@ const rows: ReadonlyArray<Row> = [
   row("agents.externalCredentials", "GET /api/v2/workspaces/:workspace/external-agent/:agent/credentials", 200, "ExternalAgentCredentials", async (w) =>
     w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
   ),
+  // The external agent "laptop" connects and answers the service's question on its connection.
+  row("agents.listeningPorts", "GET /api/v2/workspaceagents/:workspaceagent/listening-ports", 200, "WorkspaceAgentListeningPortsResponse", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
+    const credentials = await w.owner.get(`/workspaces/${running.id}/external-agent/laptop/credentials`)
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: credentials.body.agent_token })
+    ws.socket.on("message", (data) => {
+      const m = JSON.parse(data.toString())
+      if (m.type === "listening_ports_request") {
+        ws.socket.send(JSON.stringify({ type: "listening_ports", request_id: m.request_id, ports: [{ process_name: "node", network: "tcp", port: 3000 }] }))
+      }
+    })
+    ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
+    await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
+    const r = await w.owner.get(`/workspaceagents/${agent.id}/listening-ports`)
+    ws.socket.close()
+    expect(r.body.ports).toHaveLength(1)
+    return r
+  }),
   row("agentMe.gitSshKey", "GET /api/v2/workspaceagents/me/gitsshkey", 200, "AgentGitSSHKey", async (w) => {
     const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
     return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/gitsshkey")
@@ -1225,6 +1256,16 @@ const rows: ReadonlyArray<Row> = [
     const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
     const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
     return w.owner.get(`/workspaceagents/${laptop.id}/logs`)
+  }),
+  row("agentLogs.startupLogs", "GET /api/v2/workspaceagents/:workspaceagent/startup-logs", 200, "[WorkspaceAgentLog]", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
+    return w.owner.get(`/workspaceagents/${laptop.id}/startup-logs`)
+  }),
+  row("agents.connection", "GET /api/v2/workspaceagents/:workspaceagent/connection", 200, "AgentConnectionInfo", async (w) => {
+    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
+    return w.owner.get(`/workspaceagents/${laptop.id}/connection`)
   }),
   row("agentReports.appStatus", "PATCH /api/v2/workspaceagents/me/app-status", 200, "Response", async (w) =>
     (await laptopAgent(w)).patch("/workspaceagents/me/app-status", { app_slug: "board", state: "working", message: "Rows", uri: "", icon: "" })

@@ -71,4 +71,20 @@ describe.skipIf(url === null)("workspaces on Postgres", () => {
     expect(again.status, JSON.stringify(again.body)).toBe(200)
     await runJobs(srv)
   })
+
+  it("answers a build's timings, overwrites its state and resolves the autostart", async () => {
+    const template = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
+    const created = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "pg-timings", template_id: template.id })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    await runJobs(srv)
+    const build = (await member.client.get(`/workspaces/${created.body.id}`)).body.latest_build
+    const timings = await member.client.get(`/workspacebuilds/${build.id}/timings`)
+    expect(timings.status).toBe(200)
+    expect(timings.body.provisioner_timings.map((t: { stage: string }) => t.stage)).toEqual(["init", "plan", "apply", "apply"])
+    expect((await member.client.get(`/workspaces/${created.body.id}/timings`)).body).toEqual(timings.body)
+    const put = await owner.put(`/workspacebuilds/${build.id}/state`, { state: Buffer.from("{\"pg\":true}").toString("base64") })
+    expect(put.status, JSON.stringify(put.body)).toBe(204)
+    expect((await owner.get(`/workspacebuilds/${build.id}/state`)).body).toEqual({ pg: true })
+    expect((await member.client.get(`/workspaces/${created.body.id}/resolve-autostart`)).body).toEqual({ parameter_mismatch: false })
+  })
 })

@@ -20,6 +20,7 @@ import type { WorkspaceAgent } from "../templates/TemplateVersionWire.js"
 import { Users } from "../users/Users.js"
 import { type AgentInBuild, AgentRepo, hashAgentToken, newAgentToken } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
+import { DerpMapSchema, RelayMap } from "./RelayMap.js"
 
 /** The agent form of the owner's git SSH key (spec: `private_key`, `public_key`). */
 export class AgentGitSshKey extends Schema.Class<AgentGitSshKey>("AgentGitSSHKey")({
@@ -52,6 +53,17 @@ export const agentCommand = (command: string, accessUrl: string, token: string):
 export const toAgent = (found: AgentInBuild, now: number): WorkspaceAgent =>
   toBuildResource({ resource: found.resource, agents: [found.agent] }, now).agents![0]!
 
+/**
+ * How a client reaches an agent (the described system's `workspacesdk.AgentConnectionInfo`): the
+ * relay map, and the same connection settings the agent's manifest gives it.
+ */
+export class AgentConnectionInfo extends Schema.Class<AgentConnectionInfo>("AgentConnectionInfo")({
+  derp_map: DerpMapSchema,
+  derp_force_websockets: Schema.Boolean,
+  disable_direct_connections: Schema.Boolean,
+  hostname_suffix: Schema.optional(Schema.String)
+}) {}
+
 export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
   effect: Effect.gen(function*() {
     const agents = yield* AgentRepo
@@ -61,6 +73,7 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
     const settings = yield* Settings
     const users = yield* Users
     const pubsub = yield* PubSub
+    const relays = yield* RelayMap
 
     /** The agent `ref` names, when the caller may read its workspace; else 404. */
     const resolve = (ref: string) =>
@@ -117,6 +130,22 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
       return new AgentGitSshKey({ private_key: key.private_key, public_key: key.public_key })
     }).pipe(span("Agents.gitSshKey"))
 
-    return { resolve, get, externalCredentials, gitSshKey } as const
+    /**
+     * GET /workspaceagents/{agent}/connection: the relay map now, relays forced to WebSockets and
+     * no direct connections (Workbay relays peers' nodes and serves no direct path, as the
+     * manifest tells the agent), and the deployment's workspace hostname suffix.
+     */
+    const connectionInfo = (ref: string) =>
+      Effect.gen(function*() {
+        yield* resolve(ref)
+        return new AgentConnectionInfo({
+          derp_map: yield* relays.get,
+          derp_force_websockets: true,
+          disable_direct_connections: true,
+          ...(settings.sshHostnameSuffix === "" ? {} : { hostname_suffix: settings.sshHostnameSuffix })
+        }, true)
+      }).pipe(span("Agents.connectionInfo"))
+
+    return { resolve, get, externalCredentials, gitSshKey, connectionInfo } as const
   })
 }) {}

@@ -125,7 +125,32 @@ export interface Tunnel {
   readonly agentId: string
   readonly send: (text: string) => Effect.Effect<void>
   readonly pending: Map<string, PendingRequest>
+  /** Listening ports asked of the agent, by request id (docs/agents.md, "Listening ports"). */
+  readonly portQueries: Map<string, Deferred.Deferred<ReadonlyArray<ListeningPort>, BadGateway>>
 }
+
+/** A port the agent's machine listens on, as its `listening_ports` answer names it (codersdk `WorkspaceAgentListeningPort`). */
+export interface ListeningPort {
+  readonly process_name: string
+  readonly network: string
+  readonly port: number
+}
+
+/** How long the agent has to answer a `listening_ports_request`, in seconds (the described system's 30). */
+export const LISTENING_PORTS_TIMEOUT_SECONDS = 30
+
+/** The ports of an agent's `listening_ports` answer that are well formed, at most 65,536 of them. */
+const portsOf = (raw: unknown): ReadonlyArray<ListeningPort> =>
+  (Array.isArray(raw) ? raw : []).slice(0, 65536).flatMap((p) => {
+    if (p === null || typeof p !== "object") return []
+    const { port, process_name, network } = p as Record<string, unknown>
+    if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535) return []
+    return [{
+      port,
+      process_name: typeof process_name === "string" ? process_name.slice(0, 256) : "",
+      network: typeof network === "string" && network !== "" ? network.slice(0, 16) : "tcp"
+    }]
+  })
 
 /** The frame types an agent sends about requests (consumed before the connection's own messages). */
 const TUNNEL_FRAMES = new Set(["app_response", "app_body", "app_end"])
@@ -163,7 +188,7 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
     const attach = (agentId: string, send: (text: string) => Effect.Effect<void>): Effect.Effect<Tunnel, never, Scope.Scope> =>
       Effect.acquireRelease(
         Effect.sync(() => {
-          const tunnel: Tunnel = { agentId, send, pending: new Map() }
+          const tunnel: Tunnel = { agentId, send, pending: new Map(), portQueries: new Map() }
           byAgent.set(agentId, [...(byAgent.get(agentId) ?? []), tunnel])
           return tunnel
         }),
@@ -177,6 +202,13 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
               endWith(p, "The workspace agent's connection closed.")
             }
             tunnel.pending.clear()
+            for (const q of tunnel.portQueries.values()) {
+              Deferred.unsafeDone(q, Exit.fail(new BadGateway({
+                message: "The workspace agent did not answer.",
+                detail: "The workspace agent's connection closed."
+              })))
+            }
+            tunnel.portQueries.clear()
           })
       )
 
@@ -186,12 +218,22 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
      * Frames of a request no longer waited for (canceled, cut) are dropped.
      */
     const receive = (tunnel: Tunnel, text: string): boolean => {
-      if (!text.includes("\"app_")) return false
+      if (!text.includes("\"app_") && !text.includes("\"listening_ports\"")) return false
       let message: Record<string, unknown>
       try {
         message = JSON.parse(text)
       } catch {
         return false
+      }
+      if (message !== null && typeof message === "object" && message.type === "listening_ports") {
+        const q = typeof message.request_id === "string" ? tunnel.portQueries.get(message.request_id) : undefined
+        if (q !== undefined) {
+          tunnel.portQueries.delete(message.request_id as string)
+          Deferred.unsafeDone(q, typeof message.error === "string" && message.error !== ""
+            ? Exit.fail(new BadGateway({ message: "The workspace agent could not list its ports.", detail: message.error.slice(0, 512) }))
+            : Exit.succeed(portsOf(message.ports)))
+        }
+        return true
       }
       if (message === null || typeof message !== "object" || !TUNNEL_FRAMES.has(message.type as string)) return false
       const requestId = message.request_id
@@ -291,7 +333,35 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
         return { ...head, body }
       })
 
-    return { attach, receive, connectedHere, forward } as const
+    /**
+     * Asks the agent's newest connection here for its listening ports (`listening_ports_request`)
+     * and waits for its `listening_ports` answer: 502 when the agent has no connection here or
+     * it closes first, 504 after LISTENING_PORTS_TIMEOUT_SECONDS.
+     */
+    const listeningPorts = (agentId: string): Effect.Effect<ReadonlyArray<ListeningPort>, BadGateway | GatewayTimeout> =>
+      Effect.gen(function*() {
+        const tunnel = byAgent.get(agentId)?.at(-1)
+        if (tunnel === undefined) {
+          return yield* new BadGateway({ message: "The workspace agent is not connected.", detail: "Start the workspace's agent, then try again." })
+        }
+        const requestId = crypto.randomUUID()
+        const answer = yield* Deferred.make<ReadonlyArray<ListeningPort>, BadGateway>()
+        tunnel.portQueries.set(requestId, answer)
+        yield* tunnel.send(JSON.stringify({ type: "listening_ports_request", request_id: requestId }))
+        return yield* Deferred.await(answer).pipe(
+          Effect.timeoutFail({
+            duration: Duration.seconds(LISTENING_PORTS_TIMEOUT_SECONDS),
+            onTimeout: () =>
+              new GatewayTimeout({
+                message: "The workspace agent did not answer in time.",
+                detail: `No list of ports within ${LISTENING_PORTS_TIMEOUT_SECONDS} seconds.`
+              })
+          }),
+          Effect.ensuring(Effect.sync(() => tunnel.portQueries.delete(requestId)))
+        )
+      })
+
+    return { attach, receive, connectedHere, forward, listeningPorts } as const
   }
 }) {}
 

@@ -8,7 +8,7 @@ import { span } from "../Tracing.js"
 import { WorkspaceAgentScript, WorkspaceApp } from "../templates/TemplateVersionWire.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { toAgent } from "./Agents.js"
-import { RelayMap } from "./RelayMap.js"
+import { DerpMapSchema, RelayMap } from "./RelayMap.js"
 
 /** A metadata item the agent collects (the described system's `WorkspaceAgentMetadataDescription`). */
 export class AgentMetadataDescription extends Schema.Class<AgentMetadataDescription>("WorkspaceAgentMetadataDescription")({
@@ -19,11 +19,7 @@ export class AgentMetadataDescription extends Schema.Class<AgentMetadataDescript
   timeout: Schema.Int
 }) {}
 
-/** The relay map (tailscale's `DERPMap` form), as the deployment's `RelayMap` holds it. */
-export const DerpMapSchema = Schema.Struct({
-  Regions: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-  OmitDefaultRegions: Schema.optional(Schema.Boolean)
-})
+export { DerpMapSchema } from "./RelayMap.js"
 
 export class AgentManifest extends Schema.Class<AgentManifest>("AgentManifest")({
   agent_id: Schema.UUID,

@@ -14,6 +14,12 @@ import { MAX_PUBSUB_MESSAGE_BYTES, PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 
+/** The relay map (tailscale's `DERPMap` form), as the deployment's `RelayMap` holds it: its wire schema. */
+export const DerpMapSchema = Schema.Struct({
+  Regions: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  OmitDefaultRegions: Schema.optional(Schema.Boolean)
+})
+
 const Int = Schema.Number.pipe(Schema.int())
 
 /** One relay server of a region (tailcfg `DERPNode`). */

@@ -289,7 +289,8 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
           status: scriptStatus(report),
           exit_code: report.exit_code,
           started_at: report.started_at.toISOString(),
-          ended_at: report.ended_at.toISOString()
+          ended_at: report.ended_at.toISOString(),
+          ...(report.stage === undefined ? {} : { stage: report.stage })
         }
         yield* repo.setScriptResult(session.agent.id, scriptId, result, yield* now)
         yield* changed(session)

@@ -116,11 +116,18 @@ export interface WorkspaceAgentRecord {
 export type AppHealth = "disabled" | "initializing" | "healthy" | "unhealthy"
 
 /** How a script's last run ended, as the agent reported it (the described system's script timing statuses). */
-export interface AgentScriptResult {
+export interface AgentScriptRun {
   readonly status: "ok" | "exit_failure" | "timed_out" | "pipes_left_open"
   readonly exit_code: number
   readonly started_at: string
   readonly ended_at: string
+  /** When the script ran, as the agent reported it (absent in results stored before it was kept). */
+  readonly stage?: "start" | "stop" | "cron" | undefined
+}
+
+/** The last reported run of a script, with the first one (kept for the build's timings; absent while the last is the first). */
+export interface AgentScriptResult extends AgentScriptRun {
+  readonly first?: AgentScriptRun | undefined
 }
 
 /** A page of a workspace's builds, newest first (the described system's order). */
@@ -166,6 +173,8 @@ export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuil
   readonly latestSummariesOf: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildSummary>>
   readonly list: (page: WorkspaceBuildPage) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
   readonly setResult: (id: string, result: WorkspaceBuildResult, now: Date) => Effect.Effect<void>
+  /** Overwrites a build's provisioner state (`PUT /workspacebuilds/{workspacebuild}/state`). */
+  readonly setProvisionerState: (id: string, state: Uint8Array, now: Date) => Effect.Effect<void>
   /** Moves a build's deadline (and max deadline when given): the schedule routes, activity bumps. */
   readonly setDeadline: (
     id: string,

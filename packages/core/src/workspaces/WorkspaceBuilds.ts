@@ -10,6 +10,7 @@
  * on the template; the state needs `update` on the template too (404 otherwise); a cancel needs
  * `update` on the workspace, and `update` on the template unless the template lets users cancel.
  */
+import { createHash } from "node:crypto"
 import { notifyManuallyUpdated } from "../notifications/Events.js"
 import type { NotificationQueue } from "../notifications/NotificationQueue.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
@@ -25,7 +26,7 @@ import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
 import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
 import {
-  jobStatus, type ProvisionerJob, type ProvisionerJobRecord, ProvisionerJobRepo, type ProvisionerJobStatus,
+  jobStatus, type ProvisionerJob, type ProvisionerJobLogRecord, type ProvisionerJobRecord, ProvisionerJobRepo, type ProvisionerJobStatus,
   type WorkspaceBuildMetadata
 } from "../templates/ProvisionerJob.js"
 import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
@@ -34,6 +35,7 @@ import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
 import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
+import { agentConnectionTimings, agentScriptTimings, provisionerTimings, WorkspaceBuildTimings } from "./BuildTimings.js"
 import { resolveParameters } from "./Parameters.js"
 import { dormancyPatch } from "./Schedule.js"
 import { publishWorkspaceChange } from "./WorkspaceChannel.js"
@@ -81,6 +83,12 @@ export const MAX_BUILDS_PAGE = 100
 export const INSUFFICIENT_QUOTA = "insufficient quota"
 
 const makeBuild = wireMaker(WorkspaceBuild)
+
+/** What an audit diff shows of a provisioner state: its size and digest, not its bytes. */
+const stateFacts = (state: Uint8Array) => ({
+  provisioner_state_bytes: state.length,
+  provisioner_state_sha256: createHash("sha256").update(state).digest("hex")
+})
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const buildNotFound = () => NotFound.resource("Workspace build")
@@ -541,6 +549,65 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
       }).pipe(span("WorkspaceBuilds.state"))
 
     /**
+     * `PUT /workspacebuilds/{workspacebuild}/state`: overwrites the build's provisioner state, as
+     * `state` reads it: template administrators only (404 for anyone else, as reading it). Audited
+     * as a `write` of the build whose diff names the state's size and SHA-256, never its bytes.
+     */
+    const setState = (id: string, state: Uint8Array) =>
+      Effect.gen(function*() {
+        const { build, workspace } = yield* readable(id)
+        const template = yield* templateOf(workspace)
+        if (!(yield* allowed("update", templateObject(template)))) return yield* buildNotFound()
+        yield* builds.setProvisionerState(build.id, state, yield* now)
+        yield* auditResource(
+          { type: "workspace_build", id: build.id, target: workspace.name, organizationId: workspace.organization_id },
+          stateFacts(build.provisioner_state),
+          stateFacts(state)
+        )
+        yield* auditAdditional({ build_number: String(build.build_number), workspace_name: workspace.name, workspace_id: workspace.id })
+      }).pipe(span("WorkspaceBuilds.setState"))
+
+    /**
+     * A build's timings (docs/workspaces.md, "Timings"): its job's stages from its log lines
+     * (read a page at a time, at most the job's log cap), its agents' script runs and first
+     * connections.
+     */
+    const timingsOf = (build: WorkspaceBuildRecord) =>
+      Effect.gen(function*() {
+        const job = yield* jobOf(build.job_id)
+        const lines: Array<ProvisionerJobLogRecord> = []
+        const PAGE = 1000
+        let after = 0
+        while (true) {
+          const page = yield* jobs.logsAfter(job.id, after, PAGE)
+          lines.push(...page)
+          if (page.length < PAGE) break
+          after = page[page.length - 1]!.id
+        }
+        const stored = yield* resources.listByJobs([build.job_id])
+        return new WorkspaceBuildTimings({
+          provisioner_timings: provisionerTimings(job, lines),
+          agent_script_timings: agentScriptTimings(stored),
+          agent_connection_timings: agentConnectionTimings(stored)
+        }, true)
+      })
+
+    /** `GET /workspacebuilds/{workspacebuild}/timings`: who may read the build (404 otherwise). */
+    const timings = (id: string) =>
+      Effect.flatMap(readable(id), ({ build }) => timingsOf(build)).pipe(span("WorkspaceBuilds.timings"))
+
+    /** `GET /workspaces/{workspace}/timings`: the latest build's; who may read the workspace (404 otherwise, a deleted one too). */
+    const workspaceTimings = (workspaceId: string) =>
+      Effect.gen(function*() {
+        const found = yield* workspaces.findById(workspaceId.toLowerCase())
+        if (Option.isNone(found) || found.value.deleted) return yield* workspaceNotFound()
+        yield* authorizeRead("Workspace", sharing.object(found.value))
+        const latest = yield* latestOf(found.value)
+        if (latest === undefined) return yield* workspaceNotFound()
+        return yield* timingsOf(latest)
+      }).pipe(span("WorkspaceBuilds.workspaceTimings"))
+
+    /**
      * Cancels the build's job. `expectStatus` (`pending` or `running`) refuses with 412 when the
      * job is in another state, so a client does not cancel a build that moved on meanwhile.
      */
@@ -570,7 +637,8 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
 
     return {
       toWires, readable, queue, importedVersion, parametersFor, presetOf, assertIdle, latestOf, templateOf, create, get,
-      listByWorkspace, byNumber, logsJob, resources: buildResources, parameters, state, cancel
+      listByWorkspace, byNumber, logsJob, resources: buildResources, parameters, state, setState, cancel, timings,
+      workspaceTimings
     } as const
   })
 }) {}

@@ -8,7 +8,7 @@
  * Authorization: each route needs `update` on the workspace (through `WorkspaceSharing.object`,
  * so a sharing `admin` may and a `use` may not); a workspace the caller may not read is 404.
  */
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Either, Option, Schema } from "effect"
 import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { authorize, authorizeRead } from "../Actor.js"
 import { auditResource } from "../Audit.js"
@@ -17,6 +17,7 @@ import { isUuid } from "../Ids.js"
 import { Transactions } from "../Repositories.js"
 import type { SettingsShape } from "../Settings.js"
 import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
+import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
 import type { UserRecord } from "../users/User.js"
 import { activityBump, autostartUpdate, dormancyPatch, extendDeadline, ttlUpdate } from "./Schedule.js"
@@ -47,6 +48,11 @@ const audited = (w: WorkspaceRecord) => ({
   deleting_at: w.deleting_at?.toISOString() ?? null
 })
 
+/** `ResolveAutostartResponse`: whether the active version's parameters would make an autostart fail. */
+export class ResolveAutostartResponse extends Schema.Class<ResolveAutostartResponse>("ResolveAutostartResponse")({
+  parameter_mismatch: Schema.Boolean
+}) {}
+
 export interface UsageInput {
   readonly agent_id?: string | undefined
   readonly app_name?: string | undefined
@@ -61,6 +67,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
     const buildService = yield* WorkspaceBuilds
     const workspaceService = yield* Workspaces
     const tx = yield* Transactions
+    const versions = yield* TemplateVersionRepo
 
     /** The workspace `ref` once the caller may read it (404) and update it (403), with its template. */
     const updatable = (ref: string) =>
@@ -197,6 +204,30 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
         yield* publishWorkspaceChange(workspace.id)
       }).pipe(span("WorkspaceSchedules.reportUsage"))
 
-    return { setAutostart, setTtl, extend, setAutomaticUpdates, setDormant, reportUsage } as const
+    /**
+     * `GET /workspaces/{workspace}/resolve-autostart`: whether the next autostart would fail on
+     * parameters. Only an autostart onto the template's active version (the template requires it,
+     * or the workspace updates automatically) that the latest build is not on can: its parameters
+     * are resolved as the autostart resolves them (no new values; the latest build's, else the
+     * defaults) and any failure is a mismatch. Who may read the workspace may ask (404 otherwise).
+     */
+    const resolveAutostart = (ref: string) =>
+      Effect.gen(function*() {
+        const found = isUuid(ref) ? yield* workspaces.findById(ref.toLowerCase()) : Option.none()
+        if (Option.isNone(found) || found.value.deleted) return yield* NotFound.resource("Workspace")
+        const w = found.value
+        yield* authorizeRead("Workspace", sharing.object(w))
+        const template = yield* buildService.templateOf(w)
+        const none = new ResolveAutostartResponse({ parameter_mismatch: false }, true)
+        if (!template.require_active_version && w.automatic_updates !== "always") return none
+        const latest = yield* buildService.latestOf(w)
+        if (latest === undefined || latest.template_version_id === template.active_version_id) return none
+        const version = Option.getOrUndefined(yield* versions.findById(template.active_version_id))
+        if (version === undefined) return none
+        const resolved = yield* Effect.either(buildService.parametersFor(version, [], latest, undefined))
+        return new ResolveAutostartResponse({ parameter_mismatch: Either.isLeft(resolved) }, true)
+      }).pipe(span("WorkspaceSchedules.resolveAutostart"))
+
+    return { setAutostart, setTtl, extend, setAutomaticUpdates, setDormant, reportUsage, resolveAutostart } as const
   })
 }) {}

@@ -4,7 +4,9 @@
  * `/workspaceagents/me/`. See docs/agents.md.
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { AgentGitSshKey, ExternalAgentCredentialsWire, WorkspaceAgent } from "@workbay/core"
+import {
+  AgentConnectionInfo, AgentGitSshKey, BadGateway, ExternalAgentCredentialsWire, GatewayTimeout, WorkspaceAgent, WorkspaceAgentListeningPortsResponse
+} from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
 import { BadRequest, Forbidden, NotFound, uuid } from "../Common.js"
@@ -26,6 +28,14 @@ export class AgentsApi extends HttpApiGroup.make("agents")
       .annotate(Audited, audit("workspace_agent", { action: "write" }))
       .setPath(CredentialsPath)
       .addSuccess(ExternalAgentCredentialsWire)
+  )
+  .add(HttpApiEndpoint.get("connection", "/workspaceagents/:workspaceagent/connection").setPath(AgentPath).addSuccess(AgentConnectionInfo))
+  .add(
+    HttpApiEndpoint.get("listeningPorts", "/workspaceagents/:workspaceagent/listening-ports")
+      .setPath(AgentPath)
+      .addSuccess(WorkspaceAgentListeningPortsResponse)
+      .addError(BadGateway)
+      .addError(GatewayTimeout)
   )
   .addError(BadRequest)
   .addError(Forbidden)

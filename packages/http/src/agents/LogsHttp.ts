@@ -3,18 +3,30 @@ import { AgentConnections, AgentLogs, AppStatuses, toAgentLog, WorkspaceAgentLog
 import { Effect, Schema, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { streamSession, upgradeWebSocket } from "../WebSocket.js"
+import { RequestContext } from "../RequestContext.js"
+import { asksForWebSocket, streamSession, upgradeWebSocket } from "../WebSocket.js"
+import { AgentLogsQuery } from "./LogsApi.js"
 
 const encodeLog = Schema.encodeSync(WorkspaceAgentLog)
 
+/**
+ * `GET .../logs`, and its old name `.../startup-logs`: the lines, or a WebSocket following them.
+ * A WebSocket handshake follows unless `follow=false`: the described system's dashboards send a
+ * bare `follow` (`?follow&after=<id>`), which the query rules read as not given.
+ */
+const agentLogs = (agentRef: string, urlParams: typeof AgentLogsQuery.Type) =>
+  Effect.gen(function*() {
+    const logs = yield* AgentLogs
+    const ctx = yield* RequestContext
+    const handshake = asksForWebSocket({ upgrade: ctx.header("upgrade"), connection: ctx.header("connection") })
+    if (!(urlParams.follow ?? handshake)) return yield* logs.list(agentRef, urlParams)
+    const lines = yield* logs.follow(agentRef, urlParams.after ?? 0)
+    return yield* upgradeWebSocket(streamSession(lines.pipe(Stream.map((l) => JSON.stringify(encodeLog(toAgentLog(l)))))))
+  })
+
 export const AgentLogsHttp = implement(WorkbayApi, "agentLogs", {
-  logs: ({ path, urlParams }) =>
-    Effect.gen(function*() {
-      const logs = yield* AgentLogs
-      if (urlParams.follow !== true) return yield* logs.list(path.workspaceagent, urlParams)
-      const lines = yield* logs.follow(path.workspaceagent, urlParams.after ?? 0)
-      return yield* upgradeWebSocket(streamSession(lines.pipe(Stream.map((l) => JSON.stringify(encodeLog(toAgentLog(l)))))))
-    })
+  logs: ({ path, urlParams }) => agentLogs(path.workspaceagent, urlParams),
+  startupLogs: ({ path, urlParams }) => agentLogs(path.workspaceagent, urlParams)
 })
 
 export const AgentReportsHttp = implement(WorkbayApi, "agentReports", {

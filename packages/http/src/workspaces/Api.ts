@@ -1,13 +1,13 @@
 /**
  * Workspace routes: creating workspaces (both forms), reading and listing them, renaming,
  * favorites, who the caller may create workspaces for, and builds (queue, read, logs with
- * follow over a WebSocket, resources, parameters, state, cancel). Paths, bodies and answers as
+ * follow over a WebSocket, resources, parameters, state, timings, cancel). Paths, bodies and answers as
  * the described system's; see docs/workspaces.md.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
-  MinimalUser, ProvisionerJobLog, ResponseBody, Workspace, WorkspaceBuild, WorkspaceBuildParameter, WorkspaceResource,
-  WorkspacesResponse
+  MinimalUser, ProvisionerJobLog, ResponseBody, Workspace, WorkspaceBuild, WorkspaceBuildParameter, WorkspaceBuildTimings,
+  WorkspaceResource, WorkspacesResponse
 } from "@workbay/core"
 import { Schema } from "effect"
 import { JobLogsQuery } from "../templates/FollowLogs.js"
@@ -57,6 +57,27 @@ export class CreateWorkspaceBuildRequest extends Schema.Class<CreateWorkspaceBui
 export class UpdateWorkspaceRequest extends Schema.Class<UpdateWorkspaceRequest>("UpdateWorkspaceRequest")({
   name: optional(Schema.Union(Schema.Literal(""), WorkspaceName))
 }, wireName("UpdateWorkspaceRequest")) {}
+
+/** Base64 with padding, as the described system's Go client encodes bytes in JSON. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+const isByte = (b: unknown) => typeof b === "number" && Number.isInteger(b) && b >= 0 && b <= 255
+
+/** Bytes as a base64 string or an array of bytes; one validation at the field either way. */
+const StateBytes = Schema.Union(Schema.String, Schema.Array(Schema.Unknown)).pipe(
+  Schema.filter((s) => (typeof s === "string" ? BASE64.test(s) : s.every(isByte)), {
+    message: () => "Must be base64 (standard alphabet, padded) or an array of bytes (0 to 255)."
+  }),
+  Schema.annotations({ message: () => ({ message: "Must be base64 (standard alphabet, padded) or an array of bytes (0 to 255).", override: true }) })
+)
+
+/**
+ * `UpdateWorkspaceBuildStateRequest`: `state` as the Go client sends bytes (a base64 string), or
+ * as an array of bytes (the form `CreateWorkspaceBuildRequest.state` takes here). Required: a
+ * missing or `null` state is refused rather than taken as "clear it"; `""` or `[]` clears it.
+ */
+export class UpdateWorkspaceBuildStateRequest extends Schema.Class<UpdateWorkspaceBuildStateRequest>("UpdateWorkspaceBuildStateRequest")({
+  state: StateBytes
+}, wireName("UpdateWorkspaceBuildStateRequest")) {}
 
 const WorkspacePath = Schema.Struct({ workspace: uuid("Workspace id") })
 const BuildPath = Schema.Struct({ workspacebuild: uuid("Workspace build id") })
@@ -177,6 +198,24 @@ export class WorkspacesApi extends HttpApiGroup.make("workspaces")
     HttpApiEndpoint.get("buildState", "/workspacebuilds/:workspacebuild/state")
       .setPath(BuildPath)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/json" }))
+  )
+  .add(
+    // Overwrites the provisioner state (template administrators only); audited, the diff names its size and digest.
+    HttpApiEndpoint.put("updateBuildState", "/workspacebuilds/:workspacebuild/state")
+      .annotate(Audited, audit("workspace_build", { action: "write" }))
+      .setPath(BuildPath)
+      .setPayload(UpdateWorkspaceBuildStateRequest)
+      .addSuccess(NoContent)
+  )
+  .add(
+    HttpApiEndpoint.get("buildTimings", "/workspacebuilds/:workspacebuild/timings")
+      .setPath(BuildPath)
+      .addSuccess(WorkspaceBuildTimings)
+  )
+  .add(
+    HttpApiEndpoint.get("workspaceTimings", "/workspaces/:workspace/timings")
+      .setPath(WorkspacePath)
+      .addSuccess(WorkspaceBuildTimings)
   )
   .add(
     // Not audited, as template version cancels: canceling changes the job, not the build.

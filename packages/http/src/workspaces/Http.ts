@@ -27,5 +27,14 @@ export const WorkspacesHttp = implement(WorkbayApi, "workspaces", {
   buildResources: ({ path }) => withBuilds((b) => b.resources(path.workspacebuild)),
   buildParameters: ({ path }) => withBuilds((b) => b.parameters(path.workspacebuild)),
   buildState: ({ path }) => withBuilds((b) => b.state(path.workspacebuild)),
+  updateBuildState: ({ path, payload }) =>
+    withBuilds((b) =>
+      b.setState(
+        path.workspacebuild,
+        typeof payload.state === "string" ? new Uint8Array(Buffer.from(payload.state, "base64")) : Uint8Array.from(payload.state as ReadonlyArray<number>)
+      )
+    ),
+  buildTimings: ({ path }) => withBuilds((b) => b.timings(path.workspacebuild)),
+  workspaceTimings: ({ path }) => withBuilds((b) => b.workspaceTimings(path.workspace)),
   cancelBuild: ({ path, urlParams }) => withBuilds((b) => b.cancel(path.workspacebuild, urlParams.expect_status))
 })

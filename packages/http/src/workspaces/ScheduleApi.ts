@@ -1,10 +1,10 @@
 /**
  * Workspace schedule routes: autostart, time to live, extending the deadline, automatic
- * updates, dormancy and usage reports. Paths, bodies and answers as the described system's
+ * updates, dormancy, usage reports and whether an autostart would fail on parameters. Paths, bodies and answers as the described system's
  * (`docs/reference/api/workspaces.md`); see docs/workspaces.md "Schedules".
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ResponseBody, Workspace } from "@workbay/core"
+import { ResolveAutostartResponse, ResponseBody, Workspace } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, uuid, wireName } from "../Common.js"
@@ -70,6 +70,10 @@ export class WorkspaceSchedulesApi extends HttpApiGroup.make("workspaceSchedules
   .add(
     HttpApiEndpoint.post("reportUsage", "/workspaces/:workspace/usage").annotate(Audited, write)
       .setPath(WorkspacePath).setPayload(Schema.Union(PostWorkspaceUsageRequest, NoBody)).addSuccess(NoContent)
+  )
+  .add(
+    HttpApiEndpoint.get("resolveAutostart", "/workspaces/:workspace/resolve-autostart")
+      .setPath(WorkspacePath).addSuccess(ResolveAutostartResponse)
   )
   .addError(BadRequest)
   .addError(Forbidden)

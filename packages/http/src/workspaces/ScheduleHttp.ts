@@ -12,5 +12,6 @@ export const WorkspaceSchedulesHttp = implement(WorkbayApi, "workspaceSchedules"
   extend: ({ path, payload }) => withSchedules((s) => s.extend(path.workspace, payload.deadline)),
   setAutomaticUpdates: ({ path, payload }) => withSchedules((s) => s.setAutomaticUpdates(path.workspace, payload.automatic_updates)),
   setDormant: ({ path, payload }) => withSchedules((s) => s.setDormant(path.workspace, payload.dormant)),
-  reportUsage: ({ path, payload }) => withSchedules((s) => s.reportUsage(path.workspace, payload ?? {}))
+  reportUsage: ({ path, payload }) => withSchedules((s) => s.reportUsage(path.workspace, payload ?? {})),
+  resolveAutostart: ({ path }) => withSchedules((s) => s.resolveAutostart(path.workspace))
 })

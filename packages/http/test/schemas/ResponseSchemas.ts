@@ -521,6 +521,27 @@ export const definitions: Record<string, JsonSchema> = {
     "notification", "unread_count"
   ]),
   WorkspaceBuildParameter: object({ name: string, value: string }, ["name", "value"]),
+  // Build timings (typesGenerated: WorkspaceBuildTimings, ProvisionerTiming, AgentScriptTiming, AgentConnectionTiming, TimingStage).
+  WorkspaceBuildTimings: object({
+    provisioner_timings: arrayOf(object({
+      job_id: uuid, started_at: dateTime, ended_at: dateTime, stage: ref("TimingStage"), source: string, action: string, resource: string
+    }, ["job_id", "started_at", "ended_at", "stage", "source", "action", "resource"])),
+    agent_script_timings: arrayOf(object({
+      started_at: dateTime, ended_at: dateTime, exit_code: integer, stage: ref("TimingStage"), status: string, display_name: string,
+      workspace_agent_id: uuid, workspace_agent_name: string
+    }, ["started_at", "ended_at", "exit_code", "stage", "status", "display_name", "workspace_agent_id", "workspace_agent_name"])),
+    agent_connection_timings: arrayOf(object({
+      started_at: dateTime, ended_at: dateTime, stage: ref("TimingStage"), workspace_agent_id: uuid, workspace_agent_name: string
+    }, ["started_at", "ended_at", "stage", "workspace_agent_id", "workspace_agent_name"]))
+  }, ["provisioner_timings", "agent_script_timings", "agent_connection_timings"]),
+  TimingStage: { type: "string", enum: ["init", "plan", "graph", "apply", "start", "stop", "cron", "connect"] },
+  ResolveAutostartResponse: object({ parameter_mismatch: boolean }, ["parameter_mismatch"]),
+  AgentConnectionInfo: object({
+    derp_map: nullable(ref("DERPMap")), derp_force_websockets: boolean, disable_direct_connections: boolean, hostname_suffix: omitted(string)
+  }, ["derp_map", "derp_force_websockets", "disable_direct_connections"]),
+  WorkspaceAgentListeningPortsResponse: object({
+    ports: arrayOf(object({ process_name: string, network: string, port: integer }, ["process_name", "network", "port"]))
+  }, ["ports"]),
   TemplateVersionParameter: object({
     name: string, display_name: omitted(string), description: string, description_plaintext: string,
     type: { type: "string", enum: ["string", "number", "bool", "list(string)"] },

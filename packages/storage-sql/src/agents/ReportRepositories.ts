@@ -57,7 +57,11 @@ export const make = Effect.gen(function*() {
       inTransaction(Effect.gen(function*() {
         const [row] = yield* sql<Row>`SELECT script_results FROM workspace_agents WHERE id = ${agentId}`
         if (row === undefined) return
-        const results = { ...fromJson<Record<string, AgentScriptResult>>(row.script_results, {}), [scriptId]: result }
+        const stored = fromJson<Record<string, AgentScriptResult>>(row.script_results, {})
+        // The first reported run is kept beside the last (the build's timings show each script's first run).
+        const previous = stored[scriptId]
+        const first = previous === undefined ? undefined : previous.first ?? { ...previous, first: undefined }
+        const results = { ...stored, [scriptId]: first === undefined ? result : { ...result, first } }
         yield* sql`UPDATE workspace_agents SET script_results = ${JSON.stringify(results)}, updated_at = ${iso(now)} WHERE id = ${agentId}`
       })).pipe(orDie),
     setAppHealth: (agentId, health, now) =>

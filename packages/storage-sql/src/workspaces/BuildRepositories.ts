@@ -236,6 +236,10 @@ export const makeBuilds = Effect.gen(function*() {
           provisioner_state: bytes(result.provisioner_state)
         })
       } WHERE id = ${id}`).pipe(Effect.zipRight(recheckOfBuild(id))),
+    setProvisionerState: (id, state, now) =>
+      Effect.orDie(sql`UPDATE workspace_builds SET ${
+        sql.update({ ...bindRecord({ updated_at: now }), provisioner_state: bytes(state) })
+      } WHERE id = ${id}`),
     setDeadline: (id, times, now) =>
       Effect.orDie(sql`UPDATE workspace_builds SET ${
         sql.update({

@@ -105,10 +105,14 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
         yield* repo.setScriptResult(a!, s1, { ...result, status: "timed_out" }, at(7))
         row = yield* agentRow(a!)
         expect([row.version, row.expanded_directory, JSON.parse(row.subsystems as string)]).toEqual(["v1", "/home/x", ["envbox"]])
+        // The last run of each script, with its first kept beside it once there is a later one.
         expect(JSON.parse(row.script_results as string)).toEqual({
-          [s1]: { ...result, status: "timed_out" },
+          [s1]: { ...result, status: "timed_out", first: result },
           [s2]: { ...result, status: "exit_failure", exit_code: 2 }
         })
+        yield* repo.setScriptResult(a!, s1, { ...result, status: "ok", stage: "cron" }, at(8))
+        row = yield* agentRow(a!)
+        expect(JSON.parse(row.script_results as string)[s1]).toEqual({ ...result, stage: "cron", first: result })
       })
     )
 

@@ -160,6 +160,26 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
     )
 
     test(
+      "setProvisionerState overwrites the state bytes only, to empty too",
+      Effect.gen(function*() {
+        const builds = yield* WorkspaceBuildRepo
+        const w = yield* world
+        const ws = workspace(w)
+        yield* (yield* WorkspaceRepo).insert(ws)
+        const b = build(w, ws.id, yield* job(w))
+        yield* builds.insert(b)
+        const state = Uint8Array.from([0, 1, 127, 128, 255, 10])
+        yield* builds.setProvisionerState(b.id, state, at(40))
+        const after = Option.getOrThrow(yield* builds.findById(b.id))
+        expect(Array.from(after.provisioner_state)).toEqual([0, 1, 127, 128, 255, 10])
+        expect(after.updated_at).toEqual(at(40))
+        expect({ ...after, provisioner_state: undefined, updated_at: undefined }).toEqual({ ...b, provisioner_state: undefined, updated_at: undefined })
+        yield* builds.setProvisionerState(b.id, new Uint8Array(0), at(41))
+        expect(Option.getOrThrow(yield* builds.findById(b.id)).provisioner_state).toHaveLength(0)
+      })
+    )
+
+    test(
       "recentParameters answers the owner's start builds' values of the template, newest first, bounded",
       Effect.gen(function*() {
         const builds = yield* WorkspaceBuildRepo
