@@ -415,7 +415,8 @@ const fixedConfig = (): Record<string, unknown> => ({
       ],
       relay_url: ""
     },
-    config: { block_direct: false, force_websockets: false, url: "", path: "" }
+    // What Workbay does: peers are relayed over WebSockets, with no direct path (the agents' manifest says the same).
+    config: { block_direct: true, force_websockets: true, url: "", path: "" }
   },
   enable_authz_recording: false,
   ephemeral_deployment: false,

@@ -128,6 +128,8 @@ describe("deployment routes", () => {
       expect(c.pg_auth).toBe("password")
       expect(c.agent_stat_refresh_interval).toBe(30_000_000_000)
       expect(c.healthcheck).toEqual({ refresh: 600_000_000_000, threshold_database: 15_000_000 })
+      // What agents are told: relayed over WebSockets, no direct connections.
+      expect(c.derp.config).toEqual({ block_direct: true, force_websockets: true, url: "", path: "" })
     })
 
     it("describes every setting with an option descriptor", async () => {
