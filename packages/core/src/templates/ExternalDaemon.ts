@@ -340,6 +340,8 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
 
     let held: HeldJob | undefined
     let acquiring = false
+    /** Which acquire is current: an ended one's clean-up must not undo the next one's state. */
+    let acquisitions = 0
     const wake = yield* signal.subscribe
 
     /** The remote provisioner of one held job: sends it to the daemon and waits for its answer. */
@@ -396,17 +398,19 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
         yield* workers.runJob(worker, job, { provisioner: remote(h), heartbeat: Queue.take(beats), logFlushInterval })
         yield* daemons.finished(worker.id, job.id)
         const ended = yield* jobs.get(job.id).pipe(Effect.option)
+        // Free before the answer: the daemon may send its next `acquire` the moment it reads it.
         held = undefined
+        acquiring = false
         yield* send(Option.match(ended, {
           onNone: () => ({ type: "job_done", job_id: job.id, status: "unknown", error: "" }),
           onSome: (j) => ({ type: "job_done", job_id: job.id, status: jobStatus(j), error: j.error })
         }))
       })).pipe(Effect.ensuring(Effect.sync(() => {
-        held = undefined
+        if (held?.job.id === job.id) held = undefined
       })))
 
-    /** An `acquire`: waits for a job the daemon serves, runs it, answers `job_done`. */
-    const acquire = Effect.gen(function*() {
+    /** An `acquire` (the `current`th): waits for a job the daemon serves, runs it, answers `job_done`. */
+    const acquire = (current: number) => Effect.gen(function*() {
       while (true) {
         yield* Queue.takeAll(wake)
         yield* daemons.seen(worker.id)
@@ -419,7 +423,7 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
         Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError("External provisioner daemon acquire failed", cause)
       ),
       Effect.ensuring(Effect.sync(() => {
-        acquiring = false
+        if (acquisitions === current) acquiring = false
       }))
     )
 
@@ -437,7 +441,7 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
           case "acquire": {
             if (acquiring || held !== undefined) return yield* sendError("busy", "This daemon is already acquiring or running a job.")
             acquiring = true
-            yield* Effect.forkScoped(acquire)
+            yield* Effect.forkScoped(acquire(++acquisitions))
             return
           }
           case "heartbeat": {
