@@ -73,7 +73,7 @@ const siteRoleList: ReadonlyArray<RoleDefinition> = [
     site: [["*", "*"]], org: [], user: [],
     assignable: [
       "owner", "member", "auditor", "template-admin", "user-admin", "organization-admin", "organization-member",
-      "organization-auditor", "organization-user-admin", "organization-template-admin"
+      "organization-auditor", "organization-user-admin", "organization-template-admin", "organization-custom"
     ]
   },
   {
@@ -129,7 +129,7 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
     site: [], org: [["*", "*"]], user: [],
     assignable: [
       "organization-admin", "organization-member", "organization-auditor", "organization-user-admin",
-      "organization-template-admin"
+      "organization-template-admin", "organization-custom"
     ]
   },
   {
@@ -208,6 +208,12 @@ export interface Subject {
    * organization in `orgRoles` counts without being listed: its id is the organization's id.
    */
   readonly groupIds?: ReadonlyArray<string> | undefined
+  /**
+   * The custom organization roles the subject holds, by organization id and role name (absent:
+   * none loaded). Loaded once per request from the subject's memberships, only when a membership
+   * names a role that is not built in (`Actor.customRoles`).
+   */
+  readonly customRoles?: ReadonlyMap<string, ReadonlyMap<string, RoleDefinition>> | undefined
 }
 
 /** What is being acted on. */
@@ -411,7 +417,8 @@ export const rolesAllow = (subject: Subject, action: Action, object: AuthzObject
     if (orgRoles === undefined) continue
     const scoped: AuthzObject = { ...object, orgId }
     for (const name of ["organization-member", ...orgRoles]) {
-      if (roleGrants(roles.get(name), subject, action, scoped, true)) return true
+      const role = roles.get(name) ?? subject.customRoles?.get(orgId)?.get(name)
+      if (roleGrants(role, subject, action, scoped, true)) return true
     }
   }
   return false
@@ -439,8 +446,35 @@ export const can = (subject: Subject, action: Action, object: AuthzObject): bool
  */
 export const canAssign = (subject: Subject, role: string, orgId?: string): boolean => {
   const held = [...subject.siteRoles, ...(orgId ? subject.orgRoles.get(orgId) ?? [] : [])]
-  return held.some((h) => roles.get(h)?.assignable.includes(role) === true)
+  // A custom organization role (any name that is not built in) counts as the pseudo-role
+  // `organization-custom`: owners and organization admins hand it out, as the described system.
+  const wanted = roles.has(role) ? role : CUSTOM_ORG_ROLE
+  return held.some((h) => roles.get(h)?.assignable.includes(wanted) === true)
 }
+
+/** What the assignable lists call every custom organization role. */
+const CUSTOM_ORG_ROLE = "organization-custom"
+
+/** Whether `name` is a built-in role (site or organization), reserved for custom roles. */
+export const isBuiltInRole = (name: string) => roles.has(name)
+
+/**
+ * A custom organization role as the evaluator holds it: organization permissions only, as the
+ * described system allows for organization roles.
+ */
+export const customRoleDefinition = (
+  name: string,
+  displayName: string,
+  orgPermissions: ReadonlyArray<{ readonly resource_type: string; readonly action: string }>
+): RoleDefinition => ({
+  name,
+  display_name: displayName,
+  scope: "organization",
+  site: [],
+  org: orgPermissions.map((p): Grant => [p.resource_type as ResourceKind, p.action === "*" ? "*" : [p.action as Action]]),
+  user: [],
+  assignable: []
+})
 
 /** The roles of `wanted` that `subject` may not assign or remove (see {@link canAssign}). */
 export const unassignable = (subject: Subject, wanted: ReadonlyArray<string>, orgId?: string): ReadonlyArray<string> =>
