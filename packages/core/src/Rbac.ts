@@ -39,6 +39,8 @@ export interface RoleDefinition {
   readonly user: ReadonlyArray<Grant>
   /** Roles a holder of this role may assign to others. */
   readonly assignable: ReadonlyArray<string>
+  /** Whether a holder may assign custom organization roles (owners and organization admins, as the described system). */
+  readonly assignsCustom?: boolean
 }
 
 /**
@@ -73,8 +75,9 @@ const siteRoleList: ReadonlyArray<RoleDefinition> = [
     site: [["*", "*"]], org: [], user: [],
     assignable: [
       "owner", "member", "auditor", "template-admin", "user-admin", "organization-admin", "organization-member",
-      "organization-auditor", "organization-user-admin", "organization-template-admin", "organization-custom"
-    ]
+      "organization-auditor", "organization-user-admin", "organization-template-admin"
+    ],
+    assignsCustom: true
   },
   {
     name: "member", display_name: "Member", scope: "site",
@@ -129,8 +132,9 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
     site: [], org: [["*", "*"]], user: [],
     assignable: [
       "organization-admin", "organization-member", "organization-auditor", "organization-user-admin",
-      "organization-template-admin", "organization-custom"
-    ]
+      "organization-template-admin"
+    ],
+    assignsCustom: true
   },
   {
     name: "organization-member", display_name: "Organization Member", scope: "organization",
@@ -446,14 +450,11 @@ export const can = (subject: Subject, action: Action, object: AuthzObject): bool
  */
 export const canAssign = (subject: Subject, role: string, orgId?: string): boolean => {
   const held = [...subject.siteRoles, ...(orgId ? subject.orgRoles.get(orgId) ?? [] : [])]
-  // A custom organization role (any name that is not built in) counts as the pseudo-role
-  // `organization-custom`: owners and organization admins hand it out, as the described system.
-  const wanted = roles.has(role) ? role : CUSTOM_ORG_ROLE
-  return held.some((h) => roles.get(h)?.assignable.includes(wanted) === true)
+  // A custom organization role (any name that is not built in): owners and organization admins
+  // hand it out, as the described system.
+  if (!roles.has(role)) return held.some((h) => roles.get(h)?.assignsCustom === true)
+  return held.some((h) => roles.get(h)?.assignable.includes(role) === true)
 }
-
-/** What the assignable lists call every custom organization role. */
-const CUSTOM_ORG_ROLE = "organization-custom"
 
 /** Whether `name` is a built-in role (site or organization), reserved for custom roles. */
 export const isBuiltInRole = (name: string) => roles.has(name)
