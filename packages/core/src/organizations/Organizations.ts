@@ -59,17 +59,21 @@ const nameConflict = (name: string) =>
     validations: [new Validation({ field: "name", detail: "This name is in use." })]
   })
 
-const slimRole = (name: string, organizationId: string) =>
-  toSlimRole(name, roleDefinitions.get(name)?.display_name ?? name, organizationId)
+const slimRole = (name: string, organizationId: string, custom?: ReadonlyMap<string, string>) =>
+  toSlimRole(name, roleDefinitions.get(name)?.display_name ?? custom?.get(name) ?? name, organizationId)
 
-export const toMember = (m: MembershipRecord, u: UserRecord) => {
+/**
+ * A member as answered; `custom` holds the display names of the organization's custom roles the
+ * member holds (a role that no longer exists shows its name).
+ */
+export const toMember = (m: MembershipRecord, u: UserRecord, custom?: ReadonlyMap<string, string>) => {
   const props: WireProps<typeof OrganizationMember> = {
     organization_id: m.organization_id,
     user_id: u.id,
     username: u.username,
     email: u.email,
     global_roles: u.rbac_roles.map((r) => slimRole(r, "")),
-    roles: m.roles.map((r) => slimRole(r, m.organization_id)),
+    roles: m.roles.map((r) => slimRole(r, m.organization_id, custom)),
     created_at: m.created_at,
     updated_at: m.updated_at
   }
@@ -252,6 +256,17 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         return new ResponseBody({ message: "Organization deleted." }, true)
       }).pipe(span("Organizations.delete"))
 
+    /** Display names of the custom roles `memberships` of `orgId` hold: one read, none without custom roles. */
+    const customDisplayNames = (orgId: string, memberships: ReadonlyArray<MembershipRecord>) => {
+      const names = new Set<string>()
+      for (const m of memberships) for (const r of m.roles) if (!isBuiltInRole(r)) names.add(r)
+      if (names.size === 0) return Effect.succeed(undefined)
+      return Effect.map(
+        customRoles.findMany([...names].map((name) => ({ organizationId: orgId, name }))),
+        (found): ReadonlyMap<string, string> => new Map(found.map((r) => [r.name, r.display_name]))
+      )
+    }
+
     const listMembers = (ref: string, page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
@@ -260,7 +275,8 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           limit: Math.min(page?.limit && page.limit > 0 ? page.limit : MAX_PAGE_SIZE, MAX_PAGE_SIZE),
           offset: page?.offset ?? 0
         })
-        return rows.map((r) => toMember(r.member, r.user))
+        const custom = yield* customDisplayNames(org.id, rows.map((r) => r.member))
+        return rows.map((r) => toMember(r.member, r.user, custom))
       }).pipe(span("Organizations.listMembers"))
 
     /**
@@ -292,7 +308,8 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           offset: input.offset ?? 0
         }
         const page = yield* members.page(org.id, filter)
-        return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user)), count: page.count }, true)
+        const custom = yield* customDisplayNames(org.id, page.members.map((r) => r.member))
+        return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user, custom)), count: page.count }, true)
       }).pipe(span("Organizations.paginatedMembers"))
 
     const sharingSettings = (owners: ShareableWorkspaceOwners) => {
@@ -347,7 +364,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         yield* authorizeRead("Organization member", { type: "organization_member", orgId: org.id, ownerId: user.id })
         const m = yield* members.find(org.id, user.id)
         if (Option.isNone(m)) return yield* NotFound.resource("Organization member")
-        return toMember(m.value, user)
+        return toMember(m.value, user, yield* customDisplayNames(org.id, [m.value]))
       })
 
     const addMember = (ref: string, userRef: string) =>
@@ -426,7 +443,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         // Removed concurrently between the lookup and the write.
         if (Option.isNone(updated)) return yield* NotFound.resource("Organization member")
         yield* auditResource(memberResource(org, user), { roles: before }, { roles: updated.value.roles })
-        return toMember(updated.value, user)
+        return toMember(updated.value, user, yield* customDisplayNames(org.id, [updated.value]))
       }).pipe(span("Organizations.setMemberRoles"))
 
     /** GET /organizations/{organization}/members/roles: its roles, each marked assignable or not. */

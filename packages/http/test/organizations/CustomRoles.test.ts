@@ -197,7 +197,11 @@ describe("custom organization roles", () => {
 
     const assigned = await owner.put(`/organizations/${org.id}/members/${member.user.id}/roles`, { roles: [name] })
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(200)
-    expect(assigned.body.roles.map((r: any) => r.name)).toEqual([name])
+    expect(assigned.body.roles).toEqual([{ name, display_name: "Group Maker", organization_id: org.id }])
+    const listedMember = (await owner.get(`/organizations/${org.id}/paginated-members?limit=100`)).body.members
+      .find((m: any) => m.user_id === member.user.id)
+    expect(listedMember.roles).toEqual([{ name, display_name: "Group Maker", organization_id: org.id }])
+    expect((await owner.get(`/organizations/${org.id}/members/${member.user.id}`)).body.roles[0].display_name).toBe("Group Maker")
 
     expect((await member.client.post("/authcheck", { checks })).body).toEqual({ create: true, delete: false, otherOrg: false })
     const group = await member.client.post(`/organizations/${org.id}/groups`, { name: uniqueName("g") })
