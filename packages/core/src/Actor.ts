@@ -3,7 +3,8 @@ import { Context, Effect } from "effect"
 import type { ApiKeyRecord } from "./users/ApiKey.js"
 import { Forbidden, NotFound } from "./Errors.js"
 import {
-  type Action, aclNeedsGroups, type AuthzObject, type Decision, rolesAllow, type Subject, tokenAllows, unassignable
+  type Action, aclNeedsGroups, type AuthzObject, type Decision, isBuiltInRole, type RoleDefinition, rolesAllow, type Subject,
+  tokenAllows, unassignable
 } from "./Rbac.js"
 import type { UserRecord } from "./users/User.js"
 
@@ -18,6 +19,12 @@ export interface Actor {
    * names groups. Absent: none (the Everyone groups of the user's organizations count anyway).
    */
   readonly groupIds?: Effect.Effect<ReadonlyArray<string>> | undefined
+  /**
+   * The definitions of the custom organization roles the user holds, by organization id and
+   * name; loaded once per request, only when a membership names a role that is not built in.
+   * Absent: custom roles grant nothing.
+   */
+  readonly customRoles?: Effect.Effect<ReadonlyMap<string, ReadonlyMap<string, RoleDefinition>>> | undefined
 }
 
 export class CurrentActor extends Context.Tag("@workbay/core/CurrentActor")<CurrentActor, Actor>() {}
@@ -32,6 +39,19 @@ const siteSubject = (actor: Actor): Subject => ({
   allowList: actor.apiKey.allow_list
 })
 
+/** Whether some membership names a role that is not built in (a custom role). */
+export const holdsCustomRoles = (orgRoles: ReadonlyMap<string, ReadonlyArray<string>>): boolean => {
+  for (const names of orgRoles.values()) for (const n of names) if (!isBuiltInRole(n)) return true
+  return false
+}
+
+/** The subject with its organization roles and, when it holds any, its custom roles' definitions. */
+const withMemberships = (actor: Actor, subject: Subject): Effect.Effect<Subject> =>
+  Effect.flatMap(actor.orgRoles, (orgRoles): Effect.Effect<Subject> =>
+    actor.customRoles === undefined || !holdsCustomRoles(orgRoles)
+      ? Effect.succeed({ ...subject, orgRoles })
+      : Effect.map(actor.customRoles, (customRoles): Subject => ({ ...subject, orgRoles, customRoles })))
+
 const ALLOWED = Effect.succeed<Decision>("allowed")
 const BY_ROLES = Effect.succeed<Decision>("roles")
 
@@ -40,8 +60,7 @@ const BY_ROLES = Effect.succeed<Decision>("roles")
  * user's groups when the object's access list names groups the organizations do not settle.
  */
 const subjectFor = (actor: Actor, subject: Subject, action: Action, object: AuthzObject): Effect.Effect<Subject> =>
-  Effect.flatMap(actor.orgRoles, (orgRoles) => {
-    const withOrgs: Subject = { ...subject, orgRoles }
+  Effect.flatMap(withMemberships(actor, subject), (withOrgs) => {
     if (!aclNeedsGroups(object) || actor.groupIds === undefined || rolesAllow(withOrgs, action, object)) {
       return Effect.succeed(withOrgs)
     }
@@ -71,7 +90,7 @@ export const allowed = (action: Action, object: AuthzObject): Effect.Effect<bool
 /** The subject of the current actor with its organization roles. */
 export const currentSubject: Effect.Effect<Subject, never, CurrentActor> = Effect.flatMap(
   CurrentActor,
-  (actor) => Effect.map(actor.orgRoles, (orgRoles): Subject => ({ ...siteSubject(actor), orgRoles }))
+  (actor) => withMemberships(actor, siteSubject(actor))
 )
 
 /** Fails with 403 unless the current actor may perform `action` on `object`. */

@@ -39,6 +39,8 @@ export interface RoleDefinition {
   readonly user: ReadonlyArray<Grant>
   /** Roles a holder of this role may assign to others. */
   readonly assignable: ReadonlyArray<string>
+  /** Whether a holder may assign custom organization roles (owners and organization admins, as the described system). */
+  readonly assignsCustom?: boolean
 }
 
 /**
@@ -74,7 +76,8 @@ const siteRoleList: ReadonlyArray<RoleDefinition> = [
     assignable: [
       "owner", "member", "auditor", "template-admin", "user-admin", "organization-admin", "organization-member",
       "organization-auditor", "organization-user-admin", "organization-template-admin"
-    ]
+    ],
+    assignsCustom: true
   },
   {
     name: "member", display_name: "Member", scope: "site",
@@ -130,7 +133,8 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
     assignable: [
       "organization-admin", "organization-member", "organization-auditor", "organization-user-admin",
       "organization-template-admin"
-    ]
+    ],
+    assignsCustom: true
   },
   {
     name: "organization-member", display_name: "Organization Member", scope: "organization",
@@ -208,6 +212,12 @@ export interface Subject {
    * organization in `orgRoles` counts without being listed: its id is the organization's id.
    */
   readonly groupIds?: ReadonlyArray<string> | undefined
+  /**
+   * The custom organization roles the subject holds, by organization id and role name (absent:
+   * none loaded). Loaded once per request from the subject's memberships, only when a membership
+   * names a role that is not built in (`Actor.customRoles`).
+   */
+  readonly customRoles?: ReadonlyMap<string, ReadonlyMap<string, RoleDefinition>> | undefined
 }
 
 /** What is being acted on. */
@@ -411,7 +421,8 @@ export const rolesAllow = (subject: Subject, action: Action, object: AuthzObject
     if (orgRoles === undefined) continue
     const scoped: AuthzObject = { ...object, orgId }
     for (const name of ["organization-member", ...orgRoles]) {
-      if (roleGrants(roles.get(name), subject, action, scoped, true)) return true
+      const role = roles.get(name) ?? subject.customRoles?.get(orgId)?.get(name)
+      if (roleGrants(role, subject, action, scoped, true)) return true
     }
   }
   return false
@@ -439,8 +450,32 @@ export const can = (subject: Subject, action: Action, object: AuthzObject): bool
  */
 export const canAssign = (subject: Subject, role: string, orgId?: string): boolean => {
   const held = [...subject.siteRoles, ...(orgId ? subject.orgRoles.get(orgId) ?? [] : [])]
+  // A custom organization role (any name that is not built in): owners and organization admins
+  // hand it out, as the described system.
+  if (!roles.has(role)) return held.some((h) => roles.get(h)?.assignsCustom === true)
   return held.some((h) => roles.get(h)?.assignable.includes(role) === true)
 }
+
+/** Whether `name` is a built-in role (site or organization), reserved for custom roles. */
+export const isBuiltInRole = (name: string) => roles.has(name)
+
+/**
+ * A custom organization role as the evaluator holds it: organization permissions only, as the
+ * described system allows for organization roles.
+ */
+export const customRoleDefinition = (
+  name: string,
+  displayName: string,
+  orgPermissions: ReadonlyArray<{ readonly resource_type: string; readonly action: string }>
+): RoleDefinition => ({
+  name,
+  display_name: displayName,
+  scope: "organization",
+  site: [],
+  org: orgPermissions.map((p): Grant => [p.resource_type as ResourceKind, p.action === "*" ? "*" : [p.action as Action]]),
+  user: [],
+  assignable: []
+})
 
 /** The roles of `wanted` that `subject` may not assign or remove (see {@link canAssign}). */
 export const unassignable = (subject: Subject, wanted: ReadonlyArray<string>, orgId?: string): ReadonlyArray<string> =>

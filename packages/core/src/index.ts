@@ -30,6 +30,7 @@ export * from "./users/Users.js"
 export * from "./organizations/Organization.js"
 export * from "./organizations/Organizations.js"
 export * from "./organizations/Repositories.js"
+export * from "./organizations/CustomRole.js"
 // groups, quotas, AI budgets
 export * from "./groups/Group.js"
 export * from "./groups/Groups.js"

@@ -505,3 +505,36 @@ describe("Rbac workspace sharing lists", () => {
     expect(Rbac.can(connectOnly, "read", w)).toBe(false)
   })
 })
+
+describe("custom organization roles", () => {
+  const maker = Rbac.customRoleDefinition("group-maker", "Group Maker", [
+    { resource_type: "group", action: "create" },
+    { resource_type: "group", action: "read" }
+  ])
+  const holder = (loaded = true): Rbac.Subject => ({
+    ...subject([], { [ORG]: ["group-maker"], [ORG2]: [] }),
+    ...(loaded ? { customRoles: new Map([[ORG, new Map([["group-maker", maker]])]]) } : {})
+  })
+
+  it("grants its organization permissions in its organization only", () => {
+    expect(Rbac.can(holder(), "create", { type: "group", orgId: ORG })).toBe(true)
+    expect(Rbac.can(holder(), "delete", { type: "group", orgId: ORG })).toBe(false)
+    expect(Rbac.can(holder(), "create", { type: "group", orgId: ORG2 })).toBe(false)
+    expect(Rbac.can(holder(), "create", { type: "group" })).toBe(false)
+    expect(Rbac.can(holder(), "create", { type: "group", anyOrg: true })).toBe(true)
+  })
+
+  it("grants nothing when its definition is not loaded (a deleted role)", () => {
+    expect(Rbac.can(holder(false), "create", { type: "group", orgId: ORG })).toBe(false)
+  })
+
+  it("is assigned by owners and organization admins, not by user admins", () => {
+    expect(Rbac.canAssign(subject(["owner"]), "group-maker", ORG)).toBe(true)
+    expect(Rbac.canAssign(subject([], { [ORG]: ["organization-admin"] }), "group-maker", ORG)).toBe(true)
+    expect(Rbac.canAssign(subject([], { [ORG2]: ["organization-admin"] }), "group-maker", ORG)).toBe(false)
+    expect(Rbac.canAssign(subject(["user-admin"]), "group-maker", ORG)).toBe(false)
+    expect(Rbac.canAssign(subject([], { [ORG]: ["organization-user-admin"] }), "group-maker", ORG)).toBe(false)
+    expect(Rbac.isBuiltInRole("organization-admin")).toBe(true)
+    expect(Rbac.isBuiltInRole("group-maker")).toBe(false)
+  })
+})

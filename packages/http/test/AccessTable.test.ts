@@ -100,6 +100,15 @@ describe("access table", () => {
     return id
   }
 
+  /** A custom role of `org`, made by the setup owner; answers its name. */
+  let customRoles = 0
+  const customRole = async () => {
+    const name = `tbl-role-${++customRoles}`
+    const r = await admin.post(`/organizations/${org.id}/members/roles`, { name })
+    if (r.status !== 200) throw new Error(`custom role: ${r.status} ${JSON.stringify(r.body)}`)
+    return name
+  }
+
   const newGroup = async () => {
     const r = await admin.post(`/organizations/${org.id}/groups`, { name: unique("tbl-group") })
     if (r.status !== 201) throw new Error(`group: ${r.status} ${JSON.stringify(r.body)}`)
@@ -318,6 +327,38 @@ describe("access table", () => {
         return {
           method: "PUT", path: `/organizations/${org.id}/members/${target}/roles`, body: { roles: ["organization-auditor"] },
           check: { action: "assign", object: { resource_type: "assign_org_role", organization_id: org.id } }
+        }
+      }
+    },
+    {
+      kind: "assign_org_role", action: "create", route: "POST /organizations/{organization}/members/roles",
+      expected: [200, 404, 403, 403, 200, 200, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "POST", path: `/organizations/${org.id}/members/roles`,
+        body: { name: `tbl-role-${++customRoles}`, organization_permissions: [{ resource_type: "group", action: "read" }] },
+        check: { action: "create", object: { resource_type: "assign_org_role", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "assign_org_role", action: "update", route: "PUT /organizations/{organization}/members/roles",
+      expected: [200, 404, 403, 403, 200, 200, 403, 403, 403, 403],
+      attempt: async () => {
+        const name = await customRole()
+        return {
+          method: "PUT", path: `/organizations/${org.id}/members/roles`,
+          body: { name, display_name: "Changed", organization_permissions: [] },
+          check: { action: "update", object: { resource_type: "assign_org_role", organization_id: org.id } }
+        }
+      }
+    },
+    {
+      kind: "assign_org_role", action: "delete", route: "DELETE /organizations/{organization}/members/roles/{roleName}",
+      expected: [204, 404, 403, 403, 204, 204, 403, 403, 403, 403],
+      attempt: async () => {
+        const name = await customRole()
+        return {
+          method: "DELETE", path: `/organizations/${org.id}/members/roles/${name}`,
+          check: { action: "delete", object: { resource_type: "assign_org_role", organization_id: org.id } }
         }
       }
     },

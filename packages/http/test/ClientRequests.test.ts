@@ -287,6 +287,35 @@ describe("requests of the dashboard client", () => {
       expect((await owner.get(`/organizations/${orgId}/members/roles`)).status).toBe(200)
     })
 
+    it("createOrganizationRole, updateOrganizationRole, deleteOrganizationRole: the custom role form's Role", async () => {
+      const org = await createOrganization(owner)
+      // The form sends a whole Role: its organization, empty site and user lists (and, from newer
+      // dashboards, organization_member_permissions), which the server ignores or accepts empty.
+      const role = {
+        name: "dash-role",
+        organization_id: org.id,
+        display_name: "Dash Role",
+        site_permissions: [],
+        organization_permissions: [
+          { negate: false, resource_type: "template", action: "read" },
+          { negate: false, resource_type: "template", action: "update" }
+        ],
+        user_permissions: [],
+        organization_member_permissions: []
+      }
+      const made = await owner.post(`/organizations/${org.id}/members/roles`, role)
+      expect(made.status, JSON.stringify(made.body)).toBe(200)
+      expect(made.body).toMatchObject({ name: "dash-role", organization_id: org.id, display_name: "Dash Role" })
+      const edited = await owner.put(`/organizations/${org.id}/members/roles`, {
+        ...role, display_name: "", organization_permissions: [{ negate: false, resource_type: "workspace", action: "read" }]
+      })
+      expect(edited.status, JSON.stringify(edited.body)).toBe(200)
+      expect(edited.body.organization_permissions).toEqual([{ negate: false, resource_type: "workspace", action: "read" }])
+      const listed = await owner.get(`/organizations/${org.id}/members/roles`)
+      expect(listed.body.find((r: any) => r.name === "dash-role")).toMatchObject({ built_in: false, display_name: "" })
+      expect((await owner.delete(`/organizations/${org.id}/members/roles/dash-role`)).status).toBe(204)
+    })
+
     it("getOrganizationPaginatedMembers: the members page's limit and offset, with its search box empty or set", async () => {
       for (const query of ["limit=25&offset=0", "limit=25&offset=0&q=", `q=${encodeURIComponent("dash-member")}&limit=25&offset=0`, ""]) {
         const r = await owner.get(`/organizations/${orgId}/paginated-members${query === "" ? "" : `?${query}`}`)

@@ -605,11 +605,41 @@ const rows: ReadonlyArray<Row> = [
     ]
   ),
   row(
+    "organizations.createRole",
+    "POST /api/v2/organizations/:organization/members/roles",
+    200,
+    "Role",
+    async (w) => [
+      await w.owner.post(`/organizations/${w.org.id}/members/roles`, {
+        name: "schema-role", display_name: "Schema Role",
+        organization_permissions: [{ negate: false, resource_type: "group", action: "read" }]
+      }),
+      await w.owner.post(`/organizations/${w.org.id}/members/roles`, { name: "schema-bare" })
+    ]
+  ),
+  row(
+    "organizations.updateRole",
+    "PUT /api/v2/organizations/:organization/members/roles",
+    200,
+    "Role",
+    (w) => w.owner.put(`/organizations/${w.org.id}/members/roles`, {
+      name: "schema-role", display_name: "", site_permissions: [], user_permissions: [],
+      organization_permissions: [{ negate: false, resource_type: "group", action: "create" }]
+    })
+  ),
+  row(
     "organizations.assignableRoles",
     "GET /api/v2/organizations/:organization/members/roles",
     200,
     "[AssignableRoles]",
     (w) => w.owner.get(`/organizations/${w.org.id}/members/roles`)
+  ),
+  row(
+    "organizations.deleteRole",
+    "DELETE /api/v2/organizations/:organization/members/roles/:roleName",
+    204,
+    "none",
+    (w) => w.owner.delete(`/organizations/${w.org.id}/members/roles/schema-bare`)
   ),
   row(
     "organizations.getMember",

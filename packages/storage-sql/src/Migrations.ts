@@ -1,7 +1,7 @@
 /** Migrations as a record of effects, so nothing is read from disk at run time. */
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { type DialectTypes, migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0019, migration0020, migration0021, migration0022, migration0023, migration0024, migration0025, migration0026, migration0027, migration0028, migration0029, migration0030, migration0031, migration0032, migration0033, migration0034 } from "./Schema.js"
+import { type DialectTypes, migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0019, migration0020, migration0021, migration0022, migration0023, migration0024, migration0025, migration0026, migration0027, migration0028, migration0029, migration0030, migration0031, migration0032, migration0033, migration0034, migration0035 } from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
   Effect.gen(function*() {
@@ -44,7 +44,8 @@ export const migrations = (types: DialectTypes) => ({
   "0031_template_build_times": run(migration0031(types)),
   "0032_workspace_latest_build_status": run(migration0032(types)),
   "0033_user_preferences_workspace_sharing": run(migration0033(types)),
-  "0034_group_counts": run(migration0034(types))
+  "0034_group_counts": run(migration0034(types)),
+  "0035_custom_roles": run(migration0035(types))
 })
 
 /**

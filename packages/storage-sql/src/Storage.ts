@@ -11,6 +11,7 @@ import * as AuditRepositories from "./audit/AuditRepositories.js"
 import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
 import * as GroupRepositories from "./groups/Repositories.js"
 import * as OrganizationRepositories from "./organizations/Repositories.js"
+import * as CustomRoleRepositories from "./organizations/CustomRoleRepositories.js"
 import type { DialectTypes } from "./Schema.js"
 import * as ProvisionerDaemonRepositories from "./templates/ProvisionerDaemonRepositories.js"
 import * as ProvisionerKeyRepositories from "./templates/ProvisionerKeyRepositories.js"
@@ -40,6 +41,7 @@ import * as MetricsSnapshot from "./MetricsSnapshot.js"
 const baseRepositories = Layer.mergeAll(
   Repositories.layer,
   OrganizationRepositories.layer,
+  CustomRoleRepositories.layer,
   GroupRepositories.layer,
   AuditRepositories.layer,
   ConnectionLogRepositories.layer,

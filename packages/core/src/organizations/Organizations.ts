@@ -11,7 +11,9 @@ import {
 } from "./Organization.js"
 import { Settings } from "../Settings.js"
 import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
-import { isOrganizationRole, organizationRoles, roles as roleDefinitions } from "../Rbac.js"
+import { type Action, actions, isBuiltInRole, isOrganizationRole, organizationRoles, type ResourceKind, resourceKinds, roles as roleDefinitions } from "../Rbac.js"
+import { type CustomRolePermission, type CustomRoleRecord, CustomRoleRepo, definitionOf, Role } from "./CustomRole.js"
+import { RolePermission } from "../users/User.js"
 import { Transactions } from "../Repositories.js"
 import { type MemberFilter, MemberRepo, OrganizationRepo } from "./Repositories.js"
 import { toSlimRole, type UserRecord, type UserStatus } from "../users/User.js"
@@ -57,17 +59,21 @@ const nameConflict = (name: string) =>
     validations: [new Validation({ field: "name", detail: "This name is in use." })]
   })
 
-const slimRole = (name: string, organizationId: string) =>
-  toSlimRole(name, roleDefinitions.get(name)?.display_name ?? name, organizationId)
+const slimRole = (name: string, organizationId: string, custom?: ReadonlyMap<string, string>) =>
+  toSlimRole(name, roleDefinitions.get(name)?.display_name ?? custom?.get(name) ?? name, organizationId)
 
-export const toMember = (m: MembershipRecord, u: UserRecord) => {
+/**
+ * A member as answered; `custom` holds the display names of the organization's custom roles the
+ * member holds (a role that no longer exists shows its name).
+ */
+export const toMember = (m: MembershipRecord, u: UserRecord, custom?: ReadonlyMap<string, string>) => {
   const props: WireProps<typeof OrganizationMember> = {
     organization_id: m.organization_id,
     user_id: u.id,
     username: u.username,
     email: u.email,
     global_roles: u.rbac_roles.map((r) => slimRole(r, "")),
-    roles: m.roles.map((r) => slimRole(r, m.organization_id)),
+    roles: m.roles.map((r) => slimRole(r, m.organization_id, custom)),
     created_at: m.created_at,
     updated_at: m.updated_at
   }
@@ -85,6 +91,65 @@ export const memberResource = (o: OrganizationRecord, u: UserRecord) =>
 /** How authorization names an organization: it belongs to itself. */
 export { orgObject }
 
+/** The body of `POST` and `PUT /organizations/{organization}/members/roles` (CustomRoleRequest). */
+export interface CustomRoleInput {
+  readonly name: string
+  readonly display_name?: string | undefined
+  readonly site_permissions?: ReadonlyArray<PermissionInput> | undefined
+  readonly organization_permissions?: ReadonlyArray<PermissionInput> | undefined
+  readonly user_permissions?: ReadonlyArray<PermissionInput> | undefined
+}
+
+/** One permission as a request gives it; `negate` absent is false. */
+export interface PermissionInput {
+  readonly negate?: boolean | undefined
+  readonly resource_type: string
+  readonly action: string
+}
+
+const ROLE_NAME = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/
+
+/** The described system's name rule for roles (codersdk.NameValid); undefined when valid. */
+export const roleNameProblem = (name: string): string | undefined =>
+  name.length > 32 ? "must be <= 32 characters"
+    : name.length < 1 ? "must be >= 1 character"
+    : ROLE_NAME.test(name) ? undefined : "must be alphanumeric with hyphens"
+
+/** What is wrong with one permission of a custom role, as the described system checks it; undefined when valid. */
+const permissionProblem = (p: PermissionInput): string | undefined => {
+  if (p.negate === true) return `invalid permission for action="${p.action}" type="${p.resource_type}", no negative permissions`
+  if (p.action === "*" || p.resource_type === "*") {
+    return `invalid permission for action="${p.action}" type="${p.resource_type}", no wildcard symbols`
+  }
+  if (!(resourceKinds as ReadonlyArray<string>).includes(p.resource_type)) return `unknown resource type "${p.resource_type}"`
+  if (!(actions as ReadonlyArray<string>).includes(p.action)) return `unknown action "${p.action}"`
+  return undefined
+}
+
+const roleNotFound = (name: string) =>
+  new NotFound({ message: `No custom role with the name ${name} found`, detail: "no role found" })
+
+/** How audit entries name a custom role (resource type `custom_role`, as the described system). */
+const customRoleResource = (r: CustomRoleRecord) =>
+  ({ type: "custom_role", id: r.id, target: r.name, organizationId: r.organization_id })
+
+const roleAudit = (r: CustomRoleRecord) => ({
+  name: r.name,
+  display_name: r.display_name,
+  org_permissions: r.organization_permissions.map((p) => `${p.resource_type}:${p.action}`)
+})
+
+/** The wire form of a custom role (the described system's Role). */
+export const toRole = (r: CustomRoleRecord): Role =>
+  new Role({
+    name: r.name,
+    organization_id: r.organization_id,
+    display_name: r.display_name,
+    site_permissions: [],
+    organization_permissions: r.organization_permissions.map((p) => new RolePermission(p, true)),
+    user_permissions: []
+  }, true)
+
 export class Organizations extends Effect.Service<Organizations>()("@workbay/core/Organizations", {
   effect: Effect.gen(function*() {
     const orgs = yield* OrganizationRepo
@@ -94,6 +159,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const users = yield* Users
+    const customRoles = yield* CustomRoleRepo
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     /**
@@ -190,6 +256,17 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         return new ResponseBody({ message: "Organization deleted." }, true)
       }).pipe(span("Organizations.delete"))
 
+    /** Display names of the custom roles `memberships` of `orgId` hold: one read, none without custom roles. */
+    const customDisplayNames = (orgId: string, memberships: ReadonlyArray<MembershipRecord>) => {
+      const names = new Set<string>()
+      for (const m of memberships) for (const r of m.roles) if (!isBuiltInRole(r)) names.add(r)
+      if (names.size === 0) return Effect.succeed(undefined)
+      return Effect.map(
+        customRoles.findMany([...names].map((name) => ({ organizationId: orgId, name }))),
+        (found): ReadonlyMap<string, string> => new Map(found.map((r) => [r.name, r.display_name]))
+      )
+    }
+
     const listMembers = (ref: string, page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
@@ -198,7 +275,8 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           limit: Math.min(page?.limit && page.limit > 0 ? page.limit : MAX_PAGE_SIZE, MAX_PAGE_SIZE),
           offset: page?.offset ?? 0
         })
-        return rows.map((r) => toMember(r.member, r.user))
+        const custom = yield* customDisplayNames(org.id, rows.map((r) => r.member))
+        return rows.map((r) => toMember(r.member, r.user, custom))
       }).pipe(span("Organizations.listMembers"))
 
     /**
@@ -230,7 +308,8 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           offset: input.offset ?? 0
         }
         const page = yield* members.page(org.id, filter)
-        return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user)), count: page.count }, true)
+        const custom = yield* customDisplayNames(org.id, page.members.map((r) => r.member))
+        return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user, custom)), count: page.count }, true)
       }).pipe(span("Organizations.paginatedMembers"))
 
     const sharingSettings = (owners: ShareableWorkspaceOwners) => {
@@ -285,7 +364,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         yield* authorizeRead("Organization member", { type: "organization_member", orgId: org.id, ownerId: user.id })
         const m = yield* members.find(org.id, user.id)
         if (Option.isNone(m)) return yield* NotFound.resource("Organization member")
-        return toMember(m.value, user)
+        return toMember(m.value, user, yield* customDisplayNames(org.id, [m.value]))
       })
 
     const addMember = (ref: string, userRef: string) =>
@@ -340,13 +419,23 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         }
         yield* authorize("assign", { type: "assign_org_role", orgId: org.id })
         const next = [...new Set(wanted)].filter((role) => role !== "organization-member")
-        const unknown = next.filter((role) => !isOrganizationRole(role))
-        if (unknown.length > 0) return yield* unknownRoles(unknown, "organization")
+        // Names that are not built in must be custom roles of this organization (one read).
+        const custom = next.filter((role) => !isBuiltInRole(role))
         const before = membership.value.roles
+        const customNames = new Set(
+          (yield* customRoles.findMany([...new Set([...custom, ...before.filter((r) => !isBuiltInRole(r))])]
+            .map((name) => ({ organizationId: org.id, name })))).map((r) => r.name)
+        )
+        const unknown = next.filter((role) => !isOrganizationRole(role) && !customNames.has(role))
+        if (unknown.length > 0) return yield* unknownRoles(unknown, "organization")
         const { added, removed } = roleChanges(before, next)
         if (removed.length > 0) yield* authorize("unassign", { type: "assign_org_role", orgId: org.id })
         const deniedAdd = yield* rolesBeyondActor(added, org.id)
-        const deniedRemove = yield* rolesBeyondActor(removed.filter((r) => roleDefinitions.has(r)), org.id)
+        // A stale name (a role that no longer exists) may be removed by whoever may unassign.
+        const deniedRemove = yield* rolesBeyondActor(
+          removed.filter((r) => roleDefinitions.has(r) || customNames.has(r)),
+          org.id
+        )
         if (deniedAdd.length > 0 || deniedRemove.length > 0) return yield* rolesRefused(deniedAdd, deniedRemove)
         const updated = added.length === 0 && removed.length === 0
           ? membership
@@ -354,7 +443,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         // Removed concurrently between the lookup and the write.
         if (Option.isNone(updated)) return yield* NotFound.resource("Organization member")
         yield* auditResource(memberResource(org, user), { roles: before }, { roles: updated.value.roles })
-        return toMember(updated.value, user)
+        return toMember(updated.value, user, yield* customDisplayNames(org.id, [updated.value]))
       }).pipe(span("Organizations.setMemberRoles"))
 
     /** GET /organizations/{organization}/members/roles: its roles, each marked assignable or not. */
@@ -363,13 +452,127 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         const org = yield* resolve(ref)
         yield* authorize("read", { type: "assign_org_role", orgId: org.id })
         const mayAssign = yield* allowed("assign", { type: "assign_org_role", orgId: org.id })
-        const beyond = yield* rolesBeyondActor(organizationRoles.map((r) => r.name), org.id)
-        return organizationRoles.map((role) => toAssignableRole(role, org.id, mayAssign && !beyond.includes(role.name)))
+        const custom = (yield* customRoles.list(org.id)).map(definitionOf)
+        const beyond = yield* rolesBeyondActor([...organizationRoles, ...custom].map((r) => r.name), org.id)
+        return [
+          ...organizationRoles.map((role) => toAssignableRole(role, org.id, mayAssign && !beyond.includes(role.name))),
+          ...custom.map((role) => toAssignableRole(role, org.id, mayAssign && !beyond.includes(role.name), false))
+        ]
       }).pipe(span("Organizations.assignableRoles"))
+
+    /** The checks of a custom role request, one validation per bad field; the message is the first's. */
+    const checkRole = (orgId: string, input: CustomRoleInput) =>
+      Effect.gen(function*() {
+        const problems: Array<{ readonly field: string; readonly message: string; readonly detail: string }> = []
+        if (isBuiltInRole(input.name)) {
+          problems.push({
+            field: "name", message: "Reserved role name",
+            detail: `"${input.name}" is a reserved role name, and not allowed to be used`
+          })
+        } else {
+          const bad = roleNameProblem(input.name)
+          if (bad !== undefined) problems.push({ field: "name", message: "Invalid role name", detail: bad })
+        }
+        if ((input.site_permissions?.length ?? 0) > 0) {
+          problems.push({
+            field: "site_permissions",
+            message: "Invalid request, not allowed to assign site wide permissions for an organization role.",
+            detail: "organization scoped roles may not contain site wide permissions"
+          })
+        }
+        if ((input.user_permissions?.length ?? 0) > 0) {
+          problems.push({
+            field: "user_permissions",
+            message: "Invalid request, not allowed to assign user permissions for an organization role.",
+            detail: "organization scoped roles may not contain user permissions"
+          })
+        }
+        const perms = input.organization_permissions ?? []
+        for (let i = 0; i < perms.length; i++) {
+          const p = perms[i]!
+          const bad = permissionProblem(p) ??
+            ((yield* allowed(p.action as Action, { type: p.resource_type as ResourceKind, orgId }))
+              ? undefined
+              : `invalid permission for action="${p.action}" type="${p.resource_type}", not allowed to grant this permission`)
+          if (bad !== undefined) {
+            problems.push({ field: `organization_permissions.${i}`, message: "Failed to update role permissions", detail: bad })
+          }
+        }
+        if (problems.length > 0) {
+          return yield* new BadRequest({
+            message: problems[0]!.message,
+            validations: problems.map((p) => new Validation({ field: p.field, detail: p.detail }))
+          })
+        }
+        return perms.map((p): CustomRolePermission => ({ negate: false, resource_type: p.resource_type, action: p.action }))
+      })
+
+    /** POST /organizations/{organization}/members/roles: a new custom role (409 when the name is taken). */
+    const createRole = (ref: string, input: CustomRoleInput) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("create", { type: "assign_org_role", orgId: org.id })
+        const permissions = yield* checkRole(org.id, input)
+        const at = yield* now
+        const record: CustomRoleRecord = {
+          id: yield* ids.uuid,
+          organization_id: org.id,
+          name: input.name,
+          display_name: input.display_name ?? "",
+          organization_permissions: permissions,
+          created_at: at,
+          updated_at: at
+        }
+        yield* customRoles.insert(record).pipe(
+          Effect.catchTag("UniqueViolation", () =>
+            Effect.fail(new Conflict({
+              message: `A custom role named "${input.name}" already exists in this organization.`,
+              validations: [new Validation({ field: "name", detail: "This name is in use." })]
+            })))
+        )
+        yield* auditResource(customRoleResource(record), undefined, roleAudit(record))
+        return toRole(record)
+      }).pipe(span("Organizations.createRole"))
+
+    /** PUT /organizations/{organization}/members/roles: replaces a custom role's display name and permissions. */
+    const updateRole = (ref: string, input: CustomRoleInput) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("update", { type: "assign_org_role", orgId: org.id })
+        const permissions = yield* checkRole(org.id, input)
+        const before = yield* customRoles.find(org.id, input.name)
+        if (Option.isNone(before)) return yield* roleNotFound(input.name)
+        const updated = yield* customRoles.update(org.id, input.name, {
+          display_name: input.display_name ?? "",
+          organization_permissions: permissions,
+          updated_at: yield* now
+        })
+        if (Option.isNone(updated)) return yield* roleNotFound(input.name)
+        yield* auditResource(customRoleResource(updated.value), roleAudit(before.value), roleAudit(updated.value))
+        return toRole(updated.value)
+      }).pipe(span("Organizations.updateRole"))
+
+    /** DELETE /organizations/{organization}/members/roles/{roleName}: removes the role, and takes it off its members. */
+    const deleteRole = (ref: string, name: string) =>
+      Effect.gen(function*() {
+        const org = yield* resolve(ref)
+        yield* authorize("delete", { type: "assign_org_role", orgId: org.id })
+        if (isBuiltInRole(name)) {
+          return yield* BadRequest.field(
+            "roleName",
+            `"${name}" is a reserved role name, and not allowed to be used`,
+            "Reserved role name"
+          )
+        }
+        const before = yield* customRoles.find(org.id, name)
+        if (Option.isNone(before)) return yield* roleNotFound(name)
+        if (!(yield* customRoles.delete(org.id, name, yield* now))) return yield* roleNotFound(name)
+        yield* auditResource(customRoleResource(before.value), roleAudit(before.value))
+      }).pipe(span("Organizations.deleteRole"))
 
     return {
       resolve, list, create, update, delete: remove, listMembers, paginatedMembers, getWorkspaceSharing, setWorkspaceSharing, getMember, addMember, removeMember, setMemberRoles,
-      assignableRoles,
+      assignableRoles, createRole, updateRole, deleteRole,
       get: (ref: string) =>
         Effect.flatMap(resolve(ref), (o) => Effect.as(authorizeRead("Organization", orgObject(o)), new Organization(o)))
           .pipe(span("Organizations.get")),

@@ -17,6 +17,7 @@ import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platfor
 import { NotificationQueue } from "../notifications/NotificationQueue.js"
 import { TemplateIds } from "../notifications/NotificationTemplate.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { CustomRoleRepo, loadCustomRoles } from "../organizations/CustomRole.js"
 import { GroupRepo } from "../groups/Group.js"
 import { templateObject, TemplateRepo } from "../templates/Template.js"
 import { workspaceObject, WorkspaceRepo } from "../workspaces/Workspace.js"
@@ -122,6 +123,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const members = yield* MemberRepo
     const orgs = yield* OrganizationRepo
     const groupRepo = yield* GroupRepo
+    const customRoleRepo = yield* CustomRoleRepo
     const templates = yield* TemplateRepo
     const workspaces = yield* WorkspaceRepo
     const conversions = yield* LoginConversionRepo
@@ -170,7 +172,13 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const orgRoles = memberships === undefined
           ? memo(orgRolesOf(user.id))
           : Effect.succeed(rolesByOrganization(memberships))
-        return { user, apiKey: key, orgRoles, groupIds: memo(Effect.suspend(() => groupRepo.groupIdsOf(user.id))) }
+        return {
+          user,
+          apiKey: key,
+          orgRoles,
+          groupIds: memo(Effect.suspend(() => groupRepo.groupIdsOf(user.id))),
+          customRoles: memo(Effect.flatMap(orgRoles, (roles) => loadCustomRoles(customRoleRepo, roles)))
+        }
       }).pipe(span("Auth.authenticate"))
 
     const insertKey = (userId: string, loginType: ApiKeyLoginType, lifetimeMs: number, extra: Partial<ApiKeyRecord> = {}) =>

@@ -56,7 +56,12 @@ export const userResource = (u: UserRecord) => ({ type: "user", id: u.id, target
 export const userObject = (u: Pick<UserRecord, "id">) => ({ type: "user", id: u.id, ownerId: u.id }) as const
 
 /** Wire form of a role for the roles listings; `organizationId` is empty for site roles. */
-export const toAssignableRole = (role: RoleDefinition, organizationId: string, assignable: boolean): AssignableRole => {
+export const toAssignableRole = (
+  role: RoleDefinition,
+  organizationId: string,
+  assignable: boolean,
+  builtIn = true
+): AssignableRole => {
   const granted = permissions(role)
   const wire = (list: typeof granted.site) => list.map((p) => new RolePermission(p, true))
   const props: WireProps<typeof AssignableRole> = {
@@ -66,7 +71,7 @@ export const toAssignableRole = (role: RoleDefinition, organizationId: string, a
     organization_permissions: wire(granted.organization),
     user_permissions: wire(granted.user),
     assignable,
-    built_in: true
+    built_in: builtIn
   }
   putNonEmpty(props, "organization_id", organizationId)
   return new AssignableRole(props, true)

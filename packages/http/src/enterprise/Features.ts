@@ -42,6 +42,10 @@ export const gatedRoutes: ReadonlyMap<string, FeatureName> = new Map<string, Fea
   ["DELETE /api/v2/organizations/:organization/provisionerkeys/:provisionerkey", "external_provisioner_daemons"],
   ["GET /api/v2/organizations/:organization/provisionerdaemons/serve", "external_provisioner_daemons"],
   ["GET /api/v2/provisionerkeys/:provisionerkey", "external_provisioner_daemons"],
+  // Custom organization roles.
+  ["POST /api/v2/organizations/:organization/members/roles", "custom_roles"],
+  ["PUT /api/v2/organizations/:organization/members/roles", "custom_roles"],
+  ["DELETE /api/v2/organizations/:organization/members/roles/:roleName", "custom_roles"],
   // Prebuilt workspaces.
   ["POST /api/v2/templates/:template/prebuilds/invalidate", "workspace_prebuilds"]
 ])

@@ -1,7 +1,7 @@
 /** Organization routes and organization members. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  AssignableRole, Organization, OrganizationMember, OrganizationName, PaginatedMembers, ResponseBody, ShareableWorkspaceOwners,
+  AssignableRole, Organization, Role, OrganizationMember, OrganizationName, PaginatedMembers, ResponseBody, ShareableWorkspaceOwners,
   WorkspaceSharingSettings
 } from "@workbay/core"
 import { Either, ParseResult, Schema } from "effect"
@@ -51,6 +51,27 @@ export class UpdateWorkspaceSharingSettingsRequest extends Schema.Class<UpdateWo
     message: () => ({ message: "Must be one of none, everyone, service_accounts.", override: true })
   }))
 }, wireName("UpdateWorkspaceSharingSettingsRequest")) {}
+
+/** One permission of a custom role request (the described system's Permission); `negate` defaults to false. */
+const PermissionRequest = Schema.Struct({
+  negate: optional(Schema.Boolean),
+  resource_type: Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })),
+  action: Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." }))
+})
+const Permissions = optional(Schema.Array(PermissionRequest).pipe(
+  Schema.maxItems(512, { message: () => "Must hold at most 512 permissions." })
+))
+
+/** POST and PUT /organizations/{organization}/members/roles (the described system's CustomRoleRequest). */
+export class CustomRoleRequest extends Schema.Class<CustomRoleRequest>("CustomRoleRequest")({
+  name: Text(256),
+  display_name: optional(Text(256)),
+  site_permissions: Permissions,
+  organization_permissions: Permissions,
+  user_permissions: Permissions
+}, wireName("CustomRoleRequest")) {}
+
+const RolePath = Schema.Struct({ organization: Schema.String, roleName: Schema.String })
 
 const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.String })
 
@@ -104,6 +125,25 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
     HttpApiEndpoint.get("assignableRoles", "/organizations/:organization/members/roles")
       .setPath(OrganizationPath)
       .addSuccess(Schema.Array(AssignableRole))
+  )
+  .add(
+    HttpApiEndpoint.post("createRole", "/organizations/:organization/members/roles").annotate(Audited, audit("custom_role"))
+      .setPath(OrganizationPath)
+      .setPayload(CustomRoleRequest)
+      .addSuccess(Role)
+      .addError(Conflict)
+  )
+  .add(
+    HttpApiEndpoint.put("updateRole", "/organizations/:organization/members/roles").annotate(Audited, audit("custom_role"))
+      .setPath(OrganizationPath)
+      .setPayload(CustomRoleRequest)
+      .addSuccess(Role)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteRole", "/organizations/:organization/members/roles/:roleName")
+      .annotate(Audited, audit("custom_role"))
+      .setPath(RolePath)
+      .addSuccess(NoContent)
   )
   .add(HttpApiEndpoint.get("getMember", "/organizations/:organization/members/:user").setPath(MemberPath).addSuccess(OrganizationMember))
   .add(

@@ -17,6 +17,9 @@ export const OrganizationsHttp = implement(WorkbayApi, "organizations", {
   updateWorkspaceSharing: ({ path, payload }) =>
     Effect.flatMap(Organizations, (o) => o.setWorkspaceSharing(path.organization, payload)),
   assignableRoles: ({ path }) => Effect.flatMap(Organizations, (o) => o.assignableRoles(path.organization)),
+  createRole: ({ path, payload }) => Effect.flatMap(Organizations, (o) => o.createRole(path.organization, payload)),
+  updateRole: ({ path, payload }) => Effect.flatMap(Organizations, (o) => o.updateRole(path.organization, payload)),
+  deleteRole: ({ path }) => Effect.flatMap(Organizations, (o) => o.deleteRole(path.organization, path.roleName)),
   getMember: ({ path }) => Effect.flatMap(Organizations, (o) => o.getMember(path.organization, path.user)),
   updateMemberRoles: ({ path, payload }) =>
     Effect.flatMap(Organizations, (o) => o.setMemberRoles(path.organization, path.user, payload.roles)),

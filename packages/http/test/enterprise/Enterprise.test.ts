@@ -128,6 +128,13 @@ describe("licenses with a license key", () => {
     expect(groups.body.message).toBe("Template RBAC is a Premium feature. Contact sales!")
     expect((await owner.put("/appearance", { application_name: "x" })).body.message).toBe("Appearance is a Premium feature. Contact sales!")
     expect((await owner.post("/organizations", { name: "second" })).body.message).toBe("Multiple Organizations is a Premium feature. Contact sales!")
+    for (const [method, path] of [["POST", "/organizations/default/members/roles"], ["PUT", "/organizations/default/members/roles"], ["DELETE", "/organizations/default/members/roles/x"]] as const) {
+      const roles = await owner.request(method, path, method === "DELETE" ? undefined : { name: "x" })
+      expectResponse(roles, 403)
+      expect(roles.body.message).toBe("Custom Roles is a Premium feature. Contact sales!")
+    }
+    // The roles listing is free.
+    expect((await owner.get("/organizations/default/members/roles")).status).toBe(200)
     const keys = await owner.post("/organizations/default/provisionerkeys", { name: "k" })
     expectResponse(keys, 403)
     expect(keys.body.message).toMatch(/^External Provisioner Daemons is a Premium feature/)

@@ -160,6 +160,14 @@ export const definitions: Record<string, JsonSchema> = {
     assignable: boolean,
     built_in: boolean
   }),
+  Role: object({
+    name: string,
+    organization_id: omitted(uuid),
+    display_name: string,
+    site_permissions: arrayOf(permission),
+    organization_permissions: arrayOf(permission),
+    user_permissions: arrayOf(permission)
+  }),
   UserLoginType: object({ login_type: { type: "string", enum: loginTypes } }),
   UserRoles: object({ roles: arrayOf(string), organization_roles: mapOf(arrayOf(string)) }),
   UserAppearanceSettings: object({

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { MemberRepo, Organization, OrganizationRepo, UniqueViolation, UserRepo, WorkspaceRepo } from "@workbay/core"
+import {
+  type CustomRoleRecord, CustomRoleRepo, MemberRepo, Organization, OrganizationRepo, UniqueViolation, UserRepo, WorkspaceRepo
+} from "@workbay/core"
 import { OrganizationRepositories, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -306,5 +308,90 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
       )
     })
 
+    describe("custom roles", () => {
+      const role = (orgId: string, name: string, n = 0): CustomRoleRecord => ({
+        id: randomUUID(),
+        organization_id: orgId,
+        name,
+        display_name: `${name} display`,
+        organization_permissions: [{ negate: false, resource_type: "group", action: "create" }],
+        created_at: at(n),
+        updated_at: at(n)
+      })
+
+      test(
+        "insert, find, list by name, findMany over pairs, unique per organization",
+        Effect.gen(function* () {
+          const orgs = yield* OrganizationRepo
+          const repo = yield* CustomRoleRepo
+          const o1 = org("one")
+          const o2 = org("two")
+          yield* orgs.insert(o1)
+          yield* orgs.insert(o2)
+          const b = role(o1.id, "beta")
+          const a = role(o1.id, "alpha", 1)
+          const other = role(o2.id, "alpha", 2)
+          yield* repo.insert(b)
+          yield* repo.insert(a)
+          yield* repo.insert(other)
+          expect(Option.getOrThrow(yield* repo.find(o1.id, "alpha"))).toEqual(a)
+          expect(Option.isNone(yield* repo.find(o1.id, "gamma"))).toBe(true)
+          expect((yield* repo.list(o1.id)).map((r) => r.name)).toEqual(["alpha", "beta"])
+          expect(yield* repo.list(randomUUID())).toEqual([])
+          const many = yield* repo.findMany([
+            { organizationId: o1.id, name: "alpha" }, { organizationId: o2.id, name: "alpha" },
+            { organizationId: o2.id, name: "beta" }, { organizationId: o1.id, name: "nothing" }
+          ])
+          expect(many.map((r) => r.id).sort()).toEqual([a.id, other.id].sort())
+          expect(yield* repo.findMany([])).toEqual([])
+          const clash = yield* failureOf(repo.insert(role(o1.id, "alpha")))
+          expect(clash).toBeInstanceOf(UniqueViolation)
+        })
+      )
+
+      test(
+        "update replaces display name and permissions; delete takes the role off members, only in its organization",
+        Effect.gen(function* () {
+          const orgs = yield* OrganizationRepo
+          const members = yield* MemberRepo
+          const repo = yield* CustomRoleRepo
+          const o1 = org("one")
+          const o2 = org("two")
+          yield* orgs.insert(o1)
+          yield* orgs.insert(o2)
+          const alice = user("alice")
+          const bob = user("bob")
+          yield* insertUsers(alice, bob)
+          yield* repo.insert(role(o1.id, "maker"))
+          yield* repo.insert(role(o2.id, "maker"))
+          yield* members.insert(membership(o1.id, alice.id, 0, ["maker", "organization-auditor"]))
+          yield* members.insert(membership(o1.id, bob.id, 0, ["maker-two"]))
+          yield* members.insert(membership(o2.id, alice.id, 0, ["maker"]))
+
+          const updated = Option.getOrThrow(yield* repo.update(o1.id, "maker", {
+            display_name: "Maker", organization_permissions: [], updated_at: at(5)
+          }))
+          expect(updated.display_name).toBe("Maker")
+          expect(updated.organization_permissions).toEqual([])
+          expect(updated.updated_at.getTime()).toBe(at(5).getTime())
+          expect(Option.isNone(yield* repo.update(o1.id, "nothing", {
+            display_name: "", organization_permissions: [], updated_at: at(5)
+          }))).toBe(true)
+
+          expect(yield* repo.delete(o1.id, "maker", at(6))).toBe(true)
+          expect(yield* repo.delete(o1.id, "maker", at(6))).toBe(false)
+          expect(Option.isNone(yield* repo.find(o1.id, "maker"))).toBe(true)
+          expect(Option.isSome(yield* repo.find(o2.id, "maker"))).toBe(true)
+          const a1 = Option.getOrThrow(yield* members.find(o1.id, alice.id))
+          expect(a1.roles).toEqual(["organization-auditor"])
+          expect(a1.updated_at.getTime()).toBe(at(6).getTime())
+          expect(Option.getOrThrow(yield* members.find(o1.id, bob.id)).roles).toEqual(["maker-two"])
+          expect(Option.getOrThrow(yield* members.find(o2.id, alice.id)).roles).toEqual(["maker"])
+          // Removing the organization removes its roles.
+          yield* orgs.delete(o2.id)
+          expect(yield* repo.list(o2.id)).toEqual([])
+        })
+      )
+    })
   })
 }
