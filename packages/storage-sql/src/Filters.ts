@@ -1,7 +1,8 @@
 /**
  * Filtered reads shared by the log repositories (audit_logs, connection_logs): the WHERE
  * clause of a filter whose fields are each optional, a page newest first, and a capped count;
- * and the LIKE escaping of the user searches (users, group members).
+ * the LIKE escaping of the user searches (users, group members), and the user conditions of
+ * the member listings.
  */
 import type { SqlClient, Statement } from "@effect/sql"
 import { Effect } from "effect"
@@ -11,6 +12,32 @@ type Condition = Statement.Fragment | undefined
 
 /** Escapes LIKE wildcards so user text matches literally (used with `ESCAPE '\\'`). */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/** The user filter of a member listing (organization or group members). */
+export interface UserFilter {
+  readonly search?: string | undefined
+  readonly username?: string | undefined
+  readonly email?: string | undefined
+  readonly status?: string | undefined
+  readonly loginType?: string | undefined
+}
+
+/** Conditions on the members' users (alias `u`) a filter sets; none without one. */
+export const userConditions = (sql: SqlClient.SqlClient, f: UserFilter): Array<Statement.Fragment> => {
+  const where: Array<Statement.Fragment> = []
+  if (f.search) {
+    const like = `%${escapeLike(f.search)}%`
+    where.push(
+      sql`(lower(u.username) LIKE lower(${like}) ESCAPE '\\' OR lower(u.email) LIKE lower(${like}) ESCAPE '\\'
+        OR lower(u.name) LIKE lower(${like}) ESCAPE '\\')`
+    )
+  }
+  if (f.username) where.push(sql`lower(u.username) = lower(${f.username})`)
+  if (f.email) where.push(sql`lower(u.email) = lower(${f.email})`)
+  if (f.status) where.push(sql`u.status = ${f.status}`)
+  if (f.loginType) where.push(sql`u.login_type = ${f.loginType}`)
+  return where
+}
 
 /** Conditions over `sql`; each answers `undefined` when its filter field is not given. */
 export const filters = (sql: SqlClient.SqlClient) => ({

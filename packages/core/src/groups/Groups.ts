@@ -83,28 +83,8 @@ const auditedFields = (g: GroupRecord) => ({
 const makeGroup = wireMaker(Group)
 const makeMembersPage = wireMaker(GroupMembersPage)
 
-export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Group => {
-  const props: WireProps<typeof Group> = {
-    display_name: g.display_name,
-    id: g.id,
-    members: members.map(toReducedUser),
-    name: g.name,
-    organization_display_name: g.organization_display_name,
-    organization_id: g.organization_id,
-    organization_name: g.organization_name,
-    quota_allowance: g.quota_allowance,
-    source: g.source,
-    total_member_count: g.member_count
-  }
-  putNonEmpty(props, "avatar_url", g.avatar_url)
-  return makeGroup(props)
-}
-
-const makePaginatedGroup = wireMaker(PaginatedGroup)
-const makePaginatedGroupsPage = wireMaker(PaginatedGroupsPage)
-
-/** Wire form of a stored group in the paginated listing: its real size, no members. */
-export const toPaginatedGroup = (g: GroupRecord): PaginatedGroup => {
+/** The wire fields of a stored group shared by both forms (a Group and a PaginatedGroup). */
+const groupProps = (g: GroupRecord) => {
   const props: WireProps<typeof PaginatedGroup> = {
     display_name: g.display_name,
     id: g.id,
@@ -117,8 +97,17 @@ export const toPaginatedGroup = (g: GroupRecord): PaginatedGroup => {
     total_member_count: g.member_count
   }
   putNonEmpty(props, "avatar_url", g.avatar_url)
-  return makePaginatedGroup(props)
+  return props
 }
+
+export const toGroup = (g: GroupRecord, members: ReadonlyArray<UserRecord>): Group =>
+  makeGroup({ ...groupProps(g), members: members.map(toReducedUser) })
+
+const makePaginatedGroup = wireMaker(PaginatedGroup)
+const makePaginatedGroupsPage = wireMaker(PaginatedGroupsPage)
+
+/** Wire form of a stored group in the paginated listing: its real size, no members. */
+export const toPaginatedGroup = (g: GroupRecord): PaginatedGroup => makePaginatedGroup(groupProps(g))
 
 const pageLimit = (limit: number | undefined) =>
   Math.min(limit !== undefined && limit > 0 ? limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)

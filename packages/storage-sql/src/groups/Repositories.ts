@@ -16,7 +16,7 @@ import {
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
 import { directStatements } from "../DirectReads.js"
-import { escapeLike } from "../Filters.js"
+import { escapeLike, userConditions } from "../Filters.js"
 import { bindRecord, rowToUser, toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
@@ -79,19 +79,8 @@ export const make = Effect.gen(function*() {
       : { from: sql.literal("group_members m"), where: sql`m.group_id = ${g.id}` }
 
   /** Conditions on the members' users (alias `u`) a filter sets; none without a filter. */
-  const userConditions = (f: Omit<GroupMemberFilter, "limit" | "offset" | "afterId">) => {
-    const where: Array<Statement.Fragment> = []
-    if (f.search) {
-      const like = `%${escapeLike(f.search)}%`
-      where.push(
-        sql`(lower(u.username) LIKE lower(${like}) ESCAPE '\\' OR lower(u.email) LIKE lower(${like}) ESCAPE '\\'
-          OR lower(u.name) LIKE lower(${like}) ESCAPE '\\')`
-      )
-    }
-    if (f.username) where.push(sql`lower(u.username) = lower(${f.username})`)
-    if (f.email) where.push(sql`lower(u.email) = lower(${f.email})`)
-    if (f.status) where.push(sql`u.status = ${f.status}`)
-    if (f.loginType) where.push(sql`u.login_type = ${f.loginType}`)
+  const memberConditions = (f: Omit<GroupMemberFilter, "limit" | "offset" | "afterId">) => {
+    const where = userConditions(sql, f)
     if (f.userId) where.push(sql`m.user_id = ${f.userId}`)
     return where
   }
@@ -224,7 +213,7 @@ export const make = Effect.gen(function*() {
     listMembers: (g, f) =>
       Effect.gen(function*() {
         const { from, where } = membership(g)
-        const conditions = userConditions(f)
+        const conditions = memberConditions(f)
         const filtered = [where, sql`u.deleted = FALSE`, ...conditions]
         const page = f.afterId !== undefined ? [...filtered, sql`m.user_id > ${f.afterId}`] : filtered
         const rows = yield* sql`SELECT u.* FROM ${from} JOIN users u ON u.id = m.user_id WHERE ${sql.and(page)}

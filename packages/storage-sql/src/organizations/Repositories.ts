@@ -7,7 +7,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { EVERYONE_GROUP_NAME, type MemberFilter, MemberRepo, OrganizationRepo, type ShareableWorkspaceOwners } from "@workbay/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { directReads, directStatements } from "../DirectReads.js"
-import { escapeLike } from "../Filters.js"
+import { userConditions } from "../Filters.js"
 import { bind, bindRecord, first, rowToMembership, rowToOrganization, rowToUser, USER_JOIN_COLUMNS } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
@@ -22,29 +22,13 @@ const values = bindRecord
 // The hot read's SQL for the direct path (see DirectReads.ts): what its template compiles to.
 const MEMBERSHIPS_OF_USER_SQLITE = "SELECT * FROM organization_members WHERE user_id = ? ORDER BY created_at"
 
-/** Conditions on the members' users (alias `u`) a filter sets; none without one. */
-const memberConditions = (sql: SqlClient.SqlClient, f: MemberFilter): Array<Statement.Fragment> => {
-  const where: Array<Statement.Fragment> = []
-  if (f.search) {
-    const like = `%${escapeLike(f.search)}%`
-    where.push(
-      sql`(lower(u.username) LIKE lower(${like}) ESCAPE '\\' OR lower(u.email) LIKE lower(${like}) ESCAPE '\\'
-        OR lower(u.name) LIKE lower(${like}) ESCAPE '\\')`
-    )
-  }
-  if (f.username) where.push(sql`lower(u.username) = lower(${f.username})`)
-  if (f.email) where.push(sql`lower(u.email) = lower(${f.email})`)
-  if (f.status) where.push(sql`u.status = ${f.status}`)
-  if (f.loginType) where.push(sql`u.login_type = ${f.loginType}`)
-  return where
-}
 
 /**
  * A page of an organization's live members with their users (`u_` columns), along the membership
  * key (organization_id, user_id): the page reads its rows in key order, no sort step, at any size.
  */
 export const membersPage = (sql: SqlClient.SqlClient, orgId: string, f: MemberFilter) => {
-  const filtered = [sql`m.organization_id = ${orgId}`, sql`u.deleted = FALSE`, ...memberConditions(sql, f)]
+  const filtered = [sql`m.organization_id = ${orgId}`, sql`u.deleted = FALSE`, ...userConditions(sql, f)]
   const page = f.afterId !== undefined ? [...filtered, sql`m.user_id > ${f.afterId}`] : filtered
   return sql`SELECT m.*, ${sql.literal(USER_JOIN_COLUMNS)} FROM organization_members m
     JOIN users u ON u.id = m.user_id WHERE ${sql.and(page)} ORDER BY m.user_id LIMIT ${f.limit} OFFSET ${f.offset}`
@@ -194,7 +178,7 @@ export const make = Effect.gen(function*() {
         const rows = yield* membersPage(sql, orgId, f)
         // The Everyone group (the organization's id) keeps the member count; memberships of
         // deleted users are removed with them, so it counts live members only.
-        const conditions = memberConditions(sql, f)
+        const conditions = userConditions(sql, f)
         const [counted] = conditions.length === 0
           ? yield* sql<{ n: number | string }>`SELECT member_count AS n FROM groups WHERE id = ${orgId}`
           : yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM organization_members m
