@@ -92,6 +92,17 @@ export const BooleanParam = Schema.Literal("true", "false", "1", "0").pipe(
   Schema.annotations({ message: () => "Must be true or false." })
 )
 
+/** A UUID (a path or query value), "Must be a UUID." otherwise. */
+export const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
+
+/** The query of a searched, paged listing: `q`, the keyset cursor `after_id`, `limit`, `offset`. */
+export const SearchPageQuery = Schema.Struct({
+  q: optionalParam(Schema.String),
+  after_id: optionalParam(Uuid),
+  limit: optionalParam(NonNegativeIntParam),
+  offset: optionalParam(NonNegativeIntParam)
+})
+
 /** 200 with no body. */
 export const EmptyOk = HttpApiSchema.Empty(200)
 /** 204 with no body. */

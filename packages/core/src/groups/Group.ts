@@ -1,7 +1,8 @@
 /** Groups: the wire forms (group, group AI budget, workspace quota), the stored record and the repository port. */
 import { Context, Schema, type Effect, type Option } from "effect"
 import type { UniqueViolation } from "../Repositories.js"
-import { ReducedUser, type UserRecord, type UserStatus, usernamePattern } from "../users/User.js"
+import { ReducedUser, type UserRecord, usernamePattern } from "../users/User.js"
+import type { MemberFilter } from "../organizations/Repositories.js"
 import { omitEmpty } from "../Wire.js"
 
 /** The group every organization has: its members are the organization's members. Its id is the organization's id. */
@@ -114,19 +115,10 @@ export interface GroupFilter {
   readonly ids?: ReadonlyArray<string> | undefined
 }
 
-export interface GroupMemberFilter {
-  /** Free text: substring of username, email or name (case-insensitive). */
-  readonly search?: string | undefined
-  readonly username?: string | undefined
-  readonly email?: string | undefined
-  readonly status?: UserStatus | undefined
-  readonly loginType?: string | undefined
+/** An organization member listing's filter, and: */
+export interface GroupMemberFilter extends MemberFilter {
   /** Only this user (a caller who may read only their own membership). */
   readonly userId?: string | undefined
-  /** Keyset cursor: only members whose user id sorts after this one. */
-  readonly afterId?: string | undefined
-  readonly limit: number
-  readonly offset: number
 }
 
 export interface GroupPageFilter {

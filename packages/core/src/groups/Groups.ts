@@ -15,10 +15,11 @@ import { Transactions } from "../Repositories.js"
 import { UserRepo } from "../users/Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
-import { toReducedUser, Username, type UserRecord, type UserStatus } from "../users/User.js"
+import { toReducedUser, Username, type UserRecord } from "../users/User.js"
 import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Users } from "../users/Users.js"
+import { pageLimit, Users } from "../users/Users.js"
+import { memberFilter } from "../organizations/MemberQuery.js"
 
 export interface CreateGroupInput {
   readonly name: string
@@ -109,8 +110,6 @@ const makePaginatedGroupsPage = wireMaker(PaginatedGroupsPage)
 /** Wire form of a stored group in the paginated listing: its real size, no members. */
 export const toPaginatedGroup = (g: GroupRecord): PaginatedGroup => makePaginatedGroup(groupProps(g))
 
-const pageLimit = (limit: number | undefined) =>
-  Math.min(limit !== undefined && limit > 0 ? limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
 
 const nameConflict = (name: string) =>
   new Conflict({
@@ -449,27 +448,10 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
     /** A page of the members of `g` (already resolved and readable) the caller may read. */
     const membersPage = (g: GroupRecord, input: ListGroupMembersInput) =>
       Effect.gen(function*() {
-        const query = yield* parseQuery(input.q, ["username", "email", "status", "login_type"])
-        const status = query.terms.get("status")
-        if (status !== undefined && status !== "active" && status !== "suspended") {
-          return yield* BadRequest.field("q", `Status "${status}" is not one of active, suspended.`, "Invalid search query.")
-        }
-        if (input.after_id !== undefined && Option.isNone(yield* userRepo.findById(input.after_id.toLowerCase()))) {
-          return yield* BadRequest.field("after_id", `User ${input.after_id} does not exist.`, "Invalid pagination cursor.")
-        }
+        const base = yield* memberFilter(userRepo, input)
         const scope = yield* memberScope(g)
         if (scope === undefined) return makeMembersPage({ count: 0, users: [] })
-        const filter: GroupMemberFilter = {
-          search: query.text.length > 0 ? query.text.join(" ") : undefined,
-          username: query.terms.get("username"),
-          email: query.terms.get("email"),
-          status: status as UserStatus | undefined,
-          loginType: query.terms.get("login_type"),
-          userId: scope.all ? undefined : scope.userId,
-          afterId: input.after_id?.toLowerCase(),
-          limit: pageLimit(input.limit),
-          offset: input.offset ?? 0
-        }
+        const filter: GroupMemberFilter = { ...base, userId: scope.all ? undefined : scope.userId }
         const page = yield* groups.listMembers(g, filter)
         return makeMembersPage({ count: page.count, users: page.users.map(toReducedUser) })
       })

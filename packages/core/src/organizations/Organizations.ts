@@ -15,9 +15,9 @@ import { type Action, actions, isBuiltInRole, isOrganizationRole, organizationRo
 import { type CustomRolePermission, type CustomRoleRecord, CustomRoleRepo, definitionOf, Role } from "./CustomRole.js"
 import { RolePermission } from "../users/User.js"
 import { Transactions } from "../Repositories.js"
-import { type MemberFilter, MemberRepo, OrganizationRepo } from "./Repositories.js"
-import { toSlimRole, type UserRecord, type UserStatus } from "../users/User.js"
-import { parseQuery } from "../SearchQuery.js"
+import { MemberRepo, OrganizationRepo } from "./Repositories.js"
+import { toSlimRole, type UserRecord } from "../users/User.js"
+import { memberFilter } from "./MemberQuery.js"
 import { UserRepo } from "../users/Repositories.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
 import {
@@ -289,24 +289,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })
-        const query = yield* parseQuery(input.q, ["username", "email", "status", "login_type"])
-        const status = query.terms.get("status")
-        if (status !== undefined && status !== "active" && status !== "suspended") {
-          return yield* BadRequest.field("q", `Status "${status}" is not one of active, suspended.`, "Invalid search query.")
-        }
-        if (input.after_id !== undefined && Option.isNone(yield* userRepo.findById(input.after_id.toLowerCase()))) {
-          return yield* BadRequest.field("after_id", `User ${input.after_id} does not exist.`, "Invalid pagination cursor.")
-        }
-        const filter: MemberFilter = {
-          search: query.text.length > 0 ? query.text.join(" ") : undefined,
-          username: query.terms.get("username"),
-          email: query.terms.get("email"),
-          status: status as UserStatus | undefined,
-          loginType: query.terms.get("login_type"),
-          afterId: input.after_id?.toLowerCase(),
-          limit: Math.min(input.limit !== undefined && input.limit > 0 ? input.limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
-          offset: input.offset ?? 0
-        }
+        const filter = yield* memberFilter(userRepo, input)
         const page = yield* members.page(org.id, filter)
         const custom = yield* customDisplayNames(org.id, page.members.map((r) => r.member))
         return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user, custom)), count: page.count }, true)

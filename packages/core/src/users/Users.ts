@@ -129,6 +129,10 @@ export interface ListUsersInput {
 export const MAX_PAGE_SIZE = 1000
 export const DEFAULT_PAGE_SIZE = 100
 
+/** A listing's page size: `limit` when positive (at most MAX_PAGE_SIZE), else DEFAULT_PAGE_SIZE. */
+export const pageLimit = (limit: number | undefined) =>
+  Math.min(limit !== undefined && limit > 0 ? limit : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+
 const conflictFor = (e: UniqueViolation) =>
   new Conflict({
     message: e.constraint.includes("email") ? "A user with this email already exists." : "A user with this username already exists.",

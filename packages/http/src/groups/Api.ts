@@ -6,8 +6,8 @@ import {
 import { Schema } from "effect"
 import { Audited, audit } from "../Audit.js"
 import {
-  BadRequest, BooleanParam, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath,
-  UserPath, wireName
+  BadRequest, BooleanParam, Conflict, Forbidden, NoContent, NotFound, optional, optionalParam, OrganizationPath,
+  SearchPageQuery, UserPath, wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
 
@@ -62,7 +62,6 @@ export class PutGroupAiBudgetRequest extends Schema.Class<PutGroupAiBudgetReques
   spend_limit_micros: SpendLimitMicros
 }) {}
 
-const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
 
 /** `group_ids`: comma-separated group ids (the dispatcher splits them); one validation for the parameter. */
 const GroupIds = Schema.Array(Schema.String).pipe(
@@ -73,12 +72,6 @@ const GroupIds = Schema.Array(Schema.String).pipe(
 )
 
 /** The members listing's query (`GET /groups/{group}/members` and its organization-and-name twin). */
-const MembersQuery = Schema.Struct({
-  q: optionalParam(Schema.String),
-  after_id: optionalParam(Uuid),
-  limit: optionalParam(NonNegativeIntParam),
-  offset: optionalParam(NonNegativeIntParam)
-})
 
 export class GroupsApi extends HttpApiGroup.make("groups")
   .add(
@@ -107,7 +100,7 @@ export class GroupsApi extends HttpApiGroup.make("groups")
   .add(
     HttpApiEndpoint.get("listMembers", "/groups/:group/members")
       .setPath(GroupPath)
-      .setUrlParams(MembersQuery)
+      .setUrlParams(SearchPageQuery)
       .addSuccess(GroupMembersPage)
   )
   .add(HttpApiEndpoint.get("getAiBudget", "/groups/:group/ai/budget").setPath(GroupPath).addSuccess(GroupAiBudget))
@@ -131,18 +124,13 @@ export class GroupsApi extends HttpApiGroup.make("groups")
   .add(
     HttpApiEndpoint.get("listMembersByName", "/organizations/:organization/groups/:groupName/members")
       .setPath(Schema.Struct({ organization: Schema.String, groupName: Schema.String }))
-      .setUrlParams(MembersQuery)
+      .setUrlParams(SearchPageQuery)
       .addSuccess(GroupMembersPage)
   )
   .add(
     HttpApiEndpoint.get("listPaginated", "/organizations/:organization/paginated-groups")
       .setPath(OrganizationPath)
-      .setUrlParams(Schema.Struct({
-        q: optionalParam(Schema.String),
-        after_id: optionalParam(Uuid),
-        limit: optionalParam(NonNegativeIntParam),
-        offset: optionalParam(NonNegativeIntParam)
-      }))
+      .setUrlParams(SearchPageQuery)
       .addSuccess(PaginatedGroupsPage)
   )
   .add(

@@ -6,7 +6,7 @@ import {
 } from "@workbay/core"
 import { Either, ParseResult, Schema } from "effect"
 import {
-  BadRequest, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath, wireName
+  BadRequest, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath, SearchPageQuery, wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { Audited, audit } from "../Audit.js"
@@ -40,7 +40,6 @@ export class UpdateOrganizationRequest extends Schema.Class<UpdateOrganizationRe
 }, wireName("UpdateOrganizationRequest")) {}
 
 /** A UUID parameter, with a sentence for a message. */
-const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
 
 /** PATCH .../settings/workspace-sharing: `shareable_workspace_owners`, or the deprecated `sharing_disabled`. */
 export class UpdateWorkspaceSharingSettingsRequest extends Schema.Class<UpdateWorkspaceSharingSettingsRequest>(
@@ -101,12 +100,7 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
   .add(
     HttpApiEndpoint.get("paginatedMembers", "/organizations/:organization/paginated-members")
       .setPath(OrganizationPath)
-      .setUrlParams(Schema.Struct({
-        q: optionalParam(Schema.String),
-        after_id: optionalParam(Uuid),
-        limit: optionalParam(NonNegativeIntParam),
-        offset: optionalParam(NonNegativeIntParam)
-      }))
+      .setUrlParams(SearchPageQuery)
       .addSuccess(PaginatedMembers)
   )
   .add(

@@ -2,10 +2,9 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { isUuid, ProvisionerDaemon, provisionerDaemonStatuses, ProvisionerJob, provisionerJobStatuses } from "@workbay/core"
 import { Schema } from "effect"
-import { BadRequest, Forbidden, IntParam, NotFound, optionalParam } from "../Common.js"
+import { BadRequest, Forbidden, IntParam, NotFound, optionalParam, Uuid } from "../Common.js"
 import { Authentication } from "../Security.js"
 
-const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
 
 /** `ids`: comma-separated ids (the dispatcher splits them); one validation for the parameter. */
 const Ids = Schema.Array(Schema.String).pipe(

@@ -5,13 +5,12 @@ import { ApiKey, ApiKeyWithOwner, Organization, AssignableRole, checkPassword, D
 import { Schema } from "effect"
 import {
   BadRequest, BooleanParam, Conflict, EmptyOk, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalOr,
-  optionalParam, UserPath, wireName
+  optionalParam, UserPath, Uuid, wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { Audited, audit } from "../Audit.js"
 
 /** A UUID field or parameter, with a sentence for a message. */
-const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
 
 /**
  * A new user's password, or empty. The dashboard sends `""` for login types without a password,
