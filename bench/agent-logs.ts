@@ -32,7 +32,20 @@ import { Agent, setGlobalDispatcher } from "undici"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { cpuMs, fmt, logger, machineLine, machineTemplate, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, sleep, writeReport } from "./lib.mjs"
+import {
+  cpuMs,
+  fmt,
+  logger,
+  machineLine,
+  machineTemplate,
+  request,
+  rssMb,
+  seedFirstUser,
+  seedTemplate,
+  SESSION_HEADER,
+  sleep,
+  writeReport
+} from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -58,13 +71,16 @@ if (opts.serve !== undefined) {
     ...workbayProvisioner,
     build: (input: BuildInput) => {
       const perWorkspace = Number(opts["per-workspace"])
-      for (let i = 0; i < perWorkspace; i++) process.stdout.write(`TOKEN ${input.workspace.id} a${i} ${input.agentToken(`a${i}`)}\n`)
+      for (let i = 0; i < perWorkspace; i++) {
+        process.stdout.write(`TOKEN ${input.workspace.id} a${i} ${input.agentToken(`a${i}`)}\n`)
+      }
       return workbayProvisioner.build(input)
     }
   }
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve, checkpoints: opts.checkpoints === "thread" ? "thread" : "inline" }), { http: { rateLimits: false },
-    passwordHashCost: 4, retention: false, provisioners: [announcing]
-  })
+  const workbay = await makeWorkbay(
+    Sqlite.layer({ filename: opts.serve, checkpoints: opts.checkpoints === "thread" ? "thread" : "inline" }),
+    { http: { rateLimits: false }, passwordHashCost: 4, retention: false, provisioners: [announcing] }
+  )
   await serveInChild(workbay)
 }
 
@@ -81,12 +97,21 @@ const quantile = (sorted: ReadonlyArray<number>, q: number) =>
 const sorted = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)
 
 // Keep-alive connections shared by the simulated agents (each real agent holds one of its own).
-setGlobalDispatcher(new Agent({ connections: Number(opts.connections), connectTimeout: 30_000, headersTimeout: 60_000 }))
+setGlobalDispatcher(
+  new Agent({ connections: Number(opts.connections), connectTimeout: 30_000, headersTimeout: 60_000 })
+)
 
 const startedAt = new Date()
 const load0 = loadavg()
 const dir = mkdtempSync(join(tmpdir(), "workbay-bench-agent-logs-"))
-const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db"), "--per-workspace", String(perWorkspace), "--checkpoints", opts.checkpoints], {
+const service = await startChild(fileURLToPath(import.meta.url), [
+  "--serve",
+  join(dir, "workbay.db"),
+  "--per-workspace",
+  String(perWorkspace),
+  "--checkpoints",
+  opts.checkpoints
+], {
   nodeArgs: opts["service-prof"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts["service-prof"]}`],
   onLine: (line) => {
     const t = /^TOKEN \S+ \S+ (\S+)$/.exec(line)
@@ -100,13 +125,15 @@ try {
   const workspaceIds: Array<string> = []
   for (let i = 0; i * perWorkspace < agentCount; i++) {
     const ws = await request(`${base}/organizations/${orgId}/members/me/workspaces`, {
-      method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ name: `w${i}`, template_id: template.id })
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ name: `w${i}`, template_id: template.id })
     })
     if (ws.status !== 200) throw new Error(`create: ${ws.status} ${JSON.stringify(ws.body)}`)
     workspaceIds.push(ws.body.id)
   }
   for (const id of workspaceIds) {
-    for (let i = 0; ; i++) {
+    for (let i = 0;; i++) {
       const w = await request(`${base}/workspaces/${id}`, { headers: auth })
       if (w.body.latest_build?.status === "running") break
       if (i > 3000) throw new Error(`not running: ${JSON.stringify(w.body.latest_build?.status)}`)
@@ -117,13 +144,16 @@ try {
   log(`${agents.length} agents in ${workspaceIds.length} workspaces`)
   const source = randomUUID()
   for (let i = 0; i < agents.length; i += 50) {
-    await Promise.all(agents.slice(i, i + 50).map(async (token) => {
-      const r = await request(`${base}/workspaceagents/me/log-source`, {
-        method: "POST", headers: { [SESSION_HEADER]: token, "content-type": "application/json" },
-        body: JSON.stringify({ id: source, display_name: "bench" })
+    await Promise.all(
+      agents.slice(i, i + 50).map(async (token) => {
+        const r = await request(`${base}/workspaceagents/me/log-source`, {
+          method: "POST",
+          headers: { [SESSION_HEADER]: token, "content-type": "application/json" },
+          body: JSON.stringify({ id: source, display_name: "bench" })
+        })
+        if (r.status !== 200) throw new Error(`log-source: ${r.status} ${JSON.stringify(r.body)}`)
       })
-      if (r.status !== 200) throw new Error(`log-source: ${r.status} ${JSON.stringify(r.body)}`)
-    }))
+    )
   }
 
   const readUrl = `${base}/workspaces/${workspaceIds[0]}`
@@ -145,7 +175,11 @@ try {
 
   const over = opts.over === "route" ? "route" : "connection"
   const rate = Number(opts.rate)
-  log(`load: ${agents.length} agents over the ${over}, ${rate} batch(es) of ${linesPerBatch} lines each second, for ${duration / 1000} s`)
+  log(
+    `load: ${agents.length} agents over the ${over}, ${rate} batch(es) of ${linesPerBatch} lines each second, for ${
+      duration / 1000
+    } s`
+  )
   const batchTimes: Array<number> = []
   let ok = 0
   let failed = 0
@@ -158,14 +192,23 @@ try {
   let stopping = false
   const line = "x".repeat(79)
   const batch = () => ({
-    log_source_id: source, logs: Array.from({ length: linesPerBatch }, () => ({ created_at: new Date().toISOString(), level: "info", output: line }))
+    log_source_id: source,
+    logs: Array.from(
+      { length: linesPerBatch },
+      () => ({ created_at: new Date().toISOString(), level: "info", output: line })
+    )
   })
   const wsBase = base.replace(/^http/, "ws")
 
   /** An agent connection: requests by id, their answers resolved by id. */
   const openConnection = (token: string) =>
-    new Promise<{ request: (type: string, body: object) => Promise<any>; notify: (type: string) => void; close: () => void }>((resolve, reject) => {
-      const ws = new WebSocket(`${wsBase}/workspaceagents/me/rpc`, { headers: { [SESSION_HEADER]: token }, perMessageDeflate: false })
+    new Promise<
+      { request: (type: string, body: object) => Promise<any>; notify: (type: string) => void; close: () => void }
+    >((resolve, reject) => {
+      const ws = new WebSocket(`${wsBase}/workspaceagents/me/rpc`, {
+        headers: { [SESSION_HEADER]: token },
+        perMessageDeflate: false
+      })
       const waiting = new Map<number, (answer: any) => void>()
       let next = 1
       ws.on("message", (data) => {
@@ -194,7 +237,9 @@ try {
   const connections: Array<Awaited<ReturnType<typeof openConnection>>> = []
   if (over === "connection") {
     log("opening the agent connections")
-    for (let i = 0; i < agents.length; i += 50) connections.push(...await Promise.all(agents.slice(i, i + 50).map(openConnection)))
+    for (let i = 0; i < agents.length; i += 50) {
+      connections.push(...await Promise.all(agents.slice(i, i + 50).map(openConnection)))
+    }
   }
 
   const sendBatch = over === "connection"
@@ -206,7 +251,9 @@ try {
     }
     : async (i: number) => {
       const status = await fetch(`${base}/workspaceagents/me/logs`, {
-        method: "PATCH", headers: { [SESSION_HEADER]: agents[i]!, "content-type": "application/json" }, body: JSON.stringify(batch())
+        method: "PATCH",
+        headers: { [SESSION_HEADER]: agents[i]!, "content-type": "application/json" },
+        body: JSON.stringify(batch())
       }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0)
       if (status === 200) ok++
       else refuse(String(status))
@@ -250,14 +297,23 @@ try {
   const underLoad = sorted(loadReads.map(([, ms]) => ms))
   const span = (loadReads.at(-1)?.[0] ?? 0) - (loadReads[0]?.[0] ?? 0)
   const thirds = [0, 1, 2].map((k) =>
-    sorted(loadReads.filter(([t]) => t - loadReads[0]![0] >= (k * span) / 3 && t - loadReads[0]![0] < ((k + 1) * span) / 3 + (k === 2 ? 1 : 0)).map(([, ms]) => ms)))
+    sorted(
+      loadReads.filter(([t]) =>
+        t - loadReads[0]![0] >= (k * span) / 3 && t - loadReads[0]![0] < ((k + 1) * span) / 3 + (k === 2 ? 1 : 0)
+      ).map(([, ms]) => ms)
+    )
+  )
   const patches = sorted(batchTimes)
   const rss = rssMb(service.child.pid)
 
   const how = over === "connection"
-    ? `each holding its agent connection (a WebSocket) and sending a \`heartbeat\` and ${rate === 1 ? "a \`batch_create_logs\`" : `${rate} \`batch_create_logs\``} of
+    ? `each holding its agent connection (a WebSocket) and sending a \`heartbeat\` and ${
+      rate === 1 ? "a \`batch_create_logs\`" : `${rate} \`batch_create_logs\``
+    } of
 ${linesPerBatch} lines (80 bytes each) every second`
-    : `each PATCHing /workspaceagents/me/logs with ${rate === 1 ? "a batch" : `${rate} batches`} of ${linesPerBatch} lines (80 bytes each) every second
+    : `each PATCHing /workspaceagents/me/logs with ${
+      rate === 1 ? "a batch" : `${rate} batches`
+    } of ${linesPerBatch} lines (80 bytes each) every second
 over ${opts.connections} keep-alive HTTP connections`
   const report = `# Agent log appends (over the ${over})
 
@@ -273,10 +329,18 @@ One reader GETs /workspaces/{id} back to back.
 | lines stored per second | ${fmt((ok * linesPerBatch) / elapsed, 0)} |
 | heartbeats sent | ${heartbeats} |
 | service CPU per stored batch (ms; the reader's GETs and heartbeats included) | ${fmt(cpu / Math.max(1, ok), 3)} |
-| batch answer p50 / p99 / max (ms) | ${fmt(quantile(patches, 0.5))} / ${fmt(quantile(patches, 0.99))} / ${fmt(patches.at(-1) ?? NaN)} |
-| refused or failed batches | ${failed}${statuses.size > 0 ? ` (${[...statuses].map(([s, n]) => `${s}: ${n}`).join(", ")})` : ""} |
-| GET /workspaces/{id} idle p50 / p99 (ms) | ${fmt(quantile(idle, 0.5))} / ${fmt(quantile(idle, 0.99))} (${idle.length} reads) |
-| GET /workspaces/{id} under load p50 / p99 (ms) | ${fmt(quantile(underLoad, 0.5))} / ${fmt(quantile(underLoad, 0.99))} (${underLoad.length} reads) |
+| batch answer p50 / p99 / max (ms) | ${fmt(quantile(patches, 0.5))} / ${fmt(quantile(patches, 0.99))} / ${
+    fmt(patches.at(-1) ?? NaN)
+  } |
+| refused or failed batches | ${failed}${
+    statuses.size > 0 ? ` (${[...statuses].map(([s, n]) => `${s}: ${n}`).join(", ")})` : ""
+  } |
+| GET /workspaces/{id} idle p50 / p99 (ms) | ${fmt(quantile(idle, 0.5))} / ${
+    fmt(quantile(idle, 0.99))
+  } (${idle.length} reads) |
+| GET /workspaces/{id} under load p50 / p99 (ms) | ${fmt(quantile(underLoad, 0.5))} / ${
+    fmt(quantile(underLoad, 0.99))
+  } (${underLoad.length} reads) |
 | the same by third of the run, p50 (ms) | ${thirds.map((t) => fmt(quantile(t, 0.5))).join(" / ")} |
 | service RSS after the load (MB) | ${fmt(rss, 0)} |
 `

@@ -51,8 +51,25 @@ import { join } from "node:path"
 import { isDeepStrictEqual, parseArgs } from "node:util"
 import pg from "pg"
 import {
-  benchWork, buildBundle, bundleIsCurrent, fmt, freePort, keepCounts, logger, machineLine, request, root, rssMb, seedFirstUser,
-  seedTemplate, sleep, SESSION_HEADER, userInserter, vacuumInto, warmThenLoad, writeReport
+  benchWork,
+  buildBundle,
+  bundleIsCurrent,
+  fmt,
+  freePort,
+  keepCounts,
+  logger,
+  machineLine,
+  request,
+  root,
+  rssMb,
+  seedFirstUser,
+  seedTemplate,
+  SESSION_HEADER,
+  sleep,
+  userInserter,
+  vacuumInto,
+  warmThenLoad,
+  writeReport
 } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
@@ -111,17 +128,22 @@ const short = (v) => {
 /** The paths where `a` and `b` differ (at most 20), `a.b[2].c: <a> vs <b>`. */
 const differences = (a, b, path = "", out = []) => {
   if (out.length >= 20 || isDeepStrictEqual(a, b)) return out
-  const bothObjects = a !== null && b !== null && typeof a === "object" && typeof b === "object" && Array.isArray(a) === Array.isArray(b)
+  const bothObjects = a !== null && b !== null && typeof a === "object" && typeof b === "object" &&
+    Array.isArray(a) === Array.isArray(b)
   if (!bothObjects) {
     out.push({ path: path || ".", text: `${path || "."}: ${short(a)} (workbay) vs ${short(b)} (bare)` })
     return out
   }
   if (Array.isArray(a)) {
-    if (a.length !== b.length) out.push({ path: `${path}.length`, text: `${path}.length: ${a.length} (workbay) vs ${b.length} (bare)` })
+    if (a.length !== b.length) {
+      out.push({ path: `${path}.length`, text: `${path}.length: ${a.length} (workbay) vs ${b.length} (bare)` })
+    }
     for (let i = 0; i < Math.min(a.length, b.length); i++) differences(a[i], b[i], `${path}[${i}]`, out)
     return out
   }
-  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) differences(a[k], b[k], path ? `${path}.${k}` : k, out)
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    differences(a[k], b[k], path ? `${path}.${k}` : k, out)
+  }
   return out
 }
 
@@ -130,8 +152,11 @@ const differences = (a, b, path = "", out = []) => {
  * they differ: an agent's status moves with the clock). Answers { same, diffs, bytes }.
  */
 const compareGet = async (name, workbayBase, bareBase, path, headers) => {
-  for (let attempt = 0; ; attempt++) {
-    const [w, b] = await Promise.all([request(`${workbayBase}${path}`, { headers }), request(`${bareBase}${path}`, { headers })])
+  for (let attempt = 0;; attempt++) {
+    const [w, b] = await Promise.all([
+      request(`${workbayBase}${path}`, { headers }),
+      request(`${bareBase}${path}`, { headers })
+    ])
     if (w.status !== 200) throw new Error(`${name}: the service answered ${w.status}: ${short(w.body)}`)
     if (b.status !== 200) throw new Error(`${name}: the bare server answered ${b.status}: ${short(b.body)}`)
     const diffs = differences(w.body, b.body)
@@ -178,10 +203,19 @@ const seedTo = (file, size, ctx) => {
        VALUES (?, ?, ?, ?, '10.0.0.1', 'bench/1.0', ?, ?, ?, ?, ?, '', ?, ?, '{}', '', '')`
     )
     const kinds = [
-      ["create", "user", 201], ["write", "user", 200], ["login", "api_key", 201], ["create", "organization", 201],
-      ["write", "organization", 200], ["delete", "api_key", 204], ["create", "organization_member", 200], ["login", "api_key", 401]
+      ["create", "user", 201],
+      ["write", "user", 200],
+      ["login", "api_key", 201],
+      ["create", "organization", 201],
+      ["write", "organization", 200],
+      ["delete", "api_key", 204],
+      ["create", "organization_member", 200],
+      ["login", "api_key", 401]
     ]
-    const diff = JSON.stringify({ name: { old: "a", new: "b", secret: false }, hashed_password: { old: "", new: "", secret: true } })
+    const diff = JSON.stringify({
+      name: { old: "a", new: "b", secret: false },
+      hashed_password: { old: "", new: "", secret: true }
+    })
     const end = Date.parse(audits.oldest ?? at) - 1000
     const start = end - 90 * 86_400_000
     const toAdd = Math.max(0, size - audits.n)
@@ -189,26 +223,44 @@ const seedTo = (file, size, ctx) => {
       const [action, type, status] = kinds[i % kinds.length]
       const inOrg = type === "organization" || type === "organization_member"
       insertAudit.run(
-        randomUUID(), new Date(start + Math.floor((i * (end - start)) / Math.max(1, toAdd))).toISOString(), ctx.userId,
-        inOrg ? ctx.orgId : NIL, randomUUID(), action, type, type === "user" ? ctx.userId : randomUUID(), `target-${i}`, diff, status
+        randomUUID(),
+        new Date(start + Math.floor((i * (end - start)) / Math.max(1, toAdd))).toISOString(),
+        ctx.userId,
+        inOrg ? ctx.orgId : NIL,
+        randomUUID(),
+        action,
+        type,
+        type === "user" ? ctx.userId : randomUUID(),
+        `target-${i}`,
+        diff,
+        status
       )
       added.audit++
     }
     // Workspaces: copies of the first with its latest build, job, resources and agents.
     const w = db.prepare("SELECT * FROM workspaces WHERE id = ?").get(ctx.workspaceId)
-    const b = db.prepare("SELECT * FROM workspace_builds WHERE workspace_id = ? ORDER BY build_number DESC LIMIT 1").get(ctx.workspaceId)
+    const b = db.prepare("SELECT * FROM workspace_builds WHERE workspace_id = ? ORDER BY build_number DESC LIMIT 1")
+      .get(ctx.workspaceId)
     const j = db.prepare("SELECT * FROM provisioner_jobs WHERE id = ?").get(b.job_id)
     delete j.job_status // generated
     const resources = db.prepare("SELECT * FROM workspace_resources WHERE job_id = ?").all(j.id)
-    const agents = db.prepare(`SELECT * FROM workspace_agents WHERE resource_id IN (SELECT id FROM workspace_resources WHERE job_id = ?)`).all(j.id)
+    const agents = db.prepare(
+      `SELECT * FROM workspace_agents WHERE resource_id IN (SELECT id FROM workspace_resources WHERE job_id = ?)`
+    ).all(j.id)
     const insertOf = (table, row) =>
-      db.prepare(`INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`)
+      db.prepare(
+        `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`
+      )
     const [iw, ib, ij] = [insertOf("workspaces", w), insertOf("workspace_builds", b), insertOf("provisioner_jobs", j)]
     const ir = resources.length > 0 ? insertOf("workspace_resources", resources[0]) : undefined
     const ia = agents.length > 0 ? insertOf("workspace_agents", agents[0]) : undefined
-    const owners = db.prepare("SELECT id, username FROM users WHERE deleted = 0 AND id <> ? ORDER BY lower(username) LIMIT 100").all(ctx.userId)
+    const owners = db.prepare(
+      "SELECT id, username FROM users WHERE deleted = 0 AND id <> ? ORDER BY lower(username) LIMIT 100"
+    ).all(ctx.userId)
     if (owners.length === 0) owners.push({ id: ctx.userId, username: "bench" })
-    const bump = db.prepare(`INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = counters.value + 1`)
+    const bump = db.prepare(
+      `INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = counters.value + 1`
+    )
     const workspaces = db.prepare("SELECT count(*) AS n FROM workspaces WHERE deleted = 0").get().n
     for (let i = workspaces; i < size; i++) {
       const owner = owners[i % owners.length]
@@ -218,7 +270,17 @@ const seedTo = (file, size, ctx) => {
       const input = JSON.parse(j.input)
       input.workspace_build_id = bid
       ij.run(...Object.values({ ...j, id: jid, input: JSON.stringify(input) }))
-      iw.run(...Object.values({ ...w, id: wid, owner_id: owner.id, owner_username: owner.username.toLowerCase(), name: `ws-${i}`, favorite: 0, list_rank: 0 }))
+      iw.run(
+        ...Object.values({
+          ...w,
+          id: wid,
+          owner_id: owner.id,
+          owner_username: owner.username.toLowerCase(),
+          name: `ws-${i}`,
+          favorite: 0,
+          list_rank: 0
+        })
+      )
       ib.run(...Object.values({ ...b, id: bid, workspace_id: wid, job_id: jid }))
       const resourceIds = new Map()
       for (const r of resources) {
@@ -227,7 +289,14 @@ const seedTo = (file, size, ctx) => {
         ir.run(...Object.values({ ...r, id: rid, job_id: jid }))
       }
       for (const a of agents) {
-        ia.run(...Object.values({ ...a, id: randomUUID(), resource_id: resourceIds.get(a.resource_id), auth_token_hash: randomBytes(32).toString("hex") }))
+        ia.run(
+          ...Object.values({
+            ...a,
+            id: randomUUID(),
+            resource_id: resourceIds.get(a.resource_id),
+            auth_token_hash: randomBytes(32).toString("hex")
+          })
+        )
       }
       bump.run("workspaces")
       bump.run(`workspaces:${owner.id}`)
@@ -253,11 +322,21 @@ const sideBySide = async (name, targets, { conns = connections } = {}) => {
   for (let r = 0; r < rounds; r++) {
     for (const [i, t] of targets.entries()) {
       t.prepare?.()
-      const res = await warmThenLoad(t.url, { connections: conns, warmup, duration, headers: t.headers, requests: t.requests?.() })
+      const res = await warmThenLoad(t.url, {
+        connections: conns,
+        warmup,
+        duration,
+        headers: t.headers,
+        requests: t.requests?.()
+      })
       await sleep(1000)
       log(
-        `${name}, round ${r + 1}/${rounds}, ${t.name}: ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, ` +
-          `non-2xx ${res.non2xx}, errors ${res.errors}${res.non2xx > 0 ? ` (status codes: ${JSON.stringify(res.statusCodes)})` : ""}`
+        `${name}, round ${r + 1}/${rounds}, ${t.name}: ${
+          fmt(res.rps, 0)
+        } req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, ` +
+          `non-2xx ${res.non2xx}, errors ${res.errors}${
+            res.non2xx > 0 ? ` (status codes: ${JSON.stringify(res.statusCodes)})` : ""
+          }`
       )
       runs[i].push(res)
     }
@@ -284,22 +363,30 @@ async function sqliteParts() {
   const jsonHeaders = { ...auth, "content-type": "application/json" }
   const template = await seedTemplate(base, auth, orgId, archive)
   const created = await request(`${base}/organizations/${orgId}/members/me/workspaces`, {
-    method: "POST", headers: jsonHeaders, body: JSON.stringify({ name: "first", template_id: template.id })
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ name: "first", template_id: template.id })
   })
-  if (created.status !== 201 && created.status !== 200) throw new Error(`workspace: ${created.status} ${short(created.body)}`)
+  if (created.status !== 201 && created.status !== 200) {
+    throw new Error(`workspace: ${created.status} ${short(created.body)}`)
+  }
   const workspaceId = created.body.id
-  for (let i = 0; ; i++) {
+  for (let i = 0;; i++) {
     const r = await request(`${base}/workspaces/${workspaceId}`, { headers: auth })
     if (r.body.latest_build?.status === "running") break
     if (i > 1000) throw new Error(`the first workspace did not start: ${short(r.body.latest_build)}`)
     await sleep(20)
   }
   const group = await request(`${base}/organizations/${orgId}/groups`, {
-    method: "POST", headers: jsonHeaders, body: JSON.stringify({ name: "bench-group", display_name: "Bench group" })
+    method: "POST",
+    headers: jsonHeaders,
+    body: JSON.stringify({ name: "bench-group", display_name: "Bench group" })
   })
   if (group.status !== 201) throw new Error(`group: ${group.status} ${short(group.body)}`)
   const added = await request(`${base}/groups/${group.body.id}`, {
-    method: "PATCH", headers: jsonHeaders, body: JSON.stringify({ add_users: [userId] })
+    method: "PATCH",
+    headers: jsonHeaders,
+    body: JSON.stringify({ add_users: [userId] })
   })
   if (added.status !== 200) throw new Error(`group members: ${added.status} ${short(added.body)}`)
   const ctx = { userId, orgId, workspaceId, templateId: template.id, groupId: group.body.id }
@@ -308,7 +395,11 @@ async function sqliteParts() {
   const READS = [
     { key: "workspace", name: "GET /workspaces/{workspace}", path: `/workspaces/${workspaceId}` },
     { key: "template", name: "GET /templates/{template}", path: `/templates/${template.id}` },
-    { key: "group", name: "GET /groups/{group}?exclude_members=true", path: `/groups/${ctx.groupId}?exclude_members=true` }
+    {
+      key: "group",
+      name: "GET /groups/{group}?exclude_members=true",
+      path: `/groups/${ctx.groupId}?exclude_members=true`
+    }
   ]
   const LISTS = [
     { key: "users", name: "GET /users?limit=50", path: "/users?limit=50", bare: "sqlite" },
@@ -328,7 +419,10 @@ async function sqliteParts() {
   const startBare = () =>
     spawn([join(root, "bench/bare/sqlite.mjs"), "--db", bareDb, "--port", String(barePort)], `${bareBase}/buildinfo`)
   const startAuditBaseline = () =>
-    spawn([join(root, "bench/audit.mjs"), "--baseline", "--db", bareDb, "--port", String(auditPort)], `${auditBase}/buildinfo`)
+    spawn(
+      [join(root, "bench/audit.mjs"), "--baseline", "--db", bareDb, "--port", String(auditPort)],
+      `${auditBase}/buildinfo`
+    )
   const rmCopy = (file) => {
     for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true })
   }
@@ -377,12 +471,20 @@ async function sqliteParts() {
     const bareRssIdle = rssMb(bare.child.pid)
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     results.process = {
-      cold, warm, startupMs: median(warm.map((w) => w.startupMs)), readyInMs: median(warm.map((w) => w.readyInMs ?? NaN)),
-      rssIdle, bareStartupMs: median(bareStarts), bareStarts, bareRssIdle
+      cold,
+      warm,
+      startupMs: median(warm.map((w) => w.startupMs)),
+      readyInMs: median(warm.map((w) => w.readyInMs ?? NaN)),
+      rssIdle,
+      bareStartupMs: median(bareStarts),
+      bareStarts,
+      bareRssIdle
     }
     log(
       `start-up on the seeded database: ${warm.map((w) => `${fmt(w.startupMs, 0)} ms`).join(", ")} (bare: ` +
-        `${bareStarts.map((t) => `${fmt(t, 0)} ms`).join(", ")}); idle RSS ${fmt(rssIdle)} MB (bare ${fmt(bareRssIdle)} MB)`
+        `${bareStarts.map((t) => `${fmt(t, 0)} ms`).join(", ")}); idle RSS ${fmt(rssIdle)} MB (bare ${
+          fmt(bareRssIdle)
+        } MB)`
     )
   }
 
@@ -403,7 +505,11 @@ async function sqliteParts() {
   const measureLists = async (size) => {
     for (const item of LISTS) {
       if (!doing("lists") && !(item.key === "workspaces" && size === sizes[0])) continue
-      results.lists.push({ ...(await sideBySide(`${item.name} at ${size.toLocaleString("en-US")} rows`, pair(item))), key: item.key, size })
+      results.lists.push({
+        ...(await sideBySide(`${item.name} at ${size.toLocaleString("en-US")} rows`, pair(item))),
+        key: item.key,
+        size
+      })
     }
   }
   if (doing("lists") || doing("reads")) await measureLists(sizes[0])
@@ -416,15 +522,29 @@ async function sqliteParts() {
     bare = await startBare()
     const mixRequests = () => MIX.map((item) => ({ method: "GET", path: `/api/v2${item.path}` }))
     const rssLoad = async (name, url, child) => {
-      const res = await warmThenLoad(url, { connections, warmup: 0, duration: rssDuration, headers: auth, requests: mixRequests() })
+      const res = await warmThenLoad(url, {
+        connections,
+        warmup: 0,
+        duration: rssDuration,
+        headers: auth,
+        requests: mixRequests()
+      })
       await sleep(2000)
       const rss = rssMb(child.pid)
-      log(`${name}: ${rssDuration} s of mixed reads, ${fmt(res.rps, 0)} req/s, non-2xx ${res.non2xx}; RSS 2 s after: ${fmt(rss)} MB`)
+      log(
+        `${name}: ${rssDuration} s of mixed reads, ${fmt(res.rps, 0)} req/s, non-2xx ${res.non2xx}; RSS 2 s after: ${
+          fmt(rss)
+        } MB`
+      )
       return { res, rss }
     }
     const bareRss = await rssLoad("bare", bareBase, bare.child)
     const wbRss = await rssLoad("workbay", base, wb.child)
-    Object.assign(results.process, { rssAfterLoad: wbRss.rss, bareRssAfterLoad: bareRss.rss, rssLoad: { workbay: wbRss.res, bare: bareRss.res } })
+    Object.assign(results.process, {
+      rssAfterLoad: wbRss.rss,
+      bareRssAfterLoad: bareRss.rss,
+      rssLoad: { workbay: wbRss.res, bare: bareRss.res }
+    })
   }
 
   // --- item 3 at the larger sizes -----------------------------------------------------------------
@@ -468,7 +588,6 @@ async function sqliteParts() {
   if (bare) await stop(bare.child)
   if (auditBare) await stop(auditBare.child)
 
-
   // --- the writes, in a function (they need the pool and the two servers) ----------------------
   async function measureWrites(pool) {
     const out = []
@@ -476,7 +595,11 @@ async function sqliteParts() {
     const auditRow = (file, resourceType, target) => {
       const d = new Database(file, { readonly: true })
       const row = d
-        .prepare(`SELECT * FROM audit_logs WHERE resource_type = ? ${target === undefined ? "" : "AND resource_target = ?"} ORDER BY time DESC, id DESC LIMIT 1`)
+        .prepare(
+          `SELECT * FROM audit_logs WHERE resource_type = ? ${
+            target === undefined ? "" : "AND resource_target = ?"
+          } ORDER BY time DESC, id DESC LIMIT 1`
+        )
         .get(...(target === undefined ? [resourceType] : [resourceType, target]))
       d.close()
       return row
@@ -489,8 +612,9 @@ async function sqliteParts() {
         return { ...rest, diff: Object.keys(JSON.parse(diff)) }
       }
       const diffs = differences(strip(w), strip(b))
-      if (diffs.length > 0) log(`WARNING ${name}: the audit entries differ:\n  ${diffs.map((d) => d.text).join("\n  ")}`)
-      else log(`${name}: same audit entry`)
+      if (diffs.length > 0) {
+        log(`WARNING ${name}: the audit entries differ:\n  ${diffs.map((d) => d.text).join("\n  ")}`)
+      } else log(`${name}: same audit entry`)
       return diffs.map((d) => `audit entry: ${d.text}`)
     }
     /** Compares two write answers; `generated` are the paths whose values each request makes anew. */
@@ -506,12 +630,20 @@ async function sqliteParts() {
     // Tokens: one to compare, then a new name each request.
     {
       const name = "POST /users/{user}/keys/tokens"
-      const [w, b] = [await post(`${base}/users/${userId}/keys/tokens`, { token_name: "check" }), await post(`${bareBase}/users/${userId}/keys/tokens`, { token_name: "check" })]
+      const [w, b] = [
+        await post(`${base}/users/${userId}/keys/tokens`, { token_name: "check" }),
+        await post(`${bareBase}/users/${userId}/keys/tokens`, { token_name: "check" })
+      ]
       const diffs = [
         ...compareWrite(name, w, b, ["key"]),
         ...compareAudit(name, auditRow(wbDir.dbFile, "api_key", "check"), auditRow(bareDb, "api_key", "check"), [])
       ]
-      results.checks.push({ name, same: diffs.length === 0, diffs, bytes: { workbay: JSON.stringify(w.body).length, bare: JSON.stringify(b.body).length } })
+      results.checks.push({
+        name,
+        same: diffs.length === 0,
+        diffs,
+        bytes: { workbay: JSON.stringify(w.body).length, bare: JSON.stringify(b.body).length }
+      })
       const tokenRequests = (prefix) => () => {
         let n = 0
         return [{
@@ -532,13 +664,23 @@ async function sqliteParts() {
     {
       const name = "POST /workspaces/{workspace}/builds (start, queued)"
       const first = pool[0]
-      const [w, b] = [await post(`${base}/workspaces/${first}/builds`, { transition: "start" }), await post(`${bareBase}/workspaces/${first}/builds`, { transition: "start" })]
+      const [w, b] = [
+        await post(`${base}/workspaces/${first}/builds`, { transition: "start" }),
+        await post(`${bareBase}/workspaces/${first}/builds`, { transition: "start" })
+      ]
       const generated = ["id", "created_at", "updated_at", "job.id", "job.created_at", "job.input.workspace_build_id"]
       const diffs = [
         ...compareWrite(name, w, b, generated),
-        ...compareAudit(name, auditRow(wbDir.dbFile, "workspace_build"), auditRow(bareDb, "workspace_build"), ["resource_id"])
+        ...compareAudit(name, auditRow(wbDir.dbFile, "workspace_build"), auditRow(bareDb, "workspace_build"), [
+          "resource_id"
+        ])
       ]
-      results.checks.push({ name, same: diffs.length === 0, diffs, bytes: { workbay: JSON.stringify(w.body).length, bare: JSON.stringify(b.body).length } })
+      results.checks.push({
+        name,
+        same: diffs.length === 0,
+        diffs,
+        bytes: { workbay: JSON.stringify(w.body).length, bare: JSON.stringify(b.body).length }
+      })
       // Before each load the server's queued builds are marked finished straight in its file (as a
       // worker would), so the pool can be walked again from its start; the check took pool[0].
       const next = { bare: 1, workbay: 1 }
@@ -560,13 +702,29 @@ async function sqliteParts() {
         body: JSON.stringify({ transition: "start" }),
         setupRequest: (req) => {
           const i = next[who]++
-          if (i === pool.length) log(`WARNING: ${who} used every workspace of the pool (${pool.length}) in one load; the next builds answer 409`)
+          if (i === pool.length) {
+            log(
+              `WARNING: ${who} used every workspace of the pool (${pool.length}) in one load; the next builds answer 409`
+            )
+          }
           return { ...req, path: `/api/v2/workspaces/${pool[i % pool.length]}/builds` }
         }
       }]
       const targets = [
-        { name: "bare", url: bareBase, headers: jsonHeaders, requests: buildRequests("bare"), prepare: finishQueued("bare", bareDb) },
-        { name: "workbay", url: base, headers: jsonHeaders, requests: buildRequests("workbay"), prepare: finishQueued("workbay", wbDir.dbFile) }
+        {
+          name: "bare",
+          url: bareBase,
+          headers: jsonHeaders,
+          requests: buildRequests("bare"),
+          prepare: finishQueued("bare", bareDb)
+        },
+        {
+          name: "workbay",
+          url: base,
+          headers: jsonHeaders,
+          requests: buildRequests("workbay"),
+          prepare: finishQueued("workbay", wbDir.dbFile)
+        }
       ]
       const run = await sideBySide(name, targets, { conns: writeConnections })
       for (const who of ["bare", "workbay"]) used[who] = Math.max(used[who], next[who])
@@ -588,16 +746,33 @@ async function sqliteParts() {
     vacuumInto(bareDb, bareCopy)
     const port = await freePort()
     const checkBase = `http://127.0.0.1:${port}/api/v2`
-    const w = await copyDir.start({ args: ["--provisioner-daemons", "0", "--sqlite-locking", "normal"], nodeArgs: ["--require", SQL_LOG_HOOK], env: { SQL_LOG: wbLog } })
-    const b = await spawn(["--require", SQL_LOG_HOOK, join(root, "bench/bare/sqlite.mjs"), "--db", bareCopy, "--port", String(port)], `${checkBase}/buildinfo`, {
-      env: { ...process.env, SQL_LOG: bareLog }
+    const w = await copyDir.start({
+      args: ["--provisioner-daemons", "0", "--sqlite-locking", "normal"],
+      nodeArgs: ["--require", SQL_LOG_HOOK],
+      env: { SQL_LOG: wbLog }
     })
+    const b = await spawn(
+      ["--require", SQL_LOG_HOOK, join(root, "bench/bare/sqlite.mjs"), "--db", bareCopy, "--port", String(port)],
+      `${checkBase}/buildinfo`,
+      {
+        env: { ...process.env, SQL_LOG: bareLog }
+      }
+    )
     const auditLog = join(work, "sql-audit.log")
     writeFileSync(auditLog, "")
     const auditCheckPort = await freePort()
     const auditCheckBase = `http://127.0.0.1:${auditCheckPort}/api/v2`
     const a = await spawn(
-      ["--require", SQL_LOG_HOOK, join(root, "bench/audit.mjs"), "--baseline", "--db", bareCopy, "--port", String(auditCheckPort)],
+      [
+        "--require",
+        SQL_LOG_HOOK,
+        join(root, "bench/audit.mjs"),
+        "--baseline",
+        "--db",
+        bareCopy,
+        "--port",
+        String(auditCheckPort)
+      ],
       `${auditCheckBase}/buildinfo`,
       { env: { ...process.env, SQL_LOG: auditLog } }
     )
@@ -620,12 +795,24 @@ async function sqliteParts() {
         : await statementsOf(bareLog, `${checkBase}${item.path}`)
       const same = isDeepStrictEqual(ws, bs)
       if (same) log(`${item.name}: the same ${ws.length} statements`)
-      else log(`WARNING ${item.name}: the statements differ:\n  workbay:\n    ${ws.join("\n    ")}\n  bare:\n    ${bs.join("\n    ")}`)
+      else {log(
+          `WARNING ${item.name}: the statements differ:\n  workbay:\n    ${ws.join("\n    ")}\n  bare:\n    ${
+            bs.join("\n    ")
+          }`
+        )}
       out.push({ name: item.name, same, workbay: ws.length, bare: bs.length })
     }
     const writes = [
-      { name: "POST /users/{user}/keys/tokens", path: `/users/${userId}/keys/tokens`, body: { token_name: "sql-check" } },
-      { name: "POST /workspaces/{workspace}/builds", path: `/workspaces/${workspaceId}/builds`, body: { transition: "start" } }
+      {
+        name: "POST /users/{user}/keys/tokens",
+        path: `/users/${userId}/keys/tokens`,
+        body: { token_name: "sql-check" }
+      },
+      {
+        name: "POST /workspaces/{workspace}/builds",
+        path: `/workspaces/${workspaceId}/builds`,
+        body: { transition: "start" }
+      }
     ]
     for (const item of writes) {
       const init = { method: "POST", headers: jsonHeaders, body: JSON.stringify(item.body) }
@@ -633,7 +820,11 @@ async function sqliteParts() {
       const bs = await statementsOf(bareLog, `${checkBase}${item.path}`, init)
       const same = isDeepStrictEqual(ws, bs)
       if (same) log(`${item.name}: the same ${ws.length} statements`)
-      else log(`WARNING ${item.name}: the statements differ:\n  workbay:\n    ${ws.join("\n    ")}\n  bare:\n    ${bs.join("\n    ")}`)
+      else {log(
+          `WARNING ${item.name}: the statements differ:\n  workbay:\n    ${ws.join("\n    ")}\n  bare:\n    ${
+            bs.join("\n    ")
+          }`
+        )}
       out.push({ name: item.name, same, workbay: ws.length, bare: bs.length })
     }
     await stop(a.child)
@@ -663,7 +854,16 @@ async function measurePostgres() {
   const port = await freePort()
   const bareUrl = `http://127.0.0.1:${port}/api/v2`
   const barePg = await spawn(
-    [join(root, "bench/pg-baseline.mjs"), "--url", url.toString(), "--port", String(port), "--queries", "one", "--prepared"],
+    [
+      join(root, "bench/pg-baseline.mjs"),
+      "--url",
+      url.toString(),
+      "--port",
+      String(port),
+      "--queries",
+      "one",
+      "--prepared"
+    ],
     `${bareUrl}/buildinfo`
   )
   const check = await compareGet("GET /users/me on Postgres", dir.base, bareUrl, "/users/me", pgOwner.auth)
@@ -703,13 +903,26 @@ const sameMark = (name) => {
   return cs.length === 0 ? "" : cs.every((c) => c.same) ? "yes" : "**no**"
 }
 const ratioText = (r) => (Number.isFinite(r) ? `${fmt(r, 2)}x` : "n/a")
-const targetText = (ratio, min) => (ratio === undefined || Number.isNaN(ratio) ? "" : ratio >= min ? "met" : "**not met**")
+const targetText = (
+  ratio,
+  min
+) => (ratio === undefined || Number.isNaN(ratio) ? "" : ratio >= min ? "met" : "**not met**")
 const summary = []
-const row = (item, measure, w, b, ratio, target, met, same = "") => summary.push(`| ${item} | ${measure} | ${w} | ${b} | ${ratio} | ${target} | ${met} | ${same} |`)
+const row = (item, measure, w, b, ratio, target, met, same = "") =>
+  summary.push(`| ${item} | ${measure} | ${w} | ${b} | ${ratio} | ${target} | ${met} | ${same} |`)
 const loadRow = (item, run, label, min, sameName, target = `≥ ${min}x`) => {
   const [b, w] = run.best
   const ratio = w.rps / b.rps
-  row(item, label, `${n0(w.rps)} req/s, p99 ${w.p99} ms`, `${n0(b.rps)} req/s, p99 ${b.p99} ms`, ratioText(ratio), target, targetText(ratio, min), sameMark(sameName))
+  row(
+    item,
+    label,
+    `${n0(w.rps)} req/s, p99 ${w.p99} ms`,
+    `${n0(b.rps)} req/s, p99 ${b.p99} ms`,
+    ratioText(ratio),
+    target,
+    targetText(ratio, min),
+    sameMark(sameName)
+  )
 }
 for (const r of results.reads) loadRow(2, r, r.name, 0.5, r.name, "≥ 0.5x (aim 0.7x)")
 const firstWorkspaces = results.lists.find((l) => l.key === "workspaces" && l.size === sizes[0])
@@ -722,22 +935,53 @@ for (const key of ["users", "audit", "workspaces"]) {
     const [s, g] = [bySize[0], bySize[bySize.length - 1]]
     const wr = g.best[1].rps / s.best[1].rps
     const br = g.best[0].rps / s.best[0].rps
-    row(3, `${s.name.replace(/ at .*/, "")}: ${g.size.toLocaleString("en-US")} vs ${s.size.toLocaleString("en-US")} rows (req/s)`, ratioText(wr), ratioText(br), "", "same cost (1.00x)", "", "")
+    row(
+      3,
+      `${s.name.replace(/ at .*/, "")}: ${g.size.toLocaleString("en-US")} vs ${
+        s.size.toLocaleString("en-US")
+      } rows (req/s)`,
+      ratioText(wr),
+      ratioText(br),
+      "",
+      "same cost (1.00x)",
+      "",
+      ""
+    )
   }
 }
-if (results.postgres) loadRow(4, results.postgres, "GET /users/me on Postgres", 0.8, "GET /users/me on Postgres", "≥ 0.8x")
+if (results.postgres) {
+  loadRow(4, results.postgres, "GET /users/me on Postgres", 0.8, "GET /users/me on Postgres", "≥ 0.8x")
+}
 for (const w of results.writes) loadRow(5, w, w.name, 0.4, w.name, "≥ 0.4x")
 if (results.process) {
   const p = results.process
-  row(6, "idle RSS, 1 s after start", `${fmt(p.rssIdle)} MB`, `${fmt(p.bareRssIdle)} MB`, `${fmt(p.rssIdle / p.bareRssIdle, 2)}x`, "< 90 MB", p.rssIdle < 90 ? "met" : "**not met**")
   row(
-    6, `start-up, spawn → first 200, median of ${p.warm.length} restarts`, `${fmt(p.startupMs, 0)} ms`, `${fmt(p.bareStartupMs, 0)} ms`,
-    `${fmt(p.startupMs / p.bareStartupMs, 2)}x`, "< 500 ms", p.startupMs < 500 ? "met" : "**not met**"
+    6,
+    "idle RSS, 1 s after start",
+    `${fmt(p.rssIdle)} MB`,
+    `${fmt(p.bareRssIdle)} MB`,
+    `${fmt(p.rssIdle / p.bareRssIdle, 2)}x`,
+    "< 90 MB",
+    p.rssIdle < 90 ? "met" : "**not met**"
+  )
+  row(
+    6,
+    `start-up, spawn → first 200, median of ${p.warm.length} restarts`,
+    `${fmt(p.startupMs, 0)} ms`,
+    `${fmt(p.bareStartupMs, 0)} ms`,
+    `${fmt(p.startupMs / p.bareStartupMs, 2)}x`,
+    "< 500 ms",
+    p.startupMs < 500 ? "met" : "**not met**"
   )
   if (p.rssAfterLoad !== undefined) {
     row(
-      6, `RSS 2 s after ${rssDuration} s of load (the six reads in turn, ${connections} connections)`, `${fmt(p.rssAfterLoad)} MB`,
-      `${fmt(p.bareRssAfterLoad)} MB`, `${fmt(p.rssAfterLoad / p.bareRssAfterLoad, 2)}x`, "< 130 MB", p.rssAfterLoad < 130 ? "met" : "**not met**"
+      6,
+      `RSS 2 s after ${rssDuration} s of load (the six reads in turn, ${connections} connections)`,
+      `${fmt(p.rssAfterLoad)} MB`,
+      `${fmt(p.bareRssAfterLoad)} MB`,
+      `${fmt(p.rssAfterLoad / p.bareRssAfterLoad, 2)}x`,
+      "< 130 MB",
+      p.rssAfterLoad < 130 ? "met" : "**not met**"
     )
   }
 }
@@ -747,10 +991,12 @@ const lines = [
   "",
   `${machineLine(startedAt, load0)} · run time ${fmt((performance.now() - t0) / 1000, 0)} s`,
   "",
-  `Command: \`node bench/areas.mjs ${process.argv.slice(2).join(" ")}\`. autocannon in the bench process, to 127.0.0.1; ` +
-    `${connections} connections for reads (${writeConnections} for writes), ${warmup} s warm-up, ${duration} s measured, ` +
-    `${rounds} round${rounds > 1 ? "s (bare, then the service, each round; best round shown)" : ""}. ` +
-    "Numbers on a busy 2-core machine are noisy: compare the ratios.",
+  `Command: \`node bench/areas.mjs ${
+    process.argv.slice(2).join(" ")
+  }\`. autocannon in the bench process, to 127.0.0.1; ` +
+  `${connections} connections for reads (${writeConnections} for writes), ${warmup} s warm-up, ${duration} s measured, ` +
+  `${rounds} round${rounds > 1 ? "s (bare, then the service, each round; best round shown)" : ""}. ` +
+  "Numbers on a busy 2-core machine are noisy: compare the ratios.",
   "",
   "| item | measure | Workbay | bare | ratio | target | | same answer |",
   "|---:|---|---:|---:|---:|---|---|---|",
@@ -759,12 +1005,19 @@ const lines = [
 ]
 const detail = (title, list) => {
   if (list.length === 0) return
-  lines.push(`## ${title}`, "", "| route | server | req/s | p50 ms | p99 ms | max ms | non-2xx | all rounds (req/s) |", "|---|---|---:|---:|---:|---:|---:|---|")
+  lines.push(
+    `## ${title}`,
+    "",
+    "| route | server | req/s | p50 ms | p99 ms | max ms | non-2xx | all rounds (req/s) |",
+    "|---|---|---:|---:|---:|---:|---:|---|"
+  )
   for (const r of list) {
     for (const [i, t] of r.targets.entries()) {
       const b = r.best[i]
       lines.push(
-        `| ${r.name} | ${t} | ${n0(b.rps)} | ${b.p50} | ${b.p99} | ${b.max} | ${r.runs[i].reduce((n, x) => n + x.non2xx + x.errors, 0)} | ` +
+        `| ${r.name} | ${t} | ${n0(b.rps)} | ${b.p50} | ${b.p99} | ${b.max} | ${
+          r.runs[i].reduce((n, x) => n + x.non2xx + x.errors, 0)
+        } | ` +
           `${r.runs[i].map((x) => n0(x.rps)).join(", ")} |`
       )
     }
@@ -779,8 +1032,12 @@ if (results.writes.length > 0) {
   const builds = results.writes.find((w) => w.key === "builds")
   if (builds) {
     lines.push(
-      `Builds: a pool of ${builds.pool.toLocaleString("en-US")} workspaces whose last build finished; the most one load took: ` +
-        `${builds.used.bare.toLocaleString("en-US")} (bare), ${builds.used.workbay.toLocaleString("en-US")} (Workbay). Before each load the ` +
+      `Builds: a pool of ${
+        builds.pool.toLocaleString("en-US")
+      } workspaces whose last build finished; the most one load took: ` +
+        `${builds.used.bare.toLocaleString("en-US")} (bare), ${
+          builds.used.workbay.toLocaleString("en-US")
+        } (Workbay). Before each load the ` +
         "server's queued builds are marked finished in its file, so each load walks the pool from its start.",
       ""
     )
@@ -791,17 +1048,34 @@ if (results.process) {
   lines.push(
     "## Process (item 6)",
     "",
-    `- cold start on a fresh data dir (migrations run): ${fmt(p.cold.startupMs, 0)} ms (the server's own "ready in": ${p.cold.readyInMs} ms)`,
-    `- restarts on the seeded database: ${p.warm.map((w) => `${fmt(w.startupMs, 0)} ms (ready in ${w.readyInMs} ms)`).join(", ")}; bare: ${p.bareStarts.map((t) => `${fmt(t, 0)} ms`).join(", ")}`,
+    `- cold start on a fresh data dir (migrations run): ${
+      fmt(p.cold.startupMs, 0)
+    } ms (the server's own "ready in": ${p.cold.readyInMs} ms)`,
+    `- restarts on the seeded database: ${
+      p.warm.map((w) => `${fmt(w.startupMs, 0)} ms (ready in ${w.readyInMs} ms)`).join(", ")
+    }; bare: ${p.bareStarts.map((t) => `${fmt(t, 0)} ms`).join(", ")}`,
     ...(p.rssLoad
-      ? [`- the RSS load: Workbay ${n0(p.rssLoad.workbay.rps)} req/s, bare ${n0(p.rssLoad.bare.rps)} req/s (non-2xx: ${p.rssLoad.workbay.non2xx} / ${p.rssLoad.bare.non2xx})`]
+      ? [
+        `- the RSS load: Workbay ${n0(p.rssLoad.workbay.rps)} req/s, bare ${
+          n0(p.rssLoad.bare.rps)
+        } req/s (non-2xx: ${p.rssLoad.workbay.non2xx} / ${p.rssLoad.bare.non2xx})`
+      ]
       : []),
     ""
   )
 }
-lines.push("## Answers compared before loading", "", "| request | same | bytes (Workbay / bare) | differences |", "|---|---|---:|---|")
+lines.push(
+  "## Answers compared before loading",
+  "",
+  "| request | same | bytes (Workbay / bare) | differences |",
+  "|---|---|---:|---|"
+)
 for (const c of results.checks) {
-  lines.push(`| ${c.name} | ${c.same ? "yes" : "**no**"} | ${c.bytes ? `${c.bytes.workbay} / ${c.bytes.bare}` : ""} | ${c.diffs.map((d) => d.replaceAll("|", "\\|")).join("<br>")} |`)
+  lines.push(
+    `| ${c.name} | ${c.same ? "yes" : "**no**"} | ${c.bytes ? `${c.bytes.workbay} / ${c.bytes.bare}` : ""} | ${
+      c.diffs.map((d) => d.replaceAll("|", "\\|")).join("<br>")
+    } |`
+  )
 }
 lines.push("")
 if (results.sql.length > 0) {

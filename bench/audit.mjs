@@ -56,35 +56,60 @@ if (opts.baseline) {
   db.pragma("synchronous = NORMAL")
   const keyWithUser = db.prepare(KEY_WITH_USER_SQLITE)
   const touch = db.prepare("UPDATE api_keys SET last_used = ?, expires_at = ? WHERE id = ?")
-  const page = db.prepare('SELECT * FROM "audit_logs" WHERE 1 = 1 ORDER BY "time" DESC, id DESC LIMIT ? OFFSET ?')
-  const count = db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM "audit_logs" WHERE 1 = 1 LIMIT ?) capped')
+  const page = db.prepare("SELECT * FROM \"audit_logs\" WHERE 1 = 1 ORDER BY \"time\" DESC, id DESC LIMIT ? OFFSET ?")
+  const count = db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM \"audit_logs\" WHERE 1 = 1 LIMIT ?) capped")
   const inList = new Map()
   /** A statement with `(?)` grown to `n` placeholders, prepared once per `n`. */
   const prepareIn = (sql, n) => {
     const key = `${n}:${sql}`
-    if (!inList.has(key)) inList.set(key, db.prepare(sql.replace("(?)", `(${Array.from({ length: n }, () => "?").join(",")})`)))
+    if (!inList.has(key)) {
+      inList.set(
+        key,
+        db.prepare(sql.replace("(?)", `(${Array.from({ length: n }, () => "?").join(",")})`))
+      )
+    }
     return inList.get(key)
   }
-  const USERS_IN = 'SELECT * FROM users WHERE "id" IN (?)'
-  const ORGS_IN = 'SELECT * FROM organizations WHERE "id" IN (?)'
-  const MEMBERS_IN = 'SELECT user_id, organization_id FROM organization_members WHERE "user_id" IN (?)'
+  const USERS_IN = "SELECT * FROM users WHERE \"id\" IN (?)"
+  const ORGS_IN = "SELECT * FROM organizations WHERE \"id\" IN (?)"
+  const MEMBERS_IN = "SELECT user_id, organization_id FROM organization_members WHERE \"user_id\" IN (?)"
   const FRIENDLY_ACTION = {
-    create: "created", write: "updated", delete: "deleted", start: "started", stop: "stopped", login: "logged in",
-    logout: "logged out", register: "registered", request_password_reset: "password reset requested",
-    connect: "connected", disconnect: "disconnected", open: "opened", close: "closed"
+    create: "created",
+    write: "updated",
+    delete: "deleted",
+    start: "started",
+    stop: "stopped",
+    login: "logged in",
+    logout: "logged out",
+    register: "registered",
+    request_password_reset: "password reset requested",
+    connect: "connected",
+    disconnect: "disconnected",
+    open: "opened",
+    close: "closed"
   }
   const FRIENDLY_RESOURCE = {
-    template_version: "template version", workspace_build: "workspace build", git_ssh_key: "git ssh key",
-    api_key: "token", convert_login: "login type conversion", workspace_proxy: "workspace proxy",
-    oauth2_provider_app: "oauth2 app", oauth2_provider_app_secret: "oauth2 app secret", custom_role: "custom role",
-    organization_member: "organization member", notification_template: "notification template",
-    workspace_agent: "workspace agent", workspace_app: "workspace app"
+    template_version: "template version",
+    workspace_build: "workspace build",
+    git_ssh_key: "git ssh key",
+    api_key: "token",
+    convert_login: "login type conversion",
+    workspace_proxy: "workspace proxy",
+    oauth2_provider_app: "oauth2 app",
+    oauth2_provider_app_secret: "oauth2 app secret",
+    custom_role: "custom role",
+    organization_member: "organization member",
+    notification_template: "notification template",
+    workspace_agent: "workspace agent",
+    workspace_app: "workspace app"
   }
   const USER_RESOURCES = new Set(["user", "git_ssh_key", "organization_member", "convert_login"])
   const description = (e) => {
     let out = e.action === "request_password_reset" ? "" : "{user} "
     out += e.status_code >= 400 ? `unsuccessfully attempted to ${e.action}` : FRIENDLY_ACTION[e.action] ?? e.action
-    if (e.resource_type === "api_key" && (e.action === "login" || e.action === "logout" || e.action === "register")) return out
+    if (e.resource_type === "api_key" && (e.action === "login" || e.action === "logout" || e.action === "register")) {
+      return out
+    }
     const resource = FRIENDLY_RESOURCE[e.resource_type] ?? e.resource_type.replace(/_/g, " ")
     if (e.resource_type === "git_ssh_key") return `${out} the ${resource}`
     return `${out} ${resource}${e.resource_type === "convert_login" ? " to" : ""} {target}`
@@ -96,9 +121,13 @@ if (opts.baseline) {
     if (req.method !== "GET" || path !== "/api/v2/audit") return send(res, 404, { message: "Route not found." })
     // The token: the key joined with its user, sha256 compared in constant time, expiry, suspension, last use.
     const token = req.headers["service-session-token"]
-    if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") return send(res, 401, { message: "Invalid API key format." })
+    if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") {
+      return send(res, 401, { message: "Invalid API key format." })
+    }
     const row = keyWithUser.all(token.slice(0, 10))[0]
-    if (row === undefined || !sameHash(row.k_hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))) {
+    if (
+      row === undefined || !sameHash(row.k_hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))
+    ) {
       return send(res, 401, { message: "Invalid API key." })
     }
     const now = Date.now()
@@ -116,9 +145,19 @@ if (opts.baseline) {
     const rows = page.all(limit, offset)
     const n = count.all(COUNT_CAP + 1)[0].n
     // The page's users and organizations, one query each, then the live users' memberships.
-    const userIds = [...new Set(rows.flatMap((r) => (USER_RESOURCES.has(r.resource_type) ? [r.user_id, r.resource_id] : [r.user_id])))].filter((id) => id !== NIL)
-    const orgIds = [...new Set(rows.flatMap((r) => (r.resource_type === "organization" ? [r.organization_id, r.resource_id] : [r.organization_id])))].filter((id) => id !== NIL)
-    const users = new Map((userIds.length ? prepareIn(USERS_IN, userIds.length).all(...userIds) : []).map((u) => [u.id, u]))
+    const userIds = [
+      ...new Set(rows.flatMap((r) => (USER_RESOURCES.has(r.resource_type) ? [r.user_id, r.resource_id] : [r.user_id])))
+    ].filter((id) => id !== NIL)
+    const orgIds = [
+      ...new Set(
+        rows.flatMap((
+          r
+        ) => (r.resource_type === "organization" ? [r.organization_id, r.resource_id] : [r.organization_id]))
+      )
+    ].filter((id) => id !== NIL)
+    const users = new Map(
+      (userIds.length ? prepareIn(USERS_IN, userIds.length).all(...userIds) : []).map((u) => [u.id, u])
+    )
     const orgs = new Map((orgIds.length ? prepareIn(ORGS_IN, orgIds.length).all(...orgIds) : []).map((o) => [o.id, o]))
     const live = [...users.values()].filter((u) => u.deleted !== 1).map((u) => u.id)
     const memberships = new Map()
@@ -182,7 +221,9 @@ if (opts.baseline) {
         ip: r.ip,
         is_deleted: deleted
       }
-      if (org !== undefined) entry.organization = { display_name: org.display_name, icon: org.icon, id: org.id, name: org.name }
+      if (org !== undefined) {
+        entry.organization = { display_name: org.display_name, icon: org.icon, id: org.id, name: org.name }
+      }
       Object.assign(entry, {
         organization_id: r.organization_id,
         request_id: r.request_id,
@@ -209,8 +250,18 @@ if (opts.baseline) {
 async function main() {
   // The baseline above runs without lib.mjs (and autocannon) loaded.
   const {
-    benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, request, seedFirstUser, sequential,
-    warmThenLoad, writeReport
+    benchWork,
+    buildBundle,
+    bundleIsCurrent,
+    fmt,
+    freePort,
+    logger,
+    machineLine,
+    request,
+    seedFirstUser,
+    sequential,
+    warmThenLoad,
+    writeReport
   } = await import("./lib.mjs")
   const log = logger("bench:audit")
   const sizes = opts.sizes.split(",").map(Number)
@@ -221,7 +272,9 @@ async function main() {
   const startedAt = new Date()
   const t0 = performance.now()
 
-  if (!opts["skip-build"] && !bundleIsCurrent()) buildBundle(log, "building the server bundle (missing or older than the sources)")
+  if (!opts["skip-build"] && !bundleIsCurrent()) {
+    buildBundle(log, "building the server bundle (missing or older than the sources)")
+  }
 
   const { cleanup, spawn, stop, workbayDir } = benchWork("workbay-bench-audit-")
 
@@ -237,7 +290,9 @@ async function main() {
     db.pragma("busy_timeout = 5000")
     db.pragma("cache_size = -400000")
     const indexes = db
-      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_logs' AND sql IS NOT NULL")
+      .prepare(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_logs' AND sql IS NOT NULL"
+      )
       .all()
     const insert = db.prepare(
       `INSERT INTO audit_logs (id, time, user_id, organization_id, ip, user_agent, request_id, action, resource_type,
@@ -245,10 +300,19 @@ async function main() {
        VALUES (?, ?, ?, ?, '10.0.0.1', 'bench/1.0', ?, ?, ?, ?, ?, '', ?, ?, '{}', '', '')`
     )
     const kinds = [
-      ["create", "user", 201], ["write", "user", 200], ["login", "api_key", 201], ["create", "organization", 201],
-      ["write", "organization", 200], ["delete", "api_key", 204], ["create", "organization_member", 200], ["login", "api_key", 401]
+      ["create", "user", 201],
+      ["write", "user", 200],
+      ["login", "api_key", 201],
+      ["create", "organization", 201],
+      ["write", "organization", 200],
+      ["delete", "api_key", 204],
+      ["create", "organization_member", 200],
+      ["login", "api_key", 401]
     ]
-    const diff = JSON.stringify({ name: { old: "a", new: "b", secret: false }, hashed_password: { old: "", new: "", secret: true } })
+    const diff = JSON.stringify({
+      name: { old: "a", new: "b", secret: false },
+      hashed_password: { old: "", new: "", secret: true }
+    })
     const start = Date.now() - 90 * 86_400_000
     const step = (90 * 86_400_000) / n
     db.transaction(() => {
@@ -257,8 +321,17 @@ async function main() {
         const [action, type, status] = kinds[i % kinds.length]
         const inOrg = type === "organization" || type === "organization_member"
         insert.run(
-          randomUUID(), new Date(start + i * step).toISOString(), ownerId, inOrg ? orgId : NIL, randomUUID(), action, type,
-          type === "user" ? ownerId : randomUUID(), `target-${i}`, diff, status
+          randomUUID(),
+          new Date(start + i * step).toISOString(),
+          ownerId,
+          inOrg ? orgId : NIL,
+          randomUUID(),
+          action,
+          type,
+          type === "user" ? ownerId : randomUUID(),
+          `target-${i}`,
+          diff,
+          status
         )
       }
       for (const index of indexes) db.exec(index.sql)
@@ -291,18 +364,30 @@ async function main() {
         { name: "workbay (bundled server, SQLite)", url: `${base}/audit?limit=50` }
       ]
       const [b, w] = await Promise.all(targets.map((t) => request(t.url, { headers: auth })))
-      if (b.status !== 200 || w.status !== 200) throw new Error(`GET /audit answered ${b.status} (baseline), ${w.status} (workbay)`)
-      const sameIds = JSON.stringify(b.body.audit_logs.map((e) => e.id)) === JSON.stringify(w.body.audit_logs.map((e) => e.id))
+      if (b.status !== 200 || w.status !== 200) {
+        throw new Error(`GET /audit answered ${b.status} (baseline), ${w.status} (workbay)`)
+      }
+      const sameIds = JSON.stringify(b.body.audit_logs.map((e) =>
+        e.id
+      )) === JSON.stringify(w.body.audit_logs.map((e) => e.id))
       if (!sameIds || b.body.count !== w.body.count) {
         log("WARNING: the answers differ:", b.body.count, w.body.count, sameIds)
       }
       const bytes = { baseline: JSON.stringify(b.body).length, workbay: JSON.stringify(w.body).length }
-      log(`${size.toLocaleString("en-US")} rows: count ${w.body.count} (cap ${w.body.count_cap}), same page: ${sameIds}, body ${bytes.workbay} bytes (baseline ${bytes.baseline})`)
+      log(
+        `${
+          size.toLocaleString("en-US")
+        } rows: count ${w.body.count} (cap ${w.body.count_cap}), same page: ${sameIds}, body ${bytes.workbay} bytes (baseline ${bytes.baseline})`
+      )
       const runs = []
       for (const t of targets) {
         const alone = await sequential(t.url, auth, 100)
         const res = await warmThenLoad(t.url, { connections, warmup, duration, headers: auth })
-        log(`  ${t.name}: ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, alone ${fmt(alone.median, 2)} ms, non-2xx ${res.non2xx}, errors ${res.errors}`)
+        log(
+          `  ${t.name}: ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, alone ${
+            fmt(alone.median, 2)
+          } ms, non-2xx ${res.non2xx}, errors ${res.errors}`
+        )
         runs.push({ ...t, res, alone })
       }
       await stop(baseline.child)
@@ -330,7 +415,9 @@ async function main() {
     const [b] = r.runs
     for (const run of r.runs) {
       lines.push(
-        `| ${r.size.toLocaleString("en-US")} | ${run.name} | ${fmt(run.res.rps, 0)} | ${run.res.p50} | ${run.res.p99} | ` +
+        `| ${r.size.toLocaleString("en-US")} | ${run.name} | ${
+          fmt(run.res.rps, 0)
+        } | ${run.res.p50} | ${run.res.p99} | ` +
           `${fmt(run.alone.median, 2)} | ${fmt(run.res.rps / b.res.rps, 2)}x |`
       )
     }
@@ -341,13 +428,17 @@ async function main() {
     const w = (r) => r.runs[1]
     lines.push(
       `Workbay at ${big.size.toLocaleString("en-US")} vs ${small.size.toLocaleString("en-US")} rows: throughput ` +
-        `${fmt(w(big).res.rps / w(small).res.rps, 2)}x, single-request latency ${fmt(w(big).alone.median / w(small).alone.median, 2)}x.`
+        `${fmt(w(big).res.rps / w(small).res.rps, 2)}x, single-request latency ${
+          fmt(w(big).alone.median / w(small).alone.median, 2)
+        }x.`
     )
   }
   for (const r of results) {
     lines.push(
       `${r.size.toLocaleString("en-US")} rows: seeded in ${fmt(r.seedMs, 0)} ms; count answered ${r.count} ` +
-        `(count_cap 2000); both servers answered the same page: ${r.sameIds ? "yes" : "NO"}; body ${r.bytes.workbay} bytes ` +
+        `(count_cap 2000); both servers answered the same page: ${
+          r.sameIds ? "yes" : "NO"
+        }; body ${r.bytes.workbay} bytes ` +
         `(baseline ${r.bytes.baseline}); non-2xx/errors: ${r.runs.map((x) => x.res.non2xx + x.res.errors).join("/")}.`
     )
   }

@@ -36,9 +36,7 @@ const ROLE_NAMES = {
   member: "Member"
 }
 
-
 const unauthorized = (res, message) => send(res, 401, { message })
-
 
 const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   const q = req.url.indexOf("?")
@@ -47,8 +45,9 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   if (req.method !== "GET" || path !== "/api/v2/users/me") return send(res, 404, { message: "Route not found." })
 
   const token = req.headers["service-session-token"]
-  if (typeof token !== "string" || token.length !== 33 || token[10] !== "-")
+  if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") {
     return unauthorized(res, "Invalid API key format.")
+  }
   const key = keyById.get(token.slice(0, 10))
   if (key === undefined || !sameHash(key.hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))) {
     return unauthorized(res, "Invalid API key.")

@@ -3,8 +3,8 @@
 // flags) and reads its other stdout lines through `onLine`.
 import type { Workbay } from "@workbay/http"
 import { spawn } from "node:child_process"
-import { createServer } from "node:http"
 import { writeFileSync } from "node:fs"
+import { createServer } from "node:http"
 import { Session } from "node:inspector"
 import type { AddressInfo } from "node:net"
 

@@ -30,8 +30,24 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import {
-  benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, queryPlan, request, seedFirstUser,
-  keepCounts, reducedUserJson, sequential, timeStatement, userInserter, vacuumInto, warmThenLoad, writeReport
+  benchWork,
+  buildBundle,
+  bundleIsCurrent,
+  fmt,
+  freePort,
+  keepCounts,
+  logger,
+  machineLine,
+  queryPlan,
+  reducedUserJson,
+  request,
+  seedFirstUser,
+  sequential,
+  timeStatement,
+  userInserter,
+  vacuumInto,
+  warmThenLoad,
+  writeReport
 } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
@@ -81,14 +97,18 @@ if (opts["serve-baseline"]) {
     const m = route.exec(path)
     if (req.method !== "GET" || m === null) return send(res, 404, { message: "Route not found." })
     const token = req.headers["service-session-token"]
-    if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") return send(res, 401, { message: "Invalid API key format." })
+    if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") {
+      return send(res, 401, { message: "Invalid API key format." })
+    }
     const key = keyById.get(token.slice(0, 10))
     if (key === undefined || !sameHash(key.hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))) {
       return send(res, 401, { message: "Invalid API key." })
     }
     if (Date.parse(key.expires_at) <= Date.now()) return send(res, 401, { message: "API key expired." })
     const caller = userById.get(key.user_id)
-    if (caller === undefined || caller.deleted === 1 || caller.status !== "active") return send(res, 401, { message: "Inactive user." })
+    if (caller === undefined || caller.deleted === 1 || caller.status !== "active") {
+      return send(res, 401, { message: "Inactive user." })
+    }
     const group = groupById.get(m[1])
     if (group === undefined) return send(res, 404, { message: "Group not found." })
     const params = new URLSearchParams(q < 0 ? "" : req.url.slice(q + 1))
@@ -156,18 +176,25 @@ async function main() {
         if (i < 100) insertGroupMember.run(smallId, id, at)
       }
       // member_count as the repositories keep it.
-      db.prepare("UPDATE groups SET member_count = (SELECT count(*) FROM group_members WHERE group_id = groups.id) WHERE id IN (?, ?)").run(bigId, smallId)
+      db.prepare(
+        "UPDATE groups SET member_count = (SELECT count(*) FROM group_members WHERE group_id = groups.id) WHERE id IN (?, ?)"
+      ).run(bigId, smallId)
       keepCounts(db, orgId)
     })()
     // No ANALYZE (the server never runs it); fold a WAL back, if any, as SQLite does by itself over time.
     db.pragma("wal_checkpoint(TRUNCATE)")
     seedMs = performance.now() - t0
-    log(`seeded ${totalMembers.toLocaleString("en-US")} users, a group of all of them and one of 100, in ${fmt(seedMs, 0)} ms`)
+    log(
+      `seeded ${totalMembers.toLocaleString("en-US")} users, a group of all of them and one of 100, in ${
+        fmt(seedMs, 0)
+      } ms`
+    )
 
     // The page query timed straight on better-sqlite3, and its plan.
     const pageStmt = db.prepare(PAGE_SQL.group)
-    const bigMidCursor = db.prepare("SELECT user_id FROM group_members WHERE group_id = ? ORDER BY user_id LIMIT 1 OFFSET ?")
-      .get(bigId, Math.floor(totalMembers / 2)).user_id
+    const bigMidCursor =
+      db.prepare("SELECT user_id FROM group_members WHERE group_id = ? ORDER BY user_id LIMIT 1 OFFSET ?")
+        .get(bigId, Math.floor(totalMembers / 2)).user_id
     sqlFacts = {
       small: timeStatement(pageStmt, 200, [smallId, 50, 0]),
       big: timeStatement(pageStmt, 200, [bigId, 50, 0]),
@@ -197,8 +224,12 @@ async function main() {
     ]
     // Same answer from both before any load.
     for (const g of groups) {
-      const [b, w] = await Promise.all(targets.map((t) => request(`${t.base}/groups/${g.id}/members?${g.query}`, { headers: auth })))
-      if (w.status !== 200 || b.status !== 200) throw new Error(`${g.name}: workbay ${w.status} ${JSON.stringify(w.body)}, baseline ${b.status}`)
+      const [b, w] = await Promise.all(
+        targets.map((t) => request(`${t.base}/groups/${g.id}/members?${g.query}`, { headers: auth }))
+      )
+      if (w.status !== 200 || b.status !== 200) {
+        throw new Error(`${g.name}: workbay ${w.status} ${JSON.stringify(w.body)}, baseline ${b.status}`)
+      }
       const same = w.body.count === b.body.count && JSON.stringify(w.body.users) === JSON.stringify(b.body.users)
       if (!same) log(`WARNING: ${g.name}: the answers differ (count ${w.body.count} vs ${b.body.count})`)
       if (w.body.users.length !== 50) throw new Error(`${g.name}: ${w.body.users.length} users, expected 50`)
@@ -207,10 +238,16 @@ async function main() {
       for (const g of groups) {
         for (const t of targets) {
           const url = `${t.base}/groups/${g.id}/members?${g.query}`
-          log(`round ${round}/${rounds}: ${g.name}: ${t.name}: warm-up ${warmup} s, then ${duration} s at ${connections} connections`)
+          log(
+            `round ${round}/${rounds}: ${g.name}: ${t.name}: warm-up ${warmup} s, then ${duration} s at ${connections} connections`
+          )
           const res = await warmThenLoad(url, { connections, warmup, duration, headers: auth })
           const seq = await sequential(url, auth, sequentialN)
-          log(`  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, alone ${fmt(seq.median, 2)} ms; non-2xx ${res.non2xx}, errors ${res.errors}`)
+          log(
+            `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, alone ${
+              fmt(seq.median, 2)
+            } ms; non-2xx ${res.non2xx}, errors ${res.errors}`
+          )
           results.push({ group: g, target: t, res, seq, round })
         }
       }
@@ -233,7 +270,9 @@ async function main() {
     machineLine(startedAt, load0),
     "",
     `\`GET /api/v2/groups/{group}/members?limit=50\`, authenticated, ${connections} connections, ${warmup} s warm-up, ` +
-      `${duration} s measured per row, ${rounds} round${rounds > 1 ? "s, best shown" : ""}; "alone" = median of ${sequentialN} sequential requests. ` +
+      `${duration} s measured per row, ${rounds} round${
+        rounds > 1 ? "s, best shown" : ""
+      }; "alone" = median of ${sequentialN} sequential requests. ` +
       `Seeded straight into SQLite: ${totalMembers.toLocaleString("en-US")} users in ${fmt(seedMs, 0)} ms. ` +
       "Numbers on a busy machine are noisy; compare the ratios.",
     "",
@@ -245,25 +284,38 @@ async function main() {
     for (const t of [baseName, wbName]) {
       const r = find(g, t)
       lines.push(
-        `| ${g} | ${t} | ${fmt(r.res.rps, 0)} | ${r.res.p50} | ${r.res.p99} | ${fmt(r.seq.median, 2)} | ${fmt(r.res.rps / b.res.rps, 2)}x |`
+        `| ${g} | ${t} | ${fmt(r.res.rps, 0)} | ${r.res.p50} | ${r.res.p99} | ${fmt(r.seq.median, 2)} | ${
+          fmt(r.res.rps / b.res.rps, 2)
+        }x |`
       )
     }
   }
   const [small, big, mid] = groupNames
   lines.push("", "Scaling (big vs small group, same server; 1.00x = the same cost):", "")
-  lines.push("| server | throughput big/small | alone latency big/small | throughput middle page/small |", "|---|---:|---:|---:|")
+  lines.push(
+    "| server | throughput big/small | alone latency big/small | throughput middle page/small |",
+    "|---|---:|---:|---:|"
+  )
   for (const t of [baseName, wbName]) {
     const s = find(small, t)
     const b = find(big, t)
     const m = find(mid, t)
-    lines.push(`| ${t} | ${fmt(b.res.rps / s.res.rps, 2)}x | ${fmt(b.seq.median / s.seq.median, 2)}x | ${fmt(m.res.rps / s.res.rps, 2)}x |`)
+    lines.push(
+      `| ${t} | ${fmt(b.res.rps / s.res.rps, 2)}x | ${fmt(b.seq.median / s.seq.median, 2)}x | ${
+        fmt(m.res.rps / s.res.rps, 2)
+      }x |`
+    )
   }
   if (rounds > 1) {
     lines.push(
       "",
       "All rounds (req/s): " +
         groupNames
-          .map((g) => `${g}: ` + [baseName, wbName].map((t) => `${t.split(" ")[0]} ${runsOf(g, t).map((r) => fmt(r.res.rps, 0)).join(", ")}`).join("; "))
+          .map((g) =>
+            `${g}: ` +
+            [baseName, wbName].map((t) => `${t.split(" ")[0]} ${runsOf(g, t).map((r) => fmt(r.res.rps, 0)).join(", ")}`)
+              .join("; ")
+          )
           .join(" · ") +
         "."
     )
@@ -272,8 +324,12 @@ async function main() {
   if (errs > 0) lines.push("", `**${errs} errors or non-2xx answers during the runs.**`)
   lines.push(
     "",
-    `The page query straight on better-sqlite3: ${fmt(sqlFacts.small, 3)} ms (small group), ${fmt(sqlFacts.big, 3)} ms (big group), ` +
-      `${fmt(sqlFacts.bigAfter, 3)} ms (big group, after_id in the middle). The count is the kept \`groups.member_count\` (one row).`,
+    `The page query straight on better-sqlite3: ${fmt(sqlFacts.small, 3)} ms (small group), ${
+      fmt(sqlFacts.big, 3)
+    } ms (big group), ` +
+      `${
+        fmt(sqlFacts.bigAfter, 3)
+      } ms (big group, after_id in the middle). The count is the kept \`groups.member_count\` (one row).`,
     `Plan: \`${sqlFacts.plan}\`; with after_id: \`${sqlFacts.planAfter}\`.`,
     ""
   )

@@ -21,10 +21,10 @@
 // Writes bench/results/inbox.md. Options: --sizes 100,100000 --duration 3 --watchers 1000 --users 100 --per-round 10,100
 // --deliveries 20 --gap 200 --timeout 5000 --only pages|watchers --service-prof DIR (the service's CPU profile, node --cpu-prof) --no-write. Everything listens on and connects to 127.0.0.1
 // only; every run is bounded in time (about two minutes).
-import Database from "better-sqlite3"
 import { InboxDelivery, type InboxDeliveryInput } from "@workbay/core"
 import { makeWorkbay, type Workbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
+import Database from "better-sqlite3"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -37,7 +37,21 @@ import { parseArgs } from "node:util"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, queryPlan, request, rssMb, scalingTable, seedFirstUser, sequential, SESSION_HEADER, sleep, warmThenLoad, writeReport } from "./lib.mjs"
+import {
+  fmt,
+  logger,
+  machineLine,
+  queryPlan,
+  request,
+  rssMb,
+  scalingTable,
+  seedFirstUser,
+  sequential,
+  SESSION_HEADER,
+  sleep,
+  warmThenLoad,
+  writeReport
+} from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -63,19 +77,34 @@ const T2 = "3b3e5a3e-0000-4000-8000-0000000000a2"
 const TARGET = "3b3e5a3e-0000-4000-8000-0000000000f1"
 
 const notification = (userId: string, i = 0): InboxDeliveryInput => ({
-  id: randomUUID(), userId, templateId: i % 2 === 0 ? T1 : T2, targets: [TARGET],
+  id: randomUUID(),
+  userId,
+  templateId: i % 2 === 0 ? T1 : T2,
+  targets: [TARGET],
   title: `Workspace **bench-${i}** was *deleted*`,
   content: `Hi, your workspace [bench-${i}](http://127.0.0.1/@bench/bench-${i}) was deleted because it was dormant.`,
-  icon: "", actions: [{ label: "View workspaces", url: "http://127.0.0.1/workspaces" }], createdAt: new Date()
+  icon: "",
+  actions: [{ label: "View workspaces", url: "http://127.0.0.1/workspaces" }],
+  createdAt: new Date()
 })
 
 // ---- the child: the service alone in its process, delivering on the parent's word -----------------
 if (opts.serve !== undefined) {
-  const workbay: Workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), { http: { rateLimits: false }, passwordHashCost: 4, retention: false, lifecycle: false })
+  const workbay: Workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), {
+    http: { rateLimits: false },
+    passwordHashCost: 4,
+    retention: false,
+    lifecycle: false
+  })
   process.on("message", (m: any) => {
     if (m?.deliver === undefined) return
     const inputs = (m.deliver as Array<InboxDeliveryInput>).map((i) => ({ ...i, createdAt: new Date() }))
-    void workbay.run(Effect.flatMap(InboxDelivery, (d) => Effect.forEach(inputs, (i) => d.deliver(i), { concurrency: "unbounded", discard: true })))
+    void workbay.run(
+      Effect.flatMap(
+        InboxDelivery,
+        (d) => Effect.forEach(inputs, (i) => d.deliver(i), { concurrency: "unbounded", discard: true })
+      )
+    )
       .then(() => process.send?.({ delivered: m.round, at: now() }))
   })
   await serveInChild(workbay)
@@ -97,9 +126,13 @@ const FILTERS: ReadonlyArray<readonly [string, (middle: string) => string]> = [
 /** `n` notifications of `userId` straight into the file, newest first by index; answers the middle one's id and the page's plan. */
 const seedInbox = (file: string, userId: string, n: number) => {
   const db = new Database(file)
-  const insert = db.prepare(`INSERT INTO inbox_notifications (id, user_id, template_id, targets, title, content, icon, actions, read_at, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?)`)
-  const target = db.prepare("INSERT INTO inbox_notification_targets (notification_id, user_id, target_id, created_at) VALUES (?, ?, ?, ?)")
+  const insert = db.prepare(
+    `INSERT INTO inbox_notifications (id, user_id, template_id, targets, title, content, icon, actions, read_at, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?)`
+  )
+  const target = db.prepare(
+    "INSERT INTO inbox_notification_targets (notification_id, user_id, target_id, created_at) VALUES (?, ?, ?, ?)"
+  )
   const base = Date.now()
   let unread = 0
   let middle = ""
@@ -111,15 +144,31 @@ const seedInbox = (file: string, userId: string, n: number) => {
       if (read === null) unread++
       const targets = i % 10 === 0 ? [TARGET] : []
       const body = notification(userId, i)
-      insert.run(id, userId, i % 2 === 0 ? T1 : T2, JSON.stringify(targets), body.title, body.content, JSON.stringify(body.actions), read, created)
+      insert.run(
+        id,
+        userId,
+        i % 2 === 0 ? T1 : T2,
+        JSON.stringify(targets),
+        body.title,
+        body.content,
+        JSON.stringify(body.actions),
+        read,
+        created
+      )
       for (const t of targets) target.run(id, userId, t, created)
       if (i === Math.floor(n / 2)) middle = id
     }
-    db.prepare("INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value")
+    db.prepare(
+      "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"
+    )
       .run(`inbox_unread:${userId}`, unread)
   })()
   db.pragma("wal_checkpoint(TRUNCATE)")
-  const plan = queryPlan(db, `SELECT * FROM inbox_notifications n WHERE n.user_id = ? ORDER BY n.created_at DESC, n.id DESC LIMIT 25`, [userId])
+  const plan = queryPlan(
+    db,
+    `SELECT * FROM inbox_notifications n WHERE n.user_id = ? ORDER BY n.created_at DESC, n.id DESC LIMIT 25`,
+    [userId]
+  )
   db.close()
   return { middle, plan, unread }
 }
@@ -127,7 +176,12 @@ const seedInbox = (file: string, userId: string, n: number) => {
 const measurePages = async (size: number) => {
   const dir = mkdtempSync(join(tmpdir(), "workbay-bench-inbox-"))
   const file = join(dir, "workbay.db")
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { http: { rateLimits: false }, passwordHashCost: 4, retention: false, lifecycle: false })
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), {
+    http: { rateLimits: false },
+    passwordHashCost: 4,
+    retention: false,
+    lifecycle: false
+  })
   const server = createServer(workbay.node)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`
@@ -143,11 +197,18 @@ const measurePages = async (size: number) => {
     const filters: Record<string, { median: number; p99: number }> = {}
     for (const [name, query] of FILTERS) {
       const r = await request(url + query(middle), { headers: auth })
-      if (r.status !== 200 || r.body.notifications.length === 0) throw new Error(`${name}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+      if (r.status !== 200 || r.body.notifications.length === 0) {
+        throw new Error(`${name}: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`)
+      }
       filters[name] = await sequential(url + query(middle), auth as Headers, 200)
     }
     const alone = filters["no filter"]!
-    const loaded = await warmThenLoad(url, { connections: 10, warmup: 1, duration: Number(opts.duration), headers: auth })
+    const loaded = await warmThenLoad(url, {
+      connections: 10,
+      warmup: 1,
+      duration: Number(opts.duration),
+      headers: auth
+    })
     return { size, alone, loaded, plan, filters }
   } finally {
     server.closeAllConnections()
@@ -186,12 +247,15 @@ const createUsers = async (base: string, auth: Headers, n: number) => {
     const email = `watcher${i}@example.com`
     const password = "Bench-Password-2024!x"
     const u = await request(`${base}/users`, {
-      method: "POST", headers: { ...auth, "content-type": "application/json" },
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify({ email, username: `watcher${i}`, password })
     })
     if (u.status !== 201) throw new Error(`user: ${u.status} ${JSON.stringify(u.body)}`)
     const login = await request(`${base}/users/login`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password })
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password })
     })
     made.push({ id: u.body.id, auth: { [SESSION_HEADER]: login.body.session_token } })
   }
@@ -219,19 +283,31 @@ const runWatchers = async (shape: "one user" | "many users", perRound: number) =
   })
   try {
     const first = await seedFirstUser(base)
-    const users = shape === "one user" ? [{ id: first.userId as string, auth: first.auth as Headers }] : await createUsers(base, first.auth, Number(opts.users))
+    const users = shape === "one user"
+      ? [{ id: first.userId as string, auth: first.auth as Headers }]
+      : await createUsers(base, first.auth, Number(opts.users))
     const url = `ws://127.0.0.1:${service.port}/api/v2/notifications/inbox/watch`
     log(`${shape}: opening ${count} watchers of ${users.length} user(s)`)
     const t0 = performance.now()
     for (let i = 0; i < count; i += 50) {
-      watchers.push(...await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, k) => openWatcher(url, users[(i + k) % users.length]!.auth))))
+      watchers.push(
+        ...await Promise.all(
+          Array.from(
+            { length: Math.min(50, count - i) },
+            (_, k) => openWatcher(url, users[(i + k) % users.length]!.auth)
+          )
+        )
+      )
     }
     const openedIn = performance.now() - t0
     const ownerOf = (i: number) => users[i % users.length]!.id
     let round = 0
     /** One round: a notification for `perRound` users (in turn) at once; answers the ids by user and when the parent asked. */
     const deliverRound = (): Round => {
-      const chosen: Array<{ id: string; auth: Headers }> = Array.from({ length: Math.min(perRound, users.length) }, (_, k) => users[(round * perRound + k) % users.length]!)
+      const chosen: Array<{ id: string; auth: Headers }> = Array.from(
+        { length: Math.min(perRound, users.length) },
+        (_, k) => users[(round * perRound + k) % users.length]!
+      )
       const inputs = chosen.map((u) => notification(u.id, round))
       const askedAt = now()
       service.child.send({ deliver: inputs, round: ++round })
@@ -268,13 +344,31 @@ const runWatchers = async (shape: "one user" | "many users", perRound: number) =
       all.push(...delays)
       const done = delivered.get(r.round)
       if (done !== undefined) deliverMs.push(done - r.askedAt)
-      return { round: r.round, got: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) ?? NaN, deliver: done === undefined ? NaN : done - r.askedAt }
+      return {
+        round: r.round,
+        got: delays.length,
+        p50: quantile(delays, 0.5),
+        p99: quantile(delays, 0.99),
+        max: delays.at(-1) ?? NaN,
+        deliver: done === undefined ? NaN : done - r.askedAt
+      }
     })
     all.sort((a, b) => a - b)
     deliverMs.sort((a, b) => a - b)
     return {
-      shape, perRound: Math.min(perRound, users.length), users: users.length, count, openedIn, rssIdle, rssLoaded, byRound, missed,
-      p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: all.at(-1) ?? NaN, deliverP50: quantile(deliverMs, 0.5)
+      shape,
+      perRound: Math.min(perRound, users.length),
+      users: users.length,
+      count,
+      openedIn,
+      rssIdle,
+      rssLoaded,
+      byRound,
+      missed,
+      p50: quantile(all, 0.5),
+      p99: quantile(all, 0.99),
+      max: all.at(-1) ?? NaN,
+      deliverP50: quantile(deliverMs, 0.5)
     }
   } finally {
     for (const w of watchers) w.socket.terminate()
@@ -297,22 +391,24 @@ for (const size of opts.only === "watchers" ? [] : opts.sizes.split(",").map(Num
   pages.push(await measurePages(size))
 }
 if (pages.length > 0) {
-lines.push("## GET /notifications/inbox (a page of 25) by notifications in the user's inbox", "")
-lines.push(...scalingTable("notifications", pages))
-lines.push("", "### Each filter alone: p50 / p99 of 200 sequential requests (ms)", "")
-lines.push(`| filter | ${pages.map((p) => p.size.toLocaleString("en")).join(" | ")} | ratio largest/smallest (p50) |`)
-lines.push(`|---|${pages.map(() => "---:|").join("")}---:|`)
-for (const [name] of FILTERS) {
-  const cells = pages.map((p) => `${fmt(p.filters[name]!.median, 2)} / ${fmt(p.filters[name]!.p99, 2)}`)
-  const ratio = pages.at(-1)!.filters[name]!.median / pages[0]!.filters[name]!.median
-  lines.push(`| ${name} | ${cells.join(" | ")} | ${fmt(ratio, 2)}x |`)
-}
+  lines.push("## GET /notifications/inbox (a page of 25) by notifications in the user's inbox", "")
+  lines.push(...scalingTable("notifications", pages))
+  lines.push("", "### Each filter alone: p50 / p99 of 200 sequential requests (ms)", "")
+  lines.push(`| filter | ${pages.map((p) => p.size.toLocaleString("en")).join(" | ")} | ratio largest/smallest (p50) |`)
+  lines.push(`|---|${pages.map(() => "---:|").join("")}---:|`)
+  for (const [name] of FILTERS) {
+    const cells = pages.map((p) => `${fmt(p.filters[name]!.median, 2)} / ${fmt(p.filters[name]!.p99, 2)}`)
+    const ratio = pages.at(-1)!.filters[name]!.median / pages[0]!.filters[name]!.median
+    lines.push(`| ${name} | ${cells.join(" | ")} | ${fmt(ratio, 2)}x |`)
+  }
 }
 
 const watched = []
 if (opts.only !== "pages") {
   watched.push(await runWatchers("one user", 1))
-  for (const perRound of opts["per-round"].split(",").map(Number)) watched.push(await runWatchers("many users", perRound))
+  for (const perRound of opts["per-round"].split(",").map(Number)) {
+    watched.push(await runWatchers("many users", perRound))
+  }
 }
 lines.push("", `## ${opts.watchers} watchers on one process (GET /notifications/inbox/watch)`, "")
 lines.push(
@@ -321,17 +417,31 @@ lines.push(
     "the child to deliver (ms; the IPC hop included), on the client process's clock, which handles every receipt on its one event loop.",
   ""
 )
-lines.push("| shape | users | watchers | per round | notifications/s | opened in (s) | missed | delay p50 | p99 | max | deliver() done p50 | service RSS idle / after (MB) |")
+lines.push(
+  "| shape | users | watchers | per round | notifications/s | opened in (s) | missed | delay p50 | p99 | max | deliver() done p50 | service RSS idle / after (MB) |"
+)
 lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for (const r of watched) {
   lines.push(
-    `| ${r.shape} | ${r.users} | ${r.count.toLocaleString("en")} | ${r.perRound} | ${fmt(r.perRound * 1000 / Number(opts.gap), 0)} | ${fmt(r.openedIn / 1000, 1)} | ${r.missed} | ${fmt(r.p50, 1)} | **${fmt(r.p99, 1)}** | ` +
+    `| ${r.shape} | ${r.users} | ${r.count.toLocaleString("en")} | ${r.perRound} | ${
+      fmt(r.perRound * 1000 / Number(opts.gap), 0)
+    } | ${fmt(r.openedIn / 1000, 1)} | ${r.missed} | ${fmt(r.p50, 1)} | **${fmt(r.p99, 1)}** | ` +
       `${fmt(r.max, 1)} | ${fmt(r.deliverP50, 1)} | ${fmt(r.rssIdle, 0)} / ${fmt(r.rssLoaded, 0)} |`
   )
 }
 for (const r of watched) {
-  lines.push("", `### ${r.shape}, ${r.perRound} per round: per round`, "", "| round | clients got it | p50 | p99 | max | deliver() done |", "|---|---:|---:|---:|---:|---:|")
-  for (const x of r.byRound) lines.push(`| ${x.round} | ${x.got} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${fmt(x.max, 1)} | ${fmt(x.deliver, 1)} |`)
+  lines.push(
+    "",
+    `### ${r.shape}, ${r.perRound} per round: per round`,
+    "",
+    "| round | clients got it | p50 | p99 | max | deliver() done |",
+    "|---|---:|---:|---:|---:|---:|"
+  )
+  for (const x of r.byRound) {
+    lines.push(
+      `| ${x.round} | ${x.got} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${fmt(x.max, 1)} | ${fmt(x.deliver, 1)} |`
+    )
+  }
 }
 writeReport(lines.join("\n") + "\n", "inbox.md", { write: !opts["no-write"], log })
 process.exit(0)

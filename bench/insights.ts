@@ -17,15 +17,15 @@ import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { createServer } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, SESSION_HEADER, writeReport } from "./lib.mjs"
 import { loadavg } from "node:os"
+import { fmt, logger, machineLine, SESSION_HEADER, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -60,19 +60,27 @@ const measure = async (raw: number): Promise<Measured> => {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: join(dir, "bench.db") }), { http: { rateLimits: false },
-    passwordHashCost: 4, retention: false, agentMonitor: false, insightsRollup: false, lifecycle: false, workers: false,
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: join(dir, "bench.db") }), {
+    http: { rateLimits: false },
+    passwordHashCost: 4,
+    retention: false,
+    agentMonitor: false,
+    insightsRollup: false,
+    lifecycle: false,
+    workers: false,
     settings: { accessUrl: url }
   })
   workbay.attach(server)
   try {
     const api = `${url}/api/v2`
     const first = await (await fetch(`${api}/users/first`, {
-      method: "POST", headers: { "content-type": "application/json" },
+      method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "bench@example.com", username: "bench", password: "Bench-Password-2024!x" })
     })).json() as { user_id: string; organization_id: string }
     const login = await (await fetch(`${api}/users/login`, {
-      method: "POST", headers: { "content-type": "application/json" },
+      method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "bench@example.com", password: "Bench-Password-2024!x" })
     })).json() as { session_token: string }
     const headers = { [SESSION_HEADER]: login.session_token }
@@ -100,14 +108,18 @@ const measure = async (raw: number): Promise<Measured> => {
         yield* sql`INSERT INTO users (id, email, username, login_type, status, created_at, updated_at, last_seen_at)
           VALUES (${user}, ${`u${i}@example.com`}, ${`u${i}`}, 'password', 'active', ${t}, ${t}, ${t})`
         yield* sql`INSERT INTO workspaces (id, created_at, updated_at, owner_id, organization_id, template_id, name, last_used_at)
-          VALUES (${`00000000-0000-4000-8000-${String(i).padStart(12, "0")}`}, ${t}, ${t}, ${user}, ${org}, ${templates[i % 5]!}, ${`ws-${i}`}, ${t})`
+          VALUES (${`00000000-0000-4000-8000-${
+          String(i).padStart(12, "0")
+        }`}, ${t}, ${t}, ${user}, ${org}, ${templates[i % 5]!}, ${`ws-${i}`}, ${t})`
       }
       // Row x: workspace x % W, at start + floor(x / W) * step seconds (evenly over the 90 days).
       const step = (90 * 86_400) / Math.ceil(raw / workspaces)
       yield* sql.unsafe(`INSERT INTO workspace_agent_stats (created_at, agent_id, workspace_id, connection_count,
           connection_median_latency_ms, session_count_ssh, rx_bytes, tx_bytes)
         WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x + 1 < ${raw})
-        SELECT strftime('%Y-%m-%dT%H:%M:%S.000Z', ${start / 1000} + CAST((x / ${workspaces}) * ${step} AS INTEGER), 'unixepoch'),
+        SELECT strftime('%Y-%m-%dT%H:%M:%S.000Z', ${
+        start / 1000
+      } + CAST((x / ${workspaces}) * ${step} AS INTEGER), 'unixepoch'),
           'agent-' || (x % ${workspaces}),
           '00000000-0000-4000-8000-' || substr('000000000000' || (x % ${workspaces}), -12),
           1, 10 + (x % 40), 1, 1000, 1000
@@ -129,7 +141,9 @@ const measure = async (raw: number): Promise<Measured> => {
     const range = `start_time=${iso(start)}&end_time=${iso(end)}`
     const paths: Record<string, string> = {
       "/insights/templates (interval=day)": `/insights/templates?${range}&interval=day`,
-      "/insights/templates (interval=week, 84 days)": `/insights/templates?start_time=${iso(end - 84 * DAY)}&end_time=${iso(end)}&interval=week`,
+      "/insights/templates (interval=week, 84 days)": `/insights/templates?start_time=${iso(end - 84 * DAY)}&end_time=${
+        iso(end)
+      }&interval=week`,
       "/insights/user-activity": `/insights/user-activity?${range}`
     }
     const reports: Record<string, { p50: number; p95: number }> = {}
@@ -175,7 +189,9 @@ const lines = [
   ...Object.keys(small.reports).map((name) => {
     const a = small.reports[name]!
     const b = large.reports[name]!
-    return `| ${name} | ${fmt(a.p50, 2)} | ${fmt(b.p50, 2)} | ${fmt(b.p50 / a.p50, 2)}x | ${fmt(a.p95, 2)} | ${fmt(b.p95, 2)} |`
+    return `| ${name} | ${fmt(a.p50, 2)} | ${fmt(b.p50, 2)} | ${fmt(b.p50 / a.p50, 2)}x | ${fmt(a.p95, 2)} | ${
+      fmt(b.p95, 2)
+    } |`
   }),
   ""
 ]

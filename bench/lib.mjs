@@ -80,7 +80,10 @@ export const spawnServer = async (args, readyUrl, { env = process.env, timeoutMs
   const t0 = performance.now()
   // A benchmark sends far more than any client's share of requests as one user: rate limits off
   // (their cost per request, about a microsecond, is in docs/configuration.md).
-  const child = spawn(process.execPath, args, { env: { WORKBAY_DANGEROUS_DISABLE_RATE_LIMITS: "true", ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, args, {
+    env: { WORKBAY_DANGEROUS_DISABLE_RATE_LIMITS: "true", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   let output = ""
   child.stdout.on("data", (d) => (output += d))
   child.stderr.on("data", (d) => (output += d))
@@ -126,7 +129,14 @@ export const stop = (child) =>
 export const load = (url, { connections, duration, headers = {}, requests }) => {
   if (!new URL(url).hostname.startsWith("127.")) throw new Error(`Load goes to 127.0.0.1 only, not ${url}`)
   return new Promise((resolve, reject) => {
-    const options = { url, connections, duration, headers, timeout: 10, ...(requests === undefined ? {} : { requests }) }
+    const options = {
+      url,
+      connections,
+      duration,
+      headers,
+      timeout: 10,
+      ...(requests === undefined ? {} : { requests })
+    }
     autocannon(options, (error, result) => {
       if (error) return reject(error)
       resolve({
@@ -137,7 +147,9 @@ export const load = (url, { connections, duration, headers = {}, requests }) => 
         max: result.latency.max,
         total: result.requests.total,
         non2xx: result.non2xx,
-        statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])),
+        statusCodes: Object.fromEntries(
+          Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])
+        ),
         errors: result.errors + result.timeouts
       })
     })
@@ -206,7 +218,19 @@ export const benchWork = (prefix) => {
     const base = `http://127.0.0.1:${port}/api/v2`
     const start = async ({ args = [], nodeArgs = [], env = {} } = {}) => {
       const s = await spawnTracked(
-        [...nodeArgs, entry, "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--log-level", "warning", ...args],
+        [
+          ...nodeArgs,
+          entry,
+          "--port",
+          String(port),
+          "--host",
+          "127.0.0.1",
+          "--data-dir",
+          dataDir,
+          "--log-level",
+          "warning",
+          ...args
+        ],
         `${base}/buildinfo`,
         { env: { ...process.env, DATABASE_URL: "", ...env } }
       )
@@ -229,7 +253,10 @@ const postJson = (url, body) =>
  */
 export const seedFirstUser = async (base, { name } = {}) => {
   const first = await postJson(`${base}/users/first`, {
-    email: BENCH_EMAIL, username: "bench", ...(name === undefined ? {} : { name }), password: BENCH_PASSWORD
+    email: BENCH_EMAIL,
+    username: "bench",
+    ...(name === undefined ? {} : { name }),
+    password: BENCH_PASSWORD
   })
   if (first.status !== 201) throw new Error(`POST /users/first answered ${first.status}: ${JSON.stringify(first.body)}`)
   const login = await postJson(`${base}/users/login`, { email: BENCH_EMAIL, password: BENCH_PASSWORD })
@@ -259,20 +286,28 @@ export const machineTemplate = (agents = ["main"]) =>
 
 export const seedTemplate = async (base, auth, orgId, archive, name = "bench") => {
   const json = { ...auth, "content-type": "application/json" }
-  const up = await request(`${base}/files`, { method: "POST", headers: { ...auth, "content-type": "application/zip" }, body: archive })
+  const up = await request(`${base}/files`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/zip" },
+    body: archive
+  })
   if (up.status !== 201 && up.status !== 200) throw new Error(`upload: ${up.status} ${JSON.stringify(up.body)}`)
   const version = await request(`${base}/organizations/${orgId}/templateversions`, {
-    method: "POST", headers: json, body: JSON.stringify({ storage_method: "file", file_id: up.body.hash, provisioner: "workbay", tags: {} })
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ storage_method: "file", file_id: up.body.hash, provisioner: "workbay", tags: {} })
   })
   if (version.status !== 201) throw new Error(`version: ${version.status} ${JSON.stringify(version.body)}`)
-  for (let i = 0; ; i++) {
+  for (let i = 0;; i++) {
     const v = await request(`${base}/templateversions/${version.body.id}`, { headers: auth })
     if (v.body.job.status === "succeeded") break
     if (i > 500) throw new Error(`the import did not finish: ${JSON.stringify(v.body.job)}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   const template = await request(`${base}/organizations/${orgId}/templates`, {
-    method: "POST", headers: json, body: JSON.stringify({ name, template_version_id: version.body.id })
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ name, template_version_id: version.body.id })
   })
   if (template.status !== 201) throw new Error(`template: ${template.status} ${JSON.stringify(template.body)}`)
   return template.body
@@ -346,14 +381,24 @@ export const warmThenLoad = async (url, { connections, warmup, duration, headers
  * the page's plan at the largest. Answers the report's lines.
  */
 export const scalingTable = (noun, results) => {
-  const lines = [`| ${noun} | alone p50 (ms) | alone p99 (ms) | under load (req/s) | load p99 (ms) |`, "|---|---|---|---|---|"]
+  const lines = [
+    `| ${noun} | alone p50 (ms) | alone p99 (ms) | under load (req/s) | load p99 (ms) |`,
+    "|---|---|---|---|---|"
+  ]
   for (const r of results) {
-    lines.push(`| ${r.size.toLocaleString("en")} | ${fmt(r.alone.median, 2)} | ${fmt(r.alone.p99, 2)} | ${fmt(r.loaded.rps, 0)} | ${fmt(r.loaded.p99, 0)} |`)
+    lines.push(
+      `| ${r.size.toLocaleString("en")} | ${fmt(r.alone.median, 2)} | ${fmt(r.alone.p99, 2)} | ${
+        fmt(r.loaded.rps, 0)
+      } | ${fmt(r.loaded.p99, 0)} |`
+    )
   }
   if (results.length >= 2) {
     const [small, big] = [results[0], results[results.length - 1]]
-    lines.push("", `Ratios largest/smallest: alone p50 ${fmt(big.alone.median / small.alone.median, 2)}x, ` +
-      `alone p99 ${fmt(big.alone.p99 / small.alone.p99, 2)}x, req/s ${fmt(big.loaded.rps / small.loaded.rps, 2)}x.`)
+    lines.push(
+      "",
+      `Ratios largest/smallest: alone p50 ${fmt(big.alone.median / small.alone.median, 2)}x, ` +
+        `alone p99 ${fmt(big.alone.p99 / small.alone.p99, 2)}x, req/s ${fmt(big.loaded.rps / small.loaded.rps, 2)}x.`
+    )
     lines.push("", `Plan of the page at ${big.size.toLocaleString("en")}: \`${big.plan}\``)
   }
   return lines

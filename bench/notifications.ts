@@ -48,17 +48,27 @@ const main = async () => {
   const endpoint = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`
   const rows: Array<string> = []
   const runs = ["sqlite", ...(opts.pg === undefined ? [] : ["pg"])].flatMap((kind) =>
-    opts.lease.split(",").map((lease) => ({ kind, lease: Number(lease) })))
+    opts.lease.split(",").map((lease) => ({ kind, lease: Number(lease) }))
+  )
   for (const { kind, lease } of runs) {
     const dir = mkdtempSync(join(tmpdir(), "workbay-bench-notify-"))
     const schema = `bench_${randomBytes(4).toString("hex")}`
     const storage = kind === "pg"
       ? (await import("@workbay/storage-postgres")).layer({ url: opts.pg!, schema })
       : Sqlite.layer({ filename: join(dir, "workbay.db") })
-    const workbay = await makeWorkbay(storage, { http: { rateLimits: false },
-      passwordHashCost: 4, notifier: false, workers: false, lifecycle: false, retention: false, hangDetector: false, agentMonitor: false,
+    const workbay = await makeWorkbay(storage, {
+      http: { rateLimits: false },
+      passwordHashCost: 4,
+      notifier: false,
+      workers: false,
+      lifecycle: false,
+      retention: false,
+      hangDetector: false,
+      agentMonitor: false,
       settings: {
-        notificationsMethod: "webhook", notificationsWebhookEndpoint: endpoint, notificationsInboxEnabled: false,
+        notificationsMethod: "webhook",
+        notificationsWebhookEndpoint: endpoint,
+        notificationsInboxEnabled: false,
         notificationsLeaseCount: lease
       }
     })
@@ -68,12 +78,20 @@ const main = async () => {
     const { userId } = await seedFirstUser(base)
     log(`lease ${lease}: enqueueing ${count}`)
     const t0 = performance.now()
-    await workbay.run(Effect.flatMap(NotificationQueue, (q) =>
-      Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>
-        q.enqueue({
-          templateId: TemplateIds.customNotification, userId,
-          labels: { custom_title: `Message ${i}`, custom_message: "Benchmark" }, createdBy: "bench"
-        }), { discard: true })))
+    await workbay.run(
+      Effect.flatMap(NotificationQueue, (q) =>
+        Effect.forEach(
+          Array.from({ length: count }, (_, i) => i),
+          (i) =>
+            q.enqueue({
+              templateId: TemplateIds.customNotification,
+              userId,
+              labels: { custom_title: `Message ${i}`, custom_message: "Benchmark" },
+              createdBy: "bench"
+            }),
+          { discard: true }
+        ))
+    )
     const enqueueMs = performance.now() - t0
     const before = received
     let fetches = 0
@@ -86,7 +104,9 @@ const main = async () => {
     const dispatchMs = performance.now() - t1
     const sent = received - before
     rows.push(
-      `| ${kind === "pg" ? "Postgres" : "SQLite"} | ${lease} | ${count} | ${Math.round(count / (enqueueMs / 1000))} | ` +
+      `| ${kind === "pg" ? "Postgres" : "SQLite"} | ${lease} | ${count} | ${
+        Math.round(count / (enqueueMs / 1000))
+      } | ` +
         `${sent} | ${fetches} | ${Math.round(sent / (dispatchMs / 1000))} |`
     )
     log(rows.at(-1))

@@ -16,10 +16,10 @@
 // --batched (with --prepared), as Workbay sends them: the queries asked for in one turn of the
 // event loop go out together at its check phase, up to 16 on one pooled connection in pg's
 // pipeline mode, in one write.
-import pg from "pg"
 import { createHash } from "node:crypto"
 import { createServer } from "node:http"
 import { parseArgs } from "node:util"
+import pg from "pg"
 import { sameHash, send } from "./bare/http.mjs"
 import { KEY_COLUMNS, USER_COLUMNS } from "./bare/wire.mjs"
 
@@ -50,7 +50,9 @@ const ROLE_NAMES = {
 }
 
 // The columns Workbay reads (packages/storage-sql/src/Rows.ts), shared with the SQLite bare servers.
-const JOIN = `SELECT ${KEY_COLUMNS.map((c) => `k.${c} AS k_${c}`).join(", ")}, ${USER_COLUMNS.map((c) => `u.${c} AS u_${c}`).join(", ")}`
+const JOIN = `SELECT ${KEY_COLUMNS.map((c) => `k.${c} AS k_${c}`).join(", ")}, ${
+  USER_COLUMNS.map((c) => `u.${c} AS u_${c}`).join(", ")
+}`
 const FROM = "FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = $1"
 /** The key with its user and the user's memberships (organization id and roles, oldest first) as JSON text. */
 const ONE = `${JOIN},
@@ -90,9 +92,7 @@ const batched = (config) =>
     if (queue.push({ config, resolve, reject }) === 1) setImmediate(flush)
   })
 
-
 const unauthorized = (res, message) => send(res, 401, { message })
-
 
 const pick = (row, prefix, columns) => Object.fromEntries(columns.map((c) => [c, row[prefix + c]]))
 
@@ -125,9 +125,14 @@ const lookup = async (keyId) => {
 
 const me = async (req, res) => {
   const token = req.headers["service-session-token"]
-  if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") return unauthorized(res, "Invalid API key format.")
+  if (typeof token !== "string" || token.length !== 33 || token[10] !== "-") {
+    return unauthorized(res, "Invalid API key format.")
+  }
   const found = await lookup(token.slice(0, 10))
-  if (found === undefined || !sameHash(found.key.hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))) {
+  if (
+    found === undefined ||
+    !sameHash(found.key.hashed_secret, createHash("sha256").update(token.slice(11)).digest("hex"))
+  ) {
     return unauthorized(res, "Invalid API key.")
   }
   const { key, user } = found
@@ -136,9 +141,13 @@ const me = async (req, res) => {
   if (user.deleted) return unauthorized(res, "The user of this API key has been deleted.")
   if (user.status !== "active") return unauthorized(res, "User is not active.")
   if (now - key.last_used.getTime() > 60_000) {
-    const expiresAt = key.login_type === "token" ? key.expires_at : new Date(Math.max(key.expires_at.getTime(), now + SESSION_MS))
+    const expiresAt = key.login_type === "token"
+      ? key.expires_at
+      : new Date(Math.max(key.expires_at.getTime(), now + SESSION_MS))
     await query("UPDATE api_keys SET last_used = $1, expires_at = $2 WHERE id = $3", [
-      new Date(now).toISOString(), expiresAt.toISOString(), key.id
+      new Date(now).toISOString(),
+      expiresAt.toISOString(),
+      key.id
     ])
   }
   const organizationIds = await found.organizationIds()
@@ -172,6 +181,10 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
 })
 
 server.listen(Number(values.port), "127.0.0.1", () => {
-  console.log(`pg baseline (${values.queries}${values.prepared ? ", prepared" : ""}) listening on http://127.0.0.1:${server.address().port}`)
+  console.log(
+    `pg baseline (${values.queries}${
+      values.prepared ? ", prepared" : ""
+    }) listening on http://127.0.0.1:${server.address().port}`
+  )
 })
 process.once("SIGTERM", () => server.close(() => pool.end().then(() => process.exit(0))))

@@ -17,14 +17,25 @@
 //   node bench/pg-me.mjs [--duration 5 --warmup 2 --connections 50 --rounds 2]
 //                        [--baselines one,plain,one:prepared] [--extra other/main.mjs] [--skip-build]
 // Load goes to 127.0.0.1 only; every run is bounded in time. Nothing is written.
-import pg from "pg"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
+import pg from "pg"
 import {
-  benchWork, bundle, buildBundle, fmt, freePort, load, logger, machineLine, request, root, rssMb, seedFirstUser
+  benchWork,
+  buildBundle,
+  bundle,
+  fmt,
+  freePort,
+  load,
+  logger,
+  machineLine,
+  request,
+  root,
+  rssMb,
+  seedFirstUser
 } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
@@ -94,7 +105,17 @@ const startWorkbay = async (entry) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}/api/v2`
   const s = await spawn(
-    [entry, "--port", String(port), "--host", "127.0.0.1", "--database-url", dbUrl.toString(), "--log-level", "warning"],
+    [
+      entry,
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+      "--database-url",
+      dbUrl.toString(),
+      "--log-level",
+      "warning"
+    ],
     `${base}/buildinfo`,
     { env: { ...process.env, DATABASE_URL: "" } }
   )
@@ -107,8 +128,15 @@ const startBaseline = async (mode) => {
   const [queries, ...flags] = mode.split(":")
   const s = await spawn(
     [
-      join(root, "bench/pg-baseline.mjs"), "--url", dbUrl.toString(), "--port", String(port), "--queries", queries,
-      ...(flags.includes("prepared") ? ["--prepared"] : []), ...(flags.includes("batched") ? ["--batched"] : [])
+      join(root, "bench/pg-baseline.mjs"),
+      "--url",
+      dbUrl.toString(),
+      "--port",
+      String(port),
+      "--queries",
+      queries,
+      ...(flags.includes("prepared") ? ["--prepared"] : []),
+      ...(flags.includes("batched") ? ["--batched"] : [])
     ],
     `${base}/buildinfo`
   )
@@ -122,7 +150,9 @@ try {
   for (const [i, entry] of (opts.extra ?? []).entries()) {
     servers.push({ name: `extra ${i + 1}`, ...(await startWorkbay(entry)) })
   }
-  for (const mode of baselineModes) servers.push({ name: `bare pg (${mode})`, bare: true, ...(await startBaseline(mode)) })
+  for (const mode of baselineModes) {
+    servers.push({ name: `bare pg (${mode})`, bare: true, ...(await startBaseline(mode)) })
+  }
 
   // Every server answers the same user before any load.
   const answers = []
@@ -148,7 +178,11 @@ try {
       r.serverUs = ((server1 - server0) * 1000) / r.total
       r.dbUs = (cpuDelta(db0, db1) * 1000) / r.total
       runs.get(s.name).push(r)
-      log(`round ${round} ${s.name}: ${fmt(r.rps, 0)} req/s, p99 ${r.p99} ms, cpu us/req ${fmt(r.serverUs, 0)} + db ${fmt(r.dbUs, 0)}`)
+      log(
+        `round ${round} ${s.name}: ${fmt(r.rps, 0)} req/s, p99 ${r.p99} ms, cpu us/req ${fmt(r.serverUs, 0)} + db ${
+          fmt(r.dbUs, 0)
+        }`
+      )
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -163,8 +197,12 @@ try {
   for (const s of servers) {
     const b = best(s.name)
     lines.push(
-      `| ${s.name} | ${fmt(b.rps, 0)} (${runs.get(s.name).map((r) => fmt(r.rps, 0)).join(", ")}) | ${b.p50} / ${b.p99} | ` +
-        `${fmt(median(runs.get(s.name).map((r) => r.serverUs)), 0)} + ${fmt(median(runs.get(s.name).map((r) => r.dbUs)), 0)} | ` +
+      `| ${s.name} | ${fmt(b.rps, 0)} (${
+        runs.get(s.name).map((r) => fmt(r.rps, 0)).join(", ")
+      }) | ${b.p50} / ${b.p99} | ` +
+        `${fmt(median(runs.get(s.name).map((r) => r.serverUs)), 0)} + ${
+          fmt(median(runs.get(s.name).map((r) => r.dbUs)), 0)
+        } | ` +
         `${fmt(rssMb(s.child.pid), 0)} |`
     )
   }

@@ -24,8 +24,25 @@ import { loadavg } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import {
-  benchWork, buildBundle, fmt, freePort, logger, machineLine, queryPlan, request, root, rssMb, seedFirstUser, sequential,
-  keepCounts, sleep, timeStatement, userInserter, vacuumInto, warmThenLoad, writeReport
+  benchWork,
+  buildBundle,
+  fmt,
+  freePort,
+  keepCounts,
+  logger,
+  machineLine,
+  queryPlan,
+  request,
+  root,
+  rssMb,
+  seedFirstUser,
+  sequential,
+  sleep,
+  timeStatement,
+  userInserter,
+  vacuumInto,
+  warmThenLoad,
+  writeReport
 } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
@@ -48,8 +65,9 @@ const duration = Number(opts.duration)
 const warmup = Number(opts.warmup)
 const connections = Number(opts.connections)
 const rounds = Number(opts.rounds)
-if (opts.only !== undefined && !["me", "list", "startup"].includes(opts.only))
+if (opts.only !== undefined && !["me", "list", "startup"].includes(opts.only)) {
   throw new Error("--only takes me, list or startup")
+}
 const doMe = opts.only === undefined || opts.only === "me"
 const doList = opts.only === undefined || opts.only === "list"
 
@@ -119,16 +137,16 @@ try {
     const baseline = await startBaseline()
     const bme = await request(`http://127.0.0.1:${bport}/api/v2/users/me`, { headers: auth })
     if (bme.status !== 200) throw new Error(`baseline GET /users/me answered ${bme.status}`)
-    const same =
-      JSON.stringify(Object.keys(bme.body).sort()) === JSON.stringify(Object.keys(me.body).sort()) &&
+    const same = JSON.stringify(Object.keys(bme.body).sort()) === JSON.stringify(Object.keys(me.body).sort()) &&
       bme.body.id === me.body.id &&
       JSON.stringify(bme.body.organization_ids) === JSON.stringify(me.body.organization_ids)
-    if (!same)
+    if (!same) {
       log(
         "WARNING: the baseline's /users/me differs from Workbay's:",
         JSON.stringify(bme.body),
         JSON.stringify(me.body)
       )
+    }
     const bodyBytes = { baseline: JSON.stringify(bme.body).length, workbay: JSON.stringify(me.body).length }
 
     const targets = [
@@ -152,7 +170,9 @@ try {
         )
         const res = await warmThenLoad(t.url, { connections, warmup, duration, headers: auth })
         log(
-          `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`
+          `  ${
+            fmt(res.rps, 0)
+          } req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`
         )
         runs[i].push(res)
       }
@@ -226,9 +246,16 @@ try {
       }
       const seq = await sequential(listUrl, auth, 200)
       log(`${total} users: warm-up ${warmup} s, then ${listDuration} s at ${listConnections} connections`)
-      const res = await warmThenLoad(listUrl, { connections: listConnections, warmup, duration: listDuration, headers: auth })
+      const res = await warmThenLoad(listUrl, {
+        connections: listConnections,
+        warmup,
+        duration: listDuration,
+        headers: auth
+      })
       log(
-        `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms; one request alone: ${fmt(seq.median, 2)} ms;` +
+        `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms; one request alone: ${
+          fmt(seq.median, 2)
+        } ms;` +
           ` SQL page ${fmt(sql.pageMs, 3)} ms, count ${fmt(sql.countMs, 3)} ms`
       )
       listRuns.push({ total, res, seq, sql })
@@ -295,10 +322,16 @@ if (results.startup) {
     "",
     "| measure | value |",
     "|---|---:|",
-    `| start-up, fresh data dir (spawn → first 200 from /buildinfo) | ${fmt(cold.startupMs, 0)} ms (ready in ${cold.readyInMs} ms) |`,
-    `| start-up, restart on the seeded database, median of ${warm.length} | ${fmt(warmMedian.startupMs, 0)} ms (ready in ${warmMedian.readyInMs} ms) |`,
+    `| start-up, fresh data dir (spawn → first 200 from /buildinfo) | ${
+      fmt(cold.startupMs, 0)
+    } ms (ready in ${cold.readyInMs} ms) |`,
+    `| start-up, restart on the seeded database, median of ${warm.length} | ${
+      fmt(warmMedian.startupMs, 0)
+    } ms (ready in ${warmMedian.readyInMs} ms) |`,
     `| idle RSS, 1 s after start | ${fmt(rssIdle)} MB |`,
-    `| reference: the bare baseline's start-up, same measure, median of ${warm.length} | ${fmt(baselineStartMs, 0)} ms |`,
+    `| reference: the bare baseline's start-up, same measure, median of ${warm.length} | ${
+      fmt(baselineStartMs, 0)
+    } ms |`,
     ""
   )
 }
@@ -312,7 +345,9 @@ if (results.list) {
   )
   for (const r of runs) {
     lines.push(
-      `| ${r.total.toLocaleString("en-US")} | ${fmt(r.res.rps, 0)} | ${r.res.p50} | ${r.res.p99} | ${fmt(r.seq.median, 2)} | ` +
+      `| ${r.total.toLocaleString("en-US")} | ${fmt(r.res.rps, 0)} | ${r.res.p50} | ${r.res.p99} | ${
+        fmt(r.seq.median, 2)
+      } | ` +
         `${fmt(r.sql.pageMs, 3)} | ${fmt(r.sql.countMs, 3)} |`
     )
   }
@@ -320,9 +355,13 @@ if (results.list) {
   if (small && big) {
     lines.push(
       "",
-      `Ratio ${big.total.toLocaleString("en-US")} vs ${small.total} users: throughput ${fmt(big.res.rps / small.res.rps, 2)}x, ` +
+      `Ratio ${big.total.toLocaleString("en-US")} vs ${small.total} users: throughput ${
+        fmt(big.res.rps / small.res.rps, 2)
+      }x, ` +
         `single-request latency ${fmt(big.seq.median / small.seq.median, 2)}x.`,
-      `Query plans at ${big.total.toLocaleString("en-US")} users: page \`${big.sql.pagePlan}\`; count \`${big.sql.countPlan}\`.`
+      `Query plans at ${
+        big.total.toLocaleString("en-US")
+      } users: page \`${big.sql.pagePlan}\`; count \`${big.sql.countPlan}\`.`
     )
   }
   lines.push("")

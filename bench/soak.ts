@@ -16,11 +16,26 @@
 // Writes bench/results/soak.md (soak-postgres.md on Postgres). Options: --minutes 30 --ratio 0.7 --watchers 50 --workspaces 20
 // --probe-seconds 20 --probe-connections 32 --database-url postgres://... --skip-build --no-write
 // --profile-dir DIR (the server writes a V8 CPU profile there when it stops)
-import { parseArgs } from "node:util"
 import { loadavg } from "node:os"
+import { parseArgs } from "node:util"
 import WebSocket from "ws"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { benchWork, buildBundle, bundleIsCurrent, fmt, freePort, logger, machineLine, machineTemplate, request, rssMb, seedFirstUser, seedTemplate, sleep, writeReport } from "./lib.mjs"
+import {
+  benchWork,
+  buildBundle,
+  bundleIsCurrent,
+  fmt,
+  freePort,
+  logger,
+  machineLine,
+  machineTemplate,
+  request,
+  rssMb,
+  seedFirstUser,
+  seedTemplate,
+  sleep,
+  writeReport
+} from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -77,9 +92,13 @@ const main = async () => {
     const workspaceIds: Array<string> = []
     for (let i = 0; i < Number(opts.workspaces); i++) {
       const w = await request(`${base}/organizations/${orgId}/members/me/workspaces`, {
-        method: "POST", headers: json, body: JSON.stringify({ name: `soak-${i}`, template_id: template.id })
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ name: `soak-${i}`, template_id: template.id })
       })
-      if (w.status !== 201 && w.status !== 200) throw new Error(`create workspace: ${w.status} ${JSON.stringify(w.body)}`)
+      if (w.status !== 201 && w.status !== 200) {
+        throw new Error(`create workspace: ${w.status} ${JSON.stringify(w.body)}`)
+      }
       workspaceIds.push(w.body.id)
     }
     log(`seeded ${workspaceIds.length} workspaces`)
@@ -92,7 +111,10 @@ const main = async () => {
     const openWatcher = (i: number) =>
       new Promise<void>((resolve, reject) => {
         const id = workspaceIds[i % workspaceIds.length]
-        const socket = new WebSocket(`${base.replace("http:", "ws:")}/workspaces/${id}/watch-ws`, { headers: auth, perMessageDeflate: false })
+        const socket = new WebSocket(`${base.replace("http:", "ws:")}/workspaces/${id}/watch-ws`, {
+          headers: auth,
+          perMessageDeflate: false
+        })
         let opened = false
         socket.on("message", () => {
           watcherMessages++
@@ -148,10 +170,16 @@ const main = async () => {
       if (r < 20) return void await call(t, "read me", `${base}/users/me`, { headers: auth }, [200])
       if (r < 40) return void await call(t, "list workspaces", `${base}/workspaces?limit=25`, { headers: auth }, [200])
       if (r < 55) return void await readWorkspace(t, workspaceIds[Math.floor(Math.random() * workspaceIds.length)]!)
-      if (r < 70) return void await call(t, "list templates", `${base}/organizations/${orgId}/templates`, { headers: auth }, [200])
+      if (r < 70) {
+        return void await call(t, "list templates", `${base}/organizations/${orgId}/templates`, { headers: auth }, [
+          200
+        ])
+      }
       if (r < 95) {
         return void await call(t, "update profile", `${base}/users/me/profile`, {
-          method: "PUT", headers: json, body: JSON.stringify({ username: "bench", name: `Soak ${writes++ % 1000}` })
+          method: "PUT",
+          headers: json,
+          body: JSON.stringify({ username: "bench", name: `Soak ${writes++ % 1000}` })
         }, [200])
       }
       const id = workspaceIds[Math.floor(Math.random() * workspaceIds.length)]!
@@ -163,7 +191,11 @@ const main = async () => {
         const status = w.latest_build.job.status
         if (!["succeeded", "failed", "canceled"].includes(status)) return
         const transition = w.latest_build.transition === "start" && status === "succeeded" ? "stop" : "start"
-        await call(t, `build ${transition}`, `${base}/workspaces/${id}/builds`, { method: "POST", headers: json, body: JSON.stringify({ transition }) }, [200, 201])
+        await call(t, `build ${transition}`, `${base}/workspaces/${id}/builds`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ transition })
+        }, [200, 201])
       } finally {
         busy.delete(id)
       }
@@ -181,7 +213,18 @@ const main = async () => {
 
     // ---- 2. the soak (open loop at `rate`) ----
     const soak = tally()
-    const samples: Array<{ minute: number; rssMb: number; ops: number; errors: number; p50: number; p99: number; inFlight: number; late: number }> = []
+    const samples: Array<
+      {
+        minute: number
+        rssMb: number
+        ops: number
+        errors: number
+        p50: number
+        p99: number
+        inFlight: number
+        late: number
+      }
+    > = []
     let inFlight = 0
     let late = 0
     const maxInFlight = 256
@@ -200,13 +243,23 @@ const main = async () => {
       const minute = Math.round((now - soakStart) / 60_000)
       const lat = soak.latencies.splice(0)
       const row = {
-        minute, rssMb: rssMb(pid) ?? NaN, ops: soak.ok + soak.errors - minuteOps, errors: soak.errors - minuteErrors,
-        p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), inFlight, late
+        minute,
+        rssMb: rssMb(pid) ?? NaN,
+        ops: soak.ok + soak.errors - minuteOps,
+        errors: soak.errors - minuteErrors,
+        p50: percentile(lat, 0.5),
+        p99: percentile(lat, 0.99),
+        inFlight,
+        late
       }
       minuteOps = soak.ok + soak.errors
       minuteErrors = soak.errors
       samples.push(row)
-      log(`minute ${row.minute}: rss ${fmt(row.rssMb)} MB, ${row.ops} requests, ${row.errors} errors, p50 ${fmt(row.p50)} ms, p99 ${fmt(row.p99)} ms`)
+      log(
+        `minute ${row.minute}: rss ${fmt(row.rssMb)} MB, ${row.ops} requests, ${row.errors} errors, p50 ${
+          fmt(row.p50)
+        } ms, p99 ${fmt(row.p99)} ms`
+      )
     }
     samples.push({ minute: 0, rssMb: rssMb(pid) ?? NaN, ops: 0, errors: 0, p50: NaN, p99: NaN, inFlight: 0, late: 0 })
     while (true) {
@@ -234,7 +287,10 @@ const main = async () => {
     // ---- the server's own metrics ----
     const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text())
     const series = (name: string) =>
-      scrape.split("\n").filter((l) => l.startsWith(name) && !l.startsWith("#")).map((l) => ({ labels: l.slice(name.length, l.lastIndexOf(" ")), value: Number(l.slice(l.lastIndexOf(" ") + 1)) }))
+      scrape.split("\n").filter((l) => l.startsWith(name) && !l.startsWith("#")).map((l) => ({
+        labels: l.slice(name.length, l.lastIndexOf(" ")),
+        value: Number(l.slice(l.lastIndexOf(" ") + 1))
+      }))
     const processed = series("coderd_api_requests_processed_total")
     const served = processed.reduce((n, s) => n + s.value, 0)
     const served5xx = processed.filter((s) => /code="5/.test(s.labels)).reduce((n, s) => n + s.value, 0)
@@ -257,23 +313,35 @@ const main = async () => {
       "",
       machineLine(startedAt, load0),
       "",
-      `Standalone server on ${opts["database-url"] ? "Postgres" : "SQLite"}; ${workspaceIds.length} workspaces of the built-in workbay provisioner, ` +
+      `Standalone server on ${
+        opts["database-url"] ? "Postgres" : "SQLite"
+      }; ${workspaceIds.length} workspaces of the built-in workbay provisioner, ` +
       `${watchers.length} WebSocket watchers held open. Mix: reads 70, profile writes 25, builds 5 (by weight).`,
       "",
-      `- Maximum throughput of the mix: **${fmt(maxRps)} ops/s** (${opts["probe-seconds"]} s closed loop, ${opts["probe-connections"]} at once; ${probe.errors} errors).`,
+      `- Maximum throughput of the mix: **${fmt(maxRps)} ops/s** (${opts["probe-seconds"]} s closed loop, ${
+        opts["probe-connections"]
+      } at once; ${probe.errors} errors).`,
       `- Soak: **${minutes} min at ${fmt(rate)} ops/s** (${ratio * 100}% of it), open loop: ${soak.ops} operations ` +
-      `(${soak.ok + soak.errors} requests), ${late} not started because ${maxInFlight} were in flight; achieved ${fmt(soak.ops / (minutes * 60))} ops/s.`,
+      `(${soak.ok + soak.errors} requests), ${late} not started because ${maxInFlight} were in flight; achieved ${
+        fmt(soak.ops / (minutes * 60))
+      } ops/s.`,
       `- Errors: **${soak.errors}** requests, **${watcherErrors}** watchers closed by the server (${watcherMessages} watch messages received).`,
-      `- RSS: ${fmt(samples[0]!.rssMb)} MB at the start, ${fmt(baseline.rssMb)} MB at minute ${baseline.minute}, ${fmt(last.rssMb)} MB at minute ${last.minute}: ` +
+      `- RSS: ${fmt(samples[0]!.rssMb)} MB at the start, ${fmt(baseline.rssMb)} MB at minute ${baseline.minute}, ${
+        fmt(last.rssMb)
+      } MB at minute ${last.minute}: ` +
       `growth **${fmt(growth * 100)}%** after minute ${baseline.minute} (limit 10%).`,
       `- The server's metrics: ${served} requests counted (${served5xx} with a 5xx code), ${jobs} provisioner jobs timed, ${queries} database statements timed.`,
-      `- Operations by kind: ${Object.entries({ ...probe.byKind }).map(([k]) => `${k} ${soak.byKind[k] ?? 0}`).join(", ")}.`,
+      `- Operations by kind: ${
+        Object.entries({ ...probe.byKind }).map(([k]) => `${k} ${soak.byKind[k] ?? 0}`).join(", ")
+      }.`,
       `- **${pass ? "PASS" : "FAIL"}** (0 errors and RSS growth under 10%).`,
       ...(soak.firstErrors.length > 0 ? ["", "First errors:", "", ...soak.firstErrors.map((e) => `- ${e}`)] : []),
       "",
       "| minute | RSS MB | requests | errors | p50 ms | p99 ms | operations not started (total) |",
       "|---:|---:|---:|---:|---:|---:|---:|",
-      ...samples.map((s) => `| ${s.minute} | ${fmt(s.rssMb)} | ${s.ops} | ${s.errors} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${s.late} |`),
+      ...samples.map((s) =>
+        `| ${s.minute} | ${fmt(s.rssMb)} | ${s.ops} | ${s.errors} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${s.late} |`
+      ),
       ""
     ].join("\n")
     writeReport(report, opts["database-url"] ? "soak-postgres.md" : "soak.md", { write: !opts["no-write"], log })

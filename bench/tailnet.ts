@@ -36,14 +36,27 @@ import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
+import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import pg from "pg"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { cpuMs, fmt, logger, machineLine, machineTemplate, request, root, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, sleep } from "./lib.mjs"
+import {
+  cpuMs,
+  fmt,
+  logger,
+  machineLine,
+  machineTemplate,
+  request,
+  root,
+  rssMb,
+  seedFirstUser,
+  seedTemplate,
+  SESSION_HEADER,
+  sleep
+} from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -69,14 +82,21 @@ if (opts.serve !== undefined || opts["serve-pg"] !== undefined) {
   const announcing: Provisioner = {
     ...workbayProvisioner,
     build: (input: BuildInput) => {
-      for (let i = 0; i < Number(opts["per-workspace"]); i++) process.stdout.write(`TOKEN ${input.workspace.id} a${i} ${input.agentToken(`a${i}`)}\n`)
+      for (let i = 0; i < Number(opts["per-workspace"]); i++) {
+        process.stdout.write(`TOKEN ${input.workspace.id} a${i} ${input.agentToken(`a${i}`)}\n`)
+      }
       return workbayProvisioner.build(input)
     }
   }
   const storage = opts.serve !== undefined
     ? (await import("@workbay/storage-sqlite")).layer({ filename: opts.serve })
     : (await import("@workbay/storage-postgres")).layer({ url: opts["serve-pg"]! })
-  const workbay = await makeWorkbay(storage, { http: { rateLimits: false }, passwordHashCost: 4, retention: false, provisioners: [announcing] })
+  const workbay = await makeWorkbay(storage, {
+    http: { rateLimits: false },
+    passwordHashCost: 4,
+    retention: false,
+    provisioners: [announcing]
+  })
   // The event loop's delay over the measured window, asked for by the parent ("eld-reset", "eld-report").
   // And its garbage collector's pauses over the window: their total and the longest.
   const delay = monitorEventLoopDelay({ resolution: 10 })
@@ -96,7 +116,19 @@ if (opts.serve !== undefined || opts["serve-pg"] !== undefined) {
     }
     if (m === "eld-report") {
       const { heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage()
-      process.send?.({ eld: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6, gcTotal, gcMax, heapUsed, heapTotal, external, arrayBuffers } })
+      process.send?.({
+        eld: {
+          p50: delay.percentile(50) / 1e6,
+          p99: delay.percentile(99) / 1e6,
+          max: delay.max / 1e6,
+          gcTotal,
+          gcMax,
+          heapUsed,
+          heapTotal,
+          external,
+          arrayBuffers
+        }
+      })
     }
   })
   await serveInChild(workbay)
@@ -159,7 +191,8 @@ const sockets: Array<WebSocket> = []
 try {
   service = await startChild(fileURLToPath(import.meta.url), [
     ...(pgUrl === undefined ? ["--serve", join(dir, "workbay.db")] : ["--serve-pg", pgUrl]),
-    "--per-workspace", String(perWorkspace)
+    "--per-workspace",
+    String(perWorkspace)
   ], {
     onLine: (line) => {
       const t = /^TOKEN (\S+) (\S+) (\S+)$/.exec(line)
@@ -176,12 +209,21 @@ try {
   for (let u = 0; u < userCount; u++) {
     const password = `Tailnet-Bench-${u}-2024!x`
     const created = await request(`${base}/users`, {
-      method: "POST", headers: json(auth),
-      body: JSON.stringify({ email: `t${u}@example.com`, username: `t${u}`, password, login_type: "password", organization_ids: [orgId] })
+      method: "POST",
+      headers: json(auth),
+      body: JSON.stringify({
+        email: `t${u}@example.com`,
+        username: `t${u}`,
+        password,
+        login_type: "password",
+        organization_ids: [orgId]
+      })
     })
     if (created.status !== 201) throw new Error(`POST /users: ${created.status} ${JSON.stringify(created.body)}`)
     const login = await request(`${base}/users/login`, {
-      method: "POST", headers: json({}), body: JSON.stringify({ email: `t${u}@example.com`, password })
+      method: "POST",
+      headers: json({}),
+      body: JSON.stringify({ email: `t${u}@example.com`, password })
     })
     if (login.status !== 201) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`)
     users.push({ id: created.body.id, auth: { [SESSION_HEADER]: login.body.session_token } })
@@ -190,7 +232,9 @@ try {
   for (let i = 0; i * perWorkspace < agentCount; i++) {
     const user = i % userCount
     const ws = await request(`${base}/organizations/${orgId}/members/${users[user]!.id}/workspaces`, {
-      method: "POST", headers: json(auth), body: JSON.stringify({ name: `w${i}`, template_id: template.id })
+      method: "POST",
+      headers: json(auth),
+      body: JSON.stringify({ name: `w${i}`, template_id: template.id })
     })
     if (ws.status !== 200 && ws.status !== 201) throw new Error(`create: ${ws.status} ${JSON.stringify(ws.body)}`)
     workspaces.push({ id: ws.body.id, user })
@@ -198,7 +242,7 @@ try {
   // Each agent: its id, token and owner (from the running workspace's record).
   const agents: Array<{ id: string; token: string; user: number }> = []
   for (const w of workspaces) {
-    for (let i = 0; ; i++) {
+    for (let i = 0;; i++) {
       const got = await request(`${base}/workspaces/${w.id}`, { headers: auth })
       if (got.body.latest_build?.status === "running") {
         for (const a of (got.body.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])) {
@@ -233,13 +277,17 @@ try {
   log("opening the agents' coordination connections")
   const agentSockets: Array<WebSocket> = []
   for (let i = 0; i < agents.length; i += 50) {
-    agentSockets.push(...await Promise.all(agents.slice(i, i + 50).map(async (a) => {
-      const ws = await open(`${wsBase}/workspaceagents/me/coordinate`, { [SESSION_HEADER]: a.token })
-      ws.on("message", (data) => {
-        if (String(data).includes(`"type":"error"`)) errors++
-      })
-      return ws
-    })))
+    agentSockets.push(
+      ...await Promise.all(
+        agents.slice(i, i + 50).map(async (a) => {
+          const ws = await open(`${wsBase}/workspaceagents/me/coordinate`, { [SESSION_HEADER]: a.token })
+          ws.on("message", (data) => {
+            if (String(data).includes(`"type":"error"`)) errors++
+          })
+          return ws
+        })
+      )
+    )
   }
   sockets.push(...agentSockets)
 
@@ -290,20 +338,31 @@ try {
         }
       })
     })
-    ws.send(JSON.stringify({ type: "node", node: { id: 100000 + c, key: `nodekey:${c.toString(16).padStart(64, "0")}`, preferred_derp: 999 } }))
+    ws.send(
+      JSON.stringify({
+        type: "node",
+        node: { id: 100000 + c, key: `nodekey:${c.toString(16).padStart(64, "0")}`, preferred_derp: 999 }
+      })
+    )
     for (const i of follows[c]!) ws.send(JSON.stringify({ type: "subscribe", agent_id: agents[i]!.id }))
     await subscribed
     return ws
   }
   const clientSockets: Array<WebSocket> = []
   for (let c = 0; c < clientCount; c += 50) {
-    clientSockets.push(...await Promise.all(Array.from({ length: Math.min(50, clientCount - c) }, (_, k) => openClient(c + k))))
+    clientSockets.push(
+      ...await Promise.all(Array.from({ length: Math.min(50, clientCount - c) }, (_, k) => openClient(c + k)))
+    )
   }
   sockets.push(...clientSockets)
   const followers = agents.map(() => 0)
   for (const f of follows) for (const i of f) followers[i]!++
   const subscriptions = follows.reduce((n, f) => n + f.length, 0)
-  log(`${clientCount} clients, ${subscriptions} subscriptions (followers per agent ${Math.min(...followers)}-${Math.max(...followers)})`)
+  log(
+    `${clientCount} clients, ${subscriptions} subscriptions (followers per agent ${Math.min(...followers)}-${
+      Math.max(...followers)
+    })`
+  )
 
   // ---- idle: every connection open, no updates (pings, the workers' polling) ----
   const idleMs = 5000
@@ -335,7 +394,12 @@ try {
       const t = performance.now()
       const measured = measuring && t >= windowStart && t < windowEnd
       published[i]!.set(seq, { t, measured })
-      ws.send(JSON.stringify({ type: "node", node: { ...fixed, as_of: new Date().toISOString(), bench_seq: seq, bench_t: t } }))
+      ws.send(
+        JSON.stringify({
+          type: "node",
+          node: { ...fixed, as_of: new Date().toISOString(), bench_seq: seq, bench_t: t }
+        })
+      )
       if (measured) sent++
       seq++
       next += 1000
@@ -357,7 +421,19 @@ try {
     await sleep(duration)
   })
   const cpu = (cpuMs(service.child.pid) ?? NaN) - (cpu0 ?? NaN)
-  const eld = await new Promise<{ p50: number; p99: number; max: number; gcTotal: number; gcMax: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }>((resolve) => {
+  const eld = await new Promise<
+    {
+      p50: number
+      p99: number
+      max: number
+      gcTotal: number
+      gcMax: number
+      heapUsed: number
+      heapTotal: number
+      external: number
+      arrayBuffers: number
+    }
+  >((resolve) => {
     const onMessage = (m: any) => {
       if (m?.eld === undefined) return
       service!.child.off("message", onMessage)
@@ -366,7 +442,9 @@ try {
     service!.child.on("message", onMessage)
     service!.child.send("eld-report")
   })
-  const dbCpu = monitor === undefined || db0 === undefined ? undefined : cpuDelta(db0, await backendsCpu(monitor, pgDatabase))
+  const dbCpu = monitor === undefined || db0 === undefined
+    ? undefined
+    : cpuDelta(db0, await backendsCpu(monitor, pgDatabase))
   stopping = true
   await Promise.all(loops)
   // Deliveries of the window's last updates: wait until all arrived, or the grace period ends.
@@ -382,12 +460,18 @@ try {
   // ---- the report ----
   const got = latencies.length
   const missingByClient = follows.map((f, c) =>
-    f.reduce((n, i) => n + [...published[i]!].filter(([seq, p]) => p.measured && !clientState[c]!.get(i)?.got.has(seq)).length, 0))
+    f.reduce(
+      (n, i) => n + [...published[i]!].filter(([seq, p]) => p.measured && !clientState[c]!.get(i)?.got.has(seq)).length,
+      0
+    )
+  )
   const missing = missingByClient.reduce((a, b) => a + b, 0)
   const clientsComplete = missingByClient.filter((n) => n === 0).length
   const sorted = Float64Array.from(latencies).sort()
   const seconds = duration / 1000
-  const storage = pgUrl === undefined ? "SQLite (a file)" : "Postgres 127.0.0.1:5432 (a fresh database; PubSub on LISTEN/NOTIFY)"
+  const storage = pgUrl === undefined
+    ? "SQLite (a file)"
+    : "Postgres 127.0.0.1:5432 (a fresh database; PubSub on LISTEN/NOTIFY)"
   const section = pgUrl === undefined ? "## SQLite" : "## Postgres"
   const report = `${section}
 
@@ -396,7 +480,9 @@ ${machineLine(startedAt, load0)}
 One service process on ${storage}, built packages; the agents and clients are a second process (\`ws\`)
 on the same 2 cores. ${agents.length} agents (${workspaces.length} workspaces of ${perWorkspace} agents, owned by ${userCount}
 users) each on GET /workspaceagents/me/coordinate, publishing its node once a second; ${clientCount} clients on
-GET /tailnet, each following 1-5 agents of its user (${subscriptions} subscriptions, ${Math.min(...followers)}-${Math.max(...followers)} per agent).
+GET /tailnet, each following 1-5 agents of its user (${subscriptions} subscriptions, ${Math.min(...followers)}-${
+    Math.max(...followers)
+  } per agent).
 ${warmup / 1000} s warm-up, then ${seconds} s measured. Latency: a client's receipt of the \`peer_update\` minus the
 agent's send, on the bench process's clock (so it includes that process's own queueing).
 
@@ -404,27 +490,45 @@ agent's send, on the bench process's clock (so it includes that process's own qu
 |---|---|
 | updates published in the window | ${sent} (${fmt(sent / seconds, 0)}/s) |
 | deliveries expected / received | ${expected} / ${got} |
-| every expected update arrived | ${missing === 0 ? "yes" : `no: ${missing} missing`} (${clientsComplete} of ${clientCount} clients got all theirs) |
+| every expected update arrived | ${
+    missing === 0 ? "yes" : `no: ${missing} missing`
+  } (${clientsComplete} of ${clientCount} clients got all theirs) |
 | duplicates / skipped (coalesced) updates | ${duplicates} / ${skipped} |
 | error messages | ${errors} |
 | deliveries per second | ${fmt(got / seconds, 0)} |
-| delivery latency p50 / p90 / p99 / max (ms) | ${fmt(quantile(sorted, 0.5))} / ${fmt(quantile(sorted, 0.9))} / **${fmt(quantile(sorted, 0.99))}** / ${fmt(sorted.at(-1) ?? NaN)} |
+| delivery latency p50 / p90 / p99 / max (ms) | ${fmt(quantile(sorted, 0.5))} / ${fmt(quantile(sorted, 0.9))} / **${
+    fmt(quantile(sorted, 0.99))
+  }** / ${fmt(sorted.at(-1) ?? NaN)} |
 | p99 < 200 ms | ${quantile(sorted, 0.99) < 200 ? "met" : "not met"} |
 | service event loop delay in the window p50 / p99 / max (ms) | ${fmt(eld.p50)} / ${fmt(eld.p99)} / ${fmt(eld.max)} |
 | service GC pauses in the window: total / longest (ms) | ${fmt(eld.gcTotal, 0)} / ${fmt(eld.gcMax)} |
 | service CPU in the window | ${fmt(cpu, 0)} ms (${fmt((cpu / duration) * 100, 0)}% of one core) |
 | service CPU idle, every connection open, no updates | ${fmt((idleCpu / idleMs) * 100, 0)}% of one core |
-| service CPU per delivery (us): all / above idle | ${fmt((cpu * 1000) / Math.max(1, got), 1)} / ${fmt(((cpu - (idleCpu * duration) / idleMs) * 1000) / Math.max(1, got), 1)} |
-${dbCpu === undefined ? "" : `| database backends' CPU in the window | ${fmt(dbCpu, 0)} ms (${fmt((dbCpu * 1000) / Math.max(1, sent), 1)} us per published update) |\n`}| service RSS after the run; at the window's end heap used / heap total / external (MB) | ${fmt(rss, 0)}; ${fmt(eld.heapUsed / 2 ** 20, 0)} / ${fmt(eld.heapTotal / 2 ** 20, 0)} / ${fmt(eld.external / 2 ** 20, 0)} |
+| service CPU per delivery (us): all / above idle | ${fmt((cpu * 1000) / Math.max(1, got), 1)} / ${
+    fmt(((cpu - (idleCpu * duration) / idleMs) * 1000) / Math.max(1, got), 1)
+  } |
+${
+    dbCpu === undefined
+      ? ""
+      : `| database backends' CPU in the window | ${fmt(dbCpu, 0)} ms (${
+        fmt((dbCpu * 1000) / Math.max(1, sent), 1)
+      } us per published update) |\n`
+  }| service RSS after the run; at the window's end heap used / heap total / external (MB) | ${fmt(rss, 0)}; ${
+    fmt(eld.heapUsed / 2 ** 20, 0)
+  } / ${fmt(eld.heapTotal / 2 ** 20, 0)} / ${fmt(eld.external / 2 ** 20, 0)} |
 `
   console.log(report)
   if (!opts["no-write"]) {
     // bench/results/tailnet.md: this run's section replaces the last one of the same storage; the rest is kept.
     const file = join(root, "bench/results/tailnet.md")
-    const before = existsSync(file) ? readFileSync(file, "utf8") : "# Tailnet node updates to watching clients (npm run bench:tailnet)\n\n"
+    const before = existsSync(file)
+      ? readFileSync(file, "utf8")
+      : "# Tailnet node updates to watching clients (npm run bench:tailnet)\n\n"
     const at = before.indexOf(`${section}\n`)
     const end = at < 0 ? -1 : before.indexOf("\n## ", at + section.length)
-    const next = at < 0 ? `${before.trimEnd()}\n\n${report}` : `${before.slice(0, at)}${report}${end < 0 ? "" : before.slice(end)}`
+    const next = at < 0
+      ? `${before.trimEnd()}\n\n${report}`
+      : `${before.slice(0, at)}${report}${end < 0 ? "" : before.slice(end)}`
     writeFileSync(file, next)
     log(`written to ${file}`)
   }

@@ -8,10 +8,10 @@
 // then an autocannon load (req/s, p99), and the ratio of the two sizes.
 // Writes bench/results/tasks.md. Options: --sizes 10,10000 --duration 3 --no-write
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time (under a minute).
-import Database from "better-sqlite3"
 import { workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
+import Database from "better-sqlite3"
 import { zipSync } from "fflate"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -21,7 +21,19 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { logger, machineLine, queryPlan, request, scalingTable, seedFirstUser, seedTemplate, sequential, sleep, warmThenLoad, writeReport } from "./lib.mjs"
+import {
+  logger,
+  machineLine,
+  queryPlan,
+  request,
+  scalingTable,
+  seedFirstUser,
+  seedTemplate,
+  sequential,
+  sleep,
+  warmThenLoad,
+  writeReport
+} from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -52,8 +64,11 @@ type Headers = Record<string, string>
 
 /** A started service with the first user and an AI task template of the workbay provisioner. */
 const setUp = async (file: string) => {
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { http: { rateLimits: false },
-    passwordHashCost: 4, retention: false, provisioners: [workbayProvisioner]
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), {
+    http: { rateLimits: false },
+    passwordHashCost: 4,
+    retention: false,
+    provisioners: [workbayProvisioner]
   })
   const server = createServer(workbay.node)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
@@ -65,13 +80,20 @@ const setUp = async (file: string) => {
     server.close()
     await workbay.dispose()
   }
-  return { base, userId: userId as string, auth: auth as Headers, versionId: template.active_version_id as string, close }
+  return {
+    base,
+    userId: userId as string,
+    auth: auth as Headers,
+    versionId: template.active_version_id as string,
+    close
+  }
 }
 
 /** Creates a task through the API and waits for its workspace to run; answers the task's id. */
 const firstTask = async (base: string, auth: Headers, versionId: string) => {
   const r = await request(`${base}/tasks/me`, {
-    method: "POST", headers: { ...auth, "content-type": "application/json" },
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
     body: JSON.stringify({ input: "Write the release notes", template_version_id: versionId })
   })
   if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`)
@@ -97,10 +119,16 @@ const seedCopies = (file: string, id: string, ownerId: string, n: number) => {
   const a = db.prepare("SELECT * FROM workspace_agents WHERE resource_id = ?").get(r.id) as Record<string, unknown>
   delete j.job_status // generated
   const insertOf = (table: string, row: Record<string, unknown>) =>
-    db.prepare(`INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`)
+    db.prepare(
+      `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`
+    )
   const [it, iw, ib, ij, ir, ia] = [
-    insertOf("tasks", t), insertOf("workspaces", w), insertOf("workspace_builds", b), insertOf("provisioner_jobs", j),
-    insertOf("workspace_resources", r), insertOf("workspace_agents", a)
+    insertOf("tasks", t),
+    insertOf("workspaces", w),
+    insertOf("workspace_builds", b),
+    insertOf("provisioner_jobs", j),
+    insertOf("workspace_resources", r),
+    insertOf("workspace_agents", a)
   ]
   const base = Date.parse(String(t.created_at))
   db.transaction(() => {
@@ -115,14 +143,27 @@ const seedCopies = (file: string, id: string, ownerId: string, n: number) => {
       ib.run(...Object.values({ ...b, id: bid, workspace_id: wid, job_id: jid }))
       ir.run(...Object.values({ ...r, id: rid, job_id: jid }))
       ia.run(...Object.values({ ...a, id: randomUUID(), resource_id: rid, auth_token_hash: randomUUID() }))
-      it.run(...Object.values({ ...t, id: tid, name: `task-${i}`, workspace_id: wid, created_at: created, updated_at: created }))
+      it.run(
+        ...Object.values({
+          ...t,
+          id: tid,
+          name: `task-${i}`,
+          workspace_id: wid,
+          created_at: created,
+          updated_at: created
+        })
+      )
     }
     for (const name of ["tasks", `tasks:${ownerId}`, "workspaces", `workspaces:${ownerId}`]) {
       db.prepare("UPDATE counters SET value = value + ? WHERE name = ?").run(n, name)
     }
   })()
-  const plan = queryPlan(db, `SELECT * FROM tasks WHERE deleted = FALSE AND owner_id = ?
-    ORDER BY created_at DESC, id DESC LIMIT ${PAGE} OFFSET 0`, [ownerId])
+  const plan = queryPlan(
+    db,
+    `SELECT * FROM tasks WHERE deleted = FALSE AND owner_id = ?
+    ORDER BY created_at DESC, id DESC LIMIT ${PAGE} OFFSET 0`,
+    [ownerId]
+  )
   // As the other benches: the copies are checkpointed into the database file, not left in the WAL.
   db.pragma("wal_checkpoint(TRUNCATE)")
   db.close()
@@ -143,7 +184,12 @@ const measure = async (size: number) => {
       throw new Error(`GET /tasks: ${check.status} count ${check.body.count} rows ${check.body.tasks?.length}`)
     }
     const alone = await sequential(url, s.auth, 200)
-    const loaded = await warmThenLoad(url, { connections: 10, warmup: 1, duration: Number(opts.duration), headers: s.auth })
+    const loaded = await warmThenLoad(url, {
+      connections: 10,
+      warmup: 1,
+      duration: Number(opts.duration),
+      headers: s.auth
+    })
     return { size, alone, loaded, plan }
   } finally {
     await s.close()

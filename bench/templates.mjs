@@ -36,16 +36,31 @@ const templateYaml = (p, r) => {
   const lines = ["variables:", "  - { name: region, default: eu }", "parameters:"]
   for (let i = 0; i < p; i++) {
     if (i % 5 === 0) {
-      lines.push(`  - name: choice_${i}`, `    default: a`, `    options: [{ name: A, value: a }, { name: B, value: b }]`)
+      lines.push(
+        `  - name: choice_${i}`,
+        `    default: a`,
+        `    options: [{ name: A, value: a }, { name: B, value: b }]`
+      )
     } else if (i % 5 === 1) {
       lines.push(`  - name: count_${i}`, `    type: number`, `    default: 2`, `    validation: { min: 1, max: 10 }`)
     } else {
-      lines.push(`  - name: text_${i}`, `    display_name: Text ${i}`, `    description: The **${i}th** value.`, `    default: "v${i}"`, `    mutable: true`)
+      lines.push(
+        `  - name: text_${i}`,
+        `    display_name: Text ${i}`,
+        `    description: The **${i}th** value.`,
+        `    default: "v${i}"`,
+        `    mutable: true`
+      )
     }
   }
   lines.push("resources:")
   for (let i = 0; i < r; i++) {
-    lines.push(`  - name: res_${i}`, `    type: thing`, `    daily_cost: 1`, `    metadata: [{ key: index, value: "${i}" }]`)
+    lines.push(
+      `  - name: res_${i}`,
+      `    type: thing`,
+      `    daily_cost: 1`,
+      `    metadata: [{ key: index, value: "${i}" }]`
+    )
     if (i % 5 === 0) {
       lines.push(
         `    agents:`,
@@ -77,7 +92,9 @@ const tarOf = (name, content) => {
   let sum = 0
   for (const b of header) sum += b
   header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, "ascii")
-  return new Uint8Array(Buffer.concat([header, data, Buffer.alloc((512 - (data.length % 512)) % 512), Buffer.alloc(1024)]))
+  return new Uint8Array(
+    Buffer.concat([header, data, Buffer.alloc((512 - (data.length % 512)) % 512), Buffer.alloc(1024)])
+  )
 }
 
 const stats = (ms) => {
@@ -95,7 +112,8 @@ const main = async () => {
   const bundle = join(outdir, "entry.cjs")
   await build({
     stdin: {
-      contents: `export * from "@workbay/core"; export * as Http from "@workbay/http"; export * as Sqlite from "@workbay/storage-sqlite"; export { Effect } from "effect"`,
+      contents:
+        `export * from "@workbay/core"; export * as Http from "@workbay/http"; export * as Sqlite from "@workbay/storage-sqlite"; export { Effect } from "effect"`,
       resolveDir: root,
       loader: "ts"
     },
@@ -112,19 +130,28 @@ const main = async () => {
   const { Effect } = W
   const yaml = templateYaml(Number(opts.parameters), Number(opts.resources))
   const archive = tarOf("template.yaml", yaml)
-  log(`template: ${opts.parameters} parameters, ${opts.resources} resources, ${yaml.length} bytes of YAML, ${IMPORTS} imports per measure`)
+  log(
+    `template: ${opts.parameters} parameters, ${opts.resources} resources, ${yaml.length} bytes of YAML, ${IMPORTS} imports per measure`
+  )
 
   // 1. The provisioner alone.
   const provisioner = []
   for (let i = 0; i < IMPORTS + 3; i++) {
     const t0 = performance.now()
-    const result = await Effect.runPromise(W.workbayProvisioner.import({ archive, content_type: "application/x-tar", variable_values: [] }))
+    const result = await Effect.runPromise(
+      W.workbayProvisioner.import({ archive, content_type: "application/x-tar", variable_values: [] })
+    )
     if (i >= 3) provisioner.push(performance.now() - t0)
     if (result.parameters.length !== Number(opts.parameters)) throw new Error("the import lost parameters")
   }
 
   // The service on an in-memory SQLite database, over real HTTP on 127.0.0.1.
-  const workbay = await W.Http.makeWorkbay(W.Sqlite.layerMemory, { passwordHashCost: 4, hangDetector: false, retention: false, workers: false })
+  const workbay = await W.Http.makeWorkbay(W.Sqlite.layerMemory, {
+    passwordHashCost: 4,
+    hangDetector: false,
+    retention: false,
+    workers: false
+  })
   const server = createServer(workbay.node)
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
   const base = `http://127.0.0.1:${server.address().port}/api/v2`
@@ -139,11 +166,22 @@ const main = async () => {
   }
   let token
   try {
-    const first = await call("POST", "/users/first", { email: "bench@example.com", username: "bench", password: "Bench-Password-2024!x" })
+    const first = await call("POST", "/users/first", {
+      email: "bench@example.com",
+      username: "bench",
+      password: "Bench-Password-2024!x"
+    })
     const orgId = first.body.organization_id
-    token = (await call("POST", "/users/login", { email: "bench@example.com", password: "Bench-Password-2024!x" })).body.session_token
+    token = (await call("POST", "/users/login", { email: "bench@example.com", password: "Bench-Password-2024!x" })).body
+      .session_token
     const file = await call("POST", "/files", archive, { "content-type": "application/x-tar" })
-    const create = () => call("POST", `/organizations/${orgId}/templateversions`, { storage_method: "file", file_id: file.body.hash, provisioner: "workbay", tags: {} })
+    const create = () =>
+      call("POST", `/organizations/${orgId}/templateversions`, {
+        storage_method: "file",
+        file_id: file.body.hash,
+        provisioner: "workbay",
+        tags: {}
+      })
     const runJobs = () => workbay.run(W.Effect.flatMap(W.ProvisionerWorkers, (w) => w.drain()))
 
     // 2. One import job through the service (the version is created first, untimed).
@@ -193,7 +231,9 @@ const main = async () => {
     const table = [
       "| measure | median ms | p90 ms | min ms | mean ms |",
       "|---|---|---|---|---|",
-      ...rows.map(([name, s]) => `| ${name} | ${fmt(s.median, 2)} | ${fmt(s.p90, 2)} | ${fmt(s.min, 2)} | ${fmt(s.mean, 2)} |`)
+      ...rows.map(([name, s]) =>
+        `| ${name} | ${fmt(s.median, 2)} | ${fmt(s.p90, 2)} | ${fmt(s.min, 2)} | ${fmt(s.mean, 2)} |`
+      )
     ].join("\n")
     const report = [
       "# Template imports",

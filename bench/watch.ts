@@ -27,7 +27,19 @@ import { parseArgs } from "node:util"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, machineTemplate, request, rssMb, seedFirstUser, seedTemplate, SESSION_HEADER, sleep, writeReport } from "./lib.mjs"
+import {
+  fmt,
+  logger,
+  machineLine,
+  machineTemplate,
+  request,
+  rssMb,
+  seedFirstUser,
+  seedTemplate,
+  SESSION_HEADER,
+  sleep,
+  writeReport
+} from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -44,8 +56,11 @@ const log = logger("watch")
 
 // ---- the child: the service alone in its process --------------------------------------------------
 if (opts.serve !== undefined) {
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), { http: { rateLimits: false },
-    passwordHashCost: 4, retention: false, provisioners: [workbayProvisioner],
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: opts.serve }), {
+    http: { rateLimits: false },
+    passwordHashCost: 4,
+    retention: false,
+    provisioners: [workbayProvisioner],
     settings: { allowWorkspaceRenames: true }
   })
   await serveInChild(workbay)
@@ -66,10 +81,12 @@ const seed = async (base: string) => {
   const { orgId, auth } = await seedFirstUser(base)
   const template = await seedTemplate(base, auth, orgId, archive)
   const ws = await request(`${base}/organizations/${orgId}/members/me/workspaces`, {
-    method: "POST", headers: json(auth), body: JSON.stringify({ name: "watched", template_id: template.id })
+    method: "POST",
+    headers: json(auth),
+    body: JSON.stringify({ name: "watched", template_id: template.id })
   })
   if (ws.status !== 200 && ws.status !== 201) throw new Error(`create: ${ws.status} ${JSON.stringify(ws.body)}`)
-  for (let i = 0; ; i++) {
+  for (let i = 0;; i++) {
     const w = await request(`${base}/workspaces/${ws.body.id}`, { headers: auth })
     if (w.body.latest_build?.status === "running") break
     if (i > 1500) throw new Error(`the workspace is not running: ${JSON.stringify(w.body.latest_build)}`)
@@ -140,7 +157,10 @@ const run = async (watcherCount: number) => {
     const t0 = performance.now()
     for (let i = 0; i < watcherCount; i += 50) {
       const batch = await Promise.all(
-        Array.from({ length: Math.min(50, watcherCount - i) }, () => openWatcher(url, { [SESSION_HEADER]: auth[SESSION_HEADER]! }, 30_000))
+        Array.from(
+          { length: Math.min(50, watcherCount - i) },
+          () => openWatcher(url, { [SESSION_HEADER]: auth[SESSION_HEADER]! }, 30_000)
+        )
       )
       watchers.push(...batch)
     }
@@ -156,7 +176,11 @@ const run = async (watcherCount: number) => {
     for (let i = 0; i < changes; i++) {
       const name = `watched-${i}`
       const requestAt = performance.now()
-      const r = await request(`${base}/workspaces/${workspaceId}`, { method: "PATCH", headers: json(auth), body: JSON.stringify({ name }) })
+      const r = await request(`${base}/workspaces/${workspaceId}`, {
+        method: "PATCH",
+        headers: json(auth),
+        body: JSON.stringify({ name })
+      })
       const responseAt = performance.now()
       if (r.status !== 204) throw new Error(`PATCH: ${r.status} ${JSON.stringify(r.body)}`)
       sent.push({ name, requestAt, responseAt, status: r.status })
@@ -187,15 +211,33 @@ const run = async (watcherCount: number) => {
       }
       delays.sort((a, b) => a - b)
       all.push(...delays)
-      return { name: c.name, patchMs: c.responseAt - c.requestAt, got: delays.length, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), max: delays.at(-1) ?? NaN }
+      return {
+        name: c.name,
+        patchMs: c.responseAt - c.requestAt,
+        got: delays.length,
+        p50: quantile(delays, 0.5),
+        p99: quantile(delays, 0.99),
+        max: delays.at(-1) ?? NaN
+      }
     })
     all.sort((a, b) => a - b)
     allFromRequest.sort((a, b) => a - b)
     const gotEvery = watchers.filter((w) => sent.every((c) => w.seen.has(c.name))).length
     const closedEarly = watchers.filter((w) => w.socket.readyState !== WebSocket.OPEN).length
     return {
-      watcherCount, openedIn, cpu, messageBytes: watchers[0]?.bytes ?? 0, rssIdle, rssLoaded, perChange, gotEvery, closedEarly,
-      p50: quantile(all, 0.5), p99: quantile(all, 0.99), max: all.at(-1) ?? NaN, min: all[0] ?? NaN,
+      watcherCount,
+      openedIn,
+      cpu,
+      messageBytes: watchers[0]?.bytes ?? 0,
+      rssIdle,
+      rssLoaded,
+      perChange,
+      gotEvery,
+      closedEarly,
+      p50: quantile(all, 0.5),
+      p99: quantile(all, 0.99),
+      max: all.at(-1) ?? NaN,
+      min: all[0] ?? NaN,
       p99FromRequest: quantile(allFromRequest, 0.99),
       patchP50: quantile(perChange.map((c) => c.patchMs).sort((a, b) => a - b), 0.5)
     }
@@ -221,12 +263,18 @@ lines.push(
     `on the client process's clock, which handles every receipt on its one event loop.`,
   ""
 )
-lines.push("| watchers | opened in (s) | got every change | delay p50 | p99 | max | p99 from the request | PATCH p50 | service RSS idle / after (MB) | CPU service / clients |")
+lines.push(
+  "| watchers | opened in (s) | got every change | delay p50 | p99 | max | p99 from the request | PATCH p50 | service RSS idle / after (MB) | CPU service / clients |"
+)
 lines.push("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for (const r of results) {
   lines.push(
-    `| ${r.watcherCount.toLocaleString("en")} | ${fmt(r.openedIn / 1000, 1)} | ${r.gotEvery.toLocaleString("en")} | ${fmt(r.p50, 1)} | ` +
-      `**${fmt(r.p99, 1)}** | ${fmt(r.max, 1)} | ${fmt(r.p99FromRequest, 1)} | ${fmt(r.patchP50, 1)} | ${fmt(r.rssIdle, 0)} / ${fmt(r.rssLoaded, 0)} | ` +
+    `| ${r.watcherCount.toLocaleString("en")} | ${fmt(r.openedIn / 1000, 1)} | ${r.gotEvery.toLocaleString("en")} | ${
+      fmt(r.p50, 1)
+    } | ` +
+      `**${fmt(r.p99, 1)}** | ${fmt(r.max, 1)} | ${fmt(r.p99FromRequest, 1)} | ${fmt(r.patchP50, 1)} | ${
+        fmt(r.rssIdle, 0)
+      } / ${fmt(r.rssLoaded, 0)} | ` +
       `${fmt(r.cpu.service * 100, 0)}% / ${fmt(r.cpu.clients * 100, 0)}% |`
   )
 }
@@ -234,12 +282,16 @@ for (const r of results) {
   lines.push("", `### ${r.watcherCount.toLocaleString("en")} watchers, per change`, "")
   lines.push("| change | PATCH (ms) | clients got it | p50 | p99 | max |", "|---|---:|---:|---:|---:|---:|")
   for (const c of r.perChange) {
-    lines.push(`| ${c.name} | ${fmt(c.patchMs, 1)} | ${c.got} | ${fmt(c.p50, 1)} | ${fmt(c.p99, 1)} | ${fmt(c.max, 1)} |`)
+    lines.push(
+      `| ${c.name} | ${fmt(c.patchMs, 1)} | ${c.got} | ${fmt(c.p50, 1)} | ${fmt(c.p99, 1)} | ${fmt(c.max, 1)} |`
+    )
   }
 }
 lines.push(
   "",
-  `Message size: ${results.map((r) => `${r.messageBytes.toLocaleString("en")} characters`).join(", ")} (one workspace record). ` +
+  `Message size: ${
+    results.map((r) => `${r.messageBytes.toLocaleString("en")} characters`).join(", ")
+  } (one workspace record). ` +
     "CPU: each process's CPU time over the wall time of the changes phase (100% = one core busy throughout; 2 cores)."
 )
 writeReport(lines.join("\n") + "\n", "watch.md", { write: !opts["no-write"], log })

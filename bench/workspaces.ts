@@ -10,10 +10,10 @@
 //     built-in workers: builds/s and the time from the first request to the last running workspace.
 // Writes bench/results/workspaces.md. Options: --sizes 100,100000 --builds 200 --duration 3 --no-write
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time (about a minute).
-import Database from "better-sqlite3"
 import { workbayProvisioner } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
+import Database from "better-sqlite3"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
@@ -22,7 +22,22 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 // @ts-expect-error plain JavaScript helpers of the benches
-import { fmt, logger, machineLine, machineTemplate, queryPlan, request, scalingTable, seedFirstUser, seedTemplate, sequential, sleep, userInserter, warmThenLoad, writeReport } from "./lib.mjs"
+import {
+  fmt,
+  logger,
+  machineLine,
+  machineTemplate,
+  queryPlan,
+  request,
+  scalingTable,
+  seedFirstUser,
+  seedTemplate,
+  sequential,
+  sleep,
+  userInserter,
+  warmThenLoad,
+  writeReport
+} from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -48,8 +63,11 @@ const json = (auth: Headers) => ({ ...auth, "content-type": "application/json" }
 
 /** A started service with the first user and a template of the workbay provisioner. */
 const setUp = async (file: string) => {
-  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), { http: { rateLimits: false },
-    passwordHashCost: 4, retention: false, provisioners: [workbayProvisioner]
+  const workbay = await makeWorkbay(Sqlite.layer({ filename: file }), {
+    http: { rateLimits: false },
+    passwordHashCost: 4,
+    retention: false,
+    provisioners: [workbayProvisioner]
   })
   const { server, base } = await listen(workbay.node)
   const { userId, orgId, auth } = await seedFirstUser(base)
@@ -65,7 +83,9 @@ const setUp = async (file: string) => {
 /** Creates workspace `name` through the API; answers its id. */
 const createWorkspace = async (base: string, auth: Headers, orgId: string, templateId: string, name: string) => {
   const r = await request(`${base}/organizations/${orgId}/members/me/workspaces`, {
-    method: "POST", headers: json(auth), body: JSON.stringify({ name, template_id: templateId })
+    method: "POST",
+    headers: json(auth),
+    body: JSON.stringify({ name, template_id: templateId })
   })
   if (r.status !== 200 && r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body.id as string
@@ -75,7 +95,9 @@ const createWorkspace = async (base: string, auth: Headers, orgId: string, templ
 const untilRunning = async (base: string, auth: Headers, count: number, timeoutMs: number) => {
   const t0 = performance.now()
   for (;;) {
-    const r = await request(`${base}/workspaces?q=${encodeURIComponent("owner:me status:running")}&limit=1`, { headers: auth })
+    const r = await request(`${base}/workspaces?q=${encodeURIComponent("owner:me status:running")}&limit=1`, {
+      headers: auth
+    })
     if (r.body.count >= count) return performance.now()
     if (performance.now() - t0 > timeoutMs) throw new Error(`${r.body.count} of ${count} running after ${timeoutMs} ms`)
     await sleep(10)
@@ -93,7 +115,9 @@ const seedCopies = (file: string, orgId: string, id: string, n: number, owners: 
   const j = db.prepare("SELECT * FROM provisioner_jobs WHERE id = ?").get(b.job_id) as Record<string, unknown>
   delete j.job_status // generated
   const insertOf = (table: string, row: Record<string, unknown>) =>
-    db.prepare(`INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`)
+    db.prepare(
+      `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`
+    )
   const [iw, ib, ij] = [insertOf("workspaces", w), insertOf("workspace_builds", b), insertOf("provisioner_jobs", j)]
   const addUser = userInserter(db)
   const at = new Date().toISOString()
@@ -113,7 +137,17 @@ const seedCopies = (file: string, orgId: string, id: string, n: number, owners: 
       const bid = randomUUID()
       if (typeof input.workspace_build_id === "string") input.workspace_build_id = bid
       ij.run(...Object.values({ ...j, id: jid, input: JSON.stringify(input) }))
-      iw.run(...Object.values({ ...w, id: wid, owner_id: owner, owner_username: username, name: `ws-${i}`, favorite: 0, list_rank: i % 3 === 0 ? 1 : 0 }))
+      iw.run(
+        ...Object.values({
+          ...w,
+          id: wid,
+          owner_id: owner,
+          owner_username: username,
+          name: `ws-${i}`,
+          favorite: 0,
+          list_rank: i % 3 === 0 ? 1 : 0
+        })
+      )
       ib.run(...Object.values({ ...b, id: bid, workspace_id: wid, job_id: jid }))
     }
     db.prepare("UPDATE counters SET value = value + ? WHERE name = 'workspaces'").run(n)
@@ -121,10 +155,16 @@ const seedCopies = (file: string, orgId: string, id: string, n: number, owners: 
       db.prepare("INSERT INTO counters (name, value) VALUES (?, ?)").run(`workspaces:${owner}`, Math.ceil(n / owners))
     }
     db.prepare("UPDATE counters SET value = (SELECT count(*) FROM users WHERE deleted = 0) WHERE name = 'users'").run()
-    db.prepare("UPDATE counters SET value = (SELECT count(*) FROM users WHERE deleted = 0 AND status = 'active') WHERE name = 'users_active'").run()
+    db.prepare(
+      "UPDATE counters SET value = (SELECT count(*) FROM users WHERE deleted = 0 AND status = 'active') WHERE name = 'users_active'"
+    ).run()
   })()
-  const plan = queryPlan(db, `SELECT w.* FROM workspaces w WHERE w.deleted = FALSE AND NOT (w.owner_id = ? AND w.favorite = TRUE)
-    ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id LIMIT 25 OFFSET 0`, [randomUUID()])
+  const plan = queryPlan(
+    db,
+    `SELECT w.* FROM workspaces w WHERE w.deleted = FALSE AND NOT (w.owner_id = ? AND w.favorite = TRUE)
+    ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id LIMIT 25 OFFSET 0`,
+    [randomUUID()]
+  )
   db.close()
   return plan
 }
@@ -142,10 +182,17 @@ const partA = async (size: number) => {
     // been closed under the client meanwhile, so the first request may be retried once.
     const check = await request(url, { headers: s.auth }).catch(() => request(url, { headers: s.auth }))
     if (check.status !== 200 || check.body.count !== size || check.body.workspaces.length !== 25) {
-      throw new Error(`GET /workspaces: ${check.status} count ${check.body.count} rows ${check.body.workspaces?.length}`)
+      throw new Error(
+        `GET /workspaces: ${check.status} count ${check.body.count} rows ${check.body.workspaces?.length}`
+      )
     }
     const alone = await sequential(url, s.auth, 200)
-    const loaded = await warmThenLoad(url, { connections: 10, warmup: 1, duration: Number(opts.duration), headers: s.auth })
+    const loaded = await warmThenLoad(url, {
+      connections: 10,
+      warmup: 1,
+      duration: Number(opts.duration),
+      headers: s.auth
+    })
     return { size, alone, loaded, plan }
   } finally {
     await s.close()
@@ -158,7 +205,9 @@ const partB = async (n: number) => {
   const s = await setUp(join(dir, "workbay.db"))
   try {
     const t0 = performance.now()
-    await Promise.all(Array.from({ length: n }, (_, i) => createWorkspace(s.base, s.auth, s.orgId, s.templateId, `b-${i}`)))
+    await Promise.all(
+      Array.from({ length: n }, (_, i) => createWorkspace(s.base, s.auth, s.orgId, s.templateId, `b-${i}`))
+    )
     const queuedIn = performance.now() - t0
     const last = await untilRunning(s.base, s.auth, n, 180_000)
     const elapsed = last - t0
@@ -182,8 +231,16 @@ lines.push(...scalingTable("workspaces", results))
 const n = Number(opts.builds)
 log(`part (b): ${n} start builds queued at once`)
 const b = await partB(n)
-lines.push("", `## (b) ${n} workspaces created at once (${n} start builds queued together), built by the 2 built-in workers`, "")
+lines.push(
+  "",
+  `## (b) ${n} workspaces created at once (${n} start builds queued together), built by the 2 built-in workers`,
+  ""
+)
 lines.push(`- the ${n} creations answered in ${fmt(b.queuedIn, 0)} ms`)
-lines.push(`- last workspace running ${fmt(b.elapsed / 1000, 2)} s after the first request: **${fmt(b.buildsPerSecond, 1)} builds/s**`)
+lines.push(
+  `- last workspace running ${fmt(b.elapsed / 1000, 2)} s after the first request: **${
+    fmt(b.buildsPerSecond, 1)
+  } builds/s**`
+)
 writeReport(lines.join("\n") + "\n", "workspaces.md", { write: !opts["no-write"], log })
 process.exit(0)

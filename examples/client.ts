@@ -34,5 +34,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       password: process.env.PASSWORD ?? "Correct-Horse-Battery-9"
     })
   )
-  console.log(`logged in as ${result.me.username}; organizations: ${result.organizations.map((o) => o.name).join(", ")}`)
+  console.log(
+    `logged in as ${result.me.username}; organizations: ${result.organizations.map((o) => o.name).join(", ")}`
+  )
 }

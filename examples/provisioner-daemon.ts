@@ -67,11 +67,18 @@ interface Script {
 }
 
 export const startDaemon = (options: DaemonOptions): Daemon => {
-  const query = new URLSearchParams({ provisioner: options.provisioner ?? "script", name: options.name ?? "example-daemon", version: "1.0" })
-  const base = options.url.replace(/^http/, "ws").replace(/\/$/, "")
-  const socket = new WebSocket(`${base}/api/v2/organizations/${options.organization}/provisionerdaemons/serve?${query}`, {
-    headers: { "Coder-Provisioner-Daemon-Key": options.key }
+  const query = new URLSearchParams({
+    provisioner: options.provisioner ?? "script",
+    name: options.name ?? "example-daemon",
+    version: "1.0"
   })
+  const base = options.url.replace(/^http/, "ws").replace(/\/$/, "")
+  const socket = new WebSocket(
+    `${base}/api/v2/organizations/${options.organization}/provisionerdaemons/serve?${query}`,
+    {
+      headers: { "Coder-Provisioner-Daemon-Key": options.key }
+    }
+  )
   const send = (message: object) => socket.readyState === WebSocket.OPEN && socket.send(JSON.stringify(message))
   const done = new Map<string, any>()
   const tokens = new Map<string, (token: string) => void>()
@@ -87,7 +94,8 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
     socket.on("close", (code, reason) => {
       clearInterval(heartbeat)
       resolve({ code, reason: reason.toString() })
-    }))
+    })
+  )
 
   const runJob = async (job: any) => {
     const archive = Buffer.from(job[job.operation].archive, "base64")
@@ -97,7 +105,11 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
     const beat = setInterval(() => send({ type: "heartbeat", job_id: job.job_id }), heartbeatMs)
     try {
       const lines = script.logs ?? [`Running the ${job.operation} of job ${job.job_id}`]
-      send({ type: "log", job_id: job.job_id, logs: lines.map((output) => ({ level: "info", stage: "Running script", output })) })
+      send({
+        type: "log",
+        job_id: job.job_id,
+        logs: lines.map((output) => ({ level: "info", stage: "Running script", output }))
+      })
       if (script.hang === true) return
       if (script.fail !== undefined) return send({ type: "fail", job_id: job.job_id, error: script.fail })
       if (job.operation === "import") {
@@ -106,12 +118,17 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
           job_id: job.job_id,
           result: {
             parameters: script.parameters ?? [],
-            resources: [{ transition: "start", resources: [{ name: "box", type: "script_machine", agents: [{ name: "main" }] }] }]
+            resources: [{
+              transition: "start",
+              resources: [{ name: "box", type: "script_machine", agents: [{ name: "main" }] }]
+            }]
           }
         })
       }
       const build = job.build
-      if (build.transition === "delete") return send({ type: "complete", job_id: job.job_id, result: { resources: [] } })
+      if (build.transition === "delete") {
+        return send({ type: "complete", job_id: job.job_id, result: { resources: [] } })
+      }
       const token = await new Promise<string>((resolve) => {
         tokens.set(`${job.job_id}/main`, resolve)
         send({ type: "agent_token", job_id: job.job_id, name: "main" })
@@ -123,7 +140,10 @@ export const startDaemon = (options: DaemonOptions): Daemon => {
           resources: [{
             name: "box",
             type: "script_machine",
-            metadata: [{ key: "owner", value: build.workspace.owner }, { key: "token_length", value: String(token.length) }],
+            metadata: [{ key: "owner", value: build.workspace.owner }, {
+              key: "token_length",
+              value: String(token.length)
+            }],
             agents: build.transition === "start" ? [{ name: "main", env: { WORKBAY_AGENT_TOKEN: token } }] : []
           }],
           state: Buffer.from(JSON.stringify({ transition: build.transition })).toString("base64")
@@ -182,7 +202,13 @@ if (process.argv[1]?.endsWith("provisioner-daemon.ts")) {
     console.error("usage: provisioner-daemon.ts <url> <organization> <key> [provisioner type]")
     process.exit(2)
   }
-  const daemon = startDaemon({ url, organization, key, provisioner, onMessage: (m) => console.log(m.type, m.job_id ?? "") })
+  const daemon = startDaemon({
+    url,
+    organization,
+    key,
+    provisioner,
+    onMessage: (m) => console.log(m.type, m.job_id ?? "")
+  })
   void daemon.closed.then(({ code, reason }) => {
     console.log(`closed ${code} ${reason}`)
     process.exit(code === 1000 ? 0 : 1)

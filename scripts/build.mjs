@@ -46,7 +46,10 @@ await build({
   outfile: "packages/agent/dist/workbay-agent.mjs",
   format: "esm",
   // ws is CommonJS: its requires of Node's modules need a real require in an ES module.
-  banner: { js: "import { createRequire as __agentRequire } from 'node:module'; const require = __agentRequire(import.meta.url);" },
+  banner: {
+    js:
+      "import { createRequire as __agentRequire } from 'node:module'; const require = __agentRequire(import.meta.url);"
+  },
   external: ["bufferutil", "utf-8-validate"]
 })
 
@@ -92,13 +95,15 @@ const makeCodeCache = async () => {
     })
     const token = { "Service-Session-Token": "aaaaaaaaaa-bbbbbbbbbbbbbbbbbbbbbb" }
     for (let i = 0; i < 20; i++) {
-      for (const [path, headers] of [
-        ["/buildinfo", {}],
-        ["/users/first", {}],
-        ["/users/me", {}],
-        ["/users/me", token],
-        ["/nope", {}]
-      ]) {
+      for (
+        const [path, headers] of [
+          ["/buildinfo", {}],
+          ["/users/first", {}],
+          ["/users/me", {}],
+          ["/users/me", token],
+          ["/nope", {}]
+        ]
+      ) {
         await (await fetch(base + path, { headers })).arrayBuffer()
       }
     }

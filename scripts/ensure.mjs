@@ -30,7 +30,11 @@ if (!existsSync("/usr/bin/chromium")) {
     try {
       execSync(`${sudo}apt-get install -y --no-install-recommends chromium`, { stdio: "inherit", env })
     } catch {
-      execSync(`${sudo}apt-get update && ${sudo}apt-get install -y --no-install-recommends chromium`, { stdio: "inherit", env, shell: "/bin/sh" })
+      execSync(`${sudo}apt-get update && ${sudo}apt-get install -y --no-install-recommends chromium`, {
+        stdio: "inherit",
+        env,
+        shell: "/bin/sh"
+      })
     }
   } catch {
     console.warn("Could not install chromium (no apt-get or no permission): the OAuth2 browser test will be skipped.")

@@ -26,7 +26,9 @@ export const renderExampleFiles = () => {
   const entries = ids.map((id) => {
     const dir = join(examplesDir, id)
     const files = walk(dir).map((path) => [relative(dir, path).split("\\").join("/"), readFileSync(path, "utf8")])
-    return `  ${JSON.stringify(id)}: {\n${files.map(([p, text]) => `    ${JSON.stringify(p)}: ${JSON.stringify(text)}`).join(",\n")}\n  }`
+    return `  ${JSON.stringify(id)}: {\n${
+      files.map(([p, text]) => `    ${JSON.stringify(p)}: ${JSON.stringify(text)}`).join(",\n")
+    }\n  }`
   })
   return [
     "/**",

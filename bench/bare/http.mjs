@@ -5,7 +5,10 @@ import { timingSafeEqual } from "node:crypto"
 /** Writes `body` as JSON with `status`, its length given (as the service writes its answers). */
 export const send = (res, status, body) => {
   const text = JSON.stringify(body)
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) })
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text)
+  })
   res.end(text)
 }
 

@@ -15,15 +15,22 @@ if (file) {
   const write = (line) => appendFileSync(file, line + "\n")
   const wrapped = new WeakSet()
   const prepare = Database.prototype.prepare
-  Database.prototype.prepare = function (source, ...rest) {
+  Database.prototype.prepare = function(source, ...rest) {
     const stmt = prepare.call(this, source, ...rest)
     const proto = Object.getPrototypeOf(stmt)
     if (!wrapped.has(proto)) {
       wrapped.add(proto)
       for (const method of ["run", "get", "all", "iterate"]) {
         const original = proto[method]
-        proto[method] = function (...params) {
-          write(`${method} ${this.source.replace(/\s+/g, " ")} ${JSON.stringify(params, (_, v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? `<${v.length} bytes>` : v))}`)
+        proto[method] = function(...params) {
+          write(
+            `${method} ${this.source.replace(/\s+/g, " ")} ${
+              JSON.stringify(
+                params,
+                (_, v) => (Buffer.isBuffer(v) || v instanceof Uint8Array ? `<${v.length} bytes>` : v)
+              )
+            }`
+          )
           return original.apply(this, params)
         }
       }
@@ -31,7 +38,7 @@ if (file) {
     return stmt
   }
   const emit = http.Server.prototype.emit
-  http.Server.prototype.emit = function (event, req, ...rest) {
+  http.Server.prototype.emit = function(event, req, ...rest) {
     if (event === "request") write(`REQ ${req.method} ${req.url}`)
     return emit.call(this, event, req, ...rest)
   }

@@ -70,26 +70,28 @@ const SQL = {
   userCounts: "SELECT name, value FROM counters WHERE name IN ('users', 'users_active')",
   membershipsIn: `SELECT user_id, organization_id FROM organization_members WHERE "user_id" IN (?)`,
   workspaceById: "SELECT * FROM workspaces WHERE id = ?",
-  favoriteCount: "SELECT count(*) AS n FROM workspaces w WHERE (w.deleted = FALSE AND w.owner_id = ? AND w.favorite = TRUE)",
+  favoriteCount:
+    "SELECT count(*) AS n FROM workspaces w WHERE (w.deleted = FALSE AND w.owner_id = ? AND w.favorite = TRUE)",
   favoritesPage:
     "SELECT w.* FROM workspaces w WHERE (w.deleted = FALSE AND w.owner_id = ? AND w.favorite = TRUE) ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id LIMIT ? OFFSET ?",
   restPage:
     "SELECT w.* FROM workspaces w WHERE (w.deleted = FALSE AND NOT (w.owner_id = ? AND w.favorite = TRUE)) ORDER BY w.list_rank, w.owner_username, lower(w.name), w.id LIMIT ? OFFSET ?",
   keptCount: "SELECT value FROM counters WHERE name = ?",
-  templateUsers: 'SELECT name, value FROM counters WHERE "name" IN (?) AND value > 0',
+  templateUsers: "SELECT name, value FROM counters WHERE \"name\" IN (?) AND value > 0",
   latestBuilds:
     "SELECT b.* FROM workspace_builds b WHERE b.workspace_id IN (?) AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)",
   latestSummaries:
     "SELECT b.id, b.created_at, b.updated_at, b.workspace_id, b.template_version_id, b.template_version_preset_id, b.build_number, b.transition, b.initiator_id, b.job_id, b.deadline, b.max_deadline, b.reason, b.daily_cost, b.has_ai_task, b.has_external_agent, b.orphan FROM workspace_builds b WHERE b.workspace_id IN (?) AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = b.workspace_id)",
-  buildParameters: "SELECT workspace_build_id, name, value FROM workspace_build_parameters WHERE workspace_build_id IN (?) ORDER BY name",
+  buildParameters:
+    "SELECT workspace_build_id, name, value FROM workspace_build_parameters WHERE workspace_build_id IN (?) ORDER BY name",
   jobById: "SELECT * FROM provisioner_jobs WHERE id = ?",
-  jobsIn: 'SELECT * FROM provisioner_jobs WHERE "id" IN (?)',
-  usersIn: 'SELECT * FROM users WHERE "id" IN (?)',
-  templatesIn: 'SELECT * FROM templates WHERE "id" IN (?)',
-  organizationsIn: 'SELECT * FROM organizations WHERE "id" IN (?)',
+  jobsIn: "SELECT * FROM provisioner_jobs WHERE \"id\" IN (?)",
+  usersIn: "SELECT * FROM users WHERE \"id\" IN (?)",
+  templatesIn: "SELECT * FROM templates WHERE \"id\" IN (?)",
+  organizationsIn: "SELECT * FROM organizations WHERE \"id\" IN (?)",
   daemonsServing: "SELECT * FROM provisioner_daemons WHERE (organization_id IS NULL OR organization_id = ?)",
   pendingJobs:
-    'SELECT id, provisioner, tags, created_at FROM provisioner_jobs WHERE started_at IS NULL AND canceled_at IS NULL AND completed_at IS NULL AND "provisioner" IN (?) ORDER BY created_at',
+    "SELECT id, provisioner, tags, created_at FROM provisioner_jobs WHERE started_at IS NULL AND canceled_at IS NULL AND completed_at IS NULL AND \"provisioner\" IN (?) ORDER BY created_at",
   versionMetadata:
     "SELECT v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name, t.display_name AS template_display_name, t.icon AS template_icon FROM template_versions v LEFT JOIN templates t ON t.id = v.template_id WHERE v.id IN (?)",
   buildMetadata:
@@ -103,13 +105,13 @@ const SQL = {
     "SELECT g.*, o.name AS organization_name, o.display_name AS organization_display_name FROM groups g JOIN organizations o ON o.id = g.organization_id WHERE g.id = ?",
   tokenByName: "SELECT * FROM api_keys WHERE user_id = ? AND token_name = ? AND login_type = 'token'",
   insertKey:
-    'INSERT INTO api_keys ("id","hashed_secret","user_id","login_type","token_name","scopes","allow_list","lifetime_seconds","created_at","updated_at","expires_at","last_used") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
+    "INSERT INTO api_keys (\"id\",\"hashed_secret\",\"user_id\",\"login_type\",\"token_name\",\"scopes\",\"allow_list\",\"lifetime_seconds\",\"created_at\",\"updated_at\",\"expires_at\",\"last_used\") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
   insertAudit:
-    'INSERT INTO audit_logs ("id","time","user_id","organization_id","ip","user_agent","request_id","action","resource_type","resource_id","resource_target","resource_icon","diff","status_code","additional_fields","description","build_reason") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+    "INSERT INTO audit_logs (\"id\",\"time\",\"user_id\",\"organization_id\",\"ip\",\"user_agent\",\"request_id\",\"action\",\"resource_type\",\"resource_id\",\"resource_target\",\"resource_icon\",\"diff\",\"status_code\",\"additional_fields\",\"description\",\"build_reason\") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
   insertJob:
-    'INSERT INTO provisioner_jobs ("id","created_at","updated_at","organization_id","initiator_id","provisioner","type","file_id","input","tags") VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING *',
+    "INSERT INTO provisioner_jobs (\"id\",\"created_at\",\"updated_at\",\"organization_id\",\"initiator_id\",\"provisioner\",\"type\",\"file_id\",\"input\",\"tags\") VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING *",
   insertBuild:
-    'INSERT INTO workspace_builds ("id","created_at","updated_at","workspace_id","template_version_id","template_version_preset_id","build_number","transition","initiator_id","job_id","deadline","max_deadline","reason","daily_cost","has_ai_task","has_external_agent","orphan","provisioner_state") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+    "INSERT INTO workspace_builds (\"id\",\"created_at\",\"updated_at\",\"workspace_id\",\"template_version_id\",\"template_version_preset_id\",\"build_number\",\"transition\",\"initiator_id\",\"job_id\",\"deadline\",\"max_deadline\",\"reason\",\"daily_cost\",\"has_ai_task\",\"has_external_agent\",\"orphan\",\"provisioner_state\") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
   listRank:
     "UPDATE workspaces SET list_rank = CASE WHEN EXISTS ( SELECT 1 FROM workspace_builds b JOIN provisioner_jobs j ON j.id = b.job_id WHERE b.workspace_id = workspaces.id AND b.transition = 'start' AND j.job_status = 'succeeded' AND b.build_number = (SELECT max(x.build_number) FROM workspace_builds x WHERE x.workspace_id = workspaces.id) ) THEN 0 ELSE 1 END, lifecycle_due_at = '1970-01-01T00:00:00.000Z', lifecycle_version = lifecycle_version + 1 WHERE id = ?"
 }
@@ -168,7 +170,10 @@ const authenticate = (req) => {
     stmt(SQL.touch).run(iso(now), iso(expiresAt), key.id)
   }
   if (!json(user.rbac_roles, []).includes("owner")) fail(403, "The bare server answers owners only.")
-  const memberships = JSON.parse(row.m_memberships).map(([organization_id, roles]) => ({ organization_id, roles: json(roles, []) }))
+  const memberships = JSON.parse(row.m_memberships).map(([organization_id, roles]) => ({
+    organization_id,
+    roles: json(roles, [])
+  }))
   return { key, user, memberships, now }
 }
 
@@ -216,11 +221,15 @@ const describeJobs = (orgId, jobs, now, knownBuilds = new Map()) => {
     ? allIn(SQL.pendingJobs, types).map((p) => ({ id: p.id, provisioner: p.provisioner, tags: json(p.tags, {}) }))
     : []
   const versionIds = [...new Set(jobs.flatMap((j) => j.input.template_version_id ?? []))]
-  const versions = new Map(versionIds.length === 0 ? [] : allIn(SQL.versionMetadata, versionIds).map((v) => [v.version_id, v]))
-  const buildIds = [...new Set(jobs.flatMap((j) => (j.type === "workspace_build" ? j.input.workspace_build_id ?? [] : [])))]
+  const versions = new Map(
+    versionIds.length === 0 ? [] : allIn(SQL.versionMetadata, versionIds).map((v) => [v.version_id, v])
+  )
+  const buildIds = [
+    ...new Set(jobs.flatMap((j) => (j.type === "workspace_build" ? j.input.workspace_build_id ?? [] : [])))
+  ]
     .filter((id) => !knownBuilds.has(id))
   const builds = new Map(knownBuilds)
-  if (buildIds.length > 0) for (const b of allIn(SQL.buildMetadata, buildIds)) builds.set(b.build_id, b)
+  if (buildIds.length > 0) { for (const b of allIn(SQL.buildMetadata, buildIds)) builds.set(b.build_id, b) }
   return jobs.map((j) => {
     const status = jobStatus(j)
     const isPending = status === "pending"
@@ -283,7 +292,11 @@ const appJson = (app) => {
   put(wire, "icon", app.icon)
   wire.subdomain = app.subdomain
   wire.sharing_level = app.sharing_level
-  wire.healthcheck = { url: app.healthcheck?.url ?? "", interval: app.healthcheck?.interval ?? 0, threshold: app.healthcheck?.threshold ?? 0 }
+  wire.healthcheck = {
+    url: app.healthcheck?.url ?? "",
+    interval: app.healthcheck?.interval ?? 0,
+    threshold: app.healthcheck?.threshold ?? 0
+  }
   wire.health = app.healthcheck !== undefined && app.healthcheck.url !== "" ? "initializing" : "disabled"
   put(wire, "group", app.group)
   wire.hidden = app.hidden
@@ -297,7 +310,9 @@ const agentStatus = (a, now) => {
     const timeout = a.connection_timeout_seconds
     return timeout > 0 && now - Date.parse(a.created_at) > timeout * 1000 ? "timeout" : "connecting"
   }
-  if (a.disconnected_at !== null && (a.last_connected_at === null || a.disconnected_at >= a.last_connected_at)) return "disconnected"
+  if (a.disconnected_at !== null && (a.last_connected_at === null || a.disconnected_at >= a.last_connected_at)) {
+    return "disconnected"
+  }
   return "connected"
 }
 const AGENT_HEALTH = {
@@ -334,10 +349,23 @@ const agentJson = (a, resource, now) => {
   wire.subsystems = []
   wire.health = AGENT_HEALTH[status]
   wire.display_apps = DISPLAY_APPS.filter((name) => displayApps[name])
-  wire.log_sources = scripts.map((s) => ({ workspace_agent_id: a.id, id: s.id, created_at: resource.created_at, display_name: s.display_name, icon: "" }))
+  wire.log_sources = scripts.map((s) => ({
+    workspace_agent_id: a.id,
+    id: s.id,
+    created_at: resource.created_at,
+    display_name: s.display_name,
+    icon: ""
+  }))
   wire.scripts = scripts.map((s) => ({
-    id: s.id, log_source_id: s.id, log_path: s.log_path, script: s.script, cron: s.cron, run_on_start: s.run_on_start,
-    run_on_stop: s.run_on_stop, start_blocks_login: s.start_blocks_login, timeout: s.timeout_seconds * 1e9,
+    id: s.id,
+    log_source_id: s.id,
+    log_path: s.log_path,
+    script: s.script,
+    cron: s.cron,
+    run_on_start: s.run_on_start,
+    run_on_stop: s.run_on_stop,
+    start_blocks_login: s.start_blocks_login,
+    timeout: s.timeout_seconds * 1e9,
     display_name: s.display_name
   }))
   wire.startup_script_behavior = a.startup_script_behavior
@@ -383,9 +411,13 @@ const buildWires = (list, known, now, also = {}) => {
       if (w !== undefined) workspaces.set(id, w)
     }
   }
-  const versions = new Map(allIn(SQL.versionMetadata, [...new Set(list.map((b) => b.template_version_id))]).map((v) => [v.version_id, v]))
+  const versions = new Map(
+    allIn(SQL.versionMetadata, [...new Set(list.map((b) => b.template_version_id))]).map((v) => [v.version_id, v])
+  )
   const templates = new Map(also.templates ?? [])
-  const unknownTemplates = [...new Set([...workspaces.values()].map((w) => w.template_id))].filter((id) => !templates.has(id))
+  const unknownTemplates = [...new Set([...workspaces.values()].map((w) => w.template_id))].filter((id) =>
+    !templates.has(id)
+  )
   if (unknownTemplates.length > 0) {
     const found = new Map(allIn(SQL.templatesIn, unknownTemplates).map((t) => [t.id, t]))
     for (const id of unknownTemplates) templates.set(id, found.get(id))
@@ -395,11 +427,21 @@ const buildWires = (list, known, now, also = {}) => {
     const w = workspaces.get(b.workspace_id)
     const v = versions.get(b.template_version_id)
     const t = w === undefined ? undefined : templates.get(w.template_id)
-    knownBuilds.set(b.id, w === undefined ? undefined : {
-      build_id: b.id, transition: b.transition, workspace_id: w.id, workspace_name: w.name,
-      version_id: v?.version_id ?? "", version_name: v?.version_name ?? "",
-      template_id: t?.id ?? null, template_name: t?.name ?? "", template_display_name: t?.display_name ?? "", template_icon: t?.icon ?? ""
-    })
+    knownBuilds.set(
+      b.id,
+      w === undefined ? undefined : {
+        build_id: b.id,
+        transition: b.transition,
+        workspace_id: w.id,
+        workspace_name: w.name,
+        version_id: v?.version_id ?? "",
+        version_name: v?.version_name ?? "",
+        template_id: t?.id ?? null,
+        template_name: t?.name ?? "",
+        template_display_name: t?.display_name ?? "",
+        template_icon: t?.icon ?? ""
+      }
+    )
   }
   const jobIds = [...new Set(list.map((b) => b.job_id))]
   const jobs = new Map(allIn(SQL.jobsIn, jobIds).map((r) => [r.id, jobRecord(r)]))
@@ -414,7 +456,10 @@ const buildWires = (list, known, now, also = {}) => {
     const byResource = new Map()
     for (const a of agents) byResource.set(a.resource_id, [...(byResource.get(a.resource_id) ?? []), a])
     for (const r of resources) {
-      resourcesByJob.set(r.job_id, [...(resourcesByJob.get(r.job_id) ?? []), resourceJson(r, byResource.get(r.id) ?? [], now)])
+      resourcesByJob.set(r.job_id, [
+        ...(resourcesByJob.get(r.job_id) ?? []),
+        resourceJson(r, byResource.get(r.id) ?? [], now)
+      ])
     }
   }
   const people = new Map(also.users ?? [])
@@ -435,7 +480,9 @@ const buildWires = (list, known, now, also = {}) => {
   for (const b of list) {
     const job = jobs.get(b.job_id)
     const status = jobStatus(job)
-    if ((status === "pending" || status === "running") && !serving.has(job.organization_id)) serving.set(job.organization_id, daemonRows(job.organization_id))
+    if ((status === "pending" || status === "running") && !serving.has(job.organization_id)) {
+      serving.set(job.organization_id, daemonRows(job.organization_id))
+    }
   }
   return list.map((b) => {
     const w = workspaces.get(b.workspace_id)
@@ -466,7 +513,9 @@ const buildWires = (list, known, now, also = {}) => {
     put(wire, "max_deadline", b.max_deadline)
     wire.status = buildStatus(b.transition, status)
     wire.daily_cost = b.daily_cost
-    if (status === "pending" || status === "running") wire.matched_provisioners = matched(job, now, serving.get(job.organization_id))
+    if (status === "pending" || status === "running") {
+      wire.matched_provisioners = matched(job, now, serving.get(job.organization_id))
+    }
     wire.template_version_preset_id = b.template_version_preset_id
     put(wire, "has_ai_task", b.has_ai_task === 1)
     put(wire, "has_external_agent", b.has_external_agent === 1)
@@ -475,12 +524,18 @@ const buildWires = (list, known, now, also = {}) => {
 }
 const buildStatus = (transition, job) => {
   switch (job) {
-    case "pending": return "pending"
-    case "running": return transition === "start" ? "starting" : transition === "stop" ? "stopping" : "deleting"
-    case "succeeded": return transition === "start" ? "running" : transition === "stop" ? "stopped" : "deleted"
-    case "canceling": return "canceling"
-    case "canceled": return "canceled"
-    default: return "failed"
+    case "pending":
+      return "pending"
+    case "running":
+      return transition === "start" ? "starting" : transition === "stop" ? "stopping" : "deleting"
+    case "succeeded":
+      return transition === "start" ? "running" : transition === "stop" ? "stopped" : "deleted"
+    case "canceling":
+      return "canceling"
+    case "canceled":
+      return "canceled"
+    default:
+      return "failed"
   }
 }
 /** `matched_provisioners`: the daemons whose types and tags fit the job, the live ones, the last seen. */
@@ -499,7 +554,9 @@ const workspaceWires = (list, now) => {
   const templateIds = [...new Set(list.map((w) => w.template_id))]
   const foundTemplates = new Map(allIn(SQL.templatesIn, templateIds).map((t) => [t.id, t]))
   const templates = new Map(templateIds.map((id) => [id, foundTemplates.get(id)]))
-  const orgNames = new Map(allIn(SQL.organizationsIn, [...new Set(list.map((w) => w.organization_id))]).map((o) => [o.id, o.name]))
+  const orgNames = new Map(
+    allIn(SQL.organizationsIn, [...new Set(list.map((w) => w.organization_id))]).map((o) => [o.id, o.name])
+  )
   const ownerIds = [...new Set(list.map((w) => w.owner_id))]
   const foundOwners = new Map(allIn(SQL.usersIn, ownerIds).map((u) => [u.id, u]))
   const owners = new Map(ownerIds.map((id) => [id, foundOwners.get(id)]))
@@ -568,7 +625,9 @@ const workspacesList = ({ user, now }, params) => {
   const favoriteCount = Number(one(SQL.favoriteCount, user.id)?.n ?? 0)
   const rows = []
   if (offset < favoriteCount) rows.push(...all(SQL.favoritesPage, user.id, limit, offset))
-  if (rows.length < limit) rows.push(...all(SQL.restPage, user.id, limit - rows.length, Math.max(0, offset - favoriteCount)))
+  if (rows.length < limit) {
+    rows.push(...all(SQL.restPage, user.id, limit - rows.length, Math.max(0, offset - favoriteCount)))
+  }
   const count = Number(one(SQL.keptCount, "workspaces")?.value ?? 0)
   return { workspaces: workspaceWires(rows, now), count }
 }
@@ -592,7 +651,10 @@ const templateGet = (_caller, _params, id) => {
     allow_user_autostop: t.allow_user_autostop === 1,
     allow_user_cancel_workspace_jobs: t.allow_user_cancel_workspace_jobs === 1,
     autostart_requirement: { days_of_week: daysOfMask(t.autostart_requirement_days_of_week) },
-    autostop_requirement: { days_of_week: daysOfMask(t.autostop_requirement_days_of_week), weeks: Math.max(1, t.autostop_requirement_weeks) },
+    autostop_requirement: {
+      days_of_week: daysOfMask(t.autostop_requirement_days_of_week),
+      weeks: Math.max(1, t.autostop_requirement_weeks)
+    },
     build_time_stats: { start: {}, stop: {}, delete: {} },
     cors_behavior: t.cors_behavior,
     created_at: t.created_at,
@@ -623,7 +685,9 @@ const templateGet = (_caller, _params, id) => {
 }
 
 const groupGet = (_caller, params, id) => {
-  if (params.get("exclude_members") !== "true") fail(501, "The bare server answers groups with exclude_members=true only.")
+  if (params.get("exclude_members") !== "true") {
+    fail(501, "The bare server answers groups with exclude_members=true only.")
+  }
   const g = one(SQL.groupById, id.toLowerCase())
   if (g === undefined) fail(404, "Resource not found or you do not have access to this resource")
   const wire = {}
@@ -646,23 +710,52 @@ const groupGet = (_caller, params, id) => {
 // --- writes -------------------------------------------------------------------------------------
 const audit = (req, caller, entry) =>
   stmt(SQL.insertAudit).run(
-    randomUUID(), iso(Date.now()), caller.user.id, entry.organizationId ?? NIL,
-    (req.socket.remoteAddress ?? "").replace(/^::ffff:/, ""), req.headers["user-agent"] ?? "", req.requestId,
-    entry.action, entry.resourceType, entry.resourceId, entry.target, "", JSON.stringify(entry.diff), entry.status,
-    JSON.stringify(entry.additional ?? {}), "", entry.buildReason ?? ""
+    randomUUID(),
+    iso(Date.now()),
+    caller.user.id,
+    entry.organizationId ?? NIL,
+    (req.socket.remoteAddress ?? "").replace(/^::ffff:/, ""),
+    req.headers["user-agent"] ?? "",
+    req.requestId,
+    entry.action,
+    entry.resourceType,
+    entry.resourceId,
+    entry.target,
+    "",
+    JSON.stringify(entry.diff),
+    entry.status,
+    JSON.stringify(entry.additional ?? {}),
+    "",
+    entry.buildReason ?? ""
   )
-const diffOf = (fields) => Object.fromEntries(fields.map(([k, v, secret]) => [k, secret ? { old: "", new: "", secret: true } : { old: null, new: v, secret: false }]))
+const diffOf = (fields) =>
+  Object.fromEntries(
+    fields.map((
+      [k, v, secret]
+    ) => [k, secret ? { old: "", new: "", secret: true } : { old: null, new: v, secret: false }])
+  )
 
 const createToken = (caller, _params, userRef, body, req) => {
-  const user = userRef === "me" || userRef.toLowerCase() === caller.user.id ? caller.user : one(SQL.userById, userRef.toLowerCase())
-  if (user === undefined || user.deleted === 1) fail(404, "Resource not found or you do not have access to this resource")
+  const user = userRef === "me" || userRef.toLowerCase() === caller.user.id
+    ? caller.user
+    : one(SQL.userById, userRef.toLowerCase())
+  if (user === undefined || user.deleted === 1) {
+    fail(404, "Resource not found or you do not have access to this resource")
+  }
   const input = json(body, undefined)
   if (input === undefined || typeof input !== "object") fail(400, "Request body must be valid JSON.")
-  if (input.lifetime !== undefined || input.scope !== undefined || input.scopes !== undefined || input.allow_list !== undefined) {
+  if (
+    input.lifetime !== undefined || input.scope !== undefined || input.scopes !== undefined ||
+    input.allow_list !== undefined
+  ) {
     fail(501, "The bare server takes token_name only.")
   }
-  const tokenName = typeof input.token_name === "string" && input.token_name !== "" ? input.token_name : `token-${randomString(8).toLowerCase()}`
-  if (one(SQL.tokenByName, user.id, tokenName) !== undefined) fail(409, `A token with name "${tokenName}" already exists.`)
+  const tokenName = typeof input.token_name === "string" && input.token_name !== ""
+    ? input.token_name
+    : `token-${randomString(8).toLowerCase()}`
+  if (one(SQL.tokenByName, user.id, tokenName) !== undefined) {
+    fail(409, `A token with name "${tokenName}" already exists.`)
+  }
   const now = Date.now()
   const id = randomString(10)
   const secret = randomString(22)
@@ -680,19 +773,42 @@ const createToken = (caller, _params, userRef, body, req) => {
   }
   try {
     stmt(SQL.insertKey).run(
-      id, record.hashed_secret, user.id, "token", tokenName, JSON.stringify(record.scopes), JSON.stringify(record.allow_list),
-      record.lifetime_seconds, record.created_at, record.created_at, record.expires_at, record.created_at
+      id,
+      record.hashed_secret,
+      user.id,
+      "token",
+      tokenName,
+      JSON.stringify(record.scopes),
+      JSON.stringify(record.allow_list),
+      record.lifetime_seconds,
+      record.created_at,
+      record.created_at,
+      record.expires_at,
+      record.created_at
     )
   } catch (e) {
-    if (e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY") fail(409, `A token with name "${tokenName}" already exists.`)
+    if (e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+      fail(409, `A token with name "${tokenName}" already exists.`)
+    }
     throw e
   }
   audit(req, caller, {
-    action: "create", resourceType: "api_key", resourceId: user.id, target: tokenName, status: 201,
+    action: "create",
+    resourceType: "api_key",
+    resourceId: user.id,
+    target: tokenName,
+    status: 201,
     diff: diffOf([
-      ["id", id], ["hashed_secret", "", true], ["user_id", user.id], ["login_type", "token"], ["token_name", tokenName],
-      ["scopes", record.scopes], ["allow_list", record.allow_list], ["lifetime_seconds", record.lifetime_seconds],
-      ["created_at", record.created_at], ["expires_at", record.expires_at]
+      ["id", id],
+      ["hashed_secret", "", true],
+      ["user_id", user.id],
+      ["login_type", "token"],
+      ["token_name", tokenName],
+      ["scopes", record.scopes],
+      ["allow_list", record.allow_list],
+      ["lifetime_seconds", record.lifetime_seconds],
+      ["created_at", record.created_at],
+      ["expires_at", record.expires_at]
     ])
   })
   return [201, { key: `${id}-${secret}` }]
@@ -705,19 +821,25 @@ const rollback = db.prepare("ROLLBACK")
 const createBuild = (caller, _params, workspaceId, body, req) => {
   const input = json(body, undefined)
   if (input === undefined || input.transition !== "start" || Object.keys(input).length !== 1) {
-    fail(501, 'The bare server takes {"transition":"start"} only.')
+    fail(501, "The bare server takes {\"transition\":\"start\"} only.")
   }
   const w = one(SQL.workspaceById, workspaceId.toLowerCase())
   if (w === undefined || w.deleted === 1) fail(404, "Resource not found or you do not have access to this resource")
   if (w.dormant_at !== null) fail(501, "The bare server does not wake dormant workspaces.")
   const template = one(SQL.templateById, w.template_id)
   const [latest] = latestBuilds([w.id])
-  if (latest !== undefined && one(SQL.jobById, latest.job_id).completed_at === null) fail(409, "A workspace build is already active.")
+  if (latest !== undefined && one(SQL.jobById, latest.job_id).completed_at === null) {
+    fail(409, "A workspace build is already active.")
+  }
   const version = one(SQL.versionById, latest?.template_version_id ?? template.active_version_id)
-  if (version === undefined || version.template_id !== template.id) fail(400, "The template version does not belong to the workspace's template.")
+  if (version === undefined || version.template_id !== template.id) {
+    fail(400, "The template version does not belong to the workspace's template.")
+  }
   const importJob = one(SQL.jobById, version.job_id)
   const imported = json(version.import_result, null)
-  if (jobStatus(importJob) !== "succeeded" || imported === null) fail(400, "The template version's import has not succeeded.")
+  if (jobStatus(importJob) !== "succeeded" || imported === null) {
+    fail(400, "The template version's import has not succeeded.")
+  }
   if ((imported.parameters ?? []).length > 0) fail(501, "The bare server builds templates without parameters only.")
   const now = Date.now()
   const at = iso(now)
@@ -731,12 +853,36 @@ const createBuild = (caller, _params, workspaceId, body, req) => {
   begin.run()
   try {
     stmt(SQL.insertJob).all(
-      jobId, at, at, w.organization_id, caller.user.id, importJob.provisioner, "workspace_build", importJob.file_id,
-      JSON.stringify({ workspace_build_id: buildId }), JSON.stringify(tags)
+      jobId,
+      at,
+      at,
+      w.organization_id,
+      caller.user.id,
+      importJob.provisioner,
+      "workspace_build",
+      importJob.file_id,
+      JSON.stringify({ workspace_build_id: buildId }),
+      JSON.stringify(tags)
     )
     stmt(SQL.insertBuild).run(
-      buildId, at, at, w.id, version.id, latest?.template_version_preset_id ?? null, buildNumber, "start", caller.user.id, jobId,
-      null, null, "initiator", 0, 0, 0, 0, latest?.provisioner_state ?? Buffer.alloc(0)
+      buildId,
+      at,
+      at,
+      w.id,
+      version.id,
+      latest?.template_version_preset_id ?? null,
+      buildNumber,
+      "start",
+      caller.user.id,
+      jobId,
+      null,
+      null,
+      "initiator",
+      0,
+      0,
+      0,
+      0,
+      latest?.provisioner_state ?? Buffer.alloc(0)
     )
     stmt(SQL.listRank).run(w.id)
     commit.run()
@@ -746,17 +892,42 @@ const createBuild = (caller, _params, workspaceId, body, req) => {
     throw e
   }
   const build = {
-    id: buildId, created_at: at, updated_at: at, workspace_id: w.id, template_version_id: version.id,
-    template_version_preset_id: latest?.template_version_preset_id ?? null, build_number: buildNumber, transition: "start",
-    initiator_id: caller.user.id, job_id: jobId, deadline: null, max_deadline: null, reason: "initiator", daily_cost: 0,
-    has_ai_task: 0, has_external_agent: 0
+    id: buildId,
+    created_at: at,
+    updated_at: at,
+    workspace_id: w.id,
+    template_version_id: version.id,
+    template_version_preset_id: latest?.template_version_preset_id ?? null,
+    build_number: buildNumber,
+    transition: "start",
+    initiator_id: caller.user.id,
+    job_id: jobId,
+    deadline: null,
+    max_deadline: null,
+    reason: "initiator",
+    daily_cost: 0,
+    has_ai_task: 0,
+    has_external_agent: 0
   }
-  const [wire] = buildWires([build], [w], now, { templates: new Map([[template.id, template]]), users: new Map([[caller.user.id, caller.user]]) })
+  const [wire] = buildWires([build], [w], now, {
+    templates: new Map([[template.id, template]]),
+    users: new Map([[caller.user.id, caller.user]])
+  })
   audit(req, caller, {
-    action: "start", resourceType: "workspace_build", resourceId: buildId, target: w.name, organizationId: w.organization_id,
-    status: 200, buildReason: "initiator",
+    action: "start",
+    resourceType: "workspace_build",
+    resourceId: buildId,
+    target: w.name,
+    organizationId: w.organization_id,
+    status: 200,
+    buildReason: "initiator",
     diff: diffOf([["transition", "start"], ["build_number", buildNumber], ["template_version_id", version.id]]),
-    additional: { build_number: String(buildNumber), build_reason: "initiator", workspace_name: w.name, workspace_id: w.id }
+    additional: {
+      build_number: String(buildNumber),
+      build_reason: "initiator",
+      workspace_name: w.name,
+      workspace_id: w.id
+    }
   })
   return [200, wire]
 }
@@ -803,5 +974,9 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   req.on("data", (c) => chunks.push(c))
   req.on("end", () => handle(req, res, Buffer.concat(chunks).toString("utf8")))
 })
-server.listen(Number(values.port), "127.0.0.1", () => console.log(`bare server listening on http://127.0.0.1:${server.address().port}`))
+server.listen(
+  Number(values.port),
+  "127.0.0.1",
+  () => console.log(`bare server listening on http://127.0.0.1:${server.address().port}`)
+)
 process.once("SIGTERM", () => server.close(() => process.exit(0)))

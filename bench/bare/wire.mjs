@@ -6,20 +6,52 @@
  * on SQLite): columns prefixed `k_` and `u_`, and `m_memberships` (JSON: [organization id, roles text]).
  */
 export const USER_COLUMNS = [
-  "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
-  "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
-  "hashed_one_time_passcode", "one_time_passcode_expires_at"
+  "id",
+  "email",
+  "username",
+  "name",
+  "avatar_url",
+  "login_type",
+  "status",
+  "rbac_roles",
+  "is_service_account",
+  "hashed_password",
+  "created_at",
+  "updated_at",
+  "last_seen_at",
+  "deleted",
+  "appearance",
+  "quiet_hours_schedule",
+  "hashed_one_time_passcode",
+  "one_time_passcode_expires_at"
 ]
 export const KEY_COLUMNS = [
-  "id", "hashed_secret", "user_id", "login_type", "token_name", "scopes", "allow_list", "lifetime_seconds",
-  "created_at", "updated_at", "expires_at", "last_used"
+  "id",
+  "hashed_secret",
+  "user_id",
+  "login_type",
+  "token_name",
+  "scopes",
+  "allow_list",
+  "lifetime_seconds",
+  "created_at",
+  "updated_at",
+  "expires_at",
+  "last_used"
 ]
 const prefixed = (alias, columns, prefix) => columns.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(", ")
-export const KEY_WITH_USER_SQLITE =
-  `SELECT ${prefixed("k", KEY_COLUMNS, "k_")}, ${prefixed("u", USER_COLUMNS, "u_")}, (SELECT json_group_array(json_array(m.organization_id, m.roles) ORDER BY m.created_at)
+export const KEY_WITH_USER_SQLITE = `SELECT ${prefixed("k", KEY_COLUMNS, "k_")}, ${
+  prefixed("u", USER_COLUMNS, "u_")
+}, (SELECT json_group_array(json_array(m.organization_id, m.roles) ORDER BY m.created_at)
   FROM organization_members m WHERE m.user_id = u.id) AS m_memberships FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ?`
 
-const ROLE_NAMES = { owner: "Owner", "user-admin": "User Admin", auditor: "Auditor", "template-admin": "Template Admin", member: "Member" }
+const ROLE_NAMES = {
+  owner: "Owner",
+  "user-admin": "User Admin",
+  auditor: "Auditor",
+  "template-admin": "Template Admin",
+  member: "Member"
+}
 
 /**
  * A users row as the service answers a reduced user: empty optional fields left out (the

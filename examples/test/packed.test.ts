@@ -27,7 +27,7 @@ const compile = process.env.WORKBAY_PACKED_COMPILE === "1"
 /** The README's "Embedding" example: the first js block of that section. */
 const readmeExample = () => {
   const match = /^## Embedding\n[\s\S]*?^```js\n([\s\S]*?)^```$/m.exec(readFileSync(join(root, "README.md"), "utf8"))
-  if (match?.[1] === undefined) throw new Error('README.md has no ```js block under "## Embedding"')
+  if (match?.[1] === undefined) throw new Error("README.md has no ```js block under \"## Embedding\"")
   return match[1]
 }
 

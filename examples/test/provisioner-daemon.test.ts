@@ -5,8 +5,8 @@
  */
 import { HangDetector } from "@workbay/core"
 import { makeWorkbay, type Workbay } from "@workbay/http"
-import { Effect } from "effect"
 import * as Sqlite from "@workbay/storage-sqlite"
+import { Effect } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -73,13 +73,21 @@ const importVersion = async (script: object) => {
     type: "application/x-tar"
   })
   expect([200, 201]).toContain(up.status)
-  const v = await api("POST", `/organizations/${orgId}/templateversions`, { storage_method: "file", file_id: up.body.hash, provisioner: "script" })
+  const v = await api("POST", `/organizations/${orgId}/templateversions`, {
+    storage_method: "file",
+    file_id: up.body.hash,
+    provisioner: "script"
+  })
   expect(v.status).toBe(201)
   return v.body as { id: string; job: { id: string } }
 }
 
 const versionDone = (id: string) =>
-  until(() => api("GET", `/templateversions/${id}`), (r) => ["succeeded", "failed", "canceled"].includes(r.body.job.status), "the import")
+  until(
+    () => api("GET", `/templateversions/${id}`),
+    (r) => ["succeeded", "failed", "canceled"].includes(r.body.job.status),
+    "the import"
+  )
 
 beforeAll(async () => {
   server = createServer()
@@ -88,7 +96,11 @@ beforeAll(async () => {
   workbay = await makeWorkbay(Sqlite.layerMemory, { passwordHashCost: 4, settings: { accessUrl: base } })
   workbay.attach(server)
   const account = { email: "admin@example.com", username: "admin", password: "Correct-Horse-Battery-9" }
-  const first = await fetch(`${base}/api/v2/users/first`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(account) })
+  const first = await fetch(`${base}/api/v2/users/first`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(account)
+  })
   orgId = (await first.json()).organization_id
   const login = await fetch(`${base}/api/v2/users/login`, {
     method: "POST",
@@ -138,9 +150,15 @@ describe("example provisioner daemon", () => {
     const logs = await api("GET", `/templateversions/${version.id}/logs`)
     expect(logs.body.map((l: any) => l.output)).toContain("reading script.json")
 
-    const template = await api("POST", `/organizations/${orgId}/templates`, { name: "scripted", template_version_id: version.id })
+    const template = await api("POST", `/organizations/${orgId}/templates`, {
+      name: "scripted",
+      template_version_id: version.id
+    })
     expect(template.status).toBe(201)
-    const ws = await api("POST", `/organizations/${orgId}/members/me/workspaces`, { name: "box", template_id: template.body.id })
+    const ws = await api("POST", `/organizations/${orgId}/members/me/workspaces`, {
+      name: "box",
+      template_id: template.body.id
+    })
     expect(ws.status).toBe(200)
     const build = await until(
       () => api("GET", `/workspacebuilds/${ws.body.latest_build.id}`),
@@ -155,7 +173,12 @@ describe("example provisioner daemon", () => {
 
     const listed = await api("GET", `/organizations/${orgId}/provisionerdaemons`)
     const row = listed.body.find((x: any) => x.name === "script-1")
-    expect(row).toMatchObject({ provisioners: ["script"], key_name: "script-daemons", status: "idle", tags: { scope: "organization" } })
+    expect(row).toMatchObject({
+      provisioners: ["script"],
+      key_name: "script-daemons",
+      status: "idle",
+      tags: { scope: "organization" }
+    })
     expect(row.previous_job.id).toBe(build.body.job.id)
     d.stop()
   })
@@ -202,7 +225,11 @@ describe("example provisioner daemon", () => {
     daemons.push(quiet)
     await quiet.welcome
     const stalled = await importVersion({ hang: true })
-    await until(() => api("GET", `/templateversions/${stalled.id}`), (r) => r.body.job.status === "running", "the job to run")
+    await until(
+      () => api("GET", `/templateversions/${stalled.id}`),
+      (r) => r.body.job.status === "running",
+      "the job to run"
+    )
     // A timeout of 0: every running job not updated before now is hung (no waiting on the clock).
     const failed = await workbay.run(Effect.flatMap(HangDetector, (h) => h.detectOnce(0)))
     expect(failed).toBeGreaterThanOrEqual(1)

@@ -8,14 +8,14 @@
  * shutting_down, then off. Task input (`task_input`) goes to the `onTaskInput` listeners and the
  * task command; `reportTaskOutput` adds output to the task's log. The protocol is docs/agents.md's.
  */
-import { randomBytes, randomInt } from "node:crypto"
 import { spawn } from "node:child_process"
+import { randomBytes, randomInt } from "node:crypto"
 import { type Api, makeApi, tokenFromIdentity } from "./Api.js"
 import { LogSender } from "./Logs.js"
-import { makeAppProxy } from "./Proxy.js"
 import type { AgentOptions } from "./Options.js"
 import { handlePortsMessage } from "./Ports.js"
-import { runScript, type Script, type ScriptEnvironment, type ScriptRun, scheduleCron } from "./Scripts.js"
+import { makeAppProxy } from "./Proxy.js"
+import { runScript, scheduleCron, type Script, type ScriptEnvironment, type ScriptRun } from "./Scripts.js"
 import { Socket } from "./Socket.js"
 import { parseTaskInput, splitOutput, type TaskInput, TaskInputs } from "./Tasks.js"
 
@@ -24,7 +24,15 @@ export const AGENT_VERSION = "0.1.0"
 export const AGENT_API_VERSION = "2.0"
 
 export type LifecycleState =
-  | "created" | "starting" | "start_timeout" | "start_error" | "ready" | "shutting_down" | "shutdown_timeout" | "shutdown_error" | "off"
+  | "created"
+  | "starting"
+  | "start_timeout"
+  | "start_error"
+  | "ready"
+  | "shutting_down"
+  | "shutdown_timeout"
+  | "shutdown_error"
+  | "off"
 
 interface App {
   readonly id: string
@@ -76,7 +84,10 @@ const now = () => new Date().toISOString()
 /** Runs `script` in `sh -c` within `timeoutSeconds`, answering its output (trimmed) or its error. */
 const collect = (script: string, timeoutSeconds: number, environment: ScriptEnvironment) =>
   new Promise<{ value: string; error: string }>((resolve) => {
-    const child = spawn("sh", ["-c", script], { cwd: environment.directory, env: { ...process.env, ...environment.env } })
+    const child = spawn("sh", ["-c", script], {
+      cwd: environment.directory,
+      env: { ...process.env, ...environment.env }
+    })
     let out = ""
     let err = ""
     child.stdout.on("data", (d) => (out += d))
@@ -94,7 +105,12 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
   let token = options.auth === "token" ? options.token! : await tokenFromIdentity(options)
   const api: Api = makeApi(options.url, () => token)
   // Batches go over the agent connection while it is open (`rpc` is made below, before any line).
-  const logs = new LogSender(api, log, { get connected() { return rpc.connected }, call: (type, params) => rpc.call(type, params) })
+  const logs = new LogSender(api, log, {
+    get connected() {
+      return rpc.connected
+    },
+    call: (type, params) => rpc.call(type, params)
+  })
   let lifecycle: LifecycleState = "created"
   let manifest: Manifest | undefined
   let taskEnvironment: ScriptEnvironment | undefined
@@ -108,7 +124,9 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
 
   const reportLifecycle = (state: LifecycleState) => {
     lifecycle = state
-    return rpc.call("update_lifecycle", { lifecycle: { state, changed_at: now() } }).catch((e) => log(`lifecycle ${state}: ${String(e)}`))
+    return rpc.call("update_lifecycle", { lifecycle: { state, changed_at: now() } }).catch((e) =>
+      log(`lifecycle ${state}: ${String(e)}`)
+    )
   }
   const reportScript = (run: ScriptRun, stage: "start" | "stop" | "cron") =>
     rpc.call("script_completed", { timing: { ...run, stage } }).catch((e) => log(`script result: ${String(e)}`))
@@ -120,7 +138,9 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     log,
     onOpen: async (socket) => {
       // After a reconnection the service learns the current state again.
-      if (lifecycle !== "created") await socket.call("update_lifecycle", { lifecycle: { state: lifecycle, changed_at: now() } })
+      if (lifecycle !== "created") {
+        await socket.call("update_lifecycle", { lifecycle: { state: lifecycle, changed_at: now() } })
+      }
     },
     onClose: ({ unauthorized }) => void (unauthorized && refused()),
     onMessage: (message) => {
@@ -200,8 +220,14 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
   const startUp = async (): Promise<LifecycleState> => {
     manifest = await rpc.call<Manifest>("get_manifest")
     const environment: ScriptEnvironment = {
-      directory: manifest.directory === "" ? options.directory : manifest.directory.replace(/^~(?=\/|$)/, options.directory),
-      env: { ...manifest.environment_variables, WORKBAY_AGENT_URL: options.url, WORKBAY_WORKSPACE_NAME: manifest.workspace_name },
+      directory: manifest.directory === ""
+        ? options.directory
+        : manifest.directory.replace(/^~(?=\/|$)/, options.directory),
+      env: {
+        ...manifest.environment_variables,
+        WORKBAY_AGENT_URL: options.url,
+        WORKBAY_WORKSPACE_NAME: manifest.workspace_name
+      },
       logDir: options.logDir,
       logs
     }
@@ -226,13 +252,16 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     await reportLifecycle("starting")
     for (const script of manifest.scripts) {
       await logs.source({ id: script.log_source_id, display_name: script.display_name, icon: "" }).catch((e) =>
-        log(`log source ${script.display_name}: ${String(e)}`))
+        log(`log source ${script.display_name}: ${String(e)}`)
+      )
     }
-    const runs = await Promise.all(manifest.scripts.filter((s) => s.run_on_start).map(async (script) => {
-      const run = await runScript(script, environment)
-      await reportScript(run, "start")
-      return run
-    }))
+    const runs = await Promise.all(
+      manifest.scripts.filter((s) => s.run_on_start).map(async (script) => {
+        const run = await runScript(script, environment)
+        await reportScript(run, "start")
+        return run
+      })
+    )
     await logs.flush()
     const state: LifecycleState = runs.some((r) => r.status === "timed_out")
       ? "start_timeout"
@@ -249,8 +278,16 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     const sendStats = async () => {
       const answer = await rpc.call<{ report_interval_seconds?: number }>("update_stats", {
         stats: {
-          connections_by_proto: {}, connection_count: 0, connection_median_latency_ms: 0, rx_packets: 0, rx_bytes: 0,
-          tx_packets: 0, tx_bytes: 0, session_count_vscode: 0, session_count_jetbrains: 0, session_count_reconnecting_pty: 0,
+          connections_by_proto: {},
+          connection_count: 0,
+          connection_median_latency_ms: 0,
+          rx_packets: 0,
+          rx_bytes: 0,
+          tx_packets: 0,
+          tx_bytes: 0,
+          session_count_vscode: 0,
+          session_count_jetbrains: 0,
+          session_count_reconnecting_pty: 0,
           session_count_ssh: 0
         }
       }).catch(() => undefined)
@@ -287,7 +324,8 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         if (health !== reported) {
           reported = health
           await rpc.call("batch_update_app_health", { updates: [{ id: app.id, health }] }).catch((e) =>
-            log(`app ${app.slug} health: ${String(e)}`))
+            log(`app ${app.slug} health: ${String(e)}`)
+          )
         }
       }
       void probe()
@@ -323,13 +361,21 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
           logDir: options.logDir,
           logs
         }
-        const runs = await Promise.all(manifest.scripts.filter((s) => s.run_on_stop).map(async (script) => {
-          const run = await runScript(script, environment)
-          await reportScript(run, "stop")
-          return run
-        }))
+        const runs = await Promise.all(
+          manifest.scripts.filter((s) => s.run_on_stop).map(async (script) => {
+            const run = await runScript(script, environment)
+            await reportScript(run, "stop")
+            return run
+          })
+        )
         await logs.flush()
-        await reportLifecycle(runs.some((r) => r.status === "timed_out") ? "shutdown_timeout" : runs.some((r) => r.status !== "ok") ? "shutdown_error" : "off")
+        await reportLifecycle(
+          runs.some((r) => r.status === "timed_out")
+            ? "shutdown_timeout"
+            : runs.some((r) => r.status !== "ok")
+            ? "shutdown_error"
+            : "off"
+        )
       }
       stopped = true
       appProxy.close()

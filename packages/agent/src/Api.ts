@@ -7,7 +7,9 @@ import type { AgentOptions } from "./Options.js"
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly body: unknown, what: string) {
-    const message = typeof body === "object" && body !== null && "message" in body ? String((body as { message: unknown }).message) : ""
+    const message = typeof body === "object" && body !== null && "message" in body
+      ? String((body as { message: unknown }).message)
+      : ""
     super(`${what}: ${status}${message === "" ? "" : ` ${message}`}`)
   }
 }
@@ -24,7 +26,11 @@ export const makeApi = (url: string, token: () => string): Api => ({
   request: async <A>(method: string, path: string, body?: unknown): Promise<A> => {
     const headers: Record<string, string> = { authorization: `Bearer ${token()}`, accept: "application/json" }
     if (body !== undefined) headers["content-type"] = "application/json"
-    const response = await fetch(`${url}/api/v2${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body) })
+    const response = await fetch(`${url}/api/v2${path}`, {
+      method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body)
+    })
     const text = await response.text()
     const parsed = text === "" ? undefined : JSON.parse(text)
     if (!response.ok) throw new ApiError(response.status, parsed, `${method} ${path}`)
@@ -54,7 +60,10 @@ export const tokenFromIdentity = async (options: AgentOptions): Promise<string> 
     case "aws": {
       const base = options.metadataUrl ?? "http://169.254.169.254"
       // IMDSv2: a session token first; IMDSv1 answers without one.
-      const session = await fetch(`${base}/latest/api/token`, { method: "PUT", headers: { "x-aws-ec2-metadata-token-ttl-seconds": "60" } })
+      const session = await fetch(`${base}/latest/api/token`, {
+        method: "PUT",
+        headers: { "x-aws-ec2-metadata-token-ttl-seconds": "60" }
+      })
         .then((r) => (r.ok ? r.text() : undefined))
         .catch(() => undefined)
       const headers: Record<string, string> = session === undefined ? {} : { "x-aws-ec2-metadata-token": session }
@@ -64,7 +73,9 @@ export const tokenFromIdentity = async (options: AgentOptions): Promise<string> 
     }
     case "azure": {
       const base = options.metadataUrl ?? "http://169.254.169.254"
-      const attested = JSON.parse(await metadataGet(`${base}/metadata/attested/document?api-version=2020-09-01`, { metadata: "true" }))
+      const attested = JSON.parse(
+        await metadataGet(`${base}/metadata/attested/document?api-version=2020-09-01`, { metadata: "true" })
+      )
       return post("azure", { encoding: attested.encoding, signature: attested.signature })
     }
     case "google": {

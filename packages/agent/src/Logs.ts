@@ -92,7 +92,9 @@ export class LogSender {
     }
     const created_at = new Date().toISOString()
     const clean = output.includes("\u0000") ? output.replaceAll("\u0000", "") : output
-    for (let i = 0; i === 0 || i < clean.length; i += MAX_LINE) queue.push({ created_at, level, output: clean.slice(i, i + MAX_LINE) })
+    for (let i = 0; i === 0 || i < clean.length; i += MAX_LINE) {
+      queue.push({ created_at, level, output: clean.slice(i, i + MAX_LINE) })
+    }
     if (queue.length > KEEP_LINES) queue.splice(0, queue.length - KEEP_LINES)
     if (queue.length >= BATCH_LINES) void this.flush()
     else if (this.timer === undefined) {
@@ -125,7 +127,10 @@ export class LogSender {
           }
           queue.splice(0, batch.length)
         } catch (e) {
-          if (e instanceof AnswerError || (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 429)) {
+          if (
+            e instanceof AnswerError ||
+            (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 429)
+          ) {
             this.log(`the service refused a batch of logs, dropped: ${e.message}`)
             queue.splice(0, batch.length)
             continue

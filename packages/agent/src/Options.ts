@@ -51,7 +51,8 @@ const ENV: Record<string, keyof AgentOptions> = {
   WORKBAY_AGENT_TASK_COMMAND: "taskCommand"
 }
 
-export const USAGE = `Usage: workbay-agent --url <access URL> [--token <agent token> | --auth aws|azure|google [--agent-name <name>]]
+export const USAGE =
+  `Usage: workbay-agent --url <access URL> [--token <agent token> | --auth aws|azure|google [--agent-name <name>]]
        [--metadata-url <url>] [--directory <dir>] [--log-dir <dir>] [--task-command <command>]
 Each flag may be given as an environment variable instead: ${Object.keys(ENV).join(", ")}.`
 
@@ -61,7 +62,9 @@ export const parseOptions = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv
   for (const [name, key] of Object.entries(ENV)) if (env[name] !== undefined && env[name] !== "") raw[key] = env[name]
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
-    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    const [flag, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined]
     const key = FLAGS[flag]
     if (key === undefined) throw new Error(`Unknown argument ${JSON.stringify(arg)}.\n${USAGE}`)
     const value = inline ?? argv[++i]
@@ -76,8 +79,12 @@ export const parseOptions = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv
     throw new Error(`The access URL ${JSON.stringify(raw.url)} is not a URL.\n${USAGE}`)
   }
   const auth = (raw.auth ?? "token") as AuthKind
-  if (!["token", "aws", "azure", "google"].includes(auth)) throw new Error(`--auth takes token, aws, azure or google.\n${USAGE}`)
-  if (auth === "token" && raw.token === undefined) throw new Error(`An agent token is required (--token), or an instance identity (--auth).\n${USAGE}`)
+  if (!["token", "aws", "azure", "google"].includes(auth)) {
+    throw new Error(`--auth takes token, aws, azure or google.\n${USAGE}`)
+  }
+  if (auth === "token" && raw.token === undefined) {
+    throw new Error(`An agent token is required (--token), or an instance identity (--auth).\n${USAGE}`)
+  }
   return {
     url: url.toString().replace(/\/+$/, ""),
     token: raw.token,

@@ -71,7 +71,9 @@ const processNames = (inodes: ReadonlySet<string>): Map<string, string> => {
 
 /** The machine's listening TCP ports, each once, by port. */
 export const listeningPorts = (): ReadonlyArray<ListeningPort> => {
-  const sockets = [read("/proc/net/tcp"), read("/proc/net/tcp6")].flatMap((t) => (t === undefined ? [] : parseProcNetTcp(t)))
+  const sockets = [read("/proc/net/tcp"), read("/proc/net/tcp6")].flatMap((
+    t
+  ) => (t === undefined ? [] : parseProcNetTcp(t)))
   const names = processNames(new Set(sockets.map((s) => s.inode)))
   const byPort = new Map<number, ListeningPort>()
   for (const s of sockets) {

@@ -7,9 +7,9 @@
  * `{type: "app_cancel", request_id}` stops a request. The agent only reaches its own apps: a URL
  * outside the origins of its manifest's apps is refused.
  */
-import { request as httpRequest, type IncomingMessage } from "node:http"
-import { request as httpsRequest } from "node:https"
+import { type IncomingMessage, request as httpRequest } from "node:http"
 import type { ClientRequest } from "node:http"
+import { request as httpsRequest } from "node:https"
 
 /** The largest body piece of one `app_body` frame (before base64). */
 export const APP_CHUNK_BYTES = 16 * 1024
@@ -51,7 +51,10 @@ export const makeAppProxy = (options: AppProxyOptions): AppProxy => {
     const origin = originOf(url)
     const allowed = new Set(options.appUrls().map(originOf).filter((o) => o !== undefined))
     if (origin === undefined || !allowed.has(origin) || !/^https?:$/.test(new URL(url).protocol)) {
-      return end(requestId, `The agent serves only its own apps; ${JSON.stringify(url.slice(0, 200))} is not one of them.`)
+      return end(
+        requestId,
+        `The agent serves only its own apps; ${JSON.stringify(url.slice(0, 200))} is not one of them.`
+      )
     }
     const headers: Record<string, Array<string>> = {}
     if (message.headers !== null && typeof message.headers === "object") {
@@ -66,12 +69,21 @@ export const makeAppProxy = (options: AppProxyOptions): AppProxy => {
     let answered = false
     const req = make(url, { method, headers }, (res: IncomingMessage) => {
       answered = true
-      options.send({ type: "app_response", request_id: requestId, status: res.statusCode ?? 502, headers: res.headersDistinct })
+      options.send({
+        type: "app_response",
+        request_id: requestId,
+        status: res.statusCode ?? 502,
+        headers: res.headersDistinct
+      })
       // Each piece goes on as the app gives it (a streaming answer is not held back), cut to the frame size.
       res.on("data", (chunk: Buffer) => {
         if (!inFlight.has(requestId)) return
         for (let i = 0; i < chunk.length; i += APP_CHUNK_BYTES) {
-          options.send({ type: "app_body", request_id: requestId, data: chunk.subarray(i, i + APP_CHUNK_BYTES).toString("base64") })
+          options.send({
+            type: "app_body",
+            request_id: requestId,
+            data: chunk.subarray(i, i + APP_CHUNK_BYTES).toString("base64")
+          })
         }
       })
       res.on("end", () => void (inFlight.has(requestId) && end(requestId)))

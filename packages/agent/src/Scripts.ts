@@ -50,7 +50,9 @@ export const runScript = (script: Script, environment: ScriptEnvironment): Promi
     const started = new Date()
     const logFile = script.log_path === ""
       ? join(environment.logDir, `${script.display_name.replace(/[^A-Za-z0-9._-]+/g, "_") || script.id}.log`)
-      : isAbsolute(script.log_path) ? script.log_path : join(environment.logDir, script.log_path)
+      : isAbsolute(script.log_path)
+      ? script.log_path
+      : join(environment.logDir, script.log_path)
     mkdirSync(dirname(logFile), { recursive: true })
     const file = createWriteStream(logFile, { flags: "a" })
     mkdirSync(environment.directory, { recursive: true })

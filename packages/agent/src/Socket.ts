@@ -60,7 +60,9 @@ export class Socket {
     ws.on("open", () => {
       this.backoff = MIN_BACKOFF_MS
       for (const resume of this.waiting.splice(0)) resume()
-      void Promise.resolve(this.options.onOpen?.(this)).catch((e) => this.options.log(`${this.options.path}: ${String(e)}`))
+      void Promise.resolve(this.options.onOpen?.(this)).catch((e) =>
+        this.options.log(`${this.options.path}: ${String(e)}`)
+      )
     })
     ws.on("message", (data) => {
       let message: Record<string, unknown>

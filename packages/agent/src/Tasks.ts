@@ -54,14 +54,23 @@ export const splitOutput = (content: string, maxBytes = MAX_TASK_OUTPUT_MESSAGE_
 /** A `task_input` message's fields, or undefined when it is not one. */
 export const parseTaskInput = (message: Record<string, unknown>): TaskInput | undefined =>
   message.type === "task_input" && typeof message.content === "string" && typeof message.entry_id === "number"
-    ? { entryId: message.entry_id, content: message.content, time: new Date(typeof message.time === "string" ? message.time : Date.now()) }
+    ? {
+      entryId: message.entry_id,
+      content: message.content,
+      time: new Date(typeof message.time === "string" ? message.time : Date.now())
+    }
     : undefined
 
 /**
  * Runs `command` in `sh -c` with `input` on its stdin (in a process group of its own, so `signal`
  * ends it with its children); answers its stdout, and a diagnosis when it failed.
  */
-export const runTaskCommand = (command: string, input: string, environment: TaskCommandEnvironment, signal?: AbortSignal) =>
+export const runTaskCommand = (
+  command: string,
+  input: string,
+  environment: TaskCommandEnvironment,
+  signal?: AbortSignal
+) =>
   new Promise<{ stdout: string; failure?: string }>((resolve) => {
     const child = spawn("sh", ["-c", command], {
       cwd: environment.directory,
@@ -87,7 +96,14 @@ export const runTaskCommand = (command: string, input: string, environment: Task
     child.stdin.end(input)
     child.on("error", (e) => resolve({ stdout, failure: e.message }))
     child.on("close", (code, signal) =>
-      resolve(code === 0 ? { stdout } : { stdout, failure: `${signal ?? `exit code ${code}`}${stderr.trim() === "" ? "" : `: ${stderr.trim().slice(0, 500)}`}` }))
+      resolve(
+        code === 0
+          ? { stdout }
+          : {
+            stdout,
+            failure: `${signal ?? `exit code ${code}`}${stderr.trim() === "" ? "" : `: ${stderr.trim().slice(0, 500)}`}`
+          }
+      ))
   })
 
 /** Calls each listener with each input, and runs the task command (if any) on each input in turn. */
@@ -124,9 +140,13 @@ export class TaskInputs {
       if (this.stopping.signal.aborted) return
       const result = await runTaskCommand(command, input.content, this.options.environment(), this.stopping.signal)
       if (this.stopping.signal.aborted) return
-      if (result.failure !== undefined) this.options.log(`the task command failed on input ${input.entryId}: ${result.failure}`)
+      if (result.failure !== undefined) {
+        this.options.log(`the task command failed on input ${input.entryId}: ${result.failure}`)
+      }
       const output = result.stdout.replace(/\n$/, "")
-      if (output !== "") await this.options.report(output).catch((e) => this.options.log(`reporting task output: ${String(e)}`))
+      if (output !== "") {
+        await this.options.report(output).catch((e) => this.options.log(`reporting task output: ${String(e)}`))
+      }
     })
   }
 

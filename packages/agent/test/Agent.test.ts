@@ -6,16 +6,15 @@
  * and reports `off`, and the agent shows as disconnected.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, startWithOwner, type ServiceTestServer } from "../../http/test/support.js"
+import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
 import { AGENT_COMMAND, eventually } from "./support.js"
-
 
 describe("the reference agent", () => {
   let srv: ServiceTestServer
@@ -40,7 +39,8 @@ describe("the reference agent", () => {
     rmSync(workDir, { recursive: true, force: true })
   })
 
-  const template = () => `resources:
+  const template = () =>
+    `resources:
   - name: laptop
     type: machine
     agents:
@@ -78,7 +78,8 @@ describe("the reference agent", () => {
   it("brings its agent to ready, streams the scripts' logs and runs the stop script on SIGTERM", async () => {
     const t = await makeTemplate(srv, owner, orgId, template())
     const w = await makeWorkspace(srv, owner, orgId, t.id)
-    const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "mine").id
+    const agentId =
+      (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "mine").id
     const { child, output } = await runCredentialsCommand(w.id)
 
     const agent = await eventually(
@@ -104,8 +105,15 @@ describe("the reference agent", () => {
 
     // The build's timings: the agent's first connection and its start script, with the stage it reported.
     const timings = (await owner.get(`/workspacebuilds/${w.latest_build.id}/timings`)).body
-    expect(timings.agent_connection_timings.map((t: any) => [t.workspace_agent_name, t.stage])).toEqual([["mine", "connect"]])
-    expect(timings.agent_script_timings.map((t: any) => [t.display_name, t.stage, t.status])).toEqual([["Setup", "start", "ok"]])
+    expect(timings.agent_connection_timings.map((t: any) => [t.workspace_agent_name, t.stage])).toEqual([[
+      "mine",
+      "connect"
+    ]])
+    expect(timings.agent_script_timings.map((t: any) => [t.display_name, t.stage, t.status])).toEqual([[
+      "Setup",
+      "start",
+      "ok"
+    ]])
 
     // Listening ports, asked of the agent over its connection: a port something listens on is
     // listed; the app's port is left out.

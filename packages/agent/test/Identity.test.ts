@@ -4,16 +4,16 @@
  * then the document and its signature), exchanges it for its token, and reaches `ready`; its
  * `stop` reports `off`. A document the service does not trust stops the agent from starting.
  */
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startAgent } from "../src/index.js"
 import { awsDocument, awsSignature, type Issued, makeCa } from "../../core/test/agents/IdentityFixtures.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
+import { startAgent } from "../src/index.js"
 
 const INSTANCE = "i-0agentfixture"
 
@@ -23,7 +23,9 @@ const metadataService = async (document: string, signer: Issued) => {
     if (req.method === "PUT" && req.url === "/latest/api/token") return void res.end("session-token")
     if (req.headers["x-aws-ec2-metadata-token"] !== "session-token") return void res.writeHead(401).end()
     if (req.url === "/latest/dynamic/instance-identity/document") return void res.end(document)
-    if (req.url === "/latest/dynamic/instance-identity/signature") return void res.end(`${awsSignature(document, signer)}\n`)
+    if (req.url === "/latest/dynamic/instance-identity/signature") {
+      return void res.end(`${awsSignature(document, signer)}\n`)
+    }
     res.writeHead(404).end()
   })
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
@@ -41,8 +43,15 @@ describe("the reference agent with an instance identity", () => {
     region = await makeCa("ec2.amazonaws.com")
     dir = mkdtempSync(join(tmpdir(), "workbay-agent-identity-"))
     let orgId: string
-    ;({ srv, owner, orgId } = await startWithOwner({ lifecycle: false, settings: { awsInstanceIdentityCertificates: [region.pem] } }))
-    const template = await makeTemplate(srv, owner, orgId, `resources:
+    ;({ srv, owner, orgId } = await startWithOwner({
+      lifecycle: false,
+      settings: { awsInstanceIdentityCertificates: [region.pem] }
+    }))
+    const template = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      `resources:
   - name: vm
     type: machine
     agents:
@@ -50,7 +59,8 @@ describe("the reference agent with an instance identity", () => {
         instance_id: ${INSTANCE}
         scripts:
           - { display_name: Hello, script: "echo hello from the instance", run_on_start: true }
-`)
+`
+    )
     const w = await makeWorkspace(srv, owner, orgId, template.id)
     agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0].id
   })
@@ -64,7 +74,12 @@ describe("the reference agent with an instance identity", () => {
     try {
       const lines: Array<string> = []
       const agent = await startAgent({
-        url: srv.url, auth: "aws", metadataUrl: metadata.url, directory: dir, logDir: join(dir, "logs"), log: (l) => lines.push(l)
+        url: srv.url,
+        auth: "aws",
+        metadataUrl: metadata.url,
+        directory: dir,
+        logDir: join(dir, "logs"),
+        log: (l) => lines.push(l)
       })
       expect(await agent.started, lines.join("\n")).toBe("ready")
       const record = (await owner.get(`/workspaceagents/${agentId}`)).body
@@ -80,7 +95,9 @@ describe("the reference agent with an instance identity", () => {
     const forger = await makeCa("ec2.amazonaws.com")
     const metadata = await metadataService(awsDocument(INSTANCE), forger)
     try {
-      await expect(startAgent({ url: srv.url, auth: "aws", metadataUrl: metadata.url, directory: dir, logDir: dir, log: () => {} }))
+      await expect(
+        startAgent({ url: srv.url, auth: "aws", metadataUrl: metadata.url, directory: dir, logDir: dir, log: () => {} })
+      )
         .rejects.toThrow(/401/)
     } finally {
       metadata.close()

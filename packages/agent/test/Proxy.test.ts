@@ -33,10 +33,16 @@ describe("the agent's app proxy", () => {
 
   const proxy = () => {
     const sent: Array<Record<string, any>> = []
-    const p = makeAppProxy({ send: (m) => void sent.push(m), appUrls: () => [`http://127.0.0.1:${port}/base`], log: () => {} })
+    const p = makeAppProxy({
+      send: (m) => void sent.push(m),
+      appUrls: () => [`http://127.0.0.1:${port}/base`],
+      log: () => {}
+    })
     const ended = (id: string) =>
       new Promise<void>((resolve) => {
-        const check = () => (sent.some((m) => m.type === "app_end" && m.request_id === id) ? resolve() : setTimeout(check, 10))
+        const check = () => (sent.some((m) => m.type === "app_end" && m.request_id === id)
+          ? resolve()
+          : setTimeout(check, 10))
         check()
       })
     return { p, sent, ended }
@@ -44,22 +50,53 @@ describe("the agent's app proxy", () => {
 
   it("performs a request against its app and streams the answer back in frames of at most 16 KiB", async () => {
     const { p, sent, ended } = proxy()
-    expect(p.handle({ type: "app_request", request_id: "r1", method: "PUT", url: `http://127.0.0.1:${port}/echo`, headers: { "x-test": ["yes"] }, body: Buffer.from("hello").toString("base64") })).toBe(true)
+    expect(
+      p.handle({
+        type: "app_request",
+        request_id: "r1",
+        method: "PUT",
+        url: `http://127.0.0.1:${port}/echo`,
+        headers: { "x-test": ["yes"] },
+        body: Buffer.from("hello").toString("base64")
+      })
+    ).toBe(true)
     await ended("r1")
-    expect(sent[0]).toMatchObject({ type: "app_response", request_id: "r1", status: 201, headers: { "x-seen": ["PUT /echo yes"] } })
-    expect(Buffer.from(sent.filter((m) => m.type === "app_body").map((m) => m.data).join(""), "base64").toString()).toBe("hello")
+    expect(sent[0]).toMatchObject({
+      type: "app_response",
+      request_id: "r1",
+      status: 201,
+      headers: { "x-seen": ["PUT /echo yes"] }
+    })
+    expect(Buffer.from(sent.filter((m) => m.type === "app_body").map((m) => m.data).join(""), "base64").toString())
+      .toBe("hello")
     expect(sent.at(-1)).toEqual({ type: "app_end", request_id: "r1" })
 
-    p.handle({ type: "app_request", request_id: "r2", method: "GET", url: `http://127.0.0.1:${port}/large`, headers: {}, body: "" })
+    p.handle({
+      type: "app_request",
+      request_id: "r2",
+      method: "GET",
+      url: `http://127.0.0.1:${port}/large`,
+      headers: {},
+      body: ""
+    })
     await ended("r2")
-    const pieces = sent.filter((m) => m.type === "app_body" && m.request_id === "r2").map((m) => Buffer.from(m.data, "base64"))
+    const pieces = sent.filter((m) => m.type === "app_body" && m.request_id === "r2").map((m) =>
+      Buffer.from(m.data, "base64")
+    )
     expect(pieces.every((b) => b.length <= APP_CHUNK_BYTES)).toBe(true)
     expect(Buffer.concat(pieces).length).toBe(APP_CHUNK_BYTES * 2 + 5)
   })
 
   it("refuses a URL outside its apps' origins, and reports an app it cannot reach", async () => {
     const { p, sent, ended } = proxy()
-    p.handle({ type: "app_request", request_id: "r3", method: "GET", url: "http://127.0.0.1:1/", headers: {}, body: "" })
+    p.handle({
+      type: "app_request",
+      request_id: "r3",
+      method: "GET",
+      url: "http://127.0.0.1:1/",
+      headers: {},
+      body: ""
+    })
     await ended("r3")
     expect(sent).toEqual([{ type: "app_end", request_id: "r3", error: expect.stringMatching(/only its own apps/) }])
     expect(p.handle({ type: "update_stats" })).toBe(false)
@@ -67,7 +104,14 @@ describe("the agent's app proxy", () => {
 
   it("stops a request at the app on app_cancel", async () => {
     const { p, sent } = proxy()
-    p.handle({ type: "app_request", request_id: "r4", method: "GET", url: `http://127.0.0.1:${port}/hang`, headers: {}, body: "" })
+    p.handle({
+      type: "app_request",
+      request_id: "r4",
+      method: "GET",
+      url: `http://127.0.0.1:${port}/hang`,
+      headers: {},
+      body: ""
+    })
     while (!sent.some((m) => m.type === "app_body")) await new Promise((r) => setTimeout(r, 10))
     const before = closed
     expect(p.handle({ type: "app_cancel", request_id: "r4" })).toBe(true)

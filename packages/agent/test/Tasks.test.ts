@@ -12,12 +12,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, startWithOwner, type ServiceTestServer } from "../../http/test/support.js"
+import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
-import { AGENT_COMMAND, eventually } from "./support.js"
 import { type RunningAgent, splitOutput, startAgent, type TaskInput } from "../src/index.js"
 import { MAX_TASK_OUTPUT_MESSAGE_BYTES } from "../src/Tasks.js"
-
+import { AGENT_COMMAND, eventually } from "./support.js"
 
 describe("the reference agent and task input", () => {
   let srv: ServiceTestServer
@@ -51,23 +50,42 @@ describe("the reference agent and task input", () => {
   const workspace = async () => {
     const t = await makeTemplate(srv, owner, orgId, template)
     const w = await makeWorkspace(srv, owner, orgId, t.id)
-    const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "mine").id as string
+    const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) =>
+      a.name === "mine"
+    ).id as string
     const credentials = await owner.get(`/workspaces/${w.id}/external-agent/mine/credentials`)
     expect(credentials.status, JSON.stringify(credentials.body)).toBe(200)
-    return { workspaceId: w.id, agentId, command: credentials.body.command as string, token: credentials.body.agent_token as string }
+    return {
+      workspaceId: w.id,
+      agentId,
+      command: credentials.body.command as string,
+      token: credentials.body.agent_token as string
+    }
   }
   const connected = (agentId: string) =>
-    eventually(async () => (await owner.get(`/workspaceagents/${agentId}`)).body.status, (s) => s === "connected", "the agent's status")
+    eventually(
+      async () => (await owner.get(`/workspaceagents/${agentId}`)).body.status,
+      (s) => s === "connected",
+      "the agent's status"
+    )
   const send = (workspaceId: string, agentId: string, content: string) =>
     srv.run(Effect.flatMap(TaskConversation, (c) => c.send({ workspaceId, agentId, content })))
   const logs = (workspaceId: string) =>
-    srv.run(Effect.flatMap(TaskConversation, (c) => c.logs({ workspaceId, live: true }))).then((l) => l.logs.map((e) => [e.type, e.content]))
+    srv.run(Effect.flatMap(TaskConversation, (c) => c.logs({ workspaceId, live: true }))).then((l) =>
+      l.logs.map((e) => [e.type, e.content])
+    )
 
   it("--task-command: each input goes to the command's stdin, its stdout comes back as output, in order", async () => {
     const { workspaceId, agentId, command } = await workspace()
     const [bin, ...args] = command.split(" ")
     // The command runs in sh -c with the manifest's environment.
-    const child = spawn(bin!, [...args, "--log-dir", join(workDir, "logs"), "--task-command", `printf '%s: ' "$TASK_PREFIX"; tr a-z A-Z`], {
+    const child = spawn(bin!, [
+      ...args,
+      "--log-dir",
+      join(workDir, "logs"),
+      "--task-command",
+      `printf '%s: ' "$TASK_PREFIX"; tr a-z A-Z`
+    ], {
       stdio: ["ignore", "pipe", "pipe"]
     })
     children.push(child)
@@ -76,10 +94,17 @@ describe("the reference agent and task input", () => {
     await connected(agentId)
     await send(workspaceId, agentId, "fix the parser")
     await send(workspaceId, agentId, "then the tests")
-    const found = await eventually(() => logs(workspaceId), (l) => l.length >= 4, `the task's log (agent output: ${output})`)
+    const found = await eventually(
+      () => logs(workspaceId),
+      (l) => l.length >= 4,
+      `the task's log (agent output: ${output})`
+    )
     expect(found.filter((e) => e[0] === "input").map((e) => e[1])).toEqual(["fix the parser", "then the tests"])
     // Each input's output comes after it, in the order sent.
-    expect(found.filter((e) => e[0] === "output").map((e) => e[1])).toEqual(["agent says: FIX THE PARSER", "agent says: THEN THE TESTS"])
+    expect(found.filter((e) => e[0] === "output").map((e) => e[1])).toEqual([
+      "agent says: FIX THE PARSER",
+      "agent says: THEN THE TESTS"
+    ])
     const at = (content: string) => found.findIndex((e) => e[1] === content)
     expect(at("agent says: FIX THE PARSER")).toBeGreaterThan(at("fix the parser"))
     expect(at("agent says: THEN THE TESTS")).toBeGreaterThan(at("then the tests"))
@@ -89,7 +114,14 @@ describe("the reference agent and task input", () => {
 
   it("the library: onTaskInput hears each input; reportTaskOutput adds output, long output split to fit messages", async () => {
     const { workspaceId, agentId, token } = await workspace()
-    const agent = await startAgent({ url: srv.url, token, auth: "token", directory: workDir, logDir: join(workDir, "lib-logs"), log: () => {} })
+    const agent = await startAgent({
+      url: srv.url,
+      token,
+      auth: "token",
+      directory: workDir,
+      logDir: join(workDir, "lib-logs"),
+      log: () => {}
+    })
     agents.push(agent)
     const heard: Array<TaskInput> = []
     const off = agent.onTaskInput((input) => heard.push(input))
@@ -104,7 +136,9 @@ describe("the reference agent and task input", () => {
     const pieces = splitOutput(long)
     expect(pieces.length).toBeGreaterThan(1)
     expect(pieces.join("")).toBe(long)
-    for (const p of pieces) expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThanOrEqual(MAX_TASK_OUTPUT_MESSAGE_BYTES + 2)
+    for (const p of pieces) {
+      expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThanOrEqual(MAX_TASK_OUTPUT_MESSAGE_BYTES + 2)
+    }
     expect(await agent.reportTaskOutput(long)).toHaveLength(pieces.length)
     const stored = await logs(workspaceId)
     expect(stored.slice(0, 2)).toEqual([["input", "résumé ✓"], ["output", "short answer"]])
@@ -119,7 +153,12 @@ describe("the reference agent and task input", () => {
     const { workspaceId, agentId, token } = await workspace()
     const marker = join(workDir, "started")
     const agent = await startAgent({
-      url: srv.url, token, auth: "token", directory: workDir, logDir: join(workDir, "stop-logs"), log: () => {},
+      url: srv.url,
+      token,
+      auth: "token",
+      directory: workDir,
+      logDir: join(workDir, "stop-logs"),
+      log: () => {},
       taskCommand: `touch ${marker}; sleep 30; echo late`
     })
     await agent.started

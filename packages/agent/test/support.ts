@@ -7,7 +7,12 @@ const BIN = resolve(import.meta.dirname, "../src/bin.ts")
 export const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${BIN}`
 
 /** Reads until `done` holds (every 100 ms), or fails after `ms` naming `what` and the last value read. */
-export const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, ms = 20_000): Promise<A> => {
+export const eventually = async <A>(
+  read: () => Promise<A>,
+  done: (a: A) => boolean,
+  what: string,
+  ms = 20_000
+): Promise<A> => {
   const until = Date.now() + ms
   let last: A = await read()
   while (!done(last)) {

@@ -1,11 +1,19 @@
 /** The authenticated caller and the single authorization check every service uses. */
 import { Context, Effect } from "effect"
-import type { ApiKeyRecord } from "./users/ApiKey.js"
 import { Forbidden, NotFound } from "./Errors.js"
 import {
-  type Action, aclNeedsGroups, type AuthzObject, type Decision, isBuiltInRole, type RoleDefinition, rolesAllow, type Subject,
-  tokenAllows, unassignable
+  aclNeedsGroups,
+  type Action,
+  type AuthzObject,
+  type Decision,
+  isBuiltInRole,
+  type RoleDefinition,
+  rolesAllow,
+  type Subject,
+  tokenAllows,
+  unassignable
 } from "./Rbac.js"
+import type { ApiKeyRecord } from "./users/ApiKey.js"
 import type { UserRecord } from "./users/User.js"
 
 /** Who is calling: the user, the key they used, and (loaded on demand) their organization roles. */
@@ -47,10 +55,13 @@ export const holdsCustomRoles = (orgRoles: ReadonlyMap<string, ReadonlyArray<str
 
 /** The subject with its organization roles and, when it holds any, its custom roles' definitions. */
 const withMemberships = (actor: Actor, subject: Subject): Effect.Effect<Subject> =>
-  Effect.flatMap(actor.orgRoles, (orgRoles): Effect.Effect<Subject> =>
-    actor.customRoles === undefined || !holdsCustomRoles(orgRoles)
-      ? Effect.succeed({ ...subject, orgRoles })
-      : Effect.map(actor.customRoles, (customRoles): Subject => ({ ...subject, orgRoles, customRoles })))
+  Effect.flatMap(
+    actor.orgRoles,
+    (orgRoles): Effect.Effect<Subject> =>
+      actor.customRoles === undefined || !holdsCustomRoles(orgRoles)
+        ? Effect.succeed({ ...subject, orgRoles })
+        : Effect.map(actor.customRoles, (customRoles): Subject => ({ ...subject, orgRoles, customRoles }))
+  )
 
 const ALLOWED = Effect.succeed<Decision>("allowed")
 const BY_ROLES = Effect.succeed<Decision>("roles")
@@ -73,14 +84,23 @@ export const decision = (action: Action, object: AuthzObject): Effect.Effect<Dec
     const subject = siteSubject(actor)
     // The token's limits and the site roles decide most checks without loading memberships.
     if (!tokenAllows(subject, action, object)) {
-      return Effect.map(subjectFor(actor, subject, action, object), (full): Decision => rolesAllow(full, action, object) ? "token" : "roles")
+      return Effect.map(
+        subjectFor(actor, subject, action, object),
+        (full): Decision => rolesAllow(full, action, object) ? "token" : "roles"
+      )
     }
     if (rolesAllow(subject, action, object)) return ALLOWED
     // Memberships matter only with an organization, an access list, or an owned object (owner grants of membership).
-    if (object.orgId === undefined && object.anyOrg !== true && !aclNeedsGroups(object) && object.ownerId !== subject.userId) {
+    if (
+      object.orgId === undefined && object.anyOrg !== true && !aclNeedsGroups(object) &&
+      object.ownerId !== subject.userId
+    ) {
       return BY_ROLES
     }
-    return Effect.flatMap(subjectFor(actor, subject, action, object), (full) => rolesAllow(full, action, object) ? ALLOWED : BY_ROLES)
+    return Effect.flatMap(
+      subjectFor(actor, subject, action, object),
+      (full) => rolesAllow(full, action, object) ? ALLOWED : BY_ROLES
+    )
   })
 
 /** Whether the current actor may perform `action` on `object`. */
@@ -95,8 +115,10 @@ export const currentSubject: Effect.Effect<Subject, never, CurrentActor> = Effec
 
 /** Fails with 403 unless the current actor may perform `action` on `object`. */
 export const authorize = (action: Action, object: AuthzObject): Effect.Effect<void, Forbidden, CurrentActor> =>
-  Effect.flatMap(decision(action, object), (d) =>
-    d === "allowed" ? Effect.void : Effect.fail(d === "token" ? outsideTokenGrant() : Forbidden.default()))
+  Effect.flatMap(
+    decision(action, object),
+    (d) => d === "allowed" ? Effect.void : Effect.fail(d === "token" ? outsideTokenGrant() : Forbidden.default())
+  )
 
 /** The 403 of a token whose scopes or allow-list do not cover a request its owner could make. */
 export const outsideTokenGrant = () =>
@@ -115,8 +137,15 @@ export const authorizeRead = (
   object: AuthzObject,
   action: Action = "read"
 ): Effect.Effect<void, NotFound | Forbidden, CurrentActor> =>
-  Effect.flatMap(decision(action, object), (d): Effect.Effect<void, NotFound | Forbidden> =>
-    d === "allowed" ? Effect.void : d === "token" ? Effect.fail(outsideTokenGrant()) : Effect.fail(NotFound.resource(what)))
+  Effect.flatMap(
+    decision(action, object),
+    (d): Effect.Effect<void, NotFound | Forbidden> =>
+      d === "allowed"
+        ? Effect.void
+        : d === "token"
+        ? Effect.fail(outsideTokenGrant())
+        : Effect.fail(NotFound.resource(what))
+  )
 
 /**
  * For a path parameter that names the thing an action works on: fails with 404 (`what` not
@@ -135,4 +164,6 @@ export const rolesBeyondActor = (
   wanted: ReadonlyArray<string>,
   orgId?: string
 ): Effect.Effect<ReadonlyArray<string>, never, CurrentActor> =>
-  wanted.length === 0 ? Effect.succeed([]) : Effect.map(currentSubject, (subject) => unassignable(subject, wanted, orgId))
+  wanted.length === 0
+    ? Effect.succeed([])
+    : Effect.map(currentSubject, (subject) => unassignable(subject, wanted, orgId))

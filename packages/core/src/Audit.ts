@@ -7,16 +7,27 @@
  */
 import { Clock, Context, Effect, Option } from "effect"
 import { CurrentActor } from "./Actor.js"
-import { IdGenerator } from "./Ids.js"
 import { AuditLogRepo } from "./audit/AuditLog.js"
+import { IdGenerator } from "./Ids.js"
 
 /** The nil UUID: the organization of an entry that belongs to none, the id of an unknown resource. */
 export const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 
 /** Audit actions (the described system's set). */
 export type AuditAction =
-  | "create" | "write" | "delete" | "start" | "stop" | "login" | "logout" | "register"
-  | "request_password_reset" | "connect" | "disconnect" | "open" | "close"
+  | "create"
+  | "write"
+  | "delete"
+  | "start"
+  | "stop"
+  | "login"
+  | "logout"
+  | "register"
+  | "request_password_reset"
+  | "connect"
+  | "disconnect"
+  | "open"
+  | "close"
 
 /** One changed field: old and new values, or neither when the field is secret. */
 export interface AuditDiffEntry {
@@ -27,17 +38,34 @@ export interface AuditDiffEntry {
 
 export type AuditDiff = Readonly<Record<string, AuditDiffEntry>>
 
-
 /** Fields never shown in a diff: their values are secrets. */
 const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  "hashed_password", "password", "old_password", "hashed_secret", "secret", "key", "session_token",
-  "hashed_one_time_passcode", "one_time_passcode", "private_key", "token", "client_secret",
-  "hashed_client_secret", "registration_access_token", "access_token", "refresh_token", "agent_token"
+  "hashed_password",
+  "password",
+  "old_password",
+  "hashed_secret",
+  "secret",
+  "key",
+  "session_token",
+  "hashed_one_time_passcode",
+  "one_time_passcode",
+  "private_key",
+  "token",
+  "client_secret",
+  "hashed_client_secret",
+  "registration_access_token",
+  "access_token",
+  "refresh_token",
+  "agent_token"
 ])
 
 /** Fields that change on their own (bookkeeping) and would only be noise in a diff. */
 const IGNORED_FIELDS: ReadonlySet<string> = new Set([
-  "updated_at", "last_seen_at", "last_used", "member_count", "one_time_passcode_expires_at"
+  "updated_at",
+  "last_seen_at",
+  "last_used",
+  "member_count",
+  "one_time_passcode_expires_at"
 ])
 
 /** Whether a field's values are withheld from diffs. */
@@ -92,7 +120,13 @@ export class AuditRequest extends Context.Tag("@workbay/core/AuditRequest")<Audi
 
 /** A fresh collector for a request whose route declares `resourceType` and `action`. */
 export const newAuditRequest = (resourceType: string, action: string): AuditRequestShape => ({
-  action, resourceType, resource: undefined, diff: {}, userId: undefined, additional: {}, buildReason: ""
+  action,
+  resourceType,
+  resource: undefined,
+  diff: {},
+  userId: undefined,
+  additional: {},
+  buildReason: ""
 })
 
 const withAudit = (f: (a: AuditRequestShape) => void): Effect.Effect<void> =>
@@ -110,7 +144,12 @@ export const auditResource = (resource: AuditResource, before?: object, after?: 
   })
 
 /** Records one more entry of the current request, about another resource (written beside the main one). */
-export const auditAlso = (action: AuditAction, resource: AuditResource, before?: object, after?: object): Effect.Effect<void> =>
+export const auditAlso = (
+  action: AuditAction,
+  resource: AuditResource,
+  before?: object,
+  after?: object
+): Effect.Effect<void> =>
   withAudit((a) => void (a.also ??= []).push({ action, resource, diff: auditDiff(before, after) }))
 
 /** Sets the user an anonymous request acted as (login, passcode requests). */

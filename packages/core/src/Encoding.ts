@@ -26,7 +26,8 @@ const OPTIONS: SchemaAST.ParseOptions = {}
 const hasOwn = Object.prototype.hasOwnProperty
 const dateAst = Schema.Date.ast
 
-const isRecord = (u: unknown): u is Record<PropertyKey, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<PropertyKey, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** Thrown while compiling a part that has no compiled form. */
 class NotCompiled extends Error {}
@@ -249,7 +250,9 @@ const loopObjectStep = (fields: ReadonlyArray<Field>): Step => (u) => {
  * The compiled step of `schema`, or undefined when part of it has no compiled form. A step
  * answers the encoded value, or {@link GIVE_UP}.
  */
-export const compileEncodeStep = <A, I, R>(schema: Schema.Schema<A, I, R>): ((input: unknown) => unknown) | undefined => {
+export const compileEncodeStep = <A, I, R>(
+  schema: Schema.Schema<A, I, R>
+): ((input: unknown) => unknown) | undefined => {
   try {
     return compileAst(schema.ast, new Map())
   } catch (e) {
@@ -264,7 +267,7 @@ export const compileEncodeStep = <A, I, R>(schema: Schema.Schema<A, I, R>): ((in
  */
 export const compileEncoder = <A, I>(
   schema: Schema.Schema<A, I, never>
-): ((input: unknown) => Either.Either<I, ParseResult.ParseError>) => {
+): (input: unknown) => Either.Either<I, ParseResult.ParseError> => {
   const slow = Schema.encodeUnknownEither(schema)
   const step = compileEncodeStep(schema)
   if (step === undefined) return slow
@@ -275,7 +278,7 @@ export const compileEncoder = <A, I>(
 }
 
 /** `Schema.encodeSync(schema)`, compiled where it can be (see {@link compileEncoder}). */
-export const compileEncoderSync = <A, I>(schema: Schema.Schema<A, I, never>): ((input: A) => I) => {
+export const compileEncoderSync = <A, I>(schema: Schema.Schema<A, I, never>): (input: A) => I => {
   const encode = compileEncoder(schema)
   return (input) => {
     const r = encode(input)

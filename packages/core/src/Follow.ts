@@ -45,7 +45,8 @@ export const followById = <A, E>(options: FollowByIdOptions<A, E>): Stream.Strea
       const first = yield* Effect.timeoutOption(Queue.take(signals), fallback)
       // Signals that arrived meanwhile are served by the same read.
       const rest = yield* Queue.takeAll(signals)
-      recheck = Option.isNone(first) || first.value !== options.rowsSignal || Chunk.some(rest, (m) => m !== options.rowsSignal)
+      recheck = Option.isNone(first) || first.value !== options.rowsSignal ||
+        Chunk.some(rest, (m) => m !== options.rowsSignal)
     })
 
     const next: Effect.Effect<Chunk.Chunk<A>, Option.Option<never>> = Effect.gen(function*() {

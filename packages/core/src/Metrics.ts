@@ -26,7 +26,12 @@ export interface MetricsShape {
   /** A provisioner job of `provisioner` ended (`succeeded`, `failed`, `canceled`) after running `seconds`. */
   readonly jobFinished: (provisioner: string, status: string, seconds: number) => void
   /** One dispatch of a notification by `method` (smtp, webhook, inbox) ended with `result` after `seconds`. */
-  readonly notificationDispatched: (method: string, templateId: string, result: NotificationResult, seconds: number) => void
+  readonly notificationDispatched: (
+    method: string,
+    templateId: string,
+    result: NotificationResult,
+    seconds: number
+  ) => void
 }
 
 const nothing = () => {}

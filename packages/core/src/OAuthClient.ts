@@ -64,11 +64,14 @@ export interface ProviderAnswer {
   readonly body: unknown
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v)
 /** The body as an object; `{}` when it is not one. */
 export const record = (v: unknown): Record<string, unknown> => (isRecord(v) ? v : {})
 export const str = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "")
-export const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN)
+export const num = (
+  v: unknown
+): number => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN)
 
 export const unavailable = (label: string, what: string, detail?: string) =>
   new ProviderUnavailable({ message: `Could not ${what} at ${label}.`, ...(detail !== undefined ? { detail } : {}) })
@@ -84,7 +87,12 @@ const parseBody = (text: string): unknown => {
 }
 
 /** One call to a provider; redirects are not followed (a 3xx is an answer like any other). */
-export const providerCall = (label: string, what: string, url: string, init: RequestInit): Effect.Effect<ProviderAnswer, ProviderUnavailable> =>
+export const providerCall = (
+  label: string,
+  what: string,
+  url: string,
+  init: RequestInit
+): Effect.Effect<ProviderAnswer, ProviderUnavailable> =>
   Effect.tryPromise({
     try: async (signal) => {
       const res = await fetch(url, {
@@ -120,7 +128,8 @@ const tokenAnswer = (ep: OAuthEndpoints, answer: ProviderAnswer, now: Date, keep
       _tag: "Refused",
       refusal: {
         error: error || `status ${answer.status}`,
-        description: str(b.error_description) || (error === "" && access === "" ? "The provider answered no access token." : "")
+        description: str(b.error_description) ||
+          (error === "" && access === "" ? "The provider answered no access token." : "")
       }
     }
   }

@@ -29,8 +29,13 @@ export class PasswordHasher extends Context.Tag("@workbay/core/PasswordHasher")<
           if (alg !== "scrypt" || !costText || !saltText || !keyText) return resume(Effect.succeed(false))
           const N = 2 ** Number(costText)
           const expected = Buffer.from(keyText, "base64")
-          scrypt(password, Buffer.from(saltText, "base64"), expected.length, { N, r: 8, p: 1, maxmem: 256 * N * 8 }, (err, key) =>
-            err ? resume(Effect.succeed(false)) : resume(Effect.succeed(timingSafeEqual(key, expected))))
+          scrypt(
+            password,
+            Buffer.from(saltText, "base64"),
+            expected.length,
+            { N, r: 8, p: 1, maxmem: 256 * N * 8 },
+            (err, key) => err ? resume(Effect.succeed(false)) : resume(Effect.succeed(timingSafeEqual(key, expected)))
+          )
         })
     })
 }

@@ -51,14 +51,18 @@ const encoder = new TextEncoder()
 export const checkChannel = (channel: string): Effect.Effect<void> =>
   PUBSUB_CHANNEL_PATTERN.test(channel)
     ? Effect.void
-    : Effect.dieMessage(`Invalid PubSub channel "${channel.slice(0, 80)}": use a-z, 0-9 and '_', starting with a letter, at most 48.`)
+    : Effect.dieMessage(
+      `Invalid PubSub channel "${channel.slice(0, 80)}": use a-z, 0-9 and '_', starting with a letter, at most 48.`
+    )
 
 /** Dies (a programming error) when `message` is over MAX_PUBSUB_MESSAGE_BYTES. */
 export const checkMessage = (message: string): Effect.Effect<void> => {
   // Only a long string can be over: a UTF-16 unit is at most 3 UTF-8 bytes.
   const bytes = message.length * 3 <= MAX_PUBSUB_MESSAGE_BYTES ? 0 : encoder.encode(message).length
   return bytes > MAX_PUBSUB_MESSAGE_BYTES
-    ? Effect.dieMessage(`PubSub message of ${bytes} bytes is over the ${MAX_PUBSUB_MESSAGE_BYTES}-byte limit: send a signal and read the data from the database.`)
+    ? Effect.dieMessage(
+      `PubSub message of ${bytes} bytes is over the ${MAX_PUBSUB_MESSAGE_BYTES}-byte limit: send a signal and read the data from the database.`
+    )
     : Effect.void
 }
 
@@ -111,11 +115,15 @@ const makeMemoryPubSub = (): PubSubShape => {
   const subscribers = makeSubscribers()
   return {
     publish: (channel, message) =>
-      Effect.zipRight(Effect.zipRight(checkChannel(channel), checkMessage(message)), Effect.sync(() => subscribers.deliver(channel, message))),
+      Effect.zipRight(
+        Effect.zipRight(checkChannel(channel), checkMessage(message)),
+        Effect.sync(() => subscribers.deliver(channel, message))
+      ),
     subscribe: (channel) =>
       Effect.zipRight(
         checkChannel(channel),
-        Effect.acquireRelease(Effect.map(subscribers.add(channel), (s) => s.queue), (queue) => subscribers.remove(channel, queue))
+        Effect.acquireRelease(Effect.map(subscribers.add(channel), (s) => s.queue), (queue) =>
+          subscribers.remove(channel, queue))
       )
   }
 }

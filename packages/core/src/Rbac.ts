@@ -7,21 +7,76 @@
 
 /** Resource kinds of the spec (allow-list `type`, authcheck `resource_type`). */
 export const resourceKinds = [
-  "*", "ai_model_price", "ai_provider", "ai_seat", "aibridge_interception", "api_key", "assign_org_role",
-  "assign_role", "audit_log", "boundary_usage", "chat", "connection_log", "crypto_key", "debug_info",
-  "deployment_config", "deployment_stats", "file", "group", "group_member", "idpsync_settings",
-  "inbox_notification", "license", "notification_message", "notification_preference", "notification_template",
-  "oauth2_app", "oauth2_app_code_token", "oauth2_app_secret", "organization", "organization_member",
-  "prebuilt_workspace", "provisioner_daemon", "provisioner_jobs", "replicas", "system", "tailnet_coordinator",
-  "task", "template", "usage_event", "user", "user_secret", "user_skill", "webpush_subscription", "workspace",
-  "workspace_agent_devcontainers", "workspace_agent_resource_monitor", "workspace_dormant", "workspace_proxy"
+  "*",
+  "ai_model_price",
+  "ai_provider",
+  "ai_seat",
+  "aibridge_interception",
+  "api_key",
+  "assign_org_role",
+  "assign_role",
+  "audit_log",
+  "boundary_usage",
+  "chat",
+  "connection_log",
+  "crypto_key",
+  "debug_info",
+  "deployment_config",
+  "deployment_stats",
+  "file",
+  "group",
+  "group_member",
+  "idpsync_settings",
+  "inbox_notification",
+  "license",
+  "notification_message",
+  "notification_preference",
+  "notification_template",
+  "oauth2_app",
+  "oauth2_app_code_token",
+  "oauth2_app_secret",
+  "organization",
+  "organization_member",
+  "prebuilt_workspace",
+  "provisioner_daemon",
+  "provisioner_jobs",
+  "replicas",
+  "system",
+  "tailnet_coordinator",
+  "task",
+  "template",
+  "usage_event",
+  "user",
+  "user_secret",
+  "user_skill",
+  "webpush_subscription",
+  "workspace",
+  "workspace_agent_devcontainers",
+  "workspace_agent_resource_monitor",
+  "workspace_dormant",
+  "workspace_proxy"
 ] as const
 export type ResourceKind = (typeof resourceKinds)[number]
 
 /** Actions a permission can grant. */
 export const actions = [
-  "create", "read", "update", "delete", "read_personal", "update_personal", "assign", "unassign", "use",
-  "start", "stop", "ssh", "application_connect", "share", "view_insights", "create_agent", "delete_agent",
+  "create",
+  "read",
+  "update",
+  "delete",
+  "read_personal",
+  "update_personal",
+  "assign",
+  "unassign",
+  "use",
+  "start",
+  "stop",
+  "ssh",
+  "application_connect",
+  "share",
+  "view_insights",
+  "create_agent",
+  "delete_agent",
   "update_agent"
 ] as const
 export type Action = (typeof actions)[number]
@@ -71,16 +126,30 @@ const ownedInOrganization: ReadonlyArray<Grant> = [...ownedEverywhere, ["workspa
 
 const siteRoleList: ReadonlyArray<RoleDefinition> = [
   {
-    name: "owner", display_name: "Owner", scope: "site",
-    site: [["*", "*"]], org: [], user: [],
+    name: "owner",
+    display_name: "Owner",
+    scope: "site",
+    site: [["*", "*"]],
+    org: [],
+    user: [],
     assignable: [
-      "owner", "member", "auditor", "template-admin", "user-admin", "organization-admin", "organization-member",
-      "organization-auditor", "organization-user-admin", "organization-template-admin"
+      "owner",
+      "member",
+      "auditor",
+      "template-admin",
+      "user-admin",
+      "organization-admin",
+      "organization-member",
+      "organization-auditor",
+      "organization-user-admin",
+      "organization-template-admin"
     ],
     assignsCustom: true
   },
   {
-    name: "member", display_name: "Member", scope: "site",
+    name: "member",
+    display_name: "Member",
+    scope: "site",
     site: [
       ["user", ["read"]],
       ["assign_role", ["read"]],
@@ -90,93 +159,168 @@ const siteRoleList: ReadonlyArray<RoleDefinition> = [
       // Every user reads the notification templates (their preferences page lists them).
       ["notification_template", ["read"]]
     ],
-    org: [], user: ownedEverywhere, assignable: []
+    org: [],
+    user: ownedEverywhere,
+    assignable: []
   },
   {
-    name: "auditor", display_name: "Auditor", scope: "site",
+    name: "auditor",
+    display_name: "Auditor",
+    scope: "site",
     site: [
-      ["audit_log", ["read"]], ["connection_log", ["read"]], ["user", ["read"]], ["group", ["read"]],
-      ["group_member", ["read"]], ["organization", ["read"]], ["organization_member", ["read"]],
-      ["template", ["read", "view_insights"]], ["deployment_stats", ["read"]], ["deployment_config", ["read"]]
+      ["audit_log", ["read"]],
+      ["connection_log", ["read"]],
+      ["user", ["read"]],
+      ["group", ["read"]],
+      ["group_member", ["read"]],
+      ["organization", ["read"]],
+      ["organization_member", ["read"]],
+      ["template", ["read", "view_insights"]],
+      ["deployment_stats", ["read"]],
+      ["deployment_config", ["read"]]
     ],
-    org: [], user: [], assignable: []
+    org: [],
+    user: [],
+    assignable: []
   },
   {
-    name: "template-admin", display_name: "Template Admin", scope: "site",
+    name: "template-admin",
+    display_name: "Template Admin",
+    scope: "site",
     site: [
-      ["template", "*"], ["file", "*"], ["workspace", ["read"]], ["provisioner_jobs", ["read"]],
-      ["provisioner_daemon", "*"], ["user", ["read"]], ["group", ["read"]], ["group_member", ["read"]],
-      ["organization", ["read"]], ["organization_member", ["read"]]
+      ["template", "*"],
+      ["file", "*"],
+      ["workspace", ["read"]],
+      ["provisioner_jobs", ["read"]],
+      ["provisioner_daemon", "*"],
+      ["user", ["read"]],
+      ["group", ["read"]],
+      ["group_member", ["read"]],
+      ["organization", ["read"]],
+      ["organization_member", ["read"]]
     ],
-    org: [], user: [], assignable: []
+    org: [],
+    user: [],
+    assignable: []
   },
   {
-    name: "user-admin", display_name: "User Admin", scope: "site",
+    name: "user-admin",
+    display_name: "User Admin",
+    scope: "site",
     site: [
-      ["user", "*"], ["group", "*"], ["group_member", "*"], ["organization", ["read"]],
-      ["organization_member", "*"], ["assign_role", ["read", "assign", "unassign"]], ["assign_org_role", "*"],
+      ["user", "*"],
+      ["group", "*"],
+      ["group_member", "*"],
+      ["organization", ["read"]],
+      ["organization_member", "*"],
+      ["assign_role", ["read", "assign", "unassign"]],
+      ["assign_org_role", "*"],
       ["idpsync_settings", "*"]
     ],
-    org: [], user: [],
+    org: [],
+    user: [],
     // Everything below the top role of each level (owner, organization-admin), in every organization.
     assignable: [
-      "member", "auditor", "template-admin", "user-admin", "organization-member", "organization-auditor",
-      "organization-user-admin", "organization-template-admin"
+      "member",
+      "auditor",
+      "template-admin",
+      "user-admin",
+      "organization-member",
+      "organization-auditor",
+      "organization-user-admin",
+      "organization-template-admin"
     ]
   }
 ]
 
 const orgRoleList: ReadonlyArray<RoleDefinition> = [
   {
-    name: "organization-admin", display_name: "Organization Admin", scope: "organization",
-    site: [], org: [["*", "*"]], user: [],
+    name: "organization-admin",
+    display_name: "Organization Admin",
+    scope: "organization",
+    site: [],
+    org: [["*", "*"]],
+    user: [],
     assignable: [
-      "organization-admin", "organization-member", "organization-auditor", "organization-user-admin",
+      "organization-admin",
+      "organization-member",
+      "organization-auditor",
+      "organization-user-admin",
       "organization-template-admin"
     ],
     assignsCustom: true
   },
   {
-    name: "organization-member", display_name: "Organization Member", scope: "organization",
+    name: "organization-member",
+    display_name: "Organization Member",
+    scope: "organization",
     site: [],
     org: [
       // No template grant: members reach templates through the template's access list, where
       // new templates list the organization's Everyone group with `use` (as the described system).
-      ["organization", ["read"]], ["organization_member", ["read"]], ["group", ["read"]],
-      ["provisioner_daemon", ["read"]], ["assign_org_role", ["read"]]
+      ["organization", ["read"]],
+      ["organization_member", ["read"]],
+      ["group", ["read"]],
+      ["provisioner_daemon", ["read"]],
+      ["assign_org_role", ["read"]]
     ],
-    user: ownedInOrganization, assignable: []
+    user: ownedInOrganization,
+    assignable: []
   },
   {
-    name: "organization-auditor", display_name: "Organization Auditor", scope: "organization",
+    name: "organization-auditor",
+    display_name: "Organization Auditor",
+    scope: "organization",
     site: [],
     org: [
-      ["audit_log", ["read"]], ["connection_log", ["read"]], ["organization", ["read"]],
-      ["organization_member", ["read"]], ["group", ["read"]], ["group_member", ["read"]], ["template", ["read", "view_insights"]]
+      ["audit_log", ["read"]],
+      ["connection_log", ["read"]],
+      ["organization", ["read"]],
+      ["organization_member", ["read"]],
+      ["group", ["read"]],
+      ["group_member", ["read"]],
+      ["template", ["read", "view_insights"]]
     ],
-    user: [], assignable: []
+    user: [],
+    assignable: []
   },
   {
-    name: "organization-user-admin", display_name: "Organization User Admin", scope: "organization",
+    name: "organization-user-admin",
+    display_name: "Organization User Admin",
+    scope: "organization",
     site: [],
     org: [
-      ["organization", ["read"]], ["organization_member", "*"], ["group", "*"], ["group_member", "*"],
+      ["organization", ["read"]],
+      ["organization_member", "*"],
+      ["group", "*"],
+      ["group_member", "*"],
       ["assign_org_role", ["read", "assign", "unassign"]]
     ],
     user: [],
     // Like the site user-admin: every organization role but the admin one.
     assignable: [
-      "organization-member", "organization-auditor", "organization-user-admin", "organization-template-admin"
+      "organization-member",
+      "organization-auditor",
+      "organization-user-admin",
+      "organization-template-admin"
     ]
   },
   {
-    name: "organization-template-admin", display_name: "Organization Template Admin", scope: "organization",
+    name: "organization-template-admin",
+    display_name: "Organization Template Admin",
+    scope: "organization",
     site: [],
     org: [
-      ["organization", ["read"]], ["organization_member", ["read"]], ["template", "*"], ["file", "*"],
-      ["provisioner_jobs", ["read"]], ["group", ["read"]], ["workspace", ["read"]]
+      ["organization", ["read"]],
+      ["organization_member", ["read"]],
+      ["template", "*"],
+      ["file", "*"],
+      ["provisioner_jobs", ["read"]],
+      ["group", ["read"]],
+      ["workspace", ["read"]]
     ],
-    user: [], assignable: []
+    user: [],
+    assignable: []
   }
 ]
 
@@ -290,7 +434,8 @@ export const isScope = (scope: string): boolean => {
   if (i < 0) return false
   const kind = scope.slice(0, i)
   const act = scope.slice(i + 1)
-  return (resourceKinds as ReadonlyArray<string>).includes(kind) && (act === "*" || (actions as ReadonlyArray<string>).includes(act))
+  return (resourceKinds as ReadonlyArray<string>).includes(kind) &&
+    (act === "*" || (actions as ReadonlyArray<string>).includes(act))
 }
 
 /** Resource kinds whose scopes are offered for external keys (GET /auth/scopes), with their actions. */
@@ -334,7 +479,9 @@ export const tokenAllows = (subject: Subject, action: Action, object: AuthzObjec
   const list = subject.allowList
   if (list === undefined || list.length === 0) return true
   for (const e of list) {
-    if ((e.type === "*" || e.type === object.type) && (e.id === "*" || (object.id !== undefined && e.id === object.id))) {
+    if (
+      (e.type === "*" || e.type === object.type) && (e.id === "*" || (object.id !== undefined && e.id === object.id))
+    ) {
       return true
     }
   }
@@ -347,7 +494,8 @@ export interface TokenLimits {
   readonly allowList: ReadonlyArray<{ readonly type: string; readonly id: string }>
 }
 
-const unlimitedList = (list: TokenLimits["allowList"]) => list.length === 0 || list.some((e) => e.type === "*" && e.id === "*")
+const unlimitedList = (list: TokenLimits["allowList"]) =>
+  list.length === 0 || list.some((e) => e.type === "*" && e.id === "*")
 
 /** Whether scope `scope` grants nothing `parent`'s scopes do not. */
 const scopeWithin = (scope: string, parent: ReadonlyArray<string>): boolean => {
@@ -376,7 +524,8 @@ export const tokenWithin = (child: TokenLimits, parent: TokenLimits): boolean =>
   if (unlimitedList(parent.allowList)) return true
   if (unlimitedList(child.allowList)) return false
   return child.allowList.every((c) =>
-    parent.allowList.some((p) => (p.type === "*" || p.type === c.type) && (p.id === "*" || p.id === c.id)))
+    parent.allowList.some((p) => (p.type === "*" || p.type === c.type) && (p.id === "*" || p.id === c.id))
+  )
 }
 
 /**
@@ -472,7 +621,9 @@ export const customRoleDefinition = (
   display_name: displayName,
   scope: "organization",
   site: [],
-  org: orgPermissions.map((p): Grant => [p.resource_type as ResourceKind, p.action === "*" ? "*" : [p.action as Action]]),
+  org: orgPermissions.map((
+    p
+  ): Grant => [p.resource_type as ResourceKind, p.action === "*" ? "*" : [p.action as Action]]),
   user: [],
   assignable: []
 })
@@ -492,7 +643,8 @@ const permissionsOf = (list: ReadonlyArray<Grant>): ReadonlyArray<Permission> =>
   list.flatMap(([kind, acts]): ReadonlyArray<Permission> =>
     acts === "*"
       ? [{ negate: false, resource_type: kind, action: "*" }]
-      : acts.map((action) => ({ negate: false, resource_type: kind, action })))
+      : acts.map((action) => ({ negate: false, resource_type: kind, action }))
+  )
 
 /** What a role grants, site-wide, in its organization and on what the holder owns. */
 export const permissions = (role: RoleDefinition) => ({

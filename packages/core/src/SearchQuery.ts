@@ -56,8 +56,15 @@ export const enumTerm = <A extends string>(
   const bad = wanted.find((s) => !(allowed as ReadonlyArray<string>).includes(s))
   return bad === undefined
     ? Effect.succeed(wanted as Array<A>)
-    : Effect.fail(new BadRequest({
-      message: "Invalid search query.",
-      validations: [new Validation({ field: "q", detail: `Query param "${key}" has invalid value: ${JSON.stringify(bad)} is not ${what}.` })]
-    }))
+    : Effect.fail(
+      new BadRequest({
+        message: "Invalid search query.",
+        validations: [
+          new Validation({
+            field: "q",
+            detail: `Query param "${key}" has invalid value: ${JSON.stringify(bad)} is not ${what}.`
+          })
+        ]
+      })
+    )
 }

@@ -1,72 +1,84 @@
 /** All core services in one layer, built on the repository and platform ports. */
 import { Effect, Layer } from "effect"
-import { Auth } from "./users/Auth.js"
-import { AuditLogs } from "./audit/AuditLogs.js"
-import { Groups } from "./groups/Groups.js"
-import { Deployment } from "./general/Deployment.js"
-import { Organizations } from "./organizations/Organizations.js"
-import { Users } from "./users/Users.js"
-import { Retention } from "./audit/Retention.js"
-import { Files } from "./templates/Files.js"
-import { HangDetector, ProvisionerJobs } from "./templates/ProvisionerJobs.js"
-import { ProvisionerDaemons } from "./templates/ProvisionerDaemons.js"
-import { ProvisionerKeys } from "./templates/ProvisionerKeys.js"
-import { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
-import { JobSignal } from "./templates/JobSignal.js"
-import { type JobContext, JobExecutors } from "./templates/Worker.js"
-import type { ProvisionerJobRecord } from "./templates/ProvisionerJob.js"
-import { type TemplateVersionExecutorServices, templateVersionExecutors } from "./templates/TemplateVersionExecutors.js"
-import { Templates } from "./templates/Templates.js"
-import { TemplateVersions } from "./templates/TemplateVersions.js"
-import { WorkspaceSharing } from "./workspaces/Sharing.js"
-import { PortShares } from "./workspaces/PortShares.js"
-import { type WorkspaceBuildExecutorServices, workspaceBuildExecutor } from "./workspaces/WorkspaceBuildExecutor.js"
-import { WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
-import { Workspaces } from "./workspaces/Workspaces.js"
-import { LifecycleExecutor } from "./workspaces/Lifecycle.js"
-import { lifecycleActionsLayer } from "./workspaces/LifecycleActions.js"
-import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
-import { WorkspaceWatch } from "./workspaces/Watch.js"
 import { AgentAuth } from "./agents/AgentAuth.js"
 import { Agents } from "./agents/Agents.js"
+import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
+import { AppStatuses } from "./agents/AppStatus.js"
+import { AgentConnectionMonitor } from "./agents/Connection.js"
+import { AgentConnections } from "./agents/Connections.js"
 import { ConnectionWatch } from "./agents/ConnectionWatch.js"
 import { Coordinator } from "./agents/Coordinator.js"
-import { RelayMap } from "./agents/RelayMap.js"
 import { InstanceIdentity } from "./agents/InstanceIdentity.js"
-import { AppStatuses } from "./agents/AppStatus.js"
-import { AgentConnections } from "./agents/Connections.js"
+import { AgentListeningPorts } from "./agents/ListeningPorts.js"
 import { AgentLogs } from "./agents/Logs.js"
-import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
+import { RelayMap } from "./agents/RelayMap.js"
 import { AgentReports } from "./agents/Reports.js"
-import { TaskConversation } from "./tasks/Conversation.js"
-import { Tasks } from "./tasks/Tasks.js"
-import { AgentTunnels, AppProxy } from "./agents/AppProxy.js"
-import { AgentListeningPorts } from "./agents/ListeningPorts.js"
+import { Applications } from "./applications/Applications.js"
+import { AuditLogs } from "./audit/AuditLogs.js"
+import { Retention } from "./audit/Retention.js"
+import { Health } from "./debug/Health.js"
+import { Appearance } from "./enterprise/Appearance.js"
+import { Licensing } from "./enterprise/Entitlements.js"
+import { Licenses } from "./enterprise/Licenses.js"
+import { ExternalAuth } from "./externalauth/ExternalAuth.js"
+import { Deployment } from "./general/Deployment.js"
+import { Groups } from "./groups/Groups.js"
+import { Insights } from "./insights/Insights.js"
+import { InsightsRollup } from "./insights/Rollup.js"
 import { InboxDeliveryLive, InboxNotifications } from "./notifications/InboxNotifications.js"
 import { NotificationQueue } from "./notifications/NotificationQueue.js"
 import { Notifications } from "./notifications/Notifications.js"
 import { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
 import { OAuth2Provider } from "./oauth2/OAuth2Provider.js"
+import { Organizations } from "./organizations/Organizations.js"
+import { ProxyHealth } from "./proxies/ProxyHealth.js"
+import { WorkspaceProxies } from "./proxies/WorkspaceProxies.js"
+import { TaskConversation } from "./tasks/Conversation.js"
+import { Tasks } from "./tasks/Tasks.js"
+import { Files } from "./templates/Files.js"
+import { JobSignal } from "./templates/JobSignal.js"
+import { ProvisionerDaemons } from "./templates/ProvisionerDaemons.js"
+import type { ProvisionerJobRecord } from "./templates/ProvisionerJob.js"
+import { HangDetector, ProvisionerJobs } from "./templates/ProvisionerJobs.js"
+import { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
+import { ProvisionerKeys } from "./templates/ProvisionerKeys.js"
+import { Templates } from "./templates/Templates.js"
+import { templateVersionExecutors, type TemplateVersionExecutorServices } from "./templates/TemplateVersionExecutors.js"
+import { TemplateVersions } from "./templates/TemplateVersions.js"
+import { type JobContext, JobExecutors } from "./templates/Worker.js"
+import { Auth } from "./users/Auth.js"
 import { GithubSignIn } from "./users/GithubSignIn.js"
 import { OidcSignIn } from "./users/OidcSignIn.js"
 import { SignIn } from "./users/SignIn.js"
-import { ExternalAuth } from "./externalauth/ExternalAuth.js"
-import { Applications } from "./applications/Applications.js"
-import { Insights } from "./insights/Insights.js"
-import { InsightsRollup } from "./insights/Rollup.js"
-import { Appearance } from "./enterprise/Appearance.js"
-import { Licensing } from "./enterprise/Entitlements.js"
-import { Licenses } from "./enterprise/Licenses.js"
-import { ProxyHealth } from "./proxies/ProxyHealth.js"
-import { WorkspaceProxies } from "./proxies/WorkspaceProxies.js"
-import { Health } from "./debug/Health.js"
+import { Users } from "./users/Users.js"
+import { LifecycleExecutor } from "./workspaces/Lifecycle.js"
+import { lifecycleActionsLayer } from "./workspaces/LifecycleActions.js"
+import { PortShares } from "./workspaces/PortShares.js"
+import { WorkspaceSharing } from "./workspaces/Sharing.js"
+import { WorkspaceWatch } from "./workspaces/Watch.js"
+import { workspaceBuildExecutor, type WorkspaceBuildExecutorServices } from "./workspaces/WorkspaceBuildExecutor.js"
+import { WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
+import { Workspaces } from "./workspaces/Workspaces.js"
+import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 
 const services = Layer.mergeAll(
-  Auth.Default, Organizations.Default, Deployment.Default, Users.Default, Groups.Default, AuditLogs.Default,
-  Retention.Default, Files.Default, ProvisionerJobs.Default, HangDetector.Default, JobSignal.Default,
-  ProvisionerDaemons.Default, JobExecutors.Default, Templates.Default, WorkspaceSharing.Default
+  Auth.Default,
+  Organizations.Default,
+  Deployment.Default,
+  Users.Default,
+  Groups.Default,
+  AuditLogs.Default,
+  Retention.Default,
+  Files.Default,
+  ProvisionerJobs.Default,
+  HangDetector.Default,
+  JobSignal.Default,
+  ProvisionerDaemons.Default,
+  JobExecutors.Default,
+  Templates.Default,
+  WorkspaceSharing.Default
 ).pipe(Layer.provideMerge(Notifications.Default.pipe(Layer.provideMerge(NotificationQueue.Default))))
 
 const views = Layer.merge(ProvisionerJobViews.Default, ProvisionerKeys.Default).pipe(Layer.provideMerge(services))
@@ -81,7 +93,11 @@ const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.
 )
 
 const watch = Layer.mergeAll(
-  WorkspaceWatch.Default, Agents.Default, AgentAuth.Default, InstanceIdentity.Default, AgentConnectionMonitor.Default,
+  WorkspaceWatch.Default,
+  Agents.Default,
+  AgentAuth.Default,
+  InstanceIdentity.Default,
+  AgentConnectionMonitor.Default,
   AgentMetadataWatch.Default
 ).pipe(
   Layer.provideMerge(AgentManifests.Default),
@@ -93,7 +109,9 @@ const watch = Layer.mergeAll(
 
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
-const appProxy = Layer.merge(AppProxy.Default, AgentListeningPorts.Default).pipe(Layer.provideMerge(AgentTunnels.Default))
+const appProxy = Layer.merge(AppProxy.Default, AgentListeningPorts.Default).pipe(
+  Layer.provideMerge(AgentTunnels.Default)
+)
 
 const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default, appProxy).pipe(
   Layer.provideMerge(tailnet)
@@ -106,12 +124,16 @@ const tasks = Tasks.Default.pipe(Layer.provideMerge(agentReports))
  * the services they use and before any worker starts. Each area adds its layer here.
  */
 const jobExecutors = Layer.mergeAll(
-  JobExecutors.registerEffect(Effect.map(Effect.context<TemplateVersionExecutorServices>(), (context) =>
-    Object.fromEntries(Object.entries(templateVersionExecutors).map(([type, run]) => [
-      type,
-      (job: ProvisionerJobRecord, ctx: JobContext) =>
-        Effect.provide(run!(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
-    ])))),
+  JobExecutors.registerEffect(
+    Effect.map(Effect.context<TemplateVersionExecutorServices>(), (context) =>
+      Object.fromEntries(
+        Object.entries(templateVersionExecutors).map(([type, run]) => [
+          type,
+          (job: ProvisionerJobRecord, ctx: JobContext) =>
+            Effect.provide(run!(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
+        ])
+      ))
+  ),
   JobExecutors.registerEffect(Effect.map(Effect.context<WorkspaceBuildExecutorServices>(), (context) => ({
     workspace_build: (job: ProvisionerJobRecord, ctx: JobContext) =>
       Effect.provide(workspaceBuildExecutor(job, { provisioner: ctx.provisioner, onLog: ctx.log }), context)
@@ -147,4 +169,11 @@ const enterprise = Layer.mergeAll(Licenses.Default, Appearance.Default).pipe(Lay
 /** Workspace proxies and their health checker, on the ports alone (docs/workspace-proxies.md). */
 const proxies = WorkspaceProxies.Default.pipe(Layer.provideMerge(ProxyHealth.Default))
 
-export const ServicesLive = oauth2.pipe(Layer.provideMerge(signIn), Layer.provideMerge(areaServices), Layer.merge(externalAuth), Layer.merge(insights), Layer.merge(enterprise), Layer.merge(Health.Default.pipe(Layer.provideMerge(proxies))))
+export const ServicesLive = oauth2.pipe(
+  Layer.provideMerge(signIn),
+  Layer.provideMerge(areaServices),
+  Layer.merge(externalAuth),
+  Layer.merge(insights),
+  Layer.merge(enterprise),
+  Layer.merge(Health.Default.pipe(Layer.provideMerge(proxies)))
+)

@@ -225,7 +225,9 @@ export interface SettingsShape {
   /** Ed25519 public key (PEM or JWK) licenses are verified with; empty: no licenses, every feature entitled. */
   readonly licensePublicKey: string
   /** Links of the dashboard's support menu; empty: the described system's defaults (the docs link first). */
-  readonly supportLinks: ReadonlyArray<{ readonly name: string; readonly target: string; readonly icon: string; readonly location?: string | undefined }>
+  readonly supportLinks: ReadonlyArray<
+    { readonly name: string; readonly target: string; readonly icon: string; readonly location?: string | undefined }
+  >
 
   // Identity of this deployment
   readonly version: string

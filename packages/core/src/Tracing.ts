@@ -7,9 +7,7 @@
 import { Effect, FiberRef } from "effect"
 
 /** `Effect.withSpan(name)` with stack capture off; `self` as it is while tracing is off. */
-export const span =
-  (name: string) =>
-  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.withFiberRuntime((fiber) =>
-      fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.withSpan(self, name, { captureStackTrace: false }) : self
-    )
+export const span = (name: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) =>
+    fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.withSpan(self, name, { captureStackTrace: false }) : self
+  )

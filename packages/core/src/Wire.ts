@@ -25,12 +25,12 @@ export const isEmptyValue = (value: unknown): boolean => {
 }
 
 /** The mutable properties a response class is constructed from. */
-export type WireProps<C extends new (props: any, disableValidation?: boolean) => any> = Types.Mutable<
+export type WireProps<C extends new(props: any, disableValidation?: boolean) => any> = Types.Mutable<
   ConstructorParameters<C>[0]
 >
 
 /** A Schema class: its constructor takes the props and whether to skip validation; `fields` are its schema's. */
-type WireClass = (new (props: any, disableValidation?: boolean) => any) & { readonly fields: Schema.Struct.Fields }
+type WireClass = (new(props: any, disableValidation?: boolean) => any) & { readonly fields: Schema.Struct.Fields }
 
 /** Whether a field fills itself in when absent (`Schema.optionalWith(..., { default })`, a tag). */
 const hasConstructorDefault = (field: unknown): boolean => {
@@ -53,7 +53,9 @@ export const wireMaker = <C extends WireClass>(C: C): (props: ConstructorParamet
   // cycle see their imports only once every module of it ran).
   let make: ((props: ConstructorParameters<C>[0]) => InstanceType<C>) | undefined
   const settle = () => {
-    if (Object.values(C.fields).some(hasConstructorDefault)) return (props: ConstructorParameters<C>[0]) => new C(props, true)
+    if (Object.values(C.fields).some(hasConstructorDefault)) {
+      return (props: ConstructorParameters<C>[0]) => new C(props, true)
+    }
     const proto = C.prototype
     // A copy given the class's prototype: for a fresh object V8 just moves it to a map with that
     // prototype (a quarter of `Object.assign(Object.create(proto), props)` for 30 fields).

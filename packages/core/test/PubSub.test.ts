@@ -5,7 +5,7 @@ import { Chunk, Effect, Exit, Queue, Scope } from "effect"
 
 describe("PubSub.memory", () => {
   it.scoped("delivers to every subscriber of the channel, only to them, in order", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const pubsub = yield* PubSub
       const a = yield* pubsub.subscribe("job_logs_a")
       const b = yield* pubsub.subscribe("job_logs_a")
@@ -18,7 +18,7 @@ describe("PubSub.memory", () => {
     }).pipe(Effect.provide(PubSub.memory)))
 
   it.effect("a subscription ends with its scope; publishing to no one is a no-op", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const pubsub = yield* PubSub
       const scope = yield* Scope.make()
       const q = yield* Scope.extend(pubsub.subscribe("chan"), scope)
@@ -28,7 +28,7 @@ describe("PubSub.memory", () => {
     }).pipe(Effect.provide(PubSub.memory)))
 
   it.scoped("a slow subscriber keeps the newest messages", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const pubsub = yield* PubSub
       const q = yield* pubsub.subscribe("busy")
       for (let i = 0; i < PUBSUB_SUBSCRIBER_CAPACITY + 10; i++) yield* pubsub.publish("busy", String(i))
@@ -38,14 +38,16 @@ describe("PubSub.memory", () => {
     }).pipe(Effect.provide(PubSub.memory)))
 
   it.scoped("refuses bad channel names and messages over the Postgres payload limit", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const pubsub = yield* PubSub
       for (const bad of ["", "Upper", "has-dash", "1digit", "x".repeat(49), "quote\"d"]) {
         expect(Exit.isFailure(yield* Effect.exit(pubsub.publish(bad, "m")))).toBe(true)
         expect(Exit.isFailure(yield* Effect.exit(Effect.scoped(pubsub.subscribe(bad))))).toBe(true)
       }
       yield* pubsub.publish("ok", "x".repeat(MAX_PUBSUB_MESSAGE_BYTES))
-      expect(Exit.isFailure(yield* Effect.exit(pubsub.publish("ok", "x".repeat(MAX_PUBSUB_MESSAGE_BYTES + 1))))).toBe(true)
+      expect(Exit.isFailure(yield* Effect.exit(pubsub.publish("ok", "x".repeat(MAX_PUBSUB_MESSAGE_BYTES + 1))))).toBe(
+        true
+      )
       // Bytes, not characters: 2667 three-byte characters are 8001 bytes.
       expect(Exit.isFailure(yield* Effect.exit(pubsub.publish("ok", "€".repeat(2667))))).toBe(true)
     }).pipe(Effect.provide(PubSub.memory)))

@@ -310,7 +310,13 @@ describe("Rbac.decide", () => {
   })
 
   it("says the roles refused whenever they do, whatever the token (a member's token cannot widen)", () => {
-    for (const t of [token(undefined, undefined, []), token(["all"], undefined, []), token(["*:*"], [{ type: "*", id: "*" }], [])]) {
+    for (
+      const t of [
+        token(undefined, undefined, []),
+        token(["all"], undefined, []),
+        token(["*:*"], [{ type: "*", id: "*" }], [])
+      ]
+    ) {
       expect(Rbac.decide(t, "create", { type: "user" })).toBe("roles")
       expect(Rbac.decide(t, "read", { type: "organization", id: ORG, orgId: ORG })).toBe("roles")
     }
@@ -340,7 +346,10 @@ describe("Rbac role lists", () => {
 })
 
 describe("Rbac.tokenWithin", () => {
-  const limits = (scopes: ReadonlyArray<string>, allowList: ReadonlyArray<{ type: string; id: string }> = []) => ({ scopes, allowList })
+  const limits = (scopes: ReadonlyArray<string>, allowList: ReadonlyArray<{ type: string; id: string }> = []) => ({
+    scopes,
+    allowList
+  })
   const any = [{ type: "*", id: "*" }]
 
   it("an unlimited key may mint anything; nothing wider than a limited one", () => {
@@ -374,8 +383,10 @@ describe("Rbac template access lists", () => {
   const GROUP = "66666666-6666-4666-8666-666666666666"
   const use = ["read", "use"] as const
   const admin = ["read", "update", "delete", "use", "view_insights", "create"] as const
-  const template = (users: Record<string, ReadonlyArray<Rbac.Action>>, groups: Record<string, ReadonlyArray<Rbac.Action>>) =>
-    ({ type: "template", id: TEMPLATE, orgId: ORG, acl: { users, groups } }) as const
+  const template = (
+    users: Record<string, ReadonlyArray<Rbac.Action>>,
+    groups: Record<string, ReadonlyArray<Rbac.Action>>
+  ) => ({ type: "template", id: TEMPLATE, orgId: ORG, acl: { users, groups } }) as const
 
   /** A plain member of the template's organization. */
   const member = () => subject([], { [ORG]: [] })
@@ -444,8 +455,15 @@ describe("Rbac workspace sharing lists", () => {
   const WORKSPACE = "77777777-7777-4777-8777-777777777777"
   const GROUP = "66666666-6666-4666-8666-666666666666"
   const OWNER = OTHER
-  const workspace = (userAcl: Record<string, "admin" | "use">, groupAcl: Record<string, "admin" | "use"> = {}, sharing = true) =>
-    workspaceObject({ id: WORKSPACE, organization_id: ORG, owner_id: OWNER, user_acl: userAcl, group_acl: groupAcl }, sharing)
+  const workspace = (
+    userAcl: Record<string, "admin" | "use">,
+    groupAcl: Record<string, "admin" | "use"> = {},
+    sharing = true
+  ) =>
+    workspaceObject(
+      { id: WORKSPACE, organization_id: ORG, owner_id: OWNER, user_acl: userAcl, group_acl: groupAcl },
+      sharing
+    )
   const member = (groupIds: ReadonlyArray<string> = []) => ({ ...subject([], { [ORG]: [] }), groupIds })
   const useActions = ["read", "start", "stop", "ssh", "application_connect"] as const
   const adminOnly = ["update", "share"] as const
@@ -480,7 +498,9 @@ describe("Rbac workspace sharing lists", () => {
   it("leaves the owner's and the admins' rights as the roles give them", () => {
     const w = workspace({})
     const owner = { ...member(), userId: OWNER }
-    for (const action of [...useActions, ...adminOnly, "delete"] as const) expect(Rbac.can(owner, action, w), action).toBe(true)
+    for (const action of [...useActions, ...adminOnly, "delete"] as const) {
+      expect(Rbac.can(owner, action, w), action).toBe(true)
+    }
     expect(Rbac.can(subject([], { [ORG]: ["organization-admin"] }), "share", w)).toBe(true)
     expect(Rbac.can(subject(["owner"]), "share", w)).toBe(true)
     // Template admins read every workspace, and do no more with them.

@@ -37,7 +37,10 @@ describe("wireMaker", () => {
   })
 
   it("leaves absent optional fields absent and copies the props (later changes to them do not show)", () => {
-    const props: { display_name: string; name: string; organization_id?: string } = { display_name: "Owner", name: "owner" }
+    const props: { display_name: string; name: string; organization_id?: string } = {
+      display_name: "Owner",
+      name: "owner"
+    }
     const role = wireMaker(SlimRole)(props)
     expect("organization_id" in role).toBe(false)
     props.name = "changed"

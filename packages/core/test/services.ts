@@ -1,7 +1,20 @@
 /** The core services on a fresh in-memory SQLite database, as the HTTP package assembles them: for core tests. */
 import {
-  Auth, CurrentActor, Files, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners, ProvisionerWorkers, ServicesLive,
-  Settings, type SettingsShape, Templates, TemplateVersions, workbayProvisioner
+  Auth,
+  CurrentActor,
+  Files,
+  IdGenerator,
+  MailSender,
+  PasswordHasher,
+  type Provisioner,
+  Provisioners,
+  ProvisionerWorkers,
+  ServicesLive,
+  Settings,
+  type SettingsShape,
+  Templates,
+  TemplateVersions,
+  workbayProvisioner
 } from "@workbay/core"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect, Layer } from "effect"
@@ -41,7 +54,11 @@ export const signedInOwner = (at: number) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(at)
     const auth = yield* Auth
-    const first = yield* auth.createFirstUser({ email: "admin@example.com", username: "admin", password: OWNER_PASSWORD })
+    const first = yield* auth.createFirstUser({
+      email: "admin@example.com",
+      username: "admin",
+      password: OWNER_PASSWORD
+    })
     const { session_token } = yield* auth.login("admin@example.com", OWNER_PASSWORD)
     const actor = yield* auth.authenticate(session_token)
     const as = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, CurrentActor, actor)
@@ -55,5 +72,6 @@ export const templateOf = (organizationId: string, yaml: string, name: string) =
     const version = yield* Effect.flatMap(TemplateVersions, (v) =>
       v.create(organizationId, { storage_method: "file", file_id: file.response.hash, provisioner: "workbay" }))
     yield* drain
-    return yield* Effect.flatMap(Templates, (t) => t.create(organizationId, { name, template_version_id: version.id }))
+    return yield* Effect.flatMap(Templates, (t) =>
+      t.create(organizationId, { name, template_version_id: version.id }))
   })

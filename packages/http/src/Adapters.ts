@@ -73,7 +73,8 @@ const tooLarge = (max: number): RawResponse => ({
 })
 
 const hasBody = (req: IncomingMessage) =>
-  req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0")
+  req.headers["transfer-encoding"] !== undefined ||
+  (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0")
 
 export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res, next) => {
   const url = req.url ?? "/"
@@ -109,7 +110,12 @@ export const toNodeHandler = (dispatcher: Dispatcher): NodeHandler => (req, res,
  * Reads a Node request's body, never holding more than `maxBytes` of it: `done` with its bytes,
  * or `tooLarge` (once) when its declared length or what arrives passes `maxBytes`.
  */
-export const readNodeBody = (req: IncomingMessage, maxBytes: number, done: (bytes: Buffer) => void, tooLarge: () => void): void => {
+export const readNodeBody = (
+  req: IncomingMessage,
+  maxBytes: number,
+  done: (bytes: Buffer) => void,
+  tooLarge: () => void
+): void => {
   const declared = Number(req.headers["content-length"] ?? 0)
   if (declared > maxBytes) {
     tooLarge()
@@ -189,7 +195,7 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
   const r = await new Promise<RawResponse>((resolve) => dispatcher.handle(raw, resolve))
   const out = new Headers()
   for (const [k, v] of Object.entries(r.headers)) {
-    if (Array.isArray(v)) for (const item of v) out.append(k, item)
+    if (Array.isArray(v)) { for (const item of v) out.append(k, item) }
     else out.set(k, v)
   }
   if (r.stream !== undefined) {
@@ -227,7 +233,9 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
 const writeOnSocket = (socket: Duplex, r: RawResponse) => {
   if (socket.destroyed) return
   const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body)
-  let text = `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? ""}\r\nConnection: close\r\nContent-Length: ${body.length}\r\n`
+  let text = `HTTP/1.1 ${r.status} ${
+    STATUS_CODES[r.status] ?? ""
+  }\r\nConnection: close\r\nContent-Length: ${body.length}\r\n`
   for (const [k, v] of Object.entries(r.headers)) {
     if (k === "content-length" || k === "connection") continue
     for (const item of Array.isArray(v) ? v : [v]) text += `${k}: ${item}\r\n`
@@ -236,27 +244,34 @@ const writeOnSocket = (socket: Duplex, r: RawResponse) => {
 }
 
 /** The `upgrade` listener of `dispatcher`'s WebSocket routes, accepted into `hub`. */
-export const toNodeUpgradeHandler = (dispatcher: Dispatcher, hub: WebSocketHub): NodeUpgradeHandler => (req, socket, head, next) => {
-  const url = req.url ?? "/"
-  const q = url.indexOf("?")
-  // Until the upgrade, a reset by the peer must not become an uncaught error.
-  const ignore = () => undefined
-  socket.on("error", ignore)
-  if (!dispatcher.owns(q < 0 ? url : url.slice(0, q))) {
-    socket.off("error", ignore)
-    if (next !== undefined) return next()
-    return writeOnSocket(socket, {
-      status: 404,
-      headers: { "content-type": "application/json; charset=utf-8" },
-      body: JSON.stringify({ message: "Route not found." })
-    })
-  }
-  dispatcher.upgrade(
-    { method: req.method ?? "GET", url, headers: req.headers, body: undefined, remoteAddress: req.socket.remoteAddress ?? "" },
-    (r) => writeOnSocket(socket, r),
-    (upgrade) => {
+export const toNodeUpgradeHandler =
+  (dispatcher: Dispatcher, hub: WebSocketHub): NodeUpgradeHandler => (req, socket, head, next) => {
+    const url = req.url ?? "/"
+    const q = url.indexOf("?")
+    // Until the upgrade, a reset by the peer must not become an uncaught error.
+    const ignore = () => undefined
+    socket.on("error", ignore)
+    if (!dispatcher.owns(q < 0 ? url : url.slice(0, q))) {
       socket.off("error", ignore)
-      hub.accept(req, socket, head, upgrade)
+      if (next !== undefined) return next()
+      return writeOnSocket(socket, {
+        status: 404,
+        headers: { "content-type": "application/json; charset=utf-8" },
+        body: JSON.stringify({ message: "Route not found." })
+      })
     }
-  )
-}
+    dispatcher.upgrade(
+      {
+        method: req.method ?? "GET",
+        url,
+        headers: req.headers,
+        body: undefined,
+        remoteAddress: req.socket.remoteAddress ?? ""
+      },
+      (r) => writeOnSocket(socket, r),
+      (upgrade) => {
+        socket.off("error", ignore)
+        hub.accept(req, socket, head, upgrade)
+      }
+    )
+  }

@@ -22,8 +22,10 @@ export class Audited extends Context.Tag("@workbay/http/Audited")<Audited, Audit
  * What an endpoint's entries name: `.annotate(Audited, audit("user"))`; `.annotate(Audited, false)`
  * declares a non-GET endpoint that changes nothing (a check, a report).
  */
-export const audit = (resourceType: string, options: Omit<AuditDeclaration, "resourceType"> = {}): AuditDeclaration =>
-  ({ resourceType, ...options })
+export const audit = (
+  resourceType: string,
+  options: Omit<AuditDeclaration, "resourceType"> = {}
+): AuditDeclaration => ({ resourceType, ...options })
 
 /** The action a method implies. */
 export const defaultAction = (method: string): AuditAction =>

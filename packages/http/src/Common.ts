@@ -14,7 +14,7 @@ const ResponseWire = Schema.Struct({
 })
 
 type ErrorClass<A> = Schema.Schema<A, any, never> & {
-  new (props: typeof ResponseWire.Type): A
+  new(props: typeof ResponseWire.Type): A
 }
 
 /**
@@ -22,7 +22,13 @@ type ErrorClass<A> = Schema.Schema<A, any, never> & {
  * object, the decoded form is the core error class (so the typed client fails
  * with `NotFound`, `Conflict`, ...), and the status comes from the class.
  */
-export const wire = <A extends { readonly message: string; readonly detail?: string | undefined; readonly validations?: ReadonlyArray<Validation> | undefined }>(
+export const wire = <
+  A extends {
+    readonly message: string
+    readonly detail?: string | undefined
+    readonly validations?: ReadonlyArray<Validation> | undefined
+  }
+>(
   cls: ErrorClass<A>
 ) =>
   Schema.transform(ResponseWire, Schema.typeSchema(cls), {

@@ -10,26 +10,78 @@
  * parsed; a success declared the same way is written as it is, with the declared content type
  * or the one the handler chose (`RequestContext.setContentType`).
  */
-import { type HttpApiEndpoint, HttpApiMiddleware, type HttpApi, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
-  type Actor, AgentAuth, Metrics, secondsSince, Auth, type FeatureName, Forbidden, Licensing, AuditRequest, OAuth2Error, OAuth2Unauthorized, CurrentAgent, isAgentToken, BadRequest, compileEncoder, CurrentActor, DEFAULT_MAX_FILE_BYTES, newAuditRequest, Settings, Unauthorized, type Validation,
+  type HttpApi,
+  type HttpApiEndpoint,
+  type HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  OpenApi
+} from "@effect/platform"
+import {
+  type Actor,
+  AgentAuth,
+  AuditRequest,
+  Auth,
+  BadRequest,
+  compileEncoder,
+  CurrentActor,
+  CurrentAgent,
+  DEFAULT_MAX_FILE_BYTES,
+  type FeatureName,
+  Forbidden,
+  isAgentToken,
+  Licensing,
+  Metrics,
+  newAuditRequest,
+  OAuth2Error,
+  OAuth2Unauthorized,
+  secondsSince,
+  Settings,
+  Unauthorized,
+  type Validation,
   writeAuditEntry
 } from "@workbay/core"
-import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
-import { featureOf, unlicensedMessage } from "./enterprise/Features.js"
-import { Cause, Clock, Context, Effect, Either, Exit, Fiber, FiberRef, FiberRefs, FiberId, LogLevel, Option, ParseResult, Runtime, Schema, SchemaAST } from "effect"
+import {
+  Cause,
+  Clock,
+  Context,
+  Effect,
+  Either,
+  Exit,
+  Fiber,
+  FiberId,
+  FiberRef,
+  FiberRefs,
+  LogLevel,
+  Option,
+  ParseResult,
+  Runtime,
+  Schema,
+  SchemaAST
+} from "effect"
 import FindMyWay from "find-my-way"
 import { Buffer } from "node:buffer"
 import { randomUUID } from "node:crypto"
+import { type AuditDeclaration, Audited, defaultAction } from "./Audit.js"
+import { featureOf, unlicensedMessage } from "./enterprise/Features.js"
 import type { GroupImplementation } from "./Handlers.js"
-import { clip, defaultInputLimits, inspectInput, type InputLimits, MAX_VALIDATIONS, tooDeepDetail, tooDeepJson } from "./Limits.js"
+import {
+  clip,
+  defaultInputLimits,
+  type InputLimits,
+  inspectInput,
+  MAX_VALIDATIONS,
+  tooDeepDetail,
+  tooDeepJson
+} from "./Limits.js"
+import { answerProbe, PROBE_PATHS } from "./Probes.js"
+import { BYPASS_HEADER, checkLimits, type Limiter, makeRateLimits } from "./RateLimit.js"
+import { type ClientAddress, makeClientAddress } from "./RealIp.js"
 import { type CookieOptions, mediaTypeOf, RequestContext, type RequestContextShape } from "./RequestContext.js"
 import { AgentAuthentication, Authentication, DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "./Security.js"
 import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "./ServerSentEvents.js"
 import { asksForWebSocket, WebSocketUpgrade } from "./WebSocket.js"
-import { BYPASS_HEADER, checkLimits, type Limiter, makeRateLimits } from "./RateLimit.js"
-import { answerProbe, PROBE_PATHS } from "./Probes.js"
-import { type ClientAddress, makeClientAddress } from "./RealIp.js"
 
 /** Options of the HTTP layer. */
 export interface HttpOptions {
@@ -120,7 +172,11 @@ export interface Dispatcher {
    * endpoint's answer goes to `accept`, any other answer (an error, a route that does not
    * upgrade) to `respond`, to be written on the socket.
    */
-  readonly upgrade: (request: RawRequest, respond: (response: RawResponse) => void, accept: (upgrade: WebSocketUpgrade) => void) => void
+  readonly upgrade: (
+    request: RawRequest,
+    respond: (response: RawResponse) => void,
+    accept: (upgrade: WebSocketUpgrade) => void
+  ) => void
   /**
    * The client's address from the peer's and the request's headers: the trusted proxy headers
    * when the peer is a trusted origin (`proxyTrustedHeaders`, `proxyTrustedOrigins`; RealIp.ts).
@@ -188,7 +244,9 @@ const FIELD_BYTES = 100
 const VALIDATION_DETAIL_BYTES = 200
 
 const moreNote = (listed: number, total: number, exact = true) =>
-  exact ? `Only the first ${listed} of ${total} problems are listed.` : `Only the first ${listed} problems are listed, of at least ${total}.`
+  exact
+    ? `Only the first ${listed} of ${total} problems are listed.`
+    : `Only the first ${listed} problems are listed, of at least ${total}.`
 
 /**
  * The Response object, bounded whatever the error holds (input echoed in a message, thousands
@@ -206,7 +264,12 @@ const responseBody = (message: string, detail?: string, validations?: ReadonlyAr
     message: clip(message, MESSAGE_BYTES),
     ...(fullDetail !== undefined ? { detail: fullDetail } : {}),
     ...(listed !== undefined && listed.length > 0
-      ? { validations: listed.map((v) => ({ field: clip(v.field, FIELD_BYTES), detail: clip(v.detail, VALIDATION_DETAIL_BYTES) })) }
+      ? {
+        validations: listed.map((v) => ({
+          field: clip(v.field, FIELD_BYTES),
+          detail: clip(v.detail, VALIDATION_DETAIL_BYTES)
+        }))
+      }
       : {})
   }
 }
@@ -250,7 +313,9 @@ const pruneIssue = (
     }
     case "Transformation": {
       const inner = pruneIssue(issue.issue, budget)
-      return inner === undefined ? undefined : new ParseResult.Transformation(issue.ast, issue.actual, issue.kind, inner)
+      return inner === undefined
+        ? undefined
+        : new ParseResult.Transformation(issue.ast, issue.actual, issue.kind, inner)
     }
     case "Composite": {
       if (!Array.isArray(issue.issues)) {
@@ -264,7 +329,12 @@ const pruneIssue = (
       }
       return kept.length === 0
         ? undefined
-        : new ParseResult.Composite(issue.ast, issue.actual, kept as [ParseResult.ParseIssue, ...Array<ParseResult.ParseIssue>], issue.output)
+        : new ParseResult.Composite(
+          issue.ast,
+          issue.actual,
+          kept as [ParseResult.ParseIssue, ...Array<ParseResult.ParseIssue>],
+          issue.output
+        )
     }
     default:
       return issue
@@ -283,7 +353,9 @@ const formatValidations = (error: ParseResult.ParseError, prefix?: string): Arra
   for (const [index, issue] of issues.entries()) {
     const own = paths[index]!
     const aboutAbsence = issue.message.startsWith("Expected undefined") || issue.message.startsWith("Expected null")
-    if (aboutAbsence && paths.some((p, j) => j !== index && (p === own || p.startsWith(own === "" ? "" : `${own}.`)))) continue
+    if (aboutAbsence && paths.some((p, j) => j !== index && (p === own || p.startsWith(own === "" ? "" : `${own}.`)))) {
+      continue
+    }
     const path = issue.path.map(String).join(".")
     const field = prefix ? (path === "" ? prefix : path) : path
     if (seen.has(field)) continue
@@ -336,7 +408,11 @@ const arrayKeys = (ast: SchemaAST.AST): Set<string> => {
  * stops collecting past the limits (one parameter more, one value more), so that the walk reports
  * them without thousands of values being split first.
  */
-const parseQuery = (query: string, arrays: ReadonlySet<string>, limits: InputLimits): Record<string, string | Array<string>> => {
+const parseQuery = (
+  query: string,
+  arrays: ReadonlySet<string>,
+  limits: InputLimits
+): Record<string, string | Array<string>> => {
   const out = new Map<string, string | Array<string>>()
   if (query === "") return {}
   const most = limits.maxArrayItems + 1
@@ -437,13 +513,15 @@ const successStatusesOf = (ast: SchemaAST.AST): ReadonlyArray<number> =>
     : [...new Set(ast.types.map(HttpApiSchema.getStatusSuccessAST))]
 
 /** `make()` on first call, then the function it made: each endpoint's schemas compile when it is first served. */
-const lazily = <A, B>(make: () => (a: A) => B): ((a: A) => B) => {
+const lazily = <A, B>(make: () => (a: A) => B): (a: A) => B => {
   let f: ((a: A) => B) | undefined
   return (a) => (f ??= make())(a)
 }
 
 const decoderOf = (schema: Option.Option<Schema.Schema.Any>): Decoder | undefined =>
-  Option.getOrUndefined(Option.map(schema, (s) => lazily(() => Schema.decodeUnknownEither(s as Schema.Schema<any, any>, decodeOptions))))
+  Option.getOrUndefined(
+    Option.map(schema, (s) => lazily(() => Schema.decodeUnknownEither(s as Schema.Schema<any, any>, decodeOptions)))
+  )
 
 const hasMiddleware = (
   tag: HttpApiMiddleware.TagClassAny,
@@ -487,7 +565,9 @@ export const makeDispatcher = <R>(
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
   const limits: InputLimits = { ...defaultInputLimits, ...definedOnly(options.inputLimits) }
-  const rateLimits = makeRateLimits(options.rateLimits === false ? { ...settings, rateLimitDisableAll: true } : settings)
+  const rateLimits = makeRateLimits(
+    options.rateLimits === false ? { ...settings, rateLimitDisableAll: true } : settings
+  )
   const clientAddress = makeClientAddress(settings)
   // The runtime's clock (a TestClock where a test provides one), read synchronously per limited request.
   const clock = Runtime.runSync(runtime)(Clock.clockWith(Effect.succeed))
@@ -497,12 +577,17 @@ export const makeDispatcher = <R>(
   const fiberRefs = FiberRefs.updateAs(
     spans
       ? runtime.fiberRefs
-      : FiberRefs.updateAs(runtime.fiberRefs, { fiberId: FiberId.none, fiberRef: FiberRef.currentTracerEnabled, value: false }),
+      : FiberRefs.updateAs(runtime.fiberRefs, {
+        fiberId: FiberId.none,
+        fiberRef: FiberRef.currentTracerEnabled,
+        value: false
+      }),
     // A request's failure is its answer (a 500 logs its cause itself), not a fiber's unhandled error.
     { fiberId: FiberId.none, fiberRef: FiberRef.unhandledErrorLogLevel, value: Option.none() }
   )
   // One debug line per request, only when the runtime logs debug (read once: the check is then free).
-  const logRequests = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel).ordinal <= LogLevel.Debug.ordinal
+  const logRequests =
+    FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMinimumLogLevel).ordinal <= LogLevel.Debug.ordinal
 
   // A path parameter of any length reaches the walk, which names it when it is over the string
   // limit (no route has a regex parameter to protect). A path that is not valid percent-encoding
@@ -528,7 +613,9 @@ export const makeDispatcher = <R>(
       const successEncodings = isVoid ? [] : encodingsOf(successAst)
       const audit = Context.getOption(endpoint.annotations, Audited)
       if (endpoint.method !== "GET" && Option.isNone(audit)) {
-        throw new Error(`${group.identifier}.${endpoint.name} changes state but declares no audit (audited/notAudited).`)
+        throw new Error(
+          `${group.identifier}.${endpoint.name} changes state but declares no audit (audited/notAudited).`
+        )
       }
       const route: CompiledRoute = {
         name: `${group.identifier}.${endpoint.name}`,
@@ -537,7 +624,10 @@ export const makeDispatcher = <R>(
         // Compiled on first use: compiling every endpoint's schemas would cost start-up about 25 ms.
         decodePath: decoderOf(endpoint.pathSchema),
         decodeQuery: decoderOf(endpoint.urlParamsSchema),
-        arrayQueryKeys: Option.match(endpoint.urlParamsSchema, { onNone: () => new Set<string>(), onSome: (s) => arrayKeys(s.ast) }),
+        arrayQueryKeys: Option.match(endpoint.urlParamsSchema, {
+          onNone: () => new Set<string>(),
+          onSome: (s) => arrayKeys(s.ast)
+        }),
         decodePayload: decoderOf(endpoint.payloadSchema),
         encodeSuccess: isVoid
           ? undefined
@@ -566,7 +656,10 @@ export const makeDispatcher = <R>(
   const bodyLimit = (method: string, url: string): BodyLimit => {
     if (!hasBinaryBodies) return textBody
     const q = url.indexOf("?")
-    const route = router.find(method as FindMyWay.HTTPMethod, q < 0 ? url : url.slice(0, q))?.store as CompiledRoute | null | undefined
+    const route = router.find(method as FindMyWay.HTTPMethod, q < 0 ? url : url.slice(0, q))?.store as
+      | CompiledRoute
+      | null
+      | undefined
     return route?.binaryBody !== undefined ? rawBody : textBody
   }
 
@@ -574,28 +667,53 @@ export const makeDispatcher = <R>(
   const swaggerPaths = new Set(["/swagger/doc.json", "/api/v2/swagger/doc.json"])
 
   const owns = (path: string) =>
-    path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path)) || PROBE_PATHS.has(path) ||
+    path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path)) ||
+    PROBE_PATHS.has(path) ||
     rootFormOf(`/api/v2${path}`) !== undefined
 
-  const fail = (respond: (r: RawResponse) => void, cause: Cause.Cause<unknown>, requestId: string, headers?: Record<string, string>) => {
+  const fail = (
+    respond: (r: RawResponse) => void,
+    cause: Cause.Cause<unknown>,
+    requestId: string,
+    headers?: Record<string, string>
+  ) => {
     const failure = Cause.failureOption(cause)
-    if (Option.isSome(failure) && (failure.value instanceof OAuth2Error || failure.value instanceof OAuth2Unauthorized)) {
+    if (
+      Option.isSome(failure) && (failure.value instanceof OAuth2Error || failure.value instanceof OAuth2Unauthorized)
+    ) {
       // RFC 6749 5.2 and RFC 7591 3.2.2: the OAuth2 error object, never cached.
       const e = failure.value
       const extra: Record<string, string> = { ...headers, "cache-control": "no-store", "x-request-id": requestId }
       if (e instanceof OAuth2Unauthorized && e.challenge !== "") extra["www-authenticate"] = e.challenge
-      return respond(json(statusOfError(e) ?? 400, { error: e.error, error_description: clip(e.error_description, DETAIL_BYTES) }, extra))
+      return respond(
+        json(
+          statusOfError(e) ?? 400,
+          { error: e.error, error_description: clip(e.error_description, DETAIL_BYTES) },
+          extra
+        )
+      )
     }
     if (Option.isSome(failure)) {
       const error = failure.value as { message?: string; detail?: string; validations?: ReadonlyArray<ValidationEntry> }
       const status = statusOfError(error)
       if (status !== undefined && typeof error.message === "string") {
-        return respond(json(status, responseBody(error.message, error.detail, error.validations), { ...headers, "x-request-id": requestId }))
+        return respond(
+          json(status, responseBody(error.message, error.detail, error.validations), {
+            ...headers,
+            "x-request-id": requestId
+          })
+        )
       }
     }
     if (Cause.isInterruptedOnly(cause)) return respond(json(503, responseBody("The request was interrupted.")))
-    runFork(Effect.logError("Unhandled failure while serving a request", cause).pipe(Effect.annotateLogs("request_id", requestId)))
-    respond(json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId }))
+    runFork(
+      Effect.logError("Unhandled failure while serving a request", cause).pipe(
+        Effect.annotateLogs("request_id", requestId)
+      )
+    )
+    respond(
+      json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId })
+    )
   }
 
   /**
@@ -624,15 +742,24 @@ export const makeDispatcher = <R>(
       accept: accept === undefined ? undefined : (u: WebSocketUpgrade) => {
         finish(101)
         const template = seen.route ?? UNKNOWN_ROUTE
-        accept(new WebSocketUpgrade((connection) => {
-          const opened = performance.now()
-          return Effect.ensuring(u.session(connection), Effect.sync(() => metrics.webSocketClosed(template, secondsSince(opened))))
-        }))
+        accept(
+          new WebSocketUpgrade((connection) => {
+            const opened = performance.now()
+            return Effect.ensuring(
+              u.session(connection),
+              Effect.sync(() => metrics.webSocketClosed(template, secondsSince(opened)))
+            )
+          })
+        )
       }
     }
   }
 
-  const handle = (given: RawRequest, answer: (r: RawResponse) => void, upgrade?: (u: WebSocketUpgrade) => void): void => {
+  const handle = (
+    given: RawRequest,
+    answer: (r: RawResponse) => void,
+    upgrade?: (u: WebSocketUpgrade) => void
+  ): void => {
     // From here on (rate limits, audit, logs) the request's address is the client's.
     const client = clientAddress(given.remoteAddress, given.headers)
     const req = client === given.remoteAddress ? given : { ...given, remoteAddress: client }
@@ -656,8 +783,16 @@ export const makeDispatcher = <R>(
     } catch (error) {
       // Nothing above should throw; if it does, the caller still gets an answer and the server lives.
       const requestId = randomUUID()
-      runFork(Effect.logError("Unhandled failure while serving a request", Cause.die(error)).pipe(Effect.annotateLogs("request_id", requestId)))
-      send(json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), { "x-request-id": requestId }))
+      runFork(
+        Effect.logError("Unhandled failure while serving a request", Cause.die(error)).pipe(
+          Effect.annotateLogs("request_id", requestId)
+        )
+      )
+      send(
+        json(500, responseBody("An internal error occurred.", `Request id: ${requestId}.`), {
+          "x-request-id": requestId
+        })
+      )
     }
   }
 
@@ -673,17 +808,25 @@ export const makeDispatcher = <R>(
     requestId: string
   ) => {
     if (accept === undefined || !asksForWebSocket(req.headers)) {
-      return respond(json(426, responseBody(
-        "This endpoint answers with a WebSocket.",
-        "Send the request as a WebSocket handshake (\"Connection: Upgrade\", \"Upgrade: websocket\")."
-      ), { upgrade: "websocket", "x-request-id": requestId }))
+      return respond(json(
+        426,
+        responseBody(
+          "This endpoint answers with a WebSocket.",
+          "Send the request as a WebSocket handshake (\"Connection: Upgrade\", \"Upgrade: websocket\")."
+        ),
+        { upgrade: "websocket", "x-request-id": requestId }
+      ))
     }
     const origin = header(req.headers, "origin")
     if (origin !== undefined && !originAllowed(origin, header(req.headers, "host"))) {
-      return respond(json(403, responseBody(
-        "WebSocket origin not allowed.",
-        `The request's Origin is neither the requested host nor the access URL.`
-      ), { "x-request-id": requestId }))
+      return respond(json(
+        403,
+        responseBody(
+          "WebSocket origin not allowed.",
+          `The request's Origin is neither the requested host nor the access URL.`
+        ),
+        { "x-request-id": requestId }
+      ))
     }
     accept(upgrade)
   }
@@ -691,9 +834,11 @@ export const makeDispatcher = <R>(
   /** An event stream's session on the service's runtime, interrupted when the client leaves. */
   const streamingBody = (answer: EventStreamAnswer): StreamingBody => ({
     open: (writer) => {
-      const fiber = runFork(answer.run({ write: (text) => Effect.promise(() => writer.write(text)) }).pipe(
-        Effect.ensuring(Effect.sync(() => writer.end()))
-      ))
+      const fiber = runFork(
+        answer.run({ write: (text) => Effect.promise(() => writer.write(text)) }).pipe(
+          Effect.ensuring(Effect.sync(() => writer.end()))
+        )
+      )
       return () => void runFork(Fiber.interrupt(fiber))
     }
   })
@@ -721,19 +866,25 @@ export const makeDispatcher = <R>(
     const q = req.url.indexOf("?")
     const actor = seen.services?.get(CurrentActor.key) as Actor | undefined
     const requestId = r.headers["x-request-id"]
-    runFork(Effect.logDebug(`${req.method} ${seen.route ?? (q < 0 ? req.url : req.url.slice(0, q))} ${r.status}`).pipe(
-      Effect.annotateLogs({
-        method: req.method,
-        route: seen.route ?? "",
-        // The query is left out: it may carry codes and tokens; so is a path that holds a secret.
-        path: seen.route !== undefined && SECRET_PATH_ROUTES.has(seen.route) ? seen.route : q < 0 ? req.url : req.url.slice(0, q),
-        status: r.status,
-        duration_ms: Math.round((performance.now() - seen.started) * 100) / 100,
-        request_id: typeof requestId === "string" ? requestId : "",
-        remote_addr: req.remoteAddress,
-        ...(actor === undefined ? {} : { user_id: actor.user.id })
-      })
-    ))
+    runFork(
+      Effect.logDebug(`${req.method} ${seen.route ?? (q < 0 ? req.url : req.url.slice(0, q))} ${r.status}`).pipe(
+        Effect.annotateLogs({
+          method: req.method,
+          route: seen.route ?? "",
+          // The query is left out: it may carry codes and tokens; so is a path that holds a secret.
+          path: seen.route !== undefined && SECRET_PATH_ROUTES.has(seen.route)
+            ? seen.route
+            : q < 0
+            ? req.url
+            : req.url.slice(0, q),
+          status: r.status,
+          duration_ms: Math.round((performance.now() - seen.started) * 100) / 100,
+          request_id: typeof requestId === "string" ? requestId : "",
+          remote_addr: req.remoteAddress,
+          ...(actor === undefined ? {} : { user_id: actor.user.id })
+        })
+      )
+    )
   }
 
   const serve = (
@@ -756,14 +907,20 @@ export const makeDispatcher = <R>(
     const notFound = () => json(404, responseBody("Route not found.", `No route ${req.method} ${path}.`))
     const found = router.find(method as FindMyWay.HTTPMethod, path)
     if (found !== null && found.store === null) {
-      return respond(owns(path) ? json(400, responseBody("Request path must be valid percent-encoded UTF-8.")) : notFound())
+      return respond(
+        owns(path) ? json(400, responseBody("Request path must be valid percent-encoded UTF-8.")) : notFound()
+      )
     }
     if (found === null) {
       if (!owns(path)) return respond(notFound())
       const allowedMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
         .filter((m) => (router.find((m === "HEAD" ? "GET" : m) as FindMyWay.HTTPMethod, path)?.store ?? null) !== null)
       return allowedMethods.length > 0
-        ? respond(json(405, responseBody("Method not allowed.", `${req.method} is not allowed on ${path}.`), { allow: allowedMethods.join(", ") }))
+        ? respond(
+          json(405, responseBody("Method not allowed.", `${req.method} is not allowed on ${path}.`), {
+            allow: allowedMethods.join(", ")
+          })
+        )
         : respond(notFound())
     }
     const route = found.store as CompiledRoute
@@ -788,7 +945,11 @@ export const makeDispatcher = <R>(
       const problems = () =>
         total === 0
           ? undefined
-          : badRequest("Validation failed.", total > listed.length ? moreNote(listed.length, total, exact) : undefined, listed)
+          : badRequest(
+            "Validation failed.",
+            total > listed.length ? moreNote(listed.length, total, exact) : undefined,
+            listed
+          )
       /** Walks then decodes one part; its decoded value, or undefined when it does not fit. */
       const check = (input: unknown, decode: Decoder): unknown => {
         const inspection = inspectInput(input, limits)
@@ -804,12 +965,17 @@ export const makeDispatcher = <R>(
         const inspection = inspectInput(found.params, limits)
         add(inspection.violations, inspection.total)
       }
-      if (route.decodeQuery !== undefined) request.urlParams = check(parseQuery(query, route.arrayQueryKeys, limits), route.decodeQuery)
+      if (route.decodeQuery !== undefined) {
+        request.urlParams = check(parseQuery(query, route.arrayQueryKeys, limits), route.decodeQuery)
+      }
       if (route.decodePayload !== undefined && route.binaryBody !== undefined) {
         // Bytes in a declared content type; nothing to walk or parse.
         const contentType = header(req.headers, "content-type") ?? ""
         if (!route.binaryBody.includes(mediaTypeOf(contentType))) {
-          return badRequest(`Unsupported content type header "${contentType}".`, `Send one of: ${route.binaryBody.join(", ")}.`)
+          return badRequest(
+            `Unsupported content type header "${contentType}".`,
+            `Send one of: ${route.binaryBody.join(", ")}.`
+          )
         }
         const raw = req.body
         const bytes = raw === undefined
@@ -872,7 +1038,8 @@ export const makeDispatcher = <R>(
       setContentType: (contentType) => void (chosenContentType = contentType),
       setHeader: (name, value) => void ((extraHeaders ??= {})[name.toLowerCase()] = value),
       sessionCookieName: sessionCookie,
-      sessionToken: () => header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
+      sessionToken: () =>
+        header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
     }
 
     // Credentials are checked before the input, so an anonymous caller learns nothing about
@@ -888,7 +1055,10 @@ export const makeDispatcher = <R>(
       // licenses do not grant answers 403 as the described system's RequireFeatureMW.
       const inner = effect
       const feature = route.feature
-      effect = Effect.flatMap(gate.enabled(feature), (on) => on ? inner : Effect.fail(new Forbidden({ message: unlicensedMessage(feature) })))
+      effect = Effect.flatMap(
+        gate.enabled(feature),
+        (on) => on ? inner : Effect.fail(new Forbidden({ message: unlicensedMessage(feature) }))
+      )
     }
     const limiters = route.limiters
     if (limiters.length > 0) {
@@ -896,11 +1066,18 @@ export const makeDispatcher = <R>(
       // the agent, or the address (RateLimit.ts).
       const inner = effect
       effect = Effect.suspend(() => {
-        const refused = checkLimits(limiters, route.name, {
-          actor: context.unsafeMap.get(CurrentActor.key) as Actor | undefined,
-          agentId: (context.unsafeMap.get(CurrentAgent.key) as { agent: { id: string } } | undefined)?.agent.id,
-          ip: req.remoteAddress
-        }, header(req.headers, BYPASS_HEADER), ctx.setHeader, clock.unsafeCurrentTimeMillis())
+        const refused = checkLimits(
+          limiters,
+          route.name,
+          {
+            actor: context.unsafeMap.get(CurrentActor.key) as Actor | undefined,
+            agentId: (context.unsafeMap.get(CurrentAgent.key) as { agent: { id: string } } | undefined)?.agent.id,
+            ip: req.remoteAddress
+          },
+          header(req.headers, BYPASS_HEADER),
+          ctx.setHeader,
+          clock.unsafeCurrentTimeMillis()
+        )
         return refused === undefined ? inner : Effect.fail(refused)
       })
     }
@@ -909,16 +1086,30 @@ export const makeDispatcher = <R>(
       limiters.length === 0
         ? authenticate
         : Effect.catchAll(authenticate, (e) => {
-          const refused = checkLimits(limiters, route.name, { ip: req.remoteAddress }, undefined, ctx.setHeader, clock.unsafeCurrentTimeMillis())
+          const refused = checkLimits(
+            limiters,
+            route.name,
+            { ip: req.remoteAddress },
+            undefined,
+            ctx.setHeader,
+            clock.unsafeCurrentTimeMillis()
+          )
           return Effect.fail(refused ?? e)
         })
     if (route.authenticated !== "none") {
-      const token = header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ?? bearer(header(req.headers, "authorization"))
+      const token = header(req.headers, sessionHeader) ?? ctx.cookie(sessionCookie) ??
+        bearer(header(req.headers, "authorization"))
       if (token === undefined || token === "") {
-        return respond(json(401, responseBody(
-          "You must be logged in to access this resource.",
-          `Send a token in the "${options.sessionHeader ?? DEFAULT_SESSION_HEADER}" header, the "${sessionCookie}" cookie, or "Authorization: Bearer".`
-        ), { "x-request-id": requestId }))
+        return respond(json(
+          401,
+          responseBody(
+            "You must be logged in to access this resource.",
+            `Send a token in the "${
+              options.sessionHeader ?? DEFAULT_SESSION_HEADER
+            }" header, the "${sessionCookie}" cookie, or "Authorization: Bearer".`
+          ),
+          { "x-request-id": requestId }
+        ))
       }
       const inner = effect
       const asAgent = route.authenticated === "agent" || (route.authenticated === "either" && isAgentToken(token))
@@ -944,22 +1135,29 @@ export const makeDispatcher = <R>(
       const declared = route.audit
       const audit = newAuditRequest(declared.resourceType, declared.action ?? defaultAction(req.method))
       context.unsafeMap.set(AuditRequest.key, audit)
-      effect = Effect.onExit(effect, (exit) =>
-        Effect.flatMap(Effect.serviceOption(CurrentActor), (actor) =>
-          (Option.isNone(actor) && audit.userId === undefined && declared.anonymous !== true) ||
-            (Exit.isSuccess(exit) && chosenStatus === 304)
-            ? Effect.void
-            : writeAuditEntry(audit, {
-              requestId,
-              ip: ctx.ip,
-              userAgent: ctx.userAgent,
-              statusCode: Exit.isSuccess(exit) ? chosenStatus ?? route.status : statusOfCause(exit.cause)
-            }).pipe(
-              Effect.catchAllCause((cause) =>
-                Effect.logError("Could not write the audit entry of a request", cause).pipe(
-                  Effect.annotateLogs("request_id", requestId)
-                ))
-            )))
+      effect = Effect.onExit(
+        effect,
+        (exit) =>
+          Effect.flatMap(
+            Effect.serviceOption(CurrentActor),
+            (actor) =>
+              (Option.isNone(actor) && audit.userId === undefined && declared.anonymous !== true) ||
+                (Exit.isSuccess(exit) && chosenStatus === 304)
+                ? Effect.void
+                : writeAuditEntry(audit, {
+                  requestId,
+                  ip: ctx.ip,
+                  userAgent: ctx.userAgent,
+                  statusCode: Exit.isSuccess(exit) ? chosenStatus ?? route.status : statusOfCause(exit.cause)
+                }).pipe(
+                  Effect.catchAllCause((cause) =>
+                    Effect.logError("Could not write the audit entry of a request", cause).pipe(
+                      Effect.annotateLogs("request_id", requestId)
+                    )
+                  )
+                )
+          )
+      )
     }
     const requestRuntime = Runtime.make({
       context,
@@ -972,17 +1170,30 @@ export const makeDispatcher = <R>(
         if (exit.value instanceof WebSocketUpgrade) return answerUpgrade(req, exit.value, respond, accept, requestId)
         const extra: Record<string, string | Array<string>> = { ...extraHeaders, "x-request-id": requestId }
         if (exit.value instanceof EventStreamAnswer) {
-          return respond({ status: 200, headers: { ...extra, ...EVENT_STREAM_HEADERS }, body: undefined, stream: streamingBody(exit.value) })
+          return respond({
+            status: 200,
+            headers: { ...extra, ...EVENT_STREAM_HEADERS },
+            body: undefined,
+            stream: streamingBody(exit.value)
+          })
         }
         if (setCookies.length > 0) extra["set-cookie"] = setCookies
         const status = chosenStatus ?? route.status
         if (chosenStatus !== undefined && !route.successStatuses.includes(chosenStatus)) {
-          return fail(respond, Cause.die(new Error(`${route.name} answered ${chosenStatus}, which it does not declare.`)), requestId)
+          return fail(
+            respond,
+            Cause.die(new Error(`${route.name} answered ${chosenStatus}, which it does not declare.`)),
+            requestId
+          )
         }
         if (route.encodeSuccess === undefined) return respond({ status, headers: extra, body: undefined })
         const encoded = route.encodeSuccess(exit.value)
         if (Either.isLeft(encoded)) {
-          return fail(respond, Cause.die(new Error(`Response of ${route.name} does not match its schema: ${encoded.left.message}`)), requestId)
+          return fail(
+            respond,
+            Cause.die(new Error(`Response of ${route.name} does not match its schema: ${encoded.left.message}`)),
+            requestId
+          )
         }
         if (route.binarySuccess !== undefined) {
           extra["content-type"] = chosenContentType ?? route.binarySuccess
@@ -1072,7 +1283,11 @@ class RequestServices extends Map<string, unknown> {
 }
 
 /** `Context.add(base, tag, service)` without copying `base` (see {@link RequestServices}). */
-export const requestContext = <R, I, S>(base: Context.Context<R>, tag: Context.Tag<I, S>, service: S): Context.Context<R | I> => {
+export const requestContext = <R, I, S>(
+  base: Context.Context<R>,
+  tag: Context.Tag<I, S>,
+  service: S
+): Context.Context<R | I> => {
   const services = new RequestServices(base.unsafeMap)
   services.set(tag.key, service)
   return Context.unsafeMake(services)
@@ -1083,7 +1298,9 @@ export const requestContext = <R, I, S>(base: Context.Context<R>, tag: Context.T
  * `/.well-known/oauth-...`), which the spec serves at both; undefined for any other path.
  */
 const rootFormOf = (path: string): string | undefined =>
-  path.startsWith("/api/v2/oauth2/") || path.startsWith("/api/v2/.well-known/oauth-") ? path.slice("/api/v2".length) : undefined
+  path.startsWith("/api/v2/oauth2/") || path.startsWith("/api/v2/.well-known/oauth-")
+    ? path.slice("/api/v2".length)
+    : undefined
 
 const bearer = (authorization: string | undefined): string | undefined => {
   if (authorization === undefined) return undefined
@@ -1097,11 +1314,17 @@ const withoutBody = (r: RawResponse): RawResponse =>
     ? { status: r.status, headers: r.headers, body: undefined }
     : r.body === undefined
     ? r
-    : { status: r.status, headers: { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) }, body: undefined }
+    : {
+      status: r.status,
+      headers: { ...r.headers, "content-length": String(Buffer.byteLength(r.body)) },
+      body: undefined
+    }
 
 /** `partial` without its undefined fields (so they take the defaults). */
 const definedOnly = <A extends object>(partial: A | undefined): Partial<A> =>
-  partial === undefined ? {} : Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<A>
+  partial === undefined
+    ? {}
+    : Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<A>
 
 /** Unauthorized as the dispatcher answers it, for callers that authenticate elsewhere (WebSockets). */
 export const unauthorized = (message: string) => new Unauthorized({ message })

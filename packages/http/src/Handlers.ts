@@ -11,10 +11,11 @@ type Endpoint = HttpApiEndpoint.HttpApiEndpoint.Any
 /** What a handler receives: the decoded parts its endpoint declares. */
 export type EndpointRequest<E extends Endpoint> = Omit<HttpApiEndpoint.HttpApiEndpoint.Request<E>, "request">
 
-type EndpointOf<G extends HttpApiGroup.HttpApiGroup.Any, Name extends string> = HttpApiEndpoint.HttpApiEndpoint.WithName<
-  HttpApiGroup.HttpApiGroup.Endpoints<G>,
-  Name
->
+type EndpointOf<G extends HttpApiGroup.HttpApiGroup.Any, Name extends string> =
+  HttpApiEndpoint.HttpApiEndpoint.WithName<
+    HttpApiGroup.HttpApiGroup.Endpoints<G>,
+    Name
+  >
 
 /** One handler per endpoint of group `G`, failing only with errors the API declares. */
 export type GroupHandlers<G extends HttpApiGroup.HttpApiGroup.Any, ApiError, R> = {

@@ -161,7 +161,7 @@ export const tooDeepJson = (text: string, maxDepth: number): string | undefined 
     if (c === 0x22) {
       let end = i
       for (;;) {
-        end = text.indexOf('"', end + 1)
+        end = text.indexOf("\"", end + 1)
         if (end < 0) return undefined
         let backslashes = 0
         while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++
@@ -200,7 +200,7 @@ const pathOf = (text: string, items: Array<number>, keyStarts: Array<number>, ke
       parts.push(String(items[level]))
       continue
     }
-    const raw = keyStarts[level]! < 0 ? '""' : text.slice(keyStarts[level], keyEnds[level])
+    const raw = keyStarts[level]! < 0 ? "\"\"" : text.slice(keyStarts[level], keyEnds[level])
     let key: string
     try {
       key = JSON.parse(raw) as string

@@ -47,7 +47,8 @@ const levelOf = (level: LoggingOptions["level"]): LogLevel.LogLevel =>
 export const REDACTED = "[REDACTED]"
 
 /** Field names (lower case, without `_`, `-` and spaces) whose values are secrets. */
-const SECRET_NAME = /password|passwd|secret|token|authorization|cookie|apikey|passcode|otp$|^code$|privatekey|credential|^key$|provisionerkey|sessionkey/
+const SECRET_NAME =
+  /password|passwd|secret|token|authorization|cookie|apikey|passcode|otp$|^code$|privatekey|credential|^key$|provisionerkey|sessionkey/
 
 /** True when a field, header or parameter called `name` holds a secret. */
 export const isSecretName = (name: string): boolean => SECRET_NAME.test(name.toLowerCase().replace(/[-_\s]/g, ""))
@@ -82,7 +83,11 @@ export const redact = (value: unknown, depth = 0): unknown => {
   if (value instanceof Date) return value.toISOString()
   if (value instanceof Error) return redactText(value.stack ?? `${value.name}: ${value.message}`)
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) && v !== undefined && v !== null && v !== "" ? REDACTED : redact(v, depth + 1)
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = isSecretName(k) && v !== undefined && v !== null && v !== ""
+      ? REDACTED
+      : redact(v, depth + 1)
+  }
   return out
 }
 
@@ -133,7 +138,11 @@ export const makeLogger = (options: Pick<LoggingOptions, "format" | "write"> = {
     if (format === "json") return write(safeJson(line))
     const { time, level, msg, cause, ...fields } = line
     const rest = Object.entries(fields).map(([k, v]) => `${k}=${humanValue(v)}`).join(" ")
-    write(`${time as string} ${(level as string).toUpperCase().padEnd(7)} ${msg as string}${rest === "" ? "" : ` ${rest}`}${cause === undefined ? "" : `\n${cause as string}`}`)
+    write(
+      `${time as string} ${(level as string).toUpperCase().padEnd(7)} ${msg as string}${rest === "" ? "" : ` ${rest}`}${
+        cause === undefined ? "" : `\n${cause as string}`
+      }`
+    )
   })
 }
 

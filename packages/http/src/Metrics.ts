@@ -9,7 +9,7 @@
  * where it likes (the standalone server on `--prometheus-address`).
  */
 import { type MetricsShape, type MetricsSnapshot, type WorkspaceStatus } from "@workbay/core"
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client"
 
 export interface PrometheusMetricsOptions {
   /** Register into this registry (default: a new one, so two services in one process do not clash). */
@@ -71,27 +71,60 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
 
   const counter = <L extends string>(name: string, help: string, labelNames: ReadonlyArray<L>) =>
     new Counter<L>({ name, help, labelNames, registers })
-  const histogram = <L extends string>(name: string, help: string, buckets: Array<number>, labelNames: ReadonlyArray<L> = []) =>
-    new Histogram<L>({ name, help, labelNames, buckets, registers })
+  const histogram = <L extends string>(
+    name: string,
+    help: string,
+    buckets: Array<number>,
+    labelNames: ReadonlyArray<L> = []
+  ) => new Histogram<L>({ name, help, labelNames, buckets, registers })
   const gauge = <L extends string>(name: string, help: string, labelNames: ReadonlyArray<L> = []) =>
     new Gauge<L>({ name, help, labelNames, registers })
 
-  const requests = counter("coderd_api_requests_processed_total", "The total number of processed API requests", ["code", "method", "path"])
+  const requests = counter("coderd_api_requests_processed_total", "The total number of processed API requests", [
+    "code",
+    "method",
+    "path"
+  ])
   const concurrent = gauge("coderd_api_concurrent_requests", "The number of concurrent API requests")
-  const latencies = histogram("coderd_api_request_latencies_seconds", "Latency distribution of requests in seconds", LATENCY_BUCKETS, ["method", "path"])
+  const latencies = histogram(
+    "coderd_api_request_latencies_seconds",
+    "Latency distribution of requests in seconds",
+    LATENCY_BUCKETS,
+    ["method", "path"]
+  )
   const webSocketDurations = histogram(
-    "coderd_api_websocket_durations_seconds", "Websocket duration distribution of requests in seconds", WEBSOCKET_BUCKETS, ["path"]
+    "coderd_api_websocket_durations_seconds",
+    "Websocket duration distribution of requests in seconds",
+    WEBSOCKET_BUCKETS,
+    ["path"]
   )
-  const queries = histogram("coderd_db_query_latencies_seconds", "Latency distribution of database statements in seconds", QUERY_BUCKETS)
+  const queries = histogram(
+    "coderd_db_query_latencies_seconds",
+    "Latency distribution of database statements in seconds",
+    QUERY_BUCKETS
+  )
   const jobsCurrent = gauge(
-    "coderd_provisionerd_jobs_current", "The number of currently running provisioner jobs of this process's built-in workers", ["provisioner"]
+    "coderd_provisionerd_jobs_current",
+    "The number of currently running provisioner jobs of this process's built-in workers",
+    ["provisioner"]
   )
-  const jobTimings = histogram("coderd_provisionerd_job_timings_seconds", "The provisioner job time duration in seconds", JOB_BUCKETS, ["provisioner", "status"])
+  const jobTimings = histogram(
+    "coderd_provisionerd_job_timings_seconds",
+    "The provisioner job time duration in seconds",
+    JOB_BUCKETS,
+    ["provisioner", "status"]
+  )
   const dispatchAttempts = counter(
-    "coderd_notifications_dispatch_attempts_total", "The number of dispatch attempts, aggregated by the result type",
+    "coderd_notifications_dispatch_attempts_total",
+    "The number of dispatch attempts, aggregated by the result type",
     ["method", "notification_template_id", "result"]
   )
-  const sendSeconds = histogram("coderd_notifications_dispatcher_send_seconds", "The time taken to dispatch notifications", SEND_BUCKETS, ["method"])
+  const sendSeconds = histogram(
+    "coderd_notifications_dispatcher_send_seconds",
+    "The time taken to dispatch notifications",
+    SEND_BUCKETS,
+    ["method"]
+  )
 
   let source: MetricsSource | undefined
   let cached: { at: number; value: Promise<MetricsSnapshot | undefined> } | undefined
@@ -105,7 +138,12 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
     return cached.value
   }
   /** A gauge set from the database reads when scraped; a failed read keeps the last values. */
-  const snapshotGauge = (name: string, help: string, labelNames: ReadonlyArray<string>, samples: (s: MetricsSnapshot) => Samples) =>
+  const snapshotGauge = (
+    name: string,
+    help: string,
+    labelNames: ReadonlyArray<string>,
+    samples: (s: MetricsSnapshot) => Samples
+  ) =>
     new Gauge({
       name,
       help,
@@ -128,26 +166,41 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
     }
   })
   snapshotGauge(
-    "workbay_provisioner_jobs_pending", "Queued provisioner jobs (the queue depth), by provisioner type; deployment-wide", ["provisioner"],
+    "workbay_provisioner_jobs_pending",
+    "Queued provisioner jobs (the queue depth), by provisioner type; deployment-wide",
+    ["provisioner"],
     (s) => s.pendingJobs.map((p) => [{ provisioner: p.provisioner }, p.count])
   )
   snapshotGauge(
-    "workbay_workspace_builds_in_flight", "Workspace builds whose job is pending, running or canceling; deployment-wide", ["status"],
+    "workbay_workspace_builds_in_flight",
+    "Workspace builds whose job is pending, running or canceling; deployment-wide",
+    ["status"],
     (s) => s.buildsInFlight.map((b) => [{ status: b.status }, b.count])
   )
   snapshotGauge(
-    "coderd_api_workspace_latest_build", "The latest workspace builds with a status.", ["status"],
+    "coderd_api_workspace_latest_build",
+    "The latest workspace builds with a status.",
+    ["status"],
     (s) => {
       const byJob = new Map<string, number>()
-      for (const w of s.workspaces) byJob.set(JOB_STATUS_OF[w.status], (byJob.get(JOB_STATUS_OF[w.status]) ?? 0) + w.count)
+      for (const w of s.workspaces) {
+        byJob.set(JOB_STATUS_OF[w.status], (byJob.get(JOB_STATUS_OF[w.status]) ?? 0) + w.count)
+      }
       return [...byJob].map(([status, count]) => [{ status }, count])
     }
   )
   snapshotGauge(
-    "workbay_workspaces", "Live workspaces by their latest build's status (pending, starting, running, ...); deployment-wide", ["status"],
+    "workbay_workspaces",
+    "Live workspaces by their latest build's status (pending, starting, running, ...); deployment-wide",
+    ["status"],
     (s) => s.workspaces.map((w) => [{ status: w.status }, w.count])
   )
-  snapshotGauge("workbay_agents_connected", "Workspace agents with an open connection; deployment-wide", [], (s) => [[{}, s.connectedAgents]])
+  snapshotGauge(
+    "workbay_agents_connected",
+    "Workspace agents with an open connection; deployment-wide",
+    [],
+    (s) => [[{}, s.connectedAgents]]
+  )
 
   const port: MetricsShape = {
     enabled: true,

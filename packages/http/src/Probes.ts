@@ -28,10 +28,14 @@ export const unavailable = (message: string, detail: string): RawResponse => ({
 export const answerProbe = <R>(runtime: Runtime.Runtime<R>, path: string, respond: (r: RawResponse) => void): void => {
   if (path === "/healthz") return respond(LIVE)
   const health = Context.getOption(runtime.context as Context.Context<unknown>, Health)
-  if (Option.isNone(health)) return respond({ status: 200, headers: { ...JSON_NO_STORE }, body: JSON.stringify({ message: "Ready." }) })
+  if (Option.isNone(health)) {
+    return respond({ status: 200, headers: { ...JSON_NO_STORE }, body: JSON.stringify({ message: "Ready." }) })
+  }
   Runtime.runCallback(runtime as Runtime.Runtime<never>, health.value.ready, {
     onExit: (exit) => {
-      if (Exit.isSuccess(exit)) return respond({ status: 200, headers: { ...JSON_NO_STORE }, body: JSON.stringify({ message: "Ready." }) })
+      if (Exit.isSuccess(exit)) {
+        return respond({ status: 200, headers: { ...JSON_NO_STORE }, body: JSON.stringify({ message: "Ready." }) })
+      }
       const failure = Option.getOrUndefined(Cause.failureOption(exit.cause))
       respond(unavailable("Not ready.", failure?.detail ?? "The readiness check was interrupted."))
     }

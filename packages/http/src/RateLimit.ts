@@ -146,9 +146,19 @@ export const makeRateLimits = (settings: SettingsShape, maxKeys = DEFAULT_MAX_KE
 /** Go's strconv.ParseBool, which the described system reads the bypass header with. */
 const parseBool = (value: string | undefined): boolean | undefined => {
   switch (value) {
-    case "1": case "t": case "T": case "TRUE": case "true": case "True":
+    case "1":
+    case "t":
+    case "T":
+    case "TRUE":
+    case "true":
+    case "True":
       return true
-    case "0": case "f": case "F": case "FALSE": case "false": case "False":
+    case "0":
+    case "f":
+    case "F":
+    case "FALSE":
+    case "false":
+    case "False":
       return false
     default:
       return undefined

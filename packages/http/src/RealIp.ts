@@ -89,7 +89,9 @@ export const makeClientAddress = (config: RealIpConfig): ClientAddress => {
     .map((o) => o.trim())
     .filter((o) => o !== "")
     .map(parseCidr)
-  if (headers.length === 0 || origins.length === 0) return Object.assign(normalize, { trusts: () => false, trustedHeaders: headers })
+  if (headers.length === 0 || origins.length === 0) {
+    return Object.assign(normalize, { trusts: () => false, trustedHeaders: headers })
+  }
   const trusted = new BlockList()
   for (const o of origins) trusted.addSubnet(o.network, o.prefix, o.family)
   // An IPv4 rule also covers the IPv4-mapped form of its addresses (the block list checks both).

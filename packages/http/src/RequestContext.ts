@@ -29,15 +29,19 @@ export interface RequestContextShape {
   readonly sessionToken?: (() => string | undefined) | undefined
 }
 
-export class RequestContext extends Context.Tag("@workbay/http/RequestContext")<RequestContext, RequestContextShape>() {}
+export class RequestContext
+  extends Context.Tag("@workbay/http/RequestContext")<RequestContext, RequestContextShape>()
+{}
 
 /** Sets the session cookie (login). */
 export const setSessionCookie = (token: string, expires: Date) =>
   Effect.map(RequestContext, (ctx) => ctx.setCookie(ctx.sessionCookieName, token, { expires }))
 
 /** Clears the session cookie (logout). */
-export const clearSessionCookie = Effect.map(RequestContext, (ctx) =>
-  ctx.setCookie(ctx.sessionCookieName, "", { maxAgeSeconds: 0, expires: new Date(0) }))
+export const clearSessionCookie = Effect.map(
+  RequestContext,
+  (ctx) => ctx.setCookie(ctx.sessionCookieName, "", { maxAgeSeconds: 0, expires: new Date(0) })
+)
 
 /** The media type of a `Content-Type` header: no parameters, lower case. */
 export const mediaTypeOf = (contentType: string): string => {

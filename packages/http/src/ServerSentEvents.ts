@@ -52,14 +52,17 @@ const answerDeclaration = Schema.declare((u: unknown): u is EventStreamAnswer =>
 /** The success of an event-stream endpoint: 200 and a `text/event-stream` body. Never decoded. */
 export const EventStreamSchema = Schema.transformOrFail(Schema.Void, answerDeclaration, {
   strict: true,
-  decode: (_, __, ast) => ParseResult.fail(new ParseResult.Type(ast, undefined, "An event stream has no body to decode.")),
+  decode: (_, __, ast) =>
+    ParseResult.fail(new ParseResult.Type(ast, undefined, "An event stream has no body to decode.")),
   encode: () => ParseResult.succeed(undefined)
-}).annotations(HttpApiSchema.annotations({ status: 200, description: "A stream of server-sent events (text/event-stream)." }))
+}).annotations(
+  HttpApiSchema.annotations({ status: 200, description: "A stream of server-sent events (text/event-stream)." })
+)
 
 /** The wire text of one event. */
 export const formatEvent = (e: ServerSentEvent): string => {
   let text = `event: ${e.event}\n`
-  if (e.data !== undefined) for (const line of e.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`
+  if (e.data !== undefined) { for (const line of e.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n` }
   return text + "\n"
 }
 

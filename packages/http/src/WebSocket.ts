@@ -12,7 +12,19 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { DEFAULT_MAX_FILE_BYTES } from "@workbay/core"
-import { Cause, Data, Deferred, Effect, Exit, Fiber, FiberId, ParseResult, Schema, type Scope, type Stream } from "effect"
+import {
+  Cause,
+  Data,
+  Deferred,
+  Effect,
+  Exit,
+  Fiber,
+  FiberId,
+  ParseResult,
+  Schema,
+  type Scope,
+  type Stream
+} from "effect"
 import * as StreamM from "effect/Stream"
 import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
@@ -100,9 +112,12 @@ const upgradeDeclaration = Schema.declare((u: unknown): u is WebSocketUpgrade =>
  */
 export const WebSocketUpgradeSchema = Schema.transformOrFail(Schema.Void, upgradeDeclaration, {
   strict: true,
-  decode: (_, __, ast) => ParseResult.fail(new ParseResult.Type(ast, undefined, "A WebSocket upgrade has no body to decode.")),
+  decode: (_, __, ast) =>
+    ParseResult.fail(new ParseResult.Type(ast, undefined, "A WebSocket upgrade has no body to decode.")),
   encode: () => ParseResult.succeed(undefined)
-}).annotations(HttpApiSchema.annotations({ status: 101, description: "Switching Protocols: the connection becomes a WebSocket." }))
+}).annotations(
+  HttpApiSchema.annotations({ status: 101, description: "Switching Protocols: the connection becomes a WebSocket." })
+)
 
 /** Answers with a WebSocket running `session`, in the handler's context (actor, services). */
 export const upgradeWebSocket = <R>(
@@ -111,22 +126,26 @@ export const upgradeWebSocket = <R>(
 ): Effect.Effect<WebSocketUpgrade, never, R> =>
   Effect.map(
     Effect.context<R>(),
-    (context) => new WebSocketUpgrade((connection) => Effect.provide(session(connection), context), options.largeMessages === true)
+    (context) =>
+      new WebSocketUpgrade((connection) => Effect.provide(session(connection), context), options.largeMessages === true)
   )
 
 /**
  * A session that sends each element of `stream` as one text message and closes with 1000 when
  * the stream ends. A failure of the stream closes with 1011 and its message as the reason.
  */
-export const streamSession = <E, R>(stream: Stream.Stream<string | Uint8Array, E, R>, describe: (e: E) => string = String) =>
-(connection: WebSocketConnection): Effect.Effect<void, never, R> =>
-  StreamM.runForEach(stream, (text) => connection.send(text)).pipe(
-    Effect.matchEffect({
-      onFailure: (e) =>
-        e instanceof WebSocketClosed ? Effect.void : connection.close(CloseCode.internalError, clipReason(describe(e as E))),
-      onSuccess: () => connection.close(CloseCode.normal, "")
-    })
-  )
+export const streamSession =
+  <E, R>(stream: Stream.Stream<string | Uint8Array, E, R>, describe: (e: E) => string = String) =>
+  (connection: WebSocketConnection): Effect.Effect<void, never, R> =>
+    StreamM.runForEach(stream, (text) => connection.send(text)).pipe(
+      Effect.matchEffect({
+        onFailure: (e) =>
+          e instanceof WebSocketClosed
+            ? Effect.void
+            : connection.close(CloseCode.internalError, clipReason(describe(e as E))),
+        onSuccess: () => connection.close(CloseCode.normal, "")
+      })
+    )
 
 /**
  * A session for a peer that follows a state: `start` registers, in the session's scope, a
@@ -153,10 +172,14 @@ export const clipReason = (reason: string): string => {
 }
 
 /** Whether the request asks for a WebSocket (`Upgrade: websocket`; `Connection: Upgrade`). */
-export const asksForWebSocket = (headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>): boolean => {
+export const asksForWebSocket = (
+  headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+): boolean => {
   const tokens = (name: string) => {
     const v = headers[name]
-    return (v === undefined ? [] : typeof v === "string" ? [v] : v).flatMap((s) => s.split(",")).map((s) => s.trim().toLowerCase())
+    return (v === undefined ? [] : typeof v === "string" ? [v] : v).flatMap((s) => s.split(",")).map((s) =>
+      s.trim().toLowerCase()
+    )
   }
   return tokens("upgrade").includes("websocket") && tokens("connection").includes("upgrade")
 }
@@ -189,7 +212,8 @@ interface Live {
 
 export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => {
   // `ws` caps messages per server: one for ordinary routes, one (made on first use) for large messages.
-  const serverFor = (maxPayload: number) => new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, perMessageDeflate: false })
+  const serverFor = (maxPayload: number) =>
+    new WebSocketServer({ noServer: true, clientTracking: false, maxPayload, perMessageDeflate: false })
   const server = serverFor(options.maxMessageBytes)
   let largeServer: WebSocketServer | undefined
   const live = new Set<Live>()
@@ -221,7 +245,11 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     let ended = false
     let paused = false
     ws.on("message", (data) => {
-      const text = Buffer.isBuffer(data) ? data.toString("utf8") : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data).toString("utf8")
+      const text = Buffer.isBuffer(data)
+        ? data.toString("utf8")
+        : Array.isArray(data)
+        ? Buffer.concat(data).toString("utf8")
+        : Buffer.from(data).toString("utf8")
       if (taker !== undefined) {
         const t = taker
         taker = undefined
@@ -251,7 +279,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       }
       if (next !== undefined) return resume(Effect.succeed(next))
       if (ended) return resume(Effect.fail(new WebSocketClosed({})))
-      taker = (message) => resume(message === undefined ? Effect.fail(new WebSocketClosed({})) : Effect.succeed(message))
+      taker = (message) =>
+        resume(message === undefined ? Effect.fail(new WebSocketClosed({})) : Effect.succeed(message))
       return Effect.sync(() => void (taker = undefined))
     })
     // sendLatest: while the socket is backed up, the one message waiting for it to drain (the latest wins).
@@ -306,7 +335,9 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       return
     }
     const target = upgrade.largeMessages
-      ? (largeServer ??= serverFor(Math.max(options.maxMessageBytes, options.maxLargeMessageBytes ?? DEFAULT_MAX_FILE_BYTES)))
+      ? (largeServer ??= serverFor(
+        Math.max(options.maxMessageBytes, options.maxLargeMessageBytes ?? DEFAULT_MAX_FILE_BYTES)
+      ))
       : server
     // `ws` answers a bad handshake (version, key) with 400 itself.
     target.handleUpgrade(req, socket, head, (ws) => {
@@ -360,7 +391,9 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         setTimeout(() => entry.ws.terminate(), 1000).unref?.()
       })
     ))
-    await Promise.all(entries.map((entry) => entry.fiber === undefined ? undefined : Effect.runPromise(Fiber.interrupt(entry.fiber))))
+    await Promise.all(
+      entries.map((entry) => entry.fiber === undefined ? undefined : Effect.runPromise(Fiber.interrupt(entry.fiber)))
+    )
     server.close()
     largeServer?.close()
   }

@@ -4,74 +4,128 @@
  */
 import {
   AgentCommand,
-  agentConnectionMonitorPeriodic, type AgentMonitorOptions, type Auth, HangDetector, lifecycleExecutorPeriodic, type LifecycleOptions, type HangDetectorOptions, IdGenerator, MailSender, PasswordHasher, type Provisioner, Provisioners,
-  ProvisionerWorkers, Retention, type RetentionOptions, ServicesLive, Settings, type SettingsShape, workbayProvisioner,
+  agentConnectionMonitorPeriodic,
+  type AgentMonitorOptions,
+  type Auth,
+  HangDetector,
+  type HangDetectorOptions,
+  IdGenerator,
+  lifecycleExecutorPeriodic,
+  type LifecycleOptions,
+  MailSender,
+  PasswordHasher,
+  type Provisioner,
+  Provisioners,
+  ProvisionerWorkers,
+  Retention,
+  type RetentionOptions,
+  ServicesLive,
+  Settings,
+  type SettingsShape,
+  workbayProvisioner,
   type WorkerOptions
 } from "@workbay/core"
-import { NotificationSenders, Notifier, notifierPeriodic, type NotifierOptions } from "@workbay/core"
-import { insightsRollupPeriodic, type InsightsRollupOptions } from "@workbay/core"
-import { proxyHealthPeriodic, type ProxyHealthOptions } from "@workbay/core"
+import { NotificationSenders, Notifier, type NotifierOptions, notifierPeriodic } from "@workbay/core"
+import { type InsightsRollupOptions, insightsRollupPeriodic } from "@workbay/core"
+import { type ProxyHealthOptions, proxyHealthPeriodic } from "@workbay/core"
 import { DEFAULT_MAX_FILE_BYTES } from "@workbay/core"
-import { Context, Effect, Layer, type Logger, type LogLevel, ManagedRuntime } from "effect"
-import { type LogFormat, type LogLevelName, loggingLayer } from "./Logging.js"
 import { Metrics, MetricsSnapshotRepo } from "@workbay/core"
-import type { PrometheusMetrics } from "./Metrics.js"
 import type { StoragePorts } from "@workbay/storage-sql"
+import { Context, Effect, Layer, type Logger, type LogLevel, ManagedRuntime } from "effect"
 import type { Server } from "node:http"
-import { type NodeHandler, type NodeUpgradeHandler, toNodeHandler, toNodeUpgradeHandler, toWebHandler, type WebHandler } from "./Adapters.js"
+import {
+  type NodeHandler,
+  type NodeUpgradeHandler,
+  toNodeHandler,
+  toNodeUpgradeHandler,
+  toWebHandler,
+  type WebHandler
+} from "./Adapters.js"
+import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
+import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
+import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
+import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
+import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
+import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
 import { WorkbayApi } from "./Api.js"
-import { AuthorizationHttp, SessionHttp } from "./users/AuthHttp.js"
-import { type Dispatcher, type HttpOptions, makeDispatcher } from "./Dispatcher.js"
-import type { GroupImplementation } from "./Handlers.js"
-import { DeploymentHttp, GeneralHttp } from "./general/Http.js"
-import { OrganizationsHttp } from "./organizations/Http.js"
-import { UsersHttp } from "./users/Http.js"
+import { ApplicationsHttp } from "./applications/Http.js"
 import { AuditHttp } from "./audit/Http.js"
+import { DebugHttp } from "./debug/Http.js"
+import { type Dispatcher, type HttpOptions, makeDispatcher } from "./Dispatcher.js"
+import { EnterpriseHttp } from "./enterprise/Http.js"
+import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
+import { DeploymentHttp, GeneralHttp } from "./general/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
+import type { GroupImplementation } from "./Handlers.js"
+import { InsightsHttp } from "./insights/Http.js"
+import { type LogFormat, loggingLayer, type LogLevelName } from "./Logging.js"
+import type { PrometheusMetrics } from "./Metrics.js"
+import { NotificationsHttp } from "./notifications/Http.js"
+import { InboxHttp } from "./notifications/InboxHttp.js"
+import { OAuth2AppsHttp, OAuth2DiscoveryHttp, OAuth2Http } from "./oauth2/Http.js"
+import { OrganizationsHttp } from "./organizations/Http.js"
+import { WorkspaceProxiesHttp, WorkspaceProxyMeHttp } from "./proxies/Http.js"
+import { TasksHttp } from "./tasks/Http.js"
 import { FilesHttp } from "./templates/Http.js"
 import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
 import { ProvisionerDaemonServeHttp, ProvisionerKeysHttp } from "./templates/KeysHttp.js"
 import { TemplatesHttp } from "./templates/TemplatesHttp.js"
-import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
 import { TemplateVersionsHttp } from "./templates/VersionsHttp.js"
-import { WorkspaceSharingHttp } from "./workspaces/SharingHttp.js"
-import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
-import { WorkspacesHttp } from "./workspaces/Http.js"
-import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
-import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
-import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
-import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
-import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
-import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
-import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
-import { TasksHttp } from "./tasks/Http.js"
-import { InboxHttp } from "./notifications/InboxHttp.js"
-import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
-import { NotificationsHttp } from "./notifications/Http.js"
-import { OAuth2AppsHttp, OAuth2DiscoveryHttp, OAuth2Http } from "./oauth2/Http.js"
+import { AuthorizationHttp, SessionHttp } from "./users/AuthHttp.js"
+import { UsersHttp } from "./users/Http.js"
 import { SignInHttp, SignInSessionHttp } from "./users/SignInHttp.js"
-import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
-import { ApplicationsHttp } from "./applications/Http.js"
-import { InsightsHttp } from "./insights/Http.js"
-import { EnterpriseHttp } from "./enterprise/Http.js"
-import { WorkspaceProxiesHttp, WorkspaceProxyMeHttp } from "./proxies/Http.js"
-import { DebugHttp } from "./debug/Http.js"
+import { makeWebSocketHub, type WebSocketHub } from "./WebSocket.js"
+import { WorkspacesHttp } from "./workspaces/Http.js"
+import { PortSharesHttp } from "./workspaces/PortSharesHttp.js"
+import { WorkspaceSchedulesHttp } from "./workspaces/ScheduleHttp.js"
+import { WorkspaceSharingHttp } from "./workspaces/SharingHttp.js"
+import { WorkspaceWatchHttp } from "./workspaces/WatchHttp.js"
 
 /** Every group's handlers. */
 export const implementations = [
-  GeneralHttp, DeploymentHttp, AuthorizationHttp, SessionHttp, UsersHttp, OrganizationsHttp, GroupsHttp, AuditHttp, FilesHttp,
-  ProvisionerJobsHttp, ProvisionerKeysHttp, ProvisionerDaemonServeHttp, TemplatesHttp, TemplateVersionsHttp, WorkspaceSharingHttp,
-  PortSharesHttp, WorkspacesHttp, WorkspaceSchedulesHttp, WorkspaceWatchHttp, AgentsHttp, AgentMeHttp, AgentIdentityHttp,
-  TailnetHttp, TailnetAgentHttp, AgentLogsHttp, AgentReportsHttp, AgentRpcHttp, AgentMetadataHttp, TasksHttp,
+  GeneralHttp,
+  DeploymentHttp,
+  AuthorizationHttp,
+  SessionHttp,
+  UsersHttp,
+  OrganizationsHttp,
+  GroupsHttp,
+  AuditHttp,
+  FilesHttp,
+  ProvisionerJobsHttp,
+  ProvisionerKeysHttp,
+  ProvisionerDaemonServeHttp,
+  TemplatesHttp,
+  TemplateVersionsHttp,
+  WorkspaceSharingHttp,
+  PortSharesHttp,
+  WorkspacesHttp,
+  WorkspaceSchedulesHttp,
+  WorkspaceWatchHttp,
+  AgentsHttp,
+  AgentMeHttp,
+  AgentIdentityHttp,
+  TailnetHttp,
+  TailnetAgentHttp,
+  AgentLogsHttp,
+  AgentReportsHttp,
+  AgentRpcHttp,
+  AgentMetadataHttp,
+  TasksHttp,
   InboxHttp,
   NotificationsHttp,
-  OAuth2AppsHttp, OAuth2Http, OAuth2DiscoveryHttp,
+  OAuth2AppsHttp,
+  OAuth2Http,
+  OAuth2DiscoveryHttp,
   SignInHttp,
   SignInSessionHttp,
-  ExternalAuthHttp, AgentExternalAuthHttp, ApplicationsHttp,
+  ExternalAuthHttp,
+  AgentExternalAuthHttp,
+  ApplicationsHttp,
   InsightsHttp,
   EnterpriseHttp,
-  WorkspaceProxiesHttp, WorkspaceProxyMeHttp,
+  WorkspaceProxiesHttp,
+  WorkspaceProxyMeHttp,
   DebugHttp
 ]
 
@@ -95,7 +149,9 @@ export interface WorkbayHandlerShape {
   readonly dispatcher: Dispatcher
 }
 
-export class WorkbayHandler extends Context.Tag("@workbay/http/WorkbayHandler")<WorkbayHandler, WorkbayHandlerShape>() {}
+export class WorkbayHandler
+  extends Context.Tag("@workbay/http/WorkbayHandler")<WorkbayHandler, WorkbayHandlerShape>()
+{}
 
 /** What the services need besides storage; each has a production default. */
 export interface WorkbayOptions {
@@ -181,7 +237,10 @@ export interface WorkbayOptions {
    * `write` (default: standard error), which redacts secrets (docs/operations.md); or a logger of
    * your own, which replaces it.
    */
-  readonly logger?: { readonly format?: LogFormat | undefined; readonly write?: ((line: string) => void) | undefined } | Logger.Logger<unknown, unknown> | undefined
+  readonly logger?:
+    | { readonly format?: LogFormat | undefined; readonly write?: ((line: string) => void) | undefined }
+    | Logger.Logger<unknown, unknown>
+    | undefined
   /**
    * Prometheus metrics (`makePrometheusMetrics()`): requests, WebSockets, database statements,
    * provisioner jobs and notifications are reported into it, and its scrape-time gauges read
@@ -193,7 +252,10 @@ export interface WorkbayOptions {
 
 /** The core services and ports, given a storage layer. */
 export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions = {}) =>
-  servicesOn(options.metrics === undefined ? storage : storage.pipe(Layer.provide(Metrics.layer(options.metrics.port))), options).pipe(
+  servicesOn(
+    options.metrics === undefined ? storage : storage.pipe(Layer.provide(Metrics.layer(options.metrics.port))),
+    options
+  ).pipe(
     Layer.provideMerge(options.metrics === undefined ? Layer.empty : Metrics.layer(options.metrics.port))
   )
 
@@ -241,7 +303,12 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     Layer.scoped(
       WorkbayHandler,
       Effect.flatMap(Effect.runtime<Services | Auth | Settings>(), (runtime) => {
-        const dispatcher = makeDispatcher(WorkbayApi, implementations as ReadonlyArray<GroupImplementation<any>>, runtime, options)
+        const dispatcher = makeDispatcher(
+          WorkbayApi,
+          implementations as ReadonlyArray<GroupImplementation<any>>,
+          runtime,
+          options
+        )
         return Effect.map(webSocketHub(dispatcher), (hub) => handlerShape(dispatcher, hub))
       })
     ),
@@ -280,7 +347,10 @@ export const handlerShape = (dispatcher: Dispatcher, hub: WebSocketHub): Workbay
   const upgrade = toNodeUpgradeHandler(dispatcher, hub)
   return {
     node,
-    web: (request, info) => (apps.owns(new URL(request.url).pathname) ? apps.web(request, info) : webApi(request, info)),
+    web: (
+      request,
+      info
+    ) => (apps.owns(new URL(request.url).pathname) ? apps.web(request, info) : webApi(request, info)),
     upgrade,
     attach: (server) => {
       server.on("request", node)
@@ -308,7 +378,17 @@ export const makeWorkbay = async <E>(
   options: WorkbayOptions = {}
 ): Promise<Workbay> => {
   const runtime = ManagedRuntime.make(
-    layer({ ...options.http, retention: options.retention, hangDetector: options.hangDetector, lifecycle: options.lifecycle, agentMonitor: options.agentMonitor, workers: options.workers, notifier: options.notifier, insightsRollup: options.insightsRollup, proxyHealth: options.proxyHealth }).pipe(
+    layer({
+      ...options.http,
+      retention: options.retention,
+      hangDetector: options.hangDetector,
+      lifecycle: options.lifecycle,
+      agentMonitor: options.agentMonitor,
+      workers: options.workers,
+      notifier: options.notifier,
+      insightsRollup: options.insightsRollup,
+      proxyHealth: options.proxyHealth
+    }).pipe(
       Layer.provideMerge(servicesLayer(storage, options)),
       // Below everything: each fiber of the runtime (requests, background work) logs through it.
       Layer.provide(workbayLogging(options))
@@ -326,7 +406,9 @@ export const makeWorkbay = async <E>(
 const workbayLogging = (options: WorkbayOptions) => {
   const given = options.logger
   const custom = given !== undefined && "log" in given ? given : undefined
-  const builtIn = custom === undefined ? (given as { format?: LogFormat; write?: (line: string) => void } | undefined) : undefined
+  const builtIn = custom === undefined
+    ? (given as { format?: LogFormat; write?: (line: string) => void } | undefined)
+    : undefined
   return loggingLayer({
     level: options.logLevel,
     format: builtIn?.format ?? "human",

@@ -5,22 +5,34 @@
  * query) empty all mean "not given" (docs/api.md, Requests).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  captureMail, type Client, type ServiceTestServer, createOrganization, createUser, expectResponse, expectValidations, login, STRONG_PASSWORD,
-  startTestServer, startWithOwner, type TestServer, type TestUser, uniqueName
-} from "./support.js"
-import { makeTemplate, makeVersion } from "./templates/fixtures.js"
-import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate, uploadTemplate } from "./templates/versions.js"
-import { makeWorkspace } from "./workspaces/sharingFixtures.js"
-import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
-import { FREE_TEMPLATE, makeTemplate as importWorkspaceTemplate } from "./workspaces/fixtures.js"
-import { makeValidator } from "./schemas/ResponseSchemas.js"
-import { connect as connectWs, eventually as eventuallyWs } from "./websocket.js"
-import { Browser } from "./users/signin/browser.js"
-import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
 import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
 import { licenseClaims } from "./enterprise/licenses.js"
 import { closeExternalAuthWorld, externalAuthWorld } from "./externalauth/fixtures.js"
+import { makeValidator } from "./schemas/ResponseSchemas.js"
+import {
+  captureMail,
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  login,
+  type ServiceTestServer,
+  startTestServer,
+  startWithOwner,
+  STRONG_PASSWORD,
+  type TestServer,
+  type TestUser,
+  uniqueName
+} from "./support.js"
+import { makeTemplate, makeVersion } from "./templates/fixtures.js"
+import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate, uploadTemplate } from "./templates/versions.js"
+import { Browser } from "./users/signin/browser.js"
+import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
+import { connect as connectWs, eventually as eventuallyWs } from "./websocket.js"
+import { FREE_TEMPLATE, makeTemplate as importWorkspaceTemplate } from "./workspaces/fixtures.js"
+import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
+import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 const TEMPLATE_ID = "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b"
@@ -44,10 +56,18 @@ describe("requests of the dashboard client", () => {
 
   describe("tasks", () => {
     it("createTask, getTasks, getTask, pauseTask, updateTaskInput, resumeTask, deleteTask, as the tasks page sends them", async () => {
-      const template = await importWorkspaceTemplate(srv, owner, orgId, "resources:\n  - name: box\n    type: machine\n    agents:\n" +
-        "      - name: main\n        apps:\n          - slug: claude\n            command: claude\nai_task:\n  app: claude\n")
+      const template = await importWorkspaceTemplate(
+        srv,
+        owner,
+        orgId,
+        "resources:\n  - name: box\n    type: machine\n    agents:\n" +
+          "      - name: main\n        apps:\n          - slug: claude\n            command: claude\nai_task:\n  app: claude\n"
+      )
       const created = await member.client.post("/tasks/me", {
-        input: "Build a landing page", template_version_id: template.active_version_id, template_version_preset_id: null, name: "",
+        input: "Build a landing page",
+        template_version_id: template.active_version_id,
+        template_version_preset_id: null,
+        name: "",
         display_name: ""
       })
       expect(created.status, JSON.stringify(created.body)).toBe(201)
@@ -62,7 +82,10 @@ describe("requests of the dashboard client", () => {
       expect((await member.client.get(`/tasks/${member.username}/${created.body.id}`)).status).toBe(200)
       expect((await member.client.post(`/tasks/${member.username}/${created.body.id}/pause`)).status).toBe(202)
       await runJobs(srv)
-      expect((await member.client.patch(`/tasks/${member.username}/${created.body.id}/input`, { input: "Build two pages" })).status).toBe(204)
+      expect(
+        (await member.client.patch(`/tasks/${member.username}/${created.body.id}/input`, { input: "Build two pages" }))
+          .status
+      ).toBe(204)
       expect((await member.client.post(`/tasks/${member.username}/${created.body.id}/resume`)).status).toBe(202)
       await runJobs(srv)
       expect((await member.client.get(`/tasks/${member.username}/${created.body.id}/logs`)).status).toBe(200)
@@ -74,19 +97,34 @@ describe("requests of the dashboard client", () => {
   describe("users", () => {
     it("createUser: a password user, user_status null", async () => {
       const r = await owner.post("/users", {
-        email: "pat@example.com", username: "pat", name: "", password: STRONG_PASSWORD, login_type: "password",
-        user_status: null, organization_ids: [orgId]
+        email: "pat@example.com",
+        username: "pat",
+        name: "",
+        password: STRONG_PASSWORD,
+        login_type: "password",
+        user_status: null,
+        organization_ids: [orgId]
       })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
-      expect(r.body).toMatchObject({ username: "pat", login_type: "password", status: "active", organization_ids: [orgId] })
+      expect(r.body).toMatchObject({
+        username: "pat",
+        login_type: "password",
+        status: "active",
+        organization_ids: [orgId]
+      })
       expect((await login(srv, "pat@example.com")).status).toBe(201)
     })
 
     it("createUser: login type none or github with the password field cleared", async () => {
       for (const login_type of ["none", "github"]) {
         const r = await owner.post("/users", {
-          email: `${login_type}-dash@example.com`, username: `${login_type}-dash`, name: "Dash", password: "", login_type,
-          user_status: null, organization_ids: [orgId]
+          email: `${login_type}-dash@example.com`,
+          username: `${login_type}-dash`,
+          name: "Dash",
+          password: "",
+          login_type,
+          user_status: null,
+          organization_ids: [orgId]
         })
         expect(r.status, JSON.stringify(r.body)).toBe(201)
         expect(r.body.login_type).toBe(login_type)
@@ -123,7 +161,10 @@ describe("requests of the dashboard client", () => {
     })
 
     it("updateAppearanceSettings", async () => {
-      const r = await member.client.put("/users/me/appearance", { theme_preference: "dark", terminal_font: "fira-code" })
+      const r = await member.client.put("/users/me/appearance", {
+        theme_preference: "dark",
+        terminal_font: "fira-code"
+      })
       expect(r.status).toBe(200)
       expect(r.body).toMatchObject({ theme_preference: "dark", terminal_font: "fira-code" })
       expect((await member.client.get("/users/me/appearance")).body).toMatchObject({ theme_preference: "dark" })
@@ -131,7 +172,9 @@ describe("requests of the dashboard client", () => {
 
     it("getUserQuietHoursSchedule, updateUserQuietHoursSchedule", async () => {
       expect((await member.client.get(`/users/${member.user.id}/quiet-hours`)).status).toBe(200)
-      const r = await member.client.put(`/users/${member.user.id}/quiet-hours`, { schedule: "CRON_TZ=Europe/Paris 0 2 * * *" })
+      const r = await member.client.put(`/users/${member.user.id}/quiet-hours`, {
+        schedule: "CRON_TZ=Europe/Paris 0 2 * * *"
+      })
       expect(r.status).toBe(200)
     })
 
@@ -146,17 +189,25 @@ describe("requests of the dashboard client", () => {
     it("getUserPreferenceSettings, updateUserPreferenceSettings: one setting per request, as the agents settings page sends them", async () => {
       const r = await member.client.get("/users/me/preferences")
       expect(r.status).toBe(200)
-      for (const body of [
-        { collapse_assistant_steps: true }, { agent_chat_send_shortcut: "modifier_enter" }, { thinking_display_mode: "always_expanded" },
-        { shell_tool_display_mode: "always_collapsed" }, { code_diff_display_mode: "auto" }
-      ]) {
+      for (
+        const body of [
+          { collapse_assistant_steps: true },
+          { agent_chat_send_shortcut: "modifier_enter" },
+          { thinking_display_mode: "always_expanded" },
+          { shell_tool_display_mode: "always_collapsed" },
+          { code_diff_display_mode: "auto" }
+        ]
+      ) {
         const put = await member.client.put("/users/me/preferences", body)
         expect(put.status, JSON.stringify(put.body)).toBe(200)
         expect(put.body).toMatchObject(body)
       }
       expect((await member.client.get("/users/me/preferences")).body).toEqual({
-        agent_chat_send_shortcut: "modifier_enter", code_diff_display_mode: "auto", collapse_assistant_steps: true,
-        shell_tool_display_mode: "always_collapsed", thinking_display_mode: "always_expanded"
+        agent_chat_send_shortcut: "modifier_enter",
+        code_diff_display_mode: "auto",
+        collapse_assistant_steps: true,
+        shell_tool_display_mode: "always_collapsed",
+        thinking_display_mode: "always_expanded"
       })
     })
 
@@ -176,7 +227,9 @@ describe("requests of the dashboard client", () => {
 
     it("createToken, getTokens, getTokenConfig, deleteToken", async () => {
       const created = await member.client.post("/users/me/keys/tokens", {
-        lifetime: 7 * 24 * NANO_HOUR, token_name: "dashboard-token", scope: "all"
+        lifetime: 7 * 24 * NANO_HOUR,
+        token_name: "dashboard-token",
+        scope: "all"
       })
       expect(created.status, JSON.stringify(created.body)).toBe(201)
       const listed = await member.client.get("/users/me/keys/tokens?include_all=true")
@@ -188,7 +241,11 @@ describe("requests of the dashboard client", () => {
     })
 
     it("expireToken: PUT with no body, as the tokens page sends it", async () => {
-      const created = await member.client.post("/users/me/keys/tokens", { lifetime: NANO_HOUR, token_name: "dashboard-expire", scope: "all" })
+      const created = await member.client.post("/users/me/keys/tokens", {
+        lifetime: NANO_HOUR,
+        token_name: "dashboard-expire",
+        scope: "all"
+      })
       expect(created.status, JSON.stringify(created.body)).toBe(201)
       const id = (created.body.key as string).split("-")[0]
       expect((await member.client.put(`/users/me/keys/${id}/expire`)).status).toBe(204)
@@ -197,7 +254,11 @@ describe("requests of the dashboard client", () => {
     })
 
     it("getTokens: include_all true (the tokens page) and false, as axios writes them", async () => {
-      const created = await member.client.post("/users/me/keys/tokens", { lifetime: NANO_HOUR, token_name: "seen-by-owner", scope: "all" })
+      const created = await member.client.post("/users/me/keys/tokens", {
+        lifetime: NANO_HOUR,
+        token_name: "seen-by-owner",
+        scope: "all"
+      })
       expect(created.status, JSON.stringify(created.body)).toBe(201)
       const all = await owner.get("/users/me/keys/tokens?include_all=true")
       expect(all.status).toBe(200)
@@ -225,7 +286,12 @@ describe("requests of the dashboard client", () => {
         }
       })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
-      expect(r.body).toMatchObject({ viewAllUsers: true, updateUsers: false, readOrgMembers: true, updateOwnWorkspace: true })
+      expect(r.body).toMatchObject({
+        viewAllUsers: true,
+        updateUsers: false,
+        readOrgMembers: true,
+        updateOwnWorkspace: true
+      })
     })
 
     it("getAuthMethods, hasFirstUser and the scopes listing", async () => {
@@ -256,7 +322,9 @@ describe("requests of the dashboard client", () => {
       const { email } = await createUser(owner)
       expect((await srv.anonymous.post("/users/otp/request", { email })).status).toBe(204)
       const r = await srv.anonymous.post("/users/otp/change-password", {
-        email, password: NEW_PASSWORD, one_time_passcode: mail.passcodeFor(email)
+        email,
+        password: NEW_PASSWORD,
+        one_time_passcode: mail.passcodeFor(email)
       })
       expect(r.status, JSON.stringify(r.body)).toBe(204)
       expect((await login(srv, email, NEW_PASSWORD)).status).toBe(201)
@@ -274,7 +342,10 @@ describe("requests of the dashboard client", () => {
     it("updateOrganization: the settings form, every field", async () => {
       const org = await createOrganization(owner)
       const r = await owner.patch(`/organizations/${org.id}`, {
-        name: org.name, display_name: "Dash Org", description: "Made by the dashboard", icon: "/emojis/1f3e2.png"
+        name: org.name,
+        display_name: "Dash Org",
+        description: "Made by the dashboard",
+        icon: "/emojis/1f3e2.png"
       })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body).toMatchObject({ name: org.name, display_name: "Dash Org", description: "Made by the dashboard" })
@@ -307,17 +378,30 @@ describe("requests of the dashboard client", () => {
       expect(made.status, JSON.stringify(made.body)).toBe(200)
       expect(made.body).toMatchObject({ name: "dash-role", organization_id: org.id, display_name: "Dash Role" })
       const edited = await owner.put(`/organizations/${org.id}/members/roles`, {
-        ...role, display_name: "", organization_permissions: [{ negate: false, resource_type: "workspace", action: "read" }]
+        ...role,
+        display_name: "",
+        organization_permissions: [{ negate: false, resource_type: "workspace", action: "read" }]
       })
       expect(edited.status, JSON.stringify(edited.body)).toBe(200)
-      expect(edited.body.organization_permissions).toEqual([{ negate: false, resource_type: "workspace", action: "read" }])
+      expect(edited.body.organization_permissions).toEqual([{
+        negate: false,
+        resource_type: "workspace",
+        action: "read"
+      }])
       const listed = await owner.get(`/organizations/${org.id}/members/roles`)
       expect(listed.body.find((r: any) => r.name === "dash-role")).toMatchObject({ built_in: false, display_name: "" })
       expect((await owner.delete(`/organizations/${org.id}/members/roles/dash-role`)).status).toBe(204)
     })
 
     it("getOrganizationPaginatedMembers: the members page's limit and offset, with its search box empty or set", async () => {
-      for (const query of ["limit=25&offset=0", "limit=25&offset=0&q=", `q=${encodeURIComponent("dash-member")}&limit=25&offset=0`, ""]) {
+      for (
+        const query of [
+          "limit=25&offset=0",
+          "limit=25&offset=0&q=",
+          `q=${encodeURIComponent("dash-member")}&limit=25&offset=0`,
+          ""
+        ]
+      ) {
         const r = await owner.get(`/organizations/${orgId}/paginated-members${query === "" ? "" : `?${query}`}`)
         expect(r.status, `${query}: ${JSON.stringify(r.body)}`).toBe(200)
         expect(r.body.members.map((m: any) => m.user_id)).toContain(member.user.id)
@@ -329,9 +413,15 @@ describe("requests of the dashboard client", () => {
       const org = await createOrganization(owner)
       const read = await owner.get(`/organizations/${org.id}/settings/workspace-sharing`)
       expect(read.status).toBe(200)
-      expect(read.body).toEqual({ sharing_globally_disabled: false, sharing_disabled: false, shareable_workspace_owners: "everyone" })
+      expect(read.body).toEqual({
+        sharing_globally_disabled: false,
+        sharing_disabled: false,
+        shareable_workspace_owners: "everyone"
+      })
       for (const shareable_workspace_owners of ["none", "service_accounts", "everyone"]) {
-        const r = await owner.patch(`/organizations/${org.id}/settings/workspace-sharing`, { shareable_workspace_owners })
+        const r = await owner.patch(`/organizations/${org.id}/settings/workspace-sharing`, {
+          shareable_workspace_owners
+        })
         expect(r.status, JSON.stringify(r.body)).toBe(200)
         expect(r.body.shareable_workspace_owners).toBe(shareable_workspace_owners)
       }
@@ -343,7 +433,9 @@ describe("requests of the dashboard client", () => {
     it("addOrganizationMember, updateOrganizationMemberRoles, removeOrganizationMember, deleteOrganization", async () => {
       const org = await createOrganization(owner)
       expect((await owner.post(`/organizations/${org.id}/members/${member.user.id}`)).status).toBe(200)
-      const roles = await owner.put(`/organizations/${org.id}/members/${member.user.id}/roles`, { roles: ["organization-auditor"] })
+      const roles = await owner.put(`/organizations/${org.id}/members/${member.user.id}/roles`, {
+        roles: ["organization-auditor"]
+      })
       expect(roles.status, JSON.stringify(roles.body)).toBe(200)
       expect((await owner.delete(`/organizations/${org.id}/members/${member.user.id}`)).status).toBe(204)
       expect((await owner.delete(`/organizations/${org.id}`)).status).toBe(200)
@@ -352,7 +444,12 @@ describe("requests of the dashboard client", () => {
 
   describe("groups", () => {
     it("createGroup: the form's initial values", async () => {
-      const r = await owner.post(`/organizations/${orgId}/groups`, { name: "dash-group", display_name: "", avatar_url: "", quota_allowance: 0 })
+      const r = await owner.post(`/organizations/${orgId}/groups`, {
+        name: "dash-group",
+        display_name: "",
+        avatar_url: "",
+        quota_allowance: 0
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       expect(r.body).toMatchObject({ name: "dash-group", display_name: "", quota_allowance: 0 })
       expect(r.body).not.toHaveProperty("avatar_url")
@@ -361,22 +458,41 @@ describe("requests of the dashboard client", () => {
     it("patchGroup: the settings form, with empty member lists", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-settings" })).body
       const r = await owner.patch(`/groups/${g.id}`, {
-        name: "dash-settings-2", display_name: "Settings", avatar_url: "/emojis/1f60e.png", quota_allowance: 5,
-        add_users: [], remove_users: []
+        name: "dash-settings-2",
+        display_name: "Settings",
+        avatar_url: "/emojis/1f60e.png",
+        quota_allowance: 5,
+        add_users: [],
+        remove_users: []
       })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
-      expect(r.body).toMatchObject({ name: "dash-settings-2", display_name: "Settings", avatar_url: "/emojis/1f60e.png", quota_allowance: 5 })
+      expect(r.body).toMatchObject({
+        name: "dash-settings-2",
+        display_name: "Settings",
+        avatar_url: "/emojis/1f60e.png",
+        quota_allowance: 5
+      })
     })
 
     it("addMember and removeMember: name empty, the rest null", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-members" })).body
       const added = await owner.patch(`/groups/${g.id}`, {
-        name: "", add_users: [member.user.id], remove_users: [], display_name: null, avatar_url: null, quota_allowance: null
+        name: "",
+        add_users: [member.user.id],
+        remove_users: [],
+        display_name: null,
+        avatar_url: null,
+        quota_allowance: null
       })
       expect(added.status, JSON.stringify(added.body)).toBe(200)
       expect(added.body.members.map((m: any) => m.id)).toEqual([member.user.id])
       const removed = await owner.patch(`/groups/${g.id}`, {
-        name: "", add_users: [], remove_users: [member.user.id], display_name: null, avatar_url: null, quota_allowance: null
+        name: "",
+        add_users: [],
+        remove_users: [member.user.id],
+        display_name: null,
+        avatar_url: null,
+        quota_allowance: null
       })
       expect(removed.status, JSON.stringify(removed.body)).toBe(200)
       expect(removed.body.members).toEqual([])
@@ -385,7 +501,9 @@ describe("requests of the dashboard client", () => {
     it("getWorkspaceQuota: the organization's name and the username, as the create-workspace page asks", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "dash-quota", quota_allowance: 4 })).body
       await owner.patch(`/groups/${g.id}`, { add_users: [member.user.id] })
-      const r = await member.client.get(`/organizations/coder/members/${encodeURIComponent(member.username)}/workspace-quota`)
+      const r = await member.client.get(
+        `/organizations/coder/members/${encodeURIComponent(member.username)}/workspace-quota`
+      )
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body).toEqual({ budget: 4, credits_consumed: 0 })
       expect((await owner.delete(`/groups/${g.id}`)).status).toBe(200)
@@ -409,7 +527,8 @@ describe("requests of the dashboard client", () => {
       const searched = await owner.get("/organizations/coder/paginated-groups?q=dash-paged&limit=25&offset=0")
       expect(searched.body).toMatchObject({ count: 1, groups: [{ id: g.id, total_member_count: 1 }] })
       // The Go client's OrganizationGroupsPaginated sends the id and the Pagination fields.
-      expect((await owner.get(`/organizations/${orgId}/paginated-groups?after_id=${g.id}&limit=10&offset=0`)).status).toBe(200)
+      expect((await owner.get(`/organizations/${orgId}/paginated-groups?after_id=${g.id}&limit=10&offset=0`)).status)
+        .toBe(200)
       const avatars = await owner.get("/organizations/coder/groups/dash-paged/members?limit=5")
       expect(avatars.status, JSON.stringify(avatars.body)).toBe(200)
       expect(avatars.body).toMatchObject({ count: 1, users: [{ id: member.user.id }] })
@@ -430,45 +549,86 @@ describe("requests of the dashboard client", () => {
     it("createTemplate: the create-template form, as the page sends it (template_version_id added by the mutation)", async () => {
       const v = await version()
       const r = await owner.post(`/organizations/${orgId}/templates`, {
-        name: "dash-template", display_name: "", description: "", icon: "", default_ttl_ms: 86_400_000,
-        activity_bump_ms: 3_600_000, autostop_requirement: { days_of_week: [], weeks: 1 },
-        autostart_requirement: { days_of_week: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] },
-        allow_user_autostart: false, allow_user_autostop: false, allow_user_cancel_workspace_jobs: null,
-        failure_ttl_ms: 0, dormant_ttl_ms: 0, delete_ttl_ms: 0, require_active_version: false,
-        disable_everyone_group_access: false, max_port_share_level: null, template_version_id: v.id
+        name: "dash-template",
+        display_name: "",
+        description: "",
+        icon: "",
+        default_ttl_ms: 86_400_000,
+        activity_bump_ms: 3_600_000,
+        autostop_requirement: { days_of_week: [], weeks: 1 },
+        autostart_requirement: {
+          days_of_week: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        },
+        allow_user_autostart: false,
+        allow_user_autostop: false,
+        allow_user_cancel_workspace_jobs: null,
+        failure_ttl_ms: 0,
+        dormant_ttl_ms: 0,
+        delete_ttl_ms: 0,
+        require_active_version: false,
+        disable_everyone_group_access: false,
+        max_port_share_level: null,
+        template_version_id: v.id
       })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
-      expect(r.body).toMatchObject({ name: "dash-template", allow_user_cancel_workspace_jobs: false, max_port_share_level: "owner" })
+      expect(r.body).toMatchObject({
+        name: "dash-template",
+        allow_user_cancel_workspace_jobs: false,
+        max_port_share_level: "owner"
+      })
     })
 
     it("updateTemplateMeta: the settings form and the schedule form; 304 when nothing changed", async () => {
       const t = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "dash-settings" })
       const settings = {
-        name: "dash-settings", display_name: "Dash", description: "Settings.", icon: "/icon/go.svg",
-        allow_user_cancel_workspace_jobs: false, update_workspace_last_used_at: false, update_workspace_dormant_at: false,
-        require_active_version: false, deprecation_message: "", disable_everyone_group_access: false,
-        max_port_share_level: "owner", use_classic_parameter_flow: false, cors_behavior: "simple"
+        name: "dash-settings",
+        display_name: "Dash",
+        description: "Settings.",
+        icon: "/icon/go.svg",
+        allow_user_cancel_workspace_jobs: false,
+        update_workspace_last_used_at: false,
+        update_workspace_dormant_at: false,
+        require_active_version: false,
+        deprecation_message: "",
+        disable_everyone_group_access: false,
+        max_port_share_level: "owner",
+        use_classic_parameter_flow: false,
+        cors_behavior: "simple"
       }
       const r = await owner.patch(`/templates/${t.id}`, settings)
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body).toMatchObject({ display_name: "Dash", description: "Settings.", icon: "/icon/go.svg" })
       expect((await owner.patch(`/templates/${t.id}`, settings)).status).toBe(304)
       const schedule = await owner.patch(`/templates/${t.id}`, {
-        default_ttl_ms: 7_200_000, activity_bump_ms: 3_600_000, autostop_requirement: { days_of_week: ["sunday"], weeks: 1 },
-        autostart_requirement: { days_of_week: ["monday", "friday"] }, allow_user_autostart: true, allow_user_autostop: true,
-        failure_ttl_ms: 0, time_til_dormant_ms: 0, time_til_dormant_autodelete_ms: 0, update_workspace_last_used_at: false,
-        update_workspace_dormant_at: false, require_active_version: false, disable_everyone_group_access: false
+        default_ttl_ms: 7_200_000,
+        activity_bump_ms: 3_600_000,
+        autostop_requirement: { days_of_week: ["sunday"], weeks: 1 },
+        autostart_requirement: { days_of_week: ["monday", "friday"] },
+        allow_user_autostart: true,
+        allow_user_autostop: true,
+        failure_ttl_ms: 0,
+        time_til_dormant_ms: 0,
+        time_til_dormant_autodelete_ms: 0,
+        update_workspace_last_used_at: false,
+        update_workspace_dormant_at: false,
+        require_active_version: false,
+        disable_everyone_group_access: false
       })
       expect(schedule.status, JSON.stringify(schedule.body)).toBe(200)
       expect(schedule.body).toMatchObject({
-        name: "dash-settings", display_name: "Dash", default_ttl_ms: 7_200_000,
-        autostop_requirement: { days_of_week: ["sunday"], weeks: 1 }, autostart_requirement: { days_of_week: ["monday", "friday"] }
+        name: "dash-settings",
+        display_name: "Dash",
+        default_ttl_ms: 7_200_000,
+        autostop_requirement: { days_of_week: ["sunday"], weeks: 1 },
+        autostart_requirement: { days_of_week: ["monday", "friday"] }
       })
     })
 
     it("updateTemplateACL: one user or group at a time, \"\" to remove; getTemplateACL, getTemplateACLAvailable", async () => {
       const t = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "dash-acl" })
-      expect((await owner.patch(`/templates/${t.id}/acl`, { user_perms: { [member.user.id]: "use" } })).status).toBe(200)
+      expect((await owner.patch(`/templates/${t.id}/acl`, { user_perms: { [member.user.id]: "use" } })).status).toBe(
+        200
+      )
       expect((await owner.patch(`/templates/${t.id}/acl`, { group_perms: { [orgId]: "admin" } })).status).toBe(200)
       expect((await owner.patch(`/templates/${t.id}/acl`, { user_perms: { [member.user.id]: "" } })).status).toBe(200)
       expect((await owner.get(`/templates/${t.id}/acl`)).status).toBe(200)
@@ -515,12 +675,16 @@ describe("requests of the dashboard client", () => {
   describe("audit, deployment and general", () => {
     it("getAuditLogs and getConnectionLogs: a page, with and without a search", async () => {
       expect((await owner.get("/audit?limit=25&offset=0")).status).toBe(200)
-      expect((await owner.get(`/audit?limit=25&offset=0&q=${encodeURIComponent("resource_type:user")}`)).status).toBe(200)
+      expect((await owner.get(`/audit?limit=25&offset=0&q=${encodeURIComponent("resource_type:user")}`)).status).toBe(
+        200
+      )
       expect((await owner.get("/connectionlog?limit=25&offset=0")).status).toBe(200)
     })
 
     it("getHealth: the health page's report, cached and forced", async () => {
-      for (const path of ["/debug/health?force=false", "/debug/health?force=true"]) expect((await owner.get(path)).status, path).toBe(200)
+      for (const path of ["/debug/health?force=false", "/debug/health?force=true"]) {
+        expect((await owner.get(path)).status, path).toBe(200)
+      }
     })
 
     it("getHealthSettings and updateHealthSettings: the health page's dismiss and restore", async () => {
@@ -530,14 +694,24 @@ describe("requests of the dashboard client", () => {
         dismissed_healthchecks: [...current.body.dismissed_healthchecks, "AccessURL"]
       })
       expect(dismissed.status, JSON.stringify(dismissed.body)).toBe(200)
-      expect((await owner.put("/debug/health/settings", { dismissed_healthchecks: current.body.dismissed_healthchecks })).status).toBe(200)
+      expect(
+        (await owner.put("/debug/health/settings", { dismissed_healthchecks: current.body.dismissed_healthchecks }))
+          .status
+      ).toBe(200)
     })
 
     it("the deployment and build reads", async () => {
-      for (const path of [
-        "/buildinfo", "/updatecheck", "/deployment/config", "/deployment/ssh", "/deployment/stats", "/experiments",
-        "/experiments/available"
-      ]) {
+      for (
+        const path of [
+          "/buildinfo",
+          "/updatecheck",
+          "/deployment/config",
+          "/deployment/ssh",
+          "/deployment/stats",
+          "/experiments",
+          "/experiments/available"
+        ]
+      ) {
         expect((await owner.get(path)).status, path).toBe(200)
       }
     })
@@ -549,17 +723,22 @@ describe("requests of the dashboard client", () => {
       const day = 86_400_000
       const range = { start_time: iso(now - (now % day) - 7 * day), end_time: iso(now - (now % 3_600_000) + 3_600_000) }
       // getDeploymentDAUs and getInsightsUserStatusCounts send Math.trunc(getTimezoneOffset() / 60) as they are.
-      for (const path of [
-        "/insights/daus?tz_offset=0", "/insights/daus?tz_offset=8", "/insights/daus?tz_offset=-5",
-        `/templates/${template.id}/daus`,
-        "/insights/user-status-counts?tz_offset=0", "/insights/user-status-counts?tz_offset=-2",
-        // getInsightsUserLatency, getInsightsUserActivity, getInsightsTemplate: URLSearchParams of their filters.
-        `/insights/user-latency?${new URLSearchParams({ ...range, template_ids: template.id })}`,
-        `/insights/user-activity?${new URLSearchParams({ ...range, template_ids: template.id })}`,
-        `/insights/user-activity?${new URLSearchParams({ ...range, template_ids: "" })}`,
-        `/insights/templates?${new URLSearchParams({ ...range, template_ids: template.id, interval: "day" })}`,
-        `/insights/templates?${new URLSearchParams({ ...range, template_ids: "", interval: "day" })}`
-      ]) {
+      for (
+        const path of [
+          "/insights/daus?tz_offset=0",
+          "/insights/daus?tz_offset=8",
+          "/insights/daus?tz_offset=-5",
+          `/templates/${template.id}/daus`,
+          "/insights/user-status-counts?tz_offset=0",
+          "/insights/user-status-counts?tz_offset=-2",
+          // getInsightsUserLatency, getInsightsUserActivity, getInsightsTemplate: URLSearchParams of their filters.
+          `/insights/user-latency?${new URLSearchParams({ ...range, template_ids: template.id })}`,
+          `/insights/user-activity?${new URLSearchParams({ ...range, template_ids: template.id })}`,
+          `/insights/user-activity?${new URLSearchParams({ ...range, template_ids: "" })}`,
+          `/insights/templates?${new URLSearchParams({ ...range, template_ids: template.id, interval: "day" })}`,
+          `/insights/templates?${new URLSearchParams({ ...range, template_ids: "", interval: "day" })}`
+        ]
+      ) {
         const r = await owner.get(path)
         expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(200)
       }
@@ -567,7 +746,9 @@ describe("requests of the dashboard client", () => {
 
     it("a CSP report, as a browser sends it", async () => {
       const r = await member.client.request("POST", "/csp/reports", undefined, {
-        raw: JSON.stringify({ "csp-report": { "document-uri": "http://localhost/", "violated-directive": "img-src", "blocked-uri": "data" } }),
+        raw: JSON.stringify({
+          "csp-report": { "document-uri": "http://localhost/", "violated-directive": "img-src", "blocked-uri": "data" }
+        }),
         headers: { "content-type": "application/csp-report" }
       })
       expect(r.status).toBe(200)
@@ -579,17 +760,30 @@ describe("requests of the dashboard client", () => {
       // getOAuth2ProviderApps builds its query with URLSearchParams: "?" alone without a filter.
       expect((await owner.get("/oauth2-provider/apps?")).status).toBe(200)
       expect((await member.client.get(`/oauth2-provider/apps?user_id=${member.user.id}`)).status).toBe(200)
-      const created = await owner.post("/oauth2-provider/apps", { name: uniqueName("dash-app"), callback_url: "https://app.example.com/cb", icon: "" })
+      const created = await owner.post("/oauth2-provider/apps", {
+        name: uniqueName("dash-app"),
+        callback_url: "https://app.example.com/cb",
+        icon: ""
+      })
       expect(created.status).toBe(201)
       const id = created.body.id as string
       expect((await owner.get(`/oauth2-provider/apps/${id}`)).status).toBe(200)
-      expect((await owner.put(`/oauth2-provider/apps/${id}`, { name: uniqueName("dash-app"), callback_url: "https://app.example.com/cb2", icon: "/icon/x.svg" })).status).toBe(200)
+      expect(
+        (await owner.put(`/oauth2-provider/apps/${id}`, {
+          name: uniqueName("dash-app"),
+          callback_url: "https://app.example.com/cb2",
+          icon: "/icon/x.svg"
+        })).status
+      ).toBe(200)
       const secret = await owner.post(`/oauth2-provider/apps/${id}/secrets`)
       expect(secret.status).toBe(201)
       expect((await owner.get(`/oauth2-provider/apps/${id}/secrets`)).status).toBe(200)
       expect((await owner.delete(`/oauth2-provider/apps/${id}/secrets/${secret.body.id}`)).status).toBe(204)
       // revokeOAuth2ProviderApp calls the root form, /oauth2/tokens?client_id=.
-      const root = await fetch(`${srv.url}/oauth2/tokens?client_id=${id}`, { method: "DELETE", headers: { "Service-Session-Token": member.client.token! } })
+      const root = await fetch(`${srv.url}/oauth2/tokens?client_id=${id}`, {
+        method: "DELETE",
+        headers: { "Service-Session-Token": member.client.token! }
+      })
       expect(root.status).toBe(204)
       expect((await owner.delete(`/oauth2-provider/apps/${id}`)).status).toBe(204)
     })
@@ -600,7 +794,11 @@ describe("requests of the dashboard client", () => {
       const regions = await member.client.get("/regions")
       expect(regions.status).toBe(200)
       expect(regions.body.regions[0]).toMatchObject({ name: "primary", healthy: true })
-      const created = await owner.post("/workspaceproxies", { name: uniqueName("dash-px"), display_name: "Dash", icon: "/emojis/1f30d.png" })
+      const created = await owner.post("/workspaceproxies", {
+        name: uniqueName("dash-px"),
+        display_name: "Dash",
+        icon: "/emojis/1f30d.png"
+      })
       expect(created.status).toBe(201)
       expect(created.body.proxy_token).toMatch(/^[0-9a-f-]{36}:[0-9a-f]{64}$/)
       const proxies = await member.client.get("/workspaceproxies")
@@ -628,7 +826,9 @@ describe("requests of the dashboard client", () => {
     it("the CLI's GetProvisionerKey: the key in the path and in Coder-Provisioner-Daemon-Key", async () => {
       const name = uniqueName("cli-key")
       const { key } = (await owner.post(`/organizations/${orgId}/provisionerkeys`, { name })).body
-      const r = await srv.anonymous.request("GET", `/provisionerkeys/${key}`, undefined, { headers: { "Coder-Provisioner-Daemon-Key": key } })
+      const r = await srv.anonymous.request("GET", `/provisionerkeys/${key}`, undefined, {
+        headers: { "Coder-Provisioner-Daemon-Key": key }
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body).toMatchObject({ name, organization: orgId, tags: {} })
     })
@@ -637,11 +837,19 @@ describe("requests of the dashboard client", () => {
   describe("null and absent mean not given", () => {
     it("PATCH /groups with nulls keeps the display name, avatar, quota and name", async () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, {
-        name: "kept", display_name: "Kept", avatar_url: "/kept.png", quota_allowance: 7
+        name: "kept",
+        display_name: "Kept",
+        avatar_url: "/kept.png",
+        quota_allowance: 7
       })).body
       const kept = { name: "kept", display_name: "Kept", avatar_url: "/kept.png", quota_allowance: 7 }
       const r = await owner.patch(`/groups/${g.id}`, {
-        name: null, display_name: null, avatar_url: null, quota_allowance: null, add_users: null, remove_users: null
+        name: null,
+        display_name: null,
+        avatar_url: null,
+        quota_allowance: null,
+        add_users: null,
+        remove_users: null
       })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body).toMatchObject(kept)
@@ -650,7 +858,12 @@ describe("requests of the dashboard client", () => {
     })
 
     it("POST /organizations/{organization}/groups with nulls takes the defaults", async () => {
-      const r = await owner.post(`/organizations/${orgId}/groups`, { name: "defaults", display_name: null, avatar_url: null, quota_allowance: null })
+      const r = await owner.post(`/organizations/${orgId}/groups`, {
+        name: "defaults",
+        display_name: null,
+        avatar_url: null,
+        quota_allowance: null
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       expect(r.body).toMatchObject({ display_name: "", quota_allowance: 0 })
       expect(r.body).not.toHaveProperty("avatar_url")
@@ -658,10 +871,19 @@ describe("requests of the dashboard client", () => {
 
     it("PATCH /organizations with nulls, or without the fields, keeps every field", async () => {
       const org = await createOrganization(owner)
-      const set = await owner.patch(`/organizations/${org.id}`, { display_name: "Named", description: "About", icon: "/i.png" })
+      const set = await owner.patch(`/organizations/${org.id}`, {
+        display_name: "Named",
+        description: "About",
+        icon: "/i.png"
+      })
       expect(set.status).toBe(200)
       const kept = { name: org.name, display_name: "Named", description: "About", icon: "/i.png" }
-      const r = await owner.patch(`/organizations/${org.id}`, { name: null, display_name: null, description: null, icon: null })
+      const r = await owner.patch(`/organizations/${org.id}`, {
+        name: null,
+        display_name: null,
+        description: null,
+        icon: null
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body).toMatchObject(kept)
       expect((await owner.patch(`/organizations/${org.id}`, {})).body).toMatchObject(kept)
@@ -676,8 +898,15 @@ describe("requests of the dashboard client", () => {
 
     it("POST /users with nulls takes the defaults", async () => {
       const r = await owner.post("/users", {
-        email: "nulls@example.com", username: "nulls", password: STRONG_PASSWORD, name: null, login_type: null,
-        user_status: null, organization_ids: null, roles: null, service_account: null
+        email: "nulls@example.com",
+        username: "nulls",
+        password: STRONG_PASSWORD,
+        name: null,
+        login_type: null,
+        user_status: null,
+        organization_ids: null,
+        roles: null,
+        service_account: null
       })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       expect(r.body).toMatchObject({ login_type: "password", status: "active", organization_ids: [orgId] })
@@ -687,15 +916,30 @@ describe("requests of the dashboard client", () => {
     })
 
     it("POST /users with the nil organization id places the user in the default organization", async () => {
-      const r = await owner.post("/users", { email: "nil-org@example.com", username: "nil-org", password: STRONG_PASSWORD, organization_ids: [NIL_UUID] })
+      const r = await owner.post("/users", {
+        email: "nil-org@example.com",
+        username: "nil-org",
+        password: STRONG_PASSWORD,
+        organization_ids: [NIL_UUID]
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       expect(r.body.organization_ids).toEqual([orgId])
     })
 
     it("POST /users/me/keys/tokens with nulls, or an empty scope, makes a default token", async () => {
-      const r = await member.client.post("/users/me/keys/tokens", { token_name: null, lifetime: null, scope: null, scopes: null, allow_list: null })
+      const r = await member.client.post("/users/me/keys/tokens", {
+        token_name: null,
+        lifetime: null,
+        scope: null,
+        scopes: null,
+        allow_list: null
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
-      const empty = await member.client.post("/users/me/keys/tokens", { token_name: "empty-scope", lifetime: 0, scope: "" })
+      const empty = await member.client.post("/users/me/keys/tokens", {
+        token_name: "empty-scope",
+        lifetime: 0,
+        scope: ""
+      })
       expect(empty.status, JSON.stringify(empty.body)).toBe(201)
       const token = (await member.client.get("/users/me/keys/tokens/empty-scope")).body
       expect(token.scope).toBe("all")
@@ -703,7 +947,11 @@ describe("requests of the dashboard client", () => {
 
     it("PUT /users/{user}/appearance with nulls empties the fields, as absent ones do", async () => {
       await member.client.put("/users/me/appearance", { theme_preference: "light", terminal_font: "fira-code" })
-      const r = await member.client.put("/users/me/appearance", { theme_preference: null, terminal_font: null, theme_dark: null })
+      const r = await member.client.put("/users/me/appearance", {
+        theme_preference: null,
+        terminal_font: null,
+        theme_dark: null
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body).toMatchObject({ theme_preference: "", terminal_font: "", theme_dark: "" })
     })
@@ -712,7 +960,10 @@ describe("requests of the dashboard client", () => {
       const r = await member.client.post("/authcheck", {
         checks: {
           plain: { object: { resource_type: "user" }, action: "read" },
-          nulls: { object: { resource_type: "user", owner_id: null, organization_id: null, resource_id: null, any_org: null }, action: "read" }
+          nulls: {
+            object: { resource_type: "user", owner_id: null, organization_id: null, resource_id: null, any_org: null },
+            action: "read"
+          }
         }
       })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
@@ -726,12 +977,18 @@ describe("requests of the dashboard client", () => {
       expect(empty.status, JSON.stringify(empty.body)).toBe(200)
       expect(empty.body.count).toBe(all.body.count)
       expect((await owner.get("/users?limit=0")).body.users.length).toBe(all.body.users.length)
-      for (const path of [
-        `/groups/${g.id}/members?q=&after_id=&limit=&offset=`, `/groups/${g.id}?exclude_members=`,
-        "/groups?organization=&has_member=&group_ids=", "/users/me/keys/tokens?include_expired=",
-        "/users/me/keys/tokens?include_all=&include_expired=",
-        `/organizations/${orgId}/members?limit=&offset=`, "/audit?limit=25&offset=&q=", "/connectionlog?limit=25&offset=&q="
-      ]) {
+      for (
+        const path of [
+          `/groups/${g.id}/members?q=&after_id=&limit=&offset=`,
+          `/groups/${g.id}?exclude_members=`,
+          "/groups?organization=&has_member=&group_ids=",
+          "/users/me/keys/tokens?include_expired=",
+          "/users/me/keys/tokens?include_all=&include_expired=",
+          `/organizations/${orgId}/members?limit=&offset=`,
+          "/audit?limit=25&offset=&q=",
+          "/connectionlog?limit=25&offset=&q="
+        ]
+      ) {
         const r = await owner.get(path)
         expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBe(200)
       }
@@ -741,38 +998,59 @@ describe("requests of the dashboard client", () => {
       const g = (await owner.post(`/organizations/${orgId}/groups`, { name: "strict-group" })).body
       const body = await owner.patch(`/groups/${g.id}`, { display_name: 5, add_users: [5], quota_allowance: -1 })
       expectValidations(body, ["display_name", "add_users.0", "quota_allowance"])
-      expect(body.body.validations.find((v: any) => v.field === "quota_allowance").detail).toBe("Quota allowance cannot be negative.")
+      expect(body.body.validations.find((v: any) => v.field === "quota_allowance").detail).toBe(
+        "Quota allowance cannot be negative."
+      )
       const query = await owner.get("/users?limit=x&after_id=nope")
       expectValidations(query, ["limit", "after_id"])
       expect(query.body.validations.find((v: any) => v.field === "after_id").detail).toBe("Must be a UUID.")
-      expectValidations(await owner.post("/authcheck", { checks: { a: { object: { resource_type: "user", any_org: "yes" }, action: "read" } } }), [
-        "checks.a.object.any_org"
-      ])
+      expectValidations(
+        await owner.post("/authcheck", {
+          checks: { a: { object: { resource_type: "user", any_org: "yes" }, action: "read" } }
+        }),
+        [
+          "checks.a.object.any_org"
+        ]
+      )
     })
   })
 
   describe("a password account needs a password", () => {
     it("answers 400 on password for login type password without one", async () => {
       for (const password of [undefined, null, ""]) {
-        const r = await owner.post("/users", { email: "nopass@example.com", username: "nopass", login_type: "password", password })
+        const r = await owner.post("/users", {
+          email: "nopass@example.com",
+          username: "nopass",
+          login_type: "password",
+          password
+        })
         expectValidations(r, ["password"])
       }
     })
 
     it("answers 400 on password without a login type, which means password", async () => {
       for (const login_type of [undefined, null, ""]) {
-        const r = await owner.post("/users", { email: "nopass@example.com", username: "nopass", login_type, password: "" })
+        const r = await owner.post("/users", {
+          email: "nopass@example.com",
+          username: "nopass",
+          login_type,
+          password: ""
+        })
         expectValidations(r, ["password"])
       }
     })
 
     it("makes a service account without a password or login type a login type none user", async () => {
-      const r = await owner.post("/users", { email: "svc@example.com", username: "svc", service_account: true, user_status: null })
+      const r = await owner.post("/users", {
+        email: "svc@example.com",
+        username: "svc",
+        service_account: true,
+        user_status: null
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       expect(r.body).toMatchObject({ login_type: "none", is_service_account: true })
     })
   })
-
 })
 
 describe("first user, as the setup page sends it", () => {
@@ -785,8 +1063,20 @@ describe("first user, as the setup page sends it", () => {
   it("hasFirstUser, then createFirstUser with the trial and onboarding fields", async () => {
     expectResponse(await srv.anonymous.get("/users/first"), 404)
     const r = await srv.anonymous.post("/users/first", {
-      email: "setup@example.com", username: "setup", name: "", password: STRONG_PASSWORD, trial: false,
-      trial_info: { first_name: "", last_name: "", phone_number: "", job_title: "", company_name: "", country: "", developers: "" },
+      email: "setup@example.com",
+      username: "setup",
+      name: "",
+      password: STRONG_PASSWORD,
+      trial: false,
+      trial_info: {
+        first_name: "",
+        last_name: "",
+        phone_number: "",
+        job_title: "",
+        company_name: "",
+        country: "",
+        developers: ""
+      },
       onboarding_info: { newsletter_marketing: false, newsletter_releases: false }
     })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
@@ -797,11 +1087,21 @@ describe("first user, as the setup page sends it", () => {
     const fresh = await startTestServer()
     try {
       const r = await fresh.anonymous.post("/users/first", {
-        email: "setup@example.com", username: "setup", password: STRONG_PASSWORD, name: null, trial: null, trial_info: null,
+        email: "setup@example.com",
+        username: "setup",
+        password: STRONG_PASSWORD,
+        name: null,
+        trial: null,
+        trial_info: null,
         onboarding_info: { newsletter_marketing: null, newsletter_releases: null }
       })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
-      const nested = await fresh.anonymous.post("/users/first", { email: "b@example.com", username: "b", password: STRONG_PASSWORD, onboarding_info: { newsletter_marketing: "x" } })
+      const nested = await fresh.anonymous.post("/users/first", {
+        email: "b@example.com",
+        username: "b",
+        password: STRONG_PASSWORD,
+        onboarding_info: { newsletter_marketing: "x" }
+      })
       expectValidations(nested, ["onboarding_info.newsletter_marketing"])
     } finally {
       await fresh.close()
@@ -852,7 +1152,11 @@ describe("template versions, as the create-template page and the template editor
   it("createTemplateVersion from the create page: a terraform version stays pending with no matched provisioner", async () => {
     const fileId = await uploadTemplate(srv, owner, FULL_TEMPLATE)
     const r = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", file_id: fileId, provisioner: "terraform", tags: {}, user_variable_values: []
+      storage_method: "file",
+      file_id: fileId,
+      provisioner: "terraform",
+      tags: {},
+      user_variable_values: []
     })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     expect(r.body.job.status).toBe("pending")
@@ -871,7 +1175,11 @@ describe("template versions, as the create-template page and the template editor
     expect(example).toBeDefined()
     expect((await owner.get(`/organizations/${orgId}/templates/examples`)).body).toEqual(examples.body)
     const r = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", example_id: example.id, provisioner: "terraform", tags: {}, user_variable_values: []
+      storage_method: "file",
+      example_id: example.id,
+      provisioner: "terraform",
+      tags: {},
+      user_variable_values: []
     })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     await runJobs(srv)
@@ -886,13 +1194,20 @@ describe("template versions, as the create-template page and the template editor
     const template = await seedTemplate(srv, orgId, first.body.id, ownerId)
     const fileId = await uploadTemplate(srv, owner, `${FULL_TEMPLATE}# edited\n`)
     const created = await owner.post(`/organizations/${orgId}/templateversions`, {
-      provisioner: "workbay", storage_method: "file", tags: {}, template_id: template.id, file_id: fileId
+      provisioner: "workbay",
+      storage_method: "file",
+      tags: {},
+      template_id: template.id,
+      file_id: fileId
     })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     await runJobs(srv)
     const logs = await owner.get(`/templateversions/${created.body.id}/logs?after=0`)
     expect(logs.status).toBe(200)
-    const patched = await owner.patch(`/templateversions/${created.body.id}`, { name: "v-2", message: "Update the template" })
+    const patched = await owner.patch(`/templateversions/${created.body.id}`, {
+      name: "v-2",
+      message: "Update the template"
+    })
     expect(patched.status, JSON.stringify(patched.body)).toBe(200)
     const promoted = await owner.patch(`/templates/${template.id}/versions`, { id: created.body.id })
     expect(promoted.body).toEqual({ message: "Updated the active template version!" })
@@ -900,7 +1215,10 @@ describe("template versions, as the create-template page and the template editor
     expect(archived.status, JSON.stringify(archived.body)).toBe(200)
     expect((await owner.post(`/templateversions/${first.body.id}/unarchive`)).status).toBe(200)
     // createTemplateVersionDryRun(id, {workspace_name, rich_parameter_values}).
-    const dry = await owner.post(`/templateversions/${created.body.id}/dry-run`, { workspace_name: "", rich_parameter_values: [] })
+    const dry = await owner.post(`/templateversions/${created.body.id}/dry-run`, {
+      workspace_name: "",
+      rich_parameter_values: []
+    })
     expect(dry.status, JSON.stringify(dry.body)).toBe(201)
     // The Go client's TemplateVersionDryRunMatchedProvisioners(version, job): a GET, no query.
     const matched = await owner.get(`/templateversions/${created.body.id}/dry-run/${dry.body.id}/matched-provisioners`)
@@ -927,18 +1245,37 @@ describe("port sharing, as the workspace page's ports popover sends it", () => {
   // upsertWorkspaceAgentSharedPort(workspaceID, req): axios.post(same path, req);
   // deleteWorkspaceAgentSharedPort(workspaceID, req): axios.delete(same path, { data: req }).
   it("shares a listening port, changes its protocol and level, adds one by the form, unshares", async () => {
-    const template = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, maxLevel: "public" })
+    const template = await portShareTemplate(srv, owner, {
+      organizationId: orgId,
+      createdBy: ownerId,
+      maxLevel: "public"
+    })
     const ws = await seedWorkspace(srv, { ownerId, organizationId: orgId, template })
     const path = `/workspaces/${ws.id}/port-share`
     expect((await owner.get(path)).body).toEqual({ shares: [] })
     // The share button of a listening port: the default level (authenticated unless the template's maximum is organization).
-    const shared = await owner.post(path, { agent_name: "main", port: 3000, protocol: "http", share_level: "authenticated" })
+    const shared = await owner.post(path, {
+      agent_name: "main",
+      port: 3000,
+      protocol: "http",
+      share_level: "authenticated"
+    })
     expect(shared.status, JSON.stringify(shared.body)).toBe(200)
     // The protocol and level selects of a shared port send the whole share.
-    expect((await owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "authenticated" })).status).toBe(200)
-    expect((await owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "public" })).status).toBe(200)
+    expect(
+      (await owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "authenticated" }))
+        .status
+    ).toBe(200)
+    expect(
+      (await owner.post(path, { agent_name: "main", port: 3000, protocol: "https", share_level: "public" })).status
+    ).toBe(200)
     // The form: `port: Number(values.port)`, keys in the form's order.
-    const form = await owner.post(path, { agent_name: "main", port: Number("8080"), share_level: "organization", protocol: "http" })
+    const form = await owner.post(path, {
+      agent_name: "main",
+      port: Number("8080"),
+      share_level: "organization",
+      protocol: "http"
+    })
     expect(form.status, JSON.stringify(form.body)).toBe(200)
     expect((await owner.get(path)).body.shares).toEqual([
       { workspace_id: ws.id, agent_name: "main", port: 3000, share_level: "public", protocol: "https" },
@@ -972,14 +1309,24 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     ;({ srv, owner, orgId } = await startWithOwner({ settings: { allowWorkspaceRenames: true } }))
     member = await createUser(owner, { username: "dash-ws-member" })
     template = await importWorkspaceTemplate(srv, owner, orgId, FREE_TEMPLATE)
-    idle = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: (await owner.get("/users/me")).body.id, name: "dash-idle" })
+    idle = await makeTemplate(srv, owner, {
+      organizationId: orgId,
+      createdBy: (await owner.get("/users/me")).body.id,
+      name: "dash-idle"
+    })
   }, 30_000)
   afterAll(() => srv.close())
 
   /** The create page's body: every optional field as the page leaves it. */
   const createBody = (name: string, templateId: string) => ({
-    name, template_id: templateId, template_version_id: undefined, template_version_preset_id: null,
-    rich_parameter_values: [], autostart_schedule: null, ttl_ms: null, automatic_updates: "never",
+    name,
+    template_id: templateId,
+    template_version_id: undefined,
+    template_version_preset_id: null,
+    rich_parameter_values: [],
+    autostart_schedule: null,
+    ttl_ms: null,
+    automatic_updates: "never",
     enable_dynamic_parameters: false
   })
 
@@ -990,7 +1337,9 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expect(a.body).toMatchObject({ name: "dash-ws-a", template_id: template.id, automatic_updates: "never" })
     expect(a.body.ttl_ms).toBeUndefined()
     const b = await owner.post(`/organizations/${orgId}/members/${member.user.id}/workspaces`, {
-      ...createBody("dash-ws-b", template.id), template_id: null, template_version_id: template.active_version_id
+      ...createBody("dash-ws-b", template.id),
+      template_id: null,
+      template_version_id: template.active_version_id
     })
     expect(b.status, JSON.stringify(b.body)).toBe(200)
     expectShape("Workspace", b.body)
@@ -1013,9 +1362,17 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expect((await post({ transition: "stop", log_level: undefined, reason: "dashboard" })).transition).toBe("stop")
     // startWorkspace(id, templateVersionId, logLevel, buildParameters).
     const started = await post({
-      transition: "start", template_version_id: template.active_version_id, log_level: undefined, rich_parameter_values: [], reason: "dashboard"
+      transition: "start",
+      template_version_id: template.active_version_id,
+      log_level: undefined,
+      rich_parameter_values: [],
+      reason: "dashboard"
     })
-    expect(started).toMatchObject({ transition: "start", build_number: 3, template_version_id: template.active_version_id })
+    expect(started).toMatchObject({
+      transition: "start",
+      build_number: 3,
+      template_version_id: template.active_version_id
+    })
     // deleteWorkspace(id, { log_level, orphan }).
     expect((await post({ transition: "delete", orphan: false })).transition).toBe("delete")
     const gone = await member.client.get(`/users/me/workspace/dash-ws-builds?include_deleted=true`)
@@ -1038,7 +1395,9 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
 
   it("getWorkspaces: the workspaces page's q, limit and offset", async () => {
     for (const q of ["owner:me", "owner:me status:running", "", "owner:me name:dash-ws"]) {
-      const path = q === "" ? "/workspaces?limit=25&offset=0" : `/workspaces?q=${encodeURIComponent(q)}&limit=25&offset=0`
+      const path = q === ""
+        ? "/workspaces?limit=25&offset=0"
+        : `/workspaces?q=${encodeURIComponent(q)}&limit=25&offset=0`
       const r = await member.client.get(path)
       expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBe(200)
       expectShape("WorkspacesResponse", r.body)
@@ -1084,19 +1443,32 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
   })
 
   it("getAgentListeningPorts (answered by the agent over its connection), the agent's connection info and startup-logs", async () => {
-    const t = await importWorkspaceTemplate(srv, owner, orgId, "resources:\n  - name: box\n    type: machine\n    agents:\n" +
-      "      - name: laptop\n        external: true\n")
+    const t = await importWorkspaceTemplate(
+      srv,
+      owner,
+      orgId,
+      "resources:\n  - name: box\n    type: machine\n    agents:\n" +
+        "      - name: laptop\n        external: true\n"
+    )
     const w = await member.client.post("/users/me/workspaces", createBody("dash-ws-ports", t.id))
     expect(w.status, JSON.stringify(w.body)).toBe(200)
     await runJobs(srv)
     const built = (await member.client.get(`/workspaces/${w.body.id}`)).body
     const agent = built.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0]
     const credentials = await member.client.get(`/workspaces/${w.body.id}/external-agent/laptop/credentials`)
-    const ws = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": credentials.body.agent_token })
+    const ws = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+      "Service-Session-Token": credentials.body.agent_token
+    })
     ws.socket.on("message", (data) => {
       const m = JSON.parse(data.toString())
       if (m.type === "listening_ports_request") {
-        ws.socket.send(JSON.stringify({ type: "listening_ports", request_id: m.request_id, ports: [{ process_name: "vite", network: "tcp", port: 5173 }] }))
+        ws.socket.send(
+          JSON.stringify({
+            type: "listening_ports",
+            request_id: m.request_id,
+            ports: [{ process_name: "vite", network: "tcp", port: 5173 }]
+          })
+        )
       }
     })
     ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
@@ -1146,13 +1518,20 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
   // automatic_updates) as { automatic_updates }, updateWorkspaceDormancy(id, dormant) as { dormant }
   // (answering a Workspace), postWorkspaceUsage(id, { agent_id, app_name }) or, in older dashboards, no body.
   it("putWorkspaceAutostart, putWorkspaceAutostop (and null), putWorkspaceExtension", async () => {
-    const w = await member.client.post("/users/me/workspaces", { ...createBody("dash-ws-sched", template.id), ttl_ms: 3_600_000 })
+    const w = await member.client.post("/users/me/workspaces", {
+      ...createBody("dash-ws-sched", template.id),
+      ttl_ms: 3_600_000
+    })
     expect(w.status, JSON.stringify(w.body)).toBe(200)
     await runJobs(srv)
     const id = w.body.id as string
-    const start = await member.client.put(`/workspaces/${id}/autostart`, { schedule: "CRON_TZ=America/Chicago 30 9 * * 1-5" })
+    const start = await member.client.put(`/workspaces/${id}/autostart`, {
+      schedule: "CRON_TZ=America/Chicago 30 9 * * 1-5"
+    })
     expect(start.status, JSON.stringify(start.body)).toBe(204)
-    expect((await member.client.get(`/workspaces/${id}`)).body.autostart_schedule).toBe("CRON_TZ=America/Chicago 30 9 * * 1-5")
+    expect((await member.client.get(`/workspaces/${id}`)).body.autostart_schedule).toBe(
+      "CRON_TZ=America/Chicago 30 9 * * 1-5"
+    )
     // The schedule form's "off": an empty schedule.
     expect((await member.client.put(`/workspaces/${id}/autostart`, { schedule: "" })).status).toBe(204)
     expect((await member.client.get(`/workspaces/${id}`)).body.autostart_schedule ?? "").toBe("")
@@ -1160,7 +1539,9 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     const extended = await member.client.put(`/workspaces/${id}/extend`, { deadline })
     expect(extended.status, JSON.stringify(extended.body)).toBe(200)
     expectShape("Response", extended.body)
-    expect(Date.parse((await member.client.get(`/workspaces/${id}`)).body.latest_build.deadline)).toBe(Date.parse(deadline))
+    expect(Date.parse((await member.client.get(`/workspaces/${id}`)).body.latest_build.deadline)).toBe(
+      Date.parse(deadline)
+    )
     expect((await member.client.put(`/workspaces/${id}/ttl`, { ttl_ms: 7_200_000 })).status).toBe(204)
     expect((await member.client.get(`/workspaces/${id}`)).body.ttl_ms).toBe(7_200_000)
     const manual = await member.client.put(`/workspaces/${id}/ttl`, { ttl_ms: null })
@@ -1176,7 +1557,8 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     expect((await member.client.put(`/workspaces/${id}/autoupdates`, { automatic_updates: "always" })).status).toBe(204)
     expect((await member.client.get(`/workspaces/${id}`)).body.automatic_updates).toBe("always")
     const agent = (await member.client.get(`/workspaces/${id}`)).body.latest_build.resources
-      .flatMap((r: { agents?: Array<{ id: string }> }) => r.agents ?? [])[0]?.id ?? "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0c"
+      .flatMap((r: { agents?: Array<{ id: string }> }) => r.agents ?? [])[0]?.id ??
+      "6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0c"
     const used = await member.client.post(`/workspaces/${id}/usage`, { agent_id: agent, app_name: "vscode" })
     expect(used.status, JSON.stringify(used.body)).toBe(204)
     const bare = await member.client.post(`/workspaces/${id}/usage`)
@@ -1196,13 +1578,17 @@ describe("sign-in through GitHub and OpenID Connect, as the login pages send it"
   it("the login page's links (redirect), getOAuth2GitHubDevice and getOAuth2GitHubDeviceFlowCallback(code, state)", async () => {
     await withGithubSignIn(async (g) => {
       const browser = new Browser()
-      const start = await browser.request(`${g.srv.url}/api/v2/users/oauth2/github/callback?redirect=${encodeURIComponent("/templates")}`)
+      const start = await browser.request(
+        `${g.srv.url}/api/v2/users/oauth2/github/callback?redirect=${encodeURIComponent("/templates")}`
+      )
       expect(start.status).toBe(307)
       const state = new URL(start.location!).searchParams.get("state")!
       const device = await browser.request(`${g.srv.url}/api/v2/users/oauth2/github/device`)
       expect(device.status, JSON.stringify(device.body)).toBe(200)
       // The device page polls with the device code as `code` and the state from the redirect.
-      const pending = await browser.request(`${g.srv.url}/api/v2/users/oauth2/github/callback?code=${device.body.device_code}&state=${state}`)
+      const pending = await browser.request(
+        `${g.srv.url}/api/v2/users/oauth2/github/callback?code=${device.body.device_code}&state=${state}`
+      )
       expect(pending.status).toBe(400)
     }, { oauth2GithubDeviceFlow: true })
   })
@@ -1234,7 +1620,9 @@ describe("external auth and applications, as the dashboard's external auth pages
     const device = await x.member.client.get("/external-auth/gh-device/device")
     expect(device.status).toBe(200)
     x.provider.approveDevice(device.body.user_code, "dash-device")
-    const exchanged = await x.member.client.post("/external-auth/gh-device/device", { device_code: device.body.device_code })
+    const exchanged = await x.member.client.post("/external-auth/gh-device/device", {
+      device_code: device.body.device_code
+    })
     expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(204)
     const unlinked = await x.member.client.delete("/external-auth/gh-device")
     expect(unlinked.status, JSON.stringify(unlinked.body)).toBe(200)
@@ -1244,7 +1632,11 @@ describe("external auth and applications, as the dashboard's external auth pages
   it("getApplicationsHost, and the redirect to an app host with the key", async () => {
     const x = await externalAuthWorld()
     expect((await x.member.client.get("/applications/host")).body).toEqual({ host: "*.apps.example.test" })
-    const r = await x.member.client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://code--main--ws--linked-member.apps.example.test/")}`)
+    const r = await x.member.client.get(
+      `/applications/auth-redirect?redirect_uri=${
+        encodeURIComponent("http://code--main--ws--linked-member.apps.example.test/")
+      }`
+    )
     expect(r.status).toBe(307)
     expect(new URL(r.headers.get("location")!).searchParams.get("coder_application_connect_api_key")).toBeTruthy()
   })

@@ -1,6 +1,6 @@
 import { makeWorkbay, requestContext, type Workbay } from "@workbay/http"
-import { Context, Effect } from "effect"
 import * as Sqlite from "@workbay/storage-sqlite"
+import { Context, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, startWithOwner, STRONG_PASSWORD, type TestServer } from "./support.js"
 
@@ -64,7 +64,9 @@ describe("request handling", () => {
   })
 
   it("answers 413 for a body over the limit", async () => {
-    const r = await owner.request("POST", "/organizations", undefined, { raw: JSON.stringify({ name: "a".repeat(2048) }) })
+    const r = await owner.request("POST", "/organizations", undefined, {
+      raw: JSON.stringify({ name: "a".repeat(2048) })
+    })
     expect(r.status).toBe(413)
     expect(r.body.message).toBe("Request body is too large.")
   })
@@ -87,7 +89,11 @@ describe("web handler", () => {
     )
 
   it("serves the API on Fetch Request and Response", async () => {
-    const first = await call("POST", "/users/first", { email: "w@example.com", username: "web", password: STRONG_PASSWORD })
+    const first = await call("POST", "/users/first", {
+      email: "w@example.com",
+      username: "web",
+      password: STRONG_PASSWORD
+    })
     expect(first.status).toBe(201)
     const login = await call("POST", "/users/login", { email: "w@example.com", password: STRONG_PASSWORD })
     expect(login.status).toBe(201)
@@ -127,7 +133,12 @@ describe("a request's services (requestContext)", () => {
     const D = Context.GenericTag<"D", string>("D")
     const added = Context.add(ctx, D, "d")
     expect(Object.fromEntries(added.unsafeMap)).toEqual({ A: "a", B: "b", C: "c", D: "d" })
-    expect(Object.fromEntries(Context.merge(ctx, Context.make(D, "d")).unsafeMap)).toEqual({ A: "a", B: "b", C: "c", D: "d" })
+    expect(Object.fromEntries(Context.merge(ctx, Context.make(D, "d")).unsafeMap)).toEqual({
+      A: "a",
+      B: "b",
+      C: "c",
+      D: "d"
+    })
     expect(Object.fromEntries(Context.omit(A)(ctx).unsafeMap)).toEqual({ B: "b", C: "c" })
     const read = Effect.runSync(Effect.provide(Effect.all([A, B, C]), ctx))
     expect(read).toEqual(["a", "b", "c"])

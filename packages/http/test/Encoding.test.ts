@@ -5,7 +5,7 @@
  * fit answer the same error. The hot responses must compile (not fall back to Schema as a whole).
  */
 import { HttpApiSchema } from "@effect/platform"
-import { compileEncodeStep, compileEncoder } from "@workbay/core"
+import { compileEncoder, compileEncodeStep } from "@workbay/core"
 import { WorkbayApi } from "@workbay/http"
 import { Arbitrary, Either, FastCheck as fc, Schema, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
@@ -23,7 +23,10 @@ const successes: ReadonlyArray<Success> = Object.values(WorkbayApi.groups).flatM
     const members = ast._tag === "Union" ? ast.types : [ast]
     return members
       .filter((m) => !HttpApiSchema.isVoid(m) && HttpApiSchema.getEncoding(m).kind === "Json")
-      .map((m, i) => ({ name: `${group.identifier}.${endpoint.name}${members.length > 1 ? `#${i}` : ""}`, schema: Schema.make(m) }))
+      .map((m, i) => ({
+        name: `${group.identifier}.${endpoint.name}${members.length > 1 ? `#${i}` : ""}`,
+        schema: Schema.make(m)
+      }))
   })
 )
 
@@ -36,12 +39,23 @@ const arbitraryOf = (schema: Schema.Schema<any, any, never>): fc.Arbitrary<unkno
   }
 }
 
-const text = (r: Either.Either<unknown, unknown>) => Either.isRight(r) ? JSON.stringify(r.right) : `error: ${String(r.left)}`
+const text = (r: Either.Either<unknown, unknown>) =>
+  Either.isRight(r) ? JSON.stringify(r.right) : `error: ${String(r.left)}`
 
 describe("compiled encoders", () => {
   it("cover the responses, the hot ones included", () => {
     const compiled = successes.filter((s) => compileEncodeStep(s.schema) !== undefined).map((s) => s.name)
-    for (const hot of ["users.get", "users.list", "workspaces.get", "workspaces.list", "templates.get", "groups.get", "audit.auditLogs"]) {
+    for (
+      const hot of [
+        "users.get",
+        "users.list",
+        "workspaces.get",
+        "workspaces.list",
+        "templates.get",
+        "groups.get",
+        "audit.auditLogs"
+      ]
+    ) {
       expect(compiled, hot).toContain(hot)
     }
     // Most responses compile; the rest are encoded by Schema as before.

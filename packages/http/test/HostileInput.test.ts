@@ -5,12 +5,12 @@
  * answer is below 500, a Response object when it is an error, and a few kilobytes at most.
  * Nothing here is timed: the limits bound the work.
  */
+import { HttpApiSchema } from "@effect/platform"
 import { AgentAuthentication, Authentication, makeWorkbay, type Workbay, WorkbayApi } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
-import { HttpApiSchema } from "@effect/platform"
 import { FastCheck as fc, Option, type Schema, SchemaAST } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SESSION_HEADER, startWithOwner, STRONG_PASSWORD, type ServiceTestServer, UNKNOWN_ID } from "./support.js"
+import { type ServiceTestServer, SESSION_HEADER, startWithOwner, STRONG_PASSWORD, UNKNOWN_ID } from "./support.js"
 
 /** One operation of the API, as its definition declares it. */
 interface Operation {
@@ -47,7 +47,10 @@ const operations: ReadonlyArray<Operation> = Object.values((WorkbayApi as any).g
     hasBody: Option.isSome(endpoint.payloadSchema),
     rawBody: Option.match(endpoint.payloadSchema as Option.Option<Schema.Schema.Any>, {
       onNone: () => false,
-      onSome: (s) => (s.ast._tag === "Union" ? s.ast.types : [s.ast]).every((m) => HttpApiSchema.getEncoding(m).kind === "Uint8Array")
+      onSome: (s) =>
+        (s.ast._tag === "Union" ? s.ast.types : [s.ast]).every((m) =>
+          HttpApiSchema.getEncoding(m).kind === "Uint8Array"
+        )
     }),
     bodyFields: fieldsOf(endpoint.payloadSchema),
     queryKeys: fieldsOf(endpoint.urlParamsSchema),
@@ -86,27 +89,23 @@ const headersOf = (init: RequestInit) => {
 }
 
 /** Through a real server (the node adapter). */
-const overNode =
-  (baseUrl: string) =>
-  async (method: string, path: string, init: RequestInit = {}): Promise<Answer> => {
-    const res = await fetch(baseUrl + path, {
-      method,
-      headers: headersOf(init),
-      body: init.body ?? null,
-      redirect: "manual"
-    })
-    return { status: res.status, headers: res.headers, text: await res.text() }
-  }
+const overNode = (baseUrl: string) => async (method: string, path: string, init: RequestInit = {}): Promise<Answer> => {
+  const res = await fetch(baseUrl + path, {
+    method,
+    headers: headersOf(init),
+    body: init.body ?? null,
+    redirect: "manual"
+  })
+  return { status: res.status, headers: res.headers, text: await res.text() }
+}
 
 /** In process (the web adapter): no URL length limit in front of it. */
-const overWeb =
-  (workbay: Workbay) =>
-  async (method: string, path: string, init: RequestInit = {}): Promise<Answer> => {
-    const res = await workbay.web(
-      new Request(`http://workbay.test${path}`, { method, headers: headersOf(init), body: init.body ?? null })
-    )
-    return { status: res.status, headers: res.headers, text: await res.text() }
-  }
+const overWeb = (workbay: Workbay) => async (method: string, path: string, init: RequestInit = {}): Promise<Answer> => {
+  const res = await workbay.web(
+    new Request(`http://workbay.test${path}`, { method, headers: headersOf(init), body: init.body ?? null })
+  )
+  return { status: res.status, headers: res.headers, text: await res.text() }
+}
 
 type Send = ReturnType<typeof overNode>
 
@@ -121,7 +120,9 @@ const expectSane = (a: Answer, what: string) => {
   if (a.headers.get("content-type")?.startsWith("text/html")) return
   const body = JSON.parse(a.text)
   // OAuth2 routes answer RFC 6749 5.2 / RFC 7591 3.2.2 errors: `{error, error_description}`.
-  if (typeof body.error === "string" && Object.keys(body).every((k) => k === "error" || k === "error_description")) return
+  if (typeof body.error === "string" && Object.keys(body).every((k) => k === "error" || k === "error_description")) {
+    return
+  }
   expect(
     Object.keys(body).filter((k) => !["message", "detail", "validations"].includes(k)),
     what
@@ -136,7 +137,7 @@ const expectSane = (a: Answer, what: string) => {
 }
 
 /** `{"a":{"a":...1...}}`, 3,000 levels: about 18 KB. */
-const DEEP_BODY = '{"a":'.repeat(3000) + "1" + "}".repeat(3000)
+const DEEP_BODY = "{\"a\":".repeat(3000) + "1" + "}".repeat(3000)
 const DEEP_PATH = Array(32).fill("a").join(".")
 const TOO_DEEP = "Must not nest objects and arrays deeper than 32 levels."
 
@@ -164,7 +165,19 @@ describe("hostile input through the node adapter", () => {
   })
 
   it("answers a body 3,000 levels deep with 400 at the path where it gets too deep, on every operation with a JSON body", async () => {
-    const values = { user: "me", organization: "coder", group: UNKNOWN_ID, templateversion: UNKNOWN_ID, template: UNKNOWN_ID, jobID: UNKNOWN_ID, workspace: UNKNOWN_ID, workspacebuild: UNKNOWN_ID, id: UNKNOWN_ID, notification_template: UNKNOWN_ID, app: UNKNOWN_ID }
+    const values = {
+      user: "me",
+      organization: "coder",
+      group: UNKNOWN_ID,
+      templateversion: UNKNOWN_ID,
+      template: UNKNOWN_ID,
+      jobID: UNKNOWN_ID,
+      workspace: UNKNOWN_ID,
+      workspacebuild: UNKNOWN_ID,
+      id: UNKNOWN_ID,
+      notification_template: UNKNOWN_ID,
+      app: UNKNOWN_ID
+    }
     for (const op of withJsonBody.filter((o) => !o.agentOnly)) {
       const a = await send(op.method, pathOf(op, values), { token, body: DEEP_BODY })
       expectSane(a, op.name)
@@ -194,7 +207,11 @@ describe("hostile input through the node adapter", () => {
       message: `Unsupported content type header "application/json".`,
       detail: "Send one of: application/x-tar, application/zip, application/x-zip-compressed."
     })
-    const stored = await send("POST", "/api/v2/files", { token, body: DEEP_BODY, headers: { "content-type": "application/x-tar" } })
+    const stored = await send("POST", "/api/v2/files", {
+      token,
+      body: DEEP_BODY,
+      headers: { "content-type": "application/x-tar" }
+    })
     expect(stored.status).toBe(201)
   })
 
@@ -217,11 +234,13 @@ describe("hostile input through the node adapter", () => {
   })
 
   it("lists 20 of the problems of a 1,000-item allow-list, each once, and says how many there were", async () => {
-    for (const [item, field] of [
-      ["workspace", (i: number) => `allow_list.${i}`],
-      [{ type: "planet", id: "*" }, (i: number) => `allow_list.${i}.type`],
-      [{}, (i: number) => `allow_list.${i >> 1}.${i % 2 === 0 ? "id" : "type"}`]
-    ] as const) {
+    for (
+      const [item, field] of [
+        ["workspace", (i: number) => `allow_list.${i}`],
+        [{ type: "planet", id: "*" }, (i: number) => `allow_list.${i}.type`],
+        [{}, (i: number) => `allow_list.${i >> 1}.${i % 2 === 0 ? "id" : "type"}`]
+      ] as const
+    ) {
       const a = await tokens({ allow_list: Array(1000).fill(item) })
       expectSane(a, "allow_list 1000")
       const body = JSON.parse(a.text)
@@ -278,14 +297,16 @@ describe("hostile input through the node adapter", () => {
   })
 
   it("answers numbers beyond any range as a bad value, not a server error", async () => {
-    for (const [method, path, body] of [
-      ["POST", "/api/v2/users/me/keys/tokens", '{"lifetime":1e999}'],
-      ["POST", "/api/v2/users/me/keys/tokens", '{"lifetime":-1e999}'],
-      ["POST", "/api/v2/users/me/keys/tokens", `{"lifetime":${"9".repeat(400)}}`],
-      ["GET", "/api/v2/users?limit=1e999", undefined],
-      ["GET", `/api/v2/users?limit=${"9".repeat(400)}`, undefined],
-      ["GET", "/api/v2/audit?offset=-1e999", undefined]
-    ] as const) {
+    for (
+      const [method, path, body] of [
+        ["POST", "/api/v2/users/me/keys/tokens", "{\"lifetime\":1e999}"],
+        ["POST", "/api/v2/users/me/keys/tokens", "{\"lifetime\":-1e999}"],
+        ["POST", "/api/v2/users/me/keys/tokens", `{"lifetime":${"9".repeat(400)}}`],
+        ["GET", "/api/v2/users?limit=1e999", undefined],
+        ["GET", `/api/v2/users?limit=${"9".repeat(400)}`, undefined],
+        ["GET", "/api/v2/audit?offset=-1e999", undefined]
+      ] as const
+    ) {
       const a = await send(method, path, { token, body })
       expectSane(a, path)
       expect(a.status, path).toBe(400)
@@ -353,11 +374,19 @@ const routeValues = async (send: Send, token: string): Promise<Record<string, st
     token,
     body: JSON.stringify({ token_name: "head-token" })
   })
-  const file = await send("POST", "/api/v2/files", { token, body: "an archive", headers: { "content-type": "application/x-tar" } })
+  const file = await send("POST", "/api/v2/files", {
+    token,
+    body: "an archive",
+    headers: { "content-type": "application/x-tar" }
+  })
   expect([group.status, created.status, file.status]).toEqual([201, 201, 201])
   const key = JSON.parse((await send("GET", "/api/v2/users/me/keys/tokens/head-token", { token })).text)
   return {
-    user: "me", organization: "coder", group: JSON.parse(group.text).id, keyname: "head-token", keyid: key.id,
+    user: "me",
+    organization: "coder",
+    group: JSON.parse(group.text).id,
+    keyname: "head-token",
+    keyid: key.id,
     fileID: JSON.parse(file.text).hash
   }
 }
@@ -416,26 +445,29 @@ const queriesFor = (op: Operation): Array<string> => {
 
 /** Text of awkward characters: controls, quotes, `%`, `&`, `=`, lone and paired surrogates, multi-byte. */
 const hardText = fc
-  .array(fc.oneof(fc.constantFrom("\u0000", '"', "\\", "%", "&", "=", ",", "\ud800", "é", "😀", "{", "["), fc.char()), {
-    maxLength: 200
-  })
+  .array(
+    fc.oneof(fc.constantFrom("\u0000", "\"", "\\", "%", "&", "=", ",", "\ud800", "é", "😀", "{", "["), fc.char()),
+    {
+      maxLength: 200
+    }
+  )
   .map((chars) => chars.join(""))
 
 const repeatItems = (item: string, n: number) => `[${Array(n).fill(item).join(",")}]`
 
 /** Values of the wrong type or shape for any field. */
-const LIGHT_VALUES = ["[[[]]]", '{"__proto__":{"polluted":1},"constructor":{"prototype":{}}}']
+const LIGHT_VALUES = ["[[[]]]", "{\"__proto__\":{\"polluted\":1},\"constructor\":{\"prototype\":{}}}"]
 /** More of them, for the first field. */
-const MORE_VALUES = ["null", "1e999", '"\\u0000"', "true", "-0", "9".repeat(400), '"\\ud800"', "[]", "{}", "[null]"]
+const MORE_VALUES = ["null", "1e999", "\"\\u0000\"", "true", "-0", "9".repeat(400), "\"\\ud800\"", "[]", "{}", "[null]"]
 /** Values over the limits, or at them (1,000 items that each fail). */
 const HEAVY_VALUES = [
   `"${"x".repeat(70_000)}"`,
   repeatItems("{}", 2000),
-  repeatItems('"x"', 1001),
+  repeatItems("\"x\"", 1001),
   repeatItems("0", 1000),
   "[".repeat(5000) + "]".repeat(5000),
   `{${Array.from({ length: 1500 }, (_, i) => `"k${i}":1`).join(",")}}`,
-  repeatItems('{"type":"planet","id":"x"}', 1000)
+  repeatItems("{\"type\":\"planet\",\"id\":\"x\"}", 1000)
 ]
 
 /** Bodies (raw text and content type) for an operation: each field wrong-typed, the first one more and over the limits. */
@@ -449,10 +481,10 @@ const bodiesFor = (op: Operation): Array<{ readonly text: string; readonly type?
     { text: "[".repeat(100_000) + "]".repeat(100_000) },
     { text: "null" },
     { text: "[]" },
-    { text: '"text"' },
+    { text: "\"text\"" },
     { text: "7" },
     { text: "{" },
-    { text: '{"a":"unterminated' },
+    { text: "{\"a\":\"unterminated" },
     { text: "\ufeff{}" },
     { text: `{"${"k".repeat(70_000)}":1}` },
     { text: `{"a\\u0000":1}` },

@@ -33,12 +33,34 @@ describe("the logger", () => {
   it("redacts secret fields, parameters, credentials and token shapes", () => {
     const { lines, run } = capture({ level: "info", format: "json" })
     const key = "abcdefghij-ABCDEFGHIJKLMNOPQRSTUV"
-    run(Effect.logInfo(`GET /x?code=c0de1234&state=ok Authorization: Bearer tok3n-value-123 postgres://u:pa55word@db/x ${key} wbr_${"a".repeat(40)}`).pipe(
-      Effect.annotateLogs({ password: "hunter22", session_token: "s3cret-s3cret", headers: { Cookie: "a=b", accept: "json" } })
-    ))
+    run(
+      Effect.logInfo(
+        `GET /x?code=c0de1234&state=ok Authorization: Bearer tok3n-value-123 postgres://u:pa55word@db/x ${key} wbr_${
+          "a".repeat(40)
+        }`
+      ).pipe(
+        Effect.annotateLogs({
+          password: "hunter22",
+          session_token: "s3cret-s3cret",
+          headers: { Cookie: "a=b", accept: "json" }
+        })
+      )
+    )
     run(Effect.logError("failed", Cause.fail(new Error(`bad {"client_secret":"wbs_${"b".repeat(40)}"}`))))
     const text = lines.join("\n")
-    for (const secret of ["c0de1234", "tok3n-value-123", "pa55word", "ABCDEFGHIJKLMNOPQRSTUV", "a".repeat(40), "b".repeat(40), "hunter22", "s3cret-s3cret", "a=b"]) {
+    for (
+      const secret of [
+        "c0de1234",
+        "tok3n-value-123",
+        "pa55word",
+        "ABCDEFGHIJKLMNOPQRSTUV",
+        "a".repeat(40),
+        "b".repeat(40),
+        "hunter22",
+        "s3cret-s3cret",
+        "a=b"
+      ]
+    ) {
       expect(text).not.toContain(secret)
     }
     const first = JSON.parse(lines[0]!)
@@ -49,7 +71,17 @@ describe("the logger", () => {
   })
 
   it("names secret fields", () => {
-    for (const name of ["password", "Service-Session-Token", "client_secret", "Authorization", "one_time_passcode", "code", "api_key"]) {
+    for (
+      const name of [
+        "password",
+        "Service-Session-Token",
+        "client_secret",
+        "Authorization",
+        "one_time_passcode",
+        "code",
+        "api_key"
+      ]
+    ) {
       expect(isSecretName(name), name).toBe(true)
     }
     for (const name of ["request_id", "status", "route", "user_id"]) expect(isSecretName(name), name).toBe(false)

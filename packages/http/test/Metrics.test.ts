@@ -80,7 +80,9 @@ describe("Prometheus metrics", () => {
     expect((await owner.request("HEAD", "/buildinfo")).status).toBe(200)
     const samples = await scrape()
     const total = "coderd_api_requests_processed_total"
-    expect(value(samples, total, { code: "200", method: "GET", path: "/api/v2/users/{user}" })).toBeGreaterThanOrEqual(1)
+    expect(value(samples, total, { code: "200", method: "GET", path: "/api/v2/users/{user}" })).toBeGreaterThanOrEqual(
+      1
+    )
     expect(value(samples, total, { code: "404", method: "GET", path: "/api/v2/users/{user}" })).toBe(1)
     expect(value(samples, total, { code: "401", method: "GET", path: "/api/v2/users/{user}" })).toBe(1)
     expect(value(samples, total, { code: "400", method: "POST", path: "/api/v2/users" })).toBe(1)
@@ -88,8 +90,16 @@ describe("Prometheus metrics", () => {
     expect(value(samples, total, { code: "200", method: "HEAD", path: "/api/v2/buildinfo" })).toBe(1)
     // Bounded labels: no sample names an id or a raw path.
     for (const s of find(samples, total)) expect(s.labels.path).not.toMatch(/[0-9a-f]{8}-|no-such-route/)
-    expect(value(samples, "coderd_api_request_latencies_seconds_count", { method: "GET", path: "/api/v2/users/{user}" })).toBeGreaterThanOrEqual(3)
-    expect(find(samples, "coderd_api_request_latencies_seconds_bucket", { method: "GET", path: "/api/v2/users/{user}", le: "+Inf" })).toHaveLength(1)
+    expect(
+      value(samples, "coderd_api_request_latencies_seconds_count", { method: "GET", path: "/api/v2/users/{user}" })
+    ).toBeGreaterThanOrEqual(3)
+    expect(
+      find(samples, "coderd_api_request_latencies_seconds_bucket", {
+        method: "GET",
+        path: "/api/v2/users/{user}",
+        le: "+Inf"
+      })
+    ).toHaveLength(1)
     // The scrape itself is not an API request; nothing is in flight between requests.
     expect(value(samples, "coderd_api_concurrent_requests")).toBe(0)
     expect(value(samples, "coderd_db_query_latencies_seconds_count")).toBeGreaterThan(0)
@@ -105,11 +115,24 @@ describe("Prometheus metrics", () => {
     expect(value(samples, "coderd_provisionerd_jobs_current", { provisioner: "workbay" })).toBe(0)
     // Every status has its series, zero when none; coderd's gauge is by the latest build's job status.
     expect(find(samples, "workbay_workspaces").map((s) => [s.labels.status, s.value]).sort()).toEqual([
-      ["canceled", 0], ["canceling", 0], ["deleted", 0], ["deleting", 0], ["failed", 0],
-      ["pending", 0], ["running", 1], ["starting", 0], ["stopped", 0], ["stopping", 0]
+      ["canceled", 0],
+      ["canceling", 0],
+      ["deleted", 0],
+      ["deleting", 0],
+      ["failed", 0],
+      ["pending", 0],
+      ["running", 1],
+      ["starting", 0],
+      ["stopped", 0],
+      ["stopping", 0]
     ])
     expect(find(samples, "coderd_api_workspace_latest_build").map((s) => [s.labels.status, s.value]).sort()).toEqual([
-      ["canceled", 0], ["canceling", 0], ["failed", 0], ["pending", 0], ["running", 0], ["succeeded", 1]
+      ["canceled", 0],
+      ["canceling", 0],
+      ["failed", 0],
+      ["pending", 0],
+      ["running", 0],
+      ["succeeded", 1]
     ])
     expect(find(samples, "workbay_workspace_builds_in_flight").map((s) => [s.labels.status, s.value]).sort())
       .toEqual([["canceling", 0], ["pending", 0], ["running", 0]])
@@ -129,12 +152,17 @@ describe("Prometheus metrics", () => {
   })
 
   it("counts notification dispatches by method, template and result, with send times", async () => {
-    expect((await owner.put(`/notifications/templates/${TemplateIds.customNotification}/method`, { method: "webhook" })).status).toBe(200)
+    expect(
+      (await owner.put(`/notifications/templates/${TemplateIds.customNotification}/method`, { method: "webhook" }))
+        .status
+    ).toBe(200)
     try {
-      expect((await owner.post("/notifications/custom", { content: { title: "Hello", message: "Metrics" } })).status).toBe(204)
+      expect((await owner.post("/notifications/custom", { content: { title: "Hello", message: "Metrics" } })).status)
+        .toBe(204)
       expect((await srv.run(Effect.flatMap(Notifier, (n) => n.dispatchOnce))).sent).toBeGreaterThanOrEqual(1)
       hook.answer(500)
-      expect((await owner.post("/notifications/custom", { content: { title: "Doomed", message: "Metrics" } })).status).toBe(204)
+      expect((await owner.post("/notifications/custom", { content: { title: "Doomed", message: "Metrics" } })).status)
+        .toBe(204)
       expect((await srv.run(Effect.flatMap(Notifier, (n) => n.dispatchOnce))).failed).toBeGreaterThanOrEqual(1)
     } finally {
       hook.answer(200)
@@ -152,7 +180,9 @@ describe("Prometheus metrics", () => {
   it("counts open WebSockets and times them by route template once closed", async () => {
     const template = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
     const workspace = await makeWorkspace(srv, owner, orgId, template.id)
-    const socket = await connect(`${srv.wsUrl}/api/v2/workspaces/${workspace.id}/watch-ws`, { [SESSION_HEADER]: owner.token! })
+    const socket = await connect(`${srv.wsUrl}/api/v2/workspaces/${workspace.id}/watch-ws`, {
+      [SESSION_HEADER]: owner.token!
+    })
     const path = "/api/v2/workspaces/{workspace}/watch-ws"
     const open = await scrape()
     expect(value(open, "coderd_api_concurrent_websockets")).toBe(1)
@@ -181,29 +211,62 @@ describe("the scrape-time gauges", () => {
   it("split the workspaces by status and by their latest build's job status, from one read per cache period", async () => {
     const metrics = makePrometheusMetrics({ processMetrics: false, cacheMillis: 60_000 })
     let reads = 0
-    const snapshot = snapshotOf({ pending: 1, starting: 2, stopping: 3, deleting: 4, running: 5, stopped: 6, failed: 7, canceling: 8, canceled: 9 })
+    const snapshot = snapshotOf({
+      pending: 1,
+      starting: 2,
+      stopping: 3,
+      deleting: 4,
+      running: 5,
+      stopped: 6,
+      failed: 7,
+      canceling: 8,
+      canceled: 9
+    })
     metrics.bind({ webSockets: () => 0, snapshot: async () => (reads++, snapshot) })
     const [samples] = await Promise.all([metrics.text().then(parse), metrics.text(), metrics.text()])
-    const series = (name: string) => Object.fromEntries(samples!.filter((s) => s.name === name).map((s) => [s.labels.status, s.value]))
+    const series = (name: string) =>
+      Object.fromEntries(samples!.filter((s) => s.name === name).map((s) => [s.labels.status, s.value]))
     expect(series("workbay_workspaces")).toEqual({
-      pending: 1, starting: 2, stopping: 3, deleting: 4, running: 5, stopped: 6, failed: 7, canceling: 8, canceled: 9, deleted: 0
+      pending: 1,
+      starting: 2,
+      stopping: 3,
+      deleting: 4,
+      running: 5,
+      stopped: 6,
+      failed: 7,
+      canceling: 8,
+      canceled: 9,
+      deleted: 0
     })
-    expect(series("coderd_api_workspace_latest_build")).toEqual({ pending: 1, running: 9, succeeded: 11, failed: 7, canceling: 8, canceled: 9 })
+    expect(series("coderd_api_workspace_latest_build")).toEqual({
+      pending: 1,
+      running: 9,
+      succeeded: 11,
+      failed: 7,
+      canceling: 8,
+      canceled: 9
+    })
     expect(samples!.find((s) => s.name === "workbay_agents_connected")?.value).toBe(2)
     // Three scrapes, each of five database gauges: one read.
     await metrics.text()
     expect(reads).toBe(1)
     // A new source is read at once.
     metrics.bind({ webSockets: () => 0, snapshot: async () => (reads++, snapshotOf({ running: 1 })) })
-    expect(parse(await metrics.text()).find((s) => s.name === "workbay_workspaces" && s.labels.status === "running")?.value).toBe(1)
+    expect(
+      parse(await metrics.text()).find((s) => s.name === "workbay_workspaces" && s.labels.status === "running")?.value
+    ).toBe(1)
     expect(reads).toBe(2)
   })
 
   it("keep their last values when a read fails", async () => {
     const metrics = makePrometheusMetrics({ processMetrics: false, cacheMillis: 0 })
     let fail = false
-    metrics.bind({ webSockets: () => 0, snapshot: async () => (fail ? Promise.reject(new Error("down")) : snapshotOf({ stopped: 3 })) })
-    const stopped = async () => parse(await metrics.text()).find((s) => s.name === "workbay_workspaces" && s.labels.status === "stopped")?.value
+    metrics.bind({
+      webSockets: () => 0,
+      snapshot: async () => (fail ? Promise.reject(new Error("down")) : snapshotOf({ stopped: 3 }))
+    })
+    const stopped = async () =>
+      parse(await metrics.text()).find((s) => s.name === "workbay_workspaces" && s.labels.status === "stopped")?.value
     expect(await stopped()).toBe(3)
     fail = true
     expect(await stopped()).toBe(3)

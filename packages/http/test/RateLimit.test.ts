@@ -3,12 +3,20 @@
  * real HTTP with small limits (the defaults are 512, 60 and 12 a minute).
  */
 import { type Actor, TooManyRequests } from "@workbay/core"
+import { defaultSettings } from "@workbay/core"
 import { Effect, Exit, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { WebHandler } from "../src/Adapters.js"
 import { limitRequest, makeRateLimits, SlidingWindow } from "../src/RateLimit.js"
-import { defaultSettings } from "@workbay/core"
-import { type Client, createUser, expectResponse, type ServiceTestServer, SESSION_HEADER, startWithOwner, type TestUser } from "./support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  type TestUser
+} from "./support.js"
 
 describe("the sliding window", () => {
   it("allows `limit` requests of a key in a window, then refuses with what is left and when it resets", () => {
@@ -53,26 +61,38 @@ describe("limitRequest on Effect's clock", () => {
     const headers: Record<string, string> = {}
     const set = (k: string, v: string) => void (headers[k] = v)
     const call = limitRequest(limiters, "op", { ip: "10.0.0.1" }, undefined, set)
-    const exits = await Effect.runPromise(Effect.gen(function*() {
-      yield* TestClock.adjust("1 minute")
-      const a = yield* Effect.exit(call)
-      const b = yield* Effect.exit(call)
-      const c = yield* Effect.exit(call)
-      const retryAfter = headers["retry-after"]
-      yield* TestClock.adjust("2 minutes")
-      const d = yield* Effect.exit(call)
-      return { a, b, c, d, retryAfter }
-    }).pipe(Effect.provide(TestContext.TestContext)))
+    const exits = await Effect.runPromise(
+      Effect.gen(function*() {
+        yield* TestClock.adjust("1 minute")
+        const a = yield* Effect.exit(call)
+        const b = yield* Effect.exit(call)
+        const c = yield* Effect.exit(call)
+        const retryAfter = headers["retry-after"]
+        yield* TestClock.adjust("2 minutes")
+        const d = yield* Effect.exit(call)
+        return { a, b, c, d, retryAfter }
+      }).pipe(Effect.provide(TestContext.TestContext))
+    )
     expect(Exit.isSuccess(exits.a) && Exit.isSuccess(exits.b)).toBe(true)
-    expect(exits.c).toEqual(Exit.fail(new TooManyRequests({ message: "You've been rate limited for sending more than 2 requests in 1m0s." })))
+    expect(exits.c).toEqual(
+      Exit.fail(new TooManyRequests({ message: "You've been rate limited for sending more than 2 requests in 1m0s." }))
+    )
     expect(exits.retryAfter).toBe("60")
     expect(Exit.isSuccess(exits.d)).toBe(true)
-    expect(headers).toMatchObject({ "x-ratelimit-limit": "2", "x-ratelimit-remaining": "1", "x-ratelimit-reset": "240" })
+    expect(headers).toMatchObject({
+      "x-ratelimit-limit": "2",
+      "x-ratelimit-remaining": "1",
+      "x-ratelimit-reset": "240"
+    })
   })
 
   it("does not count an owner asking for the bypass", async () => {
     const run = (bypass: string | undefined) =>
-      Effect.runPromise(Effect.exit(limitRequest(limiters, "op2", { actor: owner, ip: "" }, bypass, () => {})).pipe(Effect.provide(TestContext.TestContext)))
+      Effect.runPromise(
+        Effect.exit(limitRequest(limiters, "op2", { actor: owner, ip: "" }, bypass, () => {})).pipe(
+          Effect.provide(TestContext.TestContext)
+        )
+      )
     for (let i = 0; i < 5; i++) expect(Exit.isSuccess(await run("true"))).toBe(true)
   })
 })
@@ -88,9 +108,14 @@ describe("rate limits over HTTP", () => {
     ;({ srv, owner } = await startWithOwner({
       http: { rateLimits: true },
       settings: {
-        rateLimitDisableAll: false, rateLimitApi: API, rateLimitLogin: LOGIN, rateLimitFiles: 2, valueSources: { rateLimitApi: "flag" },
+        rateLimitDisableAll: false,
+        rateLimitApi: API,
+        rateLimitLogin: LOGIN,
+        rateLimitFiles: 2,
+        valueSources: { rateLimitApi: "flag" },
         // The test's requests come from 127.0.0.1: a trusted proxy that names its clients.
-        proxyTrustedHeaders: ["X-Forwarded-For"], proxyTrustedOrigins: ["127.0.0.0/8", "::1/128"]
+        proxyTrustedHeaders: ["X-Forwarded-For"],
+        proxyTrustedOrigins: ["127.0.0.0/8", "::1/128"]
       }
     }))
     member = await createUser(owner)
@@ -127,17 +152,24 @@ describe("rate limits over HTTP", () => {
   })
 
   it("counts refused credentials against the address", async () => {
-    const call = () => fetch(`${srv.url}/api/v2/users/me`, { headers: { "x-forwarded-for": "198.51.100.9", [SESSION_HEADER]: "nope-nope" } })
+    const call = () =>
+      fetch(`${srv.url}/api/v2/users/me`, {
+        headers: { "x-forwarded-for": "198.51.100.9", [SESSION_HEADER]: "nope-nope" }
+      })
     for (let i = 0; i < API; i++) expect((await call()).status).toBe(401)
     expect((await call()).status).toBe(429)
   })
 
   it("lets an owner bypass with X-Coder-Bypass-Ratelimit; anybody else asking gets 428", async () => {
     for (let i = 0; i < API * 2; i++) {
-      const r = await owner.request("GET", "/users/me/appearance", undefined, { headers: { "X-Coder-Bypass-Ratelimit": "true" } })
+      const r = await owner.request("GET", "/users/me/appearance", undefined, {
+        headers: { "X-Coder-Bypass-Ratelimit": "true" }
+      })
       expect(r.status).toBe(200)
     }
-    const asked = await member.client.request("GET", "/organizations", undefined, { headers: { "X-Coder-Bypass-Ratelimit": "true" } })
+    const asked = await member.client.request("GET", "/organizations", undefined, {
+      headers: { "X-Coder-Bypass-Ratelimit": "true" }
+    })
     expectResponse(asked, 428)
     expect(asked.body.message).toBe(`"X-Coder-Bypass-Ratelimit" provided but user is not owner`)
     // Without the header the owner counts like anybody.
@@ -149,15 +181,23 @@ describe("rate limits over HTTP", () => {
   it("limits the sign-in routes more strictly, per address", async () => {
     const post = (path: string, body: unknown, ip: string) =>
       fetch(`${srv.url}/api/v2${path}`, {
-        method: "POST", headers: { "x-forwarded-for": ip, "content-type": "application/json" }, body: JSON.stringify(body)
+        method: "POST",
+        headers: { "x-forwarded-for": ip, "content-type": "application/json" },
+        body: JSON.stringify(body)
       })
     const statuses: Array<number> = []
-    for (let i = 0; i < LOGIN; i++) statuses.push((await post("/users/login", { email: member.email, password: "wrong-password-1" }, "192.0.2.1")).status)
+    for (let i = 0; i < LOGIN; i++) {
+      statuses.push(
+        (await post("/users/login", { email: member.email, password: "wrong-password-1" }, "192.0.2.1")).status
+      )
+    }
     expect(statuses).toEqual([401, 401])
     const refused = await post("/users/login", { email: member.email, password: "x" }, "192.0.2.1")
     expect(refused.status).toBe(429)
     expect(refused.headers.get("x-ratelimit-limit")).toBe(String(LOGIN))
-    expect(await refused.json()).toEqual({ message: `You've been rate limited for sending more than ${LOGIN} requests in 1m0s.` })
+    expect(await refused.json()).toEqual({
+      message: `You've been rate limited for sending more than ${LOGIN} requests in 1m0s.`
+    })
     // Another address is not limited; the first-user route has the same limit.
     expect((await post("/users/login", { email: member.email, password: "x" }, "192.0.2.2")).status).toBe(401)
     for (let i = 0; i < LOGIN; i++) expect((await post("/users/first", {}, "192.0.2.3")).status).not.toBe(429)
@@ -180,7 +220,10 @@ describe("rate limits over HTTP", () => {
   it("the Fetch handler trusts the headers only with the peer's address, an IPv4-mapped one included", async () => {
     const web = srv.web as WebHandler
     const call = (ip: string, peer?: string) =>
-      web(new Request(`${srv.url}/api/v2/buildinfo`, { headers: { "x-forwarded-for": ip } }), peer === undefined ? undefined : { remoteAddress: peer })
+      web(
+        new Request(`${srv.url}/api/v2/buildinfo`, { headers: { "x-forwarded-for": ip } }),
+        peer === undefined ? undefined : { remoteAddress: peer }
+      )
     for (let i = 0; i < API; i++) expect((await call("2001:db8::7", "::ffff:127.0.0.1")).status).toBe(200)
     expect((await call("2001:db8::7", "::ffff:127.0.0.1")).status).toBe(429)
     expect((await call("2001:db8::8", "::1")).status).toBe(200)
@@ -189,7 +232,9 @@ describe("rate limits over HTTP", () => {
   })
 
   it("reports the settings in the deployment config", async () => {
-    const r = await owner.request("GET", "/deployment/config", undefined, { headers: { "X-Coder-Bypass-Ratelimit": "1" } })
+    const r = await owner.request("GET", "/deployment/config", undefined, {
+      headers: { "X-Coder-Bypass-Ratelimit": "1" }
+    })
     expect(r.status).toBe(200)
     expect(r.body.config.rate_limit).toEqual({ api: API, disable_all: false })
     const option = r.body.options.find((o: any) => o.flag === "api-rate-limit")
@@ -201,19 +246,29 @@ describe("behind a proxy that is not a trusted origin", () => {
   it("ignores its forwarding headers: the budget and the audit log are the peer's", async () => {
     const { srv, owner } = await startWithOwner({
       http: { rateLimits: true },
-      settings: { rateLimitDisableAll: false, rateLimitApi: 2, proxyTrustedHeaders: ["X-Forwarded-For", "CF-Connecting-IP"], proxyTrustedOrigins: ["10.0.0.0/8"] }
+      settings: {
+        rateLimitDisableAll: false,
+        rateLimitApi: 2,
+        proxyTrustedHeaders: ["X-Forwarded-For", "CF-Connecting-IP"],
+        proxyTrustedOrigins: ["10.0.0.0/8"]
+      }
     })
     try {
-      const call = (ip: string) => fetch(`${srv.url}/api/v2/buildinfo`, { headers: { "x-forwarded-for": ip, "cf-connecting-ip": ip } })
-      expect([(await call("198.51.100.1")).status, (await call("198.51.100.2")).status, (await call("198.51.100.3")).status]).toEqual([200, 200, 429])
+      const call = (ip: string) =>
+        fetch(`${srv.url}/api/v2/buildinfo`, { headers: { "x-forwarded-for": ip, "cf-connecting-ip": ip } })
+      expect([
+        (await call("198.51.100.1")).status,
+        (await call("198.51.100.2")).status,
+        (await call("198.51.100.3")).status
+      ]).toEqual([200, 200, 429])
       const reply = await fetch(`${srv.url}/api/v2/users/login`, {
         method: "POST",
         headers: { "x-forwarded-for": "192.0.2.77", "content-type": "application/json" },
         body: JSON.stringify({ email: "nobody@example.com", password: "wrong-password-1" })
       })
       const audit = await owner.get(`/audit?limit=10&q=request_id:${reply.headers.get("x-request-id")}`)
-    expect(audit.status, JSON.stringify(audit.body)).toBe(200)
-    const entries = audit.body.audit_logs
+      expect(audit.status, JSON.stringify(audit.body)).toBe(200)
+      const entries = audit.body.audit_logs
       expect(entries.map((e: any) => e.ip)).toEqual(["127.0.0.1"])
     } finally {
       await srv.close()
@@ -222,7 +277,13 @@ describe("behind a proxy that is not a trusted origin", () => {
 })
 
 describe("rate limits turned off", () => {
-  for (const settings of [{ rateLimitDisableAll: true, rateLimitApi: 1, rateLimitLogin: 1 }, { rateLimitDisableAll: false, rateLimitApi: 0, rateLimitLogin: -1 }]) {
+  for (
+    const settings of [{ rateLimitDisableAll: true, rateLimitApi: 1, rateLimitLogin: 1 }, {
+      rateLimitDisableAll: false,
+      rateLimitApi: 0,
+      rateLimitLogin: -1
+    }]
+  ) {
     it(`serves every request with ${JSON.stringify(settings)}`, async () => {
       const { srv, owner } = await startWithOwner({ http: { rateLimits: true }, settings })
       try {
@@ -232,7 +293,9 @@ describe("rate limits turned off", () => {
           expect(r.headers.get("x-ratelimit-limit")).toBeNull()
         }
         const r = await owner.get("/deployment/config")
-        expect(r.body.config.rate_limit).toEqual(settings.rateLimitDisableAll ? { api: 1, disable_all: true } : { api: 0, disable_all: false })
+        expect(r.body.config.rate_limit).toEqual(
+          settings.rateLimitDisableAll ? { api: 1, disable_all: true } : { api: 0, disable_all: false }
+        )
       } finally {
         await srv.close()
       }

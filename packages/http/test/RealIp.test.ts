@@ -51,9 +51,8 @@ describe("the client's address", () => {
 
   it("refuses a trusted origin that is not a CIDR", () => {
     for (const origin of ["10.0.0.0", "10.0.0.0/33", "fd00::/129", "example.com/8", "10.0.0.0/x"]) {
-      expect(() =>
-        makeClientAddress({ proxyTrustedHeaders: ["X-Forwarded-For"], proxyTrustedOrigins: [origin] })
-      ).toThrow(/is not a CIDR/)
+      expect(() => makeClientAddress({ proxyTrustedHeaders: ["X-Forwarded-For"], proxyTrustedOrigins: [origin] }))
+        .toThrow(/is not a CIDR/)
     }
   })
 })

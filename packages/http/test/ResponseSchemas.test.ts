@@ -16,10 +16,14 @@ import { WorkbayApi } from "@workbay/http"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeValidator, type SchemaName } from "./schemas/ResponseSchemas.js"
-import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import { withIdentityServer } from "./agents/identityServer.js"
-import { makeWorkspace } from "./workspaces/sharingFixtures.js"
+import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
+import { licenseClaims } from "./enterprise/licenses.js"
+import { closeExternalAuthWorld, externalAuthWorld } from "./externalauth/fixtures.js"
+import { deliver } from "./notifications/InboxFixtures.js"
+import { formInit, REDIRECT, register, seedCode, seedTokens } from "./oauth2/fixtures.js"
+import { makeValidator, type SchemaName } from "./schemas/ResponseSchemas.js"
+import { readEvents } from "./sse.js"
 import {
   addMemberWithRoles,
   captureMail,
@@ -37,17 +41,13 @@ import {
   tokenClient,
   uniqueName
 } from "./support.js"
-import { connect, eventually } from "./websocket.js"
-import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
 import { connectAgent } from "./tasks/fixtures.js"
-import { deliver } from "./notifications/InboxFixtures.js"
-import { readEvents } from "./sse.js"
-import { formInit, REDIRECT, register, seedCode, seedTokens } from "./oauth2/fixtures.js"
+import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import { createVersion, FULL_TEMPLATE, runJobs, seedTemplate } from "./templates/versions.js"
+import { withGithubSignIn, withOidcSignIn } from "./users/signin/fixtures.js"
+import { connect, eventually } from "./websocket.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
-import { closeExternalAuthWorld, externalAuthWorld } from "./externalauth/fixtures.js"
-import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
-import { licenseClaims } from "./enterprise/licenses.js"
+import { makeWorkspace } from "./workspaces/sharingFixtures.js"
 
 /** What the rows share: the server, callers, and the data made before the rows run. */
 interface World {
@@ -129,8 +129,13 @@ const seedJobs = async (w: World) => {
   const enqueue = (provisioner: string) =>
     w.srv.run(Effect.flatMap(ProvisionerJobs, (jobs) =>
       jobs.enqueue({
-        organization_id: w.orgId, initiator_id: w.ownerId, provisioner, type: "template_version_import", file_id: randomUUID(),
-        input: { template_version_id: randomUUID() }, tags: {}
+        organization_id: w.orgId,
+        initiator_id: w.ownerId,
+        provisioner,
+        type: "template_version_import",
+        file_id: randomUUID(),
+        input: { template_version_id: randomUUID() },
+        tags: {}
       })))
   const pending = (await enqueue("terraform")).id
   const failed = (await enqueue("workbay")).id
@@ -154,7 +159,10 @@ const versions = (w: World) =>
     const v1 = await made({ name: "v1" })
     const template = await seedTemplate(w.srv, w.orgId, v1.id, w.ownerId)
     const v2 = await made({ name: "v2", template_id: template.id, message: "second" })
-    const dry = await w.owner.post(`/templateversions/${v2.id}/dry-run`, { workspace_name: "dry", rich_parameter_values: [] })
+    const dry = await w.owner.post(`/templateversions/${v2.id}/dry-run`, {
+      workspace_name: "dry",
+      rich_parameter_values: []
+    })
     await runJobs(w.srv)
     return { v1: { ...v1, template_id: template.id }, v2, template, dryRun: dry.body }
   })()
@@ -163,7 +171,11 @@ const versions = (w: World) =>
 let portShareFixture: Promise<{ id: string }> | undefined
 const portShareWorkspace = (w: World) =>
   portShareFixture ??= (async () => {
-    const template = await portShareTemplate(w.srv, w.owner, { organizationId: w.orgId, createdBy: w.ownerId, maxLevel: "public" })
+    const template = await portShareTemplate(w.srv, w.owner, {
+      organizationId: w.orgId,
+      createdBy: w.ownerId,
+      maxLevel: "public"
+    })
     return seedWorkspace(w.srv, { ownerId: w.bob.user.id, organizationId: w.orgId, template })
   })()
 
@@ -187,9 +199,16 @@ const workspacesOf = (w: World) =>
   workspaceFixture ??= (async () => {
     const v = await createVersion(w.srv, w.owner, w.orgId, WS_TEMPLATE)
     await runJobs(w.srv)
-    const template = (await w.owner.post(`/organizations/${w.orgId}/templates`, { name: uniqueName("wst"), template_version_id: v.body.id })).body
+    const template = (await w.owner.post(`/organizations/${w.orgId}/templates`, {
+      name: uniqueName("wst"),
+      template_version_id: v.body.id
+    })).body
     const make = async (name: string) => {
-      const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name, template_id: template.id, ttl_ms: 3_600_000 })
+      const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, {
+        name,
+        template_id: template.id,
+        ttl_ms: 3_600_000
+      })
       if (r.status !== 200) throw new Error(`workspace: ${r.status} ${JSON.stringify(r.body)}`)
       await runJobs(w.srv)
       return r.body
@@ -220,7 +239,10 @@ const aiVersionOf = (w: World) =>
   aiVersion ??= (async () => {
     const v = await createVersion(w.srv, w.owner, w.orgId, AI_TASK_TEMPLATE)
     await runJobs(w.srv)
-    await w.owner.post(`/organizations/${w.orgId}/templates`, { name: uniqueName("ai"), template_version_id: v.body.id })
+    await w.owner.post(`/organizations/${w.orgId}/templates`, {
+      name: uniqueName("ai"),
+      template_version_id: v.body.id
+    })
     return v.body.id as string
   })()
 
@@ -235,13 +257,21 @@ const bobsTask = async (w: World, input = "Write the docs") => {
 const slowWorkspace = async (w: World) => {
   const v = await createVersion(w.srv, w.owner, w.orgId, SLOW_WS_TEMPLATE)
   await runJobs(w.srv)
-  const t = (await w.owner.post(`/organizations/${w.orgId}/templates`, { name: uniqueName("slow"), template_version_id: v.body.id })).body
-  return (await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name: uniqueName("slow"), template_id: t.id })).body
+  const t = (await w.owner.post(`/organizations/${w.orgId}/templates`, {
+    name: uniqueName("slow"),
+    template_version_id: v.body.id
+  })).body
+  return (await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, {
+    name: uniqueName("slow"),
+    template_id: t.id
+  })).body
 }
 
 /** A client with a fresh token of the running workspace's external agent `laptop`. */
 const laptopAgent = async (w: World) => {
-  const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+  const credentials = await w.owner.get(
+    `/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`
+  )
   return w.owner.as(credentials.body.agent_token)
 }
 const ROWS_LOG_SOURCE = "5f0c1c5e-6a59-4e44-9d77-3b1f1b0a2c11"
@@ -257,8 +287,17 @@ const insightsRows = (): ReadonlyArray<Row> => {
       for (let i = 0; i < 5; i++) {
         await w.srv.run(Effect.flatMap(AgentReportRepo, (r) =>
           r.insertStats(randomUUID(), w.workspace.id, {
-            connections_by_proto: {}, connection_count: 1, connection_median_latency_ms: 12, rx_packets: 0, rx_bytes: 0, tx_packets: 0,
-            tx_bytes: 0, session_count_vscode: 1, session_count_jetbrains: 0, session_count_reconnecting_pty: 0, session_count_ssh: 1
+            connections_by_proto: {},
+            connection_count: 1,
+            connection_median_latency_ms: 12,
+            rx_packets: 0,
+            rx_bytes: 0,
+            tx_packets: 0,
+            tx_bytes: 0,
+            session_count_vscode: 1,
+            session_count_jetbrains: 0,
+            session_count_reconnecting_pty: 0,
+            session_count_ssh: 1
           }, new Date(now - (i + 1) * 60_000))))
       }
       await w.srv.run(Effect.flatMap(InsightsRollup, (r) => r.pass()))
@@ -277,21 +316,41 @@ const insightsRows = (): ReadonlyArray<Row> => {
       await seed(w)
       const now = Date.now()
       const midnight = new Date(now - (now % DAY)).toISOString().replace(/\.\d{3}Z$/, "Z")
-      const weeks = `start_time=${new Date(now - (now % DAY) - 14 * DAY).toISOString().replace(/\.\d{3}Z$/, "Z")}&end_time=${midnight}`
-      return [await w.owner.get(`/insights/templates?${range()}&interval=day`), await w.owner.get(`/insights/templates?${weeks}&interval=week`)]
+      const weeks = `start_time=${
+        new Date(now - (now % DAY) - 14 * DAY).toISOString().replace(/\.\d{3}Z$/, "Z")
+      }&end_time=${midnight}`
+      return [
+        await w.owner.get(`/insights/templates?${range()}&interval=day`),
+        await w.owner.get(`/insights/templates?${weeks}&interval=week`)
+      ]
     }),
-    row("insights.userActivity", "GET /api/v2/insights/user-activity", 200, "UserActivityInsightsResponse", async (w) => {
-      await seed(w)
-      return w.owner.get(`/insights/user-activity?${range()}`)
-    }),
+    row(
+      "insights.userActivity",
+      "GET /api/v2/insights/user-activity",
+      200,
+      "UserActivityInsightsResponse",
+      async (w) => {
+        await seed(w)
+        return w.owner.get(`/insights/user-activity?${range()}`)
+      }
+    ),
     row("insights.userLatency", "GET /api/v2/insights/user-latency", 200, "UserLatencyInsightsResponse", async (w) => {
       await seed(w)
       return w.owner.get(`/insights/user-latency?${range()}&template_ids=${w.template.id}`)
     }),
-    row("insights.userStatusCounts", "GET /api/v2/insights/user-status-counts", 200, "GetUserStatusCountsResponse", async (w) => {
-      await seed(w)
-      return [await w.owner.get("/insights/user-status-counts"), await w.owner.get("/insights/user-status-counts?timezone=America/New_York")]
-    }),
+    row(
+      "insights.userStatusCounts",
+      "GET /api/v2/insights/user-status-counts",
+      200,
+      "GetUserStatusCountsResponse",
+      async (w) => {
+        await seed(w)
+        return [
+          await w.owner.get("/insights/user-status-counts"),
+          await w.owner.get("/insights/user-status-counts?timezone=America/New_York")
+        ]
+      }
+    ),
     row("insights.templateDaus", "GET /api/v2/templates/:template/daus", 200, "DAUsResponse", async (w) => {
       await seed(w)
       return w.owner.get(`/templates/${w.template.id}/daus?tz_offset=2`)
@@ -300,7 +359,11 @@ const insightsRows = (): ReadonlyArray<Row> => {
 }
 /** A workspace proxy of the owner's, with its token. */
 const newProxy = async (w: World) => {
-  const r = await w.owner.post("/workspaceproxies", { name: uniqueName("px"), display_name: "Proxy", icon: "/emojis/1f30d.png" })
+  const r = await w.owner.post("/workspaceproxies", {
+    name: uniqueName("px"),
+    display_name: "Proxy",
+    icon: "/emojis/1f30d.png"
+  })
   if (r.status !== 201) throw new Error(`proxy: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body as { proxy: { id: string; name: string }; proxy_token: string }
 }
@@ -312,37 +375,73 @@ const rows: ReadonlyArray<Row> = [
   // general
   row("general.root", "GET /api/v2", 200, "Response", (w) => w.srv.anonymous.get("/")),
   row("general.buildInfo", "GET /api/v2/buildinfo", 200, "BuildInfoResponse", (w) => w.srv.anonymous.get("/buildinfo")),
-  row("general.updateCheck", "GET /api/v2/updatecheck", 200, "UpdateCheckResponse", (w) =>
-    w.srv.anonymous.get("/updatecheck")
+  row(
+    "general.updateCheck",
+    "GET /api/v2/updatecheck",
+    200,
+    "UpdateCheckResponse",
+    (w) => w.srv.anonymous.get("/updatecheck")
   ),
 
   // deployment
-  row("deployment.cspReport", "POST /api/v2/csp/reports", 200, "none", (w) =>
-    w.owner.post("/csp/reports", { "csp-report": { "blocked-uri": "https://evil.example.com/x.js" } })
+  row(
+    "deployment.cspReport",
+    "POST /api/v2/csp/reports",
+    200,
+    "none",
+    (w) => w.owner.post("/csp/reports", { "csp-report": { "blocked-uri": "https://evil.example.com/x.js" } })
   ),
-  row("deployment.config", "GET /api/v2/deployment/config", 200, "DeploymentConfig", (w) =>
-    w.owner.get("/deployment/config")
+  row(
+    "deployment.config",
+    "GET /api/v2/deployment/config",
+    200,
+    "DeploymentConfig",
+    (w) => w.owner.get("/deployment/config")
   ),
-  row("deployment.ssh", "GET /api/v2/deployment/ssh", 200, "SSHConfigResponse", (w) =>
-    w.bob.client.get("/deployment/ssh")
+  row(
+    "deployment.ssh",
+    "GET /api/v2/deployment/ssh",
+    200,
+    "SSHConfigResponse",
+    (w) => w.bob.client.get("/deployment/ssh")
   ),
-  row("deployment.stats", "GET /api/v2/deployment/stats", 200, "DeploymentStats", (w) =>
-    w.owner.get("/deployment/stats")
+  row(
+    "deployment.stats",
+    "GET /api/v2/deployment/stats",
+    200,
+    "DeploymentStats",
+    (w) => w.owner.get("/deployment/stats")
   ),
   row("deployment.experiments", "GET /api/v2/experiments", 200, "Experiments", (w) => w.bob.client.get("/experiments")),
-  row("deployment.availableExperiments", "GET /api/v2/experiments/available", 200, "Experiments", (w) =>
-    w.bob.client.get("/experiments/available")
+  row(
+    "deployment.availableExperiments",
+    "GET /api/v2/experiments/available",
+    200,
+    "Experiments",
+    (w) => w.bob.client.get("/experiments/available")
   ),
 
   // authorization (no token needed)
-  row("authorization.scopes", "GET /api/v2/auth/scopes", 200, "ExternalAPIKeyScopes", (w) =>
-    w.srv.anonymous.get("/auth/scopes")
+  row(
+    "authorization.scopes",
+    "GET /api/v2/auth/scopes",
+    200,
+    "ExternalAPIKeyScopes",
+    (w) => w.srv.anonymous.get("/auth/scopes")
   ),
-  row("authorization.login", "POST /api/v2/users/login", 201, "LoginWithPasswordResponse", (w) =>
-    w.srv.anonymous.post("/users/login", { email: w.bob.email, password: STRONG_PASSWORD })
+  row(
+    "authorization.login",
+    "POST /api/v2/users/login",
+    201,
+    "LoginWithPasswordResponse",
+    (w) => w.srv.anonymous.post("/users/login", { email: w.bob.email, password: STRONG_PASSWORD })
   ),
-  row("authorization.requestOneTimePasscode", "POST /api/v2/users/otp/request", 204, "none", (w) =>
-    w.srv.anonymous.post("/users/otp/request", { email: w.bob.email })
+  row(
+    "authorization.requestOneTimePasscode",
+    "POST /api/v2/users/otp/request",
+    204,
+    "none",
+    (w) => w.srv.anonymous.post("/users/otp/request", { email: w.bob.email })
   ),
   row(
     "authorization.changePasswordWithOneTimePasscode",
@@ -360,8 +459,12 @@ const rows: ReadonlyArray<Row> = [
       })
     }
   ),
-  row("authorization.getFirstUser", "GET /api/v2/users/first", 200, "Response", (w) =>
-    w.srv.anonymous.get("/users/first")
+  row(
+    "authorization.getFirstUser",
+    "GET /api/v2/users/first",
+    200,
+    "Response",
+    (w) => w.srv.anonymous.get("/users/first")
   ),
   row("authorization.createFirstUser", "POST /api/v2/users/first", 201, "CreateFirstUserResponse", async () => {
     const fresh = await startTestServer()
@@ -376,8 +479,12 @@ const rows: ReadonlyArray<Row> = [
       await fresh.close()
     }
   }),
-  row("authorization.authMethods", "GET /api/v2/users/authmethods", 200, "AuthMethods", (w) =>
-    w.srv.anonymous.get("/users/authmethods")
+  row(
+    "authorization.authMethods",
+    "GET /api/v2/users/authmethods",
+    200,
+    "AuthMethods",
+    (w) => w.srv.anonymous.get("/users/authmethods")
   ),
 
   // session
@@ -391,19 +498,32 @@ const rows: ReadonlyArray<Row> = [
       await w.bob.client.post("/users/validate-password", { password: STRONG_PASSWORD })
     ]
   ),
-  row("session.convertLogin", "POST /api/v2/users/:user/convert-login", 201, "OAuthConversionResponse", (w) =>
-    w.bob.client.post("/users/me/convert-login", { password: STRONG_PASSWORD, to_type: "oidc" })
+  row(
+    "session.convertLogin",
+    "POST /api/v2/users/:user/convert-login",
+    201,
+    "OAuthConversionResponse",
+    (w) => w.bob.client.post("/users/me/convert-login", { password: STRONG_PASSWORD, to_type: "oidc" })
   ),
-  row("session.authcheck", "POST /api/v2/authcheck", 200, "AuthorizationResponse", (w) =>
-    w.bob.client.post("/authcheck", {
-      checks: {
-        readSelf: { action: "read", object: { resource_type: "user", resource_id: w.bob.user.id } },
-        deleteOrg: { action: "delete", object: { resource_type: "organization", resource_id: w.orgId } }
-      }
-    })
+  row(
+    "session.authcheck",
+    "POST /api/v2/authcheck",
+    200,
+    "AuthorizationResponse",
+    (w) =>
+      w.bob.client.post("/authcheck", {
+        checks: {
+          readSelf: { action: "read", object: { resource_type: "user", resource_id: w.bob.user.id } },
+          deleteOrg: { action: "delete", object: { resource_type: "organization", resource_id: w.orgId } }
+        }
+      })
   ),
-  row("session.logout", "POST /api/v2/users/logout", 200, "Response", async (w) =>
-    (await sessionClient(w.srv.anonymous, w.bob.email)).post("/users/logout")
+  row(
+    "session.logout",
+    "POST /api/v2/users/logout",
+    200,
+    "Response",
+    async (w) => (await sessionClient(w.srv.anonymous, w.bob.email)).post("/users/logout")
   ),
 
   // users
@@ -441,28 +561,47 @@ const rows: ReadonlyArray<Row> = [
       await w.owner.put(`/users/${target.user.id}/roles`, { roles: [] })
     ]
   }),
-  row("users.suspend", "PUT /api/v2/users/:user/status/suspend", 200, "User", async (w) =>
-    w.owner.put(`/users/${(await createUser(w.owner, { username: uniqueName("susp") })).user.id}/status/suspend`)
+  row(
+    "users.suspend",
+    "PUT /api/v2/users/:user/status/suspend",
+    200,
+    "User",
+    async (w) =>
+      w.owner.put(`/users/${(await createUser(w.owner, { username: uniqueName("susp") })).user.id}/status/suspend`)
   ),
   row("users.activate", "PUT /api/v2/users/:user/status/activate", 200, "User", async (w) => {
     const target = await createUser(w.owner, { username: uniqueName("act") })
     await w.owner.put(`/users/${target.user.id}/status/suspend`)
     return w.owner.put(`/users/${target.user.id}/status/activate`)
   }),
-  row("users.delete", "DELETE /api/v2/users/:user", 200, "none", async (w) =>
-    w.owner.delete(`/users/${(await createUser(w.owner, { username: uniqueName("gone") })).user.id}`)
+  row(
+    "users.delete",
+    "DELETE /api/v2/users/:user",
+    200,
+    "none",
+    async (w) => w.owner.delete(`/users/${(await createUser(w.owner, { username: uniqueName("gone") })).user.id}`)
   ),
   row("users.roles", "GET /api/v2/users/:user/roles", 200, "UserRoles", async (w) => [
     await w.owner.get("/users/me/roles"),
     await w.alice.client.get("/users/me/roles")
   ]),
-  row("users.loginType", "GET /api/v2/users/:user/login-type", 200, "UserLoginType", (w) => w.alice.client.get("/users/me/login-type")),
+  row(
+    "users.loginType",
+    "GET /api/v2/users/:user/login-type",
+    200,
+    "UserLoginType",
+    (w) => w.alice.client.get("/users/me/login-type")
+  ),
   row("users.organizations", "GET /api/v2/users/:user/organizations", 200, "[Organization]", async (w) => [
     await w.owner.get("/users/me/organizations"),
     await w.alice.client.get("/users/me/organizations")
   ]),
-  row("users.organizationByName", "GET /api/v2/users/:user/organizations/:organizationname", 200, "Organization", (w) =>
-    w.owner.get(`/users/me/organizations/${w.org.name}`)
+  row(
+    "users.organizationByName",
+    "GET /api/v2/users/:user/organizations/:organizationname",
+    200,
+    "Organization",
+    (w) => w.owner.get(`/users/me/organizations/${w.org.name}`)
   ),
   row("users.updateProfile", "PUT /api/v2/users/:user/profile", 200, "User", async (w) => {
     const u = await createUser(w.owner, { username: uniqueName("pf") })
@@ -476,24 +615,48 @@ const rows: ReadonlyArray<Row> = [
     await w.alice.client.get("/users/me/appearance"),
     await w.bob.client.get("/users/me/appearance")
   ]),
-  row("users.updateAppearance", "PUT /api/v2/users/:user/appearance", 200, "UserAppearanceSettings", (w) =>
-    w.bob.client.put("/users/me/appearance", { theme_preference: "light", terminal_font: "fira-code" })
+  row(
+    "users.updateAppearance",
+    "PUT /api/v2/users/:user/appearance",
+    200,
+    "UserAppearanceSettings",
+    (w) => w.bob.client.put("/users/me/appearance", { theme_preference: "light", terminal_font: "fira-code" })
   ),
   row("users.getPreferences", "GET /api/v2/users/:user/preferences", 200, "UserPreferenceSettings", async (w) => [
     await w.bob.client.get("/users/me/preferences"),
     await w.owner.get(`/users/${w.bob.user.id}/preferences`)
   ]),
-  row("users.updatePreferences", "PUT /api/v2/users/:user/preferences", 200, "UserPreferenceSettings", (w) =>
-    w.bob.client.put("/users/me/preferences", { collapse_assistant_steps: true, thinking_display_mode: "always_expanded" })
+  row(
+    "users.updatePreferences",
+    "PUT /api/v2/users/:user/preferences",
+    200,
+    "UserPreferenceSettings",
+    (w) =>
+      w.bob.client.put("/users/me/preferences", {
+        collapse_assistant_steps: true,
+        thinking_display_mode: "always_expanded"
+      })
   ),
-  row("users.autofillParameters", "GET /api/v2/users/:user/autofill-parameters", 200, "[UserParameter]", (w) =>
-    w.bob.client.get(`/users/me/autofill-parameters?template_id=${randomUUID()}`)
+  row(
+    "users.autofillParameters",
+    "GET /api/v2/users/:user/autofill-parameters",
+    200,
+    "[UserParameter]",
+    (w) => w.bob.client.get(`/users/me/autofill-parameters?template_id=${randomUUID()}`)
   ),
-  row("users.getGitSshKey", "GET /api/v2/users/:user/gitsshkey", 200, "GitSSHKey", (w) =>
-    w.bob.client.get("/users/me/gitsshkey")
+  row(
+    "users.getGitSshKey",
+    "GET /api/v2/users/:user/gitsshkey",
+    200,
+    "GitSSHKey",
+    (w) => w.bob.client.get("/users/me/gitsshkey")
   ),
-  row("users.regenerateGitSshKey", "PUT /api/v2/users/:user/gitsshkey", 200, "GitSSHKey", (w) =>
-    w.bob.client.put("/users/me/gitsshkey")
+  row(
+    "users.regenerateGitSshKey",
+    "PUT /api/v2/users/:user/gitsshkey",
+    200,
+    "GitSSHKey",
+    (w) => w.bob.client.put("/users/me/gitsshkey")
   ),
   row(
     "users.getQuietHours",
@@ -502,11 +665,19 @@ const rows: ReadonlyArray<Row> = [
     "[UserQuietHoursScheduleResponse]",
     async (w) => [await w.alice.client.get("/users/me/quiet-hours"), await w.bob.client.get("/users/me/quiet-hours")]
   ),
-  row("users.updateQuietHours", "PUT /api/v2/users/:user/quiet-hours", 200, "[UserQuietHoursScheduleResponse]", (w) =>
-    w.alice.client.put("/users/me/quiet-hours", { schedule: "CRON_TZ=Europe/Paris 30 2 * * *" })
+  row(
+    "users.updateQuietHours",
+    "PUT /api/v2/users/:user/quiet-hours",
+    200,
+    "[UserQuietHoursScheduleResponse]",
+    (w) => w.alice.client.put("/users/me/quiet-hours", { schedule: "CRON_TZ=Europe/Paris 30 2 * * *" })
   ),
-  row("users.createSessionKey", "POST /api/v2/users/:user/keys", 201, "GenerateAPIKeyResponse", (w) =>
-    w.bob.client.post("/users/me/keys")
+  row(
+    "users.createSessionKey",
+    "POST /api/v2/users/:user/keys",
+    201,
+    "GenerateAPIKeyResponse",
+    (w) => w.bob.client.post("/users/me/keys")
   ),
   row("users.listTokens", "GET /api/v2/users/:user/keys/tokens", 200, "[APIKeyWithOwner]", async (w) => [
     await w.owner.get("/users/me/keys/tokens"),
@@ -514,15 +685,23 @@ const rows: ReadonlyArray<Row> = [
     await w.owner.get("/users/me/keys/tokens?include_all=true"),
     await w.bob.client.get("/users/me/keys/tokens?include_all=true&include_expired=true")
   ]),
-  row("users.createToken", "POST /api/v2/users/:user/keys/tokens", 201, "GenerateAPIKeyResponse", (w) =>
-    w.bob.client.post("/users/me/keys/tokens", { token_name: uniqueName("t"), scopes: ["user:read"] })
+  row(
+    "users.createToken",
+    "POST /api/v2/users/:user/keys/tokens",
+    201,
+    "GenerateAPIKeyResponse",
+    (w) => w.bob.client.post("/users/me/keys/tokens", { token_name: uniqueName("t"), scopes: ["user:read"] })
   ),
   row("users.tokenConfig", "GET /api/v2/users/:user/keys/tokens/tokenconfig", 200, "TokenConfig", async (w) => [
     await w.owner.get("/users/me/keys/tokens/tokenconfig"),
     await w.bob.client.get("/users/me/keys/tokens/tokenconfig")
   ]),
-  row("users.getTokenByName", "GET /api/v2/users/:user/keys/tokens/:keyname", 200, "APIKey", (w) =>
-    w.owner.get(`/users/me/keys/tokens/${w.tokenName}`)
+  row(
+    "users.getTokenByName",
+    "GET /api/v2/users/:user/keys/tokens/:keyname",
+    200,
+    "APIKey",
+    (w) => w.owner.get(`/users/me/keys/tokens/${w.tokenName}`)
   ),
   row("users.deleteTokenByName", "DELETE /api/v2/users/:user/keys/tokens/:keyname", 204, "none", async (w) => {
     const name = uniqueName("doomed")
@@ -560,11 +739,19 @@ const rows: ReadonlyArray<Row> = [
     await w.owner.get(`/organizations/${w.orgId}`),
     await w.alice.client.get(`/organizations/${w.org.name}`)
   ]),
-  row("organizations.update", "PATCH /api/v2/organizations/:organization", 200, "Organization", (w) =>
-    w.owner.patch(`/organizations/${w.org.id}`, { description: "Updated." })
+  row(
+    "organizations.update",
+    "PATCH /api/v2/organizations/:organization",
+    200,
+    "Organization",
+    (w) => w.owner.patch(`/organizations/${w.org.id}`, { description: "Updated." })
   ),
-  row("organizations.delete", "DELETE /api/v2/organizations/:organization", 200, "Response", async (w) =>
-    w.owner.delete(`/organizations/${(await createOrganization(w.owner)).id}`)
+  row(
+    "organizations.delete",
+    "DELETE /api/v2/organizations/:organization",
+    200,
+    "Response",
+    async (w) => w.owner.delete(`/organizations/${(await createOrganization(w.owner)).id}`)
   ),
   row(
     "organizations.listMembers",
@@ -600,8 +787,12 @@ const rows: ReadonlyArray<Row> = [
     200,
     "WorkspaceSharingSettings",
     async (w) => [
-      await w.owner.patch(`/organizations/${w.org.id}/settings/workspace-sharing`, { shareable_workspace_owners: "service_accounts" }),
-      await w.owner.patch(`/organizations/${w.org.id}/settings/workspace-sharing`, { shareable_workspace_owners: "everyone" })
+      await w.owner.patch(`/organizations/${w.org.id}/settings/workspace-sharing`, {
+        shareable_workspace_owners: "service_accounts"
+      }),
+      await w.owner.patch(`/organizations/${w.org.id}/settings/workspace-sharing`, {
+        shareable_workspace_owners: "everyone"
+      })
     ]
   ),
   row(
@@ -611,7 +802,8 @@ const rows: ReadonlyArray<Row> = [
     "Role",
     async (w) => [
       await w.owner.post(`/organizations/${w.org.id}/members/roles`, {
-        name: "schema-role", display_name: "Schema Role",
+        name: "schema-role",
+        display_name: "Schema Role",
         organization_permissions: [{ negate: false, resource_type: "group", action: "read" }]
       }),
       await w.owner.post(`/organizations/${w.org.id}/members/roles`, { name: "schema-bare" })
@@ -622,10 +814,14 @@ const rows: ReadonlyArray<Row> = [
     "PUT /api/v2/organizations/:organization/members/roles",
     200,
     "Role",
-    (w) => w.owner.put(`/organizations/${w.org.id}/members/roles`, {
-      name: "schema-role", display_name: "", site_permissions: [], user_permissions: [],
-      organization_permissions: [{ negate: false, resource_type: "group", action: "create" }]
-    })
+    (w) =>
+      w.owner.put(`/organizations/${w.org.id}/members/roles`, {
+        name: "schema-role",
+        display_name: "",
+        site_permissions: [],
+        user_permissions: [],
+        organization_permissions: [{ negate: false, resource_type: "group", action: "create" }]
+      })
   ),
   row(
     "organizations.assignableRoles",
@@ -697,18 +893,30 @@ const rows: ReadonlyArray<Row> = [
       await w.owner.patch(`/groups/${g.id}`, { avatar_url: "" })
     ]
   }),
-  row("groups.delete", "DELETE /api/v2/groups/:group", 200, "Group", async (w) =>
-    w.owner.delete(`/groups/${(await throwawayGroup(w)).id}`)
+  row(
+    "groups.delete",
+    "DELETE /api/v2/groups/:group",
+    200,
+    "Group",
+    async (w) => w.owner.delete(`/groups/${(await throwawayGroup(w)).id}`)
   ),
   row("groups.listMembers", "GET /api/v2/groups/:group/members", 200, "GroupMembersResponse", async (w) => [
     await w.owner.get(`/groups/${w.devs.id}/members`),
     await w.owner.get(`/groups/${w.orgId}/members?limit=2`)
   ]),
-  row("groups.getAiBudget", "GET /api/v2/groups/:group/ai/budget", 200, "GroupAIBudget", (w) =>
-    w.owner.get(`/groups/${w.devs.id}/ai/budget`)
+  row(
+    "groups.getAiBudget",
+    "GET /api/v2/groups/:group/ai/budget",
+    200,
+    "GroupAIBudget",
+    (w) => w.owner.get(`/groups/${w.devs.id}/ai/budget`)
   ),
-  row("groups.setAiBudget", "PUT /api/v2/groups/:group/ai/budget", 200, "GroupAIBudget", (w) =>
-    w.owner.put(`/groups/${w.orgId}/ai/budget`, { spend_limit_micros: 0 })
+  row(
+    "groups.setAiBudget",
+    "PUT /api/v2/groups/:group/ai/budget",
+    200,
+    "GroupAIBudget",
+    (w) => w.owner.put(`/groups/${w.orgId}/ai/budget`, { spend_limit_micros: 0 })
   ),
   row("groups.deleteAiBudget", "DELETE /api/v2/groups/:group/ai/budget", 204, "none", async (w) => {
     const g = await throwawayGroup(w)
@@ -723,16 +931,27 @@ const rows: ReadonlyArray<Row> = [
     await w.owner.get(`/organizations/${w.orgId}/groups`),
     await w.owner.get(`/organizations/${w.org.id}/groups`)
   ]),
-  row("groups.listPaginated", "GET /api/v2/organizations/:organization/paginated-groups", 200, "PaginatedGroupsResponse", async (w) => [
-    await w.owner.get(`/organizations/${w.orgId}/paginated-groups`),
-    await w.owner.get(`/organizations/${w.org.id}/paginated-groups?limit=1`),
-    await w.bob.client.get(`/organizations/${w.orgId}/paginated-groups?q=zzz-none`)
-  ]),
-  row("groups.listMembersByName", "GET /api/v2/organizations/:organization/groups/:groupName/members", 200, "GroupMembersResponse",
+  row(
+    "groups.listPaginated",
+    "GET /api/v2/organizations/:organization/paginated-groups",
+    200,
+    "PaginatedGroupsResponse",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/paginated-groups`),
+      await w.owner.get(`/organizations/${w.org.id}/paginated-groups?limit=1`),
+      await w.bob.client.get(`/organizations/${w.orgId}/paginated-groups?q=zzz-none`)
+    ]
+  ),
+  row(
+    "groups.listMembersByName",
+    "GET /api/v2/organizations/:organization/groups/:groupName/members",
+    200,
+    "GroupMembersResponse",
     async (w) => [
       await w.owner.get(`/organizations/${w.orgId}/groups/Everyone/members`),
       await w.bob.client.get(`/organizations/${w.orgId}/groups/Everyone/members?limit=1`)
-    ]),
+    ]
+  ),
   row("groups.create", "POST /api/v2/organizations/:organization/groups", 201, "Group", async (w) => [
     await w.owner.post(`/organizations/${w.orgId}/groups`, { name: uniqueName("made") }),
     await w.owner.post(`/organizations/${w.org.id}/groups`, {
@@ -742,8 +961,12 @@ const rows: ReadonlyArray<Row> = [
       quota_allowance: 3
     })
   ]),
-  row("groups.workspaceQuota", "GET /api/v2/workspace-quota/:user", 200, "WorkspaceQuota", (w) =>
-    w.owner.get(`/workspace-quota/${w.alice.user.id}`)
+  row(
+    "groups.workspaceQuota",
+    "GET /api/v2/workspace-quota/:user",
+    200,
+    "WorkspaceQuota",
+    (w) => w.owner.get(`/workspace-quota/${w.alice.user.id}`)
   ),
   row(
     "groups.workspaceQuotaByOrganization",
@@ -765,136 +988,293 @@ const rows: ReadonlyArray<Row> = [
   }),
 
   // templates: provisioner jobs and daemons
-  row("provisionerJobs.list", "GET /api/v2/organizations/:organization/provisionerjobs", 200, "[ProvisionerJob]", async (w) => {
-    await seedJobs(w)
-    return [
-      await w.owner.get(`/organizations/${w.orgId}/provisionerjobs`),
-      await w.owner.get(`/organizations/${w.orgId}/provisionerjobs?status=pending,failed&limit=5`)
-    ]
-  }),
-  row("provisionerJobs.get", "GET /api/v2/organizations/:organization/provisionerjobs/:job", 200, "ProvisionerJob", async (w) => {
-    const { pending, failed } = await seedJobs(w)
-    return [
-      await w.owner.get(`/organizations/${w.orgId}/provisionerjobs/${pending}`),
-      await w.owner.get(`/organizations/${w.orgId}/provisionerjobs/${failed}`)
-    ]
-  }),
-  row("provisionerJobs.listDaemons", "GET /api/v2/organizations/:organization/provisionerdaemons", 200, "[ProvisionerDaemon]", async (w) => {
-    await seedJobs(w)
-    return [await w.owner.get(`/organizations/${w.orgId}/provisionerdaemons`), await w.bob.client.get(`/organizations/${w.org.id}/provisionerdaemons`)]
-  }),
+  row(
+    "provisionerJobs.list",
+    "GET /api/v2/organizations/:organization/provisionerjobs",
+    200,
+    "[ProvisionerJob]",
+    async (w) => {
+      await seedJobs(w)
+      return [
+        await w.owner.get(`/organizations/${w.orgId}/provisionerjobs`),
+        await w.owner.get(`/organizations/${w.orgId}/provisionerjobs?status=pending,failed&limit=5`)
+      ]
+    }
+  ),
+  row(
+    "provisionerJobs.get",
+    "GET /api/v2/organizations/:organization/provisionerjobs/:job",
+    200,
+    "ProvisionerJob",
+    async (w) => {
+      const { pending, failed } = await seedJobs(w)
+      return [
+        await w.owner.get(`/organizations/${w.orgId}/provisionerjobs/${pending}`),
+        await w.owner.get(`/organizations/${w.orgId}/provisionerjobs/${failed}`)
+      ]
+    }
+  ),
+  row(
+    "provisionerJobs.listDaemons",
+    "GET /api/v2/organizations/:organization/provisionerdaemons",
+    200,
+    "[ProvisionerDaemon]",
+    async (w) => {
+      await seedJobs(w)
+      return [
+        await w.owner.get(`/organizations/${w.orgId}/provisionerdaemons`),
+        await w.bob.client.get(`/organizations/${w.org.id}/provisionerdaemons`)
+      ]
+    }
+  ),
   // provisioner keys, and the external daemons' serve route (its first message is the daemon's `welcome`)
-  row("provisionerKeys.create", "POST /api/v2/organizations/:organization/provisionerkeys", 201, "CreateProvisionerKeyResponse", (w) =>
-    w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key"), tags: { pool: "a" } })),
-  row("provisionerKeys.list", "GET /api/v2/organizations/:organization/provisionerkeys", 200, "[ProvisionerKey]", async (w) => {
-    await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
-    return w.bob.client.get(`/organizations/${w.orgId}/provisionerkeys`)
-  }),
-  row("provisionerKeys.listDaemons", "GET /api/v2/organizations/:organization/provisionerkeys/daemons", 200, "[ProvisionerKeyDaemons]", async (w) => {
-    const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=script&name=${uniqueName("d")}`, {
-      "Coder-Provisioner-Daemon-Key": made.body.key
-    })
-    await eventually(() => ws.messages.length > 0)
-    const r = await w.owner.get(`/organizations/${w.orgId}/provisionerkeys/daemons`)
-    ws.socket.close()
-    expect((r.body as Array<any>).some((k) => k.daemons.length === 1)).toBe(true)
-    return r
-  }),
-  row("provisionerKeys.delete", "DELETE /api/v2/organizations/:organization/provisionerkeys/:provisionerkey", 204, "none", async (w) => {
-    const name = uniqueName("key")
-    await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name })
-    return w.owner.delete(`/organizations/${w.orgId}/provisionerkeys/${name}`)
-  }),
+  row(
+    "provisionerKeys.create",
+    "POST /api/v2/organizations/:organization/provisionerkeys",
+    201,
+    "CreateProvisionerKeyResponse",
+    (w) => w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key"), tags: { pool: "a" } })
+  ),
+  row(
+    "provisionerKeys.list",
+    "GET /api/v2/organizations/:organization/provisionerkeys",
+    200,
+    "[ProvisionerKey]",
+    async (w) => {
+      await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
+      return w.bob.client.get(`/organizations/${w.orgId}/provisionerkeys`)
+    }
+  ),
+  row(
+    "provisionerKeys.listDaemons",
+    "GET /api/v2/organizations/:organization/provisionerkeys/daemons",
+    200,
+    "[ProvisionerKeyDaemons]",
+    async (w) => {
+      const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
+      const ws = await connect(
+        `${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=script&name=${
+          uniqueName("d")
+        }`,
+        {
+          "Coder-Provisioner-Daemon-Key": made.body.key
+        }
+      )
+      await eventually(() => ws.messages.length > 0)
+      const r = await w.owner.get(`/organizations/${w.orgId}/provisionerkeys/daemons`)
+      ws.socket.close()
+      expect((r.body as Array<any>).some((k) => k.daemons.length === 1)).toBe(true)
+      return r
+    }
+  ),
+  row(
+    "provisionerKeys.delete",
+    "DELETE /api/v2/organizations/:organization/provisionerkeys/:provisionerkey",
+    204,
+    "none",
+    async (w) => {
+      const name = uniqueName("key")
+      await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name })
+      return w.owner.delete(`/organizations/${w.orgId}/provisionerkeys/${name}`)
+    }
+  ),
   row("provisionerDaemonServe.key", "GET /api/v2/provisionerkeys/:provisionerkey", 200, "ProvisionerKey", async (w) => {
-    const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key"), tags: { pool: "a" } })
-    return w.srv.anonymous.request("GET", `/provisionerkeys/${made.body.key}`, undefined, { headers: { "Coder-Provisioner-Daemon-Key": made.body.key } })
-  }),
-  row("provisionerDaemonServe.serve", "GET /api/v2/organizations/:organization/provisionerdaemons/serve", 101, "none", async (w) => {
-    const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=script`, {
-      "Coder-Provisioner-Daemon-Key": made.body.key
+    const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, {
+      name: uniqueName("key"),
+      tags: { pool: "a" }
     })
-    await eventually(() => ws.messages.length > 0)
-    ws.socket.close()
-    const welcome = JSON.parse(ws.messages[0]!)
-    expect(welcome).toMatchObject({ type: "welcome", protocol: "1.0", organization_id: w.orgId, provisioners: ["script"] })
-    return { status: 101, body: undefined, headers: new Headers() }
+    return w.srv.anonymous.request("GET", `/provisionerkeys/${made.body.key}`, undefined, {
+      headers: { "Coder-Provisioner-Daemon-Key": made.body.key }
+    })
   }),
+  row(
+    "provisionerDaemonServe.serve",
+    "GET /api/v2/organizations/:organization/provisionerdaemons/serve",
+    101,
+    "none",
+    async (w) => {
+      const made = await w.owner.post(`/organizations/${w.orgId}/provisionerkeys`, { name: uniqueName("key") })
+      const ws = await connect(
+        `${w.srv.wsUrl}/api/v2/organizations/${w.orgId}/provisionerdaemons/serve?provisioner=script`,
+        {
+          "Coder-Provisioner-Daemon-Key": made.body.key
+        }
+      )
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.close()
+      const welcome = JSON.parse(ws.messages[0]!)
+      expect(welcome).toMatchObject({
+        type: "welcome",
+        protocol: "1.0",
+        organization_id: w.orgId,
+        provisioners: ["script"]
+      })
+      return { status: 101, body: undefined, headers: new Headers() }
+    }
+  ),
   // templates
-  row("templates.listByOrganization", "GET /api/v2/organizations/:organization/templates", 200, "[Template]", async (w) => [
-    await w.owner.get(`/organizations/${w.orgId}/templates`),
-    await w.bob.client.get(`/organizations/${w.orgId}/templates?q=deprecated:true`)
-  ]),
+  row(
+    "templates.listByOrganization",
+    "GET /api/v2/organizations/:organization/templates",
+    200,
+    "[Template]",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/templates`),
+      await w.bob.client.get(`/organizations/${w.orgId}/templates?q=deprecated:true`)
+    ]
+  ),
   row("templates.create", "POST /api/v2/organizations/:organization/templates", 201, "Template", async (w) => {
     const version = await makeVersion(w.srv, { organizationId: w.org.id, createdBy: w.ownerId })
     return w.owner.post(`/organizations/${w.org.id}/templates`, {
-      name: uniqueName("made"), display_name: "Made", icon: "/icon/made.svg", template_version_id: version.id,
+      name: uniqueName("made"),
+      display_name: "Made",
+      icon: "/icon/made.svg",
+      template_version_id: version.id,
       autostop_requirement: { days_of_week: ["monday"], weeks: 2 }
     })
   }),
-  row("templates.examples", "GET /api/v2/templates/examples", 200, "[TemplateExample]", (w) => w.owner.get("/templates/examples")),
-  row("templates.examplesByOrganization", "GET /api/v2/organizations/:organization/templates/examples", 200, "[TemplateExample]", (w) =>
-    w.owner.get(`/organizations/${w.orgId}/templates/examples`)
+  row(
+    "templates.examples",
+    "GET /api/v2/templates/examples",
+    200,
+    "[TemplateExample]",
+    (w) => w.owner.get("/templates/examples")
   ),
-  row("templates.getByName", "GET /api/v2/organizations/:organization/templates/:templatename", 200, "Template", (w) =>
-    w.bob.client.get(`/organizations/${w.orgId}/templates/${w.template.name}`)
+  row(
+    "templates.examplesByOrganization",
+    "GET /api/v2/organizations/:organization/templates/examples",
+    200,
+    "[TemplateExample]",
+    (w) => w.owner.get(`/organizations/${w.orgId}/templates/examples`)
+  ),
+  row(
+    "templates.getByName",
+    "GET /api/v2/organizations/:organization/templates/:templatename",
+    200,
+    "Template",
+    (w) => w.bob.client.get(`/organizations/${w.orgId}/templates/${w.template.name}`)
   ),
   row("templates.list", "GET /api/v2/templates", 200, "[Template]", async (w) => [
     await w.owner.get("/templates"),
     await w.bob.client.get("/templates?q=deprecated:true")
   ]),
-  row("templates.get", "GET /api/v2/templates/:template", 200, "Template", (w) => w.bob.client.get(`/templates/${w.template.id}`)),
+  row(
+    "templates.get",
+    "GET /api/v2/templates/:template",
+    200,
+    "Template",
+    (w) => w.bob.client.get(`/templates/${w.template.id}`)
+  ),
   row("templates.update", "PATCH /api/v2/templates/:template", 200, "Template", async (w) => {
     const t = await throwawayTemplate(w)
     return w.owner.patch(`/templates/${t.id}`, { display_name: "Changed", deprecation_message: "Old." })
   }),
-  row("templates.delete", "DELETE /api/v2/templates/:template", 200, "Response", async (w) =>
-    w.owner.delete(`/templates/${(await throwawayTemplate(w)).id}`)
+  row(
+    "templates.delete",
+    "DELETE /api/v2/templates/:template",
+    200,
+    "Response",
+    async (w) => w.owner.delete(`/templates/${(await throwawayTemplate(w)).id}`)
   ),
-  row("templates.getAcl", "GET /api/v2/templates/:template/acl", 200, "TemplateACL", (w) => w.owner.get(`/templates/${w.template.id}/acl`)),
-  row("templates.updateAcl", "PATCH /api/v2/templates/:template/acl", 200, "Response", async (w) =>
-    w.owner.patch(`/templates/${(await throwawayTemplate(w)).id}/acl`, { user_perms: { [w.bob.user.id]: "use" } })
+  row(
+    "templates.getAcl",
+    "GET /api/v2/templates/:template/acl",
+    200,
+    "TemplateACL",
+    (w) => w.owner.get(`/templates/${w.template.id}/acl`)
   ),
-  row("templates.aclAvailable", "GET /api/v2/templates/:template/acl/available", 200, "ACLAvailable", (w) =>
-    w.owner.get(`/templates/${w.template.id}/acl/available`)
+  row(
+    "templates.updateAcl",
+    "PATCH /api/v2/templates/:template/acl",
+    200,
+    "Response",
+    async (w) =>
+      w.owner.patch(`/templates/${(await throwawayTemplate(w)).id}/acl`, { user_perms: { [w.bob.user.id]: "use" } })
   ),
-  row("templates.invalidatePresets", "POST /api/v2/templates/:template/prebuilds/invalidate", 200, "InvalidatePresetsResponse", (w) =>
-    w.owner.post(`/templates/${w.template.id}/prebuilds/invalidate`)
+  row(
+    "templates.aclAvailable",
+    "GET /api/v2/templates/:template/acl/available",
+    200,
+    "ACLAvailable",
+    (w) => w.owner.get(`/templates/${w.template.id}/acl/available`)
+  ),
+  row(
+    "templates.invalidatePresets",
+    "POST /api/v2/templates/:template/prebuilds/invalidate",
+    200,
+    "InvalidatePresetsResponse",
+    (w) => w.owner.post(`/templates/${w.template.id}/prebuilds/invalidate`)
   ),
 
   // templates: versions
   // workspaces: sharing
-  row("workspaceSharing.getAcl", "GET /api/v2/workspaces/:workspace/acl", 200, "WorkspaceACL", (w) =>
-    w.owner.get(`/workspaces/${w.workspace.id}/acl`)
+  row(
+    "workspaceSharing.getAcl",
+    "GET /api/v2/workspaces/:workspace/acl",
+    200,
+    "WorkspaceACL",
+    (w) => w.owner.get(`/workspaces/${w.workspace.id}/acl`)
   ),
-  row("workspaceSharing.updateAcl", "PATCH /api/v2/workspaces/:workspace/acl", 204, "none", async (w) =>
-    w.owner.patch(`/workspaces/${(await throwawayWorkspace(w)).id}/acl`, { user_roles: { [w.alice.user.id]: "use" } })
+  row(
+    "workspaceSharing.updateAcl",
+    "PATCH /api/v2/workspaces/:workspace/acl",
+    204,
+    "none",
+    async (w) =>
+      w.owner.patch(`/workspaces/${(await throwawayWorkspace(w)).id}/acl`, { user_roles: { [w.alice.user.id]: "use" } })
   ),
-  row("workspaceSharing.deleteAcl", "DELETE /api/v2/workspaces/:workspace/acl", 204, "none", async (w) =>
-    w.owner.delete(`/workspaces/${(await throwawayWorkspace(w)).id}/acl`)
+  row(
+    "workspaceSharing.deleteAcl",
+    "DELETE /api/v2/workspaces/:workspace/acl",
+    204,
+    "none",
+    async (w) => w.owner.delete(`/workspaces/${(await throwawayWorkspace(w)).id}/acl`)
   ),
 
-  row("templateVersions.create", "POST /api/v2/organizations/:organization/templateversions", 201, "TemplateVersion", async (w) => [
-    await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { message: "a message" }),
-    await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { provisioner: "terraform" })
-  ]),
+  row(
+    "templateVersions.create",
+    "POST /api/v2/organizations/:organization/templateversions",
+    201,
+    "TemplateVersion",
+    async (w) => [
+      await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { message: "a message" }),
+      await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { provisioner: "terraform" })
+    ]
+  ),
   row("templateVersions.get", "GET /api/v2/templateversions/:templateversion", 200, "TemplateVersion", async (w) => {
     const { v1, v2 } = await versions(w)
     return [await w.owner.get(`/templateversions/${v1.id}`), await w.bob.client.get(`/templateversions/${v2.id}`)]
   }),
-  row("templateVersions.update", "PATCH /api/v2/templateversions/:templateversion", 200, "TemplateVersion", async (w) =>
-    w.owner.patch(`/templateversions/${(await versions(w)).v2.id}`, { message: "changed" })
+  row(
+    "templateVersions.update",
+    "PATCH /api/v2/templateversions/:templateversion",
+    200,
+    "TemplateVersion",
+    async (w) => w.owner.patch(`/templateversions/${(await versions(w)).v2.id}`, { message: "changed" })
   ),
-  row("templateVersions.cancel", "PATCH /api/v2/templateversions/:templateversion/cancel", 200, "Response", async (w) => {
-    const r = await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { provisioner: "nobody" })
-    return w.owner.patch(`/templateversions/${r.body.id}/cancel`)
-  }),
-  row("templateVersions.logs", "GET /api/v2/templateversions/:templateversion/logs", 200, "[ProvisionerJobLog]", async (w) =>
-    w.owner.get(`/templateversions/${(await versions(w)).v1.id}/logs`)
+  row(
+    "templateVersions.cancel",
+    "PATCH /api/v2/templateversions/:templateversion/cancel",
+    200,
+    "Response",
+    async (w) => {
+      const r = await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE, { provisioner: "nobody" })
+      return w.owner.patch(`/templateversions/${r.body.id}/cancel`)
+    }
   ),
-  row("templateVersions.resources", "GET /api/v2/templateversions/:templateversion/resources", 200, "[WorkspaceResource]", async (w) =>
-    w.owner.get(`/templateversions/${(await versions(w)).v1.id}/resources`)
+  row(
+    "templateVersions.logs",
+    "GET /api/v2/templateversions/:templateversion/logs",
+    200,
+    "[ProvisionerJobLog]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/logs`)
+  ),
+  row(
+    "templateVersions.resources",
+    "GET /api/v2/templateversions/:templateversion/resources",
+    200,
+    "[WorkspaceResource]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/resources`)
   ),
   row(
     "templateVersions.richParameters",
@@ -903,8 +1283,12 @@ const rows: ReadonlyArray<Row> = [
     "[TemplateVersionParameter]",
     async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/rich-parameters`)
   ),
-  row("templateVersions.variables", "GET /api/v2/templateversions/:templateversion/variables", 200, "[TemplateVersionVariable]", async (w) =>
-    w.owner.get(`/templateversions/${(await versions(w)).v1.id}/variables`)
+  row(
+    "templateVersions.variables",
+    "GET /api/v2/templateversions/:templateversion/variables",
+    200,
+    "[TemplateVersionVariable]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/variables`)
   ),
   row(
     "templateVersions.externalAuth",
@@ -913,16 +1297,34 @@ const rows: ReadonlyArray<Row> = [
     "[TemplateVersionExternalAuth]",
     async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/external-auth`)
   ),
-  row("templateVersions.presets", "GET /api/v2/templateversions/:templateversion/presets", 200, "[Preset]", async (w) =>
-    w.owner.get(`/templateversions/${(await versions(w)).v1.id}/presets`)
+  row(
+    "templateVersions.presets",
+    "GET /api/v2/templateversions/:templateversion/presets",
+    200,
+    "[Preset]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/presets`)
   ),
-  row("templateVersions.createDryRun", "POST /api/v2/templateversions/:templateversion/dry-run", 201, "ProvisionerJob", async (w) =>
-    w.bob.client.post(`/templateversions/${(await versions(w)).v1.id}/dry-run`, { workspace_name: "x", rich_parameter_values: [] })
+  row(
+    "templateVersions.createDryRun",
+    "POST /api/v2/templateversions/:templateversion/dry-run",
+    201,
+    "ProvisionerJob",
+    async (w) =>
+      w.bob.client.post(`/templateversions/${(await versions(w)).v1.id}/dry-run`, {
+        workspace_name: "x",
+        rich_parameter_values: []
+      })
   ),
-  row("templateVersions.getDryRun", "GET /api/v2/templateversions/:templateversion/dry-run/:jobID", 200, "ProvisionerJob", async (w) => {
-    const { dryRun, v2 } = await versions(w)
-    return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}`)
-  }),
+  row(
+    "templateVersions.getDryRun",
+    "GET /api/v2/templateversions/:templateversion/dry-run/:jobID",
+    200,
+    "ProvisionerJob",
+    async (w) => {
+      const { dryRun, v2 } = await versions(w)
+      return w.owner.get(`/templateversions/${v2.id}/dry-run/${dryRun.id}`)
+    }
+  ),
   row(
     "templateVersions.dryRunLogs",
     "GET /api/v2/templateversions/:templateversion/dry-run/:jobID/logs",
@@ -954,25 +1356,58 @@ const rows: ReadonlyArray<Row> = [
     }
   ),
   // Removed in the described system, which answers `[]`: any list type holds it.
-  row("templateVersions.removedParameters", "GET /api/v2/templateversions/:templateversion/parameters", 200, "[TemplateVersionParameter]",
-    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/parameters`)),
-  row("templateVersions.removedSchema", "GET /api/v2/templateversions/:templateversion/schema", 200, "[TemplateVersionParameter]",
-    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/schema`)),
-  row("templateVersions.cancelDryRun", "PATCH /api/v2/templateversions/:templateversion/dry-run/:jobID/cancel", 200, "Response", async (w) => {
-    // A dry run that takes a while (`build.delay_ms`), so it is still unfinished when the cancel arrives.
-    const slow = await createVersion(w.srv, w.owner, w.orgId, FULL_TEMPLATE.replace("build:\n", "build:\n  delay_ms: 5000\n"))
-    await runJobs(w.srv)
-    const dry = await w.owner.post(`/templateversions/${slow.body.id}/dry-run`, { workspace_name: "c" })
-    return w.owner.patch(`/templateversions/${slow.body.id}/dry-run/${dry.body.id}/cancel`)
-  }),
-  row("templateVersions.archive", "POST /api/v2/templateversions/:templateversion/archive", 200, "Response", async (w) =>
-    w.owner.post(`/templateversions/${(await versions(w)).v2.id}/archive`)
+  row(
+    "templateVersions.removedParameters",
+    "GET /api/v2/templateversions/:templateversion/parameters",
+    200,
+    "[TemplateVersionParameter]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/parameters`)
   ),
-  row("templateVersions.unarchive", "POST /api/v2/templateversions/:templateversion/unarchive", 200, "Response", async (w) =>
-    w.owner.post(`/templateversions/${(await versions(w)).v2.id}/unarchive`)
+  row(
+    "templateVersions.removedSchema",
+    "GET /api/v2/templateversions/:templateversion/schema",
+    200,
+    "[TemplateVersionParameter]",
+    async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/schema`)
   ),
-  row("templateVersions.listByTemplate", "GET /api/v2/templates/:template/versions", 200, "[TemplateVersion]", async (w) =>
-    w.owner.get(`/templates/${(await versions(w)).template.id}/versions?include_archived=true`)
+  row(
+    "templateVersions.cancelDryRun",
+    "PATCH /api/v2/templateversions/:templateversion/dry-run/:jobID/cancel",
+    200,
+    "Response",
+    async (w) => {
+      // A dry run that takes a while (`build.delay_ms`), so it is still unfinished when the cancel arrives.
+      const slow = await createVersion(
+        w.srv,
+        w.owner,
+        w.orgId,
+        FULL_TEMPLATE.replace("build:\n", "build:\n  delay_ms: 5000\n")
+      )
+      await runJobs(w.srv)
+      const dry = await w.owner.post(`/templateversions/${slow.body.id}/dry-run`, { workspace_name: "c" })
+      return w.owner.patch(`/templateversions/${slow.body.id}/dry-run/${dry.body.id}/cancel`)
+    }
+  ),
+  row(
+    "templateVersions.archive",
+    "POST /api/v2/templateversions/:templateversion/archive",
+    200,
+    "Response",
+    async (w) => w.owner.post(`/templateversions/${(await versions(w)).v2.id}/archive`)
+  ),
+  row(
+    "templateVersions.unarchive",
+    "POST /api/v2/templateversions/:templateversion/unarchive",
+    200,
+    "Response",
+    async (w) => w.owner.post(`/templateversions/${(await versions(w)).v2.id}/unarchive`)
+  ),
+  row(
+    "templateVersions.listByTemplate",
+    "GET /api/v2/templates/:template/versions",
+    200,
+    "[TemplateVersion]",
+    async (w) => w.owner.get(`/templates/${(await versions(w)).template.id}/versions?include_archived=true`)
   ),
   row("templateVersions.promote", "PATCH /api/v2/templates/:template/versions", 200, "Response", async (w) => {
     const { template, v2 } = await versions(w)
@@ -1004,43 +1439,86 @@ const rows: ReadonlyArray<Row> = [
     "GET /api/v2/organizations/:organization/templates/:templatename/versions/:templateversionname/previous",
     200,
     "TemplateVersion",
-    async (w) => w.owner.get(`/organizations/${w.orgId}/templates/${(await versions(w)).template.name}/versions/v2/previous`)
+    async (w) =>
+      w.owner.get(`/organizations/${w.orgId}/templates/${(await versions(w)).template.name}/versions/v2/previous`)
   ),
 
   // workspaces: port sharing (on bob's workspace, seeded in storage until the workspace routes exist)
   row("portShares.list", "GET /api/v2/workspaces/:workspace/port-share", 200, "WorkspaceAgentPortShares", async (w) => {
     const ws = await portShareWorkspace(w)
     const empty = await w.bob.client.get(`/workspaces/${ws.id}/port-share`)
-    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 8080, share_level: "public", protocol: "https" })
-    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 3000, share_level: "organization", protocol: "http" })
+    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, {
+      agent_name: "main",
+      port: 8080,
+      share_level: "public",
+      protocol: "https"
+    })
+    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, {
+      agent_name: "main",
+      port: 3000,
+      share_level: "organization",
+      protocol: "http"
+    })
     return [empty, await w.bob.client.get(`/workspaces/${ws.id}/port-share`)]
   }),
-  row("portShares.upsert", "POST /api/v2/workspaces/:workspace/port-share", 200, "WorkspaceAgentPortShare", async (w) => {
-    const ws = await portShareWorkspace(w)
-    return [
-      await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9000, share_level: "authenticated", protocol: "http" }),
-      await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9000, share_level: "public", protocol: "https" })
-    ]
-  }),
+  row(
+    "portShares.upsert",
+    "POST /api/v2/workspaces/:workspace/port-share",
+    200,
+    "WorkspaceAgentPortShare",
+    async (w) => {
+      const ws = await portShareWorkspace(w)
+      return [
+        await w.bob.client.post(`/workspaces/${ws.id}/port-share`, {
+          agent_name: "main",
+          port: 9000,
+          share_level: "authenticated",
+          protocol: "http"
+        }),
+        await w.bob.client.post(`/workspaces/${ws.id}/port-share`, {
+          agent_name: "main",
+          port: 9000,
+          share_level: "public",
+          protocol: "https"
+        })
+      ]
+    }
+  ),
   row("portShares.delete", "DELETE /api/v2/workspaces/:workspace/port-share", 200, "none", async (w) => {
     const ws = await portShareWorkspace(w)
-    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9100, share_level: "public", protocol: "http" })
+    await w.bob.client.post(`/workspaces/${ws.id}/port-share`, {
+      agent_name: "main",
+      port: 9100,
+      share_level: "public",
+      protocol: "http"
+    })
     return w.bob.client.delete(`/workspaces/${ws.id}/port-share`, { agent_name: "main", port: 9100 })
   }),
 
   // workspaces and builds
-  row("workspaces.create", "POST /api/v2/organizations/:organization/members/:user/workspaces", 200, "Workspace", async (w) => {
-    const { template } = await workspacesOf(w)
-    const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, {
-      name: uniqueName("made"), template_id: template.id, autostart_schedule: "CRON_TZ=UTC 0 9 * * 1-5",
-      rich_parameter_values: [{ name: "size", value: "large" }]
-    })
-    await runJobs(w.srv)
-    return r
-  }),
+  row(
+    "workspaces.create",
+    "POST /api/v2/organizations/:organization/members/:user/workspaces",
+    200,
+    "Workspace",
+    async (w) => {
+      const { template } = await workspacesOf(w)
+      const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, {
+        name: uniqueName("made"),
+        template_id: template.id,
+        autostart_schedule: "CRON_TZ=UTC 0 9 * * 1-5",
+        rich_parameter_values: [{ name: "size", value: "large" }]
+      })
+      await runJobs(w.srv)
+      return r
+    }
+  ),
   row("workspaces.createForUser", "POST /api/v2/users/:user/workspaces", 200, "Workspace", async (w) => {
     const { template } = await workspacesOf(w)
-    const r = await w.owner.post(`/users/${w.bob.username}/workspaces`, { name: uniqueName("bobs"), template_id: template.id })
+    const r = await w.owner.post(`/users/${w.bob.username}/workspaces`, {
+      name: uniqueName("bobs"),
+      template_id: template.id
+    })
     await runJobs(w.srv)
     return r
   }),
@@ -1056,12 +1534,18 @@ const rows: ReadonlyArray<Row> = [
   ),
   row("workspaces.list", "GET /api/v2/workspaces", 200, "WorkspacesResponse", async (w) => {
     await workspacesOf(w)
-    return [await w.owner.get("/workspaces"), await w.owner.get("/workspaces?q=status:stopped&limit=1"), await w.bob.client.get("/workspaces")]
+    return [
+      await w.owner.get("/workspaces"),
+      await w.owner.get("/workspaces?q=status:stopped&limit=1"),
+      await w.bob.client.get("/workspaces")
+    ]
   }),
   // The watch rows check the first `data` message: a WebSocket (101) and a server-sent event stream.
   row("workspaceWatch.watchWs", "GET /api/v2/workspaces/:workspace/watch-ws", 101, "Workspace", async (w) => {
     const { running } = await workspacesOf(w)
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaces/${running.id}/watch-ws`, { [SESSION_HEADER]: w.owner.token! })
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaces/${running.id}/watch-ws`, {
+      [SESSION_HEADER]: w.owner.token!
+    })
     await eventually(() => ws.messages.some((m) => JSON.parse(m).type === "data"))
     ws.socket.close()
     const data = ws.messages.map((m) => JSON.parse(m)).find((m) => m.type === "data")
@@ -1070,91 +1554,188 @@ const rows: ReadonlyArray<Row> = [
   }),
   row("workspaceWatch.watch", "GET /api/v2/workspaces/:workspace/watch", 200, "Workspace", async (w) => {
     const { running } = await workspacesOf(w)
-    const sse = await readEvents(`${w.srv.url}/api/v2/workspaces/${running.id}/watch`, { [SESSION_HEADER]: w.owner.token! })
+    const sse = await readEvents(`${w.srv.url}/api/v2/workspaces/${running.id}/watch`, {
+      [SESSION_HEADER]: w.owner.token!
+    })
     await eventually(() => sse.events.some((e) => e.event === "data"))
     await sse.stop()
     expect(sse.response.headers.get("content-type")).toBe("text/event-stream")
-    return { status: sse.response.status, body: sse.events.find((e) => e.event === "data")!.data, headers: sse.response.headers }
+    return {
+      status: sse.response.status,
+      body: sse.events.find((e) => e.event === "data")!.data,
+      headers: sse.response.headers
+    }
   }),
   row("workspaces.get", "GET /api/v2/workspaces/:workspace", 200, "Workspace", async (w) => {
     const { running, stopped } = await workspacesOf(w)
     return [await w.owner.get(`/workspaces/${running.id}`), await w.owner.get(`/workspaces/${stopped.id}`)]
   }),
-  row("workspaces.getByOwnerAndName", "GET /api/v2/users/:user/workspace/:workspacename", 200, "Workspace", async (w) =>
-    w.owner.get(`/users/me/workspace/${(await workspacesOf(w)).running.name}`)
+  row(
+    "workspaces.getByOwnerAndName",
+    "GET /api/v2/users/:user/workspace/:workspacename",
+    200,
+    "Workspace",
+    async (w) => w.owner.get(`/users/me/workspace/${(await workspacesOf(w)).running.name}`)
   ),
-  row("workspaces.update", "PATCH /api/v2/workspaces/:workspace", 204, "none", async (w) =>
-    w.owner.patch(`/workspaces/${(await workspacesOf(w)).stopped.id}`, { name: "" })
+  row(
+    "workspaces.update",
+    "PATCH /api/v2/workspaces/:workspace",
+    204,
+    "none",
+    async (w) => w.owner.patch(`/workspaces/${(await workspacesOf(w)).stopped.id}`, { name: "" })
   ),
-  row("workspaces.favorite", "PUT /api/v2/workspaces/:workspace/favorite", 204, "none", async (w) =>
-    w.owner.put(`/workspaces/${(await workspacesOf(w)).running.id}/favorite`)
+  row(
+    "workspaces.favorite",
+    "PUT /api/v2/workspaces/:workspace/favorite",
+    204,
+    "none",
+    async (w) => w.owner.put(`/workspaces/${(await workspacesOf(w)).running.id}/favorite`)
   ),
-  row("workspaces.unfavorite", "DELETE /api/v2/workspaces/:workspace/favorite", 204, "none", async (w) =>
-    w.owner.delete(`/workspaces/${(await workspacesOf(w)).stopped.id}/favorite`)
+  row(
+    "workspaces.unfavorite",
+    "DELETE /api/v2/workspaces/:workspace/favorite",
+    204,
+    "none",
+    async (w) => w.owner.delete(`/workspaces/${(await workspacesOf(w)).stopped.id}/favorite`)
   ),
   // workspaces: schedules
-  row("workspaceSchedules.setAutostart", "PUT /api/v2/workspaces/:workspace/autostart", 204, "none", async (w) =>
-    w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/autostart`, { schedule: "CRON_TZ=UTC 0 9 * * 1-5" })
+  row(
+    "workspaceSchedules.setAutostart",
+    "PUT /api/v2/workspaces/:workspace/autostart",
+    204,
+    "none",
+    async (w) =>
+      w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/autostart`, {
+        schedule: "CRON_TZ=UTC 0 9 * * 1-5"
+      })
   ),
-  row("workspaceSchedules.setTtl", "PUT /api/v2/workspaces/:workspace/ttl", 204, "none", async (w) =>
-    w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/ttl`, { ttl_ms: 3_600_000 })
+  row(
+    "workspaceSchedules.setTtl",
+    "PUT /api/v2/workspaces/:workspace/ttl",
+    204,
+    "none",
+    async (w) => w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/ttl`, { ttl_ms: 3_600_000 })
   ),
   row("workspaceSchedules.extend", "PUT /api/v2/workspaces/:workspace/extend", 200, "Response", async (w) => {
     const { template } = await workspacesOf(w)
-    const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name: uniqueName("ext"), template_id: template.id, ttl_ms: 3_600_000 })
+    const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, {
+      name: uniqueName("ext"),
+      template_id: template.id,
+      ttl_ms: 3_600_000
+    })
     await runJobs(w.srv)
     return w.owner.put(`/workspaces/${r.body.id}/extend`, { deadline: new Date(Date.now() + 7_200_000).toISOString() })
   }),
-  row("workspaceSchedules.setAutomaticUpdates", "PUT /api/v2/workspaces/:workspace/autoupdates", 204, "none", async (w) =>
-    w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/autoupdates`, { automatic_updates: "always" })
+  row(
+    "workspaceSchedules.setAutomaticUpdates",
+    "PUT /api/v2/workspaces/:workspace/autoupdates",
+    204,
+    "none",
+    async (w) =>
+      w.owner.put(`/workspaces/${(await workspacesOf(w)).stopped.id}/autoupdates`, { automatic_updates: "always" })
   ),
   row("workspaceSchedules.setDormant", "PUT /api/v2/workspaces/:workspace/dormant", 200, "Workspace", async (w) => {
     const id = (await workspacesOf(w)).stopped.id
-    return [await w.owner.put(`/workspaces/${id}/dormant`, { dormant: true }), await w.owner.put(`/workspaces/${id}/dormant`, { dormant: false })]
+    return [
+      await w.owner.put(`/workspaces/${id}/dormant`, { dormant: true }),
+      await w.owner.put(`/workspaces/${id}/dormant`, { dormant: false })
+    ]
   }),
-  row("workspaceSchedules.resolveAutostart", "GET /api/v2/workspaces/:workspace/resolve-autostart", 200, "ResolveAutostartResponse", async (w) =>
-    w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/resolve-autostart`)
+  row(
+    "workspaceSchedules.resolveAutostart",
+    "GET /api/v2/workspaces/:workspace/resolve-autostart",
+    200,
+    "ResolveAutostartResponse",
+    async (w) => w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/resolve-autostart`)
   ),
-  row("workspaceSchedules.reportUsage", "POST /api/v2/workspaces/:workspace/usage", 204, "none", async (w) =>
-    w.owner.post(`/workspaces/${(await workspacesOf(w)).running.id}/usage`, { app_name: "" })
+  row(
+    "workspaceSchedules.reportUsage",
+    "POST /api/v2/workspaces/:workspace/usage",
+    204,
+    "none",
+    async (w) => w.owner.post(`/workspaces/${(await workspacesOf(w)).running.id}/usage`, { app_name: "" })
   ),
   row("workspaces.createBuild", "POST /api/v2/workspaces/:workspace/builds", 200, "WorkspaceBuild", async (w) => {
     const { template } = await workspacesOf(w)
-    const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, { name: uniqueName("built"), template_id: template.id })
+    const r = await w.owner.post(`/organizations/${w.orgId}/members/me/workspaces`, {
+      name: uniqueName("built"),
+      template_id: template.id
+    })
     await runJobs(w.srv)
     const stop = await w.owner.post(`/workspaces/${r.body.id}/builds`, { transition: "stop" })
     await runJobs(w.srv)
     return stop
   }),
-  row("workspaces.listBuilds", "GET /api/v2/workspaces/:workspace/builds", 200, "[WorkspaceBuild]", async (w) =>
-    w.owner.get(`/workspaces/${(await workspacesOf(w)).stopped.id}/builds`)
+  row(
+    "workspaces.listBuilds",
+    "GET /api/v2/workspaces/:workspace/builds",
+    200,
+    "[WorkspaceBuild]",
+    async (w) => w.owner.get(`/workspaces/${(await workspacesOf(w)).stopped.id}/builds`)
   ),
-  row("workspaces.getBuild", "GET /api/v2/workspacebuilds/:workspacebuild", 200, "WorkspaceBuild", async (w) =>
-    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}`)
+  row(
+    "workspaces.getBuild",
+    "GET /api/v2/workspacebuilds/:workspacebuild",
+    200,
+    "WorkspaceBuild",
+    async (w) => w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}`)
   ),
-  row("workspaces.buildByNumber", "GET /api/v2/users/:user/workspace/:workspacename/builds/:buildnumber", 200, "WorkspaceBuild", async (w) =>
-    w.owner.get(`/users/me/workspace/${(await workspacesOf(w)).running.name}/builds/1`)
+  row(
+    "workspaces.buildByNumber",
+    "GET /api/v2/users/:user/workspace/:workspacename/builds/:buildnumber",
+    200,
+    "WorkspaceBuild",
+    async (w) => w.owner.get(`/users/me/workspace/${(await workspacesOf(w)).running.name}/builds/1`)
   ),
-  row("workspaces.buildLogs", "GET /api/v2/workspacebuilds/:workspacebuild/logs", 200, "[ProvisionerJobLog]", async (w) =>
-    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/logs`)
+  row(
+    "workspaces.buildLogs",
+    "GET /api/v2/workspacebuilds/:workspacebuild/logs",
+    200,
+    "[ProvisionerJobLog]",
+    async (w) => w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/logs`)
   ),
-  row("workspaces.buildResources", "GET /api/v2/workspacebuilds/:workspacebuild/resources", 200, "[WorkspaceResource]", async (w) =>
-    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/resources`)
+  row(
+    "workspaces.buildResources",
+    "GET /api/v2/workspacebuilds/:workspacebuild/resources",
+    200,
+    "[WorkspaceResource]",
+    async (w) => w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/resources`)
   ),
-  row("workspaces.buildParameters", "GET /api/v2/workspacebuilds/:workspacebuild/parameters", 200, "[WorkspaceBuildParameter]", async (w) =>
-    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/parameters`)
+  row(
+    "workspaces.buildParameters",
+    "GET /api/v2/workspacebuilds/:workspacebuild/parameters",
+    200,
+    "[WorkspaceBuildParameter]",
+    async (w) => w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/parameters`)
   ),
-  row("workspaces.buildState", "GET /api/v2/workspacebuilds/:workspacebuild/state", 200, "binary application/json", async (w) =>
-    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/state`)
+  row(
+    "workspaces.buildState",
+    "GET /api/v2/workspacebuilds/:workspacebuild/state",
+    200,
+    "binary application/json",
+    async (w) => w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/state`)
   ),
-  row("workspaces.updateBuildState", "PUT /api/v2/workspacebuilds/:workspacebuild/state", 204, "none", async (w) =>
-    w.owner.put(`/workspacebuilds/${(await workspacesOf(w)).stopped.latest_build.id}/state`, { state: "e30=" })
+  row(
+    "workspaces.updateBuildState",
+    "PUT /api/v2/workspacebuilds/:workspacebuild/state",
+    204,
+    "none",
+    async (w) =>
+      w.owner.put(`/workspacebuilds/${(await workspacesOf(w)).stopped.latest_build.id}/state`, { state: "e30=" })
   ),
-  row("workspaces.buildTimings", "GET /api/v2/workspacebuilds/:workspacebuild/timings", 200, "WorkspaceBuildTimings", async (w) =>
-    w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/timings`)
+  row(
+    "workspaces.buildTimings",
+    "GET /api/v2/workspacebuilds/:workspacebuild/timings",
+    200,
+    "WorkspaceBuildTimings",
+    async (w) => w.owner.get(`/workspacebuilds/${(await workspacesOf(w)).running.latest_build.id}/timings`)
   ),
-  row("workspaces.workspaceTimings", "GET /api/v2/workspaces/:workspace/timings", 200, "WorkspaceBuildTimings", async (w) =>
-    w.owner.get(`/workspaces/${(await workspacesOf(w)).stopped.id}/timings`)
+  row(
+    "workspaces.workspaceTimings",
+    "GET /api/v2/workspaces/:workspace/timings",
+    200,
+    "WorkspaceBuildTimings",
+    async (w) => w.owner.get(`/workspaces/${(await workspacesOf(w)).stopped.id}/timings`)
   ),
   row("workspaces.cancelBuild", "PATCH /api/v2/workspacebuilds/:workspacebuild/cancel", 200, "Response", async (w) => {
     const slow = await slowWorkspace(w)
@@ -1169,47 +1750,85 @@ const rows: ReadonlyArray<Row> = [
     const agents = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])
     return Promise.all(agents.map((a: any) => w.owner.get(`/workspaceagents/${a.id}`)))
   }),
-  row("agents.externalCredentials", "GET /api/v2/workspaces/:workspace/external-agent/:agent/credentials", 200, "ExternalAgentCredentials", async (w) =>
-    w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+  row(
+    "agents.externalCredentials",
+    "GET /api/v2/workspaces/:workspace/external-agent/:agent/credentials",
+    200,
+    "ExternalAgentCredentials",
+    async (w) => w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
   ),
   // The external agent "laptop" connects and answers the service's question on its connection.
-  row("agents.listeningPorts", "GET /api/v2/workspaceagents/:workspaceagent/listening-ports", 200, "WorkspaceAgentListeningPortsResponse", async (w) => {
-    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
-    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
-    const credentials = await w.owner.get(`/workspaces/${running.id}/external-agent/laptop/credentials`)
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: credentials.body.agent_token })
-    ws.socket.on("message", (data) => {
-      const m = JSON.parse(data.toString())
-      if (m.type === "listening_ports_request") {
-        ws.socket.send(JSON.stringify({ type: "listening_ports", request_id: m.request_id, ports: [{ process_name: "node", network: "tcp", port: 3000 }] }))
-      }
-    })
-    ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
-    await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
-    const r = await w.owner.get(`/workspaceagents/${agent.id}/listening-ports`)
-    ws.socket.close()
-    expect(r.body.ports).toHaveLength(1)
-    return r
-  }),
+  row(
+    "agents.listeningPorts",
+    "GET /api/v2/workspaceagents/:workspaceagent/listening-ports",
+    200,
+    "WorkspaceAgentListeningPortsResponse",
+    async (w) => {
+      const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+      const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) =>
+        a.name === "laptop"
+      )
+      const credentials = await w.owner.get(`/workspaces/${running.id}/external-agent/laptop/credentials`)
+      const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+        [SESSION_HEADER]: credentials.body.agent_token
+      })
+      ws.socket.on("message", (data) => {
+        const m = JSON.parse(data.toString())
+        if (m.type === "listening_ports_request") {
+          ws.socket.send(
+            JSON.stringify({
+              type: "listening_ports",
+              request_id: m.request_id,
+              ports: [{ process_name: "node", network: "tcp", port: 3000 }]
+            })
+          )
+        }
+      })
+      ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
+      await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
+      const r = await w.owner.get(`/workspaceagents/${agent.id}/listening-ports`)
+      ws.socket.close()
+      expect(r.body.ports).toHaveLength(1)
+      return r
+    }
+  ),
   row("agentMe.gitSshKey", "GET /api/v2/workspaceagents/me/gitsshkey", 200, "AgentGitSSHKey", async (w) => {
-    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+    const credentials = await w.owner.get(
+      `/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`
+    )
     return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/gitsshkey")
   }),
   // Instance identity needs trust roots: each row on a server of its own that has them.
-  row("agentIdentity.aws", "POST /api/v2/workspaceagents/aws-instance-identity", 200, "AuthenticateResponse", () =>
-    withIdentityServer((s) => s.aws())
+  row(
+    "agentIdentity.aws",
+    "POST /api/v2/workspaceagents/aws-instance-identity",
+    200,
+    "AuthenticateResponse",
+    () => withIdentityServer((s) => s.aws())
   ),
-  row("agentIdentity.azure", "POST /api/v2/workspaceagents/azure-instance-identity", 200, "AuthenticateResponse", () =>
-    withIdentityServer((s) => s.azure())
+  row(
+    "agentIdentity.azure",
+    "POST /api/v2/workspaceagents/azure-instance-identity",
+    200,
+    "AuthenticateResponse",
+    () => withIdentityServer((s) => s.azure())
   ),
-  row("agentIdentity.google", "POST /api/v2/workspaceagents/google-instance-identity", 200, "AuthenticateResponse", () =>
-    withIdentityServer((s) => s.google())
+  row(
+    "agentIdentity.google",
+    "POST /api/v2/workspaceagents/google-instance-identity",
+    200,
+    "AuthenticateResponse",
+    () => withIdentityServer((s) => s.google())
   ),
 
   // The agent connection's row checks the answer of `get_manifest`, after reports that fill the Agent record's times.
   row("agentRpc.rpc", "GET /api/v2/workspaceagents/me/rpc", 101, "AgentManifest", async (w) => {
-    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: credentials.body.agent_token })
+    const credentials = await w.owner.get(
+      `/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`
+    )
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+      [SESSION_HEADER]: credentials.body.agent_token
+    })
     ws.socket.send(JSON.stringify({ type: "update_lifecycle", id: 1, state: "ready" }))
     ws.socket.send(JSON.stringify({ type: "get_manifest", id: 2 }))
     await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 2))
@@ -1219,29 +1838,51 @@ const rows: ReadonlyArray<Row> = [
     return { status: 101, body: answer.result, headers: new Headers() }
   }),
   row("agentRpc.manifest", "GET /api/v2/workspaceagents/me/manifest", 200, "AgentManifest", async (w) => {
-    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
+    const credentials = await w.owner.get(
+      `/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`
+    )
     return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/manifest")
   }),
 
-  row("agentMetadata.watchMetadata", "GET /api/v2/workspaceagents/:workspaceagent/watch-metadata", 200, "[WorkspaceAgentMetadata]", async (w) => {
-    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
-    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
-    const sse = await readEvents(`${w.srv.url}/api/v2/workspaceagents/${agent.id}/watch-metadata`, { [SESSION_HEADER]: w.owner.token! })
-    await eventually(() => sse.events.some((e) => e.event === "data"))
-    await sse.stop()
-    expect(sse.response.headers.get("content-type")).toBe("text/event-stream")
-    return { status: sse.response.status, body: sse.events.find((e) => e.event === "data")!.data, headers: sse.response.headers }
-  }),
-  row("agentMetadata.watchMetadataWs", "GET /api/v2/workspaceagents/:workspaceagent/watch-metadata-ws", 101, "[WorkspaceAgentMetadata]", async (w) => {
-    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
-    const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/${agent.id}/watch-metadata-ws`, { [SESSION_HEADER]: w.owner.token! })
-    await eventually(() => ws.messages.length > 0)
-    ws.socket.close()
-    const data = JSON.parse(ws.messages[0]!)
-    expect(Object.keys(data).sort()).toEqual(["data", "type"])
-    return { status: 101, body: data.data, headers: new Headers() }
-  }),
+  row(
+    "agentMetadata.watchMetadata",
+    "GET /api/v2/workspaceagents/:workspaceagent/watch-metadata",
+    200,
+    "[WorkspaceAgentMetadata]",
+    async (w) => {
+      const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+      const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+      const sse = await readEvents(`${w.srv.url}/api/v2/workspaceagents/${agent.id}/watch-metadata`, {
+        [SESSION_HEADER]: w.owner.token!
+      })
+      await eventually(() => sse.events.some((e) => e.event === "data"))
+      await sse.stop()
+      expect(sse.response.headers.get("content-type")).toBe("text/event-stream")
+      return {
+        status: sse.response.status,
+        body: sse.events.find((e) => e.event === "data")!.data,
+        headers: sse.response.headers
+      }
+    }
+  ),
+  row(
+    "agentMetadata.watchMetadataWs",
+    "GET /api/v2/workspaceagents/:workspaceagent/watch-metadata-ws",
+    101,
+    "[WorkspaceAgentMetadata]",
+    async (w) => {
+      const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+      const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+      const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/${agent.id}/watch-metadata-ws`, {
+        [SESSION_HEADER]: w.owner.token!
+      })
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.close()
+      const data = JSON.parse(ws.messages[0]!)
+      expect(Object.keys(data).sort()).toEqual(["data", "type"])
+      return { status: 101, body: data.data, headers: new Headers() }
+    }
+  ),
   // connection routes (WebSockets): the derp map's first message; the coordination routes'
   // handshakes (their messages are Workbay's own, checked in agents/Tailnet.test.ts); the
   // connection watch's `agent` message.
@@ -1257,70 +1898,145 @@ const rows: ReadonlyArray<Row> = [
     return { status: 101, body: undefined, headers: new Headers() }
   }),
   row("tailnetAgent.coordinate", "GET /api/v2/workspaceagents/me/coordinate", 101, "none", async (w) => {
-    const credentials = await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`)
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/coordinate`, { [SESSION_HEADER]: credentials.body.agent_token })
+    const credentials = await w.owner.get(
+      `/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`
+    )
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/coordinate`, {
+      [SESSION_HEADER]: credentials.body.agent_token
+    })
     ws.socket.close()
     return { status: 101, body: undefined, headers: new Headers() }
   }),
-  row("tailnet.agentConnectionWatch", "GET /api/v2/workspaces/:workspace/agent-connection-watch", 101, "WorkspaceAgent", async (w) => {
-    const { running } = await workspacesOf(w)
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaces/${running.id}/agent-connection-watch?agent_name=laptop`, {
-      [SESSION_HEADER]: w.owner.token!
-    })
-    await eventually(() => ws.messages.some((m) => JSON.parse(m).type === "agent"))
-    ws.socket.close()
-    return { status: 101, body: ws.messages.map((m) => JSON.parse(m)).find((m) => m.type === "agent").agent, headers: new Headers() }
-  }),
+  row(
+    "tailnet.agentConnectionWatch",
+    "GET /api/v2/workspaces/:workspace/agent-connection-watch",
+    101,
+    "WorkspaceAgent",
+    async (w) => {
+      const { running } = await workspacesOf(w)
+      const ws = await connect(
+        `${w.srv.wsUrl}/api/v2/workspaces/${running.id}/agent-connection-watch?agent_name=laptop`,
+        {
+          [SESSION_HEADER]: w.owner.token!
+        }
+      )
+      await eventually(() => ws.messages.some((m) => JSON.parse(m).type === "agent"))
+      ws.socket.close()
+      return {
+        status: 101,
+        body: ws.messages.map((m) => JSON.parse(m)).find((m) => m.type === "agent").agent,
+        headers: new Headers()
+      }
+    }
+  ),
 
-  row("agentReports.logSource", "POST /api/v2/workspaceagents/me/log-source", 200, "WorkspaceAgentLogSource", async (w) =>
-    (await laptopAgent(w)).post("/workspaceagents/me/log-source", { id: ROWS_LOG_SOURCE, display_name: "Rows", icon: "/icon/rows.svg" })
+  row(
+    "agentReports.logSource",
+    "POST /api/v2/workspaceagents/me/log-source",
+    200,
+    "WorkspaceAgentLogSource",
+    async (w) =>
+      (await laptopAgent(w)).post("/workspaceagents/me/log-source", {
+        id: ROWS_LOG_SOURCE,
+        display_name: "Rows",
+        icon: "/icon/rows.svg"
+      })
   ),
   row("agentReports.logs", "PATCH /api/v2/workspaceagents/me/logs", 200, "Response", async (w) => {
     const agent = await laptopAgent(w)
     await agent.post("/workspaceagents/me/log-source", { id: ROWS_LOG_SOURCE, display_name: "Rows" })
     return agent.patch("/workspaceagents/me/logs", {
-      log_source_id: ROWS_LOG_SOURCE, logs: [{ created_at: new Date().toISOString(), level: "trace", output: "a line" }]
+      log_source_id: ROWS_LOG_SOURCE,
+      logs: [{ created_at: new Date().toISOString(), level: "trace", output: "a line" }]
     })
   }),
   row("agentLogs.logs", "GET /api/v2/workspaceagents/:workspaceagent/logs", 200, "[WorkspaceAgentLog]", async (w) => {
     const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
-    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
+    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) =>
+      a.name === "laptop"
+    )
     return w.owner.get(`/workspaceagents/${laptop.id}/logs`)
   }),
-  row("agentLogs.startupLogs", "GET /api/v2/workspaceagents/:workspaceagent/startup-logs", 200, "[WorkspaceAgentLog]", async (w) => {
-    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
-    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
-    return w.owner.get(`/workspaceagents/${laptop.id}/startup-logs`)
-  }),
-  row("agents.connection", "GET /api/v2/workspaceagents/:workspaceagent/connection", 200, "AgentConnectionInfo", async (w) => {
-    const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
-    const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "laptop")
-    return w.owner.get(`/workspaceagents/${laptop.id}/connection`)
-  }),
-  row("agentReports.appStatus", "PATCH /api/v2/workspaceagents/me/app-status", 200, "Response", async (w) =>
-    (await laptopAgent(w)).patch("/workspaceagents/me/app-status", { app_slug: "board", state: "working", message: "Rows", uri: "", icon: "" })
+  row(
+    "agentLogs.startupLogs",
+    "GET /api/v2/workspaceagents/:workspaceagent/startup-logs",
+    200,
+    "[WorkspaceAgentLog]",
+    async (w) => {
+      const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+      const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) =>
+        a.name === "laptop"
+      )
+      return w.owner.get(`/workspaceagents/${laptop.id}/startup-logs`)
+    }
   ),
-  row("agentReports.connection", "POST /api/v2/workspaceagents/me/connections", 200, "Response", async (w) =>
-    (await laptopAgent(w)).post("/workspaceagents/me/connections", {
-      connection: { id: ROWS_LOG_SOURCE, action: "connect", type: "ssh", ip: "127.0.0.1" }
-    })
+  row(
+    "agents.connection",
+    "GET /api/v2/workspaceagents/:workspaceagent/connection",
+    200,
+    "AgentConnectionInfo",
+    async (w) => {
+      const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+      const laptop = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) =>
+        a.name === "laptop"
+      )
+      return w.owner.get(`/workspaceagents/${laptop.id}/connection`)
+    }
+  ),
+  row(
+    "agentReports.appStatus",
+    "PATCH /api/v2/workspaceagents/me/app-status",
+    200,
+    "Response",
+    async (w) =>
+      (await laptopAgent(w)).patch("/workspaceagents/me/app-status", {
+        app_slug: "board",
+        state: "working",
+        message: "Rows",
+        uri: "",
+        icon: ""
+      })
+  ),
+  row(
+    "agentReports.connection",
+    "POST /api/v2/workspaceagents/me/connections",
+    200,
+    "Response",
+    async (w) =>
+      (await laptopAgent(w)).post("/workspaceagents/me/connections", {
+        connection: { id: ROWS_LOG_SOURCE, action: "connect", type: "ssh", ip: "127.0.0.1" }
+      })
   ),
 
   // tasks
   row("tasks.create", "POST /api/v2/tasks/:user", 201, "Task", async (w) => {
-    const r = await w.bob.client.post("/tasks/me", { input: "Fix it", template_version_id: await aiVersionOf(w), display_name: "Fixing" })
+    const r = await w.bob.client.post("/tasks/me", {
+      input: "Fix it",
+      template_version_id: await aiVersionOf(w),
+      display_name: "Fixing"
+    })
     await runJobs(w.srv)
     return r
   }),
   row("tasks.list", "GET /api/v2/tasks", 200, "TasksListResponse", async (w) => {
     await bobsTask(w)
-    return [await w.owner.get("/tasks"), await w.bob.client.get("/tasks?q=owner:me status:initializing"), await w.alice.client.get("/tasks")]
+    return [
+      await w.owner.get("/tasks"),
+      await w.bob.client.get("/tasks?q=owner:me status:initializing"),
+      await w.alice.client.get("/tasks")
+    ]
   }),
   row("tasks.get", "GET /api/v2/tasks/:user/:task", 200, "Task", async (w) => {
     const t = await bobsTask(w)
     return [await w.bob.client.get(`/tasks/me/${t.id}`), await w.owner.get(`/tasks/${w.bob.username}/${t.name}`)]
   }),
-  row("tasks.delete", "DELETE /api/v2/tasks/:user/:task", 202, "none", async (w) => w.bob.client.delete(`/tasks/me/${(await bobsTask(w)).id}`)),
+  row(
+    "tasks.delete",
+    "DELETE /api/v2/tasks/:user/:task",
+    202,
+    "none",
+    async (w) => w.bob.client.delete(`/tasks/me/${(await bobsTask(w)).id}`)
+  ),
   row("tasks.updateInput", "PATCH /api/v2/tasks/:user/:task/input", 204, "none", async (w) => {
     const t = await bobsTask(w)
     await w.bob.client.post(`/tasks/me/${t.id}/pause`)
@@ -1354,7 +2070,9 @@ const rows: ReadonlyArray<Row> = [
     ]
   }),
   row("inbox.watch", "GET /api/v2/notifications/inbox/watch", 101, "GetInboxNotificationResponse", async (w) => {
-    const ws = await connect(`${w.srv.wsUrl}/api/v2/notifications/inbox/watch?format=plaintext`, { [SESSION_HEADER]: w.bob.client.token! })
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/notifications/inbox/watch?format=plaintext`, {
+      [SESSION_HEADER]: w.bob.client.token!
+    })
     await deliver(w.srv, w.bob.user.id)
     await eventually(() => ws.messages.length > 0)
     ws.socket.close()
@@ -1364,46 +2082,107 @@ const rows: ReadonlyArray<Row> = [
     await deliver(w.srv, w.bob.user.id)
     return w.bob.client.put("/notifications/inbox/mark-all-as-read")
   }),
-  row("inbox.setReadStatus", "PUT /api/v2/notifications/inbox/:id/read-status", 200, "UpdateInboxNotificationReadStatusResponse", async (w) => {
-    const n = await deliver(w.srv, w.bob.user.id)
-    return [
-      await w.bob.client.put(`/notifications/inbox/${n.id}/read-status`, { is_read: true }),
-      await w.bob.client.put(`/notifications/inbox/${n.id}/read-status`, { is_read: false })
-    ]
-  }),
+  row(
+    "inbox.setReadStatus",
+    "PUT /api/v2/notifications/inbox/:id/read-status",
+    200,
+    "UpdateInboxNotificationReadStatusResponse",
+    async (w) => {
+      const n = await deliver(w.srv, w.bob.user.id)
+      return [
+        await w.bob.client.put(`/notifications/inbox/${n.id}/read-status`, { is_read: true }),
+        await w.bob.client.put(`/notifications/inbox/${n.id}/read-status`, { is_read: false })
+      ]
+    }
+  ),
   row("tasks.pause", "POST /api/v2/tasks/:user/:task/pause", 202, "PauseTaskResponse", async (w) => {
     const r = await w.bob.client.post(`/tasks/me/${(await bobsTask(w)).id}/pause`)
     await runJobs(w.srv)
     return r
   }),
   // notifications
-  row("notifications.systemTemplates", "GET /api/v2/notifications/templates/system", 200, "[NotificationTemplate]", async (w) => {
-    await w.owner.put("/notifications/templates/c425f63e-716a-4bf4-ae24-78348f706c3f/method", { method: "webhook" })
-    return w.bob.client.get("/notifications/templates/system")
-  }),
-  row("notifications.customTemplates", "GET /api/v2/notifications/templates/custom", 200, "[NotificationTemplate]", (w) =>
-    w.bob.client.get("/notifications/templates/custom")),
-  row("notifications.updateTemplateMethod", "PUT /api/v2/notifications/templates/:notification_template/method", 200, "none", async (w) => [
-    await w.owner.put("/notifications/templates/29a09665-2a4c-403f-9648-54301670e7be/method", { method: "smtp" }),
-    await w.owner.put("/notifications/templates/29a09665-2a4c-403f-9648-54301670e7be/method", { method: "" })
-  ]),
-  row("notifications.getPreferences", "GET /api/v2/users/:user/notifications/preferences", 200, "[NotificationPreference]", async (w) => {
-    const empty = await w.alice.client.get("/users/me/notifications/preferences")
-    await w.bob.client.put("/users/me/notifications/preferences", { template_disabled_map: { "f517da0b-cdc9-410f-ab89-a86107c420ed": true } })
-    return [empty, await w.bob.client.get("/users/me/notifications/preferences")]
-  }),
-  row("notifications.updatePreferences", "PUT /api/v2/users/:user/notifications/preferences", 200, "[NotificationPreference]", (w) =>
-    w.bob.client.put("/users/me/notifications/preferences", { template_disabled_map: { "281fdf73-c6d6-4cbb-8ff5-888baf8a2fff": false } })),
-  row("notifications.getSettings", "GET /api/v2/notifications/settings", 200, "NotificationsSettings", (w) => w.bob.client.get("/notifications/settings")),
+  row(
+    "notifications.systemTemplates",
+    "GET /api/v2/notifications/templates/system",
+    200,
+    "[NotificationTemplate]",
+    async (w) => {
+      await w.owner.put("/notifications/templates/c425f63e-716a-4bf4-ae24-78348f706c3f/method", { method: "webhook" })
+      return w.bob.client.get("/notifications/templates/system")
+    }
+  ),
+  row(
+    "notifications.customTemplates",
+    "GET /api/v2/notifications/templates/custom",
+    200,
+    "[NotificationTemplate]",
+    (w) => w.bob.client.get("/notifications/templates/custom")
+  ),
+  row(
+    "notifications.updateTemplateMethod",
+    "PUT /api/v2/notifications/templates/:notification_template/method",
+    200,
+    "none",
+    async (w) => [
+      await w.owner.put("/notifications/templates/29a09665-2a4c-403f-9648-54301670e7be/method", { method: "smtp" }),
+      await w.owner.put("/notifications/templates/29a09665-2a4c-403f-9648-54301670e7be/method", { method: "" })
+    ]
+  ),
+  row(
+    "notifications.getPreferences",
+    "GET /api/v2/users/:user/notifications/preferences",
+    200,
+    "[NotificationPreference]",
+    async (w) => {
+      const empty = await w.alice.client.get("/users/me/notifications/preferences")
+      await w.bob.client.put("/users/me/notifications/preferences", {
+        template_disabled_map: { "f517da0b-cdc9-410f-ab89-a86107c420ed": true }
+      })
+      return [empty, await w.bob.client.get("/users/me/notifications/preferences")]
+    }
+  ),
+  row(
+    "notifications.updatePreferences",
+    "PUT /api/v2/users/:user/notifications/preferences",
+    200,
+    "[NotificationPreference]",
+    (w) =>
+      w.bob.client.put("/users/me/notifications/preferences", {
+        template_disabled_map: { "281fdf73-c6d6-4cbb-8ff5-888baf8a2fff": false }
+      })
+  ),
+  row(
+    "notifications.getSettings",
+    "GET /api/v2/notifications/settings",
+    200,
+    "NotificationsSettings",
+    (w) => w.bob.client.get("/notifications/settings")
+  ),
   row("notifications.updateSettings", "PUT /api/v2/notifications/settings", 200, "NotificationsSettings", async (w) => [
     await w.owner.put("/notifications/settings", { notifier_paused: true }),
     await w.owner.put("/notifications/settings", { notifier_paused: false })
   ]),
-  row("notifications.dispatchMethods", "GET /api/v2/notifications/dispatch-methods", 200, "NotificationMethodsResponse", (w) =>
-    w.bob.client.get("/notifications/dispatch-methods")),
-  row("notifications.sendCustom", "POST /api/v2/notifications/custom", 204, "none", (w) =>
-    w.bob.client.post("/notifications/custom", { content: { title: "Hello", message: "World" } })),
-  row("notifications.sendTest", "POST /api/v2/notifications/test", 200, "none", (w) => w.owner.post("/notifications/test")),
+  row(
+    "notifications.dispatchMethods",
+    "GET /api/v2/notifications/dispatch-methods",
+    200,
+    "NotificationMethodsResponse",
+    (w) => w.bob.client.get("/notifications/dispatch-methods")
+  ),
+  row(
+    "notifications.sendCustom",
+    "POST /api/v2/notifications/custom",
+    204,
+    "none",
+    (w) => w.bob.client.post("/notifications/custom", { content: { title: "Hello", message: "World" } })
+  ),
+  row(
+    "notifications.sendTest",
+    "POST /api/v2/notifications/test",
+    200,
+    "none",
+    (w) => w.owner.post("/notifications/test")
+  ),
   row("tasks.resume", "POST /api/v2/tasks/:user/:task/resume", 202, "PauseTaskResponse", async (w) => {
     const t = await bobsTask(w)
     await w.bob.client.post(`/tasks/me/${t.id}/pause`)
@@ -1415,80 +2194,177 @@ const rows: ReadonlyArray<Row> = [
 
   // oauth2: the app routes, the authorization server and discovery (docs/oauth2.md)
   row("oauth2Apps.list", "GET /api/v2/oauth2-provider/apps", 200, "[OAuth2ProviderApp]", async (w) => {
-    await w.owner.post("/oauth2-provider/apps", { name: uniqueName("app"), callback_url: "https://app.example.com/cb", icon: "/icon/a.svg" })
-    return [await w.bob.client.get("/oauth2-provider/apps"), await w.owner.get(`/oauth2-provider/apps?user_id=${w.bob.user.id}`)]
+    await w.owner.post("/oauth2-provider/apps", {
+      name: uniqueName("app"),
+      callback_url: "https://app.example.com/cb",
+      icon: "/icon/a.svg"
+    })
+    return [
+      await w.bob.client.get("/oauth2-provider/apps"),
+      await w.owner.get(`/oauth2-provider/apps?user_id=${w.bob.user.id}`)
+    ]
   }),
-  row("oauth2Apps.create", "POST /api/v2/oauth2-provider/apps", 201, "OAuth2ProviderApp", (w) =>
-    w.owner.post("/oauth2-provider/apps", { name: uniqueName("app"), callback_url: "https://app.example.com/cb" })),
+  row(
+    "oauth2Apps.create",
+    "POST /api/v2/oauth2-provider/apps",
+    201,
+    "OAuth2ProviderApp",
+    (w) =>
+      w.owner.post("/oauth2-provider/apps", { name: uniqueName("app"), callback_url: "https://app.example.com/cb" })
+  ),
   row("oauth2Apps.get", "GET /api/v2/oauth2-provider/apps/:app", 200, "OAuth2ProviderApp", async (w) => {
-    const app = await w.owner.post("/oauth2-provider/apps", { name: uniqueName("app"), callback_url: "https://app.example.com/cb" })
+    const app = await w.owner.post("/oauth2-provider/apps", {
+      name: uniqueName("app"),
+      callback_url: "https://app.example.com/cb"
+    })
     return w.bob.client.get(`/oauth2-provider/apps/${app.body.id}`)
   }),
   row("oauth2Apps.update", "PUT /api/v2/oauth2-provider/apps/:app", 200, "OAuth2ProviderApp", async (w) => {
-    const app = await w.owner.post("/oauth2-provider/apps", { name: uniqueName("app"), callback_url: "https://app.example.com/cb" })
-    return w.owner.put(`/oauth2-provider/apps/${app.body.id}`, { name: uniqueName("renamed"), callback_url: "https://app.example.com/cb2", icon: null })
+    const app = await w.owner.post("/oauth2-provider/apps", {
+      name: uniqueName("app"),
+      callback_url: "https://app.example.com/cb"
+    })
+    return w.owner.put(`/oauth2-provider/apps/${app.body.id}`, {
+      name: uniqueName("renamed"),
+      callback_url: "https://app.example.com/cb2",
+      icon: null
+    })
   }),
   row("oauth2Apps.delete", "DELETE /api/v2/oauth2-provider/apps/:app", 204, "none", async (w) => {
-    const app = await w.owner.post("/oauth2-provider/apps", { name: uniqueName("app"), callback_url: "https://app.example.com/cb" })
+    const app = await w.owner.post("/oauth2-provider/apps", {
+      name: uniqueName("app"),
+      callback_url: "https://app.example.com/cb"
+    })
     return w.owner.delete(`/oauth2-provider/apps/${app.body.id}`)
   }),
-  row("oauth2Apps.listSecrets", "GET /api/v2/oauth2-provider/apps/:app/secrets", 200, "[OAuth2ProviderAppSecret]", async (w) => {
-    const { reg } = await seedTokens(w.srv.url, w.bob.client.token!)
-    await w.owner.post(`/oauth2-provider/apps/${reg.client_id}/secrets`)
-    return w.owner.get(`/oauth2-provider/apps/${reg.client_id}/secrets`)
-  }),
-  row("oauth2Apps.createSecret", "POST /api/v2/oauth2-provider/apps/:app/secrets", 201, "OAuth2ProviderAppSecretFull", async (w) => {
-    const app = await w.owner.post("/oauth2-provider/apps", { name: uniqueName("app"), callback_url: "https://app.example.com/cb" })
-    return w.owner.post(`/oauth2-provider/apps/${app.body.id}/secrets`)
-  }),
-  row("oauth2Apps.deleteSecret", "DELETE /api/v2/oauth2-provider/apps/:app/secrets/:secretID", 204, "none", async (w) => {
-    const app = await w.owner.post("/oauth2-provider/apps", { name: uniqueName("app"), callback_url: "https://app.example.com/cb" })
-    const secret = await w.owner.post(`/oauth2-provider/apps/${app.body.id}/secrets`)
-    return w.owner.delete(`/oauth2-provider/apps/${app.body.id}/secrets/${secret.body.id}`)
-  }),
+  row(
+    "oauth2Apps.listSecrets",
+    "GET /api/v2/oauth2-provider/apps/:app/secrets",
+    200,
+    "[OAuth2ProviderAppSecret]",
+    async (w) => {
+      const { reg } = await seedTokens(w.srv.url, w.bob.client.token!)
+      await w.owner.post(`/oauth2-provider/apps/${reg.client_id}/secrets`)
+      return w.owner.get(`/oauth2-provider/apps/${reg.client_id}/secrets`)
+    }
+  ),
+  row(
+    "oauth2Apps.createSecret",
+    "POST /api/v2/oauth2-provider/apps/:app/secrets",
+    201,
+    "OAuth2ProviderAppSecretFull",
+    async (w) => {
+      const app = await w.owner.post("/oauth2-provider/apps", {
+        name: uniqueName("app"),
+        callback_url: "https://app.example.com/cb"
+      })
+      return w.owner.post(`/oauth2-provider/apps/${app.body.id}/secrets`)
+    }
+  ),
+  row(
+    "oauth2Apps.deleteSecret",
+    "DELETE /api/v2/oauth2-provider/apps/:app/secrets/:secretID",
+    204,
+    "none",
+    async (w) => {
+      const app = await w.owner.post("/oauth2-provider/apps", {
+        name: uniqueName("app"),
+        callback_url: "https://app.example.com/cb"
+      })
+      const secret = await w.owner.post(`/oauth2-provider/apps/${app.body.id}/secrets`)
+      return w.owner.delete(`/oauth2-provider/apps/${app.body.id}/secrets/${secret.body.id}`)
+    }
+  ),
   row("oauth2.authorizePage", "GET /api/v2/oauth2/authorize", 200, "binary text/html; charset=utf-8", async (w) => {
     const reg = await register(w.srv.url, { redirect_uris: [REDIRECT] })
     const query = `client_id=${reg.client_id}&response_type=code&state=s`
     return [
       await w.srv.anonymous.get(`/oauth2/authorize?${query}`),
-      await w.srv.anonymous.request("GET", `/oauth2/authorize?${query}`, undefined, { headers: { cookie: `service_session_token=${w.bob.client.token}` } })
+      await w.srv.anonymous.request("GET", `/oauth2/authorize?${query}`, undefined, {
+        headers: { cookie: `service_session_token=${w.bob.client.token}` }
+      })
     ]
   }),
   row("oauth2.authorize", "POST /api/v2/oauth2/authorize", 302, "none", async (w) => {
     const reg = await register(w.srv.url, { redirect_uris: [REDIRECT] })
     return w.bob.client.post(`/oauth2/authorize?client_id=${reg.client_id}&response_type=code&state=s`)
   }),
-  row("oauth2.signIn", "POST /api/v2/oauth2/sign-in", 303, "binary text/html; charset=utf-8", (w) =>
-    w.srv.anonymous.request("POST", "/oauth2/sign-in?client_id=x", undefined, formInit({ email: w.bob.email, password: STRONG_PASSWORD }))),
+  row(
+    "oauth2.signIn",
+    "POST /api/v2/oauth2/sign-in",
+    303,
+    "binary text/html; charset=utf-8",
+    (w) =>
+      w.srv.anonymous.request(
+        "POST",
+        "/oauth2/sign-in?client_id=x",
+        undefined,
+        formInit({ email: w.bob.email, password: STRONG_PASSWORD })
+      )
+  ),
   row("oauth2.register", "POST /api/v2/oauth2/register", 201, "OAuth2ClientRegistrationResponse", async (w) => [
     await w.srv.anonymous.post("/oauth2/register", { redirect_uris: [REDIRECT] }),
     await w.srv.anonymous.post("/oauth2/register", {
-      client_name: "Full", redirect_uris: ["http://127.0.0.1/cb"], token_endpoint_auth_method: "none", client_uri: "https://c.example.com",
-      logo_uri: "https://c.example.com/l.png", contacts: ["a@example.com"], scope: "all", software_id: "s", software_version: "1"
+      client_name: "Full",
+      redirect_uris: ["http://127.0.0.1/cb"],
+      token_endpoint_auth_method: "none",
+      client_uri: "https://c.example.com",
+      logo_uri: "https://c.example.com/l.png",
+      contacts: ["a@example.com"],
+      scope: "all",
+      software_id: "s",
+      software_version: "1"
     })
   ]),
   row("oauth2.getClient", "GET /api/v2/oauth2/clients/:client_id", 200, "OAuth2ClientConfiguration", async (w) => {
     const reg = await register(w.srv.url, { redirect_uris: [REDIRECT], jwks: { keys: [] } })
-    return w.srv.anonymous.request("GET", `/oauth2/clients/${reg.client_id}`, undefined, { headers: { authorization: `Bearer ${reg.registration_access_token}` } })
+    return w.srv.anonymous.request("GET", `/oauth2/clients/${reg.client_id}`, undefined, {
+      headers: { authorization: `Bearer ${reg.registration_access_token}` }
+    })
   }),
   row("oauth2.updateClient", "PUT /api/v2/oauth2/clients/:client_id", 200, "OAuth2ClientConfiguration", async (w) => {
     const reg = await register(w.srv.url, { redirect_uris: [REDIRECT] })
-    return w.srv.anonymous.request("PUT", `/oauth2/clients/${reg.client_id}`, { client_name: "New", redirect_uris: [REDIRECT] }, {
+    return w.srv.anonymous.request("PUT", `/oauth2/clients/${reg.client_id}`, {
+      client_name: "New",
+      redirect_uris: [REDIRECT]
+    }, {
       headers: { authorization: `Bearer ${reg.registration_access_token}` }
     })
   }),
   row("oauth2.deleteClient", "DELETE /api/v2/oauth2/clients/:client_id", 204, "none", async (w) => {
     const reg = await register(w.srv.url, { redirect_uris: [REDIRECT] })
-    return w.srv.anonymous.request("DELETE", `/oauth2/clients/${reg.client_id}`, undefined, { headers: { authorization: `Bearer ${reg.registration_access_token}` } })
+    return w.srv.anonymous.request("DELETE", `/oauth2/clients/${reg.client_id}`, undefined, {
+      headers: { authorization: `Bearer ${reg.registration_access_token}` }
+    })
   }),
   row("oauth2.token", "POST /api/v2/oauth2/tokens", 200, "OAuth2TokenResponse", async (w) => {
-    const { reg, code, verifier } = await seedCode(w.srv.url, w.bob.client.token!, { token_endpoint_auth_method: "client_secret_post" })
-    const first = await w.srv.anonymous.request("POST", "/oauth2/tokens", undefined, formInit({
-      grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: reg.client_id, client_secret: reg.client_secret
-    }))
-    const refreshed = await w.srv.anonymous.request("POST", "/oauth2/tokens", undefined, formInit({
-      grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: reg.client_id, client_secret: reg.client_secret
-    }))
+    const { reg, code, verifier } = await seedCode(w.srv.url, w.bob.client.token!, {
+      token_endpoint_auth_method: "client_secret_post"
+    })
+    const first = await w.srv.anonymous.request(
+      "POST",
+      "/oauth2/tokens",
+      undefined,
+      formInit({
+        grant_type: "authorization_code",
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+        client_id: reg.client_id,
+        client_secret: reg.client_secret
+      })
+    )
+    const refreshed = await w.srv.anonymous.request(
+      "POST",
+      "/oauth2/tokens",
+      undefined,
+      formInit({
+        grant_type: "refresh_token",
+        refresh_token: first.body.refresh_token,
+        client_id: reg.client_id,
+        client_secret: reg.client_secret
+      })
+    )
     return [first, refreshed]
   }),
   row("oauth2.revokeApp", "DELETE /api/v2/oauth2/tokens", 204, "none", async (w) => {
@@ -1497,23 +2373,65 @@ const rows: ReadonlyArray<Row> = [
   }),
   row("oauth2.revoke", "POST /api/v2/oauth2/revoke", 200, "none", async (w) => {
     const { reg, tokens } = await seedTokens(w.srv.url, w.bob.client.token!)
-    return w.srv.anonymous.request("POST", "/oauth2/revoke", undefined, formInit({
-      token: tokens.refresh_token, token_type_hint: "refresh_token"
-    }, { authorization: `Basic ${Buffer.from(`${reg.client_id}:${reg.client_secret}`).toString("base64")}` }))
+    return w.srv.anonymous.request(
+      "POST",
+      "/oauth2/revoke",
+      undefined,
+      formInit({
+        token: tokens.refresh_token,
+        token_type_hint: "refresh_token"
+      }, { authorization: `Basic ${Buffer.from(`${reg.client_id}:${reg.client_secret}`).toString("base64")}` })
+    )
   }),
-  row("oauth2Discovery.authorizationServer", "GET /api/v2/.well-known/oauth-authorization-server", 200, "OAuth2AuthorizationServerMetadata", (w) =>
-    w.srv.anonymous.get("/.well-known/oauth-authorization-server")),
-  row("oauth2Discovery.protectedResource", "GET /api/v2/.well-known/oauth-protected-resource", 200, "OAuth2ProtectedResourceMetadata", (w) =>
-    w.srv.anonymous.get("/.well-known/oauth-protected-resource")),
+  row(
+    "oauth2Discovery.authorizationServer",
+    "GET /api/v2/.well-known/oauth-authorization-server",
+    200,
+    "OAuth2AuthorizationServerMetadata",
+    (w) => w.srv.anonymous.get("/.well-known/oauth-authorization-server")
+  ),
+  row(
+    "oauth2Discovery.protectedResource",
+    "GET /api/v2/.well-known/oauth-protected-resource",
+    200,
+    "OAuth2ProtectedResourceMetadata",
+    (w) => w.srv.anonymous.get("/.well-known/oauth-protected-resource")
+  ),
   // sign-in through GitHub and OpenID Connect: each row on a server of its own wired to its provider
-  row("signin.githubCallback", "GET /api/v2/users/oauth2/github/callback", 307, "none", () =>
-    withGithubSignIn(async (g) => [await g.srv.anonymous.get("/users/oauth2/github/callback"), (await g.signIn("octo")).answer])),
-  row("signin.githubDevice", "GET /api/v2/users/oauth2/github/device", 200, "ExternalAuthDevice", () =>
-    withGithubSignIn((g) => g.srv.anonymous.get("/users/oauth2/github/device"), { oauth2GithubDeviceFlow: true })),
-  row("signin.oidcCallback", "GET /api/v2/users/oidc/callback", 307, "none", () =>
-    withOidcSignIn(async (o) => [await o.srv.anonymous.get("/users/oidc/callback"), (await o.signIn("olivia")).answer])),
-  row("signinSession.oidcClaims", "GET /api/v2/users/oidc-claims", 200, "OIDCClaimsResponse", () =>
-    withOidcSignIn(async (o) => (await o.signIn("olivia")).client.get("/users/oidc-claims"))),
+  row(
+    "signin.githubCallback",
+    "GET /api/v2/users/oauth2/github/callback",
+    307,
+    "none",
+    () =>
+      withGithubSignIn(async (
+        g
+      ) => [await g.srv.anonymous.get("/users/oauth2/github/callback"), (await g.signIn("octo")).answer])
+  ),
+  row(
+    "signin.githubDevice",
+    "GET /api/v2/users/oauth2/github/device",
+    200,
+    "ExternalAuthDevice",
+    () => withGithubSignIn((g) => g.srv.anonymous.get("/users/oauth2/github/device"), { oauth2GithubDeviceFlow: true })
+  ),
+  row(
+    "signin.oidcCallback",
+    "GET /api/v2/users/oidc/callback",
+    307,
+    "none",
+    () =>
+      withOidcSignIn(async (
+        o
+      ) => [await o.srv.anonymous.get("/users/oidc/callback"), (await o.signIn("olivia")).answer])
+  ),
+  row(
+    "signinSession.oidcClaims",
+    "GET /api/v2/users/oidc-claims",
+    200,
+    "OIDCClaimsResponse",
+    () => withOidcSignIn(async (o) => (await o.signIn("olivia")).client.get("/users/oidc-claims"))
+  ),
   // external auth and applications: a server of their own, with providers on a local provider (externalauth/fixtures.ts)
   row("externalAuth.list", "GET /api/v2/external-auth", 200, "ListUserExternalAuthResponse", async () => {
     const x = await externalAuthWorld()
@@ -1521,15 +2439,25 @@ const rows: ReadonlyArray<Row> = [
   }),
   row("externalAuth.get", "GET /api/v2/external-auth/:externalauth", 200, "ExternalAuth", async () => {
     const x = await externalAuthWorld()
-    return [await x.member.client.get("/external-auth/github"), await x.owner.get("/external-auth/github"), await x.member.client.get("/external-auth/gh-device")]
+    return [
+      await x.member.client.get("/external-auth/github"),
+      await x.owner.get("/external-auth/github"),
+      await x.member.client.get("/external-auth/gh-device")
+    ]
   }),
-  row("externalAuth.unlink", "DELETE /api/v2/external-auth/:externalauth", 200, "DeleteExternalAuthByIDResponse", async () => {
-    const x = await externalAuthWorld()
-    const u = await createUser(x.owner)
-    await x.link(u.client, "github")
-    await x.link(u.client, "corp")
-    return [await u.client.delete("/external-auth/github"), await u.client.delete("/external-auth/corp")]
-  }),
+  row(
+    "externalAuth.unlink",
+    "DELETE /api/v2/external-auth/:externalauth",
+    200,
+    "DeleteExternalAuthByIDResponse",
+    async () => {
+      const x = await externalAuthWorld()
+      const u = await createUser(x.owner)
+      await x.link(u.client, "github")
+      await x.link(u.client, "corp")
+      return [await u.client.delete("/external-auth/github"), await u.client.delete("/external-auth/corp")]
+    }
+  ),
   row("externalAuth.callback", "GET /api/v2/external-auth/:externalauth/callback", 307, "none", async () => {
     const x = await externalAuthWorld()
     const r = await x.link(x.owner, "corp")
@@ -1545,13 +2473,21 @@ const rows: ReadonlyArray<Row> = [
     x.provider.approveDevice(started.body.user_code, "device-user")
     return x.member.client.post("/external-auth/gh-device/device", { device_code: started.body.device_code })
   }),
-  row("agentExternalAuth.externalAuth", "GET /api/v2/workspaceagents/me/external-auth", 200, "ExternalAuthResponse", async () => {
-    const x = await externalAuthWorld()
-    return [
-      await x.agent.get(`/workspaceagents/me/external-auth?match=${encodeURIComponent("https://github.example/org/repo")}`),
-      await x.agent.get("/workspaceagents/me/external-auth?id=corp")
-    ]
-  }),
+  row(
+    "agentExternalAuth.externalAuth",
+    "GET /api/v2/workspaceagents/me/external-auth",
+    200,
+    "ExternalAuthResponse",
+    async () => {
+      const x = await externalAuthWorld()
+      return [
+        await x.agent.get(
+          `/workspaceagents/me/external-auth?match=${encodeURIComponent("https://github.example/org/repo")}`
+        ),
+        await x.agent.get("/workspaceagents/me/external-auth?id=corp")
+      ]
+    }
+  ),
   row("agentExternalAuth.gitAuth", "GET /api/v2/workspaceagents/me/gitauth", 200, "ExternalAuthResponse", async () => {
     const x = await externalAuthWorld()
     return [
@@ -1568,13 +2504,16 @@ const rows: ReadonlyArray<Row> = [
     const x = await externalAuthWorld()
     return [
       await w.bob.client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(w.srv.url)}`),
-      await x.member.client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://code.apps.example.test/")}`)
+      await x.member.client.get(
+        `/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://code.apps.example.test/")}`
+      )
     ]
   }),
   // appearance, licenses and entitlements: licenses on a server with a license key (enterprise/fixtures.ts)
   row("enterprise.appearance", "GET /api/v2/appearance", 200, "AppearanceConfig", async (w) => {
     await w.owner.put("/appearance", {
-      application_name: "Shapes", logo_url: "https://example.com/logo.png",
+      application_name: "Shapes",
+      logo_url: "https://example.com/logo.png",
       service_banner: { enabled: true, message: "Hello", background_color: "#123456" },
       announcement_banners: [{ enabled: false, message: "", background_color: "#abcdef" }]
     })
@@ -1583,7 +2522,8 @@ const rows: ReadonlyArray<Row> = [
   row("enterprise.updateAppearance", "PUT /api/v2/appearance", 200, "UpdateAppearanceConfig", async (w) => [
     await w.owner.put("/appearance", { application_name: "Shapes", service_banner: { enabled: false } }),
     await w.owner.put("/appearance", {
-      application_name: "Shapes", logo_url: "https://example.com/logo.png",
+      application_name: "Shapes",
+      logo_url: "https://example.com/logo.png",
       service_banner: { enabled: true, message: "Hello", background_color: "#123456" },
       announcement_banners: [{ enabled: true, message: "Up", background_color: "#abcdef" }]
     })
@@ -1617,16 +2557,29 @@ const rows: ReadonlyArray<Row> = [
     await w.owner.get(`/audit?limit=100&q=${encodeURIComponent("resource_type:api_key")}`),
     await w.alice.client.get(`/audit?limit=100&q=${encodeURIComponent(`organization:${w.org.name}`)}`)
   ]),
-  row("audit.connectionLogs", "GET /api/v2/connectionlog", 200, "ConnectionLogResponse", (w) =>
-    w.owner.get("/connectionlog?limit=100")
+  row(
+    "audit.connectionLogs",
+    "GET /api/v2/connectionlog",
+    200,
+    "ConnectionLogResponse",
+    (w) => w.owner.get("/connectionlog?limit=100")
   ),
   // debug: the health report (docs/health.md); its echo WebSocket has no body to check.
   row("debug.health", "GET /api/v2/debug/health", 200, "HealthcheckReport", async (w) => [
-    await w.owner.get("/debug/health?force=true"), await w.owner.get("/debug/health")
+    await w.owner.get("/debug/health?force=true"),
+    await w.owner.get("/debug/health")
   ]),
-  row("debug.settings", "GET /api/v2/debug/health/settings", 200, "HealthSettings", (w) => w.owner.get("/debug/health/settings")),
+  row(
+    "debug.settings",
+    "GET /api/v2/debug/health/settings",
+    200,
+    "HealthSettings",
+    (w) => w.owner.get("/debug/health/settings")
+  ),
   row("debug.updateSettings", "PUT /api/v2/debug/health/settings", 200, "HealthSettings", async (w) => {
-    const dismissed = await w.owner.put("/debug/health/settings", { dismissed_healthchecks: ["DERP", "WorkspaceProxy"] })
+    const dismissed = await w.owner.put("/debug/health/settings", {
+      dismissed_healthchecks: ["DERP", "WorkspaceProxy"]
+    })
     const read = await w.owner.get("/debug/health/settings")
     const restored = await w.owner.put("/debug/health/settings", { dismissed_healthchecks: [] })
     return [dismissed, read, restored]
@@ -1644,27 +2597,42 @@ const rows: ReadonlyArray<Row> = [
     const made = await newProxy(w)
     const gone = await newProxy(w)
     await w.owner.delete(`/workspaceproxies/${gone.proxy.id}`)
-    await proxyRequest(w, "/workspaceproxies/me/register", made.proxy_token, { access_url: w.srv.url, replica_id: REPLICA_ID })
+    await proxyRequest(w, "/workspaceproxies/me/register", made.proxy_token, {
+      access_url: w.srv.url,
+      replica_id: REPLICA_ID
+    })
     return w.bob.client.get("/workspaceproxies")
   }),
-  row("workspaceProxies.create", "POST /api/v2/workspaceproxies", 201, "UpdateWorkspaceProxyResponse", async (w) =>
-    w.owner.post("/workspaceproxies", { name: uniqueName("px") })),
+  row(
+    "workspaceProxies.create",
+    "POST /api/v2/workspaceproxies",
+    201,
+    "UpdateWorkspaceProxyResponse",
+    async (w) => w.owner.post("/workspaceproxies", { name: uniqueName("px") })
+  ),
   row("workspaceProxies.get", "GET /api/v2/workspaceproxies/:workspaceproxy", 200, "WorkspaceProxy", async (w) => {
     const made = await newProxy(w)
     const gone = await newProxy(w)
     await w.owner.delete(`/workspaceproxies/${gone.proxy.id}`)
     return [
-      await w.bob.client.get(`/workspaceproxies/${made.proxy.id}`), await w.bob.client.get("/workspaceproxies/primary"),
+      await w.bob.client.get(`/workspaceproxies/${made.proxy.id}`),
+      await w.bob.client.get("/workspaceproxies/primary"),
       await w.owner.get(`/workspaceproxies/${gone.proxy.id}`)
     ]
   }),
-  row("workspaceProxies.update", "PATCH /api/v2/workspaceproxies/:workspaceproxy", 200, "UpdateWorkspaceProxyResponse", async (w) => {
-    const made = await newProxy(w)
-    return [
-      await w.owner.patch(`/workspaceproxies/${made.proxy.id}`, { display_name: "Renamed", regenerate_token: true }),
-      await w.owner.patch("/workspaceproxies/primary", { icon: "/emojis/1f3e0.png" })
-    ]
-  }),
+  row(
+    "workspaceProxies.update",
+    "PATCH /api/v2/workspaceproxies/:workspaceproxy",
+    200,
+    "UpdateWorkspaceProxyResponse",
+    async (w) => {
+      const made = await newProxy(w)
+      return [
+        await w.owner.patch(`/workspaceproxies/${made.proxy.id}`, { display_name: "Renamed", regenerate_token: true }),
+        await w.owner.patch("/workspaceproxies/primary", { icon: "/emojis/1f3e0.png" })
+      ]
+    }
+  ),
   row("workspaceProxies.delete", "DELETE /api/v2/workspaceproxies/:workspaceproxy", 200, "Response", async (w) => {
     const made = await newProxy(w)
     return w.owner.delete(`/workspaceproxies/${made.proxy.id}`)
@@ -1673,12 +2641,22 @@ const rows: ReadonlyArray<Row> = [
     await newProxy(w)
     return w.bob.client.get("/regions")
   }),
-  row("workspaceProxyMe.register", "POST /api/v2/workspaceproxies/me/register", 201, "RegisterWorkspaceProxyResponse", async (w) => {
-    const made = await newProxy(w)
-    return proxyRequest(w, "/workspaceproxies/me/register", made.proxy_token, {
-      access_url: w.srv.url, wildcard_hostname: "*.px.example.com", derp_enabled: true, replica_id: REPLICA_ID, version: "v2.0.0"
-    })
-  }),
+  row(
+    "workspaceProxyMe.register",
+    "POST /api/v2/workspaceproxies/me/register",
+    201,
+    "RegisterWorkspaceProxyResponse",
+    async (w) => {
+      const made = await newProxy(w)
+      return proxyRequest(w, "/workspaceproxies/me/register", made.proxy_token, {
+        access_url: w.srv.url,
+        wildcard_hostname: "*.px.example.com",
+        derp_enabled: true,
+        replica_id: REPLICA_ID,
+        version: "v2.0.0"
+      })
+    }
+  ),
   row("workspaceProxyMe.deregister", "POST /api/v2/workspaceproxies/me/deregister", 204, "none", async (w) => {
     const made = await newProxy(w)
     return proxyRequest(w, "/workspaceproxies/me/deregister", made.proxy_token, { replica_id: REPLICA_ID })
@@ -1779,21 +2757,29 @@ const seed = async (): Promise<World> => {
           logs.connect(session({ organizationId: gone.id, workspaceOwnerId: leaver.user.id, type: "reconnecting_pty" }))
         ],
         { concurrency: 1 }
-      )
-    )
+      ))
   )
 
   // A template with a user, a group and the Everyone group in its access list; one deprecated.
   const template = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "shared" })
   await owner.patch(`/templates/${template.id}/acl`, {
-    user_perms: { [alice.user.id]: "admin" }, group_perms: { [devs.body.id]: "use" }
+    user_perms: { [alice.user.id]: "admin" },
+    group_perms: { [devs.body.id]: "use" }
   })
   // A workspace of bob's shared with alice and the group devs.
   const workspace = await makeWorkspace(srv, {
-    organizationId: orgId, ownerId: bob.user.id, templateId: template.id,
-    userAcl: { [alice.user.id]: "admin" }, groupAcl: { [devs.body.id]: "use" }
+    organizationId: orgId,
+    ownerId: bob.user.id,
+    templateId: template.id,
+    userAcl: { [alice.user.id]: "admin" },
+    groupAcl: { [devs.body.id]: "use" }
   })
-  const old = await makeTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, name: "old", body: { display_name: "Old" } })
+  const old = await makeTemplate(srv, owner, {
+    organizationId: orgId,
+    createdBy: ownerId,
+    name: "old",
+    body: { display_name: "Old" }
+  })
   await owner.patch(`/templates/${old.id}`, { deprecation_message: "Use shared." })
 
   return {
@@ -1818,12 +2804,14 @@ const describeErrors = (validate: ReturnType<ReturnType<typeof makeValidator>>, 
   (validate.errors ?? [])
     .map(
       (e) =>
-        `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)} (value: ${JSON.stringify(
-          e.instancePath
-            .split("/")
-            .slice(1)
-            .reduce<any>((v, k) => v?.[k], body)
-        )})`
+        `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)} (value: ${
+          JSON.stringify(
+            e.instancePath
+              .split("/")
+              .slice(1)
+              .reduce<any>((v, k) => v?.[k], body)
+          )
+        })`
     )
     .join("\n")
 

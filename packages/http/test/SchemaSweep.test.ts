@@ -12,13 +12,13 @@
  * after each request), and the server answers afterwards. Deterministic: the base bodies come
  * from `Arbitrary.make(schema)` with a fixed seed. SQLite, in process (`workbay.web`).
  */
-import { AgentAuthentication, Authentication, WorkbayApi } from "@workbay/http"
 import { SqlClient } from "@effect/sql"
+import { AgentAuthentication, Authentication, WorkbayApi } from "@workbay/http"
 import { Arbitrary, Effect, FastCheck as fc, Option, Schema, SchemaAST } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createUser, SESSION_HEADER, type ServiceTestServer, startWithOwner, UNKNOWN_ID } from "./support.js"
-import { makeTemplate } from "./workspaces/fixtures.js"
+import { createUser, type ServiceTestServer, SESSION_HEADER, startWithOwner, UNKNOWN_ID } from "./support.js"
 import { runJobs } from "./templates/versions.js"
+import { makeTemplate } from "./workspaces/fixtures.js"
 
 // ---------------------------------------------------------------------------------------------
 // The operations and their request schemas.
@@ -58,7 +58,13 @@ const kindOf = (ast: SchemaAST.AST): Kind => {
     case "BooleanKeyword":
       return "boolean"
     case "Literal":
-      return typeof ast.literal === "string" ? "string" : typeof ast.literal === "number" ? "number" : typeof ast.literal === "boolean" ? "boolean" : "unknown"
+      return typeof ast.literal === "string"
+        ? "string"
+        : typeof ast.literal === "number"
+        ? "number"
+        : typeof ast.literal === "boolean"
+        ? "boolean"
+        : "unknown"
     case "TupleType":
       return "array"
     case "TypeLiteral":
@@ -157,7 +163,9 @@ const operations: ReadonlyArray<Operation> = Object.values((WorkbayApi as any).g
 const plausible = (field: string, seed: number, values: Readonly<Record<string, string>>): string | undefined => {
   if (field === "email") return `sweep${seed}@example.com`
   if (field === "password" || field === "old_password") return "Correct-Horse-Battery-9"
-  if (field === "name" || field === "username" || field === "token_name" || field === "workspace_name") return `sweep-${seed}`
+  if (field === "name" || field === "username" || field === "token_name" || field === "workspace_name") {
+    return `sweep-${seed}`
+  }
   if (field === "display_name") return `Sweep ${seed}`
   if (/url$/.test(field)) return "http://localhost:8080/cb"
   if (field === "template_id") return values.template
@@ -169,7 +177,11 @@ const plausible = (field: string, seed: number, values: Readonly<Record<string, 
 }
 
 /** A body that satisfies the schema's encoded side (a fixed seed), or `{}` when none can be made. */
-const baseBody = (op: Operation, seed: number, values: Readonly<Record<string, string>> = {}): Record<string, unknown> => {
+const baseBody = (
+  op: Operation,
+  seed: number,
+  values: Readonly<Record<string, string>> = {}
+): Record<string, unknown> => {
   if (Option.isNone(op.payload) || op.fields.length === 0) return {}
   try {
     const arbitrary = Arbitrary.make(Schema.encodedSchema(op.payload.value as Schema.Schema<any, any, never>))
@@ -205,14 +217,30 @@ const WRONG: Record<Kind, ReadonlyArray<unknown>> = {
   unknown: [[[[]]]]
 }
 const NUMBERS: ReadonlyArray<unknown> = [1e308, -1, 2 ** 63, 1.5, -0, Number.MAX_SAFE_INTEGER + 2]
-const STRINGS: ReadonlyArray<unknown> = ["x".repeat(10_000), "\u0000", "a\u0000b", "../../etc/passwd", "\ud800", "😀".repeat(50), " ", "", "%00%zz", "<script>"]
+const STRINGS: ReadonlyArray<unknown> = [
+  "x".repeat(10_000),
+  "\u0000",
+  "a\u0000b",
+  "../../etc/passwd",
+  "\ud800",
+  "😀".repeat(50),
+  " ",
+  "",
+  "%00%zz",
+  "<script>"
+]
 const SEGMENTS = ["%00", "..", "a".repeat(600), "-1", "%E0%A4%A", "%F0%9F%98%80", "1e999", "me%00", "__proto__"]
 
 /**
  * The cases of `op` for one caller. `depth` chooses how many: 0 (anonymous) the light ones,
  * 1 (member) the wrong types and nulls too, 2 (owner) every one.
  */
-const casesFor = (op: Operation, values: Readonly<Record<string, string>>, depth: 0 | 1 | 2, seed: number): Array<Case> => {
+const casesFor = (
+  op: Operation,
+  values: Readonly<Record<string, string>>,
+  depth: 0 | 1 | 2,
+  seed: number
+): Array<Case> => {
   const path = (overrides: Readonly<Record<string, string>> = {}) =>
     op.template.replace(/:(\w+)/g, (_, name: string) => overrides[name] ?? values[name] ?? UNKNOWN_ID)
   const base = baseBody(op, seed, values)
@@ -220,10 +248,17 @@ const casesFor = (op: Operation, values: Readonly<Record<string, string>>, depth
   const json = (body: unknown) => JSON.stringify(body)
   const cases: Array<Case> = []
   const add = (what: string, body?: unknown, type?: string, at = path()) =>
-    cases.push({ what, path: at, body: hasBody ? (typeof body === "string" ? body : json(body ?? base)) : undefined, type })
+    cases.push({
+      what,
+      path: at,
+      body: hasBody ? (typeof body === "string" ? body : json(body ?? base)) : undefined,
+      type
+    })
   add("base")
   // Odd path segments, one per parameter (rotating through the list).
-  op.params.forEach((p, i) => add(`path ${p}`, undefined, undefined, path({ [p]: SEGMENTS[(i + seed) % SEGMENTS.length]! })))
+  op.params.forEach((p, i) =>
+    add(`path ${p}`, undefined, undefined, path({ [p]: SEGMENTS[(i + seed) % SEGMENTS.length]! }))
+  )
   for (const [i, k] of op.queryKeys.entries()) {
     for (const v of depth === 0 ? ["%00"] : ["%00", "-1", "1e999", "x".repeat(2000), ["true", "[]", "%zz"][i % 3]!]) {
       add(`query ${k}=${v.slice(0, 10)}`, undefined, undefined, `${path()}?${k}=${v}`)
@@ -247,10 +282,16 @@ const casesFor = (op: Operation, values: Readonly<Record<string, string>>, depth
         add(`${f.name} missing`, setAt(base, f.path, REMOVE))
       }
       if (depth < 2) continue
-      if (f.kind === "number" || f.kind === "unknown") for (const v of NUMBERS) add(`${f.name}=${v}`, set(v))
-      if (f.kind === "string" || f.kind === "unknown") for (const v of STRINGS) add(`${f.name}=${json(v).slice(0, 12)}`, set(v))
-      if (f.kind === "array") for (const v of [[null], Array(1001).fill("x"), [["nested"]]]) add(`${f.name}=[...]`, set(v))
-      if (f.kind === "object") for (const v of [{ "": 1 }, { a: null }, { ["k".repeat(300)]: "\u0000" }]) add(`${f.name}={...}`, set(v))
+      if (f.kind === "number" || f.kind === "unknown") { for (const v of NUMBERS) add(`${f.name}=${v}`, set(v)) }
+      if (f.kind === "string" || f.kind === "unknown") {
+        for (const v of STRINGS) add(`${f.name}=${json(v).slice(0, 12)}`, set(v))
+      }
+      if (f.kind === "array") {
+        for (const v of [[null], Array(1001).fill("x"), [["nested"]]]) add(`${f.name}=[...]`, set(v))
+      }
+      if (f.kind === "object") {
+        for (const v of [{ "": 1 }, { a: null }, { ["k".repeat(300)]: "\u0000" }]) add(`${f.name}={...}`, set(v))
+      }
     }
   }
   return cases
@@ -269,8 +310,13 @@ const expectSane = (status: number, type: string | null, text: string, what: str
   } catch {
     throw new Error(`${what} -> ${status}: not JSON: ${text.slice(0, 200)}`)
   }
-  if (typeof body.error === "string" && Object.keys(body).every((k) => k === "error" || k === "error_description")) return
-  expect(Object.keys(body).filter((k) => !["message", "detail", "validations"].includes(k)), `${what} ${text.slice(0, 200)}`).toEqual([])
+  if (typeof body.error === "string" && Object.keys(body).every((k) => k === "error" || k === "error_description")) {
+    return
+  }
+  expect(
+    Object.keys(body).filter((k) => !["message", "detail", "validations"].includes(k)),
+    `${what} ${text.slice(0, 200)}`
+  ).toEqual([])
   expect(typeof body.message, what).toBe("string")
   if (body.detail !== undefined) expect(typeof body.detail, what).toBe("string")
   if (body.validations !== undefined) {
@@ -288,17 +334,24 @@ const WRITTEN_WHEN_REFUSED = new Set(["audit_logs", "api_keys", "users"])
 /** The tables whose fingerprint moved. */
 const changed = (before: string, after: string) => {
   const a = new Map((JSON.parse(before) as Array<{ t: string }>).map((r) => [r.t, JSON.stringify(r)]))
-  return (JSON.parse(after) as Array<{ t: string }>).filter((r) => a.get(r.t) !== JSON.stringify(r)).map((r) => `${JSON.stringify(a.get(r.t))} -> ${JSON.stringify(r)}`).join("; ")
+  return (JSON.parse(after) as Array<{ t: string }>).filter((r) => a.get(r.t) !== JSON.stringify(r)).map((r) =>
+    `${JSON.stringify(a.get(r.t))} -> ${JSON.stringify(r)}`
+  ).join("; ")
 }
 
 describe("the cases", () => {
   it("walk every operation's body schema, nested objects and list items included", () => {
     expect(operations.length).toBeGreaterThan(200)
-    const fields = (name: string) => operations.find((o) => o.name === name)!.fields.map((f) => `${f.name}:${f.kind}${f.required ? "!" : ""}`)
-    expect(fields("users.createToken")).toEqual(expect.arrayContaining(["token_name:string", "allow_list:array", "allow_list.0.type:string!"]))
+    const fields = (name: string) =>
+      operations.find((o) => o.name === name)!.fields.map((f) => `${f.name}:${f.kind}${f.required ? "!" : ""}`)
+    expect(fields("users.createToken")).toEqual(
+      expect.arrayContaining(["token_name:string", "allow_list:array", "allow_list.0.type:string!"])
+    )
     expect(fields("authorization.login")).toEqual(expect.arrayContaining(["email:string!", "password:string!"]))
     expect(operations.flatMap((o) => o.fields).filter((f) => f.path.length > 1).length).toBeGreaterThan(20)
-    expect(operations.filter((o) => o.agent).map((o) => o.template)).toEqual(expect.arrayContaining(["/api/v2/workspaceagents/me/logs", "/api/v2/workspaceagents/me/manifest"]))
+    expect(operations.filter((o) => o.agent).map((o) => o.template)).toEqual(
+      expect.arrayContaining(["/api/v2/workspaceagents/me/logs", "/api/v2/workspaceagents/me/manifest"])
+    )
   })
 })
 
@@ -317,7 +370,13 @@ describe("the bad-input sweep from the request schemas", () => {
   beforeAll(async () => {
     // Background passes off (the workers stay): what changes the database is then the requests.
     const started = await startWithOwner({
-      notifier: false, lifecycle: false, retention: false, hangDetector: false, agentMonitor: false, insightsRollup: false, proxyHealth: false
+      notifier: false,
+      lifecycle: false,
+      retention: false,
+      hangDetector: false,
+      agentMonitor: false,
+      insightsRollup: false,
+      proxyHealth: false
     })
     srv = started.srv
     const owner = started.owner
@@ -327,22 +386,38 @@ describe("the bad-input sweep from the request schemas", () => {
     // The fingerprint: one statement over every table.
     const tables = await srv.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
       Effect.gen(function*() {
-        const names = yield* sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`
+        const names = yield* sql<
+          { name: string }
+        >`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`
         return yield* Effect.forEach(names, ({ name }) =>
           Effect.map(sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`, (cols) => ({
             name,
-            updatedAt: cols.some((c) => c.name === "updated_at")
+            updatedAt: cols.some((c) =>
+              c.name === "updated_at"
+            )
           })))
       }).pipe(Effect.orDie)) as Effect.Effect<Array<{ name: string; updatedAt: boolean }>>)
     const checked = tables.filter((t) => !WRITTEN_WHEN_REFUSED.has(t.name))
     const statement = checked
-      .map((t) => `SELECT '${t.name}' AS t, count(*) AS n, ${t.updatedAt ? "max(updated_at)" : "NULL"} AS u FROM "${t.name}"`)
+      .map((t) =>
+        `SELECT '${t.name}' AS t, count(*) AS n, ${t.updatedAt ? "max(updated_at)" : "NULL"} AS u FROM "${t.name}"`
+      )
       .join(" UNION ALL ")
     fingerprint = async () =>
-      JSON.stringify(await srv.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement).pipe(Effect.orDie)) as Effect.Effect<unknown>))
+      JSON.stringify(
+        await srv.run(
+          Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement).pipe(Effect.orDie)) as Effect.Effect<
+            unknown
+          >
+        )
+      )
 
     // Real resources, so the sweep reaches handlers beyond 404.
-    const template = await makeTemplate(srv, owner, orgId, `resources:
+    const template = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      `resources:
   - name: box
     type: machine
     agents:
@@ -354,15 +429,20 @@ describe("the bad-input sweep from the request schemas", () => {
         external: true
 build:
   logs: ["Hello"]
-`)
+`
+    )
     const version = (await owner.get(`/templates/${template.id}`)).body.active_version_id as string
     const versionBody = (await owner.get(`/templateversions/${version}`)).body
     const group = await owner.post(`/organizations/${orgId}/groups`, { name: "sweep-group" })
     const org = await owner.post("/organizations", { name: "sweep-org" })
     const token = await owner.post(`/users/${victim.username}/keys/tokens`, { token_name: "sweep-token" })
     const key = await owner.get(`/users/${victim.username}/keys/tokens/sweep-token`)
-    const ws = await owner.post(`/organizations/${orgId}/members/me/workspaces`, { name: "sweep-ws", template_id: template.id })
-    expect([group.status, org.status, token.status, ws.status], JSON.stringify([group.body, org.body, ws.body])).toEqual([201, 201, 201, 200])
+    const ws = await owner.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "sweep-ws",
+      template_id: template.id
+    })
+    expect([group.status, org.status, token.status, ws.status], JSON.stringify([group.body, org.body, ws.body]))
+      .toEqual([201, 201, 201, 200])
     const build = ws.body.latest_build
     let agentId = UNKNOWN_ID
     for (let i = 0; i < 400 && agentId === UNKNOWN_ID; i++) {
@@ -371,18 +451,42 @@ build:
       if (agentId === UNKNOWN_ID) await new Promise((r) => setTimeout(r, 25))
     }
     // The agent caller: a real agent token of the workspace (an external agent's, which the API hands out).
-    const agentToken = (await owner.get(`/workspaces/${ws.body.id}/external-agent/outside/credentials`)).body.agent_token as string
+    const agentToken = (await owner.get(`/workspaces/${ws.body.id}/external-agent/outside/credentials`)).body
+      .agent_token as string
     expect(agentToken).toMatch(/^[0-9a-f-]{36}$/)
-    const app = await owner.post("/oauth2-provider/apps", { name: "sweep-app", callback_url: "http://localhost/cb", icon: "" })
+    const app = await owner.post("/oauth2-provider/apps", {
+      name: "sweep-app",
+      callback_url: "http://localhost/cb",
+      icon: ""
+    })
     const proxy = await owner.post("/workspaceproxies", { name: "sweep-proxy", display_name: "Sweep", icon: "" })
     const templates = (await owner.get("/notifications/templates/system")).body
     const values: Record<string, string> = {
-      user: victim.username, userId: victim.user.id, organization: orgId, organizationname: "sweep-org", keyname: "sweep-token", keyid: key.body?.id ?? UNKNOWN_ID,
-      group: group.body.id, groupName: "sweep-group", fileID: versionBody.job?.file_id ?? UNKNOWN_ID, job: versionBody.job?.id ?? UNKNOWN_ID,
-      jobID: versionBody.job?.id ?? UNKNOWN_ID, templatename: template.name, template: template.id, templateversion: version,
-      templateversionname: versionBody.name, workspace: ws.body.id, workspacename: "sweep-ws", workspacebuild: build.id, buildnumber: "1",
-      workspaceagent: agentId, agent: agentId, id: app.body?.id ?? UNKNOWN_ID, app: app.body?.id ?? UNKNOWN_ID,
-      client_id: app.body?.id ?? UNKNOWN_ID, notification_template: Array.isArray(templates) ? templates[0]?.id ?? UNKNOWN_ID : UNKNOWN_ID,
+      user: victim.username,
+      userId: victim.user.id,
+      organization: orgId,
+      organizationname: "sweep-org",
+      keyname: "sweep-token",
+      keyid: key.body?.id ?? UNKNOWN_ID,
+      group: group.body.id,
+      groupName: "sweep-group",
+      fileID: versionBody.job?.file_id ?? UNKNOWN_ID,
+      job: versionBody.job?.id ?? UNKNOWN_ID,
+      jobID: versionBody.job?.id ?? UNKNOWN_ID,
+      templatename: template.name,
+      template: template.id,
+      templateversion: version,
+      templateversionname: versionBody.name,
+      workspace: ws.body.id,
+      workspacename: "sweep-ws",
+      workspacebuild: build.id,
+      buildnumber: "1",
+      workspaceagent: agentId,
+      agent: agentId,
+      id: app.body?.id ?? UNKNOWN_ID,
+      app: app.body?.id ?? UNKNOWN_ID,
+      client_id: app.body?.id ?? UNKNOWN_ID,
+      notification_template: Array.isArray(templates) ? templates[0]?.id ?? UNKNOWN_ID : UNKNOWN_ID,
       workspaceproxy: proxy.body?.proxy?.id ?? proxy.body?.id ?? UNKNOWN_ID
     }
     callers.push({ who: "anonymous", token: undefined, depth: 0, values })
@@ -396,11 +500,13 @@ build:
   it("sees a write in its fingerprint (the check can fail)", async () => {
     const before = await fingerprint()
     const owner = callers.find((c) => c.who === "owner")!
-    const made = await srv.web(new Request("http://workbay.test/api/v2/organizations/" + owner.values.organization + "/groups", {
-      method: "POST",
-      headers: { "content-type": "application/json", [SESSION_HEADER]: owner.token! },
-      body: JSON.stringify({ name: "fingerprinted" })
-    }))
+    const made = await srv.web(
+      new Request("http://workbay.test/api/v2/organizations/" + owner.values.organization + "/groups", {
+        method: "POST",
+        headers: { "content-type": "application/json", [SESSION_HEADER]: owner.token! },
+        body: JSON.stringify({ name: "fingerprinted" })
+      })
+    )
     expect(made.status).toBe(201)
     expect(changed(before, await fingerprint())).toMatch(/"groups"/)
   })
@@ -413,11 +519,13 @@ build:
       const headers = new Headers()
       if (x.body !== undefined) headers.set("content-type", x.type ?? "application/json")
       if (c.token !== undefined) headers.set(SESSION_HEADER, c.token)
-      const res = await srv.web(new Request(`http://workbay.test/api/v2${x.path.replace(/^\/api\/v2/, "")}`, {
-        method,
-        headers,
-        body: x.body ?? null
-      }))
+      const res = await srv.web(
+        new Request(`http://workbay.test/api/v2${x.path.replace(/^\/api\/v2/, "")}`, {
+          method,
+          headers,
+          body: x.body ?? null
+        })
+      )
       const type = res.headers.get("content-type")
       // An accepted event stream (a watch) never ends by itself: its status and type are the answer.
       if (res.status < 300 && type?.startsWith("text/event-stream")) {
@@ -454,7 +562,10 @@ build:
     expect(refusedWrites).toEqual([])
     // It reaches past authentication and decoding: accepted requests and refusals of every kind.
     const count = (who: string, pick: (status: number) => boolean) =>
-      [...tally].filter(([k]) => k.startsWith(`${who} `) && pick(Number(k.split(" ")[1]))).reduce((n, [, v]) => n + v, 0)
+      [...tally].filter(([k]) => k.startsWith(`${who} `) && pick(Number(k.split(" ")[1]))).reduce(
+        (n, [, v]) => n + v,
+        0
+      )
     expect(count("owner", (s) => s < 300)).toBeGreaterThan(150)
     expect(count("owner", (s) => s === 400)).toBeGreaterThan(2000)
     expect(count("member", (s) => s === 403 || s === 404)).toBeGreaterThan(100)
@@ -467,7 +578,11 @@ build:
     // Alive afterwards, and the callers still who they were.
     const alive = await srv.web(new Request("http://workbay.test/api/v2/buildinfo"))
     expect(alive.status).toBe(200)
-    const me = await srv.web(new Request("http://workbay.test/api/v2/users/me", { headers: { [SESSION_HEADER]: callers.find((c) => c.who === "owner")!.token! } }))
+    const me = await srv.web(
+      new Request("http://workbay.test/api/v2/users/me", {
+        headers: { [SESSION_HEADER]: callers.find((c) => c.who === "owner")!.token! }
+      })
+    )
     expect(me.status).toBe(200)
   }, 240_000)
 })

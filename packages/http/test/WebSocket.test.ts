@@ -6,7 +6,14 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { CurrentActor, NotFound } from "@workbay/core"
-import { Authentication, CloseCode, followSession, implement, upgradeWebSocket, WebSocketUpgradeSchema } from "@workbay/http"
+import {
+  Authentication,
+  CloseCode,
+  followSession,
+  implement,
+  upgradeWebSocket,
+  WebSocketUpgradeSchema
+} from "@workbay/http"
 import { Effect, Schema } from "effect"
 import { createConnection } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -48,7 +55,7 @@ const WsTestHttp = implement(
   "wsTest" as never,
   {
     greet: ({ path, urlParams }: any) =>
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         if (path.id === UNKNOWN_ID) return yield* NotFound.resource("Greeting")
         const actor = yield* CurrentActor
         const greeting = `hello ${actor.user.username}`
@@ -66,7 +73,7 @@ const WsTestHttp = implement(
           // Takes nothing until the test releases it, then `hold` messages, answering their sizes.
           const count: number = urlParams.hold
           return yield* upgradeWebSocket((conn) =>
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               yield* Effect.promise(() => held.promise)
               const sizes: Array<number> = []
               for (let i = 0; i < count; i++) sizes.push((yield* Effect.orDie(conn.receive)).length)
@@ -75,10 +82,11 @@ const WsTestHttp = implement(
             }), { largeMessages: true })
         }
         return yield* upgradeWebSocket((conn) =>
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             for (let i = 0; i < (urlParams.times ?? 1); i++) yield* Effect.orDie(conn.send(greeting))
             if (urlParams.times === 0) yield* conn.closed
-          }))
+          })
+        )
       })
   } as any
 )
@@ -88,7 +96,9 @@ let srv: WsTestServer
 let owner: Client
 
 beforeAll(async () => {
-  srv = await startWsServer([WsTestApi], [WsTestHttp], { http: { maxWebSocketMessageBytes: 1024, webSocketPingIntervalMillis: 200 } })
+  srv = await startWsServer([WsTestApi], [WsTestHttp], {
+    http: { maxWebSocketMessageBytes: 1024, webSocketPingIntervalMillis: 200 }
+  })
   owner = (await bootstrapOwner(srv as any)).client
 })
 afterAll(() => srv?.close())
@@ -97,11 +107,13 @@ const wsPath = (query = "follow&times=2", id = ID) => `${srv.wsUrl}/api/v2/test/
 
 describe("WebSocket routes", () => {
   it("upgrades with the session header, the cookie or Bearer; messages then a 1000 close", async () => {
-    for (const headers of [
-      { "Service-Session-Token": owner.token! },
-      { cookie: `service_session_token=${owner.token!}` },
-      { authorization: `Bearer ${owner.token!}` }
-    ]) {
+    for (
+      const headers of [
+        { "Service-Session-Token": owner.token! },
+        { cookie: `service_session_token=${owner.token!}` },
+        { authorization: `Bearer ${owner.token!}` }
+      ]
+    ) {
       const ws = await connect(wsPath(), headers)
       expect(await ws.closed).toEqual({ code: CloseCode.normal, reason: "" })
       expect(ws.messages).toEqual(["hello admin", "hello admin"])
@@ -190,7 +202,8 @@ describe("WebSocket routes", () => {
     socket.on("data", (d) => (head += d.toString("latin1")))
     socket.write(
       `GET /api/v2/test/greet/${ID}?follow&times=0 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
-        `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nService-Session-Token: ${owner.token!}\r\n\r\n`
+        `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nService-Session-Token: ${owner
+          .token!}\r\n\r\n`
     )
     await eventually(() => head.startsWith("HTTP/1.1 101"))
     await ended
@@ -199,7 +212,9 @@ describe("WebSocket routes", () => {
   it("closes every socket with 1001 when the service closes", async () => {
     const own = await startWsServer([WsTestApi], [WsTestHttp])
     const boot = await bootstrapOwner(own as any)
-    const ws = await connect(`${own.wsUrl}/api/v2/test/greet/${ID}?follow&times=0`, { "Service-Session-Token": boot.client.token! })
+    const ws = await connect(`${own.wsUrl}/api/v2/test/greet/${ID}?follow&times=0`, {
+      "Service-Session-Token": boot.client.token!
+    })
     await own.close()
     expect((await ws.closed).code).toBe(CloseCode.goingAway)
   })

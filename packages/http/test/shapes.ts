@@ -41,8 +41,7 @@ export const expectFields = (
   for (const k of optional) {
     if (!(k in body)) continue
     const v = body[k]
-    const empty =
-      v === "" ||
+    const empty = v === "" ||
       v === false ||
       (Array.isArray(v) && v.length === 0) ||
       (typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)

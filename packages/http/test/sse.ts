@@ -25,5 +25,12 @@ export const readEvents = async (url: string, headers: Record<string, string>) =
       // aborted
     }
   })()
-  return { response, events, stop: async () => { controller.abort(); await done } }
+  return {
+    response,
+    events,
+    stop: async () => {
+      controller.abort()
+      await done
+    }
+  }
 }

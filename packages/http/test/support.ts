@@ -7,9 +7,9 @@ import { makeWorkbay, type WebHandler, type WorkbayOptions, type WorkbayServices
 import type { StoragePorts } from "@workbay/storage-sql"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect, Layer } from "effect"
-import { expect } from "vitest"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { expect } from "vitest"
 
 export interface Reply<T = any> {
   readonly status: number
@@ -161,11 +161,17 @@ export const startWithOwner = async (options: TestServerOptions = {}) => {
 
 let counter = 0
 /** Creates a user through the API (as `owner`) and returns a client logged in as them. */
-export const createUser = async (owner: Client, init: { username?: string; roles?: Array<string>; organization_ids?: Array<string> } = {}) => {
+export const createUser = async (
+  owner: Client,
+  init: { username?: string; roles?: Array<string>; organization_ids?: Array<string> } = {}
+) => {
   const username = init.username ?? `user${++counter}t${Date.now() % 100000}`
   const email = `${username}@example.com`
   const created = await owner.post("/users", {
-    email, username, password: STRONG_PASSWORD, ...(init.roles ? { roles: init.roles } : {}),
+    email,
+    username,
+    password: STRONG_PASSWORD,
+    ...(init.roles ? { roles: init.roles } : {}),
     ...(init.organization_ids ? { organization_ids: init.organization_ids } : {})
   })
   if (created.status !== 201) throw new Error(`create user: ${created.status} ${JSON.stringify(created.body)}`)
@@ -181,7 +187,8 @@ let nameCounter = 0
  * a 23-character prefix still fits the 32-character name limits, however many files share this module
  * (the suite runs files without isolation: vitest.shared.ts).
  */
-export const uniqueName = (prefix: string) => `${prefix}-${(++nameCounter).toString(36)}-${(Date.now() % 1_000_000).toString(36)}`
+export const uniqueName = (prefix: string) =>
+  `${prefix}-${(++nameCounter).toString(36)}-${(Date.now() % 1_000_000).toString(36)}`
 
 /** One mail the service sent. */
 export interface SentMail {
@@ -238,11 +245,29 @@ export const expectIsoDate = (value: unknown) => {
 
 /** Bodies no endpoint should answer with a 500: wrong JSON types, broken JSON, wrong field types, odd keys. */
 export const JUNK_BODIES: ReadonlyArray<string> = [
-  "null", "[]", "0", "\"text\"", "{\"unterminated\":", "{}",
+  "null",
+  "[]",
+  "0",
+  "\"text\"",
+  "{\"unterminated\":",
+  "{}",
   JSON.stringify({
-    email: { nested: true }, password: ["x"], username: 7, name: null, schedule: "\u0000", token_name: "\u00e9",
-    lifetime: -0, to_type: null, one_time_passcode: [], roles: [null], organization_ids: null, terminal_font: null,
-    scopes: "all", allow_list: [{}], login_type: 1, user_status: true
+    email: { nested: true },
+    password: ["x"],
+    username: 7,
+    name: null,
+    schedule: "\u0000",
+    token_name: "\u00e9",
+    lifetime: -0,
+    to_type: null,
+    one_time_passcode: [],
+    roles: [null],
+    organization_ids: null,
+    terminal_font: null,
+    scopes: "all",
+    allow_list: [{}],
+    login_type: 1,
+    user_status: true
   }),
   "{\"__proto__\":{\"polluted\":1},\"constructor\":{\"prototype\":1}}"
 ]
@@ -274,9 +299,16 @@ export const createOrganization = async (owner: Client, name = uniqueName("org")
 }
 
 /** Makes `userId` a member of `orgId` (when not yet) with the organization roles `roles`, as `owner`. */
-export const addMemberWithRoles = async (owner: Client, orgId: string, userId: string, roles: ReadonlyArray<string> = []) => {
+export const addMemberWithRoles = async (
+  owner: Client,
+  orgId: string,
+  userId: string,
+  roles: ReadonlyArray<string> = []
+) => {
   const added = await owner.post(`/organizations/${orgId}/members/${userId}`)
-  if (added.status !== 200 && added.status !== 409) throw new Error(`add member: ${added.status} ${JSON.stringify(added.body)}`)
+  if (added.status !== 200 && added.status !== 409) {
+    throw new Error(`add member: ${added.status} ${JSON.stringify(added.body)}`)
+  }
   const r = await owner.put(`/organizations/${orgId}/members/${userId}/roles`, { roles })
   if (r.status !== 200) throw new Error(`member roles: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body

@@ -5,8 +5,17 @@
  */
 import type { HttpApiGroup } from "@effect/platform"
 import {
-  type GroupImplementation, handlerShape, type HttpOptions, implementations, makeDispatcher, makeWebSocketHub, servicesLayer,
-  type WorkbayHandlerShape, WorkbayApi, type WorkbayOptions, type WorkbayServices
+  type GroupImplementation,
+  handlerShape,
+  type HttpOptions,
+  implementations,
+  makeDispatcher,
+  makeWebSocketHub,
+  servicesLayer,
+  WorkbayApi,
+  type WorkbayHandlerShape,
+  type WorkbayOptions,
+  type WorkbayServices
 } from "@workbay/http"
 import type { StoragePorts } from "@workbay/storage-sql"
 import * as Sqlite from "@workbay/storage-sqlite"
@@ -32,11 +41,18 @@ export const startWsServer = async (
   extra: ReadonlyArray<GroupImplementation<any>>,
   options: WorkbayOptions & { readonly storage?: Layer.Layer<StoragePorts, unknown>; readonly http?: HttpOptions } = {}
 ): Promise<WsTestServer> => {
-  const runtime = ManagedRuntime.make(servicesLayer(options.storage ?? Sqlite.layerMemory, { passwordHashCost: 4, ...options }))
+  const runtime = ManagedRuntime.make(
+    servicesLayer(options.storage ?? Sqlite.layerMemory, { passwordHashCost: 4, ...options })
+  )
   const rt = await runtime.runtime()
   let api: any = WorkbayApi
   for (const g of groups) api = api.add(g)
-  const dispatcher = makeDispatcher(api, [...implementations, ...extra] as ReadonlyArray<GroupImplementation<any>>, rt as any, options.http)
+  const dispatcher = makeDispatcher(
+    api,
+    [...implementations, ...extra] as ReadonlyArray<GroupImplementation<any>>,
+    rt as any,
+    options.http
+  )
   const hub = makeWebSocketHub({
     maxMessageBytes: options.http?.maxWebSocketMessageBytes ?? 32 * 1024,
     pingIntervalMillis: options.http?.webSocketPingIntervalMillis ?? 15_000,
@@ -72,24 +88,34 @@ export interface WsResult {
 }
 
 /** Connects; resolves when open (rejects with the refusal's status and body). */
-export const connect = (url: string, headers: Record<string, string> = {}, options: WebSocket.ClientOptions = {}): Promise<WsResult> =>
+export const connect = (
+  url: string,
+  headers: Record<string, string> = {},
+  options: WebSocket.ClientOptions = {}
+): Promise<WsResult> =>
   new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers, ...options })
     const messages: Array<string> = []
     const closed = new Promise<{ code: number; reason: string }>((done) =>
-      socket.on("close", (code, reason) => done({ code, reason: reason.toString() })))
+      socket.on("close", (code, reason) => done({ code, reason: reason.toString() }))
+    )
     socket.on("message", (data) => messages.push(data.toString()))
     socket.on("open", () => resolve({ messages, closed, socket }))
     socket.on("unexpected-response", (_req, res) => {
       let body = ""
       res.on("data", (c: Buffer) => (body += c.toString()))
-      res.on("end", () => reject(Object.assign(new Error(`refused: ${res.statusCode}`), { status: res.statusCode, body, headers: res.headers })))
+      res.on("end", () =>
+        reject(
+          Object.assign(new Error(`refused: ${res.statusCode}`), { status: res.statusCode, body, headers: res.headers })
+        ))
     })
     socket.on("error", (e) => reject(e))
   })
 
 /** The refusal of a handshake: its status and parsed body. */
-export const refusal = async (attempt: Promise<unknown>): Promise<{ status: number; body: any; headers: Record<string, unknown> }> => {
+export const refusal = async (
+  attempt: Promise<unknown>
+): Promise<{ status: number; body: any; headers: Record<string, unknown> }> => {
   try {
     await attempt
   } catch (e) {

@@ -1,9 +1,15 @@
 /** Server configuration from flags and environment variables (flags win). */
-import { checkRelayMap, type DerpMap, type ExternalAuthConfig, externalAuthFromEnv, resolveProviders } from "@workbay/core"
-import { existsSync, readFileSync } from "node:fs"
-import { parseArgs } from "node:util"
-import { dirname, join, resolve } from "node:path"
+import {
+  checkRelayMap,
+  type DerpMap,
+  type ExternalAuthConfig,
+  externalAuthFromEnv,
+  resolveProviders
+} from "@workbay/core"
 import { Duration, Either } from "effect"
+import { existsSync, readFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { parseArgs } from "node:util"
 
 /** A setting as given: its value and where it came from. */
 export interface GivenSetting<A> {
@@ -31,7 +37,10 @@ export interface ServerConfig {
   /** How long a shutdown (SIGTERM, SIGINT) waits for in-flight requests and running jobs. */
   readonly shutdownTimeout: Duration.Duration
   /** The provisioner jobs' hang detector: sweep interval and timeout (absent: the defaults, 1m and 5m). */
-  readonly hangDetector: { readonly interval?: Duration.Duration | undefined; readonly timeout?: Duration.Duration | undefined }
+  readonly hangDetector: {
+    readonly interval?: Duration.Duration | undefined
+    readonly timeout?: Duration.Duration | undefined
+  }
   readonly help: boolean
   /** Built-in provisioner workers in this process; 0 runs none (an API-only replica). */
   readonly provisionerDaemons: number
@@ -87,7 +96,18 @@ export interface ServerConfig {
  * object, a duration (`30s`, `5m`, `1h30m`), a whole number of at least 1 (count) or of any sign (int), an http(s) URL, the
  * notification method, a JSON list of links (`[{"name","target","icon"}]`), or a listener's `host:port` (address).
  */
-type SettingFlagKind = "string" | "bool" | "strings" | "json" | "duration" | "count" | "int" | "url" | "method" | "links" | "address"
+type SettingFlagKind =
+  | "string"
+  | "bool"
+  | "strings"
+  | "json"
+  | "duration"
+  | "count"
+  | "int"
+  | "url"
+  | "method"
+  | "links"
+  | "address"
 
 /** A deployment setting given by flag or environment (the described system's flag names). */
 interface SettingFlag {
@@ -106,71 +126,356 @@ interface SettingFlag {
  */
 export const settingFlags: ReadonlyArray<SettingFlag> = [
   // Notifications (docs/notifications.md)
-  { flag: "notifications-method", setting: "notificationsMethod", kind: "method", help: "Default delivery method of notifications: smtp or webhook (inbox messages go out beside it). Default: smtp." },
-  { flag: "notifications-dispatch-timeout", setting: "notificationsDispatchTimeout", kind: "duration", help: "How long one send may take. Default: 1m." },
-  { flag: "notifications-max-send-attempts", setting: "notificationsMaxSendAttempts", kind: "count", help: "Attempts before a notification fails for good. Default: 5." },
-  { flag: "notifications-retry-interval", setting: "notificationsRetryInterval", kind: "duration", help: "Time between attempts. Default: 5m." },
-  { flag: "notifications-lease-period", setting: "notificationsLeasePeriod", kind: "duration", help: "How long a notifier holds the messages it leased. Default: 2m." },
-  { flag: "notifications-lease-count", setting: "notificationsLeaseCount", kind: "count", help: "Messages leased per fetch. Default: 20." },
-  { flag: "notifications-fetch-interval", setting: "notificationsFetchInterval", kind: "duration", help: "Time between fetches of queued notifications. Default: 15s." },
-  { flag: "notifications-webhook-endpoint", setting: "notificationsWebhookEndpoint", kind: "url", help: "URL the webhook method POSTs to. Default: none (webhook off)." },
-  { flag: "notifications-inbox-enabled", setting: "notificationsInboxEnabled", kind: "bool", help: "Deliver notifications to the users' inbox too. Default: true." },
+  {
+    flag: "notifications-method",
+    setting: "notificationsMethod",
+    kind: "method",
+    help: "Default delivery method of notifications: smtp or webhook (inbox messages go out beside it). Default: smtp."
+  },
+  {
+    flag: "notifications-dispatch-timeout",
+    setting: "notificationsDispatchTimeout",
+    kind: "duration",
+    help: "How long one send may take. Default: 1m."
+  },
+  {
+    flag: "notifications-max-send-attempts",
+    setting: "notificationsMaxSendAttempts",
+    kind: "count",
+    help: "Attempts before a notification fails for good. Default: 5."
+  },
+  {
+    flag: "notifications-retry-interval",
+    setting: "notificationsRetryInterval",
+    kind: "duration",
+    help: "Time between attempts. Default: 5m."
+  },
+  {
+    flag: "notifications-lease-period",
+    setting: "notificationsLeasePeriod",
+    kind: "duration",
+    help: "How long a notifier holds the messages it leased. Default: 2m."
+  },
+  {
+    flag: "notifications-lease-count",
+    setting: "notificationsLeaseCount",
+    kind: "count",
+    help: "Messages leased per fetch. Default: 20."
+  },
+  {
+    flag: "notifications-fetch-interval",
+    setting: "notificationsFetchInterval",
+    kind: "duration",
+    help: "Time between fetches of queued notifications. Default: 15s."
+  },
+  {
+    flag: "notifications-webhook-endpoint",
+    setting: "notificationsWebhookEndpoint",
+    kind: "url",
+    help: "URL the webhook method POSTs to. Default: none (webhook off)."
+  },
+  {
+    flag: "notifications-inbox-enabled",
+    setting: "notificationsInboxEnabled",
+    kind: "bool",
+    help: "Deliver notifications to the users' inbox too. Default: true."
+  },
   { flag: "email-from", setting: "emailFrom", kind: "string", help: "Sender address of notification mail." },
-  { flag: "email-smarthost", setting: "emailSmarthost", kind: "string", help: "host:port of the SMTP server mail goes through. Default: none (mail off)." },
-  { flag: "email-hello", setting: "emailHello", kind: "string", help: "Hostname given to the SMTP server (EHLO). Default: localhost." },
-  { flag: "email-auth-username", setting: "emailAuthUsername", kind: "string", help: "Username for PLAIN/LOGIN authentication." },
-  { flag: "email-auth-password", setting: "emailAuthPassword", kind: "string", help: "Password for PLAIN/LOGIN authentication." },
-  { flag: "email-auth-identity", setting: "emailAuthIdentity", kind: "string", help: "Identity for PLAIN authentication." },
-  { flag: "email-force-tls", setting: "emailForceTls", kind: "bool", help: "Connect to the smarthost over TLS from the start. Default: false." },
-  { flag: "email-tls-starttls", setting: "emailTlsStartTls", kind: "bool", help: "Require STARTTLS. Default: false (used when offered)." },
-  { flag: "email-tls-server-name", env: "WORKBAY_EMAIL_TLS_SERVERNAME", setting: "emailTlsServerName", kind: "string", help: "Server name to verify the smarthost's certificate against." },
-  { flag: "email-tls-skip-verify", env: "WORKBAY_EMAIL_TLS_SKIPVERIFY", setting: "emailTlsInsecureSkipVerify", kind: "bool", help: "Do not verify the smarthost's certificate (insecure). Default: false." },
-  { flag: "email-tls-ca-cert-file", env: "WORKBAY_EMAIL_TLS_CACERTFILE", setting: "emailTlsCaFile", kind: "string", help: "CA certificate file for the smarthost's TLS." },
-  { flag: "email-tls-cert-file", env: "WORKBAY_EMAIL_TLS_CERTFILE", setting: "emailTlsCertFile", kind: "string", help: "Client certificate file for the smarthost's TLS." },
-  { flag: "email-tls-cert-key-file", env: "WORKBAY_EMAIL_TLS_CERTKEYFILE", setting: "emailTlsKeyFile", kind: "string", help: "Client certificate key file for the smarthost's TLS." },
+  {
+    flag: "email-smarthost",
+    setting: "emailSmarthost",
+    kind: "string",
+    help: "host:port of the SMTP server mail goes through. Default: none (mail off)."
+  },
+  {
+    flag: "email-hello",
+    setting: "emailHello",
+    kind: "string",
+    help: "Hostname given to the SMTP server (EHLO). Default: localhost."
+  },
+  {
+    flag: "email-auth-username",
+    setting: "emailAuthUsername",
+    kind: "string",
+    help: "Username for PLAIN/LOGIN authentication."
+  },
+  {
+    flag: "email-auth-password",
+    setting: "emailAuthPassword",
+    kind: "string",
+    help: "Password for PLAIN/LOGIN authentication."
+  },
+  {
+    flag: "email-auth-identity",
+    setting: "emailAuthIdentity",
+    kind: "string",
+    help: "Identity for PLAIN authentication."
+  },
+  {
+    flag: "email-force-tls",
+    setting: "emailForceTls",
+    kind: "bool",
+    help: "Connect to the smarthost over TLS from the start. Default: false."
+  },
+  {
+    flag: "email-tls-starttls",
+    setting: "emailTlsStartTls",
+    kind: "bool",
+    help: "Require STARTTLS. Default: false (used when offered)."
+  },
+  {
+    flag: "email-tls-server-name",
+    env: "WORKBAY_EMAIL_TLS_SERVERNAME",
+    setting: "emailTlsServerName",
+    kind: "string",
+    help: "Server name to verify the smarthost's certificate against."
+  },
+  {
+    flag: "email-tls-skip-verify",
+    env: "WORKBAY_EMAIL_TLS_SKIPVERIFY",
+    setting: "emailTlsInsecureSkipVerify",
+    kind: "bool",
+    help: "Do not verify the smarthost's certificate (insecure). Default: false."
+  },
+  {
+    flag: "email-tls-ca-cert-file",
+    env: "WORKBAY_EMAIL_TLS_CACERTFILE",
+    setting: "emailTlsCaFile",
+    kind: "string",
+    help: "CA certificate file for the smarthost's TLS."
+  },
+  {
+    flag: "email-tls-cert-file",
+    env: "WORKBAY_EMAIL_TLS_CERTFILE",
+    setting: "emailTlsCertFile",
+    kind: "string",
+    help: "Client certificate file for the smarthost's TLS."
+  },
+  {
+    flag: "email-tls-cert-key-file",
+    env: "WORKBAY_EMAIL_TLS_CERTKEYFILE",
+    setting: "emailTlsKeyFile",
+    kind: "string",
+    help: "Client certificate key file for the smarthost's TLS."
+  },
   // Sign-in (docs/sign-in.md)
-  { flag: "oauth2-github-client-id", setting: "oauth2GithubClientId", kind: "string", help: "Client id of the GitHub OAuth app for sign-in." },
-  { flag: "oauth2-github-client-secret", setting: "oauth2GithubClientSecret", kind: "string", help: "Client secret of the GitHub OAuth app (secret)." },
-  { flag: "oauth2-github-allowed-orgs", setting: "oauth2GithubAllowedOrgs", kind: "strings", help: "GitHub organizations whose members may sign in (comma-separated)." },
-  { flag: "oauth2-github-allowed-teams", setting: "oauth2GithubAllowedTeams", kind: "strings", help: "Teams (<org>/<team-slug>) whose members may sign in (comma-separated)." },
-  { flag: "oauth2-github-allow-signups", setting: "oauth2GithubAllowSignups", kind: "bool", help: "Create users on their first GitHub sign-in. Default: false." },
-  { flag: "oauth2-github-allow-everyone", setting: "oauth2GithubAllowEveryone", kind: "bool", help: "Let any GitHub user sign in (no organization check). Default: false." },
-  { flag: "oauth2-github-enterprise-base-url", setting: "oauth2GithubEnterpriseBaseUrl", kind: "string", help: "Base URL of a GitHub Enterprise server. Default: github.com." },
-  { flag: "oauth2-github-device-flow", setting: "oauth2GithubDeviceFlow", kind: "bool", help: "Sign in through GitHub's device flow. Default: false." },
-  { flag: "oidc-issuer-url", setting: "oidcIssuerUrl", kind: "string", help: "Issuer URL of the OpenID provider (discovery)." },
+  {
+    flag: "oauth2-github-client-id",
+    setting: "oauth2GithubClientId",
+    kind: "string",
+    help: "Client id of the GitHub OAuth app for sign-in."
+  },
+  {
+    flag: "oauth2-github-client-secret",
+    setting: "oauth2GithubClientSecret",
+    kind: "string",
+    help: "Client secret of the GitHub OAuth app (secret)."
+  },
+  {
+    flag: "oauth2-github-allowed-orgs",
+    setting: "oauth2GithubAllowedOrgs",
+    kind: "strings",
+    help: "GitHub organizations whose members may sign in (comma-separated)."
+  },
+  {
+    flag: "oauth2-github-allowed-teams",
+    setting: "oauth2GithubAllowedTeams",
+    kind: "strings",
+    help: "Teams (<org>/<team-slug>) whose members may sign in (comma-separated)."
+  },
+  {
+    flag: "oauth2-github-allow-signups",
+    setting: "oauth2GithubAllowSignups",
+    kind: "bool",
+    help: "Create users on their first GitHub sign-in. Default: false."
+  },
+  {
+    flag: "oauth2-github-allow-everyone",
+    setting: "oauth2GithubAllowEveryone",
+    kind: "bool",
+    help: "Let any GitHub user sign in (no organization check). Default: false."
+  },
+  {
+    flag: "oauth2-github-enterprise-base-url",
+    setting: "oauth2GithubEnterpriseBaseUrl",
+    kind: "string",
+    help: "Base URL of a GitHub Enterprise server. Default: github.com."
+  },
+  {
+    flag: "oauth2-github-device-flow",
+    setting: "oauth2GithubDeviceFlow",
+    kind: "bool",
+    help: "Sign in through GitHub's device flow. Default: false."
+  },
+  {
+    flag: "oidc-issuer-url",
+    setting: "oidcIssuerUrl",
+    kind: "string",
+    help: "Issuer URL of the OpenID provider (discovery)."
+  },
   { flag: "oidc-client-id", setting: "oidcClientId", kind: "string", help: "Client id at the OpenID provider." },
-  { flag: "oidc-client-secret", setting: "oidcClientSecret", kind: "string", help: "Client secret at the OpenID provider (secret)." },
-  { flag: "oidc-allow-signups", setting: "oidcAllowSignups", kind: "bool", help: "Create users on their first OIDC sign-in. Default: true." },
-  { flag: "oidc-email-domain", setting: "oidcEmailDomain", kind: "strings", help: "Email domains allowed to sign in (comma-separated). Default: any." },
-  { flag: "oidc-scopes", setting: "oidcScopes", kind: "strings", help: "Scopes asked for. Default: openid,profile,email." },
+  {
+    flag: "oidc-client-secret",
+    setting: "oidcClientSecret",
+    kind: "string",
+    help: "Client secret at the OpenID provider (secret)."
+  },
+  {
+    flag: "oidc-allow-signups",
+    setting: "oidcAllowSignups",
+    kind: "bool",
+    help: "Create users on their first OIDC sign-in. Default: true."
+  },
+  {
+    flag: "oidc-email-domain",
+    setting: "oidcEmailDomain",
+    kind: "strings",
+    help: "Email domains allowed to sign in (comma-separated). Default: any."
+  },
+  {
+    flag: "oidc-scopes",
+    setting: "oidcScopes",
+    kind: "strings",
+    help: "Scopes asked for. Default: openid,profile,email."
+  },
   { flag: "oidc-sign-in-text", setting: "oidcSignInText", kind: "string", help: "Text of the sign-in button." },
   { flag: "oidc-icon-url", setting: "oidcIconUrl", kind: "string", help: "Icon of the sign-in button." },
-  { flag: "oidc-email-field", setting: "oidcEmailField", kind: "string", help: "Claim holding the email. Default: email." },
-  { flag: "oidc-username-field", setting: "oidcUsernameField", kind: "string", help: "Claim holding the username. Default: preferred_username." },
+  {
+    flag: "oidc-email-field",
+    setting: "oidcEmailField",
+    kind: "string",
+    help: "Claim holding the email. Default: email."
+  },
+  {
+    flag: "oidc-username-field",
+    setting: "oidcUsernameField",
+    kind: "string",
+    help: "Claim holding the username. Default: preferred_username."
+  },
   { flag: "oidc-name-field", setting: "oidcNameField", kind: "string", help: "Claim holding the name. Default: name." },
-  { flag: "oidc-ignore-email-verified", setting: "oidcIgnoreEmailVerified", kind: "bool", help: "Sign in even when email_verified is false. Default: false." },
-  { flag: "oidc-ignore-userinfo", setting: "oidcIgnoreUserInfo", kind: "bool", help: "Use the ID token's claims only. Default: false." },
-  { flag: "oidc-signups-disabled-text", setting: "oidcSignupsDisabledText", kind: "string", help: "Shown when signups are off." },
-  { flag: "oidc-group-field", setting: "oidcGroupField", kind: "string", help: "Claim holding the user's groups (turns group sync on)." },
-  { flag: "oidc-group-mapping", setting: "oidcGroupMapping", kind: "json", help: "JSON map of claim values to group names." },
-  { flag: "oidc-group-auto-create", setting: "oidcGroupAutoCreate", kind: "bool", help: "Create groups the claim names. Default: false." },
-  { flag: "oidc-group-regex-filter", setting: "oidcGroupRegexFilter", kind: "string", help: "Only claim values matching this expression are synced. Default: .*" },
-  { flag: "oidc-user-role-field", setting: "oidcUserRoleField", kind: "string", help: "Claim holding the user's roles (turns role sync on)." },
-  { flag: "oidc-user-role-mapping", setting: "oidcUserRoleMapping", kind: "json", help: "JSON map of claim values to lists of site roles." },
-  { flag: "oidc-user-role-default", setting: "oidcUserRolesDefault", kind: "strings", help: "Site roles every user gets from role sync (comma-separated)." },
+  {
+    flag: "oidc-ignore-email-verified",
+    setting: "oidcIgnoreEmailVerified",
+    kind: "bool",
+    help: "Sign in even when email_verified is false. Default: false."
+  },
+  {
+    flag: "oidc-ignore-userinfo",
+    setting: "oidcIgnoreUserInfo",
+    kind: "bool",
+    help: "Use the ID token's claims only. Default: false."
+  },
+  {
+    flag: "oidc-signups-disabled-text",
+    setting: "oidcSignupsDisabledText",
+    kind: "string",
+    help: "Shown when signups are off."
+  },
+  {
+    flag: "oidc-group-field",
+    setting: "oidcGroupField",
+    kind: "string",
+    help: "Claim holding the user's groups (turns group sync on)."
+  },
+  {
+    flag: "oidc-group-mapping",
+    setting: "oidcGroupMapping",
+    kind: "json",
+    help: "JSON map of claim values to group names."
+  },
+  {
+    flag: "oidc-group-auto-create",
+    setting: "oidcGroupAutoCreate",
+    kind: "bool",
+    help: "Create groups the claim names. Default: false."
+  },
+  {
+    flag: "oidc-group-regex-filter",
+    setting: "oidcGroupRegexFilter",
+    kind: "string",
+    help: "Only claim values matching this expression are synced. Default: .*"
+  },
+  {
+    flag: "oidc-user-role-field",
+    setting: "oidcUserRoleField",
+    kind: "string",
+    help: "Claim holding the user's roles (turns role sync on)."
+  },
+  {
+    flag: "oidc-user-role-mapping",
+    setting: "oidcUserRoleMapping",
+    kind: "json",
+    help: "JSON map of claim values to lists of site roles."
+  },
+  {
+    flag: "oidc-user-role-default",
+    setting: "oidcUserRolesDefault",
+    kind: "strings",
+    help: "Site roles every user gets from role sync (comma-separated)."
+  },
   // Licenses, appearance and workspace proxies (docs/enterprise.md, docs/workspace-proxies.md)
-  { flag: "license-public-key", setting: "licensePublicKey", kind: "string", help: "Ed25519 public key (PEM, or a JWK as JSON) licenses are verified with. Default: none (no licenses; every feature entitled)." },
-  { flag: "support-links", setting: "supportLinks", kind: "links", help: "Links of the dashboard's help menu, a JSON list of {\"name\", \"target\", \"icon\"} (icon: bug, chat, docs or star, or an image URL; \"location\": navbar or dropdown). Default: the built-in ones." },
-  { flag: "proxy-health-interval", setting: "proxyHealthStatusInterval", kind: "duration", help: "Time between health checks of workspace proxies. Default: 1m." },
+  {
+    flag: "license-public-key",
+    setting: "licensePublicKey",
+    kind: "string",
+    help:
+      "Ed25519 public key (PEM, or a JWK as JSON) licenses are verified with. Default: none (no licenses; every feature entitled)."
+  },
+  {
+    flag: "support-links",
+    setting: "supportLinks",
+    kind: "links",
+    help:
+      "Links of the dashboard's help menu, a JSON list of {\"name\", \"target\", \"icon\"} (icon: bug, chat, docs or star, or an image URL; \"location\": navbar or dropdown). Default: the built-in ones."
+  },
+  {
+    flag: "proxy-health-interval",
+    setting: "proxyHealthStatusInterval",
+    kind: "duration",
+    help: "Time between health checks of workspace proxies. Default: 1m."
+  },
   // Behind a load balancer (docs/operations.md, "Behind a load balancer")
-  { flag: "proxy-trusted-headers", setting: "proxyTrustedHeaders", kind: "strings", help: "Headers a trusted proxy names the client's address in, tried in order (comma-separated), e.g. X-Forwarded-For,CF-Connecting-IP. Default: none." },
-  { flag: "proxy-trusted-origins", setting: "proxyTrustedOrigins", kind: "strings", help: "CIDRs of the proxies whose --proxy-trusted-headers are believed (comma-separated), e.g. 10.0.0.0/8,fd00::/8. Default: none (the socket's address is the client's)." },
+  {
+    flag: "proxy-trusted-headers",
+    setting: "proxyTrustedHeaders",
+    kind: "strings",
+    help:
+      "Headers a trusted proxy names the client's address in, tried in order (comma-separated), e.g. X-Forwarded-For,CF-Connecting-IP. Default: none."
+  },
+  {
+    flag: "proxy-trusted-origins",
+    setting: "proxyTrustedOrigins",
+    kind: "strings",
+    help:
+      "CIDRs of the proxies whose --proxy-trusted-headers are believed (comma-separated), e.g. 10.0.0.0/8,fd00::/8. Default: none (the socket's address is the client's)."
+  },
   // Rate limits (docs/configuration.md, "Rate limits")
-  { flag: "api-rate-limit", setting: "rateLimitApi", kind: "int", help: "Requests per minute per user (per IP address when anonymous) on each API operation; 0 or less: no limit. Counted per replica. Default: 512." },
-  { flag: "dangerous-disable-rate-limits", setting: "rateLimitDisableAll", kind: "bool", help: "Turn every rate limit off (the API's, sign-in's and files'). Not for production. Default: false." },
+  {
+    flag: "api-rate-limit",
+    setting: "rateLimitApi",
+    kind: "int",
+    help:
+      "Requests per minute per user (per IP address when anonymous) on each API operation; 0 or less: no limit. Counted per replica. Default: 512."
+  },
+  {
+    flag: "dangerous-disable-rate-limits",
+    setting: "rateLimitDisableAll",
+    kind: "bool",
+    help: "Turn every rate limit off (the API's, sign-in's and files'). Not for production. Default: false."
+  },
   // Metrics (docs/operations.md, "Metrics"); the server also listens on the address when enabled
-  { flag: "prometheus-enable", setting: "prometheusEnable", kind: "bool", help: "Serve Prometheus metrics (GET /metrics) on --prometheus-address. Default: false." },
-  { flag: "prometheus-address", setting: "prometheusAddress", kind: "address", help: "host:port of the Prometheus metrics listener (port 0: any free port). Default: 127.0.0.1:2112." }
+  {
+    flag: "prometheus-enable",
+    setting: "prometheusEnable",
+    kind: "bool",
+    help: "Serve Prometheus metrics (GET /metrics) on --prometheus-address. Default: false."
+  },
+  {
+    flag: "prometheus-address",
+    setting: "prometheusAddress",
+    kind: "address",
+    help: "host:port of the Prometheus metrics listener (port 0: any free port). Default: 127.0.0.1:2112."
+  }
 ]
 
 const settingEnv = (f: SettingFlag) => f.env ?? `WORKBAY_${f.flag.toUpperCase().replace(/-/g, "_")}`
@@ -183,36 +488,188 @@ function settingOptions() {
 export const options = [
   { flag: "port", env: "PORT", default: "3000", help: "Port to listen on." },
   { flag: "host", env: "HOST", default: "", help: "Address to bind (default: all interfaces)." },
-  { flag: "data-dir", env: "WORKBAY_DATA_DIR", default: ".workbay", help: "Folder of the SQLite database (workbay.db)." },
-  { flag: "sqlite-locking", env: "WORKBAY_SQLITE_LOCKING", default: "exclusive", help: "exclusive: the server holds the SQLite file alone (faster); normal: other processes may read it while it runs." },
-  { flag: "database-url", env: "DATABASE_URL", default: "", help: "postgres://... to store in PostgreSQL instead of SQLite." },
-  { flag: "access-url", env: "WORKBAY_ACCESS_URL", default: "", help: "Public URL of the deployment (default http://localhost:PORT)." },
-  { flag: "session-header", env: "WORKBAY_SESSION_HEADER", default: "Service-Session-Token", help: "Header carrying session and API tokens." },
-  { flag: "session-cookie", env: "WORKBAY_SESSION_COOKIE", default: "service_session_token", help: "Cookie carrying the session token." },
-  { flag: "swagger-enable", env: "WORKBAY_SWAGGER_ENABLE", default: "false", help: "Serve the OpenAPI document at /swagger/doc.json." },
-  { flag: "experiments", env: "WORKBAY_EXPERIMENTS", default: "", help: "Comma-separated experiments to enable ('*' for all)." },
-  { flag: "log-level", env: "WORKBAY_LOG_LEVEL", default: "info", help: "debug (one line per request), info, warning, error or none." },
-  { flag: "log-format", env: "WORKBAY_LOG_FORMAT", default: "human", help: "How log lines (on standard error) are written: human or json (one object a line)." },
-  { flag: "shutdown-timeout", env: "WORKBAY_SHUTDOWN_TIMEOUT", default: "30s", help: "On SIGTERM or SIGINT, how long in-flight requests and running provisioner jobs may take to finish." },
-  { flag: "provisioner-hang-detector-interval", env: "WORKBAY_PROVISIONER_HANG_DETECTOR_INTERVAL", default: "", help: "Time between sweeps for hung provisioner jobs. Default: 1m." },
-  { flag: "provisioner-hang-timeout", env: "WORKBAY_PROVISIONER_HANG_TIMEOUT", default: "", help: "A running provisioner job without an update for this long is failed as hung. Default: 5m." },
-  { flag: "provisioner-daemons", env: "WORKBAY_PROVISIONER_DAEMONS", default: "2", help: "Built-in provisioner workers in this process (0: none, e.g. API-only replicas)." },
-  { flag: "autobuild-poll-interval", env: "WORKBAY_AUTOBUILD_POLL_INTERVAL", default: "", help: "Time between ticks of the workspace lifecycle executor (autostart, autostop, dormancy; e.g. 30s, 1m). One replica ticks at a time. Default: 1m." },
-  { flag: "audit-logs-retention", env: "WORKBAY_AUDIT_LOGS_RETENTION", default: "", help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever." },
-  { flag: "connection-logs-retention", env: "WORKBAY_CONNECTION_LOGS_RETENTION", default: "", help: "How long connection log entries are kept (0 keeps forever). Default: forever." },
-  { flag: "api-keys-retention", env: "WORKBAY_API_KEYS_RETENTION", default: "", help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d." },
-  { flag: "workspace-agent-logs-retention", env: "WORKBAY_WORKSPACE_AGENT_LOGS_RETENTION", default: "", help: "How long workspace agent log lines are kept (0 keeps forever). Default: 7d." },
-  { flag: "disable-path-apps", env: "WORKBAY_DISABLE_PATH_APPS", default: "false", help: "Refuse every path-based workspace app (/@owner/workspace/apps/...) with 403." },
-  { flag: "dangerous-allow-path-app-sharing", env: "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SHARING", default: "false", help: "Let path-based apps honour their sharing_level (off: only the workspace's owner opens them). Shared path apps can call the API as their visitors." },
-  { flag: "dangerous-allow-path-app-site-owner-access", env: "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SITE_OWNER_ACCESS", default: "false", help: "Let site owners open other users' owner-level path-based apps." },
-  { flag: "derp-config-path", env: "WORKBAY_DERP_CONFIG_PATH", default: "", help: "A JSON file with the relay (DERP) map clients and agents use. Default: the embedded relay at the access URL." },
-  { flag: "disable-workspace-sharing", env: "WORKBAY_DISABLE_WORKSPACE_SHARING", default: "false", help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed." },
-  { flag: "aws-instance-identity-certificates", env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)." },
-  { flag: "azure-instance-identity-certificates", env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES", default: "", help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)." },
-  { flag: "google-instance-identity-keys", env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS", default: "", help: "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)." },
-  { flag: "agent-command", env: "WORKBAY_AGENT_COMMAND", default: "", help: "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)." },
+  {
+    flag: "data-dir",
+    env: "WORKBAY_DATA_DIR",
+    default: ".workbay",
+    help: "Folder of the SQLite database (workbay.db)."
+  },
+  {
+    flag: "sqlite-locking",
+    env: "WORKBAY_SQLITE_LOCKING",
+    default: "exclusive",
+    help:
+      "exclusive: the server holds the SQLite file alone (faster); normal: other processes may read it while it runs."
+  },
+  {
+    flag: "database-url",
+    env: "DATABASE_URL",
+    default: "",
+    help: "postgres://... to store in PostgreSQL instead of SQLite."
+  },
+  {
+    flag: "access-url",
+    env: "WORKBAY_ACCESS_URL",
+    default: "",
+    help: "Public URL of the deployment (default http://localhost:PORT)."
+  },
+  {
+    flag: "session-header",
+    env: "WORKBAY_SESSION_HEADER",
+    default: "Service-Session-Token",
+    help: "Header carrying session and API tokens."
+  },
+  {
+    flag: "session-cookie",
+    env: "WORKBAY_SESSION_COOKIE",
+    default: "service_session_token",
+    help: "Cookie carrying the session token."
+  },
+  {
+    flag: "swagger-enable",
+    env: "WORKBAY_SWAGGER_ENABLE",
+    default: "false",
+    help: "Serve the OpenAPI document at /swagger/doc.json."
+  },
+  {
+    flag: "experiments",
+    env: "WORKBAY_EXPERIMENTS",
+    default: "",
+    help: "Comma-separated experiments to enable ('*' for all)."
+  },
+  {
+    flag: "log-level",
+    env: "WORKBAY_LOG_LEVEL",
+    default: "info",
+    help: "debug (one line per request), info, warning, error or none."
+  },
+  {
+    flag: "log-format",
+    env: "WORKBAY_LOG_FORMAT",
+    default: "human",
+    help: "How log lines (on standard error) are written: human or json (one object a line)."
+  },
+  {
+    flag: "shutdown-timeout",
+    env: "WORKBAY_SHUTDOWN_TIMEOUT",
+    default: "30s",
+    help: "On SIGTERM or SIGINT, how long in-flight requests and running provisioner jobs may take to finish."
+  },
+  {
+    flag: "provisioner-hang-detector-interval",
+    env: "WORKBAY_PROVISIONER_HANG_DETECTOR_INTERVAL",
+    default: "",
+    help: "Time between sweeps for hung provisioner jobs. Default: 1m."
+  },
+  {
+    flag: "provisioner-hang-timeout",
+    env: "WORKBAY_PROVISIONER_HANG_TIMEOUT",
+    default: "",
+    help: "A running provisioner job without an update for this long is failed as hung. Default: 5m."
+  },
+  {
+    flag: "provisioner-daemons",
+    env: "WORKBAY_PROVISIONER_DAEMONS",
+    default: "2",
+    help: "Built-in provisioner workers in this process (0: none, e.g. API-only replicas)."
+  },
+  {
+    flag: "autobuild-poll-interval",
+    env: "WORKBAY_AUTOBUILD_POLL_INTERVAL",
+    default: "",
+    help:
+      "Time between ticks of the workspace lifecycle executor (autostart, autostop, dormancy; e.g. 30s, 1m). One replica ticks at a time. Default: 1m."
+  },
+  {
+    flag: "audit-logs-retention",
+    env: "WORKBAY_AUDIT_LOGS_RETENTION",
+    default: "",
+    help: "How long audit entries are kept (e.g. 90d, 720h; 0 keeps forever). Default: forever."
+  },
+  {
+    flag: "connection-logs-retention",
+    env: "WORKBAY_CONNECTION_LOGS_RETENTION",
+    default: "",
+    help: "How long connection log entries are kept (0 keeps forever). Default: forever."
+  },
+  {
+    flag: "api-keys-retention",
+    env: "WORKBAY_API_KEYS_RETENTION",
+    default: "",
+    help: "How long expired API keys are kept before deletion (0 keeps forever). Default: 7d."
+  },
+  {
+    flag: "workspace-agent-logs-retention",
+    env: "WORKBAY_WORKSPACE_AGENT_LOGS_RETENTION",
+    default: "",
+    help: "How long workspace agent log lines are kept (0 keeps forever). Default: 7d."
+  },
+  {
+    flag: "disable-path-apps",
+    env: "WORKBAY_DISABLE_PATH_APPS",
+    default: "false",
+    help: "Refuse every path-based workspace app (/@owner/workspace/apps/...) with 403."
+  },
+  {
+    flag: "dangerous-allow-path-app-sharing",
+    env: "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SHARING",
+    default: "false",
+    help:
+      "Let path-based apps honour their sharing_level (off: only the workspace's owner opens them). Shared path apps can call the API as their visitors."
+  },
+  {
+    flag: "dangerous-allow-path-app-site-owner-access",
+    env: "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SITE_OWNER_ACCESS",
+    default: "false",
+    help: "Let site owners open other users' owner-level path-based apps."
+  },
+  {
+    flag: "derp-config-path",
+    env: "WORKBAY_DERP_CONFIG_PATH",
+    default: "",
+    help: "A JSON file with the relay (DERP) map clients and agents use. Default: the embedded relay at the access URL."
+  },
+  {
+    flag: "disable-workspace-sharing",
+    env: "WORKBAY_DISABLE_WORKSPACE_SHARING",
+    default: "false",
+    help: "Turn workspace sharing off: workspace access lists grant nothing and cannot be changed."
+  },
+  {
+    flag: "aws-instance-identity-certificates",
+    env: "WORKBAY_AWS_INSTANCE_IDENTITY_CERTIFICATES",
+    default: "",
+    help:
+      "File of PEM certificates of the AWS regions whose signed instance identity documents agents may exchange for their token. Default: none (refused)."
+  },
+  {
+    flag: "azure-instance-identity-certificates",
+    env: "WORKBAY_AZURE_INSTANCE_IDENTITY_CERTIFICATES",
+    default: "",
+    help: "File of PEM certificates (roots) an Azure attested document's signer must chain to. Default: none (refused)."
+  },
+  {
+    flag: "google-instance-identity-keys",
+    env: "WORKBAY_GOOGLE_INSTANCE_IDENTITY_KEYS",
+    default: "",
+    help:
+      "File of Google's identity token keys (JWKS JSON, a JSON map of key ids to PEM certificates, or PEM). Default: none (refused)."
+  },
+  {
+    flag: "agent-command",
+    env: "WORKBAY_AGENT_COMMAND",
+    default: "",
+    help:
+      "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)."
+  },
   ...settingOptions(),
-  { flag: "external-auth-providers", env: "WORKBAY_EXTERNAL_AUTH_PROVIDERS", default: "", help: "External auth providers as a JSON list of {type, id, client_id, client_secret, ...}. Or WORKBAY_EXTERNAL_AUTH_<n>_<FIELD> variables (TYPE, ID, CLIENT_ID, CLIENT_SECRET, AUTH_URL, TOKEN_URL, VALIDATE_URL, REGEX, SCOPES, DEVICE_FLOW, ...)." }
+  {
+    flag: "external-auth-providers",
+    env: "WORKBAY_EXTERNAL_AUTH_PROVIDERS",
+    default: "",
+    help:
+      "External auth providers as a JSON list of {type, id, client_id, client_secret, ...}. Or WORKBAY_EXTERNAL_AUTH_<n>_<FIELD> variables (TYPE, ID, CLIENT_ID, CLIENT_SECRET, AUTH_URL, TOKEN_URL, VALIDATE_URL, REGEX, SCOPES, DEVICE_FLOW, ...)."
+  }
 ] as const
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
@@ -245,7 +702,9 @@ export const helpText = () =>
     "",
     "Serves the Workbay API (/api/v2). Every flag can also be set by its environment variable.",
     "",
-    ...options.map((o) => `  --${o.flag.padEnd(16)} ${o.env.padEnd(24)} ${o.help}${o.default ? ` Default: ${o.default}.` : ""}`),
+    ...options.map((o) =>
+      `  --${o.flag.padEnd(16)} ${o.env.padEnd(24)} ${o.help}${o.default ? ` Default: ${o.default}.` : ""}`
+    ),
     "  --help                                            Show this help."
   ].join("\n")
 
@@ -284,7 +743,9 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   const givenText = (flag: string, envName: string): GivenSetting<string> | undefined => {
     const fromFlag = flagged[flag] as string | undefined
     const text = (fromFlag ?? env[envName])?.trim()
-    return text === undefined || text === "" ? undefined : { value: text, source: fromFlag !== undefined ? "flag" : "env" }
+    return text === undefined || text === ""
+      ? undefined
+      : { value: text, source: fromFlag !== undefined ? "flag" : "env" }
   }
   const given = (flag: Flag) => givenText(flag, options.find((x) => x.flag === flag)!.env)
   const get = (flag: Flag): string => {
@@ -296,18 +757,27 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     flag: "audit-logs-retention" | "connection-logs-retention" | "api-keys-retention" | "workspace-agent-logs-retention"
   ): RetentionSetting | undefined => {
     const g = given(flag)
-    return g === undefined ? undefined : { value: durationFlag(flag, g.value, "90d, 720h, 1h30m or 0"), source: g.source }
+    return g === undefined
+      ? undefined
+      : { value: durationFlag(flag, g.value, "90d, 720h, 1h30m or 0"), source: g.source }
   }
   /** A switch given by flag or variable; undefined when neither is set. A value that is neither on nor off is refused. */
   const switchOf = (
-    flag: "disable-workspace-sharing" | "disable-path-apps" | "dangerous-allow-path-app-sharing" | "dangerous-allow-path-app-site-owner-access"
+    flag:
+      | "disable-workspace-sharing"
+      | "disable-path-apps"
+      | "dangerous-allow-path-app-sharing"
+      | "dangerous-allow-path-app-site-owner-access"
   ): GivenSetting<boolean> | undefined => {
     const g = given(flag)
     return g === undefined ? undefined : { value: parseBool(flag, g.value), source: g.source }
   }
   /** The text of the file a flag or variable names; undefined when neither is set. */
   const fileOf = (
-    flag: "aws-instance-identity-certificates" | "azure-instance-identity-certificates" | "google-instance-identity-keys"
+    flag:
+      | "aws-instance-identity-certificates"
+      | "azure-instance-identity-certificates"
+      | "google-instance-identity-keys"
   ): GivenSetting<string> | undefined => {
     const g = given(flag)
     if (g === undefined) return undefined
@@ -335,13 +805,17 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
   }
   const relayMapPath = get("derp-config-path")
   const autobuildText = get("autobuild-poll-interval").trim()
-  const autobuildPollInterval = autobuildText === "" ? undefined : durationFlag("autobuild-poll-interval", autobuildText, "30s, 1m", true)
+  const autobuildPollInterval = autobuildText === ""
+    ? undefined
+    : durationFlag("autobuild-poll-interval", autobuildText, "30s, 1m", true)
   const logLevel = get("log-level").trim().toLowerCase()
   if (!["trace", "debug", "info", "warning", "warn", "error", "fatal", "none"].includes(logLevel)) {
     throw new Error(`Invalid --log-level "${get("log-level")}" (debug, info, warning, error or none).`)
   }
   const logFormat = get("log-format").trim().toLowerCase()
-  if (logFormat !== "human" && logFormat !== "json") throw new Error(`Invalid --log-format "${get("log-format")}" (human or json).`)
+  if (logFormat !== "human" && logFormat !== "json") {
+    throw new Error(`Invalid --log-format "${get("log-format")}" (human or json).`)
+  }
   const settings: Record<string, GivenSetting<unknown>> = Object.fromEntries(settingFlags.flatMap((f) => {
     const g = givenText(f.flag, settingEnv(f))
     return g === undefined ? [] : [[f.setting, { value: parseSetting(f, g.value), source: g.source }]]
@@ -362,7 +836,10 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     logLevel,
     logFormat,
     shutdownTimeout: durationOf("shutdown-timeout") ?? Duration.seconds(30),
-    hangDetector: { interval: durationOf("provisioner-hang-detector-interval"), timeout: durationOf("provisioner-hang-timeout") },
+    hangDetector: {
+      interval: durationOf("provisioner-hang-detector-interval"),
+      timeout: durationOf("provisioner-hang-timeout")
+    },
     help: values.help === true,
     provisionerDaemons,
     autobuildPollInterval,
@@ -375,7 +852,8 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
     disableWorkspaceSharing: switchOf("disable-workspace-sharing"),
     prometheus: {
       enable: prometheusEnable,
-      address: prometheusAddress && { value: parseHostPort(prometheusAddress.value, "prometheus-address"), source: prometheusAddress.source }
+      address: prometheusAddress &&
+        { value: parseHostPort(prometheusAddress.value, "prometheus-address"), source: prometheusAddress.source }
     },
     pathApps: {
       disable: switchOf("disable-path-apps"),
@@ -398,7 +876,11 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
  * The external auth providers given by `--external-auth-providers` (JSON), its variable, or the
  * numbered variables; checked as the service checks them (with a placeholder access URL).
  */
-const externalAuthOf = (flag: string | undefined, env: NodeJS.ProcessEnv, port: number): GivenSetting<ReadonlyArray<ExternalAuthConfig>> | undefined => {
+const externalAuthOf = (
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  port: number
+): GivenSetting<ReadonlyArray<ExternalAuthConfig>> | undefined => {
   const json = flag ?? env.WORKBAY_EXTERNAL_AUTH_PROVIDERS
   let configs: ReadonlyArray<ExternalAuthConfig>
   if (json !== undefined && json.trim() !== "") {
@@ -430,13 +912,17 @@ const parseSetting = (f: SettingFlag, text: string): unknown => {
       return text.split(",").map((t) => t.trim()).filter((t) => t !== "")
     case "json": {
       const value = parseJson(f, text)
-      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`Invalid --${f.flag}: a JSON object is expected.`)
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        throw new Error(`Invalid --${f.flag}: a JSON object is expected.`)
+      }
       return value
     }
     case "links": {
       const value = parseJson(f, text)
       const isLink = (l: unknown) =>
-        typeof l === "object" && l !== null && ["name", "target", "icon"].every((k) => typeof (l as Record<string, unknown>)[k] === "string") &&
+        typeof l === "object" && l !== null && ["name", "target", "icon"].every((k) =>
+          typeof (l as Record<string, unknown>)[k] === "string"
+        ) &&
         ["navbar", "dropdown", undefined].includes((l as Record<string, unknown>).location as string | undefined)
       if (!Array.isArray(value) || !value.every(isLink)) {
         throw new Error(`Invalid --${f.flag}: a JSON list of {"name", "target", "icon"} objects is expected.`)
@@ -444,7 +930,9 @@ const parseSetting = (f: SettingFlag, text: string): unknown => {
       return value
     }
     case "method":
-      if (text !== "smtp" && text !== "webhook" && text !== "inbox") throw new Error(`Invalid --${f.flag} "${text}" (smtp, webhook or inbox).`)
+      if (text !== "smtp" && text !== "webhook" && text !== "inbox") {
+        throw new Error(`Invalid --${f.flag} "${text}" (smtp, webhook or inbox).`)
+      }
       return text
     case "duration":
       return durationFlag(f.flag, text)
@@ -452,7 +940,9 @@ const parseSetting = (f: SettingFlag, text: string): unknown => {
       return parseHostPort(text, f.flag).text
     case "count": {
       const n = Number(text)
-      if (!Number.isInteger(n) || n < 1) throw new Error(`Invalid --${f.flag} "${text}" (a whole number of at least 1).`)
+      if (!Number.isInteger(n) || n < 1) {
+        throw new Error(`Invalid --${f.flag} "${text}" (a whole number of at least 1).`)
+      }
       return n
     }
     case "int": {
@@ -461,7 +951,9 @@ const parseSetting = (f: SettingFlag, text: string): unknown => {
       return n
     }
     case "url":
-      if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw new Error(`Invalid --${f.flag} "${text}" (an http or https URL).`)
+      if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+        throw new Error(`Invalid --${f.flag} "${text}" (an http or https URL).`)
+      }
       return text
   }
 }

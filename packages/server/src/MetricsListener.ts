@@ -10,7 +10,10 @@ export interface MetricsListener {
 }
 
 /** Listens on `at` (an empty host: all interfaces) and serves `metrics`. */
-export const serveMetrics = async (metrics: PrometheusMetrics, at: { readonly host: string; readonly port: number }): Promise<MetricsListener> => {
+export const serveMetrics = async (
+  metrics: PrometheusMetrics,
+  at: { readonly host: string; readonly port: number }
+): Promise<MetricsListener> => {
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0]
     if ((req.method !== "GET" && req.method !== "HEAD") || (path !== "/metrics" && path !== "/")) {
@@ -18,7 +21,8 @@ export const serveMetrics = async (metrics: PrometheusMetrics, at: { readonly ho
       return
     }
     metrics.text().then(
-      (text) => res.writeHead(200, { "content-type": metrics.contentType }).end(req.method === "HEAD" ? undefined : text),
+      (text) =>
+        res.writeHead(200, { "content-type": metrics.contentType }).end(req.method === "HEAD" ? undefined : text),
       () => res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Collecting the metrics failed.\n")
     )
   })
@@ -30,9 +34,10 @@ export const serveMetrics = async (metrics: PrometheusMetrics, at: { readonly ho
   const host = at.host === "" ? "localhost" : at.host
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${bound.port}/metrics`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
   }
 }

@@ -44,7 +44,7 @@ export const trackRequests = (server: Server): RequestTracker => {
   }
   let graceOver = false
   const settle = () => {
-    if (closing && active === 0 && (graceOver || !waitingFirst())) for (const w of waiters) w()
+    if (closing && active === 0 && (graceOver || !waitingFirst())) { for (const w of waiters) w() }
   }
   server.prependListener("connection", (socket: Socket) => {
     connections.set(socket, { served: 0, busy: false, upgraded: false })
@@ -78,7 +78,9 @@ export const trackRequests = (server: Server): RequestTracker => {
     res.writeHead = function(this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
       if (closing) res.shouldKeepAlive = false
       const answer = writeHead.apply(this, args)
-      const given = args.find((a) => typeof a === "object" && a !== null && !Array.isArray(a)) as Record<string, unknown> | undefined
+      const given = args.find((a) => typeof a === "object" && a !== null && !Array.isArray(a)) as
+        | Record<string, unknown>
+        | undefined
       const type = given?.["content-type"] ?? res.getHeader("content-type")
       if (String(type ?? "").startsWith("text/event-stream")) done()
       return answer

@@ -5,10 +5,10 @@
  * service (WorkbaySettings.ts).
  */
 import { type LogLevelName, makePrometheusMetrics, makeWorkbay, type Workbay } from "@workbay/http"
-import { createServer, type Server } from "node:http"
-import { hostname } from "node:os"
-import type { AddressInfo } from "node:net"
 import { Duration } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { hostname } from "node:os"
 import { agentCommandOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
 import { serveMetrics } from "./MetricsListener.js"
 import { trackRequests } from "./RequestTracking.js"
@@ -59,13 +59,16 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
   // about 60 ms of start-up and several MB (the bundle puts it in a chunk of its own).
   const storage = config.databaseUrl
     ? {
-        layer: (await import("@workbay/storage-postgres")).layer({ url: config.databaseUrl }),
-        label: `PostgreSQL at ${redactUrl(config.databaseUrl)}`
-      }
+      layer: (await import("@workbay/storage-postgres")).layer({ url: config.databaseUrl }),
+      label: `PostgreSQL at ${redactUrl(config.databaseUrl)}`
+    }
     : {
-        layer: (await import("@workbay/storage-sqlite")).layer({ filename: sqlitePath(config), locking: config.sqliteLocking }),
-        label: `SQLite at ${sqlitePath(config)}`
-      }
+      layer: (await import("@workbay/storage-sqlite")).layer({
+        filename: sqlitePath(config),
+        locking: config.sqliteLocking
+      }),
+      label: `SQLite at ${sqlitePath(config)}`
+    }
   const prometheus = config.prometheus
   const metrics = prometheus.enable?.value === true ? makePrometheusMetrics() : undefined
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
@@ -76,7 +79,9 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     metrics,
     // Named after the host and the process, so each replica's workers have their own daemon rows,
     // replicas on one host included (a row is per name: a second process of the same name took it).
-    workers: config.provisionerDaemons === 0 ? false : { count: config.provisionerDaemons, name: `${hostname()}-${process.pid}` },
+    workers: config.provisionerDaemons === 0
+      ? false
+      : { count: config.provisionerDaemons, name: `${hostname()}-${process.pid}` },
     ...(config.autobuildPollInterval !== undefined ? { lifecycle: { interval: config.autobuildPollInterval } } : {}),
     hangDetector: {
       ...(config.hangDetector.interval !== undefined ? { interval: config.hangDetector.interval } : {}),

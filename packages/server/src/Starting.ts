@@ -9,11 +9,22 @@ import type { Duplex } from "node:stream"
 const starting = (req: IncomingMessage, res: ServerResponse) => {
   const path = (req.url ?? "/").split("?")[0]
   if (path === "/healthz") {
-    res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(req.method === "HEAD" ? undefined : "OK")
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" }).end(
+      req.method === "HEAD" ? undefined : "OK"
+    )
     return
   }
-  res.writeHead(503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "retry-after": "1" })
-    .end(JSON.stringify({ message: "Not ready.", detail: "The service is starting: its database is connecting or being migrated." }))
+  res.writeHead(503, {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "retry-after": "1"
+  })
+    .end(
+      JSON.stringify({
+        message: "Not ready.",
+        detail: "The service is starting: its database is connecting or being migrated."
+      })
+    )
 }
 
 const startingUpgrade = (_req: IncomingMessage, socket: Duplex) => {
@@ -21,7 +32,7 @@ const startingUpgrade = (_req: IncomingMessage, socket: Duplex) => {
 }
 
 /** Answers `server`'s requests and upgrades as a starting service until the returned function is called. */
-export const answerWhileStarting = (server: Server): (() => void) => {
+export const answerWhileStarting = (server: Server): () => void => {
   server.on("request", starting)
   server.on("upgrade", startingUpgrade)
   return () => {

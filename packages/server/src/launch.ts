@@ -32,8 +32,8 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { PerformanceObserver } from "node:perf_hooks"
+import { fileURLToPath } from "node:url"
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"
 import { Script } from "node:vm"
 
@@ -93,7 +93,7 @@ const started = () => {
   let growth = 1
   const check = () => {
     const wanted = newSpaceBytes() < YOUNG_MAX_BYTES ? 2 : 1
-    if (wanted !== growth) heapFlags((growth = wanted), OLD_GROWING_PERCENT)
+    if (wanted !== growth) heapFlags(growth = wanted, OLD_GROWING_PERCENT)
   }
   heapFlags(growth, OLD_GROWING_PERCENT)
   check()

@@ -1,8 +1,8 @@
 /** The `npm start` entry point. */
+import { Duration, Effect } from "effect"
 import { setFlagsFromString } from "node:v8"
 import { helpText, loadConfig } from "./Config.js"
 import { startServer } from "./Server.js"
-import { Duration, Effect } from "effect"
 
 /**
  * V8 allocates straight into the old generation from code whose objects often survived a young
@@ -41,7 +41,8 @@ const main = async () => {
     running.workbay.dispatcher.handle(
       { method: "GET", url: "/api/v2/users/first", headers: {}, body: undefined, remoteAddress: "127.0.0.1" },
       (r) => resolve(r.status)
-    ))
+    )
+  )
   if (first === 404) {
     console.log(
       `No users yet. Create the first (owner) user:\n  curl -X POST ${running.url}/api/v2/users/first -H 'Content-Type: application/json' \\\n` +

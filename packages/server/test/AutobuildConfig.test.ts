@@ -6,9 +6,14 @@ import { helpText, loadConfig } from "../src/index.js"
 describe("--autobuild-poll-interval", () => {
   it("reads a duration from the flag or the variable (the flag wins); absent keeps the default", () => {
     expect(loadConfig([], {}).autobuildPollInterval).toBeUndefined()
-    expect(loadConfig(["--autobuild-poll-interval", "200ms"], { WORKBAY_AUTOBUILD_POLL_INTERVAL: "5m" }).autobuildPollInterval)
+    expect(
+      loadConfig(["--autobuild-poll-interval", "200ms"], { WORKBAY_AUTOBUILD_POLL_INTERVAL: "5m" })
+        .autobuildPollInterval
+    )
       .toEqual(Duration.millis(200))
-    expect(loadConfig([], { WORKBAY_AUTOBUILD_POLL_INTERVAL: "30s" }).autobuildPollInterval).toEqual(Duration.millis(30_000))
+    expect(loadConfig([], { WORKBAY_AUTOBUILD_POLL_INTERVAL: "30s" }).autobuildPollInterval).toEqual(
+      Duration.millis(30_000)
+    )
     expect(helpText()).toContain("--autobuild-poll-interval")
   })
 

@@ -45,7 +45,12 @@ const writeLoad = (server: ServerProcess, token: string, orgId: string, workers 
           if (r.status === 201) acked.groups.push(name)
         } else {
           const name = `crash-${w}-${i}`
-          const r = await call(server.url, token, "POST", "/users", { email: `${name}@example.com`, username: name, login_type: "none", organization_ids: [orgId] })
+          const r = await call(server.url, token, "POST", "/users", {
+            email: `${name}@example.com`,
+            username: name,
+            login_type: "none",
+            organization_ids: [orgId]
+          })
           if (r.status === 201) acked.users.push(name)
         }
       } catch {
@@ -73,7 +78,11 @@ const crashAndRestart = async (args: ReadonlyArray<string>, env: Record<string, 
     const { orgId, templateId } = await slowTemplate(first.url, token, 600_000)
     const ws = await runningBuild(first.url, token, orgId, templateId)
     const load = writeLoad(first, token, orgId)
-    await until(async () => load.acked.tokens.length + load.acked.groups.length + load.acked.users.length, (c) => c >= 30, 60_000)
+    await until(
+      async () => load.acked.tokens.length + load.acked.groups.length + load.acked.users.length,
+      (c) => c >= 30,
+      60_000
+    )
     first.child.kill("SIGKILL")
     expect(await first.exited).toBe("SIGKILL")
     await load.stop()
@@ -91,7 +100,11 @@ const crashAndRestart = async (args: ReadonlyArray<string>, env: Record<string, 
     expect(acked.groups.filter((g) => !groupNames.has(g))).toEqual([])
     for (const u of acked.users) expect((await call(second.url, token, "GET", `/users/${u}`)).status, u).toBe(200)
 
-    const failed = await until(() => call(second!.url, token, "GET", `/workspaces/${ws.id}`), (r) => r.body.latest_build.job.status === "failed", 30_000)
+    const failed = await until(
+      () => call(second!.url, token, "GET", `/workspaces/${ws.id}`),
+      (r) => r.body.latest_build.job.status === "failed",
+      30_000
+    )
     expect(failed.body.latest_build.job.status).toBe("failed")
     expect(failed.body.latest_build.job.error).toMatch(/hung/)
     expect(await second.stop()).toBe(0)
@@ -103,16 +116,20 @@ const crashAndRestart = async (args: ReadonlyArray<string>, env: Record<string, 
 }
 
 describe("crash safety", () => {
-  it("keeps every acknowledged write on SQLite through kill -9, and the database passes its integrity check", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "workbay-crash-"))
-    await crashAndRestart(["--data-dir", dir], {})
-    const db = new Database(join(dir, "workbay.db"), { readonly: true })
-    try {
-      expect(db.pragma("integrity_check")).toEqual([{ integrity_check: "ok" }])
-    } finally {
-      db.close()
-    }
-  }, 180_000)
+  it(
+    "keeps every acknowledged write on SQLite through kill -9, and the database passes its integrity check",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "workbay-crash-"))
+      await crashAndRestart(["--data-dir", dir], {})
+      const db = new Database(join(dir, "workbay.db"), { readonly: true })
+      try {
+        expect(db.pragma("integrity_check")).toEqual([{ integrity_check: "ok" }])
+      } finally {
+        db.close()
+      }
+    },
+    180_000
+  )
 
   it.skipIf(pgUrl === null)("keeps every acknowledged write on Postgres through kill -9", async () => {
     const db = await freshDatabase(pgUrl!)

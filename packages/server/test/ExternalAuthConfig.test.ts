@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { firstOwnerSession } from "./owner.js"
 import { helpText, loadConfig, startServer } from "../src/index.js"
+import { firstOwnerSession } from "./owner.js"
 
 const dirs: Array<string> = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
@@ -35,7 +35,8 @@ describe("external auth providers of the server", () => {
     expect(config.externalAuth?.value[1]!.scopes).toEqual(["read", "write"])
     const json = loadConfig(["--external-auth-providers", JSON.stringify([{ type: "gitlab", client_id: "gl" }])], {})
     expect(json.externalAuth).toEqual({ value: [{ type: "gitlab", client_id: "gl" }], source: "flag" })
-    expect(() => loadConfig([], { WORKBAY_EXTERNAL_AUTH_0_TYPE: "generic", WORKBAY_EXTERNAL_AUTH_0_CLIENT_ID: "x" })).toThrow(/token_url/)
+    expect(() => loadConfig([], { WORKBAY_EXTERNAL_AUTH_0_TYPE: "generic", WORKBAY_EXTERNAL_AUTH_0_CLIENT_ID: "x" }))
+      .toThrow(/token_url/)
     expect(() => loadConfig(["--external-auth-providers", "{"], {})).toThrow(/not JSON/)
     expect(helpText()).toContain("WORKBAY_EXTERNAL_AUTH_<n>_<FIELD>")
   })
@@ -47,13 +48,21 @@ describe("external auth providers of the server", () => {
     try {
       const base = `${running.url}/api/v2`
       const headers = { "Service-Session-Token": await firstOwnerSession(running.url) }
-      const list = (await (await fetch(`${base}/external-auth`, { headers })).json()) as { providers: Array<{ id: string }> }
+      const list = (await (await fetch(`${base}/external-auth`, { headers })).json()) as {
+        providers: Array<{ id: string }>
+      }
       expect(list.providers.map((p) => p.id)).toEqual(["github", "corp"])
       const res = await fetch(`${base}/deployment/config`, { headers })
       const text = await res.text()
       expect(text).not.toContain("very-secret-value")
-      const body = JSON.parse(text) as { config: { external_auth: Array<Record<string, unknown>> }; options: Array<{ flag?: string; value_source?: string; value?: unknown }> }
-      expect(body.config.external_auth).toMatchObject([{ type: "github", client_id: "gh-client" }, { id: "corp", client_id: "corp-client" }])
+      const body = JSON.parse(text) as {
+        config: { external_auth: Array<Record<string, unknown>> }
+        options: Array<{ flag?: string; value_source?: string; value?: unknown }>
+      }
+      expect(body.config.external_auth).toMatchObject([{ type: "github", client_id: "gh-client" }, {
+        id: "corp",
+        client_id: "corp-client"
+      }])
       expect(body.config.external_auth[0]).not.toHaveProperty("client_secret")
       expect(body.options.find((o) => o.flag === "external-auth-providers")).toMatchObject({ value_source: "env" })
     } finally {

@@ -1,8 +1,8 @@
 /** The server's instance identity trust roots: files named by flags or variables (flags win). */
-import { describe, expect, it } from "vitest"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { describe, expect, it } from "vitest"
 import { loadConfig } from "../src/index.js"
 
 describe("instance identity settings of the server", () => {
@@ -24,7 +24,9 @@ describe("instance identity settings of the server", () => {
       expect(config.instanceIdentity.aws).toEqual({ value: expect.stringContaining("AWS"), source: "flag" })
       expect(config.instanceIdentity.azure).toEqual({ value: "OTHER", source: "env" })
       expect(config.instanceIdentity.google).toEqual({ value: "{\"keys\":[]}", source: "env" })
-      expect(() => loadConfig(["--google-instance-identity-keys", join(dir, "missing.json")], {})).toThrow(/Cannot read --google-instance-identity-keys/)
+      expect(() => loadConfig(["--google-instance-identity-keys", join(dir, "missing.json")], {})).toThrow(
+        /Cannot read --google-instance-identity-keys/
+      )
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -7,8 +7,8 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { carrySecrets, mailFlags, type PlantedSecret, plantSecrets, type Smtp, startSmtp } from "./secrets.js"
 import { type ServerProcess, startServerProcess } from "./process.js"
+import { carrySecrets, mailFlags, type PlantedSecret, plantSecrets, type Smtp, startSmtp } from "./secrets.js"
 
 describe("the server's log", () => {
   let server: ServerProcess
@@ -18,10 +18,13 @@ describe("the server's log", () => {
 
   beforeAll(async () => {
     smtp = await startSmtp()
-    server = await startServerProcess(["--data-dir", mkdtempSync(join(tmpdir(), "workbay-logs-")), ...mailFlags(smtp)], {
-      WORKBAY_LOG_LEVEL: "debug",
-      WORKBAY_LOG_FORMAT: "json"
-    })
+    server = await startServerProcess(
+      ["--data-dir", mkdtempSync(join(tmpdir(), "workbay-logs-")), ...mailFlags(smtp)],
+      {
+        WORKBAY_LOG_LEVEL: "debug",
+        WORKBAY_LOG_FORMAT: "json"
+      }
+    )
     ;({ secrets } = await plantSecrets(server.url, smtp))
     statuses = await carrySecrets(server.url, secrets)
   }, 120_000)

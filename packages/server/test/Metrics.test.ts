@@ -6,8 +6,8 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
-import { firstOwnerSession } from "./owner.js"
 import { helpText, loadConfig, startServer } from "../src/index.js"
+import { firstOwnerSession } from "./owner.js"
 
 const dirs: Array<string> = []
 const tempDir = () => {
@@ -30,18 +30,39 @@ const freePort = () =>
 describe("prometheus configuration", () => {
   it("reads --prometheus-enable and --prometheus-address and their variables (flags win), with their sources", () => {
     expect(loadConfig([], {}).prometheus).toEqual({ enable: undefined, address: undefined })
-    const fromEnv = loadConfig([], { WORKBAY_PROMETHEUS_ENABLE: "true", WORKBAY_PROMETHEUS_ADDRESS: "0.0.0.0:9100" }).prometheus
-    expect(fromEnv).toEqual({ enable: { value: true, source: "env" }, address: { value: { host: "0.0.0.0", port: 9100, text: "0.0.0.0:9100" }, source: "env" } })
+    const fromEnv =
+      loadConfig([], { WORKBAY_PROMETHEUS_ENABLE: "true", WORKBAY_PROMETHEUS_ADDRESS: "0.0.0.0:9100" }).prometheus
+    expect(fromEnv).toEqual({
+      enable: { value: true, source: "env" },
+      address: { value: { host: "0.0.0.0", port: 9100, text: "0.0.0.0:9100" }, source: "env" }
+    })
     const fromFlags = loadConfig(["--prometheus-enable", "false", "--prometheus-address", "[::1]:2113"], {
-      WORKBAY_PROMETHEUS_ENABLE: "true", WORKBAY_PROMETHEUS_ADDRESS: "0.0.0.0:9100"
+      WORKBAY_PROMETHEUS_ENABLE: "true",
+      WORKBAY_PROMETHEUS_ADDRESS: "0.0.0.0:9100"
     }).prometheus
-    expect(fromFlags).toEqual({ enable: { value: false, source: "flag" }, address: { value: { host: "::1", port: 2113, text: "[::1]:2113" }, source: "flag" } })
-    expect(loadConfig(["--prometheus-address", ":2112"], {}).prometheus.address?.value).toEqual({ host: "", port: 2112, text: ":2112" })
+    expect(fromFlags).toEqual({
+      enable: { value: false, source: "flag" },
+      address: { value: { host: "::1", port: 2113, text: "[::1]:2113" }, source: "flag" }
+    })
+    expect(loadConfig(["--prometheus-address", ":2112"], {}).prometheus.address?.value).toEqual({
+      host: "",
+      port: 2112,
+      text: ":2112"
+    })
     for (const bad of ["2112", "localhost", "host:99999", "host:port", "::1:2112"]) {
       expect(() => loadConfig(["--prometheus-address", bad], {})).toThrow(/Invalid --prometheus-address/)
     }
-    expect(() => loadConfig(["--prometheus-enable", "maybe"], {})).toThrow(/Invalid value "maybe" for --prometheus-enable/)
-    for (const word of ["--prometheus-enable", "WORKBAY_PROMETHEUS_ENABLE", "--prometheus-address", "WORKBAY_PROMETHEUS_ADDRESS"]) {
+    expect(() => loadConfig(["--prometheus-enable", "maybe"], {})).toThrow(
+      /Invalid value "maybe" for --prometheus-enable/
+    )
+    for (
+      const word of [
+        "--prometheus-enable",
+        "WORKBAY_PROMETHEUS_ENABLE",
+        "--prometheus-address",
+        "WORKBAY_PROMETHEUS_ADDRESS"
+      ]
+    ) {
       expect(helpText()).toContain(word)
     }
   })
@@ -55,19 +76,34 @@ describe("prometheus configuration", () => {
     try {
       expect(running.metricsUrl).toBe(`http://127.0.0.1:${port}/metrics`)
       const token = await firstOwnerSession(running.url)
-      const res = await fetch(`${running.url}/api/v2/deployment/config`, { headers: { "Service-Session-Token": token } })
-      const body = (await res.json()) as { config: { prometheus: Record<string, unknown> }; options: Array<{ flag?: string; value?: unknown; value_source?: string }> }
+      const res = await fetch(`${running.url}/api/v2/deployment/config`, {
+        headers: { "Service-Session-Token": token }
+      })
+      const body = (await res.json()) as {
+        config: { prometheus: Record<string, unknown> }
+        options: Array<{ flag?: string; value?: unknown; value_source?: string }>
+      }
       expect(body.config.prometheus).toMatchObject({ enable: true, address: `127.0.0.1:${port}` })
-      expect(body.options.find((o) => o.flag === "prometheus-enable")).toMatchObject({ value: true, value_source: "flag" })
-      expect(body.options.find((o) => o.flag === "prometheus-address")).toMatchObject({ value: `127.0.0.1:${port}`, value_source: "env" })
+      expect(body.options.find((o) => o.flag === "prometheus-enable")).toMatchObject({
+        value: true,
+        value_source: "flag"
+      })
+      expect(body.options.find((o) => o.flag === "prometheus-address")).toMatchObject({
+        value: `127.0.0.1:${port}`,
+        value_source: "env"
+      })
 
       const scrape = await fetch(running.metricsUrl!)
       expect(scrape.status).toBe(200)
       expect(scrape.headers.get("content-type")).toContain("text/plain")
       const text = await scrape.text()
       // The owner's requests above, by route template and status.
-      expect(text).toContain(`coderd_api_requests_processed_total{code="201",method="POST",path="/api/v2/users/first"} 1`)
-      expect(text).toContain(`coderd_api_requests_processed_total{code="200",method="GET",path="/api/v2/deployment/config"} 1`)
+      expect(text).toContain(
+        `coderd_api_requests_processed_total{code="201",method="POST",path="/api/v2/users/first"} 1`
+      )
+      expect(text).toContain(
+        `coderd_api_requests_processed_total{code="200",method="GET",path="/api/v2/deployment/config"} 1`
+      )
       expect(text).toMatch(/^process_resident_memory_bytes \d+/m)
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404)
     } finally {
@@ -92,9 +128,20 @@ describe("the server process", () => {
     const root = join(dirname(fileURLToPath(import.meta.url)), "../../..")
     const [port, metricsPort] = [await freePort(), await freePort()]
     const child = spawn(process.execPath, [
-      "--conditions=@workbay/source", "--import", "tsx", join(root, "packages/server/src/main.ts"),
-      "--port", String(port), "--host", "127.0.0.1", "--data-dir", tempDir(),
-      "--prometheus-enable", "true", "--prometheus-address", `127.0.0.1:${metricsPort}`
+      "--conditions=@workbay/source",
+      "--import",
+      "tsx",
+      join(root, "packages/server/src/main.ts"),
+      "--port",
+      String(port),
+      "--host",
+      "127.0.0.1",
+      "--data-dir",
+      tempDir(),
+      "--prometheus-enable",
+      "true",
+      "--prometheus-address",
+      `127.0.0.1:${metricsPort}`
     ], { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: "" } })
     let output = ""
     child.stdout.on("data", (d) => (output += d))

@@ -7,7 +7,14 @@ describe("notification settings of the server", () => {
   it("reads flags and variables with their source; none given leaves the defaults", () => {
     expect(loadConfig([], {}).settings).toEqual({})
     const config = loadConfig(
-      ["--notifications-method", "webhook", "--email-smarthost", "mail.example.com:587", "--notifications-retry-interval", "30s"],
+      [
+        "--notifications-method",
+        "webhook",
+        "--email-smarthost",
+        "mail.example.com:587",
+        "--notifications-retry-interval",
+        "30s"
+      ],
       {
         WORKBAY_NOTIFICATIONS_METHOD: "smtp",
         WORKBAY_NOTIFICATIONS_WEBHOOK_ENDPOINT: "https://hooks.example.com/in",
@@ -32,8 +39,12 @@ describe("notification settings of the server", () => {
   it("refuses values that are not of their kind, naming the flag", () => {
     expect(() => loadConfig(["--notifications-method", "pigeon"], {})).toThrow(/--notifications-method/)
     expect(() => loadConfig(["--notifications-fetch-interval", "soon"], {})).toThrow(/--notifications-fetch-interval/)
-    expect(() => loadConfig([], { WORKBAY_NOTIFICATIONS_MAX_SEND_ATTEMPTS: "0" })).toThrow(/--notifications-max-send-attempts/)
-    expect(() => loadConfig(["--notifications-webhook-endpoint", "ftp://x"], {})).toThrow(/--notifications-webhook-endpoint/)
+    expect(() => loadConfig([], { WORKBAY_NOTIFICATIONS_MAX_SEND_ATTEMPTS: "0" })).toThrow(
+      /--notifications-max-send-attempts/
+    )
+    expect(() => loadConfig(["--notifications-webhook-endpoint", "ftp://x"], {})).toThrow(
+      /--notifications-webhook-endpoint/
+    )
     expect(() => loadConfig(["--email-force-tls", "maybe"], {})).toThrow(/--email-force-tls/)
   })
 })

@@ -6,7 +6,11 @@ import { loadConfig } from "../src/Config.js"
 describe("operations flags", () => {
   it("default to info, human, 30 s and the hang detector's own defaults", () => {
     const c = loadConfig([], {})
-    expect(c).toMatchObject({ logLevel: "info", logFormat: "human", hangDetector: { interval: undefined, timeout: undefined } })
+    expect(c).toMatchObject({
+      logLevel: "info",
+      logFormat: "human",
+      hangDetector: { interval: undefined, timeout: undefined }
+    })
     expect(Duration.toMillis(c.shutdownTimeout)).toBe(30_000)
   })
 

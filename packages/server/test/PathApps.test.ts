@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { firstOwnerSession } from "./owner.js"
 import { helpText, loadConfig, startServer } from "../src/index.js"
+import { firstOwnerSession } from "./owner.js"
 
 const dirs: Array<string> = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
@@ -20,8 +20,16 @@ describe("path-based app settings", () => {
       allowSharing: { value: true, source: "flag" },
       allowSiteOwnerAccess: undefined
     })
-    expect(() => loadConfig(["--dangerous-allow-path-app-site-owner-access", "perhaps"], {})).toThrow(/Invalid value "perhaps"/)
-    for (const word of ["--disable-path-apps", "--dangerous-allow-path-app-sharing", "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SITE_OWNER_ACCESS"]) {
+    expect(() => loadConfig(["--dangerous-allow-path-app-site-owner-access", "perhaps"], {})).toThrow(
+      /Invalid value "perhaps"/
+    )
+    for (
+      const word of [
+        "--disable-path-apps",
+        "--dangerous-allow-path-app-sharing",
+        "WORKBAY_DANGEROUS_ALLOW_PATH_APP_SITE_OWNER_ACCESS"
+      ]
+    ) {
       expect(helpText()).toContain(word)
     }
   })
@@ -30,7 +38,18 @@ describe("path-based app settings", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "workbay-path-apps-"))
     dirs.push(dataDir)
     const running = await startServer(loadConfig(
-      ["--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--disable-path-apps", "true", "--dangerous-allow-path-app-sharing", "on"],
+      [
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.1",
+        "--data-dir",
+        dataDir,
+        "--disable-path-apps",
+        "true",
+        "--dangerous-allow-path-app-sharing",
+        "on"
+      ],
       {}
     ))
     try {
@@ -42,8 +61,14 @@ describe("path-based app settings", () => {
         options: Array<{ flag?: string; value?: unknown; value_source?: string }>
       }
       expect(body.config.disable_path_apps).toBe(true)
-      expect(body.config.dangerous).toMatchObject({ allow_path_app_sharing: true, allow_path_app_site_owner_access: false })
-      expect(body.options.find((o) => o.flag === "dangerous-allow-path-app-sharing")).toMatchObject({ value: true, value_source: "flag" })
+      expect(body.config.dangerous).toMatchObject({
+        allow_path_app_sharing: true,
+        allow_path_app_site_owner_access: false
+      })
+      expect(body.options.find((o) => o.flag === "dangerous-allow-path-app-sharing")).toMatchObject({
+        value: true,
+        value_source: "flag"
+      })
       const app = await fetch(`${running.url}/@admin/anything/apps/web/`, { headers })
       expect(app.status).toBe(403)
       expect(await app.json()).toMatchObject({ message: "Path-based applications are disabled on this deployment." })

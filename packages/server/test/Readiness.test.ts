@@ -4,8 +4,8 @@
  * wait) it already listens, alive at /healthz and 503 elsewhere; once started it is ready; when
  * the database stops answering, /readyz answers 503 with the Response object, and it recovers.
  */
-import { createServer as createTcpServer, type Server as TcpServer, type Socket, connect as tcpConnect } from "node:net"
 import { mkdtempSync, rmSync } from "node:fs"
+import { connect as tcpConnect, createServer as createTcpServer, type Server as TcpServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, inject, it } from "vitest"
@@ -76,54 +76,69 @@ const dirs: Array<string> = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 describe.skipIf(url === null)("readiness", () => {
-  it("is not ready while starting or while the database does not answer, and recovers", { timeout: 60_000 }, async () => {
-    const pg = new URL(url!)
-    const proxy = await holdableProxy({ host: pg.hostname, port: Number(pg.port || 5432) })
-    const through = new URL(url!)
-    through.hostname = "127.0.0.1"
-    through.port = String(proxy.port)
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}`
-    const dataDir = mkdtempSync(join(tmpdir(), "workbay-ready-"))
-    dirs.push(dataDir)
-    let running: RunningServer | undefined
-    try {
-      const starting = startServer(loadConfig(["--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--provisioner-daemons", "0"], {
-        DATABASE_URL: through.href
-      }))
-      starting.catch(() => {})
-      // Listening before the storage connects: alive, not ready, and the API says so.
-      await until(async () => (await fetch(`${base}/readyz`)).status === 503)
-      const live = await fetch(`${base}/healthz`)
-      expect(live.status).toBe(200)
-      expect(await live.text()).toBe("OK")
-      const api = await fetch(`${base}/api/v2/buildinfo`)
-      expect(api.status).toBe(503)
-      expect(await api.json()).toMatchObject({ message: "Not ready.", detail: expect.stringContaining("starting") })
+  it(
+    "is not ready while starting or while the database does not answer, and recovers",
+    { timeout: 60_000 },
+    async () => {
+      const pg = new URL(url!)
+      const proxy = await holdableProxy({ host: pg.hostname, port: Number(pg.port || 5432) })
+      const through = new URL(url!)
+      through.hostname = "127.0.0.1"
+      through.port = String(proxy.port)
+      const port = await freePort()
+      const base = `http://127.0.0.1:${port}`
+      const dataDir = mkdtempSync(join(tmpdir(), "workbay-ready-"))
+      dirs.push(dataDir)
+      let running: RunningServer | undefined
+      try {
+        const starting = startServer(
+          loadConfig([
+            "--port",
+            String(port),
+            "--host",
+            "127.0.0.1",
+            "--data-dir",
+            dataDir,
+            "--provisioner-daemons",
+            "0"
+          ], {
+            DATABASE_URL: through.href
+          })
+        )
+        starting.catch(() => {})
+        // Listening before the storage connects: alive, not ready, and the API says so.
+        await until(async () => (await fetch(`${base}/readyz`)).status === 503)
+        const live = await fetch(`${base}/healthz`)
+        expect(live.status).toBe(200)
+        expect(await live.text()).toBe("OK")
+        const api = await fetch(`${base}/api/v2/buildinfo`)
+        expect(api.status).toBe(503)
+        expect(await api.json()).toMatchObject({ message: "Not ready.", detail: expect.stringContaining("starting") })
 
-      proxy.open()
-      running = await starting
-      const ready = await fetch(`${base}/readyz`)
-      expect(ready.status).toBe(200)
-      expect(await ready.json()).toEqual({ message: "Ready." })
-      expect((await fetch(`${base}/api/v2/buildinfo`)).status).toBe(200)
+        proxy.open()
+        running = await starting
+        const ready = await fetch(`${base}/readyz`)
+        expect(ready.status).toBe(200)
+        expect(await ready.json()).toEqual({ message: "Ready." })
+        expect((await fetch(`${base}/api/v2/buildinfo`)).status).toBe(200)
 
-      // The database stops answering: connections dropped, new ones held.
-      proxy.hold()
-      await until(async () => (await fetch(`${base}/readyz`)).status === 503)
-      const down = await fetch(`${base}/readyz`)
-      expect(down.status).toBe(503)
-      const body = await down.json()
-      expect(body.message).toBe("Not ready.")
-      expect(typeof body.detail).toBe("string")
-      expect((await fetch(`${base}/healthz`)).status).toBe(200)
+        // The database stops answering: connections dropped, new ones held.
+        proxy.hold()
+        await until(async () => (await fetch(`${base}/readyz`)).status === 503)
+        const down = await fetch(`${base}/readyz`)
+        expect(down.status).toBe(503)
+        const body = await down.json()
+        expect(body.message).toBe("Not ready.")
+        expect(typeof body.detail).toBe("string")
+        expect((await fetch(`${base}/healthz`)).status).toBe(200)
 
-      proxy.open()
-      await until(async () => (await fetch(`${base}/readyz`)).status === 200)
-    } finally {
-      proxy.open()
-      await running?.close()
-      await proxy.close()
+        proxy.open()
+        await until(async () => (await fetch(`${base}/readyz`)).status === 200)
+      } finally {
+        proxy.open()
+        await running?.close()
+        await proxy.close()
+      }
     }
-  })
+  )
 })

@@ -9,7 +9,16 @@ import { helpText, loadConfig, startServer } from "../src/index.js"
 const dir = mkdtempSync(join(tmpdir(), "workbay-relay-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const MAP = { Regions: { "4": { RegionID: 4, RegionCode: "ams", RegionName: "Amsterdam", Nodes: [{ Name: "4a", RegionID: 4, HostName: "relay.example.nl", DERPPort: 443 }] } } }
+const MAP = {
+  Regions: {
+    "4": {
+      RegionID: 4,
+      RegionCode: "ams",
+      RegionName: "Amsterdam",
+      Nodes: [{ Name: "4a", RegionID: 4, HostName: "relay.example.nl", DERPPort: 443 }]
+    }
+  }
+}
 
 const file = (name: string, content: string) => {
   const path = join(dir, name)
@@ -31,7 +40,9 @@ describe("relay map configuration", () => {
   })
 
   it("the server streams the configured map on /derp-map", async () => {
-    const running = await startServer(loadConfig(["--port", "0", "--data-dir", dir, "--derp-config-path", file("map2.json", JSON.stringify(MAP))], {}))
+    const running = await startServer(
+      loadConfig(["--port", "0", "--data-dir", dir, "--derp-config-path", file("map2.json", JSON.stringify(MAP))], {})
+    )
     try {
       const port = (running.server.address() as { port: number }).port
       const base = `http://127.0.0.1:${port}/api/v2`
@@ -47,7 +58,9 @@ describe("relay map configuration", () => {
         body: JSON.stringify({ email: "admin@example.com", password: "Correct-Horse-Battery-9" })
       })).json() as { session_token: string }
       const message = await new Promise<string>((resolve, reject) => {
-        const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/derp-map`, { headers: { "Service-Session-Token": login.session_token } })
+        const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v2/derp-map`, {
+          headers: { "Service-Session-Token": login.session_token }
+        })
         socket.on("message", (data) => {
           resolve(data.toString())
           socket.close()

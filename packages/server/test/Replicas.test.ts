@@ -14,14 +14,14 @@
  * - A workspace watcher on one replica sees a build started through another.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { randomUUID } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { connect, eventually } from "../../http/test/websocket.js"
 import { tar } from "../../http/test/templates/archives.js"
+import { connect, eventually } from "../../http/test/websocket.js"
 import { firstOwnerSession } from "./owner.js"
 
 const url = inject("workbayPgUrl")
@@ -37,7 +37,15 @@ interface Replica {
 /** Starts `node src/main.ts` on Postgres with `extra` flags; resolves with its URL once it says it is ready. */
 const startReplica = (extra: ReadonlyArray<string>): Promise<Replica> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=@workbay/source", "--import", "tsx", MAIN, "--port", "0", ...extra], {
+    const child = spawn(process.execPath, [
+      "--conditions=@workbay/source",
+      "--import",
+      "tsx",
+      MAIN,
+      "--port",
+      "0",
+      ...extra
+    ], {
       env: { ...process.env, DATABASE_URL: url!, WORKBAY_LOG_LEVEL: "warning" },
       stdio: ["ignore", "pipe", "pipe"]
     })
@@ -81,7 +89,11 @@ const webhookSink = async () => {
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
-  return { deliveries, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => server.close() }
+  return {
+    deliveries,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => server.close()
+  }
 }
 
 const TEMPLATE = `resources:
@@ -93,11 +105,16 @@ build:
 
 /** Flags every replica shares: short intervals for every background loop under test. */
 const common = (hook: string) => [
-  "--provisioner-daemons", "2",
-  "--notifications-fetch-interval", "200ms",
-  "--notifications-method", "webhook",
-  "--notifications-webhook-endpoint", hook,
-  "--autobuild-poll-interval", "200ms"
+  "--provisioner-daemons",
+  "2",
+  "--notifications-fetch-interval",
+  "200ms",
+  "--notifications-method",
+  "webhook",
+  "--notifications-webhook-endpoint",
+  hook,
+  "--autobuild-poll-interval",
+  "200ms"
 ]
 
 describe.skipIf(url === null)("three server processes on one Postgres", () => {
@@ -106,7 +123,8 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
   let sink: Awaited<ReturnType<typeof webhookSink>>
   let token: string
   let orgId: string
-  const rows = async <A = any>(text: string, values: Array<unknown> = []) => (await db.query(text, values)).rows as Array<A>
+  const rows = async <A = any>(text: string, values: Array<unknown> = []) =>
+    (await db.query(text, values)).rows as Array<A>
 
   const call = async (r: Replica, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${r.url}/api/v2${path}`, {
@@ -145,7 +163,9 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
 
   it("purges old audit entries once across the replicas that purge at start", async () => {
     expect(await rows(`SELECT id FROM audit_logs WHERE time < now() - interval '1 hour'`)).toEqual([])
-    const reports = replicas.flatMap((r) => [...r.output().matchAll(/Retention purge deleted (\d+) audit entries/g)].map((m) => Number(m[1])))
+    const reports = replicas.flatMap((r) =>
+      [...r.output().matchAll(/Retention purge deleted (\d+) audit entries/g)].map((m) => Number(m[1]))
+    )
     expect(reports).toEqual([30])
   })
 
@@ -162,7 +182,10 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
       expect(upload.status).toBe(201)
       const hash = ((await upload.json()) as { hash: string }).hash
       const v = await call(r, "POST", `/organizations/${orgId}/templateversions`, {
-        storage_method: "file", file_id: hash, provisioner: "workbay", tags: {}
+        storage_method: "file",
+        file_id: hash,
+        provisioner: "workbay",
+        tags: {}
       })
       expect(v.status, JSON.stringify(v.body)).toBe(201)
       versions.push(v.body.id)
@@ -171,14 +194,23 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
       const jobs = await rows(`SELECT id FROM provisioner_jobs WHERE completed_at IS NULL`)
       return jobs.length === 0
     }, 30_000)
-    const template = await call(a, "POST", `/organizations/${orgId}/templates`, { name: "replicated", template_version_id: versions[0] })
+    const template = await call(a, "POST", `/organizations/${orgId}/templates`, {
+      name: "replicated",
+      template_version_id: versions[0]
+    })
     expect(template.status, JSON.stringify(template.body)).toBe(201)
     // Workspaces (their first builds) created through each replica.
     for (const [i, r] of [a, b, c, a, b, c, a, b, c].entries()) {
-      const w = await call(r, "POST", `/organizations/${orgId}/members/me/workspaces`, { name: `ws-${i}`, template_id: template.body.id })
+      const w = await call(r, "POST", `/organizations/${orgId}/members/me/workspaces`, {
+        name: `ws-${i}`,
+        template_id: template.body.id
+      })
       expect(w.status, JSON.stringify(w.body)).toBe(200)
     }
-    await until(async () => (await rows(`SELECT id FROM provisioner_jobs WHERE completed_at IS NULL`)).length === 0, 30_000)
+    await until(
+      async () => (await rows(`SELECT id FROM provisioner_jobs WHERE completed_at IS NULL`)).length === 0,
+      30_000
+    )
 
     const jobs = await rows<{ id: string; type: string; worker_id: string | null; error: string; started_at: unknown }>(
       `SELECT id, type, worker_id, error, started_at FROM provisioner_jobs`
@@ -211,17 +243,25 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
   it("stops a workspace whose deadline passed once, though every replica's executor ticks", async () => {
     const [w] = await rows<{ id: string }>(`SELECT id FROM workspaces WHERE name = 'ws-0'`)
     // Two minutes ago: a tick decides at its minute (truncated), which must be past the deadline.
-    await db.query(`UPDATE workspace_builds SET deadline = now() - interval '2 minutes' WHERE workspace_id = $1`, [w!.id])
-    await db.query(`UPDATE workspaces SET lifecycle_due_at = '1970-01-01T00:00:00.000Z', lifecycle_version = lifecycle_version + 1 WHERE id = $1`, [w!.id])
-    const builds = () => rows<{ transition: string; reason: string; completed_at: unknown }>(
-      `SELECT b.transition, b.reason, j.completed_at FROM workspace_builds b JOIN provisioner_jobs j ON j.id = b.job_id
-       WHERE b.workspace_id = $1 ORDER BY b.build_number`,
+    await db.query(`UPDATE workspace_builds SET deadline = now() - interval '2 minutes' WHERE workspace_id = $1`, [
+      w!.id
+    ])
+    await db.query(
+      `UPDATE workspaces SET lifecycle_due_at = '1970-01-01T00:00:00.000Z', lifecycle_version = lifecycle_version + 1 WHERE id = $1`,
       [w!.id]
     )
+    const builds = () =>
+      rows<{ transition: string; reason: string; completed_at: unknown }>(
+        `SELECT b.transition, b.reason, j.completed_at FROM workspace_builds b JOIN provisioner_jobs j ON j.id = b.job_id
+       WHERE b.workspace_id = $1 ORDER BY b.build_number`,
+        [w!.id]
+      )
     await until(async () => (await builds()).length >= 2 && (await builds())[1]!.completed_at !== null, 20_000)
     // Every executor has looked again (the workspace is no longer due at once) with the stop done.
     await until(async () => {
-      const [row] = await rows<{ due: Date | null }>(`SELECT lifecycle_due_at AS due FROM workspaces WHERE id = $1`, [w!.id])
+      const [row] = await rows<{ due: Date | null }>(`SELECT lifecycle_due_at AS due FROM workspaces WHERE id = $1`, [
+        w!.id
+      ])
       return row!.due === null || row!.due.getTime() > 0
     }, 10_000)
     for (const r of replicas) await call(r, "GET", "/buildinfo")
@@ -232,33 +272,50 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
   it("shows a watcher on one replica a build started through another", async () => {
     const [a, b] = replicas as [Replica, Replica]
     const [w] = await rows<{ id: string }>(`SELECT id FROM workspaces WHERE name = 'ws-1'`)
-    const ws = await connect(`${b.url.replace(/^http/, "ws")}/api/v2/workspaces/${w!.id}/watch-ws`, { [SESSION_HEADER]: token })
+    const ws = await connect(`${b.url.replace(/^http/, "ws")}/api/v2/workspaces/${w!.id}/watch-ws`, {
+      [SESSION_HEADER]: token
+    })
     const data = () => ws.messages.map((m) => JSON.parse(m)).filter((m) => m.type === "data").map((m) => m.data)
     await eventually(() => data().length >= 1, 10_000)
     const started = await call(a, "POST", `/workspaces/${w!.id}/builds`, { transition: "stop" })
     expect(started.status, JSON.stringify(started.body)).toBe(200)
-    await eventually(() => data().some((d) => d.latest_build.id === started.body.id && d.latest_build.status === "stopped"), 20_000)
+    await eventually(
+      () => data().some((d) => d.latest_build.id === started.body.id && d.latest_build.status === "stopped"),
+      20_000
+    )
     ws.socket.close()
   }, 30_000)
 
   it("sends each notification once, by webhook, and reaches inbox watchers on every replica", async () => {
     const [a, b, c] = replicas as [Replica, Replica, Replica]
-    const onB = await connect(`${b.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch?format=plaintext`, { [SESSION_HEADER]: token })
-    const onA = await connect(`${a.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch`, { [SESSION_HEADER]: token })
+    const onB = await connect(`${b.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch?format=plaintext`, {
+      [SESSION_HEADER]: token
+    })
+    const onA = await connect(`${a.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch`, {
+      [SESSION_HEADER]: token
+    })
     for (const [i, r] of [a, b, c, a, b, c].entries()) {
-      const posted = await call(r, "POST", "/notifications/custom", { content: { title: `Deploy **${i}** done`, message: "All green." } })
+      const posted = await call(r, "POST", "/notifications/custom", {
+        content: { title: `Deploy **${i}** done`, message: "All green." }
+      })
       expect(posted.status).toBe(204)
     }
     await eventually(() => onB.messages.length >= 6 && onA.messages.length >= 6, 15_000)
     // Three notifiers deliver concurrently: the order of arrival is theirs, the set is every message once.
-    const titles = (messages: ReadonlyArray<string>) => messages.map((m) => JSON.parse(m).notification.title as string).sort()
+    const titles = (messages: ReadonlyArray<string>) =>
+      messages.map((m) => JSON.parse(m).notification.title as string).sort()
     expect(titles(onB.messages)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `Deploy ${i} done`))
     expect(titles(onA.messages)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `Deploy **${i}** done`))
     expect(JSON.parse(onB.messages[0]!).notification).toMatchObject({ content: "All green." })
     // Every webhook message leaves the queue; each went out exactly once.
-    const open = () => rows(`SELECT id FROM notification_messages WHERE method = 'webhook' AND status IN ('pending', 'leased', 'temporary_failure')`)
+    const open = () =>
+      rows(
+        `SELECT id FROM notification_messages WHERE method = 'webhook' AND status IN ('pending', 'leased', 'temporary_failure')`
+      )
     await until(async () => (await open()).length === 0, 20_000)
-    const sent = await rows<{ id: string }>(`SELECT id FROM notification_messages WHERE method = 'webhook' AND status = 'sent'`)
+    const sent = await rows<{ id: string }>(
+      `SELECT id FROM notification_messages WHERE method = 'webhook' AND status = 'sent'`
+    )
     expect(sent.length).toBeGreaterThanOrEqual(6)
     expect(Object.fromEntries(sent.map((m) => [m.id, sink.deliveries.get(m.id)]))).toEqual(
       Object.fromEntries(sent.map((m) => [m.id, 1]))

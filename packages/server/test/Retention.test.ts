@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { firstOwnerSession } from "./owner.js"
 import { helpText, loadConfig, parseDuration, sqlitePath, startServer } from "../src/index.js"
+import { firstOwnerSession } from "./owner.js"
 
 const dirs: Array<string> = []
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
@@ -23,7 +23,8 @@ describe("retention configuration", () => {
 
   it("reads the retention flags and variables (flags win) with their sources; absent ones stay unset", () => {
     const config = loadConfig(["--audit-logs-retention", "90d"], {
-      WORKBAY_AUDIT_LOGS_RETENTION: "1d", WORKBAY_API_KEYS_RETENTION: "0"
+      WORKBAY_AUDIT_LOGS_RETENTION: "1d",
+      WORKBAY_API_KEYS_RETENTION: "0"
     })
     expect(config.retention.auditLogs).toEqual({ value: Duration.millis(90 * 86_400_000), source: "flag" })
     expect(config.retention.apiKeys).toEqual({ value: Duration.zero, source: "env" })
@@ -33,7 +34,14 @@ describe("retention configuration", () => {
     expect(loadConfig([], { WORKBAY_WORKSPACE_AGENT_LOGS_RETENTION: "3d" }).retention.workspaceAgentLogs)
       .toEqual({ value: Duration.millis(3 * 86_400_000), source: "env" })
     expect(() => loadConfig(["--workspace-agent-logs-retention", "1y"], {})).toThrow(/workspace-agent-logs-retention/)
-    for (const word of ["--audit-logs-retention", "WORKBAY_CONNECTION_LOGS_RETENTION", "--api-keys-retention", "--workspace-agent-logs-retention"]) {
+    for (
+      const word of [
+        "--audit-logs-retention",
+        "WORKBAY_CONNECTION_LOGS_RETENTION",
+        "--api-keys-retention",
+        "--workspace-agent-logs-retention"
+      ]
+    ) {
       expect(helpText()).toContain(word)
     }
   })
@@ -42,7 +50,16 @@ describe("retention configuration", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "workbay-retention-"))
     dirs.push(dataDir)
     const running = await startServer(
-      loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--workspace-agent-logs-retention", "36h"], {})
+      loadConfig([
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.1",
+        "--data-dir",
+        dataDir,
+        "--workspace-agent-logs-retention",
+        "36h"
+      ], {})
     )
     try {
       const base = `${running.url}/api/v2`
@@ -55,7 +72,10 @@ describe("retention configuration", () => {
       }
       const nanos = 36 * 3_600_000 * 1_000_000
       expect(body.config.retention.workspace_agent_logs).toBe(nanos)
-      expect(body.options.find((o) => o.flag === "workspace-agent-logs-retention")).toMatchObject({ value: nanos, value_source: "flag" })
+      expect(body.options.find((o) => o.flag === "workspace-agent-logs-retention")).toMatchObject({
+        value: nanos,
+        value_source: "flag"
+      })
     } finally {
       await running.close()
     }
@@ -75,7 +95,18 @@ describe("retention configuration", () => {
 
     // Age the entry past a 30-day retention, then start with that retention.
     // Normal locking: this test reads the file while the server runs.
-    const config = loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir, "--audit-logs-retention", "30d", "--sqlite-locking", "normal"], {})
+    const config = loadConfig([
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--data-dir",
+      dataDir,
+      "--audit-logs-retention",
+      "30d",
+      "--sqlite-locking",
+      "normal"
+    ], {})
     const db = new Database(sqlitePath(config))
     try {
       expect(db.prepare("SELECT count(*) AS n FROM audit_logs").get()).toEqual({ n: 1 })

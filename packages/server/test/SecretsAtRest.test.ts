@@ -24,7 +24,10 @@ describe("secrets at rest", () => {
     const server = await startServerProcess(["--data-dir", dir, ...mailFlags(smtp)])
     try {
       const { secrets } = await plantSecrets(server.url, smtp)
-      const read = () => ["workbay.db", "workbay.db-wal"].map((f) => join(dir, f)).filter(existsSync).map((f) => readFileSync(f).toString("latin1")).join("")
+      const read = () =>
+        ["workbay.db", "workbay.db-wal"].map((f) => join(dir, f)).filter(existsSync).map((f) =>
+          readFileSync(f).toString("latin1")
+        ).join("")
       // Stopped cleanly: the write-ahead log is checkpointed (its frames hold earlier versions of pages until then).
       expect(await server.stop()).toBe(0)
       expect(readFileSync(join(dir, "workbay.db")).toString("latin1")).toContain("planted@example.com")
@@ -41,7 +44,8 @@ describe("secrets at rest", () => {
     const server = await startServerProcess(mailFlags(smtp), { DATABASE_URL: db.url })
     try {
       const { secrets } = await plantSecrets(server.url, smtp)
-      const dump = execFileSync("pg_dump", ["--data-only", "--no-owner", db.url], { maxBuffer: 256 * 1024 * 1024 }).toString("utf8")
+      const dump = execFileSync("pg_dump", ["--data-only", "--no-owner", db.url], { maxBuffer: 256 * 1024 * 1024 })
+        .toString("utf8")
       expect(dump).toContain("planted@example.com")
       expect(found(dump, secrets)).toEqual([])
     } finally {

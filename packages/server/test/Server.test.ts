@@ -1,8 +1,8 @@
+import Database from "better-sqlite3"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import Database from "better-sqlite3"
 import { helpText, loadConfig, redactUrl, sqlitePath, startServer } from "../src/index.js"
 
 const dirs: Array<string> = []
@@ -34,7 +34,9 @@ describe("configuration", () => {
 
   it("lists every setting in --help", () => {
     const text = helpText()
-    for (const word of ["--port", "PORT", "WORKBAY_DATA_DIR", "DATABASE_URL", "--swagger-enable"]) expect(text).toContain(word)
+    for (const word of ["--port", "PORT", "WORKBAY_DATA_DIR", "DATABASE_URL", "--swagger-enable"]) {
+      expect(text).toContain(word)
+    }
   })
 
   it("redacts passwords in connection URLs", () => {
@@ -69,10 +71,19 @@ describe("standalone server", () => {
 describe("workspace sharing setting", () => {
   it("reads --disable-workspace-sharing and WORKBAY_DISABLE_WORKSPACE_SHARING (flags win) with their sources", () => {
     expect(loadConfig([], {}).disableWorkspaceSharing).toBeUndefined()
-    expect(loadConfig([], { WORKBAY_DISABLE_WORKSPACE_SHARING: "true" }).disableWorkspaceSharing).toEqual({ value: true, source: "env" })
-    expect(loadConfig(["--disable-workspace-sharing", "false"], { WORKBAY_DISABLE_WORKSPACE_SHARING: "true" }).disableWorkspaceSharing)
+    expect(loadConfig([], { WORKBAY_DISABLE_WORKSPACE_SHARING: "true" }).disableWorkspaceSharing).toEqual({
+      value: true,
+      source: "env"
+    })
+    expect(
+      loadConfig(["--disable-workspace-sharing", "false"], { WORKBAY_DISABLE_WORKSPACE_SHARING: "true" })
+        .disableWorkspaceSharing
+    )
       .toEqual({ value: false, source: "flag" })
-    expect(loadConfig(["--disable-workspace-sharing", "1"], {}).disableWorkspaceSharing).toEqual({ value: true, source: "flag" })
+    expect(loadConfig(["--disable-workspace-sharing", "1"], {}).disableWorkspaceSharing).toEqual({
+      value: true,
+      source: "flag"
+    })
     expect(() => loadConfig(["--disable-workspace-sharing", "maybe"], {})).toThrow(/Invalid value "maybe"/)
     expect(helpText()).toContain("--disable-workspace-sharing")
     expect(helpText()).toContain("WORKBAY_DISABLE_WORKSPACE_SHARING")
@@ -80,14 +91,19 @@ describe("workspace sharing setting", () => {
 
   /** Starts a server with `argv` and `env`, makes the first user, and answers the deployment config's sharing fields. */
   const sharingReported = async (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => {
-    const running = await startServer(loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", tempDir(), ...argv], env))
+    const running = await startServer(
+      loadConfig(["--port", "0", "--host", "127.0.0.1", "--data-dir", tempDir(), ...argv], env)
+    )
     try {
       const base = `${running.url}/api/v2`
       const user = { email: "admin@example.com", username: "admin", password: "Correct-Horse-Battery-9" }
       const json = { "content-type": "application/json" }
-      expect((await fetch(`${base}/users/first`, { method: "POST", headers: json, body: JSON.stringify(user) })).status).toBe(201)
+      expect((await fetch(`${base}/users/first`, { method: "POST", headers: json, body: JSON.stringify(user) })).status)
+        .toBe(201)
       const login = await fetch(`${base}/users/login`, {
-        method: "POST", headers: json, body: JSON.stringify({ email: user.email, password: user.password })
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ email: user.email, password: user.password })
       })
       const { session_token } = (await login.json()) as { session_token: string }
       const res = await fetch(`${base}/deployment/config`, { headers: { "Service-Session-Token": session_token } })

@@ -10,7 +10,14 @@ describe("sign-in configuration", () => {
 
   it("reads flags and variables of each kind", () => {
     const config = loadConfig(
-      ["--oidc-issuer-url", "https://idp.example", "--oidc-email-domain", "corp.example, @other.example", "--oidc-group-mapping", "{\"a\":\"b\"}"],
+      [
+        "--oidc-issuer-url",
+        "https://idp.example",
+        "--oidc-email-domain",
+        "corp.example, @other.example",
+        "--oidc-group-mapping",
+        "{\"a\":\"b\"}"
+      ],
       { WORKBAY_OAUTH2_GITHUB_ALLOW_SIGNUPS: "true", WORKBAY_OAUTH2_GITHUB_CLIENT_SECRET: "s3cret" }
     )
     expect(config.settings).toEqual({

@@ -10,14 +10,14 @@
  * system's provisioner daemons fail their job when stopped) and the notification is back to pending.
  */
 import Database from "better-sqlite3"
+import { mkdtempSync } from "node:fs"
 import { request } from "node:http"
 import { createConnection, createServer, type Socket } from "node:net"
-import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, inject, it } from "vitest"
-import { connect, eventually } from "../../http/test/websocket.js"
 import { tar } from "../../http/test/templates/archives.js"
+import { connect, eventually } from "../../http/test/websocket.js"
 import { firstOwnerSession } from "./owner.js"
 import { freshDatabase, startServerProcess } from "./process.js"
 import { runningBuild, SESSION_HEADER, slowTemplate } from "./workload.js"
@@ -33,8 +33,17 @@ const slowUpload = (url: string, token: string, bytes: Uint8Array) => {
   const headersRead = new Promise<void>((resolve) => (started = resolve))
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request({
-      host: u.hostname, port: u.port, path: u.pathname, method: "POST", agent: false,
-      headers: { "content-type": "application/x-tar", "content-length": bytes.length, expect: "100-continue", [SESSION_HEADER]: token }
+      host: u.hostname,
+      port: u.port,
+      path: u.pathname,
+      method: "POST",
+      agent: false,
+      headers: {
+        "content-type": "application/x-tar",
+        "content-length": bytes.length,
+        expect: "100-continue",
+        [SESSION_HEADER]: token
+      }
     }, (res) => {
       let body = ""
       res.on("data", (d) => (body += d))
@@ -57,7 +66,13 @@ const slowUpload = (url: string, token: string, bytes: Uint8Array) => {
 const get = (url: string, path: string, token: string) =>
   new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
     const u = new URL(`${url}/api/v2${path}`)
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname, agent: false, headers: { [SESSION_HEADER]: token } }, (res) => {
+    const req = request({
+      host: u.hostname,
+      port: u.port,
+      path: u.pathname,
+      agent: false,
+      headers: { [SESSION_HEADER]: token }
+    }, (res) => {
       let body = ""
       res.on("data", (d) => (body += d))
       res.on("end", () => resolve({ status: res.statusCode!, body }))
@@ -126,7 +141,8 @@ const postgres = async (url: string): Promise<Storage> => {
   }
 }
 
-const TITLE = "answers every in-flight request, refuses new ones, closes WebSockets with 1001 and hands back jobs and notifications"
+const TITLE =
+  "answers every in-flight request, refuses new ones, closes WebSockets with 1001 and hands back jobs and notifications"
 
 describe("graceful shutdown", () => {
   it(`${TITLE} (SQLite)`, () => scenario(sqlite()), 120_000)
@@ -140,8 +156,15 @@ const scenario = async (storage: Storage) => {
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve))
   const smarthost = `127.0.0.1:${(silent.address() as { port: number }).port}`
   const server = await startServerProcess([
-    ...storage.args, "--email-smarthost", smarthost, "--email-from", "workbay@example.com",
-    "--notifications-fetch-interval", "100ms", "--shutdown-timeout", "20s"
+    ...storage.args,
+    "--email-smarthost",
+    smarthost,
+    "--email-from",
+    "workbay@example.com",
+    "--notifications-fetch-interval",
+    "100ms",
+    "--shutdown-timeout",
+    "20s"
   ]).catch(async (e) => {
     silent.close()
     await storage.close()
@@ -152,13 +175,22 @@ const scenario = async (storage: Storage) => {
     const { orgId, templateId } = await slowTemplate(server.url, token, 600_000)
     const ws = await runningBuild(server.url, token, orgId, templateId)
     // A passcode mail to the silent server: leased, being sent.
-    expect((await fetch(`${server.url}/api/v2/users/otp/request`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "admin@example.com" })
-    })).status).toBe(204)
+    expect(
+      (await fetch(`${server.url}/api/v2/users/otp/request`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "admin@example.com" })
+      })).status
+    ).toBe(204)
     await eventually(() => sockets.size > 0, 15_000)
-    const socket = await connect(`${server.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch`, { [SESSION_HEADER]: token })
+    const socket = await connect(`${server.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch`, {
+      [SESSION_HEADER]: token
+    })
 
-    const uploads = Array.from({ length: 4 }, (_, i) => slowUpload(server.url, token, tar([{ name: "big.txt", content: `${i}`.repeat(2 * 1024 * 1024) }])))
+    const uploads = Array.from(
+      { length: 4 },
+      (_, i) => slowUpload(server.url, token, tar([{ name: "big.txt", content: `${i}`.repeat(2 * 1024 * 1024) }]))
+    )
     const reads = Array.from({ length: 40 }, () => get(server.url, "/users/me", token))
     // A connection that has sent nothing yet, and a keep-alive connection idle after one answer.
     const fresh = await rawConnection(server.url)
@@ -193,7 +225,9 @@ const scenario = async (storage: Storage) => {
     expect(await server.exited).toBe(0)
 
     // The id is a UUID the server made: quoted as it is, the same statement reads both storages.
-    const [job] = await storage.query(`SELECT error, completed_at FROM provisioner_jobs WHERE id = '${ws.latest_build.job.id}'`)
+    const [job] = await storage.query(
+      `SELECT error, completed_at FROM provisioner_jobs WHERE id = '${ws.latest_build.job.id}'`
+    )
     expect(job?.completed_at).not.toBeNull()
     expect(job?.error).toContain("stopped before the job finished")
     // The mail the silent server held (inbox messages beside it were delivered).

@@ -7,6 +7,10 @@ export const firstOwnerSession = async (url: string): Promise<string> => {
   const user = { email: "admin@example.com", username: "admin", password: "Correct-Horse-Battery-9" }
   const created = await fetch(`${base}/users/first`, { method: "POST", headers: json, body: JSON.stringify(user) })
   if (created.status !== 201) throw new Error(`first user: ${created.status}`)
-  const login = await fetch(`${base}/users/login`, { method: "POST", headers: json, body: JSON.stringify({ email: user.email, password: user.password }) })
+  const login = await fetch(`${base}/users/login`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email: user.email, password: user.password })
+  })
   return ((await login.json()) as { session_token: string }).session_token
 }

@@ -44,19 +44,35 @@ export const startServerProcess = async (
   const url = `http://127.0.0.1:${p}`
   const child = spawn(
     process.execPath,
-    ["--conditions=@workbay/source", "--import", "tsx", MAIN, "--port", String(p), "--host", "127.0.0.1", "--access-url", url, ...args],
+    [
+      "--conditions=@workbay/source",
+      "--import",
+      "tsx",
+      MAIN,
+      "--port",
+      String(p),
+      "--host",
+      "127.0.0.1",
+      "--access-url",
+      url,
+      ...args
+    ],
     { env: { ...process.env, WORKBAY_LOG_LEVEL: "info", ...env }, stdio: ["ignore", "pipe", "pipe"] }
   )
   let stdout = ""
   let stderr = ""
-  const exited = new Promise<number | string>((resolve) => child.on("exit", (code, signal) => resolve(code ?? signal ?? -1)))
+  const exited = new Promise<number | string>((resolve) =>
+    child.on("exit", (code, signal) => resolve(code ?? signal ?? -1))
+  )
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => {
       stdout += d.toString()
       if (/ready in \d+ ms/.test(stdout)) resolve()
     })
     child.stderr!.on("data", (d: Buffer) => void (stderr += d.toString()))
-    void exited.then((code) => reject(new Error(`the server exited (${code}) before it was ready:\n${stdout}\n${stderr}`)))
+    void exited.then((code) =>
+      reject(new Error(`the server exited (${code}) before it was ready:\n${stdout}\n${stderr}`))
+    )
   })
   return {
     child,

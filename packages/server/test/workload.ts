@@ -31,7 +31,11 @@ export const until = async <T>(read: () => Promise<T>, ok: (t: T) => boolean, ms
 
 /** A template in the first organization whose builds take `delayMs` (imported by the server's workers). */
 export const slowTemplate = (url: string, token: string, delayMs: number) =>
-  makeTemplate(url, token, `resources:\n  - name: box\n    type: machine\nbuild:\n  delay_ms: ${delayMs}\n  logs: ["Slow start"]\n`)
+  makeTemplate(
+    url,
+    token,
+    `resources:\n  - name: box\n    type: machine\nbuild:\n  delay_ms: ${delayMs}\n  logs: ["Slow start"]\n`
+  )
 
 /** A template of `yaml` in the first organization (imported by the server's workers). */
 export const makeTemplate = async (url: string, token: string, yaml: string) => {
@@ -39,23 +43,45 @@ export const makeTemplate = async (url: string, token: string, yaml: string) => 
   if (file.status >= 300) throw new Error(`upload: ${file.status}`)
   const orgs = await must(call(url, token, "GET", "/organizations"), "organizations")
   const orgId = orgs[0].id as string
-  const version = await must(call(url, token, "POST", `/organizations/${orgId}/templateversions`, {
-    storage_method: "file", file_id: file.body.hash, provisioner: "workbay", tags: {}
-  }), "template version")
-  const imported = await until(() => call(url, token, "GET", `/templateversions/${version.id}`), (r) => ["succeeded", "failed"].includes(r.body.job.status))
+  const version = await must(
+    call(url, token, "POST", `/organizations/${orgId}/templateversions`, {
+      storage_method: "file",
+      file_id: file.body.hash,
+      provisioner: "workbay",
+      tags: {}
+    }),
+    "template version"
+  )
+  const imported = await until(
+    () => call(url, token, "GET", `/templateversions/${version.id}`),
+    (r) => ["succeeded", "failed"].includes(r.body.job.status)
+  )
   if (imported.body.job.status !== "succeeded") throw new Error(`import: ${JSON.stringify(imported.body.job)}`)
-  const template = await must(call(url, token, "POST", `/organizations/${orgId}/templates`, {
-    name: `slow-${Math.random().toString(36).slice(2, 8)}`, template_version_id: version.id
-  }), "template")
+  const template = await must(
+    call(url, token, "POST", `/organizations/${orgId}/templates`, {
+      name: `slow-${Math.random().toString(36).slice(2, 8)}`,
+      template_version_id: version.id
+    }),
+    "template"
+  )
   return { orgId, templateId: template.id as string }
 }
 
 /** Creates a workspace of `templateId`; answers it once its first build's job runs. */
 export const runningBuild = async (url: string, token: string, orgId: string, templateId: string) => {
-  const ws = await must(call(url, token, "POST", `/organizations/${orgId}/members/me/workspaces`, {
-    name: `ws-${Math.random().toString(36).slice(2, 8)}`, template_id: templateId
-  }), "workspace")
-  const running = await until(() => call(url, token, "GET", `/workspaces/${ws.id}`), (r) => r.body.latest_build.job.status === "running")
-  if (running.body.latest_build.job.status !== "running") throw new Error(`build: ${JSON.stringify(running.body.latest_build.job)}`)
+  const ws = await must(
+    call(url, token, "POST", `/organizations/${orgId}/members/me/workspaces`, {
+      name: `ws-${Math.random().toString(36).slice(2, 8)}`,
+      template_id: templateId
+    }),
+    "workspace"
+  )
+  const running = await until(
+    () => call(url, token, "GET", `/workspaces/${ws.id}`),
+    (r) => r.body.latest_build.job.status === "running"
+  )
+  if (running.body.latest_build.job.status !== "running") {
+    throw new Error(`build: ${JSON.stringify(running.body.latest_build.job)}`)
+  }
   return running.body as { id: string; latest_build: { id: string; job: { id: string; status: string } } }
 }

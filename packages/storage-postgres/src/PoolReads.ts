@@ -87,7 +87,8 @@ const isDigitAt = (s: string, i: number) => {
 export const utcTimestampIso = (s: string): string | undefined => {
   const n = s.length
   if (
-    n < 22 || n > 29 || n === 23 || s.charCodeAt(10) !== 32 || s.charCodeAt(n - 3) !== 43 || s.charCodeAt(n - 2) !== 48 ||
+    n < 22 || n > 29 || n === 23 || s.charCodeAt(10) !== 32 || s.charCodeAt(n - 3) !== 43 ||
+    s.charCodeAt(n - 2) !== 48 ||
     s.charCodeAt(n - 1) !== 48 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 ||
     s.charCodeAt(16) !== 58 || (s.charCodeAt(0) === 48 && s.charCodeAt(1) === 48)
   ) return undefined
@@ -95,7 +96,13 @@ export const utcTimestampIso = (s: string): string | undefined => {
     if (s.charCodeAt(19) !== 46) return undefined
     for (let i = 20; i < n - 3; i++) if (!isDigitAt(s, i)) return undefined
   }
-  const fraction = n === 22 ? "000" : n === 24 ? s.slice(20, 21) + "00" : n === 25 ? s.slice(20, 22) + "0" : s.slice(20, 23)
+  const fraction = n === 22
+    ? "000"
+    : n === 24
+    ? s.slice(20, 21) + "00"
+    : n === 25
+    ? s.slice(20, 22) + "0"
+    : s.slice(20, 23)
   return `${s.slice(0, 10)}T${s.slice(11, 19)}.${fraction}Z`
 }
 
@@ -116,7 +123,9 @@ const rowMaker = (fields: ReadonlyArray<Field>, types: TypeParsers): RowMaker =>
       // One object literal with constant keys, as pg's rows have them (a later column of the same name wins).
       return new Function(
         "p",
-        `return (v) => ({ ${names.map((n, i) => `${JSON.stringify(n)}: v[${i}] === null ? null : p[${i}](v[${i}])`).join(", ")} })`
+        `return (v) => ({ ${
+          names.map((n, i) => `${JSON.stringify(n)}: v[${i}] === null ? null : p[${i}](v[${i}])`).join(", ")
+        } })`
       )(parsers) as RowMaker
     } catch (e) {
       if (!(e instanceof EvalError)) throw e
@@ -128,7 +137,10 @@ const rowMaker = (fields: ReadonlyArray<Field>, types: TypeParsers): RowMaker =>
     for (let i = 0; i < names.length; i++) {
       const v = values[i]
       Object.defineProperty(row, names[i]!, {
-        value: v === null || v === undefined ? null : parsers[i]!(v), writable: true, enumerable: true, configurable: true
+        value: v === null || v === undefined ? null : parsers[i]!(v),
+        writable: true,
+        enumerable: true,
+        configurable: true
       })
     }
     return row
@@ -189,7 +201,10 @@ class ReadBatch {
     connection.stream.cork?.()
     try {
       for (const read of this.reads) {
-        if (connection.parsedStatements[read.name] === undefined && connection.submittedNamedStatements[read.name] === undefined) {
+        if (
+          connection.parsedStatements[read.name] === undefined &&
+          connection.submittedNamedStatements[read.name] === undefined
+        ) {
           connection.parse({ text: read.text, name: read.name })
           connection.submittedNamedStatements[read.name] = read.text
         }
@@ -281,11 +296,10 @@ const batcher = (pool: pg.Pool, types: TypeParsers) => {
   let queue: Array<PendingRead> = []
   let scheduled = false
   const send = (reads: ReadonlyArray<PendingRead>) => {
-    const batch = new ReadBatch(reads, types, enqueueAll)
-    // pool.query takes a Submittable as any query (its types declare only the promise form).
+    const batch = new ReadBatch(reads, types, enqueueAll) // pool.query takes a Submittable as any query (its types declare only the promise form).
     ;(pool.query as (q: ReadBatch, cb: (error: unknown) => void) => void)(batch, (error) => {
       // A connection that could not be had (or a write that threw) fails the reads the batch has not answered.
-      if (error !== undefined && error !== null) for (const read of batch.unanswered()) read.done(error)
+      if (error !== undefined && error !== null) { for (const read of batch.unanswered()) read.done(error) }
     })
   }
   const flush = () => {

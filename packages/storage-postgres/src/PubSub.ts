@@ -63,30 +63,37 @@ export const make = (options: PostgresPubSubOptions) =>
       if (closed || retry !== undefined || subscribers.channels().length === 0) return
       retry = setTimeout(() => {
         retry = undefined
-        runFork(lock.withPermits(1)(
-          client !== undefined || closed || subscribers.channels().length === 0
-            ? Effect.void
-            : Effect.matchEffect(connect, {
-              onFailure: (cause) => {
-                backoff = Math.min(backoff * 2, MAX_BACKOFF)
-                scheduleReconnect()
-                return Effect.logWarning("PubSub: could not reopen the Postgres listening connection", cause)
-              },
-              onSuccess: () => {
-                backoff = 500
-                // Whatever was sent while the connection was down is lost: tell every subscriber.
-                for (const channel of subscribers.channels()) subscribers.deliver(channel, PUBSUB_RESYNC)
-                return Effect.void
-              }
-            })
-        ))
+        runFork(
+          lock.withPermits(1)(
+            client !== undefined || closed || subscribers.channels().length === 0
+              ? Effect.void
+              : Effect.matchEffect(connect, {
+                onFailure: (cause) => {
+                  backoff = Math.min(backoff * 2, MAX_BACKOFF)
+                  scheduleReconnect()
+                  return Effect.logWarning("PubSub: could not reopen the Postgres listening connection", cause)
+                },
+                onSuccess: () => {
+                  backoff = 500
+                  // Whatever was sent while the connection was down is lost: tell every subscriber.
+                  for (const channel of subscribers.channels()) subscribers.deliver(channel, PUBSUB_RESYNC)
+                  return Effect.void
+                }
+              })
+          )
+        )
       }, backoff)
       retry.unref?.()
     }
 
     /** Opens the listening connection and LISTENs every channel that has subscribers. Under the lock. */
     const connect = Effect.gen(function*() {
-      const c = new pg.Client({ connectionString: options.url, application_name: "workbay-pubsub", keepAlive: true, connectionTimeoutMillis: 10_000 })
+      const c = new pg.Client({
+        connectionString: options.url,
+        application_name: "workbay-pubsub",
+        keepAlive: true,
+        connectionTimeoutMillis: 10_000
+      })
       c.on("notification", onNotification)
       c.on("error", (error) => lost(c, error))
       c.on("end", () => lost(c, "connection ended"))
@@ -144,7 +151,9 @@ export const make = (options: PostgresPubSubOptions) =>
           (queue) =>
             lock.withPermits(1)(Effect.gen(function*() {
               const last = yield* subscribers.remove(channel, queue)
-              if (last && client !== undefined) yield* Effect.ignore(query(client, `UNLISTEN ${quoted(prefix + channel)}`))
+              if (last && client !== undefined) {
+                yield* Effect.ignore(query(client, `UNLISTEN ${quoted(prefix + channel)}`))
+              }
             }))
         )
       )

@@ -2,8 +2,8 @@
  * @workbay/storage-postgres: PostgreSQL storage for one or many replicas.
  * Migrations run at start-up; replicas signal each other with LISTEN/NOTIFY (the PubSub port).
  */
-import { SqlClient, SqlError } from "@effect/sql"
 import * as Reactivity from "@effect/experimental/Reactivity"
+import { SqlClient, SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Metrics, type MetricsShape, secondsSince } from "@workbay/core"
 import { fromClient, postgresTypes, registerPoolReads, type StoragePorts } from "@workbay/storage-sql"
@@ -81,27 +81,36 @@ const timeQueries = (pool: pg.Pool, metrics: MetricsShape) =>
     } as typeof client.query
   })
 
-const clientLayer = (url: string, max: number, prepared: boolean): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
+const clientLayer = (
+  url: string,
+  max: number,
+  prepared: boolean
+): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> => {
   const acquire = Effect.acquireRelease(
-    Effect.flatMap(Metrics, (metrics) => Effect.suspend(() => {
-      const pool = new pg.Pool({ connectionString: url, max, application_name: "workbay" })
-      if (metrics.enabled) timeQueries(pool, metrics)
-      // An idle connection's error (the server restarted, say) is the pool's to recover from, not a crash.
-      pool.on("error", () => {})
-      return Effect.as(
-        Effect.tryPromise({
-          try: () => pool.query("SELECT 1"),
-          catch: (cause) => new SqlError.SqlError({ cause, message: "PgClient: Failed to connect" })
-        }).pipe(
-          Effect.timeoutFail({
-            duration: "5 seconds",
-            onTimeout: () => new SqlError.SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
-          }),
-          Effect.tapError(() => Effect.promise(() => pool.end()))
-        ),
-        pool
-      )
-    })),
+    Effect.flatMap(Metrics, (metrics) =>
+      Effect.suspend(() => {
+        const pool = new pg.Pool({ connectionString: url, max, application_name: "workbay" })
+        if (metrics.enabled) timeQueries(pool, metrics)
+        // An idle connection's error (the server restarted, say) is the pool's to recover from, not a crash.
+        pool.on("error", () => {})
+        return Effect.as(
+          Effect.tryPromise({
+            try: () => pool.query("SELECT 1"),
+            catch: (cause) => new SqlError.SqlError({ cause, message: "PgClient: Failed to connect" })
+          }).pipe(
+            Effect.timeoutFail({
+              duration: "5 seconds",
+              onTimeout: () =>
+                new SqlError.SqlError({
+                  cause: new Error("Connection timed out"),
+                  message: "PgClient: Connection timed out"
+                })
+            }),
+            Effect.tapError(() => Effect.promise(() => pool.end()))
+          ),
+          pool
+        )
+      })),
     (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
   )
   return Layer.scopedContext(Effect.gen(function*() {

@@ -15,14 +15,18 @@ import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures
 
 const url = inject("workbayPgUrl")
 
-
 describe.skipIf(url === null)("following agent logs across replicas on Postgres", () => {
   let a: WsTestServer
   let b: WsTestServer
   const handed = new Map<string, Map<string, string>>()
   beforeAll(async () => {
     const schema = `g_${randomBytes(6).toString("hex")}`
-    const options = { provisioners: [recordingProvisioner(["main", "side"], handed)], hangDetector: false, retention: false, lifecycle: false } as const
+    const options = {
+      provisioners: [recordingProvisioner(["main", "side"], handed)],
+      hangDetector: false,
+      retention: false,
+      lifecycle: false
+    } as const
     a = await startWsServer([], [], { storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
     b = await startWsServer([], [], { storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
   })
@@ -35,16 +39,26 @@ describe.skipIf(url === null)("following agent logs across replicas on Postgres"
     const boot = await bootstrapOwner(a as any)
     const owner = boot.client
     // These servers start no workers: replica A runs the queued jobs whenever the fixtures look.
-    const drained = { ...a, run: async (effect: any) => (await a.run(Effect.flatMap(ProvisionerWorkers, (w) => w.drain())), a.run(effect)) }
+    const drained = {
+      ...a,
+      run: async (effect: any) => (await a.run(Effect.flatMap(ProvisionerWorkers, (w) => w.drain())), a.run(effect))
+    }
     const template = await makeTemplate(drained as any, owner, boot.organizationId, REPORTS_TEMPLATE)
     const w = await makeWorkspace(drained as any, owner, boot.organizationId, template.id)
-    const main = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "main")
+    const main = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) =>
+      a.name === "main"
+    )
     const agentOnB = new Client(`${b.url}/api/v2`, handed.get(w.id)!.get("main")!)
     const source = main.scripts[0].log_source_id
     const send = (output: string) =>
-      agentOnB.patch("/workspaceagents/me/logs", { log_source_id: source, logs: [{ created_at: new Date().toISOString(), level: "info", output }] })
+      agentOnB.patch("/workspaceagents/me/logs", {
+        log_source_id: source,
+        logs: [{ created_at: new Date().toISOString(), level: "info", output }]
+      })
     expect((await send("before")).status).toBe(200)
-    const ws = await connect(`${a.wsUrl}/api/v2/workspaceagents/${main.id}/logs?follow=true`, { "Service-Session-Token": owner.token! })
+    const ws = await connect(`${a.wsUrl}/api/v2/workspaceagents/${main.id}/logs?follow=true`, {
+      "Service-Session-Token": owner.token!
+    })
     await eventually(() => ws.messages.length === 1)
     const t0 = Date.now()
     expect((await send("from b")).status).toBe(200)

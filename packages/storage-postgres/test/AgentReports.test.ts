@@ -6,6 +6,10 @@ import { reportRepositorySuite } from "../../storage-sql/test/agents/ReportRepos
 
 const url = inject("workbayPgUrl")
 
-reportRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+reportRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

@@ -9,6 +9,11 @@ import { agentRepositorySuite } from "../../storage-sql/test/agents/RepositorySu
 
 const url = inject("workbayPgUrl")
 
-agentRepositorySuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+agentRepositorySuite(
+  "Postgres",
+  "pg",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

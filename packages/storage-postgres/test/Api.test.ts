@@ -3,9 +3,16 @@
  * tests drive, plus the standalone server switched to Postgres by one setting.
  */
 import * as Postgres from "@workbay/storage-postgres"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { randomBytes } from "node:crypto"
-import { bootstrapOwner, type Client, createUser, startTestServer, STRONG_PASSWORD, type TestServer } from "../../http/test/support.js"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import {
+  bootstrapOwner,
+  type Client,
+  createUser,
+  startTestServer,
+  STRONG_PASSWORD,
+  type TestServer
+} from "../../http/test/support.js"
 import { loadConfig, startServer } from "../../server/src/index.js"
 
 const url = inject("workbayPgUrl")
@@ -31,7 +38,11 @@ describe.skipIf(url === null)("API on Postgres", () => {
   it("answers 409 for a duplicate username, not a database error", async () => {
     const member = await createUser(owner, { username: "dupe" })
     expect(member.user.username).toBe("dupe")
-    const again = await owner.post("/users", { email: "other@example.com", username: "DUPE", password: STRONG_PASSWORD })
+    const again = await owner.post("/users", {
+      email: "other@example.com",
+      username: "DUPE",
+      password: STRONG_PASSWORD
+    })
     expect(again.status).toBe(409)
     expect(again.body.validations[0].field).toBe("username")
   })
@@ -48,7 +59,9 @@ describe.skipIf(url === null)("API on Postgres", () => {
   })
 
   it("answers 400, not a database error, for NUL characters anywhere in the input", async () => {
-    for (const path of ["/organizations/a%00b", "/users/a%00b", "/organizations/coder/members/a%00b", "/groups/a%00b"]) {
+    for (
+      const path of ["/organizations/a%00b", "/users/a%00b", "/organizations/coder/members/a%00b", "/groups/a%00b"]
+    ) {
       const r = await owner.get(path)
       expect(r.status, path).toBe(400)
       expect(r.body.validations[0].detail).toBe("Must not contain NUL characters.")

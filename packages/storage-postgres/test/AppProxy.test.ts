@@ -4,15 +4,21 @@
  * the documented message (docs/agents.md, "Web apps"). Both opens show in the one connection log.
  */
 import * as Postgres from "@workbay/storage-postgres"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { type RunningAgent, startAgent } from "../../agent/src/index.js"
-import { bootstrapOwner, type Client, type ServiceTestServer, SESSION_HEADER, startServiceTestServer } from "../../http/test/support.js"
+import {
+  bootstrapOwner,
+  type Client,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startServiceTestServer
+} from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
 
 const url = inject("workbayPgUrl")
@@ -42,9 +48,16 @@ describe.skipIf(url === null)("web apps across replicas on Postgres", () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it("the replica holding the agent's connection carries the request; another answers 502", { timeout: 60_000 }, async () => {
-    const port = (app.address() as AddressInfo).port
-    const template = await makeTemplate(a, owner, orgId, `resources:
+  it(
+    "the replica holding the agent's connection carries the request; another answers 502",
+    { timeout: 60_000 },
+    async () => {
+      const port = (app.address() as AddressInfo).port
+      const template = await makeTemplate(
+        a,
+        owner,
+        orgId,
+        `resources:
   - name: laptop
     type: machine
     agents:
@@ -53,22 +66,35 @@ describe.skipIf(url === null)("web apps across replicas on Postgres", () => {
         apps:
           - slug: web
             url: http://127.0.0.1:${port}
-`)
-    const w = await makeWorkspace(a, owner, orgId, template.id)
-    const credentials = await owner.get(`/workspaces/${w.id}/external-agent/dev/credentials`)
-    expect(credentials.status).toBe(200)
-    agent = await startAgent({ url: b.url, token: credentials.body.agent_token, auth: "token", directory: dir, logDir: dir, log: () => {} })
-    await agent.started
-    const path = `/@admin/${w.name}/apps/web/hello`
-    const headers = { [SESSION_HEADER]: owner.token! }
-    const viaB = await fetch(`${b.url}${path}`, { headers })
-    expect(viaB.status).toBe(200)
-    expect(await viaB.text()).toBe("app saw /hello")
-    const viaA = await fetch(`${a.url}${path}`, { headers })
-    expect(viaA.status).toBe(502)
-    expect(await viaA.json()).toMatchObject({ message: "The workspace agent is connected to another replica of the service." })
-    // Each open is written before its answer.
-    const entries = ((await owner.get("/connectionlog?limit=10")).body.connection_logs as Array<any>).filter((e) => e.type === "workspace_app")
-    expect(entries.map((e) => e.web_info.status_code).sort()).toEqual([200, 502])
-  })
+`
+      )
+      const w = await makeWorkspace(a, owner, orgId, template.id)
+      const credentials = await owner.get(`/workspaces/${w.id}/external-agent/dev/credentials`)
+      expect(credentials.status).toBe(200)
+      agent = await startAgent({
+        url: b.url,
+        token: credentials.body.agent_token,
+        auth: "token",
+        directory: dir,
+        logDir: dir,
+        log: () => {}
+      })
+      await agent.started
+      const path = `/@admin/${w.name}/apps/web/hello`
+      const headers = { [SESSION_HEADER]: owner.token! }
+      const viaB = await fetch(`${b.url}${path}`, { headers })
+      expect(viaB.status).toBe(200)
+      expect(await viaB.text()).toBe("app saw /hello")
+      const viaA = await fetch(`${a.url}${path}`, { headers })
+      expect(viaA.status).toBe(502)
+      expect(await viaA.json()).toMatchObject({
+        message: "The workspace agent is connected to another replica of the service."
+      })
+      // Each open is written before its answer.
+      const entries = ((await owner.get("/connectionlog?limit=10")).body.connection_logs as Array<any>).filter((e) =>
+        e.type === "workspace_app"
+      )
+      expect(entries.map((e) => e.web_info.status_code).sort()).toEqual([200, 502])
+    }
+  )
 })

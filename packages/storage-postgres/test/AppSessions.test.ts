@@ -6,6 +6,10 @@ import { appSessionSuite } from "../../storage-sql/test/agents/AppSessionSuite.j
 
 const url = inject("workbayPgUrl")
 
-appSessionSuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+appSessionSuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

@@ -12,8 +12,8 @@ import * as Postgres from "@workbay/storage-postgres"
 import { Deferred, Effect, Exit, Fiber, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { poolRead, utcTimestampIso } from "../src/PoolReads.js"
 import { apiKey, membership, org, user } from "../../storage-sql/test/users/RepositorySuite.js"
+import { poolRead, utcTimestampIso } from "../src/PoolReads.js"
 
 const url = inject("workbayPgUrl")
 
@@ -23,7 +23,9 @@ const storage = (maxConnections: number, preparedStatements?: boolean) =>
 /** The prepared statements of the connection this runs on that read API keys. */
 const preparedKeyReads = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.map(
-    sql<{ n: number | string }>`SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE '%FROM api_keys k JOIN users u%'`,
+    sql<
+      { n: number | string }
+    >`SELECT count(*) AS n FROM pg_prepared_statements WHERE statement LIKE '%FROM api_keys k JOIN users u%'`,
     (rows) => Number(rows[0]!.n)
   ))
 
@@ -129,8 +131,15 @@ describe("a prepared read's timestamps", () => {
   it("leaves any other text to pg's parser", () => {
     for (
       const text of [
-        "2026-11-23 03:07:43+01", "2026-11-23 03:07:43.5-03:30", "0099-01-01 00:00:00+00", "2026-11-23 03:07:43+00 BC",
-        "infinity", "-infinity", "12345-01-01 00:00:00+00", "11/23/2026 03:07:43.716 UTC", "2026-11-23 03:07:43.+00"
+        "2026-11-23 03:07:43+01",
+        "2026-11-23 03:07:43.5-03:30",
+        "0099-01-01 00:00:00+00",
+        "2026-11-23 03:07:43+00 BC",
+        "infinity",
+        "-infinity",
+        "12345-01-01 00:00:00+00",
+        "11/23/2026 03:07:43.716 UTC",
+        "2026-11-23 03:07:43.+00"
       ]
     ) expect(utcTimestampIso(text)).toBeUndefined()
   })
@@ -146,37 +155,46 @@ describe.skipIf(url === null)("batched pool reads", () => {
     }
   }
 
-  it("reads asked for together are answered each with its own rows, in batches over the pool", withPool(2, async (pool) => {
-    const read = poolRead(pool)
-    const n = 50
-    const results = await Effect.runPromise(Effect.all(
-      Array.from({ length: n }, (_, i) => read("SELECT $1::int AS i, now() AS at, 't'::boolean AS b, NULL::text AS none", [i])),
-      { concurrency: "unbounded" }
-    ))
-    expect(results.map((rows) => rows[0]!.i)).toEqual(Array.from({ length: n }, (_, i) => i))
-    for (const rows of results) {
-      expect(rows).toHaveLength(1)
-      expect(typeof rows[0]!.at).toBe("string")
-      expect(rows[0]!.b).toBe(true)
-      expect(rows[0]!.none).toBeNull()
-    }
-    // And a read of no rows, in a batch with others.
-    const [none, one] = await Effect.runPromise(Effect.all(
-      [read("SELECT 1 AS x WHERE $1::int < 0", [1]), read("SELECT 1 AS x WHERE $1::int > 0", [1])],
-      { concurrency: "unbounded" }
-    ))
-    expect(none).toEqual([])
-    expect(one).toEqual([{ x: 1 }])
-  }))
+  it(
+    "reads asked for together are answered each with its own rows, in batches over the pool",
+    withPool(2, async (pool) => {
+      const read = poolRead(pool)
+      const n = 50
+      const results = await Effect.runPromise(Effect.all(
+        Array.from(
+          { length: n },
+          (_, i) => read("SELECT $1::int AS i, now() AS at, 't'::boolean AS b, NULL::text AS none", [i])
+        ),
+        { concurrency: "unbounded" }
+      ))
+      expect(results.map((rows) => rows[0]!.i)).toEqual(Array.from({ length: n }, (_, i) => i))
+      for (const rows of results) {
+        expect(rows).toHaveLength(1)
+        expect(typeof rows[0]!.at).toBe("string")
+        expect(rows[0]!.b).toBe(true)
+        expect(rows[0]!.none).toBeNull()
+      }
+      // And a read of no rows, in a batch with others.
+      const [none, one] = await Effect.runPromise(Effect.all(
+        [read("SELECT 1 AS x WHERE $1::int < 0", [1]), read("SELECT 1 AS x WHERE $1::int > 0", [1])],
+        { concurrency: "unbounded" }
+      ))
+      expect(none).toEqual([])
+      expect(one).toEqual([{ x: 1 }])
+    })
+  )
 
-  it("a read that fails fails alone: the reads batched after it (which Postgres skipped) run again", withPool(1, async (pool) => {
-    const read = poolRead(pool)
-    const exits = await Effect.runPromise(Effect.all(
-      [0, 1, 2, 0, 3].map((d) => Effect.exit(read("SELECT 6 / $1::int AS q", [d]))),
-      { concurrency: "unbounded" }
-    ))
-    expect(exits.map((e) => Exit.isSuccess(e) ? e.value[0]!.q : "failed")).toEqual(["failed", 6, 3, "failed", 2])
-  }))
+  it(
+    "a read that fails fails alone: the reads batched after it (which Postgres skipped) run again",
+    withPool(1, async (pool) => {
+      const read = poolRead(pool)
+      const exits = await Effect.runPromise(Effect.all(
+        [0, 1, 2, 0, 3].map((d) => Effect.exit(read("SELECT 6 / $1::int AS q", [d]))),
+        { concurrency: "unbounded" }
+      ))
+      expect(exits.map((e) => Exit.isSuccess(e) ? e.value[0]!.q : "failed")).toEqual(["failed", 6, 3, "failed", 2])
+    })
+  )
 })
 
 describe.skipIf(url === null)("batched pool reads when the pool fails", () => {
@@ -201,10 +219,15 @@ describe.skipIf(url === null)("batched pool reads when the pool fails", () => {
       const read = poolRead(pool)
       const pid = (await Effect.runPromise(read("SELECT pg_backend_pid() AS pid WHERE $1::int = 1", [1])))[0]!.pid
       const reads = Effect.all(
-        [Effect.exit(read("SELECT $1::int AS i FROM pg_sleep(0.5)", [0])), ...[1, 2, 3].map((i) => Effect.exit(read("SELECT $1::int AS i", [i])))],
+        [
+          Effect.exit(read("SELECT $1::int AS i FROM pg_sleep(0.5)", [0])),
+          ...[1, 2, 3].map((i) => Effect.exit(read("SELECT $1::int AS i", [i])))
+        ],
         { concurrency: "unbounded" }
       )
-      const killed = new Promise((resolve) => setTimeout(resolve, 150)).then(() => admin.query("SELECT pg_terminate_backend($1)", [pid]))
+      const killed = new Promise((resolve) => setTimeout(resolve, 150)).then(() =>
+        admin.query("SELECT pg_terminate_backend($1)", [pid])
+      )
       const [exits] = await Promise.all([Effect.runPromise(reads), killed])
       expect(Exit.isFailure(exits[0]!)).toBe(true)
       expect(exits.slice(1).map((e) => Exit.isSuccess(e) ? e.value[0]!.i : "failed")).toEqual([1, 2, 3])

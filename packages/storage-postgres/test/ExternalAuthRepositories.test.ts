@@ -6,6 +6,10 @@ import { externalAuthRepositorySuite } from "../../storage-sql/test/externalauth
 
 const url = inject("workbayPgUrl")
 
-externalAuthRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+externalAuthRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

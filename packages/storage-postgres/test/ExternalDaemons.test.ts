@@ -4,23 +4,28 @@
  * either replica, each job run exactly once; a key deleted on one replica closes its daemons
  * on the other (the deletion travels by LISTEN/NOTIFY).
  */
+import { workbayProvisioner } from "@workbay/core"
 import { describe, expect, inject, it } from "vitest"
 import WebSocket from "ws"
 import { Client } from "../../http/test/support.js"
 import { createVersion } from "../../http/test/templates/versions.js"
-import { workbayProvisioner } from "@workbay/core"
 import { twoReplicas } from "./replicas.js"
 
 const url = inject("workbayPgUrl")
 
 /** A daemon that completes every import it gets with an empty result and acquires again. */
 const daemon = (wsUrl: string, orgId: string, key: string, name: string) => {
-  const socket = new WebSocket(`${wsUrl}/api/v2/organizations/${orgId}/provisionerdaemons/serve?provisioner=script&name=${name}`, {
-    headers: { "Coder-Provisioner-Daemon-Key": key }
-  })
+  const socket = new WebSocket(
+    `${wsUrl}/api/v2/organizations/${orgId}/provisionerdaemons/serve?provisioner=script&name=${name}`,
+    {
+      headers: { "Coder-Provisioner-Daemon-Key": key }
+    }
+  )
   const got: Array<string> = []
   const done: Array<{ job_id: string; status: string }> = []
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on("close", (code, reason) => resolve({ code, reason: reason.toString() })))
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on("close", (code, reason) => resolve({ code, reason: reason.toString() }))
+  )
   const welcomed = new Promise<void>((resolve) =>
     socket.on("message", (data) => {
       const m = JSON.parse(data.toString())
@@ -35,7 +40,8 @@ const daemon = (wsUrl: string, orgId: string, key: string, name: string) => {
         done.push(m)
         socket.send(JSON.stringify({ type: "acquire" }))
       }
-    }))
+    })
+  )
   return { socket, got, done, closed, welcomed }
 }
 
@@ -51,7 +57,9 @@ const until = async (check: () => boolean | Promise<boolean>, what: string) => {
 describe.skipIf(url === null)("external provisioner daemons across replicas on Postgres", () => {
   const replicas = twoReplicas(url, workbayProvisioner)
 
-  it("daemons on two replicas run each queued job once; a key deleted on one closes its daemons on the other", { timeout: 90_000 }, async () => {
+  it("daemons on two replicas run each queued job once; a key deleted on one closes its daemons on the other", {
+    timeout: 90_000
+  }, async () => {
     const { a, b, owner, orgId } = replicas
     const ownerB = new Client(`${b.url}/api/v2`, owner.token)
     const made = await owner.post(`/organizations/${orgId}/provisionerkeys`, { name: "shared" })
@@ -61,7 +69,9 @@ describe.skipIf(url === null)("external provisioner daemons across replicas on P
     await Promise.all([da.welcomed, db.welcomed])
     const versions: Array<string> = []
     for (let i = 0; i < 8; i++) {
-      const r = await createVersion(i % 2 === 0 ? a : b, i % 2 === 0 ? owner : ownerB, orgId, "resources: []\n", { provisioner: "script" })
+      const r = await createVersion(i % 2 === 0 ? a : b, i % 2 === 0 ? owner : ownerB, orgId, "resources: []\n", {
+        provisioner: "script"
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       versions.push(r.body.job.id)
     }

@@ -19,8 +19,16 @@ describe.skipIf(url === null)("following logs across replicas on Postgres", () =
   let b: WsTestServer
   beforeAll(async () => {
     const schema = `f_${randomBytes(6).toString("hex")}`
-    a = await startWsServer([JobLogsTestApi], [JobLogsTestHttp], { storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), hangDetector: false, retention: false })
-    b = await startWsServer([JobLogsTestApi], [JobLogsTestHttp], { storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), hangDetector: false, retention: false })
+    a = await startWsServer([JobLogsTestApi], [JobLogsTestHttp], {
+      storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }),
+      hangDetector: false,
+      retention: false
+    })
+    b = await startWsServer([JobLogsTestApi], [JobLogsTestHttp], {
+      storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }),
+      hangDetector: false,
+      retention: false
+    })
   })
   afterAll(async () => {
     await a?.close()
@@ -31,14 +39,21 @@ describe.skipIf(url === null)("following logs across replicas on Postgres", () =
     const owner = (await bootstrapOwner(a as any)).client
     const { jobId, workerId } = await b.run(runningJob)
     await b.run(Effect.flatMap(ProvisionerJobs, (j) => j.appendLogs(jobId, [line("before")])))
-    const ws = await connect(`${a.wsUrl}/api/v2/organizations/default/provisionerjobs/${jobId}/logs?follow`, { "Service-Session-Token": owner.token! })
+    const ws = await connect(`${a.wsUrl}/api/v2/organizations/default/provisionerjobs/${jobId}/logs?follow`, {
+      "Service-Session-Token": owner.token!
+    })
     await eventually(() => ws.messages.length === 1)
     const t0 = Date.now()
     await b.run(Effect.flatMap(ProvisionerJobs, (j) => j.appendLogs(jobId, [line("from b")])))
     await eventually(() => ws.messages.length === 2)
     // A signal, not the 10-second fallback read.
     expect(Date.now() - t0).toBeLessThan(2000)
-    await b.run(Effect.flatMap(ProvisionerJobs, (j) => Effect.zipRight(j.appendLogs(jobId, [line("last")]), j.complete(jobId, workerId))))
+    await b.run(
+      Effect.flatMap(
+        ProvisionerJobs,
+        (j) => Effect.zipRight(j.appendLogs(jobId, [line("last")]), j.complete(jobId, workerId))
+      )
+    )
     expect((await ws.closed).code).toBe(1000)
     expect(ws.messages.map((m) => JSON.parse(m).output)).toEqual(["before", "from b", "last"])
   })

@@ -6,4 +6,8 @@ import { groupCommitSuite } from "../../storage-sql/test/GroupCommitSuite.js"
 
 const url = inject("workbayPgUrl")
 
-groupCommitSuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), { skip: url === null })
+groupCommitSuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  { skip: url === null }
+)

@@ -34,11 +34,18 @@ describe.skipIf(url === null)("health settings across replicas on Postgres", () 
     expect(cached.body.websocket.dismissed).toBe(false)
     const put = await owner.put("/debug/health/settings", { dismissed_healthchecks: ["Websocket", "AccessURL"] })
     expect(put.status, JSON.stringify(put.body)).toBe(200)
-    expect((await ownerB.get("/debug/health/settings")).body).toEqual({ dismissed_healthchecks: ["Websocket", "AccessURL"] })
+    expect((await ownerB.get("/debug/health/settings")).body).toEqual({
+      dismissed_healthchecks: ["Websocket", "AccessURL"]
+    })
     const report = await ownerB.get("/debug/health")
     expect(report.body.time).toBe(cached.body.time)
-    expect(report.body).toMatchObject({ websocket: { dismissed: true }, access_url: { dismissed: true }, database: { dismissed: false } })
+    expect(report.body).toMatchObject({
+      websocket: { dismissed: true },
+      access_url: { dismissed: true },
+      database: { dismissed: false }
+    })
     // The same sections through the other replica change nothing.
-    expect((await ownerB.put("/debug/health/settings", { dismissed_healthchecks: ["AccessURL", "Websocket"] })).status).toBe(304)
+    expect((await ownerB.put("/debug/health/settings", { dismissed_healthchecks: ["AccessURL", "Websocket"] })).status)
+      .toBe(304)
   })
 })

@@ -6,6 +6,10 @@ import { insightsRepositorySuite } from "../../storage-sql/test/insights/Reposit
 
 const url = inject("workbayPgUrl")
 
-insightsRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+insightsRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

@@ -3,7 +3,7 @@
  * both make one pass (the advisory lock), a later pass of the other replica in the same tick is
  * skipped (the stored state), the usage is folded once, and both replicas answer the same report.
  */
-import { type AgentStats, AgentReportRepo, InsightsRollup, type RollupReport } from "@workbay/core"
+import { AgentReportRepo, type AgentStats, InsightsRollup, type RollupReport } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
@@ -16,8 +16,18 @@ const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
 const stats = (s: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {}, connection_count: 0, connection_median_latency_ms: 0, rx_packets: 0, rx_bytes: 0, tx_packets: 0, tx_bytes: 0,
-  session_count_vscode: 0, session_count_jetbrains: 0, session_count_reconnecting_pty: 0, session_count_ssh: 0, ...s
+  connections_by_proto: {},
+  connection_count: 0,
+  connection_median_latency_ms: 0,
+  rx_packets: 0,
+  rx_bytes: 0,
+  tx_packets: 0,
+  tx_bytes: 0,
+  session_count_vscode: 0,
+  session_count_jetbrains: 0,
+  session_count_reconnecting_pty: 0,
+  session_count_ssh: 0,
+  ...s
 })
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")
 
@@ -31,7 +41,13 @@ describe.skipIf(url === null)("the insights rollups of two replicas on Postgres"
 
   beforeAll(async () => {
     // No background passes: the test runs each replica's passes itself.
-    const options = { hangDetector: false, retention: false, lifecycle: false, proxyHealth: false, insightsRollup: false } as const
+    const options = {
+      hangDetector: false,
+      retention: false,
+      lifecycle: false,
+      proxyHealth: false,
+      insightsRollup: false
+    } as const
     a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 4 }), ...options })
     b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 4 }), ...options })
     ;({ client: owner, organizationId: orgId } = await bootstrapOwner(a))
@@ -43,15 +59,20 @@ describe.skipIf(url === null)("the insights rollups of two replicas on Postgres"
   })
 
   // Ticks of 1,000 days: no tick boundary falls between the passes of the test.
-  const pass = (srv: ServiceTestServer): Promise<RollupReport> => srv.run(Effect.flatMap(InsightsRollup, (r) => r.pass("1000 days")))
+  const pass = (srv: ServiceTestServer): Promise<RollupReport> =>
+    srv.run(Effect.flatMap(InsightsRollup, (r) => r.pass("1000 days")))
 
   it("folds each hour once per tick, and both replicas report it", async () => {
     const template = await portShareTemplate(a, owner, { organizationId: orgId, createdBy: ownerId }) as any
     const ws = await seedWorkspace(a, { ownerId, template, organizationId: orgId, agents: null })
     const now = Date.now()
     for (let i = 0; i < 6; i++) {
-      await a.run(Effect.flatMap(AgentReportRepo, (r) =>
-        r.insertStats(randomUUID(), ws.id, stats({ session_count_ssh: 1 }), new Date(now - (10 - i) * 60_000))))
+      await a.run(
+        Effect.flatMap(
+          AgentReportRepo,
+          (r) => r.insertStats(randomUUID(), ws.id, stats({ session_count_ssh: 1 }), new Date(now - (10 - i) * 60_000))
+        )
+      )
     }
     const [ra, rb] = await Promise.all([pass(a), pass(b)])
     expect([ra.ran, rb.ran].filter(Boolean)).toHaveLength(1)

@@ -6,6 +6,10 @@ import { licenseRepositorySuite } from "../../storage-sql/test/enterprise/Reposi
 
 const url = inject("workbayPgUrl")
 
-licenseRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+licenseRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

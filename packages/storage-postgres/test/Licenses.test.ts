@@ -7,8 +7,14 @@ import { inject } from "@effect/vitest"
 import * as Postgres from "@workbay/storage-postgres"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bootstrapOwner, type Client, type ServiceTestServer, sessionClient, startServiceTestServer } from "../../http/test/support.js"
 import { licenseClaims, makeSigner } from "../../http/test/enterprise/licenses.js"
+import {
+  bootstrapOwner,
+  type Client,
+  type ServiceTestServer,
+  sessionClient,
+  startServiceTestServer
+} from "../../http/test/support.js"
 
 const url = inject("workbayPgUrl")
 
@@ -20,7 +26,12 @@ describe.skipIf(url === null)("licenses across replicas", () => {
   let ownerB: Client
   beforeAll(async () => {
     const schema = `t_${randomBytes(6).toString("hex")}`
-    const options = { hangDetector: false, retention: false, lifecycle: false, settings: { licensePublicKey: signer.publicKeyPem } } as const
+    const options = {
+      hangDetector: false,
+      retention: false,
+      lifecycle: false,
+      settings: { licensePublicKey: signer.publicKeyPem }
+    } as const
     a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
     b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
     ownerA = (await bootstrapOwner(a)).client

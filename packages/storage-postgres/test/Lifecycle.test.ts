@@ -54,15 +54,21 @@ describe.skipIf(url === null)("the lifecycle executors of two replicas on Postgr
   const pastDeadline = async () => {
     const w = await makeWorkspace(a, client, organizationId, template.id, { ttl_ms: HOUR })
     expect(w.latest_build.status).toBe("running")
-    await a.run(Effect.flatMap(WorkspaceBuildRepo, (repo) =>
-      repo.setDeadline(w.latest_build.id, { deadline: new Date(Date.now() - 120_000) }, new Date())))
+    await a.run(
+      Effect.flatMap(
+        WorkspaceBuildRepo,
+        (repo) => repo.setDeadline(w.latest_build.id, { deadline: new Date(Date.now() - 120_000) }, new Date())
+      )
+    )
     return w
   }
 
   const autostops = async (id: string) => {
     const r = await client.get(`/workspaces/${id}/builds`)
     expect(r.status).toBe(200)
-    return (r.body as Array<{ transition: string; reason: string }>).filter((x) => x.transition === "stop" && x.reason === "autostop")
+    return (r.body as Array<{ transition: string; reason: string }>).filter((x) =>
+      x.transition === "stop" && x.reason === "autostop"
+    )
   }
 
   it("both replicas ticking at once stop the workspace once", async () => {
@@ -77,7 +83,11 @@ describe.skipIf(url === null)("the lifecycle executors of two replicas on Postgr
     expect((await tick(a)).transitions).toEqual({})
     expect(await autostops(w.id)).toHaveLength(1)
     const got = (await client.get(`/workspaces/${w.id}`)).body
-    expect([got.latest_build.transition, got.latest_build.reason, got.latest_build.status]).toEqual(["stop", "autostop", "stopped"])
+    expect([got.latest_build.transition, got.latest_build.reason, got.latest_build.status]).toEqual([
+      "stop",
+      "autostop",
+      "stopped"
+    ])
   })
 
   it("while one replica's tick runs, the other's does not", async () => {
@@ -91,7 +101,10 @@ describe.skipIf(url === null)("the lifecycle executors of two replicas on Postgr
       const pid = (await blocker.query("SELECT pg_backend_pid() AS pid")).rows[0].pid as number
       const ticking = tick(a)
       await until(async () => {
-        const r = await blocker.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", [pid])
+        const r = await blocker.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))",
+          [pid]
+        )
         return r.rows[0].n > 0
       })
       // A is mid-tick: B's tick is skipped.

@@ -5,8 +5,19 @@
  */
 import { describe, expect, inject, it } from "@effect/vitest"
 import {
-  IdGenerator, MailSender, Metrics, type MetricsShape, MetricsSnapshotRepo, noopMetrics, PasswordHasher, ProvisionerJobs, Provisioners,
-  ServicesLive, Settings, workbayProvisioner, workspaceStatuses
+  IdGenerator,
+  MailSender,
+  Metrics,
+  type MetricsShape,
+  MetricsSnapshotRepo,
+  noopMetrics,
+  PasswordHasher,
+  ProvisionerJobs,
+  Provisioners,
+  ServicesLive,
+  Settings,
+  workbayProvisioner,
+  workspaceStatuses
 } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect, Layer } from "effect"
@@ -16,7 +27,7 @@ const url = inject("workbayPgUrl")
 
 describe.skipIf(url === null)("metrics on Postgres", () => {
   it.scopedLive("times every statement and reads the gauges' snapshot", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const timed: Array<number> = []
       const sink: MetricsShape = { ...noopMetrics, enabled: true, databaseQuery: (s) => void timed.push(s) }
       const layer = ServicesLive.pipe(
@@ -37,15 +48,23 @@ describe.skipIf(url === null)("metrics on Postgres", () => {
       const empty = yield* Effect.flatMap(MetricsSnapshotRepo, (r) => r.snapshot).pipe(Effect.provide(context))
       expect(empty).toEqual({
         pendingJobs: [],
-        buildsInFlight: [{ status: "pending", count: 0 }, { status: "running", count: 0 }, { status: "canceling", count: 0 }],
+        buildsInFlight: [{ status: "pending", count: 0 }, { status: "running", count: 0 }, {
+          status: "canceling",
+          count: 0
+        }],
         workspaces: workspaceStatuses.map((status) => ({ status, count: 0 })),
         connectedAgents: 0
       })
       expect(timed.length).toBe(before + 5)
       yield* Effect.flatMap(ProvisionerJobs, (q) =>
         q.enqueue({
-          organization_id: randomUUID(), initiator_id: randomUUID(), provisioner: "workbay", type: "template_version_import",
-          file_id: randomUUID(), input: {}, tags: {}
+          organization_id: randomUUID(),
+          initiator_id: randomUUID(),
+          provisioner: "workbay",
+          type: "template_version_import",
+          file_id: randomUUID(),
+          input: {},
+          tags: {}
         })).pipe(Effect.provide(context))
       const queued = yield* Effect.flatMap(MetricsSnapshotRepo, (r) => r.snapshot).pipe(Effect.provide(context))
       expect(queued.pendingJobs).toEqual([{ provisioner: "workbay", count: 1 }])

@@ -8,8 +8,8 @@ import * as Postgres from "@workbay/storage-postgres"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { bootstrapOwner, type Client, type ServiceTestServer, startServiceTestServer } from "../../http/test/support.js"
 import { startWebhook } from "../../http/test/notifications/fixtures.js"
+import { bootstrapOwner, type Client, type ServiceTestServer, startServiceTestServer } from "../../http/test/support.js"
 
 const url = inject("workbayPgUrl")
 
@@ -25,8 +25,16 @@ describe.skipIf(url === null)("the notifiers of two replicas on Postgres", () =>
     hook = await startWebhook()
     // No background fetches: the tests fetch on both replicas themselves.
     const options = {
-      hangDetector: false, retention: false, lifecycle: false, notifier: false,
-      settings: { notificationsMethod: "webhook", notificationsWebhookEndpoint: hook.url, notificationsInboxEnabled: false, notificationsLeaseCount: 7 }
+      hangDetector: false,
+      retention: false,
+      lifecycle: false,
+      notifier: false,
+      settings: {
+        notificationsMethod: "webhook",
+        notificationsWebhookEndpoint: hook.url,
+        notificationsInboxEnabled: false,
+        notificationsLeaseCount: 7
+      }
     } as const
     a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 5 }), ...options })
     b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 5 }), ...options })
@@ -44,14 +52,19 @@ describe.skipIf(url === null)("the notifiers of two replicas on Postgres", () =>
 
   it("two notifiers fetching at once send every message once", async () => {
     const count = 60
-    await a.run(Effect.flatMap(NotificationQueue, (q) =>
-      Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>
-        q.enqueue({
-          templateId: TemplateIds.customNotification,
-          userId: ownerId,
-          labels: { custom_title: `Message ${i}`, custom_message: "" },
-          createdBy: "test"
-        }))))
+    await a.run(
+      Effect.flatMap(NotificationQueue, (q) =>
+        Effect.forEach(
+          Array.from({ length: count }, (_, i) => i),
+          (i) =>
+            q.enqueue({
+              templateId: TemplateIds.customNotification,
+              userId: ownerId,
+              labels: { custom_title: `Message ${i}`, custom_message: "" },
+              createdBy: "test"
+            })
+        ))
+    )
     const before = hook.received.length
     const leased = { a: 0, b: 0 }
     for (let round = 0; round < 20; round++) {

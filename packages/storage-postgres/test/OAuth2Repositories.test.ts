@@ -6,6 +6,10 @@ import { oauth2RepositorySuite } from "../../storage-sql/test/oauth2/RepositoryS
 
 const url = inject("workbayPgUrl")
 
-oauth2RepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+oauth2RepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

@@ -57,7 +57,10 @@ describe.skipIf(url === null)("the proxy health checkers of two replicas on Post
   it("checks once per tick across the replicas, and both answer the verdict", async () => {
     const made = await owner.post("/workspaceproxies", { name: "fra" })
     expect(made.status).toBe(201)
-    const reg = await a.anonymous.request("POST", "/workspaceproxies/me/register", { access_url: proxyUrl, replica_id: "11111111-2222-4333-8444-555555555555" }, {
+    const reg = await a.anonymous.request("POST", "/workspaceproxies/me/register", {
+      access_url: proxyUrl,
+      replica_id: "11111111-2222-4333-8444-555555555555"
+    }, {
       headers: { "Coder-External-Proxy-Session-Token": made.body.proxy_token }
     })
     expect(reg.status).toBe(201)
@@ -77,6 +80,7 @@ describe.skipIf(url === null)("the proxy health checkers of two replicas on Post
     expect(requests).toBe(2)
     expect((await owner.get(`/workspaceproxies/${made.body.proxy.id}`)).body.status.status).toBe("unhealthy")
     expect((await viaB.get(`/workspaceproxies/${made.body.proxy.id}`)).body.status.status).toBe("unhealthy")
-    expect((await owner.get("/regions")).body.regions.find((r: { id: string }) => r.id === made.body.proxy.id).healthy).toBe(false)
+    expect((await owner.get("/regions")).body.regions.find((r: { id: string }) => r.id === made.body.proxy.id).healthy)
+      .toBe(false)
   })
 })

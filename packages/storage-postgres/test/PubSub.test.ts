@@ -3,10 +3,10 @@
  * as two server processes) on one database see each other's messages; deployments in other
  * schemas of the same database do not.
  */
+import { SqlClient } from "@effect/sql"
 import { describe, expect, inject, it } from "@effect/vitest"
 import { PubSub, PUBSUB_RESYNC } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
-import { SqlClient } from "@effect/sql"
 import { Chunk, Context, Effect, Layer, Queue } from "effect"
 import { randomBytes } from "node:crypto"
 
@@ -15,11 +15,13 @@ const url = inject("workbayPgUrl")
 const replica = (schema: string) => Postgres.layer({ url: url ?? "", schema, maxConnections: 2 })
 
 const take = (q: Queue.Dequeue<string>, n: number) =>
-  Effect.map(Effect.forEach(Array.from({ length: n }), () => Queue.take(q)), (xs) => xs).pipe(Effect.timeout("5 seconds"))
+  Effect.map(Effect.forEach(Array.from({ length: n }), () => Queue.take(q)), (xs) => xs).pipe(
+    Effect.timeout("5 seconds")
+  )
 
 describe.skipIf(url === null)("PubSub on Postgres", () => {
   it.scopedLive("two replicas see each other's messages; one LISTEN serves many subscribers", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const schema = `t_${randomBytes(8).toString("hex")}`
       const scope = yield* Effect.scope
       const a = yield* Layer.buildWithScope(replica(schema), scope)
@@ -43,7 +45,7 @@ describe.skipIf(url === null)("PubSub on Postgres", () => {
     }))
 
   it.scopedLive("a subscriber that leaves does not stop another on the same channel; publish in a transaction leaves on commit", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const schema = `t_${randomBytes(8).toString("hex")}`
       const scope = yield* Effect.scope
       const a = yield* Layer.buildWithScope(replica(schema), scope)
@@ -56,7 +58,7 @@ describe.skipIf(url === null)("PubSub on Postgres", () => {
       expect(yield* take(stays, 1)).toEqual(["still here"])
 
       const sql = Context.get(b, SqlClient.SqlClient)
-      yield* sql.withTransaction(Effect.gen(function* () {
+      yield* sql.withTransaction(Effect.gen(function*() {
         yield* pb.publish("chan", "committed")
         yield* Effect.sleep("200 millis")
         expect(yield* Queue.size(stays)).toBe(0)
@@ -65,7 +67,7 @@ describe.skipIf(url === null)("PubSub on Postgres", () => {
     }))
 
   it.scopedLive("deployments in other schemas of the database do not hear each other", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const scope = yield* Effect.scope
       const a = yield* Layer.buildWithScope(replica(`t_${randomBytes(8).toString("hex")}`), scope)
       const b = yield* Layer.buildWithScope(replica(`t_${randomBytes(8).toString("hex")}`), scope)
@@ -78,7 +80,7 @@ describe.skipIf(url === null)("PubSub on Postgres", () => {
     }))
 
   it.scopedLive("reopens a dropped listening connection, tells subscribers to re-read, and hears again", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const schema = `t_${randomBytes(8).toString("hex")}`
       const scope = yield* Effect.scope
       const a = yield* Layer.buildWithScope(replica(schema), scope)

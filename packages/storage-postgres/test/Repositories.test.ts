@@ -27,29 +27,35 @@ organizationRepositorySuite(
 
 describe.skipIf(url === null)("Postgres storage layer", () => {
   it.live("keeps data across layer rebuilds and re-runs migrations idempotently", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const schema = freshSchema()
       const layer = () => Postgres.layer({ url: url ?? "", schema, maxConnections: 2 })
       const at = new Date(Date.UTC(2024, 1, 29, 12, 34, 56, 789))
-      const record = user("alice", { name: "Alice", rbac_roles: ["owner"], is_service_account: true, hashed_password: "h", created_at: at, updated_at: at, last_seen_at: at })
+      const record = user("alice", {
+        name: "Alice",
+        rbac_roles: ["owner"],
+        is_service_account: true,
+        hashed_password: "h",
+        created_at: at,
+        updated_at: at,
+        last_seen_at: at
+      })
       yield* Effect.flatMap(UserRepo, (repo) => repo.insert(record)).pipe(Effect.provide(layer()), Effect.orDie)
       const found = yield* Effect.flatMap(UserRepo, (repo) => repo.findByUsername("Alice")).pipe(
         Effect.provide(layer()),
         Effect.orDie
       )
       expect(Option.getOrThrow(found)).toEqual(record)
-    })
-  )
+    }))
 
   it.live("without a schema, uses the database's default schema", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const count = yield* Effect.flatMap(UserRepo, (repo) => repo.count).pipe(
         Effect.provide(Postgres.layer({ url: url ?? "", maxConnections: 2 })),
         Effect.orDie
       )
       expect(count).toBe(0)
-    })
-  )
+    }))
 
   it("rejects a schema name that is not a plain identifier", () => {
     expect(() => Postgres.layer({ url: url ?? "", schema: "bad; DROP TABLE x" })).toThrow(/Invalid Postgres schema/)
@@ -58,40 +64,82 @@ describe.skipIf(url === null)("Postgres storage layer", () => {
 })
 
 import { logRepositorySuite } from "../../storage-sql/test/audit/RepositorySuite.js"
-logRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
-
-import { groupRepositorySuite } from "../../storage-sql/test/groups/RepositorySuite.js"
-groupRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
-
-import { fileRepositorySuite } from "../../storage-sql/test/templates/RepositorySuite.js"
-fileRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
-
-import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
-jobRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
-
-import { templateRepositorySuite } from "../../storage-sql/test/templates/TemplateRepositorySuite.js"
-templateRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
-
-import { workspaceRepositorySuite } from "../../storage-sql/test/workspaces/RepositorySuite.js"
-workspaceRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
-
-import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
-portShareRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
-
-import { workspaceListPlanSuite } from "../../storage-sql/test/workspaces/ListPlanSuite.js"
-workspaceListPlanSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+logRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
   skip: url === null
 })
+
+import { groupRepositorySuite } from "../../storage-sql/test/groups/RepositorySuite.js"
+groupRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+  skip: url === null
+})
+
+import { fileRepositorySuite } from "../../storage-sql/test/templates/RepositorySuite.js"
+fileRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+  skip: url === null
+})
+
+import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
+jobRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+  skip: url === null
+})
+
+import { templateRepositorySuite } from "../../storage-sql/test/templates/TemplateRepositorySuite.js"
+templateRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  { skip: url === null }
+)
+
+import { workspaceRepositorySuite } from "../../storage-sql/test/workspaces/RepositorySuite.js"
+workspaceRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  { skip: url === null }
+)
+
+import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
+portShareRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  { skip: url === null }
+)
+
+import { workspaceListPlanSuite } from "../../storage-sql/test/workspaces/ListPlanSuite.js"
+workspaceListPlanSuite(
+  "Postgres",
+  "pg",
+  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)
 import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
-buildRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+buildRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+  skip: url === null
+})
 import { lifecycleSuite } from "../../storage-sql/test/workspaces/LifecycleSuite.js"
-lifecycleSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+lifecycleSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+  skip: url === null
+})
 
 import { agentLogRepositorySuite } from "../../storage-sql/test/agents/LogRepositorySuite.js"
-agentLogRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+agentLogRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  { skip: url === null }
+)
 
 import { taskRepositorySuite } from "../../storage-sql/test/tasks/RepositorySuite.js"
-taskRepositorySuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+taskRepositorySuite(
+  "Postgres",
+  "pg",
+  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  { skip: url === null }
+)
 
 import { provisionerKeyRepositorySuite } from "../../storage-sql/test/templates/ProvisionerKeyRepositorySuite.js"
-provisionerKeyRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), { skip: url === null })
+provisionerKeyRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  { skip: url === null }
+)

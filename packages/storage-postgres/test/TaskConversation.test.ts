@@ -6,6 +6,10 @@ import { conversationRepositorySuite } from "../../storage-sql/test/tasks/Conver
 
 const url = inject("workbayPgUrl")
 
-conversationRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+conversationRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

@@ -19,23 +19,38 @@ describe.skipIf(url === null)("task input across replicas on Postgres", () => {
   const recording = recordingProvisioner()
   const replicas = twoReplicas(url, recording.provisioner)
 
-  it("input sent on replica A reaches the agent connected to replica B; its output shows on A", { timeout: 60_000 }, async () => {
-    const { a, b, owner, orgId } = replicas
-    const template = await makeTemplate(a, owner, orgId, AGENTS_TEMPLATE)
-    const w = await makeWorkspace(a, owner, orgId, template.id)
-    const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents).find((x: any) => x.name === "main").id as string
-    const agent = await connect(`${b.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: recording.token(w.id)! })
-    send(agent, { type: "ping", id: 1 })
-    await waitFor(agent, (m) => m.id === 1, 0, 10_000)
-    const conversation = <X, E>(srv: ServiceTestServer, f: (c: TaskConversation) => Effect.Effect<X, E>) => srv.run(Effect.flatMap(TaskConversation, f))
-    const entry = await conversation(a, (c) => c.send({ workspaceId: w.id, agentId, content: "from replica A" }))
-    expect(await waitFor(agent, (m) => m.type === "task_input", 0, 10_000)).toEqual({
-      type: "task_input", entry_id: entry.id, content: "from replica A", time: entry.time.toISOString()
-    })
-    send(agent, { type: "append_task_log", id: 2, entries: [{ content: "answered on B" }] })
-    await waitFor(agent, (m) => m.id === 2, 0, 10_000)
-    const logs = await conversation(a, (c) => c.logs({ workspaceId: w.id, live: true }))
-    expect(logs.logs.map((e) => [e.type, e.content])).toEqual([["input", "from replica A"], ["output", "answered on B"]])
-    agent.socket.close()
-  })
+  it(
+    "input sent on replica A reaches the agent connected to replica B; its output shows on A",
+    { timeout: 60_000 },
+    async () => {
+      const { a, b, owner, orgId } = replicas
+      const template = await makeTemplate(a, owner, orgId, AGENTS_TEMPLATE)
+      const w = await makeWorkspace(a, owner, orgId, template.id)
+      const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents).find((x: any) =>
+        x.name === "main"
+      ).id as string
+      const agent = await connect(`${b.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+        [SESSION_HEADER]: recording.token(w.id)!
+      })
+      send(agent, { type: "ping", id: 1 })
+      await waitFor(agent, (m) => m.id === 1, 0, 10_000)
+      const conversation = <X, E>(srv: ServiceTestServer, f: (c: TaskConversation) => Effect.Effect<X, E>) =>
+        srv.run(Effect.flatMap(TaskConversation, f))
+      const entry = await conversation(a, (c) => c.send({ workspaceId: w.id, agentId, content: "from replica A" }))
+      expect(await waitFor(agent, (m) => m.type === "task_input", 0, 10_000)).toEqual({
+        type: "task_input",
+        entry_id: entry.id,
+        content: "from replica A",
+        time: entry.time.toISOString()
+      })
+      send(agent, { type: "append_task_log", id: 2, entries: [{ content: "answered on B" }] })
+      await waitFor(agent, (m) => m.id === 2, 0, 10_000)
+      const logs = await conversation(a, (c) => c.logs({ workspaceId: w.id, live: true }))
+      expect(logs.logs.map((e) => [e.type, e.content])).toEqual([["input", "from replica A"], [
+        "output",
+        "answered on B"
+      ]])
+      agent.socket.close()
+    }
+  )
 })

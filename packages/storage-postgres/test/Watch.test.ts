@@ -6,7 +6,13 @@
 import * as Postgres from "@workbay/storage-postgres"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { bootstrapOwner, Client, type ServiceTestServer, SESSION_HEADER, startServiceTestServer } from "../../http/test/support.js"
+import {
+  bootstrapOwner,
+  Client,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startServiceTestServer
+} from "../../http/test/support.js"
 import { connect, eventually } from "../../http/test/websocket.js"
 import { FREE_TEMPLATE, makeTemplate } from "../../http/test/workspaces/fixtures.js"
 
@@ -17,8 +23,16 @@ describe.skipIf(url === null)("watching a workspace across replicas on Postgres"
   let b: ServiceTestServer
   beforeAll(async () => {
     const schema = `w_${randomBytes(6).toString("hex")}`
-    a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), hangDetector: false, retention: false })
-    b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), hangDetector: false, retention: false })
+    a = await startServiceTestServer({
+      storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }),
+      hangDetector: false,
+      retention: false
+    })
+    b = await startServiceTestServer({
+      storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }),
+      hangDetector: false,
+      retention: false
+    })
   })
   afterAll(async () => {
     await a?.close()
@@ -28,7 +42,10 @@ describe.skipIf(url === null)("watching a workspace across replicas on Postgres"
   it("the watcher on replica A sees a build queued on replica B", async () => {
     const { client, organizationId } = await bootstrapOwner(a)
     const template = await makeTemplate(a, client, organizationId, FREE_TEMPLATE)
-    const created = await client.post(`/organizations/${organizationId}/members/me/workspaces`, { name: "replicated", template_id: template.id })
+    const created = await client.post(`/organizations/${organizationId}/members/me/workspaces`, {
+      name: "replicated",
+      template_id: template.id
+    })
     expect(created.status, JSON.stringify(created.body)).toBe(200)
     const id = created.body.id
     const ws = await connect(`${a.wsUrl}/api/v2/workspaces/${id}/watch-ws`, { [SESSION_HEADER]: client.token! })

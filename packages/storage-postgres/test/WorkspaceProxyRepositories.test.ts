@@ -6,6 +6,10 @@ import { workspaceProxyRepositorySuite } from "../../storage-sql/test/proxies/Re
 
 const url = inject("workbayPgUrl")
 
-workspaceProxyRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }), {
-  skip: url === null
-})
+workspaceProxyRepositorySuite(
+  "Postgres",
+  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  {
+    skip: url === null
+  }
+)

@@ -4,8 +4,8 @@
  * Server: WORKBAY_TEST_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres.
  * No server: the tests are skipped with a loud line, unless CI is set, where the run fails.
  */
-import pg from "pg"
 import { randomBytes } from "node:crypto"
+import pg from "pg"
 import type { TestProject } from "vitest/node"
 
 declare module "vitest" {
@@ -43,7 +43,9 @@ export default async function setup(project: TestProject) {
           "Set WORKBAY_TEST_PG_URL to a reachable server."
       )
     }
-    const line = `SKIPPED: Postgres storage tests — no server at ${redact(serverUrl)} (${reason}); set WORKBAY_TEST_PG_URL to run them`
+    const line = `SKIPPED: Postgres storage tests — no server at ${
+      redact(serverUrl)
+    } (${reason}); set WORKBAY_TEST_PG_URL to run them`
     console.warn(`\n${"!".repeat(line.length)}\n${line}\n${"!".repeat(line.length)}\n`)
     project.provide("workbayPgUrl", null)
     return () => console.warn(`\n${line}\n`)

@@ -18,8 +18,14 @@ export const twoReplicas = (url: string | null, provisioner: Provisioner): Repli
   beforeAll(async () => {
     const schema = `t_${randomBytes(6).toString("hex")}`
     const options = { provisioners: [provisioner], hangDetector: false, retention: false, lifecycle: false } as const
-    replicas.a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
-    replicas.b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }), ...options })
+    replicas.a = await startServiceTestServer({
+      storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }),
+      ...options
+    })
+    replicas.b = await startServiceTestServer({
+      storage: Postgres.layer({ url: url!, schema, maxConnections: 3 }),
+      ...options
+    })
     ;({ client: replicas.owner, organizationId: replicas.orgId } = await bootstrapOwner(replicas.a))
   })
   afterAll(async () => {

@@ -132,7 +132,10 @@ export const directReads = (sql: SqlClient.SqlClient): Effect.Effect<Read> =>
  * Runs a Postgres read's SQL (`$n` placeholders) with `params` on a pool, outside any
  * transaction: what {@link registerPoolReads} registers for a client.
  */
-export type PoolRead = (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
+export type PoolRead = (
+  text: string,
+  params: ReadonlyArray<unknown>
+) => Effect.Effect<ReadonlyArray<Row>, SqlError.SqlError>
 
 const poolReads = new WeakMap<SqlClient.SqlClient, PoolRead>()
 
@@ -174,5 +177,8 @@ export const dialectReads = (sql: SqlClient.SqlClient): Effect.Effect<DialectRea
       )
     )
   }
-  return Effect.map(directReads(sql), (read): DialectRead => (text, params, statement) => read(text.sqlite, params, statement))
+  return Effect.map(
+    directReads(sql),
+    (read): DialectRead => (text, params, statement) => read(text.sqlite, params, statement)
+  )
 }

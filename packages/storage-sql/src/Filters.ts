@@ -74,13 +74,27 @@ export const newestFirst = (
   where: Statement.Fragment,
   page: { readonly limit: number; readonly offset: number }
 ) =>
-  reads(sql`SELECT * FROM ${sql(table)} WHERE ${where} ORDER BY ${sql(timeColumn)} DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`).pipe(
+  reads(
+    sql`SELECT * FROM ${sql(table)} WHERE ${where} ORDER BY ${
+      sql(timeColumn)
+    } DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
+  ).pipe(
     Effect.orDie
   )
 
 /** How many rows of `table` match `where`; counting stops after `cap + 1` rows, so it costs at most that many index entries. */
-export const cappedCount = (sql: SqlClient.SqlClient, reads: Reads, table: string, where: Statement.Fragment, cap: number) =>
-  reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql(table)} WHERE ${where} LIMIT ${cap + 1}) capped`).pipe(
+export const cappedCount = (
+  sql: SqlClient.SqlClient,
+  reads: Reads,
+  table: string,
+  where: Statement.Fragment,
+  cap: number
+) =>
+  reads(
+    sql<{ n: number | string }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${sql(table)} WHERE ${where} LIMIT ${
+      cap + 1
+    }) capped`
+  ).pipe(
     Effect.orDie,
     Effect.map((rs) => Number(rs[0]!.n))
   )

@@ -33,11 +33,15 @@ export interface GroupCommitOptions<I, O> {
  * Starts the writer (its fiber lives as long as `Scope`) and answers the function that submits
  * one write and waits for its result. A write that fails even alone is a defect of its caller.
  */
-export const groupCommit = <I, O>(options: GroupCommitOptions<I, O>): Effect.Effect<(item: I) => Effect.Effect<O>, never, Scope.Scope> =>
+export const groupCommit = <I, O>(
+  options: GroupCommitOptions<I, O>
+): Effect.Effect<(item: I) => Effect.Effect<O>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const queue = yield* Queue.unbounded<Pending<I, O>>()
     const settle = (pending: Pending<I, O>, exit: Exit.Exit<O, SqlError.SqlError>) =>
-      Exit.isSuccess(exit) ? Deferred.succeed(pending.done, exit.value) : Deferred.die(pending.done, Cause.squash(exit.cause))
+      Exit.isSuccess(exit)
+        ? Deferred.succeed(pending.done, exit.value)
+        : Deferred.die(pending.done, Cause.squash(exit.cause))
 
     const alone = (pending: Pending<I, O>) =>
       Effect.flatMap(Effect.exit(options.transaction(options.write(pending.item))), (exit) => settle(pending, exit))
@@ -45,7 +49,9 @@ export const groupCommit = <I, O>(options: GroupCommitOptions<I, O>): Effect.Eff
     const together = (group: ReadonlyArray<Pending<I, O>>) => {
       const sortKey = options.sortKey
       // Array.prototype.sort is stable: writes of one key keep their order of arrival.
-      const ordered = sortKey === undefined ? group : [...group].sort((a, b) => compare(sortKey(a.item), sortKey(b.item)))
+      const ordered = sortKey === undefined
+        ? group
+        : [...group].sort((a, b) => compare(sortKey(a.item), sortKey(b.item)))
       return Effect.flatMap(
         Effect.exit(options.transaction(Effect.forEach(ordered, (p) => options.write(p.item)))),
         (exit) =>
@@ -67,7 +73,8 @@ export const groupCommit = <I, O>(options: GroupCommitOptions<I, O>): Effect.Eff
     yield* Effect.forkScoped(Effect.forever(writeNext))
 
     return (item: I) =>
-      Effect.flatMap(Deferred.make<O>(), (done) => Effect.zipRight(Queue.offer(queue, { item, done }), Deferred.await(done)))
+      Effect.flatMap(Deferred.make<O>(), (done) =>
+        Effect.zipRight(Queue.offer(queue, { item, done }), Deferred.await(done)))
   })
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

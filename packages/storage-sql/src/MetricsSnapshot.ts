@@ -34,7 +34,10 @@ export const make = Effect.gen(function*() {
         { status: "running", count: count(running.find((r) => !isTrue(r.canceling))) },
         { status: "canceling", count: count(running.find((r) => isTrue(r.canceling))) }
       ],
-      workspaces: workspaceStatuses.map((status) => ({ status, count: count(workspaces.find((r) => r.status === status)) })),
+      workspaces: workspaceStatuses.map((status) => ({
+        status,
+        count: count(workspaces.find((r) => r.status === status))
+      })),
       connectedAgents: count(agents[0])
     }
   }).pipe(Effect.orDie)

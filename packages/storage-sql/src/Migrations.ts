@@ -1,7 +1,44 @@
 /** Migrations as a record of effects, so nothing is read from disk at run time. */
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { type DialectTypes, migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0019, migration0020, migration0021, migration0022, migration0023, migration0024, migration0025, migration0026, migration0027, migration0028, migration0029, migration0030, migration0031, migration0032, migration0033, migration0034, migration0035 } from "./Schema.js"
+import {
+  type DialectTypes,
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+  migration0006,
+  migration0007,
+  migration0008,
+  migration0009,
+  migration0010,
+  migration0011,
+  migration0012,
+  migration0013,
+  migration0014,
+  migration0015,
+  migration0016,
+  migration0017,
+  migration0018,
+  migration0019,
+  migration0020,
+  migration0021,
+  migration0022,
+  migration0023,
+  migration0024,
+  migration0025,
+  migration0026,
+  migration0027,
+  migration0028,
+  migration0029,
+  migration0030,
+  migration0031,
+  migration0032,
+  migration0033,
+  migration0034,
+  migration0035
+} from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
   Effect.gen(function*() {

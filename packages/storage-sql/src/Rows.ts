@@ -4,7 +4,13 @@
  * written in the form both accept: ISO strings, 0/1, JSON text.
  */
 import {
-  AllowListEntry, type ApiKeyRecord, type GitSshKeyRecord, type MembershipRecord, Organization, UserAppearance, type UserRecord,
+  AllowListEntry,
+  type ApiKeyRecord,
+  type GitSshKeyRecord,
+  type MembershipRecord,
+  Organization,
+  UserAppearance,
+  type UserRecord,
   wireMaker
 } from "@workbay/core"
 import { Option } from "effect"
@@ -61,7 +67,9 @@ const isoTime = (s: string): number | undefined => {
   const hour = twoDigits(s, 11)
   const minute = twoDigits(s, 14)
   const second = twoDigits(s, 17)
-  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) {
+    return undefined
+  }
   return Date.UTC(year, month - 1, day, hour, minute, second, (s.charCodeAt(20) - 48) * 100 + twoDigits(s, 21))
 }
 export const toDate = (v: unknown): Date => {
@@ -103,14 +111,39 @@ export const bindRecord = (record: object): Record<string, unknown> => {
 }
 
 export const userColumns = [
-  "id", "email", "username", "name", "avatar_url", "login_type", "status", "rbac_roles", "is_service_account",
-  "hashed_password", "created_at", "updated_at", "last_seen_at", "deleted", "appearance", "quiet_hours_schedule",
-  "hashed_one_time_passcode", "one_time_passcode_expires_at"
+  "id",
+  "email",
+  "username",
+  "name",
+  "avatar_url",
+  "login_type",
+  "status",
+  "rbac_roles",
+  "is_service_account",
+  "hashed_password",
+  "created_at",
+  "updated_at",
+  "last_seen_at",
+  "deleted",
+  "appearance",
+  "quiet_hours_schedule",
+  "hashed_one_time_passcode",
+  "one_time_passcode_expires_at"
 ] as const
 
 export const apiKeyColumns = [
-  "id", "hashed_secret", "user_id", "login_type", "token_name", "scopes", "allow_list", "lifetime_seconds",
-  "created_at", "updated_at", "expires_at", "last_used"
+  "id",
+  "hashed_secret",
+  "user_id",
+  "login_type",
+  "token_name",
+  "scopes",
+  "allow_list",
+  "lifetime_seconds",
+  "created_at",
+  "updated_at",
+  "expires_at",
+  "last_used"
 ] as const
 
 /** `alias.col AS prefixcol, ...` for a join that reads two tables into one row. */
@@ -212,7 +245,9 @@ const ALLOW_ALL_TEXT = JSON.stringify([{ id: "*", type: "*" }])
 const toAllowList = (v: unknown): Array<AllowListEntry> =>
   v === ALLOW_ALL_TEXT
     ? [makeAllowListEntry({ id: "*", type: "*" })]
-    : fromJson<Array<{ id: string; type: AllowListEntry["type"] }>>(v, []).map((e) => makeAllowListEntry({ id: e.id, type: e.type }))
+    : fromJson<Array<{ id: string; type: AllowListEntry["type"] }>>(v, []).map((e) =>
+      makeAllowListEntry({ id: e.id, type: e.type })
+    )
 /** The scopes of every session and of most tokens, without the parser. */
 const toScopes = (v: unknown): Array<string> => v === "[\"all\"]" ? ["all"] : fromJson<Array<string>>(v, ["all"])
 

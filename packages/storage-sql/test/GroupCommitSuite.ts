@@ -4,8 +4,8 @@
  * gets a transaction of its own, and a group with a failing write is written again one by one so
  * that only that write fails.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { groupCommit, transaction } from "@workbay/storage-sql"
 import { Effect, Exit } from "effect"
 import { randomBytes } from "node:crypto"
@@ -23,7 +23,8 @@ export const groupCommitSuite = (name: string, makeStorage: StorageFactory, opti
         const submit = yield* groupCommit({
           maxItems: 16,
           transaction: (effect) => Effect.zipRight(Effect.sync(() => void transactions++), counted(effect)),
-          write: ({ k, n }: { k: string; n: number }) => Effect.as(sql`INSERT INTO ${table} (k, n) VALUES (${k}, ${n})`, `${k}:${n}`),
+          write: ({ k, n }: { k: string; n: number }) =>
+            Effect.as(sql`INSERT INTO ${table} (k, n) VALUES (${k}, ${n})`, `${k}:${n}`),
           sortKey: (item) => item.k
         })
 
@@ -34,7 +35,9 @@ export const groupCommitSuite = (name: string, makeStorage: StorageFactory, opti
         // Together: 40 writes of 4 keys, and one that breaks the table's check.
         transactions = 0
         const items = Array.from({ length: 40 }, (_, i) => ({ k: `k${i % 4}`, n: i }))
-        const results = yield* Effect.all([...items.map(submit), Effect.exit(submit({ k: "k0", n: -1 }))], { concurrency: "unbounded" })
+        const results = yield* Effect.all([...items.map(submit), Effect.exit(submit({ k: "k0", n: -1 }))], {
+          concurrency: "unbounded"
+        })
         expect(results.slice(0, 40)).toEqual(items.map(({ k, n }) => `${k}:${n}`))
         expect(Exit.isFailure(results[40] as Exit.Exit<string>)).toBe(true)
         // Fewer transactions than writes, although the failing group was written again one by one.

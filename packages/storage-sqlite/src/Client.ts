@@ -86,7 +86,8 @@ const makerOf = (names: ReadonlyArray<string>): Prepared["make"] => {
   return make
 }
 
-const sqlError = (message: string) => (cause: unknown) => cause instanceof SqlError.SqlError ? cause : new SqlError.SqlError({ cause, message })
+const sqlError = (message: string) => (cause: unknown) =>
+  cause instanceof SqlError.SqlError ? cause : new SqlError.SqlError({ cause, message })
 const prepareError = sqlError("Failed to prepare statement")
 const executeError = sqlError("Failed to execute statement")
 
@@ -99,7 +100,12 @@ const VALUES = 2
 
 /** The connection's prepared statements and the synchronous runs every path shares. */
 const statementsOf = (db: Sqlite.Database, capacity: number) => {
-  const caches = [new Map<string, Prepared>(), new Map<string, Prepared>(), new Map<string, Prepared>(), new Map<string, Prepared>()]
+  const caches = [
+    new Map<string, Prepared>(),
+    new Map<string, Prepared>(),
+    new Map<string, Prepared>(),
+    new Map<string, Prepared>()
+  ]
 
   const prepareNew = (sql: string, mode: number): Prepared => {
     let statement: Sqlite.Statement
@@ -148,9 +154,14 @@ const statementsOf = (db: Sqlite.Database, capacity: number) => {
 
   return {
     /** A statement's rows (nothing for one that reads none). Throws a `SqlError`. */
-    rows: (sql: string, params: ReadonlyArray<unknown>, safeIntegers: boolean) => runRows(prepared(sql, safeIntegers ? SAFE : 0), params),
+    rows: (sql: string, params: ReadonlyArray<unknown>, safeIntegers: boolean) =>
+      runRows(prepared(sql, safeIntegers ? SAFE : 0), params),
     /** A statement's rows as arrays of values. Throws a `SqlError`. */
-    values: (sql: string, params: ReadonlyArray<unknown>, safeIntegers: boolean): ReadonlyArray<ReadonlyArray<unknown>> => {
+    values: (
+      sql: string,
+      params: ReadonlyArray<unknown>,
+      safeIntegers: boolean
+    ): ReadonlyArray<ReadonlyArray<unknown>> => {
       const { reader, statement } = prepared(sql, (safeIntegers ? SAFE : 0) | VALUES)
       try {
         if (reader) return statement.all(...params) as Array<ReadonlyArray<unknown>>
@@ -194,8 +205,12 @@ const statementsOf = (db: Sqlite.Database, capacity: number) => {
  * The statements, each run timed into `metrics` (metrics on only): every path (the client's, the
  * direct reads) runs through them, synchronously, so the time is the statement's alone.
  */
-const timedStatements = (statements: ReturnType<typeof statementsOf>, metrics: MetricsShape): ReturnType<typeof statementsOf> => {
-  const timed = <A>(run: (sql: string, params: ReadonlyArray<unknown>, safeIntegers: boolean) => A) =>
+const timedStatements = (
+  statements: ReturnType<typeof statementsOf>,
+  metrics: MetricsShape
+): ReturnType<typeof statementsOf> => {
+  const timed =
+    <A>(run: (sql: string, params: ReadonlyArray<unknown>, safeIntegers: boolean) => A) =>
     (sql: string, params: ReadonlyArray<unknown>, safeIntegers: boolean): A => {
       const started = performance.now()
       try {
@@ -261,7 +276,9 @@ const checkpointThread = (db: Sqlite.Database, filename: string, intervalMs: num
         stop()
         const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()))
         worker.postMessage("stop")
-        return Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 5000).unref())]).then(() => worker.terminate()).then(() => {
+        return Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 5000).unref())]).then(() =>
+          worker.terminate()
+        ).then(() => {
           if (db.open) db.pragma("wal_autocheckpoint = 1000")
         })
       })
@@ -277,9 +294,12 @@ export const make = (config: SqliteClientConfig) =>
       }),
       (db) => Effect.sync(() => db.close())
     )
-    const wal = config.disableWAL !== true && config.readonly !== true && config.filename !== ":memory:" && config.filename !== ""
+    const wal = config.disableWAL !== true && config.readonly !== true && config.filename !== ":memory:" &&
+      config.filename !== ""
     if (config.disableWAL !== true && config.readonly !== true) db.pragma("journal_mode = WAL")
-    if (wal && config.checkpoints === "thread") yield* checkpointThread(db, config.filename, config.checkpointIntervalMs ?? 250)
+    if (wal && config.checkpoints === "thread") {
+      yield* checkpointThread(db, config.filename, config.checkpointIntervalMs ?? 250)
+    }
     const metrics = yield* Metrics
     const statements = metrics.enabled
       ? timedStatements(statementsOf(db, config.prepareCacheSize ?? 512), metrics)
@@ -309,7 +329,10 @@ export const make = (config: SqliteClientConfig) =>
     const acquirer = semaphore.withPermits(1)(Effect.succeed(connection))
     const transactionAcquirer = Effect.uninterruptibleMask((restore) =>
       Effect.as(
-        Effect.zipRight(restore(semaphore.take(1)), Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))),
+        Effect.zipRight(
+          restore(semaphore.take(1)),
+          Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))
+        ),
         connection
       )
     )

@@ -49,7 +49,12 @@ export const layer = (config: SqliteStorageConfig): Layer.Layer<StoragePorts | S
   if (config.filename !== ":memory:") mkdirSync(dirname(config.filename), { recursive: true })
   // Under EXCLUSIVE locking no second connection may open the file: checkpoints stay on the connection.
   const checkpoints = config.locking === "exclusive" ? "inline" : (config.checkpoints ?? "inline")
-  return fromClient(SqliteClient.layer({ filename: config.filename, checkpoints }), sqliteTypes, pragmas(config), PubSub.memory) as Layer.Layer<
+  return fromClient(
+    SqliteClient.layer({ filename: config.filename, checkpoints }),
+    sqliteTypes,
+    pragmas(config),
+    PubSub.memory
+  ) as Layer.Layer<
     StoragePorts | SqlClient.SqlClient
   >
 }

@@ -4,10 +4,10 @@
  * them (from values or as objects) and whichever path ran them; outside a transaction reads skip
  * @effect/sql's pipeline, inside one they take it and see its writes.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient, SqlError } from "@effect/sql"
-import * as Sqlite from "@workbay/storage-sqlite"
+import { describe, expect, it } from "@effect/vitest"
 import { transaction } from "@workbay/storage-sql"
+import * as Sqlite from "@workbay/storage-sqlite"
 import Database from "better-sqlite3"
 import { Effect, Exit, Tracer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -83,8 +83,14 @@ describe("the SQLite client and its direct reads", () => {
         expect(Object.keys(row!)).toEqual(["id", "n", "label", "data", "note"])
         expect(Object.getPrototypeOf(row)).toBe(Object.prototype)
         const [odd] = yield* sql`SELECT id AS "__proto__", n FROM things ORDER BY n`
-        expect(Object.getOwnPropertyNames(odd)).toEqual(plain.prepare(`SELECT id AS "__proto__", n FROM things ORDER BY n`).all().map((r) => Object.getOwnPropertyNames(r))[0])
-        expect(yield* sql`SELECT * FROM things ORDER BY id`.values).toEqual(plain.prepare("SELECT * FROM things ORDER BY id").raw(true).all())
+        expect(Object.getOwnPropertyNames(odd)).toEqual(
+          plain.prepare(`SELECT id AS "__proto__", n FROM things ORDER BY n`).all().map((r) =>
+            Object.getOwnPropertyNames(r)
+          )[0]
+        )
+        expect(yield* sql`SELECT * FROM things ORDER BY id`.values).toEqual(
+          plain.prepare("SELECT * FROM things ORDER BY id").raw(true).all()
+        )
         const changed = yield* sql`UPDATE things SET note = 'y' WHERE n > 10`.raw
         expect(changed).toMatchObject({ changes: 9 })
       })
@@ -98,13 +104,19 @@ describe("the SQLite client and its direct reads", () => {
         const [outside, outsideSpans] = yield* spansOf(count())
         expect(outside).toBe(12)
         expect(outsideSpans).toEqual([])
-        const [inside, insideSpans] = yield* spansOf(transaction(sql)(Effect.gen(function*() {
-          yield* sql`INSERT INTO things VALUES ('c', 3, 'three', NULL, NULL)`
-          return yield* count()
-        })))
+        const [inside, insideSpans] = yield* spansOf(
+          transaction(sql)(Effect.gen(function*() {
+            yield* sql`INSERT INTO things VALUES ('c', 3, 'three', NULL, NULL)`
+            return yield* count()
+          }))
+        )
         expect(inside).toBe(13)
         expect(insideSpans.filter((n) => n === "sql.execute")).toHaveLength(2)
-        const rolledBack = yield* Effect.exit(transaction(sql)(Effect.zipRight(sql`INSERT INTO things VALUES ('d', 4, 'four', NULL, NULL)`, Effect.fail("no"))))
+        const rolledBack = yield* Effect.exit(
+          transaction(sql)(
+            Effect.zipRight(sql`INSERT INTO things VALUES ('d', 4, 'four', NULL, NULL)`, Effect.fail("no"))
+          )
+        )
         expect(rolledBack._tag).toBe("Failure")
         expect(yield* count()).toBe(13)
       })
@@ -114,10 +126,19 @@ describe("the SQLite client and its direct reads", () => {
     withFile(() =>
       Effect.gen(function*() {
         const { sql, reads } = yield* setUp
-        for (const exit of [yield* Effect.exit(reads(sql`SELECT * FROM missing`)), yield* Effect.exit(sql`SELECT * FROM missing`), yield* Effect.exit(sql`INSERT INTO things VALUES ('a', 1, 'dup', NULL, NULL)`)]) {
-          expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error instanceof SqlError.SqlError).toBe(true)
+        for (
+          const exit of [
+            yield* Effect.exit(reads(sql`SELECT * FROM missing`)),
+            yield* Effect.exit(sql`SELECT * FROM missing`),
+            yield* Effect.exit(sql`INSERT INTO things VALUES ('a', 1, 'dup', NULL, NULL)`)
+          ]
+        ) {
+          expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error instanceof SqlError.SqlError)
+            .toBe(true)
         }
-        const big = yield* reads(sql<{ n: bigint }>`SELECT n FROM things WHERE id = 'a'`).pipe(Effect.provideService(SqlClient.SafeIntegers, true))
+        const big = yield* reads(sql<{ n: bigint }>`SELECT n FROM things WHERE id = 'a'`).pipe(
+          Effect.provideService(SqlClient.SafeIntegers, true)
+        )
         expect(big[0]!.n).toBe(1n)
         expect((yield* reads(sql<{ n: number }>`SELECT n FROM things WHERE id = 'a'`))[0]!.n).toBe(1)
         for (let round = 0; round < 2; round++) {
@@ -126,6 +147,5 @@ describe("the SQLite client and its direct reads", () => {
             expect(yield* sql.unsafe(`SELECT id FROM things WHERE id = '${id}'`)).toEqual([{ id }])
           }
         }
-      }), { prepareCacheSize: 2 }
-    ).pipe(Effect.orDie))
+      }), { prepareCacheSize: 2 }).pipe(Effect.orDie))
 })

@@ -6,7 +6,11 @@
 import { Context, type Effect, type Option } from "effect"
 import { createHash, randomUUID } from "node:crypto"
 import type { WorkspaceRecord } from "../workspaces/Workspace.js"
-import type { WorkspaceAgentRecord, WorkspaceBuildSummary, WorkspaceResourceRecord } from "../workspaces/WorkspaceBuild.js"
+import type {
+  WorkspaceAgentRecord,
+  WorkspaceBuildSummary,
+  WorkspaceResourceRecord
+} from "../workspaces/WorkspaceBuild.js"
 
 /**
  * A new agent token: a random UUID (122 random bits), the form the described system's agents

@@ -13,9 +13,9 @@
 import { Clock, Context, Effect, Option } from "effect"
 import type { Actor } from "../Actor.js"
 import { Unauthorized } from "../Errors.js"
+import { MemberRepo } from "../organizations/Repositories.js"
 import { span } from "../Tracing.js"
 import type { ApiKeyRecord } from "../users/ApiKey.js"
-import { MemberRepo } from "../organizations/Repositories.js"
 import { memo, rolesByOrganization } from "../users/Auth.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
@@ -77,10 +77,14 @@ export class AgentAuth extends Effect.Service<AgentAuth>()("@workbay/core/AgentA
         const inBuild = found.value
         if (inBuild.workspace.deleted) return yield* Effect.fail(refused("The agent's workspace was deleted."))
         if (inBuild.build.build_number !== inBuild.latest_build_number) {
-          return yield* Effect.fail(refused("The agent belongs to an older build of its workspace; a newer build replaced it."))
+          return yield* Effect.fail(
+            refused("The agent belongs to an older build of its workspace; a newer build replaced it.")
+          )
         }
         const owner = Option.getOrUndefined(yield* users.findById(inBuild.workspace.owner_id))
-        if (owner === undefined || owner.deleted) return yield* Effect.fail(refused("The workspace's owner was deleted."))
+        if (owner === undefined || owner.deleted) {
+          return yield* Effect.fail(refused("The workspace's owner was deleted."))
+        }
         if (owner.status === "suspended") return yield* Effect.fail(refused("The workspace's owner is suspended."))
         return { ...inBuild, owner }
       }).pipe(span("AgentAuth.authenticate"))

@@ -10,14 +10,14 @@ import { BadRequest, NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
+import type { WorkspaceAgent } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
+import { Users } from "../users/Users.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { WorkspaceResourceRepo } from "../workspaces/WorkspaceBuild.js"
 import { WorkspaceBuilds } from "../workspaces/WorkspaceBuilds.js"
 import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { toBuildResource } from "../workspaces/WorkspaceWire.js"
-import type { WorkspaceAgent } from "../templates/TemplateVersionWire.js"
-import { Users } from "../users/Users.js"
 import { type AgentInBuild, AgentRepo, hashAgentToken, newAgentToken } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { DerpMapSchema, RelayMap } from "./RelayMap.js"
@@ -29,10 +29,12 @@ export class AgentGitSshKey extends Schema.Class<AgentGitSshKey>("AgentGitSSHKey
 }) {}
 
 /** The answer of the credentials route (codersdk `ExternalAgentCredentials`). */
-export class ExternalAgentCredentialsWire extends Schema.Class<ExternalAgentCredentialsWire>("ExternalAgentCredentials")({
-  agent_token: Schema.String,
-  command: Schema.String
-}) {}
+export class ExternalAgentCredentialsWire
+  extends Schema.Class<ExternalAgentCredentialsWire>("ExternalAgentCredentials")({
+    agent_token: Schema.String,
+    command: Schema.String
+  })
+{}
 
 /** The package and bin of the reference agent (packages/agent). */
 export const AGENT_COMMAND = "npx -y @workbay/agent"
@@ -106,7 +108,11 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
         const agent = stored.flatMap((r) => r.agents).find((a) => a.name === agentName)
         if (agent === undefined) return yield* NotFound.resource("Workspace agent")
         if (!agent.external) {
-          return yield* BadRequest.field("agent", `The agent "${agentName}" is not an external agent: its provisioner starts it.`, "The agent is not an external agent.")
+          return yield* BadRequest.field(
+            "agent",
+            `The agent "${agentName}" is not an external agent: its provisioner starts it.`,
+            "The agent is not an external agent."
+          )
         }
         const token = newAgentToken()
         const hash = hashAgentToken(token)

@@ -11,7 +11,20 @@
  * connected to; another process answers 502 (see {@link AppProxy}).
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Option, Queue, Schema, type Scope, Stream } from "effect"
+import {
+  Cause,
+  Clock,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  Option,
+  Queue,
+  Schema,
+  type Scope,
+  Stream
+} from "effect"
 import { type Actor, allowed, CurrentActor } from "../Actor.js"
 import { AuditLogs } from "../audit/AuditLogs.js"
 import { BadRequest, Forbidden, NotFound, PayloadTooLarge, ResponseBody, Unauthorized } from "../Errors.js"
@@ -20,9 +33,12 @@ import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
-import { WorkspaceRepo, type WorkspaceRecord } from "../workspaces/Workspace.js"
+import { type WorkspaceRecord, WorkspaceRepo } from "../workspaces/Workspace.js"
 import {
-  type StoredAgentApp, type WorkspaceAgentRecord, WorkspaceBuildRepo, WorkspaceResourceRepo
+  type StoredAgentApp,
+  type WorkspaceAgentRecord,
+  WorkspaceBuildRepo,
+  WorkspaceResourceRepo
 } from "../workspaces/WorkspaceBuild.js"
 import { agentStatus } from "../workspaces/WorkspaceWire.js"
 import { CurrentAgent } from "./AgentAuth.js"
@@ -170,7 +186,15 @@ const endWith = (p: PendingRequest, error?: string) => {
   if (p.ended) return
   p.ended = true
   Queue.unsafeOffer(p.body, { end: true, error })
-  Deferred.unsafeDone(p.head, Exit.fail(new BadGateway({ message: "The app did not answer.", detail: error ?? "The agent ended the request without an answer." })))
+  Deferred.unsafeDone(
+    p.head,
+    Exit.fail(
+      new BadGateway({
+        message: "The app did not answer.",
+        detail: error ?? "The agent ended the request without an answer."
+      })
+    )
+  )
 }
 
 const cancelFrame = (requestId: string) => JSON.stringify({ type: "app_cancel", request_id: requestId })
@@ -185,7 +209,10 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
     const byAgent = new Map<string, Array<Tunnel>>()
 
     /** Registers an agent connection for the scope's life; its requests in flight fail (502) when it goes. */
-    const attach = (agentId: string, send: (text: string) => Effect.Effect<void>): Effect.Effect<Tunnel, never, Scope.Scope> =>
+    const attach = (
+      agentId: string,
+      send: (text: string) => Effect.Effect<void>
+    ): Effect.Effect<Tunnel, never, Scope.Scope> =>
       Effect.acquireRelease(
         Effect.sync(() => {
           const tunnel: Tunnel = { agentId, send, pending: new Map(), portQueries: new Map() }
@@ -203,10 +230,15 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
             }
             tunnel.pending.clear()
             for (const q of tunnel.portQueries.values()) {
-              Deferred.unsafeDone(q, Exit.fail(new BadGateway({
-                message: "The workspace agent did not answer.",
-                detail: "The workspace agent's connection closed."
-              })))
+              Deferred.unsafeDone(
+                q,
+                Exit.fail(
+                  new BadGateway({
+                    message: "The workspace agent did not answer.",
+                    detail: "The workspace agent's connection closed."
+                  })
+                )
+              )
             }
             tunnel.portQueries.clear()
           })
@@ -229,9 +261,17 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
         const q = typeof message.request_id === "string" ? tunnel.portQueries.get(message.request_id) : undefined
         if (q !== undefined) {
           tunnel.portQueries.delete(message.request_id as string)
-          Deferred.unsafeDone(q, typeof message.error === "string" && message.error !== ""
-            ? Exit.fail(new BadGateway({ message: "The workspace agent could not list its ports.", detail: message.error.slice(0, 512) }))
-            : Exit.succeed(portsOf(message.ports)))
+          Deferred.unsafeDone(
+            q,
+            typeof message.error === "string" && message.error !== ""
+              ? Exit.fail(
+                new BadGateway({
+                  message: "The workspace agent could not list its ports.",
+                  detail: message.error.slice(0, 512)
+                })
+              )
+              : Exit.succeed(portsOf(message.ports))
+          )
         }
         return true
       }
@@ -266,7 +306,10 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
         }
         case "app_end":
           p.finished = true
-          endWith(p, typeof message.error === "string" && message.error !== "" ? message.error.slice(0, 512) : undefined)
+          endWith(
+            p,
+            typeof message.error === "string" && message.error !== "" ? message.error.slice(0, 512) : undefined
+          )
           break
       }
       return true
@@ -280,11 +323,17 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
      * headers (GatewayTimeout after APP_PROXY_RESPONSE_TIMEOUT_SECONDS). The body streams after;
      * when it is not read to its end (the client left), the agent is told to cancel.
      */
-    const forward = (agentId: string, request: TunnelRequest): Effect.Effect<AppResponse, BadGateway | GatewayTimeout> =>
+    const forward = (
+      agentId: string,
+      request: TunnelRequest
+    ): Effect.Effect<AppResponse, BadGateway | GatewayTimeout> =>
       Effect.gen(function*() {
         const tunnel = byAgent.get(agentId)?.at(-1)
         if (tunnel === undefined) {
-          return yield* new BadGateway({ message: "The workspace agent is not connected.", detail: "Start the workspace's agent, then try again." })
+          return yield* new BadGateway({
+            message: "The workspace agent is not connected.",
+            detail: "Start the workspace's agent, then try again."
+          })
         }
         const requestId = crypto.randomUUID()
         const p: PendingRequest = {
@@ -328,7 +377,9 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
               ? Effect.succeed(item)
               : item.error === undefined
               ? Effect.fail(Option.none())
-              : Effect.fail(Option.some(new BadGateway({ message: "The app's answer broke off.", detail: item.error }))))
+              : Effect.fail(
+                Option.some(new BadGateway({ message: "The app's answer broke off.", detail: item.error }))
+              ))
         ).pipe(Stream.ensuring(release))
         return { ...head, body }
       })
@@ -338,11 +389,16 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
      * and waits for its `listening_ports` answer: 502 when the agent has no connection here or
      * it closes first, 504 after LISTENING_PORTS_TIMEOUT_SECONDS.
      */
-    const listeningPorts = (agentId: string): Effect.Effect<ReadonlyArray<ListeningPort>, BadGateway | GatewayTimeout> =>
+    const listeningPorts = (
+      agentId: string
+    ): Effect.Effect<ReadonlyArray<ListeningPort>, BadGateway | GatewayTimeout> =>
       Effect.gen(function*() {
         const tunnel = byAgent.get(agentId)?.at(-1)
         if (tunnel === undefined) {
-          return yield* new BadGateway({ message: "The workspace agent is not connected.", detail: "Start the workspace's agent, then try again." })
+          return yield* new BadGateway({
+            message: "The workspace agent is not connected.",
+            detail: "Start the workspace's agent, then try again."
+          })
         }
         const requestId = crypto.randomUUID()
         const answer = yield* Deferred.make<ReadonlyArray<ListeningPort>, BadGateway>()
@@ -370,7 +426,9 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
  * agent's connection with {@link AgentTunnels} for the scope's life, and takes the request frames
  * out of its incoming messages (the rest go on to the connection's protocol, unchanged).
  */
-export const withAppTunnel = (channel: AgentChannel): Effect.Effect<AgentChannel, never, CurrentAgent | AgentTunnels | Scope.Scope> =>
+export const withAppTunnel = (
+  channel: AgentChannel
+): Effect.Effect<AgentChannel, never, CurrentAgent | AgentTunnels | Scope.Scope> =>
   Effect.gen(function*() {
     const { agent } = yield* CurrentAgent
     const tunnels = yield* AgentTunnels
@@ -403,10 +461,23 @@ export interface AppRequest {
 }
 
 /** The errors an app open answers with, each a Response object with its status. */
-export type AppOpenError = BadRequest | Unauthorized | Forbidden | NotFound | PayloadTooLarge | BadGateway | GatewayTimeout
+export type AppOpenError =
+  | BadRequest
+  | Unauthorized
+  | Forbidden
+  | NotFound
+  | PayloadTooLarge
+  | BadGateway
+  | GatewayTimeout
 
 const statusOf: Record<AppOpenError["_tag"], number> = {
-  BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, PayloadTooLarge: 413, BadGateway: 502, GatewayTimeout: 504
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  PayloadTooLarge: 413,
+  BadGateway: 502,
+  GatewayTimeout: 504
 }
 
 interface FoundApp {
@@ -444,17 +515,23 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
         const workspaceNotFound = NotFound.resource("Workspace")
         let ownerId: string | undefined
         if (req.owner === "me") {
-          if (Option.isNone(actor)) return yield* new Unauthorized({ message: "You must be logged in to open your own apps (\"@me\")." })
+          if (Option.isNone(actor)) {
+            return yield* new Unauthorized({ message: "You must be logged in to open your own apps (\"@me\")." })
+          }
           ownerId = actor.value.user.id
         } else {
-          const owner = isUuid(req.owner) ? yield* users.findById(req.owner.toLowerCase()) : yield* users.findByUsername(req.owner)
+          const owner = isUuid(req.owner)
+            ? yield* users.findById(req.owner.toLowerCase())
+            : yield* users.findByUsername(req.owner)
           ownerId = Option.isSome(owner) && !owner.value.deleted ? owner.value.id : undefined
         }
         if (ownerId === undefined) return yield* workspaceNotFound
         const w = yield* workspaces.findByOwnerAndName(ownerId, req.workspace, false)
         if (Option.isNone(w)) return yield* workspaceNotFound
         const latest = (yield* builds.latestOf([w.value.id]))[0]
-        const agents = latest === undefined ? [] : (yield* resources.listByJobs([latest.job_id])).flatMap((r) => r.agents)
+        const agents = latest === undefined
+          ? []
+          : (yield* resources.listByJobs([latest.job_id])).flatMap((r) => r.agents)
         const candidates = req.agent === undefined
           ? agents.filter((a) => a.apps.some((app) => app.slug === req.slug))
           : agents.filter((a) => a.name === req.agent)
@@ -462,7 +539,9 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
         if (candidates.length > 1) {
           return yield* BadRequest.field(
             "agent",
-            `Agents ${candidates.map((a) => `"${a.name}"`).join(", ")} each have an app "${req.slug}": name one, as /@${req.owner}/${req.workspace}.<agent>/apps/${req.slug}/.`,
+            `Agents ${
+              candidates.map((a) => `"${a.name}"`).join(", ")
+            } each have an app "${req.slug}": name one, as /@${req.owner}/${req.workspace}.<agent>/apps/${req.slug}/.`,
             "Several agents have an app of that slug."
           )
         }
@@ -481,27 +560,40 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
      * members of the workspace's organization. A refused caller who may read the workspace gets
      * 403, another 404.
      */
-    const authorizeOpen = ({ app, workspace }: FoundApp, actor: Option.Option<Actor>): Effect.Effect<void, Unauthorized | Forbidden | NotFound> => {
+    const authorizeOpen = (
+      { app, workspace }: FoundApp,
+      actor: Option.Option<Actor>
+    ): Effect.Effect<void, Unauthorized | Forbidden | NotFound> => {
       const level = settings.dangerousAllowPathAppSharing ? app.sharing_level : "owner"
       if (Option.isNone(actor)) {
         return level === "public"
           ? Effect.void
-          : Effect.fail(new Unauthorized({
-            message: "You must be logged in to open this app.",
-            detail: "Send a session token in the session header or cookie, or \"Authorization: Bearer\"."
-          }))
+          : Effect.fail(
+            new Unauthorized({
+              message: "You must be logged in to open this app.",
+              detail: "Send a session token in the session header or cookie, or \"Authorization: Bearer\"."
+            })
+          )
       }
       const user = actor.value.user
       const object = sharing.object(workspace)
       return Effect.gen(function*() {
-        const siteOwnerBlocked = level === "owner" && workspace.owner_id !== user.id && !settings.dangerousAllowPathAppSiteOwnerAccess
+        const siteOwnerBlocked = level === "owner" && workspace.owner_id !== user.id &&
+          !settings.dangerousAllowPathAppSiteOwnerAccess
         if (!siteOwnerBlocked) {
           if (yield* allowed("application_connect", object)) return
           if (level === "public") return
-          if (level === "authenticated" && (yield* allowed("application_connect", { type: "workspace", ownerId: user.id, anyOrg: true }))) return
+          if (
+            level === "authenticated" &&
+            (yield* allowed("application_connect", { type: "workspace", ownerId: user.id, anyOrg: true }))
+          ) return
           if (
             level === "organization" &&
-            (yield* allowed("application_connect", { type: "workspace", ownerId: user.id, orgId: workspace.organization_id }))
+            (yield* allowed("application_connect", {
+              type: "workspace",
+              ownerId: user.id,
+              orgId: workspace.organization_id
+            }))
           ) return
         }
         if (!(yield* allowed("read", object))) return yield* NotFound.resource("Workspace")
@@ -527,15 +619,25 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
         if (app.url === "" || app.external) {
           return yield* new BadRequest({
             message: "The app is not a web app its agent serves.",
-            detail: app.external ? "An external app is a link the browser opens itself." : "The app has no URL (it runs a command)."
+            detail: app.external
+              ? "An external app is a link the browser opens itself."
+              : "The app has no URL (it runs a command)."
           })
         }
         if (req.body.length > APP_PROXY_MAX_REQUEST_BYTES) {
-          return yield* new PayloadTooLarge({ message: "Request body is too large.", detail: `The limit is ${APP_PROXY_MAX_REQUEST_BYTES} bytes.` })
+          return yield* new PayloadTooLarge({
+            message: "Request body is too large.",
+            detail: `The limit is ${APP_PROXY_MAX_REQUEST_BYTES} bytes.`
+          })
         }
-        const health = app.healthcheck !== undefined && app.healthcheck.url !== "" ? agent.app_health?.[app.id] ?? "initializing" : "disabled"
+        const health = app.healthcheck !== undefined && app.healthcheck.url !== ""
+          ? agent.app_health?.[app.id] ?? "initializing"
+          : "disabled"
         if (health === "initializing" || health === "unhealthy") {
-          return yield* new BadGateway({ message: "The app is not healthy.", detail: `The app's health is "${health}", not "healthy".` })
+          return yield* new BadGateway({
+            message: "The app is not healthy.",
+            detail: `The app's health is "${health}", not "healthy".`
+          })
         }
         let url: string
         try {
@@ -549,9 +651,13 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
             connected
               ? {
                 message: "The workspace agent is connected to another replica of the service.",
-                detail: "Path-based apps are carried by the replica the agent is connected to; send the request there (or try again once the agent reconnects)."
+                detail:
+                  "Path-based apps are carried by the replica the agent is connected to; send the request there (or try again once the agent reconnects)."
               }
-              : { message: "The workspace agent is not connected.", detail: "Start the workspace's agent, then try again." }
+              : {
+                message: "The workspace agent is not connected.",
+                detail: "Start the workspace's agent, then try again."
+              }
           )
         }
         return yield* tunnels.forward(agent.id, { method: req.method, url, headers: req.headers, body: req.body })
@@ -565,12 +671,25 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
       return Effect.forkDaemon(appSessions.purgeIdle(new Date(now - APP_SESSION_TIMEOUT_SECONDS * 1000)))
     }
 
-    const record = ({ workspace, agent, app }: FoundApp, req: AppRequest, actor: Option.Option<Actor>, statusCode: number) =>
+    const record = (
+      { workspace, agent, app }: FoundApp,
+      req: AppRequest,
+      actor: Option.Option<Actor>,
+      statusCode: number
+    ) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const userId = Option.getOrUndefined(Option.map(actor, (a) => a.user.id))
         yield* purgeIdle(now)
-        const key = { agentId: agent.id, appId: app.id, userId, ip: req.ip, userAgent: req.userAgent, slugOrPort: app.slug, statusCode }
+        const key = {
+          agentId: agent.id,
+          appId: app.id,
+          userId,
+          ip: req.ip,
+          userAgent: req.userAgent,
+          slugOrPort: app.slug,
+          statusCode
+        }
         if (!(yield* appSessions.touch(key, new Date(now), new Date(now - APP_SESSION_TIMEOUT_SECONDS * 1000)))) return
         yield* audit.connect({
           time: new Date(now),
@@ -586,7 +705,9 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
           userId,
           userAgent: req.userAgent
         })
-      }).pipe(Effect.catchAllCause((cause) => Effect.logError("could not record an app open in the connection log", cause)))
+      }).pipe(
+        Effect.catchAllCause((cause) => Effect.logError("could not record an app open in the connection log", cause))
+      )
 
     /**
      * Opens a path-based app for `actor` (none: an anonymous request): the app's answer, streaming.

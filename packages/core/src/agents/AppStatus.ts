@@ -7,15 +7,15 @@
 import { Clock, Context, Effect, Option } from "effect"
 import { BadRequest, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
+import { notifyTaskState } from "../notifications/Events.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
 import { PubSub } from "../PubSub.js"
+import { TaskRepo } from "../tasks/Task.js"
 import type { AppStatusState } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
+import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { CurrentAgent } from "./AgentAuth.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { notifyTaskState } from "../notifications/Events.js"
-import { TaskRepo } from "../tasks/Task.js"
-import { WorkspaceRepo } from "../workspaces/Workspace.js"
 
 /** Statuses kept per app on the Agent record; older ones are dropped. */
 export const APP_STATUSES_KEPT = 50
@@ -69,7 +69,9 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
         const { agent, workspace } = yield* CurrentAgent
         const problems: Array<Validation> = []
         const app = agent.apps.find((a) => a.slug === input.app_slug)
-        if (app === undefined) problems.push(new Validation({ field: "app_slug", detail: `The agent has no app "${input.app_slug}".` }))
+        if (app === undefined) {
+          problems.push(new Validation({ field: "app_slug", detail: `The agent has no app "${input.app_slug}".` }))
+        }
         if (input.message.length > MAX_APP_STATUS_MESSAGE) {
           problems.push(new Validation({ field: "message", detail: `At most ${MAX_APP_STATUS_MESSAGE} characters.` }))
         }

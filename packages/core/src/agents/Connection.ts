@@ -11,21 +11,29 @@
  * `disconnected_at`. A connection that vanished without a close is found by the
  * {@link AgentConnectionMonitor}.
  */
-import { everyInterval } from "../Periodic.js"
 import { Clock, Duration, Effect, Either, Fiber, Layer, Option, ParseResult, Schedule, Schema } from "effect"
+import type { BadRequest } from "../Errors.js"
+import { everyInterval } from "../Periodic.js"
 import { PubSub } from "../PubSub.js"
 import { TaskConversation, TaskLogAppend } from "../tasks/Conversation.js"
 import { span } from "../Tracing.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { TickLock } from "../workspaces/Lifecycle.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
-import type { BadRequest } from "../Errors.js"
 import { AgentLogs, BatchCreateLogs } from "./Logs.js"
 import { AgentManifest, AgentManifests } from "./Manifest.js"
 import {
-  AgentReportRepo, AgentReports, AppHealthUpdate, LifecycleUpdate, MetadataUpdate, ReportRefused, ScriptCompleted, StartupUpdate, StatsUpdate,
-  STATS_RETENTION_HOURS
+  AgentReportRepo,
+  AgentReports,
+  AppHealthUpdate,
+  LifecycleUpdate,
+  MetadataUpdate,
+  ReportRefused,
+  ScriptCompleted,
+  StartupUpdate,
+  STATS_RETENTION_HOURS,
+  StatsUpdate
 } from "./Reports.js"
 
 /** The two directions of an agent connection, as the transport gives them. */
@@ -44,8 +52,17 @@ export interface RpcError {
 
 /** The message types of the agent connection. */
 export const agentMessageTypes = [
-  "get_manifest", "update_lifecycle", "update_startup", "batch_update_metadata", "update_stats", "script_completed", "batch_update_app_health",
-  "batch_create_logs", "append_task_log", "heartbeat", "ping"
+  "get_manifest",
+  "update_lifecycle",
+  "update_startup",
+  "batch_update_metadata",
+  "update_stats",
+  "script_completed",
+  "batch_update_app_health",
+  "batch_create_logs",
+  "append_task_log",
+  "heartbeat",
+  "ping"
 ] as const
 
 const encodeManifest = Schema.encodeSync(AgentManifest)
@@ -77,7 +94,9 @@ type Handled = Effect.Effect<unknown, RpcError, AgentConnectionServices>
 /** A refused request (its validations as `field: detail`) as an error answer. */
 const refusedAnswer = (e: BadRequest): RpcError => ({
   message: e.message,
-  detail: e.validations === undefined || e.validations.length === 0 ? (e.detail ?? "") : e.validations.map((v) => `${v.field}: ${v.detail}`).join("; ")
+  detail: e.validations === undefined || e.validations.length === 0
+    ? (e.detail ?? "")
+    : e.validations.map((v) => `${v.field}: ${v.detail}`).join("; ")
 })
 
 /** Decodes `message` with `decode` and applies it. */
@@ -92,7 +111,10 @@ const decoded = <A>(
       Effect.gen(function*() {
         const reports = yield* AgentReports
         const session = yield* CurrentAgent
-        return yield* Effect.mapError(apply(reports, session, value), (e): RpcError => ({ message: e.message, detail: e.detail }))
+        return yield* Effect.mapError(
+          apply(reports, session, value),
+          (e): RpcError => ({ message: e.message, detail: e.detail })
+        )
       })
   })
 
@@ -101,7 +123,11 @@ const decoded = <A>(
  * (`update_lifecycle {lifecycle: {...}}`, `update_startup {startup: {...}}`,
  * `script_completed {timing: {...}}`): both forms are accepted, the flat one documented.
  */
-const wrappers: Readonly<Record<string, string>> = { update_lifecycle: "lifecycle", update_startup: "startup", script_completed: "timing" }
+const wrappers: Readonly<Record<string, string>> = {
+  update_lifecycle: "lifecycle",
+  update_startup: "startup",
+  script_completed: "timing"
+}
 
 const unwrap = (type: string, message: unknown): unknown => {
   const key = wrappers[type]
@@ -136,7 +162,11 @@ export const handleAgentMessage = (type: string, raw: unknown): Handled => {
     case "append_task_log":
       return Either.match(decoders.append_task_log(message), {
         onLeft: (e) => Effect.fail(invalid(e)),
-        onRight: (value) => Effect.flatMap(Effect.all([TaskConversation, CurrentAgent]), ([conversation, session]) => conversation.append(session, value))
+        onRight: (value) =>
+          Effect.flatMap(
+            Effect.all([TaskConversation, CurrentAgent]),
+            ([conversation, session]) => conversation.append(session, value)
+          )
       })
     case "heartbeat":
     case "ping":
@@ -158,20 +188,28 @@ export const answerAgentText = (text: string): Effect.Effect<string | undefined,
   try {
     parsed = JSON.parse(text)
   } catch (e) {
-    return Effect.succeed(errorAnswer(null, { message: "The message is not JSON.", detail: String((e as Error).message) }))
+    return Effect.succeed(
+      errorAnswer(null, { message: "The message is not JSON.", detail: String((e as Error).message) })
+    )
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    return Effect.succeed(errorAnswer(null, { message: "A message is a JSON object.", detail: "The message is not a JSON object." }))
+    return Effect.succeed(
+      errorAnswer(null, { message: "A message is a JSON object.", detail: "The message is not a JSON object." })
+    )
   }
   const message = parsed as Record<string, unknown>
   const rawId = message.id
   const hasId = rawId !== undefined && rawId !== null
   if (hasId && typeof rawId !== "string" && typeof rawId !== "number") {
-    return Effect.succeed(errorAnswer(null, { message: "Validation failed.", detail: "id: An id is a string or a number." }))
+    return Effect.succeed(
+      errorAnswer(null, { message: "Validation failed.", detail: "id: An id is a string or a number." })
+    )
   }
   const id: Id = hasId ? (rawId as string | number) : null
   if (typeof message.type !== "string") {
-    return Effect.succeed(errorAnswer(id, { message: "Validation failed.", detail: "type: A message has a string type." }))
+    return Effect.succeed(
+      errorAnswer(id, { message: "Validation failed.", detail: "type: A message has a string type." })
+    )
   }
   return handleAgentMessage(message.type, message).pipe(
     Effect.match({
@@ -182,8 +220,12 @@ export const answerAgentText = (text: string): Effect.Effect<string | undefined,
     Effect.catchAllDefect((defect) =>
       Effect.as(
         Effect.logError("an agent message failed", defect),
-        errorAnswer(id, { message: "An internal error occurred.", detail: "The report was not stored; send it again later." })
-      ))
+        errorAnswer(id, {
+          message: "An internal error occurred.",
+          detail: "The report was not stored; send it again later."
+        })
+      )
+    )
   )
 }
 
@@ -224,7 +266,9 @@ export const serveAgentConnection = (channel: AgentChannel) =>
     const outcome: "replaced" | "closed" = Option.isSome(yield* Fiber.poll(ended)) ? "replaced" : "closed"
     return outcome
   }).pipe(
-    Effect.ensuring(Effect.flatMap(Effect.all([AgentReports, CurrentAgent]), ([reports, session]) => reports.disconnected(session))),
+    Effect.ensuring(
+      Effect.flatMap(Effect.all([AgentReports, CurrentAgent]), ([reports, session]) => reports.disconnected(session))
+    ),
     Effect.scoped,
     span("AgentConnection.serve")
   )
@@ -253,39 +297,44 @@ export interface AgentSweep {
  * deletes stats reports past their retention. One replica sweeps at a time (the `TickLock`); each
  * update re-checks its condition, so a sweep that overlaps a refresh never marks a live agent.
  */
-export class AgentConnectionMonitor extends Effect.Service<AgentConnectionMonitor>()("@workbay/core/AgentConnectionMonitor", {
-  effect: Effect.gen(function*() {
-    const repo = yield* AgentReportRepo
-    const lock = yield* TickLock
-    const pubsub = yield* PubSub
+export class AgentConnectionMonitor
+  extends Effect.Service<AgentConnectionMonitor>()("@workbay/core/AgentConnectionMonitor", {
+    effect: Effect.gen(function*() {
+      const repo = yield* AgentReportRepo
+      const lock = yield* TickLock
+      const pubsub = yield* PubSub
 
-    const sweepOnce = (now: Date) =>
-      Effect.gen(function*() {
-        const overdue = yield* repo.disconnectOverdue(
-          new Date(now.getTime() - AGENT_INACTIVE_DISCONNECT_SECONDS * 1000),
-          now,
-          AGENT_MONITOR_BATCH
-        )
-        for (const workspaceId of new Set(overdue.map((o) => o.workspace_id))) {
-          yield* Effect.provideService(publishWorkspaceChange(workspaceId), PubSub, pubsub)
-        }
-        const purgedStats = yield* repo.purgeStats(new Date(now.getTime() - STATS_RETENTION_HOURS * 3_600_000), AGENT_MONITOR_BATCH)
-        return { ran: true, disconnected: overdue.map((o) => o.agent_id), purgedStats } satisfies AgentSweep
-      })
+      const sweepOnce = (now: Date) =>
+        Effect.gen(function*() {
+          const overdue = yield* repo.disconnectOverdue(
+            new Date(now.getTime() - AGENT_INACTIVE_DISCONNECT_SECONDS * 1000),
+            now,
+            AGENT_MONITOR_BATCH
+          )
+          for (const workspaceId of new Set(overdue.map((o) => o.workspace_id))) {
+            yield* Effect.provideService(publishWorkspaceChange(workspaceId), PubSub, pubsub)
+          }
+          const purgedStats = yield* repo.purgeStats(
+            new Date(now.getTime() - STATS_RETENTION_HOURS * 3_600_000),
+            AGENT_MONITOR_BATCH
+          )
+          return { ran: true, disconnected: overdue.map((o) => o.agent_id), purgedStats } satisfies AgentSweep
+        })
 
-    const sweep = Effect.gen(function*() {
-      const now = new Date(yield* Clock.currentTimeMillis)
-      const result = yield* lock.withTryLock(AGENT_MONITOR_LOCK, sweepOnce(now))
-      return Option.getOrElse(result, (): AgentSweep => ({ ran: false, disconnected: [], purgedStats: 0 }))
-    }).pipe(Effect.withSpan("AgentConnectionMonitor.sweep"))
+      const sweep = Effect.gen(function*() {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const result = yield* lock.withTryLock(AGENT_MONITOR_LOCK, sweepOnce(now))
+        return Option.getOrElse(result, (): AgentSweep => ({ ran: false, disconnected: [], purgedStats: 0 }))
+      }).pipe(Effect.withSpan("AgentConnectionMonitor.sweep"))
 
-    /** Sweeps forever, `interval` apart (fork it). */
-    const run = (interval: Duration.DurationInput = Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)) =>
-      everyInterval(sweep, interval, "agent connection sweep")
+      /** Sweeps forever, `interval` apart (fork it). */
+      const run = (interval: Duration.DurationInput = Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)) =>
+        everyInterval(sweep, interval, "agent connection sweep")
 
-    return { sweep, run } as const
+      return { sweep, run } as const
+    })
   })
-}) {}
+{}
 
 /** Options of the agent connection monitor's background work. */
 export interface AgentMonitorOptions {
@@ -294,5 +343,7 @@ export interface AgentMonitorOptions {
 }
 
 /** A layer whose fiber sweeps every `interval` until its scope closes. */
-export const agentConnectionMonitorPeriodic = (options: AgentMonitorOptions = {}): Layer.Layer<never, never, AgentConnectionMonitor> =>
+export const agentConnectionMonitorPeriodic = (
+  options: AgentMonitorOptions = {}
+): Layer.Layer<never, never, AgentConnectionMonitor> =>
   Layer.scopedDiscard(Effect.flatMap(AgentConnectionMonitor, (m) => Effect.forkScoped(m.run(options.interval))))

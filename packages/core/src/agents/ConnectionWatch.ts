@@ -8,12 +8,12 @@
  */
 import { Effect, Exit, Queue, Schema, Scope, Stream } from "effect"
 import { NotFound } from "../Errors.js"
-import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
 import { ProvisionerJobLog, toProvisionerJobLog } from "../templates/ProvisionerJob.js"
+import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
 import { span } from "../Tracing.js"
 import { WorkspaceWatch } from "../workspaces/Watch.js"
-import type { Workspace } from "../workspaces/WorkspaceWire.js"
 import { Workspaces } from "../workspaces/Workspaces.js"
+import type { Workspace } from "../workspaces/WorkspaceWire.js"
 
 /** Build statuses after which a start build's agents are all there: an agent missing then never comes. */
 const SETTLED = new Set(["running", "failed", "canceled", "deleted", "deleting"])
@@ -30,7 +30,8 @@ const agentIn = (build: Json, name: string): Json | undefined => {
 
 /** Whether the agent can no longer appear in the workspace's latest build as it stands. */
 const neverComes = (build: { readonly transition?: unknown; readonly status?: unknown }) =>
-  build.status === "deleted" || build.status === "deleting" || (build.transition === "start" && SETTLED.has(build.status as string))
+  build.status === "deleted" || build.status === "deleting" ||
+  (build.transition === "start" && SETTLED.has(build.status as string))
 
 const encodeLog = Schema.encodeSync(ProvisionerJobLog)
 
@@ -55,7 +56,10 @@ export class ConnectionWatch extends Effect.Service<ConnectionWatch>()("@workbay
     const agentConnection = (workspaceId: string, agentName: string) =>
       Effect.gen(function*() {
         const first: Workspace = yield* workspaces.get(workspaceId)
-        if (neverComes(first.latest_build) && first.latest_build.resources.every((r) => !(r.agents ?? []).some((a) => a.name === agentName))) {
+        if (
+          neverComes(first.latest_build) &&
+          first.latest_build.resources.every((r) => !(r.agents ?? []).some((a) => a.name === agentName))
+        ) {
           return yield* Effect.fail(new NotFound({ message: "Workspace agent not found.", detail: missing(agentName) }))
         }
         const changes = yield* watch.watch(first.id)
@@ -81,8 +85,11 @@ export class ConnectionWatch extends Effect.Service<ConnectionWatch>()("@workbay
               const scope = yield* Scope.make()
               job = { id: jobId, scope }
               yield* Effect.forkIn(
-                Stream.runForEach(jobs.followLogs(jobId), (log) =>
-                  Queue.offer(out, `{"type":"log","log":${JSON.stringify(encodeLog(toProvisionerJobLog(log)))}}`)).pipe(Effect.ignore),
+                Stream.runForEach(
+                  jobs.followLogs(jobId),
+                  (log) =>
+                    Queue.offer(out, `{"type":"log","log":${JSON.stringify(encodeLog(toProvisionerJobLog(log)))}}`)
+                ).pipe(Effect.ignore),
                 scope
               )
             })

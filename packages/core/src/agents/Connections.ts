@@ -44,12 +44,24 @@ export class AgentConnections extends Effect.Service<AgentConnections>()("@workb
         const web = isWebConnection(c.type)
         const problems: Array<Validation> = []
         if (web && c.action === "disconnect") {
-          problems.push(new Validation({ field: "connection.action", detail: "A forwarded port is reported once, with action connect." }))
+          problems.push(
+            new Validation({
+              field: "connection.action",
+              detail: "A forwarded port is reported once, with action connect."
+            })
+          )
         }
         if (web && c.status_code === undefined) {
-          problems.push(new Validation({ field: "connection.status_code", detail: "A forwarded port needs the HTTP status it served." }))
+          problems.push(
+            new Validation({
+              field: "connection.status_code",
+              detail: "A forwarded port needs the HTTP status it served."
+            })
+          )
         }
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid connection report.", validations: problems })
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid connection report.", validations: problems })
+        }
         const event: ConnectionEvent = {
           time: c.timestamp ?? new Date(yield* Clock.currentTimeMillis),
           organizationId: workspace.organization_id,
@@ -61,8 +73,9 @@ export class AgentConnections extends Effect.Service<AgentConnections>()("@workb
           ip: c.ip,
           ...(web ? { statusCode: c.status_code, slugOrPort: c.slug_or_port } : { connectionId: c.id })
         }
-        if (c.action === "connect") yield* audit.connect(event)
-        else yield* audit.disconnect({ ...event, connectionId: c.id, reason: c.reason, exitCode: c.status_code })
+        if (c.action === "connect") {
+          yield* audit.connect(event)
+        } else yield* audit.disconnect({ ...event, connectionId: c.id, reason: c.reason, exitCode: c.status_code })
         return new ResponseBody({ message: "Connection reported." }, true)
       }).pipe(span("AgentConnections.report"))
 

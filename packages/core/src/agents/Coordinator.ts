@@ -17,7 +17,7 @@
 import { Effect, Either, ExecutionStrategy, Exit, Fiber, Option, Queue, Schema, Scope } from "effect"
 import { allowed, type CurrentActor } from "../Actor.js"
 import { isUuid } from "../Ids.js"
-import { PUBSUB_RESYNC, PubSub, type PubSubShape } from "../PubSub.js"
+import { PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { AgentRepo } from "./Agent.js"
@@ -153,12 +153,17 @@ const send = (out: Outbox, key: string, frame: string | Uint8Array) => {
  * The coordination state of one replica (`replicaId` tells its own PubSub messages from the
  * others'). Two engines on one PubSub behave as two replicas.
  */
-export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): Effect.Effect<CoordinatorEngine, never, Scope.Scope> =>
+export const makeCoordinatorEngine = (
+  pubsub: PubSubShape,
+  replicaId: string
+): Effect.Effect<CoordinatorEngine, never, Scope.Scope> =>
   Effect.gen(function*() {
     const entries = new Map<string, AgentEntry>()
     const lock = yield* Effect.makeSemaphore(1)
     const outer = yield* Effect.scope
-    yield* Effect.addFinalizer(() => Effect.forEach([...entries.values()], (e) => Scope.close(e.scope, Exit.void), { discard: true }))
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach([...entries.values()], (e) => Scope.close(e.scope, Exit.void), { discard: true })
+    )
 
     const publish = (agentId: string, message: Wire) => pubsub.publish(tailnetChannel(agentId), JSON.stringify(message))
 
@@ -195,7 +200,8 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
         return Effect.asVoid(Effect.forkIn(drain, outer))
       })
     const agentWire = (node: string) => `{"t":"agent","r":${JSON.stringify(replicaId)},"n":${node}}`
-    const clientWire = (clientId: string, node: string) => `{"t":"client","r":${JSON.stringify(replicaId)},"c":${JSON.stringify(clientId)},"n":${node}}`
+    const clientWire = (clientId: string, node: string) =>
+      `{"t":"client","r":${JSON.stringify(replicaId)},"c":${JSON.stringify(clientId)},"n":${node}}`
 
     const fanOutAgentNode = (entry: AgentEntry) => {
       if (entry.node === undefined || entry.subscribers.size === 0) return
@@ -276,13 +282,23 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
           return found
         }
         const scope = yield* Scope.fork(outer, ExecutionStrategy.sequential)
-        const entry: AgentEntry = { id: agentId, conns: new Set(), subscribers: new Set(), remoteClients: new Map(), node: undefined, scope }
+        const entry: AgentEntry = {
+          id: agentId,
+          conns: new Set(),
+          subscribers: new Set(),
+          remoteClients: new Map(),
+          node: undefined,
+          scope
+        }
         entries.set(agentId, entry)
         join(entry)
         // Follow first, then ask: no answer is missed.
         const messages = yield* Scope.extend(pubsub.subscribe(tailnetChannel(agentId)), scope)
         // Interruptible even when made inside an uninterruptible region (an agent's acquire), so closing the scope ends it.
-        yield* Effect.forkIn(Effect.interruptible(Effect.forever(Effect.flatMap(Queue.take(messages), (m) => receive(entry, m)))), scope)
+        yield* Effect.forkIn(
+          Effect.interruptible(Effect.forever(Effect.flatMap(Queue.take(messages), (m) => receive(entry, m)))),
+          scope
+        )
         yield* publish(agentId, { t: "hello", r: replicaId })
         return entry
       }))
@@ -312,7 +328,9 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             // Followed here already (by local clients): ask the other replicas for their clients' nodes now.
             if (existed && entry.conns.size === 1) yield* publish(agentId, { t: "hello", r: replicaId })
             // The nodes of the clients already waiting for it.
-            for (const client of entry.subscribers) if (client.node !== undefined) send(out, client.id, clientNodeFrame(client.id, client.node))
+            for (const client of entry.subscribers) {
+              if (client.node !== undefined) send(out, client.id, clientNodeFrame(client.id, client.node))
+            }
             for (const [id, node] of known) send(out, id, clientNodeFrame(id, node))
             return entry
           })),
@@ -362,7 +380,11 @@ export const makeCoordinatorEngine = (pubsub: PubSubShape, replicaId: string): E
             if (entry === undefined) return
             entry.subscribers.delete(client)
             toAgents(entry, clientId, clientGoneFrame(clientId, "The client unsubscribed."))
-            yield* post(agentId, `c:${clientId}`, JSON.stringify({ t: "client_gone", r: replicaId, c: clientId } satisfies Wire))
+            yield* post(
+              agentId,
+              `c:${clientId}`,
+              JSON.stringify({ t: "client_gone", r: replicaId, c: clientId } satisfies Wire)
+            )
             yield* release(entry)
           })))
 
@@ -421,14 +443,20 @@ export interface PeerConnection {
 }
 
 let errorSeq = 0
-const errorFrame = (message: string, extra: Record<string, unknown> = {}) => JSON.stringify({ type: "error", message, ...extra })
+const errorFrame = (message: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: "error", message, ...extra })
 const pushError = (out: Outbox, message: string, extra: Record<string, unknown> = {}) =>
   send(out, `error:${++errorSeq}`, errorFrame(message, extra))
 
 /** The message as JSON, and its node's JSON when within MAX_NODE_BYTES; else the error to answer. */
-const parseMessage = <A>(raw: string, decode: (u: unknown) => Either.Either<A, unknown>, expected: string):
-  { readonly ok: A; readonly node?: string } | { readonly error: string } => {
-  if (Buffer.byteLength(raw, "utf8") > MAX_NODE_BYTES + 1024) return { error: `The message is over ${MAX_NODE_BYTES + 1024} bytes.` }
+const parseMessage = <A>(
+  raw: string,
+  decode: (u: unknown) => Either.Either<A, unknown>,
+  expected: string
+): { readonly ok: A; readonly node?: string } | { readonly error: string } => {
+  if (Buffer.byteLength(raw, "utf8") > MAX_NODE_BYTES + 1024) {
+    return { error: `The message is over ${MAX_NODE_BYTES + 1024} bytes.` }
+  }
   let json: unknown
   try {
     json = JSON.parse(raw)
@@ -486,12 +514,18 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
                 return yield* client.updateNode(parsed.node!)
               case "subscribe": {
                 const agentId = m.agent_id.toLowerCase()
-                if (client.subscriptions().has(agentId)) return send(out, `ack:${agentId}`, JSON.stringify({ type: "subscribed", agent_id: agentId }))
+                if (client.subscriptions().has(agentId)) {
+                  return send(out, `ack:${agentId}`, JSON.stringify({ type: "subscribed", agent_id: agentId }))
+                }
                 if (client.subscriptions().size >= MAX_SUBSCRIPTIONS) {
-                  return pushError(out, `A connection may follow at most ${MAX_SUBSCRIPTIONS} agents.`, { agent_id: m.agent_id })
+                  return pushError(out, `A connection may follow at most ${MAX_SUBSCRIPTIONS} agents.`, {
+                    agent_id: m.agent_id
+                  })
                 }
                 const refused = yield* mayReach(agentId)
-                if (Option.isSome(refused)) return pushError(out, refused.value, { agent_id: m.agent_id })
+                if (Option.isSome(refused)) {
+                  return pushError(out, refused.value, { agent_id: m.agent_id })
+                }
                 send(out, `ack:${agentId}`, JSON.stringify({ type: "subscribed", agent_id: agentId }))
                 return yield* client.subscribe(agentId)
               }

@@ -20,9 +20,9 @@
  * working.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import * as pkijs from "pkijs"
-import { createPublicKey, type KeyObject, verify as verifySignature, X509Certificate } from "node:crypto"
 import { errors as joseErrors, jwtVerify } from "jose"
+import { createPublicKey, type KeyObject, verify as verifySignature, X509Certificate } from "node:crypto"
+import * as pkijs from "pkijs"
 import { auditAdditional, auditResource, auditUser } from "../Audit.js"
 import { BadRequest, Unauthorized } from "../Errors.js"
 import { PubSub } from "../PubSub.js"
@@ -107,7 +107,9 @@ const AZURE_SIGNER = /^(?:[a-z0-9-]+\.)*metadata\.(?:azure\.com|azure\.us|azure\
 /** The subject common name and DNS names of a certificate. */
 const certificateNames = (cert: X509Certificate): ReadonlyArray<string> => {
   const cn = cert.subject.split("\n").filter((l) => l.startsWith("CN=")).map((l) => l.slice(3))
-  const dns = (cert.subjectAltName ?? "").split(",").map((s) => s.trim()).filter((s) => s.startsWith("DNS:")).map((s) => s.slice(4))
+  const dns = (cert.subjectAltName ?? "").split(",").map((s) => s.trim()).filter((s) => s.startsWith("DNS:")).map((s) =>
+    s.slice(4)
+  )
   return [...cn, ...dns]
 }
 
@@ -127,7 +129,9 @@ export const verifyAzure = (
     let signed: pkijs.SignedData
     try {
       const info = pkijs.ContentInfo.fromBER(new Uint8Array(raw))
-      if (info.contentType !== pkijs.ContentInfo.SIGNED_DATA) return yield* refuse("The signature is not PKCS#7 signed data.")
+      if (info.contentType !== pkijs.ContentInfo.SIGNED_DATA) {
+        return yield* refuse("The signature is not PKCS#7 signed data.")
+      }
       signed = new pkijs.SignedData({ schema: info.content })
     } catch {
       return yield* refuse("The signature is not PKCS#7 signed data.")
@@ -135,15 +139,25 @@ export const verifyAzure = (
     if (signed.signerInfos.length !== 1) return yield* refuse("The signed data must have exactly one signer.")
     const result = yield* Effect.promise(() =>
       signed.verify({ signer: 0, checkChain: true, trustedCerts: [...trusted], checkDate: now, extendedMode: true })
-        .then((r) => ({ ok: r.signatureVerified === true && r.signerCertificateVerified === true, result: r, message: r.message }))
+        .then((r) => ({
+          ok: r.signatureVerified === true && r.signerCertificateVerified === true,
+          result: r,
+          message: r.message
+        }))
         .catch((e: unknown) => ({
           ok: false,
           result: undefined,
-          message: e instanceof Error ? e.message : typeof (e as { message?: unknown })?.message === "string" ? (e as { message: string }).message : String(e)
+          message: e instanceof Error
+            ? e.message
+            : typeof (e as { message?: unknown })?.message === "string"
+            ? (e as { message: string }).message
+            : String(e)
         }))
     )
     if (!result.ok || result.result?.signerCertificate == null) {
-      return yield* refuse(`The signed data does not verify against the configured Azure certificates: ${result.message}`)
+      return yield* refuse(
+        `The signed data does not verify against the configured Azure certificates: ${result.message}`
+      )
     }
     const signer = new X509Certificate(Buffer.from(result.result.signerCertificate.toSchema().toBER()))
     if (!certificateNames(signer).some((name) => AZURE_SIGNER.test(name))) {
@@ -327,7 +341,11 @@ export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workb
       })
 
     /** Verifies a document of `kind` at the clock's time, then exchanges its instance for a token. */
-    const run = (kind: IdentityKind, agentName: string, verify: (now: Date) => Effect.Effect<string, IdentityRefused>) =>
+    const run = (
+      kind: IdentityKind,
+      agentName: string,
+      verify: (now: Date) => Effect.Effect<string, IdentityRefused>
+    ) =>
       Effect.zipRight(auditAdditional({ instance_identity: kind }), Clock.currentTimeMillis).pipe(
         Effect.flatMap((ms) => verify(new Date(ms))),
         Effect.mapError(invalid(kind)),
@@ -336,8 +354,9 @@ export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workb
       )
 
     /** POST /workspaceagents/aws-instance-identity. */
-    const awsIdentity = (body: { readonly document: string; readonly signature: string; readonly agent_name: string }) =>
-      run("aws", body.agent_name, () => verifyAws(body.document, body.signature, aws))
+    const awsIdentity = (
+      body: { readonly document: string; readonly signature: string; readonly agent_name: string }
+    ) => run("aws", body.agent_name, () => verifyAws(body.document, body.signature, aws))
 
     /** POST /workspaceagents/azure-instance-identity. */
     const azureIdentity = (body: { readonly signature: string; readonly agent_name: string }) =>

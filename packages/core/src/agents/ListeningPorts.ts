@@ -17,14 +17,40 @@ export const MINIMUM_LISTENING_PORT = 9
 
 /** Ports never listed: common services that are not web apps (the described system's `AgentIgnoredListeningPorts`). */
 export const IGNORED_LISTENING_PORTS: ReadonlySet<number> = new Set([
-  0, 20, 21, 22, 23, 25, 53, 110, 143, 179, 389, 465, 587, 636, 989, 990, 993, 995, 3306, 3389, 5432, 27017, 27018, 27019, 28017
+  0,
+  20,
+  21,
+  22,
+  23,
+  25,
+  53,
+  110,
+  143,
+  179,
+  389,
+  465,
+  587,
+  636,
+  989,
+  990,
+  993,
+  995,
+  3306,
+  3389,
+  5432,
+  27017,
+  27018,
+  27019,
+  28017
 ])
 
-export class WorkspaceAgentListeningPort extends Schema.Class<WorkspaceAgentListeningPort>("WorkspaceAgentListeningPort")({
-  process_name: Schema.String,
-  network: Schema.String,
-  port: Schema.Int
-}) {}
+export class WorkspaceAgentListeningPort
+  extends Schema.Class<WorkspaceAgentListeningPort>("WorkspaceAgentListeningPort")({
+    process_name: Schema.String,
+    network: Schema.String,
+    port: Schema.Int
+  })
+{}
 
 export class WorkspaceAgentListeningPortsResponse
   extends Schema.Class<WorkspaceAgentListeningPortsResponse>("WorkspaceAgentListeningPortsResponse")({
@@ -43,7 +69,10 @@ const appPort = (url: string): number | undefined => {
 }
 
 /** The ports worth listing: not below the minimum, not an app's, not an ignored one; each port once. */
-export const filterListeningPorts = (ports: ReadonlyArray<ListeningPort>, appUrls: ReadonlyArray<string>): ReadonlyArray<ListeningPort> => {
+export const filterListeningPorts = (
+  ports: ReadonlyArray<ListeningPort>,
+  appUrls: ReadonlyArray<string>
+): ReadonlyArray<ListeningPort> => {
   const apps = new Set(appUrls.flatMap((u) => {
     const p = appPort(u)
     return p === undefined ? [] : [p]
@@ -51,7 +80,9 @@ export const filterListeningPorts = (ports: ReadonlyArray<ListeningPort>, appUrl
   const seen = new Set<string>()
   return ports.filter((p) => {
     const key = `${p.network}/${p.port}`
-    if (p.port < MINIMUM_LISTENING_PORT || apps.has(p.port) || IGNORED_LISTENING_PORTS.has(p.port) || seen.has(key)) return false
+    if (p.port < MINIMUM_LISTENING_PORT || apps.has(p.port) || IGNORED_LISTENING_PORTS.has(p.port) || seen.has(key)) {
+      return false
+    }
     seen.add(key)
     return true
   })
@@ -67,12 +98,16 @@ export class AgentListeningPorts extends Effect.Service<AgentListeningPorts>()("
         const found = yield* agents.resolve(ref)
         const status = agentStatus(found.agent, yield* Clock.currentTimeMillis)
         if (status !== "connected") {
-          return yield* new BadRequest({ message: "Agent state is not connected.", detail: `Current agent state: ${status}` })
+          return yield* new BadRequest({
+            message: "Agent state is not connected.",
+            detail: `Current agent state: ${status}`
+          })
         }
         if (!tunnels.connectedHere(found.agent.id)) {
           return yield* new BadGateway({
             message: "The workspace agent is connected to another replica of the service.",
-            detail: "Its listening ports are asked over its connection, which another replica holds; ask there, or try again once the agent reconnects."
+            detail:
+              "Its listening ports are asked over its connection, which another replica holds; ask there, or try again once the agent reconnects."
           })
         }
         const ports = yield* tunnels.listeningPorts(found.agent.id)

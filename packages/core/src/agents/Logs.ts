@@ -57,9 +57,19 @@ export class AgentLogRepo extends Context.Tag("@workbay/core/AgentLogRepo")<Agen
    * Stores a batch when the agent has room for its `bytes` (one statement for the lines, one for
    * the counters, in one transaction); otherwise stores nothing and marks the agent overflowed.
    */
-  readonly append: (agentId: string, logs: ReadonlyArray<NewAgentLog>, bytes: number, maxBytes: number) => Effect.Effect<{ readonly overflowed: boolean }>
+  readonly append: (
+    agentId: string,
+    logs: ReadonlyArray<NewAgentLog>,
+    bytes: number,
+    maxBytes: number
+  ) => Effect.Effect<{ readonly overflowed: boolean }>
   /** Up to `limit` lines of the agent with `after < id < before`, in id order. */
-  readonly list: (agentId: string, after: number, before: number | undefined, limit: number) => Effect.Effect<ReadonlyArray<AgentLogRecord>>
+  readonly list: (
+    agentId: string,
+    after: number,
+    before: number | undefined,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<AgentLogRecord>>
   /** Deletes lines created before `before`; answers how many. */
   readonly purgeBefore: (before: Date) => Effect.Effect<number>
 }>() {}
@@ -74,7 +84,13 @@ export class WorkspaceAgentLog extends Schema.Class<WorkspaceAgentLog>("Workspac
 }) {}
 
 export const toAgentLog = (r: AgentLogRecord): WorkspaceAgentLog =>
-  new WorkspaceAgentLog({ id: r.id, created_at: r.created_at, output: r.output, level: r.level, source_id: r.log_source_id }, true)
+  new WorkspaceAgentLog({
+    id: r.id,
+    created_at: r.created_at,
+    output: r.output,
+    level: r.level,
+    source_id: r.log_source_id
+  }, true)
 
 /** The PubSub channel of an agent's new lines: `agent_logs_` and the id's 32 hex digits. */
 export const agentLogsChannel = (agentId: string): string => `agent_logs_${agentId.replaceAll("-", "").toLowerCase()}`
@@ -98,7 +114,9 @@ export interface AppendLogsInput {
  * as the described system's agents send their logs over their connection (`BatchCreateLogs`).
  */
 export class BatchCreateLogs extends Schema.Class<BatchCreateLogs>("BatchCreateLogs")({
-  log_source_id: Schema.UUID.annotations({ message: () => ({ message: "The log source id is a UUID.", override: true }) }),
+  log_source_id: Schema.UUID.annotations({
+    message: () => ({ message: "The log source id is a UUID.", override: true })
+  }),
   logs: Schema.Array(Schema.Struct({
     created_at: ReportTime,
     level: Schema.Literal(...agentLogLevels).annotations({
@@ -144,7 +162,11 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
         const known = (agent.log_sources ?? []).find((s) => s.id === id)
         if (known !== undefined) return known
         if ((agent.log_sources ?? []).length >= MAX_AGENT_LOG_SOURCES) {
-          return yield* BadRequest.field("id", `An agent may declare at most ${MAX_AGENT_LOG_SOURCES} log sources.`, "Too many log sources.")
+          return yield* BadRequest.field(
+            "id",
+            `An agent may declare at most ${MAX_AGENT_LOG_SOURCES} log sources.`,
+            "Too many log sources."
+          )
         }
         return yield* logs.addLogSource({
           id,
@@ -163,7 +185,8 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
     const hasSource = (agent: AgentInBuild["agent"], sourceId: string) =>
       logSourceIds(agent).has(sourceId)
         ? Effect.succeed(true)
-        : Effect.map(agentRepo.findById(agent.id), (fresh) => Option.isSome(fresh) && logSourceIds(fresh.value.agent).has(sourceId))
+        : Effect.map(agentRepo.findById(agent.id), (fresh) =>
+          Option.isSome(fresh) && logSourceIds(fresh.value.agent).has(sourceId))
 
     /**
      * Stores the batch under its source, or (past the agent's room) none of it, marking the agent
@@ -172,13 +195,26 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
     const store = (input: AppendLogsInput) =>
       Effect.gen(function*() {
         const { agent } = yield* CurrentAgent
-        if (input.logs.length === 0) return yield* BadRequest.field("logs", "At least one log line is required.", "No logs provided.")
+        if (input.logs.length === 0) {
+          return yield* BadRequest.field("logs", "At least one log line is required.", "No logs provided.")
+        }
         const sourceId = input.log_source_id.toLowerCase()
         if (!(yield* hasSource(agent, sourceId))) {
-          return yield* BadRequest.field("log_source_id", "The agent has no log source of this id: declare it first (POST /workspaceagents/me/log-source).", "Unknown log source.")
+          return yield* BadRequest.field(
+            "log_source_id",
+            "The agent has no log source of this id: declare it first (POST /workspaceagents/me/log-source).",
+            "Unknown log source."
+          )
         }
-        if (agent.logs_overflowed) return { overflowed: true }
-        const lines: Array<NewAgentLog> = input.logs.map((l) => ({ created_at: l.created_at, level: l.level, output: l.output, log_source_id: sourceId }))
+        if (agent.logs_overflowed) {
+          return { overflowed: true }
+        }
+        const lines: Array<NewAgentLog> = input.logs.map((l) => ({
+          created_at: l.created_at,
+          level: l.level,
+          output: l.output,
+          log_source_id: sourceId
+        }))
         const bytes = lines.reduce((n, l) => n + agentLogBytes(l.output), 0)
         const { overflowed } = yield* logs.append(agent.id, lines, bytes, MAX_AGENT_LOG_BYTES)
         if (!overflowed) yield* pubsub.publish(agentLogsChannel(agent.id), AGENT_SIGNAL_LOGS)
@@ -193,7 +229,12 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
       Effect.flatMap(store(input), ({ overflowed }) =>
         overflowed
           // Made only when refused: an error captures a stack trace (about 1% of a batch's CPU).
-          ? Effect.fail(new PayloadTooLarge({ message: "Logs limit exceeded.", detail: `An agent stores at most ${MAX_AGENT_LOG_BYTES} bytes of logs.` }))
+          ? Effect.fail(
+            new PayloadTooLarge({
+              message: "Logs limit exceeded.",
+              detail: `An agent stores at most ${MAX_AGENT_LOG_BYTES} bytes of logs.`
+            })
+          )
           : Effect.succeed(APPENDED)).pipe(span("AgentLogs.append"))
 
     /**
@@ -202,7 +243,9 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
      * described system's `BatchCreateLogs` does, where the route answers 413.
      */
     const batchCreate = (input: AppendLogsInput) =>
-      Effect.map(store(input), ({ overflowed }) => ({ log_limit_exceeded: overflowed })).pipe(span("AgentLogs.batchCreate"))
+      Effect.map(store(input), ({ overflowed }) => ({ log_limit_exceeded: overflowed })).pipe(
+        span("AgentLogs.batchCreate")
+      )
 
     /** GET /workspaceagents/{agent}/logs: lines after `after` (and before `before`), at most AGENT_LOGS_PAGE. */
     const list = (agentRef: string, query: AgentLogsQuery = {}) =>

@@ -4,20 +4,22 @@
  * Answered by `get_manifest` on the agent connection and by `GET /workspaceagents/me/manifest`.
  */
 import { Clock, Effect, Schema } from "effect"
-import { span } from "../Tracing.js"
 import { WorkspaceAgentScript, WorkspaceApp } from "../templates/TemplateVersionWire.js"
+import { span } from "../Tracing.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { toAgent } from "./Agents.js"
 import { DerpMapSchema, RelayMap } from "./RelayMap.js"
 
 /** A metadata item the agent collects (the described system's `WorkspaceAgentMetadataDescription`). */
-export class AgentMetadataDescription extends Schema.Class<AgentMetadataDescription>("WorkspaceAgentMetadataDescription")({
-  key: Schema.String,
-  display_name: Schema.String,
-  script: Schema.String,
-  interval: Schema.Int,
-  timeout: Schema.Int
-}) {}
+export class AgentMetadataDescription
+  extends Schema.Class<AgentMetadataDescription>("WorkspaceAgentMetadataDescription")({
+    key: Schema.String,
+    display_name: Schema.String,
+    script: Schema.String,
+    interval: Schema.Int,
+    timeout: Schema.Int
+  })
+{}
 
 export { DerpMapSchema } from "./RelayMap.js"
 

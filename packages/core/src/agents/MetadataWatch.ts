@@ -10,9 +10,9 @@ import { authorizeRead } from "../Actor.js"
 import { NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
+import type { AgentMetadataItem } from "../templates/Provisioner.js"
 import { span } from "../Tracing.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
-import type { AgentMetadataItem } from "../templates/Provisioner.js"
 import { AgentRepo } from "./Agent.js"
 import { agentMetadataChannel, type AgentMetadataRecord, AgentReportRepo } from "./Reports.js"
 
@@ -20,11 +20,16 @@ import { agentMetadataChannel, type AgentMetadataRecord, AgentReportRepo } from 
 const ZERO_RESULT = { collected_at: "0001-01-01T00:00:00Z", age: 0, value: "", error: "" }
 
 /** The described system's `[]WorkspaceAgentMetadata`, as JSON text. */
-export const metadataListJson = (items: ReadonlyArray<AgentMetadataItem>, values: ReadonlyArray<AgentMetadataRecord>): string => {
+export const metadataListJson = (
+  items: ReadonlyArray<AgentMetadataItem>,
+  values: ReadonlyArray<AgentMetadataRecord>
+): string => {
   const byKey = new Map(values.map((v) => [v.key, v] as const))
   const result = (key: string) => {
     const v = byKey.get(key)
-    return v === undefined ? ZERO_RESULT : { collected_at: v.collected_at.toISOString(), age: v.age, value: v.value, error: v.error }
+    return v === undefined
+      ? ZERO_RESULT
+      : { collected_at: v.collected_at.toISOString(), age: v.age, value: v.value, error: v.error }
   }
   const declared = new Set(items.map((i) => i.key))
   const list = [
@@ -59,7 +64,9 @@ export class AgentMetadataWatch extends Effect.Service<AgentMetadataWatch>()("@w
           // Subscribe first, then read: no report made in between is missed.
           const signals = yield* pubsub.subscribe(agentMetadataChannel(agent.id))
           const first = yield* render
-          return Stream.concat(Stream.make(first), Stream.fromQueue(signals).pipe(Stream.mapEffect(() => render))).pipe(Stream.changes)
+          return Stream.concat(Stream.make(first), Stream.fromQueue(signals).pipe(Stream.mapEffect(() => render))).pipe(
+            Stream.changes
+          )
         }))
       }).pipe(span("AgentMetadataWatch.watch"))
 

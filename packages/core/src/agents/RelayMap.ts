@@ -75,7 +75,14 @@ export const embeddedRelayMap = (accessUrl: string): DerpMap => {
         RegionID: EMBEDDED_REGION_ID,
         RegionCode: "coder",
         RegionName: "Coder Embedded Relay",
-        Nodes: [{ Name: `${EMBEDDED_REGION_ID}b`, RegionID: EMBEDDED_REGION_ID, HostName: url.hostname, STUNPort: -1, DERPPort: port, ForceHTTP: !https }]
+        Nodes: [{
+          Name: `${EMBEDDED_REGION_ID}b`,
+          RegionID: EMBEDDED_REGION_ID,
+          HostName: url.hostname,
+          STUNPort: -1,
+          DERPPort: port,
+          ForceHTTP: !https
+        }]
       }
     }
   }
@@ -91,16 +98,24 @@ const decodeMap = Schema.decodeUnknownEither(DerpMap, { onExcessProperty: "error
  * its region, and small enough to travel between replicas (MAX_PUBSUB_MESSAGE_BYTES).
  * Answers the map's JSON (the message every stream sends), or the problems.
  */
-export const checkRelayMap = (map: unknown): Either.Either<{ readonly map: DerpMap; readonly json: string }, ReadonlyArray<string>> => {
+export const checkRelayMap = (
+  map: unknown
+): Either.Either<{ readonly map: DerpMap; readonly json: string }, ReadonlyArray<string>> => {
   const decoded = decodeMap(map)
   if (Either.isLeft(decoded)) {
-    return Either.left(ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((i) => `${i.path.join(".") || "map"}: ${i.message}`))
+    return Either.left(
+      ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((i) => `${i.path.join(".") || "map"}: ${i.message}`)
+    )
   }
   const problems: Array<string> = []
   for (const [key, region] of Object.entries(decoded.right.Regions)) {
-    if (key !== String(region.RegionID)) problems.push(`Regions.${key}: keyed by ${key} but its RegionID is ${region.RegionID}.`)
+    if (key !== String(region.RegionID)) {
+      problems.push(`Regions.${key}: keyed by ${key} but its RegionID is ${region.RegionID}.`)
+    }
     region.Nodes.forEach((node, i) => {
-      if (node.RegionID !== region.RegionID) problems.push(`Regions.${key}.Nodes.${i}: its RegionID is not its region's.`)
+      if (node.RegionID !== region.RegionID) {
+        problems.push(`Regions.${key}.Nodes.${i}: its RegionID is not its region's.`)
+      }
     })
   }
   const json = JSON.stringify(decoded.right)
@@ -118,7 +133,9 @@ export class RelayMap extends Effect.Service<RelayMap>()("@workbay/core/RelayMap
     const settings = yield* Settings
     const pubsub = yield* PubSub
     const initial = checkRelayMap(settings.relayMap ?? embeddedRelayMap(settings.accessUrl))
-    if (Either.isLeft(initial)) return yield* Effect.dieMessage(`The relay map setting is invalid: ${initial.left.join(" ")}`)
+    if (Either.isLeft(initial)) {
+      return yield* Effect.dieMessage(`The relay map setting is invalid: ${initial.left.join(" ")}`)
+    }
     let current = initial.right
     const listeners = new Set<RelayMapListener>()
 
@@ -162,10 +179,12 @@ export class RelayMap extends Effect.Service<RelayMap>()("@workbay/core/RelayMap
       Effect.gen(function*() {
         const checked = checkRelayMap(map)
         if (Either.isLeft(checked)) {
-          return yield* Effect.fail(new BadRequest({
-            message: "Invalid relay map.",
-            validations: checked.left.map((detail) => new Validation({ field: detail.split(":")[0]!, detail }))
-          }))
+          return yield* Effect.fail(
+            new BadRequest({
+              message: "Invalid relay map.",
+              validations: checked.left.map((detail) => new Validation({ field: detail.split(":")[0]!, detail }))
+            })
+          )
         }
         apply(checked.right.json)
         yield* pubsub.publish(RELAY_MAP_CHANNEL, checked.right.json)

@@ -7,15 +7,23 @@
 import { Clock, Context, Effect, Schema, type Scope } from "effect"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
+import type { AgentScriptResult } from "../workspaces/WorkspaceBuild.js"
 import { publishWorkspaceChange, workspaceChannel } from "../workspaces/WorkspaceChannel.js"
 import { AgentRepo } from "./Agent.js"
-import type { AgentScriptResult } from "../workspaces/WorkspaceBuild.js"
 import type { AgentSession } from "./AgentAuth.js"
 
 // Requests (the bodies of the agent connection's messages).
 
 export const lifecycleStates = [
-  "created", "starting", "start_timeout", "start_error", "ready", "shutting_down", "shutdown_timeout", "shutdown_error", "off"
+  "created",
+  "starting",
+  "start_timeout",
+  "start_error",
+  "ready",
+  "shutting_down",
+  "shutdown_timeout",
+  "shutdown_error",
+  "off"
 ] as const
 export type LifecycleState = typeof lifecycleStates[number]
 
@@ -27,7 +35,9 @@ const Count = Schema.Int.pipe(
 /** A time an agent reports: an RFC 3339 date-time of the years 1 to 9999 (what both dialects' columns hold). */
 export const ReportTime = Schema.Date.pipe(
   Schema.filter((d) => d.getUTCFullYear() >= 1 && d.getUTCFullYear() <= 9999)
-).annotations({ message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true }) })
+).annotations({
+  message: () => ({ message: "A time is an RFC 3339 date-time of the years 1 to 9999.", override: true })
+})
 const Time = ReportTime
 
 /** `update_lifecycle`: the agent's lifecycle state, and when it changed (default: when received). */
@@ -65,16 +75,22 @@ const MetadataItem = Schema.Struct({
 
 /** `batch_update_metadata`: values of the agent's metadata, by key. */
 export class MetadataUpdate extends Schema.Class<MetadataUpdate>("MetadataUpdate")({
-  metadata: Schema.Array(MetadataItem).pipe(Schema.maxItems(MAX_METADATA_KEYS, { message: () => `At most ${MAX_METADATA_KEYS} items.` }))
+  metadata: Schema.Array(MetadataItem).pipe(
+    Schema.maxItems(MAX_METADATA_KEYS, { message: () => `At most ${MAX_METADATA_KEYS} items.` })
+  )
 }) {}
 
 const StatsBody = Schema.Struct({
   connections_by_proto: Schema.optionalWith(
-    Schema.Record({ key: Text(64), value: Count }).pipe(Schema.filter((r) => Object.keys(r).length <= 32 || "At most 32 protocols.")),
+    Schema.Record({ key: Text(64), value: Count }).pipe(
+      Schema.filter((r) => Object.keys(r).length <= 32 || "At most 32 protocols.")
+    ),
     { default: () => ({}) }
   ),
   connection_count: Schema.optionalWith(Count, { default: () => 0 }),
-  connection_median_latency_ms: Schema.optionalWith(Schema.Number.pipe(Schema.finite(), Schema.nonNegative()), { default: () => 0 }),
+  connection_median_latency_ms: Schema.optionalWith(Schema.Number.pipe(Schema.finite(), Schema.nonNegative()), {
+    default: () => 0
+  }),
   rx_packets: Schema.optionalWith(Count, { default: () => 0 }),
   rx_bytes: Schema.optionalWith(Count, { default: () => 0 }),
   tx_packets: Schema.optionalWith(Count, { default: () => 0 }),
@@ -108,7 +124,9 @@ export class ScriptCompleted extends Schema.Class<ScriptCompleted>("ScriptComple
   script_id: Schema.UUID.annotations({ message: () => ({ message: "The script id is a UUID.", override: true }) }),
   started_at: Time,
   ended_at: Time,
-  exit_code: Schema.Int.pipe(Schema.between(-(2 ** 31), 2 ** 32 - 1, { message: () => "An exit code is a 32-bit integer." })),
+  exit_code: Schema.Int.pipe(
+    Schema.between(-(2 ** 31), 2 ** 32 - 1, { message: () => "An exit code is a 32-bit integer." })
+  ),
   stage: Schema.optional(Schema.Literal("start", "stop", "cron")),
   /** When left out: `timed_out` when `timeout`, else `exit_failure` for a non-zero exit code, else `ok`. */
   status: Schema.optional(Schema.Literal("ok", "exit_failure", "timed_out", "pipes_left_open")),
@@ -153,9 +171,20 @@ export class AgentReportRepo extends Context.Tag("@workbay/core/AgentReportRepo"
   readonly disconnect: (agentId: string, now: Date) => Effect.Effect<void>
   /** Marks disconnected (at `now`) at most `limit` open agents not refreshed since `before`. */
   readonly disconnectOverdue: (before: Date, now: Date, limit: number) => Effect.Effect<ReadonlyArray<OverdueAgent>>
-  readonly setLifecycle: (agentId: string, state: LifecycleState, startedAt: Date | undefined, readyAt: Date | undefined, now: Date) => Effect.Effect<void>
+  readonly setLifecycle: (
+    agentId: string,
+    state: LifecycleState,
+    startedAt: Date | undefined,
+    readyAt: Date | undefined,
+    now: Date
+  ) => Effect.Effect<void>
   readonly setStartup: (agentId: string, update: StartupUpdate, now: Date) => Effect.Effect<void>
-  readonly setScriptResult: (agentId: string, scriptId: string, result: AgentScriptResult, now: Date) => Effect.Effect<void>
+  readonly setScriptResult: (
+    agentId: string,
+    scriptId: string,
+    result: AgentScriptResult,
+    now: Date
+  ) => Effect.Effect<void>
   /** Sets the health of these apps (by id), keeping the others'. */
   readonly setAppHealth: (agentId: string, health: Readonly<Record<string, string>>, now: Date) => Effect.Effect<void>
   readonly listMetadata: (agentId: string) => Effect.Effect<ReadonlyArray<AgentMetadataRecord>>
@@ -179,7 +208,11 @@ export const scriptStatus = (r: ScriptCompleted): AgentScriptResult["status"] =>
  * `started_at`; entering `ready`, `start_timeout` or `start_error` sets `ready_at`.
  */
 export const lifecycleTimes = (state: LifecycleState, at: Date): { started_at?: Date; ready_at?: Date } =>
-  state === "starting" ? { started_at: at } : state === "ready" || state === "start_timeout" || state === "start_error" ? { ready_at: at } : {}
+  state === "starting"
+    ? { started_at: at }
+    : state === "ready" || state === "start_timeout" || state === "start_error"
+    ? { ready_at: at }
+    : {}
 
 /** A value cut to `max` UTF-8 bytes (never inside a character). */
 const cut = (text: string, max: number): string => {
@@ -193,7 +226,8 @@ export const metadataRecord = (item: MetadataUpdate["metadata"][number]): AgentM
   const valueBytes = Buffer.byteLength(result.value, "utf8")
   let error = result.error
   if (valueBytes > MAX_METADATA_VALUE_BYTES) {
-    error = `value of ${valueBytes} bytes exceeded ${MAX_METADATA_VALUE_BYTES} bytes` + (error === "" ? "" : `; ${error}`)
+    error = `value of ${valueBytes} bytes exceeded ${MAX_METADATA_VALUE_BYTES} bytes` +
+      (error === "" ? "" : `; ${error}`)
   }
   return {
     key: item.key,
@@ -205,7 +239,8 @@ export const metadataRecord = (item: MetadataUpdate["metadata"][number]): AgentM
 }
 
 /** The PubSub channel of an agent's metadata reports: `agentmeta_` and the id's 32 hex digits. */
-export const agentMetadataChannel = (agentId: string): string => `agentmeta_${agentId.replaceAll("-", "").toLowerCase()}`
+export const agentMetadataChannel = (agentId: string): string =>
+  `agentmeta_${agentId.replaceAll("-", "").toLowerCase()}`
 
 /** A report the service refused: answered as the request's error. */
 export class ReportRefused extends Schema.TaggedError<ReportRefused>()("ReportRefused", {
@@ -223,7 +258,8 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
     const agents = yield* AgentRepo
     const pubsub = yield* PubSub
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-    const changed = (session: AgentSession) => Effect.provideService(publishWorkspaceChange(session.workspace.id), PubSub, pubsub)
+    const changed = (session: AgentSession) =>
+      Effect.provideService(publishWorkspaceChange(session.workspace.id), PubSub, pubsub)
 
     const connected = (session: AgentSession) =>
       Effect.gen(function*() {
@@ -265,7 +301,8 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         if (held.size + added > MAX_METADATA_KEYS) {
           return yield* new ReportRefused({
             message: "Too many metadata keys.",
-            detail: `An agent may hold at most ${MAX_METADATA_KEYS} metadata keys; it holds ${held.size} and this adds ${added}.`
+            detail:
+              `An agent may hold at most ${MAX_METADATA_KEYS} metadata keys; it holds ${held.size} and this adds ${added}.`
           })
         }
         yield* repo.putMetadata(session.agent.id, items)
@@ -283,7 +320,10 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
       Effect.gen(function*() {
         const scriptId = report.script_id.toLowerCase()
         if (!session.agent.scripts.some((s) => s.id === scriptId)) {
-          return yield* new ReportRefused({ message: "Unknown script.", detail: `The agent has no script with id ${scriptId}.` })
+          return yield* new ReportRefused({
+            message: "Unknown script.",
+            detail: `The agent has no script with id ${scriptId}.`
+          })
         }
         const result: AgentScriptResult = {
           status: scriptStatus(report),
@@ -301,7 +341,9 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
 
     const batchUpdateAppHealth = (session: AgentSession, update: AppHealthUpdate) =>
       Effect.gen(function*() {
-        const checked = new Set(session.agent.apps.filter((a) => a.healthcheck !== undefined && a.healthcheck.url !== "").map((a) => a.id))
+        const checked = new Set(
+          session.agent.apps.filter((a) => a.healthcheck !== undefined && a.healthcheck.url !== "").map((a) => a.id)
+        )
         const unknown = update.updates.find((u) => !checked.has(u.id.toLowerCase()))
         if (unknown !== undefined) {
           return yield* new ReportRefused({
@@ -310,7 +352,11 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
           })
         }
         if (update.updates.length === 0) return {}
-        yield* repo.setAppHealth(session.agent.id, Object.fromEntries(update.updates.map((u) => [u.id.toLowerCase(), u.health])), yield* now)
+        yield* repo.setAppHealth(
+          session.agent.id,
+          Object.fromEntries(update.updates.map((u) => [u.id.toLowerCase(), u.health])),
+          yield* now
+        )
         yield* changed(session)
         return {}
       }).pipe(span("AgentReports.batchUpdateAppHealth"))
@@ -337,6 +383,18 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         }
       })
 
-    return { connected, untilReplaced, batchUpdateAppHealth, refresh, disconnected, updateLifecycle, updateStartup, batchUpdateMetadata, updateStats, scriptCompleted, metadata } as const
+    return {
+      connected,
+      untilReplaced,
+      batchUpdateAppHealth,
+      refresh,
+      disconnected,
+      updateLifecycle,
+      updateStartup,
+      batchUpdateMetadata,
+      updateStats,
+      scriptCompleted,
+      metadata
+    } as const
   })
 }) {}

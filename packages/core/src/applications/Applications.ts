@@ -34,7 +34,7 @@ export class AppHostResponse extends Schema.Class<AppHostResponse>("AppHostRespo
  * one (`*.apps.example.com`, `*--apps.example.com`), compared without case; an optional port
  * must be equal.
  */
-export const wildcardHostMatcher = (wildcard: string): ((host: string) => boolean) => {
+export const wildcardHostMatcher = (wildcard: string): (host: string) => boolean => {
   const w = wildcard.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/.*$/, "")
   if (w === "" || !w.includes("*")) return () => false
   const escaped = w.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[a-z0-9-]+")
@@ -56,7 +56,9 @@ export class Applications extends Effect.Service<Applications>()("@workbay/core/
     const coveredByWildcard = wildcardHostMatcher(settings.wildcardAccessUrl)
 
     /** `GET /applications/host`: the wildcard app host, empty when none is set. */
-    const host = Effect.succeed(new AppHostResponse({ host: settings.wildcardAccessUrl }, true)).pipe(span("Applications.host"))
+    const host = Effect.succeed(new AppHostResponse({ host: settings.wildcardAccessUrl }, true)).pipe(
+      span("Applications.host")
+    )
 
     /** Mints a key of the caller limited to `application_connect`, living no longer than the caller's key and a week. */
     const mintAppKey = (caller: ApiKeyRecord) =>
@@ -95,7 +97,9 @@ export class Applications extends Effect.Service<Applications>()("@workbay/core/
         yield* authorize("create", { type: "api_key", ownerId: actor.user.id })
         if (!URL.canParse(redirectUri)) return yield* badUri("Must be an absolute URL.")
         const target = new URL(redirectUri)
-        if (target.protocol !== "http:" && target.protocol !== "https:") return yield* badUri("Must be an http or https URL.")
+        if (target.protocol !== "http:" && target.protocol !== "https:") {
+          return yield* badUri("Must be an http or https URL.")
+        }
         if (target.username !== "" || target.password !== "") return yield* badUri("Must not carry credentials.")
         target.protocol = access.protocol
         const isAccess = target.host.toLowerCase() === access.host.toLowerCase()

@@ -74,39 +74,103 @@ export interface AuditLogFilter {
  * and `appearance`, Workbay's own (the described system does not audit `PUT /appearance`).
  */
 export const auditResourceTypes: ReadonlyArray<string> = [
-  "template", "template_version", "user", "workspace", "workspace_build", "git_ssh_key", "api_key", "group",
-  "license", "convert_login", "health_settings", "notifications_settings", "prebuilds_settings", "workspace_proxy",
-  "organization", "oauth2_provider_app", "oauth2_provider_app_secret", "custom_role", "organization_member",
-  "notification_template", "idp_sync_settings_organization", "idp_sync_settings_group", "idp_sync_settings_role",
-  "workspace_agent", "workspace_app", "task", "appearance", "provisioner_key"
+  "template",
+  "template_version",
+  "user",
+  "workspace",
+  "workspace_build",
+  "git_ssh_key",
+  "api_key",
+  "group",
+  "license",
+  "convert_login",
+  "health_settings",
+  "notifications_settings",
+  "prebuilds_settings",
+  "workspace_proxy",
+  "organization",
+  "oauth2_provider_app",
+  "oauth2_provider_app_secret",
+  "custom_role",
+  "organization_member",
+  "notification_template",
+  "idp_sync_settings_organization",
+  "idp_sync_settings_group",
+  "idp_sync_settings_role",
+  "workspace_agent",
+  "workspace_app",
+  "task",
+  "appearance",
+  "provisioner_key"
 ]
 
 /** Every audit action, the values `action` may take in a search. */
 export const auditActions: ReadonlyArray<AuditAction> = [
-  "create", "write", "delete", "start", "stop", "login", "logout", "register", "request_password_reset", "connect",
-  "disconnect", "open", "close"
+  "create",
+  "write",
+  "delete",
+  "start",
+  "stop",
+  "login",
+  "logout",
+  "register",
+  "request_password_reset",
+  "connect",
+  "disconnect",
+  "open",
+  "close"
 ]
 
 /** Build reasons of the described system, the values `build_reason` may take in a search. */
 export const buildReasons: ReadonlyArray<string> = [
-  "initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete", "dashboard", "cli", "ssh_connection",
-  "vscode_connection", "jetbrains_connection", "task_auto_pause", "task_manual_pause", "task_resume"
+  "initiator",
+  "autostart",
+  "autostop",
+  "dormancy",
+  "failedstop",
+  "autodelete",
+  "dashboard",
+  "cli",
+  "ssh_connection",
+  "vscode_connection",
+  "jetbrains_connection",
+  "task_auto_pause",
+  "task_manual_pause",
+  "task_resume"
 ]
 
 /** How an action reads in a description. */
 const friendlyAction: Readonly<Record<string, string>> = {
-  create: "created", write: "updated", delete: "deleted", start: "started", stop: "stopped", login: "logged in",
-  logout: "logged out", register: "registered", request_password_reset: "password reset requested",
-  connect: "connected", disconnect: "disconnected", open: "opened", close: "closed"
+  create: "created",
+  write: "updated",
+  delete: "deleted",
+  start: "started",
+  stop: "stopped",
+  login: "logged in",
+  logout: "logged out",
+  register: "registered",
+  request_password_reset: "password reset requested",
+  connect: "connected",
+  disconnect: "disconnected",
+  open: "opened",
+  close: "closed"
 }
 
 /** How a resource type reads in a description. */
 const friendlyResource: Readonly<Record<string, string>> = {
-  template_version: "template version", workspace_build: "workspace build", git_ssh_key: "git ssh key",
-  api_key: "token", convert_login: "login type conversion", workspace_proxy: "workspace proxy",
-  oauth2_provider_app: "oauth2 app", oauth2_provider_app_secret: "oauth2 app secret", custom_role: "custom role",
-  organization_member: "organization member", notification_template: "notification template",
-  workspace_agent: "workspace agent", workspace_app: "workspace app"
+  template_version: "template version",
+  workspace_build: "workspace build",
+  git_ssh_key: "git ssh key",
+  api_key: "token",
+  convert_login: "login type conversion",
+  workspace_proxy: "workspace proxy",
+  oauth2_provider_app: "oauth2 app",
+  oauth2_provider_app_secret: "oauth2 app secret",
+  custom_role: "custom role",
+  organization_member: "organization member",
+  notification_template: "notification template",
+  workspace_agent: "workspace agent",
+  workspace_app: "workspace app"
 }
 
 /**

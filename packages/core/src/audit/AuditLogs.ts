@@ -7,15 +7,6 @@
 import { Clock, Effect, Option } from "effect"
 import { allowed, authorize, CurrentActor, currentSubject } from "../Actor.js"
 import { NIL_UUID } from "../Audit.js"
-import {
-  auditActions, auditDescription, AuditLog, type AuditLogFilter, type AuditLogRecord, AuditLogRepo, AuditLogsPage,
-  auditResourceTypes, buildReasons, DEFAULT_LOG_PAGE_SIZE, LOG_COUNT_CAP, MAX_LOG_PAGE_SIZE, MinimalOrganization
-} from "./AuditLog.js"
-import {
-  type ConnectionEvent, ConnectionLog, type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo,
-  ConnectionLogSshInfo, ConnectionLogsPage, ConnectionLogWebInfo, type ConnectionType, connectionTypes,
-  type DisconnectEvent, isWebConnection
-} from "./ConnectionLog.js"
 import { BadRequest, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
@@ -24,7 +15,36 @@ import { type ParsedQuery, parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import type { User } from "../users/User.js"
 import { toUser } from "../users/Users.js"
-import { type WireProps, wireMaker } from "../Wire.js"
+import { wireMaker, type WireProps } from "../Wire.js"
+import {
+  auditActions,
+  auditDescription,
+  AuditLog,
+  type AuditLogFilter,
+  type AuditLogRecord,
+  AuditLogRepo,
+  AuditLogsPage,
+  auditResourceTypes,
+  buildReasons,
+  DEFAULT_LOG_PAGE_SIZE,
+  LOG_COUNT_CAP,
+  MAX_LOG_PAGE_SIZE,
+  MinimalOrganization
+} from "./AuditLog.js"
+import {
+  type ConnectionEvent,
+  ConnectionLog,
+  type ConnectionLogFilter,
+  type ConnectionLogRecord,
+  ConnectionLogRepo,
+  ConnectionLogsPage,
+  ConnectionLogSshInfo,
+  ConnectionLogWebInfo,
+  type ConnectionType,
+  connectionTypes,
+  type DisconnectEvent,
+  isWebConnection
+} from "./ConnectionLog.js"
 
 /** A page request of either log: `limit` is required (0 takes the default, larger values are capped). */
 export interface ListLogsInput {
@@ -35,14 +55,32 @@ export interface ListLogsInput {
 
 /** Keys of the audit log's `q`. A bare word means `resource_type:<word>`, as in the described system. */
 export const auditSearchKeys = [
-  "resource_type", "resource_id", "resource_target", "action", "username", "email", "organization", "date_from",
-  "date_to", "build_reason", "request_id"
+  "resource_type",
+  "resource_id",
+  "resource_target",
+  "action",
+  "username",
+  "email",
+  "organization",
+  "date_from",
+  "date_to",
+  "build_reason",
+  "request_id"
 ] as const
 
 /** Keys of the connection log's `q`. */
 export const connectionSearchKeys = [
-  "organization", "workspace_owner", "workspace_owner_email", "type", "username", "user_email", "connected_after",
-  "connected_before", "workspace_id", "connection_id", "status"
+  "organization",
+  "workspace_owner",
+  "workspace_owner_email",
+  "type",
+  "username",
+  "user_email",
+  "connected_after",
+  "connected_before",
+  "workspace_id",
+  "connection_id",
+  "status"
 ] as const
 
 const DAY_MS = 86_400_000
@@ -74,8 +112,7 @@ const pageOf = (input: ListLogsInput) => ({
 type LogPage = ReturnType<typeof pageOf>
 
 /** Every problem of a search as one validation on `q`. */
-const badQuery = (details: ReadonlyArray<string>) =>
-  BadRequest.field("q", details.join(" "), "Invalid search query.")
+const badQuery = (details: ReadonlyArray<string>) => BadRequest.field("q", details.join(" "), "Invalid search query.")
 
 /** `q` parsed with `keys`; its problems merged into one validation on `q`. */
 const parseSearch = (q: string | undefined, keys: ReadonlyArray<string>) =>
@@ -129,7 +166,9 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
       Effect.gen(function*() {
         const ref = query.terms.get("organization")
         if (ref === undefined) return access.all ? undefined : access.organizationIds
-        const found = isUuid(ref) ? Option.some(ref.toLowerCase()) : Option.map(yield* orgs.findByName(ref), (o) => o.id)
+        const found = isUuid(ref)
+          ? Option.some(ref.toLowerCase())
+          : Option.map(yield* orgs.findByName(ref), (o) => o.id)
         if (Option.isNone(found)) {
           problems.push(`Organization "${ref}" does not exist.`)
           return undefined
@@ -266,7 +305,11 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
     }
 
     /** Where a client shows the resource; empty for deleted resources and kinds without a page. */
-    const resourceLink = (e: AuditLogRecord, deleted: boolean, looked: Effect.Effect.Success<ReturnType<typeof lookups>>) => {
+    const resourceLink = (
+      e: AuditLogRecord,
+      deleted: boolean,
+      looked: Effect.Effect.Success<ReturnType<typeof lookups>>
+    ) => {
       if (deleted) return ""
       const org = looked.organizations.get(e.organization_id)
       switch (e.resource_type) {
@@ -290,7 +333,9 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         const [rows, count] = yield* searchLog("audit_log", auditSearchKeys, auditFilter, audit, input)
         const looked = yield* lookups(
           rows.flatMap((r) => (userResources.has(r.resource_type) ? [r.user_id, r.resource_id] : [r.user_id])),
-          rows.flatMap((r) => (r.resource_type === "organization" ? [r.organization_id, r.resource_id] : [r.organization_id]))
+          rows.flatMap((
+            r
+          ) => (r.resource_type === "organization" ? [r.organization_id, r.resource_id] : [r.organization_id]))
         )
         const entries = rows.map((r) => {
           const deleted = isDeleted(r, looked)
@@ -327,7 +372,9 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
       Effect.gen(function*() {
         const problems: Array<string> = []
         const terms = query.terms
-        if (query.text.length > 0) problems.push(`Free text "${query.text.join(" ")}" is not a search term; use key:value.`)
+        if (query.text.length > 0) {
+          problems.push(`Free text "${query.text.join(" ")}" is not a search term; use key:value.`)
+        }
         const type = terms.get("type")?.toLowerCase()
         if (type !== undefined && !(connectionTypes as ReadonlyArray<string>).includes(type)) {
           problems.push(`Type "${type}" is not one of ${connectionTypes.join(", ")}.`)
@@ -386,7 +433,13 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
 
     const listConnections = (input: ListLogsInput) =>
       Effect.gen(function*() {
-        const [rows, count] = yield* searchLog("connection_log", connectionSearchKeys, connectionFilter, connections, input)
+        const [rows, count] = yield* searchLog(
+          "connection_log",
+          connectionSearchKeys,
+          connectionFilter,
+          connections,
+          input
+        )
         const looked = yield* lookups(
           rows.flatMap((r) => (r.user_id === null ? [r.workspace_owner_id] : [r.workspace_owner_id, r.user_id])),
           rows.map((r) => r.organization_id)
@@ -437,12 +490,20 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
       }).pipe(span("AuditLogs.listConnections"))
 
     /** Checks an event's fields; the entry it records. */
-    const connectionRecord = (event: ConnectionEvent, disconnect?: { readonly reason: string; readonly exitCode: number | null }) =>
+    const connectionRecord = (
+      event: ConnectionEvent,
+      disconnect?: { readonly reason: string; readonly exitCode: number | null }
+    ) =>
       Effect.gen(function*() {
         const problems: Array<Validation> = []
         const uuid = (field: string, value: string | undefined, required: boolean) => {
           if (value === undefined ? required : !isUuid(value)) {
-            problems.push(new Validation({ field, detail: required && value === undefined ? "This field is required." : "Must be a UUID." }))
+            problems.push(
+              new Validation({
+                field,
+                detail: required && value === undefined ? "This field is required." : "Must be a UUID."
+              })
+            )
           }
         }
         uuid("organization_id", event.organizationId, true)
@@ -455,7 +516,9 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         if (web) {
           uuid("user_id", event.userId, false)
           if (event.statusCode === undefined || !Number.isInteger(event.statusCode)) {
-            problems.push(new Validation({ field: "status_code", detail: "A web connection needs its HTTP status code." }))
+            problems.push(
+              new Validation({ field: "status_code", detail: "A web connection needs its HTTP status code." })
+            )
           }
           if (disconnect !== undefined) {
             problems.push(new Validation({ field: "type", detail: "Web connections have no disconnect." }))
@@ -463,16 +526,26 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         } else {
           uuid("connection_id", event.connectionId, true)
         }
-        if (event.agentName === "") problems.push(new Validation({ field: "agent_name", detail: "This field is required." }))
+        if (event.agentName === "") {
+          problems.push(new Validation({ field: "agent_name", detail: "This field is required." }))
+        }
         // No text column stores NUL (Postgres refuses it).
         const texts = {
-          workspace_name: event.workspaceName, agent_name: event.agentName, ip: event.ip, user_agent: event.userAgent,
-          slug_or_port: event.slugOrPort, disconnect_reason: disconnect?.reason
+          workspace_name: event.workspaceName,
+          agent_name: event.agentName,
+          ip: event.ip,
+          user_agent: event.userAgent,
+          slug_or_port: event.slugOrPort,
+          disconnect_reason: disconnect?.reason
         }
         for (const [field, text] of Object.entries(texts)) {
-          if (text?.includes("\u0000")) problems.push(new Validation({ field, detail: "Must not contain NUL characters." }))
+          if (text?.includes("\u0000")) {
+            problems.push(new Validation({ field, detail: "Must not contain NUL characters." }))
+          }
         }
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid connection event.", validations: problems })
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid connection event.", validations: problems })
+        }
         const time = event.time ?? new Date(yield* Clock.currentTimeMillis)
         const record: ConnectionLogRecord = {
           id: yield* ids.uuid,

@@ -4,12 +4,17 @@
  * port. The wire form, the stored record and the repository port.
  */
 import { Context, type Effect, Schema } from "effect"
-import { MinimalOrganization } from "./AuditLog.js"
 import { User } from "../users/User.js"
+import { MinimalOrganization } from "./AuditLog.js"
 
 /** Connection types of the described system. */
 export const connectionTypes = [
-  "ssh", "vscode", "jetbrains", "reconnecting_pty", "workspace_app", "port_forwarding"
+  "ssh",
+  "vscode",
+  "jetbrains",
+  "reconnecting_pty",
+  "workspace_app",
+  "port_forwarding"
 ] as const
 export type ConnectionType = (typeof connectionTypes)[number]
 

@@ -8,15 +8,15 @@
  * the `TickLock` ("retention"), and a replica that finds it held skips that purge (the holder is
  * doing it; the deletes are idempotent besides).
  */
-import { everyInterval } from "../Periodic.js"
 import { Clock, Duration, Effect, Layer, Option } from "effect"
-import { AuditLogRepo } from "./AuditLog.js"
-import { ConnectionLogRepo } from "./ConnectionLog.js"
 import { AgentLogRepo } from "../agents/Logs.js"
-import { ApiKeyRepo } from "../users/Repositories.js"
+import { everyInterval } from "../Periodic.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
+import { ApiKeyRepo } from "../users/Repositories.js"
 import { TickLock } from "../workspaces/Lifecycle.js"
+import { AuditLogRepo } from "./AuditLog.js"
+import { ConnectionLogRepo } from "./ConnectionLog.js"
 
 /** How many rows one purge deleted. */
 export interface PurgeReport {
@@ -75,12 +75,14 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
     Layer.scopedDiscard(
       Effect.flatMap(Retention, (retention) =>
         retention.purgeOnceLocked.pipe(
-          Effect.tap(Option.match({ onNone: () => Effect.void, onSome: (r) =>
-            r.auditLogs + r.connectionLogs + r.apiKeys + r.agentLogs > 0
-              ? Effect.logInfo(
-                `Retention purge deleted ${r.auditLogs} audit entries, ${r.connectionLogs} connection log entries, ${r.apiKeys} expired API keys, ${r.agentLogs} agent log lines.`
-              )
-              : Effect.void
+          Effect.tap(Option.match({
+            onNone: () => Effect.void,
+            onSome: (r) =>
+              r.auditLogs + r.connectionLogs + r.apiKeys + r.agentLogs > 0
+                ? Effect.logInfo(
+                  `Retention purge deleted ${r.auditLogs} audit entries, ${r.connectionLogs} connection log entries, ${r.apiKeys} expired API keys, ${r.agentLogs} agent log lines.`
+                )
+                : Effect.void
           })),
           (purge) => everyInterval(purge, options.interval ?? DEFAULT_RETENTION_INTERVAL, "Retention purge"),
           Effect.forkScoped

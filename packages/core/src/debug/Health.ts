@@ -9,6 +9,7 @@
  * See docs/health.md.
  */
 import { Clock, Context, Duration, Effect, Option, Schema } from "effect"
+import { authorize } from "../Actor.js"
 import { auditResource, NIL_UUID } from "../Audit.js"
 import { LicenseRepo } from "../enterprise/License.js"
 import { ServiceUnavailable } from "../Errors.js"
@@ -16,7 +17,6 @@ import { OrganizationRepo } from "../organizations/Repositories.js"
 import { WorkspaceProxies } from "../proxies/WorkspaceProxies.js"
 import { Settings } from "../Settings.js"
 import { DAEMON_STALE_INTERVAL, daemonStatus, ProvisionerDaemonRepo } from "../templates/ProvisionerDaemon.js"
-import { authorize } from "../Actor.js"
 
 /** The storage's cheapest round trip (`SELECT 1`), the readiness and latency probe. */
 export class DatabasePing extends Context.Tag("@workbay/core/DatabasePing")<DatabasePing, {
@@ -42,19 +42,38 @@ const base = {
 }
 
 export const DatabaseReport = Schema.Struct({
-  ...base, healthy: Schema.Boolean, reachable: Schema.Boolean, latency: Schema.String, latency_ms: Schema.Number, threshold_ms: Schema.Number
+  ...base,
+  healthy: Schema.Boolean,
+  reachable: Schema.Boolean,
+  latency: Schema.String,
+  latency_ms: Schema.Number,
+  threshold_ms: Schema.Number
 })
 export const AccessUrlReport = Schema.Struct({
-  ...base, healthy: Schema.Boolean, access_url: Schema.String, reachable: Schema.Boolean, status_code: Schema.Number, healthz_response: Schema.String
+  ...base,
+  healthy: Schema.Boolean,
+  access_url: Schema.String,
+  reachable: Schema.Boolean,
+  status_code: Schema.Number,
+  healthz_response: Schema.String
 })
-export const WebsocketReport = Schema.Struct({ ...base, healthy: Schema.Boolean, body: Schema.String, code: Schema.Number })
+export const WebsocketReport = Schema.Struct({
+  ...base,
+  healthy: Schema.Boolean,
+  body: Schema.String,
+  code: Schema.Number
+})
 export type WebsocketReport = typeof WebsocketReport.Type
 export const DerpReport = Schema.Struct({
-  ...base, healthy: Schema.Boolean, regions: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  ...base,
+  healthy: Schema.Boolean,
+  regions: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
   netcheck_logs: Schema.Array(Schema.String)
 })
 export const WorkspaceProxyReport = Schema.Struct({
-  ...base, healthy: Schema.Boolean, workspace_proxies: Schema.Struct({ regions: Schema.Array(Schema.Unknown) })
+  ...base,
+  healthy: Schema.Boolean,
+  workspace_proxies: Schema.Struct({ regions: Schema.Array(Schema.Unknown) })
 })
 export const ProvisionerDaemonsReport = Schema.Struct({
   ...base,
@@ -75,7 +94,14 @@ export class HealthcheckReport extends Schema.Class<HealthcheckReport>("Healthch
 }) {}
 
 /** The report's sections as the settings name them (the described system's `healthsdk.HealthSection`). */
-export const HEALTH_SECTIONS = ["DERP", "AccessURL", "Websocket", "Database", "WorkspaceProxy", "ProvisionerDaemons"] as const
+export const HEALTH_SECTIONS = [
+  "DERP",
+  "AccessURL",
+  "Websocket",
+  "Database",
+  "WorkspaceProxy",
+  "ProvisionerDaemons"
+] as const
 
 export const HealthSection = Schema.Literal(...HEALTH_SECTIONS).annotations({
   identifier: "HealthSection",
@@ -88,8 +114,12 @@ export type HealthSection = typeof HealthSection.Type
 
 /** The report field each section is. */
 const SECTION_FIELDS = {
-  DERP: "derp", AccessURL: "access_url", Websocket: "websocket", Database: "database",
-  WorkspaceProxy: "workspace_proxy", ProvisionerDaemons: "provisioner_daemons"
+  DERP: "derp",
+  AccessURL: "access_url",
+  Websocket: "websocket",
+  Database: "database",
+  WorkspaceProxy: "workspace_proxy",
+  ProvisionerDaemons: "provisioner_daemons"
 } as const satisfies Record<HealthSection, keyof HealthcheckReport>
 
 /** The described system's `healthsdk.HealthSettings`: the sections left out of the overall health. */
@@ -100,7 +130,8 @@ export class HealthSettings extends Schema.Class<HealthSettings>("HealthSettings
 /** The `site_configs` key of the health settings (JSON), as in the described system. */
 export const HEALTH_SETTINGS_KEY = "health_settings"
 
-const isSection = (s: unknown): s is HealthSection => typeof s === "string" && (HEALTH_SECTIONS as ReadonlyArray<string>).includes(s)
+const isSection = (s: unknown): s is HealthSection =>
+  typeof s === "string" && (HEALTH_SECTIONS as ReadonlyArray<string>).includes(s)
 
 /** The stored settings' sections; none when nothing (or nothing readable) is stored. */
 const parseSettings = (json: string): ReadonlyArray<HealthSection> => {
@@ -129,7 +160,10 @@ const worst = (severities: ReadonlyArray<HealthSeverity>): HealthSeverity =>
  * The report with `dismissed` sections marked and left out of the overall severity and health,
  * as the described system does; the relay (DERP) is always dismissed here (docs/health.md).
  */
-export const applyDismissed = (report: HealthcheckReport, dismissed: ReadonlyArray<HealthSection>): HealthcheckReport => {
+export const applyDismissed = (
+  report: HealthcheckReport,
+  dismissed: ReadonlyArray<HealthSection>
+): HealthcheckReport => {
   const sections = Object.fromEntries(
     HEALTH_SECTIONS.map((name) => {
       const field = SECTION_FIELDS[name]
@@ -161,10 +195,18 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
     const ready = db.ping.pipe(
       Effect.timeoutFail({
         duration: READY_TIMEOUT,
-        onTimeout: () => new ServiceUnavailable({ message: "Not ready.", detail: `The database did not answer within ${Duration.format(READY_TIMEOUT)}.` })
+        onTimeout: () =>
+          new ServiceUnavailable({
+            message: "Not ready.",
+            detail: `The database did not answer within ${Duration.format(READY_TIMEOUT)}.`
+          })
       }),
       Effect.catchAll((e) =>
-        Effect.fail(e instanceof ServiceUnavailable ? e : new ServiceUnavailable({ message: "Not ready.", detail: "The database is unreachable." }))
+        Effect.fail(
+          e instanceof ServiceUnavailable
+            ? e
+            : new ServiceUnavailable({ message: "Not ready.", detail: "The database is unreachable." })
+        )
       )
     )
 
@@ -177,8 +219,15 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
         const r = yield* Effect.either(Effect.timeout(db.ping, READY_TIMEOUT))
         if (r._tag === "Left") {
           return {
-            healthy: false, reachable: false, severity: "error" as const, dismissed: false, latency: "", latency_ms: 0, threshold_ms: threshold,
-            warnings: [], error: `EDB01: Database could not be reached: ${r.left instanceof Error ? r.left.message : String(r.left)}`
+            healthy: false,
+            reachable: false,
+            severity: "error" as const,
+            dismissed: false,
+            latency: "",
+            latency_ms: 0,
+            threshold_ms: threshold,
+            warnings: [],
+            error: `EDB01: Database could not be reached: ${r.left instanceof Error ? r.left.message : String(r.left)}`
           }
         }
         latencies.push(Number((yield* Clock.currentTimeNanos) - start))
@@ -188,9 +237,21 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
       const ms = Math.round(median / 1_000_000)
       const slow = median > threshold * 1_000_000
       return {
-        healthy: true, reachable: true, dismissed: false, latency: goDuration(median), latency_ms: ms, threshold_ms: threshold,
+        healthy: true,
+        reachable: true,
+        dismissed: false,
+        latency: goDuration(median),
+        latency_ms: ms,
+        threshold_ms: threshold,
         severity: slow ? "warning" as const : "ok" as const,
-        warnings: slow ? [{ code: "EDB02", message: `Median database latency of ${goDuration(median)} exceeds the threshold of ${Duration.format(DATABASE_THRESHOLD)}.` }] : []
+        warnings: slow
+          ? [{
+            code: "EDB02",
+            message: `Median database latency of ${goDuration(median)} exceeds the threshold of ${
+              Duration.format(DATABASE_THRESHOLD)
+            }.`
+          }]
+          : []
       }
     })
 
@@ -199,25 +260,51 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
       const url = settings.accessUrl
       const common = { access_url: url, dismissed: false, warnings: [] as Array<HealthMessage> }
       if (url === "") {
-        return { ...common, healthy: false, reachable: false, status_code: 0, healthz_response: "", severity: "error" as const, error: "EACS01: Access URL not set" }
+        return {
+          ...common,
+          healthy: false,
+          reachable: false,
+          status_code: 0,
+          healthz_response: "",
+          severity: "error" as const,
+          error: "EACS01: Access URL not set"
+        }
       }
       let target: URL
       try {
         target = new URL("/healthz", url)
       } catch {
-        return { ...common, healthy: false, reachable: false, status_code: 0, healthz_response: "", severity: "error" as const, error: "EACS02: Access URL invalid" }
+        return {
+          ...common,
+          healthy: false,
+          reachable: false,
+          status_code: 0,
+          healthz_response: "",
+          severity: "error" as const,
+          error: "EACS02: Access URL invalid"
+        }
       }
       try {
         const res = await fetch(target, { signal: AbortSignal.timeout(5_000), redirect: "manual" })
         const body = (await res.text()).slice(0, 1024)
         const ok = res.status === 200
         return {
-          ...common, healthy: ok, reachable: true, status_code: res.status, healthz_response: body, severity: ok ? "ok" as const : "error" as const,
+          ...common,
+          healthy: ok,
+          reachable: true,
+          status_code: res.status,
+          healthz_response: body,
+          severity: ok ? "ok" as const : "error" as const,
           ...(ok ? {} : { error: `EACS04: Access URL not ok: /healthz answered ${res.status}` })
         }
       } catch (e) {
         return {
-          ...common, healthy: false, reachable: false, status_code: 0, healthz_response: "", severity: "error" as const,
+          ...common,
+          healthy: false,
+          reachable: false,
+          status_code: 0,
+          healthz_response: "",
+          severity: "error" as const,
           error: `EACS03: Could not fetch ${target.href}: ${e instanceof Error ? e.message : String(e)}`
         }
       }
@@ -232,15 +319,25 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
         for (const d of yield* daemons.list({ organizationId: org.id, limit: 1000, staleBefore })) {
           if (seen.has(d.id) || d.last_seen_at === null || d.last_seen_at < staleBefore) continue
           seen.set(d.id, {
-            id: d.id, organization_id: d.organization_id ?? org.id, created_at: d.created_at, last_seen_at: d.last_seen_at,
-            name: d.name, version: d.version, api_version: d.api_version, provisioners: d.provisioners, tags: d.tags,
-            key_name: d.key_name, status: daemonStatus(d, now)
+            id: d.id,
+            organization_id: d.organization_id ?? org.id,
+            created_at: d.created_at,
+            last_seen_at: d.last_seen_at,
+            name: d.name,
+            version: d.version,
+            api_version: d.api_version,
+            provisioners: d.provisioners,
+            tags: d.tags,
+            key_name: d.key_name,
+            status: daemonStatus(d, now)
           })
         }
       }
       const items = [...seen.values()].map((provisioner_daemon) => ({ provisioner_daemon, warnings: [] }))
       return {
-        severity: items.length === 0 ? "error" as const : "ok" as const, dismissed: false, items,
+        severity: items.length === 0 ? "error" as const : "ok" as const,
+        dismissed: false,
+        items,
         warnings: items.length === 0 ? [{ code: "EPD01", message: "No active provisioner daemons found!" }] : []
       }
     })
@@ -248,11 +345,17 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
     /** The registered proxies with the health their checker last saw (docs/workspace-proxies.md). */
     const workspaceProxy = Effect.gen(function*() {
       // Owners read every proxy; a caller who may not (never here: the route is owners') sees none.
-      const all = yield* Effect.map(proxies.list, (l) => l.regions).pipe(Effect.catchTag("NotFound", () => Effect.succeed([])))
+      const all = yield* Effect.map(proxies.list, (l) => l.regions).pipe(
+        Effect.catchTag("NotFound", () => Effect.succeed([]))
+      )
       const regions = all.filter((p) => !p.deleted)
-      const unhealthy = regions.filter((p) => p.status !== undefined && p.status.status !== "ok" && p.name !== "primary")
+      const unhealthy = regions.filter((p) =>
+        p.status !== undefined && p.status.status !== "ok" && p.name !== "primary"
+      )
       return {
-        healthy: unhealthy.length === 0, dismissed: false, workspace_proxies: { regions: all },
+        healthy: unhealthy.length === 0,
+        dismissed: false,
+        workspace_proxies: { regions: all },
         severity: unhealthy.length === 0 ? "ok" as const : "warning" as const,
         warnings: unhealthy.map((p) => ({ code: "EWP04", message: `${p.name}: ${p.status?.status ?? "unknown"}` }))
       }
@@ -263,7 +366,14 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
      * check exercises; DERP's STUN and netcheck probes have no counterpart here, so the section
      * reports itself dismissed (as the described system shows a dismissed section).
      */
-    const derp = { healthy: true, severity: "ok" as const, warnings: [], dismissed: true, regions: {}, netcheck_logs: [] }
+    const derp = {
+      healthy: true,
+      severity: "ok" as const,
+      warnings: [],
+      dismissed: true,
+      regions: {},
+      netcheck_logs: []
+    }
 
     const run = (probes: HealthProbes) =>
       Effect.gen(function*() {
@@ -336,6 +446,12 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
         return Option.some(stored)
       }).pipe(Effect.withSpan("Health.updateSettings"))
 
-    return { ready, report, settings: settings_, updateSettings, cached: () => Option.fromNullable(cached?.report) } as const
+    return {
+      ready,
+      report,
+      settings: settings_,
+      updateSettings,
+      cached: () => Option.fromNullable(cached?.report)
+    } as const
   })
 }) {}

@@ -9,7 +9,14 @@ import { auditResource, NIL_UUID } from "../Audit.js"
 import { BadRequest, Validation } from "../Errors.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { AppearanceConfig, type BannerConfig, LicenseRepo, LinkConfig, makeBanner, UpdateAppearanceConfig } from "./License.js"
+import {
+  AppearanceConfig,
+  type BannerConfig,
+  LicenseRepo,
+  LinkConfig,
+  makeBanner,
+  UpdateAppearanceConfig
+} from "./License.js"
 
 /** The `site_configs` key of the appearance (JSON). */
 export const APPEARANCE_KEY = "appearance"
@@ -33,10 +40,16 @@ export const defaultSupportLinks = (docsUrl: string, version: string): ReadonlyA
   new LinkConfig({ name: "Documentation", target: docsUrl, icon: "docs" }, true),
   new LinkConfig({
     name: "Report a bug",
-    target: `https://github.com/coder/coder/issues/new?labels=needs+grooming&body=${encodeURIComponent(`Version: \`${version}\``)}`,
+    target: `https://github.com/coder/coder/issues/new?labels=needs+grooming&body=${
+      encodeURIComponent(`Version: \`${version}\``)
+    }`,
     icon: "bug"
   }, true),
-  new LinkConfig({ name: "Join the Coder Discord", target: "https://coder.com/chat?utm_source=coder&utm_medium=coder&utm_campaign=server-footer", icon: "chat" }, true),
+  new LinkConfig({
+    name: "Join the Coder Discord",
+    target: "https://coder.com/chat?utm_source=coder&utm_medium=coder&utm_campaign=server-footer",
+    icon: "chat"
+  }, true),
   new LinkConfig({ name: "Star the Repo", target: "https://github.com/coder/coder", icon: "star" }, true)
 ]
 
@@ -50,11 +63,18 @@ export const appearanceProblems = (input: UpdateAppearanceConfig): ReadonlyArray
     }
   }
   if (input.logo_url !== "" && !isUrl(input.logo_url)) {
-    problems.push(new Validation({ field: "logo_url", detail: "Logo URL must be an absolute URL (http, https or data)." }))
+    problems.push(
+      new Validation({ field: "logo_url", detail: "Logo URL must be an absolute URL (http, https or data)." })
+    )
   }
   if (input.service_banner.enabled) color("service_banner.background_color", input.service_banner)
   if (input.announcement_banners.length > MAX_ANNOUNCEMENT_BANNERS) {
-    problems.push(new Validation({ field: "announcement_banners", detail: `At most ${MAX_ANNOUNCEMENT_BANNERS} announcement banners.` }))
+    problems.push(
+      new Validation({
+        field: "announcement_banners",
+        detail: `At most ${MAX_ANNOUNCEMENT_BANNERS} announcement banners.`
+      })
+    )
   } else {
     input.announcement_banners.forEach((b, i) => color(`announcement_banners.${i}.background_color`, b))
   }
@@ -72,7 +92,8 @@ const isUrl = (text: string) => {
 const parseStored = (json: string): UpdateAppearanceConfig => {
   try {
     const v = JSON.parse(json) as Record<string, any>
-    const banner = (b: any) => makeBanner(b?.enabled === true, String(b?.message ?? ""), String(b?.background_color ?? ""))
+    const banner = (b: any) =>
+      makeBanner(b?.enabled === true, String(b?.message ?? ""), String(b?.background_color ?? ""))
     return new UpdateAppearanceConfig({
       application_name: String(v.application_name ?? ""),
       logo_url: String(v.logo_url ?? ""),
@@ -89,10 +110,20 @@ export class Appearance extends Effect.Service<Appearance>()("@workbay/core/Appe
     const repo = yield* LicenseRepo
     const settings = yield* Settings
     const supportLinks = settings.supportLinks.length > 0
-      ? settings.supportLinks.map((l) => new LinkConfig({ name: l.name, target: l.target, icon: l.icon, ...(l.location ? { location: l.location } : {}) }, true))
+      ? settings.supportLinks.map((l) =>
+        new LinkConfig({
+          name: l.name,
+          target: l.target,
+          icon: l.icon,
+          ...(l.location ? { location: l.location } : {})
+        }, true)
+      )
       : defaultSupportLinks(settings.docsUrl, settings.version)
 
-    const stored = Effect.map(repo.siteConfig(APPEARANCE_KEY), Option.match({ onNone: () => defaultAppearance, onSome: parseStored }))
+    const stored = Effect.map(
+      repo.siteConfig(APPEARANCE_KEY),
+      Option.match({ onNone: () => defaultAppearance, onSome: parseStored })
+    )
 
     const get = Effect.map(stored, (a) =>
       new AppearanceConfig({
@@ -108,7 +139,9 @@ export class Appearance extends Effect.Service<Appearance>()("@workbay/core/Appe
       Effect.gen(function*() {
         yield* authorize("update", { type: "deployment_config" })
         const problems = appearanceProblems(input)
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid appearance.", validations: [...problems] })
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid appearance.", validations: [...problems] })
+        }
         const before = yield* stored
         const next = new UpdateAppearanceConfig({
           application_name: input.application_name,

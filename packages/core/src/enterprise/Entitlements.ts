@@ -10,9 +10,24 @@ import { Clock, Duration, Effect, Either } from "effect"
 import { PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { enabledFeatures, featureNames, type FeatureName, featureSetFeatures, humanize, isFeatureName, usesLimit, usesUsagePeriod } from "./Features.js"
+import {
+  enabledFeatures,
+  type FeatureName,
+  featureNames,
+  featureSetFeatures,
+  humanize,
+  isFeatureName,
+  usesLimit,
+  usesUsagePeriod
+} from "./Features.js"
 import { type Entitlement, Entitlements, Feature, LicenseRepo, UsagePeriod } from "./License.js"
-import { type LicenseKey, type LicenseProblem, parseLicenseKey, type VerifiedClaims, verifyLicense } from "./LicenseKey.js"
+import {
+  type LicenseKey,
+  type LicenseProblem,
+  parseLicenseKey,
+  type VerifiedClaims,
+  verifyLicense
+} from "./LicenseKey.js"
 
 /** The PubSub channel a license upload or removal is announced on, so every replica recomputes. */
 export const LICENSES_CHANNEL = "licenses_changed"
@@ -30,14 +45,24 @@ export interface VerifiedLicense {
 
 const weight = (e: Entitlement) => (e === "entitled" ? 2 : e === "grace_period" ? 1 : 0)
 
-type MutableFeature = { entitlement: Entitlement; enabled: boolean; limit?: number; actual?: number; usage_period?: UsagePeriod }
+type MutableFeature = {
+  entitlement: Entitlement
+  enabled: boolean
+  limit?: number
+  actual?: number
+  usage_period?: UsagePeriod
+}
 
 /** Every feature entitled and enabled: the answer of a deployment without a license key. */
 export const allEntitled = (now: Date, activeUserCount: number): Entitlements =>
   new Entitlements({
     features: Object.fromEntries(featureNames.map((name) => [
       name,
-      new Feature(name === "user_limit" ? { entitlement: "entitled", enabled: true, actual: activeUserCount } : { entitlement: "entitled", enabled: true })
+      new Feature(
+        name === "user_limit"
+          ? { entitlement: "entitled", enabled: true, actual: activeUserCount }
+          : { entitlement: "entitled", enabled: true }
+      )
     ])),
     warnings: [],
     errors: [],
@@ -83,7 +108,9 @@ export const computeEntitlements = (args: {
       const problem = license.result.left
       if (problem.reason === "not_yet_valid") {
         // A license for a term not started yet: grants nothing, but its term counts for the expiry warning.
-        if (problem.claims !== undefined) periods.push([problem.claims.nbf * 1000, problem.claims.license_expires * 1000])
+        if (problem.claims !== undefined) {
+          periods.push([problem.claims.nbf * 1000, problem.claims.license_expires * 1000])
+        }
         continue
       }
       errors.push(`Invalid license (${license.uuid}) parsing claims: ${problem.detail}`)
@@ -97,11 +124,15 @@ export const computeEntitlements = (args: {
     const entitlement: Entitlement = now.getTime() > claims.license_expires * 1000 ? "grace_period" : "entitled"
     const featureSet = typeof claims.feature_set === "string" && claims.feature_set !== ""
       ? claims.feature_set
-      : claims.all_features === true ? "enterprise" : ""
+      : claims.all_features === true
+      ? "enterprise"
+      : ""
     for (const name of featureSetFeatures(featureSet)) {
       add(name, { entitlement, enabled: enabledFeatures.has(name) })
     }
-    const granted = typeof claims.features === "object" && claims.features !== null ? claims.features as Record<string, unknown> : {}
+    const granted = typeof claims.features === "object" && claims.features !== null
+      ? claims.features as Record<string, unknown>
+      : {}
     for (const [name, value] of Object.entries(granted)) {
       if (!isFeatureName(name) || typeof value !== "number" || !Number.isFinite(value) || value < 0) continue
       const amount = Math.floor(value)
@@ -118,7 +149,12 @@ export const computeEntitlements = (args: {
         })
       } else if (usesLimit(name)) {
         if (amount <= 0) continue
-        add(name, { entitlement, enabled: true, limit: amount, ...(name === "user_limit" ? { actual: activeUserCount } : {}) })
+        add(name, {
+          entitlement,
+          enabled: true,
+          limit: amount,
+          ...(name === "user_limit" ? { actual: activeUserCount } : {})
+        })
       } else if (amount > 0) {
         add(name, { entitlement, enabled: enabledFeatures.has(name) })
       }
@@ -134,7 +170,9 @@ export const computeEntitlements = (args: {
       end = Math.max(end, stop)
     }
     const days = Math.ceil((end - now.getTime()) / DAY_MS)
-    if (days > 0 && days < (trial ? 7 : 30)) warnings.push(`Your license expires in ${days} ${days === 1 ? "day" : "days"}.`)
+    if (days > 0 && days < (trial ? 7 : 30)) {
+      warnings.push(`Your license expires in ${days} ${days === 1 ? "day" : "days"}.`)
+    }
   }
 
   if (hasLicense) {
@@ -142,7 +180,9 @@ export const computeEntitlements = (args: {
     if (userLimit.limit !== undefined && activeUserCount > userLimit.limit) {
       errors.push(`Your deployment has ${activeUserCount} active users but is only licensed for ${userLimit.limit}.`)
     } else if (userLimit.limit !== undefined && userLimit.entitlement === "grace_period") {
-      warnings.push(`Your deployment has ${activeUserCount} active users but the license with the limit ${userLimit.limit} is expired.`)
+      warnings.push(
+        `Your deployment has ${activeUserCount} active users but the license with the limit ${userLimit.limit} is expired.`
+      )
     }
     for (const name of featureNames) {
       if (usesLimit(name) || name === "high_availability" || name === "multiple_external_auth") continue
@@ -201,8 +241,10 @@ export class Licensing extends Effect.Service<Licensing>()("@workbay/core/Licens
       const activeUserCount = yield* repo.activeUserCount
       if (key === undefined) return allEntitled(at, activeUserCount)
       const stored = yield* repo.listUnexpired(at)
-      const licenses = yield* Effect.forEach(stored, (l) =>
-        Effect.map(verifyLicense(l.jwt, key, at), (result): VerifiedLicense => ({ uuid: l.uuid, result })))
+      const licenses = yield* Effect.forEach(
+        stored,
+        (l) => Effect.map(verifyLicense(l.jwt, key, at), (result): VerifiedLicense => ({ uuid: l.uuid, result }))
+      )
       return computeEntitlements({ now: at, licenses, activeUserCount })
     })
 
@@ -216,10 +258,13 @@ export class Licensing extends Effect.Service<Licensing>()("@workbay/core/Licens
       }).pipe(span("Licensing.recompute"))
 
     /** The entitlements, from the cache while fresh (the gate's path: one clock read). */
-    const current: Effect.Effect<Entitlements> = Effect.flatMap(Clock.currentTimeMillis, (at) =>
-      cached !== undefined && cached.generation === generation && at - cached.at < ttl
-        ? Effect.succeed(cached.value)
-        : recompute(at))
+    const current: Effect.Effect<Entitlements> = Effect.flatMap(
+      Clock.currentTimeMillis,
+      (at) =>
+        cached !== undefined && cached.generation === generation && at - cached.at < ttl
+          ? Effect.succeed(cached.value)
+          : recompute(at)
+    )
 
     /** Whether routes of `feature` are served: always without a license key; else as the licenses grant. */
     const enabled = (feature: FeatureName): Effect.Effect<boolean> =>

@@ -6,11 +6,31 @@
 
 /** Every feature an entitlements answer lists, in the described system's order. */
 export const featureNames = [
-  "user_limit", "audit_log", "connection_log", "browser_only", "scim", "template_rbac", "user_role_management",
-  "high_availability", "multiple_external_auth", "external_provisioner_daemons", "appearance",
-  "advanced_template_scheduling", "workspace_proxy", "external_token_encryption", "workspace_batch_actions",
-  "task_batch_actions", "access_control", "control_shared_ports", "custom_roles", "multiple_organizations",
-  "workspace_prebuilds", "managed_agent_limit", "workspace_external_agent", "aibridge", "boundary",
+  "user_limit",
+  "audit_log",
+  "connection_log",
+  "browser_only",
+  "scim",
+  "template_rbac",
+  "user_role_management",
+  "high_availability",
+  "multiple_external_auth",
+  "external_provisioner_daemons",
+  "appearance",
+  "advanced_template_scheduling",
+  "workspace_proxy",
+  "external_token_encryption",
+  "workspace_batch_actions",
+  "task_batch_actions",
+  "access_control",
+  "control_shared_ports",
+  "custom_roles",
+  "multiple_organizations",
+  "workspace_prebuilds",
+  "managed_agent_limit",
+  "workspace_external_agent",
+  "aibridge",
+  "boundary",
   "ai_governance_user_limit"
 ] as const
 export type FeatureName = (typeof featureNames)[number]
@@ -63,6 +83,12 @@ export const humanize = (name: string): string => {
  * its license does not grant them.
  */
 export const enabledFeatures: ReadonlySet<FeatureName> = new Set<FeatureName>([
-  "user_limit", "audit_log", "connection_log", "template_rbac", "appearance", "multiple_organizations",
-  "workspace_prebuilds", "aibridge"
+  "user_limit",
+  "audit_log",
+  "connection_log",
+  "template_rbac",
+  "appearance",
+  "multiple_organizations",
+  "workspace_prebuilds",
+  "aibridge"
 ])

@@ -82,7 +82,11 @@ export class BannerConfig extends Schema.Class<BannerConfig>("BannerConfig")({
 
 /** A banner with its empty fields left out. */
 export const makeBanner = (enabled: boolean, message: string, background_color: string): BannerConfig =>
-  new BannerConfig({ enabled, ...(message !== "" ? { message } : {}), ...(background_color !== "" ? { background_color } : {}) }, true)
+  new BannerConfig({
+    enabled,
+    ...(message !== "" ? { message } : {}),
+    ...(background_color !== "" ? { background_color } : {})
+  }, true)
 
 export class LinkConfig extends Schema.Class<LinkConfig>("LinkConfig")({
   name: Schema.String,

@@ -4,9 +4,9 @@
  * `jose`'s; the claims checks after it are the described system's (version 3, `iat`, `nbf`,
  * `license_expires` at most five years out, `exp`, `account_type`, `account_id`).
  */
-import { createPublicKey, type KeyObject } from "node:crypto"
 import { Effect, Either } from "effect"
 import { errors, jwtVerify } from "jose"
+import { createPublicKey, type KeyObject } from "node:crypto"
 
 /** The licenses' public key, with the key id a license's header must name when the JWK has one. */
 export interface LicenseKey {
@@ -38,7 +38,9 @@ export const parseLicenseKey = (text: string): Either.Either<LicenseKey, string>
     }
     return Either.right({ key, kid: undefined })
   } catch (e) {
-    return Either.left(`The license public key is neither a PEM public key nor a JWK: ${e instanceof Error ? e.message : String(e)}`)
+    return Either.left(
+      `The license public key is neither a PEM public key nor a JWK: ${e instanceof Error ? e.message : String(e)}`
+    )
   }
 }
 
@@ -59,15 +61,24 @@ const problem = (reason: LicenseProblem["reason"], detail: string): LicenseProbl
 
 /** The checks the described system makes of a license's claims after its signature. */
 const checkClaims = (claims: Record<string, unknown>, now: Date): Either.Either<VerifiedClaims, LicenseProblem> => {
-  const num = (name: string) => typeof claims[name] === "number" && Number.isFinite(claims[name]) ? claims[name] as number : undefined
-  if (claims.version !== LICENSE_VERSION) return Either.left(problem("claims", `The license must be version ${LICENSE_VERSION}.`))
-  if (num("iat") === undefined) return Either.left(problem("claims", "The license has an invalid or missing iat (issued at) claim."))
-  if (num("nbf") === undefined) return Either.left(problem("claims", "The license has an invalid or missing nbf (not before) claim."))
+  const num = (name: string) =>
+    typeof claims[name] === "number" && Number.isFinite(claims[name]) ? claims[name] as number : undefined
+  if (claims.version !== LICENSE_VERSION) {
+    return Either.left(problem("claims", `The license must be version ${LICENSE_VERSION}.`))
+  }
+  if (num("iat") === undefined) {
+    return Either.left(problem("claims", "The license has an invalid or missing iat (issued at) claim."))
+  }
+  if (num("nbf") === undefined) {
+    return Either.left(problem("claims", "The license has an invalid or missing nbf (not before) claim."))
+  }
   const licenseExpires = num("license_expires")
   if (licenseExpires === undefined || licenseExpires * 1000 > now.getTime() + FIVE_YEARS_MS) {
     return Either.left(problem("claims", "The license has an invalid or missing license_expires claim."))
   }
-  if (num("exp") === undefined) return Either.left(problem("claims", "The license has an invalid or missing exp (expires at) claim."))
+  if (num("exp") === undefined) {
+    return Either.left(problem("claims", "The license has an invalid or missing exp (expires at) claim."))
+  }
   if (typeof claims.account_type !== "string" || claims.account_type === "") {
     return Either.left(problem("claims", "The license must contain a valid account type."))
   }
@@ -91,7 +102,12 @@ export const verifyLicense = (
     try {
       const { payload, protectedHeader } = await jwtVerify(jwt, key.key, { algorithms: ["EdDSA"], currentDate: now })
       if (key.kid !== undefined && protectedHeader.kid !== key.kid) {
-        return Either.left(problem("key_id", `The license is signed with key "${String(protectedHeader.kid ?? "")}", not the deployment's "${key.kid}".`))
+        return Either.left(
+          problem(
+            "key_id",
+            `The license is signed with key "${String(protectedHeader.kid ?? "")}", not the deployment's "${key.kid}".`
+          )
+        )
       }
       return checkClaims(payload as Record<string, unknown>, now)
     } catch (e) {
@@ -106,10 +122,16 @@ export const verifyLicense = (
           : checked
       }
       if (e instanceof errors.JWSSignatureVerificationFailed) {
-        return Either.left(problem("signature", "The license's signature does not match the deployment's license public key."))
+        return Either.left(
+          problem("signature", "The license's signature does not match the deployment's license public key.")
+        )
       }
-      if (e instanceof errors.JOSEAlgNotAllowed) return Either.left(problem("signature", "The license must be signed with EdDSA."))
-      if (e instanceof errors.JWTClaimValidationFailed) return Either.left(problem("claims", `The license's ${e.claim} claim is invalid.`))
+      if (e instanceof errors.JOSEAlgNotAllowed) {
+        return Either.left(problem("signature", "The license must be signed with EdDSA."))
+      }
+      if (e instanceof errors.JWTClaimValidationFailed) {
+        return Either.left(problem("claims", `The license's ${e.claim} claim is invalid.`))
+      }
       return Either.left(problem("malformed", "The license is not a well-formed signed JWT."))
     }
   })

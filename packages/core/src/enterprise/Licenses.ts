@@ -2,8 +2,8 @@
  * The license routes: upload (verified against the deployment's license key, then stored),
  * list (the claims verbatim), delete, and the entitlements they grant.
  */
-import { Buffer } from "node:buffer"
 import { Clock, Effect, Either } from "effect"
+import { Buffer } from "node:buffer"
 import { allowed, authorize } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Forbidden, NotFound, ResponseBody, Validation } from "../Errors.js"
@@ -18,16 +18,27 @@ import { verifyLicense } from "./LicenseKey.js"
 export const decodeClaims = (jwt: string): Record<string, unknown> => {
   try {
     const payload = JSON.parse(Buffer.from(jwt.split(".")[1] ?? "", "base64url").toString("utf8")) as unknown
-    return typeof payload === "object" && payload !== null && !Array.isArray(payload) ? payload as Record<string, unknown> : {}
+    return typeof payload === "object" && payload !== null && !Array.isArray(payload)
+      ? payload as Record<string, unknown>
+      : {}
   } catch {
     return {}
   }
 }
 
-const licenseResource = (l: Pick<LicenseRecord, "id" | "uuid">) => ({ type: "license", id: l.uuid, target: String(l.id) })
+const licenseResource = (l: Pick<LicenseRecord, "id" | "uuid">) => ({
+  type: "license",
+  id: l.uuid,
+  target: String(l.id)
+})
 
 /** What the audit diff shows of a license: never the JWT itself. */
-const auditable = (l: LicenseRecord) => ({ id: l.id, uuid: l.uuid, exp: l.exp.toISOString(), uploaded_at: l.uploaded_at.toISOString() })
+const auditable = (l: LicenseRecord) => ({
+  id: l.id,
+  uuid: l.uuid,
+  exp: l.exp.toISOString(),
+  uploaded_at: l.uploaded_at.toISOString()
+})
 
 const invalid = (message: string, detail: string) =>
   new BadRequest({ message, detail, validations: [new Validation({ field: "license", detail })] })
@@ -61,19 +72,29 @@ export class Licenses extends Effect.Service<Licenses>()("@workbay/core/Licenses
           const problem = verified.left
           // A license for a term not started yet is stored; it grants from its nbf.
           if (problem.reason !== "not_yet_valid" || problem.claims === undefined) {
-            return yield* invalid(problem.reason === "expired" ? "License has expired." : "Invalid license.", problem.detail)
+            return yield* invalid(
+              problem.reason === "expired" ? "License has expired." : "Invalid license.",
+              problem.detail
+            )
           }
           claims = problem.claims
         } else claims = verified.right
         const deploymentIds = claims.deployment_ids
-        if (Array.isArray(deploymentIds) && deploymentIds.length > 0 && !deploymentIds.includes(settings.deploymentId)) {
+        if (
+          Array.isArray(deploymentIds) && deploymentIds.length > 0 && !deploymentIds.includes(settings.deploymentId)
+        ) {
           return yield* invalid(
             "License cannot be used on this deployment!",
-            `The license is for deployments ${deploymentIds.map((d) => JSON.stringify(d)).join(", ").slice(0, 300)}; this deployment's id is "${settings.deploymentId}".`
+            `The license is for deployments ${
+              deploymentIds.map((d) => JSON.stringify(d)).join(", ").slice(0, 300)
+            }; this deployment's id is "${settings.deploymentId}".`
           )
         }
         if ((yield* repo.list).length >= MAX_LICENSES) {
-          return yield* invalid("Too many licenses.", `A deployment holds at most ${MAX_LICENSES} licenses; delete expired ones first.`)
+          return yield* invalid(
+            "Too many licenses.",
+            `A deployment holds at most ${MAX_LICENSES} licenses; delete expired ones first.`
+          )
         }
         const jti = typeof claims.jti === "string" && isUuid(claims.jti) ? claims.jti.toLowerCase() : undefined
         const stored = yield* repo.insert({
@@ -81,7 +102,10 @@ export class Licenses extends Effect.Service<Licenses>()("@workbay/core/Licenses
           uploaded_at: at,
           jwt: jwt.trim(),
           exp: new Date((claims.exp as number) * 1000)
-        }).pipe(Effect.catchTag("UniqueViolation", () => invalid("License already uploaded.", "A license with this id is stored already.")))
+        }).pipe(
+          Effect.catchTag("UniqueViolation", () =>
+            invalid("License already uploaded.", "A license with this id is stored already."))
+        )
         yield* auditResource(licenseResource(stored), undefined, auditable(stored))
         yield* licensing.changed
         return toLicense(stored, claims)
@@ -97,7 +121,9 @@ export class Licenses extends Effect.Service<Licenses>()("@workbay/core/Licenses
       Effect.gen(function*() {
         yield* authorize("delete", { type: "license" })
         const existing = (yield* repo.list).find((l) => l.id === id)
-        if (existing === undefined || !(yield* repo.delete(id))) return yield* new NotFound({ message: "Unknown license ID." })
+        if (existing === undefined || !(yield* repo.delete(id))) {
+          return yield* new NotFound({ message: "Unknown license ID." })
+        }
         yield* auditResource(licenseResource(existing), auditable(existing), undefined)
         yield* licensing.changed
       }).pipe(span("Licenses.delete"))

@@ -16,17 +16,26 @@ import { authorize, CurrentActor } from "../Actor.js"
 import { CurrentAgent } from "../agents/AgentAuth.js"
 import { auditAdditional, auditResource } from "../Audit.js"
 import { BadRequest, NotFound, Unauthorized, Validation } from "../Errors.js"
+import { authorizeDevice, exchangeCode, exchangeDeviceCode, type ProviderToken, refreshToken } from "../OAuthClient.js"
 import { randomString } from "../Platform.js"
 import { PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { userObject } from "../users/Users.js"
 import {
-  AgentExternalAuthResponse, auditedLink, DeleteExternalAuthResponse, ExternalAuthDevice, ExternalAuthLinkProvider, type ExternalAuthLinkRecord,
-  ExternalAuthLinkRepo, ExternalAuthLinkWire, ExternalAuthUser, ExternalAuthWire, ListUserExternalAuthResponse,
+  AgentExternalAuthResponse,
+  auditedLink,
+  DeleteExternalAuthResponse,
+  ExternalAuthDevice,
+  ExternalAuthLinkProvider,
+  type ExternalAuthLinkRecord,
+  ExternalAuthLinkRepo,
+  ExternalAuthLinkWire,
+  ExternalAuthUser,
+  ExternalAuthWire,
+  ListUserExternalAuthResponse,
   type ProviderUnavailable
 } from "./ExternalAuthLink.js"
-import { authorizeDevice, exchangeCode, exchangeDeviceCode, type ProviderToken, refreshToken } from "../OAuthClient.js"
 import { appInstallations, revokeToken, validateToken } from "./OAuthClient.js"
 import { type ResolvedProvider, resolveProviders } from "./Provider.js"
 
@@ -114,12 +123,19 @@ export const agentTokenResponse = (type: string, link: ExternalAuthLinkRecord): 
     ? { username: "x-token-auth", password: token }
     : { username: token, password: "" }
   return new AgentExternalAuthResponse({
-    access_token: token, token_extra: link.oauth_extra, url: "", type, ...creds
+    access_token: token,
+    token_extra: link.oauth_extra,
+    url: "",
+    type,
+    ...creds
   }, true)
 }
 
 const urlOnly = (url: string) =>
-  new AgentExternalAuthResponse({ access_token: "", token_extra: null, url, type: "", username: "", password: "" }, true)
+  new AgentExternalAuthResponse(
+    { access_token: "", token_extra: null, url, type: "", username: "", password: "" },
+    true
+  )
 
 export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/ExternalAuth", {
   effect: Effect.gen(function*() {
@@ -127,7 +143,9 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
     const links = yield* ExternalAuthLinkRepo
     const pubsub = yield* PubSub
     const resolved = resolveProviders(settings.externalAuth, settings.accessUrl)
-    if (Either.isLeft(resolved)) return yield* Effect.dieMessage(`Invalid external_auth setting: ${resolved.left.join(" ")}`)
+    if (Either.isLeft(resolved)) {
+      return yield* Effect.dieMessage(`Invalid external_auth setting: ${resolved.left.join(" ")}`)
+    }
     const providers = resolved.right
     const base = settings.accessUrl.replace(/\/+$/, "")
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -135,15 +153,23 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
     const providerOf = (id: string) => {
       const p = providers.find((x) => x.id === id)
       return p === undefined
-        ? Effect.fail(new NotFound({ message: `External auth provider "${id}" not found.`, detail: "No provider of that id is configured on this deployment." }))
+        ? Effect.fail(
+          new NotFound({
+            message: `External auth provider "${id}" not found.`,
+            detail: "No provider of that id is configured on this deployment."
+          })
+        )
         : Effect.succeed(p)
     }
 
     const caller = (action: "read_personal" | "update_personal") =>
       Effect.flatMap(CurrentActor, (actor) => Effect.as(authorize(action, userObject(actor.user)), actor.user))
 
-    const linkResource = (provider: ResolvedProvider, userId: string) =>
-      ({ type: "external_auth_link", id: userId, target: provider.id })
+    const linkResource = (provider: ResolvedProvider, userId: string) => ({
+      type: "external_auth_link",
+      id: userId,
+      target: provider.id
+    })
 
     /** Stores a new token for the user and tells any waiting agent. */
     const storeToken = (provider: ResolvedProvider, userId: string, token: ProviderToken) =>
@@ -181,11 +207,17 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
      * is still the one used (so of racing replicas only the first stores, and the others take its
      * token). A refused refresh drops the refresh token and keeps the reason.
      */
-    const refresh = (provider: ResolvedProvider, current: ExternalAuthLinkRecord, at: Date): Effect.Effect<RefreshOutcome, ProviderUnavailable> =>
+    const refresh = (
+      provider: ResolvedProvider,
+      current: ExternalAuthLinkRecord,
+      at: Date
+    ): Effect.Effect<RefreshOutcome, ProviderUnavailable> =>
       Effect.gen(function*() {
         const answer = yield* refreshToken(provider, current.oauth_refresh_token, at)
         if (answer._tag === "Refused") {
-          const reason = `${answer.refusal.error}${answer.refusal.description !== "" ? `: ${answer.refusal.description}` : ""}`.slice(0, 400)
+          const reason = `${answer.refusal.error}${
+            answer.refusal.description !== "" ? `: ${answer.refusal.description}` : ""
+          }`.slice(0, 400)
           const cleared = yield* links.updateTokens(
             { ...current, oauth_refresh_token: "", oauth_refresh_failure_reason: reason, updated_at: at },
             current.oauth_refresh_token
@@ -193,7 +225,9 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
           if (Option.isNone(cleared)) {
             // Another request refreshed first (refresh tokens are single-use): take its token.
             const winner = yield* links.find(provider.id, current.user_id)
-            if (Option.isSome(winner) && !sameTokens(winner.value, current)) return { _tag: "Winner", link: winner.value } as const
+            if (Option.isSome(winner) && !sameTokens(winner.value, current)) {
+              return { _tag: "Winner", link: winner.value } as const
+            }
           }
           const checked: CheckedLink = {
             link: Option.getOrElse(cleared, () => current),
@@ -215,7 +249,10 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
         if (Option.isSome(updated)) return { _tag: "Stored", link: updated.value } as const
         const winner = yield* links.find(provider.id, current.user_id)
         return Option.isNone(winner)
-          ? { _tag: "Final", checked: { link: current, valid: false, reason: "The link was removed.", user: null } } as const
+          ? {
+            _tag: "Final",
+            checked: { link: current, valid: false, reason: "The link was removed.", user: null }
+          } as const
           : { _tag: "Winner", link: winner.value } as const
       })
 
@@ -238,7 +275,10 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
       })
 
     /** The link made usable: refreshed when expired (and allowed), then validated at the provider. */
-    const check = (provider: ResolvedProvider, link: ExternalAuthLinkRecord): Effect.Effect<CheckedLink, ProviderUnavailable> =>
+    const check = (
+      provider: ResolvedProvider,
+      link: ExternalAuthLinkRecord
+    ): Effect.Effect<CheckedLink, ProviderUnavailable> =>
       Effect.gen(function*() {
         const at = yield* now
         let current = link
@@ -375,7 +415,11 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
           return { location: url.toString(), cookies } satisfies FlowRedirect
         }
         if (input.state === undefined) {
-          return yield* BadRequest.field("state", "The provider's callback carries the state it was given.", "The state is required with a code.")
+          return yield* BadRequest.field(
+            "state",
+            "The provider's callback carries the state it was given.",
+            "The state is required with a code."
+          )
         }
         if (input.cookies.state === undefined || input.cookies.state === "") {
           return yield* new Unauthorized({
@@ -384,13 +428,18 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
           })
         }
         if (input.cookies.state !== input.state) {
-          return yield* new Unauthorized({ message: "State mismatched.", detail: "The state does not match the one this browser was given; start again." })
+          return yield* new Unauthorized({
+            message: "State mismatched.",
+            detail: "The state does not match the one this browser was given; start again."
+          })
         }
         const answer = yield* exchangeCode(provider, input.code, input.cookies.verifier ?? "", yield* now)
         if (answer._tag === "Refused") {
           return yield* new BadRequest({
             message: "The provider refused the code.",
-            detail: `${answer.refusal.error}${answer.refusal.description !== "" ? `: ${answer.refusal.description}` : ""}`
+            detail: `${answer.refusal.error}${
+              answer.refusal.description !== "" ? `: ${answer.refusal.description}` : ""
+            }`
           })
         }
         yield* storeToken(provider, user.id, answer.token)
@@ -398,14 +447,20 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
         const back = input.cookies.redirect !== undefined && isPath(input.cookies.redirect)
           ? input.cookies.redirect
           : `/external-auth/${provider.id}?redirected=true`
-        const clear = [STATE_COOKIE, VERIFIER_COOKIE, REDIRECT_COOKIE].map((name) => ({ name, value: "", maxAgeSeconds: 0 }))
+        const clear = [STATE_COOKIE, VERIFIER_COOKIE, REDIRECT_COOKIE].map((name) => ({
+          name,
+          value: "",
+          maxAgeSeconds: 0
+        }))
         return { location: `${base}${back}`, cookies: clear } satisfies FlowRedirect
       }).pipe(span("ExternalAuth.callback"))
 
     const deviceProvider = (id: string) =>
       Effect.flatMap(providerOf(id), (p) =>
         p.deviceCodeUrl === undefined
-          ? Effect.fail(new BadRequest({ message: `External auth provider "${p.id}" does not support the device flow.` }))
+          ? Effect.fail(
+            new BadRequest({ message: `External auth provider "${p.id}" does not support the device flow.` })
+          )
           : Effect.succeed(p))
 
     /** `GET /external-auth/{provider}/device`: starts the device flow. */
@@ -426,7 +481,9 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
         if (answer._tag === "Refused") {
           return yield* new BadRequest({
             message: "Failed to exchange device code.",
-            detail: `${answer.refusal.error}${answer.refusal.description !== "" ? `: ${answer.refusal.description}` : ""}`
+            detail: `${answer.refusal.error}${
+              answer.refusal.description !== "" ? `: ${answer.refusal.description}` : ""
+            }`
           })
         }
         yield* storeToken(provider, user.id, answer.token)
@@ -445,7 +502,9 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
         yield* pubsub.publish(externalAuthChannel(user.id), provider.id)
         const revoked = yield* revokeToken(provider, found.value.oauth_access_token, found.value.oauth_refresh_token)
         return new DeleteExternalAuthResponse(
-          revoked.error === "" ? { token_revoked: revoked.revoked } : { token_revoked: revoked.revoked, token_revocation_error: revoked.error },
+          revoked.error === ""
+            ? { token_revoked: revoked.revoked }
+            : { token_revoked: revoked.revoked, token_revocation_error: revoked.error },
           true
         )
       }).pipe(span("ExternalAuth.unlink"))
@@ -454,27 +513,37 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
     const agentProvider = (q: AgentExternalAuthQuery) => {
       const match = q.match ?? q.url
       if (match === undefined && q.id === undefined) {
-        return Effect.fail(new BadRequest({
-          message: "Either match or id must be given.",
-          validations: [new Validation({ field: "match", detail: "Give a URL to match against the providers, or a provider id." })]
-        }))
+        return Effect.fail(
+          new BadRequest({
+            message: "Either match or id must be given.",
+            validations: [
+              new Validation({ field: "match", detail: "Give a URL to match against the providers, or a provider id." })
+            ]
+          })
+        )
       }
       if (match !== undefined && q.id !== undefined) {
-        return Effect.fail(BadRequest.field("id", "Give match or id, not both.", "match and id cannot be given together."))
+        return Effect.fail(
+          BadRequest.field("id", "Give match or id, not both.", "match and id cannot be given together.")
+        )
       }
       const found = q.id !== undefined
         ? providers.find((p) => p.id === q.id)
         : providers.filter((p) => p.regex !== undefined && p.regex.test(match!)).at(-1)
       if (found !== undefined) return Effect.succeed(found)
-      const regexes = providers.filter((p) => p.regex !== undefined).map((p) => `${p.id}=${JSON.stringify(p.regex!.source)}`)
-      return Effect.fail(new NotFound({
-        message: q.id !== undefined
-          ? `External auth provider "${q.id}" not found.`
-          : `No matching external auth provider found for the URL ${JSON.stringify(match)}.`,
-        detail: regexes.length > 0
-          ? `The configured providers' URL patterns do not match: ${regexes.join(", ")}.`
-          : "No external auth provider is configured on this deployment."
-      }))
+      const regexes = providers.filter((p) => p.regex !== undefined).map((p) =>
+        `${p.id}=${JSON.stringify(p.regex!.source)}`
+      )
+      return Effect.fail(
+        new NotFound({
+          message: q.id !== undefined
+            ? `External auth provider "${q.id}" not found.`
+            : `No matching external auth provider found for the URL ${JSON.stringify(match)}.`,
+          detail: regexes.length > 0
+            ? `The configured providers' URL patterns do not match: ${regexes.join(", ")}.`
+            : "No external auth provider is configured on this deployment."
+        })
+      )
     }
 
     /**
@@ -516,7 +585,9 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
             yield* Effect.raceFirst(Queue.take(signals), Effect.sleep(LISTEN_REREAD))
             return yield* loop
           })
-          return yield* loop.pipe(Effect.timeoutTo({ duration: LISTEN_TIMEOUT, onTimeout: () => urlOnly(url), onSuccess: (r) => r }))
+          return yield* loop.pipe(
+            Effect.timeoutTo({ duration: LISTEN_TIMEOUT, onTimeout: () => urlOnly(url), onSuccess: (r) => r })
+          )
         }))
       }).pipe(span("ExternalAuth.forAgent"))
 

@@ -82,10 +82,12 @@ export class ExternalAuthLinkProvider extends Schema.Class<ExternalAuthLinkProvi
 }) {}
 
 /** `ListUserExternalAuthResponse`. */
-export class ListUserExternalAuthResponse extends Schema.Class<ListUserExternalAuthResponse>("ListUserExternalAuthResponse")({
-  providers: Schema.Array(ExternalAuthLinkProvider),
-  links: Schema.Array(ExternalAuthLinkWire)
-}) {}
+export class ListUserExternalAuthResponse
+  extends Schema.Class<ListUserExternalAuthResponse>("ListUserExternalAuthResponse")({
+    providers: Schema.Array(ExternalAuthLinkProvider),
+    links: Schema.Array(ExternalAuthLinkWire)
+  })
+{}
 
 /** `ExternalAuthUser`: the provider's account (GitHub's user). */
 export class ExternalAuthUser extends Schema.Class<ExternalAuthUser>("ExternalAuthUser")({
@@ -96,11 +98,13 @@ export class ExternalAuthUser extends Schema.Class<ExternalAuthUser>("ExternalAu
   name: Schema.String
 }) {}
 
-export class ExternalAuthAppInstallation extends Schema.Class<ExternalAuthAppInstallation>("ExternalAuthAppInstallation")({
-  id: Schema.Number,
-  account: ExternalAuthUser,
-  configure_url: Schema.String
-}) {}
+export class ExternalAuthAppInstallation
+  extends Schema.Class<ExternalAuthAppInstallation>("ExternalAuthAppInstallation")({
+    id: Schema.Number,
+    account: ExternalAuthUser,
+    configure_url: Schema.String
+  })
+{}
 
 /** `ExternalAuth`: one provider for the caller: linked and valid, its account, its app installations. */
 export class ExternalAuthWire extends Schema.Class<ExternalAuthWire>("ExternalAuth")({
@@ -123,10 +127,12 @@ export class ExternalAuthDevice extends Schema.Class<ExternalAuthDevice>("Extern
 }) {}
 
 /** `DeleteExternalAuthByIDResponse`. */
-export class DeleteExternalAuthResponse extends Schema.Class<DeleteExternalAuthResponse>("DeleteExternalAuthByIDResponse")({
-  token_revoked: Schema.Boolean,
-  token_revocation_error: omitEmpty(Schema.String)
-}) {}
+export class DeleteExternalAuthResponse
+  extends Schema.Class<DeleteExternalAuthResponse>("DeleteExternalAuthByIDResponse")({
+    token_revoked: Schema.Boolean,
+    token_revocation_error: omitEmpty(Schema.String)
+  })
+{}
 
 /**
  * The agent's `ExternalAuthResponse`: the owner's token (and, for Git over HTTPS, a username and

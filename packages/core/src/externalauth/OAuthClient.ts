@@ -36,7 +36,9 @@ export const validateToken = (
   return Effect.flatMap(
     bearerGet(provider.label, "validate the token", provider.validateUrl, accessToken),
     (a): Effect.Effect<{ readonly valid: boolean; readonly user: ExternalAuthUser | null }, ProviderUnavailable> => {
-      if (a.status === 200) return Effect.succeed({ valid: true, user: isGithub(provider) ? githubUser(record(a.body)) : null })
+      if (a.status === 200) {
+        return Effect.succeed({ valid: true, user: isGithub(provider) ? githubUser(record(a.body)) : null })
+      }
       if (a.status === 401) return Effect.succeed({ valid: false, user: null })
       if (a.status === 429) return Effect.succeed({ valid: true, user: null })
       if (a.status === 403) {
@@ -52,7 +54,10 @@ export const validateToken = (
 export const appInstallations = (
   provider: ResolvedProvider,
   accessToken: string
-): Effect.Effect<{ readonly installable: boolean; readonly installations: ReadonlyArray<ExternalAuthAppInstallation> }, ProviderUnavailable> => {
+): Effect.Effect<
+  { readonly installable: boolean; readonly installations: ReadonlyArray<ExternalAuthAppInstallation> },
+  ProviderUnavailable
+> => {
   if (provider.appInstallationsUrl === "") return Effect.succeed({ installable: false, installations: [] })
   return Effect.map(
     bearerGet(provider.label, "list app installations", provider.appInstallationsUrl, accessToken),
@@ -63,7 +68,9 @@ export const appInstallations = (
       const list = isGithub(provider) && Array.isArray(listed) ? listed.map(record) : []
       const installations = list.flatMap((i) => {
         const account = githubUser(record(i.account))
-        return account === null ? [] : [{ id: num(i.id) || 0, account, configure_url: str(i.html_url) } as ExternalAuthAppInstallation]
+        return account === null
+          ? []
+          : [{ id: num(i.id) || 0, account, configure_url: str(i.html_url) } as ExternalAuthAppInstallation]
       })
       return { installable: true, installations }
     }
@@ -99,7 +106,9 @@ export const revokeToken = (
     }
   const ok = isGithub(provider) ? 204 : 200
   return providerCall(provider.label, "revoke the token", provider.revokeUrl, request).pipe(
-    Effect.map((a) => a.status === ok ? { revoked: true, error: "" } : { revoked: false, error: `The revoke URL answered ${a.status}.` }),
+    Effect.map((a) =>
+      a.status === ok ? { revoked: true, error: "" } : { revoked: false, error: `The revoke URL answered ${a.status}.` }
+    ),
     Effect.catchAll((e) => Effect.succeed({ revoked: false, error: e.detail ?? e.message }))
   )
 }

@@ -126,33 +126,45 @@ export const resolveProviders = (
   configs.forEach((c, i) => {
     const type = (c.type ?? "").trim()
     const at = `external auth provider ${i}`
-    if (type === "") return void problems.push(`The ${at} has no type (github, gitlab, or a name for a generic OAuth2 provider).`)
+    if (type === "") {
+      return void problems.push(`The ${at} has no type (github, gitlab, or a name for a generic OAuth2 provider).`)
+    }
     const kind = type.toLowerCase()
     const d: Defaults = kind === "github" ? githubDefaults(c) : kind === "gitlab" ? gitlabDefaults(c) : {}
     const id = pick(c.id, undefined, type)
     if (!ID_PATTERN.test(id) || id.length > 32) {
-      return void problems.push(`The ${at} has the id "${id}"; ids are letters and digits joined by single hyphens, at most 32 characters.`)
+      return void problems.push(
+        `The ${at} has the id "${id}"; ids are letters and digits joined by single hyphens, at most 32 characters.`
+      )
     }
-    if (ids.has(id)) return void problems.push(`Two external auth providers have the id "${id}"; give each a unique id.`)
+    if (ids.has(id)) {
+      return void problems.push(`Two external auth providers have the id "${id}"; give each a unique id.`)
+    }
     ids.add(id)
     if (!given(c.client_id)) return void problems.push(`The external auth provider "${id}" needs a client_id.`)
     const authUrl = pick(c.auth_url, d.auth_url)
     const tokenUrl = pick(c.token_url, d.token_url)
     const deviceFlow = c.device_flow === true
     const deviceCodeUrl = pick(c.device_code_url, d.device_code_url)
-    if (!isHttpUrl(tokenUrl)) return void problems.push(`The external auth provider "${id}" needs a token_url (an http or https URL).`)
+    if (!isHttpUrl(tokenUrl)) {
+      return void problems.push(`The external auth provider "${id}" needs a token_url (an http or https URL).`)
+    }
     if (!deviceFlow && !isHttpUrl(authUrl)) {
       return void problems.push(`The external auth provider "${id}" needs an auth_url (an http or https URL).`)
     }
     if (deviceFlow && !isHttpUrl(deviceCodeUrl)) {
       return void problems.push(`The external auth provider "${id}" uses the device flow and needs a device_code_url.`)
     }
-    for (const [field, value] of [
-      ["validate_url", pick(c.validate_url, d.validate_url)],
-      ["revoke_url", pick(c.revoke_url, d.revoke_url)],
-      ["app_installations_url", pick(c.app_installations_url, d.app_installations_url)]
-    ] as const) {
-      if (value !== "" && !isHttpUrl(value)) return void problems.push(`The ${field} of external auth provider "${id}" is not an http or https URL.`)
+    for (
+      const [field, value] of [
+        ["validate_url", pick(c.validate_url, d.validate_url)],
+        ["revoke_url", pick(c.revoke_url, d.revoke_url)],
+        ["app_installations_url", pick(c.app_installations_url, d.app_installations_url)]
+      ] as const
+    ) {
+      if (value !== "" && !isHttpUrl(value)) {
+        return void problems.push(`The ${field} of external auth provider "${id}" is not an http or https URL.`)
+      }
     }
     const regexText = pick(c.regex, d.regex)
     let regex: RegExp | undefined
@@ -160,7 +172,9 @@ export const resolveProviders = (
       try {
         regex = new RegExp(regexText)
       } catch (e) {
-        return void problems.push(`The regex of external auth provider "${id}" does not compile: ${(e as Error).message}`)
+        return void problems.push(
+          `The regex of external auth provider "${id}" does not compile: ${(e as Error).message}`
+        )
       }
     }
     out.push({
@@ -195,7 +209,9 @@ export const publicConfig = (c: ExternalAuthConfig): Record<string, unknown> => 
   return { ...rest }
 }
 
-const FIELDS: Readonly<Record<string, { readonly key: keyof ExternalAuthConfig; readonly kind: "string" | "bool" | "list" }>> = {
+const FIELDS: Readonly<
+  Record<string, { readonly key: keyof ExternalAuthConfig; readonly kind: "string" | "bool" | "list" }>
+> = {
   TYPE: { key: "type", kind: "string" },
   ID: { key: "id", kind: "string" },
   CLIENT_ID: { key: "client_id", kind: "string" },
@@ -223,14 +239,19 @@ const FIELDS: Readonly<Record<string, { readonly key: keyof ExternalAuthConfig; 
  * order of `n`; lists are comma-separated, switches `true`/`false`. Throws on an unknown field
  * or a bad switch, naming the variable.
  */
-export const externalAuthFromEnv = (env: Readonly<Record<string, string | undefined>>, prefix = "WORKBAY_EXTERNAL_AUTH"): ReadonlyArray<ExternalAuthConfig> => {
+export const externalAuthFromEnv = (
+  env: Readonly<Record<string, string | undefined>>,
+  prefix = "WORKBAY_EXTERNAL_AUTH"
+): ReadonlyArray<ExternalAuthConfig> => {
   const entries = new Map<number, Record<string, unknown>>()
   const pattern = new RegExp(`^${prefix}_(\\d+)_([A-Z_]+)$`)
   for (const [name, value] of Object.entries(env)) {
     const m = pattern.exec(name)
     if (m === null || value === undefined) continue
     const field = FIELDS[m[2]!]
-    if (field === undefined) throw new Error(`Unknown external auth variable ${name} (fields: ${Object.keys(FIELDS).join(", ")}).`)
+    if (field === undefined) {
+      throw new Error(`Unknown external auth variable ${name} (fields: ${Object.keys(FIELDS).join(", ")}).`)
+    }
     const n = Number(m[1])
     const entry = entries.get(n) ?? {}
     entries.set(n, entry)
@@ -241,5 +262,7 @@ export const externalAuthFromEnv = (env: Readonly<Record<string, string | undefi
     } else if (field.kind === "list") entry[field.key] = text.split(",").map((s) => s.trim()).filter((s) => s !== "")
     else entry[field.key] = text
   }
-  return [...entries.entries()].sort(([a], [b]) => a - b).map(([, e]) => ({ client_id: "", type: "", ...e }) as ExternalAuthConfig)
+  return [...entries.entries()].sort(([a], [b]) => a - b).map(([, e]) =>
+    ({ client_id: "", type: "", ...e }) as ExternalAuthConfig
+  )
 }

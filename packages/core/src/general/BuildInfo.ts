@@ -28,4 +28,3 @@ export class DeploymentSsh extends Schema.Class<DeploymentSsh>("SSHConfigRespons
   hostname_suffix: Schema.String,
   ssh_config_options: Schema.Record({ key: Schema.String, value: Schema.String })
 }) {}
-

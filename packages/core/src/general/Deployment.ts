@@ -1,11 +1,11 @@
 /** General routes: build info, update check, deployment config, SSH config, stats and experiments. */
 import { Clock, Duration, Effect } from "effect"
 import { authorize } from "../Actor.js"
-import { deploymentConfig } from "./DeploymentConfig.js"
-import { BuildInfo, DeploymentSsh, UpdateCheck } from "./BuildInfo.js"
+import { AgentReportRepo } from "../agents/Reports.js"
 import { Settings } from "../Settings.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
-import { AgentReportRepo } from "../agents/Reports.js"
+import { BuildInfo, DeploymentSsh, UpdateCheck } from "./BuildInfo.js"
+import { deploymentConfig } from "./DeploymentConfig.js"
 
 /** The `p`th percentile (0..1) of `values`, interpolated as Postgres' `percentile_cont`; -1 without values (the described system's). */
 export const percentile = (values: ReadonlyArray<number>, p: number): number => {
@@ -18,7 +18,13 @@ export const percentile = (values: ReadonlyArray<number>, p: number): number => 
 }
 
 /** Experiments this build knows; all are safe to enable. */
-export const availableExperiments: ReadonlyArray<string> = ["notifications", "workspace-usage", "web-push", "oauth2", "mcp-server-http"]
+export const availableExperiments: ReadonlyArray<string> = [
+  "notifications",
+  "workspace-usage",
+  "web-push",
+  "oauth2",
+  "mcp-server-http"
+]
 
 /** API versions reported by build info. */
 export const AGENT_API_VERSION = "2.0"
@@ -34,7 +40,7 @@ export const enabledExperiments = (configured: ReadonlyArray<string>): ReadonlyA
   for (const raw of configured) {
     const name = raw.trim().toLowerCase()
     if (name === "") continue
-    if (name === "*") for (const e of availableExperiments) out.add(e)
+    if (name === "*") { for (const e of availableExperiments) out.add(e) }
     else out.add(name)
   }
   return [...out]
@@ -83,7 +89,8 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
       const at = yield* Clock.currentTimeMillis
       // Workspaces by their latest build's status, as the described system groups them.
       const n = new Map((yield* workspaceRepo.countByStatus()).map((c) => [c.status, c.count]))
-      const count = (...statuses: ReadonlyArray<string>) => statuses.reduce((sum, s) => sum + (n.get(s as never) ?? 0), 0)
+      const count = (...statuses: ReadonlyArray<string>) =>
+        statuses.reduce((sum, s) => sum + (n.get(s as never) ?? 0), 0)
       // The agents' reports of the window: traffic summed, sessions as each agent last reported them.
       const agentStats = yield* agentReports.statsSince(new Date(at - Duration.toMillis(Duration.minutes(15))))
       return {
@@ -104,14 +111,19 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
           stopped: count("stopped"),
           rx_bytes: agentStats.rx_bytes,
           tx_bytes: agentStats.tx_bytes,
-          connection_latency_ms: { p50: percentile(agentStats.latencies, 0.5), p95: percentile(agentStats.latencies, 0.95) }
+          connection_latency_ms: {
+            p50: percentile(agentStats.latencies, 0.5),
+            p95: percentile(agentStats.latencies, 0.95)
+          }
         }
       }
     })
 
     return {
       buildInfo: Effect.succeed(buildInfo),
-      updateCheck: Effect.succeed(new UpdateCheck({ current: true, url: buildInfo.external_url, version: settings.version })),
+      updateCheck: Effect.succeed(
+        new UpdateCheck({ current: true, url: buildInfo.external_url, version: settings.version })
+      ),
       /** `{config, options}` without any secret; owners and auditors only (403 otherwise). */
       config: Effect.as(authorize("read", { type: "deployment_config" }), config),
       ssh: Effect.succeed(ssh),

@@ -1,8 +1,8 @@
 /** Groups: the wire forms (group, group AI budget, workspace quota), the stored record and the repository port. */
-import { Context, Schema, type Effect, type Option } from "effect"
-import type { UniqueViolation } from "../Repositories.js"
-import { ReducedUser, type UserRecord, usernamePattern } from "../users/User.js"
+import { Context, type Effect, type Option, Schema } from "effect"
 import type { MemberFilter } from "../organizations/Repositories.js"
+import type { UniqueViolation } from "../Repositories.js"
+import { ReducedUser, usernamePattern, type UserRecord } from "../users/User.js"
 import { omitEmpty } from "../Wire.js"
 
 /** The group every organization has: its members are the organization's members. Its id is the organization's id. */
@@ -140,7 +140,10 @@ export class GroupRepo extends Context.Tag("@workbay/core/GroupRepo")<GroupRepo,
   /** The groups of these ids that exist, in any order (one read for a page). */
   readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<GroupRecord>>
   /** The organization's group of this name (case-insensitive), along the unique index of the names. */
-  readonly findByOrganizationAndName: (organizationId: string, name: string) => Effect.Effect<Option.Option<GroupRecord>>
+  readonly findByOrganizationAndName: (
+    organizationId: string,
+    name: string
+  ) => Effect.Effect<Option.Option<GroupRecord>>
   /** Every group with this name (case-insensitive), in any organization. */
   readonly findByName: (name: string) => Effect.Effect<ReadonlyArray<GroupRecord>>
   /**
@@ -160,7 +163,11 @@ export class GroupRepo extends Context.Tag("@workbay/core/GroupRepo")<GroupRepo,
    * Adds those of `userIds` who are members of the group's organization and not yet of the
    * group; answers the ids actually added. `member_count` moves in the same transaction.
    */
-  readonly addMembers: (group: GroupRef, userIds: ReadonlyArray<string>, at: Date) => Effect.Effect<ReadonlyArray<string>>
+  readonly addMembers: (
+    group: GroupRef,
+    userIds: ReadonlyArray<string>,
+    at: Date
+  ) => Effect.Effect<ReadonlyArray<string>>
   /** Removes those of `userIds` who are members; answers the ids actually removed. */
   readonly removeMembers: (group: GroupRef, userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /** Ids of the groups the user was added to (not the Everyone groups, whose ids are their organizations' ids). */

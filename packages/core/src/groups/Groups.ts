@@ -3,23 +3,33 @@ import { Clock, Effect, Either, Option, Schema } from "effect"
 import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, Validation } from "../Errors.js"
-import {
-  EVERYONE_GROUP_NAME, Group, GroupAiBudget, GroupMembersPage, type GroupMemberFilter, type GroupPatch, type GroupRecord,
-  GroupRepo, isEveryoneGroup, PaginatedGroup, PaginatedGroupsPage, WorkspaceQuota
-} from "./Group.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { Organizations } from "../organizations/Organizations.js"
+import { memberFilter } from "../organizations/MemberQuery.js"
 import { OrganizationName, type OrganizationRecord } from "../organizations/Organization.js"
+import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo } from "../organizations/Repositories.js"
 import { Transactions } from "../Repositories.js"
-import { UserRepo } from "../users/Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
+import { UserRepo } from "../users/Repositories.js"
 import { toReducedUser, Username, type UserRecord } from "../users/User.js"
-import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
-import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import { pageLimit, Users } from "../users/Users.js"
-import { memberFilter } from "../organizations/MemberQuery.js"
+import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
+import { WorkspaceRepo } from "../workspaces/Workspace.js"
+import {
+  EVERYONE_GROUP_NAME,
+  Group,
+  GroupAiBudget,
+  type GroupMemberFilter,
+  GroupMembersPage,
+  type GroupPatch,
+  type GroupRecord,
+  GroupRepo,
+  isEveryoneGroup,
+  PaginatedGroup,
+  PaginatedGroupsPage,
+  WorkspaceQuota
+} from "./Group.js"
 
 export interface CreateGroupInput {
   readonly name: string
@@ -68,8 +78,13 @@ export const groupObject = (g: Pick<GroupRecord, "id" | "organization_id">) =>
   ({ type: "group", id: g.id, orgId: g.organization_id }) as const
 
 /** How audit entries name a group. */
-export const groupResource = (g: Pick<GroupRecord, "id" | "name" | "organization_id" | "avatar_url">) =>
-  ({ type: "group", id: g.id, target: g.name, organizationId: g.organization_id, icon: g.avatar_url })
+export const groupResource = (g: Pick<GroupRecord, "id" | "name" | "organization_id" | "avatar_url">) => ({
+  type: "group",
+  id: g.id,
+  target: g.name,
+  organizationId: g.organization_id,
+  icon: g.avatar_url
+})
 
 /** The audited fields of a group. */
 const auditedFields = (g: GroupRecord) => ({
@@ -110,14 +125,14 @@ const makePaginatedGroupsPage = wireMaker(PaginatedGroupsPage)
 /** Wire form of a stored group in the paginated listing: its real size, no members. */
 export const toPaginatedGroup = (g: GroupRecord): PaginatedGroup => makePaginatedGroup(groupProps(g))
 
-
 const nameConflict = (name: string) =>
   new Conflict({
     message: `A group named "${name}" already exists in this organization.`,
     validations: [new Validation({ field: "name", detail: "This name is in use." })]
   })
 
-const reservedName = () => new Validation({ field: "name", detail: `"${EVERYONE_GROUP_NAME}" is a reserved group name.` })
+const reservedName = () =>
+  new Validation({ field: "name", detail: `"${EVERYONE_GROUP_NAME}" is a reserved group name.` })
 
 const isReservedName = (name: string) => name.toLowerCase() === EVERYONE_GROUP_NAME.toLowerCase()
 
@@ -196,8 +211,11 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
       })
 
     const visibleMembers = (g: GroupRecord) =>
-      Effect.flatMap(memberScope(g), (scope): Effect.Effect<ReadonlyArray<UserRecord>> =>
-        scope === undefined ? Effect.succeed([]) : scope.all ? groups.members(g) : groups.members(g, scope.userId))
+      Effect.flatMap(
+        memberScope(g),
+        (scope): Effect.Effect<ReadonlyArray<UserRecord>> =>
+          scope === undefined ? Effect.succeed([]) : scope.all ? groups.members(g) : groups.members(g, scope.userId)
+      )
 
     const withMembers = (g: GroupRecord) => Effect.map(visibleMembers(g), (ms) => toGroup(g, ms))
 
@@ -273,12 +291,17 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         if (input.has_member !== undefined && input.has_member !== "") {
           const ref = input.has_member
           const user = couldBeUser(ref)
-            ? yield* users.resolveReadable(ref).pipe(Effect.map(Option.some), Effect.catchTag("NotFound", () => Effect.succeed(Option.none())))
+            ? yield* users.resolveReadable(ref).pipe(
+              Effect.map(Option.some),
+              Effect.catchTag("NotFound", () => Effect.succeed(Option.none()))
+            )
             : Option.none()
           if (Option.isSome(user)) hasMemberId = user.value.id
           else problems.push(new Validation({ field: "has_member", detail: `User "${ref}" not found.` }))
         }
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid query parameters.", validations: problems })
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid query parameters.", validations: problems })
+        }
         const found = yield* groups.list({
           organizationId,
           hasMemberId,
@@ -337,7 +360,10 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         }
         const problem = unknown.length === 0
           ? undefined
-          : new Validation({ field, detail: `Unknown user${unknown.length === 1 ? "" : "s"}: ${unknown.map((r) => `"${r}"`).join(", ")}.` })
+          : new Validation({
+            field,
+            detail: `Unknown user${unknown.length === 1 ? "" : "s"}: ${unknown.map((r) => `"${r}"`).join(", ")}.`
+          })
         return { users: found, problem }
       })
 
@@ -349,14 +375,19 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         const problems: Array<Validation> = []
         const name = input.name === undefined || input.name === "" ? undefined : input.name
         if (name !== undefined && name !== g.name) {
-          if (everyone) problems.push(new Validation({ field: "name", detail: `The ${EVERYONE_GROUP_NAME} group cannot be renamed.` }))
-          else if (isReservedName(name)) problems.push(reservedName())
+          if (everyone) {
+            problems.push(
+              new Validation({ field: "name", detail: `The ${EVERYONE_GROUP_NAME} group cannot be renamed.` })
+            )
+          } else if (isReservedName(name)) problems.push(reservedName())
         }
         if (everyone && input.display_name !== undefined && input.display_name !== g.display_name) {
-          problems.push(new Validation({
-            field: "display_name",
-            detail: `The display name of the ${EVERYONE_GROUP_NAME} group cannot be changed.`
-          }))
+          problems.push(
+            new Validation({
+              field: "display_name",
+              detail: `The display name of the ${EVERYONE_GROUP_NAME} group cannot be changed.`
+            })
+          )
         }
         if (input.quota_allowance !== undefined && input.quota_allowance < 0) problems.push(negativeQuota())
         const addRefs = input.add_users ?? []
@@ -364,7 +395,8 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         let add: ReadonlyArray<UserRecord> = []
         let remove: ReadonlyArray<UserRecord> = []
         if (everyone && (addRefs.length > 0 || removeRefs.length > 0)) {
-          const detail = `Members of the ${EVERYONE_GROUP_NAME} group are the organization's members; add or remove organization members instead.`
+          const detail =
+            `Members of the ${EVERYONE_GROUP_NAME} group are the organization's members; add or remove organization members instead.`
           if (addRefs.length > 0) problems.push(new Validation({ field: "add_users", detail }))
           if (removeRefs.length > 0) problems.push(new Validation({ field: "remove_users", detail }))
         } else {
@@ -377,20 +409,26 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
             const orgsOf = yield* members.ofUsers(add.map((u) => u.id))
             const outside = add.filter((u) => !(orgsOf.get(u.id) ?? []).includes(g.organization_id))
             if (outside.length > 0) {
-              problems.push(new Validation({
-                field: "add_users",
-                detail: `${outside.map((u) => `"${u.username}"`).join(", ")} ${outside.length === 1 ? "is not a member" : "are not members"} of organization "${g.organization_name}".`
-              }))
+              problems.push(
+                new Validation({
+                  field: "add_users",
+                  detail: `${outside.map((u) => `"${u.username}"`).join(", ")} ${
+                    outside.length === 1 ? "is not a member" : "are not members"
+                  } of organization "${g.organization_name}".`
+                })
+              )
             }
           }
           if (removed.problem !== undefined) problems.push(removed.problem)
           else {
             const both = remove.filter((u) => add.some((a) => a.id === u.id))
             if (both.length > 0) {
-              problems.push(new Validation({
-                field: "remove_users",
-                detail: `${both.map((u) => `"${u.username}"`).join(", ")} cannot be both added and removed.`
-              }))
+              problems.push(
+                new Validation({
+                  field: "remove_users",
+                  detail: `${both.map((u) => `"${u.username}"`).join(", ")} cannot be both added and removed.`
+                })
+              )
             }
           }
         }
@@ -415,7 +453,9 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
           if (Option.isNone(updated)) return Option.none()
           const added = addIds.length === 0 ? [] : yield* groups.addMembers(g, addIds, at)
           const removed = removeIds.length === 0 ? [] : yield* groups.removeMembers(g, removeIds)
-          const after = touched.length === 0 ? updated.value : Option.getOrElse(yield* groups.findById(g.id), () => updated.value)
+          const after = touched.length === 0
+            ? updated.value
+            : Option.getOrElse(yield* groups.findById(g.id), () => updated.value)
           return Option.some({ before, added, removed, after })
         }))
         // Gone between the lookup and the write: deleted concurrently.
@@ -461,7 +501,9 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
 
     /** GET /organizations/{organization}/groups/{groupName}/members: as `listMembers`, the group named in its organization. */
     const listMembersByName = (orgRef: string, name: string, input: ListGroupMembersInput) =>
-      Effect.flatMap(findInOrganization(orgRef, name), (g) => membersPage(g, input)).pipe(span("Groups.listMembersByName"))
+      Effect.flatMap(findInOrganization(orgRef, name), (g) => membersPage(g, input)).pipe(
+        span("Groups.listMembersByName")
+      )
 
     /** Deprecated per-user quota: allowances of all the user's groups; credits their workspaces consume. */
     const workspaceQuota = (userRef: string) =>
@@ -490,8 +532,12 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return new WorkspaceQuota({ budget, credits_consumed: consumed }, true)
       }).pipe(span("Groups.workspaceQuotaByOrganization"))
 
-    const budgetResource = (g: GroupRecord) =>
-      ({ type: "group_ai_budget", id: g.id, target: g.name, organizationId: g.organization_id })
+    const budgetResource = (g: GroupRecord) => ({
+      type: "group_ai_budget",
+      id: g.id,
+      target: g.name,
+      organizationId: g.organization_id
+    })
 
     const getAiBudget = (ref: string) =>
       Effect.gen(function*() {
@@ -510,12 +556,14 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         }
         const at = yield* now
         const existing = Option.getOrUndefined(yield* groups.findBudget(g.id))
-        const stored = yield* groups.upsertBudget(new GroupAiBudget({
-          created_at: existing?.created_at ?? at,
-          group_id: g.id,
-          spend_limit_micros: spendLimitMicros,
-          updated_at: at
-        }, true))
+        const stored = yield* groups.upsertBudget(
+          new GroupAiBudget({
+            created_at: existing?.created_at ?? at,
+            group_id: g.id,
+            spend_limit_micros: spendLimitMicros,
+            updated_at: at
+          }, true)
+        )
         yield* auditResource(budgetResource(g), existing, stored)
         return stored
       }).pipe(span("Groups.setAiBudget"))
@@ -532,9 +580,22 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
       }).pipe(span("Groups.deleteAiBudget"))
 
     return {
-      resolve, get, getByName, list, listByOrganization, listPaginated, create, update, delete: remove, listMembers,
-      listMembersByName, workspaceQuota,
-      workspaceQuotaByOrganization, getAiBudget, setAiBudget, deleteAiBudget
+      resolve,
+      get,
+      getByName,
+      list,
+      listByOrganization,
+      listPaginated,
+      create,
+      update,
+      delete: remove,
+      listMembers,
+      listMembersByName,
+      workspaceQuota,
+      workspaceQuotaByOrganization,
+      getAiBudget,
+      setAiBudget,
+      deleteAiBudget
     } as const
   }),
   dependencies: [Users.Default, Organizations.Default]

@@ -38,7 +38,10 @@ export class TemplateParameterUsage extends Schema.Class<TemplateParameterUsage>
   type: Schema.String,
   description: Schema.String,
   options: Schema.optional(Schema.Array(Schema.Struct({
-    name: Schema.String, description: Schema.String, value: Schema.String, icon: Schema.String
+    name: Schema.String,
+    description: Schema.String,
+    value: Schema.String,
+    icon: Schema.String
   }))),
   values: Schema.Array(Schema.Struct({ value: Schema.String, count: Schema.Int }))
 }) {}
@@ -53,13 +56,15 @@ export class TemplateInsightsReport extends Schema.Class<TemplateInsightsReport>
   parameters_usage: Schema.Array(TemplateParameterUsage)
 }) {}
 
-export class TemplateInsightsIntervalReport extends Schema.Class<TemplateInsightsIntervalReport>("TemplateInsightsIntervalReport")({
-  start_time: Schema.String,
-  end_time: Schema.String,
-  template_ids: Schema.Array(Schema.String),
-  interval: InsightsInterval,
-  active_users: Schema.Int
-}) {}
+export class TemplateInsightsIntervalReport
+  extends Schema.Class<TemplateInsightsIntervalReport>("TemplateInsightsIntervalReport")({
+    start_time: Schema.String,
+    end_time: Schema.String,
+    template_ids: Schema.Array(Schema.String),
+    interval: InsightsInterval,
+    active_users: Schema.Int
+  })
+{}
 
 export class TemplateInsightsResponse extends Schema.Class<TemplateInsightsResponse>("TemplateInsightsResponse")({
   report: TemplateInsightsReport,
@@ -74,14 +79,16 @@ export class UserActivity extends Schema.Class<UserActivity>("UserActivity")({
   seconds: Schema.Int
 }) {}
 
-export class UserActivityInsightsResponse extends Schema.Class<UserActivityInsightsResponse>("UserActivityInsightsResponse")({
-  report: Schema.Struct({
-    start_time: Schema.String,
-    end_time: Schema.String,
-    template_ids: Schema.Array(Schema.String),
-    users: Schema.Array(UserActivity)
+export class UserActivityInsightsResponse
+  extends Schema.Class<UserActivityInsightsResponse>("UserActivityInsightsResponse")({
+    report: Schema.Struct({
+      start_time: Schema.String,
+      end_time: Schema.String,
+      template_ids: Schema.Array(Schema.String),
+      users: Schema.Array(UserActivity)
+    })
   })
-}) {}
+{}
 
 export class UserLatency extends Schema.Class<UserLatency>("UserLatency")({
   template_ids: Schema.Array(Schema.String),
@@ -91,23 +98,27 @@ export class UserLatency extends Schema.Class<UserLatency>("UserLatency")({
   latency_ms: Schema.Struct({ p50: Schema.Number, p95: Schema.Number })
 }) {}
 
-export class UserLatencyInsightsResponse extends Schema.Class<UserLatencyInsightsResponse>("UserLatencyInsightsResponse")({
-  report: Schema.Struct({
-    start_time: Schema.String,
-    end_time: Schema.String,
-    template_ids: Schema.Array(Schema.String),
-    users: Schema.Array(UserLatency)
+export class UserLatencyInsightsResponse
+  extends Schema.Class<UserLatencyInsightsResponse>("UserLatencyInsightsResponse")({
+    report: Schema.Struct({
+      start_time: Schema.String,
+      end_time: Schema.String,
+      template_ids: Schema.Array(Schema.String),
+      users: Schema.Array(UserLatency)
+    })
   })
-}) {}
+{}
 
 export class UserStatusChangeCount extends Schema.Class<UserStatusChangeCount>("UserStatusChangeCount")({
   date: Schema.String,
   count: Schema.Int
 }) {}
 
-export class GetUserStatusCountsResponse extends Schema.Class<GetUserStatusCountsResponse>("GetUserStatusCountsResponse")({
-  status_counts: Schema.Record({ key: Schema.String, value: Schema.Array(UserStatusChangeCount) })
-}) {}
+export class GetUserStatusCountsResponse
+  extends Schema.Class<GetUserStatusCountsResponse>("GetUserStatusCountsResponse")({
+    status_counts: Schema.Record({ key: Schema.String, value: Schema.Array(UserStatusChangeCount) })
+  })
+{}
 
 // Storage.
 
@@ -202,13 +213,25 @@ export class InsightsRepo extends Context.Tag("@workbay/core/InsightsRepo")<Insi
   readonly setState: (state: RollupState) => Effect.Effect<void>
   /** The time of the oldest raw agent stats report. */
   readonly earliestRaw: Effect.Effect<Option.Option<Date>>
-  readonly usage: (start: Date, end: Date, templateIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UsageTotals>>
-  readonly appUsage: (start: Date, end: Date, templateIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<AppUsageTotals>>
+  readonly usage: (
+    start: Date,
+    end: Date,
+    templateIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<UsageTotals>>
+  readonly appUsage: (
+    start: Date,
+    end: Date,
+    templateIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<AppUsageTotals>>
   /**
    * The parameter values of each workspace's latest build created in `[start, end)`, counted (the
    * described system's parameter insights). Reads builds of the range, not the rollups.
    */
-  readonly parameterUsage: (start: Date, end: Date, templateIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ParameterValueCount>>
+  readonly parameterUsage: (
+    start: Date,
+    end: Date,
+    templateIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<ParameterValueCount>>
   /**
    * Distinct active users and templates per bucket of `bucketMinutes` from `start` (hours are
    * counted in the bucket their start falls in); buckets without any are left out.
@@ -219,7 +242,11 @@ export class InsightsRepo extends Context.Tag("@workbay/core/InsightsRepo")<Insi
     bucketMinutes: number,
     templateIds: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<ActiveBucket>>
-  readonly latencies: (start: Date, end: Date, templateIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<HourLatency>>
+  readonly latencies: (
+    start: Date,
+    end: Date,
+    templateIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<HourLatency>>
   readonly users: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<InsightsUser>>
   /** Every recorded status change before `before`, oldest first. */
   readonly statusChanges: (before: Date) => Effect.Effect<ReadonlyArray<UserStatusChange>>
@@ -230,7 +257,9 @@ export class InsightsRepo extends Context.Tag("@workbay/core/InsightsRepo")<Insi
   readonly buildDurations: (
     templateIds: ReadonlyArray<string>,
     since: Date
-  ) => Effect.Effect<ReadonlyArray<{ readonly template_id: string; readonly transition: string; readonly seconds: number }>>
+  ) => Effect.Effect<
+    ReadonlyArray<{ readonly template_id: string; readonly transition: string; readonly seconds: number }>
+  >
   /** Deletes rollups of hours before `before`; answers how many rows. */
   readonly purgeBefore: (before: Date) => Effect.Effect<number>
 }>() {}
@@ -265,7 +294,10 @@ export const buildTimeStats = (
   for (const [templateId, transitions] of byTemplate) {
     const stats: Record<string, { p50?: number; p95?: number }> = {}
     for (const [transition, seconds] of transitions) {
-      stats[transition] = { p50: Math.round(percentileDisc(seconds, 0.5)! * 1000), p95: Math.round(percentileDisc(seconds, 0.95)! * 1000) }
+      stats[transition] = {
+        p50: Math.round(percentileDisc(seconds, 0.5)! * 1000),
+        p95: Math.round(percentileDisc(seconds, 0.95)! * 1000)
+      }
     }
     out.set(templateId, stats)
   }
@@ -289,7 +321,9 @@ export const parseOffsetTime = (s: string): OffsetTime | undefined => {
   if (m === null) return undefined
   const [y, mo, d, h, mi, se] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]))
   const offsetMinutes = m[9] === undefined ? 0 : (m[9] === "-" ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]))
-  if (mo! < 1 || mo! > 12 || d! < 1 || h! > 23 || mi! > 59 || se! > 59 || Math.abs(offsetMinutes) >= 24 * 60) return undefined
+  if (mo! < 1 || mo! > 12 || d! < 1 || h! > 23 || mi! > 59 || se! > 59 || Math.abs(offsetMinutes) >= 24 * 60) {
+    return undefined
+  }
   // Date.UTC reads years below 100 as 19xx: set the year apart.
   const date = new Date(Date.UTC(2000, mo! - 1, d!, h!, mi!, se!))
   date.setUTCFullYear(y!)
@@ -306,7 +340,11 @@ export const formatOffsetTime = (at: Date, offsetMinutes: number): string => {
   const local = new Date(at.getTime() + offsetMinutes * 60_000)
   const date = `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`
   const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`
-  const zone = offsetMinutes === 0 ? "Z" : `${offsetMinutes < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`
+  const zone = offsetMinutes === 0
+    ? "Z"
+    : `${offsetMinutes < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${
+      pad(Math.abs(offsetMinutes) % 60)
+    }`
   return `${date}T${time}${zone}`
 }
 
@@ -339,28 +377,47 @@ export interface InsightsRange {
  * next whole hour, on a local midnight (except an `end_time` on today's date, which may be any
  * whole hour), and `end_time` after `start_time`.
  */
-export const parseInsightsRange = (startTime: string, endTime: string, now: number): Either.Either<InsightsRange, BadRequest> => {
+export const parseInsightsRange = (
+  startTime: string,
+  endTime: string,
+  now: number
+): Either.Either<InsightsRange, BadRequest> => {
   const parsed: Record<string, OffsetTime> = {}
   for (const [name, value] of [["start_time", startTime], ["end_time", endTime]] as const) {
     const t = parseOffsetTime(value)
-    if (t === undefined) return Either.left(invalid(name, `Query param "${name}" must be a valid date format (RFC3339): "${value.slice(0, 64)}".`))
+    if (t === undefined) {
+      return Either.left(
+        invalid(name, `Query param "${name}" must be a valid date format (RFC3339): "${value.slice(0, 64)}".`)
+      )
+    }
     if (t.at.getTime() === ZERO_TIME) {
       return Either.left(invalid(name, `Query param "${name}" must not be zero.`))
     }
-    if (t.at.getTime() > nextHour(now)) return Either.left(invalid(name, `Query param "${name}" must not be in the future.`))
+    if (t.at.getTime() > nextHour(now)) {
+      return Either.left(invalid(name, `Query param "${name}" must not be in the future.`))
+    }
     const local = new Date(t.at.getTime() + t.offsetMinutes * 60_000)
     const today = localDate(new Date(now), t.offsetMinutes)
     const zeroHour = name === "start_time" || localDate(t.at, t.offsetMinutes) !== today
-    const [h, m, s, ms] = [local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds(), local.getUTCMilliseconds()]
+    const [h, m, s, ms] = [
+      local.getUTCHours(),
+      local.getUTCMinutes(),
+      local.getUTCSeconds(),
+      local.getUTCMilliseconds()
+    ]
     if (zeroHour && (h !== 0 || m !== 0 || s !== 0 || ms !== 0)) {
       return Either.left(invalid(name, `Query param "${name}" must have the clock set to 00:00:00.`))
     }
-    if (m !== 0 || s !== 0 || ms !== 0) return Either.left(invalid(name, `Query param "${name}" must have the clock set to ${pad(h)}:00:00.`))
+    if (m !== 0 || s !== 0 || ms !== 0) {
+      return Either.left(invalid(name, `Query param "${name}" must have the clock set to ${pad(h)}:00:00.`))
+    }
     parsed[name] = t
   }
   const start = parsed.start_time!
   const end = parsed.end_time!
-  if (end.at.getTime() < start.at.getTime()) return Either.left(invalid("end_time", `Query param "end_time" must be after than "start_time".`))
+  if (end.at.getTime() < start.at.getTime()) {
+    return Either.left(invalid("end_time", `Query param "end_time" must be after than "start_time".`))
+  }
   return Either.right({ start, end })
 }
 
@@ -368,11 +425,16 @@ export const parseInsightsRange = (startTime: string, endTime: string, now: numb
  * `week` reports need the range to end in a whole week, or a last week of at least six days
  * (the described system's rule, which leaves room for a daylight saving change).
  */
-export const checkInterval = (interval: InsightsInterval, range: InsightsRange): Either.Either<InsightsInterval, BadRequest> => {
+export const checkInterval = (
+  interval: InsightsInterval,
+  range: InsightsRange
+): Either.Either<InsightsInterval, BadRequest> => {
   const span = range.end.at.getTime() - range.start.at.getTime()
   // A bound of our own, so that one request cannot ask for an answer of millions of intervals.
   if (span > MAX_INTERVAL_REPORTS * (interval === "week" ? 7 : 1) * DAY) {
-    return Either.left(invalid("start_time", `The range may hold at most ${MAX_INTERVAL_REPORTS} intervals of a ${interval}.`))
+    return Either.left(
+      invalid("start_time", `The range may hold at most ${MAX_INTERVAL_REPORTS} intervals of a ${interval}.`)
+    )
   }
   if (interval === "day") return Either.right(interval)
   const rest = (range.end.at.getTime() - range.start.at.getTime()) % (7 * DAY)
@@ -401,7 +463,14 @@ export const MAX_TZ_OFFSET_HOURS = 14
 export const zoneOffsetMinutes = (timezone: string, at: Date): number | undefined => {
   try {
     const parts = new Intl.DateTimeFormat("en-US", {
-      timeZone: timezone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit"
+      timeZone: timezone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit"
     }).formatToParts(at)
     const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
     const local = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"))

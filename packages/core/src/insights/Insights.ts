@@ -8,20 +8,40 @@
 import { Clock, Effect, Option } from "effect"
 import { authorize, authorizeRead, decision } from "../Actor.js"
 import { NotFound } from "../Errors.js"
-import { isUuid } from "../Ids.js"
+import { BadRequest, Validation } from "../Errors.js"
 import { percentile } from "../general/Deployment.js"
+import { isUuid } from "../Ids.js"
 import { templateObject, TemplateRepo } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { markdownToPlaintext, TemplateVersionParameterOption } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
 import {
-  checkInterval, DAUEntry, DAUsResponse, formatOffsetTime, GetUserStatusCountsResponse, type InsightsInterval, type InsightsRange,
-  InsightsRepo, intervals, localDate, nextHour, type ParameterValueCount, parseInsightsRange, startOfLocalDay, TemplateAppUsage,
-  TemplateInsightsIntervalReport, TemplateParameterUsage,
-  TemplateInsightsReport, TemplateInsightsResponse, UserActivity, UserActivityInsightsResponse, UserLatency, UserLatencyInsightsResponse,
-  UserStatusChangeCount, zoneOffsetMinutes
+  checkInterval,
+  DAUEntry,
+  DAUsResponse,
+  formatOffsetTime,
+  GetUserStatusCountsResponse,
+  type InsightsInterval,
+  type InsightsRange,
+  InsightsRepo,
+  intervals,
+  localDate,
+  nextHour,
+  type ParameterValueCount,
+  parseInsightsRange,
+  startOfLocalDay,
+  TemplateAppUsage,
+  TemplateInsightsIntervalReport,
+  TemplateInsightsReport,
+  TemplateInsightsResponse,
+  TemplateParameterUsage,
+  UserActivity,
+  UserActivityInsightsResponse,
+  UserLatency,
+  UserLatencyInsightsResponse,
+  UserStatusChangeCount,
+  zoneOffsetMinutes
 } from "./Insight.js"
-import { BadRequest, Validation } from "../Errors.js"
 
 const DAY = 86_400_000
 
@@ -72,11 +92,17 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
       Effect.gen(function*() {
         const versionIds = [...new Set(counts.map((c) => c.template_version_id))]
         const found = yield* Effect.forEach(versionIds, (id) => versions.findById(id), { concurrency: 8 })
-        const declared = new Map(found.flatMap((v) => Option.isSome(v) ? [[v.value.id, v.value.import_result?.parameters ?? []] as const] : []))
+        const declared = new Map(
+          found.flatMap((v) => Option.isSome(v) ? [[v.value.id, v.value.import_result?.parameters ?? []] as const] : [])
+        )
         const byDefinition = new Map<string, {
-          name: string; type: string; display_name: string; description: string
+          name: string
+          type: string
+          display_name: string
+          description: string
           options: ReadonlyArray<{ name: string; description: string; value: string; icon: string }>
-          templates: Set<string>; values: Map<string, number>
+          templates: Set<string>
+          values: Map<string, number>
         }>()
         for (const c of counts) {
           const p = declared.get(c.template_version_id)?.find((d) => d.name === c.name)
@@ -84,26 +110,41 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
           const key = JSON.stringify([p.name, p.type, p.display_name, p.description, p.options])
           let e = byDefinition.get(key)
           if (e === undefined) {
-            byDefinition.set(key, e = {
-              name: p.name, type: p.type, display_name: p.display_name, description: p.description, options: p.options,
-              templates: new Set(), values: new Map()
-            })
+            byDefinition.set(
+              key,
+              e = {
+                name: p.name,
+                type: p.type,
+                display_name: p.display_name,
+                description: p.description,
+                options: p.options,
+                templates: new Set(),
+                values: new Map()
+              }
+            )
           }
           e.templates.add(c.template_id)
           e.values.set(c.value, (e.values.get(c.value) ?? 0) + c.count)
         }
         const cmp = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0
         return [...byDefinition.entries()]
-          .sort(([, a], [, b]) => cmp(a.name, b.name) || cmp(a.type, b.type) || cmp(a.display_name, b.display_name) || cmp(a.description, b.description))
-          .map(([, e]) => new TemplateParameterUsage({
-            template_ids: sorted(e.templates),
-            display_name: e.display_name,
-            name: e.name,
-            type: e.type,
-            description: markdownToPlaintext(e.description),
-            ...(e.options.length > 0 ? { options: e.options.map((o) => new TemplateVersionParameterOption(o, true)) } : {}),
-            values: [...e.values.entries()].sort(([a], [b]) => cmp(a, b)).map(([value, count]) => ({ value, count }))
-          }))
+          .sort(([, a], [, b]) =>
+            cmp(a.name, b.name) || cmp(a.type, b.type) || cmp(a.display_name, b.display_name) ||
+            cmp(a.description, b.description)
+          )
+          .map(([, e]) =>
+            new TemplateParameterUsage({
+              template_ids: sorted(e.templates),
+              display_name: e.display_name,
+              name: e.name,
+              type: e.type,
+              description: markdownToPlaintext(e.description),
+              ...(e.options.length > 0
+                ? { options: e.options.map((o) => new TemplateVersionParameterOption(o, true)) }
+                : {}),
+              values: [...e.values.entries()].sort(([a], [b]) => cmp(a, b)).map(([value, count]) => ({ value, count }))
+            })
+          )
       })
 
     /**
@@ -137,7 +178,9 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         const offsetMinutes = offsetHours * 60
         const end = nextHour(now)
         const start = startOfLocalDay(end, offsetMinutes) - INSIGHTS_SERIES_DAYS * DAY
-        const buckets = new Map((yield* repo.activeByBucket(new Date(start), new Date(end), 1440, templateIds)).map((b) => [b.bucket, b]))
+        const buckets = new Map(
+          (yield* repo.activeByBucket(new Date(start), new Date(end), 1440, templateIds)).map((b) => [b.bucket, b])
+        )
         const entries = intervals(start, end, 1).map(([s], i) =>
           new DAUEntry({ date: localDate(new Date(s), offsetMinutes), amount: buckets.get(i)?.users ?? 0 })
         )
@@ -145,7 +188,9 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
       })
 
     const deploymentDaus = (tzOffset: number) =>
-      Effect.zipRight(authorize("read", { type: "deployment_config" }), daus(tzOffset, [])).pipe(span("Insights.deploymentDaus"))
+      Effect.zipRight(authorize("read", { type: "deployment_config" }), daus(tzOffset, [])).pipe(
+        span("Insights.deploymentDaus")
+      )
 
     const templateDaus = (ref: string, tzOffset: number) =>
       Effect.gen(function*() {
@@ -182,11 +227,26 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
             times_used: 0
           })
         )
-        const byApp = new Map<string, { slug: string; display_name: string; icon: string; templates: Set<string>; seconds: number; times: number }>()
+        const byApp = new Map<
+          string,
+          { slug: string; display_name: string; icon: string; templates: Set<string>; seconds: number; times: number }
+        >()
         for (const a of apps) {
           const key = `${a.slug}\u0000${a.display_name}\u0000${a.icon}`
           let e = byApp.get(key)
-          if (e === undefined) byApp.set(key, e = { slug: a.slug, display_name: a.display_name, icon: a.icon, templates: new Set(), seconds: 0, times: 0 })
+          if (e === undefined) {
+            byApp.set(
+              key,
+              e = {
+                slug: a.slug,
+                display_name: a.display_name,
+                icon: a.icon,
+                templates: new Set(),
+                seconds: 0,
+                times: 0
+              }
+            )
+          }
           e.templates.add(a.template_id)
           e.seconds += a.seconds
           e.times += a.times_used
@@ -195,12 +255,22 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
           a.slug.localeCompare(b.slug) || a.display_name.localeCompare(b.display_name) || a.icon.localeCompare(b.icon)
         )
         for (const e of appEntries) {
-          appsUsage.push(new TemplateAppUsage({
-            template_ids: sorted(e.templates), type: "app", display_name: e.display_name, slug: e.slug, icon: e.icon,
-            seconds: e.seconds, times_used: e.times
-          }))
+          appsUsage.push(
+            new TemplateAppUsage({
+              template_ids: sorted(e.templates),
+              type: "app",
+              display_name: e.display_name,
+              slug: e.slug,
+              icon: e.icon,
+              seconds: e.seconds,
+              times_used: e.times
+            })
+          )
         }
-        const activeUsers = new Set([...usage.filter((u) => u.usage_mins > 0).map((u) => u.user_id), ...apps.map((a) => a.user_id)])
+        const activeUsers = new Set([
+          ...usage.filter((u) => u.usage_mins > 0).map((u) => u.user_id),
+          ...apps.map((a) => a.user_id)
+        ])
         const report = new TemplateInsightsReport({
           start_time: q.start_time,
           end_time: q.end_time,
@@ -238,12 +308,20 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         const users = new Map((yield* repo.users([...byUser.keys()])).map((u) => [u.id, u]))
         const rows = [...byUser.entries()].map(([id, e]) =>
           new UserActivity({
-            template_ids: sorted(e.templates), user_id: id, username: users.get(id)?.username ?? "",
-            avatar_url: users.get(id)?.avatar_url ?? "", seconds: e.mins * 60
+            template_ids: sorted(e.templates),
+            user_id: id,
+            username: users.get(id)?.username ?? "",
+            avatar_url: users.get(id)?.avatar_url ?? "",
+            seconds: e.mins * 60
           })
         ).sort((a, b) => b.seconds - a.seconds || a.username.localeCompare(b.username))
         return new UserActivityInsightsResponse({
-          report: { start_time: q.start_time, end_time: q.end_time, template_ids: sorted(usage.map((u) => u.template_id)), users: rows }
+          report: {
+            start_time: q.start_time,
+            end_time: q.end_time,
+            template_ids: sorted(usage.map((u) => u.template_id)),
+            users: rows
+          }
         })
       }).pipe(span("Insights.userActivity"))
 
@@ -264,13 +342,20 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         const users = new Map((yield* repo.users([...byUser.keys()])).map((u) => [u.id, u]))
         const rows = [...byUser.entries()].map(([id, e]) =>
           new UserLatency({
-            template_ids: sorted(e.templates), user_id: id, username: users.get(id)?.username ?? "",
+            template_ids: sorted(e.templates),
+            user_id: id,
+            username: users.get(id)?.username ?? "",
             avatar_url: users.get(id)?.avatar_url ?? "",
             latency_ms: { p50: percentile(e.values, 0.5), p95: percentile(e.values, 0.95) }
           })
         ).sort((a, b) => a.username.localeCompare(b.username))
         return new UserLatencyInsightsResponse({
-          report: { start_time: q.start_time, end_time: q.end_time, template_ids: sorted(latencies.map((l) => l.template_id)), users: rows }
+          report: {
+            start_time: q.start_time,
+            end_time: q.end_time,
+            template_ids: sorted(latencies.map((l) => l.template_id)),
+            users: rows
+          }
         })
       }).pipe(span("Insights.userLatency"))
 
@@ -287,14 +372,18 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
           if ((q.tz_offset ?? 0) !== 0) {
             return yield* new BadRequest({
               message: "Provide either \"timezone\" or \"tz_offset\", not both.",
-              validations: [new Validation({ field: "tz_offset", detail: "Leave tz_offset out when timezone is given." })]
+              validations: [
+                new Validation({ field: "tz_offset", detail: "Leave tz_offset out when timezone is given." })
+              ]
             })
           }
           const zone = zoneOffsetMinutes(q.timezone, new Date(now))
           if (zone === undefined) {
             return yield* new BadRequest({
               message: "Invalid timezone.",
-              validations: [new Validation({ field: "timezone", detail: "Must be an IANA time zone name, such as Europe/Berlin." })]
+              validations: [
+                new Validation({ field: "timezone", detail: "Must be an IANA time zone name, such as Europe/Berlin." })
+              ]
             })
           }
           offsetMinutes = zone
@@ -315,7 +404,9 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
           const n: Record<string, number> = {}
           for (const status of current.values()) n[status] = (n[status] ?? 0) + 1
           for (const status of countedStatuses) {
-            counts[status]!.push(new UserStatusChangeCount({ date: formatOffsetTime(new Date(s), offsetMinutes), count: n[status] ?? 0 }))
+            counts[status]!.push(
+              new UserStatusChangeCount({ date: formatOffsetTime(new Date(s), offsetMinutes), count: n[status] ?? 0 })
+            )
           }
         }
         return new GetUserStatusCountsResponse({ status_counts: counts })

@@ -74,16 +74,22 @@ export class InsightsRollup extends Effect.Service<InsightsRollup>()("@workbay/c
         const now = yield* Clock.currentTimeMillis
         const tick = Math.max(1, Duration.toMillis(Duration.decode(interval)))
         const result = yield* lock.withTryLock(INSIGHTS_ROLLUP_LOCK, runOnce(now, tick))
-        return Option.getOrElse(result, (): RollupReport => ({ ran: false, hours: 0, usageRows: 0, appRows: 0, statusChanges: 0 }))
+        return Option.getOrElse(
+          result,
+          (): RollupReport => ({ ran: false, hours: 0, usageRows: 0, appRows: 0, statusChanges: 0 })
+        )
       }).pipe(span("InsightsRollup.pass"))
 
     /** Passes forever, `interval` apart (fork it). */
-    const run = (interval: Duration.DurationInput = DEFAULT_ROLLUP_INTERVAL) => everyInterval(pass(interval), interval, "insights rollup")
+    const run = (interval: Duration.DurationInput = DEFAULT_ROLLUP_INTERVAL) =>
+      everyInterval(pass(interval), interval, "insights rollup")
 
     return { pass, run } as const
   })
 }) {}
 
 /** A layer whose fiber runs a rollup pass every `interval` until its scope closes. */
-export const insightsRollupPeriodic = (options: InsightsRollupOptions = {}): Layer.Layer<never, never, InsightsRollup> =>
+export const insightsRollupPeriodic = (
+  options: InsightsRollupOptions = {}
+): Layer.Layer<never, never, InsightsRollup> =>
   Layer.scopedDiscard(Effect.flatMap(InsightsRollup, (r) => Effect.forkScoped(r.run(options.interval))))

@@ -17,17 +17,29 @@ import { TemplateIds } from "./NotificationTemplate.js"
 export const TEMPLATE_ADMIN_ROLES: ReadonlyArray<string> = ["owner", "template-admin"]
 
 /** Build reasons of the lifecycle executor (the described system's autobuilds). */
-const AUTOBUILD_REASONS: ReadonlySet<string> = new Set(["autostart", "autostop", "dormancy", "failedstop", "autodelete"])
+const AUTOBUILD_REASONS: ReadonlySet<string> = new Set([
+  "autostart",
+  "autostop",
+  "dormancy",
+  "failedstop",
+  "autodelete"
+])
 
 const usernameOf = (id: string) =>
-  Effect.flatMap(UserRepo, (users) => users.findById(id)).pipe(Effect.map(Option.match({ onNone: () => "", onSome: (u) => u.username })))
+  Effect.flatMap(UserRepo, (users) => users.findById(id)).pipe(
+    Effect.map(Option.match({ onNone: () => "", onSome: (u) => u.username }))
+  )
 
 /** A user's name as the described system's labels give it: the display name, else the username. */
 const displayNameOf = (id: string) =>
-  Effect.flatMap(UserRepo, (users) => users.findById(id)).pipe(Effect.map(Option.match({ onNone: () => "", onSome: (u) => u.name || u.username })))
+  Effect.flatMap(UserRepo, (users) => users.findById(id)).pipe(
+    Effect.map(Option.match({ onNone: () => "", onSome: (u) => u.name || u.username }))
+  )
 
 const organizationNameOf = (id: string) =>
-  Effect.flatMap(OrganizationRepo, (orgs) => orgs.findById(id)).pipe(Effect.map(Option.match({ onNone: () => "", onSome: (o) => o.name })))
+  Effect.flatMap(OrganizationRepo, (orgs) => orgs.findById(id)).pipe(
+    Effect.map(Option.match({ onNone: () => "", onSome: (o) => o.name }))
+  )
 
 /** Logs instead of failing: a notification is never the event's failure. */
 const logged = (what: string) => <R>(effect: Effect.Effect<void, unknown, R>): Effect.Effect<void, never, R> =>
@@ -84,8 +96,12 @@ export const notifyBuildEnded = (
       return
     }
     if (build.reason !== "initiator") return
-    const template = Option.getOrUndefined(yield* Effect.flatMap(TemplateRepo, (r) => r.findById(workspace.template_id)))
-    const version = Option.getOrUndefined(yield* Effect.flatMap(TemplateVersionRepo, (r) => r.findById(build.template_version_id)))
+    const template = Option.getOrUndefined(
+      yield* Effect.flatMap(TemplateRepo, (r) => r.findById(workspace.template_id))
+    )
+    const version = Option.getOrUndefined(
+      yield* Effect.flatMap(TemplateVersionRepo, (r) => r.findById(build.template_version_id))
+    )
     yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
       templateId: TemplateIds.workspaceManualBuildFailed,
       labels: {
@@ -122,7 +138,12 @@ export const notifyDormant = (
         name: workspace.name,
         reason: "inactivity exceeding the dormancy threshold",
         initiator: "autobuild",
-        ...(timeTilDeleteMs > 0 ? { timeTilDormant: humanDuration(timeTilDeleteMs), dormancyHours: String(Math.round(timeTilDeleteMs / 3_600_000)) } : {})
+        ...(timeTilDeleteMs > 0
+          ? {
+            timeTilDormant: humanDuration(timeTilDeleteMs),
+            dormancyHours: String(Math.round(timeTilDeleteMs / 3_600_000))
+          }
+          : {})
       },
       targets: [workspace.id, workspace.template_id],
       createdBy: "lifecycle"
@@ -246,7 +267,11 @@ export const notifyMarkedForDeletion = (
       queue.notify({
         templateId: TemplateIds.workspaceMarkedForDeletion,
         userId: workspace.owner_id,
-        labels: { name: workspace.name, reason: "an update to the template's dormancy", timeTilDormant: humanDuration(autodeleteMs) },
+        labels: {
+          name: workspace.name,
+          reason: "an update to the template's dormancy",
+          timeTilDormant: humanDuration(autodeleteMs)
+        },
         targets: [workspace.id, workspace.template_id],
         createdBy: "templates"
       }), { discard: true })
@@ -287,7 +312,12 @@ export const notifyVersionImportFailed = (
       queue.notify({
         templateId: TemplateIds.templateVersionBuildFailed,
         userId: version.created_by,
-        labels: { template_version_name: version.name, template_name: template?.name ?? "", organization, reason: error },
+        labels: {
+          template_version_name: version.name,
+          template_name: template?.name ?? "",
+          organization,
+          reason: error
+        },
         targets: template === undefined ? [version.id] : [version.id, template.id],
         createdBy: "template_versions"
       }))
@@ -301,11 +331,23 @@ export const notifyVersionImportFailed = (
 export const notifyJobsFailed = (
   jobIds: ReadonlyArray<string>,
   error: string
-): Effect.Effect<void, never, NotificationQueue | UserRepo | TemplateRepo | TemplateVersionRepo | WorkspaceRepo | WorkspaceBuildRepo | OrganizationRepo> =>
+): Effect.Effect<
+  void,
+  never,
+  | NotificationQueue
+  | UserRepo
+  | TemplateRepo
+  | TemplateVersionRepo
+  | WorkspaceRepo
+  | WorkspaceBuildRepo
+  | OrganizationRepo
+> =>
   Effect.forEach(jobIds, (jobId) =>
     Effect.gen(function*() {
       const build = Option.getOrUndefined(yield* Effect.flatMap(WorkspaceBuildRepo, (r) => r.findByJobId(jobId)))
       if (build === undefined) return yield* notifyVersionImportFailed(jobId, error)
-      const workspace = Option.getOrUndefined(yield* Effect.flatMap(WorkspaceRepo, (r) => r.findById(build.workspace_id)))
+      const workspace = Option.getOrUndefined(
+        yield* Effect.flatMap(WorkspaceRepo, (r) => r.findById(build.workspace_id))
+      )
       if (workspace !== undefined) yield* notifyBuildEnded(workspace, build, error)
     }).pipe(logged("Failed job")), { discard: true })

@@ -58,14 +58,20 @@ export class InboxNotificationRepo extends Context.Tag("@workbay/core/InboxNotif
    * Sets the read state of the user's notification `id` (`readAt`, or unread when null); a
    * notification already in that state keeps its `read_at`. None when the user has no such one.
    */
-  readonly setReadAt: (userId: string, id: string, readAt: Date | null) => Effect.Effect<Option.Option<InboxNotificationRecord>>
+  readonly setReadAt: (
+    userId: string,
+    id: string,
+    readAt: Date | null
+  ) => Effect.Effect<Option.Option<InboxNotificationRecord>>
   /** Marks every unread notification of the user read at `readAt`. */
   readonly markAllRead: (userId: string, readAt: Date) => Effect.Effect<void>
 }>() {}
 
 /** How authorization names a user's inbox notification (or, without `id`, their inbox). */
 export const inboxObject = (userId: string, id?: string): AuthzObject =>
-  id === undefined ? { type: "inbox_notification", ownerId: userId } : { type: "inbox_notification", id, ownerId: userId }
+  id === undefined
+    ? { type: "inbox_notification", ownerId: userId }
+    : { type: "inbox_notification", id, ownerId: userId }
 
 /** The PubSub channel of a user's inbox: its signal is the new notification's id. */
 export const inboxChannel = (userId: string): string => `inbox_${userId.replaceAll("-", "").toLowerCase()}`
@@ -88,16 +94,20 @@ export class InboxNotification extends Schema.Class<InboxNotification>("InboxNot
   created_at: Schema.Date
 }) {}
 
-export class ListInboxNotificationsResponse extends Schema.Class<ListInboxNotificationsResponse>("ListInboxNotificationsResponse")({
-  notifications: Schema.Array(InboxNotification),
-  unread_count: Schema.Int
-}) {}
+export class ListInboxNotificationsResponse
+  extends Schema.Class<ListInboxNotificationsResponse>("ListInboxNotificationsResponse")({
+    notifications: Schema.Array(InboxNotification),
+    unread_count: Schema.Int
+  })
+{}
 
 /** One message of the watch: a new notification and the user's unread count. */
-export class GetInboxNotificationResponse extends Schema.Class<GetInboxNotificationResponse>("GetInboxNotificationResponse")({
-  notification: InboxNotification,
-  unread_count: Schema.Int
-}) {}
+export class GetInboxNotificationResponse
+  extends Schema.Class<GetInboxNotificationResponse>("GetInboxNotificationResponse")({
+    notification: InboxNotification,
+    unread_count: Schema.Int
+  })
+{}
 
 export class UpdateInboxNotificationReadStatusResponse
   extends Schema.Class<UpdateInboxNotificationReadStatusResponse>("UpdateInboxNotificationReadStatusResponse")({

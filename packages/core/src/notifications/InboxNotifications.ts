@@ -19,7 +19,6 @@
  * made once per event. A signal lost while a Postgres listening connection was down is not
  * replayed (as the described system's watch): a client re-lists after reconnecting.
  */
-import { toPlainText } from "./Render.js"
 import { Clock, Duration, Effect, Layer, Option, Queue, RcMap, type Scope } from "effect"
 import { authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { compileEncoderSync } from "../Encoding.js"
@@ -29,10 +28,19 @@ import { span } from "../Tracing.js"
 import { wireMaker } from "../Wire.js"
 import { InboxDelivery, type InboxDeliveryInput } from "./InboxDelivery.js"
 import {
-  GetInboxNotificationResponse, inboxChannel, type InboxFilter, InboxNotification, InboxNotificationAction,
-  type InboxNotificationRecord, InboxNotificationRepo, inboxObject, type InboxReadStatus, ListInboxNotificationsResponse,
+  GetInboxNotificationResponse,
+  inboxChannel,
+  type InboxFilter,
+  InboxNotification,
+  InboxNotificationAction,
+  type InboxNotificationRecord,
+  InboxNotificationRepo,
+  inboxObject,
+  type InboxReadStatus,
+  ListInboxNotificationsResponse,
   UpdateInboxNotificationReadStatusResponse
 } from "./InboxNotification.js"
+import { toPlainText } from "./Render.js"
 
 /** The page size of `GET /notifications/inbox`, as the described system (it takes no `limit`). */
 export const INBOX_PAGE_SIZE = 25
@@ -74,7 +82,6 @@ export type InboxListener = (event: InboxEvent) => void
 export interface InboxFollow {
   readonly listen: (listener: InboxListener) => Effect.Effect<void, never, Scope.Scope>
 }
-
 
 const makeWire = wireMaker(InboxNotification)
 const makeAction = wireMaker(InboxNotificationAction)
@@ -196,7 +203,10 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
           limit: INBOX_PAGE_SIZE
         })
         const unread = yield* repo.unreadCount(userId)
-        return new ListInboxNotificationsResponse({ notifications: rows.map((r) => inboxWire(r)), unread_count: unread }, true)
+        return new ListInboxNotificationsResponse({
+          notifications: rows.map((r) => inboxWire(r)),
+          unread_count: unread
+        }, true)
       }).pipe(span("InboxNotifications.list"))
 
     /** Marks every unread notification of the caller read. */
@@ -215,7 +225,10 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
         const updated = yield* repo.setReadAt(userId, id, read ? yield* now : null)
         if (Option.isNone(updated)) return yield* Effect.fail(NotFound.resource("Inbox notification"))
         const unread = yield* repo.unreadCount(userId)
-        return new UpdateInboxNotificationReadStatusResponse({ notification: inboxWire(updated.value), unread_count: unread }, true)
+        return new UpdateInboxNotificationReadStatusResponse({
+          notification: inboxWire(updated.value),
+          unread_count: unread
+        }, true)
       }).pipe(span("InboxNotifications.setReadStatus"))
 
     /** The reader of one user's inbox in this process: its subscription, one read per signal, its listeners. */
@@ -250,7 +263,10 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
               message: (format) => {
                 let bytes = made.get(format)
                 if (bytes === undefined) {
-                  const message = makeWatchMessage({ notification: inboxWire(record, format), unread_count: unreadCount })
+                  const message = makeWatchMessage({
+                    notification: inboxWire(record, format),
+                    unread_count: unreadCount
+                  })
                   bytes = Buffer.from(JSON.stringify(encodeWatchMessage(message)), "utf8")
                   made.set(format, bytes)
                 }

@@ -19,7 +19,12 @@ import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { NotificationPayload } from "./NotificationMessage.js"
 import { NotificationRepo } from "./NotificationMessage.js"
-import { findTemplate, isNotificationMethod, type NotificationMethod, type TemplateDefinition } from "./NotificationTemplate.js"
+import {
+  findTemplate,
+  isNotificationMethod,
+  type NotificationMethod,
+  type TemplateDefinition
+} from "./NotificationTemplate.js"
 
 /** What the areas enqueue. */
 export interface EnqueueInput {
@@ -68,7 +73,14 @@ export const methodsFor = (
   return all.filter((m) => methodConfigured(m, settings))
 }
 
-const dedupeHash = (templateId: string, userId: string, method: string, payload: NotificationPayload, targets: ReadonlyArray<string>, now: Date) =>
+const dedupeHash = (
+  templateId: string,
+  userId: string,
+  method: string,
+  payload: NotificationPayload,
+  targets: ReadonlyArray<string>,
+  now: Date
+) =>
   createHash("sha256")
     .update(JSON.stringify([templateId, userId, method, payload, targets, now.toISOString().slice(0, 10)]))
     .digest("hex")
@@ -95,7 +107,9 @@ export class NotificationQueue extends Effect.Service<NotificationQueue>()("@wor
     const enqueue = (input: EnqueueInput): Effect.Effect<ReadonlyArray<string>> =>
       Effect.gen(function*() {
         const template = findTemplate(input.templateId)
-        if (template === undefined) return yield* Effect.dieMessage(`Unknown notification template ${input.templateId}.`)
+        if (template === undefined) {
+          return yield* Effect.dieMessage(`Unknown notification template ${input.templateId}.`)
+        }
         const user = Option.getOrUndefined(yield* users.findById(input.userId))
         if (user === undefined || user.deleted) return []
         if (template.required !== true && !(yield* wanted(user.id, template))) return []
@@ -142,7 +156,9 @@ export class NotificationQueue extends Effect.Service<NotificationQueue>()("@wor
     const notify = (input: EnqueueInput): Effect.Effect<void> =>
       enqueue(input).pipe(
         Effect.asVoid,
-        Effect.catchAllCause((cause) => Effect.logWarning(`Notification ${input.templateId} for ${input.userId} not enqueued`, cause))
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning(`Notification ${input.templateId} for ${input.userId} not enqueued`, cause)
+        )
       )
 
     /** The active users holding one of `roles` (site roles), each once. */
@@ -156,10 +172,17 @@ export class NotificationQueue extends Effect.Service<NotificationQueue>()("@wor
      * `notify` for every holder of `roles` (as the described system tells its user admins about
      * accounts, its template admins about templates), but `except` (the user the event is about).
      */
-    const notifyRoles = (roles: ReadonlyArray<string>, input: Omit<EnqueueInput, "userId">, except?: string): Effect.Effect<void> =>
+    const notifyRoles = (
+      roles: ReadonlyArray<string>,
+      input: Omit<EnqueueInput, "userId">,
+      except?: string
+    ): Effect.Effect<void> =>
       usersWithRoles(roles).pipe(
         Effect.flatMap((found) =>
-          Effect.forEach(found.filter((u) => u.id !== except), (u) => notify({ ...input, userId: u.id }), { discard: true })),
+          Effect.forEach(found.filter((u) => u.id !== except), (u) => notify({ ...input, userId: u.id }), {
+            discard: true
+          })
+        ),
         Effect.catchAllCause((cause) => Effect.logWarning(`Notification ${input.templateId} not enqueued`, cause))
       )
 

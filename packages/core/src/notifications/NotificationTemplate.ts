@@ -40,10 +40,12 @@ export class NotificationPreference extends Schema.Class<NotificationPreference>
 }) {}
 
 /** GET /notifications/dispatch-methods. */
-export class NotificationMethodsResponse extends Schema.Class<NotificationMethodsResponse>("NotificationMethodsResponse")({
-  available: Schema.Array(Schema.String),
-  default: Schema.String
-}) {}
+export class NotificationMethodsResponse
+  extends Schema.Class<NotificationMethodsResponse>("NotificationMethodsResponse")({
+    available: Schema.Array(Schema.String),
+    default: Schema.String
+  })
+{}
 
 /** GET and PUT /notifications/settings. */
 export class NotificationsSettings extends Schema.Class<NotificationsSettings>("NotificationsSettings")({
@@ -109,12 +111,18 @@ export const TemplateIds = {
   templateVersionBuildFailed: "09b5bf0c-6564-4793-8240-76779643aac9"
 } as const
 
-const viewWorkspace: TemplateAction = { label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.name}}" }
+const viewWorkspace: TemplateAction = {
+  label: "View workspace",
+  url: "{{base_url}}/@{{user_username}}/{{labels.name}}"
+}
 const taskActions: ReadonlyArray<TemplateAction> = [
   { label: "View task", url: "{{base_url}}/tasks/{{user_username}}/{{labels.workspace}}" },
   { label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.workspace}}" }
 ]
-const viewActiveAccounts: TemplateAction = { label: "View accounts", url: "{{base_url}}/deployment/users?filter=status%3Aactive" }
+const viewActiveAccounts: TemplateAction = {
+  label: "View accounts",
+  url: "{{base_url}}/deployment/users?filter=status%3Aactive"
+}
 
 const system = (
   id: string,
@@ -130,124 +138,251 @@ const system = (
 /** The system templates, in the described system's words. */
 export const systemTemplates: ReadonlyArray<TemplateDefinition> = [
   // Workspace events
-  system(TemplateIds.workspaceCreated, "Workspace Created", "Workspace Events",
+  system(
+    TemplateIds.workspaceCreated,
+    "Workspace Created",
+    "Workspace Events",
     "Workspace '{{labels.workspace}}' has been created",
     "The workspace **{{labels.workspace}}** has been created from the template **{{labels.template}}** using version **{{labels.version}}**.",
-    [{ label: "View workspace", url: "{{base_url}}/@{{labels.workspace_owner_username}}/{{labels.workspace}}" }]),
-  system(TemplateIds.workspaceManuallyUpdated, "Workspace Manually Updated", "Workspace Events",
+    [{ label: "View workspace", url: "{{base_url}}/@{{labels.workspace_owner_username}}/{{labels.workspace}}" }]
+  ),
+  system(
+    TemplateIds.workspaceManuallyUpdated,
+    "Workspace Manually Updated",
+    "Workspace Events",
     "Workspace '{{labels.workspace}}' has been manually updated",
     "A new workspace build has been manually created for your workspace **{{labels.workspace}}** by **{{labels.initiator}}** to update it to version **{{labels.version}}** of template **{{labels.template}}**.",
     [
       { label: "View workspace", url: "{{base_url}}/@{{labels.workspace_owner_username}}/{{labels.workspace}}" },
-      { label: "View template version", url: "{{base_url}}/templates/{{labels.organization}}/{{labels.template}}/versions/{{labels.version}}" }
-    ]),
-  system(TemplateIds.workspaceDeleted, "Workspace Deleted", "Workspace Events",
+      {
+        label: "View template version",
+        url: "{{base_url}}/templates/{{labels.organization}}/{{labels.template}}/versions/{{labels.version}}"
+      }
+    ]
+  ),
+  system(
+    TemplateIds.workspaceDeleted,
+    "Workspace Deleted",
+    "Workspace Events",
     "Workspace \"{{labels.name}}\" deleted",
     "Your workspace **{{labels.name}}** was deleted.\n\nThe specified reason was \"**{{labels.reason}}{{#if labels.initiator}} ({{labels.initiator}}){{/if}}**\".",
-    [{ label: "View workspaces", url: "{{base_url}}/workspaces" }, { label: "View templates", url: "{{base_url}}/templates" }]),
-  system(TemplateIds.workspaceAutobuildFailed, "Workspace Autobuild Failed", "Workspace Events",
+    [{ label: "View workspaces", url: "{{base_url}}/workspaces" }, {
+      label: "View templates",
+      url: "{{base_url}}/templates"
+    }]
+  ),
+  system(
+    TemplateIds.workspaceAutobuildFailed,
+    "Workspace Autobuild Failed",
+    "Workspace Events",
     "Workspace \"{{labels.name}}\" autobuild failed",
     "Automatic build of your workspace **{{labels.name}}** failed.\n\nThe specified reason was \"**{{labels.reason}}**\".",
-    [viewWorkspace]),
-  system(TemplateIds.workspaceDormant, "Workspace Marked as Dormant", "Workspace Events",
+    [viewWorkspace]
+  ),
+  system(
+    TemplateIds.workspaceDormant,
+    "Workspace Marked as Dormant",
+    "Workspace Events",
     "Workspace \"{{labels.name}}\" marked as dormant",
     "Your workspace **{{labels.name}}** has been marked as **dormant** due to {{labels.reason}}.{{#if labels.timeTilDormant}}\n\nThis workspace will be automatically deleted in {{labels.timeTilDormant}} if it remains inactive.{{/if}}\n\nTo prevent deletion, activate your workspace using the link below.",
-    [viewWorkspace]),
-  system(TemplateIds.workspaceAutoUpdated, "Workspace Updated Automatically", "Workspace Events",
+    [viewWorkspace]
+  ),
+  system(
+    TemplateIds.workspaceAutoUpdated,
+    "Workspace Updated Automatically",
+    "Workspace Events",
     "Workspace \"{{labels.name}}\" updated automatically",
     "Your workspace **{{labels.name}}** has been updated automatically to the latest template version ({{labels.template_version_name}}).\n\nReason for update: **{{labels.template_version_message}}**.",
-    [viewWorkspace]),
-  system(TemplateIds.workspaceMarkedForDeletion, "Workspace Marked for Deletion", "Workspace Events",
+    [viewWorkspace]
+  ),
+  system(
+    TemplateIds.workspaceMarkedForDeletion,
+    "Workspace Marked for Deletion",
+    "Workspace Events",
     "Workspace \"{{labels.name}}\" marked for deletion",
     "Your workspace **{{labels.name}}** has been marked for **deletion** after {{labels.timeTilDormant}} of dormancy because of {{labels.reason}}.\nTo prevent deletion, use your workspace with the link below.",
-    [viewWorkspace]),
-  system(TemplateIds.workspaceManualBuildFailed, "Workspace Manual Build Failed", "Template Events",
+    [viewWorkspace]
+  ),
+  system(
+    TemplateIds.workspaceManualBuildFailed,
+    "Workspace Manual Build Failed",
+    "Template Events",
     "Workspace \"{{labels.name}}\" manual build failed",
     "A manual build of the workspace **{{labels.name}}** using the template **{{labels.template_name}}** failed (version: **{{labels.template_version_name}}**).\n\nThe workspace build was initiated by **{{labels.initiator}}**.",
-    [{ label: "View build", url: "{{base_url}}/@{{labels.workspace_owner_username}}/{{labels.name}}/builds/{{labels.workspace_build_number}}" }]),
-  system(TemplateIds.workspaceOutOfMemory, "Workspace Out Of Memory", "Workspace Events",
+    [{
+      label: "View build",
+      url: "{{base_url}}/@{{labels.workspace_owner_username}}/{{labels.name}}/builds/{{labels.workspace_build_number}}"
+    }]
+  ),
+  system(
+    TemplateIds.workspaceOutOfMemory,
+    "Workspace Out Of Memory",
+    "Workspace Events",
     "Your workspace \"{{labels.workspace}}\" is low on memory",
     "Your workspace **{{labels.workspace}}** has reached the memory usage threshold set at **{{labels.threshold}}**.",
-    [{ label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.workspace}}" }]),
-  system(TemplateIds.workspaceOutOfDisk, "Workspace Out Of Disk", "Workspace Events",
+    [{ label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.workspace}}" }]
+  ),
+  system(
+    TemplateIds.workspaceOutOfDisk,
+    "Workspace Out Of Disk",
+    "Workspace Events",
     "Your workspace \"{{labels.workspace}}\" is low on volume space",
     "Volume **`{{labels.volume}}`** is over {{labels.threshold}} full in workspace **{{labels.workspace}}**.",
-    [{ label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.workspace}}" }]),
-  system(TemplateIds.workspaceAutostopped, "Workspace Autostopped", "Workspace Events",
+    [{ label: "View workspace", url: "{{base_url}}/@{{user_username}}/{{labels.workspace}}" }]
+  ),
+  system(
+    TemplateIds.workspaceAutostopped,
+    "Workspace Autostopped",
+    "Workspace Events",
     "Workspace \"{{labels.name}}\" stopped automatically",
     "Your workspace **{{labels.name}}** was stopped automatically because of {{labels.reason}}.\n\nStart it again with the link below.",
-    [viewWorkspace]),
-  system(TemplateIds.workspaceOutOfQuota, "Workspace Out of Quota", "Workspace Events",
+    [viewWorkspace]
+  ),
+  system(
+    TemplateIds.workspaceOutOfQuota,
+    "Workspace Out of Quota",
+    "Workspace Events",
     "Workspace \"{{labels.name}}\" is out of quota",
     "A build of your workspace **{{labels.name}}** was refused: it would cost **{{labels.cost}}** credits a day, and **{{labels.budget}}** of your quota in organization **{{labels.organization}}** remain.\n\nStop or delete other workspaces, or ask an administrator for a larger quota.",
-    [viewWorkspace]),
+    [viewWorkspace]
+  ),
   // User events
-  system(TemplateIds.userAccountCreated, "User account created", "User Events",
+  system(
+    TemplateIds.userAccountCreated,
+    "User account created",
+    "User Events",
     "User account \"{{labels.created_account_name}}\" created",
     "New user account **{{labels.created_account_name}}** has been created.\n\nThis new user account was created {{#if labels.created_account_user_name}}for **{{labels.created_account_user_name}}** {{/if}}by **{{labels.initiator}}**.",
-    [viewActiveAccounts]),
-  system(TemplateIds.userAccountDeleted, "User account deleted", "User Events",
+    [viewActiveAccounts]
+  ),
+  system(
+    TemplateIds.userAccountDeleted,
+    "User account deleted",
+    "User Events",
     "User account \"{{labels.deleted_account_name}}\" deleted",
     "User account **{{labels.deleted_account_name}}** has been deleted.\n\nThe deleted account {{#if labels.deleted_account_user_name}}belonged to **{{labels.deleted_account_user_name}}** and {{/if}}was deleted by **{{labels.initiator}}**.",
-    [viewActiveAccounts]),
-  system(TemplateIds.userAccountSuspended, "User account suspended", "User Events",
+    [viewActiveAccounts]
+  ),
+  system(
+    TemplateIds.userAccountSuspended,
+    "User account suspended",
+    "User Events",
     "User account \"{{labels.suspended_account_name}}\" suspended",
     "User account **{{labels.suspended_account_name}}** has been suspended.\n\nThe account {{#if labels.suspended_account_user_name}}belongs to **{{labels.suspended_account_user_name}}** and it {{/if}}was suspended by **{{labels.initiator}}**.",
-    [{ label: "View suspended accounts", url: "{{base_url}}/deployment/users?filter=status%3Asuspended" }]),
-  system(TemplateIds.userAccountActivated, "User account activated", "User Events",
+    [{ label: "View suspended accounts", url: "{{base_url}}/deployment/users?filter=status%3Asuspended" }]
+  ),
+  system(
+    TemplateIds.userAccountActivated,
+    "User account activated",
+    "User Events",
     "User account \"{{labels.activated_account_name}}\" activated",
     "User account **{{labels.activated_account_name}}** has been activated.\n\nThe account {{#if labels.activated_account_user_name}}belongs to **{{labels.activated_account_user_name}}** and it {{/if}}was activated by **{{labels.initiator}}**.",
-    [viewActiveAccounts]),
-  system(TemplateIds.yourAccountSuspended, "Your account has been suspended", "User Events",
+    [viewActiveAccounts]
+  ),
+  system(
+    TemplateIds.yourAccountSuspended,
+    "Your account has been suspended",
+    "User Events",
     "Your account \"{{labels.suspended_account_name}}\" has been suspended",
     "Your account **{{labels.suspended_account_name}}** has been suspended by **{{labels.initiator}}**.",
-    []),
-  system(TemplateIds.yourAccountActivated, "Your account has been activated", "User Events",
+    []
+  ),
+  system(
+    TemplateIds.yourAccountActivated,
+    "Your account has been activated",
+    "User Events",
     "Your account \"{{labels.activated_account_name}}\" has been activated",
     "Your account **{{labels.activated_account_name}}** has been activated by **{{labels.initiator}}**.",
-    [{ label: "Open Workbay", url: "{{base_url}}" }]),
-  system(TemplateIds.oneTimePasscode, "One-Time Passcode", "User Events",
+    [{ label: "Open Workbay", url: "{{base_url}}" }]
+  ),
+  system(
+    TemplateIds.oneTimePasscode,
+    "One-Time Passcode",
+    "User Events",
     "Your One-Time Passcode",
     "A request to reset the password for your account has been made. Your one-time passcode is:\n\n**{{labels.one_time_passcode}}**\n\nIt expires in {{labels.expires_in}}. If you did not request to reset your password, you can ignore this message.",
-    [], true, { method: "smtp", inbox: false, required: true }),
+    [],
+    true,
+    { method: "smtp", inbox: false, required: true }
+  ),
   // Template events
-  system(TemplateIds.templateDeleted, "Template Deleted", "Template Events",
+  system(
+    TemplateIds.templateDeleted,
+    "Template Deleted",
+    "Template Events",
     "Template \"{{labels.name}}\" deleted",
     "The template **{{labels.name}}** was deleted by **{{labels.initiator}}**.\n\n",
-    [{ label: "View templates", url: "{{base_url}}/templates" }]),
-  system(TemplateIds.templateDeprecated, "Template Deprecated", "Template Events",
+    [{ label: "View templates", url: "{{base_url}}/templates" }]
+  ),
+  system(
+    TemplateIds.templateDeprecated,
+    "Template Deprecated",
+    "Template Events",
     "Template '{{labels.template}}' has been deprecated",
     "The template **{{labels.template}}** has been deprecated with the following message:\n\n**{{labels.message}}**\n\nNew workspaces may not be created from this template. Existing workspaces will continue to function normally.",
     [
-      { label: "See affected workspaces", url: "{{base_url}}/workspaces?filter=owner%3Ame+template%3A{{labels.template}}" },
+      {
+        label: "See affected workspaces",
+        url: "{{base_url}}/workspaces?filter=owner%3Ame+template%3A{{labels.template}}"
+      },
       { label: "View template", url: "{{base_url}}/templates/{{labels.organization}}/{{labels.template}}" }
-    ]),
-  system(TemplateIds.templateVersionBuildFailed, "Template Version Build Failed", "Template Events",
+    ]
+  ),
+  system(
+    TemplateIds.templateVersionBuildFailed,
+    "Template Version Build Failed",
+    "Template Events",
     "Template version \"{{labels.template_version_name}}\" failed to build",
     "The import of the template version **{{labels.template_version_name}}**{{#if labels.template_name}} of the template **{{labels.template_name}}**{{/if}} failed.\n\nThe error was \"**{{labels.reason}}**\".",
-    [{ label: "View template version", url: "{{base_url}}/templates/{{labels.organization}}/{{labels.template_name}}/versions/{{labels.template_version_name}}" }]),
+    [{
+      label: "View template version",
+      url:
+        "{{base_url}}/templates/{{labels.organization}}/{{labels.template_name}}/versions/{{labels.template_version_name}}"
+    }]
+  ),
   // Task events
-  system(TemplateIds.taskWorking, "Task Working", "Task Events",
+  system(
+    TemplateIds.taskWorking,
+    "Task Working",
+    "Task Events",
     "Task '{{labels.workspace}}' is working",
     "The task '{{labels.task}}' transitioned to a working state.",
-    taskActions, false),
-  system(TemplateIds.taskIdle, "Task Idle", "Task Events",
+    taskActions,
+    false
+  ),
+  system(
+    TemplateIds.taskIdle,
+    "Task Idle",
+    "Task Events",
     "Task '{{labels.workspace}}' is idle",
     "The task '{{labels.task}}' is idle and ready for input.",
-    taskActions),
-  system(TemplateIds.taskCompleted, "Task Completed", "Task Events",
+    taskActions
+  ),
+  system(
+    TemplateIds.taskCompleted,
+    "Task Completed",
+    "Task Events",
     "Task '{{labels.workspace}}' completed",
     "The task '{{labels.task}}' has completed successfully.",
-    taskActions),
-  system(TemplateIds.taskPaused, "Task Paused", "Task Events",
+    taskActions
+  ),
+  system(
+    TemplateIds.taskPaused,
+    "Task Paused",
+    "Task Events",
     "Task '{{labels.workspace}}' is paused",
     "The task '{{labels.task}}' was paused ({{labels.pause_reason}}).",
-    taskActions),
+    taskActions
+  ),
   // Notification events
-  system(TemplateIds.testNotification, "Test Notification", "Notification Events",
+  system(
+    TemplateIds.testNotification,
+    "Test Notification",
+    "Notification Events",
     "A test notification",
     "This is a test notification.",
-    [{ label: "View notification settings", url: "{{base_url}}/deployment/notifications?tab=settings" }])
+    [{ label: "View notification settings", url: "{{base_url}}/deployment/notifications?tab=settings" }]
+  )
 ]
 
 /** The one custom template: a title and a message given by the sender (POST /notifications/custom). */

@@ -20,13 +20,21 @@ import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
+import { resolveUserRef } from "../users/UserRef.js"
 import { NotificationRepo } from "./NotificationMessage.js"
 import { defaultMethod, NotificationQueue } from "./NotificationQueue.js"
 import {
-  customTemplate, findTemplate, isNotificationMethod, NotificationMethodsResponse, notificationMethods,
-  NotificationPreference, NotificationsSettings, systemTemplates, TemplateIds, toNotificationTemplate
+  customTemplate,
+  findTemplate,
+  isNotificationMethod,
+  notificationMethods,
+  NotificationMethodsResponse,
+  NotificationPreference,
+  NotificationsSettings,
+  systemTemplates,
+  TemplateIds,
+  toNotificationTemplate
 } from "./NotificationTemplate.js"
-import { resolveUserRef } from "../users/UserRef.js"
 
 /** The `site_configs` key of the notifier's pause. */
 export const NOTIFIER_PAUSED_KEY = "notifier_paused"
@@ -36,7 +44,8 @@ export interface CustomNotificationInput {
   readonly content: { readonly title: string; readonly message: string }
 }
 
-const templateObject = (id?: string) => ({ type: "notification_template", ...(id === undefined ? {} : { id }) }) as const
+const templateObject = (id?: string) =>
+  ({ type: "notification_template", ...(id === undefined ? {} : { id }) }) as const
 const preferenceObject = (u: UserRecord) => ({ type: "notification_preference", ownerId: u.id, id: u.id }) as const
 const userObject = (u: UserRecord) => ({ type: "user", id: u.id, ownerId: u.id }) as const
 
@@ -73,7 +82,9 @@ export class Notifications extends Effect.Service<Notifications>()("@workbay/cor
         if (method !== "" && !isNotificationMethod(method)) {
           return yield* BadRequest.field(
             "method",
-            `"${method}" is not a notification method: use one of ${notificationMethods.map((m) => `"${m}"`).join(", ")}, or "" for the default.`,
+            `"${method}" is not a notification method: use one of ${
+              notificationMethods.map((m) => `"${m}"`).join(", ")
+            }, or "" for the default.`,
             "Invalid request to update notification template method"
           )
         }
@@ -93,8 +104,13 @@ export class Notifications extends Effect.Service<Notifications>()("@workbay/cor
       Effect.tap(resolveUserRef(users, ref), (u) => authorizeVisible("User", userObject(u)))
 
     const preferencesOf = (userId: string) =>
-      Effect.map(repo.preferences(userId), (rows) =>
-        rows.map((p) => new NotificationPreference({ id: p.template_id, disabled: p.disabled, updated_at: p.updated_at }, true)))
+      Effect.map(
+        repo.preferences(userId),
+        (rows) =>
+          rows.map((p) =>
+            new NotificationPreference({ id: p.template_id, disabled: p.disabled, updated_at: p.updated_at }, true)
+          )
+      )
 
     /** GET /users/{user}/notifications/preferences: the preferences the user stored. */
     const getPreferences = (ref: string) =>
@@ -114,11 +130,16 @@ export class Notifications extends Effect.Service<Notifications>()("@workbay/cor
         for (const [id, disabled] of Object.entries(map)) {
           const template = isUuid(id) ? findTemplate(id) : undefined
           if (template === undefined) {
-            problems.push(new Validation({ field: `template_disabled_map.${id}`, detail: "No notification template has this id." }))
+            problems.push(
+              new Validation({ field: `template_disabled_map.${id}`, detail: "No notification template has this id." })
+            )
           } else changes.push({ templateId: template.id, disabled })
         }
         if (problems.length > 0) {
-          return yield* new BadRequest({ message: "Invalid request to update notification preferences.", validations: problems })
+          return yield* new BadRequest({
+            message: "Invalid request to update notification preferences.",
+            validations: problems
+          })
         }
         const before = yield* repo.preferences(user.id)
         const now = new Date(yield* Clock.currentTimeMillis)
@@ -130,7 +151,9 @@ export class Notifications extends Effect.Service<Notifications>()("@workbay/cor
           { notification_preferences: asMap(before) },
           { notification_preferences: asMap(after) }
         )
-        return after.map((p) => new NotificationPreference({ id: p.template_id, disabled: p.disabled, updated_at: p.updated_at }, true))
+        return after.map((p) =>
+          new NotificationPreference({ id: p.template_id, disabled: p.disabled, updated_at: p.updated_at }, true)
+        )
       }).pipe(span("Notifications.updatePreferences"))
 
     const paused = Effect.map(repo.siteConfig(NOTIFIER_PAUSED_KEY), (v) => Option.getOrUndefined(v) === "true")

@@ -12,17 +12,22 @@
  * mid-send leaves its lease to run out (`lease_period`), and another sends the message then; a
  * notifier that is stopped hands back what it leased and has not sent (pending again).
  */
-import { everyInterval } from "../Periodic.js"
 import { Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
 import { readFileSync } from "node:fs"
 import nodemailer from "nodemailer"
 import { Metrics, secondsSince } from "../Metrics.js"
+import { everyInterval } from "../Periodic.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { InboxDelivery } from "./InboxDelivery.js"
-import { type NotificationMessageRecord, type NotificationPayload, NotificationRepo, withoutSecretLabels } from "./NotificationMessage.js"
-import { findTemplate, type TemplateAction } from "./NotificationTemplate.js"
+import {
+  type NotificationMessageRecord,
+  type NotificationPayload,
+  NotificationRepo,
+  withoutSecretLabels
+} from "./NotificationMessage.js"
 import { NOTIFIER_PAUSED_KEY } from "./Notifications.js"
+import { findTemplate, type TemplateAction } from "./NotificationTemplate.js"
 import { renderTemplate, toHtml, toPlainText } from "./Render.js"
 
 /** A rendered message, ready for a sender. */
@@ -109,7 +114,9 @@ const smtpSender = (settings: SettingsShape) => {
       try: async (signal) => {
         if (message.payload.user_email === "") throw new Error("The recipient has no email address.")
         const actionsText = message.actions.map((a) => `${a.label}: ${a.url}`).join("\n")
-        const actionsHtml = message.actions.map((a) => `<p><a href="${escapeHtml(a.url)}">${escapeHtml(a.label)}</a></p>`).join("")
+        const actionsHtml = message.actions.map((a) =>
+          `<p><a href="${escapeHtml(a.url)}">${escapeHtml(a.label)}</a></p>`
+        ).join("")
         const sending = transportOf().sendMail({
           from: settings.emailFrom,
           to: message.payload.user_email,
@@ -215,7 +222,9 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
         const template = findTemplate(message.template_id)
         const started = metrics.enabled ? performance.now() : 0
         const outcome = yield* Effect.gen(function*() {
-          if (template === undefined) return yield* new DeliveryFailure({ reason: `Unknown template ${message.template_id}.` })
+          if (template === undefined) {
+            return yield* new DeliveryFailure({ reason: `Unknown template ${message.template_id}.` })
+          }
           const p = message.payload
           const rendered = yield* Effect.try({
             try: () =>
@@ -229,27 +238,52 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
               }),
             catch: failure
           })
-          const out: OutgoingNotification = { id: message.id, payload: p, ...rendered, targets: message.targets, createdAt: message.created_at }
+          const out: OutgoingNotification = {
+            id: message.id,
+            payload: p,
+            ...rendered,
+            targets: message.targets,
+            createdAt: message.created_at
+          }
           yield* send(message, out, iconOf(template.group)).pipe(
             Effect.timeoutFail({
               duration: settings.notificationsDispatchTimeout,
-              onTimeout: () => new DeliveryFailure({ reason: `Sending took longer than ${Duration.format(settings.notificationsDispatchTimeout)}.` })
+              onTimeout: () =>
+                new DeliveryFailure({
+                  reason: `Sending took longer than ${Duration.format(settings.notificationsDispatchTimeout)}.`
+                })
             })
           )
         }).pipe(Effect.either)
         const now = new Date(yield* Clock.currentTimeMillis)
         if (outcome._tag === "Right") {
           // A secret the message carried (a one-time passcode) is not kept once it went out.
-          if (metrics.enabled) metrics.notificationDispatched(message.method, message.template_id, "success", secondsSince(started))
+          if (metrics.enabled) {
+            metrics.notificationDispatched(message.method, message.template_id, "success", secondsSince(started))
+          }
           yield* repo.markSent(message.id, leasedUntil, now, withoutSecretLabels(message.payload))
           return true
         }
         const permanent = template === undefined || message.attempt_count + 1 >= settings.notificationsMaxSendAttempts
         if (metrics.enabled) {
-          metrics.notificationDispatched(message.method, message.template_id, permanent ? "permanent_failure" : "temporary_failure", secondsSince(started))
+          metrics.notificationDispatched(
+            message.method,
+            message.template_id,
+            permanent ? "permanent_failure" : "temporary_failure",
+            secondsSince(started)
+          )
         }
-        const retryAt = permanent ? null : new Date(now.getTime() + Duration.toMillis(settings.notificationsRetryInterval))
-        yield* repo.markFailed(message.id, leasedUntil, outcome.left.reason, retryAt, now, permanent ? withoutSecretLabels(message.payload) : undefined)
+        const retryAt = permanent
+          ? null
+          : new Date(now.getTime() + Duration.toMillis(settings.notificationsRetryInterval))
+        yield* repo.markFailed(
+          message.id,
+          leasedUntil,
+          outcome.left.reason,
+          retryAt,
+          now,
+          permanent ? withoutSecretLabels(message.payload) : undefined
+        )
         yield* Effect.logWarning(`Notification ${message.id} (${message.method}) failed: ${outcome.left.reason}`)
         return false
       })
@@ -272,12 +306,18 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
         leased,
         (m) => Effect.tap(dispatch(m), () => Effect.sync(() => open.delete(m.id))),
         { concurrency: DISPATCH_CONCURRENCY }
-      ).pipe(Effect.onInterrupt(() =>
-        open.size === 0 ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (ms) =>
-          repo.release([...open], leased[0]!.leased_until!, new Date(ms)).pipe(
-            Effect.flatMap((n) => Effect.logInfo(`Handed ${n} leased notification(s) back to the queue.`))
-          ))
-      ))
+      ).pipe(
+        Effect.onInterrupt(() =>
+          open.size === 0 ?
+            Effect.void :
+            Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+              repo.release([...open], leased[0]!.leased_until!, new Date(ms)).pipe(
+                Effect.flatMap((n) =>
+                  Effect.logInfo(`Handed ${n} leased notification(s) back to the queue.`)
+                )
+              ))
+        )
+      )
       const sent = results.filter((r) => r).length
       return { paused: false, leased: leased.length, sent, failed: leased.length - sent }
     }).pipe(span("Notifier.dispatchOnce"))

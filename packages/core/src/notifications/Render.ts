@@ -107,8 +107,7 @@ const htmlMarkdown = new Marked({ async: false, gfm: true }).use({
 })
 
 /** The plain text of a markdown title or body: emphasis dropped, links as `text (url)`. */
-export const toPlainText = (md: string): string =>
-  markdown.lexer(md).map(block).filter((s) => s !== "").join("\n\n")
+export const toPlainText = (md: string): string => markdown.lexer(md).map(block).filter((s) => s !== "").join("\n\n")
 
 /** The HTML of a markdown body (for mail). */
 export const toHtml = (md: string): string => htmlMarkdown.parse(md) as string

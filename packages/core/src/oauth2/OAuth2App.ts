@@ -113,10 +113,12 @@ export class OAuth2ProviderAppSecret extends Schema.Class<OAuth2ProviderAppSecre
 }) {}
 
 /** codersdk `OAuth2ProviderAppSecretFull`: the one answer that shows a secret. */
-export class OAuth2ProviderAppSecretFull extends Schema.Class<OAuth2ProviderAppSecretFull>("OAuth2ProviderAppSecretFull")({
-  id: Schema.UUID,
-  client_secret_full: Schema.String
-}) {}
+export class OAuth2ProviderAppSecretFull
+  extends Schema.Class<OAuth2ProviderAppSecretFull>("OAuth2ProviderAppSecretFull")({
+    id: Schema.UUID,
+    client_secret_full: Schema.String
+  })
+{}
 
 const clientFields = {
   client_id: Schema.String,
@@ -147,34 +149,40 @@ export class OAuth2ClientConfiguration extends Schema.Class<OAuth2ClientConfigur
 }) {}
 
 /** codersdk `OAuth2ClientRegistrationResponse` (RFC 7591): the secret and the token, shown once. */
-export class OAuth2ClientRegistrationResponse extends Schema.Class<OAuth2ClientRegistrationResponse>("OAuth2ClientRegistrationResponse")({
-  ...clientFields,
-  client_id_issued_at: omitEmpty(Schema.Int),
-  client_secret: omitEmpty(Schema.String),
-  registration_access_token: Schema.String
-}) {}
+export class OAuth2ClientRegistrationResponse
+  extends Schema.Class<OAuth2ClientRegistrationResponse>("OAuth2ClientRegistrationResponse")({
+    ...clientFields,
+    client_id_issued_at: omitEmpty(Schema.Int),
+    client_secret: omitEmpty(Schema.String),
+    registration_access_token: Schema.String
+  })
+{}
 
 /** codersdk `OAuth2AuthorizationServerMetadata` (RFC 8414). */
-export class OAuth2AuthorizationServerMetadata extends Schema.Class<OAuth2AuthorizationServerMetadata>("OAuth2AuthorizationServerMetadata")({
-  issuer: Schema.String,
-  authorization_endpoint: Schema.String,
-  token_endpoint: Schema.String,
-  registration_endpoint: Schema.String,
-  revocation_endpoint: Schema.String,
-  response_types_supported: Schema.Array(Schema.String),
-  grant_types_supported: Schema.Array(Schema.String),
-  code_challenge_methods_supported: Schema.Array(Schema.String),
-  scopes_supported: Schema.Array(Schema.String),
-  token_endpoint_auth_methods_supported: Schema.Array(Schema.String)
-}) {}
+export class OAuth2AuthorizationServerMetadata
+  extends Schema.Class<OAuth2AuthorizationServerMetadata>("OAuth2AuthorizationServerMetadata")({
+    issuer: Schema.String,
+    authorization_endpoint: Schema.String,
+    token_endpoint: Schema.String,
+    registration_endpoint: Schema.String,
+    revocation_endpoint: Schema.String,
+    response_types_supported: Schema.Array(Schema.String),
+    grant_types_supported: Schema.Array(Schema.String),
+    code_challenge_methods_supported: Schema.Array(Schema.String),
+    scopes_supported: Schema.Array(Schema.String),
+    token_endpoint_auth_methods_supported: Schema.Array(Schema.String)
+  })
+{}
 
 /** codersdk `OAuth2ProtectedResourceMetadata` (RFC 9728). */
-export class OAuth2ProtectedResourceMetadata extends Schema.Class<OAuth2ProtectedResourceMetadata>("OAuth2ProtectedResourceMetadata")({
-  resource: Schema.String,
-  authorization_servers: Schema.Array(Schema.String),
-  scopes_supported: Schema.Array(Schema.String),
-  bearer_methods_supported: Schema.Array(Schema.String)
-}) {}
+export class OAuth2ProtectedResourceMetadata
+  extends Schema.Class<OAuth2ProtectedResourceMetadata>("OAuth2ProtectedResourceMetadata")({
+    resource: Schema.String,
+    authorization_servers: Schema.Array(Schema.String),
+    scopes_supported: Schema.Array(Schema.String),
+    bearer_methods_supported: Schema.Array(Schema.String)
+  })
+{}
 
 /** codersdk `OAuth2TokenResponse` (RFC 6749 5.1). */
 export class OAuth2TokenResponse extends Schema.Class<OAuth2TokenResponse>("OAuth2TokenResponse")({

@@ -4,6 +4,7 @@
  * registration access tokens are shown once and stored as SHA-256 hashes.
  */
 import { Clock, Effect, Option } from "effect"
+import { timingSafeEqual } from "node:crypto"
 import { authorize, authorizeRead } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, NotFound, Validation } from "../Errors.js"
@@ -12,11 +13,18 @@ import { hashSecret, randomString } from "../Platform.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { timingSafeEqual } from "node:crypto"
 import {
-  OAuth2AppEndpoints, type OAuth2AppRecord, type OAuth2AppSecretRecord, OAuth2ClientConfiguration,
-  OAuth2ClientRegistrationResponse, OAuth2Error, OAuth2ProviderApp, OAuth2ProviderAppSecret,
-  OAuth2ProviderAppSecretFull, OAuth2Repo, OAuth2Unauthorized
+  OAuth2AppEndpoints,
+  type OAuth2AppRecord,
+  type OAuth2AppSecretRecord,
+  OAuth2ClientConfiguration,
+  OAuth2ClientRegistrationResponse,
+  OAuth2Error,
+  OAuth2ProviderApp,
+  OAuth2ProviderAppSecret,
+  OAuth2ProviderAppSecretFull,
+  OAuth2Repo,
+  OAuth2Unauthorized
 } from "./OAuth2App.js"
 import { type ClientRegistration, redirectUriProblem, validateRegistration } from "./Rules.js"
 
@@ -29,19 +37,32 @@ export const newClientSecret = () => {
   return { secret, hashed: hashSecret(secret), display: `${secret.slice(0, 10)}${"*".repeat(8)}` }
 }
 
-export const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+export const sameHash = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 /** How audit entries name an app and a secret. */
-export const appResource = (app: Pick<OAuth2AppRecord, "id" | "name" | "icon">) =>
-  ({ type: "oauth2_provider_app", id: app.id, target: app.name, icon: app.icon })
-const secretResource = (secret: Pick<OAuth2AppSecretRecord, "id" | "display_secret">) =>
-  ({ type: "oauth2_provider_app_secret", id: secret.id, target: secret.display_secret })
+export const appResource = (app: Pick<OAuth2AppRecord, "id" | "name" | "icon">) => ({
+  type: "oauth2_provider_app",
+  id: app.id,
+  target: app.name,
+  icon: app.icon
+})
+const secretResource = (secret: Pick<OAuth2AppSecretRecord, "id" | "display_secret">) => ({
+  type: "oauth2_provider_app_secret",
+  id: secret.id,
+  target: secret.display_secret
+})
 
 /** What a diff shows of an app: no hashes. */
 const auditable = (app: OAuth2AppRecord) => ({
-  name: app.name, icon: app.icon, callback_url: app.callback_url, redirect_uris: app.redirect_uris,
-  token_endpoint_auth_method: app.token_endpoint_auth_method, grant_types: app.grant_types,
-  response_types: app.response_types, dynamically_registered: app.dynamically_registered
+  name: app.name,
+  icon: app.icon,
+  callback_url: app.callback_url,
+  redirect_uris: app.redirect_uris,
+  token_endpoint_auth_method: app.token_endpoint_auth_method,
+  grant_types: app.grant_types,
+  response_types: app.response_types,
+  dynamically_registered: app.dynamically_registered
 })
 
 export interface AppInput {
@@ -52,11 +73,16 @@ export interface AppInput {
 
 const APP_NAME = /^[a-zA-Z0-9]+(?:[ ._-][a-zA-Z0-9]+)*$/
 
-const registrationError = (error: string, description: string) => new OAuth2Error({ error, error_description: description })
+const registrationError = (error: string, description: string) =>
+  new OAuth2Error({ error, error_description: description })
 
 /** RFC 7592: the 401 of a missing, wrong or stale registration access token (and of an unknown client). */
 const invalidToken = (description: string) =>
-  new OAuth2Unauthorized({ error: "invalid_token", error_description: description, challenge: "Bearer error=\"invalid_token\"" })
+  new OAuth2Unauthorized({
+    error: "invalid_token",
+    error_description: description,
+    challenge: "Bearer error=\"invalid_token\""
+  })
 
 export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAuth2Apps", {
   effect: Effect.gen(function*() {
@@ -75,21 +101,34 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
     }, true)
 
     const toApp = (app: OAuth2AppRecord) =>
-      new OAuth2ProviderApp({ id: app.id, name: app.name, callback_url: app.callback_url, icon: app.icon, endpoints }, true)
+      new OAuth2ProviderApp(
+        { id: app.id, name: app.name, callback_url: app.callback_url, icon: app.icon, endpoints },
+        true
+      )
 
     const toSecret = (s: OAuth2AppSecretRecord) =>
-      new OAuth2ProviderAppSecret({ id: s.id, last_used_at: s.last_used_at, client_secret_truncated: s.display_secret }, true)
+      new OAuth2ProviderAppSecret(
+        { id: s.id, last_used_at: s.last_used_at, client_secret_truncated: s.display_secret },
+        true
+      )
 
     const validateInput = (input: AppInput) => {
       const problems: Array<Validation> = []
       if (input.name === "" || input.name.length > 64 || !APP_NAME.test(input.name)) {
-        problems.push(new Validation({ field: "name", detail: "Name must be 1 to 64 letters or digits, words separated by one space, '.', '_' or '-'." }))
+        problems.push(
+          new Validation({
+            field: "name",
+            detail: "Name must be 1 to 64 letters or digits, words separated by one space, '.', '_' or '-'."
+          })
+        )
       }
       const callbackProblem = input.callback_url === "" ? "is required" : redirectUriProblem(input.callback_url)
       if (callbackProblem !== undefined) {
         problems.push(new Validation({ field: "callback_url", detail: `Callback URL ${callbackProblem}.` }))
       }
-      return problems.length > 0 ? Effect.fail(new BadRequest({ message: "Validation failed.", validations: problems })) : Effect.void
+      return problems.length > 0
+        ? Effect.fail(new BadRequest({ message: "Validation failed.", validations: problems }))
+        : Effect.void
     }
 
     /** The app `{app}` names (404 when there is none or the caller may not read apps). */
@@ -172,8 +211,12 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
       Effect.gen(function*() {
         const made = newClientSecret()
         const record: OAuth2AppSecretRecord = {
-          id: yield* ids.uuid, app_id: appId, hashed_secret: made.hashed, display_secret: made.display,
-          created_at: yield* now, last_used_at: null
+          id: yield* ids.uuid,
+          app_id: appId,
+          hashed_secret: made.hashed,
+          display_secret: made.display,
+          created_at: yield* now,
+          last_used_at: null
         }
         yield* repo.insertSecret(record)
         return { record, secret: made.secret }
@@ -215,7 +258,18 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
         token_endpoint_auth_method: app.token_endpoint_auth_method,
         registration_client_uri: registrationClientUri(app.id)
       }
-      for (const key of ["client_uri", "logo_uri", "tos_uri", "policy_uri", "jwks_uri", "software_id", "software_version", "scope"] as const) {
+      for (
+        const key of [
+          "client_uri",
+          "logo_uri",
+          "tos_uri",
+          "policy_uri",
+          "jwks_uri",
+          "software_id",
+          "software_version",
+          "scope"
+        ] as const
+      ) {
         const v = m[key]
         if (v !== undefined && v !== "") out[key] = v
       }
@@ -232,9 +286,16 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
     }
 
     const metadataOf = (req: ClientRegistration) => ({
-      client_uri: req.client_uri, logo_uri: req.logo_uri, tos_uri: req.tos_uri, policy_uri: req.policy_uri,
-      jwks_uri: req.jwks_uri, jwks: req.jwks ?? undefined, software_id: req.software_id,
-      software_version: req.software_version, scope: req.scope, contacts: req.contacts
+      client_uri: req.client_uri,
+      logo_uri: req.logo_uri,
+      tos_uri: req.tos_uri,
+      policy_uri: req.policy_uri,
+      jwks_uri: req.jwks_uri,
+      jwks: req.jwks ?? undefined,
+      software_id: req.software_id,
+      software_version: req.software_version,
+      scope: req.scope,
+      contacts: req.contacts
     })
 
     const register = (req: ClientRegistration) =>
@@ -263,41 +324,65 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
           return app.token_endpoint_auth_method === "none" ? undefined : yield* insertSecret(app.id)
         }))
         yield* auditResource(appResource(app), undefined, auditable(app))
-        return new OAuth2ClientRegistrationResponse({
-          ...clientFields(app),
-          ...(secret !== undefined ? { client_secret: secret.secret, client_secret_expires_at: 0 } : {}),
-          registration_access_token: token
-        } as ConstructorParameters<typeof OAuth2ClientRegistrationResponse>[0], true)
+        return new OAuth2ClientRegistrationResponse(
+          {
+            ...clientFields(app),
+            ...(secret !== undefined ? { client_secret: secret.secret, client_secret_expires_at: 0 } : {}),
+            registration_access_token: token
+          } as ConstructorParameters<typeof OAuth2ClientRegistrationResponse>[0],
+          true
+        )
       }).pipe(span("OAuth2Apps.register"))
 
     /** The registered client `clientId` when `authorization` carries its registration access token; else 401. */
     const registeredClient = (clientId: string, authorization: string | undefined) =>
       Effect.gen(function*() {
         const m = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization)
-        if (m === null) return yield* invalidToken("Send the registration access token as \"Authorization: Bearer <token>\".")
+        if (m === null) {
+          return yield* invalidToken("Send the registration access token as \"Authorization: Bearer <token>\".")
+        }
         const found = isUuid(clientId) ? yield* repo.findApp(clientId.toLowerCase()) : Option.none()
         const app = Option.getOrUndefined(found)
-        if (app === undefined || app.hashed_registration_token === null || !sameHash(app.hashed_registration_token, hashSecret(m[1]!))) {
+        if (
+          app === undefined || app.hashed_registration_token === null ||
+          !sameHash(app.hashed_registration_token, hashSecret(m[1]!))
+        ) {
           return yield* invalidToken("The registration access token is not valid for this client.")
         }
         return app
       })
 
     const getClient = (clientId: string, authorization: string | undefined) =>
-      Effect.map(registeredClient(clientId, authorization), (app) =>
-        new OAuth2ClientConfiguration(clientFields(app) as ConstructorParameters<typeof OAuth2ClientConfiguration>[0], true)).pipe(
-          span("OAuth2Apps.getClient")
-        )
+      Effect.map(
+        registeredClient(clientId, authorization),
+        (app) =>
+          new OAuth2ClientConfiguration(
+            clientFields(app) as ConstructorParameters<typeof OAuth2ClientConfiguration>[0],
+            true
+          )
+      ).pipe(
+        span("OAuth2Apps.getClient")
+      )
 
-    const updateClient = (clientId: string, authorization: string | undefined, req: ClientRegistration & { readonly client_id?: string | undefined }) =>
+    const updateClient = (
+      clientId: string,
+      authorization: string | undefined,
+      req: ClientRegistration & { readonly client_id?: string | undefined }
+    ) =>
       Effect.gen(function*() {
         const app = yield* registeredClient(clientId, authorization)
         if (req.client_id !== undefined && req.client_id !== "" && req.client_id.toLowerCase() !== app.id) {
-          return yield* registrationError("invalid_client_metadata", "client_id does not match the client being updated.")
+          return yield* registrationError(
+            "invalid_client_metadata",
+            "client_id does not match the client being updated."
+          )
         }
         const valid = yield* validRegistration(req)
         if ((valid.token_endpoint_auth_method === "none") !== (app.token_endpoint_auth_method === "none")) {
-          return yield* registrationError("invalid_client_metadata", "A client cannot change between public (none) and confidential authentication.")
+          return yield* registrationError(
+            "invalid_client_metadata",
+            "A client cannot change between public (none) and confidential authentication."
+          )
         }
         const next: OAuth2AppRecord = {
           ...app,
@@ -313,7 +398,10 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
         }
         yield* repo.updateApp(next)
         yield* auditResource(appResource(next), auditable(app), auditable(next))
-        return new OAuth2ClientConfiguration(clientFields(next) as ConstructorParameters<typeof OAuth2ClientConfiguration>[0], true)
+        return new OAuth2ClientConfiguration(
+          clientFields(next) as ConstructorParameters<typeof OAuth2ClientConfiguration>[0],
+          true
+        )
       }).pipe(span("OAuth2Apps.updateClient"))
 
     const deleteClient = (clientId: string, authorization: string | undefined) =>
@@ -324,8 +412,19 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
       }).pipe(span("OAuth2Apps.deleteClient"))
 
     return {
-      list, get, create, update, delete: remove, listSecrets, createSecret, deleteSecret,
-      register, getClient, updateClient, deleteClient, toApp
+      list,
+      get,
+      create,
+      update,
+      delete: remove,
+      listSecrets,
+      createSecret,
+      deleteSecret,
+      register,
+      getClient,
+      updateClient,
+      deleteClient,
+      toApp
     } as const
   })
 }) {}

@@ -18,9 +18,18 @@ import { AllowListEntry, type ApiKeyRecord } from "../users/ApiKey.js"
 import { Auth, parseApiKey } from "../users/Auth.js"
 import { ApiKeyRepo } from "../users/Repositories.js"
 import {
-  OAuth2AuthorizationServerMetadata, type OAuth2AppRecord, type OAuth2CodeRecord, OAuth2Error,
-  OAuth2ProtectedResourceMetadata, OAuth2Repo, type OAuth2TokenRecord, OAuth2TokenResponse, OAuth2Unauthorized,
-  SupportedGrantTypes, SupportedResponseTypes, TokenEndpointAuthMethods
+  type OAuth2AppRecord,
+  OAuth2AuthorizationServerMetadata,
+  type OAuth2CodeRecord,
+  OAuth2Error,
+  OAuth2ProtectedResourceMetadata,
+  OAuth2Repo,
+  type OAuth2TokenRecord,
+  OAuth2TokenResponse,
+  OAuth2Unauthorized,
+  SupportedGrantTypes,
+  SupportedResponseTypes,
+  TokenEndpointAuthMethods
 } from "./OAuth2App.js"
 import { issuerOf, sameHash } from "./OAuth2Apps.js"
 import { isValidVerifier, redirectUriMatches, s256 } from "./Rules.js"
@@ -130,20 +139,36 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
     const validate = (req: AuthorizeRequest): Effect.Effect<ValidAuthorization, AuthorizePage> =>
       Effect.gen(function*() {
         const clientId = req.client_id ?? ""
-        if (clientId === "") return yield* Effect.fail<AuthorizePage>({ kind: "error", message: "The request names no client (client_id is required)." })
+        if (clientId === "") {
+          return yield* Effect.fail<AuthorizePage>({
+            kind: "error",
+            message: "The request names no client (client_id is required)."
+          })
+        }
         const found = isUuid(clientId) ? yield* repo.findApp(clientId.toLowerCase()) : Option.none()
-        if (Option.isNone(found)) return yield* Effect.fail<AuthorizePage>({ kind: "error", message: "The client is not registered with this server." })
+        if (Option.isNone(found)) {
+          return yield* Effect.fail<AuthorizePage>({
+            kind: "error",
+            message: "The client is not registered with this server."
+          })
+        }
         const app = found.value
         let redirectUri: string
         if (req.redirect_uri !== undefined && req.redirect_uri !== "") {
           if (!redirectUriMatches(app.redirect_uris, req.redirect_uri)) {
-            return yield* Effect.fail<AuthorizePage>({ kind: "error", message: "The redirect URI is not one this client registered." })
+            return yield* Effect.fail<AuthorizePage>({
+              kind: "error",
+              message: "The redirect URI is not one this client registered."
+            })
           }
           redirectUri = req.redirect_uri
         } else if (app.redirect_uris.length === 1) {
           redirectUri = app.redirect_uris[0]!
         } else {
-          return yield* Effect.fail<AuthorizePage>({ kind: "error", message: "The client registered several redirect URIs: the request must name one (redirect_uri)." })
+          return yield* Effect.fail<AuthorizePage>({
+            kind: "error",
+            message: "The client registered several redirect URIs: the request must name one (redirect_uri)."
+          })
         }
         const back = (error: string, description: string): AuthorizePage => ({
           kind: "redirect",
@@ -152,15 +177,24 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         if (req.response_type === undefined || req.response_type === "") {
           return yield* Effect.fail(back("invalid_request", "response_type is required."))
         }
-        if (!(SupportedResponseTypes as ReadonlyArray<string>).includes(req.response_type) || !app.response_types.includes(req.response_type)) {
-          return yield* Effect.fail(back("unsupported_response_type", `Response type "${req.response_type}" is not supported; use "code".`))
+        if (
+          !(SupportedResponseTypes as ReadonlyArray<string>).includes(req.response_type) ||
+          !app.response_types.includes(req.response_type)
+        ) {
+          return yield* Effect.fail(
+            back("unsupported_response_type", `Response type "${req.response_type}" is not supported; use "code".`)
+          )
         }
-        if (req.state === undefined || req.state === "") return yield* Effect.fail(back("invalid_request", "state is required."))
+        if (req.state === undefined || req.state === "") {
+          return yield* Effect.fail(back("invalid_request", "state is required."))
+        }
         const challenge = req.code_challenge ?? ""
         const method = req.code_challenge_method ?? ""
         if (challenge !== "") {
           if (method !== "S256") {
-            return yield* Effect.fail(back("invalid_request", "code_challenge_method must be S256 (plain is not accepted)."))
+            return yield* Effect.fail(
+              back("invalid_request", "code_challenge_method must be S256 (plain is not accepted).")
+            )
           }
           if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(challenge)) {
             return yield* Effect.fail(back("invalid_request", "code_challenge is not a valid S256 challenge."))
@@ -168,7 +202,9 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         } else if (method !== "") {
           return yield* Effect.fail(back("invalid_request", "code_challenge_method without code_challenge."))
         } else if (app.token_endpoint_auth_method === "none") {
-          return yield* Effect.fail(back("invalid_request", "PKCE (code_challenge with S256) is required for public clients."))
+          return yield* Effect.fail(
+            back("invalid_request", "PKCE (code_challenge with S256) is required for public clients.")
+          )
         }
         return { app, redirectUri, state: req.state, codeChallenge: challenge }
       })
@@ -200,7 +236,10 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
       Effect.gen(function*() {
         const site = from.secFetchSite?.toLowerCase()
         if (site !== undefined && site !== "same-origin" && site !== "none") {
-          return yield* new Forbidden({ message: "Cross-site request refused.", detail: `Sec-Fetch-Site is "${site}".` })
+          return yield* new Forbidden({
+            message: "Cross-site request refused.",
+            detail: `Sec-Fetch-Site is "${site}".`
+          })
         }
         // A browser's own word that the post came from this origin; pages cannot forge it.
         if (site === "same-origin") return
@@ -212,13 +251,19 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
             host = undefined
           }
           if (host === undefined || (host !== accessHost && host !== from.host?.toLowerCase())) {
-            return yield* new Forbidden({ message: "Cross-site request refused.", detail: "The request's Origin is not this service." })
+            return yield* new Forbidden({
+              message: "Cross-site request refused.",
+              detail: "The request's Origin is not this service."
+            })
           }
         }
       })
 
     /** POST /oauth2/sign-in: a password sign-in from the sign-in page; the session token, or the page again. */
-    const signIn = (input: { readonly email?: string | undefined; readonly password?: string | undefined }, from: RequestOrigin) =>
+    const signIn = (
+      input: { readonly email?: string | undefined; readonly password?: string | undefined },
+      from: RequestOrigin
+    ) =>
       Effect.gen(function*() {
         yield* sameSite(from)
         // Nothing to check (and no password to hash) when a field is empty.
@@ -249,18 +294,28 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         yield* auditUser(actor.user.id)
         yield* sameSite(request)
         if (request.viaCookie && !sameHash(form.csrf_token ?? "", csrfTokenOf(actor.apiKey))) {
-          return yield* new Forbidden({ message: "Cross-site request refused.", detail: "The consent form's token is missing or wrong." })
+          return yield* new Forbidden({
+            message: "Cross-site request refused.",
+            detail: "The consent form's token is missing or wrong."
+          })
         }
         const checked = yield* Effect.either(validate(req))
         if (checked._tag === "Left") {
           const page = checked.left
           if (page.kind === "redirect") return page.location
-          return yield* new BadRequest({ message: page.kind === "error" ? page.message : "Invalid authorization request." })
+          return yield* new BadRequest({
+            message: page.kind === "error" ? page.message : "Invalid authorization request."
+          })
         }
         const valid = checked.right
         yield* authorize("create", { type: "oauth2_app_code_token", ownerId: actor.user.id })
         if (form.decision === "deny") {
-          return withParams(valid.redirectUri, { error: "access_denied", error_description: "The user denied access.", state: valid.state, iss: issuer })
+          return withParams(valid.redirectUri, {
+            error: "access_denied",
+            error_description: "The user denied access.",
+            state: valid.state,
+            iss: issuer
+          })
         }
         const at = yield* now
         const code = `wbc_${randomString(40)}`
@@ -280,7 +335,12 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         yield* auditResource(
           { type: "oauth2_provider_app_code_token", id: record.id, target: valid.app.name },
           undefined,
-          { app_id: valid.app.id, user_id: actor.user.id, redirect_uri: valid.redirectUri, hashed_secret: record.hashed_code }
+          {
+            app_id: valid.app.id,
+            user_id: actor.user.id,
+            redirect_uri: valid.redirectUri,
+            hashed_secret: record.hashed_code
+          }
         )
         return withParams(valid.redirectUri, { code, state: valid.state, iss: issuer })
       }).pipe(span("OAuth2Provider.authorize"))
@@ -289,7 +349,10 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
      * Client authentication at the token and revocation endpoints: client_secret_basic,
      * client_secret_post, or none for a public client.
      */
-    const authenticateClient = (form: { readonly client_id?: string | undefined; readonly client_secret?: string | undefined }, authorization: string | undefined) =>
+    const authenticateClient = (
+      form: { readonly client_id?: string | undefined; readonly client_secret?: string | undefined },
+      authorization: string | undefined
+    ) =>
       Effect.gen(function*() {
         let clientId = form.client_id ?? ""
         let secret = form.client_secret ?? ""
@@ -308,7 +371,10 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           }
           const basicId = colon < 0 ? decode(decoded) : decode(decoded.slice(0, colon))
           if (clientId !== "" && clientId !== basicId) {
-            return yield* oauthError("invalid_request", "client_id in the body differs from the one in the Authorization header.")
+            return yield* oauthError(
+              "invalid_request",
+              "client_id in the body differs from the one in the Authorization header."
+            )
           }
           clientId = basicId
           secret = colon < 0 ? "" : decode(decoded.slice(colon + 1))
@@ -324,7 +390,9 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         if (Option.isNone(found)) return yield* invalidClient("Client authentication failed: unknown client.")
         const app = found.value
         if (app.token_endpoint_auth_method === "none") return app
-        if (secret === "") return yield* invalidClient("Client authentication failed: this client must authenticate with its secret.")
+        if (secret === "") {
+          return yield* invalidClient("Client authentication failed: this client must authenticate with its secret.")
+        }
         const stored = yield* repo.findSecret(app.id, hashSecret(secret))
         if (Option.isNone(stored)) return yield* invalidClient("Client authentication failed: wrong client secret.")
         yield* repo.touchSecret(stored.value.id, yield* now)
@@ -373,7 +441,13 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         yield* auditResource(
           { type: "api_key", id: userId, target: app.name },
           undefined,
-          { app_id: app.id, user_id: userId, expires_at: key.expires_at, access_token: key.hashed_secret, refresh_token: token.hashed_refresh_token }
+          {
+            app_id: app.id,
+            user_id: userId,
+            expires_at: key.expires_at,
+            access_token: key.hashed_secret,
+            refresh_token: token.hashed_refresh_token
+          }
         )
         return new OAuth2TokenResponse({
           access_token: `${keyId}-${keySecret}`,
@@ -418,10 +492,14 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
 
     const refresh = (app: OAuth2AppRecord, req: TokenRequest) =>
       Effect.gen(function*() {
-        if (req.refresh_token === undefined || req.refresh_token === "") return yield* oauthError("invalid_request", "refresh_token is required.")
+        if (req.refresh_token === undefined || req.refresh_token === "") {
+          return yield* oauthError("invalid_request", "refresh_token is required.")
+        }
         const at = yield* now
         const found = yield* repo.findTokenByRefresh(hashSecret(req.refresh_token))
-        if (Option.isNone(found)) return yield* invalidGrant("The refresh token is invalid or was revoked.")
+        if (Option.isNone(found)) {
+          return yield* invalidGrant("The refresh token is invalid or was revoked.")
+        }
         const token = found.value
         if (token.app_id !== app.id) return yield* invalidGrant("The refresh token was issued to another client.")
         if (token.used_at !== null) {
@@ -468,7 +546,9 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
               : Effect.succeed(Option.none<OAuth2TokenRecord>()))
           : yield* repo.findTokenByRefresh(hashSecret(value))
         // A token of another client is left alone, and the answer says nothing about it.
-        if (Option.isNone(found) || found.value.app_id !== app.id) return
+        if (Option.isNone(found) || found.value.app_id !== app.id) {
+          return
+        }
         yield* auditUser(found.value.user_id)
         yield* repo.revokeFamily(found.value.family_id)
         yield* auditResource(
@@ -486,7 +566,10 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         const found = isUuid(clientId) ? yield* repo.findApp(clientId.toLowerCase()) : Option.none()
         if (Option.isNone(found)) return yield* NotFound.resource("OAuth2 app")
         yield* repo.revokeUserApp(found.value.id, actor.user.id)
-        yield* auditResource({ type: "api_key", id: actor.user.id, target: found.value.name }, { app_id: found.value.id, user_id: actor.user.id }, undefined)
+        yield* auditResource({ type: "api_key", id: actor.user.id, target: found.value.name }, {
+          app_id: found.value.id,
+          user_id: actor.user.id
+        }, undefined)
       }).pipe(span("OAuth2Provider.revokeApp"))
 
     const authorizationServer = new OAuth2AuthorizationServerMetadata({
@@ -510,7 +593,12 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
     }, true)
 
     return {
-      authorizePage, signIn, authorize: authorizeGrant, token, revoke, revokeApp,
+      authorizePage,
+      signIn,
+      authorize: authorizeGrant,
+      token,
+      revoke,
+      revokeApp,
       authorizationServer: Effect.succeed(authorizationServer),
       protectedResource: Effect.succeed(protectedResource)
     } as const

@@ -4,9 +4,7 @@
  * registration metadata validation.
  */
 import { createHash } from "node:crypto"
-import {
-  GrantTypes, ResponseTypes, type TokenEndpointAuthMethod, TokenEndpointAuthMethods
-} from "./OAuth2App.js"
+import { GrantTypes, ResponseTypes, type TokenEndpointAuthMethod, TokenEndpointAuthMethods } from "./OAuth2App.js"
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"])
 
@@ -100,11 +98,18 @@ export const validateRegistration = (
 ): { readonly ok: ValidRegistration } | { readonly problem: RegistrationProblem } => {
   const redirectUris = req.redirect_uris ?? []
   if (redirectUris.length === 0) {
-    return { problem: { error: "invalid_redirect_uri", description: "redirect_uris is required and must list at least one URI." } }
+    return {
+      problem: {
+        error: "invalid_redirect_uri",
+        description: "redirect_uris is required and must list at least one URI."
+      }
+    }
   }
   for (const uri of redirectUris) {
     const problem = redirectUriProblem(uri)
-    if (problem !== undefined) return { problem: { error: "invalid_redirect_uri", description: `Redirect URI "${uri}" ${problem}.` } }
+    if (problem !== undefined) {
+      return { problem: { error: "invalid_redirect_uri", description: `Redirect URI "${uri}" ${problem}.` } }
+    }
   }
   if (req.software_statement !== undefined && req.software_statement !== "") {
     return { problem: { error: "invalid_software_statement", description: "Software statements are not supported." } }
@@ -147,22 +152,41 @@ export const validateRegistration = (
   }
   // Only the code flow is served: its grant and response type must be there, and agree (RFC 7591 2.1).
   if (!grantTypes.includes("authorization_code")) {
-    return { problem: { error: "invalid_client_metadata", description: "grant_types must include authorization_code." } }
+    return {
+      problem: { error: "invalid_client_metadata", description: "grant_types must include authorization_code." }
+    }
   }
   if (!responseTypes.includes("code")) {
-    return { problem: { error: "invalid_client_metadata", description: "response_types must include code with the authorization_code grant." } }
+    return {
+      problem: {
+        error: "invalid_client_metadata",
+        description: "response_types must include code with the authorization_code grant."
+      }
+    }
   }
   const unsupportedGrant = grantTypes.find((g) => g !== "authorization_code" && g !== "refresh_token")
   if (unsupportedGrant !== undefined) {
-    return { problem: { error: "invalid_client_metadata", description: `Grant type "${unsupportedGrant}" is not supported by this server.` } }
+    return {
+      problem: {
+        error: "invalid_client_metadata",
+        description: `Grant type "${unsupportedGrant}" is not supported by this server.`
+      }
+    }
   }
   if (responseTypes.includes("token")) {
-    return { problem: { error: "invalid_client_metadata", description: "Response type \"token\" (implicit grant) is not supported by this server." } }
+    return {
+      problem: {
+        error: "invalid_client_metadata",
+        description: "Response type \"token\" (implicit grant) is not supported by this server."
+      }
+    }
   }
   return {
     ok: {
       redirect_uris: redirectUris,
-      client_name: req.client_name !== undefined && req.client_name !== "" ? req.client_name : clientNameFrom(redirectUris[0]!),
+      client_name: req.client_name !== undefined && req.client_name !== ""
+        ? req.client_name
+        : clientNameFrom(redirectUris[0]!),
       grant_types: grantTypes,
       response_types: responseTypes,
       token_endpoint_auth_method: method as TokenEndpointAuthMethod

@@ -6,8 +6,8 @@
 import { Context, Effect, type Option, Schema } from "effect"
 import { customRoleDefinition, isBuiltInRole, type RoleDefinition } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
-import { omitEmpty } from "../Wire.js"
 import { RolePermission } from "../users/User.js"
+import { omitEmpty } from "../Wire.js"
 
 /** One stored permission of a custom role. */
 export interface CustomRolePermission {

@@ -23,7 +23,11 @@ export const memberFilter = (users: typeof UserRepo.Service, input: MemberPageIn
     const query = yield* parseQuery(input.q, ["username", "email", "status", "login_type"])
     const status = query.terms.get("status")
     if (status !== undefined && status !== "active" && status !== "suspended") {
-      return yield* BadRequest.field("q", `Status "${status}" is not one of active, suspended.`, "Invalid search query.")
+      return yield* BadRequest.field(
+        "q",
+        `Status "${status}" is not one of active, suspended.`,
+        "Invalid search query."
+      )
     }
     const afterId = input.after_id?.toLowerCase()
     if (afterId !== undefined && Option.isNone(yield* users.findById(afterId))) {

@@ -1,28 +1,49 @@
 /** The Organizations service: organizations and their members. */
-import { span } from "../Tracing.js"
 import { Clock, Effect, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor, decision, rolesBeyondActor } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import {
-  Organization, OrganizationMember, type MembershipRecord, orgObject, type OrganizationRecord, PaginatedMembers,
-  type ShareableWorkspaceOwners, WorkspaceSharingSettings
-} from "./Organization.js"
-import { Settings } from "../Settings.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
-import { type Action, actions, isBuiltInRole, isOrganizationRole, organizationRoles, type ResourceKind, resourceKinds, roles as roleDefinitions } from "../Rbac.js"
-import { type CustomRolePermission, type CustomRoleRecord, CustomRoleRepo, definitionOf, Role } from "./CustomRole.js"
-import { RolePermission } from "../users/User.js"
+  type Action,
+  actions,
+  isBuiltInRole,
+  isOrganizationRole,
+  organizationRoles,
+  type ResourceKind,
+  resourceKinds,
+  roles as roleDefinitions
+} from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
-import { MemberRepo, OrganizationRepo } from "./Repositories.js"
-import { toSlimRole, type UserRecord } from "../users/User.js"
-import { memberFilter } from "./MemberQuery.js"
+import { Settings } from "../Settings.js"
+import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
-import { putNonEmpty, type WireProps } from "../Wire.js"
+import { RolePermission } from "../users/User.js"
+import { toSlimRole, type UserRecord } from "../users/User.js"
 import {
-  DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, roleChanges, rolesRefused, toAssignableRole, unknownRoles, Users
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  roleChanges,
+  rolesRefused,
+  toAssignableRole,
+  unknownRoles,
+  Users
 } from "../users/Users.js"
+import { putNonEmpty, type WireProps } from "../Wire.js"
+import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
+import { type CustomRolePermission, type CustomRoleRecord, CustomRoleRepo, definitionOf, Role } from "./CustomRole.js"
+import { memberFilter } from "./MemberQuery.js"
+import {
+  type MembershipRecord,
+  Organization,
+  OrganizationMember,
+  type OrganizationRecord,
+  orgObject,
+  PaginatedMembers,
+  type ShareableWorkspaceOwners,
+  WorkspaceSharingSettings
+} from "./Organization.js"
+import { MemberRepo, OrganizationRepo } from "./Repositories.js"
 
 /** The query of `GET /organizations/{organization}/paginated-members`. */
 export interface PaginatedMembersInput {
@@ -83,10 +104,19 @@ export const toMember = (m: MembershipRecord, u: UserRecord, custom?: ReadonlyMa
 }
 
 /** How audit entries name an organization and a membership. */
-export const orgResource = (o: OrganizationRecord) =>
-  ({ type: "organization", id: o.id, target: o.name, organizationId: o.id, icon: o.icon })
-export const memberResource = (o: OrganizationRecord, u: UserRecord) =>
-  ({ type: "organization_member", id: u.id, target: u.username, organizationId: o.id })
+export const orgResource = (o: OrganizationRecord) => ({
+  type: "organization",
+  id: o.id,
+  target: o.name,
+  organizationId: o.id,
+  icon: o.icon
+})
+export const memberResource = (o: OrganizationRecord, u: UserRecord) => ({
+  type: "organization_member",
+  id: u.id,
+  target: u.username,
+  organizationId: o.id
+})
 
 /** How authorization names an organization: it belongs to itself. */
 export { orgObject }
@@ -111,17 +141,25 @@ const ROLE_NAME = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/
 
 /** The described system's name rule for roles (codersdk.NameValid); undefined when valid. */
 export const roleNameProblem = (name: string): string | undefined =>
-  name.length > 32 ? "must be <= 32 characters"
-    : name.length < 1 ? "must be >= 1 character"
-    : ROLE_NAME.test(name) ? undefined : "must be alphanumeric with hyphens"
+  name.length > 32 ?
+    "must be <= 32 characters"
+    : name.length < 1 ?
+    "must be >= 1 character"
+    : ROLE_NAME.test(name)
+    ? undefined
+    : "must be alphanumeric with hyphens"
 
 /** What is wrong with one permission of a custom role, as the described system checks it; undefined when valid. */
 const permissionProblem = (p: PermissionInput): string | undefined => {
-  if (p.negate === true) return `invalid permission for action="${p.action}" type="${p.resource_type}", no negative permissions`
+  if (p.negate === true) {
+    return `invalid permission for action="${p.action}" type="${p.resource_type}", no negative permissions`
+  }
   if (p.action === "*" || p.resource_type === "*") {
     return `invalid permission for action="${p.action}" type="${p.resource_type}", no wildcard symbols`
   }
-  if (!(resourceKinds as ReadonlyArray<string>).includes(p.resource_type)) return `unknown resource type "${p.resource_type}"`
+  if (!(resourceKinds as ReadonlyArray<string>).includes(p.resource_type)) {
+    return `unknown resource type "${p.resource_type}"`
+  }
   if (!(actions as ReadonlyArray<string>).includes(p.action)) return `unknown action "${p.action}"`
   return undefined
 }
@@ -130,8 +168,12 @@ const roleNotFound = (name: string) =>
   new NotFound({ message: `No custom role with the name ${name} found`, detail: "no role found" })
 
 /** How audit entries name a custom role (resource type `custom_role`, as the described system). */
-const customRoleResource = (r: CustomRoleRecord) =>
-  ({ type: "custom_role", id: r.id, target: r.name, organizationId: r.organization_id })
+const customRoleResource = (r: CustomRoleRecord) => ({
+  type: "custom_role",
+  id: r.id,
+  target: r.name,
+  organizationId: r.organization_id
+})
 
 const roleAudit = (r: CustomRoleRecord) => ({
   name: r.name,
@@ -177,7 +219,9 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
           })
         const found = ref === DEFAULT_ORGANIZATION_ALIAS || ref === NIL_UUID
           ? yield* orgs.findDefault
-          : isUuid(ref) ? yield* orgs.findById(ref.toLowerCase()) : yield* orgs.findByName(ref)
+          : isUuid(ref)
+          ? yield* orgs.findById(ref.toLowerCase())
+          : yield* orgs.findByName(ref)
         if (Option.isNone(found)) return yield* notFound()
         const org = found.value
         if ((yield* decision("read", orgObject(org))) === "roles") return yield* notFound()
@@ -212,7 +256,13 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         yield* tx.atomic(Effect.gen(function*() {
           yield* orgs.insert(org).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name))))
           // The creator becomes a member so the new organization is usable at once.
-          yield* members.insert({ organization_id: org.id, user_id: actor.user.id, roles: [], created_at: at, updated_at: at })
+          yield* members.insert({
+            organization_id: org.id,
+            user_id: actor.user.id,
+            roles: [],
+            created_at: at,
+            updated_at: at
+          })
             .pipe(Effect.orDie)
         }))
         yield* auditResource(orgResource(org), undefined, org)
@@ -225,7 +275,9 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         const org = yield* resolve(ref)
         yield* authorize("update", orgObject(org))
         const name = input.name === undefined || input.name === "" ? undefined : input.name
-        const displayName = input.display_name === undefined || input.display_name === "" ? undefined : input.display_name
+        const displayName = input.display_name === undefined || input.display_name === ""
+          ? undefined
+          : input.display_name
         if (name !== undefined && name !== org.name) {
           if (org.is_default) return yield* BadRequest.field("name", "The default organization cannot be renamed.")
           if (name.toLowerCase() === DEFAULT_ORGANIZATION_ALIAS) return yield* reservedName(name)
@@ -267,7 +319,10 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       )
     }
 
-    const listMembers = (ref: string, page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }) =>
+    const listMembers = (
+      ref: string,
+      page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }
+    ) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })
@@ -292,7 +347,10 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         const filter = yield* memberFilter(userRepo, input)
         const page = yield* members.page(org.id, filter)
         const custom = yield* customDisplayNames(org.id, page.members.map((r) => r.member))
-        return new PaginatedMembers({ members: page.members.map((r) => toMember(r.member, r.user, custom)), count: page.count }, true)
+        return new PaginatedMembers({
+          members: page.members.map((r) => toMember(r.member, r.user, custom)),
+          count: page.count
+        }, true)
       }).pipe(span("Organizations.paginatedMembers"))
 
     const sharingSettings = (owners: ShareableWorkspaceOwners) => {
@@ -328,15 +386,20 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorize("update", orgObject(org))
-        const owners: ShareableWorkspaceOwners = input.shareable_workspace_owners !== undefined && input.shareable_workspace_owners !== ""
-          ? input.shareable_workspace_owners
-          : input.sharing_disabled === true ? "none" : "everyone"
+        const owners: ShareableWorkspaceOwners =
+          input.shareable_workspace_owners !== undefined && input.shareable_workspace_owners !== ""
+            ? input.shareable_workspace_owners
+            : input.sharing_disabled === true
+            ? "none"
+            : "everyone"
         const before = yield* orgs.findWorkspaceSharing(org.id)
         if (Option.isNone(before)) return yield* NotFound.resource("Organization")
         const cleared = yield* orgs.setWorkspaceSharing(org.id, owners, yield* now)
         if (Option.isNone(cleared)) return yield* NotFound.resource("Organization")
         for (const id of cleared.value) yield* publishWorkspaceChange(id)
-        yield* auditResource(orgResource(org), { shareable_workspace_owners: before.value }, { shareable_workspace_owners: owners })
+        yield* auditResource(orgResource(org), { shareable_workspace_owners: before.value }, {
+          shareable_workspace_owners: owners
+        })
         return sharingSettings(owners)
       }).pipe(span("Organizations.setWorkspaceSharing"))
 
@@ -356,7 +419,13 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         const user = yield* users.resolveVisible(userRef)
         yield* authorize("create", { type: "organization_member", orgId: org.id })
         const at = yield* now
-        const m: MembershipRecord = { organization_id: org.id, user_id: user.id, roles: [], created_at: at, updated_at: at }
+        const m: MembershipRecord = {
+          organization_id: org.id,
+          user_id: user.id,
+          roles: [],
+          created_at: at,
+          updated_at: at
+        }
         yield* members.insert(m).pipe(
           Effect.catchTag("UniqueViolation", () =>
             Effect.fail(new Conflict({ message: `User "${user.username}" is already a member of this organization.` })))
@@ -449,7 +518,8 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         const problems: Array<{ readonly field: string; readonly message: string; readonly detail: string }> = []
         if (isBuiltInRole(input.name)) {
           problems.push({
-            field: "name", message: "Reserved role name",
+            field: "name",
+            message: "Reserved role name",
             detail: `"${input.name}" is a reserved role name, and not allowed to be used`
           })
         } else {
@@ -478,7 +548,11 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
               ? undefined
               : `invalid permission for action="${p.action}" type="${p.resource_type}", not allowed to grant this permission`)
           if (bad !== undefined) {
-            problems.push({ field: `organization_permissions.${i}`, message: "Failed to update role permissions", detail: bad })
+            problems.push({
+              field: `organization_permissions.${i}`,
+              message: "Failed to update role permissions",
+              detail: bad
+            })
           }
         }
         if (problems.length > 0) {
@@ -487,7 +561,11 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
             validations: problems.map((p) => new Validation({ field: p.field, detail: p.detail }))
           })
         }
-        return perms.map((p): CustomRolePermission => ({ negate: false, resource_type: p.resource_type, action: p.action }))
+        return perms.map((p): CustomRolePermission => ({
+          negate: false,
+          resource_type: p.resource_type,
+          action: p.action
+        }))
       })
 
     /** POST /organizations/{organization}/members/roles: a new custom role (409 when the name is taken). */
@@ -508,10 +586,12 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         }
         yield* customRoles.insert(record).pipe(
           Effect.catchTag("UniqueViolation", () =>
-            Effect.fail(new Conflict({
-              message: `A custom role named "${input.name}" already exists in this organization.`,
-              validations: [new Validation({ field: "name", detail: "This name is in use." })]
-            })))
+            Effect.fail(
+              new Conflict({
+                message: `A custom role named "${input.name}" already exists in this organization.`,
+                validations: [new Validation({ field: "name", detail: "This name is in use." })]
+              })
+            ))
         )
         yield* auditResource(customRoleResource(record), undefined, roleAudit(record))
         return toRole(record)
@@ -554,8 +634,23 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       }).pipe(span("Organizations.deleteRole"))
 
     return {
-      resolve, list, create, update, delete: remove, listMembers, paginatedMembers, getWorkspaceSharing, setWorkspaceSharing, getMember, addMember, removeMember, setMemberRoles,
-      assignableRoles, createRole, updateRole, deleteRole,
+      resolve,
+      list,
+      create,
+      update,
+      delete: remove,
+      listMembers,
+      paginatedMembers,
+      getWorkspaceSharing,
+      setWorkspaceSharing,
+      getMember,
+      addMember,
+      removeMember,
+      setMemberRoles,
+      assignableRoles,
+      createRole,
+      updateRole,
+      deleteRole,
       get: (ref: string) =>
         Effect.flatMap(resolve(ref), (o) => Effect.as(authorizeRead("Organization", orgObject(o)), new Organization(o)))
           .pipe(span("Organizations.get")),

@@ -53,7 +53,12 @@ export class MemberRepo extends Context.Tag("@workbay/core/MemberRepo")<MemberRe
   readonly insert: (member: MembershipRecord) => Effect.Effect<void, UniqueViolation>
   readonly delete: (organizationId: string, userId: string) => Effect.Effect<boolean>
   readonly find: (organizationId: string, userId: string) => Effect.Effect<Option.Option<MembershipRecord>>
-  readonly updateRoles: (organizationId: string, userId: string, roles: ReadonlyArray<string>, at: Date) => Effect.Effect<Option.Option<MembershipRecord>>
+  readonly updateRoles: (
+    organizationId: string,
+    userId: string,
+    roles: ReadonlyArray<string>,
+    at: Date
+  ) => Effect.Effect<Option.Option<MembershipRecord>>
   /** Organization ids per user, for many users in one lookup. */
   readonly ofUsers: (userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<string>>>
   readonly deleteByUser: (userId: string) => Effect.Effect<void>

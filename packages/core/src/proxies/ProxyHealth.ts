@@ -12,7 +12,11 @@ import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { TickLock } from "../workspaces/Lifecycle.js"
 import {
-  type ProxyHealthReportRecord, type ProxyHealthStatus, type ProxyStatusUpdate, type WorkspaceProxyRecord, WorkspaceProxyRepo
+  type ProxyHealthReportRecord,
+  type ProxyHealthStatus,
+  type ProxyStatusUpdate,
+  type WorkspaceProxyRecord,
+  WorkspaceProxyRepo
 } from "./WorkspaceProxy.js"
 
 /** How many proxies one tick checks at most, and how many at once. */
@@ -47,7 +51,9 @@ const messageOf = (e: unknown): string => {
 
 const strings = (value: unknown): ReadonlyArray<string> =>
   Array.isArray(value)
-    ? value.filter((v): v is string => typeof v === "string").slice(0, MAX_REPORT_ITEMS).map((v) => v.slice(0, MAX_ITEM_LENGTH))
+    ? value.filter((v): v is string => typeof v === "string").slice(0, MAX_REPORT_ITEMS).map((v) =>
+      v.slice(0, MAX_ITEM_LENGTH)
+    )
     : []
 
 const base = (url: string) => url.replace(/\/+$/, "")
@@ -56,7 +62,11 @@ const base = (url: string) => url.replace(/\/+$/, "")
 export const checkProxyUrl = (url: string, timeoutMs: number = PROXY_HEALTH_TIMEOUT_MS): Effect.Effect<ProxyCheck> =>
   Effect.promise(async (): Promise<ProxyCheck> => {
     const get = (path: string) =>
-      fetch(`${base(url)}${path}`, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual", headers: { accept: "application/json" } })
+      fetch(`${base(url)}${path}`, {
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: "manual",
+        headers: { accept: "application/json" }
+      })
     let res: Response
     try {
       res = await get("/healthz-report")
@@ -66,14 +76,20 @@ export const checkProxyUrl = (url: string, timeoutMs: number = PROXY_HEALTH_TIME
         await res.body?.cancel()
         return res.status === 200
           ? { status: "ok", report: { errors: [], warnings: [] } }
-          : { status: "unhealthy", report: { errors: [`unexpected status code ${res.status} from ${base(url)}/healthz`], warnings: [] } }
+          : {
+            status: "unhealthy",
+            report: { errors: [`unexpected status code ${res.status} from ${base(url)}/healthz`], warnings: [] }
+          }
       }
     } catch (e) {
       return { status: "unreachable", report: { errors: [`request to proxy failed: ${messageOf(e)}`], warnings: [] } }
     }
     if (res.status !== 200) {
       await res.body?.cancel()
-      return { status: "unhealthy", report: { errors: [`unexpected status code ${res.status} from ${base(url)}/healthz-report`], warnings: [] } }
+      return {
+        status: "unhealthy",
+        report: { errors: [`unexpected status code ${res.status} from ${base(url)}/healthz-report`], warnings: [] }
+      }
     }
     let body: unknown
     try {
@@ -106,13 +122,18 @@ export class ProxyHealth extends Effect.Service<ProxyHealth>()("@workbay/core/Pr
 
     /** One tick: every live proxy checked (a few at a time) and the verdicts stored, by one replica. */
     const tick = Effect.gen(function*() {
-      const result = yield* lock.withTryLock(LOCK_KEY, Effect.gen(function*() {
-        const at = new Date(yield* Clock.currentTimeMillis)
-        const proxies = yield* repo.list(PROXY_HEALTH_BATCH)
-        const updates = yield* Effect.forEach(proxies, (p) => statusOf(p, at), { concurrency: PROXY_HEALTH_CONCURRENCY })
-        yield* repo.setStatuses(updates)
-        return updates
-      }))
+      const result = yield* lock.withTryLock(
+        LOCK_KEY,
+        Effect.gen(function*() {
+          const at = new Date(yield* Clock.currentTimeMillis)
+          const proxies = yield* repo.list(PROXY_HEALTH_BATCH)
+          const updates = yield* Effect.forEach(proxies, (p) => statusOf(p, at), {
+            concurrency: PROXY_HEALTH_CONCURRENCY
+          })
+          yield* repo.setStatuses(updates)
+          return updates
+        })
+      )
       return Option.match(result, {
         onNone: (): ProxyHealthTick => ({ ran: false, checked: [] }),
         onSome: (checked): ProxyHealthTick => ({ ran: true, checked })
@@ -130,7 +151,9 @@ export interface ProxyHealthOptions {
 }
 
 /** A layer whose fiber checks the proxies at start and then every interval, until its scope closes. */
-export const proxyHealthPeriodic = (options: ProxyHealthOptions = {}): Layer.Layer<never, never, ProxyHealth | Settings> =>
+export const proxyHealthPeriodic = (
+  options: ProxyHealthOptions = {}
+): Layer.Layer<never, never, ProxyHealth | Settings> =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const health = yield* ProxyHealth

@@ -8,17 +8,25 @@
 import { Clock, Effect, Option } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { authorize, authorizeRead } from "../Actor.js"
-import type { AuthzObject } from "../Rbac.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Unauthorized, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { hashSecret } from "../Platform.js"
+import type { AuthzObject } from "../Rbac.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { ProxyHealth } from "./ProxyHealth.js"
 import {
-  type PrimaryProxyConfig, ProxyHealthReport, Region, RegionsResponse, RegisterWorkspaceProxyResponse,
-  UpdateWorkspaceProxyResponse, WorkspaceProxiesResponse, WorkspaceProxy, type WorkspaceProxyRecord, WorkspaceProxyRepo,
+  type PrimaryProxyConfig,
+  ProxyHealthReport,
+  Region,
+  RegionsResponse,
+  RegisterWorkspaceProxyResponse,
+  UpdateWorkspaceProxyResponse,
+  WorkspaceProxiesResponse,
+  WorkspaceProxy,
+  type WorkspaceProxyRecord,
+  WorkspaceProxyRepo,
   WorkspaceProxyStatus
 } from "./WorkspaceProxy.js"
 
@@ -31,14 +39,27 @@ export const PRIMARY_PROXY_DEFAULTS: PrimaryProxyConfig = { display_name: "Defau
 export const MAX_WORKSPACE_PROXIES = 1000
 
 const PROXY = "Workspace proxy"
-const object = (id?: string): AuthzObject => (id === undefined ? { type: "workspace_proxy" } : { type: "workspace_proxy", id })
-const resource = (p: Pick<WorkspaceProxyRecord, "id" | "name" | "icon">) =>
-  ({ type: "workspace_proxy", id: p.id, target: p.name, icon: p.icon })
+const object = (
+  id?: string
+): AuthzObject => (id === undefined ? { type: "workspace_proxy" } : { type: "workspace_proxy", id })
+const resource = (p: Pick<WorkspaceProxyRecord, "id" | "name" | "icon">) => ({
+  type: "workspace_proxy",
+  id: p.id,
+  target: p.name,
+  icon: p.icon
+})
 
 /** What a diff shows of a proxy: the token's hash only as a secret field. */
 const auditable = (p: WorkspaceProxyRecord) => ({
-  name: p.name, display_name: p.display_name, icon: p.icon, url: p.url, wildcard_hostname: p.wildcard_hostname,
-  derp_enabled: p.derp_enabled, derp_only: p.derp_only, version: p.version, deleted: p.deleted,
+  name: p.name,
+  display_name: p.display_name,
+  icon: p.icon,
+  url: p.url,
+  wildcard_hostname: p.wildcard_hostname,
+  derp_enabled: p.derp_enabled,
+  derp_only: p.derp_only,
+  version: p.version,
+  deleted: p.deleted,
   hashed_secret: p.token_hashed_secret
 })
 
@@ -84,7 +105,9 @@ export const proxyUrlProblem = (raw: string): string | undefined => {
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") return "scheme must be http or https"
   if (u.pathname !== "/" && u.pathname !== "") return "path must be empty or /"
-  if (u.search !== "" || u.hash !== "" || u.username !== "" || u.password !== "") return "The URL must not carry a query, fragment or credentials."
+  if (u.search !== "" || u.hash !== "" || u.username !== "" || u.password !== "") {
+    return "The URL must not carry a query, fragment or credentials."
+  }
   return undefined
 }
 
@@ -107,19 +130,36 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
       const config = yield* primaryConfig
       const at = yield* now
       return {
-        id: primaryId, name: PRIMARY_PROXY_NAME, display_name: config.display_name, icon: config.icon,
-        url: settings.accessUrl.replace(/\/+$/, ""), wildcard_hostname: settings.wildcardAccessUrl,
-        derp_enabled: true, derp_only: false, version: settings.version, deleted: false, token_hashed_secret: "",
-        created_at: at, updated_at: at, status: "ok", status_report: { errors: [], warnings: [] }, status_checked_at: at
+        id: primaryId,
+        name: PRIMARY_PROXY_NAME,
+        display_name: config.display_name,
+        icon: config.icon,
+        url: settings.accessUrl.replace(/\/+$/, ""),
+        wildcard_hostname: settings.wildcardAccessUrl,
+        derp_enabled: true,
+        derp_only: false,
+        version: settings.version,
+        deleted: false,
+        token_hashed_secret: "",
+        created_at: at,
+        updated_at: at,
+        status: "ok",
+        status_report: { errors: [], warnings: [] },
+        status_checked_at: at
       } satisfies WorkspaceProxyRecord
     })
 
     const toProxy = (p: WorkspaceProxyRecord) =>
       new WorkspaceProxy({
-        id: p.id, name: p.name, display_name: p.display_name, icon_url: p.icon,
+        id: p.id,
+        name: p.name,
+        display_name: p.display_name,
+        icon_url: p.icon,
         healthy: !p.deleted && p.status === "ok",
-        path_app_url: p.url, wildcard_hostname: p.wildcard_hostname,
-        derp_enabled: p.derp_enabled, derp_only: p.derp_only,
+        path_app_url: p.url,
+        wildcard_hostname: p.wildcard_hostname,
+        derp_enabled: p.derp_enabled,
+        derp_only: p.derp_only,
         ...(p.deleted ? {} : {
           status: new WorkspaceProxyStatus({
             status: p.status,
@@ -127,13 +167,21 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
             checked_at: p.status_checked_at
           }, true)
         }),
-        created_at: p.created_at, updated_at: p.updated_at, deleted: p.deleted, version: p.version
+        created_at: p.created_at,
+        updated_at: p.updated_at,
+        deleted: p.deleted,
+        version: p.version
       }, true)
 
     const toRegion = (p: WorkspaceProxyRecord) =>
       new Region({
-        id: p.id, name: p.name, display_name: p.display_name, icon_url: p.icon, healthy: p.status === "ok",
-        path_app_url: p.url, wildcard_hostname: p.wildcard_hostname
+        id: p.id,
+        name: p.name,
+        display_name: p.display_name,
+        icon_url: p.icon,
+        healthy: p.status === "ok",
+        path_app_url: p.url,
+        wildcard_hostname: p.wildcard_hostname
       }, true)
 
     const all = Effect.gen(function*() {
@@ -166,7 +214,10 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
 
     const regions = Effect.gen(function*() {
       yield* authorizeRead(PROXY, object())
-      return new RegionsResponse({ regions: (yield* all).filter((p) => !p.deleted && !p.derp_only).map(toRegion) }, true)
+      return new RegionsResponse(
+        { regions: (yield* all).filter((p) => !p.deleted && !p.derp_only).map(toRegion) },
+        true
+      )
     }).pipe(span("WorkspaceProxies.regions"))
 
     const get = (ref: string) => Effect.map(find(ref), toProxy).pipe(span("WorkspaceProxies.get"))
@@ -184,16 +235,30 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
         yield* authorize("create", object())
         if (input.name.toLowerCase() === PRIMARY_PROXY_NAME) return yield* reservedName()
         if ((yield* repo.list(MAX_WORKSPACE_PROXIES)).length >= MAX_WORKSPACE_PROXIES) {
-          return yield* new Conflict({ message: `A deployment holds at most ${MAX_WORKSPACE_PROXIES} workspace proxies.` })
+          return yield* new Conflict({
+            message: `A deployment holds at most ${MAX_WORKSPACE_PROXIES} workspace proxies.`
+          })
         }
         const id = yield* ids.uuid
         const { hashed, token } = newProxyToken(id)
         const at = yield* now
         const proxy: WorkspaceProxyRecord = {
-          id, name: input.name, display_name: input.display_name ?? "", icon: input.icon ?? "",
-          url: "", wildcard_hostname: "", derp_enabled: true, derp_only: false, version: "", deleted: false,
-          token_hashed_secret: hashed, created_at: at, updated_at: at,
-          status: "unregistered", status_report: { errors: [], warnings: [] }, status_checked_at: at
+          id,
+          name: input.name,
+          display_name: input.display_name ?? "",
+          icon: input.icon ?? "",
+          url: "",
+          wildcard_hostname: "",
+          derp_enabled: true,
+          derp_only: false,
+          version: "",
+          deleted: false,
+          token_hashed_secret: hashed,
+          created_at: at,
+          updated_at: at,
+          status: "unregistered",
+          status_report: { errors: [], warnings: [] },
+          status_checked_at: at
         }
         yield* repo.insert(proxy).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(input.name))))
         yield* auditResource(resource(proxy), undefined, auditable(proxy))
@@ -222,7 +287,10 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
             ]
           })
         }
-        yield* repo.setPrimary({ display_name: displayName === "" ? primary.display_name : displayName, icon: icon === "" ? primary.icon : icon })
+        yield* repo.setPrimary({
+          display_name: displayName === "" ? primary.display_name : displayName,
+          icon: icon === "" ? primary.icon : icon
+        })
         const next = yield* primaryRecord
         yield* auditResource(resource(next), auditable(primary), auditable(next))
         return new UpdateWorkspaceProxyResponse({ proxy: toProxy(next), proxy_token: "" }, true)
@@ -277,7 +345,9 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
         const secret = colon < 0 ? "" : raw.slice(colon + 1)
         if (!isUuid(id) || secret === "" || secret.length > 256) return yield* unauthorized()
         const found = yield* repo.findById(id.toLowerCase())
-        if (Option.isNone(found) || found.value.deleted || !sameHash(found.value.token_hashed_secret, hashSecret(secret))) {
+        if (
+          Option.isNone(found) || found.value.deleted || !sameHash(found.value.token_hashed_secret, hashSecret(secret))
+        ) {
           return yield* unauthorized()
         }
         return found.value
@@ -291,24 +361,41 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
         if (urlProblem !== undefined) problems.push(new Validation({ field: "access_url", detail: urlProblem }))
         const wildcard = input.wildcard_hostname ?? ""
         if (wildcard !== "" && !WILDCARD.test(wildcard)) {
-          problems.push(new Validation({ field: "wildcard_hostname", detail: "Must be a hostname with one '*' in its first label, e.g. *.apps.example.com." }))
+          problems.push(
+            new Validation({
+              field: "wildcard_hostname",
+              detail: "Must be a hostname with one '*' in its first label, e.g. *.apps.example.com."
+            })
+          )
         }
-        if (input.replica_id.toLowerCase() === NIL_UUID) problems.push(new Validation({ field: "replica_id", detail: "Replica ID is invalid." }))
+        if (input.replica_id.toLowerCase() === NIL_UUID) {
+          problems.push(new Validation({ field: "replica_id", detail: "Replica ID is invalid." }))
+        }
         const derpEnabled = input.derp_enabled ?? false
         const derpOnly = input.derp_only ?? false
         if (derpOnly && !derpEnabled) {
-          problems.push(new Validation({ field: "derp_only", detail: "DerpOnly cannot be true when DerpEnabled is false." }))
+          problems.push(
+            new Validation({ field: "derp_only", detail: "DerpOnly cannot be true when DerpEnabled is false." })
+          )
         }
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid registration.", validations: problems })
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid registration.", validations: problems })
+        }
         const registered = yield* repo.register(proxy.id, {
-          url: input.access_url.replace(/\/+$/, ""), wildcard_hostname: wildcard, derp_enabled: derpEnabled,
-          derp_only: derpOnly, version: input.version ?? ""
+          url: input.access_url.replace(/\/+$/, ""),
+          wildcard_hostname: wildcard,
+          derp_enabled: derpEnabled,
+          derp_only: derpOnly,
+          version: input.version ?? ""
         }, yield* now)
         if (Option.isNone(registered)) return yield* unauthorized()
         // As the described system, the new URL is checked at once, beside the answer.
         yield* Effect.forkDaemon(health.checkOne(registered.value))
         return new RegisterWorkspaceProxyResponse({
-          deployment_id: settings.deploymentId, derp_mesh_key: "", derp_region_id: 0, derp_force_websockets: false,
+          deployment_id: settings.deploymentId,
+          derp_mesh_key: "",
+          derp_region_id: 0,
+          derp_force_websockets: false,
           sibling_replicas: []
         }, true)
       }).pipe(span("WorkspaceProxies.register"))
@@ -316,7 +403,9 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
     const deregister = (token: string | undefined, input: { readonly replica_id: string }) =>
       Effect.gen(function*() {
         yield* authenticate(token)
-        if (input.replica_id.toLowerCase() === NIL_UUID) return yield* BadRequest.field("replica_id", "Replica ID is invalid.")
+        if (input.replica_id.toLowerCase() === NIL_UUID) {
+          return yield* BadRequest.field("replica_id", "Replica ID is invalid.")
+        }
       }).pipe(span("WorkspaceProxies.deregister"))
 
     return { list, regions, get, create, update, delete: remove, register, deregister } as const

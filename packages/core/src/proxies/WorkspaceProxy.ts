@@ -114,19 +114,23 @@ export class WorkspaceProxiesResponse extends Schema.Class<WorkspaceProxiesRespo
 }) {}
 
 /** codersdk `UpdateWorkspaceProxyResponse`: the proxy and, when one was made, its token (shown once). */
-export class UpdateWorkspaceProxyResponse extends Schema.Class<UpdateWorkspaceProxyResponse>("UpdateWorkspaceProxyResponse")({
-  proxy: WorkspaceProxy,
-  proxy_token: Schema.String
-}) {}
+export class UpdateWorkspaceProxyResponse
+  extends Schema.Class<UpdateWorkspaceProxyResponse>("UpdateWorkspaceProxyResponse")({
+    proxy: WorkspaceProxy,
+    proxy_token: Schema.String
+  })
+{}
 
 /** wsproxysdk `RegisterWorkspaceProxyResponse`, without the keys Workbay has no use for (docs/workspace-proxies.md). */
-export class RegisterWorkspaceProxyResponse extends Schema.Class<RegisterWorkspaceProxyResponse>("RegisterWorkspaceProxyResponse")({
-  deployment_id: Schema.String,
-  derp_mesh_key: Schema.String,
-  derp_region_id: Schema.Int,
-  derp_force_websockets: Schema.Boolean,
-  sibling_replicas: Schema.Array(Schema.Unknown)
-}) {}
+export class RegisterWorkspaceProxyResponse
+  extends Schema.Class<RegisterWorkspaceProxyResponse>("RegisterWorkspaceProxyResponse")({
+    deployment_id: Schema.String,
+    derp_mesh_key: Schema.String,
+    derp_region_id: Schema.Int,
+    derp_force_websockets: Schema.Boolean,
+    sibling_replicas: Schema.Array(Schema.Unknown)
+  })
+{}
 
 export class WorkspaceProxyRepo extends Context.Tag("@workbay/core/WorkspaceProxyRepo")<WorkspaceProxyRepo, {
   /** Fails with `UniqueViolation` when a live proxy has the name (case-insensitive). */
@@ -140,13 +144,22 @@ export class WorkspaceProxyRepo extends Context.Tag("@workbay/core/WorkspaceProx
   /** Name, display name, icon, and the token hash when given; false when there is no live proxy `id`. */
   readonly update: (
     id: string,
-    fields: { readonly name: string; readonly display_name: string; readonly icon: string; readonly token_hashed_secret?: string | undefined },
+    fields: {
+      readonly name: string
+      readonly display_name: string
+      readonly icon: string
+      readonly token_hashed_secret?: string | undefined
+    },
     at: Date
   ) => Effect.Effect<Option.Option<WorkspaceProxyRecord>, UniqueViolation>
   /** Marks the proxy deleted (its status emptied); false when there was no live proxy `id`. */
   readonly markDeleted: (id: string, at: Date) => Effect.Effect<boolean>
   /** Sets what registration reports; none when there is no live proxy `id`. */
-  readonly register: (id: string, registration: ProxyRegistration, at: Date) => Effect.Effect<Option.Option<WorkspaceProxyRecord>>
+  readonly register: (
+    id: string,
+    registration: ProxyRegistration,
+    at: Date
+  ) => Effect.Effect<Option.Option<WorkspaceProxyRecord>>
   /** Writes health check results (of live proxies only). */
   readonly setStatuses: (updates: ReadonlyArray<ProxyStatusUpdate>) => Effect.Effect<void>
   readonly getPrimary: Effect.Effect<Option.Option<PrimaryProxyConfig>>

@@ -16,12 +16,12 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Clock, Context, Duration, Effect, Option, Queue, Schema, type Scope } from "effect"
-import { Validation } from "../Errors.js"
-import { PubSub, PUBSUB_RESYNC } from "../PubSub.js"
-import { span } from "../Tracing.js"
 import { AgentRepo } from "../agents/Agent.js"
 import type { AgentSession } from "../agents/AgentAuth.js"
 import { ReportTime } from "../agents/Reports.js"
+import { Validation } from "../Errors.js"
+import { PubSub, PUBSUB_RESYNC } from "../PubSub.js"
+import { span } from "../Tracing.js"
 import { agentStatus } from "../workspaces/WorkspaceWire.js"
 
 /** One entry of a task's conversation (the wire record's fields). */
@@ -67,7 +67,11 @@ export class TaskLogRepo extends Context.Tag("@workbay/core/TaskLogRepo")<TaskLo
    * Stores `entries` (in order, with growing ids) on the workspace, then deletes its oldest entries
    * beyond `cap`; answers the stored entries.
    */
-  readonly append: (workspaceId: string, entries: ReadonlyArray<TaskLogEntryInput>, cap: TaskLogCap) => Effect.Effect<ReadonlyArray<TaskLogEntry>>
+  readonly append: (
+    workspaceId: string,
+    entries: ReadonlyArray<TaskLogEntryInput>,
+    cap: TaskLogCap
+  ) => Effect.Effect<ReadonlyArray<TaskLogEntry>>
   /** The workspace's entries, oldest first. */
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<TaskLogEntry>>
   /** One entry of the workspace. */
@@ -99,7 +103,10 @@ export class TaskLogAppend extends Schema.Class<TaskLogAppend>("TaskLogAppend")(
   entries: Schema.Array(Schema.Struct({
     type: Schema.optionalWith(
       Schema.Literal("output").annotations({
-        message: () => ({ message: "An agent reports output entries; input entries are recorded when input is sent.", override: true })
+        message: () => ({
+          message: "An agent reports output entries; input entries are recorded when input is sent.",
+          override: true
+        })
       }),
       { default: () => "output" as const }
     ),
@@ -142,7 +149,8 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
     const pubsub = yield* PubSub
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    const unavailable = (detail: string) => new TaskAgentUnavailable({ message: "The task's agent is not connected.", detail })
+    const unavailable = (detail: string) =>
+      new TaskAgentUnavailable({ message: "The task's agent is not connected.", detail })
 
     /** Whether the agent can take input now: of the workspace's latest build, with an open connection. */
     const reachable = (workspaceId: string, agentId: string, at: Date) =>
@@ -217,7 +225,11 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
       Effect.gen(function*() {
         if (report.entries.length === 0) return { ids: [] as ReadonlyArray<number> }
         const at = yield* now
-        const stored = yield* repo.append(session.workspace.id, report.entries.map((e) => entryInput(e.type, e.content, e.time ?? at)), cap)
+        const stored = yield* repo.append(
+          session.workspace.id,
+          report.entries.map((e) => entryInput(e.type, e.content, e.time ?? at)),
+          cap
+        )
         return { ids: stored.map((e) => e.id) }
       }).pipe(span("TaskConversation.append"))
 
@@ -226,7 +238,10 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
      * acknowledges each, for the life of the scope: subscribed when the effect completes, so input
      * sent afterwards is not missed.
      */
-    const forward = (session: AgentSession, sendText: (text: string) => Effect.Effect<void>): Effect.Effect<void, never, Scope.Scope> =>
+    const forward = (
+      session: AgentSession,
+      sendText: (text: string) => Effect.Effect<void>
+    ): Effect.Effect<void, never, Scope.Scope> =>
       Effect.gen(function*() {
         const queue = yield* pubsub.subscribe(taskInputChannel(session.agent.id))
         const one = Effect.gen(function*() {
@@ -237,12 +252,19 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
           if (Option.isNone(found)) return
           const entry = found.value
           yield* sendText(JSON.stringify(
-            { type: "task_input", entry_id: entry.id, content: entry.content, time: entry.time.toISOString() } satisfies TaskInputMessage
+            {
+              type: "task_input",
+              entry_id: entry.id,
+              content: entry.content,
+              time: entry.time.toISOString()
+            } satisfies TaskInputMessage
           ))
           yield* pubsub.publish(taskAckChannel(session.agent.id), message)
         })
         // A failed read or send costs that input (its sender gets no ack), not the forwarding.
-        yield* Effect.forkScoped(Effect.forever(Effect.catchAllCause(one, (cause) => Effect.logError("forwarding task input failed", cause))))
+        yield* Effect.forkScoped(
+          Effect.forever(Effect.catchAllCause(one, (cause) => Effect.logError("forwarding task input failed", cause)))
+        )
       })
 
     return { send, logs, recordInput, append, forward } as const

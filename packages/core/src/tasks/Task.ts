@@ -59,7 +59,9 @@ export class TaskRepo extends Context.Tag("@workbay/core/TaskRepo")<TaskRepo, {
   /** None when there is no task `id`. */
   readonly update: (id: string, patch: TaskPatch) => Effect.Effect<Option.Option<TaskRecord>>
   /** A page of matching undeleted tasks, newest first, and how many match in all. */
-  readonly list: (filter: TaskFilter) => Effect.Effect<{ readonly tasks: ReadonlyArray<TaskRecord>; readonly count: number }>
+  readonly list: (
+    filter: TaskFilter
+  ) => Effect.Effect<{ readonly tasks: ReadonlyArray<TaskRecord>; readonly count: number }>
 }>() {}
 
 /** How authorization names a task: its organization and its owner. */
@@ -71,8 +73,12 @@ export const taskObject = (t: Pick<TaskRecord, "id" | "organization_id" | "owner
 })
 
 /** How audit entries name a task. */
-export const taskResource = (t: TaskRecord) =>
-  ({ type: "task", id: t.id, target: t.name, organizationId: t.organization_id })
+export const taskResource = (t: TaskRecord) => ({
+  type: "task",
+  id: t.id,
+  target: t.name,
+  organizationId: t.organization_id
+})
 
 /** The fields of a task its audit entries diff. */
 export const auditedTask = (t: TaskRecord) => ({

@@ -3,8 +3,8 @@
  * `tasks_with_status` view): the latest build's transition and job status first, then the AI
  * agent's lifecycle, then the health of the AI app. See docs/tasks.md for the table.
  */
-import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
 import type { WorkspaceTransition } from "../templates/Provisioner.js"
+import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
 import type { TaskStatus } from "./TaskWire.js"
 
 export interface TaskStatusInput {
@@ -40,7 +40,11 @@ export const deriveTaskStatus = (input: TaskStatusInput): TaskStatus => {
   if (build.jobStatus === "pending") return "initializing"
   if (build.jobStatus !== "running" && build.jobStatus !== "succeeded") return "unknown"
   if (agent === undefined) return build.jobStatus === "running" ? "initializing" : "unknown"
-  if (agentStarting.has(agent.lifecycle)) return agent.status === "timeout" || agent.status === "disconnected" ? "unknown" : "initializing"
+  if (agentStarting.has(agent.lifecycle)) {
+    return agent.status === "timeout" || agent.status === "disconnected"
+      ? "unknown"
+      : "initializing"
+  }
   if (agentUp.has(agent.lifecycle)) {
     if (agent.status !== "connected") return "unknown"
     switch (input.appHealth) {

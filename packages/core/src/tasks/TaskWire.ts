@@ -6,8 +6,8 @@ import { Schema } from "effect"
 import { NullUuid } from "../Ids.js"
 import { WorkspaceAgentHealth } from "../templates/TemplateVersionWire.js"
 import { omitEmpty } from "../Wire.js"
-import { WorkspaceBuild } from "../workspaces/WorkspaceWire.js"
 import { workspaceStatuses } from "../workspaces/WorkspaceBuild.js"
+import { WorkspaceBuild } from "../workspaces/WorkspaceWire.js"
 
 /** A task's status, derived from its workspace (see TaskStatus.ts). */
 export const taskStatuses = ["pending", "initializing", "active", "paused", "unknown", "error"] as const
@@ -18,7 +18,15 @@ export const taskStates = ["working", "idle", "complete", "failed"] as const
 export type TaskState = (typeof taskStates)[number]
 
 export const agentLifecycles = [
-  "created", "starting", "start_timeout", "start_error", "ready", "shutting_down", "shutdown_timeout", "shutdown_error", "off"
+  "created",
+  "starting",
+  "start_timeout",
+  "start_error",
+  "ready",
+  "shutting_down",
+  "shutdown_timeout",
+  "shutdown_error",
+  "off"
 ] as const
 
 export class TaskStateEntry extends Schema.Class<TaskStateEntry>("TaskStateEntry")({

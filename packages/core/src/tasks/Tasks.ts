@@ -13,28 +13,35 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
-import { AuditRequest, auditAdditional, auditResource, newAuditRequest } from "../Audit.js"
+import { auditAdditional, AuditRequest, auditResource, newAuditRequest } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
 import { Transactions } from "../Repositories.js"
 import { enumTerm, parseQuery } from "../SearchQuery.js"
-import { TemplateRepo, templateObject } from "../templates/Template.js"
+import { templateObject, TemplateRepo } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { WorkspaceAgentHealth } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
-import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
+import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import type { BuildReason } from "../workspaces/WorkspaceBuild.js"
 import { WorkspaceBuilds } from "../workspaces/WorkspaceBuilds.js"
 import { Workspaces } from "../workspaces/Workspaces.js"
 import type { Workspace } from "../workspaces/WorkspaceWire.js"
 import { TaskConversation } from "./Conversation.js"
-import { auditedTask, type TaskFilter, type TaskRecord, TaskRepo, taskObject, taskResource } from "./Task.js"
+import { auditedTask, type TaskFilter, taskObject, type TaskRecord, TaskRepo, taskResource } from "./Task.js"
 import { deriveTaskStatus } from "./TaskStatus.js"
 import {
-  Task, TaskBuildResponse, TaskLogEntryWire, TaskLogsResponse, TasksListResponse, type TaskState, TaskStateEntry,
-  type TaskStatus, taskStatuses
+  Task,
+  TaskBuildResponse,
+  TaskLogEntryWire,
+  TaskLogsResponse,
+  TasksListResponse,
+  type TaskState,
+  TaskStateEntry,
+  type TaskStatus,
+  taskStatuses
 } from "./TaskWire.js"
 
 export interface CreateTaskInput {
@@ -116,9 +123,20 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         const workspaceIds = list.flatMap((t) => (t.workspace_id === null ? [] : [t.workspace_id]))
         const records = (yield* workspaces.findByIds(workspaceIds)).filter((w) => !w.deleted)
         const wires = new Map((yield* workspaceService.toWires(records)).map((w) => [w.id, w]))
-        const owners = new Map((yield* users.findByIds([...new Set(list.map((t) => t.owner_id))])).map((u) => [u.id, u]))
-        const tpls = new Map((yield* templates.findByIds([...new Set(list.map((t) => t.template_id))])).map((t) => [t.id, t]))
-        return list.map((t) => toWire(t, t.workspace_id === null ? undefined : wires.get(t.workspace_id), owners.get(t.owner_id), tpls.get(t.template_id)))
+        const owners = new Map(
+          (yield* users.findByIds([...new Set(list.map((t) => t.owner_id))])).map((u) => [u.id, u])
+        )
+        const tpls = new Map(
+          (yield* templates.findByIds([...new Set(list.map((t) => t.template_id))])).map((t) => [t.id, t])
+        )
+        return list.map((t) =>
+          toWire(
+            t,
+            t.workspace_id === null ? undefined : wires.get(t.workspace_id),
+            owners.get(t.owner_id),
+            tpls.get(t.template_id)
+          )
+        )
       }).pipe(span("Tasks.toWires"))
 
     const toWire = (
@@ -167,7 +185,12 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         status,
         current_state: latest === undefined
           ? null
-          : new TaskStateEntry({ timestamp: latest.created_at, state: stateOf(latest.state), message: latest.message, uri: latest.uri }, true),
+          : new TaskStateEntry({
+            timestamp: latest.created_at,
+            state: stateOf(latest.state),
+            message: latest.message,
+            uri: latest.uri
+          }, true),
         created_at: t.created_at,
         updated_at: t.updated_at
       }
@@ -182,11 +205,19 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
     /** `{user}/{task}`: the owner's undeleted task by id or name, once the caller may read it (404 otherwise). */
     const locate = (userRef: string, taskRef: string) =>
       Effect.gen(function*() {
-        const owner = yield* Effect.catchTag(workspaceService.resolveUser(userRef), "NotFound", () => Effect.fail(taskNotFound()))
+        const owner = yield* Effect.catchTag(workspaceService.resolveUser(userRef), "NotFound", () =>
+          Effect.fail(taskNotFound()))
         let found: Option.Option<TaskRecord> = Option.none()
-        if (isUuid(taskRef)) found = Option.filter(yield* repo.findById(taskRef.toLowerCase()), (t) => t.owner_id === owner.id && !t.deleted)
-        if (Option.isNone(found)) found = yield* repo.findByOwnerAndName(owner.id, taskRef)
-        if (Option.isNone(found)) return yield* taskNotFound()
+        if (isUuid(taskRef)) {
+          found = Option.filter(yield* repo.findById(taskRef.toLowerCase()), (t) =>
+            t.owner_id === owner.id && !t.deleted)
+        }
+        if (Option.isNone(found)) {
+          found = yield* repo.findByOwnerAndName(owner.id, taskRef)
+        }
+        if (Option.isNone(found)) {
+          return yield* taskNotFound()
+        }
         yield* authorizeRead("Task", taskObject(found.value))
         return found.value
       })
@@ -196,7 +227,10 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
       Effect.gen(function*() {
         const found = t.workspace_id === null ? Option.none() : yield* workspaces.findById(t.workspace_id)
         if (Option.isNone(found) || found.value.deleted) {
-          return yield* new BadRequest({ message: "The task has no workspace.", detail: "Its workspace was deleted or never made." })
+          return yield* new BadRequest({
+            message: "The task has no workspace.",
+            detail: "Its workspace was deleted or never made."
+          })
         }
         return found.value
       })
@@ -228,10 +262,19 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
       Effect.gen(function*() {
         const owner = yield* workspaceService.resolveUser(userRef)
         const versionNotFound = () =>
-          BadRequest.field("template_version_id", `Template version ${JSON.stringify(input.template_version_id)} doesn't exist.`, "Template version not found.")
+          BadRequest.field(
+            "template_version_id",
+            `Template version ${JSON.stringify(input.template_version_id)} doesn't exist.`,
+            "Template version not found."
+          )
         const version = Option.getOrUndefined(yield* versions.findById(input.template_version_id.toLowerCase()))
-        const template = version?.template_id == null ? undefined : Option.getOrUndefined(yield* templates.findById(version.template_id))
-        if (version === undefined || template === undefined || template.deleted || !(yield* allowed("read", templateObject(template)))) {
+        const template = version?.template_id == null
+          ? undefined
+          : Option.getOrUndefined(yield* templates.findById(version.template_id))
+        if (
+          version === undefined || template === undefined || template.deleted ||
+          !(yield* allowed("read", templateObject(template)))
+        ) {
           return yield* versionNotFound()
         }
         yield* authorize("create", { type: "task", orgId: template.organization_id, ownerId: owner.id })
@@ -245,7 +288,9 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         }
         const given = input.name === "" ? undefined : input.name
         const name = given ?? (yield* generateName(owner.id, input.input))
-        if (given !== undefined && Option.isSome(yield* repo.findByOwnerAndName(owner.id, name))) return yield* nameTaken(name)
+        if (
+          given !== undefined && Option.isSome(yield* repo.findByOwnerAndName(owner.id, name))
+        ) return yield* nameTaken(name)
         const at = yield* now
         const record: TaskRecord = {
           id: yield* ids.uuid,
@@ -280,15 +325,20 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         return yield* wireOf(created)
       }).pipe(span("Tasks.create"))
 
-    const get = (userRef: string, taskRef: string) => Effect.flatMap(locate(userRef, taskRef), wireOf).pipe(span("Tasks.get"))
+    const get = (userRef: string, taskRef: string) =>
+      Effect.flatMap(locate(userRef, taskRef), wireOf).pipe(span("Tasks.get"))
 
     /** Which tasks the caller may list: all, those of organizations whose tasks they may read, and their own. */
     const visibility = Effect.gen(function*() {
       const actor = yield* CurrentActor
-      if ((yield* decision("read", { type: "task", ownerId: actor.user.id })) === "token") return yield* Forbidden.default()
+      if ((yield* decision("read", { type: "task", ownerId: actor.user.id })) === "token") {
+        return yield* Forbidden.default()
+      }
       if (yield* allowed("read", { type: "task" })) return { all: true, organizationIds: [], userId: actor.user.id }
       const organizationIds: Array<string> = []
-      for (const orgId of (yield* actor.orgRoles).keys()) if (yield* allowed("read", { type: "task", orgId })) organizationIds.push(orgId)
+      for (const orgId of (yield* actor.orgRoles).keys()) {
+        if (yield* allowed("read", { type: "task", orgId })) organizationIds.push(orgId)
+      }
       return { all: false, organizationIds, userId: actor.user.id }
     })
 
@@ -307,7 +357,9 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         const { ownerIds, organizationIds } = scope.value
         const wanted = yield* enumTerm("status", t.get("status"), taskStatuses, "a task status")
         const statuses: ReadonlySet<TaskStatus> | undefined = wanted === undefined ? undefined : new Set(wanted)
-        const limit = input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, MAX_TASKS_PAGE) : DEFAULT_TASKS_PAGE
+        const limit = input.limit !== undefined && input.limit > 0
+          ? Math.min(input.limit, MAX_TASKS_PAGE)
+          : DEFAULT_TASKS_PAGE
         const offset = input.offset ?? 0
         const filter: TaskFilter = { visibility: yield* visibility, ownerIds, organizationIds, limit, offset }
         if (statuses === undefined) {
@@ -354,7 +406,12 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         const w = yield* workspaceOf(t)
         const queued = yield* unaudited(buildService.create(w.id, { transition }, { reason }))
         yield* auditResource(taskResource(t), auditedTask(t), auditedTask(t))
-        yield* auditAdditional({ build_number: String(queued.build_number), build_reason: reason, workspace_id: w.id, workspace_name: w.name })
+        yield* auditAdditional({
+          build_number: String(queued.build_number),
+          build_reason: reason,
+          workspace_id: w.id,
+          workspace_name: w.name
+        })
         return queued
       })
 
@@ -398,7 +455,10 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
 
     /** The agent that runs the task's AI app, if its workspace has one now. */
     const agentOf = (t: TaskRecord) =>
-      Effect.map(wireOf(t), (w) => ({ wire: w, agentId: w.workspace_agent_id.valid ? w.workspace_agent_id.uuid : undefined }))
+      Effect.map(
+        wireOf(t),
+        (w) => ({ wire: w, agentId: w.workspace_agent_id.valid ? w.workspace_agent_id.uuid : undefined })
+      )
 
     /** `POST /tasks/{user}/{task}/send`: input delivered to the running agent and recorded in the log. */
     const send = (userRef: string, taskRef: string, content: string) =>
@@ -407,10 +467,15 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         yield* authorize("update", taskObject(t))
         const { agentId, wire } = yield* agentOf(t)
         if (agentId === undefined || wire.workspace_id.valid === false) {
-          return yield* new BadRequest({ message: "The task's agent is not running.", detail: `The task is ${wire.status}.` })
+          return yield* new BadRequest({
+            message: "The task's agent is not running.",
+            detail: `The task is ${wire.status}.`
+          })
         }
         yield* conversation.send({ workspaceId: wire.workspace_id.uuid, agentId, content }).pipe(
-          Effect.mapError((e) => new Conflict({ message: e.message, ...(e.detail === undefined ? {} : { detail: e.detail }) }))
+          Effect.mapError((e) =>
+            new Conflict({ message: e.message, ...(e.detail === undefined ? {} : { detail: e.detail }) })
+          )
         )
         yield* auditResource(taskResource(t), undefined, undefined)
       }).pipe(span("Tasks.send"))
@@ -424,7 +489,9 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         const live = wire.workspace_status === "running"
         const out = yield* conversation.logs({ workspaceId: wire.workspace_id.uuid, live })
         const props: { logs: Array<TaskLogEntryWire>; snapshot?: boolean; snapshot_at?: Date } = {
-          logs: out.logs.map((l) => new TaskLogEntryWire({ id: l.id, type: l.type, content: l.content, time: l.time }, true))
+          logs: out.logs.map((l) =>
+            new TaskLogEntryWire({ id: l.id, type: l.type, content: l.content, time: l.time }, true)
+          )
         }
         if (out.snapshot) props.snapshot = true
         if (out.snapshot_at !== undefined) props.snapshot_at = out.snapshot_at

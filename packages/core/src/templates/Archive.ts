@@ -5,7 +5,7 @@
 import { Data, Effect } from "effect"
 import { Unzip, UnzipInflate } from "fflate"
 import * as tar from "tar-stream"
-import { ZIP_MIME_TYPE, WINDOWS_ZIP_MIME_TYPE } from "./File.js"
+import { WINDOWS_ZIP_MIME_TYPE, ZIP_MIME_TYPE } from "./File.js"
 
 /** The archive could not be read; `message` says why in a full sentence. */
 export class ArchiveError extends Data.TaggedError("ArchiveError")<{ readonly message: string }> {}
@@ -31,7 +31,9 @@ class Refused extends Error {}
  */
 export const normalizeArchivePath = (raw: string): string => {
   const path = raw.replace(/\\/g, "/")
-  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw new Refused(`The archive entry "${raw}" has an absolute path.`)
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) {
+    throw new Refused(`The archive entry "${raw}" has an absolute path.`)
+  }
   const parts = path.split("/").filter((p) => p !== "" && p !== ".")
   if (parts.includes("..")) throw new Refused(`The archive entry "${raw}" points outside the archive.`)
   return parts.join("/")
@@ -210,11 +212,17 @@ export const writeTar = (files: ArchiveFiles): Effect.Effect<Uint8Array, Archive
         pack.on("error", reject)
         for (const path of [...files.keys()].sort()) {
           const bytes = files.get(path)!
-          pack.entry({ name: path, size: bytes.length, mode: 0o644, mtime: new Date(0) }, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+          pack.entry(
+            { name: path, size: bytes.length, mode: 0o644, mtime: new Date(0) },
+            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+          )
         }
         pack.finalize()
       }),
-    catch: (e) => new ArchiveError({ message: `The files could not be written as a tar archive: ${e instanceof Error ? e.message : String(e)}.` })
+    catch: (e) =>
+      new ArchiveError({
+        message: `The files could not be written as a tar archive: ${e instanceof Error ? e.message : String(e)}.`
+      })
   })
 
 /**
@@ -228,5 +236,9 @@ export const zipToTar = (
 ): Effect.Effect<Uint8Array, ArchiveError> =>
   Effect.flatMap(readArchive(data, ZIP_MIME_TYPE, limits), (files) =>
     writeTar(files).pipe(
-      Effect.mapError((e) => new ArchiveError({ message: e.message.replace("The files could not be written", "The zip archive could not be rewritten") }))
+      Effect.mapError((e) =>
+        new ArchiveError({
+          message: e.message.replace("The files could not be written", "The zip archive could not be rewritten")
+        })
+      )
     )).pipe(Effect.withSpan("Archive.zipToTar"))

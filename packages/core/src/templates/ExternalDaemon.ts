@@ -25,6 +25,7 @@ import { Cause, Deferred, Duration, Effect, Either, Option, ParseResult, Queue, 
 import { Conflict } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
+import { JobSignal } from "./JobSignal.js"
 import {
   type BuildInput,
   type BuildResult,
@@ -37,11 +38,16 @@ import {
 } from "./Provisioner.js"
 import { ProvisionerDaemonRepo } from "./ProvisionerDaemon.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
-import { jobStatus, logLevels, type ProvisionerJobRecord, type ProvisionerTags, type ProvisionerWorker } from "./ProvisionerJob.js"
-import type { ProvisionerKeyRecord } from "./ProvisionerKey.js"
+import {
+  jobStatus,
+  logLevels,
+  type ProvisionerJobRecord,
+  type ProvisionerTags,
+  type ProvisionerWorker
+} from "./ProvisionerJob.js"
 import { JOB_SIGNAL_JOB, jobLogsChannel, ProvisionerJobs } from "./ProvisionerJobs.js"
+import type { ProvisionerKeyRecord } from "./ProvisionerKey.js"
 import { provisionerKeyDeletedChannel, ProvisionerKeys } from "./ProvisionerKeys.js"
-import { JobSignal } from "./JobSignal.js"
 import { DEFAULT_LOG_FLUSH_INTERVAL, DEFAULT_POLL_INTERVAL, ProvisionerWorkers } from "./Worker.js"
 
 /** The protocol's version, sent in `welcome`. */
@@ -93,7 +99,12 @@ export const checkDaemonName = (organizationId: string, name: string) =>
   Effect.flatMap(ProvisionerDaemonRepo, (repo) => repo.findByName(name)).pipe(
     Effect.flatMap((found) =>
       Option.isSome(found) && found.value.organization_id !== organizationId
-        ? Effect.fail(new Conflict({ message: `The provisioner daemon name "${name}" is taken.`, detail: "Choose another name (the name query parameter)." }))
+        ? Effect.fail(
+          new Conflict({
+            message: `The provisioner daemon name "${name}" is taken.`,
+            detail: "Choose another name (the name query parameter)."
+          })
+        )
         : Effect.void
     )
   )
@@ -219,7 +230,10 @@ const Resource = Schema.Struct({
   hide: def(Schema.Boolean, () => false),
   icon: def(Str(2048), () => ""),
   daily_cost: def(Schema.Int, () => 0),
-  metadata: def(Schema.Array(Schema.Struct({ key: Str(256), value: Str(65536), sensitive: def(Schema.Boolean, () => false) })), () => []),
+  metadata: def(
+    Schema.Array(Schema.Struct({ key: Str(256), value: Str(65536), sensitive: def(Schema.Boolean, () => false) })),
+    () => []
+  ),
   agents: def(Schema.Array(Agent), () => [])
 })
 
@@ -227,8 +241,16 @@ const Resource = Schema.Struct({
 export const DaemonImportResult = Schema.Struct({
   parameters: def(Schema.Array(RichParameter), () => []),
   variables: def(Schema.Array(TemplateVariable), () => []),
-  resources: def(Schema.Array(Schema.Struct({ transition: Schema.Literal(...workspaceTransitions), resources: Schema.Array(Resource) })), () => []),
-  external_auth_providers: def(Schema.Array(Schema.Struct({ id: Str(256), optional: def(Schema.Boolean, () => false) })), () => []),
+  resources: def(
+    Schema.Array(
+      Schema.Struct({ transition: Schema.Literal(...workspaceTransitions), resources: Schema.Array(Resource) })
+    ),
+    () => []
+  ),
+  external_auth_providers: def(
+    Schema.Array(Schema.Struct({ id: Str(256), optional: def(Schema.Boolean, () => false) })),
+    () => []
+  ),
   presets: def(
     Schema.Array(Schema.Struct({
       name: Str(256),
@@ -270,9 +292,10 @@ const decodeImport = Schema.decodeUnknownEither(DaemonImportResult)
 const decodeBuild = Schema.decodeUnknownEither(DaemonBuildResult)
 
 /** The one-line reason of a decoding failure (a close reason holds 123 bytes). */
-const describeParse = (e: ParseResult.ParseError) => ParseResult.ArrayFormatter.formatErrorSync(e)
-  .map((i) => `${i.path.join(".") || "message"}: ${i.message}`)
-  .join("; ")
+const describeParse = (e: ParseResult.ParseError) =>
+  ParseResult.ArrayFormatter.formatErrorSync(e)
+    .map((i) => `${i.path.join(".") || "message"}: ${i.message}`)
+    .join("; ")
 
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 
@@ -346,7 +369,11 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
 
     /** The remote provisioner of one held job: sends it to the daemon and waits for its answer. */
     const remote = (h: HeldJob): Provisioner => {
-      const call = <R extends ImportResult | BuildResult>(kind: "import" | "build", input: ImportInput | BuildInput, payload: object) =>
+      const call = <R extends ImportResult | BuildResult>(
+        kind: "import" | "build",
+        input: ImportInput | BuildInput,
+        payload: object
+      ) =>
         Effect.gen(function*() {
           const answer = yield* Deferred.make<ImportResult | BuildResult, ProvisionerFailure>()
           h.call = { kind, input, answer }
@@ -406,26 +433,31 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
           onSome: (j) => ({ type: "job_done", job_id: job.id, status: jobStatus(j), error: j.error })
         }))
       })).pipe(Effect.ensuring(Effect.sync(() => {
-        if (held?.job.id === job.id) held = undefined
+        if (held?.job.id === job.id) {
+          held = undefined
+        }
       })))
 
     /** An `acquire` (the `current`th): waits for a job the daemon serves, runs it, answers `job_done`. */
-    const acquire = (current: number) => Effect.gen(function*() {
-      while (true) {
-        yield* Queue.takeAll(wake)
-        yield* daemons.seen(worker.id)
-        const claimed = yield* jobs.acquire(worker)
-        if (Option.isSome(claimed)) return yield* runHeld(claimed.value)
-        yield* Effect.timeoutOption(Queue.take(wake), pollInterval)
-      }
-    }).pipe(
-      Effect.catchAllCause((cause) =>
-        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logError("External provisioner daemon acquire failed", cause)
-      ),
-      Effect.ensuring(Effect.sync(() => {
-        if (acquisitions === current) acquiring = false
-      }))
-    )
+    const acquire = (current: number) =>
+      Effect.gen(function*() {
+        while (true) {
+          yield* Queue.takeAll(wake)
+          yield* daemons.seen(worker.id)
+          const claimed = yield* jobs.acquire(worker)
+          if (Option.isSome(claimed)) return yield* runHeld(claimed.value)
+          yield* Effect.timeoutOption(Queue.take(wake), pollInterval)
+        }
+      }).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError("External provisioner daemon acquire failed", cause)
+        ),
+        Effect.ensuring(Effect.sync(() => {
+          if (acquisitions === current) acquiring = false
+        }))
+      )
 
     /** The held job named by a message, or an `error` answer (`not_held`). */
     const holding = (jobId: string) =>
@@ -439,13 +471,17 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
       Effect.gen(function*() {
         switch (message.type) {
           case "acquire": {
-            if (acquiring || held !== undefined) return yield* sendError("busy", "This daemon is already acquiring or running a job.")
+            if (acquiring || held !== undefined) {
+              return yield* sendError("busy", "This daemon is already acquiring or running a job.")
+            }
             acquiring = true
             yield* Effect.forkScoped(acquire(++acquisitions))
             return
           }
           case "heartbeat": {
-            if (message.job_id === undefined) return yield* daemons.seen(worker.id)
+            if (message.job_id === undefined) {
+              return yield* daemons.seen(worker.id)
+            }
             const h = holding(message.job_id)
             if (Option.isNone(h)) return yield* notHeld(message.job_id)
             return yield* Queue.offer(h.value.beats, undefined)
@@ -482,14 +518,17 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
             return yield* Either.match(decoded, {
               onLeft: (e) => Deferred.fail(call.answer, invalidResult(e)),
               onRight: (r) =>
-                Deferred.succeed(call.answer, {
-                  resources: r.resources,
-                  state: new Uint8Array(Buffer.from(r.state, "base64")),
-                  daily_cost: r.resources.reduce((sum, res) => sum + res.daily_cost, 0),
-                  has_ai_task: r.has_ai_task,
-                  has_external_agent: r.has_external_agent,
-                  logs: []
-                } satisfies BuildResult)
+                Deferred.succeed(
+                  call.answer,
+                  {
+                    resources: r.resources,
+                    state: new Uint8Array(Buffer.from(r.state, "base64")),
+                    daily_cost: r.resources.reduce((sum, res) => sum + res.daily_cost, 0),
+                    has_ai_task: r.has_ai_task,
+                    has_external_agent: r.has_external_agent,
+                    logs: []
+                  } satisfies BuildResult
+                )
             })
           }
           case "fail": {
@@ -497,7 +536,11 @@ export const serveDaemon = (channel: DaemonChannel, hello: DaemonHello, options:
             if (Option.isNone(h) || h.value.call === undefined) return yield* notHeld(message.job_id)
             const failure = message.error_code === ""
               ? new ProvisionerFailure({ message: message.error || "The provisioner daemon failed the job.", logs: [] })
-              : new ProvisionerFailure({ message: message.error || "The provisioner daemon failed the job.", error_code: message.error_code, logs: [] })
+              : new ProvisionerFailure({
+                message: message.error || "The provisioner daemon failed the job.",
+                error_code: message.error_code,
+                logs: []
+              })
             return yield* Deferred.fail(h.value.call.answer, failure)
           }
         }

@@ -9,7 +9,15 @@ import { BadRequest, NotFound } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { span } from "../Tracing.js"
 import { zipToTar } from "./Archive.js"
-import { FileRepo, type FileRecord, fileMimeTypes, TAR_MIME_TYPE, UploadResponse, ZIP_MIME_TYPE, WINDOWS_ZIP_MIME_TYPE } from "./File.js"
+import {
+  fileMimeTypes,
+  type FileRecord,
+  FileRepo,
+  TAR_MIME_TYPE,
+  UploadResponse,
+  WINDOWS_ZIP_MIME_TYPE,
+  ZIP_MIME_TYPE
+} from "./File.js"
 import { TemplateRepo } from "./Template.js"
 import { TemplateVersionRepo, versionObject } from "./TemplateVersion.js"
 
@@ -59,7 +67,9 @@ export class Files extends Effect.Service<Files>()("@workbay/core/Files", {
       Effect.gen(function*() {
         const hash = createHash("sha256").update(data).digest("hex")
         const existing = yield* files.findByHashAndCreator(hash, createdBy)
-        if (Option.isSome(existing)) return { response: new UploadResponse({ hash: existing.value.id }), created: false }
+        if (Option.isSome(existing)) {
+          return { response: new UploadResponse({ hash: existing.value.id }), created: false }
+        }
         const record: FileRecord = {
           id: yield* ids.uuid,
           hash,
@@ -74,7 +84,8 @@ export class Files extends Effect.Service<Files>()("@workbay/core/Files", {
           Effect.catchTag("UniqueViolation", () =>
             Effect.flatMap(files.findByHashAndCreator(hash, createdBy), (found) =>
               Option.match(found, {
-                onNone: () => Effect.die(new Error("A file clashed with one that is not there.")),
+                onNone: () =>
+                  Effect.die(new Error("A file clashed with one that is not there.")),
                 onSome: (f) => Effect.succeed<Upload>({ response: new UploadResponse({ hash: f.id }), created: false })
               })))
         )
@@ -85,7 +96,9 @@ export class Files extends Effect.Service<Files>()("@workbay/core/Files", {
      * of theirs would be; the caller's right to use it comes from the request it serves.
      */
     const storeArchive = (data: Uint8Array) =>
-      Effect.flatMap(CurrentActor, (actor) => store(actor.user.id, TAR_MIME_TYPE, data)).pipe(span("Files.storeArchive"))
+      Effect.flatMap(CurrentActor, (actor) => store(actor.user.id, TAR_MIME_TYPE, data)).pipe(
+        span("Files.storeArchive")
+      )
 
     /**
      * Stores `data` (a tar or zip archive of content type `mimetype`) for the caller; the same
@@ -104,7 +117,10 @@ export class Files extends Effect.Service<Files>()("@workbay/core/Files", {
         let data = body
         if (mimetype === ZIP_MIME_TYPE || mimetype === WINDOWS_ZIP_MIME_TYPE) {
           if (!looksLikeZip(body)) {
-            return yield* new BadRequest({ message: "Incomplete .zip archive file.", detail: "No end of central directory record." })
+            return yield* new BadRequest({
+              message: "Incomplete .zip archive file.",
+              detail: "No end of central directory record."
+            })
           }
           data = yield* zipToTar(body).pipe(
             Effect.mapError((e) => new BadRequest({ message: "Incomplete .zip archive file.", detail: e.message }))

@@ -50,7 +50,9 @@ export const daemonStatus = (
 ): ProvisionerDaemonStatus =>
   daemon.last_seen_at === null || daemon.last_seen_at.getTime() < now - Duration.toMillis(stale)
     ? "offline"
-    : daemon.current_job_id !== null ? "busy" : "idle"
+    : daemon.current_job_id !== null
+    ? "busy"
+    : "idle"
 
 /** Filters of a daemon listing in one organization (built-in daemons are in every one), newest first. */
 export interface ProvisionerDaemonFilter {

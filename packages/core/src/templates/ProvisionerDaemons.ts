@@ -4,9 +4,9 @@
  * workers that could run it (`matched_provisioners`, `available_workers`, queue standing).
  */
 import { Clock, Duration, Effect, Option } from "effect"
+import { PROVISIONER_API_VERSION } from "../general/Deployment.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { PROVISIONER_API_VERSION } from "../general/Deployment.js"
 import {
   BUILT_IN_KEY_NAME,
   DAEMON_STALE_INTERVAL,
@@ -160,14 +160,17 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
       return new MatchedProvisioners(
         seenAt.length === 0
           ? { count: fit.length, available: fit.filter((f) => f.live).length }
-          : { count: fit.length, available: fit.filter((f) => f.live).length, most_recently_seen: new Date(Math.max(...seenAt)) },
+          : {
+            count: fit.length,
+            available: fit.filter((f) => f.live).length,
+            most_recently_seen: new Date(Math.max(...seenAt))
+          },
         true
       )
     }
 
     /** `matched_provisioners` of a job: fitting daemons, the live ones among them, and when one was last seen. */
-    const matched = (job: JobToMatch) =>
-      Effect.map(fitting(job), matchedOf).pipe(span("ProvisionerDaemons.matched"))
+    const matched = (job: JobToMatch) => Effect.map(fitting(job), matchedOf).pipe(span("ProvisionerDaemons.matched"))
 
     /** `matched` of each of `jobs` (keyed by the job), the daemons of each organization read once. */
     const matchedAll = <J extends JobToMatch>(jobs: ReadonlyArray<J>) =>
@@ -188,7 +191,9 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
       }).pipe(span("ProvisionerDaemons.matchedAll"))
 
     /** Ids of the live daemons that could run `job` (`available_workers`), for a pending job; none otherwise. */
-    const availableWorkers = (job: JobToMatch & Pick<ProvisionerJobRecord, "started_at" | "canceled_at" | "completed_at" | "error">) =>
+    const availableWorkers = (
+      job: JobToMatch & Pick<ProvisionerJobRecord, "started_at" | "canceled_at" | "completed_at" | "error">
+    ) =>
       jobStatus(job) !== "pending"
         ? Effect.succeed<ReadonlyArray<string>>([])
         : Effect.map(fitting(job), (fit) => fit.filter((f) => f.live).map((f) => f.daemon.id))
@@ -198,7 +203,9 @@ export class ProvisionerDaemons extends Effect.Service<ProvisionerDaemons>()("@w
       Effect.gen(function*() {
         const at = yield* now
         const all = yield* daemons.serving(organizationId)
-        return all.filter((d) => daemonStatus(d, at) !== "offline") satisfies ReadonlyArray<Pick<ProvisionerDaemonRecord, "id" | "provisioners" | "tags">>
+        return all.filter((d) => daemonStatus(d, at) !== "offline") satisfies ReadonlyArray<
+          Pick<ProvisionerDaemonRecord, "id" | "provisioners" | "tags">
+        >
       })
 
     return { register, seen, started, finished, list, matched, matchedAll, availableWorkers, liveWorkers } as const

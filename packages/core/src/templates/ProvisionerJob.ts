@@ -4,12 +4,20 @@
  * tag matching, the wire records of a job and of its logs, and the `ProvisionerJobRepo` port.
  */
 import { Context, type Effect, type Option, Schema } from "effect"
-import { omitEmpty, putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
+import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 
 export const provisionerJobTypes = ["template_version_import", "workspace_build", "template_version_dry_run"] as const
 export type ProvisionerJobType = typeof provisionerJobTypes[number]
 
-export const provisionerJobStatuses = ["pending", "running", "succeeded", "canceling", "canceled", "failed", "unknown"] as const
+export const provisionerJobStatuses = [
+  "pending",
+  "running",
+  "succeeded",
+  "canceling",
+  "canceled",
+  "failed",
+  "unknown"
+] as const
 export type ProvisionerJobStatus = typeof provisionerJobStatuses[number]
 
 /** The error code of an import that lacks a value for a required template variable. */
@@ -79,8 +87,16 @@ export interface ProvisionerWorker {
  * A job's status from its timestamps, as the described system's generated `job_status`: an
  * error makes a finished job failed, a cancel request a finished one canceled.
  */
-export const jobStatus = (job: Pick<ProvisionerJobRecord, "started_at" | "canceled_at" | "completed_at" | "error">): ProvisionerJobStatus => {
-  if (job.completed_at !== null) return job.error !== "" ? "failed" : job.canceled_at !== null ? "canceled" : "succeeded"
+export const jobStatus = (
+  job: Pick<ProvisionerJobRecord, "started_at" | "canceled_at" | "completed_at" | "error">
+): ProvisionerJobStatus => {
+  if (job.completed_at !== null) {
+    return job.error !== ""
+      ? "failed"
+      : job.canceled_at !== null
+      ? "canceled"
+      : "succeeded"
+  }
   if (job.canceled_at !== null) return "canceling"
   return job.started_at === null ? "pending" : "running"
 }
@@ -99,8 +115,10 @@ export const tagsMatch = (jobTags: ProvisionerTags, workerTags: ProvisionerTags)
   Object.entries(jobTags).every(([k, v]) => Object.prototype.hasOwnProperty.call(workerTags, k) && workerTags[k] === v)
 
 /** Whether `worker` may run `job`: its provisioner type and its tags. */
-export const workerServes = (worker: Pick<ProvisionerWorker, "provisioners" | "tags">, job: Pick<ProvisionerJobRecord, "provisioner" | "tags">) =>
-  worker.provisioners.includes(job.provisioner) && tagsMatch(job.tags, worker.tags)
+export const workerServes = (
+  worker: Pick<ProvisionerWorker, "provisioners" | "tags">,
+  job: Pick<ProvisionerJobRecord, "provisioner" | "tags">
+) => worker.provisioners.includes(job.provisioner) && tagsMatch(job.tags, worker.tags)
 
 export const TAG_SCOPE = "scope"
 export const TAG_OWNER = "owner"
@@ -213,7 +231,12 @@ export class ProvisionerJobRepo extends Context.Tag("@workbay/core/ProvisionerJo
   /** The worker's heartbeat on its unfinished job: the job as it is now (a `canceled_at` says stop), none when not the worker's or finished. */
   readonly heartbeat: (jobId: string, workerId: string, now: Date) => Effect.Effect<Option.Option<ProvisionerJobRecord>>
   /** Finishes the worker's started, unfinished job; none when it is not (another worker's, pending, finished). */
-  readonly complete: (jobId: string, workerId: string, result: JobCompletion, now: Date) => Effect.Effect<Option.Option<ProvisionerJobRecord>>
+  readonly complete: (
+    jobId: string,
+    workerId: string,
+    result: JobCompletion,
+    now: Date
+  ) => Effect.Effect<Option.Option<ProvisionerJobRecord>>
   /**
    * Asks an unfinished, not yet canceled job to cancel: a pending job is canceled at once, a
    * running one becomes canceling until its worker completes it. None when it is not such a job.
@@ -222,16 +245,26 @@ export class ProvisionerJobRepo extends Context.Tag("@workbay/core/ProvisionerJo
   /** Fails every started, unfinished job not updated since `olderThan`, with `error`; answers their ids. */
   readonly failHung: (olderThan: Date, error: string, now: Date) => Effect.Effect<ReadonlyArray<string>>
   /** Stores `logs` unless the job's logs would pass `maxBytes` of output: then none are stored and `logs_overflowed` is set. */
-  readonly appendLogs: (jobId: string, logs: ReadonlyArray<NewProvisionerJobLog>, maxBytes: number) => Effect.Effect<AppendLogsResult>
+  readonly appendLogs: (
+    jobId: string,
+    logs: ReadonlyArray<NewProvisionerJobLog>,
+    maxBytes: number
+  ) => Effect.Effect<AppendLogsResult>
   /** The job's log lines with an id above `afterId`, in order, at most `limit`. */
-  readonly logsAfter: (jobId: string, afterId: number, limit: number) => Effect.Effect<ReadonlyArray<ProvisionerJobLogRecord>>
+  readonly logsAfter: (
+    jobId: string,
+    afterId: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<ProvisionerJobLogRecord>>
   readonly listByOrganization: (filter: ProvisionerJobFilter) => Effect.Effect<ReadonlyArray<ProvisionerJobRecord>>
   /** The names of template versions and of their templates (none when the version has no template), for jobs' metadata. */
   readonly versionMetadata: (versionIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TemplateVersionMetadata>>
   /** The metadata of build jobs, by their builds' ids (one read for a list). */
   readonly buildMetadata: (buildIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildMetadata>>
   /** The pending jobs of these provisioner types, oldest first (read along the pending-jobs index). */
-  readonly pending: (provisioners: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Pick<ProvisionerJobRecord, "id" | "provisioner" | "tags" | "created_at">>>
+  readonly pending: (
+    provisioners: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<Pick<ProvisionerJobRecord, "id" | "provisioner" | "tags" | "created_at">>>
 }>() {}
 
 // Wire records.

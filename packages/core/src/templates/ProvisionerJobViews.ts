@@ -29,9 +29,9 @@ import {
   type ProvisionerTags,
   queueStanding,
   type TemplateVersionMetadata,
-  type WorkspaceBuildMetadata,
   toProvisionerJob,
-  workerServes
+  workerServes,
+  type WorkspaceBuildMetadata
 } from "./ProvisionerJob.js"
 
 /** The default and the largest `limit` of the listings (a larger one is cut to this). */
@@ -107,7 +107,9 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
         const pending = anyPending && types.length > 0 ? yield* jobs.pending(types) : []
         const versionIds = [...new Set(records.flatMap((r) => r.input.template_version_id ?? []))]
         const versions = new Map((yield* jobs.versionMetadata(versionIds)).map((v) => [v.version_id, v]))
-        const buildIds = [...new Set(records.flatMap((r) => r.type === "workspace_build" ? r.input.workspace_build_id ?? [] : []))]
+        const buildIds = [
+          ...new Set(records.flatMap((r) => r.type === "workspace_build" ? r.input.workspace_build_id ?? [] : []))
+        ]
           .filter((id) => !knownBuilds.has(id))
         const builds = new Map(knownBuilds)
         for (const b of buildIds.length === 0 ? [] : yield* jobs.buildMetadata(buildIds)) builds.set(b.build_id, b)
@@ -116,7 +118,10 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
           return toProvisionerJob(job, {
             queue: isPending ? queueStanding(job, pending, workers) : undefined,
             availableWorkers: isPending ? workers.filter((w) => workerServes(w, job)).map((w) => w.id) : undefined,
-            metadata: metadataOf(versions.get(job.input.template_version_id ?? ""), builds.get(job.input.workspace_build_id ?? ""))
+            metadata: metadataOf(
+              versions.get(job.input.template_version_id ?? ""),
+              builds.get(job.input.workspace_build_id ?? "")
+            )
           })
         })
       })
@@ -154,7 +159,9 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
         const org = yield* organizations.resolve(orgRef)
         yield* authorizeRead("Provisioner job", { type: "provisioner_jobs", orgId: org.id })
         const found = yield* jobs.findById(jobId.toLowerCase())
-        if (Option.isNone(found) || found.value.organization_id !== org.id) return yield* NotFound.resource("Provisioner job")
+        if (Option.isNone(found) || found.value.organization_id !== org.id) {
+          return yield* NotFound.resource("Provisioner job")
+        }
         return yield* describe(found.value)
       }).pipe(span("ProvisionerJobViews.get"))
 

@@ -12,12 +12,12 @@
  * Every move and every stored batch of log lines is signalled on the job's PubSub channel
  * (`jobLogsChannel`), so that `followLogs` on any replica reads the new lines at once.
  */
-import { notifyJobsFailed } from "../notifications/Events.js"
-import { everyInterval } from "../Periodic.js"
 import { Clock, Duration, Effect, Layer, Option, Stream } from "effect"
 import { BadRequest, Conflict, NotFound } from "../Errors.js"
-import { IdGenerator, isUuid } from "../Ids.js"
 import { followById } from "../Follow.js"
+import { IdGenerator, isUuid } from "../Ids.js"
+import { notifyJobsFailed } from "../notifications/Events.js"
+import { everyInterval } from "../Periodic.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { JobSignal } from "./JobSignal.js"
@@ -34,8 +34,8 @@ import {
   type ProvisionerJobRecord,
   ProvisionerJobRepo,
   type ProvisionerWorker,
-  queueStanding,
   type QueueStanding,
+  queueStanding,
   workerServes
 } from "./ProvisionerJob.js"
 
@@ -78,7 +78,10 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
     const pubsub = yield* PubSub
 
     const find = (id: string) =>
-      Effect.flatMap(jobs.findById(id), Option.match({ onNone: () => Effect.fail(jobNotFound()), onSome: Effect.succeed }))
+      Effect.flatMap(
+        jobs.findById(id),
+        Option.match({ onNone: () => Effect.fail(jobNotFound()), onSome: Effect.succeed })
+      )
 
     const signalLogs = (jobId: string, message: string) => pubsub.publish(jobLogsChannel(jobId), message)
 
@@ -105,12 +108,11 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
      * move (started) is signalled on the job's channel.
      */
     const acquire = (worker: ProvisionerWorker) =>
-      Effect.flatMap(now, (at) =>
-        worker.provisioners.length === 0 ? Effect.succeedNone : jobs.acquire(worker, at)
-      ).pipe(
-        Effect.tap(Option.match({ onNone: () => Effect.void, onSome: (job) => signalLogs(job.id, JOB_SIGNAL_JOB) })),
-        span("ProvisionerJobs.acquire")
-      )
+      Effect.flatMap(now, (at) => worker.provisioners.length === 0 ? Effect.succeedNone : jobs.acquire(worker, at))
+        .pipe(
+          Effect.tap(Option.match({ onNone: () => Effect.void, onSome: (job) => signalLogs(job.id, JOB_SIGNAL_JOB) })),
+          span("ProvisionerJobs.acquire")
+        )
 
     /**
      * The worker's heartbeat: the job as it stands (a `canceled_at` tells the worker to stop).
@@ -158,15 +160,22 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
           return done.value
         }
         const job = yield* find(jobId)
-        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
+        if (job.canceled_at !== null) {
+          return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
+        }
         return yield* new BadRequest({ message: "Job has already completed!" })
       }).pipe(span("ProvisionerJobs.cancel"))
 
     /** Stores the worker's log lines, up to the per-job cap (past it `logs_overflowed` is set and lines are dropped). */
-    const appendLogs = (jobId: string, logs: ReadonlyArray<NewProvisionerJobLog>, maxBytes = DEFAULT_MAX_JOB_LOG_BYTES) =>
+    const appendLogs = (
+      jobId: string,
+      logs: ReadonlyArray<NewProvisionerJobLog>,
+      maxBytes = DEFAULT_MAX_JOB_LOG_BYTES
+    ) =>
       (logs.length === 0
         ? Effect.succeed<AppendLogsResult>({ appended: 0, overflowed: false })
-        : Effect.tap(jobs.appendLogs(jobId, logs, maxBytes), (r) => r.appended > 0 ? signalLogs(jobId, JOB_SIGNAL_LOGS) : Effect.void))
+        : Effect.tap(jobs.appendLogs(jobId, logs, maxBytes), (r) =>
+          r.appended > 0 ? signalLogs(jobId, JOB_SIGNAL_LOGS) : Effect.void))
         .pipe(span("ProvisionerJobs.appendLogs"))
 
     /**
@@ -180,7 +189,11 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
      * is read before the lines, so once it is seen finished, the read that follows has every
      * line. Lines are read FOLLOW_PAGE at a time, only as fast as the stream is consumed.
      */
-    const followLogs = (jobId: string, after = 0, options: FollowLogsOptions = {}): Stream.Stream<ProvisionerJobLogRecord, NotFound> =>
+    const followLogs = (
+      jobId: string,
+      after = 0,
+      options: FollowLogsOptions = {}
+    ): Stream.Stream<ProvisionerJobLogRecord, NotFound> =>
       isUuid(jobId)
         ? followById({
           channel: jobLogsChannel(jobId),
@@ -206,7 +219,10 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
      * Where `job` stands among the pending jobs `workers` could run (all their provisioner
      * types). Position 0 when it is not pending or no worker serves it.
      */
-    const queue = (job: ProvisionerJobRecord, workers: ReadonlyArray<Pick<ProvisionerWorker, "provisioners" | "tags">>) =>
+    const queue = (
+      job: ProvisionerJobRecord,
+      workers: ReadonlyArray<Pick<ProvisionerWorker, "provisioners" | "tags">>
+    ) =>
       Effect.gen(function*() {
         const types = [...new Set(workers.flatMap((w) => w.provisioners))]
         const pending = types.length === 0 ? [] : yield* jobs.pending(types)
@@ -219,7 +235,20 @@ export class ProvisionerJobs extends Effect.Service<ProvisionerJobs>()("@workbay
       workers: ReadonlyArray<W>
     ): ReadonlyArray<W> => workers.filter((w) => workerServes(w, job))
 
-    return { enqueue, acquire, heartbeat, complete, cancel, appendLogs, followLogs, logsAfter, get, list, queue, matching } as const
+    return {
+      enqueue,
+      acquire,
+      heartbeat,
+      complete,
+      cancel,
+      appendLogs,
+      followLogs,
+      logsAfter,
+      get,
+      list,
+      queue,
+      matching
+    } as const
   })
 }) {}
 
@@ -270,7 +299,11 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
     Layer.scopedDiscard(
       Effect.flatMap(HangDetector, (detector) =>
         detector.detectOnce(options.timeout ?? DEFAULT_HANG_TIMEOUT).pipe(
-          Effect.tap((n) => n > 0 ? Effect.logWarning(`Hang detector failed ${n} provisioner job(s) whose worker stopped reporting.`) : Effect.void),
+          Effect.tap((n) =>
+            n > 0
+              ? Effect.logWarning(`Hang detector failed ${n} provisioner job(s) whose worker stopped reporting.`)
+              : Effect.void
+          ),
           (sweep) => everyInterval(sweep, options.interval ?? DEFAULT_HANG_INTERVAL, "Hang detector sweep"),
           Effect.forkScoped
         ))

@@ -53,9 +53,11 @@ export class ProvisionerKey extends Schema.Class<ProvisionerKey>("ProvisionerKey
 }) {}
 
 /** The answer of a create: the key, shown this once (`codersdk.CreateProvisionerKeyResponse`). */
-export class CreateProvisionerKeyResponse extends Schema.Class<CreateProvisionerKeyResponse>("CreateProvisionerKeyResponse")({
-  key: Schema.String
-}) {}
+export class CreateProvisionerKeyResponse
+  extends Schema.Class<CreateProvisionerKeyResponse>("CreateProvisionerKeyResponse")({
+    key: Schema.String
+  })
+{}
 
 /** A key and its recent daemons (`codersdk.ProvisionerKeyDaemons`). */
 export class ProvisionerKeyDaemons extends Schema.Class<ProvisionerKeyDaemons>("ProvisionerKeyDaemons")({
@@ -64,4 +66,10 @@ export class ProvisionerKeyDaemons extends Schema.Class<ProvisionerKeyDaemons>("
 }) {}
 
 export const toProvisionerKey = (k: ProvisionerKeyRecord): ProvisionerKey =>
-  new ProvisionerKey({ id: k.id, created_at: k.created_at, organization: k.organization_id, name: k.name, tags: k.tags }, true)
+  new ProvisionerKey({
+    id: k.id,
+    created_at: k.created_at,
+    organization: k.organization_id,
+    name: k.name,
+    tags: k.tags
+  }, true)

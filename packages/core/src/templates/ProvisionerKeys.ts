@@ -9,8 +9,8 @@ import { Clock, Effect, Option } from "effect"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { authorize } from "../Actor.js"
 import { auditResource } from "../Audit.js"
-import { BadRequest, Conflict, NotFound, Unauthorized } from "../Errors.js"
 import { NIL_UUID } from "../Audit.js"
+import { BadRequest, Conflict, NotFound, Unauthorized } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { DEFAULT_ORGANIZATION_ALIAS, Organizations } from "../organizations/Organizations.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
@@ -19,17 +19,17 @@ import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { DAEMON_STALE_INTERVAL } from "./ProvisionerDaemon.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
+import type { ProvisionerTags } from "./ProvisionerJob.js"
 import {
   CreateProvisionerKeyResponse,
   MAX_PROVISIONER_KEY_NAME,
   PROVISIONER_KEY_HEADER,
-  type ProvisionerKeyRecord,
   ProvisionerKeyDaemons,
+  type ProvisionerKeyRecord,
   ProvisionerKeyRepo,
   RESERVED_PROVISIONER_KEY_NAMES,
   toProvisionerKey
 } from "./ProvisionerKey.js"
-import type { ProvisionerTags } from "./ProvisionerJob.js"
 
 export interface CreateProvisionerKeyInput {
   readonly name: string
@@ -43,9 +43,19 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const KEY = "Provisioner key"
 const object = (orgId: string, id?: string) =>
   id === undefined ? { type: "provisioner_daemon" as const, orgId } : { type: "provisioner_daemon" as const, orgId, id }
-const resource = (k: ProvisionerKeyRecord) => ({ type: "provisioner_key", id: k.id, target: k.name, organizationId: k.organization_id })
+const resource = (k: ProvisionerKeyRecord) => ({
+  type: "provisioner_key",
+  id: k.id,
+  target: k.name,
+  organizationId: k.organization_id
+})
 /** What a diff shows of a key: its hash only as a secret field. */
-const auditable = (k: ProvisionerKeyRecord) => ({ name: k.name, tags: k.tags, organization_id: k.organization_id, hashed_secret: k.hashed_secret })
+const auditable = (k: ProvisionerKeyRecord) => ({
+  name: k.name,
+  tags: k.tags,
+  organization_id: k.organization_id,
+  hashed_secret: k.hashed_secret
+})
 
 /** The length of a key: 32 random bytes in base64url. */
 export const PROVISIONER_KEY_LENGTH = 43
@@ -62,7 +72,9 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
 export const provisionerKeyNameProblem = (name: string): string | undefined => {
   if (name === "") return "Name is required"
   if (name.length > MAX_PROVISIONER_KEY_NAME) return `Name must be at most ${MAX_PROVISIONER_KEY_NAME} characters`
-  if (RESERVED_PROVISIONER_KEY_NAMES.some((r) => r.toLowerCase() === name.toLowerCase())) return `Name cannot be reserved name '${name}'`
+  if (RESERVED_PROVISIONER_KEY_NAMES.some((r) => r.toLowerCase() === name.toLowerCase())) {
+    return `Name cannot be reserved name '${name}'`
+  }
   return undefined
 }
 
@@ -91,7 +103,9 @@ export class ProvisionerKeys extends Effect.Service<ProvisionerKeys>()("@workbay
           created_at: yield* now
         }
         yield* repo.insert(record).pipe(Effect.catchTag("UniqueViolation", () =>
-          Effect.fail(new Conflict({ message: `Provisioner key with name '${input.name}' already exists in organization` }))))
+          Effect.fail(
+            new Conflict({ message: `Provisioner key with name '${input.name}' already exists in organization` })
+          )))
         yield* auditResource(resource(record), undefined, auditable(record))
         return new CreateProvisionerKeyResponse({ key }, true)
       }).pipe(span("ProvisionerKeys.create"))
@@ -111,7 +125,10 @@ export class ProvisionerKeys extends Effect.Service<ProvisionerKeys>()("@workbay
         const keys = yield* repo.listByOrganization(org.id)
         const recent = yield* daemons.list({ organizationId: org.id, limit: 1000, statuses: ["idle", "busy"] })
         return keys.map((k) =>
-          new ProvisionerKeyDaemons({ key: toProvisionerKey(k), daemons: recent.filter((d) => d.key_id === k.id) }, true)
+          new ProvisionerKeyDaemons(
+            { key: toProvisionerKey(k), daemons: recent.filter((d) => d.key_id === k.id) },
+            true
+          )
         )
       }).pipe(span("ProvisionerKeys.listDaemons"))
 
@@ -155,7 +172,9 @@ export class ProvisionerKeys extends Effect.Service<ProvisionerKeys>()("@workbay
         if (Option.isNone(found) || !sameHash(found.value.hashed_secret, hashed)) return yield* unauthorized()
         const org = orgRef === DEFAULT_ORGANIZATION_ALIAS || orgRef === NIL_UUID
           ? yield* orgRepo.findDefault
-          : isUuid(orgRef) ? yield* orgRepo.findById(orgRef.toLowerCase()) : yield* orgRepo.findByName(orgRef)
+          : isUuid(orgRef)
+          ? yield* orgRepo.findById(orgRef.toLowerCase())
+          : yield* orgRepo.findByName(orgRef)
         if (Option.isNone(org) || org.value.id !== found.value.organization_id) return yield* unauthorized()
         return found.value
       }).pipe(span("ProvisionerKeys.authenticate"))
@@ -180,7 +199,10 @@ export class ProvisionerKeys extends Effect.Service<ProvisionerKeys>()("@workbay
         const hashed = hashSecret(raw)
         const found = yield* repo.findByHashedSecret(hashed)
         if (Option.isNone(found) || !sameHash(found.value.hashed_secret, hashed)) {
-          return yield* new Unauthorized({ message: "Invalid provisioner key.", detail: `No provisioner key matches the ${PROVISIONER_KEY_HEADER} header.` })
+          return yield* new Unauthorized({
+            message: "Invalid provisioner key.",
+            detail: `No provisioner key matches the ${PROVISIONER_KEY_HEADER} header.`
+          })
         }
         return toProvisionerKey(found.value)
       }).pipe(span("ProvisionerKeys.fetch"))
@@ -188,6 +210,15 @@ export class ProvisionerKeys extends Effect.Service<ProvisionerKeys>()("@workbay
     /** Whether the key still exists (a session re-checks after subscribing to its deletion). */
     const exists = (id: string) => Effect.map(repo.findById(id), Option.isSome)
 
-    return { create, list, listDaemons, delete: remove, authenticate, fetch, exists, staleInterval: DAEMON_STALE_INTERVAL } as const
+    return {
+      create,
+      list,
+      listDaemons,
+      delete: remove,
+      authenticate,
+      fetch,
+      exists,
+      staleInterval: DAEMON_STALE_INTERVAL
+    } as const
   })
 }) {}

@@ -49,7 +49,9 @@ export interface TemplateRecord {
 }
 
 /** What may change on a template (fields left `undefined` stay). */
-export type TemplatePatch = Partial<Omit<TemplateRecord, "id" | "created_at" | "organization_id" | "created_by" | "provisioner">>
+export type TemplatePatch = Partial<
+  Omit<TemplateRecord, "id" | "created_at" | "organization_id" | "created_by" | "provisioner">
+>
 
 /** Filters of a template listing; every template matches an absent filter. Deleted templates never match. */
 export interface TemplateFilter {
@@ -91,7 +93,9 @@ export const templateRoleActions: Readonly<Record<TemplateRole, ReadonlyArray<Ac
 }
 
 /** How authorization names a template: in its organization, with its access list. */
-export const templateObject = (t: Pick<TemplateRecord, "id" | "organization_id" | "user_acl" | "group_acl">): AuthzObject => ({
+export const templateObject = (
+  t: Pick<TemplateRecord, "id" | "organization_id" | "user_acl" | "group_acl">
+): AuthzObject => ({
   type: "template",
   id: t.id,
   orgId: t.organization_id,

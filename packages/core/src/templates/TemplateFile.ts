@@ -16,20 +16,26 @@ const count = Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)).annotations({
 const scalar = Schema.Union(Schema.String, Schema.Number, Schema.Boolean).annotations({
   message: () => ({ message: "must be a string, a number or a boolean", override: true })
 })
-const scalarOrList = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String)).annotations(
-  { message: () => ({ message: "must be a string, a number, a boolean or a list of strings", override: true }) }
-)
+const scalarOrList = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String))
+  .annotations(
+    { message: () => ({ message: "must be a string, a number, a boolean or a list of strings", override: true }) }
+  )
 const list = <A, I>(item: Schema.Schema<A, I>) => Schema.Array(item).annotations({ message: () => "must be a list" })
 const map = <F extends Schema.Struct.Fields>(fields: F) =>
   Schema.Struct(fields).annotations({ message: () => "must be a map of keys to values" })
 const oneOf = <const L extends ReadonlyArray<string>>(...values: L) =>
   Schema.Literal(...values).annotations({ message: () => `must be one of ${values.map((v) => `"${v}"`).join(", ")}` })
 const named = (pattern: RegExp, what: string) =>
-  Schema.String.pipe(Schema.pattern(pattern)).annotations({ message: () => ({ message: `must be ${what}`, override: true }) })
+  Schema.String.pipe(Schema.pattern(pattern)).annotations({
+    message: () => ({ message: `must be ${what}`, override: true })
+  })
 const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 /** Names of variables, parameters, resources and agents: letters, digits, `_` and `-`. */
-const name = named(/^[A-Za-z_][A-Za-z0-9_-]*$/, "a name of letters, digits, \"_\" and \"-\", starting with a letter or \"_\"")
+const name = named(
+  /^[A-Za-z_][A-Za-z0-9_-]*$/,
+  "a name of letters, digits, \"_\" and \"-\", starting with a letter or \"_\""
+)
 /** App slugs, as the described system checks them. */
 const slug = named(/^[a-z0-9](-?[a-z0-9])*$/, "a slug of lowercase letters, digits and single \"-\" between them")
 const transition = oneOf("start", "stop", "delete")
@@ -66,9 +72,11 @@ const Parameter = map({
 const Preset = map({
   name: str,
   default: opt(bool),
-  parameters: opt(Schema.Record({ key: Schema.String, value: scalarOrList }).annotations({
-    message: () => "must be a map of parameter names to values"
-  })),
+  parameters: opt(
+    Schema.Record({ key: Schema.String, value: scalarOrList }).annotations({
+      message: () => "must be a map of parameter names to values"
+    })
+  ),
   prebuilds: opt(map({ instances: count }))
 })
 
@@ -114,9 +122,11 @@ const Agent = map({
   operating_system: opt(oneOf("linux", "darwin", "windows")),
   architecture: opt(oneOf("amd64", "arm64", "armv7", "386")),
   directory: opt(str),
-  env: opt(Schema.Record({ key: Schema.String, value: scalar }).annotations({
-    message: () => "must be a map of names to values"
-  })),
+  env: opt(
+    Schema.Record({ key: Schema.String, value: scalar }).annotations({
+      message: () => "must be a map of names to values"
+    })
+  ),
   connection_timeout_seconds: opt(count),
   troubleshooting_url: opt(str),
   startup_script_behavior: opt(oneOf("blocking", "non-blocking")),
@@ -156,9 +166,11 @@ export const TemplateSpec = map({
   ai_task: opt(map({ app: str })),
   build: opt(map({
     logs: opt(list(str)),
-    delay_ms: opt(Schema.Int.pipe(Schema.between(0, MAX_DELAY_MS)).annotations({
-      message: () => ({ message: `must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`, override: true })
-    })),
+    delay_ms: opt(
+      Schema.Int.pipe(Schema.between(0, MAX_DELAY_MS)).annotations({
+        message: () => ({ message: `must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`, override: true })
+      })
+    ),
     fail: opt(map({ transition: opt(oneOf("start", "stop", "delete", "import")), message: opt(str) }))
   }))
 })
@@ -254,7 +266,12 @@ export const fitsType = (type: string, value: unknown): boolean => {
 const checkRules = (t: TemplateSpec): Array<Issue> => {
   const issues: Array<Issue> = []
   const add = (path: Path, message: string) => issues.push({ path, message })
-  const unique = <A>(items: ReadonlyArray<A> | undefined, key: (a: A) => string, path: (i: number) => Path, what: string) => {
+  const unique = <A>(
+    items: ReadonlyArray<A> | undefined,
+    key: (a: A) => string,
+    path: (i: number) => Path,
+    what: string
+  ) => {
     const seen = new Set<string>()
     items?.forEach((item, i) => {
       const k = key(item)
@@ -307,7 +324,9 @@ const checkRules = (t: TemplateSpec): Array<Issue> => {
       for (const k of ["min", "max", "monotonic"] as const) {
         if (v[k] !== undefined && type !== "number") add(at("validation", k), "applies only to number parameters")
       }
-      if (v.min !== undefined && v.max !== undefined && v.min > v.max) add(at("validation", "max"), "must not be less than min")
+      if (v.min !== undefined && v.max !== undefined && v.min > v.max) {
+        add(at("validation", "max"), "must not be less than min")
+      }
       if (type === "number" && p.default !== undefined && isNumeric(p.default)) {
         const n = Number(p.default)
         if ((v.min !== undefined && n < v.min) || (v.max !== undefined && n > v.max)) {
@@ -322,13 +341,18 @@ const checkRules = (t: TemplateSpec): Array<Issue> => {
   const params = new Map((t.parameters ?? []).map((p) => [p.name, p]))
   const defaults = t.presets?.filter((p) => p.default === true) ?? []
   if (defaults.length > 1) {
-    add(["presets", t.presets!.lastIndexOf(defaults[defaults.length - 1]!), "default"], "only one preset may be the default")
+    add(
+      ["presets", t.presets!.lastIndexOf(defaults[defaults.length - 1]!), "default"],
+      "only one preset may be the default"
+    )
   }
   t.presets?.forEach((preset, i) => {
     for (const [key, value] of Object.entries(preset.parameters ?? {})) {
       const p = params.get(key)
       if (p === undefined) add(["presets", i, "parameters", key], "is not a parameter of this template")
-      else if (!fitsType(p.type ?? "string", value)) add(["presets", i, "parameters", key], `must be a ${p.type ?? "string"}`)
+      else if (!fitsType(p.type ?? "string", value)) {
+        add(["presets", i, "parameters", key], `must be a ${p.type ?? "string"}`)
+      }
     }
   })
 
@@ -432,10 +456,12 @@ export const parseTemplate = (file: string, text: string): Either.Either<Templat
   const counter = new YAML.LineCounter()
   const doc = YAML.parseDocument(text, { lineCounter: counter, prettyErrors: true, uniqueKeys: true })
   if (doc.errors.length > 0) {
-    return Either.left(doc.errors.slice(0, MAX_MESSAGES).map((e) => {
-      const first = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")
-      return clip(`${file}:${e.linePos?.[0].line ?? 1}: ${first}`)
-    }))
+    return Either.left(
+      doc.errors.slice(0, MAX_MESSAGES).map((e) => {
+        const first = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")
+        return clip(`${file}:${e.linePos?.[0].line ?? 1}: ${first}`)
+      })
+    )
   }
   let value: unknown
   try {

@@ -5,12 +5,20 @@
 import { Context, type Effect, type Option } from "effect"
 import type { AuthzObject } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
-import type { ProvisionerTags } from "./ProvisionerJob.js"
 import type {
-  AgentApp, AgentScript, ExternalAuthProvider, NameValue, Preset, ProvisionedAgent, ProvisionedResource, RichParameter,
-  TemplateVariable, WorkspaceTransition
+  AgentApp,
+  AgentScript,
+  ExternalAuthProvider,
+  NameValue,
+  Preset,
+  ProvisionedAgent,
+  ProvisionedResource,
+  RichParameter,
+  TemplateVariable,
+  WorkspaceTransition
 } from "./Provisioner.js"
-import { type TemplateRecord, templateObject } from "./Template.js"
+import type { ProvisionerTags } from "./ProvisionerJob.js"
+import { templateObject, type TemplateRecord } from "./Template.js"
 
 export interface ImportedApp extends AgentApp {
   readonly id: string
@@ -70,7 +78,9 @@ export interface TemplateVersionRecord {
   readonly import_result: TemplateVersionImport | null
 }
 
-export type TemplateVersionPatch = Partial<Pick<TemplateVersionRecord, "name" | "message" | "archived" | "template_id" | "readme">>
+export type TemplateVersionPatch = Partial<
+  Pick<TemplateVersionRecord, "name" | "message" | "archived" | "template_id" | "readme">
+>
 
 /** A page of a template's versions, oldest first (the described system's order). */
 export interface TemplateVersionPage {
@@ -100,18 +110,30 @@ export class TemplateVersionRepo extends Context.Tag("@workbay/core/TemplateVers
   /** The versions built from file `fileId` (who may read one of them may read the file). */
   readonly listByFileId: (fileId: string) => Effect.Effect<ReadonlyArray<TemplateVersionRecord>>
   /** The template's version of that name (case-insensitive). */
-  readonly findByTemplateAndName: (templateId: string, name: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
+  readonly findByTemplateAndName: (
+    templateId: string,
+    name: string
+  ) => Effect.Effect<Option.Option<TemplateVersionRecord>>
   readonly listByTemplate: (page: TemplateVersionPage) => Effect.Effect<ReadonlyArray<TemplateVersionRecord>>
   /** The template's version created just before `versionId`. */
   readonly previous: (templateId: string, versionId: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
   /** None when there is no version `id`. */
-  readonly update: (id: string, patch: TemplateVersionPatch, now: Date) => Effect.Effect<Option.Option<TemplateVersionRecord>, UniqueViolation>
+  readonly update: (
+    id: string,
+    patch: TemplateVersionPatch,
+    now: Date
+  ) => Effect.Effect<Option.Option<TemplateVersionRecord>, UniqueViolation>
   /**
    * Archives (or unarchives) the given versions of a template; answers the ids that changed.
    * Archiving leaves out the versions in use: that of the latest build, unless a delete, of each
    * of the template's undeleted workspaces (checked in the same statement).
    */
-  readonly setArchived: (templateId: string, ids: ReadonlyArray<string>, archived: boolean, now: Date) => Effect.Effect<ReadonlyArray<string>>
+  readonly setArchived: (
+    templateId: string,
+    ids: ReadonlyArray<string>,
+    archived: boolean,
+    now: Date
+  ) => Effect.Effect<ReadonlyArray<string>>
   readonly setImportResult: (id: string, result: TemplateVersionImport, now: Date) => Effect.Effect<void>
   readonly insertDryRun: (dryRun: DryRunRecord) => Effect.Effect<void>
   readonly findDryRun: (jobId: string) => Effect.Effect<Option.Option<DryRunRecord>>
@@ -125,4 +147,5 @@ export class TemplateVersionRepo extends Context.Tag("@workbay/core/TemplateVers
 export const versionObject = (
   version: Pick<TemplateVersionRecord, "organization_id">,
   template: Pick<TemplateRecord, "id" | "organization_id" | "user_acl" | "group_acl"> | undefined
-): AuthzObject => template !== undefined ? templateObject(template) : { type: "template", orgId: version.organization_id }
+): AuthzObject =>
+  template !== undefined ? templateObject(template) : { type: "template", orgId: version.organization_id }

@@ -11,11 +11,10 @@ import { Cause, Clock, Effect, Either, Option } from "effect"
 import { newAgentToken } from "../agents/Agent.js"
 import { NIL_UUID } from "../Audit.js"
 import { IdGenerator } from "../Ids.js"
-import { UserRepo } from "../users/Repositories.js"
 import { notifyVersionImportFailed } from "../notifications/Events.js"
 import type { NotificationQueue } from "../notifications/NotificationQueue.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
-import type { TemplateRepo } from "./Template.js"
+import { UserRepo } from "../users/Repositories.js"
 import { type ArchiveFiles, readArchive } from "./Archive.js"
 import { FileRepo } from "./File.js"
 import {
@@ -31,6 +30,7 @@ import {
   type ProvisionerJobRecord,
   type ProvisionerJobType
 } from "./ProvisionerJob.js"
+import type { TemplateRepo } from "./Template.js"
 import { type ImportedResource, type TemplateVersionImport, TemplateVersionRepo } from "./TemplateVersion.js"
 
 /** What an executor gets beside the job: the provisioner of the job's type and where its log lines go. */
@@ -49,13 +49,18 @@ export type TemplateVersionExecutorServices =
   | TemplateRepo
   | OrganizationRepo
 
-export type VersionJobExecutor<R> = (job: ProvisionerJobRecord, ctx: JobExecutorContext) => Effect.Effect<JobCompletion, never, R>
+export type VersionJobExecutor<R> = (
+  job: ProvisionerJobRecord,
+  ctx: JobExecutorContext
+) => Effect.Effect<JobCompletion, never, R>
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** A completion whose error code is one the API knows (others are dropped, the message stays). */
 const failed = (error: string, code?: string): JobCompletion =>
-  code !== undefined && (jobErrorCodes as ReadonlyArray<string>).includes(code) ? { error, error_code: code } : { error }
+  code !== undefined && (jobErrorCodes as ReadonlyArray<string>).includes(code)
+    ? { error, error_code: code }
+    : { error }
 
 /** Turns any defect into a failed completion: a job must never be left running. */
 const neverDie = <R>(effect: Effect.Effect<JobCompletion, never, R>, what: string) =>
@@ -86,7 +91,14 @@ const withIds = (
               scripts: yield* Effect.forEach(a.scripts, (s) => Effect.map(ids.uuid, (id) => ({ ...s, id })))
             }
           }))
-        return { ...r, agents, id: yield* ids.uuid, job_id: jobId, created_at: at, transition } satisfies ImportedResource
+        return {
+          ...r,
+          agents,
+          id: yield* ids.uuid,
+          job_id: jobId,
+          created_at: at,
+          transition
+        } satisfies ImportedResource
       })))
 
 const toImport = (result: ImportResult, jobId: string, at: Date) =>
@@ -122,8 +134,10 @@ const findReadme = (files: ArchiveFiles): string => {
  * README.md as the version's readme.
  */
 export const importExecutor: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx) =>
-  Effect.tap(runImport(job, ctx), (completion) =>
-    completion.error === undefined ? Effect.void : notifyVersionImportFailed(job.id, completion.error))
+  Effect.tap(
+    runImport(job, ctx),
+    (completion) => completion.error === undefined ? Effect.void : notifyVersionImportFailed(job.id, completion.error)
+  )
 
 const runImport: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx) =>
   neverDie(
@@ -196,7 +210,9 @@ export const dryRunExecutor: VersionJobExecutor<TemplateVersionExecutorServices>
   )
 
 /** The template version executors by job type (the worker loop registers them in its `JobExecutors`). */
-export const templateVersionExecutors: Partial<Record<ProvisionerJobType, VersionJobExecutor<TemplateVersionExecutorServices>>> = {
+export const templateVersionExecutors: Partial<
+  Record<ProvisionerJobType, VersionJobExecutor<TemplateVersionExecutorServices>>
+> = {
   template_version_import: importExecutor,
   template_version_dry_run: dryRunExecutor
 }

@@ -6,12 +6,11 @@
  */
 import { Schema } from "effect"
 import { MinimalUser } from "../users/User.js"
-import { omitEmpty, putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
+import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import type { RichParameter, TemplateVariable } from "./Provisioner.js"
-import { ProvisionerJob } from "./ProvisionerJob.js"
 import { MatchedProvisioners } from "./ProvisionerDaemon.js"
+import { ProvisionerJob } from "./ProvisionerJob.js"
 import type { ImportedAgent, ImportedApp, ImportedPreset, ImportedResource } from "./TemplateVersion.js"
-
 
 export const templateVersionWarnings = ["UNSUPPORTED_WORKSPACES"] as const
 
@@ -119,7 +118,13 @@ export class WorkspaceAgentHealth extends Schema.Class<WorkspaceAgentHealth>("Wo
   reason: omitEmpty(Schema.String)
 }) {}
 
-export const displayAppNames = ["vscode", "vscode_insiders", "web_terminal", "port_forwarding_helper", "ssh_helper"] as const
+export const displayAppNames = [
+  "vscode",
+  "vscode_insiders",
+  "web_terminal",
+  "port_forwarding_helper",
+  "ssh_helper"
+] as const
 
 /** An agent as a template version shows it: declared, never connected. */
 export class WorkspaceAgent extends Schema.Class<WorkspaceAgent>("WorkspaceAgent")({
@@ -129,7 +134,15 @@ export class WorkspaceAgent extends Schema.Class<WorkspaceAgent>("WorkspaceAgent
   updated_at: Schema.Date,
   status: Schema.Literal("connecting", "connected", "disconnected", "timeout"),
   lifecycle_state: Schema.Literal(
-    "created", "starting", "start_timeout", "start_error", "ready", "shutting_down", "shutdown_timeout", "shutdown_error", "off"
+    "created",
+    "starting",
+    "start_timeout",
+    "start_error",
+    "ready",
+    "shutting_down",
+    "shutdown_timeout",
+    "shutdown_error",
+    "off"
   ),
   name: Schema.String,
   resource_id: Schema.UUID,
@@ -269,10 +282,12 @@ export const agentProps = (agent: ImportedAgent, resource: ImportedResource): Wi
   return props
 }
 
-const toAgent = (agent: ImportedAgent, resource: ImportedResource): WorkspaceAgent => makeAgent(agentProps(agent, resource))
+const toAgent = (agent: ImportedAgent, resource: ImportedResource): WorkspaceAgent =>
+  makeAgent(agentProps(agent, resource))
 
 /** The wire form of a resource an import or a dry run found. */
-export const toWorkspaceResource = (resource: ImportedResource): WorkspaceResource => toWorkspaceResourceWith(resource, toAgent)
+export const toWorkspaceResource = (resource: ImportedResource): WorkspaceResource =>
+  toWorkspaceResourceWith(resource, toAgent)
 
 /** {@link toWorkspaceResource} with its agents made by `agentOf` (a build's, with their connection). */
 export const toWorkspaceResourceWith = (
@@ -297,15 +312,27 @@ export const toWorkspaceResourceWith = (
 
 // Parameters, variables, external auth, presets.
 
-export class TemplateVersionParameterOption extends Schema.Class<TemplateVersionParameterOption>("TemplateVersionParameterOption")({
-  name: Schema.String,
-  description: Schema.String,
-  value: Schema.String,
-  icon: Schema.String
-}) {}
+export class TemplateVersionParameterOption
+  extends Schema.Class<TemplateVersionParameterOption>("TemplateVersionParameterOption")({
+    name: Schema.String,
+    description: Schema.String,
+    value: Schema.String,
+    icon: Schema.String
+  })
+{}
 
 export const parameterFormTypes = [
-  "", "radio", "slider", "input", "dropdown", "checkbox", "switch", "multi-select", "tag-select", "textarea", "error"
+  "",
+  "radio",
+  "slider",
+  "input",
+  "dropdown",
+  "checkbox",
+  "switch",
+  "multi-select",
+  "tag-select",
+  "textarea",
+  "error"
 ] as const
 
 export class TemplateVersionParameter extends Schema.Class<TemplateVersionParameter>("TemplateVersionParameter")({
@@ -400,15 +427,17 @@ export const toTemplateVersionVariable = (v: TemplateVariable): TemplateVersionV
     sensitive: v.sensitive
   }, true)
 
-export class TemplateVersionExternalAuth extends Schema.Class<TemplateVersionExternalAuth>("TemplateVersionExternalAuth")({
-  id: Schema.String,
-  type: Schema.String,
-  display_name: Schema.String,
-  display_icon: Schema.String,
-  authenticate_url: Schema.String,
-  authenticated: Schema.Boolean,
-  optional: omitEmpty(Schema.Boolean)
-}) {}
+export class TemplateVersionExternalAuth
+  extends Schema.Class<TemplateVersionExternalAuth>("TemplateVersionExternalAuth")({
+    id: Schema.String,
+    type: Schema.String,
+    display_name: Schema.String,
+    display_icon: Schema.String,
+    authenticate_url: Schema.String,
+    authenticated: Schema.Boolean,
+    optional: omitEmpty(Schema.Boolean)
+  })
+{}
 
 export class PresetParameter extends Schema.Class<PresetParameter>("PresetParameter")({
   Name: Schema.String,
@@ -437,7 +466,9 @@ export const toPreset = (p: ImportedPreset): VersionPreset =>
     Icon: ""
   }, true)
 
-export class ArchiveTemplateVersionsResponse extends Schema.Class<ArchiveTemplateVersionsResponse>("ArchiveTemplateVersionsResponse")({
-  template_id: Schema.UUID,
-  archived_ids: Schema.Array(Schema.UUID)
-}) {}
+export class ArchiveTemplateVersionsResponse
+  extends Schema.Class<ArchiveTemplateVersionsResponse>("ArchiveTemplateVersionsResponse")({
+    template_id: Schema.UUID,
+    archived_ids: Schema.Array(Schema.UUID)
+  })
+{}

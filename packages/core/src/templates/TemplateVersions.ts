@@ -9,12 +9,12 @@
  * version the caller may not read answers like a missing one (404); one they may read but not
  * change answers 403.
  */
-import { ExternalAuthLinkRepo } from "../externalauth/ExternalAuthLink.js"
-import { resolveProviders } from "../externalauth/Provider.js"
 import { Clock, Effect, Either, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { auditResource, NIL_UUID } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Validation } from "../Errors.js"
+import { ExternalAuthLinkRepo } from "../externalauth/ExternalAuthLink.js"
+import { resolveProviders } from "../externalauth/Provider.js"
 import { IdGenerator } from "../Ids.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { Transactions } from "../Repositories.js"
@@ -26,6 +26,7 @@ import { putNonEmpty, type WireProps } from "../Wire.js"
 import { EXAMPLE_PROVISIONER, exampleArchive } from "./Examples.js"
 import { Files } from "./Files.js"
 import type { NameValue } from "./Provisioner.js"
+import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
 import {
   jobStatus,
   type ProvisionerJobLogRecord,
@@ -33,10 +34,9 @@ import {
   type ProvisionerTags,
   toProvisionerJobLog
 } from "./ProvisionerJob.js"
-import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
-import { ProvisionerJobViews } from "./ProvisionerJobViews.js"
 import { ProvisionerJobs } from "./ProvisionerJobs.js"
-import { type TemplateRecord, TemplateRepo, templateObject } from "./Template.js"
+import { ProvisionerJobViews } from "./ProvisionerJobViews.js"
+import { templateObject, type TemplateRecord, TemplateRepo } from "./Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo, versionObject } from "./TemplateVersion.js"
 import {
   ArchiveTemplateVersionsResponse,
@@ -91,28 +91,99 @@ export const MAX_VERSIONS_PAGE = 10_000
 
 // Moby's name generator picks "adjective_surname"; so do we, from our own shorter lists.
 const adjectives = [
-  "admiring", "bold", "brave", "busy", "calm", "clever", "cool", "eager", "elated", "epic", "fervent", "focused",
-  "friendly", "gallant", "gifted", "happy", "hopeful", "jolly", "keen", "kind", "lucid", "modest", "nifty", "optimistic",
-  "peaceful", "quirky", "relaxed", "serene", "sharp", "stoic", "sweet", "tender", "trusting", "vibrant", "wizardly", "zen"
+  "admiring",
+  "bold",
+  "brave",
+  "busy",
+  "calm",
+  "clever",
+  "cool",
+  "eager",
+  "elated",
+  "epic",
+  "fervent",
+  "focused",
+  "friendly",
+  "gallant",
+  "gifted",
+  "happy",
+  "hopeful",
+  "jolly",
+  "keen",
+  "kind",
+  "lucid",
+  "modest",
+  "nifty",
+  "optimistic",
+  "peaceful",
+  "quirky",
+  "relaxed",
+  "serene",
+  "sharp",
+  "stoic",
+  "sweet",
+  "tender",
+  "trusting",
+  "vibrant",
+  "wizardly",
+  "zen"
 ]
 const surnames = [
-  "agnesi", "babbage", "bell", "bohr", "curie", "darwin", "dijkstra", "euler", "fermat", "feynman", "gauss", "hopper",
-  "hypatia", "johnson", "kepler", "knuth", "lamarr", "lovelace", "meitner", "newton", "noether", "pascal", "ritchie",
-  "shannon", "tesla", "thompson", "torvalds", "turing", "wozniak", "yalow"
+  "agnesi",
+  "babbage",
+  "bell",
+  "bohr",
+  "curie",
+  "darwin",
+  "dijkstra",
+  "euler",
+  "fermat",
+  "feynman",
+  "gauss",
+  "hopper",
+  "hypatia",
+  "johnson",
+  "kepler",
+  "knuth",
+  "lamarr",
+  "lovelace",
+  "meitner",
+  "newton",
+  "noether",
+  "pascal",
+  "ritchie",
+  "shannon",
+  "tesla",
+  "thompson",
+  "torvalds",
+  "turing",
+  "wozniak",
+  "yalow"
 ]
 /** A random version name, as the described system gives a version created without one (`hopeful_turing`). */
 export const randomVersionName = (): string =>
-  `${adjectives[Math.floor(Math.random() * adjectives.length)]}_${surnames[Math.floor(Math.random() * surnames.length)]}`
+  `${adjectives[Math.floor(Math.random() * adjectives.length)]}_${
+    surnames[Math.floor(Math.random() * surnames.length)]
+  }`
 
 const versionNotFound = () => NotFound.resource("Template version")
 const templateNotFound = () => NotFound.resource("Template")
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** How audit entries name a version and a template. */
-const versionResource = (v: TemplateVersionRecord) =>
-  ({ type: "template_version", id: v.id, target: v.name, organizationId: v.organization_id })
-const templateResource = (t: TemplateRecord) =>
-  ({ type: "template", id: t.id, target: t.name, organizationId: t.organization_id, icon: t.icon })
+const versionResource = (v: TemplateVersionRecord) => ({
+  type: "template_version",
+  id: v.id,
+  target: v.name,
+  organizationId: v.organization_id
+})
+const templateResource = (t: TemplateRecord) => ({
+  type: "template",
+  id: t.id,
+  target: t.name,
+  organizationId: t.organization_id,
+  icon: t.icon
+})
 
 const auditedVersion = (v: TemplateVersionRecord) => ({
   name: v.name,
@@ -156,8 +227,11 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     const jobOf = (jobId: string) => Effect.orDie(jobs.get(jobId))
 
     const creatorOf = (v: TemplateVersionRecord) =>
-      Effect.map(users.findById(v.created_by), (u): Pick<UserRecord, "id" | "username" | "avatar_url" | "name"> =>
-        Option.getOrElse(u, () => ({ id: v.created_by, username: "", avatar_url: "", name: "" })))
+      Effect.map(
+        users.findById(v.created_by),
+        (u): Pick<UserRecord, "id" | "username" | "avatar_url" | "name"> =>
+          Option.getOrElse(u, () => ({ id: v.created_by, username: "", avatar_url: "", name: "" }))
+      )
 
     /** The wire form of a version with its job, its creator and its matched provisioners. */
     const toWire = (v: TemplateVersionRecord, _template: TemplateRecord | undefined, job?: ProvisionerJobRecord) =>
@@ -225,9 +299,12 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         }
         // A version of a template is a change of that template; one without a template is
         // the start of a new template.
-        yield* authorize(template === undefined ? "create" : "update", template === undefined
-          ? { type: "template", orgId: org.id }
-          : templateObject(template))
+        yield* authorize(
+          template === undefined ? "create" : "update",
+          template === undefined
+            ? { type: "template", orgId: org.id }
+            : templateObject(template)
+        )
         // A starter template (example_id) is stored as the caller's file and imported by the
         // provisioner it is written for, whatever `provisioner` says (the dashboard sends `terraform`).
         let fileId: string
@@ -303,7 +380,9 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
       }).pipe(span("TemplateVersions.create"))
 
     const get = (id: string) =>
-      Effect.flatMap(readable(id), ({ template, version }) => toWire(version, template)).pipe(span("TemplateVersions.get"))
+      Effect.flatMap(readable(id), ({ template, version }) => toWire(version, template)).pipe(
+        span("TemplateVersions.get")
+      )
 
     const update = (id: string, input: PatchTemplateVersionInput) =>
       Effect.gen(function*() {
@@ -318,7 +397,11 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
           const other = yield* versions.findByTemplateAndName(template.id, name)
           if (Option.isSome(other) && other.value.id !== version.id) return yield* clash()
         }
-        const updated = yield* versions.update(version.id, { name, message: input.message ?? version.message }, yield* now).pipe(
+        const updated = yield* versions.update(
+          version.id,
+          { name, message: input.message ?? version.message },
+          yield* now
+        ).pipe(
           Effect.catchTag("UniqueViolation", () => Effect.fail(clash())),
           Effect.flatMap(Option.match({ onNone: () => Effect.fail(versionNotFound()), onSome: Effect.succeed }))
         )
@@ -333,8 +416,12 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         const job = yield* jobOf(version.job_id)
         // The described system's order: a canceled pending job is completed too, so it reads "completed".
         if (job.completed_at !== null) return yield* new BadRequest({ message: "Job has already completed!" })
-        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
-        yield* jobs.cancel(version.job_id).pipe(Effect.catchTag("NotFound", () => Effect.die("A version's job is missing.")))
+        if (job.canceled_at !== null) {
+          return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
+        }
+        yield* jobs.cancel(version.job_id).pipe(
+          Effect.catchTag("NotFound", () => Effect.die("A version's job is missing."))
+        )
         return new ResponseBody({ message: "Job has been marked as canceled..." }, true)
       }).pipe(span("TemplateVersions.cancel"))
 
@@ -378,7 +465,9 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         const { version } = yield* readable(id)
         const job = yield* jobOf(version.job_id)
         if (unfinished(job)) return yield* notCompleted(403)
-        return [...(version.import_result?.parameters ?? [])].sort((a, b) => a.order - b.order).map(toTemplateVersionParameter)
+        return [...(version.import_result?.parameters ?? [])].sort((a, b) => a.order - b.order).map(
+          toTemplateVersionParameter
+        )
       }).pipe(span("TemplateVersions.richParameters"))
 
     const variables = (id: string) =>
@@ -406,7 +495,9 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         return yield* Effect.forEach(version.import_result?.external_auth_providers ?? [], (p) =>
           Effect.gen(function*() {
             const provider = configured.find((c) => c.id === p.id)
-            const link = provider === undefined ? undefined : Option.getOrUndefined(yield* externalAuthLinks.find(p.id, actor.user.id))
+            const link = provider === undefined
+              ? undefined
+              : Option.getOrUndefined(yield* externalAuthLinks.find(p.id, actor.user.id))
             const usable = link !== undefined && link.oauth_access_token !== "" &&
               (link.oauth_expiry === null || link.oauth_expiry.getTime() > at || link.oauth_refresh_token !== "")
             const props: WireProps<typeof TemplateVersionExternalAuth> = {
@@ -437,7 +528,9 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         const workspace = { type: "workspace", orgId: version.organization_id, ownerId: actor.user.id } as const
         if (!(yield* allowed("create", workspace))) return yield* versionNotFound()
         const importJob = yield* jobOf(version.job_id)
-        if (unfinished(importJob)) return yield* new BadRequest({ message: "Template version import job hasn't completed!" })
+        if (unfinished(importJob)) {
+          return yield* new BadRequest({ message: "Template version import job hasn't completed!" })
+        }
         const job = yield* tx.atomic(Effect.gen(function*() {
           const job = yield* jobs.enqueue({
             organization_id: version.organization_id,
@@ -475,7 +568,9 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         if (job.type !== "template_version_dry_run" || job.input.template_version_id !== version.id) {
           return yield* Forbidden.default()
         }
-        if (!(yield* allowed("read", { type: "workspace", orgId: version.organization_id, ownerId: job.initiator_id }))) {
+        if (
+          !(yield* allowed("read", { type: "workspace", orgId: version.organization_id, ownerId: job.initiator_id }))
+        ) {
           return yield* Forbidden.default()
         }
         return { job, version, template }
@@ -519,11 +614,15 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     const cancelDryRun = (id: string, jobId: string) =>
       Effect.gen(function*() {
         const { job, version } = yield* dryRunJob(id, jobId)
-        if (!(yield* allowed("update", { type: "workspace", orgId: version.organization_id, ownerId: job.initiator_id }))) {
+        if (
+          !(yield* allowed("update", { type: "workspace", orgId: version.organization_id, ownerId: job.initiator_id }))
+        ) {
           return yield* versionNotFound()
         }
         if (job.completed_at !== null) return yield* new BadRequest({ message: "Job has already completed." })
-        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled." })
+        if (job.canceled_at !== null) {
+          return yield* new BadRequest({ message: "Job has already been marked as canceled." })
+        }
         yield* jobs.cancel(job.id).pipe(
           Effect.catchTag("NotFound", () => Effect.die("A dry run's job is missing.")),
           // Finished between the read and the cancel.
@@ -537,7 +636,11 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     /** Why `version` may not be archived now, if it may not: it is the active one, or its import is unfinished. */
     const archiveRefusal = (version: TemplateVersionRecord, template: TemplateRecord, job: ProvisionerJobRecord) => {
       if (template.active_version_id === version.id) return "The active template version cannot be archived."
-      if (unfinished(job)) return `Cannot archive a template version whose import job is ${jobStatus(job)}; cancel it or wait for it to finish.`
+      if (unfinished(job)) {
+        return `Cannot archive a template version whose import job is ${
+          jobStatus(job)
+        }; cancel it or wait for it to finish.`
+      }
       return undefined
     }
 
@@ -545,7 +648,9 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
       Effect.gen(function*() {
         const { template, version } = yield* changeable(id)
         const verb = archived ? "archived" : "unarchived"
-        if (version.archived === archived) return yield* new BadRequest({ message: `Template version already ${verb}.` })
+        if (version.archived === archived) {
+          return yield* new BadRequest({ message: `Template version already ${verb}.` })
+        }
         if (template === undefined) {
           return yield* new BadRequest({ message: "Cannot archive template versions not associated with a template." })
         }
@@ -556,9 +661,15 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         const changed = yield* versions.setArchived(template.id, [version.id], archived, yield* now)
         if (archived && changed.length === 0) {
           // The described system answers a 500 "the version is likely in use by a workspace"; we name it.
-          return yield* new BadRequest({ message: "A template version in use by a workspace's latest build cannot be archived." })
+          return yield* new BadRequest({
+            message: "A template version in use by a workspace's latest build cannot be archived."
+          })
         }
-        yield* auditResource(versionResource(version), auditedVersion(version), auditedVersion({ ...version, archived }))
+        yield* auditResource(
+          versionResource(version),
+          auditedVersion(version),
+          auditedVersion({ ...version, archived })
+        )
         return new ResponseBody({ message: `template version "${version.id}" ${verb}` }, true)
       }).pipe(span("TemplateVersions.setArchived"))
 
@@ -570,7 +681,11 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
       Effect.gen(function*() {
         const template = yield* readableTemplate(templateId)
         yield* authorize("update", templateObject(template))
-        const list = yield* versions.listByTemplate({ templateId: template.id, limit: MAX_VERSIONS_PAGE, includeArchived: false })
+        const list = yield* versions.listByTemplate({
+          templateId: template.id,
+          limit: MAX_VERSIONS_PAGE,
+          includeArchived: false
+        })
         const chosen: Array<string> = []
         for (const v of list) {
           const job = yield* jobOf(v.job_id)
@@ -591,10 +706,14 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         if (input.after_id !== undefined) {
           const after = yield* versions.findById(input.after_id.toLowerCase())
           if (Option.isNone(after)) {
-            return yield* new BadRequest({ message: `Record at "after_id" (${JSON.stringify(input.after_id)}) does not exist.` })
+            return yield* new BadRequest({
+              message: `Record at "after_id" (${JSON.stringify(input.after_id)}) does not exist.`
+            })
           }
         }
-        const limit = input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, MAX_VERSIONS_PAGE) : MAX_VERSIONS_PAGE
+        const limit = input.limit !== undefined && input.limit > 0
+          ? Math.min(input.limit, MAX_VERSIONS_PAGE)
+          : MAX_VERSIONS_PAGE
         const list = yield* versions.listByTemplate({
           templateId: template.id,
           limit,
@@ -609,7 +728,8 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
       Effect.flatMap(
         versions.findByTemplateAndName(template.id, name),
         Option.match({
-          onNone: () => Effect.fail(new NotFound({ message: `No template version found by name ${JSON.stringify(name)}.` })),
+          onNone: () =>
+            Effect.fail(new NotFound({ message: `No template version found by name ${JSON.stringify(name)}.` })),
           onSome: Effect.succeed
         })
       )
@@ -655,7 +775,9 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         if (Option.isNone(found)) return yield* new NotFound({ message: "Template version not found." })
         const version = found.value
         if (version.template_id !== template.id) {
-          return yield* new BadRequest({ message: "The provided template version doesn't belong to the specified template." })
+          return yield* new BadRequest({
+            message: "The provided template version doesn't belong to the specified template."
+          })
         }
         if (version.archived) return yield* new BadRequest({ message: "The provided template version is archived." })
         const job = yield* jobOf(version.job_id)
@@ -666,10 +788,11 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
             detail: `Attempted to promote a version with a ${status} build`
           })
         }
-        const updated = yield* templates.update(template.id, { active_version_id: version.id, updated_at: yield* now }).pipe(
-          Effect.catchTag("UniqueViolation", () => Effect.die("Promoting a version clashed on a template's name.")),
-          Effect.flatMap(Option.match({ onNone: () => Effect.fail(templateNotFound()), onSome: Effect.succeed }))
-        )
+        const updated = yield* templates.update(template.id, { active_version_id: version.id, updated_at: yield* now })
+          .pipe(
+            Effect.catchTag("UniqueViolation", () => Effect.die("Promoting a version clashed on a template's name.")),
+            Effect.flatMap(Option.match({ onNone: () => Effect.fail(templateNotFound()), onSome: Effect.succeed }))
+          )
         yield* auditResource(
           templateResource(updated),
           { active_version_id: template.active_version_id },
@@ -679,10 +802,32 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
       }).pipe(span("TemplateVersions.promote"))
 
     return {
-      create, get, update, cancel, importJob, logs, resources, richParameters, variables, externalAuth, presets,
-      createDryRun, getDryRun, dryRunResources, dryRunLogsJob, cancelDryRun, setArchived, archiveUnused, listByTemplate,
-      getByTemplateAndName, getByOrganizationAndName, previous, promote, provisionerStanding,
-      dryRunMatchedProvisioners, removedListing
+      create,
+      get,
+      update,
+      cancel,
+      importJob,
+      logs,
+      resources,
+      richParameters,
+      variables,
+      externalAuth,
+      presets,
+      createDryRun,
+      getDryRun,
+      dryRunResources,
+      dryRunLogsJob,
+      cancelDryRun,
+      setArchived,
+      archiveUnused,
+      listByTemplate,
+      getByTemplateAndName,
+      getByOrganizationAndName,
+      previous,
+      promote,
+      provisionerStanding,
+      dryRunMatchedProvisioners,
+      removedListing
     } as const
   }),
   dependencies: [Organizations.Default, Files.Default, ProvisionerJobs.Default]

@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { Group } from "../groups/Group.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
 import { ReducedUser, User } from "../users/User.js"
-import { omitEmpty, type WireProps, wireMaker } from "../Wire.js"
+import { omitEmpty, wireMaker, type WireProps } from "../Wire.js"
 import type { TemplateRecord } from "./Template.js"
 
 /** Days of the week as the described system names them, in the order of its bit masks (bit 0 = Monday). */
@@ -35,14 +35,18 @@ export class TransitionStats extends Schema.Class<TransitionStats>("TransitionSt
   p95: omitEmpty(Schema.Int)
 }) {}
 
-export class TemplateAutostopRequirement extends Schema.Class<TemplateAutostopRequirement>("TemplateAutostopRequirement")({
-  days_of_week: Schema.Array(Schema.String),
-  weeks: Schema.Int
-}) {}
+export class TemplateAutostopRequirement
+  extends Schema.Class<TemplateAutostopRequirement>("TemplateAutostopRequirement")({
+    days_of_week: Schema.Array(Schema.String),
+    weeks: Schema.Int
+  })
+{}
 
-export class TemplateAutostartRequirement extends Schema.Class<TemplateAutostartRequirement>("TemplateAutostartRequirement")({
-  days_of_week: Schema.Array(Schema.String)
-}) {}
+export class TemplateAutostartRequirement
+  extends Schema.Class<TemplateAutostartRequirement>("TemplateAutostartRequirement")({
+    days_of_week: Schema.Array(Schema.String)
+  })
+{}
 
 /** A template as the API answers it. */
 export class Template extends Schema.Class<Template>("Template")({
@@ -153,9 +157,12 @@ export const toTemplate = (
       // 0 and 1 both mean every week; the described system answers at least 1.
       weeks: Math.max(1, t.autostop_requirement_weeks)
     }),
-    build_time_stats: buildTimes === undefined ? unknownBuildTimes() : { ...unknownBuildTimes(), ...Object.fromEntries(
-      Object.entries(buildTimes).map(([transition, s]) => [transition, makeTransitionStats(s)])
-    ) },
+    build_time_stats: buildTimes === undefined ? unknownBuildTimes() : {
+      ...unknownBuildTimes(),
+      ...Object.fromEntries(
+        Object.entries(buildTimes).map(([transition, s]) => [transition, makeTransitionStats(s)])
+      )
+    },
     cors_behavior: t.cors_behavior,
     created_at: t.created_at,
     created_by_id: t.created_by,
@@ -184,4 +191,3 @@ export const toTemplate = (
   }
   return makeTemplate(props)
 }
-

@@ -4,38 +4,53 @@
  * them, their access lists, and invalidating their presets' prebuilt workspaces.
  */
 import { Clock, Effect, Option } from "effect"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { TemplateIds } from "../notifications/NotificationTemplate.js"
-import { notifyMarkedForDeletion, notifyTemplateDeprecated, TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
 import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
-import { GroupRepo, type GroupRecord } from "../groups/Group.js"
-import { Groups, groupObject, toGroup } from "../groups/Groups.js"
+import { type GroupRecord, GroupRepo } from "../groups/Group.js"
+import { groupObject, Groups, toGroup } from "../groups/Groups.js"
 import { IdGenerator, isUuid } from "../Ids.js"
+import { BUILD_TIME_STATS_DAYS, buildTimeStats, InsightsRepo } from "../insights/Insight.js"
+import { notifyMarkedForDeletion, notifyTemplateDeprecated, TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { TemplateIds } from "../notifications/NotificationTemplate.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { PubSub } from "../PubSub.js"
 import { Transactions } from "../Repositories.js"
 import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
-import { toReducedUser, type UserRecord } from "../users/User.js"
 import { UserRepo } from "../users/Repositories.js"
+import { toReducedUser, type UserRecord } from "../users/User.js"
 import { toUser } from "../users/Users.js"
-import { PubSub } from "../PubSub.js"
 import { type PortShareLevelValue, PortShareRepo } from "../workspaces/PortShare.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
-import { BUILD_TIME_STATS_DAYS, buildTimeStats, InsightsRepo } from "../insights/Insight.js"
+import { templateExamples } from "./Examples.js"
 import { jobStatus, ProvisionerJobRepo } from "./ProvisionerJob.js"
 import {
-  type TemplateAcl, templateObject, type TemplatePatch, type TemplateRecord, TemplateRepo, type TemplateRole
+  type TemplateAcl,
+  templateObject,
+  type TemplatePatch,
+  type TemplateRecord,
+  TemplateRepo,
+  type TemplateRole
 } from "./Template.js"
-import { templateExamples } from "./Examples.js"
 import { TemplateVersionRepo } from "./TemplateVersion.js"
 import {
-  ACLAvailable, ALL_DAYS_MASK, InvalidatedPreset, InvalidatePresetsResponse, MAX_AUTOSTOP_WEEKS, maskOfDays, type Template,
-  TemplateACL, TemplateGroup, TemplateUser, toTemplate, weekdays
+  ACLAvailable,
+  ALL_DAYS_MASK,
+  InvalidatedPreset,
+  InvalidatePresetsResponse,
+  maskOfDays,
+  MAX_AUTOSTOP_WEEKS,
+  type Template,
+  TemplateACL,
+  TemplateGroup,
+  TemplateUser,
+  toTemplate,
+  weekdays
 } from "./TemplateWire.js"
 
 export interface AutostopRequirementInput {
@@ -108,8 +123,13 @@ export interface AclAvailableInput {
 }
 
 /** How audit entries name a template. */
-export const templateResource = (t: Pick<TemplateRecord, "id" | "name" | "organization_id" | "icon">) =>
-  ({ type: "template", id: t.id, target: t.name, organizationId: t.organization_id, icon: t.icon })
+export const templateResource = (t: Pick<TemplateRecord, "id" | "name" | "organization_id" | "icon">) => ({
+  type: "template",
+  id: t.id,
+  target: t.name,
+  organizationId: t.organization_id,
+  icon: t.icon
+})
 
 /** The audited fields of a template: everything but bookkeeping. */
 const auditedFields = (t: TemplateRecord) => {
@@ -132,7 +152,12 @@ const unique = <A>(xs: ReadonlyArray<A>) => [...new Set(xs)]
 const settingsProblems = (input: TemplateSettingsInput & { readonly [k: string]: unknown }): Array<Validation> => {
   const problems: Array<Validation> = []
   const durations = [
-    "default_ttl_ms", "activity_bump_ms", "failure_ttl_ms", "dormant_ttl_ms", "delete_ttl_ms", "time_til_dormant_ms",
+    "default_ttl_ms",
+    "activity_bump_ms",
+    "failure_ttl_ms",
+    "dormant_ttl_ms",
+    "delete_ttl_ms",
+    "time_til_dormant_ms",
     "time_til_dormant_autodelete_ms"
   ] as const
   for (const field of durations) {
@@ -143,7 +168,12 @@ const settingsProblems = (input: TemplateSettingsInput & { readonly [k: string]:
     if (days === undefined) return
     const bad = days.filter((d) => !(weekdays as ReadonlyArray<string>).includes(d.toLowerCase()))
     if (bad.length > 0) {
-      problems.push(new Validation({ field, detail: `Invalid day${bad.length === 1 ? "" : "s"} of week: ${bad.map((d) => `"${d}"`).join(", ")}.` }))
+      problems.push(
+        new Validation({
+          field,
+          detail: `Invalid day${bad.length === 1 ? "" : "s"} of week: ${bad.map((d) => `"${d}"`).join(", ")}.`
+        })
+      )
     } else if (unique(days.map((d) => d.toLowerCase())).length !== days.length) {
       problems.push(new Validation({ field, detail: "A day of week cannot be listed twice." }))
     }
@@ -152,7 +182,9 @@ const settingsProblems = (input: TemplateSettingsInput & { readonly [k: string]:
   checkDays("autostart_requirement.days_of_week", input.autostart_requirement?.days_of_week)
   const weeks = input.autostop_requirement?.weeks
   if (weeks !== undefined && (weeks < 0 || weeks > MAX_AUTOSTOP_WEEKS)) {
-    problems.push(new Validation({ field: "autostop_requirement.weeks", detail: `Must be between 0 and ${MAX_AUTOSTOP_WEEKS}.` }))
+    problems.push(
+      new Validation({ field: "autostop_requirement.weeks", detail: `Must be between 0 and ${MAX_AUTOSTOP_WEEKS}.` })
+    )
   }
   return problems
 }
@@ -165,15 +197,32 @@ const lower = (days: ReadonlyArray<string>) => days.map((d) => d.toLowerCase())
  * (`update_workspace_last_used_at`, `update_workspace_dormant_at`, `deleting_at`).
  */
 const SCHEDULE_FIELDS = [
-  "default_ttl_ms", "activity_bump_ms", "autostop_requirement_days_of_week", "autostop_requirement_weeks",
-  "autostart_requirement_days_of_week", "failure_ttl_ms", "time_til_dormant_ms", "time_til_dormant_autodelete_ms",
-  "allow_user_autostart", "allow_user_autostop"
+  "default_ttl_ms",
+  "activity_bump_ms",
+  "autostop_requirement_days_of_week",
+  "autostop_requirement_weeks",
+  "autostart_requirement_days_of_week",
+  "failure_ttl_ms",
+  "time_til_dormant_ms",
+  "time_til_dormant_autodelete_ms",
+  "allow_user_autostart",
+  "allow_user_autostop"
 ] as const satisfies ReadonlyArray<keyof TemplateRecord>
 
 /** The described system's `q` keys of a template search. */
 const TEMPLATE_QUERY_KEYS = [
-  "deleted", "organization", "exact_name", "exact_display_name", "name", "display_name", "ids", "deprecated",
-  "has-ai-task", "author_id", "author", "has_external_agent"
+  "deleted",
+  "organization",
+  "exact_name",
+  "exact_display_name",
+  "name",
+  "display_name",
+  "ids",
+  "deprecated",
+  "has-ai-task",
+  "author_id",
+  "author",
+  "has_external_agent"
 ]
 
 const parseBool = (field: string, value: string | undefined, problems: Array<Validation>): boolean | undefined => {
@@ -216,16 +265,27 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const orgs = new Map<string, OrganizationRecord | undefined>()
         const names = new Map<string, string>()
         for (const t of records) {
-          if (!orgs.has(t.organization_id)) orgs.set(t.organization_id, Option.getOrUndefined(yield* orgRepo.findById(t.organization_id)))
+          if (!orgs.has(t.organization_id)) {
+            orgs.set(t.organization_id, Option.getOrUndefined(yield* orgRepo.findById(t.organization_id)))
+          }
           if (!names.has(t.created_by)) {
-            names.set(t.created_by, Option.match(yield* userRepo.findById(t.created_by), { onNone: () => "", onSome: (u) => u.username }))
+            names.set(
+              t.created_by,
+              Option.match(yield* userRepo.findById(t.created_by), { onNone: () => "", onSome: (u) => u.username })
+            )
           }
         }
         const owners = yield* templates.workspaceOwnerCounts(records.map((t) => t.id))
         const since = new Date((yield* Clock.currentTimeMillis) - BUILD_TIME_STATS_DAYS * 86_400_000)
         const buildTimes = buildTimeStats(yield* insights.buildDurations(records.map((t) => t.id), since))
         return records.map((t) =>
-          toTemplate(t, orgs.get(t.organization_id), names.get(t.created_by) ?? "", owners.get(t.id) ?? 0, buildTimes.get(t.id))
+          toTemplate(
+            t,
+            orgs.get(t.organization_id),
+            names.get(t.created_by) ?? "",
+            owners.get(t.id) ?? 0,
+            buildTimes.get(t.id)
+          )
         )
       })
 
@@ -245,7 +305,9 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const found = isUuid(ref) ? yield* templates.findById(ref.toLowerCase()) : Option.none()
         if (Option.isNone(found) || found.value.deleted) return yield* NotFound.resource("Template")
         const t = found.value
-        yield* mode === "read" ? authorizeRead("Template", templateObject(t)) : authorizeVisible("Template", templateObject(t))
+        yield* mode === "read"
+          ? authorizeRead("Template", templateObject(t))
+          : authorizeVisible("Template", templateObject(t))
         return t
       })
 
@@ -275,8 +337,9 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const orgRef = terms.get("organization")
         if (orgRef !== undefined) {
           const org = yield* Effect.option(organizations.resolve(orgRef))
-          if (Option.isNone(org)) problems.push(new Validation({ field: "q", detail: `Organization "${orgRef}" not found.` }))
-          else if (orgId !== undefined && org.value.id !== orgId) return []
+          if (Option.isNone(org)) {
+            problems.push(new Validation({ field: "q", detail: `Organization "${orgRef}" not found.` }))
+          } else if (orgId !== undefined && org.value.id !== orgId) return []
           else orgId = org.value.id
         }
         const idList = terms.get("ids")?.split(",").filter((s) => s !== "")
@@ -289,7 +352,9 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         }
         const author = terms.get("author")
         if (author === "me") authorId = (yield* CurrentActor).user.id
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid search query.", validations: problems })
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid search query.", validations: problems })
+        }
         // Deleted templates are never listed: a search for them finds none.
         if (deleted === true) return []
         let authorName: string | undefined
@@ -301,7 +366,9 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           fuzzyName: terms.get("name"),
           deprecated
         })
-        const fuzzyDisplay = [terms.get("display_name"), ...query.text].filter((s): s is string => s !== undefined && s !== "")
+        const fuzzyDisplay = [terms.get("display_name"), ...query.text].filter((s): s is string =>
+          s !== undefined && s !== ""
+        )
         const exactDisplay = terms.get("exact_display_name")
         const matching: Array<TemplateRecord> = []
         const authors = new Map<string, string>()
@@ -313,7 +380,13 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           if (authorId !== undefined && t.created_by !== authorId.toLowerCase()) continue
           if (authorName !== undefined) {
             if (!authors.has(t.created_by)) {
-              authors.set(t.created_by, Option.match(yield* userRepo.findById(t.created_by), { onNone: () => "", onSome: (u) => u.username.toLowerCase() }))
+              authors.set(
+                t.created_by,
+                Option.match(yield* userRepo.findById(t.created_by), {
+                  onNone: () => "",
+                  onSome: (u) => u.username.toLowerCase()
+                })
+              )
             }
             if (authors.get(t.created_by) !== authorName) continue
           }
@@ -359,8 +432,12 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const org = yield* organizations.resolve(orgRef)
         yield* authorize("create", { type: "template", orgId: org.id })
         const problems = settingsProblems(input as never)
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid create template request.", validations: problems })
-        if (Option.isSome(yield* templates.findByName(org.id, input.name))) return yield* nameConflict(input.name)
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid create template request.", validations: problems })
+        }
+        if (Option.isSome(yield* templates.findByName(org.id, input.name))) {
+          return yield* nameConflict(input.name)
+        }
         const versionId = input.template_version_id.toLowerCase()
         const version = yield* versions.findById(versionId)
         // A version of another organization is not offered: it answers like a missing one.
@@ -445,9 +522,12 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
       set("default_ttl_ms", input.default_ttl_ms)
       set("activity_bump_ms", input.activity_bump_ms)
       if (input.autostop_requirement !== undefined) {
-        set("autostop_requirement_days_of_week", input.autostop_requirement.days_of_week === undefined
-          ? undefined
-          : maskOfDays(lower(input.autostop_requirement.days_of_week)))
+        set(
+          "autostop_requirement_days_of_week",
+          input.autostop_requirement.days_of_week === undefined
+            ? undefined
+            : maskOfDays(lower(input.autostop_requirement.days_of_week))
+        )
         // 0 and 1 both mean every week.
         const weeks = input.autostop_requirement.weeks
         if (weeks !== undefined && Math.max(1, weeks) !== Math.max(1, t.autostop_requirement_weeks)) {
@@ -484,7 +564,12 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const t = yield* resolve(ref, "act")
         yield* authorize("update", templateObject(t))
         const problems = settingsProblems(input as never)
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid request to update template metadata.", validations: problems })
+        if (problems.length > 0) {
+          return yield* new BadRequest({
+            message: "Invalid request to update template metadata.",
+            validations: problems
+          })
+        }
         const patch = patchOf(t, input)
         if (Object.keys(patch).length === 0) return Option.none<Template>()
         const at = yield* now
@@ -506,7 +591,11 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           // `deleting_at` is dormant_at + the template's autodelete time: it moves with a new
           // autodelete time (0: none) or with dormant_at itself.
           const redated = moveDormant || patch.time_til_dormant_autodelete_ms !== undefined
-            ? yield* workspaceRepo.redateDormantByTemplate(t.id, changed.value.time_til_dormant_autodelete_ms, moveDormant ? at : null)
+            ? yield* workspaceRepo.redateDormantByTemplate(
+              t.id,
+              changed.value.time_til_dormant_autodelete_ms,
+              moveDormant ? at : null
+            )
             : []
           return { updated: changed, redated }
         })).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(patch.name ?? t.name))))
@@ -563,7 +652,9 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           const u = yield* userRepo.findById(id)
           if (Option.isSome(u) && !u.value.deleted) found.push({ user: u.value, role: t.user_acl[id]! })
         }
-        const orgsOf = found.length === 0 ? new Map<string, ReadonlyArray<string>>() : yield* members.ofUsers(found.map((f) => f.user.id))
+        const orgsOf = found.length === 0
+          ? new Map<string, ReadonlyArray<string>>()
+          : yield* members.ofUsers(found.map((f) => f.user.id))
         const users = found
           .sort((a, b) => a.user.username.localeCompare(b.user.username))
           .map(({ role, user }) => new TemplateUser({ ...toUser(user, orgsOf.get(user.id) ?? []), role }, true))
@@ -587,42 +678,57 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const userPerms = Object.entries(input.user_perms ?? {})
         const groupPerms = Object.entries(input.group_perms ?? {})
         const badRole = (field: string, id: string, role: string) =>
-          new Validation({ field, detail: `Invalid role "${role}" for "${id}": must be one of admin, use or "" (remove).` })
+          new Validation({
+            field,
+            detail: `Invalid role "${role}" for "${id}": must be one of admin, use or "" (remove).`
+          })
         const orgIdsOf = yield* members.ofUsers(userPerms.map(([id]) => id.toLowerCase()).filter(isUuid))
         for (const [id, role] of userPerms) {
           if (!ROLE_VALUES.includes(role)) problems.push(badRole("user_perms", id, role))
           else if (role === "") continue
-          else if (!isUuid(id)) problems.push(new Validation({ field: "user_perms", detail: `"${id}" is not a valid user id.` }))
-          else {
+          else if (!isUuid(id)) {
+            problems.push(new Validation({ field: "user_perms", detail: `"${id}" is not a valid user id.` }))
+          } else {
             const u = yield* userRepo.findById(id.toLowerCase())
             if (Option.isNone(u) || u.value.deleted) {
               problems.push(new Validation({ field: "user_perms", detail: `Failed to find user "${id}".` }))
             } else if (!(orgIdsOf.get(u.value.id) ?? []).includes(t.organization_id)) {
-              problems.push(new Validation({
-                field: "user_perms",
-                detail: `User "${u.value.username}" is not a member of the template's organization.`
-              }))
+              problems.push(
+                new Validation({
+                  field: "user_perms",
+                  detail: `User "${u.value.username}" is not a member of the template's organization.`
+                })
+              )
             }
           }
         }
         for (const [id, role] of groupPerms) {
           if (!ROLE_VALUES.includes(role)) problems.push(badRole("group_perms", id, role))
           else if (role === "") continue
-          else if (!isUuid(id)) problems.push(new Validation({ field: "group_perms", detail: `"${id}" is not a valid group id.` }))
-          else {
+          else if (!isUuid(id)) {
+            problems.push(new Validation({ field: "group_perms", detail: `"${id}" is not a valid group id.` }))
+          } else {
             const g = yield* groupRepo.findById(id.toLowerCase())
             if (Option.isNone(g) || g.value.organization_id !== t.organization_id) {
-              problems.push(new Validation({ field: "group_perms", detail: `Failed to find group "${id}" in the template's organization.` }))
+              problems.push(
+                new Validation({
+                  field: "group_perms",
+                  detail: `Failed to find group "${id}" in the template's organization.`
+                })
+              )
             }
           }
         }
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid request to update template ACL.", validations: problems })
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid request to update template ACL.", validations: problems })
+        }
         const apply = (acl: TemplateAcl, perms: ReadonlyArray<[string, string]>): TemplateAcl => {
           const next: Record<string, TemplateRole> = { ...acl }
           for (const [rawId, role] of perms) {
             const id = rawId.toLowerCase()
-            if (role === "") delete next[id]
-            else next[id] = role as TemplateRole
+            if (role === "") {
+              delete next[id]
+            } else next[id] = role as TemplateRole
           }
           return next
         }
@@ -660,7 +766,8 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         })
         const all = yield* groupRepo.list({ organizationId: t.organization_id })
         const groupList: Array<GroupRecord> = all.filter((g) =>
-          text === "" || g.name.toLowerCase().includes(text) || g.display_name.toLowerCase().includes(text))
+          text === "" || g.name.toLowerCase().includes(text) || g.display_name.toLowerCase().includes(text)
+        )
         const visible = yield* Effect.filter(groupList, (g) => allowed("read", groupObject(g)))
         return new ACLAvailable({
           users: page.users.map(toReducedUser),
@@ -682,13 +789,29 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         return new InvalidatePresetsResponse({
           invalidated: presets
             .filter((p) => (p.prebuild?.instances ?? 0) > 0)
-            .map((p) => new InvalidatedPreset({ preset_name: p.name, template_name: t.name, template_version_name: active!.name }, true))
+            .map((p) =>
+              new InvalidatedPreset(
+                { preset_name: p.name, template_name: t.name, template_version_name: active!.name },
+                true
+              )
+            )
         }, true)
       }).pipe(span("Templates.invalidatePresets"))
 
     return {
-      resolve, get, getByName, list, listByOrganization, create, update, delete: remove, getAcl, updateAcl, aclAvailable,
-      invalidatePresets, examples
+      resolve,
+      get,
+      getByName,
+      list,
+      listByOrganization,
+      create,
+      update,
+      delete: remove,
+      getAcl,
+      updateAcl,
+      aclAvailable,
+      invalidatePresets,
+      examples
     } as const
   }),
   dependencies: [Organizations.Default, Groups.Default]

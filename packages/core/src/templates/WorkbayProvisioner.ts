@@ -4,7 +4,7 @@
  * the standalone server creates real templates and workspaces with no other software.
  */
 import { Clock, Duration, Effect, Either } from "effect"
-import { readArchive, type ArchiveFiles, type ArchiveLimits, defaultArchiveLimits } from "./Archive.js"
+import { type ArchiveFiles, type ArchiveLimits, defaultArchiveLimits, readArchive } from "./Archive.js"
 import {
   type ImportResult,
   type NameValue,
@@ -91,7 +91,10 @@ const loadTemplate = (archive: Uint8Array, contentType: string, limits: ArchiveL
     )
     const found = findTemplate(files)
     if (found === undefined) {
-      return yield* logger.fail(SETUP, "The archive has no template.yaml (nor template.yml or template.json) at its root.")
+      return yield* logger.fail(
+        SETUP,
+        "The archive has no template.yaml (nor template.yml or template.json) at its root."
+      )
     }
     let text: string
     try {
@@ -186,7 +189,11 @@ const resourcesFor = (
     hide: r.hide ?? false,
     icon: s(r.icon),
     daily_cost: r.daily_cost ?? 0,
-    metadata: (r.metadata ?? []).map((m) => ({ key: s(m.key), value: s(stringValue(m.value)), sensitive: m.sensitive ?? false })),
+    metadata: (r.metadata ?? []).map((m) => ({
+      key: s(m.key),
+      value: s(stringValue(m.value)),
+      sensitive: m.sensitive ?? false
+    })),
     agents: (r.agents ?? []).map((a): ProvisionedAgent => ({
       name: a.name,
       external: a.external ?? false,
@@ -303,12 +310,19 @@ export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}):
       }
       const start = resourcesFor(template, "start", subs)
       const stop = resourcesFor(template, "stop", subs)
-      yield* logger.log("info", DETECTING, `Found ${start.length} resources when started and ${stop.length} when stopped.`)
+      yield* logger.log(
+        "info",
+        DETECTING,
+        `Found ${start.length} resources when started and ${stop.length} when stopped.`
+      )
       const result: ImportResult = {
         parameters,
         variables,
         resources: [{ transition: "start", resources: start }, { transition: "stop", resources: stop }],
-        external_auth_providers: (template.external_auth ?? []).map((e) => ({ id: e.id, optional: e.optional ?? false })),
+        external_auth_providers: (template.external_auth ?? []).map((e) => ({
+          id: e.id,
+          optional: e.optional ?? false
+        })),
         presets: (template.presets ?? []).map((p) => ({
           name: p.name,
           default: p.default ?? false,
@@ -334,7 +348,9 @@ export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}):
       const params = new Map<string, string>()
       for (const p of template.parameters ?? []) {
         const value = given.get(p.name) ?? (p.default === undefined ? undefined : stringValue(p.default))
-        if (value === undefined) return yield* logger.fail(PLANNING, `Parameter "${p.name}" is required and has no value.`)
+        if (value === undefined) {
+          return yield* logger.fail(PLANNING, `Parameter "${p.name}" is required and has no value.`)
+        }
         params.set(p.name, value)
       }
       const subs: Substitutions = {

@@ -14,7 +14,9 @@ import { Cause, Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Queue, t
 import { IdGenerator } from "../Ids.js"
 import { Metrics } from "../Metrics.js"
 import { span } from "../Tracing.js"
+import { JobSignal } from "./JobSignal.js"
 import { type Provisioner, type ProvisionerLogSink, Provisioners } from "./Provisioner.js"
+import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
 import type {
   JobCompletion,
   NewProvisionerJobLog,
@@ -23,10 +25,8 @@ import type {
   ProvisionerTags,
   ProvisionerWorker
 } from "./ProvisionerJob.js"
-import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
-import { ProvisionerJobs } from "./ProvisionerJobs.js"
-import { JobSignal } from "./JobSignal.js"
 import { jobStatus } from "./ProvisionerJob.js"
+import { ProvisionerJobs } from "./ProvisionerJobs.js"
 
 export { JobSignal } from "./JobSignal.js"
 
@@ -64,8 +64,9 @@ export class JobExecutors extends Effect.Service<JobExecutors>()("@workbay/core/
   }
 }) {
   /** A layer registering `executors` (by job type) when it is built. */
-  static readonly register = (executors: Partial<Record<ProvisionerJobType, JobExecutor>>): Layer.Layer<never, never, JobExecutors> =>
-    JobExecutors.registerEffect(Effect.succeed(executors))
+  static readonly register = (
+    executors: Partial<Record<ProvisionerJobType, JobExecutor>>
+  ): Layer.Layer<never, never, JobExecutors> => JobExecutors.registerEffect(Effect.succeed(executors))
 
   /** A layer registering the executors `make` builds (with the services it needs). */
   static readonly registerEffect = <E, R>(
@@ -118,13 +119,16 @@ const MAX_LOG_BATCH = 500
 export const executorFailure = (cause: Cause.Cause<unknown>): JobCompletion => {
   const failure = Cause.failureOption(cause)
   const describe = (e: unknown) =>
-    typeof e === "object" && e !== null && typeof (e as { message?: unknown }).message === "string" && (e as { message: string }).message !== ""
+    typeof e === "object" && e !== null && typeof (e as { message?: unknown }).message === "string" &&
+      (e as { message: string }).message !== ""
       ? (e as { message: string }).message
       : String(e)
   if (Option.isSome(failure)) {
     const e = failure.value as { error_code?: unknown }
     const code = typeof e === "object" && e !== null && typeof e.error_code === "string" ? e.error_code : undefined
-    return code === undefined ? { error: describe(failure.value) } : { error: describe(failure.value), error_code: code }
+    return code === undefined
+      ? { error: describe(failure.value) }
+      : { error: describe(failure.value), error_code: code }
   }
   return { error: `The provisioner job failed unexpectedly: ${describe(Cause.squash(cause))}` }
 }
@@ -149,11 +153,19 @@ const makeLogSink = (jobs: ProvisionerJobs, jobId: string, interval: Duration.Du
     })).pipe(Effect.uninterruptible)
     const log: ProvisionerLogSink = (line) =>
       Effect.suspend(() => {
-        buffer.push({ created_at: line.created_at, log_source: "provisioner", log_level: line.level, stage: line.stage, output: line.output })
+        buffer.push({
+          created_at: line.created_at,
+          log_source: "provisioner",
+          log_level: line.level,
+          stage: line.stage,
+          output: line.output
+        })
         if (buffer.length >= MAX_LOG_BATCH) return flush
         return buffer.length === 1 ? Queue.offer(waiting, undefined) : Effect.void
       })
-    yield* Effect.forkScoped(Effect.forever(Queue.take(waiting).pipe(Effect.zipRight(Effect.sleep(interval)), Effect.zipRight(flush))))
+    yield* Effect.forkScoped(
+      Effect.forever(Queue.take(waiting).pipe(Effect.zipRight(Effect.sleep(interval)), Effect.zipRight(flush)))
+    )
     return { log, flush } as const
   })
 
@@ -189,7 +201,11 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
         Effect.tap((done) => {
           if (metrics.enabled && job.started_at !== null) {
             const ended = done.completed_at ?? done.canceled_at ?? new Date()
-            metrics.jobFinished(job.provisioner, jobStatus(done), Math.max(0, ended.getTime() - job.started_at.getTime()) / 1000)
+            metrics.jobFinished(
+              job.provisioner,
+              jobStatus(done),
+              Math.max(0, ended.getTime() - job.started_at.getTime()) / 1000
+            )
           }
         }),
         Effect.asVoid,
@@ -202,9 +218,13 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
         const { heartbeatInterval, logFlushInterval } = resolved(options)
         const executor = executors.get(job.type)
         if (Option.isNone(executor)) {
-          return yield* finish(worker, job, { error: `No executor is registered for provisioner jobs of type "${job.type}".` })
+          return yield* finish(worker, job, {
+            error: `No executor is registered for provisioner jobs of type "${job.type}".`
+          })
         }
-        const provisioner = options.provisioner !== undefined ? Option.some(options.provisioner) : provisioners.get(job.provisioner)
+        const provisioner = options.provisioner !== undefined
+          ? Option.some(options.provisioner)
+          : provisioners.get(job.provisioner)
         if (Option.isNone(provisioner)) {
           return yield* finish(worker, job, { error: `The provisioner "${job.provisioner}" is not registered.` })
         }
@@ -216,7 +236,9 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
           Effect.zipRight(daemons.seen(worker.id)),
           Effect.catchAllCause((cause) => Effect.logWarning(`Heartbeat of provisioner job ${job.id} failed`, cause))
         )
-        yield* Effect.forkScoped(Effect.forever(Effect.zipRight(options.heartbeat ?? Effect.sleep(heartbeatInterval), beat)))
+        yield* Effect.forkScoped(
+          Effect.forever(Effect.zipRight(options.heartbeat ?? Effect.sleep(heartbeatInterval), beat))
+        )
 
         const execution = yield* Effect.fork(
           Effect.suspend(() => executor.value(job, { provisioner: provisioner.value, log: sink.log, worker }))
@@ -232,10 +254,16 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
           if (outcome.reason === "canceled") yield* finish(worker, job, {})
           return
         }
-        yield* finish(worker, job, Exit.isSuccess(outcome.exit) ? outcome.exit.value : executorFailure(outcome.exit.cause))
+        yield* finish(
+          worker,
+          job,
+          Exit.isSuccess(outcome.exit) ? outcome.exit.value : executorFailure(outcome.exit.cause)
+        )
       }).pipe(
         Effect.scoped,
-        Effect.onInterrupt(() => finish(worker, job, { error: "The provisioner worker stopped before the job finished." })),
+        Effect.onInterrupt(() =>
+          finish(worker, job, { error: "The provisioner worker stopped before the job finished." })
+        ),
         span("ProvisionerWorkers.runJob")
       )
 
@@ -273,18 +301,23 @@ export class ProvisionerWorkers extends Effect.Service<ProvisionerWorkers>()("@w
 
     /** The workers `options` describe, with fresh ids: they serve every registered provisioner type. */
     const workers = (options: WorkerOptions = {}) =>
-      Effect.forEach(Array.from({ length: options.count ?? DEFAULT_WORKER_COUNT }, (_, i) => i), (i) =>
-        Effect.map(ids.uuid, (id): ProvisionerWorker => ({
-          id,
-          name: `${options.name ?? "built-in"}-${i + 1}`,
-          provisioners: provisioners.types,
-          tags: options.tags ?? DEFAULT_WORKER_TAGS
-        })))
+      Effect.forEach(
+        Array.from({ length: options.count ?? DEFAULT_WORKER_COUNT }, (_, i) => i),
+        (i) =>
+          Effect.map(ids.uuid, (id): ProvisionerWorker => ({
+            id,
+            name: `${options.name ?? "built-in"}-${i + 1}`,
+            provisioners: provisioners.types,
+            tags: options.tags ?? DEFAULT_WORKER_TAGS
+          }))
+      )
 
     /** Starts the workers in the current scope; they stop (a running job is failed) when it closes. */
     const start = (options: WorkerOptions = {}) =>
-      Effect.flatMap(workers(options), (ws) =>
-        Effect.forEach(ws, (w) => Effect.forkScoped(runOne(w, options)), { discard: true }).pipe(Effect.as(ws)))
+      Effect.flatMap(
+        workers(options),
+        (ws) => Effect.forEach(ws, (w) => Effect.forkScoped(runOne(w, options)), { discard: true }).pipe(Effect.as(ws))
+      )
 
     /**
      * Runs queued jobs with one worker until none it serves is pending, and answers them as they

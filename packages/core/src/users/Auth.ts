@@ -2,34 +2,40 @@
  * Authentication: turning a token into an actor, password login and logout,
  * the first user, one-time passcodes, login conversion, and API keys.
  */
-import { span } from "../Tracing.js"
 import { Clock, Duration, Effect, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { Actor } from "../Actor.js"
 import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
 import { auditResource, auditUser } from "../Audit.js"
-import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey, toApiKeyWithOwner } from "./ApiKey.js"
 import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Unauthorized, Validation } from "../Errors.js"
+import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { Organization } from "../organizations/Organization.js"
-import { checkPassword } from "./Passwords.js"
-import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
 import { NotificationQueue } from "../notifications/NotificationQueue.js"
 import { TemplateIds } from "../notifications/NotificationTemplate.js"
-import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { CustomRoleRepo, loadCustomRoles } from "../organizations/CustomRole.js"
-import { GroupRepo } from "../groups/Group.js"
-import { templateObject, TemplateRepo } from "../templates/Template.js"
-import { workspaceObject, WorkspaceRepo } from "../workspaces/Workspace.js"
+import { Organization } from "../organizations/Organization.js"
+import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
+import {
+  type Action,
+  type AuthzObject,
+  externalScopes,
+  isScope,
+  type ResourceKind,
+  type TokenLimits,
+  tokenWithin
+} from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
-import { ApiKeyRepo, LoginConversionRepo, UserRepo } from "./Repositories.js"
 import { Settings } from "../Settings.js"
+import { templateObject, TemplateRepo } from "../templates/Template.js"
+import { span } from "../Tracing.js"
+import { workspaceObject, WorkspaceRepo } from "../workspaces/Workspace.js"
+import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey, toApiKeyWithOwner } from "./ApiKey.js"
 import { githubConfigured, oidcConfigured } from "./Links.js"
+import { checkPassword } from "./Passwords.js"
+import { ApiKeyRepo, LoginConversionRepo, UserRepo } from "./Repositories.js"
 import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
 import { userObject, userResource, Users } from "./Users.js"
-import {
-  type Action, type AuthzObject, externalScopes, isScope, type ResourceKind, type TokenLimits, tokenWithin
-} from "../Rbac.js"
 
 /** Key ids are 10 characters and secrets 22, joined by a hyphen. */
 const KEY_ID_LENGTH = 10
@@ -47,7 +53,8 @@ const unauthorized = (message: string, detail?: string) =>
 export const memo = <A>(effect: Effect.Effect<A>): Effect.Effect<A> => {
   let value: { readonly a: A } | undefined
   return Effect.suspend(() =>
-    value !== undefined ? Effect.succeed(value.a) : Effect.tap(effect, (a) => Effect.sync(() => void (value = { a }))))
+    value !== undefined ? Effect.succeed(value.a) : Effect.tap(effect, (a) => Effect.sync(() => void (value = { a })))
+  )
 }
 
 /** An actor's organization roles (`Actor.orgRoles`) from its memberships. */
@@ -66,8 +73,11 @@ export const parseApiKey = (token: string): { readonly id: string; readonly secr
  * How audit entries name an API key: by its owner's id, as the described system does
  * (`resource_id` is a UUID; key ids are not), and by a token name or username.
  */
-export const apiKeyResource = (key: Pick<ApiKeyRecord, "user_id">, target: string) =>
-  ({ type: "api_key", id: key.user_id, target })
+export const apiKeyResource = (key: Pick<ApiKeyRecord, "user_id">, target: string) => ({
+  type: "api_key",
+  id: key.user_id,
+  target
+})
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
@@ -137,14 +147,15 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const userService = yield* Users
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    const orgRolesOf = (userId: string) =>
-      Effect.map(members.ofUser(userId), rolesByOrganization)
+    const orgRolesOf = (userId: string) => Effect.map(members.ofUser(userId), rolesByOrganization)
 
     /** Turns a presented token into an actor, or fails with 401. */
     const authenticate = (token: string): Effect.Effect<Actor, Unauthorized> =>
       Effect.gen(function*() {
         const parsed = parseApiKey(token)
-        if (parsed === undefined) return yield* unauthorized("Invalid API key format.", "API keys have the form <id>-<secret>.")
+        if (parsed === undefined) {
+          return yield* unauthorized("Invalid API key format.", "API keys have the form <id>-<secret>.")
+        }
         const found = yield* keys.findWithUser(parsed.id)
         if (Option.isNone(found) || !sameHash(found.value.key.hashed_secret, hashSecret(parsed.secret))) {
           return yield* unauthorized("Invalid API key.", "The API key is unknown or its secret does not match.")
@@ -154,9 +165,13 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         if (key.expires_at.getTime() <= at) {
           return yield* unauthorized("API key expired.", `The API key expired at ${key.expires_at.toISOString()}.`)
         }
-        if (user.deleted) return yield* unauthorized("The user of this API key has been deleted.")
+        if (user.deleted) {
+          return yield* unauthorized("The user of this API key has been deleted.")
+        }
         if (user.status !== "active") {
-          return yield* unauthorized(`User is not active (status = "${user.status}"). Contact an admin to reactivate your account.`)
+          return yield* unauthorized(
+            `User is not active (status = "${user.status}"). Contact an admin to reactivate your account.`
+          )
         }
         if (at - key.last_used.getTime() > TOUCH_INTERVAL_MS) {
           const isSession = key.login_type !== "token" && key.login_type !== "oauth2_provider_app"
@@ -181,7 +196,12 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         }
       }).pipe(span("Auth.authenticate"))
 
-    const insertKey = (userId: string, loginType: ApiKeyLoginType, lifetimeMs: number, extra: Partial<ApiKeyRecord> = {}) =>
+    const insertKey = (
+      userId: string,
+      loginType: ApiKeyLoginType,
+      lifetimeMs: number,
+      extra: Partial<ApiKeyRecord> = {}
+    ) =>
       Effect.gen(function*() {
         const at = yield* now
         const id = randomString(KEY_ID_LENGTH)
@@ -208,8 +228,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const passwordAuthDisabled = () =>
       new Forbidden({ message: "Password authentication is disabled on this deployment." })
 
-    const createSession = (userId: string) =>
-      insertKey(userId, "password", Duration.toMillis(settings.sessionDuration))
+    const createSession = (userId: string) => insertKey(userId, "password", Duration.toMillis(settings.sessionDuration))
 
     const login = (email: string, password: string) =>
       Effect.gen(function*() {
@@ -223,10 +242,15 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         if (user === undefined || !ok) return yield* unauthorized("Incorrect email or password.")
         if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
         if (user.login_type !== "password") {
-          return yield* new Forbidden({ message: `Incorrect login type, attempting to use "password" but user is of login type "${user.login_type}".` })
+          return yield* new Forbidden({
+            message:
+              `Incorrect login type, attempting to use "password" but user is of login type "${user.login_type}".`
+          })
         }
         if (user.status !== "active") {
-          return yield* new Forbidden({ message: "Your account is suspended. Contact an admin to reactivate your account." })
+          return yield* new Forbidden({
+            message: "Your account is suspended. Contact an admin to reactivate your account."
+          })
         }
         const session = yield* createSession(user.id).pipe(Effect.orDie)
         yield* auditResource(apiKeyResource(session.record, user.username), undefined, session.record)
@@ -248,7 +272,14 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         ? Effect.succeed(new ResponseBody({ message: "The initial user has already been created!" }, true))
         : Effect.fail(new NotFound({ message: "The initial user has not been created!" })))
 
-    const createFirstUser = (input: { readonly email: string; readonly username: string; readonly name?: string | undefined; readonly password: string }) =>
+    const createFirstUser = (
+      input: {
+        readonly email: string
+        readonly username: string
+        readonly name?: string | undefined
+        readonly password: string
+      }
+    ) =>
       Effect.gen(function*() {
         if (yield* hasFirstUser) return yield* new Conflict({ message: "The initial user has already been created." })
         if (isReservedUsername(input.username)) {
@@ -259,10 +290,23 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const userId = yield* ids.uuid
         const orgId = yield* ids.uuid
         const user: UserRecord = {
-          id: userId, email: input.email, username: input.username, name: input.name ?? "", avatar_url: "",
-          login_type: "password", status: "active", rbac_roles: ["owner"], is_service_account: false,
-          hashed_password: hashed, created_at: at, updated_at: at, last_seen_at: at, deleted: false,
-          appearance: UserAppearance.defaults, quiet_hours_schedule: "", hashed_one_time_passcode: null,
+          id: userId,
+          email: input.email,
+          username: input.username,
+          name: input.name ?? "",
+          avatar_url: "",
+          login_type: "password",
+          status: "active",
+          rbac_roles: ["owner"],
+          is_service_account: false,
+          hashed_password: hashed,
+          created_at: at,
+          updated_at: at,
+          last_seen_at: at,
+          deleted: false,
+          appearance: UserAppearance.defaults,
+          quiet_hours_schedule: "",
+          hashed_one_time_passcode: null,
           one_time_passcode_expires_at: null
         }
         return yield* tx.atomic(Effect.gen(function*() {
@@ -271,18 +315,33 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           const def = yield* orgs.findDefault
           const organizationId = Option.isSome(def) ? def.value.id : orgId
           if (Option.isNone(def)) {
-            yield* orgs.insert(new Organization({
-              id: orgId, name: "coder", display_name: "Coder", description: "Builtin default organization.",
-              icon: "", is_default: true, created_at: at, updated_at: at
-            }))
+            yield* orgs.insert(
+              new Organization({
+                id: orgId,
+                name: "coder",
+                display_name: "Coder",
+                description: "Builtin default organization.",
+                icon: "",
+                is_default: true,
+                created_at: at,
+                updated_at: at
+              })
+            )
           }
           yield* users.insert(user)
-          yield* members.insert({ organization_id: organizationId, user_id: userId, roles: [], created_at: at, updated_at: at })
+          yield* members.insert({
+            organization_id: organizationId,
+            user_id: userId,
+            roles: [],
+            created_at: at,
+            updated_at: at
+          })
           yield* auditUser(userId)
           yield* auditResource(userResource(user), undefined, user)
           return organizationId
         })).pipe(
-          Effect.catchTag("UniqueViolation", () => Effect.fail(new Conflict({ message: "The initial user has already been created." }))),
+          Effect.catchTag("UniqueViolation", () =>
+            Effect.fail(new Conflict({ message: "The initial user has already been created." }))),
           Effect.map((organizationId) => ({ organization_id: organizationId, user_id: userId }))
         )
       }).pipe(span("Auth.createFirstUser"))
@@ -321,7 +380,9 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         }
       }).pipe(span("Auth.requestOneTimePasscode"))
 
-    const changePasswordWithPasscode = (input: { readonly email: string; readonly one_time_passcode: string; readonly password: string }) =>
+    const changePasswordWithPasscode = (
+      input: { readonly email: string; readonly one_time_passcode: string; readonly password: string }
+    ) =>
       Effect.gen(function*() {
         if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
         const found = yield* users.findByEmail(input.email)
@@ -337,12 +398,19 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         if (user !== undefined) yield* auditUser(user.id)
         if (!valid || user === undefined) return yield* unauthorized("Incorrect email or one-time passcode.")
         if (user.hashed_password !== null && (yield* hasher.verify(input.password, user.hashed_password))) {
-          return yield* BadRequest.field("password", "The new password must differ from the old one.", "New password cannot match old password.")
+          return yield* BadRequest.field(
+            "password",
+            "The new password must differ from the old one.",
+            "New password cannot match old password."
+          )
         }
         const hashed = yield* userService.hashNewPassword(input.password)
         yield* tx.atomic(Effect.gen(function*() {
           yield* users.update(user.id, {
-            hashed_password: hashed, hashed_one_time_passcode: null, one_time_passcode_expires_at: null, updated_at: at
+            hashed_password: hashed,
+            hashed_one_time_passcode: null,
+            one_time_passcode_expires_at: null,
+            updated_at: at
           }).pipe(Effect.orDie)
           // A reset password ends every existing session and token.
           yield* keys.deleteByUser(user.id)
@@ -354,13 +422,21 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const user = yield* userService.resolveVisible(ref)
-        if (user.id !== actor.user.id) return yield* new Forbidden({ message: "You can only convert your own login type." })
+        if (user.id !== actor.user.id) {
+          return yield* new Forbidden({ message: "You can only convert your own login type." })
+        }
         yield* authorize("update_personal", userObject(user))
         if (input.to_type !== "github" && input.to_type !== "oidc") {
-          return yield* BadRequest.field("to_type", `Cannot convert to login type "${input.to_type}"; use github or oidc.`, "Invalid login type.")
+          return yield* BadRequest.field(
+            "to_type",
+            `Cannot convert to login type "${input.to_type}"; use github or oidc.`,
+            "Invalid login type."
+          )
         }
         if (user.login_type !== "password" || !user.hashed_password) {
-          return yield* new BadRequest({ message: "Only accounts with password authentication can be converted to another login type." })
+          return yield* new BadRequest({
+            message: "Only accounts with password authentication can be converted to another login type."
+          })
         }
         // A wrong password is a failed login (401), as in the described system.
         if (!(yield* hasher.verify(input.password, user.hashed_password))) {
@@ -369,8 +445,11 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const at = yield* now
         const record = {
           // The prefix tells the provider's callback that this sign-in converts an account.
-          state_string: `convert-${randomString(32)}`, user_id: user.id, to_type: input.to_type,
-          expires_at: new Date(at.getTime() + 5 * 60_000), created_at: at
+          state_string: `convert-${randomString(32)}`,
+          user_id: user.id,
+          to_type: input.to_type,
+          expires_at: new Date(at.getTime() + 5 * 60_000),
+          created_at: at
         }
         yield* conversions.insert(record)
         yield* auditResource(userResource(user), { login_type: user.login_type }, { login_type: input.to_type })
@@ -382,13 +461,19 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     /** Fails with 403 unless a key with `limits` could do nothing the caller's own key cannot. */
     const withinCallerKey = (limits: TokenLimits) =>
-      Effect.flatMap(CurrentActor, (actor) =>
-        tokenWithin(limits, { scopes: actor.apiKey.scopes, allowList: actor.apiKey.allow_list })
-          ? Effect.void
-          : Effect.fail(new Forbidden({
-            message: "Forbidden.",
-            detail: "The API token's scopes or allow-list do not cover this action: a token can only create keys within its own scopes and allow-list."
-          })))
+      Effect.flatMap(
+        CurrentActor,
+        (actor) =>
+          tokenWithin(limits, { scopes: actor.apiKey.scopes, allowList: actor.apiKey.allow_list })
+            ? Effect.void
+            : Effect.fail(
+              new Forbidden({
+                message: "Forbidden.",
+                detail:
+                  "The API token's scopes or allow-list do not cover this action: a token can only create keys within its own scopes and allow-list."
+              })
+            )
+      )
 
     const createSessionKey = (ref: string) =>
       Effect.gen(function*() {
@@ -408,10 +493,14 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const problems: Array<Validation> = []
         const max = maxLifetimeFor(user)
         const lifetimeNs = input.lifetime ?? 0
-        if (lifetimeNs < 0) problems.push(new Validation({ field: "lifetime", detail: "Lifetime must not be negative." }))
+        if (lifetimeNs < 0) {
+          problems.push(new Validation({ field: "lifetime", detail: "Lifetime must not be negative." }))
+        }
         const lifetimeMs = lifetimeNs > 0 ? lifetimeNs / 1e6 : Duration.toMillis(settings.defaultTokenLifetime)
         if (lifetimeMs > Duration.toMillis(max)) {
-          problems.push(new Validation({ field: "lifetime", detail: `Lifetime must be at most ${Duration.format(max)}.` }))
+          problems.push(
+            new Validation({ field: "lifetime", detail: `Lifetime must be at most ${Duration.format(max)}.` })
+          )
         }
         if (lifetimeNs > 0 && lifetimeMs < 1000) {
           problems.push(new Validation({ field: "lifetime", detail: "Lifetime must be at least one second." }))
@@ -420,14 +509,20 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         const scopes = input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [input.scope || "all"]
         const unknownScopes = scopes.filter((s) => !isScope(s))
         if (unknownScopes.length > 0) {
-          problems.push(new Validation({
-            field: input.scopes && input.scopes.length > 0 ? "scopes" : "scope",
-            detail: `${unknownScopes.map((s) => `"${s}"`).join(", ")} ${unknownScopes.length === 1 ? "is not a known scope" : "are not known scopes"}; use all, application_connect or <resource>:<action> (see GET /auth/scopes).`
-          }))
+          problems.push(
+            new Validation({
+              field: input.scopes && input.scopes.length > 0 ? "scopes" : "scope",
+              detail: `${unknownScopes.map((s) => `"${s}"`).join(", ")} ${
+                unknownScopes.length === 1 ? "is not a known scope" : "are not known scopes"
+              }; use all, application_connect or <resource>:<action> (see GET /auth/scopes).`
+            })
+          )
         }
         if (problems.length > 0) return yield* new BadRequest({ message: "Validation failed.", validations: problems })
         yield* withinCallerKey({ scopes, allowList: input.allow_list ?? [] })
-        const tokenName = input.token_name && input.token_name !== "" ? input.token_name : `token-${randomString(8).toLowerCase()}`
+        const tokenName = input.token_name && input.token_name !== ""
+          ? input.token_name
+          : `token-${randomString(8).toLowerCase()}`
         const duplicateName = () =>
           new Conflict({
             message: `A token with name "${tokenName}" already exists.`,
@@ -449,11 +544,17 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     /** The user `{user}` names, when the caller's roles let them see that user's keys (else 404). */
     const keyOwner = (ref: string) =>
-      Effect.tap(userService.resolveVisible(ref), (user) => authorizeVisible("User", { type: "api_key", ownerId: user.id }))
+      Effect.tap(
+        userService.resolveVisible(ref),
+        (user) => authorizeVisible("User", { type: "api_key", ownerId: user.id })
+      )
 
     /** The user `{user}` names, when the caller may read that user's keys (404 by roles, 403 by token). */
     const readableKeysOf = (ref: string) =>
-      Effect.tap(userService.resolveVisible(ref), (user) => authorizeRead("User", { type: "api_key", ownerId: user.id }))
+      Effect.tap(
+        userService.resolveVisible(ref),
+        (user) => authorizeRead("User", { type: "api_key", ownerId: user.id })
+      )
 
     /**
      * The tokens of `{user}`, each with its owner's username. With `includeAll`, as in the
@@ -472,8 +573,10 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           return list.map((k) => toApiKeyWithOwner(k, user.username))
         }
         const all = yield* keys.listAllTokens(filter)
-        const readable = yield* Effect.filter(all, ({ key }) =>
-          allowed("read", { type: "api_key", id: key.id, ownerId: key.user_id }))
+        const readable = yield* Effect.filter(
+          all,
+          ({ key }) => allowed("read", { type: "api_key", id: key.id, ownerId: key.user_id })
+        )
         return readable.map(({ key, username }) => toApiKeyWithOwner(key, username))
       }).pipe(span("Auth.listTokens"))
 
@@ -529,8 +632,11 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
     const withTemplateAcl = (object: AuthzObject) =>
       object.type !== "template" || object.id === undefined || !isUuid(object.id)
         ? Effect.succeed(object)
-        : Effect.map(templates.findById(object.id), (found) =>
-          Option.isNone(found) || found.value.deleted ? object : { ...object, ...templateObject(found.value) })
+        : Effect.map(
+          templates.findById(object.id),
+          (found) =>
+            Option.isNone(found) || found.value.deleted ? object : { ...object, ...templateObject(found.value) }
+        )
 
     /**
      * A check on one workspace answers what its routes do: in the workspace's organization, for
@@ -565,8 +671,19 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     return {
       check,
-      authenticate, login, logout, firstUserStatus, createFirstUser, requestOneTimePasscode,
-      changePasswordWithPasscode, convertLogin, createSessionKey, createToken, listTokens, getToken, deleteKey,
+      authenticate,
+      login,
+      logout,
+      firstUserStatus,
+      createFirstUser,
+      requestOneTimePasscode,
+      changePasswordWithPasscode,
+      convertLogin,
+      createSessionKey,
+      createToken,
+      listTokens,
+      getToken,
+      deleteKey,
       expireKey,
       tokenConfig,
       /** A session for a user an outside provider signed in (docs/sign-in.md). */

@@ -6,14 +6,30 @@
 import { Clock, Effect } from "effect"
 import { BadRequest, Forbidden } from "../Errors.js"
 import {
-  authorizeDevice, bearerGet, type DeviceCodes, exchangeCode, exchangeDeviceCode, isRecord, type OAuthEndpoints, unavailable
+  authorizeDevice,
+  bearerGet,
+  type DeviceCodes,
+  exchangeCode,
+  exchangeDeviceCode,
+  isRecord,
+  type OAuthEndpoints,
+  unavailable
 } from "../OAuthClient.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { githubConfigured } from "./Links.js"
 import {
-  type CallbackAnswer, type CallbackInput, checkState, clearedCookies, CONVERT_STATE_PREFIX, flowState, ProviderUnavailable,
-  safeRedirect, SignIn, SignInCookies, startCookies
+  type CallbackAnswer,
+  type CallbackInput,
+  checkState,
+  clearedCookies,
+  CONVERT_STATE_PREFIX,
+  flowState,
+  ProviderUnavailable,
+  safeRedirect,
+  SignIn,
+  SignInCookies,
+  startCookies
 } from "./SignIn.js"
 
 /** The scopes sign-in asks for: the profile, emails and organization memberships. */
@@ -86,13 +102,20 @@ export class GithubSignIn extends Effect.Service<GithubSignIn>()("@workbay/core/
     const checkAllowed = (token: string, login: string) =>
       Effect.gen(function*() {
         if (settings.oauth2GithubAllowEveryone) return
-        const memberships = yield* api(token, "/user/memberships/orgs?state=active&per_page=100", "list organization memberships")
+        const memberships = yield* api(
+          token,
+          "/user/memberships/orgs?state=active&per_page=100",
+          "list organization memberships"
+        )
         const orgs = (Array.isArray(memberships) ? memberships : [])
           .filter((m): m is Record<string, unknown> => isRecord(m) && m.state === "active" && isRecord(m.organization))
           .map((m) => String((m.organization as Record<string, unknown>).login ?? ""))
           .filter((o) => settings.oauth2GithubAllowedOrgs.includes(o))
         if (orgs.length === 0) {
-          return yield* new Forbidden({ message: "Unauthorized", detail: "You aren't a member of the authorized Github organizations!" })
+          return yield* new Forbidden({
+            message: "Unauthorized",
+            detail: "You aren't a member of the authorized Github organizations!"
+          })
         }
         if (settings.oauth2GithubAllowedTeams.length === 0) return
         for (const entry of settings.oauth2GithubAllowedTeams) {
@@ -102,7 +125,9 @@ export class GithubSignIn extends Effect.Service<GithubSignIn>()("@workbay/core/
           if (slash <= 0 || !orgs.includes(org)) continue
           const m = yield* api(
             token,
-            `/orgs/${encodeURIComponent(org)}/teams/${encodeURIComponent(team)}/memberships/${encodeURIComponent(login)}`,
+            `/orgs/${encodeURIComponent(org)}/teams/${encodeURIComponent(team)}/memberships/${
+              encodeURIComponent(login)
+            }`,
             "read a team membership",
             true
           )
@@ -122,13 +147,15 @@ export class GithubSignIn extends Effect.Service<GithubSignIn>()("@workbay/core/
           const state = flowState(input)
           const location = settings.oauth2GithubDeviceFlow
             ? `/login/device?state=${encodeURIComponent(state)}`
-            : `${endpoints.web}/login/oauth/authorize?${new URLSearchParams({
-              client_id: settings.oauth2GithubClientId,
-              redirect_uri: callbackUrl,
-              response_type: "code",
-              scope: GITHUB_SCOPES,
-              state
-            }).toString()}`
+            : `${endpoints.web}/login/oauth/authorize?${
+              new URLSearchParams({
+                client_id: settings.oauth2GithubClientId,
+                redirect_uri: callbackUrl,
+                response_type: "code",
+                scope: GITHUB_SCOPES,
+                state
+              }).toString()
+            }`
           const answer: CallbackAnswer = { status: 307, location, cookies: startCookies(state, input.redirect) }
           return answer
         }
@@ -140,7 +167,9 @@ export class GithubSignIn extends Effect.Service<GithubSignIn>()("@workbay/core/
         }
         yield* checkAllowed(token, user.login)
         const emails = yield* api(token, "/user/emails", "list the user's emails")
-        const primary = (Array.isArray(emails) ? emails : []).find((e) => isRecord(e) && e.primary === true && e.verified === true)
+        const primary = (Array.isArray(emails) ? emails : []).find((e) =>
+          isRecord(e) && e.primary === true && e.verified === true
+        )
         if (!isRecord(primary) || typeof primary.email !== "string") {
           return yield* new BadRequest({ message: "Your primary email must be verified on GitHub!" })
         }
@@ -156,7 +185,11 @@ export class GithubSignIn extends Effect.Service<GithubSignIn>()("@workbay/core/
           state,
           convertCookie: input.cookie(SignInCookies.convert)
         })
-        const cleared = [SignInCookies.state, SignInCookies.redirect, ...(state.startsWith(CONVERT_STATE_PREFIX) ? [SignInCookies.convert] : [])]
+        const cleared = [
+          SignInCookies.state,
+          SignInCookies.redirect,
+          ...(state.startsWith(CONVERT_STATE_PREFIX) ? [SignInCookies.convert] : [])
+        ]
         const answer: CallbackAnswer = {
           // In the device flow the page that polls goes on by itself.
           status: settings.oauth2GithubDeviceFlow ? 200 : 307,

@@ -6,14 +6,24 @@
  */
 import { Effect, Option } from "effect"
 import * as client from "openid-client"
-import { CurrentActor, authorize } from "../Actor.js"
+import { authorize, CurrentActor } from "../Actor.js"
 import { BadRequest, Forbidden, NotFound } from "../Errors.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { oidcConfigured, UserLinkRepo } from "./Links.js"
 import {
-  type CallbackAnswer, type CallbackInput, checkState, clearedCookies, CONVERT_STATE_PREFIX, FLOW_COOKIE_SECONDS, flowState,
-  ProviderUnavailable, safeRedirect, SignIn, SignInCookies, startCookies
+  type CallbackAnswer,
+  type CallbackInput,
+  checkState,
+  clearedCookies,
+  CONVERT_STATE_PREFIX,
+  FLOW_COOKIE_SECONDS,
+  flowState,
+  ProviderUnavailable,
+  safeRedirect,
+  SignIn,
+  SignInCookies,
+  startCookies
 } from "./SignIn.js"
 import { userObject } from "./Users.js"
 
@@ -21,10 +31,15 @@ type Claims = Record<string, unknown>
 
 /** The claim's values as strings: a list, or one string (some providers send one group as a string). */
 const claimValues = (value: unknown): Array<string> =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : typeof value === "string" && value !== "" ? [value] : []
+  Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === "string")
+    : typeof value === "string" && value !== ""
+    ? [value]
+    : []
 
 const isNetworkError = (e: unknown): boolean =>
-  e instanceof TypeError || (e instanceof Error && (e.name === "AbortError" || e.name === "TimeoutError" || /fetch failed/i.test(e.message)))
+  e instanceof TypeError ||
+  (e instanceof Error && (e.name === "AbortError" || e.name === "TimeoutError" || /fetch failed/i.test(e.message)))
 
 const describe = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
@@ -67,7 +82,8 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
         }
         return discovered
       },
-      catch: (e) => new ProviderUnavailable({ message: "Could not discover the OpenID Connect provider.", detail: describe(e) })
+      catch: (e) =>
+        new ProviderUnavailable({ message: "Could not discover the OpenID Connect provider.", detail: describe(e) })
     })
 
     const notEnabled = () => new BadRequest({ message: "OpenID Connect sign-in is not enabled." })
@@ -76,7 +92,8 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
     const siteRolesOf = (claims: Claims): ReadonlyArray<string> | undefined => {
       if (settings.oidcUserRoleField === "") return undefined
       const mapped = claimValues(claims[settings.oidcUserRoleField]).flatMap((v) =>
-        Object.hasOwn(settings.oidcUserRoleMapping, v) ? settings.oidcUserRoleMapping[v]! : [v])
+        Object.hasOwn(settings.oidcUserRoleMapping, v) ? settings.oidcUserRoleMapping[v]! : [v]
+      )
       return [...new Set([...settings.oidcUserRolesDefault, ...mapped])]
     }
 
@@ -132,7 +149,9 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
         const verifier = input.cookie(SignInCookies.verifier)
         const nonce = input.cookie(SignInCookies.nonce)
         if (verifier === undefined || verifier === "" || nonce === undefined || nonce === "") {
-          return yield* new BadRequest({ message: "The sign-in's PKCE verifier and nonce cookies are missing. Start the sign-in again." })
+          return yield* new BadRequest({
+            message: "The sign-in's PKCE verifier and nonce cookies are missing. Start the sign-in again."
+          })
         }
         const config = yield* configuration
         const tokens = yield* Effect.tryPromise({
@@ -145,24 +164,32 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
             }),
           catch: (e) =>
             isNetworkError(e)
-              ? new ProviderUnavailable({ message: "Could not reach the OpenID Connect provider.", detail: describe(e) })
+              ? new ProviderUnavailable({
+                message: "Could not reach the OpenID Connect provider.",
+                detail: describe(e)
+              })
               : new BadRequest({ message: "Failed to verify OIDC token.", detail: describe(e) })
         })
         const idClaims: Claims = { ...(tokens.claims() ?? {}) }
         const sub = typeof idClaims.sub === "string" ? idClaims.sub : ""
         if (sub === "") {
-          return yield* new BadRequest({ message: "OIDC token missing 'sub' claim field or 'sub' claim field is empty." })
+          return yield* new BadRequest({
+            message: "OIDC token missing 'sub' claim field or 'sub' claim field is empty."
+          })
         }
         let userInfo: Claims = {}
         if (!settings.oidcIgnoreUserInfo && config.serverMetadata().userinfo_endpoint !== undefined) {
           userInfo = yield* Effect.tryPromise({
             try: async () => ({ ...(await client.fetchUserInfo(config, tokens.access_token, sub)) }) as Claims,
-            catch: (e) => new ProviderUnavailable({ message: "Failed to obtain user information claims.", detail: describe(e) })
+            catch: (e) =>
+              new ProviderUnavailable({ message: "Failed to obtain user information claims.", detail: describe(e) })
           })
         }
         // Userinfo claims take precedence over the ID token's, as in the described system.
         const merged: Claims = { ...idClaims, ...userInfo }
-        const usernameClaim = typeof merged[settings.oidcUsernameField] === "string" ? merged[settings.oidcUsernameField] as string : ""
+        const usernameClaim = typeof merged[settings.oidcUsernameField] === "string"
+          ? merged[settings.oidcUsernameField] as string
+          : ""
         const emailRaw = merged[settings.oidcEmailField] ?? (usernameClaim.includes("@") ? usernameClaim : undefined)
         if (emailRaw === undefined) return yield* new BadRequest({ message: "No email found in OIDC payload!" })
         if (typeof emailRaw !== "string" || !/^[^\s@]+@[^\s@]+$/.test(emailRaw)) {
@@ -170,13 +197,17 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
         }
         const email = emailRaw
         if (merged.email_verified === false && !settings.oidcIgnoreEmailVerified) {
-          return yield* new Forbidden({ message: `Verify the "${email}" email address on your OIDC provider to authenticate!` })
+          return yield* new Forbidden({
+            message: `Verify the "${email}" email address on your OIDC provider to authenticate!`
+          })
         }
         if (settings.oidcEmailDomain.length > 0) {
           const domain = email.slice(email.lastIndexOf("@") + 1).toLowerCase()
           const allowed = settings.oidcEmailDomain.some((d) => d.replace(/^@/, "").toLowerCase() === domain)
           if (!allowed) {
-            return yield* new Forbidden({ message: `Your email "${email}" is not in domains ${JSON.stringify(settings.oidcEmailDomain)}!` })
+            return yield* new Forbidden({
+              message: `Your email "${email}" is not in domains ${JSON.stringify(settings.oidcEmailDomain)}!`
+            })
           }
         }
         const name = typeof merged[settings.oidcNameField] === "string" ? merged[settings.oidcNameField] as string : ""
@@ -202,7 +233,10 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
           status: 307,
           location: safeRedirect(input.cookie(SignInCookies.redirect)),
           cookies: clearedCookies([
-            SignInCookies.state, SignInCookies.redirect, SignInCookies.verifier, SignInCookies.nonce,
+            SignInCookies.state,
+            SignInCookies.redirect,
+            SignInCookies.verifier,
+            SignInCookies.nonce,
             ...(state.startsWith(CONVERT_STATE_PREFIX) ? [SignInCookies.convert] : [])
           ]),
           session: signedIn.session
@@ -216,7 +250,9 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
       yield* authorize("read_personal", userObject(actor.user))
       if (actor.user.login_type !== "oidc") return yield* new BadRequest({ message: "User is not an OIDC user." })
       const link = yield* links.findByUser(actor.user.id, "oidc")
-      if (Option.isNone(link)) return yield* new NotFound({ message: "No OpenID Connect sign-in is recorded for this user." })
+      if (Option.isNone(link)) {
+        return yield* new NotFound({ message: "No OpenID Connect sign-in is recorded for this user." })
+      }
       return { claims: link.value.claims.merged_claims }
     }).pipe(span("OidcSignIn.claims"))
 

@@ -41,7 +41,9 @@ export const toUserPreferences = (stored: Readonly<Record<string, unknown>>): Us
   const d = UserPreferences.defaults
   const mode = (v: unknown, fallback: typeof d.thinking_display_mode) => (isDisplayMode(v) ? v : fallback)
   return new UserPreferences({
-    agent_chat_send_shortcut: isShortcut(stored.agent_chat_send_shortcut) ? stored.agent_chat_send_shortcut : d.agent_chat_send_shortcut,
+    agent_chat_send_shortcut: isShortcut(stored.agent_chat_send_shortcut)
+      ? stored.agent_chat_send_shortcut
+      : d.agent_chat_send_shortcut,
     code_diff_display_mode: mode(stored.code_diff_display_mode, d.code_diff_display_mode),
     collapse_assistant_steps: typeof stored.collapse_assistant_steps === "boolean"
       ? stored.collapse_assistant_steps

@@ -1,10 +1,10 @@
 /** Repository ports of the users area: users, API keys, git SSH keys, login conversions. */
-import type { StoredPreferences } from "./Preferences.js"
 import { Context, type Effect, type Option } from "effect"
-import type { Page, UniqueViolation } from "../Repositories.js"
 import type { MembershipRecord } from "../organizations/Organization.js"
+import type { Page, UniqueViolation } from "../Repositories.js"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import type { GitSshKeyRecord } from "./GitSshKey.js"
+import type { StoredPreferences } from "./Preferences.js"
 import type { UserRecord, UserStatus } from "./User.js"
 
 export interface UserFilter extends Page {
@@ -34,7 +34,9 @@ export class UserRepo extends Context.Tag("@workbay/core/UserRepo")<UserRepo, {
   /** Case-insensitive, live users only. */
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<UserRecord>>
   /** Live users ordered by username; `count` is the number matching the filter. */
-  readonly list: (filter: UserFilter) => Effect.Effect<{ readonly users: ReadonlyArray<UserRecord>; readonly count: number }>
+  readonly list: (
+    filter: UserFilter
+  ) => Effect.Effect<{ readonly users: ReadonlyArray<UserRecord>; readonly count: number }>
   readonly update: (id: string, patch: UserPatch) => Effect.Effect<Option.Option<UserRecord>, UniqueViolation>
   /** Number of live users. */
   readonly count: Effect.Effect<number>
@@ -72,11 +74,13 @@ export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRe
    */
   readonly findWithUser: (
     id: string
-  ) => Effect.Effect<Option.Option<{
-    readonly key: ApiKeyRecord
-    readonly user: UserRecord
-    readonly memberships?: ReadonlyArray<Pick<MembershipRecord, "organization_id" | "roles">> | undefined
-  }>>
+  ) => Effect.Effect<
+    Option.Option<{
+      readonly key: ApiKeyRecord
+      readonly user: UserRecord
+      readonly memberships?: ReadonlyArray<Pick<MembershipRecord, "organization_id" | "roles">> | undefined
+    }>
+  >
   readonly findById: (id: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly findByName: (userId: string, tokenName: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly list: (filter: ApiKeyFilter) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>

@@ -19,7 +19,7 @@ import { span } from "../Tracing.js"
 import { apiKeyResource, Auth } from "./Auth.js"
 import { emptyClaims, type LinkLoginType, type UserLinkClaims, UserLinkRepo } from "./Links.js"
 import { LoginConversionRepo, UserRepo } from "./Repositories.js"
-import { isReservedUsername, UserAppearance, type UserRecord, usernamePattern } from "./User.js"
+import { isReservedUsername, UserAppearance, usernamePattern, type UserRecord } from "./User.js"
 import { userResource } from "./Users.js"
 
 /** 502: the sign-in provider could not be reached or answered in a way sign-in cannot use. */
@@ -88,7 +88,9 @@ export const clearedCookies = (names: ReadonlyArray<string>): Array<CallbackCook
 
 /** The state of a flow to start: a conversion's state when the caller converts an account, else a fresh one. */
 export const flowState = (input: CallbackInput) =>
-  input.oidc_merge_state !== undefined && input.oidc_merge_state !== "" ? input.oidc_merge_state : `s${randomString(32)}`
+  input.oidc_merge_state !== undefined && input.oidc_merge_state !== ""
+    ? input.oidc_merge_state
+    : `s${randomString(32)}`
 
 /** Checks a callback's state against the cookie that started its flow (400 without one, 401 when they differ). */
 export const checkState = (input: CallbackInput) =>
@@ -144,7 +146,9 @@ export const usernameFrom = (text: string): string => {
     .replace(/^-+|-+$/g, "")
     .slice(0, 32)
     .replace(/-+$/, "")
-  return usernamePattern.test(base) && !isReservedUsername(base) ? base : `user-${randomString(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`
+  return usernamePattern.test(base) && !isReservedUsername(base)
+    ? base
+    : `user-${randomString(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`
 }
 
 /** A name for display: trimmed, at most 128 characters. */
@@ -176,17 +180,22 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
         const found = yield* conversions.findByState(identity.state)
         const at = yield* now
         if (Option.isNone(found) || found.value.expires_at.getTime() <= at.getTime()) {
-          return yield* new BadRequest({ message: "The login type conversion is unknown or has expired. Start it again." })
+          return yield* new BadRequest({
+            message: "The login type conversion is unknown or has expired. Start it again."
+          })
         }
         const conversion = found.value
         if (conversion.to_type !== identity.loginType) {
           return yield* new BadRequest({
-            message: `The login type conversion is to "${conversion.to_type}", but this sign-in is through "${identity.loginType}".`
+            message:
+              `The login type conversion is to "${conversion.to_type}", but this sign-in is through "${identity.loginType}".`
           })
         }
         const user = yield* users.findById(conversion.user_id)
         if (Option.isNone(user) || user.value.deleted || user.value.login_type !== "password") {
-          return yield* new BadRequest({ message: "Only accounts with password authentication can be converted to another login type." })
+          return yield* new BadRequest({
+            message: "Only accounts with password authentication can be converted to another login type."
+          })
         }
         return { conversion, user: user.value }
       })
@@ -224,15 +233,28 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
       if (Option.isSome(found)) return found.value.id
       const at = yield* now
       const id = yield* ids.uuid
-      yield* orgs.insert(new Organization({
-        id, name: "coder", display_name: "Coder", description: "Builtin default organization.",
-        icon: "", is_default: true, created_at: at, updated_at: at
-      }))
+      yield* orgs.insert(
+        new Organization({
+          id,
+          name: "coder",
+          display_name: "Coder",
+          description: "Builtin default organization.",
+          icon: "",
+          is_default: true,
+          created_at: at,
+          updated_at: at
+        })
+      )
       return id
     })
 
     /** Puts the user in exactly the named groups of the default organization that sync manages. */
-    const syncGroups = (user: UserRecord, names: ReadonlyArray<string>, autoCreate: boolean, previous: ReadonlyArray<string>) =>
+    const syncGroups = (
+      user: UserRecord,
+      names: ReadonlyArray<string>,
+      autoCreate: boolean,
+      previous: ReadonlyArray<string>
+    ) =>
       Effect.gen(function*() {
         const orgId = yield* defaultOrganization
         const at = yield* now
@@ -247,8 +269,15 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
             // A sign-in racing this one to create the same group fails with 409 (the transaction's
             // clash handling below); signing in again finds the group.
             yield* groups.insert({
-              id, organization_id: orgId, name, display_name: "", avatar_url: "", quota_allowance: 0, source: "oidc",
-              created_at: at, updated_at: at
+              id,
+              organization_id: orgId,
+              name,
+              display_name: "",
+              avatar_url: "",
+              quota_allowance: 0,
+              source: "oidc",
+              created_at: at,
+              updated_at: at
             })
             wanted.push(id)
           }
@@ -275,7 +304,8 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
           const other = yield* linkedUser(identity)
           if (Option.isSome(other) && other.value.id !== target.user.id) {
             return yield* new Forbidden({
-              message: `This ${identity.loginType} identity belongs to another account; it cannot be linked to "${target.user.username}".`
+              message:
+                `This ${identity.loginType} identity belongs to another account; it cannot be linked to "${target.user.username}".`
             })
           }
           user = target.user
@@ -295,22 +325,38 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
           const at = yield* now
           const username = yield* freeUsername(identity.username || identity.email)
           user = {
-            id: yield* ids.uuid, email: identity.email, username, name: normalizeName(identity.name),
-            avatar_url: identity.avatarUrl, login_type: identity.loginType, status: "active",
-            rbac_roles: count === 0 ? ["owner"] : [], is_service_account: false, hashed_password: null,
-            created_at: at, updated_at: at, last_seen_at: at, deleted: false, appearance: UserAppearance.defaults,
-            quiet_hours_schedule: "", hashed_one_time_passcode: null, one_time_passcode_expires_at: null
+            id: yield* ids.uuid,
+            email: identity.email,
+            username,
+            name: normalizeName(identity.name),
+            avatar_url: identity.avatarUrl,
+            login_type: identity.loginType,
+            status: "active",
+            rbac_roles: count === 0 ? ["owner"] : [],
+            is_service_account: false,
+            hashed_password: null,
+            created_at: at,
+            updated_at: at,
+            last_seen_at: at,
+            deleted: false,
+            appearance: UserAppearance.defaults,
+            quiet_hours_schedule: "",
+            hashed_one_time_passcode: null,
+            one_time_passcode_expires_at: null
           }
           created = true
         }
         const signedIn: UserRecord = user
         if (!created && converted === undefined && signedIn.login_type !== identity.loginType) {
           return yield* new Forbidden({
-            message: `Incorrect login type, attempting to use "${identity.loginType}" but user is of login type "${signedIn.login_type}".`
+            message:
+              `Incorrect login type, attempting to use "${identity.loginType}" but user is of login type "${signedIn.login_type}".`
           })
         }
         if (signedIn.status === "suspended") {
-          return yield* new Forbidden({ message: "Your account is suspended. Contact an admin to reactivate your account." })
+          return yield* new Forbidden({
+            message: "Your account is suspended. Contact an admin to reactivate your account."
+          })
         }
         const at = yield* now
         const finalUser = yield* tx.atomic(Effect.gen(function*() {
@@ -318,12 +364,22 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
           if (created) {
             const orgId = yield* defaultOrganization
             yield* users.insert(current)
-            yield* members.insert({ organization_id: orgId, user_id: current.id, roles: [], created_at: at, updated_at: at })
+            yield* members.insert({
+              organization_id: orgId,
+              user_id: current.id,
+              roles: [],
+              created_at: at,
+              updated_at: at
+            })
           }
           if (converted !== undefined) {
             // Used once: the state string converts nothing after this sign-in.
             yield* conversions.delete(converted.state)
-            const patched = yield* users.update(current.id, { login_type: identity.loginType, hashed_password: null, updated_at: at })
+            const patched = yield* users.update(current.id, {
+              login_type: identity.loginType,
+              hashed_password: null,
+              updated_at: at
+            })
             current = Option.getOrElse(patched, () => current)
           }
           const link = yield* links.findByUser(current.id, identity.loginType)
@@ -334,34 +390,56 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
           const claims = identity.claims ?? emptyClaims
           if (Option.isNone(link)) {
             yield* links.insert({
-              user_id: current.id, login_type: identity.loginType, linked_id: identity.linkedId, claims,
-              synced_group_ids: synced, created_at: at, updated_at: at
+              user_id: current.id,
+              login_type: identity.loginType,
+              linked_id: identity.linkedId,
+              claims,
+              synced_group_ids: synced,
+              created_at: at,
+              updated_at: at
             })
           } else {
-            yield* links.update(current.id, identity.loginType, { linked_id: identity.linkedId, claims, synced_group_ids: synced, updated_at: at })
+            yield* links.update(current.id, identity.loginType, {
+              linked_id: identity.linkedId,
+              claims,
+              synced_group_ids: synced,
+              updated_at: at
+            })
           }
           const patch: { -readonly [K in keyof UserRecord]?: UserRecord[K] } = { last_seen_at: at }
           if (identity.siteRoles !== undefined) {
             const roles = [...new Set(identity.siteRoles.filter((r) => r !== "member" && isSiteRole(r)))].sort()
             // The first user keeps the owner role that made them the deployment's owner.
-            const kept = created && current.rbac_roles.includes("owner") ? [...new Set(["owner", ...roles])].sort() : roles
+            const kept = created && current.rbac_roles.includes("owner")
+              ? [...new Set(["owner", ...roles])].sort()
+              : roles
             if (JSON.stringify(kept) !== JSON.stringify([...current.rbac_roles].sort())) patch.rbac_roles = kept
           }
-          if (!created && identity.avatarUrl !== "" && identity.avatarUrl !== current.avatar_url) patch.avatar_url = identity.avatarUrl
+          if (!created && identity.avatarUrl !== "" && identity.avatarUrl !== current.avatar_url) {
+            patch.avatar_url = identity.avatarUrl
+          }
           const updated = yield* users.update(current.id, patch)
           return Option.getOrElse(updated, () => current)
         })).pipe(
           Effect.catchTag("UniqueViolation", () =>
-            Effect.fail(new Conflict({ message: "Another sign-in changed the same account or group at the same time. Sign in again." })))
+            Effect.fail(
+              new Conflict({
+                message: "Another sign-in changed the same account or group at the same time. Sign in again."
+              })
+            ))
         )
         const session = yield* auth.signInSession(finalUser.id, identity.loginType)
         yield* auditUser(finalUser.id)
         yield* auditAction(created ? "register" : "login")
         yield* auditAdditional({ login_type: identity.loginType })
         yield* auditResource(apiKeyResource(session.record, finalUser.username), undefined, session.record)
-        if (created) yield* auditAlso("create", userResource(finalUser), undefined, finalUser)
+        if (created) {
+          yield* auditAlso("create", userResource(finalUser), undefined, finalUser)
+        }
         if (converted !== undefined) {
-          yield* auditAlso("write", userResource(finalUser), { login_type: converted.from.login_type }, { login_type: finalUser.login_type })
+          yield* auditAlso("write", userResource(finalUser), { login_type: converted.from.login_type }, {
+            login_type: finalUser.login_type
+          })
         }
         return { user: finalUser, session: { token: session.key, expires_at: session.record.expires_at } }
       }).pipe(span("SignIn.complete"))

@@ -1,6 +1,6 @@
 /** Users: the wire forms (full, reduced, minimal), the stored record and related requests. */
 import { Schema } from "effect"
-import { omitEmpty, putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
+import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 
 export const UserStatus = Schema.Literal("active", "suspended").annotations({
   message: () => ({ message: "Status must be active or suspended.", override: true })

@@ -10,7 +10,10 @@ import type { UserRepo } from "./Repositories.js"
 import type { UserRecord } from "./User.js"
 
 /** The user `ref` names (the caller for `me` or their own id), or 404. No authorization: callers check what they do. */
-export const resolveUserRef = (users: UserRepo["Type"], ref: string): Effect.Effect<UserRecord, NotFound, CurrentActor> =>
+export const resolveUserRef = (
+  users: UserRepo["Type"],
+  ref: string
+): Effect.Effect<UserRecord, NotFound, CurrentActor> =>
   Effect.flatMap(CurrentActor, (actor) => {
     if (ref === "me" || ref.toLowerCase() === actor.user.id) return Effect.succeed(actor.user)
     const lookup = isUuid(ref) ? users.findById(ref.toLowerCase()) : users.findByUsername(ref)

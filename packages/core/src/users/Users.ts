@@ -1,39 +1,54 @@
 /** The Users service: lookup, listing, creation, deletion and per-user settings. */
-import { span } from "../Tracing.js"
-import { Clock, Effect, Option } from "effect"
 import { CronExpressionParser } from "cron-parser"
-import sshpk from "sshpk"
+import { Clock, Effect, Option } from "effect"
 import { generateKeyPairSync } from "node:crypto"
+import sshpk from "sshpk"
 import {
-  allowed, authorize, authorizeRead, authorizeVisible, CurrentActor, decision, outsideTokenGrant, rolesBeyondActor
+  allowed,
+  authorize,
+  authorizeRead,
+  authorizeVisible,
+  CurrentActor,
+  decision,
+  outsideTokenGrant,
+  rolesBeyondActor
 } from "../Actor.js"
 import { auditResource, NIL_UUID } from "../Audit.js"
 import { NotificationQueue } from "../notifications/NotificationQueue.js"
 import { TemplateIds } from "../notifications/NotificationTemplate.js"
+import { span } from "../Tracing.js"
 
 /** Who hears of accounts created, deleted, suspended and activated (the described system's user admins). */
 const USER_ADMIN_ROLES: ReadonlyArray<string> = ["owner", "user-admin"]
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./GitSshKey.js"
-import { checkPassword } from "./Passwords.js"
+import { Organization, orgObject } from "../organizations/Organization.js"
+import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { PasswordHasher } from "../Platform.js"
 import { isSiteRole, permissions, type RoleDefinition, roles as roleDefinitions, siteRoles } from "../Rbac.js"
-import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
-import { Organization, orgObject } from "../organizations/Organization.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { WorkspaceBuildRepo } from "../workspaces/WorkspaceBuild.js"
+import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./GitSshKey.js"
+import { checkPassword } from "./Passwords.js"
 
 import { Transactions, type UniqueViolation } from "../Repositories.js"
-import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
-import { type StoredPreferences, toUserPreferences } from "./Preferences.js"
 import { parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
+import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import { oidcConfigured } from "./Links.js"
-import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
+import { type StoredPreferences, toUserPreferences } from "./Preferences.js"
+import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
 import {
-  AssignableRole, isReservedUsername, type LoginType, reducedUserProps, RolePermission, toSlimRole, User, UserAppearance,
-  type UserRecord, type UserStatus
+  AssignableRole,
+  isReservedUsername,
+  type LoginType,
+  reducedUserProps,
+  RolePermission,
+  toSlimRole,
+  User,
+  UserAppearance,
+  type UserRecord,
+  type UserStatus
 } from "./User.js"
 import { resolveUserRef } from "./UserRef.js"
 
@@ -84,7 +99,9 @@ const plural = (names: ReadonlyArray<string>, one: string, many: string) => (nam
 export const unknownRoles = (names: ReadonlyArray<string>, kind: "site" | "organization") =>
   BadRequest.field(
     "roles",
-    `${quoted(names)} ${plural(names, `is not ${kind === "site" ? "a site" : "an organization"} role`, `are not ${kind} roles`)}.`,
+    `${quoted(names)} ${
+      plural(names, `is not ${kind === "site" ? "a site" : "an organization"} role`, `are not ${kind} roles`)
+    }.`,
     "Validation failed."
   )
 
@@ -135,7 +152,9 @@ export const pageLimit = (limit: number | undefined) =>
 
 const conflictFor = (e: UniqueViolation) =>
   new Conflict({
-    message: e.constraint.includes("email") ? "A user with this email already exists." : "A user with this username already exists.",
+    message: e.constraint.includes("email")
+      ? "A user with this email already exists."
+      : "A user with this username already exists.",
     validations: [
       new Validation({
         field: e.constraint.includes("email") ? "email" : "username",
@@ -179,7 +198,12 @@ export const parseQuietHours = (raw: string, now: Date) => {
         next: expr.next().toDate()
       }
     },
-    catch: (e) => quietHoursField(e instanceof Error && e.message.startsWith("Schedule") ? e.message : `Invalid schedule: ${e instanceof Error ? e.message : String(e)}`)
+    catch: (e) =>
+      quietHoursField(
+        e instanceof Error && e.message.startsWith("Schedule")
+          ? e.message
+          : `Invalid schedule: ${e instanceof Error ? e.message : String(e)}`
+      )
   })
 }
 
@@ -264,15 +288,23 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           ? (input.service_account === true && !input.password ? "none" : "password")
           : input.login_type
         if (loginType === "password" && !input.password) {
-          problems.push(new Validation({ field: "password", detail: "A password is required for login type \"password\"." }))
+          problems.push(
+            new Validation({ field: "password", detail: "A password is required for login type \"password\"." })
+          )
         }
         if (loginType !== "password" && input.password) {
-          problems.push(new Validation({ field: "password", detail: `A password cannot be set for login type "${loginType}".` }))
+          problems.push(
+            new Validation({ field: "password", detail: `A password cannot be set for login type "${loginType}".` })
+          )
         }
         if (loginType === "token") {
-          problems.push(new Validation({ field: "login_type", detail: "Login type \"token\" cannot be used to create users." }))
+          problems.push(
+            new Validation({ field: "login_type", detail: "Login type \"token\" cannot be used to create users." })
+          )
         } else if (loginType === "oidc" && !oidcConfigured(settings)) {
-          problems.push(new Validation({ field: "login_type", detail: "OIDC must be configured before creating OIDC users." }))
+          problems.push(
+            new Validation({ field: "login_type", detail: "OIDC must be configured before creating OIDC users." })
+          )
         }
         // `member` is everyone's: accepted and not stored.
         const siteRoles = [...new Set(input.roles ?? [])].filter((role) => role !== "member")
@@ -300,7 +332,11 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         for (const orgId of orgIds) {
           const org = yield* orgs.findById(orgId)
           if (Option.isNone(org)) {
-            return yield* BadRequest.field("organization_ids", `Organization ${orgId} does not exist.`, "Organization not found.")
+            return yield* BadRequest.field(
+              "organization_ids",
+              `Organization ${orgId} does not exist.`,
+              "Organization not found."
+            )
           }
         }
         const hashed = input.password && loginType === "password" ? yield* hashNewPassword(input.password) : null
@@ -328,13 +364,23 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         yield* tx.atomic(Effect.gen(function*() {
           yield* users.insert(record)
           for (const orgId of orgIds) {
-            yield* members.insert({ organization_id: orgId, user_id: record.id, roles: [], created_at: now, updated_at: now })
+            yield* members.insert({
+              organization_id: orgId,
+              user_id: record.id,
+              roles: [],
+              created_at: now,
+              updated_at: now
+            })
           }
         })).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e))))
         yield* auditResource(userResource(record), undefined, record)
         yield* queue.notifyRoles(USER_ADMIN_ROLES, {
           templateId: TemplateIds.userAccountCreated,
-          labels: { created_account_name: record.username, created_account_user_name: record.name, initiator: yield* initiator },
+          labels: {
+            created_account_name: record.username,
+            created_account_user_name: record.name,
+            initiator: yield* initiator
+          },
           targets: [record.id],
           createdBy: "users"
         }, record.id)
@@ -349,12 +395,20 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         const query = yield* parseQuery(input.q, ["username", "email", "status", "role", "login_type"])
         const status = query.terms.get("status")
         if (status !== undefined && status !== "active" && status !== "suspended") {
-          return yield* BadRequest.field("q", `Status "${status}" is not one of active, suspended.`, "Invalid search query.")
+          return yield* BadRequest.field(
+            "q",
+            `Status "${status}" is not one of active, suspended.`,
+            "Invalid search query."
+          )
         }
         if (input.after_id !== undefined) {
           const after = yield* users.findById(input.after_id.toLowerCase())
           if (Option.isNone(after)) {
-            return yield* BadRequest.field("after_id", `User ${input.after_id} does not exist.`, "Invalid pagination cursor.")
+            return yield* BadRequest.field(
+              "after_id",
+              `User ${input.after_id} does not exist.`,
+              "Invalid pagination cursor."
+            )
           }
         }
         const filter: UserFilter = {
@@ -380,18 +434,26 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
     const isLastActiveOwner = (user: UserRecord) =>
       !user.rbac_roles.includes("owner") || user.status !== "active"
         ? Effect.succeed(false)
-        : Effect.map(users.list({ role: "owner", status: "active", limit: 1, offset: 0 }), (owners) => owners.count <= 1)
+        : Effect.map(
+          users.list({ role: "owner", status: "active", limit: 1, offset: 0 }),
+          (owners) => owners.count <= 1
+        )
 
     /**
      * Fails with 403 unless the caller could assign every role `user` holds: nobody deletes,
      * suspends or reactivates a user above them (a user admin cannot suspend an owner).
      */
     const refuseActingAbove = (user: UserRecord, verb: string) =>
-      Effect.flatMap(rolesBeyondActor(user.rbac_roles.filter((r) => roleDefinitions.has(r))), (above) =>
-        above.length === 0 ? Effect.void : Effect.fail(new Forbidden({
-          message: `You may not ${verb} a user with the role${plural(above, "", "s")} ${above.join(", ")}.`,
-          detail: "Nobody can act on a user whose roles are above their own."
-        })))
+      Effect.flatMap(
+        rolesBeyondActor(user.rbac_roles.filter((r) => roleDefinitions.has(r))),
+        (above) =>
+          above.length === 0 ? Effect.void : Effect.fail(
+            new Forbidden({
+              message: `You may not ${verb} a user with the role${plural(above, "", "s")} ${above.join(", ")}.`,
+              detail: "Nobody can act on a user whose roles are above their own."
+            })
+          )
+      )
 
     const remove = (ref: string) =>
       Effect.gen(function*() {
@@ -401,7 +463,9 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         if (user.id === actor.user.id) {
           return yield* new Forbidden({ message: "You cannot delete yourself." })
         }
-        if (yield* isLastActiveOwner(user)) return yield* new Forbidden({ message: "The last owner cannot be deleted." })
+        if (yield* isLastActiveOwner(user)) {
+          return yield* new Forbidden({ message: "The last owner cannot be deleted." })
+        }
         yield* refuseActingAbove(user, "delete")
         const now = new Date(yield* Clock.currentTimeMillis)
         yield* tx.atomic(Effect.gen(function*() {
@@ -412,7 +476,11 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         yield* auditResource(userResource(user), user, { ...user, deleted: true })
         yield* queue.notifyRoles(USER_ADMIN_ROLES, {
           templateId: TemplateIds.userAccountDeleted,
-          labels: { deleted_account_name: user.username, deleted_account_user_name: user.name, initiator: actor.user.username },
+          labels: {
+            deleted_account_name: user.username,
+            deleted_account_user_name: user.name,
+            initiator: actor.user.username
+          },
           targets: [user.id],
           createdBy: "users"
         }, user.id)
@@ -478,7 +546,9 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
     const autofillParameters = (ref: string, templateId: string) =>
       Effect.gen(function*() {
         const user = yield* resolvePersonal(ref)
-        const rows = isUuid(templateId) ? yield* buildRepo.recentParameters(user.id, templateId.toLowerCase(), 1000) : []
+        const rows = isUuid(templateId)
+          ? yield* buildRepo.recentParameters(user.id, templateId.toLowerCase(), 1000)
+          : []
         const ephemeralOf = new Map<string, ReadonlySet<string>>()
         const seen = new Set<string>()
         const out: Array<{ readonly name: string; readonly value: string }> = []
@@ -488,7 +558,9 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           let ephemeral = ephemeralOf.get(row.template_version_id)
           if (ephemeral === undefined) {
             const version = Option.getOrUndefined(yield* versionRepo.findById(row.template_version_id))
-            ephemeral = new Set((version?.import_result?.parameters ?? []).filter((p) => p.ephemeral).map((p) => p.name))
+            ephemeral = new Set(
+              (version?.import_result?.parameters ?? []).filter((p) => p.ephemeral).map((p) => p.name)
+            )
             ephemeralOf.set(row.template_version_id, ephemeral)
           }
           if (ephemeral.has(row.name)) continue
@@ -514,7 +586,9 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const user = yield* resolveVisible(ref)
-        if (user.id !== actor.user.id) return yield* new Forbidden({ message: "You are not authorized to view this user's login type." })
+        if (user.id !== actor.user.id) {
+          return yield* new Forbidden({ message: "You are not authorized to view this user's login type." })
+        }
         return { login_type: user.login_type }
       }).pipe(span("Users.loginType"))
 
@@ -551,7 +625,9 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         yield* updatePersonal(user)
         if (input.username !== user.username) {
           yield* authorize("update", userObject(user))
-          if (isReservedUsername(input.username)) return yield* BadRequest.field("username", "This username is reserved.")
+          if (isReservedUsername(input.username)) {
+            return yield* BadRequest.field("username", "This username is reserved.")
+          }
         }
         const taken = Option.getOrUndefined(yield* users.findByUsername(input.username))
         if (taken !== undefined && taken.id !== user.id) {
@@ -562,9 +638,10 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         }
         const patch = { username: input.username, name: input.name ?? user.name }
         if (patch.username === user.username && patch.name === user.name) return yield* withMemberships(user)
-        const updated = yield* users.update(user.id, { ...patch, updated_at: new Date(yield* Clock.currentTimeMillis) }).pipe(
-          Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e)))
-        )
+        const updated = yield* users.update(user.id, { ...patch, updated_at: new Date(yield* Clock.currentTimeMillis) })
+          .pipe(
+            Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e)))
+          )
         const after = Option.getOrElse(updated, () => ({ ...user, ...patch }))
         yield* auditResource(userResource(user), { username: user.username, name: user.name }, patch)
         return yield* withMemberships(after)
@@ -576,7 +653,10 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
      * one must pass the strength rules and differ from the old. Every session and token of the user
      * ends, as after a reset.
      */
-    const updatePassword = (ref: string, input: { readonly old_password?: string | undefined; readonly password: string }) =>
+    const updatePassword = (
+      ref: string,
+      input: { readonly old_password?: string | undefined; readonly password: string }
+    ) =>
       Effect.gen(function*() {
         const user = yield* resolveVisible(ref)
         yield* updatePersonal(user)
@@ -590,18 +670,30 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           return yield* BadRequest.field("old_password", "Old password is incorrect.", "Old password is incorrect.")
         }
         if (user.hashed_password !== null && (yield* hasher.verify(input.password, user.hashed_password))) {
-          return yield* BadRequest.field("password", "The new password must differ from the old one.", "New password cannot match old password.")
+          return yield* BadRequest.field(
+            "password",
+            "The new password must differ from the old one.",
+            "New password cannot match old password."
+          )
         }
         const hashed = yield* hashNewPassword(input.password)
         yield* tx.atomic(Effect.gen(function*() {
-          yield* users.update(user.id, { hashed_password: hashed, updated_at: new Date(yield* Clock.currentTimeMillis) }).pipe(Effect.orDie)
+          yield* users.update(user.id, {
+            hashed_password: hashed,
+            updated_at: new Date(yield* Clock.currentTimeMillis)
+          }).pipe(Effect.orDie)
           yield* keys.deleteByUser(user.id)
         }))
         yield* auditResource(userResource(user), { hashed_password: user.hashed_password }, { hashed_password: hashed })
       }).pipe(span("Users.updatePassword"))
 
     const toGitSshKey = (k: GitSshKeyRecord) =>
-      new GitSshKey({ created_at: k.created_at, public_key: k.public_key, updated_at: k.updated_at, user_id: k.user_id })
+      new GitSshKey({
+        created_at: k.created_at,
+        public_key: k.public_key,
+        updated_at: k.updated_at,
+        user_id: k.user_id
+      })
 
     const regenerateKey = (userId: string, createdAt?: Date) =>
       Effect.gen(function*() {
@@ -620,7 +712,10 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
 
     /** The user's git SSH key, made on first use. */
     const gitSshKeyRecord = (userId: string) =>
-      Effect.flatMap(sshKeys.find(userId), Option.match({ onNone: () => regenerateKey(userId), onSome: Effect.succeed }))
+      Effect.flatMap(
+        sshKeys.find(userId),
+        Option.match({ onNone: () => regenerateKey(userId), onSome: Effect.succeed })
+      )
 
     const getGitSshKey = (ref: string) =>
       Effect.gen(function*() {
@@ -729,7 +824,11 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       return Effect.zipRight(
         queue.notifyRoles(USER_ADMIN_ROLES, {
           templateId: suspended ? TemplateIds.userAccountSuspended : TemplateIds.userAccountActivated,
-          labels: { [`${prefix}_account_name`]: user.username, [`${prefix}_account_user_name`]: user.name, initiator: by },
+          labels: {
+            [`${prefix}_account_name`]: user.username,
+            [`${prefix}_account_user_name`]: user.name,
+            initiator: by
+          },
           targets: [user.id],
           createdBy: "users"
         }, user.id),

@@ -92,15 +92,17 @@ export const provisionerTimings = (
     if (stage === undefined) return
     const next = runs[i + 1]
     const end = next !== undefined ? next.first : jobEnd !== null && jobEnd >= run.last ? jobEnd : run.last
-    out.push(new ProvisionerTiming({
-      job_id: job.id,
-      started_at: run.first,
-      ended_at: end < run.first ? run.first : end,
-      stage,
-      source: job.provisioner,
-      action: run.stage,
-      resource: run.stage
-    }, true))
+    out.push(
+      new ProvisionerTiming({
+        job_id: job.id,
+        started_at: run.first,
+        ended_at: end < run.first ? run.first : end,
+        stage,
+        source: job.provisioner,
+        action: run.stage,
+        resource: run.stage
+      }, true)
+    )
   })
   return out
 }
@@ -109,7 +111,8 @@ export const provisionerTimings = (
 const scriptStage = (
   script: { readonly run_on_start: boolean; readonly run_on_stop: boolean; readonly cron: string },
   reported: AgentScriptResult["stage"]
-): TimingStage => reported ?? (script.run_on_start ? "start" : script.run_on_stop ? "stop" : script.cron !== "" ? "cron" : "start")
+): TimingStage =>
+  reported ?? (script.run_on_start ? "start" : script.run_on_stop ? "stop" : script.cron !== "" ? "cron" : "start")
 
 /**
  * The script timings of a build's agents: for each script that reported a run, its first
@@ -122,30 +125,36 @@ export const agentScriptTimings = (resources: ReadonlyArray<StoredResource>): Re
         const result = agent.script_results[script.id]
         if (result === undefined) return []
         const run = result.first ?? result
-        return [new AgentScriptTiming({
-          started_at: new Date(run.started_at),
-          ended_at: new Date(run.ended_at),
-          exit_code: run.exit_code,
-          stage: scriptStage(script, run.stage),
-          status: run.status,
-          display_name: script.display_name,
-          workspace_agent_id: agent.id,
-          workspace_agent_name: agent.name
-        }, true)]
+        return [
+          new AgentScriptTiming({
+            started_at: new Date(run.started_at),
+            ended_at: new Date(run.ended_at),
+            exit_code: run.exit_code,
+            stage: scriptStage(script, run.stage),
+            status: run.status,
+            display_name: script.display_name,
+            workspace_agent_id: agent.id,
+            workspace_agent_name: agent.name
+          }, true)
+        ]
       })
     )
   )
 
 /** The connection timings of a build's agents: from the agent's creation to its first connection (agents that never connected have none). */
-export const agentConnectionTimings = (resources: ReadonlyArray<StoredResource>): ReadonlyArray<AgentConnectionTiming> =>
+export const agentConnectionTimings = (
+  resources: ReadonlyArray<StoredResource>
+): ReadonlyArray<AgentConnectionTiming> =>
   resources.flatMap((r) =>
     r.agents.flatMap((agent) =>
-      agent.first_connected_at === null ? [] : [new AgentConnectionTiming({
-        started_at: agent.created_at,
-        ended_at: agent.first_connected_at,
-        stage: "connect",
-        workspace_agent_id: agent.id,
-        workspace_agent_name: agent.name
-      }, true)]
+      agent.first_connected_at === null ? [] : [
+        new AgentConnectionTiming({
+          started_at: agent.created_at,
+          ended_at: agent.first_connected_at,
+          stage: "connect",
+          workspace_agent_id: agent.id,
+          workspace_agent_name: agent.name
+        }, true)
+      ]
     )
   )

@@ -5,8 +5,8 @@
  * tick runs under the `TickLock` port (a Postgres advisory lock across server processes, an
  * in-process lock on SQLite).
  */
-import { everyInterval } from "../Periodic.js"
 import { Clock, Context, Duration, Effect, Option } from "effect"
+import { everyInterval } from "../Periodic.js"
 import type { ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
 import type { TemplateRecord } from "../templates/Template.js"
 import type { UserStatus } from "../users/User.js"
@@ -56,7 +56,11 @@ export const LIFECYCLE_BATCH = 1000
  * failure is counted, and the next tick decides again.
  */
 export class LifecycleActions extends Context.Tag("@workbay/core/LifecycleActions")<LifecycleActions, {
-  readonly apply: (candidate: LifecycleCandidate, decision: LifecycleDecision, now: Date) => Effect.Effect<void, unknown>
+  readonly apply: (
+    candidate: LifecycleCandidate,
+    decision: LifecycleDecision,
+    now: Date
+  ) => Effect.Effect<void, unknown>
 }>() {}
 
 /** A lock named by a string, held by one holder at a time across the processes sharing a storage. */
@@ -143,8 +147,7 @@ export class LifecycleExecutor extends Effect.Service<LifecycleExecutor>()("@wor
     const run = (
       interval: Duration.DurationInput = DEFAULT_LIFECYCLE_INTERVAL,
       onTick: (stats: TickStats) => Effect.Effect<void> = () => Effect.void
-    ) =>
-      everyInterval(Effect.flatMap(tick, onTick), interval, "lifecycle tick")
+    ) => everyInterval(Effect.flatMap(tick, onTick), interval, "lifecycle tick")
 
     return { tick, run }
   })

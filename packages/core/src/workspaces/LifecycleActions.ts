@@ -8,20 +8,20 @@
  * applied decision writes an audit entry (user: the owner; `build_reason` the decision's).
  */
 import { Duration, Effect, Layer, Option } from "effect"
-import { PubSub } from "../PubSub.js"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
-import { AuditLogRepo } from "../audit/AuditLog.js"
 import { auditAdditional, AuditRequest, auditResource, newAuditRequest, writeAuditEntry } from "../Audit.js"
+import { AuditLogRepo } from "../audit/AuditLog.js"
 import { IdGenerator } from "../Ids.js"
+import { notifyAutoUpdated, notifyDormant } from "../notifications/Events.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { PubSub } from "../PubSub.js"
 import { Transactions } from "../Repositories.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { DEFAULT_LIFECYCLE_INTERVAL, LifecycleActions, LifecycleExecutor } from "./Lifecycle.js"
 import { nextStartAt } from "./Schedule.js"
 import { type WorkspacePatch, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { auditedWorkspace } from "./Workspaces.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { notifyAutoUpdated, notifyDormant } from "../notifications/Events.js"
 
 export const lifecycleActionsLayer = Layer.effect(
   LifecycleActions,
@@ -52,7 +52,11 @@ export const lifecycleActionsLayer = Layer.effect(
             if (decision.build === null) {
               const updated = yield* Effect.orDie(workspaces.update(workspace.id, patch))
               if (Option.isSome(updated)) {
-                yield* auditResource(workspaceResource(updated.value), auditedWorkspace(workspace), auditedWorkspace(updated.value))
+                yield* auditResource(
+                  workspaceResource(updated.value),
+                  auditedWorkspace(workspace),
+                  auditedWorkspace(updated.value)
+                )
               }
               return
             }
@@ -66,15 +70,32 @@ export const lifecycleActionsLayer = Layer.effect(
             const queued = yield* tx.atomic(Effect.gen(function*() {
               yield* Effect.orDie(workspaces.update(workspace.id, patch))
               return yield* buildService.queue({
-                workspace, template, version, previous: latestBuild, transition: build.transition, parameters,
-                initiatorId: workspace.owner_id, reason: build.reason, presetId: latestBuild.template_version_preset_id,
-                orphan: false, importJob
+                workspace,
+                template,
+                version,
+                previous: latestBuild,
+                transition: build.transition,
+                parameters,
+                initiatorId: workspace.owner_id,
+                reason: build.reason,
+                presetId: latestBuild.template_version_preset_id,
+                orphan: false,
+                importJob
               })
             }))
             yield* auditResource(
-              { type: "workspace_build", id: queued.build.id, target: workspace.name, organizationId: workspace.organization_id },
+              {
+                type: "workspace_build",
+                id: queued.build.id,
+                target: workspace.name,
+                organizationId: workspace.organization_id
+              },
               undefined,
-              { transition: queued.build.transition, build_number: queued.build.build_number, template_version_id: version.id }
+              {
+                transition: queued.build.transition,
+                build_number: queued.build.build_number,
+                template_version_id: version.id
+              }
             )
             audit.action = build.transition
             yield* auditAdditional({
@@ -86,12 +107,23 @@ export const lifecycleActionsLayer = Layer.effect(
           })
           yield* Effect.provideService(work, AuditRequest, audit)
           yield* Effect.provideService(publishWorkspaceChange(workspace.id), PubSub, pubsub)
-          yield* writeAuditEntry(audit, { requestId: yield* ids.uuid, ip: "", userAgent: "lifecycle-executor", statusCode: 200 })
+          yield* writeAuditEntry(audit, {
+            requestId: yield* ids.uuid,
+            ip: "",
+            userAgent: "lifecycle-executor",
+            statusCode: 200
+          })
             .pipe(Effect.provideService(AuditLogRepo, auditRepo), Effect.provideService(IdGenerator, ids))
           if (decision.rule === "dormancy") {
-            yield* Effect.provideService(notifyDormant(workspace, template.time_til_dormant_autodelete_ms), NotificationQueue, queue)
+            yield* Effect.provideService(
+              notifyDormant(workspace, template.time_til_dormant_autodelete_ms),
+              NotificationQueue,
+              queue
+            )
           }
-          if (updatedTo !== undefined) yield* Effect.provideService(notifyAutoUpdated(workspace, updatedTo), NotificationQueue, queue)
+          if (updatedTo !== undefined) {
+            yield* Effect.provideService(notifyAutoUpdated(workspace, updatedTo), NotificationQueue, queue)
+          }
         })
     })
   })
@@ -104,7 +136,9 @@ export interface LifecycleOptions {
 }
 
 /** A layer whose fiber ticks the lifecycle executor every `interval` until its scope closes; a failed tick is logged. */
-export const lifecycleExecutorPeriodic = (options: LifecycleOptions = {}): Layer.Layer<never, never, LifecycleExecutor> =>
+export const lifecycleExecutorPeriodic = (
+  options: LifecycleOptions = {}
+): Layer.Layer<never, never, LifecycleExecutor> =>
   Layer.scopedDiscard(
     Effect.flatMap(LifecycleExecutor, (executor) =>
       Effect.forkScoped(executor.run(options.interval ?? DEFAULT_LIFECYCLE_INTERVAL, (stats) =>

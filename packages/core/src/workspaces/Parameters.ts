@@ -92,7 +92,9 @@ export const resolveParameters = (
     const was = p.ephemeral ? undefined : previous.get(p.name)
     const explicit = preset.get(p.name) ?? given.get(p.name)
     if (!firstBuild && !p.mutable && explicit !== undefined && was !== undefined && explicit !== was) {
-      problems.push(invalid(p, `Parameter "${p.name}" is not mutable, so it can't be updated after creating a workspace.`))
+      problems.push(
+        invalid(p, `Parameter "${p.name}" is not mutable, so it can't be updated after creating a workspace.`)
+      )
       continue
     }
     const value = explicit ?? was ?? (p.required ? undefined : p.default_value)

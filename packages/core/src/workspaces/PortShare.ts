@@ -10,7 +10,12 @@ import { PortShareLevel } from "../templates/TemplateWire.js"
 export type PortShareLevelValue = typeof PortShareLevel.Type
 
 /** Levels from the narrowest to the widest: a template's maximum allows itself and every level before it. */
-export const portShareLevelOrder: ReadonlyArray<PortShareLevelValue> = ["owner", "organization", "authenticated", "public"]
+export const portShareLevelOrder: ReadonlyArray<PortShareLevelValue> = [
+  "owner",
+  "organization",
+  "authenticated",
+  "public"
+]
 
 /**
  * Levels a share may be given. `owner` is the level of a port nobody shares: the share is

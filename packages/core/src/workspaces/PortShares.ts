@@ -5,7 +5,6 @@
  * `max_port_share_level`, and its agent must be one of the workspace's latest build.
  */
 import { Effect, Option } from "effect"
-import { WorkspaceSharing } from "./Sharing.js"
 import { authorize, authorizeRead, authorizeVisible } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, NotFound, Validation } from "../Errors.js"
@@ -13,9 +12,15 @@ import { isUuid } from "../Ids.js"
 import { TemplateRepo } from "../templates/Template.js"
 import { span } from "../Tracing.js"
 import {
-  type PortShareProtocol, type PortShareRecord, PortShareRepo, portShareLevelAllowed, type ShareableLevel, toPortShare,
+  portShareLevelAllowed,
+  type PortShareProtocol,
+  type PortShareRecord,
+  PortShareRepo,
+  type ShareableLevel,
+  toPortShare,
   WorkspaceAgentPortShares
 } from "./PortShare.js"
+import { WorkspaceSharing } from "./Sharing.js"
 import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 
 /** POST /workspaces/{workspace}/port-share. */
@@ -33,8 +38,12 @@ export interface DeletePortShareInput {
 }
 
 /** How audit entries name the workspace whose ports changed. */
-const workspaceResource = (w: WorkspaceRecord) =>
-  ({ type: "workspace", id: w.id, target: w.name, organizationId: w.organization_id })
+const workspaceResource = (w: WorkspaceRecord) => ({
+  type: "workspace",
+  id: w.id,
+  target: w.name,
+  organizationId: w.organization_id
+})
 
 /** The audited state: the one share the request touched (`null` when there is none). */
 const audited = (share: PortShareRecord | undefined) => ({
@@ -60,7 +69,9 @@ export class PortShares extends Effect.Service<PortShares>()("@workbay/core/Port
         const found = isUuid(ref) ? yield* workspaces.findById(ref.toLowerCase()) : Option.none()
         if (Option.isNone(found)) return yield* NotFound.resource("Workspace")
         const w = found.value
-        yield* mode === "read" ? authorizeRead("Workspace", sharing.object(w)) : authorizeVisible("Workspace", sharing.object(w))
+        yield* mode === "read"
+          ? authorizeRead("Workspace", sharing.object(w))
+          : authorizeVisible("Workspace", sharing.object(w))
         return w
       })
 
@@ -82,10 +93,12 @@ export class PortShares extends Effect.Service<PortShares>()("@workbay/core/Port
         if (!portShareLevelAllowed(input.share_level, max)) {
           return yield* new BadRequest({
             message: "Port sharing level not allowed.",
-            validations: [new Validation({
-              field: "share_level",
-              detail: `"${input.share_level}" sharing level is not allowed under the template's max level "${max}".`
-            })]
+            validations: [
+              new Validation({
+                field: "share_level",
+                detail: `"${input.share_level}" sharing level is not allowed under the template's max level "${max}".`
+              })
+            ]
           })
         }
         if (!(yield* shares.latestBuildHasAgent(w.id, input.agent_name))) {

@@ -11,8 +11,8 @@
  */
 import { Data, Either } from "effect"
 import { BadRequest, Conflict, Validation } from "../Errors.js"
-import { jobStatus, type ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
 import type { WorkspaceTransition } from "../templates/Provisioner.js"
+import { jobStatus, type ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
 import type { TemplateRecord } from "../templates/Template.js"
 import type { UserStatus } from "../users/User.js"
 import type { WorkspacePatch, WorkspaceRecord } from "./Workspace.js"
@@ -98,7 +98,8 @@ const instantOfWall = (zone: string, y: number, m: number, d: number, h: number,
 
 /** As {@link instantOfWall}, but a time the clocks skip reads as the offset before the jump does (02:30 becomes 03:30). */
 const instantOfWallLenient = (zone: string, y: number, m: number, d: number, h: number, min: number): number =>
-  instantOfWall(zone, y, m, d, h, min) ?? Date.UTC(y, m - 1, d, h, min) - offsetAt(Date.UTC(y, m - 1, d, h, min) - DAY, zone)
+  instantOfWall(zone, y, m, d, h, min) ??
+    Date.UTC(y, m - 1, d, h, min) - offsetAt(Date.UTC(y, m - 1, d, h, min) - DAY, zone)
 
 /** The start of the zone's calendar day holding `ms`. */
 const startOfDay = (ms: number, zone: string) => {
@@ -157,7 +158,12 @@ const parseInt_ = (s: string, names?: Record<string, number>): number | string =
 }
 
 /** Expands one cron field as robfig/cron (the described system's parser) reads it, or says why it cannot. */
-const parseField = (field: string, min: number, max: number, names?: Record<string, number>): Array<number> | string => {
+const parseField = (
+  field: string,
+  min: number,
+  max: number,
+  names?: Record<string, number>
+): Array<number> | string => {
   const values = new Set<number>()
   for (const expr of field.split(",")) {
     const rangeAndStep = expr.split("/")
@@ -265,7 +271,14 @@ export const nextOccurrence = (schedule: CronSchedule, after: Date): Date | null
     if (!schedule.daysOfWeek.has(date.getUTCDay())) continue
     for (const hour of schedule.hours) {
       for (const minute of schedule.minutes) {
-        const at = instantOfWall(schedule.timezone, date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), hour, minute)
+        const at = instantOfWall(
+          schedule.timezone,
+          date.getUTCFullYear(),
+          date.getUTCMonth() + 1,
+          date.getUTCDate(),
+          hour,
+          minute
+        )
         if (at !== null && at > t) return new Date(at)
       }
     }
@@ -525,7 +538,9 @@ export const autostartUpdate = (
 }
 
 /** A schedule given on workspace creation: `""` for none, else it must read as a weekly schedule. */
-export const validateAutostartSchedule = (schedule: string | null | undefined): Either.Either<string, ScheduleError> => {
+export const validateAutostartSchedule = (
+  schedule: string | null | undefined
+): Either.Either<string, ScheduleError> => {
   const raw = schedule ?? ""
   if (raw === "") return Either.right("")
   return Either.map(parseWeeklySchedule(raw), () => raw)
@@ -563,7 +578,9 @@ export const extendDeadline = (
     )
   }
   if (requested.getTime() < input.jobCompletedAt.getTime()) {
-    return Either.left(new BadRequest({ message: "Cannot extend workspace: new deadline must be before workspace start time" }))
+    return Either.left(
+      new BadRequest({ message: "Cannot extend workspace: new deadline must be before workspace start time" })
+    )
   }
   if (build.max_deadline !== null && requested.getTime() > build.max_deadline.getTime()) {
     return Either.left(new BadRequest({ message: "Cannot extend workspace beyond max deadline." }))
@@ -639,7 +656,13 @@ export interface LifecycleInput {
   readonly now: Date
   readonly workspace: Pick<
     WorkspaceRecord,
-    "deleted" | "autostart_schedule" | "automatic_updates" | "last_used_at" | "dormant_at" | "deleting_at" | "next_start_at"
+    | "deleted"
+    | "autostart_schedule"
+    | "automatic_updates"
+    | "last_used_at"
+    | "dormant_at"
+    | "deleting_at"
+    | "next_start_at"
   >
   readonly latestBuild: Pick<WorkspaceBuildRecord, "transition" | "created_at" | "deadline">
   readonly job: Pick<ProvisionerJobRecord, "started_at" | "canceled_at" | "completed_at" | "error">
@@ -685,9 +708,16 @@ const ruleTimes = (input: Omit<LifecycleInput, "now">): ReadonlyArray<readonly [
     input.ownerStatus === "active" && !failed && !dormant && build.transition === "stop" &&
     template.allow_user_autostart && workspace.autostart_schedule !== ""
   ) {
-    const next = nextAllowedAutostart(workspace.autostart_schedule, build.created_at, template.autostart_requirement_days_of_week)
+    const next = nextAllowedAutostart(
+      workspace.autostart_schedule,
+      build.created_at,
+      template.autostart_requirement_days_of_week
+    )
     if (next !== null) {
-      times.push(["autostart", Math.max(next.getTime(), workspace.next_start_at?.getTime() ?? Number.NEGATIVE_INFINITY)])
+      times.push([
+        "autostart",
+        Math.max(next.getTime(), workspace.next_start_at?.getTime() ?? Number.NEGATIVE_INFINITY)
+      ])
     }
   }
 
@@ -705,7 +735,9 @@ const ruleTimes = (input: Omit<LifecycleInput, "now">): ReadonlyArray<readonly [
   if (dormant && workspace.deleting_at !== null && template.time_til_dormant_autodelete_ms > 0) {
     const after = workspace.deleting_at.getTime() + 1
     if (build.transition === "delete" && failed) {
-      if (job.completed_at !== null) times.push(["autodelete", Math.max(after, job.completed_at.getTime() + AUTODELETE_RETRY_MS + 1)])
+      if (job.completed_at !== null) {
+        times.push(["autodelete", Math.max(after, job.completed_at.getTime() + AUTODELETE_RETRY_MS + 1)])
+      }
     } else times.push(["autodelete", after])
   }
   return times
@@ -738,7 +770,11 @@ export const nextTransition = (input: LifecycleInput): LifecycleDecision | null 
         patch: dormancyPatch(true, input.template, new Date(t))
       }
     case "autodelete":
-      return { rule: "autodelete", build: { transition: "delete", reason: "autodelete", activeVersion: false }, patch: {} }
+      return {
+        rule: "autodelete",
+        build: { transition: "delete", reason: "autodelete", activeVersion: false },
+        patch: {}
+      }
   }
 }
 

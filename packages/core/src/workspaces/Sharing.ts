@@ -5,7 +5,6 @@
  * (`workspaceRoleActions`, `workspaceObject`); the deployment setting `disable_workspace_sharing`
  * refuses these routes and takes the lists out of authorization.
  */
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { Effect, Option, Schema } from "effect"
 import { authorize, authorizeRead, authorizeVisible } from "../Actor.js"
 import { auditResource } from "../Audit.js"
@@ -20,10 +19,16 @@ import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { MinimalUser } from "../users/User.js"
-import { omitEmpty, putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
+import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import {
-  type WorkspaceAcl, workspaceObject, type WorkspaceRecord, WorkspaceRepo, type WorkspaceRole, workspaceRoles
+  type WorkspaceAcl,
+  workspaceObject,
+  type WorkspaceRecord,
+  WorkspaceRepo,
+  type WorkspaceRole,
+  workspaceRoles
 } from "./Workspace.js"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 
 export const WorkspaceRoleSchema = Schema.Literal("admin", "use")
 
@@ -67,8 +72,12 @@ export interface UpdateWorkspaceAclInput {
 }
 
 /** How audit entries name a workspace. */
-const workspaceAuditResource = (w: Pick<WorkspaceRecord, "id" | "name" | "organization_id">) =>
-  ({ type: "workspace", id: w.id, target: w.name, organizationId: w.organization_id })
+const workspaceAuditResource = (w: Pick<WorkspaceRecord, "id" | "name" | "organization_id">) => ({
+  type: "workspace",
+  id: w.id,
+  target: w.name,
+  organizationId: w.organization_id
+})
 
 const ROLE_VALUES: ReadonlyArray<string> = [...workspaceRoles, ""]
 
@@ -102,8 +111,9 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
     const enabled = !settings.disableWorkspaceSharing
 
     /** How authorization names `w` under this deployment's settings: without its list when sharing is off. */
-    const object = (w: Pick<WorkspaceRecord, "id" | "organization_id" | "owner_id" | "user_acl" | "group_acl">): AuthzObject =>
-      workspaceObject(w, enabled)
+    const object = (
+      w: Pick<WorkspaceRecord, "id" | "organization_id" | "owner_id" | "user_acl" | "group_acl">
+    ): AuthzObject => workspaceObject(w, enabled)
 
     /**
      * Resolves `{workspace}` (an id). A deleted workspace, or one the caller may not read,
@@ -152,45 +162,65 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
       }).pipe(span("WorkspaceSharing.getAcl"))
 
     /** The problems of a PATCH body, one validation per bad entry. */
-    const problemsOf = (w: WorkspaceRecord, userEntries: ReadonlyArray<[string, string]>, groupEntries: ReadonlyArray<[string, string]>) =>
+    const problemsOf = (
+      w: WorkspaceRecord,
+      userEntries: ReadonlyArray<[string, string]>,
+      groupEntries: ReadonlyArray<[string, string]>
+    ) =>
       Effect.gen(function*() {
         const problems: Array<Validation> = []
         const badRole = (field: string, id: string, role: string) =>
-          new Validation({ field, detail: `Role "${role}" of "${id}" is not a valid workspace role: use admin, use or "" (remove).` })
+          new Validation({
+            field,
+            detail: `Role "${role}" of "${id}" is not a valid workspace role: use admin, use or "" (remove).`
+          })
         const candidates = userEntries.filter(([id, role]) => role !== "" && isUuid(id)).map(([id]) => id.toLowerCase())
-        const orgsOf = candidates.length === 0 ? new Map<string, ReadonlyArray<string>>() : yield* members.ofUsers(candidates)
+        const orgsOf = candidates.length === 0
+          ? new Map<string, ReadonlyArray<string>>()
+          : yield* members.ofUsers(candidates)
         for (const [id, role] of userEntries) {
           if (!ROLE_VALUES.includes(role)) problems.push(badRole("user_roles", id, role))
           // Removing needs no check: the user may be gone since the entry was made.
           else if (role === "") continue
-          else if (!isUuid(id)) problems.push(new Validation({ field: "user_roles", detail: `"${id}" is not a valid UUID.` }))
-          else if (id.toLowerCase() === w.owner_id) {
-            problems.push(new Validation({ field: "user_roles", detail: "The workspace's owner cannot be given a role on their own workspace." }))
+          else if (!isUuid(id)) {
+            problems.push(new Validation({ field: "user_roles", detail: `"${id}" is not a valid UUID.` }))
+          } else if (id.toLowerCase() === w.owner_id) {
+            problems.push(
+              new Validation({
+                field: "user_roles",
+                detail: "The workspace's owner cannot be given a role on their own workspace."
+              })
+            )
           } else {
             const u = yield* userRepo.findById(id.toLowerCase())
             if (Option.isNone(u) || u.value.deleted) {
               problems.push(new Validation({ field: "user_roles", detail: `User with ID ${id} does not exist.` }))
             } else if (!(orgsOf.get(u.value.id) ?? []).includes(w.organization_id)) {
-              problems.push(new Validation({
-                field: "user_roles",
-                detail: `User "${u.value.username}" is not a member of the workspace's organization.`
-              }))
+              problems.push(
+                new Validation({
+                  field: "user_roles",
+                  detail: `User "${u.value.username}" is not a member of the workspace's organization.`
+                })
+              )
             }
           }
         }
         for (const [id, role] of groupEntries) {
           if (!ROLE_VALUES.includes(role)) problems.push(badRole("group_roles", id, role))
           else if (role === "") continue
-          else if (!isUuid(id)) problems.push(new Validation({ field: "group_roles", detail: `"${id}" is not a valid UUID.` }))
-          else {
+          else if (!isUuid(id)) {
+            problems.push(new Validation({ field: "group_roles", detail: `"${id}" is not a valid UUID.` }))
+          } else {
             const g = yield* groupRepo.findById(id.toLowerCase())
             if (Option.isNone(g)) {
               problems.push(new Validation({ field: "group_roles", detail: `Group with ID ${id} does not exist.` }))
             } else if (g.value.organization_id !== w.organization_id) {
-              problems.push(new Validation({
-                field: "group_roles",
-                detail: `Group "${g.value.name}" is not a group of the workspace's organization.`
-              }))
+              problems.push(
+                new Validation({
+                  field: "group_roles",
+                  detail: `Group "${g.value.name}" is not a group of the workspace's organization.`
+                })
+              )
             }
           }
         }
@@ -198,7 +228,10 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
       })
 
     /** Stores new lists for `w` (read again inside the transaction) and audits the change. */
-    const store = (w: WorkspaceRecord, change: (current: WorkspaceRecord) => Pick<WorkspaceRecord, "user_acl" | "group_acl">) =>
+    const store = (
+      w: WorkspaceRecord,
+      change: (current: WorkspaceRecord) => Pick<WorkspaceRecord, "user_acl" | "group_acl">
+    ) =>
       Effect.gen(function*() {
         const result = yield* tx.atomic(Effect.gen(function*() {
           const current = yield* workspaces.findById(w.id)
@@ -226,7 +259,10 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
      */
     const organizationAllows = (w: WorkspaceRecord) =>
       Effect.gen(function*() {
-        const owners = Option.getOrElse(yield* orgRepo.findWorkspaceSharing(w.organization_id), () => "everyone" as const)
+        const owners = Option.getOrElse(
+          yield* orgRepo.findWorkspaceSharing(w.organization_id),
+          () => "everyone" as const
+        )
         if (owners === "everyone") return
         if (owners === "service_accounts") {
           const owner = yield* userRepo.findById(w.owner_id)
@@ -259,7 +295,9 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
         const userEntries = Object.entries(input.user_roles ?? {})
         const groupEntries = Object.entries(input.group_roles ?? {})
         const problems = yield* problemsOf(w, userEntries, groupEntries)
-        if (problems.length > 0) return yield* new BadRequest({ message: "Invalid request to update workspace ACL.", validations: problems })
+        if (problems.length > 0) {
+          return yield* new BadRequest({ message: "Invalid request to update workspace ACL.", validations: problems })
+        }
         yield* store(w, (current) => ({
           user_acl: apply(current.user_acl, userEntries),
           group_acl: apply(current.group_acl, groupEntries)
@@ -291,20 +329,32 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
         // No entries (most lists): nothing to read.
         if (userIds.size === 0 && groupIds.size === 0) return ws.map(() => noneShared)
         const users = new Map((userIds.size === 0 ? [] : yield* userRepo.findByIds([...userIds])).map((u) => [u.id, u]))
-        const groups = new Map((groupIds.size === 0 ? [] : yield* groupRepo.findByIds([...groupIds])).map((g) => [g.id, g]))
+        const groups = new Map(
+          (groupIds.size === 0 ? [] : yield* groupRepo.findByIds([...groupIds])).map((g) => [g.id, g])
+        )
         return ws.map((w) => {
           const out: Array<SharedWorkspaceActor> = []
           for (const [id, role] of Object.entries(w.user_acl)) {
             const u = users.get(id)
             if (u === undefined || u.deleted) continue
-            const props: WireProps<typeof SharedWorkspaceActor> = { actor_type: "user", id, name: u.name, roles: [role] }
+            const props: WireProps<typeof SharedWorkspaceActor> = {
+              actor_type: "user",
+              id,
+              name: u.name,
+              roles: [role]
+            }
             putNonEmpty(props, "avatar_url", u.avatar_url)
             out.push(makeSharedActor(props))
           }
           for (const [id, role] of Object.entries(w.group_acl)) {
             const g = groups.get(id)
             if (g === undefined) continue
-            const props: WireProps<typeof SharedWorkspaceActor> = { actor_type: "group", id, name: g.name, roles: [role] }
+            const props: WireProps<typeof SharedWorkspaceActor> = {
+              actor_type: "group",
+              id,
+              name: g.name,
+              roles: [role]
+            }
             putNonEmpty(props, "avatar_url", g.avatar_url)
             out.push(makeSharedActor(props))
           }
@@ -317,7 +367,8 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
      * Entries of users or groups that no longer exist are left out; with sharing off the list
      * grants nothing and is empty.
      */
-    const sharedWith = (w: Pick<WorkspaceRecord, "user_acl" | "group_acl">) => Effect.map(sharedWithAll([w]), (all) => all[0]!)
+    const sharedWith = (w: Pick<WorkspaceRecord, "user_acl" | "group_acl">) =>
+      Effect.map(sharedWithAll([w]), (all) => all[0]!)
 
     return { object, resolve, getAcl, updateAcl, deleteAcl, sharedWith, sharedWithAll, enabled } as const
   }),

@@ -29,8 +29,8 @@ import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../templates/ProvisionerJobs.js
 import { span } from "../Tracing.js"
 import { WorkspaceRepo } from "./Workspace.js"
 import { workspaceChannel } from "./WorkspaceChannel.js"
-import { Workspace } from "./WorkspaceWire.js"
 import { Workspaces } from "./Workspaces.js"
+import { Workspace } from "./WorkspaceWire.js"
 
 export { publishWorkspaceChange, WORKSPACE_SIGNAL_CHANGED, workspaceChannel } from "./WorkspaceChannel.js"
 

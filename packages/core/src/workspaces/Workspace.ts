@@ -2,8 +2,8 @@
  * Workspaces: the stored record, its sharing list, how authorization names it, and the
  * repository port. Rules live in the workspaces services; the wire record beside them.
  */
-import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { Context, type Effect, type Option } from "effect"
+import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
 import type { WorkspaceStatus } from "./WorkspaceBuild.js"
@@ -65,17 +65,27 @@ export class WorkspaceRepo extends Context.Tag("@workbay/core/WorkspaceRepo")<Wo
   /** The owners of the template's undeleted workspaces, each once. */
   readonly ownerIdsByTemplate: (templateId: string) => Effect.Effect<ReadonlyArray<string>>
   /** The owner's workspace of that name (case-insensitive): the undeleted one, else (with `includeDeleted`) the latest deleted one. */
-  readonly findByOwnerAndName: (ownerId: string, name: string, includeDeleted: boolean) => Effect.Effect<Option.Option<WorkspaceRecord>>
+  readonly findByOwnerAndName: (
+    ownerId: string,
+    name: string,
+    includeDeleted: boolean
+  ) => Effect.Effect<Option.Option<WorkspaceRecord>>
   /** None when there is no workspace `id`. */
   readonly update: (id: string, patch: WorkspacePatch) => Effect.Effect<Option.Option<WorkspaceRecord>, UniqueViolation>
   /** A page of workspaces matching `filter` (favorites of the requester first), and how many match in all. */
-  readonly list: (filter: WorkspaceFilter) => Effect.Effect<{ readonly workspaces: ReadonlyArray<WorkspaceRecord>; readonly count: number }>
+  readonly list: (
+    filter: WorkspaceFilter
+  ) => Effect.Effect<{ readonly workspaces: ReadonlyArray<WorkspaceRecord>; readonly count: number }>
   /**
    * The sum of `daily_cost` of the latest builds of the owner's undeleted workspaces in the
    * organization whose latest build is not a stop or a delete (the credits they consume), but
    * `excludeWorkspaceId` (a workspace being rebuilt counts with its new cost).
    */
-  readonly creditsConsumed: (organizationId: string, ownerId: string, excludeWorkspaceId?: string) => Effect.Effect<number>
+  readonly creditsConsumed: (
+    organizationId: string,
+    ownerId: string,
+    excludeWorkspaceId?: string
+  ) => Effect.Effect<number>
   /**
    * Sets `last_used_at` of the template's undeleted workspaces to `at` (a template change with
    * `update_workspace_last_used_at`).
@@ -92,7 +102,9 @@ export class WorkspaceRepo extends Context.Tag("@workbay/core/WorkspaceRepo")<Wo
     dormantAt: Date | null
   ) => Effect.Effect<ReadonlyArray<string>>
   /** Undeleted workspaces by the status of their latest build (for deployment stats). */
-  readonly countByStatus: () => Effect.Effect<ReadonlyArray<{ readonly status: WorkspaceStatus; readonly count: number }>>
+  readonly countByStatus: () => Effect.Effect<
+    ReadonlyArray<{ readonly status: WorkspaceStatus; readonly count: number }>
+  >
 }>() {}
 
 /** Who may be listed: everything, or workspaces in some organizations, owned by the user, or shared with them. */

@@ -7,11 +7,26 @@ import { Context, type Effect, type Option } from "effect"
 import type { AppStatusRecord } from "../agents/AppStatus.js"
 import type { AgentLogSourceRecord } from "../agents/Logs.js"
 import type { UniqueViolation } from "../Repositories.js"
-import type { AgentApp, AgentMetadataItem, AgentScript, DisplayApps, NameValue, ResourceMetadata, WorkspaceTransition } from "../templates/Provisioner.js"
+import type {
+  AgentApp,
+  AgentMetadataItem,
+  AgentScript,
+  DisplayApps,
+  NameValue,
+  ResourceMetadata,
+  WorkspaceTransition
+} from "../templates/Provisioner.js"
 import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
 
 export type BuildReason =
-  | "initiator" | "autostart" | "autostop" | "dormancy" | "failedstop" | "autodelete" | "task_auto_pause" | "task_manual_pause"
+  | "initiator"
+  | "autostart"
+  | "autostop"
+  | "dormancy"
+  | "failedstop"
+  | "autodelete"
+  | "task_auto_pause"
+  | "task_manual_pause"
   | "task_resume"
 
 /** A stored build. `build_number` counts from 1 per workspace. */
@@ -166,11 +181,16 @@ export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuil
   readonly recentParameters: (ownerId: string, templateId: string, limit: number) => Effect.Effect<
     ReadonlyArray<{ readonly name: string; readonly value: string; readonly template_version_id: string }>
   >
-  readonly findByNumber: (workspaceId: string, buildNumber: number) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
+  readonly findByNumber: (
+    workspaceId: string,
+    buildNumber: number
+  ) => Effect.Effect<Option.Option<WorkspaceBuildRecord>>
   /** The latest build (highest number) of each of these workspaces. */
   readonly latestOf: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
   /** {@link latestOf} as summaries: without parameter values and provisioner state. */
-  readonly latestSummariesOf: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkspaceBuildSummary>>
+  readonly latestSummariesOf: (
+    workspaceIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<WorkspaceBuildSummary>>
   readonly list: (page: WorkspaceBuildPage) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
   readonly setResult: (id: string, result: WorkspaceBuildResult, now: Date) => Effect.Effect<void>
   /** Overwrites a build's provisioner state (`PUT /workspacebuilds/{workspacebuild}/state`). */
@@ -197,7 +217,16 @@ export class WorkspaceResourceRepo extends Context.Tag("@workbay/core/WorkspaceR
 
 /** The statuses a build (and its workspace) shows, from its transition and its job. */
 export const workspaceStatuses = [
-  "pending", "starting", "running", "stopping", "stopped", "failed", "canceling", "canceled", "deleting", "deleted"
+  "pending",
+  "starting",
+  "running",
+  "stopping",
+  "stopped",
+  "failed",
+  "canceling",
+  "canceled",
+  "deleting",
+  "deleted"
 ] as const
 export type WorkspaceStatus = typeof workspaceStatuses[number]
 

@@ -15,22 +15,27 @@ import { Cause, Clock, Effect, Either, Option } from "effect"
 import { hashAgentToken, newAgentToken } from "../agents/Agent.js"
 import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
-import { UserRepo } from "../users/Repositories.js"
+import { notifyBuildEnded, notifyOutOfQuota } from "../notifications/Events.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import type { OrganizationRepo } from "../organizations/Repositories.js"
+import { Settings } from "../Settings.js"
+import { TaskRepo } from "../tasks/Task.js"
 import { FileRepo } from "../templates/File.js"
-import type { ProvisionedResource, Provisioner, ProvisionerLogSink, WorkspaceTransition } from "../templates/Provisioner.js"
+import type {
+  ProvisionedResource,
+  Provisioner,
+  ProvisionerLogSink,
+  WorkspaceTransition
+} from "../templates/Provisioner.js"
 import type { JobCompletion, ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
+import { TemplateRepo } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { UserRepo } from "../users/Repositories.js"
+import { calculateAutostop } from "./Schedule.js"
 import { WorkspaceRepo } from "./Workspace.js"
 import { type StoredResource, WorkspaceBuildRepo, WorkspaceResourceRepo } from "./WorkspaceBuild.js"
 import { INSUFFICIENT_QUOTA } from "./WorkspaceBuilds.js"
-import { Settings } from "../Settings.js"
-import { TemplateRepo } from "../templates/Template.js"
-import { calculateAutostop } from "./Schedule.js"
 import { ownerQuietHours } from "./WorkspaceSchedules.js"
-import { TaskRepo } from "../tasks/Task.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { notifyBuildEnded, notifyOutOfQuota } from "../notifications/Events.js"
-import type { OrganizationRepo } from "../organizations/Repositories.js"
 
 export type WorkspaceBuildExecutorServices =
   | WorkspaceRepo
@@ -152,15 +157,24 @@ export const workspaceBuildExecutor = (
   job: ProvisionerJobRecord,
   ctx: { readonly provisioner: Provisioner; readonly onLog: ProvisionerLogSink }
 ): Effect.Effect<JobCompletion, never, WorkspaceBuildExecutorServices> =>
-  Effect.tap(runBuild(job, ctx), (completion) =>
-    Effect.flatMap(Effect.flatMap(WorkspaceBuildRepo, (b) => b.findByJobId(job.id)), Option.match({
-      onNone: () => Effect.void,
-      onSome: (build) =>
-        Effect.flatMap(Effect.flatMap(WorkspaceRepo, (w) => w.findById(build.workspace_id)), Option.match({
+  Effect.tap(
+    runBuild(job, ctx),
+    (completion) =>
+      Effect.flatMap(
+        Effect.flatMap(WorkspaceBuildRepo, (b) => b.findByJobId(job.id)),
+        Option.match({
           onNone: () => Effect.void,
-          onSome: (workspace) => notifyBuildEnded(workspace, build, completion.error)
-        }))
-    })))
+          onSome: (build) =>
+            Effect.flatMap(
+              Effect.flatMap(WorkspaceRepo, (w) => w.findById(build.workspace_id)),
+              Option.match({
+                onNone: () => Effect.void,
+                onSome: (workspace) => notifyBuildEnded(workspace, build, completion.error)
+              })
+            )
+        })
+      )
+  )
 
 const runBuild = (
   job: ProvisionerJobRecord,
@@ -180,13 +194,25 @@ const runBuild = (
     const workspace = Option.getOrUndefined(yield* workspaces.findById(build.workspace_id))
     if (workspace === undefined) return failed("The workspace of this build no longer exists.")
     const finishDelete = (at: Date) =>
-      build.transition === "delete" ? Effect.asVoid(workspaces.update(workspace.id, { deleted: true, updated_at: at }).pipe(Effect.orDie)) : Effect.void
+      build.transition === "delete"
+        ? Effect.asVoid(workspaces.update(workspace.id, { deleted: true, updated_at: at }).pipe(Effect.orDie))
+        : Effect.void
 
     if (build.orphan) {
       const at = yield* now
-      yield* ctx.onLog({ created_at: at, level: "warn", stage: "Orphaning resources", output: "Deleting the workspace without destroying its resources." })
+      yield* ctx.onLog({
+        created_at: at,
+        level: "warn",
+        stage: "Orphaning resources",
+        output: "Deleting the workspace without destroying its resources."
+      })
       yield* builds.setResult(build.id, {
-        provisioner_state: new Uint8Array(0), daily_cost: 0, has_ai_task: false, has_external_agent: false, deadline: null, max_deadline: null
+        provisioner_state: new Uint8Array(0),
+        daily_cost: 0,
+        has_ai_task: false,
+        has_external_agent: false,
+        deadline: null,
+        max_deadline: null
       }, at)
       yield* finishDelete(at)
       return {}
@@ -198,7 +224,9 @@ const runBuild = (
     if (file === undefined) return failed("The template version's file no longer exists.")
     const owner = yield* users.findById(workspace.owner_id)
     // A task's workspace hands its current prompt to the provisioner.
-    const task = workspace.task_id == null ? undefined : Option.getOrUndefined(yield* (yield* TaskRepo).findById(workspace.task_id))
+    const task = workspace.task_id == null
+      ? undefined
+      : Option.getOrUndefined(yield* (yield* TaskRepo).findById(workspace.task_id))
     const tokens = agentTokens()
     const result = yield* Effect.either(ctx.provisioner.build({
       archive: file.data,
@@ -230,7 +258,8 @@ const runBuild = (
           created_at: at,
           level: "error",
           stage: "Committing quota",
-          output: `The workspace costs ${out.daily_cost} credits a day; ${consumed} of a budget of ${budget} are in use.`
+          output:
+            `The workspace costs ${out.daily_cost} credits a day; ${consumed} of a budget of ${budget} are in use.`
         })
         yield* notifyOutOfQuota(workspace, out.daily_cost, budget - consumed)
         return failed(INSUFFICIENT_QUOTA)
@@ -252,7 +281,9 @@ const runBuild = (
         template,
         quietHoursSchedule: ownerQuietHours(Option.getOrUndefined(owner), settings)
       })
-    if (Either.isLeft(times)) yield* Effect.logWarning(`workspace build ${build.id}: no deadline: ${times.left.message}`)
+    if (Either.isLeft(times)) {
+      yield* Effect.logWarning(`workspace build ${build.id}: no deadline: ${times.left.message}`)
+    }
     const { deadline, max_deadline } = Either.getOrElse(times, () => ({ deadline: null, max_deadline: null }))
     yield* builds.setResult(build.id, {
       provisioner_state: out.state,
@@ -268,6 +299,9 @@ const runBuild = (
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.failCause(cause as Cause.Cause<never>)
-        : Effect.as(Effect.logError("workspace build failed unexpectedly", cause), failed("The workspace build failed unexpectedly."))
+        : Effect.as(
+          Effect.logError("workspace build failed unexpectedly", cause),
+          failed("The workspace build failed unexpectedly.")
+        )
     )
   )

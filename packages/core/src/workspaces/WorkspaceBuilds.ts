@@ -10,45 +10,55 @@
  * on the template; the state needs `update` on the template too (404 otherwise); a cancel needs
  * `update` on the workspace, and `update` on the template unless the template lets users cancel.
  */
-import { createHash } from "node:crypto"
-import { notifyManuallyUpdated } from "../notifications/Events.js"
-import type { NotificationQueue } from "../notifications/NotificationQueue.js"
-import type { OrganizationRepo } from "../organizations/Repositories.js"
 import { Clock, Effect, Either, Option } from "effect"
-import { WorkspaceSharing } from "./Sharing.js"
+import { createHash } from "node:crypto"
 import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { auditAction, auditAdditional, auditResource } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, PreconditionFailed, ResponseBody, Validation } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
+import { notifyManuallyUpdated } from "../notifications/Events.js"
+import type { NotificationQueue } from "../notifications/NotificationQueue.js"
+import type { OrganizationRepo } from "../organizations/Repositories.js"
 import { Transactions } from "../Repositories.js"
+import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
+import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
+import {
+  jobStatus,
+  type ProvisionerJob,
+  type ProvisionerJobLogRecord,
+  type ProvisionerJobRecord,
+  ProvisionerJobRepo,
+  type ProvisionerJobStatus,
+  type WorkspaceBuildMetadata
+} from "../templates/ProvisionerJob.js"
+import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
+import { ProvisionerJobViews } from "../templates/ProvisionerJobViews.js"
+import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
+import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
-import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
+import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import {
-  jobStatus, type ProvisionerJob, type ProvisionerJobLogRecord, type ProvisionerJobRecord, ProvisionerJobRepo, type ProvisionerJobStatus,
-  type WorkspaceBuildMetadata
-} from "../templates/ProvisionerJob.js"
-import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
-import { ProvisionerJobViews } from "../templates/ProvisionerJobViews.js"
-import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
-import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/Template.js"
-import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
-import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
-import { agentConnectionTimings, agentScriptTimings, provisionerTimings, WorkspaceBuildTimings } from "./BuildTimings.js"
+  agentConnectionTimings,
+  agentScriptTimings,
+  provisionerTimings,
+  WorkspaceBuildTimings
+} from "./BuildTimings.js"
 import { resolveParameters } from "./Parameters.js"
 import { dormancyPatch } from "./Schedule.js"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
+import { WorkspaceSharing } from "./Sharing.js"
 import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import {
   type BuildReason,
   buildStatus,
   type StoredResource,
   type WorkspaceBuildRecord,
-  type WorkspaceBuildSummary,
   WorkspaceBuildRepo,
+  type WorkspaceBuildSummary,
   WorkspaceResourceRepo
 } from "./WorkspaceBuild.js"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { toBuildResource, WorkspaceBuild, WorkspaceBuildParameter } from "./WorkspaceWire.js"
 
 export interface CreateBuildInput {
@@ -95,8 +105,12 @@ const buildNotFound = () => NotFound.resource("Workspace build")
 const workspaceNotFound = () => NotFound.resource("Workspace")
 
 /** How audit entries name a workspace. */
-export const workspaceResource = (w: WorkspaceRecord) =>
-  ({ type: "workspace", id: w.id, target: w.name, organizationId: w.organization_id })
+export const workspaceResource = (w: WorkspaceRecord) => ({
+  type: "workspace",
+  id: w.id,
+  target: w.name,
+  organizationId: w.organization_id
+})
 
 /** What a build queued for a workspace needs: the workspace, its template, the version and the caller. */
 export interface QueueBuild {
@@ -158,10 +172,14 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           }
         }
         const versions = new Map(
-          (yield* jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))])).map((v) => [v.version_id, v])
+          (yield* jobRepo.versionMetadata([...new Set(list.map((b) => b.template_version_id))])).map((
+            v
+          ) => [v.version_id, v])
         )
         const templatesById = new Map(also.templates)
-        const unknownTemplates = [...new Set([...wsById.values()].map((w) => w.template_id))].filter((id) => !templatesById.has(id))
+        const unknownTemplates = [...new Set([...wsById.values()].map((w) => w.template_id))].filter((id) =>
+          !templatesById.has(id)
+        )
         if (unknownTemplates.length > 0) {
           const found = new Map((yield* templates.findByIds(unknownTemplates)).map((t) => [t.id, t]))
           for (const id of unknownTemplates) templatesById.set(id, found.get(id))
@@ -173,18 +191,21 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           const w = wsById.get(b.workspace_id)
           const v = versions.get(b.template_version_id)
           const t = w === undefined ? undefined : templatesById.get(w.template_id)
-          buildMetadata.set(b.id, w === undefined ? undefined : {
-            build_id: b.id,
-            transition: b.transition,
-            workspace_id: w.id,
-            workspace_name: w.name,
-            version_id: v?.version_id ?? "",
-            version_name: v?.version_name ?? "",
-            template_id: t?.id ?? null,
-            template_name: t?.name ?? "",
-            template_display_name: t?.display_name ?? "",
-            template_icon: t?.icon ?? ""
-          })
+          buildMetadata.set(
+            b.id,
+            w === undefined ? undefined : {
+              build_id: b.id,
+              transition: b.transition,
+              workspace_id: w.id,
+              workspace_name: w.name,
+              version_id: v?.version_id ?? "",
+              version_name: v?.version_name ?? "",
+              template_id: t?.id ?? null,
+              template_name: t?.name ?? "",
+              template_display_name: t?.display_name ?? "",
+              template_icon: t?.icon ?? ""
+            }
+          )
         }
         const jobIds = [...new Set(list.map((b) => b.job_id))]
         const jobRecords = new Map((yield* jobRepo.findByIds(jobIds)).map((j) => [j.id, j]))
@@ -275,14 +296,16 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
       })
 
     const templateOf = (w: WorkspaceRecord) =>
-      Effect.flatMap(templates.findById(w.template_id), Option.match({
-        onNone: () => Effect.die(new Error(`The template of workspace ${w.id} is missing.`)),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(
+        templates.findById(w.template_id),
+        Option.match({
+          onNone: () => Effect.die(new Error(`The template of workspace ${w.id} is missing.`)),
+          onSome: Effect.succeed
+        })
+      )
 
     /** The latest build of a workspace; every workspace has one from its creation. */
-    const latestOf = (w: WorkspaceRecord) =>
-      Effect.map(builds.latestOf([w.id]), (bs) => bs[0])
+    const latestOf = (w: WorkspaceRecord) => Effect.map(builds.latestOf([w.id]), (bs) => bs[0])
 
     /**
      * Queues a build and its job, in the caller's transaction: the next build number (two racing
@@ -330,7 +353,10 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
       })
 
     const buildActive = () =>
-      new Conflict({ message: "A workspace build is already active.", detail: "Wait for it to finish or cancel it first." })
+      new Conflict({
+        message: "A workspace build is already active.",
+        detail: "Wait for it to finish or cancel it first."
+      })
 
     /**
      * The version's import job, once it succeeded; a version whose import did not succeed
@@ -343,7 +369,9 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           return yield* new BadRequest({
             message: "The template version's import has not succeeded.",
             detail: `Its import job is ${jobStatus(job)}.`,
-            validations: [new Validation({ field: "template_version_id", detail: "The template version must be imported." })]
+            validations: [
+              new Validation({ field: "template_version_id", detail: "The template version must be imported." })
+            ]
           })
         }
         return job
@@ -386,10 +414,15 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         if (job.completed_at === null) return yield* buildActive()
       })
 
-    const actionOf = (t: WorkspaceTransition) => (t === "start" ? "start" : t === "stop" ? "stop" : "delete") as "start" | "stop" | "delete"
+    const actionOf = (t: WorkspaceTransition) =>
+      (t === "start" ? "start" : t === "stop" ? "stop" : "delete") as "start" | "stop" | "delete"
 
     /** `POST /workspaces/{workspace}/builds`. */
-    const create = (workspaceId: string, input: CreateBuildInput, options: { readonly reason?: BuildReason | undefined } = {}) =>
+    const create = (
+      workspaceId: string,
+      input: CreateBuildInput,
+      options: { readonly reason?: BuildReason | undefined } = {}
+    ) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const found = yield* workspaces.findById(workspaceId.toLowerCase())
@@ -407,43 +440,69 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
             return yield* BadRequest.field("orphan", "Orphan is only permitted when deleting a workspace.")
           }
           if (input.state !== undefined && input.state.length > 0) {
-            return yield* BadRequest.field("orphan", "ProvisionerState cannot be set alongside Orphan since state intent is unclear.")
+            return yield* BadRequest.field(
+              "orphan",
+              "ProvisionerState cannot be set alongside Orphan since state intent is unclear."
+            )
           }
-          if (!templateAdmin) return yield* new Forbidden({ message: "Only template administrators may orphan a workspace's resources." })
+          if (!templateAdmin) {
+            return yield* new Forbidden({ message: "Only template administrators may orphan a workspace's resources." })
+          }
         }
-        const customState = input.state !== undefined && input.state.length > 0 && input.orphan !== true ? input.state : undefined
+        const customState = input.state !== undefined && input.state.length > 0 && input.orphan !== true
+          ? input.state
+          : undefined
         if (customState !== undefined) {
           // A custom state could corrupt or leak the cloud's state: template administrators only.
-          if (!templateAdmin) return yield* new Forbidden({ message: "Only template managers may provide custom state." })
-          if (customState.some((b) => b < 0 || b > 255)) return yield* BadRequest.field("state", "Every element must be a byte (0 to 255).")
+          if (!templateAdmin) {
+            return yield* new Forbidden({ message: "Only template managers may provide custom state." })
+          }
+          if (customState.some((b) => b < 0 || b > 255)) {
+            return yield* BadRequest.field("state", "Every element must be a byte (0 to 255).")
+          }
         }
         if (input.log_level === "debug" && !templateAdmin) {
           return yield* new BadRequest({
             message: "Workspace builds with a custom log level are restricted to administrators only.",
-            validations: [new Validation({ field: "log_level", detail: "Only template administrators may set a log level." })]
+            validations: [
+              new Validation({ field: "log_level", detail: "Only template administrators may set a log level." })
+            ]
           })
         }
         if (input.dry_run === true) {
-          return yield* BadRequest.field("dry_run", "Dry runs of workspace builds are made with POST /templateversions/{id}/dry-run.")
+          return yield* BadRequest.field(
+            "dry_run",
+            "Dry runs of workspace builds are made with POST /templateversions/{id}/dry-run."
+          )
         }
         const latest = yield* latestOf(workspace)
         yield* assertIdle(latest)
-        let versionId = input.template_version_id?.toLowerCase() ?? latest?.template_version_id ?? template.active_version_id
+        let versionId = input.template_version_id?.toLowerCase() ?? latest?.template_version_id ??
+          template.active_version_id
         const version = Option.getOrUndefined(yield* versions.findById(versionId))
         if (version === undefined || version.template_id !== template.id) {
-          return yield* BadRequest.field("template_version_id", "The template version does not belong to the workspace's template.")
+          return yield* BadRequest.field(
+            "template_version_id",
+            "The template version does not belong to the workspace's template."
+          )
         }
         versionId = version.id
         if (input.template_version_id !== undefined && version.archived) {
-          return yield* BadRequest.field("template_version_id", "Archived template versions cannot be used to build a workspace.")
+          return yield* BadRequest.field(
+            "template_version_id",
+            "Archived template versions cannot be used to build a workspace."
+          )
         }
         if (
-          input.transition === "start" && template.require_active_version && version.id !== template.active_version_id &&
+          input.transition === "start" && template.require_active_version &&
+          version.id !== template.active_version_id &&
           !templateAdmin
         ) {
           return yield* new Forbidden({
             message: "cannot use non-active version: The template requires workspaces to use its active version.",
-            validations: [new Validation({ field: "template_version_id", detail: "Must be the template's active version." })]
+            validations: [
+              new Validation({ field: "template_version_id", detail: "Must be the template's active version." })
+            ]
           })
         }
         const importJob = yield* importedVersion(version)
@@ -454,19 +513,41 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         const at = new Date(yield* Clock.currentTimeMillis)
         const queued = yield* tx.atomic(Effect.gen(function*() {
           // Starting a dormant workspace makes it active first (dormant_at and deleting_at cleared).
-          if (wakes) yield* Effect.orDie(workspaces.update(workspace.id, { ...dormancyPatch(false, template, at), updated_at: at }))
+          if (wakes) {
+            yield* Effect.orDie(
+              workspaces.update(workspace.id, { ...dormancyPatch(false, template, at), updated_at: at })
+            )
+          }
           return yield* queue({
-            workspace, template, version, previous: latest, transition: input.transition, parameters,
-            initiatorId: actor.user.id, reason, presetId: preset?.id ?? latest?.template_version_preset_id ?? null,
-            orphan: input.orphan === true, importJob, state: customState === undefined ? undefined : Uint8Array.from(customState)
+            workspace,
+            template,
+            version,
+            previous: latest,
+            transition: input.transition,
+            parameters,
+            initiatorId: actor.user.id,
+            reason,
+            presetId: preset?.id ?? latest?.template_version_preset_id ?? null,
+            orphan: input.orphan === true,
+            importJob,
+            state: customState === undefined ? undefined : Uint8Array.from(customState)
           })
         }))
         // After the commit: watchers re-read and move to the new build's job.
         yield* publishWorkspaceChange(workspace.id)
         yield* auditResource(
-          { type: "workspace_build", id: queued.build.id, target: workspace.name, organizationId: workspace.organization_id },
+          {
+            type: "workspace_build",
+            id: queued.build.id,
+            target: workspace.name,
+            organizationId: workspace.organization_id
+          },
           undefined,
-          { transition: queued.build.transition, build_number: queued.build.build_number, template_version_id: version.id }
+          {
+            transition: queued.build.transition,
+            build_number: queued.build.build_number,
+            template_version_id: version.id
+          }
         )
         yield* auditAction(actionOf(input.transition))
         yield* auditAdditional({
@@ -476,7 +557,9 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           workspace_id: workspace.id
         })
         // Another version than the last build's: the template admins hear the workspace was updated by hand.
-        if (input.template_version_id !== undefined && latest !== undefined && version.id !== latest.template_version_id) {
+        if (
+          input.template_version_id !== undefined && latest !== undefined && version.id !== latest.template_version_id
+        ) {
           yield* Effect.provide(notifyManuallyUpdated(workspace, template, version, actor.user.id), notifyContext)
         }
         const [wire] = yield* toWires([queued.build], [workspace], {
@@ -500,10 +583,14 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         if (input.after_id !== undefined) {
           const after = yield* builds.findById(input.after_id.toLowerCase())
           if (Option.isNone(after) || after.value.workspace_id !== workspace.id) {
-            return yield* new BadRequest({ message: `Record at "after_id" (${JSON.stringify(input.after_id)}) does not exist.` })
+            return yield* new BadRequest({
+              message: `Record at "after_id" (${JSON.stringify(input.after_id)}) does not exist.`
+            })
           }
         }
-        const limit = input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, MAX_BUILDS_PAGE) : DEFAULT_BUILDS_PAGE
+        const limit = input.limit !== undefined && input.limit > 0
+          ? Math.min(input.limit, MAX_BUILDS_PAGE)
+          : DEFAULT_BUILDS_PAGE
         const list = yield* builds.list({
           workspaceId: workspace.id,
           limit,
@@ -564,7 +651,11 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           stateFacts(build.provisioner_state),
           stateFacts(state)
         )
-        yield* auditAdditional({ build_number: String(build.build_number), workspace_name: workspace.name, workspace_id: workspace.id })
+        yield* auditAdditional({
+          build_number: String(build.build_number),
+          workspace_name: workspace.name,
+          workspace_id: workspace.id
+        })
       }).pipe(span("WorkspaceBuilds.setState"))
 
     /**
@@ -617,11 +708,15 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         yield* authorize("update", sharing.object(workspace))
         const template = yield* templateOf(workspace)
         if (!template.allow_user_cancel_workspace_jobs && !(yield* allowed("update", templateObject(template)))) {
-          return yield* new Forbidden({ message: "User is not allowed to cancel workspace builds. Owner role is required." })
+          return yield* new Forbidden({
+            message: "User is not allowed to cancel workspace builds. Owner role is required."
+          })
         }
         const job = yield* jobOf(build.job_id)
         if (job.completed_at !== null) return yield* new BadRequest({ message: "Job has already completed!" })
-        if (job.canceled_at !== null) return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
+        if (job.canceled_at !== null) {
+          return yield* new BadRequest({ message: "Job has already been marked as canceled!" })
+        }
         if (expectStatus !== undefined && jobStatus(job) !== expectStatus) {
           return yield* new PreconditionFailed({
             message: "Job is not in the expected state.",
@@ -636,10 +731,27 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
       }).pipe(span("WorkspaceBuilds.cancel"))
 
     return {
-      toWires, readable, queue, importedVersion, parametersFor, presetOf, assertIdle, latestOf, templateOf, create, get,
-      listByWorkspace, byNumber, logsJob, resources: buildResources, parameters, state, setState, cancel, timings,
+      toWires,
+      readable,
+      queue,
+      importedVersion,
+      parametersFor,
+      presetOf,
+      assertIdle,
+      latestOf,
+      templateOf,
+      create,
+      get,
+      listByWorkspace,
+      byNumber,
+      logsJob,
+      resources: buildResources,
+      parameters,
+      state,
+      setState,
+      cancel,
+      timings,
       workspaceTimings
     } as const
   })
 }) {}
-

@@ -6,7 +6,8 @@ import { Effect } from "effect"
 import { PubSub } from "../PubSub.js"
 
 /** The PubSub channel of a workspace's changes: `workspace_` and the id's 32 hex digits. */
-export const workspaceChannel = (workspaceId: string): string => `workspace_${workspaceId.replaceAll("-", "").toLowerCase()}`
+export const workspaceChannel = (workspaceId: string): string =>
+  `workspace_${workspaceId.replaceAll("-", "").toLowerCase()}`
 
 /** The signal sent on a workspace's channel. */
 export const WORKSPACE_SIGNAL_CHANGED = "changed"

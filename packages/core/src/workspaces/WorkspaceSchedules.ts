@@ -9,7 +9,6 @@
  * so a sharing `admin` may and a `use` may not); a workspace the caller may not read is 404.
  */
 import { Clock, Effect, Either, Option, Schema } from "effect"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { authorize, authorizeRead } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, NotFound, ResponseBody, Validation } from "../Errors.js"
@@ -25,6 +24,7 @@ import { WorkspaceSharing } from "./Sharing.js"
 import { type AutomaticUpdates, type WorkspacePatch, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuildRepo } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { auditedWorkspace, Workspaces } from "./Workspaces.js"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -85,7 +85,9 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
       Effect.gen(function*() {
         const updated = yield* workspaces.update(w.id, patch).pipe(
           Effect.orDie,
-          Effect.flatMap(Option.match({ onNone: () => Effect.fail(NotFound.resource("Workspace")), onSome: Effect.succeed }))
+          Effect.flatMap(
+            Option.match({ onNone: () => Effect.fail(NotFound.resource("Workspace")), onSome: Effect.succeed })
+          )
         )
         yield* auditResource(workspaceResource(updated), audited(w), audited(updated))
         return updated

@@ -5,23 +5,38 @@
  * times (`deleting_at`, `dormant_at`, `next_start_at`) are `null` when unset.
  */
 import { Schema } from "effect"
-import { SharedWorkspaceActor } from "./Sharing.js"
+import { AGENT_INACTIVE_DISCONNECT_SECONDS } from "../agents/Agent.js"
+import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { NullUuid } from "../Ids.js"
 import { MatchedProvisioners } from "../templates/ProvisionerDaemon.js"
 import { ProvisionerJob } from "../templates/ProvisionerJob.js"
 import type { ImportedResource } from "../templates/TemplateVersion.js"
-import { AGENT_INACTIVE_DISCONNECT_SECONDS } from "../agents/Agent.js"
 import {
-  agentProps, toWorkspaceResourceWith, WorkspaceAgent, WorkspaceAgentHealth, WorkspaceAgentLogSource, WorkspaceAgentScript, WorkspaceApp,
-  WorkspaceAppStatus, WorkspaceResource
+  agentProps,
+  toWorkspaceResourceWith,
+  WorkspaceAgent,
+  WorkspaceAgentHealth,
+  WorkspaceAgentLogSource,
+  WorkspaceAgentScript,
+  WorkspaceApp,
+  WorkspaceAppStatus,
+  WorkspaceResource
 } from "../templates/TemplateVersionWire.js"
-import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { omitEmpty, putNonEmpty, wireMaker } from "../Wire.js"
+import { SharedWorkspaceActor } from "./Sharing.js"
 import { automaticUpdatesValues } from "./Workspace.js"
 import { type StoredResource, type WorkspaceAgentRecord, workspaceStatuses } from "./WorkspaceBuild.js"
 
 export const workspaceBuildReasons = [
-  "initiator", "autostart", "autostop", "dormancy", "failedstop", "autodelete", "task_auto_pause", "task_manual_pause", "task_resume"
+  "initiator",
+  "autostart",
+  "autostop",
+  "dormancy",
+  "failedstop",
+  "autodelete",
+  "task_auto_pause",
+  "task_manual_pause",
+  "task_resume"
 ] as const
 
 export class WorkspaceBuild extends Schema.Class<WorkspaceBuild>("WorkspaceBuild")({
@@ -115,10 +130,16 @@ export const agentStatus = (agent: WorkspaceAgentRecord, now: number): Workspace
     const timeout = agent.connection_timeout_seconds
     return timeout > 0 && now - agent.created_at.getTime() > timeout * 1000 ? "timeout" : "connecting"
   }
-  if (agent.disconnected_at !== null && (agent.last_connected_at === null || agent.disconnected_at > agent.last_connected_at)) {
+  if (
+    agent.disconnected_at !== null &&
+    (agent.last_connected_at === null || agent.disconnected_at > agent.last_connected_at)
+  ) {
     return "disconnected"
   }
-  if (agent.last_connected_at === null || now - agent.last_connected_at.getTime() > AGENT_INACTIVE_DISCONNECT_SECONDS * 1000) {
+  if (
+    agent.last_connected_at === null ||
+    now - agent.last_connected_at.getTime() > AGENT_INACTIVE_DISCONNECT_SECONDS * 1000
+  ) {
     return "disconnected"
   }
   return "connected"
@@ -129,7 +150,10 @@ export const agentStatus = (agent: WorkspaceAgentRecord, now: number): Workspace
  * when its connection timed out or was lost, when its startup scripts failed (`start_error`) or
  * while it shuts down. A start timeout is a soft issue: still healthy. So is "connecting".
  */
-export const agentHealth = (status: WorkspaceAgent["status"], lifecycle: string): { healthy: boolean; reason: string } => {
+export const agentHealth = (
+  status: WorkspaceAgent["status"],
+  lifecycle: string
+): { healthy: boolean; reason: string } => {
   if (status !== "connected" && lifecycle === "off") return { healthy: false, reason: "agent is not running" }
   if (status === "timeout") return { healthy: false, reason: "agent is taking too long to connect" }
   if (status === "disconnected") return { healthy: false, reason: "agent has lost connection" }
@@ -209,15 +233,25 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
     }
     // The sources the agent declared follow those of its scripts; its apps carry their statuses.
     const declared = (a.log_sources ?? []).filter((s) => !props.log_sources.some((p) => p.id === s.id))
-    if (declared.length > 0) props.log_sources = [...props.log_sources, ...declared.map((s) => new WorkspaceAgentLogSource(s, true))]
+    if (declared.length > 0) {
+      props.log_sources = [
+        ...props.log_sources,
+        ...declared.map((s) => new WorkspaceAgentLogSource(s, true))
+      ]
+    }
     const appHealth = a.app_health
     if (appHealth !== undefined && props.apps.some((app) => appHealth[app.id] !== undefined)) {
-      props.apps = props.apps.map((app) => appHealth[app.id] === undefined ? app : new WorkspaceApp({ ...app, health: appHealth[app.id]! }, true))
+      props.apps = props.apps.map((app) =>
+        appHealth[app.id] === undefined ? app : new WorkspaceApp({ ...app, health: appHealth[app.id]! }, true)
+      )
     }
     const statuses = a.app_statuses
     if (statuses !== undefined) {
       props.apps = props.apps.map((app) =>
-        statuses[app.id] === undefined ? app : new WorkspaceApp({ ...app, statuses: statuses[app.id]!.map(toAppStatus) }, true))
+        statuses[app.id] === undefined
+          ? app
+          : new WorkspaceApp({ ...app, statuses: statuses[app.id]!.map(toAppStatus) }, true)
+      )
     }
     return makeAgent(props)
   })

@@ -10,38 +10,34 @@
  * organization admins every workspace of their organization, template admins read them, and a
  * workspace's sharing list grants its roles.
  */
-import { Clock, Effect, Option } from "effect"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { TemplateIds } from "../notifications/NotificationTemplate.js"
-import { TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
-import { WorkspaceSharing } from "./Sharing.js"
 import { CronExpressionParser } from "cron-parser"
+import { Clock, Effect, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
+import { TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
+import { NotificationQueue } from "../notifications/NotificationQueue.js"
+import { TemplateIds } from "../notifications/NotificationTemplate.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { Transactions } from "../Repositories.js"
 import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
+import type { NameValue } from "../templates/Provisioner.js"
+import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
+import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toMinimalUser, type UserRecord } from "../users/User.js"
-import type { NameValue } from "../templates/Provisioner.js"
-import { type TemplateRecord, TemplateRepo, templateObject } from "../templates/Template.js"
-import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
-import { putNonEmpty, type WireProps, wireMaker } from "../Wire.js"
-import {
-  type AutomaticUpdates,
-  type WorkspaceFilter,
-  type WorkspaceRecord,
-  WorkspaceRepo } from "./Workspace.js"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
+import { resolveUserRef } from "../users/UserRef.js"
+import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
+import { WorkspaceSharing } from "./Sharing.js"
+import { type AutomaticUpdates, type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
 import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
-import { toAppStatus, Workspace, WorkspacesResponse, workspaceHealth } from "./WorkspaceWire.js"
-import { resolveUserRef } from "../users/UserRef.js"
+import { publishWorkspaceChange } from "./WorkspaceChannel.js"
+import { toAppStatus, Workspace, workspaceHealth, WorkspacesResponse } from "./WorkspaceWire.js"
 
 export interface CreateWorkspaceInput {
   readonly name: string
@@ -70,8 +66,19 @@ export const MAX_TTL_MS = 30 * 24 * 3_600_000
 
 /** The `q` keys of `GET /workspaces`. */
 export const workspaceSearchKeys = [
-  "owner", "template", "name", "status", "outdated", "dormant", "has-agent", "last_used_before", "last_used_after",
-  "has-ai-task", "organization", "deleted", "id"
+  "owner",
+  "template",
+  "name",
+  "status",
+  "outdated",
+  "dormant",
+  "has-agent",
+  "last_used_before",
+  "last_used_after",
+  "has-ai-task",
+  "organization",
+  "deleted",
+  "id"
 ] as const
 
 const makeWorkspace = wireMaker(Workspace)
@@ -93,7 +100,9 @@ export const parseAutostart = (schedule: string, from: Date): { readonly next: D
     spec = m[2]!.trim()
   }
   const fields = spec.split(/\s+/)
-  if (fields.length !== 5) return { error: "The schedule must have five fields: minute, hour, day of month, month and day of week." }
+  if (fields.length !== 5) {
+    return { error: "The schedule must have five fields: minute, hour, day of month, month and day of week." }
+  }
   if (fields[2] !== "*" || fields[3] !== "*") {
     return { error: "The schedule's day of month and month must be \"*\": only weekly schedules are supported." }
   }
@@ -115,19 +124,25 @@ const boolTerm = (key: string, value: string | undefined) =>
     ? Effect.succeed(undefined)
     : value === "true" || value === "false"
     ? Effect.succeed(value === "true")
-    : Effect.fail(new BadRequest({
-      message: "Invalid search query.",
-      validations: [new Validation({ field: "q", detail: `Query param "${key}" must be a valid boolean.` })]
-    }))
+    : Effect.fail(
+      new BadRequest({
+        message: "Invalid search query.",
+        validations: [new Validation({ field: "q", detail: `Query param "${key}" must be a valid boolean.` })]
+      })
+    )
 
 const dateTerm = (key: string, value: string | undefined) => {
   if (value === undefined) return Effect.succeed(undefined)
   const d = new Date(value)
   return Number.isNaN(d.getTime())
-    ? Effect.fail(new BadRequest({
-      message: "Invalid search query.",
-      validations: [new Validation({ field: "q", detail: `Query param "${key}" must be a valid date-time (RFC 3339).` })]
-    }))
+    ? Effect.fail(
+      new BadRequest({
+        message: "Invalid search query.",
+        validations: [
+          new Validation({ field: "q", detail: `Query param "${key}" must be a valid date-time (RFC 3339).` })
+        ]
+      })
+    )
     : Effect.succeed(d)
 }
 
@@ -153,7 +168,12 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         const owner = Option.getOrUndefined(yield* users.findById(w.owner_id))
         yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
           templateId: TemplateIds.workspaceCreated,
-          labels: { workspace: w.name, template: templateName, version: versionName, workspace_owner_username: owner?.username ?? "" },
+          labels: {
+            workspace: w.name,
+            template: templateName,
+            version: versionName,
+            workspace_owner_username: owner?.username ?? ""
+          },
           targets: [w.id, w.template_id],
           createdBy: "workspaces"
         })
@@ -173,11 +193,15 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         const templateIds = [...new Set(list.map((w) => w.template_id))]
         const foundTemplates = new Map((yield* templates.findByIds(templateIds)).map((t) => [t.id, t]))
         const tpl = new Map<string, TemplateRecord | undefined>(templateIds.map((id) => [id, foundTemplates.get(id)]))
-        const orgNames = new Map((yield* orgRepo.findByIds([...new Set(list.map((w) => w.organization_id))])).map((o) => [o.id, o.name]))
+        const orgNames = new Map(
+          (yield* orgRepo.findByIds([...new Set(list.map((w) => w.organization_id))])).map((o) => [o.id, o.name])
+        )
         const ownerIds = [...new Set(list.map((w) => w.owner_id))]
         const found = new Map((yield* users.findByIds(ownerIds)).map((u) => [u.id, u]))
         const owners = new Map<string, UserRecord | undefined>(ownerIds.map((id) => [id, found.get(id)]))
-        const buildWires = new Map((yield* buildService.toWires(latest, list, { users: owners, templates: tpl })).map((b) => [b.workspace_id, b]))
+        const buildWires = new Map(
+          (yield* buildService.toWires(latest, list, { users: owners, templates: tpl })).map((b) => [b.workspace_id, b])
+        )
         const sharedWith = yield* sharing.sharedWithAll(list)
         const shared = new Map(list.map((w, i) => [w.id, sharedWith[i]!]))
         return list.flatMap((w) => {
@@ -263,8 +287,14 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           return yield* new BadRequest({
             message: "You cannot specify both a template_id and a template_version_id.",
             validations: [
-              new Validation({ field: "template_id", detail: "Only one of template_id and template_version_id may be given." }),
-              new Validation({ field: "template_version_id", detail: "Only one of template_id and template_version_id may be given." })
+              new Validation({
+                field: "template_id",
+                detail: "Only one of template_id and template_version_id may be given."
+              }),
+              new Validation({
+                field: "template_version_id",
+                detail: "Only one of template_id and template_version_id may be given."
+              })
             ]
           })
         }
@@ -272,8 +302,14 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           return yield* new BadRequest({
             message: "A template_id or template_version_id is required.",
             validations: [
-              new Validation({ field: "template_id", detail: "One of template_id and template_version_id is required." }),
-              new Validation({ field: "template_version_id", detail: "One of template_id and template_version_id is required." })
+              new Validation({
+                field: "template_id",
+                detail: "One of template_id and template_version_id is required."
+              }),
+              new Validation({
+                field: "template_version_id",
+                detail: "One of template_id and template_version_id is required."
+              })
             ]
           })
         }
@@ -283,15 +319,26 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           const version = yield* versions.findById(input.template_version_id.toLowerCase())
           const tid = Option.isSome(version) ? version.value.template_id : null
           const t = tid === null ? Option.none() : yield* templates.findById(tid)
-          if (Option.isNone(version) || Option.isNone(t) || t.value.deleted || !(yield* allowed("read", templateObject(t.value)))) {
-            return yield* BadRequest.field("template_version_id", `Template version ${JSON.stringify(input.template_version_id)} doesn't exist.`, "Template version not found.")
+          if (
+            Option.isNone(version) || Option.isNone(t) || t.value.deleted ||
+            !(yield* allowed("read", templateObject(t.value)))
+          ) {
+            return yield* BadRequest.field(
+              "template_version_id",
+              `Template version ${JSON.stringify(input.template_version_id)} doesn't exist.`,
+              "Template version not found."
+            )
           }
           template = t.value
           versionId = version.value.id
         } else {
           const t = yield* templates.findById(input.template_id!.toLowerCase())
           if (Option.isNone(t) || t.value.deleted || !(yield* allowed("read", templateObject(t.value)))) {
-            return yield* BadRequest.field("template_id", `Template ${JSON.stringify(input.template_id)} doesn't exist.`, "Template not found.")
+            return yield* BadRequest.field(
+              "template_id",
+              `Template ${JSON.stringify(input.template_id)} doesn't exist.`,
+              "Template not found."
+            )
           }
           template = t.value
           versionId = template.active_version_id
@@ -304,7 +351,13 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           )
         }
         const version = Option.getOrUndefined(yield* versions.findById(versionId))
-        if (version === undefined) return yield* BadRequest.field("template_version_id", "The template's version is missing.", "Template version not found.")
+        if (version === undefined) {
+          return yield* BadRequest.field(
+            "template_version_id",
+            "The template's version is missing.",
+            "Template version not found."
+          )
+        }
         return { template, version }
       })
 
@@ -326,7 +379,10 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         const orgId = template.organization_id
         const member = yield* members.find(orgId, owner.id)
         if (Option.isNone(member)) {
-          return yield* new NotFound({ message: "Organization member not found.", detail: `${owner.username} is not a member of the template's organization.` })
+          return yield* new NotFound({
+            message: "Organization member not found.",
+            detail: `${owner.username} is not a member of the template's organization.`
+          })
         }
         yield* authorize("create", { type: "workspace", orgId, ownerId: owner.id })
         yield* authorize("use", templateObject(template))
@@ -334,31 +390,47 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           return yield* BadRequest.field(
             "template_id",
             template.deprecated,
-            `Template ${JSON.stringify(template.name)} has been deprecated, and cannot be used to create a new workspace.`
+            `Template ${
+              JSON.stringify(template.name)
+            } has been deprecated, and cannot be used to create a new workspace.`
           )
         }
         const templateAdmin = yield* allowed("update", templateObject(template))
         if (
-          input.template_version_id !== undefined && template.require_active_version && version.id !== template.active_version_id &&
+          input.template_version_id !== undefined && template.require_active_version &&
+          version.id !== template.active_version_id &&
           !templateAdmin
         ) {
           return yield* new Forbidden({
             message: "cannot use non-active version: The template requires workspaces to use its active version.",
-            validations: [new Validation({ field: "template_version_id", detail: "Must be the template's active version." })]
+            validations: [
+              new Validation({ field: "template_version_id", detail: "Must be the template's active version." })
+            ]
           })
         }
         if (version.archived) {
-          return yield* BadRequest.field("template_version_id", "Archived template versions cannot be used to make a workspace.")
+          return yield* BadRequest.field(
+            "template_version_id",
+            "Archived template versions cannot be used to make a workspace."
+          )
         }
         const at = yield* now
         // Schedules: a template that does not let users set them keeps its own.
         let ttl: number | null = template.default_ttl_ms > 0 ? template.default_ttl_ms : null
         if (input.ttl_ms !== undefined && template.allow_user_autostop) {
           if (input.ttl_ms !== 0 && input.ttl_ms < MIN_TTL_MS) {
-            return yield* BadRequest.field("ttl_ms", "time until shutdown must be at least one minute", "Invalid Workspace Time to Shutdown.")
+            return yield* BadRequest.field(
+              "ttl_ms",
+              "time until shutdown must be at least one minute",
+              "Invalid Workspace Time to Shutdown."
+            )
           }
           if (input.ttl_ms > MAX_TTL_MS) {
-            return yield* BadRequest.field("ttl_ms", "time until shutdown must be less than 30 days", "Invalid Workspace Time to Shutdown.")
+            return yield* BadRequest.field(
+              "ttl_ms",
+              "time until shutdown must be less than 30 days",
+              "Invalid Workspace Time to Shutdown."
+            )
           }
           ttl = input.ttl_ms === 0 ? null : input.ttl_ms
         }
@@ -378,7 +450,12 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         if (Option.isSome(existing)) return yield* nameTaken(input.name)
         const importJob = yield* buildService.importedVersion(version)
         const preset = yield* buildService.presetOf(version, input.template_version_preset_id)
-        const parameters = yield* buildService.parametersFor(version, input.rich_parameter_values ?? [], undefined, preset?.parameters)
+        const parameters = yield* buildService.parametersFor(
+          version,
+          input.rich_parameter_values ?? [],
+          undefined,
+          preset?.parameters
+        )
         const record: WorkspaceRecord = {
           id: yield* ids.uuid,
           created_at: at,
@@ -401,10 +478,21 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           ...(options.taskId !== undefined ? { task_id: options.taskId } : {})
         }
         yield* tx.atomic(Effect.gen(function*() {
-          yield* workspaces.insert(record).pipe(Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(input.name))))
+          yield* workspaces.insert(record).pipe(
+            Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(input.name)))
+          )
           yield* buildService.queue({
-            workspace: record, template, version, previous: undefined, transition: "start", parameters,
-            initiatorId: actor.user.id, reason: "initiator", presetId: preset?.id ?? null, orphan: false, importJob
+            workspace: record,
+            template,
+            version,
+            previous: undefined,
+            transition: "start",
+            parameters,
+            initiatorId: actor.user.id,
+            reason: "initiator",
+            presetId: preset?.id ?? null,
+            orphan: false,
+            importJob
           })
         }))
         yield* auditResource(workspaceResource(record), undefined, auditedWorkspace(record))
@@ -500,13 +588,23 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           hasAiTask: yield* boolTerm("has-ai-task", t.get("has-ai-task")),
           deleted: (yield* boolTerm("deleted", t.get("deleted"))) === true,
           ids: idTerm === undefined ? undefined : idTerm.split(",").map((s) => s.trim().toLowerCase()),
-          limit: input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, MAX_WORKSPACES_PAGE) : DEFAULT_WORKSPACES_PAGE,
+          limit: input.limit !== undefined && input.limit > 0
+            ? Math.min(input.limit, MAX_WORKSPACES_PAGE)
+            : DEFAULT_WORKSPACES_PAGE,
           offset: input.offset ?? 0
         }
-        if (filter.hasAgent !== undefined && !["connecting", "connected", "disconnected", "timeout"].includes(filter.hasAgent)) {
+        if (
+          filter.hasAgent !== undefined &&
+          !["connecting", "connected", "disconnected", "timeout"].includes(filter.hasAgent)
+        ) {
           return yield* new BadRequest({
             message: "Invalid search query.",
-            validations: [new Validation({ field: "q", detail: `Query param "has-agent" has invalid value: ${JSON.stringify(filter.hasAgent)}.` })]
+            validations: [
+              new Validation({
+                field: "q",
+                detail: `Query param "has-agent" has invalid value: ${JSON.stringify(filter.hasAgent)}.`
+              })
+            ]
           })
         }
         const page = yield* workspaces.list(filter)
@@ -522,7 +620,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         if (!settings.allowWorkspaceRenames) {
           return yield* new BadRequest({
             message: "Workspace renames are not allowed.",
-            validations: [new Validation({ field: "name", detail: "The deployment does not allow renaming workspaces." })]
+            validations: [
+              new Validation({ field: "name", detail: "The deployment does not allow renaming workspaces." })
+            ]
           })
         }
         const clash = yield* workspaces.findByOwnerAndName(w.owner_id, input.name, false)
@@ -546,7 +646,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         yield* authorize("update", sharing.object(w))
         if (w.favorite === favorite) return
         const updated = yield* Effect.orDie(workspaces.update(w.id, { favorite }))
-        if (Option.isSome(updated)) yield* auditResource(workspaceResource(updated.value), auditedWorkspace(w), auditedWorkspace(updated.value))
+        if (Option.isSome(updated)) {
+          yield* auditResource(workspaceResource(updated.value), auditedWorkspace(w), auditedWorkspace(updated.value))
+        }
         yield* publishWorkspaceChange(w.id)
       }).pipe(span("Workspaces.setFavorite"))
 
@@ -565,12 +667,20 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           return [toMinimalUser(actor.user)]
         }
         const limit = input.limit !== undefined && input.limit > 0 ? Math.min(input.limit, 1000) : 100
-        const page = yield* users.list({ organizationId: org.id, search: input.q, limit, offset: input.offset ?? 0, status: "active" })
+        const page = yield* users.list({
+          organizationId: org.id,
+          search: input.q,
+          limit,
+          offset: input.offset ?? 0,
+          status: "active"
+        })
         return page.users.map(toMinimalUser)
       }).pipe(span("Workspaces.availableUsers"))
 
     const listBuilds = (id: string, input: ListBuildsInput) =>
-      Effect.flatMap(readable(id, true), (w) => buildService.listByWorkspace(w, input)).pipe(span("Workspaces.listBuilds"))
+      Effect.flatMap(readable(id, true), (w) => buildService.listByWorkspace(w, input)).pipe(
+        span("Workspaces.listBuilds")
+      )
 
     const buildByNumber = (userRef: string, name: string, buildNumber: number) =>
       Effect.flatMap(byOwnerAndName(userRef, name, true), (w) => buildService.byNumber(w, buildNumber)).pipe(
@@ -578,8 +688,19 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       )
 
     return {
-      create, get, getByOwnerAndName, list, update, setFavorite, availableUsers, listBuilds, buildByNumber, toWire, toWires,
-      resolveUser, ownerAndOrganizationTerms
+      create,
+      get,
+      getByOwnerAndName,
+      list,
+      update,
+      setFavorite,
+      availableUsers,
+      listBuilds,
+      buildByNumber,
+      toWire,
+      toWires,
+      resolveUser,
+      ownerAndOrganizationTerms
     } as const
   }),
   dependencies: [Organizations.Default]

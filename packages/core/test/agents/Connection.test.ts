@@ -7,8 +7,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS, AgentConnectionMonitor, AgentReportRepo, AgentReports,
-  STATS_RETENTION_HOURS, StatsUpdate
+  AGENT_CONNECTION_UPDATE_SECONDS,
+  AGENT_INACTIVE_DISCONNECT_SECONDS,
+  AgentConnectionMonitor,
+  AgentReportRepo,
+  AgentReports,
+  STATS_RETENTION_HOURS,
+  StatsUpdate
 } from "@workbay/core"
 import { Duration, Effect, Schema } from "effect"
 import * as TestClock from "effect/TestClock"
@@ -49,7 +54,9 @@ describe("the agent connection's state, with the TestClock", () => {
       yield* connection.end
       const closed = yield* record
       expect(closed.status).toBe("disconnected")
-      expect(closed.disconnected_at?.getTime()).toBe(T0 + AGENT_CONNECTION_UPDATE_SECONDS * 1000 + AGENT_INACTIVE_DISCONNECT_SECONDS * 3000 + 1000)
+      expect(closed.disconnected_at?.getTime()).toBe(
+        T0 + AGENT_CONNECTION_UPDATE_SECONDS * 1000 + AGENT_INACTIVE_DISCONNECT_SECONDS * 3000 + 1000
+      )
       expect(closed.health).toEqual({ healthy: false, reason: "agent has lost connection" })
     }).pipe(Effect.provide(services({}, [recording]))))
 
@@ -83,7 +90,9 @@ describe("the agent connection's state, with the TestClock", () => {
       const { session } = yield* setup
       const reports = yield* AgentReports
       const repo = yield* AgentReportRepo
-      const stats = Schema.decodeUnknownSync(StatsUpdate)({ stats: { rx_bytes: 10, tx_bytes: 5, connection_median_latency_ms: 3 } })
+      const stats = Schema.decodeUnknownSync(StatsUpdate)({
+        stats: { rx_bytes: 10, tx_bytes: 5, connection_median_latency_ms: 3 }
+      })
       yield* reports.updateStats(session, stats)
       yield* TestClock.adjust(Duration.hours(STATS_RETENTION_HOURS - 1))
       yield* reports.updateStats(session, stats)

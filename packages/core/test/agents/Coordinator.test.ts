@@ -4,7 +4,15 @@
  * under backpressure; relay maps set on one service reach the listeners of another.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type CoordinatorEngine, makeCoordinatorEngine, makeOutbox, type Outbox, PubSub, RelayMap, Settings } from "@workbay/core"
+import {
+  type CoordinatorEngine,
+  makeCoordinatorEngine,
+  makeOutbox,
+  type Outbox,
+  PubSub,
+  RelayMap,
+  Settings
+} from "@workbay/core"
 import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Queue, Scope, TestClock } from "effect"
 
 const AGENT = "0f9988c8-4d59-41fd-9f5f-c44cfa914de0"
@@ -13,7 +21,8 @@ const AGENT = "0f9988c8-4d59-41fd-9f5f-c44cfa914de0"
 const recorder = () => {
   const frames: Array<any> = []
   const out: Outbox = {
-    push: (_key, frame) => void frames.push(JSON.parse(typeof frame === "string" ? frame : new TextDecoder().decode(frame))),
+    push: (_key, frame) =>
+      void frames.push(JSON.parse(typeof frame === "string" ? frame : new TextDecoder().decode(frame))),
     run: () => Effect.never
   }
   return { out, frames }
@@ -48,7 +57,12 @@ describe("Coordinator engines on one PubSub", () => {
       const handle = yield* Scope.extend(a.connectAgent(AGENT, agent.out), agentScope)
       yield* settle
       // The agent hears of the client already waiting for it (its replica asked on connecting).
-      expect(agent.frames).toEqual([{ type: "peer_update", peer_id: "client-1", kind: "node", node: JSON.parse(node(2)) }])
+      expect(agent.frames).toEqual([{
+        type: "peer_update",
+        peer_id: "client-1",
+        kind: "node",
+        node: JSON.parse(node(2))
+      }])
       yield* handle.updateNode(node(1))
       yield* settle
       expect(client.frames).toEqual([{ type: "peer_update", agent_id: AGENT, kind: "node", node: JSON.parse(node(1)) }])
@@ -111,7 +125,10 @@ describe("Coordinator engines on one PubSub", () => {
         subscribe: pubsub.subscribe,
         publish: (channel, message) =>
           message.includes(`"t":"hello"`)
-            ? Effect.zipRight(pubsub.publish(channel, message), Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(gate)))
+            ? Effect.zipRight(
+              pubsub.publish(channel, message),
+              Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(gate))
+            )
             : pubsub.publish(channel, message)
       }
       const a = yield* makeCoordinatorEngine(pubsub, "replica-a")
@@ -126,7 +143,12 @@ describe("Coordinator engines on one PubSub", () => {
       yield* Deferred.succeed(gate, undefined)
       yield* Fiber.join(connecting)
       yield* settle
-      expect(agent.frames).toEqual([{ type: "peer_update", peer_id: "client-1", kind: "node", node: JSON.parse(node(4)) }])
+      expect(agent.frames).toEqual([{
+        type: "peer_update",
+        peer_id: "client-1",
+        kind: "node",
+        node: JSON.parse(node(4))
+      }])
     }).pipe(Effect.provide(PubSub.memory)))
 
   it.scoped("an agent's updates do not wait for the PubSub; while one is on its way only the latest waits", () =>
@@ -137,7 +159,9 @@ describe("Coordinator engines on one PubSub", () => {
       const slow: typeof pubsub = {
         subscribe: pubsub.subscribe,
         publish: (channel, message) =>
-          message.includes(`"t":"agent"`) ? Effect.zipRight(Deferred.await(gate), pubsub.publish(channel, message)) : pubsub.publish(channel, message)
+          message.includes(`"t":"agent"`)
+            ? Effect.zipRight(Deferred.await(gate), pubsub.publish(channel, message))
+            : pubsub.publish(channel, message)
       }
       const a = yield* makeCoordinatorEngine(slow, "replica-a")
       const b = yield* makeCoordinatorEngine(pubsub, "replica-b")
@@ -166,7 +190,9 @@ describe("Coordinator engines on one PubSub", () => {
       const { a } = yield* replicas
       const scope = yield* Scope.make()
       const clients = Array.from({ length: 500 }, recorder)
-      for (const [i, c] of clients.entries()) yield* Effect.flatMap(Scope.extend(a.connectClient(`c${i}`, c.out), scope), (h) => h.subscribe(AGENT))
+      for (const [i, c] of clients.entries()) {
+        yield* Effect.flatMap(Scope.extend(a.connectClient(`c${i}`, c.out), scope), (h) => h.subscribe(AGENT))
+      }
       const handle = yield* a.connectAgent(AGENT, recorder().out)
       // Delivered within the update itself (speed is bench:tailnet's, not a test's).
       yield* handle.updateNode(node(3))
@@ -182,9 +208,14 @@ describe("outbox", () => {
       const out = makeOutbox()
       const sent: Array<string> = []
       const gate = yield* Deferred.make<void>()
-      const fiber = yield* Effect.fork(out.run((frame) =>
-        Effect.zipRight(Effect.sync(() => sent.push(String(frame))), sent.length === 0 ? Deferred.await(gate) : Effect.void)
-      ))
+      const fiber = yield* Effect.fork(
+        out.run((frame) =>
+          Effect.zipRight(
+            Effect.sync(() => sent.push(String(frame))),
+            sent.length === 0 ? Deferred.await(gate) : Effect.void
+          )
+        )
+      )
       out.push("a", "a1")
       yield* settle
       expect(sent).toEqual(["a1"])
@@ -199,7 +230,9 @@ describe("outbox", () => {
 })
 
 describe("RelayMap", () => {
-  const map = (id: number) => ({ Regions: { [id]: { RegionID: id, RegionCode: `r${id}`, RegionName: `Region ${id}`, Nodes: [] } } })
+  const map = (id: number) => ({
+    Regions: { [id]: { RegionID: id, RegionCode: `r${id}`, RegionName: `Region ${id}`, Nodes: [] } }
+  })
 
   it.scoped("a map set on one service reaches the listeners of another on the same PubSub", () =>
     Effect.gen(function*() {

@@ -4,12 +4,17 @@
  * attested documents (pkijs) and Google identity tokens (jose). Shared by the verifier tests and
  * the HTTP tests of the instance identity routes.
  */
-import { exportJWK, SignJWT } from "jose"
 import * as asn1js from "asn1js"
-import * as pkijs from "pkijs"
+import { exportJWK, SignJWT } from "jose"
 import { KeyObject, sign, webcrypto } from "node:crypto"
+import * as pkijs from "pkijs"
 
-const ALG = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 }
+const ALG = {
+  name: "RSASSA-PKCS1-v1_5",
+  hash: "SHA-256",
+  publicExponent: new Uint8Array([1, 0, 1]),
+  modulusLength: 2048
+}
 const DAY = 86_400_000
 
 export interface Issued {
@@ -25,12 +30,16 @@ let serial = 1
 
 const commonName = (name: string) => {
   const rdn = new pkijs.RelativeDistinguishedNames()
-  rdn.typesAndValues.push(new pkijs.AttributeTypeAndValue({ type: "2.5.4.3", value: new asn1js.Utf8String({ value: name }) }))
+  rdn.typesAndValues.push(
+    new pkijs.AttributeTypeAndValue({ type: "2.5.4.3", value: new asn1js.Utf8String({ value: name }) })
+  )
   return rdn
 }
 
 const toPem = (der: ArrayBuffer) =>
-  `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString("base64").replace(/(.{64})/g, "$1\n")}\n-----END CERTIFICATE-----\n`
+  `-----BEGIN CERTIFICATE-----\n${
+    Buffer.from(der).toString("base64").replace(/(.{64})/g, "$1\n")
+  }\n-----END CERTIFICATE-----\n`
 
 /** A certificate for `name` issued by `issuer` (self-signed without one); a CA when `ca`, else with `name` as its DNS name. */
 const certificate = async (
@@ -48,10 +57,19 @@ const certificate = async (
   cert.notAfter.value = options.notAfter ?? new Date(Date.now() + 365 * DAY)
   await cert.subjectPublicKeyInfo.importKey(keys.publicKey)
   const basic = new pkijs.BasicConstraints({ cA: options.ca === true })
-  cert.extensions = [new pkijs.Extension({ extnID: "2.5.29.19", critical: true, extnValue: basic.toSchema().toBER(false), parsedValue: basic })]
+  cert.extensions = [
+    new pkijs.Extension({
+      extnID: "2.5.29.19",
+      critical: true,
+      extnValue: basic.toSchema().toBER(false),
+      parsedValue: basic
+    })
+  ]
   if (options.ca !== true) {
     const names = new pkijs.AltName({ altNames: [new pkijs.GeneralName({ type: 2, value: name })] })
-    cert.extensions.push(new pkijs.Extension({ extnID: "2.5.29.17", extnValue: names.toSchema().toBER(false), parsedValue: names }))
+    cert.extensions.push(
+      new pkijs.Extension({ extnID: "2.5.29.17", extnValue: names.toSchema().toBER(false), parsedValue: names })
+    )
   }
   await cert.sign((issuer ?? { keys }).keys.privateKey, "SHA-256")
   return { cert, keys, pem: toPem(cert.toSchema(true).toBER(false)) }
@@ -71,18 +89,22 @@ export const issue = (
 
 /** An AWS instance identity document's text for `instanceId`. */
 export const awsDocument = (instanceId: string, region = "us-east-1") =>
-  JSON.stringify({
-    accountId: "123456789012",
-    architecture: "x86_64",
-    availabilityZone: `${region}a`,
-    imageId: "ami-0123456789abcdef0",
-    instanceId,
-    instanceType: "t3.micro",
-    pendingTime: "2026-01-01T00:00:00Z",
-    privateIp: "10.0.0.1",
-    region,
-    version: "2017-09-30"
-  }, null, 2)
+  JSON.stringify(
+    {
+      accountId: "123456789012",
+      architecture: "x86_64",
+      availabilityZone: `${region}a`,
+      imageId: "ami-0123456789abcdef0",
+      instanceId,
+      instanceType: "t3.micro",
+      pendingTime: "2026-01-01T00:00:00Z",
+      privateIp: "10.0.0.1",
+      region,
+      version: "2017-09-30"
+    },
+    null,
+    2
+  )
 
 /** The base64 RSA SHA-256 signature of `document` by `signer` (the region certificate's key). */
 export const awsSignature = (document: string, signer: Issued) =>
@@ -107,9 +129,17 @@ export const azureDocument = (vmId: string) =>
  * certificate and any intermediates) as the attested document does. `constructed` splits the
  * content into a constructed octet string of 16-byte parts (BER allows it).
  */
-export const azureSignature = async (content: string, signer: Issued, chain: ReadonlyArray<Issued>, constructed = false) => {
+export const azureSignature = async (
+  content: string,
+  signer: Issued,
+  chain: ReadonlyArray<Issued>,
+  constructed = false
+) => {
   const bytes = new TextEncoder().encode(content)
-  const parts = Array.from({ length: Math.ceil(bytes.length / 16) }, (_, i) => new asn1js.OctetString({ valueHex: bytes.slice(i * 16, i * 16 + 16) }))
+  const parts = Array.from(
+    { length: Math.ceil(bytes.length / 16) },
+    (_, i) => new asn1js.OctetString({ valueHex: bytes.slice(i * 16, i * 16 + 16) })
+  )
   const signerCert = signer.cert
   const signed = new pkijs.SignedData({
     version: 1,
@@ -151,7 +181,13 @@ export const makeGoogleSigner = async (kid: string): Promise<GoogleSigner> => {
 export const googleToken = (
   signer: GoogleSigner,
   instanceId: string,
-  options: { readonly audience: string; readonly issuer?: string; readonly issuedAt?: Date; readonly lifetimeSeconds?: number; readonly kid?: string }
+  options: {
+    readonly audience: string
+    readonly issuer?: string
+    readonly issuedAt?: Date
+    readonly lifetimeSeconds?: number
+    readonly kid?: string
+  }
 ) => {
   const iat = Math.floor((options.issuedAt ?? new Date()).getTime() / 1000)
   return new SignJWT({

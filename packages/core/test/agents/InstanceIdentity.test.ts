@@ -6,7 +6,15 @@ import { awsKeys, azureTrust, googleKeys, verifyAws, verifyAzure, verifyGoogle }
 import { Effect, Either } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
 import {
-  awsDocument, awsSignature, azureDocument, azureSignature, googleToken, type GoogleSigner, type Issued, issue, makeCa,
+  awsDocument,
+  awsSignature,
+  azureDocument,
+  azureSignature,
+  type GoogleSigner,
+  googleToken,
+  issue,
+  type Issued,
+  makeCa,
   makeGoogleSigner
 } from "./IdentityFixtures.js"
 
@@ -30,7 +38,9 @@ describe("AWS instance identity", () => {
     expect(await outcome(verifyAws(document, awsSignature(document, region), keys))).toEqual({ id: "i-0abc" })
     // Several certificates in one setting value work too; base64 with line breaks as AWS serves it.
     const wrapped = awsSignature(document, region).replace(/(.{64})/g, "$1\n")
-    expect(await outcome(verifyAws(document, wrapped, awsKeys([other.pem + "\n" + region.pem])))).toEqual({ id: "i-0abc" })
+    expect(await outcome(verifyAws(document, wrapped, awsKeys([other.pem + "\n" + region.pem])))).toEqual({
+      id: "i-0abc"
+    })
   })
 
   it("refuses a signature by another key, a tampered document, bad base64, and no configured certificate", async () => {
@@ -40,7 +50,9 @@ describe("AWS instance identity", () => {
     const tampered = document.replace("i-0abc", "i-0evil")
     expect((await outcome(verifyAws(tampered, awsSignature(document, region), keys))).refused).toMatch(/does not match/)
     expect((await outcome(verifyAws(document, "not base64!", keys))).refused).toMatch(/base64/)
-    expect((await outcome(verifyAws(document, awsSignature(document, region), []))).refused).toMatch(/No AWS certificates/)
+    expect((await outcome(verifyAws(document, awsSignature(document, region), []))).refused).toMatch(
+      /No AWS certificates/
+    )
   })
 
   it("refuses a signed document that is not JSON or names no instance", async () => {
@@ -80,13 +92,17 @@ describe("Azure instance identity", () => {
 
   it("accepts a chain completed by a configured intermediate", async () => {
     const signature = await azureSignature(azureDocument("vm-1"), signer, [signer])
-    expect(await outcome(verifyAzure(signature, azureTrust([root.pem, intermediate.pem]), now()))).toEqual({ id: "vm-1" })
+    expect(await outcome(verifyAzure(signature, azureTrust([root.pem, intermediate.pem]), now()))).toEqual({
+      id: "vm-1"
+    })
     expect((await outcome(verifyAzure(signature, azureTrust([root.pem]), now()))).refused).toMatch(/does not verify/)
   })
 
   it("refuses a chain to an unknown root", async () => {
     const signature = await azureSignature(azureDocument("vm-1"), signer, [signer, intermediate])
-    expect((await outcome(verifyAzure(signature, azureTrust([strangerRoot.pem]), now()))).refused).toMatch(/does not verify/)
+    expect((await outcome(verifyAzure(signature, azureTrust([strangerRoot.pem]), now()))).refused).toMatch(
+      /does not verify/
+    )
   })
 
   it("refuses a signer that is not Azure's metadata service, even under a trusted root", async () => {
@@ -98,7 +114,10 @@ describe("Azure instance identity", () => {
   it("refuses a signature by a key other than the carried signer certificate's", async () => {
     const other = await issue(intermediate, "metadata.azure.com")
     // Signed with `other`'s key but presenting `signer`'s certificate (same issuer and name).
-    const forged = await azureSignature(azureDocument("vm-1"), { ...other, cert: signer.cert, pem: signer.pem }, [signer, intermediate])
+    const forged = await azureSignature(azureDocument("vm-1"), { ...other, cert: signer.cert, pem: signer.pem }, [
+      signer,
+      intermediate
+    ])
     expect((await outcome(verifyAzure(forged, azureTrust([root.pem]), now()))).refused).toMatch(/does not verify/)
   })
 
@@ -153,8 +172,10 @@ describe("Google instance identity", () => {
   })
 
   it("refuses a token for another audience, from another issuer, expired or not yet valid", async () => {
-    expect((await verify(await googleToken(google, "1", { audience: "https://elsewhere.example.com" }))).refused).toMatch(/another audience/)
-    expect((await verify(await googleToken(google, "1", { audience, issuer: "https://evil.example.com" }))).refused).toMatch(/not issued by Google/)
+    expect((await verify(await googleToken(google, "1", { audience: "https://elsewhere.example.com" }))).refused)
+      .toMatch(/another audience/)
+    expect((await verify(await googleToken(google, "1", { audience, issuer: "https://evil.example.com" }))).refused)
+      .toMatch(/not issued by Google/)
     const old = await googleToken(google, "1", { audience, issuedAt: new Date(Date.now() - 2 * 3_600_000) })
     expect((await verify(old)).refused).toMatch(/expired/)
     // Valid an hour ago, refused now: the clock given decides.
@@ -170,7 +191,9 @@ describe("Google instance identity", () => {
     expect((await verify(tampered)).refused).toMatch(/signature/)
     expect((await verify("not a token")).refused).toMatch(/compact/)
     const { SignJWT } = await import("jose")
-    const bare = await new SignJWT({}).setProtectedHeader({ alg: "RS256", kid: "key-1" }).setIssuer("https://accounts.google.com")
+    const bare = await new SignJWT({}).setProtectedHeader({ alg: "RS256", kid: "key-1" }).setIssuer(
+      "https://accounts.google.com"
+    )
       .setAudience(audience).setIssuedAt().setExpirationTime("1h").sign(google.keys.privateKey)
     expect((await verify(bare)).refused).toMatch(/instance_id/)
     expect((await verify(token, [])).refused).toMatch(/No Google keys/)
@@ -178,7 +201,10 @@ describe("Google instance identity", () => {
 
   it("refuses tokens of other algorithms", async () => {
     const { SignJWT } = await import("jose")
-    const hs = await new SignJWT({ google: { compute_engine: { instance_id: "1" } } }).setProtectedHeader({ alg: "HS256", kid: "key-1" })
+    const hs = await new SignJWT({ google: { compute_engine: { instance_id: "1" } } }).setProtectedHeader({
+      alg: "HS256",
+      kid: "key-1"
+    })
       .setIssuer("https://accounts.google.com").setAudience(audience).setIssuedAt().setExpirationTime("1h")
       .sign(new TextEncoder().encode("a shared secret of at least 32 bytes!"))
     expect((await verify(hs)).refused).toBeDefined()

@@ -6,7 +6,15 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  AgentLogs, AgentRepo, CurrentAgent, type AppendLogsInput, Retention, UserRepo, WorkspaceBuilds, WorkspaceResourceRepo, Workspaces
+  AgentLogs,
+  AgentRepo,
+  type AppendLogsInput,
+  CurrentAgent,
+  Retention,
+  UserRepo,
+  WorkspaceBuilds,
+  WorkspaceResourceRepo,
+  Workspaces
 } from "@workbay/core"
 import { Duration, Effect, Fiber, Layer, Option, Stream } from "effect"
 import * as TestClock from "effect/TestClock"
@@ -30,7 +38,9 @@ const TEMPLATE = `resources:
 const setup = Effect.gen(function*() {
   const { as, organizationId, userId } = yield* signedInOwner(T0)
   const template = yield* as(templateOf(organizationId, TEMPLATE, "tpl"))
-  const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws", template_id: template.id })))
+  const created = yield* as(
+    Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws", template_id: template.id }))
+  )
   yield* drain
   const latest = yield* as(Effect.flatMap(Workspaces, (w) => w.get(created.id)))
   const [stored] = yield* Effect.flatMap(WorkspaceResourceRepo, (r) => r.listByJobs([latest.latest_build.job.id]))
@@ -48,7 +58,9 @@ const setup = Effect.gen(function*() {
     }
     return asAgent(Effect.flatMap(AgentLogs, (l) => l.append(input)))
   }
-  const outputs = as(Effect.flatMap(AgentLogs, (l) => l.list(agent.id))).pipe(Effect.map((ls) => ls.map((l) => l.output)))
+  const outputs = as(Effect.flatMap(AgentLogs, (l) => l.list(agent.id))).pipe(
+    Effect.map((ls) => ls.map((l) => l.output))
+  )
   return { as, agent, workspaceId: created.id, append, outputs }
 })
 
@@ -72,8 +84,7 @@ describe("agent logs with the TestClock", () => {
       yield* TestClock.adjust(Duration.hours(1))
       yield* settle
       expect(yield* outputs).toEqual(["fresh"])
-    }).pipe(Effect.provide(services({ retentionWorkspaceAgentLogs: Duration.days(7) })))
-  )
+    }).pipe(Effect.provide(services({ retentionWorkspaceAgentLogs: Duration.days(7) }))))
 
   it.scoped("follow gives stored lines, then new ones, and ends when a stop build replaces the agent", () =>
     Effect.gen(function*() {
@@ -81,7 +92,9 @@ describe("agent logs with the TestClock", () => {
       yield* append(["one", "two"], T0)
       const stream = yield* as(Effect.flatMap(AgentLogs, (l) => l.follow(agent.id, 0, { fallback: "5 seconds" })))
       const collected: Array<string> = []
-      const fiber = yield* Stream.runForEach(stream, (l) => Effect.sync(() => collected.push(l.output))).pipe(Effect.fork)
+      const fiber = yield* Stream.runForEach(stream, (l) => Effect.sync(() => collected.push(l.output))).pipe(
+        Effect.fork
+      )
       yield* settle
       expect(collected).toEqual(["one", "two"])
       yield* append(["three"], T0)
@@ -97,6 +110,5 @@ describe("agent logs with the TestClock", () => {
       yield* settle
       yield* Fiber.join(fiber)
       expect(collected).toEqual(["one", "two", "three"])
-    }).pipe(Effect.provide(services()))
-  )
+    }).pipe(Effect.provide(services())))
 })

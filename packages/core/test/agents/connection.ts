@@ -3,7 +3,16 @@
  * recorded from the provisioner), and a served connection whose incoming messages are offered by
  * the test and whose outgoing ones land in a queue.
  */
-import { AgentAuth, Agents, type BuildInput, CurrentAgent, type Provisioner, serveAgentConnection, workbayProvisioner, Workspaces } from "@workbay/core"
+import {
+  AgentAuth,
+  Agents,
+  type BuildInput,
+  CurrentAgent,
+  type Provisioner,
+  serveAgentConnection,
+  workbayProvisioner,
+  Workspaces
+} from "@workbay/core"
 import { Effect, Fiber, Queue } from "effect"
 import { drain, signedInOwner, templateOf } from "../services.js"
 
@@ -30,7 +39,9 @@ export const setupAgent = (t0: number) =>
   Effect.gen(function*() {
     const { as, organizationId } = yield* signedInOwner(t0)
     const template = yield* as(templateOf(organizationId, TEMPLATE, "tpl"))
-    const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws", template_id: template.id })))
+    const created = yield* as(
+      Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws", template_id: template.id }))
+    )
     yield* drain
     const session = yield* Effect.flatMap(AgentAuth, (a) => a.authenticate(tokens.get(created.id)!))
     const record = as(Effect.flatMap(Agents, (a) => a.get(session.agent.id)))
@@ -46,6 +57,7 @@ export const serve = (session: CurrentAgent["Type"]) =>
       receive: Effect.map(Queue.take(incoming), (m) => m ?? undefined),
       send: (text) => Queue.offer(sent, text)
     }).pipe(Effect.provideService(CurrentAgent, session), Effect.fork)
-    const request = (message: object) => Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))
+    const request = (message: object) =>
+      Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))
     return { fiber, sent, request, end: Effect.zipRight(Queue.offer(incoming, null), Fiber.join(fiber)) }
   })

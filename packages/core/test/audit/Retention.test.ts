@@ -4,11 +4,7 @@
  * (purgeOnce itself runs on both dialects in the storage suite, LogRepositorySuite.ts.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  AuditLogRepo,
-  NIL_UUID,
-  Retention
-} from "@workbay/core"
+import { AuditLogRepo, NIL_UUID, Retention } from "@workbay/core"
 import { Duration, Effect, Layer } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
@@ -18,14 +14,27 @@ const T0 = Date.UTC(2024, 4, 6, 7, 8, 9, 123)
 const DAY = 86_400_000
 const HOUR = 3_600_000
 
-
 /** Stores an audit entry stamped `time`. */
 const entryAt = (time: number) =>
   Effect.flatMap(AuditLogRepo, (repo) =>
     repo.insert({
-      id: randomUUID(), time: new Date(time), user_id: NIL_UUID, organization_id: NIL_UUID, ip: "", user_agent: "",
-      request_id: randomUUID(), action: "create", resource_type: "user", resource_id: NIL_UUID, resource_target: "",
-      resource_icon: "", diff: {}, status_code: 201, additional_fields: {}, description: "", build_reason: ""
+      id: randomUUID(),
+      time: new Date(time),
+      user_id: NIL_UUID,
+      organization_id: NIL_UUID,
+      ip: "",
+      user_agent: "",
+      request_id: randomUUID(),
+      action: "create",
+      resource_type: "user",
+      resource_id: NIL_UUID,
+      resource_target: "",
+      resource_icon: "",
+      diff: {},
+      status_code: 201,
+      additional_fields: {},
+      description: "",
+      build_reason: ""
     }))
 
 const remaining = Effect.flatMap(AuditLogRepo, (repo) => repo.count({ limit: 1, offset: 0 }, 1000))
@@ -35,7 +44,7 @@ const settle = Effect.repeatN(Effect.yieldNow(), 20)
 
 describe("Retention.periodic with the TestClock", () => {
   it.scoped("purges at start and then every interval", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       yield* entryAt(T0 - 31 * DAY) // past the retention at start
       yield* entryAt(T0 - 30 * DAY + 2 * HOUR - 60_000) // past it from T0 + 1 h 59 min
@@ -61,11 +70,10 @@ describe("Retention.periodic with the TestClock", () => {
       yield* TestClock.adjust(Duration.hours(2))
       yield* settle
       expect(yield* remaining).toBe(1)
-    }).pipe(Effect.provide(services({ retentionAuditLogs: Duration.days(30) })))
-  )
+    }).pipe(Effect.provide(services({ retentionAuditLogs: Duration.days(30) }))))
 
   it.scoped("keeps everything when the retentions are 0", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       yield* entryAt(T0 - 3650 * DAY)
       yield* Layer.buildWithScope(Retention.periodic(), yield* Effect.scope)
@@ -73,14 +81,21 @@ describe("Retention.periodic with the TestClock", () => {
       yield* TestClock.adjust(Duration.hours(5))
       yield* settle
       expect(yield* remaining).toBe(1)
-    }).pipe(Effect.provide(services({ retentionAuditLogs: Duration.zero, retentionConnectionLogs: Duration.zero, retentionApiKeys: Duration.zero })))
-  )
+    }).pipe(
+      Effect.provide(
+        services({
+          retentionAuditLogs: Duration.zero,
+          retentionConnectionLogs: Duration.zero,
+          retentionApiKeys: Duration.zero
+        })
+      )
+    ))
 
   it.scoped("stops when its scope closes", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       yield* Effect.scoped(
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           yield* Layer.buildWithScope(Retention.periodic({ interval: "1 hour" }), yield* Effect.scope)
           yield* settle
         })
@@ -89,6 +104,5 @@ describe("Retention.periodic with the TestClock", () => {
       yield* TestClock.adjust(Duration.hours(3))
       yield* settle
       expect(yield* remaining).toBe(1)
-    }).pipe(Effect.provide(services({ retentionAuditLogs: Duration.days(30) })))
-  )
+    }).pipe(Effect.provide(services({ retentionAuditLogs: Duration.days(30) }))))
 })

@@ -5,13 +5,22 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  allEntitled, computeEntitlements, ENTITLEMENTS_TTL, type LicenseRecord, LicenseRepo, Licensing, parseLicenseKey, PubSub,
-  Settings, type VerifiedLicense, verifyLicense
+  allEntitled,
+  computeEntitlements,
+  ENTITLEMENTS_TTL,
+  type LicenseRecord,
+  LicenseRepo,
+  Licensing,
+  parseLicenseKey,
+  PubSub,
+  Settings,
+  type VerifiedLicense,
+  verifyLicense
 } from "@workbay/core"
 import { Context, Duration, Effect, Either, Layer, Option } from "effect"
 import * as TestClock from "effect/TestClock"
-import { generateKeyPairSync } from "node:crypto"
 import { SignJWT } from "jose"
+import { generateKeyPairSync } from "node:crypto"
 
 const T0 = Date.UTC(2026, 0, 1)
 const S0 = T0 / 1000
@@ -19,10 +28,22 @@ const DAY = 24 * 3600
 const now = new Date(T0)
 
 const claims = (overrides: Record<string, unknown> = {}) => ({
-  iat: S0 - DAY, nbf: S0 - DAY, license_expires: S0 + 365 * DAY, exp: S0 + 372 * DAY, account_type: "salesforce",
-  account_id: "acme", trial: false, version: 3, feature_set: "premium", features: { user_limit: 10 }, ...overrides
+  iat: S0 - DAY,
+  nbf: S0 - DAY,
+  license_expires: S0 + 365 * DAY,
+  exp: S0 + 372 * DAY,
+  account_type: "salesforce",
+  account_id: "acme",
+  trial: false,
+  version: 3,
+  feature_set: "premium",
+  features: { user_limit: 10 },
+  ...overrides
 })
-const valid = (c: Record<string, unknown>, uuid = "l1"): VerifiedLicense => ({ uuid, result: Either.right(claims(c) as any) })
+const valid = (c: Record<string, unknown>, uuid = "l1"): VerifiedLicense => ({
+  uuid,
+  result: Either.right(claims(c) as any)
+})
 
 const { publicKey, privateKey } = generateKeyPairSync("ed25519")
 const pem = publicKey.export({ type: "spki", format: "pem" }).toString()
@@ -47,13 +68,20 @@ describe("computeEntitlements", () => {
   })
 
   it("grants the feature set, the limits and the usage period", () => {
-    const e = computeEntitlements({ now, licenses: [valid({ features: { user_limit: 10, managed_agent_limit: 50, unknown_thing: 1 } })], activeUserCount: 4 })
+    const e = computeEntitlements({
+      now,
+      licenses: [valid({ features: { user_limit: 10, managed_agent_limit: 50, unknown_thing: 1 } })],
+      activeUserCount: 4
+    })
     expect(e.has_license).toBe(true)
     expect(e.features.template_rbac).toEqual({ entitlement: "entitled", enabled: true })
     expect(e.features.scim).toEqual({ entitlement: "entitled", enabled: false })
     expect(e.features.user_limit).toEqual({ entitlement: "entitled", enabled: true, limit: 10, actual: 4 })
     expect(e.features.managed_agent_limit).toMatchObject({ entitlement: "entitled", enabled: true, limit: 50 })
-    expect(e.features.managed_agent_limit!.usage_period).toMatchObject({ start: new Date((S0 - DAY) * 1000), end: new Date((S0 + 372 * DAY) * 1000) })
+    expect(e.features.managed_agent_limit!.usage_period).toMatchObject({
+      start: new Date((S0 - DAY) * 1000),
+      end: new Date((S0 + 372 * DAY) * 1000)
+    })
     expect(e.features).not.toHaveProperty("unknown_thing")
     expect(e.warnings).toEqual([])
     expect(e.errors).toEqual([])
@@ -76,9 +104,14 @@ describe("computeEntitlements", () => {
   })
 
   it("warns 30 days before the licensed term ends, 7 for a trial, across contiguous licenses", () => {
-    const soon = (days: number, extra: Record<string, unknown> = {}) => valid({ license_expires: S0 + days * DAY - 10, exp: S0 + (days + 7) * DAY, ...extra })
-    expect(computeEntitlements({ now, licenses: [soon(29)], activeUserCount: 1 }).warnings).toContain("Your license expires in 29 days.")
-    expect(computeEntitlements({ now, licenses: [soon(1)], activeUserCount: 1 }).warnings).toContain("Your license expires in 1 day.")
+    const soon = (days: number, extra: Record<string, unknown> = {}) =>
+      valid({ license_expires: S0 + days * DAY - 10, exp: S0 + (days + 7) * DAY, ...extra })
+    expect(computeEntitlements({ now, licenses: [soon(29)], activeUserCount: 1 }).warnings).toContain(
+      "Your license expires in 29 days."
+    )
+    expect(computeEntitlements({ now, licenses: [soon(1)], activeUserCount: 1 }).warnings).toContain(
+      "Your license expires in 1 day."
+    )
     expect(computeEntitlements({ now, licenses: [soon(31)], activeUserCount: 1 }).warnings).toEqual([])
     expect(computeEntitlements({ now, licenses: [soon(10, { trial: true })], activeUserCount: 1 }).warnings).toEqual([])
     const e = computeEntitlements({ now, licenses: [soon(5, { trial: true })], activeUserCount: 1 })
@@ -87,7 +120,11 @@ describe("computeEntitlements", () => {
     // A next license that starts before the first ends: no warning.
     const next: VerifiedLicense = {
       uuid: "next",
-      result: Either.left({ reason: "not_yet_valid", detail: "", claims: claims({ nbf: S0 + 5 * DAY, license_expires: S0 + 400 * DAY }) as any })
+      result: Either.left({
+        reason: "not_yet_valid",
+        detail: "",
+        claims: claims({ nbf: S0 + 5 * DAY, license_expires: S0 + 400 * DAY }) as any
+      })
     }
     expect(computeEntitlements({ now, licenses: [soon(10), next], activeUserCount: 1 }).warnings).toEqual([])
   })
@@ -95,7 +132,10 @@ describe("computeEntitlements", () => {
   it("errs over the user limit and on licenses that no longer verify", () => {
     const e = computeEntitlements({
       now,
-      licenses: [valid({ features: { user_limit: 3 } }), { uuid: "bad", result: Either.left({ reason: "signature", detail: "Bad signature." }) }],
+      licenses: [valid({ features: { user_limit: 3 } }), {
+        uuid: "bad",
+        result: Either.left({ reason: "signature", detail: "Bad signature." })
+      }],
       activeUserCount: 5
     })
     expect(e.errors).toEqual([
@@ -109,7 +149,11 @@ describe("computeEntitlements", () => {
     expect(e.features.multiple_organizations!.entitlement).toBe("not_entitled")
     expect(e.features.custom_roles!.entitlement).toBe("not_entitled")
     expect(e.features.audit_log!.entitlement).toBe("entitled")
-    const legacy = computeEntitlements({ now, licenses: [valid({ feature_set: undefined, all_features: true })], activeUserCount: 1 })
+    const legacy = computeEntitlements({
+      now,
+      licenses: [valid({ feature_set: undefined, all_features: true })],
+      activeUserCount: 1
+    })
     expect(legacy.features.audit_log!.entitlement).toBe("entitled")
   })
 })
@@ -126,13 +170,20 @@ describe("verifyLicense", () => {
   it.effect("refuses another key, another algorithm, expiry, bad claims, junk", () =>
     Effect.gen(function*() {
       const other = generateKeyPairSync("ed25519").privateKey
-      const reason = (jwt: string) => Effect.map(verifyLicense(jwt, key, now), (r) => Either.isLeft(r) ? r.left.reason : "ok")
+      const reason = (jwt: string) =>
+        Effect.map(verifyLicense(jwt, key, now), (r) => Either.isLeft(r) ? r.left.reason : "ok")
       expect(yield* reason(yield* Effect.promise(() => sign(claims(), {}, other)))).toBe("signature")
-      const hs = yield* Effect.promise(() => new SignJWT(claims()).setProtectedHeader({ alg: "HS256" }).sign(new Uint8Array(32)))
+      const hs = yield* Effect.promise(() =>
+        new SignJWT(claims()).setProtectedHeader({ alg: "HS256" }).sign(new Uint8Array(32))
+      )
       expect(yield* reason(hs)).toBe("signature")
-      expect(yield* reason(yield* Effect.promise(() => sign(claims({ exp: S0 - 1, license_expires: S0 - DAY }))))).toBe("expired")
+      expect(yield* reason(yield* Effect.promise(() => sign(claims({ exp: S0 - 1, license_expires: S0 - DAY }))))).toBe(
+        "expired"
+      )
       expect(yield* reason(yield* Effect.promise(() => sign(claims({ version: 2 }))))).toBe("claims")
-      expect(yield* reason(yield* Effect.promise(() => sign(claims({ license_expires: S0 + 6 * 365 * DAY }))))).toBe("claims")
+      expect(yield* reason(yield* Effect.promise(() => sign(claims({ license_expires: S0 + 6 * 365 * DAY }))))).toBe(
+        "claims"
+      )
       expect(yield* reason(yield* Effect.promise(() => sign(claims({ account_type: "" }))))).toBe("claims")
       expect(yield* reason(yield* Effect.promise(() => sign(claims({ nbf: S0 + DAY }))))).toBe("not_yet_valid")
       expect(yield* reason("a.b.c")).toBe("malformed")
@@ -151,7 +202,8 @@ describe("verifyLicense", () => {
 
   it("refuses keys that are not Ed25519 public keys", () => {
     expect(Either.isLeft(parseLicenseKey("junk"))).toBe(true)
-    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" }).toString()
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" })
+      .toString()
     expect(Either.isLeft(parseLicenseKey(rsa))).toBe(true)
   })
 })
@@ -162,11 +214,12 @@ describe("Licensing on two replicas", () => {
     const rows: Array<LicenseRecord> = []
     let users = 2
     const repo = LicenseRepo.of({
-      insert: (l) => Effect.sync(() => {
-        const r = { ...l, id: rows.length + 1 }
-        rows.push(r)
-        return r
-      }),
+      insert: (l) =>
+        Effect.sync(() => {
+          const r = { ...l, id: rows.length + 1 }
+          rows.push(r)
+          return r
+        }),
       list: Effect.sync(() => [...rows]),
       listUnexpired: (at) => Effect.sync(() => rows.filter((r) => r.exp > at)),
       delete: (id) => Effect.sync(() => rows.splice(rows.findIndex((r) => r.id === id), 1).length > 0),
@@ -179,7 +232,13 @@ describe("Licensing on two replicas", () => {
 
   const replica = (repo: LicenseRepo["Type"], pubsub: PubSub["Type"], licensePublicKey: string) =>
     Licensing.Default.pipe(
-      Layer.provide(Layer.mergeAll(Layer.succeed(LicenseRepo, repo), Layer.succeed(PubSub, pubsub), Settings.layer({ licensePublicKey }))),
+      Layer.provide(
+        Layer.mergeAll(
+          Layer.succeed(LicenseRepo, repo),
+          Layer.succeed(PubSub, pubsub),
+          Settings.layer({ licensePublicKey })
+        )
+      ),
       Layer.build,
       Effect.map((ctx) => Context.get(ctx, Licensing))
     )

@@ -6,32 +6,53 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  agentTokenResponse, CurrentAgent, externalAuthChannel, externalAuthFromEnv, ExternalAuth, type ExternalAuthLinkRecord, ExternalAuthLinkRepo,
-  LISTEN_REREAD, LISTEN_TIMEOUT, PubSub, resolveProviders, UserRepo
+  agentTokenResponse,
+  CurrentAgent,
+  ExternalAuth,
+  externalAuthChannel,
+  externalAuthFromEnv,
+  type ExternalAuthLinkRecord,
+  ExternalAuthLinkRepo,
+  LISTEN_REREAD,
+  LISTEN_TIMEOUT,
+  PubSub,
+  resolveProviders,
+  UserRepo
 } from "@workbay/core"
 import { Duration, Effect, Either, Fiber, Option } from "effect"
 import * as TestClock from "effect/TestClock"
 import { services, signedInOwner } from "../services.js"
 
-const resolve = (configs: Parameters<typeof resolveProviders>[0]) => resolveProviders(configs, "https://dev.example.com/")
+const resolve = (configs: Parameters<typeof resolveProviders>[0]) =>
+  resolveProviders(configs, "https://dev.example.com/")
 
 describe("providers from the external_auth setting", () => {
   it("github takes GitHub's endpoints, regex and scopes; its id defaults to the type", () => {
     const [p] = Either.getOrThrow(resolve([{ type: "github", client_id: "abc", client_secret: "s" }]))
     expect(p).toMatchObject({
-      id: "github", authUrl: "https://github.com/login/oauth/authorize", tokenUrl: "https://github.com/login/oauth/access_token",
-      validateUrl: "https://api.github.com/user", revokeUrl: "https://api.github.com/applications/abc/grant", scopes: ["repo", "workflow"],
-      displayName: "GitHub", deviceCodeUrl: undefined, redirectUrl: "https://dev.example.com/api/v2/external-auth/github/callback"
+      id: "github",
+      authUrl: "https://github.com/login/oauth/authorize",
+      tokenUrl: "https://github.com/login/oauth/access_token",
+      validateUrl: "https://api.github.com/user",
+      revokeUrl: "https://api.github.com/applications/abc/grant",
+      scopes: ["repo", "workflow"],
+      displayName: "GitHub",
+      deviceCodeUrl: undefined,
+      redirectUrl: "https://dev.example.com/api/v2/external-auth/github/callback"
     })
     expect(p!.regex!.test("https://github.com/coder/coder.git")).toBe(true)
     expect(p!.regex!.test("https://gitlab.com/x")).toBe(false)
   })
 
   it("gitlab on a self-hosted auth URL takes that host for every endpoint and the regex", () => {
-    const [p] = Either.getOrThrow(resolve([{ type: "gitlab", client_id: "c", auth_url: "https://git.corp.example/oauth/authorize" }]))
+    const [p] = Either.getOrThrow(
+      resolve([{ type: "gitlab", client_id: "c", auth_url: "https://git.corp.example/oauth/authorize" }])
+    )
     expect(p).toMatchObject({
-      tokenUrl: "https://git.corp.example/oauth/token", validateUrl: "https://git.corp.example/oauth/token/info",
-      revokeUrl: "https://git.corp.example/oauth/revoke", displayName: "GitLab"
+      tokenUrl: "https://git.corp.example/oauth/token",
+      validateUrl: "https://git.corp.example/oauth/token/info",
+      revokeUrl: "https://git.corp.example/oauth/revoke",
+      displayName: "GitLab"
     })
     expect(p!.regex!.test("https://git.corp.example/group/repo.git")).toBe(true)
   })
@@ -41,7 +62,14 @@ describe("providers from the external_auth setting", () => {
       { type: "jfrog", client_id: "c" },
       { type: "github", client_id: "" },
       { type: "github", id: "Bad id!", client_id: "c" },
-      { type: "generic", id: "x", client_id: "c", auth_url: "https://a.example/", token_url: "https://a.example/t", regex: "(" },
+      {
+        type: "generic",
+        id: "x",
+        client_id: "c",
+        auth_url: "https://a.example/",
+        token_url: "https://a.example/t",
+        regex: "("
+      },
       { type: "github", id: "dev", client_id: "c", device_flow: true, device_code_url: "" },
       { type: "github", id: "dup", client_id: "c" },
       { type: "gitlab", id: "dup", client_id: "c" }
@@ -70,7 +98,14 @@ describe("providers from the external_auth setting", () => {
       WORKBAY_EXTERNAL_AUTH_0_DEVICE_FLOW: "true",
       OTHER: "x"
     })).toEqual([
-      { type: "github", id: "primary-github", client_id: "gh", client_secret: "s3cret", scopes: ["repo", "workflow"], device_flow: true },
+      {
+        type: "github",
+        id: "primary-github",
+        client_id: "gh",
+        client_secret: "s3cret",
+        scopes: ["repo", "workflow"],
+        device_flow: true
+      },
       { type: "gitlab", client_id: "gl" }
     ])
     expect(() => externalAuthFromEnv({ WORKBAY_EXTERNAL_AUTH_0_COLOR: "red" })).toThrow(/WORKBAY_EXTERNAL_AUTH_0_COLOR/)
@@ -80,11 +115,24 @@ describe("providers from the external_auth setting", () => {
 
 describe("the agent's answer", () => {
   const link = (token: string): ExternalAuthLinkRecord => ({
-    provider_id: "p", user_id: "u", created_at: new Date(0), updated_at: new Date(0), oauth_access_token: token,
-    oauth_refresh_token: "", oauth_expiry: null, oauth_extra: { a: 1 }, oauth_refresh_failure_reason: ""
+    provider_id: "p",
+    user_id: "u",
+    created_at: new Date(0),
+    updated_at: new Date(0),
+    oauth_access_token: token,
+    oauth_refresh_token: "",
+    oauth_expiry: null,
+    oauth_extra: { a: 1 },
+    oauth_refresh_failure_reason: ""
   })
   it("each type's Git username and password", () => {
-    expect(agentTokenResponse("github", link("t"))).toMatchObject({ username: "t", password: "", access_token: "t", type: "github", token_extra: { a: 1 } })
+    expect(agentTokenResponse("github", link("t"))).toMatchObject({
+      username: "t",
+      password: "",
+      access_token: "t",
+      type: "github",
+      token_extra: { a: 1 }
+    })
     expect(agentTokenResponse("gitlab", link("t"))).toMatchObject({ username: "oauth2", password: "t" })
     expect(agentTokenResponse("bitbucket-cloud", link("t"))).toMatchObject({ username: "x-token-auth", password: "t" })
     expect(agentTokenResponse("generic", link("t"))).toMatchObject({ username: "t", password: "" })
@@ -95,23 +143,40 @@ describe("listen", () => {
   const T0 = Date.parse("2024-03-01T09:00:00Z")
   // No validate URL: a stored token is taken as valid, so nothing reaches a provider.
   const settings = {
-    externalAuth: [{ type: "generic", id: "corp", client_id: "c", auth_url: "http://127.0.0.1:9/a", token_url: "http://127.0.0.1:9/t" }]
+    externalAuth: [{
+      type: "generic",
+      id: "corp",
+      client_id: "c",
+      auth_url: "http://127.0.0.1:9/a",
+      token_url: "http://127.0.0.1:9/t"
+    }]
   }
   const asAgentOf = (ownerId: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.flatMap(Effect.flatMap(UserRepo, (u) => u.findById(ownerId)), (owner) =>
-      Effect.provideService(effect, CurrentAgent, { owner: Option.getOrThrow(owner) } as never))
+    Effect.flatMap(
+      Effect.flatMap(UserRepo, (u) => u.findById(ownerId)),
+      (owner) => Effect.provideService(effect, CurrentAgent, { owner: Option.getOrThrow(owner) } as never)
+    )
   const storeLink = (userId: string) =>
     Effect.flatMap(ExternalAuthLinkRepo, (r) =>
       r.upsert({
-        provider_id: "corp", user_id: userId, created_at: new Date(T0), updated_at: new Date(T0), oauth_access_token: "tok-1",
-        oauth_refresh_token: "", oauth_expiry: null, oauth_extra: null, oauth_refresh_failure_reason: ""
+        provider_id: "corp",
+        user_id: userId,
+        created_at: new Date(T0),
+        updated_at: new Date(T0),
+        oauth_access_token: "tok-1",
+        oauth_refresh_token: "",
+        oauth_expiry: null,
+        oauth_extra: null,
+        oauth_refresh_failure_reason: ""
       }))
 
   it.scoped("answers the sign-in URL when the owner has not linked before the time is up", () =>
     Effect.gen(function*() {
       const { userId } = yield* signedInOwner(T0)
       const asAgent = asAgentOf(userId)
-      const waiting = yield* Effect.fork(asAgent(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true }))))
+      const waiting = yield* Effect.fork(
+        asAgent(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true })))
+      )
       expect(LISTEN_TIMEOUT).toEqual(Duration.minutes(5))
       yield* TestClock.adjust("4 minutes")
       expect(Option.isNone(yield* Fiber.poll(waiting))).toBe(true)
@@ -123,7 +188,9 @@ describe("listen", () => {
   it.scoped("wakes on the owner's link signal", () =>
     Effect.gen(function*() {
       const { userId } = yield* signedInOwner(T0)
-      const waiting = yield* Effect.fork(asAgentOf(userId)(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true }))))
+      const waiting = yield* Effect.fork(
+        asAgentOf(userId)(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true })))
+      )
       yield* TestClock.adjust("1 second")
       expect(Option.isNone(yield* Fiber.poll(waiting))).toBe(true)
       yield* storeLink(userId)
@@ -135,10 +202,17 @@ describe("listen", () => {
   it.scoped("finds a link whose signal was lost at the next re-read", () =>
     Effect.gen(function*() {
       const { userId } = yield* signedInOwner(T0)
-      const waiting = yield* Effect.fork(asAgentOf(userId)(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ match: "http://nothing", id: undefined, listen: true })).pipe(Effect.either)))
+      const waiting = yield* Effect.fork(
+        asAgentOf(userId)(
+          Effect.flatMap(ExternalAuth, (x) => x.forAgent({ match: "http://nothing", id: undefined, listen: true }))
+            .pipe(Effect.either)
+        )
+      )
       // No provider matches: the answer is at once, listen or not.
       expect(Either.isLeft(yield* Fiber.join(waiting))).toBe(true)
-      const again = yield* Effect.fork(asAgentOf(userId)(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true }))))
+      const again = yield* Effect.fork(
+        asAgentOf(userId)(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true })))
+      )
       yield* TestClock.adjust("1 second")
       yield* storeLink(userId)
       expect(Option.isNone(yield* Fiber.poll(again))).toBe(true)

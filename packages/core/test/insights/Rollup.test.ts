@@ -17,15 +17,25 @@ const T0 = Date.UTC(2024, 4, 6, 10, 20)
 const settle = Effect.repeatN(Effect.yieldNow(), 20)
 
 const stats = {
-  connections_by_proto: {}, connection_count: 1, connection_median_latency_ms: 5, rx_packets: 0, rx_bytes: 0, tx_packets: 0, tx_bytes: 0,
-  session_count_vscode: 0, session_count_jetbrains: 0, session_count_reconnecting_pty: 0, session_count_ssh: 1
+  connections_by_proto: {},
+  connection_count: 1,
+  connection_median_latency_ms: 5,
+  rx_packets: 0,
+  rx_bytes: 0,
+  tx_packets: 0,
+  tx_bytes: 0,
+  session_count_vscode: 0,
+  session_count_jetbrains: 0,
+  session_count_reconnecting_pty: 0,
+  session_count_ssh: 1
 }
 
 describe("InsightsRollup with the TestClock", () => {
   it.scoped("folds from the oldest raw report, then once per tick", () =>
     Effect.gen(function*() {
       const { userId } = yield* signedInOwner(T0)
-      yield* Effect.flatMap(AgentReportRepo, (r) => r.insertStats(randomUUID(), randomUUID(), stats, new Date(T0 - 2 * HOUR)))
+      yield* Effect.flatMap(AgentReportRepo, (r) =>
+        r.insertStats(randomUUID(), randomUUID(), stats, new Date(T0 - 2 * HOUR)))
       const rollup = yield* InsightsRollup
       const first = yield* rollup.pass("5 minutes")
       // The owner's status was recorded with the owner, by the user repository: the pass finds no change.
@@ -34,7 +44,10 @@ describe("InsightsRollup with the TestClock", () => {
       expect((yield* rollup.pass("5 minutes")).ran).toBe(false)
       yield* TestClock.adjust(Duration.minutes(5))
       expect(yield* rollup.pass("5 minutes")).toMatchObject({ ran: true, hours: 1, statusChanges: 0 })
-      const state = Option.getOrThrow(yield* Effect.flatMap(InsightsRepo, (r) => r.state))
+      const state = Option.getOrThrow(
+        yield* Effect.flatMap(InsightsRepo, (r) =>
+          r.state)
+      )
       expect(state.watermark.getTime()).toBe(T0 - (T0 % HOUR))
       const changes = yield* Effect.flatMap(InsightsRepo, (r) => r.statusChanges(new Date(T0 + HOUR)))
       expect(changes.map((c) => [c.user_id, c.status])).toEqual([[userId, "active"]])
@@ -43,7 +56,8 @@ describe("InsightsRollup with the TestClock", () => {
   it.scoped("the periodic layer runs a pass every interval", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(T0)
-      const ranAt = Effect.map(Effect.flatMap(InsightsRepo, (r) => r.state), (s) => Option.map(s, (x) => x.ran_at.getTime()))
+      const ranAt = Effect.map(Effect.flatMap(InsightsRepo, (r) => r.state), (s) =>
+        Option.map(s, (x) => x.ran_at.getTime()))
       yield* Layer.buildWithScope(insightsRollupPeriodic({ interval: "10 minutes" }), yield* Effect.scope)
       yield* settle
       expect(yield* ranAt).toEqual(Option.some(T0))
@@ -56,9 +70,13 @@ describe("InsightsRollup with the TestClock", () => {
     Effect.gen(function*() {
       const { as } = yield* signedInOwner(T0)
       const insights = yield* Insights
-      const bad = yield* Effect.flip(as(insights.userActivity({ start_time: "2024-05-01T03:00:00Z", end_time: "2024-05-02T00:00:00Z" })))
+      const bad = yield* Effect.flip(
+        as(insights.userActivity({ start_time: "2024-05-01T03:00:00Z", end_time: "2024-05-02T00:00:00Z" }))
+      )
       expect(bad._tag).toBe("BadRequest")
-      const ok = yield* as(insights.userActivity({ start_time: "2024-05-01T00:00:00Z", end_time: "2024-05-06T11:00:00Z" }))
+      const ok = yield* as(
+        insights.userActivity({ start_time: "2024-05-01T00:00:00Z", end_time: "2024-05-06T11:00:00Z" })
+      )
       expect(ok.report.users).toEqual([])
     }).pipe(Effect.provide(services())))
 })

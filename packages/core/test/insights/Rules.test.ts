@@ -1,13 +1,21 @@
 /** The range rules of the insights reports, without HTTP or storage. */
 import { describe, expect, it } from "@effect/vitest"
-import { checkInterval, formatOffsetTime, intervals, parseInsightsRange, parseOffsetTime, zoneOffsetMinutes } from "@workbay/core"
+import {
+  checkInterval,
+  formatOffsetTime,
+  intervals,
+  parseInsightsRange,
+  parseOffsetTime,
+  zoneOffsetMinutes
+} from "@workbay/core"
 import { Either } from "effect"
 
 const NOW = Date.UTC(2024, 6, 10, 14, 25)
 const DAY = 86_400_000
 
-const fieldOf = (e: Either.Either<unknown, { validations?: ReadonlyArray<{ field: string; detail: string }> | undefined }>) =>
-  Either.isLeft(e) ? e.left.validations?.map((v) => v.field) : "ok"
+const fieldOf = (
+  e: Either.Either<unknown, { validations?: ReadonlyArray<{ field: string; detail: string }> | undefined }>
+) => Either.isLeft(e) ? e.left.validations?.map((v) => v.field) : "ok"
 
 describe("insights ranges", () => {
   it("keeps the offset a time was written in", () => {

@@ -1,6 +1,13 @@
 /** The inbox watch's rules without HTTP or a database: its filters, the plaintext format, the wire record. */
 import { describe, expect, it } from "@effect/vitest"
-import { inboxChannel, type InboxNotificationRecord, inboxWire, matchesWatch, PUBSUB_CHANNEL_PATTERN, toPlainText } from "@workbay/core"
+import {
+  inboxChannel,
+  type InboxNotificationRecord,
+  inboxWire,
+  matchesWatch,
+  PUBSUB_CHANNEL_PATTERN,
+  toPlainText
+} from "@workbay/core"
 
 const T1 = "11111111-1111-4111-8111-111111111111"
 const T2 = "22222222-2222-4222-8222-222222222222"
@@ -8,9 +15,17 @@ const X = "33333333-3333-4333-8333-333333333333"
 const Y = "44444444-4444-4444-8444-444444444444"
 
 const record = (over: Partial<InboxNotificationRecord> = {}): InboxNotificationRecord => ({
-  id: "55555555-5555-4555-8555-555555555555", user_id: T1, template_id: T1, targets: [X, Y], title: "**Hi**",
-  content: "A [link](http://example.com) and `code`", icon: "", actions: [], read_at: null,
-  created_at: new Date("2026-01-01T00:00:00.000Z"), ...over
+  id: "55555555-5555-4555-8555-555555555555",
+  user_id: T1,
+  template_id: T1,
+  targets: [X, Y],
+  title: "**Hi**",
+  content: "A [link](http://example.com) and `code`",
+  icon: "",
+  actions: [],
+  read_at: null,
+  created_at: new Date("2026-01-01T00:00:00.000Z"),
+  ...over
 })
 
 describe("inbox rules", () => {

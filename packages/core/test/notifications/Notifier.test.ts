@@ -7,8 +7,19 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  DeliveryFailure, InboxDelivery, type InboxDeliveryInput, NotificationQueue, NotificationRepo, NotificationSenders,
-  Notifications, Notifier, type OutgoingNotification, type SettingsShape, TemplateIds, UserRepo, Users
+  DeliveryFailure,
+  InboxDelivery,
+  type InboxDeliveryInput,
+  NotificationQueue,
+  NotificationRepo,
+  Notifications,
+  NotificationSenders,
+  Notifier,
+  type OutgoingNotification,
+  type SettingsShape,
+  TemplateIds,
+  UserRepo,
+  Users
 } from "@workbay/core"
 import { Duration, Effect, Fiber, Layer, Option } from "effect"
 import * as TestClock from "effect/TestClock"
@@ -26,7 +37,9 @@ const recorder = () => {
     Layer.succeed(NotificationSenders, {
       smtp: (m) => (state.hangSmtp ? Effect.never : Effect.sync(() => void smtp.push(m))),
       webhook: (m) =>
-        state.failWebhook ? Effect.fail(new DeliveryFailure({ reason: "endpoint down" })) : Effect.sync(() => void webhook.push(m))
+        state.failWebhook
+          ? Effect.fail(new DeliveryFailure({ reason: "endpoint down" }))
+          : Effect.sync(() => void webhook.push(m))
     }),
     Layer.succeed(InboxDelivery, { deliver: (input) => Effect.sync(() => void inbox.push(input)) })
   )
@@ -49,7 +62,8 @@ const withNotifier = (rec: ReturnType<typeof recorder>, settings: Partial<Settin
   Notifier.Default.pipe(Layer.provide(rec.layer), Layer.provideMerge(services(settings)), Layer.provideMerge(rec.layer))
 
 const dispatch = Effect.flatMap(Notifier, (n) => n.dispatchOnce)
-const enqueue = (input: Parameters<NotificationQueue["enqueue"]>[0]) => Effect.flatMap(NotificationQueue, (q) => q.enqueue(input))
+const enqueue = (input: Parameters<NotificationQueue["enqueue"]>[0]) =>
+  Effect.flatMap(NotificationQueue, (q) => q.enqueue(input))
 const messages = (userId: string) => Effect.flatMap(NotificationRepo, (r) => r.messagesOf(userId))
 
 /** The signed-in owner and their record. */
@@ -77,7 +91,10 @@ describe("NotificationQueue", () => {
       expect(first).toHaveLength(2)
       yield* as(Effect.flatMap(Notifications, (n) => n.updateTemplateMethod(TemplateIds.workspaceDeleted, "webhook")))
       const second = yield* enqueue({ ...deleted(userId), labels: { name: "ws-2", reason: "x" } })
-      expect((yield* messages(userId)).filter((m) => second.includes(m.id)).map((m) => m.method).sort()).toEqual(["inbox", "webhook"])
+      expect((yield* messages(userId)).filter((m) => second.includes(m.id)).map((m) => m.method).sort()).toEqual([
+        "inbox",
+        "webhook"
+      ])
     }).pipe(Effect.provide(withNotifier(rec)))
   })
 
@@ -94,9 +111,16 @@ describe("NotificationQueue", () => {
     const rec = recorder()
     return Effect.gen(function*() {
       const { as, userId } = yield* setup
-      yield* as(Effect.flatMap(Notifications, (n) => n.updatePreferences("me", { [TemplateIds.workspaceDeleted]: true })))
+      yield* as(
+        Effect.flatMap(Notifications, (n) => n.updatePreferences("me", { [TemplateIds.workspaceDeleted]: true }))
+      )
       expect(yield* enqueue(deleted(userId))).toEqual([])
-      const working = { templateId: TemplateIds.taskWorking, userId, labels: { task: "t", workspace: "w" }, createdBy: "test" }
+      const working = {
+        templateId: TemplateIds.taskWorking,
+        userId,
+        labels: { task: "t", workspace: "w" },
+        createdBy: "test"
+      }
       expect(yield* enqueue(working)).toEqual([])
       yield* as(Effect.flatMap(Notifications, (n) => n.updatePreferences("me", { [TemplateIds.taskWorking]: false })))
       expect(yield* enqueue(working)).toHaveLength(2)
@@ -119,8 +143,15 @@ describe("NotificationQueue", () => {
     const rec = recorder()
     return Effect.gen(function*() {
       const { as } = yield* setup
-      const other = yield* as(Effect.flatMap(Users, (u) =>
-        u.create({ email: "gone@example.com", username: "gone", password: "Correct-Horse-Battery-9", login_type: "password" })))
+      const other = yield* as(
+        Effect.flatMap(Users, (u) =>
+          u.create({
+            email: "gone@example.com",
+            username: "gone",
+            password: "Correct-Horse-Battery-9",
+            login_type: "password"
+          }))
+      )
       yield* as(Effect.flatMap(Users, (u) => u.delete(other.id)))
       expect(yield* enqueue(deleted(other.id))).toEqual([])
     }).pipe(Effect.provide(withNotifier(rec)))
@@ -138,16 +169,25 @@ describe("Notifier", () => {
       expect(rec.smtp).toHaveLength(1)
       expect(rec.smtp[0]).toMatchObject({
         title: "Workspace \"ws-1\" deleted",
-        body: "Your workspace **ws-1** was deleted.\n\nThe specified reason was \"**autodeleted due to dormancy (autobuild)**\".",
+        body:
+          "Your workspace **ws-1** was deleted.\n\nThe specified reason was \"**autodeleted due to dormancy (autobuild)**\".",
         actions: [
           { label: "View workspaces", url: "https://workbay.example.com/workspaces" },
           { label: "View templates", url: "https://workbay.example.com/templates" }
         ]
       })
-      expect(rec.smtp[0]!.payload).toMatchObject({ user_email: user.email, user_username: user.username, notification_name: "Workspace Deleted" })
+      expect(rec.smtp[0]!.payload).toMatchObject({
+        user_email: user.email,
+        user_username: user.username,
+        notification_name: "Workspace Deleted"
+      })
       expect(rec.inbox).toEqual([expect.objectContaining({
-        id: ids[1], userId, templateId: TemplateIds.workspaceDeleted, targets: ["11111111-1111-4111-8111-111111111111"],
-        title: "Workspace \"ws-1\" deleted", icon: "DEFAULT_ICON_WORKSPACE"
+        id: ids[1],
+        userId,
+        templateId: TemplateIds.workspaceDeleted,
+        targets: ["11111111-1111-4111-8111-111111111111"],
+        title: "Workspace \"ws-1\" deleted",
+        icon: "DEFAULT_ICON_WORKSPACE"
       })])
       expect((yield* messages(userId)).map((m) => m.status)).toEqual(["sent", "sent"])
       // Nothing left to send.
@@ -164,7 +204,11 @@ describe("Notifier", () => {
       yield* enqueue(deleted(userId))
       const webhookMessage = Effect.map(messages(userId), (ms) => ms.find((m) => m.method === "webhook")!)
       expect(yield* dispatch).toMatchObject({ leased: 2, sent: 1, failed: 1 })
-      expect(yield* webhookMessage).toMatchObject({ status: "temporary_failure", attempt_count: 1, status_reason: "endpoint down" })
+      expect(yield* webhookMessage).toMatchObject({
+        status: "temporary_failure",
+        attempt_count: 1,
+        status_reason: "endpoint down"
+      })
       // Not before the retry interval.
       yield* TestClock.adjust(Duration.minutes(4))
       expect(yield* dispatch).toMatchObject({ leased: 0 })
@@ -172,7 +216,11 @@ describe("Notifier", () => {
       expect(yield* dispatch).toMatchObject({ leased: 1, failed: 1 })
       yield* TestClock.adjust(Duration.minutes(5))
       expect(yield* dispatch).toMatchObject({ leased: 1, failed: 1 })
-      expect(yield* webhookMessage).toMatchObject({ status: "permanent_failure", attempt_count: 3, status_reason: "endpoint down" })
+      expect(yield* webhookMessage).toMatchObject({
+        status: "permanent_failure",
+        attempt_count: 3,
+        status_reason: "endpoint down"
+      })
       yield* TestClock.adjust(Duration.hours(1))
       expect(yield* dispatch).toMatchObject({ leased: 0 })
     }).pipe(Effect.provide(withNotifier(rec)))
@@ -206,7 +254,11 @@ describe("Notifier", () => {
       yield* Fiber.interrupt(fiber)
       const all = yield* messages(userId)
       expect(all).toHaveLength(2)
-      expect(all.find((m) => m.method === "smtp")).toMatchObject({ status: "pending", leased_until: null, attempt_count: 0 })
+      expect(all.find((m) => m.method === "smtp")).toMatchObject({
+        status: "pending",
+        leased_until: null,
+        attempt_count: 0
+      })
       expect(all.find((m) => m.method !== "smtp")).toMatchObject({ status: "sent" })
     }).pipe(Effect.provide(withNotifier(rec)))
   })
@@ -226,7 +278,8 @@ describe("Notifier", () => {
       // The lease ran out: another notifier sends them.
       yield* TestClock.adjust(Duration.minutes(1))
       expect(yield* dispatch).toMatchObject({ leased: 2, sent: 2 })
-      expect(yield* repo.markFailed(leased[0]!.id, leased[0]!.leased_until!, "late", null, new Date(T0 + 180_000))).toBe(false)
+      expect(yield* repo.markFailed(leased[0]!.id, leased[0]!.leased_until!, "late", null, new Date(T0 + 180_000)))
+        .toBe(false)
       expect((yield* messages(userId)).map((m) => m.status)).toEqual(["sent", "sent"])
     }).pipe(Effect.provide(withNotifier(rec)))
   })
@@ -254,6 +307,8 @@ describe("Notifier", () => {
       expect(yield* dispatch).toMatchObject({ leased: 3 })
       expect(rec.smtp.map((m) => m.payload.labels.name)).toEqual(["ws-0", "ws-1", "ws-2"])
       expect(yield* dispatch).toMatchObject({ leased: 2 })
-    }).pipe(Effect.provide(withNotifier(rec, { ...configured, notificationsInboxEnabled: false, notificationsLeaseCount: 3 })))
+    }).pipe(
+      Effect.provide(withNotifier(rec, { ...configured, notificationsInboxEnabled: false, notificationsLeaseCount: 3 }))
+    )
   })
 })

@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  CODE_LIFETIME_MS, OAuth2Apps, OAuth2Provider, REFRESH_TOKEN_LIFETIME_MS, redirectUriMatches, redirectUriProblem, s256
+  CODE_LIFETIME_MS,
+  OAuth2Apps,
+  OAuth2Provider,
+  redirectUriMatches,
+  redirectUriProblem,
+  REFRESH_TOKEN_LIFETIME_MS,
+  s256
 } from "@workbay/core"
 import { Duration, Effect, Either } from "effect"
 import * as TestClock from "effect/TestClock"
@@ -24,20 +30,40 @@ const setup = Effect.gen(function*() {
   const reg = yield* apps.register({ redirect_uris: [REDIRECT] })
   const newCode = Effect.gen(function*() {
     const location = yield* as(provider.authorize(
-      { client_id: reg.client_id, response_type: "code", state: "s", redirect_uri: REDIRECT, code_challenge: s256(VERIFIER), code_challenge_method: "S256" },
+      {
+        client_id: reg.client_id,
+        response_type: "code",
+        state: "s",
+        redirect_uri: REDIRECT,
+        code_challenge: s256(VERIFIER),
+        code_challenge_method: "S256"
+      },
       {},
       { viaCookie: false }
     ))
     return new URL(location).searchParams.get("code")!
   })
   const exchange = (code: string) =>
-    provider.token({ grant_type: "authorization_code", code, code_verifier: VERIFIER, redirect_uri: REDIRECT, client_id: reg.client_id, client_secret: reg.client_secret! }, undefined)
+    provider.token({
+      grant_type: "authorization_code",
+      code,
+      code_verifier: VERIFIER,
+      redirect_uri: REDIRECT,
+      client_id: reg.client_id,
+      client_secret: reg.client_secret!
+    }, undefined)
   const refresh = (token: string) =>
-    provider.token({ grant_type: "refresh_token", refresh_token: token, client_id: reg.client_id, client_secret: reg.client_secret! }, undefined)
+    provider.token({
+      grant_type: "refresh_token",
+      refresh_token: token,
+      client_id: reg.client_id,
+      client_secret: reg.client_secret!
+    }, undefined)
   return { auth, newCode, exchange, refresh }
 })
 
-const errorOf = <A>(result: Either.Either<A, { readonly error?: string }>) => Either.isLeft(result) ? result.left.error : "none"
+const errorOf = <A>(result: Either.Either<A, { readonly error?: string }>) =>
+  Either.isLeft(result) ? result.left.error : "none"
 
 describe("OAuth2 provider times", () => {
   it.scoped("a code expires after its lifetime", () =>
@@ -73,7 +99,14 @@ describe("OAuth2 provider times", () => {
       const other = yield* Effect.flatMap(OAuth2Apps, (a) => a.register({ redirect_uris: [REDIRECT] }))
       const code = yield* newCode
       const r = yield* Effect.either(Effect.flatMap(OAuth2Provider, (p) =>
-        p.token({ grant_type: "authorization_code", code, code_verifier: VERIFIER, redirect_uri: REDIRECT, client_id: other.client_id, client_secret: other.client_secret! }, undefined)))
+        p.token({
+          grant_type: "authorization_code",
+          code,
+          code_verifier: VERIFIER,
+          redirect_uri: REDIRECT,
+          client_id: other.client_id,
+          client_secret: other.client_secret!
+        }, undefined)))
       expect(errorOf(r)).toBe("invalid_grant")
     }).pipe(Effect.provide(services())))
 })

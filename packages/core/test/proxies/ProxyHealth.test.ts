@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  checkProxyUrl, newProxyToken, ProxyHealth, proxyHealthPeriodic, TickLock, type WorkspaceProxyRecord, WorkspaceProxyRepo
+  checkProxyUrl,
+  newProxyToken,
+  ProxyHealth,
+  proxyHealthPeriodic,
+  TickLock,
+  type WorkspaceProxyRecord,
+  WorkspaceProxyRepo
 } from "@workbay/core"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as TestClock from "effect/TestClock"
@@ -27,7 +33,11 @@ const localServer = async (initial: Handler) => {
   return {
     url,
     set: (h: Handler) => void (handler = h),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 
@@ -42,17 +52,27 @@ const json = (status: number, body: unknown): Handler => (req, res) => {
 }
 const healthy = json(200, { errors: [], warnings: [] })
 
-const withServer = <A, E, R>(handler: Handler, use: (s: Awaited<ReturnType<typeof localServer>>) => Effect.Effect<A, E, R>) =>
-  Effect.acquireUseRelease(Effect.promise(() => localServer(handler)), use, (s) => Effect.promise(() => s.close()))
+const withServer = <A, E, R>(
+  handler: Handler,
+  use: (s: Awaited<ReturnType<typeof localServer>>) => Effect.Effect<A, E, R>
+) => Effect.acquireUseRelease(Effect.promise(() => localServer(handler)), use, (s) => Effect.promise(() => s.close()))
 
 describe("checkProxyUrl against local servers", () => {
   it.live("answering with an empty report: ok", () =>
-    withServer(json(200, { errors: [], warnings: ["old version"] }), (s) =>
-      Effect.map(checkProxyUrl(s.url), (c) => expect(c).toEqual({ status: "ok", report: { errors: [], warnings: ["old version"] } }))))
+    withServer(
+      json(200, { errors: [], warnings: ["old version"] }),
+      (s) =>
+        Effect.map(checkProxyUrl(s.url), (c) =>
+          expect(c).toEqual({ status: "ok", report: { errors: [], warnings: ["old version"] } }))
+    ))
 
   it.live("a report with errors: unhealthy, the errors kept", () =>
-    withServer(json(200, { errors: ["derp down"], warnings: [] }), (s) =>
-      Effect.map(checkProxyUrl(s.url), (c) => expect(c).toEqual({ status: "unhealthy", report: { errors: ["derp down"], warnings: [] } }))))
+    withServer(
+      json(200, { errors: ["derp down"], warnings: [] }),
+      (s) =>
+        Effect.map(checkProxyUrl(s.url), (c) =>
+          expect(c).toEqual({ status: "unhealthy", report: { errors: ["derp down"], warnings: [] } }))
+    ))
 
   it.live("failing with 500: unhealthy", () =>
     withServer(json(500, "boom"), (s) =>
@@ -92,8 +112,10 @@ describe("checkProxyUrl against local servers", () => {
     }))
 
   it.live("hanging past the timeout: unreachable", () =>
-    withServer(() => { /* never answers */ }, (s) =>
-      Effect.map(checkProxyUrl(s.url, 200), (c) => expect(c.status).toBe("unreachable"))))
+    withServer(
+      () => {/* never answers */},
+      (s) => Effect.map(checkProxyUrl(s.url, 200), (c) => expect(c.status).toBe("unreachable"))
+    ))
 })
 
 /** Inserts a live proxy registered at `url` ("" = unregistered). */
@@ -102,9 +124,22 @@ const proxyAt = (url: string, name: string) =>
     const id = randomUUID()
     const at = new Date(T0)
     const record: WorkspaceProxyRecord = {
-      id, name, display_name: name, icon: "", url, wildcard_hostname: "", derp_enabled: true, derp_only: false, version: "",
-      deleted: false, token_hashed_secret: newProxyToken(id).hashed, created_at: at, updated_at: at, status: "unregistered",
-      status_report: { errors: [], warnings: [] }, status_checked_at: at
+      id,
+      name,
+      display_name: name,
+      icon: "",
+      url,
+      wildcard_hostname: "",
+      derp_enabled: true,
+      derp_only: false,
+      version: "",
+      deleted: false,
+      token_hashed_secret: newProxyToken(id).hashed,
+      created_at: at,
+      updated_at: at,
+      status: "unregistered",
+      status_report: { errors: [], warnings: [] },
+      status_checked_at: at
     }
     yield* Effect.orDie(Effect.flatMap(WorkspaceProxyRepo, (r) => r.insert(record)))
     return id

@@ -26,7 +26,16 @@ describe("proxyUrlProblem", () => {
     }
   })
   it("refuses other schemes, paths, queries, credentials and non-URLs", () => {
-    for (const bad of ["ftp://x.example.com", "https://x.example.com/sub", "https://x.example.com/?a=1", "https://u:p@x.example.com", "x.example.com", ""]) {
+    for (
+      const bad of [
+        "ftp://x.example.com",
+        "https://x.example.com/sub",
+        "https://x.example.com/?a=1",
+        "https://u:p@x.example.com",
+        "x.example.com",
+        ""
+      ]
+    ) {
       expect(proxyUrlProblem(bad), bad).toBeDefined()
     }
   })
@@ -42,10 +51,16 @@ describe("WorkspaceProxies", () => {
       const stored = Option.getOrThrow(yield* Effect.flatMap(WorkspaceProxyRepo, (r) => r.findById(made.proxy.id)))
       expect(stored.token_hashed_secret).toBe(hashSecret(made.proxy_token.split(":")[1]!))
       const replica = randomUUID()
-      yield* proxies.register(made.proxy_token, { access_url: "http://127.0.0.1:1/", replica_id: replica, derp_enabled: true })
+      yield* proxies.register(made.proxy_token, {
+        access_url: "http://127.0.0.1:1/",
+        replica_id: replica,
+        derp_enabled: true
+      })
       expect((yield* as(proxies.get("fra"))).path_app_url).toBe("http://127.0.0.1:1")
       const again = yield* as(proxies.update("fra", { regenerate_token: true }))
-      const refused = yield* Effect.flip(proxies.register(made.proxy_token, { access_url: "http://127.0.0.1:1", replica_id: replica }))
+      const refused = yield* Effect.flip(
+        proxies.register(made.proxy_token, { access_url: "http://127.0.0.1:1", replica_id: replica })
+      )
       expect(refused._tag).toBe("Unauthorized")
       yield* proxies.register(again.proxy_token, { access_url: "http://127.0.0.1:1", replica_id: replica })
     }).pipe(Effect.provide(services())))
@@ -56,7 +71,12 @@ describe("WorkspaceProxies", () => {
       const proxies = yield* WorkspaceProxies
       yield* as(proxies.create({ name: "ams" }))
       const list = yield* as(proxies.list)
-      expect(list.regions[0]).toMatchObject({ name: "primary", id: "00000000-0000-4000-8000-000000000000", path_app_url: "https://dev.example.com", healthy: true })
+      expect(list.regions[0]).toMatchObject({
+        name: "primary",
+        id: "00000000-0000-4000-8000-000000000000",
+        path_app_url: "https://dev.example.com",
+        healthy: true
+      })
       expect(list.regions.map((r) => r.name)).toEqual(["primary", "ams"])
       const failed = yield* Effect.flip(as(proxies.delete("primary")))
       expect(failed._tag).toBe("BadRequest")

@@ -6,7 +6,15 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  AgentReports, type CurrentAgent, MAX_TASK_LOG_APPEND, TASK_INPUT_ACK_SECONDS, TASK_LOG_KEEP_BYTES, TASK_LOG_KEEP_ENTRIES, TaskAgentUnavailable, TaskConversation, TaskLogRepo
+  AgentReports,
+  type CurrentAgent,
+  MAX_TASK_LOG_APPEND,
+  TASK_INPUT_ACK_SECONDS,
+  TASK_LOG_KEEP_BYTES,
+  TASK_LOG_KEEP_ENTRIES,
+  TaskAgentUnavailable,
+  TaskConversation,
+  TaskLogRepo
 } from "@workbay/core"
 import { Duration, Effect, Either, Fiber, Queue } from "effect"
 import * as TestClock from "effect/TestClock"
@@ -31,19 +39,28 @@ describe("the task conversation", () => {
       const entry = yield* conversation.send({ workspaceId, agentId, content: "and then this" })
       expect(entry).toMatchObject({ type: "input", content: "and then this", time: new Date(T0) })
       expect(JSON.parse(yield* Queue.take(connection.sent))).toEqual({
-        type: "task_input", entry_id: entry.id, content: "and then this", time: new Date(T0).toISOString()
+        type: "task_input",
+        entry_id: entry.id,
+        content: "and then this",
+        time: new Date(T0).toISOString()
       })
-      const answer = JSON.parse(yield* connection.request({
-        type: "append_task_log", id: 7,
-        entries: [{ type: "output", content: "done" }, { content: "really", time: "2024-01-01T08:31:00Z" }]
-      }))
+      const answer = JSON.parse(
+        yield* connection.request({
+          type: "append_task_log",
+          id: 7,
+          entries: [{ type: "output", content: "done" }, { content: "really", time: "2024-01-01T08:31:00Z" }]
+        })
+      )
       expect(answer.id).toBe(7)
       expect(answer.result.ids).toHaveLength(2)
       const live = yield* conversation.logs({ workspaceId, live: true })
       expect(live.snapshot).toBe(false)
       expect(live.snapshot_at).toBeUndefined()
       expect(live.logs.map((e) => [e.type, e.content])).toEqual([
-        ["input", "the prompt"], ["input", "and then this"], ["output", "done"], ["output", "really"]
+        ["input", "the prompt"],
+        ["input", "and then this"],
+        ["output", "done"],
+        ["output", "really"]
       ])
       expect(live.logs.map((e) => e.id)).toEqual([...live.logs.map((e) => e.id)].sort((a, b) => a - b))
       const snapshot = yield* conversation.logs({ workspaceId, live: false })
@@ -64,7 +81,9 @@ describe("the task conversation", () => {
       const closed = yield* Effect.either(conversation.send({ workspaceId, agentId, content: "hello?" }))
       expect(Either.isLeft(closed) && closed.left.message).toBe("The task's agent is not connected.")
       // Another workspace's id with this agent: refused too.
-      const other = yield* Effect.either(conversation.send({ workspaceId: "00000000-0000-0000-0000-000000000001", agentId, content: "x" }))
+      const other = yield* Effect.either(
+        conversation.send({ workspaceId: "00000000-0000-0000-0000-000000000001", agentId, content: "x" })
+      )
       expect(Either.isLeft(other)).toBe(true)
       const empty = yield* conversation.logs({ workspaceId, live: false })
       expect(empty).toEqual({ logs: [], snapshot: true })
@@ -90,17 +109,24 @@ describe("the task conversation", () => {
     Effect.gen(function*() {
       const { session, workspaceId } = yield* setup
       const connection = yield* serveOpen(session)
-      const bad = JSON.parse(yield* connection.request({
-        type: "append_task_log", id: 1,
-        entries: [{ type: "input", content: "x" }, { content: 5 }, { content: "ok", time: "yesterday" }]
-      }))
+      const bad = JSON.parse(
+        yield* connection.request({
+          type: "append_task_log",
+          id: 1,
+          entries: [{ type: "input", content: "x" }, { content: 5 }, { content: "ok", time: "yesterday" }]
+        })
+      )
       expect(bad.error.message).toBe("Validation failed.")
       expect(bad.error.detail).toContain("entries.0.type: An agent reports output entries")
       expect(bad.error.detail).toContain("entries.1.content")
       expect(bad.error.detail).toContain("entries.2.time: A time is an RFC 3339 date-time")
-      const many = JSON.parse(yield* connection.request({
-        type: "append_task_log", id: 2, entries: Array.from({ length: MAX_TASK_LOG_APPEND + 1 }, () => ({ content: "x" }))
-      }))
+      const many = JSON.parse(
+        yield* connection.request({
+          type: "append_task_log",
+          id: 2,
+          entries: Array.from({ length: MAX_TASK_LOG_APPEND + 1 }, () => ({ content: "x" }))
+        })
+      )
       expect(many.error.detail).toContain(`At most ${MAX_TASK_LOG_APPEND} entries.`)
       const missing = JSON.parse(yield* connection.request({ type: "append_task_log", id: 3 }))
       expect(missing.error.detail).toContain("entries")
@@ -112,7 +138,12 @@ describe("the task conversation", () => {
     Effect.gen(function*() {
       const { workspaceId } = yield* setup
       const repo = yield* TaskLogRepo
-      const entry = (content: string) => ({ type: "output" as const, content, time: new Date(T0), bytes: Buffer.byteLength(content) })
+      const entry = (content: string) => ({
+        type: "output" as const,
+        content,
+        time: new Date(T0),
+        bytes: Buffer.byteLength(content)
+      })
       yield* repo.append(workspaceId, Array.from({ length: 8 }, (_, i) => entry(`e${i}`)), { entries: 5, bytes: 1000 })
       expect((yield* repo.list(workspaceId)).map((e) => e.content)).toEqual(["e3", "e4", "e5", "e6", "e7"])
       // Bytes: the newest whose sizes add up to at most 6 (2 bytes each).

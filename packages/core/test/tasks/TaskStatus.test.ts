@@ -5,7 +5,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { deriveTaskStatus, nameFromPrompt, type TaskStatusInput } from "@workbay/core"
 
-const start = (jobStatus: NonNullable<TaskStatusInput["build"]>["jobStatus"]) => ({ transition: "start" as const, jobStatus })
+const start = (jobStatus: NonNullable<TaskStatusInput["build"]>["jobStatus"]) => ({
+  transition: "start" as const,
+  jobStatus
+})
 const up = { lifecycle: "ready", status: "connected" }
 
 describe("deriveTaskStatus", () => {
@@ -15,7 +18,9 @@ describe("deriveTaskStatus", () => {
 
   it("is error when the latest job failed, whatever its transition", () => {
     for (const transition of ["start", "stop", "delete"] as const) {
-      expect(deriveTaskStatus({ build: { transition, jobStatus: "failed" }, agent: up, appHealth: "healthy" })).toBe("error")
+      expect(deriveTaskStatus({ build: { transition, jobStatus: "failed" }, agent: up, appHealth: "healthy" })).toBe(
+        "error"
+      )
     }
   })
 
@@ -30,14 +35,24 @@ describe("deriveTaskStatus", () => {
   it("is initializing while the start is queued or runs, and while the agent starts", () => {
     expect(deriveTaskStatus({ build: start("pending") })).toBe("initializing")
     expect(deriveTaskStatus({ build: start("running") })).toBe("initializing")
-    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "created", status: "connecting" } })).toBe("initializing")
-    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "starting", status: "connected" } })).toBe("initializing")
+    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "created", status: "connecting" } })).toBe(
+      "initializing"
+    )
+    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "starting", status: "connected" } })).toBe(
+      "initializing"
+    )
   })
 
   it("follows the AI app once the agent is up and connected", () => {
     expect(deriveTaskStatus({ build: start("succeeded"), agent: up, appHealth: "healthy" })).toBe("active")
     expect(deriveTaskStatus({ build: start("succeeded"), agent: up, appHealth: "disabled" })).toBe("active")
-    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "start_error", status: "connected" }, appHealth: "disabled" }))
+    expect(
+      deriveTaskStatus({
+        build: start("succeeded"),
+        agent: { lifecycle: "start_error", status: "connected" },
+        appHealth: "disabled"
+      })
+    )
       .toBe("active")
     expect(deriveTaskStatus({ build: start("succeeded"), agent: up, appHealth: "initializing" })).toBe("initializing")
     expect(deriveTaskStatus({ build: start("succeeded"), agent: up, appHealth: "unhealthy" })).toBe("error")
@@ -45,10 +60,19 @@ describe("deriveTaskStatus", () => {
   })
 
   it("is unknown when the agent is lost, timed out, shutting down, or absent from a finished build", () => {
-    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "ready", status: "disconnected" }, appHealth: "healthy" }))
+    expect(
+      deriveTaskStatus({
+        build: start("succeeded"),
+        agent: { lifecycle: "ready", status: "disconnected" },
+        appHealth: "healthy"
+      })
+    )
       .toBe("unknown")
-    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "created", status: "timeout" } })).toBe("unknown")
-    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "shutting_down", status: "connected" } })).toBe("unknown")
+    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "created", status: "timeout" } })).toBe(
+      "unknown"
+    )
+    expect(deriveTaskStatus({ build: start("succeeded"), agent: { lifecycle: "shutting_down", status: "connected" } }))
+      .toBe("unknown")
     expect(deriveTaskStatus({ build: start("succeeded") })).toBe("unknown")
     expect(deriveTaskStatus({ build: start("canceled") })).toBe("unknown")
   })

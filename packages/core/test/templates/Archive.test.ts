@@ -37,7 +37,9 @@ describe("readArchive", () => {
     Effect.gen(function*() {
       const bomb = zipOf({ "zeros.bin": new Uint8Array(8 * 1024 * 1024) })
       expect(bomb.length).toBeLessThan(64 * 1024)
-      const error = yield* Effect.flip(readArchive(bomb, "application/zip", { maxFiles: 10, maxExpandedBytes: 1024 * 1024 }))
+      const error = yield* Effect.flip(
+        readArchive(bomb, "application/zip", { maxFiles: 10, maxExpandedBytes: 1024 * 1024 })
+      )
       expect(error.message).toBe("The archive expands to more than 1048576 bytes.")
     }))
 

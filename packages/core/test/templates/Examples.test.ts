@@ -1,6 +1,13 @@
 /** The shipped starter templates: the module inside the library is the examples folder, and each example imports. */
 import { describe, expect, it } from "@effect/vitest"
-import { exampleArchive, isTemplateExample, readArchive, TAR_MIME_TYPE, templateExamples, workbayProvisioner } from "@workbay/core"
+import {
+  exampleArchive,
+  isTemplateExample,
+  readArchive,
+  TAR_MIME_TYPE,
+  templateExamples,
+  workbayProvisioner
+} from "@workbay/core"
 import { Effect } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -20,7 +27,9 @@ describe("starter templates", () => {
     const onDisk: Record<string, Record<string, string>> = {}
     for (const id of readdirSync(examplesDir).filter((d) => statSync(join(examplesDir, d)).isDirectory())) {
       const dir = join(examplesDir, id)
-      onDisk[id] = Object.fromEntries(walk(dir).map((p) => [relative(dir, p).split("\\").join("/"), readFileSync(p, "utf8")]))
+      onDisk[id] = Object.fromEntries(
+        walk(dir).map((p) => [relative(dir, p).split("\\").join("/"), readFileSync(p, "utf8")])
+      )
     }
     expect(EXAMPLE_FILES).toEqual(onDisk)
     expect(templateExamples.map((e) => e.id)).toEqual(Object.keys(onDisk).sort())

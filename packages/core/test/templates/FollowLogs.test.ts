@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  FOLLOW_PAGE, HangDetector, type NewProvisionerJobLog, ProvisionerJobRepo, ProvisionerJobs, type ProvisionerWorker
+  FOLLOW_PAGE,
+  HangDetector,
+  type NewProvisionerJobLog,
+  ProvisionerJobRepo,
+  ProvisionerJobs,
+  type ProvisionerWorker
 } from "@workbay/core"
 import { Chunk, Effect, Exit, Fiber, Stream } from "effect"
 import * as TestClock from "effect/TestClock"
@@ -13,16 +18,30 @@ import { randomUUID } from "node:crypto"
 import { services } from "../services.js"
 
 const line = (output: string): NewProvisionerJobLog => ({
-  created_at: new Date(), log_source: "provisioner", log_level: "info", stage: "Planning", output
+  created_at: new Date(),
+  log_source: "provisioner",
+  log_level: "info",
+  stage: "Planning",
+  output
 })
 
-const worker = (): ProvisionerWorker => ({ id: randomUUID(), name: "w", provisioners: ["terraform"], tags: { scope: "organization" } })
+const worker = (): ProvisionerWorker => ({
+  id: randomUUID(),
+  name: "w",
+  provisioners: ["terraform"],
+  tags: { scope: "organization" }
+})
 
-const runningJob = Effect.gen(function* () {
+const runningJob = Effect.gen(function*() {
   const jobs = yield* ProvisionerJobs
   const job = yield* jobs.enqueue({
-    organization_id: randomUUID(), initiator_id: randomUUID(), provisioner: "terraform", type: "template_version_import",
-    file_id: randomUUID(), input: { template_version_id: randomUUID() }, tags: {}
+    organization_id: randomUUID(),
+    initiator_id: randomUUID(),
+    provisioner: "terraform",
+    type: "template_version_import",
+    file_id: randomUUID(),
+    input: { template_version_id: randomUUID() },
+    tags: {}
   })
   const w = worker()
   yield* jobs.acquire(w)
@@ -36,13 +55,16 @@ const settle = Effect.repeatN(Effect.yieldNow(), 50)
 
 describe("ProvisionerJobs.followLogs", () => {
   it.scoped("gives the stored lines after `after`, then new ones, and ends when the job completes", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const jobs = yield* ProvisionerJobs
       const { job, w } = yield* runningJob
       yield* jobs.appendLogs(job.id, [line("one"), line("two"), line("three")])
       const first = (yield* jobs.logsAfter(job.id))[0]!
       const got: Array<string> = []
-      const follower = yield* Stream.runForEach(jobs.followLogs(job.id, first.id), (l) => Effect.sync(() => got.push(l.output))).pipe(Effect.fork)
+      const follower = yield* Stream.runForEach(
+        jobs.followLogs(job.id, first.id),
+        (l) => Effect.sync(() => got.push(l.output))
+      ).pipe(Effect.fork)
       yield* settle
       expect(got).toEqual(["two", "three"])
       yield* jobs.appendLogs(job.id, [line("four")])
@@ -55,7 +77,7 @@ describe("ProvisionerJobs.followLogs", () => {
     }).pipe(Effect.provide(services())))
 
   it.effect("a finished job's follow gives its lines and ends; an unknown job is 404", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const jobs = yield* ProvisionerJobs
       const { job, w } = yield* runningJob
       yield* jobs.appendLogs(job.id, [line("a"), line("b")])
@@ -68,17 +90,19 @@ describe("ProvisionerJobs.followLogs", () => {
     }).pipe(Effect.provide(services())))
 
   it.effect("reads a backlog page by page, in order", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const jobs = yield* ProvisionerJobs
       const { job, w } = yield* runningJob
       const n = FOLLOW_PAGE * 2 + 7
       yield* jobs.appendLogs(job.id, Array.from({ length: n }, (_, i) => line(String(i))))
       yield* jobs.complete(job.id, w.id)
-      expect(outputs(yield* Stream.runCollect(jobs.followLogs(job.id)))).toEqual(Array.from({ length: n }, (_, i) => String(i)))
+      expect(outputs(yield* Stream.runCollect(jobs.followLogs(job.id)))).toEqual(
+        Array.from({ length: n }, (_, i) => String(i))
+      )
     }).pipe(Effect.provide(services())))
 
   it.scoped("without a signal, the fallback read finds lines and the end", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const jobs = yield* ProvisionerJobs
       const repo = yield* ProvisionerJobRepo
       const { job, w } = yield* runningJob
@@ -94,7 +118,7 @@ describe("ProvisionerJobs.followLogs", () => {
     }).pipe(Effect.provide(services())))
 
   it.scoped("ends when the hang detector fails the job; cancel of a pending job ends its follow", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const jobs = yield* ProvisionerJobs
       const { job } = yield* runningJob
       const follower = yield* Stream.runCollect(jobs.followLogs(job.id)).pipe(Effect.fork)
@@ -104,8 +128,13 @@ describe("ProvisionerJobs.followLogs", () => {
       expect(Chunk.size(yield* Fiber.join(follower))).toBe(0)
 
       const pending = yield* jobs.enqueue({
-        organization_id: randomUUID(), initiator_id: randomUUID(), provisioner: "other", type: "template_version_import",
-        file_id: randomUUID(), input: { template_version_id: randomUUID() }, tags: {}
+        organization_id: randomUUID(),
+        initiator_id: randomUUID(),
+        provisioner: "other",
+        type: "template_version_import",
+        file_id: randomUUID(),
+        input: { template_version_id: randomUUID() },
+        tags: {}
       })
       const waiting = yield* Stream.runCollect(jobs.followLogs(pending.id)).pipe(Effect.fork)
       yield* settle

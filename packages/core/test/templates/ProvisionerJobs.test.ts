@@ -26,12 +26,21 @@ const ANN = randomUUID()
 const enqueue = (overrides: { provisioner?: string; tags?: Record<string, string> } = {}) =>
   Effect.flatMap(ProvisionerJobs, (jobs) =>
     jobs.enqueue({
-      organization_id: ORG, initiator_id: ANN, provisioner: overrides.provisioner ?? "terraform", type: "template_version_import",
-      file_id: randomUUID(), input: { template_version_id: randomUUID() }, tags: overrides.tags ?? {}
+      organization_id: ORG,
+      initiator_id: ANN,
+      provisioner: overrides.provisioner ?? "terraform",
+      type: "template_version_import",
+      file_id: randomUUID(),
+      input: { template_version_id: randomUUID() },
+      tags: overrides.tags ?? {}
     }))
 
 const worker = (overrides: Partial<ProvisionerWorker> = {}): ProvisionerWorker => ({
-  id: randomUUID(), name: "built-in", provisioners: ["terraform"], tags: { scope: "organization" }, ...overrides
+  id: randomUUID(),
+  name: "built-in",
+  provisioners: ["terraform"],
+  tags: { scope: "organization" },
+  ...overrides
 })
 
 const failure = <A, E>(exit: Exit.Exit<A, E>) => (Exit.isFailure(exit) ? exit.cause : undefined)
@@ -46,11 +55,14 @@ describe("ProvisionerJobs", () => {
     expect(mutateTags("u1", {})).toEqual({ scope: "organization" })
     expect(mutateTags("u1", { scope: "user" })).toEqual({ scope: "user", owner: "u1" })
     expect(mutateTags("u1", { scope: "user", owner: "u2" })).toEqual({ scope: "user", owner: "u1" })
-    expect(mutateTags("u1", { scope: "organization", owner: "u2", region: "eu" })).toEqual({ scope: "organization", region: "eu" })
+    expect(mutateTags("u1", { scope: "organization", owner: "u2", region: "eu" })).toEqual({
+      scope: "organization",
+      region: "eu"
+    })
   })
 
   it.effect("queues with effective tags; claims, completes; completing twice is refused", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const jobs = yield* ProvisionerJobs
       const job = yield* enqueue()
@@ -58,38 +70,56 @@ describe("ProvisionerJobs", () => {
       const w = worker()
       const claimed = yield* jobs.acquire(w)
       expect(claimed._tag === "Some" && claimed.value.id).toBe(job.id)
-      expect((yield* errorOf(jobs.complete(job.id, randomUUID())))).toMatchObject({ _tag: "Conflict", message: "The job is running on another worker." })
+      expect(yield* errorOf(jobs.complete(job.id, randomUUID()))).toMatchObject({
+        _tag: "Conflict",
+        message: "The job is running on another worker."
+      })
       yield* TestClock.adjust("10 seconds")
       const done = yield* jobs.complete(job.id, w.id)
       expect(jobStatus(done)).toBe("succeeded")
       expect(done.completed_at).toEqual(new Date(T0 + 10_000))
-      expect(yield* errorOf(jobs.complete(job.id, w.id))).toMatchObject({ _tag: "Conflict", message: "The job cannot be completed: it is succeeded." })
+      expect(yield* errorOf(jobs.complete(job.id, w.id))).toMatchObject({
+        _tag: "Conflict",
+        message: "The job cannot be completed: it is succeeded."
+      })
       expect(yield* errorOf(jobs.heartbeat(job.id, w.id))).toMatchObject({ _tag: "Conflict" })
-      expect(yield* errorOf(jobs.get(randomUUID()))).toMatchObject({ _tag: "NotFound", message: "Provisioner job not found." })
+      expect(yield* errorOf(jobs.get(randomUUID()))).toMatchObject({
+        _tag: "NotFound",
+        message: "Provisioner job not found."
+      })
     }).pipe(Effect.provide(services())))
 
   it.effect("cancels: pending at once, running through canceling; a finished or canceled job answers 400", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const jobs = yield* ProvisionerJobs
       const pending = yield* enqueue()
       expect(jobStatus(yield* jobs.cancel(pending.id))).toBe("canceled")
-      expect(yield* errorOf(jobs.cancel(pending.id))).toMatchObject({ _tag: "BadRequest", message: "Job has already been marked as canceled!" })
+      expect(yield* errorOf(jobs.cancel(pending.id))).toMatchObject({
+        _tag: "BadRequest",
+        message: "Job has already been marked as canceled!"
+      })
       const running = yield* enqueue()
       const w = worker()
       yield* jobs.acquire(w)
       expect(jobStatus(yield* jobs.cancel(running.id))).toBe("canceling")
-      expect(yield* errorOf(jobs.cancel(running.id))).toMatchObject({ _tag: "BadRequest", message: "Job has already been marked as canceled!" })
+      expect(yield* errorOf(jobs.cancel(running.id))).toMatchObject({
+        _tag: "BadRequest",
+        message: "Job has already been marked as canceled!"
+      })
       expect((yield* jobs.heartbeat(running.id, w.id)).canceled_at).not.toBeNull()
       expect(jobStatus(yield* jobs.complete(running.id, w.id))).toBe("canceled")
       const finished = yield* enqueue()
       yield* jobs.acquire(w)
       yield* jobs.complete(finished.id, w.id, { error: "boom" })
-      expect(yield* errorOf(jobs.cancel(finished.id))).toMatchObject({ _tag: "BadRequest", message: "Job has already completed!" })
+      expect(yield* errorOf(jobs.cancel(finished.id))).toMatchObject({
+        _tag: "BadRequest",
+        message: "Job has already completed!"
+      })
       expect(failure(yield* Effect.exit(jobs.cancel(randomUUID())))).toBeDefined()
     }).pipe(Effect.provide(services())))
 
   it.effect("a job whose type no worker serves stays pending, matched by none; queue standing counts what workers could run", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const jobs = yield* ProvisionerJobs
       const a = yield* enqueue()
       yield* TestClock.adjust("1 second")
@@ -113,32 +143,58 @@ describe("ProvisionerJobs", () => {
     }).pipe(Effect.provide(services())))
 
   it.effect("caps a job's logs; the wire record omits what is empty", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const jobs = yield* ProvisionerJobs
       const job = yield* enqueue()
-      const line = { created_at: new Date(T0), log_source: "provisioner" as const, log_level: "info" as const, stage: "Init", output: "12345" }
+      const line = {
+        created_at: new Date(T0),
+        log_source: "provisioner" as const,
+        log_level: "info" as const,
+        stage: "Init",
+        output: "12345"
+      }
       expect(yield* jobs.appendLogs(job.id, [])).toEqual({ appended: 0, overflowed: false })
       expect(yield* jobs.appendLogs(job.id, [line, line], 12)).toEqual({ appended: 2, overflowed: false })
       expect(yield* jobs.appendLogs(job.id, [line], 12)).toEqual({ appended: 0, overflowed: true })
       expect((yield* jobs.logsAfter(job.id)).map((l) => l.output)).toEqual(["12345", "12345"])
       const metadata = new ProvisionerJobMetadata({
-        template_version_name: "v1", template_id: randomUUID(), template_name: "t", template_display_name: "", template_icon: ""
+        template_version_name: "v1",
+        template_id: randomUUID(),
+        template_name: "t",
+        template_display_name: "",
+        template_icon: ""
       })
       const wire = toProvisionerJob(yield* jobs.get(job.id), { metadata, queue: { position: 1, size: 1 } })
       const encoded = JSON.parse(JSON.stringify(Schema.encodeSync(ProvisionerJob)(wire))) as Record<string, unknown>
       expect(Object.keys(encoded).sort()).toEqual([
-        "created_at", "file_id", "id", "initiator_id", "input", "logs_overflowed", "metadata", "organization_id",
-        "queue_position", "queue_size", "status", "tags", "type"
+        "created_at",
+        "file_id",
+        "id",
+        "initiator_id",
+        "input",
+        "logs_overflowed",
+        "metadata",
+        "organization_id",
+        "queue_position",
+        "queue_size",
+        "status",
+        "tags",
+        "type"
       ])
-      expect(encoded).toMatchObject({ status: "pending", logs_overflowed: true, queue_position: 1, tags: { scope: "organization" } })
+      expect(encoded).toMatchObject({
+        status: "pending",
+        logs_overflowed: true,
+        queue_position: 1,
+        tags: { scope: "organization" }
+      })
       expect(Object.keys(encoded.input as object)).toEqual(["template_version_id"])
     }).pipe(Effect.provide(services())))
 })
 
 describe("HangDetector.periodic with the TestClock", () => {
   it.scoped("fails a running job once its worker has not reported for the timeout", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const jobs = yield* ProvisionerJobs
       const quiet = yield* enqueue()
@@ -148,7 +204,10 @@ describe("HangDetector.periodic with the TestClock", () => {
       const w2 = worker()
       yield* jobs.acquire(w1) // quiet
       yield* jobs.acquire(w2) // chatty
-      yield* Layer.buildWithScope(HangDetector.periodic({ interval: "1 minute", timeout: "5 minutes" }), yield* Effect.scope)
+      yield* Layer.buildWithScope(
+        HangDetector.periodic({ interval: "1 minute", timeout: "5 minutes" }),
+        yield* Effect.scope
+      )
       yield* settle
       for (let minute = 1; minute <= 5; minute++) {
         yield* TestClock.adjust(Duration.minutes(1))
@@ -171,13 +230,16 @@ describe("HangDetector.periodic with the TestClock", () => {
     }).pipe(Effect.provide(services())))
 
   it.scoped("stops when its scope closes", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const jobs = yield* ProvisionerJobs
       const job = yield* enqueue()
       yield* jobs.acquire(worker())
-      yield* Effect.scoped(Effect.gen(function* () {
-        yield* Layer.buildWithScope(HangDetector.periodic({ interval: "1 minute", timeout: "1 minute" }), yield* Effect.scope)
+      yield* Effect.scoped(Effect.gen(function*() {
+        yield* Layer.buildWithScope(
+          HangDetector.periodic({ interval: "1 minute", timeout: "1 minute" }),
+          yield* Effect.scope
+        )
         yield* settle
       }))
       yield* TestClock.adjust(Duration.minutes(10))

@@ -6,7 +6,14 @@
  * lifecycle executor's ticks show what follows.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { LifecycleExecutor, Templates, type UpdateTemplateInput, WorkspaceRepo, Workspaces, WorkspaceSchedules } from "@workbay/core"
+import {
+  LifecycleExecutor,
+  Templates,
+  type UpdateTemplateInput,
+  WorkspaceRepo,
+  Workspaces,
+  WorkspaceSchedules
+} from "@workbay/core"
 import { Duration, Effect, Option } from "effect"
 import * as TestClock from "effect/TestClock"
 import { drain, services, signedInOwner, templateOf } from "../services.js"
@@ -31,11 +38,13 @@ const setup = Effect.gen(function*() {
   const template = as(Effect.suspend(() => templateOf(organization_id, TEMPLATE, `tpl-${++n}`)))
   const workspace = (templateId: string) =>
     as(Effect.gen(function*() {
-      const w = yield* Effect.flatMap(Workspaces, (s) => s.create(organization_id, "me", { name: `ws-${++n}`, template_id: templateId }))
+      const w = yield* Effect.flatMap(Workspaces, (s) =>
+        s.create(organization_id, "me", { name: `ws-${++n}`, template_id: templateId }))
       yield* drain
       return w.id
     }))
-  const update = (templateId: string, input: UpdateTemplateInput) => as(Effect.flatMap(Templates, (t) => t.update(templateId, input)))
+  const update = (templateId: string, input: UpdateTemplateInput) =>
+    as(Effect.flatMap(Templates, (t) => t.update(templateId, input)))
   const dormant = (id: string) => as(Effect.flatMap(WorkspaceSchedules, (s) => s.setDormant(id, true)))
   return { template, workspace, update, dormant }
 })
@@ -54,9 +63,15 @@ describe("a template's schedule change and its workspaces (TestClock)", () => {
       expect(yield* record(a)).toMatchObject({ dormant_at: new Date(T0), deleting_at: null })
 
       yield* TestClock.adjust(Duration.days(10))
-      const changed = yield* update(fresh.id, { time_til_dormant_autodelete_ms: DAY, update_workspace_dormant_at: true })
+      const changed = yield* update(fresh.id, {
+        time_til_dormant_autodelete_ms: DAY,
+        update_workspace_dormant_at: true
+      })
       expect(Option.getOrThrow(changed).time_til_dormant_autodelete_ms).toBe(DAY)
-      expect(yield* record(a)).toMatchObject({ dormant_at: new Date(T0 + 10 * DAY), deleting_at: new Date(T0 + 11 * DAY) })
+      expect(yield* record(a)).toMatchObject({
+        dormant_at: new Date(T0 + 10 * DAY),
+        deleting_at: new Date(T0 + 11 * DAY)
+      })
       yield* update(stale.id, { time_til_dormant_autodelete_ms: DAY })
       expect(yield* record(b)).toMatchObject({ dormant_at: new Date(T0), deleting_at: new Date(T0 + DAY) })
 
@@ -81,7 +96,9 @@ describe("a template's schedule change and its workspaces (TestClock)", () => {
 
       yield* TestClock.adjust(Duration.days(10))
       // A change that leaves the schedule alone moves nothing.
-      expect(Option.isSome(yield* update(fresh.id, { description: "d", update_workspace_last_used_at: true }))).toBe(true)
+      expect(Option.isSome(yield* update(fresh.id, { description: "d", update_workspace_last_used_at: true }))).toBe(
+        true
+      )
       expect((yield* record(a)).last_used_at).toEqual(new Date(T0))
       yield* update(fresh.id, { time_til_dormant_ms: 7 * DAY, update_workspace_last_used_at: true })
       expect((yield* record(a)).last_used_at).toEqual(new Date(T0 + 10 * DAY))

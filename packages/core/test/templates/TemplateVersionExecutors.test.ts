@@ -3,11 +3,18 @@
  * fresh ids and the archive's readme, a failure becomes the job's error (and code), a dry run
  * keeps its resources, and nothing (a missing file, a provisioner that dies) leaves a job running.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
-  FileRepo, type Provisioner, ProvisionerJobs, ProvisionerWorkers, TemplateVersionRepo, type TemplateVersionRecord, workbayProvisioner,
-  zipToTar, readArchive
+  FileRepo,
+  type Provisioner,
+  ProvisionerJobs,
+  ProvisionerWorkers,
+  readArchive,
+  type TemplateVersionRecord,
+  TemplateVersionRepo,
+  workbayProvisioner,
+  zipToTar
 } from "@workbay/core"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -17,29 +24,59 @@ import { bytes, tarOf, zipOf } from "./archives.js"
 const ORG = randomUUID()
 const USER = randomUUID()
 
-const setup = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  Effect.orDie(sql`INSERT INTO organizations (id, name, display_name, created_at, updated_at)
-    VALUES (${ORG}, ${`org-${ORG.slice(0, 8)}`}, 'Org', ${new Date().toISOString()}, ${new Date().toISOString()})`))
+const setup = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    Effect.orDie(sql`INSERT INTO organizations (id, name, display_name, created_at, updated_at)
+    VALUES (${ORG}, ${`org-${ORG.slice(0, 8)}`}, 'Org', ${new Date().toISOString()}, ${new Date().toISOString()})`)
+)
 
 /** Stores `archive` as a file and a version of it with its pending import job. */
-const version = (archive: Uint8Array, variables: ReadonlyArray<{ name: string; value: string }> = [], provisioner = "workbay") =>
+const version = (
+  archive: Uint8Array,
+  variables: ReadonlyArray<{ name: string; value: string }> = [],
+  provisioner = "workbay"
+) =>
   Effect.gen(function*() {
     const files = yield* FileRepo
     const versions = yield* TemplateVersionRepo
     const jobs = yield* ProvisionerJobs
     const fileId = randomUUID()
     yield* Effect.orDie(files.insert({
-      id: fileId, hash: randomUUID(), created_by: USER, created_at: new Date(), mimetype: "application/x-tar", data: archive
+      id: fileId,
+      hash: randomUUID(),
+      created_by: USER,
+      created_at: new Date(),
+      mimetype: "application/x-tar",
+      data: archive
     }))
     const id = randomUUID()
     const job = yield* jobs.enqueue({
-      organization_id: ORG, initiator_id: USER, provisioner, type: "template_version_import", file_id: fileId,
-      input: { template_version_id: id }, tags: {}
+      organization_id: ORG,
+      initiator_id: USER,
+      provisioner,
+      type: "template_version_import",
+      file_id: fileId,
+      input: { template_version_id: id },
+      tags: {}
     })
     const record: TemplateVersionRecord = {
-      id, template_id: null, organization_id: ORG, created_at: new Date(), updated_at: new Date(), name: `v${id.slice(0, 6)}`,
-      message: "", readme: "", job_id: job.id, created_by: USER, archived: false, file_id: fileId, provisioner, tags: job.tags,
-      user_variable_values: variables, import_result: null
+      id,
+      template_id: null,
+      organization_id: ORG,
+      created_at: new Date(),
+      updated_at: new Date(),
+      name: `v${id.slice(0, 6)}`,
+      message: "",
+      readme: "",
+      job_id: job.id,
+      created_by: USER,
+      archived: false,
+      file_id: fileId,
+      provisioner,
+      tags: job.tags,
+      user_variable_values: variables,
+      import_result: null
     }
     yield* Effect.orDie(versions.insert(record))
     return record
@@ -68,9 +105,12 @@ describe("template version executors", () => {
   it.effect("an import keeps parameters, variables, resources with fresh ids, presets and the readme", () =>
     Effect.gen(function*() {
       yield* setup
-      const v = yield* version(yield* Effect.promise(() => tarOf({ "template.yaml": TEMPLATE, "README.md": "# Read me" })), [
-        { name: "region", value: "eu" }
-      ])
+      const v = yield* version(
+        yield* Effect.promise(() => tarOf({ "template.yaml": TEMPLATE, "README.md": "# Read me" })),
+        [
+          { name: "region", value: "eu" }
+        ]
+      )
       const done = yield* Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
       expect(done.map((j) => j.id)).toEqual([v.job_id])
       expect((yield* jobOf(v.job_id)).error).toBe("")
@@ -80,7 +120,9 @@ describe("template version executors", () => {
       expect(result.parameters.map((p) => p.name)).toEqual(["size"])
       expect(result.variables).toMatchObject([{ name: "region", value: "eu", required: true }])
       expect(result.resources.map((r) => r.transition).sort()).toEqual(["start", "stop"])
-      const ids = result.resources.flatMap((r) => [r.id, ...r.agents.flatMap((a) => [a.id, ...a.apps.map((x) => x.id), ...a.scripts.map((x) => x.id)])])
+      const ids = result.resources.flatMap((
+        r
+      ) => [r.id, ...r.agents.flatMap((a) => [a.id, ...a.apps.map((x) => x.id), ...a.scripts.map((x) => x.id)])])
       expect(new Set(ids).size).toBe(ids.length)
       expect(result.resources.every((r) => r.job_id === v.job_id)).toBe(true)
       expect(result.presets).toMatchObject([{ name: "p", id: expect.any(String) }])
@@ -118,17 +160,29 @@ describe("template version executors", () => {
   it.effect("a dry run builds the start transition with its parameters and the initiator as owner, and keeps its resources", () =>
     Effect.gen(function*() {
       yield* setup
-      const v = yield* version(yield* Effect.promise(() => tarOf({ "template.yaml": TEMPLATE })), [{ name: "region", value: "eu" }])
+      const v = yield* version(yield* Effect.promise(() => tarOf({ "template.yaml": TEMPLATE })), [{
+        name: "region",
+        value: "eu"
+      }])
       yield* Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
       const jobs = yield* ProvisionerJobs
       const versions = yield* TemplateVersionRepo
       const job = yield* jobs.enqueue({
-        organization_id: ORG, initiator_id: USER, provisioner: "workbay", type: "template_version_dry_run", file_id: v.file_id,
-        input: { template_version_id: v.id }, tags: {}
+        organization_id: ORG,
+        initiator_id: USER,
+        provisioner: "workbay",
+        type: "template_version_dry_run",
+        file_id: v.file_id,
+        input: { template_version_id: v.id },
+        tags: {}
       })
       yield* versions.insertDryRun({
-        job_id: job.id, template_version_id: v.id, workspace_name: "ws", rich_parameter_values: [{ name: "size", value: "big" }],
-        user_variable_values: [], resources: null
+        job_id: job.id,
+        template_version_id: v.id,
+        workspace_name: "ws",
+        rich_parameter_values: [{ name: "size", value: "big" }],
+        user_variable_values: [],
+        resources: null
       })
       yield* Effect.flatMap(ProvisionerWorkers, (w) => w.drain())
       expect((yield* jobOf(job.id)).error).toBe("")

@@ -79,7 +79,11 @@ describe("workbay provisioner: import", () => {
         "increasing",
         "10"
       ])
-      expect([dotfiles?.type, dotfiles?.default_value, dotfiles?.ephemeral]).toEqual(["list(string)", "[\"vim\"]", true])
+      expect([dotfiles?.type, dotfiles?.default_value, dotfiles?.ephemeral]).toEqual([
+        "list(string)",
+        "[\"vim\"]",
+        true
+      ])
       expect([repo?.required, repo?.default_value]).toEqual([true, ""])
 
       expect(result.presets).toEqual([
@@ -91,7 +95,10 @@ describe("workbay provisioner: import", () => {
         },
         { name: "Large", default: false, parameters: [{ name: "disk_gb", value: "80" }], prebuild: undefined }
       ])
-      expect(result.external_auth_providers).toEqual([{ id: "github", optional: false }, { id: "gitlab", optional: true }])
+      expect(result.external_auth_providers).toEqual([{ id: "github", optional: false }, {
+        id: "gitlab",
+        optional: true
+      }])
       expect([result.has_ai_task, result.ai_task_app_slug, result.has_external_agent]).toEqual([true, "claude", true])
 
       const [start, stop] = result.resources
@@ -238,7 +245,9 @@ describe("workbay provisioner: import", () => {
         ""
       ].join("\n"))
       expect(twice.message).toContain("key resources[0].agents[0].metadata[1].key:")
-      const noScript = yield* importFailure("resources:\n  - name: box\n    type: machine\n    agents:\n      - name: main\n        metadata:\n          - { key: load }\n")
+      const noScript = yield* importFailure(
+        "resources:\n  - name: box\n    type: machine\n    agents:\n      - name: main\n        metadata:\n          - { key: load }\n"
+      )
       expect(noScript.message).toContain("key resources[0].agents[0].metadata[0].script: is required")
     }))
 
@@ -287,7 +296,11 @@ describe("workbay provisioner: build", () => {
   it.effect("substitutes parameters, variables and workspace fields", () =>
     Effect.gen(function*() {
       const archive = yield* tar({ "template.yaml": fullTemplate })
-      const fiber = yield* Effect.fork(buildOf(archive, { parameter_values: [{ name: "repo", value: "acme/app" }, { name: "image", value: "debian" }] }))
+      const fiber = yield* Effect.fork(
+        buildOf(archive, {
+          parameter_values: [{ name: "repo", value: "acme/app" }, { name: "image", value: "debian" }]
+        })
+      )
       yield* TestClock.adjust("3 seconds")
       const result = yield* Fiber.join(fiber)
       const dev = result.resources.find((r) => r.name === "dev")!
@@ -412,7 +425,9 @@ describe("workbay provisioner: hostile templates", () => {
       expect(deep.message).toBe("template.yaml:1: brackets nest deeper than 64 levels.")
       const unclosed = yield* importFailure(Array.from({ length: 2000 }, (_, i) => `k${i}: [[[[`).join("\n"))
       expect(unclosed.message).toBe("template.yaml:17: brackets nest deeper than 64 levels.")
-      const block = yield* importFailure("a:\n" + Array.from({ length: 300 }, (_, i) => " ".repeat(i) + "- ").join("\n"))
+      const block = yield* importFailure(
+        "a:\n" + Array.from({ length: 300 }, (_, i) => " ".repeat(i) + "- ").join("\n")
+      )
       expect(block.message).toBe("template.yaml:259: the line is indented more than 256 columns.")
       const compact = yield* importFailure("a:\n  " + "- ".repeat(2000) + "x")
       expect(compact.message).toBe("template.yaml:2: lists nest deeper than 64 levels.")

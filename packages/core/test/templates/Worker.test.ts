@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  type ProvisionerJobType,
   HangDetector,
   type JobExecutor,
   JobExecutors,
@@ -12,6 +11,7 @@ import {
   ProvisionerDaemons,
   ProvisionerJobRepo,
   ProvisionerJobs,
+  type ProvisionerJobType,
   Provisioners,
   ProvisionerWorkers,
   workbayProvisioner,
@@ -52,8 +52,13 @@ const layer = (executors: Parameters<typeof JobExecutors.register>[0]) =>
 const enqueue = (overrides: { provisioner?: string; type?: ProvisionerJobType } = {}) =>
   Effect.flatMap(ProvisionerJobs, (jobs) =>
     jobs.enqueue({
-      organization_id: ORG, initiator_id: ANN, provisioner: overrides.provisioner ?? "workbay",
-      type: overrides.type ?? "template_version_import", file_id: randomUUID(), input: { template_version_id: randomUUID() }, tags: {}
+      organization_id: ORG,
+      initiator_id: ANN,
+      provisioner: overrides.provisioner ?? "workbay",
+      type: overrides.type ?? "template_version_import",
+      file_id: randomUUID(),
+      input: { template_version_id: randomUUID() },
+      tags: {}
     }))
 
 /** Lets forked fibers run up to their next sleep. */
@@ -66,7 +71,7 @@ const statusOf = (id: string) => Effect.map(Effect.flatMap(ProvisionerJobs, (j) 
 
 describe("ProvisionerWorkers", () => {
   it.scoped("claims a queued job at once (the enqueue wakes it), runs it, stores its logs and completes it", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const [worker] = yield* start()
       const job = yield* enqueue()
@@ -81,19 +86,33 @@ describe("ProvisionerWorkers", () => {
       expect(logs.map((l) => l.stage)).toContain("Parsing template parameters")
       // The daemon row: registered, idle, its previous job this one.
       const [daemon] = yield* Effect.flatMap(ProvisionerDaemons, (d) => d.list({ organizationId: ORG, limit: 10 }))
-      expect(daemon).toMatchObject({ id: worker!.id, name: "built-in-1", status: "idle", key_name: "built-in", organization_id: ORG, current_job: null })
+      expect(daemon).toMatchObject({
+        id: worker!.id,
+        name: "built-in-1",
+        status: "idle",
+        key_name: "built-in",
+        organization_id: ORG,
+        current_job: null
+      })
       expect(daemon!.previous_job).toMatchObject({ id: job.id, status: "succeeded" })
     }).pipe(Effect.provide(layer({ template_version_import: importExecutor }))))
 
   it.scoped("finds jobs queued elsewhere (no in-process signal) by polling", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       yield* start({ pollInterval: "2 seconds" })
       // Queued straight into the repository, as another process would.
       const repo = yield* ProvisionerJobRepo
       const job = yield* repo.enqueue({
-        id: randomUUID(), created_at: new Date(T0), organization_id: ORG, initiator_id: ANN, provisioner: "workbay",
-        type: "template_version_import", file_id: randomUUID(), input: {}, tags: { scope: "organization" }
+        id: randomUUID(),
+        created_at: new Date(T0),
+        organization_id: ORG,
+        initiator_id: ANN,
+        provisioner: "workbay",
+        type: "template_version_import",
+        file_id: randomUUID(),
+        input: {},
+        tags: { scope: "organization" }
       })
       yield* TestClock.adjust("1 second")
       yield* settle
@@ -104,7 +123,7 @@ describe("ProvisionerWorkers", () => {
     }).pipe(Effect.provide(layer({ template_version_import: importExecutor }))))
 
   it.scoped("a job whose type has no executor fails with a message; an executor's failure or defect fails the job", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       yield* start()
       // Every job type of the API has an executor; a type nobody registered (a newer replica's, say) fails.
@@ -116,27 +135,32 @@ describe("ProvisionerWorkers", () => {
     }).pipe(Effect.provide(layer({}))))
 
   it.scoped("an executor that fails or dies fails the job with its message and code", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const calls = yield* Ref.make(0)
       const flaky: JobExecutor = () =>
         Effect.flatMap(Ref.getAndUpdate(calls, (n) => n + 1), (n) =>
-          n === 0 ? Effect.fail({ message: "Missing variable.", error_code: "REQUIRED_TEMPLATE_VARIABLES" }) : Effect.die(new Error("kaboom")))
-      return yield* Effect.gen(function* () {
+          n === 0
+            ? Effect.fail({ message: "Missing variable.", error_code: "REQUIRED_TEMPLATE_VARIABLES" })
+            : Effect.die(new Error("kaboom")))
+      return yield* Effect.gen(function*() {
         yield* start()
         const a = yield* enqueue()
         yield* settle
         const b = yield* enqueue()
         yield* settle
         const jobs = yield* ProvisionerJobs
-        expect(yield* jobs.get(a.id)).toMatchObject({ error: "Missing variable.", error_code: "REQUIRED_TEMPLATE_VARIABLES" })
+        expect(yield* jobs.get(a.id)).toMatchObject({
+          error: "Missing variable.",
+          error_code: "REQUIRED_TEMPLATE_VARIABLES"
+        })
         expect((yield* jobs.get(b.id)).error).toBe("The provisioner job failed unexpectedly: kaboom")
         expect(jobStatus(yield* jobs.get(b.id))).toBe("failed")
       }).pipe(Effect.provide(layer({ template_version_import: flaky })))
     }))
 
   it.scoped("cancel while running: the heartbeat sees it, the executor is interrupted, the job ends canceled", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const interrupted = yield* Deferred.make<void>()
       const slow: JobExecutor = (_job, ctx) =>
@@ -144,7 +168,7 @@ describe("ProvisionerWorkers", () => {
           ctx.log({ created_at: new Date(T0), level: "info", stage: "Working", output: "started" }),
           Effect.onInterrupt(Effect.as(Effect.sleep("1 hour"), {}), () => Deferred.succeed(interrupted, undefined))
         )
-      return yield* Effect.gen(function* () {
+      return yield* Effect.gen(function*() {
         yield* start({ heartbeatInterval: "10 seconds" })
         const job = yield* enqueue()
         yield* settle
@@ -158,22 +182,24 @@ describe("ProvisionerWorkers", () => {
         expect(yield* Deferred.isDone(interrupted)).toBe(true)
         expect(yield* statusOf(job.id)).toBe("canceled")
         // The line logged before the cancel was flushed before completion.
-        expect((yield* Effect.flatMap(ProvisionerJobs, (j) => j.logsAfter(job.id))).map((l) => l.output)).toEqual(["started"])
+        expect((yield* Effect.flatMap(ProvisionerJobs, (j) => j.logsAfter(job.id))).map((l) => l.output)).toEqual([
+          "started"
+        ])
       }).pipe(Effect.provide(layer({ template_version_import: slow })))
     }))
 
   it.scoped("logs are stored while the job runs, at least every 250 ms", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const chatty: JobExecutor = (_job, ctx) =>
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           for (let i = 0; i < 3; i++) {
             yield* ctx.log({ created_at: new Date(T0), level: "info", stage: "Loop", output: `line ${i}` })
             yield* Effect.sleep("1 second")
           }
           return {}
         })
-      return yield* Effect.gen(function* () {
+      return yield* Effect.gen(function*() {
         yield* start()
         const job = yield* enqueue()
         yield* settle
@@ -193,11 +219,14 @@ describe("ProvisionerWorkers", () => {
     }))
 
   it.scoped("heartbeats keep a long job alive under the hang detector", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const long: JobExecutor = () => Effect.as(Effect.sleep("20 minutes"), {})
-      return yield* Effect.gen(function* () {
-        yield* Layer.buildWithScope(HangDetector.periodic({ interval: "1 minute", timeout: "5 minutes" }), yield* Effect.scope)
+      return yield* Effect.gen(function*() {
+        yield* Layer.buildWithScope(
+          HangDetector.periodic({ interval: "1 minute", timeout: "5 minutes" }),
+          yield* Effect.scope
+        )
         yield* start({ heartbeatInterval: "10 seconds" })
         const job = yield* enqueue()
         yield* settle
@@ -215,12 +244,12 @@ describe("ProvisionerWorkers", () => {
     }))
 
   it.scoped("a job hung-failed while running: the heartbeat's 409 stops the executor and the job stays failed", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const interrupted = yield* Deferred.make<void>()
       const slow: JobExecutor = () =>
         Effect.onInterrupt(Effect.as(Effect.sleep("1 hour"), {}), () => Deferred.succeed(interrupted, undefined))
-      return yield* Effect.gen(function* () {
+      return yield* Effect.gen(function*() {
         // Heartbeats slower than the hang timeout: a misconfiguration the detector catches.
         yield* start({ heartbeatInterval: "10 minutes" })
         const job = yield* enqueue()
@@ -237,7 +266,7 @@ describe("ProvisionerWorkers", () => {
     }))
 
   it.scoped("a job of a provisioner type no worker serves stays pending", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       yield* start()
       const job = yield* enqueue({ provisioner: "terraform" })
@@ -245,18 +274,20 @@ describe("ProvisionerWorkers", () => {
       yield* TestClock.adjust("1 minute")
       yield* settle
       expect(yield* statusOf(job.id)).toBe("pending")
-      const matched = yield* Effect.flatMap(ProvisionerDaemons, (d) => d.matched({ organization_id: ORG, provisioner: "terraform", tags: { scope: "organization" } }))
+      const matched = yield* Effect.flatMap(ProvisionerDaemons, (d) =>
+        d.matched({ organization_id: ORG, provisioner: "terraform", tags: { scope: "organization" } }))
       expect(matched).toMatchObject({ count: 0, available: 0 })
-      const workbay = yield* Effect.flatMap(ProvisionerDaemons, (d) => d.matched({ organization_id: ORG, provisioner: "workbay", tags: { scope: "organization" } }))
+      const workbay = yield* Effect.flatMap(ProvisionerDaemons, (d) =>
+        d.matched({ organization_id: ORG, provisioner: "workbay", tags: { scope: "organization" } }))
       expect(workbay).toMatchObject({ count: 1, available: 1, most_recently_seen: new Date(T0 + 60_000) })
     }).pipe(Effect.provide(layer({ template_version_import: importExecutor }))))
 
   it.scoped("stopping the workers fails the job they run; daemons go offline after 90 s", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       yield* TestClock.setTime(T0)
       const slow: JobExecutor = () => Effect.as(Effect.sleep("1 hour"), {})
-      return yield* Effect.gen(function* () {
-        const job = yield* Effect.scoped(Effect.gen(function* () {
+      return yield* Effect.gen(function*() {
+        const job = yield* Effect.scoped(Effect.gen(function*() {
           yield* start()
           const job = yield* enqueue()
           yield* settle
@@ -270,8 +301,10 @@ describe("ProvisionerWorkers", () => {
         yield* TestClock.adjust("2 seconds")
         expect((yield* daemons.list({ organizationId: ORG, limit: 10 }))[0]!.status).toBe("offline")
         expect(yield* daemons.list({ organizationId: ORG, limit: 10, statuses: ["idle", "busy"] })).toEqual([])
-        expect(yield* daemons.matched({ organization_id: ORG, provisioner: "workbay", tags: {} })).toMatchObject({ count: 1, available: 0 })
+        expect(yield* daemons.matched({ organization_id: ORG, provisioner: "workbay", tags: {} })).toMatchObject({
+          count: 1,
+          available: 0
+        })
       }).pipe(Effect.provide(layer({ template_version_import: slow })))
     }))
 })
-

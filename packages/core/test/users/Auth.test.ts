@@ -21,9 +21,8 @@ const T0 = Date.UTC(2024, 4, 6, 7, 8, 9, 123)
 const PASSWORD = "Correct-Horse-Battery-9"
 const EMAIL = "admin@example.com"
 
-
 /** The clock at T0, the first user created, and a session for them. */
-const signedIn = Effect.gen(function* () {
+const signedIn = Effect.gen(function*() {
   yield* TestClock.setTime(T0)
   const auth = yield* Auth
   yield* auth.createFirstUser({ email: EMAIL, username: "admin", password: PASSWORD })
@@ -37,7 +36,7 @@ const keyOf = (token: string) =>
 const authenticate = (token: string) => Effect.flatMap(Auth, (auth) => auth.authenticate(token))
 
 const expectUnauthorized = (token: string, message: string) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const error = yield* Effect.flip(authenticate(token))
     expect(error).toBeInstanceOf(Unauthorized)
     expect(error.message).toBe(message)
@@ -45,7 +44,7 @@ const expectUnauthorized = (token: string, message: string) =>
 
 describe("Auth on in-memory storage with the TestClock", () => {
   it.effect("a token expires when the clock passes its expires_at", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const auth = yield* Auth
       const session = yield* signedIn
       const actor = yield* auth.authenticate(session)
@@ -66,20 +65,18 @@ describe("Auth on in-memory storage with the TestClock", () => {
       // Still expired later, and the failed attempt did not revive it.
       yield* TestClock.adjust(Duration.days(1))
       yield* expectUnauthorized(token, "API key expired.")
-    }).pipe(Effect.provide(services()))
-  )
+    }).pipe(Effect.provide(services())))
 
   it.effect("an unused session expires after the session duration", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const session = yield* signedIn
       expect((yield* keyOf(session)).expires_at.getTime()).toBe(T0 + Duration.toMillis(Duration.hours(24)))
       yield* TestClock.adjust(Duration.hours(24))
       yield* expectUnauthorized(session, "API key expired.")
-    }).pipe(Effect.provide(services()))
-  )
+    }).pipe(Effect.provide(services())))
 
   it.effect("session expiry slides on use", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const session = yield* signedIn
       const day = Duration.toMillis(Duration.hours(24))
 
@@ -100,11 +97,10 @@ describe("Auth on in-memory storage with the TestClock", () => {
       // Left alone for a full session, it expires.
       yield* TestClock.adjust(Duration.hours(24))
       yield* expectUnauthorized(session, "API key expired.")
-    }).pipe(Effect.provide(services()))
-  )
+    }).pipe(Effect.provide(services())))
 
   it.effect("with expiry refresh disabled, sessions do not slide", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const session = yield* signedIn
       const expiresAt = T0 + Duration.toMillis(Duration.hours(24))
       yield* TestClock.adjust(Duration.hours(12))
@@ -114,11 +110,10 @@ describe("Auth on in-memory storage with the TestClock", () => {
       expect(key.last_used.getTime()).toBe(T0 + 12 * 3_600_000)
       yield* TestClock.adjust(Duration.hours(12))
       yield* expectUnauthorized(session, "API key expired.")
-    }).pipe(Effect.provide(services({ disableSessionExpiryRefresh: true })))
-  )
+    }).pipe(Effect.provide(services({ disableSessionExpiryRefresh: true }))))
 
   it.effect("last_used is written at most once a minute", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const session = yield* signedIn
       const lastUsed = Effect.map(keyOf(session), (k) => k.last_used.getTime())
       const expiresAt = Effect.map(keyOf(session), (k) => k.expires_at.getTime())
@@ -147,11 +142,10 @@ describe("Auth on in-memory storage with the TestClock", () => {
       yield* TestClock.adjust(Duration.seconds(2))
       yield* authenticate(session)
       expect(yield* lastUsed).toBe(T0 + 122_000)
-    }).pipe(Effect.provide(services()))
-  )
+    }).pipe(Effect.provide(services())))
 
   it.effect("bad tokens are rejected before any clock rule", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const session = yield* signedIn
       yield* expectUnauthorized("not-a-key", "Invalid API key format.")
       const wrongSecret = session.slice(0, 11) + (session[11] === "a" ? "b" : "a") + session.slice(12)
@@ -161,11 +155,10 @@ describe("Auth on in-memory storage with the TestClock", () => {
       const auth = yield* Auth
       yield* auth.logout.pipe(Effect.provideService(CurrentActor, yield* auth.authenticate(session)))
       yield* expectUnauthorized(session, "Invalid API key.")
-    }).pipe(Effect.provide(services()))
-  )
+    }).pipe(Effect.provide(services())))
 
   it.effect("the first user can be created once; the second attempt is a Conflict", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const auth = yield* Auth
       expect(yield* Effect.flip(auth.firstUserStatus)).toBeInstanceOf(NotFound)
       const first = yield* auth.createFirstUser({ email: EMAIL, username: "admin", password: PASSWORD })
@@ -178,11 +171,10 @@ describe("Auth on in-memory storage with the TestClock", () => {
       )
       expect(again).toBeInstanceOf(Conflict)
       expect(yield* Effect.flatMap(UserRepo, (users) => users.count)).toBe(1)
-    }).pipe(Effect.provide(services()))
-  )
+    }).pipe(Effect.provide(services())))
 
   it.effect("two racing first-user requests create exactly one user", () =>
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const auth = yield* Auth
       const results = yield* Effect.all(
         [
@@ -195,6 +187,5 @@ describe("Auth on in-memory storage with the TestClock", () => {
       const failure = results.find((r) => r._tag === "Left")
       expect(failure?._tag === "Left" ? failure.left : undefined).toBeInstanceOf(Conflict)
       expect(yield* Effect.flatMap(UserRepo, (users) => users.count)).toBe(1)
-    }).pipe(Effect.provide(services()))
-  )
+    }).pipe(Effect.provide(services())))
 })

@@ -1,6 +1,6 @@
 /** The pure rules of sign-in: usernames made from claims, redirect targets, GitHub's endpoints. */
-import { describe, expect, it } from "vitest"
 import { githubEndpoints, safeRedirect, usernameFrom } from "@workbay/core"
+import { describe, expect, it } from "vitest"
 
 describe("usernameFrom", () => {
   it("keeps a valid username and lower-cases it", () => {
@@ -40,9 +40,13 @@ describe("safeRedirect", () => {
 
 describe("githubEndpoints", () => {
   it("uses github.com unless an enterprise base URL is set", () => {
-    expect(githubEndpoints({ oauth2GithubEnterpriseBaseUrl: "" })).toEqual({ web: "https://github.com", api: "https://api.github.com" })
+    expect(githubEndpoints({ oauth2GithubEnterpriseBaseUrl: "" })).toEqual({
+      web: "https://github.com",
+      api: "https://api.github.com"
+    })
     expect(githubEndpoints({ oauth2GithubEnterpriseBaseUrl: "https://ghe.corp/" })).toEqual({
-      web: "https://ghe.corp", api: "https://ghe.corp/api/v3"
+      web: "https://ghe.corp",
+      api: "https://ghe.corp/api/v3"
     })
   })
 })

@@ -1,6 +1,12 @@
 /** Build timings from stored records: the job's logged stages, the scripts' runs, the agents' first connections. */
 import { describe, expect, it } from "@effect/vitest"
-import { agentConnectionTimings, agentScriptTimings, provisionerStageOf, provisionerTimings, type StoredResource } from "@workbay/core"
+import {
+  agentConnectionTimings,
+  agentScriptTimings,
+  provisionerStageOf,
+  provisionerTimings,
+  type StoredResource
+} from "@workbay/core"
 
 const JOB = "8f30ee3b-5c59-4d89-92e1-4d08de853c8e"
 const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 10, 0, s))
@@ -10,8 +16,14 @@ describe("provisionerTimings", () => {
   it("makes one timing per run of a stage, each ending where the next starts and the last with the job", () => {
     const t = provisionerTimings(
       { id: JOB, provisioner: "workbay", completed_at: at(20), canceled_at: null },
-      [line(0, "Setting up"), line(1, "Setting up"), line(2, "Planning infrastructure"), line(5, "Starting workspace"),
-        line(9, "Starting workspace"), line(10, "Cleaning Up")]
+      [
+        line(0, "Setting up"),
+        line(1, "Setting up"),
+        line(2, "Planning infrastructure"),
+        line(5, "Starting workspace"),
+        line(9, "Starting workspace"),
+        line(10, "Cleaning Up")
+      ]
     )
     expect(t.map((x) => [x.stage, x.action, x.started_at.getUTCSeconds(), x.ended_at.getUTCSeconds()])).toEqual([
       ["init", "Setting up", 0, 2],
@@ -28,11 +40,17 @@ describe("provisionerTimings", () => {
       [line(0, "Parsing template parameters"), line(1, "Planning infrastructure"), line(3, "Planning infrastructure")]
     )
     expect(t.map((x) => [x.stage, x.started_at.getUTCSeconds(), x.ended_at.getUTCSeconds()])).toEqual([["plan", 1, 3]])
-    expect(provisionerTimings({ id: JOB, provisioner: "workbay", completed_at: null, canceled_at: null }, [])).toEqual([])
+    expect(provisionerTimings({ id: JOB, provisioner: "workbay", completed_at: null, canceled_at: null }, [])).toEqual(
+      []
+    )
   })
 
   it("names the stages of the described system's provisioner steps", () => {
-    expect(["Setting up", "Planning infrastructure", "Destroying workspace", "Stopping workspace", "nope"].map(provisionerStageOf))
+    expect(
+      ["Setting up", "Planning infrastructure", "Destroying workspace", "Stopping workspace", "nope"].map(
+        provisionerStageOf
+      )
+    )
       .toEqual(["init", "plan", "apply", "apply", undefined])
   })
 })
@@ -50,14 +68,19 @@ const agent = (over: Record<string, unknown>) => ({
   script_results: {},
   ...over
 })
-const resources = (a: Record<string, unknown>) => [{ resource: {}, agents: [a] }] as unknown as ReadonlyArray<StoredResource>
+const resources = (a: Record<string, unknown>) =>
+  [{ resource: {}, agents: [a] }] as unknown as ReadonlyArray<StoredResource>
 
 describe("agent timings", () => {
   it("shows each script's first reported run, its stage the reported one or the script's", () => {
     const t = agentScriptTimings(resources(agent({
       script_results: {
         s1: {
-          status: "exit_failure", exit_code: 1, started_at: at(30).toISOString(), ended_at: at(31).toISOString(), stage: "cron",
+          status: "exit_failure",
+          exit_code: 1,
+          started_at: at(30).toISOString(),
+          ended_at: at(31).toISOString(),
+          stage: "cron",
           first: { status: "ok", exit_code: 0, started_at: at(1).toISOString(), ended_at: at(2).toISOString() }
         },
         s2: { status: "timed_out", exit_code: 9, started_at: at(40).toISOString(), ended_at: at(50).toISOString() }

@@ -6,8 +6,8 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   calculateAutostop,
   inProcessTickLock,
-  type LifecycleCandidate,
   LifecycleActions,
+  type LifecycleCandidate,
   LifecycleCandidates,
   type LifecycleDecision,
   LifecycleExecutor,
@@ -24,39 +24,103 @@ const HOUR = 3_600_000
 const T0 = Date.parse("2024-01-01T08:58:30Z") // a Monday
 
 const template: TemplateRecord = {
-  id: "t1", created_at: new Date(0), updated_at: new Date(0), organization_id: "o1", deleted: false, name: "tpl",
-  display_name: "", description: "", icon: "", provisioner: "workbay", active_version_id: "v2", created_by: "u1",
-  default_ttl_ms: HOUR, activity_bump_ms: HOUR, autostop_requirement_days_of_week: 0, autostop_requirement_weeks: 1,
-  autostart_requirement_days_of_week: 0b1111111, allow_user_cancel_workspace_jobs: true, allow_user_autostart: true,
-  allow_user_autostop: true, failure_ttl_ms: 0, time_til_dormant_ms: 0, time_til_dormant_autodelete_ms: 0,
-  require_active_version: false, max_port_share_level: "owner", deprecated: "", use_classic_parameter_flow: false,
-  cors_behavior: "simple", user_acl: {}, group_acl: {}
+  id: "t1",
+  created_at: new Date(0),
+  updated_at: new Date(0),
+  organization_id: "o1",
+  deleted: false,
+  name: "tpl",
+  display_name: "",
+  description: "",
+  icon: "",
+  provisioner: "workbay",
+  active_version_id: "v2",
+  created_by: "u1",
+  default_ttl_ms: HOUR,
+  activity_bump_ms: HOUR,
+  autostop_requirement_days_of_week: 0,
+  autostop_requirement_weeks: 1,
+  autostart_requirement_days_of_week: 0b1111111,
+  allow_user_cancel_workspace_jobs: true,
+  allow_user_autostart: true,
+  allow_user_autostop: true,
+  failure_ttl_ms: 0,
+  time_til_dormant_ms: 0,
+  time_til_dormant_autodelete_ms: 0,
+  require_active_version: false,
+  max_port_share_level: "owner",
+  deprecated: "",
+  use_classic_parameter_flow: false,
+  cors_behavior: "simple",
+  user_acl: {},
+  group_acl: {}
 }
 
 const workspace = (id: string, over: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
-  id, created_at: new Date(0), updated_at: new Date(0), owner_id: "u1", organization_id: "o1", template_id: "t1",
-  deleted: false, name: id, autostart_schedule: "CRON_TZ=UTC 0 9 * * *", ttl_ms: HOUR, last_used_at: new Date(T0),
-  dormant_at: null, deleting_at: null, next_start_at: null, automatic_updates: "always", favorite: false,
-  user_acl: {}, group_acl: {}, ...over
+  id,
+  created_at: new Date(0),
+  updated_at: new Date(0),
+  owner_id: "u1",
+  organization_id: "o1",
+  template_id: "t1",
+  deleted: false,
+  name: id,
+  autostart_schedule: "CRON_TZ=UTC 0 9 * * *",
+  ttl_ms: HOUR,
+  last_used_at: new Date(T0),
+  dormant_at: null,
+  deleting_at: null,
+  next_start_at: null,
+  automatic_updates: "always",
+  favorite: false,
+  user_acl: {},
+  group_acl: {},
+  ...over
 })
 
 const build = (over: Partial<WorkspaceBuildRecord>): WorkspaceBuildRecord => ({
-  id: "b1", created_at: new Date("2024-01-01T08:00:00Z"), updated_at: new Date(0), workspace_id: "w1",
-  template_version_id: "v1", template_version_preset_id: null, build_number: 1, transition: "stop", initiator_id: "u1",
-  job_id: "j1", provisioner_state: new Uint8Array(), deadline: null, max_deadline: null, reason: "initiator",
-  daily_cost: 0, has_ai_task: false, has_external_agent: false, parameters: [], orphan: false, ...over
+  id: "b1",
+  created_at: new Date("2024-01-01T08:00:00Z"),
+  updated_at: new Date(0),
+  workspace_id: "w1",
+  template_version_id: "v1",
+  template_version_preset_id: null,
+  build_number: 1,
+  transition: "stop",
+  initiator_id: "u1",
+  job_id: "j1",
+  provisioner_state: new Uint8Array(),
+  deadline: null,
+  max_deadline: null,
+  reason: "initiator",
+  daily_cost: 0,
+  has_ai_task: false,
+  has_external_agent: false,
+  parameters: [],
+  orphan: false,
+  ...over
 })
 
-const finishedJob = (at: Date) => ({
-  id: "j1", created_at: at, updated_at: at, started_at: at, completed_at: at, canceled_at: null, error: ""
-}) as unknown as LifecycleCandidate["job"]
+const finishedJob = (at: Date) =>
+  ({
+    id: "j1",
+    created_at: at,
+    updated_at: at,
+    started_at: at,
+    completed_at: at,
+    canceled_at: null,
+    error: ""
+  }) as unknown as LifecycleCandidate["job"]
 
 /** A store of candidates whose `apply` plays the builds service: the build is done at once. */
 const fakeWorld = (initial: ReadonlyArray<LifecycleCandidate>, failFor: ReadonlySet<string> = new Set()) => {
   const state = new Map(initial.map((c) => [c.workspace.id, c]))
   const applied: Array<{ readonly id: string; readonly decision: LifecycleDecision; readonly at: string }> = []
   // Every workspace at every tick: a wider list than a storage's, which the executor must bear.
-  const candidates = LifecycleCandidates.of({ due: () => Effect.sync(() => [...state.values()]), reschedule: () => Effect.void })
+  const candidates = LifecycleCandidates.of({
+    due: () => Effect.sync(() => [...state.values()]),
+    reschedule: () => Effect.void
+  })
   const actions = LifecycleActions.of({
     apply: (c, decision, now) =>
       Effect.suspend(() => {
@@ -65,16 +129,26 @@ const fakeWorld = (initial: ReadonlyArray<LifecycleCandidate>, failFor: Readonly
         const ws = { ...c.workspace, ...decision.patch }
         if (decision.build === null) return Effect.sync(() => void state.set(ws.id, { ...c, workspace: ws }))
         const times = Either.getOrThrow(
-          calculateAutostop({ now, transition: decision.build.transition, workspace: ws, template: c.template, quietHoursSchedule: "" })
+          calculateAutostop({
+            now,
+            transition: decision.build.transition,
+            workspace: ws,
+            template: c.template,
+            quietHoursSchedule: ""
+          })
         )
         const next = build({
           created_at: now,
           transition: decision.build.transition,
           reason: decision.build.reason,
-          template_version_id: decision.build.activeVersion ? c.template.active_version_id : c.latestBuild.template_version_id,
+          template_version_id: decision.build.activeVersion
+            ? c.template.active_version_id
+            : c.latestBuild.template_version_id,
           ...times
         })
-        return Effect.sync(() => void state.set(ws.id, { ...c, workspace: ws, latestBuild: next, job: finishedJob(now) }))
+        return Effect.sync(() =>
+          void state.set(ws.id, { ...c, workspace: ws, latestBuild: next, job: finishedJob(now) })
+        )
       })
   })
   return { state, applied, candidates, actions }
@@ -131,7 +205,11 @@ describe("lifecycle executor", () => {
   })
 
   it.effect("makes an unused workspace dormant and deletes it later", () => {
-    const dormantTemplate = { ...template, time_til_dormant_ms: 7 * 24 * HOUR, time_til_dormant_autodelete_ms: 24 * HOUR }
+    const dormantTemplate = {
+      ...template,
+      time_til_dormant_ms: 7 * 24 * HOUR,
+      time_til_dormant_autodelete_ms: 24 * HOUR
+    }
     const c = stopped("w1")
     const world = fakeWorld([{
       ...c,
@@ -155,7 +233,11 @@ describe("lifecycle executor", () => {
 
   it.effect("one tick at a time: a tick while another holds the lock does nothing", () => {
     const c = stopped("w1")
-    const due = { ...c, workspace: { ...c.workspace, autostart_schedule: "" }, latestBuild: build({ transition: "start", deadline: new Date(T0 - HOUR) }) }
+    const due = {
+      ...c,
+      workspace: { ...c.workspace, autostart_schedule: "" },
+      latestBuild: build({ transition: "start", deadline: new Date(T0 - HOUR) })
+    }
     const world = fakeWorld([due])
     return Effect.gen(function*() {
       yield* TestClock.setTime(T0)
@@ -196,7 +278,11 @@ describe("lifecycle executor", () => {
   it.effect("a failed decision is counted and the others are applied", () => {
     const running = (id: string): LifecycleCandidate => {
       const c = stopped(id)
-      return { ...c, workspace: { ...c.workspace, id }, latestBuild: build({ transition: "start", deadline: new Date(T0 - HOUR) }) }
+      return {
+        ...c,
+        workspace: { ...c.workspace, id },
+        latestBuild: build({ transition: "start", deadline: new Date(T0 - HOUR) })
+      }
     }
     const world = fakeWorld([running("w1"), running("w2"), running("w3")], new Set(["w2"]))
     return Effect.gen(function*() {

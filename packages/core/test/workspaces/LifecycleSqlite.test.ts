@@ -8,7 +8,15 @@
  * `ProvisionerWorkers.drain()`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { LIFECYCLE_BATCH, LifecycleCandidates, LifecycleExecutor, Templates, WorkspaceBuilds, Workspaces, WorkspaceSchedules } from "@workbay/core"
+import {
+  LIFECYCLE_BATCH,
+  LifecycleCandidates,
+  LifecycleExecutor,
+  Templates,
+  WorkspaceBuilds,
+  Workspaces,
+  WorkspaceSchedules
+} from "@workbay/core"
 import { Duration, Effect } from "effect"
 import * as TestClock from "effect/TestClock"
 import { drain, services, signedInOwner, templateOf } from "../services.js"
@@ -35,13 +43,17 @@ const setup = Effect.gen(function*() {
 const tick = Effect.flatMap(LifecycleExecutor, (e) => e.tick)
 /** The ids of the workspaces the storage lists as due at `iso`. */
 const dueAt = (iso: string) =>
-  Effect.flatMap(LifecycleCandidates, (c) => c.due(new Date(iso), LIFECYCLE_BATCH)).pipe(Effect.map((cs) => cs.map((c) => c.workspace.id)))
+  Effect.flatMap(LifecycleCandidates, (c) => c.due(new Date(iso), LIFECYCLE_BATCH)).pipe(
+    Effect.map((cs) => cs.map((c) => c.workspace.id))
+  )
 
 describe("LifecycleExecutor on SQLite with the TestClock", () => {
   it.scoped("an autostart schedule gives a start build at its minute, not before", () =>
     Effect.gen(function*() {
       const { as, organizationId, templateId } = yield* setup
-      const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws-auto", template_id: templateId })))
+      const created = yield* as(
+        Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws-auto", template_id: templateId }))
+      )
       yield* drain
       const stopped = yield* as(Effect.flatMap(WorkspaceBuilds, (b) => b.create(created.id, { transition: "stop" })))
       expect(stopped.transition).toBe("stop")
@@ -75,7 +87,8 @@ describe("LifecycleExecutor on SQLite with the TestClock", () => {
       const created = yield* as(Effect.flatMap(Workspaces, (w) =>
         w.create(organizationId, "me", { name: "ws-ttl", template_id: templateId, ttl_ms: HOUR })))
       yield* drain
-      const running = yield* as(Effect.flatMap(Workspaces, (w) => w.get(created.id)))
+      const running = yield* as(Effect.flatMap(Workspaces, (w) =>
+        w.get(created.id)))
       expect(running.latest_build.status).toBe("running")
       const deadline = running.latest_build.deadline!.getTime()
       expect(deadline).toBe(T0 + HOUR)
@@ -97,8 +110,14 @@ describe("LifecycleExecutor on SQLite with the TestClock", () => {
     Effect.gen(function*() {
       const { as, organizationId, templateId } = yield* setup
       const create = (name: string, ttl?: number) =>
-        as(Effect.flatMap(Workspaces, (w) =>
-          w.create(organizationId, "me", { name, template_id: templateId, ...(ttl === undefined ? {} : { ttl_ms: ttl }) })))
+        as(
+          Effect.flatMap(Workspaces, (w) =>
+            w.create(organizationId, "me", {
+              name,
+              template_id: templateId,
+              ...(ttl === undefined ? {} : { ttl_ms: ttl })
+            }))
+        )
       const timed = yield* create("ws-timed", HOUR)
       const idle = [yield* create("ws-idle-1"), yield* create("ws-idle-2")]
       yield* drain
@@ -116,7 +135,11 @@ describe("LifecycleExecutor on SQLite with the TestClock", () => {
       expect((yield* tick).transitions).toEqual({ [timed.id]: "autostop" })
       yield* drain
       const got = yield* as(Effect.flatMap(Workspaces, (w) => w.get(timed.id)))
-      expect([got.latest_build.transition, got.latest_build.reason, got.latest_build.status]).toEqual(["stop", "autostop", "stopped"])
+      expect([got.latest_build.transition, got.latest_build.reason, got.latest_build.status]).toEqual([
+        "stop",
+        "autostop",
+        "stopped"
+      ])
       // Stopped without a schedule: looked at once more, then never again.
       expect(yield* dueAt("2024-01-01T09:30:00Z")).toEqual([timed.id])
       yield* TestClock.adjust(Duration.minutes(1))
@@ -127,7 +150,9 @@ describe("LifecycleExecutor on SQLite with the TestClock", () => {
   it.scoped("a stopped workspace with a schedule is a candidate again at its next start", () =>
     Effect.gen(function*() {
       const { as, organizationId, templateId } = yield* setup
-      const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws-sched", template_id: templateId })))
+      const created = yield* as(
+        Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws-sched", template_id: templateId }))
+      )
       yield* drain
       yield* as(Effect.flatMap(WorkspaceBuilds, (b) => b.create(created.id, { transition: "stop" })))
       yield* drain
@@ -146,7 +171,9 @@ describe("LifecycleExecutor on SQLite with the TestClock", () => {
   it.scoped("a template given dormancy makes its idle workspaces candidates, each at its own time", () =>
     Effect.gen(function*() {
       const { as, organizationId, templateId } = yield* setup
-      const created = yield* as(Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws-dorm", template_id: templateId })))
+      const created = yield* as(
+        Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws-dorm", template_id: templateId }))
+      )
       yield* drain
       yield* tick
       // Running with no deadline and no dormancy: nothing can happen, it is never read.

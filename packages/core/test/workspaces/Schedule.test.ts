@@ -13,8 +13,8 @@ import {
   dormancyPatch,
   extendDeadline,
   type ExtendInput,
-  type LifecycleInput,
   lifecycleDueAt,
+  type LifecycleInput,
   nextAllowedAutostart,
   nextApplicableMonday,
   nextAutostart,
@@ -71,8 +71,14 @@ describe("weekly schedules", () => {
   it.each([
     ["30 9 1 * 1", "validate weekly schedule: expected day-of-month and month to be *"],
     ["30 9 * 1 1", "validate weekly schedule: expected day-of-month and month to be *"],
-    ["30 9 *", "validate weekly schedule: expected schedule to consist of 5 fields with an optional CRON_TZ=<timezone> prefix"],
-    ["CRON_TZ=Mars/Olympus 30 9 * * *", "parse schedule: provided bad location Mars/Olympus: unknown time zone Mars/Olympus"],
+    [
+      "30 9 *",
+      "validate weekly schedule: expected schedule to consist of 5 fields with an optional CRON_TZ=<timezone> prefix"
+    ],
+    [
+      "CRON_TZ=Mars/Olympus 30 9 * * *",
+      "parse schedule: provided bad location Mars/Olympus: unknown time zone Mars/Olympus"
+    ],
     ["CRON_TZ=+05:00 30 9 * * *", "parse schedule: provided bad location +05:00: unknown time zone +05:00"],
     ["CRON_TZ=Local 30 9 * * *", "parse schedule: schedules scoped to time.Local are not supported"],
     ["61 9 * * *", "parse schedule: end of range (61) above maximum (59): 61"],
@@ -164,8 +170,10 @@ describe("autostart", () => {
   it("next_start_at follows the schedule and the template's days", () => {
     const now = at("2024-01-03T12:00:00Z")
     expect(nextStartAt({ autostart_schedule: "" }, { autostart_requirement_days_of_week: ALL }, now)).toBeNull()
-    expect(nextStartAt({ autostart_schedule: "CRON_TZ=UTC 0 9 * * *" }, { autostart_requirement_days_of_week: SAT }, now)
-      ?.toISOString()).toBe("2024-01-06T09:00:00.000Z")
+    expect(
+      nextStartAt({ autostart_schedule: "CRON_TZ=UTC 0 9 * * *" }, { autostart_requirement_days_of_week: SAT }, now)
+        ?.toISOString()
+    ).toBe("2024-01-06T09:00:00.000Z")
   })
 
   it("PUT autostart stores the schedule with its next start", () => {
@@ -173,15 +181,25 @@ describe("autostart", () => {
     const ok = right(autostartUpdate(template, "CRON_TZ=Europe/Paris 0 8 * * 1-5", at("2024-01-05T12:00:00Z")))
     expect(ok.autostart_schedule).toBe("CRON_TZ=Europe/Paris 0 8 * * 1-5")
     expect(ok.next_start_at?.toISOString()).toBe("2024-01-08T07:00:00.000Z")
-    expect(right(autostartUpdate(template, "", at("2024-01-05T12:00:00Z")))).toEqual({ autostart_schedule: "", next_start_at: null })
+    expect(right(autostartUpdate(template, "", at("2024-01-05T12:00:00Z")))).toEqual({
+      autostart_schedule: "",
+      next_start_at: null
+    })
     expect(right(autostartUpdate(template, null, at("2024-01-05T12:00:00Z"))).autostart_schedule).toBe("")
   })
 
   it("PUT autostart refuses a bad schedule, then a template without user autostart", () => {
-    const bad = left(autostartUpdate({ allow_user_autostart: true, autostart_requirement_days_of_week: ALL }, "0 9 1 * *", new Date(0)))
+    const bad = left(
+      autostartUpdate({ allow_user_autostart: true, autostart_requirement_days_of_week: ALL }, "0 9 1 * *", new Date(0))
+    )
     expect(bad.message).toBe("Invalid autostart schedule.")
-    expect(bad.validations).toEqual([{ field: "schedule", detail: "validate weekly schedule: expected day-of-month and month to be *" }])
-    const refused = left(autostartUpdate({ allow_user_autostart: false, autostart_requirement_days_of_week: ALL }, "", new Date(0)))
+    expect(bad.validations).toEqual([{
+      field: "schedule",
+      detail: "validate weekly schedule: expected day-of-month and month to be *"
+    }])
+    const refused = left(
+      autostartUpdate({ allow_user_autostart: false, autostart_requirement_days_of_week: ALL }, "", new Date(0))
+    )
     expect(refused.message).toBe("Autostart is not allowed for workspaces using this template.")
     expect(refused.validations?.[0]?.field).toBe("schedule")
   })
@@ -222,8 +240,12 @@ describe("weeks since the epoch", () => {
 
   it("moves to the Monday of the next applicable week", () => {
     // Week 5 is not a fortnight week; week 6 starts Monday 2023-02-13.
-    expect(right(nextApplicableMonday(at("2023-02-08T00:00:00Z"), 2, "UTC")).toISOString()).toBe("2023-02-13T00:00:00.000Z")
-    expect(right(nextApplicableMonday(at("2023-02-08T00:00:00Z"), 5, "UTC")).toISOString()).toBe("2023-02-08T00:00:00.000Z")
+    expect(right(nextApplicableMonday(at("2023-02-08T00:00:00Z"), 2, "UTC")).toISOString()).toBe(
+      "2023-02-13T00:00:00.000Z"
+    )
+    expect(right(nextApplicableMonday(at("2023-02-08T00:00:00Z"), 5, "UTC")).toISOString()).toBe(
+      "2023-02-08T00:00:00.000Z"
+    )
     expect(right(nextApplicableMonday(at("2023-02-08T00:00:00Z"), 3, "Australia/Sydney")).toISOString())
       .toBe("2023-02-12T13:00:00.000Z")
   })
@@ -285,7 +307,10 @@ describe("calculateAutostop", () => {
 
   it("only start builds get deadlines", () => {
     expect(iso(right(calc({ ttl: HOUR, transition: "stop" })))).toEqual({ deadline: null, max_deadline: null })
-    expect(iso(right(calc({ ttl: HOUR, transition: "delete", days: ALL, quiet: sydney })))).toEqual({ deadline: null, max_deadline: null })
+    expect(iso(right(calc({ ttl: HOUR, transition: "delete", days: ALL, quiet: sydney })))).toEqual({
+      deadline: null,
+      max_deadline: null
+    })
   })
 
   it("the workspace ttl sets the deadline", () => {
@@ -298,12 +323,16 @@ describe("calculateAutostop", () => {
   })
 
   it("the template default replaces the workspace ttl when users may not set their own", () => {
-    expect(iso(right(calc({ allowAutostop: false, defaultTtl: 3 * HOUR, ttl: 4 * HOUR }))).deadline).toBe("2024-05-01T15:00:00.000Z")
+    expect(iso(right(calc({ allowAutostop: false, defaultTtl: 3 * HOUR, ttl: 4 * HOUR }))).deadline).toBe(
+      "2024-05-01T15:00:00.000Z"
+    )
     expect(iso(right(calc({ allowAutostop: false, defaultTtl: 0, ttl: 4 * HOUR }))).deadline).toBeNull()
   })
 
   it("the max deadline is the next quiet hours on a required day", () => {
-    expect(iso(right(calc({ now: wednesdayMidnightUTC, days: SAT, weeks: 0, quiet: sydney })))).toEqual(both(saturdayMidnightSydney))
+    expect(iso(right(calc({ now: wednesdayMidnightUTC, days: SAT, weeks: 0, quiet: sydney })))).toEqual(
+      both(saturdayMidnightSydney)
+    )
   })
 
   it("a required stop less than two hours away moves to the next one", () => {
@@ -312,19 +341,31 @@ describe("calculateAutostop", () => {
   })
 
   it("a required stop exactly two hours away is kept", () => {
-    expect(iso(right(calc({ now: fridayEveningSydney, days: ALL, weeks: 0, quiet: sydney })))).toEqual(both(saturdayMidnightSydney))
+    expect(iso(right(calc({ now: fridayEveningSydney, days: ALL, weeks: 0, quiet: sydney })))).toEqual(
+      both(saturdayMidnightSydney)
+    )
   })
 
   it("every second and third week counts from the epoch", () => {
     const nextWeek = new Date(Date.parse(wednesdayMidnightUTC) + 7 * DAY).toISOString()
-    expect(iso(right(calc({ now: wednesdayMidnightUTC, days: SAT, weeks: 2, quiet: sydney })))).toEqual(both(saturdayMidnightSydneyNextWeek))
-    expect(iso(right(calc({ now: nextWeek, days: SAT, weeks: 2, quiet: sydney })))).toEqual(both(saturdayMidnightSydneyNextWeek))
-    expect(iso(right(calc({ now: wednesdayMidnightUTC, days: SAT, weeks: 3, quiet: sydney })))).toEqual(both(saturdayMidnightSydneyNextWeek))
-    expect(iso(right(calc({ now: nextWeek, days: SAT, weeks: 3, quiet: sydney })))).toEqual(both(saturdayMidnightSydneyNextWeek))
+    expect(iso(right(calc({ now: wednesdayMidnightUTC, days: SAT, weeks: 2, quiet: sydney })))).toEqual(
+      both(saturdayMidnightSydneyNextWeek)
+    )
+    expect(iso(right(calc({ now: nextWeek, days: SAT, weeks: 2, quiet: sydney })))).toEqual(
+      both(saturdayMidnightSydneyNextWeek)
+    )
+    expect(iso(right(calc({ now: wednesdayMidnightUTC, days: SAT, weeks: 3, quiet: sydney })))).toEqual(
+      both(saturdayMidnightSydneyNextWeek)
+    )
+    expect(iso(right(calc({ now: nextWeek, days: SAT, weeks: 3, quiet: sydney })))).toEqual(
+      both(saturdayMidnightSydneyNextWeek)
+    )
   })
 
   it("the requirement caps the workspace ttl and the template default", () => {
-    expect(iso(right(calc({ now: fridayEveningSydney, days: SAT, quiet: sydney, ttl: 3 * HOUR })))).toEqual(both(saturdayMidnightSydney))
+    expect(iso(right(calc({ now: fridayEveningSydney, days: SAT, quiet: sydney, ttl: 3 * HOUR })))).toEqual(
+      both(saturdayMidnightSydney)
+    )
     expect(iso(right(calc({ now: fridayEveningSydney, days: SAT, quiet: sydney, defaultTtl: 3 * HOUR }))))
       .toEqual(both(saturdayMidnightSydney))
     // A ttl shorter than the way to the quiet hours stays.
@@ -349,13 +390,19 @@ describe("calculateAutostop", () => {
 
   describe("daylight saving (Sydney)", () => {
     it("during DST", () => {
-      expect(iso(right(calc({ now: "2023-10-03T13:00:00Z", days: SAT, quiet: sydney })))).toEqual(both("2023-10-06T13:00:00.000Z"))
+      expect(iso(right(calc({ now: "2023-10-03T13:00:00Z", days: SAT, quiet: sydney })))).toEqual(
+        both("2023-10-06T13:00:00.000Z")
+      )
     })
     it("DST starts mid-week", () => {
-      expect(iso(right(calc({ now: "2023-09-30T14:00:00Z", days: SAT, quiet: sydney })))).toEqual(both("2023-10-06T13:00:00.000Z"))
+      expect(iso(right(calc({ now: "2023-09-30T14:00:00Z", days: SAT, quiet: sydney })))).toEqual(
+        both("2023-10-06T13:00:00.000Z")
+      )
     })
     it("DST ends mid-week", () => {
-      expect(iso(right(calc({ now: "2024-04-06T13:00:00Z", days: SAT, quiet: sydney })))).toEqual(both("2024-04-12T14:00:00.000Z"))
+      expect(iso(right(calc({ now: "2024-04-06T13:00:00Z", days: SAT, quiet: sydney })))).toEqual(
+        both("2024-04-12T14:00:00.000Z")
+      )
     })
     it("quiet hours the clocks skip move to the next day's", () => {
       const r = calc({ now: "2023-09-29T14:00:00Z", days: SUN, quiet: "CRON_TZ=Australia/Sydney 30 2 * * *" })
@@ -376,7 +423,10 @@ describe("calculateAutostop", () => {
         .toEqual({ deadline: "2024-02-16T03:00:00.000Z", max_deadline: null })
     })
     it("is left alone when it stops before the autostart", () => {
-      expect(iso(right(calc({ now: "2024-02-15T02:30:00Z", allowAutostop: false, defaultTtl: 12 * HOUR, autostart }))).deadline)
+      expect(
+        iso(right(calc({ now: "2024-02-15T02:30:00Z", allowAutostop: false, defaultTtl: 12 * HOUR, autostart })))
+          .deadline
+      )
         .toBe("2024-02-15T14:30:00.000Z")
     })
     it("is capped by an early max deadline", () => {
@@ -446,8 +496,11 @@ describe("extend", () => {
     deadline: at("2024-05-01T13:00:00Z"),
     max_deadline: at("2024-05-01T20:00:00Z")
   }
-  const extend = (requested: string, over: Partial<typeof build> = {}, completed: Date | null = at("2024-05-01T11:00:00Z")) =>
-    extendDeadline({ now, build: { ...build, ...over }, jobCompletedAt: completed, requested: at(requested) })
+  const extend = (
+    requested: string,
+    over: Partial<typeof build> = {},
+    completed: Date | null = at("2024-05-01T11:00:00Z")
+  ) => extendDeadline({ now, build: { ...build, ...over }, jobCompletedAt: completed, requested: at(requested) })
 
   it("moves the deadline and says so", () => {
     expect(right(extend("2024-05-01T15:00:00.250Z"))).toEqual({
@@ -455,7 +508,9 @@ describe("extend", () => {
       message: "Deadline updated to 2024-05-01T15:00:00Z."
     })
     expect(right(extend("2024-05-01T20:00:00Z")).deadline.toISOString()).toBe("2024-05-01T20:00:00.000Z")
-    expect(right(extend("2024-05-02T20:00:00Z", { max_deadline: null })).deadline.toISOString()).toBe("2024-05-02T20:00:00.000Z")
+    expect(right(extend("2024-05-02T20:00:00Z", { max_deadline: null })).deadline.toISOString()).toBe(
+      "2024-05-02T20:00:00.000Z"
+    )
   })
 
   it("may shorten the deadline to 29 minutes ahead", () => {
@@ -513,7 +568,9 @@ describe("activity bump", () => {
   })
 
   it("waits until 5% of the bump has elapsed", () => {
-    expect(activityBump(input({ deadline: new Date(now.getTime() + 57 * MIN - 1) }))?.toISOString()).toBe("2024-01-10T09:30:00.000Z")
+    expect(activityBump(input({ deadline: new Date(now.getTime() + 57 * MIN - 1) }))?.toISOString()).toBe(
+      "2024-01-10T09:30:00.000Z"
+    )
     expect(activityBump(input({ deadline: new Date(now.getTime() + 57 * MIN) }))).toBeNull()
   })
 
@@ -538,7 +595,12 @@ describe("activity bump", () => {
 
 describe("lifecycle decisions", () => {
   const now = at("2024-01-02T09:00:00Z")
-  const done = { started_at: at("2024-01-01T10:00:00Z"), canceled_at: null, completed_at: at("2024-01-01T10:01:00Z"), error: "" }
+  const done = {
+    started_at: at("2024-01-01T10:00:00Z"),
+    canceled_at: null,
+    completed_at: at("2024-01-01T10:01:00Z"),
+    error: ""
+  }
   const base: LifecycleInput = {
     now,
     workspace: {
@@ -599,7 +661,8 @@ describe("lifecycle decisions", () => {
     })
     it("leaves failed, dormant and stopped workspaces", () => {
       expect(decide({ latestBuild: { deadline: now }, job: failedJob })).toBeNull()
-      expect(decide({ latestBuild: { deadline: now }, workspace: { dormant_at: at("2024-01-02T00:00:00Z") } })).toBeNull()
+      expect(decide({ latestBuild: { deadline: now }, workspace: { dormant_at: at("2024-01-02T00:00:00Z") } }))
+        .toBeNull()
       expect(decide({ latestBuild: { deadline: now, transition: "stop" } })).toBeNull()
     })
   })
@@ -635,7 +698,8 @@ describe("lifecycle decisions", () => {
     it("waits for an allowed day", () => {
       // Tuesday is not allowed, Wednesday is.
       expect(start({ template: { autostart_requirement_days_of_week: WED } })).toBeNull()
-      expect(start({ now: at("2024-01-03T09:00:00Z"), template: { autostart_requirement_days_of_week: WED } })?.rule).toBe("autostart")
+      expect(start({ now: at("2024-01-03T09:00:00Z"), template: { autostart_requirement_days_of_week: WED } })?.rule)
+        .toBe("autostart")
       expect(start({ template: { autostart_requirement_days_of_week: TUE } })?.rule).toBe("autostart")
     })
     it("waits for next_start_at: a schedule set after a missed time starts at its next one", () => {
@@ -660,12 +724,23 @@ describe("lifecycle decisions", () => {
     const failedAt = at("2024-01-02T07:00:00Z")
     it("stops a failed start after the failure ttl, as an autostop", () => {
       const d = decide({ job: { ...failedJob, completed_at: failedAt }, template: { failure_ttl_ms: HOUR } })
-      expect(d).toEqual({ rule: "failedstop", build: { transition: "stop", reason: "autostop", activeVersion: false }, patch: {} })
+      expect(d).toEqual({
+        rule: "failedstop",
+        build: { transition: "stop", reason: "autostop", activeVersion: false },
+        patch: {}
+      })
     })
     it("waits out the failure ttl, and needs one", () => {
-      expect(decide({ job: { ...failedJob, completed_at: failedAt }, template: { failure_ttl_ms: 2 * HOUR } })).toBeNull()
+      expect(decide({ job: { ...failedJob, completed_at: failedAt }, template: { failure_ttl_ms: 2 * HOUR } }))
+        .toBeNull()
       expect(decide({ job: { ...failedJob, completed_at: failedAt } })).toBeNull()
-      expect(decide({ job: { ...failedJob, completed_at: failedAt }, latestBuild: { transition: "stop" }, template: { failure_ttl_ms: HOUR } }))
+      expect(
+        decide({
+          job: { ...failedJob, completed_at: failedAt },
+          latestBuild: { transition: "stop" },
+          template: { failure_ttl_ms: HOUR }
+        })
+      )
         .toBeNull()
     })
   })
@@ -673,11 +748,18 @@ describe("lifecycle decisions", () => {
   describe("dormancy", () => {
     const unused = { last_used_at: new Date(now.getTime() - 8 * DAY) }
     it("makes an unused stopped workspace dormant without a build", () => {
-      const d = decide({ workspace: unused, latestBuild: { transition: "stop" }, template: { time_til_dormant_ms: 7 * DAY } })
+      const d = decide({
+        workspace: unused,
+        latestBuild: { transition: "stop" },
+        template: { time_til_dormant_ms: 7 * DAY }
+      })
       expect(d).toEqual({ rule: "dormancy", build: null, patch: { dormant_at: now, deleting_at: null } })
     })
     it("stops an unused running workspace and sets when it will be deleted", () => {
-      const d = decide({ workspace: unused, template: { time_til_dormant_ms: 7 * DAY, time_til_dormant_autodelete_ms: 30 * DAY } })
+      const d = decide({
+        workspace: unused,
+        template: { time_til_dormant_ms: 7 * DAY, time_til_dormant_autodelete_ms: 30 * DAY }
+      })
       expect(d).toEqual({
         rule: "dormancy",
         build: { transition: "stop", reason: "dormancy", activeVersion: false },
@@ -685,7 +767,12 @@ describe("lifecycle decisions", () => {
       })
     })
     it("leaves a workspace used recently enough, or a template without dormancy", () => {
-      expect(decide({ workspace: { last_used_at: new Date(now.getTime() - 7 * DAY) }, template: { time_til_dormant_ms: 7 * DAY } }))
+      expect(
+        decide({
+          workspace: { last_used_at: new Date(now.getTime() - 7 * DAY) },
+          template: { time_til_dormant_ms: 7 * DAY }
+        })
+      )
         .toBeNull()
       expect(decide({ workspace: unused })).toBeNull()
     })
@@ -742,14 +829,21 @@ describe("lifecycle decisions", () => {
       expect(dueOf({ job: { completed_at: null } })).toBeNull()
     })
     it("is the later of the schedule's time after the stop and next_start_at", () => {
-      const stopped: Over = { latestBuild: { transition: "stop" }, workspace: { autostart_schedule: "CRON_TZ=UTC 0 9 * * *" } }
+      const stopped: Over = {
+        latestBuild: { transition: "stop" },
+        workspace: { autostart_schedule: "CRON_TZ=UTC 0 9 * * *" }
+      }
       expect(dueOf(stopped)).toEqual(at("2024-01-02T09:00:00Z"))
       expect(dueOf({ ...stopped, workspace: { ...stopped.workspace, next_start_at: at("2024-01-03T09:00:00Z") } }))
         .toEqual(at("2024-01-03T09:00:00Z"))
     })
     it("is the first of the rules that can fire, strictly after a threshold", () => {
-      expect(dueOf({ template: { time_til_dormant_ms: 7 * DAY } })).toEqual(new Date(at("2024-01-01T10:00:00Z").getTime() + 7 * DAY + 1))
-      expect(dueOf({ latestBuild: { deadline: at("2024-01-09T00:00:00Z") }, template: { time_til_dormant_ms: 7 * DAY } }))
+      expect(dueOf({ template: { time_til_dormant_ms: 7 * DAY } })).toEqual(
+        new Date(at("2024-01-01T10:00:00Z").getTime() + 7 * DAY + 1)
+      )
+      expect(
+        dueOf({ latestBuild: { deadline: at("2024-01-09T00:00:00Z") }, template: { time_til_dormant_ms: 7 * DAY } })
+      )
         .toEqual(new Date(at("2024-01-01T10:00:00Z").getTime() + 7 * DAY + 1))
     })
 
@@ -760,7 +854,12 @@ describe("lifecycle decisions", () => {
     const state = fc.record({
       workspace: fc.record({
         deleted: fc.constantFrom(false, false, false, false, true),
-        autostart_schedule: fc.constantFrom("", "CRON_TZ=UTC 0 9 * * *", "CRON_TZ=Europe/Paris 30 7 * * 1-5", "0 22 * * 0"),
+        autostart_schedule: fc.constantFrom(
+          "",
+          "CRON_TZ=UTC 0 9 * * *",
+          "CRON_TZ=Europe/Paris 30 7 * * 1-5",
+          "0 22 * * 0"
+        ),
         automatic_updates: fc.constantFrom("always" as const, "never" as const),
         last_used_at: time,
         dormant_at: maybe(time),

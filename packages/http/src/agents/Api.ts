@@ -5,10 +5,16 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  AgentConnectionInfo, AgentGitSshKey, BadGateway, ExternalAgentCredentialsWire, GatewayTimeout, WorkspaceAgent, WorkspaceAgentListeningPortsResponse
+  AgentConnectionInfo,
+  AgentGitSshKey,
+  BadGateway,
+  ExternalAgentCredentialsWire,
+  GatewayTimeout,
+  WorkspaceAgent,
+  WorkspaceAgentListeningPortsResponse
 } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, Forbidden, NotFound, uuid } from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
 
@@ -29,7 +35,11 @@ export class AgentsApi extends HttpApiGroup.make("agents")
       .setPath(CredentialsPath)
       .addSuccess(ExternalAgentCredentialsWire)
   )
-  .add(HttpApiEndpoint.get("connection", "/workspaceagents/:workspaceagent/connection").setPath(AgentPath).addSuccess(AgentConnectionInfo))
+  .add(
+    HttpApiEndpoint.get("connection", "/workspaceagents/:workspaceagent/connection").setPath(AgentPath).addSuccess(
+      AgentConnectionInfo
+    )
+  )
   .add(
     HttpApiEndpoint.get("listeningPorts", "/workspaceagents/:workspaceagent/listening-ports")
       .setPath(AgentPath)

@@ -5,10 +5,15 @@
  * (bounded), authenticates the caller when it sends a token (a public app needs none), makes one
  * call to the core's `AppProxy.open` and streams the app's answer back. See docs/agents.md, "Web apps".
  */
-import {
-  APP_PROXY_MAX_REQUEST_BYTES, type AppOpenError, AppProxy, type AppRequest, Auth, type HeaderMap
-} from "@workbay/core"
 import { HttpApiSchema } from "@effect/platform"
+import {
+  APP_PROXY_MAX_REQUEST_BYTES,
+  type AppOpenError,
+  AppProxy,
+  type AppRequest,
+  Auth,
+  type HeaderMap
+} from "@workbay/core"
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { readAtMost, readNodeBody, type WebRequestInfo } from "../Adapters.js"
@@ -17,7 +22,15 @@ import { DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "../Security.js"
 
 /** Headers of one hop only: never passed on, either way. */
 const HOP_BY_HOP = new Set([
-  "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade"
 ])
 
 /** `/@{owner}/{workspace}[.{agent}]/apps/{slug}` and the rest of the path (absent without a trailing slash). */
@@ -25,8 +38,15 @@ const APP_PATH = /^\/@([^/]+)\/([^/]+)\/apps\/([^/]+)(\/.*)?$/
 
 /** The parts of an app path, decoded; undefined when the path is not one, or not valid percent-encoding. */
 export const parseAppPath = (path: string):
-  | { readonly owner: string; readonly workspace: string; readonly agent: string | undefined; readonly slug: string; readonly rest: string | undefined }
-  | undefined => {
+  | {
+    readonly owner: string
+    readonly workspace: string
+    readonly agent: string | undefined
+    readonly slug: string
+    readonly rest: string | undefined
+  }
+  | undefined =>
+{
   const m = APP_PATH.exec(path)
   if (m === null) return undefined
   try {
@@ -80,11 +100,17 @@ interface IncomingAppRequest {
 /** How an adapter answers: a Response object, or the app's answer streamed. */
 interface Answerer<R> {
   readonly json: (status: number, body: ResponseFields, extra?: Record<string, string>) => R
-  readonly stream: (status: number, headers: Record<string, Array<string>>, body: Stream.Stream<Uint8Array, unknown>) => R
+  readonly stream: (
+    status: number,
+    headers: Record<string, Array<string>>,
+    body: Stream.Stream<Uint8Array, unknown>
+  ) => R
 }
 
 const cookiesWithout = (header: string, name: string): string =>
-  header.split(";").map((p) => p.trim()).filter((p) => p !== "" && p.slice(0, p.indexOf("=")).trim() !== name).join("; ")
+  header.split(";").map((p) => p.trim()).filter((p) => p !== "" && p.slice(0, p.indexOf("=")).trim() !== name).join(
+    "; "
+  )
 
 const readCookie = (header: string | undefined, name: string): string | undefined => {
   for (const part of (header ?? "").split(";")) {
@@ -103,7 +129,8 @@ const readCookie = (header: string | undefined, name: string): string | undefine
 
 /** The status of a typed failure, from its schema annotation (500 for anything else). */
 const statusOf = (error: unknown): number => {
-  const ast = (error as { constructor?: { ast?: Parameters<typeof HttpApiSchema.getStatusErrorAST>[0] } })?.constructor?.ast
+  const ast = (error as { constructor?: { ast?: Parameters<typeof HttpApiSchema.getStatusErrorAST>[0] } })?.constructor
+    ?.ast
   return ast === undefined ? 500 : HttpApiSchema.getStatusErrorAST(ast)
 }
 
@@ -121,11 +148,15 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
   const sessionHeader = (dispatcher.options.sessionHeader ?? DEFAULT_SESSION_HEADER).toLowerCase()
   const sessionCookie = dispatcher.options.sessionCookie ?? DEFAULT_SESSION_COOKIE
   // The runtime holds every service (makeWorkbay's); the dispatcher's runFork does not say so in its type.
-  const run = <A>(effect: Effect.Effect<A, AppOpenError, AppProxy | Auth>, onExit: (exit: Exit.Exit<A, AppOpenError>) => void) =>
-    dispatcher.runFork(effect as Effect.Effect<A, AppOpenError>).addObserver(onExit)
+  const run = <A>(
+    effect: Effect.Effect<A, AppOpenError, AppProxy | Auth>,
+    onExit: (exit: Exit.Exit<A, AppOpenError>) => void
+  ) => dispatcher.runFork(effect as Effect.Effect<A, AppOpenError>).addObserver(onExit)
 
   /** The request's credentials (the session header, cookie, or a bearer), and where it came from. */
-  const credentials = (headers: IncomingAppRequest["headers"]): { token: string; from: "header" | "cookie" | "bearer" } | undefined => {
+  const credentials = (
+    headers: IncomingAppRequest["headers"]
+  ): { token: string; from: "header" | "cookie" | "bearer" } | undefined => {
     const fromHeader = headers[sessionHeader]?.[0]
     if (fromHeader !== undefined && fromHeader !== "") return { token: fromHeader, from: "header" }
     const fromCookie = readCookie(headers.cookie?.join("; "), sessionCookie)
@@ -149,10 +180,12 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     }
     // As the described system (FilterUntrustedOriginHeaders): the trusted headers only from a
     // trusted proxy; from anybody else they could name any address.
-    if (!req.fromTrustedProxy) for (const name of dispatcher.clientAddress.trustedHeaders) delete out[name]
+    if (!req.fromTrustedProxy) { for (const name of dispatcher.clientAddress.trustedHeaders) delete out[name] }
     // The caller's address joins the list, unless it was read from it (the Fetch handler's).
     const hops = (out["x-forwarded-for"] ?? []).join(", ").split(",").map((h) => h.trim()).filter((h) => h !== "")
-    if (req.remoteAddress !== "" && hops.at(-1) !== req.remoteAddress && hops[0] !== req.remoteAddress) hops.push(req.remoteAddress)
+    if (req.remoteAddress !== "" && hops.at(-1) !== req.remoteAddress && hops[0] !== req.remoteAddress) {
+      hops.push(req.remoteAddress)
+    }
     out["x-forwarded-for"] = [hops.join(", ")]
     const host = req.headers.host?.[0]
     if (host !== undefined) out["x-forwarded-host"] = [host]
@@ -166,7 +199,9 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     for (const [name, values] of Object.entries(headers)) {
       if (HOP_BY_HOP.has(name)) continue
       // The app shares the service's origin: it may not replace the caller's session cookie.
-      out[name] = name === "set-cookie" ? values.filter((v) => v.slice(0, v.indexOf("=")).trim() !== sessionCookie) : [...values]
+      out[name] = name === "set-cookie"
+        ? values.filter((v) => v.slice(0, v.indexOf("=")).trim() !== sessionCookie)
+        : [...values]
     }
     return out
   }
@@ -177,9 +212,13 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     const path = q < 0 ? req.url : req.url.slice(0, q)
     const query = q < 0 ? "" : req.url.slice(q)
     const parsed = parseAppPath(path)
-    if (parsed === undefined) return done(answer.json(404, { message: "Route not found.", detail: `No route ${req.method} ${path}.` }))
+    if (parsed === undefined) {
+      return done(answer.json(404, { message: "Route not found.", detail: `No route ${req.method} ${path}.` }))
+    }
     // The app's own relative links need the trailing slash, as the described system redirects.
-    if (parsed.rest === undefined) return done(answer.json(307, { message: "Temporary Redirect." }, { location: `${path}/${query}` }))
+    if (parsed.rest === undefined) {
+      return done(answer.json(307, { message: "Temporary Redirect." }, { location: `${path}/${query}` }))
+    }
     const given = credentials(req.headers)
     const request: AppRequest = {
       owner: parsed.owner,
@@ -194,20 +233,29 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       userAgent: req.headers["user-agent"]?.[0] ?? ""
     }
     const program = Effect.gen(function*() {
-      const actor = given === undefined ? Option.none() : Option.some(yield* Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
+      const actor = given === undefined
+        ? Option.none()
+        : Option.some(yield* Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
       return yield* Effect.flatMap(AppProxy, (proxy) => proxy.open(request, actor))
     })
     run(program, (exit) => {
-      if (Exit.isSuccess(exit)) return done(answer.stream(exit.value.status, answerHeaders(exit.value.headers), exit.value.body))
+      if (Exit.isSuccess(exit)) {
+        return done(answer.stream(exit.value.status, answerHeaders(exit.value.headers), exit.value.body))
+      }
       const failure = Cause.failureOption(exit.cause)
       if (Option.isSome(failure)) return done(answer.json(statusOf(failure.value), failure.value))
-      if (Cause.isInterruptedOnly(exit.cause)) return done(answer.json(503, { message: "The request was interrupted." }))
+      if (Cause.isInterruptedOnly(exit.cause)) {
+        return done(answer.json(503, { message: "The request was interrupted." }))
+      }
       dispatcher.runFork(Effect.logError("Unhandled failure while serving an app request", exit.cause))
       done(answer.json(500, { message: "An internal error occurred." }))
     })
   }
 
-  const tooLarge: ResponseFields = { message: "Request body is too large.", detail: `The limit is ${APP_PROXY_MAX_REQUEST_BYTES} bytes.` }
+  const tooLarge: ResponseFields = {
+    message: "Request body is too large.",
+    detail: `The limit is ${APP_PROXY_MAX_REQUEST_BYTES} bytes.`
+  }
 
   const nodeAnswer = (res: ServerResponse): Answerer<void> => ({
     json: (status, body, extra = {}) => {
@@ -246,17 +294,25 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     const incoming: IncomingAppRequest = {
       method: req.method ?? "GET",
       url: req.url ?? "/",
-      headers: Object.fromEntries(Object.entries(req.headersDistinct).filter((e): e is [string, Array<string>] => e[1] !== undefined)),
+      headers: Object.fromEntries(
+        Object.entries(req.headersDistinct).filter((e): e is [string, Array<string>] => e[1] !== undefined)
+      ),
       remoteAddress: dispatcher.clientAddress(req.socket.remoteAddress ?? "", req.headers),
       fromTrustedProxy: dispatcher.clientAddress.trusts(req.socket.remoteAddress ?? ""),
       secure: "encrypted" in req.socket && req.socket.encrypted === true
     }
     const answer = nodeAnswer(res)
-    readNodeBody(req, APP_PROXY_MAX_REQUEST_BYTES, (bytes) => serve(incoming, new Uint8Array(bytes), answer, () => {}), () => answer.json(413, tooLarge))
+    readNodeBody(
+      req,
+      APP_PROXY_MAX_REQUEST_BYTES,
+      (bytes) => serve(incoming, new Uint8Array(bytes), answer, () => {}),
+      () => answer.json(413, tooLarge)
+    )
   }
 
   const webAnswer: Answerer<Response> = {
-    json: (status, body, extra = {}) => new Response(responseText(body), { status, headers: { "content-type": JSON_TYPE, ...extra } }),
+    json: (status, body, extra = {}) =>
+      new Response(responseText(body), { status, headers: { "content-type": JSON_TYPE, ...extra } }),
     stream: (status, headers, body) => {
       const out = new Headers()
       for (const [name, values] of Object.entries(headers)) for (const value of values) out.append(name, value)

@@ -7,7 +7,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { AuthenticateResponse } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, optionalOr, wireName } from "../Common.js"
 
 /** Signed material is a few KiB; anything far larger is not an identity document. */
@@ -19,7 +19,10 @@ const signed = (what: string) =>
     Schema.maxLength(MAX_SIGNED, { message: () => `The ${what} must be at most ${MAX_SIGNED} characters.` })
   )
 
-const AgentName = optionalOr(Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })), () => "")
+const AgentName = optionalOr(
+  Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })),
+  () => ""
+)
 
 /** agentsdk `AWSInstanceIdentityToken`. */
 export class AwsInstanceIdentityToken extends Schema.Class<AwsInstanceIdentityToken>("AWSInstanceIdentityToken")({
@@ -31,15 +34,19 @@ export class AwsInstanceIdentityToken extends Schema.Class<AwsInstanceIdentityTo
 /** agentsdk `AzureInstanceIdentityToken`. */
 export class AzureInstanceIdentityToken extends Schema.Class<AzureInstanceIdentityToken>("AzureInstanceIdentityToken")({
   agent_name: AgentName,
-  encoding: Schema.Literal("pkcs7").annotations({ message: () => ({ message: `The encoding must be "pkcs7".`, override: true }) }),
+  encoding: Schema.Literal("pkcs7").annotations({
+    message: () => ({ message: `The encoding must be "pkcs7".`, override: true })
+  }),
   signature: signed("signature")
 }, wireName("AzureInstanceIdentityToken")) {}
 
 /** agentsdk `GoogleInstanceIdentityToken`. */
-export class GoogleInstanceIdentityToken extends Schema.Class<GoogleInstanceIdentityToken>("GoogleInstanceIdentityToken")({
-  agent_name: AgentName,
-  json_web_token: signed("token")
-}, wireName("GoogleInstanceIdentityToken")) {}
+export class GoogleInstanceIdentityToken
+  extends Schema.Class<GoogleInstanceIdentityToken>("GoogleInstanceIdentityToken")({
+    agent_name: AgentName,
+    json_web_token: signed("token")
+  }, wireName("GoogleInstanceIdentityToken"))
+{}
 
 const exchange = (name: string, path: `/${string}`) =>
   HttpApiEndpoint.post(name, path)

@@ -4,20 +4,34 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  agentConnectionTypes, agentLogLevels, appStatusStates, ResponseBody, WorkspaceAgentLog,
+  agentConnectionTypes,
+  agentLogLevels,
+  appStatusStates,
+  ResponseBody,
+  WorkspaceAgentLog,
   WorkspaceAgentLogSource
 } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited } from "../Audit.js"
-import { BadRequest, BooleanParam, Forbidden, IntParam, NotFound, optionalParam, PayloadTooLarge, uuid } from "../Common.js"
+import {
+  BadRequest,
+  BooleanParam,
+  Forbidden,
+  IntParam,
+  NotFound,
+  optionalParam,
+  PayloadTooLarge,
+  uuid
+} from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
-
 
 const AgentPath = Schema.Struct({ workspaceagent: uuid("Workspace agent id") })
 
 const text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `At most ${max} characters.` }))
-const DateTime = Schema.Date.annotations({ message: () => ({ message: "Must be an RFC 3339 date-time.", override: true }) })
+const DateTime = Schema.Date.annotations({
+  message: () => ({ message: "Must be an RFC 3339 date-time.", override: true })
+})
 
 /** The query of `GET /workspaceagents/{agent}/logs`. */
 export const AgentLogsQuery = Schema.Struct({
@@ -26,7 +40,9 @@ export const AgentLogsQuery = Schema.Struct({
   follow: optionalParam(BooleanParam),
   /** Accepted for the described system's clients; messages are never compressed. */
   no_compression: optionalParam(BooleanParam),
-  format: optionalParam(Schema.Literal("json").annotations({ message: () => ({ message: "Only json is served.", override: true }) }))
+  format: optionalParam(
+    Schema.Literal("json").annotations({ message: () => ({ message: "Only json is served.", override: true }) })
+  )
 })
 
 export class LogSourceRequest extends Schema.Class<LogSourceRequest>("PostWorkspaceAgentLogSourceRequest")({
@@ -69,7 +85,9 @@ export class ConnectionReportRequest extends Schema.Class<ConnectionReportReques
     }),
     timestamp: Schema.optional(DateTime),
     ip: Schema.optional(text(64)),
-    status_code: Schema.optional(Schema.Int.annotations({ message: () => ({ message: "Must be an integer.", override: true }) })),
+    status_code: Schema.optional(
+      Schema.Int.annotations({ message: () => ({ message: "Must be an integer.", override: true }) })
+    ),
     reason: Schema.optional(text(1024)),
     slug_or_port: Schema.optional(text(256))
   })

@@ -1,5 +1,12 @@
 /** Handlers of the agent log and agent report groups. */
-import { AgentConnections, AgentLogs, AppStatuses, toAgentLog, WorkspaceAgentLog, WorkspaceAgentLogSource } from "@workbay/core"
+import {
+  AgentConnections,
+  AgentLogs,
+  AppStatuses,
+  toAgentLog,
+  WorkspaceAgentLog,
+  WorkspaceAgentLogSource
+} from "@workbay/core"
 import { Effect, Schema, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
@@ -21,7 +28,9 @@ const agentLogs = (agentRef: string, urlParams: typeof AgentLogsQuery.Type) =>
     const handshake = asksForWebSocket({ upgrade: ctx.header("upgrade"), connection: ctx.header("connection") })
     if (!(urlParams.follow ?? handshake)) return yield* logs.list(agentRef, urlParams)
     const lines = yield* logs.follow(agentRef, urlParams.after ?? 0)
-    return yield* upgradeWebSocket(streamSession(lines.pipe(Stream.map((l) => JSON.stringify(encodeLog(toAgentLog(l)))))))
+    return yield* upgradeWebSocket(
+      streamSession(lines.pipe(Stream.map((l) => JSON.stringify(encodeLog(toAgentLog(l))))))
+    )
   })
 
 export const AgentLogsHttp = implement(WorkbayApi, "agentLogs", {
@@ -31,7 +40,10 @@ export const AgentLogsHttp = implement(WorkbayApi, "agentLogs", {
 
 export const AgentReportsHttp = implement(WorkbayApi, "agentReports", {
   logSource: ({ payload }) =>
-    Effect.flatMap(AgentLogs, (logs) => Effect.map(logs.addLogSource(payload), (s) => new WorkspaceAgentLogSource(s, true))),
+    Effect.flatMap(
+      AgentLogs,
+      (logs) => Effect.map(logs.addLogSource(payload), (s) => new WorkspaceAgentLogSource(s, true))
+    ),
   logs: ({ payload }) => Effect.flatMap(AgentLogs, (logs) => logs.append(payload)),
   appStatus: ({ payload }) => Effect.flatMap(AppStatuses, (s) => s.report(payload)),
   connection: ({ payload }) => Effect.flatMap(AgentConnections, (c) => c.report(payload.connection))

@@ -33,7 +33,10 @@ const AgentPath = Schema.Struct({ workspaceagent: uuid("Workspace agent id") })
  * (`event: data`, the list as `data`) or a WebSocket (each message `{type: "data", data: [...]}`).
  */
 export class AgentMetadataApi extends HttpApiGroup.make("agentMetadata")
-  .add(HttpApiEndpoint.get("watchMetadata", "/workspaceagents/:workspaceagent/watch-metadata").setPath(AgentPath).addSuccess(EventStreamSchema))
+  .add(
+    HttpApiEndpoint.get("watchMetadata", "/workspaceagents/:workspaceagent/watch-metadata").setPath(AgentPath)
+      .addSuccess(EventStreamSchema)
+  )
   .add(
     HttpApiEndpoint.get("watchMetadataWs", "/workspaceagents/:workspaceagent/watch-metadata-ws").setPath(AgentPath)
       .addSuccess(WebSocketUpgradeSchema)

@@ -1,5 +1,11 @@
 /** Handlers of the agent connection group: the socket is bridged to the core's protocol (`serveAgentConnection`). */
-import { AGENT_REPLACED_REASON, AgentManifests, AgentMetadataWatch, serveAgentConnection, withAppTunnel } from "@workbay/core"
+import {
+  AGENT_REPLACED_REASON,
+  AgentManifests,
+  AgentMetadataWatch,
+  serveAgentConnection,
+  withAppTunnel
+} from "@workbay/core"
 import { Effect, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
@@ -16,7 +22,9 @@ export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
         send: (text) => Effect.ignore(connection.send(text))
       }).pipe(
         Effect.flatMap(serveAgentConnection),
-        Effect.flatMap((outcome) => outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void),
+        Effect.flatMap((outcome) =>
+          outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void
+        ),
         Effect.scoped
       )
     ),
@@ -27,8 +35,13 @@ const metadata = (agent: string) => Effect.flatMap(AgentMetadataWatch, (w) => w.
 
 export const AgentMetadataHttp = implement(WorkbayApi, "agentMetadata", {
   watchMetadata: ({ path }) =>
-    Effect.flatMap(metadata(path.workspaceagent), (lists) => eventStream(Stream.map(lists, (data) => ({ event: "data", data })))),
+    Effect.flatMap(
+      metadata(path.workspaceagent),
+      (lists) => eventStream(Stream.map(lists, (data) => ({ event: "data", data })))
+    ),
   watchMetadataWs: ({ path }) =>
-    Effect.flatMap(metadata(path.workspaceagent), (lists) =>
-      upgradeWebSocket(streamSession(Stream.map(lists, (data) => `{"type":"data","data":${data}}`))))
+    Effect.flatMap(
+      metadata(path.workspaceagent),
+      (lists) => upgradeWebSocket(streamSession(Stream.map(lists, (data) => `{"type":"data","data":${data}}`)))
+    )
 })

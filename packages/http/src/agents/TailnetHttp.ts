@@ -6,7 +6,8 @@ import { implement } from "../Handlers.js"
 import { CloseCode, followSession, streamSession, upgradeWebSocket } from "../WebSocket.js"
 
 export const TailnetHttp = implement(WorkbayApi, "tailnet", {
-  derpMap: () => Effect.flatMap(RelayMap, (relays) => upgradeWebSocket(followSession((sendLatest) => relays.listen(sendLatest)))),
+  derpMap: () =>
+    Effect.flatMap(RelayMap, (relays) => upgradeWebSocket(followSession((sendLatest) => relays.listen(sendLatest)))),
   coordinate: () => Effect.flatMap(Coordinator, (c) => upgradeWebSocket(c.serveClient)),
   agentConnectionWatch: ({ path, urlParams }) =>
     Effect.flatMap(ConnectionWatch, (w) => w.agentConnection(path.workspace, urlParams.agent_name)).pipe(
@@ -16,8 +17,12 @@ export const TailnetHttp = implement(WorkbayApi, "tailnet", {
 
 export const TailnetAgentHttp = implement(WorkbayApi, "tailnetAgent", {
   coordinate: () =>
-    Effect.flatMap(Coordinator, (c) =>
-      upgradeWebSocket((connection) =>
-        Effect.flatMap(c.serveAgent(connection), (outcome) =>
-          outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void)))
+    Effect.flatMap(
+      Coordinator,
+      (c) =>
+        upgradeWebSocket((connection) =>
+          Effect.flatMap(c.serveAgent(connection), (outcome) =>
+            outcome === "replaced" ? connection.close(CloseCode.normal, AGENT_REPLACED_REASON) : Effect.void)
+        )
+    )
 })

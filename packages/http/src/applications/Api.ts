@@ -6,7 +6,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { AppHostResponse } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, Forbidden, NotFound } from "../Common.js"
 import { Authentication } from "../Security.js"
 

@@ -14,7 +14,9 @@ const LogPageParams = Schema.Struct({
 
 export class AuditApi extends HttpApiGroup.make("audit")
   .add(HttpApiEndpoint.get("auditLogs", "/audit").setUrlParams(LogPageParams).addSuccess(AuditLogsPage))
-  .add(HttpApiEndpoint.get("connectionLogs", "/connectionlog").setUrlParams(LogPageParams).addSuccess(ConnectionLogsPage))
+  .add(
+    HttpApiEndpoint.get("connectionLogs", "/connectionlog").setUrlParams(LogPageParams).addSuccess(ConnectionLogsPage)
+  )
   .addError(BadRequest)
   .addError(Forbidden)
   .middleware(Authentication)

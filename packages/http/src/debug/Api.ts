@@ -4,9 +4,9 @@
  * part of the API: the dispatcher answers them (Probes.ts). See docs/health.md.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
-import { HealthcheckReport, HealthSection, HEALTH_SECTIONS, HealthSettings } from "@workbay/core"
+import { HEALTH_SECTIONS, HealthcheckReport, HealthSection, HealthSettings } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, BooleanParam, Forbidden, optionalOr, optionalParam, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"

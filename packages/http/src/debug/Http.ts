@@ -17,8 +17,13 @@ const ECHO = "ping"
 /** Opens the echo WebSocket at `accessUrl` with `token` and checks one round trip. */
 export const websocketCheck = (accessUrl: string, token: string | undefined): Effect.Effect<WebsocketReport> =>
   Effect.async<WebsocketReport>((resume) => {
-    const report = (r: Omit<WebsocketReport, "dismissed" | "warnings" | "severity"> & { error?: string }): WebsocketReport => ({
-      ...r, dismissed: false, warnings: [], severity: r.healthy ? "ok" : "error"
+    const report = (
+      r: Omit<WebsocketReport, "dismissed" | "warnings" | "severity"> & { error?: string }
+    ): WebsocketReport => ({
+      ...r,
+      dismissed: false,
+      warnings: [],
+      severity: r.healthy ? "ok" : "error"
     })
     let url: string
     try {
@@ -29,7 +34,10 @@ export const websocketCheck = (accessUrl: string, token: string | undefined): Ef
       return resume(Effect.succeed(report({ healthy: false, body: "", code: 0, error: "EWS01: Invalid access URL" })))
     }
     let done = false
-    const socket = new WebSocket(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` }, handshakeTimeout: 5_000 })
+    const socket = new WebSocket(url, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      handshakeTimeout: 5_000
+    })
     const finish = (r: WebsocketReport) => {
       if (done) return
       done = true
@@ -39,18 +47,39 @@ export const websocketCheck = (accessUrl: string, token: string | undefined): Ef
       socket.terminate()
       resume(Effect.succeed(r))
     }
-    const timer = setTimeout(() => finish(report({ healthy: false, body: "", code: 0, error: "EWS03: No echo within 5s" })), 5_000)
+    const timer = setTimeout(
+      () => finish(report({ healthy: false, body: "", code: 0, error: "EWS03: No echo within 5s" })),
+      5_000
+    )
     socket.on("unexpected-response", (_req, res) => {
       let body = ""
       res.on("data", (chunk: Buffer) => void (body.length < 1024 && (body += chunk.toString())))
-      res.on("end", () => finish(report({ healthy: false, body, code: res.statusCode ?? 0, error: `EWS02: Upgrade answered ${res.statusCode}` })))
+      res.on(
+        "end",
+        () =>
+          finish(
+            report({
+              healthy: false,
+              body,
+              code: res.statusCode ?? 0,
+              error: `EWS02: Upgrade answered ${res.statusCode}`
+            })
+          )
+      )
     })
     socket.on("open", () => socket.send(ECHO))
     socket.on("message", (data) => {
       const text = String(data)
-      finish(text === ECHO
-        ? report({ healthy: true, body: "", code: 101 })
-        : report({ healthy: false, body: text.slice(0, 1024), code: 101, error: "EWS04: The echo differed from the message sent" }))
+      finish(
+        text === ECHO
+          ? report({ healthy: true, body: "", code: 101 })
+          : report({
+            healthy: false,
+            body: text.slice(0, 1024),
+            code: 101,
+            error: "EWS04: The echo differed from the message sent"
+          })
+      )
     })
     socket.on("error", (e) => finish(report({ healthy: false, body: "", code: 0, error: `EWS01: ${e.message}` })))
     return Effect.sync(() => finish(report({ healthy: false, body: "", code: 0, error: "interrupted" })))
@@ -62,7 +91,9 @@ export const DebugHttp = implement(WorkbayApi, "debug", {
       const health = yield* Health
       const settings = yield* Settings
       const ctx = yield* RequestContext
-      return yield* health.report(urlParams.force === true, { websocket: websocketCheck(settings.accessUrl, ctx.sessionToken?.()) })
+      return yield* health.report(urlParams.force === true, {
+        websocket: websocketCheck(settings.accessUrl, ctx.sessionToken?.())
+      })
     }),
   settings: () => Effect.flatMap(Health, (h) => h.settings),
   updateSettings: ({ payload }) => orNotModified(Effect.flatMap(Health, (h) => h.updateSettings(payload))),
@@ -72,6 +103,7 @@ export const DebugHttp = implement(WorkbayApi, "debug", {
       upgradeWebSocket((connection) =>
         Effect.forever(Effect.flatMap(connection.receive, (text) => connection.send(text))).pipe(
           Effect.catchIf((e): e is WebSocketClosed => e instanceof WebSocketClosed, () => Effect.void)
-        ))
+        )
+      )
     )
 })

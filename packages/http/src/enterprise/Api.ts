@@ -2,11 +2,12 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { AppearanceConfig, Entitlements, License, ResponseBody, UpdateAppearanceConfig } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, EmptyOk, Forbidden, NotFound, optional, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
 
-const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 const Banner = Schema.Struct({
   enabled: optional(Schema.Boolean),

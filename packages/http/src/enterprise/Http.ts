@@ -20,8 +20,7 @@ const appearanceOf = (p: PutAppearanceRequest) =>
 
 export const EnterpriseHttp = implement(WorkbayApi, "enterprise", {
   appearance: () => Effect.flatMap(Appearance, (a) => a.get),
-  updateAppearance: ({ payload }) =>
-    Effect.flatMap(Appearance, (a) => a.update(appearanceOf(payload))),
+  updateAppearance: ({ payload }) => Effect.flatMap(Appearance, (a) => a.update(appearanceOf(payload))),
   entitlements: () => Effect.flatMap(Licenses, (l) => l.entitlements),
   licenses: () => Effect.flatMap(Licenses, (l) => l.list),
   addLicense: ({ payload }) => Effect.flatMap(Licenses, (l) => l.add(payload.license)),

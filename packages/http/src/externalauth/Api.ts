@@ -7,12 +7,16 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
-  AgentExternalAuthResponse, DeleteExternalAuthResponse, ExternalAuthDevice, ExternalAuthWire, ListUserExternalAuthResponse,
+  AgentExternalAuthResponse,
+  DeleteExternalAuthResponse,
+  ExternalAuthDevice,
+  ExternalAuthWire,
+  ListUserExternalAuthResponse,
   ProviderUnavailable as CoreProviderUnavailable
 } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
-import { BadRequest, Forbidden, NotFound, NoContent, optionalParam, wire } from "../Common.js"
+import { audit, Audited } from "../Audit.js"
+import { BadRequest, Forbidden, NoContent, NotFound, optionalParam, wire } from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
 
 /** 502: the provider could not be reached, or answered something unusable. */
@@ -70,7 +74,11 @@ export class ExternalAuthApi extends HttpApiGroup.make("externalAuth")
       .setUrlParams(CallbackQuery)
       .addSuccess(HttpApiSchema.Empty(307))
   )
-  .add(HttpApiEndpoint.get("device", "/external-auth/:externalauth/device").setPath(ProviderPath).addSuccess(ExternalAuthDevice))
+  .add(
+    HttpApiEndpoint.get("device", "/external-auth/:externalauth/device").setPath(ProviderPath).addSuccess(
+      ExternalAuthDevice
+    )
+  )
   .add(
     HttpApiEndpoint.post("deviceExchange", "/external-auth/:externalauth/device")
       .annotate(Audited, audit("external_auth_link", { action: "create" }))

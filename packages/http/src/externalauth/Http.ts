@@ -12,13 +12,21 @@ export const ExternalAuthHttp = implement(WorkbayApi, "externalAuth", {
   callback: ({ path, urlParams }) =>
     Effect.gen(function*() {
       const ctx = yield* RequestContext
-      const cookies = { state: ctx.cookie(STATE_COOKIE), verifier: ctx.cookie(VERIFIER_COOKIE), redirect: ctx.cookie(REDIRECT_COOKIE) }
-      const answer = yield* Effect.flatMap(ExternalAuth, (x) => x.callback(path.externalauth, { ...urlParams, cookies }))
+      const cookies = {
+        state: ctx.cookie(STATE_COOKIE),
+        verifier: ctx.cookie(VERIFIER_COOKIE),
+        redirect: ctx.cookie(REDIRECT_COOKIE)
+      }
+      const answer = yield* Effect.flatMap(
+        ExternalAuth,
+        (x) => x.callback(path.externalauth, { ...urlParams, cookies })
+      )
       for (const c of answer.cookies) ctx.setCookie(c.name, c.value, { maxAgeSeconds: c.maxAgeSeconds })
       ctx.setHeader("location", answer.location)
     }),
   device: ({ path }) => Effect.flatMap(ExternalAuth, (x) => x.deviceStart(path.externalauth)),
-  deviceExchange: ({ path, payload }) => Effect.flatMap(ExternalAuth, (x) => x.deviceExchange(path.externalauth, payload.device_code))
+  deviceExchange: ({ path, payload }) =>
+    Effect.flatMap(ExternalAuth, (x) => x.deviceExchange(path.externalauth, payload.device_code))
 })
 
 export const AgentExternalAuthHttp = implement(WorkbayApi, "agentExternalAuth", {

@@ -2,9 +2,9 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { BuildInfo, DeploymentConfigResponse, DeploymentSsh, ResponseBody, UpdateCheck } from "@workbay/core"
 import { Schema } from "effect"
+import { Audited } from "../Audit.js"
 import { BadRequest, EmptyOk, Forbidden } from "../Common.js"
 import { Authentication } from "../Security.js"
-import { Audited } from "../Audit.js"
 
 /** Routes that work without a token. */
 export class GeneralApi extends HttpApiGroup.make("general")
@@ -18,10 +18,20 @@ export class DeploymentStats extends Schema.Class<DeploymentStats>("DeploymentSt
   aggregated_from: Schema.Date,
   collected_at: Schema.Date,
   next_update_at: Schema.Date,
-  session_count: Schema.Struct({ jetbrains: Schema.Int, reconnecting_pty: Schema.Int, ssh: Schema.Int, vscode: Schema.Int }),
+  session_count: Schema.Struct({
+    jetbrains: Schema.Int,
+    reconnecting_pty: Schema.Int,
+    ssh: Schema.Int,
+    vscode: Schema.Int
+  }),
   workspaces: Schema.Struct({
-    building: Schema.Int, failed: Schema.Int, pending: Schema.Int, running: Schema.Int, stopped: Schema.Int,
-    rx_bytes: Schema.Int, tx_bytes: Schema.Int,
+    building: Schema.Int,
+    failed: Schema.Int,
+    pending: Schema.Int,
+    running: Schema.Int,
+    stopped: Schema.Int,
+    rx_bytes: Schema.Int,
+    tx_bytes: Schema.Int,
     connection_latency_ms: Schema.Struct({ p50: Schema.Number, p95: Schema.Number })
   })
 }) {}

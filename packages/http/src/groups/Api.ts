@@ -1,17 +1,35 @@
 /** Group routes: groups, members, workspace quota, AI budgets. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  Group, GroupAiBudget, GroupMembersPage, GroupName, isGroupName, isUuid, PaginatedGroupsPage, WorkspaceQuota
+  Group,
+  GroupAiBudget,
+  GroupMembersPage,
+  GroupName,
+  isGroupName,
+  isUuid,
+  PaginatedGroupsPage,
+  WorkspaceQuota
 } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import {
-  BadRequest, BooleanParam, Conflict, Forbidden, NoContent, NotFound, optional, optionalParam, OrganizationPath,
-  SearchPageQuery, UserPath, wireName
+  BadRequest,
+  BooleanParam,
+  Conflict,
+  Forbidden,
+  NoContent,
+  NotFound,
+  optional,
+  optionalParam,
+  OrganizationPath,
+  SearchPageQuery,
+  UserPath,
+  wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
 
-const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** Display names: at most 64 characters, no leading or trailing spaces (Coder's rule). */
 const GroupDisplayName = Text(64).pipe(
@@ -19,7 +37,9 @@ const GroupDisplayName = Text(64).pipe(
 )
 
 /** Coder stores allowances as 32-bit integers. */
-const QuotaAllowance = Schema.Int.annotations({ message: () => ({ message: "Must be a whole number.", override: true }) }).pipe(
+const QuotaAllowance = Schema.Int.annotations({
+  message: () => ({ message: "Must be a whole number.", override: true })
+}).pipe(
   Schema.nonNegative({ message: () => "Quota allowance cannot be negative." }),
   Schema.lessThanOrEqualTo(2_147_483_647, { message: () => "Quota allowance must be at most 2147483647." })
 )
@@ -47,7 +67,9 @@ export class CreateGroupRequest extends Schema.Class<CreateGroupRequest>("Create
 
 /** A new name, or empty to keep the current one (as Coder does). */
 const NameOrEmpty = Schema.Union(Schema.Literal(""), GroupName)
-  .annotations({ message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true }) })
+  .annotations({
+    message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true })
+  })
 
 export class PatchGroupRequest extends Schema.Class<PatchGroupRequest>("PatchGroupRequest")({
   add_users: optional(UserRefs),
@@ -61,7 +83,6 @@ export class PatchGroupRequest extends Schema.Class<PatchGroupRequest>("PatchGro
 export class PutGroupAiBudgetRequest extends Schema.Class<PutGroupAiBudgetRequest>("PutGroupAIBudgetRequest")({
   spend_limit_micros: SpendLimitMicros
 }) {}
-
 
 /** `group_ids`: comma-separated group ids (the dispatcher splits them); one validation for the parameter. */
 const GroupIds = Schema.Array(Schema.String).pipe(
@@ -96,7 +117,11 @@ export class GroupsApi extends HttpApiGroup.make("groups")
       .addSuccess(Group)
       .addError(Conflict)
   )
-  .add(HttpApiEndpoint.del("delete", "/groups/:group").annotate(Audited, audit("group")).setPath(GroupPath).addSuccess(Group))
+  .add(
+    HttpApiEndpoint.del("delete", "/groups/:group").annotate(Audited, audit("group")).setPath(GroupPath).addSuccess(
+      Group
+    )
+  )
   .add(
     HttpApiEndpoint.get("listMembers", "/groups/:group/members")
       .setPath(GroupPath)
@@ -115,7 +140,10 @@ export class GroupsApi extends HttpApiGroup.make("groups")
       .setPath(GroupPath)
       .addSuccess(NoContent)
   )
-  .add(HttpApiEndpoint.get("listByOrganization", "/organizations/:organization/groups").setPath(OrganizationPath).addSuccess(Schema.Array(Group)))
+  .add(
+    HttpApiEndpoint.get("listByOrganization", "/organizations/:organization/groups").setPath(OrganizationPath)
+      .addSuccess(Schema.Array(Group))
+  )
   .add(
     HttpApiEndpoint.get("getByName", "/organizations/:organization/groups/:groupName")
       .setPath(Schema.Struct({ organization: Schema.String, groupName: Schema.String }))

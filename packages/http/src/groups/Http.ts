@@ -11,7 +11,8 @@ export const GroupsHttp = implement(WorkbayApi, "groups", {
   delete: ({ path }) => Effect.flatMap(Groups, (g) => g.delete(path.group)),
   listMembers: ({ path, urlParams }) => Effect.flatMap(Groups, (g) => g.listMembers(path.group, urlParams)),
   getAiBudget: ({ path }) => Effect.flatMap(Groups, (g) => g.getAiBudget(path.group)),
-  setAiBudget: ({ path, payload }) => Effect.flatMap(Groups, (g) => g.setAiBudget(path.group, payload.spend_limit_micros)),
+  setAiBudget: ({ path, payload }) =>
+    Effect.flatMap(Groups, (g) => g.setAiBudget(path.group, payload.spend_limit_micros)),
   deleteAiBudget: ({ path }) => Effect.flatMap(Groups, (g) => g.deleteAiBudget(path.group)),
   listByOrganization: ({ path }) => Effect.flatMap(Groups, (g) => g.listByOrganization(path.organization)),
   getByName: ({ path }) => Effect.flatMap(Groups, (g) => g.getByName(path.organization, path.groupName)),

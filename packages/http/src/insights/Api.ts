@@ -5,7 +5,12 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  DAUsResponse, GetUserStatusCountsResponse, isUuid, MAX_TZ_OFFSET_HOURS, TemplateInsightsResponse, UserActivityInsightsResponse,
+  DAUsResponse,
+  GetUserStatusCountsResponse,
+  isUuid,
+  MAX_TZ_OFFSET_HOURS,
+  TemplateInsightsResponse,
+  UserActivityInsightsResponse,
   UserLatencyInsightsResponse
 } from "@workbay/core"
 import { Schema } from "effect"
@@ -59,8 +64,16 @@ export class InsightsApi extends HttpApiGroup.make("insights")
       .setUrlParams(Schema.Struct({ ...RangeQuery.fields, interval: Interval }))
       .addSuccess(TemplateInsightsResponse)
   )
-  .add(HttpApiEndpoint.get("userActivity", "/insights/user-activity").setUrlParams(RangeQuery).addSuccess(UserActivityInsightsResponse))
-  .add(HttpApiEndpoint.get("userLatency", "/insights/user-latency").setUrlParams(RangeQuery).addSuccess(UserLatencyInsightsResponse))
+  .add(
+    HttpApiEndpoint.get("userActivity", "/insights/user-activity").setUrlParams(RangeQuery).addSuccess(
+      UserActivityInsightsResponse
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("userLatency", "/insights/user-latency").setUrlParams(RangeQuery).addSuccess(
+      UserLatencyInsightsResponse
+    )
+  )
   .add(
     HttpApiEndpoint.get("userStatusCounts", "/insights/user-status-counts")
       .setUrlParams(Schema.Struct({

@@ -10,5 +10,6 @@ export const InsightsHttp = implement(WorkbayApi, "insights", {
   userActivity: ({ urlParams }) => Effect.flatMap(Insights, (i) => i.userActivity(urlParams)),
   userLatency: ({ urlParams }) => Effect.flatMap(Insights, (i) => i.userLatency(urlParams)),
   userStatusCounts: ({ urlParams }) => Effect.flatMap(Insights, (i) => i.userStatusCounts(urlParams)),
-  templateDaus: ({ path, urlParams }) => Effect.flatMap(Insights, (i) => i.templateDaus(path.template, urlParams.tz_offset ?? 0))
+  templateDaus: ({ path, urlParams }) =>
+    Effect.flatMap(Insights, (i) => i.templateDaus(path.template, urlParams.tz_offset ?? 0))
 })

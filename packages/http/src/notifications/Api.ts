@@ -4,31 +4,47 @@
  * notifications (docs/notifications.md). The inbox routes are `InboxApi.ts`.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
-import { NotificationMethodsResponse, NotificationPreference, NotificationsSettings, NotificationTemplate } from "@workbay/core"
+import {
+  NotificationMethodsResponse,
+  NotificationPreference,
+  NotificationsSettings,
+  NotificationTemplate
+} from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, EmptyOk, Forbidden, NoContent, NotFound, optionalOr, UserPath, uuid, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
 
 const TemplatePath = Schema.Struct({ notification_template: uuid("Notification template id") })
 
 /** codersdk `UpdateNotificationTemplateMethod`: `""` (or absent) goes back to the deployment default. */
-export class UpdateNotificationTemplateMethod extends Schema.Class<UpdateNotificationTemplateMethod>("UpdateNotificationTemplateMethod")({
-  method: optionalOr(Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })), () => "")
-}, wireName("UpdateNotificationTemplateMethod")) {}
+export class UpdateNotificationTemplateMethod
+  extends Schema.Class<UpdateNotificationTemplateMethod>("UpdateNotificationTemplateMethod")({
+    method: optionalOr(
+      Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })),
+      () => ""
+    )
+  }, wireName("UpdateNotificationTemplateMethod"))
+{}
 
 /** codersdk `UpdateUserNotificationPreferences`: template id to disabled. */
-export class UpdateUserNotificationPreferences extends Schema.Class<UpdateUserNotificationPreferences>("UpdateUserNotificationPreferences")({
-  template_disabled_map: Schema.Record({
-    key: Schema.String,
-    value: Schema.Boolean.annotations({ message: () => ({ message: "Must be true or false.", override: true }) })
-  })
-}, wireName("UpdateUserNotificationPreferences")) {}
+export class UpdateUserNotificationPreferences
+  extends Schema.Class<UpdateUserNotificationPreferences>("UpdateUserNotificationPreferences")({
+    template_disabled_map: Schema.Record({
+      key: Schema.String,
+      value: Schema.Boolean.annotations({ message: () => ({ message: "Must be true or false.", override: true }) })
+    })
+  }, wireName("UpdateUserNotificationPreferences"))
+{}
 
 /** codersdk `NotificationsSettings` as a request. */
-export class UpdateNotificationsSettings extends Schema.Class<UpdateNotificationsSettings>("UpdateNotificationsSettings")({
-  notifier_paused: Schema.Boolean.annotations({ message: () => ({ message: "Must be true or false.", override: true }) })
-}, wireName("NotificationsSettings")) {}
+export class UpdateNotificationsSettings
+  extends Schema.Class<UpdateNotificationsSettings>("UpdateNotificationsSettings")({
+    notifier_paused: Schema.Boolean.annotations({
+      message: () => ({ message: "Must be true or false.", override: true })
+    })
+  }, wireName("NotificationsSettings"))
+{}
 
 const Text = Schema.String.pipe(Schema.maxLength(4096, { message: () => "Must be at most 4096 characters." }))
 
@@ -44,8 +60,16 @@ export class CustomNotificationRequest extends Schema.Class<CustomNotificationRe
 }, wireName("CustomNotificationRequest")) {}
 
 export class NotificationsApi extends HttpApiGroup.make("notifications")
-  .add(HttpApiEndpoint.get("systemTemplates", "/notifications/templates/system").addSuccess(Schema.Array(NotificationTemplate)))
-  .add(HttpApiEndpoint.get("customTemplates", "/notifications/templates/custom").addSuccess(Schema.Array(NotificationTemplate)))
+  .add(
+    HttpApiEndpoint.get("systemTemplates", "/notifications/templates/system").addSuccess(
+      Schema.Array(NotificationTemplate)
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("customTemplates", "/notifications/templates/custom").addSuccess(
+      Schema.Array(NotificationTemplate)
+    )
+  )
   .add(
     HttpApiEndpoint.put("updateTemplateMethod", "/notifications/templates/:notification_template/method")
       .annotate(Audited, audit("notification_template"))
@@ -73,7 +97,9 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       .addSuccess(NotificationsSettings)
       .addSuccess(HttpApiSchema.Empty(304))
   )
-  .add(HttpApiEndpoint.get("dispatchMethods", "/notifications/dispatch-methods").addSuccess(NotificationMethodsResponse))
+  .add(
+    HttpApiEndpoint.get("dispatchMethods", "/notifications/dispatch-methods").addSuccess(NotificationMethodsResponse)
+  )
   .add(
     // Enqueues a message; no resource changes (the described system does not audit it).
     HttpApiEndpoint.post("sendCustom", "/notifications/custom").annotate(Audited, false)

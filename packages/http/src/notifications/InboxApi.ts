@@ -7,7 +7,12 @@
  * types): the read state is the user's own bookkeeping.
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { inboxReadStatuses, isUuid, ListInboxNotificationsResponse, UpdateInboxNotificationReadStatusResponse } from "@workbay/core"
+import {
+  inboxReadStatuses,
+  isUuid,
+  ListInboxNotificationsResponse,
+  UpdateInboxNotificationReadStatusResponse
+} from "@workbay/core"
 import { Schema } from "effect"
 import { Audited } from "../Audit.js"
 import { BadRequest, Forbidden, NoContent, NotFound, optionalParam, uuid, wireName } from "../Common.js"
@@ -18,7 +23,10 @@ import { WebSocketUpgradeSchema } from "../WebSocket.js"
 const UuidList = Schema.Array(Schema.String).pipe(
   Schema.filter((ids) => {
     const bad = ids.filter((id) => !isUuid(id))
-    return bad.length === 0 || `Must be a comma-separated list of UUIDs; not a UUID: ${bad.slice(0, 5).map((b) => `"${b.slice(0, 64)}"`).join(", ")}.`
+    return bad.length === 0 ||
+      `Must be a comma-separated list of UUIDs; not a UUID: ${
+        bad.slice(0, 5).map((b) => `"${b.slice(0, 64)}"`).join(", ")
+      }.`
   })
 )
 

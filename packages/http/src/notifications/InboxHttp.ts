@@ -10,7 +10,8 @@ import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { followSession, upgradeWebSocket } from "../WebSocket.js"
 
-const withInbox = <A, E, R>(f: (i: InboxNotifications) => Effect.Effect<A, E, R>) => Effect.flatMap(InboxNotifications, f)
+const withInbox = <A, E, R>(f: (i: InboxNotifications) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(InboxNotifications, f)
 
 export const InboxHttp = implement(WorkbayApi, "inbox", {
   list: ({ urlParams }) => withInbox((i) => i.list(urlParams)),

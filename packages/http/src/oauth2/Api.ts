@@ -7,13 +7,28 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import * as Core from "@workbay/core"
 import {
-  OAuth2AuthorizationServerMetadata, OAuth2ClientConfiguration, OAuth2ClientRegistrationResponse,
-  OAuth2ProtectedResourceMetadata, OAuth2ProviderApp, OAuth2ProviderAppSecret, OAuth2ProviderAppSecretFull,
+  OAuth2AuthorizationServerMetadata,
+  OAuth2ClientConfiguration,
+  OAuth2ClientRegistrationResponse,
+  OAuth2ProtectedResourceMetadata,
+  OAuth2ProviderApp,
+  OAuth2ProviderAppSecret,
+  OAuth2ProviderAppSecretFull,
   OAuth2TokenResponse
 } from "@workbay/core"
 import { Schema, SchemaAST } from "effect"
-import { Audited, audit } from "../Audit.js"
-import { BadRequest, EmptyOk, Forbidden, NoContent, NotFound, optional, optionalParam, uuid, wireName } from "../Common.js"
+import { audit, Audited } from "../Audit.js"
+import {
+  BadRequest,
+  EmptyOk,
+  Forbidden,
+  NoContent,
+  NotFound,
+  optional,
+  optionalParam,
+  uuid,
+  wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
 
 /** An HTML page (the authorization endpoint's sign-in, consent and error pages), with its status. */
@@ -25,7 +40,7 @@ const errorWire = Schema.Struct({ error: Schema.String, error_description: Schem
 
 /** An OAuth2 error as the API declares it: `{error, error_description}` on the wire. */
 const oauth2Wire = <A extends { readonly error: string; readonly error_description: string }>(
-  cls: Schema.Schema<A, any, never> & { new (props: any): A },
+  cls: Schema.Schema<A, any, never> & { new(props: any): A },
   props: (e: typeof errorWire.Type) => ConstructorParameters<typeof cls>[0]
 ) =>
   Schema.transform(errorWire, Schema.typeSchema(cls), {
@@ -47,11 +62,13 @@ const Name = Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be a
 const Url = Schema.String.pipe(Schema.maxLength(2048, { message: () => "Must be at most 2048 characters." }))
 
 /** codersdk `PostOAuth2ProviderAppRequest` (and `PutOAuth2ProviderAppRequest`, the same fields). */
-export class PostOAuth2ProviderAppRequest extends Schema.Class<PostOAuth2ProviderAppRequest>("PostOAuth2ProviderAppRequest")({
-  name: Name,
-  callback_url: Url,
-  icon: optional(Url)
-}, wireName("PostOAuth2ProviderAppRequest")) {}
+export class PostOAuth2ProviderAppRequest
+  extends Schema.Class<PostOAuth2ProviderAppRequest>("PostOAuth2ProviderAppRequest")({
+    name: Name,
+    callback_url: Url,
+    icon: optional(Url)
+  }, wireName("PostOAuth2ProviderAppRequest"))
+{}
 
 export class OAuth2AppsApi extends HttpApiGroup.make("oauth2Apps")
   .add(
@@ -82,7 +99,10 @@ export class OAuth2AppsApi extends HttpApiGroup.make("oauth2Apps")
       .addSuccess(Schema.Array(OAuth2ProviderAppSecret))
   )
   .add(
-    HttpApiEndpoint.post("createSecret", "/oauth2-provider/apps/:app/secrets").annotate(Audited, audit("oauth2_provider_app_secret"))
+    HttpApiEndpoint.post("createSecret", "/oauth2-provider/apps/:app/secrets").annotate(
+      Audited,
+      audit("oauth2_provider_app_secret")
+    )
       .setPath(AppPath)
       .addSuccess(OAuth2ProviderAppSecretFull, { status: 201 })
   )
@@ -102,7 +122,9 @@ export class OAuth2AppsApi extends HttpApiGroup.make("oauth2Apps")
 const Text = Schema.String
 /** A form body (`application/x-www-form-urlencoded`), as the OpenAPI document shows it. */
 const formEncoding = <S extends Schema.Schema<any, any, never>>(schema: S): S =>
-  HttpApiSchema.withEncoding(schema as Schema.Schema<any, Readonly<Record<string, string | undefined>>, never>, { kind: "UrlParams" }) as unknown as S
+  HttpApiSchema.withEncoding(schema as Schema.Schema<any, Readonly<Record<string, string | undefined>>, never>, {
+    kind: "UrlParams"
+  }) as unknown as S
 
 /** The query of the authorization endpoint; each part is checked by the service (errors per RFC 6749 4.1.2.1). */
 export const AuthorizeQuery = Schema.Struct({
@@ -116,10 +138,14 @@ export const AuthorizeQuery = Schema.Struct({
 })
 
 /** The consent form: its CSRF token and the user's choice (`allow`, the default, or `deny`). */
-export const ConsentForm = Schema.Struct({ csrf_token: Schema.optional(Text), decision: Schema.optional(Text) }).pipe(formEncoding)
+export const ConsentForm = Schema.Struct({ csrf_token: Schema.optional(Text), decision: Schema.optional(Text) }).pipe(
+  formEncoding
+)
 
 /** The sign-in form of the authorization page. */
-export const SignInForm = Schema.Struct({ email: Schema.optional(Text), password: Schema.optional(Text) }).pipe(formEncoding)
+export const SignInForm = Schema.Struct({ email: Schema.optional(Text), password: Schema.optional(Text) }).pipe(
+  formEncoding
+)
 
 /** RFC 6749 4.1.3 and 6: a token request's form fields (every check is the service's, answered as 5.2). */
 export const TokenForm = Schema.Struct({
@@ -143,29 +169,33 @@ export const RevokeForm = Schema.Struct({
 }).pipe(formEncoding)
 
 /** codersdk `OAuth2ClientRegistrationRequest` (RFC 7591 2). */
-export class OAuth2ClientRegistrationRequest extends Schema.Class<OAuth2ClientRegistrationRequest>("OAuth2ClientRegistrationRequest")({
-  redirect_uris: optional(Schema.Array(Url)),
-  client_name: optional(Text),
-  client_uri: optional(Url),
-  logo_uri: optional(Url),
-  tos_uri: optional(Url),
-  policy_uri: optional(Url),
-  jwks_uri: optional(Url),
-  jwks: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-  software_id: optional(Text),
-  software_version: optional(Text),
-  software_statement: optional(Text),
-  grant_types: optional(Schema.Array(Text)),
-  response_types: optional(Schema.Array(Text)),
-  token_endpoint_auth_method: optional(Text),
-  scope: optional(Text),
-  contacts: optional(Schema.Array(Text))
-}, wireName("OAuth2ClientRegistrationRequest")) {}
+export class OAuth2ClientRegistrationRequest
+  extends Schema.Class<OAuth2ClientRegistrationRequest>("OAuth2ClientRegistrationRequest")({
+    redirect_uris: optional(Schema.Array(Url)),
+    client_name: optional(Text),
+    client_uri: optional(Url),
+    logo_uri: optional(Url),
+    tos_uri: optional(Url),
+    policy_uri: optional(Url),
+    jwks_uri: optional(Url),
+    jwks: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+    software_id: optional(Text),
+    software_version: optional(Text),
+    software_statement: optional(Text),
+    grant_types: optional(Schema.Array(Text)),
+    response_types: optional(Schema.Array(Text)),
+    token_endpoint_auth_method: optional(Text),
+    scope: optional(Text),
+    contacts: optional(Schema.Array(Text))
+  }, wireName("OAuth2ClientRegistrationRequest"))
+{}
 
 /** RFC 7592 2.2: the update repeats the registration, with the client's id. */
-export class OAuth2ClientUpdateRequest extends OAuth2ClientRegistrationRequest.extend<OAuth2ClientUpdateRequest>("OAuth2ClientUpdateRequest")({
-  client_id: optional(Text)
-}) {}
+export class OAuth2ClientUpdateRequest
+  extends OAuth2ClientRegistrationRequest.extend<OAuth2ClientUpdateRequest>("OAuth2ClientUpdateRequest")({
+    client_id: optional(Text)
+  })
+{}
 
 const ClientPath = Schema.Struct({ client_id: Schema.String })
 

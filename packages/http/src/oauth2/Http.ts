@@ -27,7 +27,10 @@ export const MAX_PAGE_QUERY = 4096
 /** The error page for a query longer than `MAX_PAGE_QUERY`, or undefined. */
 const tooLong = (ctx: RequestContextShape, query: string): Uint8Array | undefined => {
   if (query.length <= MAX_PAGE_QUERY) return undefined
-  return render(ctx, { kind: "error", message: `The authorization request is too long: its query may have at most ${MAX_PAGE_QUERY} characters.` }, "")
+  return render(ctx, {
+    kind: "error",
+    message: `The authorization request is too long: its query may have at most ${MAX_PAGE_QUERY} characters.`
+  }, "")
 }
 
 const setHeaders = (ctx: RequestContextShape, headers: Readonly<Record<string, string>>) => {
@@ -118,12 +121,20 @@ export const OAuth2Http = implement(WorkbayApi, "oauth2", {
     }),
   register: ({ payload }) => Effect.flatMap(OAuth2Apps, (s) => s.register(payload)),
   getClient: ({ path }) =>
-    Effect.flatMap(RequestContext, (ctx) => Effect.flatMap(OAuth2Apps, (s) => s.getClient(path.client_id, ctx.header("authorization")))),
+    Effect.flatMap(
+      RequestContext,
+      (ctx) => Effect.flatMap(OAuth2Apps, (s) => s.getClient(path.client_id, ctx.header("authorization")))
+    ),
   updateClient: ({ path, payload }) =>
-    Effect.flatMap(RequestContext, (ctx) =>
-      Effect.flatMap(OAuth2Apps, (s) => s.updateClient(path.client_id, ctx.header("authorization"), payload))),
+    Effect.flatMap(
+      RequestContext,
+      (ctx) => Effect.flatMap(OAuth2Apps, (s) => s.updateClient(path.client_id, ctx.header("authorization"), payload))
+    ),
   deleteClient: ({ path }) =>
-    Effect.flatMap(RequestContext, (ctx) => Effect.flatMap(OAuth2Apps, (s) => s.deleteClient(path.client_id, ctx.header("authorization")))),
+    Effect.flatMap(
+      RequestContext,
+      (ctx) => Effect.flatMap(OAuth2Apps, (s) => s.deleteClient(path.client_id, ctx.header("authorization")))
+    ),
   token: ({ payload }) =>
     Effect.flatMap(RequestContext, (ctx) => {
       // RFC 6749 5.1: token answers (and errors, see the dispatcher) are never cached.
@@ -133,7 +144,10 @@ export const OAuth2Http = implement(WorkbayApi, "oauth2", {
     }),
   revokeApp: ({ urlParams }) => Effect.flatMap(OAuth2Provider, (p) => p.revokeApp(urlParams.client_id)),
   revoke: ({ payload }) =>
-    Effect.flatMap(RequestContext, (ctx) => Effect.flatMap(OAuth2Provider, (p) => p.revoke(payload, ctx.header("authorization"))))
+    Effect.flatMap(
+      RequestContext,
+      (ctx) => Effect.flatMap(OAuth2Provider, (p) => p.revoke(payload, ctx.header("authorization")))
+    )
 })
 
 export const OAuth2DiscoveryHttp = implement(WorkbayApi, "oauth2Discovery", {

@@ -28,7 +28,8 @@ export const pageHeaders = (formTarget?: string): Readonly<Record<string, string
   }
 }
 
-const STYLE = `body{font-family:system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:flex;justify-content:center;padding:4rem 1rem}
+const STYLE =
+  `body{font-family:system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:flex;justify-content:center;padding:4rem 1rem}
 main{background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:2rem;max-width:28rem;width:100%}
 h1{font-size:1.3rem;margin:0 0 1rem}label{display:block;margin:.8rem 0 .3rem}input{width:100%;padding:.5rem;box-sizing:border-box}
 button{margin-top:1rem;padding:.5rem 1.2rem;font-size:1rem;cursor:pointer}.error{color:#b00020}.target{word-break:break-all;font-family:monospace}
@@ -58,7 +59,9 @@ export const consentPage = (p: Extract<AuthorizePage, { kind: "consent" }>, quer
       `<h1>Authorize <span id="app-name">${escapeHtml(p.appName)}</span></h1>` +
       `<p>Signed in as <strong>${escapeHtml(p.username)}</strong>.</p>` +
       `<p><strong>${escapeHtml(p.appName)}</strong> asks for access to your account, with your permissions.</p>` +
-      `<p>After you choose, you will be sent to:</p><p class="target" id="redirect-target">${escapeHtml(p.redirectUri)}</p>` +
+      `<p>After you choose, you will be sent to:</p><p class="target" id="redirect-target">${
+        escapeHtml(p.redirectUri)
+      }</p>` +
       `<form method="post" action="authorize${query === "" ? "" : `?${escapeHtml(query)}`}">` +
       `<input type="hidden" name="csrf_token" value="${escapeHtml(p.csrfToken)}">` +
       `<button type="submit" name="decision" value="allow" id="allow">Allow</button> ` +
@@ -67,7 +70,10 @@ export const consentPage = (p: Extract<AuthorizePage, { kind: "consent" }>, quer
 
 /** A request that cannot be sent back to the client (unknown client, unregistered redirect URI). */
 export const errorPage = (message: string) =>
-  page("Authorization error", `<h1>This authorization request is not valid</h1><p class="error">${escapeHtml(message)}</p>`)
+  page(
+    "Authorization error",
+    `<h1>This authorization request is not valid</h1><p class="error">${escapeHtml(message)}</p>`
+  )
 
 /** The small body of a redirect. */
 export const redirectPage = (location: string) =>

@@ -1,18 +1,36 @@
 /** Organization routes and organization members. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  AssignableRole, Organization, Role, OrganizationMember, OrganizationName, PaginatedMembers, ResponseBody, ShareableWorkspaceOwners,
+  AssignableRole,
+  Organization,
+  OrganizationMember,
+  OrganizationName,
+  PaginatedMembers,
+  ResponseBody,
+  Role,
+  ShareableWorkspaceOwners,
   WorkspaceSharingSettings
 } from "@workbay/core"
 import { Either, ParseResult, Schema } from "effect"
+import { audit, Audited } from "../Audit.js"
 import {
-  BadRequest, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath, SearchPageQuery, wireName
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NoContent,
+  NonNegativeIntParam,
+  NotFound,
+  optional,
+  optionalParam,
+  OrganizationPath,
+  SearchPageQuery,
+  wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
-import { Audited, audit } from "../Audit.js"
 import { UpdateRolesRequest } from "../users/Api.js"
 
-const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 export class CreateOrganizationRequest extends Schema.Class<CreateOrganizationRequest>("CreateOrganizationRequest")({
   name: OrganizationName,
@@ -46,9 +64,11 @@ export class UpdateWorkspaceSharingSettingsRequest extends Schema.Class<UpdateWo
   "UpdateWorkspaceSharingSettingsRequest"
 )({
   sharing_disabled: optional(Schema.Boolean),
-  shareable_workspace_owners: optional(Schema.Union(ShareableWorkspaceOwners, Schema.Literal("")).annotations({
-    message: () => ({ message: "Must be one of none, everyone, service_accounts.", override: true })
-  }))
+  shareable_workspace_owners: optional(
+    Schema.Union(ShareableWorkspaceOwners, Schema.Literal("")).annotations({
+      message: () => ({ message: "Must be one of none, everyone, service_accounts.", override: true })
+    })
+  )
 }, wireName("UpdateWorkspaceSharingSettingsRequest")) {}
 
 /** One permission of a custom role request (the described system's Permission); `negate` defaults to false. */
@@ -57,9 +77,11 @@ const PermissionRequest = Schema.Struct({
   resource_type: Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })),
   action: Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." }))
 })
-const Permissions = optional(Schema.Array(PermissionRequest).pipe(
-  Schema.maxItems(512, { message: () => "Must hold at most 512 permissions." })
-))
+const Permissions = optional(
+  Schema.Array(PermissionRequest).pipe(
+    Schema.maxItems(512, { message: () => "Must hold at most 512 permissions." })
+  )
+)
 
 /** POST and PUT /organizations/{organization}/members/roles (the described system's CustomRoleRequest). */
 export class CustomRoleRequest extends Schema.Class<CustomRoleRequest>("CustomRoleRequest")({
@@ -90,11 +112,17 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
       .addSuccess(Organization)
       .addError(Conflict)
   )
-  .add(HttpApiEndpoint.del("delete", "/organizations/:organization").annotate(Audited, audit("organization")).setPath(OrganizationPath).addSuccess(ResponseBody))
+  .add(
+    HttpApiEndpoint.del("delete", "/organizations/:organization").annotate(Audited, audit("organization")).setPath(
+      OrganizationPath
+    ).addSuccess(ResponseBody)
+  )
   .add(
     HttpApiEndpoint.get("listMembers", "/organizations/:organization/members")
       .setPath(OrganizationPath)
-      .setUrlParams(Schema.Struct({ limit: optionalParam(NonNegativeIntParam), offset: optionalParam(NonNegativeIntParam) }))
+      .setUrlParams(
+        Schema.Struct({ limit: optionalParam(NonNegativeIntParam), offset: optionalParam(NonNegativeIntParam) })
+      )
       .addSuccess(Schema.Array(OrganizationMember))
   )
   .add(
@@ -121,14 +149,20 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
       .addSuccess(Schema.Array(AssignableRole))
   )
   .add(
-    HttpApiEndpoint.post("createRole", "/organizations/:organization/members/roles").annotate(Audited, audit("custom_role"))
+    HttpApiEndpoint.post("createRole", "/organizations/:organization/members/roles").annotate(
+      Audited,
+      audit("custom_role")
+    )
       .setPath(OrganizationPath)
       .setPayload(CustomRoleRequest)
       .addSuccess(Role)
       .addError(Conflict)
   )
   .add(
-    HttpApiEndpoint.put("updateRole", "/organizations/:organization/members/roles").annotate(Audited, audit("custom_role"))
+    HttpApiEndpoint.put("updateRole", "/organizations/:organization/members/roles").annotate(
+      Audited,
+      audit("custom_role")
+    )
       .setPath(OrganizationPath)
       .setPayload(CustomRoleRequest)
       .addSuccess(Role)
@@ -139,7 +173,11 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
       .setPath(RolePath)
       .addSuccess(NoContent)
   )
-  .add(HttpApiEndpoint.get("getMember", "/organizations/:organization/members/:user").setPath(MemberPath).addSuccess(OrganizationMember))
+  .add(
+    HttpApiEndpoint.get("getMember", "/organizations/:organization/members/:user").setPath(MemberPath).addSuccess(
+      OrganizationMember
+    )
+  )
   .add(
     HttpApiEndpoint.put("updateMemberRoles", "/organizations/:organization/members/:user/roles")
       .annotate(Audited, audit("organization_member"))
@@ -148,12 +186,20 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
       .addSuccess(OrganizationMember)
   )
   .add(
-    HttpApiEndpoint.post("addMember", "/organizations/:organization/members/:user").annotate(Audited, audit("organization_member"))
+    HttpApiEndpoint.post("addMember", "/organizations/:organization/members/:user").annotate(
+      Audited,
+      audit("organization_member")
+    )
       .setPath(MemberPath)
       .addSuccess(OrganizationMember)
       .addError(Conflict)
   )
-  .add(HttpApiEndpoint.del("removeMember", "/organizations/:organization/members/:user").annotate(Audited, audit("organization_member")).setPath(MemberPath).addSuccess(NoContent))
+  .add(
+    HttpApiEndpoint.del("removeMember", "/organizations/:organization/members/:user").annotate(
+      Audited,
+      audit("organization_member")
+    ).setPath(MemberPath).addSuccess(NoContent)
+  )
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(NotFound)

@@ -10,7 +10,8 @@ export const OrganizationsHttp = implement(WorkbayApi, "organizations", {
   get: ({ path }) => Effect.flatMap(Organizations, (o) => o.get(path.organization)),
   update: ({ path, payload }) => Effect.flatMap(Organizations, (o) => o.update(path.organization, payload)),
   delete: ({ path }) => Effect.flatMap(Organizations, (o) => o.delete(path.organization)),
-  listMembers: ({ path, urlParams }) => Effect.flatMap(Organizations, (o) => o.listMembers(path.organization, urlParams)),
+  listMembers: ({ path, urlParams }) =>
+    Effect.flatMap(Organizations, (o) => o.listMembers(path.organization, urlParams)),
   paginatedMembers: ({ path, urlParams }) =>
     Effect.flatMap(Organizations, (o) => o.paginatedMembers(path.organization, urlParams)),
   getWorkspaceSharing: ({ path }) => Effect.flatMap(Organizations, (o) => o.getWorkspaceSharing(path.organization)),

@@ -5,35 +5,57 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  RegionsResponse, RegisterWorkspaceProxyResponse, ResponseBody, UpdateWorkspaceProxyResponse, usernamePattern,
-  WorkspaceProxiesResponse, WorkspaceProxy
+  RegionsResponse,
+  RegisterWorkspaceProxyResponse,
+  ResponseBody,
+  UpdateWorkspaceProxyResponse,
+  usernamePattern,
+  WorkspaceProxiesResponse,
+  WorkspaceProxy
 } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, Unauthorized, uuid, wireName } from "../Common.js"
+import { audit, Audited } from "../Audit.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NoContent,
+  NotFound,
+  optional,
+  Unauthorized,
+  uuid,
+  wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
 
-const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** A proxy's name: the rules of usernames (1-32 alphanumerics with single inner hyphens). */
 const ProxyName = Schema.String.pipe(
   Schema.minLength(1, { message: () => "Name is required." }),
   Schema.maxLength(32, { message: () => "Name must be at most 32 characters." }),
-  Schema.pattern(usernamePattern, { message: () => "Name must be alphanumeric with single hyphens, not starting or ending with a hyphen." })
+  Schema.pattern(usernamePattern, {
+    message: () => "Name must be alphanumeric with single hyphens, not starting or ending with a hyphen."
+  })
 )
 /** A new name, or empty to keep the current one. */
 const NameOrEmpty = Schema.Union(Schema.Literal(""), ProxyName)
-  .annotations({ message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true }) })
+  .annotations({
+    message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true })
+  })
 
 /** `{workspaceproxy}`: a proxy id or name. */
 const ProxyPath = Schema.Struct({ workspaceproxy: Text(64) })
 
 /** codersdk `CreateWorkspaceProxyRequest`. */
-export class CreateWorkspaceProxyRequest extends Schema.Class<CreateWorkspaceProxyRequest>("CreateWorkspaceProxyRequest")({
-  name: ProxyName,
-  display_name: optional(Text(128)),
-  icon: optional(Text(2048))
-}, wireName("CreateWorkspaceProxyRequest")) {}
+export class CreateWorkspaceProxyRequest
+  extends Schema.Class<CreateWorkspaceProxyRequest>("CreateWorkspaceProxyRequest")({
+    name: ProxyName,
+    display_name: optional(Text(128)),
+    icon: optional(Text(2048))
+  }, wireName("CreateWorkspaceProxyRequest"))
+{}
 
 /** codersdk `PatchWorkspaceProxy`. `id` is accepted for the client's sake; the path names the proxy. */
 export class PatchWorkspaceProxy extends Schema.Class<PatchWorkspaceProxy>("PatchWorkspaceProxy")({
@@ -45,22 +67,26 @@ export class PatchWorkspaceProxy extends Schema.Class<PatchWorkspaceProxy>("Patc
 }, wireName("PatchWorkspaceProxy")) {}
 
 /** wsproxysdk `RegisterWorkspaceProxyRequest`. */
-export class RegisterWorkspaceProxyRequest extends Schema.Class<RegisterWorkspaceProxyRequest>("RegisterWorkspaceProxyRequest")({
-  access_url: Text(2048),
-  wildcard_hostname: optional(Text(512)),
-  derp_enabled: optional(Schema.Boolean),
-  derp_only: optional(Schema.Boolean),
-  replica_id: uuid("replica_id"),
-  replica_hostname: optional(Text(512)),
-  replica_error: optional(Text(4096)),
-  replica_relay_address: optional(Text(2048)),
-  version: optional(Text(128))
-}, wireName("RegisterWorkspaceProxyRequest")) {}
+export class RegisterWorkspaceProxyRequest
+  extends Schema.Class<RegisterWorkspaceProxyRequest>("RegisterWorkspaceProxyRequest")({
+    access_url: Text(2048),
+    wildcard_hostname: optional(Text(512)),
+    derp_enabled: optional(Schema.Boolean),
+    derp_only: optional(Schema.Boolean),
+    replica_id: uuid("replica_id"),
+    replica_hostname: optional(Text(512)),
+    replica_error: optional(Text(4096)),
+    replica_relay_address: optional(Text(2048)),
+    version: optional(Text(128))
+  }, wireName("RegisterWorkspaceProxyRequest"))
+{}
 
 /** wsproxysdk `DeregisterWorkspaceProxyRequest`. */
-export class DeregisterWorkspaceProxyRequest extends Schema.Class<DeregisterWorkspaceProxyRequest>("DeregisterWorkspaceProxyRequest")({
-  replica_id: uuid("replica_id")
-}, wireName("DeregisterWorkspaceProxyRequest")) {}
+export class DeregisterWorkspaceProxyRequest
+  extends Schema.Class<DeregisterWorkspaceProxyRequest>("DeregisterWorkspaceProxyRequest")({
+    replica_id: uuid("replica_id")
+  }, wireName("DeregisterWorkspaceProxyRequest"))
+{}
 
 export class WorkspaceProxiesApi extends HttpApiGroup.make("workspaceProxies")
   .add(HttpApiEndpoint.get("list", "/workspaceproxies").addSuccess(WorkspaceProxiesResponse))

@@ -18,7 +18,13 @@ export const WorkspaceProxiesHttp = implement(WorkbayApi, "workspaceProxies", {
 
 export const WorkspaceProxyMeHttp = implement(WorkbayApi, "workspaceProxyMe", {
   register: ({ payload }) =>
-    Effect.flatMap(RequestContext, (ctx) => Effect.flatMap(WorkspaceProxies, (s) => s.register(ctx.header(PROXY_TOKEN), payload))),
+    Effect.flatMap(
+      RequestContext,
+      (ctx) => Effect.flatMap(WorkspaceProxies, (s) => s.register(ctx.header(PROXY_TOKEN), payload))
+    ),
   deregister: ({ payload }) =>
-    Effect.flatMap(RequestContext, (ctx) => Effect.flatMap(WorkspaceProxies, (s) => s.deregister(ctx.header(PROXY_TOKEN), payload)))
+    Effect.flatMap(
+      RequestContext,
+      (ctx) => Effect.flatMap(WorkspaceProxies, (s) => s.deregister(ctx.header(PROXY_TOKEN), payload))
+    )
 })

@@ -6,8 +6,19 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Task, TaskBuildResponse, TaskLogsResponse, TasksListResponse } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, uuid, wireName } from "../Common.js"
+import { audit, Audited } from "../Audit.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NoContent,
+  NonNegativeIntParam,
+  NotFound,
+  optional,
+  optionalParam,
+  uuid,
+  wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
 import { WorkspaceName } from "../workspaces/Api.js"
 

@@ -3,7 +3,13 @@
  * (`GET /templateversions/{id}/logs?follow`, `GET /workspacebuilds/{id}/logs?follow`).
  * The route authorizes the caller and finds the job; this answers the upgrade.
  */
-import { type ProvisionerJobRecord, ProvisionerJobLog, ProvisionerJobs, TemplateVersions, toProvisionerJobLog } from "@workbay/core"
+import {
+  ProvisionerJobLog,
+  type ProvisionerJobRecord,
+  ProvisionerJobs,
+  TemplateVersions,
+  toProvisionerJobLog
+} from "@workbay/core"
 import { Effect, Schema, Stream } from "effect"
 import { BooleanParam, IntParam, optionalParam } from "../Common.js"
 import { streamSession, upgradeWebSocket } from "../WebSocket.js"
@@ -14,9 +20,11 @@ import { streamSession, upgradeWebSocket } from "../WebSocket.js"
  */
 export const LogsQuery = Schema.Struct({
   follow: Schema.optional(Schema.String),
-  after: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative()).annotations({
-    message: () => ({ message: "Must be an integer.", override: true })
-  }))
+  after: Schema.optional(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative()).annotations({
+      message: () => ({ message: "Must be an integer.", override: true })
+    })
+  )
 })
 
 const encodeLog = Schema.encodeSync(ProvisionerJobLog)
@@ -30,7 +38,9 @@ export const followJobLogs = (jobId: string, after = 0) =>
   Effect.gen(function*() {
     const jobs = yield* ProvisionerJobs
     yield* jobs.get(jobId)
-    const lines = jobs.followLogs(jobId, after).pipe(Stream.map((log) => JSON.stringify(encodeLog(toProvisionerJobLog(log)))))
+    const lines = jobs.followLogs(jobId, after).pipe(
+      Stream.map((log) => JSON.stringify(encodeLog(toProvisionerJobLog(log))))
+    )
     return yield* upgradeWebSocket(streamSession(lines, (e) => e.message))
   })
 
@@ -48,7 +58,11 @@ export const JobLogsQuery = Schema.Struct({
 /** A job's log lines for `JobLogsQuery`: the list, or with `follow=true` the WebSocket that streams them until the job ends. */
 export const jobLogs = <E, R>(
   job: Effect.Effect<ProvisionerJobRecord, E, R>,
-  params: { readonly after?: number | undefined; readonly before?: number | undefined; readonly follow?: boolean | undefined }
+  params: {
+    readonly after?: number | undefined
+    readonly before?: number | undefined
+    readonly follow?: boolean | undefined
+  }
 ) =>
   Effect.gen(function*() {
     const found = yield* job

@@ -1,10 +1,15 @@
 /** Provisioner job and daemon routes of an organization (see docs/provisioning.md). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { isUuid, ProvisionerDaemon, provisionerDaemonStatuses, ProvisionerJob, provisionerJobStatuses } from "@workbay/core"
+import {
+  isUuid,
+  ProvisionerDaemon,
+  provisionerDaemonStatuses,
+  ProvisionerJob,
+  provisionerJobStatuses
+} from "@workbay/core"
 import { Schema } from "effect"
 import { BadRequest, Forbidden, IntParam, NotFound, optionalParam, Uuid } from "../Common.js"
 import { Authentication } from "../Security.js"
-
 
 /** `ids`: comma-separated ids (the dispatcher splits them); one validation for the parameter. */
 const Ids = Schema.Array(Schema.String).pipe(
@@ -19,7 +24,8 @@ const Statuses = <const L extends ReadonlyArray<string>>(values: L) =>
   Schema.Array(Schema.String).pipe(
     Schema.filter((given) => {
       const bad = given.filter((s) => !values.includes(s))
-      return bad.length === 0 || `Unknown status ${bad.map((b) => `"${b}"`).join(", ")}: expected one of ${values.join(", ")}.`
+      return bad.length === 0 ||
+        `Unknown status ${bad.map((b) => `"${b}"`).join(", ")}: expected one of ${values.join(", ")}.`
     }),
     Schema.transform(Schema.Array(Schema.Literal(...values)), {
       strict: false,

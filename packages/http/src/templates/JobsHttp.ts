@@ -7,5 +7,6 @@ import { implement } from "../Handlers.js"
 export const ProvisionerJobsHttp = implement(WorkbayApi, "provisionerJobs", {
   list: ({ path, urlParams }) => Effect.flatMap(ProvisionerJobViews, (v) => v.list(path.organization, urlParams)),
   get: ({ path }) => Effect.flatMap(ProvisionerJobViews, (v) => v.get(path.organization, path.job)),
-  listDaemons: ({ path, urlParams }) => Effect.flatMap(ProvisionerJobViews, (v) => v.listDaemons(path.organization, urlParams))
+  listDaemons: ({ path, urlParams }) =>
+    Effect.flatMap(ProvisionerJobViews, (v) => v.listDaemons(path.organization, urlParams))
 })

@@ -7,27 +7,43 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { CreateProvisionerKeyResponse, ProvisionerKey, ProvisionerKeyDaemons } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, optionalParam, Unauthorized, wireName } from "../Common.js"
+import { audit, Audited } from "../Audit.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NoContent,
+  NotFound,
+  optional,
+  optionalParam,
+  Unauthorized,
+  wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
-const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 const Tags = Schema.Record({ key: Text(256), value: Text(256) })
 
 /** codersdk `CreateProvisionerKeyRequest`. The name's rules (required, 64 characters, reserved names) are the service's. */
-export class CreateProvisionerKeyRequest extends Schema.Class<CreateProvisionerKeyRequest>("CreateProvisionerKeyRequest")({
-  name: Schema.String.pipe(Schema.maxLength(1024, { message: () => "Name must be at most 64 characters" })),
-  tags: optional(Tags)
-}, wireName("CreateProvisionerKeyRequest")) {}
+export class CreateProvisionerKeyRequest
+  extends Schema.Class<CreateProvisionerKeyRequest>("CreateProvisionerKeyRequest")({
+    name: Schema.String.pipe(Schema.maxLength(1024, { message: () => "Name must be at most 64 characters" })),
+    tags: optional(Tags)
+  }, wireName("CreateProvisionerKeyRequest"))
+{}
 
 const OrganizationPath = Schema.Struct({ organization: Text(256) })
 const KeyPath = Schema.Struct({ organization: Text(256), provisionerkey: Text(256) })
 
 export class ProvisionerKeysApi extends HttpApiGroup.make("provisionerKeys")
   .add(
-    HttpApiEndpoint.post("create", "/organizations/:organization/provisionerkeys").annotate(Audited, audit("provisioner_key"))
+    HttpApiEndpoint.post("create", "/organizations/:organization/provisionerkeys").annotate(
+      Audited,
+      audit("provisioner_key")
+    )
       .setPath(OrganizationPath)
       .setPayload(CreateProvisionerKeyRequest)
       .addSuccess(CreateProvisionerKeyResponse, { status: 201 })
@@ -42,7 +58,10 @@ export class ProvisionerKeysApi extends HttpApiGroup.make("provisionerKeys")
       .addSuccess(Schema.Array(ProvisionerKeyDaemons))
   )
   .add(
-    HttpApiEndpoint.del("delete", "/organizations/:organization/provisionerkeys/:provisionerkey").annotate(Audited, audit("provisioner_key"))
+    HttpApiEndpoint.del("delete", "/organizations/:organization/provisionerkeys/:provisionerkey").annotate(
+      Audited,
+      audit("provisioner_key")
+    )
       .setPath(KeyPath)
       .addSuccess(NoContent)
   )

@@ -1,17 +1,33 @@
 /** Template routes: templates, their settings, access lists, and prebuild invalidation. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
-  ACLAvailable, CorsBehavior, InvalidatePresetsResponse, PortShareLevel, ResponseBody, Template, TemplateACL, TemplateExample,
+  ACLAvailable,
+  CorsBehavior,
+  InvalidatePresetsResponse,
+  PortShareLevel,
+  ResponseBody,
+  Template,
+  TemplateACL,
+  TemplateExample,
   usernamePattern
 } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import {
-  BadRequest, Conflict, Forbidden, NonNegativeIntParam, NotFound, optional, optionalParam, OrganizationPath, wireName
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NonNegativeIntParam,
+  NotFound,
+  optional,
+  optionalParam,
+  OrganizationPath,
+  wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
 
-const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** Template names: the rule of usernames and group names (1-32 alphanumerics with single inner hyphens). */
 export const TemplateName = Schema.String.pipe(
@@ -25,13 +41,19 @@ export const TemplateName = Schema.String.pipe(
 
 /** A new name, or empty to keep the current one. */
 const NameOrEmpty = Schema.Union(Schema.Literal(""), TemplateName)
-  .annotations({ message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true }) })
+  .annotations({
+    message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true })
+  })
 
 /** Display names: at most 64 characters, no leading or trailing spaces. */
-const DisplayName = Text(64).pipe(Schema.filter((s) => s === s.trim() || "Display name must not start or end with spaces."))
+const DisplayName = Text(64).pipe(
+  Schema.filter((s) => s === s.trim() || "Display name must not start or end with spaces.")
+)
 
 /** A duration in milliseconds (negative values are refused by the service, one validation each). */
-const Millis = Schema.Number.pipe(Schema.filter((n) => Number.isSafeInteger(n) || "Must be a whole number of milliseconds."))
+const Millis = Schema.Number.pipe(
+  Schema.filter((n) => Number.isSafeInteger(n) || "Must be a whole number of milliseconds.")
+)
 
 const AutostopRequirement = Schema.Struct({
   days_of_week: optional(Schema.Array(Text(16))),
@@ -86,7 +108,9 @@ export class UpdateTemplateACL extends Schema.Class<UpdateTemplateACL>("UpdateTe
 }, wireName("UpdateTemplateACL")) {}
 
 const TemplatePath = Schema.Struct({
-  template: Schema.UUID.annotations({ message: () => ({ message: "Template id must be a valid UUID.", override: true }) })
+  template: Schema.UUID.annotations({
+    message: () => ({ message: "Template id must be a valid UUID.", override: true })
+  })
 })
 
 const Query = Schema.Struct({ q: optionalParam(Schema.String) })

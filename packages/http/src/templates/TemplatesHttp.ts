@@ -6,7 +6,8 @@ import { implement } from "../Handlers.js"
 import { orNotModified } from "../RequestContext.js"
 
 export const TemplatesHttp = implement(WorkbayApi, "templates", {
-  listByOrganization: ({ path, urlParams }) => Effect.flatMap(Templates, (t) => t.listByOrganization(path.organization, urlParams.q)),
+  listByOrganization: ({ path, urlParams }) =>
+    Effect.flatMap(Templates, (t) => t.listByOrganization(path.organization, urlParams.q)),
   create: ({ path, payload }) => Effect.flatMap(Templates, (t) => t.create(path.organization, payload)),
   examplesByOrganization: ({ path }) => Effect.flatMap(Templates, (t) => t.examples(path.organization)),
   examples: () => Effect.flatMap(Templates, (t) => t.examples()),

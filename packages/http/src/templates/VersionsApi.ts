@@ -5,17 +5,38 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  ArchiveTemplateVersionsResponse, MatchedProvisioners, ProvisionerJob, ProvisionerJobLog, ResponseBody, TemplateVersion, TemplateVersionExternalAuth,
-  TemplateVersionParameter, TemplateVersionVariable, VersionPreset, WorkspaceResource
+  ArchiveTemplateVersionsResponse,
+  MatchedProvisioners,
+  ProvisionerJob,
+  ProvisionerJobLog,
+  ResponseBody,
+  TemplateVersion,
+  TemplateVersionExternalAuth,
+  TemplateVersionParameter,
+  TemplateVersionVariable,
+  VersionPreset,
+  WorkspaceResource
 } from "@workbay/core"
 import { Schema } from "effect"
-import { JobLogsQuery } from "./FollowLogs.js"
-import { WebSocketUpgradeSchema } from "../WebSocket.js"
-import { Audited, audit } from "../Audit.js"
-import { BadRequest, BooleanParam, Conflict, Forbidden, NonNegativeIntParam, NotFound, optional, optionalParam, uuid, wireName } from "../Common.js"
+import { audit, Audited } from "../Audit.js"
+import {
+  BadRequest,
+  BooleanParam,
+  Conflict,
+  Forbidden,
+  NonNegativeIntParam,
+  NotFound,
+  optional,
+  optionalParam,
+  uuid,
+  wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
+import { WebSocketUpgradeSchema } from "../WebSocket.js"
+import { JobLogsQuery } from "./FollowLogs.js"
 
-const Text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
 
 /** A version name, as the described system's rule: letters and digits, single `_`, `.` or `-` between them, at most 64. */
 export const TemplateVersionName = Schema.String.pipe(
@@ -26,7 +47,8 @@ export const TemplateVersionName = Schema.String.pipe(
 )
 const NameOrEmpty = Schema.Union(Schema.Literal(""), TemplateVersionName).annotations({
   message: () => ({
-    message: "Must be empty or alphanumeric (at most 64 characters), with single underscores, periods or hyphens between.",
+    message:
+      "Must be empty or alphanumeric (at most 64 characters), with single underscores, periods or hyphens between.",
     override: true
   })
 })
@@ -45,22 +67,28 @@ const ProvisionerType = Schema.String.pipe(
   Schema.maxLength(64, { message: () => "Must be at most 64 characters." })
 )
 
-export class CreateTemplateVersionRequest extends Schema.Class<CreateTemplateVersionRequest>("CreateTemplateVersionRequest")({
-  name: optional(NameOrEmpty),
-  message: optional(Text(1_048_576)),
-  template_id: optional(uuid("Template id")),
-  storage_method: Schema.Literal("file").annotations({ message: () => ({ message: 'Must be "file".', override: true }) }),
-  file_id: optional(uuid("File id")),
-  example_id: optional(Text(256)),
-  provisioner: ProvisionerType,
-  tags: optional(Tags),
-  user_variable_values: optional(Schema.Array(NameValue))
-}, wireName("CreateTemplateVersionRequest")) {}
+export class CreateTemplateVersionRequest
+  extends Schema.Class<CreateTemplateVersionRequest>("CreateTemplateVersionRequest")({
+    name: optional(NameOrEmpty),
+    message: optional(Text(1_048_576)),
+    template_id: optional(uuid("Template id")),
+    storage_method: Schema.Literal("file").annotations({
+      message: () => ({ message: "Must be \"file\".", override: true })
+    }),
+    file_id: optional(uuid("File id")),
+    example_id: optional(Text(256)),
+    provisioner: ProvisionerType,
+    tags: optional(Tags),
+    user_variable_values: optional(Schema.Array(NameValue))
+  }, wireName("CreateTemplateVersionRequest"))
+{}
 
-export class PatchTemplateVersionRequest extends Schema.Class<PatchTemplateVersionRequest>("PatchTemplateVersionRequest")({
-  name: optional(NameOrEmpty),
-  message: optional(Text(1_048_576))
-}, wireName("PatchTemplateVersionRequest")) {}
+export class PatchTemplateVersionRequest
+  extends Schema.Class<PatchTemplateVersionRequest>("PatchTemplateVersionRequest")({
+    name: optional(NameOrEmpty),
+    message: optional(Text(1_048_576))
+  }, wireName("PatchTemplateVersionRequest"))
+{}
 
 export class CreateTemplateVersionDryRunRequest
   extends Schema.Class<CreateTemplateVersionDryRunRequest>("CreateTemplateVersionDryRunRequest")({
@@ -70,13 +98,17 @@ export class CreateTemplateVersionDryRunRequest
   }, wireName("CreateTemplateVersionDryRunRequest"))
 {}
 
-export class UpdateActiveTemplateVersion extends Schema.Class<UpdateActiveTemplateVersion>("UpdateActiveTemplateVersion")({
-  id: uuid("Template version id")
-}) {}
+export class UpdateActiveTemplateVersion
+  extends Schema.Class<UpdateActiveTemplateVersion>("UpdateActiveTemplateVersion")({
+    id: uuid("Template version id")
+  })
+{}
 
-export class ArchiveTemplateVersionsRequest extends Schema.Class<ArchiveTemplateVersionsRequest>("ArchiveTemplateVersionsRequest")({
-  all: optional(Schema.Boolean)
-}, wireName("ArchiveTemplateVersionsRequest")) {}
+export class ArchiveTemplateVersionsRequest
+  extends Schema.Class<ArchiveTemplateVersionsRequest>("ArchiveTemplateVersionsRequest")({
+    all: optional(Schema.Boolean)
+  }, wireName("ArchiveTemplateVersionsRequest"))
+{}
 
 const VersionPath = Schema.Struct({ templateversion: uuid("Template version id") })
 const DryRunPath = Schema.Struct({ templateversion: uuid("Template version id"), jobID: uuid("Job ID") })
@@ -88,16 +120,20 @@ const OrganizationTemplatePath = Schema.Struct({
   templateversionname: Text(256)
 })
 
-
 export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
   .add(
-    HttpApiEndpoint.post("create", "/organizations/:organization/templateversions").annotate(Audited, audit("template_version"))
+    HttpApiEndpoint.post("create", "/organizations/:organization/templateversions").annotate(
+      Audited,
+      audit("template_version")
+    )
       .setPath(Schema.Struct({ organization: Schema.String }))
       .setPayload(CreateTemplateVersionRequest)
       .addSuccess(TemplateVersion, { status: 201 })
       .addError(Conflict)
   )
-  .add(HttpApiEndpoint.get("get", "/templateversions/:templateversion").setPath(VersionPath).addSuccess(TemplateVersion))
+  .add(
+    HttpApiEndpoint.get("get", "/templateversions/:templateversion").setPath(VersionPath).addSuccess(TemplateVersion)
+  )
   .add(
     HttpApiEndpoint.patch("update", "/templateversions/:templateversion").annotate(Audited, audit("template_version"))
       .setPath(VersionPath)
@@ -134,8 +170,15 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
       .addSuccess(Schema.Array(TemplateVersionVariable))
   )
   // Removed in the described system, which still answers them with an empty list.
-  .add(HttpApiEndpoint.get("removedParameters", "/templateversions/:templateversion/parameters").setPath(VersionPath).addSuccess(Schema.Tuple()))
-  .add(HttpApiEndpoint.get("removedSchema", "/templateversions/:templateversion/schema").setPath(VersionPath).addSuccess(Schema.Tuple()))
+  .add(
+    HttpApiEndpoint.get("removedParameters", "/templateversions/:templateversion/parameters").setPath(VersionPath)
+      .addSuccess(Schema.Tuple())
+  )
+  .add(
+    HttpApiEndpoint.get("removedSchema", "/templateversions/:templateversion/schema").setPath(VersionPath).addSuccess(
+      Schema.Tuple()
+    )
+  )
   .add(
     HttpApiEndpoint.get("externalAuth", "/templateversions/:templateversion/external-auth")
       .setPath(VersionPath)
@@ -153,7 +196,10 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
       .setPayload(CreateTemplateVersionDryRunRequest)
       .addSuccess(ProvisionerJob, { status: 201 })
   )
-  .add(HttpApiEndpoint.get("getDryRun", "/templateversions/:templateversion/dry-run/:jobID").setPath(DryRunPath).addSuccess(ProvisionerJob))
+  .add(
+    HttpApiEndpoint.get("getDryRun", "/templateversions/:templateversion/dry-run/:jobID").setPath(DryRunPath)
+      .addSuccess(ProvisionerJob)
+  )
   .add(
     HttpApiEndpoint.get("dryRunLogs", "/templateversions/:templateversion/dry-run/:jobID/logs")
       .setPath(DryRunPath)
@@ -167,12 +213,18 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
       .addSuccess(Schema.Array(WorkspaceResource))
   )
   .add(
-    HttpApiEndpoint.get("dryRunMatchedProvisioners", "/templateversions/:templateversion/dry-run/:jobID/matched-provisioners")
+    HttpApiEndpoint.get(
+      "dryRunMatchedProvisioners",
+      "/templateversions/:templateversion/dry-run/:jobID/matched-provisioners"
+    )
       .setPath(DryRunPath)
       .addSuccess(MatchedProvisioners)
   )
   .add(
-    HttpApiEndpoint.patch("cancelDryRun", "/templateversions/:templateversion/dry-run/:jobID/cancel").annotate(Audited, false)
+    HttpApiEndpoint.patch("cancelDryRun", "/templateversions/:templateversion/dry-run/:jobID/cancel").annotate(
+      Audited,
+      false
+    )
       .setPath(DryRunPath)
       .addSuccess(ResponseBody)
   )

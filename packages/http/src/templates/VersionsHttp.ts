@@ -2,10 +2,11 @@
 import { TemplateVersions } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
-import { jobLogs } from "./FollowLogs.js"
 import { implement } from "../Handlers.js"
+import { jobLogs } from "./FollowLogs.js"
 
-const withVersions = <A, E, R>(f: (tv: TemplateVersions) => Effect.Effect<A, E, R>) => Effect.flatMap(TemplateVersions, f)
+const withVersions = <A, E, R>(f: (tv: TemplateVersions) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(TemplateVersions, f)
 
 export const TemplateVersionsHttp = implement(WorkbayApi, "templateVersions", {
   create: ({ path, payload }) => withVersions((tv) => tv.create(path.organization, payload)),
@@ -20,9 +21,11 @@ export const TemplateVersionsHttp = implement(WorkbayApi, "templateVersions", {
   presets: ({ path }) => withVersions((tv) => tv.presets(path.templateversion)),
   createDryRun: ({ path, payload }) => withVersions((tv) => tv.createDryRun(path.templateversion, payload)),
   getDryRun: ({ path }) => withVersions((tv) => tv.getDryRun(path.templateversion, path.jobID)),
-  dryRunLogs: ({ path, urlParams }) => withVersions((tv) => jobLogs(tv.dryRunLogsJob(path.templateversion, path.jobID), urlParams)),
+  dryRunLogs: ({ path, urlParams }) =>
+    withVersions((tv) => jobLogs(tv.dryRunLogsJob(path.templateversion, path.jobID), urlParams)),
   dryRunResources: ({ path }) => withVersions((tv) => tv.dryRunResources(path.templateversion, path.jobID)),
-  dryRunMatchedProvisioners: ({ path }) => withVersions((tv) => tv.dryRunMatchedProvisioners(path.templateversion, path.jobID)),
+  dryRunMatchedProvisioners: ({ path }) =>
+    withVersions((tv) => tv.dryRunMatchedProvisioners(path.templateversion, path.jobID)),
   removedParameters: ({ path }) => withVersions((tv) => tv.removedListing(path.templateversion)),
   removedSchema: ({ path }) => withVersions((tv) => tv.removedListing(path.templateversion)),
   cancelDryRun: ({ path }) => withVersions((tv) => tv.cancelDryRun(path.templateversion, path.jobID)),
@@ -31,8 +34,10 @@ export const TemplateVersionsHttp = implement(WorkbayApi, "templateVersions", {
   listByTemplate: ({ path, urlParams }) => withVersions((tv) => tv.listByTemplate(path.template, urlParams)),
   promote: ({ path, payload }) => withVersions((tv) => tv.promote(path.template, payload.id)),
   archiveUnused: ({ path, payload }) => withVersions((tv) => tv.archiveUnused(path.template, payload.all === true)),
-  getByTemplateAndName: ({ path }) => withVersions((tv) => tv.getByTemplateAndName(path.template, path.templateversionname)),
+  getByTemplateAndName: ({ path }) =>
+    withVersions((tv) => tv.getByTemplateAndName(path.template, path.templateversionname)),
   getByOrganizationAndName: ({ path }) =>
     withVersions((tv) => tv.getByOrganizationAndName(path.organization, path.templatename, path.templateversionname)),
-  previous: ({ path }) => withVersions((tv) => tv.previous(path.organization, path.templatename, path.templateversionname))
+  previous: ({ path }) =>
+    withVersions((tv) => tv.previous(path.organization, path.templatename, path.templateversionname))
 })

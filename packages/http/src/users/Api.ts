@@ -1,14 +1,44 @@
 /** User routes: listing, creation, lookup, deletion, appearance, git SSH key, quiet hours, API keys. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { AgentChatSendShortcut, DisplayMode, UserPreferences } from "@workbay/core"
-import { ApiKey, ApiKeyWithOwner, Organization, AssignableRole, checkPassword, DisplayName, Email, GitSshKey, isUuid, LoginType, QuietHoursEntry, TokenName, User, UserAppearance, UserStatus, Username, AllowListEntry } from "@workbay/core"
-import { Schema } from "effect"
 import {
-  BadRequest, BooleanParam, Conflict, EmptyOk, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalOr,
-  optionalParam, UserPath, Uuid, wireName
+  AllowListEntry,
+  ApiKey,
+  ApiKeyWithOwner,
+  AssignableRole,
+  checkPassword,
+  DisplayName,
+  Email,
+  GitSshKey,
+  isUuid,
+  LoginType,
+  Organization,
+  QuietHoursEntry,
+  TokenName,
+  User,
+  UserAppearance,
+  Username,
+  UserStatus
+} from "@workbay/core"
+import { Schema } from "effect"
+import { audit, Audited } from "../Audit.js"
+import {
+  BadRequest,
+  BooleanParam,
+  Conflict,
+  EmptyOk,
+  Forbidden,
+  NoContent,
+  NonNegativeIntParam,
+  NotFound,
+  optional,
+  optionalOr,
+  optionalParam,
+  UserPath,
+  Uuid,
+  wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
-import { Audited, audit } from "../Audit.js"
 
 /** A UUID field or parameter, with a sentence for a message. */
 
@@ -57,7 +87,9 @@ const Nanoseconds = Schema.Number.pipe(
 
 /** An allow-list entry as a request gives it: the id is a UUID or `*` (any id of that kind). */
 const AllowListTarget = Schema.Struct({
-  id: Schema.String.pipe(Schema.filter((s) => s === "*" || isUuid(s), { message: () => "Id must be a UUID or \"*\"." })),
+  id: Schema.String.pipe(
+    Schema.filter((s) => s === "*" || isUuid(s), { message: () => "Id must be a UUID or \"*\"." })
+  ),
   type: AllowListEntry.fields.type
 })
 
@@ -85,22 +117,26 @@ const TerminalFont = Schema.Literal(...terminalFonts).annotations({
 const ThemeField = Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." }))
 
 /** A PUT of the whole settings, as in the described system: a field not given is empty (the default). */
-export class UpdateAppearanceRequest extends Schema.Class<UpdateAppearanceRequest>("UpdateUserAppearanceSettingsRequest")({
-  terminal_font: optionalOr(TerminalFont, () => "" as const),
-  theme_dark: optionalOr(ThemeField, () => ""),
-  theme_light: optionalOr(ThemeField, () => ""),
-  theme_mode: optionalOr(ThemeField, () => ""),
-  theme_preference: optionalOr(ThemeField, () => "")
-}, wireName("UpdateUserAppearanceSettingsRequest")) {}
+export class UpdateAppearanceRequest
+  extends Schema.Class<UpdateAppearanceRequest>("UpdateUserAppearanceSettingsRequest")({
+    terminal_font: optionalOr(TerminalFont, () => "" as const),
+    theme_dark: optionalOr(ThemeField, () => ""),
+    theme_light: optionalOr(ThemeField, () => ""),
+    theme_mode: optionalOr(ThemeField, () => ""),
+    theme_preference: optionalOr(ThemeField, () => "")
+  }, wireName("UpdateUserAppearanceSettingsRequest"))
+{}
 
 /** PUT /users/{user}/preferences: each setting given changes; one not given (absent or `null`) stays. */
-export class UpdatePreferencesRequest extends Schema.Class<UpdatePreferencesRequest>("UpdateUserPreferenceSettingsRequest")({
-  agent_chat_send_shortcut: optional(AgentChatSendShortcut),
-  code_diff_display_mode: optional(DisplayMode),
-  collapse_assistant_steps: optional(Schema.Boolean),
-  shell_tool_display_mode: optional(DisplayMode),
-  thinking_display_mode: optional(DisplayMode)
-}, wireName("UpdateUserPreferenceSettingsRequest")) {}
+export class UpdatePreferencesRequest
+  extends Schema.Class<UpdatePreferencesRequest>("UpdateUserPreferenceSettingsRequest")({
+    agent_chat_send_shortcut: optional(AgentChatSendShortcut),
+    code_diff_display_mode: optional(DisplayMode),
+    collapse_assistant_steps: optional(Schema.Boolean),
+    shell_tool_display_mode: optional(DisplayMode),
+    thinking_display_mode: optional(DisplayMode)
+  }, wireName("UpdateUserPreferenceSettingsRequest"))
+{}
 
 /** PUT /users/{user}/profile: the username (required) and the display name (kept when absent). */
 export class UpdateUserProfileRequest extends Schema.Class<UpdateUserProfileRequest>("UpdateUserProfileRequest")({
@@ -136,7 +172,12 @@ export class UsersApi extends HttpApiGroup.make("users")
       }))
       .addSuccess(UsersPage)
   )
-  .add(HttpApiEndpoint.post("create", "/users").annotate(Audited, audit("user")).setPayload(CreateUserRequest).addSuccess(User, { status: 201 }).addError(Conflict))
+  .add(
+    HttpApiEndpoint.post("create", "/users").annotate(Audited, audit("user")).setPayload(CreateUserRequest).addSuccess(
+      User,
+      { status: 201 }
+    ).addError(Conflict)
+  )
   .add(HttpApiEndpoint.get("assignableRoles", "/users/roles").addSuccess(Schema.Array(AssignableRole)))
   .add(HttpApiEndpoint.get("get", "/users/:user").setPath(UserPath).addSuccess(User))
   .add(HttpApiEndpoint.get("roles", "/users/:user/roles").setPath(UserPath).addSuccess(UserRoles))
@@ -146,13 +187,27 @@ export class UsersApi extends HttpApiGroup.make("users")
       .setPayload(UpdateRolesRequest)
       .addSuccess(User)
   )
-  .add(HttpApiEndpoint.put("suspend", "/users/:user/status/suspend").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(User))
-  .add(HttpApiEndpoint.put("activate", "/users/:user/status/activate").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(User))
-  .add(HttpApiEndpoint.del("delete", "/users/:user").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(EmptyOk))
-  .add(HttpApiEndpoint.get("loginType", "/users/:user/login-type").setPath(UserPath).addSuccess(UserLoginType))
-  .add(HttpApiEndpoint.get("organizations", "/users/:user/organizations").setPath(UserPath).addSuccess(Schema.Array(Organization)))
   .add(
-    HttpApiEndpoint.get("organizationByName", "/users/:user/organizations/:organizationname").setPath(UserOrganizationPath)
+    HttpApiEndpoint.put("suspend", "/users/:user/status/suspend").annotate(Audited, audit("user")).setPath(UserPath)
+      .addSuccess(User)
+  )
+  .add(
+    HttpApiEndpoint.put("activate", "/users/:user/status/activate").annotate(Audited, audit("user")).setPath(UserPath)
+      .addSuccess(User)
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/users/:user").annotate(Audited, audit("user")).setPath(UserPath).addSuccess(EmptyOk)
+  )
+  .add(HttpApiEndpoint.get("loginType", "/users/:user/login-type").setPath(UserPath).addSuccess(UserLoginType))
+  .add(
+    HttpApiEndpoint.get("organizations", "/users/:user/organizations").setPath(UserPath).addSuccess(
+      Schema.Array(Organization)
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("organizationByName", "/users/:user/organizations/:organizationname").setPath(
+      UserOrganizationPath
+    )
       .addSuccess(Organization)
   )
   .add(
@@ -189,19 +244,31 @@ export class UsersApi extends HttpApiGroup.make("users")
       .addSuccess(Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.String })))
   )
   .add(HttpApiEndpoint.get("getGitSshKey", "/users/:user/gitsshkey").setPath(UserPath).addSuccess(GitSshKey))
-  .add(HttpApiEndpoint.put("regenerateGitSshKey", "/users/:user/gitsshkey").annotate(Audited, audit("git_ssh_key")).setPath(UserPath).addSuccess(GitSshKey))
-  .add(HttpApiEndpoint.get("getQuietHours", "/users/:user/quiet-hours").setPath(UserPath).addSuccess(Schema.Array(QuietHoursEntry)))
+  .add(
+    HttpApiEndpoint.put("regenerateGitSshKey", "/users/:user/gitsshkey").annotate(Audited, audit("git_ssh_key"))
+      .setPath(UserPath).addSuccess(GitSshKey)
+  )
+  .add(
+    HttpApiEndpoint.get("getQuietHours", "/users/:user/quiet-hours").setPath(UserPath).addSuccess(
+      Schema.Array(QuietHoursEntry)
+    )
+  )
   .add(
     HttpApiEndpoint.put("updateQuietHours", "/users/:user/quiet-hours").annotate(Audited, audit("user"))
       .setPath(UserPath)
       .setPayload(Schema.Struct({ schedule: Schema.String }))
       .addSuccess(Schema.Array(QuietHoursEntry))
   )
-  .add(HttpApiEndpoint.post("createSessionKey", "/users/:user/keys").annotate(Audited, audit("api_key")).setPath(UserPath).addSuccess(KeyResponse, { status: 201 }))
+  .add(
+    HttpApiEndpoint.post("createSessionKey", "/users/:user/keys").annotate(Audited, audit("api_key")).setPath(UserPath)
+      .addSuccess(KeyResponse, { status: 201 })
+  )
   .add(
     HttpApiEndpoint.get("listTokens", "/users/:user/keys/tokens")
       .setPath(UserPath)
-      .setUrlParams(Schema.Struct({ include_all: optionalParam(BooleanParam), include_expired: optionalParam(BooleanParam) }))
+      .setUrlParams(
+        Schema.Struct({ include_all: optionalParam(BooleanParam), include_expired: optionalParam(BooleanParam) })
+      )
       .addSuccess(Schema.Array(ApiKeyWithOwner))
   )
   .add(
@@ -216,10 +283,21 @@ export class UsersApi extends HttpApiGroup.make("users")
       .setPath(UserPath)
       .addSuccess(Schema.Struct({ max_token_lifetime: Schema.Number }))
   )
-  .add(HttpApiEndpoint.get("getTokenByName", "/users/:user/keys/tokens/:keyname").setPath(UserKeyNamePath).addSuccess(ApiKey))
-  .add(HttpApiEndpoint.del("deleteTokenByName", "/users/:user/keys/tokens/:keyname").annotate(Audited, audit("api_key")).setPath(UserKeyNamePath).addSuccess(NoContent))
+  .add(
+    HttpApiEndpoint.get("getTokenByName", "/users/:user/keys/tokens/:keyname").setPath(UserKeyNamePath).addSuccess(
+      ApiKey
+    )
+  )
+  .add(
+    HttpApiEndpoint.del("deleteTokenByName", "/users/:user/keys/tokens/:keyname").annotate(Audited, audit("api_key"))
+      .setPath(UserKeyNamePath).addSuccess(NoContent)
+  )
   .add(HttpApiEndpoint.get("getKey", "/users/:user/keys/:keyid").setPath(UserKeyPath).addSuccess(ApiKey))
-  .add(HttpApiEndpoint.del("deleteKey", "/users/:user/keys/:keyid").annotate(Audited, audit("api_key")).setPath(UserKeyPath).addSuccess(NoContent))
+  .add(
+    HttpApiEndpoint.del("deleteKey", "/users/:user/keys/:keyid").annotate(Audited, audit("api_key")).setPath(
+      UserKeyPath
+    ).addSuccess(NoContent)
+  )
   .add(
     HttpApiEndpoint.put("expireKey", "/users/:user/keys/:keyid/expire").annotate(Audited, audit("api_key"))
       .setPath(UserKeyPath)

@@ -2,9 +2,9 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { DisplayName, Email, NewPassword, omitEmpty, Rbac, ResponseBody, Username } from "@workbay/core"
 import { Schema } from "effect"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, UserPath, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
-import { Audited, audit } from "../Audit.js"
 
 export class LoginRequest extends Schema.Class<LoginRequest>("LoginWithPasswordRequest")({
   email: Email,
@@ -43,24 +43,37 @@ export class AuthMethods extends Schema.Class<AuthMethods>("AuthMethods")({
 
 /** Routes that work without a token. */
 export class AuthorizationApi extends HttpApiGroup.make("authorization")
-  .add(HttpApiEndpoint.get("scopes", "/auth/scopes").addSuccess(Schema.Struct({ external: Schema.Array(Schema.String) })))
   .add(
-    HttpApiEndpoint.post("login", "/users/login").annotate(Audited, audit("api_key", { action: "login", anonymous: true }))
+    HttpApiEndpoint.get("scopes", "/auth/scopes").addSuccess(Schema.Struct({ external: Schema.Array(Schema.String) }))
+  )
+  .add(
+    HttpApiEndpoint.post("login", "/users/login").annotate(
+      Audited,
+      audit("api_key", { action: "login", anonymous: true })
+    )
       .setPayload(LoginRequest)
       .addSuccess(LoginResponse, { status: 201 })
       .addError(Forbidden)
   )
   .add(
-    HttpApiEndpoint.post("requestOneTimePasscode", "/users/otp/request").annotate(Audited, audit("user", { action: "request_password_reset", anonymous: true }))
+    HttpApiEndpoint.post("requestOneTimePasscode", "/users/otp/request").annotate(
+      Audited,
+      audit("user", { action: "request_password_reset", anonymous: true })
+    )
       .setPayload(Schema.Struct({ email: Email }))
       .addSuccess(NoContent)
       .addError(Forbidden)
   )
   .add(
-    HttpApiEndpoint.post("changePasswordWithOneTimePasscode", "/users/otp/change-password").annotate(Audited, audit("user", { action: "write", anonymous: true }))
+    HttpApiEndpoint.post("changePasswordWithOneTimePasscode", "/users/otp/change-password").annotate(
+      Audited,
+      audit("user", { action: "write", anonymous: true })
+    )
       .setPayload(Schema.Struct({
         email: Email,
-        one_time_passcode: Schema.String.pipe(Schema.minLength(1, { message: () => "The one-time passcode is required." })),
+        one_time_passcode: Schema.String.pipe(
+          Schema.minLength(1, { message: () => "The one-time passcode is required." })
+        ),
         password: NewPassword
       }))
       .addSuccess(NoContent)
@@ -68,7 +81,10 @@ export class AuthorizationApi extends HttpApiGroup.make("authorization")
   )
   .add(HttpApiEndpoint.get("getFirstUser", "/users/first").addSuccess(ResponseBody).addError(NotFound))
   .add(
-    HttpApiEndpoint.post("createFirstUser", "/users/first").annotate(Audited, audit("user", { action: "create", anonymous: true }))
+    HttpApiEndpoint.post("createFirstUser", "/users/first").annotate(
+      Audited,
+      audit("user", { action: "create", anonymous: true })
+    )
       .setPayload(FirstUserRequest)
       .addSuccess(FirstUserResponse, { status: 201 })
       .addError(Conflict)
@@ -87,7 +103,10 @@ export class ConvertLoginResponse extends Schema.Class<ConvertLoginResponse>("OA
 
 /** The resource kind and the action of an authorization check, as the evaluator knows them. */
 const ResourceType = Schema.Literal(...Rbac.resourceKinds).annotations({
-  message: () => ({ message: "Resource type must be a resource kind (such as user or organization) or \"*\".", override: true })
+  message: () => ({
+    message: "Resource type must be a resource kind (such as user or organization) or \"*\".",
+    override: true
+  })
 })
 const Action = Schema.Literal(...Rbac.actions).annotations({
   message: () => ({ message: `Action must be one of ${Rbac.actions.join(", ")}.`, override: true })
@@ -118,7 +137,10 @@ export class SessionApi extends HttpApiGroup.make("session")
       .addSuccess(Schema.Struct({ valid: Schema.Boolean, details: Schema.String }))
   )
   .add(
-    HttpApiEndpoint.post("convertLogin", "/users/:user/convert-login").annotate(Audited, audit("user", { action: "write" }))
+    HttpApiEndpoint.post("convertLogin", "/users/:user/convert-login").annotate(
+      Audited,
+      audit("user", { action: "write" })
+    )
       .setPath(UserPath)
       .setPayload(Schema.Struct({ password: Schema.String, to_type: Schema.String }))
       .addSuccess(ConvertLoginResponse, { status: 201 })
@@ -129,7 +151,10 @@ export class SessionApi extends HttpApiGroup.make("session")
       .setPayload(AuthorizationRequest)
       .addSuccess(Schema.Record({ key: Schema.String, value: Schema.Boolean }))
   )
-  .add(HttpApiEndpoint.post("logout", "/users/logout").annotate(Audited, audit("api_key", { action: "logout" })).addSuccess(ResponseBody))
+  .add(
+    HttpApiEndpoint.post("logout", "/users/logout").annotate(Audited, audit("api_key", { action: "logout" }))
+      .addSuccess(ResponseBody)
+  )
   .addError(BadRequest)
   .addError(Forbidden)
   .middleware(Authentication)

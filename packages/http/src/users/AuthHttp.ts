@@ -1,10 +1,10 @@
 /** Handlers of the authorization and session groups. */
 import { Auth } from "@workbay/core"
+import { externalScopes, SignInCookies } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { clearSessionCookie, RequestContext, setSessionCookie } from "../RequestContext.js"
-import { externalScopes, SignInCookies } from "@workbay/core"
 
 export const AuthorizationHttp = implement(WorkbayApi, "authorization", {
   scopes: () => Effect.succeed({ external: externalScopes }),
@@ -14,7 +14,8 @@ export const AuthorizationHttp = implement(WorkbayApi, "authorization", {
       Effect.map((r) => ({ session_token: r.session_token }))
     ),
   requestOneTimePasscode: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.requestOneTimePasscode(payload.email)),
-  changePasswordWithOneTimePasscode: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.changePasswordWithPasscode(payload)),
+  changePasswordWithOneTimePasscode: ({ payload }) =>
+    Effect.flatMap(Auth, (auth) => auth.changePasswordWithPasscode(payload)),
   getFirstUser: () => Effect.flatMap(Auth, (auth) => auth.firstUserStatus),
   createFirstUser: ({ payload }) => Effect.flatMap(Auth, (auth) => auth.createFirstUser(payload)),
   authMethods: () => Effect.flatMap(Auth, (auth) => auth.authMethods)
@@ -27,7 +28,9 @@ export const SessionHttp = implement(WorkbayApi, "session", {
     Effect.flatMap(Auth, (auth) => auth.convertLogin(path.user, payload)).pipe(
       // The provider's callback completes the conversion only in the browser holding this cookie.
       Effect.tap((r) =>
-        Effect.map(RequestContext, (ctx) => ctx.setCookie(SignInCookies.convert, r.state_string, { expires: r.expires_at })))
+        Effect.map(RequestContext, (ctx) =>
+          ctx.setCookie(SignInCookies.convert, r.state_string, { expires: r.expires_at }))
+      )
     ),
   logout: () => Effect.flatMap(Auth, (auth) => auth.logout).pipe(Effect.tap(() => clearSessionCookie))
 })

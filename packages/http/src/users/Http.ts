@@ -23,15 +23,22 @@ export const UsersHttp = implement(WorkbayApi, "users", {
   updateAppearance: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setAppearance(path.user, payload)),
   getPreferences: ({ path }) => Effect.flatMap(Users, (u) => u.getPreferences(path.user)),
   updatePreferences: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setPreferences(path.user, payload)),
-  autofillParameters: ({ path, urlParams }) => Effect.flatMap(Users, (u) => u.autofillParameters(path.user, urlParams.template_id)),
+  autofillParameters: ({ path, urlParams }) =>
+    Effect.flatMap(Users, (u) => u.autofillParameters(path.user, urlParams.template_id)),
   getGitSshKey: ({ path }) => Effect.flatMap(Users, (u) => u.getGitSshKey(path.user)),
   regenerateGitSshKey: ({ path }) => Effect.flatMap(Users, (u) => u.regenerateGitSshKey(path.user)),
   getQuietHours: ({ path }) => Effect.flatMap(Users, (u) => u.getQuietHours(path.user)),
   updateQuietHours: ({ path, payload }) => Effect.flatMap(Users, (u) => u.setQuietHours(path.user, payload.schedule)),
   createSessionKey: ({ path }) => Effect.flatMap(Auth, (a) => a.createSessionKey(path.user)),
   listTokens: ({ path, urlParams }) =>
-    Effect.flatMap(Auth, (a) =>
-      a.listTokens(path.user, { includeExpired: urlParams.include_expired ?? false, includeAll: urlParams.include_all ?? false })),
+    Effect.flatMap(
+      Auth,
+      (a) =>
+        a.listTokens(path.user, {
+          includeExpired: urlParams.include_expired ?? false,
+          includeAll: urlParams.include_all ?? false
+        })
+    ),
   createToken: ({ path, payload }) => Effect.flatMap(Auth, (a) => a.createToken(path.user, payload)),
   tokenConfig: ({ path }) => Effect.flatMap(Auth, (a) => a.tokenConfig(path.user)),
   getTokenByName: ({ path }) => Effect.flatMap(Auth, (a) => a.getToken(path.user, path.keyname)),

@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import * as Core from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, optionalParam, wire } from "../Common.js"
 import { Authentication } from "../Security.js"
 
@@ -20,9 +20,11 @@ export const CallbackQuery = Schema.Struct({
   iss: optionalParam(Schema.String)
 })
 
-export class DeviceFlowCallbackResponse extends Schema.Class<DeviceFlowCallbackResponse>("OAuth2DeviceFlowCallbackResponse")({
-  redirect_url: Schema.String
-}) {}
+export class DeviceFlowCallbackResponse
+  extends Schema.Class<DeviceFlowCallbackResponse>("OAuth2DeviceFlowCallbackResponse")({
+    redirect_url: Schema.String
+  })
+{}
 
 export class GithubDeviceResponse extends Schema.Class<GithubDeviceResponse>("ExternalAuthDevice")({
   device_code: Schema.String,

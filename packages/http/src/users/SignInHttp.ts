@@ -8,13 +8,16 @@ import { DeviceFlowCallbackResponse } from "./SignInApi.js"
 
 type Query = Omit<CallbackInput, "cookie">
 
-const withCookies = (query: Query) => Effect.map(RequestContext, (ctx): CallbackInput => ({ ...query, cookie: ctx.cookie }))
+const withCookies = (query: Query) =>
+  Effect.map(RequestContext, (ctx): CallbackInput => ({ ...query, cookie: ctx.cookie }))
 
 /** Sets the answer's cookies (the session's among them) and its redirect, or answers where to go (device flow). */
 const answer = (a: CallbackAnswer) =>
   Effect.map(RequestContext, (ctx) => {
     for (const c of a.cookies) ctx.setCookie(c.name, c.value, { maxAgeSeconds: c.maxAgeSeconds })
-    if (a.session !== undefined) ctx.setCookie(ctx.sessionCookieName, a.session.token, { expires: a.session.expires_at })
+    if (a.session !== undefined) {
+      ctx.setCookie(ctx.sessionCookieName, a.session.token, { expires: a.session.expires_at })
+    }
     if (a.status === 307) {
       ctx.setStatus(307)
       ctx.setHeader("location", a.location)

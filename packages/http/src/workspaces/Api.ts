@@ -6,14 +6,34 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
-  MinimalUser, ProvisionerJobLog, ResponseBody, Workspace, WorkspaceBuild, WorkspaceBuildParameter, WorkspaceBuildTimings,
-  WorkspaceResource, WorkspacesResponse
+  MinimalUser,
+  ProvisionerJobLog,
+  ResponseBody,
+  Workspace,
+  WorkspaceBuild,
+  WorkspaceBuildParameter,
+  WorkspaceBuildTimings,
+  WorkspaceResource,
+  WorkspacesResponse
 } from "@workbay/core"
 import { Schema } from "effect"
-import { JobLogsQuery } from "../templates/FollowLogs.js"
-import { Audited, audit } from "../Audit.js"
-import { BadRequest, BooleanParam, Conflict, Forbidden, NoContent, NonNegativeIntParam, NotFound, optional, optionalParam, PreconditionFailed, uuid, wireName } from "../Common.js"
+import { audit, Audited } from "../Audit.js"
+import {
+  BadRequest,
+  BooleanParam,
+  Conflict,
+  Forbidden,
+  NoContent,
+  NonNegativeIntParam,
+  NotFound,
+  optional,
+  optionalParam,
+  PreconditionFailed,
+  uuid,
+  wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
+import { JobLogsQuery } from "../templates/FollowLogs.js"
 import { NameValue } from "../templates/VersionsApi.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
@@ -40,19 +60,27 @@ export class CreateWorkspaceRequest extends Schema.Class<CreateWorkspaceRequest>
 }, wireName("CreateWorkspaceRequest")) {}
 
 /** Why a client asked for a build (the described system's `CreateWorkspaceBuildReason`). */
-export const buildRequestReasons = ["dashboard", "cli", "ssh_connection", "vscode_connection", "jetbrains_connection"] as const
+export const buildRequestReasons = [
+  "dashboard",
+  "cli",
+  "ssh_connection",
+  "vscode_connection",
+  "jetbrains_connection"
+] as const
 
-export class CreateWorkspaceBuildRequest extends Schema.Class<CreateWorkspaceBuildRequest>("CreateWorkspaceBuildRequest")({
-  transition: Schema.Literal("start", "stop", "delete"),
-  template_version_id: optional(uuid("Template version id")),
-  dry_run: optional(Schema.Boolean),
-  state: optional(Schema.Array(Schema.Int)),
-  orphan: optional(Schema.Boolean),
-  rich_parameter_values: optional(Schema.Array(NameValue)),
-  log_level: optional(Schema.Literal("debug")),
-  template_version_preset_id: optional(uuid("Template version preset id")),
-  reason: optional(Schema.Literal(...buildRequestReasons))
-}, wireName("CreateWorkspaceBuildRequest")) {}
+export class CreateWorkspaceBuildRequest
+  extends Schema.Class<CreateWorkspaceBuildRequest>("CreateWorkspaceBuildRequest")({
+    transition: Schema.Literal("start", "stop", "delete"),
+    template_version_id: optional(uuid("Template version id")),
+    dry_run: optional(Schema.Boolean),
+    state: optional(Schema.Array(Schema.Int)),
+    orphan: optional(Schema.Boolean),
+    rich_parameter_values: optional(Schema.Array(NameValue)),
+    log_level: optional(Schema.Literal("debug")),
+    template_version_preset_id: optional(uuid("Template version preset id")),
+    reason: optional(Schema.Literal(...buildRequestReasons))
+  }, wireName("CreateWorkspaceBuildRequest"))
+{}
 
 export class UpdateWorkspaceRequest extends Schema.Class<UpdateWorkspaceRequest>("UpdateWorkspaceRequest")({
   name: optional(Schema.Union(Schema.Literal(""), WorkspaceName))
@@ -67,7 +95,12 @@ const StateBytes = Schema.Union(Schema.String, Schema.Array(Schema.Unknown)).pip
   Schema.filter((s) => (typeof s === "string" ? BASE64.test(s) : s.every(isByte)), {
     message: () => "Must be base64 (standard alphabet, padded) or an array of bytes (0 to 255)."
   }),
-  Schema.annotations({ message: () => ({ message: "Must be base64 (standard alphabet, padded) or an array of bytes (0 to 255).", override: true }) })
+  Schema.annotations({
+    message: () => ({
+      message: "Must be base64 (standard alphabet, padded) or an array of bytes (0 to 255).",
+      override: true
+    })
+  })
 )
 
 /**
@@ -75,9 +108,11 @@ const StateBytes = Schema.Union(Schema.String, Schema.Array(Schema.Unknown)).pip
  * as an array of bytes (the form `CreateWorkspaceBuildRequest.state` takes here). Required: a
  * missing or `null` state is refused rather than taken as "clear it"; `""` or `[]` clears it.
  */
-export class UpdateWorkspaceBuildStateRequest extends Schema.Class<UpdateWorkspaceBuildStateRequest>("UpdateWorkspaceBuildStateRequest")({
-  state: StateBytes
-}, wireName("UpdateWorkspaceBuildStateRequest")) {}
+export class UpdateWorkspaceBuildStateRequest
+  extends Schema.Class<UpdateWorkspaceBuildStateRequest>("UpdateWorkspaceBuildStateRequest")({
+    state: StateBytes
+  }, wireName("UpdateWorkspaceBuildStateRequest"))
+{}
 
 const WorkspacePath = Schema.Struct({ workspace: uuid("Workspace id") })
 const BuildPath = Schema.Struct({ workspacebuild: uuid("Workspace build id") })
@@ -85,12 +120,16 @@ const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.Str
 const OwnerNamePath = Schema.Struct({ user: Schema.String, workspacename: Schema.String.pipe(Schema.maxLength(256)) })
 const IncludeDeleted = Schema.Struct({ include_deleted: optionalParam(BooleanParam) })
 
-
-const DateParam = Schema.Date.annotations({ message: () => ({ message: "Must be an RFC 3339 date-time.", override: true }) })
+const DateParam = Schema.Date.annotations({
+  message: () => ({ message: "Must be an RFC 3339 date-time.", override: true })
+})
 
 export class WorkspacesApi extends HttpApiGroup.make("workspaces")
   .add(
-    HttpApiEndpoint.post("create", "/organizations/:organization/members/:user/workspaces").annotate(Audited, audit("workspace"))
+    HttpApiEndpoint.post("create", "/organizations/:organization/members/:user/workspaces").annotate(
+      Audited,
+      audit("workspace")
+    )
       .setPath(MemberPath)
       .setPayload(CreateWorkspaceRequest)
       .addSuccess(Workspace)
@@ -122,7 +161,11 @@ export class WorkspacesApi extends HttpApiGroup.make("workspaces")
       }))
       .addSuccess(WorkspacesResponse)
   )
-  .add(HttpApiEndpoint.get("get", "/workspaces/:workspace").setPath(WorkspacePath).setUrlParams(IncludeDeleted).addSuccess(Workspace))
+  .add(
+    HttpApiEndpoint.get("get", "/workspaces/:workspace").setPath(WorkspacePath).setUrlParams(IncludeDeleted).addSuccess(
+      Workspace
+    )
+  )
   .add(
     HttpApiEndpoint.get("getByOwnerAndName", "/users/:user/workspace/:workspacename")
       .setPath(OwnerNamePath)
@@ -142,12 +185,18 @@ export class WorkspacesApi extends HttpApiGroup.make("workspaces")
       .addSuccess(NoContent)
   )
   .add(
-    HttpApiEndpoint.del("unfavorite", "/workspaces/:workspace/favorite").annotate(Audited, audit("workspace", { action: "write" }))
+    HttpApiEndpoint.del("unfavorite", "/workspaces/:workspace/favorite").annotate(
+      Audited,
+      audit("workspace", { action: "write" })
+    )
       .setPath(WorkspacePath)
       .addSuccess(NoContent)
   )
   .add(
-    HttpApiEndpoint.post("createBuild", "/workspaces/:workspace/builds").annotate(Audited, audit("workspace_build", { action: "start" }))
+    HttpApiEndpoint.post("createBuild", "/workspaces/:workspace/builds").annotate(
+      Audited,
+      audit("workspace_build", { action: "start" })
+    )
       .setPath(WorkspacePath)
       .setPayload(CreateWorkspaceBuildRequest)
       .addSuccess(WorkspaceBuild)
@@ -164,7 +213,9 @@ export class WorkspacesApi extends HttpApiGroup.make("workspaces")
       }))
       .addSuccess(Schema.Array(WorkspaceBuild))
   )
-  .add(HttpApiEndpoint.get("getBuild", "/workspacebuilds/:workspacebuild").setPath(BuildPath).addSuccess(WorkspaceBuild))
+  .add(
+    HttpApiEndpoint.get("getBuild", "/workspacebuilds/:workspacebuild").setPath(BuildPath).addSuccess(WorkspaceBuild)
+  )
   .add(
     HttpApiEndpoint.get("buildByNumber", "/users/:user/workspace/:workspacename/builds/:buildnumber")
       .setPath(Schema.Struct({

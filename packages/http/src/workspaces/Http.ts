@@ -11,7 +11,8 @@ const withBuilds = <A, E, R>(f: (b: WorkspaceBuilds) => Effect.Effect<A, E, R>) 
 export const WorkspacesHttp = implement(WorkbayApi, "workspaces", {
   create: ({ path, payload }) => withWorkspaces((w) => w.create(path.organization, path.user, payload)),
   createForUser: ({ path, payload }) => withWorkspaces((w) => w.create(undefined, path.user, payload)),
-  availableUsers: ({ path, urlParams }) => withWorkspaces((w) => w.availableUsers(path.organization, path.user, urlParams)),
+  availableUsers: ({ path, urlParams }) =>
+    withWorkspaces((w) => w.availableUsers(path.organization, path.user, urlParams)),
   list: ({ urlParams }) => withWorkspaces((w) => w.list(urlParams)),
   get: ({ path, urlParams }) => withWorkspaces((w) => w.get(path.workspace, urlParams.include_deleted === true)),
   getByOwnerAndName: ({ path, urlParams }) =>
@@ -31,7 +32,9 @@ export const WorkspacesHttp = implement(WorkbayApi, "workspaces", {
     withBuilds((b) =>
       b.setState(
         path.workspacebuild,
-        typeof payload.state === "string" ? new Uint8Array(Buffer.from(payload.state, "base64")) : Uint8Array.from(payload.state as ReadonlyArray<number>)
+        typeof payload.state === "string"
+          ? new Uint8Array(Buffer.from(payload.state, "base64"))
+          : Uint8Array.from(payload.state as ReadonlyArray<number>)
       )
     ),
   buildTimings: ({ path }) => withBuilds((b) => b.timings(path.workspacebuild)),

@@ -1,15 +1,22 @@
 /** Port sharing routes: a workspace's shared agent ports (the described system's PortSharing group). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
-  MAX_SHARED_PORT, MIN_SHARED_PORT, PortShareProtocol, shareableLevels, WorkspaceAgentPortShare, WorkspaceAgentPortShares
+  MAX_SHARED_PORT,
+  MIN_SHARED_PORT,
+  PortShareProtocol,
+  shareableLevels,
+  WorkspaceAgentPortShare,
+  WorkspaceAgentPortShares
 } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, EmptyOk, Forbidden, NotFound } from "../Common.js"
 import { Authentication } from "../Security.js"
 
 const WorkspacePath = Schema.Struct({
-  workspace: Schema.UUID.annotations({ message: () => ({ message: "Workspace id must be a valid UUID.", override: true }) })
+  workspace: Schema.UUID.annotations({
+    message: () => ({ message: "Workspace id must be a valid UUID.", override: true })
+  })
 })
 
 const AgentName = Schema.String.pipe(Schema.minLength(1, { message: () => "Agent name is required." }))
@@ -24,7 +31,9 @@ const SharedPort = WholeNumber.pipe(
 )
 
 /** Any TCP port, for naming a share to delete. */
-const AnyPort = WholeNumber.pipe(Schema.between(0, MAX_SHARED_PORT, { message: () => `Port must be between 0 and ${MAX_SHARED_PORT}.` }))
+const AnyPort = WholeNumber.pipe(
+  Schema.between(0, MAX_SHARED_PORT, { message: () => `Port must be between 0 and ${MAX_SHARED_PORT}.` })
+)
 
 const ShareLevel = Schema.Literal(...shareableLevels).annotations({
   message: () => ({
@@ -34,7 +43,9 @@ const ShareLevel = Schema.Literal(...shareableLevels).annotations({
   })
 })
 
-const Protocol = PortShareProtocol.annotations({ message: () => ({ message: `Protocol must be "http" or "https".`, override: true }) })
+const Protocol = PortShareProtocol.annotations({
+  message: () => ({ message: `Protocol must be "http" or "https".`, override: true })
+})
 
 /** codersdk `UpsertWorkspaceAgentPortShareRequest`: every field required. */
 export class UpsertWorkspaceAgentPortShareRequest extends Schema.Class<UpsertWorkspaceAgentPortShareRequest>(

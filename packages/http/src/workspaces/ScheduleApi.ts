@@ -6,16 +6,18 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { ResolveAutostartResponse, ResponseBody, Workspace } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, uuid, wireName } from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
 
 /** No body at all (the body of `usage` is optional); shown in OpenAPI as an empty schema. */
 const NoBody = Schema.Undefined.annotations({ jsonSchema: { type: "null", description: "No body." } })
 
-export class UpdateWorkspaceAutostartRequest extends Schema.Class<UpdateWorkspaceAutostartRequest>("UpdateWorkspaceAutostartRequest")({
-  schedule: optional(Schema.String.pipe(Schema.maxLength(256, { message: () => "Must be at most 256 characters." })))
-}, wireName("UpdateWorkspaceAutostartRequest")) {}
+export class UpdateWorkspaceAutostartRequest
+  extends Schema.Class<UpdateWorkspaceAutostartRequest>("UpdateWorkspaceAutostartRequest")({
+    schedule: optional(Schema.String.pipe(Schema.maxLength(256, { message: () => "Must be at most 256 characters." })))
+  }, wireName("UpdateWorkspaceAutostartRequest"))
+{}
 
 export class UpdateWorkspaceTTLRequest extends Schema.Class<UpdateWorkspaceTTLRequest>("UpdateWorkspaceTTLRequest")({
   ttl_ms: optional(Schema.NullOr(Schema.Int.pipe(Schema.nonNegative({ message: () => "Must not be negative." }))))

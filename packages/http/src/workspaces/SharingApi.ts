@@ -2,7 +2,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { WorkspaceACL } from "@workbay/core"
 import { Schema } from "effect"
-import { Audited, audit } from "../Audit.js"
+import { audit, Audited } from "../Audit.js"
 import { BadRequest, Forbidden, NoContent, NotFound, optional, wireName } from "../Common.js"
 import { Authentication } from "../Security.js"
 
@@ -18,7 +18,9 @@ export class UpdateWorkspaceACL extends Schema.Class<UpdateWorkspaceACL>("Update
 }, wireName("UpdateWorkspaceACL")) {}
 
 const SharingPath = Schema.Struct({
-  workspace: Schema.UUID.annotations({ message: () => ({ message: "Workspace id must be a valid UUID.", override: true }) })
+  workspace: Schema.UUID.annotations({
+    message: () => ({ message: "Workspace id must be a valid UUID.", override: true })
+  })
 })
 
 export class WorkspaceSharingApi extends HttpApiGroup.make("workspaceSharing")
@@ -30,7 +32,10 @@ export class WorkspaceSharingApi extends HttpApiGroup.make("workspaceSharing")
       .addSuccess(NoContent)
   )
   .add(
-    HttpApiEndpoint.del("deleteAcl", "/workspaces/:workspace/acl").annotate(Audited, audit("workspace", { action: "write" }))
+    HttpApiEndpoint.del("deleteAcl", "/workspaces/:workspace/acl").annotate(
+      Audited,
+      audit("workspace", { action: "write" })
+    )
       .setPath(SharingPath)
       .addSuccess(NoContent)
   )

@@ -13,11 +13,17 @@ import { EventStreamSchema } from "../ServerSentEvents.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
 const WatchPath = Schema.Struct({
-  workspace: Schema.UUID.annotations({ message: () => ({ message: "Workspace id must be a valid UUID.", override: true }) })
+  workspace: Schema.UUID.annotations({
+    message: () => ({ message: "Workspace id must be a valid UUID.", override: true })
+  })
 })
 
 export class WorkspaceWatchApi extends HttpApiGroup.make("workspaceWatch")
-  .add(HttpApiEndpoint.get("watchWs", "/workspaces/:workspace/watch-ws").setPath(WatchPath).addSuccess(WebSocketUpgradeSchema))
+  .add(
+    HttpApiEndpoint.get("watchWs", "/workspaces/:workspace/watch-ws").setPath(WatchPath).addSuccess(
+      WebSocketUpgradeSchema
+    )
+  )
   .add(HttpApiEndpoint.get("watch", "/workspaces/:workspace/watch").setPath(WatchPath).addSuccess(EventStreamSchema))
   .addError(BadRequest)
   .addError(Forbidden)

@@ -4,7 +4,16 @@
  * (docs/agents.md, "Routes users call").
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser, UNKNOWN_ID } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
+} from "../support.js"
 import { connect, eventually } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { recordingProvisioner, REPORTS_TEMPLATE } from "./fixtures.js"
@@ -19,7 +28,10 @@ describe("agent connection info and startup-logs", () => {
   const handed = new Map<string, Map<string, string>>()
 
   beforeAll(async () => {
-    ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recordingProvisioner(["main", "side"], handed)], lifecycle: false }))
+    ;({ srv, owner, orgId } = await startWithOwner({
+      provisioners: [recordingProvisioner(["main", "side"], handed)],
+      lifecycle: false
+    }))
     dev = await createUser(owner)
     other = await createUser(owner)
     template = await makeTemplate(srv, owner, orgId, REPORTS_TEMPLATE)
@@ -57,8 +69,14 @@ describe("agent connection info and startup-logs", () => {
   it("startup-logs answers as logs, follow included; 401, 404, 400 alike", async () => {
     const { agent, token } = await agentOf()
     const source = agent.scripts[0].log_source_id
-    const lines = [{ created_at: "2030-01-01T10:00:00Z", level: "info", output: "one" }, { created_at: "2030-01-01T10:00:01Z", level: "error", output: "two" }]
-    expect((await dev.client.as(token).patch("/workspaceagents/me/logs", { log_source_id: source, logs: lines })).status).toBe(200)
+    const lines = [{ created_at: "2030-01-01T10:00:00Z", level: "info", output: "one" }, {
+      created_at: "2030-01-01T10:00:01Z",
+      level: "error",
+      output: "two"
+    }]
+    expect(
+      (await dev.client.as(token).patch("/workspaceagents/me/logs", { log_source_id: source, logs: lines })).status
+    ).toBe(200)
     const logs = await dev.client.get(`/workspaceagents/${agent.id}/logs`)
     const old = await dev.client.get(`/workspaceagents/${agent.id}/startup-logs`)
     expect(old.status).toBe(200)
@@ -66,15 +84,20 @@ describe("agent connection info and startup-logs", () => {
     expect(old.body.map((l: any) => l.output)).toEqual(["one", "two"])
     const after = await dev.client.get(`/workspaceagents/${agent.id}/startup-logs?after=${logs.body[0].id}`)
     expect(after.body.map((l: any) => l.output)).toEqual(["two"])
-    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/startup-logs?follow=true`, { "Service-Session-Token": dev.client.token! })
+    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/startup-logs?follow=true`, {
+      "Service-Session-Token": dev.client.token!
+    })
     await eventually(() => ws.messages.length >= 2)
     expect(ws.messages.map((m) => JSON.parse(m).output)).toEqual(["one", "two"])
     ws.socket.close(1000)
     await ws.closed
     // The described system's dashboards send a bare `follow` (`?follow&after=<id>`).
-    const bare = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/startup-logs?follow&after=${logs.body[0].id}`, {
-      "Service-Session-Token": dev.client.token!
-    })
+    const bare = await connect(
+      `${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/startup-logs?follow&after=${logs.body[0].id}`,
+      {
+        "Service-Session-Token": dev.client.token!
+      }
+    )
     await eventually(() => bare.messages.length >= 1)
     expect(bare.messages.map((m) => JSON.parse(m).output)).toEqual(["two"])
     bare.socket.close(1000)

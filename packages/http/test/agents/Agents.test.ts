@@ -6,7 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser, UNKNOWN_ID,
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID,
   UUID_PATTERN
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
@@ -52,7 +59,9 @@ describe("agent tokens and the agent routes", () => {
   const workspace = (body: Record<string, unknown> = {}) => makeWorkspace(srv, dev.client, orgId, template.id, body)
   const asAgent = (token: string) => dev.client.as(token)
   const agentsOf = (w: { latest_build: any }) =>
-    Object.fromEntries((w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).map((a: any) => [a.name, a]))
+    Object.fromEntries(
+      (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).map((a: any) => [a.name, a])
+    )
 
   it("the token handed to the provisioner reaches the agent's own routes: GET /workspaceagents/me/gitsshkey", async () => {
     const w = await workspace()
@@ -115,7 +124,9 @@ describe("agent tokens and the agent routes", () => {
     const deadline = new Date(Date.now() + 2 * HOUR).toISOString()
     const r = await asAgent(token).put(`/workspaces/${w.id}/extend`, { deadline })
     expect(r.status, JSON.stringify(r.body)).toBe(200)
-    expect(Date.parse((await dev.client.get(`/workspaces/${w.id}`)).body.latest_build.deadline)).toBe(Date.parse(deadline))
+    expect(Date.parse((await dev.client.get(`/workspaces/${w.id}`)).body.latest_build.deadline)).toBe(
+      Date.parse(deadline)
+    )
     // Another workspace of the same owner lies outside the agent's token.
     expectResponse(await asAgent(token).put(`/workspaces/${other.id}/extend`, { deadline }), 403)
     expectValidations(await asAgent(token).put(`/workspaces/${w.id}/extend`, { deadline: "soon" }), ["deadline"])
@@ -132,7 +143,13 @@ describe("agent tokens and the agent routes", () => {
       const main = agentsOf(w).main
       const r = await dev.client.get(`/workspaceagents/${main.id}`)
       expect(r.status, JSON.stringify(r.body)).toBe(200)
-      expect(r.body).toMatchObject({ id: main.id, name: "main", status: "connecting", lifecycle_state: "created", resource_id: main.resource_id })
+      expect(r.body).toMatchObject({
+        id: main.id,
+        name: "main",
+        status: "connecting",
+        lifecycle_state: "created",
+        resource_id: main.resource_id
+      })
       expect((await owner.get(`/workspaceagents/${main.id}`)).status).toBe(200)
     })
 
@@ -173,7 +190,12 @@ describe("agent tokens and the agent routes", () => {
       const logs = await owner.get(`/audit?q=${encodeURIComponent(`resource_id:${id}`)}&limit=5`)
       expect(logs.status, JSON.stringify(logs.body)).toBe(200)
       const [entry] = logs.body.audit_logs
-      expect(entry).toMatchObject({ action: "write", resource_type: "workspace_agent", resource_target: "outside", status_code: 200 })
+      expect(entry).toMatchObject({
+        action: "write",
+        resource_type: "workspace_agent",
+        resource_target: "outside",
+        status_code: 200
+      })
       expect(entry.diff).toEqual({ agent_token: { old: "", new: "", secret: true } })
     })
 
@@ -190,7 +212,8 @@ describe("agent tokens and the agent routes", () => {
     it("403 for who may use the workspace but not change it", async () => {
       const w = await workspace()
       const user = await createUser(owner, { username: "agent-user" })
-      expect((await dev.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [user.user.id]: "use" } })).status).toBe(204)
+      expect((await dev.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [user.user.id]: "use" } })).status)
+        .toBe(204)
       expect((await user.client.get(`/workspaceagents/${agentsOf(w).outside.id}`)).status).toBe(200)
       expectResponse(await user.client.get(path(w)), 403)
     })

@@ -5,14 +5,22 @@
  * connection and back; each app session's open shows in the connection log; sharing levels,
  * 401, 403, 404 and 502 answer with the Response object.
  */
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningAgent, startAgent } from "../../../agent/src/index.js"
-import { type Client, createOrganization, createUser, SESSION_HEADER, type ServiceTestServer, startWithOwner, type TestUser } from "../support.js"
+import {
+  type Client,
+  createOrganization,
+  createUser,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  type TestUser
+} from "../support.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 
 /**
@@ -43,14 +51,17 @@ const startApp = async () => {
       const status = /^\/status\/(\d+)$/.exec(url)
       res.setHeader("set-cookie", ["a=1; Path=/", "b=2; Path=/", "service_session_token=stolen; Path=/"])
       res.writeHead(status ? Number(status[1]) : 200, { "content-type": "application/json", "x-app": "tiny" })
-      res.end(JSON.stringify({ method: req.method, url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }))
+      res.end(
+        JSON.stringify({ method: req.method, url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") })
+      )
     })
   })
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
   return { server, port: (server.address() as AddressInfo).port, slow }
 }
 
-const template = (port: number) => `resources:
+const template = (port: number) =>
+  `resources:
   - name: laptop
     type: machine
     agents:
@@ -112,16 +123,36 @@ describe("path-based web apps through the agent connection", () => {
     const templateAdmin = await createUser(owner, { username: "app-tadmin", roles: ["template-admin"] })
     const t = await makeTemplate(srv, owner, orgId, template(tiny.port))
     const workspace = await makeWorkspace(srv, dev.client, orgId, t.id)
-    const agentId = (workspace.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "dev").id
+    const agentId =
+      (workspace.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) => a.name === "dev")
+        .id
     const credentials = await dev.client.get(`/workspaces/${workspace.id}/external-agent/dev/credentials`)
     expect(credentials.status).toBe(200)
     const dir = mkdtempSync(join(tmpdir(), "workbay-app-proxy-"))
     dirs.push(dir)
-    const agent = await startAgent({ url: srv.url, token: credentials.body.agent_token, auth: "token", directory: dir, logDir: dir, log: () => {} })
+    const agent = await startAgent({
+      url: srv.url,
+      token: credentials.body.agent_token,
+      auth: "token",
+      directory: dir,
+      logDir: dir,
+      log: () => {}
+    })
     await agent.started
-    await eventually(async () => (await dev.client.get(`/workspaceagents/${agentId}`)).body.status === "connected", "the agent connects")
+    await eventually(
+      async () => (await dev.client.get(`/workspaceagents/${agentId}`)).body.status === "connected",
+      "the agent connects"
+    )
     const d: Deployment = {
-      srv, owner, orgId, dev, other, templateAdmin, workspace, agentId, agent,
+      srv,
+      owner,
+      orgId,
+      dev,
+      other,
+      templateAdmin,
+      workspace,
+      agentId,
+      agent,
       app: (slug, rest = "/", name = workspace.name) => `${srv.url}/@app-dev/${name}/apps/${slug}${rest}`
     }
     deployments.push(d)
@@ -130,7 +161,11 @@ describe("path-based web apps through the agent connection", () => {
 
   const as = (user: TestUser | Client | undefined, init: RequestInit = {}): RequestInit => {
     const token = user === undefined ? undefined : "client" in user ? user.client.token : user.token
-    return { ...init, redirect: "manual", headers: { ...(token ? { [SESSION_HEADER]: token } : {}), ...(init.headers as Record<string, string>) } }
+    return {
+      ...init,
+      redirect: "manual",
+      headers: { ...(token ? { [SESSION_HEADER]: token } : {}), ...(init.headers as Record<string, string>) }
+    }
   }
 
   const expectResponse = async (res: Response, status: number, message?: RegExp) => {
@@ -156,7 +191,12 @@ describe("path-based web apps through the agent connection", () => {
   })
 
   it("carries a request through the agent to its app and the answer back, without the caller's credentials", async () => {
-    const res = await fetch(main.app("web", "/hello/world?x=1&y=2"), as(main.dev, { headers: { cookie: `service_session_token=${main.dev.client.token}; theme=dark`, "x-custom": "yes" } }))
+    const res = await fetch(
+      main.app("web", "/hello/world?x=1&y=2"),
+      as(main.dev, {
+        headers: { cookie: `service_session_token=${main.dev.client.token}; theme=dark`, "x-custom": "yes" }
+      })
+    )
     expect(res.status).toBe(200)
     expect(res.headers.get("x-app")).toBe("tiny")
     // The app's cookies pass, but not one that would replace the caller's session.
@@ -173,7 +213,10 @@ describe("path-based web apps through the agent connection", () => {
   })
 
   it("carries bodies both ways, statuses as the app answers, and the app's own path under its URL", async () => {
-    const posted = await fetch(main.app("web", "/submit"), as(main.dev, { method: "POST", body: "name=workbay", headers: { "content-type": "text/plain" } }))
+    const posted = await fetch(
+      main.app("web", "/submit"),
+      as(main.dev, { method: "POST", body: "name=workbay", headers: { "content-type": "text/plain" } })
+    )
     expect(posted.status).toBe(200)
     expect(await posted.json()).toMatchObject({ method: "POST", url: "/submit", body: "name=workbay" })
     const big = await fetch(main.app("web", "/big"), as(main.dev))
@@ -197,20 +240,29 @@ describe("path-based web apps through the agent connection", () => {
 
   it("records one connection log entry per app session, with the user, ip, user agent and status", async () => {
     const d = await deploy()
-    for (let i = 0; i < 3; i++) expect((await fetch(d.app("web", `/page/${i}`), as(d.dev, { headers: { "user-agent": "browser-1" } }))).status).toBe(200)
-    expect((await fetch(d.app("web", "/status/404"), as(d.dev, { headers: { "user-agent": "browser-1" } }))).status).toBe(404)
+    for (let i = 0; i < 3; i++) {
+      expect((await fetch(d.app("web", `/page/${i}`), as(d.dev, { headers: { "user-agent": "browser-1" } }))).status)
+        .toBe(200)
+    }
+    expect((await fetch(d.app("web", "/status/404"), as(d.dev, { headers: { "user-agent": "browser-1" } }))).status)
+      .toBe(404)
     expect((await fetch(d.app("web"), as(d.dev, { headers: { "user-agent": "browser-2" } }))).status).toBe(200)
     const log = await d.owner.get(`/connectionlog?limit=50`)
     expect(log.status).toBe(200)
     const apps = (log.body.connection_logs as Array<any>).filter((e) => e.type === "workspace_app")
     expect(apps).toHaveLength(3)
-    const byAgentOf = (ua: string, status: number) => apps.filter((e) => e.web_info.user_agent === ua && e.web_info.status_code === status)
+    const byAgentOf = (ua: string, status: number) =>
+      apps.filter((e) => e.web_info.user_agent === ua && e.web_info.status_code === status)
     expect(byAgentOf("browser-1", 200)).toHaveLength(1)
     expect(byAgentOf("browser-1", 404)).toHaveLength(1)
     expect(byAgentOf("browser-2", 200)).toHaveLength(1)
     expect(byAgentOf("browser-1", 200)[0]).toMatchObject({
-      workspace_id: d.workspace.id, workspace_name: d.workspace.name, agent_name: "dev", ip: "127.0.0.1",
-      workspace_owner_id: d.dev.user.id, workspace_owner_username: "app-dev",
+      workspace_id: d.workspace.id,
+      workspace_name: d.workspace.name,
+      agent_name: "dev",
+      ip: "127.0.0.1",
+      workspace_owner_id: d.dev.user.id,
+      workspace_owner_username: "app-dev",
       web_info: { slug_or_port: "web", status_code: 200, user: { id: d.dev.user.id, username: "app-dev" } }
     })
     expect(byAgentOf("browser-1", 200)[0].ssh_info).toBeUndefined()
@@ -218,9 +270,15 @@ describe("path-based web apps through the agent connection", () => {
 
   it("401 without a session for an app that is not public; a bad token is 401 too", async () => {
     await expectResponse(await fetch(main.app("web"), as(undefined)), 401, /logged in/)
-    await expectResponse(await fetch(main.app("web"), as(undefined, { headers: { [SESSION_HEADER]: "nope-nope" } })), 401)
+    await expectResponse(
+      await fetch(main.app("web"), as(undefined, { headers: { [SESSION_HEADER]: "nope-nope" } })),
+      401
+    )
     // An agent's token is not a user's session.
-    await expectResponse(await fetch(main.app("web"), as(undefined, { headers: { [SESSION_HEADER]: crypto.randomUUID() } })), 401)
+    await expectResponse(
+      await fetch(main.app("web"), as(undefined, { headers: { [SESSION_HEADER]: crypto.randomUUID() } })),
+      401
+    )
     await expectResponse(await fetch(`${main.srv.url}/@me/${main.workspace.name}/apps/web/`, as(undefined)), 401)
   })
 
@@ -257,8 +315,16 @@ describe("path-based web apps through the agent connection", () => {
 
   it("404 for an unknown app, agent, workspace or owner; 400 for an app that is not served on a path", async () => {
     await expectResponse(await fetch(main.app("nothing"), as(main.dev)), 404, /Workspace app not found/)
-    await expectResponse(await fetch(`${main.srv.url}/@app-dev/${main.workspace.name}.ghost/apps/web/`, as(main.dev)), 404, /agent not found/)
-    await expectResponse(await fetch(main.app("web", "/", "no-such-workspace"), as(main.dev)), 404, /Workspace not found/)
+    await expectResponse(
+      await fetch(`${main.srv.url}/@app-dev/${main.workspace.name}.ghost/apps/web/`, as(main.dev)),
+      404,
+      /agent not found/
+    )
+    await expectResponse(
+      await fetch(main.app("web", "/", "no-such-workspace"), as(main.dev)),
+      404,
+      /Workspace not found/
+    )
     await expectResponse(await fetch(`${main.srv.url}/@nobody/${main.workspace.name}/apps/web/`, as(main.dev)), 404)
     await expectResponse(await fetch(`${main.srv.url}/@app-dev/%E0%A4%A/apps/web/`, as(main.dev)), 404)
     await expectResponse(await fetch(`${main.srv.url}/@app-dev`, as(main.dev)), 404)
@@ -321,10 +387,17 @@ describe("path-based web apps through the agent connection", () => {
 
   it("the Fetch handler serves app paths too: the answer streamed, a refusal as the Response object, a cancel reaching the app", async () => {
     const headers = { [SESSION_HEADER]: main.dev.client.token!, "x-forwarded-for": "10.1.2.3" }
-    const res = await main.srv.web(new Request(main.app("web", "/via-fetch?q=1"), { method: "POST", body: "hi", headers }))
+    const res = await main.srv.web(
+      new Request(main.app("web", "/via-fetch?q=1"), { method: "POST", body: "hi", headers })
+    )
     expect(res.status).toBe(200)
     expect(res.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"])
-    expect(await res.json()).toMatchObject({ method: "POST", url: "/via-fetch?q=1", body: "hi", headers: { "x-forwarded-for": "10.1.2.3" } })
+    expect(await res.json()).toMatchObject({
+      method: "POST",
+      url: "/via-fetch?q=1",
+      body: "hi",
+      headers: { "x-forwarded-for": "10.1.2.3" }
+    })
     await expectResponse(await main.srv.web(new Request(main.app("web"))), 401)
     expect((await main.srv.web(new Request(main.app("web", "")))).status).toBe(307)
     const slow = await main.srv.web(new Request(main.app("web", "/slow"), { headers }))
@@ -354,7 +427,10 @@ describe("path-based web apps through the agent connection", () => {
   })
 
   it("413 for a request body over the limit", async () => {
-    const res = await fetch(main.app("web", "/upload"), as(main.dev, { method: "POST", body: Buffer.alloc(1024 * 1024 + 1) }))
+    const res = await fetch(
+      main.app("web", "/upload"),
+      as(main.dev, { method: "POST", body: Buffer.alloc(1024 * 1024 + 1) })
+    )
     await expectResponse(res, 413)
   })
 })

@@ -6,10 +6,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  awsDocument, awsSignature, azureDocument, azureSignature, googleToken, type GoogleSigner, type Issued, issue, makeCa,
+  awsDocument,
+  awsSignature,
+  azureDocument,
+  azureSignature,
+  type GoogleSigner,
+  googleToken,
+  issue,
+  type Issued,
+  makeCa,
   makeGoogleSigner
 } from "../../../core/test/agents/IdentityFixtures.js"
-import { type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, UUID_PATTERN } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  UUID_PATTERN
+} from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { trustSettings } from "./identityServer.js"
@@ -69,7 +85,9 @@ describe("cloud instance identity", () => {
   const aws = (instanceId: string, agentName?: string, signer = awsRegion) => {
     const document = awsDocument(instanceId)
     return anonymous().post("/workspaceagents/aws-instance-identity", {
-      document, signature: awsSignature(document, signer), ...(agentName === undefined ? {} : { agent_name: agentName })
+      document,
+      signature: awsSignature(document, signer),
+      ...(agentName === undefined ? {} : { agent_name: agentName })
     })
   }
   const azure = async (vmId: string, agentName?: string, signer = azureSigner) =>
@@ -78,9 +96,14 @@ describe("cloud instance identity", () => {
       signature: await azureSignature(azureDocument(vmId), signer, [signer, azureIntermediate]),
       ...(agentName === undefined ? {} : { agent_name: agentName })
     })
-  const gcp = async (instanceId: string, options: { agentName?: string; signer?: GoogleSigner; audience?: string } = {}) =>
+  const gcp = async (
+    instanceId: string,
+    options: { agentName?: string; signer?: GoogleSigner; audience?: string } = {}
+  ) =>
     anonymous().post("/workspaceagents/google-instance-identity", {
-      json_web_token: await googleToken(options.signer ?? google, instanceId, { audience: options.audience ?? ACCESS_URL }),
+      json_web_token: await googleToken(options.signer ?? google, instanceId, {
+        audience: options.audience ?? ACCESS_URL
+      }),
       ...(options.agentName === undefined ? {} : { agent_name: options.agentName })
     })
 
@@ -97,7 +120,9 @@ describe("cloud instance identity", () => {
     const w = await workspace()
     const agents = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])
     expect(Object.fromEntries(agents.map((a) => [a.name, a.instance_id]))).toEqual({
-      main: `i-${w.id}`, side: `i-${w.id}`, only: `solo-${w.id}`
+      main: `i-${w.id}`,
+      side: `i-${w.id}`,
+      only: `solo-${w.id}`
     })
   })
 
@@ -143,14 +168,19 @@ describe("cloud instance identity", () => {
     expectResponse(aws401, 401)
     expect(aws401.body.message).toBe("Invalid AWS identity.")
     const document = awsDocument("i-somewhere-else")
-    expectResponse(await anonymous().post("/workspaceagents/aws-instance-identity", {
-      document: document.replace("i-somewhere-else", id), signature: awsSignature(document, awsRegion)
-    }), 401)
+    expectResponse(
+      await anonymous().post("/workspaceagents/aws-instance-identity", {
+        document: document.replace("i-somewhere-else", id),
+        signature: awsSignature(document, awsRegion)
+      }),
+      401
+    )
     // Azure: a chain to an unknown root; a signer that is not the metadata service.
     const strangerRoot = await makeCa("Test Azure Root")
     const strangerSigner = await issue(strangerRoot, "metadata.azure.com")
     const forged = await anonymous().post("/workspaceagents/azure-instance-identity", {
-      encoding: "pkcs7", signature: await azureSignature(azureDocument(id), strangerSigner, [strangerSigner])
+      encoding: "pkcs7",
+      signature: await azureSignature(azureDocument(id), strangerSigner, [strangerSigner])
     })
     expectResponse(forged, 401)
     expect(forged.body.message).toBe("Invalid Azure identity.")
@@ -161,7 +191,10 @@ describe("cloud instance identity", () => {
     expectResponse(elsewhere, 401)
     expect(elsewhere.body.detail).toMatch(/audience/)
     const expired = await anonymous().post("/workspaceagents/google-instance-identity", {
-      json_web_token: await googleToken(google, id, { audience: ACCESS_URL, issuedAt: new Date(Date.now() - 7_200_000) })
+      json_web_token: await googleToken(google, id, {
+        audience: ACCESS_URL,
+        issuedAt: new Date(Date.now() - 7_200_000)
+      })
     })
     expectResponse(expired, 401)
     expect(expired.body.detail).toMatch(/expired/)
@@ -198,7 +231,9 @@ describe("cloud instance identity", () => {
     await runJobs(srv)
     const fresh = await exchanged(await gcp(id))
     const current = await dev.get(`/workspaces/${w.id}`)
-    const only = (current.body.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a) => a.name === "only")
+    const only = (current.body.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a) =>
+      a.name === "only"
+    )
     expect((await dev.as(fresh).get(`/workspaceagents/${only.id}`)).status).toBe(401)
     expect((await dev.post(`/workspaces/${w.id}/builds`, { transition: "delete" })).status).toBe(200)
     await runJobs(srv)
@@ -213,7 +248,12 @@ describe("cloud instance identity", () => {
     const logs = await owner.get(`/audit?q=${encodeURIComponent(`resource_id:${agent.id}`)}&limit=5`)
     expect(logs.status, JSON.stringify(logs.body)).toBe(200)
     const [entry] = logs.body.audit_logs
-    expect(entry).toMatchObject({ action: "write", resource_type: "workspace_agent", resource_target: "only", status_code: 200 })
+    expect(entry).toMatchObject({
+      action: "write",
+      resource_type: "workspace_agent",
+      resource_target: "only",
+      status_code: 200
+    })
     expect(entry.user.username).toBe("identity-dev")
     expect(entry.diff).toEqual({ agent_token: { old: "", new: "", secret: true } })
     expect(entry.additional_fields).toMatchObject({ instance_identity: "aws" })
@@ -230,25 +270,33 @@ describe("cloud instance identity", () => {
   it("malformed bodies are 400 with one validation per bad field", async () => {
     const post = (path: string, body: unknown) => anonymous().post(`/workspaceagents/${path}`, body)
     expectValidations(await post("aws-instance-identity", {}), ["document", "signature"])
-    expectValidations(await post("aws-instance-identity", { document: 1, signature: "", agent_name: 5 }), ["agent_name", "document", "signature"])
+    expectValidations(await post("aws-instance-identity", { document: 1, signature: "", agent_name: 5 }), [
+      "agent_name",
+      "document",
+      "signature"
+    ])
     expectValidations(await post("azure-instance-identity", { encoding: "der", signature: "x" }), ["encoding"])
     expectValidations(await post("azure-instance-identity", {}), ["encoding", "signature"])
     expectValidations(await post("google-instance-identity", { json_web_token: "" }), ["json_web_token"])
-    expectValidations(await post("google-instance-identity", { json_web_token: "x".repeat(70_000) }), ["json_web_token"])
+    expectValidations(await post("google-instance-identity", { json_web_token: "x".repeat(70_000) }), [
+      "json_web_token"
+    ])
     // Not JSON at all.
     const raw = await anonymous().request("POST", "/workspaceagents/aws-instance-identity", undefined, { raw: "{nope" })
     expectResponse(raw, 400)
   })
 
   it("garbage inside well-formed bodies is 401, never 500", async () => {
-    for (const [path, body] of [
-      ["aws-instance-identity", { document: "{}", signature: "AAAA" }],
-      ["aws-instance-identity", { document: "x", signature: "!!" }],
-      ["azure-instance-identity", { encoding: "pkcs7", signature: "AAAA" }],
-      ["azure-instance-identity", { encoding: "pkcs7", signature: Buffer.from("garbage").toString("base64") }],
-      ["google-instance-identity", { json_web_token: "a.b.c" }],
-      ["google-instance-identity", { json_web_token: "eyJhbGciOiJub25lIn0.eyJ9.x" }]
-    ] as const) {
+    for (
+      const [path, body] of [
+        ["aws-instance-identity", { document: "{}", signature: "AAAA" }],
+        ["aws-instance-identity", { document: "x", signature: "!!" }],
+        ["azure-instance-identity", { encoding: "pkcs7", signature: "AAAA" }],
+        ["azure-instance-identity", { encoding: "pkcs7", signature: Buffer.from("garbage").toString("base64") }],
+        ["google-instance-identity", { json_web_token: "a.b.c" }],
+        ["google-instance-identity", { json_web_token: "eyJhbGciOiJub25lIn0.eyJ9.x" }]
+      ] as const
+    ) {
       expectResponse(await anonymous().post(`/workspaceagents/${path}`, body), 401)
     }
   })
@@ -258,11 +306,20 @@ describe("cloud instance identity without trust roots", () => {
   it("refuses every kind with 401: nothing is configured", async () => {
     const { srv } = await startWithOwner({ lifecycle: false })
     try {
-      const aws = await srv.anonymous.post("/workspaceagents/aws-instance-identity", { document: "{}", signature: "AAAA" })
+      const aws = await srv.anonymous.post("/workspaceagents/aws-instance-identity", {
+        document: "{}",
+        signature: "AAAA"
+      })
       expectResponse(aws, 401)
       expect(aws.body.detail).toMatch(/No AWS certificates/)
-      expectResponse(await srv.anonymous.post("/workspaceagents/azure-instance-identity", { encoding: "pkcs7", signature: "AAAA" }), 401)
-      expectResponse(await srv.anonymous.post("/workspaceagents/google-instance-identity", { json_web_token: "a.b.c" }), 401)
+      expectResponse(
+        await srv.anonymous.post("/workspaceagents/azure-instance-identity", { encoding: "pkcs7", signature: "AAAA" }),
+        401
+      )
+      expectResponse(
+        await srv.anonymous.post("/workspaceagents/google-instance-identity", { json_web_token: "a.b.c" }),
+        401
+      )
     } finally {
       await srv.close()
     }

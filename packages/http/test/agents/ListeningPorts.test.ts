@@ -5,7 +5,16 @@
  * answer as the described system does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser, UNKNOWN_ID } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
+} from "../support.js"
 import { connect, type WsResult } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { recordingProvisioner } from "./fixtures.js"
@@ -27,7 +36,9 @@ const answering = (ws: WsResult, answer: (requestId: string) => Record<string, u
     const message = JSON.parse(data.toString())
     if (message.type !== "listening_ports_request") return
     seen++
-    ws.socket.send(JSON.stringify({ type: "listening_ports", request_id: message.request_id, ...answer(message.request_id) }))
+    ws.socket.send(
+      JSON.stringify({ type: "listening_ports", request_id: message.request_id, ...answer(message.request_id) })
+    )
   })
   return () => seen
 }
@@ -42,7 +53,11 @@ describe("GET /workspaceagents/{workspaceagent}/listening-ports", () => {
   const handed = new Map<string, Map<string, string>>()
 
   beforeAll(async () => {
-    ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recordingProvisioner(["main"], handed)], lifecycle: false, agentMonitor: false }))
+    ;({ srv, owner, orgId } = await startWithOwner({
+      provisioners: [recordingProvisioner(["main"], handed)],
+      lifecycle: false,
+      agentMonitor: false
+    }))
     dev = await createUser(owner)
     other = await createUser(owner)
     template = await makeTemplate(srv, owner, orgId, TEMPLATE)
@@ -54,7 +69,8 @@ describe("GET /workspaceagents/{workspaceagent}/listening-ports", () => {
     const agent = w.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0]
     return { w, agent, token: handed.get(w.id)!.get("main")! }
   }
-  const open = (token: string) => connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": token })
+  const open = (token: string) =>
+    connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": token })
   const ports = (client: Client, agentId: string) => client.get(`/workspaceagents/${agentId}/listening-ports`)
 
   it("asks the connected agent, leaving out low, ignored and app ports", async () => {
@@ -102,7 +118,10 @@ describe("GET /workspaceagents/{workspaceagent}/listening-ports", () => {
     const { agent } = await agentOf()
     const r = await ports(dev.client, agent.id)
     expectResponse(r, 400)
-    expect(r.body).toMatchObject({ message: "Agent state is not connected.", detail: "Current agent state: connecting" })
+    expect(r.body).toMatchObject({
+      message: "Agent state is not connected.",
+      detail: "Current agent state: connecting"
+    })
     expectResponse(await srv.anonymous.get(`/workspaceagents/${agent.id}/listening-ports`), 401)
     expectResponse(await ports(other.client, agent.id), 404)
     expectResponse(await ports(dev.client, UNKNOWN_ID), 404)

@@ -7,11 +7,19 @@
 import { AgentReportRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, SESSION_HEADER, startWithOwner, type TestUser,
-  uniqueName, UNKNOWN_ID
-} from "../support.js"
 import { readEvents } from "../sse.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  type TestUser,
+  uniqueName,
+  UNKNOWN_ID
+} from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually, refusal, type WsResult } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
@@ -78,7 +86,11 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
   const recording = recordingProvisioner(["main", "side"], handed)
 
   beforeAll(async () => {
-    ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recording], lifecycle: false, agentMonitor: false }))
+    ;({ srv, owner, orgId } = await startWithOwner({
+      provisioners: [recording],
+      lifecycle: false,
+      agentMonitor: false
+    }))
     dev = await createUser(owner, { username: "rpc-dev" })
     template = await makeTemplate(srv, owner, orgId, TEMPLATE)
   })
@@ -93,7 +105,9 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
   const open = async (token: string) => new AgentSocket(await connect(rpcUrl(), { "Service-Session-Token": token }))
   const agentsOf = async (workspaceId: string) => {
     const w = (await dev.client.get(`/workspaces/${workspaceId}`)).body
-    const agents = Object.fromEntries((w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).map((a: any) => [a.name, a]))
+    const agents = Object.fromEntries(
+      (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).map((a: any) => [a.name, a])
+    )
     return { workspace: w, agents }
   }
   const agentRecord = async (workspaceId: string, name: string) => {
@@ -105,10 +119,12 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
 
   it("refuses the upgrade with 401 without a token, with a user's key, or with an unknown agent token", async () => {
     expect((await refusal(connect(rpcUrl()))).status).toBe(401)
-    const userKey = (await refusal(connect(rpcUrl(), { "Service-Session-Token": dev.client.token! })))
+    const userKey = await refusal(connect(rpcUrl(), { "Service-Session-Token": dev.client.token! }))
     expect(userKey.status).toBe(401)
     expect(userKey.body.message).toBeTypeOf("string")
-    expect((await refusal(connect(rpcUrl(), { "Service-Session-Token": "6a1c1e0e-7f57-4d0e-9d1e-3d5b7c4b2a10" }))).status).toBe(401)
+    expect(
+      (await refusal(connect(rpcUrl(), { "Service-Session-Token": "6a1c1e0e-7f57-4d0e-9d1e-3d5b7c4b2a10" }))).status
+    ).toBe(401)
   })
 
   it("opening sets first and last connected times: the agent is connected, and healthy", async () => {
@@ -184,14 +200,31 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     const started = "2030-01-01T10:00:00.000Z"
     expect((await socket.request("update_lifecycle", { lifecycle: { state: "starting", changed_at: started } })).result)
       .toEqual({ state: "starting", changed_at: started })
-    expect((await socket.request("update_startup", { startup: { version: "v9", expanded_directory: "/x", subsystems: [] } })).result.version)
+    expect(
+      (await socket.request("update_startup", { startup: { version: "v9", expanded_directory: "/x", subsystems: [] } }))
+        .result.version
+    )
       .toBe("v9")
     const script = (await agentRecord(w.id, "main")).scripts[0]
-    expect((await socket.request("script_completed", {
-      timing: { script_id: script.id, started_at: started, ended_at: started, exit_code: 0, status: "ok", timeout: false }
-    })).result).toEqual({})
+    expect(
+      (await socket.request("script_completed", {
+        timing: {
+          script_id: script.id,
+          started_at: started,
+          ended_at: started,
+          exit_code: 0,
+          status: "ok",
+          timeout: false
+        }
+      })).result
+    ).toEqual({})
     const record = await agentRecord(w.id, "main")
-    expect([record.lifecycle_state, record.started_at, record.version, record.scripts[0].status]).toEqual(["starting", started, "v9", "ok"])
+    expect([record.lifecycle_state, record.started_at, record.version, record.scripts[0].status]).toEqual([
+      "starting",
+      started,
+      "v9",
+      "ok"
+    ])
     expect((await socket.request("update_lifecycle", { lifecycle: { state: "nope" } })).error.detail).toContain("state")
     await socket.close()
   })
@@ -201,7 +234,8 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     const socket = await open(tokens.get("main")!)
     const app = (await agentRecord(w.id, "main")).apps[0]
     expect(app.health).toBe("initializing")
-    expect((await socket.request("batch_update_app_health", { updates: [{ id: app.id, health: "healthy" }] })).result).toEqual({})
+    expect((await socket.request("batch_update_app_health", { updates: [{ id: app.id, health: "healthy" }] })).result)
+      .toEqual({})
     expect((await agentRecord(w.id, "main")).apps[0].health).toBe("healthy")
     await socket.request("batch_update_app_health", { updates: [{ id: app.id, health: "unhealthy" }] })
     expect((await agentRecord(w.id, "main")).apps[0].health).toBe("unhealthy")
@@ -219,32 +253,54 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     const main = await agentRecord(w.id, "main")
     const script = main.scripts[0].log_source_id
     const line = (output: string, level = "info") => ({ created_at: new Date().toISOString(), level, output })
-    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [line("one"), line("two", "warn")] })).result)
+    expect(
+      (await socket.request("batch_create_logs", { log_source_id: script, logs: [line("one"), line("two", "warn")] }))
+        .result
+    )
       .toEqual({ log_limit_exceeded: false })
     const read = (await dev.client.get(`/workspaceagents/${main.id}/logs`)).body
-    expect(read.map((l: any) => [l.output, l.level, l.source_id])).toEqual([["one", "info", script], ["two", "warn", script]])
+    expect(read.map((l: any) => [l.output, l.level, l.source_id])).toEqual([["one", "info", script], [
+      "two",
+      "warn",
+      script
+    ]])
     // A source declared after the connection opened.
     const asMain = dev.client.as(token)
     const later = "8c5e1b58-1111-4c55-9d4f-0f4f5e1d2c3b"
     expect((await asMain.post("/workspaceagents/me/log-source", { id: later, display_name: "Later" })).status).toBe(200)
-    expect((await socket.request("batch_create_logs", { log_source_id: later, logs: [line("three")] })).result).toEqual({ log_limit_exceeded: false })
+    expect((await socket.request("batch_create_logs", { log_source_id: later, logs: [line("three")] })).result).toEqual(
+      { log_limit_exceeded: false }
+    )
     // Refusals: an unknown source, bad fields (each named), no lines.
-    expect((await socket.request("batch_create_logs", { log_source_id: UNKNOWN_ID, logs: [line("x")] })).error).toMatchObject({
-      message: "Unknown log source.", detail: expect.stringContaining("log_source_id: ")
+    expect((await socket.request("batch_create_logs", { log_source_id: UNKNOWN_ID, logs: [line("x")] })).error)
+      .toMatchObject({
+        message: "Unknown log source.",
+        detail: expect.stringContaining("log_source_id: ")
+      })
+    const bad = await socket.request("batch_create_logs", {
+      log_source_id: "nope",
+      logs: [{ created_at: "yesterday", level: "loud", output: 1 }]
     })
-    const bad = await socket.request("batch_create_logs", { log_source_id: "nope", logs: [{ created_at: "yesterday", level: "loud", output: 1 }] })
     expect(bad.error.message).toBe("Validation failed.")
-    for (const field of ["log_source_id", "logs.0.created_at", "logs.0.level", "logs.0.output"]) expect(bad.error.detail).toContain(`${field}: `)
-    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [] })).error.message).toBe("No logs provided.")
+    for (const field of ["log_source_id", "logs.0.created_at", "logs.0.level", "logs.0.output"]) {
+      expect(bad.error.detail).toContain(`${field}: `)
+    }
+    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [] })).error.message).toBe(
+      "No logs provided."
+    )
     // Fill the agent's room through the route, then a batch over the connection passes the cap.
     const big = (n: number, count: number) => Array.from({ length: count }, () => line("x".repeat(n)))
     for (const logs of [big(60_000, 8), big(60_000, 8), big(44_000, 2)]) {
       expect((await asMain.patch("/workspaceagents/me/logs", { log_source_id: script, logs })).status).toBe(200)
     }
-    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [line("y".repeat(2000))] })).result)
+    expect(
+      (await socket.request("batch_create_logs", { log_source_id: script, logs: [line("y".repeat(2000))] })).result
+    )
       .toEqual({ log_limit_exceeded: true })
     expect(await agentRecord(w.id, "main")).toMatchObject({ logs_overflowed: true })
-    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [line("tiny")] })).result).toEqual({ log_limit_exceeded: true })
+    expect((await socket.request("batch_create_logs", { log_source_id: script, logs: [line("tiny")] })).result).toEqual(
+      { log_limit_exceeded: true }
+    )
     await socket.close()
   })
 
@@ -285,7 +341,11 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     socket.sendRaw(JSON.stringify({ id: { nested: true }, type: "ping" }))
     await eventually(() => socket.ws.messages.filter((m) => JSON.parse(m).id === null).length === 3)
     const nullAnswers = socket.ws.messages.map((m) => JSON.parse(m)).filter((m) => m.id === null)
-    expect(nullAnswers.map((m) => m.error.message)).toEqual(["The message is not JSON.", "A message is a JSON object.", "Validation failed."])
+    expect(nullAnswers.map((m) => m.error.message)).toEqual([
+      "The message is not JSON.",
+      "A message is a JSON object.",
+      "Validation failed."
+    ])
     // A notification (no id) that succeeds is not answered; the next request is.
     const count = socket.ws.messages.length
     socket.sendRaw(JSON.stringify({ type: "heartbeat" }))
@@ -297,13 +357,19 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
   it("update_startup stores the version, expanded directory and subsystems", async () => {
     const { w, tokens } = await workspace()
     const socket = await open(tokens.get("main")!)
-    const r = await socket.request("update_startup", { version: "v2.1.0", expanded_directory: "/home/dev/src", subsystems: ["envbox"] })
+    const r = await socket.request("update_startup", {
+      version: "v2.1.0",
+      expanded_directory: "/home/dev/src",
+      subsystems: ["envbox"]
+    })
     expect(r.result).toEqual({ version: "v2.1.0", expanded_directory: "/home/dev/src", subsystems: ["envbox"] })
     const record = await agentRecord(w.id, "main")
     expect(record.version).toBe("v2.1.0")
     expect(record.expanded_directory).toBe("/home/dev/src")
     expect(record.subsystems).toEqual(["envbox"])
-    expect((await socket.request("update_startup", { version: "v", subsystems: ["docker"] })).error.detail).toContain("subsystems")
+    expect((await socket.request("update_startup", { version: "v", subsystems: ["docker"] })).error.detail).toContain(
+      "subsystems"
+    )
     await socket.close()
   })
 
@@ -313,22 +379,35 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     const script = (await agentRecord(w.id, "main")).scripts[0]
     expect(script.status).toBeUndefined()
     const ok = await socket.request("script_completed", {
-      script_id: script.id, started_at: "2030-01-01T10:00:00Z", ended_at: "2030-01-01T10:00:05Z", exit_code: 0
+      script_id: script.id,
+      started_at: "2030-01-01T10:00:00Z",
+      ended_at: "2030-01-01T10:00:05Z",
+      exit_code: 0
     })
     expect(ok.result).toEqual({})
     let shown = (await agentRecord(w.id, "main")).scripts[0]
     expect([shown.status, shown.exit_code]).toEqual(["ok", 0])
     await socket.request("script_completed", {
-      script_id: script.id, started_at: "2030-01-01T10:00:00Z", ended_at: "2030-01-01T10:01:00Z", exit_code: 1, timeout: true
+      script_id: script.id,
+      started_at: "2030-01-01T10:00:00Z",
+      ended_at: "2030-01-01T10:01:00Z",
+      exit_code: 1,
+      timeout: true
     })
     shown = (await agentRecord(w.id, "main")).scripts[0]
     expect([shown.status, shown.exit_code]).toEqual(["timed_out", 1])
     await socket.request("script_completed", {
-      script_id: script.id, started_at: "2030-01-01T10:00:00Z", ended_at: "2030-01-01T10:01:00Z", exit_code: 3
+      script_id: script.id,
+      started_at: "2030-01-01T10:00:00Z",
+      ended_at: "2030-01-01T10:01:00Z",
+      exit_code: 3
     })
     expect((await agentRecord(w.id, "main")).scripts[0].status).toBe("exit_failure")
     const unknown = await socket.request("script_completed", {
-      script_id: "6a1c1e0e-7f57-4d0e-9d1e-3d5b7c4b2a10", started_at: "2030-01-01T10:00:00Z", ended_at: "2030-01-01T10:00:01Z", exit_code: 0
+      script_id: "6a1c1e0e-7f57-4d0e-9d1e-3d5b7c4b2a10",
+      started_at: "2030-01-01T10:00:00Z",
+      ended_at: "2030-01-01T10:00:01Z",
+      exit_code: 0
     })
     expect(unknown.error.message).toBe("Unknown script.")
     await socket.close()
@@ -387,7 +466,9 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
       ["big", 2048, "value of 3000 bytes exceeded 2048 bytes"],
       ["load", 3, ""]
     ])
-    const bad = await socket.request("batch_update_metadata", { metadata: [{ key: "", result: { collected_at: "yesterday" } }] })
+    const bad = await socket.request("batch_update_metadata", {
+      metadata: [{ key: "", result: { collected_at: "yesterday" } }]
+    })
     expect(bad.error.detail).toContain("metadata.0.key")
     expect(bad.error.detail).toContain("metadata.0.result.collected_at")
     await socket.close()
@@ -396,8 +477,12 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
   it("watch-metadata (server-sent events and WebSocket) sends the template's items at once, then the reported values", async () => {
     const { w, tokens } = await workspace()
     const agentId = (await agentRecord(w.id, "main")).id as string
-    const sse = await readEvents(`${srv.url}/api/v2/workspaceagents/${agentId}/watch-metadata`, { [SESSION_HEADER]: dev.client.token! })
-    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/watch-metadata-ws`, { [SESSION_HEADER]: dev.client.token! })
+    const sse = await readEvents(`${srv.url}/api/v2/workspaceagents/${agentId}/watch-metadata`, {
+      [SESSION_HEADER]: dev.client.token!
+    })
+    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/watch-metadata-ws`, {
+      [SESSION_HEADER]: dev.client.token!
+    })
     const dataOf = () => sse.events.filter((e) => e.event === "data").map((e) => e.data)
     await eventually(() => dataOf().length === 1 && ws.messages.length === 1)
     const first = dataOf()[0]
@@ -405,7 +490,13 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
       ["load", "", "0001-01-01T00:00:00Z"],
       ["disk", "", "0001-01-01T00:00:00Z"]
     ])
-    expect(first[0].description).toEqual({ key: "load", display_name: "Load", script: "cat /proc/loadavg", interval: 5, timeout: 5 })
+    expect(first[0].description).toEqual({
+      key: "load",
+      display_name: "Load",
+      script: "cat /proc/loadavg",
+      interval: 5,
+      timeout: 5
+    })
     expect(JSON.parse(ws.messages[0]!)).toEqual({ type: "data", data: first })
     const socket = await open(tokens.get("main")!)
     await socket.request("batch_update_metadata", {
@@ -416,7 +507,10 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     })
     await eventually(() => dataOf().length === 2 && ws.messages.length === 2)
     const second = dataOf()[1]
-    expect(second.map((m: any) => [m.description.key, m.result.value])).toEqual([["load", "0.5"], ["disk", ""], ["extra", "x"]])
+    expect(second.map((m: any) => [m.description.key, m.result.value])).toEqual([["load", "0.5"], ["disk", ""], [
+      "extra",
+      "x"
+    ]])
     expect(second[0].result).toEqual({ collected_at: "2030-01-01T10:00:00.000Z", age: 1, value: "0.5", error: "" })
     expect(JSON.parse(ws.messages[1]!).data).toEqual(second)
     await sse.stop()
@@ -433,9 +527,11 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     expectResponse(await stranger.client.get(`/workspaceagents/${agentId}/watch-metadata`), 404)
     expectResponse(await dev.client.get(`/workspaceagents/${UNKNOWN_ID}/watch-metadata`), 404)
     expectValidations(await dev.client.get("/workspaceagents/not-a-uuid/watch-metadata"), ["workspaceagent"])
-    expect((await refusal(connect(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/watch-metadata-ws`, {
-      [SESSION_HEADER]: stranger.client.token!
-    }))).status).toBe(404)
+    expect(
+      (await refusal(connect(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/watch-metadata-ws`, {
+        [SESSION_HEADER]: stranger.client.token!
+      }))).status
+    ).toBe(404)
   })
 
   it("update_stats answers the report interval; GET /deployment/stats sums the reports", async () => {
@@ -443,12 +539,24 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     const { tokens } = await workspace()
     const socket = await open(tokens.get("main")!)
     const stats = {
-      connections_by_proto: { ssh: 1 }, connection_count: 1, connection_median_latency_ms: 12.5, rx_packets: 10, rx_bytes: 1000,
-      tx_packets: 5, tx_bytes: 500, session_count_vscode: 1, session_count_jetbrains: 0, session_count_reconnecting_pty: 0,
+      connections_by_proto: { ssh: 1 },
+      connection_count: 1,
+      connection_median_latency_ms: 12.5,
+      rx_packets: 10,
+      rx_bytes: 1000,
+      tx_packets: 5,
+      tx_bytes: 500,
+      session_count_vscode: 1,
+      session_count_jetbrains: 0,
+      session_count_reconnecting_pty: 0,
       session_count_ssh: 2
     }
     expect((await socket.request("update_stats", { stats })).result).toEqual({ report_interval_seconds: 30 })
-    expect((await socket.request("update_stats", { stats: { ...stats, session_count_ssh: 1, connection_median_latency_ms: 20 } })).result)
+    expect(
+      (await socket.request("update_stats", {
+        stats: { ...stats, session_count_ssh: 1, connection_median_latency_ms: 20 }
+      })).result
+    )
       .toEqual({ report_interval_seconds: 30 })
     const after = (await owner.get("/deployment/stats")).body
     expect(after.workspaces.rx_bytes - base.workspaces.rx_bytes).toBe(2000)

@@ -7,7 +7,13 @@ import { RelayMap } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, type ServiceTestServer, SESSION_HEADER, startWithOwner, type TestUser, UNKNOWN_ID
+  type Client,
+  createUser,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually, refusal } from "../websocket.js"
@@ -47,7 +53,9 @@ describe("connection routes", () => {
   const asToken = (token: string) => ({ [SESSION_HEADER]: token })
   const ws = (path: string) => `${srv.wsUrl}/api/v2${path}`
   const agentsOf = (w: { latest_build: any }) =>
-    Object.fromEntries((w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).map((a: any) => [a.name, a]))
+    Object.fromEntries(
+      (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).map((a: any) => [a.name, a])
+    )
 
   describe("GET /derp-map", () => {
     it("sends the relay map at once, and again whenever RelayMap.set changes it", async () => {
@@ -56,13 +64,20 @@ describe("connection routes", () => {
       const first = JSON.parse(socket.messages[0]!)
       // The default: the embedded relay at the access URL.
       expect(first.Regions["999"]).toMatchObject({
-        EmbeddedRelay: true, RegionID: 999, RegionCode: "coder",
+        EmbeddedRelay: true,
+        RegionID: 999,
+        RegionCode: "coder",
         Nodes: [{ RegionID: 999, HostName: "127.0.0.1", DERPPort: Number(new URL(srv.url).port), ForceHTTP: true }]
       })
       const next = {
         HomeParams: { RegionScore: { "1": 1.5 } },
         Regions: {
-          "1": { RegionID: 1, RegionCode: "fra", RegionName: "Frankfurt", Nodes: [{ Name: "1a", RegionID: 1, HostName: "relay.example.com", DERPPort: 443 }] }
+          "1": {
+            RegionID: 1,
+            RegionCode: "fra",
+            RegionName: "Frankfurt",
+            Nodes: [{ Name: "1a", RegionID: 1, HostName: "relay.example.com", DERPPort: 443 }]
+          }
         }
       }
       await srv.run(Effect.flatMap(RelayMap, (r) => r.set(next)))
@@ -85,7 +100,11 @@ describe("connection routes", () => {
       const before = await srv.run(Effect.flatMap(RelayMap, (r) => r.get))
       const bad = [
         { Regions: { "2": { RegionID: 3, RegionCode: "x", RegionName: "X", Nodes: [] } } },
-        { Regions: { "2": { RegionID: 2, RegionCode: "x", RegionName: "X", Nodes: [{ Name: "n", RegionID: 4, HostName: "h" }] } } },
+        {
+          Regions: {
+            "2": { RegionID: 2, RegionCode: "x", RegionName: "X", Nodes: [{ Name: "n", RegionID: 4, HostName: "h" }] }
+          }
+        },
         { Regions: "none" },
         { Regions: {}, Unknown: true },
         { Regions: { "2": { RegionID: 2, RegionCode: "x".repeat(9000), RegionName: "X", Nodes: [] } } }
@@ -99,7 +118,16 @@ describe("connection routes", () => {
     })
 
     it("takes the deployment's relay map setting", async () => {
-      const map = { Regions: { "7": { RegionID: 7, RegionCode: "own", RegionName: "Own relay", Nodes: [{ Name: "7a", RegionID: 7, HostName: "relay.internal" }] } } }
+      const map = {
+        Regions: {
+          "7": {
+            RegionID: 7,
+            RegionCode: "own",
+            RegionName: "Own relay",
+            Nodes: [{ Name: "7a", RegionID: 7, HostName: "relay.internal" }]
+          }
+        }
+      }
       const other = await startWithOwner({ settings: { relayMap: map }, workers: false, lifecycle: false })
       try {
         const socket = await connect(`${other.srv.wsUrl}/api/v2/derp-map`, { [SESSION_HEADER]: other.owner.token! })
@@ -130,7 +158,12 @@ describe("connection routes", () => {
       await waitFor(client, (m) => m.type === "subscribed" && m.agent_id === agentId)
       send(agent, { type: "node", node: node(1) })
       const update = await waitFor(client, (m) => m.type === "peer_update")
-      expect(update).toEqual({ type: "peer_update", agent_id: agentId, kind: "node", node: node(1, { as_of: update.node.as_of }) })
+      expect(update).toEqual({
+        type: "peer_update",
+        agent_id: agentId,
+        kind: "node",
+        node: node(1, { as_of: update.node.as_of })
+      })
 
       send(client, { type: "node", node: node(2) })
       const fromClient = await waitFor(agent, (m) => m.type === "peer_update")
@@ -141,16 +174,23 @@ describe("connection routes", () => {
       // The agent moves: the client hears of it.
       let mark = client.messages.length
       send(agent, { type: "node", node: node(1, { endpoints: ["198.51.100.7:41641"] }) })
-      expect((await waitFor(client, (m) => m.type === "peer_update", mark)).node.endpoints).toEqual(["198.51.100.7:41641"])
+      expect((await waitFor(client, (m) => m.type === "peer_update", mark)).node.endpoints).toEqual([
+        "198.51.100.7:41641"
+      ])
 
       // Unsubscribing tells the agent; subscribing again answers the agent's latest node at once.
       const agentMark = agent.messages.length
       send(client, { type: "unsubscribe", agent_id: agentId })
       await waitFor(client, (m) => m.type === "unsubscribed" && m.agent_id === agentId)
-      expect(await waitFor(agent, (m) => m.kind === "disconnected", agentMark)).toMatchObject({ type: "peer_update", peer_id: peerId })
+      expect(await waitFor(agent, (m) => m.kind === "disconnected", agentMark)).toMatchObject({
+        type: "peer_update",
+        peer_id: peerId
+      })
       mark = client.messages.length
       send(client, { type: "subscribe", agent_id: agentId })
-      expect((await waitFor(client, (m) => m.type === "peer_update", mark)).node.endpoints).toEqual(["198.51.100.7:41641"])
+      expect((await waitFor(client, (m) => m.type === "peer_update", mark)).node.endpoints).toEqual([
+        "198.51.100.7:41641"
+      ])
 
       // A second client arriving later gets the node at once, and the agent gets that client's node.
       const second = await connect(ws("/tailnet"), as(owner))
@@ -162,7 +202,11 @@ describe("connection routes", () => {
       // The agent leaves: every subscribed client hears it.
       mark = client.messages.length
       agent.socket.close()
-      await waitFor(client, (m) => m.type === "peer_update" && m.kind === "disconnected" && m.agent_id === agentId, mark)
+      await waitFor(
+        client,
+        (m) => m.type === "peer_update" && m.kind === "disconnected" && m.agent_id === agentId,
+        mark
+      )
       await waitFor(second, (m) => m.kind === "disconnected")
 
       // An agent connecting again gets the nodes of the clients waiting for it.
@@ -183,12 +227,24 @@ describe("connection routes", () => {
         return answer
       }
       // Who may not see the workspace, and an unknown agent: not found.
-      expect(await errorFor(stranger.client, agentId)).toEqual({ type: "error", message: "Workspace agent not found.", agent_id: agentId })
-      expect(await errorFor(dev.client, UNKNOWN_ID)).toMatchObject({ type: "error", message: "Workspace agent not found." })
-      expect(await errorFor(dev.client, "not-an-id")).toMatchObject({ type: "error", message: "Workspace agent not found." })
+      expect(await errorFor(stranger.client, agentId)).toEqual({
+        type: "error",
+        message: "Workspace agent not found.",
+        agent_id: agentId
+      })
+      expect(await errorFor(dev.client, UNKNOWN_ID)).toMatchObject({
+        type: "error",
+        message: "Workspace agent not found."
+      })
+      expect(await errorFor(dev.client, "not-an-id")).toMatchObject({
+        type: "error",
+        message: "Workspace agent not found."
+      })
       // Who may read the workspace but neither ssh nor connect to its apps.
       expect(await errorFor(templateAdmin.client, agentId)).toEqual({
-        type: "error", message: "You may not connect to this workspace agent.", agent_id: agentId
+        type: "error",
+        message: "You may not connect to this workspace agent.",
+        agent_id: agentId
       })
       // The site owner may.
       expect(await errorFor(owner, agentId)).toEqual({ type: "subscribed", agent_id: agentId })
@@ -196,7 +252,8 @@ describe("connection routes", () => {
       const acl = await dev.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [stranger.user.id]: "use" } })
       expect(acl.status, JSON.stringify(acl.body)).toBe(204)
       expect(await errorFor(stranger.client, agentId)).toEqual({ type: "subscribed", agent_id: agentId })
-      expect((await dev.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [stranger.user.id]: "" } })).status).toBe(204)
+      expect((await dev.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [stranger.user.id]: "" } })).status)
+        .toBe(204)
       // A refused client hears nothing of the agent.
       const agent = await connect(ws("/workspaceagents/me/coordinate"), asToken(recording.token(w.id)!))
       const spy = await connect(ws("/tailnet"), as(stranger.client))
@@ -223,12 +280,17 @@ describe("connection routes", () => {
     })
 
     it("the agent's coordination closes (1000, with the reason) once its token stops working: rotated, or a newer build", async () => {
-      const external = await makeTemplate(srv, owner, orgId, `${AGENTS_TEMPLATE}  - name: laptop
+      const external = await makeTemplate(
+        srv,
+        owner,
+        orgId,
+        `${AGENTS_TEMPLATE}  - name: laptop
     type: machine
     agents:
       - name: outside
         external: true
-`.replace(/build:\n.*\n/, ""))
+`.replace(/build:\n.*\n/, "")
+      )
       const w = await makeWorkspace(srv, dev.client, orgId, external.id)
       const credentials = async () => {
         const res = await dev.client.get(`/workspaces/${w.id}/external-agent/outside/credentials`)
@@ -261,13 +323,23 @@ describe("connection routes", () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
       const client = await connect(ws("/tailnet"), as(dev.client))
       const agent = await connect(ws("/workspaceagents/me/coordinate"), asToken(recording.token(w.id)!))
-      const bad = ["not json", "[]", "null", JSON.stringify({ type: "dance" }), JSON.stringify({ type: "subscribe" }),
-        JSON.stringify({ type: "node", node: [1, 2] }), JSON.stringify({ type: "node", node: { big: "x".repeat(5000) } })]
+      const bad = [
+        "not json",
+        "[]",
+        "null",
+        JSON.stringify({ type: "dance" }),
+        JSON.stringify({ type: "subscribe" }),
+        JSON.stringify({ type: "node", node: [1, 2] }),
+        JSON.stringify({ type: "node", node: { big: "x".repeat(5000) } })
+      ]
       for (const m of bad) send(client, m)
       for (const m of [...bad, JSON.stringify({ type: "subscribe", agent_id: UNKNOWN_ID })]) send(agent, m)
       await eventually(() => json(client).filter((m) => m.type === "error").length === bad.length)
       await eventually(() => json(agent).filter((m) => m.type === "error").length === bad.length + 1)
-      expect(json(client).find((m) => m.type === "error")).toEqual({ type: "error", message: "The message is not JSON." })
+      expect(json(client).find((m) => m.type === "error")).toEqual({
+        type: "error",
+        message: "The message is not JSON."
+      })
       expect(json(client).at(-1).message).toContain("over 4096 bytes")
       // Both still work.
       send(client, { type: "subscribe", agent_id: agentsOf(w).main.id })
@@ -318,7 +390,10 @@ describe("connection routes", () => {
   describe("GET /workspaces/{workspace}/agent-connection-watch", () => {
     it("streams the build, the agent and the build's log lines, then `connected` and a clean close", async () => {
       const slow = await makeTemplate(srv, owner, orgId, SLOW_AGENT_TEMPLATE)
-      const created = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "watched-agent", template_id: slow.id })
+      const created = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+        name: "watched-agent",
+        template_id: slow.id
+      })
       expect(created.status, JSON.stringify(created.body)).toBe(200)
       const id = created.body.id
       const socket = await connect(ws(`/workspaces/${id}/agent-connection-watch?agent_name=main`), as(dev.client))
@@ -330,7 +405,9 @@ describe("connection routes", () => {
       expect(json(socket).filter((m) => m.type === "log").map((m) => m.log.output)).toEqual(
         expect.arrayContaining(["Pulling the image", "Starting the box"])
       )
-      expect(json(socket).find((m) => m.type === "build")).toMatchObject({ build: { workspace_id: id, build_number: 1 } })
+      expect(json(socket).find((m) => m.type === "build")).toMatchObject({
+        build: { workspace_id: id, build_number: 1 }
+      })
       expect(json(socket).some((m) => m.type === "connected")).toBe(false)
 
       await setAgentConnected(srv, agent.agent.id, id)
@@ -342,10 +419,19 @@ describe("connection routes", () => {
 
     it("ends with an error when the finished build has no such agent; 404 at once when already settled", async () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
-      expect((await refusal(connect(ws(`/workspaces/${w.id}/agent-connection-watch?agent_name=ghost`), as(dev.client)))).status).toBe(404)
+      expect(
+        (await refusal(connect(ws(`/workspaces/${w.id}/agent-connection-watch?agent_name=ghost`), as(dev.client))))
+          .status
+      ).toBe(404)
       const slow = await makeTemplate(srv, owner, orgId, SLOW_AGENT_TEMPLATE)
-      const created = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "ghost-watch", template_id: slow.id })
-      const socket = await connect(ws(`/workspaces/${created.body.id}/agent-connection-watch?agent_name=ghost`), as(dev.client))
+      const created = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+        name: "ghost-watch",
+        template_id: slow.id
+      })
+      const socket = await connect(
+        ws(`/workspaces/${created.body.id}/agent-connection-watch?agent_name=ghost`),
+        as(dev.client)
+      )
       await runJobs(srv)
       const end = await waitFor(socket, (m) => m.type === "error")
       expect(end.message).toContain("no agent named \"ghost\"")
@@ -378,4 +464,3 @@ describe("connection routes", () => {
     })
   })
 })
-

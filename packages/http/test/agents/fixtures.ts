@@ -6,7 +6,10 @@ import { expect } from "vitest"
  * The built-in provisioner that records, by workspace id, the token of each agent of `names` it
  * is asked about (the latest build's), checking that asking again gives the same token.
  */
-export const recordingProvisioner = (names: ReadonlyArray<string>, handed: Map<string, Map<string, string>>): Provisioner => ({
+export const recordingProvisioner = (
+  names: ReadonlyArray<string>,
+  handed: Map<string, Map<string, string>>
+): Provisioner => ({
   ...workbayProvisioner,
   build: (input: BuildInput) => {
     const tokens = new Map(names.map((name) => [name, input.agentToken(name)]))

@@ -4,7 +4,15 @@
  * instance identity exchange to succeed. `withIdentityServer` closes the server afterwards.
  */
 import {
-  awsDocument, awsSignature, azureDocument, azureSignature, type GoogleSigner, googleToken, type Issued, issue, makeCa,
+  awsDocument,
+  awsSignature,
+  azureDocument,
+  azureSignature,
+  type GoogleSigner,
+  googleToken,
+  issue,
+  type Issued,
+  makeCa,
   makeGoogleSigner
 } from "../../../core/test/agents/IdentityFixtures.js"
 import { createUser, type Reply, startWithOwner } from "../support.js"
@@ -14,7 +22,10 @@ const ACCESS_URL = "https://identity.example.com"
 export const FIXTURE_INSTANCE = "i-fixture"
 
 /** Settings of a server at `accessUrl` trusting an AWS region certificate, an Azure root and a Google key. */
-export const trustSettings = (accessUrl: string, roots: { readonly aws: Issued; readonly azure: Issued; readonly google: GoogleSigner }) => ({
+export const trustSettings = (
+  accessUrl: string,
+  roots: { readonly aws: Issued; readonly azure: Issued; readonly google: GoogleSigner }
+) => ({
   accessUrl,
   awsInstanceIdentityCertificates: [roots.aws.pem],
   azureInstanceIdentityCertificates: [roots.azure.pem],
@@ -39,17 +50,26 @@ export const withIdentityServer = async <A>(use: (s: IdentityServer) => Promise<
   })
   try {
     const dev = (await createUser(owner, { username: "identity-fixture" })).client
-    const template = await makeTemplate(srv, owner, orgId, `resources:
+    const template = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      `resources:
   - name: box
     type: machine
     agents:
       - name: main
         instance_id: ${FIXTURE_INSTANCE}
-`)
+`
+    )
     await makeWorkspace(srv, dev, orgId, template.id)
     const document = awsDocument(FIXTURE_INSTANCE)
     return await use({
-      aws: () => srv.anonymous.post("/workspaceagents/aws-instance-identity", { document, signature: awsSignature(document, region) }),
+      aws: () =>
+        srv.anonymous.post("/workspaceagents/aws-instance-identity", {
+          document,
+          signature: awsSignature(document, region)
+        }),
       azure: async () =>
         srv.anonymous.post("/workspaceagents/azure-instance-identity", {
           encoding: "pkcs7",

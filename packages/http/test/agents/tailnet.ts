@@ -37,7 +37,8 @@ export const waitFor = async (ws: WsResult, match: (m: any) => boolean, from = 0
   return found
 }
 
-export const send = (ws: WsResult, message: unknown) => ws.socket.send(typeof message === "string" ? message : JSON.stringify(message))
+export const send = (ws: WsResult, message: unknown) =>
+  ws.socket.send(typeof message === "string" ? message : JSON.stringify(message))
 
 /** Sets an agent's connection times in its row and signals its workspace's watchers, as the agent connection does. */
 export const setAgentConnected = (srv: ServiceTestServer, agentId: string, workspaceId: string, at = new Date()) =>

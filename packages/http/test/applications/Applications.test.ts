@@ -3,7 +3,15 @@
  * (307) to the access URL or an app host only, limited to `application_connect`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser
+} from "../support.js"
 
 const KEY_PARAM = "coder_application_connect_api_key"
 
@@ -13,12 +21,16 @@ describe("applications", () => {
   let dev: TestUser
 
   beforeAll(async () => {
-    ;({ srv, owner } = await startWithOwner({ lifecycle: false, settings: { wildcardAccessUrl: "*.apps.example.test" } }))
+    ;({ srv, owner } = await startWithOwner({
+      lifecycle: false,
+      settings: { wildcardAccessUrl: "*.apps.example.test" }
+    }))
     dev = await createUser(owner, { username: "apps-dev" })
   })
   afterAll(() => srv?.close())
 
-  const redirect = (client: Client, uri: string) => client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(uri)}`)
+  const redirect = (client: Client, uri: string) =>
+    client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(uri)}`)
 
   it("GET /applications/host answers the wildcard app host", async () => {
     const r = await dev.client.get("/applications/host")
@@ -57,7 +69,16 @@ describe("applications", () => {
   })
 
   it("refuses any other host, a bare wildcard parent, a non-URL and a missing redirect_uri (400)", async () => {
-    for (const uri of ["https://evil.example/", "http://apps.example.test/", "http://a.b.apps.example.test.evil.example/", "not a url", "javascript:alert(1)", "http://user:pw@x.apps.example.test/"]) {
+    for (
+      const uri of [
+        "https://evil.example/",
+        "http://apps.example.test/",
+        "http://a.b.apps.example.test.evil.example/",
+        "not a url",
+        "javascript:alert(1)",
+        "http://user:pw@x.apps.example.test/"
+      ]
+    ) {
       expectValidations(await redirect(dev.client, uri), ["redirect_uri"])
     }
     expectValidations(await dev.client.get("/applications/auth-redirect"), ["redirect_uri"])
@@ -85,7 +106,12 @@ describe("applications without a wildcard app host", () => {
 
   it("the host is empty, and only the access URL gets a key", async () => {
     expect((await owner.get("/applications/host")).body).toEqual({ host: "" })
-    expect((await owner.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(srv.url)}`)).status).toBe(307)
-    expectValidations(await owner.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://x.apps.example.test/")}`), ["redirect_uri"])
+    expect((await owner.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(srv.url)}`)).status).toBe(
+      307
+    )
+    expectValidations(
+      await owner.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://x.apps.example.test/")}`),
+      ["redirect_uri"]
+    )
   })
 })

@@ -8,14 +8,30 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectIsoDate, expectNoServerErrors, expectResponse, expectValidations, type ServiceTestServer, startWithOwner,
-  type TestUser, UUID_PATTERN
+  type Client,
+  createUser,
+  expectIsoDate,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UUID_PATTERN
 } from "../support.js"
 
 /** The fields of the spec's Connection log entry; ssh_info and web_info by type. */
 const BASE_FIELDS = [
-  "agent_name", "connect_time", "id", "ip", "organization", "type", "workspace_id", "workspace_name",
-  "workspace_owner_id", "workspace_owner_username"
+  "agent_name",
+  "connect_time",
+  "id",
+  "ip",
+  "organization",
+  "type",
+  "workspace_id",
+  "workspace_name",
+  "workspace_owner_id",
+  "workspace_owner_username"
 ]
 const SSH_TYPES = ["ssh", "vscode", "jetbrains", "reconnecting_pty"]
 
@@ -38,7 +54,8 @@ const expectConnectionShape = (e: any) => {
   } else {
     // The disconnect fields appear once the session ended; exit_code when it was reported.
     expect([
-      ["connection_id"], ["connection_id", "disconnect_reason", "disconnect_time"],
+      ["connection_id"],
+      ["connection_id", "disconnect_reason", "disconnect_time"],
       ["connection_id", "disconnect_reason", "disconnect_time", "exit_code"]
     ]).toContainEqual(Object.keys(e.ssh_info).sort())
     expect(e.ssh_info.connection_id).toMatch(UUID_PATTERN)
@@ -68,29 +85,63 @@ describe("connection log", () => {
 
   beforeAll(async () => {
     ;({ srv, owner, ownerId, orgId } = await startWithOwner())
-    otherOrgId = (await owner.post("/organizations", { name: "other-org", display_name: "Other", icon: "/other.svg" })).body.id
+    otherOrgId =
+      (await owner.post("/organizations", { name: "other-org", display_name: "Other", icon: "/other.svg" })).body.id
     dev = await createUser(owner, { username: "dev-user" })
     const t = (minutes: number) => new Date(Date.UTC(2024, 5, 1, 12, minutes))
-    const ssh = (connectionId: string, extra: Partial<Omit<ConnectionEvent, "connectionId">> = {}): DisconnectEvent => ({
-      organizationId: orgId, workspaceOwnerId: ownerId, workspaceId: ws, workspaceName: "main-ws", agentName: "main",
-      type: "ssh", ip: "192.0.2.10", connectionId, ...extra
+    const ssh = (
+      connectionId: string,
+      extra: Partial<Omit<ConnectionEvent, "connectionId">> = {}
+    ): DisconnectEvent => ({
+      organizationId: orgId,
+      workspaceOwnerId: ownerId,
+      workspaceId: ws,
+      workspaceName: "main-ws",
+      agentName: "main",
+      type: "ssh",
+      ip: "192.0.2.10",
+      connectionId,
+      ...extra
     })
     await record((logs) => logs.connect(ssh(sessions.open, { time: t(0) })))
     await record((logs) => logs.connect(ssh(sessions.closed, { time: t(10), type: "vscode" })))
-    await record((logs) => logs.disconnect({ ...ssh(sessions.closed, { type: "vscode" }), time: t(20), reason: "exited", exitCode: 3 }))
+    await record((logs) =>
+      logs.disconnect({ ...ssh(sessions.closed, { type: "vscode" }), time: t(20), reason: "exited", exitCode: 3 })
+    )
     await record((logs) =>
       logs.connect({
-        organizationId: orgId, workspaceOwnerId: dev.user.id, workspaceId: devWs, workspaceName: "dev-ws",
-        agentName: "agent", type: "workspace_app", ip: "198.51.100.3", slugOrPort: "code-server", statusCode: 200,
-        userId: ownerId, userAgent: "Mozilla/5.0 test", time: t(30)
-      }))
+        organizationId: orgId,
+        workspaceOwnerId: dev.user.id,
+        workspaceId: devWs,
+        workspaceName: "dev-ws",
+        agentName: "agent",
+        type: "workspace_app",
+        ip: "198.51.100.3",
+        slugOrPort: "code-server",
+        statusCode: 200,
+        userId: ownerId,
+        userAgent: "Mozilla/5.0 test",
+        time: t(30)
+      })
+    )
     await record((logs) =>
       logs.connect({
-        organizationId: orgId, workspaceOwnerId: dev.user.id, workspaceId: devWs, workspaceName: "dev-ws",
-        agentName: "agent", type: "port_forwarding", ip: "198.51.100.4", slugOrPort: "8080", statusCode: 502,
-        userAgent: "curl/8", time: t(40)
-      }))
-    await record((logs) => logs.connect(ssh(sessions.otherOrg, { organizationId: otherOrgId, time: t(50), type: "jetbrains" })))
+        organizationId: orgId,
+        workspaceOwnerId: dev.user.id,
+        workspaceId: devWs,
+        workspaceName: "dev-ws",
+        agentName: "agent",
+        type: "port_forwarding",
+        ip: "198.51.100.4",
+        slugOrPort: "8080",
+        statusCode: 502,
+        userAgent: "curl/8",
+        time: t(40)
+      })
+    )
+    await record((logs) =>
+      logs.connect(ssh(sessions.otherOrg, { organizationId: otherOrgId, time: t(50), type: "jetbrains" }))
+    )
   })
   afterAll(() => srv.close())
 
@@ -98,26 +149,48 @@ describe("connection log", () => {
     const page = await list(owner)
     expect(page.count).toBe(5)
     expect(page.count_cap).toBe(2000)
-    expect(page.connection_logs.map((e) => e.type)).toEqual(["jetbrains", "port_forwarding", "workspace_app", "vscode", "ssh"])
+    expect(page.connection_logs.map((e) => e.type)).toEqual([
+      "jetbrains",
+      "port_forwarding",
+      "workspace_app",
+      "vscode",
+      "ssh"
+    ])
     for (const e of page.connection_logs) expectConnectionShape(e)
     const [jetbrains, forwarded, app, vscode, open] = page.connection_logs
     expect(open).toMatchObject({
-      agent_name: "main", connect_time: "2024-06-01T12:00:00.000Z", ip: "192.0.2.10", type: "ssh",
-      organization: { id: orgId, name: "coder", display_name: "Coder", icon: "" }, workspace_id: ws,
-      workspace_name: "main-ws", workspace_owner_id: ownerId, workspace_owner_username: "admin",
+      agent_name: "main",
+      connect_time: "2024-06-01T12:00:00.000Z",
+      ip: "192.0.2.10",
+      type: "ssh",
+      organization: { id: orgId, name: "coder", display_name: "Coder", icon: "" },
+      workspace_id: ws,
+      workspace_name: "main-ws",
+      workspace_owner_id: ownerId,
+      workspace_owner_username: "admin",
       ssh_info: { connection_id: sessions.open }
     })
     expect(vscode.ssh_info).toEqual({
-      connection_id: sessions.closed, disconnect_time: "2024-06-01T12:20:00.000Z", disconnect_reason: "exited", exit_code: 3
+      connection_id: sessions.closed,
+      disconnect_time: "2024-06-01T12:20:00.000Z",
+      disconnect_reason: "exited",
+      exit_code: 3
     })
     expect(app).toMatchObject({
-      type: "workspace_app", workspace_owner_username: "dev-user", ip: "198.51.100.3",
+      type: "workspace_app",
+      workspace_owner_username: "dev-user",
+      ip: "198.51.100.3",
       web_info: { slug_or_port: "code-server", status_code: 200, user_agent: "Mozilla/5.0 test" }
     })
     const me = (await owner.get("/users/me")).body
     expect(app.web_info.user).toEqual(me)
     expect(forwarded.web_info).toEqual({ slug_or_port: "8080", status_code: 502, user: null, user_agent: "curl/8" })
-    expect(jetbrains.organization).toEqual({ id: otherOrgId, name: "other-org", display_name: "Other", icon: "/other.svg" })
+    expect(jetbrains.organization).toEqual({
+      id: otherOrgId,
+      name: "other-org",
+      display_name: "Other",
+      icon: "/other.svg"
+    })
   })
 
   it("pages with limit and offset", async () => {
@@ -154,10 +227,19 @@ describe("connection log", () => {
   })
 
   it("refuses unknown keys and bad values with one validation on q", async () => {
-    for (const q of [
-      "nope:1", "type:telnet", "status:paused", "connected_after:soon", "connected_before:2024-02-30",
-      "workspace_id:abc", "connection_id:xyz", "organization:no-such-org", "free text"
-    ]) {
+    for (
+      const q of [
+        "nope:1",
+        "type:telnet",
+        "status:paused",
+        "connected_after:soon",
+        "connected_before:2024-02-30",
+        "workspace_id:abc",
+        "connection_id:xyz",
+        "organization:no-such-org",
+        "free text"
+      ]
+    ) {
       expectValidations(await owner.get(`/connectionlog?limit=10&q=${encodeURIComponent(q)}`), ["q"])
     }
   })
@@ -181,10 +263,11 @@ describe("connection log", () => {
     for (const u of [orgAuditor, orgAdmin]) {
       expect((await owner.post(`/organizations/other-org/members/${u.username}`)).status).toBe(200)
     }
-    await srv.run(Effect.flatMap(MemberRepo, (m) => Effect.all([
-      m.updateRoles(otherOrgId, orgAuditor.user.id, ["organization-auditor"], new Date()),
-      m.updateRoles(otherOrgId, orgAdmin.user.id, ["organization-admin"], new Date())
-    ])))
+    await srv.run(Effect.flatMap(MemberRepo, (m) =>
+      Effect.all([
+        m.updateRoles(otherOrgId, orgAuditor.user.id, ["organization-auditor"], new Date()),
+        m.updateRoles(otherOrgId, orgAdmin.user.id, ["organization-admin"], new Date())
+      ])))
     for (const reader of [orgAuditor, orgAdmin]) {
       const page = await list(reader.client)
       expect(page.count).toBe(1)
@@ -196,13 +279,24 @@ describe("connection log", () => {
   })
 
   it("counts up to count_cap + 1", async () => {
-    await srv.run(Effect.flatMap(AuditLogs, (logs) =>
-      Effect.forEach(Array.from({ length: 2003 }, (_, i) => i), (i) =>
-        logs.connect({
-          organizationId: orgId, workspaceOwnerId: ownerId, workspaceId: randomUUID(), workspaceName: `bulk-${i}`,
-          agentName: "main", type: "port_forwarding", slugOrPort: String(1000 + i), statusCode: 200,
-          time: new Date(Date.UTC(2023, 0, 1) + i * 1000)
-        }), { discard: true })))
+    await srv.run(
+      Effect.flatMap(
+        AuditLogs,
+        (logs) =>
+          Effect.forEach(Array.from({ length: 2003 }, (_, i) => i), (i) =>
+            logs.connect({
+              organizationId: orgId,
+              workspaceOwnerId: ownerId,
+              workspaceId: randomUUID(),
+              workspaceName: `bulk-${i}`,
+              agentName: "main",
+              type: "port_forwarding",
+              slugOrPort: String(1000 + i),
+              statusCode: 200,
+              time: new Date(Date.UTC(2023, 0, 1) + i * 1000)
+            }), { discard: true })
+      )
+    )
     const r = await owner.get("/connectionlog?limit=5000&q=type:port_forwarding")
     expect(r.body.count).toBe(2001)
     expect(r.body.count_cap).toBe(2000)
@@ -210,11 +304,28 @@ describe("connection log", () => {
   })
 
   it("never answers 5xx to junk queries, whoever asks", async () => {
-    const junk = ["%00", "%ff", "%22", "a:b:c", "date_from:2024-13-45", "date_to:yesterday", "organization:%00x", "username:%22%22",
-        "resource_type:" + "x".repeat(5000), "connected_after:not-a-date", "status:maybe", "type:%F0%9F%98%80", ":::", "q:q:q"]
+    const junk = [
+      "%00",
+      "%ff",
+      "%22",
+      "a:b:c",
+      "date_from:2024-13-45",
+      "date_to:yesterday",
+      "organization:%00x",
+      "username:%22%22",
+      "resource_type:" + "x".repeat(5000),
+      "connected_after:not-a-date",
+      "status:maybe",
+      "type:%F0%9F%98%80",
+      ":::",
+      "q:q:q"
+    ]
     const routes: Array<readonly [string, string]> = [
-      ["GET", "/connectionlog"], ["GET", "/connectionlog?limit=-1"], ["GET", "/connectionlog?limit=50&offset=-5"],
-      ["GET", "/connectionlog?limit=%00"], ...junk.map((q) => ["GET", `/connectionlog?limit=5&q=${q}`] as const)
+      ["GET", "/connectionlog"],
+      ["GET", "/connectionlog?limit=-1"],
+      ["GET", "/connectionlog?limit=50&offset=-5"],
+      ["GET", "/connectionlog?limit=%00"],
+      ...junk.map((q) => ["GET", `/connectionlog?limit=5&q=${q}`] as const)
     ]
     for (const client of [owner, dev.client]) await expectNoServerErrors(client, routes)
   })

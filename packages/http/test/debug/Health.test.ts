@@ -4,7 +4,16 @@
  * upgrade path, the built-in workers' daemon rows).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, SESSION_HEADER, startWithOwner, type TestUser } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  type TestUser
+} from "../support.js"
 import { connect, eventually, refusal } from "../websocket.js"
 
 describe("health", () => {
@@ -41,7 +50,14 @@ describe("health", () => {
       healthy: true,
       coder_version: "v9.9.9",
       database: { healthy: true, reachable: true, threshold_ms: 15, dismissed: false },
-      access_url: { healthy: true, reachable: true, status_code: 200, healthz_response: "OK", access_url: srv.url, severity: "ok" },
+      access_url: {
+        healthy: true,
+        reachable: true,
+        status_code: 200,
+        healthz_response: "OK",
+        access_url: srv.url,
+        severity: "ok"
+      },
       websocket: { healthy: true, code: 101, severity: "ok" },
       derp: { dismissed: true },
       workspace_proxy: { healthy: true }
@@ -49,7 +65,9 @@ describe("health", () => {
     expect(typeof report.database.latency_ms).toBe("number")
     expect(report.database.latency).toMatch(/^[\d.]+(ns|µs|ms|s)$/)
     expect(report.provisioner_daemons.items.length).toBeGreaterThan(0)
-    expect(report.provisioner_daemons.items[0].provisioner_daemon).toMatchObject({ status: expect.stringMatching(/idle|busy/) })
+    expect(report.provisioner_daemons.items[0].provisioner_daemon).toMatchObject({
+      status: expect.stringMatching(/idle|busy/)
+    })
     expect(["ok", "warning"]).toContain(report.severity)
     // Cached: the same report until forced.
     const again = await owner.get("/debug/health")
@@ -76,18 +94,27 @@ describe("health", () => {
     const before = await owner.get("/debug/health")
     expect(before.body.database.dismissed).toBe(false)
 
-    const put = await owner.put("/debug/health/settings", { dismissed_healthchecks: ["Database", "ProvisionerDaemons", "Database"] })
+    const put = await owner.put("/debug/health/settings", {
+      dismissed_healthchecks: ["Database", "ProvisionerDaemons", "Database"]
+    })
     expect(put.status, JSON.stringify(put.body)).toBe(200)
     expect(put.body).toEqual({ dismissed_healthchecks: ["Database", "ProvisionerDaemons"] })
-    expect((await owner.get("/debug/health/settings")).body).toEqual({ dismissed_healthchecks: ["Database", "ProvisionerDaemons"] })
+    expect((await owner.get("/debug/health/settings")).body).toEqual({
+      dismissed_healthchecks: ["Database", "ProvisionerDaemons"]
+    })
     // The cached report (not forced) shows the change at once.
     const after = await owner.get("/debug/health")
     expect(after.body.time).toBe(before.body.time)
     expect(after.body).toMatchObject({
-      database: { dismissed: true }, provisioner_daemons: { dismissed: true }, access_url: { dismissed: false }, derp: { dismissed: true }
+      database: { dismissed: true },
+      provisioner_daemons: { dismissed: true },
+      access_url: { dismissed: false },
+      derp: { dismissed: true }
     })
     // The same sections in another order change nothing.
-    expect((await owner.put("/debug/health/settings", { dismissed_healthchecks: ["ProvisionerDaemons", "Database"] })).status).toBe(304)
+    expect(
+      (await owner.put("/debug/health/settings", { dismissed_healthchecks: ["ProvisionerDaemons", "Database"] })).status
+    ).toBe(304)
 
     const audit = await owner.get(`/audit?limit=10&q=${encodeURIComponent("resource_type:health_settings")}`)
     expect(audit.status, JSON.stringify(audit.body)).toBe(200)
@@ -95,7 +122,11 @@ describe("health", () => {
     expect(audit.body.audit_logs.map((e: any) => e.status_code)).toEqual([200])
     const written = audit.body.audit_logs.find((e: any) => e.status_code === 200)
     expect(written).toMatchObject({ action: "write", resource_type: "health_settings" })
-    expect(written.diff.dismissed_healthchecks).toEqual({ old: [], new: ["Database", "ProvisionerDaemons"], secret: false })
+    expect(written.diff.dismissed_healthchecks).toEqual({
+      old: [],
+      new: ["Database", "ProvisionerDaemons"],
+      secret: false
+    })
 
     // Back to none (null means none too).
     expect((await owner.put("/debug/health/settings", { dismissed_healthchecks: null })).status).toBe(200)
@@ -109,8 +140,10 @@ describe("health", () => {
     expectResponse(await member.client.put("/debug/health/settings", { dismissed_healthchecks: ["DERP"] }), 403)
     const bad = await owner.put("/debug/health/settings", { dismissed_healthchecks: ["DERP", "Nope", "Websocket", 7] })
     expectValidations(bad, ["dismissed_healthchecks.1", "dismissed_healthchecks.3"])
-    expect(bad.body.validations[0].detail).toContain('Unknown health check section "Nope"')
-    expectValidations(await owner.put("/debug/health/settings", { dismissed_healthchecks: "DERP" }), ["dismissed_healthchecks"])
+    expect(bad.body.validations[0].detail).toContain("Unknown health check section \"Nope\"")
+    expectValidations(await owner.put("/debug/health/settings", { dismissed_healthchecks: "DERP" }), [
+      "dismissed_healthchecks"
+    ])
     expect((await owner.get("/debug/health/settings")).body).toEqual({ dismissed_healthchecks: [] })
   })
 

@@ -3,7 +3,17 @@
  * gate, over real HTTP and a fresh SQLite database; the tests sign their own licenses.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectIsoDate, expectNoServerErrors, expectResponse, expectValidations, startWithOwner, type TestServer, type TestUser } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectIsoDate,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  startWithOwner,
+  type TestServer,
+  type TestUser
+} from "../support.js"
 import { DAY, licenseClaims, makeSigner } from "./licenses.js"
 
 const banner = (color: string, enabled = true) => ({ enabled, message: "Maintenance tonight", background_color: color })
@@ -27,7 +37,9 @@ describe("appearance and entitlements without a license key", () => {
     expect(r.body.errors).toEqual([])
     expect(r.body.warnings).toEqual([])
     expectIsoDate(r.body.refreshed_at)
-    for (const f of Object.values<any>(r.body.features)) expect(f).toMatchObject({ entitlement: "entitled", enabled: true })
+    for (const f of Object.values<any>(r.body.features)) {
+      expect(f).toMatchObject({ entitlement: "entitled", enabled: true })
+    }
     expect(r.body.features.user_limit.actual).toBe(2)
     expect(r.body.features.user_limit.limit).toBeUndefined()
   })
@@ -47,16 +59,21 @@ describe("appearance and entitlements without a license key", () => {
     const r = await member.client.get("/appearance")
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({
-      application_name: "", logo_url: "", docs_url: "https://docs.example.com",
-      service_banner: { enabled: false }, announcement_banners: []
+      application_name: "",
+      logo_url: "",
+      docs_url: "https://docs.example.com",
+      service_banner: { enabled: false },
+      announcement_banners: []
     })
     expect(r.body.support_links[0]).toEqual({ name: "Documentation", target: "https://docs.example.com", icon: "docs" })
   })
 
   it("lets owners change the appearance, audited", async () => {
     const body = {
-      application_name: "Acme Dev", logo_url: "https://example.com/logo.png",
-      service_banner: banner("#ff0000"), announcement_banners: [banner("#00FF00"), banner("#0000ff", false)]
+      application_name: "Acme Dev",
+      logo_url: "https://example.com/logo.png",
+      service_banner: banner("#ff0000"),
+      announcement_banners: [banner("#00FF00"), banner("#0000ff", false)]
     }
     const r = await owner.put("/appearance", body)
     expect(r.status, JSON.stringify(r.body)).toBe(200)
@@ -76,14 +93,18 @@ describe("appearance and entitlements without a license key", () => {
     const r = await owner.put("/appearance", { application_name: "Only a name" })
     expect(r.status).toBe(200)
     expect(r.body).toEqual({
-      application_name: "Only a name", logo_url: "", service_banner: { enabled: false },
+      application_name: "Only a name",
+      logo_url: "",
+      service_banner: { enabled: false },
       announcement_banners: []
     })
   })
 
   it("refuses bad colors and logos, one validation per field", async () => {
     const r = await owner.put("/appearance", {
-      application_name: "x", logo_url: "javascript:alert(1)", service_banner: banner("red"),
+      application_name: "x",
+      logo_url: "javascript:alert(1)",
+      service_banner: banner("red"),
       announcement_banners: [banner("#123456"), banner("#12345")]
     })
     expectValidations(r, ["logo_url", "service_banner.background_color", "announcement_banners.1.background_color"])
@@ -100,7 +121,10 @@ describe("appearance and entitlements without a license key", () => {
   })
 
   it("answers no 5xx to junk", async () => {
-    await expectNoServerErrors(owner, [["PUT", "/appearance"], ["POST", "/licenses"], ["DELETE", "/licenses/x"], ["DELETE", "/licenses/99999999999999999999"]])
+    await expectNoServerErrors(owner, [["PUT", "/appearance"], ["POST", "/licenses"], ["DELETE", "/licenses/x"], [
+      "DELETE",
+      "/licenses/99999999999999999999"
+    ]])
   })
 })
 
@@ -126,9 +150,18 @@ describe("licenses with a license key", () => {
     const groups = await owner.get("/groups")
     expectResponse(groups, 403)
     expect(groups.body.message).toBe("Template RBAC is a Premium feature. Contact sales!")
-    expect((await owner.put("/appearance", { application_name: "x" })).body.message).toBe("Appearance is a Premium feature. Contact sales!")
-    expect((await owner.post("/organizations", { name: "second" })).body.message).toBe("Multiple Organizations is a Premium feature. Contact sales!")
-    for (const [method, path] of [["POST", "/organizations/default/members/roles"], ["PUT", "/organizations/default/members/roles"], ["DELETE", "/organizations/default/members/roles/x"]] as const) {
+    expect((await owner.put("/appearance", { application_name: "x" })).body.message).toBe(
+      "Appearance is a Premium feature. Contact sales!"
+    )
+    expect((await owner.post("/organizations", { name: "second" })).body.message).toBe(
+      "Multiple Organizations is a Premium feature. Contact sales!"
+    )
+    for (
+      const [method, path] of [["POST", "/organizations/default/members/roles"], [
+        "PUT",
+        "/organizations/default/members/roles"
+      ], ["DELETE", "/organizations/default/members/roles/x"]] as const
+    ) {
       const roles = await owner.request(method, path, method === "DELETE" ? undefined : { name: "x" })
       expectResponse(roles, 403)
       expect(roles.body.message).toBe("Custom Roles is a Premium feature. Contact sales!")
@@ -155,7 +188,9 @@ describe("licenses with a license key", () => {
     expect(foreign.body.message).toBe("Invalid license.")
     expect(foreign.body.detail).toContain("signature")
     const now = Math.floor(Date.now() / 1000)
-    const expired = await owner.post("/licenses", { license: await signer.sign(licenseClaims({ license_expires: now - 10 * DAY, exp: now - DAY })) })
+    const expired = await owner.post("/licenses", {
+      license: await signer.sign(licenseClaims({ license_expires: now - 10 * DAY, exp: now - DAY }))
+    })
     expectValidations(expired, ["license"])
     expect(expired.body.message).toBe("License has expired.")
     const malformed = await owner.post("/licenses", { license: "not.a.jwt" })
@@ -165,7 +200,9 @@ describe("licenses with a license key", () => {
     expect(version.body.detail).toContain("version 3")
     const noAccount = await owner.post("/licenses", { license: await signer.sign(licenseClaims({ account_id: "" })) })
     expect(noAccount.body.detail).toContain("account ID")
-    const otherDeployment = await owner.post("/licenses", { license: await signer.sign(licenseClaims({ deployment_ids: ["elsewhere"] })) })
+    const otherDeployment = await owner.post("/licenses", {
+      license: await signer.sign(licenseClaims({ deployment_ids: ["elsewhere"] }))
+    })
     expect(otherDeployment.body.message).toBe("License cannot be used on this deployment!")
     expectValidations(await owner.post("/licenses", {}), ["license"])
     expectValidations(await owner.post("/licenses", { license: 5 }), ["license"])
@@ -207,7 +244,9 @@ describe("licenses with a license key", () => {
     expectValidations(again, ["license"])
 
     const audit = await owner.get("/audit?limit=10")
-    const entry = audit.body.audit_logs.find((a: any) => a.resource_type === "license" && a.action === "create" && a.status_code === 201)
+    const entry = audit.body.audit_logs.find((a: any) =>
+      a.resource_type === "license" && a.action === "create" && a.status_code === 201
+    )
     expect(entry.resource_id).toBe(added.body.uuid)
     expect(JSON.stringify(entry.diff)).not.toContain("eyJ")
 
@@ -221,7 +260,11 @@ describe("licenses with a license key", () => {
 
   it("warns before the term ends, counts the grace period, and errs over the user limit", async () => {
     const now = Math.floor(Date.now() / 1000)
-    const soon = await owner.post("/licenses", { license: await signer.sign(licenseClaims({ license_expires: now + 10 * DAY - 60, exp: now + 20 * DAY, features: { user_limit: 2 } })) })
+    const soon = await owner.post("/licenses", {
+      license: await signer.sign(
+        licenseClaims({ license_expires: now + 10 * DAY - 60, exp: now + 20 * DAY, features: { user_limit: 2 } })
+      )
+    })
     expect(soon.status).toBe(201)
     let e = await owner.get("/entitlements")
     expect(e.body.warnings).toContain("Your license expires in 10 days.")
@@ -229,13 +272,19 @@ describe("licenses with a license key", () => {
     expect(e.body.features.user_limit).toMatchObject({ limit: 2, actual: 3 })
     await owner.delete(`/licenses/${soon.body.id}`)
 
-    const grace = await owner.post("/licenses", { license: await signer.sign(licenseClaims({ license_expires: now - DAY, exp: now + 6 * DAY, feature_set: "enterprise" })) })
+    const grace = await owner.post("/licenses", {
+      license: await signer.sign(
+        licenseClaims({ license_expires: now - DAY, exp: now + 6 * DAY, feature_set: "enterprise" })
+      )
+    })
     expect(grace.status).toBe(201)
     e = await owner.get("/entitlements")
     expect(e.body.features.template_rbac).toEqual({ entitlement: "grace_period", enabled: true })
     // Enterprise leaves out multiple organizations: in use here, so warned about.
     expect(e.body.features.multiple_organizations).toEqual({ entitlement: "not_entitled", enabled: false })
-    expect(e.body.warnings).toContain("Multiple Organizations is enabled but your license is not entitled to this feature.")
+    expect(e.body.warnings).toContain(
+      "Multiple Organizations is enabled but your license is not entitled to this feature."
+    )
     expect(e.body.warnings).toContain("Template RBAC is enabled but your license for this feature is expired.")
     expect((await owner.get("/groups")).status).toBe(200)
     await owner.delete(`/licenses/${grace.body.id}`)

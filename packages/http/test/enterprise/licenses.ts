@@ -1,6 +1,6 @@
 /** Test licenses: an Ed25519 key pair of our own, and licenses signed with it (claims as the described system issues). */
-import { generateKeyPairSync, type KeyObject } from "node:crypto"
 import { SignJWT } from "jose"
+import { generateKeyPairSync, type KeyObject } from "node:crypto"
 
 export interface LicenseSigner {
   /** The public key as PEM: the deployment setting. */
@@ -22,7 +22,10 @@ const signWith = (key: KeyObject, claims: Record<string, unknown>, header: Recor
 const DAY = 24 * 3600
 
 /** Claims of a valid license at `now` (seconds): a year's term, a week's grace, Premium, 10 users. */
-export const licenseClaims = (overrides: Record<string, unknown> = {}, now = Math.floor(Date.now() / 1000)): Record<string, unknown> => ({
+export const licenseClaims = (
+  overrides: Record<string, unknown> = {},
+  now = Math.floor(Date.now() / 1000)
+): Record<string, unknown> => ({
   iat: now - 60,
   nbf: now - 60,
   license_expires: now + 365 * DAY,

@@ -9,12 +9,18 @@
 import { ExternalAuthLinkRepo } from "@workbay/core"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser
-} from "../support.js"
 import { recordingProvisioner } from "../agents/fixtures.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser
+} from "../support.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
-import { cookiesOf, linkThroughBrowser, providerSettings, type ProviderServer, startProvider } from "./provider.js"
+import { cookiesOf, linkThroughBrowser, type ProviderServer, providerSettings, startProvider } from "./provider.js"
 
 const TEMPLATE = `resources:
   - name: box
@@ -78,11 +84,24 @@ describe("external auth", () => {
     expect(r.body.links).toEqual([])
     expect(r.body.providers.map((p: any) => p.id)).toEqual(["github", "gh-device", "corp", "gitlab"])
     expect(r.body.providers[0]).toEqual({
-      id: "github", type: "github", device: false, display_name: "GitHub", display_icon: "/icon/github.svg",
-      allow_refresh: true, allow_validate: true, supports_revocation: true, code_challenge_methods_supported: ["S256"]
+      id: "github",
+      type: "github",
+      device: false,
+      display_name: "GitHub",
+      display_icon: "/icon/github.svg",
+      allow_refresh: true,
+      allow_validate: true,
+      supports_revocation: true,
+      code_challenge_methods_supported: ["S256"]
     })
     expect(r.body.providers[1]).toMatchObject({ id: "gh-device", device: true })
-    expect(r.body.providers[2]).toMatchObject({ id: "corp", type: "generic", display_name: "Corp Git", display_icon: "/emojis/1f511.png", code_challenge_methods_supported: [] })
+    expect(r.body.providers[2]).toMatchObject({
+      id: "corp",
+      type: "generic",
+      display_name: "Corp Git",
+      display_icon: "/emojis/1f511.png",
+      code_challenge_methods_supported: []
+    })
     expect(r.body.providers[3]).toMatchObject({ id: "gitlab", display_name: "GitLab", supports_revocation: true })
     expect(JSON.stringify(r.body)).not.toContain("secret")
   })
@@ -91,7 +110,10 @@ describe("external auth", () => {
     const { start, authorize, done } = await link(dev.client, "github")
     expect(authorize.origin + authorize.pathname).toBe(`${provider.url}/login/oauth/authorize`)
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
-      client_id: "gh-client", response_type: "code", scope: "repo workflow", code_challenge_method: "S256",
+      client_id: "gh-client",
+      response_type: "code",
+      scope: "repo workflow",
+      code_challenge_method: "S256",
       redirect_uri: `${srv.url}/api/v2/external-auth/github/callback`
     })
     expect(authorize.searchParams.get("state")!.length).toBeGreaterThanOrEqual(32)
@@ -106,7 +128,12 @@ describe("external auth", () => {
 
     const list = await dev.client.get("/external-auth")
     expect(list.body.links).toHaveLength(1)
-    expect(list.body.links[0]).toMatchObject({ provider_id: "github", authenticated: true, has_refresh_token: true, validate_error: "" })
+    expect(list.body.links[0]).toMatchObject({
+      provider_id: "github",
+      authenticated: true,
+      has_refresh_token: true,
+      validate_error: ""
+    })
     // GitHub OAuth app tokens do not expire: Go's zero time, as the described system sends it.
     expect(list.body.links[0].expires).toBe("0001-01-01T00:00:00.000Z")
     expect(JSON.stringify(list.body)).not.toContain("gho_")
@@ -116,7 +143,13 @@ describe("external auth", () => {
     const before = await other.client.get("/external-auth/github")
     expect(before.status).toBe(200)
     expect(before.body).toEqual({
-      authenticated: false, device: false, display_name: "GitHub", user: null, app_installable: false, installations: [], app_install_url: ""
+      authenticated: false,
+      device: false,
+      display_name: "GitHub",
+      user: null,
+      app_installable: false,
+      installations: [],
+      app_install_url: ""
     })
     await link(other.client, "github", "hubber")
     const after = await other.client.get("/external-auth/github")
@@ -141,7 +174,10 @@ describe("external auth", () => {
     const cb = (q: string, headers: Record<string, string> = { cookie }) =>
       dev.client.request("GET", `/external-auth/corp/callback?${q}`, undefined, { headers })
     expectResponse(await cb("code=abc&state=wrong"), 401)
-    expectResponse(await cb(`code=abc&state=${new URLSearchParams(cookie.replace(/; /g, "&")).get("oauth_state")}`, {}), 401)
+    expectResponse(
+      await cb(`code=abc&state=${new URLSearchParams(cookie.replace(/; /g, "&")).get("oauth_state")}`, {}),
+      401
+    )
     expectValidations(await cb("code=abc"), ["state"])
     const state = new URLSearchParams(cookie.replace(/; /g, "&")).get("oauth_state")!
     const bad = await cb(`code=not-a-code&state=${state}`)
@@ -187,7 +223,11 @@ describe("external auth", () => {
   it("a refused refresh drops the refresh token and says why; the link is no longer authenticated", async () => {
     const user = await createUser(owner, { username: "ext-refused" })
     await link(user.client, "github")
-    await setLink("github", user.user.id, (l) => ({ ...l, oauth_expiry: new Date(Date.now() - 60_000), oauth_refresh_token: "ghr_unknown" }))
+    await setLink(
+      "github",
+      user.user.id,
+      (l) => ({ ...l, oauth_expiry: new Date(Date.now() - 60_000), oauth_refresh_token: "ghr_unknown" })
+    )
     const list = await user.client.get("/external-auth")
     expect(list.body.links[0]).toMatchObject({ authenticated: false, has_refresh_token: false })
     expect(list.body.links[0].validate_error).toContain("invalid_grant")
@@ -216,16 +256,34 @@ describe("external auth", () => {
   })
 
   it("GET /templateversions/{id}/external-auth names the deployment's provider and says whether the caller is linked", async () => {
-    const t = await makeTemplate(srv, owner, orgId, `external_auth:\n  - { id: github }\n  - { id: nowhere, optional: true }\n${TEMPLATE}`)
+    const t = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      `external_auth:\n  - { id: github }\n  - { id: nowhere, optional: true }\n${TEMPLATE}`
+    )
     const u = await createUser(owner, { username: "ext-tv" })
     const path = `/templateversions/${t.active_version_id}/external-auth`
     const before = await u.client.get(path)
     expect(before.status, JSON.stringify(before.body)).toBe(200)
     expect(before.body).toEqual([
-      { id: "github", type: "github", display_name: "GitHub", display_icon: expect.any(String), authenticated: false,
-        authenticate_url: `${srv.url}/external-auth/github` },
-      { id: "nowhere", type: "nowhere", display_name: "nowhere", display_icon: "", authenticated: false, optional: true,
-        authenticate_url: `${srv.url}/external-auth/nowhere` }
+      {
+        id: "github",
+        type: "github",
+        display_name: "GitHub",
+        display_icon: expect.any(String),
+        authenticated: false,
+        authenticate_url: `${srv.url}/external-auth/github`
+      },
+      {
+        id: "nowhere",
+        type: "nowhere",
+        display_name: "nowhere",
+        display_icon: "",
+        authenticated: false,
+        optional: true,
+        authenticate_url: `${srv.url}/external-auth/nowhere`
+      }
     ])
     await link(u.client, "github", "tv-user")
     const after = await u.client.get(path)
@@ -236,7 +294,11 @@ describe("external auth", () => {
     const user = await createUser(owner, { username: "ext-device" })
     const started = await user.client.get("/external-auth/gh-device/device")
     expect(started.status, JSON.stringify(started.body)).toBe(200)
-    expect(started.body).toMatchObject({ verification_uri: `${provider.url}/login/device`, expires_in: 900, interval: 5 })
+    expect(started.body).toMatchObject({
+      verification_uri: `${provider.url}/login/device`,
+      expires_in: 900,
+      interval: 5
+    })
     expect(typeof started.body.device_code).toBe("string")
     const pending = await user.client.post("/external-auth/gh-device/device", { device_code: started.body.device_code })
     expectResponse(pending, 400)
@@ -258,16 +320,34 @@ describe("external auth", () => {
     const agent = await agentOf(user)
     await link(user.client, "github")
     const token = (await storedLink("github", user.user.id))!.oauth_access_token
-    const byMatch = await agent.get(`/workspaceagents/me/external-auth?match=${encodeURIComponent("https://github.example/org/repo.git")}`)
+    const byMatch = await agent.get(
+      `/workspaceagents/me/external-auth?match=${encodeURIComponent("https://github.example/org/repo.git")}`
+    )
     expect(byMatch.status, JSON.stringify(byMatch.body)).toBe(200)
-    expect(byMatch.body).toEqual({ access_token: token, token_extra: null, url: "", type: "github", username: token, password: "" })
+    expect(byMatch.body).toEqual({
+      access_token: token,
+      token_extra: null,
+      url: "",
+      type: "github",
+      username: token,
+      password: ""
+    })
     const byId = await agent.get("/workspaceagents/me/external-auth?id=github")
     expect(byId.body.access_token).toBe(token)
 
     await link(user.client, "gitlab")
-    const gitlab = await agent.get(`/workspaceagents/me/external-auth?match=${encodeURIComponent(`${provider.url}/group/project.git`)}`)
+    const gitlab = await agent.get(
+      `/workspaceagents/me/external-auth?match=${encodeURIComponent(`${provider.url}/group/project.git`)}`
+    )
     const glToken = (await storedLink("gitlab", user.user.id))!.oauth_access_token
-    expect(gitlab.body).toEqual({ access_token: glToken, token_extra: null, url: "", type: "gitlab", username: "oauth2", password: glToken })
+    expect(gitlab.body).toEqual({
+      access_token: glToken,
+      token_extra: null,
+      url: "",
+      type: "gitlab",
+      username: "oauth2",
+      password: glToken
+    })
 
     await link(user.client, "corp")
     const corp = await agent.get("/workspaceagents/me/external-auth?id=corp")
@@ -280,13 +360,22 @@ describe("external auth", () => {
     const agent = await agentOf(user)
     const r = await agent.get("/workspaceagents/me/external-auth?id=corp")
     expect(r.status).toBe(200)
-    expect(r.body).toEqual({ access_token: "", token_extra: null, url: `${srv.url}/external-auth/corp`, type: "", username: "", password: "" })
+    expect(r.body).toEqual({
+      access_token: "",
+      token_extra: null,
+      url: `${srv.url}/external-auth/corp`,
+      type: "",
+      username: "",
+      password: ""
+    })
   })
 
   it("listen waits until the owner links, then answers the token", async () => {
     const user = await createUser(owner, { username: "ext-listen" })
     const agent = await agentOf(user)
-    const waiting = agent.get(`/workspaceagents/me/external-auth?listen=true&match=${encodeURIComponent("https://git.corp.example/x.git")}`)
+    const waiting = agent.get(
+      `/workspaceagents/me/external-auth?listen=true&match=${encodeURIComponent("https://git.corp.example/x.git")}`
+    )
     let answered = false
     void waiting.then(() => (answered = true))
     // Before the owner links, the request is still open (it answered nothing to these).
@@ -301,10 +390,14 @@ describe("external auth", () => {
   it("the removed GET /workspaceagents/me/gitauth answers as external-auth (older agents send url)", async () => {
     const user = await createUser(owner, { username: "ext-gitauth" })
     const agent = await agentOf(user)
-    const unlinked = await agent.get(`/workspaceagents/me/gitauth?url=${encodeURIComponent("https://github.example/a/b")}`)
+    const unlinked = await agent.get(
+      `/workspaceagents/me/gitauth?url=${encodeURIComponent("https://github.example/a/b")}`
+    )
     expect(unlinked.body.url).toBe(`${srv.url}/external-auth/github`)
     await link(user.client, "github")
-    const linked = await agent.get(`/workspaceagents/me/gitauth?url=${encodeURIComponent("https://github.example/a/b")}`)
+    const linked = await agent.get(
+      `/workspaceagents/me/gitauth?url=${encodeURIComponent("https://github.example/a/b")}`
+    )
     expect(linked.body.access_token).toBe((await storedLink("github", user.user.id))!.oauth_access_token)
   })
 
@@ -323,12 +416,18 @@ describe("external auth", () => {
   })
 
   it("user routes: 401 without a session, 403 for a token without the user's personal grants, 404 for an unknown provider", async () => {
-    const limited = await dev.client.post("/users/me/keys/tokens", { token_name: "ws-only", scopes: ["workspace:read"] })
+    const limited = await dev.client.post("/users/me/keys/tokens", {
+      token_name: "ws-only",
+      scopes: ["workspace:read"]
+    })
     expect(limited.status, JSON.stringify(limited.body)).toBe(201)
     const asLimited = dev.client.as(limited.body.key)
     const routes: Array<[string, string, unknown?]> = [
-      ["GET", "/external-auth"], ["GET", "/external-auth/github"], ["DELETE", "/external-auth/github"],
-      ["GET", "/external-auth/github/callback"], ["GET", "/external-auth/gh-device/device"],
+      ["GET", "/external-auth"],
+      ["GET", "/external-auth/github"],
+      ["DELETE", "/external-auth/github"],
+      ["GET", "/external-auth/github/callback"],
+      ["GET", "/external-auth/gh-device/device"],
       ["POST", "/external-auth/gh-device/device", { device_code: "x" }]
     ]
     for (const [method, path, body] of routes) {

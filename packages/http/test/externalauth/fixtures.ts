@@ -5,7 +5,7 @@
 import { recordingProvisioner } from "../agents/fixtures.js"
 import { type Client, createUser, type ServiceTestServer, startWithOwner, type TestUser } from "../support.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
-import { linkThroughBrowser, providerSettings, type ProviderServer, startProvider } from "./provider.js"
+import { linkThroughBrowser, type ProviderServer, providerSettings, startProvider } from "./provider.js"
 
 export interface ExternalAuthWorld {
   readonly provider: ProviderServer

@@ -90,7 +90,8 @@ export const startProvider = async (): Promise<ProviderServer> => {
     return t !== undefined && !t.revoked ? t : undefined
   }
 
-  const clientOk = (id: string, secret: string | null) => id in CLIENTS && (CLIENTS[id] === "" || CLIENTS[id] === secret)
+  const clientOk = (id: string, secret: string | null) =>
+    id in CLIENTS && (CLIENTS[id] === "" || CLIENTS[id] === secret)
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://provider")
@@ -101,7 +102,9 @@ export const startProvider = async (): Promise<ProviderServer> => {
       const q = url.searchParams
       const clientId = q.get("client_id") ?? ""
       const redirect = q.get("redirect_uri") ?? ""
-      if (!(clientId in CLIENTS) || q.get("response_type") !== "code" || redirect === "") return send(res, 400, { error: "invalid_request" })
+      if (!(clientId in CLIENTS) || q.get("response_type") !== "code" || redirect === "") {
+        return send(res, 400, { error: "invalid_request" })
+      }
       const code = token("code")
       codes.set(code, { clientId, redirectUri: redirect, challenge: q.get("code_challenge") ?? "", login: state.login })
       const back = new URL(redirect)
@@ -113,11 +116,19 @@ export const startProvider = async (): Promise<ProviderServer> => {
     if (req.method === "POST" && url.pathname === "/login/device/code") {
       // RFC 8628 section 3.1: the client's id comes in the form body.
       const clientId = new URLSearchParams(await readBody(req)).get("client_id") ?? ""
-      if (!(clientId in CLIENTS)) return send(res, 400, { error: "invalid_client", error_description: "Unknown client." })
+      if (!(clientId in CLIENTS)) {
+        return send(res, 400, { error: "invalid_client", error_description: "Unknown client." })
+      }
       const deviceCode = token("dev")
       const userCode = randomBytes(4).toString("hex").toUpperCase()
       devices.set(deviceCode, { clientId, userCode, login: undefined })
-      return send(res, 200, { device_code: deviceCode, user_code: userCode, verification_uri: `${state.url}/login/device`, expires_in: 900, interval: 5 })
+      return send(res, 200, {
+        device_code: deviceCode,
+        user_code: userCode,
+        verification_uri: `${state.url}/login/device`,
+        expires_in: 900,
+        interval: 5
+      })
     }
     if (req.method === "POST" && (url.pathname === "/login/oauth/access_token" || url.pathname === "/oauth/token")) {
       const body = new URLSearchParams(await readBody(req))
@@ -126,8 +137,15 @@ export const startProvider = async (): Promise<ProviderServer> => {
       const clientId = p("client_id") ?? ""
       if (grant === "urn:ietf:params:oauth:grant-type:device_code") {
         const d = devices.get(p("device_code") ?? "")
-        if (d === undefined || d.clientId !== clientId) return send(res, 200, { error: "incorrect_device_code" }, !wantsJson)
-        if (d.login === undefined) return send(res, 200, { error: "authorization_pending", error_description: "The user has not entered the code yet." }, !wantsJson)
+        if (d === undefined || d.clientId !== clientId) {
+          return send(res, 200, { error: "incorrect_device_code" }, !wantsJson)
+        }
+        if (d.login === undefined) {
+          return send(res, 200, {
+            error: "authorization_pending",
+            error_description: "The user has not entered the code yet."
+          }, !wantsJson)
+        }
         devices.delete(p("device_code")!)
         return send(res, 200, tokenAnswer(issue(clientId, d.login)), !wantsJson)
       }
@@ -137,7 +155,10 @@ export const startProvider = async (): Promise<ProviderServer> => {
         codes.delete(p("code") ?? "")
         if (c === undefined || c.clientId !== clientId || c.redirectUri !== p("redirect_uri")) {
           // GitHub answers a bad code with 200 and an error.
-          return send(res, 200, { error: "bad_verification_code", error_description: "The code passed is incorrect or expired." }, !wantsJson)
+          return send(res, 200, {
+            error: "bad_verification_code",
+            error_description: "The code passed is incorrect or expired."
+          }, !wantsJson)
         }
         if (c.challenge !== "") {
           const verifier = p("code_verifier") ?? ""
@@ -151,7 +172,9 @@ export const startProvider = async (): Promise<ProviderServer> => {
         const r = p("refresh_token") ?? ""
         refreshes.push(r)
         const old = byRefresh.get(r)
-        if (old === undefined || old.clientId !== clientId) return send(res, 400, { error: "invalid_grant", error_description: "The refresh token is invalid." })
+        if (old === undefined || old.clientId !== clientId) {
+          return send(res, 400, { error: "invalid_grant", error_description: "The refresh token is invalid." })
+        }
         byRefresh.delete(r)
         old.revoked = true
         return send(res, 200, tokenAnswer(issue(clientId, old.login)), !wantsJson)
@@ -161,14 +184,24 @@ export const startProvider = async (): Promise<ProviderServer> => {
     if (req.method === "GET" && url.pathname === "/user") {
       const t = bearer(req)
       if (t === undefined) return send(res, 401, { message: "Bad credentials" })
-      return send(res, 200, { id: 4242, login: t.login, name: `${t.login} Name`, avatar_url: `${state.url}/avatars/${t.login}`, html_url: `${state.url}/${t.login}` })
+      return send(res, 200, {
+        id: 4242,
+        login: t.login,
+        name: `${t.login} Name`,
+        avatar_url: `${state.url}/avatars/${t.login}`,
+        html_url: `${state.url}/${t.login}`
+      })
     }
     if (req.method === "GET" && url.pathname === "/user/installations") {
       const t = bearer(req)
       if (t === undefined) return send(res, 401, { message: "Bad credentials" })
       return send(res, 200, {
         total_count: 1,
-        installations: [{ id: 7, html_url: `${state.url}/settings/installations/7`, account: { id: 99, login: "acme", name: "Acme", avatar_url: "", html_url: `${state.url}/acme` } }]
+        installations: [{
+          id: 7,
+          html_url: `${state.url}/settings/installations/7`,
+          account: { id: 99, login: "acme", name: "Acme", avatar_url: "", html_url: `${state.url}/acme` }
+        }]
       })
     }
     const grant = /^\/applications\/([^/]+)\/grant$/.exec(url.pathname)
@@ -216,25 +249,53 @@ export const startProvider = async (): Promise<ProviderServer> => {
 /** The providers of the tests, on the local provider at `url`: GitHub (web flow), GitHub (device flow), a generic one, GitLab. */
 export const providerSettings = (url: string) => [
   {
-    type: "github", id: "github", client_id: "gh-client", client_secret: "gh-secret",
-    auth_url: `${url}/login/oauth/authorize`, token_url: `${url}/login/oauth/access_token`, validate_url: `${url}/user`,
-    app_installations_url: `${url}/user/installations`, revoke_url: `${url}/applications/gh-client/grant`,
+    type: "github",
+    id: "github",
+    client_id: "gh-client",
+    client_secret: "gh-secret",
+    auth_url: `${url}/login/oauth/authorize`,
+    token_url: `${url}/login/oauth/access_token`,
+    validate_url: `${url}/user`,
+    app_installations_url: `${url}/user/installations`,
+    revoke_url: `${url}/applications/gh-client/grant`,
     regex: "^(https?://)?github\\.example(/.*)?$"
   },
   {
-    type: "github", id: "gh-device", client_id: "gh-device", device_flow: true, device_code_url: `${url}/login/device/code`,
-    token_url: `${url}/login/oauth/access_token`, validate_url: `${url}/user`, app_installations_url: `${url}/user/installations`,
-    revoke_url: `${url}/applications/gh-device/grant`, regex: "^https://device\\.example/"
+    type: "github",
+    id: "gh-device",
+    client_id: "gh-device",
+    device_flow: true,
+    device_code_url: `${url}/login/device/code`,
+    token_url: `${url}/login/oauth/access_token`,
+    validate_url: `${url}/user`,
+    app_installations_url: `${url}/user/installations`,
+    revoke_url: `${url}/applications/gh-device/grant`,
+    regex: "^https://device\\.example/"
   },
   {
-    type: "generic", id: "corp", client_id: "corp-client", client_secret: "corp-secret", display_name: "Corp Git",
-    auth_url: `${url}/oauth/authorize`, token_url: `${url}/oauth/token`, validate_url: `${url}/user`, revoke_url: `${url}/oauth/revoke`,
-    regex: "^https://git\\.corp\\.example/", extra_token_keys: ["scope", "token_type"], code_challenge_methods_supported: []
+    type: "generic",
+    id: "corp",
+    client_id: "corp-client",
+    client_secret: "corp-secret",
+    display_name: "Corp Git",
+    auth_url: `${url}/oauth/authorize`,
+    token_url: `${url}/oauth/token`,
+    validate_url: `${url}/user`,
+    revoke_url: `${url}/oauth/revoke`,
+    regex: "^https://git\\.corp\\.example/",
+    extra_token_keys: ["scope", "token_type"],
+    code_challenge_methods_supported: []
   },
   // GitLab's defaults made from a self-hosted auth URL (token and revoke URLs, the host regex).
-  { type: "gitlab", id: "gitlab", client_id: "corp-client", client_secret: "corp-secret", auth_url: `${url}/oauth/authorize`, validate_url: `${url}/user` }
+  {
+    type: "gitlab",
+    id: "gitlab",
+    client_id: "corp-client",
+    client_secret: "corp-secret",
+    auth_url: `${url}/oauth/authorize`,
+    validate_url: `${url}/user`
+  }
 ]
-
 
 /** The cookies of a response, as a Cookie header (cleared ones left out). */
 export const cookiesOf = (headers: Headers) =>
@@ -248,13 +309,23 @@ export const cookiesOf = (headers: Headers) =>
 export const linkThroughBrowser = async (
   provider: ProviderServer,
   serverUrl: string,
-  client: { request: (method: string, path: string, body?: unknown, init?: { headers?: Record<string, string> }) => Promise<{ status: number; headers: Headers; body: any }>; get: (path: string) => Promise<{ status: number; headers: Headers; body: any }> },
+  client: {
+    request: (
+      method: string,
+      path: string,
+      body?: unknown,
+      init?: { headers?: Record<string, string> }
+    ) => Promise<{ status: number; headers: Headers; body: any }>
+    get: (path: string) => Promise<{ status: number; headers: Headers; body: any }>
+  },
   id: string,
   login = "octocat",
   redirect?: string
 ) => {
   provider.login = login
-  const start = await client.get(`/external-auth/${id}/callback${redirect !== undefined ? `?redirect=${encodeURIComponent(redirect)}` : ""}`)
+  const start = await client.get(
+    `/external-auth/${id}/callback${redirect !== undefined ? `?redirect=${encodeURIComponent(redirect)}` : ""}`
+  )
   if (start.status !== 307) throw new Error(`start of the web flow: ${start.status} ${JSON.stringify(start.body)}`)
   const authorize = new URL(start.headers.get("location")!)
   const cookie = cookiesOf(start.headers)

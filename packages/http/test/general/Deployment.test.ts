@@ -3,25 +3,84 @@
  * stats and experiments.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectIsoDate, expectResponse, startWithOwner, type TestServer } from "../support.js"
 import { expectFields } from "../shapes.js"
+import { type Client, createUser, expectIsoDate, expectResponse, startWithOwner, type TestServer } from "../support.js"
 
 /** Every top-level key the spec lists for `config` (an empty value is absent; see CONFIG_STRUCTS). */
 const CONFIG_KEYS = [
-  "access_url", "additional_csp_policy", "address", "agent_fallback_troubleshooting_url", "agent_stat_refresh_interval",
-  "ai", "allow_workspace_renames", "autobuild_poll_interval", "browser_only", "cache_directory", "cli_upgrade_message",
-  "config", "config_ssh", "dangerous", "derp", "disable_chat_sharing", "disable_owner_workspace_exec",
-  "disable_password_auth", "disable_path_apps", "disable_workspace_sharing", "docs_url", "enable_authz_recording",
-  "enable_terraform_debug_mode", "ephemeral_deployment", "experiments", "external_auth",
-  "external_auth_github_default_provider_enable", "external_token_encryption_keys", "healthcheck", "hide_ai_tasks",
-  "http_address", "http_cookies", "job_hang_detector_interval", "logging", "metrics_cache_refresh_interval",
-  "notifications", "oauth2", "oidc", "pg_auth", "pg_conn_max_idle", "pg_conn_max_open", "pg_connection_url", "pprof",
-  "prometheus", "provisioner", "proxy_health_status_interval", "proxy_trusted_headers", "proxy_trusted_origins",
-  "rate_limit", "redirect_to_access_url", "retention", "scim_api_key", "session_lifetime", "ssh_keygen_algorithm",
-  "stats_collection", "strict_transport_security", "strict_transport_security_options", "support", "swagger",
-  "telemetry", "template_builder", "terms_of_service_url", "tls", "trace", "update_check", "user_quiet_hours_schedule",
-  "verbose", "web_terminal_renderer", "wgtunnel_host", "wildcard_access_url", "workspace_hostname_suffix",
-  "workspace_prebuilds", "write_config"
+  "access_url",
+  "additional_csp_policy",
+  "address",
+  "agent_fallback_troubleshooting_url",
+  "agent_stat_refresh_interval",
+  "ai",
+  "allow_workspace_renames",
+  "autobuild_poll_interval",
+  "browser_only",
+  "cache_directory",
+  "cli_upgrade_message",
+  "config",
+  "config_ssh",
+  "dangerous",
+  "derp",
+  "disable_chat_sharing",
+  "disable_owner_workspace_exec",
+  "disable_password_auth",
+  "disable_path_apps",
+  "disable_workspace_sharing",
+  "docs_url",
+  "enable_authz_recording",
+  "enable_terraform_debug_mode",
+  "ephemeral_deployment",
+  "experiments",
+  "external_auth",
+  "external_auth_github_default_provider_enable",
+  "external_token_encryption_keys",
+  "healthcheck",
+  "hide_ai_tasks",
+  "http_address",
+  "http_cookies",
+  "job_hang_detector_interval",
+  "logging",
+  "metrics_cache_refresh_interval",
+  "notifications",
+  "oauth2",
+  "oidc",
+  "pg_auth",
+  "pg_conn_max_idle",
+  "pg_conn_max_open",
+  "pg_connection_url",
+  "pprof",
+  "prometheus",
+  "provisioner",
+  "proxy_health_status_interval",
+  "proxy_trusted_headers",
+  "proxy_trusted_origins",
+  "rate_limit",
+  "redirect_to_access_url",
+  "retention",
+  "scim_api_key",
+  "session_lifetime",
+  "ssh_keygen_algorithm",
+  "stats_collection",
+  "strict_transport_security",
+  "strict_transport_security_options",
+  "support",
+  "swagger",
+  "telemetry",
+  "template_builder",
+  "terms_of_service_url",
+  "tls",
+  "trace",
+  "update_check",
+  "user_quiet_hours_schedule",
+  "verbose",
+  "web_terminal_renderer",
+  "wgtunnel_host",
+  "wildcard_access_url",
+  "workspace_hostname_suffix",
+  "workspace_prebuilds",
+  "write_config"
 ]
 
 /** Top-level values that are structs in the described system: sent even when empty. */
@@ -42,8 +101,18 @@ const DAY_NS = 24 * HOUR_NS
 
 /** The fields of an option descriptor that are absent when empty (`value` is absent for secret-bearing options). */
 const OPTION_OPTIONAL = [
-  "annotations", "default", "description", "env", "flag", "flag_shorthand", "group", "hidden", "required", "use_instead",
-  "value_source", "yaml"
+  "annotations",
+  "default",
+  "description",
+  "env",
+  "flag",
+  "flag_shorthand",
+  "group",
+  "hidden",
+  "required",
+  "use_instead",
+  "value_source",
+  "yaml"
 ]
 
 /** Checks a group descriptor `{name, description?, yaml?, parent?}` and its parents. */
@@ -116,14 +185,27 @@ describe("deployment routes", () => {
         refresh_default_duration: expect.any(Number)
       })
       expect(c.rate_limit).toEqual({ api: 512, disable_all: false })
-      expect(c.retention).toEqual({ api_keys: 7 * DAY_NS, audit_logs: 0, connection_logs: 0, workspace_agent_logs: 7 * DAY_NS })
+      expect(c.retention).toEqual({
+        api_keys: 7 * DAY_NS,
+        audit_logs: 0,
+        connection_logs: 0,
+        workspace_agent_logs: 7 * DAY_NS
+      })
       for (const v of Object.values(c.retention)) expect(Number.isInteger(v)).toBe(true)
       expect(c.swagger).toEqual({ enable: false })
       expect(c.http_cookies).toEqual({ secure_auth_cookie: false, same_site: "lax", host_prefix: false })
-      expect(c.user_quiet_hours_schedule).toEqual({ default_schedule: "CRON_TZ=UTC 0 0 * * *", allow_user_custom: true })
+      expect(c.user_quiet_hours_schedule).toEqual({
+        default_schedule: "CRON_TZ=UTC 0 0 * * *",
+        allow_user_custom: true
+      })
       expect(c.config_ssh).toEqual({ deploymentName: "coder.", sshconfigOptions: [] })
       expect(c.workspace_hostname_suffix).toBe("coder")
-      expect(c.oidc).toMatchObject({ client_id: "", client_secret: "", allow_signups: true, scopes: ["openid", "profile", "email"] })
+      expect(c.oidc).toMatchObject({
+        client_id: "",
+        client_secret: "",
+        allow_signups: true,
+        scopes: ["openid", "profile", "email"]
+      })
       expect(c.oauth2.github).toMatchObject({ client_id: "", client_secret: "", default_provider_enable: true })
       expect(c.pg_auth).toBe("password")
       expect(c.agent_stat_refresh_interval).toBe(30_000_000_000)
@@ -144,20 +226,30 @@ describe("deployment routes", () => {
       const byName = (name: string) => options.find((o: any) => o.name === name)
       const access = byName("Access URL")
       expect(access).toMatchObject({
-        flag: "access-url", env: "WORKBAY_ACCESS_URL", yaml: "accessURL", value: srv.url
+        flag: "access-url",
+        env: "WORKBAY_ACCESS_URL",
+        yaml: "accessURL",
+        value: srv.url
       })
       // Not hidden, not required, no shorthand, a top-level group: those fields are absent.
       for (const k of ["hidden", "required", "flag_shorthand", "use_instead"]) expect(access).not.toHaveProperty(k)
       expect(access.group).toEqual({ name: "Networking", yaml: "networking" })
       const session = byName("Session Duration")
       expect(session).toMatchObject({
-        flag: "session-duration", default: "24h0m0s", value: 24 * HOUR_NS, value_source: "default",
+        flag: "session-duration",
+        default: "24h0m0s",
+        value: 24 * HOUR_NS,
+        value_source: "default",
         annotations: { format_duration: "true" }
       })
       expect(session.group).toMatchObject({ name: "HTTP", parent: { name: "Networking" } })
       expect(byName("Experiments")).toMatchObject({ flag: "experiments", value: [] })
       expect(byName("Experiments")).not.toHaveProperty("default")
-      expect(byName("Enable swagger endpoint")).toMatchObject({ flag: "swagger-enable", value: false, default: "false" })
+      expect(byName("Enable swagger endpoint")).toMatchObject({
+        flag: "swagger-enable",
+        value: false,
+        default: "false"
+      })
       expect(byName("Verbose").use_instead.map((o: any) => o.name)).toEqual(["Log Filter"])
     })
 
@@ -165,8 +257,13 @@ describe("deployment routes", () => {
       const r = await owner.get("/deployment/config")
       const secrets = r.body.options.filter((o: any) => o.annotations?.secret === "true")
       expect(secrets.map((o: any) => o.name).sort()).toEqual([
-        "External Token Encryption Keys", "Notifications: Email Auth: Password", "OAuth2 GitHub Client Secret",
-        "OIDC Client Secret", "Postgres Connection URL", "Provisioner Daemon Pre-shared Key (PSK)", "SCIM API Key",
+        "External Token Encryption Keys",
+        "Notifications: Email Auth: Password",
+        "OAuth2 GitHub Client Secret",
+        "OIDC Client Secret",
+        "Postgres Connection URL",
+        "Provisioner Daemon Pre-shared Key (PSK)",
+        "SCIM API Key",
         "Trace Honeycomb API Key"
       ])
       for (const o of secrets) {
@@ -216,17 +313,29 @@ describe("deployment routes", () => {
     afterAll(() => custom.close())
 
     it("never includes a secret value anywhere in the body", async () => {
-      const res = await fetch(`${custom.url}/api/v2/deployment/config`, { headers: { "Service-Session-Token": customOwner.token! } })
+      const res = await fetch(`${custom.url}/api/v2/deployment/config`, {
+        headers: { "Service-Session-Token": customOwner.token! }
+      })
       expect(res.status).toBe(200)
       const text = await res.text()
       const secrets = [
-        ...Object.values(SECRETS).flat(), "PgSecret", "ScimSecret", "OidcSecret", "GithubSecret", "SmtpSecret", "HoneySecret",
-        "PskSecret", "RXh0S2V5", "IssuerSecret"
+        ...Object.values(SECRETS).flat(),
+        "PgSecret",
+        "ScimSecret",
+        "OidcSecret",
+        "GithubSecret",
+        "SmtpSecret",
+        "HoneySecret",
+        "PskSecret",
+        "RXh0S2V5",
+        "IssuerSecret"
       ]
       for (const secret of secrets) expect(text).not.toContain(secret)
       const { config, options } = JSON.parse(text)
       // Blanked top-level secrets are empty, hence absent; nested ones are blanked in place.
-      for (const k of ["pg_connection_url", "scim_api_key", "external_token_encryption_keys"]) expect(config).not.toHaveProperty(k)
+      for (const k of ["pg_connection_url", "scim_api_key", "external_token_encryption_keys"]) {
+        expect(config).not.toHaveProperty(k)
+      }
       expect(config.oidc.client_secret).toBe("")
       expect(config.oauth2.github.client_secret).toBe("")
       expect(config.notifications.email.auth.password).toBe("")
@@ -246,11 +355,17 @@ describe("deployment routes", () => {
       expect(config.experiments).toEqual(["*", "Custom-Thing", "custom-thing"])
       expect(config.swagger).toEqual({ enable: true })
       expect(config.rate_limit).toEqual({ api: -1, disable_all: false })
-      expect(config.support).toEqual({ links: [{ name: "On call", target: "https://pager.example.com", icon: "chat", location: "navbar" }] })
-      expect(options.find((o: any) => o.name === "Support Links")).toMatchObject({
-        flag: "support-links", value: [{ name: "On call", target: "https://pager.example.com", icon: "chat", location: "navbar" }]
+      expect(config.support).toEqual({
+        links: [{ name: "On call", target: "https://pager.example.com", icon: "chat", location: "navbar" }]
       })
-      expect(config.config_ssh).toEqual({ deploymentName: "wb.", sshconfigOptions: ["ForwardAgent=yes", "ServerAliveInterval 30", "bogus"] })
+      expect(options.find((o: any) => o.name === "Support Links")).toMatchObject({
+        flag: "support-links",
+        value: [{ name: "On call", target: "https://pager.example.com", icon: "chat", location: "navbar" }]
+      })
+      expect(config.config_ssh).toEqual({
+        deploymentName: "wb.",
+        sshconfigOptions: ["ForwardAgent=yes", "ServerAliveInterval 30", "bogus"]
+      })
       const access = options.find((o: any) => o.name === "Access URL")
       expect(access).toMatchObject({ value: "https://workbay.example.com", value_source: "env" })
       const swagger = options.find((o: any) => o.name === "Enable swagger endpoint")
@@ -295,7 +410,13 @@ describe("deployment routes", () => {
       for (const client of [owner, auditor]) {
         const r = await client.get("/deployment/stats")
         expect(r.status).toBe(200)
-        expect(Object.keys(r.body).sort()).toEqual(["aggregated_from", "collected_at", "next_update_at", "session_count", "workspaces"])
+        expect(Object.keys(r.body).sort()).toEqual([
+          "aggregated_from",
+          "collected_at",
+          "next_update_at",
+          "session_count",
+          "workspaces"
+        ])
         expectIsoDate(r.body.aggregated_from)
         expectIsoDate(r.body.collected_at)
         expectIsoDate(r.body.next_update_at)
@@ -303,7 +424,13 @@ describe("deployment routes", () => {
         expect(Date.parse(r.body.collected_at)).toBeLessThanOrEqual(Date.parse(r.body.next_update_at))
         expect(r.body.session_count).toEqual({ jetbrains: 0, reconnecting_pty: 0, ssh: 0, vscode: 0 })
         expect(r.body.workspaces).toEqual({
-          building: 0, failed: 0, pending: 0, running: 0, stopped: 0, rx_bytes: 0, tx_bytes: 0,
+          building: 0,
+          failed: 0,
+          pending: 0,
+          running: 0,
+          stopped: 0,
+          rx_bytes: 0,
+          tx_bytes: 0,
           // No agent reported a latency: -1, as the described system.
           connection_latency_ms: { p50: -1, p95: -1 }
         })
@@ -342,7 +469,15 @@ describe("deployment routes", () => {
 
   describe("routing", () => {
     it("answers 405 for a wrong method", async () => {
-      for (const path of ["/deployment/config", "/deployment/ssh", "/deployment/stats", "/experiments", "/experiments/available"]) {
+      for (
+        const path of [
+          "/deployment/config",
+          "/deployment/ssh",
+          "/deployment/stats",
+          "/experiments",
+          "/experiments/available"
+        ]
+      ) {
         const r = await owner.post(path, {})
         expectResponse(r, 405)
         expect(r.headers.get("allow")).toBe("GET, HEAD")

@@ -1,12 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectResponse, expectValidations, startTestServer, startWithOwner, type TestServer
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  startTestServer,
+  startWithOwner,
+  type TestServer
 } from "../support.js"
 
 /** Build info fields; `webpush_public_key` is absent while no Web Push key is configured. */
 const BUILD_INFO_KEYS = [
-  "agent_api_version", "dashboard_url", "deployment_id", "external_url", "provisioner_api_version", "telemetry",
-  "upgrade_message", "version", "workspace_proxy"
+  "agent_api_version",
+  "dashboard_url",
+  "deployment_id",
+  "external_url",
+  "provisioner_api_version",
+  "telemetry",
+  "upgrade_message",
+  "version",
+  "workspace_proxy"
 ]
 
 describe("general routes", () => {
@@ -90,7 +103,8 @@ describe("general routes", () => {
 
     it("accepts the browser's content type", async () => {
       const r = await member.request("POST", "/csp/reports", undefined, {
-        raw: JSON.stringify(report), headers: { "content-type": "application/csp-report" }
+        raw: JSON.stringify(report),
+        headers: { "content-type": "application/csp-report" }
       })
       expect(r.status).toBe(200)
     })
@@ -116,12 +130,14 @@ describe("general routes", () => {
     })
 
     it("answers 405 with Allow for a wrong method on a known path", async () => {
-      for (const [method, path, allow] of [
-        ["DELETE", "/buildinfo", "GET, HEAD"],
-        ["POST", "/updatecheck", "GET, HEAD"],
-        ["PUT", "/", "GET, HEAD"],
-        ["GET", "/csp/reports", "POST"]
-      ] as const) {
+      for (
+        const [method, path, allow] of [
+          ["DELETE", "/buildinfo", "GET, HEAD"],
+          ["POST", "/updatecheck", "GET, HEAD"],
+          ["PUT", "/", "GET, HEAD"],
+          ["GET", "/csp/reports", "POST"]
+        ] as const
+      ) {
         const r = await owner.request(method, path)
         expectResponse(r, 405)
         expect(r.headers.get("allow")).toBe(allow)
@@ -154,12 +170,22 @@ describe("general routes", () => {
           const doc = await res.json()
           expect(doc.openapi).toMatch(/^3\./)
           expect(doc.info).toMatchObject({ title: expect.any(String), version: expect.any(String) })
-          for (const p of [
-            "/api/v2/buildinfo", "/api/v2/updatecheck", "/api/v2/deployment/config", "/api/v2/deployment/ssh",
-            "/api/v2/deployment/stats", "/api/v2/experiments", "/api/v2/experiments/available", "/api/v2/csp/reports",
-            "/api/v2/organizations", "/api/v2/organizations/{organization}", "/api/v2/organizations/{organization}/members",
-            "/api/v2/organizations/{organization}/members/{user}"
-          ]) {
+          for (
+            const p of [
+              "/api/v2/buildinfo",
+              "/api/v2/updatecheck",
+              "/api/v2/deployment/config",
+              "/api/v2/deployment/ssh",
+              "/api/v2/deployment/stats",
+              "/api/v2/experiments",
+              "/api/v2/experiments/available",
+              "/api/v2/csp/reports",
+              "/api/v2/organizations",
+              "/api/v2/organizations/{organization}",
+              "/api/v2/organizations/{organization}/members",
+              "/api/v2/organizations/{organization}/members/{user}"
+            ]
+          ) {
             expect(Object.keys(doc.paths), p).toContain(p)
           }
         }

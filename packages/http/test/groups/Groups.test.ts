@@ -2,17 +2,29 @@
  * Black-box tests of the groups group: groups, their members, the Everyone group,
  * workspace quota and group AI budgets, over real HTTP and a fresh SQLite database.
  */
-import Database from "better-sqlite3"
 import * as Sqlite from "@workbay/storage-sqlite"
+import Database from "better-sqlite3"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  bootstrapOwner, type Client, createUser, expectIsoDate, expectNoServerErrors, expectResponse, expectValidations,
-  type Reply, startTestServer, startWithOwner, type TestServer, tokenClient, uniqueName, UUID_PATTERN as UUID
-} from "../support.js"
 import { expectFields, REDUCED_USER_FIELDS, REDUCED_USER_OPTIONAL } from "../shapes.js"
+import {
+  bootstrapOwner,
+  type Client,
+  createUser,
+  expectIsoDate,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  type Reply,
+  startTestServer,
+  startWithOwner,
+  type TestServer,
+  tokenClient,
+  uniqueName,
+  UUID_PATTERN as UUID
+} from "../support.js"
 
 const MISSING_UUID = "5e0fbe3c-1b7b-4c33-9d7a-1a2b3c4d5e6f"
 
@@ -30,8 +42,16 @@ const expectReducedUser = (u: any) => {
 /** Checks every field of the spec's Group resource; the avatar is absent when empty. */
 const expectGroup = (body: any, expected: Record<string, unknown> = {}) => {
   expectFields(body, [
-    "display_name", "id", "members", "name", "organization_display_name", "organization_id",
-    "organization_name", "quota_allowance", "source", "total_member_count"
+    "display_name",
+    "id",
+    "members",
+    "name",
+    "organization_display_name",
+    "organization_id",
+    "organization_name",
+    "quota_allowance",
+    "source",
+    "total_member_count"
   ], ["avatar_url"])
   expect(body.id).toMatch(UUID)
   expect(body.organization_id).toMatch(UUID)
@@ -91,7 +111,10 @@ describe("groups", () => {
     userAdmin = (await createUser(owner, { username: "grpuseradmin", roles: ["user-admin"] })).client
     auditor = (await createUser(owner, { username: "grpauditor", roles: ["auditor"] })).client
     otherOrg = (await owner.post("/organizations", { name: "grp-other-org" })).body
-    ;({ client: outsider, user: outsiderUser } = await createUser(owner, { username: "grpoutsider", organization_ids: [otherOrg.id] }))
+    ;({ client: outsider, user: outsiderUser } = await createUser(owner, {
+      username: "grpoutsider",
+      organization_ids: [otherOrg.id]
+    }))
   })
   afterAll(() => srv.close())
 
@@ -99,8 +122,13 @@ describe("groups", () => {
     it("exists in the default organization, with the organization's id and every member", async () => {
       const g = await everyone()
       expectGroup(g, {
-        id: defaultOrgId, organization_id: defaultOrgId, name: "Everyone", display_name: "", quota_allowance: 0,
-        organization_name: "coder", organization_display_name: "Coder"
+        id: defaultOrgId,
+        organization_id: defaultOrgId,
+        name: "Everyone",
+        display_name: "",
+        quota_allowance: 0,
+        organization_name: "coder",
+        organization_display_name: "Coder"
       })
       const orgMembers = (await owner.get(`/organizations/${defaultOrgId}/members`)).body
       expect(g.total_member_count).toBe(orgMembers.length)
@@ -149,16 +177,26 @@ describe("groups", () => {
       expectValidations(await owner.patch(`/groups/${defaultOrgId}`, { name: "Renamed" }), ["name"])
       expectValidations(await owner.patch(`/groups/${defaultOrgId}`, { display_name: "All of us" }), ["display_name"])
       expectValidations(await owner.patch(`/groups/${defaultOrgId}`, { add_users: [memberUser.id] }), ["add_users"])
-      expectValidations(await owner.patch(`/groups/${defaultOrgId}`, { remove_users: [memberUser.id] }), ["remove_users"])
+      expectValidations(await owner.patch(`/groups/${defaultOrgId}`, { remove_users: [memberUser.id] }), [
+        "remove_users"
+      ])
       expectValidations(
-        await owner.patch(`/groups/${defaultOrgId}`, { add_users: [memberUser.id], remove_users: [ownerId], name: "x" }),
+        await owner.patch(`/groups/${defaultOrgId}`, {
+          add_users: [memberUser.id],
+          remove_users: [ownerId],
+          name: "x"
+        }),
         ["name", "add_users", "remove_users"]
       )
       expectGroup(await everyone(), { name: "Everyone" })
     })
 
     it("keeps its name when given it again or empty, and takes a quota allowance and avatar", async () => {
-      const r = await owner.patch(`/groups/${defaultOrgId}`, { name: "Everyone", quota_allowance: 3, avatar_url: "/e.png" })
+      const r = await owner.patch(`/groups/${defaultOrgId}`, {
+        name: "Everyone",
+        quota_allowance: 3,
+        avatar_url: "/e.png"
+      })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expectGroup(r.body, { name: "Everyone", quota_allowance: 3, avatar_url: "/e.png" })
       const back = await owner.patch(`/groups/${defaultOrgId}`, { name: "", quota_allowance: 0 })
@@ -179,8 +217,14 @@ describe("groups", () => {
       const r = await owner.post(`/organizations/${defaultOrgId}/groups`, { name })
       expect(r.status).toBe(201)
       expectGroup(r.body, {
-        name, display_name: "", quota_allowance: 0, members: [], total_member_count: 0,
-        organization_id: defaultOrgId, organization_name: "coder", organization_display_name: "Coder"
+        name,
+        display_name: "",
+        quota_allowance: 0,
+        members: [],
+        total_member_count: 0,
+        organization_id: defaultOrgId,
+        organization_name: "coder",
+        organization_display_name: "Coder"
       })
       // No avatar: the field is absent, not "".
       expect(r.body).not.toHaveProperty("avatar_url")
@@ -190,7 +234,12 @@ describe("groups", () => {
     })
 
     it("creates a group with every field, by organization name", async () => {
-      const input = { name: uniqueName("full"), display_name: "Full Group", avatar_url: "/emojis/1f3e2.png", quota_allowance: 25 }
+      const input = {
+        name: uniqueName("full"),
+        display_name: "Full Group",
+        avatar_url: "/emojis/1f3e2.png",
+        quota_allowance: 25
+      }
       const r = await owner.post(`/organizations/${otherOrg.name}/groups`, input)
       expect(r.status).toBe(201)
       expectGroup(r.body, { ...input, organization_id: otherOrg.id, organization_name: otherOrg.name })
@@ -204,7 +253,9 @@ describe("groups", () => {
     it("answers 409 with a validation on name for a duplicate name in the organization (any case)", async () => {
       const g = await createGroup()
       expectValidations(await owner.post(`/organizations/${defaultOrgId}/groups`, { name: g.name }), ["name"], 409)
-      expectValidations(await owner.post(`/organizations/${defaultOrgId}/groups`, { name: g.name.toUpperCase() }), ["name"], 409)
+      expectValidations(await owner.post(`/organizations/${defaultOrgId}/groups`, { name: g.name.toUpperCase() }), [
+        "name"
+      ], 409)
       // The same name in another organization is fine.
       expect((await owner.post(`/organizations/${otherOrg.id}/groups`, { name: g.name })).status).toBe(201)
     })
@@ -224,7 +275,10 @@ describe("groups", () => {
     })
 
     it("answers 401, 403 to members, 404 for organizations the caller cannot see or that do not exist", async () => {
-      expectResponse(await srv.anonymous.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 401)
+      expectResponse(
+        await srv.anonymous.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }),
+        401
+      )
       expectResponse(await member.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 403)
       expectResponse(await auditor.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 403)
       expectResponse(await outsider.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 404)
@@ -372,8 +426,15 @@ describe("groups", () => {
     /** Checks every field of a PaginatedGroup: a Group without its member roster. */
     const expectPaginatedGroup = (body: any) => {
       expectFields(body, [
-        "display_name", "id", "name", "organization_display_name", "organization_id", "organization_name",
-        "quota_allowance", "source", "total_member_count"
+        "display_name",
+        "id",
+        "name",
+        "organization_display_name",
+        "organization_id",
+        "organization_name",
+        "quota_allowance",
+        "source",
+        "total_member_count"
       ], ["avatar_url"])
       expect(body.id).toMatch(UUID)
       expect(Number.isInteger(body.total_member_count)).toBe(true)
@@ -384,9 +445,14 @@ describe("groups", () => {
     beforeAll(async () => {
       org = (await owner.post("/organizations", { name: uniqueName("pg-org") })).body
       named = new Map()
-      for (const [name, init] of [
-        ["delta", {}], ["Alpha", { avatar_url: "https://example.com/a.png" }], ["charlie", {}], ["Bravo", { display_name: "Platform team" }]
-      ] as const) named.set(name, await createGroup({ name, ...init }, org.id))
+      for (
+        const [name, init] of [
+          ["delta", {}],
+          ["Alpha", { avatar_url: "https://example.com/a.png" }],
+          ["charlie", {}],
+          ["Bravo", { display_name: "Platform team" }]
+        ] as const
+      ) named.set(name, await createGroup({ name, ...init }, org.id))
       await owner.patch(`/groups/${named.get("charlie").id}`, { add_users: [ownerId] })
     })
 
@@ -397,7 +463,11 @@ describe("groups", () => {
       expect(r.body.count).toBe(5)
       expect(names(r)).toEqual(["Alpha", "Bravo", "charlie", "delta", "Everyone"])
       for (const g of r.body.groups) expectPaginatedGroup(g)
-      expect(r.body.groups[0]).toMatchObject({ avatar_url: "https://example.com/a.png", organization_id: org.id, organization_name: org.name })
+      expect(r.body.groups[0]).toMatchObject({
+        avatar_url: "https://example.com/a.png",
+        organization_id: org.id,
+        organization_name: org.name
+      })
       expect(r.body.groups[1].avatar_url).toBeUndefined()
       expect(r.body.groups[2].total_member_count).toBe(1)
       expect(r.body.groups[4]).toMatchObject({ id: org.id, total_member_count: 1 })
@@ -430,9 +500,15 @@ describe("groups", () => {
       expect((await outsider.get(`/organizations/${otherOrg.id}/paginated-groups`)).status).toBe(200)
       expectResponse(await outsider.get(`/organizations/${org.id}/paginated-groups`), 404)
       expect((await auditor.get(`/organizations/${org.id}/paginated-groups`)).body.count).toBe(5)
-      const scoped = await tokenClient(owner, { token_name: uniqueName("tok"), scopes: ["group:update", "organization:read"] })
+      const scoped = await tokenClient(owner, {
+        token_name: uniqueName("tok"),
+        scopes: ["group:update", "organization:read"]
+      })
       expectResponse(await scoped.get(`/organizations/${org.id}/paginated-groups`), 403)
-      const reader = await tokenClient(owner, { token_name: uniqueName("tok"), scopes: ["group:read", "organization:read"] })
+      const reader = await tokenClient(owner, {
+        token_name: uniqueName("tok"),
+        scopes: ["group:read", "organization:read"]
+      })
       expect((await reader.get(`/organizations/${org.id}/paginated-groups`)).status).toBe(200)
     })
 
@@ -484,7 +560,10 @@ describe("groups", () => {
       // The name is looked up in that organization only.
       expectResponse(await owner.get(`/organizations/${otherOrg.id}/groups/${g.name}/members`), 404)
       expectResponse(await owner.get(`/organizations/${MISSING_UUID}/groups/${g.name}/members`), 404)
-      const scoped = await tokenClient(owner, { token_name: uniqueName("tok"), scopes: ["group:update", "organization:read"] })
+      const scoped = await tokenClient(owner, {
+        token_name: uniqueName("tok"),
+        scopes: ["group:update", "organization:read"]
+      })
       expectResponse(await scoped.get(path), 403)
     })
 
@@ -502,7 +581,12 @@ describe("groups", () => {
     it("changes name, display name, avatar and quota; an empty name keeps the name", async () => {
       const g = await createGroup()
       const name = uniqueName("renamed")
-      const r = await owner.patch(`/groups/${g.id}`, { name, display_name: "Renamed", avatar_url: "/a.png", quota_allowance: 7 })
+      const r = await owner.patch(`/groups/${g.id}`, {
+        name,
+        display_name: "Renamed",
+        avatar_url: "/a.png",
+        quota_allowance: 7
+      })
       expect(r.status).toBe(200)
       expectGroup(r.body, { id: g.id, name, display_name: "Renamed", avatar_url: "/a.png", quota_allowance: 7 })
       const kept = await owner.patch(`/groups/${g.id}`, { name: "" })
@@ -559,7 +643,11 @@ describe("groups", () => {
         ["remove_users"]
       )
       expectValidations(
-        await owner.patch(`/groups/${g.id}`, { add_users: ["nobody-here"], remove_users: ["nobody-either"], quota_allowance: 3 }),
+        await owner.patch(`/groups/${g.id}`, {
+          add_users: ["nobody-here"],
+          remove_users: ["nobody-either"],
+          quota_allowance: 3
+        }),
         ["add_users", "remove_users"]
       )
       // Nothing was applied.
@@ -673,9 +761,15 @@ describe("groups", () => {
       expect(ids((await owner.get(`/groups/${group.id}/members?limit=5000`)).body.users)).toEqual(memberIds)
       // A cursor outside the group still works: the next ids after it.
       const pivot = memberIds[3]!
-      expect((await owner.get(`/groups/${group.id}/members?after_id=${ownerId}`)).body.users.every((u: any) => u.id > ownerId)).toBe(true)
+      expect(
+        (await owner.get(`/groups/${group.id}/members?after_id=${ownerId}`)).body.users.every((u: any) =>
+          u.id > ownerId
+        )
+      ).toBe(true)
       expect((await owner.get(`/groups/${group.id}/members?offset=100`)).body).toEqual({ count: 7, users: [] })
-      expect(ids((await owner.get(`/groups/${group.id}/members?after_id=${pivot}`)).body.users)).toEqual(memberIds.slice(4))
+      expect(ids((await owner.get(`/groups/${group.id}/members?after_id=${pivot}`)).body.users)).toEqual(
+        memberIds.slice(4)
+      )
     })
 
     it("filters with q; count is the number matching", async () => {
@@ -780,7 +874,9 @@ describe("groups", () => {
       await owner.patch(`/groups/${defaultOrgId}`, { quota_allowance: 1 })
       try {
         // The organization by id or name, the user by id, username or me.
-        for (const [o, ref] of [[org.id, u.user.id], [org.name, u.username], [org.id.toUpperCase(), u.username]] as const) {
+        for (
+          const [o, ref] of [[org.id, u.user.id], [org.name, u.username], [org.id.toUpperCase(), u.username]] as const
+        ) {
           const r = await quota(owner, o, ref)
           expect(r.status, JSON.stringify(r.body)).toBe(200)
           expect(r.body).toEqual({ budget: 47, credits_consumed: 0 })
@@ -920,16 +1016,24 @@ describe("groups", () => {
         const admin = await orgUser([role])
         const created = await admin.client.post(`/organizations/${otherOrg.id}/groups`, { name: uniqueName(role) })
         expect(created.status, JSON.stringify(created.body)).toBe(201)
-        const patched = await admin.client.patch(`/groups/${created.body.id}`, { add_users: [outsiderUser.id], quota_allowance: 2 })
+        const patched = await admin.client.patch(`/groups/${created.body.id}`, {
+          add_users: [outsiderUser.id],
+          quota_allowance: 2
+        })
         expect(patched.status).toBe(200)
         expect(ids(patched.body.members)).toEqual([outsiderUser.id])
-        expect((await admin.client.put(`/groups/${created.body.id}/ai/budget`, { spend_limit_micros: 1 })).status).toBe(200)
+        expect((await admin.client.put(`/groups/${created.body.id}/ai/budget`, { spend_limit_micros: 1 })).status).toBe(
+          200
+        )
         expect((await admin.client.delete(`/groups/${created.body.id}`)).status).toBe(200)
         // Not a member of the default organization: its groups stay hidden.
         const g = await createGroup()
         expectResponse(await admin.client.get(`/groups/${g.id}`), 404)
         expectResponse(await admin.client.patch(`/groups/${g.id}`, { quota_allowance: 1 }), 404)
-        expectResponse(await admin.client.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }), 404)
+        expectResponse(
+          await admin.client.post(`/organizations/${defaultOrgId}/groups`, { name: uniqueName("grp") }),
+          404
+        )
       }
     })
 
@@ -942,7 +1046,10 @@ describe("groups", () => {
       expect(r.body.members).toHaveLength(2)
       expect((await orgAuditor.client.get(`/groups/${g.id}/members`)).body.count).toBe(2)
       expectResponse(await orgAuditor.client.patch(`/groups/${g.id}`, { quota_allowance: 1 }), 403)
-      expectResponse(await orgAuditor.client.post(`/organizations/${otherOrg.id}/groups`, { name: uniqueName("grp") }), 403)
+      expectResponse(
+        await orgAuditor.client.post(`/organizations/${otherOrg.id}/groups`, { name: uniqueName("grp") }),
+        403
+      )
     })
   })
 
@@ -981,7 +1088,7 @@ describe("groups", () => {
       ["GET", `/organizations/${defaultOrgId}/members/${"x".repeat(400)}/workspace-quota`],
       ["GET", `/organizations/${"x".repeat(400)}/members/me/workspace-quota`],
       ["GET", `/groups/${g.id}/members?q=%22unterminated&after_id=&limit=&offset=`],
-      ["GET", `/groups/${g.id}/members?q=${encodeURIComponent('username:"a b" email: :: "')}`],
+      ["GET", `/groups/${g.id}/members?q=${encodeURIComponent("username:\"a b\" email: :: \"")}`],
       ["GET", `/organizations/${defaultOrgId}/paginated-groups?q=%22unterminated%00&after_id=%ff&limit=1e9&offset=`],
       ["GET", `/organizations/%00/paginated-groups`],
       ["GET", `/organizations/${defaultOrgId}/groups/%00/members`],
@@ -989,13 +1096,19 @@ describe("groups", () => {
     ]
     for (const ref of junkRefs) {
       const path = `/groups/${encodeURIComponent(ref)}`
-      routes.push(["GET", path], ["PATCH", path], ["GET", `${path}/members`], ["GET", `${path}/ai/budget`], ["PUT", `${path}/ai/budget`])
+      routes.push(["GET", path], ["PATCH", path], ["GET", `${path}/members`], ["GET", `${path}/ai/budget`], [
+        "PUT",
+        `${path}/ai/budget`
+      ])
     }
     for (const client of [owner, member, outsider]) await expectNoServerErrors(client, routes)
     const r: Reply = await owner.patch(`/groups/${g.id}`, { add_users: [null, {}, ""], remove_users: "x" })
     expect(r.status).toBe(400)
     // NUL characters are refused before any lookup (no text column can hold one), one validation per value.
-    expectValidations(await owner.patch(`/groups/${g.id}`, { add_users: ["\u0000", "a\u0000b"] }), ["add_users.0", "add_users.1"])
+    expectValidations(await owner.patch(`/groups/${g.id}`, { add_users: ["\u0000", "a\u0000b"] }), [
+      "add_users.0",
+      "add_users.1"
+    ])
     expectValidations(await owner.patch(`/groups/${g.id}`, { remove_users: ["\u0000"] }), ["remove_users.0"])
     expectValidations(await owner.get("/groups?organization=%00&has_member=a%00"), ["organization", "has_member"])
     expectValidations(await owner.get("/workspace-quota/%00"), ["user"])

@@ -3,21 +3,31 @@
  * into the hourly rollups by a rollup pass, the range rules of the described system (400 with one
  * validation), who may read them (401, 403, 404), and a template's DAUs.
  */
-import { type AgentStats, AgentReportRepo, AuditLogs, InsightsRollup, ProvisionerJobRepo } from "@workbay/core"
+import { SqlClient } from "@effect/sql"
+import { AgentReportRepo, type AgentStats, AuditLogs, InsightsRollup, ProvisionerJobRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, createUser, type ServiceTestServer, startWithOwner, UNKNOWN_ID } from "../support.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { addBuild, portShareTemplate, type SeededWorkspace, seedWorkspace } from "../workspaces/portShareFixtures.js"
-import { SqlClient } from "@effect/sql"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
 const stats = (s: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {}, connection_count: 0, connection_median_latency_ms: 0, rx_packets: 0, rx_bytes: 0, tx_packets: 0, tx_bytes: 0,
-  session_count_vscode: 0, session_count_jetbrains: 0, session_count_reconnecting_pty: 0, session_count_ssh: 0, ...s
+  connections_by_proto: {},
+  connection_count: 0,
+  connection_median_latency_ms: 0,
+  rx_packets: 0,
+  rx_bytes: 0,
+  tx_packets: 0,
+  tx_bytes: 0,
+  session_count_vscode: 0,
+  session_count_jetbrains: 0,
+  session_count_reconnecting_pty: 0,
+  session_count_ssh: 0,
+  ...s
 })
 
 const midnight = (ms: number) => ms - (ms % DAY)
@@ -51,19 +61,42 @@ describe("insights", () => {
     // Ten minutes of SSH and VS Code use by the owner, five of SSH by the member, in the last half hour.
     for (let i = 0; i < 10; i++) {
       const at = new Date(now - (20 - i) * 60_000)
-      await srv.run(Effect.flatMap(AgentReportRepo, (r) =>
-        r.insertStats(randomUUID(), ws.id, stats({ session_count_ssh: 1, session_count_vscode: i < 4 ? 1 : 0, connection_median_latency_ms: 10 + i }), at)))
+      await srv.run(
+        Effect.flatMap(AgentReportRepo, (r) =>
+          r.insertStats(
+            randomUUID(),
+            ws.id,
+            stats({ session_count_ssh: 1, session_count_vscode: i < 4 ? 1 : 0, connection_median_latency_ms: 10 + i }),
+            at
+          ))
+      )
       if (i < 5) {
-        await srv.run(Effect.flatMap(AgentReportRepo, (r) =>
-          r.insertStats(randomUUID(), memberWs.id, stats({ session_count_ssh: 1, connection_median_latency_ms: 50 }), at)))
+        await srv.run(
+          Effect.flatMap(AgentReportRepo, (r) =>
+            r.insertStats(
+              randomUUID(),
+              memberWs.id,
+              stats({ session_count_ssh: 1, connection_median_latency_ms: 50 }),
+              at
+            ))
+        )
       }
     }
     // An app opened twice by the owner.
     for (let i = 0; i < 2; i++) {
       await srv.run(Effect.flatMap(AuditLogs, (a) =>
         a.connect({
-          time: new Date(now - 5 * 60_000), organizationId: orgId, workspaceOwnerId: ownerId, workspaceId: ws.id, workspaceName: ws.name,
-          agentName: "main", type: "workspace_app", ip: "127.0.0.1", userAgent: "test", userId: ownerId, slugOrPort: "code-server",
+          time: new Date(now - 5 * 60_000),
+          organizationId: orgId,
+          workspaceOwnerId: ownerId,
+          workspaceId: ws.id,
+          workspaceName: ws.name,
+          agentName: "main",
+          type: "workspace_app",
+          ip: "127.0.0.1",
+          userAgent: "test",
+          userId: ownerId,
+          slugOrPort: "code-server",
           statusCode: 200
         })))
     }
@@ -90,7 +123,9 @@ describe("insights", () => {
     expect(report.start_time).toBe(start)
     expect(r.body.interval_reports.length).toBeGreaterThanOrEqual(7)
     expect(r.body.interval_reports.reduce((n: number, i: any) => Math.max(n, i.active_users), 0)).toBe(2)
-    const one = await owner.get(q("/insights/templates", { start_time: start, end_time: end, interval: "day", template_ids: other.id }))
+    const one = await owner.get(
+      q("/insights/templates", { start_time: start, end_time: end, interval: "day", template_ids: other.id })
+    )
     expect(one.body.report.active_users).toBe(1)
     expect(one.body.report.template_ids).toEqual([other.id])
   })
@@ -149,18 +184,30 @@ describe("insights", () => {
     await srv.run(Effect.orDie(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const jobs = yield* ProvisionerJobRepo
-      const rows = yield* sql<{ job_id: string }>`UPDATE provisioner_jobs SET started_at = ${new Date(now - 100_000).toISOString()},
+      const rows = yield* sql<{ job_id: string }>`UPDATE provisioner_jobs SET started_at = ${
+        new Date(now - 100_000).toISOString()
+      },
         completed_at = NULL, worker_id = 'insights-test'
         WHERE id IN (SELECT job_id FROM workspace_builds WHERE workspace_id = ${ws.id}) RETURNING id AS job_id`
       for (const r of rows) yield* jobs.complete(r.job_id, "insights-test", {}, new Date(now - 10_000))
     })) as Effect.Effect<void>)
     const t = await owner.get(`/templates/${template.id}`)
     expect(t.body.build_time_stats).toEqual({ start: { p50: 90_000, p95: 90_000 }, stop: {}, delete: {} })
-    expect((await owner.get(`/templates/${other.id}`)).body.build_time_stats).toEqual({ start: {}, stop: {}, delete: {} })
+    expect((await owner.get(`/templates/${other.id}`)).body.build_time_stats).toEqual({
+      start: {},
+      stop: {},
+      delete: {}
+    })
   })
 
   it("answers 401 without a token", async () => {
-    for (const path of ["/insights/daus", `/insights/user-activity?start_time=${start}&end_time=${end}`, `/templates/${template.id}/daus`]) {
+    for (
+      const path of [
+        "/insights/daus",
+        `/insights/user-activity?start_time=${start}&end_time=${end}`,
+        `/templates/${template.id}/daus`
+      ]
+    ) {
       expect((await srv.anonymous.get(path)).status).toBe(401)
     }
   })
@@ -168,14 +215,21 @@ describe("insights", () => {
   it("answers 403 or 404 to callers without the permission", async () => {
     expect((await member.get("/insights/daus")).status).toBe(403)
     expect((await member.get(q("/insights/user-activity", { start_time: start, end_time: end }))).status).toBe(404)
-    expect((await member.get(q("/insights/templates", { start_time: start, end_time: end, interval: "day" }))).status).toBe(404)
-    expect((await member.get(q("/insights/user-latency", { start_time: start, end_time: end, template_ids: template.id }))).status).toBe(404)
+    expect((await member.get(q("/insights/templates", { start_time: start, end_time: end, interval: "day" }))).status)
+      .toBe(404)
+    expect(
+      (await member.get(q("/insights/user-latency", { start_time: start, end_time: end, template_ids: template.id })))
+        .status
+    ).toBe(404)
     expect((await auditor.get("/insights/daus")).status).toBe(200)
   })
 
   it("answers 404 for an unknown template", async () => {
     expect((await owner.get(`/templates/${UNKNOWN_ID}/daus`)).status).toBe(404)
-    expect((await owner.get(q("/insights/user-activity", { start_time: start, end_time: end, template_ids: UNKNOWN_ID }))).status).toBe(200)
+    expect(
+      (await owner.get(q("/insights/user-activity", { start_time: start, end_time: end, template_ids: UNKNOWN_ID })))
+        .status
+    ).toBe(200)
   })
 
   const expectOne = async (client: Client, path: string, field: string) => {
@@ -190,13 +244,29 @@ describe("insights", () => {
     await expectOne(owner, q("/insights/user-activity", { start_time: "yesterday", end_time: end }), "start_time")
     await expectOne(owner, q("/insights/user-activity", { start_time: start, end_time: future }), "end_time")
     await expectOne(owner, q("/insights/user-activity", { start_time: notMidnight, end_time: end }), "start_time")
-    await expectOne(owner, q("/insights/user-activity", { start_time: isoSeconds(midnight(Date.now())), end_time: start }), "end_time")
+    await expectOne(
+      owner,
+      q("/insights/user-activity", { start_time: isoSeconds(midnight(Date.now())), end_time: start }),
+      "end_time"
+    )
     await expectOne(owner, q("/insights/user-activity", { end_time: end }), "start_time")
-    await expectOne(owner, q("/insights/user-latency", { start_time: start, end_time: end, template_ids: "nope" }), "template_ids")
-    await expectOne(owner, q("/insights/templates", { start_time: start, end_time: end, interval: "month" }), "interval")
+    await expectOne(
+      owner,
+      q("/insights/user-latency", { start_time: start, end_time: end, template_ids: "nope" }),
+      "template_ids"
+    )
+    await expectOne(
+      owner,
+      q("/insights/templates", { start_time: start, end_time: end, interval: "month" }),
+      "interval"
+    )
     await expectOne(owner, q("/insights/templates", { start_time: start, end_time: end }), "interval")
     const s = isoSeconds(midnight(Date.now()) - 10 * DAY)
-    await expectOne(owner, q("/insights/templates", { start_time: s, end_time: isoSeconds(midnight(Date.now())), interval: "week" }), "interval")
+    await expectOne(
+      owner,
+      q("/insights/templates", { start_time: s, end_time: isoSeconds(midnight(Date.now())), interval: "week" }),
+      "interval"
+    )
     await expectOne(owner, "/insights/daus?tz_offset=abc", "tz_offset")
     await expectOne(owner, "/insights/daus?tz_offset=99", "tz_offset")
     await expectOne(owner, "/insights/user-status-counts?timezone=Mars/Olympus", "timezone")
@@ -259,20 +329,42 @@ resources:
     await makeWorkspace(srv, owner, orgId, template.id, parameters("us"))
     await srv.run(Effect.flatMap(AuditLogs, (a) =>
       a.connect({
-        time: new Date(Date.now() - 60_000), organizationId: orgId, workspaceOwnerId: ownerId, workspaceId: eu.id, workspaceName: eu.name,
-        agentName: "main", type: "workspace_app", ip: "127.0.0.1", userAgent: "test", userId: ownerId, slugOrPort: "code", statusCode: 200
+        time: new Date(Date.now() - 60_000),
+        organizationId: orgId,
+        workspaceOwnerId: ownerId,
+        workspaceId: eu.id,
+        workspaceName: eu.name,
+        agentName: "main",
+        type: "workspace_app",
+        ip: "127.0.0.1",
+        userAgent: "test",
+        userId: ownerId,
+        slugOrPort: "code",
+        statusCode: 200
       })))
     expect((await srv.run(Effect.flatMap(InsightsRollup, (r) => r.pass()))).ran).toBe(true)
     const now = Date.now()
     const r = await owner.get(`/insights/templates?${new URLSearchParams({
-      start_time: isoSeconds(midnight(now) - DAY), end_time: isoSeconds(now - (now % HOUR) + HOUR), interval: "day", template_ids: template.id
+      start_time: isoSeconds(midnight(now) - DAY),
+      end_time: isoSeconds(now - (now % HOUR) + HOUR),
+      interval: "day",
+      template_ids: template.id
     })}`)
     expect(r.status, JSON.stringify(r.body)).toBe(200)
     const usage = r.body.report.parameters_usage
     expect(usage.map((p: any) => p.name)).toEqual(["cpus", "region"])
     expect(usage[1]).toEqual({
-      template_ids: [template.id], display_name: "Region", name: "region", type: "string", description: "Where the workspace runs.",
-      options: [{ name: "Europe", description: "", value: "eu", icon: "" }, { name: "America", description: "", value: "us", icon: "" }],
+      template_ids: [template.id],
+      display_name: "Region",
+      name: "region",
+      type: "string",
+      description: "Where the workspace runs.",
+      options: [{ name: "Europe", description: "", value: "eu", icon: "" }, {
+        name: "America",
+        description: "",
+        value: "us",
+        icon: ""
+      }],
       values: [{ value: "eu", count: 1 }, { value: "us", count: 2 }]
     })
     expect(usage[0]).not.toHaveProperty("options")

@@ -8,8 +8,18 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectIsoDate, expectNoServerErrors, expectResponse, expectValidations, type ServiceTestServer,
-  SESSION_HEADER, startWithOwner, type TestUser, tokenClient, UNKNOWN_ID
+  type Client,
+  createUser,
+  expectIsoDate,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID
 } from "../support.js"
 import { connect, eventually, refusal } from "../websocket.js"
 import { deliver, TEMPLATE_A, TEMPLATE_B } from "./InboxFixtures.js"
@@ -209,7 +219,9 @@ describe("inbox", () => {
     expectResponse(await narrow.get("/notifications/inbox"), 403)
     expectResponse(await narrow.put("/notifications/inbox/mark-all-as-read"), 403)
     expectResponse(await narrow.put(`/notifications/inbox/${n.id}/read-status`, { is_read: true }), 403)
-    const refused = await refusal(connect(`${srv.wsUrl}/api/v2/notifications/inbox/watch`, { [SESSION_HEADER]: narrow.token! }))
+    const refused = await refusal(
+      connect(`${srv.wsUrl}/api/v2/notifications/inbox/watch`, { [SESSION_HEADER]: narrow.token! })
+    )
     expect(refused.status).toBe(403)
     const readOnly = await tokenClient(u.client, { scopes: ["inbox_notification:read"] })
     expect((await readOnly.get("/notifications/inbox")).status).toBe(200)
@@ -231,11 +243,15 @@ describe("inbox", () => {
       ["targets", "templates", "read_status", "starting_before"]
     )
     expectValidations(await u.client.put("/notifications/inbox/not-a-uuid/read-status", { is_read: true }), ["id"])
-    expectValidations(await u.client.put(`/notifications/inbox/${UNKNOWN_ID}/read-status`, { is_read: "yes" }), ["is_read"])
+    expectValidations(await u.client.put(`/notifications/inbox/${UNKNOWN_ID}/read-status`, { is_read: "yes" }), [
+      "is_read"
+    ])
     expectValidations(await u.client.put(`/notifications/inbox/${UNKNOWN_ID}/read-status`, {}), ["is_read"])
-    const ws = await refusal(connect(`${srv.wsUrl}/api/v2/notifications/inbox/watch?format=html&read_status=x&targets=y`, {
-      [SESSION_HEADER]: u.client.token!
-    }))
+    const ws = await refusal(
+      connect(`${srv.wsUrl}/api/v2/notifications/inbox/watch?format=html&read_status=x&targets=y`, {
+        [SESSION_HEADER]: u.client.token!
+      })
+    )
     expect(ws.status).toBe(400)
     expect(ws.body.validations.map((v: any) => v.field).sort()).toEqual(["format", "read_status", "targets"])
   })
@@ -265,8 +281,16 @@ describe("inbox", () => {
       const [m] = parsed(ws)
       expect(m.unread_count).toBe(2)
       expect(m.notification).toMatchObject({
-        id: n.id, user_id: u.user.id, template_id: n.templateId, targets: n.targets, title: n.title, content: n.content,
-        read_at: null, created_at: n.createdAt.toISOString(), actions: n.actions, icon: ""
+        id: n.id,
+        user_id: u.user.id,
+        template_id: n.templateId,
+        targets: n.targets,
+        title: n.title,
+        content: n.content,
+        read_at: null,
+        created_at: n.createdAt.toISOString(),
+        actions: n.actions,
+        icon: ""
       })
       // A later one arrives after it, in order; the other user's never does.
       const later = await deliver(srv, u.user.id)
@@ -285,7 +309,9 @@ describe("inbox", () => {
       await eventually(() => md.messages.length >= 1 && plain.messages.length >= 1)
       expect(parsed(md)[0].notification.title).toBe(n.title)
       expect(parsed(plain)[0].notification.title).toBe("Workspace dev was deleted")
-      expect(parsed(plain)[0].notification.content).toBe("Hi, your workspace dev (http://example.com/@me/dev) was deleted.")
+      expect(parsed(plain)[0].notification.content).toBe(
+        "Hi, your workspace dev (http://example.com/@me/dev) was deleted."
+      )
       md.socket.close()
       plain.socket.close()
     })

@@ -8,15 +8,23 @@ import { type NotificationMessageRecord, NotificationRepo, Notifier, TemplateIds
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser,
-  tokenClient, UNKNOWN_ID
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID
 } from "../support.js"
-import { startSmtp, startWebhook } from "./fixtures.js"
-import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { runJobs } from "../templates/versions.js"
+import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
+import { startSmtp, startWebhook } from "./fixtures.js"
 
 /** A success: the status, with the body in the failure message. */
-const expect2xx = (r: { status: number; body: unknown }, status: number) => expect(r.status, JSON.stringify(r.body)).toBe(status)
+const expect2xx = (r: { status: number; body: unknown }, status: number) =>
+  expect(r.status, JSON.stringify(r.body)).toBe(status)
 
 describe("notifications", () => {
   let srv: ServiceTestServer
@@ -73,11 +81,16 @@ describe("notifications", () => {
       expect2xx(r, 200)
       const deleted = r.body.find((t: any) => t.id === TemplateIds.workspaceDeleted)
       expect(deleted).toMatchObject({
-        name: "Workspace Deleted", group: "Workspace Events", kind: "system", method: "", enabled_by_default: true,
+        name: "Workspace Deleted",
+        group: "Workspace Events",
+        kind: "system",
+        method: "",
+        enabled_by_default: true,
         title_template: "Workspace \"{{labels.name}}\" deleted"
       })
       expect(JSON.parse(deleted.actions)).toEqual([
-        { label: "View workspaces", url: "{{base_url}}/workspaces" }, { label: "View templates", url: "{{base_url}}/templates" }
+        { label: "View workspaces", url: "{{base_url}}/workspaces" },
+        { label: "View templates", url: "{{base_url}}/templates" }
       ])
       expect(r.body.every((t: any) => t.kind === "system")).toBe(true)
       expect(r.body.map((t: any) => t.id)).toContain(TemplateIds.userAccountSuspended)
@@ -86,7 +99,9 @@ describe("notifications", () => {
     it("lists the custom template", async () => {
       const r = await dev.client.get("/notifications/templates/custom")
       expect2xx(r, 200)
-      expect(r.body).toEqual([expect.objectContaining({ id: TemplateIds.customNotification, kind: "custom", name: "Custom Notification" })])
+      expect(r.body).toEqual([
+        expect.objectContaining({ id: TemplateIds.customNotification, kind: "custom", name: "Custom Notification" })
+      ])
     })
 
     it("answers 403 to a token whose scopes leave the templates out", async () => {
@@ -94,7 +109,9 @@ describe("notifications", () => {
       expectResponse(await narrow.get("/notifications/templates/system"), 403)
       expectResponse(await narrow.get("/notifications/templates/custom"), 403)
       expectResponse(await narrow.get("/users/me/notifications/preferences"), 403)
-      const scoped = await tokenClient(dev.client, { scopes: ["notification_template:read", "notification_preference:*"] })
+      const scoped = await tokenClient(dev.client, {
+        scopes: ["notification_template:read", "notification_preference:*"]
+      })
       expect2xx(await scoped.get("/notifications/templates/system"), 200)
       expect2xx(await scoped.get("/users/me/notifications/preferences"), 200)
     })
@@ -107,7 +124,9 @@ describe("notifications", () => {
     it("sets, keeps (304) and resets a template's method, audited", async () => {
       const path = `/notifications/templates/${TemplateIds.templateDeleted}/method`
       expect((await owner.put(path, { method: "webhook" })).status).toBe(200)
-      const listed = (await dev.client.get("/notifications/templates/system")).body.find((t: any) => t.id === TemplateIds.templateDeleted)
+      const listed = (await dev.client.get("/notifications/templates/system")).body.find((t: any) =>
+        t.id === TemplateIds.templateDeleted
+      )
       expect(listed.method).toBe("webhook")
       const again = await owner.put(path, { method: "webhook" })
       expect(again.status).toBe(304)
@@ -118,7 +137,9 @@ describe("notifications", () => {
       expect(audit.body.audit_logs.some((e: any) => e.status_code === 304)).toBe(false)
       const entries = audit.body.audit_logs.filter((e: any) => e.status_code === 200)
       expect(entries[0]).toMatchObject({
-        action: "write", resource_id: TemplateIds.templateDeleted, diff: { method: { old: "webhook", new: "" } }
+        action: "write",
+        resource_id: TemplateIds.templateDeleted,
+        diff: { method: { old: "webhook", new: "" } }
       })
     })
 
@@ -127,7 +148,9 @@ describe("notifications", () => {
       expectValidations(await owner.put(path, { method: "carrier-pigeon" }), ["method"])
       expectValidations(await owner.put(path, { method: 7 }), ["method"])
       expect((await owner.put(`/notifications/templates/${UNKNOWN_ID}/method`, { method: "smtp" })).status).toBe(404)
-      expectValidations(await owner.put("/notifications/templates/nope/method", { method: "smtp" }), ["notification_template"])
+      expectValidations(await owner.put("/notifications/templates/nope/method", { method: "smtp" }), [
+        "notification_template"
+      ])
       expectResponse(await dev.client.put(path, { method: "smtp" }), 403)
       expect((await srv.anonymous.put(path, { method: "smtp" })).status).toBe(401)
     })
@@ -156,20 +179,31 @@ describe("notifications", () => {
 
     it("hides another user's preferences (404) and refuses to change them (403)", async () => {
       expectResponse(await dev.client.get(`/users/${ownerId}/notifications/preferences`), 404)
-      expectResponse(await dev.client.put(`/users/${ownerId}/notifications/preferences`, { template_disabled_map: {} }), 403)
+      expectResponse(
+        await dev.client.put(`/users/${ownerId}/notifications/preferences`, { template_disabled_map: {} }),
+        403
+      )
       expectResponse(await dev.client.get(`/users/${UNKNOWN_ID}/notifications/preferences`), 404)
-      expectResponse(await owner.put(`/users/nobody-here/notifications/preferences`, { template_disabled_map: {} }), 404)
+      expectResponse(
+        await owner.put(`/users/nobody-here/notifications/preferences`, { template_disabled_map: {} }),
+        404
+      )
       expect((await srv.anonymous.get("/users/me/notifications/preferences")).status).toBe(401)
-      expect((await srv.anonymous.put("/users/me/notifications/preferences", { template_disabled_map: {} })).status).toBe(401)
+      expect((await srv.anonymous.put("/users/me/notifications/preferences", { template_disabled_map: {} })).status)
+        .toBe(401)
     })
 
     it("refuses unknown templates and values that are not booleans, one validation each", async () => {
       expectValidations(
-        await dev.client.put("/users/me/notifications/preferences", { template_disabled_map: { [UNKNOWN_ID]: true, "not-a-uuid": false } }),
+        await dev.client.put("/users/me/notifications/preferences", {
+          template_disabled_map: { [UNKNOWN_ID]: true, "not-a-uuid": false }
+        }),
         [`template_disabled_map.${UNKNOWN_ID}`, "template_disabled_map.not-a-uuid"]
       )
       expectValidations(
-        await dev.client.put("/users/me/notifications/preferences", { template_disabled_map: { [TemplateIds.workspaceDeleted]: "yes" } }),
+        await dev.client.put("/users/me/notifications/preferences", {
+          template_disabled_map: { [TemplateIds.workspaceDeleted]: "yes" }
+        }),
         [`template_disabled_map.${TemplateIds.workspaceDeleted}`]
       )
       expectValidations(await dev.client.put("/users/me/notifications/preferences", {}), ["template_disabled_map"])
@@ -179,7 +213,10 @@ describe("notifications", () => {
   describe("settings and dispatch methods", () => {
     it("reads the settings and the methods as any user", async () => {
       expect((await dev.client.get("/notifications/settings")).body).toEqual({ notifier_paused: false })
-      expect((await dev.client.get("/notifications/dispatch-methods")).body).toEqual({ available: ["smtp", "webhook", "inbox"], default: "smtp" })
+      expect((await dev.client.get("/notifications/dispatch-methods")).body).toEqual({
+        available: ["smtp", "webhook", "inbox"],
+        default: "smtp"
+      })
       expect((await srv.anonymous.get("/notifications/settings")).status).toBe(401)
       expect((await srv.anonymous.get("/notifications/dispatch-methods")).status).toBe(401)
     })
@@ -193,24 +230,36 @@ describe("notifications", () => {
       expect2xx(paused, 200)
       expect(paused.body).toEqual({ notifier_paused: true })
       expect((await owner.put("/notifications/settings", { notifier_paused: true })).status).toBe(304)
-      expect((await owner.put("/notifications/settings", { notifier_paused: false })).body).toEqual({ notifier_paused: false })
+      expect((await owner.put("/notifications/settings", { notifier_paused: false })).body).toEqual({
+        notifier_paused: false
+      })
       const audit = await owner.get("/audit?limit=10&q=resource_type:notifications_settings")
       // The requests that changed nothing (304) wrote no entry.
       expect(audit.body.audit_logs.some((e: any) => e.status_code === 304)).toBe(false)
-      expect(audit.body.audit_logs.filter((e: any) => e.status_code === 200)[0].diff).toEqual({ notifier_paused: { old: true, new: false, secret: false } })
+      expect(audit.body.audit_logs.filter((e: any) => e.status_code === 200)[0].diff).toEqual({
+        notifier_paused: { old: true, new: false, secret: false }
+      })
     })
   })
 
   describe("custom notifications and the notifier", () => {
     it("refuses a notification without a title or a message, and a body without content", async () => {
-      expectValidations(await dev.client.post("/notifications/custom", { content: { title: " ", message: "" } }), ["content.title", "content.message"])
+      expectValidations(await dev.client.post("/notifications/custom", { content: { title: " ", message: "" } }), [
+        "content.title",
+        "content.message"
+      ])
       expectValidations(await dev.client.post("/notifications/custom", {}), ["content"])
       expectValidations(await dev.client.post("/notifications/custom", { content: { title: 3 } }), ["content.title"])
       expect((await srv.anonymous.post("/notifications/custom", { content: { title: "x" } })).status).toBe(401)
     })
 
     it("refuses service accounts (403)", async () => {
-      const robot = await owner.post("/users", { email: "nt-robot@example.com", username: "nt-robot", login_type: "none", service_account: true })
+      const robot = await owner.post("/users", {
+        email: "nt-robot@example.com",
+        username: "nt-robot",
+        login_type: "none",
+        service_account: true
+      })
       expect(robot.status, JSON.stringify(robot.body)).toBe(201)
       const key = await owner.post(`/users/${robot.body.id}/keys`)
       const r = await owner.as(key.body.key).post("/notifications/custom", { content: { title: "Beep" } })
@@ -218,7 +267,9 @@ describe("notifications", () => {
     })
 
     it("sends a custom notification by mail (authenticated, from the configured address) and to the inbox", async () => {
-      const r = await dev.client.post("/notifications/custom", { content: { title: "Deploy **done**", message: "All green. See [the log](https://example.com/log)." } })
+      const r = await dev.client.post("/notifications/custom", {
+        content: { title: "Deploy **done**", message: "All green. See [the log](https://example.com/log)." }
+      })
       expect(r.status).toBe(204)
       const queued = (await messagesOf(dev.user.id)).filter((m) => m.template_id === TemplateIds.customNotification)
       expect(queued.map((m) => m.method).sort()).toEqual(["inbox", "smtp"])
@@ -232,7 +283,7 @@ describe("notifications", () => {
       expect(mail).toMatchObject({ from: "workbay@example.com", user: "mailer", hello: "workbay.test" })
       expect(mail.subject).toBe("Deploy done")
       expect(mail.text).toBe("All green. See the log (https://example.com/log).")
-      expect(mail.html).toContain('<a href="https://example.com/log">the log</a>')
+      expect(mail.html).toContain("<a href=\"https://example.com/log\">the log</a>")
       expect(mail.raw).toContain(`Message-ID: <`)
       const sent = (await messagesOf(dev.user.id)).filter((m) => m.template_id === TemplateIds.customNotification)
       expect(sent.every((m) => m.status === "sent" && m.attempt_count === 1 && m.sent_at !== null)).toBe(true)
@@ -242,14 +293,25 @@ describe("notifications", () => {
       expect(inbox.status).toBe(200)
       expect(inbox.body.notifications.map((n: any) => n.id)).toContain(inboxMessage.id)
       const stored = inbox.body.notifications.find((n: any) => n.id === inboxMessage.id)
-      expect(stored).toMatchObject({ user_id: dev.user.id, template_id: TemplateIds.customNotification, title: "Deploy **done**", read_at: null })
+      expect(stored).toMatchObject({
+        user_id: dev.user.id,
+        template_id: TemplateIds.customNotification,
+        title: "Deploy **done**",
+        read_at: null
+      })
       expect(inbox.body.unread_count).toBeGreaterThanOrEqual(1)
     })
 
     it("sends by webhook when the template's method says so, with the described system's body", async () => {
-      expect((await owner.put(`/notifications/templates/${TemplateIds.customNotification}/method`, { method: "webhook" })).status).toBe(200)
+      expect(
+        (await owner.put(`/notifications/templates/${TemplateIds.customNotification}/method`, { method: "webhook" }))
+          .status
+      ).toBe(200)
       try {
-        expect((await dev.client.post("/notifications/custom", { content: { title: "Hook", message: "Body **bold**" } })).status).toBe(204)
+        expect(
+          (await dev.client.post("/notifications/custom", { content: { title: "Hook", message: "Body **bold**" } }))
+            .status
+        ).toBe(204)
         const before = hook.received.length
         await dispatch()
         const got = hook.received.slice(before)
@@ -282,11 +344,22 @@ describe("notifications", () => {
       hook.answer(500)
       try {
         expect((await dev.client.post("/notifications/custom", { content: { title: "Doomed" } })).status).toBe(204)
-        const find = async () => (await messagesOf(dev.user.id)).find((m) => m.method === "webhook" && m.payload.labels.custom_title === "Doomed")!
+        const find = async () =>
+          (await messagesOf(dev.user.id)).find((m) =>
+            m.method === "webhook" && m.payload.labels.custom_title === "Doomed"
+          )!
         await dispatchOnce()
-        expect(await find()).toMatchObject({ status: "temporary_failure", attempt_count: 1, status_reason: "The webhook endpoint answered 500." })
+        expect(await find()).toMatchObject({
+          status: "temporary_failure",
+          attempt_count: 1,
+          status_reason: "The webhook endpoint answered 500."
+        })
         await dispatchOnce()
-        expect(await find()).toMatchObject({ status: "permanent_failure", attempt_count: 2, status_reason: "The webhook endpoint answered 500." })
+        expect(await find()).toMatchObject({
+          status: "permanent_failure",
+          attempt_count: 2,
+          status_reason: "The webhook endpoint answered 500."
+        })
         const received = hook.received.length
         await dispatchOnce()
         expect(hook.received.length).toBe(received)
@@ -313,7 +386,9 @@ describe("notifications", () => {
 
     it("enqueues nothing for a template the user turned off", async () => {
       const quiet = await createUser(owner, { username: "nt-quiet" })
-      await quiet.client.put("/users/me/notifications/preferences", { template_disabled_map: { [TemplateIds.customNotification]: true } })
+      await quiet.client.put("/users/me/notifications/preferences", {
+        template_disabled_map: { [TemplateIds.customNotification]: true }
+      })
       expect((await quiet.client.post("/notifications/custom", { content: { title: "Shh" } })).status).toBe(204)
       expect(await messagesOf(quiet.user.id)).toEqual([])
     })
@@ -328,16 +403,29 @@ describe("notifications", () => {
       expect((await owner.delete(`/users/${subject.user.id}`)).status).toBe(200)
       const about = (ms: ReadonlyArray<NotificationMessageRecord>) =>
         ms.filter((m) => m.method === "smtp" && m.targets.includes(subject.user.id)).map((m) => m.template_id)
-      const expected = [TemplateIds.userAccountCreated, TemplateIds.userAccountSuspended, TemplateIds.userAccountActivated, TemplateIds.userAccountDeleted]
+      const expected = [
+        TemplateIds.userAccountCreated,
+        TemplateIds.userAccountSuspended,
+        TemplateIds.userAccountActivated,
+        TemplateIds.userAccountDeleted
+      ]
       expect(about(await messagesOf(admin.user.id))).toEqual(expected)
       expect(about(await messagesOf(ownerId))).toEqual(expected)
       // The user heard of their own suspension and activation (their messages stay even once they are deleted).
       const own = await messagesOf(subject.user.id)
       expect(about(own)).toEqual([TemplateIds.yourAccountSuspended, TemplateIds.yourAccountActivated])
-      const suspended = (await messagesOf(admin.user.id)).find((m) => m.template_id === TemplateIds.userAccountSuspended)!
-      expect(suspended.payload.labels).toEqual({ suspended_account_name: "nt-subject", suspended_account_user_name: "", initiator: "admin" })
+      const suspended = (await messagesOf(admin.user.id)).find((m) =>
+        m.template_id === TemplateIds.userAccountSuspended
+      )!
+      expect(suspended.payload.labels).toEqual({
+        suspended_account_name: "nt-subject",
+        suspended_account_user_name: "",
+        initiator: "admin"
+      })
       await dispatch()
-      const mail = smtp.mails.find((m) => m.to.includes(admin.user.email) && m.subject === "User account \"nt-subject\" suspended")!
+      const mail = smtp.mails.find((m) =>
+        m.to.includes(admin.user.email) && m.subject === "User account \"nt-subject\" suspended"
+      )!
       expect(mail.text).toContain("User account nt-subject has been suspended.\n\nThe account was suspended by admin.")
       expect(mail.html).toContain("<strong>nt-subject</strong>")
       expect(mail.text).toContain(`View suspended accounts: ${srv.url}/deployment/users?filter=status%3Asuspended`)
@@ -353,11 +441,17 @@ describe("notifications", () => {
       await dispatch()
       const mail = smtp.mails.find((m) => m.to.includes(user.email) && m.subject === "Your One-Time Passcode")!
       const passcode = mail.text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/)![0]
-      const changed = await srv.anonymous.post("/users/otp/change-password", { email: user.email, one_time_passcode: passcode, password: "Another-Horse-Battery-7" })
+      const changed = await srv.anonymous.post("/users/otp/change-password", {
+        email: user.email,
+        one_time_passcode: passcode,
+        password: "Another-Horse-Battery-7"
+      })
       expect(changed.status).toBe(204)
       const login = await srv.anonymous.post("/users/login", { email: user.email, password: "Another-Horse-Battery-7" })
       expect(login.status).toBe(201)
-      const inbox = await user.client.as(login.body.session_token).get(`/notifications/inbox?templates=${TemplateIds.oneTimePasscode}`)
+      const inbox = await user.client.as(login.body.session_token).get(
+        `/notifications/inbox?templates=${TemplateIds.oneTimePasscode}`
+      )
       expect(inbox.status).toBe(200)
       expect(inbox.body.notifications).toEqual([])
     })
@@ -367,31 +461,58 @@ describe("notifications", () => {
     it("tells template admins of a workspace created and of a manual build that failed; the owner of a deletion by someone else", async () => {
       const tadmin = await createUser(owner, { username: "nt-tadmin", roles: ["template-admin"] })
       const maker = await createUser(owner, { username: "nt-maker" })
-      const template = await makeTemplate(srv, owner, orgId, `${FREE_TEMPLATE}  fail:\n    transition: stop\n    message: The disk is stuck.\n`)
+      const template = await makeTemplate(
+        srv,
+        owner,
+        orgId,
+        `${FREE_TEMPLATE}  fail:\n    transition: stop\n    message: The disk is stuck.\n`
+      )
       const ws = await makeWorkspace(srv, owner, orgId, template.id, {}, maker.user.id)
-      const created = (await messagesOf(tadmin.user.id)).filter((m) => m.method === "smtp" && m.template_id === TemplateIds.workspaceCreated)
+      const created = (await messagesOf(tadmin.user.id)).filter((m) =>
+        m.method === "smtp" && m.template_id === TemplateIds.workspaceCreated
+      )
       expect(created.map((m) => m.payload.labels)).toEqual([
-        { workspace: ws.name, template: template.name, version: expect.any(String), workspace_owner_username: "nt-maker" }
+        {
+          workspace: ws.name,
+          template: template.name,
+          version: expect.any(String),
+          workspace_owner_username: "nt-maker"
+        }
       ])
       // A manual stop that fails: the template admins hear of it.
       expect((await maker.client.post(`/workspaces/${ws.id}/builds`, { transition: "stop" })).status).toBe(200)
       await runJobs(srv)
-      const failed = (await messagesOf(tadmin.user.id)).filter((m) => m.method === "smtp" && m.template_id === TemplateIds.workspaceManualBuildFailed)
+      const failed = (await messagesOf(tadmin.user.id)).filter((m) =>
+        m.method === "smtp" && m.template_id === TemplateIds.workspaceManualBuildFailed
+      )
       expect(failed.map((m) => m.payload.labels)).toEqual([{
-        name: ws.name, template_name: template.name, template_version_name: expect.any(String), initiator: "nt-maker",
-        workspace_owner_username: "nt-maker", workspace_build_number: "2"
+        name: ws.name,
+        template_name: template.name,
+        template_version_name: expect.any(String),
+        initiator: "nt-maker",
+        workspace_owner_username: "nt-maker",
+        workspace_build_number: "2"
       }])
       // Deleted by the owner of the deployment: the workspace's owner hears of it.
       expect((await owner.post(`/workspaces/${ws.id}/builds`, { transition: "delete", orphan: true })).status).toBe(200)
       await runJobs(srv)
-      const deleted = (await messagesOf(maker.user.id)).filter((m) => m.method === "smtp" && m.template_id === TemplateIds.workspaceDeleted)
-      expect(deleted.map((m) => m.payload.labels)).toEqual([{ name: ws.name, reason: "initiated by user", initiator: "admin" }])
+      const deleted = (await messagesOf(maker.user.id)).filter((m) =>
+        m.method === "smtp" && m.template_id === TemplateIds.workspaceDeleted
+      )
+      expect(deleted.map((m) => m.payload.labels)).toEqual([{
+        name: ws.name,
+        reason: "initiated by user",
+        initiator: "admin"
+      }])
       expect(deleted[0]!.targets).toEqual([ws.id, template.id])
       await dispatch()
-      expect(smtp.mails.some((m) => m.to.includes(maker.user.email) && m.subject === `Workspace "${ws.name}" deleted`)).toBe(true)
+      expect(smtp.mails.some((m) => m.to.includes(maker.user.email) && m.subject === `Workspace "${ws.name}" deleted`))
+        .toBe(true)
       // The template deleted: its admins hear of it, but the one who deleted it.
       expect((await owner.delete(`/templates/${template.id}`)).status).toBe(200)
-      const gone = (await messagesOf(tadmin.user.id)).filter((m) => m.method === "smtp" && m.template_id === TemplateIds.templateDeleted)
+      const gone = (await messagesOf(tadmin.user.id)).filter((m) =>
+        m.method === "smtp" && m.template_id === TemplateIds.templateDeleted
+      )
       expect(gone.map((m) => m.payload.labels)).toEqual([{ name: template.name, initiator: "admin" }])
       expect((await messagesOf(ownerId)).filter((m) => m.template_id === TemplateIds.templateDeleted)).toEqual([])
     })
@@ -416,7 +537,9 @@ describe("notifications", () => {
       await dispatch()
       const mails = smtp.mails.slice(before).filter((m) => m.subject === "A test notification")
       expect(mails).toHaveLength(2)
-      expect(mails[0]!.text).toBe(`This is a test notification.\n\nView notification settings: ${srv.url}/deployment/notifications?tab=settings`)
+      expect(mails[0]!.text).toBe(
+        `This is a test notification.\n\nView notification settings: ${srv.url}/deployment/notifications?tab=settings`
+      )
     })
   })
 })

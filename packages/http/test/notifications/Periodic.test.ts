@@ -25,7 +25,10 @@ describe("the notifier's fiber", () => {
   })
 
   it("sends what is queued without being asked", async () => {
-    expect((await owner.post("/notifications/custom", { content: { title: "On its own", message: "Sent by the fiber." } })).status).toBe(204)
+    expect(
+      (await owner.post("/notifications/custom", { content: { title: "On its own", message: "Sent by the fiber." } }))
+        .status
+    ).toBe(204)
     await eventually(() => smtp.mails.some((m) => m.subject === "On its own"))
     expect(smtp.mails.find((m) => m.subject === "On its own")!.text).toBe("Sent by the fiber.")
   })

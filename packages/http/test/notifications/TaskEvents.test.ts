@@ -20,14 +20,21 @@ describe("notifications of tasks", () => {
 
   beforeAll(async () => {
     let orgId: string
-    ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recordingProvisioner(["main"], handed)], lifecycle: false, notifier: false }))
+    ;({ srv, owner, orgId } = await startWithOwner({
+      provisioners: [recordingProvisioner(["main"], handed)],
+      lifecycle: false,
+      notifier: false
+    }))
     dev = await createUser(owner, { username: "nt-tasker" })
     ai = await makeTemplate(srv, owner, orgId, AI_TEMPLATE)
   }, 30_000)
   afterAll(() => srv.close())
 
   it("tells the owner of a task idle and completed, once per change", async () => {
-    const r = await dev.client.post("/tasks/me", { input: "Fix the login bug", template_version_id: ai.active_version_id })
+    const r = await dev.client.post("/tasks/me", {
+      input: "Fix the login bug",
+      template_version_id: ai.active_version_id
+    })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     await runJobs(srv)
     const workspaceId = r.body.workspace_id.uuid as string
@@ -37,7 +44,10 @@ describe("notifications of tasks", () => {
       expect(s.status, JSON.stringify(s.body)).toBe(200)
     }
     const messages = await srv.run(Effect.flatMap(NotificationRepo, (repo) => repo.messagesOf(dev.user.id)))
-    const tasks = messages.filter((m) => m.template_id === TemplateIds.taskIdle || m.template_id === TemplateIds.taskCompleted || m.template_id === TemplateIds.taskWorking)
+    const tasks = messages.filter((m) =>
+      m.template_id === TemplateIds.taskIdle || m.template_id === TemplateIds.taskCompleted ||
+      m.template_id === TemplateIds.taskWorking
+    )
     expect(tasks.map((m) => m.template_id)).toEqual([TemplateIds.taskIdle, TemplateIds.taskCompleted])
     expect(tasks[0]!.payload.labels).toEqual({ task: r.body.name, workspace: expect.any(String) })
     expect(tasks[0]!.targets).toEqual([r.body.id, workspaceId])

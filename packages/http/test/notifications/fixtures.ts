@@ -1,7 +1,7 @@
 /** Real receivers for the notifier's tests: an SMTP server (smtp-server) and a webhook endpoint (node:http), in the test process. */
+import { simpleParser } from "mailparser"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
-import { simpleParser } from "mailparser"
 import { SMTPServer } from "smtp-server"
 
 /** A mail as the SMTP server received it. */
@@ -33,7 +33,9 @@ export const startSmtp = async (auth?: { readonly user: string; readonly pass: s
     authOptional: auth === undefined,
     logger: false,
     onAuth(a, _session, callback) {
-      if (auth !== undefined && a.username === auth.user && a.password === auth.pass) return callback(null, { user: a.username })
+      if (auth !== undefined && a.username === auth.user && a.password === auth.pass) {
+        return callback(null, { user: a.username })
+      }
       return callback(new Error("Invalid username or password"))
     },
     onData(stream, session, callback) {
@@ -90,6 +92,10 @@ export const startWebhook = async () => {
     received,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     answer: (s: number) => void (status = s),
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }

@@ -5,7 +5,14 @@
 import { OAuth2Repo } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectValidations, type ServiceTestServer, startWithOwner, UNKNOWN_ID } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  UNKNOWN_ID
+} from "../support.js"
 import { REDIRECT } from "./fixtures.js"
 
 let srv: ServiceTestServer
@@ -31,7 +38,10 @@ describe("OAuth2 apps", () => {
     expect(app.endpoints.authorization).toBe(`${srv.url}/oauth2/authorize`)
     expect((await member.get(`/oauth2-provider/apps/${app.id}`)).body.id).toBe(app.id)
     expect((await member.get("/oauth2-provider/apps")).body.map((a: any) => a.id)).toContain(app.id)
-    const updated = await owner.put(`/oauth2-provider/apps/${app.id}`, { name: "Renamed", callback_url: "https://other.example.com/cb" })
+    const updated = await owner.put(`/oauth2-provider/apps/${app.id}`, {
+      name: "Renamed",
+      callback_url: "https://other.example.com/cb"
+    })
     expect(updated.status).toBe(200)
     expect(updated.body).toMatchObject({ name: "Renamed", callback_url: "https://other.example.com/cb", icon: "" })
     expect((await owner.delete(`/oauth2-provider/apps/${app.id}`)).status).toBe(204)
@@ -40,8 +50,15 @@ describe("OAuth2 apps", () => {
 
   it("answers 401 without a session", async () => {
     const anon = owner.as(undefined)
-    for (const [method, path] of [["GET", "/oauth2-provider/apps"], ["POST", "/oauth2-provider/apps"], ["GET", `/oauth2-provider/apps/${UNKNOWN_ID}`],
-      ["GET", `/oauth2-provider/apps/${UNKNOWN_ID}/secrets`], ["DELETE", `/oauth2/tokens?client_id=${UNKNOWN_ID}`]] as const) {
+    for (
+      const [method, path] of [
+        ["GET", "/oauth2-provider/apps"],
+        ["POST", "/oauth2-provider/apps"],
+        ["GET", `/oauth2-provider/apps/${UNKNOWN_ID}`],
+        ["GET", `/oauth2-provider/apps/${UNKNOWN_ID}/secrets`],
+        ["DELETE", `/oauth2/tokens?client_id=${UNKNOWN_ID}`]
+      ] as const
+    ) {
       expect((await anon.request(method, path, method === "POST" ? {} : undefined)).status).toBe(401)
     }
   })
@@ -49,7 +66,9 @@ describe("OAuth2 apps", () => {
   it("answers 403 to members who change apps or read secrets", async () => {
     const app = await create("Guarded")
     expect((await member.post("/oauth2-provider/apps", { name: "Mine", callback_url: REDIRECT })).status).toBe(403)
-    expect((await member.put(`/oauth2-provider/apps/${app.id}`, { name: "X", callback_url: REDIRECT })).status).toBe(403)
+    expect((await member.put(`/oauth2-provider/apps/${app.id}`, { name: "X", callback_url: REDIRECT })).status).toBe(
+      403
+    )
     expect((await member.delete(`/oauth2-provider/apps/${app.id}`)).status).toBe(403)
     expect((await member.post(`/oauth2-provider/apps/${app.id}/secrets`)).status).toBe(403)
     expect((await member.get(`/oauth2-provider/apps/${app.id}/secrets`)).status).toBe(404)
@@ -62,7 +81,10 @@ describe("OAuth2 apps", () => {
     expect((await owner.delete(`/oauth2-provider/apps/${app.id}/secrets/${UNKNOWN_ID}`)).status).toBe(404)
     expect((await owner.delete(`/oauth2/tokens?client_id=${UNKNOWN_ID}`)).status).toBe(404)
     expectValidations(await owner.get("/oauth2-provider/apps/not-a-uuid"), ["app"])
-    expectValidations(await owner.post("/oauth2-provider/apps", { name: "", callback_url: "ftp://x" }), ["name", "callback_url"])
+    expectValidations(await owner.post("/oauth2-provider/apps", { name: "", callback_url: "ftp://x" }), [
+      "name",
+      "callback_url"
+    ])
     expectValidations(await owner.post("/oauth2-provider/apps", { name: 5, callback_url: REDIRECT }), ["name"])
     expectValidations(await owner.get("/oauth2-provider/apps?user_id=nope"), ["user_id"])
     expectValidations(await owner.delete("/oauth2/tokens"), ["client_id"])
@@ -75,7 +97,11 @@ describe("OAuth2 apps", () => {
     const secret = made.body.client_secret_full as string
     expect(secret).toMatch(/^wbs_[A-Za-z0-9]{40}$/)
     const listed = await owner.get(`/oauth2-provider/apps/${app.id}/secrets`)
-    expect(listed.body).toEqual([{ id: made.body.id, last_used_at: null, client_secret_truncated: expect.stringMatching(/^wbs_\w{6}\*+$/) }])
+    expect(listed.body).toEqual([{
+      id: made.body.id,
+      last_used_at: null,
+      client_secret_truncated: expect.stringMatching(/^wbs_\w{6}\*+$/)
+    }])
     expect(JSON.stringify(listed.body)).not.toContain(secret)
     const stored = await srv.run(Effect.flatMap(OAuth2Repo, (r) => r.listSecrets(app.id)))
     expect(JSON.stringify(stored)).not.toContain(secret.slice(4))

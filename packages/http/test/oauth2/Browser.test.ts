@@ -14,7 +14,9 @@ import { register } from "./fixtures.js"
 
 const CHROMIUM = "/usr/bin/chromium"
 const available = existsSync(CHROMIUM)
-if (!available) console.warn(`Browser test skipped: ${CHROMIUM} is missing (run "node scripts/ensure.mjs" with apt available).`)
+if (!available) {
+  console.warn(`Browser test skipped: ${CHROMIUM} is missing (run "node scripts/ensure.mjs" with apt available).`)
+}
 
 let srv: ServiceTestServer
 let callback: Server
@@ -42,12 +44,19 @@ describe.skipIf(!available)("the authorization pages in Chromium", () => {
       token_endpoint_auth_method: "none",
       logo_uri: "https://client.example.com/logo.png"
     })
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu"] })
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu"]
+    })
     try {
       const page = await browser.newPage()
       const query = new URLSearchParams({
-        client_id: reg.client_id, response_type: "code", state: "browser-state", redirect_uri: callbackUrl,
-        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256"
+        client_id: reg.client_id,
+        response_type: "code",
+        state: "browser-state",
+        redirect_uri: callbackUrl,
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge_method: "S256"
       })
       await page.goto(`${srv.url}/oauth2/authorize?${query}`)
       expect(await page.textContent("h1")).toContain("Sign in")

@@ -39,7 +39,15 @@ const grant = async (
     code_challenge_method: "S256"
   })
   const params = oauth.validateAuthResponse(as, client, await codeFrom(res), state)
-  const tokenResponse = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure)
+  const tokenResponse = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    auth,
+    params,
+    redirectUri,
+    verifier,
+    insecure
+  )
   return oauth.processAuthorizationCodeResponse(as, client, tokenResponse)
 }
 
@@ -52,16 +60,25 @@ describe("the code flow with a strict client", () => {
     expect(as.code_challenge_methods_supported).toEqual(["S256"])
     expect(as.grant_types_supported).toEqual(["authorization_code", "refresh_token"])
     const prefixed = await fetch(`${srv.url}/api/v2/.well-known/oauth-authorization-server`)
-    expect(await prefixed.json()).toEqual(await (await fetch(`${srv.url}/.well-known/oauth-authorization-server`)).json())
+    expect(await prefixed.json()).toEqual(
+      await (await fetch(`${srv.url}/.well-known/oauth-authorization-server`)).json()
+    )
     const resource = await (await fetch(`${srv.url}/.well-known/oauth-protected-resource`)).json()
     expect(resource).toEqual({
-      resource: srv.url, authorization_servers: [srv.url], scopes_supported: ["all"], bearer_methods_supported: ["header"]
+      resource: srv.url,
+      authorization_servers: [srv.url],
+      scopes_supported: ["all"],
+      bearer_methods_supported: ["header"]
     })
   })
 
   it("registers a confidential client, runs the code flow with PKCE, and the token calls the API as the user", async () => {
     const as = await discover(srv.url)
-    const reg = await register(srv.url, { client_name: "Tool", redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic" })
+    const reg = await register(srv.url, {
+      client_name: "Tool",
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: "client_secret_basic"
+    })
     expect(reg.client_secret).toMatch(/^wbs_/)
     expect(reg.registration_client_uri).toBe(`${srv.url}/oauth2/clients/${reg.client_id}`)
     const client: oauth.Client = { client_id: reg.client_id }
@@ -82,7 +99,9 @@ describe("the code flow with a strict client", () => {
     const auth = oauth.ClientSecretPost(reg.client_secret)
     const first = await grant(as, client, auth)
     const second = await oauth.processRefreshTokenResponse(
-      as, client, await oauth.refreshTokenGrantRequest(as, client, auth, first.refresh_token!, insecure)
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, first.refresh_token!, insecure)
     )
     expect(second.refresh_token).not.toBe(first.refresh_token)
     expect((await me(first.access_token)).status).toBe(401)
@@ -93,7 +112,9 @@ describe("the code flow with a strict client", () => {
     // The thief's use of the old token also ended the legitimate holder's tokens.
     expect((await me(second.access_token)).status).toBe(401)
     const afterReuse = await oauth.refreshTokenGrantRequest(as, client, auth, second.refresh_token!, insecure)
-    await expect(oauth.processRefreshTokenResponse(as, client, afterReuse)).rejects.toMatchObject({ error: "invalid_grant" })
+    await expect(oauth.processRefreshTokenResponse(as, client, afterReuse)).rejects.toMatchObject({
+      error: "invalid_grant"
+    })
   })
 
   it("revokes a grant through RFC 7009", async () => {
@@ -102,7 +123,9 @@ describe("the code flow with a strict client", () => {
     const client: oauth.Client = { client_id: reg.client_id }
     const auth = oauth.ClientSecretBasic(reg.client_secret)
     const tokens = await grant(as, client, auth)
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, tokens.refresh_token!, insecure))
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, auth, tokens.refresh_token!, insecure)
+    )
     expect((await me(tokens.access_token)).status).toBe(401)
     // Unknown tokens are answered 200 too.
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, "wbr_unknown", insecure))
@@ -130,13 +153,25 @@ describe("the code flow with a strict client", () => {
     expect(listed.body.map((a: any) => a.id)).toContain(reg.client_id)
     expect((await bob.client.delete(`/oauth2/tokens?client_id=${reg.client_id}`)).status).toBe(204)
     expect((await me(tokens.access_token)).status).toBe(401)
-    const refreshed = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(reg.client_secret), tokens.refresh_token!, insecure)
-    await expect(oauth.processRefreshTokenResponse(as, client, refreshed)).rejects.toMatchObject({ error: "invalid_grant" })
+    const refreshed = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(reg.client_secret),
+      tokens.refresh_token!,
+      insecure
+    )
+    await expect(oauth.processRefreshTokenResponse(as, client, refreshed)).rejects.toMatchObject({
+      error: "invalid_grant"
+    })
   })
 
   it("answers a denied consent with access_denied and the state", async () => {
     const reg = await register(srv.url, { redirect_uris: [REDIRECT] })
-    const res = await consent(srv.url, bob.client.token!, { client_id: reg.client_id, response_type: "code", state: "s1" }, { decision: "deny" })
+    const res = await consent(srv.url, bob.client.token!, {
+      client_id: reg.client_id,
+      response_type: "code",
+      state: "s1"
+    }, { decision: "deny" })
     const location = await codeFrom(res)
     expect(location.searchParams.get("error")).toBe("access_denied")
     expect(location.searchParams.get("state")).toBe("s1")
@@ -145,7 +180,11 @@ describe("the code flow with a strict client", () => {
 
   it("serves the /api/v2 form of the authorization endpoint too", async () => {
     const reg = await register(srv.url, { redirect_uris: [REDIRECT] })
-    const res = await consent(srv.url, bob.client.token!, { client_id: reg.client_id, response_type: "code", state: "s2" }, { prefix: "/api/v2" })
+    const res = await consent(srv.url, bob.client.token!, {
+      client_id: reg.client_id,
+      response_type: "code",
+      state: "s2"
+    }, { prefix: "/api/v2" })
     const location = await codeFrom(res)
     expect(location.origin + location.pathname).toBe(REDIRECT)
     expect(location.searchParams.get("code")).toMatch(/^wbc_/)
@@ -159,16 +198,23 @@ describe("audit", () => {
     const client: oauth.Client = { client_id: reg.client_id }
     const auth = oauth.ClientSecretBasic(reg.client_secret)
     const tokens = await grant(as, client, auth)
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, tokens.refresh_token!, insecure))
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, auth, tokens.refresh_token!, insecure)
+    )
     const audit = await owner.get("/audit?limit=200")
     const text = JSON.stringify(audit.body)
-    for (const secret of [reg.client_secret, reg.registration_access_token, tokens.access_token, tokens.refresh_token!]) {
+    for (
+      const secret of [reg.client_secret, reg.registration_access_token, tokens.access_token, tokens.refresh_token!]
+    ) {
       expect(text).not.toContain(secret.slice(5))
     }
     const entries = (audit.body.audit_logs as Array<any>).filter((e) => e.resource_target === "Audited")
     const kinds = entries.map((e) => `${e.resource_type}:${e.action}`)
     expect(kinds).toEqual(expect.arrayContaining([
-      "oauth2_provider_app:register", "oauth2_provider_app_code_token:create", "api_key:create", "api_key:delete"
+      "oauth2_provider_app:register",
+      "oauth2_provider_app_code_token:create",
+      "api_key:create",
+      "api_key:delete"
     ]))
     const issued = entries.find((e) => e.resource_type === "api_key" && e.action === "create")
     expect(issued.user.id).toBe(bob.user.id)

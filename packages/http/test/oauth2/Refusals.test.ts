@@ -24,15 +24,22 @@ afterAll(() => srv.close())
 
 const cookie = () => `service_session_token=${bob.client.token}`
 const page = (params: Record<string, string>) =>
-  fetch(`${srv.url}/oauth2/authorize?${new URLSearchParams(params)}`, { headers: { cookie: cookie() }, redirect: "manual" })
+  fetch(`${srv.url}/oauth2/authorize?${new URLSearchParams(params)}`, {
+    headers: { cookie: cookie() },
+    redirect: "manual"
+  })
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
 
 /** A code for the confidential client with PKCE: the code and its verifier. */
 const codeWithPkce = async (redirectUri = REDIRECT) => {
   const verifier = oauth.generateRandomCodeVerifier()
   const res = await consent(srv.url, bob.client.token!, {
-    client_id: confidential.client_id, response_type: "code", redirect_uri: redirectUri, state: "st",
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256"
+    client_id: confidential.client_id,
+    response_type: "code",
+    redirect_uri: redirectUri,
+    state: "st",
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256"
   })
   return { code: (await codeFrom(res)).searchParams.get("code")!, verifier }
 }
@@ -63,10 +70,21 @@ describe("redirect URIs", () => {
   }
 
   it("lets a loopback redirect change only its port", async () => {
-    const ok = await page({ client_id: publicClient.client_id, response_type: "code", state: "s", redirect_uri: "http://localhost:5555/cb",
-      code_challenge: "x".repeat(43), code_challenge_method: "S256" })
+    const ok = await page({
+      client_id: publicClient.client_id,
+      response_type: "code",
+      state: "s",
+      redirect_uri: "http://localhost:5555/cb",
+      code_challenge: "x".repeat(43),
+      code_challenge_method: "S256"
+    })
     expect(ok.status).toBe(200)
-    const wrongPath = await page({ client_id: publicClient.client_id, response_type: "code", state: "s", redirect_uri: "http://localhost:5555/cb2" })
+    const wrongPath = await page({
+      client_id: publicClient.client_id,
+      response_type: "code",
+      state: "s",
+      redirect_uri: "http://localhost:5555/cb2"
+    })
     expect(wrongPath.status).toBe(400)
   })
 
@@ -75,14 +93,21 @@ describe("redirect URIs", () => {
   })
 
   it("shows an error page for an unknown client", async () => {
-    expect((await page({ client_id: "00000000-0000-4000-8000-000000000000", response_type: "code", state: "s" })).status).toBe(400)
+    expect(
+      (await page({ client_id: "00000000-0000-4000-8000-000000000000", response_type: "code", state: "s" })).status
+    ).toBe(400)
     expect((await page({ response_type: "code", state: "s" })).status).toBe(400)
   })
 })
 
 describe("the authorization request", () => {
   it("redirects unsupported response types back with unsupported_response_type and the state", async () => {
-    const r = await page({ client_id: confidential.client_id, response_type: "token", state: "st1", redirect_uri: REDIRECT })
+    const r = await page({
+      client_id: confidential.client_id,
+      response_type: "token",
+      state: "st1",
+      redirect_uri: REDIRECT
+    })
     expect(r.status).toBe(302)
     const location = new URL(r.headers.get("location")!)
     expect(location.searchParams.get("error")).toBe("unsupported_response_type")
@@ -90,18 +115,40 @@ describe("the authorization request", () => {
   })
 
   it("refuses plain PKCE, and requires PKCE of public clients", async () => {
-    const plain = await page({ client_id: confidential.client_id, response_type: "code", state: "s", redirect_uri: REDIRECT,
-      code_challenge: "x".repeat(43), code_challenge_method: "plain" })
+    const plain = await page({
+      client_id: confidential.client_id,
+      response_type: "code",
+      state: "s",
+      redirect_uri: REDIRECT,
+      code_challenge: "x".repeat(43),
+      code_challenge_method: "plain"
+    })
     expect(new URL(plain.headers.get("location")!).searchParams.get("error")).toBe("invalid_request")
-    const none = await page({ client_id: publicClient.client_id, response_type: "code", state: "s", redirect_uri: "http://localhost/cb" })
+    const none = await page({
+      client_id: publicClient.client_id,
+      response_type: "code",
+      state: "s",
+      redirect_uri: "http://localhost/cb"
+    })
     expect(new URL(none.headers.get("location")!).searchParams.get("error")).toBe("invalid_request")
   })
 
   it("shows the sign-in page without a session, and the consent page escapes and forbids framing", async () => {
-    const anonymous = await fetch(`${srv.url}/oauth2/authorize?${new URLSearchParams({ client_id: confidential.client_id, response_type: "code", state: "s", redirect_uri: REDIRECT })}`)
+    const anonymous = await fetch(
+      `${srv.url}/oauth2/authorize?${new URLSearchParams({
+        client_id: confidential.client_id,
+        response_type: "code",
+        state: "s",
+        redirect_uri: REDIRECT
+      })}`
+    )
     expect(anonymous.status).toBe(200)
     expect(await anonymous.text()).toContain("Sign in")
-    const app = await owner.post("/oauth2-provider/apps", { name: "Evil app", callback_url: "https://x.example.com/cb", icon: "https://x.example.com/i.png\"><script>alert(1)</script>" })
+    const app = await owner.post("/oauth2-provider/apps", {
+      name: "Evil app",
+      callback_url: "https://x.example.com/cb",
+      icon: "https://x.example.com/i.png\"><script>alert(1)</script>"
+    })
     expect(app.status).toBe(201)
     const r = await page({ client_id: app.body.id, response_type: "code", state: "<script>" })
     const html = await r.text()
@@ -112,7 +159,12 @@ describe("the authorization request", () => {
   })
 
   it("refuses a cross-site consent post, and one without the CSRF token", async () => {
-    const params = new URLSearchParams({ client_id: confidential.client_id, response_type: "code", state: "s", redirect_uri: REDIRECT })
+    const params = new URLSearchParams({
+      client_id: confidential.client_id,
+      response_type: "code",
+      state: "s",
+      redirect_uri: REDIRECT
+    })
     const html = await (await page(Object.fromEntries(params))).text()
     const post = (headers: Record<string, string>, body: Record<string, string>) =>
       fetch(`${srv.url}/oauth2/authorize?${params}`, {
@@ -133,14 +185,23 @@ describe("the authorization request", () => {
 
   it("refuses an authorization request too long to carry through its pages, without echoing it", async () => {
     const state = "s".repeat(5000)
-    const params = new URLSearchParams({ client_id: confidential.client_id, response_type: "code", state, redirect_uri: REDIRECT })
-    for (const r of [
-      await fetch(`${srv.url}/oauth2/authorize?${params}`),
-      await fetch(`${srv.url}/oauth2/sign-in?${params}`, {
-        method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: srv.url },
-        body: new URLSearchParams({ email: bob.email, password: "x" }).toString(), redirect: "manual"
-      })
-    ]) {
+    const params = new URLSearchParams({
+      client_id: confidential.client_id,
+      response_type: "code",
+      state,
+      redirect_uri: REDIRECT
+    })
+    for (
+      const r of [
+        await fetch(`${srv.url}/oauth2/authorize?${params}`),
+        await fetch(`${srv.url}/oauth2/sign-in?${params}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: srv.url },
+          body: new URLSearchParams({ email: bob.email, password: "x" }).toString(),
+          redirect: "manual"
+        })
+      ]
+    ) {
       expect(r.status).toBe(400)
       const html = await r.text()
       expect(html).toContain("too long")
@@ -148,7 +209,12 @@ describe("the authorization request", () => {
       expect(html.length).toBeLessThan(4096)
     }
     // A state of a usual length still signs in.
-    const usual = new URLSearchParams({ client_id: confidential.client_id, response_type: "code", state: "s".repeat(200), redirect_uri: REDIRECT })
+    const usual = new URLSearchParams({
+      client_id: confidential.client_id,
+      response_type: "code",
+      state: "s".repeat(200),
+      redirect_uri: REDIRECT
+    })
     expect((await fetch(`${srv.url}/oauth2/authorize?${usual}`)).status).toBe(200)
   })
 
@@ -173,28 +239,43 @@ describe("the token endpoint", () => {
     const replay = await exchange(code, verifier)
     expect(replay.status).toBe(400)
     expect(await replay.json()).toMatchObject({ error: "invalid_grant" })
-    const call = await fetch(`${srv.url}/api/v2/users/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    const call = await fetch(`${srv.url}/api/v2/users/me`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` }
+    })
     expect(call.status).toBe(401)
   })
 
   it("refuses a wrong verifier, a missing one, and a different redirect_uri", async () => {
     const a = await codeWithPkce()
-    expect(await (await exchange(a.code, oauth.generateRandomCodeVerifier())).json()).toMatchObject({ error: "invalid_grant" })
+    expect(await (await exchange(a.code, oauth.generateRandomCodeVerifier())).json()).toMatchObject({
+      error: "invalid_grant"
+    })
     const b = await codeWithPkce()
     expect(await (await exchange(b.code, "")).json()).toMatchObject({ error: "invalid_grant" })
     const c = await codeWithPkce()
-    expect(await (await exchange(c.code, c.verifier, "https://client.example.com/other")).json()).toMatchObject({ error: "invalid_grant" })
+    expect(await (await exchange(c.code, c.verifier, "https://client.example.com/other")).json()).toMatchObject({
+      error: "invalid_grant"
+    })
   })
 
   it("answers client authentication failures with invalid_client 401 and a Basic challenge", async () => {
     const { code, verifier } = await codeWithPkce()
-    const r = await tokenPost(srv.url, { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, {
+    const r = await tokenPost(srv.url, {
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT
+    }, {
       authorization: basic(confidential.client_id, "wbs_wrong")
     })
     expect(r.status).toBe(401)
     expect(r.headers.get("www-authenticate")).toMatch(/^Basic/)
     expect(await r.json()).toMatchObject({ error: "invalid_client" })
-    const noSecret = await tokenPost(srv.url, { grant_type: "authorization_code", code, client_id: confidential.client_id })
+    const noSecret = await tokenPost(srv.url, {
+      grant_type: "authorization_code",
+      code,
+      client_id: confidential.client_id
+    })
     expect(noSecret.status).toBe(401)
   })
 
@@ -203,9 +284,11 @@ describe("the token endpoint", () => {
     expect(r.status).toBe(400)
     expect(await r.json()).toEqual({ error: "unsupported_grant_type", error_description: expect.any(String) })
     expect(await (await tokenPost(srv.url, {})).json()).toMatchObject({ error: "invalid_request" })
-    expect(await (await tokenPost(srv.url, { grant_type: "refresh_token", refresh_token: "x" }, {
-      authorization: basic(confidential.client_id, confidential.client_secret)
-    })).json()).toMatchObject({ error: "invalid_grant" })
+    expect(
+      await (await tokenPost(srv.url, { grant_type: "refresh_token", refresh_token: "x" }, {
+        authorization: basic(confidential.client_id, confidential.client_secret)
+      })).json()
+    ).toMatchObject({ error: "invalid_grant" })
   })
 
   it("revocation needs client authentication", async () => {
@@ -221,7 +304,11 @@ describe("the token endpoint", () => {
 
 describe("dynamic registration", () => {
   const refused = async (metadata: Record<string, unknown>, error: string) => {
-    const r = await fetch(`${srv.url}/oauth2/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(metadata) })
+    const r = await fetch(`${srv.url}/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(metadata)
+    })
     expect(r.status).toBe(400)
     expect(await r.json()).toMatchObject({ error })
   }
@@ -230,17 +317,31 @@ describe("dynamic registration", () => {
     await refused({ redirect_uris: ["http://client.example.com/cb"] }, "invalid_redirect_uri")
     await refused({ redirect_uris: ["https://client.example.com/cb#f"] }, "invalid_redirect_uri")
     await refused({ redirect_uris: ["not a url"] }, "invalid_redirect_uri")
-    await refused({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "private_key_jwt" }, "invalid_client_metadata")
+    await refused(
+      { redirect_uris: [REDIRECT], token_endpoint_auth_method: "private_key_jwt" },
+      "invalid_client_metadata"
+    )
     await refused({ redirect_uris: [REDIRECT], grant_types: ["client_credentials"] }, "invalid_client_metadata")
     await refused({ redirect_uris: [REDIRECT], response_types: ["token"] }, "invalid_client_metadata")
-    await refused({ redirect_uris: [REDIRECT], grant_types: ["authorization_code"], response_types: ["id_token"] }, "invalid_client_metadata")
+    await refused(
+      { redirect_uris: [REDIRECT], grant_types: ["authorization_code"], response_types: ["id_token"] },
+      "invalid_client_metadata"
+    )
   })
 
   it("reads, updates and deletes a client with its registration access token only (RFC 7592)", async () => {
-    const reg = await register(srv.url, { client_name: "Managed", redirect_uris: [REDIRECT], contacts: ["a@example.com"] })
+    const reg = await register(srv.url, {
+      client_name: "Managed",
+      redirect_uris: [REDIRECT],
+      contacts: ["a@example.com"]
+    })
     const url = `${srv.url}/oauth2/clients/${reg.client_id}`
     const bearer = { authorization: `Bearer ${reg.registration_access_token}` }
-    for (const headers of [{}, { authorization: "Bearer wbra_wrong" }, { authorization: `Basic ${reg.registration_access_token}` }]) {
+    for (
+      const headers of [{}, { authorization: "Bearer wbra_wrong" }, {
+        authorization: `Basic ${reg.registration_access_token}`
+      }]
+    ) {
       const r = await fetch(url, { headers })
       expect(r.status).toBe(401)
       expect(r.headers.get("www-authenticate")).toMatch(/^Bearer/)
@@ -255,11 +356,22 @@ describe("dynamic registration", () => {
     const put = await fetch(url, {
       method: "PUT",
       headers: { ...bearer, "content-type": "application/json" },
-      body: JSON.stringify({ client_id: reg.client_id, client_name: "Renamed", redirect_uris: ["https://client.example.com/new"] })
+      body: JSON.stringify({
+        client_id: reg.client_id,
+        client_name: "Renamed",
+        redirect_uris: ["https://client.example.com/new"]
+      })
     })
     expect(put.status).toBe(200)
-    expect(await put.json()).toMatchObject({ client_name: "Renamed", redirect_uris: ["https://client.example.com/new"] })
-    const badPut = await fetch(url, { method: "PUT", headers: { ...bearer, "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: [] }) })
+    expect(await put.json()).toMatchObject({
+      client_name: "Renamed",
+      redirect_uris: ["https://client.example.com/new"]
+    })
+    const badPut = await fetch(url, {
+      method: "PUT",
+      headers: { ...bearer, "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: [] })
+    })
     expect(badPut.status).toBe(400)
     expect((await fetch(url, { method: "DELETE" })).status).toBe(401)
     expect((await fetch(url, { method: "DELETE", headers: bearer })).status).toBe(204)

@@ -22,7 +22,10 @@ export const register = async (baseUrl: string, metadata: Record<string, unknown
 /** Discovery through oauth4webapi (RFC 8414), checking the issuer is the server's URL. */
 export const discover = async (baseUrl: string) => {
   const issuer = new URL(baseUrl)
-  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }))
+  return oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure })
+  )
 }
 
 /** The hidden CSRF token of a consent page. */
@@ -84,8 +87,12 @@ export const seedCode = async (baseUrl: string, sessionToken: string, metadata: 
   const reg = await register(baseUrl, { client_name: "Table Client", redirect_uris: [REDIRECT], ...metadata })
   const verifier = oauth.generateRandomCodeVerifier()
   const res = await consent(baseUrl, sessionToken, {
-    client_id: reg.client_id, response_type: "code", redirect_uri: REDIRECT, state: "table",
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256"
+    client_id: reg.client_id,
+    response_type: "code",
+    redirect_uri: REDIRECT,
+    state: "table",
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256"
   })
   const code = new URL(res.headers.get("location")!).searchParams.get("code")!
   return { reg, code, verifier }
@@ -100,7 +107,12 @@ export const formInit = (form: Record<string, string>, headers: Record<string, s
 /** A token pair for the user of `sessionToken`, and the client it was issued to. */
 export const seedTokens = async (baseUrl: string, sessionToken: string) => {
   const { reg, code, verifier } = await seedCode(baseUrl, sessionToken)
-  const res = await tokenPost(baseUrl, { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: REDIRECT }, {
+  const res = await tokenPost(baseUrl, {
+    grant_type: "authorization_code",
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT
+  }, {
     authorization: `Basic ${Buffer.from(`${reg.client_id}:${reg.client_secret}`).toString("base64")}`
   })
   return { reg, tokens: await res.json() as { access_token: string; refresh_token: string } }

@@ -6,8 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, type Client, createOrganization, createUser, expectNoServerErrors, expectResponse,
-  expectValidations, startWithOwner, type TestServer, type TestUser, uniqueName
+  addMemberWithRoles,
+  type Client,
+  createOrganization,
+  createUser,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  startWithOwner,
+  type TestServer,
+  type TestUser,
+  uniqueName
 } from "../support.js"
 
 const GROUP_MAKER = [
@@ -51,22 +60,34 @@ describe("custom organization roles", () => {
     const made = await create({ name, display_name: "Group Maker", organization_permissions: GROUP_MAKER })
     expect(made.status, JSON.stringify(made.body)).toBe(200)
     expect(made.body).toEqual({
-      name, organization_id: org.id, display_name: "Group Maker",
-      site_permissions: [], organization_permissions: GROUP_MAKER, user_permissions: []
+      name,
+      organization_id: org.id,
+      display_name: "Group Maker",
+      site_permissions: [],
+      organization_permissions: GROUP_MAKER,
+      user_permissions: []
     })
     const listed = await owner.get(roles())
     expect(listed.status).toBe(200)
     const entry = listed.body.find((r: any) => r.name === name)
     expect(entry).toEqual({
-      name, display_name: "Group Maker", organization_id: org.id, site_permissions: [],
-      organization_permissions: GROUP_MAKER, user_permissions: [], assignable: true, built_in: false
+      name,
+      display_name: "Group Maker",
+      organization_id: org.id,
+      site_permissions: [],
+      organization_permissions: GROUP_MAKER,
+      user_permissions: [],
+      assignable: true,
+      built_in: false
     })
     // Only in its organization.
     expect((await owner.get(roles(other.id))).body.some((r: any) => r.name === name)).toBe(false)
     expect(listed.body.filter((r: any) => r.built_in).length).toBe(5)
 
     const updated = await owner.put(roles(), {
-      name, display_name: "Readers", organization_permissions: [{ resource_type: "group", action: "read" }]
+      name,
+      display_name: "Readers",
+      organization_permissions: [{ resource_type: "group", action: "read" }]
     })
     expect(updated.status, JSON.stringify(updated.body)).toBe(200)
     expect(updated.body.display_name).toBe("Readers")
@@ -101,7 +122,10 @@ describe("custom organization roles", () => {
   it("lets owners, organization admins and user admins manage roles; others get 403 or 404", async () => {
     for (const who of [orgAdmin, userAdmin]) {
       const name = roleName()
-      const made = await create({ name, organization_permissions: [{ resource_type: "group", action: "create" }] }, who.client)
+      const made = await create(
+        { name, organization_permissions: [{ resource_type: "group", action: "create" }] },
+        who.client
+      )
       expect(made.status, JSON.stringify(made.body)).toBe(200)
       expect((await who.client.put(roles(), { name, organization_permissions: [] })).status).toBe(200)
       expect((await who.client.delete(`${roles()}/${name}`)).status).toBe(204)
@@ -145,7 +169,9 @@ describe("custom organization roles", () => {
     expectValidations(await create({ name: "a".repeat(33) }), ["name"])
     const site = await create({ name: roleName(), site_permissions: [{ resource_type: "user", action: "read" }] })
     expectValidations(site, ["site_permissions"])
-    expect(site.body.message).toBe("Invalid request, not allowed to assign site wide permissions for an organization role.")
+    expect(site.body.message).toBe(
+      "Invalid request, not allowed to assign site wide permissions for an organization role."
+    )
     const user = await create({ name: roleName(), user_permissions: [{ resource_type: "user", action: "read" }] })
     expectValidations(user, ["user_permissions"])
     expect(user.body.message).toBe("Invalid request, not allowed to assign user permissions for an organization role.")
@@ -160,8 +186,13 @@ describe("custom organization roles", () => {
         { resource_type: "group", action: "fly" }
       ]
     })
-    expectValidations(perms, ["organization_permissions.1", "organization_permissions.2", "organization_permissions.3",
-      "organization_permissions.4", "organization_permissions.5"])
+    expectValidations(perms, [
+      "organization_permissions.1",
+      "organization_permissions.2",
+      "organization_permissions.3",
+      "organization_permissions.4",
+      "organization_permissions.5"
+    ])
     const all = await create({
       name: "owner",
       site_permissions: [{ resource_type: "user", action: "read" }],
@@ -171,7 +202,8 @@ describe("custom organization roles", () => {
     expectValidations(all, ["name", "site_permissions", "user_permissions", "organization_permissions.0"])
     // Nobody grants what they do not hold: a user admin has no template permission.
     const escalation = await create({
-      name: roleName(), organization_permissions: [{ resource_type: "template", action: "update" }]
+      name: roleName(),
+      organization_permissions: [{ resource_type: "template", action: "update" }]
     }, userAdmin.client)
     expectValidations(escalation, ["organization_permissions.0"])
     expect(escalation.body.validations[0].detail).toContain("not allowed to grant this permission")
@@ -185,7 +217,9 @@ describe("custom organization roles", () => {
 
   it("grants a member exactly the role's permissions in its organization, authcheck agreeing", async () => {
     const name = roleName()
-    expect((await create({ name, display_name: "Group Maker", organization_permissions: GROUP_MAKER })).status).toBe(200)
+    expect((await create({ name, display_name: "Group Maker", organization_permissions: GROUP_MAKER })).status).toBe(
+      200
+    )
     const checks = {
       create: { action: "create", object: { resource_type: "group", organization_id: org.id } },
       delete: { action: "delete", object: { resource_type: "group", organization_id: org.id } },
@@ -193,7 +227,11 @@ describe("custom organization roles", () => {
     }
     // Before: a plain member makes no groups.
     expectResponse(await member.client.post(`/organizations/${org.id}/groups`, { name: uniqueName("g") }), 403)
-    expect((await member.client.post("/authcheck", { checks })).body).toEqual({ create: false, delete: false, otherOrg: false })
+    expect((await member.client.post("/authcheck", { checks })).body).toEqual({
+      create: false,
+      delete: false,
+      otherOrg: false
+    })
 
     const assigned = await owner.put(`/organizations/${org.id}/members/${member.user.id}/roles`, { roles: [name] })
     expect(assigned.status, JSON.stringify(assigned.body)).toBe(200)
@@ -201,9 +239,15 @@ describe("custom organization roles", () => {
     const listedMember = (await owner.get(`/organizations/${org.id}/paginated-members?limit=100`)).body.members
       .find((m: any) => m.user_id === member.user.id)
     expect(listedMember.roles).toEqual([{ name, display_name: "Group Maker", organization_id: org.id }])
-    expect((await owner.get(`/organizations/${org.id}/members/${member.user.id}`)).body.roles[0].display_name).toBe("Group Maker")
+    expect((await owner.get(`/organizations/${org.id}/members/${member.user.id}`)).body.roles[0].display_name).toBe(
+      "Group Maker"
+    )
 
-    expect((await member.client.post("/authcheck", { checks })).body).toEqual({ create: true, delete: false, otherOrg: false })
+    expect((await member.client.post("/authcheck", { checks })).body).toEqual({
+      create: true,
+      delete: false,
+      otherOrg: false
+    })
     const group = await member.client.post(`/organizations/${org.id}/groups`, { name: uniqueName("g") })
     expect(group.status, JSON.stringify(group.body)).toBe(201)
     expectResponse(await member.client.delete(`/groups/${group.body.id}`), 403)
@@ -211,7 +255,10 @@ describe("custom organization roles", () => {
     expectResponse(await member.client.post(`/organizations/${other.id}/groups`, { name: uniqueName("g") }), 403)
 
     // An update takes effect on the next request.
-    expect((await owner.put(roles(), { name, organization_permissions: [{ resource_type: "group", action: "read" }] })).status).toBe(200)
+    expect(
+      (await owner.put(roles(), { name, organization_permissions: [{ resource_type: "group", action: "read" }] }))
+        .status
+    ).toBe(200)
     expect((await member.client.post("/authcheck", { checks })).body.create).toBe(false)
     expect((await owner.put(roles(), { name, organization_permissions: GROUP_MAKER })).status).toBe(200)
     expect((await member.client.post("/authcheck", { checks })).body.create).toBe(true)
@@ -246,7 +293,10 @@ describe("custom organization roles", () => {
 
   it("answers no 5xx to junk", async () => {
     await expectNoServerErrors(owner, [
-      ["POST", roles()], ["PUT", roles()], ["DELETE", `${roles()}/x`], ["DELETE", `${roles()}/%00`]
+      ["POST", roles()],
+      ["PUT", roles()],
+      ["DELETE", `${roles()}/x`],
+      ["DELETE", `${roles()}/%00`]
     ])
   })
 })

@@ -3,11 +3,19 @@
  * over real HTTP and a fresh in-memory SQLite database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  type Client, createUser, expectIsoDate, expectResponse, expectValidations, type Reply, startWithOwner,
-  type TestServer, uniqueName, UUID_PATTERN as UUID
-} from "../support.js"
 import { expectFields } from "../shapes.js"
+import {
+  type Client,
+  createUser,
+  expectIsoDate,
+  expectResponse,
+  expectValidations,
+  type Reply,
+  startWithOwner,
+  type TestServer,
+  uniqueName,
+  UUID_PATTERN as UUID
+} from "../support.js"
 
 /** Checks every field of the spec's Organization resource. */
 const expectOrganization = (body: any, expected: Record<string, unknown> = {}) => {
@@ -28,7 +36,14 @@ const expectOrganization = (body: any, expected: Record<string, unknown> = {}) =
 /** Checks every field of an organization member (with user data); name and avatar are absent when empty. */
 const expectMember = (body: any, expected: Record<string, unknown> = {}) => {
   expectFields(body, [
-    "created_at", "email", "global_roles", "organization_id", "roles", "updated_at", "user_id", "username"
+    "created_at",
+    "email",
+    "global_roles",
+    "organization_id",
+    "roles",
+    "updated_at",
+    "user_id",
+    "username"
   ], ["avatar_url", "name"])
   expect(body.organization_id).toMatch(UUID)
   expect(body.user_id).toMatch(UUID)
@@ -159,9 +174,15 @@ describe("organizations", () => {
       expectValidations(await owner.post("/organizations", { name: "a".repeat(33) }), ["name"])
       expectValidations(await owner.post("/organizations", { name: 42 }), ["name"])
       expectValidations(await owner.post("/organizations", { name: null }), ["name"])
-      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), display_name: "d".repeat(65) }), ["display_name"])
-      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), description: "d".repeat(129) }), ["description"])
-      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), icon: "i".repeat(257) }), ["icon"])
+      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), display_name: "d".repeat(65) }), [
+        "display_name"
+      ])
+      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), description: "d".repeat(129) }), [
+        "description"
+      ])
+      expectValidations(await owner.post("/organizations", { name: uniqueName("org"), icon: "i".repeat(257) }), [
+        "icon"
+      ])
       expectValidations(
         await owner.post("/organizations", { name: "bad name", display_name: 7, description: false, icon: [] }),
         ["name", "display_name", "description", "icon"]
@@ -286,8 +307,12 @@ describe("organizations", () => {
       const org = await createOrg()
       expectValidations(await owner.patch(`/organizations/${org.id}`, { name: "bad name" }), ["name"])
       expectValidations(await owner.patch(`/organizations/${org.id}`, { name: "x".repeat(33) }), ["name"])
-      expectValidations(await owner.patch(`/organizations/${org.id}`, { display_name: "d".repeat(65) }), ["display_name"])
-      expectValidations(await owner.patch(`/organizations/${org.id}`, { description: "d".repeat(129) }), ["description"])
+      expectValidations(await owner.patch(`/organizations/${org.id}`, { display_name: "d".repeat(65) }), [
+        "display_name"
+      ])
+      expectValidations(await owner.patch(`/organizations/${org.id}`, { description: "d".repeat(129) }), [
+        "description"
+      ])
       expectValidations(await owner.patch(`/organizations/${org.id}`, { icon: 3 }), ["icon"])
       expectValidations(
         await owner.patch(`/organizations/${org.id}`, { name: "-x-", display_name: {}, description: 1, icon: true }),
@@ -391,7 +416,10 @@ describe("organizations", () => {
       expectValidations(await owner.get(`/organizations/${defaultOrgId}/members?limit=-1`), ["limit"])
       expectValidations(await owner.get(`/organizations/${defaultOrgId}/members?limit=abc`), ["limit"])
       expectValidations(await owner.get(`/organizations/${defaultOrgId}/members?offset=1.5`), ["offset"])
-      expectValidations(await owner.get(`/organizations/${defaultOrgId}/members?limit=1e400&offset=-3`), ["limit", "offset"])
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/members?limit=1e400&offset=-3`), [
+        "limit",
+        "offset"
+      ])
     })
 
     it("answers 401, and 404 for missing or foreign organizations", async () => {
@@ -436,7 +464,10 @@ describe("organizations", () => {
       expect(second.body).toEqual({ members: whole.members.slice(2, 4), count: 5 })
       const after = await owner.get(`/organizations/${org.id}/paginated-members?after_id=${ids[2]}&limit=1`)
       expect(after.body.members.map((m: any) => m.user_id)).toEqual([ids[3]])
-      expect((await owner.get(`/organizations/${org.id}/paginated-members?offset=1000`)).body).toEqual({ members: [], count: 5 })
+      expect((await owner.get(`/organizations/${org.id}/paginated-members?offset=1000`)).body).toEqual({
+        members: [],
+        count: 5
+      })
       expect((await owner.get(`/organizations/${org.id}/paginated-members?limit=0&offset=`)).body).toEqual(whole)
       expect((await owner.delete(`/organizations/${org.id}/members/${made[0]}`)).status).toBe(204)
       expect((await owner.get(`/organizations/${org.id}/paginated-members?limit=1`)).body.count).toBe(4)
@@ -446,13 +477,20 @@ describe("organizations", () => {
       const org = await createOrg()
       const zed = await createUser(owner, { username: uniqueName("zed") })
       await owner.post(`/organizations/${org.id}/members/${zed.user.id}`)
-      const byName = await owner.get(`/organizations/${org.id}/paginated-members?q=${encodeURIComponent(zed.username.toUpperCase())}`)
+      const byName = await owner.get(
+        `/organizations/${org.id}/paginated-members?q=${encodeURIComponent(zed.username.toUpperCase())}`
+      )
       expect(byName.status).toBe(200)
       expect(byName.body.count).toBe(1)
       expect(byName.body.members.map((m: any) => m.user_id)).toEqual([zed.user.id])
-      const byTerm = await owner.get(`/organizations/${org.id}/paginated-members?q=${encodeURIComponent(`username:${zed.username} status:active`)}`)
+      const byTerm = await owner.get(
+        `/organizations/${org.id}/paginated-members?q=${encodeURIComponent(`username:${zed.username} status:active`)}`
+      )
       expect(byTerm.body.count).toBe(1)
-      expect((await owner.get(`/organizations/${org.id}/paginated-members?q=status:suspended`)).body).toEqual({ members: [], count: 0 })
+      expect((await owner.get(`/organizations/${org.id}/paginated-members?q=status:suspended`)).body).toEqual({
+        members: [],
+        count: 0
+      })
     })
 
     it("lets a member page the members of their organization", async () => {
@@ -464,9 +502,14 @@ describe("organizations", () => {
 
     it("answers 400 with one validation per bad parameter", async () => {
       expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?limit=-1`), ["limit"])
-      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?limit=abc&offset=1.5`), ["limit", "offset"])
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?limit=abc&offset=1.5`), [
+        "limit",
+        "offset"
+      ])
       expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?after_id=nope`), ["after_id"])
-      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?after_id=${MISSING_UUID}`), ["after_id"])
+      expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?after_id=${MISSING_UUID}`), [
+        "after_id"
+      ])
       expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?q=role:owner`), ["q"])
       expectValidations(await owner.get(`/organizations/${defaultOrgId}/paginated-members?q=status:gone`), ["q"])
     })
@@ -518,8 +561,12 @@ describe("organizations", () => {
       const added = await owner.post(`/organizations/${org.id}/members/${memberUser.id}`)
       expect(added.status).toBe(200)
       expectMember(added.body, {
-        organization_id: org.id, user_id: memberUser.id, username: "orgmember", email: "orgmember@example.com",
-        roles: [], global_roles: []
+        organization_id: org.id,
+        user_id: memberUser.id,
+        username: "orgmember",
+        email: "orgmember@example.com",
+        roles: [],
+        global_roles: []
       })
       const listed = await owner.get(`/organizations/${org.id}/members`)
       expect(listed.body.map((m: any) => m.user_id).sort()).toEqual([ownerId, memberUser.id].sort())
@@ -629,19 +676,36 @@ describe("organizations", () => {
 
     it("never answers 500 to odd input", async () => {
       const paths = [
-        "/organizations/%E0%A4%A", "/organizations/%", "/organizations/%25", "/organizations/" + "é".repeat(300),
-        "/organizations/%00/members/%00", "/organizations/default/members/%FF", "/organizations/default/members?limit=%FF",
-        "/organizations/default/members?limit=99999999999999999999999", "/organizations/default/members?limit=1&limit=2",
-        "/organizations/default/paginated-members?q=%00", "/organizations/default/paginated-members?q=%22%22%22:",
+        "/organizations/%E0%A4%A",
+        "/organizations/%",
+        "/organizations/%25",
+        "/organizations/" + "é".repeat(300),
+        "/organizations/%00/members/%00",
+        "/organizations/default/members/%FF",
+        "/organizations/default/members?limit=%FF",
+        "/organizations/default/members?limit=99999999999999999999999",
+        "/organizations/default/members?limit=1&limit=2",
+        "/organizations/default/paginated-members?q=%00",
+        "/organizations/default/paginated-members?q=%22%22%22:",
         "/organizations/default/paginated-members?limit=99999999999999999999999&offset=9007199254740993"
       ]
       for (const path of paths) {
         for (const method of ["GET", "POST", "PATCH", "DELETE"]) {
-          const r = await owner.request(method, path, method === "GET" || method === "DELETE" ? undefined : { name: "x" })
+          const r = await owner.request(
+            method,
+            path,
+            method === "GET" || method === "DELETE" ? undefined : { name: "x" }
+          )
           expect(r.status, `${method} ${path}`).toBeLessThan(500)
         }
       }
-      const bodies = ["{\"name\": \"a\", \"name\": 3}", "{\"__proto__\": {\"x\": 1}, \"name\": \"proto\"}", "1e999", "\u0000", "{\"name\": \"" + "a".repeat(100_000) + "\"}"]
+      const bodies = [
+        "{\"name\": \"a\", \"name\": 3}",
+        "{\"__proto__\": {\"x\": 1}, \"name\": \"proto\"}",
+        "1e999",
+        "\u0000",
+        "{\"name\": \"" + "a".repeat(100_000) + "\"}"
+      ]
       for (const raw of bodies) {
         const r = await owner.request("POST", "/organizations", undefined, { raw })
         expect(r.status, raw.slice(0, 40)).toBeLessThan(500)

@@ -5,8 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer,
-  startWithOwner, type TestUser
+  addMemberWithRoles,
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser
 } from "../support.js"
 import { makeWorkspace, readWorkspace, workspaceTemplate } from "../workspaces/sharingFixtures.js"
 
@@ -27,7 +34,9 @@ describe("workspace sharing settings", () => {
 
   /** Whether `client` may read workspace `id`, as the evaluator answers (its list included). */
   const canRead = (client: Client, id: string) =>
-    client.post("/authcheck", { checks: { c: { action: "read", object: { resource_type: "workspace", resource_id: id } } } })
+    client.post("/authcheck", {
+      checks: { c: { action: "read", object: { resource_type: "workspace", resource_id: id } } }
+    })
       .then((r) => r.body.c as boolean)
 
   const workspaceOf = (ownerOfIt: string, userAcl: Record<string, "use" | "admin"> = {}) =>
@@ -43,7 +52,10 @@ describe("workspace sharing settings", () => {
     await addMemberWithRoles(owner, org.id, orgAdmin.user.id, ["organization-admin"])
     outsider = await createUser(owner, { username: "share-outsider" })
     const robot = await owner.post("/users", {
-      email: "share-robot@example.com", username: "share-robot", service_account: true, organization_ids: [org.id]
+      email: "share-robot@example.com",
+      username: "share-robot",
+      service_account: true,
+      organization_ids: [org.id]
     })
     expect(robot.status, JSON.stringify(robot.body)).toBe(201)
     robotId = robot.body.id
@@ -71,7 +83,11 @@ describe("workspace sharing settings", () => {
       const robots = await workspaceOf(robotId, { [bob.user.id]: "use" })
       const r = await owner.patch(settingsOf(org.id), { shareable_workspace_owners: "none" })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
-      expect(r.body).toEqual({ sharing_globally_disabled: false, sharing_disabled: true, shareable_workspace_owners: "none" })
+      expect(r.body).toEqual({
+        sharing_globally_disabled: false,
+        sharing_disabled: true,
+        shareable_workspace_owners: "none"
+      })
       expect((await alice.client.get(settingsOf(org.id))).body).toEqual(r.body)
       expect((await readWorkspace(srv, shared.id)).user_acl).toEqual({})
       expect((await readWorkspace(srv, robots.id)).user_acl).toEqual({})
@@ -90,35 +106,56 @@ describe("workspace sharing settings", () => {
       const robots = await workspaceOf(robotId, { [bob.user.id]: "use" })
       const r = await orgAdmin.client.patch(settingsOf(org.id), { shareable_workspace_owners: "service_accounts" })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
-      expect(r.body).toEqual({ sharing_globally_disabled: false, sharing_disabled: false, shareable_workspace_owners: "service_accounts" })
+      expect(r.body).toEqual({
+        sharing_globally_disabled: false,
+        sharing_disabled: false,
+        shareable_workspace_owners: "service_accounts"
+      })
       expect((await readWorkspace(srv, people.id)).user_acl).toEqual({})
       expect((await readWorkspace(srv, robots.id)).user_acl).toEqual({ [bob.user.id]: "use" })
       expect(await canRead(bob.client, robots.id)).toBe(true)
       expect(await canRead(bob.client, people.id)).toBe(false)
-      expectResponse(await alice.client.patch(`/workspaces/${people.id}/acl`, { user_roles: { [bob.user.id]: "use" } }), 403)
-      expect((await owner.patch(`/workspaces/${robots.id}/acl`, { user_roles: { [alice.user.id]: "admin" } })).status).toBe(204)
+      expectResponse(
+        await alice.client.patch(`/workspaces/${people.id}/acl`, { user_roles: { [bob.user.id]: "use" } }),
+        403
+      )
+      expect((await owner.patch(`/workspaces/${robots.id}/acl`, { user_roles: { [alice.user.id]: "admin" } })).status)
+        .toBe(204)
     })
 
     it("everyone allows sharing again", async () => {
       expect((await owner.patch(settingsOf(org.id), { shareable_workspace_owners: "everyone" })).body).toEqual(EVERYONE)
       const w = await workspaceOf(alice.user.id)
-      expect((await alice.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [bob.user.id]: "use" } })).status).toBe(204)
+      expect((await alice.client.patch(`/workspaces/${w.id}/acl`, { user_roles: { [bob.user.id]: "use" } })).status)
+        .toBe(204)
       expect(await canRead(bob.client, w.id)).toBe(true)
     })
 
     it("reads the deprecated sharing_disabled when shareable_workspace_owners is not given", async () => {
-      expect((await owner.patch(settingsOf(org.id), { sharing_disabled: true })).body.shareable_workspace_owners).toBe("none")
+      expect((await owner.patch(settingsOf(org.id), { sharing_disabled: true })).body.shareable_workspace_owners).toBe(
+        "none"
+      )
       expect((await owner.patch(settingsOf(org.id), { sharing_disabled: false, shareable_workspace_owners: "" })).body)
         .toEqual(EVERYONE)
-      expect((await owner.patch(settingsOf(org.id), { sharing_disabled: true, shareable_workspace_owners: "everyone" })).body)
+      expect(
+        (await owner.patch(settingsOf(org.id), { sharing_disabled: true, shareable_workspace_owners: "everyone" })).body
+      )
         .toEqual(EVERYONE)
-      expect((await owner.patch(settingsOf(org.id), { sharing_disabled: null, shareable_workspace_owners: null })).body).toEqual(EVERYONE)
+      expect((await owner.patch(settingsOf(org.id), { sharing_disabled: null, shareable_workspace_owners: null })).body)
+        .toEqual(EVERYONE)
     })
 
     it("writes an audit entry on the organization", async () => {
-      expect((await owner.patch(settingsOf(org.id), { shareable_workspace_owners: "service_accounts" })).status).toBe(200)
+      expect((await owner.patch(settingsOf(org.id), { shareable_workspace_owners: "service_accounts" })).status).toBe(
+        200
+      )
       const entry = (await owner.get("/audit?limit=1")).body.audit_logs[0]
-      expect(entry).toMatchObject({ resource_type: "organization", action: "write", resource_target: org.name, status_code: 200 })
+      expect(entry).toMatchObject({
+        resource_type: "organization",
+        action: "write",
+        resource_target: org.name,
+        status_code: 200
+      })
       expect(entry.diff.shareable_workspace_owners).toMatchObject({ new: "service_accounts" })
       await owner.patch(settingsOf(org.id), { shareable_workspace_owners: "everyone" })
     })
@@ -151,11 +188,14 @@ describe("workspace sharing settings", () => {
     it("answers none, globally disabled, whatever the organization says", async () => {
       const r = await offOwner.get(settingsOf("default"))
       expect(r.status).toBe(200)
-      expect(r.body).toEqual({ sharing_globally_disabled: true, sharing_disabled: true, shareable_workspace_owners: "none" })
+      expect(r.body).toEqual({
+        sharing_globally_disabled: true,
+        sharing_disabled: true,
+        shareable_workspace_owners: "none"
+      })
       const patched = await offOwner.patch(settingsOf("default"), { shareable_workspace_owners: "everyone" })
       expect(patched.status).toBe(200)
       expect(patched.body.shareable_workspace_owners).toBe("none")
     })
   })
-
 })

@@ -8,7 +8,15 @@ import { Effect, Option } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectValidations, type ServiceTestServer, startWithOwner, UNKNOWN_ID, uniqueName } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  uniqueName,
+  UNKNOWN_ID
+} from "../support.js"
 
 let srv: ServiceTestServer
 let owner: Client
@@ -65,8 +73,17 @@ describe("workspace proxies", () => {
     const made = await create(name)
     expect(made.proxy_token).toMatch(new RegExp(`^${made.proxy.id}:[0-9a-f]{64}$`))
     expect(made.proxy).toMatchObject({
-      name, display_name: "Frankfurt", icon_url: "/emojis/1f1e9.png", healthy: false, path_app_url: "", wildcard_hostname: "",
-      derp_enabled: true, derp_only: false, deleted: false, version: "", status: { status: "unregistered" }
+      name,
+      display_name: "Frankfurt",
+      icon_url: "/emojis/1f1e9.png",
+      healthy: false,
+      path_app_url: "",
+      wildcard_hostname: "",
+      derp_enabled: true,
+      derp_only: false,
+      deleted: false,
+      version: "",
+      status: { status: "unregistered" }
     })
     const byId = await member.get(`/workspaceproxies/${made.proxy.id}`)
     expect(byId.status).toBe(200)
@@ -74,12 +91,23 @@ describe("workspace proxies", () => {
     expect((await member.get(`/workspaceproxies/${name.toUpperCase()}`)).body.id).toBe(made.proxy.id)
     const list = await member.get("/workspaceproxies")
     expect(list.status).toBe(200)
-    expect(list.body.regions[0]).toMatchObject({ id: DEPLOYMENT_ID, name: "primary", display_name: "Default", healthy: true, status: { status: "ok" } })
+    expect(list.body.regions[0]).toMatchObject({
+      id: DEPLOYMENT_ID,
+      name: "primary",
+      display_name: "Default",
+      healthy: true,
+      status: { status: "ok" }
+    })
     expect(list.body.regions.map((p: any) => p.id)).toContain(made.proxy.id)
     const regions = await member.get("/regions")
     expect(regions.body.regions[0]).toEqual({
-      id: DEPLOYMENT_ID, name: "primary", display_name: "Default", icon_url: "/emojis/1f3e1.png", healthy: true,
-      path_app_url: expect.any(String), wildcard_hostname: ""
+      id: DEPLOYMENT_ID,
+      name: "primary",
+      display_name: "Default",
+      icon_url: "/emojis/1f3e1.png",
+      healthy: true,
+      path_app_url: expect.any(String),
+      wildcard_hostname: ""
     })
     expect(regions.body.regions.find((r: any) => r.id === made.proxy.id)).toMatchObject({ name, healthy: false })
   })
@@ -92,7 +120,9 @@ describe("workspace proxies", () => {
     expect(JSON.stringify(stored)).not.toContain(secret)
     const audit = await owner.get("/audit?limit=100")
     expect(JSON.stringify(audit.body)).not.toContain(secret)
-    const entry = audit.body.audit_logs.find((e: any) => e.resource_type === "workspace_proxy" && e.resource_id === made.proxy.id)
+    const entry = audit.body.audit_logs.find((e: any) =>
+      e.resource_type === "workspace_proxy" && e.resource_id === made.proxy.id
+    )
     expect(entry).toMatchObject({ action: "create", status_code: 201 })
     expect(entry.diff.hashed_secret).toEqual({ old: "", new: "", secret: true })
   })
@@ -100,9 +130,18 @@ describe("workspace proxies", () => {
   it("updates a proxy and regenerates its token: the old one stops working", async () => {
     const made = await create()
     const renamed = uniqueName("ams")
-    const patched = await owner.patch(`/workspaceproxies/${made.proxy.id}`, { id: made.proxy.id, name: renamed, display_name: "Amsterdam", icon: "/a.png", regenerate_token: false })
+    const patched = await owner.patch(`/workspaceproxies/${made.proxy.id}`, {
+      id: made.proxy.id,
+      name: renamed,
+      display_name: "Amsterdam",
+      icon: "/a.png",
+      regenerate_token: false
+    })
     expect(patched.status).toBe(200)
-    expect(patched.body).toMatchObject({ proxy: { name: renamed, display_name: "Amsterdam", icon_url: "/a.png" }, proxy_token: "" })
+    expect(patched.body).toMatchObject({
+      proxy: { name: renamed, display_name: "Amsterdam", icon_url: "/a.png" },
+      proxy_token: ""
+    })
     const again = await owner.patch(`/workspaceproxies/${renamed}`, { regenerate_token: true })
     expect(again.body.proxy_token).toMatch(new RegExp(`^${made.proxy.id}:[0-9a-f]{64}$`))
     expect(again.body.proxy_token).not.toBe(made.proxy_token)
@@ -110,7 +149,9 @@ describe("workspace proxies", () => {
     expect((await register(made.proxy_token, body)).status).toBe(401)
     expect((await register(again.body.proxy_token, body)).status).toBe(201)
     const audit = await owner.get("/audit?limit=100")
-    const mine = audit.body.audit_logs.filter((e: any) => e.resource_type === "workspace_proxy" && e.resource_id === made.proxy.id)
+    const mine = audit.body.audit_logs.filter((e: any) =>
+      e.resource_type === "workspace_proxy" && e.resource_id === made.proxy.id
+    )
     // Newest first: the regeneration, the rename, the creation; registering writes nothing.
     expect(mine.map((e: any) => e.action)).toEqual(["write", "write", "create"])
     expect(mine[0].diff.hashed_secret).toEqual({ old: "", new: "", secret: true })
@@ -125,9 +166,12 @@ describe("workspace proxies", () => {
     expect(r.status).toBe(200)
     expect(r.body).toEqual({ message: "Proxy has been deleted!" })
     const audit = await owner.get("/audit?limit=100")
-    expect(audit.body.audit_logs.find((e: any) => e.resource_id === made.proxy.id && e.action === "delete")).toMatchObject({
-      resource_type: "workspace_proxy", resource_target: made.proxy.name, status_code: 200
-    })
+    expect(audit.body.audit_logs.find((e: any) => e.resource_id === made.proxy.id && e.action === "delete"))
+      .toMatchObject({
+        resource_type: "workspace_proxy",
+        resource_target: made.proxy.name,
+        status_code: 200
+      })
     const read = await owner.get(`/workspaceproxies/${made.proxy.id}`)
     expect(read.status).toBe(200)
     expect(read.body.deleted).toBe(true)
@@ -146,7 +190,10 @@ describe("workspace proxies", () => {
   it("edits only the primary's display name and icon, and never deletes it", async () => {
     const r = await owner.patch("/workspaceproxies/primary", { display_name: "Home" })
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ proxy: { id: DEPLOYMENT_ID, name: "primary", display_name: "Home", icon_url: "/emojis/1f3e1.png" }, proxy_token: "" })
+    expect(r.body).toMatchObject({
+      proxy: { id: DEPLOYMENT_ID, name: "primary", display_name: "Home", icon_url: "/emojis/1f3e1.png" },
+      proxy_token: ""
+    })
     expect((await owner.get(`/workspaceproxies/${DEPLOYMENT_ID}`)).body.display_name).toBe("Home")
     expectValidations(await owner.patch("/workspaceproxies/primary", { name: "other" }), ["name"])
     expectValidations(await owner.patch("/workspaceproxies/primary", {}), ["display_name", "icon"])
@@ -157,9 +204,19 @@ describe("workspace proxies", () => {
 
   it("answers 401 without a session", async () => {
     const anon = owner.as(undefined)
-    for (const [method, path] of [["GET", "/workspaceproxies"], ["POST", "/workspaceproxies"], ["GET", `/workspaceproxies/${UNKNOWN_ID}`],
-      ["PATCH", `/workspaceproxies/${UNKNOWN_ID}`], ["DELETE", `/workspaceproxies/${UNKNOWN_ID}`], ["GET", "/regions"]] as const) {
-      expect((await anon.request(method, path, method === "POST" || method === "PATCH" ? {} : undefined)).status).toBe(401)
+    for (
+      const [method, path] of [
+        ["GET", "/workspaceproxies"],
+        ["POST", "/workspaceproxies"],
+        ["GET", `/workspaceproxies/${UNKNOWN_ID}`],
+        ["PATCH", `/workspaceproxies/${UNKNOWN_ID}`],
+        ["DELETE", `/workspaceproxies/${UNKNOWN_ID}`],
+        ["GET", "/regions"]
+      ] as const
+    ) {
+      expect((await anon.request(method, path, method === "POST" || method === "PATCH" ? {} : undefined)).status).toBe(
+        401
+      )
     }
   })
 
@@ -182,9 +239,15 @@ describe("workspace proxies", () => {
     const other = await create()
     expect((await owner.patch(`/workspaceproxies/${other.proxy.id}`, { name: made.proxy.name })).status).toBe(409)
     expectValidations(await owner.post("/workspaceproxies", { name: "Primary" }), ["name"])
-    expectValidations(await owner.post("/workspaceproxies", { name: "bad name!", display_name: 5 }), ["name", "display_name"])
+    expectValidations(await owner.post("/workspaceproxies", { name: "bad name!", display_name: 5 }), [
+      "name",
+      "display_name"
+    ])
     expectValidations(await owner.post("/workspaceproxies", {}), ["name"])
-    expectValidations(await owner.patch(`/workspaceproxies/${made.proxy.id}`, { regenerate_token: "yes", id: "nope" }), ["regenerate_token", "id"])
+    expectValidations(
+      await owner.patch(`/workspaceproxies/${made.proxy.id}`, { regenerate_token: "yes", id: "nope" }),
+      ["regenerate_token", "id"]
+    )
     expectValidations(await owner.patch(`/workspaceproxies/${made.proxy.id}`, { name: "primary" }), ["name"])
   })
 })
@@ -193,20 +256,36 @@ describe("a proxy registering itself", () => {
   it("registers with its token, answers 201, and its status comes from its health report", async () => {
     const made = await create()
     const r = await register(made.proxy_token, {
-      access_url: proxyUrl, wildcard_hostname: "*.fra.example.com", derp_enabled: true, derp_only: false, replica_id: REPLICA, version: "v2.20.0"
+      access_url: proxyUrl,
+      wildcard_hostname: "*.fra.example.com",
+      derp_enabled: true,
+      derp_only: false,
+      replica_id: REPLICA,
+      version: "v2.20.0"
     })
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({ deployment_id: DEPLOYMENT_ID, sibling_replicas: [] })
-    const proxy = await waitFor(() => owner.get(`/workspaceproxies/${made.proxy.id}`), (p) => p.body.status.status === "ok")
+    const proxy = await waitFor(
+      () => owner.get(`/workspaceproxies/${made.proxy.id}`),
+      (p) => p.body.status.status === "ok"
+    )
     expect(proxy.body).toMatchObject({
-      path_app_url: proxyUrl, wildcard_hostname: "*.fra.example.com", version: "v2.20.0", healthy: true,
+      path_app_url: proxyUrl,
+      wildcard_hostname: "*.fra.example.com",
+      version: "v2.20.0",
+      healthy: true,
       status: { status: "ok", report: { errors: [], warnings: ["a warning"] } }
     })
     const regions = await member.get("/regions")
-    expect(regions.body.regions.find((x: any) => x.id === made.proxy.id)).toMatchObject({ healthy: true, path_app_url: proxyUrl })
-    expect((await owner.as(undefined).request("POST", "/workspaceproxies/me/deregister", { replica_id: REPLICA }, {
-      headers: { "Coder-External-Proxy-Session-Token": made.proxy_token }
-    })).status).toBe(204)
+    expect(regions.body.regions.find((x: any) => x.id === made.proxy.id)).toMatchObject({
+      healthy: true,
+      path_app_url: proxyUrl
+    })
+    expect(
+      (await owner.as(undefined).request("POST", "/workspaceproxies/me/deregister", { replica_id: REPLICA }, {
+        headers: { "Coder-External-Proxy-Session-Token": made.proxy_token }
+      })).status
+    ).toBe(204)
   })
 
   it("refuses a missing, malformed or wrong token with 401", async () => {
@@ -225,9 +304,17 @@ describe("a proxy registering itself", () => {
     const t = made.proxy_token
     expectValidations(await register(t, { access_url: "ftp://x.example.com", replica_id: REPLICA }), ["access_url"])
     expectValidations(await register(t, { access_url: `${proxyUrl}/sub`, replica_id: REPLICA }), ["access_url"])
-    expectValidations(await register(t, { access_url: proxyUrl, replica_id: REPLICA, wildcard_hostname: "no-star.example.com" }), ["wildcard_hostname"])
-    expectValidations(await register(t, { access_url: proxyUrl, replica_id: "00000000-0000-0000-0000-000000000000" }), ["replica_id"])
-    expectValidations(await register(t, { access_url: proxyUrl, replica_id: REPLICA, derp_only: true, derp_enabled: false }), ["derp_only"])
+    expectValidations(
+      await register(t, { access_url: proxyUrl, replica_id: REPLICA, wildcard_hostname: "no-star.example.com" }),
+      ["wildcard_hostname"]
+    )
+    expectValidations(await register(t, { access_url: proxyUrl, replica_id: "00000000-0000-0000-0000-000000000000" }), [
+      "replica_id"
+    ])
+    expectValidations(
+      await register(t, { access_url: proxyUrl, replica_id: REPLICA, derp_only: true, derp_enabled: false }),
+      ["derp_only"]
+    )
     expectValidations(await register(t, { access_url: 5, replica_id: "x" }), ["access_url", "replica_id"])
   })
 })

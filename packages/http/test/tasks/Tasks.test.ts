@@ -8,8 +8,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordingProvisioner } from "../agents/fixtures.js"
 import {
-  type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, type ServiceTestServer, startWithOwner,
-  type TestUser, tokenClient, UNKNOWN_ID, UUID_PATTERN
+  type Client,
+  createUser,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID,
+  UUID_PATTERN
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually } from "../websocket.js"
@@ -29,7 +38,10 @@ describe("tasks", () => {
   const handed = new Map<string, Map<string, string>>()
 
   beforeAll(async () => {
-    ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recordingProvisioner(["main"], handed)], lifecycle: false }))
+    ;({ srv, owner, orgId } = await startWithOwner({
+      provisioners: [recordingProvisioner(["main"], handed)],
+      lifecycle: false
+    }))
     dev = await createUser(owner)
     other = await createUser(owner)
     ai = await makeTemplate(srv, owner, orgId, AI_TEMPLATE)
@@ -39,7 +51,11 @@ describe("tasks", () => {
 
   /** Creates a task of `dev` and runs its first build. */
   const makeTask = async (body: Record<string, unknown> = {}) => {
-    const r = await dev.client.post("/tasks/me", { input: "Fix the login bug", template_version_id: ai.active_version_id, ...body })
+    const r = await dev.client.post("/tasks/me", {
+      input: "Fix the login bug",
+      template_version_id: ai.active_version_id,
+      ...body
+    })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     await runJobs(srv)
     return r.body as { id: string; name: string; workspace_id: { uuid: string }; [k: string]: any }
@@ -50,7 +66,9 @@ describe("tasks", () => {
   }
   /** The agent of the task's workspace connects and reports itself ready. */
   const agentReady = async (workspaceId: string) => {
-    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": handed.get(workspaceId)!.get("main")! })
+    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+      "Service-Session-Token": handed.get(workspaceId)!.get("main")!
+    })
     ws.socket.send(JSON.stringify({ type: "update_lifecycle", id: 1, state: "ready" }))
     await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
     return { ws, asAgent: dev.client.as(handed.get(workspaceId)!.get("main")!) }
@@ -65,7 +83,10 @@ describe("tasks", () => {
   })
 
   it("creates the task and its workspace: 201 Task, the prompt handed to the agent, the workspace naming its task", async () => {
-    const r = await dev.client.post("/tasks/me", { input: "Fix the login bug\nIt fails on Safari.", template_version_id: ai.active_version_id })
+    const r = await dev.client.post("/tasks/me", {
+      input: "Fix the login bug\nIt fails on Safari.",
+      template_version_id: ai.active_version_id
+    })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     expect(r.body).toMatchObject({
       organization_id: orgId,
@@ -89,7 +110,10 @@ describe("tasks", () => {
     expect(w.task_id).toEqual({ uuid: r.body.id, valid: true })
     expect(w.latest_build.has_ai_task).toBe(true)
     const agent = await agentOf(w.id)
-    expect(agent.environment_variables).toMatchObject({ PROMPT: "Fix the login bug\nIt fails on Safari.", TASK: r.body.id })
+    expect(agent.environment_variables).toMatchObject({
+      PROMPT: "Fix the login bug\nIt fails on Safari.",
+      TASK: r.body.id
+    })
     // GET /workspaces filters on has-ai-task.
     const withTask = await dev.client.get("/workspaces?q=has-ai-task:true")
     expect(withTask.body.workspaces.map((x: any) => x.id)).toContain(w.id)
@@ -111,14 +135,33 @@ describe("tasks", () => {
       workspace_agent_health: { healthy: true }
     })
     const { ws, asAgent } = await agentReady(t.workspace_id.uuid)
-    expect((await dev.client.get(`/tasks/me/${t.id}`)).body).toMatchObject({ status: "active", workspace_agent_lifecycle: "ready" })
-    const s = await asAgent.patch("/workspaceagents/me/app-status", { app_slug: "claude", state: "working", message: "Reading the code", uri: "https://example.com/pr/1" })
+    expect((await dev.client.get(`/tasks/me/${t.id}`)).body).toMatchObject({
+      status: "active",
+      workspace_agent_lifecycle: "ready"
+    })
+    const s = await asAgent.patch("/workspaceagents/me/app-status", {
+      app_slug: "claude",
+      state: "working",
+      message: "Reading the code",
+      uri: "https://example.com/pr/1"
+    })
     expect(s.status, JSON.stringify(s.body)).toBe(200)
     const working = (await dev.client.get(`/tasks/me/${t.id}`)).body
-    expect(working.current_state).toMatchObject({ state: "working", message: "Reading the code", uri: "https://example.com/pr/1" })
+    expect(working.current_state).toMatchObject({
+      state: "working",
+      message: "Reading the code",
+      uri: "https://example.com/pr/1"
+    })
     expect(typeof working.current_state.timestamp).toBe("string")
-    await asAgent.patch("/workspaceagents/me/app-status", { app_slug: "claude", state: "failure", message: "Tests fail" })
-    expect((await dev.client.get(`/tasks/me/${t.id}`)).body.current_state).toMatchObject({ state: "failed", message: "Tests fail" })
+    await asAgent.patch("/workspaceagents/me/app-status", {
+      app_slug: "claude",
+      state: "failure",
+      message: "Tests fail"
+    })
+    expect((await dev.client.get(`/tasks/me/${t.id}`)).body.current_state).toMatchObject({
+      state: "failed",
+      message: "Tests fail"
+    })
     ws.socket.close(1000)
     await ws.closed
   })
@@ -131,7 +174,8 @@ describe("tasks", () => {
     expect(mine.body.tasks.map((x: any) => x.id)).toContain(t.id)
     // Newest first.
     expect(mine.body.tasks[0].id).toBe(t.id)
-    expect((await dev.client.get(`/tasks?q=organization:coder owner:${dev.username}`)).body.tasks.map((x: any) => x.id)).toContain(t.id)
+    expect((await dev.client.get(`/tasks?q=organization:coder owner:${dev.username}`)).body.tasks.map((x: any) => x.id))
+      .toContain(t.id)
     const initializing = await dev.client.get("/tasks?q=status:initializing")
     expect(initializing.body.tasks.map((x: any) => x.id)).toContain(t.id)
     expect(initializing.body.tasks.every((x: any) => x.status === "initializing")).toBe(true)
@@ -165,24 +209,52 @@ describe("tasks", () => {
 
   it("POST /tasks/{user}: 400 for bad fields and a version without an AI task app, 409 for a taken name, 403, 401", async () => {
     expectValidations(await dev.client.post("/tasks/me", { input: "", template_version_id: "nope", name: "-bad-" }), [
-      "input", "template_version_id", "name"
+      "input",
+      "template_version_id",
+      "name"
     ])
     expectValidations(await dev.client.post("/tasks/me", {}), ["input", "template_version_id"])
-    expectValidations(await dev.client.post("/tasks/me", { input: "x", template_version_id: plain.active_version_id }), ["template_version_id"])
-    expectValidations(await dev.client.post("/tasks/me", { input: "x", template_version_id: UNKNOWN_ID }), ["template_version_id"])
     expectValidations(
-      await dev.client.post("/tasks/me", { input: "x", template_version_id: ai.active_version_id, template_version_preset_id: UNKNOWN_ID }),
+      await dev.client.post("/tasks/me", { input: "x", template_version_id: plain.active_version_id }),
+      ["template_version_id"]
+    )
+    expectValidations(await dev.client.post("/tasks/me", { input: "x", template_version_id: UNKNOWN_ID }), [
+      "template_version_id"
+    ])
+    expectValidations(
+      await dev.client.post("/tasks/me", {
+        input: "x",
+        template_version_id: ai.active_version_id,
+        template_version_preset_id: UNKNOWN_ID
+      }),
       ["template_version_preset_id"]
     )
     const t = await makeTask({ name: "named-task", display_name: "Named" })
     expect(t.name).toBe("named-task")
     expect(t.display_name).toBe("Named")
-    expectValidations(await dev.client.post("/tasks/me", { input: "again", template_version_id: ai.active_version_id, name: "Named-Task" }), ["name"], 409)
+    expectValidations(
+      await dev.client.post("/tasks/me", {
+        input: "again",
+        template_version_id: ai.active_version_id,
+        name: "Named-Task"
+      }),
+      ["name"],
+      409
+    )
     // Another member may not create tasks for dev.
-    expectResponse(await other.client.post(`/tasks/${dev.username}`, { input: "x", template_version_id: ai.active_version_id }), 403)
-    expectResponse(await dev.client.as(undefined).post("/tasks/me", { input: "x", template_version_id: ai.active_version_id }), 401)
+    expectResponse(
+      await other.client.post(`/tasks/${dev.username}`, { input: "x", template_version_id: ai.active_version_id }),
+      403
+    )
+    expectResponse(
+      await dev.client.as(undefined).post("/tasks/me", { input: "x", template_version_id: ai.active_version_id }),
+      401
+    )
     // The site owner may.
-    const forDev = await owner.post(`/tasks/${dev.username}`, { input: "On behalf", template_version_id: ai.active_version_id })
+    const forDev = await owner.post(`/tasks/${dev.username}`, {
+      input: "On behalf",
+      template_version_id: ai.active_version_id
+    })
     expect(forDev.status, JSON.stringify(forDev.body)).toBe(201)
     expect(forDev.body.owner_id).toBe(dev.user.id)
     await runJobs(srv)
@@ -191,7 +263,11 @@ describe("tasks", () => {
   it("a failed workspace create leaves no task behind", async () => {
     const w = await makeWorkspace(srv, dev.client, orgId, plain.id, { name: "taken-name" })
     expect(w.name).toBe("taken-name")
-    const r = await dev.client.post("/tasks/me", { input: "x", template_version_id: ai.active_version_id, name: "taken-name" })
+    const r = await dev.client.post("/tasks/me", {
+      input: "x",
+      template_version_id: ai.active_version_id,
+      name: "taken-name"
+    })
     expectResponse(r, 409)
     expectResponse(await dev.client.get("/tasks/me/taken-name"), 404)
     expect((await dev.client.get("/tasks?q=owner:me")).body.tasks.map((x: any) => x.name)).not.toContain("taken-name")
@@ -205,7 +281,12 @@ describe("tasks", () => {
     expectResponse(await other.client.post(`/tasks/${dev.username}/${t.id}/pause`), 404)
     const paused = await dev.client.post(`/tasks/me/${t.id}/pause`)
     expect(paused.status, JSON.stringify(paused.body)).toBe(202)
-    expect(paused.body.workspace_build).toMatchObject({ transition: "stop", reason: "task_manual_pause", build_number: 2, workspace_id: t.workspace_id.uuid })
+    expect(paused.body.workspace_build).toMatchObject({
+      transition: "stop",
+      reason: "task_manual_pause",
+      build_number: 2,
+      workspace_id: t.workspace_id.uuid
+    })
     await runJobs(srv)
     const got = (await dev.client.get(`/tasks/me/${t.id}`)).body
     expect(got).toMatchObject({ status: "paused", workspace_status: "stopped", workspace_build_number: 2 })
@@ -249,8 +330,13 @@ describe("tasks", () => {
     const logs = await dev.client.get(`/tasks/me/${t.id}/logs`)
     expect(logs.status).toBe(200)
     expect(logs.body.snapshot).toBeUndefined()
-    expect(logs.body.logs.filter((l: any) => l.type === "input").map((l: any) => l.content)).toEqual(["Start here", "Also fix the tests"])
-    expect(ws.messages.map((m) => JSON.parse(m)).filter((m) => m.type === "task_input").map((m) => m.content)).toEqual(["Also fix the tests"])
+    expect(logs.body.logs.filter((l: any) => l.type === "input").map((l: any) => l.content)).toEqual([
+      "Start here",
+      "Also fix the tests"
+    ])
+    expect(ws.messages.map((m) => JSON.parse(m)).filter((m) => m.type === "task_input").map((m) => m.content)).toEqual([
+      "Also fix the tests"
+    ])
     ws.socket.close(1000)
     await ws.closed
   })
@@ -294,8 +380,13 @@ describe("tasks", () => {
   it("answers no hostile body with a 5xx", async () => {
     const t = await makeTask()
     await expectNoServerErrors(dev.client, [
-      ["POST", "/tasks/me"], ["GET", "/tasks?q=%22"], ["PATCH", `/tasks/me/${t.id}/input`], ["POST", `/tasks/me/${t.id}/send`],
-      ["POST", `/tasks/me/${t.id}/pause`], ["POST", `/tasks/me/${t.id}/resume`], ["GET", `/tasks/me/${"x".repeat(300)}`]
+      ["POST", "/tasks/me"],
+      ["GET", "/tasks?q=%22"],
+      ["PATCH", `/tasks/me/${t.id}/input`],
+      ["POST", `/tasks/me/${t.id}/send`],
+      ["POST", `/tasks/me/${t.id}/pause`],
+      ["POST", `/tasks/me/${t.id}/resume`],
+      ["GET", `/tasks/me/${"x".repeat(300)}`]
     ])
   })
 })

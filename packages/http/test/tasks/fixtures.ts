@@ -32,8 +32,15 @@ export const connectAgent = async (srv: ServiceTestServer, client: Client, works
   const w = (await client.get(`/workspaces/${workspaceId}`)).body
   const agent = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
   const token = randomUUID()
-  await srv.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`UPDATE workspace_agents SET auth_token_hash = ${hashAgentToken(token)} WHERE id = ${agent.id}`.pipe(Effect.orDie)) as Effect.Effect<unknown>)
+  await srv.run(
+    Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) =>
+        sql`UPDATE workspace_agents SET auth_token_hash = ${hashAgentToken(token)} WHERE id = ${agent.id}`.pipe(
+          Effect.orDie
+        )
+    ) as Effect.Effect<unknown>
+  )
   const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": token })
   ws.socket.send(JSON.stringify({ type: "update_lifecycle", id: 1, state: "ready" }))
   await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))

@@ -5,8 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer,
-  startWithOwner, tokenClient, uniqueName, UNKNOWN_ID
+  addMemberWithRoles,
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  tokenClient,
+  uniqueName,
+  UNKNOWN_ID
 } from "../support.js"
 import { runJobs } from "./versions.js"
 
@@ -82,7 +91,10 @@ describe("template examples", () => {
     it("imports the example with the built-in provisioner, whatever provisioner the request names", async () => {
       // As the dashboard's starter template page sends it.
       const r = await templateAdmin.post(`/organizations/${orgId}/templateversions`, {
-        storage_method: "file", example_id: "basic", provisioner: "terraform", tags: {}
+        storage_method: "file",
+        example_id: "basic",
+        provisioner: "terraform",
+        tags: {}
       })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       expect(r.body.job).toMatchObject({ type: "template_version_import" })
@@ -99,36 +111,67 @@ describe("template examples", () => {
       expect(resources.map((x: any) => x.name).sort()).toEqual(["dev", "home", "home"])
       // The archive is the caller's file, the same one for the same example.
       const again = await templateAdmin.post(`/organizations/${orgId}/templateversions`, {
-        storage_method: "file", example_id: "basic", provisioner: "workbay"
+        storage_method: "file",
+        example_id: "basic",
+        provisioner: "workbay"
       })
       expect(again.status).toBe(201)
       expect(again.body.job.file_id).toBe(r.body.job.file_id)
       const file = await templateAdmin.request("GET", `/files/${r.body.job.file_id}`)
       expect(file.status).toBe(200)
       // A template of it.
-      const t = await templateAdmin.post(`/organizations/${orgId}/templates`, { name: uniqueName("from-example"), template_version_id: r.body.id })
+      const t = await templateAdmin.post(`/organizations/${orgId}/templates`, {
+        name: uniqueName("from-example"),
+        template_version_id: r.body.id
+      })
       expect(t.status, JSON.stringify(t.body)).toBe(201)
       expect(t.body).toMatchObject({ active_version_id: r.body.id, provisioner: "workbay" })
       await runJobs(srv)
     })
 
     it("answers 400 for an unknown example or one given with a file, 403 and 404 as for files", async () => {
-      expectValidations(await owner.post(`/organizations/${orgId}/templateversions`, {
-        storage_method: "file", example_id: "nope", provisioner: "workbay"
-      }), ["example_id"])
-      expectValidations(await owner.post(`/organizations/${orgId}/templateversions`, {
-        storage_method: "file", example_id: "basic", file_id: UNKNOWN_ID, provisioner: "workbay"
-      }), ["example_id"])
+      expectValidations(
+        await owner.post(`/organizations/${orgId}/templateversions`, {
+          storage_method: "file",
+          example_id: "nope",
+          provisioner: "workbay"
+        }),
+        ["example_id"]
+      )
+      expectValidations(
+        await owner.post(`/organizations/${orgId}/templateversions`, {
+          storage_method: "file",
+          example_id: "basic",
+          file_id: UNKNOWN_ID,
+          provisioner: "workbay"
+        }),
+        ["example_id"]
+      )
       // Who may not make templates there gets 403 before the example is looked at; outsiders 404.
-      expectResponse(await member.post(`/organizations/${orgId}/templateversions`, {
-        storage_method: "file", example_id: "basic", provisioner: "workbay"
-      }), 403)
-      expectResponse(await member.post(`/organizations/${otherOrg.id}/templateversions`, {
-        storage_method: "file", example_id: "basic", provisioner: "workbay"
-      }), 404)
-      expectResponse(await srv.anonymous.post(`/organizations/${orgId}/templateversions`, {
-        storage_method: "file", example_id: "basic", provisioner: "workbay"
-      }), 401)
+      expectResponse(
+        await member.post(`/organizations/${orgId}/templateversions`, {
+          storage_method: "file",
+          example_id: "basic",
+          provisioner: "workbay"
+        }),
+        403
+      )
+      expectResponse(
+        await member.post(`/organizations/${otherOrg.id}/templateversions`, {
+          storage_method: "file",
+          example_id: "basic",
+          provisioner: "workbay"
+        }),
+        404
+      )
+      expectResponse(
+        await srv.anonymous.post(`/organizations/${orgId}/templateversions`, {
+          storage_method: "file",
+          example_id: "basic",
+          provisioner: "workbay"
+        }),
+        401
+      )
     })
   })
 })

@@ -1,11 +1,18 @@
 /** Black-box tests of files (uploads of template sources) over real HTTP and a fresh SQLite database. */
 import { readArchive } from "@workbay/core"
 import { makeWorkbay } from "@workbay/http"
-import { Effect } from "effect"
 import * as Sqlite from "@workbay/storage-sqlite"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectResponse, type ServiceTestServer, SESSION_HEADER, startWithOwner, STRONG_PASSWORD, UNKNOWN_ID,
+  type Client,
+  createUser,
+  expectResponse,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  STRONG_PASSWORD,
+  UNKNOWN_ID,
   UUID_PATTERN
 } from "../support.js"
 import { download, tar, upload, zip } from "./archives.js"
@@ -18,7 +25,10 @@ describe("files", () => {
   let member: Client
   let other: Client
   let templateAdmin: Client
-  const archive = tar([{ name: "main.tf", content: "terraform {}\n" }, { name: "README.md", content: "# A template\n" }])
+  const archive = tar([{ name: "main.tf", content: "terraform {}\n" }, {
+    name: "README.md",
+    content: "# A template\n"
+  }])
 
   beforeAll(async () => {
     ;({ srv, owner } = await startWithOwner({ http: { maxFileBytes: LIMIT } }))
@@ -151,19 +161,25 @@ describe("files through the web adapter", () => {
   it("keeps the bytes of an upload and of the answer", async () => {
     const workbay = await makeWorkbay(Sqlite.layerMemory, { passwordHashCost: 4 })
     try {
-      const call = (path: string, init: RequestInit = {}) => workbay.web(new Request(`http://localhost/api/v2${path}`, init))
+      const call = (path: string, init: RequestInit = {}) =>
+        workbay.web(new Request(`http://localhost/api/v2${path}`, init))
       const json = { "content-type": "application/json" }
       await call("/users/first", {
-        method: "POST", headers: json,
+        method: "POST",
+        headers: json,
         body: JSON.stringify({ email: "web@example.com", username: "web", password: STRONG_PASSWORD })
       })
       const login = await call("/users/login", {
-        method: "POST", headers: json, body: JSON.stringify({ email: "web@example.com", password: STRONG_PASSWORD })
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ email: "web@example.com", password: STRONG_PASSWORD })
       })
       const token = ((await login.json()) as { session_token: string }).session_token
       const bytes = Uint8Array.from({ length: 2048 }, (_, i) => (i * 7) % 256)
       const post = await call("/files", {
-        method: "POST", headers: { "content-type": "application/x-tar", [SESSION_HEADER]: token }, body: bytes as BodyInit
+        method: "POST",
+        headers: { "content-type": "application/x-tar", [SESSION_HEADER]: token },
+        body: bytes as BodyInit
       })
       expect(post.status).toBe(201)
       const { hash } = (await post.json()) as { hash: string }

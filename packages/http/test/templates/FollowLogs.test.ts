@@ -23,7 +23,8 @@ beforeAll(async () => {
 })
 afterAll(() => srv?.close())
 
-const logsUrl = (jobId: string, query = "follow") => `${srv.wsUrl}/api/v2/organizations/default/provisionerjobs/${jobId}/logs?${query}`
+const logsUrl = (jobId: string, query = "follow") =>
+  `${srv.wsUrl}/api/v2/organizations/default/provisionerjobs/${jobId}/logs?${query}`
 const outputs = (messages: ReadonlyArray<string>) => messages.map((m) => JSON.parse(m).output)
 
 describe("following a job's logs", () => {
@@ -34,12 +35,22 @@ describe("following a job's logs", () => {
     await eventually(() => ws.messages.length === 2)
     await srv.run(Effect.flatMap(ProvisionerJobs, (j) => j.appendLogs(jobId, [line("three")])))
     await eventually(() => ws.messages.length === 3)
-    await srv.run(Effect.flatMap(ProvisionerJobs, (j) => Effect.zipRight(j.appendLogs(jobId, [line("four")]), j.complete(jobId, workerId))))
+    await srv.run(
+      Effect.flatMap(
+        ProvisionerJobs,
+        (j) => Effect.zipRight(j.appendLogs(jobId, [line("four")]), j.complete(jobId, workerId))
+      )
+    )
     expect(await ws.closed).toEqual({ code: 1000, reason: "" })
     expect(outputs(ws.messages)).toEqual(["one", "two", "three", "four"])
     const first = JSON.parse(ws.messages[0]!)
     expect(Object.keys(first).sort()).toEqual(["created_at", "id", "log_level", "log_source", "output", "stage"])
-    expect(first).toMatchObject({ created_at: "2025-06-01T08:00:00.000Z", log_source: "provisioner", log_level: "info", stage: "Planning" })
+    expect(first).toMatchObject({
+      created_at: "2025-06-01T08:00:00.000Z",
+      log_source: "provisioner",
+      log_level: "info",
+      stage: "Planning"
+    })
 
     // `after`: only later lines; a finished job's follow sends them and closes.
     const again = await connect(logsUrl(jobId, `follow=true&after=${first.id}`), auth)
@@ -72,8 +83,14 @@ describe("following a job's logs", () => {
     const perBatch = 500
     const padding = "x".repeat(400)
     for (let b = 0; b < batches; b++) {
-      await srv.run(Effect.flatMap(ProvisionerJobs, (j) =>
-        j.appendLogs(jobId, Array.from({ length: perBatch }, (_, i) => line(`${b * perBatch + i} ${padding}`)), 64 << 20)))
+      await srv.run(
+        Effect.flatMap(ProvisionerJobs, (j) =>
+          j.appendLogs(
+            jobId,
+            Array.from({ length: perBatch }, (_, i) => line(`${b * perBatch + i} ${padding}`)),
+            64 << 20
+          ))
+      )
     }
     await srv.run(Effect.flatMap(ProvisionerJobs, (j) => j.complete(jobId, workerId)))
     await new Promise((r) => setTimeout(r, 300))
@@ -82,7 +99,9 @@ describe("following a job's logs", () => {
     expect(srv.handler.webSockets.bufferedBytes()).toBeLessThan(WEBSOCKET_HIGH_WATER_BYTES + 64 * 1024)
     raw.resume()
     expect((await ws.closed).code).toBe(1000)
-    expect(ws.messages.map((m) => Number(JSON.parse(m).output.split(" ")[0]))).toEqual(Array.from({ length: batches * perBatch }, (_, i) => i))
+    expect(ws.messages.map((m) => Number(JSON.parse(m).output.split(" ")[0]))).toEqual(
+      Array.from({ length: batches * perBatch }, (_, i) => i)
+    )
   })
 
   it("a client that leaves ends its follow", async () => {

@@ -30,7 +30,11 @@ describe("hang detector inside the service", () => {
   it("fails, at start, a running job whose worker has not reported for the timeout; leaves a fresh one running", async () => {
     const filename = join(dir, "workbay.db")
     const longAgo = new Date(Date.now() - 60 * 60_000)
-    const first = await makeWorkbay(Sqlite.layer({ filename }), { passwordHashCost: 4, retention: false, workers: false })
+    const first = await makeWorkbay(Sqlite.layer({ filename }), {
+      passwordHashCost: 4,
+      retention: false,
+      workers: false
+    })
     const [stale, fresh] = [randomUUID(), randomUUID()]
     await first.run(Effect.gen(function*() {
       const jobs = yield* ProvisionerJobRepo
@@ -41,7 +45,11 @@ describe("hang detector inside the service", () => {
     }))
     await first.dispose()
 
-    const second = await makeWorkbay(Sqlite.layer({ filename }), { passwordHashCost: 4, retention: false, workers: false })
+    const second = await makeWorkbay(Sqlite.layer({ filename }), {
+      passwordHashCost: 4,
+      retention: false,
+      workers: false
+    })
     try {
       const find = (id: string) => second.run(Effect.flatMap(ProvisionerJobRepo, (jobs) => jobs.findById(id)))
       let failed = Option.getOrUndefined(await find(stale))

@@ -8,8 +8,14 @@ import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer,
-  startWithOwner, UNKNOWN_ID
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  UNKNOWN_ID
 } from "../support.js"
 
 describe("provisioner jobs and daemons", () => {
@@ -23,11 +29,21 @@ describe("provisioner jobs and daemons", () => {
 
   /** The template version id that makes the test executor fail the job. */
   const FAILING = randomUUID()
-  const enqueue = (provisioner: string, organization = orgId, tags: Record<string, string> = {}, version = randomUUID()) =>
+  const enqueue = (
+    provisioner: string,
+    organization = orgId,
+    tags: Record<string, string> = {},
+    version = randomUUID()
+  ) =>
     srv.run(Effect.flatMap(ProvisionerJobs, (jobs) =>
       jobs.enqueue({
-        organization_id: organization, initiator_id: ownerId, provisioner, type: "template_version_import", file_id: randomUUID(),
-        input: { template_version_id: version }, tags
+        organization_id: organization,
+        initiator_id: ownerId,
+        provisioner,
+        type: "template_version_import",
+        file_id: randomUUID(),
+        input: { template_version_id: version },
+        tags
       })))
   const finished = async (id: string) => {
     for (let i = 0; i < 300; i++) {
@@ -40,7 +56,8 @@ describe("provisioner jobs and daemons", () => {
 
   beforeAll(async () => {
     ;({ srv, owner, ownerId, orgId } = await startWithOwner())
-    const ok: JobExecutor = (job) => Effect.succeed(job.input.template_version_id === FAILING ? { error: "It failed." } : {})
+    const ok: JobExecutor = (job) =>
+      Effect.succeed(job.input.template_version_id === FAILING ? { error: "It failed." } : {})
     await srv.run(Effect.flatMap(JobExecutors, (e) => e.register("template_version_import", ok)))
     member = (await createUser(owner)).client
     templateAdmin = (await createUser(owner, { roles: ["template-admin"] })).client
@@ -60,17 +77,35 @@ describe("provisioner jobs and daemons", () => {
       expect(r.status).toBe(200)
       const ids = r.body.map((j: { id: string }) => j.id)
       expect(ids.slice(0, 3)).toEqual([waiting.id, failing.id, done.id])
-      expect(r.body[0]).toMatchObject({ status: "pending", queue_position: 0, queue_size: 0, organization_id: orgId, initiator_id: ownerId })
+      expect(r.body[0]).toMatchObject({
+        status: "pending",
+        queue_position: 0,
+        queue_size: 0,
+        organization_id: orgId,
+        initiator_id: ownerId
+      })
       expect(r.body[0].available_workers).toBeUndefined()
-      expect(r.body[1]).toMatchObject({ status: "failed", error: "It failed.", worker_name: expect.stringMatching(/^built-in-\d$/) })
+      expect(r.body[1]).toMatchObject({
+        status: "failed",
+        error: "It failed.",
+        worker_name: expect.stringMatching(/^built-in-\d$/)
+      })
       expect(r.body[2]).toMatchObject({ status: "succeeded", metadata: { template_name: "" } })
       // Filters: status, ids, tags, initiator, limit.
-      expect((await owner.get(`/organizations/${orgId}/provisionerjobs?status=pending`)).body.map((j: { id: string }) => j.id)).toEqual([waiting.id])
-      expect((await owner.get(`/organizations/${orgId}/provisionerjobs?ids=${done.id},${waiting.id}`)).body).toHaveLength(2)
-      const tagged = await owner.get(`/organizations/${orgId}/provisionerjobs?tags=${encodeURIComponent(JSON.stringify({ region: "eu" }))}`)
+      expect(
+        (await owner.get(`/organizations/${orgId}/provisionerjobs?status=pending`)).body.map((j: { id: string }) =>
+          j.id
+        )
+      ).toEqual([waiting.id])
+      expect((await owner.get(`/organizations/${orgId}/provisionerjobs?ids=${done.id},${waiting.id}`)).body)
+        .toHaveLength(2)
+      const tagged = await owner.get(
+        `/organizations/${orgId}/provisionerjobs?tags=${encodeURIComponent(JSON.stringify({ region: "eu" }))}`
+      )
       expect(tagged.body.map((j: { id: string }) => j.id)).toEqual([waiting.id])
       expect((await owner.get(`/organizations/${orgId}/provisionerjobs?initiator=admin&limit=1`)).body).toHaveLength(1)
-      expect((await owner.get(`/organizations/${orgId}/provisionerjobs?initiator=${ownerId}`)).body.length).toBeGreaterThanOrEqual(3)
+      expect((await owner.get(`/organizations/${orgId}/provisionerjobs?initiator=${ownerId}`)).body.length)
+        .toBeGreaterThanOrEqual(3)
       expect((await owner.get(`/organizations/${orgId}/provisionerjobs?initiator=nobody-here`)).body).toEqual([])
       // A template admin reads them too, by organization name.
       expect((await templateAdmin.get(`/organizations/default/provisionerjobs`)).status).toBe(200)
@@ -87,7 +122,9 @@ describe("provisioner jobs and daemons", () => {
         await owner.get(`/organizations/${orgId}/provisionerjobs?limit=-1&ids=nope&status=done&tags=notjson`),
         ["limit", "ids", "status", "tags"]
       )
-      expectValidations(await owner.get(`/organizations/${orgId}/provisionerjobs?tags=${encodeURIComponent("[1]")}`), ["tags"])
+      expectValidations(await owner.get(`/organizations/${orgId}/provisionerjobs?tags=${encodeURIComponent("[1]")}`), [
+        "tags"
+      ])
     })
   })
 
@@ -97,7 +134,12 @@ describe("provisioner jobs and daemons", () => {
       await finished(job.id)
       const r = await owner.get(`/organizations/${orgId}/provisionerjobs/${job.id}`)
       expect(r.status).toBe(200)
-      expect(r.body).toMatchObject({ id: job.id, status: "succeeded", type: "template_version_import", logs_overflowed: false })
+      expect(r.body).toMatchObject({
+        id: job.id,
+        status: "succeeded",
+        type: "template_version_import",
+        logs_overflowed: false
+      })
       expect(r.body.started_at).toBeDefined()
       expect(r.body.completed_at).toBeDefined()
     })
@@ -107,32 +149,80 @@ describe("provisioner jobs and daemons", () => {
       const templateId = randomUUID()
       const job = await enqueue("terraform", orgId, {}, versionId)
       const at = new Date()
-      await srv.run(Effect.gen(function*() {
-        yield* (yield* TemplateVersionRepo).insert({
-          id: versionId, template_id: null, organization_id: orgId, created_at: at, updated_at: at, name: "brave-fox",
-          message: "", readme: "", job_id: job.id, created_by: ownerId, archived: false, file_id: job.file_id,
-          provisioner: "terraform", tags: {}, user_variable_values: [], import_result: null
-        })
-        yield* (yield* TemplateRepo).insert({
-          id: templateId, created_at: at, updated_at: at, organization_id: orgId, deleted: false, name: "docker",
-          display_name: "Docker", description: "", icon: "/icon/docker.svg", provisioner: "terraform", active_version_id: versionId,
-          created_by: ownerId, default_ttl_ms: 0, activity_bump_ms: 3_600_000, autostop_requirement_days_of_week: 0,
-          autostop_requirement_weeks: 1, autostart_requirement_days_of_week: 127, allow_user_cancel_workspace_jobs: true,
-          allow_user_autostart: true, allow_user_autostop: true, failure_ttl_ms: 0, time_til_dormant_ms: 0,
-          time_til_dormant_autodelete_ms: 0, require_active_version: false, max_port_share_level: "owner", deprecated: "",
-          use_classic_parameter_flow: false, cors_behavior: "simple", user_acl: {}, group_acl: {}
-        })
-      }).pipe(Effect.orDie))
+      await srv.run(
+        Effect.gen(function*() {
+          yield* (yield* TemplateVersionRepo).insert({
+            id: versionId,
+            template_id: null,
+            organization_id: orgId,
+            created_at: at,
+            updated_at: at,
+            name: "brave-fox",
+            message: "",
+            readme: "",
+            job_id: job.id,
+            created_by: ownerId,
+            archived: false,
+            file_id: job.file_id,
+            provisioner: "terraform",
+            tags: {},
+            user_variable_values: [],
+            import_result: null
+          })
+          yield* (yield* TemplateRepo).insert({
+            id: templateId,
+            created_at: at,
+            updated_at: at,
+            organization_id: orgId,
+            deleted: false,
+            name: "docker",
+            display_name: "Docker",
+            description: "",
+            icon: "/icon/docker.svg",
+            provisioner: "terraform",
+            active_version_id: versionId,
+            created_by: ownerId,
+            default_ttl_ms: 0,
+            activity_bump_ms: 3_600_000,
+            autostop_requirement_days_of_week: 0,
+            autostop_requirement_weeks: 1,
+            autostart_requirement_days_of_week: 127,
+            allow_user_cancel_workspace_jobs: true,
+            allow_user_autostart: true,
+            allow_user_autostop: true,
+            failure_ttl_ms: 0,
+            time_til_dormant_ms: 0,
+            time_til_dormant_autodelete_ms: 0,
+            require_active_version: false,
+            max_port_share_level: "owner",
+            deprecated: "",
+            use_classic_parameter_flow: false,
+            cors_behavior: "simple",
+            user_acl: {},
+            group_acl: {}
+          })
+        }).pipe(Effect.orDie)
+      )
       const before = await owner.get(`/organizations/${orgId}/provisionerjobs/${job.id}`)
       expect(before.body.metadata).toEqual({
-        template_version_name: "brave-fox", template_id: "00000000-0000-0000-0000-000000000000", template_name: "",
-        template_display_name: "", template_icon: ""
+        template_version_name: "brave-fox",
+        template_id: "00000000-0000-0000-0000-000000000000",
+        template_name: "",
+        template_display_name: "",
+        template_icon: ""
       })
-      await srv.run(Effect.flatMap(TemplateVersionRepo, (v) => v.update(versionId, { template_id: templateId }, new Date())).pipe(Effect.orDie))
+      await srv.run(
+        Effect.flatMap(TemplateVersionRepo, (v) => v.update(versionId, { template_id: templateId }, new Date())).pipe(
+          Effect.orDie
+        )
+      )
       const after = await owner.get(`/organizations/${orgId}/provisionerjobs/${job.id}`)
       expect(after.body.metadata).toEqual({
-        template_version_name: "brave-fox", template_id: templateId, template_name: "docker",
-        template_display_name: "Docker", template_icon: "/icon/docker.svg"
+        template_version_name: "brave-fox",
+        template_id: templateId,
+        template_name: "docker",
+        template_display_name: "Docker",
+        template_icon: "/icon/docker.svg"
       })
     })
 
@@ -140,7 +230,8 @@ describe("provisioner jobs and daemons", () => {
       const job = await enqueue("terraform")
       expect((await srv.anonymous.get(`/organizations/${orgId}/provisionerjobs/${job.id}`)).status).toBe(401)
       expect(await member.get(`/organizations/${orgId}/provisionerjobs/${job.id}`)).toMatchObject({
-        status: 404, body: { message: "Provisioner job not found." }
+        status: 404,
+        body: { message: "Provisioner job not found." }
       })
       expectResponse(await owner.get(`/organizations/${other.id}/provisionerjobs/${job.id}`), 404)
       expectResponse(await owner.get(`/organizations/${orgId}/provisionerjobs/${UNKNOWN_ID}`), 404)
@@ -160,7 +251,11 @@ describe("provisioner jobs and daemons", () => {
       expect(r.body).toHaveLength(2)
       for (const d of r.body) {
         expect(d).toMatchObject({
-          organization_id: orgId, key_name: "built-in", status: "idle", provisioners: ["workbay"], tags: { scope: "organization" },
+          organization_id: orgId,
+          key_name: "built-in",
+          status: "idle",
+          provisioners: ["workbay"],
+          tags: { scope: "organization" },
           current_job: null
         })
       }
@@ -169,10 +264,17 @@ describe("provisioner jobs and daemons", () => {
       expect(elsewhere.body.map((d: { organization_id: string }) => d.organization_id)).toEqual([other.id, other.id])
       // Filters.
       expect((await owner.get(`/organizations/${orgId}/provisionerdaemons?status=offline`)).body).toEqual([])
-      expect((await owner.get(`/organizations/${orgId}/provisionerdaemons?status=idle,busy&limit=1`)).body).toHaveLength(1)
+      expect((await owner.get(`/organizations/${orgId}/provisionerdaemons?status=idle,busy&limit=1`)).body)
+        .toHaveLength(1)
       const id = r.body[0].id
-      expect((await owner.get(`/organizations/${orgId}/provisionerdaemons?ids=${id}`)).body.map((d: { id: string }) => d.id)).toEqual([id])
-      expect((await owner.get(`/organizations/${orgId}/provisionerdaemons?tags=${encodeURIComponent('{"scope":"user"}')}`)).body).toEqual([])
+      expect(
+        (await owner.get(`/organizations/${orgId}/provisionerdaemons?ids=${id}`)).body.map((d: { id: string }) => d.id)
+      ).toEqual([id])
+      expect(
+        (await owner.get(
+          `/organizations/${orgId}/provisionerdaemons?tags=${encodeURIComponent("{\"scope\":\"user\"}")}`
+        )).body
+      ).toEqual([])
     })
 
     it("answers 401 without a session, 404 for an organization the caller is not in", async () => {
@@ -184,7 +286,11 @@ describe("provisioner jobs and daemons", () => {
     })
 
     it("answers 400 with one validation per bad parameter", async () => {
-      expectValidations(await owner.get(`/organizations/${orgId}/provisionerdaemons?status=running&ids=x&limit=z`), ["status", "ids", "limit"])
+      expectValidations(await owner.get(`/organizations/${orgId}/provisionerdaemons?status=running&ids=x&limit=z`), [
+        "status",
+        "ids",
+        "limit"
+      ])
     })
   })
 })

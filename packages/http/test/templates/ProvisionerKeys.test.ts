@@ -9,8 +9,15 @@ import { hashSecret } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, UNKNOWN_ID,
-  uniqueName
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  uniqueName,
+  UNKNOWN_ID
 } from "../support.js"
 import { connect, eventually, refusal } from "../websocket.js"
 
@@ -32,11 +39,14 @@ const newKey = async (body: Record<string, unknown> = {}) => {
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return { name, key: r.body.key as string }
 }
-const serveUrl = (query = "provisioner=script", org = orgId) => `${srv.wsUrl}/api/v2/organizations/${org}/provisionerdaemons/serve?${query}`
+const serveUrl = (query = "provisioner=script", org = orgId) =>
+  `${srv.wsUrl}/api/v2/organizations/${org}/provisionerdaemons/serve?${query}`
 const KEY_HEADER = "Coder-Provisioner-Daemon-Key"
 
 const rows = (query: string) =>
-  srv.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<Record<string, unknown>>(query).pipe(Effect.orDie)) as any) as Promise<
+  srv.run(
+    Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<Record<string, unknown>>(query).pipe(Effect.orDie)) as any
+  ) as Promise<
     ReadonlyArray<Record<string, unknown>>
   >
 
@@ -178,20 +188,41 @@ describe("the serve route", () => {
   it("welcomes the daemon and lists it in the organization's daemons", async () => {
     const { key, name: keyName } = await newKey()
     const name = uniqueName("daemon")
-    const ws = await connect(serveUrl(`provisioner=script,echo2&name=${name}`), { [KEY_HEADER]: key, "Coder-Build-Version": "v9.9.9" })
+    const ws = await connect(serveUrl(`provisioner=script,echo2&name=${name}`), {
+      [KEY_HEADER]: key,
+      "Coder-Build-Version": "v9.9.9"
+    })
     await eventually(() => ws.messages.length > 0)
     const welcome = JSON.parse(ws.messages[0]!)
-    expect(welcome).toMatchObject({ type: "welcome", protocol: "1.0", name, organization_id: orgId, provisioners: ["script", "echo2"] })
+    expect(welcome).toMatchObject({
+      type: "welcome",
+      protocol: "1.0",
+      name,
+      organization_id: orgId,
+      provisioners: ["script", "echo2"]
+    })
     expect(welcome.heartbeat_interval_ms).toBeGreaterThan(0)
     const daemons = await member.get(`/organizations/${orgId}/provisionerdaemons`)
     const row = daemons.body.find((d: any) => d.name === name)
-    expect(row).toMatchObject({ id: welcome.daemon_id, key_name: keyName, version: "v9.9.9", api_version: "1.0", status: "idle" })
+    expect(row).toMatchObject({
+      id: welcome.daemon_id,
+      key_name: keyName,
+      version: "v9.9.9",
+      api_version: "1.0",
+      status: "idle"
+    })
     ws.socket.close()
   })
 
   it("closes with 4400 on a message it cannot read", async () => {
     const { key } = await newKey()
-    for (const text of ["not json", JSON.stringify({ type: "dance" }), JSON.stringify({ type: "log", job_id: "x", logs: [] })]) {
+    for (
+      const text of [
+        "not json",
+        JSON.stringify({ type: "dance" }),
+        JSON.stringify({ type: "log", job_id: "x", logs: [] })
+      ]
+    ) {
       const ws = await connect(serveUrl(), { [KEY_HEADER]: key })
       await eventually(() => ws.messages.length > 0)
       ws.socket.send(text)
@@ -211,7 +242,11 @@ describe("the serve route", () => {
     ws.socket.send(JSON.stringify({ type: "acquire" }))
     await eventually(() => ws.messages.length >= 4)
     const answers = ws.messages.slice(1).map((m) => JSON.parse(m))
-    expect(answers.slice(0, 2).map((a) => [a.type, a.code, a.job_id])).toEqual([["error", "not_held", UNKNOWN_ID], ["error", "not_held", UNKNOWN_ID]])
+    expect(answers.slice(0, 2).map((a) => [a.type, a.code, a.job_id])).toEqual([["error", "not_held", UNKNOWN_ID], [
+      "error",
+      "not_held",
+      UNKNOWN_ID
+    ]])
     expect(answers[2]).toMatchObject({ type: "error", code: "busy" })
     ws.socket.close()
   })

@@ -27,7 +27,9 @@ const block = (heading: string): string => {
 }
 
 /** The reference agent run from source: what the standalone server's agent bundle does. */
-const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${join(root, "packages/agent/src/bin.ts")}`
+const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${
+  join(root, "packages/agent/src/bin.ts")
+}`
 
 let srv: ServiceTestServer
 let owner: Client
@@ -55,7 +57,12 @@ describe("README quick start", () => {
       .replaceAll("examples/templates/basic", template)
       .replaceAll("basic.tar", join(dir, "basic.tar"))
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
-      env: { ...process.env, TOKEN: owner.token!, WORKBAY_AGENT_DIRECTORY: dir, WORKBAY_AGENT_LOG_DIR: join(dir, "logs") },
+      env: {
+        ...process.env,
+        TOKEN: owner.token!,
+        WORKBAY_AGENT_DIRECTORY: dir,
+        WORKBAY_AGENT_LOG_DIR: join(dir, "logs")
+      },
       timeout: 60_000
     }).catch((e) => {
       // The script's own output says where it stopped.

@@ -6,13 +6,26 @@
 import { ProvisionerJobs } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connect, eventually, refusal } from "../websocket.js"
 import {
-  type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, UNKNOWN_ID, UUID_PATTERN
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  UNKNOWN_ID,
+  UUID_PATTERN
 } from "../support.js"
+import { connect, eventually, refusal } from "../websocket.js"
 import { download, tar, upload } from "./archives.js"
 import {
-  createVersion, FULL_TEMPLATE, REQUIRED_VARIABLE_TEMPLATE, runJobs, seedTemplate, uploadTemplate
+  createVersion,
+  FULL_TEMPLATE,
+  REQUIRED_VARIABLE_TEMPLATE,
+  runJobs,
+  seedTemplate,
+  uploadTemplate
 } from "./versions.js"
 
 describe("template versions", () => {
@@ -88,33 +101,72 @@ describe("template versions", () => {
     expect(params.status).toBe(200)
     expect(params.body.map((p: any) => p.name)).toEqual(["cpus", "repo"])
     expect(params.body[0]).toMatchObject({
-      type: "number", form_type: "radio", default_value: "2", validation_min: 1, validation_max: 8, required: false,
+      type: "number",
+      form_type: "radio",
+      default_value: "2",
+      validation_min: 1,
+      validation_max: 8,
+      required: false,
       options: [{ name: "2 CPUs", value: "2" }, { name: "4 CPUs", value: "4" }]
     })
     expect(params.body[1]).toMatchObject({
-      display_name: "Repository", description: "A **Git** repository.", description_plaintext: "A Git repository.",
-      form_type: "input", mutable: true
+      display_name: "Repository",
+      description: "A **Git** repository.",
+      description_plaintext: "A Git repository.",
+      form_type: "input",
+      mutable: true
     })
 
     const vars = await owner.get(`/templateversions/${v.id}/variables`)
     expect(vars.status).toBe(200)
     expect(vars.body).toEqual([
-      { name: "region", description: "Where to run.", type: "string", value: "eu", default_value: "eu", required: false, sensitive: false },
-      { name: "api_key", description: "", type: "string", value: "*redacted*", default_value: "*redacted*", required: false, sensitive: true }
+      {
+        name: "region",
+        description: "Where to run.",
+        type: "string",
+        value: "eu",
+        default_value: "eu",
+        required: false,
+        sensitive: false
+      },
+      {
+        name: "api_key",
+        description: "",
+        type: "string",
+        value: "*redacted*",
+        default_value: "*redacted*",
+        required: false,
+        sensitive: true
+      }
     ])
 
     const resources = await owner.get(`/templateversions/${v.id}/resources`)
     expect(resources.status).toBe(200)
-    expect(resources.body.map((r: any) => `${r.workspace_transition}:${r.name}`).sort()).toEqual(["start:dev", "start:home", "stop:home"])
+    expect(resources.body.map((r: any) => `${r.workspace_transition}:${r.name}`).sort()).toEqual([
+      "start:dev",
+      "start:home",
+      "stop:home"
+    ])
     const dev = resources.body.find((r: any) => r.name === "dev")
     expect(dev).toMatchObject({ type: "machine", daily_cost: 4, job_id: v.job.id })
     expect(dev.metadata).toBeUndefined()
     const agent = dev.agents[0]
     expect(agent).toMatchObject({
-      name: "main", status: "connecting", lifecycle_state: "created", resource_id: dev.id, parent_id: null,
-      environment_variables: { REGION: "eu" }, directory: "/home/project", health: { healthy: false }
+      name: "main",
+      status: "connecting",
+      lifecycle_state: "created",
+      resource_id: dev.id,
+      parent_id: null,
+      environment_variables: { REGION: "eu" },
+      directory: "/home/project",
+      health: { healthy: false }
     })
-    expect(agent.apps[0]).toMatchObject({ slug: "code", health: "initializing", sharing_level: "owner", open_in: "slim-window" })
+    expect(agent.apps[0]).toMatchObject({
+      slug: "code",
+      health: "initializing",
+      sharing_level: "owner",
+      open_in: "slim-window"
+    })
     expect(agent.scripts[0]).toMatchObject({ display_name: "Clone", run_on_start: true, timeout: 30_000_000_000 })
     expect(agent.log_sources[0]).toMatchObject({ id: agent.scripts[0].log_source_id, workspace_agent_id: agent.id })
     const home = resources.body.find((r: any) => r.name === "home")
@@ -127,7 +179,11 @@ describe("template versions", () => {
     const logs = await owner.get(`/templateversions/${v.id}/logs`)
     expect(logs.status).toBe(200)
     expect(logs.body.length).toBeGreaterThan(0)
-    expect(logs.body[0]).toMatchObject({ id: expect.any(Number), log_source: "provisioner", log_level: expect.any(String) })
+    expect(logs.body[0]).toMatchObject({
+      id: expect.any(Number),
+      log_source: "provisioner",
+      log_level: expect.any(String)
+    })
     const after = await owner.get(`/templateversions/${v.id}/logs?after=${logs.body[0].id}`)
     expect(after.body.length).toBe(logs.body.length - 1)
     const before = await owner.get(`/templateversions/${v.id}/logs?before=${logs.body[1]?.id ?? 0}`)
@@ -135,13 +191,23 @@ describe("template versions", () => {
 
     const presets = await owner.get(`/templateversions/${v.id}/presets`)
     expect(presets.body).toEqual([{
-      ID: expect.stringMatching(UUID_PATTERN), Name: "small", Parameters: [{ Name: "cpus", Value: "2" }], Default: true,
-      DesiredPrebuildInstances: null, Description: "", Icon: ""
+      ID: expect.stringMatching(UUID_PATTERN),
+      Name: "small",
+      Parameters: [{ Name: "cpus", Value: "2" }],
+      Default: true,
+      DesiredPrebuildInstances: null,
+      Description: "",
+      Icon: ""
     }])
 
     const auth = await owner.get(`/templateversions/${v.id}/external-auth`)
     expect(auth.body).toEqual([{
-      id: "github", type: "github", display_name: "github", display_icon: "", authenticated: false, optional: true,
+      id: "github",
+      type: "github",
+      display_name: "github",
+      display_icon: "",
+      authenticated: false,
+      optional: true,
       authenticate_url: expect.stringMatching(/\/external-auth\/github$/)
     }])
   })
@@ -178,12 +244,18 @@ describe("template versions", () => {
   it("fails the import of an archive that is not one, or has no template file", async () => {
     const junk = await upload(srv.url, owner.token, new TextEncoder().encode("not a tar archive at all".repeat(40)))
     const r = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", file_id: junk.body.hash, provisioner: "workbay", tags: {}
+      storage_method: "file",
+      file_id: junk.body.hash,
+      provisioner: "workbay",
+      tags: {}
     })
     expect(r.status).toBe(201)
     const empty = await upload(srv.url, owner.token, tar([{ name: "main.tf", content: "terraform {}\n" }]))
     const r2 = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", file_id: empty.body.hash, provisioner: "workbay", tags: {}
+      storage_method: "file",
+      file_id: empty.body.hash,
+      provisioner: "workbay",
+      tags: {}
     })
     await runJobs(srv)
     const a = await owner.get(`/templateversions/${r.body.id}`)
@@ -215,34 +287,60 @@ describe("template versions", () => {
   it("refuses bad input with one validation per field, and examples", async () => {
     const fileId = await uploadTemplate(srv, owner, FULL_TEMPLATE)
     const bad = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "s3", file_id: "nope", provisioner: "", name: "bad name!", template_id: 7
+      storage_method: "s3",
+      file_id: "nope",
+      provisioner: "",
+      name: "bad name!",
+      template_id: 7
     })
     expectValidations(bad, ["storage_method", "file_id", "provisioner", "name", "template_id"])
     const example = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", example_id: "docker", provisioner: "workbay", tags: {}
+      storage_method: "file",
+      example_id: "docker",
+      provisioner: "workbay",
+      tags: {}
     })
     expectValidations(example, ["example_id"])
-    expect(example.body.message).toBe('Example "docker" not found.')
+    expect(example.body.message).toBe("Example \"docker\" not found.")
     const both = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", example_id: "basic", file_id: fileId, provisioner: "workbay", tags: {}
+      storage_method: "file",
+      example_id: "basic",
+      file_id: fileId,
+      provisioner: "workbay",
+      tags: {}
     })
     expectValidations(both, ["example_id"])
     expect(both.body.message).toBe("You cannot specify both an example_id and a file_id.")
-    const none = await owner.post(`/organizations/${orgId}/templateversions`, { storage_method: "file", provisioner: "workbay" })
+    const none = await owner.post(`/organizations/${orgId}/templateversions`, {
+      storage_method: "file",
+      provisioner: "workbay"
+    })
     expectValidations(none, ["file_id"])
     const missingFile = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", file_id: UNKNOWN_ID, provisioner: "workbay", tags: {}
+      storage_method: "file",
+      file_id: UNKNOWN_ID,
+      provisioner: "workbay",
+      tags: {}
     })
     expectResponse(missingFile, 404)
     expect(missingFile.body.message).toBe("File not found.")
     const missingTemplate = await owner.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", file_id: fileId, template_id: UNKNOWN_ID, provisioner: "workbay", tags: {}
+      storage_method: "file",
+      file_id: fileId,
+      template_id: UNKNOWN_ID,
+      provisioner: "workbay",
+      tags: {}
     })
     expectResponse(missingTemplate, 404)
     expect(missingTemplate.body.message).toBe("Template does not exist.")
-    expectResponse(await owner.post(`/organizations/nope-org/templateversions`, {
-      storage_method: "file", file_id: fileId, provisioner: "workbay"
-    }), 404)
+    expectResponse(
+      await owner.post(`/organizations/nope-org/templateversions`, {
+        storage_method: "file",
+        file_id: fileId,
+        provisioner: "workbay"
+      }),
+      404
+    )
   })
 
   it("answers 401 without a session, 404 for an unknown or hidden version, 400 for a bad id", async () => {
@@ -264,9 +362,15 @@ describe("template versions", () => {
 
   it("lets a template admin create versions; a member may read but not create or change them (403)", async () => {
     const fileId = await uploadTemplate(srv, member, FULL_TEMPLATE)
-    expectResponse(await member.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", file_id: fileId, provisioner: "workbay", tags: {}
-    }), 403)
+    expectResponse(
+      await member.post(`/organizations/${orgId}/templateversions`, {
+        storage_method: "file",
+        file_id: fileId,
+        provisioner: "workbay",
+        tags: {}
+      }),
+      403
+    )
     const v = await imported(FULL_TEMPLATE, {}, templateAdmin)
     expect(v.created_by.id).toBe(templateAdminId)
     // A version of no template is read as the organization's templates: not by a plain member.
@@ -282,7 +386,10 @@ describe("template versions", () => {
     const fileId = await uploadTemplate(srv, templateAdmin, `${FULL_TEMPLATE}# file read\n`)
     expect((await download(srv.url, member.token, fileId)).status).toBe(404)
     const r = await templateAdmin.post(`/organizations/${orgId}/templateversions`, {
-      storage_method: "file", file_id: fileId, provisioner: "workbay", tags: {}
+      storage_method: "file",
+      file_id: fileId,
+      provisioner: "workbay",
+      tags: {}
     })
     expect(r.status).toBe(201)
     expect((await download(srv.url, member.token, fileId)).status).toBe(404)
@@ -311,7 +418,11 @@ describe("template versions", () => {
     expectValidations(dup, ["name"], 409)
     expectValidations(await owner.patch(`/templateversions/${v2.id}`, { name: "no spaces" }), ["name"])
     const audit = await owner.get(`/audit?q=${encodeURIComponent("resource_type:template_version")}&limit=50`)
-    expect(audit.body.audit_logs.some((e: any) => e.action === "write" && e.resource_id === v2.id && e.diff.name?.new === "v2.0")).toBe(true)
+    expect(
+      audit.body.audit_logs.some((e: any) =>
+        e.action === "write" && e.resource_id === v2.id && e.diff.name?.new === "v2.0"
+      )
+    ).toBe(true)
     expect(audit.body.audit_logs.some((e: any) => e.action === "create" && e.resource_id === v2.id)).toBe(true)
   })
 
@@ -338,7 +449,10 @@ describe("template versions", () => {
     const done = await connect(`${srv.wsUrl}/api/v2/templateversions/${v.id}/logs?follow=true`, auth)
     expect((await done.closed).code).toBe(1000)
     expect(done.messages.map((m) => JSON.parse(m).output)).toEqual(listed.map((l) => l.output))
-    const after = await connect(`${srv.wsUrl}/api/v2/templateversions/${v.id}/logs?follow=true&after=${listed[0]!.id}`, auth)
+    const after = await connect(
+      `${srv.wsUrl}/api/v2/templateversions/${v.id}/logs?follow=true&after=${listed[0]!.id}`,
+      auth
+    )
     expect((await after.closed).code).toBe(1000)
     expect(after.messages.length).toBe(listed.length - 1)
 
@@ -347,7 +461,11 @@ describe("template versions", () => {
     const live = await connect(`${srv.wsUrl}/api/v2/templateversions/${pending.body.id}/logs?follow=true`, auth)
     await srv.run(Effect.flatMap(ProvisionerJobs, (jobs) =>
       jobs.appendLogs(pending.body.job.id, [{
-        created_at: new Date(), log_source: "provisioner_daemon", log_level: "info", stage: "Queued", output: "waiting"
+        created_at: new Date(),
+        log_source: "provisioner_daemon",
+        log_level: "info",
+        stage: "Queued",
+        output: "waiting"
       }])))
     await eventually(() => live.messages.length === 1)
     expect((await owner.patch(`/templateversions/${pending.body.id}/cancel`)).status).toBe(200)
@@ -356,14 +474,18 @@ describe("template versions", () => {
 
     // Refusals before the upgrade.
     expect((await refusal(connect(`${srv.wsUrl}/api/v2/templateversions/${v.id}/logs?follow=true`))).status).toBe(401)
-    expect((await refusal(connect(`${srv.wsUrl}/api/v2/templateversions/${UNKNOWN_ID}/logs?follow=true`, auth))).status).toBe(404)
+    expect((await refusal(connect(`${srv.wsUrl}/api/v2/templateversions/${UNKNOWN_ID}/logs?follow=true`, auth))).status)
+      .toBe(404)
     expect((await owner.get(`/templateversions/${v.id}/logs?follow=true`)).status).toBe(426)
     expectValidations(await owner.get(`/templateversions/${v.id}/logs?after=x`), ["after"])
   })
 
   it("runs a dry run: its job, resources and logs; cancel once finished answers 400", async () => {
     const pending = await createVersion(srv, owner, orgId, FULL_TEMPLATE, { provisioner: "terraform" })
-    const early = await owner.post(`/templateversions/${pending.body.id}/dry-run`, { workspace_name: "ws", rich_parameter_values: [] })
+    const early = await owner.post(`/templateversions/${pending.body.id}/dry-run`, {
+      workspace_name: "ws",
+      rich_parameter_values: []
+    })
     expectResponse(early, 400)
     expect(early.body.message).toBe("Template version import job hasn't completed!")
     await runJobs(srv)
@@ -372,7 +494,8 @@ describe("template versions", () => {
     // Members reach a version through its template (the Everyone group may use it).
     await seedTemplate(srv, orgId, v.id, ownerId)
     const dry = await member.post(`/templateversions/${v.id}/dry-run`, {
-      workspace_name: "trial", rich_parameter_values: [{ name: "cpus", value: "4" }]
+      workspace_name: "trial",
+      rich_parameter_values: [{ name: "cpus", value: "4" }]
     })
     expect(dry.status, JSON.stringify(dry.body)).toBe(201)
     // The built-in workers may have claimed it already.
@@ -397,9 +520,13 @@ describe("template versions", () => {
     const unknown = await owner.get(`/templateversions/${v.id}/dry-run/${UNKNOWN_ID}`)
     expectResponse(unknown, 404)
     expectValidations(await owner.get(`/templateversions/${v.id}/dry-run/nope`), ["jobID"])
-    expectValidations(await owner.post(`/templateversions/${v.id}/dry-run`, { rich_parameter_values: [{ value: 1 }] }), [
-      "rich_parameter_values.0.name", "rich_parameter_values.0.value"
-    ])
+    expectValidations(
+      await owner.post(`/templateversions/${v.id}/dry-run`, { rich_parameter_values: [{ value: 1 }] }),
+      [
+        "rich_parameter_values.0.name",
+        "rich_parameter_values.0.value"
+      ]
+    )
 
     // The built-in workers may finish it before the cancel arrives: either answer is the described system's.
     const pendingDry = await owner.post(`/templateversions/${v.id}/dry-run`, { workspace_name: "c" })
@@ -430,7 +557,9 @@ describe("template versions", () => {
     await owner.patch(`/templateversions/${unserved.body.id}/cancel`)
     const unservedDry = await owner.post(`/templateversions/${unserved.body.id}/dry-run`, { workspace_name: "none" })
     expect(unservedDry.status, JSON.stringify(unservedDry.body)).toBe(201)
-    const none = await owner.get(`/templateversions/${unserved.body.id}/dry-run/${unservedDry.body.id}/matched-provisioners`)
+    const none = await owner.get(
+      `/templateversions/${unserved.body.id}/dry-run/${unservedDry.body.id}/matched-provisioners`
+    )
     expect(none.body).toEqual({ count: 0, available: 0 })
     await owner.patch(`/templateversions/${unserved.body.id}/dry-run/${unservedDry.body.id}/cancel`)
 
@@ -440,7 +569,10 @@ describe("template versions", () => {
     expectResponse(await owner.get(`/templateversions/${v.id}/dry-run/${v.job.id}/matched-provisioners`), 403)
     expectResponse(await owner.get(`/templateversions/${v.id}/dry-run/${UNKNOWN_ID}/matched-provisioners`), 404)
     expectResponse(await owner.get(`/templateversions/${UNKNOWN_ID}/dry-run/${dry.body.id}/matched-provisioners`), 404)
-    expectValidations(await owner.get(`/templateversions/nope/dry-run/nope/matched-provisioners`), ["templateversion", "jobID"])
+    expectValidations(await owner.get(`/templateversions/nope/dry-run/nope/matched-provisioners`), [
+      "templateversion",
+      "jobID"
+    ])
     expectResponse(await srv.anonymous.get(path), 401)
   })
 
@@ -467,8 +599,13 @@ describe("template versions", () => {
     const list = await owner.get(`/templates/${t.id}/versions`)
     expect(list.status).toBe(200)
     expect(list.body.map((v: any) => v.name)).toEqual(["one", "two", "three"])
-    expect((await owner.get(`/templates/${t.id}/versions?limit=1&offset=1`)).body.map((v: any) => v.name)).toEqual(["two"])
-    expect((await owner.get(`/templates/${t.id}/versions?after_id=${v1.id}`)).body.map((v: any) => v.name)).toEqual(["two", "three"])
+    expect((await owner.get(`/templates/${t.id}/versions?limit=1&offset=1`)).body.map((v: any) => v.name)).toEqual([
+      "two"
+    ])
+    expect((await owner.get(`/templates/${t.id}/versions?after_id=${v1.id}`)).body.map((v: any) => v.name)).toEqual([
+      "two",
+      "three"
+    ])
     const badAfter = await owner.get(`/templates/${t.id}/versions?after_id=${UNKNOWN_ID}`)
     expectResponse(badAfter, 400)
     expectValidations(await owner.get(`/templates/${t.id}/versions?limit=-1`), ["limit"])
@@ -478,14 +615,14 @@ describe("template versions", () => {
     expect(byName.body.id).toBe(v2.id)
     const missing = await owner.get(`/templates/${t.id}/versions/nine`)
     expectResponse(missing, 404)
-    expect(missing.body.message).toBe('No template version found by name "nine".')
+    expect(missing.body.message).toBe("No template version found by name \"nine\".")
     const org = await owner.get(`/organizations/${orgId}/templates/${t.name}/versions/three`)
     expect(org.body.id).toBe(v3.id)
     const prev = await owner.get(`/organizations/default/templates/${t.name}/versions/three/previous`)
     expect(prev.body.id).toBe(v2.id)
     const none = await owner.get(`/organizations/${orgId}/templates/${t.name}/versions/one/previous`)
     expectResponse(none, 404)
-    expect(none.body.message).toBe('No previous template version found for "one".')
+    expect(none.body.message).toBe("No previous template version found for \"one\".")
     expectResponse(await owner.get(`/organizations/${orgId}/templates/nope/versions/one`), 404)
   })
 
@@ -510,9 +647,11 @@ describe("template versions", () => {
     expectValidations(await owner.patch(`/templates/${t.id}/versions`, { id: "x" }), ["id"])
     expectResponse(await member.patch(`/templates/${t.id}/versions`, { id: v1.id }), 403)
     const audit = await owner.get(`/audit?q=${encodeURIComponent("resource_type:template")}&limit=50`)
-    expect(audit.body.audit_logs.some((e: any) =>
-      e.resource_id === t.id && e.diff.active_version_id?.new === v2.id && e.status_code === 200
-    )).toBe(true)
+    expect(
+      audit.body.audit_logs.some((e: any) =>
+        e.resource_id === t.id && e.diff.active_version_id?.new === v2.id && e.status_code === 200
+      )
+    ).toBe(true)
   })
 
   it("archives and unarchives versions: never the active one, nor an unfinished import", async () => {
@@ -522,20 +661,31 @@ describe("template versions", () => {
     const active = await owner.post(`/templateversions/${v1.id}/archive`)
     expectResponse(active, 400)
     expect(active.body.message).toBe("The active template version cannot be archived.")
-    const pending = await createVersion(srv, owner, orgId, FULL_TEMPLATE, { template_id: t.id, provisioner: "terraform" })
+    const pending = await createVersion(srv, owner, orgId, FULL_TEMPLATE, {
+      template_id: t.id,
+      provisioner: "terraform"
+    })
     const running = await owner.post(`/templateversions/${pending.body.id}/archive`)
     expectResponse(running, 400)
     expect(running.body.message).toMatch(/import job is pending/)
     const ok = await owner.post(`/templateversions/${v2.id}/archive`)
     expect(ok.body).toEqual({ message: `template version "${v2.id}" archived` })
     expect((await owner.get(`/templateversions/${v2.id}`)).body.archived).toBe(true)
-    expect((await owner.post(`/templateversions/${v2.id}/archive`)).body.message).toBe("Template version already archived.")
+    expect((await owner.post(`/templateversions/${v2.id}/archive`)).body.message).toBe(
+      "Template version already archived."
+    )
     expect((await owner.get(`/templates/${t.id}/versions`)).body.map((v: any) => v.id)).not.toContain(v2.id)
-    expect((await owner.get(`/templates/${t.id}/versions?include_archived=true`)).body.map((v: any) => v.id)).toContain(v2.id)
+    expect((await owner.get(`/templates/${t.id}/versions?include_archived=true`)).body.map((v: any) => v.id)).toContain(
+      v2.id
+    )
     const promote = await owner.patch(`/templates/${t.id}/versions`, { id: v2.id })
     expect(promote.body.message).toBe("The provided template version is archived.")
-    expect((await owner.post(`/templateversions/${v2.id}/unarchive`)).body.message).toBe(`template version "${v2.id}" unarchived`)
-    expect((await owner.post(`/templateversions/${v2.id}/unarchive`)).body.message).toBe("Template version already unarchived.")
+    expect((await owner.post(`/templateversions/${v2.id}/unarchive`)).body.message).toBe(
+      `template version "${v2.id}" unarchived`
+    )
+    expect((await owner.post(`/templateversions/${v2.id}/unarchive`)).body.message).toBe(
+      "Template version already unarchived."
+    )
     const loose = await imported()
     expect((await owner.post(`/templateversions/${loose.id}/archive`)).body.message).toBe(
       "Cannot archive template versions not associated with a template."

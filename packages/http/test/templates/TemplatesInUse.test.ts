@@ -8,11 +8,19 @@
 import { type WorkspacePatch, WorkspaceRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, type ServiceTestServer, startWithOwner, type TestUser, uniqueName } from "../support.js"
+import {
+  type Client,
+  createUser,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  uniqueName
+} from "../support.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { createVersion, runJobs } from "./versions.js"
 
-const status = (r: { status: number; body: unknown }, expected: number) => expect(r.status, JSON.stringify(r.body)).toBe(expected)
+const status = (r: { status: number; body: unknown }, expected: number) =>
+  expect(r.status, JSON.stringify(r.body)).toBe(expected)
 
 describe("templates in use by workspaces", () => {
   let srv: ServiceTestServer
@@ -83,7 +91,10 @@ describe("templates in use by workspaces", () => {
     expect((await owner.get(`/templates/${popular.id}`)).body.active_user_count).toBe(1)
     const after = await owner.get(`/organizations/${orgId}/templates?q=${q}`)
     // Equal counts keep the name order.
-    expect(after.body.map((t: any) => [t.id, t.active_user_count])).toEqual([[some.id, 1], [popular.id, 1], [unused.id, 0]])
+    expect(after.body.map((t: any) => [t.id, t.active_user_count])).toEqual([[some.id, 1], [popular.id, 1], [
+      unused.id,
+      0
+    ]])
   })
 
   it("a version a workspace's latest build uses is not archived, alone (400) or in bulk (left out)", async () => {
@@ -107,7 +118,10 @@ describe("templates in use by workspaces", () => {
     expect(bulk.body).toEqual({ template_id: t.id, archived_ids: [unused] })
     // Once the workspace's latest build uses the active version, the first one is free.
     await build(member.client, w.id, "stop")
-    status(await member.client.post(`/workspaces/${w.id}/builds`, { transition: "start", template_version_id: second }), 200)
+    status(
+      await member.client.post(`/workspaces/${w.id}/builds`, { transition: "start", template_version_id: second }),
+      200
+    )
     await runJobs(srv)
     status(await owner.post(`/templateversions/${first}/archive`), 200)
     expect((await owner.get(`/templateversions/${first}`)).body.archived).toBe(true)
@@ -141,18 +155,31 @@ describe("templates in use by workspaces", () => {
 
     it("do nothing without a schedule change (304)", async () => {
       const w = await world()
-      const r = await owner.patch(`/templates/${w.t.id}`, { update_workspace_last_used_at: true, update_workspace_dormant_at: true })
+      const r = await owner.patch(`/templates/${w.t.id}`, {
+        update_workspace_last_used_at: true,
+        update_workspace_dormant_at: true
+      })
       status(r, 304)
       expect(await times(w.active)).toEqual({ last_used_at: T0.toISOString(), dormant_at: null, deleting_at: null })
-      expect(await times(w.dormant)).toEqual({ last_used_at: T0.toISOString(), dormant_at: T1.toISOString(), deleting_at: null })
+      expect(await times(w.dormant)).toEqual({
+        last_used_at: T0.toISOString(),
+        dormant_at: T1.toISOString(),
+        deleting_at: null
+      })
       // Nor with a change outside the schedule.
-      status(await owner.patch(`/templates/${w.t.id}`, { description: "new", update_workspace_last_used_at: true }), 200)
+      status(
+        await owner.patch(`/templates/${w.t.id}`, { description: "new", update_workspace_last_used_at: true }),
+        200
+      )
       expect((await times(w.active)).last_used_at).toBe(T0.toISOString())
     })
 
     it("update_workspace_last_used_at sets last_used_at of every workspace of the template to now", async () => {
       const w = await world()
-      const r = await owner.patch(`/templates/${w.t.id}`, { time_til_dormant_ms: 7 * DAY, update_workspace_last_used_at: true })
+      const r = await owner.patch(`/templates/${w.t.id}`, {
+        time_til_dormant_ms: 7 * DAY,
+        update_workspace_last_used_at: true
+      })
       status(r, 200)
       expect(r.body.time_til_dormant_ms).toBe(7 * DAY)
       const active = await times(w.active)
@@ -161,31 +188,49 @@ describe("templates in use by workspaces", () => {
       expect(Date.parse(active.last_used_at)).toBeGreaterThan(T1.getTime())
       expect(dormant.last_used_at).toBe(active.last_used_at)
       expect(dormant).toMatchObject({ dormant_at: T1.toISOString(), deleting_at: null })
-      expect(await times(w.outside)).toEqual({ last_used_at: T0.toISOString(), dormant_at: T1.toISOString(), deleting_at: null })
+      expect(await times(w.outside)).toEqual({
+        last_used_at: T0.toISOString(),
+        dormant_at: T1.toISOString(),
+        deleting_at: null
+      })
     })
 
     it("a new time_til_dormant_autodelete_ms dates deletions from dormant_at, or from now with update_workspace_dormant_at", async () => {
       const w = await world()
       status(await owner.patch(`/templates/${w.t.id}`, { time_til_dormant_autodelete_ms: DAY }), 200)
-      expect(await times(w.dormant)).toMatchObject({ dormant_at: T1.toISOString(), deleting_at: new Date(T1.getTime() + DAY).toISOString() })
+      expect(await times(w.dormant)).toMatchObject({
+        dormant_at: T1.toISOString(),
+        deleting_at: new Date(T1.getTime() + DAY).toISOString()
+      })
       expect(await times(w.active)).toMatchObject({ dormant_at: null, deleting_at: null })
       expect((await owner.get(`/workspaces/${w.dormant}`)).body.dormant_at).toBe(T1.toISOString())
 
-      const r = await owner.patch(`/templates/${w.t.id}`, { time_til_dormant_autodelete_ms: 2 * DAY, update_workspace_dormant_at: true })
+      const r = await owner.patch(`/templates/${w.t.id}`, {
+        time_til_dormant_autodelete_ms: 2 * DAY,
+        update_workspace_dormant_at: true
+      })
       status(r, 200)
       const moved = await times(w.dormant)
       expect(Date.parse(moved.dormant_at)).toBeGreaterThan(T1.getTime())
       expect(moved.deleting_at).toBe(new Date(Date.parse(moved.dormant_at) + 2 * DAY).toISOString())
       expect(moved.last_used_at).toBe(T0.toISOString())
       expect(await times(w.active)).toEqual({ last_used_at: T0.toISOString(), dormant_at: null, deleting_at: null })
-      expect(await times(w.outside)).toEqual({ last_used_at: T0.toISOString(), dormant_at: T1.toISOString(), deleting_at: null })
+      expect(await times(w.outside)).toEqual({
+        last_used_at: T0.toISOString(),
+        dormant_at: T1.toISOString(),
+        deleting_at: null
+      })
 
       // No autodelete: no deletion time.
       status(await owner.patch(`/templates/${w.t.id}`, { time_til_dormant_autodelete_ms: 0 }), 200)
       expect(await times(w.dormant)).toMatchObject({ dormant_at: moved.dormant_at, deleting_at: null })
       // The template's audit entry is the change's only one.
       const logs = await owner.get(`/audit?limit=5&q=${encodeURIComponent(`resource_id:${w.t.id}`)}`)
-      expect(logs.body.audit_logs[0].diff.time_til_dormant_autodelete_ms).toEqual({ old: 2 * DAY, new: 0, secret: false })
+      expect(logs.body.audit_logs[0].diff.time_til_dormant_autodelete_ms).toEqual({
+        old: 2 * DAY,
+        new: 0,
+        secret: false
+      })
     })
   })
 })

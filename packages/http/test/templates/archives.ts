@@ -84,7 +84,12 @@ export const zip = (entries: ReadonlyArray<ArchiveEntry>): Uint8Array => {
 }
 
 /** POSTs `bytes` to `/api/v2/files` with `contentType` (none when null) as the holder of `token`. */
-export const upload = async (baseUrl: string, token: string | undefined, bytes: Uint8Array, contentType: string | null = "application/x-tar") => {
+export const upload = async (
+  baseUrl: string,
+  token: string | undefined,
+  bytes: Uint8Array,
+  contentType: string | null = "application/x-tar"
+) => {
   const headers: Record<string, string> = {}
   if (contentType !== null) headers["content-type"] = contentType
   if (token !== undefined) headers["Service-Session-Token"] = token

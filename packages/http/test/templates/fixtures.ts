@@ -3,7 +3,11 @@
  * enqueue, acquire, complete), made in-process until the template version routes exist here.
  */
 import {
-  IdGenerator, type ImportedPreset, ProvisionerJobs, type TemplateVersionImport, type TemplateVersionRecord,
+  IdGenerator,
+  type ImportedPreset,
+  ProvisionerJobs,
+  type TemplateVersionImport,
+  type TemplateVersionRecord,
   TemplateVersionRepo
 } from "@workbay/core"
 import { Clock, Effect } from "effect"
@@ -34,57 +38,64 @@ let counter = 0
 
 /** A template version of `organizationId` whose import job ended as asked; answers its record. */
 export const makeVersion = (srv: ServiceTestServer, init: VersionInit): Promise<TemplateVersionRecord> =>
-  srv.run(Effect.gen(function*() {
-    const ids = yield* IdGenerator
-    const jobs = yield* ProvisionerJobs
-    const versions = yield* TemplateVersionRepo
-    // A tag only this job has, so the fixture's worker claims this job and no other.
-    const fixture = `fixture-${++counter}-${Date.now()}`
-    const fileId = yield* ids.uuid
-    const job = yield* jobs.enqueue({
-      organization_id: init.organizationId,
-      initiator_id: init.createdBy,
-      provisioner: "echo",
-      type: "template_version_import",
-      file_id: fileId,
-      input: {},
-      tags: { fixture }
-    })
-    const at = new Date(yield* Clock.currentTimeMillis)
-    const version: TemplateVersionRecord = {
-      id: yield* ids.uuid,
-      template_id: null,
-      organization_id: init.organizationId,
-      created_at: at,
-      updated_at: at,
-      name: init.name ?? fixture,
-      message: "",
-      readme: "",
-      job_id: job.id,
-      created_by: init.createdBy,
-      archived: false,
-      file_id: fileId,
-      provisioner: "echo",
-      tags: job.tags,
-      user_variable_values: [],
-      import_result: null
-    }
-    yield* versions.insert(version)
-    const outcome = init.outcome ?? "succeeded"
-    if (outcome === "pending") return version
-    const worker = { id: yield* ids.uuid, name: fixture, provisioners: ["echo"], tags: job.tags }
-    const claimed = yield* jobs.acquire(worker)
-    if (claimed._tag === "None" || claimed.value.id !== job.id) return yield* Effect.die(new Error("fixture: the job was not claimed"))
-    if (outcome === "failed") {
-      yield* jobs.complete(job.id, worker.id, { error: "The import failed." })
-      return version
-    }
-    const presets = (init.presets ?? []).map((p, i) => ({ ...p, id: `${version.id.slice(0, 30)}${String(i).padStart(6, "0")}` }))
-    const result = emptyImport(presets, init.hasAiTask ?? false)
-    yield* versions.setImportResult(version.id, result, at)
-    yield* jobs.complete(job.id, worker.id)
-    return { ...version, import_result: result }
-  }).pipe(Effect.orDie))
+  srv.run(
+    Effect.gen(function*() {
+      const ids = yield* IdGenerator
+      const jobs = yield* ProvisionerJobs
+      const versions = yield* TemplateVersionRepo
+      // A tag only this job has, so the fixture's worker claims this job and no other.
+      const fixture = `fixture-${++counter}-${Date.now()}`
+      const fileId = yield* ids.uuid
+      const job = yield* jobs.enqueue({
+        organization_id: init.organizationId,
+        initiator_id: init.createdBy,
+        provisioner: "echo",
+        type: "template_version_import",
+        file_id: fileId,
+        input: {},
+        tags: { fixture }
+      })
+      const at = new Date(yield* Clock.currentTimeMillis)
+      const version: TemplateVersionRecord = {
+        id: yield* ids.uuid,
+        template_id: null,
+        organization_id: init.organizationId,
+        created_at: at,
+        updated_at: at,
+        name: init.name ?? fixture,
+        message: "",
+        readme: "",
+        job_id: job.id,
+        created_by: init.createdBy,
+        archived: false,
+        file_id: fileId,
+        provisioner: "echo",
+        tags: job.tags,
+        user_variable_values: [],
+        import_result: null
+      }
+      yield* versions.insert(version)
+      const outcome = init.outcome ?? "succeeded"
+      if (outcome === "pending") return version
+      const worker = { id: yield* ids.uuid, name: fixture, provisioners: ["echo"], tags: job.tags }
+      const claimed = yield* jobs.acquire(worker)
+      if (claimed._tag === "None" || claimed.value.id !== job.id) {
+        return yield* Effect.die(new Error("fixture: the job was not claimed"))
+      }
+      if (outcome === "failed") {
+        yield* jobs.complete(job.id, worker.id, { error: "The import failed." })
+        return version
+      }
+      const presets = (init.presets ?? []).map((p, i) => ({
+        ...p,
+        id: `${version.id.slice(0, 30)}${String(i).padStart(6, "0")}`
+      }))
+      const result = emptyImport(presets, init.hasAiTask ?? false)
+      yield* versions.setImportResult(version.id, result, at)
+      yield* jobs.complete(job.id, worker.id)
+      return { ...version, import_result: result }
+    }).pipe(Effect.orDie)
+  )
 
 /** Creates a template in `organizationId` (through the route) from a fresh succeeded version. */
 export const makeTemplate = async (

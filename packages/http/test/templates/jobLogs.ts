@@ -3,7 +3,13 @@
  * `/organizations/{organization}/provisionerjobs/{job}/logs`, so only tests mount it.
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { NotFound, type NewProvisionerJobLog, ProvisionerJobLog, ProvisionerJobs, toProvisionerJobLog } from "@workbay/core"
+import {
+  type NewProvisionerJobLog,
+  NotFound,
+  ProvisionerJobLog,
+  ProvisionerJobs,
+  toProvisionerJobLog
+} from "@workbay/core"
 import { Authentication, followJobLogs, implement, LogsQuery, WebSocketUpgradeSchema } from "@workbay/http"
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
@@ -26,19 +32,31 @@ export const JobLogsTestHttp = implement(HttpApi.make("test").add(JobLogsTestApi
     urlParams.follow !== undefined
       ? followJobLogs(path.job, urlParams.after)
       : Effect.flatMap(ProvisionerJobs, (jobs) =>
-        Effect.zipRight(jobs.get(path.job), Effect.map(jobs.logsAfter(path.job, urlParams.after ?? 0), (ls) => ls.map(toProvisionerJobLog))))
+        Effect.zipRight(
+          jobs.get(path.job),
+          Effect.map(jobs.logsAfter(path.job, urlParams.after ?? 0), (ls) => ls.map(toProvisionerJobLog))
+        ))
 })
 
 export const line = (output: string): NewProvisionerJobLog => ({
-  created_at: new Date("2025-06-01T08:00:00Z"), log_source: "provisioner", log_level: "info", stage: "Planning", output
+  created_at: new Date("2025-06-01T08:00:00Z"),
+  log_source: "provisioner",
+  log_level: "info",
+  stage: "Planning",
+  output
 })
 
 /** A running job and its worker's id. */
-export const runningJob = Effect.gen(function* () {
+export const runningJob = Effect.gen(function*() {
   const jobs = yield* ProvisionerJobs
   const job = yield* jobs.enqueue({
-    organization_id: randomUUID(), initiator_id: randomUUID(), provisioner: "terraform", type: "template_version_import",
-    file_id: randomUUID(), input: { template_version_id: randomUUID() }, tags: {}
+    organization_id: randomUUID(),
+    initiator_id: randomUUID(),
+    provisioner: "terraform",
+    type: "template_version_import",
+    file_id: randomUUID(),
+    input: { template_version_id: randomUUID() },
+    tags: {}
   })
   const worker = { id: randomUUID(), name: "w", provisioners: ["terraform"], tags: { scope: "organization" } }
   yield* jobs.acquire(worker)

@@ -3,10 +3,8 @@
  * server's own process (until real workers exist), and templates seeded in storage (until the
  * templates routes exist on this branch).
  */
-import {
-  type TemplateRecord, TemplateRepo, TemplateVersionRepo
-} from "@workbay/core"
 import { SqlClient } from "@effect/sql"
+import { type TemplateRecord, TemplateRepo, TemplateVersionRepo } from "@workbay/core"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Client, ServiceTestServer } from "../support.js"
@@ -78,7 +76,11 @@ resources:
 
 /** Uploads a tar holding `template.yaml` (and a README) as `client`; answers the file id. */
 export const uploadTemplate = async (srv: ServiceTestServer, client: Client, yaml: string, readme = "# Docs\n") => {
-  const r = await upload(srv.url, client.token, tar([{ name: "template.yaml", content: yaml }, { name: "README.md", content: readme }]))
+  const r = await upload(
+    srv.url,
+    client.token,
+    tar([{ name: "template.yaml", content: yaml }, { name: "README.md", content: readme }])
+  )
   if (r.status !== 201 && r.status !== 200) throw new Error(`upload: ${r.status} ${JSON.stringify(r.body)}`)
   return r.body.hash as string
 }
@@ -93,7 +95,11 @@ export const createVersion = async (
 ) => {
   const fileId = await uploadTemplate(srv, client, yaml)
   return client.post(`/organizations/${orgId}/templateversions`, {
-    storage_method: "file", file_id: fileId, provisioner: "workbay", tags: {}, ...extra
+    storage_method: "file",
+    file_id: fileId,
+    provisioner: "workbay",
+    tags: {},
+    ...extra
   })
 }
 
@@ -107,7 +113,9 @@ export const runJobs = async (srv: ServiceTestServer) => {
     // The storage layer provides its SqlClient too (not part of the services' declared type).
     srv.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
       sql<{ n: number | string }>`SELECT count(*) AS n FROM provisioner_jobs
-        WHERE completed_at IS NULL AND canceled_at IS NULL AND provisioner = 'workbay'`.pipe(Effect.orDie)) as Effect.Effect<
+        WHERE completed_at IS NULL AND canceled_at IS NULL AND provisioner = 'workbay'`.pipe(
+        Effect.orDie
+      )) as Effect.Effect<
         ReadonlyArray<{ n: number | string }>
       >)
   for (let i = 0; i < 1000; i++) {
@@ -118,19 +126,48 @@ export const runJobs = async (srv: ServiceTestServer) => {
 }
 
 /** Stores a template whose active version is `versionId` (and gives it that version). */
-export const seedTemplate = (srv: ServiceTestServer, orgId: string, versionId: string, createdBy: string, name = `t${randomUUID().slice(0, 8)}`) =>
+export const seedTemplate = (
+  srv: ServiceTestServer,
+  orgId: string,
+  versionId: string,
+  createdBy: string,
+  name = `t${randomUUID().slice(0, 8)}`
+) =>
   srv.run(Effect.gen(function*() {
     const templates = yield* TemplateRepo
     const versions = yield* TemplateVersionRepo
     const at = new Date()
     const t: TemplateRecord = {
-      id: randomUUID(), created_at: at, updated_at: at, organization_id: orgId, deleted: false, name, display_name: "",
-      description: "", icon: "", provisioner: "workbay", active_version_id: versionId, created_by: createdBy,
-      default_ttl_ms: 0, activity_bump_ms: 3_600_000, autostop_requirement_days_of_week: 0, autostop_requirement_weeks: 1,
-      autostart_requirement_days_of_week: 127, allow_user_cancel_workspace_jobs: true, allow_user_autostart: true,
-      allow_user_autostop: true, failure_ttl_ms: 0, time_til_dormant_ms: 0, time_til_dormant_autodelete_ms: 0,
-      require_active_version: false, max_port_share_level: "owner", deprecated: "", use_classic_parameter_flow: false,
-      cors_behavior: "simple", user_acl: {}, group_acl: { [orgId]: "use" }
+      id: randomUUID(),
+      created_at: at,
+      updated_at: at,
+      organization_id: orgId,
+      deleted: false,
+      name,
+      display_name: "",
+      description: "",
+      icon: "",
+      provisioner: "workbay",
+      active_version_id: versionId,
+      created_by: createdBy,
+      default_ttl_ms: 0,
+      activity_bump_ms: 3_600_000,
+      autostop_requirement_days_of_week: 0,
+      autostop_requirement_weeks: 1,
+      autostart_requirement_days_of_week: 127,
+      allow_user_cancel_workspace_jobs: true,
+      allow_user_autostart: true,
+      allow_user_autostop: true,
+      failure_ttl_ms: 0,
+      time_til_dormant_ms: 0,
+      time_til_dormant_autodelete_ms: 0,
+      require_active_version: false,
+      max_port_share_level: "owner",
+      deprecated: "",
+      use_classic_parameter_flow: false,
+      cors_behavior: "simple",
+      user_acl: {},
+      group_acl: { [orgId]: "use" }
     }
     yield* Effect.orDie(templates.insert(t))
     yield* Effect.orDie(versions.update(versionId, { template_id: t.id }, at))

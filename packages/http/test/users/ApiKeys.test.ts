@@ -4,8 +4,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN, startWithOwner,
-  type TestServer, type TestUser, tokenClient, UNKNOWN_ID, UUID_PATTERN
+  type Client,
+  createUser,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  ISO_DATE_PATTERN,
+  startWithOwner,
+  type TestServer,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID,
+  UUID_PATTERN
 } from "../support.js"
 
 const NS_PER_SECOND = 1_000_000_000
@@ -15,8 +25,18 @@ const TOKEN_PATTERN = /^[A-Za-z0-9]{10}-[A-Za-z0-9]{22}$/
 const keyIdOf = (token: string) => token.split("-")[0]!
 
 const API_KEY_FIELDS = [
-  "allow_list", "created_at", "expires_at", "id", "last_used", "lifetime_seconds", "login_type", "scope", "scopes",
-  "token_name", "updated_at", "user_id"
+  "allow_list",
+  "created_at",
+  "expires_at",
+  "id",
+  "last_used",
+  "lifetime_seconds",
+  "login_type",
+  "scope",
+  "scopes",
+  "token_name",
+  "updated_at",
+  "user_id"
 ]
 
 /** Every field of an API key, checked against the spec; list items also name their owner. */
@@ -25,7 +45,9 @@ const expectApiKey = (k: any, withOwner = false) => {
   if (withOwner) expect(typeof k.username).toBe("string")
   expect(typeof k.id).toBe("string")
   expect(k.user_id).toMatch(UUID_PATTERN)
-  for (const field of ["created_at", "updated_at", "expires_at", "last_used"]) expect(k[field]).toMatch(ISO_DATE_PATTERN)
+  for (const field of ["created_at", "updated_at", "expires_at", "last_used"]) {
+    expect(k[field]).toMatch(ISO_DATE_PATTERN)
+  }
   expect(Number.isInteger(k.lifetime_seconds)).toBe(true)
   expect(["github", "oidc", "password", "token"]).toContain(k.login_type)
   expect(["all", "application_connect"]).toContain(k.scope)
@@ -100,7 +122,9 @@ describe("api keys", () => {
     it("records the token's fields, the lifetime given in nanoseconds", async () => {
       const before = Date.now()
       const r = await member.client.post("/users/me/keys/tokens", {
-        token_name: "deploy.bot_1", lifetime: 7200 * NS_PER_SECOND, scopes: ["application_connect"],
+        token_name: "deploy.bot_1",
+        lifetime: 7200 * NS_PER_SECOND,
+        scopes: ["application_connect"],
         allow_list: [{ type: "workspace", id: UNKNOWN_ID }]
       })
       expect(r.status).toBe(201)
@@ -133,7 +157,10 @@ describe("api keys", () => {
     })
 
     it("accepts the deprecated scope field", async () => {
-      const r = await member.client.post("/users/me/keys/tokens", { token_name: "legacy", scope: "application_connect" })
+      const r = await member.client.post("/users/me/keys/tokens", {
+        token_name: "legacy",
+        scope: "application_connect"
+      })
       expect(r.status).toBe(201)
       const k = (await member.client.get("/users/me/keys/tokens/legacy")).body
       expect(k.scopes).toEqual(["application_connect"])
@@ -154,35 +181,51 @@ describe("api keys", () => {
       const r = await member.client.post("/users/me/keys/tokens", { token_name: "toolong", lifetime: 31 * DAY_NS })
       expectValidations(r, ["lifetime"])
       expect(r.body.validations[0].detail).toMatch(/at most/)
-      expect((await member.client.post("/users/me/keys/tokens", { token_name: "justright", lifetime: 30 * DAY_NS })).status).toBe(201)
+      expect(
+        (await member.client.post("/users/me/keys/tokens", { token_name: "justright", lifetime: 30 * DAY_NS })).status
+      ).toBe(201)
     })
 
     it("lets an owner use the longer admin maximum", async () => {
       const r = await owner.post("/users/me/keys/tokens", { token_name: "admin-long", lifetime: 200 * DAY_NS })
       expect(r.status).toBe(201)
       expect((await owner.get("/users/me/keys/tokens/admin-long")).body.lifetime_seconds).toBe(200 * 86_400)
-      expectValidations(await owner.post("/users/me/keys/tokens", { token_name: "admin-too-long", lifetime: 400 * DAY_NS }), ["lifetime"])
+      expectValidations(
+        await owner.post("/users/me/keys/tokens", { token_name: "admin-too-long", lifetime: 400 * DAY_NS }),
+        ["lifetime"]
+      )
     })
 
     it("answers 400 on lifetime for negative, fractional, tiny or absurd values", async () => {
       for (const lifetime of [-1, 1.5, 1000, 1e30, "1h"]) {
-        expectValidations(await member.client.post("/users/me/keys/tokens", { token_name: "bad-lifetime", lifetime }), ["lifetime"])
+        expectValidations(await member.client.post("/users/me/keys/tokens", { token_name: "bad-lifetime", lifetime }), [
+          "lifetime"
+        ])
       }
     })
 
     it("answers 400 with one validation per bad field", async () => {
-      expectValidations(await member.client.post("/users/me/keys/tokens", { scopes: ["all", "root", "god"] }), ["scopes"])
+      expectValidations(await member.client.post("/users/me/keys/tokens", { scopes: ["all", "root", "god"] }), [
+        "scopes"
+      ])
       expectValidations(await member.client.post("/users/me/keys/tokens", { scope: "root" }), ["scope"])
       expectValidations(
-        await member.client.post("/users/me/keys/tokens", { token_name: "has space", allow_list: [{ type: "planet", id: "*" }] }),
+        await member.client.post("/users/me/keys/tokens", {
+          token_name: "has space",
+          allow_list: [{ type: "planet", id: "*" }]
+        }),
         ["token_name", "allow_list.0.type"]
       )
       // An allow-list id is a UUID or "*".
       expectValidations(
-        await member.client.post("/users/me/keys/tokens", { allow_list: [{ type: "user", id: "*" }, { type: "user", id: "bob" }] }),
+        await member.client.post("/users/me/keys/tokens", {
+          allow_list: [{ type: "user", id: "*" }, { type: "user", id: "bob" }]
+        }),
         ["allow_list.1.id"]
       )
-      expectValidations(await member.client.post("/users/me/keys/tokens", { token_name: "x".repeat(65) }), ["token_name"])
+      expectValidations(await member.client.post("/users/me/keys/tokens", { token_name: "x".repeat(65) }), [
+        "token_name"
+      ])
     })
 
     it("lets the owner make a token for another user", async () => {
@@ -255,7 +298,10 @@ describe("api keys", () => {
 
     it("answers 400 for a bad include_all, one validation per bad field", async () => {
       expectValidations(await lister.client.get("/users/me/keys/tokens?include_all=maybe"), ["include_all"])
-      expectValidations(await owner.get("/users/me/keys/tokens?include_all=yes&include_expired=2"), ["include_all", "include_expired"])
+      expectValidations(await owner.get("/users/me/keys/tokens?include_all=yes&include_expired=2"), [
+        "include_all",
+        "include_expired"
+      ])
     })
 
     it("requires a token", async () => {
@@ -282,8 +328,16 @@ describe("api keys", () => {
       const r = await owner.get("/users/me/keys/tokens?include_all=true")
       expect(r.status).toBe(200)
       const byId = new Map(r.body.map((k: any) => [k.id, k]))
-      expect(byId.get(keyIdOf(alphaToken))).toMatchObject({ token_name: "alpha-token", user_id: alpha.user.id, username: "all-alpha" })
-      expect(byId.get(keyIdOf(betaToken))).toMatchObject({ token_name: "beta-token", user_id: beta.user.id, username: "all-beta" })
+      expect(byId.get(keyIdOf(alphaToken))).toMatchObject({
+        token_name: "alpha-token",
+        user_id: alpha.user.id,
+        username: "all-alpha"
+      })
+      expect(byId.get(keyIdOf(betaToken))).toMatchObject({
+        token_name: "beta-token",
+        user_id: beta.user.id,
+        username: "all-beta"
+      })
       for (const k of r.body) {
         expectApiKey(k, true)
         expect(k.login_type).toBe("token")
@@ -291,7 +345,9 @@ describe("api keys", () => {
       const created = r.body.map((k: any) => Date.parse(k.created_at))
       expect(created).toEqual([...created].sort((a, b) => b - a))
       // The path names whom to check, not whose tokens: any user the owner may read lists the same.
-      expect(idsOf((await owner.get(`/users/${alpha.username}/keys/tokens?include_all=true`)).body)).toEqual(idsOf(r.body))
+      expect(idsOf((await owner.get(`/users/${alpha.username}/keys/tokens?include_all=true`)).body)).toEqual(
+        idsOf(r.body)
+      )
     })
 
     it("lists only the member's own tokens to a plain member", async () => {
@@ -481,7 +537,9 @@ describe("api keys", () => {
       expect(r.body).toBeUndefined()
       expectResponse(await srv.anonymous.as(token).get("/users/me"), 401)
       expectResponse(await member.client.get(`/users/me/keys/${keyIdOf(token)}`), 404)
-      const names = (await member.client.get("/users/me/keys/tokens?include_expired=true")).body.map((k: any) => k.token_name)
+      const names = (await member.client.get("/users/me/keys/tokens?include_expired=true")).body.map((k: any) =>
+        k.token_name
+      )
       expect(names).not.toContain("delete-by-id")
       expectResponse(await member.client.delete(`/users/me/keys/${keyIdOf(token)}`), 404)
     })
@@ -530,7 +588,9 @@ describe("api keys", () => {
       expect(after.body.updated_at).toBe(after.body.expires_at)
       const live = (await member.client.get("/users/me/keys/tokens")).body.map((k: any) => k.token_name)
       expect(live).not.toContain("expire-me")
-      const all = (await member.client.get("/users/me/keys/tokens?include_expired=true")).body.map((k: any) => k.token_name)
+      const all = (await member.client.get("/users/me/keys/tokens?include_expired=true")).body.map((k: any) =>
+        k.token_name
+      )
       expect(all).toContain("expire-me")
     })
 
@@ -563,7 +623,10 @@ describe("api keys", () => {
 
     it("refuses a token limited to reading with 403", async () => {
       const target = (await member.client.post("/users/me/keys/tokens", { token_name: "expire-target" })).body.key
-      const reader = await tokenClient(member.client, { token_name: "key-reader", scopes: ["api_key:read", "user:read"] })
+      const reader = await tokenClient(member.client, {
+        token_name: "key-reader",
+        scopes: ["api_key:read", "user:read"]
+      })
       expectResponse(await reader.put(`/users/me/keys/${keyIdOf(target)}/expire`), 403)
       expect((await srv.anonymous.as(target).get("/users/me")).status).toBe(200)
     })
@@ -587,7 +650,12 @@ describe("api keys", () => {
       const log = await owner.get("/audit?limit=1")
       expect(log.status).toBe(200)
       const entry = log.body.audit_logs[0]
-      expect(entry).toMatchObject({ resource_type: "api_key", action: "write", resource_target: "expire-audited", status_code: 204 })
+      expect(entry).toMatchObject({
+        resource_type: "api_key",
+        action: "write",
+        resource_target: "expire-audited",
+        status_code: 204
+      })
       expect(Object.keys(entry.diff)).toContain("expires_at")
     })
   })
@@ -597,12 +665,20 @@ describe("api keys", () => {
       const routes: Array<readonly [string, string]> = []
       for (const p of ["/users/me", `/users/${other.user.id}`, "/users/nobody-here"]) {
         routes.push(
-          ["POST", `${p}/keys`], ["GET", `${p}/keys/tokens`], ["GET", `${p}/keys/tokens?include_expired=`],
-          ["GET", `${p}/keys/tokens?include_all=true&include_expired=true`], ["GET", `${p}/keys/tokens?include_all=%00`],
-          ["POST", `${p}/keys/tokens`], ["GET", `${p}/keys/tokens/tokenconfig`], ["GET", `${p}/keys/tokens/%00`],
-          ["GET", `${p}/keys/tokens/${"x".repeat(400)}`], ["GET", `${p}/keys/%20`], ["DELETE", `${p}/keys/tokens/%00`],
+          ["POST", `${p}/keys`],
+          ["GET", `${p}/keys/tokens`],
+          ["GET", `${p}/keys/tokens?include_expired=`],
+          ["GET", `${p}/keys/tokens?include_all=true&include_expired=true`],
+          ["GET", `${p}/keys/tokens?include_all=%00`],
+          ["POST", `${p}/keys/tokens`],
+          ["GET", `${p}/keys/tokens/tokenconfig`],
+          ["GET", `${p}/keys/tokens/%00`],
+          ["GET", `${p}/keys/tokens/${"x".repeat(400)}`],
+          ["GET", `${p}/keys/%20`],
+          ["DELETE", `${p}/keys/tokens/%00`],
           ["DELETE", `${p}/keys/%27--`],
-          ["PUT", `${p}/keys/%27--/expire`], ["PUT", `${p}/keys/${"x".repeat(400)}/expire`]
+          ["PUT", `${p}/keys/%27--/expire`],
+          ["PUT", `${p}/keys/${"x".repeat(400)}/expire`]
         )
       }
       await expectNoServerErrors(member.client, routes)

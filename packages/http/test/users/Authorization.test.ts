@@ -6,9 +6,25 @@
 import { Duration } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, captureMail, type Client, createOrganization, createUser, expectNoServerErrors, expectResponse,
-  expectValidations, ISO_DATE_PATTERN, login, SESSION_HEADER, sessionClient, startTestServer, startWithOwner,
-  STRONG_PASSWORD, type TestServer, type TestUser, tokenClient, UUID_PATTERN
+  addMemberWithRoles,
+  captureMail,
+  type Client,
+  createOrganization,
+  createUser,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  ISO_DATE_PATTERN,
+  login,
+  SESSION_HEADER,
+  sessionClient,
+  startTestServer,
+  startWithOwner,
+  STRONG_PASSWORD,
+  type TestServer,
+  type TestUser,
+  tokenClient,
+  UUID_PATTERN
 } from "../support.js"
 
 const TOKEN_PATTERN = /^[A-Za-z0-9]{10}-[A-Za-z0-9]{22}$/
@@ -25,7 +41,9 @@ describe("auth scopes", () => {
     const r = await srv.anonymous.get("/auth/scopes")
     expect(r.status).toBe(200)
     expect(r.body.external.slice(0, 2)).toEqual(["all", "application_connect"])
-    expect(r.body.external).toEqual(expect.arrayContaining(["workspace:read", "workspace:*", "user:read", "api_key:delete"]))
+    expect(r.body.external).toEqual(
+      expect.arrayContaining(["workspace:read", "workspace:*", "user:read", "api_key:delete"])
+    )
     expect(new Set(r.body.external).size).toBe(r.body.external.length)
   })
 })
@@ -49,7 +67,11 @@ describe("first user", () => {
   })
 
   it("rejects a weak password on the password field", async () => {
-    const r = await srv.anonymous.post("/users/first", { email: "a@example.com", username: "alice", password: "password" })
+    const r = await srv.anonymous.post("/users/first", {
+      email: "a@example.com",
+      username: "alice",
+      password: "password"
+    })
     expectValidations(r, ["password"])
   })
 
@@ -59,14 +81,22 @@ describe("first user", () => {
   })
 
   it("rejects a reserved username", async () => {
-    const r = await srv.anonymous.post("/users/first", { email: "me@example.com", username: "me", password: STRONG_PASSWORD })
+    const r = await srv.anonymous.post("/users/first", {
+      email: "me@example.com",
+      username: "me",
+      password: STRONG_PASSWORD
+    })
     expectValidations(r, ["username"])
   })
 
   it("creates the first user as owner of a new default organization", async () => {
     const r = await srv.anonymous.post("/users/first", {
-      email: "root@example.com", username: "root", name: "Root User", password: STRONG_PASSWORD,
-      trial: false, onboarding_info: { newsletter_marketing: false, newsletter_releases: true }
+      email: "root@example.com",
+      username: "root",
+      name: "Root User",
+      password: STRONG_PASSWORD,
+      trial: false,
+      onboarding_info: { newsletter_marketing: false, newsletter_releases: true }
     })
     expect(r.status).toBe(201)
     expect(Object.keys(r.body).sort()).toEqual(["organization_id", "user_id"])
@@ -92,7 +122,11 @@ describe("first user", () => {
   })
 
   it("refuses a second first user with 409", async () => {
-    const r = await srv.anonymous.post("/users/first", { email: "two@example.com", username: "two", password: STRONG_PASSWORD })
+    const r = await srv.anonymous.post("/users/first", {
+      email: "two@example.com",
+      username: "two",
+      password: STRONG_PASSWORD
+    })
     expectResponse(r, 409)
   })
 })
@@ -155,7 +189,10 @@ describe("login", () => {
 
   it("refuses a suspended user with 403", async () => {
     const created = await owner.post("/users", {
-      email: "sleepy@example.com", username: "sleepy", password: STRONG_PASSWORD, user_status: "suspended"
+      email: "sleepy@example.com",
+      username: "sleepy",
+      password: STRONG_PASSWORD,
+      user_status: "suspended"
     })
     expect(created.status).toBe(201)
     expect(created.body.status).toBe("suspended")
@@ -205,7 +242,11 @@ describe("with password authentication disabled", () => {
   let srv: TestServer
   beforeAll(async () => {
     srv = await startTestServer({ settings: { disablePasswordAuth: true } })
-    const first = await srv.anonymous.post("/users/first", { email: "admin@example.com", username: "admin", password: STRONG_PASSWORD })
+    const first = await srv.anonymous.post("/users/first", {
+      email: "admin@example.com",
+      username: "admin",
+      password: STRONG_PASSWORD
+    })
     expect(first.status).toBe(201)
   })
   afterAll(() => srv.close())
@@ -228,7 +269,9 @@ describe("with password authentication disabled", () => {
     expectResponse(await srv.anonymous.post("/users/otp/request", { email: "admin@example.com" }), 403)
     expectResponse(
       await srv.anonymous.post("/users/otp/change-password", {
-        email: "admin@example.com", one_time_passcode: "x", password: NEW_PASSWORD
+        email: "admin@example.com",
+        one_time_passcode: "x",
+        password: NEW_PASSWORD
       }),
       403
     )
@@ -273,7 +316,11 @@ describe("one-time passcodes", () => {
     expect((await srv.anonymous.post("/users/otp/request", { email })).status).toBe(204)
     const passcode = mail.passcodeFor(email)!
 
-    const changed = await srv.anonymous.post("/users/otp/change-password", { email, one_time_passcode: passcode, password: NEW_PASSWORD })
+    const changed = await srv.anonymous.post("/users/otp/change-password", {
+      email,
+      one_time_passcode: passcode,
+      password: NEW_PASSWORD
+    })
     expect(changed.status).toBe(204)
     expect(changed.body).toBeUndefined()
 
@@ -283,7 +330,9 @@ describe("one-time passcodes", () => {
 
     // Single use: the same passcode fails the second time.
     const again = await srv.anonymous.post("/users/otp/change-password", {
-      email, one_time_passcode: passcode, password: "Yet-Another-Passw0rd!"
+      email,
+      one_time_passcode: passcode,
+      password: "Yet-Another-Passw0rd!"
     })
     expectResponse(again, 401)
     expect((await login(srv, email, NEW_PASSWORD)).status).toBe(201)
@@ -293,34 +342,50 @@ describe("one-time passcodes", () => {
     const { email } = await createUser(owner, { username: "otpwrong" })
     expect((await srv.anonymous.post("/users/otp/request", { email })).status).toBe(204)
     const wrong = await srv.anonymous.post("/users/otp/change-password", {
-      email, one_time_passcode: "00000000-0000-4000-8000-000000000000", password: NEW_PASSWORD
+      email,
+      one_time_passcode: "00000000-0000-4000-8000-000000000000",
+      password: NEW_PASSWORD
     })
     expectResponse(wrong, 401)
     expect(wrong.body.message).toBe("Incorrect email or one-time passcode.")
     const unknown = await srv.anonymous.post("/users/otp/change-password", {
-      email: "ghost@example.com", one_time_passcode: mail.passcodeFor(email)!, password: NEW_PASSWORD
+      email: "ghost@example.com",
+      one_time_passcode: mail.passcodeFor(email)!,
+      password: NEW_PASSWORD
     })
     expectResponse(unknown, 401)
     // The right passcode still works afterwards.
     const ok = await srv.anonymous.post("/users/otp/change-password", {
-      email, one_time_passcode: mail.passcodeFor(email)!, password: NEW_PASSWORD
+      email,
+      one_time_passcode: mail.passcodeFor(email)!,
+      password: NEW_PASSWORD
     })
     expect(ok.status).toBe(204)
   })
 
   it("answers 400 for a weak new password or missing fields", async () => {
     expectValidations(
-      await srv.anonymous.post("/users/otp/change-password", { email: "a@example.com", one_time_passcode: "x", password: "short" }),
+      await srv.anonymous.post("/users/otp/change-password", {
+        email: "a@example.com",
+        one_time_passcode: "x",
+        password: "short"
+      }),
       ["password"]
     )
-    expectValidations(await srv.anonymous.post("/users/otp/change-password", {}), ["email", "one_time_passcode", "password"])
+    expectValidations(await srv.anonymous.post("/users/otp/change-password", {}), [
+      "email",
+      "one_time_passcode",
+      "password"
+    ])
   })
 
   it("answers 400 when the new password equals the old one", async () => {
     const { email } = await createUser(owner, { username: "otpsame" })
     expect((await srv.anonymous.post("/users/otp/request", { email })).status).toBe(204)
     const r = await srv.anonymous.post("/users/otp/change-password", {
-      email, one_time_passcode: mail.passcodeFor(email)!, password: STRONG_PASSWORD
+      email,
+      one_time_passcode: mail.passcodeFor(email)!,
+      password: STRONG_PASSWORD
     })
     expectValidations(r, ["password"])
   })
@@ -331,7 +396,10 @@ describe("expired one-time passcodes", () => {
   let srv: TestServer
   let owner: Client
   beforeAll(async () => {
-    ;({ srv, owner } = await startWithOwner({ mail: mail.layer, settings: { oneTimePasscodeLifetime: Duration.millis(300) } }))
+    ;({ srv, owner } = await startWithOwner({
+      mail: mail.layer,
+      settings: { oneTimePasscodeLifetime: Duration.millis(300) }
+    }))
   })
   afterAll(() => srv.close())
 
@@ -340,7 +408,9 @@ describe("expired one-time passcodes", () => {
     expect((await srv.anonymous.post("/users/otp/request", { email })).status).toBe(204)
     await new Promise((resolve) => setTimeout(resolve, 500))
     const r = await srv.anonymous.post("/users/otp/change-password", {
-      email, one_time_passcode: mail.passcodeFor(email)!, password: NEW_PASSWORD
+      email,
+      one_time_passcode: mail.passcodeFor(email)!,
+      password: NEW_PASSWORD
     })
     expectResponse(r, 401)
     expect((await login(srv, email)).status).toBe(201)
@@ -406,19 +476,31 @@ describe("convert login", () => {
   })
 
   it("accepts the user by username and id", async () => {
-    const byName = await member.client.post(`/users/${member.username}/convert-login`, { password: STRONG_PASSWORD, to_type: "github" })
+    const byName = await member.client.post(`/users/${member.username}/convert-login`, {
+      password: STRONG_PASSWORD,
+      to_type: "github"
+    })
     expect(byName.status).toBe(201)
     expect(byName.body.to_type).toBe("github")
-    const byId = await member.client.post(`/users/${member.user.id}/convert-login`, { password: STRONG_PASSWORD, to_type: "github" })
+    const byId = await member.client.post(`/users/${member.user.id}/convert-login`, {
+      password: STRONG_PASSWORD,
+      to_type: "github"
+    })
     expect(byId.status).toBe(201)
   })
 
   it("requires a token", async () => {
-    expectResponse(await srv.anonymous.post("/users/me/convert-login", { password: STRONG_PASSWORD, to_type: "oidc" }), 401)
+    expectResponse(
+      await srv.anonymous.post("/users/me/convert-login", { password: STRONG_PASSWORD, to_type: "oidc" }),
+      401
+    )
   })
 
   it("refuses to convert another user's account with 403", async () => {
-    const r = await owner.post(`/users/${member.username}/convert-login`, { password: STRONG_PASSWORD, to_type: "oidc" })
+    const r = await owner.post(`/users/${member.username}/convert-login`, {
+      password: STRONG_PASSWORD,
+      to_type: "oidc"
+    })
     expectResponse(r, 403)
   })
 
@@ -428,7 +510,9 @@ describe("convert login", () => {
 
   it("answers 400 for a login type that cannot be converted to", async () => {
     for (const to_type of ["password", "none", "token", "saml"]) {
-      expectValidations(await member.client.post("/users/me/convert-login", { password: STRONG_PASSWORD, to_type }), ["to_type"])
+      expectValidations(await member.client.post("/users/me/convert-login", { password: STRONG_PASSWORD, to_type }), [
+        "to_type"
+      ])
     }
   })
 
@@ -493,13 +577,17 @@ describe("authentication", () => {
   })
 
   it("accepts the token in the session cookie", async () => {
-    const r = await srv.anonymous.request("GET", "/users/me", undefined, { headers: { cookie: `other=1; service_session_token=${token}` } })
+    const r = await srv.anonymous.request("GET", "/users/me", undefined, {
+      headers: { cookie: `other=1; service_session_token=${token}` }
+    })
     expect(r.status).toBe(200)
     expect(r.body.username).toBe("admin")
   })
 
   it("accepts the token as a bearer token", async () => {
-    const r = await srv.anonymous.request("GET", "/users/me", undefined, { headers: { authorization: `Bearer ${token}` } })
+    const r = await srv.anonymous.request("GET", "/users/me", undefined, {
+      headers: { authorization: `Bearer ${token}` }
+    })
     expect(r.status).toBe(200)
     expect(r.body.username).toBe("admin")
   })
@@ -568,8 +656,17 @@ describe("POST /authcheck", () => {
     const r = await member.client.post("/authcheck", { checks: checks() })
     expect(r.status).toBe(200)
     expect(r.body).toEqual({
-      readUser: true, createUser: false, deleteUser: false, ownPersonal: true, readDefaultOrg: true, readOtherOrg: false,
-      ownKey: true, othersKey: false, auditLog: false, connect: true, everything: false
+      readUser: true,
+      createUser: false,
+      deleteUser: false,
+      ownPersonal: true,
+      readDefaultOrg: true,
+      readOtherOrg: false,
+      ownKey: true,
+      othersKey: false,
+      auditLog: false,
+      connect: true,
+      everything: false
     })
   })
 
@@ -597,7 +694,13 @@ describe("POST /authcheck", () => {
     })
     expect(r.status).toBe(200)
     expect(r.body).toEqual({
-      inOrg: true, byId: true, elsewhere: false, noOrg: false, anyOrg: true, groups: true, memberRead: true
+      inOrg: true,
+      byId: true,
+      elsewhere: false,
+      noOrg: false,
+      anyOrg: true,
+      groups: true,
+      memberRead: true
     })
     const plain = await member.client.post("/authcheck", {
       checks: { anyOrg: { action: "update", object: { resource_type: "organization", any_org: true } } }
@@ -646,8 +749,12 @@ describe("POST /authcheck", () => {
       }
     })
     expectValidations(r, [
-      "checks.badAction.action", "checks.badType.object.resource_type", "checks.emptyType.object.resource_type",
-      "checks.noObject.object", "checks.badAnyOrg.object.any_org", "checks.badOwner.object.owner_id"
+      "checks.badAction.action",
+      "checks.badType.object.resource_type",
+      "checks.emptyType.object.resource_type",
+      "checks.noObject.object",
+      "checks.badAnyOrg.object.any_org",
+      "checks.badOwner.object.owner_id"
     ])
   })
 
@@ -664,7 +771,14 @@ describe("POST /authcheck", () => {
   it("never answers with a server error", async () => {
     await expectNoServerErrors(member.client, [["POST", "/authcheck"]])
     await expectNoServerErrors(srv.anonymous, [["POST", "/authcheck"]])
-    const deep = { checks: { k: { action: "read", object: { resource_type: "user", resource_id: "x".repeat(10_000), organization_id: "%", owner_id: "me" } } } }
+    const deep = {
+      checks: {
+        k: {
+          action: "read",
+          object: { resource_type: "user", resource_id: "x".repeat(10_000), organization_id: "%", owner_id: "me" }
+        }
+      }
+    }
     expect((await member.client.post("/authcheck", deep)).status).toBe(200)
   })
 })
@@ -679,9 +793,16 @@ describe("malformed input to authorization routes", () => {
 
   it("never answers with a server error", async () => {
     const routes = [
-      ["GET", "/auth/scopes"], ["POST", "/users/login"], ["POST", "/users/otp/request"], ["POST", "/users/otp/change-password"],
-      ["GET", "/users/first"], ["POST", "/users/first"], ["GET", "/users/authmethods"], ["POST", "/users/validate-password"],
-      ["POST", "/users/me/convert-login"], ["POST", "/users/nobody/convert-login"]
+      ["GET", "/auth/scopes"],
+      ["POST", "/users/login"],
+      ["POST", "/users/otp/request"],
+      ["POST", "/users/otp/change-password"],
+      ["GET", "/users/first"],
+      ["POST", "/users/first"],
+      ["GET", "/users/authmethods"],
+      ["POST", "/users/validate-password"],
+      ["POST", "/users/me/convert-login"],
+      ["POST", "/users/nobody/convert-login"]
     ] as const
     await expectNoServerErrors(owner, routes)
     await expectNoServerErrors(srv.anonymous, routes)

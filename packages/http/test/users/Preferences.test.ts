@@ -1,8 +1,16 @@
 /** Black-box tests of a user's preference settings: GET and PUT /users/{user}/preferences. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, startWithOwner, type TestServer,
-  type TestUser, tokenClient, UNKNOWN_ID
+  type Client,
+  createUser,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  startWithOwner,
+  type TestServer,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID
 } from "../support.js"
 
 const DEFAULTS = {
@@ -53,16 +61,28 @@ describe("user preferences", () => {
       expect(first.status).toBe(200)
       expect(first.body).toEqual({ ...DEFAULTS, collapse_assistant_steps: true })
       const second = await alice.client.put("/users/me/preferences", {
-        agent_chat_send_shortcut: "modifier_enter", thinking_display_mode: "always_expanded", shell_tool_display_mode: null
+        agent_chat_send_shortcut: "modifier_enter",
+        thinking_display_mode: "always_expanded",
+        shell_tool_display_mode: null
       })
       expect(second.body).toEqual({
-        ...DEFAULTS, collapse_assistant_steps: true, agent_chat_send_shortcut: "modifier_enter", thinking_display_mode: "always_expanded"
+        ...DEFAULTS,
+        collapse_assistant_steps: true,
+        agent_chat_send_shortcut: "modifier_enter",
+        thinking_display_mode: "always_expanded"
       })
       expect((await alice.client.get("/users/me/preferences")).body).toEqual(second.body)
       // Another user's settings are their own.
       expect((await bob.client.get("/users/me/preferences")).body).toEqual(DEFAULTS)
-      const back = await alice.client.put("/users/me/preferences", { collapse_assistant_steps: false, code_diff_display_mode: "always_collapsed" })
-      expect(back.body).toMatchObject({ collapse_assistant_steps: false, code_diff_display_mode: "always_collapsed", thinking_display_mode: "always_expanded" })
+      const back = await alice.client.put("/users/me/preferences", {
+        collapse_assistant_steps: false,
+        code_diff_display_mode: "always_collapsed"
+      })
+      expect(back.body).toMatchObject({
+        collapse_assistant_steps: false,
+        code_diff_display_mode: "always_collapsed",
+        thinking_display_mode: "always_expanded"
+      })
     })
 
     it("accepts an empty body, which changes nothing", async () => {
@@ -73,17 +93,27 @@ describe("user preferences", () => {
     })
 
     it("lets an owner or a user admin change another user's settings", async () => {
-      expect((await owner.put(`/users/${bob.user.id}/preferences`, { thinking_display_mode: "always_collapsed" })).status).toBe(200)
-      expect((await userAdmin.client.put(`/users/${bob.username}/preferences`, { shell_tool_display_mode: "always_expanded" })).status)
+      expect(
+        (await owner.put(`/users/${bob.user.id}/preferences`, { thinking_display_mode: "always_collapsed" })).status
+      ).toBe(200)
+      expect(
+        (await userAdmin.client.put(`/users/${bob.username}/preferences`, {
+          shell_tool_display_mode: "always_expanded"
+        })).status
+      )
         .toBe(200)
       expect((await bob.client.get("/users/me/preferences")).body).toMatchObject({
-        thinking_display_mode: "always_collapsed", shell_tool_display_mode: "always_expanded"
+        thinking_display_mode: "always_collapsed",
+        shell_tool_display_mode: "always_expanded"
       })
     })
 
     it("refuses a plain member changing another user's settings with 403 (a user they can see), changing nothing", async () => {
       const before = (await owner.get(`/users/${bob.user.id}/preferences`)).body
-      expectResponse(await alice.client.put(`/users/${bob.user.id}/preferences`, { collapse_assistant_steps: true }), 403)
+      expectResponse(
+        await alice.client.put(`/users/${bob.user.id}/preferences`, { collapse_assistant_steps: true }),
+        403
+      )
       expect((await owner.get(`/users/${bob.user.id}/preferences`)).body).toEqual(before)
     })
 
@@ -95,11 +125,15 @@ describe("user preferences", () => {
     it("answers 400 with one validation per bad field", async () => {
       expectValidations(
         await alice.client.put("/users/me/preferences", {
-          agent_chat_send_shortcut: "space", thinking_display_mode: "sometimes", collapse_assistant_steps: "yes"
+          agent_chat_send_shortcut: "space",
+          thinking_display_mode: "sometimes",
+          collapse_assistant_steps: "yes"
         }),
         ["agent_chat_send_shortcut", "collapse_assistant_steps", "thinking_display_mode"]
       )
-      expectValidations(await alice.client.put("/users/me/preferences", { code_diff_display_mode: 3 }), ["code_diff_display_mode"])
+      expectValidations(await alice.client.put("/users/me/preferences", { code_diff_display_mode: 3 }), [
+        "code_diff_display_mode"
+      ])
     })
 
     it("answers 404 for an unknown user and 401 without a token", async () => {
@@ -110,13 +144,20 @@ describe("user preferences", () => {
     it("writes an audit entry naming the changed setting", async () => {
       expect((await alice.client.put("/users/me/preferences", { agent_chat_send_shortcut: "enter" })).status).toBe(200)
       const entry = (await owner.get("/audit?limit=1")).body.audit_logs[0]
-      expect(entry).toMatchObject({ resource_type: "user", action: "write", resource_target: "pref-alice", status_code: 200 })
+      expect(entry).toMatchObject({
+        resource_type: "user",
+        action: "write",
+        resource_target: "pref-alice",
+        status_code: 200
+      })
       expect(entry.diff.preferences).toBeDefined()
     })
 
     it("never answers with a server error", async () => {
       await expectNoServerErrors(alice.client, [
-        ["GET", "/users/%00/preferences"], ["PUT", "/users/%00/preferences"], ["PUT", `/users/${"x".repeat(400)}/preferences`]
+        ["GET", "/users/%00/preferences"],
+        ["PUT", "/users/%00/preferences"],
+        ["PUT", `/users/${"x".repeat(400)}/preferences`]
       ])
     })
   })

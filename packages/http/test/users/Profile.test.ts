@@ -5,11 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer,
-  startWithOwner, STRONG_PASSWORD, type TestUser, UNKNOWN_ID
+  addMemberWithRoles,
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  STRONG_PASSWORD,
+  type TestUser,
+  UNKNOWN_ID
 } from "../support.js"
-import { makeTemplate, makeWorkspace, WORKSPACE_TEMPLATE } from "../workspaces/fixtures.js"
 import { runJobs } from "../templates/versions.js"
+import { makeTemplate, makeWorkspace, WORKSPACE_TEMPLATE } from "../workspaces/fixtures.js"
 
 describe("users: profile, password, login type, roles, organizations", () => {
   let srv: ServiceTestServer
@@ -69,9 +78,14 @@ describe("users: profile, password, login type, roles, organizations", () => {
       // Another user's: only the organizations the caller may read.
       const privateOrg = await createOrganization(owner, "pf-private")
       await addMemberWithRoles(owner, privateOrg.id, other.user.id, [])
-      expect((await member.client.get(`/users/${other.user.id}/organizations`)).body.map((o: any) => o.id)).toEqual([orgId])
+      expect((await member.client.get(`/users/${other.user.id}/organizations`)).body.map((o: any) => o.id)).toEqual([
+        orgId
+      ])
       expectResponse(await member.client.get(`/users/${UNKNOWN_ID}/organizations`), 404)
-      expect((await owner.get(`/users/${other.user.id}/organizations`)).body.map((o: any) => o.id)).toEqual([orgId, privateOrg.id])
+      expect((await owner.get(`/users/${other.user.id}/organizations`)).body.map((o: any) => o.id)).toEqual([
+        orgId,
+        privateOrg.id
+      ])
       expectResponse(await srv.anonymous.get("/users/me/organizations"), 401)
     })
   })
@@ -97,7 +111,10 @@ describe("users: profile, password, login type, roles, organizations", () => {
       const conflict = await owner.put(`/users/${member.user.id}/profile`, { username: "pf-other" })
       expectResponse(conflict, 409)
       expect(conflict.body.validations.map((v: any) => v.field)).toEqual(["username"])
-      expectValidations(await member.client.put("/users/me/profile", { username: "not a name!", name: 7 }), ["username", "name"])
+      expectValidations(await member.client.put("/users/me/profile", { username: "not a name!", name: 7 }), [
+        "username",
+        "name"
+      ])
       expectValidations(await member.client.put("/users/me/profile", {}), ["username"])
       expectResponse(await owner.put(`/users/${UNKNOWN_ID}/profile`, { username: "whoever" }), 404)
       expectResponse(await member.client.put(`/users/${other.user.id}/profile`, { username: "pf-other" }), 403)
@@ -108,18 +125,34 @@ describe("users: profile, password, login type, roles, organizations", () => {
   describe("PUT /users/{user}/password", () => {
     it("changes one's password with the old one, ending every session", async () => {
       const u = await createUser(owner, { username: "pf-password" })
-      const r = await u.client.put("/users/me/password", { old_password: STRONG_PASSWORD, password: "Brand-New-Horse-42" })
+      const r = await u.client.put("/users/me/password", {
+        old_password: STRONG_PASSWORD,
+        password: "Brand-New-Horse-42"
+      })
       expect(r.status).toBe(204)
       expectResponse(await u.client.get("/users/me"), 401)
       expectResponse(await srv.anonymous.post("/users/login", { email: u.email, password: STRONG_PASSWORD }), 401)
-      expect((await srv.anonymous.post("/users/login", { email: u.email, password: "Brand-New-Horse-42" })).status).toBe(201)
+      expect((await srv.anonymous.post("/users/login", { email: u.email, password: "Brand-New-Horse-42" })).status)
+        .toBe(201)
     })
 
     it("refuses a wrong old password, a weak or unchanged new one, and a missing old one from a plain user", async () => {
       const u = await createUser(owner, { username: "pf-password2" })
-      expectValidations(await u.client.put("/users/me/password", { old_password: "Wrong-Horse-Battery-1", password: "Brand-New-Horse-42" }), ["old_password"])
-      expectValidations(await u.client.put("/users/me/password", { old_password: STRONG_PASSWORD, password: "short" }), ["password"])
-      expectValidations(await u.client.put("/users/me/password", { old_password: STRONG_PASSWORD, password: STRONG_PASSWORD }), ["password"])
+      expectValidations(
+        await u.client.put("/users/me/password", {
+          old_password: "Wrong-Horse-Battery-1",
+          password: "Brand-New-Horse-42"
+        }),
+        ["old_password"]
+      )
+      expectValidations(
+        await u.client.put("/users/me/password", { old_password: STRONG_PASSWORD, password: "short" }),
+        ["password"]
+      )
+      expectValidations(
+        await u.client.put("/users/me/password", { old_password: STRONG_PASSWORD, password: STRONG_PASSWORD }),
+        ["password"]
+      )
       expectResponse(await u.client.put("/users/me/password", { password: "Brand-New-Horse-42" }), 403)
       expectValidations(await u.client.put("/users/me/password", {}), ["password"])
       expect((await u.client.get("/users/me")).status).toBe(200)
@@ -128,14 +161,20 @@ describe("users: profile, password, login type, roles, organizations", () => {
     it("lets an owner set it without the old one; others' are 403 to members; unknown 404; 401 without a session", async () => {
       const u = await createUser(owner, { username: "pf-password3" })
       expect((await owner.put(`/users/${u.user.id}/password`, { password: "Admin-Set-Horse-77" })).status).toBe(204)
-      expect((await srv.anonymous.post("/users/login", { email: u.email, password: "Admin-Set-Horse-77" })).status).toBe(201)
+      expect((await srv.anonymous.post("/users/login", { email: u.email, password: "Admin-Set-Horse-77" })).status)
+        .toBe(201)
       expectResponse(await member.client.put(`/users/${u.user.id}/password`, { password: "Admin-Set-Horse-78" }), 403)
       expectResponse(await owner.put(`/users/${UNKNOWN_ID}/password`, { password: "Admin-Set-Horse-78" }), 404)
       expectResponse(await srv.anonymous.put("/users/me/password", { password: "Admin-Set-Horse-78" }), 401)
     })
 
     it("refuses accounts without a password login", async () => {
-      const created = await owner.post("/users", { email: "pf-none@example.com", username: "pf-none", login_type: "none", organization_ids: [orgId] })
+      const created = await owner.post("/users", {
+        email: "pf-none@example.com",
+        username: "pf-none",
+        login_type: "none",
+        organization_ids: [orgId]
+      })
       expect(created.status).toBe(201)
       const r = await owner.put(`/users/${created.body.id}/password`, { password: "Admin-Set-Horse-79" })
       expectResponse(r, 400)
@@ -147,9 +186,15 @@ describe("users: profile, password, login type, roles, organizations", () => {
     it("answers the values of the user's latest start builds of the template, ephemeral ones left out", async () => {
       const template = await makeTemplate(srv, owner, orgId, WORKSPACE_TEMPLATE)
       const w = await makeWorkspace(srv, owner, orgId, template.id, {
-        rich_parameter_values: [{ name: "region", value: "us" }, { name: "cpus", value: "3" }, { name: "token", value: "secret-ish" }]
+        rich_parameter_values: [{ name: "region", value: "us" }, { name: "cpus", value: "3" }, {
+          name: "token",
+          value: "secret-ish"
+        }]
       })
-      const rebuilt = await owner.post(`/workspaces/${w.id}/builds`, { transition: "start", rich_parameter_values: [{ name: "cpus", value: "5" }] })
+      const rebuilt = await owner.post(`/workspaces/${w.id}/builds`, {
+        transition: "start",
+        rich_parameter_values: [{ name: "cpus", value: "5" }]
+      })
       expect(rebuilt.status, JSON.stringify(rebuilt.body)).toBe(200)
       await runJobs(srv)
       const r = await owner.get(`/users/me/autofill-parameters?template_id=${template.id}`)

@@ -5,21 +5,41 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, type Client, createOrganization, createUser, expectNoServerErrors, expectResponse,
-  expectValidations, startWithOwner, type TestServer, type TestUser, tokenClient, UNKNOWN_ID, UUID_PATTERN
+  addMemberWithRoles,
+  type Client,
+  createOrganization,
+  createUser,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  startWithOwner,
+  type TestServer,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID,
+  UUID_PATTERN
 } from "../support.js"
 
 const SITE_ROLES = ["owner", "member", "auditor", "template-admin", "user-admin"]
 const ORG_ROLES = [
-  "organization-admin", "organization-member", "organization-auditor", "organization-user-admin",
+  "organization-admin",
+  "organization-member",
+  "organization-auditor",
+  "organization-user-admin",
   "organization-template-admin"
 ]
 
 /** Every field of an AssignableRoles entry; `organization_id` is absent for site roles (`organizationId` ""). */
 const expectAssignableRole = (r: any, organizationId: string) => {
   expect(Object.keys(r).sort()).toEqual([
-    "assignable", "built_in", "display_name", "name", ...(organizationId === "" ? [] : ["organization_id"]),
-    "organization_permissions", "site_permissions", "user_permissions"
+    "assignable",
+    "built_in",
+    "display_name",
+    "name",
+    ...(organizationId === "" ? [] : ["organization_id"]),
+    "organization_permissions",
+    "site_permissions",
+    "user_permissions"
   ])
   expect(typeof r.name).toBe("string")
   expect(typeof r.display_name).toBe("string")
@@ -64,16 +84,28 @@ describe("roles", () => {
       const byName = Object.fromEntries(r.body.map((x: any) => [x.name, x]))
       expect(byName.owner.display_name).toBe("Owner")
       expect(byName.owner.site_permissions).toEqual([{ negate: false, resource_type: "*", action: "*" }])
-      expect(byName.auditor.site_permissions).toContainEqual({ negate: false, resource_type: "audit_log", action: "read" })
+      expect(byName.auditor.site_permissions).toContainEqual({
+        negate: false,
+        resource_type: "audit_log",
+        action: "read"
+      })
       expect(byName.member.user_permissions).toContainEqual({ negate: false, resource_type: "api_key", action: "*" })
-      expect(byName.member.site_permissions).toContainEqual({ negate: false, resource_type: "assign_role", action: "read" })
+      expect(byName.member.site_permissions).toContainEqual({
+        negate: false,
+        resource_type: "assign_role",
+        action: "read"
+      })
     })
 
     it("marks owner unassignable for a user admin", async () => {
       const r = await userAdmin.client.get("/users/roles")
       expect(r.status).toBe(200)
       expect(assignableByName(r.body)).toEqual({
-        owner: false, member: true, auditor: true, "template-admin": true, "user-admin": true
+        owner: false,
+        member: true,
+        auditor: true,
+        "template-admin": true,
+        "user-admin": true
       })
     })
 
@@ -110,7 +142,10 @@ describe("roles", () => {
         { name: "template-admin", display_name: "Template Admin" }
       ])
       expect(r.body.organization_ids).toEqual([defaultOrgId])
-      expect((await owner.get(`/users/${target.username}`)).body.roles.map((x: any) => x.name)).toEqual(["auditor", "template-admin"])
+      expect((await owner.get(`/users/${target.username}`)).body.roles.map((x: any) => x.name)).toEqual([
+        "auditor",
+        "template-admin"
+      ])
       const cleared = await owner.put(`/users/${target.username}/roles`, { roles: [] })
       expect(cleared.status).toBe(200)
       expect(cleared.body.roles).toEqual([])
@@ -123,7 +158,10 @@ describe("roles", () => {
       expect(r.status).toBe(200)
       const entry = r.body.audit_logs.find((e: any) => e.diff?.rbac_roles !== undefined)
       expect(entry).toMatchObject({
-        resource_type: "user", resource_id: target.user.id, action: "write", status_code: 200,
+        resource_type: "user",
+        resource_id: target.user.id,
+        action: "write",
+        status_code: 200,
         diff: { rbac_roles: { old: [], new: ["auditor"], secret: false } }
       })
     })
@@ -140,12 +178,30 @@ describe("roles", () => {
 
     it("takes effect on the user's existing sessions", async () => {
       const target = await createUser(owner)
-      expectResponse(await target.client.post("/users", { email: "made1@example.com", username: "made-one", password: "Correct-Horse-Battery-9" }), 403)
+      expectResponse(
+        await target.client.post("/users", {
+          email: "made1@example.com",
+          username: "made-one",
+          password: "Correct-Horse-Battery-9"
+        }),
+        403
+      )
       expect((await owner.put(`/users/${target.user.id}/roles`, { roles: ["user-admin"] })).status).toBe(200)
-      const made = await target.client.post("/users", { email: "made1@example.com", username: "made-one", password: "Correct-Horse-Battery-9" })
+      const made = await target.client.post("/users", {
+        email: "made1@example.com",
+        username: "made-one",
+        password: "Correct-Horse-Battery-9"
+      })
       expect(made.status).toBe(201)
       expect((await owner.put(`/users/${target.user.id}/roles`, { roles: [] })).status).toBe(200)
-      expectResponse(await target.client.post("/users", { email: "made2@example.com", username: "made-two", password: "Correct-Horse-Battery-9" }), 403)
+      expectResponse(
+        await target.client.post("/users", {
+          email: "made2@example.com",
+          username: "made-two",
+          password: "Correct-Horse-Battery-9"
+        }),
+        403
+      )
     })
 
     it("lets a user admin grant and remove roles below owner", async () => {
@@ -259,15 +315,19 @@ describe("roles", () => {
         expect(admin.organization_permissions).toEqual([{ negate: false, resource_type: "*", action: "*" }])
         expect(admin.site_permissions).toEqual([])
         // By name as well as by id.
-        expect((await owner.get(`/organizations/${org.name}/members/roles`)).body.map((x: any) => x.organization_id)[0]).toBe(org.id)
+        expect((await owner.get(`/organizations/${org.name}/members/roles`)).body.map((x: any) => x.organization_id)[0])
+          .toBe(org.id)
       })
 
       it("marks what an organization user admin may assign", async () => {
         const r = await orgUserAdmin.client.get(`/organizations/${org.id}/members/roles`)
         expect(r.status).toBe(200)
         expect(assignableByName(r.body)).toEqual({
-          "organization-admin": false, "organization-member": true, "organization-auditor": true,
-          "organization-user-admin": true, "organization-template-admin": true
+          "organization-admin": false,
+          "organization-member": true,
+          "organization-auditor": true,
+          "organization-user-admin": true,
+          "organization-template-admin": true
         })
       })
 
@@ -315,12 +375,20 @@ describe("roles", () => {
       it("records the change in the audit log", async () => {
         const target = await createUser(owner)
         await addMemberWithRoles(owner, org.id, target.user.id)
-        expect((await owner.put(`/organizations/${org.id}/members/${target.user.id}/roles`, { roles: ["organization-auditor"] })).status).toBe(200)
-        const r = await owner.get(`/audit?limit=10&q=${encodeURIComponent(`resource_type:organization_member resource_id:${target.user.id}`)}`)
+        expect(
+          (await owner.put(`/organizations/${org.id}/members/${target.user.id}/roles`, {
+            roles: ["organization-auditor"]
+          })).status
+        ).toBe(200)
+        const r = await owner.get(
+          `/audit?limit=10&q=${encodeURIComponent(`resource_type:organization_member resource_id:${target.user.id}`)}`
+        )
         expect(r.status).toBe(200)
         const entry = r.body.audit_logs.find((e: any) => e.diff?.roles?.new?.length === 1)
         expect(entry).toMatchObject({
-          resource_type: "organization_member", action: "write", organization_id: org.id,
+          resource_type: "organization_member",
+          action: "write",
+          organization_id: org.id,
           diff: { roles: { old: [], new: ["organization-auditor"], secret: false } }
         })
       })
@@ -329,16 +397,23 @@ describe("roles", () => {
         const target = await createUser(owner)
         await addMemberWithRoles(owner, org.id, target.user.id)
         expectResponse(await target.client.patch(`/organizations/${org.id}`, { display_name: "Changed" }), 403)
-        expect((await owner.put(`/organizations/${org.id}/members/${target.user.id}/roles`, { roles: ["organization-admin"] })).status).toBe(200)
+        expect(
+          (await owner.put(`/organizations/${org.id}/members/${target.user.id}/roles`, {
+            roles: ["organization-admin"]
+          })).status
+        ).toBe(200)
         expect((await target.client.patch(`/organizations/${org.id}`, { display_name: "Changed" })).status).toBe(200)
-        expect((await owner.put(`/organizations/${org.id}/members/${target.user.id}/roles`, { roles: [] })).status).toBe(200)
+        expect((await owner.put(`/organizations/${org.id}/members/${target.user.id}/roles`, { roles: [] })).status)
+          .toBe(200)
         expectResponse(await target.client.patch(`/organizations/${org.id}`, { display_name: "Again" }), 403)
       })
 
       it("lets an organization admin grant organization admin", async () => {
         const target = await createUser(owner)
         await addMemberWithRoles(owner, org.id, target.user.id)
-        const r = await orgAdmin.client.put(`/organizations/${org.id}/members/${target.user.id}/roles`, { roles: ["organization-admin"] })
+        const r = await orgAdmin.client.put(`/organizations/${org.id}/members/${target.user.id}/roles`, {
+          roles: ["organization-admin"]
+        })
         expect(r.status).toBe(200)
         expect(r.body.roles.map((x: any) => x.name)).toEqual(["organization-admin"])
       })
@@ -351,7 +426,9 @@ describe("roles", () => {
         })
         expectResponse(grant, 403)
         expect(grant.body.message).toBe("You may not assign the role organization-admin.")
-        const remove = await orgUserAdmin.client.put(`/organizations/${org.id}/members/${orgAdmin.user.id}/roles`, { roles: [] })
+        const remove = await orgUserAdmin.client.put(`/organizations/${org.id}/members/${orgAdmin.user.id}/roles`, {
+          roles: []
+        })
         expectResponse(remove, 403)
         expect(remove.body.message).toBe("You may not remove the role organization-admin.")
         const ok = await orgUserAdmin.client.put(`/organizations/${org.id}/members/${target.user.id}/roles`, {
@@ -368,7 +445,9 @@ describe("roles", () => {
         })
         expect(ok.status).toBe(200)
         expectResponse(
-          await userAdmin.client.put(`/organizations/${org.id}/members/${target.user.id}/roles`, { roles: ["organization-admin"] }),
+          await userAdmin.client.put(`/organizations/${org.id}/members/${target.user.id}/roles`, {
+            roles: ["organization-admin"]
+          }),
           403
         )
       })
@@ -377,7 +456,9 @@ describe("roles", () => {
         const target = await createUser(owner)
         await addMemberWithRoles(owner, org.id, target.user.id)
         expectResponse(
-          await orgMember.client.put(`/organizations/${org.id}/members/${target.user.id}/roles`, { roles: ["organization-auditor"] }),
+          await orgMember.client.put(`/organizations/${org.id}/members/${target.user.id}/roles`, {
+            roles: ["organization-auditor"]
+          }),
           403
         )
       })
@@ -389,15 +470,26 @@ describe("roles", () => {
       })
 
       it("answers 404 when the user is not a member, or user or organization is unknown or hidden", async () => {
-        expectResponse(await owner.put(`/organizations/${org.id}/members/${outsider.user.id}/roles`, { roles: [] }), 404)
+        expectResponse(
+          await owner.put(`/organizations/${org.id}/members/${outsider.user.id}/roles`, { roles: [] }),
+          404
+        )
         expectResponse(await owner.put(`/organizations/${org.id}/members/${UNKNOWN_ID}/roles`, { roles: [] }), 404)
-        expectResponse(await owner.put(`/organizations/${UNKNOWN_ID}/members/${orgMember.user.id}/roles`, { roles: [] }), 404)
-        expectResponse(await outsider.client.put(`/organizations/${org.id}/members/${orgMember.user.id}/roles`, { roles: [] }), 404)
+        expectResponse(
+          await owner.put(`/organizations/${UNKNOWN_ID}/members/${orgMember.user.id}/roles`, { roles: [] }),
+          404
+        )
+        expectResponse(
+          await outsider.client.put(`/organizations/${org.id}/members/${orgMember.user.id}/roles`, { roles: [] }),
+          404
+        )
       })
 
       it("answers 400 on roles for unknown or site roles", async () => {
         for (const roles of [["boss"], ["owner"], ["organization-auditor", "auditor"]]) {
-          expectValidations(await owner.put(`/organizations/${org.id}/members/${orgMember.user.id}/roles`, { roles }), ["roles"])
+          expectValidations(await owner.put(`/organizations/${org.id}/members/${orgMember.user.id}/roles`, { roles }), [
+            "roles"
+          ])
         }
       })
 
@@ -408,11 +500,16 @@ describe("roles", () => {
       })
 
       it("requires a token", async () => {
-        expectResponse(await srv.anonymous.put(`/organizations/${org.id}/members/${orgMember.user.id}/roles`, { roles: [] }), 401)
+        expectResponse(
+          await srv.anonymous.put(`/organizations/${org.id}/members/${orgMember.user.id}/roles`, { roles: [] }),
+          401
+        )
       })
 
       it("keeps the default organization's members assignable too", async () => {
-        const r = await owner.put(`/organizations/${defaultOrgId}/members/${member.user.id}/roles`, { roles: ["organization-auditor"] })
+        const r = await owner.put(`/organizations/${defaultOrgId}/members/${member.user.id}/roles`, {
+          roles: ["organization-auditor"]
+        })
         expect(r.status).toBe(200)
         expect(r.body.roles[0].organization_id).toBe(defaultOrgId)
         expect(r.body.user_id).toMatch(UUID_PATTERN)
@@ -424,7 +521,9 @@ describe("roles", () => {
       for (const u of ["me", member.user.id, "nobody-here", "%20", "..%2F.."]) routes.push(["PUT", `/users/${u}/roles`])
       for (const o of [org.id, "nope", "%00"]) {
         routes.push(["GET", `/organizations/${o}/members/roles`])
-        for (const u of [orgMember.user.id, "me", "nobody"]) routes.push(["PUT", `/organizations/${o}/members/${u}/roles`])
+        for (const u of [orgMember.user.id, "me", "nobody"]) {
+          routes.push(["PUT", `/organizations/${o}/members/${u}/roles`])
+        }
       }
       routes.push(["GET", "/users/roles"], ["POST", "/users/roles"], ["PUT", "/users/roles"])
       await expectNoServerErrors(owner, routes)

@@ -7,8 +7,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createOrganization, createUser, expectResponse, expectValidations, startWithOwner, type TestServer,
-  type TestUser, tokenClient, UNKNOWN_ID
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  startWithOwner,
+  type TestServer,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID
 } from "../support.js"
 
 const TOKEN_DETAIL = /scopes or allow-list/
@@ -49,7 +57,13 @@ describe("token scopes and allow-lists", () => {
       expect((await token.get("/users/me")).body.id).toBe(ownerId)
       expect((await token.get("/users")).status).toBe(200)
       expectOutsideGrant(await token.put("/users/me/appearance", { theme_preference: "dark" }))
-      expectOutsideGrant(await token.post("/users", { email: "x1@example.com", username: "scoped-x1", password: "Correct-Horse-Battery-9" }))
+      expectOutsideGrant(
+        await token.post("/users", {
+          email: "x1@example.com",
+          username: "scoped-x1",
+          password: "Correct-Horse-Battery-9"
+        })
+      )
       expectOutsideGrant(await token.get(`/organizations/${defaultOrgId}`))
       expectOutsideGrant(await token.get("/users/me/keys/tokens"))
       expectOutsideGrant(await token.post("/users/me/keys/tokens", {}))
@@ -97,16 +111,26 @@ describe("token scopes and allow-lists", () => {
       expectOutsideGrant(await keys.post("/users/me/keys/tokens", { token_name: "wide", scope: "application_connect" }))
       expectOutsideGrant(await keys.post("/users/me/keys"))
       // Within: a subset of its scopes.
-      const narrow = await keys.post("/users/me/keys/tokens", { token_name: "narrow", scopes: ["user:read", "api_key:create"] })
+      const narrow = await keys.post("/users/me/keys/tokens", {
+        token_name: "narrow",
+        scopes: ["user:read", "api_key:create"]
+      })
       expect(narrow.status).toBe(201)
       // An allow-listed token mints only tokens listed within its own list.
-      const listed = await tokenClient(owner, { scopes: ["all"], allow_list: [{ type: "user", id: "*" }, { type: "api_key", id: "*" }] })
+      const listed = await tokenClient(owner, {
+        scopes: ["all"],
+        allow_list: [{ type: "user", id: "*" }, { type: "api_key", id: "*" }]
+      })
       expectOutsideGrant(await listed.post("/users/me/keys/tokens", { token_name: "unlisted" }))
-      expectOutsideGrant(await listed.post("/users/me/keys/tokens", {
-        token_name: "other-kind", allow_list: [{ type: "workspace", id: "*" }]
-      }))
+      expectOutsideGrant(
+        await listed.post("/users/me/keys/tokens", {
+          token_name: "other-kind",
+          allow_list: [{ type: "workspace", id: "*" }]
+        })
+      )
       const within = await listed.post("/users/me/keys/tokens", {
-        token_name: "one-user", allow_list: [{ type: "user", id: bob.user.id }]
+        token_name: "one-user",
+        allow_list: [{ type: "user", id: bob.user.id }]
       })
       expect(within.status).toBe(201)
       // A session (no limits) may mint anything its owner may.
@@ -123,7 +147,9 @@ describe("token scopes and allow-lists", () => {
         expect(await check(token, "read", { resource_type: "workspace", owner_id: "me" })).toBe(false)
         expect(await check(token, "read", { resource_type: "user", resource_id: alice.user.id })).toBe(false)
         // Inside the scope, the roles still decide: not someone else's workspace.
-        expect(await check(token, "application_connect", { resource_type: "workspace", owner_id: bob.user.id })).toBe(false)
+        expect(await check(token, "application_connect", { resource_type: "workspace", owner_id: bob.user.id })).toBe(
+          false
+        )
       }
       const listed = await alice.client.get("/users/me/keys/tokens")
       const connect = listed.body.filter((k: any) => k.scope === "application_connect")
@@ -149,7 +175,13 @@ describe("token scopes and allow-lists", () => {
       expectOutsideGrant(await token.get("/users/me"))
       // A listing or a creation has no id: an id-specific entry does not cover it.
       expectOutsideGrant(await token.get("/users"))
-      expectOutsideGrant(await token.post("/users", { email: "x2@example.com", username: "scoped-x2", password: "Correct-Horse-Battery-9" }))
+      expectOutsideGrant(
+        await token.post("/users", {
+          email: "x2@example.com",
+          username: "scoped-x2",
+          password: "Correct-Horse-Battery-9"
+        })
+      )
       // Other kinds are outside the list.
       expectOutsideGrant(await token.get(`/organizations/${defaultOrgId}`))
       expectOutsideGrant(await token.get(`/users/${alice.user.id}/keys/tokens`))
@@ -170,13 +202,19 @@ describe("token scopes and allow-lists", () => {
       const token = await tokenClient(owner, { allow_list: [{ type: "user", id: "*" }] })
       expect((await token.get(`/users/${bob.user.id}`)).status).toBe(200)
       expect((await token.get("/users")).status).toBe(200)
-      const made = await token.post("/users", { email: "x3@example.com", username: "scoped-x3", password: "Correct-Horse-Battery-9" })
+      const made = await token.post("/users", {
+        email: "x3@example.com",
+        username: "scoped-x3",
+        password: "Correct-Horse-Battery-9"
+      })
       expect(made.status).toBe(201)
       expectOutsideGrant(await token.get(`/organizations/${defaultOrgId}`))
     })
 
     it("a * type covers that id whatever its kind", async () => {
-      const token = await tokenClient(owner, { allow_list: [{ type: "*", id: otherOrg.id }, { type: "*", id: alice.user.id }] })
+      const token = await tokenClient(owner, {
+        allow_list: [{ type: "*", id: otherOrg.id }, { type: "*", id: alice.user.id }]
+      })
       expect((await token.get(`/organizations/${otherOrg.id}`)).status).toBe(200)
       expect((await token.get(`/users/${alice.user.id}`)).status).toBe(200)
       expectOutsideGrant(await token.get(`/organizations/${defaultOrgId}`))
@@ -196,7 +234,10 @@ describe("token scopes and allow-lists", () => {
     })
 
     it("combines with scopes: both must allow", async () => {
-      const token = await tokenClient(owner, { scopes: ["user:read"], allow_list: [{ type: "user", id: alice.user.id }] })
+      const token = await tokenClient(owner, {
+        scopes: ["user:read"],
+        allow_list: [{ type: "user", id: alice.user.id }]
+      })
       expect((await token.get(`/users/${alice.user.id}`)).status).toBe(200)
       expectOutsideGrant(await token.get(`/users/${bob.user.id}`))
       expectOutsideGrant(await token.put(`/users/${alice.user.id}/appearance`, { theme_preference: "dark" }))
@@ -207,9 +248,16 @@ describe("token scopes and allow-lists", () => {
     it("cannot do what the member cannot, answering as without a token", async () => {
       const all = await tokenClient(alice.client, { scopes: ["all"] })
       const wide = await tokenClient(alice.client, { scopes: ["*:*"], allow_list: [{ type: "*", id: "*" }] })
-      const targeted = await tokenClient(alice.client, { scopes: ["organization:read"], allow_list: [{ type: "organization", id: otherOrg.id }] })
+      const targeted = await tokenClient(alice.client, {
+        scopes: ["organization:read"],
+        allow_list: [{ type: "organization", id: otherOrg.id }]
+      })
       for (const token of [alice.client, all, wide]) {
-        const create = await token.post("/users", { email: "x4@example.com", username: "scoped-x4", password: "Correct-Horse-Battery-9" })
+        const create = await token.post("/users", {
+          email: "x4@example.com",
+          username: "scoped-x4",
+          password: "Correct-Horse-Battery-9"
+        })
         expectResponse(create, 403)
         expect(create.body.detail ?? "").not.toMatch(TOKEN_DETAIL)
         expectResponse(await token.get(`/organizations/${otherOrg.id}`), 404)

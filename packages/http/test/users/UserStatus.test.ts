@@ -5,10 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectNoServerErrors, expectResponse, login, startWithOwner, STRONG_PASSWORD,
-  type TestServer, type TestUser, tokenClient, UNKNOWN_ID
+  type Client,
+  createUser,
+  expectNoServerErrors,
+  expectResponse,
+  login,
+  startWithOwner,
+  STRONG_PASSWORD,
+  type TestServer,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID
 } from "../support.js"
-
 
 describe("user status", () => {
   let srv: TestServer
@@ -36,7 +44,9 @@ describe("user status", () => {
       expect(suspended.body.status).toBe("suspended")
       expect(Date.parse(suspended.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(target.user.updated_at))
       expect((await owner.get(`/users/${target.user.id}`)).body.status).toBe("suspended")
-      expect((await owner.get(`/users?q=${encodeURIComponent(`status:suspended username:${target.username}`)}`)).body.count).toBe(1)
+      expect(
+        (await owner.get(`/users?q=${encodeURIComponent(`status:suspended username:${target.username}`)}`)).body.count
+      ).toBe(1)
 
       const session = await target.client.get("/users/me")
       expectResponse(session, 401)
@@ -83,7 +93,10 @@ describe("user status", () => {
 
     it("activates a user created suspended", async () => {
       const created = await owner.post("/users", {
-        email: "born-suspended@example.com", username: "born-suspended", password: STRONG_PASSWORD, user_status: "suspended"
+        email: "born-suspended@example.com",
+        username: "born-suspended",
+        password: STRONG_PASSWORD,
+        user_status: "suspended"
       })
       expect(created.status).toBe(201)
       expectResponse(await login(srv, "born-suspended@example.com"), 403)
@@ -98,7 +111,12 @@ describe("user status", () => {
     })
 
     it("answers 400 to a user suspending themselves", async () => {
-      for (const [client, ref] of [[owner, "me"], [owner, ownerId], [member.client, "me"], [userAdmin.client, userAdmin.user.id]] as const) {
+      for (
+        const [client, ref] of [[owner, "me"], [owner, ownerId], [member.client, "me"], [
+          userAdmin.client,
+          userAdmin.user.id
+        ]] as const
+      ) {
         const r = await client.put(`/users/${ref}/status/suspend`)
         expectResponse(r, 400)
         expect(r.body.message).toBe("You cannot suspend yourself.")

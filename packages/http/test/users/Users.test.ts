@@ -4,11 +4,23 @@
  * quiet hours and autofill parameters.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  type Client, createUser, expectNoServerErrors, expectResponse, expectValidations, ISO_DATE_PATTERN, login,
-  startWithOwner, STRONG_PASSWORD, type TestServer, type TestUser, tokenClient, UNKNOWN_ID, UUID_PATTERN
-} from "../support.js"
 import { expectFields, REDUCED_USER_OPTIONAL, USER_FIELDS } from "../shapes.js"
+import {
+  type Client,
+  createUser,
+  expectNoServerErrors,
+  expectResponse,
+  expectValidations,
+  ISO_DATE_PATTERN,
+  login,
+  startWithOwner,
+  STRONG_PASSWORD,
+  type TestServer,
+  type TestUser,
+  tokenClient,
+  UNKNOWN_ID,
+  UUID_PATTERN
+} from "../support.js"
 
 const TEMPLATE_ID = "11111111-1111-4111-8111-111111111111"
 
@@ -47,13 +59,22 @@ describe("users", () => {
   describe("POST /users", () => {
     it("creates a user and answers 201 with the User", async () => {
       const r = await owner.post("/users", {
-        email: "Carol@Example.com", username: "carol", name: "Carol C", password: STRONG_PASSWORD
+        email: "Carol@Example.com",
+        username: "carol",
+        name: "Carol C",
+        password: STRONG_PASSWORD
       })
       expect(r.status).toBe(201)
       expectUser(r.body)
       expect(r.body).toMatchObject({
-        email: "Carol@Example.com", username: "carol", name: "Carol C", login_type: "password", status: "active",
-        has_ai_seat: false, roles: [], organization_ids: [orgId]
+        email: "Carol@Example.com",
+        username: "carol",
+        name: "Carol C",
+        login_type: "password",
+        status: "active",
+        has_ai_seat: false,
+        roles: [],
+        organization_ids: [orgId]
       })
       // No avatar, theme or service flag: absent rather than "" or false.
       for (const k of ["avatar_url", "theme_preference", "is_service_account"]) expect(r.body).not.toHaveProperty(k)
@@ -64,8 +85,13 @@ describe("users", () => {
 
     it("creates a user with site roles, a status and a service-account flag", async () => {
       const r = await owner.post("/users", {
-        email: "auditor@example.com", username: "auditor", password: STRONG_PASSWORD, roles: ["auditor"],
-        organization_ids: [orgId], service_account: true, user_status: "suspended"
+        email: "auditor@example.com",
+        username: "auditor",
+        password: STRONG_PASSWORD,
+        roles: ["auditor"],
+        organization_ids: [orgId],
+        service_account: true,
+        user_status: "suspended"
       })
       expect(r.status).toBe(201)
       expect(r.body.roles).toEqual([{ name: "auditor", display_name: "Auditor" }])
@@ -80,12 +106,20 @@ describe("users", () => {
     })
 
     it("answers 409 for a duplicate username, naming the field", async () => {
-      const r = await owner.post("/users", { email: "fresh@example.com", username: "MEMBER-ONE", password: STRONG_PASSWORD })
+      const r = await owner.post("/users", {
+        email: "fresh@example.com",
+        username: "MEMBER-ONE",
+        password: STRONG_PASSWORD
+      })
       expectValidations(r, ["username"], 409)
     })
 
     it("answers 409 for a duplicate email, naming the field", async () => {
-      const r = await owner.post("/users", { email: "Member-One@example.com", username: "fresh", password: STRONG_PASSWORD })
+      const r = await owner.post("/users", {
+        email: "Member-One@example.com",
+        username: "fresh",
+        password: STRONG_PASSWORD
+      })
       expectValidations(r, ["email"], 409)
     })
 
@@ -97,62 +131,117 @@ describe("users", () => {
     it("answers 400 with one validation per bad field", async () => {
       expectValidations(await owner.post("/users", {}), ["email", "username"])
       expectValidations(
-        await owner.post("/users", { email: "nope", username: "has space", name: "x".repeat(200), password: STRONG_PASSWORD }),
+        await owner.post("/users", {
+          email: "nope",
+          username: "has space",
+          name: "x".repeat(200),
+          password: STRONG_PASSWORD
+        }),
         ["email", "username", "name"]
       )
       expectValidations(
-        await owner.post("/users", { email: "o@example.com", username: "o", password: STRONG_PASSWORD, organization_ids: ["nope"], user_status: "gone" }),
+        await owner.post("/users", {
+          email: "o@example.com",
+          username: "o",
+          password: STRONG_PASSWORD,
+          organization_ids: ["nope"],
+          user_status: "gone"
+        }),
         ["organization_ids.0", "user_status"]
       )
     })
 
     it("answers 400 for a reserved username", async () => {
-      expectValidations(await owner.post("/users", { email: "me@example.com", username: "me", password: STRONG_PASSWORD }), ["username"])
+      expectValidations(
+        await owner.post("/users", { email: "me@example.com", username: "me", password: STRONG_PASSWORD }),
+        ["username"]
+      )
     })
 
     it("accepts the implicit member role without storing it", async () => {
-      const r = await owner.post("/users", { email: "im@example.com", username: "implicit-member", password: STRONG_PASSWORD, roles: ["member", "auditor"] })
+      const r = await owner.post("/users", {
+        email: "im@example.com",
+        username: "implicit-member",
+        password: STRONG_PASSWORD,
+        roles: ["member", "auditor"]
+      })
       expect(r.status).toBe(201)
       expect(r.body.roles.map((x: any) => x.name)).toEqual(["auditor"])
     })
 
     it("answers 400 once for several unknown roles", async () => {
-      const r = await owner.post("/users", { email: "r@example.com", username: "many-roles", password: STRONG_PASSWORD, roles: ["boss", "king"] })
+      const r = await owner.post("/users", {
+        email: "r@example.com",
+        username: "many-roles",
+        password: STRONG_PASSWORD,
+        roles: ["boss", "king"]
+      })
       expectValidations(r, ["roles"])
     })
 
     it("answers 400 for a password with a non-password login type", async () => {
-      const r = await owner.post("/users", { email: "g@example.com", username: "gh", password: STRONG_PASSWORD, login_type: "github" })
+      const r = await owner.post("/users", {
+        email: "g@example.com",
+        username: "gh",
+        password: STRONG_PASSWORD,
+        login_type: "github"
+      })
       expectValidations(r, ["password"])
     })
 
     it("answers 400 for login types that cannot be given to new users", async () => {
       for (const login_type of ["token", "oidc"]) {
-        const r = await owner.post("/users", { email: `${login_type}@example.com`, username: `lt-${login_type}`, login_type })
+        const r = await owner.post("/users", {
+          email: `${login_type}@example.com`,
+          username: `lt-${login_type}`,
+          login_type
+        })
         expectValidations(r, ["login_type"])
       }
     })
 
     it("answers 400 for an unknown organization", async () => {
-      const r = await owner.post("/users", { email: "u@example.com", username: "orgless", password: STRONG_PASSWORD, organization_ids: [UNKNOWN_ID] })
+      const r = await owner.post("/users", {
+        email: "u@example.com",
+        username: "orgless",
+        password: STRONG_PASSWORD,
+        organization_ids: [UNKNOWN_ID]
+      })
       expectValidations(r, ["organization_ids"])
     })
 
     it("answers 403 to a plain member", async () => {
-      const r = await member.client.post("/users", { email: "m@example.com", username: "bymember", password: STRONG_PASSWORD })
+      const r = await member.client.post("/users", {
+        email: "m@example.com",
+        username: "bymember",
+        password: STRONG_PASSWORD
+      })
       expectResponse(r, 403)
     })
 
     it("does not let a user admin create an owner", async () => {
       const admin = await createUser(owner, { username: "useradmin", roles: ["user-admin"] })
-      const denied = await admin.client.post("/users", { email: "o2@example.com", username: "newowner", password: STRONG_PASSWORD, roles: ["owner"] })
+      const denied = await admin.client.post("/users", {
+        email: "o2@example.com",
+        username: "newowner",
+        password: STRONG_PASSWORD,
+        roles: ["owner"]
+      })
       expectResponse(denied, 403)
-      const allowed = await admin.client.post("/users", { email: "ta@example.com", username: "tadmin", password: STRONG_PASSWORD, roles: ["template-admin"] })
+      const allowed = await admin.client.post("/users", {
+        email: "ta@example.com",
+        username: "tadmin",
+        password: STRONG_PASSWORD,
+        roles: ["template-admin"]
+      })
       expect(allowed.status).toBe(201)
     })
 
     it("requires a token", async () => {
-      expectResponse(await srv.anonymous.post("/users", { email: "x@example.com", username: "x", password: STRONG_PASSWORD }), 401)
+      expectResponse(
+        await srv.anonymous.post("/users", { email: "x@example.com", username: "x", password: STRONG_PASSWORD }),
+        401
+      )
     })
   })
 
@@ -160,7 +249,9 @@ describe("users", () => {
     let listed: Array<TestUser>
     beforeAll(async () => {
       listed = []
-      for (const name of ["zeta-search", "eta-search", "theta-search"]) listed.push(await createUser(owner, { username: name }))
+      for (const name of ["zeta-search", "eta-search", "theta-search"]) {
+        listed.push(await createUser(owner, { username: name }))
+      }
     })
 
     it("lists users with a count", async () => {
@@ -349,11 +440,23 @@ describe("users", () => {
     it("starts empty", async () => {
       const r = await other.client.get("/users/me/appearance")
       expect(r.status).toBe(200)
-      expect(r.body).toEqual({ terminal_font: "", theme_dark: "", theme_light: "", theme_mode: "", theme_preference: "" })
+      expect(r.body).toEqual({
+        terminal_font: "",
+        theme_dark: "",
+        theme_light: "",
+        theme_mode: "",
+        theme_preference: ""
+      })
     })
 
     it("stores and returns new settings", async () => {
-      const settings = { terminal_font: "fira-code", theme_dark: "dark", theme_light: "light", theme_mode: "sync", theme_preference: "dark" }
+      const settings = {
+        terminal_font: "fira-code",
+        theme_dark: "dark",
+        theme_light: "light",
+        theme_mode: "sync",
+        theme_preference: "dark"
+      }
       const r = await member.client.put("/users/me/appearance", settings)
       expect(r.status).toBe(200)
       expect(r.body).toEqual(settings)
@@ -453,9 +556,20 @@ describe("users", () => {
       expect(r.status).toBe(200)
       expect(r.body).toHaveLength(1)
       const [entry] = r.body
-      expect(Object.keys(entry).sort()).toEqual(["next", "raw_schedule", "time", "timezone", "user_can_set", "user_set"])
+      expect(Object.keys(entry).sort()).toEqual([
+        "next",
+        "raw_schedule",
+        "time",
+        "timezone",
+        "user_can_set",
+        "user_set"
+      ])
       expect(entry).toMatchObject({
-        raw_schedule: "CRON_TZ=UTC 0 0 * * *", time: "00:00", timezone: "UTC", user_can_set: true, user_set: false
+        raw_schedule: "CRON_TZ=UTC 0 0 * * *",
+        time: "00:00",
+        timezone: "UTC",
+        user_can_set: true,
+        user_set: false
       })
       expect(entry.next).toMatch(ISO_DATE_PATTERN)
       const next = Date.parse(entry.next)
@@ -470,11 +584,18 @@ describe("users", () => {
       const r = await member.client.put("/users/me/quiet-hours", { schedule })
       expect(r.status).toBe(200)
       expect(r.body).toHaveLength(1)
-      expect(r.body[0]).toMatchObject({ raw_schedule: schedule, time: "02:30", timezone: "Europe/Berlin", user_can_set: true, user_set: true })
+      expect(r.body[0]).toMatchObject({
+        raw_schedule: schedule,
+        time: "02:30",
+        timezone: "Europe/Berlin",
+        user_can_set: true,
+        user_set: true
+      })
       const next = new Date(r.body[0].next)
       expect(next.getTime()).toBeGreaterThan(Date.now())
       expect(next.getTime()).toBeLessThanOrEqual(Date.now() + 25 * 3_600_000)
-      const berlin = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit" }).format(next)
+      const berlin = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Berlin", hour: "2-digit", minute: "2-digit" })
+        .format(next)
       expect(berlin).toBe("02:30")
       expect((await member.client.get(`/users/${member.user.id}/quiet-hours`)).body[0].raw_schedule).toBe(schedule)
     })
@@ -492,9 +613,17 @@ describe("users", () => {
     })
 
     it("answers 400 on schedule for a bad schedule", async () => {
-      for (const schedule of [
-        "not a cron", "60 25 * * *", "*/5 * * * *", "0 0 1 * *", "0 0 * * * *", "CRON_TZ=Mars/Olympus 0 0 * * *", "CRON_TZ=UTC+5 0 0 * * *"
-      ]) {
+      for (
+        const schedule of [
+          "not a cron",
+          "60 25 * * *",
+          "*/5 * * * *",
+          "0 0 1 * *",
+          "0 0 * * * *",
+          "CRON_TZ=Mars/Olympus 0 0 * * *",
+          "CRON_TZ=UTC+5 0 0 * * *"
+        ]
+      ) {
         const r = await member.client.put("/users/me/quiet-hours", { schedule })
         expectValidations(r, ["schedule"])
       }
@@ -531,21 +660,39 @@ describe("users", () => {
 
   describe("malformed input", () => {
     it("never answers with a server error", async () => {
-      const paths = ["/users/me", `/users/${other.user.id}`, "/users/nobody-here", "/users/%20", "/users/me%00", "/users/..%2F.."]
+      const paths = [
+        "/users/me",
+        `/users/${other.user.id}`,
+        "/users/nobody-here",
+        "/users/%20",
+        "/users/me%00",
+        "/users/..%2F.."
+      ]
       const routes: Array<readonly [string, string]> = [
-        ["GET", "/users"], ["POST", "/users"],
-        ["GET", "/users?q=%00&limit=99999999999&offset=9007199254740991"], ["GET", `/users?q=${"a:".repeat(500)}`],
-        ["GET", "/users?after_id=00000000-0000-0000-0000-000000000000"], ["GET", "/users?q=status:%20"]
+        ["GET", "/users"],
+        ["POST", "/users"],
+        ["GET", "/users?q=%00&limit=99999999999&offset=9007199254740991"],
+        ["GET", `/users?q=${"a:".repeat(500)}`],
+        ["GET", "/users?after_id=00000000-0000-0000-0000-000000000000"],
+        ["GET", "/users?q=status:%20"]
       ]
       for (const p of paths) {
         routes.push(
-          ["GET", p], ["GET", `${p}/appearance`], ["PUT", `${p}/appearance`], ["GET", `${p}/gitsshkey`],
-          ["GET", `${p}/quiet-hours`], ["PUT", `${p}/quiet-hours`], ["GET", `${p}/autofill-parameters?template_id=&template_id=x`]
+          ["GET", p],
+          ["GET", `${p}/appearance`],
+          ["PUT", `${p}/appearance`],
+          ["GET", `${p}/gitsshkey`],
+          ["GET", `${p}/quiet-hours`],
+          ["PUT", `${p}/quiet-hours`],
+          ["GET", `${p}/autofill-parameters?template_id=&template_id=x`]
         )
       }
       await expectNoServerErrors(member.client, routes)
       await expectNoServerErrors(owner, routes.filter(([m]) => m !== "DELETE"))
-      await expectNoServerErrors(owner, [["DELETE", "/users/nobody-here"], ["DELETE", "/users/%20"], ["DELETE", "/users/me%00"]])
+      await expectNoServerErrors(owner, [["DELETE", "/users/nobody-here"], ["DELETE", "/users/%20"], [
+        "DELETE",
+        "/users/me%00"
+      ]])
       expect((await member.client.get("/users/me")).status).toBe(200)
     })
   })
@@ -563,7 +710,10 @@ describe("users", () => {
     })
 
     it("hides another user's parameters from a plain member with 404", async () => {
-      expectResponse(await member.client.get(`/users/${other.user.id}/autofill-parameters?template_id=${TEMPLATE_ID}`), 404)
+      expectResponse(
+        await member.client.get(`/users/${other.user.id}/autofill-parameters?template_id=${TEMPLATE_ID}`),
+        404
+      )
     })
 
     it("answers 404 for an unknown user", async () => {

@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser, UNKNOWN_ID
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "./fixtures.js"
@@ -38,7 +45,9 @@ describe("PUT /workspacebuilds/{workspacebuild}/state", () => {
     const w = await makeWorkspace(srv, dev.client, orgId, template.id)
     const buildId = w.latest_build.id
     const custom = { format: "workbay/1", build_number: 41, transition: "start", resources: [] }
-    const put = await owner.put(`/workspacebuilds/${buildId}/state`, { state: Buffer.from(JSON.stringify(custom)).toString("base64") })
+    const put = await owner.put(`/workspacebuilds/${buildId}/state`, {
+      state: Buffer.from(JSON.stringify(custom)).toString("base64")
+    })
     expect(put.status, JSON.stringify(put.body)).toBe(204)
     expect(put.body).toBeUndefined()
     expect(await stateOf(buildId)).toEqual(custom)
@@ -63,11 +72,14 @@ describe("PUT /workspacebuilds/{workspacebuild}/state", () => {
     const w = await makeWorkspace(srv, dev.client, orgId, template.id)
     const buildId = w.latest_build.id
     expect((await owner.put(`/workspacebuilds/${buildId}/state`, { state: "c2VjcmV0" })).status).toBe(204)
-    const entries = (await owner.get(`/audit?q=${encodeURIComponent(`resource_id:${buildId}`)}&limit=10`)).body.audit_logs as Array<any>
+    const entries = (await owner.get(`/audit?q=${encodeURIComponent(`resource_id:${buildId}`)}&limit=10`)).body
+      .audit_logs as Array<any>
     const entry = entries.find((e) => e.action === "write")
     expect(entry).toMatchObject({ resource_type: "workspace_build", resource_target: w.name, status_code: 204 })
     expect(entry.diff.provisioner_state_bytes.new).toBe(6)
-    expect(entry.diff.provisioner_state_sha256.new).toBe("2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b")
+    expect(entry.diff.provisioner_state_sha256.new).toBe(
+      "2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b"
+    )
     expect(JSON.stringify(entry)).not.toContain("c2VjcmV0")
     expect(entry.additional_fields).toMatchObject({ build_number: "1", workspace_name: w.name })
   })
@@ -83,7 +95,18 @@ describe("PUT /workspacebuilds/{workspacebuild}/state", () => {
     expectResponse(await other.client.put(`/workspacebuilds/${buildId}/state`, body), 404)
     expectResponse(await owner.put(`/workspacebuilds/${UNKNOWN_ID}/state`, body), 404)
     expectValidations(await owner.put(`/workspacebuilds/nope/state`, body), ["workspacebuild"])
-    for (const bad of [{}, { state: null }, { state: "not base64!" }, { state: "abc" }, { state: [256] }, { state: [-1, 1.5] }, { state: ["a"] }, { state: 7 }]) {
+    for (
+      const bad of [
+        {},
+        { state: null },
+        { state: "not base64!" },
+        { state: "abc" },
+        { state: [256] },
+        { state: [-1, 1.5] },
+        { state: ["a"] },
+        { state: 7 }
+      ]
+    ) {
       expectValidations(await owner.put(`/workspacebuilds/${buildId}/state`, bad), ["state"])
     }
     expect(await stateOf(buildId)).toEqual(before)

@@ -1,8 +1,17 @@
 /** Black-box tests of port sharing over real HTTP and a fresh SQLite database. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  addMemberWithRoles, type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner,
-  type TestUser, tokenClient, UNKNOWN_ID, uniqueName
+  addMemberWithRoles,
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  tokenClient,
+  uniqueName,
+  UNKNOWN_ID
 } from "../support.js"
 import { addBuild, portShareTemplate, seedWorkspace } from "./portShareFixtures.js"
 
@@ -20,11 +29,22 @@ describe("port sharing", () => {
   let open: { id: string; active_version_id: string }
 
   const path = (ws: { id: string }) => `/workspaces/${ws.id}/port-share`
-  const share = (extra: Record<string, unknown> = {}) =>
-    ({ agent_name: "main", port: 8080, share_level: "authenticated", protocol: "http", ...extra })
+  const share = (extra: Record<string, unknown> = {}) => ({
+    agent_name: "main",
+    port: 8080,
+    share_level: "authenticated",
+    protocol: "http",
+    ...extra
+  })
 
   const workspace = (init: Partial<Parameters<typeof seedWorkspace>[1]> = {}) =>
-    seedWorkspace(srv, { ownerId: dev.user.id, organizationId: orgId, template: open, agents: ["main", "sidecar"], ...init })
+    seedWorkspace(srv, {
+      ownerId: dev.user.id,
+      organizationId: orgId,
+      template: open,
+      agents: ["main", "sidecar"],
+      ...init
+    })
 
   beforeAll(async () => {
     ;({ srv, owner, ownerId, orgId } = await startWithOwner())
@@ -45,10 +65,18 @@ describe("port sharing", () => {
 
     it("lists the shares by port", async () => {
       const ws = await workspace()
-      for (const port of [8080, 3000, 65535, 9]) expect((await dev.client.post(path(ws), share({ port }))).status).toBe(200)
+      for (const port of [8080, 3000, 65535, 9]) {
+        expect((await dev.client.post(path(ws), share({ port }))).status).toBe(200)
+      }
       expect((await dev.client.post(path(ws), share({ agent_name: "sidecar", port: 3000 }))).status).toBe(200)
       const r = await dev.client.get(path(ws))
-      expect(r.body.shares.map((s: any) => `${s.agent_name}:${s.port}`)).toEqual(["main:9", "main:3000", "sidecar:3000", "main:8080", "main:65535"])
+      expect(r.body.shares.map((s: any) => `${s.agent_name}:${s.port}`)).toEqual([
+        "main:9",
+        "main:3000",
+        "sidecar:3000",
+        "main:8080",
+        "main:65535"
+      ])
     })
   })
 
@@ -57,7 +85,13 @@ describe("port sharing", () => {
       const ws = await workspace()
       const r = await dev.client.post(path(ws), share())
       expect(r.status, JSON.stringify(r.body)).toBe(200)
-      expect(r.body).toEqual({ workspace_id: ws.id, agent_name: "main", port: 8080, share_level: "authenticated", protocol: "http" })
+      expect(r.body).toEqual({
+        workspace_id: ws.id,
+        agent_name: "main",
+        port: 8080,
+        share_level: "authenticated",
+        protocol: "http"
+      })
       const changed = await dev.client.post(path(ws), share({ share_level: "public", protocol: "https" }))
       expect(changed.status).toBe(200)
       expect(changed.body).toMatchObject({ share_level: "public", protocol: "https" })
@@ -77,9 +111,15 @@ describe("port sharing", () => {
       ])
       const port = { agent_name: "main", port: 4000, protocol: "http" }
       expect(entries[0].diff.port_share).toEqual({
-        old: { ...port, share_level: "authenticated" }, new: { ...port, share_level: "organization" }, secret: false
+        old: { ...port, share_level: "authenticated" },
+        new: { ...port, share_level: "organization" },
+        secret: false
       })
-      expect(entries[1].diff.port_share).toEqual({ old: null, new: { ...port, share_level: "authenticated" }, secret: false })
+      expect(entries[1].diff.port_share).toEqual({
+        old: null,
+        new: { ...port, share_level: "authenticated" },
+        secret: false
+      })
     })
 
     it("refuses a level above the template's max_port_share_level (400 on share_level)", async () => {
@@ -90,9 +130,17 @@ describe("port sharing", () => {
         ["public", ["organization", "authenticated", "public"], []]
       ]
       for (const [maxLevel, allowed, refused] of cases) {
-        const t = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, ...(maxLevel ? { maxLevel } : {}) })
+        const t = await portShareTemplate(srv, owner, {
+          organizationId: orgId,
+          createdBy: ownerId,
+          ...(maxLevel ? { maxLevel } : {})
+        })
         const ws = await workspace({ template: t })
-        for (const level of allowed) expect((await dev.client.post(path(ws), share({ share_level: level }))).status, `${maxLevel} ${level}`).toBe(200)
+        for (const level of allowed) {
+          expect((await dev.client.post(path(ws), share({ share_level: level }))).status, `${maxLevel} ${level}`).toBe(
+            200
+          )
+        }
         for (const level of refused) {
           const r = await dev.client.post(path(ws), share({ share_level: level }))
           expectValidations(r, ["share_level"])
@@ -132,7 +180,9 @@ describe("port sharing", () => {
   describe("lowering the template's maximum", () => {
     /** Shares of `ws` as `agent:port=level/protocol`, by port. */
     const sharesOf = async (ws: { id: string }) =>
-      ((await owner.get(path(ws))).body.shares as Array<any>).map((s) => `${s.agent_name}:${s.port}=${s.share_level}/${s.protocol}`)
+      ((await owner.get(path(ws))).body.shares as Array<any>).map((s) =>
+        `${s.agent_name}:${s.port}=${s.share_level}/${s.protocol}`
+      )
     const setMax = async (t: { id: string }, level: string) => {
       const r = await owner.patch(`/templates/${t.id}`, { max_port_share_level: level })
       expect(r.status, JSON.stringify(r.body)).toBe(200)
@@ -147,7 +197,8 @@ describe("port sharing", () => {
       for (const [port, share_level] of [[3000, "organization"], [4000, "authenticated"], [8080, "public"]] as const) {
         expect((await dev.client.post(path(first), share({ port, share_level, protocol: "https" }))).status).toBe(200)
       }
-      expect((await dev.client.post(path(second), share({ agent_name: "sidecar", share_level: "public" }))).status).toBe(200)
+      expect((await dev.client.post(path(second), share({ agent_name: "sidecar", share_level: "public" }))).status)
+        .toBe(200)
       expect((await dev.client.post(path(other), share({ share_level: "public" }))).status).toBe(200)
       return { t, first, second, other }
     }
@@ -155,7 +206,11 @@ describe("port sharing", () => {
     it("lowers public shares to authenticated when the maximum goes to authenticated, on that template's workspaces only", async () => {
       const { t, first, second, other } = await seeded()
       await setMax(t, "authenticated")
-      expect(await sharesOf(first)).toEqual(["main:3000=organization/https", "main:4000=authenticated/https", "main:8080=authenticated/https"])
+      expect(await sharesOf(first)).toEqual([
+        "main:3000=organization/https",
+        "main:4000=authenticated/https",
+        "main:8080=authenticated/https"
+      ])
       expect(await sharesOf(second)).toEqual(["sidecar:8080=authenticated/http"])
       expect(await sharesOf(other)).toEqual(["main:8080=public/http"])
       // Shares keep working under the new maximum: one at it may be set again, one above it is refused.
@@ -166,7 +221,11 @@ describe("port sharing", () => {
     it("lowers every share above organization to organization when the maximum goes to organization", async () => {
       const { t, first, second } = await seeded()
       await setMax(t, "organization")
-      expect(await sharesOf(first)).toEqual(["main:3000=organization/https", "main:4000=organization/https", "main:8080=organization/https"])
+      expect(await sharesOf(first)).toEqual([
+        "main:3000=organization/https",
+        "main:4000=organization/https",
+        "main:8080=organization/https"
+      ])
       expect(await sharesOf(second)).toEqual(["sidecar:8080=organization/http"])
     })
 
@@ -179,7 +238,11 @@ describe("port sharing", () => {
     })
 
     it("leaves shares alone when the maximum is raised or other settings change", async () => {
-      const t = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId, maxLevel: "authenticated" })
+      const t = await portShareTemplate(srv, owner, {
+        organizationId: orgId,
+        createdBy: ownerId,
+        maxLevel: "authenticated"
+      })
       const ws = await workspace({ template: t })
       await dev.client.post(path(ws), share({ share_level: "authenticated" }))
       await setMax(t, "public")
@@ -190,9 +253,15 @@ describe("port sharing", () => {
     it("changes nothing when the template update is refused", async () => {
       const { t, first } = await seeded()
       const taken = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId })
-      expectValidations(await owner.patch(`/templates/${t.id}`, { name: taken.name, max_port_share_level: "owner" }), ["name"], 409)
+      expectValidations(await owner.patch(`/templates/${t.id}`, { name: taken.name, max_port_share_level: "owner" }), [
+        "name"
+      ], 409)
       expect((await owner.get(`/templates/${t.id}`)).body.max_port_share_level).toBe("public")
-      expect(await sharesOf(first)).toEqual(["main:3000=organization/https", "main:4000=authenticated/https", "main:8080=public/https"])
+      expect(await sharesOf(first)).toEqual([
+        "main:3000=organization/https",
+        "main:4000=authenticated/https",
+        "main:8080=public/https"
+      ])
     })
   })
 
@@ -233,21 +302,25 @@ describe("port sharing", () => {
   describe("who may", () => {
     it("answers 401 without credentials", async () => {
       const ws = await workspace()
-      for (const r of [
-        await srv.anonymous.get(path(ws)),
-        await srv.anonymous.post(path(ws), share()),
-        await srv.anonymous.delete(path(ws), { agent_name: "main", port: 8080 })
-      ]) expectResponse(r, 401)
+      for (
+        const r of [
+          await srv.anonymous.get(path(ws)),
+          await srv.anonymous.post(path(ws), share()),
+          await srv.anonymous.delete(path(ws), { agent_name: "main", port: 8080 })
+        ]
+      ) expectResponse(r, 401)
     })
 
     it("hides a workspace the caller may not read (404), and refuses readers who may not change it (403)", async () => {
       const ws = await workspace()
       await dev.client.post(path(ws), share())
-      for (const r of [
-        await stranger.client.get(path(ws)),
-        await stranger.client.post(path(ws), share({ port: 9999 })),
-        await stranger.client.delete(path(ws), { agent_name: "main", port: 8080 })
-      ]) {
+      for (
+        const r of [
+          await stranger.client.get(path(ws)),
+          await stranger.client.post(path(ws), share({ port: 9999 })),
+          await stranger.client.delete(path(ws), { agent_name: "main", port: 8080 })
+        ]
+      ) {
         expectResponse(r, 404)
         expect(r.body.message).toBe("Workspace not found.")
       }
@@ -284,11 +357,13 @@ describe("port sharing", () => {
     })
 
     it("answers 404 for an unknown workspace and 400 for an id that is not a UUID", async () => {
-      for (const r of [
-        await owner.get(`/workspaces/${UNKNOWN_ID}/port-share`),
-        await owner.post(`/workspaces/${UNKNOWN_ID}/port-share`, share()),
-        await owner.delete(`/workspaces/${UNKNOWN_ID}/port-share`, { agent_name: "main", port: 8080 })
-      ]) {
+      for (
+        const r of [
+          await owner.get(`/workspaces/${UNKNOWN_ID}/port-share`),
+          await owner.post(`/workspaces/${UNKNOWN_ID}/port-share`, share()),
+          await owner.delete(`/workspaces/${UNKNOWN_ID}/port-share`, { agent_name: "main", port: 8080 })
+        ]
+      ) {
         expectResponse(r, 404)
         expect(r.body.message).toBe("Workspace not found.")
       }

@@ -3,7 +3,16 @@
  * Schedules): whether an autostart onto the template's active version would fail on parameters.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser, UNKNOWN_ID } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
+} from "../support.js"
 import { createVersion, runJobs } from "../templates/versions.js"
 import { makeTemplate, makeWorkspace } from "./fixtures.js"
 
@@ -68,8 +77,20 @@ describe("GET /workspaces/{workspace}/resolve-autostart", () => {
 
   /** A template at V1 with dev's workspace on it (updating automatically or not), then `next` made active. */
   const world = async (next: string, options: { always?: boolean; requireActive?: boolean } = {}) => {
-    const template = await makeTemplate(srv, owner, orgId, V1, options.requireActive === true ? { require_active_version: true } : {})
-    const w = await makeWorkspace(srv, dev.client, orgId, template.id, options.always === true ? { automatic_updates: "always" } : {})
+    const template = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      V1,
+      options.requireActive === true ? { require_active_version: true } : {}
+    )
+    const w = await makeWorkspace(
+      srv,
+      dev.client,
+      orgId,
+      template.id,
+      options.always === true ? { automatic_updates: "always" } : {}
+    )
     const v2 = await createVersion(srv, owner, orgId, next, { template_id: template.id })
     expect(v2.status).toBe(201)
     await runJobs(srv)

@@ -3,19 +3,27 @@
  * usage), build deadlines from the workspace's ttl, and a lifecycle tick stopping a workspace
  * whose deadline passed.
  */
-import { LifecycleExecutor } from "@workbay/core"
 import { SqlClient } from "@effect/sql"
+import { LifecycleExecutor } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser, UNKNOWN_ID
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "./fixtures.js"
 
 const HOUR = 3_600_000
 
-const status = (r: { status: number; body: unknown }, expected: number) => expect(r.status, JSON.stringify(r.body)).toBe(expected)
+const status = (r: { status: number; body: unknown }, expected: number) =>
+  expect(r.status, JSON.stringify(r.body)).toBe(expected)
 
 describe("workspace schedules", () => {
   let srv: ServiceTestServer
@@ -31,7 +39,10 @@ describe("workspace schedules", () => {
     member = await createUser(owner)
     other = await createUser(owner)
     template = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE, { activity_bump_ms: HOUR })
-    locked = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE, { allow_user_autostart: false, allow_user_autostop: false })
+    locked = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE, {
+      allow_user_autostart: false,
+      allow_user_autostop: false
+    })
   })
   afterAll(() => srv.close())
 
@@ -39,7 +50,10 @@ describe("workspace schedules", () => {
 
   it("PUT autostart stores the schedule and next_start_at; 400 for a bad schedule or a template that forbids it", async () => {
     const w = await mine()
-    status(await member.client.put(`/workspaces/${w.id}/autostart`, { schedule: "CRON_TZ=Europe/Paris 30 9 * * 1-5" }), 204)
+    status(
+      await member.client.put(`/workspaces/${w.id}/autostart`, { schedule: "CRON_TZ=Europe/Paris 30 9 * * 1-5" }),
+      204
+    )
     const got = (await member.client.get(`/workspaces/${w.id}`)).body
     expect(got.autostart_schedule).toBe("CRON_TZ=Europe/Paris 30 9 * * 1-5")
     expect(typeof got.next_start_at).toBe("string")
@@ -81,8 +95,13 @@ describe("workspace schedules", () => {
     const r = await member.client.put(`/workspaces/${w.id}/extend`, { deadline: soon })
     status(r, 200)
     expect(r.body.message).toMatch(/^Deadline updated to \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.$/)
-    expect(Date.parse((await member.client.get(`/workspaces/${w.id}`)).body.latest_build.deadline)).toBe(Date.parse(soon.replace(/\.\d{3}Z$/, "Z")) + Number(soon.slice(20, 23)))
-    expectResponse(await member.client.put(`/workspaces/${w.id}/extend`, { deadline: new Date(Date.now() + 60_000).toISOString() }), 400)
+    expect(Date.parse((await member.client.get(`/workspaces/${w.id}`)).body.latest_build.deadline)).toBe(
+      Date.parse(soon.replace(/\.\d{3}Z$/, "Z")) + Number(soon.slice(20, 23))
+    )
+    expectResponse(
+      await member.client.put(`/workspaces/${w.id}/extend`, { deadline: new Date(Date.now() + 60_000).toISOString() }),
+      400
+    )
     expectValidations(await member.client.put(`/workspaces/${w.id}/extend`, { deadline: "tomorrow" }), ["deadline"])
   })
 
@@ -90,7 +109,9 @@ describe("workspace schedules", () => {
     const w = await mine()
     status(await member.client.put(`/workspaces/${w.id}/autoupdates`, { automatic_updates: "always" }), 204)
     expect((await member.client.get(`/workspaces/${w.id}`)).body.automatic_updates).toBe("always")
-    expectValidations(await member.client.put(`/workspaces/${w.id}/autoupdates`, { automatic_updates: "sometimes" }), ["automatic_updates"])
+    expectValidations(await member.client.put(`/workspaces/${w.id}/autoupdates`, { automatic_updates: "sometimes" }), [
+      "automatic_updates"
+    ])
     const d = await member.client.put(`/workspaces/${w.id}/dormant`, { dormant: true })
     status(d, 200)
     expect(d.body.id).toBe(w.id)
@@ -107,7 +128,9 @@ describe("workspace schedules", () => {
     await new Promise((r) => setTimeout(r, 5))
     status(await member.client.post(`/workspaces/${w.id}/usage`, { agent_id: UNKNOWN_ID, app_name: "vscode" }), 204)
     status(await member.client.post(`/workspaces/${w.id}/usage`), 204)
-    expect(Date.parse((await member.client.get(`/workspaces/${w.id}`)).body.last_used_at)).toBeGreaterThan(Date.parse(before))
+    expect(Date.parse((await member.client.get(`/workspaces/${w.id}`)).body.last_used_at)).toBeGreaterThan(
+      Date.parse(before)
+    )
     expectValidations(await member.client.post(`/workspaces/${w.id}/usage`, { agent_id: "nope" }), ["agent_id"])
   })
 
@@ -115,8 +138,12 @@ describe("workspace schedules", () => {
     const w = await mine()
     const anon = srv.anonymous
     const routes: ReadonlyArray<readonly [string, string, unknown]> = [
-      ["put", "autostart", { schedule: "" }], ["put", "ttl", { ttl_ms: HOUR }], ["put", "extend", { deadline: new Date().toISOString() }],
-      ["put", "autoupdates", { automatic_updates: "never" }], ["put", "dormant", { dormant: true }], ["post", "usage", {}]
+      ["put", "autostart", { schedule: "" }],
+      ["put", "ttl", { ttl_ms: HOUR }],
+      ["put", "extend", { deadline: new Date().toISOString() }],
+      ["put", "autoupdates", { automatic_updates: "never" }],
+      ["put", "dormant", { dormant: true }],
+      ["post", "usage", {}]
     ]
     for (const [method, route, body] of routes) {
       const call = (c: Client, id: string) => (c as any)[method](`/workspaces/${id}/${route}`, body)
@@ -155,8 +182,15 @@ describe("workspace schedules", () => {
 
   it("a lifecycle tick stops a workspace whose deadline passed", async () => {
     const w = await mine({ ttl_ms: HOUR })
-    await srv.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql`UPDATE workspace_builds SET deadline = ${new Date(Date.now() - 60_000).toISOString()} WHERE id = ${w.latest_build.id}`.pipe(Effect.orDie)) as Effect.Effect<unknown>)
+    await srv.run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql`UPDATE workspace_builds SET deadline = ${
+            new Date(Date.now() - 60_000).toISOString()
+          } WHERE id = ${w.latest_build.id}`.pipe(Effect.orDie)
+      ) as Effect.Effect<unknown>
+    )
     const stats = await srv.run(Effect.flatMap(LifecycleExecutor, (e) => e.tick))
     expect(stats.transitions[w.id]).toBe("autostop")
     await runJobs(srv)

@@ -2,11 +2,19 @@
 import { WorkspaceSharing } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  addMemberWithRoles, type Client, createOrganization, createUser, expectResponse, expectValidations, type ServiceTestServer,
-  startWithOwner, type TestUser, UNKNOWN_ID
-} from "../support.js"
 import { makeValidator } from "../schemas/ResponseSchemas.js"
+import {
+  addMemberWithRoles,
+  type Client,
+  createOrganization,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
+} from "../support.js"
 import { makeWorkspace, readWorkspace, setWorkspaceAcl, workspaceTemplate } from "./sharingFixtures.js"
 
 const acl = (id: string) => `/workspaces/${id}/acl`
@@ -36,7 +44,9 @@ describe("workspace sharing", () => {
     makeWorkspace(srv, { organizationId: orgId, ownerId: alice.user.id, templateId, ...init })
 
   const check = (client: Client, action: string, workspaceId: string) =>
-    client.post("/authcheck", { checks: { c: { action, object: { resource_type: "workspace", resource_id: workspaceId } } } })
+    client.post("/authcheck", {
+      checks: { c: { action, object: { resource_type: "workspace", resource_id: workspaceId } } }
+    })
       .then((r) => r.body.c as boolean)
 
   beforeAll(async () => {
@@ -48,7 +58,10 @@ describe("workspace sharing", () => {
     otherOrg = await createOrganization(owner, "ws-other")
     const made = await createUser(owner, { username: "ws-stranger", organization_ids: [otherOrg.id] })
     stranger = made
-    const g = await owner.post(`/organizations/${orgId}/groups`, { name: "ws-devs", avatar_url: "https://example.com/devs.png" })
+    const g = await owner.post(`/organizations/${orgId}/groups`, {
+      name: "ws-devs",
+      avatar_url: "https://example.com/devs.png"
+    })
     devs = g.body
     await owner.patch(`/groups/${devs.id}`, { add_users: [carol.user.id] })
   })
@@ -56,13 +69,20 @@ describe("workspace sharing", () => {
 
   describe("GET /workspaces/{workspace}/acl", () => {
     it("answers the users and groups of the list with their roles", async () => {
-      const w = await aliceWorkspace({ userAcl: { [bob.user.id]: "use" }, groupAcl: { [devs.id]: "admin", [orgId]: "use" } })
+      const w = await aliceWorkspace({
+        userAcl: { [bob.user.id]: "use" },
+        groupAcl: { [devs.id]: "admin", [orgId]: "use" }
+      })
       const r = await alice.client.get(acl(w.id))
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(r.body.users).toEqual([{ id: bob.user.id, username: "ws-bob", role: "use" }])
       expect(r.body.group.map((g: any) => [g.name, g.role])).toEqual([["Everyone", "use"], ["ws-devs", "admin"]])
       const group = r.body.group.find((g: any) => g.id === devs.id)
-      expect(group).toMatchObject({ organization_id: orgId, avatar_url: "https://example.com/devs.png", total_member_count: 1 })
+      expect(group).toMatchObject({
+        organization_id: orgId,
+        avatar_url: "https://example.com/devs.png",
+        total_member_count: 1
+      })
     })
 
     it("answers empty lists for a workspace shared with nobody", async () => {
@@ -99,31 +119,49 @@ describe("workspace sharing", () => {
   describe("PATCH /workspaces/{workspace}/acl", () => {
     it("sets roles (204), changes and removes them with \"\", and shared_with follows", async () => {
       const w = await aliceWorkspace()
-      const set = await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: "use" }, group_roles: { [devs.id]: "admin" } })
+      const set = await alice.client.patch(acl(w.id), {
+        user_roles: { [bob.user.id]: "use" },
+        group_roles: { [devs.id]: "admin" }
+      })
       expect(set.status, JSON.stringify(set.body)).toBe(204)
       expect(set.body).toBeUndefined()
-      expect((await readWorkspace(srv, w.id))).toMatchObject({ user_acl: { [bob.user.id]: "use" }, group_acl: { [devs.id]: "admin" } })
+      expect(await readWorkspace(srv, w.id)).toMatchObject({
+        user_acl: { [bob.user.id]: "use" },
+        group_acl: { [devs.id]: "admin" }
+      })
       // One entry at a time, as the dashboard sends them; the others stay.
       expect((await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: "admin" } })).status).toBe(204)
       expect((await alice.client.patch(acl(w.id), { user_roles: { [carol.user.id]: "use" } })).status).toBe(204)
       const shared = await sharedWith(srv, w.id)
       expect(shared.map((a) => [a.actor_type, a.id, a.roles])).toEqual([
-        ["user", bob.user.id, ["admin"]], ["user", carol.user.id, ["use"]], ["group", devs.id, ["admin"]]
+        ["user", bob.user.id, ["admin"]],
+        ["user", carol.user.id, ["use"]],
+        ["group", devs.id, ["admin"]]
       ])
-      expect(shared.find((a) => a.id === devs.id)).toMatchObject({ name: "ws-devs", avatar_url: "https://example.com/devs.png" })
+      expect(shared.find((a) => a.id === devs.id)).toMatchObject({
+        name: "ws-devs",
+        avatar_url: "https://example.com/devs.png"
+      })
       // The Workspace record's shared_with, as JSON, against the reference's SharedWorkspaceActor.
       const validate = makeValidator()("[SharedWorkspaceActor]")
       expect(validate(JSON.parse(JSON.stringify(shared))), JSON.stringify(validate.errors)).toBe(true)
-      expect((await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: "" }, group_roles: { [devs.id]: "" } })).status).toBe(204)
-      expect((await readWorkspace(srv, w.id))).toMatchObject({ user_acl: { [carol.user.id]: "use" }, group_acl: {} })
+      expect(
+        (await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: "" }, group_roles: { [devs.id]: "" } }))
+          .status
+      ).toBe(204)
+      expect(await readWorkspace(srv, w.id)).toMatchObject({ user_acl: { [carol.user.id]: "use" }, group_acl: {} })
     })
 
     it("gives a use entry reading and connecting, an admin entry also sharing; authcheck agrees", async () => {
       const w = await aliceWorkspace()
       expect(await check(bob.client, "read", w.id)).toBe(false)
       await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: "use" } })
-      for (const action of ["read", "start", "stop", "ssh", "application_connect"]) expect(await check(bob.client, action, w.id), action).toBe(true)
-      for (const action of ["update", "share", "delete"]) expect(await check(bob.client, action, w.id), action).toBe(false)
+      for (const action of ["read", "start", "stop", "ssh", "application_connect"]) {
+        expect(await check(bob.client, action, w.id), action).toBe(true)
+      }
+      for (const action of ["update", "share", "delete"]) {
+        expect(await check(bob.client, action, w.id), action).toBe(false)
+      }
       expectResponse(await bob.client.patch(acl(w.id), { user_roles: { [carol.user.id]: "use" } }), 403)
       await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: "admin" } })
       expect(await check(bob.client, "share", w.id)).toBe(true)
@@ -161,12 +199,24 @@ describe("workspace sharing", () => {
       const w = await aliceWorkspace()
       const r = await alice.client.patch(acl(w.id), {
         user_roles: {
-          [bob.user.id]: "owner", "not-an-id": "use", [UNKNOWN_ID]: "use", [stranger.user.id]: "use", [alice.user.id]: "admin",
+          [bob.user.id]: "owner",
+          "not-an-id": "use",
+          [UNKNOWN_ID]: "use",
+          [stranger.user.id]: "use",
+          [alice.user.id]: "admin",
           [carol.user.id]: "use"
         },
         group_roles: { [UNKNOWN_ID]: "admin", [devs.id]: "read" }
       })
-      expectValidations(r, ["user_roles", "user_roles", "user_roles", "user_roles", "user_roles", "group_roles", "group_roles"])
+      expectValidations(r, [
+        "user_roles",
+        "user_roles",
+        "user_roles",
+        "user_roles",
+        "user_roles",
+        "group_roles",
+        "group_roles"
+      ])
       const details = r.body.validations.map((v: any) => v.detail).join("\n")
       expect(details).toContain("not a valid workspace role")
       expect(details).toContain("is not a valid UUID")
@@ -181,15 +231,21 @@ describe("workspace sharing", () => {
     it("refuses a group of another organization, and removes unknown entries without complaint", async () => {
       const w = await aliceWorkspace()
       const theirs = await owner.post(`/organizations/${otherOrg.id}/groups`, { name: "ws-theirs" })
-      expectValidations(await alice.client.patch(acl(w.id), { group_roles: { [theirs.body.id]: "use" } }), ["group_roles"])
+      expectValidations(await alice.client.patch(acl(w.id), { group_roles: { [theirs.body.id]: "use" } }), [
+        "group_roles"
+      ])
       expectValidations(await alice.client.patch(acl(w.id), { group_roles: { [otherOrg.id]: "use" } }), ["group_roles"])
-      expect((await alice.client.patch(acl(w.id), { user_roles: { [UNKNOWN_ID]: "" }, group_roles: { "gone": "" } })).status).toBe(204)
+      expect(
+        (await alice.client.patch(acl(w.id), { user_roles: { [UNKNOWN_ID]: "" }, group_roles: { "gone": "" } })).status
+      ).toBe(204)
     })
 
     it("answers 400 for a body of the wrong shape, naming the field", async () => {
       const w = await aliceWorkspace()
       expectValidations(await alice.client.patch(acl(w.id), { user_roles: ["use"] }), ["user_roles"])
-      expectValidations(await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: 1 } }), [`user_roles.${bob.user.id}`])
+      expectValidations(await alice.client.patch(acl(w.id), { user_roles: { [bob.user.id]: 1 } }), [
+        `user_roles.${bob.user.id}`
+      ])
       // null and absent mean "not given".
       expect((await alice.client.patch(acl(w.id), { user_roles: null, group_roles: null })).status).toBe(204)
     })
@@ -210,7 +266,11 @@ describe("workspace sharing", () => {
       const logs = await owner.get(`/audit?q=${encodeURIComponent(`resource_id:${w.id}`)}&limit=5`)
       const entry = logs.body.audit_logs[0]
       expect(entry).toMatchObject({
-        action: "write", resource_type: "workspace", resource_target: w.name, status_code: 204, organization_id: orgId,
+        action: "write",
+        resource_type: "workspace",
+        resource_target: w.name,
+        status_code: 204,
+        organization_id: orgId,
         diff: { user_acl: { old: {}, new: { [bob.user.id]: "use" }, secret: false } }
       })
       expect(entry.diff).not.toHaveProperty("group_acl")
@@ -278,17 +338,24 @@ describe("workspace sharing turned off (disable_workspace_sharing)", () => {
     ;({ srv, owner, ownerId, orgId } = await startWithOwner({ settings: { disableWorkspaceSharing: true } }))
     const template = await workspaceTemplate(srv, owner, orgId, ownerId)
     member = await createUser(owner, { username: "off-member" })
-    const w = await makeWorkspace(srv, { organizationId: orgId, ownerId, templateId: template.id, userAcl: { [member.user.id]: "admin" } })
+    const w = await makeWorkspace(srv, {
+      organizationId: orgId,
+      ownerId,
+      templateId: template.id,
+      userAcl: { [member.user.id]: "admin" }
+    })
     workspaceId = w.id
   })
   afterAll(() => srv.close())
 
   it("refuses the three routes with 403, even to the site owner", async () => {
-    for (const r of [
-      await owner.get(acl(workspaceId)),
-      await owner.patch(acl(workspaceId), { user_roles: { [member.user.id]: "use" } }),
-      await owner.delete(acl(workspaceId))
-    ]) {
+    for (
+      const r of [
+        await owner.get(acl(workspaceId)),
+        await owner.patch(acl(workspaceId), { user_roles: { [member.user.id]: "use" } }),
+        await owner.delete(acl(workspaceId))
+      ]
+    ) {
       expectResponse(r, 403)
       expect(r.body.message).toBe("Workspace sharing is disabled for this deployment.")
     }
@@ -306,7 +373,12 @@ describe("workspace sharing turned off (disable_workspace_sharing)", () => {
 
   it("lists no workspace for a group entry (the Everyone group's)", async () => {
     const template = await workspaceTemplate(srv, owner, orgId, ownerId)
-    const w = await makeWorkspace(srv, { organizationId: orgId, ownerId, templateId: template.id, groupAcl: { [orgId]: "use" } })
+    const w = await makeWorkspace(srv, {
+      organizationId: orgId,
+      ownerId,
+      templateId: template.id,
+      groupAcl: { [orgId]: "use" }
+    })
     const listed = await member.client.get(`/workspaces?q=${encodeURIComponent(`id:${w.id}`)}`)
     expect(listed.status, JSON.stringify(listed.body)).toBe(200)
     expect(listed.body.count).toBe(0)

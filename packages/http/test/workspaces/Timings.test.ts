@@ -6,7 +6,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordingProvisioner } from "../agents/fixtures.js"
-import { type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, startWithOwner, type TestUser, UNKNOWN_ID } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
+} from "../support.js"
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually, type WsResult } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "./fixtures.js"
@@ -48,7 +57,11 @@ describe("build timings", () => {
   const handed = new Map<string, Map<string, string>>()
 
   beforeAll(async () => {
-    ;({ srv, owner, orgId } = await startWithOwner({ provisioners: [recordingProvisioner(["main"], handed)], lifecycle: false, agentMonitor: false }))
+    ;({ srv, owner, orgId } = await startWithOwner({
+      provisioners: [recordingProvisioner(["main"], handed)],
+      lifecycle: false,
+      agentMonitor: false
+    }))
     dev = await createUser(owner)
     other = await createUser(owner)
     template = await makeTemplate(srv, owner, orgId, TEMPLATE)
@@ -81,17 +94,34 @@ describe("build timings", () => {
     expect(stages[stages.length - 1].ended_at).toBe(job.completed_at)
 
     // The agent connects and reports its scripts: the start script twice, the cron once.
-    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": handed.get(w.id)!.get("main")! })
+    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+      "Service-Session-Token": handed.get(w.id)!.get("main")!
+    })
     const agent = (await dev.client.get(`/workspaces/${w.id}`)).body.latest_build.resources[0].agents[0]
     const [install, backup] = agent.scripts as Array<any>
-    expect((await request(ws, 1, "script_completed", {
-      timing: { script_id: install.id, started_at: "2030-01-01T10:00:00Z", ended_at: "2030-01-01T10:00:05Z", exit_code: 0, stage: "start" }
-    })).result).toEqual({})
+    expect(
+      (await request(ws, 1, "script_completed", {
+        timing: {
+          script_id: install.id,
+          started_at: "2030-01-01T10:00:00Z",
+          ended_at: "2030-01-01T10:00:05Z",
+          exit_code: 0,
+          stage: "start"
+        }
+      })).result
+    ).toEqual({})
     await request(ws, 2, "script_completed", {
-      script_id: install.id, started_at: "2030-01-01T11:00:00Z", ended_at: "2030-01-01T11:00:09Z", exit_code: 2
+      script_id: install.id,
+      started_at: "2030-01-01T11:00:00Z",
+      ended_at: "2030-01-01T11:00:09Z",
+      exit_code: 2
     })
     await request(ws, 3, "script_completed", {
-      script_id: backup.id, started_at: "2030-01-01T12:00:00Z", ended_at: "2030-01-01T12:01:00Z", exit_code: 0, timeout: true
+      script_id: backup.id,
+      started_at: "2030-01-01T12:00:00Z",
+      ended_at: "2030-01-01T12:01:00Z",
+      exit_code: 0,
+      timeout: true
     })
     const after = await dev.client.get(`/workspacebuilds/${build.id}/timings`)
     expect(after.status).toBe(200)
@@ -105,12 +135,24 @@ describe("build timings", () => {
     }])
     expect(after.body.agent_script_timings).toEqual([
       {
-        started_at: "2030-01-01T10:00:00.000Z", ended_at: "2030-01-01T10:00:05.000Z", exit_code: 0, stage: "start", status: "ok",
-        display_name: "Install", workspace_agent_id: agent.id, workspace_agent_name: "main"
+        started_at: "2030-01-01T10:00:00.000Z",
+        ended_at: "2030-01-01T10:00:05.000Z",
+        exit_code: 0,
+        stage: "start",
+        status: "ok",
+        display_name: "Install",
+        workspace_agent_id: agent.id,
+        workspace_agent_name: "main"
       },
       {
-        started_at: "2030-01-01T12:00:00.000Z", ended_at: "2030-01-01T12:01:00.000Z", exit_code: 0, stage: "cron", status: "timed_out",
-        display_name: "Backup", workspace_agent_id: agent.id, workspace_agent_name: "main"
+        started_at: "2030-01-01T12:00:00.000Z",
+        ended_at: "2030-01-01T12:01:00.000Z",
+        exit_code: 0,
+        stage: "cron",
+        status: "timed_out",
+        display_name: "Backup",
+        workspace_agent_id: agent.id,
+        workspace_agent_name: "main"
       }
     ])
     // The Agent record still shows the last run.

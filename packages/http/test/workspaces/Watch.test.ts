@@ -4,9 +4,17 @@
  * renames; refusals before the upgrade or the stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connect, eventually, refusal } from "../websocket.js"
-import { type Client, createUser, type ServiceTestServer, SESSION_HEADER, startWithOwner, type TestUser, UNKNOWN_ID } from "../support.js"
 import { readEvents } from "../sse.js"
+import {
+  type Client,
+  createUser,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
+} from "../support.js"
+import { connect, eventually, refusal } from "../websocket.js"
 import { makeTemplate, SLOW_TEMPLATE } from "./fixtures.js"
 
 const statuses = (list: ReadonlyArray<any>) => list.map((w) => `${w.latest_build.transition}:${w.latest_build.status}`)
@@ -28,7 +36,10 @@ describe("watching workspaces", () => {
   afterAll(() => srv.close())
 
   it("sends the workspace at once and on each change, over a WebSocket and over server-sent events", async () => {
-    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "watched", template_id: slow.id })
+    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "watched",
+      template_id: slow.id
+    })
     expect(r.status, JSON.stringify(r.body)).toBe(200)
     const id = r.body.id
     const headers = { [SESSION_HEADER]: member.client.token! }
@@ -72,7 +83,10 @@ describe("watching workspaces", () => {
   }, 30_000)
 
   it("names the workspace, its template and the transition in a build job's metadata", async () => {
-    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "meta", template_id: slow.id })
+    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "meta",
+      template_id: slow.id
+    })
     expect(r.status).toBe(200)
     const expected = {
       workspace_id: r.body.id,
@@ -90,21 +104,31 @@ describe("watching workspaces", () => {
   })
 
   it("refuses before upgrading or streaming: 401, 404 for others and unknown workspaces, 400 for a bad id", async () => {
-    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "private", template_id: slow.id })
+    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "private",
+      template_id: slow.id
+    })
     expect(r.status).toBe(200)
     const id = r.body.id
     const base = `${srv.wsUrl}/api/v2/workspaces`
     expect((await refusal(connect(`${base}/${id}/watch-ws`))).status).toBe(401)
-    expect((await refusal(connect(`${base}/${id}/watch-ws`, { [SESSION_HEADER]: other.client.token! }))).status).toBe(404)
-    expect((await refusal(connect(`${base}/${UNKNOWN_ID}/watch-ws`, { [SESSION_HEADER]: member.client.token! }))).status).toBe(404)
-    expect((await refusal(connect(`${base}/not-an-id/watch-ws`, { [SESSION_HEADER]: member.client.token! }))).status).toBe(400)
+    expect((await refusal(connect(`${base}/${id}/watch-ws`, { [SESSION_HEADER]: other.client.token! }))).status).toBe(
+      404
+    )
+    expect(
+      (await refusal(connect(`${base}/${UNKNOWN_ID}/watch-ws`, { [SESSION_HEADER]: member.client.token! }))).status
+    ).toBe(404)
+    expect((await refusal(connect(`${base}/not-an-id/watch-ws`, { [SESSION_HEADER]: member.client.token! }))).status)
+      .toBe(400)
     const http = `${srv.url}/api/v2/workspaces`
     expect((await fetch(`${http}/${id}/watch`)).status).toBe(401)
     const hidden = await fetch(`${http}/${id}/watch`, { headers: { [SESSION_HEADER]: other.client.token! } })
     expect(hidden.status).toBe(404)
     expect(await hidden.json()).toMatchObject({ message: expect.any(String) })
-    expect((await fetch(`${http}/${UNKNOWN_ID}/watch`, { headers: { [SESSION_HEADER]: member.client.token! } })).status).toBe(404)
-    expect((await fetch(`${http}/not-an-id/watch`, { headers: { [SESSION_HEADER]: member.client.token! } })).status).toBe(400)
+    expect((await fetch(`${http}/${UNKNOWN_ID}/watch`, { headers: { [SESSION_HEADER]: member.client.token! } })).status)
+      .toBe(404)
+    expect((await fetch(`${http}/not-an-id/watch`, { headers: { [SESSION_HEADER]: member.client.token! } })).status)
+      .toBe(400)
     // A plain GET of the WebSocket route asks for the upgrade.
     expect((await member.client.get(`/workspaces/${id}/watch-ws`)).status).toBe(426)
     // The owner (an administrator) may watch it.

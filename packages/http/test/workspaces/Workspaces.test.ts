@@ -5,14 +5,28 @@
  * followed over a real WebSocket), resources, parameters, state, cancel, quotas and refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connect, eventually, refusal } from "../websocket.js"
 import {
-  type Client, createUser, expectResponse, expectValidations, type ServiceTestServer, SESSION_HEADER, startWithOwner,
-  type TestUser, UNKNOWN_ID
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  type TestUser,
+  UNKNOWN_ID
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
+import { connect, eventually, refusal } from "../websocket.js"
+import {
+  FREE_TEMPLATE,
+  insertUnbuiltWorkspace,
+  makeTemplate,
+  makeWorkspace,
+  SLOW_TEMPLATE,
+  WORKSPACE_TEMPLATE
+} from "./fixtures.js"
 import { addBuild, seedWorkspace } from "./portShareFixtures.js"
-import { FREE_TEMPLATE, insertUnbuiltWorkspace, makeTemplate, makeWorkspace, SLOW_TEMPLATE, WORKSPACE_TEMPLATE } from "./fixtures.js"
 
 describe("workspaces", () => {
   let srv: ServiceTestServer
@@ -98,7 +112,9 @@ describe("workspaces", () => {
     const presets = await owner.get(`/templateversions/${template.active_version_id}/presets`)
     const big = presets.body.find((p: any) => p.Name === "big")
     const r = await member.client.post(`/users/me/workspaces`, {
-      name: "with-preset", template_id: template.id, template_version_preset_id: big.ID
+      name: "with-preset",
+      template_id: template.id,
+      template_version_preset_id: big.ID
     })
     expect(r.status, JSON.stringify(r.body)).toBe(200)
     expect(r.body.latest_build.template_version_preset_id).toBe(big.ID)
@@ -111,7 +127,11 @@ describe("workspaces", () => {
     const base = `/organizations/${orgId}/members/me/workspaces`
     expectValidations(await member.client.post(base, { name: "x1" }), ["template_id", "template_version_id"])
     expectValidations(
-      await member.client.post(base, { name: "x2", template_id: template.id, template_version_id: template.active_version_id }),
+      await member.client.post(base, {
+        name: "x2",
+        template_id: template.id,
+        template_version_id: template.active_version_id
+      }),
       ["template_id", "template_version_id"]
     )
     expectValidations(await member.client.post(base, { name: "-bad-", template_id: template.id }), ["name"])
@@ -120,16 +140,26 @@ describe("workspaces", () => {
       await member.client.post(base, {
         name: "x4",
         template_id: template.id,
-        rich_parameter_values: [{ name: "region", value: "mars" }, { name: "cpus", value: "9" }, { name: "repo", value: "ftp://x" }]
+        rich_parameter_values: [{ name: "region", value: "mars" }, { name: "cpus", value: "9" }, {
+          name: "repo",
+          value: "ftp://x"
+        }]
       }),
       ["rich_parameter_values.region", "rich_parameter_values.cpus", "rich_parameter_values.repo"]
     )
     expectValidations(await member.client.post(base, { name: "x5", template_id: template.id, ttl_ms: 10 }), ["ttl_ms"])
-    expectValidations(await member.client.post(base, { name: "x6", template_id: template.id, autostart_schedule: "30 8 1 * *" }), [
-      "autostart_schedule"
-    ])
     expectValidations(
-      await member.client.post(base, { name: "x7", template_id: template.id, autostart_schedule: "CRON_TZ=Nowhere/Land 30 8 * * *" }),
+      await member.client.post(base, { name: "x6", template_id: template.id, autostart_schedule: "30 8 1 * *" }),
+      [
+        "autostart_schedule"
+      ]
+    )
+    expectValidations(
+      await member.client.post(base, {
+        name: "x7",
+        template_id: template.id,
+        autostart_schedule: "CRON_TZ=Nowhere/Land 30 8 * * *"
+      }),
       ["autostart_schedule"]
     )
     const ws = await makeWorkspace(srv, member.client, orgId, free.id)
@@ -139,10 +169,14 @@ describe("workspaces", () => {
 
   it("creates for others only with the right to: members 403, owners may", async () => {
     const forOther = await member.client.post(`/organizations/${orgId}/members/${other.username}/workspaces`, {
-      name: "not-mine", template_id: free.id
+      name: "not-mine",
+      template_id: free.id
     })
     expectResponse(forOther, 403)
-    const byOwner = await owner.post(`/organizations/${orgId}/members/${other.username}/workspaces`, { name: "given", template_id: free.id })
+    const byOwner = await owner.post(`/organizations/${orgId}/members/${other.username}/workspaces`, {
+      name: "given",
+      template_id: free.id
+    })
     expect(byOwner.status, JSON.stringify(byOwner.body)).toBe(200)
     expect(byOwner.body.owner_id).toBe(other.user.id)
     expect(byOwner.body.latest_build.initiator_id).not.toBe(other.user.id)
@@ -179,7 +213,9 @@ describe("workspaces", () => {
   })
 
   it("stops, starts (restart) and keeps parameters; immutable and monotonic rules hold", async () => {
-    const ws = await makeWorkspace(srv, member.client, orgId, template.id, { rich_parameter_values: [{ name: "cpus", value: "4" }] })
+    const ws = await makeWorkspace(srv, member.client, orgId, template.id, {
+      rich_parameter_values: [{ name: "cpus", value: "4" }]
+    })
     expect(ws.latest_build.status).toBe("running")
     const stop = await member.client.post(`/workspaces/${ws.id}/builds`, { transition: "stop" })
     expect(stop.status, JSON.stringify(stop.body)).toBe(200)
@@ -188,15 +224,23 @@ describe("workspaces", () => {
     expect(stopped.body.latest_build).toMatchObject({ status: "stopped", transition: "stop", build_number: 2 })
     expect(stopped.body.health).toEqual({ healthy: true, failing_agents: [] })
     expectValidations(
-      await member.client.post(`/workspaces/${ws.id}/builds`, { transition: "start", rich_parameter_values: [{ name: "region", value: "us" }] }),
+      await member.client.post(`/workspaces/${ws.id}/builds`, {
+        transition: "start",
+        rich_parameter_values: [{ name: "region", value: "us" }]
+      }),
       ["rich_parameter_values.region"]
     )
     expectValidations(
-      await member.client.post(`/workspaces/${ws.id}/builds`, { transition: "start", rich_parameter_values: [{ name: "cpus", value: "2" }] }),
+      await member.client.post(`/workspaces/${ws.id}/builds`, {
+        transition: "start",
+        rich_parameter_values: [{ name: "cpus", value: "2" }]
+      }),
       ["rich_parameter_values.cpus"]
     )
     const start = await member.client.post(`/workspaces/${ws.id}/builds`, {
-      transition: "start", rich_parameter_values: [{ name: "cpus", value: "5" }], reason: "dashboard"
+      transition: "start",
+      rich_parameter_values: [{ name: "cpus", value: "5" }],
+      reason: "dashboard"
     })
     expect(start.status, JSON.stringify(start.body)).toBe(200)
     await runJobs(srv)
@@ -207,17 +251,25 @@ describe("workspaces", () => {
     // after_id: the builds numbered above the cursor, newest first (the described system's query).
     const after = await member.client.get(`/workspaces/${ws.id}/builds?after_id=${list.body[2].id}`)
     expect(after.body.map((b: any) => b.build_number)).toEqual([3, 2])
-    const afterPage = await member.client.get(`/workspaces/${ws.id}/builds?after_id=${list.body[2].id}&limit=1&offset=1`)
+    const afterPage = await member.client.get(
+      `/workspaces/${ws.id}/builds?after_id=${list.body[2].id}&limit=1&offset=1`
+    )
     expect(afterPage.body.map((b: any) => b.build_number)).toEqual([2])
     // since: created strictly after that time.
-    const since = await member.client.get(`/workspaces/${ws.id}/builds?since=${encodeURIComponent(list.body[1].created_at)}`)
+    const since = await member.client.get(
+      `/workspaces/${ws.id}/builds?since=${encodeURIComponent(list.body[1].created_at)}`
+    )
     expect(since.body.map((b: any) => b.build_number)).toEqual([3])
     const byNumber = await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/2`)
     expect(byNumber.body).toMatchObject({ build_number: 2, transition: "stop" })
     expectResponse(await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/9`), 404)
-    expectValidations(await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/zero`), ["buildnumber"])
+    expectValidations(await member.client.get(`/users/${member.username}/workspace/${ws.name}/builds/zero`), [
+      "buildnumber"
+    ])
     expectResponse(await other.client.post(`/workspaces/${ws.id}/builds`, { transition: "stop" }), 404)
-    expectValidations(await member.client.post(`/workspaces/${ws.id}/builds`, { transition: "restart" }), ["transition"])
+    expectValidations(await member.client.post(`/workspaces/${ws.id}/builds`, { transition: "restart" }), [
+      "transition"
+    ])
   })
 
   it("pages builds: 25 by default and for limit=0 (the client's \"no limit\"), at most 100, with offset", async () => {
@@ -251,7 +303,10 @@ describe("workspaces", () => {
     expect(logs.body.map((l: any) => l.output)).toContain(`Building ${ws.name} for ${reader.username}`)
     const resources = await reader.client.get(`/workspacebuilds/${id}/resources`)
     expect(resources.body.map((r: any) => r.name).sort()).toEqual(["dev", "home"])
-    expect(resources.body.find((r: any) => r.name === "dev")).toMatchObject({ daily_cost: 2, workspace_transition: "start" })
+    expect(resources.body.find((r: any) => r.name === "dev")).toMatchObject({
+      daily_cost: 2,
+      workspace_transition: "start"
+    })
     expectResponse(await reader.client.get(`/workspacebuilds/${id}/state`), 404)
     const state = await owner.get(`/workspacebuilds/${id}/state`)
     expect(state.status).toBe(200)
@@ -262,7 +317,10 @@ describe("workspaces", () => {
 
   it("follows a build's logs over a WebSocket until the build ends", async () => {
     const slow = await makeTemplate(srv, owner, orgId, SLOW_TEMPLATE)
-    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "followed", template_id: slow.id })
+    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "followed",
+      template_id: slow.id
+    })
     expect(r.status).toBe(200)
     const ws = await connect(`${srv.wsUrl}/api/v2/workspacebuilds/${r.body.latest_build.id}/logs?follow=true`, {
       [SESSION_HEADER]: member.client.token!
@@ -270,15 +328,20 @@ describe("workspaces", () => {
     const closed = await ws.closed
     expect(closed.code).toBe(1000)
     expect(ws.messages.map((m) => JSON.parse(m).output)).toContain("Slow start")
-    const refused = await refusal(connect(`${srv.wsUrl}/api/v2/workspacebuilds/${r.body.latest_build.id}/logs?follow=true`, {
-      [SESSION_HEADER]: other.client.token!
-    }))
+    const refused = await refusal(
+      connect(`${srv.wsUrl}/api/v2/workspacebuilds/${r.body.latest_build.id}/logs?follow=true`, {
+        [SESSION_HEADER]: other.client.token!
+      })
+    )
     expect(refused.status).toBe(404)
   })
 
   it("answers 409 for a second build while one runs, cancels with expect_status and 412", async () => {
     const slow = await makeTemplate(srv, owner, orgId, SLOW_TEMPLATE, { allow_user_cancel_workspace_jobs: true })
-    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "racing", template_id: slow.id })
+    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "racing",
+      template_id: slow.id
+    })
     expect(r.status).toBe(200)
     expectResponse(await member.client.post(`/workspaces/${r.body.id}/builds`, { transition: "stop" }), 409)
     const build = r.body.latest_build.id
@@ -303,16 +366,23 @@ describe("workspaces", () => {
     }
     expect(status).toBe("canceled")
     expectResponse(await member.client.patch(`/workspacebuilds/${build}/cancel`), 400)
-    expectValidations(await member.client.patch(`/workspacebuilds/${build}/cancel?expect_status=done`), ["expect_status"])
+    expectValidations(await member.client.patch(`/workspacebuilds/${build}/cancel?expect_status=done`), [
+      "expect_status"
+    ])
   })
 
   it("a build starts from the previous build's state, kept when a build fails; custom state for template admins only", async () => {
-    const failing = await makeTemplate(srv, owner, orgId, `resources:
+    const failing = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      `resources:
   - name: box
     type: machine
 build:
   fail: { transition: stop, message: "The stop broke." }
-`)
+`
+    )
     const w = await makeWorkspace(srv, member.client, orgId, failing.id)
     const stateOf = async (buildId: string) => {
       const r = await owner.get(`/workspacebuilds/${buildId}/state`)
@@ -331,11 +401,17 @@ build:
     await runJobs(srv)
     expect(await stateOf(start.body.id)).toMatchObject({ build_number: 2, transition: "start" })
 
-    const custom = [...new TextEncoder().encode(JSON.stringify({ format: "workbay/1", build_number: 41, transition: "start", resources: [] }))]
+    const custom = [
+      ...new TextEncoder().encode(
+        JSON.stringify({ format: "workbay/1", build_number: 41, transition: "start", resources: [] })
+      )
+    ]
     const refused = await member.client.post(`/workspaces/${w.id}/builds`, { transition: "start", state: custom })
     expectResponse(refused, 403)
     expect(refused.body.message).toBe("Only template managers may provide custom state.")
-    expectValidations(await owner.post(`/workspaces/${w.id}/builds`, { transition: "start", state: [1, 256] }), ["state"])
+    expectValidations(await owner.post(`/workspaces/${w.id}/builds`, { transition: "start", state: [1, 256] }), [
+      "state"
+    ])
     const given = await owner.post(`/workspaces/${w.id}/builds`, { transition: "start", state: custom })
     expect(given.status, JSON.stringify(given.body)).toBe(200)
     await runJobs(srv)
@@ -344,7 +420,10 @@ build:
 
   it("refuses cancels when the template does not let users cancel", async () => {
     const slow = await makeTemplate(srv, owner, orgId, SLOW_TEMPLATE, { allow_user_cancel_workspace_jobs: false })
-    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, { name: "no-cancel", template_id: slow.id })
+    const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "no-cancel",
+      template_id: slow.id
+    })
     expectResponse(await member.client.patch(`/workspacebuilds/${r.body.latest_build.id}/cancel`), 403)
     expect((await owner.patch(`/workspacebuilds/${r.body.latest_build.id}/cancel`)).status).toBe(200)
     await runJobs(srv)
@@ -360,7 +439,10 @@ build:
     const quota = await poor.client.get(`/organizations/${orgId}/members/me/workspace-quota`)
     expect(quota.body).toEqual({ budget: 10, credits_consumed: 9 })
     const four = await makeWorkspace(srv, poor.client, orgId, template.id)
-    expect(four.latest_build).toMatchObject({ status: "failed", job: { status: "failed", error: "insufficient quota" } })
+    expect(four.latest_build).toMatchObject({
+      status: "failed",
+      job: { status: "failed", error: "insufficient quota" }
+    })
     // A stopped workspace frees its credits.
     await poor.client.post(`/workspaces/${one.id}/builds`, { transition: "stop" })
     await runJobs(srv)
@@ -383,7 +465,8 @@ build:
     const page = await lister.client.get(`/workspaces?q=owner:me&limit=1&offset=1`)
     expect(page.body).toMatchObject({ count: 3 })
     expect(page.body.workspaces.map((w: any) => w.name)).toEqual(["alpha"])
-    expect((await lister.client.get(`/workspaces?q=owner:me status:stopped`)).body.workspaces.map((w: any) => w.name)).toEqual(["beta"])
+    expect((await lister.client.get(`/workspaces?q=owner:me status:stopped`)).body.workspaces.map((w: any) => w.name))
+      .toEqual(["beta"])
     expect((await lister.client.get(`/workspaces?q=owner:me name:alp`)).body.count).toBe(1)
     expect((await lister.client.get(`/workspaces?q=owner:me template:${free.name}`)).body.count).toBe(3)
     expect((await lister.client.get(`/workspaces?q=owner:me outdated:true`)).body.count).toBe(0)
@@ -403,7 +486,12 @@ build:
   it("treats a workspace row without a build as missing: 404 on reads, left out of lists", async () => {
     const holder = await createUser(owner)
     const built = await makeWorkspace(srv, holder.client, orgId, free.id, { name: "built" })
-    const unbuilt = await insertUnbuiltWorkspace(srv, { ownerId: holder.user.id, organizationId: orgId, templateId: free.id, name: "unbuilt" })
+    const unbuilt = await insertUnbuiltWorkspace(srv, {
+      ownerId: holder.user.id,
+      organizationId: orgId,
+      templateId: free.id,
+      name: "unbuilt"
+    })
     for (const client of [holder.client, owner]) {
       expectResponse(await client.get(`/workspaces/${unbuilt.id}`), 404)
       expectResponse(await client.get(`/workspaces/${unbuilt.id}?include_deleted=true`), 404)
@@ -456,7 +544,9 @@ build:
     const r = await owner.post(`/workspaces/${ws.id}/builds`, { transition: "delete", orphan: true })
     expect(r.status, JSON.stringify(r.body)).toBe(200)
     await runJobs(srv)
-    expect((await member.client.get(`/workspaces/${ws.id}?include_deleted=true`)).body.latest_build.status).toBe("deleted")
+    expect((await member.client.get(`/workspaces/${ws.id}?include_deleted=true`)).body.latest_build.status).toBe(
+      "deleted"
+    )
   })
 
   it("counts workspaces by status in deployment stats", async () => {

@@ -81,7 +81,11 @@ export const makeTemplate = async (
   const version = await createVersion(srv, client, orgId, yaml)
   expect(version.status, JSON.stringify(version.body)).toBe(201)
   await runJobs(srv)
-  const r = await client.post(`/organizations/${orgId}/templates`, { name: uniqueName("tpl"), template_version_id: version.body.id, ...body })
+  const r = await client.post(`/organizations/${orgId}/templates`, {
+    name: uniqueName("tpl"),
+    template_version_id: version.body.id,
+    ...body
+  })
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return r.body as { id: string; name: string; active_version_id: string; [k: string]: unknown }
 }
@@ -95,7 +99,11 @@ export const makeWorkspace = async (
   body: Record<string, unknown> = {},
   user = "me"
 ) => {
-  const r = await client.post(`/organizations/${orgId}/members/${user}/workspaces`, { name: uniqueName("ws"), template_id: templateId, ...body })
+  const r = await client.post(`/organizations/${orgId}/members/${user}/workspaces`, {
+    name: uniqueName("ws"),
+    template_id: templateId,
+    ...body
+  })
   expect(r.status, JSON.stringify(r.body)).toBe(200)
   await runJobs(srv)
   const got = await client.get(`/workspaces/${r.body.id}`)
@@ -110,14 +118,33 @@ export const makeWorkspace = async (
  */
 export const insertUnbuiltWorkspace = async (
   srv: ServiceTestServer,
-  init: { readonly ownerId: string; readonly organizationId: string; readonly templateId: string; readonly name?: string }
+  init: {
+    readonly ownerId: string
+    readonly organizationId: string
+    readonly templateId: string
+    readonly name?: string
+  }
 ) => {
   const at = new Date()
   const record: WorkspaceRecord = {
-    id: randomUUID(), created_at: at, updated_at: at, owner_id: init.ownerId, organization_id: init.organizationId,
-    template_id: init.templateId, deleted: false, name: init.name ?? uniqueName("unbuilt"), autostart_schedule: "", ttl_ms: null,
-    last_used_at: at, dormant_at: null, deleting_at: null, next_start_at: null, automatic_updates: "never", favorite: false,
-    user_acl: {}, group_acl: {}
+    id: randomUUID(),
+    created_at: at,
+    updated_at: at,
+    owner_id: init.ownerId,
+    organization_id: init.organizationId,
+    template_id: init.templateId,
+    deleted: false,
+    name: init.name ?? uniqueName("unbuilt"),
+    autostart_schedule: "",
+    ttl_ms: null,
+    last_used_at: at,
+    dormant_at: null,
+    deleting_at: null,
+    next_start_at: null,
+    automatic_updates: "never",
+    favorite: false,
+    user_acl: {},
+    group_acl: {}
   }
   await srv.run(Effect.flatMap(WorkspaceRepo, (repo) => repo.insert(record)).pipe(Effect.orDie))
   return record

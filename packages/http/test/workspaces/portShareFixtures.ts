@@ -43,26 +43,29 @@ const runSql = <A>(srv: ServiceTestServer, effect: Effect.Effect<A, unknown, Sql
  * worker serves), the build, one resource and agents named `agents`.
  */
 export const addBuild = (srv: ServiceTestServer, ws: SeededWorkspace, number: number, agents: ReadonlyArray<string>) =>
-  runSql(srv, Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const at = new Date().toISOString()
-    const job = randomUUID()
-    const build = randomUUID()
-    const resource = randomUUID()
-    yield* sql`INSERT INTO provisioner_jobs
+  runSql(
+    srv,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const at = new Date().toISOString()
+      const job = randomUUID()
+      const build = randomUUID()
+      const resource = randomUUID()
+      yield* sql`INSERT INTO provisioner_jobs
       (id, created_at, updated_at, started_at, completed_at, organization_id, initiator_id, provisioner, type, file_id, input)
       VALUES (${job}, ${at}, ${at}, ${at}, ${at}, ${ws.organizationId}, ${ws.ownerId}, 'fixture', 'workspace_build', ${randomUUID()},
         ${JSON.stringify({ workspace_build_id: build })})`
-    yield* sql`INSERT INTO workspace_builds
+      yield* sql`INSERT INTO workspace_builds
       (id, created_at, updated_at, workspace_id, template_version_id, build_number, transition, initiator_id, job_id)
       VALUES (${build}, ${at}, ${at}, ${ws.id}, ${ws.versionId}, ${number}, 'start', ${ws.ownerId}, ${job})`
-    yield* sql`INSERT INTO workspace_resources (id, created_at, job_id, transition, type, name)
+      yield* sql`INSERT INTO workspace_resources (id, created_at, job_id, transition, type, name)
       VALUES (${resource}, ${at}, ${job}, 'start', 'docker_container', 'dev')`
-    for (const name of agents) {
-      yield* sql`INSERT INTO workspace_agents (id, created_at, updated_at, resource_id, name, auth_token_hash)
+      for (const name of agents) {
+        yield* sql`INSERT INTO workspace_agents (id, created_at, updated_at, resource_id, name, auth_token_hash)
         VALUES (${randomUUID()}, ${at}, ${at}, ${resource}, ${name}, ${randomUUID()})`
-    }
-  }))
+      }
+    })
+  )
 
 /**
  * A workspace of `ownerId` on `template`, with one build whose agents are `agents` (none when
@@ -81,14 +84,32 @@ export const seedWorkspace = async (
 ): Promise<SeededWorkspace> => {
   const at = new Date()
   const record: WorkspaceRecord = {
-    id: randomUUID(), created_at: at, updated_at: at, owner_id: init.ownerId, organization_id: init.organizationId,
-    template_id: init.template.id, deleted: false, name: `ws-${++counter}-${Date.now() % 100000}`, autostart_schedule: "",
-    ttl_ms: null, last_used_at: at, dormant_at: null, deleting_at: null, next_start_at: null, automatic_updates: "never",
-    favorite: false, user_acl: init.userAcl ?? {}, group_acl: init.groupAcl ?? {}
+    id: randomUUID(),
+    created_at: at,
+    updated_at: at,
+    owner_id: init.ownerId,
+    organization_id: init.organizationId,
+    template_id: init.template.id,
+    deleted: false,
+    name: `ws-${++counter}-${Date.now() % 100000}`,
+    autostart_schedule: "",
+    ttl_ms: null,
+    last_used_at: at,
+    dormant_at: null,
+    deleting_at: null,
+    next_start_at: null,
+    automatic_updates: "never",
+    favorite: false,
+    user_acl: init.userAcl ?? {},
+    group_acl: init.groupAcl ?? {}
   }
   await srv.run(Effect.flatMap(WorkspaceRepo, (repo) => repo.insert(record)).pipe(Effect.orDie))
   const ws: SeededWorkspace = {
-    id: record.id, name: record.name, ownerId: init.ownerId, organizationId: init.organizationId, templateId: init.template.id,
+    id: record.id,
+    name: record.name,
+    ownerId: init.ownerId,
+    organizationId: init.organizationId,
+    templateId: init.template.id,
     versionId: init.template.active_version_id
   }
   if (init.agents !== null) await addBuild(srv, ws, 1, init.agents ?? ["main"])

@@ -21,40 +21,49 @@ export interface WorkspaceInit {
 
 /** A workspace row as asked (no builds); answers its record. */
 export const makeWorkspace = (srv: ServiceTestServer, init: WorkspaceInit): Promise<WorkspaceRecord> =>
-  srv.run(Effect.gen(function*() {
-    const ids = yield* IdGenerator
-    const repo = yield* WorkspaceRepo
-    const at = new Date(yield* Clock.currentTimeMillis)
-    const record: WorkspaceRecord = {
-      id: yield* ids.uuid,
-      created_at: at,
-      updated_at: at,
-      owner_id: init.ownerId,
-      organization_id: init.organizationId,
-      template_id: init.templateId,
-      deleted: init.deleted ?? false,
-      name: init.name ?? `ws-${++counter}-${Date.now() % 100000}`,
-      autostart_schedule: "",
-      ttl_ms: null,
-      last_used_at: at,
-      dormant_at: null,
-      deleting_at: null,
-      next_start_at: null,
-      automatic_updates: "never",
-      favorite: false,
-      user_acl: init.userAcl ?? {},
-      group_acl: init.groupAcl ?? {}
-    }
-    yield* repo.insert(record)
-    return record
-  }).pipe(Effect.orDie))
+  srv.run(
+    Effect.gen(function*() {
+      const ids = yield* IdGenerator
+      const repo = yield* WorkspaceRepo
+      const at = new Date(yield* Clock.currentTimeMillis)
+      const record: WorkspaceRecord = {
+        id: yield* ids.uuid,
+        created_at: at,
+        updated_at: at,
+        owner_id: init.ownerId,
+        organization_id: init.organizationId,
+        template_id: init.templateId,
+        deleted: init.deleted ?? false,
+        name: init.name ?? `ws-${++counter}-${Date.now() % 100000}`,
+        autostart_schedule: "",
+        ttl_ms: null,
+        last_used_at: at,
+        dormant_at: null,
+        deleting_at: null,
+        next_start_at: null,
+        automatic_updates: "never",
+        favorite: false,
+        user_acl: init.userAcl ?? {},
+        group_acl: init.groupAcl ?? {}
+      }
+      yield* repo.insert(record)
+      return record
+    }).pipe(Effect.orDie)
+  )
 
 /** Writes a workspace's lists directly, bypassing the route's checks (for entries the route refuses). */
-export const setWorkspaceAcl = (srv: ServiceTestServer, id: string, userAcl: WorkspaceAcl, groupAcl: WorkspaceAcl = {}) =>
-  srv.run(Effect.flatMap(WorkspaceRepo, (repo) => repo.update(id, { user_acl: userAcl, group_acl: groupAcl })).pipe(
-    Effect.map(Option.getOrThrow),
-    Effect.orDie
-  ))
+export const setWorkspaceAcl = (
+  srv: ServiceTestServer,
+  id: string,
+  userAcl: WorkspaceAcl,
+  groupAcl: WorkspaceAcl = {}
+) =>
+  srv.run(
+    Effect.flatMap(WorkspaceRepo, (repo) => repo.update(id, { user_acl: userAcl, group_acl: groupAcl })).pipe(
+      Effect.map(Option.getOrThrow),
+      Effect.orDie
+    )
+  )
 
 /** The stored workspace. */
 export const readWorkspace = (srv: ServiceTestServer, id: string) =>

@@ -8,7 +8,14 @@ import * as Postgres from "@workbay/storage-postgres"
 import { randomBytes, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { deliver } from "../../../http/test/notifications/InboxFixtures.js"
-import { bootstrapOwner, Client, createUser, type ServiceTestServer, SESSION_HEADER, startServiceTestServer } from "../../../http/test/support.js"
+import {
+  bootstrapOwner,
+  Client,
+  createUser,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startServiceTestServer
+} from "../../../http/test/support.js"
 import { connect, eventually } from "../../../http/test/websocket.js"
 
 const url = inject("workbayPgUrl")
@@ -30,13 +37,20 @@ describe.skipIf(url === null)("the inbox watch across replicas on Postgres", () 
   it("a notification delivered through replica B reaches a watcher on replica A", async () => {
     const { client: owner } = await bootstrapOwner(a)
     const u = await createUser(owner)
-    const onA = await connect(`${a.wsUrl}/api/v2/notifications/inbox/watch?format=plaintext`, { [SESSION_HEADER]: u.client.token! })
+    const onA = await connect(`${a.wsUrl}/api/v2/notifications/inbox/watch?format=plaintext`, {
+      [SESSION_HEADER]: u.client.token!
+    })
     const onB = await connect(`${b.wsUrl}/api/v2/notifications/inbox/watch`, { [SESSION_HEADER]: u.client.token! })
     const n = await deliver(b, u.user.id, { targets: [randomUUID()] })
     await eventually(() => onA.messages.length >= 1 && onB.messages.length >= 1, 10_000)
     const fromA = JSON.parse(onA.messages[0]!)
     expect(fromA.unread_count).toBe(1)
-    expect(fromA.notification).toMatchObject({ id: n.id, user_id: u.user.id, targets: n.targets, title: "Workspace dev was deleted" })
+    expect(fromA.notification).toMatchObject({
+      id: n.id,
+      user_id: u.user.id,
+      targets: n.targets,
+      title: "Workspace dev was deleted"
+    })
     expect(JSON.parse(onB.messages[0]!).notification.title).toBe(n.title)
     // Delivered through A this time: B's watcher hears it.
     const m = await deliver(a, u.user.id)

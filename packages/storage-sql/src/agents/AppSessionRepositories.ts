@@ -16,12 +16,24 @@ export const make = Effect.gen(function*() {
     touch: (key, now, staleBefore) =>
       Effect.gen(function*() {
         const keyHash = createHash("sha256")
-          .update(JSON.stringify([key.agentId, key.appId, key.userId ?? "", key.ip, key.userAgent, key.slugOrPort, key.statusCode]))
+          .update(
+            JSON.stringify([
+              key.agentId,
+              key.appId,
+              key.userId ?? "",
+              key.ip,
+              key.userAgent,
+              key.slugOrPort,
+              key.statusCode
+            ])
+          )
           .digest("hex")
         const id = randomUUID()
         const at = now.toISOString()
         const stale = staleBefore.toISOString()
-        const rows = yield* sql<{ id: string }>`INSERT INTO workspace_app_sessions (key_hash, id, agent_id, started_at, updated_at)
+        const rows = yield* sql<
+          { id: string }
+        >`INSERT INTO workspace_app_sessions (key_hash, id, agent_id, started_at, updated_at)
           VALUES (${keyHash}, ${id}, ${key.agentId}, ${at}, ${at})
           ON CONFLICT (key_hash) DO UPDATE SET
             id = CASE WHEN workspace_app_sessions.updated_at < ${stale} THEN excluded.id ELSE workspace_app_sessions.id END,

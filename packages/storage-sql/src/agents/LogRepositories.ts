@@ -8,14 +8,20 @@
  */
 import { SqlClient } from "@effect/sql"
 import {
-  type AgentLogLevel, type AgentLogRecord, AgentLogRepo, type NewAgentLog, type AgentLogSourceRecord, type AppStatusRecord, AppStatusRepo
+  type AgentLogLevel,
+  type AgentLogRecord,
+  AgentLogRepo,
+  type AgentLogSourceRecord,
+  type AppStatusRecord,
+  AppStatusRepo,
+  type NewAgentLog
 } from "@workbay/core"
 import { Context, Effect, Layer } from "effect"
+import { transactionStatements } from "../DirectReads.js"
 import { groupCommit } from "../GroupCommit.js"
 import { purgeBefore } from "../Purge.js"
 import { fromJson, toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
-import { transactionStatements } from "../DirectReads.js"
 
 type Row = Record<string, unknown>
 
@@ -52,7 +58,9 @@ export const toAppStatusRecord = (s: AppStatusRecord): AppStatusRecord => ({ ...
 export const toAppStatuses = (v: unknown): Readonly<Record<string, ReadonlyArray<AppStatusRecord>>> | undefined => {
   const byApp = fromJson<Record<string, Array<AppStatusRecord>>>(v, {})
   const entries = Object.entries(byApp)
-  return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([app, list]) => [app, list.map(toAppStatusRecord)]))
+  return entries.length === 0
+    ? undefined
+    : Object.fromEntries(entries.map(([app, list]) => [app, list.map(toAppStatusRecord)]))
 }
 
 /** A workspace row's newest app status (`workspaces.latest_app_status`); undefined when none. */
@@ -70,7 +78,10 @@ export const make = Effect.gen(function*() {
 
   /** The agent row's JSON column, locked for the rest of the transaction. */
   const lockedJson = (agentId: string, column: "log_sources" | "app_statuses") =>
-    Effect.map(sql<Row>`SELECT ${sql(column)} AS v FROM workspace_agents WHERE id = ${agentId} ${forUpdate}`, (rows) => rows[0]?.v)
+    Effect.map(
+      sql<Row>`SELECT ${sql(column)} AS v FROM workspace_agents WHERE id = ${agentId} ${forUpdate}`,
+      (rows) => rows[0]?.v
+    )
 
   /**
    * One batch's statements: the counters' UPDATE reserves the room, then one INSERT stores the
@@ -85,19 +96,26 @@ export const make = Effect.gen(function*() {
         yield* sql`UPDATE workspace_agents SET logs_overflowed = TRUE WHERE id = ${agentId}`
         return { overflowed: true }
       }
-      yield* inTransaction(sql`INSERT INTO workspace_agent_logs ${sql.insert(lines.map((l) => ({
-        agent_id: agentId,
-        created_at: l.created_at.toISOString(),
-        level: l.level,
-        output: l.output,
-        log_source_id: l.log_source_id
-      })))}`)
+      yield* inTransaction(sql`INSERT INTO workspace_agent_logs ${
+        sql.insert(lines.map((l) => ({
+          agent_id: agentId,
+          created_at: l.created_at.toISOString(),
+          level: l.level,
+          output: l.output,
+          log_source_id: l.log_source_id
+        })))
+      }`)
       return { overflowed: false }
     })
 
   // Batches of many agents arriving together share a transaction (see GroupCommit.ts); agents'
   // rows are locked in id order so that two replicas' groups cannot deadlock.
-  const appendGrouped = yield* groupCommit({ maxItems: APPEND_GROUP, transaction: withTransaction, write: appendOne, sortKey: (a) => a.agentId })
+  const appendGrouped = yield* groupCommit({
+    maxItems: APPEND_GROUP,
+    transaction: withTransaction,
+    write: appendOne,
+    sortKey: (a) => a.agentId
+  })
 
   const logs = AgentLogRepo.of({
     addLogSource: (source) =>
@@ -128,7 +146,9 @@ export const make = Effect.gen(function*() {
         const byApp = { ...toAppStatuses(yield* lockedJson(status.agent_id, "app_statuses")) ?? {} }
         byApp[status.app_id] = [status, ...(byApp[status.app_id] ?? [])].slice(0, keep)
         yield* sql`UPDATE workspace_agents SET app_statuses = ${JSON.stringify(byApp)} WHERE id = ${status.agent_id}`
-        yield* sql`UPDATE workspaces SET latest_app_status = ${JSON.stringify(status)} WHERE id = ${status.workspace_id}`
+        yield* sql`UPDATE workspaces SET latest_app_status = ${
+          JSON.stringify(status)
+        } WHERE id = ${status.workspace_id}`
       })).pipe(Effect.orDie)
   })
 

@@ -20,13 +20,19 @@ export const make = Effect.gen(function*() {
 
   return AgentReportRepo.of({
     connect: (agentId, now) =>
-      Effect.asVoid(orDie(sql`UPDATE workspace_agents SET first_connected_at = COALESCE(first_connected_at, ${iso(now)}),
-        last_connected_at = ${iso(now)}, connected = TRUE, updated_at = ${iso(now)} WHERE id = ${agentId}`)),
+      Effect.asVoid(
+        orDie(sql`UPDATE workspace_agents SET first_connected_at = COALESCE(first_connected_at, ${iso(now)}),
+        last_connected_at = ${iso(now)}, connected = TRUE, updated_at = ${iso(now)} WHERE id = ${agentId}`)
+      ),
     refresh: (agentId, now) =>
-      Effect.asVoid(orDie(sql`UPDATE workspace_agents SET last_connected_at = ${iso(now)}, connected = TRUE WHERE id = ${agentId}`)),
+      Effect.asVoid(
+        orDie(sql`UPDATE workspace_agents SET last_connected_at = ${iso(now)}, connected = TRUE WHERE id = ${agentId}`)
+      ),
     disconnect: (agentId, now) =>
-      Effect.asVoid(orDie(sql`UPDATE workspace_agents SET disconnected_at = ${iso(now)}, connected = FALSE, updated_at = ${iso(now)}
-        WHERE id = ${agentId}`)),
+      Effect.asVoid(
+        orDie(sql`UPDATE workspace_agents SET disconnected_at = ${iso(now)}, connected = FALSE, updated_at = ${iso(now)}
+        WHERE id = ${agentId}`)
+      ),
     disconnectOverdue: (before, now, limit) =>
       Effect.gen(function*() {
         const found = yield* sql<Row>`SELECT a.id AS agent_id, b.workspace_id AS workspace_id FROM workspace_agents a
@@ -36,8 +42,12 @@ export const make = Effect.gen(function*() {
           ORDER BY a.last_connected_at LIMIT ${limit}`
         if (found.length === 0) return []
         // The condition again: an agent refreshed since the read stays connected.
-        const marked = yield* sql<Row>`UPDATE workspace_agents SET disconnected_at = ${iso(now)}, connected = FALSE, updated_at = ${iso(now)}
-          WHERE id IN ${sql.in(found.map((f) => f.agent_id as string))} AND connected = TRUE AND last_connected_at < ${iso(before)}
+        const marked = yield* sql<Row>`UPDATE workspace_agents SET disconnected_at = ${
+          iso(now)
+        }, connected = FALSE, updated_at = ${iso(now)}
+          WHERE id IN ${sql.in(found.map((f) => f.agent_id as string))} AND connected = TRUE AND last_connected_at < ${
+          iso(before)
+        }
           RETURNING id`
         const ids = new Set(marked.map((m) => m.id as string))
         return found.filter((f) => ids.has(f.agent_id as string)).map((f) => ({
@@ -51,8 +61,12 @@ export const make = Effect.gen(function*() {
         ready_at = ${readyAt === undefined ? sql`ready_at` : sql`${iso(readyAt)}`},
         updated_at = ${iso(now)} WHERE id = ${agentId}`)),
     setStartup: (agentId, update, now) =>
-      Effect.asVoid(orDie(sql`UPDATE workspace_agents SET version = ${update.version}, expanded_directory = ${update.expanded_directory},
-        subsystems = ${JSON.stringify(update.subsystems)}, updated_at = ${iso(now)} WHERE id = ${agentId}`)),
+      Effect.asVoid(
+        orDie(
+          sql`UPDATE workspace_agents SET version = ${update.version}, expanded_directory = ${update.expanded_directory},
+        subsystems = ${JSON.stringify(update.subsystems)}, updated_at = ${iso(now)} WHERE id = ${agentId}`
+        )
+      ),
     setScriptResult: (agentId, scriptId, result, now) =>
       inTransaction(Effect.gen(function*() {
         const [row] = yield* sql<Row>`SELECT script_results FROM workspace_agents WHERE id = ${agentId}`
@@ -62,17 +76,25 @@ export const make = Effect.gen(function*() {
         const previous = stored[scriptId]
         const first = previous === undefined ? undefined : previous.first ?? { ...previous, first: undefined }
         const results = { ...stored, [scriptId]: first === undefined ? result : { ...result, first } }
-        yield* sql`UPDATE workspace_agents SET script_results = ${JSON.stringify(results)}, updated_at = ${iso(now)} WHERE id = ${agentId}`
+        yield* sql`UPDATE workspace_agents SET script_results = ${JSON.stringify(results)}, updated_at = ${
+          iso(now)
+        } WHERE id = ${agentId}`
       })).pipe(orDie),
     setAppHealth: (agentId, health, now) =>
       inTransaction(Effect.gen(function*() {
         const [row] = yield* sql<Row>`SELECT app_health FROM workspace_agents WHERE id = ${agentId}`
         if (row === undefined) return
         const merged = { ...fromJson<Record<string, string>>(row.app_health, {}), ...health }
-        yield* sql`UPDATE workspace_agents SET app_health = ${JSON.stringify(merged)}, updated_at = ${iso(now)} WHERE id = ${agentId}`
+        yield* sql`UPDATE workspace_agents SET app_health = ${JSON.stringify(merged)}, updated_at = ${
+          iso(now)
+        } WHERE id = ${agentId}`
       })).pipe(orDie),
     listMetadata: (agentId) =>
-      orDie(sql<Row>`SELECT key, value, error, collected_at, age FROM workspace_agent_metadata WHERE agent_id = ${agentId} ORDER BY key`).pipe(
+      orDie(
+        sql<
+          Row
+        >`SELECT key, value, error, collected_at, age FROM workspace_agent_metadata WHERE agent_id = ${agentId} ORDER BY key`
+      ).pipe(
         Effect.map((rows) =>
           rows.map((r): AgentMetadataRecord => ({
             key: r.key as string,
@@ -84,36 +106,44 @@ export const make = Effect.gen(function*() {
         )
       ),
     putMetadata: (agentId, items) =>
-      items.length === 0 ? Effect.void : Effect.asVoid(orDie(sql`INSERT INTO workspace_agent_metadata ${sql.insert(items.map((m) => ({
-        agent_id: agentId,
-        key: m.key,
-        value: m.value,
-        error: m.error,
-        collected_at: iso(m.collected_at),
-        age: m.age
-      })))}
+      items.length === 0 ?
+        Effect.void :
+        Effect.asVoid(orDie(sql`INSERT INTO workspace_agent_metadata ${
+          sql.insert(items.map((m) => ({
+            agent_id: agentId,
+            key: m.key,
+            value: m.value,
+            error: m.error,
+            collected_at: iso(m.collected_at),
+            age: m.age
+          })))
+        }
         ON CONFLICT (agent_id, key) DO UPDATE SET value = excluded.value, error = excluded.error,
         collected_at = excluded.collected_at, age = excluded.age`)),
     insertStats: (agentId, workspaceId, s, now) =>
-      Effect.asVoid(orDie(sql`INSERT INTO workspace_agent_stats ${sql.insert({
-        created_at: iso(now),
-        agent_id: agentId,
-        workspace_id: workspaceId,
-        connections_by_proto: JSON.stringify(s.connections_by_proto),
-        connection_count: s.connection_count,
-        connection_median_latency_ms: s.connection_median_latency_ms,
-        rx_packets: s.rx_packets,
-        rx_bytes: s.rx_bytes,
-        tx_packets: s.tx_packets,
-        tx_bytes: s.tx_bytes,
-        session_count_vscode: s.session_count_vscode,
-        session_count_jetbrains: s.session_count_jetbrains,
-        session_count_reconnecting_pty: s.session_count_reconnecting_pty,
-        session_count_ssh: s.session_count_ssh
-      })}`)),
+      Effect.asVoid(orDie(sql`INSERT INTO workspace_agent_stats ${
+        sql.insert({
+          created_at: iso(now),
+          agent_id: agentId,
+          workspace_id: workspaceId,
+          connections_by_proto: JSON.stringify(s.connections_by_proto),
+          connection_count: s.connection_count,
+          connection_median_latency_ms: s.connection_median_latency_ms,
+          rx_packets: s.rx_packets,
+          rx_bytes: s.rx_bytes,
+          tx_packets: s.tx_packets,
+          tx_bytes: s.tx_bytes,
+          session_count_vscode: s.session_count_vscode,
+          session_count_jetbrains: s.session_count_jetbrains,
+          session_count_reconnecting_pty: s.session_count_reconnecting_pty,
+          session_count_ssh: s.session_count_ssh
+        })
+      }`)),
     statsSince: (since) =>
       Effect.gen(function*() {
-        const [sums] = yield* sql<Row>`SELECT COALESCE(SUM(rx_bytes), 0) AS rx_bytes, COALESCE(SUM(tx_bytes), 0) AS tx_bytes
+        const [sums] = yield* sql<
+          Row
+        >`SELECT COALESCE(SUM(rx_bytes), 0) AS rx_bytes, COALESCE(SUM(tx_bytes), 0) AS tx_bytes
           FROM workspace_agent_stats WHERE created_at > ${iso(since)}`
         const latencies = yield* sql<Row>`SELECT connection_median_latency_ms AS ms FROM workspace_agent_stats
           WHERE created_at > ${iso(since)} AND connection_median_latency_ms > 0`
@@ -136,7 +166,9 @@ export const make = Effect.gen(function*() {
       }).pipe(orDie),
     purgeStats: (before, limit) =>
       orDie(sql<Row>`DELETE FROM workspace_agent_stats WHERE id IN (
-        SELECT id FROM workspace_agent_stats WHERE created_at < ${iso(before)} ORDER BY created_at LIMIT ${limit}) RETURNING id`).pipe(
+        SELECT id FROM workspace_agent_stats WHERE created_at < ${
+        iso(before)
+      } ORDER BY created_at LIMIT ${limit}) RETURNING id`).pipe(
         Effect.map((rows) => rows.length)
       )
   })

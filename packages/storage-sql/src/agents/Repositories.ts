@@ -43,8 +43,12 @@ export const make = Effect.gen(function*() {
 
   return AgentRepo.of({
     findByTokenHash: (hash) =>
-      Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE auth_token_hash = ${hash}`)), inBuild),
-    findById: (id) => Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE id = ${id}`)), inBuild),
+      Effect.flatMap(
+        Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE auth_token_hash = ${hash}`)),
+        inBuild
+      ),
+    findById: (id) =>
+      Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE id = ${id}`)), inBuild),
     findByInstanceId: (instanceId) =>
       Effect.gen(function*() {
         // Agents on no cloud instance have "": that names none of them.
@@ -67,13 +71,17 @@ export const make = Effect.gen(function*() {
           JOIN workspace_resources r ON r.id = a.resource_id
           JOIN workspace_builds b ON b.job_id = r.job_id
           JOIN workspaces w ON w.id = b.workspace_id
-          WHERE a.id = ${id} AND w.deleted = FALSE AND ${tokenHash === undefined ? sql`TRUE` : sql`a.auth_token_hash = ${tokenHash}`}
+          WHERE a.id = ${id} AND w.deleted = FALSE AND ${
+          tokenHash === undefined ? sql`TRUE` : sql`a.auth_token_hash = ${tokenHash}`
+        }
             AND b.build_number = (SELECT max(l.build_number) FROM workspace_builds l WHERE l.workspace_id = b.workspace_id)`)),
         (rows) => rows.length > 0
       ),
     setTokenHash: (agentId, hash, now) =>
-      Effect.asVoid(Effect.orDie(sql`UPDATE workspace_agents SET auth_token_hash = ${hash}, updated_at = ${now.toISOString()}
-        WHERE id = ${agentId}`))
+      Effect.asVoid(
+        Effect.orDie(sql`UPDATE workspace_agents SET auth_token_hash = ${hash}, updated_at = ${now.toISOString()}
+        WHERE id = ${agentId}`)
+      )
   })
 })
 

@@ -1,11 +1,11 @@
 /** The audit log on @effect/sql: append, newest-first pages, capped counts, purge by age. */
 import { SqlClient } from "@effect/sql"
-import { AuditLogRepo, type AuditLogFilter, type AuditLogRecord } from "@workbay/core"
+import { type AuditLogFilter, type AuditLogRecord, AuditLogRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { directStatements } from "../DirectReads.js"
 import { cappedCount, filters, newestFirst } from "../Filters.js"
-import { bindRecord, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "../Rows.js"
 import { purgeBefore } from "../Purge.js"
+import { bindRecord, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "../Rows.js"
 
 type Row = Record<string, unknown>
 
@@ -54,17 +54,24 @@ export const make = Effect.gen(function*() {
 
   return AuditLogRepo.of({
     insert: (e) => sql`INSERT INTO audit_logs ${sql.insert(bindRecord(e))}`.pipe(Effect.orDie, Effect.asVoid),
-    list: (f) => newestFirst(sql, reads, "audit_logs", "time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToAuditLog))),
+    list: (f) =>
+      newestFirst(sql, reads, "audit_logs", "time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToAuditLog))),
     count: (f, cap) => cappedCount(sql, reads, "audit_logs", where(f), cap),
     purgeBefore: (before) => purgeBefore(sql, "audit_logs", "time", before),
     usersByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : reads(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`).pipe(Effect.orDie, Effect.map((rs) => rs.map((r) => rowToUser(r)))),
+        : reads(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`).pipe(
+          Effect.orDie,
+          Effect.map((rs) => rs.map((r) => rowToUser(r)))
+        ),
     organizationsByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : reads(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`).pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToOrganization)))
+        : reads(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`).pipe(
+          Effect.orDie,
+          Effect.map((rs) => rs.map(rowToOrganization))
+        )
   })
 })
 

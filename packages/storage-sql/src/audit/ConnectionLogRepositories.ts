@@ -1,11 +1,16 @@
 /** The connection log on @effect/sql: connect/disconnect upserts, newest-first pages, capped counts, purge by age. */
 import { SqlClient } from "@effect/sql"
-import { type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo, type ConnectionType } from "@workbay/core"
+import {
+  type ConnectionLogFilter,
+  type ConnectionLogRecord,
+  ConnectionLogRepo,
+  type ConnectionType
+} from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { directStatements } from "../DirectReads.js"
 import { cappedCount, filters, newestFirst } from "../Filters.js"
-import { bindRecord, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { purgeBefore } from "../Purge.js"
+import { bindRecord, toDate, toDateOrNull, toNumber } from "../Rows.js"
 
 type Row = Record<string, unknown>
 
@@ -48,8 +53,12 @@ export const make = Effect.gen(function*() {
       equals("workspace_id", f.workspaceId),
       equals("connection_id", f.connectionId),
       // Web connections have no close time: they are neither ongoing nor completed.
-      f.status === "ongoing" ? sql`disconnect_time IS NULL AND type NOT IN ('workspace_app', 'port_forwarding')` : undefined,
-      f.status === "completed" ? sql`disconnect_time IS NOT NULL AND type NOT IN ('workspace_app', 'port_forwarding')` : undefined
+      f.status === "ongoing"
+        ? sql`disconnect_time IS NULL AND type NOT IN ('workspace_app', 'port_forwarding')`
+        : undefined,
+      f.status === "completed"
+        ? sql`disconnect_time IS NOT NULL AND type NOT IN ('workspace_app', 'port_forwarding')`
+        : undefined
     ])
 
   const insertRow = (e: ConnectionLogRecord) => sql.insert(bindRecord(e))
@@ -74,7 +83,9 @@ export const make = Effect.gen(function*() {
                 THEN excluded.code ELSE connection_logs.code END
             RETURNING *`).pipe(Effect.orDie, Effect.map((rs) => rowToConnectionLog(rs[0]!))),
     list: (f) =>
-      newestFirst(sql, reads, "connection_logs", "connect_time", where(f), f).pipe(Effect.map((rs) => rs.map(rowToConnectionLog))),
+      newestFirst(sql, reads, "connection_logs", "connect_time", where(f), f).pipe(
+        Effect.map((rs) => rs.map(rowToConnectionLog))
+      ),
     count: (f, cap) => cappedCount(sql, reads, "connection_logs", where(f), cap),
     purgeBefore: (before) => purgeBefore(sql, "connection_logs", "connect_time", before)
   })

@@ -19,11 +19,14 @@ const rowToLink = (r: Row): ExternalAuthLinkRecord => ({
   oauth_access_token: r.oauth_access_token as string,
   oauth_refresh_token: r.oauth_refresh_token as string,
   oauth_expiry: toDateOrNull(r.oauth_expiry),
-  oauth_extra: r.oauth_extra === null || r.oauth_extra === undefined ? null : fromJson<Record<string, unknown> | null>(r.oauth_extra, null),
+  oauth_extra: r.oauth_extra === null || r.oauth_extra === undefined
+    ? null
+    : fromJson<Record<string, unknown> | null>(r.oauth_extra, null),
   oauth_refresh_failure_reason: r.oauth_refresh_failure_reason as string
 })
 
-const COLUMNS = "provider_id, user_id, created_at, updated_at, oauth_access_token, oauth_refresh_token, oauth_expiry, oauth_extra, oauth_refresh_failure_reason"
+const COLUMNS =
+  "provider_id, user_id, created_at, updated_at, oauth_access_token, oauth_refresh_token, oauth_expiry, oauth_extra, oauth_refresh_failure_reason"
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -33,10 +36,11 @@ export const make = Effect.gen(function*() {
 
   return ExternalAuthLinkRepo.of({
     find: (providerId, userId) =>
-      sql<Row>`SELECT ${columns} FROM external_auth_links WHERE provider_id = ${providerId} AND user_id = ${userId}`.pipe(
-        Effect.map((rows) => first(rows, rowToLink)),
-        Effect.orDie
-      ),
+      sql<Row>`SELECT ${columns} FROM external_auth_links WHERE provider_id = ${providerId} AND user_id = ${userId}`
+        .pipe(
+          Effect.map((rows) => first(rows, rowToLink)),
+          Effect.orDie
+        ),
     listByUser: (userId) =>
       sql<Row>`SELECT ${columns} FROM external_auth_links WHERE user_id = ${userId} ORDER BY provider_id`.pipe(
         Effect.map((rows) => rows.map(rowToLink)),
@@ -72,10 +76,13 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
     delete: (providerId, userId) =>
-      sql<Row>`DELETE FROM external_auth_links WHERE provider_id = ${providerId} AND user_id = ${userId} RETURNING provider_id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      )
+      sql<
+        Row
+      >`DELETE FROM external_auth_links WHERE provider_id = ${providerId} AND user_id = ${userId} RETURNING provider_id`
+        .pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        )
   })
 })
 

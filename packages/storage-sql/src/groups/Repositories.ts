@@ -11,7 +11,13 @@
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import {
-  GroupAiBudget, type GroupFilter, type GroupMemberFilter, type GroupPageFilter, type GroupRecord, type GroupRef, GroupRepo,
+  GroupAiBudget,
+  type GroupFilter,
+  type GroupMemberFilter,
+  type GroupPageFilter,
+  type GroupRecord,
+  type GroupRef,
+  GroupRepo,
   isEveryoneGroup
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
@@ -64,7 +70,10 @@ export const make = Effect.gen(function*() {
   const findByIds = (ids: ReadonlyArray<string>) =>
     ids.length === 0
       ? Effect.succeed([])
-      : reads(sql`${SELECT_GROUP} WHERE ${sql.in("g.id", ids)}`).pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToGroup)))
+      : reads(sql`${SELECT_GROUP} WHERE ${sql.in("g.id", ids)}`).pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map(rowToGroup))
+      )
 
   const findById = (id: string) =>
     reads(sql`${SELECT_GROUP} WHERE g.id = ${id}`).pipe(
@@ -87,11 +96,16 @@ export const make = Effect.gen(function*() {
 
   const members = (g: GroupRef, onlyUserId?: string) => {
     const { from, where } = membership(g)
-    const conditions = [where, sql`u.deleted = FALSE`, ...(onlyUserId !== undefined ? [sql`m.user_id = ${onlyUserId}`] : [])]
-    return sql`SELECT u.* FROM ${from} JOIN users u ON u.id = m.user_id WHERE ${sql.and(conditions)} ORDER BY m.user_id`.pipe(
-      Effect.orDie,
-      Effect.map((rs) => rs.map((r) => rowToUser(r)))
-    )
+    const conditions = [
+      where,
+      sql`u.deleted = FALSE`,
+      ...(onlyUserId !== undefined ? [sql`m.user_id = ${onlyUserId}`] : [])
+    ]
+    return sql`SELECT u.* FROM ${from} JOIN users u ON u.id = m.user_id WHERE ${sql.and(conditions)} ORDER BY m.user_id`
+      .pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map((r) => rowToUser(r)))
+      )
   }
 
   return GroupRepo.of({
@@ -123,28 +137,40 @@ export const make = Effect.gen(function*() {
           OR g.id IN (SELECT organization_id FROM organization_members WHERE user_id = ${f.hasMemberId}))`)
       }
       if (f.ids !== undefined) where.push(f.ids.length === 0 ? sql`1 = 0` : sql`g.id IN ${sql.in(f.ids)}`)
-      return sql`${SELECT_GROUP} WHERE ${where.length === 0 ? sql`1 = 1` : sql.and(where)} ORDER BY lower(g.name), g.id`.pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.map(rowToGroup))
-      )
+      return sql`${SELECT_GROUP} WHERE ${where.length === 0 ? sql`1 = 1` : sql.and(where)} ORDER BY lower(g.name), g.id`
+        .pipe(
+          Effect.orDie,
+          Effect.map((rs) => rs.map(rowToGroup))
+        )
     },
     listPage: (f: GroupPageFilter) =>
       Effect.gen(function*() {
         const where = [sql`g.organization_id = ${f.organizationId}`]
         if (f.search) {
           const like = `%${escapeLike(f.search)}%`
-          where.push(sql`(lower(g.name) LIKE lower(${like}) ESCAPE '\\' OR lower(g.display_name) LIKE lower(${like}) ESCAPE '\\')`)
+          where.push(
+            sql`(lower(g.name) LIKE lower(${like}) ESCAPE '\\' OR lower(g.display_name) LIKE lower(${like}) ESCAPE '\\')`
+          )
         }
         // Names are unique per organization (case-insensitive): the cursor is the cursor group's name.
         const page = f.afterId !== undefined
           ? [...where, sql`lower(g.name) > (SELECT lower(c.name) FROM groups c WHERE c.id = ${f.afterId})`]
           : where
-        const rows = yield* reads(sql`${SELECT_GROUP} WHERE ${sql.and(page)} ORDER BY lower(g.name) LIMIT ${f.limit} OFFSET ${f.offset}`)
+        const rows = yield* reads(
+          sql`${SELECT_GROUP} WHERE ${sql.and(page)} ORDER BY lower(g.name) LIMIT ${f.limit} OFFSET ${f.offset}`
+        )
         // Without a search the count is kept: the organization's groups besides Everyone, plus Everyone.
         const count = f.search
-          ? toNumber((yield* reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM groups g WHERE ${sql.and(where)}`))[0]!.n)
+          ? toNumber(
+            (yield* reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM groups g WHERE ${sql.and(where)}`))[0]!
+              .n
+          )
           : 1 + toNumber(
-            (yield* reads(sql<{ n: number | string }>`SELECT value AS n FROM counters WHERE name = ${groupCounter(f.organizationId)}`))[0]?.n ?? 0
+            (yield* reads(
+              sql<{ n: number | string }>`SELECT value AS n FROM counters WHERE name = ${
+                groupCounter(f.organizationId)
+              }`
+            ))[0]?.n ?? 0
           )
         return { groups: rows.map(rowToGroup), count }
       }).pipe(Effect.orDie),

@@ -34,7 +34,11 @@ const parseApps = (json: unknown): ReadonlyArray<{ slug: string; display_name: s
   if (!Array.isArray(apps)) return []
   return apps.flatMap((a) =>
     typeof a === "object" && a !== null && typeof a.slug === "string"
-      ? [{ slug: a.slug, display_name: typeof a.display_name === "string" ? a.display_name : "", icon: typeof a.icon === "string" ? a.icon : "" }]
+      ? [{
+        slug: a.slug,
+        display_name: typeof a.display_name === "string" ? a.display_name : "",
+        icon: typeof a.icon === "string" ? a.icon : ""
+      }]
       : []
   )
 }
@@ -49,12 +53,20 @@ export const make = Effect.gen(function*() {
   const minute = sql.literal(isPg ? "date_trunc('minute', s.created_at)" : "substr(s.created_at, 1, 16)")
   const hourOf = (d: Date) => Math.floor(d.getTime() / HOUR)
   /** Hours `[start, end)` as rollup keys: the hours whose start is inside the range. */
-  const hours = (start: Date, end: Date) => [Math.ceil(start.getTime() / HOUR), Math.ceil(end.getTime() / HOUR)] as const
+  const hours = (start: Date, end: Date) =>
+    [Math.ceil(start.getTime() / HOUR), Math.ceil(end.getTime() / HOUR)] as const
   /**
    * The rows of `[start, end)` as one source: whole UTC days inside the range from the daily
    * table, the hours at its edges from the hourly one (`columns` are read from both).
    */
-  const source = (table: "usage" | "app_usage", columns: string, start: Date, end: Date, templateIds: ReadonlyArray<string>, where = "") => {
+  const source = (
+    table: "usage" | "app_usage",
+    columns: string,
+    start: Date,
+    end: Date,
+    templateIds: ReadonlyArray<string>,
+    where = ""
+  ) => {
     const [a, b] = hours(start, end)
     const dA = Math.ceil(a / 24)
     const dB = Math.floor(b / 24)
@@ -63,10 +75,16 @@ export const make = Effect.gen(function*() {
     const hourly = sql(`insights_${table}_hourly`)
     const daily = sql(`insights_${table}_daily`)
     const hoursOf = (from: number, to: number) =>
-      sql`SELECT ${cols}, hour AS at_hour FROM ${hourly} WHERE hour >= ${from} AND hour < ${to} ${extra} ${templateFilter(templateIds)}`
+      sql`SELECT ${cols}, hour AS at_hour FROM ${hourly} WHERE hour >= ${from} AND hour < ${to} ${extra} ${
+        templateFilter(templateIds)
+      }`
     if (dA >= dB) return hoursOf(a, b)
     // Each edge its own range scan (an OR of two ranges would read every hour between them).
-    const parts = [sql`SELECT ${cols}, day * 24 AS at_hour FROM ${daily} WHERE day >= ${dA} AND day < ${dB} ${extra} ${templateFilter(templateIds)}`]
+    const parts = [
+      sql`SELECT ${cols}, day * 24 AS at_hour FROM ${daily} WHERE day >= ${dA} AND day < ${dB} ${extra} ${
+        templateFilter(templateIds)
+      }`
+    ]
     if (a < dA * 24) parts.push(hoursOf(a, dA * 24))
     if (dB * 24 < b) parts.push(hoursOf(dB * 24, b))
     return sql.join(" UNION ALL ", false)(parts)
@@ -76,8 +94,10 @@ export const make = Effect.gen(function*() {
 
   const insertAll = (table: string, rows: ReadonlyArray<Record<string, unknown>>) =>
     Effect.forEach(
-      Array.from({ length: Math.ceil(rows.length / INSERT_BATCH) }, (_, i) => rows.slice(i * INSERT_BATCH, (i + 1) * INSERT_BATCH)),
-      (batch) => sql`INSERT INTO ${sql(table)} ${sql.insert(batch as Array<Record<string, unknown>>)}`,
+      Array.from({ length: Math.ceil(rows.length / INSERT_BATCH) }, (_, i) =>
+        rows.slice(i * INSERT_BATCH, (i + 1) * INSERT_BATCH)),
+      (batch) =>
+        sql`INSERT INTO ${sql(table)} ${sql.insert(batch as Array<Record<string, unknown>>)}`,
       { discard: true }
     )
 
@@ -115,20 +135,35 @@ export const make = Effect.gen(function*() {
       for (const r of minutes) {
         const key = `${r.user_id}\u0000${r.template_id}`
         usage.set(key, {
-          hour: h, user_id: r.user_id, template_id: r.template_id, usage_mins: toNumber(r.usage_mins), ssh_mins: toNumber(r.ssh_mins),
-          vscode_mins: toNumber(r.vscode_mins), jetbrains_mins: toNumber(r.jetbrains_mins),
-          reconnecting_pty_mins: toNumber(r.reconnecting_pty_mins), latency_ms: null
+          hour: h,
+          user_id: r.user_id,
+          template_id: r.template_id,
+          usage_mins: toNumber(r.usage_mins),
+          ssh_mins: toNumber(r.ssh_mins),
+          vscode_mins: toNumber(r.vscode_mins),
+          jetbrains_mins: toNumber(r.jetbrains_mins),
+          reconnecting_pty_mins: toNumber(r.reconnecting_pty_mins),
+          latency_ms: null
         })
       }
       for (const [key, values] of latencies) {
         const [user_id, template_id] = key.split("\u0000")
         const row = usage.get(key) ?? {
-          hour: h, user_id, template_id, usage_mins: 0, ssh_mins: 0, vscode_mins: 0, jetbrains_mins: 0, reconnecting_pty_mins: 0
+          hour: h,
+          user_id,
+          template_id,
+          usage_mins: 0,
+          ssh_mins: 0,
+          vscode_mins: 0,
+          jetbrains_mins: 0,
+          reconnecting_pty_mins: 0
         }
         usage.set(key, { ...row, latency_ms: median(values) })
       }
       // App opens (the connection log's workspace_app entries) by the user who opened them.
-      const opens = yield* sql<Row>`SELECT COALESCE(c.user_id, c.workspace_owner_id) AS user_id, w.template_id AS template_id,
+      const opens = yield* sql<
+        Row
+      >`SELECT COALESCE(c.user_id, c.workspace_owner_id) AS user_id, w.template_id AS template_id,
           c.slug_or_port AS slug, c.connect_time AS connect_time, c.disconnect_time AS disconnect_time,
           c.workspace_id AS workspace_id, c.agent_name AS agent_name
         FROM connection_logs c JOIN workspaces w ON w.id = c.workspace_id
@@ -136,7 +171,9 @@ export const make = Effect.gen(function*() {
       // The apps' display names and icons, as the agents of the workspaces' latest builds declare them.
       const declared = new Map<string, { display_name: string; icon: string }>()
       if (opens.length > 0) {
-        const agents = yield* sql<Row>`SELECT DISTINCT c.workspace_id AS workspace_id, c.agent_name AS agent_name, a.apps AS apps
+        const agents = yield* sql<
+          Row
+        >`SELECT DISTINCT c.workspace_id AS workspace_id, c.agent_name AS agent_name, a.apps AS apps
           FROM connection_logs c
           ${latestBuildJoin(sql, "c.workspace_id")}
           JOIN workspace_resources r ON r.job_id = b.job_id
@@ -144,7 +181,10 @@ export const make = Effect.gen(function*() {
           WHERE c.connect_time >= ${from} AND c.connect_time < ${to} AND c.type = 'workspace_app'`
         for (const a of agents) {
           for (const app of parseApps(a.apps)) {
-            declared.set(`${a.workspace_id}\u0000${a.agent_name}\u0000${app.slug}`, { display_name: app.display_name, icon: app.icon })
+            declared.set(`${a.workspace_id}\u0000${a.agent_name}\u0000${app.slug}`, {
+              display_name: app.display_name,
+              icon: app.icon
+            })
           }
         }
       }
@@ -153,12 +193,20 @@ export const make = Effect.gen(function*() {
         const key = `${o.user_id}\u0000${o.template_id}\u0000${o.slug}`
         const names = declared.get(`${o.workspace_id}\u0000${o.agent_name}\u0000${o.slug}`)
         const row = apps.get(key) ?? {
-          hour: h, user_id: o.user_id, template_id: o.template_id, slug: String(o.slug),
-          display_name: names?.display_name || String(o.slug), icon: names?.icon ?? "", seconds: 0, times_used: 0
+          hour: h,
+          user_id: o.user_id,
+          template_id: o.template_id,
+          slug: String(o.slug),
+          display_name: names?.display_name || String(o.slug),
+          icon: names?.icon ?? "",
+          seconds: 0,
+          times_used: 0
         }
         // An open counts a minute, or how long it lasted when the log knows.
         const started = toDate(o.connect_time).getTime()
-        const ended = o.disconnect_time === null || o.disconnect_time === undefined ? started + 60_000 : toDate(o.disconnect_time).getTime()
+        const ended = o.disconnect_time === null || o.disconnect_time === undefined
+          ? started + 60_000
+          : toDate(o.disconnect_time).getTime()
         row.seconds += Math.max(60, Math.round((ended - started) / 1000))
         row.times_used += 1
         apps.set(key, row)
@@ -201,25 +249,47 @@ export const make = Effect.gen(function*() {
         return changed.length
       })).pipe(orDie),
     state: sql<Row>`SELECT watermark, ran_at FROM insights_rollup_state WHERE id = 1`.pipe(
-      Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some({ watermark: toDate(rows[0]!.watermark), ran_at: toDate(rows[0]!.ran_at) })),
+      Effect.map((rows) =>
+        rows.length === 0
+          ? Option.none()
+          : Option.some({ watermark: toDate(rows[0]!.watermark), ran_at: toDate(rows[0]!.ran_at) })
+      ),
       orDie
     ),
     setState: (s) =>
-      Effect.asVoid(orDie(sql`INSERT INTO insights_rollup_state (id, watermark, ran_at) VALUES (1, ${iso(s.watermark)}, ${iso(s.ran_at)})
-        ON CONFLICT (id) DO UPDATE SET watermark = excluded.watermark, ran_at = excluded.ran_at`)),
+      Effect.asVoid(
+        orDie(
+          sql`INSERT INTO insights_rollup_state (id, watermark, ran_at) VALUES (1, ${iso(s.watermark)}, ${
+            iso(s.ran_at)
+          })
+        ON CONFLICT (id) DO UPDATE SET watermark = excluded.watermark, ran_at = excluded.ran_at`
+        )
+      ),
     earliestRaw: sql<Row>`SELECT MIN(created_at) AS t FROM workspace_agent_stats`.pipe(
-      Effect.map((rows) => rows[0]?.t === null || rows[0]?.t === undefined ? Option.none() : Option.some(toDate(rows[0].t))),
+      Effect.map((rows) =>
+        rows[0]?.t === null || rows[0]?.t === undefined ? Option.none() : Option.some(toDate(rows[0].t))
+      ),
       orDie
     ),
     usage: (start, end, templateIds) => {
-      const rows = source("usage", "user_id, template_id, usage_mins, ssh_mins, vscode_mins, jetbrains_mins, reconnecting_pty_mins", start, end, templateIds)
+      const rows = source(
+        "usage",
+        "user_id, template_id, usage_mins, ssh_mins, vscode_mins, jetbrains_mins, reconnecting_pty_mins",
+        start,
+        end,
+        templateIds
+      )
       return sql<Row>`SELECT user_id, template_id, SUM(usage_mins) AS usage_mins, SUM(ssh_mins) AS ssh_mins,
           SUM(vscode_mins) AS vscode_mins, SUM(jetbrains_mins) AS jetbrains_mins, SUM(reconnecting_pty_mins) AS reconnecting_pty_mins
         FROM (${rows}) x GROUP BY user_id, template_id`.pipe(
         Effect.map((rows) =>
           rows.map((r): UsageTotals => ({
-            user_id: String(r.user_id), template_id: String(r.template_id), usage_mins: toNumber(r.usage_mins),
-            ssh_mins: toNumber(r.ssh_mins), vscode_mins: toNumber(r.vscode_mins), jetbrains_mins: toNumber(r.jetbrains_mins),
+            user_id: String(r.user_id),
+            template_id: String(r.template_id),
+            usage_mins: toNumber(r.usage_mins),
+            ssh_mins: toNumber(r.ssh_mins),
+            vscode_mins: toNumber(r.vscode_mins),
+            jetbrains_mins: toNumber(r.jetbrains_mins),
             reconnecting_pty_mins: toNumber(r.reconnecting_pty_mins)
           }))
         ),
@@ -240,20 +310,38 @@ export const make = Effect.gen(function*() {
         JOIN workspace_builds b ON b.workspace_id = l.workspace_id AND b.build_number = l.n
         JOIN workspace_build_parameters p ON p.workspace_build_id = b.id
         GROUP BY l.template_id, b.template_version_id, p.name, p.value`.pipe(
-        Effect.map((rows) => rows.map((r) => ({
-          template_id: String(r.template_id), template_version_id: String(r.template_version_id), name: String(r.name),
-          value: String(r.value), count: toNumber(r.count)
-        }))),
+        Effect.map((rows) =>
+          rows.map((r) => ({
+            template_id: String(r.template_id),
+            template_version_id: String(r.template_version_id),
+            name: String(r.name),
+            value: String(r.value),
+            count: toNumber(r.count)
+          }))
+        ),
         orDie
       ),
     appUsage: (start, end, templateIds) => {
-      const rows = source("app_usage", "user_id, template_id, slug, display_name, icon, seconds, times_used", start, end, templateIds)
-      return sql<Row>`SELECT user_id, template_id, slug, display_name, icon, SUM(seconds) AS seconds, SUM(times_used) AS times_used
+      const rows = source(
+        "app_usage",
+        "user_id, template_id, slug, display_name, icon, seconds, times_used",
+        start,
+        end,
+        templateIds
+      )
+      return sql<
+        Row
+      >`SELECT user_id, template_id, slug, display_name, icon, SUM(seconds) AS seconds, SUM(times_used) AS times_used
         FROM (${rows}) x GROUP BY user_id, template_id, slug, display_name, icon`.pipe(
         Effect.map((rows) =>
           rows.map((r): AppUsageTotals => ({
-            user_id: String(r.user_id), template_id: String(r.template_id), slug: String(r.slug), display_name: String(r.display_name),
-            icon: String(r.icon), seconds: toNumber(r.seconds), times_used: toNumber(r.times_used)
+            user_id: String(r.user_id),
+            template_id: String(r.template_id),
+            slug: String(r.slug),
+            display_name: String(r.display_name),
+            icon: String(r.icon),
+            seconds: toNumber(r.seconds),
+            times_used: toNumber(r.times_used)
           }))
         ),
         orDie
@@ -268,8 +356,12 @@ export const make = Effect.gen(function*() {
         // Days fit the buckets when both start on a UTC midnight: then whole days are read a row per day.
         const byDay = startMinute % 1440 === 0 && size % 1440 === 0
         const active = byDay
-          ? sql`SELECT at_hour, user_id, template_id FROM (${source("usage", "user_id, template_id", start, end, templateIds, "usage_mins > 0")}) u
-            UNION SELECT at_hour, user_id, template_id FROM (${source("app_usage", "user_id, template_id", start, end, templateIds)}) p`
+          ? sql`SELECT at_hour, user_id, template_id FROM (${
+            source("usage", "user_id, template_id", start, end, templateIds, "usage_mins > 0")
+          }) u
+            UNION SELECT at_hour, user_id, template_id FROM (${
+            source("app_usage", "user_id, template_id", start, end, templateIds)
+          }) p`
           : sql`SELECT hour AS at_hour, user_id, template_id FROM insights_usage_hourly
               WHERE hour >= ${a} AND hour < ${b} AND usage_mins > 0 ${templateFilter(templateIds)}
             UNION SELECT hour AS at_hour, user_id, template_id FROM insights_app_usage_hourly
@@ -284,14 +376,22 @@ export const make = Effect.gen(function*() {
           e.users.add(String(r.user_id))
           e.templates.add(String(r.template_id))
         }
-        return [...byBucket.entries()].map(([n, e]) => ({ bucket: n, users: e.users.size, template_ids: [...e.templates] }))
+        return [...byBucket.entries()].map(([n, e]) => ({
+          bucket: n,
+          users: e.users.size,
+          template_ids: [...e.templates]
+        }))
       }).pipe(orDie),
     latencies: (start, end, templateIds) => {
       const [a, b] = hours(start, end)
       return sql<Row>`SELECT user_id, template_id, latency_ms FROM insights_usage_hourly
         WHERE hour >= ${a} AND hour < ${b} AND latency_ms IS NOT NULL ${templateFilter(templateIds)}`.pipe(
         Effect.map((rows) =>
-          rows.map((r) => ({ user_id: String(r.user_id), template_id: String(r.template_id), latency_ms: toNumber(r.latency_ms) }))
+          rows.map((r) => ({
+            user_id: String(r.user_id),
+            template_id: String(r.template_id),
+            latency_ms: toNumber(r.latency_ms)
+          }))
         ),
         orDie
       )
@@ -300,12 +400,22 @@ export const make = Effect.gen(function*() {
       ids.length === 0
         ? Effect.succeed([])
         : sql<Row>`SELECT id, username, avatar_url FROM users WHERE id IN ${sql.in(ids)}`.pipe(
-          Effect.map((rows) => rows.map((r) => ({ id: String(r.id), username: String(r.username), avatar_url: String(r.avatar_url ?? "") }))),
+          Effect.map((rows) =>
+            rows.map((r) => ({
+              id: String(r.id),
+              username: String(r.username),
+              avatar_url: String(r.avatar_url ?? "")
+            }))
+          ),
           orDie
         ),
     statusChanges: (before) =>
-      sql<Row>`SELECT user_id, status, changed_at FROM user_status_changes WHERE changed_at < ${iso(before)} ORDER BY changed_at`.pipe(
-        Effect.map((rows) => rows.map((r) => ({ user_id: String(r.user_id), status: String(r.status), changed_at: toDate(r.changed_at) }))),
+      sql<Row>`SELECT user_id, status, changed_at FROM user_status_changes WHERE changed_at < ${
+        iso(before)
+      } ORDER BY changed_at`.pipe(
+        Effect.map((rows) =>
+          rows.map((r) => ({ user_id: String(r.user_id), status: String(r.status), changed_at: toDate(r.changed_at) }))
+        ),
         orDie
       ),
     buildDurations: (templateIds, since) =>
@@ -320,7 +430,8 @@ export const make = Effect.gen(function*() {
           WHERE rn <= ${BUILD_TIME_STATS_BUILDS} AND started_at > ${iso(since)}`.pipe(
           Effect.map((rows) =>
             rows.map((r) => ({
-              template_id: String(r.template_id), transition: String(r.transition),
+              template_id: String(r.template_id),
+              transition: String(r.transition),
               seconds: Math.max(0, (toDate(r.completed_at).getTime() - toDate(r.started_at).getTime()) / 1000)
             }))
           ),

@@ -20,8 +20,8 @@
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { type InboxFilter, type InboxNotificationRecord, InboxNotificationRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { first, fromJson, toDate, toDateOrNull } from "../Rows.js"
 import { groupCommit } from "../GroupCommit.js"
+import { first, fromJson, toDate, toDateOrNull } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 
 type Row = Record<string, unknown>
@@ -45,55 +45,79 @@ const INSERT_GROUP = 100
 const counterName = (userId: string) => `inbox_unread:${userId}`
 
 /** The columns of a notification, prefixed for a join. */
-const COLUMNS = ["id", "user_id", "template_id", "targets", "title", "content", "icon", "actions", "read_at", "created_at"]
+const COLUMNS = [
+  "id",
+  "user_id",
+  "template_id",
+  "targets",
+  "title",
+  "content",
+  "icon",
+  "actions",
+  "read_at",
+  "created_at"
+]
 
 /** The SQL of a page (exported for the test of the query plans). */
 export const listPage = (sql: SqlClient.SqlClient, f: InboxFilter): Statement.Statement<Row> => {
   const targets = [...new Set(f.targets.map((t) => t.toLowerCase()))]
   const templates = [...new Set(f.templates.map((t) => t.toLowerCase()))]
   const readCondition = (n: string) =>
-    f.readStatus === "unread" ? sql.literal(`${n}.read_at IS NULL`) : f.readStatus === "read" ? sql.literal(`${n}.read_at IS NOT NULL`) : undefined
+    f.readStatus === "unread"
+      ? sql.literal(`${n}.read_at IS NULL`)
+      : f.readStatus === "read"
+      ? sql.literal(`${n}.read_at IS NOT NULL`)
+      : undefined
   const cursor = (created: string, id: string) =>
-    f.before === undefined ? undefined : sql`(${sql.literal(created)}, ${sql.literal(id)}) < (${f.before.createdAt.toISOString()}, ${f.before.id})`
-  const conditions = (...cs: ReadonlyArray<Statement.Fragment | undefined>) => sql.and(cs.filter((c): c is Statement.Fragment => c !== undefined))
+    f.before === undefined
+      ? undefined
+      : sql`(${sql.literal(created)}, ${sql.literal(id)}) < (${f.before.createdAt.toISOString()}, ${f.before.id})`
+  const conditions = (...cs: ReadonlyArray<Statement.Fragment | undefined>) =>
+    sql.and(cs.filter((c): c is Statement.Fragment => c !== undefined))
 
   if (targets.length > 0) {
     const [driver, ...others] = targets
     const cols = sql.literal(COLUMNS.map((c) => `n.${c}`).join(", "))
     return sql<Row>`SELECT ${cols} FROM inbox_notification_targets t
       JOIN inbox_notifications n ON n.id = t.notification_id
-      WHERE ${conditions(
-      sql`t.user_id = ${f.userId}`,
-      sql`t.target_id = ${driver!}`,
-      cursor("t.created_at", "t.notification_id"),
-      readCondition("n"),
-      templates.length > 0 ? sql`n.template_id IN ${sql.in(templates)}` : undefined,
-      ...others.map((o) =>
-        sql`EXISTS (SELECT 1 FROM inbox_notification_targets o WHERE o.notification_id = t.notification_id AND o.target_id = ${o})`
+      WHERE ${
+      conditions(
+        sql`t.user_id = ${f.userId}`,
+        sql`t.target_id = ${driver!}`,
+        cursor("t.created_at", "t.notification_id"),
+        readCondition("n"),
+        templates.length > 0 ? sql`n.template_id IN ${sql.in(templates)}` : undefined,
+        ...others.map((o) =>
+          sql`EXISTS (SELECT 1 FROM inbox_notification_targets o WHERE o.notification_id = t.notification_id AND o.target_id = ${o})`
+        )
       )
-    )}
+    }
       ORDER BY t.created_at DESC, t.notification_id DESC LIMIT ${f.limit}`
   }
   if (templates.length > 0) {
     // One bounded probe per template along (user, template, created_at, id), merged.
     const probes = templates.map((template, i) =>
-      sql`SELECT * FROM (SELECT * FROM inbox_notifications n WHERE ${conditions(
-        sql`n.user_id = ${f.userId}`,
-        sql`n.template_id = ${template}`,
-        cursor("n.created_at", "n.id"),
-        readCondition("n")
-      )} ORDER BY n.created_at DESC, n.id DESC LIMIT ${f.limit}) ${sql.literal(`p${i}`)}`
+      sql`SELECT * FROM (SELECT * FROM inbox_notifications n WHERE ${
+        conditions(
+          sql`n.user_id = ${f.userId}`,
+          sql`n.template_id = ${template}`,
+          cursor("n.created_at", "n.id"),
+          readCondition("n")
+        )
+      } ORDER BY n.created_at DESC, n.id DESC LIMIT ${f.limit}) ${sql.literal(`p${i}`)}`
     )
     if (probes.length === 1) {
       return sql<Row>`${probes[0]!} ORDER BY created_at DESC, id DESC`
     }
     return sql<Row>`${sql.join(" UNION ALL ", false)(probes)} ORDER BY created_at DESC, id DESC LIMIT ${f.limit}`
   }
-  return sql<Row>`SELECT * FROM inbox_notifications n WHERE ${conditions(
-    sql`n.user_id = ${f.userId}`,
-    cursor("n.created_at", "n.id"),
-    readCondition("n")
-  )} ORDER BY n.created_at DESC, n.id DESC LIMIT ${f.limit}`
+  return sql<Row>`SELECT * FROM inbox_notifications n WHERE ${
+    conditions(
+      sql`n.user_id = ${f.userId}`,
+      cursor("n.created_at", "n.id"),
+      readCondition("n")
+    )
+  } ORDER BY n.created_at DESC, n.id DESC LIMIT ${f.limit}`
 }
 
 /** Moves the user's kept unread count by `by`. */
@@ -106,9 +130,10 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const withTransaction = transaction(sql)
   const find = (userId: string, id: string) =>
-    Effect.orDie(sql<Row>`SELECT * FROM inbox_notifications WHERE id = ${id.toLowerCase()} AND user_id = ${userId}`).pipe(
-      Effect.map((rs) => first(rs, rowToNotification))
-    )
+    Effect.orDie(sql<Row>`SELECT * FROM inbox_notifications WHERE id = ${id.toLowerCase()} AND user_id = ${userId}`)
+      .pipe(
+        Effect.map((rs) => first(rs, rowToNotification))
+      )
   /** One notification's statements (in the group's transaction): the row once per id, its targets, the count. */
   const insertOne = (n: InboxNotificationRecord) =>
     Effect.gen(function*() {
@@ -131,24 +156,34 @@ export const make = Effect.gen(function*() {
       if (rs.length === 0) return undefined
       if (targets.length > 0) {
         yield* sql`INSERT INTO inbox_notification_targets ${
-          sql.insert(targets.map((target_id) => ({ notification_id: n.id, user_id: n.user_id, target_id, created_at: created })))
+          sql.insert(
+            targets.map((target_id) => ({ notification_id: n.id, user_id: n.user_id, target_id, created_at: created }))
+          )
         }`
       }
       const by = n.read_at === null ? 1 : 0
-      const counted = yield* sql<{ value: number | string }>`INSERT INTO counters (name, value) VALUES (${counterName(n.user_id)}, ${by})
+      const counted = yield* sql<{ value: number | string }>`INSERT INTO counters (name, value) VALUES (${
+        counterName(n.user_id)
+      }, ${by})
         ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by} RETURNING value`
       return Math.max(0, Number(counted[0]?.value ?? 0))
     })
   // Deliveries that arrive together (a notifier's batch, one event for many users) share a transaction.
-  const insertGrouped = yield* groupCommit({ maxItems: INSERT_GROUP, transaction: withTransaction, write: insertOne, sortKey: (n) => n.user_id })
+  const insertGrouped = yield* groupCommit({
+    maxItems: INSERT_GROUP,
+    transaction: withTransaction,
+    write: insertOne,
+    sortKey: (n) => n.user_id
+  })
   return InboxNotificationRepo.of({
     insert: insertGrouped,
     find,
     list: (f) => Effect.orDie(listPage(sql, f)).pipe(Effect.map((rs) => rs.map(rowToNotification))),
     unreadCount: (userId) =>
-      Effect.orDie(sql<{ value: number | string }>`SELECT value FROM counters WHERE name = ${counterName(userId)}`).pipe(
-        Effect.map((rs) => Math.max(0, Number(rs[0]?.value ?? 0)))
-      ),
+      Effect.orDie(sql<{ value: number | string }>`SELECT value FROM counters WHERE name = ${counterName(userId)}`)
+        .pipe(
+          Effect.map((rs) => Math.max(0, Number(rs[0]?.value ?? 0)))
+        ),
     setReadAt: (userId, id, readAt) =>
       Effect.gen(function*() {
         const key = id.toLowerCase()
@@ -185,4 +220,7 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer: Layer.Layer<InboxNotificationRepo, never, SqlClient.SqlClient> = Layer.scoped(InboxNotificationRepo, make)
+export const layer: Layer.Layer<InboxNotificationRepo, never, SqlClient.SqlClient> = Layer.scoped(
+  InboxNotificationRepo,
+  make
+)

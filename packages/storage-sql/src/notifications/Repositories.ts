@@ -8,7 +8,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import {
-  type NotificationMessageRecord, type NotificationMethod, type NotificationPreferenceRecord, NotificationRepo
+  type NotificationMessageRecord,
+  type NotificationMethod,
+  type NotificationPreferenceRecord,
+  NotificationRepo
 } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { bind, first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
@@ -57,18 +60,21 @@ export const make = Effect.gen(function*() {
       ).pipe(Effect.asVoid),
 
     preferences: (userId) =>
-      Effect.orDie(sql<Row>`SELECT * FROM notification_preferences WHERE user_id = ${userId} ORDER BY template_id`).pipe(
-        Effect.map((rs) => rs.map(rowToPreference))
-      ),
+      Effect.orDie(sql<Row>`SELECT * FROM notification_preferences WHERE user_id = ${userId} ORDER BY template_id`)
+        .pipe(
+          Effect.map((rs) => rs.map(rowToPreference))
+        ),
     setPreferences: (userId, changes, now) =>
       Effect.forEach(changes, (c) => {
         const at = now.toISOString()
         // Only a real change moves updated_at.
-        return Effect.orDie(sql`INSERT INTO notification_preferences (user_id, template_id, disabled, created_at, updated_at)
+        return Effect.orDie(
+          sql`INSERT INTO notification_preferences (user_id, template_id, disabled, created_at, updated_at)
           VALUES (${userId}, ${c.templateId}, ${bind(c.disabled)}, ${at}, ${at})
           ON CONFLICT (user_id, template_id) DO UPDATE SET disabled = excluded.disabled, updated_at = excluded.updated_at
           WHERE notification_preferences.disabled <> excluded.disabled
-          RETURNING template_id`).pipe(Effect.map((rs) => rs.length))
+          RETURNING template_id`
+        ).pipe(Effect.map((rs) => rs.length))
       }).pipe(Effect.map((counts) => counts.reduce((a, b) => a + b, 0))),
 
     siteConfig: (key) =>
@@ -100,10 +106,12 @@ export const make = Effect.gen(function*() {
         ORDER BY created_at, id LIMIT ${count}`
       // A materialized CTE: the batch is chosen (and on Postgres locked) once. A subquery in
       // \`WHERE id IN (...)\` may be run again per row, which would lease more than \`count\`.
-      return Effect.orDie(sql<Row>`WITH picked AS MATERIALIZED (${sql.onDialectOrElse({
-        pg: () => sql`${candidates} FOR UPDATE SKIP LOCKED`,
-        orElse: () => candidates
-      })})
+      return Effect.orDie(sql<Row>`WITH picked AS MATERIALIZED (${
+        sql.onDialectOrElse({
+          pg: () => sql`${candidates} FOR UPDATE SKIP LOCKED`,
+          orElse: () => candidates
+        })
+      })
         UPDATE notification_messages
         SET status = 'leased', leased_until = ${leasedUntil.toISOString()}, updated_at = ${at}
         WHERE id IN (SELECT id FROM picked) AND ${due}
@@ -142,11 +150,11 @@ export const make = Effect.gen(function*() {
         Effect.map((rs) => first(rs, rowToMessage))
       ),
     messagesOf: (userId) =>
-      Effect.orDie(sql<Row>`SELECT * FROM notification_messages WHERE user_id = ${userId} ORDER BY created_at, id`).pipe(
-        Effect.map((rs) => rs.map(rowToMessage))
-      )
+      Effect.orDie(sql<Row>`SELECT * FROM notification_messages WHERE user_id = ${userId} ORDER BY created_at, id`)
+        .pipe(
+          Effect.map((rs) => rs.map(rowToMessage))
+        )
   })
 })
 
 export const layer: Layer.Layer<NotificationRepo, never, SqlClient.SqlClient> = Layer.effect(NotificationRepo, make)
-

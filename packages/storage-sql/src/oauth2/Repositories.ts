@@ -6,8 +6,13 @@
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import {
-  type ClientMetadata, type OAuth2AppRecord, type OAuth2AppSecretRecord, type OAuth2CodeRecord, OAuth2Repo,
-  type OAuth2TokenRecord, type TokenEndpointAuthMethod
+  type ClientMetadata,
+  type OAuth2AppRecord,
+  type OAuth2AppSecretRecord,
+  type OAuth2CodeRecord,
+  OAuth2Repo,
+  type OAuth2TokenRecord,
+  type TokenEndpointAuthMethod
 } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { bind, first, fromJson, toBool, toDate, toDateOrNull } from "../Rows.js"
@@ -82,10 +87,15 @@ export const make = Effect.gen(function*() {
     insertApp: (a) =>
       run(sql`INSERT INTO oauth2_provider_apps (id, name, icon, callback_url, redirect_uris, token_endpoint_auth_method,
           grant_types, response_types, metadata, dynamically_registered, hashed_registration_token, created_at, updated_at)
-        VALUES (${a.id}, ${a.name}, ${a.icon}, ${a.callback_url}, ${bind(a.redirect_uris)}, ${a.token_endpoint_auth_method},
-          ${bind(a.grant_types)}, ${bind(a.response_types)}, ${JSON.stringify(a.metadata)}, ${bind(a.dynamically_registered)},
+        VALUES (${a.id}, ${a.name}, ${a.icon}, ${a.callback_url}, ${
+        bind(a.redirect_uris)
+      }, ${a.token_endpoint_auth_method},
+          ${bind(a.grant_types)}, ${bind(a.response_types)}, ${JSON.stringify(a.metadata)}, ${
+        bind(a.dynamically_registered)
+      },
           ${a.hashed_registration_token}, ${bind(a.created_at)}, ${bind(a.updated_at)})`).pipe(Effect.asVoid),
-    findApp: (id) => run(sql<Row>`SELECT * FROM oauth2_provider_apps WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToApp))),
+    findApp: (id) =>
+      run(sql<Row>`SELECT * FROM oauth2_provider_apps WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToApp))),
     listApps: (filter) =>
       run(
         filter.userId === undefined
@@ -111,18 +121,23 @@ export const make = Effect.gen(function*() {
       }))),
 
     insertSecret: (s) =>
-      run(sql`INSERT INTO oauth2_provider_app_secrets (id, app_id, hashed_secret, display_secret, created_at, last_used_at)
-        VALUES (${s.id}, ${s.app_id}, ${s.hashed_secret}, ${s.display_secret}, ${bind(s.created_at)}, ${bind(s.last_used_at)})`).pipe(
-          Effect.asVoid
-        ),
+      run(
+        sql`INSERT INTO oauth2_provider_app_secrets (id, app_id, hashed_secret, display_secret, created_at, last_used_at)
+        VALUES (${s.id}, ${s.app_id}, ${s.hashed_secret}, ${s.display_secret}, ${bind(s.created_at)}, ${
+          bind(s.last_used_at)
+        })`
+      ).pipe(
+        Effect.asVoid
+      ),
     listSecrets: (appId) =>
       run(sql<Row>`SELECT * FROM oauth2_provider_app_secrets WHERE app_id = ${appId} ORDER BY created_at, id`).pipe(
         Effect.map((rs) => rs.map(rowToSecret))
       ),
     findSecret: (appId, hashed) =>
-      run(sql<Row>`SELECT * FROM oauth2_provider_app_secrets WHERE hashed_secret = ${hashed} AND app_id = ${appId}`).pipe(
-        Effect.map((rs) => first(rs, rowToSecret))
-      ),
+      run(sql<Row>`SELECT * FROM oauth2_provider_app_secrets WHERE hashed_secret = ${hashed} AND app_id = ${appId}`)
+        .pipe(
+          Effect.map((rs) => first(rs, rowToSecret))
+        ),
     touchSecret: (id, at) =>
       run(sql`UPDATE oauth2_provider_app_secrets SET last_used_at = ${bind(at)} WHERE id = ${id}`).pipe(Effect.asVoid),
     deleteSecret: (appId, id) =>
@@ -134,12 +149,16 @@ export const make = Effect.gen(function*() {
       run(sql`INSERT INTO oauth2_provider_app_codes (id, app_id, user_id, hashed_code, redirect_uri, code_challenge,
           code_challenge_method, created_at, expires_at, used_at)
         VALUES (${c.id}, ${c.app_id}, ${c.user_id}, ${c.hashed_code}, ${c.redirect_uri}, ${c.code_challenge},
-          ${c.code_challenge_method}, ${bind(c.created_at)}, ${bind(c.expires_at)}, ${bind(c.used_at)})`).pipe(Effect.asVoid),
+          ${c.code_challenge_method}, ${bind(c.created_at)}, ${bind(c.expires_at)}, ${bind(c.used_at)})`).pipe(
+        Effect.asVoid
+      ),
     redeemCode: (hashed, at) =>
       run(sql<Row>`UPDATE oauth2_provider_app_codes SET used_at = ${bind(at)}
         WHERE hashed_code = ${hashed} AND used_at IS NULL RETURNING *`).pipe(Effect.map((rs) => first(rs, rowToCode))),
     findCode: (hashed) =>
-      run(sql<Row>`SELECT * FROM oauth2_provider_app_codes WHERE hashed_code = ${hashed}`).pipe(Effect.map((rs) => first(rs, rowToCode))),
+      run(sql<Row>`SELECT * FROM oauth2_provider_app_codes WHERE hashed_code = ${hashed}`).pipe(
+        Effect.map((rs) => first(rs, rowToCode))
+      ),
 
     insertToken: (t) =>
       run(sql`INSERT INTO oauth2_provider_app_tokens (id, app_id, user_id, family_id, api_key_id, hashed_refresh_token,
@@ -168,7 +187,9 @@ export const make = Effect.gen(function*() {
         yield* sql`DELETE FROM oauth2_provider_app_codes WHERE app_id = ${appId} AND user_id = ${userId}`
         yield* sql`DELETE FROM api_keys WHERE id IN (SELECT api_key_id FROM oauth2_provider_app_tokens
           WHERE app_id = ${appId} AND user_id = ${userId})`
-        const rows = yield* sql<Row>`DELETE FROM oauth2_provider_app_tokens WHERE app_id = ${appId} AND user_id = ${userId} RETURNING id`
+        const rows = yield* sql<
+          Row
+        >`DELETE FROM oauth2_provider_app_tokens WHERE app_id = ${appId} AND user_id = ${userId} RETURNING id`
         return rows.length
       })))
   })

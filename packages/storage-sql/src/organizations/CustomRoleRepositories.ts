@@ -30,9 +30,13 @@ export const make = Effect.gen(function*() {
 
   const repo: CustomRoleRepo["Type"] = {
     insert: (r) =>
-      unique(sql`INSERT INTO custom_roles (id, organization_id, name, display_name, org_permissions, created_at, updated_at)
-        VALUES (${r.id}, ${r.organization_id}, ${r.name}, ${r.display_name}, ${JSON.stringify(r.organization_permissions)},
-        ${r.created_at.toISOString()}, ${r.updated_at.toISOString()})`).pipe(
+      unique(
+        sql`INSERT INTO custom_roles (id, organization_id, name, display_name, org_permissions, created_at, updated_at)
+        VALUES (${r.id}, ${r.organization_id}, ${r.name}, ${r.display_name}, ${
+          JSON.stringify(r.organization_permissions)
+        },
+        ${r.created_at.toISOString()}, ${r.updated_at.toISOString()})`
+      ).pipe(
         Effect.asVoid
       ),
     find: (orgId, name) =>
@@ -47,18 +51,25 @@ export const make = Effect.gen(function*() {
       if (pairs.length === 0) return Effect.succeed([])
       const byOrg = new Map<string, Array<string>>()
       for (const p of pairs) byOrg.set(p.organizationId, [...(byOrg.get(p.organizationId) ?? []), p.name])
-      const conditions = [...byOrg].map(([orgId, names]) => sql`(organization_id = ${orgId} AND ${sql.in("name", names)})`)
-      return orDie(sql`SELECT * FROM custom_roles WHERE ${sql.or(conditions)}`).pipe(Effect.map((rs) => rs.map(toRecord)))
+      const conditions = [...byOrg].map(([orgId, names]) =>
+        sql`(organization_id = ${orgId} AND ${sql.in("name", names)})`
+      )
+      return orDie(sql`SELECT * FROM custom_roles WHERE ${sql.or(conditions)}`).pipe(
+        Effect.map((rs) => rs.map(toRecord))
+      )
     },
     update: (orgId, name, patch) =>
       orDie(sql`UPDATE custom_roles SET display_name = ${patch.display_name},
-          org_permissions = ${JSON.stringify(patch.organization_permissions)}, updated_at = ${patch.updated_at.toISOString()}
+          org_permissions = ${
+        JSON.stringify(patch.organization_permissions)
+      }, updated_at = ${patch.updated_at.toISOString()}
           WHERE organization_id = ${orgId} AND name = ${name} RETURNING *`).pipe(
         Effect.map((rs) => first(rs, toRecord))
       ),
     delete: (orgId, name, at) =>
       withTransaction(Effect.gen(function*() {
-        const deleted = yield* sql`DELETE FROM custom_roles WHERE organization_id = ${orgId} AND name = ${name} RETURNING id`
+        const deleted =
+          yield* sql`DELETE FROM custom_roles WHERE organization_id = ${orgId} AND name = ${name} RETURNING id`
         if (deleted.length === 0) return false
         // Members holding the role: their role lists are JSON text, narrowed by a LIKE and edited here.
         const like = `%${escapeLike(JSON.stringify(name))}%`

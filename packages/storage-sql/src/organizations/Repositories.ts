@@ -4,7 +4,13 @@
  * in the same transaction as their own rows.
  */
 import { SqlClient, type Statement } from "@effect/sql"
-import { EVERYONE_GROUP_NAME, type MemberFilter, MemberRepo, OrganizationRepo, type ShareableWorkspaceOwners } from "@workbay/core"
+import {
+  EVERYONE_GROUP_NAME,
+  type MemberFilter,
+  MemberRepo,
+  OrganizationRepo,
+  type ShareableWorkspaceOwners
+} from "@workbay/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { directReads, directStatements } from "../DirectReads.js"
 import { userConditions } from "../Filters.js"
@@ -21,7 +27,6 @@ const values = bindRecord
 
 // The hot read's SQL for the direct path (see DirectReads.ts): what its template compiles to.
 const MEMBERSHIPS_OF_USER_SQLITE = "SELECT * FROM organization_members WHERE user_id = ? ORDER BY created_at"
-
 
 /**
  * A page of an organization's live members with their users (`u_` columns), along the membership
@@ -57,18 +62,21 @@ export const make = Effect.gen(function*() {
       ),
     setWorkspaceSharing: (id: string, owners: ShareableWorkspaceOwners, at: Date) =>
       withTransaction(Effect.gen(function*() {
-        const rs = yield* sql`UPDATE organizations SET shareable_workspace_owners = ${owners}, updated_at = ${at.toISOString()}
+        const rs =
+          yield* sql`UPDATE organizations SET shareable_workspace_owners = ${owners}, updated_at = ${at.toISOString()}
           WHERE id = ${id} RETURNING id`
         if (rs.length === 0) return Option.none<ReadonlyArray<string>>()
         if (owners === "everyone") return Option.some<ReadonlyArray<string>>([])
         const cleared = yield* sql<{ id: string }>`UPDATE workspaces SET user_acl = '{}', group_acl = '{}'
-          WHERE ${sql.and([
+          WHERE ${
+          sql.and([
             sql`organization_id = ${id}`,
             sql`(user_acl <> '{}' OR group_acl <> '{}')`,
             ...(owners === "service_accounts"
               ? [sql`owner_id NOT IN (SELECT u.id FROM users u WHERE u.is_service_account = ${bind(true)})`]
               : [])
-          ])} RETURNING id`
+          ])
+        } RETURNING id`
         return Option.some<ReadonlyArray<string>>(cleared.map((r) => r.id))
       })).pipe(orDie)
   }
@@ -79,17 +87,31 @@ export const make = Effect.gen(function*() {
     insert: (o) =>
       unique(withTransaction(Effect.gen(function*() {
         yield* sql`INSERT INTO organizations ${sql.insert(values({ ...o }))}`
-        yield* sql`INSERT INTO groups ${sql.insert(values({
-          id: o.id, organization_id: o.id, name: EVERYONE_GROUP, display_name: "", avatar_url: "", quota_allowance: 0,
-          source: "user", member_count: 0, created_at: o.created_at, updated_at: o.created_at
-        }))}`
+        yield* sql`INSERT INTO groups ${
+          sql.insert(values({
+            id: o.id,
+            organization_id: o.id,
+            name: EVERYONE_GROUP,
+            display_name: "",
+            avatar_url: "",
+            quota_allowance: 0,
+            source: "user",
+            member_count: 0,
+            created_at: o.created_at,
+            updated_at: o.created_at
+          }))
+        }`
       }))).pipe(Effect.asVoid),
     findById: (id) =>
-      orDie(reads(sql`SELECT * FROM organizations WHERE id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToOrganization))),
+      orDie(reads(sql`SELECT * FROM organizations WHERE id = ${id}`)).pipe(
+        Effect.map((rs) => first(rs, rowToOrganization))
+      ),
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : orDie(reads(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`)).pipe(Effect.map((rs) => rs.map(rowToOrganization))),
+        : orDie(reads(sql`SELECT * FROM organizations WHERE ${sql.in("id", ids)}`)).pipe(
+          Effect.map((rs) => rs.map(rowToOrganization))
+        ),
     findByName: (name) =>
       orDie(sql`SELECT * FROM organizations WHERE lower(name) = lower(${name})`).pipe(
         Effect.map((rs) => first(rs, rowToOrganization))
@@ -97,10 +119,14 @@ export const make = Effect.gen(function*() {
     findDefault: orDie(sql`SELECT * FROM organizations WHERE is_default = TRUE`).pipe(
       Effect.map((rs) => first(rs, rowToOrganization))
     ),
-    list: orDie(sql`SELECT * FROM organizations ORDER BY lower(name)`).pipe(Effect.map((rs) => rs.map(rowToOrganization))),
+    list: orDie(sql`SELECT * FROM organizations ORDER BY lower(name)`).pipe(
+      Effect.map((rs) => rs.map(rowToOrganization))
+    ),
     update: (id, patch) =>
       Object.keys(values(patch)).length === 0
-        ? orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToOrganization)))
+        ? orDie(sql`SELECT * FROM organizations WHERE id = ${id}`).pipe(
+          Effect.map((rs) => first(rs, rowToOrganization))
+        )
         : unique(sql`UPDATE organizations SET ${sql.update(values(patch))} WHERE id = ${id} RETURNING *`).pipe(
           Effect.map((rs) => first(rs, rowToOrganization))
         ),
@@ -126,7 +152,8 @@ export const make = Effect.gen(function*() {
       }))).pipe(Effect.asVoid),
     delete: (orgId, userId) =>
       withTransaction(Effect.gen(function*() {
-        const rs = yield* sql`DELETE FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING user_id`
+        const rs =
+          yield* sql`DELETE FROM organization_members WHERE organization_id = ${orgId} AND user_id = ${userId} RETURNING user_id`
         if (rs.length === 0) return false
         yield* sql`UPDATE groups SET member_count = member_count - 1 WHERE id = ${orgId}`
         yield* leaveGroups(userId, sql`SELECT id FROM groups WHERE organization_id = ${orgId}`)
@@ -144,7 +171,13 @@ export const make = Effect.gen(function*() {
     ofUsers: (userIds) =>
       userIds.length === 0
         ? Effect.succeed(new Map())
-        : orDie(reads(sql<{ user_id: string; organization_id: string }>`SELECT user_id, organization_id FROM organization_members WHERE ${sql.in("user_id", userIds)}`)).pipe(
+        : orDie(
+          reads(
+            sql<
+              { user_id: string; organization_id: string }
+            >`SELECT user_id, organization_id FROM organization_members WHERE ${sql.in("user_id", userIds)}`
+          )
+        ).pipe(
           Effect.map((rs) => {
             const map = new Map<string, Array<string>>()
             for (const r of rs) {
@@ -163,9 +196,15 @@ export const make = Effect.gen(function*() {
         yield* sql`DELETE FROM organization_members WHERE user_id = ${userId}`
       })).pipe(orDie, Effect.asVoid),
     ofUser: (userId) =>
-      orDie(read(MEMBERSHIPS_OF_USER_SQLITE, [userId], () =>
-        sql`SELECT * FROM organization_members WHERE user_id = ${userId} ORDER BY created_at`)).pipe(
-        Effect.map((rs) => rs.map((r) => rowToMembership(r)))
+      orDie(
+        read(MEMBERSHIPS_OF_USER_SQLITE, [userId], () =>
+          sql`SELECT * FROM organization_members WHERE user_id = ${userId} ORDER BY created_at`)
+      ).pipe(
+        Effect.map((rs) =>
+          rs.map((r) =>
+            rowToMembership(r)
+          )
+        )
       ),
     list: (orgId, page) =>
       orDie(
@@ -182,7 +221,9 @@ export const make = Effect.gen(function*() {
         const [counted] = conditions.length === 0
           ? yield* sql<{ n: number | string }>`SELECT member_count AS n FROM groups WHERE id = ${orgId}`
           : yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM organization_members m
-              JOIN users u ON u.id = m.user_id WHERE ${sql.and([sql`m.organization_id = ${orgId}`, sql`u.deleted = FALSE`, ...conditions])}`
+              JOIN users u ON u.id = m.user_id WHERE ${
+            sql.and([sql`m.organization_id = ${orgId}`, sql`u.deleted = FALSE`, ...conditions])
+          }`
         return {
           members: rows.map((r) => ({ member: rowToMembership(r), user: rowToUser(r, "u_") })),
           count: counted === undefined ? 0 : Number(counted.n)

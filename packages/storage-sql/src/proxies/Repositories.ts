@@ -5,7 +5,11 @@
  */
 import { SqlClient } from "@effect/sql"
 import {
-  type PrimaryProxyConfig, type ProxyHealthReportRecord, type ProxyHealthStatus, type WorkspaceProxyRecord, WorkspaceProxyRepo
+  type PrimaryProxyConfig,
+  type ProxyHealthReportRecord,
+  type ProxyHealthStatus,
+  type WorkspaceProxyRecord,
+  WorkspaceProxyRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
 import { bind, first, fromJson, toBool, toDate } from "../Rows.js"
@@ -44,18 +48,26 @@ export const make = Effect.gen(function*() {
 
   return WorkspaceProxyRepo.of({
     insert: (p) =>
-      unique(sql`INSERT INTO workspace_proxies (id, name, display_name, icon, url, wildcard_hostname, derp_enabled, derp_only,
+      unique(
+        sql`INSERT INTO workspace_proxies (id, name, display_name, icon, url, wildcard_hostname, derp_enabled, derp_only,
           version, deleted, token_hashed_secret, created_at, updated_at, status, status_report, status_checked_at)
-        VALUES (${p.id}, ${p.name}, ${p.display_name}, ${p.icon}, ${p.url}, ${p.wildcard_hostname}, ${bind(p.derp_enabled)},
+        VALUES (${p.id}, ${p.name}, ${p.display_name}, ${p.icon}, ${p.url}, ${p.wildcard_hostname}, ${
+          bind(p.derp_enabled)
+        },
           ${bind(p.derp_only)}, ${p.version}, ${bind(p.deleted)}, ${p.token_hashed_secret}, ${bind(p.created_at)},
-          ${bind(p.updated_at)}, ${p.status}, ${JSON.stringify(p.status_report)}, ${bind(p.status_checked_at)})`).pipe(Effect.asVoid),
+          ${bind(p.updated_at)}, ${p.status}, ${JSON.stringify(p.status_report)}, ${bind(p.status_checked_at)})`
+      ).pipe(Effect.asVoid),
     findById: (id) => run(sql<Row>`SELECT * FROM workspace_proxies WHERE id = ${id}`).pipe(Effect.map(one)),
     findByName: (name) =>
-      run(sql<Row>`SELECT * FROM workspace_proxies WHERE lower(name) = ${name.toLowerCase()} AND deleted = ${bind(false)}`).pipe(
+      run(
+        sql<Row>`SELECT * FROM workspace_proxies WHERE lower(name) = ${name.toLowerCase()} AND deleted = ${bind(false)}`
+      ).pipe(
         Effect.map(one)
       ),
     list: (limit) =>
-      run(sql<Row>`SELECT * FROM workspace_proxies WHERE deleted = ${bind(false)} ORDER BY lower(name), id LIMIT ${limit}`).pipe(
+      run(
+        sql<Row>`SELECT * FROM workspace_proxies WHERE deleted = ${bind(false)} ORDER BY lower(name), id LIMIT ${limit}`
+      ).pipe(
         Effect.map((rs) => rs.map(rowToProxy))
       ),
     update: (id, f, at) =>
@@ -72,23 +84,43 @@ export const make = Effect.gen(function*() {
         WHERE id = ${id} AND deleted = ${bind(false)} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
     register: (id, r, at) =>
       run(sql<Row>`UPDATE workspace_proxies SET url = ${r.url}, wildcard_hostname = ${r.wildcard_hostname},
-          derp_enabled = ${bind(r.derp_enabled)}, derp_only = ${bind(r.derp_only)}, version = ${r.version}, updated_at = ${bind(at)}
+          derp_enabled = ${bind(r.derp_enabled)}, derp_only = ${
+        bind(r.derp_only)
+      }, version = ${r.version}, updated_at = ${bind(at)}
         WHERE id = ${id} AND deleted = ${bind(false)} RETURNING *`).pipe(Effect.map(one)),
     setStatuses: (updates) =>
-      updates.length === 0 ? Effect.void : run(withTransaction(Effect.forEach(updates, (u) =>
-        sql`UPDATE workspace_proxies SET status = ${u.status}, status_report = ${JSON.stringify(u.report)},
-            status_checked_at = ${bind(u.checked_at)} WHERE id = ${u.id} AND deleted = ${bind(false)}`, { discard: true }))),
-    getPrimary: run(sql<Row>`SELECT key, value FROM site_configs WHERE key IN (${PRIMARY_DISPLAY_NAME_KEY}, ${PRIMARY_ICON_KEY})`).pipe(
+      updates.length === 0 ?
+        Effect.void :
+        run(withTransaction(Effect.forEach(updates, (u) =>
+          sql`UPDATE workspace_proxies SET status = ${u.status}, status_report = ${JSON.stringify(u.report)},
+            status_checked_at = ${bind(u.checked_at)} WHERE id = ${u.id} AND deleted = ${bind(false)}`, {
+          discard: true
+        }))),
+    getPrimary: run(
+      sql<Row>`SELECT key, value FROM site_configs WHERE key IN (${PRIMARY_DISPLAY_NAME_KEY}, ${PRIMARY_ICON_KEY})`
+    ).pipe(
       Effect.map((rs): Option.Option<PrimaryProxyConfig> => {
         if (rs.length === 0) return Option.none()
-        const get = (key: string, fallback: string) => (rs.find((r) => r.key === key)?.value as string | undefined) ?? fallback
-        return Option.some({ display_name: get(PRIMARY_DISPLAY_NAME_KEY, "Default"), icon: get(PRIMARY_ICON_KEY, "/emojis/1f3e1.png") })
+        const get = (key: string, fallback: string) =>
+          (rs.find((r) => r.key === key)?.value as string | undefined) ?? fallback
+        return Option.some({
+          display_name: get(PRIMARY_DISPLAY_NAME_KEY, "Default"),
+          icon: get(PRIMARY_ICON_KEY, "/emojis/1f3e1.png")
+        })
       })
     ),
     setPrimary: (c) =>
-      run(withTransaction(Effect.forEach([[PRIMARY_DISPLAY_NAME_KEY, c.display_name], [PRIMARY_ICON_KEY, c.icon]] as const, ([key, value]) =>
-        sql`INSERT INTO site_configs (key, value) VALUES (${key}, ${value})
-          ON CONFLICT (key) DO UPDATE SET value = excluded.value`, { discard: true })))
+      run(
+        withTransaction(
+          Effect.forEach(
+            [[PRIMARY_DISPLAY_NAME_KEY, c.display_name], [PRIMARY_ICON_KEY, c.icon]] as const,
+            ([key, value]) =>
+              sql`INSERT INTO site_configs (key, value) VALUES (${key}, ${value})
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+            { discard: true }
+          )
+        )
+      )
   })
 })
 

@@ -26,13 +26,15 @@ export const make = Effect.gen(function*() {
   return TaskLogRepo.of({
     append: (workspaceId, entries, cap) =>
       entries.length === 0 ? Effect.succeed([]) : withTransaction(Effect.gen(function*() {
-        const rows = yield* sql<Row>`INSERT INTO task_log_entries ${sql.insert(entries.map((e) => ({
-          workspace_id: workspaceId,
-          type: e.type,
-          content: e.content,
-          bytes: e.bytes,
-          created_at: e.time.toISOString()
-        })))} RETURNING id, type, content, created_at`
+        const rows = yield* sql<Row>`INSERT INTO task_log_entries ${
+          sql.insert(entries.map((e) => ({
+            workspace_id: workspaceId,
+            type: e.type,
+            content: e.content,
+            bytes: e.bytes,
+            created_at: e.time.toISOString()
+          })))
+        } RETURNING id, type, content, created_at`
         yield* sql`DELETE FROM task_log_entries WHERE workspace_id = ${workspaceId} AND id IN (
           SELECT id FROM (
             SELECT id, SUM(bytes) OVER (ORDER BY id DESC) AS total, ROW_NUMBER() OVER (ORDER BY id DESC) AS n
@@ -42,16 +44,22 @@ export const make = Effect.gen(function*() {
       })).pipe(Effect.orDie),
 
     list: (workspaceId) =>
-      sql<Row>`SELECT id, type, content, created_at FROM task_log_entries WHERE workspace_id = ${workspaceId} ORDER BY id`.pipe(
-        Effect.orDie,
-        Effect.map((rows) => rows.map(rowToEntry))
-      ),
+      sql<
+        Row
+      >`SELECT id, type, content, created_at FROM task_log_entries WHERE workspace_id = ${workspaceId} ORDER BY id`
+        .pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.map(rowToEntry))
+        ),
 
     find: (workspaceId, id) =>
-      sql<Row>`SELECT id, type, content, created_at FROM task_log_entries WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
-        Effect.orDie,
-        Effect.map((rows) => first(rows, rowToEntry))
-      ),
+      sql<
+        Row
+      >`SELECT id, type, content, created_at FROM task_log_entries WHERE workspace_id = ${workspaceId} AND id = ${id}`
+        .pipe(
+          Effect.orDie,
+          Effect.map((rows) => first(rows, rowToEntry))
+        ),
 
     remove: (workspaceId, id) =>
       Effect.asVoid(Effect.orDie(sql`DELETE FROM task_log_entries WHERE workspace_id = ${workspaceId} AND id = ${id}`))

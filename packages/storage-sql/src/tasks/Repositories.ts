@@ -58,7 +58,9 @@ export const listConditions = (sql: SqlClient.SqlClient, f: TaskFilter): Array<S
     conditions.push(sql.or(seen))
   }
   if (oneOwner !== undefined) conditions.push(sql`owner_id = ${oneOwner}`)
-  else if (f.ownerIds !== undefined) conditions.push(f.ownerIds.length === 0 ? sql`1 = 0` : sql`owner_id IN ${sql.in(f.ownerIds)}`)
+  else if (f.ownerIds !== undefined) {
+    conditions.push(f.ownerIds.length === 0 ? sql`1 = 0` : sql`owner_id IN ${sql.in(f.ownerIds)}`)
+  }
   if (f.organizationIds !== undefined) {
     conditions.push(f.organizationIds.length === 0 ? sql`1 = 0` : sql`organization_id IN ${sql.in(f.organizationIds)}`)
   }
@@ -84,7 +86,9 @@ export const make = Effect.gen(function*() {
     const oneOwner = f.ownerIds !== undefined && f.ownerIds.length === 1 ? f.ownerIds[0]! : undefined
     if (f.organizationIds === undefined) {
       if (f.ownerIds === undefined && f.visibility.all) return keptCount("tasks")
-      if (oneOwner !== undefined && (f.visibility.all || oneOwner === f.visibility.userId)) return keptCount(`tasks:${oneOwner}`)
+      if (oneOwner !== undefined && (f.visibility.all || oneOwner === f.visibility.userId)) {
+        return keptCount(`tasks:${oneOwner}`)
+      }
     }
     return Effect.orDie(sql<{ n: number | string }>`SELECT count(*) AS n FROM tasks WHERE ${where}`).pipe(
       Effect.map((rs) => Number(rs[0]?.n ?? 0))
@@ -98,8 +102,10 @@ export const make = Effect.gen(function*() {
       }))).pipe(Effect.asVoid),
     findById: byId,
     findByOwnerAndName: (ownerId, name) =>
-      Effect.orDie(sql<Row>`SELECT * FROM tasks WHERE owner_id = ${ownerId} AND lower(name) = lower(${name}) AND deleted = FALSE
-        LIMIT 1`).pipe(Effect.map((rs) => first(rs, rowToTask))),
+      Effect.orDie(
+        sql<Row>`SELECT * FROM tasks WHERE owner_id = ${ownerId} AND lower(name) = lower(${name}) AND deleted = FALSE
+        LIMIT 1`
+      ).pipe(Effect.map((rs) => first(rs, rowToTask))),
     update: (id, patch) =>
       Effect.gen(function*() {
         const { deleted, ...rest } = patch

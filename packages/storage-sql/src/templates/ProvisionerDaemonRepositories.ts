@@ -63,27 +63,40 @@ export const make = Effect.gen(function*() {
         ON CONFLICT (name) DO UPDATE SET id = excluded.id, organization_id = excluded.organization_id,
           provisioners = excluded.provisioners, tags = excluded.tags, created_at = excluded.created_at,
           last_seen_at = excluded.last_seen_at, version = excluded.version, api_version = excluded.api_version,
-          key_name = excluded.key_name, key_id = excluded.key_id, current_job_id = NULL`.pipe(Effect.orDie, Effect.asVoid)
+          key_name = excluded.key_name, key_id = excluded.key_id, current_job_id = NULL`.pipe(
+        Effect.orDie,
+        Effect.asVoid
+      )
     },
 
     seen: (id, now) =>
-      sql`UPDATE provisioner_daemons SET last_seen_at = ${now.toISOString()} WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
-
-    started: (id, jobId, now) =>
-      sql`UPDATE provisioner_daemons SET current_job_id = ${jobId}, last_seen_at = ${now.toISOString()} WHERE id = ${id}`.pipe(
+      sql`UPDATE provisioner_daemons SET last_seen_at = ${now.toISOString()} WHERE id = ${id}`.pipe(
         Effect.orDie,
         Effect.asVoid
       ),
+
+    started: (id, jobId, now) =>
+      sql`UPDATE provisioner_daemons SET current_job_id = ${jobId}, last_seen_at = ${now.toISOString()} WHERE id = ${id}`
+        .pipe(
+          Effect.orDie,
+          Effect.asVoid
+        ),
 
     finished: (id, jobId, now) =>
       sql`UPDATE provisioner_daemons SET current_job_id = NULL, previous_job_id = ${jobId}, last_seen_at = ${now.toISOString()}
         WHERE id = ${id}`.pipe(Effect.orDie, Effect.asVoid),
 
     findById: (id) =>
-      sql<Row>`SELECT * FROM provisioner_daemons WHERE id = ${id}`.pipe(Effect.orDie, Effect.map((rs) => first(rs, rowToDaemon))),
+      sql<Row>`SELECT * FROM provisioner_daemons WHERE id = ${id}`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => first(rs, rowToDaemon))
+      ),
 
     findByName: (name) =>
-      sql<Row>`SELECT * FROM provisioner_daemons WHERE name = ${name}`.pipe(Effect.orDie, Effect.map((rs) => first(rs, rowToDaemon))),
+      sql<Row>`SELECT * FROM provisioner_daemons WHERE name = ${name}`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => first(rs, rowToDaemon))
+      ),
 
     list: (filter) => {
       const stale = filter.staleBefore.toISOString()
@@ -91,12 +104,17 @@ export const make = Effect.gen(function*() {
         f.allOf([
           serves(filter.organizationId),
           f.oneOf("id", filter.ids),
-          filter.tags === undefined || Object.keys(filter.tags).length === 0 ? undefined : tags.include("tags", filter.tags),
+          filter.tags === undefined || Object.keys(filter.tags).length === 0
+            ? undefined
+            : tags.include("tags", filter.tags),
           filter.statuses === undefined || filter.statuses.length === 0
             ? undefined
             : sql.or(filter.statuses.map((s) => statusIs(s, stale)))
         ])
-      } ORDER BY created_at DESC, name LIMIT ${filter.limit}`.pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToDaemon)))
+      } ORDER BY created_at DESC, name LIMIT ${filter.limit}`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.map(rowToDaemon))
+      )
     },
 
     serving: (organizationId) =>
@@ -106,11 +124,17 @@ export const make = Effect.gen(function*() {
       ),
 
     purge: (olderThan) =>
-      sql<Row>`DELETE FROM provisioner_daemons WHERE last_seen_at IS NULL OR last_seen_at < ${olderThan.toISOString()} RETURNING id`.pipe(
-        Effect.orDie,
-        Effect.map((rs) => rs.length)
-      )
+      sql<
+        Row
+      >`DELETE FROM provisioner_daemons WHERE last_seen_at IS NULL OR last_seen_at < ${olderThan.toISOString()} RETURNING id`
+        .pipe(
+          Effect.orDie,
+          Effect.map((rs) => rs.length)
+        )
   })
 })
 
-export const layer: Layer.Layer<ProvisionerDaemonRepo, never, SqlClient.SqlClient> = Layer.effect(ProvisionerDaemonRepo, make)
+export const layer: Layer.Layer<ProvisionerDaemonRepo, never, SqlClient.SqlClient> = Layer.effect(
+  ProvisionerDaemonRepo,
+  make
+)

@@ -70,8 +70,7 @@ export const make = Effect.gen(function*() {
   const reads = yield* directStatements(sql)
   const withTransaction = transaction(sql)
   const f = filters(sql)
-  const one = (statement: Statement.Statement<Row>) =>
-    Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToJob))
+  const one = (statement: Statement.Statement<Row>) => Effect.map(Effect.orDie(statement), (rs) => first(rs, rowToJob))
 
   const tags = tagConditions(sql)
   const buildsOf = (jobIds: ReadonlyArray<string>) =>
@@ -83,7 +82,9 @@ export const make = Effect.gen(function*() {
    * job ends it failed or canceled, which ranks as the pending build it was.
    */
   const rerank = (jobIds: ReadonlyArray<string>) =>
-    sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${sql.literal(LIFECYCLE_RECHECK)}
+    sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${
+      sql.literal(LIFECYCLE_RECHECK)
+    }
       WHERE id IN ${buildsOf(jobIds)}`
   /**
    * The workspaces whose build ran these jobs are due for the lifecycle executor (their job
@@ -92,12 +93,16 @@ export const make = Effect.gen(function*() {
   const recheck = (jobIds: ReadonlyArray<string>) =>
     jobIds.length === 0
       ? Effect.void
-      : sql`UPDATE workspaces SET ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE id IN ${buildsOf(jobIds)}`
+      : sql`UPDATE workspaces SET ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${
+        sql.literal(LIFECYCLE_RECHECK)
+      } WHERE id IN ${buildsOf(jobIds)}`
         .pipe(Effect.asVoid)
   /** The workspaces whose build ran this job keep their latest build's status (its job was claimed, or asked to cancel). */
   const restatus = (job: Option.Option<ProvisionerJobRecord>) =>
     Option.isSome(job) && job.value.type === "workspace_build"
-      ? sql`UPDATE workspaces SET ${sql.literal(LATEST_BUILD_STATUS_SET)} WHERE id IN ${buildsOf([job.value.id])}`.pipe(Effect.asVoid)
+      ? sql`UPDATE workspaces SET ${sql.literal(LATEST_BUILD_STATUS_SET)} WHERE id IN ${buildsOf([job.value.id])}`.pipe(
+        Effect.asVoid
+      )
       : Effect.void
   const tagsInclude = tags.include
   const tagsWithin = tags.within
@@ -108,7 +113,9 @@ export const make = Effect.gen(function*() {
    */
   const keepBuildTime = (jobId: string) =>
     Effect.gen(function*() {
-      const kept = yield* sql<Row>`INSERT INTO template_build_times (build_id, template_id, build_created_at, transition, started_at, completed_at)
+      const kept = yield* sql<
+        Row
+      >`INSERT INTO template_build_times (build_id, template_id, build_created_at, transition, started_at, completed_at)
         SELECT b.id, v.template_id, b.created_at, b.transition, j.started_at, j.completed_at
         FROM workspace_builds b JOIN template_versions v ON v.id = b.template_version_id JOIN provisioner_jobs j ON j.id = b.job_id
         WHERE b.job_id = ${jobId}
@@ -124,24 +131,28 @@ export const make = Effect.gen(function*() {
 
   return ProvisionerJobRepo.of({
     enqueue: (job: NewProvisionerJob) =>
-      sql<Row>`INSERT INTO provisioner_jobs ${sql.insert({
-        id: job.id,
-        created_at: job.created_at.toISOString(),
-        updated_at: job.created_at.toISOString(),
-        organization_id: job.organization_id,
-        initiator_id: job.initiator_id,
-        provisioner: job.provisioner,
-        type: job.type,
-        file_id: job.file_id,
-        input: JSON.stringify(job.input),
-        tags: JSON.stringify(job.tags)
-      })} RETURNING *`.pipe(Effect.orDie, Effect.map((rs) => rowToJob(rs[0]!))),
+      sql<Row>`INSERT INTO provisioner_jobs ${
+        sql.insert({
+          id: job.id,
+          created_at: job.created_at.toISOString(),
+          updated_at: job.created_at.toISOString(),
+          organization_id: job.organization_id,
+          initiator_id: job.initiator_id,
+          provisioner: job.provisioner,
+          type: job.type,
+          file_id: job.file_id,
+          input: JSON.stringify(job.input),
+          tags: JSON.stringify(job.tags)
+        })
+      } RETURNING *`.pipe(Effect.orDie, Effect.map((rs) => rowToJob(rs[0]!))),
 
     findById: (id) => one(sql<Row>`SELECT * FROM provisioner_jobs WHERE id = ${id}`),
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : Effect.orDie(reads(sql<Row>`SELECT * FROM provisioner_jobs WHERE ${sql.in("id", ids)}`)).pipe(Effect.map((rs) => rs.map(rowToJob))),
+        : Effect.orDie(reads(sql<Row>`SELECT * FROM provisioner_jobs WHERE ${sql.in("id", ids)}`)).pipe(
+          Effect.map((rs) => rs.map(rowToJob))
+        ),
 
     acquire: (worker, now) => {
       if (worker.provisioners.length === 0) return Effect.succeedNone
@@ -154,10 +165,12 @@ export const make = Effect.gen(function*() {
       return withTransaction(Effect.gen(function*() {
         const claimed = yield* one(sql<Row>`UPDATE provisioner_jobs
           SET started_at = ${at}, updated_at = ${at}, worker_id = ${worker.id}, worker_name = ${worker.name}
-          WHERE id = (${sql.onDialectOrElse({
-          pg: () => sql`${candidate} FOR UPDATE SKIP LOCKED`,
-          orElse: () => candidate
-        })}) AND ${sql.unsafe(PENDING)}
+          WHERE id = (${
+          sql.onDialectOrElse({
+            pg: () => sql`${candidate} FOR UPDATE SKIP LOCKED`,
+            orElse: () => candidate
+          })
+        }) AND ${sql.unsafe(PENDING)}
           RETURNING *`)
         yield* restatus(claimed)
         return claimed
@@ -177,7 +190,9 @@ export const make = Effect.gen(function*() {
           RETURNING *`)
         if (Option.isSome(done)) {
           yield* rerank([jobId])
-          if (done.value.type === "workspace_build" && done.value.error === "" && done.value.canceled_at === null) yield* keepBuildTime(jobId)
+          if (
+            done.value.type === "workspace_build" && done.value.error === "" && done.value.canceled_at === null
+          ) yield* keepBuildTime(jobId)
         }
         return done
       })).pipe(Effect.orDie),
@@ -221,19 +236,23 @@ export const make = Effect.gen(function*() {
             WHERE id = ${jobId}`
           return { appended: 0, overflowed: true }
         }
-        yield* sql`INSERT INTO provisioner_job_logs ${sql.insert(logs.map((l) => ({
-          job_id: jobId,
-          created_at: l.created_at.toISOString(),
-          log_source: l.log_source,
-          log_level: l.log_level,
-          stage: l.stage,
-          output: l.output
-        })))}`
+        yield* sql`INSERT INTO provisioner_job_logs ${
+          sql.insert(logs.map((l) => ({
+            job_id: jobId,
+            created_at: l.created_at.toISOString(),
+            log_source: l.log_source,
+            log_level: l.log_level,
+            stage: l.stage,
+            output: l.output
+          })))
+        }`
         return { appended: logs.length, overflowed: false }
       })).pipe(Effect.orDie),
 
     logsAfter: (jobId, afterId, limit) =>
-      sql<Row>`SELECT * FROM provisioner_job_logs WHERE job_id = ${jobId} AND id > ${afterId} ORDER BY id LIMIT ${limit}`.pipe(
+      sql<
+        Row
+      >`SELECT * FROM provisioner_job_logs WHERE job_id = ${jobId} AND id > ${afterId} ORDER BY id LIMIT ${limit}`.pipe(
         Effect.orDie,
         Effect.map((rs) => rs.map(rowToLog))
       ),
@@ -245,29 +264,33 @@ export const make = Effect.gen(function*() {
           f.oneOf("id", filter.ids),
           f.oneOf("job_status", filter.statuses),
           f.equals("initiator_id", filter.initiatorId),
-          filter.tags === undefined || Object.keys(filter.tags).length === 0 ? undefined : tagsInclude("tags", filter.tags)
+          filter.tags === undefined || Object.keys(filter.tags).length === 0
+            ? undefined
+            : tagsInclude("tags", filter.tags)
         ])
       } ORDER BY created_at DESC LIMIT ${filter.limit}`.pipe(Effect.orDie, Effect.map((rs) => rs.map(rowToJob))),
 
     versionMetadata: (versionIds) =>
       versionIds.length === 0
         ? Effect.succeed([])
-        : reads(sql<Row>`SELECT v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
+        : reads(
+          sql<Row>`SELECT v.id AS version_id, v.name AS version_name, t.id AS template_id, t.name AS template_name,
             t.display_name AS template_display_name, t.icon AS template_icon
           FROM template_versions v LEFT JOIN templates t ON t.id = v.template_id
-          WHERE v.id IN ${sql.in(versionIds)}`).pipe(
-            Effect.orDie,
-            Effect.map((rs) =>
-              rs.map((r) => ({
-                version_id: r.version_id as string,
-                version_name: r.version_name as string,
-                template_id: (r.template_id as string | null) ?? null,
-                template_name: (r.template_name as string | null) ?? "",
-                template_display_name: (r.template_display_name as string | null) ?? "",
-                template_icon: (r.template_icon as string | null) ?? ""
-              }))
-            )
-          ),
+          WHERE v.id IN ${sql.in(versionIds)}`
+        ).pipe(
+          Effect.orDie,
+          Effect.map((rs) =>
+            rs.map((r) => ({
+              version_id: r.version_id as string,
+              version_name: r.version_name as string,
+              template_id: (r.template_id as string | null) ?? null,
+              template_name: (r.template_name as string | null) ?? "",
+              template_display_name: (r.template_display_name as string | null) ?? "",
+              template_icon: (r.template_icon as string | null) ?? ""
+            }))
+          )
+        ),
 
     buildMetadata: (buildIds) =>
       buildIds.length === 0
@@ -278,38 +301,38 @@ export const make = Effect.gen(function*() {
           FROM workspace_builds b JOIN workspaces w ON w.id = b.workspace_id
             LEFT JOIN template_versions v ON v.id = b.template_version_id LEFT JOIN templates t ON t.id = w.template_id
           WHERE b.id IN ${sql.in(buildIds)}`).pipe(
-            Effect.orDie,
-            Effect.map((rs) =>
-              rs.map((r) => ({
-                build_id: r.build_id as string,
-                transition: r.transition as "start" | "stop" | "delete",
-                workspace_id: r.workspace_id as string,
-                workspace_name: r.workspace_name as string,
-                version_id: (r.version_id as string | null) ?? "",
-                version_name: (r.version_name as string | null) ?? "",
-                template_id: (r.template_id as string | null) ?? null,
-                template_name: (r.template_name as string | null) ?? "",
-                template_display_name: (r.template_display_name as string | null) ?? "",
-                template_icon: (r.template_icon as string | null) ?? ""
-              }))
-            )
-          ),
+          Effect.orDie,
+          Effect.map((rs) =>
+            rs.map((r) => ({
+              build_id: r.build_id as string,
+              transition: r.transition as "start" | "stop" | "delete",
+              workspace_id: r.workspace_id as string,
+              workspace_name: r.workspace_name as string,
+              version_id: (r.version_id as string | null) ?? "",
+              version_name: (r.version_name as string | null) ?? "",
+              template_id: (r.template_id as string | null) ?? null,
+              template_name: (r.template_name as string | null) ?? "",
+              template_display_name: (r.template_display_name as string | null) ?? "",
+              template_icon: (r.template_icon as string | null) ?? ""
+            }))
+          )
+        ),
 
     pending: (provisioners) =>
       provisioners.length === 0
         ? Effect.succeed([])
         : reads(sql<Row>`SELECT id, provisioner, tags, created_at FROM provisioner_jobs
             WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", provisioners)} ORDER BY created_at`).pipe(
-            Effect.orDie,
-            Effect.map((rs) =>
-              rs.map((r) => ({
-                id: r.id as string,
-                provisioner: r.provisioner as string,
-                tags: fromJson<ProvisionerTags>(r.tags, {}),
-                created_at: toDate(r.created_at)
-              }))
-            )
+          Effect.orDie,
+          Effect.map((rs) =>
+            rs.map((r) => ({
+              id: r.id as string,
+              provisioner: r.provisioner as string,
+              tags: fromJson<ProvisionerTags>(r.tags, {}),
+              created_at: toDate(r.created_at)
+            }))
           )
+        )
   })
 })
 

@@ -23,7 +23,9 @@ export const make = Effect.gen(function*() {
   return ProvisionerKeyRepo.of({
     insert: (k) =>
       unique(sql`INSERT INTO provisioner_keys (id, organization_id, name, hashed_secret, tags, created_at)
-        VALUES (${k.id}, ${k.organization_id}, ${k.name}, ${k.hashed_secret}, ${JSON.stringify(k.tags)}, ${bind(k.created_at)})`)
+        VALUES (${k.id}, ${k.organization_id}, ${k.name}, ${k.hashed_secret}, ${JSON.stringify(k.tags)}, ${
+        bind(k.created_at)
+      })`)
         .pipe(Effect.asVoid),
     listByOrganization: (organizationId) =>
       sql<Row>`SELECT * FROM provisioner_keys WHERE organization_id = ${organizationId} ORDER BY created_at, id`.pipe(
@@ -31,13 +33,18 @@ export const make = Effect.gen(function*() {
         Effect.map((rs) => rs.map(rowToKey))
       ),
     findByName: (organizationId, name) =>
-      sql<Row>`SELECT * FROM provisioner_keys WHERE organization_id = ${organizationId} AND lower(name) = ${name.toLowerCase()}`
+      sql<
+        Row
+      >`SELECT * FROM provisioner_keys WHERE organization_id = ${organizationId} AND lower(name) = ${name.toLowerCase()}`
         .pipe(Effect.orDie, Effect.map(one)),
     findById: (id) => sql<Row>`SELECT * FROM provisioner_keys WHERE id = ${id}`.pipe(Effect.orDie, Effect.map(one)),
     findByHashedSecret: (hashed) =>
       sql<Row>`SELECT * FROM provisioner_keys WHERE hashed_secret = ${hashed}`.pipe(Effect.orDie, Effect.map(one)),
     delete: (id) =>
-      sql<Row>`DELETE FROM provisioner_keys WHERE id = ${id} RETURNING id`.pipe(Effect.orDie, Effect.map((rs) => rs.length > 0))
+      sql<Row>`DELETE FROM provisioner_keys WHERE id = ${id} RETURNING id`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.length > 0)
+      )
   })
 })
 

@@ -29,14 +29,16 @@ export const make = Effect.gen(function*() {
   return FileRepo.of({
     // Bound as a Buffer (both drivers write it as bytes); `bindRecord` would write JSON text.
     insert: (f) =>
-      unique(sql`INSERT INTO files ${sql.insert({
-        id: f.id,
-        hash: f.hash,
-        created_by: f.created_by,
-        created_at: f.created_at.toISOString(),
-        mimetype: f.mimetype,
-        data: Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength)
-      })}`).pipe(Effect.asVoid),
+      unique(sql`INSERT INTO files ${
+        sql.insert({
+          id: f.id,
+          hash: f.hash,
+          created_by: f.created_by,
+          created_at: f.created_at.toISOString(),
+          mimetype: f.mimetype,
+          data: Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength)
+        })
+      }`).pipe(Effect.asVoid),
     findById: (id) =>
       Effect.orDie(sql<Row>`SELECT * FROM files WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToFile))),
     findByHashAndCreator: (hash, createdBy) =>

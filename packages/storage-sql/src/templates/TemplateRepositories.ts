@@ -27,7 +27,11 @@ type Row = Record<string, unknown>
 
 /** The template settings the lifecycle rules read (`nextTransition`'s `template`, timing only). */
 const LIFECYCLE_SETTINGS: ReadonlyArray<keyof TemplateRecord> = [
-  "allow_user_autostart", "autostart_requirement_days_of_week", "failure_ttl_ms", "time_til_dormant_ms", "time_til_dormant_autodelete_ms"
+  "allow_user_autostart",
+  "autostart_requirement_days_of_week",
+  "failure_ttl_ms",
+  "time_til_dormant_ms",
+  "time_til_dormant_autodelete_ms"
 ]
 
 const rowToTemplate = (r: Row): TemplateRecord => ({
@@ -108,14 +112,18 @@ export const makeTemplates = Effect.gen(function*() {
   const withTransaction = transaction(sql)
   const inUse = templateWorkspaceStatements(sql)
   const byId = (id: string) =>
-    Effect.orDie(reads(sql<Row>`SELECT * FROM templates WHERE id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToTemplate)))
+    Effect.orDie(reads(sql<Row>`SELECT * FROM templates WHERE id = ${id}`)).pipe(
+      Effect.map((rs) => first(rs, rowToTemplate))
+    )
   return TemplateRepo.of({
     insert: (t) => unique(sql`INSERT INTO templates ${sql.insert(bindRecord(t))}`).pipe(Effect.asVoid),
     findById: byId,
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : Effect.orDie(reads(sql<Row>`SELECT * FROM templates WHERE ${sql.in("id", ids)}`)).pipe(Effect.map((rs) => rs.map(rowToTemplate))),
+        : Effect.orDie(reads(sql<Row>`SELECT * FROM templates WHERE ${sql.in("id", ids)}`)).pipe(
+          Effect.map((rs) => rs.map(rowToTemplate))
+        ),
     findByName: (organizationId, name) =>
       Effect.orDie(sql<Row>`SELECT * FROM templates
         WHERE organization_id = ${organizationId} AND lower(name) = lower(${name}) AND deleted = FALSE`).pipe(
@@ -143,20 +151,25 @@ export const makeTemplates = Effect.gen(function*() {
           yield* unique(withTransaction(Effect.gen(function*() {
             yield* sql`UPDATE templates SET ${sql.update(values)} WHERE id = ${id} AND deleted = FALSE`
             // Every workspace of the template is looked at by the next tick (one indexed update).
-            if (lifecycle) yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE template_id = ${id} AND deleted = FALSE`
+            if (lifecycle) {
+              yield* sql`UPDATE workspaces SET ${
+                sql.literal(LIFECYCLE_RECHECK)
+              } WHERE template_id = ${id} AND deleted = FALSE`
+            }
           })))
         }
         return Option.filter(yield* byId(id), (t) => !t.deleted)
       }),
-    hasWorkspaces: (templateId) =>
-      Effect.orDie(inUse.any(templateId)).pipe(Effect.map((rs) => rs.length > 0)),
+    hasWorkspaces: (templateId) => Effect.orDie(inUse.any(templateId)).pipe(Effect.map((rs) => rs.length > 0)),
     workspaceOwnerCounts: (templateIds) =>
       templateIds.length === 0
         ? Effect.succeed(new Map())
         // Kept counts (migration 0014): one row per template, whatever the number of workspaces.
         : Effect.orDie(reads(sql<Row>`SELECT name, value FROM counters
             WHERE ${sql.in("name", templateIds.map((id) => `template_users:${id}`))} AND value > 0`)).pipe(
-          Effect.map((rs) => new Map(rs.map((r) => [(r.name as string).slice("template_users:".length), toNumber(r.value)])))
+          Effect.map((rs) =>
+            new Map(rs.map((r) => [(r.name as string).slice("template_users:".length), toNumber(r.value)]))
+          )
         )
   })
 })
@@ -191,7 +204,11 @@ export const makeVersions = Effect.gen(function*() {
   const byId = (id: string) => one(reads(sql<Row>`SELECT * FROM template_versions WHERE id = ${id}`))
   return TemplateVersionRepo.of({
     insert: (v) =>
-      unique(sql`INSERT INTO template_versions ${sql.insert(bindRecord({ ...v, import_result: v.import_result ?? undefined }))}`).pipe(
+      unique(
+        sql`INSERT INTO template_versions ${
+          sql.insert(bindRecord({ ...v, import_result: v.import_result ?? undefined }))
+        }`
+      ).pipe(
         Effect.asVoid
       ),
     findById: byId,
@@ -212,7 +229,12 @@ export const makeVersions = Effect.gen(function*() {
         const rows = yield* Effect.orDie(sql<Row>`SELECT * FROM template_versions
           WHERE template_id = ${page.templateId}
             ${page.includeArchived ? sql`` : sql`AND archived = FALSE`}
-            ${cursor === undefined ? sql`` : sql`AND (created_at > ${cursor.created_at as string} OR (created_at = ${cursor.created_at as string} AND id > ${cursor.id as string}))`}
+            ${
+          cursor === undefined
+            ? sql``
+            : sql`AND (created_at > ${cursor.created_at as string} OR (created_at = ${cursor
+              .created_at as string} AND id > ${cursor.id as string}))`
+        }
           ORDER BY created_at, id LIMIT ${page.limit} OFFSET ${page.offset ?? 0}`)
         return rows.map(rowToVersion)
       }),
@@ -230,16 +252,24 @@ export const makeVersions = Effect.gen(function*() {
     setArchived: (templateId, ids, archived, now) =>
       ids.length === 0
         ? Effect.succeed([])
-        : Effect.orDie(sql<Row>`UPDATE template_versions SET archived = ${bind(archived)}, updated_at = ${now.toISOString()}
+        : Effect.orDie(
+          sql<Row>`UPDATE template_versions SET archived = ${bind(archived)}, updated_at = ${now.toISOString()}
             WHERE template_id = ${templateId} AND archived = ${bind(!archived)} AND ${sql.in("id", ids)}
-              ${archived ? sql`AND id NOT IN (${versionsInUse(templateId)})` : sql``} RETURNING id`).pipe(
-            Effect.map((rs) => rs.map((r) => r.id as string))
-          ),
+              ${archived ? sql`AND id NOT IN (${versionsInUse(templateId)})` : sql``} RETURNING id`
+        ).pipe(
+          Effect.map((rs) => rs.map((r) => r.id as string))
+        ),
     setImportResult: (id, result, now) =>
-      Effect.orDie(sql`UPDATE template_versions SET import_result = ${JSON.stringify(result)}, updated_at = ${now.toISOString()}
-        WHERE id = ${id}`).pipe(Effect.asVoid),
+      Effect.orDie(
+        sql`UPDATE template_versions SET import_result = ${JSON.stringify(result)}, updated_at = ${now.toISOString()}
+        WHERE id = ${id}`
+      ).pipe(Effect.asVoid),
     insertDryRun: (d) =>
-      Effect.orDie(sql`INSERT INTO template_version_dry_runs ${sql.insert(bindRecord({ ...d, resources: d.resources ?? undefined }))}`).pipe(
+      Effect.orDie(
+        sql`INSERT INTO template_version_dry_runs ${
+          sql.insert(bindRecord({ ...d, resources: d.resources ?? undefined }))
+        }`
+      ).pipe(
         Effect.asVoid
       ),
     findDryRun: (jobId) =>
@@ -247,7 +277,9 @@ export const makeVersions = Effect.gen(function*() {
         Effect.map((rs) => first(rs, rowToDryRun))
       ),
     setDryRunResources: (jobId, resources) =>
-      Effect.orDie(sql`UPDATE template_version_dry_runs SET resources = ${JSON.stringify(resources)} WHERE job_id = ${jobId}`).pipe(
+      Effect.orDie(
+        sql`UPDATE template_version_dry_runs SET resources = ${JSON.stringify(resources)} WHERE job_id = ${jobId}`
+      ).pipe(
         Effect.asVoid
       )
   })

@@ -9,13 +9,22 @@ import { dialectReads, directReads, directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
 import { purgeBefore } from "../Purge.js"
 import {
-  apiKeyColumns, bind, bindRecord, first, fromJson, prefixed, rowToApiKey, rowToGitSshKey, rowToUser, toBool,
+  apiKeyColumns,
+  bind,
+  bindRecord,
+  first,
+  fromJson,
+  prefixed,
+  rowToApiKey,
+  rowToGitSshKey,
+  rowToUser,
+  toBool,
   USER_JOIN_COLUMNS
 } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
-import { conversionReads } from "./LinkRepositories.js"
 import { unique } from "../Unique.js"
+import { conversionReads } from "./LinkRepositories.js"
 
 const values = bindRecord
 
@@ -69,10 +78,20 @@ export const make = Effect.gen(function*() {
 
   /** The number of live users, of live users with `status`. */
   const keptUserCount = (status: string | undefined) =>
-    orDie(reads(sql<{ name: string; value: number | string }>`SELECT name, value FROM counters WHERE name IN ('users', 'users_active')`)).pipe(
+    orDie(
+      reads(
+        sql<
+          { name: string; value: number | string }
+        >`SELECT name, value FROM counters WHERE name IN ('users', 'users_active')`
+      )
+    ).pipe(
       Effect.map((rs) => {
         const of = (name: string) => Number(rs.find((r) => r.name === name)?.value ?? 0)
-        return status === undefined ? of("users") : status === "active" ? of("users_active") : of("users") - of("users_active")
+        return status === undefined
+          ? of("users")
+          : status === "active"
+          ? of("users_active")
+          : of("users") - of("users_active")
       })
     )
 
@@ -107,7 +126,9 @@ export const make = Effect.gen(function*() {
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : orDie(reads(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`)).pipe(Effect.map((rs) => rs.map((r) => rowToUser(r)))),
+        : orDie(reads(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`)).pipe(
+          Effect.map((rs) => rs.map((r) => rowToUser(r)))
+        ),
     findByUsername: (username) =>
       orDie(sql`SELECT * FROM users WHERE lower(username) = lower(${username}) AND deleted = FALSE`).pipe(
         Effect.map((rs) => first(rs, rowToUser))
@@ -130,7 +151,9 @@ export const make = Effect.gen(function*() {
         if (f.email) where.push(sql`lower(email) = lower(${f.email})`)
         if (f.status) where.push(sql`status = ${f.status}`)
         if (f.loginType) where.push(sql`login_type = ${f.loginType}`)
-        if (f.role && f.role !== "member") where.push(sql`rbac_roles LIKE ${`%${escapeLike(JSON.stringify(f.role))}%`} ESCAPE '\\'`)
+        if (f.role && f.role !== "member") {
+          where.push(sql`rbac_roles LIKE ${`%${escapeLike(JSON.stringify(f.role))}%`} ESCAPE '\\'`)
+        }
         if (f.organizationId) {
           where.push(sql`id IN (SELECT user_id FROM organization_members WHERE organization_id = ${f.organizationId})`)
         }
@@ -138,7 +161,9 @@ export const make = Effect.gen(function*() {
         const page = f.afterId
           ? sql.and([...where, sql`lower(username) > (SELECT lower(username) FROM users WHERE id = ${f.afterId})`])
           : filtered
-        const rows = yield* reads(sql`SELECT * FROM users WHERE ${page} ORDER BY lower(username) LIMIT ${f.limit} OFFSET ${f.offset}`)
+        const rows = yield* reads(
+          sql`SELECT * FROM users WHERE ${page} ORDER BY lower(username) LIMIT ${f.limit} OFFSET ${f.offset}`
+        )
         // Without filters (or by status alone) the count is kept, one row read at any size.
         const kept = !f.search && !f.username && !f.email && !f.loginType && !f.organizationId &&
           (!f.role || f.role === "member")
@@ -160,7 +185,9 @@ export const make = Effect.gen(function*() {
           yield* sql`UPDATE workspaces SET owner_username = lower(${p.username}) WHERE owner_id = ${id}`
           return rs
         }))
-      if (deleted === undefined && status === undefined) return unique(plain(rest)).pipe(Effect.map((rs) => first(rs, rowToUser)))
+      if (deleted === undefined && status === undefined) {
+        return unique(plain(rest)).pipe(Effect.map((rs) => first(rs, rowToUser)))
+      }
       // Deletion and status move the kept counts. Each is a guarded update that changes the row
       // only if it is not already so, and the counts move only when a row changed: two racing
       // deletions of one user count once.
@@ -180,7 +207,9 @@ export const make = Effect.gen(function*() {
           // The lifecycle rules read the owner's status (a suspended owner's workspaces stop, only
           // an active owner's start): the executor looks at their workspaces again (migration 0013).
           if (rs.length > 0) {
-            yield* sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE owner_id = ${id} AND deleted = FALSE`
+            yield* sql`UPDATE workspaces SET ${
+              sql.literal(LIFECYCLE_RECHECK)
+            } WHERE owner_id = ${id} AND deleted = FALSE`
           }
           changed ||= rs.length > 0
         }
@@ -196,22 +225,35 @@ export const make = Effect.gen(function*() {
       ),
     setPreferences: (id, preferences, at) =>
       orDie(
-        sql`UPDATE users SET preferences = ${JSON.stringify(preferences)}, updated_at = ${at.toISOString()} WHERE id = ${id} RETURNING id`
+        sql`UPDATE users SET preferences = ${
+          JSON.stringify(preferences)
+        }, updated_at = ${at.toISOString()} WHERE id = ${id} RETURNING id`
       ).pipe(Effect.map((rs) => rs.length > 0))
   })
 
   const apiKeys = ApiKeyRepo.of({
     insert: (k) => unique(sql`INSERT INTO api_keys ${sql.insert(values(k))}`).pipe(Effect.asVoid),
     findWithUser: (id) =>
-      orDie(dialectRead(FIND_KEY_WITH_USER, [id], () =>
-        sql`SELECT ${sql.literal(KEY_JOIN_COLUMNS)}, ${sql.literal(USER_JOIN_COLUMNS)}, ${
-          sql.literal(sql.onDialectOrElse({ pg: () => KEY_MEMBERSHIPS.pg, orElse: () => KEY_MEMBERSHIPS.sqlite }))
-        } FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToKeyWithUser))),
-    findById: (id) => orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))),
+      orDie(
+        dialectRead(FIND_KEY_WITH_USER, [id], () =>
+          sql`SELECT ${sql.literal(KEY_JOIN_COLUMNS)}, ${sql.literal(USER_JOIN_COLUMNS)}, ${
+            sql.literal(sql.onDialectOrElse({
+              pg: () =>
+                KEY_MEMBERSHIPS.pg,
+              orElse: () =>
+                KEY_MEMBERSHIPS.sqlite
+            }))
+          } FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = ${id}`)
+      ).pipe(Effect.map((rs) =>
+        first(rs, rowToKeyWithUser)
+      )),
+    findById: (id) =>
+      orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))),
     findByName: (userId, name) =>
-      orDie(sql`SELECT * FROM api_keys WHERE user_id = ${userId} AND token_name = ${name} AND login_type = 'token'`).pipe(
-        Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))
-      ),
+      orDie(sql`SELECT * FROM api_keys WHERE user_id = ${userId} AND token_name = ${name} AND login_type = 'token'`)
+        .pipe(
+          Effect.map((rs) => first(rs, (r) => rowToApiKey(r)))
+        ),
     list: (f) =>
       orDie(
         sql`SELECT * FROM api_keys WHERE ${
@@ -231,7 +273,8 @@ export const make = Effect.gen(function*() {
           ])
         } ORDER BY k.created_at DESC`
       ).pipe(Effect.map((rs) => rs.map((r) => ({ key: rowToApiKey(r), username: r.owner_username as string })))),
-    delete: (id) => orDie(sql`DELETE FROM api_keys WHERE id = ${id} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
+    delete: (id) =>
+      orDie(sql`DELETE FROM api_keys WHERE id = ${id} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
     expire: (id, at) =>
       Effect.zipRight(
         orDie(
@@ -250,7 +293,9 @@ export const make = Effect.gen(function*() {
 
   const gitSshKeys = GitSshKeyRepo.of({
     find: (userId) =>
-      orDie(sql`SELECT * FROM gitsshkeys WHERE user_id = ${userId}`).pipe(Effect.map((rs) => first(rs, rowToGitSshKey))),
+      orDie(sql`SELECT * FROM gitsshkeys WHERE user_id = ${userId}`).pipe(
+        Effect.map((rs) => first(rs, rowToGitSshKey))
+      ),
     upsert: (k) =>
       orDie(
         sql`INSERT INTO gitsshkeys ${sql.insert(values(k))}
@@ -268,12 +313,15 @@ export const make = Effect.gen(function*() {
 })
 
 /** The user, API key, git SSH key and login conversion ports, on whichever `SqlClient` is provided. */
-export const layer: Layer.Layer<UserRepo | ApiKeyRepo | GitSshKeyRepo | LoginConversionRepo, never, SqlClient.SqlClient> =
-  Layer.effectContext(
-    Effect.map(make, (r) =>
-      Context.make(UserRepo, r.users).pipe(
-        Context.add(ApiKeyRepo, r.apiKeys),
-        Context.add(GitSshKeyRepo, r.gitSshKeys),
-        Context.add(LoginConversionRepo, r.conversions)
-      ))
-  )
+export const layer: Layer.Layer<
+  UserRepo | ApiKeyRepo | GitSshKeyRepo | LoginConversionRepo,
+  never,
+  SqlClient.SqlClient
+> = Layer.effectContext(
+  Effect.map(make, (r) =>
+    Context.make(UserRepo, r.users).pipe(
+      Context.add(ApiKeyRepo, r.apiKeys),
+      Context.add(GitSshKeyRepo, r.gitSshKeys),
+      Context.add(LoginConversionRepo, r.conversions)
+    ))
+)

@@ -5,7 +5,6 @@
  * display apps and environment are JSON text. A new build, a build's result and a deadline moved
  * earlier make the workspace due for the lifecycle executor (migration 0013).
  */
-import { toAppStatuses, toLogSources } from "../agents/LogRepositories.js"
 import { SqlClient } from "@effect/sql"
 import {
   type AppHealth,
@@ -18,10 +17,11 @@ import {
   WorkspaceResourceRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { toAppStatuses, toLogSources } from "../agents/LogRepositories.js"
 import { directStatements } from "../DirectReads.js"
 import { latestBuildJoin } from "../LatestBuild.js"
-import { LATEST_BUILD_STATUS_SET, LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { bindRecord, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { LATEST_BUILD_STATUS_SET, LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { unique } from "../Unique.js"
 
 type Row = Record<string, unknown>
@@ -59,12 +59,28 @@ export const rowToBuildSummary = (r: Row): WorkspaceBuildSummary => ({
  * (docs/storage.md). Exported for the plan test.
  */
 export const latestBuildsStatement = (sql: SqlClient.SqlClient, columns: string, workspaceIds: ReadonlyArray<string>) =>
-  sql<Row>`SELECT ${sql.literal(columns)} FROM workspaces w ${latestBuildJoin(sql, "w.id")} WHERE w.id IN ${sql.in(workspaceIds)}`
+  sql<Row>`SELECT ${sql.literal(columns)} FROM workspaces w ${latestBuildJoin(sql, "w.id")} WHERE w.id IN ${
+    sql.in(workspaceIds)
+  }`
 
 export const SUMMARY_COLUMNS = [
-  "id", "created_at", "updated_at", "workspace_id", "template_version_id", "template_version_preset_id", "build_number",
-  "transition", "initiator_id", "job_id", "deadline", "max_deadline", "reason", "daily_cost", "has_ai_task",
-  "has_external_agent", "orphan"
+  "id",
+  "created_at",
+  "updated_at",
+  "workspace_id",
+  "template_version_id",
+  "template_version_preset_id",
+  "build_number",
+  "transition",
+  "initiator_id",
+  "job_id",
+  "deadline",
+  "max_deadline",
+  "reason",
+  "daily_cost",
+  "has_ai_task",
+  "has_external_agent",
+  "orphan"
 ].map((c) => `b.${c}`).join(", ")
 
 const rowToBuild = (r: Row, parameters: ReadonlyArray<{ name: string; value: string }>): WorkspaceBuildRecord => ({
@@ -87,7 +103,9 @@ export const rowToResource = (r: Row): WorkspaceResourceRecord => ({
 })
 
 /** A record, or undefined when it is empty (an agent's optional maps are left out until set). */
-const nonEmptyRecord = <A>(r: Record<string, A>): Record<string, A> | undefined => (Object.keys(r).length === 0 ? undefined : r)
+const nonEmptyRecord = <A>(
+  r: Record<string, A>
+): Record<string, A> | undefined => (Object.keys(r).length === 0 ? undefined : r)
 
 export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   id: r.id as string,
@@ -106,7 +124,11 @@ export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
   troubleshooting_url: r.troubleshooting_url as string,
   startup_script_behavior: r.startup_script_behavior as WorkspaceAgentRecord["startup_script_behavior"],
   display_apps: fromJson(r.display_apps, {
-    vscode: false, vscode_insiders: false, web_terminal: false, ssh_helper: false, port_forwarding_helper: false
+    vscode: false,
+    vscode_insiders: false,
+    web_terminal: false,
+    ssh_helper: false,
+    port_forwarding_helper: false
   }),
   apps: fromJson(r.apps, []),
   scripts: fromJson(r.scripts, []),
@@ -140,8 +162,10 @@ export const makeBuilds = Effect.gen(function*() {
     Effect.gen(function*() {
       if (rows.length === 0) return []
       const ids = rows.map((r) => r.id as string)
-      const params = yield* Effect.orDie(reads(sql<Row>`SELECT workspace_build_id, name, value FROM workspace_build_parameters
-        WHERE workspace_build_id IN ${sql.in(ids)} ORDER BY name`))
+      const params = yield* Effect.orDie(
+        reads(sql<Row>`SELECT workspace_build_id, name, value FROM workspace_build_parameters
+        WHERE workspace_build_id IN ${sql.in(ids)} ORDER BY name`)
+      )
       const byBuild = new Map<string, Array<{ name: string; value: string }>>()
       for (const p of params) {
         const id = p.workspace_build_id as string
@@ -163,7 +187,9 @@ export const makeBuilds = Effect.gen(function*() {
   const workspaceOf = (buildId: string) => sql`(SELECT workspace_id FROM workspace_builds WHERE id = ${buildId})`
   /** The build's workspace is due for the lifecycle executor at once. */
   const recheckOfBuild = (buildId: string) =>
-    Effect.orDie(sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${workspaceOf(buildId)}`).pipe(Effect.asVoid)
+    Effect.orDie(sql`UPDATE workspaces SET ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${workspaceOf(buildId)}`).pipe(
+      Effect.asVoid
+    )
   /**
    * The build's workspace is due by `deadline` (its autostop) at the latest. Only the autostop
    * rule reads the deadline, so a later one changes nothing that was due earlier: activity bumps
@@ -180,19 +206,30 @@ export const makeBuilds = Effect.gen(function*() {
     insert: (build) =>
       Effect.gen(function*() {
         const { parameters, provisioner_state, ...rest } = build
-        yield* unique(sql`INSERT INTO workspace_builds ${sql.insert({ ...bindRecord(rest), provisioner_state: bytes(provisioner_state) })}`)
+        yield* unique(
+          sql`INSERT INTO workspace_builds ${
+            sql.insert({ ...bindRecord(rest), provisioner_state: bytes(provisioner_state) })
+          }`
+        )
         // The workspace's list sort key follows its latest build (see migration 0012); the
         // lifecycle executor looks at it again (migration 0013),
         // and keeps its latest build's status (migration 0032).
-        yield* Effect.orDie(sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${sql.literal(LIFECYCLE_RECHECK)}
-          WHERE id = ${build.workspace_id}`)
+        yield* Effect.orDie(
+          sql`${sql.literal(WORKSPACE_LIST_RANK_UPDATE)}, ${sql.literal(LATEST_BUILD_STATUS_SET)}, ${
+            sql.literal(LIFECYCLE_RECHECK)
+          }
+          WHERE id = ${build.workspace_id}`
+        )
         if (parameters.length > 0) {
-          yield* Effect.orDie(sql`INSERT INTO workspace_build_parameters ${
-            sql.insert(parameters.map((p) => ({ workspace_build_id: build.id, name: p.name, value: p.value })))
-          }`)
+          yield* Effect.orDie(
+            sql`INSERT INTO workspace_build_parameters ${
+              sql.insert(parameters.map((p) => ({ workspace_build_id: build.id, name: p.name, value: p.value })))
+            }`
+          )
         }
       }),
-    findById: (id) => Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_builds WHERE id = ${id}`)), one),
+    findById: (id) =>
+      Effect.flatMap(Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_builds WHERE id = ${id}`)), one),
     recentParameters: (ownerId, templateId, limit) =>
       Effect.orDie(sql<Row>`SELECT p.name, p.value, b.template_version_id FROM workspace_build_parameters p
         JOIN workspace_builds b ON b.id = p.workspace_build_id
@@ -200,12 +237,21 @@ export const makeBuilds = Effect.gen(function*() {
         WHERE w.owner_id = ${ownerId} AND w.template_id = ${templateId} AND b.transition = 'start'
         ORDER BY b.created_at DESC, b.build_number DESC
         LIMIT ${limit}`).pipe(
-        Effect.map((rs) => rs.map((r) => ({ name: String(r.name), value: String(r.value), template_version_id: String(r.template_version_id) })))
+        Effect.map((rs) =>
+          rs.map((r) => ({
+            name: String(r.name),
+            value: String(r.value),
+            template_version_id: String(r.template_version_id)
+          }))
+        )
       ),
-    findByJobId: (jobId) => Effect.flatMap(Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE job_id = ${jobId}`), one),
+    findByJobId: (jobId) =>
+      Effect.flatMap(Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE job_id = ${jobId}`), one),
     findByNumber: (workspaceId, n) =>
       Effect.flatMap(
-        Effect.orDie(sql<Row>`SELECT * FROM workspace_builds WHERE workspace_id = ${workspaceId} AND build_number = ${n}`),
+        Effect.orDie(
+          sql<Row>`SELECT * FROM workspace_builds WHERE workspace_id = ${workspaceId} AND build_number = ${n}`
+        ),
         one
       ),
     latestOf: (workspaceIds) =>
@@ -217,7 +263,11 @@ export const makeBuilds = Effect.gen(function*() {
     list: (page) =>
       Effect.flatMap(
         Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_builds WHERE workspace_id = ${page.workspaceId}
-          ${page.afterId === undefined ? sql`` : sql`AND build_number > (SELECT build_number FROM workspace_builds WHERE id = ${page.afterId})`}
+          ${
+          page.afterId === undefined
+            ? sql``
+            : sql`AND build_number > (SELECT build_number FROM workspace_builds WHERE id = ${page.afterId})`
+        }
           ${page.since === undefined ? sql`` : sql`AND created_at > ${page.since.toISOString()}`}
           ORDER BY build_number DESC LIMIT ${page.limit} OFFSET ${page.offset ?? 0}`)),
         withParameters
@@ -237,9 +287,11 @@ export const makeBuilds = Effect.gen(function*() {
         })
       } WHERE id = ${id}`).pipe(Effect.zipRight(recheckOfBuild(id))),
     setProvisionerState: (id, state, now) =>
-      Effect.orDie(sql`UPDATE workspace_builds SET ${
-        sql.update({ ...bindRecord({ updated_at: now }), provisioner_state: bytes(state) })
-      } WHERE id = ${id}`),
+      Effect.orDie(
+        sql`UPDATE workspace_builds SET ${
+          sql.update({ ...bindRecord({ updated_at: now }), provisioner_state: bytes(state) })
+        } WHERE id = ${id}`
+      ),
     setDeadline: (id, times, now) =>
       Effect.orDie(sql`UPDATE workspace_builds SET ${
         sql.update({
@@ -260,24 +312,37 @@ export const makeResources = Effect.gen(function*() {
     insert: (resources) =>
       Effect.gen(function*() {
         if (resources.length === 0) return
-        yield* Effect.orDie(sql`INSERT INTO workspace_resources ${sql.insert(resources.map((r) => bindRecord(r.resource)))}`)
+        yield* Effect.orDie(
+          sql`INSERT INTO workspace_resources ${sql.insert(resources.map((r) => bindRecord(r.resource)))}`
+        )
         const agents = resources.flatMap((r) => r.agents)
-        if (agents.length > 0) yield* Effect.orDie(sql`INSERT INTO workspace_agents ${sql.insert(agents.map((a) => bindRecord(a)))}`)
+        if (agents.length > 0) {
+          yield* Effect.orDie(sql`INSERT INTO workspace_agents ${sql.insert(agents.map((a) => bindRecord(a)))}`)
+        }
       }),
     listByJobs: (jobIds) =>
       Effect.gen(function*() {
         if (jobIds.length === 0) return []
-        const rs = yield* Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_resources WHERE job_id IN ${sql.in(jobIds)} ORDER BY created_at, name, id`))
+        const rs = yield* Effect.orDie(
+          reads(
+            sql<Row>`SELECT * FROM workspace_resources WHERE job_id IN ${sql.in(jobIds)} ORDER BY created_at, name, id`
+          )
+        )
         if (rs.length === 0) return []
-        const as = yield* Effect.orDie(reads(sql<Row>`SELECT * FROM workspace_agents WHERE resource_id IN ${sql.in(rs.map((r) => r.id as string))}
-          ORDER BY name, id`))
+        const as = yield* Effect.orDie(
+          reads(sql<Row>`SELECT * FROM workspace_agents WHERE resource_id IN ${sql.in(rs.map((r) => r.id as string))}
+          ORDER BY name, id`)
+        )
         const byResource = new Map<string, Array<WorkspaceAgentRecord>>()
         for (const a of as) {
           const list = byResource.get(a.resource_id as string)
           if (list === undefined) byResource.set(a.resource_id as string, [rowToAgent(a)])
           else list.push(rowToAgent(a))
         }
-        return rs.map((r): StoredResource => ({ resource: rowToResource(r), agents: byResource.get(r.id as string) ?? [] }))
+        return rs.map((r): StoredResource => ({
+          resource: rowToResource(r),
+          agents: byResource.get(r.id as string) ?? []
+        }))
       })
   })
 })

@@ -15,8 +15,8 @@ import {
   ProvisionerJobRepo,
   type TemplateRecord,
   TemplateRepo,
-  type UserStatus,
   UserRepo,
+  type UserStatus,
   WorkspaceBuildRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
@@ -71,7 +71,10 @@ export const make = Effect.gen(function*() {
           }
           const job = Option.getOrUndefined(yield* jobs.findById(latestBuild.job_id))
           if (!templateOf.has(workspace.template_id)) {
-            templateOf.set(workspace.template_id, Option.getOrUndefined(yield* templates.findById(workspace.template_id)))
+            templateOf.set(
+              workspace.template_id,
+              Option.getOrUndefined(yield* templates.findById(workspace.template_id))
+            )
           }
           if (!statusOf.has(workspace.owner_id)) {
             statusOf.set(workspace.owner_id, Option.getOrUndefined(yield* users.findById(workspace.owner_id))?.status)

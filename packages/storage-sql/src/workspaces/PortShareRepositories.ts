@@ -4,7 +4,7 @@
  * resources to their agents (tables the builds write; this repository only reads them).
  */
 import { SqlClient } from "@effect/sql"
-import { type PortShareRecord, portShareLevelsAbove, PortShareRepo } from "@workbay/core"
+import { portShareLevelsAbove, type PortShareRecord, PortShareRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { first, toNumber } from "../Rows.js"
 

@@ -3,18 +3,24 @@
  * undeleted. A change to a field the lifecycle rules read makes the workspace due for the
  * executor (migration 0013).
  */
-import { toLatestAppStatus } from "../agents/LogRepositories.js"
 import { SqlClient, type Statement } from "@effect/sql"
-import { type WorkspaceFilter, type WorkspacePatch, type WorkspaceRecord, WorkspaceRepo, type WorkspaceStatus } from "@workbay/core"
+import {
+  type WorkspaceFilter,
+  type WorkspacePatch,
+  type WorkspaceRecord,
+  WorkspaceRepo,
+  type WorkspaceStatus
+} from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { toLatestAppStatus } from "../agents/LogRepositories.js"
 import { directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
 import { latestBuildJoin } from "../LatestBuild.js"
 import { bindRecord, first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
+import { followWorkspaceDeletion } from "../tasks/Repositories.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
-import { followWorkspaceDeletion } from "../tasks/Repositories.js"
 
 type Row = Record<string, unknown>
 
@@ -46,14 +52,22 @@ export const rowToWorkspace = (r: Row): WorkspaceRecord => ({
  * looks at it at the next tick). Not `last_used_at`: the services only move it later (a use),
  * which only puts dormancy off; a report of use every minute must not make a workspace due.
  */
-const LIFECYCLE_FIELDS: ReadonlyArray<keyof WorkspacePatch> = ["autostart_schedule", "next_start_at", "dormant_at", "deleting_at", "template_id"]
+const LIFECYCLE_FIELDS: ReadonlyArray<keyof WorkspacePatch> = [
+  "autostart_schedule",
+  "next_start_at",
+  "dormant_at",
+  "deleting_at",
+  "template_id"
+]
 
 /** The workspace repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const reads = yield* directStatements(sql)
   const byId = (id: string) =>
-    Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`)).pipe(Effect.map((rs) => first(rs, rowToWorkspace)))
+    Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id = ${id}`)).pipe(
+      Effect.map((rs) => first(rs, rowToWorkspace))
+    )
   const withTransaction = transaction(sql)
   const byTemplate = workspacesByTemplate(sql)
   const bumpCounter = (name: string, by: number) =>
@@ -84,9 +98,13 @@ export const make = Effect.gen(function*() {
     const oneOwner = q.oneOwner
     const plain = !f.deleted && f.ids === undefined && f.organizationIds === undefined && f.templateIds === undefined &&
       f.name === undefined && f.statuses === undefined && f.outdated === undefined && f.dormant === undefined &&
-      f.lastUsedBefore === undefined && f.lastUsedAfter === undefined && f.hasAiTask === undefined && f.hasAgent === undefined
+      f.lastUsedBefore === undefined && f.lastUsedAfter === undefined && f.hasAiTask === undefined &&
+      f.hasAgent === undefined
     if (plain && f.ownerIds === undefined && f.visibility.all) return keptCount("workspaces")
-    if (plain && oneOwner !== undefined && (f.visibility.all || (oneOwner === f.visibility.userId && f.visibility.memberOrganizationIds === undefined))) {
+    if (
+      plain && oneOwner !== undefined &&
+      (f.visibility.all || (oneOwner === f.visibility.userId && f.visibility.memberOrganizationIds === undefined))
+    ) {
       return keptCount(`workspaces:${oneOwner}`)
     }
     return Effect.orDie(reads(q.count)).pipe(Effect.map((rs) => Number(rs[0]?.n ?? 0)))
@@ -103,14 +121,20 @@ export const make = Effect.gen(function*() {
     findByIds: (ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)).pipe(Effect.map((rs) => rs.map(rowToWorkspace))),
+        : Effect.orDie(reads(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)).pipe(
+          Effect.map((rs) => rs.map(rowToWorkspace))
+        ),
     ownerIdsByTemplate: (templateId) =>
-      Effect.orDie(sql<Row>`SELECT DISTINCT owner_id FROM workspaces WHERE template_id = ${templateId} AND deleted = FALSE`).pipe(
+      Effect.orDie(
+        sql<Row>`SELECT DISTINCT owner_id FROM workspaces WHERE template_id = ${templateId} AND deleted = FALSE`
+      ).pipe(
         Effect.map((rs) => rs.map((r) => String(r.owner_id)))
       ),
     findByOwnerAndName: (ownerId, name, includeDeleted) =>
       Effect.orDie(sql<Row>`SELECT * FROM workspaces
-        WHERE owner_id = ${ownerId} AND lower(name) = lower(${name}) ${includeDeleted ? sql`` : sql`AND deleted = FALSE`}
+        WHERE owner_id = ${ownerId} AND lower(name) = lower(${name}) ${
+        includeDeleted ? sql`` : sql`AND deleted = FALSE`
+      }
         ORDER BY deleted, updated_at DESC LIMIT 1`).pipe(Effect.map((rs) => first(rs, rowToWorkspace))),
     update: (id, patch) =>
       Effect.gen(function*() {
@@ -126,7 +150,9 @@ export const make = Effect.gen(function*() {
         }
         // Deletion moves the kept counts, once: the guarded update changes the row only if it is not already so.
         yield* unique(withTransaction(Effect.gen(function*() {
-          const rs = yield* sql<{ owner_id: string; template_id: string }>`UPDATE workspaces SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
+          const rs = yield* sql<{ owner_id: string; template_id: string }>`UPDATE workspaces SET deleted = ${
+            deleted ? sql`TRUE` : sql`FALSE`
+          }
             WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id, template_id`
           if (rs.length > 0) yield* bumpCounts(rs[0]!.owner_id, rs[0]!.template_id, deleted ? -1 : 1)
           // A task follows its workspace: it leaves listings (and frees its name) with it (migration 0018).
@@ -143,7 +169,9 @@ export const make = Effect.gen(function*() {
         const rows: Array<Row> = []
         if (f.offset < favoriteCount) rows.push(...(yield* Effect.orDie(reads(q.favorites(f.limit, f.offset)))))
         if (rows.length < f.limit) {
-          rows.push(...(yield* Effect.orDie(reads(q.rest(f.limit - rows.length, Math.max(0, f.offset - favoriteCount))))))
+          rows.push(
+            ...(yield* Effect.orDie(reads(q.rest(f.limit - rows.length, Math.max(0, f.offset - favoriteCount)))))
+          )
         }
         return { workspaces: rows.map(rowToWorkspace), count: yield* countOf(f, q) }
       }),
@@ -151,7 +179,9 @@ export const make = Effect.gen(function*() {
       Effect.orDie(sql<{ n: number | string | null }>`SELECT coalesce(sum(b.daily_cost), 0) AS n FROM workspaces w
         ${latestBuildAndJob(sql)}
         WHERE w.organization_id = ${organizationId} AND w.owner_id = ${ownerId} AND w.deleted = FALSE
-          AND b.transition = 'start' ${excludeWorkspaceId === undefined ? sql`` : sql`AND w.id <> ${excludeWorkspaceId}`}`).pipe(
+          AND b.transition = 'start' ${
+        excludeWorkspaceId === undefined ? sql`` : sql`AND w.id <> ${excludeWorkspaceId}`
+      }`).pipe(
         Effect.map((rs) => Number(rs[0]?.n ?? 0))
       ),
     touchByTemplate: (templateId, at) =>
@@ -167,13 +197,17 @@ export const make = Effect.gen(function*() {
             ? sql`deleting_at = NULL`
             : sql`dormant_at = ${dormantAt.toISOString()}, deleting_at = ${plus(dormantAt)}`
           // A moved deletion time may come sooner: the lifecycle executor looks at them again.
-          const rs = yield* sql<Row>`UPDATE ${byTemplate} SET ${set}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE ${dormant} RETURNING id`
+          const rs = yield* sql<Row>`UPDATE ${byTemplate} SET ${set}, ${
+            sql.literal(LIFECYCLE_RECHECK)
+          } WHERE ${dormant} RETURNING id`
           return rs.map((r) => r.id as string)
         }
         // Each keeps its own dormant_at: the sum is made here, exact to the millisecond on both dialects.
         const rows = yield* sql<Row>`SELECT id, dormant_at FROM ${byTemplate} WHERE ${dormant}`
         for (const r of rows) {
-          yield* sql`UPDATE workspaces SET deleting_at = ${plus(toDate(r.dormant_at))}, ${sql.literal(LIFECYCLE_RECHECK)} WHERE id = ${r.id as string}`
+          yield* sql`UPDATE workspaces SET deleting_at = ${plus(toDate(r.dormant_at))}, ${
+            sql.literal(LIFECYCLE_RECHECK)
+          } WHERE id = ${r.id as string}`
         }
         return rows.map((r) => r.id as string)
       }).pipe(Effect.orDie),
@@ -202,14 +236,20 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
   // Own and shared workspaces count only in the organizations the requester is a member of (as
   // the evaluator grants them); every workspace of an organization whose workspaces they may read.
   const members = v.memberOrganizationIds
-  const inMemberOrgs = members === undefined ? undefined : members.length === 0 ? sql`1 = 0` : sql`w.organization_id IN ${sql.in(members)}`
+  const inMemberOrgs = members === undefined
+    ? undefined
+    : members.length === 0
+    ? sql`1 = 0`
+    : sql`w.organization_id IN ${sql.in(members)}`
   if (!v.all && oneOwner !== v.userId) {
     const mine: Array<Statement.Fragment> = [sql`w.owner_id = ${v.userId}`]
     if (v.shared !== false) {
       mine.push(sql`w.user_acl LIKE ${`%"${v.userId}"%`}`)
       for (const g of v.groupIds) mine.push(sql`w.group_acl LIKE ${`%"${g}"%`}`)
     }
-    const seen: Array<Statement.Fragment> = [inMemberOrgs === undefined ? sql.or(mine) : sql.and([inMemberOrgs, sql.or(mine)])]
+    const seen: Array<Statement.Fragment> = [
+      inMemberOrgs === undefined ? sql.or(mine) : sql.and([inMemberOrgs, sql.or(mine)])
+    ]
     if (v.organizationIds.length > 0) seen.push(sql`w.organization_id IN ${sql.in(v.organizationIds)}`)
     conditions.push(sql.or(seen))
   } else if (!v.all && inMemberOrgs !== undefined) {
@@ -221,16 +261,20 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
   else if (f.ownerIds !== undefined) conditions.push(sql`w.owner_id IN ${sql.in(f.ownerIds)}`)
   if (f.organizationIds !== undefined) conditions.push(sql`w.organization_id IN ${sql.in(f.organizationIds)}`)
   if (f.templateIds !== undefined) conditions.push(sql`w.template_id IN ${sql.in(f.templateIds)}`)
-  if (f.name !== undefined) conditions.push(sql`lower(w.name) LIKE ${`%${escapeLike(f.name.toLowerCase())}%`} ESCAPE '\\'`)
+  if (f.name !== undefined) {
+    conditions.push(sql`lower(w.name) LIKE ${`%${escapeLike(f.name.toLowerCase())}%`} ESCAPE '\\'`)
+  }
   // Filters on the latest build need its join; the others read the workspace row alone.
   let needsBuild = false
   // The latest build's status is kept on the row (migration 0032).
   if (f.statuses !== undefined) conditions.push(sql`w.latest_build_status IN ${sql.in(f.statuses)}`)
   if (f.outdated !== undefined) {
     needsBuild = true
-    conditions.push(f.outdated
-      ? sql`b.template_version_id <> (SELECT t.active_version_id FROM templates t WHERE t.id = w.template_id)`
-      : sql`b.template_version_id = (SELECT t.active_version_id FROM templates t WHERE t.id = w.template_id)`)
+    conditions.push(
+      f.outdated
+        ? sql`b.template_version_id <> (SELECT t.active_version_id FROM templates t WHERE t.id = w.template_id)`
+        : sql`b.template_version_id = (SELECT t.active_version_id FROM templates t WHERE t.id = w.template_id)`
+    )
   }
   if (f.dormant !== undefined) conditions.push(f.dormant ? sql`w.dormant_at IS NOT NULL` : sql`w.dormant_at IS NULL`)
   if (f.lastUsedBefore !== undefined) conditions.push(sql`w.last_used_at < ${f.lastUsedBefore.toISOString()}`)
@@ -242,7 +286,8 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
   if (f.hasAgent !== undefined) {
     needsBuild = true
     // Agents never connected yet are connecting (or timeout once their connection timeout passed).
-    const agents = sql`SELECT 1 FROM workspace_resources r JOIN workspace_agents a ON a.resource_id = r.id WHERE r.job_id = b.job_id`
+    const agents =
+      sql`SELECT 1 FROM workspace_resources r JOIN workspace_agents a ON a.resource_id = r.id WHERE r.job_id = b.job_id`
     const state = f.hasAgent === "connecting" || f.hasAgent === "timeout"
       ? sql`a.first_connected_at IS NULL`
       : f.hasAgent === "connected"
@@ -253,7 +298,10 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
   // Picked by id (`q=id:...`, a few rows): read along the primary key. SQLite, without statistics,
   // would rather walk `workspaces_list` on `deleted` for its order, every undeleted workspace.
   const table = f.ids !== undefined && f.ids.length > 0
-    ? sql.onDialectOrElse({ pg: () => sql`workspaces w`, orElse: () => sql`workspaces w INDEXED BY sqlite_autoindex_workspaces_1` })
+    ? sql.onDialectOrElse({
+      pg: () => sql`workspaces w`,
+      orElse: () => sql`workspaces w INDEXED BY sqlite_autoindex_workspaces_1`
+    })
     : sql`workspaces w`
   const from = needsBuild ? sql`${table} ${latestBuildAndJob(sql)}` : table
   const favorite = sql`w.owner_id = ${f.requesterId} AND w.favorite = TRUE`
@@ -263,8 +311,10 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
   return {
     oneOwner,
     favoriteCount: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} WHERE ${favorites}`,
-    favorites: (limit: number, offset: number) => sql<Row>`SELECT w.* FROM ${from} WHERE ${favorites} ${order} LIMIT ${limit} OFFSET ${offset}`,
-    rest: (limit: number, offset: number) => sql<Row>`SELECT w.* FROM ${from} WHERE ${rest} ${order} LIMIT ${limit} OFFSET ${offset}`,
+    favorites: (limit: number, offset: number) =>
+      sql<Row>`SELECT w.* FROM ${from} WHERE ${favorites} ${order} LIMIT ${limit} OFFSET ${offset}`,
+    rest: (limit: number, offset: number) =>
+      sql<Row>`SELECT w.* FROM ${from} WHERE ${rest} ${order} LIMIT ${limit} OFFSET ${offset}`,
     count: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} WHERE ${sql.and(conditions)}`
   }
 }

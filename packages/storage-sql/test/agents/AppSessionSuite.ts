@@ -4,8 +4,8 @@
  * session; of racing first requests exactly one starts it; idle sessions are purged; a long user
  * agent is a key like any other. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import type { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { type AppSessionKey, AppSessionRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
@@ -22,7 +22,14 @@ export const appSessionSuite = (name: string, makeStorage: StorageFactory, optio
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
     it.live(title, () => body.pipe(Effect.provide(makeStorage()), Effect.orDie))
   const keyOf = (agentId: string, overrides: Partial<AppSessionKey> = {}): AppSessionKey => ({
-    agentId, appId: randomUUID(), userId: randomUUID(), ip: "10.0.0.1", userAgent: "browser", slugOrPort: "web", statusCode: 200, ...overrides
+    agentId,
+    appId: randomUUID(),
+    userId: randomUUID(),
+    ip: "10.0.0.1",
+    userAgent: "browser",
+    slugOrPort: "web",
+    statusCode: 200,
+    ...overrides
   })
   /** Touches `key` at `seconds`, an hour being the idle timeout. */
   const touch = (key: AppSessionKey, seconds: number) =>
@@ -40,7 +47,11 @@ export const appSessionSuite = (name: string, makeStorage: StorageFactory, optio
         expect(yield* touch(key, 60 + HOUR - 1)).toBe(false)
         expect(yield* touch(key, 60 + 2 * HOUR + 5)).toBe(true)
         expect(yield* touch(key, 60 + 2 * HOUR + 6)).toBe(false)
-        for (const other of [{ ip: "10.0.0.2" }, { userAgent: "other" }, { statusCode: 404 }, { userId: undefined }, { appId: randomUUID() }]) {
+        for (
+          const other of [{ ip: "10.0.0.2" }, { userAgent: "other" }, { statusCode: 404 }, { userId: undefined }, {
+            appId: randomUUID()
+          }]
+        ) {
           expect(yield* touch({ ...key, ...other }, 60 + 2 * HOUR + 7)).toBe(true)
         }
         // A user agent of 20 KB is a key like any other.

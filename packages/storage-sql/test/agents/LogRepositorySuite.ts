@@ -4,10 +4,17 @@
  * keyset reads, idempotent log sources, app statuses kept newest first up to a bound, and the
  * retention purge of agent log lines (Retention.purgeOnce at a stopped clock).
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
-  AgentLogRepo, AgentRepo, type AppStatusRecord, AppStatusRepo, type NewAgentLog, WorkspaceBuildRepo, WorkspaceRepo, WorkspaceResourceRepo
+  AgentLogRepo,
+  AgentRepo,
+  type AppStatusRecord,
+  AppStatusRepo,
+  type NewAgentLog,
+  WorkspaceBuildRepo,
+  WorkspaceRepo,
+  WorkspaceResourceRepo
 } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Duration, Effect, Option } from "effect"
@@ -32,16 +39,31 @@ const anAgent = Effect.gen(function*() {
   const resourceId = randomUUID()
   const a = agent(resourceId, "main", { auth_token_hash: `hash-${randomUUID()}` })
   yield* (yield* WorkspaceResourceRepo).insert([{
-    resource: { id: resourceId, created_at: new Date(T0), job_id: jobId, transition: "start", type: "machine", name: "dev", hide: false, icon: "", daily_cost: 0, metadata: [] },
+    resource: {
+      id: resourceId,
+      created_at: new Date(T0),
+      job_id: jobId,
+      transition: "start",
+      type: "machine",
+      name: "dev",
+      hide: false,
+      icon: "",
+      daily_cost: 0,
+      metadata: []
+    },
     agents: [a]
   }])
   return { agent: a, workspaceId: ws.id }
 })
 
 const lines = (n: number, at: number, output = "line"): ReadonlyArray<NewAgentLog> =>
-  Array.from({ length: n }, (_, i) => ({ created_at: new Date(at), level: "info", output: `${output}-${i}`, log_source_id: randomUUID() }))
+  Array.from(
+    { length: n },
+    (_, i) => ({ created_at: new Date(at), level: "info", output: `${output}-${i}`, log_source_id: randomUUID() })
+  )
 
-const stored = (agentId: string) => Effect.flatMap(AgentRepo, (r) => r.findById(agentId)).pipe(Effect.map((a) => Option.getOrThrow(a).agent))
+const stored = (agentId: string) =>
+  Effect.flatMap(AgentRepo, (r) => r.findById(agentId)).pipe(Effect.map((a) => Option.getOrThrow(a).agent))
 
 export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactory, options: SuiteOptions = {}) => {
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
@@ -55,9 +77,9 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
         const { agent: a } = yield* anAgent
         expect(yield* repo.append(a.id, lines(3, T0), 60, 100)).toEqual({ overflowed: false })
         expect(yield* repo.append(a.id, lines(2, T0, "more"), 40, 100)).toEqual({ overflowed: false })
-        expect((yield* stored(a.id))).toMatchObject({ logs_length: 100, logs_overflowed: false })
+        expect(yield* stored(a.id)).toMatchObject({ logs_length: 100, logs_overflowed: false })
         expect(yield* repo.append(a.id, lines(1, T0, "over"), 1, 100)).toEqual({ overflowed: true })
-        expect((yield* stored(a.id))).toMatchObject({ logs_length: 100, logs_overflowed: true })
+        expect(yield* stored(a.id)).toMatchObject({ logs_length: 100, logs_overflowed: true })
         // Once overflowed nothing more is stored, even what would fit.
         expect(yield* repo.append(a.id, lines(1, T0, "late"), 0, 100)).toEqual({ overflowed: true })
         const all = yield* repo.list(a.id, 0, undefined, 100)
@@ -71,18 +93,34 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
       Effect.gen(function*() {
         const repo = yield* AgentLogRepo
         const agents = yield* Effect.all(Array.from({ length: 12 }, () => anAgent))
-        const bad: ReadonlyArray<NewAgentLog> = [{ created_at: new Date(NaN), level: "info", output: "bad", log_source_id: randomUUID() }]
+        const bad: ReadonlyArray<NewAgentLog> = [{
+          created_at: new Date(NaN),
+          level: "info",
+          output: "bad",
+          log_source_id: randomUUID()
+        }]
         // Three batches per agent, all at once, and one that cannot be written among them.
-        const appends = agents.flatMap(({ agent: a }) => [0, 1, 2].map((i) => repo.append(a.id, lines(2, T0, `b${i}`), 10, 25)))
+        const appends = agents.flatMap(({ agent: a }) =>
+          [0, 1, 2].map((i) => repo.append(a.id, lines(2, T0, `b${i}`), 10, 25))
+        )
         const { agent: lone } = yield* anAgent
-        const results = yield* Effect.all([...appends, Effect.exit(repo.append(lone.id, bad, 1, 25))], { concurrency: "unbounded" })
+        const results = yield* Effect.all([...appends, Effect.exit(repo.append(lone.id, bad, 1, 25))], {
+          concurrency: "unbounded"
+        })
         expect(results.at(-1)).toMatchObject({ _tag: "Failure" })
-        expect((yield* stored(lone.id))).toMatchObject({ logs_length: 0, logs_overflowed: false })
+        expect(yield* stored(lone.id)).toMatchObject({ logs_length: 0, logs_overflowed: false })
         for (const [i, { agent: a }] of agents.entries()) {
           // Within the cap of 25 bytes, the first two batches fit; the third is refused.
-          expect(results.slice(i * 3, i * 3 + 3)).toEqual([{ overflowed: false }, { overflowed: false }, { overflowed: true }])
-          expect((yield* repo.list(a.id, 0, undefined, 100)).map((l) => l.output)).toEqual(["b0-0", "b0-1", "b1-0", "b1-1"])
-          expect((yield* stored(a.id))).toMatchObject({ logs_length: 20, logs_overflowed: true })
+          expect(results.slice(i * 3, i * 3 + 3)).toEqual([{ overflowed: false }, { overflowed: false }, {
+            overflowed: true
+          }])
+          expect((yield* repo.list(a.id, 0, undefined, 100)).map((l) => l.output)).toEqual([
+            "b0-0",
+            "b0-1",
+            "b1-0",
+            "b1-1"
+          ])
+          expect(yield* stored(a.id)).toMatchObject({ logs_length: 20, logs_overflowed: true })
         }
       })
     )
@@ -108,9 +146,17 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
       Effect.gen(function*() {
         const repo = yield* AgentLogRepo
         const { agent: a } = yield* anAgent
-        const source = { id: randomUUID(), workspace_agent_id: a.id, created_at: new Date(T0), display_name: "One", icon: "" }
+        const source = {
+          id: randomUUID(),
+          workspace_agent_id: a.id,
+          created_at: new Date(T0),
+          display_name: "One",
+          icon: ""
+        }
         expect(yield* repo.addLogSource(source)).toEqual(source)
-        expect(yield* repo.addLogSource({ ...source, display_name: "Two", created_at: new Date(T0 + 1) })).toEqual(source)
+        expect(yield* repo.addLogSource({ ...source, display_name: "Two", created_at: new Date(T0 + 1) })).toEqual(
+          source
+        )
         const other = { ...source, id: randomUUID(), display_name: "Other" }
         yield* repo.addLogSource(other)
         expect((yield* stored(a.id)).log_sources).toEqual([source, other])
@@ -124,8 +170,16 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
         const { agent: a, workspaceId } = yield* anAgent
         const appId = a.apps[0]!.id
         const status = (i: number): AppStatusRecord => ({
-          id: randomUUID(), created_at: new Date(T0 + i), workspace_id: workspaceId, agent_id: a.id, app_id: appId, state: "working",
-          message: `step ${i}`, uri: "", icon: "", needs_user_attention: i % 2 === 0
+          id: randomUUID(),
+          created_at: new Date(T0 + i),
+          workspace_id: workspaceId,
+          agent_id: a.id,
+          app_id: appId,
+          state: "working",
+          message: `step ${i}`,
+          uri: "",
+          icon: "",
+          needs_user_attention: i % 2 === 0
         })
         const all = [0, 1, 2, 3].map(status)
         for (const s of all) yield* repo.record(s, 3)
@@ -142,11 +196,16 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
         const { agent: a } = yield* anAgent
         yield* repo.append(a.id, lines(2, T0 - 8 * DAY, "old"), 2, 1000)
         yield* repo.append(a.id, lines(1, T0 - 6 * DAY, "young"), 1, 1000)
-        const keepAll = { retentionAuditLogs: Duration.zero, retentionConnectionLogs: Duration.zero, retentionApiKeys: Duration.zero }
+        const keepAll = {
+          retentionAuditLogs: Duration.zero,
+          retentionConnectionLogs: Duration.zero,
+          retentionApiKeys: Duration.zero
+        }
         expect((yield* purgeAt(T0, { ...keepAll, retentionWorkspaceAgentLogs: Duration.zero })).agentLogs).toBe(0)
         expect((yield* purgeAt(T0, { ...keepAll, retentionWorkspaceAgentLogs: Duration.days(7) })).agentLogs).toBe(2)
         expect((yield* repo.list(a.id, 0, undefined, 10)).map((l) => l.output)).toEqual(["young-0"])
-        expect((yield* purgeAt(T0 + 2 * DAY, { ...keepAll, retentionWorkspaceAgentLogs: Duration.days(7) })).agentLogs).toBe(1)
+        expect((yield* purgeAt(T0 + 2 * DAY, { ...keepAll, retentionWorkspaceAgentLogs: Duration.days(7) })).agentLogs)
+          .toBe(1)
         expect(yield* repo.list(a.id, 0, undefined, 10)).toEqual([])
       })
     )
@@ -156,10 +215,13 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const agentId = randomUUID()
-        const page = `SELECT * FROM workspace_agent_logs WHERE agent_id = '${agentId}' AND id > 10 AND id < 900 ORDER BY id LIMIT 500`
-        const purge = `SELECT id FROM workspace_agent_logs WHERE created_at < '2024-01-01T00:00:00.000Z' ORDER BY created_at LIMIT 5000`
+        const page =
+          `SELECT * FROM workspace_agent_logs WHERE agent_id = '${agentId}' AND id > 10 AND id < 900 ORDER BY id LIMIT 500`
+        const purge =
+          `SELECT id FROM workspace_agent_logs WHERE created_at < '2024-01-01T00:00:00.000Z' ORDER BY created_at LIMIT 5000`
         // A tiny table is scanned or sorted whatever its indexes; with that priced out the plan shows what a large one gets.
-        const plan = (q: string, off: "seqscan" | "sort") => Effect.map(queryPlan(q, [], off), (lines) => lines.join("\n"))
+        const plan = (q: string, off: "seqscan" | "sort") =>
+          Effect.map(queryPlan(q, [], off), (lines) => lines.join("\n"))
         const p = yield* plan(page, "seqscan")
         const g = yield* plan(purge, "sort")
         yield* sql.onDialectOrElse({
@@ -171,8 +233,12 @@ export const agentLogRepositorySuite = (name: string, makeStorage: StorageFactor
             }),
           orElse: () =>
             Effect.sync(() => {
-              expect(p).toMatch(/SEARCH workspace_agent_logs USING INDEX workspace_agent_logs_agent \(agent_id=\? AND id>\? AND id<\?\)/)
-              expect(g).toMatch(/SEARCH workspace_agent_logs USING (COVERING )?INDEX workspace_agent_logs_created \(created_at<\?\)/)
+              expect(p).toMatch(
+                /SEARCH workspace_agent_logs USING INDEX workspace_agent_logs_agent \(agent_id=\? AND id>\? AND id<\?\)/
+              )
+              expect(g).toMatch(
+                /SEARCH workspace_agent_logs USING (COVERING )?INDEX workspace_agent_logs_created \(created_at<\?\)/
+              )
               expect(`${p}\n${g}`).not.toMatch(/TEMP B-TREE/)
             })
         })

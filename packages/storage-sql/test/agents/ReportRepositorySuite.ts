@@ -5,8 +5,8 @@
  * metadata upserts by key, stats sums with the latest sessions per agent, and the stats purge in
  * batches. Builds' rows are written directly. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { AgentReportRepo, type AgentStats } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
@@ -43,15 +43,27 @@ export const agentRows = (n: number) =>
   }).pipe(Effect.orDie)
 
 const agentRow = (id: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<Record<string, unknown>>`SELECT * FROM workspace_agents WHERE id = ${id}`).pipe(
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<Record<string, unknown>>`SELECT * FROM workspace_agents WHERE id = ${id}`
+  ).pipe(
     Effect.map((rows) => rows[0]!),
     Effect.orDie
   )
 const time = (v: unknown) => (v === null ? null : new Date(v as string).toISOString())
 
 const stats = (overrides: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {}, connection_count: 0, connection_median_latency_ms: 0, rx_packets: 0, rx_bytes: 0, tx_packets: 0,
-  tx_bytes: 0, session_count_vscode: 0, session_count_jetbrains: 0, session_count_reconnecting_pty: 0, session_count_ssh: 0,
+  connections_by_proto: {},
+  connection_count: 0,
+  connection_median_latency_ms: 0,
+  rx_packets: 0,
+  rx_bytes: 0,
+  tx_packets: 0,
+  tx_bytes: 0,
+  session_count_vscode: 0,
+  session_count_jetbrains: 0,
+  session_count_reconnecting_pty: 0,
+  session_count_ssh: 0,
   ...overrides
 })
 
@@ -70,7 +82,10 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
         yield* repo.connect(c!, at(0))
         yield* repo.connect(a!, at(5))
         const row = yield* agentRow(a!)
-        expect([time(row.first_connected_at), time(row.last_connected_at)]).toEqual([at(0).toISOString(), at(5).toISOString()])
+        expect([time(row.first_connected_at), time(row.last_connected_at)]).toEqual([
+          at(0).toISOString(),
+          at(5).toISOString()
+        ])
         yield* repo.refresh(b!, at(20))
         yield* repo.disconnect(c!, at(1))
         expect(time((yield* agentRow(c!)).disconnected_at)).toBe(at(1).toISOString())
@@ -95,16 +110,31 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
         yield* repo.setLifecycle(a!, "starting", at(1), undefined, at(2))
         yield* repo.setLifecycle(a!, "ready", undefined, at(3), at(4))
         let row = yield* agentRow(a!)
-        expect([row.lifecycle_state, time(row.started_at), time(row.ready_at)]).toEqual(["ready", at(1).toISOString(), at(3).toISOString()])
-        yield* repo.setStartup(a!, { version: "v1", expanded_directory: "/home/x", subsystems: ["envbox"] } as never, at(5))
+        expect([row.lifecycle_state, time(row.started_at), time(row.ready_at)]).toEqual([
+          "ready",
+          at(1).toISOString(),
+          at(3).toISOString()
+        ])
+        yield* repo.setStartup(
+          a!,
+          { version: "v1", expanded_directory: "/home/x", subsystems: ["envbox"] } as never,
+          at(5)
+        )
         const s1 = randomUUID()
         const s2 = randomUUID()
-        const result = { status: "ok", exit_code: 0, started_at: at(1).toISOString(), ended_at: at(2).toISOString() } as const
+        const result = {
+          status: "ok",
+          exit_code: 0,
+          started_at: at(1).toISOString(),
+          ended_at: at(2).toISOString()
+        } as const
         yield* repo.setScriptResult(a!, s1, result, at(6))
         yield* repo.setScriptResult(a!, s2, { ...result, status: "exit_failure", exit_code: 2 }, at(6))
         yield* repo.setScriptResult(a!, s1, { ...result, status: "timed_out" }, at(7))
         row = yield* agentRow(a!)
-        expect([row.version, row.expanded_directory, JSON.parse(row.subsystems as string)]).toEqual(["v1", "/home/x", ["envbox"]])
+        expect([row.version, row.expanded_directory, JSON.parse(row.subsystems as string)]).toEqual(["v1", "/home/x", [
+          "envbox"
+        ]])
         // The last run of each script, with its first kept beside it once there is a later one.
         expect(JSON.parse(row.script_results as string)).toEqual({
           [s1]: { ...result, status: "timed_out", first: result },
@@ -136,13 +166,28 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
         const repo = yield* AgentReportRepo
         const { workspace, agents: [a, b] } = yield* agentRows(2)
         yield* repo.insertStats(a!, workspace, stats({ rx_bytes: 100, tx_bytes: 1, session_count_ssh: 5 }), at(0))
-        yield* repo.insertStats(a!, workspace, stats({ rx_bytes: 10, tx_bytes: 2, session_count_ssh: 1, connection_median_latency_ms: 4.5 }), at(10))
-        yield* repo.insertStats(a!, workspace, stats({ rx_bytes: 20, tx_bytes: 3, session_count_ssh: 2, connection_median_latency_ms: 7 }), at(20))
+        yield* repo.insertStats(
+          a!,
+          workspace,
+          stats({ rx_bytes: 10, tx_bytes: 2, session_count_ssh: 1, connection_median_latency_ms: 4.5 }),
+          at(10)
+        )
+        yield* repo.insertStats(
+          a!,
+          workspace,
+          stats({ rx_bytes: 20, tx_bytes: 3, session_count_ssh: 2, connection_median_latency_ms: 7 }),
+          at(20)
+        )
         yield* repo.insertStats(b!, workspace, stats({ rx_bytes: 1, session_count_vscode: 3 }), at(15))
         const summary = yield* repo.statsSince(at(5))
         expect(summary).toEqual({
-          rx_bytes: 31, tx_bytes: 5, latencies: expect.arrayContaining([4.5, 7]), session_count_vscode: 3, session_count_jetbrains: 0,
-          session_count_reconnecting_pty: 0, session_count_ssh: 2
+          rx_bytes: 31,
+          tx_bytes: 5,
+          latencies: expect.arrayContaining([4.5, 7]),
+          session_count_vscode: 3,
+          session_count_jetbrains: 0,
+          session_count_reconnecting_pty: 0,
+          session_count_ssh: 2
         })
         expect(summary.latencies).toHaveLength(2)
         expect(yield* repo.purgeStats(at(16), 2)).toBe(2)

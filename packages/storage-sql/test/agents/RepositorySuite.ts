@@ -3,15 +3,15 @@
  * the latest build of a non-deleted workspace, with what they belong to, on the instance id's
  * index. Worlds, jobs, workspaces, builds and agents are written with the build suite's helpers.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { AgentRepo, WorkspaceBuildRepo, WorkspaceRepo, WorkspaceResourceRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
-import { agent, build, job, type World, workspace, world } from "../workspaces/BuildRepositorySuite.js"
+import { agent, build, job, workspace, type World, world } from "../workspaces/BuildRepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
 
@@ -23,15 +23,33 @@ const buildWith = (w: World, workspaceId: string, number: number, agents: Readon
     const jobId = yield* job(w)
     yield* (yield* WorkspaceBuildRepo).insert(build(w, workspaceId, jobId, { build_number: number }))
     const resourceId = randomUUID()
-    const made = agents.map(([name, instance]) => agent(resourceId, name, { instance_id: instance, auth_token_hash: randomUUID() }))
+    const made = agents.map(([name, instance]) =>
+      agent(resourceId, name, { instance_id: instance, auth_token_hash: randomUUID() })
+    )
     yield* (yield* WorkspaceResourceRepo).insert([{
-      resource: { id: resourceId, created_at: at(number), job_id: jobId, transition: "start", type: "machine", name: "box", hide: false, icon: "", daily_cost: 0, metadata: [] },
+      resource: {
+        id: resourceId,
+        created_at: at(number),
+        job_id: jobId,
+        transition: "start",
+        type: "machine",
+        name: "box",
+        hide: false,
+        icon: "",
+        daily_cost: 0,
+        metadata: []
+      },
       agents: made
     }])
     return Object.fromEntries(made.map((a) => [a.name, a.id]))
   })
 
-export const agentRepositorySuite = (name: string, dialect: "sqlite" | "pg", makeStorage: StorageFactory, options: SuiteOptions = {}) => {
+export const agentRepositorySuite = (
+  name: string,
+  dialect: "sqlite" | "pg",
+  makeStorage: StorageFactory,
+  options: SuiteOptions = {}
+) => {
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
     it.live(title, () => body.pipe(Effect.provide(makeStorage()), Effect.orDie))
 
@@ -105,7 +123,9 @@ export const agentRepositorySuite = (name: string, dialect: "sqlite" | "pg", mak
       "reads agents by instance id on its index",
       Effect.gen(function*() {
         const plan = yield* queryPlan(
-          dialect === "pg" ? "SELECT * FROM workspace_agents WHERE instance_id = $1" : "SELECT * FROM workspace_agents WHERE instance_id = ?",
+          dialect === "pg"
+            ? "SELECT * FROM workspace_agents WHERE instance_id = $1"
+            : "SELECT * FROM workspace_agents WHERE instance_id = ?",
           ["i-1"],
           "seqscan"
         )

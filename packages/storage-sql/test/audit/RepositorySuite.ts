@@ -3,8 +3,9 @@
  * written once and run against every storage, like RepositorySuite.ts. Every test gets a
  * fresh, migrated database from `makeStorage`.
  */
-import { describe, expect, it } from "@effect/vitest"
 import type { SqlClient } from "@effect/sql"
+import { SqlClient as SqlClientModule } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
   AllowListEntry,
   type ApiKeyRecord,
@@ -25,7 +26,6 @@ import {
   UserRepo
 } from "@workbay/core"
 import { purgeBefore, type StoragePorts } from "@workbay/storage-sql"
-import { SqlClient as SqlClientModule } from "@effect/sql"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { type StorageFactory, type SuiteOptions, user } from "../users/RepositorySuite.js"
@@ -91,17 +91,21 @@ const page = { limit: 100, offset: 0 } as const
 
 /** Inserts users through the repository, in order; answers them. */
 const insertUsers = <const Users extends ReadonlyArray<UserRecord>>(...records: Users) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const repo = yield* UserRepo
     for (const u of records) yield* repo.insert(u)
     return records
   })
 
 const auditIds = (filter: Partial<AuditLogFilter>) =>
-  Effect.flatMap(AuditLogRepo, (repo) => repo.list({ ...page, ...filter })).pipe(Effect.map((rs) => rs.map((r) => r.id)))
+  Effect.flatMap(AuditLogRepo, (repo) => repo.list({ ...page, ...filter })).pipe(
+    Effect.map((rs) => rs.map((r) => r.id))
+  )
 
 const connectionIds = (filter: Partial<ConnectionLogFilter>) =>
-  Effect.flatMap(ConnectionLogRepo, (repo) => repo.list({ ...page, ...filter })).pipe(Effect.map((rs) => rs.map((r) => r.id)))
+  Effect.flatMap(ConnectionLogRepo, (repo) => repo.list({ ...page, ...filter })).pipe(
+    Effect.map((rs) => rs.map((r) => r.id))
+  )
 
 /** A clock stopped at `ms`, for effects that read the time. */
 export const stoppedClock = (ms: number): Clock.Clock => ({
@@ -144,7 +148,7 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
     describe("audit log", () => {
       test(
         "insert and list round-trip every field (time to the millisecond, diff, additional fields)",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* AuditLogRepo
           const e = entry({
             user_id: randomUUID(),
@@ -176,7 +180,7 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
       test(
         "lists newest first (ties by id), pages with limit and offset",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* AuditLogRepo
           const same = at(500)
           const es = [entry({ time: at(1) }), entry({ time: same }), entry({ time: same }), entry({ time: at(900) })]
@@ -190,7 +194,7 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
       test(
         "filters by every field",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* AuditLogRepo
           const [alice, gone, reborn] = yield* insertUsers(
             user("Alice"),
@@ -200,9 +204,27 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
           const org = randomUUID()
           const request = randomUUID()
           const a = entry({ user_id: alice.id, resource_type: "user", action: "create", time: at(10) })
-          const b = entry({ user_id: gone.id, resource_type: "organization", action: "delete", organization_id: org, time: at(20) })
-          const c = entry({ user_id: reborn.id, resource_type: "api_key", action: "login", request_id: request, time: at(30) })
-          const d = entry({ resource_type: "workspace_build", action: "start", build_reason: "autostart", resource_target: "ws-1", time: at(40) })
+          const b = entry({
+            user_id: gone.id,
+            resource_type: "organization",
+            action: "delete",
+            organization_id: org,
+            time: at(20)
+          })
+          const c = entry({
+            user_id: reborn.id,
+            resource_type: "api_key",
+            action: "login",
+            request_id: request,
+            time: at(30)
+          })
+          const d = entry({
+            resource_type: "workspace_build",
+            action: "start",
+            build_reason: "autostart",
+            resource_target: "ws-1",
+            time: at(40)
+          })
           for (const e of [a, b, c, d]) yield* repo.insert(e)
           expect(yield* auditIds({ resourceType: "organization" })).toEqual([b.id])
           expect(yield* auditIds({ resourceId: a.resource_id })).toEqual([a.id])
@@ -230,7 +252,7 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
       test(
         "counts matching entries up to cap + 1",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* AuditLogRepo
           for (let i = 0; i < 7; i++) yield* repo.insert(entry({ action: i < 5 ? "create" : "delete" }))
           expect(yield* repo.count(page, 10)).toBe(7)
@@ -244,7 +266,7 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
       test(
         "purgeBefore deletes older entries only and answers how many",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* AuditLogRepo
           const old = entry({ time: at(1) })
           const edge = entry({ time: at(2) })
@@ -258,13 +280,19 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
       test(
         "usersByIds (deleted users included) and organizationsByIds (existing ones) in one lookup each",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* AuditLogRepo
           const orgs = yield* OrganizationRepo
           const [alice, gone] = yield* insertUsers(user("alice"), user("bob", { deleted: true }))
           const o = new Organization({
-            id: randomUUID(), name: "acme", display_name: "Acme", description: "", icon: "/a.svg", is_default: false,
-            created_at: at(0), updated_at: at(0)
+            id: randomUUID(),
+            name: "acme",
+            display_name: "Acme",
+            description: "",
+            icon: "/a.svg",
+            is_default: false,
+            created_at: at(0),
+            updated_at: at(0)
           })
           yield* orgs.insert(o)
           const found = yield* repo.usersByIds([alice.id, gone.id, randomUUID()])
@@ -280,20 +308,30 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
     describe("connection log", () => {
       test(
         "connect inserts an open session; disconnect completes it once",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* ConnectionLogRepo
           const open = connection({ ip: "192.0.2.1", type: "vscode" })
           expect(yield* repo.upsert(open, "connected")).toEqual(open)
           expect(yield* repo.list(page)).toEqual([open])
           const closedAt = at(1000)
           const closing = connection({
-            ...open, id: randomUUID(), connect_time: closedAt, disconnect_time: closedAt, disconnect_reason: "client closed",
+            ...open,
+            id: randomUUID(),
+            connect_time: closedAt,
+            disconnect_time: closedAt,
+            disconnect_reason: "client closed",
             code: 130
           })
           const closed = yield* repo.upsert(closing, "disconnected")
           expect(closed).toEqual({ ...open, disconnect_time: closedAt, disconnect_reason: "client closed", code: 130 })
           // A second disconnect changes nothing.
-          const again = yield* repo.upsert({ ...closing, id: randomUUID(), disconnect_time: at(2000), disconnect_reason: "x", code: 1 }, "disconnected")
+          const again = yield* repo.upsert({
+            ...closing,
+            id: randomUUID(),
+            disconnect_time: at(2000),
+            disconnect_reason: "x",
+            code: 1
+          }, "disconnected")
           expect(again).toEqual(closed)
           expect(yield* repo.list(page)).toEqual([closed])
           // A repeated connect keeps the row and its data.
@@ -303,23 +341,46 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
       test(
         "a disconnect seen first inserts a completed entry; the late connect moves its connect time back",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* ConnectionLogRepo
           const closedAt = at(50)
-          const closing = connection({ connect_time: closedAt, disconnect_time: closedAt, disconnect_reason: "timeout", code: 0 })
+          const closing = connection({
+            connect_time: closedAt,
+            disconnect_time: closedAt,
+            disconnect_reason: "timeout",
+            code: 0
+          })
           expect(yield* repo.upsert(closing, "disconnected")).toEqual(closing)
-          const opened = yield* repo.upsert({ ...closing, id: randomUUID(), connect_time: at(10), disconnect_time: null, disconnect_reason: "", code: null }, "connected")
+          const opened = yield* repo.upsert({
+            ...closing,
+            id: randomUUID(),
+            connect_time: at(10),
+            disconnect_time: null,
+            disconnect_reason: "",
+            code: null
+          }, "connected")
           expect(opened).toEqual({ ...closing, connect_time: at(10) })
         })
       )
 
       test(
         "sessions are keyed by (connection_id, workspace_id, agent_name); web entries never merge",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* ConnectionLogRepo
           const a = connection()
-          const otherAgent = connection({ connection_id: a.connection_id, workspace_id: a.workspace_id, agent_name: "other" })
-          const web1 = connection({ type: "workspace_app", connection_id: null, code: 200, slug_or_port: "code-server", user_agent: "ua", user_id: randomUUID() })
+          const otherAgent = connection({
+            connection_id: a.connection_id,
+            workspace_id: a.workspace_id,
+            agent_name: "other"
+          })
+          const web1 = connection({
+            type: "workspace_app",
+            connection_id: null,
+            code: 200,
+            slug_or_port: "code-server",
+            user_agent: "ua",
+            user_id: randomUUID()
+          })
           const web2 = connection({ ...web1, id: randomUUID(), code: 502, user_id: null })
           for (const e of [a, otherAgent, web1, web2]) yield* repo.upsert(e, "connected")
           const rows = yield* repo.list(page)
@@ -331,15 +392,26 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
       test(
         "filters by every field, newest first, counts up to cap + 1, purges by connect time",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* ConnectionLogRepo
           const [owner, visitor] = yield* insertUsers(user("Owner"), user("visitor", { email: "Visitor@Example.com" }))
           const org = randomUUID()
           const s1 = connection({ organization_id: org, workspace_owner_id: owner.id, connect_time: at(10) })
-          const s2 = connection({ type: "jetbrains", connect_time: at(20), disconnect_time: at(25), disconnect_reason: "bye", code: 0 })
+          const s2 = connection({
+            type: "jetbrains",
+            connect_time: at(20),
+            disconnect_time: at(25),
+            disconnect_reason: "bye",
+            code: 0
+          })
           const w1 = connection({
-            type: "port_forwarding", connection_id: null, code: 200, slug_or_port: "8080", user_id: visitor.id,
-            workspace_owner_id: owner.id, connect_time: at(30)
+            type: "port_forwarding",
+            connection_id: null,
+            code: 200,
+            slug_or_port: "8080",
+            user_id: visitor.id,
+            workspace_owner_id: owner.id,
+            connect_time: at(30)
           })
           yield* repo.upsert(s1, "connected")
           yield* repo.upsert(s2, "disconnected")
@@ -373,7 +445,7 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
     describe("retention", () => {
       test(
         "purgeExpiredBefore deletes keys that expired before the cutoff",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const [u] = yield* insertUsers(user("keyholder"))
           const old = apiKey(u.id, at(0))
@@ -388,7 +460,7 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
       test(
         "Retention.purgeOnce deletes each kind by its own retention at the clock's time; 0 keeps forever",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const audit = yield* AuditLogRepo
           const connections = yield* ConnectionLogRepo
           const keys = yield* ApiKeyRepo
@@ -407,11 +479,17 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
           for (const k of [oldKey, expiredKey, liveKey]) yield* keys.insert(k)
 
           // Everything kept forever: nothing goes.
-          const keepAll = { retentionAuditLogs: Duration.zero, retentionConnectionLogs: Duration.zero, retentionApiKeys: Duration.zero }
+          const keepAll = {
+            retentionAuditLogs: Duration.zero,
+            retentionConnectionLogs: Duration.zero,
+            retentionApiKeys: Duration.zero
+          }
           expect(yield* purgeAt(now, keepAll)).toEqual({ auditLogs: 0, connectionLogs: 0, apiKeys: 0, agentLogs: 0 })
 
           const settings = {
-            retentionAuditLogs: Duration.days(30), retentionConnectionLogs: Duration.days(90), retentionApiKeys: Duration.days(7)
+            retentionAuditLogs: Duration.days(30),
+            retentionConnectionLogs: Duration.days(90),
+            retentionApiKeys: Duration.days(7)
           }
           expect(yield* purgeAt(now, settings)).toEqual({ auditLogs: 1, connectionLogs: 1, apiKeys: 1, agentLogs: 0 })
           expect(yield* auditIds({})).toEqual([newAudit.id])
@@ -419,8 +497,18 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
           const left = yield* keys.list({ userId: u.id, includeExpired: true, now: new Date(now) })
           expect(left.map((k) => k.id).sort()).toEqual([expiredKey.id, liveKey.id].sort())
           // Two days later the next entries are past their retention.
-          expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({ auditLogs: 1, connectionLogs: 1, apiKeys: 1, agentLogs: 0 })
-          expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({ auditLogs: 0, connectionLogs: 0, apiKeys: 0, agentLogs: 0 })
+          expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({
+            auditLogs: 1,
+            connectionLogs: 1,
+            apiKeys: 1,
+            agentLogs: 0
+          })
+          expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({
+            auditLogs: 0,
+            connectionLogs: 0,
+            apiKeys: 0,
+            agentLogs: 0
+          })
         })
       )
 

@@ -4,8 +4,8 @@
  * delete, the active user count (active, not suspended or deleted), and `site_configs`
  * values set and replaced. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import type { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { LicenseRepo, UserRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Either, Option } from "effect"
@@ -17,7 +17,12 @@ type Ports = StoragePorts | SqlClient.SqlClient
 const T0 = Date.UTC(2025, 0, 1)
 const day = (n: number) => new Date(T0 + n * 24 * 3600 * 1000)
 
-const license = (exp: Date, uuid = randomUUID()) => ({ uuid, uploaded_at: day(0), jwt: `header.${uuid}.signature`, exp })
+const license = (exp: Date, uuid = randomUUID()) => ({
+  uuid,
+  uploaded_at: day(0),
+  jwt: `header.${uuid}.signature`,
+  exp
+})
 
 export const licenseRepositorySuite = (name: string, makeStorage: StorageFactory, options: SuiteOptions = {}) => {
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>

@@ -4,8 +4,8 @@
  * refresh (only while the refresh token is the one used), delete, nulls for no expiry and no
  * extra. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import type { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { type ExternalAuthLinkRecord, ExternalAuthLinkRepo, UserRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -23,7 +23,11 @@ const someone = Effect.gen(function*() {
   return u.id
 })
 
-const link = (userId: string, providerId: string, extra: Partial<ExternalAuthLinkRecord> = {}): ExternalAuthLinkRecord => ({
+const link = (
+  userId: string,
+  providerId: string,
+  extra: Partial<ExternalAuthLinkRecord> = {}
+): ExternalAuthLinkRecord => ({
   provider_id: providerId,
   user_id: userId,
   created_at: at(0),
@@ -49,7 +53,9 @@ export const externalAuthRepositorySuite = (name: string, makeStorage: StorageFa
         const stored = yield* repo.upsert(link(u, "github"))
         expect(stored).toEqual(link(u, "github"))
         yield* repo.upsert(link(u, "corp", { oauth_expiry: null, oauth_extra: null, oauth_refresh_token: "" }))
-        const replaced = yield* repo.upsert(link(u, "github", { created_at: at(100), updated_at: at(100), oauth_access_token: "new" }))
+        const replaced = yield* repo.upsert(
+          link(u, "github", { created_at: at(100), updated_at: at(100), oauth_access_token: "new" })
+        )
         expect(replaced.created_at).toEqual(at(0))
         expect(replaced.updated_at).toEqual(at(100))
         expect(replaced.oauth_access_token).toBe("new")
@@ -68,11 +74,24 @@ export const externalAuthRepositorySuite = (name: string, makeStorage: StorageFa
         const repo = yield* ExternalAuthLinkRepo
         const u = yield* someone
         yield* repo.upsert(link(u, "github"))
-        const next = link(u, "github", { oauth_access_token: "a2", oauth_refresh_token: "r2", updated_at: at(10), oauth_expiry: at(7200) })
+        const next = link(u, "github", {
+          oauth_access_token: "a2",
+          oauth_refresh_token: "r2",
+          updated_at: at(10),
+          oauth_expiry: at(7200)
+        })
         const won = yield* repo.updateTokens(next, "refresh-github")
-        expect(Option.getOrThrow(won)).toMatchObject({ oauth_access_token: "a2", oauth_refresh_token: "r2", updated_at: at(10), created_at: at(0) })
+        expect(Option.getOrThrow(won)).toMatchObject({
+          oauth_access_token: "a2",
+          oauth_refresh_token: "r2",
+          updated_at: at(10),
+          created_at: at(0)
+        })
         // A second refresh with the old token loses: nothing changes.
-        const lost = yield* repo.updateTokens(link(u, "github", { oauth_access_token: "a3", oauth_refresh_token: "r3" }), "refresh-github")
+        const lost = yield* repo.updateTokens(
+          link(u, "github", { oauth_access_token: "a3", oauth_refresh_token: "r3" }),
+          "refresh-github"
+        )
         expect(Option.isNone(lost)).toBe(true)
         expect(Option.getOrThrow(yield* repo.find("github", u)).oauth_access_token).toBe("a2")
         expect(Option.isNone(yield* repo.updateTokens(link(u, "nope"), "x"))).toBe(true)

@@ -3,11 +3,19 @@
  * AI budgets), written once and run against every storage. Every test gets a
  * fresh, migrated database from `makeStorage`.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
-  GroupAiBudget, type GroupRecord, GroupRepo, MemberRepo, type NewGroup, Organization, OrganizationRepo, UniqueViolation,
-  type UserRecord, UserRepo
+  GroupAiBudget,
+  type GroupRecord,
+  GroupRepo,
+  MemberRepo,
+  type NewGroup,
+  Organization,
+  OrganizationRepo,
+  UniqueViolation,
+  type UserRecord,
+  UserRepo
 } from "@workbay/core"
 import { migration0034, sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
 import { Cause, Effect, Exit, Option } from "effect"
@@ -46,7 +54,7 @@ const newGroup = (orgId: string, name: string, overrides: Partial<NewGroup> = {}
 
 /** Inserts a new group (see `newGroup`) through the repository; answers it. */
 const insertGroup = (orgId: string, name: string, overrides: Partial<NewGroup> = {}) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const g = newGroup(orgId, name, overrides)
     yield* (yield* GroupRepo).insert(g)
     return g
@@ -54,8 +62,13 @@ const insertGroup = (orgId: string, name: string, overrides: Partial<NewGroup> =
 
 /** How many rows of `table` belong to the group `groupId`, read straight from the database. */
 const groupRows = (table: string, groupId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)} WHERE group_id = ${groupId}`, (r) => Number(r[0]!.n))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      Effect.map(
+        sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)} WHERE group_id = ${groupId}`,
+        (r) => Number(r[0]!.n)
+      )
   )
 
 const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -66,7 +79,7 @@ const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 /** An organization with `n` member users (inserted through the repositories); answers both. */
 const orgWithMembers = (name: string, n: number) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const o = org(name)
     yield* (yield* OrganizationRepo).insert(o)
     const users: Array<UserRecord> = []
@@ -75,10 +88,16 @@ const orgWithMembers = (name: string, n: number) =>
   })
 
 const joinOrg = (orgId: string, u: UserRecord) =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     const existing = yield* (yield* UserRepo).findById(u.id)
     if (Option.isNone(existing)) yield* (yield* UserRepo).insert(u)
-    yield* (yield* MemberRepo).insert({ organization_id: orgId, user_id: u.id, roles: [], created_at: at(3), updated_at: at(3) })
+    yield* (yield* MemberRepo).insert({
+      organization_id: orgId,
+      user_id: u.id,
+      roles: [],
+      created_at: at(3),
+      updated_at: at(3)
+    })
     return u
   })
 
@@ -96,14 +115,20 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
   describe.skipIf(options.skip === true)(`group repositories on ${name}`, () => {
     test(
       "every organization has an Everyone group whose count follows its membership",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const members = yield* MemberRepo
         const { org: o, users } = yield* orgWithMembers("acme", 3)
         let everyone = yield* getGroup(o.id)
         expect(everyone).toMatchObject({
-          id: o.id, organization_id: o.id, name: "Everyone", member_count: 3, quota_allowance: 0, source: "user",
-          organization_name: "acme", organization_display_name: "acme display"
+          id: o.id,
+          organization_id: o.id,
+          name: "Everyone",
+          member_count: 3,
+          quota_allowance: 0,
+          source: "user",
+          organization_name: "acme",
+          organization_display_name: "acme display"
         })
         expect(byId(yield* repo.members(everyone))).toEqual(byId(users))
         expect(yield* members.delete(o.id, users[0]!.id)).toBe(true)
@@ -122,14 +147,16 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "pages an organization's groups by name with a kept count, and searches names and display names",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const sql = yield* SqlClient.SqlClient
         const { org: a } = yield* orgWithMembers("pga", 0)
         const { org: b } = yield* orgWithMembers("pgb", 0)
         const names = ["delta", "Alpha", "charlie", "Bravo", "echo"]
         const made = new Map<string, string>()
-        for (const n of names) made.set(n, (yield* insertGroup(a.id, n, n === "echo" ? { display_name: "Platform team" } : {})).id)
+        for (const n of names) {
+          made.set(n, (yield* insertGroup(a.id, n, n === "echo" ? { display_name: "Platform team" } : {})).id)
+        }
         yield* insertGroup(b.id, "alpha")
         const all = (f: Partial<Parameters<typeof repo.listPage>[0]> = {}) =>
           repo.listPage({ organizationId: a.id, limit: 100, offset: 0, ...f })
@@ -146,7 +173,10 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const second = yield* all({ limit: 2, afterId: made.get("Bravo") })
         expect(second.groups.map((g) => g.name)).toEqual(["charlie", "delta"])
         expect(second.count).toBe(6)
-        expect((yield* all({ limit: 2, offset: 1, afterId: made.get("Alpha") })).groups.map((g) => g.name)).toEqual(["charlie", "delta"])
+        expect((yield* all({ limit: 2, offset: 1, afterId: made.get("Alpha") })).groups.map((g) => g.name)).toEqual([
+          "charlie",
+          "delta"
+        ])
         expect((yield* all({ offset: 10 })).groups).toEqual([])
         // The search counts what it matches; display names match too.
         const searched = yield* all({ search: "A", limit: 1 })
@@ -160,8 +190,10 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect((yield* all()).count).toBe(5)
         expect((yield* repo.listPage({ organizationId: b.id, limit: 100, offset: 0 })).count).toBe(2)
         const counter = (orgId: string) =>
-          Effect.map(sql<{ n: number | string }>`SELECT value AS n FROM counters WHERE name = ${`groups:${orgId}`}`,
-            (rs) => rs.map((r) => Number(r.n)))
+          Effect.map(
+            sql<{ n: number | string }>`SELECT value AS n FROM counters WHERE name = ${`groups:${orgId}`}`,
+            (rs) => rs.map((r) => Number(r.n))
+          )
         expect(yield* counter(a.id)).toEqual([4])
         // Migration 0034 makes the same counts from the rows.
         yield* sql`DELETE FROM counters WHERE name LIKE 'groups:%'`
@@ -175,7 +207,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "insert and findById round-trip every field; names are unique per organization, any case",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: a } = yield* orgWithMembers("a", 0)
         const { org: b } = yield* orgWithMembers("b", 0)
@@ -199,7 +231,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "list filters by organization, member (Everyone included) and ids, ordered by name",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: a, users } = yield* orgWithMembers("alpha", 2)
         const { org: b } = yield* orgWithMembers("beta", 0)
@@ -215,19 +247,28 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect(names(yield* repo.list({ hasMemberId: randomUUID() }))).toEqual([])
         expect(names(yield* repo.list({ ids: [bob.id, amy.id, randomUUID()] }))).toEqual(["Amy", "bob"])
         expect(names(yield* repo.list({ ids: [] }))).toEqual([])
-        expect(names(yield* repo.list({ ids: [bob.id, zed.id], organizationId: a.id, hasMemberId: users[0]!.id }))).toEqual(["zed"])
+        expect(names(yield* repo.list({ ids: [bob.id, zed.id], organizationId: a.id, hasMemberId: users[0]!.id })))
+          .toEqual(["zed"])
       })
     )
 
     test(
       "update patches fields and answers the group; a taken name fails; an unknown id is none",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: o } = yield* orgWithMembers("o", 0)
         const g = yield* insertGroup(o.id, "one")
         yield* insertGroup(o.id, "two")
-        const updated = Option.getOrThrow(yield* repo.update(g.id, { name: "uno", display_name: "", quota_allowance: 9, updated_at: at(8) }))
-        expect(updated).toMatchObject({ id: g.id, name: "uno", display_name: "", avatar_url: "/g.png", quota_allowance: 9 })
+        const updated = Option.getOrThrow(
+          yield* repo.update(g.id, { name: "uno", display_name: "", quota_allowance: 9, updated_at: at(8) })
+        )
+        expect(updated).toMatchObject({
+          id: g.id,
+          name: "uno",
+          display_name: "",
+          avatar_url: "/g.png",
+          quota_allowance: 9
+        })
         expect(updated.updated_at.getTime()).toBe(at(8).getTime())
         expect(updated.created_at.getTime()).toBe(at(1).getTime())
         expect(yield* failureOf(repo.update(g.id, { name: "TWO", updated_at: at(9) }))).toBeInstanceOf(UniqueViolation)
@@ -237,7 +278,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "addMembers adds organization members once and keeps the count; removeMembers counts what it removed",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: o, users } = yield* orgWithMembers("team", 4)
         const outsider = user("outsider")
@@ -246,14 +287,14 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const [u0, u1, u2, u3] = users.map((u) => u.id) as [string, string, string, string]
         expect((yield* repo.addMembers(g, [u0, u1, outsider.id, u0], at(4))).slice().sort()).toEqual([u0, u1].sort())
         expect((yield* getGroup(g.id)).member_count).toBe(2)
-        expect((yield* repo.addMembers(g, [u1, u2], at(4)))).toEqual([u2])
+        expect(yield* repo.addMembers(g, [u1, u2], at(4))).toEqual([u2])
         expect((yield* getGroup(g.id)).member_count).toBe(3)
         expect((yield* repo.membersAmong(g, [u0, u3, outsider.id])).slice()).toEqual([u0])
         // Groups the user was added to; the Everyone group (the organization) is not a row.
         expect((yield* repo.groupIdsOf(u0)).slice()).toEqual([g.id])
         expect((yield* repo.groupIdsOf(u3)).slice()).toEqual([])
-        expect((yield* repo.removeMembers(g, [u0, u3]))).toEqual([u0])
-        expect((yield* repo.removeMembers(g, [u0]))).toEqual([])
+        expect(yield* repo.removeMembers(g, [u0, u3])).toEqual([u0])
+        expect(yield* repo.removeMembers(g, [u0])).toEqual([])
         expect((yield* getGroup(g.id)).member_count).toBe(2)
         expect(byId(yield* repo.members(g))).toEqual([u1, u2].sort())
         expect(byId(yield* repo.members(g, u2))).toEqual([u2])
@@ -265,7 +306,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "concurrent adds and removes of the same users keep the count equal to the rows",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: o, users } = yield* orgWithMembers("busy", 6)
         const g = yield* insertGroup(o.id, "g")
@@ -281,7 +322,11 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         )
         expect((yield* getGroup(g.id)).member_count).toBe(6)
         yield* Effect.all(
-          [repo.removeMembers(g, userIds.slice(0, 4)), repo.removeMembers(g, userIds.slice(2, 5)), repo.removeMembers(g, userIds.slice(0, 1))],
+          [
+            repo.removeMembers(g, userIds.slice(0, 4)),
+            repo.removeMembers(g, userIds.slice(2, 5)),
+            repo.removeMembers(g, userIds.slice(0, 1))
+          ],
           { concurrency: "unbounded" }
         )
         expect(yield* groupRows("group_members", g.id)).toBe(1)
@@ -291,7 +336,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "leaving the organization or being deleted removes a user from its groups and their counts",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const members = yield* MemberRepo
         const { org: a, users } = yield* orgWithMembers("left", 3)
@@ -318,7 +363,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "listMembers pages in user id order with a keyset cursor, limit and offset",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: o, users } = yield* orgWithMembers("pages", 9)
         const g = yield* insertGroup(o.id, "g")
@@ -345,13 +390,22 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "listMembers counts the kept member_count without a filter and the matches with one",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const sql = yield* SqlClient.SqlClient
         const { org: o, users } = yield* orgWithMembers("count", 0)
         const names = ["Anna", "anton", "bert", "Carla"]
         for (const [i, n] of names.entries()) {
-          users.push(yield* joinOrg(o.id, user(n, { name: `Person ${i}`, status: i === 3 ? "suspended" : "active", login_type: i === 2 ? "oidc" : "password" })))
+          users.push(
+            yield* joinOrg(
+              o.id,
+              user(n, {
+                name: `Person ${i}`,
+                status: i === 3 ? "suspended" : "active",
+                login_type: i === 2 ? "oidc" : "password"
+              })
+            )
+          )
         }
         const g = yield* insertGroup(o.id, "g")
         yield* repo.addMembers(g, users.map((u) => u.id), at(4))
@@ -382,7 +436,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "quotaAllowance sums the user's groups and the Everyone groups of their organizations",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: a, users } = yield* orgWithMembers("qa", 2)
         const { org: b } = yield* orgWithMembers("qb", 0)
@@ -405,7 +459,7 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "quotaAllowanceIn sums the user's groups of one organization, its Everyone group included",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: a, users } = yield* orgWithMembers("qia", 2)
         const { org: b } = yield* orgWithMembers("qib", 0)
@@ -443,18 +497,25 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "AI budgets: upsert keeps created_at, find, delete",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: o } = yield* orgWithMembers("budget", 0)
         const g = yield* insertGroup(o.id, "g")
         expect(Option.isNone(yield* repo.findBudget(g.id))).toBe(true)
-        const first = new GroupAiBudget({ group_id: g.id, spend_limit_micros: 9_007_199_254_740_991, created_at: at(1), updated_at: at(1) })
+        const first = new GroupAiBudget({
+          group_id: g.id,
+          spend_limit_micros: 9_007_199_254_740_991,
+          created_at: at(1),
+          updated_at: at(1)
+        })
         expect(yield* repo.upsertBudget(first)).toEqual(first)
         expect(Option.getOrThrow(yield* repo.findBudget(g.id))).toEqual(first)
         const second = yield* repo.upsertBudget(
           new GroupAiBudget({ group_id: g.id, spend_limit_micros: 0, created_at: at(7), updated_at: at(7) })
         )
-        expect(second).toEqual(new GroupAiBudget({ group_id: g.id, spend_limit_micros: 0, created_at: at(1), updated_at: at(7) }))
+        expect(second).toEqual(
+          new GroupAiBudget({ group_id: g.id, spend_limit_micros: 0, created_at: at(1), updated_at: at(7) })
+        )
         expect(second).toBeInstanceOf(GroupAiBudget)
         expect(yield* repo.deleteBudget(g.id)).toBe(true)
         expect(yield* repo.deleteBudget(g.id)).toBe(false)
@@ -464,12 +525,14 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
 
     test(
       "delete removes the group with its members and budget; deleting an organization removes its groups",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* GroupRepo
         const { org: o, users } = yield* orgWithMembers("gone", 2)
         const g = yield* insertGroup(o.id, "g")
         yield* repo.addMembers(g, users.map((u) => u.id), at(4))
-        yield* repo.upsertBudget(new GroupAiBudget({ group_id: g.id, spend_limit_micros: 1, created_at: at(1), updated_at: at(1) }))
+        yield* repo.upsertBudget(
+          new GroupAiBudget({ group_id: g.id, spend_limit_micros: 1, created_at: at(1), updated_at: at(1) })
+        )
         expect(yield* repo.delete(g.id)).toBe(true)
         expect(yield* repo.delete(g.id)).toBe(false)
         expect(Option.isNone(yield* repo.findById(g.id))).toBe(true)
@@ -479,7 +542,9 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
         yield* insertGroup(o.id, "g")
         const other = yield* insertGroup(o.id, "other")
         yield* repo.addMembers(other, [users[0]!.id], at(4))
-        yield* repo.upsertBudget(new GroupAiBudget({ group_id: o.id, spend_limit_micros: 1, created_at: at(1), updated_at: at(1) }))
+        yield* repo.upsertBudget(
+          new GroupAiBudget({ group_id: o.id, spend_limit_micros: 1, created_at: at(1), updated_at: at(1) })
+        )
         yield* (yield* OrganizationRepo).delete(o.id)
         expect(yield* repo.list({ organizationId: o.id })).toEqual([])
         expect(Option.isNone(yield* repo.findById(o.id))).toBe(true)

@@ -6,9 +6,17 @@
  * and otherwise found by diffing the users table; the parameter values of latest builds; the rollup state;
  * the purge of old rollups. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { type AgentStats, AgentReportRepo, InsightsRepo, ProvisionerJobRepo, UserRepo, WorkspaceBuildRepo, WorkspaceRepo } from "@workbay/core"
+import { describe, expect, it } from "@effect/vitest"
+import {
+  AgentReportRepo,
+  type AgentStats,
+  InsightsRepo,
+  ProvisionerJobRepo,
+  UserRepo,
+  WorkspaceBuildRepo,
+  WorkspaceRepo
+} from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -22,8 +30,18 @@ const H0 = Date.UTC(2024, 6, 1, 10)
 const at = (minutes: number, seconds = 0) => new Date(H0 + minutes * 60_000 + seconds * 1000)
 
 const stats = (s: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {}, connection_count: 0, connection_median_latency_ms: 0, rx_packets: 0, rx_bytes: 0, tx_packets: 0, tx_bytes: 0,
-  session_count_vscode: 0, session_count_jetbrains: 0, session_count_reconnecting_pty: 0, session_count_ssh: 0, ...s
+  connections_by_proto: {},
+  connection_count: 0,
+  connection_median_latency_ms: 0,
+  rx_packets: 0,
+  rx_bytes: 0,
+  tx_packets: 0,
+  tx_bytes: 0,
+  session_count_vscode: 0,
+  session_count_jetbrains: 0,
+  session_count_reconnecting_pty: 0,
+  session_count_ssh: 0,
+  ...s
 })
 
 /** A world with one workspace; answers its ids. */
@@ -37,7 +55,12 @@ const seeded = Effect.gen(function*() {
 const report = (workspaceId: string, when: Date, s: Partial<AgentStats>) =>
   Effect.flatMap(AgentReportRepo, (r) => r.insertStats(randomUUID(), workspaceId, stats(s), when))
 
-const appOpen = (w: { org: string; user: string; workspace: string }, when: Date, slug: string, disconnect: Date | null = null) =>
+const appOpen = (
+  w: { org: string; user: string; workspace: string },
+  when: Date,
+  slug: string,
+  disconnect: Date | null = null
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql`INSERT INTO connection_logs (id, connect_time, organization_id, workspace_owner_id, workspace_id, workspace_name, agent_name,
@@ -71,11 +94,27 @@ export const insightsRepositorySuite = (name: string, makeStorage: StorageFactor
         expect(written).toEqual({ usageRows: 1, appRows: 1 })
         const range = [new Date(H0), new Date(H0 + HOUR)] as const
         expect(yield* repo.usage(...range, [])).toEqual([{
-          user_id: w.user, template_id: w.template, usage_mins: 4, ssh_mins: 3, vscode_mins: 1, jetbrains_mins: 0, reconnecting_pty_mins: 0
+          user_id: w.user,
+          template_id: w.template,
+          usage_mins: 4,
+          ssh_mins: 3,
+          vscode_mins: 1,
+          jetbrains_mins: 0,
+          reconnecting_pty_mins: 0
         }])
-        expect(yield* repo.latencies(...range, [])).toEqual([{ user_id: w.user, template_id: w.template, latency_ms: 20 }])
+        expect(yield* repo.latencies(...range, [])).toEqual([{
+          user_id: w.user,
+          template_id: w.template,
+          latency_ms: 20
+        }])
         expect(yield* repo.appUsage(...range, [])).toEqual([{
-          user_id: w.user, template_id: w.template, slug: "code-server", display_name: "code-server", icon: "", seconds: 60 + 300, times_used: 2
+          user_id: w.user,
+          template_id: w.template,
+          slug: "code-server",
+          display_name: "code-server",
+          icon: "",
+          seconds: 60 + 300,
+          times_used: 2
         }])
         // Folding again replaces the hour: a late report counts once.
         yield* report(w.workspace, at(30), { session_count_jetbrains: 1 })
@@ -107,9 +146,12 @@ export const insightsRepositorySuite = (name: string, makeStorage: StorageFactor
         const midnight = new Date(H0 - (H0 % (24 * HOUR)))
         const daily = yield* repo.activeByBucket(midnight, new Date(midnight.getTime() + 3 * 24 * HOUR), 1440, [])
         expect([...daily].sort((a, b) => a.bucket - b.bucket).map((b) => [b.bucket, b.users])).toEqual([[0, 1], [1, 1]])
-        const weekly = yield* repo.activeByBucket(midnight, new Date(midnight.getTime() + 7 * 24 * HOUR), 7 * 1440, [w.template])
+        const weekly = yield* repo.activeByBucket(midnight, new Date(midnight.getTime() + 7 * 24 * HOUR), 7 * 1440, [
+          w.template
+        ])
         expect(weekly).toEqual([{ bucket: 0, users: 1, template_ids: [w.template] }])
-        expect((yield* repo.usage(midnight, new Date(midnight.getTime() + 3 * 24 * HOUR), [])).map((u) => u.usage_mins)).toEqual([3])
+        expect((yield* repo.usage(midnight, new Date(midnight.getTime() + 3 * 24 * HOUR), [])).map((u) => u.usage_mins))
+          .toEqual([3])
         const total = yield* repo.usage(new Date(H0), new Date(H0 + 2 * HOUR), [])
         expect(total.map((u) => u.usage_mins)).toEqual([2])
         expect(yield* repo.purgeBefore(new Date(H0 + 2 * HOUR))).toBe(2)
@@ -127,17 +169,28 @@ export const insightsRepositorySuite = (name: string, makeStorage: StorageFactor
         yield* Effect.flatMap(WorkspaceRepo, (r) => r.insert(second))
         const region = (value: string) => [{ name: "region", value }, { name: "cpus", value: "2" }]
         // The first workspace's latest build in the range says us (its first said eu); the second's says us.
-        yield* builds.insert(build(w, w.workspace, yield* job(w), { build_number: 1, created_at: at(5), parameters: region("eu") }))
-        yield* builds.insert(build(w, w.workspace, yield* job(w), { build_number: 2, created_at: at(10), parameters: region("us") }))
-        yield* builds.insert(build(w, second.id, yield* job(w), { build_number: 1, created_at: at(20), parameters: region("us") }))
+        yield* builds.insert(
+          build(w, w.workspace, yield* job(w), { build_number: 1, created_at: at(5), parameters: region("eu") })
+        )
+        yield* builds.insert(
+          build(w, w.workspace, yield* job(w), { build_number: 2, created_at: at(10), parameters: region("us") })
+        )
+        yield* builds.insert(
+          build(w, second.id, yield* job(w), { build_number: 1, created_at: at(20), parameters: region("us") })
+        )
         // A later build, outside the range.
-        yield* builds.insert(build(w, second.id, yield* job(w), { build_number: 2, created_at: at(90), parameters: region("eu") }))
+        yield* builds.insert(
+          build(w, second.id, yield* job(w), { build_number: 2, created_at: at(90), parameters: region("eu") })
+        )
         const counts = (yield* repo.parameterUsage(new Date(H0), new Date(H0 + HOUR), []))
           .map((c) => [c.template_id, c.template_version_id, c.name, c.value, c.count])
           .sort((a, b) => String(a[2]).localeCompare(String(b[2])) || String(a[3]).localeCompare(String(b[3])))
         expect(counts).toEqual([[w.template, w.version, "cpus", "2", 2], [w.template, w.version, "region", "us", 2]])
         expect(yield* repo.parameterUsage(new Date(H0), new Date(H0 + HOUR), [randomUUID()])).toEqual([])
-        expect((yield* repo.parameterUsage(new Date(H0 + HOUR), new Date(H0 + 2 * HOUR), [w.template])).map((c) => c.value).sort())
+        expect(
+          (yield* repo.parameterUsage(new Date(H0 + HOUR), new Date(H0 + 2 * HOUR), [w.template])).map((c) => c.value)
+            .sort()
+        )
           .toEqual(["2", "eu"])
       })
     )
@@ -155,9 +208,19 @@ export const insightsRepositorySuite = (name: string, makeStorage: StorageFactor
         // succeed, then one fails and one is canceled, and the rest succeed.
         for (let i = 0; i < 104; i++) {
           const jobId = yield* job(w, "running")
-          yield* sql`UPDATE provisioner_jobs SET worker_id = ${worker}, started_at = ${at(i).toISOString()} WHERE id = ${jobId}`
-          yield* builds.insert(build(w, w.workspace, jobId, { build_number: i + 1, created_at: at(i), transition: i % 2 === 0 ? "start" : "stop" }))
-          if (i === 4) yield* sql`UPDATE provisioner_jobs SET canceled_at = ${at(i, 1).toISOString()} WHERE id = ${jobId}`
+          yield* sql`UPDATE provisioner_jobs SET worker_id = ${worker}, started_at = ${
+            at(i).toISOString()
+          } WHERE id = ${jobId}`
+          yield* builds.insert(
+            build(w, w.workspace, jobId, {
+              build_number: i + 1,
+              created_at: at(i),
+              transition: i % 2 === 0 ? "start" : "stop"
+            })
+          )
+          if (i === 4) {
+            yield* sql`UPDATE provisioner_jobs SET canceled_at = ${at(i, 1).toISOString()} WHERE id = ${jobId}`
+          }
           yield* jobs.complete(jobId, worker, i === 3 ? { error: "It broke." } : {}, at(i, 1 + (i % 7)))
         }
         const kept = yield* repo.buildDurations([w.template, randomUUID()], new Date(H0 - HOUR))

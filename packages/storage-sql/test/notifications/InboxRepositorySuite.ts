@@ -5,8 +5,8 @@
  * and the plans of the pages (each along its index, with no sort step). Every test gets a fresh,
  * migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { type InboxFilter, type InboxNotificationRecord, InboxNotificationRepo } from "@workbay/core"
 import { InboxRepositories, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -21,13 +21,31 @@ const T2 = "22222222-2222-4222-8222-222222222222"
 
 const at = (n: number) => new Date(Date.UTC(2024, 6, 1, 10, 0, 0, 123) + n * 1000)
 
-const notification = (userId: string, n: number, over: Partial<InboxNotificationRecord> = {}): InboxNotificationRecord => ({
-  id: randomUUID(), user_id: userId, template_id: T1, targets: [], title: `Title ${n}`, content: `Body ${n}`, icon: "",
-  actions: [{ label: "Open", url: "http://example.com/x" }], read_at: null, created_at: at(n), ...over
+const notification = (
+  userId: string,
+  n: number,
+  over: Partial<InboxNotificationRecord> = {}
+): InboxNotificationRecord => ({
+  id: randomUUID(),
+  user_id: userId,
+  template_id: T1,
+  targets: [],
+  title: `Title ${n}`,
+  content: `Body ${n}`,
+  icon: "",
+  actions: [{ label: "Open", url: "http://example.com/x" }],
+  read_at: null,
+  created_at: at(n),
+  ...over
 })
 
 const page = (userId: string, over: Partial<InboxFilter> = {}): InboxFilter => ({
-  userId, targets: [], templates: [], readStatus: "all", limit: 25, ...over
+  userId,
+  targets: [],
+  templates: [],
+  readStatus: "all",
+  limit: 25,
+  ...over
 })
 
 const newUser = Effect.map(Effect.sync(() => user(`u${randomUUID().slice(0, 8)}`)), (u) => u).pipe(
@@ -35,7 +53,12 @@ const newUser = Effect.map(Effect.sync(() => user(`u${randomUUID().slice(0, 8)}`
   Effect.map((u) => u.id)
 )
 
-export const inboxRepositorySuite = (name: string, dialect: "sqlite" | "pg", makeStorage: StorageFactory, options: SuiteOptions = {}) => {
+export const inboxRepositorySuite = (
+  name: string,
+  dialect: "sqlite" | "pg",
+  makeStorage: StorageFactory,
+  options: SuiteOptions = {}
+) => {
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
     it.live(title, () => body.pipe(Effect.provide(makeStorage()), Effect.orDie))
 
@@ -98,12 +121,16 @@ export const inboxRepositorySuite = (name: string, dialect: "sqlite" | "pg", mak
         ]
         for (const r of rows) yield* repo.insert(r)
         const ids = (f: Partial<InboxFilter>) => Effect.map(repo.list(page(me, f)), (rs) => rs.map((r) => r.id))
-        const order = [...rows].sort((p, q) => q.created_at.getTime() - p.created_at.getTime() || (q.id < p.id ? -1 : 1))
+        const order = [...rows].sort((p, q) =>
+          q.created_at.getTime() - p.created_at.getTime() || (q.id < p.id ? -1 : 1)
+        )
         const expected = (keep: (r: InboxNotificationRecord) => boolean) => order.filter(keep).map((r) => r.id)
         expect(yield* ids({})).toEqual(expected(() => true))
         expect(yield* ids({ limit: 2 })).toEqual(expected(() => true).slice(0, 2))
         const third = order[2]!
-        expect(yield* ids({ before: { createdAt: third.created_at, id: third.id } })).toEqual(expected(() => true).slice(3))
+        expect(yield* ids({ before: { createdAt: third.created_at, id: third.id } })).toEqual(
+          expected(() => true).slice(3)
+        )
         expect(yield* ids({ templates: [T1] })).toEqual(expected((r) => r.template_id === T1))
         expect(yield* ids({ templates: [T1, T2] })).toEqual(expected(() => true))
         expect(yield* ids({ templates: [T1, T2], limit: 3 })).toEqual(expected(() => true).slice(0, 3))
@@ -112,14 +139,20 @@ export const inboxRepositorySuite = (name: string, dialect: "sqlite" | "pg", mak
         )
         expect(yield* ids({ targets: [x] })).toEqual(expected((r) => r.targets.includes(x)))
         expect(yield* ids({ targets: [x, y] })).toEqual(expected((r) => r.targets.includes(x) && r.targets.includes(y)))
-        expect(yield* ids({ targets: [x], templates: [T2] })).toEqual(expected((r) => r.targets.includes(x) && r.template_id === T2))
+        expect(yield* ids({ targets: [x], templates: [T2] })).toEqual(
+          expected((r) => r.targets.includes(x) && r.template_id === T2)
+        )
         expect(yield* ids({ targets: [x], before: { createdAt: third.created_at, id: third.id } })).toEqual(
           expected((r) => r.targets.includes(x)).filter((id) => expected(() => true).slice(3).includes(id))
         )
         expect(yield* ids({ readStatus: "read" })).toEqual(expected((r) => r.read_at !== null))
         expect(yield* ids({ readStatus: "unread" })).toEqual(expected((r) => r.read_at === null))
-        expect(yield* ids({ readStatus: "unread", templates: [T1] })).toEqual(expected((r) => r.read_at === null && r.template_id === T1))
-        expect(yield* ids({ readStatus: "read", targets: [y] })).toEqual(expected((r) => r.read_at !== null && r.targets.includes(y)))
+        expect(yield* ids({ readStatus: "unread", templates: [T1] })).toEqual(
+          expected((r) => r.read_at === null && r.template_id === T1)
+        )
+        expect(yield* ids({ readStatus: "read", targets: [y] })).toEqual(
+          expected((r) => r.read_at !== null && r.targets.includes(y))
+        )
         expect(yield* ids({ templates: [randomUUID()] })).toEqual([])
       })
     )
@@ -139,7 +172,9 @@ export const inboxRepositorySuite = (name: string, dialect: "sqlite" | "pg", mak
           Effect.forEach(first.slice(0, 5), (n) => repo.setReadAt(me, n.id, null), { concurrency: 5, discard: true }),
           repo.markAllRead(me, at(51))
         ], { concurrency: "unbounded" })
-        const rows = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM inbox_notifications WHERE user_id = ${me} AND read_at IS NULL`
+        const rows = yield* sql<
+          { n: number | string }
+        >`SELECT count(*) AS n FROM inbox_notifications WHERE user_id = ${me} AND read_at IS NULL`
         expect(yield* repo.unreadCount(me)).toBe(Number(rows[0]!.n))
       })
     )
@@ -149,7 +184,11 @@ export const inboxRepositorySuite = (name: string, dialect: "sqlite" | "pg", mak
       ["unread", { readStatus: "unread" }, "inbox_notifications_user_unread"],
       ["read", { readStatus: "read" }, "inbox_notifications_user_read"],
       ["one template", { templates: [T1] }, "inbox_notifications_user_template"],
-      ["two templates, unread", { templates: [T1, T2], readStatus: "unread" }, "inbox_notifications_user_template_unread"],
+      [
+        "two templates, unread",
+        { templates: [T1, T2], readStatus: "unread" },
+        "inbox_notifications_user_template_unread"
+      ],
       ["a target", { targets: [T1] }, "inbox_notification_targets_user_target"],
       ["a cursor", { before: { createdAt: at(5), id: T2 } }, "inbox_notifications_user_created"]
     ]

@@ -6,8 +6,8 @@
  * leases handed back (a stopping notifier), payloads replaced by an outcome (secrets dropped).
  * Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import type { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { type NewNotificationMessage, NotificationRepo, UserRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -27,8 +27,16 @@ const message = (userId: string, seconds: number, hash: string = randomUUID()): 
   method: "webhook",
   created_by: "test",
   payload: {
-    _version: "1.2", notification_name: "Test Notification", notification_template_id: TEMPLATE, user_id: userId,
-    user_email: "a@example.com", user_name: "A", user_username: "a", labels: { n: String(seconds) }, data: null, targets: null
+    _version: "1.2",
+    notification_name: "Test Notification",
+    notification_template_id: TEMPLATE,
+    user_id: userId,
+    user_email: "a@example.com",
+    user_name: "A",
+    user_username: "a",
+    labels: { n: String(seconds) },
+    data: null,
+    targets: null
   },
   targets: ["11111111-1111-4111-8111-111111111111"],
   created_at: at(seconds),
@@ -60,9 +68,16 @@ export const notificationRepositorySuite = (name: string, makeStorage: StorageFa
         expect(yield* repo.setPreferences(userId, [{ templateId: TEMPLATE, disabled: true }], at(0))).toBe(1)
         // The same value again changes nothing, not even updated_at.
         expect(yield* repo.setPreferences(userId, [{ templateId: TEMPLATE, disabled: true }], at(10))).toBe(0)
-        expect((yield* repo.preferences(userId)).map((p) => [p.disabled, p.updated_at.toISOString()])).toEqual([[true, at(0).toISOString()]])
+        expect((yield* repo.preferences(userId)).map((p) => [p.disabled, p.updated_at.toISOString()])).toEqual([[
+          true,
+          at(0).toISOString()
+        ]])
         expect(yield* repo.setPreferences(userId, [{ templateId: TEMPLATE, disabled: false }], at(20))).toBe(1)
-        expect((yield* repo.preferences(userId)).map((p) => [p.disabled, p.created_at.toISOString(), p.updated_at.toISOString()]))
+        expect(
+          (yield* repo.preferences(userId)).map((
+            p
+          ) => [p.disabled, p.created_at.toISOString(), p.updated_at.toISOString()])
+        )
           .toEqual([[false, at(0).toISOString(), at(20).toISOString()]])
 
         expect(yield* repo.siteConfig("notifier_paused")).toEqual(Option.none())
@@ -82,7 +97,13 @@ export const notificationRepositorySuite = (name: string, makeStorage: StorageFa
         expect(yield* repo.enqueue({ ...message(userId, 1, "same") })).toBe(false)
         const stored = Option.getOrThrow(yield* repo.findMessage(m.id))
         expect(stored).toMatchObject({
-          ...m, status: "pending", status_reason: "", attempt_count: 0, leased_until: null, next_retry_after: null, sent_at: null
+          ...m,
+          status: "pending",
+          status_reason: "",
+          attempt_count: 0,
+          leased_until: null,
+          next_retry_after: null,
+          sent_at: null
         })
         expect(stored.created_at.toISOString()).toBe(m.created_at.toISOString())
       })
@@ -99,7 +120,8 @@ export const notificationRepositorySuite = (name: string, makeStorage: StorageFa
           repo.lease({ now: at(seconds), leasedUntil: at(seconds + 60), count, maxAttempts: 2 })
         const first = yield* lease(10, 2)
         expect(first.map((m) => m.id)).toEqual([ms[1]!.id, ms[2]!.id])
-        expect(first.every((m) => m.status === "leased" && m.leased_until?.toISOString() === at(70).toISOString())).toBe(true)
+        expect(first.every((m) => m.status === "leased" && m.leased_until?.toISOString() === at(70).toISOString()))
+          .toBe(true)
         // One sent, one failed (retry at 100 s); the third leased now.
         expect(yield* repo.markSent(ms[1]!.id, at(70), at(11))).toBe(true)
         expect(yield* repo.markFailed(ms[2]!.id, at(70), "down", at(100), at(11))).toBe(true)
@@ -111,12 +133,19 @@ export const notificationRepositorySuite = (name: string, makeStorage: StorageFa
         expect(retried.map((m) => [m.id, m.attempt_count])).toEqual([[ms[2]!.id, 1], [ms[0]!.id, 0]])
         // A second failure reaches max attempts (2): failed for good, never leased again.
         expect(yield* repo.markFailed(ms[2]!.id, at(160), "down", null, at(101))).toBe(true)
-        expect(Option.getOrThrow(yield* repo.findMessage(ms[2]!.id))).toMatchObject({ status: "permanent_failure", attempt_count: 2 })
+        expect(Option.getOrThrow(yield* repo.findMessage(ms[2]!.id))).toMatchObject({
+          status: "permanent_failure",
+          attempt_count: 2
+        })
         // A late outcome under the third's old lease is refused; under the new one it counts.
         expect(yield* repo.markSent(ms[0]!.id, at(72), at(101))).toBe(false)
         expect(yield* repo.markSent(ms[0]!.id, at(160), at(101))).toBe(true)
         expect(yield* lease(1000)).toEqual([])
-        expect((yield* repo.messagesOf(userId)).map((m) => m.status).sort()).toEqual(["permanent_failure", "sent", "sent"])
+        expect((yield* repo.messagesOf(userId)).map((m) => m.status).sort()).toEqual([
+          "permanent_failure",
+          "sent",
+          "sent"
+        ])
       })
     )
 
@@ -132,14 +161,18 @@ export const notificationRepositorySuite = (name: string, makeStorage: StorageFa
         // Another lease's release touches nothing; this lease's hands both back, attempts unchanged.
         expect(yield* repo.release(ms.map((m) => m.id), at(71), at(11))).toBe(0)
         expect(yield* repo.release(ms.map((m) => m.id), at(70), at(11))).toBe(2)
-        for (const m of yield* repo.messagesOf(userId)) expect(m).toMatchObject({ status: "pending", leased_until: null, attempt_count: 0 })
+        for (const m of yield* repo.messagesOf(userId)) {
+          expect(m).toMatchObject({ status: "pending", leased_until: null, attempt_count: 0 })
+        }
         expect(yield* repo.release([], at(70), at(11))).toBe(0)
         const again = yield* repo.lease({ now: at(12), leasedUntil: at(80), count: 10, maxAttempts: 2 })
         const scrubbed = { ...again[0]!.payload, labels: { n: "[REDACTED]" } }
         expect(yield* repo.markSent(again[0]!.id, at(80), at(13), scrubbed)).toBe(true)
         expect(Option.getOrThrow(yield* repo.findMessage(again[0]!.id)).payload.labels).toEqual({ n: "[REDACTED]" })
         expect(yield* repo.markSent(again[1]!.id, at(80), at(13))).toBe(true)
-        expect(Option.getOrThrow(yield* repo.findMessage(again[1]!.id)).payload.labels).toEqual(again[1]!.payload.labels)
+        expect(Option.getOrThrow(yield* repo.findMessage(again[1]!.id)).payload.labels).toEqual(
+          again[1]!.payload.labels
+        )
       })
     )
   })

@@ -4,10 +4,16 @@
  * key deleted), and revocation of a grant family, of a user's grants to an app, and of an app
  * with everything it issued. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import type { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
-  AllowListEntry, type ApiKeyRecord, ApiKeyRepo, type OAuth2AppRecord, OAuth2Repo, type OAuth2TokenRecord, UserRepo
+  AllowListEntry,
+  type ApiKeyRecord,
+  ApiKeyRepo,
+  type OAuth2AppRecord,
+  OAuth2Repo,
+  type OAuth2TokenRecord,
+  UserRepo
 } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -63,8 +69,15 @@ const token = (appId: string, userId: string, family: string) =>
     const key = apiKey(userId)
     yield* Effect.flatMap(ApiKeyRepo, (r) => r.insert(key)).pipe(Effect.orDie)
     const t: OAuth2TokenRecord = {
-      id: randomUUID(), app_id: appId, user_id: userId, family_id: family, api_key_id: key.id,
-      hashed_refresh_token: randomUUID(), created_at: at(0), expires_at: at(86400), used_at: null
+      id: randomUUID(),
+      app_id: appId,
+      user_id: userId,
+      family_id: family,
+      api_key_id: key.id,
+      hashed_refresh_token: randomUUID(),
+      created_at: at(0),
+      expires_at: at(86400),
+      used_at: null
     }
     yield* Effect.flatMap(OAuth2Repo, (r) => r.insertToken(t))
     return t
@@ -87,7 +100,13 @@ export const oauth2RepositorySuite = (name: string, makeStorage: StorageFactory,
         yield* repo.insertApp(a)
         expect(Option.getOrThrow(yield* repo.findApp(b.id))).toEqual(b)
         expect((yield* repo.listApps({})).map((x) => x.name)).toEqual(["a-app", "b-app"])
-        const renamed = { ...b, name: "c-app", redirect_uris: ["https://new.example.com/cb"], metadata: {}, updated_at: at(5) }
+        const renamed = {
+          ...b,
+          name: "c-app",
+          redirect_uris: ["https://new.example.com/cb"],
+          metadata: {},
+          updated_at: at(5)
+        }
         expect(yield* repo.updateApp(renamed)).toBe(true)
         expect(Option.getOrThrow(yield* repo.findApp(b.id))).toEqual(renamed)
         const userId = yield* someone
@@ -105,7 +124,14 @@ export const oauth2RepositorySuite = (name: string, makeStorage: StorageFactory,
         const other = app("t-app")
         yield* repo.insertApp(a)
         yield* repo.insertApp(other)
-        const secret = { id: randomUUID(), app_id: a.id, hashed_secret: "hs", display_secret: "wbs_abc***", created_at: at(0), last_used_at: null }
+        const secret = {
+          id: randomUUID(),
+          app_id: a.id,
+          hashed_secret: "hs",
+          display_secret: "wbs_abc***",
+          created_at: at(0),
+          last_used_at: null
+        }
         yield* repo.insertSecret(secret)
         expect(Option.isSome(yield* repo.findSecret(a.id, "hs"))).toBe(true)
         expect(Option.isNone(yield* repo.findSecret(other.id, "hs"))).toBe(true)
@@ -125,8 +151,16 @@ export const oauth2RepositorySuite = (name: string, makeStorage: StorageFactory,
         yield* repo.insertApp(a)
         const userId = yield* someone
         const code = {
-          id: randomUUID(), app_id: a.id, user_id: userId, hashed_code: "hc", redirect_uri: "", code_challenge: "ch",
-          code_challenge_method: "S256", created_at: at(0), expires_at: at(600), used_at: null
+          id: randomUUID(),
+          app_id: a.id,
+          user_id: userId,
+          hashed_code: "hc",
+          redirect_uri: "",
+          code_challenge: "ch",
+          code_challenge_method: "S256",
+          created_at: at(0),
+          expires_at: at(600),
+          used_at: null
         }
         yield* repo.insertCode(code)
         const first = yield* repo.redeemCode("hc", at(1))
@@ -170,7 +204,14 @@ export const oauth2RepositorySuite = (name: string, makeStorage: StorageFactory,
         yield* repo.insertApp(a)
         const userId = yield* someone
         const t = yield* token(a.id, userId, randomUUID())
-        yield* repo.insertSecret({ id: randomUUID(), app_id: a.id, hashed_secret: "hd", display_secret: "x", created_at: at(0), last_used_at: null })
+        yield* repo.insertSecret({
+          id: randomUUID(),
+          app_id: a.id,
+          hashed_secret: "hd",
+          display_secret: "x",
+          created_at: at(0),
+          last_used_at: null
+        })
         expect(yield* repo.deleteApp(a.id)).toBe(true)
         expect(yield* repo.deleteApp(a.id)).toBe(false)
         expect(Option.isNone(yield* repo.findApp(a.id))).toBe(true)

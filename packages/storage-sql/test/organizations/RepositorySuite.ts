@@ -3,18 +3,34 @@
  * storage, like users/RepositorySuite.ts (whose fixtures it shares). Every test gets a
  * fresh, migrated database from `makeStorage`.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
-  type CustomRoleRecord, CustomRoleRepo, MemberRepo, Organization, OrganizationRepo, UniqueViolation, UserRepo, WorkspaceRepo
+  type CustomRoleRecord,
+  CustomRoleRepo,
+  MemberRepo,
+  Organization,
+  OrganizationRepo,
+  UniqueViolation,
+  UserRepo,
+  WorkspaceRepo
 } from "@workbay/core"
 import { OrganizationRepositories, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import {
-  all, at, countRows, failureOf, insertUsers, membership, org, type StorageFactory, type SuiteOptions, user
-} from "../users/RepositorySuite.js"
 import { queryPlan } from "../QueryPlan.js"
+import {
+  all,
+  at,
+  countRows,
+  failureOf,
+  insertUsers,
+  membership,
+  org,
+  type StorageFactory,
+  type SuiteOptions,
+  user
+} from "../users/RepositorySuite.js"
 import { workspace, world } from "../workspaces/BuildRepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
@@ -28,7 +44,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
     describe("organizations", () => {
       test(
         "insert, findById, findDefault and list ordered by name",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* OrganizationRepo
           expect(Option.isNone(yield* repo.findDefault)).toBe(true)
           const def = org("coder", { is_default: true, created_at: at(3), updated_at: at(4) })
@@ -55,7 +71,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "workspace sharing starts at everyone; narrowing it clears the lists it no longer allows, in that organization only",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* OrganizationRepo
           const workspaces = yield* WorkspaceRepo
           const sql = yield* SqlClient.SqlClient
@@ -64,7 +80,9 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           const robot = randomUUID()
           const t = at(0).toISOString()
           yield* sql`INSERT INTO users (id, email, username, login_type, status, is_service_account, created_at, updated_at, last_seen_at)
-            VALUES (${robot}, ${`${robot}@example.com`}, ${`r${robot.slice(0, 8)}`}, 'none', 'active', TRUE, ${t}, ${t}, ${t})`
+            VALUES (${robot}, ${`${robot}@example.com`}, ${`r${
+            robot.slice(0, 8)
+          }`}, 'none', 'active', TRUE, ${t}, ${t}, ${t})`
           const acl = { [randomUUID()]: "use" as const }
           const people = workspace(w, { user_acl: acl })
           const groupsOnly = workspace(w, { group_acl: acl })
@@ -74,7 +92,8 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           for (const ws of [people, groupsOnly, robots, unshared, elsewhere]) yield* workspaces.insert(ws)
           expect(Option.getOrThrow(yield* repo.findWorkspaceSharing(w.org))).toBe("everyone")
           expect(Option.getOrThrow(yield* repo.setWorkspaceSharing(w.org, "everyone", at(5)))).toEqual([])
-          const aclOf = (id: string) => Effect.map(workspaces.findById(id), (f) => [Option.getOrThrow(f).user_acl, Option.getOrThrow(f).group_acl])
+          const aclOf = (id: string) =>
+            Effect.map(workspaces.findById(id), (f) => [Option.getOrThrow(f).user_acl, Option.getOrThrow(f).group_acl])
           const cleared = Option.getOrThrow(yield* repo.setWorkspaceSharing(w.org, "service_accounts", at(6)))
           expect([...cleared].sort()).toEqual([people.id, groupsOnly.id].sort())
           expect(Option.getOrThrow(yield* repo.findWorkspaceSharing(w.org))).toBe("service_accounts")
@@ -92,7 +111,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "findByName is case-insensitive",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* OrganizationRepo
           const o = org("My-Org")
           yield* repo.insert(o)
@@ -104,7 +123,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "duplicate names (any case) and a second default fail with UniqueViolation",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* OrganizationRepo
           yield* repo.insert(org("acme", { is_default: true }))
           expect(yield* failureOf(repo.insert(org("ACME")))).toBeInstanceOf(UniqueViolation)
@@ -115,7 +134,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "update patches and returns the organization; a taken name fails; unknown id is none",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* OrganizationRepo
           const a = org("alpha")
           const b = org("beta")
@@ -137,7 +156,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "delete removes the organization and its memberships",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* OrganizationRepo
           const members = yield* MemberRepo
           const a = org("alpha")
@@ -161,7 +180,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
     })
 
     describe("members", () => {
-      const setup = Effect.gen(function* () {
+      const setup = Effect.gen(function*() {
         const orgs = yield* OrganizationRepo
         const o1 = org("one")
         const o2 = org("two")
@@ -176,7 +195,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "insert and find round-trip roles and dates; a duplicate fails with UniqueViolation",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const members = yield* MemberRepo
           const { o1, o2, alice } = yield* setup
           const m = membership(o1.id, alice.id, 3, ["organization-admin", "organization-auditor"])
@@ -189,7 +208,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "ofUser lists a user's memberships oldest first; ofUsers maps many users at once",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const members = yield* MemberRepo
           const { o1, o2, alice, bob, carol } = yield* setup
           yield* members.insert(membership(o2.id, alice.id, 2))
@@ -207,14 +226,15 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "list joins users, orders by username, skips deleted users and pages",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const members = yield* MemberRepo
           const users = yield* UserRepo
           const { o1, o2, alice, bob, carol } = yield* setup
           const gone = user("aaron", { deleted: true })
           yield* users.insert(gone)
-          for (const u of [carol, gone, bob, alice])
+          for (const u of [carol, gone, bob, alice]) {
             yield* members.insert(membership(o1.id, u.id, 1, ["organization-auditor"]))
+          }
           yield* members.insert(membership(o2.id, alice.id))
           const rows = yield* members.list(o1.id, all)
           expect(rows.map((r) => r.user.username)).toEqual(["alice", "Bob", "carol"])
@@ -228,16 +248,19 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "page orders members by user id, pages by offset and after id, filters by user, and counts",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const members = yield* MemberRepo
           const users = yield* UserRepo
           const { o1, o2, alice, bob, carol } = yield* setup
           const dave = user("dave", { status: "suspended", login_type: "github" })
           yield* users.insert(dave)
-          for (const u of [carol, bob, alice, dave]) yield* members.insert(membership(o1.id, u.id, 1, ["organization-auditor"]))
+          for (const u of [carol, bob, alice, dave]) {
+            yield* members.insert(membership(o1.id, u.id, 1, ["organization-auditor"]))
+          }
           yield* members.insert(membership(o2.id, alice.id))
           const byId = [alice, bob, carol, dave].map((u) => u.id).sort()
-          const page = (f: Partial<Parameters<typeof members.page>[1]> = {}) => members.page(o1.id, { limit: 100, offset: 0, ...f })
+          const page = (f: Partial<Parameters<typeof members.page>[1]> = {}) =>
+            members.page(o1.id, { limit: 100, offset: 0, ...f })
           const whole = yield* page()
           expect(whole.count).toBe(4)
           expect(whole.members.map((r) => r.user.id)).toEqual(byId)
@@ -246,7 +269,10 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           expect(first.member).toEqual(membership(o1.id, alice.id, 1, ["organization-auditor"]))
           expect(yield* page({ limit: 2, offset: 1 })).toEqual({ members: whole.members.slice(1, 3), count: 4 })
           expect((yield* page({ afterId: byId[1] })).members.map((r) => r.user.id)).toEqual(byId.slice(2))
-          expect(yield* page({ search: "BO" })).toEqual({ members: whole.members.filter((r) => r.user.id === bob.id), count: 1 })
+          expect(yield* page({ search: "BO" })).toEqual({
+            members: whole.members.filter((r) => r.user.id === bob.id),
+            count: 1
+          })
           expect((yield* page({ status: "suspended" })).members.map((r) => r.user.id)).toEqual([dave.id])
           expect((yield* page({ loginType: "github", username: "DAVE" })).count).toBe(1)
           expect((yield* page({ email: "carol@example.com" })).members.map((r) => r.user.id)).toEqual([carol.id])
@@ -261,9 +287,10 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "a page of members walks the membership key with no sort step",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
-          const [text, params] = OrganizationRepositories.membersPage(sql, randomUUID(), { limit: 25, offset: 0 }).compile()
+          const [text, params] = OrganizationRepositories.membersPage(sql, randomUUID(), { limit: 25, offset: 0 })
+            .compile()
           const plan = (yield* queryPlan(text, params, "sort")).join("\n")
           if (name.toLowerCase().includes("sqlite")) expect(plan).not.toMatch(/TEMP B-TREE/)
           else expect(plan).not.toMatch(/\bSort\b/)
@@ -273,7 +300,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "updateRoles replaces roles and updated_at; unknown membership is none",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const members = yield* MemberRepo
           const { o1, o2, alice } = yield* setup
           yield* members.insert(membership(o1.id, alice.id, 1))
@@ -292,7 +319,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "delete reports whether a membership went; deleteByUser removes all of a user's",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const members = yield* MemberRepo
           const { o1, o2, alice, bob } = yield* setup
           yield* members.insert(membership(o1.id, alice.id))
@@ -321,7 +348,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "insert, find, list by name, findMany over pairs, unique per organization",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const orgs = yield* OrganizationRepo
           const repo = yield* CustomRoleRepo
           const o1 = org("one")
@@ -339,8 +366,10 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           expect((yield* repo.list(o1.id)).map((r) => r.name)).toEqual(["alpha", "beta"])
           expect(yield* repo.list(randomUUID())).toEqual([])
           const many = yield* repo.findMany([
-            { organizationId: o1.id, name: "alpha" }, { organizationId: o2.id, name: "alpha" },
-            { organizationId: o2.id, name: "beta" }, { organizationId: o1.id, name: "nothing" }
+            { organizationId: o1.id, name: "alpha" },
+            { organizationId: o2.id, name: "alpha" },
+            { organizationId: o2.id, name: "beta" },
+            { organizationId: o1.id, name: "nothing" }
           ])
           expect(many.map((r) => r.id).sort()).toEqual([a.id, other.id].sort())
           expect(yield* repo.findMany([])).toEqual([])
@@ -351,7 +380,7 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
 
       test(
         "update replaces display name and permissions; delete takes the role off members, only in its organization",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const orgs = yield* OrganizationRepo
           const members = yield* MemberRepo
           const repo = yield* CustomRoleRepo
@@ -368,15 +397,23 @@ export const organizationRepositorySuite = (name: string, makeStorage: StorageFa
           yield* members.insert(membership(o1.id, bob.id, 0, ["maker-two"]))
           yield* members.insert(membership(o2.id, alice.id, 0, ["maker"]))
 
-          const updated = Option.getOrThrow(yield* repo.update(o1.id, "maker", {
-            display_name: "Maker", organization_permissions: [], updated_at: at(5)
-          }))
+          const updated = Option.getOrThrow(
+            yield* repo.update(o1.id, "maker", {
+              display_name: "Maker",
+              organization_permissions: [],
+              updated_at: at(5)
+            })
+          )
           expect(updated.display_name).toBe("Maker")
           expect(updated.organization_permissions).toEqual([])
           expect(updated.updated_at.getTime()).toBe(at(5).getTime())
-          expect(Option.isNone(yield* repo.update(o1.id, "nothing", {
-            display_name: "", organization_permissions: [], updated_at: at(5)
-          }))).toBe(true)
+          expect(Option.isNone(
+            yield* repo.update(o1.id, "nothing", {
+              display_name: "",
+              organization_permissions: [],
+              updated_at: at(5)
+            })
+          )).toBe(true)
 
           expect(yield* repo.delete(o1.id, "maker", at(6))).toBe(true)
           expect(yield* repo.delete(o1.id, "maker", at(6))).toBe(false)

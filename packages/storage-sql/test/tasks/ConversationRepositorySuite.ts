@@ -4,8 +4,8 @@
  * entries and by bytes (newest kept, across appends), non-ASCII content intact, and concurrent
  * appends on one workspace each stored once. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { type TaskLogEntryInput, TaskLogRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -17,7 +17,10 @@ type Ports = StoragePorts | SqlClient.SqlClient
 const at = (seconds: number) => new Date(Date.UTC(2024, 6, 1, 10) + seconds * 1000)
 
 const entry = (content: string, type: "input" | "output" = "output", seconds = 0): TaskLogEntryInput => ({
-  type, content, time: at(seconds), bytes: Buffer.byteLength(content, "utf8")
+  type,
+  content,
+  time: at(seconds),
+  bytes: Buffer.byteLength(content, "utf8")
 })
 
 const roomy = { entries: 1000, bytes: 1_000_000 }
@@ -35,7 +38,8 @@ export const conversationRepositorySuite = (name: string, makeStorage: StorageFa
         const b = (yield* workspaceRows).workspace
         const first = yield* repo.append(a, [entry("prompt", "input", 0), entry("working", "output", 1)], roomy)
         expect(first.map((e) => [e.type, e.content, e.time.toISOString()])).toEqual([
-          ["input", "prompt", at(0).toISOString()], ["output", "working", at(1).toISOString()]
+          ["input", "prompt", at(0).toISOString()],
+          ["output", "working", at(1).toISOString()]
         ])
         expect(first[1]!.id).toBeGreaterThan(first[0]!.id)
         yield* repo.append(b, [entry("other")], roomy)

@@ -4,8 +4,8 @@
  * organization filters, newest first, paging, counts kept per owner), tasks following their
  * workspace's deletion, and the plan of an owner's page. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { type TaskFilter, type TaskRecord, TaskRepo, WorkspaceRepo } from "@workbay/core"
 import { type StoragePorts, TaskRepositories } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -21,16 +21,36 @@ const at = (minute: number) => new Date(Date.UTC(2024, 6, 1, 10, minute))
 type Rows = Effect.Effect.Success<typeof workspaceRows>
 
 const task = (ws: Rows, over: Partial<TaskRecord> = {}): TaskRecord => ({
-  id: randomUUID(), created_at: at(0), updated_at: at(0), organization_id: ws.org, owner_id: ws.user,
-  name: `task-${randomUUID().slice(0, 8)}`, display_name: "A task", prompt: "Do it", template_id: ws.template,
-  template_version_id: ws.version, app_slug: "claude", template_version_preset_id: null, workspace_id: ws.workspace,
-  deleted: false, ...over
+  id: randomUUID(),
+  created_at: at(0),
+  updated_at: at(0),
+  organization_id: ws.org,
+  owner_id: ws.user,
+  name: `task-${randomUUID().slice(0, 8)}`,
+  display_name: "A task",
+  prompt: "Do it",
+  template_id: ws.template,
+  template_version_id: ws.version,
+  app_slug: "claude",
+  template_version_preset_id: null,
+  workspace_id: ws.workspace,
+  deleted: false,
+  ...over
 })
 
 const all = (userId: string): TaskFilter["visibility"] => ({ all: true, organizationIds: [], userId })
-const own = (userId: string, organizationIds: ReadonlyArray<string> = []): TaskFilter["visibility"] => ({ all: false, organizationIds, userId })
+const own = (userId: string, organizationIds: ReadonlyArray<string> = []): TaskFilter["visibility"] => ({
+  all: false,
+  organizationIds,
+  userId
+})
 
-export const taskRepositorySuite = (name: string, dialect: "sqlite" | "pg", makeStorage: StorageFactory, options: SuiteOptions = {}) => {
+export const taskRepositorySuite = (
+  name: string,
+  dialect: "sqlite" | "pg",
+  makeStorage: StorageFactory,
+  options: SuiteOptions = {}
+) => {
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
     it.live(title, () => body.pipe(Effect.provide(makeStorage()), Effect.orDie))
 
@@ -75,14 +95,17 @@ export const taskRepositorySuite = (name: string, dialect: "sqlite" | "pg", make
         const next = yield* repo.list({ visibility: own(a.user), ownerIds: [a.user], limit: 2, offset: 2 })
         expect(ids(next)).toEqual([mine[0]!.id])
         // Without filters a member sees their own only; an organization reader theirs too; everything for `all`.
-        expect(ids(yield* repo.list({ visibility: own(a.user), limit: 10, offset: 0 }))).toEqual(ids(page).concat(ids(next)))
+        expect(ids(yield* repo.list({ visibility: own(a.user), limit: 10, offset: 0 }))).toEqual(
+          ids(page).concat(ids(next))
+        )
         expect((yield* repo.list({ visibility: own(a.user), ownerIds: [b.user], limit: 10, offset: 0 })).count).toBe(0)
         const viaOrg = yield* repo.list({ visibility: own(a.user, [b.org]), limit: 10, offset: 0 })
         expect(ids(viaOrg)).toEqual([theirs.id, ...ids(page), ...ids(next)])
         expect(viaOrg.count).toBe(4)
         const everyone = yield* repo.list({ visibility: all(a.user), limit: 10, offset: 0 })
         expect(ids(everyone).slice(0, 4)).toEqual(ids(viaOrg))
-        expect((yield* repo.list({ visibility: all(a.user), organizationIds: [b.org], limit: 10, offset: 0 })).count).toBe(1)
+        expect((yield* repo.list({ visibility: all(a.user), organizationIds: [b.org], limit: 10, offset: 0 })).count)
+          .toBe(1)
         expect((yield* repo.list({ visibility: all(a.user), ownerIds: [b.user], limit: 10, offset: 0 })).count).toBe(1)
         expect((yield* repo.list({ visibility: all(a.user), organizationIds: [], limit: 10, offset: 0 })).count).toBe(0)
       })
@@ -113,7 +136,12 @@ export const taskRepositorySuite = (name: string, dialect: "sqlite" | "pg", make
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const me = randomUUID()
-        const [text, params] = TaskRepositories.listPage(sql, { visibility: own(me), ownerIds: [me], limit: 25, offset: 0 }).compile()
+        const [text, params] = TaskRepositories.listPage(sql, {
+          visibility: own(me),
+          ownerIds: [me],
+          limit: 25,
+          offset: 0
+        }).compile()
         const plan = (yield* queryPlan(text, params, "sort")).join("\n")
         expect(plan).toContain("tasks_owner_created")
         if (dialect === "sqlite") expect(plan).not.toMatch(/TEMP B-TREE/)

@@ -3,8 +3,8 @@
  * and the indexes the claim and listings read), written once and run against every storage.
  * Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
   jobStatus,
   type NewProvisionerJob,
@@ -64,13 +64,26 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
   describe.skipIf(options.skip === true)(`provisioner job repositories on ${name}`, () => {
     test(
       "keeps a queued job's fields; it starts pending with no worker",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
-        const j = newJob(0, { tags: { scope: "user", owner: "u1", region: "eu" }, input: { workspace_build_id: randomUUID() }, type: "workspace_build" })
+        const j = newJob(0, {
+          tags: { scope: "user", owner: "u1", region: "eu" },
+          input: { workspace_build_id: randomUUID() },
+          type: "workspace_build"
+        })
         const stored = yield* repo.enqueue(j)
         const expected = {
-          ...j, updated_at: j.created_at, started_at: null, canceled_at: null, completed_at: null, error: "", error_code: "",
-          worker_id: null, worker_name: "", logs_length: 0, logs_overflowed: false
+          ...j,
+          updated_at: j.created_at,
+          started_at: null,
+          canceled_at: null,
+          completed_at: null,
+          error: "",
+          error_code: "",
+          worker_id: null,
+          worker_name: "",
+          logs_length: 0,
+          logs_overflowed: false
         }
         expect(stored).toEqual(expected)
         expect(Option.getOrThrow(yield* repo.findById(j.id))).toEqual(expected)
@@ -83,14 +96,20 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
     test(
       "claims the oldest pending job of the worker's types, once; other types stay pending",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
         const newer = yield* repo.enqueue(newJob(20))
         const older = yield* repo.enqueue(newJob(10))
         const echo = yield* repo.enqueue(newJob(5, { provisioner: "echo" }))
         const w = worker()
         const first = Option.getOrThrow(yield* repo.acquire(w, at(100)))
-        expect(first).toMatchObject({ id: older.id, worker_id: w.id, worker_name: "worker-1", started_at: at(100), updated_at: at(100) })
+        expect(first).toMatchObject({
+          id: older.id,
+          worker_id: w.id,
+          worker_name: "worker-1",
+          started_at: at(100),
+          updated_at: at(100)
+        })
         expect(jobStatus(first)).toBe("running")
         expect(claimedId(yield* repo.acquire(worker(), at(101)))).toBe(newer.id)
         expect(Option.isNone(yield* repo.acquire(w, at(102)))).toBe(true)
@@ -104,15 +123,19 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
     test(
       "claims a job only for a worker whose tags include all of the job's",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
         const eu = yield* repo.enqueue(newJob(0, { tags: { scope: "organization", region: "eu" } }))
         const mine = yield* repo.enqueue(newJob(1, { tags: { scope: "user", owner: "ann" } }))
         expect(Option.isNone(yield* repo.acquire(worker(), at(10)))).toBe(true)
-        expect(Option.isNone(yield* repo.acquire(worker({ tags: { scope: "organization", region: "us" } }), at(10)))).toBe(true)
+        expect(Option.isNone(yield* repo.acquire(worker({ tags: { scope: "organization", region: "us" } }), at(10))))
+          .toBe(true)
         expect(Option.isNone(yield* repo.acquire(worker({ tags: { scope: "user", owner: "ben" } }), at(10)))).toBe(true)
-        expect(claimedId(yield* repo.acquire(worker({ tags: { scope: "user", owner: "ann", extra: "x" } }), at(11)))).toBe(mine.id)
-        expect(claimedId(yield* repo.acquire(worker({ tags: { scope: "organization", region: "eu", gpu: "yes" } }), at(12)))).toBe(eu.id)
+        expect(claimedId(yield* repo.acquire(worker({ tags: { scope: "user", owner: "ann", extra: "x" } }), at(11))))
+          .toBe(mine.id)
+        expect(
+          claimedId(yield* repo.acquire(worker({ tags: { scope: "organization", region: "eu", gpu: "yes" } }), at(12)))
+        ).toBe(eu.id)
         // A job with no tags runs anywhere its type runs.
         const bare = yield* repo.enqueue(newJob(2, { tags: {} }))
         expect(claimedId(yield* repo.acquire(worker({ tags: {} }), at(13)))).toBe(bare.id)
@@ -121,7 +144,7 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
     test(
       "completes only the worker's running job, once: succeeded, or failed with an error code",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
         const a = yield* repo.enqueue(newJob(0))
         const b = yield* repo.enqueue(newJob(1))
@@ -135,7 +158,12 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
         expect(jobStatus(done)).toBe("succeeded")
         expect(Option.isNone(yield* repo.complete(a.id, w.id, { error: "again" }, at(21)))).toBe(true)
         const failed = Option.getOrThrow(
-          yield* repo.complete(b.id, w.id, { error: "missing values", error_code: "REQUIRED_TEMPLATE_VARIABLES" }, at(22))
+          yield* repo.complete(
+            b.id,
+            w.id,
+            { error: "missing values", error_code: "REQUIRED_TEMPLATE_VARIABLES" },
+            at(22)
+          )
         )
         expect(failed).toMatchObject({ error: "missing values", error_code: "REQUIRED_TEMPLATE_VARIABLES" })
         expect(jobStatus(failed)).toBe("failed")
@@ -144,7 +172,7 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
     test(
       "cancels a pending job at once, a running one through canceling; a finished one not",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
         const pending = yield* repo.enqueue(newJob(0))
         const running = yield* repo.enqueue(newJob(1))
@@ -169,7 +197,7 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
     test(
       "fails started jobs not updated since the cutoff; heartbeats keep a job alive",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
         const alive = yield* repo.enqueue(newJob(0))
         const hung = yield* repo.enqueue(newJob(1))
@@ -200,17 +228,26 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
     test(
       "stores logs in order up to the cap; past it drops them and sets logs_overflowed",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
         const j = yield* repo.enqueue(newJob(0))
         const other = yield* repo.enqueue(newJob(1))
-        expect(yield* repo.appendLogs(j.id, [log("héllo"), log("world", 1)], 20)).toEqual({ appended: 2, overflowed: false })
+        expect(yield* repo.appendLogs(j.id, [log("héllo"), log("world", 1)], 20)).toEqual({
+          appended: 2,
+          overflowed: false
+        })
         yield* repo.appendLogs(other.id, [log("other")], 20)
         expect(yield* repo.appendLogs(j.id, [log("0123456789")], 21)).toEqual({ appended: 1, overflowed: false })
         expect(Option.getOrThrow(yield* repo.findById(j.id))).toMatchObject({ logs_length: 21, logs_overflowed: false })
         const all = yield* repo.logsAfter(j.id, 0, 100)
         expect(all.map((l) => l.output)).toEqual(["héllo", "world", "0123456789"])
-        expect(all[0]).toMatchObject({ job_id: j.id, created_at: at(0), log_source: "provisioner", log_level: "info", stage: "Planning" })
+        expect(all[0]).toMatchObject({
+          job_id: j.id,
+          created_at: at(0),
+          log_source: "provisioner",
+          log_level: "info",
+          stage: "Planning"
+        })
         expect(all[0]!.id).toBeLessThan(all[1]!.id)
         expect((yield* repo.logsAfter(j.id, all[0]!.id, 1)).map((l) => l.output)).toEqual(["world"])
         // 21 bytes stored: at a cap of 21 the next line does not fit, and nothing more is taken.
@@ -224,7 +261,7 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
     test(
       "lists an organization's jobs newest first, by ids, statuses, tags and initiator",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
         const ann = randomUUID()
         const a = yield* repo.enqueue(newJob(0, { initiator_id: ann, tags: { scope: "organization", region: "eu" } }))
@@ -236,20 +273,34 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
         const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((r) => r.id)
         expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10 }))).toEqual([c.id, b.id, a.id])
         expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 2 }))).toEqual([c.id, b.id])
-        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, ids: [a.id, c.id] }))).toEqual([c.id, a.id])
+        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, ids: [a.id, c.id] }))).toEqual([
+          c.id,
+          a.id
+        ])
         expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, ids: [] }))).toEqual([])
-        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, statuses: ["running", "canceled"] }))).toEqual([b.id, a.id])
-        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, statuses: ["pending"] }))).toEqual([c.id])
-        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, tags: { region: "eu" } }))).toEqual([a.id])
-        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, tags: { region: "us" } }))).toEqual([])
-        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, initiatorId: ann }))).toEqual([c.id, a.id])
+        expect(
+          ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, statuses: ["running", "canceled"] }))
+        ).toEqual([b.id, a.id])
+        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, statuses: ["pending"] }))).toEqual([
+          c.id
+        ])
+        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, tags: { region: "eu" } }))).toEqual(
+          [a.id]
+        )
+        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, tags: { region: "us" } }))).toEqual(
+          []
+        )
+        expect(ids(yield* repo.listByOrganization({ organizationId: ORG, limit: 10, initiatorId: ann }))).toEqual([
+          c.id,
+          a.id
+        ])
         expect(ids(yield* repo.listByOrganization({ organizationId: randomUUID(), limit: 10 }))).toEqual([])
       })
     )
 
     test(
       "reads the pending jobs of given types oldest first",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* ProvisionerJobRepo
         const b = yield* repo.enqueue(newJob(2, { tags: { scope: "organization", region: "eu" } }))
         const a = yield* repo.enqueue(newJob(1))
@@ -258,7 +309,12 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
         yield* repo.acquire(worker(), at(0))
         expect((yield* repo.pending(["terraform"])).map((p) => p.id)).toEqual([a.id, b.id])
         expect((yield* repo.pending(["terraform", "echo"])).map((p) => p.id)).toEqual([e.id, a.id, b.id])
-        expect((yield* repo.pending(["terraform"]))[1]).toEqual({ id: b.id, provisioner: "terraform", tags: b.tags, created_at: b.created_at })
+        expect((yield* repo.pending(["terraform"]))[1]).toEqual({
+          id: b.id,
+          provisioner: "terraform",
+          tags: b.tags,
+          created_at: b.created_at
+        })
         expect(yield* repo.pending([])).toEqual([])
         expect((yield* repo.pending(["terraform"])).some((p) => p.id === started.id)).toBe(false)
       })
@@ -266,13 +322,14 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
 
     test(
       "the claim reads the pending-jobs index and a listing the organization index, never scanning finished jobs",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const claim = `SELECT id FROM provisioner_jobs
           WHERE started_at IS NULL AND canceled_at IS NULL AND completed_at IS NULL AND provisioner IN ('terraform')
           ORDER BY created_at LIMIT 1`
         const list = `SELECT * FROM provisioner_jobs WHERE organization_id = '${ORG}' ORDER BY created_at DESC LIMIT 50`
-        const hung = `SELECT id FROM provisioner_jobs WHERE started_at IS NOT NULL AND completed_at IS NULL AND updated_at < '2025-01-01T00:00:00.000Z'`
+        const hung =
+          `SELECT id FROM provisioner_jobs WHERE started_at IS NOT NULL AND completed_at IS NULL AND updated_at < '2025-01-01T00:00:00.000Z'`
         // A tiny table is scanned whatever its indexes; with scans off the plan shows the index a large one uses.
         const plan = (q: string) => Effect.map(queryPlan(q, [], "seqscan"), (lines) => lines.join("\n"))
         const c = yield* plan(claim)
@@ -289,7 +346,9 @@ export const jobRepositorySuite = (name: string, makeStorage: StorageFactory, op
             Effect.sync(() => {
               expect(c).toMatch(/SEARCH provisioner_jobs USING INDEX provisioner_jobs_pending \(provisioner=\?\)/)
               expect(c).not.toMatch(/TEMP B-TREE/)
-              expect(l).toMatch(/SEARCH provisioner_jobs USING INDEX provisioner_jobs_organization \(organization_id=\?\)/)
+              expect(l).toMatch(
+                /SEARCH provisioner_jobs USING INDEX provisioner_jobs_organization \(organization_id=\?\)/
+              )
               expect(l).not.toMatch(/TEMP B-TREE/)
             })
         })

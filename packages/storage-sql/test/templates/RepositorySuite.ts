@@ -2,8 +2,8 @@
  * The file repository contract (bytes kept exactly, one file per creator and hash), written
  * once and run against every storage. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import type { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { type FileRecord, FileRepo, UniqueViolation } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Cause, Effect, Exit, Option } from "effect"
@@ -33,7 +33,7 @@ export const fileRepositorySuite = (name: string, makeStorage: StorageFactory, o
   describe.skipIf(options.skip === true)(`file repositories on ${name}`, () => {
     test(
       "keeps every byte and field, found by id and by hash and creator",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* FileRepo
         const f = file(randomUUID())
         yield* repo.insert(f)
@@ -49,12 +49,14 @@ export const fileRepositorySuite = (name: string, makeStorage: StorageFactory, o
 
     test(
       "allows one file per creator and hash, the same hash for another creator",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* FileRepo
         const alice = randomUUID()
         yield* repo.insert(file(alice))
         const exit = yield* Effect.exit(repo.insert(file(alice)))
-        expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause).pipe(Option.getOrThrow)).toBeInstanceOf(UniqueViolation)
+        expect(Exit.isFailure(exit) && Cause.failureOption(exit.cause).pipe(Option.getOrThrow)).toBeInstanceOf(
+          UniqueViolation
+        )
         const other = file(randomUUID())
         yield* repo.insert(other)
         expect(Option.getOrThrow(yield* repo.findByHashAndCreator(other.hash, other.created_by)).id).toBe(other.id)
@@ -63,7 +65,7 @@ export const fileRepositorySuite = (name: string, makeStorage: StorageFactory, o
 
     test(
       "keeps an empty file and a zip's content type",
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const repo = yield* FileRepo
         const f = file(randomUUID(), { data: new Uint8Array(0), mimetype: "application/zip" })
         yield* repo.insert(f)

@@ -3,11 +3,19 @@
  * exactly (ACLs, import results with dates), names unique where they must be, listings and
  * keyset pages of versions. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
-  ProvisionerJobRepo, type TemplateRecord, TemplateRepo, type TemplateVersionImport, type TemplateVersionRecord,
-  TemplateVersionRepo, UniqueViolation, WorkspaceBuildRepo, type WorkspaceRecord, WorkspaceRepo
+  ProvisionerJobRepo,
+  type TemplateRecord,
+  TemplateRepo,
+  type TemplateVersionImport,
+  type TemplateVersionRecord,
+  TemplateVersionRepo,
+  UniqueViolation,
+  WorkspaceBuildRepo,
+  type WorkspaceRecord,
+  WorkspaceRepo
 } from "@workbay/core"
 import { type StoragePorts, templateWorkspaceStatements } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -20,16 +28,25 @@ type Ports = StoragePorts | SqlClient.SqlClient
 const at = (s: number) => new Date(Date.UTC(2024, 6, 1, 10, 0, s, 123))
 
 const organization = (id = randomUUID()) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`INSERT INTO organizations (id, name, display_name, created_at, updated_at)
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql`INSERT INTO organizations (id, name, display_name, created_at, updated_at)
       VALUES (${id}, ${`org-${id.slice(0, 8)}`}, 'Org', ${at(0).toISOString()}, ${at(0).toISOString()})`
   ).pipe(Effect.orDie, Effect.as(id))
 
 const job = (organizationId: string) =>
   Effect.flatMap(ProvisionerJobRepo, (jobs) =>
     jobs.enqueue({
-      id: randomUUID(), created_at: at(0), organization_id: organizationId, initiator_id: randomUUID(),
-      provisioner: "workbay", type: "template_version_import", file_id: randomUUID(), input: {}, tags: { scope: "organization" }
+      id: randomUUID(),
+      created_at: at(0),
+      organization_id: organizationId,
+      initiator_id: randomUUID(),
+      provisioner: "workbay",
+      type: "template_version_import",
+      file_id: randomUUID(),
+      input: {},
+      tags: { scope: "organization" }
     }))
 
 /** A user, written directly (their own suite tests them); answers the id. */
@@ -38,40 +55,115 @@ const person = () =>
     const id = randomUUID()
     const t = at(0).toISOString()
     return sql`INSERT INTO users (id, email, username, login_type, status, created_at, updated_at, last_seen_at)
-      VALUES (${id}, ${`${id}@example.com`}, ${`u${id.slice(0, 8)}`}, 'password', 'active', ${t}, ${t}, ${t})`.pipe(Effect.as(id))
+      VALUES (${id}, ${`${id}@example.com`}, ${`u${id.slice(0, 8)}`}, 'password', 'active', ${t}, ${t}, ${t})`.pipe(
+      Effect.as(id)
+    )
   }).pipe(Effect.orDie)
 
 let workspaceNames = 0
 const workspaceOf = (organizationId: string, templateId: string, ownerId: string): WorkspaceRecord => ({
-  id: randomUUID(), created_at: at(1), updated_at: at(1), owner_id: ownerId, organization_id: organizationId, template_id: templateId,
-  deleted: false, name: `ws-${++workspaceNames}`, autostart_schedule: "", ttl_ms: null, last_used_at: at(1), dormant_at: null,
-  deleting_at: null, next_start_at: null, automatic_updates: "never", favorite: false, user_acl: {}, group_acl: {}
+  id: randomUUID(),
+  created_at: at(1),
+  updated_at: at(1),
+  owner_id: ownerId,
+  organization_id: organizationId,
+  template_id: templateId,
+  deleted: false,
+  name: `ws-${++workspaceNames}`,
+  autostart_schedule: "",
+  ttl_ms: null,
+  last_used_at: at(1),
+  dormant_at: null,
+  deleting_at: null,
+  next_start_at: null,
+  automatic_updates: "never",
+  favorite: false,
+  user_acl: {},
+  group_acl: {}
 })
 
-const template = (organizationId: string, versionId: string, overrides: Partial<TemplateRecord> = {}): TemplateRecord => ({
-  id: randomUUID(), created_at: at(1), updated_at: at(1), organization_id: organizationId, deleted: false, name: "docker",
-  display_name: "Docker", description: "d", icon: "/icon.svg", provisioner: "workbay", active_version_id: versionId,
-  created_by: randomUUID(), default_ttl_ms: 3_600_000, activity_bump_ms: 3_600_000, autostop_requirement_days_of_week: 0,
-  autostop_requirement_weeks: 1, autostart_requirement_days_of_week: 127, allow_user_cancel_workspace_jobs: true,
-  allow_user_autostart: true, allow_user_autostop: false, failure_ttl_ms: 0, time_til_dormant_ms: 0,
-  time_til_dormant_autodelete_ms: 0, require_active_version: false, max_port_share_level: "owner", deprecated: "",
-  use_classic_parameter_flow: false, cors_behavior: "simple", user_acl: { [randomUUID()]: "admin" },
-  group_acl: { [organizationId]: "use" }, ...overrides
+const template = (
+  organizationId: string,
+  versionId: string,
+  overrides: Partial<TemplateRecord> = {}
+): TemplateRecord => ({
+  id: randomUUID(),
+  created_at: at(1),
+  updated_at: at(1),
+  organization_id: organizationId,
+  deleted: false,
+  name: "docker",
+  display_name: "Docker",
+  description: "d",
+  icon: "/icon.svg",
+  provisioner: "workbay",
+  active_version_id: versionId,
+  created_by: randomUUID(),
+  default_ttl_ms: 3_600_000,
+  activity_bump_ms: 3_600_000,
+  autostop_requirement_days_of_week: 0,
+  autostop_requirement_weeks: 1,
+  autostart_requirement_days_of_week: 127,
+  allow_user_cancel_workspace_jobs: true,
+  allow_user_autostart: true,
+  allow_user_autostop: false,
+  failure_ttl_ms: 0,
+  time_til_dormant_ms: 0,
+  time_til_dormant_autodelete_ms: 0,
+  require_active_version: false,
+  max_port_share_level: "owner",
+  deprecated: "",
+  use_classic_parameter_flow: false,
+  cors_behavior: "simple",
+  user_acl: { [randomUUID()]: "admin" },
+  group_acl: { [organizationId]: "use" },
+  ...overrides
 })
 
-const version = (organizationId: string, jobId: string, overrides: Partial<TemplateVersionRecord> = {}): TemplateVersionRecord => ({
-  id: randomUUID(), template_id: null, organization_id: organizationId, created_at: at(2), updated_at: at(2), name: "v1",
-  message: "first", readme: "", job_id: jobId, created_by: randomUUID(), archived: false, file_id: randomUUID(),
-  provisioner: "workbay", tags: { scope: "organization" }, user_variable_values: [{ name: "region", value: "eu" }],
-  import_result: null, ...overrides
+const version = (
+  organizationId: string,
+  jobId: string,
+  overrides: Partial<TemplateVersionRecord> = {}
+): TemplateVersionRecord => ({
+  id: randomUUID(),
+  template_id: null,
+  organization_id: organizationId,
+  created_at: at(2),
+  updated_at: at(2),
+  name: "v1",
+  message: "first",
+  readme: "",
+  job_id: jobId,
+  created_by: randomUUID(),
+  archived: false,
+  file_id: randomUUID(),
+  provisioner: "workbay",
+  tags: { scope: "organization" },
+  user_variable_values: [{ name: "region", value: "eu" }],
+  import_result: null,
+  ...overrides
 })
 
 const imported = (jobId: string): TemplateVersionImport => ({
-  parameters: [], variables: [], external_auth_providers: [{ id: "github", optional: true }], presets: [],
-  has_ai_task: false, ai_task_app_slug: undefined, has_external_agent: false,
+  parameters: [],
+  variables: [],
+  external_auth_providers: [{ id: "github", optional: true }],
+  presets: [],
+  has_ai_task: false,
+  ai_task_app_slug: undefined,
+  has_external_agent: false,
   resources: [{
-    id: randomUUID(), job_id: jobId, created_at: at(3), transition: "start", name: "box", type: "container", hide: false,
-    icon: "", daily_cost: 2, metadata: [], agents: []
+    id: randomUUID(),
+    job_id: jobId,
+    created_at: at(3),
+    transition: "start",
+    name: "box",
+    type: "container",
+    hide: false,
+    icon: "",
+    daily_cost: 2,
+    metadata: [],
+    agents: []
   }]
 })
 
@@ -111,7 +203,9 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         expect((yield* versions.listByFileId(v.file_id)).map((x) => x.id)).toEqual([v.id])
         expect(yield* versions.listByFileId(randomUUID())).toEqual([])
 
-        const updated = Option.getOrThrow(yield* templates.update(t.id, { description: "new", allow_user_autostop: true, user_acl: {} }))
+        const updated = Option.getOrThrow(
+          yield* templates.update(t.id, { description: "new", allow_user_autostop: true, user_acl: {} })
+        )
         expect(updated.description).toBe("new")
         expect(updated.allow_user_autostop).toBe(true)
         expect(updated.user_acl).toEqual({})
@@ -152,13 +246,20 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         }
         const page1 = yield* versions.listByTemplate({ templateId: t.id, limit: 2, includeArchived: false })
         expect(page1.map((v) => v.name)).toEqual(["v1", "v2"])
-        const page2 = yield* versions.listByTemplate({ templateId: t.id, limit: 2, afterId: page1[1]!.id, includeArchived: false })
+        const page2 = yield* versions.listByTemplate({
+          templateId: t.id,
+          limit: 2,
+          afterId: page1[1]!.id,
+          includeArchived: false
+        })
         expect(page2.map((v) => v.name)).toEqual(["v3", "v4"])
         expect(Option.getOrThrow(yield* versions.previous(t.id, more[2]!.id)).name).toBe("v2")
         expect(Option.isNone(yield* versions.previous(t.id, first.id))).toBe(true)
         expect(yield* versions.setArchived(t.id, [more[1]!.id, more[2]!.id], true, at(30))).toHaveLength(2)
         expect(yield* versions.setArchived(t.id, [more[1]!.id], true, at(30))).toHaveLength(0)
-        expect((yield* versions.listByTemplate({ templateId: t.id, limit: 10, includeArchived: false })).map((v) => v.name))
+        expect(
+          (yield* versions.listByTemplate({ templateId: t.id, limit: 10, includeArchived: false })).map((v) => v.name)
+        )
           .toEqual(["v1", "v4", "v5"])
         expect((yield* versions.listByTemplate({ templateId: t.id, limit: 10, includeArchived: true })).length).toBe(5)
         expect(Option.getOrThrow(yield* versions.findByTemplateAndName(t.id, "V3")).id).toBe(more[2]!.id)
@@ -174,8 +275,12 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         yield* versions.insert(v)
         const dj = yield* job(org)
         const dry = {
-          job_id: dj.id, template_version_id: v.id, workspace_name: "ws", rich_parameter_values: [{ name: "a", value: "1" }],
-          user_variable_values: [], resources: null
+          job_id: dj.id,
+          template_version_id: v.id,
+          workspace_name: "ws",
+          rich_parameter_values: [{ name: "a", value: "1" }],
+          user_variable_values: [],
+          resources: null
         }
         yield* versions.insertDryRun(dry)
         expect(Option.getOrThrow(yield* versions.findDryRun(dj.id))).toEqual(dry)
@@ -228,7 +333,9 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         expect(yield* templates.workspaceOwnerCounts([used.id])).toEqual(new Map())
         yield* workspaces.update(second.id, { deleted: false })
         yield* workspaces.update(bens.id, { deleted: false })
-        expect(yield* templates.workspaceOwnerCounts([used.id, other.id])).toEqual(new Map([[used.id, 2], [other.id, 1]]))
+        expect(yield* templates.workspaceOwnerCounts([used.id, other.id])).toEqual(
+          new Map([[used.id, 2], [other.id, 1]])
+        )
         yield* workspaces.insert({ ...workspaceOf(org, other.id, ann), deleted: true })
         expect(yield* templates.workspaceOwnerCounts([other.id])).toEqual(new Map([[other.id, 1]]))
       })
@@ -243,8 +350,10 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         const builds = yield* WorkspaceBuildRepo
         const org = yield* organization()
         const [v1, v2, v3, v4] = [
-          version(org, (yield* job(org)).id, { name: "v1" }), version(org, (yield* job(org)).id, { name: "v2" }),
-          version(org, (yield* job(org)).id, { name: "v3" }), version(org, (yield* job(org)).id, { name: "v4" })
+          version(org, (yield* job(org)).id, { name: "v1" }),
+          version(org, (yield* job(org)).id, { name: "v2" }),
+          version(org, (yield* job(org)).id, { name: "v3" }),
+          version(org, (yield* job(org)).id, { name: "v4" })
         ]
         for (const v of [v1, v2, v3, v4]) yield* versions.insert(v)
         const t = template(org, v4.id)
@@ -252,16 +361,34 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         for (const v of [v1, v2, v3, v4]) yield* versions.update(v.id, { template_id: t.id }, at(3))
         const owner = yield* person()
         /** A workspace of `t` whose builds used `used`, in order, the last as `last`. */
-        const workspaceWith = (used: ReadonlyArray<TemplateVersionRecord>, last: "start" | "stop" | "delete", deleted = false) =>
+        const workspaceWith = (
+          used: ReadonlyArray<TemplateVersionRecord>,
+          last: "start" | "stop" | "delete",
+          deleted = false
+        ) =>
           Effect.gen(function*() {
             const w = workspaceOf(org, t.id, owner)
             yield* workspaces.insert({ ...w, deleted })
             for (const [i, v] of used.entries()) {
               yield* builds.insert({
-                id: randomUUID(), created_at: at(10 + i), updated_at: at(10 + i), workspace_id: w.id, template_version_id: v.id,
-                template_version_preset_id: null, build_number: i + 1, transition: i === used.length - 1 ? last : "start",
-                initiator_id: owner, job_id: (yield* job(org)).id, provisioner_state: new Uint8Array(0), deadline: null,
-                max_deadline: null, reason: "initiator", daily_cost: 0, has_ai_task: false, has_external_agent: false, parameters: [],
+                id: randomUUID(),
+                created_at: at(10 + i),
+                updated_at: at(10 + i),
+                workspace_id: w.id,
+                template_version_id: v.id,
+                template_version_preset_id: null,
+                build_number: i + 1,
+                transition: i === used.length - 1 ? last : "start",
+                initiator_id: owner,
+                job_id: (yield* job(org)).id,
+                provisioner_state: new Uint8Array(0),
+                deadline: null,
+                max_deadline: null,
+                reason: "initiator",
+                daily_cost: 0,
+                has_ai_task: false,
+                has_external_agent: false,
+                parameters: [],
                 orphan: false
               })
             }

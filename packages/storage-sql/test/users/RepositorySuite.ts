@@ -5,8 +5,8 @@
  * types the other areas' suites share. Every test gets a fresh, migrated database
  * from `makeStorage`.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
   AllowListEntry,
   type ApiKeyRecord,
@@ -14,8 +14,8 @@ import {
   type GitSshKeyRecord,
   GitSshKeyRepo,
   LoginConversionRepo,
-  type MembershipRecord,
   MemberRepo,
+  type MembershipRecord,
   Organization,
   OrganizationRepo,
   Transactions,
@@ -81,7 +81,12 @@ export const org = (name: string, overrides: Partial<Organization> = {}): Organi
   })
 
 /** A membership record for storage tests; `n` sets its dates through {@link at}. */
-export const membership = (orgId: string, userId: string, n = 0, roles: ReadonlyArray<string> = []): MembershipRecord => ({
+export const membership = (
+  orgId: string,
+  userId: string,
+  n = 0,
+  roles: ReadonlyArray<string> = []
+): MembershipRecord => ({
   organization_id: orgId,
   user_id: userId,
   roles,
@@ -130,8 +135,10 @@ export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 /** The number of rows in `table`. */
 export const countRows = (table: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.map(sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)}`, (rows) => Number(rows[0]!.n))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      Effect.map(sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)}`, (rows) => Number(rows[0]!.n))
   )
 
 /** Registers the repository contract tests for one storage. */
@@ -143,19 +150,26 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
     describe("users", () => {
       test(
         "preferences start empty, are replaced whole, and are none for an unknown user",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const alice = user("alice")
           const bob = user("bob")
           yield* insertUsers(alice, bob)
           expect(Option.getOrThrow(yield* repo.findPreferences(alice.id))).toEqual({})
-          expect(yield* repo.setPreferences(alice.id, { collapse_assistant_steps: true, thinking_display_mode: "always_expanded" }, at(5)))
+          expect(
+            yield* repo.setPreferences(alice.id, {
+              collapse_assistant_steps: true,
+              thinking_display_mode: "always_expanded"
+            }, at(5))
+          )
             .toBe(true)
           expect(Option.getOrThrow(yield* repo.findPreferences(alice.id)))
             .toEqual({ collapse_assistant_steps: true, thinking_display_mode: "always_expanded" })
           expect(Option.getOrThrow(yield* repo.findById(alice.id)).updated_at).toEqual(at(5))
           yield* repo.setPreferences(alice.id, { agent_chat_send_shortcut: "modifier_enter" }, at(6))
-          expect(Option.getOrThrow(yield* repo.findPreferences(alice.id))).toEqual({ agent_chat_send_shortcut: "modifier_enter" })
+          expect(Option.getOrThrow(yield* repo.findPreferences(alice.id))).toEqual({
+            agent_chat_send_shortcut: "modifier_enter"
+          })
           expect(Option.getOrThrow(yield* repo.findPreferences(bob.id))).toEqual({})
           expect(yield* repo.setPreferences(randomUUID(), {}, at(6))).toBe(false)
           expect(Option.isNone(yield* repo.findPreferences(randomUUID()))).toBe(true)
@@ -164,7 +178,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "insert and find round-trip every field (dates to the millisecond, booleans, JSON)",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const record = user("Alice", {
             rbac_roles: ["owner", "auditor"],
@@ -206,7 +220,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "findByIds answers the users of the ids that exist, deleted ones included",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const alice = user("alice", { rbac_roles: ["owner"] })
           const gone = user("gone", { deleted: true })
@@ -219,7 +233,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "findById of an unknown id is none",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           expect(Option.isNone(yield* repo.findById(randomUUID()))).toBe(true)
         })
@@ -227,7 +241,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "findByUsername and findByEmail are case-insensitive and skip deleted users",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const alice = user("Alice", { email: "Alice@Example.COM" })
           const gone = user("gone", { deleted: true })
@@ -246,7 +260,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "a non-ASCII email is found as written, and case-insensitively in its ASCII letters",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const unal = user("unal", { email: "Ünal@Example.com", name: "Ünal Öz" })
           yield* repo.insert(unal)
@@ -260,7 +274,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "duplicate username or email (any case) fails with UniqueViolation naming the constraint",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           yield* repo.insert(user("alice"))
           const byName = yield* failureOf(repo.insert(user("ALICE", { email: "other@example.com" })))
@@ -275,7 +289,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "a deleted user's username and email can be taken again",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const old = user("alice", { deleted: true })
           const fresh = user("Alice")
@@ -287,7 +301,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "update patches fields and returns the row; unknown id is none",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const alice = user("alice")
           yield* repo.insert(alice)
@@ -333,7 +347,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "update to a taken username or email fails with UniqueViolation",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const alice = user("alice")
           const bob = user("bob")
@@ -349,7 +363,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "soft delete through update hides the user from lookups, list and count",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const alice = user("alice")
           yield* insertUsers(alice, user("bob"))
@@ -363,14 +377,16 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "kept counts follow inserts, deletions and status changes, racing deletions counted once",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* UserRepo
           const sql = yield* SqlClient.SqlClient
           /** The kept counts must equal what count(*) says, overall and by status. */
           const expectCounts = (live: number, active: number) =>
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               const [{ n }] = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE deleted = FALSE`
-              const [{ a }] = yield* sql<{ a: number | string }>`SELECT count(*) AS a FROM users WHERE deleted = FALSE AND status = 'active'`
+              const [{ a }] = yield* sql<
+                { a: number | string }
+              >`SELECT count(*) AS a FROM users WHERE deleted = FALSE AND status = 'active'`
               expect([Number(n), Number(a)]).toEqual([live, active])
               expect(yield* repo.count).toBe(live)
               expect((yield* repo.list({ ...all, status: "active" })).count).toBe(active)
@@ -386,7 +402,9 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           expect(Option.getOrThrow(yield* repo.findById(a.id)).name).toBe("Ann")
           yield* repo.update(b.id, { status: "active" })
           yield* expectCounts(3, 2)
-          yield* Effect.all([repo.update(c.id, { deleted: true }), repo.update(c.id, { deleted: true })], { concurrency: 2 })
+          yield* Effect.all([repo.update(c.id, { deleted: true }), repo.update(c.id, { deleted: true })], {
+            concurrency: 2
+          })
           yield* expectCounts(2, 1)
           // A deleted user's status no longer counts; undeleting brings it back.
           yield* repo.update(c.id, { status: "suspended" })
@@ -399,7 +417,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       describe("list", () => {
-        const fixtures = Effect.gen(function* () {
+        const fixtures = Effect.gen(function*() {
           const orgs = yield* OrganizationRepo
           const members = yield* MemberRepo
           const o1 = org("one")
@@ -426,7 +444,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
         test(
           "orders live users by username, case-insensitively, with the total count",
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             yield* fixtures
             const page = yield* list({})
             expect(usernames(page)).toEqual(["alice", "Bob", "carol", "erin", "frank"])
@@ -437,7 +455,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
         test(
           "search matches username, email or name, case-insensitively",
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             yield* fixtures
             expect(usernames(yield* list({ search: "ALI" }))).toEqual(["alice"])
             expect(usernames(yield* list({ search: "example.org" }))).toEqual(["Bob"])
@@ -449,7 +467,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
         test(
           "search treats % and _ literally",
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             yield* fixtures
             expect(usernames(yield* list({ search: "%" }))).toEqual([])
             expect(usernames(yield* list({ search: "_" }))).toEqual(["frank"])
@@ -460,7 +478,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
         test(
           "username and email filters match exactly, case-insensitively",
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             yield* fixtures
             expect(usernames(yield* list({ username: "BOB" }))).toEqual(["Bob"])
             expect(usernames(yield* list({ username: "bo" }))).toEqual([])
@@ -472,7 +490,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
         test(
           "status, role and login type filters",
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             yield* fixtures
             expect(usernames(yield* list({ status: "suspended" }))).toEqual(["carol"])
             expect((yield* list({ status: "active" })).count).toBe(4)
@@ -488,7 +506,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
         test(
           "organizationId keeps that organization's live members",
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             const { o1, o2 } = yield* fixtures
             const one = yield* list({ organizationId: o1.id })
             expect(usernames(one)).toEqual(["alice", "carol"])
@@ -500,7 +518,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
         test(
           "afterId is a keyset cursor; count ignores it",
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             const { users } = yield* fixtures
             const after = yield* list({ afterId: users.Bob.id })
             expect(usernames(after)).toEqual(["carol", "erin", "frank"])
@@ -517,7 +535,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
         test(
           "limit and offset page through the list",
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             yield* fixtures
             const page = yield* list({ limit: 2, offset: 1 })
             expect(usernames(page)).toEqual(["Bob", "carol"])
@@ -532,7 +550,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
     describe("api keys", () => {
       test(
         "insert, findById and findWithUser round-trip the key and its user",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice", { rbac_roles: ["owner"] })
           yield* insertUsers(alice)
@@ -562,7 +580,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "findWithUser reads the memberships with the key, ofUser's in its order, fresh on every read",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const orgs = yield* OrganizationRepo
           const members = yield* MemberRepo
@@ -579,7 +597,10 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           yield* keys.insert(key)
           yield* keys.insert(lonerKey)
           const found = Option.getOrThrow(yield* keys.findWithUser(key.id))
-          const expected = (yield* members.ofUser(alice.id)).map((m) => ({ organization_id: m.organization_id, roles: m.roles }))
+          const expected = (yield* members.ofUser(alice.id)).map((m) => ({
+            organization_id: m.organization_id,
+            roles: m.roles
+          }))
           expect(expected.map((m) => m.organization_id)).toEqual([b.id, a.id])
           // Both SQL storages read them with the key.
           expect(found.memberships).toEqual(expected)
@@ -596,7 +617,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "findWithUser still returns the key of a deleted or suspended user (auth decides)",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const gone = user("gone", { deleted: true, status: "suspended" })
           yield* insertUsers(gone)
@@ -610,7 +631,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "token names are unique per user among tokens only",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice")
           const bob = user("bob")
@@ -631,7 +652,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "findByName finds the user's token of that name, never a session",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice")
           const bob = user("bob")
@@ -648,7 +669,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "list filters by user, expiry and login type, newest first",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice")
           const bob = user("bob")
@@ -696,7 +717,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "listAllTokens lists every user's tokens with their usernames, newest first, never sessions",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("Alice")
           const bob = user("bob")
@@ -708,13 +729,22 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           const aliceLive = apiKey(alice.id, { created_at: at(3), expires_at: at(60) })
           const bobLive = apiKey(bob.id, { created_at: at(4), expires_at: at(60) })
           const goneLive = apiKey(gone.id, { created_at: at(5), expires_at: at(60) })
-          const session = apiKey(alice.id, { login_type: "password", token_name: "", created_at: at(6), expires_at: at(70) })
+          const session = apiKey(alice.id, {
+            login_type: "password",
+            token_name: "",
+            created_at: at(6),
+            expires_at: at(70)
+          })
           for (const k of [expired, edge, aliceLive, bobLive, goneLive, session]) yield* keys.insert(k)
           const listed = (includeExpired: boolean, when = now) =>
             Effect.map(keys.listAllTokens({ includeExpired, now: when }), (ks) => ks.map((k) => [k.key.id, k.username]))
           expect(yield* listed(false)).toEqual([[goneLive.id, "gone"], [bobLive.id, "bob"], [aliceLive.id, "Alice"]])
           expect(yield* listed(true)).toEqual([
-            [goneLive.id, "gone"], [bobLive.id, "bob"], [aliceLive.id, "Alice"], [edge.id, "bob"], [expired.id, "Alice"]
+            [goneLive.id, "gone"],
+            [bobLive.id, "bob"],
+            [aliceLive.id, "Alice"],
+            [edge.id, "bob"],
+            [expired.id, "Alice"]
           ])
           // Expired means expires_at <= now, to the millisecond.
           expect((yield* listed(false, new Date(now.getTime() - 1))).map(([id]) => id)).toContain(edge.id)
@@ -726,7 +756,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "listAllTokens answers nothing when no user has a token",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice")
           yield* insertUsers(alice)
@@ -737,7 +767,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "touch records last use and the new expiry",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice")
           yield* insertUsers(alice)
@@ -752,7 +782,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "expire moves a live key's expiry to the given moment and keeps an earlier one",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice")
           yield* insertUsers(alice)
@@ -769,7 +799,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "delete reports whether the key went; deleteByUser removes all of a user's keys",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const keys = yield* ApiKeyRepo
           const alice = user("alice")
           const bob = user("bob")
@@ -791,7 +821,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
     describe("git ssh keys", () => {
       test(
         "upsert inserts, then replaces the pair and updated_at but keeps created_at",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* GitSshKeyRepo
           const alice = user("alice")
           yield* insertUsers(alice)
@@ -826,7 +856,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
     describe("login conversions", () => {
       test(
         "insert stores the conversion",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* LoginConversionRepo
           const sql = yield* SqlClient.SqlClient
           const alice = user("alice")
@@ -850,11 +880,17 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "findByState answers a stored conversion, and delete makes its state unusable",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const repo = yield* LoginConversionRepo
           const alice = user("alice")
           yield* insertUsers(alice)
-          yield* repo.insert({ state_string: "convert-abc", user_id: alice.id, to_type: "github", expires_at: at(5), created_at: at(0) })
+          yield* repo.insert({
+            state_string: "convert-abc",
+            user_id: alice.id,
+            to_type: "github",
+            expires_at: at(5),
+            created_at: at(0)
+          })
           const found = yield* repo.findByState("convert-abc")
           expect(Option.getOrThrow(found)).toMatchObject({ user_id: alice.id, to_type: "github" })
           expect(Option.getOrThrow(found).expires_at.getTime()).toBe(at(5).getTime())
@@ -874,16 +910,26 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "insert and find by linked id and by user round-trip claims, synced groups and dates",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const links = yield* UserLinkRepo
           const alice = user("alice", { login_type: "oidc" })
           yield* insertUsers(alice)
           yield* links.insert({
-            user_id: alice.id, login_type: "oidc", linked_id: "https://idp.example||s1", claims,
-            synced_group_ids: ["g1", "g2"], created_at: at(0), updated_at: at(1)
+            user_id: alice.id,
+            login_type: "oidc",
+            linked_id: "https://idp.example||s1",
+            claims,
+            synced_group_ids: ["g1", "g2"],
+            created_at: at(0),
+            updated_at: at(1)
           })
           const byLinked = Option.getOrThrow(yield* links.findByLinkedId("oidc", "https://idp.example||s1"))
-          expect(byLinked).toMatchObject({ user_id: alice.id, login_type: "oidc", claims, synced_group_ids: ["g1", "g2"] })
+          expect(byLinked).toMatchObject({
+            user_id: alice.id,
+            login_type: "oidc",
+            claims,
+            synced_group_ids: ["g1", "g2"]
+          })
           expect(byLinked.created_at.getTime()).toBe(at(0).getTime())
           expect(byLinked.updated_at.getTime()).toBe(at(1).getTime())
           expect(Option.getOrThrow(yield* links.findByUser(alice.id, "oidc")).linked_id).toBe("https://idp.example||s1")
@@ -894,15 +940,27 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "a provider identity links to one user; one link per user and login type",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const links = yield* UserLinkRepo
           const alice = user("alice")
           const bob = user("bob")
           yield* insertUsers(alice, bob)
-          const link = { login_type: "github" as const, linked_id: "101", claims, synced_group_ids: [], created_at: at(0), updated_at: at(0) }
+          const link = {
+            login_type: "github" as const,
+            linked_id: "101",
+            claims,
+            synced_group_ids: [],
+            created_at: at(0),
+            updated_at: at(0)
+          }
           yield* links.insert({ ...link, user_id: alice.id })
           const sameIdentity = yield* Effect.exit(links.insert({ ...link, user_id: bob.id }))
-          expect(Exit.isFailure(sameIdentity) && Cause.failureOption(sameIdentity.cause).pipe(Option.map((e) => e._tag), Option.getOrUndefined))
+          expect(
+            Exit.isFailure(sameIdentity) && Cause.failureOption(sameIdentity.cause).pipe(
+              Option.map((e) => e._tag),
+              Option.getOrUndefined
+            )
+          )
             .toBe("UniqueViolation")
           const secondLink = yield* Effect.exit(links.insert({ ...link, user_id: alice.id, linked_id: "102" }))
           expect(Exit.isFailure(secondLink)).toBe(true)
@@ -913,15 +971,26 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "update replaces the linked id, claims and synced groups",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const links = yield* UserLinkRepo
           const alice = user("alice")
           yield* insertUsers(alice)
           yield* links.insert({
-            user_id: alice.id, login_type: "oidc", linked_id: "old", claims, synced_group_ids: ["g1"], created_at: at(0), updated_at: at(0)
+            user_id: alice.id,
+            login_type: "oidc",
+            linked_id: "old",
+            claims,
+            synced_group_ids: ["g1"],
+            created_at: at(0),
+            updated_at: at(0)
           })
           const next = { id_token_claims: {}, user_info_claims: {}, merged_claims: { sub: "s2" } }
-          yield* links.update(alice.id, "oidc", { linked_id: "new", claims: next, synced_group_ids: [], updated_at: at(3) })
+          yield* links.update(alice.id, "oidc", {
+            linked_id: "new",
+            claims: next,
+            synced_group_ids: [],
+            updated_at: at(3)
+          })
           const found = Option.getOrThrow(yield* links.findByUser(alice.id, "oidc"))
           expect(found).toMatchObject({ linked_id: "new", claims: next, synced_group_ids: [] })
           expect(found.updated_at.getTime()).toBe(at(3).getTime())
@@ -931,13 +1000,19 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "links go with their user",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const links = yield* UserLinkRepo
           const sql = yield* SqlClient.SqlClient
           const alice = user("alice")
           yield* insertUsers(alice)
           yield* links.insert({
-            user_id: alice.id, login_type: "github", linked_id: "7", claims, synced_group_ids: [], created_at: at(0), updated_at: at(0)
+            user_id: alice.id,
+            login_type: "github",
+            linked_id: "7",
+            claims,
+            synced_group_ids: [],
+            created_at: at(0),
+            updated_at: at(0)
           })
           yield* sql`DELETE FROM users WHERE id = ${alice.id}`
           expect(Option.isNone(yield* links.findByLinkedId("github", "7"))).toBe(true)
@@ -946,7 +1021,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "remove deletes one link",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const links = yield* UserLinkRepo
           const alice = user("alice")
           yield* insertUsers(alice)
@@ -963,7 +1038,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
     describe("transactions", () => {
       test(
         "atomic commits on success",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const tx = yield* Transactions
           const repo = yield* UserRepo
           const alice = user("alice")
@@ -975,7 +1050,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "atomic rolls back every write when the unit fails, and passes the failure on",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const tx = yield* Transactions
           const repo = yield* UserRepo
           const orgs = yield* OrganizationRepo
@@ -984,7 +1059,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           const o = org("acme")
           const error = yield* failureOf(
             tx.atomic(
-              Effect.gen(function* () {
+              Effect.gen(function*() {
                 yield* repo.insert(alice)
                 yield* orgs.insert(o)
                 yield* members.insert(membership(o.id, alice.id))
@@ -1001,7 +1076,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "atomic rolls back on a UniqueViolation and on a defect",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const tx = yield* Transactions
           const repo = yield* UserRepo
           yield* repo.insert(user("taken"))
@@ -1019,13 +1094,13 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "a nested atomic that fails rolls back only its own writes",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const tx = yield* Transactions
           const repo = yield* UserRepo
           const alice = user("alice")
           const bob = user("bob")
           yield* tx.atomic(
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               yield* repo.insert(alice)
               yield* tx.atomic(Effect.zipRight(repo.insert(bob), Effect.fail(new Boom()))).pipe(Effect.ignore)
             })
@@ -1037,7 +1112,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "reads inside a transaction see its own writes (pages and lookups by ids too)",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const tx = yield* Transactions
           const repo = yield* UserRepo
           const members = yield* MemberRepo
@@ -1045,7 +1120,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           const alice = user("alice")
           const o = org("acme")
           const seen = yield* tx.atomic(
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               yield* repo.insert(alice)
               yield* orgs.insert(o)
               yield* members.insert(membership(o.id, alice.id))
@@ -1066,7 +1141,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "organization delete inside atomic joins the outer transaction",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const tx = yield* Transactions
           const orgs = yield* OrganizationRepo
           const o = org("acme")
@@ -1079,7 +1154,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
 
       test(
         "reads from other fibers never see a transaction's uncommitted writes",
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const tx = yield* Transactions
           const repo = yield* UserRepo
           const keys = yield* ApiKeyRepo
@@ -1090,7 +1165,7 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           const key = apiKey(alice.id)
           const written = yield* Deferred.make<void>()
           const unit = tx.atomic(
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               yield* repo.insert(alice)
               yield* orgs.insert(o)
               yield* members.insert(membership(o.id, alice.id))
@@ -1105,8 +1180,13 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           // On a single-connection client these wait for the transaction; elsewhere they read committed data.
           const [byId, withUser, memberships, page, byIds, ofUsers, organizations] = yield* Effect.all(
             [
-              repo.findById(alice.id), keys.findWithUser(key.id), members.ofUser(alice.id),
-              repo.list({ limit: 10, offset: 0 }), repo.findByIds([alice.id]), members.ofUsers([alice.id]), orgs.findByIds([o.id])
+              repo.findById(alice.id),
+              keys.findWithUser(key.id),
+              members.ofUser(alice.id),
+              repo.list({ limit: 10, offset: 0 }),
+              repo.findByIds([alice.id]),
+              members.ofUsers([alice.id]),
+              orgs.findByIds([o.id])
             ],
             { concurrency: "unbounded" }
           )

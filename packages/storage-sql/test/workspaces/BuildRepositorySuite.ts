@@ -4,11 +4,20 @@
  * against every storage. Every test gets a fresh, migrated database; organizations, users,
  * templates, versions and jobs are written directly (their own suites test them).
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
-  MetricsSnapshotRepo, ProvisionerJobRepo, type StoredResource, UniqueViolation, type WorkspaceAgentRecord, type WorkspaceBuildRecord, WorkspaceBuildRepo,
-  type WorkspaceRecord, WorkspaceRepo, WorkspaceResourceRepo, workspaceStatuses
+  MetricsSnapshotRepo,
+  ProvisionerJobRepo,
+  type StoredResource,
+  UniqueViolation,
+  type WorkspaceAgentRecord,
+  type WorkspaceBuildRecord,
+  WorkspaceBuildRepo,
+  type WorkspaceRecord,
+  WorkspaceRepo,
+  WorkspaceResourceRepo,
+  workspaceStatuses
 } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -38,7 +47,9 @@ export const job = (w: World, state: JobState = "succeeded") =>
     const completed = state === "succeeded" || state === "failed" ? at(2).toISOString() : null
     yield* sql`INSERT INTO provisioner_jobs (id, created_at, updated_at, started_at, completed_at, error, organization_id, initiator_id,
       provisioner, type, file_id)
-      VALUES (${id}, ${t}, ${t}, ${started}, ${completed}, ${state === "failed" ? "It broke." : ""}, ${w.org}, ${w.user}, 'workbay',
+      VALUES (${id}, ${t}, ${t}, ${started}, ${completed}, ${
+      state === "failed" ? "It broke." : ""
+    }, ${w.org}, ${w.user}, 'workbay',
         'workspace_build', ${randomUUID()})`
     return id
   }).pipe(Effect.orDie)
@@ -66,31 +77,109 @@ export const world = Effect.gen(function*() {
 
 let names = 0
 export const workspace = (w: World, overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
-  id: randomUUID(), created_at: at(1), updated_at: at(1), owner_id: w.user, organization_id: w.org, template_id: w.template,
-  deleted: false, name: `ws-${++names}`, autostart_schedule: "", ttl_ms: null, last_used_at: at(1), dormant_at: null, deleting_at: null,
-  next_start_at: null, automatic_updates: "never", favorite: false, user_acl: {}, group_acl: {}, ...overrides
+  id: randomUUID(),
+  created_at: at(1),
+  updated_at: at(1),
+  owner_id: w.user,
+  organization_id: w.org,
+  template_id: w.template,
+  deleted: false,
+  name: `ws-${++names}`,
+  autostart_schedule: "",
+  ttl_ms: null,
+  last_used_at: at(1),
+  dormant_at: null,
+  deleting_at: null,
+  next_start_at: null,
+  automatic_updates: "never",
+  favorite: false,
+  user_acl: {},
+  group_acl: {},
+  ...overrides
 })
 
-export const build = (w: World, workspaceId: string, jobId: string, overrides: Partial<WorkspaceBuildRecord> = {}): WorkspaceBuildRecord => ({
-  id: randomUUID(), created_at: at(3), updated_at: at(3), workspace_id: workspaceId, template_version_id: w.version,
-  template_version_preset_id: null, build_number: 1, transition: "start", initiator_id: w.user, job_id: jobId,
-  provisioner_state: new Uint8Array(0), deadline: null, max_deadline: null, reason: "initiator", daily_cost: 0, has_ai_task: false,
-  has_external_agent: false, parameters: [], orphan: false, ...overrides
+export const build = (
+  w: World,
+  workspaceId: string,
+  jobId: string,
+  overrides: Partial<WorkspaceBuildRecord> = {}
+): WorkspaceBuildRecord => ({
+  id: randomUUID(),
+  created_at: at(3),
+  updated_at: at(3),
+  workspace_id: workspaceId,
+  template_version_id: w.version,
+  template_version_preset_id: null,
+  build_number: 1,
+  transition: "start",
+  initiator_id: w.user,
+  job_id: jobId,
+  provisioner_state: new Uint8Array(0),
+  deadline: null,
+  max_deadline: null,
+  reason: "initiator",
+  daily_cost: 0,
+  has_ai_task: false,
+  has_external_agent: false,
+  parameters: [],
+  orphan: false,
+  ...overrides
 })
 
-export const agent = (resourceId: string, name: string, overrides: Partial<WorkspaceAgentRecord> = {}): WorkspaceAgentRecord => ({
-  id: randomUUID(), created_at: at(4), updated_at: at(4), resource_id: resourceId, name, external: false, instance_id: "", auth_token_hash: `hash-${name}`,
-  operating_system: "linux", architecture: "amd64", directory: "/home/coder", environment_variables: { A: "1" },
-  connection_timeout_seconds: 120, troubleshooting_url: "", startup_script_behavior: "blocking",
-  display_apps: { vscode: true, vscode_insiders: false, web_terminal: true, ssh_helper: true, port_forwarding_helper: false },
+export const agent = (
+  resourceId: string,
+  name: string,
+  overrides: Partial<WorkspaceAgentRecord> = {}
+): WorkspaceAgentRecord => ({
+  id: randomUUID(),
+  created_at: at(4),
+  updated_at: at(4),
+  resource_id: resourceId,
+  name,
+  external: false,
+  instance_id: "",
+  auth_token_hash: `hash-${name}`,
+  operating_system: "linux",
+  architecture: "amd64",
+  directory: "/home/coder",
+  environment_variables: { A: "1" },
+  connection_timeout_seconds: 120,
+  troubleshooting_url: "",
+  startup_script_behavior: "blocking",
+  display_apps: {
+    vscode: true,
+    vscode_insiders: false,
+    web_terminal: true,
+    ssh_helper: true,
+    port_forwarding_helper: false
+  },
   apps: [{ id: randomUUID(), slug: "code", display_name: "Code", url: "http://localhost:8080" } as never],
-  scripts: [], lifecycle_state: "created", first_connected_at: null, last_connected_at: null, disconnected_at: null,
-  started_at: null, ready_at: null, version: "", api_version: "", logs_length: 0, logs_overflowed: false,
-  expanded_directory: "", subsystems: [], script_results: {}, metadata: [], ...overrides
+  scripts: [],
+  lifecycle_state: "created",
+  first_connected_at: null,
+  last_connected_at: null,
+  disconnected_at: null,
+  started_at: null,
+  ready_at: null,
+  version: "",
+  api_version: "",
+  logs_length: 0,
+  logs_overflowed: false,
+  expanded_directory: "",
+  subsystems: [],
+  script_results: {},
+  metadata: [],
+  ...overrides
 })
 
 /** A workspace with one build whose job ended in `state`, of `transition` and `cost`. */
-const built = (w: World, transition: WorkspaceBuildRecord["transition"], state: JobState, cost: number, overrides: Partial<WorkspaceRecord> = {}) =>
+const built = (
+  w: World,
+  transition: WorkspaceBuildRecord["transition"],
+  state: JobState,
+  cost: number,
+  overrides: Partial<WorkspaceRecord> = {}
+) =>
   Effect.gen(function*() {
     const workspaces = yield* WorkspaceRepo
     const builds = yield* WorkspaceBuildRepo
@@ -115,8 +204,14 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         // Every byte value, zeros and high bytes included, comes back as it went in.
         const state = new Uint8Array(Array.from({ length: 512 }, (_, i) => (i * 7 + 3) % 256))
         const first = build(w, ws.id, yield* job(w), {
-          provisioner_state: state, deadline: at(10), max_deadline: at(20), daily_cost: 3, has_ai_task: true, reason: "autostart",
-          template_version_preset_id: randomUUID(), parameters: [{ name: "cpus", value: "4" }, { name: "region", value: "" }]
+          provisioner_state: state,
+          deadline: at(10),
+          max_deadline: at(20),
+          daily_cost: 3,
+          has_ai_task: true,
+          reason: "autostart",
+          template_version_preset_id: randomUUID(),
+          parameters: [{ name: "cpus", value: "4" }, { name: "region", value: "" }]
         })
         yield* builds.insert(first)
         const found = Option.getOrThrow(yield* builds.findById(first.id))
@@ -149,7 +244,12 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         yield* builds.insert(b)
         const state = new TextEncoder().encode(JSON.stringify({ resources: ["box"], ünïcode: "✓" }))
         yield* builds.setResult(b.id, {
-          provisioner_state: state, daily_cost: 7, has_ai_task: false, has_external_agent: true, deadline: at(30), max_deadline: null
+          provisioner_state: state,
+          daily_cost: 7,
+          has_ai_task: false,
+          has_external_agent: true,
+          deadline: at(30),
+          max_deadline: null
         }, at(31))
         const after = Option.getOrThrow(yield* builds.findById(b.id))
         expect(Array.from(after.provisioner_state)).toEqual(Array.from(state))
@@ -173,7 +273,11 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const after = Option.getOrThrow(yield* builds.findById(b.id))
         expect(Array.from(after.provisioner_state)).toEqual([0, 1, 127, 128, 255, 10])
         expect(after.updated_at).toEqual(at(40))
-        expect({ ...after, provisioner_state: undefined, updated_at: undefined }).toEqual({ ...b, provisioner_state: undefined, updated_at: undefined })
+        expect({ ...after, provisioner_state: undefined, updated_at: undefined }).toEqual({
+          ...b,
+          provisioner_state: undefined,
+          updated_at: undefined
+        })
         yield* builds.setProvisionerState(b.id, new Uint8Array(0), at(41))
         expect(Option.getOrThrow(yield* builds.findById(b.id)).provisioner_state).toHaveLength(0)
       })
@@ -188,9 +292,28 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const a = workspace(w)
         const b = workspace(w)
         for (const ws of [a, b]) yield* repo.insert(ws)
-        yield* builds.insert(build(w, a.id, yield* job(w), { build_number: 1, created_at: at(3), parameters: [{ name: "x", value: "a1" }, { name: "y", value: "y1" }] }))
-        yield* builds.insert(build(w, a.id, yield* job(w), { build_number: 2, created_at: at(5), transition: "stop", parameters: [{ name: "x", value: "stopped" }] }))
-        yield* builds.insert(build(w, b.id, yield* job(w), { build_number: 1, created_at: at(4), parameters: [{ name: "x", value: "b1" }] }))
+        yield* builds.insert(
+          build(w, a.id, yield* job(w), {
+            build_number: 1,
+            created_at: at(3),
+            parameters: [{ name: "x", value: "a1" }, { name: "y", value: "y1" }]
+          })
+        )
+        yield* builds.insert(
+          build(w, a.id, yield* job(w), {
+            build_number: 2,
+            created_at: at(5),
+            transition: "stop",
+            parameters: [{ name: "x", value: "stopped" }]
+          })
+        )
+        yield* builds.insert(
+          build(w, b.id, yield* job(w), {
+            build_number: 1,
+            created_at: at(4),
+            parameters: [{ name: "x", value: "b1" }]
+          })
+        )
         const got = yield* builds.recentParameters(w.user, w.template, 10)
         // The stop build's value is not among them; b's build is the newest.
         expect(got).toHaveLength(3)
@@ -215,14 +338,20 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const latest = new Map<string, string>()
         for (const [ws, count] of [[a, 3], [b, 1], [c, 2]] as const) {
           for (let n = 1; n <= count; n++) {
-            const one = build(w, ws.id, yield* job(w), { build_number: n, parameters: [{ name: "n", value: String(n) }] })
+            const one = build(w, ws.id, yield* job(w), {
+              build_number: n,
+              parameters: [{ name: "n", value: String(n) }]
+            })
             yield* builds.insert(one)
             latest.set(ws.id, one.id)
           }
         }
         const got = yield* builds.latestOf([a.id, b.id])
         expect(got.map((x) => x.id).sort()).toEqual([latest.get(a.id), latest.get(b.id)].sort())
-        expect(got.find((x) => x.workspace_id === a.id)).toMatchObject({ build_number: 3, parameters: [{ name: "n", value: "3" }] })
+        expect(got.find((x) => x.workspace_id === a.id)).toMatchObject({
+          build_number: 3,
+          parameters: [{ name: "n", value: "3" }]
+        })
         expect(yield* builds.latestOf([])).toEqual([])
         expect(yield* builds.latestOf([randomUUID()])).toEqual([])
         // The summaries are the same builds, every field but the parameters and the provisioner state.
@@ -259,12 +388,15 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 2, offset: 2 }))).toEqual([3, 2])
         // after_id: the builds numbered above the cursor, newest first (the described system's query).
         expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, afterId: made[1]!.id }))).toEqual([5, 4, 3])
-        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 1, offset: 1, afterId: made[1]!.id }))).toEqual([4])
+        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 1, offset: 1, afterId: made[1]!.id }))).toEqual([
+          4
+        ])
         expect(yield* builds.list({ workspaceId: ws.id, limit: 25, afterId: made[4]!.id })).toEqual([])
         // since: created strictly after that instant.
         expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(30) }))).toEqual([5, 4])
         expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(29) }))).toEqual([5, 4, 3])
-        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(20), afterId: made[2]!.id }))).toEqual([5, 4])
+        expect(numbers(yield* builds.list({ workspaceId: ws.id, limit: 25, since: at(20), afterId: made[2]!.id })))
+          .toEqual([5, 4])
         expect(yield* builds.list({ workspaceId: randomUUID(), limit: 25 })).toEqual([])
       })
     )
@@ -281,17 +413,55 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const stored: ReadonlyArray<StoredResource> = [
           {
             resource: {
-              id: home, created_at: at(5), job_id: jobA, transition: "start", type: "volume", name: "home", hide: true, icon: "/disk.svg",
-              daily_cost: 1, metadata: [{ key: "size", value: "10GB", sensitive: false }]
+              id: home,
+              created_at: at(5),
+              job_id: jobA,
+              transition: "start",
+              type: "volume",
+              name: "home",
+              hide: true,
+              icon: "/disk.svg",
+              daily_cost: 1,
+              metadata: [{ key: "size", value: "10GB", sensitive: false }]
             },
             agents: []
           },
           {
-            resource: { id: dev, created_at: at(6), job_id: jobA, transition: "start", type: "machine", name: "dev", hide: false, icon: "", daily_cost: 2, metadata: [] },
-            agents: [agent(dev, "main"), agent(dev, "aux", { external: true, environment_variables: {}, ready_at: at(9), lifecycle_state: "ready" })]
+            resource: {
+              id: dev,
+              created_at: at(6),
+              job_id: jobA,
+              transition: "start",
+              type: "machine",
+              name: "dev",
+              hide: false,
+              icon: "",
+              daily_cost: 2,
+              metadata: []
+            },
+            agents: [
+              agent(dev, "main"),
+              agent(dev, "aux", {
+                external: true,
+                environment_variables: {},
+                ready_at: at(9),
+                lifecycle_state: "ready"
+              })
+            ]
           },
           {
-            resource: { id: randomUUID(), created_at: at(5), job_id: jobB, transition: "stop", type: "volume", name: "home", hide: false, icon: "", daily_cost: 0, metadata: [] },
+            resource: {
+              id: randomUUID(),
+              created_at: at(5),
+              job_id: jobB,
+              transition: "stop",
+              type: "volume",
+              name: "home",
+              hide: false,
+              icon: "",
+              daily_cost: 0,
+              metadata: []
+            },
             agents: []
           }
         ]
@@ -321,13 +491,17 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         yield* built(w, "start", "succeeded", 11, { deleted: true })
         // Stopped after running: only the latest build counts.
         const stopped = yield* built(w, "start", "succeeded", 13)
-        yield* builds.insert(build(w, stopped.id, yield* job(w), { build_number: 2, transition: "stop", daily_cost: 0 }))
+        yield* builds.insert(
+          build(w, stopped.id, yield* job(w), { build_number: 2, transition: "stop", daily_cost: 0 })
+        )
         // Another owner's workspace in the same organization does not count.
         const sql = yield* SqlClient.SqlClient
         const someoneElse = randomUUID()
         const t = at(0).toISOString()
         yield* sql`INSERT INTO users (id, email, username, login_type, status, created_at, updated_at, last_seen_at)
-          VALUES (${someoneElse}, ${`${someoneElse}@example.com`}, ${`u${someoneElse.slice(0, 8)}`}, 'password', 'active', ${t}, ${t}, ${t})`
+          VALUES (${someoneElse}, ${`${someoneElse}@example.com`}, ${`u${
+          someoneElse.slice(0, 8)
+        }`}, 'password', 'active', ${t}, ${t}, ${t})`
         yield* built(w, "start", "succeeded", 17, { owner_id: someoneElse })
         expect(yield* repo.creditsConsumed(w.org, w.user)).toBe(5)
         expect(yield* repo.creditsConsumed(w.org, w.user, running.id)).toBe(2)
@@ -354,12 +528,21 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         yield* repo.insert(workspace(w))
         const after = new Map((yield* repo.countByStatus()).map((r) => [r.status, r.count]))
         const added = (s: string) => (after.get(s as never) ?? 0) - (before.get(s as never) ?? 0)
-        expect([added("running"), added("pending"), added("starting"), added("stopped"), added("stopping"), added("failed")])
+        expect([
+          added("running"),
+          added("pending"),
+          added("starting"),
+          added("stopped"),
+          added("stopping"),
+          added("failed")
+        ])
           .toEqual([2, 1, 1, 1, 1, 1])
         expect(added("deleted")).toBe(0)
         // The gauges' read is the same count, every status present (zero when none).
         const snapshot = yield* (yield* MetricsSnapshotRepo).snapshot
-        expect(snapshot.workspaces).toEqual(workspaceStatuses.map((status) => ({ status, count: after.get(status) ?? 0 })))
+        expect(snapshot.workspaces).toEqual(
+          workspaceStatuses.map((status) => ({ status, count: after.get(status) ?? 0 }))
+        )
       })
     )
 
@@ -372,7 +555,10 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         const w = yield* world
         const ws = workspace(w)
         yield* (yield* WorkspaceRepo).insert(ws)
-        const kept = Effect.map(sql<{ s: string | null }>`SELECT latest_build_status AS s FROM workspaces WHERE id = ${ws.id}`, (rs) => rs[0]!.s)
+        const kept = Effect.map(
+          sql<{ s: string | null }>`SELECT latest_build_status AS s FROM workspaces WHERE id = ${ws.id}`,
+          (rs) => rs[0]!.s
+        )
         const worker = { id: randomUUID(), name: "w-1", provisioners: ["workbay"], tags: {}, organization_id: w.org }
         let n = 0
         const next = (transition: WorkspaceBuildRecord["transition"]) =>

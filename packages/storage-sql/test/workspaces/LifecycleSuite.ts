@@ -5,17 +5,23 @@
  * idle workspaces. A workspace is due at once after each write to what the rules read, and at
  * its stored time otherwise; a stored time never overwrites a change made after the read.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import {
-  type LifecycleCandidate, LifecycleCandidates, ProvisionerJobRepo, TemplateRepo, UserRepo, WorkspaceBuildRepo, WorkspaceRepo
+  type LifecycleCandidate,
+  LifecycleCandidates,
+  ProvisionerJobRepo,
+  TemplateRepo,
+  UserRepo,
+  WorkspaceBuildRepo,
+  WorkspaceRepo
 } from "@workbay/core"
 import { lifecycleDueStatement, type StoragePorts, toDateOrNull } from "@workbay/storage-sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
-import { build, job, type World, workspace, world } from "./BuildRepositorySuite.js"
+import { build, job, workspace, type World, world } from "./BuildRepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
 
@@ -62,7 +68,12 @@ const stored = (id: string) =>
     return toDateOrNull(rs[0]!.lifecycle_due_at)
   })
 
-export const lifecycleSuite = (name: string, dialect: "sqlite" | "pg", makeStorage: StorageFactory, options: SuiteOptions = {}) => {
+export const lifecycleSuite = (
+  name: string,
+  dialect: "sqlite" | "pg",
+  makeStorage: StorageFactory,
+  options: SuiteOptions = {}
+) => {
   const test = (title: string, body: Effect.Effect<void, unknown, Ports>) =>
     it.live(title, () => body.pipe(Effect.provide(makeStorage()), Effect.orDie))
 
@@ -114,7 +125,10 @@ export const lifecycleSuite = (name: string, dialect: "sqlite" | "pg", makeStora
         const { ws } = yield* withBuild(w, "stop")
         const c = yield* candidate(ws.id, at(0))
         // A schedule set between the tick's read and its answer.
-        yield* (yield* WorkspaceRepo).update(ws.id, { autostart_schedule: "CRON_TZ=UTC 0 9 * * *", next_start_at: at(100) })
+        yield* (yield* WorkspaceRepo).update(ws.id, {
+          autostart_schedule: "CRON_TZ=UTC 0 9 * * *",
+          next_start_at: at(100)
+        })
         yield* Effect.flatMap(LifecycleCandidates, (cs) => cs.reschedule(c!, null))
         expect(yield* dueIds(at(0))).toContain(ws.id)
         // The next look stores its answer.

@@ -4,8 +4,8 @@
  * (SQLite: no `USE TEMP B-TREE FOR ORDER BY`; Postgres, with sorting priced out: no Sort node,
  * which it would keep if no index gave the order). And the kept counts follow inserts and deletions.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { UserRepo, type WorkspaceFilter, WorkspaceRepo } from "@workbay/core"
 import { latestBuildsStatement, listStatements, type StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
@@ -25,7 +25,11 @@ const base: WorkspaceFilter = {
 }
 const cases: ReadonlyArray<[string, WorkspaceFilter, string]> = [
   ["every workspace (an owner's view)", base, "workspaces_list"],
-  ["owner:me of a member", { ...base, visibility: { all: false, organizationIds: [], userId: me, groupIds: [] }, ownerIds: [me] }, "workspaces_owner_list"]
+  ["owner:me of a member", {
+    ...base,
+    visibility: { all: false, organizationIds: [], userId: me, groupIds: [] },
+    ownerIds: [me]
+  }, "workspaces_owner_list"]
 ]
 
 /** The plan of the page after the favorites, one line per step. */
@@ -107,9 +111,24 @@ export const workspaceListPlanSuite = (
           const id = randomUUID()
           ids.push(id)
           yield* repo.insert({
-            id, created_at: new Date(t), updated_at: new Date(t), owner_id: owner, organization_id: org, template_id: template,
-            deleted: false, name: `w${i}`, autostart_schedule: "", ttl_ms: null, last_used_at: new Date(t), dormant_at: null,
-            deleting_at: null, next_start_at: null, automatic_updates: "never", favorite: false, user_acl: {}, group_acl: {}
+            id,
+            created_at: new Date(t),
+            updated_at: new Date(t),
+            owner_id: owner,
+            organization_id: org,
+            template_id: template,
+            deleted: false,
+            name: `w${i}`,
+            autostart_schedule: "",
+            ttl_ms: null,
+            last_used_at: new Date(t),
+            dormant_at: null,
+            deleting_at: null,
+            next_start_at: null,
+            automatic_updates: "never",
+            favorite: false,
+            user_acl: {},
+            group_acl: {}
           })
         }
         const all = { ...base, requesterId: users[0]! }

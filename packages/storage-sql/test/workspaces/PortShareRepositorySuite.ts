@@ -4,8 +4,8 @@
  * the latest build only. The rows builds make (jobs, builds, resources, agents) are written
  * directly. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { PortShareRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -51,7 +51,11 @@ const sibling = (ws: { org: string; user: string; template: string }) =>
   }).pipe(Effect.orDie)
 
 /** A build of `ws` numbered `number`, whose job made one resource with agents named `agents`. */
-const build = (ws: { org: string; user: string; version: string; workspace: string }, number: number, agents: ReadonlyArray<string>) =>
+const build = (
+  ws: { org: string; user: string; version: string; workspace: string },
+  number: number,
+  agents: ReadonlyArray<string>
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const job = randomUUID()
@@ -80,7 +84,13 @@ export const portShareRepositorySuite = (name: string, makeStorage: StorageFacto
         const ws = yield* workspaceRows
         const other = yield* workspaceRows
         expect(yield* repo.list(ws.workspace)).toEqual([])
-        const high = { workspace_id: ws.workspace, agent_name: "main", port: 8080, share_level: "authenticated", protocol: "http" } as const
+        const high = {
+          workspace_id: ws.workspace,
+          agent_name: "main",
+          port: 8080,
+          share_level: "authenticated",
+          protocol: "http"
+        } as const
         expect(yield* repo.upsert(high)).toEqual(high)
         const low = { ...high, port: 3000, share_level: "public", protocol: "https" } as const
         yield* repo.upsert(low)
@@ -111,8 +121,15 @@ export const portShareRepositorySuite = (name: string, makeStorage: StorageFacto
         const other = yield* workspaceRows
         const at = (workspace_id: string, port: number, share_level: "organization" | "authenticated" | "public") =>
           ({ workspace_id, agent_name: "main", port, share_level, protocol: "https" }) as const
-        for (const s of [at(ws.workspace, 1000, "organization"), at(ws.workspace, 2000, "authenticated"), at(ws.workspace, 3000, "public"),
-          at(second, 3000, "public"), at(other.workspace, 3000, "public")]) yield* repo.upsert(s)
+        for (
+          const s of [
+            at(ws.workspace, 1000, "organization"),
+            at(ws.workspace, 2000, "authenticated"),
+            at(ws.workspace, 3000, "public"),
+            at(second, 3000, "public"),
+            at(other.workspace, 3000, "public")
+          ]
+        ) yield* repo.upsert(s)
         const levels = (workspace: string) => Effect.map(repo.list(workspace), (rs) => rs.map((r) => r.share_level))
 
         expect(yield* repo.lowerToTemplateMax(ws.template, "public")).toBe(0)

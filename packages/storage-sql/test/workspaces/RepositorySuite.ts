@@ -3,8 +3,8 @@
  * lists, nullable times), names unique per owner among the undeleted, lookups by name with and
  * without deleted ones. Every test gets a fresh, migrated database.
  */
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import { UniqueViolation, type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
@@ -31,11 +31,29 @@ const owners = Effect.gen(function*() {
   return { org, user, template }
 }).pipe(Effect.orDie)
 
-const workspace = (o: { org: string; user: string; template: string }, overrides: Partial<WorkspaceRecord> = {}): WorkspaceRecord => ({
-  id: randomUUID(), created_at: at(1), updated_at: at(1), owner_id: o.user, organization_id: o.org, template_id: o.template,
-  deleted: false, name: "dev", autostart_schedule: "CRON_TZ=Europe/Paris 30 8 * * 1-5", ttl_ms: 28_800_000,
-  last_used_at: at(2), dormant_at: null, deleting_at: null, next_start_at: at(3), automatic_updates: "always", favorite: true,
-  user_acl: { [randomUUID()]: "use" }, group_acl: { [o.org]: "admin" }, ...overrides
+const workspace = (
+  o: { org: string; user: string; template: string },
+  overrides: Partial<WorkspaceRecord> = {}
+): WorkspaceRecord => ({
+  id: randomUUID(),
+  created_at: at(1),
+  updated_at: at(1),
+  owner_id: o.user,
+  organization_id: o.org,
+  template_id: o.template,
+  deleted: false,
+  name: "dev",
+  autostart_schedule: "CRON_TZ=Europe/Paris 30 8 * * 1-5",
+  ttl_ms: 28_800_000,
+  last_used_at: at(2),
+  dormant_at: null,
+  deleting_at: null,
+  next_start_at: at(3),
+  automatic_updates: "always",
+  favorite: true,
+  user_acl: { [randomUUID()]: "use" },
+  group_acl: { [o.org]: "admin" },
+  ...overrides
 })
 
 export const workspaceRepositorySuite = (name: string, makeStorage: StorageFactory, options: SuiteOptions = {}) => {
@@ -54,11 +72,20 @@ export const workspaceRepositorySuite = (name: string, makeStorage: StorageFacto
         expect(Option.getOrThrow(yield* repo.findByOwnerAndName(o.user, "DEV", false)).id).toBe(w.id)
         expect(yield* Effect.flip(repo.insert(workspace(o, { name: "Dev" })))).toBeInstanceOf(UniqueViolation)
 
-        const none = workspace(o, { name: "plain", ttl_ms: null, next_start_at: null, autostart_schedule: "", user_acl: {}, group_acl: {} })
+        const none = workspace(o, {
+          name: "plain",
+          ttl_ms: null,
+          next_start_at: null,
+          autostart_schedule: "",
+          user_acl: {},
+          group_acl: {}
+        })
         yield* repo.insert(none)
         expect(Option.getOrThrow(yield* repo.findById(none.id))).toEqual(none)
 
-        const renamed = Option.getOrThrow(yield* repo.update(w.id, { name: "dev2", dormant_at: at(9), favorite: false }))
+        const renamed = Option.getOrThrow(
+          yield* repo.update(w.id, { name: "dev2", dormant_at: at(9), favorite: false })
+        )
         expect(renamed).toMatchObject({ name: "dev2", favorite: false })
         expect(renamed.dormant_at).toEqual(at(9))
         expect(yield* Effect.flip(repo.update(w.id, { name: "PLAIN" }))).toBeInstanceOf(UniqueViolation)
@@ -95,8 +122,14 @@ export const workspaceRepositorySuite = (name: string, makeStorage: StorageFacto
         // Each dormant workspace from its own dormant_at, to the millisecond.
         const ids = yield* repo.redateDormantByTemplate(o.template, DAY + 1, null)
         expect([...ids].sort()).toEqual([dormant.id, dormant2.id].sort())
-        expect(yield* get(dormant)).toMatchObject({ dormant_at: at(5), deleting_at: new Date(at(5).getTime() + DAY + 1) })
-        expect(yield* get(dormant2)).toMatchObject({ dormant_at: at(7), deleting_at: new Date(at(7).getTime() + DAY + 1) })
+        expect(yield* get(dormant)).toMatchObject({
+          dormant_at: at(5),
+          deleting_at: new Date(at(5).getTime() + DAY + 1)
+        })
+        expect(yield* get(dormant2)).toMatchObject({
+          dormant_at: at(7),
+          deleting_at: new Date(at(7).getTime() + DAY + 1)
+        })
         expect(yield* get(active)).toMatchObject({ dormant_at: null, deleting_at: null })
         for (const w of [gone, other]) expect((yield* get(w)).deleting_at).toBeNull()
 
@@ -110,7 +143,9 @@ export const workspaceRepositorySuite = (name: string, makeStorage: StorageFacto
 
         // No autodelete: no deletion time.
         expect(yield* repo.redateDormantByTemplate(o.template, 0, null)).toHaveLength(2)
-        for (const w of [dormant, dormant2]) expect(yield* get(w)).toMatchObject({ dormant_at: at(40), deleting_at: null })
+        for (const w of [dormant, dormant2]) {
+          expect(yield* get(w)).toMatchObject({ dormant_at: at(40), deleting_at: null })
+        }
         expect(yield* repo.redateDormantByTemplate(elsewhere.template, 0, at(50))).toEqual([other.id])
         expect(yield* get(other)).toMatchObject({ dormant_at: at(50), deleting_at: null })
       })

@@ -7,7 +7,8 @@ import { TickLock } from "@workbay/core"
 import { Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 
-const tryLock = <A, R>(key: string, effect: Effect.Effect<A, never, R>) => Effect.flatMap(TickLock, (lock) => lock.withTryLock(key, effect))
+const tryLock = <A, R>(key: string, effect: Effect.Effect<A, never, R>) =>
+  Effect.flatMap(TickLock, (lock) => lock.withTryLock(key, effect))
 
 /**
  * `makeStorage` gives one storage; `makeReplica`, when given, gives another layer on the same
@@ -16,7 +17,9 @@ const tryLock = <A, R>(key: string, effect: Effect.Effect<A, never, R>) => Effec
 export const tickLockSuite = (
   name: string,
   makeStorage: StorageFactory,
-  options: SuiteOptions & { readonly makeReplicas?: () => readonly [ReturnType<StorageFactory>, ReturnType<StorageFactory>] } = {}
+  options: SuiteOptions & {
+    readonly makeReplicas?: () => readonly [ReturnType<StorageFactory>, ReturnType<StorageFactory>]
+  } = {}
 ) =>
   describe.skipIf(options.skip === true)(`TickLock on ${name}`, () => {
     it.live("a held key refuses a second holder until it is released", () =>
@@ -30,7 +33,9 @@ export const tickLockSuite = (
 
     it.live("a failure releases the key", () =>
       Effect.gen(function*() {
-        const failed = yield* Effect.exit(Effect.flatMap(TickLock, (lock) => lock.withTryLock("tick", Effect.fail("boom"))))
+        const failed = yield* Effect.exit(
+          Effect.flatMap(TickLock, (lock) => lock.withTryLock("tick", Effect.fail("boom")))
+        )
         expect(Exit.isFailure(failed)).toBe(true)
         expect(yield* tryLock("tick", Effect.succeed("free"))).toEqual(Option.some("free"))
       }).pipe(Effect.provide(makeStorage())))
@@ -46,7 +51,10 @@ export const tickLockSuite = (
           const holding = yield* Deferred.make<void>()
           const release = yield* Deferred.make<void>()
           const holder = yield* Effect.fork(
-            tryLock("tick", Deferred.succeed(holding, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as("a")))
+            tryLock(
+              "tick",
+              Deferred.succeed(holding, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as("a"))
+            )
               .pipe(Effect.provide(first))
           )
           yield* Deferred.await(holding)

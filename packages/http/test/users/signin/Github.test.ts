@@ -3,7 +3,7 @@
  * refusals, signups, login conversion; GitHub is a local server speaking its documented endpoints.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Client, SESSION_HEADER, startWithOwner, STRONG_PASSWORD, createUser } from "../../support.js"
+import { Client, createUser, SESSION_HEADER, startWithOwner, STRONG_PASSWORD } from "../../support.js"
 import { Browser } from "./browser.js"
 import { CLIENT_ID, CLIENT_SECRET, startFakeGithub } from "./fakeGithub.js"
 
@@ -15,8 +15,22 @@ const accounts = [
   { id: 101, login: "octo_cat", name: "Octo Cat", email: "octo@corp.example", orgs: ["corp"], teams: ["corp/devs"] },
   { id: 102, login: "outsider", name: "Out Sider", email: "out@else.example", orgs: ["else"] },
   { id: 103, login: "no-team", name: "No Team", email: "noteam@corp.example", orgs: ["corp"] },
-  { id: 104, login: "unverified", name: "Un Verified", email: "unverified@corp.example", orgs: ["corp"], verified: false },
-  { id: 105, login: "convert-me", name: "Convert Me", email: "convert@corp.example", orgs: ["corp"], teams: ["corp/devs"] },
+  {
+    id: 104,
+    login: "unverified",
+    name: "Un Verified",
+    email: "unverified@corp.example",
+    orgs: ["corp"],
+    verified: false
+  },
+  {
+    id: 105,
+    login: "convert-me",
+    name: "Convert Me",
+    email: "convert@corp.example",
+    orgs: ["corp"],
+    teams: ["corp/devs"]
+  },
   { id: 106, login: "late", name: "Late Comer", email: "late@corp.example", orgs: ["corp"], teams: ["corp/devs"] }
 ]
 
@@ -39,7 +53,12 @@ const start = async (settings: Record<string, unknown> = {}) => {
 }
 
 /** The whole web flow in one browser: start, approve at GitHub, back to the callback. */
-const webSignIn = async (srv: Started["srv"], login: string, browser = new Browser(), query = "?redirect=%2Fworkspaces%3Fx%3D1") => {
+const webSignIn = async (
+  srv: Started["srv"],
+  login: string,
+  browser = new Browser(),
+  query = "?redirect=%2Fworkspaces%3Fx%3D1"
+) => {
   github.state.signedIn = login
   const first = await browser.request(`${srv.url}/api/v2/users/oauth2/github/callback${query}`)
   expect(first.status).toBe(307)
@@ -84,7 +103,12 @@ describe("GitHub web flow", () => {
     expect(first.token).toBeDefined()
     const me = await new Client(`${s.srv.url}/api/v2`, first.token).get("/users/me")
     expect(me.status).toBe(200)
-    expect(me.body).toMatchObject({ username: "octo-cat", email: "octo@corp.example", login_type: "github", name: "Octo Cat" })
+    expect(me.body).toMatchObject({
+      username: "octo-cat",
+      email: "octo@corp.example",
+      login_type: "github",
+      name: "Octo Cat"
+    })
     // The flow's cookies are cleared once used.
     expect(first.browser.cookie(s.srv.url, "oauth_state")).toBeUndefined()
 
@@ -141,7 +165,12 @@ describe("GitHub web flow", () => {
   })
 
   it("keeps only the path of the redirect target", async () => {
-    const r = await webSignIn(s.srv, "octo_cat", new Browser(), `?redirect=${encodeURIComponent("https://evil.example/steal?x=1")}`)
+    const r = await webSignIn(
+      s.srv,
+      "octo_cat",
+      new Browser(),
+      `?redirect=${encodeURIComponent("https://evil.example/steal?x=1")}`
+    )
     expect(r.back.location).toBe(`${s.srv.url}/steal?x=1`)
   })
 
@@ -152,21 +181,31 @@ describe("GitHub web flow", () => {
   })
 
   it("converts a password account to GitHub through the conversion's state", async () => {
-    const u = await s.owner.post("/users", { email: "convert@corp.example", username: "conv", password: STRONG_PASSWORD })
+    const u = await s.owner.post("/users", {
+      email: "convert@corp.example",
+      username: "conv",
+      password: STRONG_PASSWORD
+    })
     expect(u.status).toBe(201)
     const browser = new Browser()
     const session = await fetch(`${s.srv.url}/api/v2/users/login`, {
-      method: "POST", headers: { "content-type": "application/json" },
+      method: "POST",
+      headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: "convert@corp.example", password: STRONG_PASSWORD })
     }).then((r) => r.json() as Promise<{ session_token: string }>)
     const conv = await fetch(`${s.srv.url}/api/v2/users/me/convert-login`, {
-      method: "POST", headers: { "content-type": "application/json", [SESSION_HEADER]: session.session_token },
+      method: "POST",
+      headers: { "content-type": "application/json", [SESSION_HEADER]: session.session_token },
       body: JSON.stringify({ to_type: "github", password: STRONG_PASSWORD })
     })
     expect(conv.status).toBe(201)
     const body = await conv.json() as { state_string: string }
     expect(body.state_string.startsWith("convert-")).toBe(true)
-    expect(conv.headers.getSetCookie().some((c) => c.startsWith(`oauth_convert_state=${encodeURIComponent(body.state_string)}`))).toBe(true)
+    expect(
+      conv.headers.getSetCookie().some((c) =>
+        c.startsWith(`oauth_convert_state=${encodeURIComponent(body.state_string)}`)
+      )
+    ).toBe(true)
 
     // Without the conversion cookie the state is refused.
     const stranger = await webSignIn(s.srv, "convert-me", new Browser(), `?oidc_merge_state=${body.state_string}`)
@@ -182,7 +221,9 @@ describe("GitHub web flow", () => {
     const old = await s.srv.anonymous.post("/users/login", { email: "convert@corp.example", password: STRONG_PASSWORD })
     expect(old.status).toBe(401)
     const audit = await s.owner.get(`/audit?q=${encodeURIComponent("resource_type:user action:write")}&limit=50`)
-    const entry = audit.body.audit_logs.find((e: any) => e.resource_id === u.body.id && e.diff.login_type?.new === "github")
+    const entry = audit.body.audit_logs.find((e: any) =>
+      e.resource_id === u.body.id && e.diff.login_type?.new === "github"
+    )
     expect(entry).toBeDefined()
   })
 })
@@ -235,8 +276,11 @@ describe("GitHub device flow", () => {
     const device = await browser.request(`${s.srv.url}/api/v2/users/oauth2/github/device`)
     expect(device.status).toBe(200)
     expect(device.body).toEqual({
-      device_code: expect.any(String), user_code: "ABCD-1234", verification_uri: `${github.url}/login/device`,
-      expires_in: 900, interval: 5
+      device_code: expect.any(String),
+      user_code: "ABCD-1234",
+      verification_uri: `${github.url}/login/device`,
+      expires_in: 900,
+      interval: 5
     })
     const callback = `${s.srv.url}/api/v2/users/oauth2/github/callback?code=${device.body.device_code}&state=${state}`
     const pending = await browser.request(callback)

@@ -34,7 +34,12 @@ const settingsFor = (issuer: string, extra: Record<string, unknown> = {}) => ({
 })
 
 /** The whole code flow in one browser; the answer of the callback. */
-const signIn = async (srv: Started["srv"], accountId: string, browser = new Browser(), query = "?redirect=%2Fworkspaces") => {
+const signIn = async (
+  srv: Started["srv"],
+  accountId: string,
+  browser = new Browser(),
+  query = "?redirect=%2Fworkspaces"
+) => {
   const callback = `${srv.url}/api/v2/users/oidc/callback`
   const first = await browser.request(`${callback}${query}`)
   expect(first.status).toBe(307)
@@ -49,15 +54,30 @@ const api = (srv: Started["srv"], token: string | undefined) => new Client(`${sr
 beforeAll(async () => {
   provider = await startProvider()
   provider.accounts.set("alice", {
-    email: "alice@corp.example", email_verified: true, name: "Alice Liddell", preferred_username: "alice",
-    groups: ["devs", "ops-team"], roles: ["admins"]
+    email: "alice@corp.example",
+    email_verified: true,
+    name: "Alice Liddell",
+    preferred_username: "alice",
+    groups: ["devs", "ops-team"],
+    roles: ["admins"]
   })
-  provider.accounts.set("bob", { email: "bob@elsewhere.example", email_verified: true, name: "Bob", preferred_username: "bob" })
+  provider.accounts.set("bob", {
+    email: "bob@elsewhere.example",
+    email_verified: true,
+    name: "Bob",
+    preferred_username: "bob"
+  })
   provider.accounts.set("carol", { email: "carol@corp.example", email_verified: false, preferred_username: "carol" })
-  provider.accounts.set("dave", { email: "dave@corp.example", email_verified: true, preferred_username: "dave.the_admin" })
+  provider.accounts.set("dave", {
+    email: "dave@corp.example",
+    email_verified: true,
+    preferred_username: "dave.the_admin"
+  })
   provider.accounts.set("erin", { email: "erin@corp.example", email_verified: true, preferred_username: "erin" })
   main = await startWithOwner({ settings: settingsFor(provider.issuer) })
-  closed = await startWithOwner({ settings: settingsFor(provider.issuer, { oidcAllowSignups: false, oidcSignupsDisabledText: "Ask IT." }) })
+  closed = await startWithOwner({
+    settings: settingsFor(provider.issuer, { oidcAllowSignups: false, oidcSignupsDisabledText: "Ask IT." })
+  })
   plain = await startWithOwner({
     settings: settingsFor(provider.issuer, { oidcGroupAutoCreate: false, oidcUserRoleField: "", oidcEmailDomain: [] })
   })
@@ -92,7 +112,12 @@ describe("OpenID Connect sign-in", () => {
     expect(first.answer.status).toBe(307)
     expect(first.answer.location).toBe(`${main.srv.url}/workspaces`)
     const me = await api(main.srv, first.token).get("/users/me")
-    expect(me.body).toMatchObject({ username: "alice", email: "alice@corp.example", name: "Alice Liddell", login_type: "oidc" })
+    expect(me.body).toMatchObject({
+      username: "alice",
+      email: "alice@corp.example",
+      name: "Alice Liddell",
+      login_type: "oidc"
+    })
 
     const second = await signIn(main.srv, "alice")
     expect(second.answer.status).toBe(307)
@@ -124,7 +149,11 @@ describe("OpenID Connect sign-in", () => {
     const groupsAfter = (await main.owner.get(`/organizations/${main.orgId}/groups`)).body as Array<any>
     expect(groupsAfter.find((g) => g.name === "devs").members.map((m: any) => m.id)).toContain(me.id)
     expect(groupsAfter.find((g) => g.name === "operators").members.map((m: any) => m.id)).not.toContain(me.id)
-    provider.accounts.set("alice", { ...provider.accounts.get("alice")!, groups: ["devs", "ops-team"], roles: ["admins"] })
+    provider.accounts.set("alice", {
+      ...provider.accounts.get("alice")!,
+      groups: ["devs", "ops-team"],
+      roles: ["admins"]
+    })
   })
 
   it("answers the caller's claims from their last sign-in", async () => {
@@ -132,7 +161,10 @@ describe("OpenID Connect sign-in", () => {
     const claims = await api(main.srv, r.token).get("/users/oidc-claims")
     expect(claims.status).toBe(200)
     expect(claims.body.claims).toMatchObject({
-      sub: "alice", email: "alice@corp.example", preferred_username: "alice", groups: ["devs", "ops-team"]
+      sub: "alice",
+      email: "alice@corp.example",
+      preferred_username: "alice",
+      groups: ["devs", "ops-team"]
     })
     expect((await main.owner.get("/users/oidc-claims")).status).toBe(400)
     // A token whose scopes do not cover the caller's own user is refused (403).
@@ -191,24 +223,39 @@ describe("OpenID Connect sign-in", () => {
     const browser = new Browser()
     const first = await browser.request(`${main.srv.url}/api/v2/users/oidc/callback`)
     const state = new URL(first.location!).searchParams.get("state")!
-    const r = await browser.request(`${main.srv.url}/api/v2/users/oidc/callback?code=unknown&state=${state}&iss=${encodeURIComponent(provider.issuer)}`)
+    const r = await browser.request(
+      `${main.srv.url}/api/v2/users/oidc/callback?code=unknown&state=${state}&iss=${
+        encodeURIComponent(provider.issuer)
+      }`
+    )
     expect(r.status).toBe(400)
     expect(r.body.message).toBe("Failed to verify OIDC token.")
   })
 
   it("links a sign-in to a user an administrator created with login type oidc", async () => {
     provider.accounts.set("frank", { email: "frank@corp.example", email_verified: true, preferred_username: "frankie" })
-    const created = await main.owner.post("/users", { email: "frank@corp.example", username: "frank", login_type: "oidc" })
+    const created = await main.owner.post("/users", {
+      email: "frank@corp.example",
+      username: "frank",
+      login_type: "oidc"
+    })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     const r = await signIn(main.srv, "frank")
     expect(r.answer.status).toBe(307)
-    expect((await api(main.srv, r.token).get("/users/me")).body).toMatchObject({ id: created.body.id, username: "frank" })
+    expect((await api(main.srv, r.token).get("/users/me")).body).toMatchObject({
+      id: created.body.id,
+      username: "frank"
+    })
   })
 
   it("reports the settings in the deployment config with the client secret withheld", async () => {
     const r = await main.owner.get("/deployment/config")
     expect(r.status).toBe(200)
-    expect(r.body.config.oidc).toMatchObject({ issuer_url: provider.issuer, client_id: OIDC_CLIENT_ID, groups_field: "groups" })
+    expect(r.body.config.oidc).toMatchObject({
+      issuer_url: provider.issuer,
+      client_id: OIDC_CLIENT_ID,
+      groups_field: "groups"
+    })
     expect(JSON.stringify(r.body)).not.toContain(OIDC_CLIENT_SECRET)
   })
 
@@ -218,14 +265,24 @@ describe("OpenID Connect sign-in", () => {
   })
 
   it("converts a password account to OpenID Connect through the conversion's state", async () => {
-    const created = await main.owner.post("/users", { email: "erin@corp.example", username: "erin-pw", password: STRONG_PASSWORD })
+    const created = await main.owner.post("/users", {
+      email: "erin@corp.example",
+      username: "erin-pw",
+      password: STRONG_PASSWORD
+    })
     expect(created.status).toBe(201)
-    const session = (await main.srv.anonymous.post("/users/login", { email: "erin@corp.example", password: STRONG_PASSWORD })).body.session_token
+    const session =
+      (await main.srv.anonymous.post("/users/login", { email: "erin@corp.example", password: STRONG_PASSWORD })).body
+        .session_token
     // A wrong password refuses the conversion.
-    const bad = await api(main.srv, session).post("/users/me/convert-login", { to_type: "oidc", password: "wrong-password-1A" })
+    const bad = await api(main.srv, session).post("/users/me/convert-login", {
+      to_type: "oidc",
+      password: "wrong-password-1A"
+    })
     expect(bad.status).toBe(401)
     const conv = await fetch(`${main.srv.url}/api/v2/users/me/convert-login`, {
-      method: "POST", headers: { "content-type": "application/json", [SESSION_HEADER]: session },
+      method: "POST",
+      headers: { "content-type": "application/json", [SESSION_HEADER]: session },
       body: JSON.stringify({ to_type: "oidc", password: STRONG_PASSWORD })
     })
     expect(conv.status).toBe(201)
@@ -267,7 +324,11 @@ describe("OpenID Connect sign-in", () => {
       expect((await down.srv.anonymous.get("/users/oidc/callback")).status).toBe(502)
       const r = await off.srv.anonymous.get("/users/oidc/callback")
       expect(r.status).toBe(400)
-      expect((await off.srv.anonymous.get("/users/authmethods")).body.oidc).toEqual({ enabled: false, iconUrl: "", signInText: "" })
+      expect((await off.srv.anonymous.get("/users/authmethods")).body.oidc).toEqual({
+        enabled: false,
+        iconUrl: "",
+        signInText: ""
+      })
     } finally {
       await down.srv.close()
       await off.srv.close()

@@ -18,7 +18,7 @@ export class Browser {
   cookies(url: string): Map<string, string> {
     const host = new URL(url).host
     let m = this.jar.get(host)
-    if (m === undefined) this.jar.set(host, (m = new Map()))
+    if (m === undefined) this.jar.set(host, m = new Map())
     return m
   }
 
@@ -30,7 +30,10 @@ export class Browser {
     this.cookies(url).set(name, value)
   }
 
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}
+  ): Promise<Answer> {
     const jar = this.cookies(url)
     const headers: Record<string, string> = { ...init.headers }
     if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; ")
@@ -39,7 +42,12 @@ export class Browser {
       body = new URLSearchParams(init.form).toString()
       headers["content-type"] = "application/x-www-form-urlencoded"
     }
-    const res = await fetch(url, { method: init.method ?? (body ? "POST" : "GET"), headers, body: body ?? null, redirect: "manual" })
+    const res = await fetch(url, {
+      method: init.method ?? (body ? "POST" : "GET"),
+      headers,
+      body: body ?? null,
+      redirect: "manual"
+    })
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(";")
       const eq = pair!.indexOf("=")
@@ -57,13 +65,22 @@ export class Browser {
       // not JSON
     }
     const location = res.headers.get("location") ?? undefined
-    return { status: res.status, location: location === undefined ? undefined : new URL(location, url).href, body: parsed, text, url, headers: res.headers }
+    return {
+      status: res.status,
+      location: location === undefined ? undefined : new URL(location, url).href,
+      body: parsed,
+      text,
+      url,
+      headers: res.headers
+    }
   }
 
   /** Follows redirects from `url` until an answer is not a redirect or `stop` says so. */
   async follow(url: string, stop: (a: Answer) => boolean = () => false, hops = 15): Promise<Answer> {
     let answer = await this.request(url)
-    while (hops-- > 0 && answer.status >= 300 && answer.status < 400 && answer.location !== undefined && !stop(answer)) {
+    while (
+      hops-- > 0 && answer.status >= 300 && answer.status < 400 && answer.location !== undefined && !stop(answer)
+    ) {
       answer = await this.request(answer.location)
     }
     return answer
@@ -82,10 +99,11 @@ export const listen = async (handler: (req: IncomingMessage, res: ServerResponse
   return {
     url,
     server,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 

@@ -52,7 +52,11 @@ export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>) =>
       const deviceCode = randomUUID()
       devices.set(deviceCode, { login: undefined })
       return sendJson(res, 200, {
-        device_code: deviceCode, user_code: "ABCD-1234", verification_uri: `${srv.url}/login/device`, expires_in: 900, interval: 5
+        device_code: deviceCode,
+        user_code: "ABCD-1234",
+        verification_uri: `${srv.url}/login/device`,
+        expires_in: 900,
+        interval: 5
       })
     }
     if (req.method === "POST" && url.pathname === "/login/oauth/access_token") {
@@ -69,7 +73,10 @@ export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>) =>
       }
       const login = codes.get(form.get("code") ?? "")
       if (login === undefined) {
-        return sendJson(res, 200, { error: "bad_verification_code", error_description: "The code passed is incorrect or expired." })
+        return sendJson(res, 200, {
+          error: "bad_verification_code",
+          error_description: "The code passed is incorrect or expired."
+        })
       }
       codes.delete(form.get("code")!)
       return sendJson(res, 200, { access_token: issueToken(login), token_type: "bearer", scope: "read:user" })
@@ -80,7 +87,13 @@ export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>) =>
       if (account === undefined) return sendJson(res, 401, { message: "Bad credentials" })
       const path = url.pathname.slice("/api/v3".length)
       if (path === "/user") {
-        return sendJson(res, 200, { id: account.id, login: account.login, name: account.name, avatar_url: `https://avatars.example/${account.id}`, type: "User" })
+        return sendJson(res, 200, {
+          id: account.id,
+          login: account.login,
+          name: account.name,
+          avatar_url: `https://avatars.example/${account.id}`,
+          type: "User"
+        })
       }
       if (path === "/user/emails") {
         return sendJson(res, 200, [
@@ -89,7 +102,11 @@ export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>) =>
         ])
       }
       if (path === "/user/memberships/orgs") {
-        return sendJson(res, 200, account.orgs.map((o) => ({ state: "active", role: "member", organization: { login: o } })))
+        return sendJson(
+          res,
+          200,
+          account.orgs.map((o) => ({ state: "active", role: "member", organization: { login: o } }))
+        )
       }
       const team = /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/.exec(path)
       if (team) {

@@ -2,7 +2,7 @@
  * Servers with sign-in configured, for the shared tables: a Workbay server wired to a local GitHub
  * or to a real OpenID provider, and the whole sign-in done as a browser would.
  */
-import { Client, startWithOwner, type Reply } from "../../support.js"
+import { Client, type Reply, startWithOwner } from "../../support.js"
 import { Browser } from "./browser.js"
 import { CLIENT_ID, CLIENT_SECRET, startFakeGithub } from "./fakeGithub.js"
 import { authorizeAt, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, startProvider } from "./provider.js"
@@ -17,7 +17,10 @@ export interface SignInWorld {
 }
 
 /** Runs `f` with a server whose GitHub sign-in goes to a local GitHub (accounts `octo` and `device`). */
-export const withGithubSignIn = async <A>(f: (w: SignInWorld) => Promise<A>, settings: Record<string, unknown> = {}): Promise<A> => {
+export const withGithubSignIn = async <A>(
+  f: (w: SignInWorld) => Promise<A>,
+  settings: Record<string, unknown> = {}
+): Promise<A> => {
   const github = await startFakeGithub([
     { id: 7001, login: "octo", name: "Octo", email: "octo@corp.example", orgs: ["corp"] }
   ])
@@ -54,7 +57,11 @@ export const withGithubSignIn = async <A>(f: (w: SignInWorld) => Promise<A>, set
 export const withOidcSignIn = async <A>(f: (w: SignInWorld) => Promise<A>): Promise<A> => {
   const provider = await startProvider()
   provider.accounts.set("olivia", {
-    email: "olivia@corp.example", email_verified: true, name: "Olivia", preferred_username: "olivia", groups: ["devs"]
+    email: "olivia@corp.example",
+    email_verified: true,
+    name: "Olivia",
+    preferred_username: "olivia",
+    groups: ["devs"]
   })
   const started = await startWithOwner({
     settings: {

@@ -4,7 +4,7 @@
  * which the tests drive over plain HTTP like a browser.
  */
 import Provider from "oidc-provider"
-import { listen, type Answer, Browser } from "./browser.js"
+import { type Answer, Browser, listen } from "./browser.js"
 
 export const OIDC_CLIENT_ID = "workbay"
 export const OIDC_CLIENT_SECRET = "workbay-secret-value"
@@ -59,7 +59,12 @@ export const startProvider = async () => {
 }
 
 /** Signs in at the provider as `accountId` (the development login page, then consent), up to the redirect back to `until`. */
-export const authorizeAt = async (browser: Browser, start: string, accountId: string, until: string): Promise<Answer> => {
+export const authorizeAt = async (
+  browser: Browser,
+  start: string,
+  accountId: string,
+  until: string
+): Promise<Answer> => {
   let answer = await browser.request(start)
   for (let i = 0; i < 20; i++) {
     if (answer.status >= 300 && answer.status < 400 && answer.location !== undefined) {
