@@ -1,25 +1,40 @@
-import { defineConfig } from "vitest/config"
+import { defineConfig, mergeConfig } from "vitest/config"
+import shared from "./vitest.shared.js"
 
 /**
- * The root configuration: one project per package (the Postgres project sets up, or loudly skips,
- * a fresh database per run), and files run without isolation. Isolation is a root option (a
- * project's own `isolate` is not applied), so it is set here: a worker process evaluates Effect
- * and the library once and runs file after file in it, instead of a fresh module graph per file,
- * which cost about 2.3 s per file. Tests keep no state in shared modules that a later file could
- * trip on (`uniqueName` and `createUser` in http/test/support.ts make names that stay valid
- * however many files ran before).
+ * The configuration of `npm test` (`vitest run` at the root): every package's tests and the
+ * examples' as ONE project, run by several worker processes, without isolation. See
+ * docs/testing.md for the measurements behind each choice.
+ *
+ * - Without isolation (`isolate`, a root option) a worker evaluates Effect and the library once and
+ *   runs file after file in it, instead of a fresh module graph per file (about 2.3 s per file).
+ *   Tests keep no state in shared modules that a later file could trip on.
+ * - One project, not one per package: without isolation vitest runs projects one after the other,
+ *   each in new workers, so a package's slowest file held up the next package and every worker
+ *   loaded the library again for each of the seven packages. The package folders keep their own
+ *   vitest.config.ts for running one package's tests (`cd packages/http && npx vitest run`).
+ * - Forks, not threads: a test file may start servers, child processes and native SQLite
+ *   handles; a worker process ends with all of them, and a crash stays in it.
+ * - Three workers on two cores: much of a test's time is spent waiting (on Postgres, on server
+ *   and agent processes, on HTTP round trips), which another worker's CPU work fills.
+ * - The timeouts are the packages' own (the agent's 30 s is the longest; every package uses 30 s
+ *   for hooks).
  */
-export default defineConfig({
-  test: {
-    isolate: false,
-    projects: [
-      "packages/core",
-      "packages/storage-sqlite",
-      "packages/storage-postgres",
-      "packages/http",
-      "packages/agent",
-      "packages/server",
-      "examples"
-    ]
-  }
-})
+export default mergeConfig(
+  shared,
+  defineConfig({
+    test: {
+      name: "workbay",
+      include: ["packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts"],
+      // A fresh Postgres database for the run (or a loud skip; fails under CI), and the server
+      // and agent bundled once for the tests that start them as processes.
+      globalSetup: ["packages/storage-postgres/test/globalSetup.ts", "packages/server/test/bundles.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      isolate: false,
+      pool: "forks",
+      maxWorkers: 3,
+      minWorkers: 3
+    }
+  })
+)

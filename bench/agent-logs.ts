@@ -31,7 +31,6 @@ import { parseArgs } from "node:util"
 import { Agent, setGlobalDispatcher } from "undici"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
-// @ts-expect-error plain JavaScript helpers of the benches
 import {
   cpuMs,
   fmt,

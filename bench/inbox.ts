@@ -18,8 +18,15 @@
 //    the IPC hop is inside the delay). Two shapes: every watcher on one user's inbox (one delivery fans
 //    out to all), and `--users` users with watchers/users sockets each, every delivery round storing one
 //    notification for each user at once.
+// 3. From enqueue (issue 29): the same child service with its notifier running (the default fetch
+//    interval, 15 s, so only the wake-up on enqueue can deliver in time). `--enqueue-watchers`
+//    WebSockets watch the first user's inbox; `--enqueues` times, `--gap` ms apart, the parent POSTs
+//    /notifications/custom (the route enqueues the custom template for the caller: the inbox method);
+//    delay = a client's receipt of that notification minus the moment before the parent sent the POST
+//    (the HTTP request, the enqueue, the wake-up, the notifier's fetch and render, the delivery and the
+//    watch all inside it).
 // Writes bench/results/inbox.md. Options: --sizes 100,100000 --duration 3 --watchers 1000 --users 100 --per-round 10,100
-// --deliveries 20 --gap 200 --timeout 5000 --only pages|watchers --service-prof DIR (the service's CPU profile, node --cpu-prof) --no-write. Everything listens on and connects to 127.0.0.1
+// --deliveries 20 --gap 200 --timeout 5000 --enqueues 50 --enqueue-watchers 100 --only pages|watchers|enqueue --service-prof DIR (the service's CPU profile, node --cpu-prof) --no-write. Everything listens on and connects to 127.0.0.1
 // only; every run is bounded in time (about two minutes).
 import { InboxDelivery, type InboxDeliveryInput } from "@workbay/core"
 import { makeWorkbay, type Workbay } from "@workbay/http"
@@ -36,7 +43,6 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
-// @ts-expect-error plain JavaScript helpers of the benches
 import {
   fmt,
   logger,
@@ -64,6 +70,8 @@ const { values: opts } = parseArgs({
     deliveries: { type: "string", default: "20" },
     gap: { type: "string", default: "200" },
     timeout: { type: "string", default: "5000" },
+    enqueues: { type: "string", default: "50" },
+    "enqueue-watchers": { type: "string", default: "100" },
     only: { type: "string" },
     "service-prof": { type: "string" },
     "no-write": { type: "boolean", default: false }
@@ -377,6 +385,85 @@ const runWatchers = async (shape: "one user" | "many users", perRound: number) =
   }
 }
 
+// ---- 3. from enqueue to the watcher ---------------------------------------------------------------------
+const runEnqueue = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "workbay-bench-inbox-enqueue-"))
+  const service = await startChild(fileURLToPath(import.meta.url), ["--serve", join(dir, "workbay.db")])
+  const base = `http://127.0.0.1:${service.port}/api/v2`
+  const sockets: Array<WebSocket> = []
+  /** Per watcher: title → when it received the notification with that title. */
+  const seen: Array<Map<string, number>> = []
+  try {
+    const first = await seedFirstUser(base)
+    const url = `ws://127.0.0.1:${service.port}/api/v2/notifications/inbox/watch`
+    const count = Number(opts["enqueue-watchers"])
+    for (let i = 0; i < count; i++) {
+      const got = new Map<string, number>()
+      const socket = new WebSocket(url, { headers: first.auth, perMessageDeflate: false })
+      socket.on("message", (raw) => {
+        const at = now()
+        const title = JSON.parse(raw.toString()).notification?.title as string | undefined
+        if (title !== undefined && !got.has(title)) got.set(title, at)
+      })
+      await new Promise((resolve, reject) => {
+        socket.once("open", resolve)
+        socket.once("error", reject)
+      })
+      sockets.push(socket)
+      seen.push(got)
+    }
+    const post = (title: string) =>
+      request(`${base}/notifications/custom`, {
+        method: "POST",
+        headers: { ...first.auth, "content-type": "application/json" },
+        body: JSON.stringify({ content: { title, message: "Bench." } })
+      })
+    const waitFor = async (title: string, timeoutMs: number) => {
+      const deadline = performance.now() + timeoutMs
+      while (performance.now() < deadline && seen.some((m) => !m.has(title))) await sleep(5)
+    }
+    // Warm-up: every path taken once.
+    for (let i = 0; i < 3; i++) {
+      const title = `warm-${i}`
+      await post(title)
+      await waitFor(title, 20_000)
+    }
+    const rounds: Array<{ title: string; askedAt: number }> = []
+    log(`enqueue: ${opts.enqueues} custom notifications ${opts.gap} ms apart to ${count} watchers`)
+    for (let i = 0; i < Number(opts.enqueues); i++) {
+      const title = `bench-${i}`
+      const askedAt = now()
+      const r = await post(title)
+      if (r.status !== 204) throw new Error(`POST /notifications/custom: ${r.status} ${JSON.stringify(r.body)}`)
+      rounds.push({ title, askedAt })
+      await sleep(Number(opts.gap))
+    }
+    await waitFor(rounds.at(-1)!.title, Number(opts.timeout))
+    const delays: Array<number> = []
+    let missed = 0
+    for (const r of rounds) {
+      for (const m of seen) {
+        const at = m.get(r.title)
+        if (at === undefined) missed++
+        else delays.push(at - r.askedAt)
+      }
+    }
+    delays.sort((a, b) => a - b)
+    return {
+      watchers: count,
+      enqueues: rounds.length,
+      missed,
+      p50: quantile(delays, 0.5),
+      p99: quantile(delays, 0.99),
+      max: delays.at(-1) ?? NaN
+    }
+  } finally {
+    for (const socket of sockets) socket.terminate()
+    await service.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 const startedAt = new Date()
 const load0 = loadavg()
 const lines: Array<string> = ["# Inbox", "", machineLine(startedAt, load0), ""]
@@ -386,7 +473,7 @@ lines.push(
 )
 
 const pages = []
-for (const size of opts.only === "watchers" ? [] : opts.sizes.split(",").map(Number)) {
+for (const size of opts.only === "watchers" || opts.only === "enqueue" ? [] : opts.sizes.split(",").map(Number)) {
   log(`pages with ${size} notifications`)
   pages.push(await measurePages(size))
 }
@@ -404,44 +491,59 @@ if (pages.length > 0) {
 }
 
 const watched = []
-if (opts.only !== "pages") {
+if (opts.only !== "pages" && opts.only !== "enqueue") {
   watched.push(await runWatchers("one user", 1))
   for (const perRound of opts["per-round"].split(",").map(Number)) {
     watched.push(await runWatchers("many users", perRound))
   }
 }
-lines.push("", `## ${opts.watchers} watchers on one process (GET /notifications/inbox/watch)`, "")
-lines.push(
-  `The service in a child process (SQLite file); ${opts.deliveries} delivery rounds ${opts.gap} ms apart through the InboxDelivery port ` +
-    "(a round stores one notification for each of `per round` watched users at once, the users in turn); delay = a client's receipt minus the moment the parent asked " +
-    "the child to deliver (ms; the IPC hop included), on the client process's clock, which handles every receipt on its one event loop.",
-  ""
-)
-lines.push(
-  "| shape | users | watchers | per round | notifications/s | opened in (s) | missed | delay p50 | p99 | max | deliver() done p50 | service RSS idle / after (MB) |"
-)
-lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-for (const r of watched) {
+if (watched.length > 0) {
+  lines.push("", `## ${opts.watchers} watchers on one process (GET /notifications/inbox/watch)`, "")
   lines.push(
-    `| ${r.shape} | ${r.users} | ${r.count.toLocaleString("en")} | ${r.perRound} | ${
-      fmt(r.perRound * 1000 / Number(opts.gap), 0)
-    } | ${fmt(r.openedIn / 1000, 1)} | ${r.missed} | ${fmt(r.p50, 1)} | **${fmt(r.p99, 1)}** | ` +
-      `${fmt(r.max, 1)} | ${fmt(r.deliverP50, 1)} | ${fmt(r.rssIdle, 0)} / ${fmt(r.rssLoaded, 0)} |`
+    `The service in a child process (SQLite file); ${opts.deliveries} delivery rounds ${opts.gap} ms apart through the InboxDelivery port ` +
+      "(a round stores one notification for each of `per round` watched users at once, the users in turn); delay = a client's receipt minus the moment the parent asked " +
+      "the child to deliver (ms; the IPC hop included), on the client process's clock, which handles every receipt on its one event loop.",
+    ""
   )
-}
-for (const r of watched) {
   lines.push(
-    "",
-    `### ${r.shape}, ${r.perRound} per round: per round`,
-    "",
-    "| round | clients got it | p50 | p99 | max | deliver() done |",
-    "|---|---:|---:|---:|---:|---:|"
+    "| shape | users | watchers | per round | notifications/s | opened in (s) | missed | delay p50 | p99 | max | deliver() done p50 | service RSS idle / after (MB) |"
   )
-  for (const x of r.byRound) {
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+  for (const r of watched) {
     lines.push(
-      `| ${x.round} | ${x.got} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${fmt(x.max, 1)} | ${fmt(x.deliver, 1)} |`
+      `| ${r.shape} | ${r.users} | ${r.count.toLocaleString("en")} | ${r.perRound} | ${
+        fmt(r.perRound * 1000 / Number(opts.gap), 0)
+      } | ${fmt(r.openedIn / 1000, 1)} | ${r.missed} | ${fmt(r.p50, 1)} | **${fmt(r.p99, 1)}** | ` +
+        `${fmt(r.max, 1)} | ${fmt(r.deliverP50, 1)} | ${fmt(r.rssIdle, 0)} / ${fmt(r.rssLoaded, 0)} |`
     )
   }
+  for (const r of watched) {
+    lines.push(
+      "",
+      `### ${r.shape}, ${r.perRound} per round: per round`,
+      "",
+      "| round | clients got it | p50 | p99 | max | deliver() done |",
+      "|---|---:|---:|---:|---:|---:|"
+    )
+    for (const x of r.byRound) {
+      lines.push(
+        `| ${x.round} | ${x.got} | ${fmt(x.p50, 1)} | ${fmt(x.p99, 1)} | ${fmt(x.max, 1)} | ${fmt(x.deliver, 1)} |`
+      )
+    }
+  }
+}
+if (opts.only === undefined || opts.only === "enqueue") {
+  const e = await runEnqueue()
+  lines.push("", "## From enqueue to the watcher (POST /notifications/custom, the notifier woken by the enqueue)", "")
+  lines.push(
+    `The service in a child process (SQLite file) with its notifier at the default fetch interval (15 s); ${e.enqueues} custom notifications ` +
+      `${opts.gap} ms apart, each to ${e.watchers} watchers of the caller's inbox; delay = a client's receipt minus the moment before the POST was sent (ms).`,
+    ""
+  )
+  lines.push("| watchers | enqueues | missed | delay p50 | p99 | max |", "|---:|---:|---:|---:|---:|---:|")
+  lines.push(
+    `| ${e.watchers} | ${e.enqueues} | ${e.missed} | ${fmt(e.p50, 1)} | **${fmt(e.p99, 1)}** | ${fmt(e.max, 1)} |`
+  )
 }
 writeReport(lines.join("\n") + "\n", "inbox.md", { write: !opts["no-write"], log })
 process.exit(0)

@@ -21,10 +21,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
+import { loadavg } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
-// @ts-expect-error plain JavaScript helpers of the benches
-import { loadavg } from "node:os"
 import { fmt, logger, machineLine, SESSION_HEADER, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({

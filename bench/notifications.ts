@@ -18,7 +18,6 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import pg from "pg"
-// @ts-expect-error plain JavaScript helpers of the benches
 import { logger, machineLine, seedFirstUser, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({

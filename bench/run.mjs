@@ -8,7 +8,8 @@
 // 4. Starts the bare baseline (bench/baseline.mjs: node:http + better-sqlite3)
 //    on a copy of the same database, checks both answer GET /api/v2/users/me
 //    with the same user, then loads each in turn with identical autocannon
-//    settings (warm-up, then the measured run) and reads the RSS after load.
+//    settings (warm-up, then the measured run), with each server process's CPU
+//    time per request over the measured run, and reads the RSS after load.
 // 5. List scaling: GET /api/v2/users?limit=50 with 100 users and again with
 //    100,000 users (rows inserted straight into SQLite in one transaction).
 // 6. Prints the results and writes them to bench/results/latest.md.
@@ -26,9 +27,11 @@ import { parseArgs } from "node:util"
 import {
   benchWork,
   buildBundle,
+  cpuMs,
   fmt,
   freePort,
   keepCounts,
+  load,
   logger,
   machineLine,
   queryPlan,
@@ -150,8 +153,12 @@ try {
     const bodyBytes = { baseline: JSON.stringify(bme.body).length, workbay: JSON.stringify(me.body).length }
 
     const targets = [
-      { name: "baseline (node:http + better-sqlite3)", url: `http://127.0.0.1:${bport}/api/v2/users/me` },
-      { name: "workbay (bundled server, SQLite)", url: `${base}/users/me` }
+      {
+        name: "baseline (node:http + better-sqlite3)",
+        url: `http://127.0.0.1:${bport}/api/v2/users/me`,
+        pid: () => baseline.child.pid
+      },
+      { name: "workbay (bundled server, SQLite)", url: `${base}/users/me`, pid: () => wb.child.pid }
     ]
     const extras = []
     for (const [i, entry] of (opts.extra ?? []).entries()) {
@@ -159,8 +166,9 @@ try {
       await stopChild(wb.child)
       vacuumInto(dbFile, extra.dbFile)
       wb = await workbay.start()
-      extras.push(await extra.start())
-      targets.push({ name: `extra: ${entry}`, url: `${extra.base}/users/me` })
+      const started = await extra.start()
+      extras.push(started)
+      targets.push({ name: `extra: ${entry}`, url: `${extra.base}/users/me`, pid: () => started.child.pid })
     }
     const runs = targets.map(() => [])
     for (let r = 0; r < rounds; r++) {
@@ -168,11 +176,17 @@ try {
         log(
           `round ${r + 1}/${rounds}: ${t.name}: warm-up ${warmup} s, then ${duration} s at ${connections} connections`
         )
-        const res = await warmThenLoad(t.url, { connections, warmup, duration, headers: auth })
+        if (warmup > 0) await load(t.url, { connections, duration: warmup, headers: auth })
+        // The server process's CPU time over the measured load, per request: steadier than req/s
+        // when other work shares the cores (autocannon runs in this process, not the server's).
+        const cpu0 = cpuMs(t.pid())
+        const res = await load(t.url, { connections, duration, headers: auth })
+        const cpu1 = cpuMs(t.pid())
+        res.cpuUs = cpu0 === undefined || cpu1 === undefined ? undefined : ((cpu1 - cpu0) * 1000) / res.total
         log(
-          `  ${
-            fmt(res.rps, 0)
-          } req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, non-2xx ${res.non2xx}, errors ${res.errors}`
+          `  ${fmt(res.rps, 0)} req/s, p50 ${res.p50} ms, p99 ${res.p99} ms, CPU ${
+            fmt(res.cpuUs, 0)
+          } us/request, non-2xx ${res.non2xx}, errors ${res.errors}`
         )
         runs[i].push(res)
       }
@@ -284,12 +298,16 @@ if (results.me) {
     `## Authenticated GET /api/v2/users/me (${connections} connections, ${warmup} s warm-up, ${duration} s measured, ` +
       `${rounds} round${rounds > 1 ? "s, best shown" : ""})`,
     "",
-    "| server | req/s | p50 ms | p99 ms | max ms | ratio vs baseline |",
-    "|---|---:|---:|---:|---:|---:|"
+    "| server | req/s | p50 ms | p99 ms | max ms | ratio vs baseline | server CPU us/request |",
+    "|---|---:|---:|---:|---:|---:|---:|"
   )
   for (const [i, t] of targets.entries()) {
     const r = best[i]
-    lines.push(`| ${t.name} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.max} | ${fmt(r.rps / b.rps, 2)}x |`)
+    lines.push(
+      `| ${t.name} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.max} | ${fmt(r.rps / b.rps, 2)}x | ${
+        fmt(r.cpuUs, 0)
+      } |`
+    )
   }
   if (rounds > 1) {
     lines.push(
@@ -304,6 +322,8 @@ if (results.me) {
               `${t.name.split(" ")[0]} ${runs[i + 1].map((r, k) => `${fmt(r.rps / runs[0][k].rps, 2)}x`).join(", ")}`
           )
           .join("; ") +
+        ". Server CPU per request (us, user + system over the measured load): " +
+        targets.map((t, i) => `${t.name.split(" ")[0]} ${runs[i].map((r) => fmt(r.cpuUs, 0)).join(", ")}`).join("; ") +
         "."
     )
   }

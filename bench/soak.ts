@@ -19,7 +19,6 @@
 import { loadavg } from "node:os"
 import { parseArgs } from "node:util"
 import WebSocket from "ws"
-// @ts-expect-error plain JavaScript helpers of the benches
 import {
   benchWork,
   buildBundle,

@@ -42,7 +42,6 @@ import { parseArgs } from "node:util"
 import pg from "pg"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
-// @ts-expect-error plain JavaScript helpers of the benches
 import {
   cpuMs,
   fmt,

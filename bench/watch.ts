@@ -26,7 +26,6 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import WebSocket from "ws"
 import { serveInChild, startChild } from "./child.js"
-// @ts-expect-error plain JavaScript helpers of the benches
 import {
   fmt,
   logger,

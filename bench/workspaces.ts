@@ -21,7 +21,6 @@ import type { AddressInfo } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
-// @ts-expect-error plain JavaScript helpers of the benches
 import {
   fmt,
   logger,

@@ -10,8 +10,11 @@ const marker = "node_modules/.package-lock.json"
 const stale = !existsSync(marker) || statSync("package-lock.json").mtimeMs > statSync(marker).mtimeMs
 if (stale) {
   console.log("Installing dependencies (first run compiles better-sqlite3, about two minutes)...")
-  // `npm install` (not `npm ci`): it honours the lock file and tolerates its missing optional platform entries.
-  execSync("npm install --no-audit --no-fund", { stdio: "inherit" })
+  // A fresh clone installs exactly the lock file (`npm ci`, as CI systems do; examples/test/install.test.ts
+  // keeps the lock complete); an existing node_modules behind a newer lock is brought up to date in place.
+  execSync(existsSync("node_modules") ? "npm install --no-audit --no-fund" : "npm ci --no-audit --no-fund", {
+    stdio: "inherit"
+  })
 }
 
 if (process.argv.includes("--build") && (stale || !bundleIsCurrent())) {

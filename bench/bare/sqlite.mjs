@@ -316,7 +316,7 @@ const agentStatus = (a, now) => {
   return "connected"
 }
 const AGENT_HEALTH = {
-  connecting: { healthy: false, reason: "agent is not connected" },
+  connecting: { healthy: false, reason: "agent has not yet connected" },
   timeout: { healthy: false, reason: "agent is taking too long to connect" },
   disconnected: { healthy: false, reason: "agent has lost connection" },
   connected: { healthy: true }
@@ -573,9 +573,9 @@ const workspaceWires = (list, now) => {
       created_at: w.created_at,
       updated_at: w.updated_at,
       owner_id: w.owner_id,
-      owner_name: owner?.username ?? ""
+      owner_name: owner?.username ?? "",
+      owner_avatar_url: owner?.avatar_url ?? ""
     }
-    put(wire, "owner_avatar_url", owner?.avatar_url)
     Object.assign(wire, {
       organization_id: w.organization_id,
       organization_name: orgNames.get(w.organization_id) ?? "",
@@ -655,7 +655,11 @@ const templateGet = (_caller, _params, id) => {
       days_of_week: daysOfMask(t.autostop_requirement_days_of_week),
       weeks: Math.max(1, t.autostop_requirement_weeks)
     },
-    build_time_stats: { start: {}, stop: {}, delete: {} },
+    build_time_stats: {
+      start: { P50: null, P95: null },
+      stop: { P50: null, P95: null },
+      delete: { P50: null, P95: null }
+    },
     cors_behavior: t.cors_behavior,
     created_at: t.created_at,
     created_by_id: t.created_by,

@@ -8,13 +8,31 @@
  * already compiled (same package version, same Node): what a prebuilt binary provides.
  * Compiling it here costs about two and a half minutes on a 2-core machine, where the prebuilt
  * download is unreachable. WORKBAY_PACKED_COMPILE=1 installs it the ordinary way instead.
+ *
+ * Building, packing and installing take about 40 s. The installed application is kept in
+ * node_modules/.cache/workbay-packed under a hash of everything that goes into it (the library
+ * packages' files, the root manifests and lock file, this file, Node's version), so a clean clone
+ * (CI) does it all once and a run on an unchanged tree starts from a copy of the kept application
+ * (hard links, in a new folder outside the repository as before: Node and tsc resolve nothing from
+ * the repository's node_modules). The tests themselves run on every run.
  */
 import { execFile, spawn } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -67,6 +85,41 @@ const versionOf = (packageJson: string): string => JSON.parse(readFileSync(packa
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`
 
+const filesUnder = (dir: string, skip: ReadonlySet<string>): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    skip.has(entry.name)
+      ? []
+      : entry.isDirectory()
+      ? filesUnder(join(dir, entry.name), skip)
+      : [join(dir, entry.name)]
+  )
+
+/** A hash of everything the installed application is made from (see the comment at the top). */
+const inputsHash = () => {
+  const hash = createHash("sha256").update(`${process.version} ${compile}\0`)
+  const files = [
+    ...libraries.flatMap((l) =>
+      filesUnder(join(root, "packages", l), new Set(["dist", "node_modules", "test", "vitest.config.ts"]))
+    ),
+    ...["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json"].map((f) => join(root, f)),
+    fileURLToPath(import.meta.url)
+  ].sort()
+  for (const file of files) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")
+  return hash.digest("hex").slice(0, 16)
+}
+
+const cacheRoot = join(root, "node_modules/.cache/workbay-packed")
+
+/** Copies `from` to `to` as hard links (no data copied; the same file system), else as a plain copy. */
+const linkCopy = async (from: string, to: string) => {
+  try {
+    await promisify(execFile)("cp", ["-al", from, to])
+  } catch {
+    rmSync(to, { recursive: true, force: true })
+    cpSync(from, to, { recursive: true })
+  }
+}
+
 describe("packed packages", () => {
   let work = ""
   let app = ""
@@ -75,6 +128,15 @@ describe("packed packages", () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "workbay-packed-"))
     app = join(work, "app")
+    const sqliteVersion = versionOf(requireFromRoot.resolve("better-sqlite3/package.json"))
+    const cached = join(cacheRoot, inputsHash())
+    if (existsSync(join(cached, ".complete"))) {
+      const since = performance.now()
+      await linkCopy(join(cached, "app"), app)
+      expect(versionOf(join(app, "node_modules/better-sqlite3/package.json"))).toBe(sqliteVersion)
+      console.log(`installed the application from ${relative(root, cached)} in ${seconds(since)}`)
+      return
+    }
     let since = performance.now()
     // One tsc process builds the five packages in a third of the time of five prepack runs
     // (it parses effect's declarations once); each prepack then finds its package up to date.
@@ -92,7 +154,6 @@ describe("packed packages", () => {
 
     // Pinned to the repository's versions: the addon copied below must match its JavaScript,
     // and @types/node comes from the npm cache like every other package here.
-    const sqliteVersion = versionOf(requireFromRoot.resolve("better-sqlite3/package.json"))
     const typesNodeVersion = versionOf(requireFromRoot.resolve("@types/node/package.json"))
     mkdirSync(app)
     writeFileSync(
@@ -123,6 +184,19 @@ describe("packed packages", () => {
     }
     expect(versionOf(join(app, "node_modules/better-sqlite3/package.json"))).toBe(sqliteVersion)
     console.log(`installed the tarballs in ${seconds(since)}${compile ? " (compiling better-sqlite3)" : ""}`)
+
+    // Kept for the next run (only what the install made: the tests write their files after).
+    // Written aside and renamed into place, the older entries removed.
+    mkdirSync(cacheRoot, { recursive: true })
+    const partial = join(cacheRoot, `partial-${process.pid}`)
+    rmSync(partial, { recursive: true, force: true })
+    mkdirSync(partial)
+    await linkCopy(app, join(partial, "app"))
+    writeFileSync(join(partial, ".complete"), "")
+    for (const old of readdirSync(cacheRoot).filter((name) => join(cacheRoot, name) !== partial)) {
+      rmSync(join(cacheRoot, old), { recursive: true, force: true })
+    }
+    renameSync(partial, cached)
   }, 600_000)
 
   afterAll(async () => {
@@ -200,7 +274,7 @@ describe("packed packages", () => {
     writeFileSync(join(app, "readme.ts"), readmeExample())
     writeFileSync(
       join(app, "check.ts"),
-      `import { UserId } from "@workbay/core"
+      `import { NullUuid } from "@workbay/core"
 import { makeWorkbay, type Workbay } from "@workbay/http"
 import * as Postgres from "@workbay/storage-postgres"
 import type { StoragePorts } from "@workbay/storage-sql"
@@ -208,7 +282,7 @@ import * as Sqlite from "@workbay/storage-sqlite"
 
 const workbay: Workbay = await makeWorkbay(Sqlite.layer({ filename: ":memory:" }), { retention: false })
 const response: Response = await workbay.web(new Request("http://localhost/api/v2/buildinfo"))
-const id: UserId = UserId.make("3f1e8d4c-7a2b-4c1d-9e8f-0a1b2c3d4e5f")
+const id: NullUuid = NullUuid.of("3f1e8d4c-7a2b-4c1d-9e8f-0a1b2c3d4e5f")
 export const used: ReadonlyArray<unknown> = [response, id, Postgres.layer({ url: "postgres://db/workbay" })]
 export type Ports = StoragePorts
 

@@ -4,6 +4,13 @@ import shared from "../../vitest.shared.js"
 export default mergeConfig(
   shared,
   defineProject({
-    test: { name: "http", include: ["test/**/*.test.ts"], testTimeout: 20_000, hookTimeout: 30_000 }
+    // The agent bundled from source for the tests that run it (packages/server/test/bundles.ts).
+    test: {
+      name: "http",
+      include: ["test/**/*.test.ts"],
+      globalSetup: ["../server/test/bundles.ts"],
+      testTimeout: 20_000,
+      hookTimeout: 30_000
+    }
   })
 )

@@ -1,10 +1,8 @@
-/** Agent test support: the agent command run from source, and polling until a read satisfies a check. */
-import { resolve } from "node:path"
+/** Agent test support: the agent command (its source, bundled), and polling until a read satisfies a check. */
+import { inject } from "vitest"
 
-const BIN = resolve(import.meta.dirname, "../src/bin.ts")
-
-/** Runs the agent from source, as the bundle's bin would. */
-export const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${BIN}`
+/** Runs the agent's src/bin.ts, bundled once per change (packages/server/test/bundles.ts), as the bundle's bin would. */
+export const AGENT_COMMAND = `${process.execPath} ${inject("workbayAgentBundle")}`
 
 /** Reads until `done` holds (every 100 ms), or fails after `ms` naming `what` and the last value read. */
 export const eventually = async <A>(

@@ -1,6 +1,7 @@
 /** The authenticated caller and the single authorization check every service uses. */
 import { Context, Effect } from "effect"
 import { Forbidden, NotFound } from "./Errors.js"
+import type { ApiKeyRecord, UserRecord } from "./Identity.js"
 import {
   aclNeedsGroups,
   type Action,
@@ -13,8 +14,6 @@ import {
   tokenAllows,
   unassignable
 } from "./Rbac.js"
-import type { ApiKeyRecord } from "./users/ApiKey.js"
-import type { UserRecord } from "./users/User.js"
 
 /** Who is calling: the user, the key they used, and (loaded on demand) their organization roles. */
 export interface Actor {
@@ -119,6 +118,22 @@ export const authorize = (action: Action, object: AuthzObject): Effect.Effect<vo
     decision(action, object),
     (d) => d === "allowed" ? Effect.void : Effect.fail(d === "token" ? outsideTokenGrant() : Forbidden.default())
   )
+
+/**
+ * Fails with 403 when the caller authenticated with an OAuth2 app's access token: what an app
+ * holds mints no other credential (API keys, sessions, application keys, OAuth2 grants), so
+ * everything it holds ends with its grant (docs/oauth2.md). `what` names what was refused.
+ */
+export const refuseOAuth2AppCredential = (what: string): Effect.Effect<void, Forbidden, CurrentActor> =>
+  Effect.flatMap(CurrentActor, (actor) =>
+    actor.apiKey.login_type === "oauth2_provider_app"
+      ? Effect.fail(
+        new Forbidden({
+          message: `An OAuth2 app's access token cannot create ${what}.`,
+          detail: "Credentials an OAuth2 app holds mint no others, so revoking the app ends everything it holds."
+        })
+      )
+      : Effect.void)
 
 /** The 403 of a token whose scopes or allow-list do not cover a request its owner could make. */
 export const outsideTokenGrant = () =>

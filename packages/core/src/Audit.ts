@@ -7,7 +7,6 @@
  */
 import { Clock, Context, Effect, Option } from "effect"
 import { CurrentActor } from "./Actor.js"
-import { AuditLogRepo } from "./audit/AuditLog.js"
 import { IdGenerator } from "./Ids.js"
 
 /** The nil UUID: the organization of an entry that belongs to none, the id of an unknown resource. */
@@ -114,6 +113,8 @@ export interface AuditRequestShape {
   buildReason: string
   /** Further entries the same request writes (a sign-in that also creates or converts a user). */
   also?: Array<{ readonly action: AuditAction; readonly resource: AuditResource; readonly diff: AuditDiff }> | undefined
+  /** The request succeeded without changing anything: no entry (see {@link auditUnchanged}). */
+  unchanged?: boolean | undefined
 }
 
 export class AuditRequest extends Context.Tag("@workbay/core/AuditRequest")<AuditRequest, AuditRequestShape>() {}
@@ -152,6 +153,12 @@ export const auditAlso = (
 ): Effect.Effect<void> =>
   withAudit((a) => void (a.also ??= []).push({ action, resource, diff: auditDiff(before, after) }))
 
+/**
+ * Says that the current request, though its route may change state, changed nothing: a
+ * successful answer then writes no entry (the external agent credentials, read again).
+ */
+export const auditUnchanged: Effect.Effect<void> = withAudit((a) => void (a.unchanged = true))
+
 /** Sets the user an anonymous request acted as (login, passcode requests). */
 export const auditUser = (userId: string): Effect.Effect<void> => withAudit((a) => void (a.userId = userId))
 
@@ -164,6 +171,35 @@ export const auditAdditional = (fields: Record<string, unknown>): Effect.Effect<
     Object.assign(a.additional, fields)
     if (typeof fields.build_reason === "string") a.buildReason = fields.build_reason
   })
+
+/** A stored audit entry. */
+export interface AuditLogRecord {
+  readonly id: string
+  readonly time: Date
+  readonly user_id: string
+  readonly organization_id: string
+  readonly ip: string
+  readonly user_agent: string
+  readonly request_id: string
+  readonly action: string
+  readonly resource_type: string
+  readonly resource_id: string
+  readonly resource_target: string
+  readonly resource_icon: string
+  readonly diff: AuditDiff
+  readonly status_code: number
+  readonly additional_fields: Readonly<Record<string, unknown>>
+  readonly description: string
+  readonly build_reason: string
+}
+
+/**
+ * Where finished requests' entries go: the audit area's store (its `AuditLogRepo`, which also
+ * answers the searches), given by the assembly (Services.ts).
+ */
+export class AuditEntries extends Context.Tag("@workbay/core/AuditEntries")<AuditEntries, {
+  readonly insert: (entry: AuditLogRecord) => Effect.Effect<void>
+}>() {}
 
 /** Facts about the HTTP request an entry records. */
 export interface AuditRequestFacts {
@@ -180,11 +216,11 @@ export interface AuditRequestFacts {
 export const writeAuditEntry = (
   audit: AuditRequestShape,
   facts: AuditRequestFacts
-): Effect.Effect<void, never, AuditLogRepo | IdGenerator> =>
+): Effect.Effect<void, never, AuditEntries | IdGenerator> =>
   Effect.gen(function*() {
     const actor = yield* Effect.serviceOption(CurrentActor)
     const userId = Option.isSome(actor) ? actor.value.user.id : audit.userId ?? NIL_UUID
-    const repo = yield* AuditLogRepo
+    const repo = yield* AuditEntries
     const ids = yield* IdGenerator
     const resource = audit.resource
     for (const extra of audit.also ?? []) {

@@ -16,7 +16,7 @@
  * encoded by Schema alone. The property test in `core/test/Encoding.test.ts` compares both on
  * generated values of every response schema.
  */
-import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
+import { Either, Option, type ParseResult, Schema, type SchemaAST } from "effect"
 
 /** What a compiled step answers when it cannot encode a value (Schema then encodes the whole value). */
 export const GIVE_UP: unique symbol = Symbol.for("@workbay/core/Encoding/GIVE_UP")

@@ -119,6 +119,19 @@ export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
   HttpApiSchema.annotations({ status: 429 })
 ) {}
 
+/**
+ * A 429 whose wait is known (an account's sign-in back-off, docs/authentication.md): the HTTP
+ * layer answers it with `Retry-After: <retryAfterSeconds>`. The body is the Response object.
+ */
+export class RetryLater extends TooManyRequests {
+  constructor(
+    props: { readonly message: string; readonly detail?: string | undefined },
+    readonly retryAfterSeconds: number
+  ) {
+    super(props, true)
+  }
+}
+
 /** 503: the service cannot answer now (starting, migrating, its database unreachable). */
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
   "ServiceUnavailable",

@@ -1,15 +1,12 @@
-/** Branded identifiers and the id generator port. */
+/**
+ * Identifiers: ids are plain UUID strings everywhere (records, ports, wire), with the schema the
+ * wire checks them by, the optional id of the wire, and the id generator port.
+ */
 import { Context, Effect, Layer, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 
-/** A UUID string as the wire carries it. */
-export const Uuid = Schema.UUID
-
-export const UserId = Schema.UUID.pipe(Schema.brand("UserId"))
-export type UserId = typeof UserId.Type
-
-export const OrganizationId = Schema.UUID.pipe(Schema.brand("OrganizationId"))
-export type OrganizationId = typeof OrganizationId.Type
+/** A UUID string as the wire carries it (a path, query or body value), "Must be a UUID." otherwise. */
+export const Uuid = Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) })
 
 /** NullUUID: an optional identifier as `{uuid, valid}`. */
 export class NullUuid extends Schema.Class<NullUuid>("NullUUID")({

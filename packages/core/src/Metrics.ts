@@ -4,8 +4,7 @@
  * callers check `enabled` before measuring anything. `@workbay/http`'s `PrometheusMetrics`
  * implements it with prom-client (docs/operations.md, "Metrics").
  */
-import { Context, type Effect, Layer } from "effect"
-import type { WorkspaceStatus } from "./workspaces/WorkspaceBuild.js"
+import { Context, Layer } from "effect"
 
 /** Outcome of one notification dispatch attempt, as the described system labels it. */
 export type NotificationResult = "success" | "temporary_failure" | "permanent_failure"
@@ -57,29 +56,3 @@ export class Metrics extends Context.Reference<Metrics>()("@workbay/core/Metrics
 
 /** Seconds since `start` (a `performance.now()` reading). */
 export const secondsSince = (start: number): number => (performance.now() - start) / 1000
-
-/**
- * What the gauges read on a scrape. The queue, builds and agents are read along indexes whose
- * size is bounded by the work in flight, not by the data kept; the workspaces by status are one
- * GROUP BY over the live workspaces and their latest builds (O(workspaces) per read: the
- * exporter caches it, docs/operations.md).
- */
-export interface MetricsSnapshot {
-  /** Queued provisioner jobs, by provisioner type. */
-  readonly pendingJobs: ReadonlyArray<{ readonly provisioner: string; readonly count: number }>
-  /** Workspace build jobs in flight, by job status (`pending`, `running`, `canceling`). */
-  readonly buildsInFlight: ReadonlyArray<{ readonly status: string; readonly count: number }>
-  /**
-   * Live (not deleted) workspaces by their latest build's status: every one of the ten statuses,
-   * in `workspaceStatuses` order, zero when none.
-   */
-  readonly workspaces: ReadonlyArray<{ readonly status: WorkspaceStatus; readonly count: number }>
-  /** Agents with an open connection, deployment-wide. */
-  readonly connectedAgents: number
-}
-
-/** The port storage implements for the gauges. */
-export class MetricsSnapshotRepo extends Context.Tag("@workbay/core/MetricsSnapshotRepo")<
-  MetricsSnapshotRepo,
-  { readonly snapshot: Effect.Effect<MetricsSnapshot> }
->() {}

@@ -1,6 +1,6 @@
 /**
  * The one OAuth2 client Workbay speaks to outside providers with: GitHub sign-in
- * (users/GithubSignIn.ts) and external auth (externalauth/OAuthClient.ts). It makes the code
+ * (externalauth/GithubSignIn.ts) and external auth (externalauth/OAuthClient.ts). It makes the code
  * exchange and the refresh (RFC 6749 sections 4.1.3 and 6), starts and completes the device flow
  * (RFC 8628 sections 3.1 and 3.4), and reads a provider's JSON with a token. Every call has a
  * time limit and a size limit; a provider that cannot be reached or answers nonsense fails with

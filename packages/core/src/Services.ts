@@ -16,18 +16,28 @@ import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 import { RelayMap } from "./agents/RelayMap.js"
 import { AgentReports } from "./agents/Reports.js"
 import { Applications } from "./applications/Applications.js"
-import { AuditLogs } from "./audit/AuditLogs.js"
+import { AuditEntries } from "./Audit.js"
+import { AuditLogRepo } from "./audit/AuditLog.js"
+import { AuditLogs, connectionLogSinkLayer } from "./audit/AuditLogs.js"
 import { Retention } from "./audit/Retention.js"
+import { AuthCheck } from "./AuthCheck.js"
 import { Health } from "./debug/Health.js"
 import { Appearance } from "./enterprise/Appearance.js"
 import { Licensing } from "./enterprise/Entitlements.js"
 import { Licenses } from "./enterprise/Licenses.js"
+import { Events } from "./Events.js"
 import { ExternalAuth } from "./externalauth/ExternalAuth.js"
+import { GithubSignIn } from "./externalauth/GithubSignIn.js"
+import { OidcSignIn } from "./externalauth/OidcSignIn.js"
+import { SignIn } from "./externalauth/SignIn.js"
 import { Deployment } from "./general/Deployment.js"
 import { Groups } from "./groups/Groups.js"
+import { userMembershipsLayer } from "./groups/UserMemberships.js"
+import { buildDurationsLayer } from "./insights/Insight.js"
 import { Insights } from "./insights/Insights.js"
 import { InsightsRollup } from "./insights/Rollup.js"
 import { InboxDeliveryLive, InboxNotifications } from "./notifications/InboxNotifications.js"
+import { NotificationListener } from "./notifications/Listener.js"
 import { NotificationQueue } from "./notifications/NotificationQueue.js"
 import { Notifications } from "./notifications/Notifications.js"
 import { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
@@ -35,7 +45,9 @@ import { OAuth2Provider } from "./oauth2/OAuth2Provider.js"
 import { Organizations } from "./organizations/Organizations.js"
 import { ProxyHealth } from "./proxies/ProxyHealth.js"
 import { WorkspaceProxies } from "./proxies/WorkspaceProxies.js"
-import { TaskConversation } from "./tasks/Conversation.js"
+import type { Settings } from "./Settings.js"
+import { agentTaskLogLayer, TaskConversation } from "./tasks/Conversation.js"
+import { taskPromptsLayer } from "./tasks/Task.js"
 import { Tasks } from "./tasks/Tasks.js"
 import { Files } from "./templates/Files.js"
 import { JobSignal } from "./templates/JobSignal.js"
@@ -44,27 +56,56 @@ import type { ProvisionerJobRecord } from "./templates/ProvisionerJob.js"
 import { HangDetector, ProvisionerJobs } from "./templates/ProvisionerJobs.js"
 import { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
 import { ProvisionerKeys } from "./templates/ProvisionerKeys.js"
+import { templateAcl, type TemplateRepo } from "./templates/Template.js"
 import { Templates } from "./templates/Templates.js"
 import { templateVersionExecutors, type TemplateVersionExecutorServices } from "./templates/TemplateVersionExecutors.js"
 import { TemplateVersions } from "./templates/TemplateVersions.js"
 import { type JobContext, JobExecutors } from "./templates/Worker.js"
 import { Auth } from "./users/Auth.js"
-import { GithubSignIn } from "./users/GithubSignIn.js"
-import { OidcSignIn } from "./users/OidcSignIn.js"
-import { SignIn } from "./users/SignIn.js"
 import { Users } from "./users/Users.js"
+import { AutofillParameters } from "./workspaces/Autofill.js"
 import { LifecycleExecutor } from "./workspaces/Lifecycle.js"
 import { lifecycleActionsLayer } from "./workspaces/LifecycleActions.js"
-import { PortShares } from "./workspaces/PortShares.js"
+import { PortShares, templateWorkspacesLayer } from "./workspaces/PortShares.js"
+import { WorkspaceQuotas } from "./workspaces/Quotas.js"
 import { WorkspaceSharing } from "./workspaces/Sharing.js"
 import { WorkspaceWatch } from "./workspaces/Watch.js"
+import { workspaceAcl, type WorkspaceRepo } from "./workspaces/Workspace.js"
 import { workspaceBuildExecutor, type WorkspaceBuildExecutorServices } from "./workspaces/WorkspaceBuildExecutor.js"
 import { WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
 import { WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
 
+/**
+ * The bus of the areas' events (Events.ts) with its listeners subscribed, below every service
+ * that publishes, so no event is published before its listeners are there.
+ */
+const notifications = Layer.merge(Notifications.Default, NotificationListener).pipe(
+  Layer.provideMerge(NotificationQueue.Default),
+  Layer.provideMerge(Events.layer)
+)
+
+/** The request path's audit entries go to the audit area's store. */
+const auditEntries = Layer.effect(
+  AuditEntries,
+  Effect.map(AuditLogRepo, (repo) => AuditEntries.of({ insert: repo.insert }))
+)
+
+/**
+ * The ports an area declares and an area above it gives (docs/architecture.md, "Dependency
+ * order"), below every service.
+ */
+const ports = Layer.mergeAll(
+  auditEntries,
+  taskPromptsLayer,
+  buildDurationsLayer,
+  templateWorkspacesLayer,
+  userMembershipsLayer
+)
+
 const services = Layer.mergeAll(
   Auth.Default,
+  AuthCheck.layer<TemplateRepo | WorkspaceRepo | Settings>([templateAcl, workspaceAcl]),
   Organizations.Default,
   Deployment.Default,
   Users.Default,
@@ -79,7 +120,7 @@ const services = Layer.mergeAll(
   JobExecutors.Default,
   Templates.Default,
   WorkspaceSharing.Default
-).pipe(Layer.provideMerge(Notifications.Default.pipe(Layer.provideMerge(NotificationQueue.Default))))
+).pipe(Layer.provideMerge(notifications), Layer.provideMerge(ports))
 
 const views = Layer.merge(ProvisionerJobViews.Default, ProvisionerKeys.Default).pipe(Layer.provideMerge(services))
 
@@ -87,7 +128,9 @@ const templateVersions = TemplateVersions.Default.pipe(Layer.provideMerge(views)
 
 const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.Default).pipe(
   Layer.provideMerge(lifecycleActionsLayer),
-  Layer.provideMerge(Layer.mergeAll(Workspaces.Default, PortShares.Default)),
+  Layer.provideMerge(
+    Layer.mergeAll(Workspaces.Default, PortShares.Default, AutofillParameters.Default, WorkspaceQuotas.Default)
+  ),
   Layer.provideMerge(WorkspaceBuilds.Default),
   Layer.provideMerge(templateVersions)
 )
@@ -103,6 +146,7 @@ const watch = Layer.mergeAll(
   Layer.provideMerge(AgentManifests.Default),
   Layer.provideMerge(RelayMap.Default),
   Layer.provideMerge(AgentReports.Default),
+  Layer.provideMerge(agentTaskLogLayer),
   Layer.provideMerge(TaskConversation.Default),
   Layer.provideMerge(workspaces)
 )
@@ -114,6 +158,7 @@ const appProxy = Layer.merge(AppProxy.Default, AgentListeningPorts.Default).pipe
 )
 
 const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default, appProxy).pipe(
+  Layer.provideMerge(connectionLogSinkLayer),
   Layer.provideMerge(tailnet)
 )
 

@@ -24,7 +24,7 @@ import { zipOf } from "./templates/archives.js"
 export const services = (
   settings: Partial<SettingsShape> = {},
   provisioners: ReadonlyArray<Provisioner> = [workbayProvisioner],
-  options: { readonly mail?: boolean } = {}
+  options: { readonly mail?: boolean; readonly hasher?: Layer.Layer<PasswordHasher> } = {}
 ) =>
   ProvisionerWorkers.Default.pipe(
     Layer.provideMerge(ServicesLive),
@@ -32,7 +32,7 @@ export const services = (
       Layer.mergeAll(
         Sqlite.layerMemory,
         Settings.layer(settings),
-        PasswordHasher.scrypt(4),
+        options.hasher ?? PasswordHasher.scrypt(4),
         // `mail: false`: no MailSender, so one-time passcodes go through the notifier.
         options.mail === false ? Layer.empty : Layer.succeed(MailSender, { send: () => Effect.void }),
         IdGenerator.layer,

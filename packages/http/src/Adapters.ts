@@ -4,7 +4,8 @@
  */
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
-import type { Dispatcher, RawRequest, RawResponse } from "./Dispatcher.js"
+import type { Dispatcher } from "./dispatch/Dispatcher.js"
+import type { RawRequest, RawResponse } from "./dispatch/Raw.js"
 import type { WebSocketHub } from "./WebSocket.js"
 
 /** A Node request handler; `next` (Express, Connect) receives requests outside the service's paths. */

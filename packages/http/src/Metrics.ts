@@ -8,7 +8,7 @@
  * `makeWorkbay({ metrics })` reports into it and binds its gauges; the embedder serves `text()`
  * where it likes (the standalone server on `--prometheus-address`).
  */
-import { type MetricsShape, type MetricsSnapshot, type WorkspaceStatus } from "@workbay/core"
+import type { MetricsShape, MetricsSnapshot, WorkspaceStatus } from "@workbay/core"
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client"
 
 export interface PrometheusMetricsOptions {

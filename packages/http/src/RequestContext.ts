@@ -2,6 +2,7 @@
  * Per-request facts a handler may need (caller address, user agent, request id), response cookies,
  * and the status and content type of answers that have a choice of them.
  */
+import { RetryLater } from "@workbay/core"
 import { Context, Effect, Option } from "effect"
 
 export interface CookieOptions {
@@ -51,6 +52,16 @@ export const mediaTypeOf = (contentType: string): string => {
 
 /** The media type of the request body (empty when it has no `Content-Type`). */
 export const requestMediaType = Effect.map(RequestContext, (ctx) => mediaTypeOf(ctx.header("content-type") ?? ""))
+
+/**
+ * Adds `Retry-After` to the answer when `effect` fails with a wait it knows (`RetryLater`: an
+ * account's sign-in back-off).
+ */
+export const withRetryAfter = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | RequestContext> =>
+  Effect.tapError(effect, (e) =>
+    e instanceof RetryLater
+      ? Effect.map(RequestContext, (ctx) => ctx.setHeader("retry-after", String(e.retryAfterSeconds)))
+      : Effect.void)
 
 /** Answers a redirect to `location` (the endpoint declares the status, e.g. 307, as its success). */
 export const redirectTo = (location: string) => Effect.map(RequestContext, (ctx) => ctx.setHeader("location", location))

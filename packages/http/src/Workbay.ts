@@ -12,16 +12,19 @@ import {
   IdGenerator,
   lifecycleExecutorPeriodic,
   type LifecycleOptions,
-  MailSender,
+  type MailSender,
   PasswordHasher,
   type Provisioner,
   Provisioners,
   ProvisionerWorkers,
   Retention,
   type RetentionOptions,
+  SecretBox,
+  SecretKeyRepo,
   ServicesLive,
   Settings,
   type SettingsShape,
+  UNENCRYPTED_SECRETS_WARNING,
   workbayProvisioner,
   type WorkerOptions
 } from "@workbay/core"
@@ -51,7 +54,8 @@ import { WorkbayApi } from "./Api.js"
 import { ApplicationsHttp } from "./applications/Http.js"
 import { AuditHttp } from "./audit/Http.js"
 import { DebugHttp } from "./debug/Http.js"
-import { type Dispatcher, type HttpOptions, makeDispatcher } from "./Dispatcher.js"
+import { type Dispatcher, makeDispatcher } from "./dispatch/Dispatcher.js"
+import type { HttpOptions } from "./dispatch/Options.js"
 import { EnterpriseHttp } from "./enterprise/Http.js"
 import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
 import { DeploymentHttp, GeneralHttp } from "./general/Http.js"
@@ -253,11 +257,34 @@ export interface WorkbayOptions {
 /** The core services and ports, given a storage layer. */
 export const servicesLayer = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions = {}) =>
   servicesOn(
-    options.metrics === undefined ? storage : storage.pipe(Layer.provide(Metrics.layer(options.metrics.port))),
+    withSecretBox(
+      options.metrics === undefined ? storage : storage.pipe(Layer.provide(Metrics.layer(options.metrics.port))),
+      options
+    ),
     options
   ).pipe(
     Layer.provideMerge(options.metrics === undefined ? Layer.empty : Metrics.layer(options.metrics.port))
   )
+
+/**
+ * The storage with the deployment's `SecretBox` (from `settings.externalTokenEncryptionKeys`):
+ * its repositories seal and open third-party secrets with it, and it checks the keys against the
+ * database at start. Without keys, a warning at start (docs/external-auth.md, "Tokens at rest").
+ */
+const withSecretBox = <E>(
+  storage: Layer.Layer<StoragePorts, E>,
+  options: WorkbayOptions
+): Layer.Layer<StoragePorts, E> => {
+  const keys = options.settings?.externalTokenEncryptionKeys ?? []
+  const check = Layer.effectDiscard(Effect.gen(function*() {
+    const box = yield* SecretBox
+    yield* Effect.flatMap(SecretKeyRepo, (repo) => repo.ensure(box)).pipe(
+      Effect.catchTag("EncryptionKeysRefused", (e) => Effect.die(new Error(e.message)))
+    )
+    if (box.primary === null) yield* Effect.logWarning(UNENCRYPTED_SECRETS_WARNING)
+  }))
+  return Layer.provideMerge(check, storage).pipe(Layer.provide(keys.length === 0 ? Layer.empty : SecretBox.layer(keys)))
+}
 
 const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions) =>
   Layer.merge(ProvisionerWorkers.Default, Notifier.Default).pipe(

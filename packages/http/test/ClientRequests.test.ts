@@ -1488,6 +1488,11 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     const follow = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/startup-logs?follow&after=0`, {
       "Service-Session-Token": member.client.token!
     })
+    // The dashboard reads each message as WorkspaceAgentLog[].
+    if (startup.body.length > 0) {
+      await eventuallyWs(() => follow.messages.length >= 1)
+      expectShape("[WorkspaceAgentLog]", JSON.parse(follow.messages[0]!))
+    }
     follow.socket.close()
   })
 

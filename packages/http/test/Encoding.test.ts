@@ -7,7 +7,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { compileEncoder, compileEncodeStep } from "@workbay/core"
 import { WorkbayApi } from "@workbay/http"
-import { Arbitrary, Either, FastCheck as fc, Schema, SchemaAST } from "effect"
+import { Arbitrary, Either, FastCheck as fc, Schema, type SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
 
 interface Success {

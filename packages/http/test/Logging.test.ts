@@ -1,5 +1,5 @@
 /** The logger: JSON and human lines, the level applied, secrets redacted from fields, messages and causes. */
-import { Cause, Effect, Layer } from "effect"
+import { Cause, Effect, type Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import { isSecretName, loggingLayer, redactText } from "../src/Logging.js"
 

@@ -21,7 +21,7 @@ import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
 import { licenseClaims } from "./enterprise/licenses.js"
 import { closeExternalAuthWorld, externalAuthWorld } from "./externalauth/fixtures.js"
 import { deliver } from "./notifications/InboxFixtures.js"
-import { formInit, REDIRECT, register, seedCode, seedTokens } from "./oauth2/fixtures.js"
+import { basic, formInit, REDIRECT, register, seedCode, seedTokens } from "./oauth2/fixtures.js"
 import { makeValidator, type SchemaName } from "./schemas/ResponseSchemas.js"
 import { readEvents } from "./sse.js"
 import {
@@ -194,6 +194,7 @@ const SLOW_WS_TEMPLATE = `resources:
   - { name: box, type: machine }
 build:
   delay_ms: 3000
+  import_delay_ms: 0
 `
 const workspacesOf = (w: World) =>
   workspaceFixture ??= (async () => {
@@ -1377,11 +1378,12 @@ const rows: ReadonlyArray<Row> = [
     "Response",
     async (w) => {
       // A dry run that takes a while (`build.delay_ms`), so it is still unfinished when the cancel arrives.
+      // The import waits as long (two waits of one log line), within runJobs' 10 s.
       const slow = await createVersion(
         w.srv,
         w.owner,
         w.orgId,
-        FULL_TEMPLATE.replace("build:\n", "build:\n  delay_ms: 5000\n")
+        FULL_TEMPLATE.replace("build:\n", "build:\n  delay_ms: 2000\n")
       )
       await runJobs(w.srv)
       const dry = await w.owner.post(`/templateversions/${slow.body.id}/dry-run`, { workspace_name: "c" })
@@ -1911,22 +1913,20 @@ const rows: ReadonlyArray<Row> = [
     "tailnet.agentConnectionWatch",
     "GET /api/v2/workspaces/:workspace/agent-connection-watch",
     101,
-    "WorkspaceAgent",
+    "[ConnectionWatchEvent]",
     async (w) => {
       const { running } = await workspacesOf(w)
-      const ws = await connect(
-        `${w.srv.wsUrl}/api/v2/workspaces/${running.id}/agent-connection-watch?agent_name=laptop`,
-        {
+      const watch = async (query: string) => {
+        const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaces/${running.id}/agent-connection-watch${query}`, {
           [SESSION_HEADER]: w.owner.token!
-        }
-      )
-      await eventually(() => ws.messages.some((m) => JSON.parse(m).type === "agent"))
-      ws.socket.close()
-      return {
-        status: 101,
-        body: ws.messages.map((m) => JSON.parse(m)).find((m) => m.type === "agent").agent,
-        headers: new Headers()
+        })
+        await eventually(() => ws.messages.length >= 2)
+        ws.socket.close()
+        return ws.messages.map((m) => JSON.parse(m))
       }
+      // The build and agent updates, then an error frame (no agent of that name).
+      const frames = [...await watch("?agent_name=laptop"), ...await watch("?agent_name=ghost")]
+      return { status: 101, body: frames, headers: new Headers() }
     }
   ),
 
@@ -2380,7 +2380,7 @@ const rows: ReadonlyArray<Row> = [
       formInit({
         token: tokens.refresh_token,
         token_type_hint: "refresh_token"
-      }, { authorization: `Basic ${Buffer.from(`${reg.client_id}:${reg.client_secret}`).toString("base64")}` })
+      }, { authorization: basic(reg.client_id, reg.client_secret) })
     )
   }),
   row(

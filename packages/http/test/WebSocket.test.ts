@@ -15,6 +15,7 @@ import {
   WebSocketUpgradeSchema
 } from "@workbay/http"
 import { Effect, Schema } from "effect"
+import type { Socket } from "node:net"
 import { createConnection } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bootstrapOwner, type Client, UNKNOWN_ID } from "./support.js"
@@ -162,7 +163,7 @@ describe("WebSocket routes", () => {
     latestSent = 0
     const ws = await connect(wsPath("follow&latest=20"), { "Service-Session-Token": owner.token! })
     // The peer stops reading until every message was handed over: the socket backs up.
-    const raw = (ws.socket as any)._socket as import("node:net").Socket
+    const raw = (ws.socket as any)._socket as Socket
     raw.pause()
     await eventually(() => latestSent === 20, 15_000)
     raw.resume()

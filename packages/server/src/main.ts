@@ -20,6 +20,11 @@ const noPretenuring = () => {
 }
 
 const main = async () => {
+  // `dbcrypt rotate|decrypt|delete`: maintenance of the values encrypted at rest, then exit.
+  if (process.argv[2] === "dbcrypt") {
+    const { runDbcrypt } = await import("./Dbcrypt.js")
+    process.exit(await runDbcrypt(process.argv.slice(3), process.env))
+  }
   let config
   try {
     config = loadConfig(process.argv.slice(2), process.env)

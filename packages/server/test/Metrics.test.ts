@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { helpText, loadConfig, startServer } from "../src/index.js"
 import { firstOwnerSession } from "./owner.js"
+import { SERVER } from "./process.js"
 
 const dirs: Array<string> = []
 const tempDir = () => {
@@ -128,10 +129,7 @@ describe("the server process", () => {
     const root = join(dirname(fileURLToPath(import.meta.url)), "../../..")
     const [port, metricsPort] = [await freePort(), await freePort()]
     const child = spawn(process.execPath, [
-      "--conditions=@workbay/source",
-      "--import",
-      "tsx",
-      join(root, "packages/server/src/main.ts"),
+      ...SERVER,
       "--port",
       String(port),
       "--host",

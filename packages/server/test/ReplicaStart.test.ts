@@ -5,17 +5,16 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { afterAll, describe, expect, inject, it } from "vitest"
 import { firstOwnerSession } from "./owner.js"
+import { SERVER } from "./process.js"
 
 const url = inject("workbayPgUrl")
-const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 
 const start = (databaseUrl: string): Promise<{ child: ChildProcess; url: string }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=@workbay/source", "--import", "tsx", MAIN, "--port", "0"], {
+    const child = spawn(process.execPath, [...SERVER, "--port", "0"], {
       env: { ...process.env, DATABASE_URL: databaseUrl, WORKBAY_LOG_LEVEL: "warning" },
       stdio: ["ignore", "pipe", "pipe"]
     })

@@ -17,16 +17,15 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { tar } from "../../http/test/templates/archives.js"
 import { connect, eventually } from "../../http/test/websocket.js"
 import { firstOwnerSession } from "./owner.js"
+import { freshDatabase, SERVER } from "./process.js"
 
 const url = inject("workbayPgUrl")
 const SESSION_HEADER = "Service-Session-Token"
-const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 
 interface Replica {
   readonly child: ChildProcess
@@ -34,19 +33,19 @@ interface Replica {
   readonly output: () => string
 }
 
-/** Starts `node src/main.ts` on Postgres with `extra` flags; resolves with its URL once it says it is ready. */
-const startReplica = (extra: ReadonlyArray<string>): Promise<Replica> =>
+/**
+ * Starts the server (src/main.ts, bundled: process.ts) on the Postgres database `databaseUrl`
+ * with `extra` flags; resolves with its URL once it says it is ready.
+ */
+const startReplica = (databaseUrl: string, extra: ReadonlyArray<string>): Promise<Replica> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [
-      "--conditions=@workbay/source",
-      "--import",
-      "tsx",
-      MAIN,
+      ...SERVER,
       "--port",
       "0",
       ...extra
     ], {
-      env: { ...process.env, DATABASE_URL: url!, WORKBAY_LOG_LEVEL: "warning" },
+      env: { ...process.env, DATABASE_URL: databaseUrl, WORKBAY_LOG_LEVEL: "warning" },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
@@ -119,6 +118,9 @@ const common = (hook: string) => [
 
 describe.skipIf(url === null)("three server processes on one Postgres", () => {
   const replicas: Array<Replica> = []
+  // A database of its own: the run's database is shared with the other files' tests (which may
+  // run at the same time, in other workers) and its default schema with some of them.
+  let database: Awaited<ReturnType<typeof freshDatabase>> | undefined
   let db: pg.Client
   let sink: Awaited<ReturnType<typeof webhookSink>>
   let token: string
@@ -139,8 +141,9 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
   beforeAll(async () => {
     sink = await webhookSink()
     // A first (it migrates the fresh database, and keeps audit entries forever).
-    replicas.push(await startReplica(common(sink.url)))
-    db = new pg.Client({ connectionString: url! })
+    database = await freshDatabase(url!)
+    replicas.push(await startReplica(database.url, common(sink.url)))
+    db = new pg.Client({ connectionString: database.url })
     await db.connect()
     // Audit entries two hours old, then two replicas that keep them one hour, started together.
     for (let i = 0; i < 30; i++) {
@@ -150,14 +153,14 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
       )
     }
     const retained = [...common(sink.url), "--audit-logs-retention", "1h", "--log-level", "info"]
-    replicas.push(...(await Promise.all([startReplica(retained), startReplica(retained)])))
+    replicas.push(...(await Promise.all([startReplica(database.url, retained), startReplica(database.url, retained)])))
     token = await firstOwnerSession(replicas[0]!.url)
     orgId = (await call(replicas[0]!, "GET", "/users/me")).body.organization_ids[0]
-    // Starting compiles the server from source (tsx): most of the time on a loaded machine.
   }, 120_000)
   afterAll(async () => {
     await Promise.all(replicas.map(stop))
     await db?.end()
+    await database?.drop()
     sink?.close()
   })
 

@@ -1,9 +1,12 @@
 /**
  * Secrets at rest: every kind of secret the service issues (secrets.ts), then the storage read
  * as bytes (the SQLite database file and its write-ahead log; a pg_dump of the Postgres
- * database): none of the secrets is there in plain text.
+ * database): none of the secrets is there in plain text. The server runs with an encryption key:
+ * the secrets it must hand out again (an external agent's token) are encrypted with it, the
+ * others hashed.
  */
 import { execFileSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -12,6 +15,7 @@ import { freshDatabase, startServerProcess } from "./process.js"
 import { mailFlags, type PlantedSecret, plantSecrets, startSmtp } from "./secrets.js"
 
 const pgUrl = inject("workbayPgUrl")
+const KEY = ["--external-token-encryption-keys", randomBytes(32).toString("base64")]
 
 /** The kinds of the secrets found in `bytes`, as text or URL-encoded. */
 const found = (bytes: string, secrets: ReadonlyArray<PlantedSecret>) =>
@@ -21,7 +25,7 @@ describe("secrets at rest", () => {
   it("are not in the SQLite database file or its write-ahead log", async () => {
     const dir = mkdtempSync(join(tmpdir(), "workbay-rest-"))
     const smtp = await startSmtp()
-    const server = await startServerProcess(["--data-dir", dir, ...mailFlags(smtp)])
+    const server = await startServerProcess(["--data-dir", dir, ...KEY, ...mailFlags(smtp)])
     try {
       const { secrets } = await plantSecrets(server.url, smtp)
       const read = () =>
@@ -41,7 +45,7 @@ describe("secrets at rest", () => {
   it.skipIf(pgUrl === null)("are not in a dump of the Postgres database", async () => {
     const db = await freshDatabase(pgUrl!)
     const smtp = await startSmtp()
-    const server = await startServerProcess(mailFlags(smtp), { DATABASE_URL: db.url })
+    const server = await startServerProcess([...KEY, ...mailFlags(smtp)], { DATABASE_URL: db.url })
     try {
       const { secrets } = await plantSecrets(server.url, smtp)
       const dump = execFileSync("pg_dump", ["--data-only", "--no-owner", db.url], { maxBuffer: 256 * 1024 * 1024 })

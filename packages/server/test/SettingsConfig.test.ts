@@ -1,7 +1,8 @@
 /** Deployment setting flags and variables (sign-in, appearance, proxies): parsed into settings by name, refused with the flag named when malformed. */
+import { defaultSettings, deploymentConfig } from "@workbay/core"
 import { Duration } from "effect"
 import { describe, expect, it } from "vitest"
-import { loadConfig } from "../src/Config.js"
+import { helpText, loadConfig, options } from "../src/Config.js"
 
 describe("sign-in configuration", () => {
   it("is empty when nothing is given", () => {
@@ -49,5 +50,24 @@ describe("appearance and proxy settings", () => {
     expect(() => loadConfig(["--support-links", "{\"name\":\"x\"}"], {})).toThrow(/--support-links/)
     expect(() => loadConfig(["--support-links", "[{\"name\":\"x\",\"target\":\"y\"}]"], {})).toThrow(/--support-links/)
     expect(() => loadConfig(["--proxy-health-interval", "often"], {})).toThrow(/--proxy-health-interval/)
+  })
+})
+
+describe("one declaration per setting", () => {
+  it("reports, for every setting the server takes, the flag and variable the server reads", () => {
+    const reported = new Map(deploymentConfig(defaultSettings).options.map((o) => [o.flag, o.env]))
+    const taken = options.filter((o) => o.setting !== undefined && reported.has(o.flag))
+    expect(taken.length).toBeGreaterThan(70)
+    for (const o of taken) expect(reported.get(o.flag), o.flag).toBe(o.env)
+  })
+
+  it("lists every flag once in --help, and reads every variable it lists", () => {
+    const text = helpText()
+    for (const o of options) {
+      expect(text.split("\n").filter((line) => line.startsWith(`  --${o.flag} `)), o.flag).toHaveLength(1)
+    }
+    expect(loadConfig([], { WORKBAY_EMAIL_TLS_SERVERNAME: "smtp.example.com" }).settings).toEqual({
+      emailTlsServerName: { value: "smtp.example.com", source: "env" }
+    })
   })
 })

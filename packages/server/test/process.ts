@@ -1,12 +1,13 @@
 /**
- * Test support: the standalone server as a real child process (`node src/main.ts`), its output
- * kept, stopped by a signal.
+ * Test support: the standalone server as a real child process (src/main.ts, bundled once per
+ * change by bundles.ts), its output kept, stopped by a signal.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
-import { fileURLToPath } from "node:url"
+import { inject } from "vitest"
 
-const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url))
+/** The arguments before the server's own that start it with `process.execPath` (`node <bundle of src/main.ts>`). */
+export const SERVER = [inject("workbayServerBundle")] as const
 
 export interface ServerProcess {
   readonly child: ChildProcess
@@ -45,10 +46,7 @@ export const startServerProcess = async (
   const child = spawn(
     process.execPath,
     [
-      "--conditions=@workbay/source",
-      "--import",
-      "tsx",
-      MAIN,
+      ...SERVER,
       "--port",
       String(p),
       "--host",

@@ -34,7 +34,7 @@ export const slowTemplate = (url: string, token: string, delayMs: number) =>
   makeTemplate(
     url,
     token,
-    `resources:\n  - name: box\n    type: machine\nbuild:\n  delay_ms: ${delayMs}\n  logs: ["Slow start"]\n`
+    `resources:\n  - name: box\n    type: machine\nbuild:\n  delay_ms: ${delayMs}\n  import_delay_ms: 0\n  logs: ["Slow start"]\n`
   )
 
 /** A template of `yaml` in the first organization (imported by the server's workers). */

@@ -65,7 +65,11 @@ describe.skipIf(url === null)("following agent logs across replicas on Postgres"
     await eventually(() => ws.messages.length === 2)
     // A signal, not the 10-second fallback read.
     expect(Date.now() - t0).toBeLessThan(2000)
-    expect(ws.messages.map((m) => JSON.parse(m).output)).toEqual(["before", "from b"])
+    // Each message is an array of lines (WorkspaceAgentLog[]), as the described system sends them.
+    expect(ws.messages.flatMap((m) => (JSON.parse(m) as Array<{ output: string }>).map((l) => l.output))).toEqual([
+      "before",
+      "from b"
+    ])
     ws.socket.close()
   }, 30_000)
 })

@@ -1,15 +1,8 @@
-/** The agent report repository contract on Postgres: a schema of its own per test. Skipped when no server answers. */
+/** The agent report repository contract on Postgres: an empty, migrated store per test (fresh.ts). Skipped when no server answers. */
 import { inject } from "@effect/vitest"
-import * as Postgres from "@workbay/storage-postgres"
-import { randomBytes } from "node:crypto"
 import { reportRepositorySuite } from "../../storage-sql/test/agents/ReportRepositorySuite.js"
+import { freshStorage } from "./fresh.js"
 
 const url = inject("workbayPgUrl")
 
-reportRepositorySuite(
-  "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
-  {
-    skip: url === null
-  }
-)
+reportRepositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), { skip: url === null })

@@ -1,18 +1,17 @@
 /**
- * The agent repository contract on Postgres: each test in its own schema of this run's fresh
- * database (see globalSetup.ts). Skipped when no server answers.
+ * The agent repository contract on Postgres: an empty, migrated store per test (fresh.ts).
+ * Skipped when no server answers.
  */
 import { inject } from "@effect/vitest"
-import * as Postgres from "@workbay/storage-postgres"
-import { randomBytes } from "node:crypto"
 import { agentRepositorySuite } from "../../storage-sql/test/agents/RepositorySuite.js"
+import { freshStorage } from "./fresh.js"
 
 const url = inject("workbayPgUrl")
 
 agentRepositorySuite(
   "Postgres",
   "pg",
-  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   {
     skip: url === null
   }

@@ -2,6 +2,7 @@
  * The HTTP API end to end on Postgres: the same black-box flow the SQLite
  * tests drive, plus the standalone server switched to Postgres by one setting.
  */
+import { loadConfig, startServer } from "@workbay/server"
 import * as Postgres from "@workbay/storage-postgres"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
@@ -13,7 +14,6 @@ import {
   STRONG_PASSWORD,
   type TestServer
 } from "../../http/test/support.js"
-import { loadConfig, startServer } from "../../server/src/index.js"
 
 const url = inject("workbayPgUrl")
 

@@ -3,6 +3,7 @@
  * carries B's requests; replica A, which does not hold the agent's connection, answers 502 with
  * the documented message (docs/agents.md, "Web apps"). Both opens show in the one connection log.
  */
+import { type RunningAgent, startAgent } from "@workbay/agent"
 import * as Postgres from "@workbay/storage-postgres"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -11,7 +12,6 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { type RunningAgent, startAgent } from "../../agent/src/index.js"
 import {
   bootstrapOwner,
   type Client,

@@ -8,17 +8,16 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, inject, it } from "@effect/vitest"
 import { ApiKeyRepo, MemberRepo, OrganizationRepo, Transactions, UserRepo } from "@workbay/core"
-import * as Postgres from "@workbay/storage-postgres"
 import { Deferred, Effect, Exit, Fiber, Option } from "effect"
-import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { apiKey, membership, org, user } from "../../storage-sql/test/users/RepositorySuite.js"
 import { poolRead, utcTimestampIso } from "../src/PoolReads.js"
+import { freshStorage } from "./fresh.js"
 
 const url = inject("workbayPgUrl")
 
 const storage = (maxConnections: number, preparedStatements?: boolean) =>
-  Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections, preparedStatements })
+  freshStorage(url, { maxConnections, preparedStatements })
 
 /** The prepared statements of the connection this runs on that read API keys. */
 const preparedKeyReads = Effect.flatMap(SqlClient.SqlClient, (sql) =>

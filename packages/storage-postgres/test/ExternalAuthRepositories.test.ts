@@ -1,14 +1,13 @@
-/** The external auth link repository contract on Postgres: a schema of its own per test. Skipped when no server answers. */
+/** The external auth link repository contract on Postgres: an empty, migrated store per test (fresh.ts). Skipped when no server answers. */
 import { inject } from "@effect/vitest"
-import * as Postgres from "@workbay/storage-postgres"
-import { randomBytes } from "node:crypto"
 import { externalAuthRepositorySuite } from "../../storage-sql/test/externalauth/RepositorySuite.js"
+import { freshStorage } from "./fresh.js"
 
 const url = inject("workbayPgUrl")
 
 externalAuthRepositorySuite(
   "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   {
     skip: url === null
   }

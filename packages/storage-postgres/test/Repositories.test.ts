@@ -1,6 +1,7 @@
 /**
- * The repository contract on Postgres: every test gets its own schema in this
- * run's fresh database (see globalSetup.ts). Skipped when no server answers.
+ * The repository contract on Postgres: every test gets an empty, migrated store (fresh.ts); the
+ * layer's own tests make schemas and migrate them.
+ * Skipped when no server answers.
  */
 import { describe, expect, inject, it } from "@effect/vitest"
 import { UserRepo } from "@workbay/core"
@@ -9,19 +10,20 @@ import { Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { organizationRepositorySuite } from "../../storage-sql/test/organizations/RepositorySuite.js"
 import { repositorySuite, user } from "../../storage-sql/test/users/RepositorySuite.js"
+import { freshStorage } from "./fresh.js"
 
 const url = inject("workbayPgUrl")
 
-/** A fresh schema per call, so tests are independent and may run side by side. */
+/** A fresh schema per call, for the tests of the layer itself (it creates the schema and migrates it). */
 const freshSchema = () => `t_${randomBytes(8).toString("hex")}`
 
-repositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+repositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), {
   skip: url === null
 })
 
 organizationRepositorySuite(
   "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )
 
@@ -64,43 +66,43 @@ describe.skipIf(url === null)("Postgres storage layer", () => {
 })
 
 import { logRepositorySuite } from "../../storage-sql/test/audit/RepositorySuite.js"
-logRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+logRepositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), {
   skip: url === null
 })
 
 import { groupRepositorySuite } from "../../storage-sql/test/groups/RepositorySuite.js"
-groupRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+groupRepositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), {
   skip: url === null
 })
 
 import { fileRepositorySuite } from "../../storage-sql/test/templates/RepositorySuite.js"
-fileRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+fileRepositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), {
   skip: url === null
 })
 
 import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
-jobRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+jobRepositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), {
   skip: url === null
 })
 
 import { templateRepositorySuite } from "../../storage-sql/test/templates/TemplateRepositorySuite.js"
 templateRepositorySuite(
   "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )
 
 import { workspaceRepositorySuite } from "../../storage-sql/test/workspaces/RepositorySuite.js"
 workspaceRepositorySuite(
   "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )
 
 import { portShareRepositorySuite } from "../../storage-sql/test/workspaces/PortShareRepositorySuite.js"
 portShareRepositorySuite(
   "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )
 
@@ -108,24 +110,24 @@ import { workspaceListPlanSuite } from "../../storage-sql/test/workspaces/ListPl
 workspaceListPlanSuite(
   "Postgres",
   "pg",
-  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   {
     skip: url === null
   }
 )
 import { buildRepositorySuite } from "../../storage-sql/test/workspaces/BuildRepositorySuite.js"
-buildRepositorySuite("Postgres", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+buildRepositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), {
   skip: url === null
 })
 import { lifecycleSuite } from "../../storage-sql/test/workspaces/LifecycleSuite.js"
-lifecycleSuite("Postgres", "pg", () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }), {
+lifecycleSuite("Postgres", "pg", () => freshStorage(url, { maxConnections: 4 }), {
   skip: url === null
 })
 
 import { agentLogRepositorySuite } from "../../storage-sql/test/agents/LogRepositorySuite.js"
 agentLogRepositorySuite(
   "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )
 
@@ -133,13 +135,13 @@ import { taskRepositorySuite } from "../../storage-sql/test/tasks/RepositorySuit
 taskRepositorySuite(
   "Postgres",
   "pg",
-  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )
 
 import { provisionerKeyRepositorySuite } from "../../storage-sql/test/templates/ProvisionerKeyRepositorySuite.js"
 provisionerKeyRepositorySuite(
   "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: freshSchema(), maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )

@@ -1,14 +1,13 @@
-/** The task conversation repository contract on Postgres: a schema of its own per test. Skipped when no server answers. */
+/** The task conversation repository contract on Postgres: an empty, migrated store per test (fresh.ts). Skipped when no server answers. */
 import { inject } from "@effect/vitest"
-import * as Postgres from "@workbay/storage-postgres"
-import { randomBytes } from "node:crypto"
 import { conversationRepositorySuite } from "../../storage-sql/test/tasks/ConversationRepositorySuite.js"
+import { freshStorage } from "./fresh.js"
 
 const url = inject("workbayPgUrl")
 
 conversationRepositorySuite(
   "Postgres",
-  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   {
     skip: url === null
   }

@@ -143,7 +143,7 @@ const poolReads = new WeakMap<SqlClient.SqlClient, PoolRead>()
  * Lets reads of `sql` given for both dialects ({@link dialectReads}) run on a pool directly.
  * The pool's rows must be the ones the client's statements answer (same connections, same
  * type parsers, no row transforms), except that a timestamp may come as its ISO text (as
- * SQLite's do), which the row mappers read alike (`toDate` in Rows.ts). Call it before the
+ * SQLite's do), which the row readers read alike (`date` in Columns.ts). Call it before the
  * repositories are built.
  */
 export const registerPoolReads = (sql: SqlClient.SqlClient, read: PoolRead): void => void poolReads.set(sql, read)

@@ -8,9 +8,8 @@
 import { SqlClient } from "@effect/sql"
 import { MetricsSnapshotRepo, workspaceStatuses } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { bool, int, type Row, text } from "./Columns.js"
 import { bind } from "./Rows.js"
-
-type Row = Record<string, unknown>
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -25,14 +24,17 @@ export const make = Effect.gen(function*() {
       FROM workspaces WHERE deleted = ${bind(false)} AND latest_build_status IS NOT NULL
       GROUP BY latest_build_status`
     const agents = yield* sql<Row>`SELECT COUNT(*) AS n FROM workspace_agents WHERE connected = ${bind(true)}`
-    const count = (r: Row | undefined) => Number(r?.n ?? 0)
-    const isTrue = (v: unknown) => v === true || v === 1 || v === 1n || v === "1" || v === "t"
+    const count = (r: Row | undefined) => r === undefined ? 0 : int(r.n, "count(*)")
+    const canceling = (r: Row) => bool(r.canceling, "provisioner_jobs.canceled_at IS NOT NULL")
     return {
-      pendingJobs: pending.map((r) => ({ provisioner: r.provisioner as string, count: count(r) })),
+      pendingJobs: pending.map((r) => ({
+        provisioner: text(r.provisioner, "provisioner_jobs.provisioner"),
+        count: count(r)
+      })),
       buildsInFlight: [
         { status: "pending", count: count(queued[0]) },
-        { status: "running", count: count(running.find((r) => !isTrue(r.canceling))) },
-        { status: "canceling", count: count(running.find((r) => isTrue(r.canceling))) }
+        { status: "running", count: count(running.find((r) => !canceling(r))) },
+        { status: "canceling", count: count(running.find(canceling)) }
       ],
       workspaces: workspaceStatuses.map((status) => ({
         status,

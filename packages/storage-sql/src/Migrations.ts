@@ -37,7 +37,10 @@ import {
   migration0032,
   migration0033,
   migration0034,
-  migration0035
+  migration0035,
+  migration0036,
+  migration0037,
+  migration0038
 } from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
@@ -82,7 +85,10 @@ export const migrations = (types: DialectTypes) => ({
   "0032_workspace_latest_build_status": run(migration0032(types)),
   "0033_user_preferences_workspace_sharing": run(migration0033(types)),
   "0034_group_counts": run(migration0034(types)),
-  "0035_custom_roles": run(migration0035(types))
+  "0035_custom_roles": run(migration0035(types)),
+  "0036_oauth2_token_secret": run(migration0036(types)),
+  "0037_login_failures": run(migration0037(types)),
+  "0038_secrets_at_rest": run(migration0038(types))
 })
 
 /**

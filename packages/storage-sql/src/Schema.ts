@@ -1175,3 +1175,52 @@ export const migration0035 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<st
     PRIMARY KEY (organization_id, name)
   )`
 ]
+
+/**
+ * Migration 0036: a refresh token records the client secret its client authenticated with when
+ * the pair was issued (null for public clients and for pairs issued before), so deleting the
+ * secret deletes what it issued (docs/oauth2.md).
+ */
+export const migration0036 = (_types: DialectTypes): ReadonlyArray<string> => [
+  `ALTER TABLE oauth2_provider_app_tokens ADD COLUMN app_secret_id TEXT`,
+  `CREATE INDEX oauth2_provider_app_tokens_secret ON oauth2_provider_app_tokens (app_secret_id)`
+]
+
+/**
+ * Migration 0037: failed sign-in attempts per account (docs/authentication.md, Failed sign-ins),
+ * keyed by the kind and the normalized email (`password:<email>`, `otp:<email>`), so unknown
+ * accounts are counted alike and every replica on the database sees one count.
+ */
+export const migration0037 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<string> => [
+  `CREATE TABLE login_failures (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    last_attempt_at ${ts} NOT NULL,
+    blocked_until ${ts}
+  )`,
+  `CREATE INDEX login_failures_last_attempt ON login_failures (last_attempt_at)`
+]
+
+/**
+ * Migration 0038: secrets at rest that are read back, encrypted with the deployment's keys
+ * (docs/external-auth.md, "Tokens at rest"). Beside each such column, the digest of the key that
+ * sealed it (`*_key_id`, NULL: stored as given). External auth links' tokens; the token of each
+ * external agent (`workspace_agents.auth_token`, NULL for agents whose token is not kept, as the
+ * provisioner was handed it), so that its credentials answer the same token for the build. The
+ * keys a deployment has used (`dbcrypt_keys`, as the described system's): the active digests
+ * with a sealed test value, and the revoked ones.
+ */
+export const migration0038 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<string> => [
+  `ALTER TABLE external_auth_links ADD COLUMN oauth_access_token_key_id TEXT`,
+  `ALTER TABLE external_auth_links ADD COLUMN oauth_refresh_token_key_id TEXT`,
+  `ALTER TABLE workspace_agents ADD COLUMN auth_token TEXT`,
+  `ALTER TABLE workspace_agents ADD COLUMN auth_token_key_id TEXT`,
+  `CREATE TABLE dbcrypt_keys (
+    number INTEGER PRIMARY KEY,
+    active_key_digest TEXT UNIQUE,
+    revoked_key_digest TEXT UNIQUE,
+    created_at ${ts} NOT NULL,
+    revoked_at ${ts},
+    test TEXT NOT NULL
+  )`
+]

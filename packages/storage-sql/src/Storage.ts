@@ -22,6 +22,7 @@ import * as CustomRoleRepositories from "./organizations/CustomRoleRepositories.
 import * as OrganizationRepositories from "./organizations/Repositories.js"
 import * as WorkspaceProxyRepositories from "./proxies/Repositories.js"
 import type { DialectTypes } from "./Schema.js"
+import * as Secrets from "./Secrets.js"
 import * as TaskConversationRepositories from "./tasks/ConversationRepositories.js"
 import * as TaskRepositories from "./tasks/Repositories.js"
 import * as ProvisionerDaemonRepositories from "./templates/ProvisionerDaemonRepositories.js"
@@ -31,6 +32,7 @@ import * as FileRepositories from "./templates/Repositories.js"
 import * as TemplateRepositories from "./templates/TemplateRepositories.js"
 import { transactionsLayer } from "./Transaction.js"
 import * as UserLinkRepositories from "./users/LinkRepositories.js"
+import * as LoginThrottleRepositories from "./users/LoginThrottleRepositories.js"
 import * as Repositories from "./users/Repositories.js"
 import * as WorkspaceBuildRepositories from "./workspaces/BuildRepositories.js"
 import * as LifecycleRepositories from "./workspaces/LifecycleRepositories.js"
@@ -64,13 +66,15 @@ const baseRepositories = Layer.mergeAll(
   NotificationRepositories.layer,
   OAuth2Repositories.layer,
   UserLinkRepositories.layer,
+  LoginThrottleRepositories.layer,
   ExternalAuthRepositories.layer,
   InsightsRepositories.layer,
   LicenseRepositories.layer,
   WorkspaceProxyRepositories.layer,
   DebugRepositories.layer,
   MetricsSnapshot.layer,
-  transactionsLayer
+  transactionsLayer,
+  Secrets.layer
 )
 
 /** Every repository of every area, and `Transactions`, on whichever `SqlClient` is provided. */

@@ -1,8 +1,14 @@
 /** @workbay/storage-sql: repositories, row mapping and DDL shared by the SQLite and Postgres storages. */
-// Shared machinery: migrations and DDL, row mapping, transactions, unique violations, purge, the storage layer.
+// Shared machinery: migrations and DDL, row mapping (Columns.ts), transactions, unique violations, purge, the storage layer.
+/** Row mapping: the column readers and `columns` (as `Columns.text`, ...), and the few used by name. */
+export * as Columns from "./Columns.js"
+export { RowError, toDate, toDateOrNull } from "./Columns.js"
 export {
   type DialectRead,
   dialectReads,
+  /** The fast read paths themselves, for the storages' tests. */
+  directReads,
+  directStatements,
   type PoolRead,
   type ReadSql,
   registerDirectReads,
@@ -14,6 +20,14 @@ export * from "./Migrations.js"
 export * from "./Purge.js"
 export * from "./Rows.js"
 export * from "./Schema.js"
+export {
+  decryptSecrets,
+  deleteSecrets,
+  ensureKeys,
+  rotateSecrets,
+  type SecretPassOptions,
+  type SecretPassResult
+} from "./Secrets.js"
 export * from "./Storage.js"
 export * from "./Transaction.js"
 export * from "./Unique.js"

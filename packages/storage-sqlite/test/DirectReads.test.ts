@@ -7,13 +7,13 @@
 import { SqlClient, SqlError } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { transaction } from "@workbay/storage-sql"
+import { directReads, directStatements } from "@workbay/storage-sql"
 import * as Sqlite from "@workbay/storage-sqlite"
 import Database from "better-sqlite3"
 import { Effect, Exit, Tracer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { directReads, directStatements } from "../../storage-sql/src/DirectReads.js"
 
 /** Runs `effect` on a client of a fresh database file, with better-sqlite3 opened on the same file beside it. */
 const withFile = <A, E>(

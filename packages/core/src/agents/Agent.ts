@@ -4,26 +4,13 @@
  * itself is made with its build (`WorkspaceAgentRecord` in workspaces/WorkspaceBuild.ts).
  */
 import { Context, type Effect, type Option } from "effect"
-import { createHash, randomUUID } from "node:crypto"
+import type { SecretDecryptFailed } from "../SecretBox.js"
 import type { WorkspaceRecord } from "../workspaces/Workspace.js"
 import type {
   WorkspaceAgentRecord,
   WorkspaceBuildSummary,
   WorkspaceResourceRecord
 } from "../workspaces/WorkspaceBuild.js"
-
-/**
- * A new agent token: a random UUID (122 random bits), the form the described system's agents
- * present. API keys have the form `<id>-<secret>` of other lengths, so the two never mix.
- */
-export const newAgentToken = (): string => randomUUID()
-
-/** Whether `token` has an agent token's form. */
-export const isAgentToken = (token: string): boolean =>
-  token.length === 36 && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token)
-
-/** The SHA-256 (hex) of an agent token: all that is stored of it. */
-export const hashAgentToken = (token: string): string => createHash("sha256").update(token.toLowerCase()).digest("hex")
 
 /** An agent with the resource, build and workspace it belongs to. */
 export interface AgentInBuild {
@@ -51,19 +38,17 @@ export class AgentRepo extends Context.Tag("@workbay/core/AgentRepo")<AgentRepo,
    * read, for the checks that run on every change signal.
    */
   readonly isCurrent: (id: string, tokenHash?: string) => Effect.Effect<boolean>
-  /** Replaces an agent's token hash (the previous token stops working). */
+  /**
+   * Replaces an agent's token hash (the previous token stops working); a kept token (see
+   * `keptToken`) is dropped with it.
+   */
   readonly setTokenHash: (agentId: string, hash: string, now: Date) => Effect.Effect<void>
+  /**
+   * The agent's kept token, opened: external agents keep theirs (sealed with the deployment's
+   * keys, `workspace_agents.auth_token`) so that their credentials answer it again. None when the
+   * agent keeps none; fails when it is sealed by a key no longer configured.
+   */
+  readonly keptToken: (agentId: string) => Effect.Effect<Option.Option<string>, SecretDecryptFailed>
+  /** Replaces an agent's token with `token`: its hash for authentication, and the token itself kept, sealed. */
+  readonly setKeptToken: (agentId: string, token: string, now: Date) => Effect.Effect<void>
 }>() {}
-
-/**
- * How often an open agent connection refreshes its agent's `last_connected_at` (the described
- * system's `AgentConnectionUpdateFrequency`): at most one write per connection per period, however
- * often the agent sends heartbeats.
- */
-export const AGENT_CONNECTION_UPDATE_SECONDS = 15
-
-/**
- * How long after its last refresh an agent counts as disconnected when its connection vanished
- * without a close (the described system's `AgentInactiveDisconnectTimeout`, twice the update period).
- */
-export const AGENT_INACTIVE_DISCONNECT_SECONDS = 2 * AGENT_CONNECTION_UPDATE_SECONDS

@@ -12,6 +12,7 @@
  */
 import { Clock, Context, Effect, Option } from "effect"
 import type { Actor } from "../Actor.js"
+import { hashAgentToken, isAgentToken } from "../AgentToken.js"
 import { Unauthorized } from "../Errors.js"
 import { MemberRepo } from "../organizations/Repositories.js"
 import { span } from "../Tracing.js"
@@ -19,7 +20,7 @@ import type { ApiKeyRecord } from "../users/ApiKey.js"
 import { memo, rolesByOrganization } from "../users/Auth.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
-import { type AgentInBuild, AgentRepo, hashAgentToken, isAgentToken } from "./Agent.js"
+import { type AgentInBuild, AgentRepo } from "./Agent.js"
 
 /** The agent calling, with what it belongs to and its workspace's owner. */
 export interface AgentSession extends AgentInBuild {

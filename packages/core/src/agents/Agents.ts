@@ -5,7 +5,8 @@
  */
 import { Clock, Context, Effect, Option, Schema } from "effect"
 import { authorize, authorizeRead } from "../Actor.js"
-import { auditResource } from "../Audit.js"
+import { hashAgentToken, newAgentToken } from "../AgentToken.js"
+import { auditResource, auditUnchanged } from "../Audit.js"
 import { BadRequest, NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
@@ -13,12 +14,12 @@ import { Settings } from "../Settings.js"
 import type { WorkspaceAgent } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
 import { Users } from "../users/Users.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { WorkspaceResourceRepo } from "../workspaces/WorkspaceBuild.js"
 import { WorkspaceBuilds } from "../workspaces/WorkspaceBuilds.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
 import { toBuildResource } from "../workspaces/WorkspaceWire.js"
-import { type AgentInBuild, AgentRepo, hashAgentToken, newAgentToken } from "./Agent.js"
+import { type AgentInBuild, AgentRepo } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { DerpMapSchema, RelayMap } from "./RelayMap.js"
 
@@ -94,10 +95,13 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
       }).pipe(span("Agents.get"))
 
     /**
-     * GET /workspaces/{workspace}/external-agent/{agent}/credentials: a new token for the external
-     * agent of that name in the workspace's latest build, and the command that starts the reference
-     * agent with it. Only the token's hash is kept, so each call mints a new token and the previous
-     * one stops working (an agent started with it must be restarted with the new command).
+     * GET /workspaces/{workspace}/external-agent/{agent}/credentials: the token of the external
+     * agent of that name in the workspace's latest build, and the command that starts the
+     * reference agent with it. The build keeps the token (sealed at rest), so every read answers
+     * the same one, changes nothing and writes no audit entry; a new build makes a new one. An
+     * agent that keeps none (built before tokens were kept), or whose kept token does not open
+     * (sealed by a key no longer configured) or is no longer its token, gets a new token once:
+     * kept from then on, audited, and the previous token stops working.
      */
     const externalCredentials = (workspaceRef: string, agentName: string) =>
       Effect.gen(function*() {
@@ -114,9 +118,28 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
             "The agent is not an external agent."
           )
         }
+        const command = (token: string) =>
+          Effect.map(AgentCommand, (c) =>
+            new ExternalAgentCredentialsWire({
+              agent_token: token,
+              command: agentCommand(c, settings.accessUrl, token)
+            }))
+        const kept = yield* agents.keptToken(agent.id).pipe(
+          Effect.catchTag("SecretDecryptFailed", (e) =>
+            Effect.as(
+              Effect.logWarning(
+                `The kept token of workspace agent ${agent.id} cannot be decrypted; a new token is made. ${e.message}`
+              ),
+              Option.none<string>()
+            ))
+        )
+        if (Option.isSome(kept) && hashAgentToken(kept.value) === agent.auth_token_hash) {
+          yield* auditUnchanged
+          return yield* command(kept.value)
+        }
         const token = newAgentToken()
         const hash = hashAgentToken(token)
-        yield* agents.setTokenHash(agent.id, hash, new Date(yield* Clock.currentTimeMillis))
+        yield* agents.setKeptToken(agent.id, token, new Date(yield* Clock.currentTimeMillis))
         // Connections made with the previous token end (they watch the workspace's signal).
         yield* Effect.provideService(publishWorkspaceChange(w.id), PubSub, pubsub)
         // A secret field: the diff says the token changed, never what it was or is.
@@ -125,8 +148,7 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
           { agent_token: agent.auth_token_hash },
           { agent_token: hash }
         )
-        const command = agentCommand(yield* AgentCommand, settings.accessUrl, token)
-        return new ExternalAgentCredentialsWire({ agent_token: token, command })
+        return yield* command(token)
       }).pipe(span("Agents.externalCredentials"))
 
     /** GET /workspaceagents/me/gitsshkey: the workspace owner's key pair, made on first use. */

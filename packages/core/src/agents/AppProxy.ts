@@ -26,7 +26,6 @@ import {
   Stream
 } from "effect"
 import { type Actor, allowed, CurrentActor } from "../Actor.js"
-import { AuditLogs } from "../audit/AuditLogs.js"
 import { BadRequest, Forbidden, NotFound, PayloadTooLarge, ResponseBody, Unauthorized } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { Settings } from "../Settings.js"
@@ -43,6 +42,7 @@ import {
 import { agentStatus } from "../workspaces/WorkspaceWire.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import type { AgentChannel } from "./Connection.js"
+import { ConnectionLogSink } from "./ConnectionEvents.js"
 
 /** The largest request body carried to an app (413 past it). */
 export const APP_PROXY_MAX_REQUEST_BYTES = 1024 * 1024
@@ -505,7 +505,7 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
     const resources = yield* WorkspaceResourceRepo
     const sharing = yield* WorkspaceSharing
     const tunnels = yield* AgentTunnels
-    const audit = yield* AuditLogs
+    const audit = yield* ConnectionLogSink
     const settings = yield* Settings
     const appSessions = yield* AppSessionRepo
 

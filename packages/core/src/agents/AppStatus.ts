@@ -6,36 +6,22 @@
  */
 import { Clock, Context, Effect, Option } from "effect"
 import { BadRequest, ResponseBody, Validation } from "../Errors.js"
+import { Events } from "../Events.js"
 import { IdGenerator } from "../Ids.js"
-import { notifyTaskState } from "../notifications/Events.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
 import { PubSub } from "../PubSub.js"
-import { TaskRepo } from "../tasks/Task.js"
 import type { AppStatusState } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
+import type { AppStatusRecord } from "../workspaces/WorkspaceBuild.js"
 import { CurrentAgent } from "./AgentAuth.js"
+import { TaskAppStateChanged } from "./Events.js"
 
 /** Statuses kept per app on the Agent record; older ones are dropped. */
 export const APP_STATUSES_KEPT = 50
 
 /** The longest status message (the described system's limit). */
 export const MAX_APP_STATUS_MESSAGE = 160
-
-/** A status an agent reported for one of its apps; the fields are those of the wire record. */
-export interface AppStatusRecord {
-  readonly id: string
-  readonly created_at: Date
-  readonly workspace_id: string
-  readonly agent_id: string
-  readonly app_id: string
-  readonly state: AppStatusState
-  readonly message: string
-  readonly uri: string
-  readonly icon: string
-  readonly needs_user_attention: boolean
-}
 
 export class AppStatusRepo extends Context.Tag("@workbay/core/AppStatusRepo")<AppStatusRepo, {
   /**
@@ -60,8 +46,7 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
     const ids = yield* IdGenerator
     const pubsub = yield* PubSub
     const workspaces = yield* WorkspaceRepo
-    const tasks = yield* TaskRepo
-    const queue = yield* NotificationQueue
+    const events = yield* Events
 
     /** PATCH /workspaceagents/me/app-status: records a status of one of the calling agent's apps. */
     const report = (input: AppStatusInput) =>
@@ -95,10 +80,7 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
           needs_user_attention: input.needs_user_attention
         }, APP_STATUSES_KEPT)
         if (workspace.task_id != null && previous !== input.state) {
-          yield* notifyTaskState(workspace, input.state).pipe(
-            Effect.provideService(NotificationQueue, queue),
-            Effect.provideService(TaskRepo, tasks)
-          )
+          yield* events.publish(new TaskAppStateChanged({ workspace, state: input.state }))
         }
         // Watchers of the workspace (on every replica) re-read it: its latest_app_status moved.
         yield* Effect.provideService(publishWorkspaceChange(workspace.id), PubSub, pubsub)

@@ -15,11 +15,10 @@ import { Clock, Duration, Effect, Either, Fiber, Layer, Option, ParseResult, Sch
 import type { BadRequest } from "../Errors.js"
 import { everyInterval } from "../Periodic.js"
 import { PubSub } from "../PubSub.js"
-import { TaskConversation, TaskLogAppend } from "../tasks/Conversation.js"
 import { span } from "../Tracing.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { TickLock } from "../workspaces/Lifecycle.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
-import { AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS } from "./Agent.js"
+import { AGENT_CONNECTION_UPDATE_SECONDS, AGENT_INACTIVE_DISCONNECT_SECONDS } from "../workspaces/WorkspaceWire.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { AgentLogs, BatchCreateLogs } from "./Logs.js"
 import { AgentManifest, AgentManifests } from "./Manifest.js"
@@ -29,12 +28,13 @@ import {
   AppHealthUpdate,
   LifecycleUpdate,
   MetadataUpdate,
-  ReportRefused,
+  type ReportRefused,
   ScriptCompleted,
   StartupUpdate,
   STATS_RETENTION_HOURS,
   StatsUpdate
 } from "./Reports.js"
+import { AgentTaskLog, TaskLogAppend } from "./TaskLog.js"
 
 /** The two directions of an agent connection, as the transport gives them. */
 export interface AgentChannel {
@@ -87,7 +87,7 @@ const decoders = {
 }
 
 /** What answering the agent connection's messages needs. */
-export type AgentConnectionServices = CurrentAgent | AgentReports | AgentManifests | AgentLogs | TaskConversation
+export type AgentConnectionServices = CurrentAgent | AgentReports | AgentManifests | AgentLogs | AgentTaskLog
 
 type Handled = Effect.Effect<unknown, RpcError, AgentConnectionServices>
 
@@ -164,7 +164,7 @@ export const handleAgentMessage = (type: string, raw: unknown): Handled => {
         onLeft: (e) => Effect.fail(invalid(e)),
         onRight: (value) =>
           Effect.flatMap(
-            Effect.all([TaskConversation, CurrentAgent]),
+            Effect.all([AgentTaskLog, CurrentAgent]),
             ([conversation, session]) => conversation.append(session, value)
           )
       })
@@ -244,7 +244,7 @@ export const serveAgentConnection = (channel: AgentChannel) =>
     const session = yield* CurrentAgent
     // Task input sent to this agent (from any replica) goes out as `task_input` notifications;
     // subscribed before the agent counts as connected, so no input accepted for it is missed.
-    yield* Effect.flatMap(TaskConversation, (c) => c.forward(session, channel.send))
+    yield* Effect.flatMap(AgentTaskLog, (c) => c.forward(session, channel.send))
     yield* reports.connected(session)
     yield* reports.refresh(session).pipe(
       Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),

@@ -2,15 +2,14 @@
  * Connection reports: an agent tells the service when a session to it opens or closes (SSH,
  * VS Code, JetBrains, reconnecting PTY), or when it served a forwarded port. Workbay's JSON
  * form of the described system's `ReportConnection` (a dRPC call there). Each report goes
- * through the connection log (`AuditLogs.connect` / `disconnect`), which pairs a session's
+ * through the connection log (`ConnectionLogSink`, the audit area's `AuditLogs.connect` / `disconnect`), which pairs a session's
  * connect and disconnect by connection id; `GET /connectionlog` shows them.
  */
 import { Clock, Effect } from "effect"
-import { AuditLogs } from "../audit/AuditLogs.js"
-import { type ConnectionEvent, isWebConnection } from "../audit/ConnectionLog.js"
 import { BadRequest, ResponseBody, Validation } from "../Errors.js"
 import { span } from "../Tracing.js"
 import { CurrentAgent } from "./AgentAuth.js"
+import { type ConnectionEvent, ConnectionLogSink, isWebConnection } from "./ConnectionEvents.js"
 
 /** The connection types an agent reports. */
 export const agentConnectionTypes = ["ssh", "vscode", "jetbrains", "reconnecting_pty", "port_forwarding"] as const
@@ -35,7 +34,7 @@ export interface ConnectionReport {
 
 export class AgentConnections extends Effect.Service<AgentConnections>()("@workbay/core/AgentConnections", {
   effect: Effect.gen(function*() {
-    const audit = yield* AuditLogs
+    const audit = yield* ConnectionLogSink
 
     /** Records a report of the calling agent in the connection log. */
     const report = (c: ConnectionReport) =>

@@ -23,14 +23,15 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { errors as joseErrors, jwtVerify } from "jose"
 import { createPublicKey, type KeyObject, verify as verifySignature, X509Certificate } from "node:crypto"
 import * as pkijs from "pkijs"
+import { hashAgentToken, newAgentToken } from "../AgentToken.js"
 import { auditAdditional, auditResource, auditUser } from "../Audit.js"
 import { BadRequest, Unauthorized } from "../Errors.js"
 import { PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
-import { AgentRepo, hashAgentToken, newAgentToken } from "./Agent.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
+import { AgentRepo } from "./Agent.js"
 
 /** The answer of the instance identity routes (codersdk `AuthenticateResponse`). */
 export class AuthenticateResponse extends Schema.Class<AuthenticateResponse>("AuthenticateResponse")({

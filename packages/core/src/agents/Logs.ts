@@ -11,6 +11,7 @@ import { BadRequest, PayloadTooLarge, ResponseBody } from "../Errors.js"
 import { followById } from "../Follow.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
+import type { AgentLogSourceRecord } from "../workspaces/WorkspaceBuild.js"
 import { type AgentInBuild, AgentRepo } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { Agents } from "./Agents.js"
@@ -28,15 +29,6 @@ export const MAX_AGENT_LOG_SOURCES = 100
 
 /** Lines one read answers at most; read on with `after`. */
 export const AGENT_LOGS_PAGE = 10_000
-
-/** A log source an agent declared. */
-export interface AgentLogSourceRecord {
-  readonly id: string
-  readonly workspace_agent_id: string
-  readonly created_at: Date
-  readonly display_name: string
-  readonly icon: string
-}
 
 /** A stored agent log line; ids grow per deployment. */
 export interface AgentLogRecord {

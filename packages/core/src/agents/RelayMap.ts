@@ -9,6 +9,7 @@
  * `GET /derp-map` streams send it to their clients (see docs/agents.md "The relay map").
  */
 import { Effect, Either, ParseResult, Schema } from "effect"
+import { DerpMap } from "../DerpMap.js"
 import { BadRequest, Validation } from "../Errors.js"
 import { MAX_PUBSUB_MESSAGE_BYTES, PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
@@ -20,44 +21,7 @@ export const DerpMapSchema = Schema.Struct({
   OmitDefaultRegions: Schema.optional(Schema.Boolean)
 })
 
-const Int = Schema.Number.pipe(Schema.int())
-
-/** One relay server of a region (tailcfg `DERPNode`). */
-export const DerpNode = Schema.Struct({
-  Name: Schema.String,
-  RegionID: Int,
-  HostName: Schema.String,
-  CertName: Schema.optional(Schema.String),
-  IPv4: Schema.optional(Schema.String),
-  IPv6: Schema.optional(Schema.String),
-  STUNPort: Schema.optional(Int),
-  STUNOnly: Schema.optional(Schema.Boolean),
-  DERPPort: Schema.optional(Int),
-  InsecureForTests: Schema.optional(Schema.Boolean),
-  ForceHTTP: Schema.optional(Schema.Boolean),
-  STUNTestIP: Schema.optional(Schema.String),
-  CanPort80: Schema.optional(Schema.Boolean)
-})
-
-/** A region of relay servers (tailcfg `DERPRegion`). */
-export const DerpRegion = Schema.Struct({
-  EmbeddedRelay: Schema.optional(Schema.Boolean),
-  RegionID: Int,
-  RegionCode: Schema.String,
-  RegionName: Schema.String,
-  Avoid: Schema.optional(Schema.Boolean),
-  Nodes: Schema.Array(DerpNode)
-})
-
-/** The relay map (tailcfg `DERPMap`): regions keyed by their id (a decimal string on the wire). */
-export const DerpMap = Schema.Struct({
-  HomeParams: Schema.optional(Schema.NullOr(Schema.Struct({
-    RegionScore: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Number })))
-  }))),
-  Regions: Schema.Record({ key: Schema.String, value: DerpRegion }),
-  OmitDefaultRegions: Schema.optional(Schema.Boolean)
-})
-export type DerpMap = typeof DerpMap.Type
+export { DerpMap, DerpNode, DerpRegion } from "../DerpMap.js"
 
 /** The region id of the embedded relay, as in the described system. */
 export const EMBEDDED_REGION_ID = 999

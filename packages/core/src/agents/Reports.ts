@@ -7,8 +7,8 @@
 import { Clock, Context, Effect, Schema, type Scope } from "effect"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
+import { publishWorkspaceChange, workspaceChannel } from "../WorkspaceChannel.js"
 import type { AgentScriptResult } from "../workspaces/WorkspaceBuild.js"
-import { publishWorkspaceChange, workspaceChannel } from "../workspaces/WorkspaceChannel.js"
 import { AgentRepo } from "./Agent.js"
 import type { AgentSession } from "./AgentAuth.js"
 
@@ -363,7 +363,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
 
     /**
      * Whether the agent's token no longer works: its workspace was deleted, a newer build replaced
-     * it, or its token was rotated (a new one minted by the credentials route or an instance identity).
+     * it, or its token was rotated (a new one minted by an instance identity exchange, or by the credentials route for an agent that kept none).
      */
     const replaced = (session: AgentSession) =>
       Effect.map(agents.isCurrent(session.agent.id, session.agent.auth_token_hash), (current) => !current)

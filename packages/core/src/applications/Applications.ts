@@ -9,7 +9,7 @@
  * docs/external-auth.md, "Applications".
  */
 import { Clock, Effect, Schema } from "effect"
-import { authorize, CurrentActor } from "../Actor.js"
+import { authorize, CurrentActor, refuseOAuth2AppCredential } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Validation } from "../Errors.js"
 import { hashSecret, randomString } from "../Platform.js"
@@ -95,6 +95,7 @@ export class Applications extends Effect.Service<Applications>()("@workbay/core/
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         yield* authorize("create", { type: "api_key", ownerId: actor.user.id })
+        yield* refuseOAuth2AppCredential("application keys")
         if (!URL.canParse(redirectUri)) return yield* badUri("Must be an absolute URL.")
         const target = new URL(redirectUri)
         if (target.protocol !== "http:" && target.protocol !== "https:") {

@@ -4,30 +4,9 @@
  * side (the request-scoped collector) is shared machinery in `../Audit.ts`.
  */
 import { Context, type Effect, Schema } from "effect"
-import type { AuditAction, AuditDiff } from "../Audit.js"
+import type { AuditAction, AuditLogRecord } from "../Audit.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
 import { User, type UserRecord } from "../users/User.js"
-
-/** A stored audit entry. */
-export interface AuditLogRecord {
-  readonly id: string
-  readonly time: Date
-  readonly user_id: string
-  readonly organization_id: string
-  readonly ip: string
-  readonly user_agent: string
-  readonly request_id: string
-  readonly action: string
-  readonly resource_type: string
-  readonly resource_id: string
-  readonly resource_target: string
-  readonly resource_icon: string
-  readonly diff: AuditDiff
-  readonly status_code: number
-  readonly additional_fields: Readonly<Record<string, unknown>>
-  readonly description: string
-  readonly build_reason: string
-}
 
 /** Stores audit entries and answers searches over them. */
 export class AuditLogRepo extends Context.Tag("@workbay/core/AuditLogRepo")<AuditLogRepo, {

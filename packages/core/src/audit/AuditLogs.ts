@@ -4,9 +4,17 @@
  * entries of their organizations; anyone else gets 403. A page loads its users, their
  * memberships and its organizations in one query each.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import { allowed, authorize, CurrentActor, currentSubject } from "../Actor.js"
-import { NIL_UUID } from "../Audit.js"
+import {
+  type ConnectionEvent,
+  ConnectionLogSink,
+  type ConnectionType,
+  connectionTypes,
+  type DisconnectEvent,
+  isWebConnection
+} from "../agents/ConnectionEvents.js"
+import { type AuditLogRecord, NIL_UUID } from "../Audit.js"
 import { BadRequest, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
@@ -21,7 +29,6 @@ import {
   auditDescription,
   AuditLog,
   type AuditLogFilter,
-  type AuditLogRecord,
   AuditLogRepo,
   AuditLogsPage,
   auditResourceTypes,
@@ -32,18 +39,13 @@ import {
   MinimalOrganization
 } from "./AuditLog.js"
 import {
-  type ConnectionEvent,
   ConnectionLog,
   type ConnectionLogFilter,
   type ConnectionLogRecord,
   ConnectionLogRepo,
   ConnectionLogsPage,
   ConnectionLogSshInfo,
-  ConnectionLogWebInfo,
-  type ConnectionType,
-  connectionTypes,
-  type DisconnectEvent,
-  isWebConnection
+  ConnectionLogWebInfo
 } from "./ConnectionLog.js"
 
 /** A page request of either log: `limit` is required (0 takes the default, larger values are capped). */
@@ -588,3 +590,9 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
     return { list, listConnections, connect, disconnect, countCap: LOG_COUNT_CAP } as const
   })
 }) {}
+
+/** The agents' connections go to the connection log (agents' `ConnectionLogSink`). */
+export const connectionLogSinkLayer: Layer.Layer<ConnectionLogSink, never, AuditLogs> = Layer.effect(
+  ConnectionLogSink,
+  Effect.map(AuditLogs, (audit) => ConnectionLogSink.of({ connect: audit.connect, disconnect: audit.disconnect }))
+)

@@ -4,23 +4,9 @@
  * port. The wire form, the stored record and the repository port.
  */
 import { Context, type Effect, Schema } from "effect"
+import { type ConnectionType, connectionTypes } from "../agents/ConnectionEvents.js"
 import { User } from "../users/User.js"
 import { MinimalOrganization } from "./AuditLog.js"
-
-/** Connection types of the described system. */
-export const connectionTypes = [
-  "ssh",
-  "vscode",
-  "jetbrains",
-  "reconnecting_pty",
-  "workspace_app",
-  "port_forwarding"
-] as const
-export type ConnectionType = (typeof connectionTypes)[number]
-
-/** Types of web connections: one request each, with a status code and maybe a user; no disconnect. */
-export const webConnectionTypes: ReadonlyArray<ConnectionType> = ["workspace_app", "port_forwarding"]
-export const isWebConnection = (type: string) => type === "workspace_app" || type === "port_forwarding"
 
 /** A stored connection log entry. */
 export interface ConnectionLogRecord {
@@ -128,31 +114,3 @@ export class ConnectionLogsPage extends Schema.Class<ConnectionLogsPage>("Connec
   count: Schema.Int,
   count_cap: Schema.Int
 }) {}
-
-/** What an agent reports when a session opens or a web request is served. */
-export interface ConnectionEvent {
-  /** Default: the clock's now. */
-  readonly time?: Date | undefined
-  readonly organizationId: string
-  readonly workspaceOwnerId: string
-  readonly workspaceId: string
-  readonly workspaceName: string
-  readonly agentName: string
-  readonly type: ConnectionType
-  readonly ip?: string | undefined
-  /** Required on session types (ssh, vscode, jetbrains, reconnecting_pty). */
-  readonly connectionId?: string | undefined
-  /** Web connections: the app slug or port, the HTTP status, the user (absent when anonymous), the user agent. */
-  readonly slugOrPort?: string | undefined
-  readonly statusCode?: number | undefined
-  readonly userId?: string | undefined
-  readonly userAgent?: string | undefined
-}
-
-/** What an agent reports when a session closes. */
-export interface DisconnectEvent extends ConnectionEvent {
-  readonly connectionId: string
-  readonly reason?: string | undefined
-  /** The session's exit code, when known. */
-  readonly exitCode?: number | undefined
-}

@@ -2,7 +2,8 @@
  * Retention: deletes what the deployment keeps only for a while. Audit entries older than
  * `retentionAuditLogs`, connection log entries that connected before `retentionConnectionLogs`,
  * API keys that expired more than `retentionApiKeys` ago, and agent log lines created before
- * `retentionWorkspaceAgentLogs`. A retention of 0 keeps forever.
+ * `retentionWorkspaceAgentLogs`, and per-account sign-in failure counts idle for a day
+ * (`LOGIN_FAILURES_KEPT`, whatever the settings). A retention of 0 keeps forever.
  * `Retention.periodic` runs the purge when it starts and then every interval (default one
  * hour). Replicas sharing a Postgres database purge one at a time: a periodic purge runs under
  * the `TickLock` ("retention"), and a replica that finds it held skips that purge (the holder is
@@ -13,6 +14,7 @@ import { AgentLogRepo } from "../agents/Logs.js"
 import { everyInterval } from "../Periodic.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
+import { LOGIN_FAILURES_KEPT, LoginThrottleRepo } from "../users/LoginThrottle.js"
 import { ApiKeyRepo } from "../users/Repositories.js"
 import { TickLock } from "../workspaces/Lifecycle.js"
 import { AuditLogRepo } from "./AuditLog.js"
@@ -24,6 +26,7 @@ export interface PurgeReport {
   readonly connectionLogs: number
   readonly apiKeys: number
   readonly agentLogs: number
+  readonly loginFailures: number
 }
 
 export interface RetentionOptions {
@@ -39,6 +42,7 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
     const connections = yield* ConnectionLogRepo
     const keys = yield* ApiKeyRepo
     const agentLogs = yield* AgentLogRepo
+    const loginFailures = yield* LoginThrottleRepo
     const settings = yield* Settings
     const lock = yield* TickLock
 
@@ -50,14 +54,15 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
     const purge = (before: Date | undefined, run: (before: Date) => Effect.Effect<number>) =>
       before === undefined ? Effect.succeed(0) : run(before)
 
-    /** One purge of the four kinds, each by its own retention, at the clock's now. */
+    /** One purge of the five kinds, each by its own retention, at the clock's now. */
     const purgeOnce: Effect.Effect<PurgeReport> = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       return {
         auditLogs: yield* purge(cutoff(now, settings.retentionAuditLogs), audit.purgeBefore),
         connectionLogs: yield* purge(cutoff(now, settings.retentionConnectionLogs), connections.purgeBefore),
         apiKeys: yield* purge(cutoff(now, settings.retentionApiKeys), keys.purgeExpiredBefore),
-        agentLogs: yield* purge(cutoff(now, settings.retentionWorkspaceAgentLogs), agentLogs.purgeBefore)
+        agentLogs: yield* purge(cutoff(now, settings.retentionWorkspaceAgentLogs), agentLogs.purgeBefore),
+        loginFailures: yield* purge(cutoff(now, LOGIN_FAILURES_KEPT), loginFailures.purgeIdleBefore)
       }
     }).pipe(span("Retention.purgeOnce"))
 
@@ -78,9 +83,9 @@ export class Retention extends Effect.Service<Retention>()("@workbay/core/Retent
           Effect.tap(Option.match({
             onNone: () => Effect.void,
             onSome: (r) =>
-              r.auditLogs + r.connectionLogs + r.apiKeys + r.agentLogs > 0
+              r.auditLogs + r.connectionLogs + r.apiKeys + r.agentLogs + r.loginFailures > 0
                 ? Effect.logInfo(
-                  `Retention purge deleted ${r.auditLogs} audit entries, ${r.connectionLogs} connection log entries, ${r.apiKeys} expired API keys, ${r.agentLogs} agent log lines.`
+                  `Retention purge deleted ${r.auditLogs} audit entries, ${r.connectionLogs} connection log entries, ${r.apiKeys} expired API keys, ${r.agentLogs} agent log lines, ${r.loginFailures} idle sign-in failure counts.`
                 )
                 : Effect.void
           })),

@@ -15,6 +15,7 @@ import { LicenseRepo } from "../enterprise/License.js"
 import { ServiceUnavailable } from "../Errors.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
 import { WorkspaceProxies } from "../proxies/WorkspaceProxies.js"
+import { UNENCRYPTED_SECRETS_WARNING } from "../SecretBox.js"
 import { Settings } from "../Settings.js"
 import { DAEMON_STALE_INTERVAL, daemonStatus, ProvisionerDaemonRepo } from "../templates/ProvisionerDaemon.js"
 
@@ -210,7 +211,10 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
       )
     )
 
-    /** Five pings, the median latency (as the described system measures it). */
+    /** Third-party secrets are stored unencrypted: no external token encryption key is configured (EDB03, Workbay's own code). */
+    const unencrypted = settings.externalTokenEncryptionKeys.length === 0
+
+    /** Five pings, the median latency (as the described system measures it); a warning while secrets are stored unencrypted. */
     const database = Effect.gen(function*() {
       const threshold = Duration.toMillis(DATABASE_THRESHOLD)
       const latencies: Array<number> = []
@@ -236,6 +240,17 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
       const median = latencies[2]!
       const ms = Math.round(median / 1_000_000)
       const slow = median > threshold * 1_000_000
+      const warnings: Array<HealthMessage> = [
+        ...(slow
+          ? [{
+            code: "EDB02",
+            message: `Median database latency of ${goDuration(median)} exceeds the threshold of ${
+              Duration.format(DATABASE_THRESHOLD)
+            }.`
+          }]
+          : []),
+        ...(unencrypted ? [{ code: "EDB03", message: UNENCRYPTED_SECRETS_WARNING }] : [])
+      ]
       return {
         healthy: true,
         reachable: true,
@@ -243,15 +258,8 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
         latency: goDuration(median),
         latency_ms: ms,
         threshold_ms: threshold,
-        severity: slow ? "warning" as const : "ok" as const,
-        warnings: slow
-          ? [{
-            code: "EDB02",
-            message: `Median database latency of ${goDuration(median)} exceeds the threshold of ${
-              Duration.format(DATABASE_THRESHOLD)
-            }.`
-          }]
-          : []
+        severity: warnings.length > 0 ? "warning" as const : "ok" as const,
+        warnings
       }
     })
 

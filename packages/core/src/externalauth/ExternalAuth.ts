@@ -13,7 +13,6 @@
 import { Clock, Deferred, Duration, Effect, Either, FiberId, Option, Queue } from "effect"
 import { createHash } from "node:crypto"
 import { authorize, CurrentActor } from "../Actor.js"
-import { CurrentAgent } from "../agents/AgentAuth.js"
 import { auditAdditional, auditResource } from "../Audit.js"
 import { BadRequest, NotFound, Unauthorized, Validation } from "../Errors.js"
 import { authorizeDevice, exchangeCode, exchangeDeviceCode, type ProviderToken, refreshToken } from "../OAuthClient.js"
@@ -31,7 +30,7 @@ import {
   type ExternalAuthLinkRecord,
   ExternalAuthLinkRepo,
   ExternalAuthLinkWire,
-  ExternalAuthUser,
+  type ExternalAuthUser,
   ExternalAuthWire,
   ListUserExternalAuthResponse,
   type ProviderUnavailable
@@ -549,11 +548,11 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
     /**
      * `GET /workspaceagents/me/external-auth` (and the removed `/gitauth`): the workspace owner's
      * token for the provider, or the URL where they link it. With `listen`, waits (at most
-     * LISTEN_TIMEOUT) until the owner has a valid link, then answers the token.
+     * LISTEN_TIMEOUT) until the owner has a valid link, then answers the token. `owner` is the
+     * calling agent's workspace owner (the agents area's `CurrentAgent`).
      */
-    const forAgent = (q: AgentExternalAuthQuery) =>
+    const forAgent = (owner: { readonly id: string }, q: AgentExternalAuthQuery) =>
       Effect.gen(function*() {
-        const { owner } = yield* CurrentAgent
         const provider = yield* agentProvider(q)
         const url = `${base}/external-auth/${provider.id}`
         /** The token when the owner's link is usable; else the link seen (to skip rechecking it unchanged). */

@@ -6,38 +6,9 @@
  */
 import { Either } from "effect"
 import type { OAuthEndpoints } from "../OAuthClient.js"
+import type { ExternalAuthConfig } from "../Settings.js"
 
-/** One entry of the `external_auth` setting, in the described system's field names. */
-export interface ExternalAuthConfig {
-  /** `github`, `gitlab`, or any other name for a generic OAuth2 provider. */
-  readonly type: string
-  /** Unique id of the provider; defaults to `type`. */
-  readonly id?: string | undefined
-  readonly client_id: string
-  /** Secret: never reported (deployment config) and never logged. */
-  readonly client_secret?: string | undefined
-  readonly auth_url?: string | undefined
-  readonly token_url?: string | undefined
-  /** Answers 200 to a valid access token (as `Authorization: Bearer`); empty: tokens are not checked. */
-  readonly validate_url?: string | undefined
-  /** Where unlinking revokes the token (RFC 7009; GitHub's grant deletion for type github). */
-  readonly revoke_url?: string | undefined
-  readonly app_install_url?: string | undefined
-  readonly app_installations_url?: string | undefined
-  /** Never use the refresh token: an expired link must be made again. */
-  readonly no_refresh?: boolean | undefined
-  readonly scopes?: ReadonlyArray<string> | undefined
-  /** Fields of the token answer kept beside the token and handed to agents as `token_extra`. */
-  readonly extra_token_keys?: ReadonlyArray<string> | undefined
-  readonly device_flow?: boolean | undefined
-  readonly device_code_url?: string | undefined
-  /** Matched against the URL an agent asks about (`match`), e.g. `^(https?://)?github\.com(/.*)?$`. */
-  readonly regex?: string | undefined
-  readonly display_name?: string | undefined
-  readonly display_icon?: string | undefined
-  /** PKCE methods the provider accepts (`S256`); default `["S256"]`, `[]` for none. */
-  readonly code_challenge_methods_supported?: ReadonlyArray<string> | undefined
-}
+export type { ExternalAuthConfig } from "../Settings.js"
 
 /** A provider ready for use: every field resolved, the regex compiled, the callback known. */
 export interface ResolvedProvider extends OAuthEndpoints {

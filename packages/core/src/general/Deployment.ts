@@ -3,6 +3,7 @@ import { Clock, Duration, Effect } from "effect"
 import { authorize } from "../Actor.js"
 import { AgentReportRepo } from "../agents/Reports.js"
 import { Settings } from "../Settings.js"
+import { PROVISIONER_API_VERSION } from "../templates/ProvisionerDaemons.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import { BuildInfo, DeploymentSsh, UpdateCheck } from "./BuildInfo.js"
 import { deploymentConfig } from "./DeploymentConfig.js"
@@ -28,7 +29,6 @@ export const availableExperiments: ReadonlyArray<string> = [
 
 /** API versions reported by build info. */
 export const AGENT_API_VERSION = "2.0"
-export const PROVISIONER_API_VERSION = "1.0"
 
 /**
  * The enabled experiments as Coder reads them: names are trimmed and
@@ -112,8 +112,8 @@ export class Deployment extends Effect.Service<Deployment>()("@workbay/core/Depl
           rx_bytes: agentStats.rx_bytes,
           tx_bytes: agentStats.tx_bytes,
           connection_latency_ms: {
-            p50: percentile(agentStats.latencies, 0.5),
-            p95: percentile(agentStats.latencies, 0.95)
+            P50: percentile(agentStats.latencies, 0.5),
+            P95: percentile(agentStats.latencies, 0.95)
           }
         }
       }

@@ -9,13 +9,13 @@ import { OrganizationName, type OrganizationRecord } from "../organizations/Orga
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo } from "../organizations/Repositories.js"
 import { Transactions } from "../Repositories.js"
+import type { SearchPageQuery } from "../Requests.js"
 import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toReducedUser, Username, type UserRecord } from "../users/User.js"
 import { pageLimit, Users } from "../users/Users.js"
 import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
-import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import {
   EVERYONE_GROUP_NAME,
   Group,
@@ -27,51 +27,9 @@ import {
   GroupRepo,
   isEveryoneGroup,
   PaginatedGroup,
-  PaginatedGroupsPage,
-  WorkspaceQuota
+  PaginatedGroupsPage
 } from "./Group.js"
-
-export interface CreateGroupInput {
-  readonly name: string
-  readonly display_name?: string | undefined
-  readonly avatar_url?: string | undefined
-  readonly quota_allowance?: number | undefined
-}
-
-export interface UpdateGroupInput {
-  /** User ids or usernames (or `me`). */
-  readonly add_users?: ReadonlyArray<string> | undefined
-  readonly remove_users?: ReadonlyArray<string> | undefined
-  /** Empty keeps the current name. */
-  readonly name?: string | undefined
-  readonly display_name?: string | undefined
-  readonly avatar_url?: string | undefined
-  readonly quota_allowance?: number | undefined
-}
-
-export interface ListGroupsInput {
-  /** An organization id or name. */
-  readonly organization?: string | undefined
-  /** A user id, username or `me`. */
-  readonly has_member?: string | undefined
-  readonly group_ids?: ReadonlyArray<string> | undefined
-}
-
-export interface ListGroupMembersInput {
-  readonly q?: string | undefined
-  readonly after_id?: string | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
-
-export interface ListPaginatedGroupsInput {
-  /** Free text, matched against names and display names. */
-  readonly q?: string | undefined
-  /** A group of the organization: the page starts after it. */
-  readonly after_id?: string | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
+import type { CreateGroupRequest, GetGroupQuery, ListGroupsQuery, PatchGroupRequest } from "./Requests.js"
 
 /** How authorization names a group. */
 export const groupObject = (g: Pick<GroupRecord, "id" | "organization_id">) =>
@@ -150,7 +108,6 @@ const couldBeOrganization = (ref: string) => isUuid(ref) || isOrganizationName(r
 export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
   effect: Effect.gen(function*() {
     const groups = yield* GroupRepo
-    const workspaces = yield* WorkspaceRepo
     const members = yield* MemberRepo
     const userRepo = yield* UserRepo
     const ids = yield* IdGenerator
@@ -222,7 +179,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
     const readableOnly = (list: ReadonlyArray<GroupRecord>) =>
       Effect.filter(list, (g) => allowed("read", groupObject(g)))
 
-    const get = (ref: string, options: { readonly exclude_members?: boolean | undefined } = {}) =>
+    const get = (ref: string, options: typeof GetGroupQuery.Type = {}) =>
       Effect.gen(function*() {
         const g = yield* resolve(ref)
         return options.exclude_members === true ? toGroup(g, []) : yield* withMembers(g)
@@ -247,9 +204,11 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
     /**
      * GET /organizations/{organization}/paginated-groups: a page of the organization's groups by
      * name, without members. As in the described system it needs read on groups across the
-     * organization (403 otherwise) and filters nothing group by group.
+     * organization (403 otherwise) and filters nothing group by group. `q` is free text, matched
+     * against names and display names; `after_id` is a group of the organization, the page
+     * starts after it.
      */
-    const listPaginated = (orgRef: string, input: ListPaginatedGroupsInput) =>
+    const listPaginated = (orgRef: string, input: typeof SearchPageQuery.Type) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(orgRef)
         yield* authorize("read", { type: "group", orgId: org.id })
@@ -276,7 +235,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return makePaginatedGroupsPage({ count: page.count, groups: page.groups.map(toPaginatedGroup) })
       }).pipe(span("Groups.listPaginated"))
 
-    const list = (input: ListGroupsInput) =>
+    const list = (input: typeof ListGroupsQuery.Type) =>
       Effect.gen(function*() {
         // Each filter that names nothing the caller can see is one validation.
         const problems: Array<Validation> = []
@@ -319,7 +278,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return yield* Effect.forEach(yield* readableOnly(found), withMembers)
       }).pipe(span("Groups.listByOrganization"))
 
-    const create = (orgRef: string, input: CreateGroupInput) =>
+    const create = (orgRef: string, input: typeof CreateGroupRequest.Type) =>
       Effect.gen(function*() {
         const org: OrganizationRecord = yield* organizations.resolve(orgRef)
         yield* authorize("create", { type: "group", orgId: org.id })
@@ -367,7 +326,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return { users: found, problem }
       })
 
-    const update = (ref: string, input: UpdateGroupInput) =>
+    const update = (ref: string, input: typeof PatchGroupRequest.Type) =>
       Effect.gen(function*() {
         const g = yield* resolve(ref, "act")
         yield* authorize("update", groupObject(g))
@@ -486,7 +445,7 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
       }).pipe(span("Groups.delete"))
 
     /** A page of the members of `g` (already resolved and readable) the caller may read. */
-    const membersPage = (g: GroupRecord, input: ListGroupMembersInput) =>
+    const membersPage = (g: GroupRecord, input: typeof SearchPageQuery.Type) =>
       Effect.gen(function*() {
         const base = yield* memberFilter(userRepo, input)
         const scope = yield* memberScope(g)
@@ -496,41 +455,14 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
         return makeMembersPage({ count: page.count, users: page.users.map(toReducedUser) })
       })
 
-    const listMembers = (ref: string, input: ListGroupMembersInput) =>
+    const listMembers = (ref: string, input: typeof SearchPageQuery.Type) =>
       Effect.flatMap(resolve(ref), (g) => membersPage(g, input)).pipe(span("Groups.listMembers"))
 
     /** GET /organizations/{organization}/groups/{groupName}/members: as `listMembers`, the group named in its organization. */
-    const listMembersByName = (orgRef: string, name: string, input: ListGroupMembersInput) =>
+    const listMembersByName = (orgRef: string, name: string, input: typeof SearchPageQuery.Type) =>
       Effect.flatMap(findInOrganization(orgRef, name), (g) => membersPage(g, input)).pipe(
         span("Groups.listMembersByName")
       )
-
-    /** Deprecated per-user quota: allowances of all the user's groups; credits their workspaces consume. */
-    const workspaceQuota = (userRef: string) =>
-      Effect.gen(function*() {
-        if (!couldBeUser(userRef)) return yield* NotFound.resource("User")
-        const user = yield* users.resolveReadable(userRef)
-        const budget = yield* groups.quotaAllowance(user.id)
-        // The deprecated form counts the user's workspaces in the default organization, as the described system.
-        const org = yield* Effect.option(organizations.resolve("default"))
-        const consumed = Option.isSome(org) ? yield* workspaces.creditsConsumed(org.value.id, user.id) : 0
-        return new WorkspaceQuota({ budget, credits_consumed: consumed }, true)
-      }).pipe(span("Groups.workspaceQuota"))
-
-    /**
-     * The quota of `{user}` in `{organization}`: allowances of their groups there, its Everyone
-     * group included; credits: daily costs of their workspaces there that are not stopped or deleted. As in the described system the user
-     * need not be a member (their budget there is 0); the organization must be visible (404).
-     */
-    const workspaceQuotaByOrganization = (orgRef: string, userRef: string) =>
-      Effect.gen(function*() {
-        const org = yield* organizations.resolve(orgRef)
-        if (!couldBeUser(userRef)) return yield* NotFound.resource("User")
-        const user = yield* users.resolveReadable(userRef)
-        const budget = yield* groups.quotaAllowanceIn(org.id, user.id)
-        const consumed = yield* workspaces.creditsConsumed(org.id, user.id)
-        return new WorkspaceQuota({ budget, credits_consumed: consumed }, true)
-      }).pipe(span("Groups.workspaceQuotaByOrganization"))
 
     const budgetResource = (g: GroupRecord) => ({
       type: "group_ai_budget",
@@ -591,8 +523,6 @@ export class Groups extends Effect.Service<Groups>()("@workbay/core/Groups", {
       delete: remove,
       listMembers,
       listMembersByName,
-      workspaceQuota,
-      workspaceQuotaByOrganization,
       getAiBudget,
       setAiBudget,
       deleteAiBudget

@@ -2,8 +2,9 @@
  * Usage insights: the wire records of the insights routes, the repository port over the hourly
  * rollups (docs/insights.md), and the rules the described system applies to report ranges.
  */
-import { Context, type Effect, Either, type Option, Schema } from "effect"
+import { Context, Effect, Either, Layer, type Option, Schema } from "effect"
 import { BadRequest, Validation } from "../Errors.js"
+import { BuildDurations } from "../templates/BuildTimeStats.js"
 
 // Wire records.
 
@@ -211,7 +212,7 @@ export class InsightsRepo extends Context.Tag("@workbay/core/InsightsRepo")<Insi
   /** The rollup's state: the start of the first hour not yet final, and when a pass last ran. */
   readonly state: Effect.Effect<Option.Option<RollupState>>
   readonly setState: (state: RollupState) => Effect.Effect<void>
-  /** The time of the oldest raw agent stats report. */
+  /** The time of the oldest raw usage row: an agent stats report or an app open in the connection log. */
   readonly earliestRaw: Effect.Effect<Option.Option<Date>>
   readonly usage: (
     start: Date,
@@ -265,44 +266,6 @@ export class InsightsRepo extends Context.Tag("@workbay/core/InsightsRepo")<Insi
 }>() {}
 
 // Rules.
-
-/** The described system's `percentile_disc`: the first value whose cumulative share reaches `p`; undefined without values. */
-export const percentileDisc = (values: ReadonlyArray<number>, p: number): number | undefined => {
-  if (values.length === 0) return undefined
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]
-}
-
-/** How far back build time stats look. */
-export const BUILD_TIME_STATS_DAYS = 30
-/** How many of a template's newest successful builds the build time stats read. */
-export const BUILD_TIME_STATS_BUILDS = 100
-
-/** Build time stats per template: p50 and p95 in milliseconds per transition, absent without builds. */
-export const buildTimeStats = (
-  rows: ReadonlyArray<{ readonly template_id: string; readonly transition: string; readonly seconds: number }>
-): Map<string, Record<string, { p50?: number; p95?: number }>> => {
-  const byTemplate = new Map<string, Map<string, Array<number>>>()
-  for (const r of rows) {
-    const t = byTemplate.get(r.template_id) ?? new Map<string, Array<number>>()
-    const list = t.get(r.transition) ?? []
-    list.push(r.seconds)
-    t.set(r.transition, list)
-    byTemplate.set(r.template_id, t)
-  }
-  const out = new Map<string, Record<string, { p50?: number; p95?: number }>>()
-  for (const [templateId, transitions] of byTemplate) {
-    const stats: Record<string, { p50?: number; p95?: number }> = {}
-    for (const [transition, seconds] of transitions) {
-      stats[transition] = {
-        p50: Math.round(percentileDisc(seconds, 0.5)! * 1000),
-        p95: Math.round(percentileDisc(seconds, 0.95)! * 1000)
-      }
-    }
-    out.set(templateId, stats)
-  }
-  return out
-}
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -479,3 +442,9 @@ export const zoneOffsetMinutes = (timezone: string, at: Date): number | undefine
     return undefined
   }
 }
+
+/** The templates' build durations (templates' `BuildDurations`), read from the insights' store. */
+export const buildDurationsLayer: Layer.Layer<BuildDurations, never, InsightsRepo> = Layer.effect(
+  BuildDurations,
+  Effect.map(InsightsRepo, (repo) => BuildDurations.of({ of: repo.buildDurations }))
+)

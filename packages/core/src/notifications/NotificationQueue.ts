@@ -10,10 +10,15 @@
  * could send it. A template the user turned off (or one off by default that they did not turn
  * on) enqueues nothing. The same message (template, user, method, payload, targets) is stored
  * once a day at most (`dedupe_hash`).
+ *
+ * A stored message wakes the notifiers: a signal on `NOTIFIER_WAKE_CHANNEL` (PubSub; on Postgres
+ * a NOTIFY, delivered to every replica when the enqueuing transaction commits), so the message
+ * goes out at once instead of at the next periodic fetch.
  */
 import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import { IdGenerator } from "../Ids.js"
+import { PubSub } from "../PubSub.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
@@ -38,6 +43,9 @@ export interface EnqueueInput {
   /** Who or what enqueued it (`"users"`, `"lifecycle"`, a user id...), kept with the message. */
   readonly createdBy: string
 }
+
+/** The PubSub channel on which a stored message wakes every replica's notifier (Notifier.ts). */
+export const NOTIFIER_WAKE_CHANNEL = "notifier_wake"
 
 /** The version of the payload's shape, as the described system's. */
 export const PAYLOAD_VERSION = "1.2"
@@ -91,6 +99,7 @@ export class NotificationQueue extends Effect.Service<NotificationQueue>()("@wor
     const users = yield* UserRepo
     const settings = yield* Settings
     const ids = yield* IdGenerator
+    const pubsub = yield* PubSub
 
     /** Whether the user gets `template` (their preference, else its default). */
     const wanted = (userId: string, template: TemplateDefinition) =>
@@ -146,6 +155,8 @@ export class NotificationQueue extends Effect.Service<NotificationQueue>()("@wor
           })
           if (fresh) stored.push(id)
         }
+        // One signal for the messages of this call; the notifiers coalesce bursts.
+        if (stored.length > 0) yield* pubsub.publish(NOTIFIER_WAKE_CHANNEL, "")
         return stored
       }).pipe(span("NotificationQueue.enqueue"))
 

@@ -11,12 +11,17 @@
  * `FOR UPDATE SKIP LOCKED`, so a message is leased by one of them; a process that dies
  * mid-send leaves its lease to run out (`lease_period`), and another sends the message then; a
  * notifier that is stopped hands back what it leased and has not sent (pending again).
+ *
+ * Besides the periodic fetch (the fallback), `run` fetches as soon as a message is enqueued: the
+ * queue publishes a wake-up on `NOTIFIER_WAKE_CHANNEL`, which reaches every replica's notifier.
+ * Wake-ups coalesce: those that arrive while a fetch runs cause one more fetch after it, not one
+ * each. A fetch that leased a full batch is followed by another at once (more may be waiting).
  */
-import { Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Context, Data, Duration, Effect, Layer, Option, Queue } from "effect"
 import { readFileSync } from "node:fs"
 import nodemailer from "nodemailer"
 import { Metrics, secondsSince } from "../Metrics.js"
-import { everyInterval } from "../Periodic.js"
+import { PubSub } from "../PubSub.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { InboxDelivery } from "./InboxDelivery.js"
@@ -26,6 +31,7 @@ import {
   NotificationRepo,
   withoutSecretLabels
 } from "./NotificationMessage.js"
+import { NOTIFIER_WAKE_CHANNEL } from "./NotificationQueue.js"
 import { NOTIFIER_PAUSED_KEY } from "./Notifications.js"
 import { findTemplate, type TemplateAction } from "./NotificationTemplate.js"
 import { renderTemplate, toHtml, toPlainText } from "./Render.js"
@@ -192,6 +198,7 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
     const senders = yield* NotificationSenders
     const inbox = yield* InboxDelivery
     const metrics = yield* Metrics
+    const pubsub = yield* PubSub
     const baseUrl = settings.accessUrl.replace(/\/+$/, "")
 
     const send = (message: NotificationMessageRecord, out: OutgoingNotification, icon: string) => {
@@ -322,9 +329,26 @@ export class Notifier extends Effect.Service<Notifier>()("@workbay/core/Notifier
       return { paused: false, leased: leased.length, sent, failed: leased.length - sent }
     }).pipe(span("Notifier.dispatchOnce"))
 
-    /** Fetches forever, `interval` apart (fork it). A failed fetch is logged; the next runs on time. */
-    const run = (interval: Duration.DurationInput = settings.notificationsFetchInterval) =>
-      everyInterval(dispatchOnce, interval, "Notification dispatch")
+    /**
+     * Fetches forever (fork it): at once, then whenever a message is enqueued (on any replica), and
+     * at the latest `interval` after the last fetch. A failed fetch is logged; the next runs on time.
+     */
+    const run = (interval: Duration.DurationInput = settings.notificationsFetchInterval): Effect.Effect<never> =>
+      Effect.scoped(Effect.gen(function*() {
+        // Subscribed before the first fetch, so nothing enqueued from then on waits for the interval.
+        const wakes = yield* pubsub.subscribe(NOTIFIER_WAKE_CHANNEL)
+        const fetch = dispatchOnce.pipe(
+          Effect.map((r) => r.leased > 0 && r.leased >= settings.notificationsLeaseCount),
+          Effect.catchAllCause((cause) => Effect.as(Effect.logError("Notification dispatch failed", cause), false))
+        )
+        return yield* Effect.forever(Effect.gen(function*() {
+          const full = yield* fetch
+          if (full) return
+          // A wake-up already waiting (it came during the fetch) ends this at once: one more fetch.
+          yield* Effect.raceFirst(Queue.take(wakes), Effect.sleep(interval))
+          yield* Queue.takeAll(wakes)
+        }))
+      }))
 
     return { dispatchOnce, run } as const
   })

@@ -5,6 +5,7 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Context, type Effect, type Option, Schema } from "effect"
+import { Validation } from "../Errors.js"
 import { omitEmpty } from "../Wire.js"
 
 /** Grant types a client may register (RFC 6749); only the first two are served. */
@@ -81,6 +82,11 @@ export interface OAuth2TokenRecord {
   /** The grant this token descends from (the code's id): revoked together on reuse. */
   readonly family_id: string
   readonly api_key_id: string
+  /**
+   * The client secret the client authenticated with when this pair was issued: deleting the
+   * secret deletes the pair. Null for a public client (and for pairs issued before migration 0036).
+   */
+  readonly app_secret_id: string | null
   readonly hashed_refresh_token: string
   readonly created_at: Date
   readonly expires_at: Date
@@ -201,11 +207,12 @@ const errorFields = {
 
 /**
  * An OAuth2 protocol error (RFC 6749 5.2, RFC 7591 3.2.2): answered as `{error,
- * error_description}`, not as the Response object, with `Cache-Control: no-store`.
+ * error_description}`, not as the Response object, with `Cache-Control: no-store`. A registration
+ * refused for a field's value also names it in `validations` (an extension member), one per field.
  */
 export class OAuth2Error extends Schema.TaggedError<OAuth2Error>()(
   "OAuth2Error",
-  errorFields,
+  { ...errorFields, validations: Schema.optional(Schema.Array(Validation)) },
   HttpApiSchema.annotations({ status: 400 })
 ) {
   static of(error: string, description: string) {
@@ -238,7 +245,12 @@ export class OAuth2Repo extends Context.Tag("@workbay/core/OAuth2Repo")<OAuth2Re
   readonly listSecrets: (appId: string) => Effect.Effect<ReadonlyArray<OAuth2AppSecretRecord>>
   readonly findSecret: (appId: string, hashedSecret: string) => Effect.Effect<Option.Option<OAuth2AppSecretRecord>>
   readonly touchSecret: (id: string, at: Date) => Effect.Effect<void>
-  readonly deleteSecret: (appId: string, id: string) => Effect.Effect<boolean>
+  /**
+   * Deletes the secret with the tokens issued while the client authenticated with it, and their
+   * access keys, in one transaction; how many usable (not yet rotated) tokens went, or none when
+   * the app has no such secret.
+   */
+  readonly deleteSecret: (appId: string, id: string) => Effect.Effect<Option.Option<number>>
 
   readonly insertCode: (code: OAuth2CodeRecord) => Effect.Effect<void>
   /** Marks the code used (only if it was not); the code when this call redeemed it. */

@@ -6,7 +6,7 @@
 import { Clock, Effect, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { authorize, authorizeRead } from "../Actor.js"
-import { auditResource } from "../Audit.js"
+import { auditAdditional, auditResource } from "../Audit.js"
 import { BadRequest, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { hashSecret, randomString } from "../Platform.js"
@@ -238,8 +238,11 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
         const secrets = yield* repo.listSecrets(app.id)
         const secret = secrets.find((s) => s.id === secretId.toLowerCase())
         if (secret === undefined) return yield* NotFound.resource("OAuth2 app secret")
-        yield* repo.deleteSecret(app.id, secret.id)
+        // The tokens issued while the client authenticated with this secret go with it (one transaction).
+        const revoked = yield* repo.deleteSecret(app.id, secret.id)
+        if (Option.isNone(revoked)) return yield* NotFound.resource("OAuth2 app secret")
         yield* auditResource(secretResource(secret), { app_id: app.id, hashed_secret: secret.hashed_secret }, undefined)
+        if (revoked.value > 0) yield* auditAdditional({ oauth2_tokens_revoked: revoked.value })
       }).pipe(span("OAuth2Apps.deleteSecret"))
 
     // --- Dynamic registration (RFC 7591) and its management (RFC 7592) ---
@@ -280,9 +283,15 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
 
     const validRegistration = (req: ClientRegistration) => {
       const checked = validateRegistration(req)
-      return "problem" in checked
-        ? Effect.fail(registrationError(checked.problem.error, checked.problem.description))
-        : Effect.succeed(checked.ok)
+      if ("ok" in checked) return Effect.succeed(checked.ok)
+      const { description, error, field } = checked.problem
+      return Effect.fail(
+        new OAuth2Error({
+          error,
+          error_description: description,
+          validations: field === undefined ? undefined : [new Validation({ field, detail: description })]
+        })
+      )
     }
 
     const metadataOf = (req: ClientRegistration) => ({

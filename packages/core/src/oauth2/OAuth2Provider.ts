@@ -6,9 +6,9 @@
  * key; codes and refresh tokens are stored as SHA-256 hashes.
  */
 import { Clock, Duration, Effect, Option } from "effect"
-import { type Actor, authorize, CurrentActor } from "../Actor.js"
+import { type Actor, authorize, CurrentActor, refuseOAuth2AppCredential } from "../Actor.js"
 import { auditResource, auditUser } from "../Audit.js"
-import { BadRequest, Forbidden, NotFound, Unauthorized } from "../Errors.js"
+import { BadRequest, Forbidden, NotFound, type TooManyRequests, type Unauthorized } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { hashSecret, randomString } from "../Platform.js"
 import { Transactions } from "../Repositories.js"
@@ -16,7 +16,7 @@ import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { AllowListEntry, type ApiKeyRecord } from "../users/ApiKey.js"
 import { Auth, parseApiKey } from "../users/Auth.js"
-import { ApiKeyRepo } from "../users/Repositories.js"
+import { ApiKeyRepo, UserRepo } from "../users/Repositories.js"
 import {
   type OAuth2AppRecord,
   OAuth2AuthorizationServerMetadata,
@@ -117,6 +117,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
   effect: Effect.gen(function*() {
     const repo = yield* OAuth2Repo
     const keys = yield* ApiKeyRepo
+    const users = yield* UserRepo
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const settings = yield* Settings
@@ -274,7 +275,13 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           Effect.map((session) => ({ ok: true as const, ...session })),
           Effect.catchTags({
             Unauthorized: (e: Unauthorized) => Effect.succeed({ ok: false as const, message: e.message }),
-            Forbidden: (e: Forbidden) => Effect.succeed({ ok: false as const, message: e.message })
+            Forbidden: (e: Forbidden) => Effect.succeed({ ok: false as const, message: e.message }),
+            // The account's sign-in back-off (docs/authentication.md): the page says how long to wait.
+            TooManyRequests: (e: TooManyRequests) =>
+              Effect.succeed({
+                ok: false as const,
+                message: e.detail === undefined ? e.message : `${e.message} ${e.detail}`
+              })
           })
         )
       }).pipe(span("OAuth2Provider.signIn"))
@@ -292,6 +299,8 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         yield* auditUser(actor.user.id)
+        // An app's token cannot grant itself (or another app) a new grant that would outlive its own.
+        yield* refuseOAuth2AppCredential("OAuth2 grants")
         yield* sameSite(request)
         if (request.viaCookie && !sameHash(form.csrf_token ?? "", csrfTokenOf(actor.apiKey))) {
           return yield* new Forbidden({
@@ -347,7 +356,8 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
 
     /**
      * Client authentication at the token and revocation endpoints: client_secret_basic,
-     * client_secret_post, or none for a public client.
+     * client_secret_post, or none for a public client. The app, and the id of the secret it
+     * authenticated with (null for a public client).
      */
     const authenticateClient = (
       form: { readonly client_id?: string | undefined; readonly client_secret?: string | undefined },
@@ -389,20 +399,23 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         const found = isUuid(clientId) ? yield* repo.findApp(clientId.toLowerCase()) : Option.none()
         if (Option.isNone(found)) return yield* invalidClient("Client authentication failed: unknown client.")
         const app = found.value
-        if (app.token_endpoint_auth_method === "none") return app
+        if (app.token_endpoint_auth_method === "none") return { app, secretId: null }
         if (secret === "") {
           return yield* invalidClient("Client authentication failed: this client must authenticate with its secret.")
         }
         const stored = yield* repo.findSecret(app.id, hashSecret(secret))
         if (Option.isNone(stored)) return yield* invalidClient("Client authentication failed: wrong client secret.")
         yield* repo.touchSecret(stored.value.id, yield* now)
-        return app
+        return { app, secretId: stored.value.id as string | null }
       })
 
     const accessLifetimeMs = () => Duration.toMillis(settings.sessionDuration)
 
-    /** A new access token (an API key) and refresh token of `family`. */
-    const issueTokens = (app: OAuth2AppRecord, userId: string, familyId: string) =>
+    /**
+     * A new access token (an API key) and refresh token of `family`, bound to the client secret
+     * `secretId` the client authenticated with (deleting the secret deletes them).
+     */
+    const issueTokens = (app: OAuth2AppRecord, secretId: string | null, userId: string, familyId: string) =>
       Effect.gen(function*() {
         const at = yield* now
         const lifetimeMs = accessLifetimeMs()
@@ -429,6 +442,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           user_id: userId,
           family_id: familyId,
           api_key_id: keyId,
+          app_secret_id: secretId,
           hashed_refresh_token: hashSecret(refresh),
           created_at: at,
           expires_at: new Date(at.getTime() + REFRESH_TOKEN_LIFETIME_MS),
@@ -461,7 +475,22 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
 
     const invalidGrant = (description: string) => oauthError("invalid_grant", description)
 
-    const exchangeCode = (app: OAuth2AppRecord, req: TokenRequest) =>
+    /**
+     * Fails with `invalid_grant` unless the grant's user may still sign in: a suspended or deleted
+     * user's grant mints nothing (the tokens would be refused anyway). A suspended user's grant is
+     * kept, and serves again once they are activated. Run inside the transaction that issues: it
+     * holds the user's row, so a password change racing the grant either revokes what it issued or
+     * commits first and leaves it nothing to redeem.
+     */
+    const activeUser = (userId: string) =>
+      Effect.flatMap(users.lockById(userId), (found) =>
+        Option.isNone(found) || found.value.deleted
+          ? Effect.fail(invalidGrant("The user of this grant has been deleted."))
+          : found.value.status !== "active"
+          ? Effect.fail(invalidGrant(`The user of this grant is not active (status = "${found.value.status}").`))
+          : Effect.void)
+
+    const exchangeCode = (app: OAuth2AppRecord, secretId: string | null, req: TokenRequest) =>
       Effect.gen(function*() {
         if (req.code === undefined || req.code === "") return yield* oauthError("invalid_request", "code is required.")
         const at = yield* now
@@ -487,10 +516,12 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         } else if (verifier !== "") {
           return yield* invalidGrant("A code_verifier was sent for an authorization request without code_challenge.")
         }
-        return yield* tx.atomic(issueTokens(app, code.user_id, code.id))
+        return yield* tx.atomic(
+          Effect.zipRight(activeUser(code.user_id), issueTokens(app, secretId, code.user_id, code.id))
+        )
       })
 
-    const refresh = (app: OAuth2AppRecord, req: TokenRequest) =>
+    const refresh = (app: OAuth2AppRecord, secretId: string | null, req: TokenRequest) =>
       Effect.gen(function*() {
         if (req.refresh_token === undefined || req.refresh_token === "") {
           return yield* oauthError("invalid_request", "refresh_token is required.")
@@ -509,11 +540,12 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         }
         if (token.expires_at.getTime() <= at.getTime()) return yield* invalidGrant("The refresh token has expired.")
         return yield* tx.atomic(Effect.gen(function*() {
+          yield* activeUser(token.user_id)
           if (!(yield* repo.rotateToken(token.id, at))) {
             yield* repo.revokeFamily(token.family_id)
             return yield* invalidGrant("The refresh token was already used; every token of this grant is revoked.")
           }
-          return yield* issueTokens(app, token.user_id, token.family_id)
+          return yield* issueTokens(app, secretId, token.user_id, token.family_id)
         }))
       })
 
@@ -525,17 +557,19 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         if (!(SupportedGrantTypes as ReadonlyArray<string>).includes(grant)) {
           return yield* oauthError("unsupported_grant_type", `Grant type "${grant}" is not supported.`)
         }
-        const app = yield* authenticateClient(req, authorization)
+        const { app, secretId } = yield* authenticateClient(req, authorization)
         if (!app.grant_types.includes(grant)) {
           return yield* oauthError("unauthorized_client", `This client may not use the ${grant} grant.`)
         }
-        return grant === "authorization_code" ? yield* exchangeCode(app, req) : yield* refresh(app, req)
+        return grant === "authorization_code"
+          ? yield* exchangeCode(app, secretId, req)
+          : yield* refresh(app, secretId, req)
       }).pipe(span("OAuth2Provider.token"))
 
     /** POST /oauth2/revoke (RFC 7009): 200 whether or not the token was known. */
     const revoke = (req: RevokeRequest, authorization: string | undefined) =>
       Effect.gen(function*() {
-        const app = yield* authenticateClient(req, authorization)
+        const { app } = yield* authenticateClient(req, authorization)
         const value = req.token ?? ""
         if (value === "") return yield* oauthError("invalid_request", "token is required.")
         const asKey = parseApiKey(value)

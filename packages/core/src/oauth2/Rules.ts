@@ -19,19 +19,38 @@ const parse = (uri: string): URL | undefined => {
 /** Whether `url` is http on a loopback address (a native app's redirect, RFC 8252 7.3). */
 const isLoopback = (url: URL) => url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)
 
+/** C0 controls, space, DEL and C1 controls: a URL parser drops or encodes them, so the URI would change. */
+const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f]/
+
 /**
  * Why a redirect URI cannot be registered, or undefined when it can: an absolute https URL, or
- * http on a loopback address; no fragment (RFC 6749 3.1.2), no user info.
+ * http on a loopback address; no fragment (RFC 6749 3.1.2), no user info, no control characters
+ * or spaces, and its scheme and host written as the WHATWG URL parser writes them (lowercase, no
+ * default port, IP addresses in their dotted form: `0x7f.1`, `2130706433` and `127.1` are refused).
+ * Registered URIs are compared as given, so the one stored is the one redirected to.
  */
 export const redirectUriProblem = (uri: string): string | undefined => {
+  if (CONTROL_OR_SPACE.test(uri)) return "must not contain control characters or spaces"
   const url = parse(uri)
   if (url === undefined) return "must be an absolute URL"
   if (uri.includes("#")) return "must not contain a fragment"
   if (url.username !== "" || url.password !== "") return "must not contain user information"
-  if (url.protocol === "https:") return url.hostname === "" ? "must name a host" : undefined
-  if (isLoopback(url)) return undefined
-  return "must use https, or http on a loopback address (127.0.0.1, [::1] or localhost)"
+  if (url.protocol === "https:") {
+    if (url.hostname === "") return "must name a host"
+  } else if (!isLoopback(url)) {
+    return "must use https, or http on a loopback address (127.0.0.1, [::1] or localhost)"
+  }
+  const canonical = `${url.protocol}//${url.host}`
+  const rest = uri.slice(canonical.length)
+  if (!uri.startsWith(canonical) || (rest !== "" && rest[0] !== "/" && rest[0] !== "?")) {
+    return `must write its scheme and host as a URL parser writes them (lowercase, no default port, IP addresses in dotted form), here "${canonical}"`
+  }
+  return undefined
 }
+
+/** `uri` in double quotes with its control characters escaped (`\u000d`): never echoed raw. */
+const quoted = (uri: string) =>
+  `"${uri.replace(/[\u0000-\u001f\u007f-\u009f"\\]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`
 
 /**
  * Whether a requested redirect URI is one of the registered ones: the same string, or for a
@@ -40,7 +59,8 @@ export const redirectUriProblem = (uri: string): string | undefined => {
 export const redirectUriMatches = (registered: ReadonlyArray<string>, requested: string): boolean => {
   if (registered.includes(requested)) return true
   const asked = parse(requested)
-  if (asked === undefined || !isLoopback(asked) || requested.includes("#")) return false
+  // Only a URI that could itself be registered may differ by its port (never `http://0x7f.1:9/`).
+  if (asked === undefined || !isLoopback(asked) || redirectUriProblem(requested) !== undefined) return false
   const withoutPort = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`
   return registered.some((r) => {
     const reg = parse(r)
@@ -88,6 +108,8 @@ export interface ValidRegistration {
 export interface RegistrationProblem {
   readonly error: "invalid_redirect_uri" | "invalid_client_metadata" | "invalid_software_statement"
   readonly description: string
+  /** The metadata field at fault, when there is one. */
+  readonly field?: string | undefined
 }
 
 const httpUrlFields = ["client_uri", "logo_uri", "tos_uri", "policy_uri", "jwks_uri"] as const
@@ -101,6 +123,7 @@ export const validateRegistration = (
     return {
       problem: {
         error: "invalid_redirect_uri",
+        field: "redirect_uris",
         description: "redirect_uris is required and must list at least one URI."
       }
     }
@@ -108,11 +131,23 @@ export const validateRegistration = (
   for (const uri of redirectUris) {
     const problem = redirectUriProblem(uri)
     if (problem !== undefined) {
-      return { problem: { error: "invalid_redirect_uri", description: `Redirect URI "${uri}" ${problem}.` } }
+      return {
+        problem: {
+          error: "invalid_redirect_uri",
+          field: "redirect_uris",
+          description: `Redirect URI ${quoted(uri)} ${problem}.`
+        }
+      }
     }
   }
   if (req.software_statement !== undefined && req.software_statement !== "") {
-    return { problem: { error: "invalid_software_statement", description: "Software statements are not supported." } }
+    return {
+      problem: {
+        error: "invalid_software_statement",
+        field: "software_statement",
+        description: "Software statements are not supported."
+      }
+    }
   }
   if (req.jwks !== undefined && req.jwks !== null && req.jwks_uri !== undefined && req.jwks_uri !== "") {
     return { problem: { error: "invalid_client_metadata", description: "jwks and jwks_uri must not both be given." } }
@@ -122,7 +157,9 @@ export const validateRegistration = (
     if (value === undefined || value === "") continue
     const url = parse(value)
     if (url === undefined || (url.protocol !== "https:" && url.protocol !== "http:")) {
-      return { problem: { error: "invalid_client_metadata", description: `${field} must be an http or https URL.` } }
+      return {
+        problem: { error: "invalid_client_metadata", field, description: `${field} must be an http or https URL.` }
+      }
     }
   }
   const method = req.token_endpoint_auth_method === undefined || req.token_endpoint_auth_method === ""
@@ -132,6 +169,7 @@ export const validateRegistration = (
     return {
       problem: {
         error: "invalid_client_metadata",
+        field: "token_endpoint_auth_method",
         description: `token_endpoint_auth_method must be one of ${TokenEndpointAuthMethods.join(", ")}.`
       }
     }
@@ -144,22 +182,39 @@ export const validateRegistration = (
     : ["code"]
   const unknownGrant = grantTypes.find((g) => !(GrantTypes as ReadonlyArray<string>).includes(g))
   if (unknownGrant !== undefined) {
-    return { problem: { error: "invalid_client_metadata", description: `Unknown grant type "${unknownGrant}".` } }
+    return {
+      problem: {
+        error: "invalid_client_metadata",
+        field: "grant_types",
+        description: `Unknown grant type "${unknownGrant}".`
+      }
+    }
   }
   const unknownResponse = responseTypes.find((r) => !(ResponseTypes as ReadonlyArray<string>).includes(r))
   if (unknownResponse !== undefined) {
-    return { problem: { error: "invalid_client_metadata", description: `Unknown response type "${unknownResponse}".` } }
+    return {
+      problem: {
+        error: "invalid_client_metadata",
+        field: "response_types",
+        description: `Unknown response type "${unknownResponse}".`
+      }
+    }
   }
   // Only the code flow is served: its grant and response type must be there, and agree (RFC 7591 2.1).
   if (!grantTypes.includes("authorization_code")) {
     return {
-      problem: { error: "invalid_client_metadata", description: "grant_types must include authorization_code." }
+      problem: {
+        error: "invalid_client_metadata",
+        field: "grant_types",
+        description: "grant_types must include authorization_code."
+      }
     }
   }
   if (!responseTypes.includes("code")) {
     return {
       problem: {
         error: "invalid_client_metadata",
+        field: "response_types",
         description: "response_types must include code with the authorization_code grant."
       }
     }
@@ -169,6 +224,7 @@ export const validateRegistration = (
     return {
       problem: {
         error: "invalid_client_metadata",
+        field: "grant_types",
         description: `Grant type "${unsupportedGrant}" is not supported by this server.`
       }
     }
@@ -177,6 +233,7 @@ export const validateRegistration = (
     return {
       problem: {
         error: "invalid_client_metadata",
+        field: "response_types",
         description: "Response type \"token\" (implicit grant) is not supported by this server."
       }
     }

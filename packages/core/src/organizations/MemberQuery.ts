@@ -4,21 +4,15 @@
  */
 import { Effect, Option } from "effect"
 import { BadRequest } from "../Errors.js"
+import type { SearchPageQuery } from "../Requests.js"
 import { parseQuery } from "../SearchQuery.js"
 import type { UserRepo } from "../users/Repositories.js"
 import type { UserStatus } from "../users/User.js"
 import { pageLimit } from "../users/Users.js"
 import type { MemberFilter } from "./Repositories.js"
 
-export interface MemberPageInput {
-  readonly q?: string | undefined
-  readonly after_id?: string | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
-
 /** The filter `input` asks for: 400 on `q` for a bad status, on `after_id` for an unknown user. */
-export const memberFilter = (users: typeof UserRepo.Service, input: MemberPageInput) =>
+export const memberFilter = (users: typeof UserRepo.Service, input: typeof SearchPageQuery.Type) =>
   Effect.gen(function*() {
     const query = yield* parseQuery(input.q, ["username", "email", "status", "login_type"])
     const status = query.terms.get("status")

@@ -17,15 +17,6 @@ export class Organization extends Schema.Class<Organization>("Organization")({
 /** The stored organization has the wire shape. */
 export type OrganizationRecord = Organization
 
-/** A membership of a user in an organization, with its explicit organization roles. */
-export interface MembershipRecord {
-  readonly organization_id: string
-  readonly user_id: string
-  readonly roles: ReadonlyArray<string>
-  readonly created_at: Date
-  readonly updated_at: Date
-}
-
 /** An organization member as listed by the members routes; name and avatar are absent when empty. */
 export class OrganizationMember extends Schema.Class<OrganizationMember>("OrganizationMemberWithUserData")({
   organization_id: Schema.UUID,

@@ -15,9 +15,10 @@ import {
   roles as roleDefinitions
 } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
+import type { SearchPageQuery } from "../Requests.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { UserRepo } from "../users/Repositories.js"
+import { type MembershipRecord, UserRepo } from "../users/Repositories.js"
 import { RolePermission } from "../users/User.js"
 import { toSlimRole, type UserRecord } from "../users/User.js"
 import {
@@ -30,11 +31,10 @@ import {
   Users
 } from "../users/Users.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { type CustomRolePermission, type CustomRoleRecord, CustomRoleRepo, definitionOf, Role } from "./CustomRole.js"
 import { memberFilter } from "./MemberQuery.js"
 import {
-  type MembershipRecord,
   Organization,
   OrganizationMember,
   type OrganizationRecord,
@@ -44,28 +44,14 @@ import {
   WorkspaceSharingSettings
 } from "./Organization.js"
 import { MemberRepo, OrganizationRepo } from "./Repositories.js"
-
-/** The query of `GET /organizations/{organization}/paginated-members`. */
-export interface PaginatedMembersInput {
-  readonly q?: string | undefined
-  readonly after_id?: string | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
-
-/** PATCH /organizations/{organization}/settings/workspace-sharing, as the described system reads it. */
-export interface WorkspaceSharingInput {
-  /** Deprecated: read only when `shareable_workspace_owners` is not given (`true` is `none`, else `everyone`). */
-  readonly sharing_disabled?: boolean | undefined
-  readonly shareable_workspace_owners?: ShareableWorkspaceOwners | "" | undefined
-}
-
-export interface OrganizationInput {
-  readonly name?: string | undefined
-  readonly display_name?: string | undefined
-  readonly description?: string | undefined
-  readonly icon?: string | undefined
-}
+import type {
+  CreateOrganizationRequest,
+  CustomRoleRequest,
+  ListMembersQuery,
+  PermissionRequest,
+  UpdateOrganizationRequest,
+  UpdateWorkspaceSharingSettingsRequest
+} from "./Requests.js"
 
 /** `{organization}` may be this word (or the nil UUID) to mean the default organization, as in Coder. */
 export const DEFAULT_ORGANIZATION_ALIAS = "default"
@@ -121,22 +107,6 @@ export const memberResource = (o: OrganizationRecord, u: UserRecord) => ({
 /** How authorization names an organization: it belongs to itself. */
 export { orgObject }
 
-/** The body of `POST` and `PUT /organizations/{organization}/members/roles` (CustomRoleRequest). */
-export interface CustomRoleInput {
-  readonly name: string
-  readonly display_name?: string | undefined
-  readonly site_permissions?: ReadonlyArray<PermissionInput> | undefined
-  readonly organization_permissions?: ReadonlyArray<PermissionInput> | undefined
-  readonly user_permissions?: ReadonlyArray<PermissionInput> | undefined
-}
-
-/** One permission as a request gives it; `negate` absent is false. */
-export interface PermissionInput {
-  readonly negate?: boolean | undefined
-  readonly resource_type: string
-  readonly action: string
-}
-
 const ROLE_NAME = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/
 
 /** The described system's name rule for roles (codersdk.NameValid); undefined when valid. */
@@ -150,7 +120,7 @@ export const roleNameProblem = (name: string): string | undefined =>
     : "must be alphanumeric with hyphens"
 
 /** What is wrong with one permission of a custom role, as the described system checks it; undefined when valid. */
-const permissionProblem = (p: PermissionInput): string | undefined => {
+const permissionProblem = (p: typeof PermissionRequest.Type): string | undefined => {
   if (p.negate === true) {
     return `invalid permission for action="${p.action}" type="${p.resource_type}", no negative permissions`
   }
@@ -237,7 +207,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       return visible.map((o) => new Organization(o))
     }).pipe(span("Organizations.list"))
 
-    const create = (input: OrganizationInput & { readonly name: string }) =>
+    const create = (input: typeof CreateOrganizationRequest.Type) =>
       Effect.gen(function*() {
         yield* authorize("create", { type: "organization" })
         if (input.name.toLowerCase() === DEFAULT_ORGANIZATION_ALIAS) return yield* reservedName(input.name)
@@ -270,7 +240,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       }).pipe(span("Organizations.create"))
 
     /** Empty `name` and `display_name` leave them unchanged (Coder's rule); `description` and `icon` may be cleared. */
-    const update = (ref: string, input: OrganizationInput) =>
+    const update = (ref: string, input: typeof UpdateOrganizationRequest.Type) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorize("update", orgObject(org))
@@ -319,10 +289,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       )
     }
 
-    const listMembers = (
-      ref: string,
-      page?: { readonly limit?: number | undefined; readonly offset?: number | undefined }
-    ) =>
+    const listMembers = (ref: string, page?: typeof ListMembersQuery.Type) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })
@@ -340,7 +307,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
      * (the user search terms of `GET /groups/{group}/members`). `limit` 0 or absent is the
      * default page.
      */
-    const paginatedMembers = (ref: string, input: PaginatedMembersInput) =>
+    const paginatedMembers = (ref: string, input: typeof SearchPageQuery.Type) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorizeRead("Organization", { type: "organization_member", orgId: org.id })
@@ -382,7 +349,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
      * organization. A mode that narrows sharing clears the lists it no longer allows, as the
      * described system does, so no entry keeps granting; the route then refuses new ones.
      */
-    const setWorkspaceSharing = (ref: string, input: WorkspaceSharingInput) =>
+    const setWorkspaceSharing = (ref: string, input: typeof UpdateWorkspaceSharingSettingsRequest.Type) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorize("update", orgObject(org))
@@ -513,7 +480,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       }).pipe(span("Organizations.assignableRoles"))
 
     /** The checks of a custom role request, one validation per bad field; the message is the first's. */
-    const checkRole = (orgId: string, input: CustomRoleInput) =>
+    const checkRole = (orgId: string, input: typeof CustomRoleRequest.Type) =>
       Effect.gen(function*() {
         const problems: Array<{ readonly field: string; readonly message: string; readonly detail: string }> = []
         if (isBuiltInRole(input.name)) {
@@ -569,7 +536,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       })
 
     /** POST /organizations/{organization}/members/roles: a new custom role (409 when the name is taken). */
-    const createRole = (ref: string, input: CustomRoleInput) =>
+    const createRole = (ref: string, input: typeof CustomRoleRequest.Type) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorize("create", { type: "assign_org_role", orgId: org.id })
@@ -598,7 +565,7 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
       }).pipe(span("Organizations.createRole"))
 
     /** PUT /organizations/{organization}/members/roles: replaces a custom role's display name and permissions. */
-    const updateRole = (ref: string, input: CustomRoleInput) =>
+    const updateRole = (ref: string, input: typeof CustomRoleRequest.Type) =>
       Effect.gen(function*() {
         const org = yield* resolve(ref)
         yield* authorize("update", { type: "assign_org_role", orgId: org.id })
@@ -633,8 +600,34 @@ export class Organizations extends Effect.Service<Organizations>()("@workbay/cor
         yield* auditResource(customRoleResource(before.value), roleAudit(before.value))
       }).pipe(span("Organizations.deleteRole"))
 
+    /* The organizations of a user (routes of the users' group). */
+
+    /** GET /users/{user}/organizations: the user's organizations that the caller may read, oldest first. */
+    const organizationsOf = (ref: string) =>
+      Effect.gen(function*() {
+        const user = yield* users.resolveVisible(ref)
+        const found = yield* orgs.findByIds(yield* users.organizationIdsOf(user.id))
+        const visible: Array<Organization> = []
+        for (const o of [...found].sort((a, b) => a.created_at.getTime() - b.created_at.getTime())) {
+          if (yield* allowed("read", orgObject(o))) visible.push(new Organization(o))
+        }
+        return visible
+      }).pipe(span("Users.organizations"))
+
+    /** GET /users/{user}/organizations/{organizationname}: one of them by name; 404 for any other. */
+    const organizationOf = (ref: string, name: string) =>
+      Effect.gen(function*() {
+        const user = yield* users.resolveVisible(ref)
+        const found = Option.getOrUndefined(yield* orgs.findByName(name))
+        const member = found !== undefined && (yield* users.organizationIdsOf(user.id)).includes(found.id)
+        if (!member || !(yield* allowed("read", orgObject(found!)))) return yield* NotFound.resource("Organization")
+        return new Organization(found!)
+      }).pipe(span("Users.organization"))
+
     return {
       resolve,
+      organizationsOf,
+      organizationOf,
       list,
       create,
       update,

@@ -1,8 +1,9 @@
 /** Repository ports of the organizations area: organizations and their members. */
 import { Context, type Effect, type Option } from "effect"
 import type { Page, UniqueViolation } from "../Repositories.js"
+import type { MembershipRecord } from "../users/Repositories.js"
 import type { UserRecord, UserStatus } from "../users/User.js"
-import type { MembershipRecord, OrganizationRecord, ShareableWorkspaceOwners } from "./Organization.js"
+import type { OrganizationRecord, ShareableWorkspaceOwners } from "./Organization.js"
 
 export class OrganizationRepo extends Context.Tag("@workbay/core/OrganizationRepo")<OrganizationRepo, {
   readonly insert: (org: OrganizationRecord) => Effect.Effect<void, UniqueViolation>

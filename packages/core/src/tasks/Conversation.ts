@@ -15,10 +15,10 @@
  * as new ones arrive. An entry's content is at most MAX_TASK_LOG_CONTENT characters.
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Clock, Context, Duration, Effect, Option, Queue, Schema, type Scope } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, type Queue, Schema, type Scope } from "effect"
 import { AgentRepo } from "../agents/Agent.js"
 import type { AgentSession } from "../agents/AgentAuth.js"
-import { ReportTime } from "../agents/Reports.js"
+import { AgentTaskLog, MAX_TASK_LOG_CONTENT, type TaskLogAppend } from "../agents/TaskLog.js"
 import { Validation } from "../Errors.js"
 import { PubSub, PUBSUB_RESYNC } from "../PubSub.js"
 import { span } from "../Tracing.js"
@@ -31,12 +31,6 @@ export interface TaskLogEntry {
   readonly content: string
   readonly time: Date
 }
-
-/** The most characters of one entry's content (input longer than this is cut when stored). */
-export const MAX_TASK_LOG_CONTENT = 64 * 1024
-
-/** The most entries one `append_task_log` message may carry. */
-export const MAX_TASK_LOG_APPEND = 100
 
 /** How long `send` waits for a connection of the agent to acknowledge the input. */
 export const TASK_INPUT_ACK_SECONDS = 5
@@ -95,29 +89,6 @@ export class TaskAgentUnavailable extends Schema.TaggedError<TaskAgentUnavailabl
   },
   HttpApiSchema.annotations({ status: 409 })
 ) {}
-
-// The agent connection's messages.
-
-/** `append_task_log`: entries of the task's conversation that the agent reports (output only; input is recorded when sent). */
-export class TaskLogAppend extends Schema.Class<TaskLogAppend>("TaskLogAppend")({
-  entries: Schema.Array(Schema.Struct({
-    type: Schema.optionalWith(
-      Schema.Literal("output").annotations({
-        message: () => ({
-          message: "An agent reports output entries; input entries are recorded when input is sent.",
-          override: true
-        })
-      }),
-      { default: () => "output" as const }
-    ),
-    content: Schema.String.pipe(
-      Schema.maxLength(MAX_TASK_LOG_CONTENT, { message: () => `At most ${MAX_TASK_LOG_CONTENT} characters.` }),
-      // No text column stores NUL (Postgres refuses it).
-      Schema.filter((c) => !c.includes("\u0000") || "Must not contain NUL characters.")
-    ),
-    time: Schema.optional(ReportTime)
-  })).pipe(Schema.maxItems(MAX_TASK_LOG_APPEND, { message: () => `At most ${MAX_TASK_LOG_APPEND} entries.` }))
-}) {}
 
 /** The `task_input` notification the server sends an agent: one input entry. */
 export interface TaskInputMessage {
@@ -270,3 +241,9 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
     return { send, logs, recordInput, append, forward } as const
   })
 }) {}
+
+/** The task conversation as the agent connection carries it (agents' `AgentTaskLog`). */
+export const agentTaskLogLayer: Layer.Layer<AgentTaskLog, never, TaskConversation> = Layer.effect(
+  AgentTaskLog,
+  Effect.map(TaskConversation, (c) => AgentTaskLog.of({ append: c.append, forward: c.forward }))
+)

@@ -3,9 +3,10 @@
  * a task, and the repository port. Rules live in the Tasks service; the wire record in
  * TaskWire.ts. See docs/tasks.md.
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { AuthzObject } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
+import { TaskPrompts } from "../workspaces/WorkspaceBuildExecutor.js"
 
 /** A stored task. */
 export interface TaskRecord {
@@ -91,3 +92,12 @@ export const auditedTask = (t: TaskRecord) => ({
   workspace_id: t.workspace_id,
   deleted: t.deleted
 })
+
+/** The tasks' prompts, as the workspace builds of task workspaces read them (workspaces' `TaskPrompts`). */
+export const taskPromptsLayer: Layer.Layer<TaskPrompts, never, TaskRepo> = Layer.effect(
+  TaskPrompts,
+  Effect.map(TaskRepo, (tasks) =>
+    TaskPrompts.of({
+      find: (taskId) => Effect.map(tasks.findById(taskId), Option.map((t) => ({ id: t.id, prompt: t.prompt })))
+    }))
+)

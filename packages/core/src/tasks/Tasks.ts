@@ -385,6 +385,13 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
       Effect.gen(function*() {
         const t = yield* locate(userRef, taskRef)
         yield* authorize("update", taskObject(t))
+        // As the described system: an input of only white space is none (it is stored as sent otherwise).
+        if (prompt.trim() === "") {
+          return yield* new BadRequest({
+            message: "Task input is required.",
+            validations: [new Validation({ field: "input", detail: "The input must contain more than white space." })]
+          })
+        }
         const wire = yield* wireOf(t)
         if (wire.status !== "paused" && wire.status !== "pending") {
           return yield* new BadRequest({

@@ -1,10 +1,15 @@
 /**
  * Template archives: a tar or zip file read into memory as files by path, within bounds (file
  * count, expanded size), so a hostile upload cannot exhaust memory. Nothing touches the disk.
+ * Both are read as streams with the bounds applied as bytes arrive: a zip's entries inflate
+ * through Node's zlib off the event loop in small chunks, so refusing a bomb costs at most the
+ * bound's worth of work and other requests go on meanwhile.
  */
 import { Data, Effect } from "effect"
-import { Unzip, UnzipInflate } from "fflate"
+import { Buffer } from "node:buffer"
+import { Parser as TarParser, type ReadEntry } from "tar"
 import * as tar from "tar-stream"
+import * as yauzl from "yauzl"
 import { WINDOWS_ZIP_MIME_TYPE, ZIP_MIME_TYPE } from "./File.js"
 
 /** The archive could not be read; `message` says why in a full sentence. */
@@ -45,18 +50,24 @@ const isZip = (contentType: string, data: Uint8Array) =>
 
 class Collector {
   readonly files = new Map<string, Uint8Array>()
+  admitted = 0
   expanded = 0
   constructor(readonly limits: ArchiveLimits) {}
+  /** The entry's normalized path, counted against the file bound. */
   admit(name: string): string {
     const path = normalizeArchivePath(name)
-    if (this.files.size + 1 > this.limits.maxFiles) {
+    this.admitted += 1
+    if (this.admitted > this.limits.maxFiles) {
       throw new Refused(`The archive holds more than ${this.limits.maxFiles} files.`)
     }
     return path
   }
   grow(bytes: number) {
     this.expanded += bytes
-    if (this.expanded > this.limits.maxExpandedBytes) {
+    this.check(this.expanded)
+  }
+  check(expanded: number) {
+    if (expanded > this.limits.maxExpandedBytes) {
       throw new Refused(`The archive expands to more than ${this.limits.maxExpandedBytes} bytes.`)
     }
   }
@@ -81,31 +92,44 @@ const endsLikeZip = (data: Uint8Array): boolean => {
   return false
 }
 
-const readZip = (data: Uint8Array, collector: Collector) => {
+const readZip = async (data: Uint8Array, collector: Collector) => {
   if (!endsLikeZip(data)) throw new Error("it has no end of central directory record")
-  const pending: Array<{ path: string; chunks: Array<Uint8Array>; size: number; done: boolean }> = []
-  const unzip = new Unzip((file) => {
-    if (file.name.endsWith("/")) return
-    const path = collector.admit(file.name)
-    if (path === "") return
-    const entry = { path, chunks: [] as Array<Uint8Array>, size: 0, done: false }
-    pending.push(entry)
-    file.ondata = (err, chunk, final) => {
-      if (err) throw err
-      // Counted as it expands, so a small zip that inflates to gigabytes stops early.
-      collector.grow(chunk.length)
-      entry.chunks.push(chunk)
-      entry.size += chunk.length
-      if (final) {
-        entry.done = true
-        collector.files.set(entry.path, concat(entry.chunks, entry.size))
-      }
-    }
-    file.start()
+  // Names are decoded here rather than by yauzl, so a bad path gets this module's own message.
+  const zip = await yauzl.fromBufferPromise(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+    lazyEntries: true,
+    decodeStrings: false,
+    validateEntrySizes: true
   })
-  unzip.register(UnzipInflate)
-  unzip.push(data, true)
-  if (pending.some((e) => !e.done)) throw new Refused("The zip archive is truncated.")
+  // The central directory first: its file count and declared sizes are checked before a byte is
+  // inflated, so an honest bomb is refused at once.
+  const entries: Array<{ readonly path: string; readonly entry: yauzl.Entry }> = []
+  let declared = 0
+  for await (const entry of zip.eachEntry()) {
+    const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false)
+    if (name.endsWith("/")) continue
+    const path = collector.admit(name)
+    declared += entry.uncompressedSize
+    collector.check(declared)
+    if (path !== "") entries.push({ path, entry })
+  }
+  // Then the data. A header that understates its size is cut off by yauzl's size check at the
+  // declared size; the running count is kept too, so nothing reads past the bound either way.
+  for (const { path, entry } of entries) {
+    const stream = await zip.openReadStreamPromise(entry)
+    const chunks: Array<Uint8Array> = []
+    let size = 0
+    try {
+      for await (const chunk of stream) {
+        const bytes = chunk as Uint8Array
+        collector.grow(bytes.length)
+        chunks.push(bytes)
+        size += bytes.length
+      }
+    } finally {
+      stream.destroy()
+    }
+    collector.files.set(path, concat(chunks, size))
+  }
 }
 
 /** Whether the first 512-byte block is a tar header (its checksum holds) or the end marker. */
@@ -123,46 +147,59 @@ const startsLikeTar = (data: Uint8Array) => {
   return /^[0-7]+$/.test(field) && parseInt(field, 8) === sum
 }
 
-// The event interface, which tar-stream 2 and 3 share.
-const readTar = (data: Uint8Array, collector: Collector) =>
-  new Promise<void>((resolve, reject) => {
-    const extract = tar.extract()
-    let failed = false
+/** Extended (pax) and long-name headers are a few hundred bytes in real archives. */
+const MAX_TAR_META_BYTES = 64 * 1024
+const TAR_PIECE_BYTES = 256 * 1024
+
+// Read with node-tar's parser, which keeps only the pax keys it knows (tar-stream copies every
+// key of a global pax header into each entry's, which a crafted 2 MB tar turns into minutes of
+// work), ignores meta entries over `maxMetaEntrySize`, and in strict mode fails on damage.
+const readTar = async (data: Uint8Array, collector: Collector) => {
+  let failed = false
+  const parser = new TarParser({ strict: true, maxMetaEntrySize: MAX_TAR_META_BYTES })
+  const done = new Promise<void>((resolve, reject) => {
     const fail = (e: unknown) => {
       if (failed) return
       failed = true
-      extract.destroy()
       reject(e)
+      parser.abort(e instanceof Error ? e : new Error(String(e)))
     }
-    extract.on("entry", (header, stream, next) => {
+    parser.on("entry", (entry: ReadEntry) => {
+      if (failed || (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile")) {
+        entry.resume()
+        return
+      }
       try {
-        if (header.type !== "file" && header.type !== "contiguous-file") {
-          stream.on("end", () => next())
-          stream.resume()
-          return
-        }
-        const path = collector.admit(header.name)
-        collector.grow(header.size ?? 0)
+        const path = collector.admit(entry.path)
+        collector.grow(entry.size ?? 0)
         const chunks: Array<Uint8Array> = []
         let size = 0
-        stream.on("data", (data: unknown) => {
-          const chunk = data as Uint8Array
+        entry.on("data", (chunk: Buffer) => {
           chunks.push(chunk)
           size += chunk.length
         })
-        stream.on("end", () => {
-          if (path !== "") collector.files.set(path, concat(chunks, size))
-          next()
+        entry.on("end", () => {
+          if (path !== "" && !failed) collector.files.set(path, concat(chunks, size))
         })
-        stream.on("error", fail)
       } catch (e) {
+        entry.resume()
         fail(e)
       }
     })
-    extract.on("finish", () => failed || resolve())
-    extract.on("error", fail)
-    extract.end(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+    parser.on("error", fail)
+    parser.on("end", () => failed || resolve())
   })
+  // Refused while pieces are still being fed; awaited below.
+  done.catch(() => undefined)
+  // Fed a piece at a time, letting the event loop turn between pieces: parsing is synchronous.
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+  for (let at = 0; at < bytes.length && !failed; at += TAR_PIECE_BYTES) {
+    parser.write(bytes.subarray(at, at + TAR_PIECE_BYTES))
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  if (!failed) parser.end()
+  return done
+}
 
 /**
  * Reads a tar or zip archive (zip when the content type says so or the bytes start like one)
@@ -177,7 +214,7 @@ export const readArchive = (
   Effect.tryPromise({
     try: async () => {
       const collector = new Collector(limits)
-      if (isZip(contentType, data)) readZip(data, collector)
+      if (isZip(contentType, data)) await readZip(data, collector)
       else if (!startsLikeTar(data)) throw new Error("its first block is not a tar header")
       else await readTar(data, collector)
       return collector.files as ArchiveFiles

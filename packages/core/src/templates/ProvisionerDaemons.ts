@@ -4,7 +4,6 @@
  * workers that could run it (`matched_provisioners`, `available_workers`, queue standing).
  */
 import { Clock, Duration, Effect, Option } from "effect"
-import { PROVISIONER_API_VERSION } from "../general/Deployment.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import {
@@ -26,6 +25,9 @@ import {
   type ProvisionerWorker,
   workerServes
 } from "./ProvisionerJob.js"
+
+/** The provisioner daemon API version, reported by build info and by the daemons we run. */
+export const PROVISIONER_API_VERSION = "1.0"
 
 /** A seen daemon's row is written at most this often (a poll every second would otherwise write every second). */
 export const DAEMON_SEEN_WRITE_INTERVAL: Duration.Duration = Duration.seconds(5)

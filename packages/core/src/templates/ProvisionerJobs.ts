@@ -14,12 +14,13 @@
  */
 import { Clock, Duration, Effect, Layer, Option, Stream } from "effect"
 import { BadRequest, Conflict, NotFound } from "../Errors.js"
+import { Events } from "../Events.js"
 import { followById } from "../Follow.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { notifyJobsFailed } from "../notifications/Events.js"
 import { everyInterval } from "../Periodic.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
+import { ProvisionerJobsHung } from "./Events.js"
 import { JobSignal } from "./JobSignal.js"
 import {
   type AppendLogsResult,
@@ -275,7 +276,7 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
   effect: Effect.gen(function*() {
     const jobs = yield* ProvisionerJobRepo
     const pubsub = yield* PubSub
-    const notifyContext = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof notifyJobsFailed>>>()
+    const events = yield* Events
 
     /**
      * One sweep at the clock's now; answers how many jobs it failed (and signals each one's
@@ -287,7 +288,7 @@ export class HangDetector extends Effect.Service<HangDetector>()("@workbay/core/
         const at = yield* Clock.currentTimeMillis
         const failed = yield* jobs.failHung(new Date(at - Duration.toMillis(d)), hungJobError(d), new Date(at))
         yield* Effect.forEach(failed, (id) => pubsub.publish(jobLogsChannel(id), JOB_SIGNAL_JOB), { discard: true })
-        yield* Effect.provide(notifyJobsFailed(failed, hungJobError(d)), notifyContext)
+        yield* events.publish(new ProvisionerJobsHung({ jobIds: failed, error: hungJobError(d) }))
         return failed.length
       }).pipe(span("HangDetector.detectOnce"))
 

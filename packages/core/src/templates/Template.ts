@@ -2,7 +2,8 @@
  * Templates: the stored record, its access list and the repository port. The wire form
  * (`codersdk.Template`) and the rules live in `Templates.ts`.
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, Effect, Option } from "effect"
+import { isUuid } from "../Ids.js"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
 
@@ -101,3 +102,15 @@ export const templateObject = (
   orgId: t.organization_id,
   acl: objectAcl(t.user_acl, t.group_acl, templateRoleActions)
 })
+
+/**
+ * POST /authcheck on one template answers what its routes do: in the template's organization,
+ * with its access list. An unknown (or deleted) template is checked as named (core AuthCheck.ts).
+ */
+export const templateAcl = (object: AuthzObject): Effect.Effect<AuthzObject, never, TemplateRepo> =>
+  object.type !== "template" || object.id === undefined || !isUuid(object.id)
+    ? Effect.succeed(object)
+    : Effect.map(
+      Effect.flatMap(TemplateRepo, (templates) => templates.findById(object.id!)),
+      (found) => Option.isNone(found) || found.value.deleted ? object : { ...object, ...templateObject(found.value) }
+    )

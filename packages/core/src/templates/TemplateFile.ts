@@ -5,6 +5,7 @@
  */
 import { Either, ParseResult, Schema } from "effect"
 import * as YAML from "yaml"
+import { compilePattern } from "../Pattern.js"
 
 // Base schemas with plain messages, so a type mistake reads "must be a string".
 const str = Schema.String.annotations({ message: () => "must be a string" })
@@ -171,6 +172,12 @@ export const TemplateSpec = map({
         message: () => ({ message: `must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`, override: true })
       })
     ),
+    // The import's own wait, when it should differ from the builds' (default: `delay_ms`).
+    import_delay_ms: opt(
+      Schema.Int.pipe(Schema.between(0, MAX_DELAY_MS)).annotations({
+        message: () => ({ message: `must be a whole number of milliseconds from 0 to ${MAX_DELAY_MS}`, override: true })
+      })
+    ),
     fail: opt(map({ transition: opt(oneOf("start", "stop", "delete", "import")), message: opt(str) }))
   }))
 })
@@ -311,13 +318,10 @@ const checkRules = (t: TemplateSpec): Array<Issue> => {
       if (v.regex !== undefined) {
         if (type !== "string") add(at("validation", "regex"), "applies only to string parameters")
         else {
-          try {
-            const re = new RegExp(v.regex)
-            if (p.default !== undefined && !re.test(stringValue(p.default))) {
-              add(at("default"), v.error ?? `does not match ${v.regex}`)
-            }
-          } catch {
-            add(at("validation", "regex"), "is not a valid regular expression")
+          const re = compilePattern(v.regex)
+          if (re === undefined) add(at("validation", "regex"), "is not a valid regular expression (RE2 syntax)")
+          else if (p.default !== undefined && !re.test(stringValue(p.default))) {
+            add(at("default"), v.error ?? `does not match ${v.regex}`)
           }
         }
       }

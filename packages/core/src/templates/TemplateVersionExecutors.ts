@@ -8,26 +8,27 @@
  * `Services.ts`.
  */
 import { Cause, Clock, Effect, Either, Option } from "effect"
-import { newAgentToken } from "../agents/Agent.js"
+import { newAgentToken } from "../AgentToken.js"
 import { NIL_UUID } from "../Audit.js"
+import { type Events, publish } from "../Events.js"
 import { IdGenerator } from "../Ids.js"
-import { notifyVersionImportFailed } from "../notifications/Events.js"
-import type { NotificationQueue } from "../notifications/NotificationQueue.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
 import { UserRepo } from "../users/Repositories.js"
 import { type ArchiveFiles, readArchive } from "./Archive.js"
+import { TemplateVersionImportFailed } from "./Events.js"
 import { FileRepo } from "./File.js"
-import {
-  type ImportResult,
-  type ProvisionedResource,
-  type Provisioner,
-  type ProvisionerLogSink,
-  type WorkspaceTransition
+import type {
+  ImportResult,
+  ProvisionedResource,
+  Provisioner,
+  ProvisionerLogSink,
+  WorkspaceTransition
 } from "./Provisioner.js"
 import {
   type JobCompletion,
   jobErrorCodes,
   type ProvisionerJobRecord,
+  ProvisionerJobRepo,
   type ProvisionerJobType
 } from "./ProvisionerJob.js"
 import type { TemplateRepo } from "./Template.js"
@@ -45,9 +46,10 @@ export type TemplateVersionExecutorServices =
   | FileRepo
   | UserRepo
   | IdGenerator
-  | NotificationQueue
+  | Events
   | TemplateRepo
   | OrganizationRepo
+  | ProvisionerJobRepo
 
 export type VersionJobExecutor<R> = (
   job: ProvisionerJobRecord,
@@ -136,7 +138,10 @@ const findReadme = (files: ArchiveFiles): string => {
 export const importExecutor: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx) =>
   Effect.tap(
     runImport(job, ctx),
-    (completion) => completion.error === undefined ? Effect.void : notifyVersionImportFailed(job.id, completion.error)
+    (completion) =>
+      completion.error === undefined
+        ? Effect.void
+        : publish(new TemplateVersionImportFailed({ jobId: job.id, error: completion.error }))
   )
 
 const runImport: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx) =>
@@ -155,6 +160,10 @@ const runImport: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx
         onLog: ctx.onLog
       }))
       if (Either.isLeft(result)) return failed(result.left.message, result.left.error_code)
+      // Canceled while it ran (a cancel during `build.delay_ms`, seen before the worker's next
+      // heartbeat interrupts it): the job completes canceled and the version keeps nothing it found.
+      const current = yield* (yield* ProvisionerJobRepo).findById(job.id)
+      if (Option.isSome(current) && current.value.canceled_at !== null) return {}
       const at = yield* now
       yield* versions.setImportResult(version.value.id, yield* toImport(result.right, job.id, at), at)
       const archive = yield* Effect.either(readArchive(file.value.data, file.value.mimetype))

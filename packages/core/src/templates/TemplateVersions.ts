@@ -335,46 +335,64 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         const file = { id: fileId }
         const at = yield* now
         const versionId = yield* ids.uuid
-        const name = input.name !== undefined && input.name !== "" ? input.name : randomVersionName()
-        const created = yield* tx.atomic(Effect.gen(function*() {
-          const job = yield* jobs.enqueue({
-            organization_id: org.id,
-            initiator_id: actor.user.id,
-            provisioner,
-            type: "template_version_import",
-            file_id: file.id,
-            input: { template_version_id: versionId },
-            tags: input.tags ?? {}
+        const named = input.name !== undefined && input.name !== ""
+        const insert = (name: string) =>
+          tx.atomic(Effect.gen(function*() {
+            const job = yield* jobs.enqueue({
+              organization_id: org.id,
+              initiator_id: actor.user.id,
+              provisioner,
+              type: "template_version_import",
+              file_id: file.id,
+              input: { template_version_id: versionId },
+              tags: input.tags ?? {}
+            })
+            const record: TemplateVersionRecord = {
+              id: versionId,
+              template_id: template?.id ?? null,
+              organization_id: org.id,
+              created_at: at,
+              updated_at: at,
+              name,
+              message: input.message ?? "",
+              readme: "",
+              job_id: job.id,
+              created_by: actor.user.id,
+              archived: false,
+              file_id: file.id,
+              provisioner,
+              tags: job.tags,
+              user_variable_values: input.user_variable_values ?? [],
+              import_result: null
+            }
+            yield* versions.insert(record)
+            return { record, job }
+          }))
+        const nameConflict = (name: string) =>
+          new Conflict({
+            message: `A template version named "${name}" already exists for this template.`,
+            validations: [new Validation({ field: "name", detail: "This name is in use." })]
           })
-          const record: TemplateVersionRecord = {
-            id: versionId,
-            template_id: template?.id ?? null,
-            organization_id: org.id,
-            created_at: at,
-            updated_at: at,
-            name,
-            message: input.message ?? "",
-            readme: "",
-            job_id: job.id,
-            created_by: actor.user.id,
-            archived: false,
-            file_id: file.id,
-            provisioner,
-            tags: job.tags,
-            user_variable_values: input.user_variable_values ?? [],
-            import_result: null
+        // A generated name that happens to be taken in the template is drawn again, with a
+        // digit after the first draw (as the described system's name generator retries).
+        const created = yield* Effect.gen(function*() {
+          if (named) {
+            return yield* insert(input.name!).pipe(
+              Effect.catchTag("UniqueViolation", () => Effect.fail(nameConflict(input.name!)))
+            )
           }
-          yield* versions.insert(record)
-          return { record, job }
-        })).pipe(
-          Effect.catchTag("UniqueViolation", () =>
-            Effect.fail(
-              new Conflict({
-                message: `A template version named "${name}" already exists for this template.`,
-                validations: [new Validation({ field: "name", detail: "This name is in use." })]
-              })
-            ))
-        )
+          for (let attempt = 0;; attempt++) {
+            const name = randomVersionName() + (attempt === 0 ? "" : String(attempt))
+            const drawn = yield* insert(name).pipe(
+              Effect.asSome,
+              Effect.catchTag(
+                "UniqueViolation",
+                () => attempt < 8 ? Effect.succeedNone : Effect.fail(nameConflict(name))
+              )
+            )
+            if (Option.isSome(drawn)) return drawn.value
+          }
+        })
         yield* auditResource(versionResource(created.record), undefined, auditedVersion(created.record))
         return yield* toWire(created.record, template, created.job)
       }).pipe(span("TemplateVersions.create"))

@@ -5,34 +5,22 @@
 import { Schema } from "effect"
 import { Group } from "../groups/Group.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
+import { daysOfMask } from "../Schedule.js"
 import { ReducedUser, User } from "../users/User.js"
-import { omitEmpty, wireMaker, type WireProps } from "../Wire.js"
+import { wireMaker, type WireProps } from "../Wire.js"
 import type { TemplateRecord } from "./Template.js"
-
-/** Days of the week as the described system names them, in the order of its bit masks (bit 0 = Monday). */
-export const weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const
-export type Weekday = (typeof weekdays)[number]
-
-/** Every day: the autostart default. */
-export const ALL_DAYS_MASK = 0b1111111
-
-/** The names of the days set in `mask`, Monday first. */
-export const daysOfMask = (mask: number): Array<Weekday> => weekdays.filter((_, i) => (mask & (1 << i)) !== 0)
-
-/** The bit mask of day names (already validated, lowercase). */
-export const maskOfDays = (days: ReadonlyArray<string>): number =>
-  days.reduce((mask, d) => mask | (1 << weekdays.indexOf(d as Weekday)), 0)
-
-/** The most weeks between required restarts (the described system's limit). */
-export const MAX_AUTOSTOP_WEEKS = 16
 
 export const PortShareLevel = Schema.Literal("owner", "authenticated", "organization", "public")
 export const CorsBehavior = Schema.Literal("simple", "passthru")
 export const TemplateRoleSchema = Schema.Literal("admin", "use")
 
+/**
+ * Build time percentiles of one transition, in milliseconds. The described system's struct has no
+ * json tags, so its keys are the Go field names (`P50`, `P95`), always sent and null until measured.
+ */
 export class TransitionStats extends Schema.Class<TransitionStats>("TransitionStats")({
-  p50: omitEmpty(Schema.Int),
-  p95: omitEmpty(Schema.Int)
+  P50: Schema.NullOr(Schema.Int),
+  P95: Schema.NullOr(Schema.Int)
 }) {}
 
 export class TemplateAutostopRequirement
@@ -128,9 +116,9 @@ const makeTemplate = wireMaker(Template)
 
 /** Every transition is present; one without builds has neither percentile. */
 const unknownBuildTimes = () => ({
-  start: makeTransitionStats({}),
-  stop: makeTransitionStats({}),
-  delete: makeTransitionStats({})
+  start: makeTransitionStats({ P50: null, P95: null }),
+  stop: makeTransitionStats({ P50: null, P95: null }),
+  delete: makeTransitionStats({ P50: null, P95: null })
 })
 
 /**
@@ -160,7 +148,9 @@ export const toTemplate = (
     build_time_stats: buildTimes === undefined ? unknownBuildTimes() : {
       ...unknownBuildTimes(),
       ...Object.fromEntries(
-        Object.entries(buildTimes).map(([transition, s]) => [transition, makeTransitionStats(s)])
+        Object.entries(buildTimes).map((
+          [transition, s]
+        ) => [transition, makeTransitionStats({ P50: s.p50 ?? null, P95: s.p95 ?? null })])
       )
     },
     cors_behavior: t.cors_behavior,

@@ -3,30 +3,28 @@
  * listing them (only those the caller may read, access lists included), changing and deleting
  * them, their access lists, and invalidating their presets' prebuilt workspaces.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Context, Effect, Option } from "effect"
 import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, NotFound, ResponseBody, Validation } from "../Errors.js"
+import { Events } from "../Events.js"
 import { type GroupRecord, GroupRepo } from "../groups/Group.js"
 import { groupObject, Groups, toGroup } from "../groups/Groups.js"
 import { IdGenerator, isUuid } from "../Ids.js"
-import { BUILD_TIME_STATS_DAYS, buildTimeStats, InsightsRepo } from "../insights/Insight.js"
-import { notifyMarkedForDeletion, notifyTemplateDeprecated, TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { TemplateIds } from "../notifications/NotificationTemplate.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { PubSub } from "../PubSub.js"
 import { Transactions } from "../Repositories.js"
+import { ALL_DAYS, maskOfDays, MAX_AUTOSTOP_WEEKS, weekdaysProblem } from "../Schedule.js"
 import { parseQuery } from "../SearchQuery.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toReducedUser, type UserRecord } from "../users/User.js"
 import { toUser } from "../users/Users.js"
-import { type PortShareLevelValue, PortShareRepo } from "../workspaces/PortShare.js"
-import { WorkspaceRepo } from "../workspaces/Workspace.js"
-import { publishWorkspaceChange } from "../workspaces/WorkspaceChannel.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
+import { BUILD_TIME_STATS_DAYS, BuildDurations, buildTimeStats } from "./BuildTimeStats.js"
+import { DormantWorkspacesRedated, TemplateDeleted, TemplateDeprecated } from "./Events.js"
 import { templateExamples } from "./Examples.js"
 import { jobStatus, ProvisionerJobRepo } from "./ProvisionerJob.js"
 import {
@@ -40,18 +38,35 @@ import {
 import { TemplateVersionRepo } from "./TemplateVersion.js"
 import {
   ACLAvailable,
-  ALL_DAYS_MASK,
   InvalidatedPreset,
   InvalidatePresetsResponse,
-  maskOfDays,
-  MAX_AUTOSTOP_WEEKS,
+  type PortShareLevel,
   type Template,
   TemplateACL,
   TemplateGroup,
   TemplateUser,
-  toTemplate,
-  weekdays
+  toTemplate
 } from "./TemplateWire.js"
+
+/**
+ * What a template change does to its workspaces, in the template update's transaction: the
+ * workspaces area gives it (workspaces/PortShares.ts `templateWorkspacesLayer`), through the assembly.
+ */
+export class TemplateWorkspaces extends Context.Tag("@workbay/core/TemplateWorkspaces")<TemplateWorkspaces, {
+  /** Lowers the port shares of the template's workspaces above `max` (to `owner`: deletes them). */
+  readonly lowerPortShares: (templateId: string, max: typeof PortShareLevel.Type) => Effect.Effect<number>
+  /** Sets `last_used_at` of the template's workspaces to `at`. */
+  readonly touch: (templateId: string, at: Date) => Effect.Effect<void>
+  /**
+   * Dates again the deletion of the template's dormant workspaces (`dormantAt`, when given,
+   * becomes their `dormant_at`); answers their ids.
+   */
+  readonly redateDormant: (
+    templateId: string,
+    autodeleteMs: number,
+    dormantAt: Date | null
+  ) => Effect.Effect<ReadonlyArray<string>>
+}>() {}
 
 export interface AutostopRequirementInput {
   readonly days_of_week?: ReadonlyArray<string> | undefined
@@ -146,8 +161,6 @@ const nameConflict = (name: string) =>
     validations: [new Validation({ field: "name", detail: "This value is already in use and should be unique." })]
   })
 
-const unique = <A>(xs: ReadonlyArray<A>) => [...new Set(xs)]
-
 /** Problems of the settings shared by create and update, one validation per bad field. */
 const settingsProblems = (input: TemplateSettingsInput & { readonly [k: string]: unknown }): Array<Validation> => {
   const problems: Array<Validation> = []
@@ -165,18 +178,8 @@ const settingsProblems = (input: TemplateSettingsInput & { readonly [k: string]:
     if (typeof v === "number" && v < 0) problems.push(new Validation({ field, detail: "Must be a positive integer." }))
   }
   const checkDays = (field: string, days: ReadonlyArray<string> | undefined) => {
-    if (days === undefined) return
-    const bad = days.filter((d) => !(weekdays as ReadonlyArray<string>).includes(d.toLowerCase()))
-    if (bad.length > 0) {
-      problems.push(
-        new Validation({
-          field,
-          detail: `Invalid day${bad.length === 1 ? "" : "s"} of week: ${bad.map((d) => `"${d}"`).join(", ")}.`
-        })
-      )
-    } else if (unique(days.map((d) => d.toLowerCase())).length !== days.length) {
-      problems.push(new Validation({ field, detail: "A day of week cannot be listed twice." }))
-    }
+    const detail = days === undefined ? undefined : weekdaysProblem(days)
+    if (detail !== undefined) problems.push(new Validation({ field, detail }))
   }
   checkDays("autostop_requirement.days_of_week", input.autostop_requirement?.days_of_week)
   checkDays("autostart_requirement.days_of_week", input.autostart_requirement?.days_of_week)
@@ -236,7 +239,7 @@ const parseBool = (field: string, value: string | undefined, problems: Array<Val
 export class Templates extends Effect.Service<Templates>()("@workbay/core/Templates", {
   effect: Effect.gen(function*() {
     const templates = yield* TemplateRepo
-    const insights = yield* InsightsRepo
+    const buildDurations = yield* BuildDurations
     const versions = yield* TemplateVersionRepo
     const jobs = yield* ProvisionerJobRepo
     const orgRepo = yield* OrganizationRepo
@@ -245,16 +248,12 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
     const groupRepo = yield* GroupRepo
     const organizations = yield* Organizations
     const groups = yield* Groups
-    const portShares = yield* PortShareRepo
-    const workspaceRepo = yield* WorkspaceRepo
+    const templateWorkspaces = yield* TemplateWorkspaces
     const pubsub = yield* PubSub
     const ids = yield* IdGenerator
-    const queue = yield* NotificationQueue
+    const events = yield* Events
     const tx = yield* Transactions
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-    const notifyContext = yield* Effect.context<NotificationQueue | WorkspaceRepo | OrganizationRepo>()
-    const provideNotify = (effect: Effect.Effect<void, never, NotificationQueue | WorkspaceRepo | OrganizationRepo>) =>
-      Effect.provide(effect, notifyContext)
 
     /**
      * Wire forms of several templates, with one lookup per organization and creator and one read
@@ -277,7 +276,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         }
         const owners = yield* templates.workspaceOwnerCounts(records.map((t) => t.id))
         const since = new Date((yield* Clock.currentTimeMillis) - BUILD_TIME_STATS_DAYS * 86_400_000)
-        const buildTimes = buildTimeStats(yield* insights.buildDurations(records.map((t) => t.id), since))
+        const buildTimes = buildTimeStats(yield* buildDurations.of(records.map((t) => t.id), since))
         return records.map((t) =>
           toTemplate(
             t,
@@ -484,7 +483,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
           autostop_requirement_days_of_week: maskOfDays(lower(stop?.days_of_week ?? [])),
           autostop_requirement_weeks: stop?.weeks ?? 1,
           autostart_requirement_days_of_week: input.autostart_requirement?.days_of_week === undefined
-            ? ALL_DAYS_MASK
+            ? ALL_DAYS
             : maskOfDays(lower(input.autostart_requirement.days_of_week)),
           allow_user_cancel_workspace_jobs: input.allow_user_cancel_workspace_jobs ?? false,
           allow_user_autostart: input.allow_user_autostart ?? true,
@@ -573,7 +572,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const patch = patchOf(t, input)
         if (Object.keys(patch).length === 0) return Option.none<Template>()
         const at = yield* now
-        const maxLevel = patch.max_port_share_level as PortShareLevelValue | undefined
+        const maxLevel = patch.max_port_share_level as typeof PortShareLevel.Type | undefined
         const scheduleChanged = SCHEDULE_FIELDS.some((field) => patch[field] !== undefined)
         const touchLastUsed = scheduleChanged && input.update_workspace_last_used_at === true
         const moveDormant = scheduleChanged && input.update_workspace_dormant_at === true
@@ -583,15 +582,15 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         const { redated, updated } = yield* tx.atomic(Effect.gen(function*() {
           const changed = yield* templates.update(t.id, { ...patch, updated_at: at })
           if (Option.isNone(changed)) return { updated: changed, redated: [] }
-          if (maxLevel !== undefined) yield* portShares.lowerToTemplateMax(t.id, maxLevel)
+          if (maxLevel !== undefined) yield* templateWorkspaces.lowerPortShares(t.id, maxLevel)
           // The template's schedule fields mark its workspaces due for the lifecycle executor (the
           // template update's statement); moved deletion times mark theirs (redateDormantByTemplate).
           // A later last_used_at only delays dormancy, so it marks nothing.
-          if (touchLastUsed) yield* workspaceRepo.touchByTemplate(t.id, at)
+          if (touchLastUsed) yield* templateWorkspaces.touch(t.id, at)
           // `deleting_at` is dormant_at + the template's autodelete time: it moves with a new
           // autodelete time (0: none) or with dormant_at itself.
           const redated = moveDormant || patch.time_til_dormant_autodelete_ms !== undefined
-            ? yield* workspaceRepo.redateDormantByTemplate(
+            ? yield* templateWorkspaces.redateDormant(
               t.id,
               changed.value.time_til_dormant_autodelete_ms,
               moveDormant ? at : null
@@ -607,10 +606,15 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         yield* auditResource(templateResource(updated.value), auditedFields(t), auditedFields(updated.value))
         // The owners hear of new deletion times of dormant workspaces and of a new deprecation.
         if (patch.time_til_dormant_autodelete_ms !== undefined) {
-          yield* provideNotify(notifyMarkedForDeletion(redated, updated.value.time_til_dormant_autodelete_ms))
+          yield* events.publish(
+            new DormantWorkspacesRedated({
+              workspaceIds: redated,
+              autodeleteMs: updated.value.time_til_dormant_autodelete_ms
+            })
+          )
         }
         if (patch.deprecated !== undefined && updated.value.deprecated !== "") {
-          yield* provideNotify(notifyTemplateDeprecated(updated.value, updated.value.deprecated))
+          yield* events.publish(new TemplateDeprecated({ template: updated.value, message: updated.value.deprecated }))
         }
         return Option.some(yield* toOne(updated.value))
       }).pipe(span("Templates.update"))
@@ -633,12 +637,9 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         }
         yield* auditResource(templateResource(t), auditedFields(t), { ...auditedFields(t), deleted: true })
         const actor = yield* CurrentActor
-        yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
-          templateId: TemplateIds.templateDeleted,
-          labels: { name: t.name, initiator: actor.user.username },
-          targets: [t.id],
-          createdBy: "templates"
-        }, actor.user.id)
+        yield* events.publish(
+          new TemplateDeleted({ template: t, initiatorId: actor.user.id, initiator: actor.user.username })
+        )
         return deletedResponse()
       }).pipe(span("Templates.delete"))
 

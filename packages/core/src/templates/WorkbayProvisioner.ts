@@ -281,6 +281,12 @@ export interface WorkbayProvisionerOptions {
   readonly archiveLimits?: ArchiveLimits
 }
 
+/** A wait of `ms` (on Effect's Clock), taken before each log line and once more. */
+const waitOf = (ms: number | undefined) => {
+  const delay = Duration.millis(ms ?? 0)
+  return Duration.toMillis(delay) > 0 ? Effect.sleep(delay) : Effect.void
+}
+
 /** Builds the `workbay` provisioner. */
 export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}): Provisioner => {
   const limits = options.archiveLimits ?? defaultArchiveLimits
@@ -295,9 +301,13 @@ export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}):
       yield* logger.log("info", PARSING, `Found ${parameters.length} parameters and ${variables.length} variables.`)
 
       const DETECTING = "Detecting persistent resources"
+      // The import waits as a build does, so its job can be watched and canceled while it runs.
+      const wait = waitOf(template.build?.import_delay_ms ?? template.build?.delay_ms)
       for (const line of template.build?.logs ?? []) {
+        yield* wait
         yield* logger.log("info", DETECTING, line)
       }
+      yield* wait
       if (template.build?.fail?.transition === "import") {
         return yield* logger.fail(DETECTING, template.build.fail.message ?? "The template import failed.")
       }
@@ -362,8 +372,7 @@ export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}):
       const stage = stageOf[input.transition]
       yield* logger.log("info", PLANNING, `Planning the ${input.transition} of workspace "${input.workspace.name}".`)
 
-      const delay = Duration.millis(template.build?.delay_ms ?? 0)
-      const wait = Duration.toMillis(delay) > 0 ? Effect.sleep(delay) : Effect.void
+      const wait = waitOf(template.build?.delay_ms)
       for (const line of template.build?.logs ?? []) {
         yield* wait
         yield* logger.log("info", stage, substitute(line, subs))

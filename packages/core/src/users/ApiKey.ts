@@ -1,25 +1,11 @@
 /** API keys (session tokens and long-lived tokens). */
 import { Schema } from "effect"
-import { resourceKinds } from "../Rbac.js"
+import { AllowListEntry, ApiKeyLoginType, type ApiKeyRecord } from "../Identity.js"
 
-export const ApiKeyLoginType = Schema.Literal("github", "oidc", "password", "token", "oauth2_provider_app")
-export type ApiKeyLoginType = typeof ApiKeyLoginType.Type
+export { AllowListEntry, ApiKeyLoginType, type ApiKeyRecord } from "../Identity.js"
 
 export const ApiKeyScope = Schema.Literal("all", "application_connect")
 export type ApiKeyScope = typeof ApiKeyScope.Type
-
-export class AllowListEntry extends Schema.Class<AllowListEntry>("APIAllowListTarget")({
-  id: Schema.String,
-  // Named, so that a message about a whole entry says `type: RBACResource` instead of listing
-  // every kind; a failing entry or type is reported once per item, in a few words.
-  type: Schema.Literal(...resourceKinds).annotations({
-    identifier: "RBACResource",
-    message: () => ({
-      message: "Type must be \"*\" or a resource kind such as workspace (see the kinds in GET /auth/scopes).",
-      override: true
-    })
-  })
-}) {}
 
 /** The wire form of an API key. The secret is never part of it. */
 export class ApiKey extends Schema.Class<ApiKey>("APIKey")({
@@ -46,21 +32,19 @@ export class ApiKeyWithOwner extends ApiKey.extend<ApiKeyWithOwner>("APIKeyWithO
   username: Schema.String
 }) {}
 
-/** The stored key: the wire fields plus the hash of the secret. */
-export interface ApiKeyRecord {
-  readonly id: string
-  readonly hashed_secret: string
-  readonly user_id: string
-  readonly login_type: ApiKeyLoginType
-  readonly token_name: string
-  readonly scopes: ReadonlyArray<string>
-  readonly allow_list: ReadonlyArray<AllowListEntry>
-  readonly lifetime_seconds: number
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly expires_at: Date
-  readonly last_used: Date
-}
+/** A new key, its secret shown this once (`POST /users/{user}/keys`, `.../keys/tokens`). */
+export const GenerateApiKeyResponse = Schema.Struct({ key: Schema.String })
+
+/** POST /users/login: the new session's key. */
+export class LoginResponse extends Schema.Class<LoginResponse>("LoginWithPasswordResponse")({
+  session_token: Schema.String
+}) {}
+
+/** GET /users/{user}/keys/tokens/tokenconfig: the longest lifetime the user's tokens may have, in nanoseconds. */
+export const TokenConfig = Schema.Struct({ max_token_lifetime: Schema.Number })
+
+/** GET /auth/scopes: the scopes a token may be created with. */
+export const ExternalApiKeyScopes = Schema.Struct({ external: Schema.Array(Schema.String) })
 
 const apiKeyFields = (k: ApiKeyRecord): Schema.Struct.Type<typeof ApiKey.fields> => ({
   allow_list: k.allow_list,

@@ -5,37 +5,47 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import type { Actor } from "../Actor.js"
-import { allowed, authorize, authorizeRead, authorizeVisible, CurrentActor } from "../Actor.js"
-import { auditResource, auditUser } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Unauthorized, Validation } from "../Errors.js"
-import { GroupRepo } from "../groups/Group.js"
-import { IdGenerator, isUuid } from "../Ids.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { TemplateIds } from "../notifications/NotificationTemplate.js"
-import { CustomRoleRepo, loadCustomRoles } from "../organizations/CustomRole.js"
-import { Organization } from "../organizations/Organization.js"
-import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
-import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
 import {
-  type Action,
-  type AuthzObject,
-  externalScopes,
-  isScope,
-  type ResourceKind,
-  type TokenLimits,
-  tokenWithin
-} from "../Rbac.js"
+  allowed,
+  authorize,
+  authorizeRead,
+  authorizeVisible,
+  CurrentActor,
+  refuseOAuth2AppCredential
+} from "../Actor.js"
+import { auditResource, auditUser } from "../Audit.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  ResponseBody,
+  RetryLater,
+  Unauthorized,
+  Validation
+} from "../Errors.js"
+import { Events } from "../Events.js"
+import { IdGenerator } from "../Ids.js"
+import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
+import { externalScopes, isScope, type TokenLimits, tokenWithin } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
-import { templateObject, TemplateRepo } from "../templates/Template.js"
 import { span } from "../Tracing.js"
-import { workspaceObject, WorkspaceRepo } from "../workspaces/Workspace.js"
 import { AllowListEntry, type ApiKeyLoginType, type ApiKeyRecord, toApiKey, toApiKeyWithOwner } from "./ApiKey.js"
+import { OneTimePasscodeRequested } from "./Events.js"
 import { githubConfigured, oidcConfigured } from "./Links.js"
+import { decideAttempt, loginThrottleKey, type LoginThrottleKind, LoginThrottleRepo } from "./LoginThrottle.js"
 import { checkPassword } from "./Passwords.js"
-import { ApiKeyRepo, LoginConversionRepo, UserRepo } from "./Repositories.js"
+import { ApiKeyRepo, LoginConversionRepo, UserMemberships, UserRepo } from "./Repositories.js"
+import type {
+  ChangePasswordWithPasscodeRequest,
+  ConvertLoginRequest,
+  CreateTokenRequest,
+  FirstUserRequest,
+  ListTokensQuery
+} from "./Requests.js"
 import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
-import { userObject, userResource, Users } from "./Users.js"
+import { auditRevokedGrants, userObject, userResource, Users } from "./Users.js"
 
 /** Key ids are 10 characters and secrets 22, joined by a hyphen. */
 const KEY_ID_LENGTH = 10
@@ -84,64 +94,18 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
 /** Nanoseconds, the unit of Go's time.Duration, which the described API uses on the wire for lifetimes. */
 export const NANOS_PER_SECOND = 1_000_000_000
 
-export interface CreateTokenInput {
-  readonly token_name?: string | undefined
-  /** Nanoseconds; 0 or absent takes the default lifetime. */
-  readonly lifetime?: number | undefined
-  readonly scope?: string | undefined
-  readonly scopes?: ReadonlyArray<string> | undefined
-  readonly allow_list?: ReadonlyArray<AllowListEntry> | undefined
-}
-
-/** One check of POST /authcheck: may the caller perform `action` on `object`? */
-export interface AuthorizationCheck {
-  readonly action: Action
-  readonly object: {
-    readonly resource_type: ResourceKind
-    readonly resource_id?: string | undefined
-    readonly organization_id?: string | undefined
-    /** A user id, or `me` for the caller. */
-    readonly owner_id?: string | undefined
-    readonly any_org?: boolean | undefined
-  }
-}
-
-const nonEmpty = (s: string | undefined) => (s === undefined || s === "" ? undefined : isUuid(s) ? s.toLowerCase() : s)
-
-/**
- * The object a check names, as the routes name it: a user owns itself (`owner_id` defaults to
- * a user's `resource_id`) and an organization belongs to itself (`organization_id` defaults to
- * its `resource_id`), so a check answers what the matching route would do.
- */
-export const checkObject = (check: AuthorizationCheck["object"], callerId: string): AuthzObject => {
-  const id = nonEmpty(check.resource_id)
-  const owner = check.owner_id === "me" ? callerId : nonEmpty(check.owner_id)
-  const org = nonEmpty(check.organization_id)
-  return {
-    type: check.resource_type,
-    id,
-    ownerId: owner ?? (check.resource_type === "user" ? id : undefined),
-    orgId: org ?? (check.resource_type === "organization" ? id : undefined),
-    anyOrg: check.any_org
-  }
-}
-
 export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
   effect: Effect.gen(function*() {
     const users = yield* UserRepo
     const keys = yield* ApiKeyRepo
-    const members = yield* MemberRepo
-    const orgs = yield* OrganizationRepo
-    const groupRepo = yield* GroupRepo
-    const customRoleRepo = yield* CustomRoleRepo
-    const templates = yield* TemplateRepo
-    const workspaces = yield* WorkspaceRepo
+    const members = yield* UserMemberships
     const conversions = yield* LoginConversionRepo
+    const throttle = yield* LoginThrottleRepo
     const tx = yield* Transactions
     const hasher = yield* PasswordHasher
     // An embedder's mail hook, when given; else the one-time passcode goes out through the notifier (smtp).
     const mail = yield* Effect.serviceOption(MailSender)
-    const notifications = yield* NotificationQueue
+    const events = yield* Events
     const ids = yield* IdGenerator
     const settings = yield* Settings
     const userService = yield* Users
@@ -191,8 +155,8 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           user,
           apiKey: key,
           orgRoles,
-          groupIds: memo(Effect.suspend(() => groupRepo.groupIdsOf(user.id))),
-          customRoles: memo(Effect.flatMap(orgRoles, (roles) => loadCustomRoles(customRoleRepo, roles)))
+          groupIds: memo(Effect.suspend(() => members.groupIdsOf(user.id))),
+          customRoles: memo(Effect.flatMap(orgRoles, (roles) => members.customRoles(roles)))
         }
       }).pipe(span("Auth.authenticate"))
 
@@ -230,7 +194,32 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
 
     const createSession = (userId: string) => insertKey(userId, "password", Duration.toMillis(settings.sessionDuration))
 
-    const login = (email: string, password: string) =>
+    /**
+     * Runs `check` (which verifies a secret for `email`) under the account's throttle: refused with
+     * 429 during a back-off without running it; otherwise counted as a failure first and forgotten
+     * when `check` succeeds (LoginThrottle.ts).
+     */
+    const throttled = <A, E, R>(kind: LoginThrottleKind, email: string, check: Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
+        const key = loginThrottleKey(kind, email)
+        const at = yield* now
+        const decision = yield* throttle.attempt(key, (current) => decideAttempt(current, at))
+        if (decision._tag === "Refused") {
+          const seconds = Math.max(1, Math.ceil((decision.until.getTime() - at.getTime()) / 1000))
+          return yield* new RetryLater({
+            message: kind === "password"
+              ? "Too many failed sign-in attempts for this account. Try again later."
+              : "Too many failed one-time passcode attempts for this account. Try again later.",
+            detail: `Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`
+          }, seconds)
+        }
+        const result = yield* check
+        yield* throttle.clear(key)
+        return result
+      })
+
+    /** The user whose password `password` is, or 401 (the same for an unknown email). */
+    const checkLogin = (email: string, password: string) =>
       Effect.gen(function*() {
         const found = yield* users.findByEmail(email)
         const user = Option.getOrUndefined(found)
@@ -240,6 +229,12 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           : yield* Effect.as(hasher.hash(password), false)
         if (user !== undefined) yield* auditUser(user.id)
         if (user === undefined || !ok) return yield* unauthorized("Incorrect email or password.")
+        return user
+      })
+
+    const login = (email: string, password: string) =>
+      Effect.gen(function*() {
+        const user = yield* throttled("password", email, checkLogin(email, password))
         if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
         if (user.login_type !== "password") {
           return yield* new Forbidden({
@@ -272,14 +267,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         ? Effect.succeed(new ResponseBody({ message: "The initial user has already been created!" }, true))
         : Effect.fail(new NotFound({ message: "The initial user has not been created!" })))
 
-    const createFirstUser = (
-      input: {
-        readonly email: string
-        readonly username: string
-        readonly name?: string | undefined
-        readonly password: string
-      }
-    ) =>
+    const createFirstUser = (input: typeof FirstUserRequest.Type) =>
       Effect.gen(function*() {
         if (yield* hasFirstUser) return yield* new Conflict({ message: "The initial user has already been created." })
         if (isReservedUsername(input.username)) {
@@ -312,22 +300,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         return yield* tx.atomic(Effect.gen(function*() {
           // Checked again inside the transaction: two racing first-user requests create one owner.
           if (yield* hasFirstUser) return yield* new Conflict({ message: "The initial user has already been created." })
-          const def = yield* orgs.findDefault
-          const organizationId = Option.isSome(def) ? def.value.id : orgId
-          if (Option.isNone(def)) {
-            yield* orgs.insert(
-              new Organization({
-                id: orgId,
-                name: "coder",
-                display_name: "Coder",
-                description: "Builtin default organization.",
-                icon: "",
-                is_default: true,
-                created_at: at,
-                updated_at: at
-              })
-            )
-          }
+          const organizationId = yield* members.ensureDefaultOrganization(orgId, at)
           yield* users.insert(user)
           yield* members.insert({
             organization_id: organizationId,
@@ -371,32 +344,35 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
             body: `Use this one-time passcode to reset your password: ${passcode}\nIt expires in ${expiresIn}.`
           })
         } else {
-          yield* notifications.notify({
-            templateId: TemplateIds.oneTimePasscode,
-            userId: found.value.id,
-            labels: { one_time_passcode: passcode, expires_in: expiresIn },
-            createdBy: "auth"
-          })
+          yield* events.publish(
+            new OneTimePasscodeRequested({ userId: found.value.id, passcode, expiresIn })
+          )
         }
       }).pipe(span("Auth.requestOneTimePasscode"))
 
-    const changePasswordWithPasscode = (
-      input: { readonly email: string; readonly one_time_passcode: string; readonly password: string }
-    ) =>
+    /** The user whose unexpired one-time passcode `passcode` is, or 401 (the same for an unknown email). */
+    const checkPasscode = (email: string, passcode: string) =>
       Effect.gen(function*() {
-        if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
-        const found = yield* users.findByEmail(input.email)
+        const found = yield* users.findByEmail(email)
         const user = Option.getOrUndefined(found)
         const at = yield* now
         const hashedPasscode = user?.hashed_one_time_passcode ?? null
         // Verify even without a stored passcode so timing does not reveal which accounts have one.
         const matches = hashedPasscode !== null
-          ? yield* hasher.verify(input.one_time_passcode, hashedPasscode)
-          : yield* Effect.as(hasher.hash(input.one_time_passcode), false)
+          ? yield* hasher.verify(passcode, hashedPasscode)
+          : yield* Effect.as(hasher.hash(passcode), false)
         const valid = matches && user?.one_time_passcode_expires_at != null &&
           user.one_time_passcode_expires_at.getTime() > at.getTime()
         if (user !== undefined) yield* auditUser(user.id)
         if (!valid || user === undefined) return yield* unauthorized("Incorrect email or one-time passcode.")
+        return user
+      })
+
+    const changePasswordWithPasscode = (input: typeof ChangePasswordWithPasscodeRequest.Type) =>
+      Effect.gen(function*() {
+        if (settings.disablePasswordAuth) return yield* passwordAuthDisabled()
+        const user = yield* throttled("otp", input.email, checkPasscode(input.email, input.one_time_passcode))
+        const at = yield* now
         if (user.hashed_password !== null && (yield* hasher.verify(input.password, user.hashed_password))) {
           return yield* BadRequest.field(
             "password",
@@ -405,20 +381,21 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
           )
         }
         const hashed = yield* userService.hashNewPassword(input.password)
-        yield* tx.atomic(Effect.gen(function*() {
+        const revoked = yield* tx.atomic(Effect.gen(function*() {
           yield* users.update(user.id, {
             hashed_password: hashed,
             hashed_one_time_passcode: null,
             one_time_passcode_expires_at: null,
             updated_at: at
           }).pipe(Effect.orDie)
-          // A reset password ends every existing session and token.
-          yield* keys.deleteByUser(user.id)
+          // A reset password ends every existing session and token, OAuth2 grants included.
+          return yield* keys.deleteByUser(user.id)
         }))
         yield* auditResource(userResource(user), { hashed_password: user.hashed_password }, { hashed_password: hashed })
+        yield* auditRevokedGrants(revoked)
       }).pipe(span("Auth.changePasswordWithPasscode"))
 
-    const convertLogin = (ref: string, input: { readonly password: string; readonly to_type: string }) =>
+    const convertLogin = (ref: string, input: typeof ConvertLoginRequest.Type) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const user = yield* userService.resolveVisible(ref)
@@ -479,6 +456,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       Effect.gen(function*() {
         const user = yield* userService.resolveVisible(ref)
         yield* authorize("create", { type: "api_key", ownerId: user.id })
+        yield* refuseOAuth2AppCredential("API keys")
         // A session key has no limits: only a caller whose own key has none may make one.
         yield* withinCallerKey({ scopes: ["all"], allowList: [] })
         const session = yield* createSession(user.id).pipe(Effect.orDie)
@@ -486,10 +464,12 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         return { key: session.key }
       }).pipe(span("Auth.createSessionKey"))
 
-    const createToken = (ref: string, input: CreateTokenInput) =>
+    /** `lifetime` is in nanoseconds; 0 or absent takes the default lifetime. */
+    const createToken = (ref: string, input: typeof CreateTokenRequest.Type) =>
       Effect.gen(function*() {
         const user = yield* userService.resolveVisible(ref)
         yield* authorize("create", { type: "api_key", ownerId: user.id })
+        yield* refuseOAuth2AppCredential("API tokens")
         const problems: Array<Validation> = []
         const max = maxLifetimeFor(user)
         const lifetimeNs = input.lifetime ?? 0
@@ -557,18 +537,18 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       )
 
     /**
-     * The tokens of `{user}`, each with its owner's username. With `includeAll`, as in the
-     * described system, every user's tokens instead, filtered to those the caller may read
-     * (an owner sees all; a member only their own). `{user}` is checked either way.
-     * Only a caller who may read any user's keys walks every token: for anyone else
-     * `includeAll` can only find keys `{user}`'s own list already holds, and that list
-     * costs the same however many tokens the deployment has.
+     * The tokens of `{user}`, each with its owner's username (expired ones too with
+     * `include_expired`). With `include_all`, as in the described system, every user's tokens
+     * instead, filtered to those the caller may read (an owner sees all; a member only their own).
+     * `{user}` is checked either way. Only a caller who may read any user's keys walks every
+     * token: for anyone else `include_all` can only find keys `{user}`'s own list already holds,
+     * and that list costs the same however many tokens the deployment has.
      */
-    const listTokens = (ref: string, options: { readonly includeExpired: boolean; readonly includeAll: boolean }) =>
+    const listTokens = (ref: string, query: typeof ListTokensQuery.Type) =>
       Effect.gen(function*() {
         const user = yield* readableKeysOf(ref)
-        const filter = { includeExpired: options.includeExpired, now: yield* now }
-        if (!options.includeAll || !(yield* allowed("read", { type: "api_key" }))) {
+        const filter = { includeExpired: query.include_expired ?? false, now: yield* now }
+        if (!(query.include_all ?? false) || !(yield* allowed("read", { type: "api_key" }))) {
           const list = yield* keys.list({ ...filter, userId: user.id, loginType: "token" })
           return list.map((k) => toApiKeyWithOwner(k, user.username))
         }
@@ -625,52 +605,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         max_token_lifetime: Duration.toMillis(maxLifetimeFor(user)) * 1e6
       }))
 
-    /**
-     * A check on one template answers what its routes do: in the template's organization, with
-     * its access list. An unknown (or deleted) template is checked as named.
-     */
-    const withTemplateAcl = (object: AuthzObject) =>
-      object.type !== "template" || object.id === undefined || !isUuid(object.id)
-        ? Effect.succeed(object)
-        : Effect.map(
-          templates.findById(object.id),
-          (found) =>
-            Option.isNone(found) || found.value.deleted ? object : { ...object, ...templateObject(found.value) }
-        )
-
-    /**
-     * A check on one workspace answers what its routes do: in the workspace's organization, for
-     * its owner, with its sharing list (left out when the deployment turned sharing off). An
-     * unknown (or deleted) workspace is checked as named.
-     */
-    const withWorkspaceAcl = (object: AuthzObject) =>
-      object.type !== "workspace" || object.id === undefined || !isUuid(object.id)
-        ? Effect.succeed(object)
-        : Effect.map(workspaces.findById(object.id), (found) =>
-          Option.isNone(found) || found.value.deleted
-            ? object
-            : { ...object, ...workspaceObject(found.value, !settings.disableWorkspaceSharing) })
-
-    /** The object a check names, completed from the stored template or workspace it names. */
-    const withStoredAcl = (object: AuthzObject) => Effect.flatMap(withTemplateAcl(object), withWorkspaceAcl)
-
-    /**
-     * POST /authcheck: each check answered by the evaluator the routes use, with the caller's
-     * roles and the token's scopes and allow-list.
-     */
-    const check = (checks: Readonly<Record<string, AuthorizationCheck>>) =>
-      Effect.gen(function*() {
-        const actor = yield* CurrentActor
-        const answers: Array<readonly [string, boolean]> = []
-        for (const [key, c] of Object.entries(checks)) {
-          answers.push([key, yield* allowed(c.action, yield* withStoredAcl(checkObject(c.object, actor.user.id)))])
-        }
-        // fromEntries defines own properties, so even a key named "__proto__" is answered.
-        return Object.fromEntries(answers) as Record<string, boolean>
-      }).pipe(span("Auth.check"))
-
     return {
-      check,
       authenticate,
       login,
       logout,

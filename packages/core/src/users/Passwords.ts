@@ -1,14 +1,14 @@
 import { Schema } from "effect"
 
+/** POST /users/validate-password: whether the password passes the strength rules, and why not. */
+export const ValidateUserPasswordResponse = Schema.Struct({ valid: Schema.Boolean, details: Schema.String })
+
 /**
  * Password strength, as the described system checks it: 8 to 64 characters and
  * at least 52 bits of estimated entropy (character-set size and length, with
  * repeated characters discounted).
  */
-export interface PasswordCheck {
-  readonly valid: boolean
-  readonly details: string
-}
+export type PasswordCheck = typeof ValidateUserPasswordResponse.Type
 
 const MIN_LENGTH = 8
 const MAX_LENGTH = 64

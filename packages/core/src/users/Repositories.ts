@@ -1,11 +1,46 @@
 /** Repository ports of the users area: users, API keys, git SSH keys, login conversions. */
 import { Context, type Effect, type Option } from "effect"
-import type { MembershipRecord } from "../organizations/Organization.js"
+import type { RoleDefinition } from "../Rbac.js"
 import type { Page, UniqueViolation } from "../Repositories.js"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import type { GitSshKeyRecord } from "./GitSshKey.js"
 import type { StoredPreferences } from "./Preferences.js"
 import type { UserRecord, UserStatus } from "./User.js"
+
+/** A membership of a user in an organization, with its explicit organization roles. */
+export interface MembershipRecord {
+  readonly organization_id: string
+  readonly user_id: string
+  readonly roles: ReadonlyArray<string>
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+/**
+ * What the users area needs of the organizations and groups above it: a user's memberships, the
+ * default organization, and what a caller's subject carries (group ids, custom role definitions).
+ * The groups area gives it (groups/UserMemberships.ts, over the organizations' and groups' ports),
+ * through the assembly.
+ */
+export class UserMemberships extends Context.Tag("@workbay/core/UserMemberships")<UserMemberships, {
+  /** Memberships of one user. */
+  readonly ofUser: (userId: string) => Effect.Effect<ReadonlyArray<MembershipRecord>>
+  /** Organization ids per user, for many users in one lookup. */
+  readonly ofUsers: (userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<string>>>
+  readonly insert: (member: MembershipRecord) => Effect.Effect<void, UniqueViolation>
+  readonly deleteByUser: (userId: string) => Effect.Effect<void>
+  /** The default organization's id, when there is one. */
+  readonly defaultOrganizationId: Effect.Effect<Option.Option<string>>
+  readonly organizationExists: (id: string) => Effect.Effect<boolean>
+  /** The default organization's id; the built-in one (`coder`) is created with `id` at `at` when there is none. */
+  readonly ensureDefaultOrganization: (id: string, at: Date) => Effect.Effect<string, UniqueViolation>
+  /** The ids of the groups the user is a member of. */
+  readonly groupIdsOf: (userId: string) => Effect.Effect<ReadonlyArray<string>>
+  /** The definitions of the custom roles among `orgRoles`, by organization and name. */
+  readonly customRoles: (
+    orgRoles: ReadonlyMap<string, ReadonlyArray<string>>
+  ) => Effect.Effect<ReadonlyMap<string, ReadonlyMap<string, RoleDefinition>>>
+}>() {}
 
 export interface UserFilter extends Page {
   /** Free text: matches username or email (case-insensitive substring). */
@@ -27,6 +62,13 @@ export type UserPatch = Partial<Omit<UserRecord, "id" | "created_at">>
 export class UserRepo extends Context.Tag("@workbay/core/UserRepo")<UserRepo, {
   readonly insert: (user: UserRecord) => Effect.Effect<void, UniqueViolation>
   readonly findById: (id: string) => Effect.Effect<Option.Option<UserRecord>>
+  /**
+   * `findById` that, inside a transaction, holds the user's row until it ends (Postgres `FOR SHARE`;
+   * SQLite's transactions are serial): a change of the user's row (a password change, a reset, a
+   * deletion) and a transaction that issues credentials on the user's behalf are then ordered, so
+   * the change's revocation sees every credential issued before it.
+   */
+  readonly lockById: (id: string) => Effect.Effect<Option.Option<UserRecord>>
   /** The users of these ids that exist, deleted ones included, in any order (one read for a page). */
   readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<UserRecord>>
   /** Case-insensitive, live users only. */
@@ -95,7 +137,13 @@ export class ApiKeyRepo extends Context.Tag("@workbay/core/ApiKeyRepo")<ApiKeyRe
    * afterwards (none when it is gone).
    */
   readonly expire: (id: string, at: Date) => Effect.Effect<Option.Option<ApiKeyRecord>>
-  readonly deleteByUser: (userId: string) => Effect.Effect<void>
+  /**
+   * Ends every credential of the user in one transaction: their keys of every login type
+   * (sessions, tokens, OAuth2 access tokens), and the OAuth2 refresh tokens and unredeemed codes
+   * that would mint new ones (as the described system's keys take their OAuth2 tokens with them).
+   * Answers how many usable (not yet rotated) OAuth2 refresh tokens went.
+   */
+  readonly deleteByUser: (userId: string) => Effect.Effect<number>
   /** Records use and, for sessions, a refreshed expiry. */
   readonly touch: (id: string, lastUsed: Date, expiresAt: Date) => Effect.Effect<void>
   /** Deletes keys that expired before `before` (retention); answers how many. */

@@ -1,16 +1,9 @@
-/** Users: the wire forms (full, reduced, minimal), the stored record and related requests. */
+/** Users: the wire forms (full, reduced, minimal, a page, roles, login type), the stored record. */
 import { Schema } from "effect"
+import { LoginType, type UserRecord, UserStatus } from "../Identity.js"
 import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 
-export const UserStatus = Schema.Literal("active", "suspended").annotations({
-  message: () => ({ message: "Status must be active or suspended.", override: true })
-})
-export type UserStatus = typeof UserStatus.Type
-
-export const LoginType = Schema.Literal("", "github", "none", "oidc", "password", "token").annotations({
-  message: () => ({ message: "Login type must be one of github, none, oidc, password or token.", override: true })
-})
-export type LoginType = typeof LoginType.Type
+export { LoginType, UserAppearance, type UserRecord, UserStatus } from "../Identity.js"
 
 /** A role as embedded in a user: `organization_id` is absent for site roles. */
 export class SlimRole extends Schema.Class<SlimRole>("SlimRole")({
@@ -56,6 +49,27 @@ export class User extends Schema.Class<User>("User")({
   roles: Schema.Array(SlimRole)
 }) {}
 
+/** GET /users: a page of users and the count of all that match. */
+export class UsersPage extends Schema.Class<UsersPage>("GetUsersResponse")({
+  count: Schema.Int,
+  users: Schema.Array(User)
+}) {}
+
+/** GET /users/{user}/roles: the user's site roles and their roles per organization (by id). */
+export const UserRoles = Schema.Struct({
+  roles: Schema.Array(Schema.String),
+  organization_roles: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })
+}).annotations({ identifier: "UserRoles" })
+
+/** GET /users/{user}/login-type. */
+export const UserLoginType = Schema.Struct({ login_type: LoginType }).annotations({ identifier: "UserLoginType" })
+
+/** POST /users/first: the first user and the organization it joined. */
+export class FirstUserResponse extends Schema.Class<FirstUserResponse>("CreateFirstUserResponse")({
+  organization_id: Schema.UUID,
+  user_id: Schema.UUID
+}) {}
+
 /** MinimalUser: id, username, and the name and avatar when set. */
 export class MinimalUser extends Schema.Class<MinimalUser>("MinimalUser")({
   avatar_url: omitEmpty(Schema.String),
@@ -63,46 +77,6 @@ export class MinimalUser extends Schema.Class<MinimalUser>("MinimalUser")({
   name: omitEmpty(Schema.String),
   username: Schema.String
 }) {}
-
-/** User appearance settings. */
-export class UserAppearance extends Schema.Class<UserAppearance>("UserAppearanceSettings")({
-  terminal_font: Schema.String,
-  theme_dark: Schema.String,
-  theme_light: Schema.String,
-  theme_mode: Schema.String,
-  theme_preference: Schema.String
-}) {
-  static readonly defaults = new UserAppearance({
-    terminal_font: "",
-    theme_dark: "",
-    theme_light: "",
-    theme_mode: "",
-    theme_preference: ""
-  })
-}
-
-/** The stored user. Secrets (password and passcode hashes) never leave core. */
-export interface UserRecord {
-  readonly id: string
-  readonly email: string
-  readonly username: string
-  readonly name: string
-  readonly avatar_url: string
-  readonly login_type: LoginType
-  readonly status: UserStatus
-  /** Explicit site roles (`member` is implicit). */
-  readonly rbac_roles: ReadonlyArray<string>
-  readonly is_service_account: boolean
-  readonly hashed_password: string | null
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly last_seen_at: Date
-  readonly deleted: boolean
-  readonly appearance: UserAppearance
-  readonly quiet_hours_schedule: string
-  readonly hashed_one_time_passcode: string | null
-  readonly one_time_passcode_expires_at: Date | null
-}
 
 /** Username rules of the described system: 1-32 chars, alphanumerics with single inner hyphens. */
 export const usernamePattern = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/

@@ -1,6 +1,5 @@
 /** The Users service: lookup, listing, creation, deletion and per-user settings. */
-import { CronExpressionParser } from "cron-parser"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { generateKeyPairSync } from "node:crypto"
 import sshpk from "sshpk"
 import {
@@ -13,31 +12,35 @@ import {
   outsideTokenGrant,
   rolesBeyondActor
 } from "../Actor.js"
-import { auditResource, NIL_UUID } from "../Audit.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { TemplateIds } from "../notifications/NotificationTemplate.js"
+import { auditAdditional, auditResource, NIL_UUID } from "../Audit.js"
+import { Events } from "../Events.js"
 import { span } from "../Tracing.js"
+import { UserAccountCreated, UserAccountDeleted, UserStatusChanged } from "./Events.js"
 
 /** Who hears of accounts created, deleted, suspended and activated (the described system's user admins). */
-const USER_ADMIN_ROLES: ReadonlyArray<string> = ["owner", "user-admin"]
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
-import { IdGenerator, isUuid } from "../Ids.js"
-import { Organization, orgObject } from "../organizations/Organization.js"
-import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { IdGenerator } from "../Ids.js"
 import { PasswordHasher } from "../Platform.js"
 import { isSiteRole, permissions, type RoleDefinition, roles as roleDefinitions, siteRoles } from "../Rbac.js"
-import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
-import { WorkspaceBuildRepo } from "../workspaces/WorkspaceBuild.js"
 import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./GitSshKey.js"
 import { checkPassword } from "./Passwords.js"
 
 import { Transactions, type UniqueViolation } from "../Repositories.js"
+import type { SearchPageQuery } from "../Requests.js"
+import { parseQuietHoursSchedule } from "../Schedule.js"
 import { parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
 import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import { oidcConfigured } from "./Links.js"
 import { type StoredPreferences, toUserPreferences } from "./Preferences.js"
-import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserRepo } from "./Repositories.js"
+import { ApiKeyRepo, GitSshKeyRepo, type UserFilter, UserMemberships, UserRepo } from "./Repositories.js"
+import type {
+  CreateUserRequest,
+  UpdateAppearanceRequest,
+  UpdatePreferencesRequest,
+  UpdateUserPasswordRequest,
+  UpdateUserProfileRequest
+} from "./Requests.js"
 import {
   AssignableRole,
   isReservedUsername,
@@ -66,6 +69,13 @@ export const toUser = (u: UserRecord, organizationIds: ReadonlyArray<string>): U
 
 /** How audit entries name a user. */
 export const userResource = (u: UserRecord) => ({ type: "user", id: u.id, target: u.username })
+
+/**
+ * Notes on the entry of the change that ended a user's credentials (a password change or reset, a
+ * deletion) how many OAuth2 refresh tokens went with them.
+ */
+export const auditRevokedGrants = (revoked: number) =>
+  revoked > 0 ? auditAdditional({ oauth2_tokens_revoked: revoked }) : Effect.void
 
 /** How authorization names a user: a user owns itself. */
 export const userObject = (u: Pick<UserRecord, "id">) => ({ type: "user", id: u.id, ownerId: u.id }) as const
@@ -123,25 +133,6 @@ export const roleChanges = (before: ReadonlyArray<string>, next: ReadonlyArray<s
   removed: before.filter((r) => !next.includes(r))
 })
 
-export interface CreateUserInput {
-  readonly email: string
-  readonly username: string
-  readonly name?: string | undefined
-  readonly password?: string | undefined
-  readonly login_type?: LoginType | undefined
-  readonly organization_ids?: ReadonlyArray<string> | undefined
-  readonly roles?: ReadonlyArray<string> | undefined
-  readonly service_account?: boolean | undefined
-  readonly user_status?: UserStatus | undefined
-}
-
-export interface ListUsersInput {
-  readonly q?: string | undefined
-  readonly after_id?: string | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
-
 /** Largest page a listing returns; larger `limit`s are clamped. */
 export const MAX_PAGE_SIZE = 1000
 export const DEFAULT_PAGE_SIZE = 100
@@ -165,47 +156,15 @@ const conflictFor = (e: UniqueViolation) =>
 
 const quietHoursField = (detail: string) => BadRequest.field("schedule", detail, "Invalid quiet hours schedule.")
 
-/** Whether `zone` is an IANA time zone name this runtime knows. */
-const isTimeZone = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** Parses `CRON_TZ=<zone> <min> <hour> * * *` (the only shape quiet hours accept). */
-export const parseQuietHours = (raw: string, now: Date) => {
-  const match = /^(?:CRON_TZ=(\S+)\s+)?(.+)$/.exec(raw.trim())
-  if (!match) return Effect.fail(quietHoursField("Schedule is empty."))
-  const timezone = match[1] ?? "UTC"
-  if (!isTimeZone(timezone)) return Effect.fail(quietHoursField(`Unknown time zone "${timezone}".`))
-  const fields = match[2]!.trim().split(/\s+/)
-  if (fields.length !== 5) return Effect.fail(quietHoursField("Schedule must have five cron fields."))
-  if (fields.slice(2).some((f) => f !== "*")) {
-    return Effect.fail(quietHoursField("Schedule must use '*' for day of month, month and day of week."))
-  }
-  return Effect.try({
-    try: () => {
-      const expr = CronExpressionParser.parse(fields.join(" "), { tz: timezone, currentDate: now })
-      const minute = expr.fields.minute.values
-      const hour = expr.fields.hour.values
-      if (minute.length !== 1 || hour.length !== 1) throw new Error("Schedule must name one minute and one hour.")
-      return {
-        timezone,
-        time: `${String(hour[0]).padStart(2, "0")}:${String(minute[0]).padStart(2, "0")}`,
-        next: expr.next().toDate()
-      }
-    },
-    catch: (e) =>
-      quietHoursField(
-        e instanceof Error && e.message.startsWith("Schedule")
-          ? e.message
-          : `Invalid schedule: ${e instanceof Error ? e.message : String(e)}`
-      )
+/**
+ * Reads a quiet-hours schedule (`[CRON_TZ=<zone>] <min> <hour> * * *`, see Schedule.ts): its zone,
+ * its time of day and its next start after `now`; 400 on `schedule` with the reason.
+ */
+export const parseQuietHours = (raw: string, now: Date) =>
+  Either.match(parseQuietHoursSchedule(raw, now), {
+    onLeft: (e) => Effect.fail(quietHoursField(e.message)),
+    onRight: ({ next, time, timezone }) => Effect.succeed({ timezone, time, next })
   })
-}
 
 /** Makes an ed25519 key pair in OpenSSH formats. */
 export const generateSshKeyPair = (): { readonly privateKey: string; readonly publicKey: string } => {
@@ -220,17 +179,14 @@ export const generateSshKeyPair = (): { readonly privateKey: string; readonly pu
 export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
   effect: Effect.gen(function*() {
     const users = yield* UserRepo
-    const members = yield* MemberRepo
-    const orgs = yield* OrganizationRepo
+    const members = yield* UserMemberships
     const keys = yield* ApiKeyRepo
     const sshKeys = yield* GitSshKeyRepo
-    const buildRepo = yield* WorkspaceBuildRepo
-    const versionRepo = yield* TemplateVersionRepo
     const tx = yield* Transactions
     const hasher = yield* PasswordHasher
     const ids = yield* IdGenerator
     const settings = yield* Settings
-    const queue = yield* NotificationQueue
+    const events = yield* Events
     /** The acting user's username, as notifications name who did something. */
     const initiator = Effect.map(CurrentActor, (a) => a.user.username)
 
@@ -275,7 +231,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         : Effect.fail(BadRequest.field(field, check.details, "Invalid password."))
     }
 
-    const create = (input: CreateUserInput) =>
+    const create = (input: typeof CreateUserRequest.Type) =>
       Effect.gen(function*() {
         yield* authorize("create", { type: "user" })
         const problems: Array<Validation> = []
@@ -324,14 +280,13 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         // No organization, or the nil id, names the default organization (the described system's rule).
         const requested = (input.organization_ids ?? []).map((s) => s.toLowerCase())
         const defaultIds = requested.length === 0 || requested.includes(NIL_UUID)
-          ? Option.match(yield* orgs.findDefault, { onNone: () => [], onSome: (o) => [o.id] })
+          ? Option.match(yield* members.defaultOrganizationId, { onNone: () => [], onSome: (id) => [id] })
           : []
         const orgIds = requested.length === 0
           ? defaultIds
           : [...new Set(requested.flatMap((id) => id === NIL_UUID ? defaultIds : [id]))]
         for (const orgId of orgIds) {
-          const org = yield* orgs.findById(orgId)
-          if (Option.isNone(org)) {
+          if (!(yield* members.organizationExists(orgId))) {
             return yield* BadRequest.field(
               "organization_ids",
               `Organization ${orgId} does not exist.`,
@@ -374,20 +329,11 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           }
         })).pipe(Effect.catchTag("UniqueViolation", (e) => Effect.fail(conflictFor(e))))
         yield* auditResource(userResource(record), undefined, record)
-        yield* queue.notifyRoles(USER_ADMIN_ROLES, {
-          templateId: TemplateIds.userAccountCreated,
-          labels: {
-            created_account_name: record.username,
-            created_account_user_name: record.name,
-            initiator: yield* initiator
-          },
-          targets: [record.id],
-          createdBy: "users"
-        }, record.id)
+        yield* events.publish(new UserAccountCreated({ user: record, initiator: yield* initiator }))
         return toUser(record, orgIds)
       }).pipe(span("Users.create"))
 
-    const list = (input: ListUsersInput) =>
+    const list = (input: typeof SearchPageQuery.Type) =>
       Effect.gen(function*() {
         const d = yield* decision("read", { type: "user" })
         if (d === "token") return yield* outsideTokenGrant()
@@ -468,22 +414,15 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         }
         yield* refuseActingAbove(user, "delete")
         const now = new Date(yield* Clock.currentTimeMillis)
-        yield* tx.atomic(Effect.gen(function*() {
+        const revoked = yield* tx.atomic(Effect.gen(function*() {
           yield* users.update(user.id, { deleted: true, updated_at: now }).pipe(Effect.orDie)
-          yield* keys.deleteByUser(user.id)
+          const revoked = yield* keys.deleteByUser(user.id)
           yield* members.deleteByUser(user.id)
+          return revoked
         }))
         yield* auditResource(userResource(user), user, { ...user, deleted: true })
-        yield* queue.notifyRoles(USER_ADMIN_ROLES, {
-          templateId: TemplateIds.userAccountDeleted,
-          labels: {
-            deleted_account_name: user.username,
-            deleted_account_user_name: user.name,
-            initiator: actor.user.username
-          },
-          targets: [user.id],
-          createdBy: "users"
-        }, user.id)
+        yield* auditRevokedGrants(revoked)
+        yield* events.publish(new UserAccountDeleted({ user, initiator: actor.user.username }))
       }).pipe(span("Users.delete"))
 
     const getAppearance = (ref: string) => Effect.map(resolvePersonal(ref), (user) => user.appearance)
@@ -498,7 +437,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
             Effect.mapError((e) => (d === "token" ? outsideTokenGrant() : e))
           ))
 
-    const setAppearance = (ref: string, appearance: UserAppearance) =>
+    const setAppearance = (ref: string, appearance: typeof UpdateAppearanceRequest.Type) =>
       Effect.gen(function*() {
         const user = yield* resolveVisible(ref)
         yield* updatePersonal(user)
@@ -521,7 +460,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
      * PUT /users/{user}/preferences: the settings given change, the others stay (the dashboard
      * sends one setting at a time). Who may change the appearance may change these.
      */
-    const setPreferences = (ref: string, input: StoredPreferences) =>
+    const setPreferences = (ref: string, input: typeof UpdatePreferencesRequest.Type) =>
       Effect.gen(function*() {
         const user = yield* resolveVisible(ref)
         yield* updatePersonal(user)
@@ -536,39 +475,6 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         yield* auditResource(userResource(user), { preferences: { ...before } }, { preferences: { ...after } })
         return after
       }).pipe(span("Users.setPreferences"))
-
-    /**
-     * GET /users/{user}/autofill-parameters?template_id=: the values the user last built the
-     * template's workspaces with (start builds), one per parameter name, newest first, at most
-     * 100, leaving out parameters that were ephemeral in the version built, as the described
-     * system does. Reads at most 1,000 stored values, whatever the user's history.
-     */
-    const autofillParameters = (ref: string, templateId: string) =>
-      Effect.gen(function*() {
-        const user = yield* resolvePersonal(ref)
-        const rows = isUuid(templateId)
-          ? yield* buildRepo.recentParameters(user.id, templateId.toLowerCase(), 1000)
-          : []
-        const ephemeralOf = new Map<string, ReadonlySet<string>>()
-        const seen = new Set<string>()
-        const out: Array<{ readonly name: string; readonly value: string }> = []
-        for (const row of rows) {
-          if (seen.has(row.name)) continue
-          seen.add(row.name)
-          let ephemeral = ephemeralOf.get(row.template_version_id)
-          if (ephemeral === undefined) {
-            const version = Option.getOrUndefined(yield* versionRepo.findById(row.template_version_id))
-            ephemeral = new Set(
-              (version?.import_result?.parameters ?? []).filter((p) => p.ephemeral).map((p) => p.name)
-            )
-            ephemeralOf.set(row.template_version_id, ephemeral)
-          }
-          if (ephemeral.has(row.name)) continue
-          out.push({ name: row.name, value: row.value })
-          if (out.length === 100) break
-        }
-        return out
-      }).pipe(span("Users.autofillParameters"))
 
     /** GET /users/{user}/roles: the user's explicit site roles and their organization roles by organization id. */
     const rolesOf = (ref: string) =>
@@ -592,34 +498,12 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         return { login_type: user.login_type }
       }).pipe(span("Users.loginType"))
 
-    /** GET /users/{user}/organizations: the user's organizations that the caller may read, oldest first. */
-    const organizationsOf = (ref: string) =>
-      Effect.gen(function*() {
-        const user = yield* resolveVisible(ref)
-        const found = yield* orgs.findByIds(yield* organizationIdsOf(user.id))
-        const visible: Array<Organization> = []
-        for (const o of [...found].sort((a, b) => a.created_at.getTime() - b.created_at.getTime())) {
-          if (yield* allowed("read", orgObject(o))) visible.push(new Organization(o))
-        }
-        return visible
-      }).pipe(span("Users.organizations"))
-
-    /** GET /users/{user}/organizations/{organizationname}: one of them by name; 404 for any other. */
-    const organizationOf = (ref: string, name: string) =>
-      Effect.gen(function*() {
-        const user = yield* resolveVisible(ref)
-        const found = Option.getOrUndefined(yield* orgs.findByName(name))
-        const member = found !== undefined && (yield* organizationIdsOf(user.id)).includes(found.id)
-        if (!member || !(yield* allowed("read", orgObject(found!)))) return yield* NotFound.resource("Organization")
-        return new Organization(found!)
-      }).pipe(span("Users.organization"))
-
     /**
      * PUT /users/{user}/profile `{username, name}`: the user themselves, an owner or a user admin
      * (`update_personal`); a new username needs `update` on the user (user admins), as in the
      * described system. A username in use answers 409.
      */
-    const updateProfile = (ref: string, input: { readonly username: string; readonly name?: string | undefined }) =>
+    const updateProfile = (ref: string, input: typeof UpdateUserProfileRequest.Type) =>
       Effect.gen(function*() {
         const user = yield* resolveVisible(ref)
         yield* updatePersonal(user)
@@ -653,10 +537,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
      * one must pass the strength rules and differ from the old. Every session and token of the user
      * ends, as after a reset.
      */
-    const updatePassword = (
-      ref: string,
-      input: { readonly old_password?: string | undefined; readonly password: string }
-    ) =>
+    const updatePassword = (ref: string, input: typeof UpdateUserPasswordRequest.Type) =>
       Effect.gen(function*() {
         const user = yield* resolveVisible(ref)
         yield* updatePersonal(user)
@@ -677,14 +558,15 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           )
         }
         const hashed = yield* hashNewPassword(input.password)
-        yield* tx.atomic(Effect.gen(function*() {
+        const revoked = yield* tx.atomic(Effect.gen(function*() {
           yield* users.update(user.id, {
             hashed_password: hashed,
             updated_at: new Date(yield* Clock.currentTimeMillis)
           }).pipe(Effect.orDie)
-          yield* keys.deleteByUser(user.id)
+          return yield* keys.deleteByUser(user.id)
         }))
         yield* auditResource(userResource(user), { hashed_password: user.hashed_password }, { hashed_password: hashed })
+        yield* auditRevokedGrants(revoked)
       }).pipe(span("Users.updatePassword"))
 
     const toGitSshKey = (k: GitSshKeyRecord) =>
@@ -817,31 +699,6 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
      * themselves or the last active owner, or changes the status of a user above them. A
      * suspended user's tokens answer 401 and their logins 403 until they are activated again.
      */
-    /** An account suspended or activated: its user admins are told, and the user. */
-    const notifyStatus = (user: UserRecord, by: string) => {
-      const suspended = user.status === "suspended"
-      const prefix = suspended ? "suspended" : "activated"
-      return Effect.zipRight(
-        queue.notifyRoles(USER_ADMIN_ROLES, {
-          templateId: suspended ? TemplateIds.userAccountSuspended : TemplateIds.userAccountActivated,
-          labels: {
-            [`${prefix}_account_name`]: user.username,
-            [`${prefix}_account_user_name`]: user.name,
-            initiator: by
-          },
-          targets: [user.id],
-          createdBy: "users"
-        }, user.id),
-        queue.notify({
-          templateId: suspended ? TemplateIds.yourAccountSuspended : TemplateIds.yourAccountActivated,
-          userId: user.id,
-          labels: { [`${prefix}_account_name`]: user.username, initiator: by },
-          targets: [user.id],
-          createdBy: "users"
-        })
-      )
-    }
-
     const setStatus = (ref: string, status: UserStatus) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
@@ -856,7 +713,9 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         yield* refuseActingAbove(user, status === "suspended" ? "suspend" : "activate")
         const updated = user.status === status ? user : yield* updateUser(user, { status, updated_at: yield* now })
         yield* auditResource(userResource(user), { status: user.status }, { status: updated.status })
-        if (user.status !== updated.status) yield* notifyStatus(updated, actor.user.username)
+        if (user.status !== updated.status) {
+          yield* events.publish(new UserStatusChanged({ user: updated, initiator: actor.user.username }))
+        }
         return yield* withMemberships(updated)
       }).pipe(span("Users.setStatus"))
 
@@ -872,6 +731,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       resolve,
       resolveReadable,
       resolveVisible,
+      resolvePersonal,
       setRoles,
       setStatus,
       assignableRoles,
@@ -885,8 +745,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       setPreferences,
       loginType,
       rolesOf,
-      organizationsOf,
-      organizationOf,
+      organizationIdsOf,
       updateProfile,
       updatePassword,
       getGitSshKey,
@@ -894,8 +753,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
       gitSshKeyRecord,
       getQuietHours,
       setQuietHours,
-      hashNewPassword,
-      autofillParameters
+      hashNewPassword
     } as const
   })
 }) {}

@@ -7,20 +7,26 @@
  * parameters. After an autostart the workspace's `next_start_at` moves to the next one. Each
  * applied decision writes an audit entry (user: the owner; `build_reason` the decision's).
  */
-import { Duration, Effect, Layer, Option } from "effect"
-import { auditAdditional, AuditRequest, auditResource, newAuditRequest, writeAuditEntry } from "../Audit.js"
-import { AuditLogRepo } from "../audit/AuditLog.js"
+import { type Duration, Effect, Layer, Option } from "effect"
+import {
+  auditAdditional,
+  AuditEntries,
+  AuditRequest,
+  auditResource,
+  newAuditRequest,
+  writeAuditEntry
+} from "../Audit.js"
+import { Events } from "../Events.js"
 import { IdGenerator } from "../Ids.js"
-import { notifyAutoUpdated, notifyDormant } from "../notifications/Events.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
 import { PubSub } from "../PubSub.js"
 import { Transactions } from "../Repositories.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
+import { WorkspaceAutoUpdated, WorkspaceDormant } from "./Events.js"
 import { DEFAULT_LIFECYCLE_INTERVAL, LifecycleActions, LifecycleExecutor } from "./Lifecycle.js"
 import { nextStartAt } from "./Schedule.js"
 import { type WorkspacePatch, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { auditedWorkspace } from "./Workspaces.js"
 
 export const lifecycleActionsLayer = Layer.effect(
@@ -30,10 +36,10 @@ export const lifecycleActionsLayer = Layer.effect(
     const buildService = yield* WorkspaceBuilds
     const versions = yield* TemplateVersionRepo
     const tx = yield* Transactions
-    const auditRepo = yield* AuditLogRepo
+    const auditEntries = yield* AuditEntries
     const ids = yield* IdGenerator
     const pubsub = yield* PubSub
-    const queue = yield* NotificationQueue
+    const events = yield* Events
 
     return LifecycleActions.of({
       apply: (candidate, decision, now) =>
@@ -113,16 +119,14 @@ export const lifecycleActionsLayer = Layer.effect(
             userAgent: "lifecycle-executor",
             statusCode: 200
           })
-            .pipe(Effect.provideService(AuditLogRepo, auditRepo), Effect.provideService(IdGenerator, ids))
+            .pipe(Effect.provideService(AuditEntries, auditEntries), Effect.provideService(IdGenerator, ids))
           if (decision.rule === "dormancy") {
-            yield* Effect.provideService(
-              notifyDormant(workspace, template.time_til_dormant_autodelete_ms),
-              NotificationQueue,
-              queue
+            yield* events.publish(
+              new WorkspaceDormant({ workspace, timeTilDeleteMs: template.time_til_dormant_autodelete_ms })
             )
           }
           if (updatedTo !== undefined) {
-            yield* Effect.provideService(notifyAutoUpdated(workspace, updatedTo), NotificationQueue, queue)
+            yield* events.publish(new WorkspaceAutoUpdated({ workspace, version: updatedTo }))
           }
         })
     })

@@ -12,6 +12,7 @@
  */
 import { Either } from "effect"
 import { Validation } from "../Errors.js"
+import { compilePattern } from "../Pattern.js"
 import type { NameValue, RichParameter } from "../templates/Provisioner.js"
 
 export interface ParameterInput {
@@ -61,12 +62,7 @@ export const checkValue = (p: RichParameter, value: string): ReadonlyArray<strin
     if (bad.length > 0) problems.push(`${label}: ${JSON.stringify(bad[0])} is not one of the options.`)
   }
   if (p.validation_regex !== "" && p.type !== "list(string)") {
-    let re: RegExp | undefined
-    try {
-      re = new RegExp(p.validation_regex)
-    } catch {
-      re = undefined
-    }
+    const re = compilePattern(p.validation_regex)
     if (re !== undefined && !re.test(value)) {
       problems.push(p.validation_error !== "" ? p.validation_error : `${label} must match ${p.validation_regex}.`)
     }

@@ -4,12 +4,13 @@
  * system's authorization layer asks). A share's level is bounded by the template's
  * `max_port_share_level`, and its agent must be one of the workspace's latest build.
  */
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { authorize, authorizeRead, authorizeVisible } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, NotFound, Validation } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { TemplateRepo } from "../templates/Template.js"
+import { TemplateWorkspaces } from "../templates/Templates.js"
 import { span } from "../Tracing.js"
 import {
   portShareLevelAllowed,
@@ -136,3 +137,18 @@ export class PortShares extends Effect.Service<PortShares>()("@workbay/core/Port
     return { list, upsert, delete: remove } as const
   })
 }) {}
+
+/** What a template change does to its workspaces (templates' `TemplateWorkspaces`). */
+export const templateWorkspacesLayer: Layer.Layer<TemplateWorkspaces, never, PortShareRepo | WorkspaceRepo> = Layer
+  .effect(
+    TemplateWorkspaces,
+    Effect.gen(function*() {
+      const portShares = yield* PortShareRepo
+      const workspaces = yield* WorkspaceRepo
+      return TemplateWorkspaces.of({
+        lowerPortShares: portShares.lowerToTemplateMax,
+        touch: workspaces.touchByTemplate,
+        redateDormant: workspaces.redateDormantByTemplate
+      })
+    })
+  )

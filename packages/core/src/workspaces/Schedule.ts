@@ -1,16 +1,25 @@
 /**
- * Workspace schedules: the rules, with no HTTP and no storage. Autostart cron schedules
- * (`CRON_TZ=<zone> <min> <hour> * * <dow>`) and quiet-hours schedules, a build's deadline and
- * max deadline (the described system's `CalculateAutostop`), the rules of the schedule routes
- * (`PUT .../autostart`, `.../ttl`, `.../extend`, activity bumps) and what the lifecycle
- * executor must do to a workspace at a tick. Every function is pure: the caller passes `now`.
- *
- * Days-of-week masks are the templates' (bit 0 = Monday ... bit 6 = Sunday). Cron day-of-week
- * values are cron's (0 = Sunday ... 6 = Saturday). Times of day are read in the schedule's own
- * time zone, so daylight-saving changes move the instant, never the wall-clock time.
+ * Workspace schedules: the rules, with no HTTP and no storage. A build's deadline and max
+ * deadline (the described system's `CalculateAutostop`), the next autostart on the days a
+ * template allows, the rules of the schedule routes (`PUT .../autostart`, `.../ttl`,
+ * `.../extend`, activity bumps) and what the lifecycle executor must do to a workspace at a tick.
+ * Schedules, days of week, weeks and times to live are read by the shared Schedule.ts. Every
+ * function is pure: the caller passes `now`.
  */
-import { Data, Either } from "effect"
+import { Either } from "effect"
 import { BadRequest, Conflict, Validation } from "../Errors.js"
+import {
+  maskHasDay,
+  nextApplicableMonday,
+  nextOccurrence,
+  parseDailySchedule,
+  parseWeeklySchedule,
+  ScheduleError,
+  startOfDay,
+  startOfNextDay,
+  validateTtlMs,
+  wallAt
+} from "../Schedule.js"
 import type { WorkspaceTransition } from "../templates/Provisioner.js"
 import { jobStatus, type ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
 import type { TemplateRecord } from "../templates/Template.js"
@@ -22,307 +31,7 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
 
-// ---------------------------------------------------------------------------------------------
-// Time zones: wall-clock dates and the instants they name
-
-const formatters = new Map<string, Intl.DateTimeFormat>()
-const formatterFor = (zone: string) => {
-  let f = formatters.get(zone)
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric"
-    })
-    formatters.set(zone, f)
-  }
-  return f
-}
-
-/** A wall-clock reading in some zone. `weekday` is cron's (0 = Sunday). */
-interface Wall {
-  readonly year: number
-  readonly month: number
-  readonly day: number
-  readonly hour: number
-  readonly minute: number
-  readonly second: number
-  readonly weekday: number
-}
-
-const wallAt = (ms: number, zone: string): Wall => {
-  const p: Record<string, number> = {}
-  for (const part of formatterFor(zone).formatToParts(new Date(ms))) {
-    if (part.type !== "literal") p[part.type] = Number(part.value)
-  }
-  const year = p["year"]!, month = p["month"]!, day = p["day"]!
-  return {
-    year,
-    month,
-    day,
-    hour: p["hour"]! % 24,
-    minute: p["minute"]!,
-    second: p["second"]!,
-    weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay()
-  }
-}
-
-/** The zone's offset from UTC at instant `ms`, in milliseconds. */
-const offsetAt = (ms: number, zone: string) => {
-  const w = wallAt(ms, zone)
-  const whole = ms - (((ms % 1000) + 1000) % 1000)
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - whole
-}
-
-/**
- * The instant the zone's clocks read `y-m-d h:min`: the first one when they read it twice
- * (clocks going back), `null` when they never do (clocks going forward).
- */
-const instantOfWall = (zone: string, y: number, m: number, d: number, h: number, min: number): number | null => {
-  const guess = Date.UTC(y, m - 1, d, h, min)
-  const offsets = new Set([offsetAt(guess - DAY, zone), offsetAt(guess, zone), offsetAt(guess + DAY, zone)])
-  let best: number | null = null
-  for (const offset of offsets) {
-    const candidate = guess - offset
-    const w = wallAt(candidate, zone)
-    const civil = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute)
-    if (civil === guess && (best === null || candidate < best)) best = candidate
-  }
-  return best
-}
-
-/** As {@link instantOfWall}, but a time the clocks skip reads as the offset before the jump does (02:30 becomes 03:30). */
-const instantOfWallLenient = (zone: string, y: number, m: number, d: number, h: number, min: number): number =>
-  instantOfWall(zone, y, m, d, h, min) ??
-    Date.UTC(y, m - 1, d, h, min) - offsetAt(Date.UTC(y, m - 1, d, h, min) - DAY, zone)
-
-/** The start of the zone's calendar day holding `ms`. */
-const startOfDay = (ms: number, zone: string) => {
-  const w = wallAt(ms, zone)
-  return instantOfWallLenient(zone, w.year, w.month, w.day, 0, 0)
-}
-
-/** The start of the zone's calendar day after the one holding `ms`. */
-const startOfNextDay = (ms: number, zone: string) => {
-  const w = wallAt(ms, zone)
-  const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1))
-  return instantOfWallLenient(zone, next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), 0, 0)
-}
-
-/** Whether this runtime knows `zone` as an IANA time zone name. */
-export const isTimeZone = (zone: string): boolean => {
-  // Offsets such as "+05:00" are accepted by some engines but are no zone names.
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) return false
-  try {
-    formatterFor(zone)
-    return true
-  } catch {
-    return false
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cron schedules
-
-/** A parsed schedule: the fields cron would match, in its time zone. */
-export interface CronSchedule {
-  /** The schedule as given. */
-  readonly raw: string
-  /** The IANA zone its times are read in (`UTC` when the schedule names none). */
-  readonly timezone: string
-  /** The five cron fields, without the `CRON_TZ=` prefix. */
-  readonly cron: string
-  readonly minutes: ReadonlyArray<number>
-  readonly hours: ReadonlyArray<number>
-  /** Cron days of week (0 = Sunday). */
-  readonly daysOfWeek: ReadonlySet<number>
-}
-
-const dowNames: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 }
-
-const atoi = (s: string): number | string =>
-  /^[+-]?\d+$/.test(s) ? Number(s) : `strconv.Atoi: parsing "${s}": invalid syntax`
-
-const parseInt_ = (s: string, names?: Record<string, number>): number | string => {
-  const named = names?.[s.toLowerCase()]
-  if (named !== undefined) return named
-  const n = atoi(s)
-  if (typeof n === "string") return `failed to parse int from ${s}: ${n}`
-  if (n < 0) return `negative number (${n}) not allowed: ${s}`
-  return n
-}
-
-/** Expands one cron field as robfig/cron (the described system's parser) reads it, or says why it cannot. */
-const parseField = (
-  field: string,
-  min: number,
-  max: number,
-  names?: Record<string, number>
-): Array<number> | string => {
-  const values = new Set<number>()
-  for (const expr of field.split(",")) {
-    const rangeAndStep = expr.split("/")
-    const lowAndHigh = rangeAndStep[0]!.split("-")
-    let start: number, end: number
-    if (lowAndHigh[0] === "*" || lowAndHigh[0] === "?") {
-      start = min
-      end = max
-    } else {
-      const s = parseInt_(lowAndHigh[0]!, names)
-      if (typeof s === "string") return s
-      start = s
-      if (lowAndHigh.length === 1) end = s
-      else if (lowAndHigh.length === 2) {
-        const e = parseInt_(lowAndHigh[1]!, names)
-        if (typeof e === "string") return e
-        end = e
-      } else return `too many hyphens: ${expr}`
-    }
-    let step = 1
-    if (rangeAndStep.length === 2) {
-      const s = parseInt_(rangeAndStep[1]!)
-      if (typeof s === "string") return s
-      step = s
-      // "N/step" means "N-max/step".
-      if (lowAndHigh.length === 1 && lowAndHigh[0] !== "*" && lowAndHigh[0] !== "?") end = max
-    } else if (rangeAndStep.length > 2) return `too many slashes: ${expr}`
-    if (start < min) return `beginning of range (${start}) below minimum (${min}): ${expr}`
-    if (end > max) return `end of range (${end}) above maximum (${max}): ${expr}`
-    if (start > end) return `beginning of range (${start}) beyond end of range (${end}): ${expr}`
-    if (step === 0) return `step of range should be a positive number: ${expr}`
-    for (let v = start; v <= end; v += step) values.add(v)
-  }
-  return [...values].sort((a, b) => a - b)
-}
-
-/** Why a schedule cannot be read; the message is the described system's. */
-export class ScheduleError extends Data.TaggedError("ScheduleError")<{ readonly message: string }> {}
-
 const fail = (message: string) => Either.left(new ScheduleError({ message }))
-
-const parseSchedule = (raw: string): Either.Either<CronSchedule, ScheduleError> => {
-  // Without a zone the schedule is read in UTC, never in the server's local zone.
-  const spec = raw.startsWith("CRON_TZ=") ? raw : `CRON_TZ=UTC ${raw}`
-  const space = spec.indexOf(" ")
-  const timezone = spec.slice("CRON_TZ=".length, space) || "UTC"
-  if (timezone === "Local") return fail("parse schedule: schedules scoped to time.Local are not supported")
-  if (!isTimeZone(timezone)) {
-    return fail(`parse schedule: provided bad location ${timezone}: unknown time zone ${timezone}`)
-  }
-  const fields = spec.slice(space).trim().split(/\s+/).filter((f) => f !== "")
-  if (fields.length !== 5) {
-    return fail(`parse schedule: expected exactly 5 fields, found ${fields.length}: [${fields.join(" ")}]`)
-  }
-  const minutes = parseField(fields[0]!, 0, 59)
-  if (typeof minutes === "string") return fail(`parse schedule: ${minutes}`)
-  const hours = parseField(fields[1]!, 0, 23)
-  if (typeof hours === "string") return fail(`parse schedule: ${hours}`)
-  const dow = parseField(fields[4]!, 0, 6, dowNames)
-  if (typeof dow === "string") return fail(`parse schedule: ${dow}`)
-  return Either.right({ raw, timezone, cron: fields.join(" "), minutes, hours, daysOfWeek: new Set(dow) })
-}
-
-const fieldsOf = (raw: string) => {
-  const parts = raw.trim().split(/\s+/).filter((p) => p !== "")
-  if (parts.length < 5) return null
-  return parts.length === 6 ? parts.slice(1) : parts
-}
-
-const expectedFields = "expected schedule to consist of 5 fields with an optional CRON_TZ=<timezone> prefix"
-
-/**
- * Parses a weekly schedule (autostart): `[CRON_TZ=<zone>] <minute> <hour> * * <day-of-week>`.
- * Day of month and month must be `*`; without `CRON_TZ` the times are UTC.
- */
-export const parseWeeklySchedule = (raw: string): Either.Either<CronSchedule, ScheduleError> => {
-  const parts = fieldsOf(raw)
-  if (parts === null) return fail(`validate weekly schedule: ${expectedFields}`)
-  if (parts[2] !== "*" || parts[3] !== "*") {
-    return fail("validate weekly schedule: expected day-of-month and month to be *")
-  }
-  return parseSchedule(raw)
-}
-
-/** Parses a daily schedule (quiet hours): `[CRON_TZ=<zone>] <minute> <hour> * * *`. */
-export const parseDailySchedule = (raw: string): Either.Either<CronSchedule, ScheduleError> => {
-  const parts = fieldsOf(raw)
-  if (parts === null) return fail(`validate daily schedule: ${expectedFields}`)
-  if (parts[2] !== "*" || parts[3] !== "*" || parts[4] !== "*") {
-    return fail("validate daily schedule: expected day-of-month, month and day-of-week to be *")
-  }
-  return parseSchedule(raw)
-}
-
-/**
- * The first time after `after` (strictly) that the schedule names, read in its zone. A time
- * the zone's clocks skip that day is not taken (the next matching one is); a time they read
- * twice is taken once, at its first reading. `null` when none comes within two weeks.
- */
-export const nextOccurrence = (schedule: CronSchedule, after: Date): Date | null => {
-  const t = after.getTime()
-  const first = wallAt(t, schedule.timezone)
-  for (let i = 0; i < 15; i++) {
-    const date = new Date(Date.UTC(first.year, first.month - 1, first.day + i))
-    if (!schedule.daysOfWeek.has(date.getUTCDay())) continue
-    for (const hour of schedule.hours) {
-      for (const minute of schedule.minutes) {
-        const at = instantOfWall(
-          schedule.timezone,
-          date.getUTCFullYear(),
-          date.getUTCMonth() + 1,
-          date.getUTCDate(),
-          hour,
-          minute
-        )
-        if (at !== null && at > t) return new Date(at)
-      }
-    }
-  }
-  return null
-}
-
-// ---------------------------------------------------------------------------------------------
-// Days of week and weeks
-
-/** Every day: the mask templates allow autostart on when they restrict nothing. */
-export const ALL_DAYS = 0b1111111
-
-/** Whether the template mask (bit 0 = Monday) holds cron day `weekday` (0 = Sunday). */
-export const maskHasDay = (mask: number, weekday: number): boolean => (mask & (1 << ((weekday + 6) % 7))) !== 0
-
-/** The first Monday of 2023, from which every-n-weeks requirements count (in each zone). */
-export const AUTOSTOP_EPOCH = { year: 2023, month: 1, day: 2 } as const
-
-const epochDay = Date.UTC(AUTOSTOP_EPOCH.year, AUTOSTOP_EPOCH.month - 1, AUTOSTOP_EPOCH.day)
-
-/** Whole weeks between the epoch's Monday and the zone's calendar day holding `at`, counted in calendar days so DST cannot shift it. */
-export const weeksSinceEpoch = (at: Date, zone: string): Either.Either<number, ScheduleError> => {
-  const epoch = instantOfWallLenient(zone, AUTOSTOP_EPOCH.year, AUTOSTOP_EPOCH.month, AUTOSTOP_EPOCH.day, 0, 0)
-  if (at.getTime() < epoch) {
-    return fail("coder server system clock is incorrect, cannot calculate template autostop requirement")
-  }
-  const w = wallAt(at.getTime(), zone)
-  const days = Math.round((Date.UTC(w.year, w.month - 1, w.day) - epochDay) / DAY)
-  return Either.right(Math.floor(days / 7))
-}
-
-/** Midnight of the Monday of week `n` since the epoch, in `zone`. */
-export const mondayOfWeek = (zone: string, n: number): Date => {
-  const d = new Date(epochDay + n * 7 * DAY)
-  return new Date(instantOfWallLenient(zone, d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), 0, 0))
-}
-
-/** `at` when its week counts (its number divides by `n`), else midnight of the Monday of the next week that does. */
-export const nextApplicableMonday = (at: Date, n: number, zone: string): Either.Either<Date, ScheduleError> =>
-  Either.map(weeksSinceEpoch(at, zone), (week) => {
-    const remainder = week % n
-    return remainder === 0 ? at : mondayOfWeek(zone, week + (n - remainder))
-  })
 
 // ---------------------------------------------------------------------------------------------
 // Autostart
@@ -468,28 +177,6 @@ export const calculateAutostop = (input: AutostopInput): Either.Either<AutostopT
 // ---------------------------------------------------------------------------------------------
 // The schedule routes
 
-/** Shortest time to live a user may set. */
-export const TTL_MIN_MS = MINUTE
-/** Longest time to live a user may set. */
-export const TTL_MAX_MS = 30 * DAY
-
-/**
- * A requested `ttl_ms`, truncated to whole minutes: `null`/0 is the template's default ttl
- * (`templateDefaultMs`, none when 0). Refused below one minute and above 30 days.
- */
-export const validateTtlMs = (
-  ttlMs: number | null | undefined,
-  templateDefaultMs = 0
-): Either.Either<number | null, ScheduleError> => {
-  if (ttlMs === null || ttlMs === undefined || ttlMs === 0) {
-    return Either.right(templateDefaultMs === 0 ? null : templateDefaultMs)
-  }
-  const truncated = Math.trunc(ttlMs / MINUTE) * MINUTE
-  if (truncated < TTL_MIN_MS) return fail("time until shutdown must be at least one minute")
-  if (truncated > TTL_MAX_MS) return fail("time until shutdown must be less than 30 days")
-  return Either.right(truncated)
-}
-
 /**
  * `PUT /workspaces/{workspace}/ttl`: the workspace's new `ttl_ms` (`null`: no autostop; 0 does
  * not mean the template's default here). Refused when the template forbids users their own.
@@ -536,16 +223,6 @@ export const autostartUpdate = (
     next_start_at: raw === "" ? null : nextAllowedAutostart(raw, now, template.autostart_requirement_days_of_week)
   })
 }
-
-/** A schedule given on workspace creation: `""` for none, else it must read as a weekly schedule. */
-export const validateAutostartSchedule = (
-  schedule: string | null | undefined
-): Either.Either<string, ScheduleError> => {
-  const raw = schedule ?? ""
-  if (raw === "") return Either.right("")
-  return Either.map(parseWeeklySchedule(raw), () => raw)
-}
-
 /** Go's RFC 3339 form of a time in UTC (whole seconds). */
 const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z")
 

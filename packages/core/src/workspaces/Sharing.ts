@@ -20,6 +20,7 @@ import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { MinimalUser } from "../users/User.js"
 import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import {
   type WorkspaceAcl,
   workspaceObject,
@@ -28,7 +29,6 @@ import {
   type WorkspaceRole,
   workspaceRoles
 } from "./Workspace.js"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 
 export const WorkspaceRoleSchema = Schema.Literal("admin", "use")
 

@@ -27,12 +27,12 @@ import { compileEncoderSync } from "../Encoding.js"
 import { PubSub } from "../PubSub.js"
 import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../templates/ProvisionerJobs.js"
 import { span } from "../Tracing.js"
+import { workspaceChannel } from "../WorkspaceChannel.js"
 import { WorkspaceRepo } from "./Workspace.js"
-import { workspaceChannel } from "./WorkspaceChannel.js"
 import { Workspaces } from "./Workspaces.js"
 import { Workspace } from "./WorkspaceWire.js"
 
-export { publishWorkspaceChange, WORKSPACE_SIGNAL_CHANGED, workspaceChannel } from "./WorkspaceChannel.js"
+export { publishWorkspaceChange, WORKSPACE_SIGNAL_CHANGED, workspaceChannel } from "../WorkspaceChannel.js"
 
 /** How often a watched workspace is re-read without a signal (a lost signal costs at most this). */
 export const WATCH_FALLBACK: Duration.Duration = Duration.seconds(10)

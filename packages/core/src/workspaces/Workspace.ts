@@ -2,11 +2,12 @@
  * Workspaces: the stored record, its sharing list, how authorization names it, and the
  * repository port. Rules live in the workspaces services; the wire record beside them.
  */
-import { Context, type Effect, type Option } from "effect"
-import type { AppStatusRecord } from "../agents/AppStatus.js"
+import { Context, Effect, Option } from "effect"
+import { isUuid } from "../Ids.js"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
-import type { WorkspaceStatus } from "./WorkspaceBuild.js"
+import { Settings } from "../Settings.js"
+import type { AppStatusRecord, WorkspaceStatus } from "./WorkspaceBuild.js"
 
 export type AutomaticUpdates = "always" | "never"
 export const automaticUpdatesValues: ReadonlyArray<AutomaticUpdates> = ["always", "never"]
@@ -165,3 +166,19 @@ export const workspaceObject = (
   ownerId: w.owner_id,
   ...(sharing ? { acl: objectAcl(w.user_acl, w.group_acl, workspaceRoleActions) } : {})
 })
+
+/**
+ * POST /authcheck on one workspace answers what its routes do: in the workspace's organization,
+ * for its owner, with its sharing list (left out when the deployment turned sharing off). An
+ * unknown (or deleted) workspace is checked as named (core AuthCheck.ts).
+ */
+export const workspaceAcl = (object: AuthzObject): Effect.Effect<AuthzObject, never, WorkspaceRepo | Settings> =>
+  object.type !== "workspace" || object.id === undefined || !isUuid(object.id)
+    ? Effect.succeed(object)
+    : Effect.gen(function*() {
+      const settings = yield* Settings
+      const found = yield* Effect.flatMap(WorkspaceRepo, (workspaces) => workspaces.findById(object.id!))
+      return Option.isNone(found) || found.value.deleted
+        ? object
+        : { ...object, ...workspaceObject(found.value, !settings.disableWorkspaceSharing) }
+    })

@@ -4,8 +4,6 @@
  * builds service.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { AppStatusRecord } from "../agents/AppStatus.js"
-import type { AgentLogSourceRecord } from "../agents/Logs.js"
 import type { UniqueViolation } from "../Repositories.js"
 import type {
   AgentApp,
@@ -17,6 +15,30 @@ import type {
   WorkspaceTransition
 } from "../templates/Provisioner.js"
 import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
+import type { AppStatusState } from "../templates/TemplateVersionWire.js"
+
+/** A status an agent reported for one of its apps; the fields are those of the wire record. */
+export interface AppStatusRecord {
+  readonly id: string
+  readonly created_at: Date
+  readonly workspace_id: string
+  readonly agent_id: string
+  readonly app_id: string
+  readonly state: AppStatusState
+  readonly message: string
+  readonly uri: string
+  readonly icon: string
+  readonly needs_user_attention: boolean
+}
+
+/** A log source an agent declared. */
+export interface AgentLogSourceRecord {
+  readonly id: string
+  readonly workspace_agent_id: string
+  readonly created_at: Date
+  readonly display_name: string
+  readonly icon: string
+}
 
 export type BuildReason =
   | "initiator"
@@ -81,7 +103,10 @@ export interface StoredAgentScript extends AgentScript {
   readonly id: string
 }
 
-/** An agent of a resource. Its token is stored only as a hash. */
+/**
+ * An agent of a resource. Its token is found by its hash; an external agent's token is also kept
+ * sealed (`NewWorkspaceAgent`, `AgentRepo.keptToken`), never in this record.
+ */
 export interface WorkspaceAgentRecord {
   readonly id: string
   readonly created_at: Date
@@ -209,8 +234,22 @@ export interface StoredResource {
   readonly agents: ReadonlyArray<WorkspaceAgentRecord>
 }
 
+/**
+ * An agent as its build stores it: the record and, for an agent whose token is handed out again
+ * (an external agent: its credentials route), the token itself, kept sealed at rest.
+ */
+export interface NewWorkspaceAgent extends WorkspaceAgentRecord {
+  readonly auth_token?: string | undefined
+}
+
+/** A resource with its agents, as a build stores it. */
+export interface NewStoredResource {
+  readonly resource: WorkspaceResourceRecord
+  readonly agents: ReadonlyArray<NewWorkspaceAgent>
+}
+
 export class WorkspaceResourceRepo extends Context.Tag("@workbay/core/WorkspaceResourceRepo")<WorkspaceResourceRepo, {
-  readonly insert: (resources: ReadonlyArray<StoredResource>) => Effect.Effect<void>
+  readonly insert: (resources: ReadonlyArray<NewStoredResource>) => Effect.Effect<void>
   /** The resources (with their agents) of these jobs, in creation order. */
   readonly listByJobs: (jobIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredResource>>
 }>() {}

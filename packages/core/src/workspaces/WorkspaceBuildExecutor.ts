@@ -3,7 +3,8 @@
  * version's archive and variable values, the build's parameter values, the state the build was
  * queued with (the previous build's, kept when a build fails) and the workspace ({id, name,
  * owner username}); keeps the resources and agents it made (each agent with its token, the one
- * the provisioner was handed for it, stored only as its SHA-256), the new state, the daily cost
+ * the provisioner was handed for it, stored as its SHA-256, and an external agent's also kept
+ * sealed for its credentials route), the new state, the daily cost
  * and the AI task and external agent flags. A start build whose cost would take its owner past
  * their quota budget in the organization fails with the described system's message. A delete
  * that succeeds marks the workspace deleted; an orphan delete skips the provisioner.
@@ -11,15 +12,13 @@
  * Like the template version executors it never fails and never dies: every problem becomes the
  * job's `{error}`.
  */
-import { Cause, Clock, Effect, Either, Option } from "effect"
-import { hashAgentToken, newAgentToken } from "../agents/Agent.js"
+import { Cause, Clock, Context, Effect, Either, Option } from "effect"
+import { hashAgentToken, newAgentToken } from "../AgentToken.js"
+import { type Events, publish } from "../Events.js"
 import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
-import { notifyBuildEnded, notifyOutOfQuota } from "../notifications/Events.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
 import { Settings } from "../Settings.js"
-import { TaskRepo } from "../tasks/Task.js"
 import { FileRepo } from "../templates/File.js"
 import type {
   ProvisionedResource,
@@ -31,9 +30,10 @@ import type { JobCompletion, ProvisionerJobRecord } from "../templates/Provision
 import { TemplateRepo } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { UserRepo } from "../users/Repositories.js"
+import { WorkspaceBuildEnded, WorkspaceOutOfQuota } from "./Events.js"
 import { calculateAutostop } from "./Schedule.js"
 import { WorkspaceRepo } from "./Workspace.js"
-import { type StoredResource, WorkspaceBuildRepo, WorkspaceResourceRepo } from "./WorkspaceBuild.js"
+import { type NewStoredResource, WorkspaceBuildRepo, WorkspaceResourceRepo } from "./WorkspaceBuild.js"
 import { INSUFFICIENT_QUOTA } from "./WorkspaceBuilds.js"
 import { ownerQuietHours } from "./WorkspaceSchedules.js"
 
@@ -48,11 +48,19 @@ export type WorkspaceBuildExecutorServices =
   | IdGenerator
   | TemplateRepo
   | Settings
-  | TaskRepo
-  | NotificationQueue
+  | TaskPrompts
+  | Events
   | OrganizationRepo
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+/**
+ * The task a task's workspace runs, as its builds hand it to the provisioner (its current
+ * prompt). The tasks area gives it (tasks/Task.ts `taskPromptsLayer`), through the assembly.
+ */
+export class TaskPrompts extends Context.Tag("@workbay/core/TaskPrompts")<TaskPrompts, {
+  readonly find: (taskId: string) => Effect.Effect<Option.Option<{ readonly id: string; readonly prompt: string }>>
+}>() {}
 
 /**
  * The agent tokens of one build, by agent name: minted when the provisioner first asks for one,
@@ -98,6 +106,7 @@ const toStored = (
         const resourceId = yield* ids.uuid
         const agents = yield* Effect.forEach(r.agents, (a) =>
           Effect.gen(function*() {
+            const token = tokenOf(a.name)
             return {
               id: yield* ids.uuid,
               created_at: at,
@@ -106,7 +115,9 @@ const toStored = (
               name: a.name,
               external: a.external,
               instance_id: a.instance_id,
-              auth_token_hash: hashAgentToken(tokenOf(a.name)),
+              auth_token_hash: hashAgentToken(token),
+              // An external agent's credentials hand its token out again: kept, sealed at rest.
+              auth_token: a.external ? token : undefined,
               operating_system: a.operating_system,
               architecture: a.architecture,
               directory: a.directory,
@@ -147,7 +158,7 @@ const toStored = (
             metadata: r.metadata
           },
           agents
-        } satisfies StoredResource
+        } satisfies NewStoredResource
       })))
 
 const failed = (error: string): JobCompletion => ({ error })
@@ -169,7 +180,7 @@ export const workspaceBuildExecutor = (
               Effect.flatMap(WorkspaceRepo, (w) => w.findById(build.workspace_id)),
               Option.match({
                 onNone: () => Effect.void,
-                onSome: (workspace) => notifyBuildEnded(workspace, build, completion.error)
+                onSome: (workspace) => publish(new WorkspaceBuildEnded({ workspace, build, error: completion.error }))
               })
             )
         })
@@ -226,7 +237,7 @@ const runBuild = (
     // A task's workspace hands its current prompt to the provisioner.
     const task = workspace.task_id == null
       ? undefined
-      : Option.getOrUndefined(yield* (yield* TaskRepo).findById(workspace.task_id))
+      : Option.getOrUndefined(yield* (yield* TaskPrompts).find(workspace.task_id))
     const tokens = agentTokens()
     const result = yield* Effect.either(ctx.provisioner.build({
       archive: file.data,
@@ -261,7 +272,7 @@ const runBuild = (
           output:
             `The workspace costs ${out.daily_cost} credits a day; ${consumed} of a budget of ${budget} are in use.`
         })
-        yield* notifyOutOfQuota(workspace, out.daily_cost, budget - consumed)
+        yield* publish(new WorkspaceOutOfQuota({ workspace, cost: out.daily_cost, remaining: budget - consumed }))
         return failed(INSUFFICIENT_QUOTA)
       }
     }

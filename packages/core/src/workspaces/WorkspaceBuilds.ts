@@ -15,10 +15,8 @@ import { createHash } from "node:crypto"
 import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { auditAction, auditAdditional, auditResource } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, PreconditionFailed, ResponseBody, Validation } from "../Errors.js"
+import { Events } from "../Events.js"
 import { IdGenerator } from "../Ids.js"
-import { notifyManuallyUpdated } from "../notifications/Events.js"
-import type { NotificationQueue } from "../notifications/NotificationQueue.js"
-import type { OrganizationRepo } from "../organizations/Repositories.js"
 import { Transactions } from "../Repositories.js"
 import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
 import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
@@ -39,12 +37,14 @@ import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
 import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import {
   agentConnectionTimings,
   agentScriptTimings,
   provisionerTimings,
   WorkspaceBuildTimings
 } from "./BuildTimings.js"
+import { WorkspaceManuallyUpdated } from "./Events.js"
 import { resolveParameters } from "./Parameters.js"
 import { dormancyPatch } from "./Schedule.js"
 import { WorkspaceSharing } from "./Sharing.js"
@@ -58,7 +58,6 @@ import {
   type WorkspaceBuildSummary,
   WorkspaceResourceRepo
 } from "./WorkspaceBuild.js"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { toBuildResource, WorkspaceBuild, WorkspaceBuildParameter } from "./WorkspaceWire.js"
 
 export interface CreateBuildInput {
@@ -144,7 +143,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const users = yield* UserRepo
     const ids = yield* IdGenerator
     const tx = yield* Transactions
-    const notifyContext = yield* Effect.context<NotificationQueue | UserRepo | OrganizationRepo>()
+    const events = yield* Events
 
     const jobOf = (id: string) => Effect.orDie(jobs.get(id))
 
@@ -560,7 +559,9 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         if (
           input.template_version_id !== undefined && latest !== undefined && version.id !== latest.template_version_id
         ) {
-          yield* Effect.provide(notifyManuallyUpdated(workspace, template, version, actor.user.id), notifyContext)
+          yield* events.publish(
+            new WorkspaceManuallyUpdated({ workspace, template, version, initiatorId: actor.user.id })
+          )
         }
         const [wire] = yield* toWires([queued.build], [workspace], {
           templates: new Map([[template.id, template]]),

@@ -19,12 +19,12 @@ import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
 import type { UserRecord } from "../users/User.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { activityBump, autostartUpdate, dormancyPatch, extendDeadline, ttlUpdate } from "./Schedule.js"
 import { WorkspaceSharing } from "./Sharing.js"
 import { type AutomaticUpdates, type WorkspacePatch, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuildRepo } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { auditedWorkspace, Workspaces } from "./Workspaces.js"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))

@@ -5,8 +5,6 @@
  * times (`deleting_at`, `dormant_at`, `next_start_at`) are `null` when unset.
  */
 import { Schema } from "effect"
-import { AGENT_INACTIVE_DISCONNECT_SECONDS } from "../agents/Agent.js"
-import type { AppStatusRecord } from "../agents/AppStatus.js"
 import { NullUuid } from "../Ids.js"
 import { MatchedProvisioners } from "../templates/ProvisionerDaemon.js"
 import { ProvisionerJob } from "../templates/ProvisionerJob.js"
@@ -25,7 +23,25 @@ import {
 import { omitEmpty, putNonEmpty, wireMaker } from "../Wire.js"
 import { SharedWorkspaceActor } from "./Sharing.js"
 import { automaticUpdatesValues } from "./Workspace.js"
-import { type StoredResource, type WorkspaceAgentRecord, workspaceStatuses } from "./WorkspaceBuild.js"
+import {
+  type AppStatusRecord,
+  type StoredResource,
+  type WorkspaceAgentRecord,
+  workspaceStatuses
+} from "./WorkspaceBuild.js"
+
+/**
+ * How often an open agent connection refreshes its agent's `last_connected_at` (the described
+ * system's `AgentConnectionUpdateFrequency`): at most one write per connection per period, however
+ * often the agent sends heartbeats.
+ */
+export const AGENT_CONNECTION_UPDATE_SECONDS = 15
+
+/**
+ * How long after its last refresh an agent counts as disconnected when its connection vanished
+ * without a close (the described system's `AgentInactiveDisconnectTimeout`, twice the update period).
+ */
+export const AGENT_INACTIVE_DISCONNECT_SECONDS = 2 * AGENT_CONNECTION_UPDATE_SECONDS
 
 export const workspaceBuildReasons = [
   "initiator",
@@ -80,7 +96,7 @@ export class Workspace extends Schema.Class<Workspace>("Workspace")({
   updated_at: Schema.Date,
   owner_id: Schema.UUID,
   owner_name: Schema.String,
-  owner_avatar_url: omitEmpty(Schema.String),
+  owner_avatar_url: Schema.String,
   organization_id: Schema.UUID,
   organization_name: Schema.String,
   template_id: Schema.UUID,
@@ -146,15 +162,17 @@ export const agentStatus = (agent: WorkspaceAgentRecord, now: number): Workspace
 }
 
 /**
- * An agent's health (the described system's rule): unhealthy when it is off and not connected,
- * when its connection timed out or was lost, when its startup scripts failed (`start_error`) or
- * while it shuts down. A start timeout is a soft issue: still healthy. So is "connecting".
+ * An agent's health (the described system's current rule): unhealthy when it is off and not
+ * connected, when it has not yet connected (status `connecting`, whatever its lifecycle), when
+ * its connection timed out or was lost, when its startup scripts failed (`start_error`) or while
+ * it shuts down. A start timeout is a soft issue: still healthy.
  */
 export const agentHealth = (
   status: WorkspaceAgent["status"],
   lifecycle: string
 ): { healthy: boolean; reason: string } => {
   if (status !== "connected" && lifecycle === "off") return { healthy: false, reason: "agent is not running" }
+  if (status === "connecting") return { healthy: false, reason: "agent has not yet connected" }
   if (status === "timeout") return { healthy: false, reason: "agent is taking too long to connect" }
   if (status === "disconnected") return { healthy: false, reason: "agent has lost connection" }
   if (lifecycle === "start_error") return { healthy: false, reason: "agent startup script exited with an error" }

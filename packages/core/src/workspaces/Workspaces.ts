@@ -10,18 +10,16 @@
  * organization admins every workspace of their organization, template admins read them, and a
  * workspace's sharing list grants its roles.
  */
-import { CronExpressionParser } from "cron-parser"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
 import { auditResource } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
+import { Events } from "../Events.js"
 import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
-import { TEMPLATE_ADMIN_ROLES } from "../notifications/Events.js"
-import { NotificationQueue } from "../notifications/NotificationQueue.js"
-import { TemplateIds } from "../notifications/NotificationTemplate.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
 import { Transactions } from "../Repositories.js"
+import { nextOccurrence, parseWeeklySchedule, ttlProblem } from "../Schedule.js"
 import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
 import type { NameValue } from "../templates/Provisioner.js"
@@ -32,11 +30,12 @@ import { UserRepo } from "../users/Repositories.js"
 import { toMinimalUser, type UserRecord } from "../users/User.js"
 import { resolveUserRef } from "../users/UserRef.js"
 import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
+import { publishWorkspaceChange } from "../WorkspaceChannel.js"
+import { WorkspaceCreated } from "./Events.js"
 import { WorkspaceSharing } from "./Sharing.js"
 import { type AutomaticUpdates, type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
 import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
-import { publishWorkspaceChange } from "./WorkspaceChannel.js"
 import { toAppStatus, Workspace, workspaceHealth, WorkspacesResponse } from "./WorkspaceWire.js"
 
 export interface CreateWorkspaceInput {
@@ -60,10 +59,6 @@ export interface ListWorkspacesInput {
 export const DEFAULT_WORKSPACES_PAGE = 25
 export const MAX_WORKSPACES_PAGE = 100
 
-/** The shortest and longest time to live, as the described system bounds them. */
-export const MIN_TTL_MS = 60_000
-export const MAX_TTL_MS = 30 * 24 * 3_600_000
-
 /** The `q` keys of `GET /workspaces`. */
 export const workspaceSearchKeys = [
   "owner",
@@ -85,39 +80,6 @@ const makeWorkspace = wireMaker(Workspace)
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const workspaceNotFound = () => NotFound.resource("Workspace")
-
-/**
- * Parses an autostart schedule as the described system's weekly schedules: an optional
- * `CRON_TZ=<zone>` then five fields whose day of month and month are `*`. Answers the next
- * start after `from`, or a message saying why the schedule is refused.
- */
-export const parseAutostart = (schedule: string, from: Date): { readonly next: Date } | { readonly error: string } => {
-  let spec = schedule.trim()
-  let tz = "UTC"
-  const m = /^CRON_TZ=(\S+)\s+(.*)$/.exec(spec)
-  if (m !== null) {
-    tz = m[1]!
-    spec = m[2]!.trim()
-  }
-  const fields = spec.split(/\s+/)
-  if (fields.length !== 5) {
-    return { error: "The schedule must have five fields: minute, hour, day of month, month and day of week." }
-  }
-  if (fields[2] !== "*" || fields[3] !== "*") {
-    return { error: "The schedule's day of month and month must be \"*\": only weekly schedules are supported." }
-  }
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz })
-  } catch {
-    return { error: `Unknown time zone ${JSON.stringify(tz)}.` }
-  }
-  try {
-    const it = CronExpressionParser.parse(spec, { currentDate: from, tz })
-    return { next: it.next().toDate() }
-  } catch (e) {
-    return { error: `The schedule is not a valid cron expression: ${e instanceof Error ? e.message : String(e)}` }
-  }
-}
 
 const boolTerm = (key: string, value: string | undefined) =>
   value === undefined
@@ -161,24 +123,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const settings = yield* Settings
-    const queue = yield* NotificationQueue
-    /** A workspace created: the template admins hear of it (as the described system's). */
-    const notifyWorkspaceCreated = (w: WorkspaceRecord, templateName: string, versionName: string) =>
-      Effect.gen(function*() {
-        const owner = Option.getOrUndefined(yield* users.findById(w.owner_id))
-        yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
-          templateId: TemplateIds.workspaceCreated,
-          labels: {
-            workspace: w.name,
-            template: templateName,
-            version: versionName,
-            workspace_owner_username: owner?.username ?? ""
-          },
-          targets: [w.id, w.template_id],
-          createdBy: "workspaces"
-        })
-      })
-
+    const events = yield* Events
     /** `{user}`: an id, a username or `me`; deleted users are not found. */
     const resolveUser = (ref: string) => resolveUserRef(users, ref)
 
@@ -215,6 +160,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
             updated_at: w.updated_at,
             owner_id: w.owner_id,
             owner_name: owner?.username ?? "",
+            owner_avatar_url: owner?.avatar_url ?? "",
             organization_id: w.organization_id,
             organization_name: orgNames.get(w.organization_id) ?? "",
             template_id: t.id,
@@ -241,7 +187,6 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
             task_id: w.task_id == null ? NullUuid.none : NullUuid.of(w.task_id),
             shared_with: shared.get(w.id) ?? []
           }
-          putNonEmpty(props, "owner_avatar_url", owner?.avatar_url)
           putNonEmpty(props, "autostart_schedule", w.autostart_schedule)
           putNonEmpty(props, "ttl_ms", w.ttl_ms ?? undefined)
           return [makeWorkspace(props)]
@@ -418,32 +363,23 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         // Schedules: a template that does not let users set them keeps its own.
         let ttl: number | null = template.default_ttl_ms > 0 ? template.default_ttl_ms : null
         if (input.ttl_ms !== undefined && template.allow_user_autostop) {
-          if (input.ttl_ms !== 0 && input.ttl_ms < MIN_TTL_MS) {
-            return yield* BadRequest.field(
-              "ttl_ms",
-              "time until shutdown must be at least one minute",
-              "Invalid Workspace Time to Shutdown."
-            )
-          }
-          if (input.ttl_ms > MAX_TTL_MS) {
-            return yield* BadRequest.field(
-              "ttl_ms",
-              "time until shutdown must be less than 30 days",
-              "Invalid Workspace Time to Shutdown."
-            )
+          const problem = input.ttl_ms === 0 ? undefined : ttlProblem(input.ttl_ms)
+          if (problem !== undefined) {
+            return yield* BadRequest.field("ttl_ms", problem, "Invalid Workspace Time to Shutdown.")
           }
           ttl = input.ttl_ms === 0 ? null : input.ttl_ms
         }
         let schedule = ""
         let nextStart: Date | null = null
         if (input.autostart_schedule !== undefined && input.autostart_schedule !== "") {
-          const parsed = parseAutostart(input.autostart_schedule, at)
-          if ("error" in parsed) {
-            return yield* BadRequest.field("autostart_schedule", parsed.error, "Invalid Autostart Schedule.")
+          const raw = input.autostart_schedule.trim()
+          const parsed = parseWeeklySchedule(raw)
+          if (Either.isLeft(parsed)) {
+            return yield* BadRequest.field("autostart_schedule", parsed.left.message, "Invalid Autostart Schedule.")
           }
           if (template.allow_user_autostart) {
-            schedule = input.autostart_schedule.trim()
-            nextStart = parsed.next
+            schedule = raw
+            nextStart = nextOccurrence(parsed.right, at)
           }
         }
         const existing = yield* workspaces.findByOwnerAndName(owner.id, input.name, false)
@@ -496,7 +432,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           })
         }))
         yield* auditResource(workspaceResource(record), undefined, auditedWorkspace(record))
-        yield* notifyWorkspaceCreated(record, template.name, version.name)
+        yield* events.publish(
+          new WorkspaceCreated({ workspace: record, templateName: template.name, versionName: version.name })
+        )
         return yield* toWire(record)
       }).pipe(span("Workspaces.create"))
 

@@ -175,7 +175,12 @@ describe("listen", () => {
       const { userId } = yield* signedInOwner(T0)
       const asAgent = asAgentOf(userId)
       const waiting = yield* Effect.fork(
-        asAgent(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true })))
+        asAgent(
+          Effect.flatMap(
+            CurrentAgent,
+            ({ owner }) => Effect.flatMap(ExternalAuth, (x) => x.forAgent(owner, { id: "corp", listen: true }))
+          )
+        )
       )
       expect(LISTEN_TIMEOUT).toEqual(Duration.minutes(5))
       yield* TestClock.adjust("4 minutes")
@@ -189,12 +194,15 @@ describe("listen", () => {
     Effect.gen(function*() {
       const { userId } = yield* signedInOwner(T0)
       const waiting = yield* Effect.fork(
-        asAgentOf(userId)(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true })))
+        asAgentOf(userId)(Effect.flatMap(CurrentAgent, ({ owner }) =>
+          Effect.flatMap(ExternalAuth, (x) =>
+            x.forAgent(owner, { id: "corp", listen: true }))))
       )
       yield* TestClock.adjust("1 second")
       expect(Option.isNone(yield* Fiber.poll(waiting))).toBe(true)
       yield* storeLink(userId)
-      yield* Effect.flatMap(PubSub, (p) => p.publish(externalAuthChannel(userId), "corp"))
+      yield* Effect.flatMap(PubSub, (p) =>
+        p.publish(externalAuthChannel(userId), "corp"))
       const answer = yield* Fiber.join(waiting)
       expect(answer).toMatchObject({ access_token: "tok-1", username: "tok-1", url: "" })
     }).pipe(Effect.provide(services(settings))))
@@ -204,14 +212,18 @@ describe("listen", () => {
       const { userId } = yield* signedInOwner(T0)
       const waiting = yield* Effect.fork(
         asAgentOf(userId)(
-          Effect.flatMap(ExternalAuth, (x) => x.forAgent({ match: "http://nothing", id: undefined, listen: true }))
+          Effect.flatMap(CurrentAgent, ({ owner }) =>
+            Effect.flatMap(ExternalAuth, (x) =>
+              x.forAgent(owner, { match: "http://nothing", id: undefined, listen: true })))
             .pipe(Effect.either)
         )
       )
       // No provider matches: the answer is at once, listen or not.
       expect(Either.isLeft(yield* Fiber.join(waiting))).toBe(true)
       const again = yield* Effect.fork(
-        asAgentOf(userId)(Effect.flatMap(ExternalAuth, (x) => x.forAgent({ id: "corp", listen: true })))
+        asAgentOf(userId)(Effect.flatMap(CurrentAgent, ({ owner }) =>
+          Effect.flatMap(ExternalAuth, (x) =>
+            x.forAgent(owner, { id: "corp", listen: true }))))
       )
       yield* TestClock.adjust("1 second")
       yield* storeLink(userId)

@@ -21,7 +21,7 @@ import {
   UserRepo,
   Users
 } from "@workbay/core"
-import { Duration, Effect, Fiber, Layer, Option } from "effect"
+import { Clock, Duration, Effect, Fiber, Layer, Option, Queue } from "effect"
 import * as TestClock from "effect/TestClock"
 import { services, signedInOwner } from "../services.js"
 
@@ -311,4 +311,67 @@ describe("Notifier", () => {
       Effect.provide(withNotifier(rec, { ...configured, notificationsInboxEnabled: false, notificationsLeaseCount: 3 }))
     )
   })
+})
+
+describe("Notifier.run", () => {
+  /** An inbox that hands each delivery to the test, and holds deliveries while `gate` is closed. */
+  const gatedInbox = Effect.gen(function*() {
+    const delivered = yield* Queue.unbounded<InboxDeliveryInput>()
+    const gate = yield* Effect.makeLatch(true)
+    const layer = Layer.mergeAll(
+      Layer.succeed(NotificationSenders, { smtp: () => Effect.void, webhook: () => Effect.void }),
+      Layer.succeed(InboxDelivery, { deliver: (input) => Effect.zipRight(gate.await, Queue.offer(delivered, input)) })
+    )
+    return { delivered, gate, layer }
+  })
+  const inboxOnly: Partial<SettingsShape> = { ...configured, notificationsMethod: "inbox" }
+  const named = (userId: string, name: string) => ({ ...deleted(userId), labels: { name, reason: "r" } })
+  const withGated = (layer: Layer.Layer<NotificationSenders | InboxDelivery>) =>
+    Notifier.Default.pipe(Layer.provide(layer), Layer.provideMerge(services(inboxOnly)), Layer.provideMerge(layer))
+
+  it.scoped("a message enqueued wakes the running notifier: it is sent without the clock reaching the fetch interval", () =>
+    Effect.gen(function*() {
+      const inbox = yield* gatedInbox
+      return yield* Effect.gen(function*() {
+        const { userId } = yield* setup
+        yield* enqueue(named(userId, "before"))
+        yield* Effect.forkScoped(Effect.flatMap(Notifier, (n) => n.run(Duration.minutes(10))))
+        // The first fetch, when the notifier starts.
+        expect((yield* Queue.take(inbox.delivered)).title).toContain("before")
+        // Later messages do not wait for the fetch interval: the clock stays where it is.
+        for (const name of ["first", "second"]) {
+          yield* enqueue(named(userId, name))
+          expect((yield* Queue.take(inbox.delivered)).title).toContain(name)
+        }
+        expect(yield* Clock.currentTimeMillis).toBe(T0)
+      }).pipe(Effect.provide(withGated(inbox.layer)))
+    }))
+
+  it.scoped("wake-ups during a fetch cause one more fetch after it, which sends what they announced", () =>
+    Effect.gen(function*() {
+      const inbox = yield* gatedInbox
+      return yield* Effect.gen(function*() {
+        const { userId } = yield* setup
+        yield* Effect.forkScoped(Effect.flatMap(Notifier, (n) => n.run(Duration.minutes(10))))
+        // Held in the middle of a fetch (its send waits at the gate), until the fetch has leased it.
+        yield* inbox.gate.close
+        yield* enqueue(named(userId, "held"))
+        for (
+          let i = 0;
+          i < 50 &&
+          (yield* NotificationRepo.pipe(Effect.flatMap((r) => r.messagesOf(userId)))).every((m) =>
+            m.leased_until === null
+          );
+          i++
+        ) {
+          yield* Effect.sleep(Duration.millis(1)).pipe(Effect.withClock(Clock.make()))
+        }
+        for (const name of ["b1", "b2", "b3"]) yield* enqueue(named(userId, name))
+        yield* inbox.gate.open
+        const titles: Array<string> = []
+        for (let i = 0; i < 4; i++) titles.push((yield* Queue.take(inbox.delivered)).title)
+        expect(titles.map((t) => /"(.*)"/.exec(t)![1]).sort()).toEqual(["b1", "b2", "b3", "held"])
+        expect(yield* Clock.currentTimeMillis).toBe(T0)
+      }).pipe(Effect.provide(withGated(inbox.layer)))
+    }))
 })

@@ -14,7 +14,7 @@ import {
   REFRESH_TOKEN_LIFETIME_MS,
   s256
 } from "@workbay/core"
-import { Duration, Effect, Either } from "effect"
+import { Duration, Effect, Either, FastCheck as fc } from "effect"
 import * as TestClock from "effect/TestClock"
 import { services, signedInOwner } from "../services.js"
 
@@ -124,6 +124,65 @@ describe("redirect URI rules", () => {
     expect(redirectUriProblem("/relative")).toBeDefined()
   })
 
+  it("registers only URIs a URL parser keeps as written: no control characters, canonical scheme and host", () => {
+    for (
+      const uri of [
+        "https://a.example.com/cb\r\nSet-Cookie: x=1",
+        "https://a.example.com/c b",
+        "http://0x7f.1:8080/cb",
+        "http://2130706433/cb",
+        "http://127.1/cb",
+        "http://[0:0::1]/cb",
+        "https://A.example.com/cb",
+        "HTTPS://a.example.com/cb",
+        "https://a.example.com:443/cb",
+        "http://127.0.0.1:08080/cb",
+        "https://a.example.com\\cb",
+        "https://@a.example.com/cb",
+        "https://bücher.example/cb"
+      ]
+    ) {
+      expect(redirectUriProblem(uri), uri).toBeDefined()
+    }
+    expect(redirectUriProblem("https://xn--bcher-kva.example/cb")).toBeUndefined()
+    expect(redirectUriProblem("https://a.example.com")).toBeUndefined()
+    expect(redirectUriProblem("https://a.example.com?x=1")).toBeUndefined()
+  })
+
+  it("accepts a URI only when the parser writes its scheme and host as given (property)", () => {
+    const part = fc.constantFrom("https://", "http://", "HTTP://", "https:/", "http://u@", "")
+    const host = fc.constantFrom(
+      "a.example.com",
+      "A.example.com",
+      "127.0.0.1",
+      "0x7f.1",
+      "127.1",
+      "2130706433",
+      "[::1]",
+      "[0:0::1]",
+      "localhost",
+      "LOCALHOST",
+      "bücher.example",
+      "xn--bcher-kva.example",
+      "a.example.com."
+    )
+    const port = fc.constantFrom("", ":443", ":80", ":8080", ":08080", ":0")
+    const rest = fc.string({
+      unit: fc.constantFrom("/", "c", "b", "?", "=", " ", "\t", "\n", "\u0000", "\u007f", "\\", "%", ".", "#"),
+      maxLength: 6
+    })
+    fc.assert(
+      fc.property(part, host, port, rest, (p, h, o, r) => {
+        const uri = `${p}${h}${o}${r}`
+        if (redirectUriProblem(uri) !== undefined) return
+        const url = new URL(uri)
+        expect(uri.startsWith(`${url.protocol}//${url.host}`), uri).toBe(true)
+        expect(/[\u0000-\u0020\u007f-\u009f#@]/.test(uri), uri).toBe(false)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
   it("matches exactly, but for the port of a loopback URI", () => {
     const registered = ["https://a.example.com/cb", "http://127.0.0.1/cb"]
     expect(redirectUriMatches(registered, "https://a.example.com/cb")).toBe(true)
@@ -134,6 +193,9 @@ describe("redirect URI rules", () => {
     expect(redirectUriMatches(registered, "http://127.0.0.1:5000/cb?x=1")).toBe(false)
     expect(redirectUriMatches(registered, "http://localhost:5000/cb")).toBe(false)
     expect(redirectUriMatches(registered, "http://127.0.0.1:5000/cb#f")).toBe(false)
+    // Only a canonical loopback URI may vary its port.
+    expect(redirectUriMatches(registered, "http://0x7f.1:5000/cb")).toBe(false)
+    expect(redirectUriMatches(registered, "http://127.0.0.1:5000/c\nb")).toBe(false)
   })
 
   it("computes the S256 challenge of RFC 7636 appendix B", () => {

@@ -46,7 +46,8 @@ describe("starter templates", () => {
     expect(isTemplateExample("nope")).toBe(false)
   })
 
-  it.effect("each makes the same tar archive every time, which the workbay provisioner imports", () =>
+  // Live clock: the imports honour the examples' `build.delay_ms` (docs/templates.md).
+  it.live("each makes the same tar archive every time, which the workbay provisioner imports", () =>
     Effect.gen(function*() {
       expect(yield* exampleArchive("nope")).toBeUndefined()
       for (const e of templateExamples) {

@@ -17,8 +17,13 @@ const TAR = "application/x-tar"
 
 const tar = (files: Record<string, string | Uint8Array>) => Effect.promise(() => tarOf(files))
 
+/** An import, with the test clock moved past the template's `build.delay_ms` waits (imports honour them). */
 const importOf = (archive: Uint8Array, variable_values: ImportInput["variable_values"] = [], content_type = TAR) =>
-  workbayProvisioner.import({ archive, content_type, variable_values })
+  Effect.gen(function*() {
+    const fiber = yield* Effect.fork(workbayProvisioner.import({ archive, content_type, variable_values }))
+    yield* TestClock.adjust("1 hour")
+    return yield* Fiber.join(fiber)
+  })
 
 const buildOf = (archive: Uint8Array, input: Partial<BuildInput> = {}) =>
   workbayProvisioner.build({
@@ -231,6 +236,20 @@ describe("workbay provisioner: import", () => {
       ])
     }))
 
+  it.effect("refuses a validation pattern that is not RE2 syntax, and matches the default as Go's regexp does", () =>
+    Effect.gen(function*() {
+      const lookahead = yield* importFailure(
+        "parameters:\n  - name: a\n    default: x\n    validation: { regex: \"^(?=x)\" }\n"
+      )
+      expect(lookahead.message).toBe(
+        "template.yaml:4: key parameters[0].validation.regex: is not a valid regular expression (RE2 syntax)"
+      )
+      const unanchored = yield* importFailure(
+        "parameters:\n  - name: a\n    default: xyz\n    validation: { regex: \"q\", error: No q. }\n"
+      )
+      expect(unanchored.message).toBe("template.yaml:3: key parameters[0].default: No q.")
+    }))
+
   it.effect("refuses an agent's metadata key used twice, and a metadata item without a script", () =>
     Effect.gen(function*() {
       const twice = yield* importFailure([
@@ -384,6 +403,34 @@ describe("workbay provisioner: build", () => {
       yield* TestClock.adjust("1 second")
       const result = yield* Fiber.join(fiber)
       expect(result.logs.find((l) => l.output === "two")?.created_at.getTime()).toBe(2000)
+    }))
+
+  it.effect("an import waits delay_ms before each log line and before answering, as a build does", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      const archive = yield* tar({ "template.yaml": "build: { logs: [one], delay_ms: 1000 }" })
+      const fiber = yield* Effect.fork(workbayProvisioner.import({
+        archive,
+        content_type: TAR,
+        variable_values: [],
+        onLog: (log) => Effect.sync(() => seen.push(log.output))
+      }))
+      yield* TestClock.adjust("999 millis")
+      expect(seen).not.toContain("one")
+      yield* TestClock.adjust("1 millis")
+      expect(seen).toContain("one")
+      yield* TestClock.adjust("999 millis")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 millis")
+      const result = yield* Fiber.join(fiber)
+      expect(result.logs.map((l) => l.output)).toContain("one")
+    }))
+
+  it.effect("import_delay_ms replaces delay_ms for the import only", () =>
+    Effect.gen(function*() {
+      const archive = yield* tar({ "template.yaml": "build: { logs: [one], delay_ms: 600000, import_delay_ms: 0 }" })
+      const result = yield* workbayProvisioner.import({ archive, content_type: TAR, variable_values: [] })
+      expect(result.logs.map((l) => l.output)).toContain("one")
     }))
 
   it.effect("never dies on bytes that are no archive", () =>

@@ -21,7 +21,7 @@ import { Deferred, Effect, Layer, Ref } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
 import { services } from "../services.js"
-import { zipOf } from "./archives.js"
+import { tarOf } from "./archives.js"
 
 const T0 = Date.UTC(2025, 5, 1, 8, 0, 0, 0)
 const ORG = randomUUID()
@@ -35,12 +35,14 @@ resources:
   - name: box
     type: workbay_machine
 `
-const archive = zipOf({ "template.yaml": TEMPLATE })
+// A tar: reading one waits on event-loop turns only (a zip's entries inflate on zlib's thread pool,
+// which `settle` cannot wait for deterministically).
+const archive = await tarOf({ "template.yaml": TEMPLATE })
 
 /** Imports the archive above with the job's provisioner, logging through the worker's sink. */
 const importExecutor: JobExecutor = (_job, ctx) =>
   Effect.as(
-    ctx.provisioner.import({ archive, content_type: "application/zip", variable_values: [], onLog: ctx.log }),
+    ctx.provisioner.import({ archive, content_type: "application/x-tar", variable_values: [], onLog: ctx.log }),
     {}
   )
 
@@ -62,7 +64,11 @@ const enqueue = (overrides: { provisioner?: string; type?: ProvisionerJobType } 
     }))
 
 /** Lets forked fibers run up to their next sleep. */
-const settle = Effect.repeatN(Effect.yieldNow(), 50)
+// Fiber yields and event-loop turns: reading a job's archive lets the event loop turn.
+const settle = Effect.repeatN(
+  Effect.zipRight(Effect.yieldNow(), Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))),
+  50
+)
 
 const start = (options: WorkerOptions = {}) =>
   Effect.flatMap(ProvisionerWorkers, (w) => w.start({ count: 1, ...options })).pipe(Effect.tap(settle))

@@ -39,6 +39,15 @@ describe("resolveParameters", () => {
       Either.right([{ name: "a", value: "preset" }, { name: "b", value: "given" }, { name: "c", value: "prev" }])
     )
   })
+  it("matches validation patterns in linear time, as Go's regexp does: a backtracking pattern cannot stall a build", () => {
+    // JavaScript's RegExp takes longer than the test's timeout on this pair (exponential backtracking).
+    const ps = [param({ name: "evil", validation_regex: "^(a+)+$", validation_error: "Only a's." })]
+    const r = resolveParameters(ps, { given: [{ name: "evil", value: `${"a".repeat(40)}!` }], previous: undefined })
+    expect(fields(r)).toEqual(["rich_parameter_values.evil"])
+    expect(resolveParameters(ps, { given: [{ name: "evil", value: "aaaa" }], previous: undefined })).toEqual(
+      Either.right([{ name: "evil", value: "aaaa" }])
+    )
+  })
   it("refuses missing required values, options, regex, numbers, bools and lists, one validation each", () => {
     const ps = [
       param({ name: "req", required: true }),

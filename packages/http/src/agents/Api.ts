@@ -29,7 +29,8 @@ const CredentialsPath = Schema.Struct({
 export class AgentsApi extends HttpApiGroup.make("agents")
   .add(HttpApiEndpoint.get("get", "/workspaceagents/:workspaceagent").setPath(AgentPath).addSuccess(WorkspaceAgent))
   .add(
-    // Mints a new token (only hashes are kept): a change, audited though it is a GET.
+    // Answers the build's kept token; mints one (a change, audited though it is a GET) only for
+    // an agent that keeps none or whose kept token does not open. Reads write no entry.
     HttpApiEndpoint.get("externalCredentials", "/workspaces/:workspace/external-agent/:agent/credentials")
       .annotate(Audited, audit("workspace_agent", { action: "write" }))
       .setPath(CredentialsPath)

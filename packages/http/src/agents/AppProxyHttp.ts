@@ -17,7 +17,7 @@ import {
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { readAtMost, readNodeBody, type WebRequestInfo } from "../Adapters.js"
-import type { Dispatcher } from "../Dispatcher.js"
+import type { Dispatcher } from "../dispatch/Dispatcher.js"
 import { DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "../Security.js"
 
 /** Headers of one hop only: never passed on, either way. */

@@ -7,19 +7,21 @@ import {
   WorkspaceAgentLog,
   WorkspaceAgentLogSource
 } from "@workbay/core"
-import { Effect, Schema, Stream } from "effect"
+import { Chunk, Effect, Schema, Stream } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { RequestContext } from "../RequestContext.js"
 import { asksForWebSocket, streamSession, upgradeWebSocket } from "../WebSocket.js"
-import { AgentLogsQuery } from "./LogsApi.js"
+import type { AgentLogsQuery } from "./LogsApi.js"
 
 const encodeLog = Schema.encodeSync(WorkspaceAgentLog)
 
 /**
  * `GET .../logs`, and its old name `.../startup-logs`: the lines, or a WebSocket following them.
  * A WebSocket handshake follows unless `follow=false`: the described system's dashboards send a
- * bare `follow` (`?follow&after=<id>`), which the query rules read as not given.
+ * bare `follow` (`?follow&after=<id>`), which the query rules read as not given. Each message is
+ * a JSON array of lines (every read of the follow: the stored lines, then each new batch), as the
+ * described system sends them and its client reads them (`WorkspaceAgentLog[]`).
  */
 const agentLogs = (agentRef: string, urlParams: typeof AgentLogsQuery.Type) =>
   Effect.gen(function*() {
@@ -28,9 +30,12 @@ const agentLogs = (agentRef: string, urlParams: typeof AgentLogsQuery.Type) =>
     const handshake = asksForWebSocket({ upgrade: ctx.header("upgrade"), connection: ctx.header("connection") })
     if (!(urlParams.follow ?? handshake)) return yield* logs.list(agentRef, urlParams)
     const lines = yield* logs.follow(agentRef, urlParams.after ?? 0)
-    return yield* upgradeWebSocket(
-      streamSession(lines.pipe(Stream.map((l) => JSON.stringify(encodeLog(toAgentLog(l))))))
+    const batches = lines.pipe(
+      Stream.chunks,
+      Stream.filter((chunk) => Chunk.isNonEmpty(chunk)),
+      Stream.map((chunk) => JSON.stringify(Chunk.toReadonlyArray(chunk).map((l) => encodeLog(toAgentLog(l)))))
     )
+    return yield* upgradeWebSocket(streamSession(batches))
   })
 
 export const AgentLogsHttp = implement(WorkbayApi, "agentLogs", {

@@ -13,8 +13,9 @@ import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
 const WatchPath = Schema.Struct({ workspace: uuid("Workspace id") })
 
+/** `agent_name` picks the agent; without it (or empty) the workspace must have exactly one. */
 const WatchQuery = Schema.Struct({
-  agent_name: Schema.String.pipe(Schema.minLength(1, { message: () => "Agent name is required." }))
+  agent_name: Schema.optional(Schema.String)
 })
 
 /** The connection routes users call. */

@@ -10,7 +10,10 @@ export const TailnetHttp = implement(WorkbayApi, "tailnet", {
     Effect.flatMap(RelayMap, (relays) => upgradeWebSocket(followSession((sendLatest) => relays.listen(sendLatest)))),
   coordinate: () => Effect.flatMap(Coordinator, (c) => upgradeWebSocket(c.serveClient)),
   agentConnectionWatch: ({ path, urlParams }) =>
-    Effect.flatMap(ConnectionWatch, (w) => w.agentConnection(path.workspace, urlParams.agent_name)).pipe(
+    Effect.flatMap(
+      ConnectionWatch,
+      (w) => w.agentConnection(path.workspace, urlParams.agent_name === "" ? undefined : urlParams.agent_name)
+    ).pipe(
       Effect.flatMap((messages) => upgradeWebSocket(streamSession(messages)))
     )
 })

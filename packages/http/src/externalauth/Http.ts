@@ -1,9 +1,20 @@
 /** Handlers of the external auth groups. */
-import { ExternalAuth, REDIRECT_COOKIE, STATE_COOKIE, VERIFIER_COOKIE } from "@workbay/core"
+import {
+  type AgentExternalAuthQuery,
+  CurrentAgent,
+  ExternalAuth,
+  REDIRECT_COOKIE,
+  STATE_COOKIE,
+  VERIFIER_COOKIE
+} from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { RequestContext } from "../RequestContext.js"
+
+/** The calling agent's workspace owner's token (the agent comes from the agents area's authentication). */
+const forAgent = (query: AgentExternalAuthQuery) =>
+  Effect.flatMap(CurrentAgent, ({ owner }) => Effect.flatMap(ExternalAuth, (x) => x.forAgent(owner, query)))
 
 export const ExternalAuthHttp = implement(WorkbayApi, "externalAuth", {
   list: () => Effect.flatMap(ExternalAuth, (x) => x.list),
@@ -30,6 +41,6 @@ export const ExternalAuthHttp = implement(WorkbayApi, "externalAuth", {
 })
 
 export const AgentExternalAuthHttp = implement(WorkbayApi, "agentExternalAuth", {
-  externalAuth: ({ urlParams }) => Effect.flatMap(ExternalAuth, (x) => x.forAgent(urlParams)),
-  gitAuth: ({ urlParams }) => Effect.flatMap(ExternalAuth, (x) => x.forAgent(urlParams))
+  externalAuth: ({ urlParams }) => forAgent(urlParams),
+  gitAuth: ({ urlParams }) => forAgent(urlParams)
 })

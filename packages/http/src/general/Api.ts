@@ -32,7 +32,8 @@ export class DeploymentStats extends Schema.Class<DeploymentStats>("DeploymentSt
     stopped: Schema.Int,
     rx_bytes: Schema.Int,
     tx_bytes: Schema.Int,
-    connection_latency_ms: Schema.Struct({ p50: Schema.Number, p95: Schema.Number })
+    // The described system's WorkspaceConnectionLatencyMS has no json tags: its keys are the Go field names.
+    connection_latency_ms: Schema.Struct({ P50: Schema.Number, P95: Schema.Number })
   })
 }) {}
 

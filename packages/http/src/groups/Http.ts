@@ -1,5 +1,5 @@
 /** Handlers of the groups group. */
-import { Groups } from "@workbay/core"
+import { Groups, WorkspaceQuotas } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
@@ -20,7 +20,7 @@ export const GroupsHttp = implement(WorkbayApi, "groups", {
     Effect.flatMap(Groups, (g) => g.listMembersByName(path.organization, path.groupName, urlParams)),
   listPaginated: ({ path, urlParams }) => Effect.flatMap(Groups, (g) => g.listPaginated(path.organization, urlParams)),
   create: ({ path, payload }) => Effect.flatMap(Groups, (g) => g.create(path.organization, payload)),
-  workspaceQuota: ({ path }) => Effect.flatMap(Groups, (g) => g.workspaceQuota(path.user)),
+  workspaceQuota: ({ path }) => Effect.flatMap(WorkspaceQuotas, (q) => q.workspaceQuota(path.user)),
   workspaceQuotaByOrganization: ({ path }) =>
-    Effect.flatMap(Groups, (g) => g.workspaceQuotaByOrganization(path.organization, path.user))
+    Effect.flatMap(WorkspaceQuotas, (q) => q.workspaceQuotaByOrganization(path.organization, path.user))
 })

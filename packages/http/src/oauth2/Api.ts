@@ -36,9 +36,13 @@ export const HTML_CONTENT_TYPE = "text/html; charset=utf-8"
 const html = (status: number) =>
   HttpApiSchema.Uint8Array({ contentType: HTML_CONTENT_TYPE }).annotations(HttpApiSchema.annotations({ status }))
 
-const errorWire = Schema.Struct({ error: Schema.String, error_description: Schema.String })
+const errorWire = Schema.Struct({
+  error: Schema.String,
+  error_description: Schema.String,
+  validations: Schema.optional(Schema.Array(Core.Validation))
+})
 
-/** An OAuth2 error as the API declares it: `{error, error_description}` on the wire. */
+/** An OAuth2 error as the API declares it: `{error, error_description}` on the wire (and the validations of a registration). */
 const oauth2Wire = <A extends { readonly error: string; readonly error_description: string }>(
   cls: Schema.Schema<A, any, never> & { new(props: any): A },
   props: (e: typeof errorWire.Type) => ConstructorParameters<typeof cls>[0]
@@ -46,14 +50,22 @@ const oauth2Wire = <A extends { readonly error: string; readonly error_descripti
   Schema.transform(errorWire, Schema.typeSchema(cls), {
     strict: false,
     decode: (e) => new cls(props(e)),
-    encode: (e) => ({ error: e.error, error_description: e.error_description })
+    encode: (e) => {
+      const validations = (e as { readonly validations?: ReadonlyArray<Core.Validation> | undefined }).validations
+      return validations === undefined
+        ? { error: e.error, error_description: e.error_description }
+        : { error: e.error, error_description: e.error_description, validations }
+    }
   }).annotations({
     ...HttpApiSchema.annotations({ status: HttpApiSchema.getStatusErrorAST(cls.ast) }),
     identifier: String(cls.ast.annotations[SchemaAST.IdentifierAnnotationId] ?? "OAuth2Error")
   })
 
 export const OAuth2Error = oauth2Wire(Core.OAuth2Error, (e) => e)
-export const OAuth2Unauthorized = oauth2Wire(Core.OAuth2Unauthorized, (e) => ({ ...e, challenge: "" }))
+export const OAuth2Unauthorized = oauth2Wire(
+  Core.OAuth2Unauthorized,
+  (e) => ({ error: e.error, error_description: e.error_description, challenge: "" })
+)
 
 const AppPath = Schema.Struct({ app: uuid("OAuth2 app id") })
 const SecretPath = Schema.Struct({ app: uuid("OAuth2 app id"), secretID: uuid("OAuth2 app secret id") })

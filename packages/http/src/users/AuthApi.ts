@@ -1,50 +1,40 @@
 /** Authorization routes: scopes, login, one-time passcodes, first user, auth methods, logout. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { DisplayName, Email, NewPassword, omitEmpty, Rbac, ResponseBody, Username } from "@workbay/core"
+import {
+  AuthMethods,
+  ChangePasswordWithPasscodeRequest,
+  ConvertLoginRequest,
+  ConvertLoginResponse,
+  ExternalApiKeyScopes,
+  FirstUserRequest,
+  FirstUserResponse,
+  LoginRequest,
+  LoginResponse,
+  OneTimePasscodeRequest,
+  Rbac,
+  ResponseBody,
+  ValidatePasswordRequest,
+  ValidateUserPasswordResponse
+} from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, UserPath, wireName } from "../Common.js"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NoContent,
+  NotFound,
+  optional,
+  TooManyRequests,
+  UserPath,
+  wireName
+} from "../Common.js"
 import { Authentication } from "../Security.js"
-
-export class LoginRequest extends Schema.Class<LoginRequest>("LoginWithPasswordRequest")({
-  email: Email,
-  password: Schema.String.pipe(Schema.minLength(1, { message: () => "Password is required." }))
-}) {}
-
-export class LoginResponse extends Schema.Class<LoginResponse>("LoginWithPasswordResponse")({
-  session_token: Schema.String
-}) {}
-
-export class FirstUserRequest extends Schema.Class<FirstUserRequest>("CreateFirstUserRequest")({
-  email: Email,
-  name: optional(DisplayName),
-  username: Username,
-  password: NewPassword,
-  trial: optional(Schema.Boolean),
-  onboarding_info: optional(Schema.Struct({
-    newsletter_marketing: optional(Schema.Boolean),
-    newsletter_releases: optional(Schema.Boolean)
-  })),
-  trial_info: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-}, wireName("CreateFirstUserRequest")) {}
-
-export class FirstUserResponse extends Schema.Class<FirstUserResponse>("CreateFirstUserResponse")({
-  organization_id: Schema.UUID,
-  user_id: Schema.UUID
-}) {}
-
-export class AuthMethods extends Schema.Class<AuthMethods>("AuthMethods")({
-  github: Schema.Struct({ default_provider_configured: Schema.Boolean, enabled: Schema.Boolean }),
-  oidc: Schema.Struct({ enabled: Schema.Boolean, iconUrl: Schema.String, signInText: Schema.String }),
-  password: Schema.Struct({ enabled: Schema.Boolean }),
-  /** Absent unless a terms of service URL is configured. */
-  terms_of_service_url: omitEmpty(Schema.String)
-}) {}
 
 /** Routes that work without a token. */
 export class AuthorizationApi extends HttpApiGroup.make("authorization")
   .add(
-    HttpApiEndpoint.get("scopes", "/auth/scopes").addSuccess(Schema.Struct({ external: Schema.Array(Schema.String) }))
+    HttpApiEndpoint.get("scopes", "/auth/scopes").addSuccess(ExternalApiKeyScopes)
   )
   .add(
     HttpApiEndpoint.post("login", "/users/login").annotate(
@@ -54,13 +44,14 @@ export class AuthorizationApi extends HttpApiGroup.make("authorization")
       .setPayload(LoginRequest)
       .addSuccess(LoginResponse, { status: 201 })
       .addError(Forbidden)
+      .addError(TooManyRequests)
   )
   .add(
     HttpApiEndpoint.post("requestOneTimePasscode", "/users/otp/request").annotate(
       Audited,
       audit("user", { action: "request_password_reset", anonymous: true })
     )
-      .setPayload(Schema.Struct({ email: Email }))
+      .setPayload(OneTimePasscodeRequest)
       .addSuccess(NoContent)
       .addError(Forbidden)
   )
@@ -69,15 +60,10 @@ export class AuthorizationApi extends HttpApiGroup.make("authorization")
       Audited,
       audit("user", { action: "write", anonymous: true })
     )
-      .setPayload(Schema.Struct({
-        email: Email,
-        one_time_passcode: Schema.String.pipe(
-          Schema.minLength(1, { message: () => "The one-time passcode is required." })
-        ),
-        password: NewPassword
-      }))
+      .setPayload(ChangePasswordWithPasscodeRequest)
       .addSuccess(NoContent)
       .addError(Forbidden)
+      .addError(TooManyRequests)
   )
   .add(HttpApiEndpoint.get("getFirstUser", "/users/first").addSuccess(ResponseBody).addError(NotFound))
   .add(
@@ -93,13 +79,6 @@ export class AuthorizationApi extends HttpApiGroup.make("authorization")
   .addError(BadRequest)
   .prefix("/api/v2")
 {}
-
-export class ConvertLoginResponse extends Schema.Class<ConvertLoginResponse>("OAuthConversionResponse")({
-  expires_at: Schema.Date,
-  state_string: Schema.String,
-  to_type: Schema.String,
-  user_id: Schema.UUID
-}) {}
 
 /** The resource kind and the action of an authorization check, as the evaluator knows them. */
 const ResourceType = Schema.Literal(...Rbac.resourceKinds).annotations({
@@ -133,8 +112,8 @@ export class AuthorizationRequest extends Schema.Class<AuthorizationRequest>("Au
 export class SessionApi extends HttpApiGroup.make("session")
   .add(
     HttpApiEndpoint.post("validatePassword", "/users/validate-password").annotate(Audited, false)
-      .setPayload(Schema.Struct({ password: Schema.String }))
-      .addSuccess(Schema.Struct({ valid: Schema.Boolean, details: Schema.String }))
+      .setPayload(ValidatePasswordRequest)
+      .addSuccess(ValidateUserPasswordResponse)
   )
   .add(
     HttpApiEndpoint.post("convertLogin", "/users/:user/convert-login").annotate(
@@ -142,7 +121,7 @@ export class SessionApi extends HttpApiGroup.make("session")
       audit("user", { action: "write" })
     )
       .setPath(UserPath)
-      .setPayload(Schema.Struct({ password: Schema.String, to_type: Schema.String }))
+      .setPayload(ConvertLoginRequest)
       .addSuccess(ConvertLoginResponse, { status: 201 })
       .addError(NotFound)
   )

@@ -1,42 +1,13 @@
 /** Sign-in through GitHub and OpenID Connect: the providers' callbacks, GitHub's device flow, the caller's OIDC claims. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import * as Core from "@workbay/core"
-import { Schema } from "effect"
+import { CallbackQuery, DeviceFlowCallbackResponse, GithubDeviceResponse, OidcClaimsResponse } from "@workbay/core"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NotFound, optionalParam, wire } from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NotFound, wire } from "../Common.js"
 import { Authentication } from "../Security.js"
 
 /** 502: the provider could not be reached or answered unusably. */
 export const ProviderUnavailable = wire(Core.ProviderUnavailable)
-
-/** The query of a provider's callback (and of the call that starts its flow). */
-export const CallbackQuery = Schema.Struct({
-  code: optionalParam(Schema.String),
-  state: optionalParam(Schema.String),
-  redirect: optionalParam(Schema.String),
-  oidc_merge_state: optionalParam(Schema.String),
-  error: optionalParam(Schema.String),
-  error_description: optionalParam(Schema.String),
-  iss: optionalParam(Schema.String)
-})
-
-export class DeviceFlowCallbackResponse
-  extends Schema.Class<DeviceFlowCallbackResponse>("OAuth2DeviceFlowCallbackResponse")({
-    redirect_url: Schema.String
-  })
-{}
-
-export class GithubDeviceResponse extends Schema.Class<GithubDeviceResponse>("ExternalAuthDevice")({
-  device_code: Schema.String,
-  expires_in: Schema.Int,
-  interval: Schema.Int,
-  user_code: Schema.String,
-  verification_uri: Schema.String
-}) {}
-
-export class OidcClaimsResponse extends Schema.Class<OidcClaimsResponse>("OIDCClaimsResponse")({
-  claims: Schema.Record({ key: Schema.String, value: Schema.Unknown })
-}) {}
 
 /** A sign-in answers a login (or, creating the user, a register) entry naming the new session. */
 const signInAudit = audit("api_key", { action: "login" })

@@ -1,14 +1,18 @@
 /** Handlers of the sign-in groups: decode the callback, one service call, then the cookies and the redirect it asks for. */
-import { type CallbackAnswer, type CallbackInput, GithubSignIn, OidcSignIn } from "@workbay/core"
+import {
+  type CallbackAnswer,
+  type CallbackInput,
+  type CallbackQuery,
+  DeviceFlowCallbackResponse,
+  GithubSignIn,
+  OidcSignIn
+} from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { RequestContext } from "../RequestContext.js"
-import { DeviceFlowCallbackResponse } from "./SignInApi.js"
 
-type Query = Omit<CallbackInput, "cookie">
-
-const withCookies = (query: Query) =>
+const withCookies = (query: typeof CallbackQuery.Type) =>
   Effect.map(RequestContext, (ctx): CallbackInput => ({ ...query, cookie: ctx.cookie }))
 
 /** Sets the answer's cookies (the session's among them) and its redirect, or answers where to go (device flow). */

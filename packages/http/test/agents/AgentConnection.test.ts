@@ -87,8 +87,9 @@ describe("agent connection info and startup-logs", () => {
     const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/startup-logs?follow=true`, {
       "Service-Session-Token": dev.client.token!
     })
-    await eventually(() => ws.messages.length >= 2)
-    expect(ws.messages.map((m) => JSON.parse(m).output)).toEqual(["one", "two"])
+    // Each message is an array of lines (the stored ones arrive together).
+    await eventually(() => ws.messages.flatMap((m) => JSON.parse(m)).length >= 2)
+    expect(ws.messages.flatMap((m) => JSON.parse(m).map((l: any) => l.output))).toEqual(["one", "two"])
     ws.socket.close(1000)
     await ws.closed
     // The described system's dashboards send a bare `follow` (`?follow&after=<id>`).
@@ -99,7 +100,7 @@ describe("agent connection info and startup-logs", () => {
       }
     )
     await eventually(() => bare.messages.length >= 1)
-    expect(bare.messages.map((m) => JSON.parse(m).output)).toEqual(["two"])
+    expect(bare.messages.map((m) => JSON.parse(m).map((l: any) => l.output))).toEqual([["two"]])
     bare.socket.close(1000)
     await bare.closed
     expectResponse(await srv.anonymous.get(`/workspaceagents/${agent.id}/startup-logs`), 401)

@@ -2,8 +2,10 @@
  * Agent tokens end to end over real HTTP: each build's provisioner is handed a token per agent
  * (a provisioner here records them); the token reaches its agent's own routes and the extend
  * route, nothing else, and stops working once a newer build replaces its agent. Users read an
- * agent, and get an external agent's credentials (a new token each time).
+ * agent, and get an external agent's credentials (the build's token, the same on every read).
  */
+import { AgentRepo, hashAgentToken } from "@workbay/core"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Client,
@@ -11,12 +13,14 @@ import {
   expectResponse,
   expectValidations,
   type ServiceTestServer,
+  SESSION_HEADER,
   startWithOwner,
   type TestUser,
   UNKNOWN_ID,
   UUID_PATTERN
 } from "../support.js"
 import { runJobs } from "../templates/versions.js"
+import { connect, eventually } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { recordingProvisioner } from "./fixtures.js"
 
@@ -166,30 +170,74 @@ describe("agent tokens and the agent routes", () => {
   describe("GET /workspaces/{workspace}/external-agent/{agent}/credentials", () => {
     const path = (w: { id: string }, agent = "outside") => `/workspaces/${w.id}/external-agent/${agent}/credentials`
 
-    it("answers a new token and the command that starts the reference agent; the previous token stops working", async () => {
+    it("answers the build's token (the one its provisioner was handed) and the command that starts the reference agent, the same on every read", async () => {
       const w = await workspace()
       const r = await dev.client.get(path(w))
       expect(r.status, JSON.stringify(r.body)).toBe(200)
       expect(Object.keys(r.body).sort()).toEqual(["agent_token", "command"])
       expect(r.body.agent_token).toMatch(UUID_PATTERN)
+      expect(r.body.agent_token).toBe(handed.get(w.id)!.get("outside"))
       expect(r.body.command).toContain(`--token ${r.body.agent_token}`)
       expect(r.body.command).toMatch(/^npx -y @workbay\/agent --url \S+ --token /)
-      expect((await asAgent(r.body.agent_token).get("/workspaceagents/me/gitsshkey")).status).toBe(200)
-      // The token the provisioner was handed for it no longer works, nor does the first credential.
-      expectResponse(await asAgent(handed.get(w.id)!.get("outside")!).get("/workspaceagents/me/gitsshkey"), 401)
       const again = await dev.client.get(path(w))
-      expect(again.body.agent_token).not.toBe(r.body.agent_token)
-      expectResponse(await asAgent(r.body.agent_token).get("/workspaceagents/me/gitsshkey"), 401)
-      expect((await asAgent(again.body.agent_token).get("/workspaceagents/me/gitsshkey")).status).toBe(200)
+      expect(again.body).toEqual(r.body)
+      // An owner reading it (the dashboard's page) changes nothing either.
+      expect((await owner.get(path(w))).body.agent_token).toBe(r.body.agent_token)
+      expect((await asAgent(r.body.agent_token).get("/workspaceagents/me/gitsshkey")).status).toBe(200)
     })
 
-    it("is audited as a write of the agent, its token a secret", async () => {
+    it("an agent connected with the token stays connected while the credentials are read", async () => {
       const w = await workspace()
-      expect((await dev.client.get(path(w))).status).toBe(200)
+      const { agent_token } = (await dev.client.get(path(w))).body
+      const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: agent_token })
+      const request = async (id: number) => {
+        ws.socket.send(JSON.stringify({ type: "heartbeat", id }))
+        await eventually(() => ws.messages.some((m) => JSON.parse(m).id === id))
+      }
+      await request(1)
+      for (let i = 0; i < 3; i++) expect((await dev.client.get(path(w))).body.agent_token).toBe(agent_token)
+      await request(2)
+      expect(await Promise.race([ws.closed, new Promise((resolve) => setTimeout(() => resolve("open"), 300))])).toBe(
+        "open"
+      )
+      expect((await dev.client.get(`/workspaceagents/${agentsOf(w).outside.id}`)).body.status).toBe("connected")
+      ws.socket.close(1000)
+      await ws.closed
+    })
+
+    it("a new build makes a new token; the previous one stops working", async () => {
+      const w = await workspace()
+      const first = (await dev.client.get(path(w))).body.agent_token
+      const built = await dev.client.post(`/workspaces/${w.id}/builds`, { transition: "start" })
+      expect(built.status, JSON.stringify(built.body)).toBe(200)
+      await runJobs(srv)
+      const second = (await dev.client.get(path(w))).body.agent_token
+      expect(second).toMatch(UUID_PATTERN)
+      expect(second).not.toBe(first)
+      expect(second).toBe(handed.get(w.id)!.get("outside"))
+      expectResponse(await asAgent(first).get("/workspaceagents/me/gitsshkey"), 401)
+      expect((await asAgent(second).get("/workspaceagents/me/gitsshkey")).status).toBe(200)
+    })
+
+    it("reads write no audit entry; an agent that keeps no token gets one, once, audited as a write with its token a secret", async () => {
+      const w = await workspace()
       const id = agentsOf(w).outside.id
-      const logs = await owner.get(`/audit?q=${encodeURIComponent(`resource_id:${id}`)}&limit=5`)
-      expect(logs.status, JSON.stringify(logs.body)).toBe(200)
-      const [entry] = logs.body.audit_logs
+      const entries = async () => {
+        const logs = await owner.get(`/audit?q=${encodeURIComponent(`resource_id:${id}`)}&limit=5`)
+        expect(logs.status, JSON.stringify(logs.body)).toBe(200)
+        return logs.body.audit_logs as Array<any>
+      }
+      expect((await dev.client.get(path(w))).status).toBe(200)
+      expect(await entries()).toEqual([])
+      // As an agent built before tokens were kept (or whose instance identity replaced it): none kept.
+      const handedToken = handed.get(w.id)!.get("outside")!
+      await srv.run(Effect.flatMap(AgentRepo, (repo) => repo.setTokenHash(id, hashAgentToken(handedToken), new Date())))
+      const minted = (await dev.client.get(path(w))).body.agent_token
+      expect(minted).not.toBe(handedToken)
+      expectResponse(await asAgent(handedToken).get("/workspaceagents/me/gitsshkey"), 401)
+      expect((await dev.client.get(path(w))).body.agent_token).toBe(minted)
+      const [entry, ...rest] = await entries()
+      expect(rest).toEqual([])
       expect(entry).toMatchObject({
         action: "write",
         resource_type: "workspace_agent",
@@ -197,6 +245,7 @@ describe("agent tokens and the agent routes", () => {
         status_code: 200
       })
       expect(entry.diff).toEqual({ agent_token: { old: "", new: "", secret: true } })
+      expect(JSON.stringify(entry)).not.toContain(minted)
     })
 
     it("400 for an agent its provisioner starts, 404 for an unknown agent or a stranger, 401 anonymous, 400 bad id", async () => {

@@ -5,13 +5,13 @@
  * connection and back; each app session's open shows in the connection log; sharing levels,
  * 401, 403, 404 and 502 answer with the Response object.
  */
+import { type RunningAgent, startAgent } from "@workbay/agent"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningAgent, startAgent } from "../../../agent/src/index.js"
 import {
   type Client,
   createOrganization,

@@ -217,38 +217,38 @@ describe("agent logs, app statuses and connection reports", () => {
       expect((await dev.client.get(`/workspaceagents/${main.id}/logs`)).body).toHaveLength(16)
     })
 
-    it("follow=true streams stored and new lines over a WebSocket until a newer build replaces the agent", async () => {
-      const { w, main, asMain } = await setup()
-      const script = main.scripts[0].log_source_id
-      await asMain.patch("/workspaceagents/me/logs", {
-        log_source_id: script,
-        logs: [line("before-1"), line("before-2")]
-      })
-      const first = (await dev.client.get(`/workspaceagents/${main.id}/logs`)).body[0]
-      const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${main.id}/logs?follow=true&after=${first.id}`, {
-        [SESSION_HEADER]: dev.client.token!
-      })
-      const outputs = () => ws.messages.map((m) => JSON.parse(m).output)
-      await eventually(() => outputs().length === 1)
-      expect(outputs()).toEqual(["before-2"])
-      await asMain.patch("/workspaceagents/me/logs", {
-        log_source_id: script,
-        logs: [line("live-1"), line("live-2", "debug")]
-      })
-      await eventually(() => outputs().length === 3)
-      expect(outputs()).toEqual(["before-2", "live-1", "live-2"])
-      expect(Object.keys(JSON.parse(ws.messages[2]!)).sort()).toEqual([
-        "created_at",
-        "id",
-        "level",
-        "output",
-        "source_id"
-      ])
-      // A stop build replaces the agent: the follow ends (within the fallback re-check).
-      expect((await dev.client.post(`/workspaces/${w.id}/builds`, { transition: "stop" })).status).toBe(200)
-      await runJobs(srv)
-      expect((await ws.closed).code).toBe(1000)
-    }, 20_000)
+    it(
+      "follow=true streams stored and new lines over a WebSocket, an array of lines a message, until a newer build replaces the agent",
+      async () => {
+        const { w, main, asMain } = await setup()
+        const script = main.scripts[0].log_source_id
+        await asMain.patch("/workspaceagents/me/logs", {
+          log_source_id: script,
+          logs: [line("before-1"), line("before-2")]
+        })
+        const first = (await dev.client.get(`/workspaceagents/${main.id}/logs`)).body[0]
+        const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/${main.id}/logs?follow=true&after=${first.id}`, {
+          [SESSION_HEADER]: dev.client.token!
+        })
+        // Each message is a WorkspaceAgentLog[] (the client's type): the stored lines, then each new batch.
+        const batches = () => ws.messages.map((m) => JSON.parse(m) as Array<{ output: string }>)
+        await eventually(() => batches().length === 1)
+        expect(batches().map((b) => b.map((l) => l.output))).toEqual([["before-2"]])
+        await asMain.patch("/workspaceagents/me/logs", {
+          log_source_id: script,
+          logs: [line("live-1"), line("live-2", "debug")]
+        })
+        await eventually(() => batches().flat().length === 3)
+        expect(batches().every(Array.isArray)).toBe(true)
+        expect(batches().flat().map((l) => l.output)).toEqual(["before-2", "live-1", "live-2"])
+        expect(Object.keys(batches().flat()[2]!).sort()).toEqual(["created_at", "id", "level", "output", "source_id"])
+        // A stop build replaces the agent: the follow ends (within the fallback re-check).
+        expect((await dev.client.post(`/workspaces/${w.id}/builds`, { transition: "stop" })).status).toBe(200)
+        await runJobs(srv)
+        expect((await ws.closed).code).toBe(1000)
+      },
+      20_000
+    )
 
     it("follow=true is refused before the upgrade: 401 anonymous, 404 for a stranger", async () => {
       const { main } = await setup()

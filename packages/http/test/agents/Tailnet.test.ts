@@ -3,7 +3,7 @@
  * coordination between a client (`/tailnet`) and an agent (`/workspaceagents/me/coordinate`),
  * and watching an agent until it connects. Refusals happen before the upgrade, as HTTP answers.
  */
-import { RelayMap } from "@workbay/core"
+import { AgentRepo, hashAgentToken, RelayMap } from "@workbay/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -18,7 +18,16 @@ import {
 import { runJobs } from "../templates/versions.js"
 import { connect, eventually, refusal } from "../websocket.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
-import { AGENTS_TEMPLATE, json, node, recordingProvisioner, send, setAgentConnected, waitFor } from "./tailnet.js"
+import {
+  AGENTS_TEMPLATE,
+  json,
+  node,
+  recordingProvisioner,
+  send,
+  setAgentConnected,
+  setAgentLifecycle,
+  waitFor
+} from "./tailnet.js"
 
 const SLOW_AGENT_TEMPLATE = `resources:
   - name: box
@@ -297,10 +306,20 @@ describe("connection routes", () => {
         expect(res.status, JSON.stringify(res.body)).toBe(200)
         return res.body.agent_token as string
       }
-      const first = await connect(ws("/workspaceagents/me/coordinate"), asToken(await credentials()))
+      const firstToken = await credentials()
+      const first = await connect(ws("/workspaceagents/me/coordinate"), asToken(firstToken))
       const main = await connect(ws("/workspaceagents/me/coordinate"), asToken(recording.token(w.id)!))
       send(first, { type: "node", node: node(21) })
-      // Rotating the external agent's token ends the connection made with the old one; another agent's stays.
+      // Reading the credentials again rotates nothing; an agent that keeps no token (built before
+      // tokens were kept) gets a new one on the next read. That rotation ends the connection made
+      // with the old one; another agent's stays.
+      expect(await credentials()).toBe(firstToken)
+      const outside = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) =>
+        a.name === "outside"
+      )
+      await srv.run(
+        Effect.flatMap(AgentRepo, (repo) => repo.setTokenHash(outside.id, hashAgentToken(firstToken), new Date()))
+      )
       const second = await connect(ws("/workspaceagents/me/coordinate"), asToken(await credentials()))
       const closed = await first.closed
       expect(closed.code).toBe(1000)
@@ -388,65 +407,85 @@ describe("connection routes", () => {
   })
 
   describe("GET /workspaces/{workspace}/agent-connection-watch", () => {
-    it("streams the build, the agent and the build's log lines, then `connected` and a clean close", async () => {
-      const slow = await makeTemplate(srv, owner, orgId, SLOW_AGENT_TEMPLATE)
-      const created = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, {
-        name: "watched-agent",
-        template_id: slow.id
-      })
-      expect(created.status, JSON.stringify(created.body)).toBe(200)
-      const id = created.body.id
-      const socket = await connect(ws(`/workspaces/${id}/agent-connection-watch?agent_name=main`), as(dev.client))
-      const agent = await waitFor(socket, (m) => m.type === "agent", 0, 10_000)
-      expect(agent.agent).toMatchObject({ name: "main", status: "connecting" })
-      await runJobs(srv)
-      await waitFor(socket, (m) => m.type === "build" && m.build.status === "running")
-      await eventually(() => json(socket).filter((m) => m.type === "log").length >= 2)
-      expect(json(socket).filter((m) => m.type === "log").map((m) => m.log.output)).toEqual(
-        expect.arrayContaining(["Pulling the image", "Starting the box"])
-      )
-      expect(json(socket).find((m) => m.type === "build")).toMatchObject({
-        build: { workspace_id: id, build_number: 1 }
-      })
-      expect(json(socket).some((m) => m.type === "connected")).toBe(false)
+    // The described system's frames (workspacesdk.ConnectionWatchEvent): `error` always there, null but in an error frame.
+    const frameKeys = (m: any) => Object.keys(m).sort()
 
-      await setAgentConnected(srv, agent.agent.id, id)
-      const done = await waitFor(socket, (m) => m.type === "connected")
-      expect(done.agent).toMatchObject({ id: agent.agent.id, status: "connected" })
-      expect(json(socket).at(-1).type).toBe("connected")
-      expect((await socket.closed).code).toBe(1000)
-    }, 20_000)
+    it(
+      "sends build updates and the build's log lines, then the agent's id and lifecycle as it changes; the stream stays open",
+      async () => {
+        const slow = await makeTemplate(srv, owner, orgId, SLOW_AGENT_TEMPLATE)
+        const created = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+          name: "watched-agent",
+          template_id: slow.id
+        })
+        expect(created.status, JSON.stringify(created.body)).toBe(200)
+        const id = created.body.id
+        const socket = await connect(ws(`/workspaces/${id}/agent-connection-watch?agent_name=main`), as(dev.client))
+        const first = await waitFor(socket, () => true)
+        expect(first).toEqual({
+          error: null,
+          build_update: { transition: "start", job_status: first.build_update.job_status }
+        })
+        expect(["pending", "running"]).toContain(first.build_update.job_status)
+        await runJobs(srv)
+        await waitFor(socket, (m) => m.build_update?.job_status === "succeeded")
+        const update = await waitFor(socket, (m) => m.agent_update !== undefined)
+        const agent = agentsOf((await dev.client.get(`/workspaces/${id}`)).body).main
+        expect(update).toEqual({ error: null, agent_update: { id: agent.id, lifecycle: "created" } })
+        const logs = json(socket).filter((m) => m.job_log !== undefined)
+        expect(logs.map((m) => m.job_log.output)).toEqual(
+          expect.arrayContaining(["Pulling the image", "Starting the box"])
+        )
+        expect(logs.every((m) => m.error === null && frameKeys(m).join() === "error,job_log")).toBe(true)
+        expect(json(socket).every((m) => m.type === undefined)).toBe(true)
 
-    it("ends with an error when the finished build has no such agent; 404 at once when already settled", async () => {
+        const seen = json(socket).length
+        await setAgentLifecycle(srv, agent.id, id, "ready")
+        expect(await waitFor(socket, (m) => m.agent_update !== undefined, seen)).toEqual({
+          error: null,
+          agent_update: { id: agent.id, lifecycle: "ready" }
+        })
+        // Connecting is not an end: the watch goes on until the client leaves.
+        await setAgentConnected(srv, agent.id, id)
+        await new Promise((r) => setTimeout(r, 200))
+        expect(socket.socket.readyState).toBe(socket.socket.OPEN)
+        socket.socket.close(1000)
+        await socket.closed
+      },
+      20_000
+    )
+
+    it("ends with an error frame and a clean close: no agent of that name, several agents and no name", async () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
-      expect(
-        (await refusal(connect(ws(`/workspaces/${w.id}/agent-connection-watch?agent_name=ghost`), as(dev.client))))
-          .status
-      ).toBe(404)
-      const slow = await makeTemplate(srv, owner, orgId, SLOW_AGENT_TEMPLATE)
-      const created = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, {
-        name: "ghost-watch",
-        template_id: slow.id
-      })
-      const socket = await connect(
-        ws(`/workspaces/${created.body.id}/agent-connection-watch?agent_name=ghost`),
-        as(dev.client)
-      )
-      await runJobs(srv)
-      const end = await waitFor(socket, (m) => m.type === "error")
-      expect(end.message).toContain("no agent named \"ghost\"")
-      expect((await socket.closed).code).toBe(1000)
+      const ghost = await connect(ws(`/workspaces/${w.id}/agent-connection-watch?agent_name=ghost`), as(dev.client))
+      expect((await ghost.closed).code).toBe(1000)
+      expect(json(ghost)).toEqual([
+        { error: null, build_update: { transition: "start", job_status: "succeeded" } },
+        { error: { code: 2, retryable: false, message: "target agent not found by name" } }
+      ])
+      for (const query of ["", "?agent_name="]) {
+        const unnamed = await connect(ws(`/workspaces/${w.id}/agent-connection-watch${query}`), as(dev.client))
+        expect((await unnamed.closed).code).toBe(1000)
+        expect(json(unnamed).at(-1)).toEqual({
+          error: { code: 1, retryable: false, message: "more than one agent on workspace and target not specified" }
+        })
+      }
     })
 
-    it("ends at once for an agent already connected", async () => {
+    it("answers an agent already connected with its build and agent updates at once", async () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
       await setAgentConnected(srv, agentsOf(w).side.id, w.id)
       const socket = await connect(ws(`/workspaces/${w.id}/agent-connection-watch?agent_name=side`), as(dev.client))
-      expect((await socket.closed).code).toBe(1000)
-      expect(json(socket).map((m) => m.type)).toEqual(expect.arrayContaining(["build", "agent", "connected"]))
+      await eventually(() => socket.messages.length >= 2)
+      expect(json(socket)).toEqual([
+        { error: null, build_update: { transition: "start", job_status: "succeeded" } },
+        { error: null, agent_update: { id: agentsOf(w).side.id, lifecycle: "created" } }
+      ])
+      socket.socket.close(1000)
+      await socket.closed
     })
 
-    it("refuses before the upgrade: 401, 404 for a stranger and an unknown workspace, 400 for bad input", async () => {
+    it("refuses before the upgrade: 401, 404 for a stranger and an unknown workspace, 400 for a bad id", async () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
       const path = (id: string, query = "?agent_name=main") => ws(`/workspaces/${id}/agent-connection-watch${query}`)
       expect((await refusal(connect(path(w.id)))).status).toBe(401)
@@ -456,11 +495,6 @@ describe("connection routes", () => {
       const badId = await refusal(connect(path("nope"), as(dev.client)))
       expect(badId.status).toBe(400)
       expect(badId.body.validations.map((v: any) => v.field)).toEqual(["workspace"])
-      const noName = await refusal(connect(path(w.id, ""), as(dev.client)))
-      expect(noName.status).toBe(400)
-      expect(noName.body.validations.map((v: any) => v.field)).toEqual(["agent_name"])
-      const emptyName = await refusal(connect(path(w.id, "?agent_name="), as(dev.client)))
-      expect(emptyName.status).toBe(400)
     })
   })
 })

@@ -65,3 +65,13 @@ export const node = (id: number, extra: Record<string, unknown> = {}) => ({
   endpoints: ["192.0.2.1:41641"],
   ...extra
 })
+
+/** Sets an agent's lifecycle state in its row and signals its workspace's watchers, as the agent's `update_lifecycle` does. */
+export const setAgentLifecycle = (srv: ServiceTestServer, agentId: string, workspaceId: string, state: string) =>
+  srv.run(
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE workspace_agents SET lifecycle_state = ${state} WHERE id = ${agentId}`.pipe(Effect.orDie)
+      yield* publishWorkspaceChange(workspaceId)
+    }) as Effect.Effect<void>
+  )

@@ -3,6 +3,7 @@
  * database pinged, the access URL's /healthz fetched, a WebSocket echo through the server's own
  * upgrade path, the built-in workers' daemon rows).
  */
+import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Client,
@@ -75,6 +76,24 @@ describe("health", () => {
     await new Promise((r) => setTimeout(r, 5))
     const forced = await owner.get("/debug/health?force=1")
     expect(forced.body.time).not.toBe(report.time)
+  })
+
+  it("warns in the database section (EDB03) while no external token encryption key is configured; not with one", async () => {
+    const warnings = (report: any) =>
+      (report.database.warnings as Array<{ code: string; message: string }>).map((w) => w.code)
+    const without = (await owner.get("/debug/health?force=true")).body
+    expect(warnings(without)).toContain("EDB03")
+    expect(without.database.severity).toBe("warning")
+    expect(without.database.warnings.find((w: any) => w.code === "EDB03").message).toContain("unencrypted")
+    const keyed = await startWithOwner({
+      settings: { externalTokenEncryptionKeys: [randomBytes(32).toString("base64")] }
+    })
+    try {
+      const report = (await keyed.owner.get("/debug/health?force=true")).body
+      expect(warnings(report)).not.toContain("EDB03")
+    } finally {
+      await keyed.srv.close()
+    }
   })
 
   it("refuses others: 401 without a token, 403 to members, 400 on a bad force", async () => {

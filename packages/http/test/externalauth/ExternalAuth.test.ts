@@ -4,10 +4,13 @@
  * shows it, expired tokens refresh on use (rotating), a refused refresh is remembered, unlinking
  * revokes, the device flow links; a workspace agent gets its owner's token by match or id, the
  * sign-in URL when unlinked, waits with `listen` until the owner links, and the removed
- * `/gitauth` answers the same. Each route's 400, 401, 403 and 404.
+ * `/gitauth` answers the same. Each route's 400, 401, 403 and 404. With encryption keys the
+ * tokens are stored encrypted, and a link sealed with a removed key asks its user to link again.
  */
-import { ExternalAuthLinkRepo } from "@workbay/core"
+import { SqlClient } from "@effect/sql"
+import { ExternalAuthLinkRepo, keyDigest, makeSecretBox } from "@workbay/core"
 import { Effect, Option } from "effect"
+import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { recordingProvisioner } from "../agents/fixtures.js"
 import {
@@ -455,5 +458,76 @@ describe("external auth", () => {
     // The start of the flow is recorded as such, with nothing changed.
     const started = mine.find((e) => e.additional_fields?.flow === "started")
     expect(started).toMatchObject({ resource_id: user.user.id, resource_target: "github", diff: {} })
+  })
+})
+
+describe("external auth with encryption keys", () => {
+  const [k1, removed] = [randomBytes(32).toString("base64"), randomBytes(32).toString("base64")]
+  let provider: ProviderServer
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+  let template: { id: string }
+  const handed = new Map<string, Map<string, string>>()
+
+  beforeAll(async () => {
+    provider = await startProvider()
+    ;({ srv, owner, orgId } = await startWithOwner({
+      provisioners: [recordingProvisioner(["main"], handed)],
+      lifecycle: false,
+      settings: { externalAuth: providerSettings(provider.url), externalTokenEncryptionKeys: [k1] }
+    }))
+    template = await makeTemplate(srv, owner, orgId, TEMPLATE)
+  })
+  afterAll(async () => {
+    await srv?.close()
+    await provider?.close()
+  })
+
+  const raw = (userId: string) =>
+    srv.run(
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<Record<string, unknown>>`SELECT * FROM external_auth_links WHERE user_id = ${userId}`.pipe(
+          Effect.orDie
+        )) as Effect.Effect<
+          ReadonlyArray<Record<string, unknown>>
+        >
+    )
+
+  it("stores the provider's tokens encrypted, hands the agent the token as issued; a link sealed with a removed key asks to link again", async () => {
+    const user = await createUser(owner, { username: "ext-sealed" })
+    const w = await makeWorkspace(srv, user.client, orgId, template.id)
+    const agent = user.client.as(handed.get(w.id)!.get("main")!)
+    const r = await linkThroughBrowser(provider, srv.url, user.client, "github", "octocat")
+    expect(r.atProvider.status).toBe(302)
+    const token = Option.getOrThrow(
+      await srv.run(Effect.flatMap(ExternalAuthLinkRepo, (repo) => repo.find("github", user.user.id)))
+    ).oauth_access_token
+    const [row] = await raw(user.user.id)
+    expect(row!.oauth_access_token).not.toContain(token)
+    expect(row!.oauth_access_token_key_id).toBe(keyDigest(Buffer.from(k1, "base64")))
+    expect((await agent.get("/workspaceagents/me/external-auth?id=github")).body.access_token).toBe(token)
+    expect((await user.client.get("/external-auth/github")).body.authenticated).toBe(true)
+
+    // As if the key had been removed before a rotation: the link does not open.
+    const sealed = makeSecretBox([removed]).seal(token)
+    await srv.run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql`UPDATE external_auth_links SET oauth_access_token = ${sealed.value}, oauth_access_token_key_id = ${sealed.keyId}
+        WHERE user_id = ${user.user.id}`.pipe(Effect.orDie)
+      ) as Effect.Effect<unknown>
+    )
+    const page = await user.client.get("/external-auth/github")
+    expect(page.status, JSON.stringify(page.body)).toBe(200)
+    expect(page.body.authenticated).toBe(false)
+    expect((await user.client.get("/external-auth")).body.links).toEqual([])
+    const unlinked = await agent.get("/workspaceagents/me/external-auth?id=github")
+    expect(unlinked.status).toBe(200)
+    expect(unlinked.body).toMatchObject({ access_token: "", url: `${srv.url}/external-auth/github` })
+    // Linking again replaces it.
+    await linkThroughBrowser(provider, srv.url, user.client, "github", "octocat")
+    expect((await user.client.get("/external-auth/github")).body.authenticated).toBe(true)
   })
 })

@@ -143,7 +143,11 @@ const expectOption = (o: any) => {
 const SECRETS = {
   pgConnectionUrl: "postgres://workbay:PgSecret-91f2@db.internal:5432/workbay",
   scimApiKey: "ScimSecret-3a7c",
-  externalTokenEncryptionKeys: ["RXh0S2V5U2VjcmV0LTQ0Yjk=", "RXh0S2V5U2VjcmV0LTU1Yzg="],
+  // Real keys (32 bytes each): the service checks them at start.
+  externalTokenEncryptionKeys: [
+    "RXh0S2V5U2VjcmV0LTQ0YjktLS0tLS0tLS0tLS0tLS0=",
+    "RXh0S2V5U2VjcmV0LTU1YzgtLS0tLS0tLS0tLS0tLS0="
+  ],
   oidcClientSecret: "OidcSecret-6d1e",
   oauth2GithubClientSecret: "GithubSecret-0b8f",
   emailAuthPassword: "SmtpSecret-77aa",
@@ -432,7 +436,7 @@ describe("deployment routes", () => {
           rx_bytes: 0,
           tx_bytes: 0,
           // No agent reported a latency: -1, as the described system.
-          connection_latency_ms: { p50: -1, p95: -1 }
+          connection_latency_ms: { P50: -1, P95: -1 }
         })
       }
     })

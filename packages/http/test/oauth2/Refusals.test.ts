@@ -1,12 +1,13 @@
 /**
  * What the authorization server refuses: redirect URI tricks, code replay, a wrong PKCE
  * verifier, plain PKCE, unsupported response types, cross-site posts, bad client
- * authentication, and registration metadata that RFC 7591 rules out.
+ * authentication, registration metadata that RFC 7591 rules out, and redirect URIs that are not
+ * stored as they would be redirected to (control characters, non-canonical hosts).
  */
 import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, type ServiceTestServer, startWithOwner } from "../support.js"
-import { codeFrom, consent, csrfOf, REDIRECT, register, tokenPost } from "./fixtures.js"
+import { type Client, createUser, expectValidations, type ServiceTestServer, startWithOwner } from "../support.js"
+import { basic, codeFrom, consent, csrfOf, REDIRECT, register, tokenPost } from "./fixtures.js"
 
 let srv: ServiceTestServer
 let owner: Client
@@ -28,7 +29,6 @@ const page = (params: Record<string, string>) =>
     headers: { cookie: cookie() },
     redirect: "manual"
   })
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`
 
 /** A code for the confidential client with PKCE: the code and its verifier. */
 const codeWithPkce = async (redirectUri = REDIRECT) => {
@@ -379,5 +379,100 @@ describe("dynamic registration", () => {
     // A client made by hand has no registration access token.
     const app = await owner.post("/oauth2-provider/apps", { name: "Handmade", callback_url: REDIRECT })
     expect((await fetch(`${srv.url}/oauth2/clients/${app.body.id}`, { headers: bearer })).status).toBe(401)
+  })
+})
+
+describe("strict redirect URIs", () => {
+  /** URIs a URL parser would rewrite (so the redirect would go to another string), or that carry what RFC 6749 forbids. */
+  const bad = [
+    "https://client.example/cb\r\nSet-Cookie: injected=1",
+    "https://client.example/c b",
+    "https://client.example/cb\u0007",
+    "https://client.example/\tcb",
+    "https://client.example/cb\u007f",
+    "http://0x7f.1:8080/cb",
+    "http://2130706433/cb",
+    "http://127.1/cb",
+    "http://[0:0::1]/cb",
+    "https://Client.example/cb",
+    "https://client.example:443/cb",
+    "https://client.example:0443/cb",
+    "https://client.example\\cb",
+    "https://@client.example/cb",
+    "https://user:pw@client.example/cb",
+    "https://client.example/cb#fragment",
+    "https://bücher.example/cb"
+  ]
+  const good = [
+    "https://client.example/cb",
+    "https://client.example",
+    "http://127.0.0.1:8080/cb",
+    "http://[::1]/cb",
+    "http://localhost/cb?x=1",
+    "https://xn--bcher-kva.example/cb"
+  ]
+
+  it("refuses each at registration with invalid_redirect_uri and a validation on redirect_uris", async () => {
+    for (const uri of bad) {
+      const r = await fetch(`${srv.url}/oauth2/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ redirect_uris: [REDIRECT, uri] })
+      })
+      expect(r.status, uri).toBe(400)
+      const body = await r.json() as any
+      expect(body, uri).toMatchObject({ error: "invalid_redirect_uri", validations: [{ field: "redirect_uris" }] })
+      expect(body.validations).toHaveLength(1)
+      expect(body.error_description).not.toMatch(/[\r\n\t\u0007\u007f]/)
+    }
+    for (const uri of good) expect((await register(srv.url, { redirect_uris: [uri] })).redirect_uris).toEqual([uri])
+  })
+
+  it("refuses each in an RFC 7592 update, and for apps made by hand (callback_url)", async () => {
+    const reg = await register(srv.url, { redirect_uris: [REDIRECT] })
+    const bearer = { authorization: `Bearer ${reg.registration_access_token}`, "content-type": "application/json" }
+    const app = await owner.post("/oauth2-provider/apps", { name: "Strict", callback_url: REDIRECT })
+    expect(app.status).toBe(201)
+    for (const uri of bad) {
+      const put = await fetch(`${srv.url}/oauth2/clients/${reg.client_id}`, {
+        method: "PUT",
+        headers: bearer,
+        body: JSON.stringify({ redirect_uris: [uri] })
+      })
+      expect(put.status, uri).toBe(400)
+      expect(await put.json(), uri).toMatchObject({
+        error: "invalid_redirect_uri",
+        validations: [{ field: "redirect_uris" }]
+      })
+      expectValidations(await owner.post("/oauth2-provider/apps", { name: "Strict Too", callback_url: uri }), [
+        "callback_url"
+      ])
+      expectValidations(
+        await owner.put(`/oauth2-provider/apps/${app.body.id}`, { name: "Strict", callback_url: uri }),
+        ["callback_url"]
+      )
+    }
+    const read = await fetch(`${srv.url}/oauth2/clients/${reg.client_id}`, { headers: bearer })
+    expect((await read.json() as any).redirect_uris).toEqual([REDIRECT])
+  })
+
+  it("lets a loopback redirect vary its port only when written canonically", async () => {
+    const reg = await register(srv.url, { redirect_uris: ["http://127.0.0.1/cb"], token_endpoint_auth_method: "none" })
+    const pkce = { code_challenge: "x".repeat(43), code_challenge_method: "S256" }
+    const asked = (redirect_uri: string) =>
+      page({ client_id: reg.client_id, response_type: "code", state: "s", redirect_uri, ...pkce })
+    expect((await asked("http://127.0.0.1:5555/cb")).status).toBe(200)
+    for (
+      const uri of [
+        "http://0x7f.1:5555/cb",
+        "http://2130706433:5555/cb",
+        "http://127.1:5555/cb",
+        "http://127.0.0.1:5555/c\tb"
+      ]
+    ) {
+      const r = await asked(uri)
+      expect(r.status, uri).toBe(400)
+      expect(r.headers.get("location")).toBeNull()
+    }
   })
 })

@@ -104,6 +104,10 @@ export const formInit = (form: Record<string, string>, headers: Record<string, s
   headers: { "content-type": "application/x-www-form-urlencoded", ...headers }
 })
 
+/** HTTP Basic client authentication (RFC 6749 2.3.1): the `authorization` header of a confidential client. */
+export const basic = (clientId: string, secret: string) =>
+  `Basic ${Buffer.from(`${clientId}:${secret}`).toString("base64")}`
+
 /** A token pair for the user of `sessionToken`, and the client it was issued to. */
 export const seedTokens = async (baseUrl: string, sessionToken: string) => {
   const { reg, code, verifier } = await seedCode(baseUrl, sessionToken)
@@ -113,7 +117,7 @@ export const seedTokens = async (baseUrl: string, sessionToken: string) => {
     code_verifier: verifier,
     redirect_uri: REDIRECT
   }, {
-    authorization: `Basic ${Buffer.from(`${reg.client_id}:${reg.client_secret}`).toString("base64")}`
+    authorization: basic(reg.client_id, reg.client_secret)
   })
   return { reg, tokens: await res.json() as { access_token: string; refresh_token: string } }
 }

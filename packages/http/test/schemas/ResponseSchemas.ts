@@ -6,10 +6,14 @@
  * matches our declarations.
  *
  * Conventions:
- * - `required` lists only what the reference states as always present.
- * - Objects stay open (`additionalProperties` is not set) unless the reference closes them.
+ * - Every declared field is required, as the client's types (`typesGenerated.ts`) declare a
+ *   field without `?`: a field we leave out that a client reads as always present fails here.
+ *   Only fields wrapped in `omitted(...)` or `optional(...)` may be absent.
  * - A field the reference omits when empty (Go's `omitempty`) is declared with `omitted(...)`:
  *   when present it is never empty (`""`, `false`, `[]`, `{}`), so sending it empty fails.
+ * - `optional(...)` marks a field the client type declares optional (`?`) that may be sent empty
+ *   (a pointer left out when nil, or a field only some answers carry).
+ * - Objects stay open (`additionalProperties` is not set) unless the reference closes them.
  * - Formats `uuid`, `uri`, `email` and `date-time` are enforced by ajv-formats.
  */
 import { Ajv, type ValidateFunction } from "ajv"
@@ -29,11 +33,26 @@ const dateTime: JsonSchema = { type: "string", format: "date-time" }
 const arrayOf = (items: JsonSchema): JsonSchema => ({ type: "array", items })
 const mapOf = (values: JsonSchema): JsonSchema => ({ type: "object", additionalProperties: values })
 const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: "null" }] })
-const object = (properties: Record<string, JsonSchema>, required: ReadonlyArray<string> = []): JsonSchema => ({
-  type: "object",
-  properties,
-  ...(required.length > 0 ? { required: [...required] } : {})
-})
+/** Schemas of fields that may be absent (`omitted`, `optional`); every other declared field is required. */
+const mayBeAbsent = new WeakSet<JsonSchema>()
+
+/** A field the client type declares optional (`?`), which may be sent empty when present. */
+const optional = (schema: JsonSchema): JsonSchema => {
+  const copy = { ...schema }
+  mayBeAbsent.add(copy)
+  return copy
+}
+
+/**
+ * An object whose declared fields are all required but those marked `omitted` or `optional`.
+ * `required` names fields beyond those (a field declared elsewhere, as in `allOf`).
+ */
+const object = (properties: Record<string, JsonSchema>, required: ReadonlyArray<string> = []): JsonSchema => {
+  const all = [
+    ...new Set([...required, ...Object.keys(properties).filter((key) => !mayBeAbsent.has(properties[key]!))])
+  ]
+  return { type: "object", properties, ...(all.length > 0 ? { required: all } : {}) }
+}
 
 /** A health report section: its own fields (all required) and the base report's. */
 /** How the agent chat shows a kind of block (codersdk's display modes). */
@@ -45,22 +64,22 @@ const healthSection = (fields: Record<string, JsonSchema>): JsonSchema =>
     severity: { type: "string", enum: ["ok", "warning", "error"] },
     warnings: arrayOf({ $ref: "#/definitions/HealthMessage" }),
     dismissed: boolean,
-    error: { type: "string", minLength: 1 }
-  }, [...Object.keys(fields), "severity", "warnings", "dismissed"])
+    error: omitted(string)
+  })
 
 /** A field left out when empty: present means non-empty. */
 const omitted = (schema: JsonSchema): JsonSchema => {
   switch (schema.type) {
     case "string":
-      return { ...schema, minLength: 1 }
+      return optional({ ...schema, minLength: 1 })
     case "boolean":
-      return { ...schema, const: true }
+      return optional({ ...schema, const: true })
     case "array":
-      return { ...schema, minItems: 1 }
+      return optional({ ...schema, minItems: 1 })
     case "object":
-      return { ...schema, minProperties: 1 }
+      return optional({ ...schema, minProperties: 1 })
     default:
-      return schema
+      return optional(schema)
   }
 }
 
@@ -363,7 +382,7 @@ export const definitions: Record<string, JsonSchema> = {
     completed_at: omitted(dateTime),
     canceled_at: omitted(dateTime),
     error: omitted(string),
-    error_code: { type: "string", enum: ["REQUIRED_TEMPLATE_VARIABLES"] },
+    error_code: omitted({ type: "string", enum: ["REQUIRED_TEMPLATE_VARIABLES"] }),
     status: { type: "string", enum: jobStatuses },
     worker_id: omitted(uuid),
     worker_name: omitted(string),
@@ -384,7 +403,7 @@ export const definitions: Record<string, JsonSchema> = {
       template_icon: string,
       workspace_id: omitted(uuid),
       workspace_name: omitted(string),
-      workspace_build_transition: { type: "string", enum: ["start", "stop", "delete"] }
+      workspace_build_transition: omitted({ type: "string", enum: ["start", "stop", "delete"] })
     }, ["template_version_name", "template_id", "template_name", "template_display_name", "template_icon"]),
     logs_overflowed: boolean
   }, [
@@ -549,6 +568,32 @@ export const definitions: Record<string, JsonSchema> = {
     "scripts",
     "startup_script_behavior"
   ]),
+  // workspacesdk.ConnectionWatchEvent: `error` is not omitempty (null but in an error frame).
+  ConnectionWatchEvent: object({
+    error: nullable(object({ code: integer, retryable: boolean, message: string, details: omitted(string) })),
+    build_update: optional(object({
+      transition: { type: "string", enum: ["start", "stop", "delete"] },
+      job_status: { type: "string", enum: jobStatuses }
+    })),
+    agent_update: optional(object({
+      lifecycle: {
+        type: "string",
+        enum: [
+          "created",
+          "starting",
+          "start_timeout",
+          "start_error",
+          "ready",
+          "shutting_down",
+          "shutdown_timeout",
+          "shutdown_error",
+          "off"
+        ]
+      },
+      id: uuid
+    })),
+    job_log: optional(ref("ProvisionerJobLog"))
+  }),
   AgentGitSSHKey: object({ private_key: string, public_key: string }, ["private_key", "public_key"]),
   WorkspaceAgentLogSource: object(
     { workspace_agent_id: uuid, id: uuid, created_at: dateTime, display_name: string, icon: string },
@@ -692,8 +737,8 @@ export const definitions: Record<string, JsonSchema> = {
       ]
     },
     resources: arrayOf(ref("WorkspaceResource")),
-    deadline: dateTime,
-    max_deadline: dateTime,
+    deadline: optional(dateTime),
+    max_deadline: optional(dateTime),
     status: {
       type: "string",
       enum: [
@@ -710,10 +755,9 @@ export const definitions: Record<string, JsonSchema> = {
       ]
     },
     daily_cost: integer,
-    matched_provisioners: object({ count: integer, available: integer, most_recently_seen: dateTime }, [
-      "count",
-      "available"
-    ]),
+    matched_provisioners: optional(
+      object({ count: integer, available: integer, most_recently_seen: optional(dateTime) })
+    ),
     template_version_preset_id: nullable(uuid),
     has_ai_task: omitted(boolean),
     has_external_agent: omitted(boolean)
@@ -743,7 +787,7 @@ export const definitions: Record<string, JsonSchema> = {
     updated_at: dateTime,
     owner_id: uuid,
     owner_name: string,
-    owner_avatar_url: omitted(uri),
+    owner_avatar_url: string,
     organization_id: uuid,
     organization_name: string,
     template_id: uuid,
@@ -759,7 +803,7 @@ export const definitions: Record<string, JsonSchema> = {
     outdated: boolean,
     name: string,
     autostart_schedule: omitted(string),
-    ttl_ms: integer,
+    ttl_ms: optional(integer),
     last_used_at: dateTime,
     deleting_at: nullable(dateTime),
     dormant_at: nullable(dateTime),
@@ -1016,9 +1060,9 @@ export const definitions: Record<string, JsonSchema> = {
     ),
     validation_error: omitted(string),
     validation_regex: omitted(string),
-    validation_min: integer,
-    validation_max: integer,
-    validation_monotonic: { type: "string", enum: ["increasing", "decreasing"] },
+    validation_min: optional(integer),
+    validation_max: optional(integer),
+    validation_monotonic: optional({ type: "string", enum: ["increasing", "decreasing"] }),
     required: boolean,
     ephemeral: boolean
   }, [
@@ -1115,8 +1159,7 @@ export const definitions: Record<string, JsonSchema> = {
     template_icon: string,
     template_display_name: string
   }, ["id", "status", "template_name", "template_icon", "template_display_name"]),
-  // Templates: every field is sent (no omitempty in the reference), but for the percentiles
-  // of build times, which are absent until measured.
+  // Templates: every field is sent (no omitempty in the reference).
   TemplateExample: object({
     id: string,
     url: string,
@@ -1165,7 +1208,8 @@ export const definitions: Record<string, JsonSchema> = {
     cors_behavior: { type: "string", enum: ["simple", "passthru"] },
     use_classic_parameter_flow: boolean
   }, templateRequired),
-  TransitionStats: { ...object({ p50: integer, p95: integer }), additionalProperties: false },
+  // Go's TransitionStats has no json tags: its keys are the field names, null until measured.
+  TransitionStats: { ...object({ P50: nullable(integer), P95: nullable(integer) }), additionalProperties: false },
   TemplateUser: object(
     {
       ...reducedUserFields,
@@ -1246,7 +1290,7 @@ export const definitions: Record<string, JsonSchema> = {
     resource_link: string,
     is_deleted: boolean,
     organization_id: uuid,
-    organization: ref("MinimalOrganization"),
+    organization: optional(ref("MinimalOrganization")),
     // null when no user is known (an anonymous request that named none).
     user: nullable(ref("User"))
   }),
@@ -1262,19 +1306,19 @@ export const definitions: Record<string, JsonSchema> = {
     agent_name: string,
     ip: string,
     type: { type: "string", enum: connectionTypes },
-    web_info: object({
+    web_info: optional(object({
       user_agent: string,
       // null when the request was anonymous.
       user: nullable(ref("User")),
       slug_or_port: string,
       status_code: integer
-    }),
-    ssh_info: object({
+    })),
+    ssh_info: optional(object({
       connection_id: uuid,
-      disconnect_time: dateTime,
-      disconnect_reason: string,
-      exit_code: integer
-    })
+      disconnect_time: optional(dateTime),
+      disconnect_reason: optional(string),
+      exit_code: optional(integer)
+    }))
   }),
   ConnectionLogResponse: object({ connection_logs: arrayOf(ref("ConnectionLog")), count: integer, count_cap: integer }),
 
@@ -1302,7 +1346,7 @@ export const definitions: Record<string, JsonSchema> = {
       running: integer,
       failed: integer,
       stopped: integer,
-      connection_latency_ms: object({ p50: number, p95: number }),
+      connection_latency_ms: object({ P50: number, P95: number }),
       rx_bytes: integer,
       tx_bytes: integer
     }),
@@ -1351,31 +1395,31 @@ export const definitions: Record<string, JsonSchema> = {
     env: omitted(string),
     yaml: omitted(string),
     default: omitted(string),
-    value: {},
+    value: optional({}),
     annotations: omitted(mapOf(string)),
-    group: ref("SerpentGroup"),
+    group: optional(ref("SerpentGroup")),
     use_instead: omitted(arrayOf(ref("SerpentOption"))),
     hidden: omitted(boolean),
-    value_source: { type: "string", enum: ["flag", "env", "yaml", "default"] }
+    value_source: optional({ type: "string", enum: ["flag", "env", "yaml", "default"] })
   }),
   SerpentGroup: object({
-    parent: ref("SerpentGroup"),
+    parent: optional(ref("SerpentGroup")),
     name: omitted(string),
     yaml: omitted(string),
     description: omitted(string)
   }),
   // The relay map (tailscale's tailcfg.DERPMap, as the described system sends it on /derp-map).
   DERPMap: object({
-    HomeParams: nullable(object({ RegionScore: nullable(mapOf(number)) })),
+    HomeParams: optional(nullable(object({ RegionScore: optional(nullable(mapOf(number))) }))),
     Regions: mapOf(ref("DERPRegion")),
-    OmitDefaultRegions: boolean
+    OmitDefaultRegions: optional(boolean)
   }, ["Regions"]),
   DERPRegion: object({
     EmbeddedRelay: boolean,
     RegionID: integer,
     RegionCode: string,
     RegionName: string,
-    Avoid: boolean,
+    Avoid: optional(boolean),
     Nodes: arrayOf(ref("DERPNode"))
   }, ["RegionID", "RegionCode", "RegionName", "Nodes"]),
   NotificationTemplate: {
@@ -1422,8 +1466,8 @@ export const definitions: Record<string, JsonSchema> = {
   OAuth2ClientRegistrationResponse: object({
     client_id: string,
     client_secret: omitted(string),
-    client_id_issued_at: integer,
-    client_secret_expires_at: integer,
+    client_id_issued_at: omitted(integer),
+    client_secret_expires_at: omitted(integer),
     redirect_uris: omitted(arrayOf(string)),
     client_name: omitted(string),
     client_uri: omitted(string),
@@ -1452,7 +1496,7 @@ export const definitions: Record<string, JsonSchema> = {
   OAuth2ClientConfiguration: object({
     client_id: string,
     client_id_issued_at: integer,
-    client_secret_expires_at: integer,
+    client_secret_expires_at: omitted(integer),
     redirect_uris: omitted(arrayOf(string)),
     client_name: omitted(string),
     client_uri: omitted(string),
@@ -1502,8 +1546,8 @@ export const definitions: Record<string, JsonSchema> = {
     expires_in: omitted(integer),
     refresh_token: omitted(string),
     scope: omitted(string),
-    expiry: dateTime
-  }, ["access_token", "token_type"]),
+    expiry: optional(dateTime)
+  }),
   // External auth (the described system's codersdk and agentsdk types; docs/reference/api/git.md, agents.md).
   ExternalAuthLink: {
     ...object({
@@ -1603,7 +1647,7 @@ export const definitions: Record<string, JsonSchema> = {
     name: string,
     type: string,
     template_ids: arrayOf(uuid),
-    options: arrayOf(object({ description: string, icon: string, name: string, value: string })),
+    options: optional(arrayOf(object({ description: string, icon: string, name: string, value: string }))),
     values: arrayOf(object({ count: integer, value: string }))
   }),
   TemplateInsightsResponse: object({
@@ -1653,16 +1697,16 @@ export const definitions: Record<string, JsonSchema> = {
     Name: string,
     RegionID: integer,
     HostName: string,
-    CertName: string,
-    IPv4: string,
-    IPv6: string,
-    STUNPort: integer,
-    STUNOnly: boolean,
-    DERPPort: integer,
-    InsecureForTests: boolean,
-    ForceHTTP: boolean,
-    STUNTestIP: string,
-    CanPort80: boolean
+    CertName: optional(string),
+    IPv4: optional(string),
+    IPv6: optional(string),
+    STUNPort: optional(integer),
+    STUNOnly: optional(boolean),
+    DERPPort: optional(integer),
+    InsecureForTests: optional(boolean),
+    ForceHTTP: optional(boolean),
+    STUNTestIP: optional(string),
+    CanPort80: optional(boolean)
   }, ["Name", "RegionID", "HostName"]),
   // Sign-in through GitHub and OpenID Connect (typesGenerated: ExternalAuthDevice, OAuth2DeviceFlowCallbackResponse, OIDCClaimsResponse).
   OAuth2DeviceFlowCallbackResponse: {
@@ -1709,9 +1753,9 @@ export const definitions: Record<string, JsonSchema> = {
     ...object({
       entitlement: { enum: ["entitled", "grace_period", "not_entitled"] },
       enabled: boolean,
-      limit: integer,
-      actual: integer,
-      usage_period: ref("UsagePeriod")
+      limit: optional(integer),
+      actual: optional(integer),
+      usage_period: optional(ref("UsagePeriod"))
     }, ["entitlement", "enabled"]),
     additionalProperties: false
   },
@@ -1747,11 +1791,11 @@ export const definitions: Record<string, JsonSchema> = {
     wildcard_hostname: string,
     derp_enabled: boolean,
     derp_only: boolean,
-    status: object({
+    status: optional(object({
       status: { type: "string", enum: ["ok", "unreachable", "unhealthy", "unregistered"] },
-      report: object({ errors: arrayOf(string), warnings: arrayOf(string) }, ["errors", "warnings"]),
+      report: optional(object({ errors: arrayOf(string), warnings: arrayOf(string) })),
       checked_at: dateTime
-    }, ["status", "checked_at"]),
+    })),
     created_at: dateTime,
     updated_at: dateTime,
     deleted: boolean,

@@ -132,7 +132,7 @@ describe("tasks", () => {
       workspace_agent_id: { uuid: agent.id, valid: true },
       workspace_app_id: { uuid: app.id, valid: true },
       workspace_agent_lifecycle: "created",
-      workspace_agent_health: { healthy: true }
+      workspace_agent_health: { healthy: false, reason: "agent has not yet connected" }
     })
     const { ws, asAgent } = await agentReady(t.workspace_id.uuid)
     expect((await dev.client.get(`/tasks/me/${t.id}`)).body).toMatchObject({
@@ -304,6 +304,11 @@ describe("tasks", () => {
     expect(logs.body.logs[0]).toMatchObject({ type: "input", content: "First prompt" })
     expect(typeof logs.body.logs[0].id).toBe("number")
     expectValidations(await dev.client.patch(`/tasks/me/${t.id}/input`, { input: "" }), ["input"])
+    // Only white space is no input either (the described system trims before checking).
+    const blank = await dev.client.patch(`/tasks/me/${t.id}/input`, { input: " \n\t " })
+    expectValidations(blank, ["input"])
+    expect(blank.body.message).toBe("Task input is required.")
+    expect((await dev.client.get(`/tasks/me/${t.id}`)).body.initial_prompt).toBe("First prompt")
     expectResponse(await other.client.patch(`/tasks/${dev.username}/${t.id}/input`, { input: "Mine now" }), 404)
     expect((await dev.client.patch(`/tasks/me/${t.id}/input`, { input: "Second prompt" })).status).toBe(204)
     expect((await dev.client.get(`/tasks/me/${t.id}`)).body.initial_prompt).toBe("Second prompt")

@@ -4,6 +4,7 @@ import { makeWorkbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { zerosZip, zipOf } from "../../../core/test/templates/archives.js"
 import {
   type Client,
   createUser,
@@ -154,6 +155,62 @@ describe("files", () => {
       duplex: "half"
     } as RequestInit)
     expect(res.status).toBe(413)
+  })
+})
+
+describe("hostile zip uploads", () => {
+  let srv: ServiceTestServer
+  let member: Client
+
+  beforeAll(async () => {
+    const started = await startWithOwner()
+    srv = started.srv
+    member = (await createUser(started.owner)).client
+  })
+  afterAll(() => srv.close())
+
+  /** Sequential `GET /buildinfo` until `done` settles (and at least `min` of them): their statuses. */
+  const readWhile = async (done: Promise<unknown>, min = 5) => {
+    let settled = false
+    void done.finally(() => (settled = true))
+    const statuses: Array<number> = []
+    while (!settled || statuses.length < min) {
+      const res = await fetch(`${srv.url}/api/v2/buildinfo`)
+      await res.arrayBuffer()
+      statuses.push(res.status)
+    }
+    return statuses
+  }
+
+  it("refuses a 1 MB zip of one 1 GiB entry with 400 while other requests are answered", async () => {
+    const bomb = zerosZip("zeros.bin", 1024 * 1024 * 1024)
+    const uploading = upload(srv.url, member.token, bomb, "application/zip")
+    const reads = await readWhile(uploading)
+    const r = await uploading
+    expectResponse({ status: r.status, body: r.body, headers: r.headers }, 400)
+    expect(r.body).toEqual({
+      message: "Incomplete .zip archive file.",
+      detail: "The archive expands to more than 67108864 bytes."
+    })
+    expect(reads.every((status) => status === 200)).toBe(true)
+  })
+
+  it("refuses a zip whose header understates a 1 GiB entry with 400 while other requests are answered", async () => {
+    const liar = zerosZip("zeros.bin", 1024 * 1024 * 1024, 1000)
+    const uploading = upload(srv.url, member.token, liar, "application/zip")
+    const reads = await readWhile(uploading)
+    const r = await uploading
+    expectResponse({ status: r.status, body: r.body, headers: r.headers }, 400)
+    expect(r.body.detail).toMatch(/^The archive is not a readable zip file: too many bytes in the stream/)
+    expect(reads.every((status) => status === 200)).toBe(true)
+  })
+
+  it("stores a zip of 3,500 small files", async () => {
+    const files = Object.fromEntries(Array.from({ length: 3500 }, (_, i) => [`f${i}.txt`, `${i}`]))
+    const up = await upload(srv.url, member.token, zipOf(files), "application/zip")
+    expect(up.status).toBe(201)
+    const stored = await download(srv.url, member.token, up.body.hash)
+    expect((await Effect.runPromise(readArchive(stored.bytes, "application/x-tar"))).size).toBe(3500)
   })
 })
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { type Client, type ServiceTestServer, startWithOwner } from "../support.js"
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url))
@@ -26,10 +26,8 @@ const block = (heading: string): string => {
   return readme.slice(start + 6, end)
 }
 
-/** The reference agent run from source: what the standalone server's agent bundle does. */
-const AGENT_COMMAND = `${process.execPath} --conditions=@workbay/source --import tsx ${
-  join(root, "packages/agent/src/bin.ts")
-}`
+/** The reference agent's src/bin.ts, bundled once per change (packages/server/test/bundles.ts): what the standalone server's agent bundle does. */
+const AGENT_COMMAND = `${process.execPath} ${inject("workbayAgentBundle")}`
 
 let srv: ServiceTestServer
 let owner: Client

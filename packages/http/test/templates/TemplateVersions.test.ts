@@ -5,7 +5,7 @@
  */
 import { ProvisionerJobs } from "@workbay/core"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import {
   type Client,
   createOrganization,
@@ -273,6 +273,22 @@ describe("template versions", () => {
     expect(ok.job.error_code).toBeUndefined()
   })
 
+  it("draws a generated name again when the template already has a version by that name", async () => {
+    const v1 = await imported()
+    const t = await seedTemplate(srv, orgId, v1.id, ownerId)
+    // The name generator draws the same first pair every time: the second draw must not collide.
+    const random = vi.spyOn(Math, "random").mockReturnValue(0)
+    try {
+      const a = await createVersion(srv, owner, orgId, FULL_TEMPLATE, { template_id: t.id })
+      const b = await createVersion(srv, owner, orgId, FULL_TEMPLATE, { template_id: t.id })
+      expect([a.status, b.status]).toEqual([201, 201])
+      expect(b.body.name).toBe(`${a.body.name}1`)
+    } finally {
+      random.mockRestore()
+    }
+    await runJobs(srv)
+  })
+
   it("keeps a job for an unknown provisioner type pending with no matched provisioner", async () => {
     const r = await createVersion(srv, owner, orgId, FULL_TEMPLATE, { provisioner: "terraform" })
     expect(r.status).toBe(201)
@@ -425,6 +441,44 @@ describe("template versions", () => {
     ).toBe(true)
     expect(audit.body.audit_logs.some((e: any) => e.action === "create" && e.resource_id === v2.id)).toBe(true)
   })
+
+  it(
+    "an import honours build.delay_ms: its job runs (logs as they come) and a cancel during the delay cancels it",
+    async () => {
+      const slow = `resources:
+  - name: box
+    type: machine
+    agents:
+      - name: main
+build:
+  delay_ms: 400
+  logs: ["Reading the template", "Checking the agents"]
+`
+      const started = Date.now()
+      const finished = await createVersion(srv, owner, orgId, slow)
+      expect(finished.status, JSON.stringify(finished.body)).toBe(201)
+      await runJobs(srv)
+      // Two lines and one wait more: three delays before the import answers.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1100)
+      expect((await owner.get(`/templateversions/${finished.body.id}`)).body.job.status).toBe("succeeded")
+
+      const r = await createVersion(srv, owner, orgId, slow)
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      const job = async () => (await owner.get(`/templateversions/${r.body.id}`)).body.job
+      const until = async (status: string) => {
+        for (let i = 0; i < 250 && (await job()).status !== status; i++) await new Promise((res) => setTimeout(res, 20))
+        expect((await job()).status).toBe(status)
+      }
+      await until("running")
+      const cancel = await owner.patch(`/templateversions/${r.body.id}/cancel`)
+      expect(cancel.status, JSON.stringify(cancel.body)).toBe(200)
+      await runJobs(srv)
+      await until("canceled")
+      expect((await job()).canceled_at).toBeTypeOf("string")
+      expect((await owner.get(`/templateversions/${r.body.id}/resources`)).body).toEqual([])
+    },
+    20_000
+  )
 
   it("cancels a pending import once, with the described system's messages", async () => {
     const r = await createVersion(srv, owner, orgId, FULL_TEMPLATE, { provisioner: "terraform" })

@@ -84,7 +84,11 @@ describe("templates", () => {
         cors_behavior: "simple",
         use_classic_parameter_flow: false,
         require_active_version: false,
-        build_time_stats: { start: {}, stop: {}, delete: {} }
+        build_time_stats: {
+          start: { P50: null, P95: null },
+          stop: { P50: null, P95: null },
+          delete: { P50: null, P95: null }
+        }
       })
       const acl = await owner.get(`/templates/${r.body.id}/acl`)
       expect(acl.status).toBe(200)

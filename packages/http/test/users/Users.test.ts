@@ -629,6 +629,25 @@ describe("users", () => {
       }
     })
 
+    it("says why a schedule is refused, in the described system's words (the workspaces' schedule rules)", async () => {
+      const detail = async (schedule: string) => {
+        const r = await member.client.put("/users/me/quiet-hours", { schedule })
+        expectValidations(r, ["schedule"])
+        expect(r.body.message).toBe("Invalid quiet hours schedule.")
+        return r.body.validations[0].detail
+      }
+      expect(await detail("0 0 * * 1")).toBe(
+        "parse daily schedule \"0 0 * * 1\": validate daily schedule: expected day-of-month, month and day-of-week to be *"
+      )
+      expect(await detail("CRON_TZ=Mars/Olympus 0 0 * * *")).toBe(
+        "parse daily schedule \"CRON_TZ=Mars/Olympus 0 0 * * *\": parse schedule: provided bad location Mars/Olympus: unknown time zone Mars/Olympus"
+      )
+      expect(await detail("61 0 * * *")).toBe(
+        "parse daily schedule \"61 0 * * *\": parse schedule: end of range (61) above maximum (59): 61"
+      )
+      expect(await detail("0,30 9 * * *")).toBe("daily schedule \"0,30 9 * * *\" has more than one time: cron(0,30 9)")
+    })
+
     it("answers 400 on schedule when it is missing", async () => {
       expectValidations(await member.client.put("/users/me/quiet-hours", {}), ["schedule"])
     })

@@ -66,6 +66,55 @@ describe("workspace schedules", () => {
     expectValidations(await member.client.put(`/workspaces/${l.id}/autostart`, { schedule: "0 9 * * *" }), ["schedule"])
   })
 
+  it("refuses a schedule or a ttl with the same message on create as on the schedule routes (the described system's)", async () => {
+    const w = await mine()
+    const detail = (r: { body: any }) => r.body.validations?.[0]?.detail
+    for (
+      const [schedule, expected] of [
+        ["30 8 1 * *", "validate weekly schedule: expected day-of-month and month to be *"],
+        [
+          "CRON_TZ=Nowhere/Land 30 8 * * *",
+          "parse schedule: provided bad location Nowhere/Land: unknown time zone Nowhere/Land"
+        ],
+        ["0 9 * * 7", "parse schedule: end of range (7) above maximum (6): 7"],
+        [
+          "0 9 * *",
+          "validate weekly schedule: expected schedule to consist of 5 fields with an optional CRON_TZ=<timezone> prefix"
+        ]
+      ]
+    ) {
+      const created = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+        name: `bad-${Math.random().toString(36).slice(2, 8)}`,
+        template_id: template.id,
+        autostart_schedule: schedule
+      })
+      expectValidations(created, ["autostart_schedule"])
+      expect(created.body.message).toBe("Invalid Autostart Schedule.")
+      expect(detail(created), schedule).toBe(expected)
+      const put = await member.client.put(`/workspaces/${w.id}/autostart`, { schedule })
+      expectValidations(put, ["schedule"])
+      expect(put.body.message).toBe("Invalid autostart schedule.")
+      expect(detail(put), schedule).toBe(expected)
+    }
+    for (
+      const [ttl, expected] of [
+        [30_000, "time until shutdown must be at least one minute"],
+        [31 * 24 * HOUR, "time until shutdown must be less than 30 days"]
+      ] as const
+    ) {
+      const created = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+        name: `bad-${Math.random().toString(36).slice(2, 8)}`,
+        template_id: template.id,
+        ttl_ms: ttl
+      })
+      expectValidations(created, ["ttl_ms"])
+      expect(detail(created)).toBe(expected)
+      const put = await member.client.put(`/workspaces/${w.id}/ttl`, { ttl_ms: ttl })
+      expectValidations(put, ["ttl_ms"])
+      expect(detail(put)).toBe(expected)
+    }
+  })
+
   it("PUT ttl sets the time to live, which gives the next start build its deadline", async () => {
     const w = await mine()
     status(await member.client.put(`/workspaces/${w.id}/ttl`, { ttl_ms: 2 * HOUR }), 204)

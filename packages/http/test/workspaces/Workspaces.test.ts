@@ -97,8 +97,9 @@ describe("workspaces", () => {
     const agents = got.body.latest_build.resources.flatMap((x: any) => x.agents ?? [])
     expect(agents).toHaveLength(1)
     expect(agents[0]).toMatchObject({ name: "main", status: "connecting", lifecycle_state: "created" })
-    // An agent still connecting (within its connection timeout) is healthy, as in the described system.
-    expect(got.body.health).toEqual({ healthy: true, failing_agents: [] })
+    // An agent that has never connected is unhealthy (the described system's current rule).
+    expect(agents[0].health).toEqual({ healthy: false, reason: "agent has not yet connected" })
+    expect(got.body.health).toEqual({ healthy: false, failing_agents: [agents[0].id] })
     const params = await member.client.get(`/workspacebuilds/${got.body.latest_build.id}/parameters`)
     expect(params.body).toEqual([
       { name: "cpus", value: "3" },

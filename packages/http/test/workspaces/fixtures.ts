@@ -67,6 +67,7 @@ export const SLOW_TEMPLATE = `resources:
     type: machine
 build:
   delay_ms: 2000
+  import_delay_ms: 0
   logs: ["Slow start"]
 `
 

@@ -1,14 +1,13 @@
-/** The inbox repository contract on Postgres: a fresh schema per test; skipped when no server answers. */
+/** The inbox repository contract on Postgres: an empty, migrated store per test (fresh.ts); skipped when no server answers. */
 import { inject } from "@effect/vitest"
-import * as Postgres from "@workbay/storage-postgres"
-import { randomBytes } from "node:crypto"
 import { inboxRepositorySuite } from "../../../storage-sql/test/notifications/InboxRepositorySuite.js"
+import { freshStorage } from "../fresh.js"
 
 const url = inject("workbayPgUrl")
 
 inboxRepositorySuite(
   "Postgres",
   "pg",
-  () => Postgres.layer({ url: url ?? "", schema: `t_${randomBytes(8).toString("hex")}`, maxConnections: 4 }),
+  () => freshStorage(url, { maxConnections: 4 }),
   { skip: url === null }
 )

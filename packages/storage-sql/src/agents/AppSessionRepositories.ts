@@ -7,6 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { AppSessionRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { createHash, randomUUID } from "node:crypto"
+import { text } from "../Columns.js"
 import { PURGE_BATCH, purgeBefore } from "../Purge.js"
 
 export const make = Effect.gen(function*() {
@@ -31,16 +32,14 @@ export const make = Effect.gen(function*() {
         const id = randomUUID()
         const at = now.toISOString()
         const stale = staleBefore.toISOString()
-        const rows = yield* sql<
-          { id: string }
-        >`INSERT INTO workspace_app_sessions (key_hash, id, agent_id, started_at, updated_at)
+        const rows = yield* sql`INSERT INTO workspace_app_sessions (key_hash, id, agent_id, started_at, updated_at)
           VALUES (${keyHash}, ${id}, ${key.agentId}, ${at}, ${at})
           ON CONFLICT (key_hash) DO UPDATE SET
             id = CASE WHEN workspace_app_sessions.updated_at < ${stale} THEN excluded.id ELSE workspace_app_sessions.id END,
             started_at = CASE WHEN workspace_app_sessions.updated_at < ${stale} THEN excluded.started_at ELSE workspace_app_sessions.started_at END,
             updated_at = excluded.updated_at
           RETURNING id`
-        return rows[0]?.id === id
+        return rows.length > 0 && text(rows[0]!.id, "workspace_app_sessions.id") === id
       }).pipe(Effect.orDie),
     purgeIdle: (before) => purgeBefore(sql, "workspace_app_sessions", "updated_at", before, PURGE_BATCH, "key_hash")
   })

@@ -8,7 +8,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import {
-  type AgentLogLevel,
+  agentLogLevels,
   type AgentLogRecord,
   AgentLogRepo,
   type AgentLogSourceRecord,
@@ -17,13 +17,11 @@ import {
   type NewAgentLog
 } from "@workbay/core"
 import { Context, Effect, Layer } from "effect"
+import { type Column, columns, date, int, json, literal, type Row, text } from "../Columns.js"
 import { transactionStatements } from "../DirectReads.js"
 import { groupCommit } from "../GroupCommit.js"
 import { purgeBefore } from "../Purge.js"
-import { fromJson, toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
-
-type Row = Record<string, unknown>
 
 /** One batch to store. */
 interface Append {
@@ -36,37 +34,42 @@ interface Append {
 /** Batches written in one transaction at most. */
 const APPEND_GROUP = 64
 
-const rowToLog = (r: Row): AgentLogRecord => ({
-  id: toNumber(r.id),
-  agent_id: r.agent_id as string,
-  created_at: toDate(r.created_at),
-  output: r.output as string,
-  level: r.level as AgentLogLevel,
-  log_source_id: r.log_source_id as string
-})
+const rowToLog = columns<AgentLogRecord>("workspace_agent_logs", {
+  id: int,
+  agent_id: text,
+  created_at: date,
+  output: text,
+  level: literal(agentLogLevels),
+  log_source_id: text
+}).read
 
+const logSourceList = json<Array<AgentLogSourceRecord>>([])
 /** The log sources an agent row declares (`workspace_agents.log_sources`); undefined when none, as on a new record. */
-export const toLogSources = (v: unknown): ReadonlyArray<AgentLogSourceRecord> | undefined => {
-  const list = fromJson<Array<AgentLogSourceRecord>>(v, [])
-  return list.length === 0 ? undefined : list.map((s) => ({ ...s, created_at: toDate(s.created_at) }))
+export const logSources: Column<ReadonlyArray<AgentLogSourceRecord> | undefined> = (v, c) => {
+  const list = logSourceList(v, c)
+  return list.length === 0 ? undefined : list.map((s) => ({ ...s, created_at: date(s.created_at, c) }))
 }
 
 /** A stored app status (JSON), its time a Date again. */
-export const toAppStatusRecord = (s: AppStatusRecord): AppStatusRecord => ({ ...s, created_at: toDate(s.created_at) })
+const toAppStatusRecord = (s: AppStatusRecord, c?: string): AppStatusRecord => ({
+  ...s,
+  created_at: date(s.created_at, c)
+})
 
+const appStatusMap = json<Record<string, Array<AppStatusRecord>>>({})
 /** The app statuses an agent row keeps, by app id (`workspace_agents.app_statuses`); undefined when none. */
-export const toAppStatuses = (v: unknown): Readonly<Record<string, ReadonlyArray<AppStatusRecord>>> | undefined => {
-  const byApp = fromJson<Record<string, Array<AppStatusRecord>>>(v, {})
-  const entries = Object.entries(byApp)
+export const appStatuses: Column<Readonly<Record<string, ReadonlyArray<AppStatusRecord>>> | undefined> = (v, c) => {
+  const entries = Object.entries(appStatusMap(v, c))
   return entries.length === 0
     ? undefined
-    : Object.fromEntries(entries.map(([app, list]) => [app, list.map(toAppStatusRecord)]))
+    : Object.fromEntries(entries.map(([app, list]) => [app, list.map((s) => toAppStatusRecord(s, c))]))
 }
 
+const appStatus = json<AppStatusRecord | null>(null)
 /** A workspace row's newest app status (`workspaces.latest_app_status`); undefined when none. */
-export const toLatestAppStatus = (v: unknown): AppStatusRecord | undefined => {
-  const s = fromJson<AppStatusRecord | null>(v, null)
-  return s === null ? undefined : toAppStatusRecord(s)
+export const latestAppStatus: Column<AppStatusRecord | undefined> = (v, c) => {
+  const s = appStatus(v, c)
+  return s === null ? undefined : toAppStatusRecord(s, c)
 }
 
 export const make = Effect.gen(function*() {
@@ -120,7 +123,9 @@ export const make = Effect.gen(function*() {
   const logs = AgentLogRepo.of({
     addLogSource: (source) =>
       withTransaction(Effect.gen(function*() {
-        const sources = toLogSources(yield* lockedJson(source.workspace_agent_id, "log_sources")) ?? []
+        const sources =
+          logSources(yield* lockedJson(source.workspace_agent_id, "log_sources"), "workspace_agents.log_sources") ??
+            []
         const known = sources.find((s) => s.id === source.id)
         if (known !== undefined) return known
         yield* sql`UPDATE workspace_agents SET log_sources = ${JSON.stringify([...sources, source])}
@@ -143,7 +148,9 @@ export const make = Effect.gen(function*() {
   const statuses = AppStatusRepo.of({
     record: (status, keep) =>
       withTransaction(Effect.gen(function*() {
-        const byApp = { ...toAppStatuses(yield* lockedJson(status.agent_id, "app_statuses")) ?? {} }
+        const byApp = {
+          ...appStatuses(yield* lockedJson(status.agent_id, "app_statuses"), "workspace_agents.app_statuses") ?? {}
+        }
         byApp[status.app_id] = [status, ...(byApp[status.app_id] ?? [])].slice(0, keep)
         yield* sql`UPDATE workspace_agents SET app_statuses = ${JSON.stringify(byApp)} WHERE id = ${status.agent_id}`
         yield* sql`UPDATE workspaces SET latest_app_status = ${

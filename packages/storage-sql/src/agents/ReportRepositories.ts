@@ -7,10 +7,22 @@
 import { SqlClient } from "@effect/sql"
 import { type AgentMetadataRecord, AgentReportRepo, type AgentScriptResult } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { fromJson, toDate, toNumber } from "../Rows.js"
+import { columns, date, int, json, type Row, text } from "../Columns.js"
 import { transaction } from "../Transaction.js"
 
-type Row = Record<string, unknown>
+const rowToMetadata = columns<AgentMetadataRecord>("workspace_agent_metadata", {
+  key: text,
+  value: text,
+  error: text,
+  collected_at: date,
+  age: int
+}).read
+const rowToOverdue = columns<{ agent_id: string; workspace_id: string }>("workspace_agents", {
+  agent_id: text,
+  workspace_id: text
+}).read
+const scriptResults = json<Record<string, AgentScriptResult>>({})
+const appHealth = json<Record<string, string>>({})
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -41,19 +53,17 @@ export const make = Effect.gen(function*() {
           WHERE a.connected = TRUE AND a.last_connected_at < ${iso(before)}
           ORDER BY a.last_connected_at LIMIT ${limit}`
         if (found.length === 0) return []
+        const overdue = found.map(rowToOverdue)
         // The condition again: an agent refreshed since the read stays connected.
         const marked = yield* sql<Row>`UPDATE workspace_agents SET disconnected_at = ${
           iso(now)
         }, connected = FALSE, updated_at = ${iso(now)}
-          WHERE id IN ${sql.in(found.map((f) => f.agent_id as string))} AND connected = TRUE AND last_connected_at < ${
+          WHERE id IN ${sql.in(overdue.map((f) => f.agent_id))} AND connected = TRUE AND last_connected_at < ${
           iso(before)
         }
           RETURNING id`
-        const ids = new Set(marked.map((m) => m.id as string))
-        return found.filter((f) => ids.has(f.agent_id as string)).map((f) => ({
-          agent_id: f.agent_id as string,
-          workspace_id: f.workspace_id as string
-        }))
+        const ids = new Set(marked.map((m) => text(m.id, "workspace_agents.id")))
+        return overdue.filter((f) => ids.has(f.agent_id))
       }).pipe(orDie),
     setLifecycle: (agentId, state, startedAt, readyAt, now) =>
       Effect.asVoid(orDie(sql`UPDATE workspace_agents SET lifecycle_state = ${state},
@@ -71,7 +81,7 @@ export const make = Effect.gen(function*() {
       inTransaction(Effect.gen(function*() {
         const [row] = yield* sql<Row>`SELECT script_results FROM workspace_agents WHERE id = ${agentId}`
         if (row === undefined) return
-        const stored = fromJson<Record<string, AgentScriptResult>>(row.script_results, {})
+        const stored = scriptResults(row.script_results, "workspace_agents.script_results")
         // The first reported run is kept beside the last (the build's timings show each script's first run).
         const previous = stored[scriptId]
         const first = previous === undefined ? undefined : previous.first ?? { ...previous, first: undefined }
@@ -84,7 +94,7 @@ export const make = Effect.gen(function*() {
       inTransaction(Effect.gen(function*() {
         const [row] = yield* sql<Row>`SELECT app_health FROM workspace_agents WHERE id = ${agentId}`
         if (row === undefined) return
-        const merged = { ...fromJson<Record<string, string>>(row.app_health, {}), ...health }
+        const merged = { ...appHealth(row.app_health, "workspace_agents.app_health"), ...health }
         yield* sql`UPDATE workspace_agents SET app_health = ${JSON.stringify(merged)}, updated_at = ${
           iso(now)
         } WHERE id = ${agentId}`
@@ -95,15 +105,7 @@ export const make = Effect.gen(function*() {
           Row
         >`SELECT key, value, error, collected_at, age FROM workspace_agent_metadata WHERE agent_id = ${agentId} ORDER BY key`
       ).pipe(
-        Effect.map((rows) =>
-          rows.map((r): AgentMetadataRecord => ({
-            key: r.key as string,
-            value: r.value as string,
-            error: r.error as string,
-            collected_at: toDate(r.collected_at),
-            age: toNumber(r.age)
-          }))
-        )
+        Effect.map((rows) => rows.map(rowToMetadata))
       ),
     putMetadata: (agentId, items) =>
       items.length === 0 ?
@@ -155,13 +157,13 @@ export const make = Effect.gen(function*() {
             ROW_NUMBER() OVER (PARTITION BY agent_id ORDER BY created_at DESC, id DESC) AS rn
             FROM workspace_agent_stats WHERE created_at > ${iso(since)}) latest WHERE rn = 1`
         return {
-          rx_bytes: toNumber(sums!.rx_bytes),
-          tx_bytes: toNumber(sums!.tx_bytes),
-          latencies: latencies.map((r) => toNumber(r.ms)),
-          session_count_vscode: toNumber(sessions!.vscode),
-          session_count_jetbrains: toNumber(sessions!.jetbrains),
-          session_count_reconnecting_pty: toNumber(sessions!.reconnecting_pty),
-          session_count_ssh: toNumber(sessions!.ssh)
+          rx_bytes: int(sums!.rx_bytes, "sum(rx_bytes)"),
+          tx_bytes: int(sums!.tx_bytes, "sum(tx_bytes)"),
+          latencies: latencies.map((r) => int(r.ms, "workspace_agent_stats.connection_median_latency_ms")),
+          session_count_vscode: int(sessions!.vscode, "sum(session_count_vscode)"),
+          session_count_jetbrains: int(sessions!.jetbrains, "sum(session_count_jetbrains)"),
+          session_count_reconnecting_pty: int(sessions!.reconnecting_pty, "sum(session_count_reconnecting_pty)"),
+          session_count_ssh: int(sessions!.ssh, "sum(session_count_ssh)")
         }
       }).pipe(orDie),
     purgeStats: (before, limit) =>

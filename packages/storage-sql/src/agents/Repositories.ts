@@ -6,38 +6,39 @@
  * (migration 0015).
  */
 import { SqlClient } from "@effect/sql"
-import { type AgentInBuild, AgentRepo, type WorkspaceAgentRecord } from "@workbay/core"
+import { type AgentInBuild, AgentRepo, hashAgentToken, SecretBox, type WorkspaceAgentRecord } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { int, keyId, type Row, text } from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
-import { toNumber } from "../Rows.js"
 import { rowToAgent, rowToBuildSummary, rowToResource, SUMMARY_COLUMNS } from "../workspaces/BuildRepositories.js"
 import { rowToWorkspace } from "../workspaces/Repositories.js"
-
-type Row = Record<string, unknown>
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const reads = yield* directStatements(sql)
+  const box = yield* SecretBox
 
   /** The agent of `rows` (none or one) with what it belongs to. */
   const inBuild = (rows: ReadonlyArray<Row>) =>
     Effect.gen(function*() {
       if (rows.length === 0) return Option.none<AgentInBuild>()
       const agent: WorkspaceAgentRecord = rowToAgent(rows[0]!)
-      const [resource] = yield* reads(sql<Row>`SELECT * FROM workspace_resources WHERE id = ${agent.resource_id}`)
-      if (resource === undefined) return Option.none<AgentInBuild>()
-      const [build] = yield* reads(sql<Row>`SELECT ${sql.literal(SUMMARY_COLUMNS)},
+      const [resourceRow] = yield* reads(sql<Row>`SELECT * FROM workspace_resources WHERE id = ${agent.resource_id}`)
+      if (resourceRow === undefined) return Option.none<AgentInBuild>()
+      const resource = rowToResource(resourceRow)
+      const [buildRow] = yield* reads(sql<Row>`SELECT ${sql.literal(SUMMARY_COLUMNS)},
         (SELECT max(l.build_number) FROM workspace_builds l WHERE l.workspace_id = b.workspace_id) AS latest_build_number
-        FROM workspace_builds b WHERE b.job_id = ${resource.job_id as string}`)
-      if (build === undefined) return Option.none<AgentInBuild>()
-      const [workspace] = yield* reads(sql<Row>`SELECT * FROM workspaces WHERE id = ${build.workspace_id as string}`)
+        FROM workspace_builds b WHERE b.job_id = ${resource.job_id}`)
+      if (buildRow === undefined) return Option.none<AgentInBuild>()
+      const build = rowToBuildSummary(buildRow)
+      const [workspace] = yield* reads(sql<Row>`SELECT * FROM workspaces WHERE id = ${build.workspace_id}`)
       if (workspace === undefined) return Option.none<AgentInBuild>()
       return Option.some<AgentInBuild>({
         agent,
-        resource: rowToResource(resource),
-        build: rowToBuildSummary(build),
+        resource,
+        build,
         workspace: rowToWorkspace(workspace),
-        latest_build_number: toNumber(build.latest_build_number)
+        latest_build_number: int(buildRow.latest_build_number, "workspace_builds.build_number")
       })
     }).pipe(Effect.orDie)
 
@@ -79,9 +80,29 @@ export const make = Effect.gen(function*() {
       ),
     setTokenHash: (agentId, hash, now) =>
       Effect.asVoid(
-        Effect.orDie(sql`UPDATE workspace_agents SET auth_token_hash = ${hash}, updated_at = ${now.toISOString()}
-        WHERE id = ${agentId}`)
-      )
+        Effect.orDie(
+          sql`UPDATE workspace_agents SET auth_token_hash = ${hash}, auth_token = NULL, auth_token_key_id = NULL,
+        updated_at = ${now.toISOString()} WHERE id = ${agentId}`
+        )
+      ),
+    keptToken: (agentId) =>
+      Effect.gen(function*() {
+        const [row] = yield* Effect.orDie(
+          sql<Row>`SELECT auth_token, auth_token_key_id FROM workspace_agents WHERE id = ${agentId}`
+        )
+        if (row === undefined || row.auth_token === null || row.auth_token === undefined) return Option.none<string>()
+        return Option.some(
+          yield* box.open(
+            text(row.auth_token, "workspace_agents.auth_token"),
+            keyId(row.auth_token_key_id, "workspace_agents.auth_token_key_id")
+          )
+        )
+      }),
+    setKeptToken: (agentId, token, now) => {
+      const kept = box.seal(token)
+      return Effect.asVoid(Effect.orDie(sql`UPDATE workspace_agents SET auth_token_hash = ${hashAgentToken(token)},
+        auth_token = ${kept.value}, auth_token_key_id = ${kept.keyId}, updated_at = ${now.toISOString()} WHERE id = ${agentId}`))
+    }
   })
 })
 

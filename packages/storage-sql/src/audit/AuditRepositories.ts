@@ -2,32 +2,31 @@
 import { SqlClient } from "@effect/sql"
 import { type AuditLogFilter, type AuditLogRecord, AuditLogRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { columns, date, int, json, text } from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
 import { cappedCount, filters, newestFirst } from "../Filters.js"
 import { purgeBefore } from "../Purge.js"
-import { bindRecord, fromJson, rowToOrganization, rowToUser, toDate, toNumber } from "../Rows.js"
+import { bindRecord, rowToOrganization, rowToUser } from "../Rows.js"
 
-type Row = Record<string, unknown>
-
-export const rowToAuditLog = (r: Row): AuditLogRecord => ({
-  id: r.id as string,
-  time: toDate(r.time),
-  user_id: r.user_id as string,
-  organization_id: r.organization_id as string,
-  ip: r.ip as string,
-  user_agent: r.user_agent as string,
-  request_id: r.request_id as string,
-  action: r.action as string,
-  resource_type: r.resource_type as string,
-  resource_id: r.resource_id as string,
-  resource_target: r.resource_target as string,
-  resource_icon: r.resource_icon as string,
-  diff: fromJson(r.diff, {}),
-  status_code: toNumber(r.status_code),
-  additional_fields: fromJson(r.additional_fields, {}),
-  description: r.description as string,
-  build_reason: r.build_reason as string
-})
+export const rowToAuditLog = columns<AuditLogRecord>("audit_logs", {
+  id: text,
+  time: date,
+  user_id: text,
+  organization_id: text,
+  ip: text,
+  user_agent: text,
+  request_id: text,
+  action: text,
+  resource_type: text,
+  resource_id: text,
+  resource_target: text,
+  resource_icon: text,
+  diff: json<AuditLogRecord["diff"]>({}),
+  status_code: int,
+  additional_fields: json({}),
+  description: text,
+  build_reason: text
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -63,7 +62,7 @@ export const make = Effect.gen(function*() {
         ? Effect.succeed([])
         : reads(sql`SELECT * FROM users WHERE ${sql.in("id", ids)}`).pipe(
           Effect.orDie,
-          Effect.map((rs) => rs.map((r) => rowToUser(r)))
+          Effect.map((rs) => rs.map(rowToUser))
         ),
     organizationsByIds: (ids) =>
       ids.length === 0

@@ -1,37 +1,31 @@
 /** The connection log on @effect/sql: connect/disconnect upserts, newest-first pages, capped counts, purge by age. */
 import { SqlClient } from "@effect/sql"
-import {
-  type ConnectionLogFilter,
-  type ConnectionLogRecord,
-  ConnectionLogRepo,
-  type ConnectionType
-} from "@workbay/core"
+import { type ConnectionLogFilter, type ConnectionLogRecord, ConnectionLogRepo, connectionTypes } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { columns, date, literal, nullableDate, nullableInt, nullableText, text } from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
 import { cappedCount, filters, newestFirst } from "../Filters.js"
 import { purgeBefore } from "../Purge.js"
-import { bindRecord, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { bindRecord } from "../Rows.js"
 
-type Row = Record<string, unknown>
-
-export const rowToConnectionLog = (r: Row): ConnectionLogRecord => ({
-  id: r.id as string,
-  connect_time: toDate(r.connect_time),
-  organization_id: r.organization_id as string,
-  workspace_owner_id: r.workspace_owner_id as string,
-  workspace_id: r.workspace_id as string,
-  workspace_name: r.workspace_name as string,
-  agent_name: r.agent_name as string,
-  type: r.type as ConnectionType,
-  ip: r.ip as string,
-  code: r.code === null || r.code === undefined ? null : toNumber(r.code),
-  user_agent: r.user_agent as string,
-  user_id: (r.user_id as string | null) ?? null,
-  slug_or_port: r.slug_or_port as string,
-  connection_id: (r.connection_id as string | null) ?? null,
-  disconnect_time: toDateOrNull(r.disconnect_time),
-  disconnect_reason: r.disconnect_reason as string
-})
+export const rowToConnectionLog = columns<ConnectionLogRecord>("connection_logs", {
+  id: text,
+  connect_time: date,
+  organization_id: text,
+  workspace_owner_id: text,
+  workspace_id: text,
+  workspace_name: text,
+  agent_name: text,
+  type: literal(connectionTypes),
+  ip: text,
+  code: nullableInt,
+  user_agent: text,
+  user_id: nullableText,
+  slug_or_port: text,
+  connection_id: nullableText,
+  disconnect_time: nullableDate,
+  disconnect_reason: text
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -6,18 +6,16 @@
 import { SqlClient } from "@effect/sql"
 import { type LicenseRecord, LicenseRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { first, toDate, toNumber } from "../Rows.js"
+import { columns, date, first, int, type Row, text } from "../Columns.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, unknown>
-
-const rowToLicense = (r: Row): LicenseRecord => ({
-  id: toNumber(r.id),
-  uuid: r.uuid as string,
-  uploaded_at: toDate(r.uploaded_at),
-  jwt: r.jwt as string,
-  exp: toDate(r.exp)
-})
+const rowToLicense = columns<LicenseRecord>("licenses", {
+  id: int,
+  uuid: text,
+  uploaded_at: date,
+  jwt: text,
+  exp: date
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -42,12 +40,12 @@ export const make = Effect.gen(function*() {
         Effect.orDie
       ),
     activeUserCount: sql<Row>`SELECT COUNT(*) AS n FROM users WHERE status = 'active' AND deleted = FALSE`.pipe(
-      Effect.map((rows) => toNumber(rows[0]?.n ?? 0)),
+      Effect.map((rows) => rows.length === 0 ? 0 : int(rows[0]!.n, "count(users)")),
       Effect.orDie
     ),
     siteConfig: (key) =>
       sql<Row>`SELECT value FROM site_configs WHERE key = ${key}`.pipe(
-        Effect.map((rows) => first(rows, (r) => r.value as string)),
+        Effect.map((rows) => first(rows, (r) => text(r.value, "site_configs.value"))),
         Effect.orDie
       ),
     setSiteConfig: (key, value) =>

@@ -18,39 +18,49 @@ import {
   type GroupRecord,
   type GroupRef,
   GroupRepo,
+  type GroupSource,
   isEveryoneGroup
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { type Column, columns, date, int, type Row, text } from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
 import { escapeLike, userConditions } from "../Filters.js"
-import { bindRecord, rowToUser, toDate, toNumber } from "../Rows.js"
+import { bindRecord, rowToUser } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, unknown>
+/** Anything but an OIDC-synced group is the users' own. */
+const source: Column<GroupSource> = (v) => v === "oidc" ? "oidc" : "user"
 
-export const rowToGroup = (r: Row): GroupRecord => ({
-  id: r.id as string,
-  organization_id: r.organization_id as string,
-  name: r.name as string,
-  display_name: r.display_name as string,
-  avatar_url: r.avatar_url as string,
-  quota_allowance: toNumber(r.quota_allowance),
-  source: r.source === "oidc" ? "oidc" : "user",
-  member_count: toNumber(r.member_count),
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  organization_name: r.organization_name as string,
-  organization_display_name: r.organization_display_name as string
+export const rowToGroup = columns<GroupRecord>("groups", {
+  id: text,
+  organization_id: text,
+  name: text,
+  display_name: text,
+  avatar_url: text,
+  quota_allowance: int,
+  source,
+  member_count: int,
+  created_at: date,
+  updated_at: date,
+  organization_name: text,
+  organization_display_name: text
+}).read
+
+const budgetColumns = columns<ConstructorParameters<typeof GroupAiBudget>[0]>("group_ai_budgets", {
+  created_at: date,
+  group_id: text,
+  spend_limit_micros: int,
+  updated_at: date
 })
+export const rowToGroupAiBudget = (r: Row): GroupAiBudget => new GroupAiBudget(budgetColumns.read(r), true)
 
-export const rowToGroupAiBudget = (r: Row): GroupAiBudget =>
-  new GroupAiBudget({
-    created_at: toDate(r.created_at),
-    group_id: r.group_id as string,
-    spend_limit_micros: toNumber(r.spend_limit_micros),
-    updated_at: toDate(r.updated_at)
-  }, true)
+/** The group of a deleted row (`RETURNING id, organization_id`). */
+const rowToGroupRef = columns<Pick<GroupRecord, "id" | "organization_id">>("groups", {
+  id: text,
+  organization_id: text
+}).read
+const userIdOf = (r: Row) => text(r.user_id, "group_members.user_id")
 
 const bound = bindRecord
 
@@ -104,7 +114,7 @@ export const make = Effect.gen(function*() {
     return sql`SELECT u.* FROM ${from} JOIN users u ON u.id = m.user_id WHERE ${sql.and(conditions)} ORDER BY m.user_id`
       .pipe(
         Effect.orDie,
-        Effect.map((rs) => rs.map((r) => rowToUser(r)))
+        Effect.map((rs) => rs.map(rowToUser))
       )
   }
 
@@ -161,16 +171,11 @@ export const make = Effect.gen(function*() {
         )
         // Without a search the count is kept: the organization's groups besides Everyone, plus Everyone.
         const count = f.search
-          ? toNumber(
-            (yield* reads(sql<{ n: number | string }>`SELECT count(*) AS n FROM groups g WHERE ${sql.and(where)}`))[0]!
-              .n
-          )
-          : 1 + toNumber(
-            (yield* reads(
-              sql<{ n: number | string }>`SELECT value AS n FROM counters WHERE name = ${
-                groupCounter(f.organizationId)
-              }`
-            ))[0]?.n ?? 0
+          ? int((yield* reads(sql`SELECT count(*) AS n FROM groups g WHERE ${sql.and(where)}`))[0]!.n, "count(*)")
+          : 1 + int(
+            (yield* reads(sql`SELECT value AS n FROM counters WHERE name = ${groupCounter(f.organizationId)}`))[0]?.n ??
+              0,
+            "counters.value"
           )
         return { groups: rows.map(rowToGroup), count }
       }).pipe(Effect.orDie),
@@ -183,18 +188,19 @@ export const make = Effect.gen(function*() {
       withTransaction(Effect.gen(function*() {
         yield* sql`DELETE FROM group_ai_budgets WHERE group_id = ${id}`
         yield* sql`DELETE FROM group_members WHERE group_id = ${id}`
-        const rs = yield* sql<{ id: string; organization_id: string }>`DELETE FROM groups WHERE id = ${id}
+        const rs = yield* sql`DELETE FROM groups WHERE id = ${id}
           RETURNING id, organization_id`
         if (rs.length === 0) return false
-        if (!isEveryoneGroup(rs[0]!)) {
-          yield* sql`UPDATE counters SET value = value - 1 WHERE name = ${groupCounter(rs[0]!.organization_id)}`
+        const deleted = rowToGroupRef(rs[0]!)
+        if (!isEveryoneGroup(deleted)) {
+          yield* sql`UPDATE counters SET value = value - 1 WHERE name = ${groupCounter(deleted.organization_id)}`
         }
         return true
       })).pipe(Effect.orDie),
     groupIdsOf: (userId) =>
-      reads(sql<{ group_id: string }>`SELECT group_id FROM group_members WHERE user_id = ${userId}`).pipe(
+      reads(sql`SELECT group_id FROM group_members WHERE user_id = ${userId}`).pipe(
         Effect.orDie,
-        Effect.map((rs) => rs.map((r) => r.group_id))
+        Effect.map((rs) => rs.map((r) => text(r.group_id, "group_members.group_id")))
       ),
     addMembers: (g, userIds, at) =>
       isEveryoneGroup(g) || userIds.length === 0
@@ -204,35 +210,35 @@ export const make = Effect.gen(function*() {
           // locked until commit, so a concurrent removal from the organization (which drops the
           // user's group rows) runs entirely before or after this.
           const lock = sql.onDialectOrElse({ pg: () => sql.literal(" FOR SHARE"), orElse: () => sql.literal("") })
-          const eligible = yield* sql<{ user_id: string }>`SELECT m.user_id FROM organization_members m
+          const eligible = yield* sql`SELECT m.user_id FROM organization_members m
             WHERE m.organization_id = ${g.organization_id} AND m.user_id IN ${sql.in([...new Set(userIds)])}${lock}`
           if (eligible.length === 0) return []
-          const rows = eligible.map((r) => ({ group_id: g.id, user_id: r.user_id, created_at: at.toISOString() }))
-          const added = yield* sql<{ user_id: string }>`INSERT INTO group_members ${sql.insert(rows)}
+          const rows = eligible.map((r) => ({ group_id: g.id, user_id: userIdOf(r), created_at: at.toISOString() }))
+          const added = yield* sql`INSERT INTO group_members ${sql.insert(rows)}
             ON CONFLICT DO NOTHING RETURNING user_id`
           if (added.length > 0) {
             yield* sql`UPDATE groups SET member_count = member_count + ${added.length} WHERE id = ${g.id}`
           }
-          return added.map((r) => r.user_id)
+          return added.map(userIdOf)
         })).pipe(Effect.orDie),
     removeMembers: (g, userIds) =>
       isEveryoneGroup(g) || userIds.length === 0
         ? Effect.succeed([])
         : withTransaction(Effect.gen(function*() {
-          const removed = yield* sql<{ user_id: string }>`DELETE FROM group_members
+          const removed = yield* sql`DELETE FROM group_members
             WHERE group_id = ${g.id} AND user_id IN ${sql.in([...new Set(userIds)])} RETURNING user_id`
           if (removed.length > 0) {
             yield* sql`UPDATE groups SET member_count = member_count - ${removed.length} WHERE id = ${g.id}`
           }
-          return removed.map((r) => r.user_id)
+          return removed.map(userIdOf)
         })).pipe(Effect.orDie),
     membersAmong: (g, userIds) => {
       if (userIds.length === 0) return Effect.succeed([])
       const { from, where } = membership(g)
-      return sql<{ user_id: string }>`SELECT m.user_id FROM ${from}
+      return sql`SELECT m.user_id FROM ${from}
         WHERE ${where} AND m.user_id IN ${sql.in([...new Set(userIds)])} ORDER BY m.user_id`.pipe(
         Effect.orDie,
-        Effect.map((rs) => rs.map((r) => r.user_id))
+        Effect.map((rs) => rs.map(userIdOf))
       )
     },
     members,
@@ -249,14 +255,14 @@ export const make = Effect.gen(function*() {
           ? yield* sql<{ n: number | string }>`SELECT member_count AS n FROM groups WHERE id = ${g.id}`
           : yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} JOIN users u ON u.id = m.user_id
               WHERE ${sql.and(filtered)}`
-        return { users: rows.map((r) => rowToUser(r)), count: counted === undefined ? 0 : toNumber(counted.n) }
+        return { users: rows.map(rowToUser), count: counted === undefined ? 0 : int(counted.n, "groups.member_count") }
       }).pipe(Effect.orDie),
     quotaAllowance: (userId) =>
       sql<{ n: number | string | null }>`SELECT COALESCE(SUM(quota_allowance), 0) AS n FROM groups
         WHERE id IN (SELECT group_id FROM group_members WHERE user_id = ${userId})
            OR id IN (SELECT organization_id FROM organization_members WHERE user_id = ${userId})`.pipe(
         Effect.orDie,
-        Effect.map((rs) => toNumber(rs[0]?.n ?? 0))
+        Effect.map((rs) => rs.length === 0 ? 0 : int(rs[0]!.n, "sum(groups.quota_allowance)"))
       ),
     // Two index lookups: the user's group memberships (group_members_user_id) joined to their
     // groups, and the Everyone group (the organization's id) when the user is a member.
@@ -268,7 +274,7 @@ export const make = Effect.gen(function*() {
             JOIN organization_members om ON om.organization_id = g.organization_id AND om.user_id = ${userId}
             WHERE g.id = ${organizationId}), 0) AS n`.pipe(
         Effect.orDie,
-        Effect.map((rs) => toNumber(rs[0]?.n ?? 0))
+        Effect.map((rs) => rs.length === 0 ? 0 : int(rs[0]!.n, "sum(groups.quota_allowance)"))
       ),
     findBudget: (groupId) =>
       sql`SELECT * FROM group_ai_budgets WHERE group_id = ${groupId}`.pipe(

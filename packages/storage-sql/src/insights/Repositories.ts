@@ -6,13 +6,81 @@
  * read grows with users and hours, never with raw rows.
  */
 import { SqlClient } from "@effect/sql"
-import { type AppUsageTotals, BUILD_TIME_STATS_BUILDS, InsightsRepo, type UsageTotals } from "@workbay/core"
+import {
+  type AppUsageTotals,
+  BUILD_TIME_STATS_BUILDS,
+  type HourLatency,
+  InsightsRepo,
+  type InsightsUser,
+  type ParameterValueCount,
+  type UsageTotals,
+  type UserStatusChange
+} from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { columns, date, int, nullableDate, orElse, type Row, text } from "../Columns.js"
 import { latestBuildJoin } from "../LatestBuild.js"
-import { toDate, toNumber } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 
-type Row = Record<string, unknown>
+const rowToUsage = columns<UsageTotals>("insights_usage", {
+  user_id: text,
+  template_id: text,
+  usage_mins: int,
+  ssh_mins: int,
+  vscode_mins: int,
+  jetbrains_mins: int,
+  reconnecting_pty_mins: int
+}).read
+
+const rowToAppUsage = columns<AppUsageTotals>("insights_app_usage", {
+  user_id: text,
+  template_id: text,
+  slug: text,
+  display_name: text,
+  icon: text,
+  seconds: int,
+  times_used: int
+}).read
+
+const rowToParameterCount = columns<ParameterValueCount>("workspace_build_parameters", {
+  template_id: text,
+  template_version_id: text,
+  name: text,
+  value: text,
+  count: int
+}).read
+
+const rowToLatency = columns<HourLatency>("insights_usage_hourly", {
+  user_id: text,
+  template_id: text,
+  latency_ms: int
+}).read
+
+const rowToUser = columns<InsightsUser>("users", { id: text, username: text, avatar_url: orElse(text, "") }).read
+
+const rowToStatusChange = columns<UserStatusChange>("user_status_changes", {
+  user_id: text,
+  status: text,
+  changed_at: date
+}).read
+
+/** An app open of the hour (`connection_logs` of `workspace_app` type, with the workspace's template). */
+const rowToOpen = columns<{
+  readonly user_id: string
+  readonly template_id: string
+  readonly slug: string
+  readonly connect_time: Date
+  readonly disconnect_time: Date | null
+  readonly workspace_id: string
+  readonly agent_name: string
+}>("connection_logs", {
+  user_id: text,
+  template_id: text,
+  slug: text,
+  connect_time: date,
+  disconnect_time: nullableDate,
+  workspace_id: text,
+  agent_name: text
+}).read
 
 const HOUR = 3_600_000
 const INSERT_BATCH = 500
@@ -126,25 +194,14 @@ export const make = Effect.gen(function*() {
         WHERE s.created_at >= ${from} AND s.created_at < ${to} AND s.connection_median_latency_ms > 0`
       const latencies = new Map<string, Array<number>>()
       for (const r of latencyRows) {
-        const key = `${r.user_id}\u0000${r.template_id}`
+        const key = `${text(r.user_id, "workspaces.owner_id")}\u0000${text(r.template_id, "workspaces.template_id")}`
         const list = latencies.get(key) ?? []
-        list.push(toNumber(r.ms))
+        list.push(int(r.ms, "workspace_agent_stats.connection_median_latency_ms"))
         latencies.set(key, list)
       }
       const usage = new Map<string, Record<string, unknown>>()
-      for (const r of minutes) {
-        const key = `${r.user_id}\u0000${r.template_id}`
-        usage.set(key, {
-          hour: h,
-          user_id: r.user_id,
-          template_id: r.template_id,
-          usage_mins: toNumber(r.usage_mins),
-          ssh_mins: toNumber(r.ssh_mins),
-          vscode_mins: toNumber(r.vscode_mins),
-          jetbrains_mins: toNumber(r.jetbrains_mins),
-          reconnecting_pty_mins: toNumber(r.reconnecting_pty_mins),
-          latency_ms: null
-        })
+      for (const r of minutes.map(rowToUsage)) {
+        usage.set(`${r.user_id}\u0000${r.template_id}`, { hour: h, ...r, latency_ms: null })
       }
       for (const [key, values] of latencies) {
         const [user_id, template_id] = key.split("\u0000")
@@ -180,8 +237,11 @@ export const make = Effect.gen(function*() {
           JOIN workspace_agents a ON a.resource_id = r.id AND a.name = c.agent_name
           WHERE c.connect_time >= ${from} AND c.connect_time < ${to} AND c.type = 'workspace_app'`
         for (const a of agents) {
+          const agent = `${text(a.workspace_id, "connection_logs.workspace_id")}\u0000${
+            text(a.agent_name, "connection_logs.agent_name")
+          }`
           for (const app of parseApps(a.apps)) {
-            declared.set(`${a.workspace_id}\u0000${a.agent_name}\u0000${app.slug}`, {
+            declared.set(`${agent}\u0000${app.slug}`, {
               display_name: app.display_name,
               icon: app.icon
             })
@@ -189,24 +249,22 @@ export const make = Effect.gen(function*() {
         }
       }
       const apps = new Map<string, Record<string, unknown> & { seconds: number; times_used: number }>()
-      for (const o of opens) {
+      for (const o of opens.map(rowToOpen)) {
         const key = `${o.user_id}\u0000${o.template_id}\u0000${o.slug}`
         const names = declared.get(`${o.workspace_id}\u0000${o.agent_name}\u0000${o.slug}`)
         const row = apps.get(key) ?? {
           hour: h,
           user_id: o.user_id,
           template_id: o.template_id,
-          slug: String(o.slug),
-          display_name: names?.display_name || String(o.slug),
+          slug: o.slug,
+          display_name: names?.display_name || o.slug,
           icon: names?.icon ?? "",
           seconds: 0,
           times_used: 0
         }
         // An open counts a minute, or how long it lasted when the log knows.
-        const started = toDate(o.connect_time).getTime()
-        const ended = o.disconnect_time === null || o.disconnect_time === undefined
-          ? started + 60_000
-          : toDate(o.disconnect_time).getTime()
+        const started = o.connect_time.getTime()
+        const ended = o.disconnect_time === null ? started + 60_000 : o.disconnect_time.getTime()
         row.seconds += Math.max(60, Math.round((ended - started) / 1000))
         row.times_used += 1
         apps.set(key, row)
@@ -252,7 +310,10 @@ export const make = Effect.gen(function*() {
       Effect.map((rows) =>
         rows.length === 0
           ? Option.none()
-          : Option.some({ watermark: toDate(rows[0]!.watermark), ran_at: toDate(rows[0]!.ran_at) })
+          : Option.some({
+            watermark: date(rows[0]!.watermark, "insights_rollup_state.watermark"),
+            ran_at: date(rows[0]!.ran_at, "insights_rollup_state.ran_at")
+          })
       ),
       orDie
     ),
@@ -265,12 +326,19 @@ export const make = Effect.gen(function*() {
         ON CONFLICT (id) DO UPDATE SET watermark = excluded.watermark, ran_at = excluded.ran_at`
         )
       ),
-    earliestRaw: sql<Row>`SELECT MIN(created_at) AS t FROM workspace_agent_stats`.pipe(
-      Effect.map((rows) =>
-        rows[0]?.t === null || rows[0]?.t === undefined ? Option.none() : Option.some(toDate(rows[0].t))
-      ),
-      orDie
-    ),
+    // Each read walks its time index from the oldest row and stops at the first that counts.
+    earliestRaw: Effect.zipWith(
+      sql<Row>`SELECT created_at AS t FROM workspace_agent_stats ORDER BY created_at LIMIT 1`,
+      sql<
+        Row
+      >`SELECT connect_time AS t FROM connection_logs WHERE type = 'workspace_app' ORDER BY connect_time LIMIT 1`,
+      (stats, opens) => {
+        const times = [...stats, ...opens].flatMap((r) =>
+          r.t === null || r.t === undefined ? [] : [date(r.t, "created_at").getTime()]
+        )
+        return times.length === 0 ? Option.none<Date>() : Option.some(new Date(Math.min(...times)))
+      }
+    ).pipe(orDie),
     usage: (start, end, templateIds) => {
       const rows = source(
         "usage",
@@ -282,17 +350,7 @@ export const make = Effect.gen(function*() {
       return sql<Row>`SELECT user_id, template_id, SUM(usage_mins) AS usage_mins, SUM(ssh_mins) AS ssh_mins,
           SUM(vscode_mins) AS vscode_mins, SUM(jetbrains_mins) AS jetbrains_mins, SUM(reconnecting_pty_mins) AS reconnecting_pty_mins
         FROM (${rows}) x GROUP BY user_id, template_id`.pipe(
-        Effect.map((rows) =>
-          rows.map((r): UsageTotals => ({
-            user_id: String(r.user_id),
-            template_id: String(r.template_id),
-            usage_mins: toNumber(r.usage_mins),
-            ssh_mins: toNumber(r.ssh_mins),
-            vscode_mins: toNumber(r.vscode_mins),
-            jetbrains_mins: toNumber(r.jetbrains_mins),
-            reconnecting_pty_mins: toNumber(r.reconnecting_pty_mins)
-          }))
-        ),
+        Effect.map((rows) => rows.map(rowToUsage)),
         orDie
       )
     },
@@ -310,15 +368,7 @@ export const make = Effect.gen(function*() {
         JOIN workspace_builds b ON b.workspace_id = l.workspace_id AND b.build_number = l.n
         JOIN workspace_build_parameters p ON p.workspace_build_id = b.id
         GROUP BY l.template_id, b.template_version_id, p.name, p.value`.pipe(
-        Effect.map((rows) =>
-          rows.map((r) => ({
-            template_id: String(r.template_id),
-            template_version_id: String(r.template_version_id),
-            name: String(r.name),
-            value: String(r.value),
-            count: toNumber(r.count)
-          }))
-        ),
+        Effect.map((rows) => rows.map(rowToParameterCount)),
         orDie
       ),
     appUsage: (start, end, templateIds) => {
@@ -333,17 +383,7 @@ export const make = Effect.gen(function*() {
         Row
       >`SELECT user_id, template_id, slug, display_name, icon, SUM(seconds) AS seconds, SUM(times_used) AS times_used
         FROM (${rows}) x GROUP BY user_id, template_id, slug, display_name, icon`.pipe(
-        Effect.map((rows) =>
-          rows.map((r): AppUsageTotals => ({
-            user_id: String(r.user_id),
-            template_id: String(r.template_id),
-            slug: String(r.slug),
-            display_name: String(r.display_name),
-            icon: String(r.icon),
-            seconds: toNumber(r.seconds),
-            times_used: toNumber(r.times_used)
-          }))
-        ),
+        Effect.map((rows) => rows.map(rowToAppUsage)),
         orDie
       )
     },
@@ -370,11 +410,11 @@ export const make = Effect.gen(function*() {
         const rows = yield* sql<Row>`SELECT DISTINCT ${bucket} AS bucket, user_id, template_id FROM (${active}) x`
         const byBucket = new Map<number, { users: Set<string>; templates: Set<string> }>()
         for (const r of rows) {
-          const n = toNumber(r.bucket)
+          const n = int(r.bucket, "bucket")
           let e = byBucket.get(n)
           if (e === undefined) byBucket.set(n, e = { users: new Set(), templates: new Set() })
-          e.users.add(String(r.user_id))
-          e.templates.add(String(r.template_id))
+          e.users.add(text(r.user_id, "insights_usage.user_id"))
+          e.templates.add(text(r.template_id, "insights_usage.template_id"))
         }
         return [...byBucket.entries()].map(([n, e]) => ({
           bucket: n,
@@ -386,13 +426,7 @@ export const make = Effect.gen(function*() {
       const [a, b] = hours(start, end)
       return sql<Row>`SELECT user_id, template_id, latency_ms FROM insights_usage_hourly
         WHERE hour >= ${a} AND hour < ${b} AND latency_ms IS NOT NULL ${templateFilter(templateIds)}`.pipe(
-        Effect.map((rows) =>
-          rows.map((r) => ({
-            user_id: String(r.user_id),
-            template_id: String(r.template_id),
-            latency_ms: toNumber(r.latency_ms)
-          }))
-        ),
+        Effect.map((rows) => rows.map(rowToLatency)),
         orDie
       )
     },
@@ -400,22 +434,14 @@ export const make = Effect.gen(function*() {
       ids.length === 0
         ? Effect.succeed([])
         : sql<Row>`SELECT id, username, avatar_url FROM users WHERE id IN ${sql.in(ids)}`.pipe(
-          Effect.map((rows) =>
-            rows.map((r) => ({
-              id: String(r.id),
-              username: String(r.username),
-              avatar_url: String(r.avatar_url ?? "")
-            }))
-          ),
+          Effect.map((rows) => rows.map(rowToUser)),
           orDie
         ),
     statusChanges: (before) =>
       sql<Row>`SELECT user_id, status, changed_at FROM user_status_changes WHERE changed_at < ${
         iso(before)
       } ORDER BY changed_at`.pipe(
-        Effect.map((rows) =>
-          rows.map((r) => ({ user_id: String(r.user_id), status: String(r.status), changed_at: toDate(r.changed_at) }))
-        ),
+        Effect.map((rows) => rows.map(rowToStatusChange)),
         orDie
       ),
     buildDurations: (templateIds, since) =>
@@ -430,9 +456,13 @@ export const make = Effect.gen(function*() {
           WHERE rn <= ${BUILD_TIME_STATS_BUILDS} AND started_at > ${iso(since)}`.pipe(
           Effect.map((rows) =>
             rows.map((r) => ({
-              template_id: String(r.template_id),
-              transition: String(r.transition),
-              seconds: Math.max(0, (toDate(r.completed_at).getTime() - toDate(r.started_at).getTime()) / 1000)
+              template_id: text(r.template_id, "template_build_times.template_id"),
+              transition: text(r.transition, "template_build_times.transition"),
+              seconds: Math.max(
+                0,
+                (date(r.completed_at, "template_build_times.completed_at").getTime() -
+                  date(r.started_at, "template_build_times.started_at").getTime()) / 1000
+              )
             }))
           ),
           orDie

@@ -20,43 +20,28 @@
 import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import { type InboxFilter, type InboxNotificationRecord, InboxNotificationRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { columns, date, first, json, nullableDate, type Row, text } from "../Columns.js"
 import { groupCommit } from "../GroupCommit.js"
-import { first, fromJson, toDate, toDateOrNull } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 
-type Row = Record<string, unknown>
-
-const rowToNotification = (r: Row): InboxNotificationRecord => ({
-  id: r.id as string,
-  user_id: r.user_id as string,
-  template_id: r.template_id as string,
-  targets: fromJson<Array<string>>(r.targets, []),
-  title: r.title as string,
-  content: r.content as string,
-  icon: r.icon as string,
-  actions: fromJson<Array<{ label: string; url: string }>>(r.actions, []),
-  read_at: toDateOrNull(r.read_at),
-  created_at: toDate(r.created_at)
+const inboxColumns = columns<InboxNotificationRecord>("inbox_notifications", {
+  id: text,
+  user_id: text,
+  template_id: text,
+  targets: json<Array<string>>([]),
+  title: text,
+  content: text,
+  icon: text,
+  actions: json<Array<{ label: string; url: string }>>([]),
+  read_at: nullableDate,
+  created_at: date
 })
+const rowToNotification = inboxColumns.read
 
 /** Notifications stored in one transaction at most. */
 const INSERT_GROUP = 100
 
 const counterName = (userId: string) => `inbox_unread:${userId}`
-
-/** The columns of a notification, prefixed for a join. */
-const COLUMNS = [
-  "id",
-  "user_id",
-  "template_id",
-  "targets",
-  "title",
-  "content",
-  "icon",
-  "actions",
-  "read_at",
-  "created_at"
-]
 
 /** The SQL of a page (exported for the test of the query plans). */
 export const listPage = (sql: SqlClient.SqlClient, f: InboxFilter): Statement.Statement<Row> => {
@@ -77,7 +62,7 @@ export const listPage = (sql: SqlClient.SqlClient, f: InboxFilter): Statement.St
 
   if (targets.length > 0) {
     const [driver, ...others] = targets
-    const cols = sql.literal(COLUMNS.map((c) => `n.${c}`).join(", "))
+    const cols = sql.literal(inboxColumns.select("n"))
     return sql<Row>`SELECT ${cols} FROM inbox_notification_targets t
       JOIN inbox_notifications n ON n.id = t.notification_id
       WHERE ${

@@ -9,47 +9,75 @@
 import { SqlClient } from "@effect/sql"
 import {
   type NotificationMessageRecord,
-  type NotificationMethod,
+  type NotificationMessageStatus,
+  notificationMethods,
   type NotificationPreferenceRecord,
   NotificationRepo
 } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { bind, first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import {
+  bool,
+  columns,
+  date,
+  first,
+  int,
+  json,
+  jsonValue,
+  literal,
+  literalOf,
+  nullableDate,
+  type Row,
+  text
+} from "../Columns.js"
+import { bind } from "../Rows.js"
 
-type Row = Record<string, unknown>
+const method = literal(notificationMethods)
 
-const rowToMessage = (r: Row): NotificationMessageRecord => ({
-  id: r.id as string,
-  template_id: r.template_id as string,
-  user_id: r.user_id as string,
-  method: r.method as NotificationMethod,
-  status: r.status as NotificationMessageRecord["status"],
-  status_reason: r.status_reason as string,
-  created_by: r.created_by as string,
-  payload: fromJson(r.payload, {} as NotificationMessageRecord["payload"]),
-  targets: fromJson(r.targets, [] as Array<string>),
-  attempt_count: toNumber(r.attempt_count),
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  leased_until: toDateOrNull(r.leased_until),
-  next_retry_after: toDateOrNull(r.next_retry_after),
-  sent_at: toDateOrNull(r.sent_at),
-  dedupe_hash: r.dedupe_hash as string
-})
+const rowToMessage = columns<NotificationMessageRecord>("notification_messages", {
+  id: text,
+  template_id: text,
+  user_id: text,
+  method,
+  status: literalOf<NotificationMessageStatus>()([
+    "pending",
+    "leased",
+    "sent",
+    "temporary_failure",
+    "permanent_failure"
+  ]),
+  status_reason: text,
+  created_by: text,
+  payload: jsonValue<NotificationMessageRecord["payload"]>(),
+  targets: json<Array<string>>([]),
+  attempt_count: int,
+  created_at: date,
+  updated_at: date,
+  leased_until: nullableDate,
+  next_retry_after: nullableDate,
+  sent_at: nullableDate,
+  dedupe_hash: text
+}).read
 
-const rowToPreference = (r: Row): NotificationPreferenceRecord => ({
-  user_id: r.user_id as string,
-  template_id: r.template_id as string,
-  disabled: toBool(r.disabled),
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at)
-})
+const rowToPreference = columns<NotificationPreferenceRecord>("notification_preferences", {
+  user_id: text,
+  template_id: text,
+  disabled: bool,
+  created_at: date,
+  updated_at: date
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return NotificationRepo.of({
     templateMethods: Effect.orDie(sql<Row>`SELECT template_id, method FROM notification_template_methods`).pipe(
-      Effect.map((rs) => new Map(rs.map((r) => [r.template_id as string, r.method as NotificationMethod])))
+      Effect.map((rs) =>
+        new Map(
+          rs.map((r) => [
+            text(r.template_id, "notification_template_methods.template_id"),
+            method(r.method, "notification_template_methods.method")
+          ])
+        )
+      )
     ),
     setTemplateMethod: (templateId, method) =>
       Effect.orDie(
@@ -79,7 +107,7 @@ export const make = Effect.gen(function*() {
 
     siteConfig: (key) =>
       Effect.orDie(sql<Row>`SELECT value FROM site_configs WHERE key = ${key}`).pipe(
-        Effect.map((rs) => first(rs, (r) => r.value as string))
+        Effect.map((rs) => first(rs, (r) => text(r.value, "site_configs.value")))
       ),
     setSiteConfig: (key, value) =>
       Effect.orDie(sql`INSERT INTO site_configs (key, value) VALUES (${key}, ${value})

@@ -1,8 +1,9 @@
 /**
  * The OAuth2 provider on @effect/sql: apps, client secrets, authorization codes and refresh
  * tokens. Redeeming a code and rotating a refresh token are conditional UPDATEs (`used_at IS
- * NULL`), so of two concurrent uses exactly one wins. Revoking deletes the tokens and their
- * access tokens (API keys) in one transaction.
+ * NULL`), so of two concurrent uses exactly one wins. Revoking (a grant, a user's grants of an
+ * app, a secret with what it issued) deletes the tokens and their access tokens (API keys) in one
+ * transaction.
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import {
@@ -12,63 +13,63 @@ import {
   type OAuth2CodeRecord,
   OAuth2Repo,
   type OAuth2TokenRecord,
-  type TokenEndpointAuthMethod
+  TokenEndpointAuthMethods
 } from "@workbay/core"
-import { Effect, Layer } from "effect"
-import { bind, first, fromJson, toBool, toDate, toDateOrNull } from "../Rows.js"
+import { Effect, Layer, Option } from "effect"
+import { bool, columns, date, first, json, literal, nullableDate, nullableText, type Row, text } from "../Columns.js"
+import { bind } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 
-type Row = Record<string, unknown>
+const rowToApp = columns<OAuth2AppRecord>("oauth2_provider_apps", {
+  id: text,
+  name: text,
+  icon: text,
+  callback_url: text,
+  redirect_uris: json<Array<string>>([]),
+  token_endpoint_auth_method: literal(TokenEndpointAuthMethods),
+  grant_types: json<Array<string>>([]),
+  response_types: json<Array<string>>([]),
+  metadata: json<ClientMetadata>({}),
+  dynamically_registered: bool,
+  hashed_registration_token: nullableText,
+  created_at: date,
+  updated_at: date
+}).read
 
-const rowToApp = (r: Row): OAuth2AppRecord => ({
-  id: r.id as string,
-  name: r.name as string,
-  icon: r.icon as string,
-  callback_url: r.callback_url as string,
-  redirect_uris: fromJson(r.redirect_uris, [] as Array<string>),
-  token_endpoint_auth_method: r.token_endpoint_auth_method as TokenEndpointAuthMethod,
-  grant_types: fromJson(r.grant_types, [] as Array<string>),
-  response_types: fromJson(r.response_types, [] as Array<string>),
-  metadata: fromJson(r.metadata, {} as ClientMetadata),
-  dynamically_registered: toBool(r.dynamically_registered),
-  hashed_registration_token: (r.hashed_registration_token as string | null) ?? null,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at)
-})
+const rowToSecret = columns<OAuth2AppSecretRecord>("oauth2_provider_app_secrets", {
+  id: text,
+  app_id: text,
+  hashed_secret: text,
+  display_secret: text,
+  created_at: date,
+  last_used_at: nullableDate
+}).read
 
-const rowToSecret = (r: Row): OAuth2AppSecretRecord => ({
-  id: r.id as string,
-  app_id: r.app_id as string,
-  hashed_secret: r.hashed_secret as string,
-  display_secret: r.display_secret as string,
-  created_at: toDate(r.created_at),
-  last_used_at: toDateOrNull(r.last_used_at)
-})
+const rowToCode = columns<OAuth2CodeRecord>("oauth2_provider_app_codes", {
+  id: text,
+  app_id: text,
+  user_id: text,
+  hashed_code: text,
+  redirect_uri: text,
+  code_challenge: text,
+  code_challenge_method: text,
+  created_at: date,
+  expires_at: date,
+  used_at: nullableDate
+}).read
 
-const rowToCode = (r: Row): OAuth2CodeRecord => ({
-  id: r.id as string,
-  app_id: r.app_id as string,
-  user_id: r.user_id as string,
-  hashed_code: r.hashed_code as string,
-  redirect_uri: r.redirect_uri as string,
-  code_challenge: r.code_challenge as string,
-  code_challenge_method: r.code_challenge_method as string,
-  created_at: toDate(r.created_at),
-  expires_at: toDate(r.expires_at),
-  used_at: toDateOrNull(r.used_at)
-})
-
-const rowToToken = (r: Row): OAuth2TokenRecord => ({
-  id: r.id as string,
-  app_id: r.app_id as string,
-  user_id: r.user_id as string,
-  family_id: r.family_id as string,
-  api_key_id: r.api_key_id as string,
-  hashed_refresh_token: r.hashed_refresh_token as string,
-  created_at: toDate(r.created_at),
-  expires_at: toDate(r.expires_at),
-  used_at: toDateOrNull(r.used_at)
-})
+const rowToToken = columns<OAuth2TokenRecord>("oauth2_provider_app_tokens", {
+  id: text,
+  app_id: text,
+  user_id: text,
+  family_id: text,
+  api_key_id: text,
+  app_secret_id: nullableText,
+  hashed_refresh_token: text,
+  created_at: date,
+  expires_at: date,
+  used_at: nullableDate
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -141,9 +142,17 @@ export const make = Effect.gen(function*() {
     touchSecret: (id, at) =>
       run(sql`UPDATE oauth2_provider_app_secrets SET last_used_at = ${bind(at)} WHERE id = ${id}`).pipe(Effect.asVoid),
     deleteSecret: (appId, id) =>
-      run(sql<Row>`DELETE FROM oauth2_provider_app_secrets WHERE id = ${id} AND app_id = ${appId} RETURNING id`).pipe(
-        Effect.map((rs) => rs.length > 0)
-      ),
+      run(withTransaction(Effect.gen(function*() {
+        const rows = yield* sql<
+          Row
+        >`DELETE FROM oauth2_provider_app_secrets WHERE id = ${id} AND app_id = ${appId} RETURNING id`
+        if (rows.length === 0) return Option.none<number>()
+        const where = sql`app_secret_id = ${id}`
+        yield* sql`DELETE FROM api_keys WHERE id IN (SELECT api_key_id FROM oauth2_provider_app_tokens WHERE ${where})`
+        const tokens = yield* sql<Row>`DELETE FROM oauth2_provider_app_tokens WHERE ${where} RETURNING used_at`
+        // Rotated tokens were dead already: only the ones still usable count.
+        return Option.some(tokens.filter((t) => t.used_at === null).length)
+      }))),
 
     insertCode: (c) =>
       run(sql`INSERT INTO oauth2_provider_app_codes (id, app_id, user_id, hashed_code, redirect_uri, code_challenge,
@@ -161,9 +170,9 @@ export const make = Effect.gen(function*() {
       ),
 
     insertToken: (t) =>
-      run(sql`INSERT INTO oauth2_provider_app_tokens (id, app_id, user_id, family_id, api_key_id, hashed_refresh_token,
-          created_at, expires_at, used_at)
-        VALUES (${t.id}, ${t.app_id}, ${t.user_id}, ${t.family_id}, ${t.api_key_id}, ${t.hashed_refresh_token},
+      run(sql`INSERT INTO oauth2_provider_app_tokens (id, app_id, user_id, family_id, api_key_id, app_secret_id,
+          hashed_refresh_token, created_at, expires_at, used_at)
+        VALUES (${t.id}, ${t.app_id}, ${t.user_id}, ${t.family_id}, ${t.api_key_id}, ${t.app_secret_id}, ${t.hashed_refresh_token},
           ${bind(t.created_at)}, ${bind(t.expires_at)}, ${bind(t.used_at)})`).pipe(Effect.asVoid),
     findTokenByRefresh: (hashed) =>
       run(sql<Row>`SELECT * FROM oauth2_provider_app_tokens WHERE hashed_refresh_token = ${hashed}`).pipe(
@@ -178,7 +187,9 @@ export const make = Effect.gen(function*() {
         const rows = yield* sql<Row>`UPDATE oauth2_provider_app_tokens SET used_at = ${bind(at)}
           WHERE id = ${id} AND used_at IS NULL RETURNING api_key_id`
         if (rows.length === 0) return false
-        yield* sql`DELETE FROM api_keys WHERE id = ${rows[0]!.api_key_id as string}`
+        yield* sql`DELETE FROM api_keys WHERE id = ${
+          text(rows[0]!.api_key_id, "oauth2_provider_app_tokens.api_key_id")
+        }`
         return true
       }))),
     revokeFamily: (familyId) => deleteTokensWhere(sql`family_id = ${familyId}`),

@@ -5,22 +5,21 @@
 import { SqlClient } from "@effect/sql"
 import { type CustomRolePermission, type CustomRoleRecord, CustomRoleRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { columns, date, first, from, json, text } from "../Columns.js"
 import { escapeLike } from "../Filters.js"
-import { first, fromJson, toDate } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, any>
-
-const toRecord = (r: Row): CustomRoleRecord => ({
-  id: r.id,
-  organization_id: r.organization_id,
-  name: r.name,
-  display_name: r.display_name,
-  organization_permissions: fromJson<ReadonlyArray<CustomRolePermission>>(r.org_permissions, []),
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at)
-})
+const toRecord = columns<CustomRoleRecord>("custom_roles", {
+  id: text,
+  organization_id: text,
+  name: text,
+  display_name: text,
+  organization_permissions: from("org_permissions", json<ReadonlyArray<CustomRolePermission>>([])),
+  created_at: date,
+  updated_at: date
+}).read
+const roleNames = json<ReadonlyArray<string>>([])
 
 /** The custom role repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -73,13 +72,15 @@ export const make = Effect.gen(function*() {
         if (deleted.length === 0) return false
         // Members holding the role: their role lists are JSON text, narrowed by a LIKE and edited here.
         const like = `%${escapeLike(JSON.stringify(name))}%`
-        const holders = yield* sql<{ user_id: string; roles: string }>`SELECT user_id, roles FROM organization_members
+        const holders = yield* sql`SELECT user_id, roles FROM organization_members
           WHERE organization_id = ${orgId} AND roles LIKE ${like} ESCAPE '\\'`
         for (const h of holders) {
-          const roles = fromJson<ReadonlyArray<string>>(h.roles, [])
+          const roles = roleNames(h.roles, "organization_members.roles")
           if (!roles.includes(name)) continue
           yield* sql`UPDATE organization_members SET roles = ${JSON.stringify(roles.filter((r) => r !== name))},
-            updated_at = ${at.toISOString()} WHERE organization_id = ${orgId} AND user_id = ${h.user_id}`
+            updated_at = ${at.toISOString()} WHERE organization_id = ${orgId} AND user_id = ${
+            text(h.user_id, "organization_members.user_id")
+          }`
         }
         return true
       })).pipe(orDie)

@@ -9,16 +9,17 @@ import {
   type MemberFilter,
   MemberRepo,
   OrganizationRepo,
-  type ShareableWorkspaceOwners
+  ShareableWorkspaceOwners
 } from "@workbay/core"
 import { Context, Effect, Layer, Option } from "effect"
+import { first, literal, type Row, text } from "../Columns.js"
 import { directReads, directStatements } from "../DirectReads.js"
 import { userConditions } from "../Filters.js"
-import { bind, bindRecord, first, rowToMembership, rowToOrganization, rowToUser, USER_JOIN_COLUMNS } from "../Rows.js"
+import { bind, bindRecord, rowToJoinedUser, rowToMembership, rowToOrganization, USER_JOIN_COLUMNS } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, any>
+const shareableOwners = literal(ShareableWorkspaceOwners.literals)
 
 /** Name of the group every organization has, holding all its members. */
 export const EVERYONE_GROUP = EVERYONE_GROUP_NAME
@@ -57,8 +58,8 @@ export const make = Effect.gen(function*() {
 
   const workspaceSharing = {
     findWorkspaceSharing: (id: string) =>
-      orDie(sql<{ o: string }>`SELECT shareable_workspace_owners AS o FROM organizations WHERE id = ${id}`).pipe(
-        Effect.map((rs) => first(rs, (r) => r.o as ShareableWorkspaceOwners))
+      orDie(sql`SELECT shareable_workspace_owners AS o FROM organizations WHERE id = ${id}`).pipe(
+        Effect.map((rs) => first(rs, (r) => shareableOwners(r.o, "organizations.shareable_workspace_owners")))
       ),
     setWorkspaceSharing: (id: string, owners: ShareableWorkspaceOwners, at: Date) =>
       withTransaction(Effect.gen(function*() {
@@ -173,17 +174,16 @@ export const make = Effect.gen(function*() {
         ? Effect.succeed(new Map())
         : orDie(
           reads(
-            sql<
-              { user_id: string; organization_id: string }
-            >`SELECT user_id, organization_id FROM organization_members WHERE ${sql.in("user_id", userIds)}`
+            sql`SELECT user_id, organization_id FROM organization_members WHERE ${sql.in("user_id", userIds)}`
           )
         ).pipe(
           Effect.map((rs) => {
             const map = new Map<string, Array<string>>()
             for (const r of rs) {
-              const list = map.get(r.user_id) ?? []
-              list.push(r.organization_id)
-              map.set(r.user_id, list)
+              const userId = text(r.user_id, "organization_members.user_id")
+              const list = map.get(userId) ?? []
+              list.push(text(r.organization_id, "organization_members.organization_id"))
+              map.set(userId, list)
             }
             return map
           })
@@ -211,7 +211,7 @@ export const make = Effect.gen(function*() {
         sql`SELECT m.*, ${sql.literal(USER_JOIN_COLUMNS)} FROM organization_members m JOIN users u ON u.id = m.user_id
             WHERE m.organization_id = ${orgId} AND u.deleted = FALSE
             ORDER BY lower(u.username) LIMIT ${page.limit} OFFSET ${page.offset}`
-      ).pipe(Effect.map((rs) => rs.map((r) => ({ member: rowToMembership(r), user: rowToUser(r, "u_") })))),
+      ).pipe(Effect.map((rs) => rs.map((r) => ({ member: rowToMembership(r), user: rowToJoinedUser(r) })))),
     page: (orgId, f) =>
       Effect.gen(function*() {
         const rows = yield* membersPage(sql, orgId, f)
@@ -225,7 +225,7 @@ export const make = Effect.gen(function*() {
             sql.and([sql`m.organization_id = ${orgId}`, sql`u.deleted = FALSE`, ...conditions])
           }`
         return {
-          members: rows.map((r) => ({ member: rowToMembership(r), user: rowToUser(r, "u_") })),
+          members: rows.map((r) => ({ member: rowToMembership(r), user: rowToJoinedUser(r) })),
           count: counted === undefined ? 0 : Number(counted.n)
         }
       }).pipe(Effect.orDie)

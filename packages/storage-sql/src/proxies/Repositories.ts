@@ -7,38 +7,39 @@ import { SqlClient } from "@effect/sql"
 import {
   type PrimaryProxyConfig,
   type ProxyHealthReportRecord,
-  type ProxyHealthStatus,
+  ProxyHealthStatuses,
   type WorkspaceProxyRecord,
   WorkspaceProxyRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
-import { bind, first, fromJson, toBool, toDate } from "../Rows.js"
+import { bool, columns, date, first, json, literal, type Row, text } from "../Columns.js"
+import { bind } from "../Rows.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
-
-type Row = Record<string, unknown>
 
 const PRIMARY_DISPLAY_NAME_KEY = "default_proxy_display_name"
 const PRIMARY_ICON_KEY = "default_proxy_icon_url"
 
-const rowToProxy = (r: Row): WorkspaceProxyRecord => ({
-  id: r.id as string,
-  name: r.name as string,
-  display_name: r.display_name as string,
-  icon: r.icon as string,
-  url: r.url as string,
-  wildcard_hostname: r.wildcard_hostname as string,
-  derp_enabled: toBool(r.derp_enabled),
-  derp_only: toBool(r.derp_only),
-  version: r.version as string,
-  deleted: toBool(r.deleted),
-  token_hashed_secret: r.token_hashed_secret as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  status: r.status as ProxyHealthStatus,
-  status_report: fromJson(r.status_report, { errors: [], warnings: [] } as ProxyHealthReportRecord),
-  status_checked_at: toDate(r.status_checked_at)
-})
+const NO_REPORT: ProxyHealthReportRecord = { errors: [], warnings: [] }
+
+const rowToProxy = columns<WorkspaceProxyRecord>("workspace_proxies", {
+  id: text,
+  name: text,
+  display_name: text,
+  icon: text,
+  url: text,
+  wildcard_hostname: text,
+  derp_enabled: bool,
+  derp_only: bool,
+  version: text,
+  deleted: bool,
+  token_hashed_secret: text,
+  created_at: date,
+  updated_at: date,
+  status: literal(ProxyHealthStatuses),
+  status_report: json(NO_REPORT),
+  status_checked_at: date
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -101,8 +102,10 @@ export const make = Effect.gen(function*() {
     ).pipe(
       Effect.map((rs): Option.Option<PrimaryProxyConfig> => {
         if (rs.length === 0) return Option.none()
-        const get = (key: string, fallback: string) =>
-          (rs.find((r) => r.key === key)?.value as string | undefined) ?? fallback
+        const get = (key: string, fallback: string) => {
+          const r = rs.find((r) => r.key === key)
+          return r === undefined ? fallback : text(r.value, "site_configs.value")
+        }
         return Option.some({
           display_name: get(PRIMARY_DISPLAY_NAME_KEY, "Default"),
           icon: get(PRIMARY_ICON_KEY, "/emojis/1f3e1.png")

@@ -7,17 +7,15 @@
 import { SqlClient } from "@effect/sql"
 import { type TaskLogEntry, TaskLogRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { first, toDate, toNumber } from "../Rows.js"
+import { columns, date, first, from, int, literalOf, type Row, text } from "../Columns.js"
 import { transaction } from "../Transaction.js"
 
-type Row = Record<string, unknown>
-
-const rowToEntry = (r: Row): TaskLogEntry => ({
-  id: toNumber(r.id),
-  type: r.type as TaskLogEntry["type"],
-  content: r.content as string,
-  time: toDate(r.created_at)
-})
+const rowToEntry = columns<TaskLogEntry>("task_log_entries", {
+  id: int,
+  type: literalOf<TaskLogEntry["type"]>()(["input", "output"]),
+  content: text,
+  time: from("created_at", date)
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -7,45 +7,31 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { type TaskFilter, type TaskRecord, TaskRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { bindRecord, first, toBool, toDate } from "../Rows.js"
+import { bool, columns, date, first, nullableText, type Row, text } from "../Columns.js"
+import { bindRecord } from "../Rows.js"
+import { bumpTaskCounts } from "../TaskCounts.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, unknown>
+const rowToTask = columns<TaskRecord>("tasks", {
+  id: text,
+  created_at: date,
+  updated_at: date,
+  organization_id: text,
+  owner_id: text,
+  name: text,
+  display_name: text,
+  prompt: text,
+  template_id: text,
+  template_version_id: text,
+  app_slug: text,
+  template_version_preset_id: nullableText,
+  workspace_id: nullableText,
+  deleted: bool
+}).read
 
-const rowToTask = (r: Row): TaskRecord => ({
-  id: r.id as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  organization_id: r.organization_id as string,
-  owner_id: r.owner_id as string,
-  name: r.name as string,
-  display_name: r.display_name as string,
-  prompt: r.prompt as string,
-  template_id: r.template_id as string,
-  template_version_id: r.template_version_id as string,
-  app_slug: r.app_slug as string,
-  template_version_preset_id: (r.template_version_preset_id as string | null) ?? null,
-  workspace_id: (r.workspace_id as string | null) ?? null,
-  deleted: toBool(r.deleted)
-})
-
-/** Moves the kept counts of undeleted tasks (in all, and of `ownerId`) by `by`. */
-const bumpTaskCounts = (sql: SqlClient.SqlClient, ownerId: string, by: 1 | -1) =>
-  Effect.forEach(["tasks", `tasks:${ownerId}`], (name) =>
-    sql`INSERT INTO counters (name, value) VALUES (${name}, ${by})
-      ON CONFLICT (name) DO UPDATE SET value = counters.value + ${by}`, { discard: true })
-
-/**
- * The tasks of workspace `workspaceId` follow its deletion (or restoration), with their kept
- * counts; run in the transaction that changes the workspace's `deleted`.
- */
-export const followWorkspaceDeletion = (sql: SqlClient.SqlClient, workspaceId: string, deleted: boolean) =>
-  Effect.gen(function*() {
-    const rs = yield* sql<{ owner_id: string }>`UPDATE tasks SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
-      WHERE workspace_id = ${workspaceId} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id`
-    for (const r of rs) yield* bumpTaskCounts(sql, r.owner_id, deleted ? -1 : 1)
-  })
+/** The owner of each task a statement changed (`RETURNING owner_id`). */
+const ownerOf = (r: Row) => text(r.owner_id, "tasks.owner_id")
 
 /** The WHERE conditions of a listing (exported for the test of the query plans). */
 export const listConditions = (sql: SqlClient.SqlClient, f: TaskFilter): Array<Statement.Fragment> => {
@@ -112,9 +98,9 @@ export const make = Effect.gen(function*() {
         const values = bindRecord(rest)
         yield* withTransaction(Effect.gen(function*() {
           if (deleted !== undefined) {
-            const rs = yield* sql<{ owner_id: string }>`UPDATE tasks SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
+            const rs = yield* sql`UPDATE tasks SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
               WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id`
-            if (rs.length > 0) yield* bumpTaskCounts(sql, rs[0]!.owner_id, deleted ? -1 : 1)
+            if (rs.length > 0) yield* bumpTaskCounts(sql, ownerOf(rs[0]!), deleted ? -1 : 1)
           }
           if (Object.keys(values).length > 0) yield* sql`UPDATE tasks SET ${sql.update(values)} WHERE id = ${id}`
         })).pipe(Effect.orDie)

@@ -6,28 +6,26 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { type ProvisionerDaemonRecord, ProvisionerDaemonRepo, type ProvisionerDaemonStatus } from "@workbay/core"
 import { Effect, Layer } from "effect"
+import { columns, date, first, json, nullableDate, nullableText, type Row, text } from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
 import { filters } from "../Filters.js"
-import { first, fromJson, toDate, toDateOrNull } from "../Rows.js"
 import { tagConditions } from "./Tags.js"
 
-type Row = Record<string, unknown>
-
-const rowToDaemon = (r: Row): ProvisionerDaemonRecord => ({
-  id: r.id as string,
-  organization_id: (r.organization_id as string | null) ?? null,
-  name: r.name as string,
-  provisioners: fromJson(r.provisioners, []),
-  tags: fromJson(r.tags, {}),
-  created_at: toDate(r.created_at),
-  last_seen_at: toDateOrNull(r.last_seen_at),
-  version: r.version as string,
-  api_version: r.api_version as string,
-  key_name: r.key_name as string,
-  key_id: (r.key_id as string | null | undefined) ?? null,
-  current_job_id: (r.current_job_id as string | null) ?? null,
-  previous_job_id: (r.previous_job_id as string | null) ?? null
-})
+const rowToDaemon = columns<ProvisionerDaemonRecord>("provisioner_daemons", {
+  id: text,
+  organization_id: nullableText,
+  name: text,
+  provisioners: json([]),
+  tags: json({}),
+  created_at: date,
+  last_seen_at: nullableDate,
+  version: text,
+  api_version: text,
+  key_name: text,
+  key_id: nullableText,
+  current_job_id: nullableText,
+  previous_job_id: nullableText
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -9,53 +9,99 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import {
   BUILD_TIME_STATS_BUILDS,
+  logLevels,
+  logSources,
   type NewProvisionerJob,
   type ProvisionerJobLogRecord,
   type ProvisionerJobRecord,
   ProvisionerJobRepo,
-  type ProvisionerTags
+  provisionerJobTypes,
+  type ProvisionerTags,
+  type TemplateVersionMetadata,
+  type WorkspaceBuildMetadata,
+  workspaceTransitions
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import {
+  bool,
+  columns,
+  date,
+  first,
+  int,
+  json,
+  literal,
+  nullableDate,
+  nullableText,
+  openLiteral,
+  orElse,
+  type Row,
+  text
+} from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
 import { filters } from "../Filters.js"
-import { first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
 import { LATEST_BUILD_STATUS_SET, LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { tagConditions } from "./Tags.js"
 
-type Row = Record<string, unknown>
+const rowToJob = columns<ProvisionerJobRecord>("provisioner_jobs", {
+  id: text,
+  created_at: date,
+  updated_at: date,
+  started_at: nullableDate,
+  canceled_at: nullableDate,
+  completed_at: nullableDate,
+  error: text,
+  error_code: text,
+  organization_id: text,
+  initiator_id: text,
+  provisioner: text,
+  type: openLiteral(provisionerJobTypes),
+  file_id: text,
+  input: json({}),
+  tags: json({}),
+  worker_id: nullableText,
+  worker_name: text,
+  logs_length: int,
+  logs_overflowed: bool
+}).read
 
-const rowToJob = (r: Row): ProvisionerJobRecord => ({
-  id: r.id as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  started_at: toDateOrNull(r.started_at),
-  canceled_at: toDateOrNull(r.canceled_at),
-  completed_at: toDateOrNull(r.completed_at),
-  error: r.error as string,
-  error_code: r.error_code as string,
-  organization_id: r.organization_id as string,
-  initiator_id: r.initiator_id as string,
-  provisioner: r.provisioner as string,
-  type: r.type as ProvisionerJobRecord["type"],
-  file_id: r.file_id as string,
-  input: fromJson(r.input, {}),
-  tags: fromJson(r.tags, {}),
-  worker_id: (r.worker_id as string | null) ?? null,
-  worker_name: r.worker_name as string,
-  logs_length: toNumber(r.logs_length),
-  logs_overflowed: toBool(r.logs_overflowed)
-})
+const rowToLog = columns<ProvisionerJobLogRecord>("provisioner_job_logs", {
+  id: int,
+  job_id: text,
+  created_at: date,
+  log_source: literal(logSources),
+  log_level: literal(logLevels),
+  stage: text,
+  output: text
+}).read
 
-const rowToLog = (r: Row): ProvisionerJobLogRecord => ({
-  id: toNumber(r.id),
-  job_id: r.job_id as string,
-  created_at: toDate(r.created_at),
-  log_source: r.log_source as ProvisionerJobLogRecord["log_source"],
-  log_level: r.log_level as ProvisionerJobLogRecord["log_level"],
-  stage: r.stage as string,
-  output: r.output as string
-})
+/** A template version with its template's names (none when the version has no template: LEFT JOIN). */
+const rowToVersionMetadata = columns<TemplateVersionMetadata>("template_versions", {
+  version_id: text,
+  version_name: text,
+  template_id: nullableText,
+  template_name: orElse(text, ""),
+  template_display_name: orElse(text, ""),
+  template_icon: orElse(text, "")
+}).read
+
+const rowToBuildMetadata = columns<WorkspaceBuildMetadata>("workspace_builds", {
+  build_id: text,
+  transition: literal(workspaceTransitions),
+  workspace_id: text,
+  workspace_name: text,
+  version_id: orElse(text, ""),
+  version_name: orElse(text, ""),
+  template_id: nullableText,
+  template_name: orElse(text, ""),
+  template_display_name: orElse(text, ""),
+  template_icon: orElse(text, "")
+}).read
+
+const rowToPending = columns<Pick<ProvisionerJobRecord, "id" | "provisioner" | "tags" | "created_at">>(
+  "provisioner_jobs",
+  { id: text, provisioner: text, tags: json<ProvisionerTags>({}), created_at: date }
+).read
 
 /** The conditions of a pending job, exactly as the partial index `provisioner_jobs_pending` states them. */
 const PENDING = "started_at IS NULL AND canceled_at IS NULL AND completed_at IS NULL"
@@ -122,7 +168,7 @@ export const make = Effect.gen(function*() {
         ON CONFLICT (build_id) DO NOTHING
         RETURNING template_id`
       for (const r of kept) {
-        const templateId = r.template_id as string
+        const templateId = text(r.template_id, "template_build_times.template_id")
         yield* sql`DELETE FROM template_build_times WHERE template_id = ${templateId} AND build_id NOT IN (
           SELECT build_id FROM template_build_times WHERE template_id = ${templateId}
           ORDER BY build_created_at DESC, build_id DESC LIMIT ${BUILD_TIME_STATS_BUILDS})`
@@ -280,16 +326,7 @@ export const make = Effect.gen(function*() {
           WHERE v.id IN ${sql.in(versionIds)}`
         ).pipe(
           Effect.orDie,
-          Effect.map((rs) =>
-            rs.map((r) => ({
-              version_id: r.version_id as string,
-              version_name: r.version_name as string,
-              template_id: (r.template_id as string | null) ?? null,
-              template_name: (r.template_name as string | null) ?? "",
-              template_display_name: (r.template_display_name as string | null) ?? "",
-              template_icon: (r.template_icon as string | null) ?? ""
-            }))
-          )
+          Effect.map((rs) => rs.map(rowToVersionMetadata))
         ),
 
     buildMetadata: (buildIds) =>
@@ -302,20 +339,7 @@ export const make = Effect.gen(function*() {
             LEFT JOIN template_versions v ON v.id = b.template_version_id LEFT JOIN templates t ON t.id = w.template_id
           WHERE b.id IN ${sql.in(buildIds)}`).pipe(
           Effect.orDie,
-          Effect.map((rs) =>
-            rs.map((r) => ({
-              build_id: r.build_id as string,
-              transition: r.transition as "start" | "stop" | "delete",
-              workspace_id: r.workspace_id as string,
-              workspace_name: r.workspace_name as string,
-              version_id: (r.version_id as string | null) ?? "",
-              version_name: (r.version_name as string | null) ?? "",
-              template_id: (r.template_id as string | null) ?? null,
-              template_name: (r.template_name as string | null) ?? "",
-              template_display_name: (r.template_display_name as string | null) ?? "",
-              template_icon: (r.template_icon as string | null) ?? ""
-            }))
-          )
+          Effect.map((rs) => rs.map(rowToBuildMetadata))
         ),
 
     pending: (provisioners) =>
@@ -324,14 +348,7 @@ export const make = Effect.gen(function*() {
         : reads(sql<Row>`SELECT id, provisioner, tags, created_at FROM provisioner_jobs
             WHERE ${sql.unsafe(PENDING)} AND ${sql.in("provisioner", provisioners)} ORDER BY created_at`).pipe(
           Effect.orDie,
-          Effect.map((rs) =>
-            rs.map((r) => ({
-              id: r.id as string,
-              provisioner: r.provisioner as string,
-              tags: fromJson<ProvisionerTags>(r.tags, {}),
-              created_at: toDate(r.created_at)
-            }))
-          )
+          Effect.map((rs) => rs.map(rowToPending))
         )
   })
 })

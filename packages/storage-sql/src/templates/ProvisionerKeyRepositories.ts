@@ -2,19 +2,18 @@
 import { SqlClient } from "@effect/sql"
 import { type ProvisionerKeyRecord, ProvisionerKeyRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { bind, first, fromJson, toDate } from "../Rows.js"
+import { columns, date, first, json, type Row, text } from "../Columns.js"
+import { bind } from "../Rows.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, unknown>
-
-const rowToKey = (r: Row): ProvisionerKeyRecord => ({
-  id: r.id as string,
-  organization_id: r.organization_id as string,
-  name: r.name as string,
-  hashed_secret: r.hashed_secret as string,
-  tags: fromJson(r.tags, {}),
-  created_at: toDate(r.created_at)
-})
+const rowToKey = columns<ProvisionerKeyRecord>("provisioner_keys", {
+  id: text,
+  organization_id: text,
+  name: text,
+  hashed_secret: text,
+  tags: json({}),
+  created_at: date
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

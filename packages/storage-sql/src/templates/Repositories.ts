@@ -3,25 +3,17 @@ import { SqlClient } from "@effect/sql"
 import { type FileRecord, FileRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { Buffer } from "node:buffer"
-import { first, toDate } from "../Rows.js"
+import { bytes, columns, date, first, type Row, text } from "../Columns.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, unknown>
-
-/** Both drivers hand bytes back as a Buffer; the record holds a plain Uint8Array view of them. */
-const toBytes = (v: unknown): Uint8Array => {
-  const b = v as Uint8Array
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
-}
-
-const rowToFile = (r: Row): FileRecord => ({
-  id: r.id as string,
-  hash: r.hash as string,
-  created_by: r.created_by as string,
-  created_at: toDate(r.created_at),
-  mimetype: r.mimetype as string,
-  data: toBytes(r.data)
-})
+const rowToFile = columns<FileRecord>("files", {
+  id: text,
+  hash: text,
+  created_by: text,
+  created_at: date,
+  mimetype: text,
+  data: bytes
+}).read
 
 /** The file repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {

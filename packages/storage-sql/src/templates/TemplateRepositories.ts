@@ -4,9 +4,11 @@
  * (case-insensitive), a version's name per template. A change to a template's lifecycle settings
  * makes its workspaces due for the lifecycle executor (migration 0013).
  */
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import {
   type DryRunRecord,
+  type ImportedResource,
+  type TemplateAcl,
   type TemplateRecord,
   TemplateRepo,
   type TemplateVersionImport,
@@ -14,16 +16,14 @@ import {
   TemplateVersionRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
+import { bool, type Column, columns, date, first, int, json, nullableText, type Row, text } from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
 import { escapeLike, filters } from "../Filters.js"
 import { latestBuildJoin } from "../LatestBuild.js"
-import { bind, bindRecord, first, fromJson, toBool, toDate, toNumber } from "../Rows.js"
+import { bind, bindRecord } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
-import { workspacesByTemplate } from "../workspaces/Repositories.js"
-
-type Row = Record<string, unknown>
 
 /** The template settings the lifecycle rules read (`nextTransition`'s `template`, timing only). */
 const LIFECYCLE_SETTINGS: ReadonlyArray<keyof TemplateRecord> = [
@@ -34,76 +34,97 @@ const LIFECYCLE_SETTINGS: ReadonlyArray<keyof TemplateRecord> = [
   "time_til_dormant_autodelete_ms"
 ]
 
-const rowToTemplate = (r: Row): TemplateRecord => ({
-  id: r.id as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  organization_id: r.organization_id as string,
-  deleted: toBool(r.deleted),
-  name: r.name as string,
-  display_name: r.display_name as string,
-  description: r.description as string,
-  icon: r.icon as string,
-  provisioner: r.provisioner as string,
-  active_version_id: r.active_version_id as string,
-  created_by: r.created_by as string,
-  default_ttl_ms: toNumber(r.default_ttl_ms),
-  activity_bump_ms: toNumber(r.activity_bump_ms),
-  autostop_requirement_days_of_week: toNumber(r.autostop_requirement_days_of_week),
-  autostop_requirement_weeks: toNumber(r.autostop_requirement_weeks),
-  autostart_requirement_days_of_week: toNumber(r.autostart_requirement_days_of_week),
-  allow_user_cancel_workspace_jobs: toBool(r.allow_user_cancel_workspace_jobs),
-  allow_user_autostart: toBool(r.allow_user_autostart),
-  allow_user_autostop: toBool(r.allow_user_autostop),
-  failure_ttl_ms: toNumber(r.failure_ttl_ms),
-  time_til_dormant_ms: toNumber(r.time_til_dormant_ms),
-  time_til_dormant_autodelete_ms: toNumber(r.time_til_dormant_autodelete_ms),
-  require_active_version: toBool(r.require_active_version),
-  max_port_share_level: r.max_port_share_level as string,
-  deprecated: r.deprecated as string,
-  use_classic_parameter_flow: toBool(r.use_classic_parameter_flow),
-  cors_behavior: r.cors_behavior as string,
-  user_acl: fromJson(r.user_acl, {}),
-  group_acl: fromJson(r.group_acl, {})
-})
+const rowToTemplate = columns<TemplateRecord>("templates", {
+  id: text,
+  created_at: date,
+  updated_at: date,
+  organization_id: text,
+  deleted: bool,
+  name: text,
+  display_name: text,
+  description: text,
+  icon: text,
+  provisioner: text,
+  active_version_id: text,
+  created_by: text,
+  default_ttl_ms: int,
+  activity_bump_ms: int,
+  autostop_requirement_days_of_week: int,
+  autostop_requirement_weeks: int,
+  autostart_requirement_days_of_week: int,
+  allow_user_cancel_workspace_jobs: bool,
+  allow_user_autostart: bool,
+  allow_user_autostop: bool,
+  failure_ttl_ms: int,
+  time_til_dormant_ms: int,
+  time_til_dormant_autodelete_ms: int,
+  require_active_version: bool,
+  max_port_share_level: text,
+  deprecated: text,
+  use_classic_parameter_flow: bool,
+  cors_behavior: text,
+  user_acl: json<TemplateAcl>({}),
+  group_acl: json<TemplateAcl>({})
+}).read
 
 /** Dates inside the stored import come back as strings; resources carry a `created_at`. */
-const reviveResources = (resources: ReadonlyArray<any> | null | undefined) =>
-  resources?.map((res) => ({ ...res, created_at: toDate(res.created_at) })) ?? null
+const reviveResources = (resources: ReadonlyArray<ImportedResource> | null | undefined, c?: string) =>
+  resources?.map((res) => ({ ...res, created_at: date(res.created_at, c) })) ?? null
 
-const reviveImport = (v: unknown): TemplateVersionImport | null => {
-  const parsed = fromJson<any>(v, null)
+const storedImport = json<TemplateVersionImport | null>(null)
+const importResult: Column<TemplateVersionImport | null> = (v, c) => {
+  const parsed = storedImport(v, c)
   if (parsed === null) return null
-  return { ...parsed, resources: reviveResources(parsed.resources) ?? [] }
+  return { ...parsed, resources: reviveResources(parsed.resources, c) ?? [] }
 }
 
-const rowToVersion = (r: Row): TemplateVersionRecord => ({
-  id: r.id as string,
-  template_id: (r.template_id as string | null) ?? null,
-  organization_id: r.organization_id as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  name: r.name as string,
-  message: r.message as string,
-  readme: r.readme as string,
-  job_id: r.job_id as string,
-  created_by: r.created_by as string,
-  archived: toBool(r.archived),
-  file_id: r.file_id as string,
-  provisioner: r.provisioner as string,
-  tags: fromJson(r.tags, {}),
-  user_variable_values: fromJson(r.user_variable_values, []),
-  import_result: reviveImport(r.import_result)
+const rowToVersion = columns<TemplateVersionRecord>("template_versions", {
+  id: text,
+  template_id: nullableText,
+  organization_id: text,
+  created_at: date,
+  updated_at: date,
+  name: text,
+  message: text,
+  readme: text,
+  job_id: text,
+  created_by: text,
+  archived: bool,
+  file_id: text,
+  provisioner: text,
+  tags: json({}),
+  user_variable_values: json([]),
+  import_result: importResult
+}).read
+
+/** Where a page of versions starts: the creation time (as ISO text, the form both dialects compare) and id. */
+const versionCursor = (r: Row) => ({
+  created_at: date(r.created_at, "template_versions.created_at").toISOString(),
+  id: text(r.id, "template_versions.id")
 })
 
-const rowToDryRun = (r: Row): DryRunRecord => ({
-  job_id: r.job_id as string,
-  template_version_id: r.template_version_id as string,
-  workspace_name: r.workspace_name as string,
-  rich_parameter_values: fromJson(r.rich_parameter_values, []),
-  user_variable_values: fromJson(r.user_variable_values, []),
-  resources: reviveResources(fromJson<ReadonlyArray<any> | null>(r.resources, null))
-})
+const storedResources = json<ReadonlyArray<ImportedResource> | null>(null)
+const rowToDryRun = columns<DryRunRecord>("template_version_dry_runs", {
+  job_id: text,
+  template_version_id: text,
+  workspace_name: text,
+  rich_parameter_values: json([]),
+  user_variable_values: json([]),
+  resources: (v, c) => reviveResources(storedResources(v, c), c)
+}).read
+
+/**
+ * The `workspaces` table for statements that pick a template's workspaces: read through
+ * `workspaces_template`. SQLite, without statistics, would rather walk `workspaces_undeleted_name`
+ * on `deleted = FALSE` (every undeleted workspace), so the index is named there.
+ */
+export const workspacesByTemplate = (sql: SqlClient.SqlClient, alias?: string): Statement.Fragment => {
+  const table = alias === undefined ? "workspaces" : `workspaces AS ${alias}`
+  return sql.onDialectOrElse({
+    pg: () => sql.literal(table),
+    orElse: () => sql.literal(`${table} INDEXED BY workspaces_template`)
+  })
+}
 
 export const makeTemplates = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -168,7 +189,12 @@ export const makeTemplates = Effect.gen(function*() {
         : Effect.orDie(reads(sql<Row>`SELECT name, value FROM counters
             WHERE ${sql.in("name", templateIds.map((id) => `template_users:${id}`))} AND value > 0`)).pipe(
           Effect.map((rs) =>
-            new Map(rs.map((r) => [(r.name as string).slice("template_users:".length), toNumber(r.value)]))
+            new Map(
+              rs.map((r) => [
+                text(r.name, "counters.name").slice("template_users:".length),
+                int(r.value, "counters.value")
+              ])
+            )
           )
         )
   })
@@ -224,7 +250,7 @@ export const makeVersions = Effect.gen(function*() {
         const after = page.afterId === undefined
           ? undefined
           : yield* Effect.orDie(sql<Row>`SELECT created_at, id FROM template_versions WHERE id = ${page.afterId}`)
-        const cursor = after?.[0]
+        const cursor = after?.[0] === undefined ? undefined : versionCursor(after[0])
         if (page.afterId !== undefined && cursor === undefined) return []
         const rows = yield* Effect.orDie(sql<Row>`SELECT * FROM template_versions
           WHERE template_id = ${page.templateId}
@@ -232,8 +258,7 @@ export const makeVersions = Effect.gen(function*() {
             ${
           cursor === undefined
             ? sql``
-            : sql`AND (created_at > ${cursor.created_at as string} OR (created_at = ${cursor
-              .created_at as string} AND id > ${cursor.id as string}))`
+            : sql`AND (created_at > ${cursor.created_at} OR (created_at = ${cursor.created_at} AND id > ${cursor.id}))`
         }
           ORDER BY created_at, id LIMIT ${page.limit} OFFSET ${page.offset ?? 0}`)
         return rows.map(rowToVersion)
@@ -257,7 +282,7 @@ export const makeVersions = Effect.gen(function*() {
             WHERE template_id = ${templateId} AND archived = ${bind(!archived)} AND ${sql.in("id", ids)}
               ${archived ? sql`AND id NOT IN (${versionsInUse(templateId)})` : sql``} RETURNING id`
         ).pipe(
-          Effect.map((rs) => rs.map((r) => r.id as string))
+          Effect.map((rs) => rs.map((r) => text(r.id, "template_versions.id")))
         ),
     setImportResult: (id, result, now) =>
       Effect.orDie(

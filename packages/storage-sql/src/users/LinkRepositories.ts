@@ -1,27 +1,35 @@
 /** User links and the lookups of login conversions that sign-in needs, on @effect/sql (both dialects). */
 import { SqlClient } from "@effect/sql"
-import { type LinkLoginType, type LoginConversionRecord, type UserLinkRecord, UserLinkRepo } from "@workbay/core"
+import {
+  type LinkLoginType,
+  type LoginConversionRecord,
+  type UserLinkClaims,
+  type UserLinkRecord,
+  UserLinkRepo
+} from "@workbay/core"
 import { Context, Effect, Layer } from "effect"
-import { first, fromJson, toDate } from "../Rows.js"
+import { columns, date, first, json, literalOf, text } from "../Columns.js"
 import { unique } from "../Unique.js"
 
-const rowToLink = (r: Record<string, unknown>): UserLinkRecord => ({
-  user_id: r.user_id as string,
-  login_type: r.login_type as LinkLoginType,
-  linked_id: r.linked_id as string,
-  claims: { id_token_claims: {}, user_info_claims: {}, merged_claims: {}, ...fromJson<object>(r.claims, {}) },
-  synced_group_ids: fromJson<Array<string>>(r.synced_group_ids, []),
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at)
-})
+const storedClaims = json<Partial<UserLinkClaims>>({})
 
-const rowToConversion = (r: Record<string, unknown>): LoginConversionRecord => ({
-  state_string: r.state_string as string,
-  user_id: r.user_id as string,
-  to_type: r.to_type as string,
-  expires_at: toDate(r.expires_at),
-  created_at: toDate(r.created_at)
-})
+const rowToLink = columns<UserLinkRecord>("user_links", {
+  user_id: text,
+  login_type: literalOf<LinkLoginType>()(["github", "oidc"]),
+  linked_id: text,
+  claims: (v, c) => ({ id_token_claims: {}, user_info_claims: {}, merged_claims: {}, ...storedClaims(v, c) }),
+  synced_group_ids: json<Array<string>>([]),
+  created_at: date,
+  updated_at: date
+}).read
+
+const rowToConversion = columns<LoginConversionRecord>("login_conversions", {
+  state_string: text,
+  user_id: text,
+  to_type: text,
+  expires_at: date,
+  created_at: date
+}).read
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -1,10 +1,11 @@
 /**
  * Users, API keys, git SSH keys and login conversions on @effect/sql. Queries are
- * written once; both dialects run them (see Rows.ts for the value mapping).
+ * written once; both dialects run them (see Columns.ts for the value mapping).
  */
 import { SqlClient } from "@effect/sql"
 import { ApiKeyRepo, GitSshKeyRepo, LoginConversionRepo, type UserPatch, UserRepo } from "@workbay/core"
 import { Context, Effect, Layer } from "effect"
+import { bool, first, json, type Row, text } from "../Columns.js"
 import { dialectReads, directReads, directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
 import { purgeBefore } from "../Purge.js"
@@ -12,14 +13,12 @@ import {
   apiKeyColumns,
   bind,
   bindRecord,
-  first,
-  fromJson,
-  prefixed,
+  roleNames,
   rowToApiKey,
   rowToGitSshKey,
   rowToUser,
-  toBool,
-  USER_JOIN_COLUMNS
+  USER_JOIN_COLUMNS,
+  userColumns
 } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
 import { transaction } from "../Transaction.js"
@@ -28,7 +27,7 @@ import { conversionReads } from "./LinkRepositories.js"
 
 const values = bindRecord
 
-const KEY_JOIN_COLUMNS = prefixed("k", apiKeyColumns, "k_")
+const KEY_JOIN_COLUMNS = apiKeyColumns.select("k", "k_")
 
 // The hot reads' SQL for the direct path (see DirectReads.ts): what their templates compile to.
 const FIND_USER_BY_ID_SQLITE = "SELECT * FROM users WHERE id = ?"
@@ -36,7 +35,7 @@ const FIND_USER_BY_ID_SQLITE = "SELECT * FROM users WHERE id = ?"
  * The key read also brings the user's memberships (organization id and roles, in
  * `MemberRepo.ofUser`'s order) as JSON text: one statement per authenticated request instead of
  * two (on Postgres one round trip). Roles stay the stored text inside the JSON, so a malformed row
- * reads as no roles, as `fromJson` does.
+ * reads as no roles, as a `json` column does.
  */
 const KEY_MEMBERSHIPS = {
   sqlite: `(SELECT json_group_array(json_array(m.organization_id, m.roles) ORDER BY m.created_at)
@@ -50,15 +49,21 @@ const FIND_KEY_WITH_USER_PG =
   `SELECT ${KEY_JOIN_COLUMNS}, ${USER_JOIN_COLUMNS}, ${KEY_MEMBERSHIPS.pg} FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.id = $1`
 const FIND_KEY_WITH_USER = { sqlite: FIND_KEY_WITH_USER_SQLITE, pg: FIND_KEY_WITH_USER_PG }
 
+const joinedKey = apiKeyColumns.prefixed("k_")
+const joinedUser = userColumns.prefixed("u_")
+/** The user's memberships: `[organization id, roles text]` pairs. */
+const keyMemberships = json<Array<[unknown, unknown]>>([])
+
 /** The key, its user and the user's memberships. */
-const rowToKeyWithUser = (r: Record<string, any>) => ({
-  key: rowToApiKey(r, "k_"),
-  user: rowToUser(r, "u_"),
-  memberships: fromJson<Array<[string, unknown]>>(r.m_memberships, []).map(([organization_id, roles]) => ({
-    organization_id,
-    roles: fromJson<Array<string>>(roles, [])
+const rowToKeyWithUser = (r: Row) => ({
+  key: joinedKey(r),
+  user: joinedUser(r),
+  memberships: keyMemberships(r.m_memberships, "m_memberships").map(([organization_id, roles]) => ({
+    organization_id: text(organization_id, "organization_members.organization_id"),
+    roles: roleNames(roles, "organization_members.roles")
   }))
 })
+const preferences = json<Record<string, unknown>>({})
 
 /** The user, API key, git SSH key and login conversion repositories on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -121,6 +126,17 @@ export const make = Effect.gen(function*() {
       }))).pipe(Effect.asVoid),
     findById: (id) =>
       orDie(read(FIND_USER_BY_ID_SQLITE, [id], () => sql`SELECT * FROM users WHERE id = ${id}`)).pipe(
+        Effect.map((rs) => first(rs, rowToUser))
+      ),
+    lockById: (id) =>
+      orDie(
+        sql`SELECT * FROM users WHERE id = ${id} ${
+          sql.literal(sql.onDialectOrElse({
+            pg: () => "FOR SHARE",
+            orElse: () => ""
+          }))
+        }`
+      ).pipe(
         Effect.map((rs) => first(rs, rowToUser))
       ),
     findByIds: (ids) =>
@@ -203,7 +219,7 @@ export const make = Effect.gen(function*() {
         if (status !== undefined) {
           const rs = yield* sql<{ deleted: unknown }>`UPDATE users SET status = ${status}
             WHERE id = ${id} AND status <> ${status} RETURNING deleted`
-          if (rs.length > 0 && !toBool(rs[0]!.deleted)) yield* bumpUsers(0, status === "active" ? 1 : -1)
+          if (rs.length > 0 && !bool(rs[0]!.deleted, "users.deleted")) yield* bumpUsers(0, status === "active" ? 1 : -1)
           // The lifecycle rules read the owner's status (a suspended owner's workspaces stop, only
           // an active owner's start): the executor looks at their workspaces again (migration 0013).
           if (rs.length > 0) {
@@ -221,7 +237,7 @@ export const make = Effect.gen(function*() {
     count: keptUserCount(undefined),
     findPreferences: (id) =>
       orDie(sql<{ preferences: unknown }>`SELECT preferences FROM users WHERE id = ${id}`).pipe(
-        Effect.map((rs) => first(rs, (r) => fromJson<Record<string, unknown>>(r.preferences, {})))
+        Effect.map((rs) => first(rs, (r) => preferences(r.preferences, "users.preferences")))
       ),
     setPreferences: (id, preferences, at) =>
       orDie(
@@ -272,7 +288,9 @@ export const make = Effect.gen(function*() {
             ...(f.includeExpired ? [] : [sql`k.expires_at > ${f.now.toISOString()}`])
           ])
         } ORDER BY k.created_at DESC`
-      ).pipe(Effect.map((rs) => rs.map((r) => ({ key: rowToApiKey(r), username: r.owner_username as string })))),
+      ).pipe(
+        Effect.map((rs) => rs.map((r) => ({ key: rowToApiKey(r), username: text(r.owner_username, "users.username") })))
+      ),
     delete: (id) =>
       orDie(sql`DELETE FROM api_keys WHERE id = ${id} RETURNING id`).pipe(Effect.map((rs) => rs.length > 0)),
     expire: (id, at) =>
@@ -283,7 +301,16 @@ export const make = Effect.gen(function*() {
         ),
         orDie(sql`SELECT * FROM api_keys WHERE id = ${id}`).pipe(Effect.map((rs) => first(rs, rowToApiKey)))
       ),
-    deleteByUser: (userId) => orDie(sql`DELETE FROM api_keys WHERE user_id = ${userId}`).pipe(Effect.asVoid),
+    deleteByUser: (userId) =>
+      orDie(withTransaction(Effect.gen(function*() {
+        yield* sql`DELETE FROM api_keys WHERE user_id = ${userId}`
+        yield* sql`DELETE FROM oauth2_provider_app_codes WHERE user_id = ${userId}`
+        const tokens = yield* sql<
+          { readonly used_at: unknown }
+        >`DELETE FROM oauth2_provider_app_tokens WHERE user_id = ${userId} RETURNING used_at`
+        // Rotated tokens were dead already: only the ones still usable count.
+        return tokens.filter((t) => t.used_at === null).length
+      }))),
     touch: (id, lastUsed, expiresAt) =>
       orDie(
         sql`UPDATE api_keys SET last_used = ${lastUsed.toISOString()}, expires_at = ${expiresAt.toISOString()} WHERE id = ${id}`

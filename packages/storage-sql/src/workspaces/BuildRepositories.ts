@@ -8,50 +8,64 @@
 import { SqlClient } from "@effect/sql"
 import {
   type AppHealth,
+  type BuildReason,
+  type DisplayApps,
+  SecretBox,
   type StoredResource,
   type WorkspaceAgentRecord,
+  workspaceBuildReasons,
   type WorkspaceBuildRecord,
   WorkspaceBuildRepo,
   type WorkspaceBuildSummary,
   type WorkspaceResourceRecord,
-  WorkspaceResourceRepo
+  WorkspaceResourceRepo,
+  workspaceTransitions
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
-import { toAppStatuses, toLogSources } from "../agents/LogRepositories.js"
+import { appStatuses, logSources } from "../agents/LogRepositories.js"
+import {
+  bool,
+  bytes as storedBytes,
+  type Column,
+  columns,
+  date,
+  int,
+  json,
+  literal,
+  literalOf,
+  nullableDate,
+  nullableText,
+  orElse,
+  type Row,
+  text
+} from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
 import { latestBuildJoin } from "../LatestBuild.js"
-import { bindRecord, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { bindRecord } from "../Rows.js"
 import { LATEST_BUILD_STATUS_SET, LIFECYCLE_RECHECK, WORKSPACE_LIST_RANK_UPDATE } from "../Schema.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, unknown>
-
-const toBytes = (v: unknown): Uint8Array => {
-  if (v === null || v === undefined) return new Uint8Array(0)
-  const b = v as Uint8Array
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
-}
-
-export const rowToBuildSummary = (r: Row): WorkspaceBuildSummary => ({
-  id: r.id as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  workspace_id: r.workspace_id as string,
-  template_version_id: r.template_version_id as string,
-  template_version_preset_id: (r.template_version_preset_id as string | null) ?? null,
-  build_number: toNumber(r.build_number),
-  transition: r.transition as WorkspaceBuildRecord["transition"],
-  initiator_id: r.initiator_id as string,
-  job_id: r.job_id as string,
-  deadline: toDateOrNull(r.deadline),
-  max_deadline: toDateOrNull(r.max_deadline),
-  reason: r.reason as WorkspaceBuildRecord["reason"],
-  daily_cost: toNumber(r.daily_cost),
-  has_ai_task: toBool(r.has_ai_task),
-  has_external_agent: toBool(r.has_external_agent),
-  orphan: toBool(r.orphan)
+const buildSummaryColumns = columns<WorkspaceBuildSummary>("workspace_builds", {
+  id: text,
+  created_at: date,
+  updated_at: date,
+  workspace_id: text,
+  template_version_id: text,
+  template_version_preset_id: nullableText,
+  build_number: int,
+  transition: literal(workspaceTransitions),
+  initiator_id: text,
+  job_id: text,
+  deadline: nullableDate,
+  max_deadline: nullableDate,
+  reason: literalOf<BuildReason>()(workspaceBuildReasons),
+  daily_cost: int,
+  has_ai_task: bool,
+  has_external_agent: bool,
+  orphan: bool
 })
-/** The columns {@link rowToBuildSummary} reads (every one but the provisioner state). */
+export const rowToBuildSummary = buildSummaryColumns.read
+
 /**
  * The statement of `columns` of the latest build of each of `workspaceIds`, one index seek per
  * workspace (`latestBuildJoin`). It once asked the latest number of the build being read, which
@@ -63,93 +77,80 @@ export const latestBuildsStatement = (sql: SqlClient.SqlClient, columns: string,
     sql.in(workspaceIds)
   }`
 
-export const SUMMARY_COLUMNS = [
-  "id",
-  "created_at",
-  "updated_at",
-  "workspace_id",
-  "template_version_id",
-  "template_version_preset_id",
-  "build_number",
-  "transition",
-  "initiator_id",
-  "job_id",
-  "deadline",
-  "max_deadline",
-  "reason",
-  "daily_cost",
-  "has_ai_task",
-  "has_external_agent",
-  "orphan"
-].map((c) => `b.${c}`).join(", ")
+/** The columns {@link rowToBuildSummary} reads (every one but the provisioner state), of `workspace_builds b`. */
+export const SUMMARY_COLUMNS = buildSummaryColumns.select("b")
 
 const rowToBuild = (r: Row, parameters: ReadonlyArray<{ name: string; value: string }>): WorkspaceBuildRecord => ({
   ...rowToBuildSummary(r),
-  provisioner_state: toBytes(r.provisioner_state),
+  provisioner_state: storedBytes(r.provisioner_state, "workspace_builds.provisioner_state"),
   parameters
 })
 
-export const rowToResource = (r: Row): WorkspaceResourceRecord => ({
-  id: r.id as string,
-  created_at: toDate(r.created_at),
-  job_id: r.job_id as string,
-  transition: r.transition as WorkspaceResourceRecord["transition"],
-  type: r.type as string,
-  name: r.name as string,
-  hide: toBool(r.hide),
-  icon: r.icon as string,
-  daily_cost: toNumber(r.daily_cost),
-  metadata: fromJson(r.metadata, [])
-})
+export const rowToResource = columns<WorkspaceResourceRecord>("workspace_resources", {
+  id: text,
+  created_at: date,
+  job_id: text,
+  transition: literal(workspaceTransitions),
+  type: text,
+  name: text,
+  hide: bool,
+  icon: text,
+  daily_cost: int,
+  metadata: json([])
+}).read
 
-/** A record, or undefined when it is empty (an agent's optional maps are left out until set). */
-const nonEmptyRecord = <A>(
-  r: Record<string, A>
-): Record<string, A> | undefined => (Object.keys(r).length === 0 ? undefined : r)
+const healthByApp = json<Readonly<Record<string, AppHealth>>>({})
+/** The apps' health by app id; undefined when none reported (an agent's optional maps are left out until set). */
+const appHealth: Column<Readonly<Record<string, AppHealth>> | undefined> = (v, c) => {
+  const health = healthByApp(v, c)
+  return Object.keys(health).length === 0 ? undefined : health
+}
 
-export const rowToAgent = (r: Row): WorkspaceAgentRecord => ({
-  id: r.id as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  resource_id: r.resource_id as string,
-  name: r.name as string,
-  external: toBool(r.external),
-  instance_id: (r.instance_id as string | undefined) ?? "",
-  auth_token_hash: r.auth_token_hash as string,
-  operating_system: r.operating_system as string,
-  architecture: r.architecture as string,
-  directory: r.directory as string,
-  environment_variables: fromJson(r.environment_variables, {}),
-  connection_timeout_seconds: toNumber(r.connection_timeout_seconds),
-  troubleshooting_url: r.troubleshooting_url as string,
-  startup_script_behavior: r.startup_script_behavior as WorkspaceAgentRecord["startup_script_behavior"],
-  display_apps: fromJson(r.display_apps, {
-    vscode: false,
-    vscode_insiders: false,
-    web_terminal: false,
-    ssh_helper: false,
-    port_forwarding_helper: false
-  }),
-  apps: fromJson(r.apps, []),
-  scripts: fromJson(r.scripts, []),
-  lifecycle_state: r.lifecycle_state as string,
-  first_connected_at: toDateOrNull(r.first_connected_at),
-  last_connected_at: toDateOrNull(r.last_connected_at),
-  disconnected_at: toDateOrNull(r.disconnected_at),
-  started_at: toDateOrNull(r.started_at),
-  ready_at: toDateOrNull(r.ready_at),
-  version: r.version as string,
-  api_version: r.api_version as string,
-  logs_length: toNumber(r.logs_length),
-  logs_overflowed: toBool(r.logs_overflowed),
-  expanded_directory: (r.expanded_directory as string | undefined) ?? "",
-  subsystems: fromJson(r.subsystems, []),
-  script_results: fromJson(r.script_results, {}),
-  metadata: fromJson(r.metadata, []),
-  app_health: nonEmptyRecord(fromJson<Record<string, AppHealth>>(r.app_health, {})),
-  log_sources: toLogSources(r.log_sources),
-  app_statuses: toAppStatuses(r.app_statuses)
-})
+const NO_DISPLAY_APPS: DisplayApps = {
+  vscode: false,
+  vscode_insiders: false,
+  web_terminal: false,
+  ssh_helper: false,
+  port_forwarding_helper: false
+}
+
+export const rowToAgent = columns<WorkspaceAgentRecord>("workspace_agents", {
+  id: text,
+  created_at: date,
+  updated_at: date,
+  resource_id: text,
+  name: text,
+  external: bool,
+  instance_id: orElse(text, ""),
+  auth_token_hash: text,
+  operating_system: text,
+  architecture: text,
+  directory: text,
+  environment_variables: json({}),
+  connection_timeout_seconds: int,
+  troubleshooting_url: text,
+  startup_script_behavior: literalOf<WorkspaceAgentRecord["startup_script_behavior"]>()(["blocking", "non-blocking"]),
+  display_apps: json(NO_DISPLAY_APPS),
+  apps: json([]),
+  scripts: json([]),
+  lifecycle_state: text,
+  first_connected_at: nullableDate,
+  last_connected_at: nullableDate,
+  disconnected_at: nullableDate,
+  started_at: nullableDate,
+  ready_at: nullableDate,
+  version: text,
+  api_version: text,
+  logs_length: int,
+  logs_overflowed: bool,
+  expanded_directory: orElse(text, ""),
+  subsystems: json([]),
+  script_results: json({}),
+  metadata: json([]),
+  app_health: appHealth,
+  log_sources: logSources,
+  app_statuses: appStatuses
+}).read
 
 const bytes = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)
 
@@ -161,20 +162,24 @@ export const makeBuilds = Effect.gen(function*() {
   const withParameters = (rows: ReadonlyArray<Row>) =>
     Effect.gen(function*() {
       if (rows.length === 0) return []
-      const ids = rows.map((r) => r.id as string)
+      const builds = rows.map((r) => ({ row: r, id: text(r.id, "workspace_builds.id") }))
+      const ids = builds.map((b) => b.id)
       const params = yield* Effect.orDie(
         reads(sql<Row>`SELECT workspace_build_id, name, value FROM workspace_build_parameters
         WHERE workspace_build_id IN ${sql.in(ids)} ORDER BY name`)
       )
       const byBuild = new Map<string, Array<{ name: string; value: string }>>()
       for (const p of params) {
-        const id = p.workspace_build_id as string
-        const value = { name: p.name as string, value: p.value as string }
+        const id = text(p.workspace_build_id, "workspace_build_parameters.workspace_build_id")
+        const value = {
+          name: text(p.name, "workspace_build_parameters.name"),
+          value: text(p.value, "workspace_build_parameters.value")
+        }
         const list = byBuild.get(id)
         if (list === undefined) byBuild.set(id, [value])
         else list.push(value)
       }
-      return rows.map((r) => rowToBuild(r, byBuild.get(r.id as string) ?? []))
+      return builds.map((b) => rowToBuild(b.row, byBuild.get(b.id) ?? []))
     })
 
   /** `columns` of the latest build (highest number) of each of these workspaces. */
@@ -307,6 +312,7 @@ export const makeBuilds = Effect.gen(function*() {
 
 export const makeResources = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const box = yield* SecretBox
   const reads = yield* directStatements(sql)
   return WorkspaceResourceRepo.of({
     insert: (resources) =>
@@ -317,7 +323,12 @@ export const makeResources = Effect.gen(function*() {
         )
         const agents = resources.flatMap((r) => r.agents)
         if (agents.length > 0) {
-          yield* Effect.orDie(sql`INSERT INTO workspace_agents ${sql.insert(agents.map((a) => bindRecord(a)))}`)
+          // Every row names the same columns (a multi-row insert takes them from the first).
+          const rows = agents.map(({ auth_token, ...a }) => {
+            const kept = auth_token === undefined ? { value: null, keyId: null } : box.seal(auth_token)
+            return { ...bindRecord(a), auth_token: kept.value, auth_token_key_id: kept.keyId }
+          })
+          yield* Effect.orDie(sql`INSERT INTO workspace_agents ${sql.insert(rows)}`)
         }
       }),
     listByJobs: (jobIds) =>
@@ -329,19 +340,21 @@ export const makeResources = Effect.gen(function*() {
           )
         )
         if (rs.length === 0) return []
+        const resources = rs.map(rowToResource)
         const as = yield* Effect.orDie(
-          reads(sql<Row>`SELECT * FROM workspace_agents WHERE resource_id IN ${sql.in(rs.map((r) => r.id as string))}
+          reads(sql<Row>`SELECT * FROM workspace_agents WHERE resource_id IN ${sql.in(resources.map((r) => r.id))}
           ORDER BY name, id`)
         )
         const byResource = new Map<string, Array<WorkspaceAgentRecord>>()
         for (const a of as) {
-          const list = byResource.get(a.resource_id as string)
-          if (list === undefined) byResource.set(a.resource_id as string, [rowToAgent(a)])
-          else list.push(rowToAgent(a))
+          const agent = rowToAgent(a)
+          const list = byResource.get(agent.resource_id)
+          if (list === undefined) byResource.set(agent.resource_id, [agent])
+          else list.push(agent)
         }
-        return rs.map((r): StoredResource => ({
-          resource: rowToResource(r),
-          agents: byResource.get(r.id as string) ?? []
+        return resources.map((resource): StoredResource => ({
+          resource,
+          agents: byResource.get(resource.id) ?? []
         }))
       })
   })

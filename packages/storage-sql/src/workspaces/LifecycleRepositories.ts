@@ -20,10 +20,14 @@ import {
   WorkspaceBuildRepo
 } from "@workbay/core"
 import { Effect, Layer, Option } from "effect"
-import { toNumber } from "../Rows.js"
+import { columns, int, type Row, text } from "../Columns.js"
 import { rowToWorkspace } from "./Repositories.js"
 
-type Row = Record<string, unknown>
+/** A due workspace and the version of its lifecycle fields the read saw. */
+const rowToDue = columns<{ id: string; lifecycle_version: number }>("workspaces", {
+  id: text,
+  lifecycle_version: int
+}).read
 
 /**
  * The ids and `lifecycle_version`s of the undeleted workspaces due at `now`, earliest first.
@@ -49,18 +53,19 @@ export const make = Effect.gen(function*() {
     due: (now, limit) =>
       Effect.gen(function*() {
         // The versions first: a write after this read moves them, and `reschedule` stores nothing.
-        const due = yield* Effect.orDie(lifecycleDueStatement(sql, now, limit))
+        const due = (yield* Effect.orDie(lifecycleDueStatement(sql, now, limit))).map(rowToDue)
         if (due.length === 0) return []
-        const ids = due.map((r) => r.id as string)
+        const ids = due.map((d) => d.id)
         const rows = yield* Effect.orDie(sql<Row>`SELECT * FROM workspaces WHERE id IN ${sql.in(ids)}`)
-        const workspaces = new Map(rows.map((r) => [r.id as string, rowToWorkspace(r)]))
+        const workspaces = new Map(rows.map((r) => {
+          const workspace = rowToWorkspace(r)
+          return [workspace.id, workspace]
+        }))
         const latest = new Map((yield* builds.latestOf(ids)).map((b) => [b.workspace_id, b]))
         const templateOf = new Map<string, TemplateRecord | undefined>()
         const statusOf = new Map<string, UserStatus | undefined>()
         const out: Array<LifecycleCandidate> = []
-        for (const r of due) {
-          const id = r.id as string
-          const version = toNumber(r.lifecycle_version)
+        for (const { id, lifecycle_version: version } of due) {
           const workspace = workspaces.get(id)
           const latestBuild = latest.get(id)
           // Nothing to decide on: not due until it changes (its first build makes it due again).

@@ -4,19 +4,23 @@
  * resources to their agents (tables the builds write; this repository only reads them).
  */
 import { SqlClient } from "@effect/sql"
-import { portShareLevelsAbove, type PortShareRecord, PortShareRepo } from "@workbay/core"
+import {
+  PortShareLevel,
+  portShareLevelsAbove,
+  PortShareProtocol,
+  type PortShareRecord,
+  PortShareRepo
+} from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { first, toNumber } from "../Rows.js"
+import { columns, first, int, literal, type Row, text } from "../Columns.js"
 
-type Row = Record<string, unknown>
-
-const rowToPortShare = (r: Row): PortShareRecord => ({
-  workspace_id: r.workspace_id as string,
-  agent_name: r.agent_name as string,
-  port: toNumber(r.port),
-  share_level: r.share_level as PortShareRecord["share_level"],
-  protocol: r.protocol as PortShareRecord["protocol"]
-})
+const rowToPortShare = columns<PortShareRecord>("workspace_port_shares", {
+  workspace_id: text,
+  agent_name: text,
+  port: int,
+  share_level: literal(PortShareLevel.literals),
+  protocol: literal(PortShareProtocol.literals)
+}).read
 
 /** The port share repository on the provided `SqlClient`. */
 export const make = Effect.gen(function*() {

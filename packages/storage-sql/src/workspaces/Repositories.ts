@@ -5,47 +5,66 @@
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import {
+  automaticUpdatesValues,
+  type WorkspaceAcl,
   type WorkspaceFilter,
   type WorkspacePatch,
   type WorkspaceRecord,
   WorkspaceRepo,
-  type WorkspaceStatus
+  workspaceStatuses
 } from "@workbay/core"
 import { Effect, Layer } from "effect"
-import { toLatestAppStatus } from "../agents/LogRepositories.js"
+import { latestAppStatus } from "../agents/LogRepositories.js"
+import {
+  bool,
+  columns,
+  date,
+  first,
+  int,
+  json,
+  literal,
+  nullableDate,
+  nullableInt,
+  optional,
+  type Row,
+  text
+} from "../Columns.js"
 import { directStatements } from "../DirectReads.js"
 import { escapeLike } from "../Filters.js"
 import { latestBuildJoin } from "../LatestBuild.js"
-import { bindRecord, first, fromJson, toBool, toDate, toDateOrNull, toNumber } from "../Rows.js"
+import { bindRecord } from "../Rows.js"
 import { LIFECYCLE_RECHECK } from "../Schema.js"
-import { followWorkspaceDeletion } from "../tasks/Repositories.js"
+import { followWorkspaceDeletion } from "../TaskCounts.js"
+import { workspacesByTemplate } from "../templates/TemplateRepositories.js"
 import { transaction } from "../Transaction.js"
 import { unique } from "../Unique.js"
 
-type Row = Record<string, unknown>
-
-export const rowToWorkspace = (r: Row): WorkspaceRecord => ({
-  id: r.id as string,
-  created_at: toDate(r.created_at),
-  updated_at: toDate(r.updated_at),
-  owner_id: r.owner_id as string,
-  organization_id: r.organization_id as string,
-  template_id: r.template_id as string,
-  deleted: toBool(r.deleted),
-  name: r.name as string,
-  autostart_schedule: r.autostart_schedule as string,
-  ttl_ms: r.ttl_ms === null || r.ttl_ms === undefined ? null : toNumber(r.ttl_ms),
-  last_used_at: toDate(r.last_used_at),
-  dormant_at: toDateOrNull(r.dormant_at),
-  deleting_at: toDateOrNull(r.deleting_at),
-  next_start_at: toDateOrNull(r.next_start_at),
-  automatic_updates: r.automatic_updates as WorkspaceRecord["automatic_updates"],
-  favorite: toBool(r.favorite),
-  user_acl: fromJson(r.user_acl, {}),
-  group_acl: fromJson(r.group_acl, {}),
-  latest_app_status: toLatestAppStatus(r.latest_app_status),
-  task_id: (r.task_id as string | null | undefined) ?? undefined
+export const workspaceColumns = columns<WorkspaceRecord>("workspaces", {
+  id: text,
+  created_at: date,
+  updated_at: date,
+  owner_id: text,
+  organization_id: text,
+  template_id: text,
+  deleted: bool,
+  name: text,
+  autostart_schedule: text,
+  ttl_ms: nullableInt,
+  last_used_at: date,
+  dormant_at: nullableDate,
+  deleting_at: nullableDate,
+  next_start_at: nullableDate,
+  automatic_updates: literal(automaticUpdatesValues),
+  favorite: bool,
+  user_acl: json<WorkspaceAcl>({}),
+  group_acl: json<WorkspaceAcl>({}),
+  latest_app_status: latestAppStatus,
+  task_id: optional(text)
 })
+export const rowToWorkspace = workspaceColumns.read
+
+const latestStatus = literal(workspaceStatuses)
+const idOf = (r: Row) => text(r.id, "workspaces.id")
 
 /**
  * The fields of a workspace whose change may bring a lifecycle rule earlier (the executor then
@@ -150,11 +169,15 @@ export const make = Effect.gen(function*() {
         }
         // Deletion moves the kept counts, once: the guarded update changes the row only if it is not already so.
         yield* unique(withTransaction(Effect.gen(function*() {
-          const rs = yield* sql<{ owner_id: string; template_id: string }>`UPDATE workspaces SET deleted = ${
-            deleted ? sql`TRUE` : sql`FALSE`
-          }
+          const rs = yield* sql`UPDATE workspaces SET deleted = ${deleted ? sql`TRUE` : sql`FALSE`}
             WHERE id = ${id} AND deleted = ${deleted ? sql`FALSE` : sql`TRUE`} RETURNING owner_id, template_id`
-          if (rs.length > 0) yield* bumpCounts(rs[0]!.owner_id, rs[0]!.template_id, deleted ? -1 : 1)
+          if (rs.length > 0) {
+            yield* bumpCounts(
+              text(rs[0]!.owner_id, "workspaces.owner_id"),
+              text(rs[0]!.template_id, "workspaces.template_id"),
+              deleted ? -1 : 1
+            )
+          }
           // A task follows its workspace: it leaves listings (and frees its name) with it (migration 0018).
           if (rs.length > 0) yield* followWorkspaceDeletion(sql, id, deleted)
           if (changes) yield* sql`UPDATE workspaces SET ${set} WHERE id = ${id}`
@@ -200,23 +223,28 @@ export const make = Effect.gen(function*() {
           const rs = yield* sql<Row>`UPDATE ${byTemplate} SET ${set}, ${
             sql.literal(LIFECYCLE_RECHECK)
           } WHERE ${dormant} RETURNING id`
-          return rs.map((r) => r.id as string)
+          return rs.map(idOf)
         }
         // Each keeps its own dormant_at: the sum is made here, exact to the millisecond on both dialects.
         const rows = yield* sql<Row>`SELECT id, dormant_at FROM ${byTemplate} WHERE ${dormant}`
         for (const r of rows) {
-          yield* sql`UPDATE workspaces SET deleting_at = ${plus(toDate(r.dormant_at))}, ${
+          yield* sql`UPDATE workspaces SET deleting_at = ${plus(date(r.dormant_at, "workspaces.dormant_at"))}, ${
             sql.literal(LIFECYCLE_RECHECK)
-          } WHERE id = ${r.id as string}`
+          } WHERE id = ${idOf(r)}`
         }
-        return rows.map((r) => r.id as string)
+        return rows.map(idOf)
       }).pipe(Effect.orDie),
     countByStatus: () =>
       // The kept status of each live workspace (migration 0032): along workspaces_latest_build_status, no join.
-      Effect.orDie(sql<{ status: string; n: number | string }>`SELECT latest_build_status AS status, count(*) AS n
+      Effect.orDie(sql`SELECT latest_build_status AS status, count(*) AS n
         FROM workspaces WHERE deleted = FALSE AND latest_build_status IS NOT NULL
         GROUP BY latest_build_status`).pipe(
-        Effect.map((rs) => rs.map((r) => ({ status: r.status as WorkspaceStatus, count: Number(r.n) })))
+        Effect.map((rs) =>
+          rs.map((r) => ({
+            status: latestStatus(r.status, "workspaces.latest_build_status"),
+            count: int(r.n, "count(*)")
+          }))
+        )
       )
   })
 })
@@ -317,19 +345,6 @@ export const listStatements = (sql: SqlClient.SqlClient, f: WorkspaceFilter) => 
       sql<Row>`SELECT w.* FROM ${from} WHERE ${rest} ${order} LIMIT ${limit} OFFSET ${offset}`,
     count: sql<{ n: number | string }>`SELECT count(*) AS n FROM ${from} WHERE ${sql.and(conditions)}`
   }
-}
-
-/**
- * The `workspaces` table for statements that pick a template's workspaces: read through
- * `workspaces_template`. SQLite, without statistics, would rather walk `workspaces_undeleted_name`
- * on `deleted = FALSE` (every undeleted workspace), so the index is named there.
- */
-export const workspacesByTemplate = (sql: SqlClient.SqlClient, alias?: string): Statement.Fragment => {
-  const table = alias === undefined ? "workspaces" : `workspaces AS ${alias}`
-  return sql.onDialectOrElse({
-    pg: () => sql.literal(table),
-    orElse: () => sql.literal(`${table} INDEXED BY workspaces_template`)
-  })
 }
 
 /** The latest build of workspace `w` (joined as `b`) and its job (`j`). */

@@ -3,7 +3,7 @@
  * the latest build of a non-deleted workspace, with what they belong to, on the instance id's
  * index. Worlds, jobs, workspaces, builds and agents are written with the build suite's helpers.
  */
-import { SqlClient } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { AgentRepo, WorkspaceBuildRepo, WorkspaceRepo, WorkspaceResourceRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"

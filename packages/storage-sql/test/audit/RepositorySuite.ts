@@ -484,14 +484,26 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
             retentionConnectionLogs: Duration.zero,
             retentionApiKeys: Duration.zero
           }
-          expect(yield* purgeAt(now, keepAll)).toEqual({ auditLogs: 0, connectionLogs: 0, apiKeys: 0, agentLogs: 0 })
+          expect(yield* purgeAt(now, keepAll)).toEqual({
+            auditLogs: 0,
+            connectionLogs: 0,
+            apiKeys: 0,
+            agentLogs: 0,
+            loginFailures: 0
+          })
 
           const settings = {
             retentionAuditLogs: Duration.days(30),
             retentionConnectionLogs: Duration.days(90),
             retentionApiKeys: Duration.days(7)
           }
-          expect(yield* purgeAt(now, settings)).toEqual({ auditLogs: 1, connectionLogs: 1, apiKeys: 1, agentLogs: 0 })
+          expect(yield* purgeAt(now, settings)).toEqual({
+            auditLogs: 1,
+            connectionLogs: 1,
+            apiKeys: 1,
+            agentLogs: 0,
+            loginFailures: 0
+          })
           expect(yield* auditIds({})).toEqual([newAudit.id])
           expect(yield* connectionIds({})).toEqual([newConn.id])
           const left = yield* keys.list({ userId: u.id, includeExpired: true, now: new Date(now) })
@@ -501,13 +513,15 @@ export const logRepositorySuite = (name: string, makeStorage: StorageFactory, op
             auditLogs: 1,
             connectionLogs: 1,
             apiKeys: 1,
-            agentLogs: 0
+            agentLogs: 0,
+            loginFailures: 0
           })
           expect(yield* purgeAt(now + 2 * DAY, settings)).toEqual({
             auditLogs: 0,
             connectionLogs: 0,
             apiKeys: 0,
-            agentLogs: 0
+            agentLogs: 0,
+            loginFailures: 0
           })
         })
       )

@@ -262,6 +262,9 @@ export const insightsRepositorySuite = (name: string, makeStorage: StorageFactor
         expect(Option.isNone(yield* repo.earliestRaw)).toBe(true)
         yield* report(w.workspace, at(9), {})
         expect(Option.getOrThrow(yield* repo.earliestRaw)).toEqual(at(9))
+        // An app open older than every stats report is raw usage too: the first pass must fold its hour.
+        yield* appOpen(w, at(7), "code-server")
+        expect(Option.getOrThrow(yield* repo.earliestRaw)).toEqual(at(7))
       })
     )
   })

@@ -1,8 +1,9 @@
 /**
  * The OAuth2 repository contract, run against every storage: apps with their JSON columns, the
  * user filter, secrets by hash, a code redeemed once, a refresh token rotated once (its access
- * key deleted), and revocation of a grant family, of a user's grants to an app, and of an app
- * with everything it issued. Every test gets a fresh, migrated database.
+ * key deleted), and revocation of a grant family, of a user's grants to an app, of a secret's
+ * tokens, of every grant of a user whose keys end, and of an app with everything it issued.
+ * Every test gets a fresh, migrated database.
  */
 import type { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -63,8 +64,8 @@ const apiKey = (userId: string): ApiKeyRecord => ({
   last_used: at(0)
 })
 
-/** A token of `family` with its access key, both stored. */
-const token = (appId: string, userId: string, family: string) =>
+/** A token of `family` with its access key, both stored; issued with the client secret `secretId`. */
+const token = (appId: string, userId: string, family: string, secretId: string | null = null) =>
   Effect.gen(function*() {
     const key = apiKey(userId)
     yield* Effect.flatMap(ApiKeyRepo, (r) => r.insert(key)).pipe(Effect.orDie)
@@ -74,6 +75,7 @@ const token = (appId: string, userId: string, family: string) =>
       user_id: userId,
       family_id: family,
       api_key_id: key.id,
+      app_secret_id: secretId,
       hashed_refresh_token: randomUUID(),
       created_at: at(0),
       expires_at: at(86400),
@@ -137,9 +139,91 @@ export const oauth2RepositorySuite = (name: string, makeStorage: StorageFactory,
         expect(Option.isNone(yield* repo.findSecret(other.id, "hs"))).toBe(true)
         yield* repo.touchSecret(secret.id, at(9))
         expect((yield* repo.listSecrets(a.id))[0]!.last_used_at).toEqual(at(9))
-        expect(yield* repo.deleteSecret(other.id, secret.id)).toBe(false)
-        expect(yield* repo.deleteSecret(a.id, secret.id)).toBe(true)
+        expect(yield* repo.deleteSecret(other.id, secret.id)).toEqual(Option.none())
+        expect(yield* repo.deleteSecret(a.id, secret.id)).toEqual(Option.some(0))
         expect(yield* repo.listSecrets(a.id)).toEqual([])
+      })
+    )
+
+    test(
+      "deleting a secret deletes the tokens issued with it and their access keys, and no others",
+      Effect.gen(function*() {
+        const repo = yield* OAuth2Repo
+        const a = app("x-app")
+        yield* repo.insertApp(a)
+        const userId = yield* someone
+        const secret = (hashed: string) => ({
+          id: randomUUID(),
+          app_id: a.id,
+          hashed_secret: hashed,
+          display_secret: "x",
+          created_at: at(0),
+          last_used_at: null
+        })
+        const old = secret("h-old")
+        const current = secret("h-new")
+        yield* repo.insertSecret(old)
+        yield* repo.insertSecret(current)
+        const family = randomUUID()
+        const t1 = yield* token(a.id, userId, family, old.id)
+        const t2 = yield* token(a.id, userId, randomUUID(), old.id)
+        const rotated = yield* token(a.id, userId, randomUUID(), old.id)
+        expect(yield* repo.rotateToken(rotated.id, at(1))).toBe(true)
+        // The same grant refreshed with the newer secret: that pair lives on.
+        const t3 = yield* token(a.id, userId, family, current.id)
+        const publicPair = yield* token(a.id, userId, randomUUID(), null)
+        expect(Option.getOrThrow(yield* repo.findTokenByRefresh(t1.hashed_refresh_token)).app_secret_id).toBe(old.id)
+        expect(yield* repo.deleteSecret(a.id, old.id)).toEqual(Option.some(2))
+        for (const t of [t1, t2, rotated]) {
+          expect(Option.isNone(yield* repo.findTokenByRefresh(t.hashed_refresh_token))).toBe(true)
+          expect(yield* keyExists(t.api_key_id)).toBe(false)
+        }
+        for (const t of [t3, publicPair]) {
+          expect(Option.isSome(yield* repo.findTokenByRefresh(t.hashed_refresh_token))).toBe(true)
+          expect(yield* keyExists(t.api_key_id)).toBe(true)
+        }
+        expect((yield* repo.listSecrets(a.id)).map((s) => s.id)).toEqual([current.id])
+      })
+    )
+
+    test(
+      "ending a user's keys ends their OAuth2 refresh tokens and codes too, and no one else's",
+      Effect.gen(function*() {
+        const repo = yield* OAuth2Repo
+        const keys = yield* ApiKeyRepo
+        const a = app("u-app")
+        yield* repo.insertApp(a)
+        const alice = yield* someone
+        const bob = yield* someone
+        const family = randomUUID()
+        const rotated = yield* token(a.id, alice, family)
+        expect(yield* repo.rotateToken(rotated.id, at(1))).toBe(true)
+        const current = yield* token(a.id, alice, family)
+        const bobs = yield* token(a.id, bob, randomUUID())
+        const code = (userId: string, hashed: string) => ({
+          id: randomUUID(),
+          app_id: a.id,
+          user_id: userId,
+          hashed_code: hashed,
+          redirect_uri: "",
+          code_challenge: "",
+          code_challenge_method: "",
+          created_at: at(0),
+          expires_at: at(600),
+          used_at: null
+        })
+        yield* repo.insertCode(code(alice, "hc-alice"))
+        yield* repo.insertCode(code(bob, "hc-bob"))
+        // The current token counts; the rotated one (dead already) goes uncounted.
+        expect(yield* keys.deleteByUser(alice)).toBe(1)
+        expect(Option.isNone(yield* repo.findTokenByRefresh(rotated.hashed_refresh_token))).toBe(true)
+        expect(Option.isNone(yield* repo.findTokenByRefresh(current.hashed_refresh_token))).toBe(true)
+        expect(yield* keyExists(current.api_key_id)).toBe(false)
+        expect(Option.isNone(yield* repo.findCode("hc-alice"))).toBe(true)
+        expect(Option.isSome(yield* repo.findTokenByRefresh(bobs.hashed_refresh_token))).toBe(true)
+        expect(yield* keyExists(bobs.api_key_id)).toBe(true)
+        expect(Option.isSome(yield* repo.findCode("hc-bob"))).toBe(true)
+        expect(yield* keys.deleteByUser(alice)).toBe(0)
       })
     )
 

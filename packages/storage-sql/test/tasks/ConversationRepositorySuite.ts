@@ -4,7 +4,7 @@
  * entries and by bytes (newest kept, across appends), non-ASCII content intact, and concurrent
  * appends on one workspace each stored once. Every test gets a fresh, migrated database.
  */
-import { SqlClient } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { type TaskLogEntryInput, TaskLogRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"

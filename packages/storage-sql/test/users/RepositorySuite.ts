@@ -177,6 +177,29 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       test(
+        "lockById holds the user's row until its transaction ends: a change of the row waits for it",
+        Effect.gen(function*() {
+          const repo = yield* UserRepo
+          const sql = yield* SqlClient.SqlClient
+          const a = user("lockee")
+          yield* insertUsers(a)
+          const order: Array<string> = []
+          const issuing = sql.withTransaction(Effect.gen(function*() {
+            expect(Option.getOrThrow(yield* repo.lockById(a.id)).id).toBe(a.id)
+            yield* Effect.sleep("300 millis")
+            order.push("issued")
+          }))
+          const change = Effect.sleep("50 millis").pipe(
+            Effect.zipRight(repo.update(a.id, { hashed_password: "changed" })),
+            Effect.tap(() => Effect.sync(() => order.push("changed")))
+          )
+          yield* Effect.all([issuing, change], { concurrency: 2 })
+          expect(order).toEqual(["issued", "changed"])
+          expect(Option.isNone(yield* repo.lockById(randomUUID()))).toBe(true)
+        })
+      )
+
+      test(
         "insert and find round-trip every field (dates to the millisecond, booleans, JSON)",
         Effect.gen(function*() {
           const repo = yield* UserRepo

@@ -4,7 +4,7 @@
  * which the tests drive over plain HTTP like a browser.
  */
 import Provider from "oidc-provider"
-import { type Answer, Browser, listen } from "./browser.js"
+import { type Answer, type Browser, listen } from "./browser.js"
 
 export const OIDC_CLIENT_ID = "workbay"
 export const OIDC_CLIENT_SECRET = "workbay-secret-value"

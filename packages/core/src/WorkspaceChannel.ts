@@ -3,7 +3,7 @@
  * workspaces can signal without importing the watch service.
  */
 import { Effect } from "effect"
-import { PubSub } from "../PubSub.js"
+import { PubSub } from "./PubSub.js"
 
 /** The PubSub channel of a workspace's changes: `workspace_` and the id's 32 hex digits. */
 export const workspaceChannel = (workspaceId: string): string =>

@@ -1,20 +1,44 @@
 /**
  * The notifications the areas' events enqueue, with the described system's labels and
- * recipients, so the areas' services make one call each (docs/notifications.md, "Events").
+ * recipients (docs/notifications.md, "Events"). The areas publish their events (core `Events.ts`,
+ * each area's `Events.ts`); `NotificationListener` subscribes and turns each into its notifications,
+ * so no area names notifications.
  */
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { TaskAppStateChanged } from "../agents/Events.js"
+import { type DomainEvent, Events } from "../Events.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
 import { TaskRepo } from "../tasks/Task.js"
+import {
+  DormantWorkspacesRedated,
+  ProvisionerJobsHung,
+  TemplateDeleted,
+  TemplateDeprecated,
+  TemplateVersionImportFailed
+} from "../templates/Events.js"
 import { type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { OneTimePasscodeRequested, UserAccountCreated, UserAccountDeleted, UserStatusChanged } from "../users/Events.js"
 import { UserRepo } from "../users/Repositories.js"
+import type { UserRecord } from "../users/User.js"
+import {
+  WorkspaceAutoUpdated,
+  WorkspaceBuildEnded,
+  WorkspaceCreated,
+  WorkspaceDormant,
+  WorkspaceManuallyUpdated,
+  WorkspaceOutOfQuota
+} from "../workspaces/Events.js"
 import { type WorkspaceRecord, WorkspaceRepo } from "../workspaces/Workspace.js"
 import { type WorkspaceBuildRecord, WorkspaceBuildRepo } from "../workspaces/WorkspaceBuild.js"
 import { NotificationQueue } from "./NotificationQueue.js"
 import { TemplateIds } from "./NotificationTemplate.js"
 
 /** Who hears of templates and of manual builds that failed (the described system's template admins). */
-export const TEMPLATE_ADMIN_ROLES: ReadonlyArray<string> = ["owner", "template-admin"]
+const TEMPLATE_ADMIN_ROLES: ReadonlyArray<string> = ["owner", "template-admin"]
+
+/** Who hears of accounts created, deleted, suspended and activated (the described system's user admins). */
+const USER_ADMIN_ROLES: ReadonlyArray<string> = ["owner", "user-admin"]
 
 /** Build reasons of the lifecycle executor (the described system's autobuilds). */
 const AUTOBUILD_REASONS: ReadonlySet<string> = new Set([
@@ -351,3 +375,143 @@ export const notifyJobsFailed = (
       )
       if (workspace !== undefined) yield* notifyBuildEnded(workspace, build, error)
     }).pipe(logged("Failed job")), { discard: true })
+
+/** A workspace created: the template admins hear of it (as the described system's). */
+const notifyWorkspaceCreated = (
+  w: WorkspaceRecord,
+  templateName: string,
+  versionName: string
+): Effect.Effect<void, never, NotificationQueue | UserRepo> =>
+  Effect.gen(function*() {
+    const owner = Option.getOrUndefined(yield* Effect.flatMap(UserRepo, (users) => users.findById(w.owner_id)))
+    const queue = yield* NotificationQueue
+    yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
+      templateId: TemplateIds.workspaceCreated,
+      labels: {
+        workspace: w.name,
+        template: templateName,
+        version: versionName,
+        workspace_owner_username: owner?.username ?? ""
+      },
+      targets: [w.id, w.template_id],
+      createdBy: "workspaces"
+    })
+  })
+
+/** A template deleted: the template admins hear of it, but who deleted it. */
+const notifyTemplateDeleted = (
+  template: TemplateRecord,
+  initiatorId: string,
+  initiator: string
+): Effect.Effect<void, never, NotificationQueue> =>
+  Effect.flatMap(NotificationQueue, (queue) =>
+    queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
+      templateId: TemplateIds.templateDeleted,
+      labels: { name: template.name, initiator },
+      targets: [template.id],
+      createdBy: "templates"
+    }, initiatorId))
+
+/** An account created or deleted: its user admins hear of it, but the account itself. */
+const notifyAccount = (
+  templateId: string,
+  prefix: "created" | "deleted",
+  user: UserRecord,
+  initiator: string
+): Effect.Effect<void, never, NotificationQueue> =>
+  Effect.flatMap(NotificationQueue, (queue) =>
+    queue.notifyRoles(USER_ADMIN_ROLES, {
+      templateId,
+      labels: {
+        [`${prefix}_account_name`]: user.username,
+        [`${prefix}_account_user_name`]: user.name,
+        initiator
+      },
+      targets: [user.id],
+      createdBy: "users"
+    }, user.id))
+
+/** An account suspended or activated: its user admins are told, and the user. */
+const notifyStatus = (user: UserRecord, by: string): Effect.Effect<void, never, NotificationQueue> =>
+  Effect.flatMap(NotificationQueue, (queue) => {
+    const suspended = user.status === "suspended"
+    const prefix = suspended ? "suspended" : "activated"
+    return Effect.zipRight(
+      queue.notifyRoles(USER_ADMIN_ROLES, {
+        templateId: suspended ? TemplateIds.userAccountSuspended : TemplateIds.userAccountActivated,
+        labels: {
+          [`${prefix}_account_name`]: user.username,
+          [`${prefix}_account_user_name`]: user.name,
+          initiator: by
+        },
+        targets: [user.id],
+        createdBy: "users"
+      }, user.id),
+      queue.notify({
+        templateId: suspended ? TemplateIds.yourAccountSuspended : TemplateIds.yourAccountActivated,
+        userId: user.id,
+        labels: { [`${prefix}_account_name`]: user.username, initiator: by },
+        targets: [user.id],
+        createdBy: "users"
+      })
+    )
+  })
+
+/** What the listener needs: the queue and the records its labels name. */
+type ListenerServices =
+  | NotificationQueue
+  | UserRepo
+  | TemplateRepo
+  | TemplateVersionRepo
+  | WorkspaceRepo
+  | WorkspaceBuildRepo
+  | OrganizationRepo
+  | TaskRepo
+
+/** The notifications of one event of an area (none for events it does not know). */
+export const notificationsOf = (event: DomainEvent): Effect.Effect<void, never, ListenerServices> => {
+  if (event instanceof WorkspaceCreated) {
+    return notifyWorkspaceCreated(event.workspace, event.templateName, event.versionName)
+  }
+  if (event instanceof WorkspaceBuildEnded) return notifyBuildEnded(event.workspace, event.build, event.error)
+  if (event instanceof WorkspaceOutOfQuota) return notifyOutOfQuota(event.workspace, event.cost, event.remaining)
+  if (event instanceof WorkspaceManuallyUpdated) {
+    return notifyManuallyUpdated(event.workspace, event.template, event.version, event.initiatorId)
+  }
+  if (event instanceof WorkspaceAutoUpdated) return notifyAutoUpdated(event.workspace, event.version)
+  if (event instanceof WorkspaceDormant) return notifyDormant(event.workspace, event.timeTilDeleteMs)
+  if (event instanceof ProvisionerJobsHung) return notifyJobsFailed(event.jobIds, event.error)
+  if (event instanceof TemplateVersionImportFailed) return notifyVersionImportFailed(event.jobId, event.error)
+  if (event instanceof DormantWorkspacesRedated) {
+    return notifyMarkedForDeletion(event.workspaceIds, event.autodeleteMs)
+  }
+  if (event instanceof TemplateDeprecated) return notifyTemplateDeprecated(event.template, event.message)
+  if (event instanceof TemplateDeleted) return notifyTemplateDeleted(event.template, event.initiatorId, event.initiator)
+  if (event instanceof TaskAppStateChanged) return notifyTaskState(event.workspace, event.state)
+  if (event instanceof UserAccountCreated) {
+    return notifyAccount(TemplateIds.userAccountCreated, "created", event.user, event.initiator)
+  }
+  if (event instanceof UserAccountDeleted) {
+    return notifyAccount(TemplateIds.userAccountDeleted, "deleted", event.user, event.initiator)
+  }
+  if (event instanceof UserStatusChanged) return notifyStatus(event.user, event.initiator)
+  if (event instanceof OneTimePasscodeRequested) {
+    return Effect.flatMap(NotificationQueue, (queue) =>
+      queue.notify({
+        templateId: TemplateIds.oneTimePasscode,
+        userId: event.userId,
+        labels: { one_time_passcode: event.passcode, expires_in: event.expiresIn },
+        createdBy: "auth"
+      }))
+  }
+  return Effect.void
+}
+
+/** Subscribes the notifications to the areas' events, with the services it was built with. */
+export const NotificationListener: Layer.Layer<never, never, Events | ListenerServices> = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const events = yield* Events
+    const context = yield* Effect.context<ListenerServices>()
+    yield* events.subscribe((event) => Effect.provide(notificationsOf(event), context))
+  })
+)

@@ -4,7 +4,7 @@
  * a conversion's state, create the user when signups allow it, keep the link, sync groups and
  * site roles, and open a session. Shared by GitHub and OpenID Connect (docs/sign-in.md).
  */
-import { Clock, Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Option, Schema } from "effect"
 import { auditAction, auditAdditional, auditAlso, auditResource, auditUser } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, Unauthorized } from "../Errors.js"
 import { EVERYONE_GROUP_NAME, GroupRepo, isEveryoneGroup } from "../groups/Group.js"
@@ -16,11 +16,13 @@ import { isSiteRole } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { apiKeyResource, Auth } from "./Auth.js"
-import { emptyClaims, type LinkLoginType, type UserLinkClaims, UserLinkRepo } from "./Links.js"
-import { LoginConversionRepo, UserRepo } from "./Repositories.js"
-import { isReservedUsername, UserAppearance, usernamePattern, type UserRecord } from "./User.js"
-import { userResource } from "./Users.js"
+import { apiKeyResource, Auth } from "../users/Auth.js"
+import { emptyClaims, type LinkLoginType, type UserLinkClaims, UserLinkRepo } from "../users/Links.js"
+import { LoginConversionRepo, UserRepo } from "../users/Repositories.js"
+import type { CallbackQuery } from "../users/Requests.js"
+import { isReservedUsername, UserAppearance, usernamePattern, type UserRecord } from "../users/User.js"
+import { userResource } from "../users/Users.js"
+import { omitEmpty } from "../Wire.js"
 
 /** 502: the sign-in provider could not be reached or answered in a way sign-in cannot use. */
 export { ProviderUnavailable } from "../Errors.js"
@@ -37,18 +39,12 @@ export const SignInCookies = {
 /** How long the flow's cookies live: long enough to sign in at the provider. */
 export const FLOW_COOKIE_SECONDS = 60 * 60
 
-/** The query of a provider's callback, and the cookies the browser sent with it. */
-export interface CallbackInput {
-  readonly code?: string | undefined
-  readonly state?: string | undefined
-  readonly redirect?: string | undefined
-  readonly oidc_merge_state?: string | undefined
-  readonly error?: string | undefined
-  readonly error_description?: string | undefined
-  /** The issuer of an authorization response (RFC 9207), passed on to the check. */
-  readonly iss?: string | undefined
-  readonly cookie: (name: string) => string | undefined
-}
+/**
+ * The query of a provider's callback, and the cookies the browser sent with it. The query is
+ * the route's schema type; `cookie` is not part of the query but the flow checks its state
+ * against a cookie, so the handler adds the request's cookie reader.
+ */
+export type CallbackInput = typeof CallbackQuery.Type & { readonly cookie: (name: string) => string | undefined }
 
 export interface CallbackCookie {
   readonly name: string
@@ -63,6 +59,44 @@ export interface CallbackAnswer {
   readonly cookies: ReadonlyArray<CallbackCookie>
   readonly session?: { readonly token: string; readonly expires_at: Date } | undefined
 }
+
+/** GET /users/authmethods: how one may sign in to this deployment. */
+export class AuthMethods extends Schema.Class<AuthMethods>("AuthMethods")({
+  github: Schema.Struct({ default_provider_configured: Schema.Boolean, enabled: Schema.Boolean }),
+  oidc: Schema.Struct({ enabled: Schema.Boolean, iconUrl: Schema.String, signInText: Schema.String }),
+  password: Schema.Struct({ enabled: Schema.Boolean }),
+  /** Absent unless a terms of service URL is configured. */
+  terms_of_service_url: omitEmpty(Schema.String)
+}) {}
+
+/** POST /users/{user}/convert-login: the state the provider's sign-in must carry to convert the account. */
+export class ConvertLoginResponse extends Schema.Class<ConvertLoginResponse>("OAuthConversionResponse")({
+  expires_at: Schema.Date,
+  state_string: Schema.String,
+  to_type: Schema.String,
+  user_id: Schema.UUID
+}) {}
+
+/** A callback's answer in GitHub's device flow: where the browser goes next. */
+export class DeviceFlowCallbackResponse
+  extends Schema.Class<DeviceFlowCallbackResponse>("OAuth2DeviceFlowCallbackResponse")({
+    redirect_url: Schema.String
+  })
+{}
+
+/** GET /users/oauth2/github/device: the code the user enters at GitHub. */
+export class GithubDeviceResponse extends Schema.Class<GithubDeviceResponse>("ExternalAuthDevice")({
+  device_code: Schema.String,
+  expires_in: Schema.Int,
+  interval: Schema.Int,
+  user_code: Schema.String,
+  verification_uri: Schema.String
+}) {}
+
+/** GET /users/oidc-claims: the caller's claims from their last OpenID Connect sign-in. */
+export class OidcClaimsResponse extends Schema.Class<OidcClaimsResponse>("OIDCClaimsResponse")({
+  claims: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+}) {}
 
 /** Only the path and query of a redirect target, so a sign-in never sends the browser to another site. */
 export const safeRedirect = (redirect: string | undefined): string => {

@@ -17,7 +17,7 @@ import {
 } from "../OAuthClient.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { githubConfigured } from "./Links.js"
+import { githubConfigured } from "../users/Links.js"
 import {
   type CallbackAnswer,
   type CallbackInput,

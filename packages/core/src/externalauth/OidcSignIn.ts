@@ -10,7 +10,8 @@ import { authorize, CurrentActor } from "../Actor.js"
 import { BadRequest, Forbidden, NotFound } from "../Errors.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
-import { oidcConfigured, UserLinkRepo } from "./Links.js"
+import { oidcConfigured, UserLinkRepo } from "../users/Links.js"
+import { userObject } from "../users/Users.js"
 import {
   type CallbackAnswer,
   type CallbackInput,
@@ -25,7 +26,6 @@ import {
   SignInCookies,
   startCookies
 } from "./SignIn.js"
-import { userObject } from "./Users.js"
 
 type Claims = Record<string, unknown>
 

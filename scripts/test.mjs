@@ -1,0 +1,51 @@
+// `npm test` after scripts/ensure.mjs: the static checks and the tests at the same time, one exit code.
+//
+// The type check (tsc, one core for about a minute on a clean clone), the format check, the
+// lint and the dependency order (dependency-cruiser, docs/architecture.md) run beside
+// `vitest run`, whose tests spend much of their time waiting (on Postgres, on
+// processes, on HTTP): run one after the other they added their whole time to the run. Their
+// output is held and printed after the tests', each under its name; the exit code is non-zero
+// when any of them failed. Arguments are passed on to vitest (`npm test -- packages/http`).
+import { spawn } from "node:child_process"
+
+/** Runs `command` with its output held (or passed through): resolves with its exit code and output. */
+const run = (name, command, args, { inherit = false } = {}) =>
+  new Promise((resolve) => {
+    const since = performance.now()
+    const child = spawn(command, args, { stdio: inherit ? "inherit" : ["ignore", "pipe", "pipe"], shell: false })
+    let output = ""
+    child.stdout?.on("data", (d) => (output += d))
+    child.stderr?.on("data", (d) => (output += d))
+    child.on("error", (error) => (output += `${error.message}\n`))
+    child.on("close", (code, signal) =>
+      resolve({ name, code: code ?? (signal === null ? 1 : 128), output, seconds: (performance.now() - since) / 1000 }))
+  })
+
+const bin = (name) => `node_modules/.bin/${name}`
+
+const checks = [
+  // Incremental: the build info lives under node_modules/.cache, so a clean clone checks everything
+  // and a later run re-checks only what changed.
+  run("typecheck", bin("tsc"), [
+    "-p",
+    "tsconfig.json",
+    "--noEmit",
+    "--incremental",
+    "--tsBuildInfoFile",
+    "node_modules/.cache/tsc/typecheck.tsbuildinfo"
+  ]),
+  run("format:check", bin("dprint"), ["check"]),
+  run("lint", bin("eslint"), ["."]),
+  run("check:layers", bin("depcruise"), ["packages/*/src", "packages/*/test", "--output-type", "err-long"])
+]
+const tests = await run("vitest", bin("vitest"), ["run", ...process.argv.slice(2)], { inherit: true })
+const results = [tests, ...(await Promise.all(checks))]
+
+for (const r of results.slice(1)) {
+  const status = r.code === 0 ? "passed" : `FAILED (exit ${r.code})`
+  console.log(`\n${r.name}: ${status} in ${r.seconds.toFixed(1)} s`)
+  if (r.code !== 0 || r.output.trim() !== "") console.log(r.output.trimEnd())
+}
+const failed = results.filter((r) => r.code !== 0).map((r) => r.name)
+console.log(failed.length === 0 ? "\nnpm test: all passed" : `\nnpm test: FAILED: ${failed.join(", ")}`)
+process.exit(failed.length === 0 ? 0 : 1)
