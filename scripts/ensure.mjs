@@ -12,8 +12,11 @@ if (stale) {
   console.log("Installing dependencies (first run compiles better-sqlite3, about two minutes)...")
   // A fresh clone installs exactly the lock file (`npm ci`, as CI systems do; examples/test/install.test.ts
   // keeps the lock complete); an existing node_modules behind a newer lock is brought up to date in place.
+  // JOBS=max: node-gyp compiles better-sqlite3's two sources (SQLite's amalgamation and the binding)
+  // side by side instead of one after the other.
   execSync(existsSync("node_modules") ? "npm install --no-audit --no-fund" : "npm ci --no-audit --no-fund", {
-    stdio: "inherit"
+    stdio: "inherit",
+    env: { ...process.env, JOBS: process.env.JOBS ?? "max" }
   })
 }
 

@@ -7,6 +7,9 @@
 // output is held and printed after the tests', each under its name; the exit code is non-zero
 // when any of them failed. Arguments are passed on to vitest (`npm test -- packages/http`).
 import { spawn } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
 
 /** Runs `command` with its output held (or passed through): resolves with its exit code and output. */
 const run = (name, command, args, { inherit = false } = {}) =>
@@ -23,17 +26,19 @@ const run = (name, command, args, { inherit = false } = {}) =>
 
 const bin = (name) => `node_modules/.bin/${name}`
 
+// The type check builds the library packages as it checks them (tsconfig.check.json), which the
+// packed-install test (examples/test/packed.test.ts) then packs: that test waits for this file, where
+// the type check's exit code is written when it ends.
+const typecheckDone = join(mkdtempSync(join(tmpdir(), "workbay-test-")), "typecheck-done")
+process.env.WORKBAY_TYPECHECK_DONE = typecheckDone
+
 const checks = [
-  // Incremental: the build info lives under node_modules/.cache, so a clean clone checks everything
-  // and a later run re-checks only what changed.
-  run("typecheck", bin("tsc"), [
-    "-p",
-    "tsconfig.json",
-    "--noEmit",
-    "--incremental",
-    "--tsBuildInfoFile",
-    "node_modules/.cache/tsc/typecheck.tsbuildinfo"
-  ]),
+  // Incremental: the build info lives under node_modules/.cache and dist, so a clean clone checks
+  // everything and a later run re-checks only what changed.
+  run("typecheck", bin("tsc"), ["-b", "tsconfig.check.json"]).then((r) => {
+    writeFileSync(typecheckDone, String(r.code))
+    return r
+  }),
   run("format:check", bin("dprint"), ["check"]),
   run("lint", bin("eslint"), ["."]),
   run("check:layers", bin("depcruise"), ["packages/*/src", "packages/*/test", "--output-type", "err-long"])
@@ -46,6 +51,7 @@ for (const r of results.slice(1)) {
   console.log(`\n${r.name}: ${status} in ${r.seconds.toFixed(1)} s`)
   if (r.code !== 0 || r.output.trim() !== "") console.log(r.output.trimEnd())
 }
+rmSync(dirname(typecheckDone), { recursive: true, force: true })
 const failed = results.filter((r) => r.code !== 0).map((r) => r.name)
 console.log(failed.length === 0 ? "\nnpm test: all passed" : `\nnpm test: FAILED: ${failed.join(", ")}`)
 process.exit(failed.length === 0 ? 0 : 1)

@@ -94,6 +94,21 @@ const filesUnder = (dir: string, skip: ReadonlySet<string>): Array<string> =>
       : [join(dir, entry.name)]
   )
 
+/**
+ * Under `npm test` (scripts/test.mjs) the type check runs beside the tests and builds the library
+ * packages as it checks them (tsconfig.check.json); WORKBAY_TYPECHECK_DONE names the file it writes
+ * its exit code to when it ends. Building them here at the same time would write the same files
+ * twice, so this waits for it; a failed type check fails this test (its output is printed with the
+ * type check's). Run alone (`npx vitest run examples/test/packed.test.ts`), nothing to wait for.
+ */
+const typeCheckBuilt = async () => {
+  const done = process.env.WORKBAY_TYPECHECK_DONE
+  if (done === undefined || done === "") return
+  while (!existsSync(done)) await new Promise((resolve) => setTimeout(resolve, 250))
+  const code = readFileSync(done, "utf8").trim()
+  if (code !== "0") throw new Error(`the type check, which builds the packages, failed (exit ${code}): see its output`)
+}
+
 /** A hash of everything the installed application is made from (see the comment at the top). */
 const inputsHash = () => {
   const hash = createHash("sha256").update(`${process.version} ${compile}\0`)
@@ -101,7 +116,9 @@ const inputsHash = () => {
     ...libraries.flatMap((l) =>
       filesUnder(join(root, "packages", l), new Set(["dist", "node_modules", "test", "vitest.config.ts"]))
     ),
-    ...["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json"].map((f) => join(root, f)),
+    ...["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "tsconfig.check.json"].map((f) =>
+      join(root, f)
+    ),
     fileURLToPath(import.meta.url)
   ].sort()
   for (const file of files) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")
@@ -138,8 +155,10 @@ describe("packed packages", () => {
       return
     }
     let since = performance.now()
+    await typeCheckBuilt()
     // One tsc process builds the five packages in a third of the time of five prepack runs
     // (it parses effect's declarations once); each prepack then finds its package up to date.
+    // Under `npm test` the type check has built them already, and this finds them up to date.
     await run("npm", ["run", "build:packages"], root)
     console.log(`built the packages in ${seconds(since)}`)
     since = performance.now()
