@@ -1,0 +1,112 @@
+/**
+ * The request bodies and queries of the templates area's routes (`/templates/...`, an
+ * organization's templates). The routes in `http/src/templates/` declare them; the services take
+ * their decoded types (`typeof X.Type`).
+ */
+import { Schema } from "effect"
+import { NonNegativeIntParam, optional, optionalParam, wireName } from "../Requests.js"
+import { usernamePattern } from "../users/User.js"
+import { CorsBehavior, PortShareLevel } from "./TemplateWire.js"
+
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+
+/** Template names: the rule of usernames and group names (1-32 alphanumerics with single inner hyphens). */
+export const TemplateName = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "Name is required." }),
+  Schema.maxLength(32, { message: () => "Name must be at most 32 characters." }),
+  Schema.pattern(usernamePattern, {
+    message: () => "Name must be alphanumeric with single hyphens, not starting or ending with a hyphen."
+  }),
+  Schema.filter((s) => !["new", "create"].includes(s.toLowerCase()) || `"${s}" is a reserved name.`)
+)
+
+/** A new name, or empty to keep the current one. */
+const NameOrEmpty = Schema.Union(Schema.Literal(""), TemplateName)
+  .annotations({
+    message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true })
+  })
+
+/** Display names: at most 64 characters, no leading or trailing spaces. */
+const DisplayName = Text(64).pipe(
+  Schema.filter((s) => s === s.trim() || "Display name must not start or end with spaces.")
+)
+
+/** A duration in milliseconds (negative values are refused by the service, one validation each). */
+const Millis = Schema.Number.pipe(
+  Schema.filter((n) => Number.isSafeInteger(n) || "Must be a whole number of milliseconds.")
+)
+
+const AutostopRequirement = Schema.Struct({
+  days_of_week: optional(Schema.Array(Text(16))),
+  weeks: optional(Schema.Int.pipe(Schema.annotations({ message: () => "Must be a whole number." })))
+})
+const AutostartRequirement = Schema.Struct({ days_of_week: optional(Schema.Array(Text(16))) })
+
+/** Settings a template is created with or changed to (not given: the default, or unchanged). */
+const settings = {
+  display_name: optional(DisplayName),
+  description: optional(Text(128)),
+  icon: optional(Text(256)),
+  default_ttl_ms: optional(Millis),
+  activity_bump_ms: optional(Millis),
+  autostop_requirement: optional(AutostopRequirement),
+  autostart_requirement: optional(AutostartRequirement),
+  allow_user_cancel_workspace_jobs: optional(Schema.Boolean),
+  allow_user_autostart: optional(Schema.Boolean),
+  allow_user_autostop: optional(Schema.Boolean),
+  failure_ttl_ms: optional(Millis),
+  require_active_version: optional(Schema.Boolean),
+  max_port_share_level: optional(PortShareLevel),
+  cors_behavior: optional(CorsBehavior),
+  disable_everyone_group_access: optional(Schema.Boolean)
+}
+
+/**
+ * POST /organizations/{organization}/templates. `dormant_ttl_ms` and `delete_ttl_ms` are the
+ * client's names of `time_til_dormant_ms` and `time_til_dormant_autodelete_ms`.
+ */
+export class CreateTemplateRequest extends Schema.Class<CreateTemplateRequest>("CreateTemplateRequest")({
+  name: TemplateName,
+  template_version_id: Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) }),
+  ...settings,
+  dormant_ttl_ms: optional(Millis),
+  delete_ttl_ms: optional(Millis),
+  template_use_classic_parameter_flow: optional(Schema.Boolean)
+}, wireName("CreateTemplateRequest")) {}
+
+/**
+ * PATCH /templates/{template}: an empty name keeps the current one, an empty deprecation message
+ * takes the deprecation back. With a schedule change, `update_workspace_last_used_at` makes the
+ * `last_used_at` of the template's workspaces now (they count their time til dormant from now),
+ * and `update_workspace_dormant_at` the `dormant_at` of its dormant ones (their time til
+ * autodelete).
+ */
+export class UpdateTemplateMeta extends Schema.Class<UpdateTemplateMeta>("UpdateTemplateMeta")({
+  name: optional(NameOrEmpty),
+  ...settings,
+  time_til_dormant_ms: optional(Millis),
+  time_til_dormant_autodelete_ms: optional(Millis),
+  update_workspace_last_used_at: optional(Schema.Boolean),
+  update_workspace_dormant_at: optional(Schema.Boolean),
+  deprecation_message: optional(Text(1024)),
+  use_classic_parameter_flow: optional(Schema.Boolean)
+}, wireName("UpdateTemplateMeta")) {}
+
+/** Id to role (`admin`, `use`, or `""` to remove); each bad entry is named by the service. */
+const Perms = Schema.Record({ key: Schema.String, value: Text(16) })
+
+/** PATCH /templates/{template}/acl: user and group ids to roles. */
+export class UpdateTemplateACL extends Schema.Class<UpdateTemplateACL>("UpdateTemplateACL")({
+  user_perms: optional(Perms),
+  group_perms: optional(Perms)
+}, wireName("UpdateTemplateACL")) {}
+
+/** The query of GET /templates and GET /organizations/{organization}/templates: the search `q`. */
+export const ListTemplatesQuery = Schema.Struct({ q: optionalParam(Schema.String) })
+
+/** The query of GET /templates/{template}/acl/available: the search `q` and `limit`. */
+export const TemplateAclAvailableQuery = Schema.Struct({
+  q: optionalParam(Schema.String),
+  limit: optionalParam(NonNegativeIntParam)
+})
