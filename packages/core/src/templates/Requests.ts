@@ -4,7 +4,7 @@
  * their decoded types (`typeof X.Type`).
  */
 import { Schema } from "effect"
-import { NonNegativeIntParam, optional, optionalParam, wireName } from "../Requests.js"
+import { BooleanParam, IntParam, NonNegativeIntParam, optional, optionalParam, uuid, wireName } from "../Requests.js"
 import { usernamePattern } from "../users/User.js"
 import { CorsBehavior, PortShareLevel } from "./TemplateWire.js"
 
@@ -109,4 +109,103 @@ export const ListTemplatesQuery = Schema.Struct({ q: optionalParam(Schema.String
 export const TemplateAclAvailableQuery = Schema.Struct({
   q: optionalParam(Schema.String),
   limit: optionalParam(NonNegativeIntParam)
+})
+
+/** A version name, as the described system's rule: letters and digits, single `_`, `.` or `-` between them, at most 64. */
+export const TemplateVersionName = Schema.String.pipe(
+  Schema.maxLength(64, { message: () => "Must be at most 64 characters." }),
+  Schema.pattern(/^[a-zA-Z0-9]+(?:[_.-][a-zA-Z0-9]+)*$/, {
+    message: () => "Must be alphanumeric, with single underscores, periods or hyphens between."
+  })
+)
+const VersionNameOrEmpty = Schema.Union(Schema.Literal(""), TemplateVersionName).annotations({
+  message: () => ({
+    message:
+      "Must be empty or alphanumeric (at most 64 characters), with single underscores, periods or hyphens between.",
+    override: true
+  })
+})
+
+/**
+ * A `{name, value}` pair: a template variable's value, or a workspace parameter's (the workspaces
+ * area's requests take it too). Decoded, it is a provisioner's `NameValue`.
+ */
+export class VariableValue extends Schema.Class<VariableValue>("VariableValue")({
+  name: Text(256).pipe(Schema.minLength(1, { message: () => "Name is required." })),
+  value: Text(65_536)
+}) {}
+
+const Tags = Schema.Record({ key: Text(256), value: Text(256) })
+
+/** The described system's provisioner types plus any registered here (unknown types stay pending). */
+const ProvisionerType = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "A provisioner type is required." }),
+  Schema.maxLength(64, { message: () => "Must be at most 64 characters." })
+)
+
+/** POST /organizations/{organization}/templateversions: from an uploaded file (`file_id`) or a starter template (`example_id`). */
+export class CreateTemplateVersionRequest
+  extends Schema.Class<CreateTemplateVersionRequest>("CreateTemplateVersionRequest")({
+    name: optional(VersionNameOrEmpty),
+    message: optional(Text(1_048_576)),
+    template_id: optional(uuid("Template id")),
+    storage_method: Schema.Literal("file").annotations({
+      message: () => ({ message: "Must be \"file\".", override: true })
+    }),
+    file_id: optional(uuid("File id")),
+    example_id: optional(Text(256)),
+    provisioner: ProvisionerType,
+    tags: optional(Tags),
+    user_variable_values: optional(Schema.Array(VariableValue))
+  }, wireName("CreateTemplateVersionRequest"))
+{}
+
+/** PATCH /templateversions/{templateversion}: an empty name keeps the current one. */
+export class PatchTemplateVersionRequest
+  extends Schema.Class<PatchTemplateVersionRequest>("PatchTemplateVersionRequest")({
+    name: optional(VersionNameOrEmpty),
+    message: optional(Text(1_048_576))
+  }, wireName("PatchTemplateVersionRequest"))
+{}
+
+/** POST /templateversions/{templateversion}/dry-run. */
+export class CreateTemplateVersionDryRunRequest
+  extends Schema.Class<CreateTemplateVersionDryRunRequest>("CreateTemplateVersionDryRunRequest")({
+    workspace_name: optional(Text(128)),
+    rich_parameter_values: optional(Schema.Array(VariableValue)),
+    user_variable_values: optional(Schema.Array(VariableValue))
+  }, wireName("CreateTemplateVersionDryRunRequest"))
+{}
+
+/** PATCH /templates/{template}/versions: the version to promote. */
+export class UpdateActiveTemplateVersion
+  extends Schema.Class<UpdateActiveTemplateVersion>("UpdateActiveTemplateVersion")({
+    id: uuid("Template version id")
+  })
+{}
+
+/** POST /templates/{template}/versions/archive: the unused versions whose import failed (`all`: whose import finished). */
+export class ArchiveTemplateVersionsRequest
+  extends Schema.Class<ArchiveTemplateVersionsRequest>("ArchiveTemplateVersionsRequest")({
+    all: optional(Schema.Boolean)
+  }, wireName("ArchiveTemplateVersionsRequest"))
+{}
+
+/** The query of GET /templates/{template}/versions: a keyset or offset page, archived versions or not. */
+export const ListTemplateVersionsQuery = Schema.Struct({
+  after_id: optionalParam(uuid("after_id")),
+  limit: optionalParam(NonNegativeIntParam),
+  offset: optionalParam(NonNegativeIntParam),
+  include_archived: optionalParam(BooleanParam)
+})
+
+/**
+ * The query of the API's job log routes (a template version's import and dry runs, and the
+ * workspaces area's builds): `after`, `before` (log ids; only the lines between), and
+ * `follow=true`, which the route answers by upgrading to a WebSocket that streams the lines.
+ */
+export const JobLogsQuery = Schema.Struct({
+  after: optionalParam(IntParam),
+  before: optionalParam(IntParam),
+  follow: optionalParam(BooleanParam)
 })
