@@ -19,6 +19,7 @@ export {
   optionalParam,
   SearchPageQuery,
   Uuid,
+  uuid,
   wireName
 } from "@workbay/core"
 
@@ -78,7 +79,3 @@ export const OrganizationPath = Schema.Struct({ organization: Schema.String })
 export const EmptyOk = HttpApiSchema.Empty(200)
 /** 204 with no body. */
 export const NoContent = HttpApiSchema.NoContent
-
-/** A UUID path or body field, its 400 naming `what`. */
-export const uuid = (what: string) =>
-  Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })

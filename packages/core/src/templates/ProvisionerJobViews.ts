@@ -17,7 +17,6 @@ import { Organizations } from "../organizations/Organizations.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { wireMaker } from "../Wire.js"
-import type { ProvisionerDaemonStatus } from "./ProvisionerDaemon.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
 import {
   jobStatus,
@@ -25,34 +24,17 @@ import {
   ProvisionerJobMetadata,
   type ProvisionerJobRecord,
   ProvisionerJobRepo,
-  type ProvisionerJobStatus,
-  type ProvisionerTags,
   queueStanding,
   type TemplateVersionMetadata,
   toProvisionerJob,
   workerServes,
   type WorkspaceBuildMetadata
 } from "./ProvisionerJob.js"
+import type { ListProvisionerDaemonsQuery, ListProvisionerJobsQuery } from "./Requests.js"
 
 /** The default and the largest `limit` of the listings (a larger one is cut to this). */
 export const DEFAULT_JOB_LIST_LIMIT = 50
 export const MAX_JOB_LIST_LIMIT = 1000
-
-export interface JobListParams {
-  readonly limit?: number | undefined
-  readonly ids?: ReadonlyArray<string> | undefined
-  readonly status?: ReadonlyArray<ProvisionerJobStatus> | undefined
-  readonly tags?: ProvisionerTags | undefined
-  /** A user id or username. */
-  readonly initiator?: string | undefined
-}
-
-export interface DaemonListParams {
-  readonly limit?: number | undefined
-  readonly ids?: ReadonlyArray<string> | undefined
-  readonly status?: ReadonlyArray<ProvisionerDaemonStatus> | undefined
-  readonly tags?: ProvisionerTags | undefined
-}
 
 const limitOf = (limit: number | undefined) =>
   limit === undefined || limit <= 0 ? DEFAULT_JOB_LIST_LIMIT : Math.min(limit, MAX_JOB_LIST_LIMIT)
@@ -130,7 +112,7 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
     const describe = (job: ProvisionerJobRecord) =>
       Effect.map(describeAll(job.organization_id, [job]), (all) => all[0]!).pipe(span("ProvisionerJobViews.describe"))
 
-    const list = (orgRef: string, params: JobListParams) =>
+    const list = (orgRef: string, params: typeof ListProvisionerJobsQuery.Type) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(orgRef)
         yield* authorize("read", { type: "provisioner_jobs", orgId: org.id })
@@ -165,7 +147,7 @@ export class ProvisionerJobViews extends Effect.Service<ProvisionerJobViews>()("
         return yield* describe(found.value)
       }).pipe(span("ProvisionerJobViews.get"))
 
-    const listDaemons = (orgRef: string, params: DaemonListParams) =>
+    const listDaemons = (orgRef: string, params: typeof ListProvisionerDaemonsQuery.Type) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(orgRef)
         yield* authorize("read", { type: "provisioner_daemon", orgId: org.id })

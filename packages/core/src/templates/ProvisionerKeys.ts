@@ -19,7 +19,6 @@ import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { DAEMON_STALE_INTERVAL } from "./ProvisionerDaemon.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
-import type { ProvisionerTags } from "./ProvisionerJob.js"
 import {
   CreateProvisionerKeyResponse,
   MAX_PROVISIONER_KEY_NAME,
@@ -30,11 +29,7 @@ import {
   RESERVED_PROVISIONER_KEY_NAMES,
   toProvisionerKey
 } from "./ProvisionerKey.js"
-
-export interface CreateProvisionerKeyInput {
-  readonly name: string
-  readonly tags?: ProvisionerTags | undefined
-}
+import type { CreateProvisionerKeyRequest } from "./Requests.js"
 
 /** The channel a key's deletion is published on: its live daemon sessions close. */
 export const provisionerKeyDeletedChannel = (keyId: string) => `pkey_deleted_${keyId.replaceAll("-", "").toLowerCase()}`
@@ -87,7 +82,7 @@ export class ProvisionerKeys extends Effect.Service<ProvisionerKeys>()("@workbay
     const pubsub = yield* PubSub
     const orgRepo = yield* OrganizationRepo
 
-    const create = (orgRef: string, input: CreateProvisionerKeyInput) =>
+    const create = (orgRef: string, input: typeof CreateProvisionerKeyRequest.Type) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(orgRef)
         yield* authorize("create", object(org.id))

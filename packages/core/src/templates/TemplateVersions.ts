@@ -25,17 +25,22 @@ import { toMinimalUser, type UserRecord } from "../users/User.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
 import { EXAMPLE_PROVISIONER, exampleArchive } from "./Examples.js"
 import { Files } from "./Files.js"
-import type { NameValue } from "./Provisioner.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
 import {
   jobStatus,
   type ProvisionerJobLogRecord,
   type ProvisionerJobRecord,
-  type ProvisionerTags,
   toProvisionerJobLog
 } from "./ProvisionerJob.js"
 import { ProvisionerJobs } from "./ProvisionerJobs.js"
 import { ProvisionerJobViews } from "./ProvisionerJobViews.js"
+import type {
+  CreateTemplateVersionDryRunRequest,
+  CreateTemplateVersionRequest,
+  JobLogsQuery,
+  ListTemplateVersionsQuery,
+  PatchTemplateVersionRequest
+} from "./Requests.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "./Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo, versionObject } from "./TemplateVersion.js"
 import {
@@ -47,44 +52,6 @@ import {
   toTemplateVersionVariable,
   toWorkspaceResource
 } from "./TemplateVersionWire.js"
-
-export interface CreateTemplateVersionInput {
-  readonly name?: string | undefined
-  readonly message?: string | undefined
-  readonly template_id?: string | undefined
-  readonly storage_method: "file"
-  readonly file_id?: string | undefined
-  readonly example_id?: string | undefined
-  readonly provisioner: string
-  readonly tags?: ProvisionerTags | undefined
-  readonly user_variable_values?: ReadonlyArray<NameValue> | undefined
-}
-
-export interface PatchTemplateVersionInput {
-  /** Empty keeps the current name. */
-  readonly name?: string | undefined
-  readonly message?: string | undefined
-}
-
-export interface DryRunInput {
-  readonly workspace_name?: string | undefined
-  readonly rich_parameter_values?: ReadonlyArray<NameValue> | undefined
-  readonly user_variable_values?: ReadonlyArray<NameValue> | undefined
-}
-
-export interface ListVersionsInput {
-  readonly after_id?: string | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-  readonly include_archived?: boolean | undefined
-}
-
-export interface LogsInput {
-  /** Lines with an id above this one. */
-  readonly after?: number | undefined
-  /** Lines with an id below this one. */
-  readonly before?: number | undefined
-}
 
 /** The most versions one listing answers when it names no limit. */
 export const MAX_VERSIONS_PAGE = 10_000
@@ -282,7 +249,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         return found.value
       })
 
-    const create = (organization: string, input: CreateTemplateVersionInput) =>
+    const create = (organization: string, input: typeof CreateTemplateVersionRequest.Type) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const org = yield* organizations.resolve(organization)
@@ -402,7 +369,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         span("TemplateVersions.get")
       )
 
-    const update = (id: string, input: PatchTemplateVersionInput) =>
+    const update = (id: string, input: typeof PatchTemplateVersionRequest.Type) =>
       Effect.gen(function*() {
         const { template, version } = yield* changeable(id)
         const name = input.name !== undefined && input.name !== "" ? input.name : version.name
@@ -447,8 +414,8 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     const importJob = (id: string) =>
       Effect.flatMap(readable(id), ({ version }) => jobOf(version.job_id)).pipe(span("TemplateVersions.importJob"))
 
-    /** A job's log lines between `after` and `before` (ids), in order. */
-    const logs = (job: ProvisionerJobRecord, input: LogsInput) =>
+    /** A job's log lines between `after` and `before` (ids), in order (`follow` is the route's: it upgrades instead). */
+    const logs = (job: ProvisionerJobRecord, input: typeof JobLogsQuery.Type) =>
       Effect.gen(function*() {
         const out: Array<ProvisionerJobLogRecord> = []
         const before = input.before !== undefined && input.before > 0 ? input.before : Number.MAX_SAFE_INTEGER
@@ -538,7 +505,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
 
     // Dry runs.
 
-    const createDryRun = (id: string, input: DryRunInput) =>
+    const createDryRun = (id: string, input: typeof CreateTemplateVersionDryRunRequest.Type) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const { version } = yield* readable(id)
@@ -718,7 +685,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
 
     // A template's versions.
 
-    const listByTemplate = (templateId: string, input: ListVersionsInput) =>
+    const listByTemplate = (templateId: string, input: typeof ListTemplateVersionsQuery.Type) =>
       Effect.gen(function*() {
         const template = yield* readableTemplate(templateId)
         if (input.after_id !== undefined) {

@@ -27,6 +27,12 @@ import { BUILD_TIME_STATS_DAYS, BuildDurations, buildTimeStats } from "./BuildTi
 import { DormantWorkspacesRedated, TemplateDeleted, TemplateDeprecated } from "./Events.js"
 import { templateExamples } from "./Examples.js"
 import { jobStatus, ProvisionerJobRepo } from "./ProvisionerJob.js"
+import type {
+  CreateTemplateRequest,
+  TemplateAclAvailableQuery,
+  UpdateTemplateACL,
+  UpdateTemplateMeta
+} from "./Requests.js"
 import {
   type TemplateAcl,
   templateObject,
@@ -68,75 +74,6 @@ export class TemplateWorkspaces extends Context.Tag("@workbay/core/TemplateWorks
   ) => Effect.Effect<ReadonlyArray<string>>
 }>() {}
 
-export interface AutostopRequirementInput {
-  readonly days_of_week?: ReadonlyArray<string> | undefined
-  readonly weeks?: number | undefined
-}
-export interface AutostartRequirementInput {
-  readonly days_of_week?: ReadonlyArray<string> | undefined
-}
-
-/** Settings a template is created with or changed to (absent: the default, or unchanged). */
-interface TemplateSettingsInput {
-  readonly display_name?: string | undefined
-  readonly description?: string | undefined
-  readonly icon?: string | undefined
-  readonly default_ttl_ms?: number | undefined
-  readonly activity_bump_ms?: number | undefined
-  readonly autostop_requirement?: AutostopRequirementInput | undefined
-  readonly autostart_requirement?: AutostartRequirementInput | undefined
-  readonly allow_user_cancel_workspace_jobs?: boolean | undefined
-  readonly allow_user_autostart?: boolean | undefined
-  readonly allow_user_autostop?: boolean | undefined
-  readonly failure_ttl_ms?: number | undefined
-  readonly require_active_version?: boolean | undefined
-  readonly max_port_share_level?: string | undefined
-  readonly cors_behavior?: string | undefined
-  readonly disable_everyone_group_access?: boolean | undefined
-}
-
-export interface CreateTemplateInput extends TemplateSettingsInput {
-  readonly name: string
-  readonly template_version_id: string
-  /** The client's name of `time_til_dormant_ms`. */
-  readonly dormant_ttl_ms?: number | undefined
-  /** The client's name of `time_til_dormant_autodelete_ms`. */
-  readonly delete_ttl_ms?: number | undefined
-  readonly template_use_classic_parameter_flow?: boolean | undefined
-}
-
-export interface UpdateTemplateInput extends TemplateSettingsInput {
-  /** Empty keeps the current name. */
-  readonly name?: string | undefined
-  readonly time_til_dormant_ms?: number | undefined
-  readonly time_til_dormant_autodelete_ms?: number | undefined
-  /** Empty takes the deprecation back. */
-  readonly deprecation_message?: string | undefined
-  readonly use_classic_parameter_flow?: boolean | undefined
-  /**
-   * With a schedule change: `last_used_at` of the template's workspaces becomes now, so they
-   * count their time til dormant from now.
-   */
-  readonly update_workspace_last_used_at?: boolean | undefined
-  /**
-   * With a schedule change: `dormant_at` of the template's dormant workspaces becomes now, so they
-   * count their time til autodelete from now.
-   */
-  readonly update_workspace_dormant_at?: boolean | undefined
-}
-
-export interface UpdateTemplateAclInput {
-  /** User id to role; `""` removes the entry. */
-  readonly user_perms?: Readonly<Record<string, string>> | undefined
-  /** Group id to role; `""` removes the entry. */
-  readonly group_perms?: Readonly<Record<string, string>> | undefined
-}
-
-export interface AclAvailableInput {
-  readonly q?: string | undefined
-  readonly limit?: number | undefined
-}
-
 /** How audit entries name a template. */
 export const templateResource = (t: Pick<TemplateRecord, "id" | "name" | "organization_id" | "icon">) => ({
   type: "template",
@@ -162,7 +99,9 @@ const nameConflict = (name: string) =>
   })
 
 /** Problems of the settings shared by create and update, one validation per bad field. */
-const settingsProblems = (input: TemplateSettingsInput & { readonly [k: string]: unknown }): Array<Validation> => {
+const settingsProblems = (
+  input: typeof CreateTemplateRequest.Type | typeof UpdateTemplateMeta.Type
+): Array<Validation> => {
   const problems: Array<Validation> = []
   const durations = [
     "default_ttl_ms",
@@ -174,7 +113,7 @@ const settingsProblems = (input: TemplateSettingsInput & { readonly [k: string]:
     "time_til_dormant_autodelete_ms"
   ] as const
   for (const field of durations) {
-    const v = input[field]
+    const v = (input as Readonly<Record<string, unknown>>)[field]
     if (typeof v === "number" && v < 0) problems.push(new Validation({ field, detail: "Must be a positive integer." }))
   }
   const checkDays = (field: string, days: ReadonlyArray<string> | undefined) => {
@@ -426,11 +365,11 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
         return templateExamples
       }).pipe(span("Templates.examples"))
 
-    const create = (orgRef: string, input: CreateTemplateInput) =>
+    const create = (orgRef: string, input: typeof CreateTemplateRequest.Type) =>
       Effect.gen(function*() {
         const org = yield* organizations.resolve(orgRef)
         yield* authorize("create", { type: "template", orgId: org.id })
-        const problems = settingsProblems(input as never)
+        const problems = settingsProblems(input)
         if (problems.length > 0) {
           return yield* new BadRequest({ message: "Invalid create template request.", validations: problems })
         }
@@ -509,7 +448,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
       }).pipe(span("Templates.create"))
 
     /** The changed fields of `t` under `input`; empty when nothing would change. */
-    const patchOf = (t: TemplateRecord, input: UpdateTemplateInput): TemplatePatch => {
+    const patchOf = (t: TemplateRecord, input: typeof UpdateTemplateMeta.Type): TemplatePatch => {
       const patch: Record<string, unknown> = {}
       const set = <K extends keyof TemplateRecord>(key: K, value: TemplateRecord[K] | undefined) => {
         if (value !== undefined && JSON.stringify(value) !== JSON.stringify(t[key])) patch[key] = value
@@ -558,11 +497,11 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
      * PATCH /templates/{template}: the changed settings. `Option.none()` when nothing would
      * change (the described system answers 304 Not Modified then).
      */
-    const update = (ref: string, input: UpdateTemplateInput) =>
+    const update = (ref: string, input: typeof UpdateTemplateMeta.Type) =>
       Effect.gen(function*() {
         const t = yield* resolve(ref, "act")
         yield* authorize("update", templateObject(t))
-        const problems = settingsProblems(input as never)
+        const problems = settingsProblems(input)
         if (problems.length > 0) {
           return yield* new BadRequest({
             message: "Invalid request to update template metadata.",
@@ -671,7 +610,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
     const ROLE_VALUES = ["admin", "use", ""]
 
     /** PATCH /templates/{template}/acl: sets (or with `""` removes) entries; each bad entry is one validation. */
-    const updateAcl = (ref: string, input: UpdateTemplateAclInput) =>
+    const updateAcl = (ref: string, input: typeof UpdateTemplateACL.Type) =>
       Effect.gen(function*() {
         const t = yield* resolve(ref, "act")
         yield* authorize("update", templateObject(t))
@@ -751,7 +690,7 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
      * GET /templates/{template}/acl/available: members and groups of the template's organization
      * that could be added. Needs `update` on the template (else 404, as the described system).
      */
-    const aclAvailable = (ref: string, input: AclAvailableInput) =>
+    const aclAvailable = (ref: string, input: typeof TemplateAclAvailableQuery.Type) =>
       Effect.gen(function*() {
         const t = yield* resolve(ref)
         if (!(yield* allowed("update", templateObject(t)))) return yield* NotFound.resource("Template")

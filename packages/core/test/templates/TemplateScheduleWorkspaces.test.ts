@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   LifecycleExecutor,
   Templates,
-  type UpdateTemplateInput,
+  type UpdateTemplateMeta,
   WorkspaceRepo,
   Workspaces,
   WorkspaceSchedules
@@ -43,7 +43,7 @@ const setup = Effect.gen(function*() {
       yield* drain
       return w.id
     }))
-  const update = (templateId: string, input: UpdateTemplateInput) =>
+  const update = (templateId: string, input: typeof UpdateTemplateMeta.Type) =>
     as(Effect.flatMap(Templates, (t) => t.update(templateId, input)))
   const dormant = (id: string) => as(Effect.flatMap(WorkspaceSchedules, (s) => s.setDormant(id, true)))
   return { template, workspace, update, dormant }

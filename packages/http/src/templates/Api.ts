@@ -1,17 +1,10 @@
 /** Template routes. Today: files, the archives template versions are built from. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
-import { TAR_MIME_TYPE, UploadResponse, WINDOWS_ZIP_MIME_TYPE, ZIP_MIME_TYPE } from "@workbay/core"
+import { TAR_MIME_TYPE, UploadFileRequest, UploadResponse } from "@workbay/core"
 import { Schema } from "effect"
 import { Audited } from "../Audit.js"
 import { BadRequest, Forbidden, NotFound } from "../Common.js"
 import { Authentication } from "../Security.js"
-
-/** The body of an upload: the archive's bytes, in one of the accepted content types. */
-const Archive = Schema.Union(
-  HttpApiSchema.Uint8Array({ contentType: TAR_MIME_TYPE }),
-  HttpApiSchema.Uint8Array({ contentType: ZIP_MIME_TYPE }),
-  HttpApiSchema.Uint8Array({ contentType: WINDOWS_ZIP_MIME_TYPE })
-)
 
 const FilePath = Schema.Struct({
   fileID: Schema.UUID.annotations({ message: () => ({ message: "File id must be a valid UUID.", override: true }) })
@@ -23,7 +16,7 @@ export class FilesApi extends HttpApiGroup.make("files")
     // version is built from it (that is audited).
     HttpApiEndpoint.post("upload", "/files")
       .annotate(Audited, false)
-      .setPayload(Archive)
+      .setPayload(UploadFileRequest)
       .addSuccess(UploadResponse, { status: 201 })
       // The same bytes uploaded again by the same user: the existing file.
       .addSuccess(UploadResponse, { status: 200 })

@@ -4,6 +4,7 @@
  * The route authorizes the caller and finds the job; this answers the upgrade.
  */
 import {
+  type JobLogsQuery,
   ProvisionerJobLog,
   type ProvisionerJobRecord,
   ProvisionerJobs,
@@ -11,7 +12,6 @@ import {
   toProvisionerJobLog
 } from "@workbay/core"
 import { Effect, Schema, Stream } from "effect"
-import { BooleanParam, IntParam, optionalParam } from "../Common.js"
 import { streamSession, upgradeWebSocket } from "../WebSocket.js"
 
 /**
@@ -44,25 +44,10 @@ export const followJobLogs = (jobId: string, after = 0) =>
     return yield* upgradeWebSocket(streamSession(lines, (e) => e.message))
   })
 
-/**
- * The query of the API's job log routes (a template version's import and dry runs, a workspace
- * build): `after`, `before` (log ids), and `follow=true`, which answers by upgrading to the
- * WebSocket of `followJobLogs`.
- */
-export const JobLogsQuery = Schema.Struct({
-  after: optionalParam(IntParam),
-  before: optionalParam(IntParam),
-  follow: optionalParam(BooleanParam)
-})
-
 /** A job's log lines for `JobLogsQuery`: the list, or with `follow=true` the WebSocket that streams them until the job ends. */
 export const jobLogs = <E, R>(
   job: Effect.Effect<ProvisionerJobRecord, E, R>,
-  params: {
-    readonly after?: number | undefined
-    readonly before?: number | undefined
-    readonly follow?: boolean | undefined
-  }
+  params: typeof JobLogsQuery.Type
 ) =>
   Effect.gen(function*() {
     const found = yield* job

@@ -5,35 +5,21 @@
  * and upgrades to the daemon protocol's WebSocket.
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { CreateProvisionerKeyResponse, ProvisionerKey, ProvisionerKeyDaemons } from "@workbay/core"
+import {
+  CreateProvisionerKeyRequest,
+  CreateProvisionerKeyResponse,
+  ProvisionerDaemonServeQuery,
+  ProvisionerKey,
+  ProvisionerKeyDaemons
+} from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import {
-  BadRequest,
-  Conflict,
-  Forbidden,
-  NoContent,
-  NotFound,
-  optional,
-  optionalParam,
-  Unauthorized,
-  wireName
-} from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, Unauthorized } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
 const Text = (max: number) =>
   Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
-
-const Tags = Schema.Record({ key: Text(256), value: Text(256) })
-
-/** codersdk `CreateProvisionerKeyRequest`. The name's rules (required, 64 characters, reserved names) are the service's. */
-export class CreateProvisionerKeyRequest
-  extends Schema.Class<CreateProvisionerKeyRequest>("CreateProvisionerKeyRequest")({
-    name: Schema.String.pipe(Schema.maxLength(1024, { message: () => "Name must be at most 64 characters" })),
-    tags: optional(Tags)
-  }, wireName("CreateProvisionerKeyRequest"))
-{}
 
 const OrganizationPath = Schema.Struct({ organization: Text(256) })
 const KeyPath = Schema.Struct({ organization: Text(256), provisionerkey: Text(256) })
@@ -72,24 +58,6 @@ export class ProvisionerKeysApi extends HttpApiGroup.make("provisionerKeys")
   .prefix("/api/v2")
 {}
 
-/** A list query parameter: repeated, or comma-separated. */
-const List = Schema.Array(Text(256)).pipe(Schema.maxItems(64, { message: () => "At most 64 values." }))
-
-/**
- * The serve route's query, as the described system's daemons send it: `provisioner` (repeated
- * or comma-separated; `provisioners` too), `tag` (`key=value`, repeated; `tags` too), `name`,
- * `version` (the protocol version the daemon speaks, default 1.0) and `id` (ignored).
- */
-export const ServeQuery = Schema.Struct({
-  provisioner: optionalParam(List),
-  provisioners: optionalParam(List),
-  tag: optionalParam(List),
-  tags: optionalParam(List),
-  name: optionalParam(Text(64)),
-  version: optionalParam(Text(32)),
-  id: optionalParam(Text(64))
-})
-
 /**
  * The routes a provisioner key authenticates (in `Coder-Provisioner-Daemon-Key`), not a user's
  * session: the daemons' serve route and a daemon reading its own key.
@@ -99,7 +67,7 @@ export class ProvisionerDaemonServeApi extends HttpApiGroup.make("provisionerDae
     // Not audited: a daemon's connection is not a user's action (its daemon row records it).
     HttpApiEndpoint.get("serve", "/organizations/:organization/provisionerdaemons/serve").annotate(Audited, false)
       .setPath(OrganizationPath)
-      .setUrlParams(ServeQuery)
+      .setUrlParams(ProvisionerDaemonServeQuery)
       .addSuccess(WebSocketUpgradeSchema)
   )
   .add(

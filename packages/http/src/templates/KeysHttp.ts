@@ -7,6 +7,7 @@ import {
   NIL_UUID,
   PROVISIONER_API_VERSION,
   PROVISIONER_KEY_HEADER,
+  type ProvisionerDaemonServeQuery,
   ProvisionerKeys,
   serveDaemon,
   tagsMatch,
@@ -18,7 +19,6 @@ import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { RequestContext } from "../RequestContext.js"
 import { upgradeWebSocket } from "../WebSocket.js"
-import type { ServeQuery } from "./KeysApi.js"
 
 const KEY_HEADER = PROVISIONER_KEY_HEADER.toLowerCase()
 const PROVISIONER_TYPE = /^[a-z0-9][a-z0-9_-]{0,63}$/
@@ -32,7 +32,7 @@ export const ProvisionerKeysHttp = implement(WorkbayApi, "provisionerKeys", {
 })
 
 /** The daemon's announcement from the query: its types, tags, name and protocol version; 400 naming each bad field. */
-const readQuery = (query: typeof ServeQuery.Type) => {
+const readQuery = (query: typeof ProvisionerDaemonServeQuery.Type) => {
   const problems: Array<Validation> = []
   const types = [
     ...new Set(

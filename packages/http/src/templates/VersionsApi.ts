@@ -5,8 +5,14 @@
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
+  ArchiveTemplateVersionsRequest,
   ArchiveTemplateVersionsResponse,
+  CreateTemplateVersionDryRunRequest,
+  CreateTemplateVersionRequest,
+  JobLogsQuery,
+  ListTemplateVersionsQuery,
   MatchedProvisioners,
+  PatchTemplateVersionRequest,
   ProvisionerJob,
   ProvisionerJobLog,
   ResponseBody,
@@ -14,101 +20,18 @@ import {
   TemplateVersionExternalAuth,
   TemplateVersionParameter,
   TemplateVersionVariable,
+  UpdateActiveTemplateVersion,
   VersionPreset,
   WorkspaceResource
 } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import {
-  BadRequest,
-  BooleanParam,
-  Conflict,
-  Forbidden,
-  NonNegativeIntParam,
-  NotFound,
-  optional,
-  optionalParam,
-  uuid,
-  wireName
-} from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NotFound, uuid } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
-import { JobLogsQuery } from "./FollowLogs.js"
 
 const Text = (max: number) =>
   Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
-
-/** A version name, as the described system's rule: letters and digits, single `_`, `.` or `-` between them, at most 64. */
-export const TemplateVersionName = Schema.String.pipe(
-  Schema.maxLength(64, { message: () => "Must be at most 64 characters." }),
-  Schema.pattern(/^[a-zA-Z0-9]+(?:[_.-][a-zA-Z0-9]+)*$/, {
-    message: () => "Must be alphanumeric, with single underscores, periods or hyphens between."
-  })
-)
-const NameOrEmpty = Schema.Union(Schema.Literal(""), TemplateVersionName).annotations({
-  message: () => ({
-    message:
-      "Must be empty or alphanumeric (at most 64 characters), with single underscores, periods or hyphens between.",
-    override: true
-  })
-})
-
-/** A `{name, value}` pair: a template variable's value, or a workspace parameter's. */
-export class NameValue extends Schema.Class<NameValue>("VariableValue")({
-  name: Text(256).pipe(Schema.minLength(1, { message: () => "Name is required." })),
-  value: Text(65_536)
-}) {}
-
-const Tags = Schema.Record({ key: Text(256), value: Text(256) })
-
-/** The described system's provisioner types plus any registered here (unknown types stay pending). */
-const ProvisionerType = Schema.String.pipe(
-  Schema.minLength(1, { message: () => "A provisioner type is required." }),
-  Schema.maxLength(64, { message: () => "Must be at most 64 characters." })
-)
-
-export class CreateTemplateVersionRequest
-  extends Schema.Class<CreateTemplateVersionRequest>("CreateTemplateVersionRequest")({
-    name: optional(NameOrEmpty),
-    message: optional(Text(1_048_576)),
-    template_id: optional(uuid("Template id")),
-    storage_method: Schema.Literal("file").annotations({
-      message: () => ({ message: "Must be \"file\".", override: true })
-    }),
-    file_id: optional(uuid("File id")),
-    example_id: optional(Text(256)),
-    provisioner: ProvisionerType,
-    tags: optional(Tags),
-    user_variable_values: optional(Schema.Array(NameValue))
-  }, wireName("CreateTemplateVersionRequest"))
-{}
-
-export class PatchTemplateVersionRequest
-  extends Schema.Class<PatchTemplateVersionRequest>("PatchTemplateVersionRequest")({
-    name: optional(NameOrEmpty),
-    message: optional(Text(1_048_576))
-  }, wireName("PatchTemplateVersionRequest"))
-{}
-
-export class CreateTemplateVersionDryRunRequest
-  extends Schema.Class<CreateTemplateVersionDryRunRequest>("CreateTemplateVersionDryRunRequest")({
-    workspace_name: optional(Text(128)),
-    rich_parameter_values: optional(Schema.Array(NameValue)),
-    user_variable_values: optional(Schema.Array(NameValue))
-  }, wireName("CreateTemplateVersionDryRunRequest"))
-{}
-
-export class UpdateActiveTemplateVersion
-  extends Schema.Class<UpdateActiveTemplateVersion>("UpdateActiveTemplateVersion")({
-    id: uuid("Template version id")
-  })
-{}
-
-export class ArchiveTemplateVersionsRequest
-  extends Schema.Class<ArchiveTemplateVersionsRequest>("ArchiveTemplateVersionsRequest")({
-    all: optional(Schema.Boolean)
-  }, wireName("ArchiveTemplateVersionsRequest"))
-{}
 
 const VersionPath = Schema.Struct({ templateversion: uuid("Template version id") })
 const DryRunPath = Schema.Struct({ templateversion: uuid("Template version id"), jobID: uuid("Job ID") })
@@ -243,12 +166,7 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
   .add(
     HttpApiEndpoint.get("listByTemplate", "/templates/:template/versions")
       .setPath(TemplatePath)
-      .setUrlParams(Schema.Struct({
-        after_id: optionalParam(uuid("after_id")),
-        limit: optionalParam(NonNegativeIntParam),
-        offset: optionalParam(NonNegativeIntParam),
-        include_archived: optionalParam(BooleanParam)
-      }))
+      .setUrlParams(ListTemplateVersionsQuery)
       .addSuccess(Schema.Array(TemplateVersion))
   )
   .add(

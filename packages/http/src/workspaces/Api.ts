@@ -6,9 +6,11 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
+  JobLogsQuery,
   MinimalUser,
   ProvisionerJobLog,
   ResponseBody,
+  VariableValue,
   Workspace,
   WorkspaceBuild,
   WorkspaceBuildParameter,
@@ -33,8 +35,6 @@ import {
   wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
-import { JobLogsQuery } from "../templates/FollowLogs.js"
-import { NameValue } from "../templates/VersionsApi.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
 /** A workspace name, as the described system's rule: letters and digits with single hyphens between, at most 32. */
@@ -53,7 +53,7 @@ export class CreateWorkspaceRequest extends Schema.Class<CreateWorkspaceRequest>
   template_id: optional(uuid("Template id")),
   template_version_id: optional(uuid("Template version id")),
   template_version_preset_id: optional(uuid("Template version preset id")),
-  rich_parameter_values: optional(Schema.Array(NameValue)),
+  rich_parameter_values: optional(Schema.Array(VariableValue)),
   autostart_schedule: optional(Schedule),
   ttl_ms: optional(Schema.Int.pipe(Schema.nonNegative({ message: () => "Must not be negative." }))),
   automatic_updates: optional(Schema.Literal("always", "never"))
@@ -75,7 +75,7 @@ export class CreateWorkspaceBuildRequest
     dry_run: optional(Schema.Boolean),
     state: optional(Schema.Array(Schema.Int)),
     orphan: optional(Schema.Boolean),
-    rich_parameter_values: optional(Schema.Array(NameValue)),
+    rich_parameter_values: optional(Schema.Array(VariableValue)),
     log_level: optional(Schema.Literal("debug")),
     template_version_preset_id: optional(uuid("Template version preset id")),
     reason: optional(Schema.Literal(...buildRequestReasons))

@@ -1,0 +1,299 @@
+/**
+ * The request bodies and queries of the templates area's routes: templates, template versions
+ * (and the job log query the workspaces' builds share), provisioner jobs, daemons and keys, and
+ * file uploads. The routes in `http/src/templates/` declare them; the services take their decoded
+ * types (`typeof X.Type`).
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { isUuid } from "../Ids.js"
+import { BooleanParam, IntParam, NonNegativeIntParam, optional, optionalParam, uuid, wireName } from "../Requests.js"
+import { usernamePattern } from "../users/User.js"
+import { TAR_MIME_TYPE, WINDOWS_ZIP_MIME_TYPE, ZIP_MIME_TYPE } from "./File.js"
+import { provisionerDaemonStatuses } from "./ProvisionerDaemon.js"
+import { provisionerJobStatuses } from "./ProvisionerJob.js"
+import { CorsBehavior, PortShareLevel } from "./TemplateWire.js"
+
+const Text = (max: number) =>
+  Schema.String.pipe(Schema.maxLength(max, { message: () => `Must be at most ${max} characters.` }))
+
+/** Template names: the rule of usernames and group names (1-32 alphanumerics with single inner hyphens). */
+export const TemplateName = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "Name is required." }),
+  Schema.maxLength(32, { message: () => "Name must be at most 32 characters." }),
+  Schema.pattern(usernamePattern, {
+    message: () => "Name must be alphanumeric with single hyphens, not starting or ending with a hyphen."
+  }),
+  Schema.filter((s) => !["new", "create"].includes(s.toLowerCase()) || `"${s}" is a reserved name.`)
+)
+
+/** A new name, or empty to keep the current one. */
+const NameOrEmpty = Schema.Union(Schema.Literal(""), TemplateName)
+  .annotations({
+    message: () => ({ message: "Name must be 1-32 alphanumerics with single inner hyphens, or empty.", override: true })
+  })
+
+/** Display names: at most 64 characters, no leading or trailing spaces. */
+const DisplayName = Text(64).pipe(
+  Schema.filter((s) => s === s.trim() || "Display name must not start or end with spaces.")
+)
+
+/** A duration in milliseconds (negative values are refused by the service, one validation each). */
+const Millis = Schema.Number.pipe(
+  Schema.filter((n) => Number.isSafeInteger(n) || "Must be a whole number of milliseconds.")
+)
+
+const AutostopRequirement = Schema.Struct({
+  days_of_week: optional(Schema.Array(Text(16))),
+  weeks: optional(Schema.Int.pipe(Schema.annotations({ message: () => "Must be a whole number." })))
+})
+const AutostartRequirement = Schema.Struct({ days_of_week: optional(Schema.Array(Text(16))) })
+
+/** Settings a template is created with or changed to (not given: the default, or unchanged). */
+const settings = {
+  display_name: optional(DisplayName),
+  description: optional(Text(128)),
+  icon: optional(Text(256)),
+  default_ttl_ms: optional(Millis),
+  activity_bump_ms: optional(Millis),
+  autostop_requirement: optional(AutostopRequirement),
+  autostart_requirement: optional(AutostartRequirement),
+  allow_user_cancel_workspace_jobs: optional(Schema.Boolean),
+  allow_user_autostart: optional(Schema.Boolean),
+  allow_user_autostop: optional(Schema.Boolean),
+  failure_ttl_ms: optional(Millis),
+  require_active_version: optional(Schema.Boolean),
+  max_port_share_level: optional(PortShareLevel),
+  cors_behavior: optional(CorsBehavior),
+  disable_everyone_group_access: optional(Schema.Boolean)
+}
+
+/**
+ * POST /organizations/{organization}/templates. `dormant_ttl_ms` and `delete_ttl_ms` are the
+ * client's names of `time_til_dormant_ms` and `time_til_dormant_autodelete_ms`.
+ */
+export class CreateTemplateRequest extends Schema.Class<CreateTemplateRequest>("CreateTemplateRequest")({
+  name: TemplateName,
+  template_version_id: Schema.UUID.annotations({ message: () => ({ message: "Must be a UUID.", override: true }) }),
+  ...settings,
+  dormant_ttl_ms: optional(Millis),
+  delete_ttl_ms: optional(Millis),
+  template_use_classic_parameter_flow: optional(Schema.Boolean)
+}, wireName("CreateTemplateRequest")) {}
+
+/**
+ * PATCH /templates/{template}: an empty name keeps the current one, an empty deprecation message
+ * takes the deprecation back. With a schedule change, `update_workspace_last_used_at` makes the
+ * `last_used_at` of the template's workspaces now (they count their time til dormant from now),
+ * and `update_workspace_dormant_at` the `dormant_at` of its dormant ones (their time til
+ * autodelete).
+ */
+export class UpdateTemplateMeta extends Schema.Class<UpdateTemplateMeta>("UpdateTemplateMeta")({
+  name: optional(NameOrEmpty),
+  ...settings,
+  time_til_dormant_ms: optional(Millis),
+  time_til_dormant_autodelete_ms: optional(Millis),
+  update_workspace_last_used_at: optional(Schema.Boolean),
+  update_workspace_dormant_at: optional(Schema.Boolean),
+  deprecation_message: optional(Text(1024)),
+  use_classic_parameter_flow: optional(Schema.Boolean)
+}, wireName("UpdateTemplateMeta")) {}
+
+/** Id to role (`admin`, `use`, or `""` to remove); each bad entry is named by the service. */
+const Perms = Schema.Record({ key: Schema.String, value: Text(16) })
+
+/** PATCH /templates/{template}/acl: user and group ids to roles. */
+export class UpdateTemplateACL extends Schema.Class<UpdateTemplateACL>("UpdateTemplateACL")({
+  user_perms: optional(Perms),
+  group_perms: optional(Perms)
+}, wireName("UpdateTemplateACL")) {}
+
+/** The query of GET /templates and GET /organizations/{organization}/templates: the search `q`. */
+export const ListTemplatesQuery = Schema.Struct({ q: optionalParam(Schema.String) })
+
+/** The query of GET /templates/{template}/acl/available: the search `q` and `limit`. */
+export const TemplateAclAvailableQuery = Schema.Struct({
+  q: optionalParam(Schema.String),
+  limit: optionalParam(NonNegativeIntParam)
+})
+
+/** A version name, as the described system's rule: letters and digits, single `_`, `.` or `-` between them, at most 64. */
+export const TemplateVersionName = Schema.String.pipe(
+  Schema.maxLength(64, { message: () => "Must be at most 64 characters." }),
+  Schema.pattern(/^[a-zA-Z0-9]+(?:[_.-][a-zA-Z0-9]+)*$/, {
+    message: () => "Must be alphanumeric, with single underscores, periods or hyphens between."
+  })
+)
+const VersionNameOrEmpty = Schema.Union(Schema.Literal(""), TemplateVersionName).annotations({
+  message: () => ({
+    message:
+      "Must be empty or alphanumeric (at most 64 characters), with single underscores, periods or hyphens between.",
+    override: true
+  })
+})
+
+/**
+ * A `{name, value}` pair: a template variable's value, or a workspace parameter's (the workspaces
+ * area's requests take it too). Decoded, it is a provisioner's `NameValue`.
+ */
+export class VariableValue extends Schema.Class<VariableValue>("VariableValue")({
+  name: Text(256).pipe(Schema.minLength(1, { message: () => "Name is required." })),
+  value: Text(65_536)
+}) {}
+
+const Tags = Schema.Record({ key: Text(256), value: Text(256) })
+
+/** The described system's provisioner types plus any registered here (unknown types stay pending). */
+const ProvisionerType = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "A provisioner type is required." }),
+  Schema.maxLength(64, { message: () => "Must be at most 64 characters." })
+)
+
+/** POST /organizations/{organization}/templateversions: from an uploaded file (`file_id`) or a starter template (`example_id`). */
+export class CreateTemplateVersionRequest
+  extends Schema.Class<CreateTemplateVersionRequest>("CreateTemplateVersionRequest")({
+    name: optional(VersionNameOrEmpty),
+    message: optional(Text(1_048_576)),
+    template_id: optional(uuid("Template id")),
+    storage_method: Schema.Literal("file").annotations({
+      message: () => ({ message: "Must be \"file\".", override: true })
+    }),
+    file_id: optional(uuid("File id")),
+    example_id: optional(Text(256)),
+    provisioner: ProvisionerType,
+    tags: optional(Tags),
+    user_variable_values: optional(Schema.Array(VariableValue))
+  }, wireName("CreateTemplateVersionRequest"))
+{}
+
+/** PATCH /templateversions/{templateversion}: an empty name keeps the current one. */
+export class PatchTemplateVersionRequest
+  extends Schema.Class<PatchTemplateVersionRequest>("PatchTemplateVersionRequest")({
+    name: optional(VersionNameOrEmpty),
+    message: optional(Text(1_048_576))
+  }, wireName("PatchTemplateVersionRequest"))
+{}
+
+/** POST /templateversions/{templateversion}/dry-run. */
+export class CreateTemplateVersionDryRunRequest
+  extends Schema.Class<CreateTemplateVersionDryRunRequest>("CreateTemplateVersionDryRunRequest")({
+    workspace_name: optional(Text(128)),
+    rich_parameter_values: optional(Schema.Array(VariableValue)),
+    user_variable_values: optional(Schema.Array(VariableValue))
+  }, wireName("CreateTemplateVersionDryRunRequest"))
+{}
+
+/** PATCH /templates/{template}/versions: the version to promote. */
+export class UpdateActiveTemplateVersion
+  extends Schema.Class<UpdateActiveTemplateVersion>("UpdateActiveTemplateVersion")({
+    id: uuid("Template version id")
+  })
+{}
+
+/** POST /templates/{template}/versions/archive: the unused versions whose import failed (`all`: whose import finished). */
+export class ArchiveTemplateVersionsRequest
+  extends Schema.Class<ArchiveTemplateVersionsRequest>("ArchiveTemplateVersionsRequest")({
+    all: optional(Schema.Boolean)
+  }, wireName("ArchiveTemplateVersionsRequest"))
+{}
+
+/** The query of GET /templates/{template}/versions: a keyset or offset page, archived versions or not. */
+export const ListTemplateVersionsQuery = Schema.Struct({
+  after_id: optionalParam(uuid("after_id")),
+  limit: optionalParam(NonNegativeIntParam),
+  offset: optionalParam(NonNegativeIntParam),
+  include_archived: optionalParam(BooleanParam)
+})
+
+/**
+ * The query of the API's job log routes (a template version's import and dry runs, and the
+ * workspaces area's builds): `after`, `before` (log ids; only the lines between), and
+ * `follow=true`, which the route answers by upgrading to a WebSocket that streams the lines.
+ */
+export const JobLogsQuery = Schema.Struct({
+  after: optionalParam(IntParam),
+  before: optionalParam(IntParam),
+  follow: optionalParam(BooleanParam)
+})
+
+/** `ids`: comma-separated ids (the dispatcher splits them); one validation for the parameter. */
+const Ids = Schema.Array(Schema.String).pipe(
+  Schema.filter((ids) => {
+    const bad = ids.filter((id) => !isUuid(id))
+    return bad.length === 0 || `Not a UUID: ${bad.map((b) => `"${b}"`).join(", ")}.`
+  })
+)
+
+/** `status`: comma-separated values of `values`; one validation naming the bad ones. */
+const Statuses = <const L extends ReadonlyArray<string>>(values: L) =>
+  Schema.Array(Schema.String).pipe(
+    Schema.filter((given) => {
+      const bad = given.filter((s) => !values.includes(s))
+      return bad.length === 0 ||
+        `Unknown status ${bad.map((b) => `"${b}"`).join(", ")}: expected one of ${values.join(", ")}.`
+    }),
+    Schema.transform(Schema.Array(Schema.Literal(...values)), {
+      strict: false,
+      decode: (s) => s,
+      encode: (s) => s
+    })
+  )
+
+/** `tags`: a JSON object of strings, e.g. `{"scope":"organization"}`. */
+const TagsParam = Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({
+  message: () => ({ message: `Must be a JSON object of strings, e.g. {"scope":"organization"}.`, override: true })
+})
+
+/** `limit`: a positive integer; 0 or none means 50, more than 1000 is cut to 1000. */
+const Limit = IntParam.pipe(Schema.nonNegative({ message: () => "Must not be negative." }))
+
+/** The query of GET /organizations/{organization}/provisionerjobs; `initiator` is a user id or username. */
+export const ListProvisionerJobsQuery = Schema.Struct({
+  limit: optionalParam(Limit),
+  ids: optionalParam(Ids),
+  status: optionalParam(Statuses(provisionerJobStatuses)),
+  tags: optionalParam(TagsParam),
+  initiator: optionalParam(Schema.String)
+})
+
+/** The query of GET /organizations/{organization}/provisionerdaemons. */
+export const ListProvisionerDaemonsQuery = Schema.Struct({
+  limit: optionalParam(Limit),
+  ids: optionalParam(Ids),
+  status: optionalParam(Statuses(provisionerDaemonStatuses)),
+  tags: optionalParam(TagsParam)
+})
+
+/** codersdk `CreateProvisionerKeyRequest`. The name's rules (required, 64 characters, reserved names) are the service's. */
+export class CreateProvisionerKeyRequest
+  extends Schema.Class<CreateProvisionerKeyRequest>("CreateProvisionerKeyRequest")({
+    name: Schema.String.pipe(Schema.maxLength(1024, { message: () => "Name must be at most 64 characters" })),
+    tags: optional(Tags)
+  }, wireName("CreateProvisionerKeyRequest"))
+{}
+
+/** A list query parameter: repeated, or comma-separated. */
+const List = Schema.Array(Text(256)).pipe(Schema.maxItems(64, { message: () => "At most 64 values." }))
+
+/**
+ * The query of GET /organizations/{organization}/provisionerdaemons/serve, as the described
+ * system's daemons send it: `provisioner` (repeated or comma-separated; `provisioners` too), `tag`
+ * (`key=value`, repeated; `tags` too), `name`, `version` (the protocol version the daemon speaks,
+ * default 1.0) and `id` (ignored). The route reads it (http `templates/KeysHttp.ts`).
+ */
+export const ProvisionerDaemonServeQuery = Schema.Struct({
+  provisioner: optionalParam(List),
+  provisioners: optionalParam(List),
+  tag: optionalParam(List),
+  tags: optionalParam(List),
+  name: optionalParam(Text(64)),
+  version: optionalParam(Text(32)),
+  id: optionalParam(Text(64))
+})
+
+/** The body of POST /files: the archive's bytes, in one of the accepted content types. */
+export const UploadFileRequest = Schema.Union(
+  HttpApiSchema.Uint8Array({ contentType: TAR_MIME_TYPE }),
+  HttpApiSchema.Uint8Array({ contentType: ZIP_MIME_TYPE }),
+  HttpApiSchema.Uint8Array({ contentType: WINDOWS_ZIP_MIME_TYPE })
+)
