@@ -7,6 +7,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
   ArchiveTemplateVersionsResponse,
   MatchedProvisioners,
+  NameValue,
   ProvisionerJob,
   ProvisionerJobLog,
   ResponseBody,
@@ -52,12 +53,6 @@ const NameOrEmpty = Schema.Union(Schema.Literal(""), TemplateVersionName).annota
     override: true
   })
 })
-
-/** A `{name, value}` pair: a template variable's value, or a workspace parameter's. */
-export class NameValue extends Schema.Class<NameValue>("VariableValue")({
-  name: Text(256).pipe(Schema.minLength(1, { message: () => "Name is required." })),
-  value: Text(65_536)
-}) {}
 
 const Tags = Schema.Record({ key: Text(256), value: Text(256) })
 
