@@ -4,26 +4,49 @@
  *
  * A check that names one stored object (a template, a workspace) is answered with that object's
  * organization, owner and access list. This module knows no area: the assembly (Services.ts)
- * gives `AuthCheck.layer` the areas' completions (`templateAcl`, `workspaceAcl`).
+ * gives `AuthCheck.layer` the areas' completions (`templateAcl`, `workspaceAcl`). The route's
+ * request and answer schemas are here too; the route (`http/src/users/AuthApi.ts`) declares them.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { allowed, CurrentActor } from "./Actor.js"
 import { isUuid } from "./Ids.js"
-import type { Action, AuthzObject, ResourceKind } from "./Rbac.js"
+import { actions, type AuthzObject, resourceKinds } from "./Rbac.js"
+import { optional, wireName } from "./Requests.js"
 import { span } from "./Tracing.js"
 
+/** The resource kind and the action of an authorization check, as the evaluator knows them. */
+const ResourceType = Schema.Literal(...resourceKinds).annotations({
+  message: () => ({
+    message: "Resource type must be a resource kind (such as user or organization) or \"*\".",
+    override: true
+  })
+})
+const Action = Schema.Literal(...actions).annotations({
+  message: () => ({ message: `Action must be one of ${actions.join(", ")}.`, override: true })
+})
+
+/** The object a check names; `owner_id` is a user id, or `me` for the caller. */
+export class AuthorizationObject extends Schema.Class<AuthorizationObject>("AuthorizationObject")({
+  resource_type: ResourceType,
+  resource_id: optional(Schema.String),
+  organization_id: optional(Schema.String),
+  owner_id: optional(Schema.String),
+  any_org: optional(Schema.Boolean)
+}, wireName("AuthorizationObject")) {}
+
 /** One check of POST /authcheck: may the caller perform `action` on `object`? */
-export interface AuthorizationCheck {
-  readonly action: Action
-  readonly object: {
-    readonly resource_type: ResourceKind
-    readonly resource_id?: string | undefined
-    readonly organization_id?: string | undefined
-    /** A user id, or `me` for the caller. */
-    readonly owner_id?: string | undefined
-    readonly any_org?: boolean | undefined
-  }
-}
+export class AuthorizationCheck extends Schema.Class<AuthorizationCheck>("AuthorizationCheck")({
+  action: Action,
+  object: AuthorizationObject
+}) {}
+
+/** POST /authcheck: the checks, by the keys the answer names them with. */
+export class AuthorizationRequest extends Schema.Class<AuthorizationRequest>("AuthorizationRequest")({
+  checks: Schema.Record({ key: Schema.String, value: AuthorizationCheck })
+}) {}
+
+/** The answer of POST /authcheck: each check's key and whether it is allowed. */
+export const AuthorizationResponse = Schema.Record({ key: Schema.String, value: Schema.Boolean })
 
 const nonEmpty = (s: string | undefined) => (s === undefined || s === "" ? undefined : isUuid(s) ? s.toLowerCase() : s)
 
@@ -54,8 +77,8 @@ export type StoredAcl<R> = (object: AuthzObject) => Effect.Effect<AuthzObject, n
 export class AuthCheck extends Context.Tag("@workbay/core/AuthCheck")<AuthCheck, {
   /** POST /authcheck: the answer to each check, by its key. */
   readonly check: (
-    checks: Readonly<Record<string, AuthorizationCheck>>
-  ) => Effect.Effect<Record<string, boolean>, never, CurrentActor>
+    checks: typeof AuthorizationRequest.Type["checks"]
+  ) => Effect.Effect<typeof AuthorizationResponse.Type, never, CurrentActor>
 }>() {
   /** The service, completing objects with `stored` (one completion per area, applied in turn). */
   static readonly layer = <R>(stored: ReadonlyArray<StoredAcl<R>>): Layer.Layer<AuthCheck, never, R> =>

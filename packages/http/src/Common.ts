@@ -8,7 +8,8 @@ export { ResponseBody }
 
 /**
  * The request helpers, declared in core beside the request schemas written with them
- * (`core/src/Requests.ts`); re-exported for the routes of the areas whose requests are still here.
+ * (`core/src/Requests.ts`); re-exported for the routes of the areas whose requests are still here,
+ * and for the path parameters (`uuid`).
  */
 export {
   BooleanParam,

@@ -314,7 +314,9 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
           const w = yield* unaudited(workspaceService.create(undefined, owner.id, {
             name,
             template_version_id: version.id,
-            template_version_preset_id: input.template_version_preset_id
+            ...(input.template_version_preset_id !== undefined
+              ? { template_version_preset_id: input.template_version_preset_id }
+              : {})
           }, { taskId: record.id }))
           yield* repo.update(record.id, { workspace_id: w.id })
           return w

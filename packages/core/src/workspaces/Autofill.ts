@@ -2,12 +2,18 @@
  * The values a user last built a template's workspaces with, to fill in the next build's form
  * (GET /users/{user}/autofill-parameters; the route stays with the users' routes).
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { isUuid } from "../Ids.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
 import { Users } from "../users/Users.js"
 import { WorkspaceBuildRepo } from "./WorkspaceBuild.js"
+
+/** A parameter's last value (the described system's `UserParameter`). */
+export const UserParameter = Schema.Struct({ name: Schema.String, value: Schema.String })
+
+/** The answer of GET /users/{user}/autofill-parameters. */
+export const AutofillParametersResponse = Schema.Array(UserParameter)
 
 export class AutofillParameters extends Effect.Service<AutofillParameters>()("@workbay/core/AutofillParameters", {
   effect: Effect.gen(function*() {
@@ -29,7 +35,7 @@ export class AutofillParameters extends Effect.Service<AutofillParameters>()("@w
           : []
         const ephemeralOf = new Map<string, ReadonlySet<string>>()
         const seen = new Set<string>()
-        const out: Array<{ readonly name: string; readonly value: string }> = []
+        const out: Array<typeof UserParameter.Type> = []
         for (const row of rows) {
           if (seen.has(row.name)) continue
           seen.add(row.name)

@@ -14,29 +14,14 @@ import { TemplateWorkspaces } from "../templates/Templates.js"
 import { span } from "../Tracing.js"
 import {
   portShareLevelAllowed,
-  type PortShareProtocol,
   type PortShareRecord,
   PortShareRepo,
-  type ShareableLevel,
   toPortShare,
   WorkspaceAgentPortShares
 } from "./PortShare.js"
+import type { DeleteWorkspaceAgentPortShareRequest, UpsertWorkspaceAgentPortShareRequest } from "./Requests.js"
 import { WorkspaceSharing } from "./Sharing.js"
 import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
-
-/** POST /workspaces/{workspace}/port-share. */
-export interface UpsertPortShareInput {
-  readonly agent_name: string
-  readonly port: number
-  readonly share_level: ShareableLevel
-  readonly protocol: PortShareProtocol
-}
-
-/** DELETE /workspaces/{workspace}/port-share. */
-export interface DeletePortShareInput {
-  readonly agent_name: string
-  readonly port: number
-}
 
 /** How audit entries name the workspace whose ports changed. */
 const workspaceResource = (w: WorkspaceRecord) => ({
@@ -85,7 +70,7 @@ export class PortShares extends Effect.Service<PortShares>()("@workbay/core/Port
       }).pipe(span("PortShares.list"))
 
     /** POST /workspaces/{workspace}/port-share: creates the share or changes its level and protocol. */
-    const upsert = (ref: string, input: UpsertPortShareInput) =>
+    const upsert = (ref: string, input: typeof UpsertWorkspaceAgentPortShareRequest.Type) =>
       Effect.gen(function*() {
         const w = yield* resolve(ref, "act")
         yield* authorize("update", sharing.object(w))
@@ -122,7 +107,7 @@ export class PortShares extends Effect.Service<PortShares>()("@workbay/core/Port
       }).pipe(span("PortShares.upsert"))
 
     /** DELETE /workspaces/{workspace}/port-share: 404 when the port is not shared. */
-    const remove = (ref: string, input: DeletePortShareInput) =>
+    const remove = (ref: string, input: typeof DeleteWorkspaceAgentPortShareRequest.Type) =>
       Effect.gen(function*() {
         const w = yield* resolve(ref, "act")
         yield* authorize("update", sharing.object(w))

@@ -21,6 +21,7 @@ import { UserRepo } from "../users/Repositories.js"
 import { MinimalUser } from "../users/User.js"
 import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import { publishWorkspaceChange } from "../WorkspaceChannel.js"
+import type { UpdateWorkspaceACL } from "./Requests.js"
 import {
   type WorkspaceAcl,
   workspaceObject,
@@ -63,13 +64,6 @@ const makeSharedActor = wireMaker(SharedWorkspaceActor)
 
 /** The `shared_with` of a workspace shared with no one. */
 const noneShared: ReadonlyArray<SharedWorkspaceActor> = []
-
-export interface UpdateWorkspaceAclInput {
-  /** User id to role; `""` removes the entry. */
-  readonly user_roles?: Readonly<Record<string, string>> | undefined
-  /** Group id to role; `""` removes the entry. */
-  readonly group_roles?: Readonly<Record<string, string>> | undefined
-}
 
 /** How audit entries name a workspace. */
 const workspaceAuditResource = (w: Pick<WorkspaceRecord, "id" | "name" | "organization_id">) => ({
@@ -289,7 +283,7 @@ export class WorkspaceSharing extends Effect.Service<WorkspaceSharing>()("@workb
       })
 
     /** PATCH /workspaces/{workspace}/acl: sets (or with `""` removes) entries; each bad entry is one validation. */
-    const updateAcl = (ref: string, input: UpdateWorkspaceAclInput) =>
+    const updateAcl = (ref: string, input: typeof UpdateWorkspaceACL.Type) =>
       Effect.gen(function*() {
         const w = yield* forChange(ref)
         const userEntries = Object.entries(input.user_roles ?? {})

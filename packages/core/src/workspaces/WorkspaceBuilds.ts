@@ -46,6 +46,7 @@ import {
 } from "./BuildTimings.js"
 import { WorkspaceManuallyUpdated } from "./Events.js"
 import { resolveParameters } from "./Parameters.js"
+import type { CreateWorkspaceBuildRequest, ListBuildsQuery } from "./Requests.js"
 import { dormancyPatch } from "./Schedule.js"
 import { WorkspaceSharing } from "./Sharing.js"
 import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
@@ -59,30 +60,6 @@ import {
   WorkspaceResourceRepo
 } from "./WorkspaceBuild.js"
 import { toBuildResource, WorkspaceBuild, WorkspaceBuildParameter } from "./WorkspaceWire.js"
-
-export interface CreateBuildInput {
-  readonly transition: WorkspaceTransition
-  readonly template_version_id?: string | undefined
-  readonly rich_parameter_values?: ReadonlyArray<NameValue> | undefined
-  readonly orphan?: boolean | undefined
-  readonly log_level?: "debug" | undefined
-  readonly dry_run?: boolean | undefined
-  readonly reason?: string | undefined
-  readonly template_version_preset_id?: string | undefined
-  readonly state?: ReadonlyArray<number> | undefined
-}
-
-export interface ListBuildsInput {
-  readonly after_id?: string | undefined
-  readonly since?: Date | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
-
-export interface BuildLogsInput {
-  readonly after?: number | undefined
-  readonly before?: number | undefined
-}
 
 /** The default and the largest page of a workspace's builds. */
 export const DEFAULT_BUILDS_PAGE = 25
@@ -419,7 +396,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     /** `POST /workspaces/{workspace}/builds`. */
     const create = (
       workspaceId: string,
-      input: CreateBuildInput,
+      input: typeof CreateWorkspaceBuildRequest.Type,
       options: { readonly reason?: BuildReason | undefined } = {}
     ) =>
       Effect.gen(function*() {
@@ -578,7 +555,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
       }).pipe(span("WorkspaceBuilds.get"))
 
     /** A workspace's builds, newest first. */
-    const listByWorkspace = (workspace: WorkspaceRecord, input: ListBuildsInput) =>
+    const listByWorkspace = (workspace: WorkspaceRecord, input: typeof ListBuildsQuery.Type) =>
       Effect.gen(function*() {
         yield* authorizeRead("Workspace", sharing.object(workspace))
         if (input.after_id !== undefined) {

@@ -20,6 +20,7 @@ import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
 import type { UserRecord } from "../users/User.js"
 import { publishWorkspaceChange } from "../WorkspaceChannel.js"
+import type { PostWorkspaceUsageRequest } from "./Requests.js"
 import { activityBump, autostartUpdate, dormancyPatch, extendDeadline, ttlUpdate } from "./Schedule.js"
 import { WorkspaceSharing } from "./Sharing.js"
 import { type AutomaticUpdates, type WorkspacePatch, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
@@ -52,11 +53,6 @@ const audited = (w: WorkspaceRecord) => ({
 export class ResolveAutostartResponse extends Schema.Class<ResolveAutostartResponse>("ResolveAutostartResponse")({
   parameter_mismatch: Schema.Boolean
 }) {}
-
-export interface UsageInput {
-  readonly agent_id?: string | undefined
-  readonly app_name?: string | undefined
-}
 
 export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@workbay/core/WorkspaceSchedules", {
   effect: Effect.gen(function*() {
@@ -180,7 +176,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
      * `POST /workspaces/{workspace}/usage`: the workspace was used now: `last_used_at` moves and
      * a running build's deadline is bumped by the template's activity bump.
      */
-    const reportUsage = (ref: string, input: UsageInput) =>
+    const reportUsage = (ref: string, input: typeof PostWorkspaceUsageRequest.Type) =>
       Effect.gen(function*() {
         const { template, workspace } = yield* updatable(ref)
         if (input.app_name !== undefined && input.app_name !== "" && input.agent_id === undefined) {

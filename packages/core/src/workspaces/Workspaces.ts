@@ -22,7 +22,6 @@ import { Transactions } from "../Repositories.js"
 import { nextOccurrence, parseWeeklySchedule, ttlProblem } from "../Schedule.js"
 import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
-import type { NameValue } from "../templates/Provisioner.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
@@ -32,28 +31,12 @@ import { resolveUserRef } from "../users/UserRef.js"
 import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { WorkspaceCreated } from "./Events.js"
+import type { AvailableUsersQuery, CreateWorkspaceRequest, ListBuildsQuery, ListWorkspacesQuery } from "./Requests.js"
 import { WorkspaceSharing } from "./Sharing.js"
-import { type AutomaticUpdates, type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
+import { type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
-import { type ListBuildsInput, WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
+import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { toAppStatus, Workspace, workspaceHealth, WorkspacesResponse } from "./WorkspaceWire.js"
-
-export interface CreateWorkspaceInput {
-  readonly name: string
-  readonly template_id?: string | undefined
-  readonly template_version_id?: string | undefined
-  readonly template_version_preset_id?: string | undefined
-  readonly rich_parameter_values?: ReadonlyArray<NameValue> | undefined
-  readonly autostart_schedule?: string | undefined
-  readonly ttl_ms?: number | undefined
-  readonly automatic_updates?: AutomaticUpdates | undefined
-}
-
-export interface ListWorkspacesInput {
-  readonly q?: string | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
 
 /** The default and the largest page of a workspace listing (a larger limit is cut to this). */
 export const DEFAULT_WORKSPACES_PAGE = 25
@@ -226,7 +209,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       })
 
     /** The template and version a create names (400 when they do not exist or do not fit). */
-    const templateAndVersion = (input: CreateWorkspaceInput, orgId: string | undefined) =>
+    const templateAndVersion = (input: typeof CreateWorkspaceRequest.Type, orgId: string | undefined) =>
       Effect.gen(function*() {
         if (input.template_id !== undefined && input.template_version_id !== undefined) {
           return yield* new BadRequest({
@@ -313,7 +296,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const create = (
       orgRef: string | undefined,
       userRef: string,
-      input: CreateWorkspaceInput,
+      input: typeof CreateWorkspaceRequest.Type,
       options: { readonly taskId?: string | undefined } = {}
     ) =>
       Effect.gen(function*() {
@@ -492,7 +475,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       })
 
     /** `GET /workspaces`: the page and the count of every match. */
-    const list = (input: ListWorkspacesInput) =>
+    const list = (input: typeof ListWorkspacesQuery.Type) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const parsed = yield* parseQuery(input.q, workspaceSearchKeys)
@@ -594,7 +577,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
      * Who the caller may create workspaces for in `{organization}`: every member when they may
      * create workspaces for others there (filtered by `q`, paged), else only themselves.
      */
-    const availableUsers = (orgRef: string, userRef: string, input: ListWorkspacesInput) =>
+    const availableUsers = (orgRef: string, userRef: string, input: typeof AvailableUsersQuery.Type) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const org = yield* organizations.resolve(orgRef)
@@ -615,7 +598,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
         return page.users.map(toMinimalUser)
       }).pipe(span("Workspaces.availableUsers"))
 
-    const listBuilds = (id: string, input: ListBuildsInput) =>
+    const listBuilds = (id: string, input: typeof ListBuildsQuery.Type) =>
       Effect.flatMap(readable(id, true), (w) => buildService.listByWorkspace(w, input)).pipe(
         span("Workspaces.listBuilds")
       )

@@ -4,7 +4,7 @@
  * Paths, bodies and answers as the described system's `/api/v2/tasks`; see docs/tasks.md.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
-import { Task, TaskBuildResponse, TaskLogsResponse, TasksListResponse } from "@workbay/core"
+import { Task, TaskBuildResponse, TaskLogsResponse, TasksListResponse, WorkspaceName } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
 import {
@@ -20,7 +20,6 @@ import {
   wireName
 } from "../Common.js"
 import { Authentication } from "../Security.js"
-import { WorkspaceName } from "../workspaces/Api.js"
 
 /** The longest prompt or input (64 KiB of text). */
 const MAX_INPUT = 65_536

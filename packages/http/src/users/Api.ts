@@ -4,6 +4,8 @@ import {
   ApiKey,
   ApiKeyWithOwner,
   AssignableRole,
+  AutofillParametersQuery,
+  AutofillParametersResponse,
   CreateTokenRequest,
   CreateUserRequest,
   GenerateApiKeyResponse,
@@ -28,7 +30,7 @@ import {
 } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, Conflict, EmptyOk, Forbidden, NoContent, NotFound, UserPath, Uuid } from "../Common.js"
+import { BadRequest, Conflict, EmptyOk, Forbidden, NoContent, NotFound, UserPath } from "../Common.js"
 import { Authentication } from "../Security.js"
 
 const UserOrganizationPath = Schema.Struct({ user: Schema.String, organizationname: Schema.String })
@@ -109,8 +111,8 @@ export class UsersApi extends HttpApiGroup.make("users")
   .add(
     HttpApiEndpoint.get("autofillParameters", "/users/:user/autofill-parameters")
       .setPath(UserPath)
-      .setUrlParams(Schema.Struct({ template_id: Uuid }))
-      .addSuccess(Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.String })))
+      .setUrlParams(AutofillParametersQuery)
+      .addSuccess(AutofillParametersResponse)
   )
   .add(HttpApiEndpoint.get("getGitSshKey", "/users/:user/gitsshkey").setPath(UserPath).addSuccess(GitSshKey))
   .add(

@@ -2,6 +2,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
   AuthMethods,
+  AuthorizationRequest,
+  AuthorizationResponse,
   ChangePasswordWithPasscodeRequest,
   ConvertLoginRequest,
   ConvertLoginResponse,
@@ -11,24 +13,12 @@ import {
   LoginRequest,
   LoginResponse,
   OneTimePasscodeRequest,
-  Rbac,
   ResponseBody,
   ValidatePasswordRequest,
   ValidateUserPasswordResponse
 } from "@workbay/core"
-import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import {
-  BadRequest,
-  Conflict,
-  Forbidden,
-  NoContent,
-  NotFound,
-  optional,
-  TooManyRequests,
-  UserPath,
-  wireName
-} from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, TooManyRequests, UserPath } from "../Common.js"
 import { Authentication } from "../Security.js"
 
 /** Routes that work without a token. */
@@ -80,34 +70,6 @@ export class AuthorizationApi extends HttpApiGroup.make("authorization")
   .prefix("/api/v2")
 {}
 
-/** The resource kind and the action of an authorization check, as the evaluator knows them. */
-const ResourceType = Schema.Literal(...Rbac.resourceKinds).annotations({
-  message: () => ({
-    message: "Resource type must be a resource kind (such as user or organization) or \"*\".",
-    override: true
-  })
-})
-const Action = Schema.Literal(...Rbac.actions).annotations({
-  message: () => ({ message: `Action must be one of ${Rbac.actions.join(", ")}.`, override: true })
-})
-
-export class AuthorizationObject extends Schema.Class<AuthorizationObject>("AuthorizationObject")({
-  resource_type: ResourceType,
-  resource_id: optional(Schema.String),
-  organization_id: optional(Schema.String),
-  owner_id: optional(Schema.String),
-  any_org: optional(Schema.Boolean)
-}, wireName("AuthorizationObject")) {}
-
-export class AuthorizationCheck extends Schema.Class<AuthorizationCheck>("AuthorizationCheck")({
-  action: Action,
-  object: AuthorizationObject
-}) {}
-
-export class AuthorizationRequest extends Schema.Class<AuthorizationRequest>("AuthorizationRequest")({
-  checks: Schema.Record({ key: Schema.String, value: AuthorizationCheck })
-}) {}
-
 /** Routes about the caller's own session and password. */
 export class SessionApi extends HttpApiGroup.make("session")
   .add(
@@ -128,7 +90,7 @@ export class SessionApi extends HttpApiGroup.make("session")
   .add(
     HttpApiEndpoint.post("authcheck", "/authcheck").annotate(Audited, false)
       .setPayload(AuthorizationRequest)
-      .addSuccess(Schema.Record({ key: Schema.String, value: Schema.Boolean }))
+      .addSuccess(AuthorizationResponse)
   )
   .add(
     HttpApiEndpoint.post("logout", "/users/logout").annotate(Audited, audit("api_key", { action: "logout" }))

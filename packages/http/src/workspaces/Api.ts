@@ -6,11 +6,19 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
+  AvailableUsersQuery,
+  CancelBuildQuery,
+  CreateWorkspaceBuildRequest,
+  CreateWorkspaceRequest,
+  GetWorkspaceQuery,
   JobLogsQuery,
+  ListBuildsQuery,
+  ListWorkspacesQuery,
   MinimalUser,
   ProvisionerJobLog,
   ResponseBody,
-  VariableValue,
+  UpdateWorkspaceBuildStateRequest,
+  UpdateWorkspaceRequest,
   Workspace,
   WorkspaceBuild,
   WorkspaceBuildParameter,
@@ -20,109 +28,14 @@ import {
 } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import {
-  BadRequest,
-  BooleanParam,
-  Conflict,
-  Forbidden,
-  NoContent,
-  NonNegativeIntParam,
-  NotFound,
-  optional,
-  optionalParam,
-  PreconditionFailed,
-  uuid,
-  wireName
-} from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, PreconditionFailed, uuid } from "../Common.js"
 import { Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
-
-/** A workspace name, as the described system's rule: letters and digits with single hyphens between, at most 32. */
-export const WorkspaceName = Schema.String.pipe(
-  Schema.minLength(1, { message: () => "Name is required." }),
-  Schema.maxLength(32, { message: () => "Must be at most 32 characters." }),
-  Schema.pattern(/^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/, {
-    message: () => "Must be alphanumeric with hyphens (no leading, trailing or double hyphens)."
-  })
-)
-
-const Schedule = Schema.String.pipe(Schema.maxLength(256, { message: () => "Must be at most 256 characters." }))
-
-export class CreateWorkspaceRequest extends Schema.Class<CreateWorkspaceRequest>("CreateWorkspaceRequest")({
-  name: WorkspaceName,
-  template_id: optional(uuid("Template id")),
-  template_version_id: optional(uuid("Template version id")),
-  template_version_preset_id: optional(uuid("Template version preset id")),
-  rich_parameter_values: optional(Schema.Array(VariableValue)),
-  autostart_schedule: optional(Schedule),
-  ttl_ms: optional(Schema.Int.pipe(Schema.nonNegative({ message: () => "Must not be negative." }))),
-  automatic_updates: optional(Schema.Literal("always", "never"))
-}, wireName("CreateWorkspaceRequest")) {}
-
-/** Why a client asked for a build (the described system's `CreateWorkspaceBuildReason`). */
-export const buildRequestReasons = [
-  "dashboard",
-  "cli",
-  "ssh_connection",
-  "vscode_connection",
-  "jetbrains_connection"
-] as const
-
-export class CreateWorkspaceBuildRequest
-  extends Schema.Class<CreateWorkspaceBuildRequest>("CreateWorkspaceBuildRequest")({
-    transition: Schema.Literal("start", "stop", "delete"),
-    template_version_id: optional(uuid("Template version id")),
-    dry_run: optional(Schema.Boolean),
-    state: optional(Schema.Array(Schema.Int)),
-    orphan: optional(Schema.Boolean),
-    rich_parameter_values: optional(Schema.Array(VariableValue)),
-    log_level: optional(Schema.Literal("debug")),
-    template_version_preset_id: optional(uuid("Template version preset id")),
-    reason: optional(Schema.Literal(...buildRequestReasons))
-  }, wireName("CreateWorkspaceBuildRequest"))
-{}
-
-export class UpdateWorkspaceRequest extends Schema.Class<UpdateWorkspaceRequest>("UpdateWorkspaceRequest")({
-  name: optional(Schema.Union(Schema.Literal(""), WorkspaceName))
-}, wireName("UpdateWorkspaceRequest")) {}
-
-/** Base64 with padding, as the described system's Go client encodes bytes in JSON. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
-const isByte = (b: unknown) => typeof b === "number" && Number.isInteger(b) && b >= 0 && b <= 255
-
-/** Bytes as a base64 string or an array of bytes; one validation at the field either way. */
-const StateBytes = Schema.Union(Schema.String, Schema.Array(Schema.Unknown)).pipe(
-  Schema.filter((s) => (typeof s === "string" ? BASE64.test(s) : s.every(isByte)), {
-    message: () => "Must be base64 (standard alphabet, padded) or an array of bytes (0 to 255)."
-  }),
-  Schema.annotations({
-    message: () => ({
-      message: "Must be base64 (standard alphabet, padded) or an array of bytes (0 to 255).",
-      override: true
-    })
-  })
-)
-
-/**
- * `UpdateWorkspaceBuildStateRequest`: `state` as the Go client sends bytes (a base64 string), or
- * as an array of bytes (the form `CreateWorkspaceBuildRequest.state` takes here). Required: a
- * missing or `null` state is refused rather than taken as "clear it"; `""` or `[]` clears it.
- */
-export class UpdateWorkspaceBuildStateRequest
-  extends Schema.Class<UpdateWorkspaceBuildStateRequest>("UpdateWorkspaceBuildStateRequest")({
-    state: StateBytes
-  }, wireName("UpdateWorkspaceBuildStateRequest"))
-{}
 
 const WorkspacePath = Schema.Struct({ workspace: uuid("Workspace id") })
 const BuildPath = Schema.Struct({ workspacebuild: uuid("Workspace build id") })
 const MemberPath = Schema.Struct({ organization: Schema.String, user: Schema.String })
 const OwnerNamePath = Schema.Struct({ user: Schema.String, workspacename: Schema.String.pipe(Schema.maxLength(256)) })
-const IncludeDeleted = Schema.Struct({ include_deleted: optionalParam(BooleanParam) })
-
-const DateParam = Schema.Date.annotations({
-  message: () => ({ message: "Must be an RFC 3339 date-time.", override: true })
-})
 
 export class WorkspacesApi extends HttpApiGroup.make("workspaces")
   .add(
@@ -145,31 +58,24 @@ export class WorkspacesApi extends HttpApiGroup.make("workspaces")
   .add(
     HttpApiEndpoint.get("availableUsers", "/organizations/:organization/members/:user/workspaces/available-users")
       .setPath(MemberPath)
-      .setUrlParams(Schema.Struct({
-        q: optionalParam(Schema.String.pipe(Schema.maxLength(1024))),
-        limit: optionalParam(NonNegativeIntParam),
-        offset: optionalParam(NonNegativeIntParam)
-      }))
+      .setUrlParams(AvailableUsersQuery)
       .addSuccess(Schema.Array(MinimalUser))
   )
   .add(
     HttpApiEndpoint.get("list", "/workspaces")
-      .setUrlParams(Schema.Struct({
-        q: optionalParam(Schema.String.pipe(Schema.maxLength(4096))),
-        limit: optionalParam(NonNegativeIntParam),
-        offset: optionalParam(NonNegativeIntParam)
-      }))
+      .setUrlParams(ListWorkspacesQuery)
       .addSuccess(WorkspacesResponse)
   )
   .add(
-    HttpApiEndpoint.get("get", "/workspaces/:workspace").setPath(WorkspacePath).setUrlParams(IncludeDeleted).addSuccess(
-      Workspace
-    )
+    HttpApiEndpoint.get("get", "/workspaces/:workspace").setPath(WorkspacePath).setUrlParams(GetWorkspaceQuery)
+      .addSuccess(
+        Workspace
+      )
   )
   .add(
     HttpApiEndpoint.get("getByOwnerAndName", "/users/:user/workspace/:workspacename")
       .setPath(OwnerNamePath)
-      .setUrlParams(IncludeDeleted)
+      .setUrlParams(GetWorkspaceQuery)
       .addSuccess(Workspace)
   )
   .add(
@@ -205,12 +111,7 @@ export class WorkspacesApi extends HttpApiGroup.make("workspaces")
   .add(
     HttpApiEndpoint.get("listBuilds", "/workspaces/:workspace/builds")
       .setPath(WorkspacePath)
-      .setUrlParams(Schema.Struct({
-        after_id: optionalParam(uuid("after_id")),
-        since: optionalParam(DateParam),
-        limit: optionalParam(NonNegativeIntParam),
-        offset: optionalParam(NonNegativeIntParam)
-      }))
+      .setUrlParams(ListBuildsQuery)
       .addSuccess(Schema.Array(WorkspaceBuild))
   )
   .add(
@@ -272,7 +173,7 @@ export class WorkspacesApi extends HttpApiGroup.make("workspaces")
     // Not audited, as template version cancels: canceling changes the job, not the build.
     HttpApiEndpoint.patch("cancelBuild", "/workspacebuilds/:workspacebuild/cancel").annotate(Audited, false)
       .setPath(BuildPath)
-      .setUrlParams(Schema.Struct({ expect_status: optionalParam(Schema.Literal("pending", "running")) }))
+      .setUrlParams(CancelBuildQuery)
       .addSuccess(ResponseBody)
       .addError(PreconditionFailed)
   )

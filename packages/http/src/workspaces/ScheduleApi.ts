@@ -4,43 +4,21 @@
  * (`docs/reference/api/workspaces.md`); see docs/workspaces.md "Schedules".
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ResolveAutostartResponse, ResponseBody, Workspace } from "@workbay/core"
+import {
+  PostWorkspaceUsageBody,
+  PutExtendWorkspaceRequest,
+  ResolveAutostartResponse,
+  ResponseBody,
+  UpdateWorkspaceAutomaticUpdatesRequest,
+  UpdateWorkspaceAutostartRequest,
+  UpdateWorkspaceDormancy,
+  UpdateWorkspaceTTLRequest,
+  Workspace
+} from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NoContent, NotFound, optional, uuid, wireName } from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, uuid } from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
-
-/** No body at all (the body of `usage` is optional); shown in OpenAPI as an empty schema. */
-const NoBody = Schema.Undefined.annotations({ jsonSchema: { type: "null", description: "No body." } })
-
-export class UpdateWorkspaceAutostartRequest
-  extends Schema.Class<UpdateWorkspaceAutostartRequest>("UpdateWorkspaceAutostartRequest")({
-    schedule: optional(Schema.String.pipe(Schema.maxLength(256, { message: () => "Must be at most 256 characters." })))
-  }, wireName("UpdateWorkspaceAutostartRequest"))
-{}
-
-export class UpdateWorkspaceTTLRequest extends Schema.Class<UpdateWorkspaceTTLRequest>("UpdateWorkspaceTTLRequest")({
-  ttl_ms: optional(Schema.NullOr(Schema.Int.pipe(Schema.nonNegative({ message: () => "Must not be negative." }))))
-}, wireName("UpdateWorkspaceTTLRequest")) {}
-
-export class PutExtendWorkspaceRequest extends Schema.Class<PutExtendWorkspaceRequest>("PutExtendWorkspaceRequest")({
-  deadline: Schema.Date.annotations({ message: () => ({ message: "Must be an RFC 3339 date-time.", override: true }) })
-}, wireName("PutExtendWorkspaceRequest")) {}
-
-export class UpdateWorkspaceAutomaticUpdatesRequest
-  extends Schema.Class<UpdateWorkspaceAutomaticUpdatesRequest>("UpdateWorkspaceAutomaticUpdatesRequest")({
-    automatic_updates: Schema.Literal("always", "never")
-  }, wireName("UpdateWorkspaceAutomaticUpdatesRequest"))
-{}
-
-export class UpdateWorkspaceDormancy extends Schema.Class<UpdateWorkspaceDormancy>("UpdateWorkspaceDormancy")({
-  dormant: Schema.Boolean
-}, wireName("UpdateWorkspaceDormancy")) {}
-
-export class PostWorkspaceUsageRequest extends Schema.Class<PostWorkspaceUsageRequest>("PostWorkspaceUsageRequest")({
-  agent_id: optional(uuid("Agent id")),
-  app_name: optional(Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })))
-}, wireName("PostWorkspaceUsageRequest")) {}
 
 const WorkspacePath = Schema.Struct({ workspace: uuid("Workspace id") })
 
@@ -71,7 +49,7 @@ export class WorkspaceSchedulesApi extends HttpApiGroup.make("workspaceSchedules
   )
   .add(
     HttpApiEndpoint.post("reportUsage", "/workspaces/:workspace/usage").annotate(Audited, write)
-      .setPath(WorkspacePath).setPayload(Schema.Union(PostWorkspaceUsageRequest, NoBody)).addSuccess(NoContent)
+      .setPath(WorkspacePath).setPayload(PostWorkspaceUsageBody).addSuccess(NoContent)
   )
   .add(
     HttpApiEndpoint.get("resolveAutostart", "/workspaces/:workspace/resolve-autostart")

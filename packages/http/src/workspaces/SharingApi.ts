@@ -1,21 +1,10 @@
 /** Workspace sharing routes: the workspace's access list (`/workspaces/{workspace}/acl`). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { WorkspaceACL } from "@workbay/core"
+import { UpdateWorkspaceACL, WorkspaceACL } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, Forbidden, NoContent, NotFound, optional, wireName } from "../Common.js"
+import { BadRequest, Forbidden, NoContent, NotFound } from "../Common.js"
 import { Authentication } from "../Security.js"
-
-/** Id to role (`admin`, `use`, or `""` to remove); each bad entry is named by the service. */
-const Roles = Schema.Record({
-  key: Schema.String,
-  value: Schema.String.pipe(Schema.maxLength(16, { message: () => "Must be at most 16 characters." }))
-})
-
-export class UpdateWorkspaceACL extends Schema.Class<UpdateWorkspaceACL>("UpdateWorkspaceACL")({
-  user_roles: optional(Roles),
-  group_roles: optional(Roles)
-}, wireName("UpdateWorkspaceACL")) {}
 
 const SharingPath = Schema.Struct({
   workspace: Schema.UUID.annotations({
