@@ -39,6 +39,10 @@ export const optionalParam = <A, I extends string | ReadonlyArray<string>>(schem
     encode: (value: Option.Option<A>): Option.Option<A | ""> => value
   })
 
+/** A UUID path, body or query field, its 400 naming `what`. */
+export const uuid = (what: string) =>
+  Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })
+
 /** An integer query parameter. */
 export const IntParam = Schema.NumberFromString.pipe(Schema.int({ message: () => "Must be an integer." }))
 export const NonNegativeIntParam = IntParam.pipe(Schema.nonNegative({ message: () => "Must not be negative." }))

@@ -8,7 +8,8 @@ export { ResponseBody }
 
 /**
  * The request helpers, declared in core beside the request schemas written with them
- * (`core/src/Requests.ts`); re-exported for the routes of the areas whose requests are still here.
+ * (`core/src/Requests.ts`); re-exported for the routes of the areas whose requests are still
+ * here, and for path parameters (`uuid`).
  */
 export {
   BooleanParam,
@@ -19,6 +20,7 @@ export {
   optionalParam,
   SearchPageQuery,
   Uuid,
+  uuid,
   wireName
 } from "@workbay/core"
 
@@ -78,7 +80,3 @@ export const OrganizationPath = Schema.Struct({ organization: Schema.String })
 export const EmptyOk = HttpApiSchema.Empty(200)
 /** 204 with no body. */
 export const NoContent = HttpApiSchema.NoContent
-
-/** A UUID path or body field, its 400 naming `what`. */
-export const uuid = (what: string) =>
-  Schema.UUID.annotations({ message: () => ({ message: `${what} must be a valid UUID.`, override: true }) })
