@@ -79,6 +79,7 @@ export * from "./templates/Worker.js"
 export * from "./audit/AuditLog.js"
 export * from "./audit/AuditLogs.js"
 export * from "./audit/ConnectionLog.js"
+export * from "./audit/Requests.js"
 export * from "./audit/Retention.js"
 // general: build info, deployment records and configuration
 export * from "./general/BuildInfo.js"
