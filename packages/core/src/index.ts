@@ -170,6 +170,7 @@ export {
 } from "./OAuthClient.js"
 // applications: the wildcard app host and the application key hand-off
 export * from "./applications/Applications.js"
+export * from "./applications/Requests.js"
 
 export * from "./insights/Insight.js"
 export * from "./insights/Insights.js"
