@@ -188,6 +188,8 @@ export * from "./proxies/WorkspaceProxies.js"
 export * from "./proxies/WorkspaceProxy.js"
 
 export * from "./debug/Health.js"
+export * from "./debug/HealthSettings.js"
 export * from "./debug/MetricsSnapshot.js"
+export * from "./debug/Requests.js"
 export * from "./Metrics.js"
 export * from "./SecretBox.js"
