@@ -85,6 +85,7 @@ export * from "./audit/Retention.js"
 export * from "./general/BuildInfo.js"
 export * from "./general/Deployment.js"
 export * from "./general/DeploymentConfig.js"
+export * from "./general/Requests.js"
 
 // workspaces: workspaces, their builds and what those provision
 export * from "./workspaces/Autofill.js"
