@@ -183,6 +183,7 @@ export * from "./enterprise/Features.js"
 export * from "./enterprise/License.js"
 export * from "./enterprise/LicenseKey.js"
 export * from "./enterprise/Licenses.js"
+export * from "./enterprise/Requests.js"
 // proxies: workspace proxies, regions, the proxies' registration and their health checker
 export * from "./proxies/ProxyHealth.js"
 export * from "./proxies/WorkspaceProxies.js"
