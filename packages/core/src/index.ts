@@ -175,6 +175,7 @@ export * from "./applications/Requests.js"
 
 export * from "./insights/Insight.js"
 export * from "./insights/Insights.js"
+export * from "./insights/Requests.js"
 export * from "./insights/Rollup.js"
 // enterprise: licenses, entitlements, the feature gate's cache, appearance
 export * from "./enterprise/Appearance.js"
