@@ -157,6 +157,7 @@ export * from "./externalauth/ExternalAuth.js"
 export * from "./externalauth/ExternalAuthLink.js"
 export * from "./externalauth/OAuthClient.js"
 export * from "./externalauth/Provider.js"
+export * from "./externalauth/Requests.js"
 export {
   authorizeDevice,
   type DeviceCodes,
