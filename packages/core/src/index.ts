@@ -189,6 +189,7 @@ export * from "./enterprise/Licenses.js"
 export * from "./enterprise/Requests.js"
 // proxies: workspace proxies, regions, the proxies' registration and their health checker
 export * from "./proxies/ProxyHealth.js"
+export * from "./proxies/Requests.js"
 export * from "./proxies/WorkspaceProxies.js"
 export * from "./proxies/WorkspaceProxy.js"
 
