@@ -2,12 +2,21 @@
  * Workspaces: the stored record, its sharing list, how authorization names it, and the
  * repository port. Rules live in the workspaces services; the wire record beside them.
  */
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import { isUuid } from "../Ids.js"
 import { type Action, type AuthzObject, objectAcl } from "../Rbac.js"
 import type { UniqueViolation } from "../Repositories.js"
 import { Settings } from "../Settings.js"
 import type { AppStatusRecord, WorkspaceStatus } from "./WorkspaceBuild.js"
+
+/** A workspace name, as the described system's rule: letters and digits with single hyphens between, at most 32. */
+export const WorkspaceName = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "Name is required." }),
+  Schema.maxLength(32, { message: () => "Must be at most 32 characters." }),
+  Schema.pattern(/^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/, {
+    message: () => "Must be alphanumeric with hyphens (no leading, trailing or double hyphens)."
+  })
+)
 
 export type AutomaticUpdates = "always" | "never"
 export const automaticUpdatesValues: ReadonlyArray<AutomaticUpdates> = ["always", "never"]

@@ -13,6 +13,7 @@ import {
   WorkspaceBuild,
   WorkspaceBuildParameter,
   WorkspaceBuildTimings,
+  WorkspaceName,
   WorkspaceResource,
   WorkspacesResponse
 } from "@workbay/core"
@@ -36,15 +37,6 @@ import { Authentication } from "../Security.js"
 import { JobLogsQuery } from "../templates/FollowLogs.js"
 import { NameValue } from "../templates/VersionsApi.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
-
-/** A workspace name, as the described system's rule: letters and digits with single hyphens between, at most 32. */
-export const WorkspaceName = Schema.String.pipe(
-  Schema.minLength(1, { message: () => "Name is required." }),
-  Schema.maxLength(32, { message: () => "Must be at most 32 characters." }),
-  Schema.pattern(/^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/, {
-    message: () => "Must be alphanumeric with hyphens (no leading, trailing or double hyphens)."
-  })
-)
 
 const Schedule = Schema.String.pipe(Schema.maxLength(256, { message: () => "Must be at most 256 characters." }))
 
