@@ -155,6 +155,7 @@ export * from "./tasks/TaskWire.js"
 export * from "./oauth2/OAuth2App.js"
 export * from "./oauth2/OAuth2Apps.js"
 export * from "./oauth2/OAuth2Provider.js"
+export * from "./oauth2/Requests.js"
 export * from "./oauth2/Rules.js"
 // externalauth: users' links to external auth providers and the tokens agents are handed
 export * from "./externalauth/ExternalAuth.js"
