@@ -7,22 +7,10 @@ import { Schema, SchemaAST } from "effect"
 export { ResponseBody }
 
 /**
- * The request helpers, declared in core beside the request schemas written with them
- * (`core/src/Requests.ts`); re-exported for the routes of the areas whose requests are still here,
- * and for the path parameters (`uuid`).
+ * The UUID helpers, declared in core beside the request schemas written with them
+ * (`core/src/Requests.ts`); re-exported for the path parameters, which are routing and stay here.
  */
-export {
-  BooleanParam,
-  IntParam,
-  NonNegativeIntParam,
-  optional,
-  optionalOr,
-  optionalParam,
-  SearchPageQuery,
-  Uuid,
-  uuid,
-  wireName
-} from "@workbay/core"
+export { Uuid, uuid } from "@workbay/core"
 
 /** The Response object as it travels: no `_tag`. */
 const ResponseWire = Schema.Struct({

@@ -9,13 +9,13 @@ import { BadRequest, ResponseBody, Validation } from "../Errors.js"
 import { Events } from "../Events.js"
 import { IdGenerator } from "../Ids.js"
 import { PubSub } from "../PubSub.js"
-import type { AppStatusState } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { WorkspaceRepo } from "../workspaces/Workspace.js"
 import type { AppStatusRecord } from "../workspaces/WorkspaceBuild.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { TaskAppStateChanged } from "./Events.js"
+import type { AppStatusRequest } from "./Requests.js"
 
 /** Statuses kept per app on the Agent record; older ones are dropped. */
 export const APP_STATUSES_KEPT = 50
@@ -31,15 +31,6 @@ export class AppStatusRepo extends Context.Tag("@workbay/core/AppStatusRepo")<Ap
   readonly record: (status: AppStatusRecord, keep: number) => Effect.Effect<void>
 }>() {}
 
-export interface AppStatusInput {
-  readonly app_slug: string
-  readonly state: AppStatusState
-  readonly message: string
-  readonly uri: string
-  readonly icon: string
-  readonly needs_user_attention: boolean
-}
-
 export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/AppStatuses", {
   effect: Effect.gen(function*() {
     const repo = yield* AppStatusRepo
@@ -49,7 +40,7 @@ export class AppStatuses extends Effect.Service<AppStatuses>()("@workbay/core/Ap
     const events = yield* Events
 
     /** PATCH /workspaceagents/me/app-status: records a status of one of the calling agent's apps. */
-    const report = (input: AppStatusInput) =>
+    const report = (input: typeof AppStatusRequest.Type) =>
       Effect.gen(function*() {
         const { agent, workspace } = yield* CurrentAgent
         const problems: Array<Validation> = []

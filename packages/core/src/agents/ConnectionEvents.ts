@@ -18,6 +18,10 @@ export const connectionTypes = [
 ] as const
 export type ConnectionType = (typeof connectionTypes)[number]
 
+/** The connection types an agent reports. */
+export const agentConnectionTypes = ["ssh", "vscode", "jetbrains", "reconnecting_pty", "port_forwarding"] as const
+export type AgentConnectionType = (typeof agentConnectionTypes)[number]
+
 /** Types of web connections: one request each, with a status code and maybe a user; no disconnect. */
 export const webConnectionTypes: ReadonlyArray<ConnectionType> = ["workspace_app", "port_forwarding"]
 export const isWebConnection = (type: string) => type === "workspace_app" || type === "port_forwarding"

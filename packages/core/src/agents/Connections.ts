@@ -10,34 +10,14 @@ import { BadRequest, ResponseBody, Validation } from "../Errors.js"
 import { span } from "../Tracing.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import { type ConnectionEvent, ConnectionLogSink, isWebConnection } from "./ConnectionEvents.js"
-
-/** The connection types an agent reports. */
-export const agentConnectionTypes = ["ssh", "vscode", "jetbrains", "reconnecting_pty", "port_forwarding"] as const
-export type AgentConnectionType = (typeof agentConnectionTypes)[number]
-
-/** One report (`POST /workspaceagents/me/connections`, body `{connection}`). */
-export interface ConnectionReport {
-  /** The session's id: a connect and its disconnect carry the same. */
-  readonly id: string
-  readonly action: "connect" | "disconnect"
-  readonly type: AgentConnectionType
-  /** When it happened; default: when the report arrives. */
-  readonly timestamp?: Date | undefined
-  readonly ip?: string | undefined
-  /** A disconnect: the session's exit code. A forwarded port: the HTTP status served. */
-  readonly status_code?: number | undefined
-  /** A disconnect: why the session ended. */
-  readonly reason?: string | undefined
-  /** A forwarded port: the port. */
-  readonly slug_or_port?: string | undefined
-}
+import type { ConnectionReportRequest } from "./Requests.js"
 
 export class AgentConnections extends Effect.Service<AgentConnections>()("@workbay/core/AgentConnections", {
   effect: Effect.gen(function*() {
     const audit = yield* ConnectionLogSink
 
     /** Records a report of the calling agent in the connection log. */
-    const report = (c: ConnectionReport) =>
+    const report = (c: (typeof ConnectionReportRequest.Type)["connection"]) =>
       Effect.gen(function*() {
         const { agent, workspace } = yield* CurrentAgent
         const web = isWebConnection(c.type)

@@ -32,6 +32,11 @@ import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { AgentRepo } from "./Agent.js"
+import type {
+  AwsInstanceIdentityRequest,
+  AzureInstanceIdentityRequest,
+  GoogleInstanceIdentityRequest
+} from "./Requests.js"
 
 /** The answer of the instance identity routes (codersdk `AuthenticateResponse`). */
 export class AuthenticateResponse extends Schema.Class<AuthenticateResponse>("AuthenticateResponse")({
@@ -355,16 +360,15 @@ export class InstanceIdentity extends Effect.Service<InstanceIdentity>()("@workb
       )
 
     /** POST /workspaceagents/aws-instance-identity. */
-    const awsIdentity = (
-      body: { readonly document: string; readonly signature: string; readonly agent_name: string }
-    ) => run("aws", body.agent_name, () => verifyAws(body.document, body.signature, aws))
+    const awsIdentity = (body: typeof AwsInstanceIdentityRequest.Type) =>
+      run("aws", body.agent_name, () => verifyAws(body.document, body.signature, aws))
 
     /** POST /workspaceagents/azure-instance-identity. */
-    const azureIdentity = (body: { readonly signature: string; readonly agent_name: string }) =>
+    const azureIdentity = (body: typeof AzureInstanceIdentityRequest.Type) =>
       run("azure", body.agent_name, (now) => verifyAzure(body.signature, azure, now))
 
     /** POST /workspaceagents/google-instance-identity. */
-    const googleIdentity = (body: { readonly json_web_token: string; readonly agent_name: string }) =>
+    const googleIdentity = (body: typeof GoogleInstanceIdentityRequest.Type) =>
       run("google", body.agent_name, (now) => verifyGoogle(body.json_web_token, google, audiences, now))
 
     return { aws: awsIdentity, azure: azureIdentity, google: googleIdentity } as const

@@ -14,12 +14,10 @@ import { span } from "../Tracing.js"
 import type { AgentLogSourceRecord } from "../workspaces/WorkspaceBuild.js"
 import { type AgentInBuild, AgentRepo } from "./Agent.js"
 import { CurrentAgent } from "./AgentAuth.js"
+import { agentLogLevels, type AgentLogRecord, type NewAgentLog, toAgentLog } from "./AgentLog.js"
 import { Agents } from "./Agents.js"
 import { ReportTime } from "./Reports.js"
-
-/** The log levels of the described system. */
-export const agentLogLevels = ["trace", "debug", "info", "warn", "error"] as const
-export type AgentLogLevel = (typeof agentLogLevels)[number]
+import type { AgentLogsQuery, LogSourceRequest, PatchLogsRequest } from "./Requests.js"
 
 /** What one agent may store: 1 MiB, counted as each line's UTF-8 bytes plus one for its line end. */
 export const MAX_AGENT_LOG_BYTES = 1_048_576
@@ -29,18 +27,6 @@ export const MAX_AGENT_LOG_SOURCES = 100
 
 /** Lines one read answers at most; read on with `after`. */
 export const AGENT_LOGS_PAGE = 10_000
-
-/** A stored agent log line; ids grow per deployment. */
-export interface AgentLogRecord {
-  readonly id: number
-  readonly agent_id: string
-  readonly created_at: Date
-  readonly output: string
-  readonly level: AgentLogLevel
-  readonly log_source_id: string
-}
-
-export type NewAgentLog = Omit<AgentLogRecord, "id" | "agent_id">
 
 export class AgentLogRepo extends Context.Tag("@workbay/core/AgentLogRepo")<AgentLogRepo, {
   /** Adds a log source to its agent; one of the same id already there is kept and answered. */
@@ -66,40 +52,11 @@ export class AgentLogRepo extends Context.Tag("@workbay/core/AgentLogRepo")<Agen
   readonly purgeBefore: (before: Date) => Effect.Effect<number>
 }>() {}
 
-/** An agent log line as the API answers it (codersdk `WorkspaceAgentLog`). */
-export class WorkspaceAgentLog extends Schema.Class<WorkspaceAgentLog>("WorkspaceAgentLog")({
-  id: Schema.Int,
-  created_at: Schema.Date,
-  output: Schema.String,
-  level: Schema.Literal(...agentLogLevels),
-  source_id: Schema.UUID
-}) {}
-
-export const toAgentLog = (r: AgentLogRecord): WorkspaceAgentLog =>
-  new WorkspaceAgentLog({
-    id: r.id,
-    created_at: r.created_at,
-    output: r.output,
-    level: r.level,
-    source_id: r.log_source_id
-  }, true)
-
 /** The PubSub channel of an agent's new lines: `agent_logs_` and the id's 32 hex digits. */
 export const agentLogsChannel = (agentId: string): string => `agent_logs_${agentId.replaceAll("-", "").toLowerCase()}`
 
 /** The message on an agent's channel when lines were stored. */
 export const AGENT_SIGNAL_LOGS = "logs"
-
-export interface LogSourceInput {
-  readonly id: string
-  readonly display_name: string
-  readonly icon: string
-}
-
-export interface AppendLogsInput {
-  readonly log_source_id: string
-  readonly logs: ReadonlyArray<{ readonly created_at: Date; readonly level: AgentLogLevel; readonly output: string }>
-}
 
 /**
  * `batch_create_logs` on the agent connection: the fields of `PATCH /workspaceagents/me/logs`,
@@ -117,11 +74,6 @@ export class BatchCreateLogs extends Schema.Class<BatchCreateLogs>("BatchCreateL
     output: Schema.String
   }))
 }) {}
-
-export interface AgentLogsQuery {
-  readonly after?: number | undefined
-  readonly before?: number | undefined
-}
 
 export interface FollowAgentLogsOptions {
   /** Re-read without a signal this often. Default 10 seconds. */
@@ -147,7 +99,7 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
     const pubsub = yield* PubSub
 
     /** POST /workspaceagents/me/log-source: the agent's source of that id (idempotent: the first one declared stays). */
-    const addLogSource = (input: LogSourceInput) =>
+    const addLogSource = (input: typeof LogSourceRequest.Type) =>
       Effect.gen(function*() {
         const { agent } = yield* CurrentAgent
         const id = input.id.toLowerCase()
@@ -184,7 +136,7 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
      * Stores the batch under its source, or (past the agent's room) none of it, marking the agent
      * overflowed; answers whether it was refused for that.
      */
-    const store = (input: AppendLogsInput) =>
+    const store = (input: typeof PatchLogsRequest.Type) =>
       Effect.gen(function*() {
         const { agent } = yield* CurrentAgent
         if (input.logs.length === 0) {
@@ -217,7 +169,7 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
      * PATCH /workspaceagents/me/logs: stores the batch under its source, or (past the agent's
      * room) none of it, answering 413 and marking the agent overflowed.
      */
-    const append = (input: AppendLogsInput) =>
+    const append = (input: typeof PatchLogsRequest.Type) =>
       Effect.flatMap(store(input), ({ overflowed }) =>
         overflowed
           // Made only when refused: an error captures a stack trace (about 1% of a batch's CPU).
@@ -234,13 +186,13 @@ export class AgentLogs extends Effect.Service<AgentLogs>()("@workbay/core/AgentL
      * `{log_limit_exceeded}` (true when the batch was refused for the agent's room) as the
      * described system's `BatchCreateLogs` does, where the route answers 413.
      */
-    const batchCreate = (input: AppendLogsInput) =>
+    const batchCreate = (input: BatchCreateLogs) =>
       Effect.map(store(input), ({ overflowed }) => ({ log_limit_exceeded: overflowed })).pipe(
         span("AgentLogs.batchCreate")
       )
 
     /** GET /workspaceagents/{agent}/logs: lines after `after` (and before `before`), at most AGENT_LOGS_PAGE. */
-    const list = (agentRef: string, query: AgentLogsQuery = {}) =>
+    const list = (agentRef: string, query: typeof AgentLogsQuery.Type = {}) =>
       Effect.gen(function*() {
         const found = yield* agents.resolve(agentRef)
         const lines = yield* logs.list(found.agent.id, query.after ?? 0, query.before, AGENT_LOGS_PAGE)

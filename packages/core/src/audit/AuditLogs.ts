@@ -47,13 +47,7 @@ import {
   ConnectionLogSshInfo,
   ConnectionLogWebInfo
 } from "./ConnectionLog.js"
-
-/** A page request of either log: `limit` is required (0 takes the default, larger values are capped). */
-export interface ListLogsInput {
-  readonly q?: string | undefined
-  readonly limit: number
-  readonly offset?: number | undefined
-}
+import type { ListLogsQuery } from "./Requests.js"
 
 /** Keys of the audit log's `q`. A bare word means `resource_type:<word>`, as in the described system. */
 export const auditSearchKeys = [
@@ -107,7 +101,7 @@ const parseDateTime = (text: string): Date | undefined => {
 }
 
 /** The page bounds of a listing. */
-const pageOf = (input: ListLogsInput) => ({
+const pageOf = (input: typeof ListLogsQuery.Type) => ({
   limit: Math.min(input.limit > 0 ? input.limit : DEFAULT_LOG_PAGE_SIZE, MAX_LOG_PAGE_SIZE),
   offset: input.offset ?? 0
 })
@@ -190,7 +184,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         readonly list: (filter: F) => Effect.Effect<ReadonlyArray<Row>>
         readonly count: (filter: F, cap: number) => Effect.Effect<number>
       },
-      input: ListLogsInput
+      input: typeof ListLogsQuery.Type
     ) =>
       Effect.gen(function*() {
         const access = yield* readable(kind)
@@ -330,7 +324,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
       }
     }
 
-    const list = (input: ListLogsInput) =>
+    const list = (input: typeof ListLogsQuery.Type) =>
       Effect.gen(function*() {
         const [rows, count] = yield* searchLog("audit_log", auditSearchKeys, auditFilter, audit, input)
         const looked = yield* lookups(
@@ -433,7 +427,7 @@ export class AuditLogs extends Effect.Service<AuditLogs>()("@workbay/core/AuditL
         return filter
       })
 
-    const listConnections = (input: ListLogsInput) =>
+    const listConnections = (input: typeof ListLogsQuery.Type) =>
       Effect.gen(function*() {
         const [rows, count] = yield* searchLog(
           "connection_log",

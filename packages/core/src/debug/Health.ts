@@ -18,6 +18,8 @@ import { WorkspaceProxies } from "../proxies/WorkspaceProxies.js"
 import { UNENCRYPTED_SECRETS_WARNING } from "../SecretBox.js"
 import { Settings } from "../Settings.js"
 import { DAEMON_STALE_INTERVAL, daemonStatus, ProvisionerDaemonRepo } from "../templates/ProvisionerDaemon.js"
+import { HEALTH_SECTIONS, type HealthSection, HealthSettings } from "./HealthSettings.js"
+import type { UpdateHealthSettingsRequest } from "./Requests.js"
 
 /** The storage's cheapest round trip (`SELECT 1`), the readiness and latency probe. */
 export class DatabasePing extends Context.Tag("@workbay/core/DatabasePing")<DatabasePing, {
@@ -94,25 +96,6 @@ export class HealthcheckReport extends Schema.Class<HealthcheckReport>("Healthch
   coder_version: Schema.String
 }) {}
 
-/** The report's sections as the settings name them (the described system's `healthsdk.HealthSection`). */
-export const HEALTH_SECTIONS = [
-  "DERP",
-  "AccessURL",
-  "Websocket",
-  "Database",
-  "WorkspaceProxy",
-  "ProvisionerDaemons"
-] as const
-
-export const HealthSection = Schema.Literal(...HEALTH_SECTIONS).annotations({
-  identifier: "HealthSection",
-  message: (issue) => ({
-    message: `Unknown health check section ${JSON.stringify(issue.actual)}: one of ${HEALTH_SECTIONS.join(", ")}.`,
-    override: true
-  })
-})
-export type HealthSection = typeof HealthSection.Type
-
 /** The report field each section is. */
 const SECTION_FIELDS = {
   DERP: "derp",
@@ -122,11 +105,6 @@ const SECTION_FIELDS = {
   WorkspaceProxy: "workspace_proxy",
   ProvisionerDaemons: "provisioner_daemons"
 } as const satisfies Record<HealthSection, keyof HealthcheckReport>
-
-/** The described system's `healthsdk.HealthSettings`: the sections left out of the overall health. */
-export class HealthSettings extends Schema.Class<HealthSettings>("HealthSettings")({
-  dismissed_healthchecks: Schema.Array(HealthSection)
-}) {}
 
 /** The `site_configs` key of the health settings (JSON), as in the described system. */
 export const HEALTH_SETTINGS_KEY = "health_settings"
@@ -437,7 +415,7 @@ export class Health extends Effect.Service<Health>()("@workbay/core/Health", {
      * none when nothing changes (the same sections, in any order: 204). Owners (`debug_info`,
      * then `deployment_config` update); audited as `health_settings`.
      */
-    const updateSettings = (input: { readonly dismissed_healthchecks: ReadonlyArray<HealthSection> }) =>
+    const updateSettings = (input: typeof UpdateHealthSettingsRequest.Type) =>
       Effect.gen(function*() {
         yield* authorize("read", { type: "debug_info" })
         yield* authorize("update", { type: "deployment_config" })

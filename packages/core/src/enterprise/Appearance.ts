@@ -17,6 +17,7 @@ import {
   makeBanner,
   UpdateAppearanceConfig
 } from "./License.js"
+import type { PutAppearanceRequest } from "./Requests.js"
 
 /** The `site_configs` key of the appearance (JSON). */
 export const APPEARANCE_KEY = "appearance"
@@ -34,6 +35,20 @@ export const defaultAppearance = new UpdateAppearanceConfig({
   service_banner: emptyBanner,
   announcement_banners: []
 }, true)
+
+type BannerRequest = NonNullable<PutAppearanceRequest["service_banner"]>
+
+const bannerOf = (b: BannerRequest | undefined) =>
+  makeBanner(b?.enabled ?? false, b?.message ?? "", b?.background_color ?? "")
+
+/** The appearance a `PUT /appearance` stores: a field left out is empty. */
+const appearanceOf = (p: typeof PutAppearanceRequest.Type) =>
+  new UpdateAppearanceConfig({
+    application_name: p.application_name ?? "",
+    logo_url: p.logo_url ?? "",
+    service_banner: bannerOf(p.service_banner),
+    announcement_banners: (p.announcement_banners ?? []).map(bannerOf)
+  }, true)
 
 /** The described system's support links when none are configured. */
 export const defaultSupportLinks = (docsUrl: string, version: string): ReadonlyArray<LinkConfig> => [
@@ -135,9 +150,10 @@ export class Appearance extends Effect.Service<Appearance>()("@workbay/core/Appe
         support_links: supportLinks
       }, true)).pipe(span("Appearance.get"))
 
-    const update = (input: UpdateAppearanceConfig) =>
+    const update = (request: typeof PutAppearanceRequest.Type) =>
       Effect.gen(function*() {
         yield* authorize("update", { type: "deployment_config" })
+        const input = appearanceOf(request)
         const problems = appearanceProblems(input)
         if (problems.length > 0) {
           return yield* new BadRequest({ message: "Invalid appearance.", validations: [...problems] })

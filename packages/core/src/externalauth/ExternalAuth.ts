@@ -37,6 +37,7 @@ import {
 } from "./ExternalAuthLink.js"
 import { appInstallations, revokeToken, validateToken } from "./OAuthClient.js"
 import { type ResolvedProvider, resolveProviders } from "./Provider.js"
+import type { AgentExternalAuthQuery, ExternalAuthCallbackQuery } from "./Requests.js"
 
 /** Cookies of the web flow (the described system's names): the state, the PKCE verifier, where to go after. */
 export const STATE_COOKIE = "oauth_state"
@@ -68,28 +69,16 @@ export interface FlowRedirect {
   readonly cookies: ReadonlyArray<FlowCookie>
 }
 
-/** The callback's query and the flow's cookies. */
-export interface ExternalAuthCallbackInput {
-  readonly code?: string | undefined
-  readonly state?: string | undefined
-  readonly error?: string | undefined
-  readonly error_description?: string | undefined
-  /** A path on this deployment to return to after linking (only a path is honoured). */
-  readonly redirect?: string | undefined
+/**
+ * The callback's query and the flow's cookies: the flow checks the query's state against the
+ * state cookie and its PKCE verifier, which are no part of the query.
+ */
+export type ExternalAuthCallbackInput = typeof ExternalAuthCallbackQuery.Type & {
   readonly cookies: {
     readonly state?: string | undefined
     readonly verifier?: string | undefined
     readonly redirect?: string | undefined
   }
-}
-
-/** What an agent asks: a URL to match or a provider id, and whether to wait for a link. */
-export interface AgentExternalAuthQuery {
-  readonly match?: string | undefined
-  /** The older agents' name of `match`. */
-  readonly url?: string | undefined
-  readonly id?: string | undefined
-  readonly listen?: boolean | undefined
 }
 
 /** A link checked on use: refreshed when expired, validated at the provider. */
@@ -509,7 +498,7 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
       }).pipe(span("ExternalAuth.unlink"))
 
     /** The provider an agent asks about: by id, else the last whose regex matches `match`. */
-    const agentProvider = (q: AgentExternalAuthQuery) => {
+    const agentProvider = (q: typeof AgentExternalAuthQuery.Type) => {
       const match = q.match ?? q.url
       if (match === undefined && q.id === undefined) {
         return Effect.fail(
@@ -551,7 +540,7 @@ export class ExternalAuth extends Effect.Service<ExternalAuth>()("@workbay/core/
      * LISTEN_TIMEOUT) until the owner has a valid link, then answers the token. `owner` is the
      * calling agent's workspace owner (the agents area's `CurrentAgent`).
      */
-    const forAgent = (owner: { readonly id: string }, q: AgentExternalAuthQuery) =>
+    const forAgent = (owner: { readonly id: string }, q: typeof AgentExternalAuthQuery.Type) =>
       Effect.gen(function*() {
         const provider = yield* agentProvider(q)
         const url = `${base}/external-auth/${provider.id}`

@@ -1,4 +1,4 @@
-/** Deployment records: build info, update check, SSH settings. */
+/** Deployment records: build info, update check, SSH settings, statistics. */
 import { Schema } from "effect"
 import { omitEmpty } from "../Wire.js"
 
@@ -27,4 +27,28 @@ export class DeploymentSsh extends Schema.Class<DeploymentSsh>("SSHConfigRespons
   hostname_prefix: Schema.String,
   hostname_suffix: Schema.String,
   ssh_config_options: Schema.Record({ key: Schema.String, value: Schema.String })
+}) {}
+
+/** `GET /deployment/stats`: the workspaces by status and the agents' sessions and traffic of the last window. */
+export class DeploymentStats extends Schema.Class<DeploymentStats>("DeploymentStats")({
+  aggregated_from: Schema.Date,
+  collected_at: Schema.Date,
+  next_update_at: Schema.Date,
+  session_count: Schema.Struct({
+    jetbrains: Schema.Int,
+    reconnecting_pty: Schema.Int,
+    ssh: Schema.Int,
+    vscode: Schema.Int
+  }),
+  workspaces: Schema.Struct({
+    building: Schema.Int,
+    failed: Schema.Int,
+    pending: Schema.Int,
+    running: Schema.Int,
+    stopped: Schema.Int,
+    rx_bytes: Schema.Int,
+    tx_bytes: Schema.Int,
+    // The described system's WorkspaceConnectionLatencyMS has no json tags: its keys are the Go field names.
+    connection_latency_ms: Schema.Struct({ P50: Schema.Number, P95: Schema.Number })
+  })
 }) {}

@@ -21,7 +21,6 @@ import {
   DAUsResponse,
   formatOffsetTime,
   GetUserStatusCountsResponse,
-  type InsightsInterval,
   type InsightsRange,
   InsightsRepo,
   intervals,
@@ -42,26 +41,12 @@ import {
   UserStatusChangeCount,
   zoneOffsetMinutes
 } from "./Insight.js"
+import type { InsightsRangeQuery, TemplateInsightsQuery, UserStatusCountsQuery } from "./Requests.js"
 
 const DAY = 86_400_000
 
 /** How many days the DAU and status count series cover before today (the described system's 60). */
 export const INSIGHTS_SERIES_DAYS = 60
-
-export interface RangeQuery {
-  readonly start_time: string
-  readonly end_time: string
-  readonly template_ids?: ReadonlyArray<string> | undefined
-}
-
-export interface TemplatesQuery extends RangeQuery {
-  readonly interval: InsightsInterval
-}
-
-export interface StatusCountsQuery {
-  readonly timezone?: string | undefined
-  readonly tz_offset?: number | undefined
-}
 
 /** The built-in apps every template has, as the described system lists them. */
 const builtinApps = [
@@ -163,10 +148,10 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         }
       })
 
-    const range = (q: RangeQuery) =>
+    const range = (q: typeof InsightsRangeQuery.Type) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => parseInsightsRange(q.start_time, q.end_time, now))
 
-    const ids = (q: RangeQuery) => sorted((q.template_ids ?? []).map((id) => id.toLowerCase()))
+    const ids = (q: typeof InsightsRangeQuery.Type) => sorted((q.template_ids ?? []).map((id) => id.toLowerCase()))
 
     const bounds = (r: InsightsRange) => [r.start.at, r.end.at] as const
     const echo = (r: InsightsRange, at: Date | number) => formatOffsetTime(new Date(at), r.start.offsetMinutes)
@@ -200,7 +185,7 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         return yield* daus(tzOffset, [found.value.id])
       }).pipe(span("Insights.templateDaus"))
 
-    const templatesReport = (q: TemplatesQuery) =>
+    const templatesReport = (q: typeof TemplateInsightsQuery.Type) =>
       Effect.gen(function*() {
         const templateIds = ids(q)
         const r = yield* range(q)
@@ -291,7 +276,7 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         return new TemplateInsightsResponse({ report, interval_reports })
       }).pipe(span("Insights.templates"))
 
-    const userActivity = (q: RangeQuery) =>
+    const userActivity = (q: typeof InsightsRangeQuery.Type) =>
       Effect.gen(function*() {
         const templateIds = ids(q)
         const r = yield* range(q)
@@ -325,7 +310,7 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
         })
       }).pipe(span("Insights.userActivity"))
 
-    const userLatency = (q: RangeQuery) =>
+    const userLatency = (q: typeof InsightsRangeQuery.Type) =>
       Effect.gen(function*() {
         const templateIds = ids(q)
         const r = yield* range(q)
@@ -363,7 +348,7 @@ export class Insights extends Effect.Service<Insights>()("@workbay/core/Insights
      * How many users were in each status at the end of each day of the last 60 days (in the
      * caller's zone), from the recorded status changes.
      */
-    const userStatusCounts = (q: StatusCountsQuery) =>
+    const userStatusCounts = (q: typeof UserStatusCountsQuery.Type) =>
       Effect.gen(function*() {
         yield* authorize("read", { type: "user" })
         const now = yield* Clock.currentTimeMillis

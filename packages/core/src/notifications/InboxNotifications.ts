@@ -36,11 +36,11 @@ import {
   type InboxNotificationRecord,
   InboxNotificationRepo,
   inboxObject,
-  type InboxReadStatus,
   ListInboxNotificationsResponse,
   UpdateInboxNotificationReadStatusResponse
 } from "./InboxNotification.js"
 import { toPlainText } from "./Render.js"
+import type { ListInboxNotificationsQuery, WatchInboxNotificationsQuery } from "./Requests.js"
 
 /** The page size of `GET /notifications/inbox`, as the described system (it takes no `limit`). */
 export const INBOX_PAGE_SIZE = 25
@@ -48,21 +48,7 @@ export const INBOX_PAGE_SIZE = 25
 /** How long a user's reader stays after their last watcher left (a reconnecting client finds it). */
 const READER_IDLE = Duration.seconds(5)
 
-export interface ListInboxInput {
-  readonly targets?: ReadonlyArray<string> | undefined
-  readonly templates?: ReadonlyArray<string> | undefined
-  readonly read_status?: InboxReadStatus | undefined
-  readonly starting_before?: string | undefined
-}
-
 export type InboxFormat = "markdown" | "plaintext"
-
-export interface WatchInboxInput {
-  readonly targets?: ReadonlyArray<string> | undefined
-  readonly templates?: ReadonlyArray<string> | undefined
-  readonly read_status?: InboxReadStatus | undefined
-  readonly format?: InboxFormat | undefined
-}
 
 /** A new notification as the watchers of its user receive it (the JSON of each format made once). */
 export interface InboxEvent {
@@ -105,7 +91,7 @@ const encodeWatchMessage = compileEncoderSync(GetInboxNotificationResponse)
 const makeWatchMessage = wireMaker(GetInboxNotificationResponse)
 
 /** Whether a notification passes a watcher's filters (targets: all of them; templates: any; read status). */
-export const matchesWatch = (n: InboxNotificationRecord, w: WatchInboxInput): boolean => {
+export const matchesWatch = (n: InboxNotificationRecord, w: typeof WatchInboxNotificationsQuery.Type): boolean => {
   if (w.targets !== undefined && w.targets.length > 0) {
     const lower = new Set(n.targets.map((t) => t.toLowerCase()))
     if (!w.targets.every((t) => lower.has(t.toLowerCase()))) return false
@@ -184,7 +170,7 @@ export class InboxNotifications extends Effect.Service<InboxNotifications>()("@w
       }).pipe(span("InboxNotifications.deliver"))
 
     /** A page of the caller's inbox (newest first, INBOX_PAGE_SIZE at most) and their unread count. */
-    const list = (input: ListInboxInput) =>
+    const list = (input: typeof ListInboxNotificationsQuery.Type) =>
       Effect.gen(function*() {
         const userId = yield* me
         yield* authorizeRead("Inbox", inboxObject(userId))

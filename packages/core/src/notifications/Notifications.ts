@@ -35,14 +35,10 @@ import {
   TemplateIds,
   toNotificationTemplate
 } from "./NotificationTemplate.js"
+import type { CustomNotificationRequest, UpdateNotificationsSettingsRequest } from "./Requests.js"
 
 /** The `site_configs` key of the notifier's pause. */
 export const NOTIFIER_PAUSED_KEY = "notifier_paused"
-
-/** POST /notifications/custom's body (codersdk `CustomNotificationRequest`). */
-export interface CustomNotificationInput {
-  readonly content: { readonly title: string; readonly message: string }
-}
 
 const templateObject = (id?: string) =>
   ({ type: "notification_template", ...(id === undefined ? {} : { id }) }) as const
@@ -165,7 +161,7 @@ export class Notifications extends Effect.Service<Notifications>()("@workbay/cor
     )
 
     /** PUT /notifications/settings: Some of the settings, or None when nothing changed (304). */
-    const updateSettings = (input: { readonly notifier_paused: boolean }) =>
+    const updateSettings = (input: typeof UpdateNotificationsSettingsRequest.Type) =>
       Effect.gen(function*() {
         yield* authorize("update", { type: "deployment_config" })
         const before = yield* paused
@@ -185,7 +181,7 @@ export class Notifications extends Effect.Service<Notifications>()("@workbay/cor
     )
 
     /** POST /notifications/custom: enqueues the custom template for the caller. */
-    const sendCustom = (input: CustomNotificationInput) =>
+    const sendCustom = (input: typeof CustomNotificationRequest.Type) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
         const title = input.content.title.trim()

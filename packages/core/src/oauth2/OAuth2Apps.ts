@@ -26,7 +26,13 @@ import {
   OAuth2Repo,
   OAuth2Unauthorized
 } from "./OAuth2App.js"
-import { type ClientRegistration, redirectUriProblem, validateRegistration } from "./Rules.js"
+import type {
+  ListOAuth2AppsQuery,
+  OAuth2ClientRegistrationRequest,
+  OAuth2ClientUpdateRequest,
+  PostOAuth2ProviderAppRequest
+} from "./Requests.js"
+import { redirectUriProblem, validateRegistration } from "./Rules.js"
 
 /** The access URL without a trailing slash: the issuer and the base of every endpoint. */
 export const issuerOf = (accessUrl: string) => accessUrl.replace(/\/+$/, "")
@@ -64,12 +70,6 @@ const auditable = (app: OAuth2AppRecord) => ({
   response_types: app.response_types,
   dynamically_registered: app.dynamically_registered
 })
-
-export interface AppInput {
-  readonly name: string
-  readonly callback_url: string
-  readonly icon?: string | undefined
-}
 
 const APP_NAME = /^[a-zA-Z0-9]+(?:[ ._-][a-zA-Z0-9]+)*$/
 
@@ -112,7 +112,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
         true
       )
 
-    const validateInput = (input: AppInput) => {
+    const validateInput = (input: typeof PostOAuth2ProviderAppRequest.Type) => {
       const problems: Array<Validation> = []
       if (input.name === "" || input.name.length > 64 || !APP_NAME.test(input.name)) {
         problems.push(
@@ -140,7 +140,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
         return found.value
       })
 
-    const list = (filter: { readonly user_id?: string | undefined }) =>
+    const list = (filter: typeof ListOAuth2AppsQuery.Type) =>
       Effect.gen(function*() {
         yield* authorizeRead("OAuth2 app", { type: "oauth2_app" })
         const apps = yield* repo.listApps({ userId: filter.user_id?.toLowerCase() })
@@ -149,7 +149,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
 
     const get = (id: string) => Effect.map(findApp(id), toApp).pipe(span("OAuth2Apps.get"))
 
-    const create = (input: AppInput) =>
+    const create = (input: typeof PostOAuth2ProviderAppRequest.Type) =>
       Effect.gen(function*() {
         yield* authorize("create", { type: "oauth2_app" })
         yield* validateInput(input)
@@ -174,7 +174,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
         return toApp(app)
       }).pipe(span("OAuth2Apps.create"))
 
-    const update = (id: string, input: AppInput) =>
+    const update = (id: string, input: typeof PostOAuth2ProviderAppRequest.Type) =>
       Effect.gen(function*() {
         const app = yield* findApp(id)
         yield* authorize("update", { type: "oauth2_app", id: app.id })
@@ -281,7 +281,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
       return out
     }
 
-    const validRegistration = (req: ClientRegistration) => {
+    const validRegistration = (req: typeof OAuth2ClientRegistrationRequest.Type) => {
       const checked = validateRegistration(req)
       if ("ok" in checked) return Effect.succeed(checked.ok)
       const { description, error, field } = checked.problem
@@ -294,7 +294,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
       )
     }
 
-    const metadataOf = (req: ClientRegistration) => ({
+    const metadataOf = (req: typeof OAuth2ClientRegistrationRequest.Type) => ({
       client_uri: req.client_uri,
       logo_uri: req.logo_uri,
       tos_uri: req.tos_uri,
@@ -307,7 +307,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
       contacts: req.contacts
     })
 
-    const register = (req: ClientRegistration) =>
+    const register = (req: typeof OAuth2ClientRegistrationRequest.Type) =>
       Effect.gen(function*() {
         const valid = yield* validRegistration(req)
         const at = yield* now
@@ -376,7 +376,7 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
     const updateClient = (
       clientId: string,
       authorization: string | undefined,
-      req: ClientRegistration & { readonly client_id?: string | undefined }
+      req: typeof OAuth2ClientUpdateRequest.Type
     ) =>
       Effect.gen(function*() {
         const app = yield* registeredClient(clientId, authorization)

@@ -32,6 +32,13 @@ import {
   TokenEndpointAuthMethods
 } from "./OAuth2App.js"
 import { issuerOf, sameHash } from "./OAuth2Apps.js"
+import type {
+  OAuth2AuthorizeQuery,
+  OAuth2ConsentRequest,
+  OAuth2RevokeRequest,
+  OAuth2SignInRequest,
+  OAuth2TokenRequest
+} from "./Requests.js"
 import { isValidVerifier, redirectUriMatches, s256 } from "./Rules.js"
 
 /** How long a code may wait for its exchange (RFC 6749 4.1.2 recommends at most 10 minutes). */
@@ -43,17 +50,6 @@ export const TOKEN_SCOPE = "all"
 
 const KEY_ID_LENGTH = 10
 const KEY_SECRET_LENGTH = 22
-
-/** The query of an authorization request, as sent. */
-export interface AuthorizeRequest {
-  readonly client_id?: string | undefined
-  readonly state?: string | undefined
-  readonly response_type?: string | undefined
-  readonly redirect_uri?: string | undefined
-  readonly scope?: string | undefined
-  readonly code_challenge?: string | undefined
-  readonly code_challenge_method?: string | undefined
-}
 
 /** What the authorization endpoint answers; the HTTP layer renders it. */
 export type AuthorizePage =
@@ -74,24 +70,6 @@ export interface RequestOrigin {
   readonly origin?: string | undefined
   readonly secFetchSite?: string | undefined
   readonly host?: string | undefined
-}
-
-/** A token endpoint request (form fields), with the client's `Authorization` header. */
-export interface TokenRequest {
-  readonly grant_type?: string | undefined
-  readonly code?: string | undefined
-  readonly redirect_uri?: string | undefined
-  readonly client_id?: string | undefined
-  readonly client_secret?: string | undefined
-  readonly code_verifier?: string | undefined
-  readonly refresh_token?: string | undefined
-}
-
-export interface RevokeRequest {
-  readonly client_id?: string | undefined
-  readonly client_secret?: string | undefined
-  readonly token?: string | undefined
-  readonly token_type_hint?: string | undefined
 }
 
 const oauthError = (error: string, description: string) => new OAuth2Error({ error, error_description: description })
@@ -137,7 +115,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
      * page (never a redirect to an unchecked URI, RFC 6749 4.1.2.1); the rest redirect back with
      * the error and the state.
      */
-    const validate = (req: AuthorizeRequest): Effect.Effect<ValidAuthorization, AuthorizePage> =>
+    const validate = (req: typeof OAuth2AuthorizeQuery.Type): Effect.Effect<ValidAuthorization, AuthorizePage> =>
       Effect.gen(function*() {
         const clientId = req.client_id ?? ""
         if (clientId === "") {
@@ -217,7 +195,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         : Effect.option(auth.authenticate(token))
 
     /** GET /oauth2/authorize: the sign-in page, the consent page, or the request's error. */
-    const authorizePage = (req: AuthorizeRequest, sessionToken: string | undefined) =>
+    const authorizePage = (req: typeof OAuth2AuthorizeQuery.Type, sessionToken: string | undefined) =>
       Effect.gen(function*() {
         const valid = yield* validate(req)
         const actor = yield* sessionOf(sessionToken)
@@ -262,7 +240,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
 
     /** POST /oauth2/sign-in: a password sign-in from the sign-in page; the session token, or the page again. */
     const signIn = (
-      input: { readonly email?: string | undefined; readonly password?: string | undefined },
+      input: typeof OAuth2SignInRequest.Type,
       from: RequestOrigin
     ) =>
       Effect.gen(function*() {
@@ -292,8 +270,8 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
      * token and come from this site.
      */
     const authorizeGrant = (
-      req: AuthorizeRequest,
-      form: { readonly csrf_token?: string | undefined; readonly decision?: string | undefined },
+      req: typeof OAuth2AuthorizeQuery.Type,
+      form: typeof OAuth2ConsentRequest.Type,
       request: RequestOrigin & { readonly viaCookie: boolean }
     ) =>
       Effect.gen(function*() {
@@ -490,7 +468,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           ? Effect.fail(invalidGrant(`The user of this grant is not active (status = "${found.value.status}").`))
           : Effect.void)
 
-    const exchangeCode = (app: OAuth2AppRecord, secretId: string | null, req: TokenRequest) =>
+    const exchangeCode = (app: OAuth2AppRecord, secretId: string | null, req: typeof OAuth2TokenRequest.Type) =>
       Effect.gen(function*() {
         if (req.code === undefined || req.code === "") return yield* oauthError("invalid_request", "code is required.")
         const at = yield* now
@@ -521,7 +499,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         )
       })
 
-    const refresh = (app: OAuth2AppRecord, secretId: string | null, req: TokenRequest) =>
+    const refresh = (app: OAuth2AppRecord, secretId: string | null, req: typeof OAuth2TokenRequest.Type) =>
       Effect.gen(function*() {
         if (req.refresh_token === undefined || req.refresh_token === "") {
           return yield* oauthError("invalid_request", "refresh_token is required.")
@@ -550,7 +528,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
       })
 
     /** POST /oauth2/tokens. */
-    const token = (req: TokenRequest, authorization: string | undefined) =>
+    const token = (req: typeof OAuth2TokenRequest.Type, authorization: string | undefined) =>
       Effect.gen(function*() {
         const grant = req.grant_type ?? ""
         if (grant === "") return yield* oauthError("invalid_request", "grant_type is required.")
@@ -567,7 +545,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
       }).pipe(span("OAuth2Provider.token"))
 
     /** POST /oauth2/revoke (RFC 7009): 200 whether or not the token was known. */
-    const revoke = (req: RevokeRequest, authorization: string | undefined) =>
+    const revoke = (req: typeof OAuth2RevokeRequest.Type, authorization: string | undefined) =>
       Effect.gen(function*() {
         const { app } = yield* authenticateClient(req, authorization)
         const value = req.token ?? ""

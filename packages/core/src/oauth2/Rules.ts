@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto"
 import { GrantTypes, ResponseTypes, type TokenEndpointAuthMethod, TokenEndpointAuthMethods } from "./OAuth2App.js"
+import type { OAuth2ClientRegistrationRequest } from "./Requests.js"
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"])
 
@@ -75,26 +76,6 @@ export const s256 = (verifier: string): string => createHash("sha256").update(ve
 /** RFC 7636 4.1: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~]. */
 export const isValidVerifier = (verifier: string) => /^[A-Za-z0-9\-._~]{43,128}$/.test(verifier)
 
-/** A client registration request (RFC 7591 2), as decoded. */
-export interface ClientRegistration {
-  readonly redirect_uris?: ReadonlyArray<string> | undefined
-  readonly client_name?: string | undefined
-  readonly client_uri?: string | undefined
-  readonly logo_uri?: string | undefined
-  readonly tos_uri?: string | undefined
-  readonly policy_uri?: string | undefined
-  readonly jwks_uri?: string | undefined
-  readonly jwks?: unknown
-  readonly software_id?: string | undefined
-  readonly software_version?: string | undefined
-  readonly software_statement?: string | undefined
-  readonly grant_types?: ReadonlyArray<string> | undefined
-  readonly response_types?: ReadonlyArray<string> | undefined
-  readonly token_endpoint_auth_method?: string | undefined
-  readonly scope?: string | undefined
-  readonly contacts?: ReadonlyArray<string> | undefined
-}
-
 /** Registration metadata with the defaults of RFC 7591 2 applied. */
 export interface ValidRegistration {
   readonly redirect_uris: ReadonlyArray<string>
@@ -116,7 +97,7 @@ const httpUrlFields = ["client_uri", "logo_uri", "tos_uri", "policy_uri", "jwks_
 
 /** Validates registration metadata (RFC 7591 2 and 3.2.2); the defaults applied, or the problem. */
 export const validateRegistration = (
-  req: ClientRegistration
+  req: typeof OAuth2ClientRegistrationRequest.Type
 ): { readonly ok: ValidRegistration } | { readonly problem: RegistrationProblem } => {
   const redirectUris = req.redirect_uris ?? []
   if (redirectUris.length === 0) {

@@ -16,6 +16,12 @@ import type { AuthzObject } from "../Rbac.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { ProxyHealth } from "./ProxyHealth.js"
+import type {
+  CreateWorkspaceProxyRequest,
+  DeregisterWorkspaceProxyRequest,
+  PatchWorkspaceProxyRequest,
+  RegisterWorkspaceProxyRequest
+} from "./Requests.js"
 import {
   type PrimaryProxyConfig,
   ProxyHealthReport,
@@ -70,28 +76,6 @@ export const newProxyToken = (id: string) => {
 }
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
-
-export interface CreateProxyInput {
-  readonly name: string
-  readonly display_name?: string | undefined
-  readonly icon?: string | undefined
-}
-
-export interface PatchProxyInput {
-  readonly name?: string | undefined
-  readonly display_name?: string | undefined
-  readonly icon?: string | undefined
-  readonly regenerate_token?: boolean | undefined
-}
-
-export interface RegisterProxyInput {
-  readonly access_url: string
-  readonly wildcard_hostname?: string | undefined
-  readonly derp_enabled?: boolean | undefined
-  readonly derp_only?: boolean | undefined
-  readonly replica_id: string
-  readonly version?: string | undefined
-}
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000"
 
@@ -230,7 +214,7 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
       })
     const nameTaken = (name: string) => new Conflict({ message: `Workspace proxy with name "${name}" already exists.` })
 
-    const create = (input: CreateProxyInput) =>
+    const create = (input: typeof CreateWorkspaceProxyRequest.Type) =>
       Effect.gen(function*() {
         yield* authorize("create", object())
         if (input.name.toLowerCase() === PRIMARY_PROXY_NAME) return yield* reservedName()
@@ -265,7 +249,7 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
         return new UpdateWorkspaceProxyResponse({ proxy: toProxy(proxy), proxy_token: token }, true)
       }).pipe(span("WorkspaceProxies.create"))
 
-    const updatePrimary = (primary: WorkspaceProxyRecord, input: PatchProxyInput) =>
+    const updatePrimary = (primary: WorkspaceProxyRecord, input: typeof PatchWorkspaceProxyRequest.Type) =>
       Effect.gen(function*() {
         if (input.name !== undefined && input.name !== "" && input.name !== primary.name) {
           return yield* new BadRequest({
@@ -296,7 +280,7 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
         return new UpdateWorkspaceProxyResponse({ proxy: toProxy(next), proxy_token: "" }, true)
       })
 
-    const update = (ref: string, input: PatchProxyInput) =>
+    const update = (ref: string, input: typeof PatchWorkspaceProxyRequest.Type) =>
       Effect.gen(function*() {
         const proxy = yield* find(ref)
         yield* authorize("update", object(proxy.id))
@@ -353,7 +337,7 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
         return found.value
       })
 
-    const register = (token: string | undefined, input: RegisterProxyInput) =>
+    const register = (token: string | undefined, input: typeof RegisterWorkspaceProxyRequest.Type) =>
       Effect.gen(function*() {
         const proxy = yield* authenticate(token)
         const problems: Array<Validation> = []
@@ -400,7 +384,7 @@ export class WorkspaceProxies extends Effect.Service<WorkspaceProxies>()("@workb
         }, true)
       }).pipe(span("WorkspaceProxies.register"))
 
-    const deregister = (token: string | undefined, input: { readonly replica_id: string }) =>
+    const deregister = (token: string | undefined, input: typeof DeregisterWorkspaceProxyRequest.Type) =>
       Effect.gen(function*() {
         yield* authenticate(token)
         if (input.replica_id.toLowerCase() === NIL_UUID) {

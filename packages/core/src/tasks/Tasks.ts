@@ -30,6 +30,7 @@ import { WorkspaceBuilds } from "../workspaces/WorkspaceBuilds.js"
 import { Workspaces } from "../workspaces/Workspaces.js"
 import type { Workspace } from "../workspaces/WorkspaceWire.js"
 import { TaskConversation } from "./Conversation.js"
+import type { CreateTaskRequest, ListTasksQuery } from "./Requests.js"
 import { auditedTask, type TaskFilter, taskObject, type TaskRecord, TaskRepo, taskResource } from "./Task.js"
 import { deriveTaskStatus } from "./TaskStatus.js"
 import {
@@ -43,20 +44,6 @@ import {
   type TaskStatus,
   taskStatuses
 } from "./TaskWire.js"
-
-export interface CreateTaskInput {
-  readonly input: string
-  readonly template_version_id: string
-  readonly template_version_preset_id?: string | undefined
-  readonly name?: string | undefined
-  readonly display_name?: string | undefined
-}
-
-export interface ListTasksInput {
-  readonly q?: string | undefined
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
 
 /** The default and the largest page of a task listing. */
 export const DEFAULT_TASKS_PAGE = 100
@@ -258,7 +245,7 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
      * `POST /tasks/{user}`: the task and its workspace (a start build running the version with
      * the prompt), in one transaction; the prompt becomes the conversation's first input.
      */
-    const create = (userRef: string, input: CreateTaskInput) =>
+    const create = (userRef: string, input: typeof CreateTaskRequest.Type) =>
       Effect.gen(function*() {
         const owner = yield* workspaceService.resolveUser(userRef)
         const versionNotFound = () =>
@@ -349,7 +336,7 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
      * each task's workspace, so a `status` filter walks the matches in chunks (its cost grows with
      * the tasks matched by the other filters); without it the page is one indexed read.
      */
-    const list = (input: ListTasksInput) =>
+    const list = (input: typeof ListTasksQuery.Type) =>
       Effect.gen(function*() {
         const parsed = yield* parseQuery(input.q, taskSearchKeys)
         const t = parsed.terms

@@ -8,8 +8,8 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   AgentLogs,
   AgentRepo,
-  type AppendLogsInput,
   CurrentAgent,
+  type PatchLogsRequest,
   Retention,
   UserRepo,
   WorkspaceBuilds,
@@ -52,7 +52,7 @@ const setup = Effect.gen(function*() {
       return yield* Effect.provideService(effect, CurrentAgent, { ...inBuild, owner })
     })
   const append = (outputs: ReadonlyArray<string>, at: number) => {
-    const input: AppendLogsInput = {
+    const input: typeof PatchLogsRequest.Type = {
       log_source_id: agent.scripts[0]!.id,
       logs: outputs.map((output) => ({ created_at: new Date(at), level: "info", output }))
     }

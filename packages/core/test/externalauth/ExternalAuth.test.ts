@@ -214,7 +214,7 @@ describe("listen", () => {
         asAgentOf(userId)(
           Effect.flatMap(CurrentAgent, ({ owner }) =>
             Effect.flatMap(ExternalAuth, (x) =>
-              x.forAgent(owner, { match: "http://nothing", id: undefined, listen: true })))
+              x.forAgent(owner, { match: "http://nothing", listen: true })))
             .pipe(Effect.either)
         )
       )

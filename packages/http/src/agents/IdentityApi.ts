@@ -5,48 +5,14 @@
  * audited, anonymously when refused. See docs/agents.md, "Instance identity".
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { AuthenticateResponse } from "@workbay/core"
-import { Schema } from "effect"
+import {
+  AuthenticateResponse,
+  AwsInstanceIdentityRequest,
+  AzureInstanceIdentityRequest,
+  GoogleInstanceIdentityRequest
+} from "@workbay/core"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, optionalOr, wireName } from "../Common.js"
-
-/** Signed material is a few KiB; anything far larger is not an identity document. */
-const MAX_SIGNED = 65_536
-
-const signed = (what: string) =>
-  Schema.String.pipe(
-    Schema.minLength(1, { message: () => `The ${what} is required.` }),
-    Schema.maxLength(MAX_SIGNED, { message: () => `The ${what} must be at most ${MAX_SIGNED} characters.` })
-  )
-
-const AgentName = optionalOr(
-  Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })),
-  () => ""
-)
-
-/** agentsdk `AWSInstanceIdentityToken`. */
-export class AwsInstanceIdentityToken extends Schema.Class<AwsInstanceIdentityToken>("AWSInstanceIdentityToken")({
-  agent_name: AgentName,
-  document: signed("document"),
-  signature: signed("signature")
-}, wireName("AWSInstanceIdentityToken")) {}
-
-/** agentsdk `AzureInstanceIdentityToken`. */
-export class AzureInstanceIdentityToken extends Schema.Class<AzureInstanceIdentityToken>("AzureInstanceIdentityToken")({
-  agent_name: AgentName,
-  encoding: Schema.Literal("pkcs7").annotations({
-    message: () => ({ message: `The encoding must be "pkcs7".`, override: true })
-  }),
-  signature: signed("signature")
-}, wireName("AzureInstanceIdentityToken")) {}
-
-/** agentsdk `GoogleInstanceIdentityToken`. */
-export class GoogleInstanceIdentityToken
-  extends Schema.Class<GoogleInstanceIdentityToken>("GoogleInstanceIdentityToken")({
-    agent_name: AgentName,
-    json_web_token: signed("token")
-  }, wireName("GoogleInstanceIdentityToken"))
-{}
+import { BadRequest } from "../Common.js"
 
 const exchange = (name: string, path: `/${string}`) =>
   HttpApiEndpoint.post(name, path)
@@ -56,9 +22,9 @@ const exchange = (name: string, path: `/${string}`) =>
 
 /** The three exchanges; no authentication. */
 export class AgentIdentityApi extends HttpApiGroup.make("agentIdentity")
-  .add(exchange("aws", "/workspaceagents/aws-instance-identity").setPayload(AwsInstanceIdentityToken))
-  .add(exchange("azure", "/workspaceagents/azure-instance-identity").setPayload(AzureInstanceIdentityToken))
-  .add(exchange("google", "/workspaceagents/google-instance-identity").setPayload(GoogleInstanceIdentityToken))
+  .add(exchange("aws", "/workspaceagents/aws-instance-identity").setPayload(AwsInstanceIdentityRequest))
+  .add(exchange("azure", "/workspaceagents/azure-instance-identity").setPayload(AzureInstanceIdentityRequest))
+  .add(exchange("google", "/workspaceagents/google-instance-identity").setPayload(GoogleInstanceIdentityRequest))
   .addError(BadRequest)
   .prefix("/api/v2")
 {}

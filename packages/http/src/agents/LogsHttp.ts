@@ -2,6 +2,7 @@
 import {
   AgentConnections,
   AgentLogs,
+  type AgentLogsQuery,
   AppStatuses,
   toAgentLog,
   WorkspaceAgentLog,
@@ -12,7 +13,6 @@ import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { RequestContext } from "../RequestContext.js"
 import { asksForWebSocket, streamSession, upgradeWebSocket } from "../WebSocket.js"
-import type { AgentLogsQuery } from "./LogsApi.js"
 
 const encodeLog = Schema.encodeSync(WorkspaceAgentLog)
 

@@ -6,17 +6,13 @@
  * route's own checks happen before the upgrade, as HTTP answers.
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { AgentConnectionWatchQuery } from "@workbay/core"
 import { Schema } from "effect"
 import { BadRequest, Forbidden, NotFound, uuid } from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
 import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
 const WatchPath = Schema.Struct({ workspace: uuid("Workspace id") })
-
-/** `agent_name` picks the agent; without it (or empty) the workspace must have exactly one. */
-const WatchQuery = Schema.Struct({
-  agent_name: Schema.optional(Schema.String)
-})
 
 /** The connection routes users call. */
 export class TailnetApi extends HttpApiGroup.make("tailnet")
@@ -25,7 +21,7 @@ export class TailnetApi extends HttpApiGroup.make("tailnet")
   .add(
     HttpApiEndpoint.get("agentConnectionWatch", "/workspaces/:workspace/agent-connection-watch")
       .setPath(WatchPath)
-      .setUrlParams(WatchQuery)
+      .setUrlParams(AgentConnectionWatchQuery)
       .addSuccess(WebSocketUpgradeSchema)
   )
   .addError(BadRequest)

@@ -4,18 +4,10 @@
  * application key to an app host. See docs/external-auth.md, "Applications".
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
-import { AppHostResponse } from "@workbay/core"
-import { Schema } from "effect"
+import { AppHostResponse, AuthRedirectQuery } from "@workbay/core"
 import { audit, Audited } from "../Audit.js"
 import { BadRequest, Forbidden, NotFound } from "../Common.js"
 import { Authentication } from "../Security.js"
-
-export const AuthRedirectQuery = Schema.Struct({
-  redirect_uri: Schema.String.pipe(
-    Schema.minLength(1, { message: () => "The redirect_uri is required." }),
-    Schema.maxLength(4096, { message: () => "At most 4096 characters." })
-  )
-})
 
 export class ApplicationsApi extends HttpApiGroup.make("applications")
   .add(HttpApiEndpoint.get("host", "/applications/host").addSuccess(AppHostResponse))

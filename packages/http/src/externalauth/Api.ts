@@ -7,16 +7,19 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
+  AgentExternalAuthQuery,
   AgentExternalAuthResponse,
   DeleteExternalAuthResponse,
+  ExternalAuthCallbackQuery,
   ExternalAuthDevice,
+  ExternalAuthDeviceExchangeRequest,
   ExternalAuthWire,
   ListUserExternalAuthResponse,
   ProviderUnavailable as CoreProviderUnavailable
 } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, Forbidden, NoContent, NotFound, optionalParam, wire } from "../Common.js"
+import { BadRequest, Forbidden, NoContent, NotFound, wire } from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
 
 /** 502: the provider could not be reached, or answered something unusable. */
@@ -24,36 +27,6 @@ export const ProviderUnavailable = wire(CoreProviderUnavailable)
 
 const ProviderPath = Schema.Struct({
   externalauth: Schema.String.pipe(Schema.minLength(1, { message: () => "The provider id is required." }))
-})
-
-const text = (max: number) => Schema.String.pipe(Schema.maxLength(max, { message: () => `At most ${max} characters.` }))
-
-/** The callback's query: the provider's `code` and `state` (or `error`), or, to start, a `redirect` path. */
-export const CallbackQuery = Schema.Struct({
-  code: optionalParam(text(4096)),
-  state: optionalParam(text(1024)),
-  error: optionalParam(text(256)),
-  error_description: optionalParam(text(1024)),
-  redirect: optionalParam(text(2048))
-})
-
-export class ExternalAuthDeviceExchange extends Schema.Class<ExternalAuthDeviceExchange>("ExternalAuthDeviceExchange")({
-  device_code: text(1024).pipe(Schema.minLength(1, { message: () => "The device code is required." }))
-}) {}
-
-/** `listen` is on when present at all (`?listen`, `?listen=true`), as the described system reads it; `false` or `0` turn it off. */
-const ListenParam = Schema.transform(Schema.String, Schema.Boolean, {
-  strict: true,
-  decode: (s) => s !== "false" && s !== "0",
-  encode: (b) => (b ? "true" : "false")
-})
-
-/** What an agent asks: `match` (a URL; `url` for older agents) or `id`, and `listen`. */
-export const AgentExternalAuthQuery = Schema.Struct({
-  match: optionalParam(text(2048)),
-  url: optionalParam(text(2048)),
-  id: optionalParam(text(256)),
-  listen: Schema.optional(ListenParam)
 })
 
 /** The caller's links and the providers. */
@@ -71,7 +44,7 @@ export class ExternalAuthApi extends HttpApiGroup.make("externalAuth")
     HttpApiEndpoint.get("callback", "/external-auth/:externalauth/callback")
       .annotate(Audited, audit("external_auth_link", { action: "create" }))
       .setPath(ProviderPath)
-      .setUrlParams(CallbackQuery)
+      .setUrlParams(ExternalAuthCallbackQuery)
       .addSuccess(HttpApiSchema.Empty(307))
   )
   .add(
@@ -83,7 +56,7 @@ export class ExternalAuthApi extends HttpApiGroup.make("externalAuth")
     HttpApiEndpoint.post("deviceExchange", "/external-auth/:externalauth/device")
       .annotate(Audited, audit("external_auth_link", { action: "create" }))
       .setPath(ProviderPath)
-      .setPayload(ExternalAuthDeviceExchange)
+      .setPayload(ExternalAuthDeviceExchangeRequest)
       .addSuccess(NoContent)
   )
   .addError(BadRequest)

@@ -13,7 +13,7 @@ import { implement } from "../Handlers.js"
 import { RequestContext } from "../RequestContext.js"
 
 /** The calling agent's workspace owner's token (the agent comes from the agents area's authentication). */
-const forAgent = (query: AgentExternalAuthQuery) =>
+const forAgent = (query: typeof AgentExternalAuthQuery.Type) =>
   Effect.flatMap(CurrentAgent, ({ owner }) => Effect.flatMap(ExternalAuth, (x) => x.forAgent(owner, query)))
 
 export const ExternalAuthHttp = implement(WorkbayApi, "externalAuth", {

@@ -1,6 +1,14 @@
 /** General routes: root, build info, update check, deployment information, experiments, CSP reports. */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { BuildInfo, DeploymentConfigResponse, DeploymentSsh, ResponseBody, UpdateCheck } from "@workbay/core"
+import {
+  BuildInfo,
+  CspReportRequest,
+  DeploymentConfigResponse,
+  DeploymentSsh,
+  DeploymentStats,
+  ResponseBody,
+  UpdateCheck
+} from "@workbay/core"
 import { Schema } from "effect"
 import { Audited } from "../Audit.js"
 import { BadRequest, EmptyOk, Forbidden } from "../Common.js"
@@ -14,34 +22,11 @@ export class GeneralApi extends HttpApiGroup.make("general")
   .prefix("/api/v2")
 {}
 
-export class DeploymentStats extends Schema.Class<DeploymentStats>("DeploymentStats")({
-  aggregated_from: Schema.Date,
-  collected_at: Schema.Date,
-  next_update_at: Schema.Date,
-  session_count: Schema.Struct({
-    jetbrains: Schema.Int,
-    reconnecting_pty: Schema.Int,
-    ssh: Schema.Int,
-    vscode: Schema.Int
-  }),
-  workspaces: Schema.Struct({
-    building: Schema.Int,
-    failed: Schema.Int,
-    pending: Schema.Int,
-    running: Schema.Int,
-    stopped: Schema.Int,
-    rx_bytes: Schema.Int,
-    tx_bytes: Schema.Int,
-    // The described system's WorkspaceConnectionLatencyMS has no json tags: its keys are the Go field names.
-    connection_latency_ms: Schema.Struct({ P50: Schema.Number, P95: Schema.Number })
-  })
-}) {}
-
 /** Deployment routes that need a caller. */
 export class DeploymentApi extends HttpApiGroup.make("deployment")
   .add(
     HttpApiEndpoint.post("cspReport", "/csp/reports").annotate(Audited, false)
-      .setPayload(Schema.Struct({ "csp-report": Schema.Record({ key: Schema.String, value: Schema.Unknown }) }))
+      .setPayload(CspReportRequest)
       .addSuccess(EmptyOk)
   )
   .add(HttpApiEndpoint.get("config", "/deployment/config").addSuccess(DeploymentConfigResponse))

@@ -5,59 +5,21 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
+  CustomNotificationRequest,
   NotificationMethodsResponse,
   NotificationPreference,
   NotificationsSettings,
-  NotificationTemplate
+  NotificationTemplate,
+  UpdateNotificationsSettingsRequest,
+  UpdateNotificationTemplateMethodRequest,
+  UpdateUserNotificationPreferencesRequest
 } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, EmptyOk, Forbidden, NoContent, NotFound, optionalOr, UserPath, uuid, wireName } from "../Common.js"
+import { BadRequest, EmptyOk, Forbidden, NoContent, NotFound, UserPath, uuid } from "../Common.js"
 import { Authentication } from "../Security.js"
 
 const TemplatePath = Schema.Struct({ notification_template: uuid("Notification template id") })
-
-/** codersdk `UpdateNotificationTemplateMethod`: `""` (or absent) goes back to the deployment default. */
-export class UpdateNotificationTemplateMethod
-  extends Schema.Class<UpdateNotificationTemplateMethod>("UpdateNotificationTemplateMethod")({
-    method: optionalOr(
-      Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })),
-      () => ""
-    )
-  }, wireName("UpdateNotificationTemplateMethod"))
-{}
-
-/** codersdk `UpdateUserNotificationPreferences`: template id to disabled. */
-export class UpdateUserNotificationPreferences
-  extends Schema.Class<UpdateUserNotificationPreferences>("UpdateUserNotificationPreferences")({
-    template_disabled_map: Schema.Record({
-      key: Schema.String,
-      value: Schema.Boolean.annotations({ message: () => ({ message: "Must be true or false.", override: true }) })
-    })
-  }, wireName("UpdateUserNotificationPreferences"))
-{}
-
-/** codersdk `NotificationsSettings` as a request. */
-export class UpdateNotificationsSettings
-  extends Schema.Class<UpdateNotificationsSettings>("UpdateNotificationsSettings")({
-    notifier_paused: Schema.Boolean.annotations({
-      message: () => ({ message: "Must be true or false.", override: true })
-    })
-  }, wireName("NotificationsSettings"))
-{}
-
-const Text = Schema.String.pipe(Schema.maxLength(4096, { message: () => "Must be at most 4096 characters." }))
-
-/** codersdk `CustomNotificationContent`. */
-export class CustomNotificationContent extends Schema.Class<CustomNotificationContent>("CustomNotificationContent")({
-  title: optionalOr(Text, () => ""),
-  message: optionalOr(Text, () => "")
-}, wireName("CustomNotificationContent")) {}
-
-/** codersdk `CustomNotificationRequest`. */
-export class CustomNotificationRequest extends Schema.Class<CustomNotificationRequest>("CustomNotificationRequest")({
-  content: CustomNotificationContent
-}, wireName("CustomNotificationRequest")) {}
 
 export class NotificationsApi extends HttpApiGroup.make("notifications")
   .add(
@@ -74,7 +36,7 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
     HttpApiEndpoint.put("updateTemplateMethod", "/notifications/templates/:notification_template/method")
       .annotate(Audited, audit("notification_template"))
       .setPath(TemplatePath)
-      .setPayload(UpdateNotificationTemplateMethod)
+      .setPayload(UpdateNotificationTemplateMethodRequest)
       .addSuccess(EmptyOk)
       // Nothing would change: no body, as the described system answers.
       .addSuccess(HttpApiSchema.Empty(304))
@@ -87,13 +49,13 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
   .add(
     HttpApiEndpoint.put("updatePreferences", "/users/:user/notifications/preferences").annotate(Audited, audit("user"))
       .setPath(UserPath)
-      .setPayload(UpdateUserNotificationPreferences)
+      .setPayload(UpdateUserNotificationPreferencesRequest)
       .addSuccess(Schema.Array(NotificationPreference))
   )
   .add(HttpApiEndpoint.get("getSettings", "/notifications/settings").addSuccess(NotificationsSettings))
   .add(
     HttpApiEndpoint.put("updateSettings", "/notifications/settings").annotate(Audited, audit("notifications_settings"))
-      .setPayload(UpdateNotificationsSettings)
+      .setPayload(UpdateNotificationsSettingsRequest)
       .addSuccess(NotificationsSettings)
       .addSuccess(HttpApiSchema.Empty(304))
   )

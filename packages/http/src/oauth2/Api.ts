@@ -7,28 +7,28 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import * as Core from "@workbay/core"
 import {
+  ListOAuth2AppsQuery,
   OAuth2AuthorizationServerMetadata,
+  OAuth2AuthorizeQuery,
   OAuth2ClientConfiguration,
+  OAuth2ClientRegistrationRequest,
   OAuth2ClientRegistrationResponse,
+  OAuth2ClientUpdateRequest,
+  OAuth2ConsentRequest,
   OAuth2ProtectedResourceMetadata,
   OAuth2ProviderApp,
   OAuth2ProviderAppSecret,
   OAuth2ProviderAppSecretFull,
-  OAuth2TokenResponse
+  OAuth2RevokeRequest,
+  OAuth2SignInRequest,
+  OAuth2TokenRequest,
+  OAuth2TokenResponse,
+  PostOAuth2ProviderAppRequest,
+  RevokeOAuth2AppQuery
 } from "@workbay/core"
 import { Schema, SchemaAST } from "effect"
 import { audit, Audited } from "../Audit.js"
-import {
-  BadRequest,
-  EmptyOk,
-  Forbidden,
-  NoContent,
-  NotFound,
-  optional,
-  optionalParam,
-  uuid,
-  wireName
-} from "../Common.js"
+import { BadRequest, EmptyOk, Forbidden, NoContent, NotFound, uuid } from "../Common.js"
 import { Authentication } from "../Security.js"
 
 /** An HTML page (the authorization endpoint's sign-in, consent and error pages), with its status. */
@@ -70,22 +70,10 @@ export const OAuth2Unauthorized = oauth2Wire(
 const AppPath = Schema.Struct({ app: uuid("OAuth2 app id") })
 const SecretPath = Schema.Struct({ app: uuid("OAuth2 app id"), secretID: uuid("OAuth2 app secret id") })
 
-const Name = Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." }))
-const Url = Schema.String.pipe(Schema.maxLength(2048, { message: () => "Must be at most 2048 characters." }))
-
-/** codersdk `PostOAuth2ProviderAppRequest` (and `PutOAuth2ProviderAppRequest`, the same fields). */
-export class PostOAuth2ProviderAppRequest
-  extends Schema.Class<PostOAuth2ProviderAppRequest>("PostOAuth2ProviderAppRequest")({
-    name: Name,
-    callback_url: Url,
-    icon: optional(Url)
-  }, wireName("PostOAuth2ProviderAppRequest"))
-{}
-
 export class OAuth2AppsApi extends HttpApiGroup.make("oauth2Apps")
   .add(
     HttpApiEndpoint.get("list", "/oauth2-provider/apps")
-      .setUrlParams(Schema.Struct({ user_id: optionalParam(uuid("user_id")) }))
+      .setUrlParams(ListOAuth2AppsQuery)
       .addSuccess(Schema.Array(OAuth2ProviderApp))
   )
   .add(
@@ -131,90 +119,12 @@ export class OAuth2AppsApi extends HttpApiGroup.make("oauth2Apps")
   .prefix("/api/v2")
 {}
 
-const Text = Schema.String
-/** A form body (`application/x-www-form-urlencoded`), as the OpenAPI document shows it. */
-const formEncoding = <S extends Schema.Schema<any, any, never>>(schema: S): S =>
-  HttpApiSchema.withEncoding(schema as Schema.Schema<any, Readonly<Record<string, string | undefined>>, never>, {
-    kind: "UrlParams"
-  }) as unknown as S
-
-/** The query of the authorization endpoint; each part is checked by the service (errors per RFC 6749 4.1.2.1). */
-export const AuthorizeQuery = Schema.Struct({
-  client_id: Schema.optional(Text),
-  state: Schema.optional(Text),
-  response_type: Schema.optional(Text),
-  redirect_uri: Schema.optional(Text),
-  scope: Schema.optional(Text),
-  code_challenge: Schema.optional(Text),
-  code_challenge_method: Schema.optional(Text)
-})
-
-/** The consent form: its CSRF token and the user's choice (`allow`, the default, or `deny`). */
-export const ConsentForm = Schema.Struct({ csrf_token: Schema.optional(Text), decision: Schema.optional(Text) }).pipe(
-  formEncoding
-)
-
-/** The sign-in form of the authorization page. */
-export const SignInForm = Schema.Struct({ email: Schema.optional(Text), password: Schema.optional(Text) }).pipe(
-  formEncoding
-)
-
-/** RFC 6749 4.1.3 and 6: a token request's form fields (every check is the service's, answered as 5.2). */
-export const TokenForm = Schema.Struct({
-  grant_type: Schema.optional(Text),
-  code: Schema.optional(Text),
-  redirect_uri: Schema.optional(Text),
-  client_id: Schema.optional(Text),
-  client_secret: Schema.optional(Text),
-  code_verifier: Schema.optional(Text),
-  refresh_token: Schema.optional(Text),
-  scope: Schema.optional(Text),
-  resource: Schema.optional(Text)
-}).pipe(formEncoding)
-
-/** RFC 7009 2.1. */
-export const RevokeForm = Schema.Struct({
-  client_id: Schema.optional(Text),
-  client_secret: Schema.optional(Text),
-  token: Schema.optional(Text),
-  token_type_hint: Schema.optional(Text)
-}).pipe(formEncoding)
-
-/** codersdk `OAuth2ClientRegistrationRequest` (RFC 7591 2). */
-export class OAuth2ClientRegistrationRequest
-  extends Schema.Class<OAuth2ClientRegistrationRequest>("OAuth2ClientRegistrationRequest")({
-    redirect_uris: optional(Schema.Array(Url)),
-    client_name: optional(Text),
-    client_uri: optional(Url),
-    logo_uri: optional(Url),
-    tos_uri: optional(Url),
-    policy_uri: optional(Url),
-    jwks_uri: optional(Url),
-    jwks: optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-    software_id: optional(Text),
-    software_version: optional(Text),
-    software_statement: optional(Text),
-    grant_types: optional(Schema.Array(Text)),
-    response_types: optional(Schema.Array(Text)),
-    token_endpoint_auth_method: optional(Text),
-    scope: optional(Text),
-    contacts: optional(Schema.Array(Text))
-  }, wireName("OAuth2ClientRegistrationRequest"))
-{}
-
-/** RFC 7592 2.2: the update repeats the registration, with the client's id. */
-export class OAuth2ClientUpdateRequest
-  extends OAuth2ClientRegistrationRequest.extend<OAuth2ClientUpdateRequest>("OAuth2ClientUpdateRequest")({
-    client_id: optional(Text)
-  })
-{}
-
 const ClientPath = Schema.Struct({ client_id: Schema.String })
 
 export class OAuth2Api extends HttpApiGroup.make("oauth2")
   .add(
     HttpApiEndpoint.get("authorizePage", "/oauth2/authorize")
-      .setUrlParams(AuthorizeQuery)
+      .setUrlParams(OAuth2AuthorizeQuery)
       .addSuccess(html(200))
       .addSuccess(html(302))
       .addSuccess(html(400))
@@ -222,8 +132,8 @@ export class OAuth2Api extends HttpApiGroup.make("oauth2")
   .add(
     HttpApiEndpoint.post("authorize", "/oauth2/authorize")
       .annotate(Audited, audit("oauth2_provider_app_code_token"))
-      .setUrlParams(AuthorizeQuery)
-      .setPayload(ConsentForm)
+      .setUrlParams(OAuth2AuthorizeQuery)
+      .setPayload(OAuth2ConsentRequest)
       .addSuccess(HttpApiSchema.Empty(302))
       .addError(BadRequest)
       .addError(Forbidden)
@@ -232,8 +142,8 @@ export class OAuth2Api extends HttpApiGroup.make("oauth2")
   .add(
     HttpApiEndpoint.post("signIn", "/oauth2/sign-in")
       .annotate(Audited, audit("api_key", { action: "login", anonymous: true }))
-      .setUrlParams(AuthorizeQuery)
-      .setPayload(SignInForm)
+      .setUrlParams(OAuth2AuthorizeQuery)
+      .setPayload(OAuth2SignInRequest)
       .addSuccess(html(303))
       .addSuccess(html(400))
       .addSuccess(html(401))
@@ -271,7 +181,7 @@ export class OAuth2Api extends HttpApiGroup.make("oauth2")
   .add(
     HttpApiEndpoint.post("token", "/oauth2/tokens")
       .annotate(Audited, audit("api_key", { anonymous: true }))
-      .setPayload(TokenForm)
+      .setPayload(OAuth2TokenRequest)
       .addSuccess(OAuth2TokenResponse)
       .addError(OAuth2Error)
       .addError(OAuth2Unauthorized)
@@ -279,7 +189,7 @@ export class OAuth2Api extends HttpApiGroup.make("oauth2")
   .add(
     HttpApiEndpoint.del("revokeApp", "/oauth2/tokens")
       .annotate(Audited, audit("api_key"))
-      .setUrlParams(Schema.Struct({ client_id: Schema.String }))
+      .setUrlParams(RevokeOAuth2AppQuery)
       .addSuccess(NoContent)
       .addError(BadRequest)
       .addError(Forbidden)
@@ -289,7 +199,7 @@ export class OAuth2Api extends HttpApiGroup.make("oauth2")
   .add(
     HttpApiEndpoint.post("revoke", "/oauth2/revoke")
       .annotate(Audited, audit("api_key", { action: "delete", anonymous: true }))
-      .setPayload(RevokeForm)
+      .setPayload(OAuth2RevokeRequest)
       .addSuccess(EmptyOk)
       .addError(OAuth2Error)
       .addError(OAuth2Unauthorized)

@@ -69,7 +69,7 @@ const sessionTokenOf = (ctx: RequestContextShape) =>
   ctx.cookie(ctx.sessionCookieName) ?? ctx.header(DEFAULT_SESSION_HEADER.toLowerCase())
 
 export const OAuth2AppsHttp = implement(WorkbayApi, "oauth2Apps", {
-  list: ({ urlParams }) => Effect.flatMap(OAuth2Apps, (s) => s.list({ user_id: urlParams.user_id })),
+  list: ({ urlParams }) => Effect.flatMap(OAuth2Apps, (s) => s.list(urlParams)),
   create: ({ payload }) => Effect.flatMap(OAuth2Apps, (s) => s.create(payload)),
   get: ({ path }) => Effect.flatMap(OAuth2Apps, (s) => s.get(path.app)),
   update: ({ path, payload }) => Effect.flatMap(OAuth2Apps, (s) => s.update(path.app, payload)),

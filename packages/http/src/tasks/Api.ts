@@ -4,58 +4,27 @@
  * Paths, bodies and answers as the described system's `/api/v2/tasks`; see docs/tasks.md.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
-import { Task, TaskBuildResponse, TaskLogsResponse, TasksListResponse, WorkspaceName } from "@workbay/core"
+import {
+  CreateTaskRequest,
+  ListTasksQuery,
+  Task,
+  TaskBuildResponse,
+  TaskLogsResponse,
+  TaskSendRequest,
+  TasksListResponse,
+  UpdateTaskInputRequest
+} from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import {
-  BadRequest,
-  Conflict,
-  Forbidden,
-  NoContent,
-  NonNegativeIntParam,
-  NotFound,
-  optional,
-  optionalParam,
-  uuid,
-  wireName
-} from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound } from "../Common.js"
 import { Authentication } from "../Security.js"
-
-/** The longest prompt or input (64 KiB of text). */
-const MAX_INPUT = 65_536
-
-const Input = Schema.String.pipe(
-  Schema.minLength(1, { message: () => "Input is required." }),
-  Schema.maxLength(MAX_INPUT, { message: () => `Must be at most ${MAX_INPUT} characters.` })
-)
-
-export class CreateTaskRequest extends Schema.Class<CreateTaskRequest>("CreateTaskRequest")({
-  input: Input,
-  template_version_id: uuid("Template version id"),
-  template_version_preset_id: optional(uuid("Template version preset id")),
-  // Empty means "not given" (a name is generated), as the described system's omitempty name.
-  name: optional(Schema.Union(Schema.Literal(""), WorkspaceName)),
-  display_name: optional(Schema.String.pipe(Schema.maxLength(64, { message: () => "Must be at most 64 characters." })))
-}, wireName("CreateTaskRequest")) {}
-
-export class UpdateTaskInputRequest extends Schema.Class<UpdateTaskInputRequest>("UpdateTaskInputRequest")({
-  input: Input
-}, wireName("UpdateTaskInputRequest")) {}
-
-export class TaskSendRequest extends Schema.Class<TaskSendRequest>("TaskSendRequest")({
-  input: Input
-}, wireName("TaskSendRequest")) {}
 
 const TaskPath = Schema.Struct({ user: Schema.String, task: Schema.String.pipe(Schema.maxLength(256)) })
 
 export class TasksApi extends HttpApiGroup.make("tasks")
   .add(
     HttpApiEndpoint.get("list", "/tasks")
-      .setUrlParams(Schema.Struct({
-        q: optionalParam(Schema.String.pipe(Schema.maxLength(4096))),
-        limit: optionalParam(NonNegativeIntParam),
-        offset: optionalParam(NonNegativeIntParam)
-      }))
+      .setUrlParams(ListTasksQuery)
       .addSuccess(TasksListResponse)
   )
   .add(
