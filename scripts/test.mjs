@@ -40,7 +40,7 @@ const checks = [
     return r
   }),
   run("format:check", bin("dprint"), ["check"]),
-  run("lint", bin("eslint"), ["."]),
+  run("lint", bin("oxlint"), ["--deny-warnings", "--report-unused-disable-directives-severity=error"]),
   run("check:layers", bin("depcruise"), ["packages/*/src", "packages/*/test", "--output-type", "err-long"])
 ]
 const tests = await run("vitest", bin("vitest"), ["run", ...process.argv.slice(2)], { inherit: true })
