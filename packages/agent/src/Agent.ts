@@ -113,7 +113,11 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
   })
   let lifecycle: LifecycleState = "created"
   let manifest: Manifest | undefined
+  // The task command runs in the manifest's environment: inputs that arrive before the first
+  // manifest (the service may send them the moment the agent connects) wait for it.
   let taskEnvironment: ScriptEnvironment | undefined
+  let manifestRead!: () => void
+  const firstManifest = new Promise<void>((resolve) => (manifestRead = resolve))
   const timers = new Set<NodeJS.Timeout>()
   const every = (ms: number, run: () => void) => {
     const t = setInterval(run, ms)
@@ -170,7 +174,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
   }
   const tasks = new TaskInputs({
     command: options.taskCommand,
-    environment: () => taskEnvironment ?? { directory: options.directory, env: {} },
+    environment: () => firstManifest.then(() => taskEnvironment!),
     report: reportTaskOutput,
     log
   })
@@ -232,6 +236,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
       logs
     }
     taskEnvironment = environment
+    manifestRead()
     await rpc.call("update_startup", {
       startup: { version: AGENT_VERSION, expanded_directory: environment.directory, subsystems: [] }
     }).catch((e) => log(`startup report: ${String(e)}`))

@@ -111,11 +111,16 @@ export class TaskInputs {
   private readonly listeners = new Set<(input: TaskInput) => void>()
   private queue: Promise<void> = Promise.resolve()
   private readonly stopping = new AbortController()
+  /** Settles (undefined) once stopped: an input waiting for its environment waits no longer. */
+  private readonly stopped = new Promise<undefined>((resolve) =>
+    this.stopping.signal.addEventListener("abort", () => resolve(undefined), { once: true })
+  )
 
   constructor(
     private readonly options: {
       readonly command?: string | undefined
-      readonly environment: () => TaskCommandEnvironment
+      /** Where the command runs; an input waits until it is known (the agent's first manifest). */
+      readonly environment: () => Promise<TaskCommandEnvironment>
       readonly report: (content: string) => Promise<unknown>
       readonly log: (line: string) => void
     }
@@ -138,7 +143,9 @@ export class TaskInputs {
     if (command === undefined || command === "" || this.stopping.signal.aborted) return
     this.queue = this.queue.then(async () => {
       if (this.stopping.signal.aborted) return
-      const result = await runTaskCommand(command, input.content, this.options.environment(), this.stopping.signal)
+      const environment = await Promise.race([this.options.environment(), this.stopped])
+      if (environment === undefined || this.stopping.signal.aborted) return
+      const result = await runTaskCommand(command, input.content, environment, this.stopping.signal)
       if (this.stopping.signal.aborted) return
       if (result.failure !== undefined) {
         this.options.log(`the task command failed on input ${input.entryId}: ${result.failure}`)

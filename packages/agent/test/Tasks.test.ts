@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
 import { type RunningAgent, splitOutput, startAgent, type TaskInput } from "../src/index.js"
-import { MAX_TASK_OUTPUT_MESSAGE_BYTES } from "../src/Tasks.js"
+import { MAX_TASK_OUTPUT_MESSAGE_BYTES, TaskInputs } from "../src/Tasks.js"
 import { AGENT_COMMAND, eventually } from "./support.js"
 
 describe("the reference agent and task input", () => {
@@ -169,5 +169,47 @@ describe("the reference agent and task input", () => {
     await agent.stop()
     expect(Date.now() - began).toBeLessThan(10_000)
     expect(await logs(workspaceId)).toEqual([["input", "take your time"]])
+  })
+})
+
+describe("task inputs before the manifest", () => {
+  /** A command environment that is known only when `know` is called, as before the agent's first manifest. */
+  const later = () => {
+    let know!: (env: Record<string, string>) => void
+    const known = new Promise<{ directory: string; env: Record<string, string> }>((resolve) =>
+      know = (env) => resolve({ directory: tmpdir(), env })
+    )
+    return { know, environment: () => known }
+  }
+
+  it("an input that arrives before the manifest waits for its environment", async () => {
+    const { know, environment } = later()
+    const reported: Array<string> = []
+    const inputs = new TaskInputs({
+      command: `printf '%s: ' "$TASK_PREFIX"; tr a-z A-Z`,
+      environment,
+      report: async (content) => void reported.push(content),
+      log: () => {}
+    })
+    inputs.receive({ entryId: 1, content: "fix the parser", time: new Date() })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(reported).toEqual([])
+    know({ TASK_PREFIX: "agent says" })
+    await eventually(async () => reported, (r) => r.length === 1, "the command's output")
+    expect(reported).toEqual(["agent says: FIX THE PARSER"])
+  })
+
+  it("stopping while an input waits for the manifest settles, and runs nothing", async () => {
+    const { environment } = later()
+    const reported: Array<string> = []
+    const inputs = new TaskInputs({
+      command: "cat",
+      environment,
+      report: async (content) => void reported.push(content),
+      log: () => {}
+    })
+    inputs.receive({ entryId: 1, content: "never run", time: new Date() })
+    await inputs.stop()
+    expect(reported).toEqual([])
   })
 })
