@@ -1,207 +1,810 @@
-/** @workbay/core: domain models, rules, services, typed errors and repository ports. */
-// Shared machinery: errors, ids, the actor and the one authorization evaluator, audit collection, ports.
-export * from "./Actor.js"
-export * from "./AgentToken.js"
-export * from "./Audit.js"
-export * from "./AuthCheck.js"
+/**
+ * @workbay/core: domain models, rules, services, typed errors and repository ports.
+ *
+ * This file is the package's public surface (its `exports` map has "." only): what an embedder, a
+ * storage package or the HTTP package may use. A module or a name it leaves out is internal: a
+ * helper of the package itself, reached by the package's own tests through a relative path
+ * (`../src/...`). See docs/architecture.md, "Public surface".
+ */
+
+// Shared machinery: errors, ids, the actor and the one authorization evaluator, audit collection,
+// events, pubsub, settings, secrets, metrics, the services' layer, wire encoding.
+export { type Actor, allowed, authorize, authorizeRead, authorizeVisible, CurrentActor, decision } from "./Actor.js"
+export { hashAgentToken, isAgentToken } from "./AgentToken.js"
+export {
+  type AuditAction,
+  type AuditDiff,
+  type AuditDiffEntry,
+  AuditEntries,
+  type AuditLogRecord,
+  AuditRequest,
+  type AuditRequestFacts,
+  type AuditRequestShape,
+  type AuditResource,
+  newAuditRequest,
+  NIL_UUID,
+  writeAuditEntry
+} from "./Audit.js"
+export {
+  AuthCheck,
+  AuthorizationCheck,
+  AuthorizationObject,
+  AuthorizationRequest,
+  AuthorizationResponse,
+  type StoredAcl
+} from "./AuthCheck.js"
+export { compileEncoder, compileEncodeStep } from "./Encoding.js"
 export * from "./Errors.js"
 export * from "./Events.js"
-export * from "./Follow.js"
 export * from "./Ids.js"
-export * from "./Pattern.js"
-export * from "./Platform.js"
-export * from "./PubSub.js"
+export * from "./Metrics.js"
+export { type DeviceCodes, type OAuthEndpoints } from "./OAuthClient.js"
+export { hashSecret, MailSender, PasswordHasher } from "./Platform.js"
+export {
+  checkChannel,
+  checkMessage,
+  makeSubscribers,
+  PubSub,
+  PUBSUB_RESYNC,
+  type PubSubShape,
+  type Subscribers
+} from "./PubSub.js"
 export * as Rbac from "./Rbac.js"
 export * from "./Repositories.js"
-export * from "./Requests.js"
-export * from "./Schedule.js"
-export * from "./SearchQuery.js"
+export { SearchPageQuery, uuid } from "./Requests.js"
+export {
+  EncryptionKeysRefused,
+  keyDigest,
+  makeSecretBox,
+  type SealedValue,
+  SecretBox,
+  type SecretBoxShape,
+  SecretDecryptFailed,
+  SecretKeyRepo,
+  UNENCRYPTED_SECRETS_WARNING
+} from "./SecretBox.js"
 export * from "./Services.js"
 export * from "./Settings.js"
+export { wireMaker } from "./Wire.js"
+
 // The settings table: one declaration per setting (flag, variable, default, help, deployment-config option).
-export * from "./settings/Setting.js"
-export * from "./settings/Table.js"
+export { type Setting, settingEnv } from "./settings/Setting.js"
+export { type SettingKey, settingsList, type SettingValues } from "./settings/Table.js"
 export * as SettingTypes from "./settings/Types.js"
-export * from "./Wire.js"
-// users: accounts, sessions and API keys, passwords, git SSH keys, quiet hours
-export * from "./externalauth/GithubSignIn.js"
-export * from "./externalauth/OidcSignIn.js"
-export * from "./externalauth/SignIn.js"
-export * from "./users/ApiKey.js"
-export * from "./users/Auth.js"
+
+// enterprise: licenses, entitlements, the feature gate's cache, appearance
+export { Appearance } from "./enterprise/Appearance.js"
+export { Licensing } from "./enterprise/Entitlements.js"
+export { type FeatureName, humanize } from "./enterprise/Features.js"
+export {
+  AppearanceConfig,
+  BannerConfig,
+  Entitlement,
+  Entitlements,
+  Feature,
+  License,
+  type LicenseRecord,
+  LicenseRepo,
+  type LicenseRepoShape,
+  LinkConfig,
+  UpdateAppearanceConfig,
+  UsagePeriod
+} from "./enterprise/License.js"
+export { type LicenseKey } from "./enterprise/LicenseKey.js"
+export { Licenses } from "./enterprise/Licenses.js"
+export * from "./enterprise/Requests.js"
+
+// users: accounts, sessions and API keys, passwords, git SSH keys, quiet hours, links, sign-in throttle
+export {
+  AllowListEntry,
+  ApiKey,
+  ApiKeyLoginType,
+  type ApiKeyRecord,
+  ApiKeyScope,
+  ApiKeyWithOwner,
+  ExternalApiKeyScopes,
+  GenerateApiKeyResponse,
+  LoginResponse,
+  TokenConfig,
+  TokenName
+} from "./users/ApiKey.js"
+export { Auth, externalScopes } from "./users/Auth.js"
 export * from "./users/Events.js"
 export * from "./users/GitSshKey.js"
-export * from "./users/Links.js"
-export * from "./users/LoginThrottle.js"
-export * from "./users/Passwords.js"
-export * from "./users/Preferences.js"
+export { type LinkLoginType, type UserLinkClaims, type UserLinkRecord, UserLinkRepo } from "./users/Links.js"
+export {
+  decideAttempt,
+  type LoginFailures,
+  loginThrottleKey,
+  type LoginThrottleKind,
+  type LoginThrottlePolicy,
+  LoginThrottleRepo,
+  type ThrottleDecision
+} from "./users/LoginThrottle.js"
+export { NewPassword, ValidateUserPasswordResponse } from "./users/Passwords.js"
+export { AgentChatSendShortcut, DisplayMode, type StoredPreferences, UserPreferences } from "./users/Preferences.js"
 export * from "./users/Repositories.js"
 export * from "./users/Requests.js"
-export * from "./users/User.js"
-export * from "./users/Users.js"
-// organizations and their members
-export * from "./organizations/CustomRole.js"
-export * from "./organizations/Organization.js"
-export * from "./organizations/Organizations.js"
+export {
+  AssignableRole,
+  DisplayName,
+  Email,
+  FirstUserResponse,
+  LoginType,
+  MinimalUser,
+  ReducedUser,
+  RolePermission,
+  SlimRole,
+  User,
+  UserAppearance,
+  UserLoginType,
+  Username,
+  type UserRecord,
+  UserRoles,
+  UsersPage,
+  UserStatus
+} from "./users/User.js"
+export { Users } from "./users/Users.js"
+
+// organizations and their members, custom roles
+export { type CustomRolePermission, type CustomRoleRecord, CustomRoleRepo, Role } from "./organizations/CustomRole.js"
+export {
+  Organization,
+  OrganizationMember,
+  OrganizationName,
+  type OrganizationRecord,
+  PaginatedMembers,
+  ShareableWorkspaceOwners,
+  WorkspaceSharingSettings
+} from "./organizations/Organization.js"
+export { Organizations } from "./organizations/Organizations.js"
 export * from "./organizations/Repositories.js"
 export * from "./organizations/Requests.js"
+
 // groups, quotas, AI budgets
 export * from "./groups/Group.js"
-export * from "./groups/Groups.js"
+export { Groups } from "./groups/Groups.js"
 export * from "./groups/Requests.js"
-// templates: uploaded files, archives, the provisioner port, the built-in `workbay` provisioner, the job queue
-export * from "./templates/Archive.js"
-export * from "./templates/BuildTimeStats.js"
-export * from "./templates/Events.js"
-export * from "./templates/Examples.js"
-export * from "./templates/ExternalDaemon.js"
-export * from "./templates/File.js"
-export * from "./templates/Files.js"
-export * from "./templates/Provisioner.js"
-export * from "./templates/ProvisionerDaemon.js"
-export * from "./templates/ProvisionerDaemons.js"
-export * from "./templates/ProvisionerJob.js"
-export * from "./templates/ProvisionerJobs.js"
-export * from "./templates/ProvisionerJobViews.js"
-export * from "./templates/ProvisionerKey.js"
-export * from "./templates/ProvisionerKeys.js"
-export * from "./templates/Requests.js"
-export * from "./templates/Template.js"
-export { parseTemplate, TemplateSpec } from "./templates/TemplateFile.js"
-export * from "./templates/Templates.js"
-export * from "./templates/TemplateVersion.js"
-export * from "./templates/TemplateVersionExecutors.js"
-export * from "./templates/TemplateVersions.js"
-export * from "./templates/TemplateVersionWire.js"
-export * from "./templates/TemplateWire.js"
-export * from "./templates/WorkbayProvisioner.js"
-export * from "./templates/Worker.js"
-// audit and connection logs, retention
-export * from "./audit/AuditLog.js"
-export * from "./audit/AuditLogs.js"
-export * from "./audit/ConnectionLog.js"
-export * from "./audit/Requests.js"
-export * from "./audit/Retention.js"
-// general: build info, deployment records and configuration
-export * from "./general/BuildInfo.js"
-export * from "./general/Deployment.js"
-export * from "./general/DeploymentConfig.js"
-export * from "./general/Requests.js"
 
-// workspaces: workspaces, their builds and what those provision
+// externalauth: users' links to external auth providers, the tokens agents are handed, sign-in with
+// GitHub and OpenID Connect
+export {
+  ExternalAuth,
+  type ExternalAuthCallbackInput,
+  type FlowCookie,
+  REDIRECT_COOKIE,
+  STATE_COOKIE,
+  VERIFIER_COOKIE
+} from "./externalauth/ExternalAuth.js"
+export {
+  AgentExternalAuthResponse,
+  DeleteExternalAuthResponse,
+  ExternalAuthAppInstallation,
+  ExternalAuthDevice,
+  ExternalAuthLinkProvider,
+  type ExternalAuthLinkRecord,
+  ExternalAuthLinkRepo,
+  ExternalAuthLinkWire,
+  ExternalAuthUser,
+  ExternalAuthWire,
+  ListUserExternalAuthResponse
+} from "./externalauth/ExternalAuthLink.js"
+export { GithubSignIn } from "./externalauth/GithubSignIn.js"
+export * from "./externalauth/OidcSignIn.js"
+export { externalAuthFromEnv, type ResolvedProvider, resolveProviders } from "./externalauth/Provider.js"
+export * from "./externalauth/Requests.js"
+export {
+  AuthMethods,
+  type CallbackAnswer,
+  type CallbackCookie,
+  type CallbackInput,
+  ConvertLoginResponse,
+  DeviceFlowCallbackResponse,
+  type ExternalIdentity,
+  GithubDeviceResponse,
+  OidcClaimsResponse,
+  SignIn,
+  SignInCookies
+} from "./externalauth/SignIn.js"
+
+// templates: uploaded files, archives, the provisioner port, the built-in `workbay` provisioner, the job queue
+export { ArchiveError, type ArchiveFiles, type ArchiveLimits, readArchive } from "./templates/Archive.js"
+export { BUILD_TIME_STATS_BUILDS, BuildDurations } from "./templates/BuildTimeStats.js"
+export * from "./templates/Events.js"
+export { TemplateExample } from "./templates/Examples.js"
+export {
+  checkDaemonName,
+  type DaemonChannel,
+  type DaemonHello,
+  type DaemonSessionOptions,
+  serveDaemon
+} from "./templates/ExternalDaemon.js"
+export { DEFAULT_MAX_FILE_BYTES, type FileRecord, FileRepo, TAR_MIME_TYPE, UploadResponse } from "./templates/File.js"
+export * from "./templates/Files.js"
+export {
+  type AgentApp,
+  type AgentMetadataItem,
+  type AgentScript,
+  type AppHealthcheck,
+  type AppOpenIn,
+  type AppSharingLevel,
+  type BuildInput,
+  type BuildResult,
+  type BuildWorkspace,
+  type DisplayApps,
+  type ExternalAuthProvider,
+  type ImportInput,
+  type ImportResult,
+  type NameValue,
+  type Preset,
+  type ProvisionedAgent,
+  type ProvisionedResource,
+  type Provisioner,
+  ProvisionerFailure,
+  type ProvisionerLog,
+  type ProvisionerLogLevel,
+  type ProvisionerLogSink,
+  type ProvisionerRegistry,
+  Provisioners,
+  REQUIRED_TEMPLATE_VARIABLES,
+  type ResourceMetadata,
+  type RichParameter,
+  type RichParameterOption,
+  type TemplateVariable,
+  type TransitionResources,
+  type WorkspaceTransition,
+  workspaceTransitions
+} from "./templates/Provisioner.js"
+export {
+  MatchedProvisioners,
+  type NewProvisionerDaemon,
+  ProvisionerDaemon,
+  type ProvisionerDaemonFilter,
+  ProvisionerDaemonJob,
+  type ProvisionerDaemonRecord,
+  ProvisionerDaemonRepo,
+  type ProvisionerDaemonStatus
+} from "./templates/ProvisionerDaemon.js"
+export {
+  type DaemonListOptions,
+  type ExternalDaemonDetails,
+  type JobToMatch,
+  PROVISIONER_API_VERSION,
+  ProvisionerDaemons
+} from "./templates/ProvisionerDaemons.js"
+export {
+  type AppendLogsResult,
+  JOB_STATUS_SQL,
+  type JobCompletion,
+  jobStatus,
+  type LogLevel,
+  logLevels,
+  type LogSource,
+  logSources,
+  mutateTags,
+  type NewProvisionerJob,
+  type NewProvisionerJobLog,
+  ProvisionerJob,
+  type ProvisionerJobFilter,
+  type ProvisionerJobInput,
+  ProvisionerJobInputWire,
+  ProvisionerJobLog,
+  type ProvisionerJobLogRecord,
+  ProvisionerJobMetadata,
+  type ProvisionerJobRecord,
+  ProvisionerJobRepo,
+  type ProvisionerJobStatus,
+  type ProvisionerJobType,
+  provisionerJobTypes,
+  type ProvisionerTags,
+  type ProvisionerWorker,
+  type QueueStanding,
+  tagsMatch,
+  type TemplateVersionMetadata,
+  toProvisionerJobLog,
+  type WorkspaceBuildMetadata
+} from "./templates/ProvisionerJob.js"
+export {
+  type EnqueueJob,
+  type FollowLogsOptions,
+  HangDetector,
+  type HangDetectorOptions,
+  ProvisionerJobs
+} from "./templates/ProvisionerJobs.js"
+export { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
+export {
+  CreateProvisionerKeyResponse,
+  PROVISIONER_KEY_HEADER,
+  ProvisionerKey,
+  ProvisionerKeyDaemons,
+  type ProvisionerKeyRecord,
+  ProvisionerKeyRepo
+} from "./templates/ProvisionerKey.js"
+export { ProvisionerKeys } from "./templates/ProvisionerKeys.js"
+export * from "./templates/Requests.js"
+export {
+  type TemplateAcl,
+  type TemplateFilter,
+  type TemplatePatch,
+  type TemplateRecord,
+  TemplateRepo,
+  type TemplateRole
+} from "./templates/Template.js"
+export { Templates, TemplateWorkspaces } from "./templates/Templates.js"
+export {
+  type DryRunRecord,
+  type ImportedAgent,
+  type ImportedApp,
+  type ImportedPreset,
+  type ImportedResource,
+  type ImportedScript,
+  type TemplateVersionImport,
+  type TemplateVersionPage,
+  type TemplateVersionPatch,
+  type TemplateVersionRecord,
+  TemplateVersionRepo
+} from "./templates/TemplateVersion.js"
+export { TemplateVersions } from "./templates/TemplateVersions.js"
+export {
+  type AppStatusState,
+  ArchiveTemplateVersionsResponse,
+  Healthcheck,
+  PresetParameter,
+  TemplateVersion,
+  TemplateVersionExternalAuth,
+  TemplateVersionParameter,
+  TemplateVersionParameterOption,
+  TemplateVersionVariable,
+  VersionPreset,
+  WorkspaceAgent,
+  WorkspaceAgentHealth,
+  WorkspaceAgentLogSource,
+  WorkspaceAgentScript,
+  WorkspaceApp,
+  WorkspaceAppStatus,
+  WorkspaceResource,
+  WorkspaceResourceMetadata
+} from "./templates/TemplateVersionWire.js"
+export {
+  ACLAvailable,
+  CorsBehavior,
+  InvalidatedPreset,
+  InvalidatePresetsResponse,
+  PortShareLevel,
+  Template,
+  TemplateACL,
+  TemplateAutostartRequirement,
+  TemplateAutostopRequirement,
+  TemplateGroup,
+  TemplateRoleSchema,
+  TemplateUser,
+  TransitionStats
+} from "./templates/TemplateWire.js"
+export {
+  makeWorkbayProvisioner,
+  workbayProvisioner,
+  type WorkbayProvisionerOptions
+} from "./templates/WorkbayProvisioner.js"
+export {
+  type JobContext,
+  type JobExecutor,
+  JobExecutors,
+  JobSignal,
+  ProvisionerWorkers,
+  type WorkerOptions
+} from "./templates/Worker.js"
+
+// workspaces: workspaces, their builds and what those provision, sharing, schedules, watching
 export * from "./workspaces/Autofill.js"
-export * from "./workspaces/BuildTimings.js"
+export {
+  AgentConnectionTiming,
+  AgentScriptTiming,
+  ProvisionerTiming,
+  type TimingStage,
+  WorkspaceBuildTimings
+} from "./workspaces/BuildTimings.js"
 export * from "./workspaces/Events.js"
-export * from "./workspaces/Lifecycle.js"
+export {
+  inProcessTickLock,
+  LifecycleActions,
+  type LifecycleCandidate,
+  LifecycleCandidates,
+  LifecycleExecutor,
+  TickLock,
+  type TickStats
+} from "./workspaces/Lifecycle.js"
 export * from "./workspaces/LifecycleActions.js"
-export * from "./workspaces/Parameters.js"
-export * from "./workspaces/PortShare.js"
+export {
+  portShareLevelsAbove,
+  type PortShareLevelValue,
+  PortShareProtocol,
+  type PortShareRecord,
+  PortShareRepo,
+  type ShareableLevel,
+  WorkspaceAgentPortShare,
+  WorkspaceAgentPortShares
+} from "./workspaces/PortShare.js"
 export * from "./workspaces/PortShares.js"
 export * from "./workspaces/Quotas.js"
-export * from "./workspaces/Requests.js"
-export * from "./workspaces/Schedule.js"
-export * from "./workspaces/Sharing.js"
-export * from "./workspaces/Watch.js"
-export * from "./workspaces/Workspace.js"
-export * from "./workspaces/WorkspaceBuild.js"
-export * from "./workspaces/WorkspaceBuildExecutor.js"
-export * from "./workspaces/WorkspaceBuilds.js"
-export * from "./workspaces/Workspaces.js"
-export * from "./workspaces/WorkspaceSchedules.js"
-export * from "./workspaces/WorkspaceWire.js"
+export {
+  AutofillParametersQuery,
+  AvailableUsersQuery,
+  CancelBuildQuery,
+  CreateWorkspaceBuildRequest,
+  CreateWorkspaceRequest,
+  DeleteWorkspaceAgentPortShareRequest,
+  GetWorkspaceQuery,
+  ListBuildsQuery,
+  ListWorkspacesQuery,
+  PostWorkspaceUsageBody,
+  PostWorkspaceUsageRequest,
+  PutExtendWorkspaceRequest,
+  UpdateWorkspaceACL,
+  UpdateWorkspaceAutomaticUpdatesRequest,
+  UpdateWorkspaceAutostartRequest,
+  UpdateWorkspaceBuildStateRequest,
+  UpdateWorkspaceDormancy,
+  UpdateWorkspaceRequest,
+  UpdateWorkspaceTTLRequest,
+  UpsertWorkspaceAgentPortShareRequest
+} from "./workspaces/Requests.js"
+export { type LifecycleBuild, type LifecycleDecision, type LifecycleRule } from "./workspaces/Schedule.js"
+export {
+  SharedWorkspaceActor,
+  WorkspaceACL,
+  WorkspaceGroup,
+  WorkspaceRoleSchema,
+  WorkspaceSharing,
+  WorkspaceUser
+} from "./workspaces/Sharing.js"
+export {
+  publishWorkspaceChange,
+  type WorkspaceChange,
+  type WorkspaceFollow,
+  type WorkspaceListener,
+  WorkspaceWatch
+} from "./workspaces/Watch.js"
+export {
+  type AutomaticUpdates,
+  automaticUpdatesValues,
+  type WorkspaceAcl,
+  type WorkspaceFilter,
+  WorkspaceName,
+  type WorkspacePatch,
+  type WorkspaceRecord,
+  WorkspaceRepo,
+  type WorkspaceRole,
+  type WorkspaceVisibility
+} from "./workspaces/Workspace.js"
+export {
+  type AgentLogSourceRecord,
+  type AgentScriptResult,
+  type AgentScriptRun,
+  type AppHealth,
+  type AppStatusRecord,
+  type BuildReason,
+  type NewStoredResource,
+  type NewWorkspaceAgent,
+  type StoredAgentApp,
+  type StoredAgentScript,
+  type StoredResource,
+  type WorkspaceAgentRecord,
+  type WorkspaceBuildPage,
+  type WorkspaceBuildRecord,
+  WorkspaceBuildRepo,
+  type WorkspaceBuildResult,
+  type WorkspaceBuildSummary,
+  type WorkspaceResourceRecord,
+  WorkspaceResourceRepo,
+  type WorkspaceStatus,
+  workspaceStatuses
+} from "./workspaces/WorkspaceBuild.js"
+export { TaskPrompts } from "./workspaces/WorkspaceBuildExecutor.js"
+export { type QueueBuild, WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
+export { Workspaces } from "./workspaces/Workspaces.js"
+export { ResolveAutostartResponse, WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
+export {
+  Workspace,
+  WorkspaceBuild,
+  WorkspaceBuildParameter,
+  workspaceBuildReasons,
+  WorkspaceHealth,
+  WorkspacesResponse
+} from "./workspaces/WorkspaceWire.js"
 
 // agents: workspace agents, their tokens and what they report
 export * from "./agents/Agent.js"
-export * from "./agents/AgentAuth.js"
+export { AgentAuth, type AgentSession, CurrentAgent } from "./agents/AgentAuth.js"
 export * from "./agents/AgentLog.js"
-export * from "./agents/Agents.js"
-export * from "./agents/AppProxy.js"
-export * from "./agents/AppStatus.js"
-export * from "./agents/Connection.js"
-export * from "./agents/ConnectionEvents.js"
+export {
+  AgentCommand,
+  AgentConnectionInfo,
+  AgentGitSshKey,
+  Agents,
+  ExternalAgentCredentialsWire
+} from "./agents/Agents.js"
+export {
+  AgentTunnels,
+  APP_PROXY_MAX_REQUEST_BYTES,
+  type AppOpenError,
+  AppProxy,
+  type AppRequest,
+  type AppResponse,
+  type AppResponseHead,
+  type AppSessionKey,
+  AppSessionRepo,
+  BadGateway,
+  GatewayTimeout,
+  type HeaderMap,
+  type ListeningPort,
+  type Tunnel,
+  type TunnelRequest,
+  withAppTunnel
+} from "./agents/AppProxy.js"
+export { AppStatuses, AppStatusRepo } from "./agents/AppStatus.js"
+export {
+  type AgentChannel,
+  AgentConnectionMonitor,
+  agentConnectionMonitorPeriodic,
+  type AgentConnectionServices,
+  type AgentMonitorOptions,
+  type AgentSweep,
+  serveAgentConnection
+} from "./agents/Connection.js"
+export {
+  type AgentConnectionType,
+  type ConnectionEvent,
+  ConnectionLogSink,
+  type ConnectionType,
+  connectionTypes,
+  type DisconnectEvent
+} from "./agents/ConnectionEvents.js"
 export * from "./agents/Connections.js"
-export * from "./agents/ConnectionWatch.js"
-export * from "./agents/Coordinator.js"
+export { ConnectionWatch } from "./agents/ConnectionWatch.js"
+export {
+  type AgentHandle,
+  type ClientHandle,
+  Coordinator,
+  type CoordinatorEngine,
+  type Outbox,
+  type PeerConnection
+} from "./agents/Coordinator.js"
 export * from "./agents/Events.js"
-export * from "./agents/InstanceIdentity.js"
-export * from "./agents/ListeningPorts.js"
-export * from "./agents/Logs.js"
+export { AuthenticateResponse, IdentityRefused, InstanceIdentity } from "./agents/InstanceIdentity.js"
+export {
+  AgentListeningPorts,
+  WorkspaceAgentListeningPort,
+  WorkspaceAgentListeningPortsResponse
+} from "./agents/ListeningPorts.js"
+export {
+  AgentLogRepo,
+  AgentLogs,
+  BatchCreateLogs,
+  type FollowAgentLogsOptions,
+  MAX_AGENT_LOG_BYTES
+} from "./agents/Logs.js"
 export * from "./agents/Manifest.js"
-export * from "./agents/MetadataWatch.js"
-export * from "./agents/RelayMap.js"
-export * from "./agents/Reports.js"
+export { AgentMetadataWatch } from "./agents/MetadataWatch.js"
+export { checkRelayMap, DerpMap, DerpNode, DerpRegion, RelayMap, type RelayMapListener } from "./agents/RelayMap.js"
+export {
+  AGENT_REPLACED_REASON,
+  type AgentMetadataRecord,
+  AgentReportRepo,
+  AgentReports,
+  type AgentStats,
+  type AgentStatsSummary,
+  AppHealthUpdate,
+  type LifecycleState,
+  LifecycleUpdate,
+  MetadataUpdate,
+  type OverdueAgent,
+  ReportRefused,
+  ReportTime,
+  ScriptCompleted,
+  StartupUpdate,
+  StatsUpdate
+} from "./agents/Reports.js"
 export * from "./agents/Requests.js"
-export * from "./agents/TaskLog.js"
-export * from "./Encoding.js"
-export * from "./Tracing.js"
+export { AgentTaskLog, TaskLogAppend } from "./agents/TaskLog.js"
 
 // tasks: AI tasks, a prompt that becomes a workspace running an AI agent
-export * from "./notifications/InboxDelivery.js"
-export * from "./notifications/InboxNotification.js"
-export * from "./notifications/InboxNotifications.js"
-export * from "./notifications/NotificationMessage.js"
-export * from "./notifications/NotificationQueue.js"
-export * from "./notifications/Notifications.js"
-export * from "./notifications/NotificationTemplate.js"
-export * from "./notifications/Notifier.js"
-export * from "./notifications/Render.js"
-export * from "./notifications/Requests.js"
-export * from "./Periodic.js"
-export * from "./tasks/Conversation.js"
-export * from "./tasks/Requests.js"
-export * from "./tasks/Task.js"
-export * from "./tasks/Tasks.js"
-export * from "./tasks/TaskStatus.js"
-export * from "./tasks/TaskWire.js"
-// oauth2: the authorization server (apps, registration, codes, tokens, discovery)
-export * from "./oauth2/OAuth2App.js"
-export * from "./oauth2/OAuth2Apps.js"
-export * from "./oauth2/OAuth2Provider.js"
-export * from "./oauth2/Requests.js"
-export * from "./oauth2/Rules.js"
-// externalauth: users' links to external auth providers and the tokens agents are handed
-export * from "./externalauth/ExternalAuth.js"
-export * from "./externalauth/ExternalAuthLink.js"
-export * from "./externalauth/OAuthClient.js"
-export * from "./externalauth/Provider.js"
-export * from "./externalauth/Requests.js"
 export {
-  authorizeDevice,
-  type DeviceCodes,
-  exchangeCode,
-  exchangeDeviceCode,
-  type OAuthEndpoints,
-  PROVIDER_TIMEOUT_MS,
-  type ProviderToken,
-  refreshToken,
-  type TokenAnswer,
-  type TokenRefusal
-} from "./OAuthClient.js"
-// applications: the wildcard app host and the application key hand-off
-export * from "./applications/Applications.js"
-export * from "./applications/Requests.js"
+  agentTaskLogLayer,
+  TaskAgentUnavailable,
+  TaskConversation,
+  type TaskLogCap,
+  type TaskLogEntry,
+  type TaskLogEntryInput,
+  TaskLogRepo
+} from "./tasks/Conversation.js"
+export * from "./tasks/Requests.js"
+export {
+  type TaskFilter,
+  type TaskPatch,
+  taskPromptsLayer,
+  type TaskRecord,
+  TaskRepo,
+  type TaskVisibility
+} from "./tasks/Task.js"
+export { Tasks } from "./tasks/Tasks.js"
+export {
+  Task,
+  TaskBuildResponse,
+  TaskLogEntryWire,
+  TaskLogsResponse,
+  TasksListResponse,
+  type TaskState,
+  TaskStateEntry,
+  type TaskStatus
+} from "./tasks/TaskWire.js"
 
-export * from "./insights/Insight.js"
-export * from "./insights/Insights.js"
-export * from "./insights/Requests.js"
-export * from "./insights/Rollup.js"
-// enterprise: licenses, entitlements, the feature gate's cache, appearance
-export * from "./enterprise/Appearance.js"
-export * from "./enterprise/Entitlements.js"
-export * from "./enterprise/Features.js"
-export * from "./enterprise/License.js"
-export * from "./enterprise/LicenseKey.js"
-export * from "./enterprise/Licenses.js"
-export * from "./enterprise/Requests.js"
+// general: build info, deployment records and configuration
+export * from "./general/BuildInfo.js"
+export { Deployment } from "./general/Deployment.js"
+export {
+  deploymentConfig,
+  DeploymentConfigResponse,
+  DeploymentOption,
+  DeploymentOptionGroup
+} from "./general/DeploymentConfig.js"
+export * from "./general/Requests.js"
+
 // proxies: workspace proxies, regions, the proxies' registration and their health checker
-export * from "./proxies/ProxyHealth.js"
+export {
+  ProxyHealth,
+  type ProxyHealthOptions,
+  proxyHealthPeriodic,
+  type ProxyHealthTick
+} from "./proxies/ProxyHealth.js"
 export * from "./proxies/Requests.js"
-export * from "./proxies/WorkspaceProxies.js"
+export { PROXY_TOKEN_HEADER, WorkspaceProxies } from "./proxies/WorkspaceProxies.js"
 export * from "./proxies/WorkspaceProxy.js"
 
-export * from "./debug/Health.js"
-export * from "./debug/HealthSettings.js"
+// applications: the wildcard app host and the application key hand-off
+export { AppHostResponse, Applications } from "./applications/Applications.js"
+export * from "./applications/Requests.js"
+
+// oauth2: the authorization server (apps, registration, codes, tokens, discovery)
+export {
+  type ClientMetadata,
+  OAuth2AppEndpoints,
+  type OAuth2AppFilter,
+  type OAuth2AppRecord,
+  type OAuth2AppSecretRecord,
+  OAuth2AuthorizationServerMetadata,
+  OAuth2ClientConfiguration,
+  OAuth2ClientRegistrationResponse,
+  type OAuth2CodeRecord,
+  OAuth2Error,
+  OAuth2ProtectedResourceMetadata,
+  OAuth2ProviderApp,
+  OAuth2ProviderAppSecret,
+  OAuth2ProviderAppSecretFull,
+  OAuth2Repo,
+  type OAuth2TokenRecord,
+  OAuth2TokenResponse,
+  OAuth2Unauthorized,
+  type TokenEndpointAuthMethod,
+  TokenEndpointAuthMethods
+} from "./oauth2/OAuth2App.js"
+export { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
+export { type AuthorizePage, OAuth2Provider, type RequestOrigin } from "./oauth2/OAuth2Provider.js"
+export * from "./oauth2/Requests.js"
+
+// debug: health checks and reports, metrics snapshots
+export {
+  AccessUrlReport,
+  DatabasePing,
+  DatabaseReport,
+  DerpReport,
+  Health,
+  HealthcheckReport,
+  HealthMessage,
+  type HealthProbes,
+  HealthSeverity,
+  ProvisionerDaemonsReport,
+  WebsocketReport,
+  WorkspaceProxyReport
+} from "./debug/Health.js"
+export { HealthSection, HealthSettings } from "./debug/HealthSettings.js"
 export * from "./debug/MetricsSnapshot.js"
 export * from "./debug/Requests.js"
-export * from "./Metrics.js"
-export * from "./SecretBox.js"
+
+// audit and connection logs, retention
+export {
+  AuditDiffField,
+  AuditLog,
+  type AuditLogFilter,
+  AuditLogRepo,
+  AuditLogsPage,
+  MinimalOrganization
+} from "./audit/AuditLog.js"
+export { AuditLogs, connectionLogSinkLayer } from "./audit/AuditLogs.js"
+export * from "./audit/ConnectionLog.js"
+export * from "./audit/Requests.js"
+export { type PurgeReport, Retention, type RetentionOptions } from "./audit/Retention.js"
+
+// notifications: templates, preferences, the queue and the notifier; the inbox
+export * from "./notifications/InboxDelivery.js"
+export {
+  GetInboxNotificationResponse,
+  type InboxFilter,
+  InboxNotification,
+  InboxNotificationAction,
+  type InboxNotificationRecord,
+  InboxNotificationRepo,
+  type InboxReadStatus,
+  ListInboxNotificationsResponse,
+  UpdateInboxNotificationReadStatusResponse
+} from "./notifications/InboxNotification.js"
+export {
+  InboxDeliveryLive,
+  type InboxEvent,
+  type InboxFormat,
+  type InboxListener,
+  InboxNotifications,
+  matchesWatch
+} from "./notifications/InboxNotifications.js"
+export {
+  type LeaseRequest,
+  type NewNotificationMessage,
+  type NotificationMessageRecord,
+  type NotificationMessageStatus,
+  type NotificationPayload,
+  type NotificationPreferenceRecord,
+  NotificationRepo
+} from "./notifications/NotificationMessage.js"
+export { type EnqueueInput, NotificationQueue } from "./notifications/NotificationQueue.js"
+export { Notifications } from "./notifications/Notifications.js"
+export {
+  type NotificationMethod,
+  notificationMethods,
+  NotificationMethodsResponse,
+  NotificationPreference,
+  NotificationsSettings,
+  NotificationTemplate,
+  type TemplateAction,
+  TemplateIds
+} from "./notifications/NotificationTemplate.js"
+export {
+  DeliveryFailure,
+  type DispatchReport,
+  NotificationSenders,
+  Notifier,
+  type NotifierOptions,
+  notifierPeriodic,
+  type OutgoingNotification
+} from "./notifications/Notifier.js"
+export * from "./notifications/Requests.js"
+
+// insights: rollups and reports
+export {
+  type ActiveBucket,
+  type AppUsageTotals,
+  buildDurationsLayer,
+  DAUEntry,
+  DAUsResponse,
+  GetUserStatusCountsResponse,
+  type HourLatency,
+  InsightsInterval,
+  InsightsRepo,
+  type InsightsUser,
+  type ParameterValueCount,
+  type RollupReport,
+  type RollupState,
+  TemplateAppUsage,
+  TemplateInsightsIntervalReport,
+  TemplateInsightsReport,
+  TemplateInsightsResponse,
+  TemplateParameterUsage,
+  type UsageTotals,
+  UserActivity,
+  UserActivityInsightsResponse,
+  UserLatency,
+  UserLatencyInsightsResponse,
+  type UserStatusChange,
+  UserStatusChangeCount
+} from "./insights/Insight.js"
+export { Insights } from "./insights/Insights.js"
+export * from "./insights/Requests.js"
+export { InsightsRollup, type InsightsRollupOptions, insightsRollupPeriodic } from "./insights/Rollup.js"

@@ -1,8 +1,11 @@
 /** Small parsers and generators: API keys, search queries, quiet hours, SSH keys. */
 import { describe, expect, it } from "@effect/vitest"
-import { BadRequest, generateSshKeyPair, parseApiKey, parseQuery, parseQuietHours } from "@workbay/core"
+import { BadRequest } from "@workbay/core"
 import { Effect, Either } from "effect"
 import sshpk from "sshpk"
+import { parseQuery } from "../src/SearchQuery.js"
+import { parseApiKey } from "../src/users/Auth.js"
+import { generateSshKeyPair, parseQuietHours } from "../src/users/Users.js"
 
 describe("parseApiKey", () => {
   const id = "abcdEFGH12"

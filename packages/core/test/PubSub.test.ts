@@ -1,7 +1,8 @@
 /** The in-memory PubSub: fan-out per channel, subscriptions for the life of a scope, channel and size checks. */
 import { describe, expect, it } from "@effect/vitest"
-import { MAX_PUBSUB_MESSAGE_BYTES, PubSub, PUBSUB_SUBSCRIBER_CAPACITY } from "@workbay/core"
+import { PubSub } from "@workbay/core"
 import { Chunk, Effect, Exit, Queue, Scope } from "effect"
+import { MAX_PUBSUB_MESSAGE_BYTES, PUBSUB_SUBSCRIBER_CAPACITY } from "../src/PubSub.js"
 
 describe("PubSub.memory", () => {
   it.scoped("delivers to every subscriber of the channel, only to them, in order", () =>

@@ -1,6 +1,7 @@
 /** Roles and permissions: pure checks, no I/O. */
 import { describe, expect, it } from "@effect/vitest"
-import { Rbac, workspaceObject } from "@workbay/core"
+import { Rbac } from "@workbay/core"
+import { workspaceObject } from "../src/workspaces/Workspace.js"
 
 const ME = "11111111-1111-4111-8111-111111111111"
 const OTHER = "22222222-2222-4222-8222-222222222222"

@@ -4,6 +4,7 @@
  * itself and the next occurrence across DST changes are in workspaces/Schedule.test.ts.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
 import {
   ALL_DAYS,
   daysOfMask,
@@ -12,8 +13,7 @@ import {
   ttlProblem,
   validateTtlMs,
   weekdaysProblem
-} from "@workbay/core"
-import { Either } from "effect"
+} from "../src/Schedule.js"
 
 const now = new Date("2024-05-06T07:08:09Z")
 const message = <A>(e: Either.Either<A, { readonly message: string }>) =>

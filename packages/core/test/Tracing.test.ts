@@ -1,7 +1,7 @@
 /** Service spans: recorded by a collecting tracer, and no cost (nothing made, nothing provided) while tracing is off. */
 import { describe, expect, it } from "@effect/vitest"
-import { span } from "@workbay/core"
 import { Effect, FiberRef, Option, Tracer } from "effect"
+import { span } from "../src/Tracing.js"
 
 /** A tracer that records the names of the spans it makes (Effect's own tracer does the rest). */
 const recording = Effect.map(Effect.tracer, (native) => {

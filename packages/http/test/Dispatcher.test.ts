@@ -1,7 +1,8 @@
-import { makeWorkbay, requestContext, type Workbay } from "@workbay/http"
+import { makeWorkbay, type Workbay } from "@workbay/http"
 import * as Sqlite from "@workbay/storage-sqlite"
 import { Context, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { requestContext } from "../src/dispatch/RequestRuntime.js"
 import { type Client, startWithOwner, STRONG_PASSWORD, type TestServer } from "./support.js"
 
 describe("request handling", () => {

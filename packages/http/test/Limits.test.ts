@@ -1,6 +1,6 @@
-import { clip, defaultInputLimits, inspectInput, tooDeepJson } from "@workbay/http"
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
+import { clip, defaultInputLimits, inspectInput, tooDeepJson } from "../src/Limits.js"
 
 const limits = defaultInputLimits
 

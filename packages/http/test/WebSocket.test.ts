@@ -6,18 +6,13 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { CurrentActor, NotFound } from "@workbay/core"
-import {
-  Authentication,
-  CloseCode,
-  followSession,
-  implement,
-  upgradeWebSocket,
-  WebSocketUpgradeSchema
-} from "@workbay/http"
+import { Authentication } from "@workbay/http"
 import { Effect, Schema } from "effect"
 import type { Socket } from "node:net"
 import { createConnection } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { implement } from "../src/Handlers.js"
+import { CloseCode, followSession, upgradeWebSocket, WebSocketUpgradeSchema } from "../src/WebSocket.js"
 import { bootstrapOwner, type Client, UNKNOWN_ID } from "./support.js"
 import { connect, eventually, refusal, startWsServer, type WsTestServer } from "./websocket.js"
 

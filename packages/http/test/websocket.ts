@@ -6,11 +6,9 @@
 import type { HttpApiGroup } from "@effect/platform"
 import {
   type GroupImplementation,
-  handlerShape,
   type HttpOptions,
   implementations,
   makeDispatcher,
-  makeWebSocketHub,
   servicesLayer,
   WorkbayApi,
   type WorkbayHandlerShape,
@@ -23,6 +21,8 @@ import { type Effect, type Layer, ManagedRuntime } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import WebSocket from "ws"
+import { makeWebSocketHub } from "../src/WebSocket.js"
+import { handlerShape } from "../src/Workbay.js"
 import { Client } from "./support.js"
 
 export interface WsTestServer {

@@ -6,9 +6,10 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { groupCommit, transaction } from "@workbay/storage-sql"
+import { transaction } from "@workbay/storage-sql"
 import { Effect, Exit } from "effect"
 import { randomBytes } from "node:crypto"
+import { groupCommit } from "../src/GroupCommit.js"
 import type { StorageFactory, SuiteOptions } from "./users/RepositorySuite.js"
 
 export const groupCommitSuite = (name: string, makeStorage: StorageFactory, options: SuiteOptions = {}) =>

@@ -18,9 +18,10 @@ import {
   WorkspaceRepo,
   WorkspaceResourceRepo
 } from "@workbay/core"
-import { decryptSecrets, deleteSecrets, ensureKeys, rotateSecrets, type StoragePorts } from "@workbay/storage-sql"
+import { decryptSecrets, deleteSecrets, rotateSecrets, type StoragePorts } from "@workbay/storage-sql"
 import { Effect, Either, Layer, Option } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
+import { ensureKeys } from "../src/Secrets.js"
 import type { StorageFactory, SuiteOptions } from "./users/RepositorySuite.js"
 import { agent, build, job, workspace, world } from "./workspaces/BuildRepositorySuite.js"
 

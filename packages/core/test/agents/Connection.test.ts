@@ -6,17 +6,14 @@
  * before), and deletes stats past their retention.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  AGENT_CONNECTION_UPDATE_SECONDS,
-  AGENT_INACTIVE_DISCONNECT_SECONDS,
-  AgentConnectionMonitor,
-  AgentReportRepo,
-  AgentReports,
-  STATS_RETENTION_HOURS,
-  StatsUpdate
-} from "@workbay/core"
+import { AgentConnectionMonitor, AgentReportRepo, AgentReports, StatsUpdate } from "@workbay/core"
 import { Duration, Effect, Schema } from "effect"
 import * as TestClock from "effect/TestClock"
+import { STATS_RETENTION_HOURS } from "../../src/agents/Reports.js"
+import {
+  AGENT_CONNECTION_UPDATE_SECONDS,
+  AGENT_INACTIVE_DISCONNECT_SECONDS
+} from "../../src/workspaces/WorkspaceWire.js"
 import { services } from "../services.js"
 import { recording, serve, setupAgent } from "./connection.js"
 

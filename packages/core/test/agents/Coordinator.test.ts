@@ -4,16 +4,9 @@
  * under backpressure; relay maps set on one service reach the listeners of another.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  type CoordinatorEngine,
-  makeCoordinatorEngine,
-  makeOutbox,
-  type Outbox,
-  PubSub,
-  RelayMap,
-  Settings
-} from "@workbay/core"
+import { type CoordinatorEngine, type Outbox, PubSub, RelayMap, Settings } from "@workbay/core"
 import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Queue, Scope, TestClock } from "effect"
+import { makeCoordinatorEngine, makeOutbox } from "../../src/agents/Coordinator.js"
 
 const AGENT = "0f9988c8-4d59-41fd-9f5f-c44cfa914de0"
 

@@ -2,9 +2,16 @@
  * The instance identity verifiers on documents signed with real keys made by the test: what
  * each accepts (the instance id) and why it refuses forgeries.
  */
-import { awsKeys, azureTrust, googleKeys, verifyAws, verifyAzure, verifyGoogle } from "@workbay/core"
 import { Effect, Either } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
+import {
+  awsKeys,
+  azureTrust,
+  googleKeys,
+  verifyAws,
+  verifyAzure,
+  verifyGoogle
+} from "../../src/agents/InstanceIdentity.js"
 import {
   awsDocument,
   awsSignature,

@@ -1,6 +1,7 @@
 /** Dismissed health sections without HTTP: marked, and left out of the overall severity and health. */
 import { describe, expect, it } from "@effect/vitest"
-import { applyDismissed, HealthcheckReport } from "@workbay/core"
+import { HealthcheckReport } from "@workbay/core"
+import { applyDismissed } from "../../src/debug/Health.js"
 
 const section = (severity: "ok" | "warning" | "error") => ({
   severity,

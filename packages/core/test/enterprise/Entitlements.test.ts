@@ -4,23 +4,18 @@
  * change announced on one is seen by the other at once; without a signal after the TTL).
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  allEntitled,
-  computeEntitlements,
-  ENTITLEMENTS_TTL,
-  type LicenseRecord,
-  LicenseRepo,
-  Licensing,
-  parseLicenseKey,
-  PubSub,
-  Settings,
-  type VerifiedLicense,
-  verifyLicense
-} from "@workbay/core"
+import { type LicenseRecord, LicenseRepo, Licensing, PubSub, Settings } from "@workbay/core"
 import { Context, Duration, Effect, Either, Layer, Option } from "effect"
 import * as TestClock from "effect/TestClock"
 import { SignJWT } from "jose"
 import { generateKeyPairSync } from "node:crypto"
+import {
+  allEntitled,
+  computeEntitlements,
+  ENTITLEMENTS_TTL,
+  type VerifiedLicense
+} from "../../src/enterprise/Entitlements.js"
+import { parseLicenseKey, verifyLicense } from "../../src/enterprise/LicenseKey.js"
 
 const T0 = Date.UTC(2026, 0, 1)
 const S0 = T0 / 1000

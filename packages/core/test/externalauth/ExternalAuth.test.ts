@@ -6,21 +6,23 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  agentTokenResponse,
   CurrentAgent,
   ExternalAuth,
-  externalAuthChannel,
   externalAuthFromEnv,
   type ExternalAuthLinkRecord,
   ExternalAuthLinkRepo,
-  LISTEN_REREAD,
-  LISTEN_TIMEOUT,
   PubSub,
   resolveProviders,
   UserRepo
 } from "@workbay/core"
 import { Duration, Effect, Either, Fiber, Option } from "effect"
 import * as TestClock from "effect/TestClock"
+import {
+  agentTokenResponse,
+  externalAuthChannel,
+  LISTEN_REREAD,
+  LISTEN_TIMEOUT
+} from "../../src/externalauth/ExternalAuth.js"
 import { services, signedInOwner } from "../services.js"
 
 const resolve = (configs: Parameters<typeof resolveProviders>[0]) =>

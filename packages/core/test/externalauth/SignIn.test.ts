@@ -1,6 +1,7 @@
 /** The pure rules of sign-in: usernames made from claims, redirect targets, GitHub's endpoints. */
-import { githubEndpoints, safeRedirect, usernameFrom } from "@workbay/core"
 import { describe, expect, it } from "vitest"
+import { githubEndpoints } from "../../src/externalauth/GithubSignIn.js"
+import { safeRedirect, usernameFrom } from "../../src/externalauth/SignIn.js"
 
 describe("usernameFrom", () => {
   it("keeps a valid username and lower-cases it", () => {

@@ -1,5 +1,6 @@
 /** The range rules of the insights reports, without HTTP or storage. */
 import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
 import {
   checkInterval,
   formatOffsetTime,
@@ -7,8 +8,7 @@ import {
   parseInsightsRange,
   parseOffsetTime,
   zoneOffsetMinutes
-} from "@workbay/core"
-import { Either } from "effect"
+} from "../../src/insights/Insight.js"
 
 const NOW = Date.UTC(2024, 6, 10, 14, 25)
 const DAY = 86_400_000

@@ -1,13 +1,10 @@
 /** The inbox watch's rules without HTTP or a database: its filters, the plaintext format, the wire record. */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  inboxChannel,
-  type InboxNotificationRecord,
-  inboxWire,
-  matchesWatch,
-  PUBSUB_CHANNEL_PATTERN,
-  toPlainText
-} from "@workbay/core"
+import { type InboxNotificationRecord, matchesWatch } from "@workbay/core"
+import { inboxChannel } from "../../src/notifications/InboxNotification.js"
+import { inboxWire } from "../../src/notifications/InboxNotifications.js"
+import { toPlainText } from "../../src/notifications/Render.js"
+import { PUBSUB_CHANNEL_PATTERN } from "../../src/PubSub.js"
 
 const T1 = "11111111-1111-4111-8111-111111111111"
 const T2 = "22222222-2222-4222-8222-222222222222"

@@ -5,17 +5,11 @@
  * URIs may be registered and how requested ones match, PKCE S256.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  CODE_LIFETIME_MS,
-  OAuth2Apps,
-  OAuth2Provider,
-  redirectUriMatches,
-  redirectUriProblem,
-  REFRESH_TOKEN_LIFETIME_MS,
-  s256
-} from "@workbay/core"
+import { OAuth2Apps, OAuth2Provider } from "@workbay/core"
 import { Duration, Effect, Either, FastCheck as fc } from "effect"
 import * as TestClock from "effect/TestClock"
+import { CODE_LIFETIME_MS, REFRESH_TOKEN_LIFETIME_MS } from "../../src/oauth2/OAuth2Provider.js"
+import { redirectUriMatches, redirectUriProblem, s256 } from "../../src/oauth2/Rules.js"
 import { services, signedInOwner } from "../services.js"
 
 const T0 = Date.parse("2024-03-01T09:00:00Z")

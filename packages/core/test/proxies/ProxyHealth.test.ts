@@ -5,8 +5,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  checkProxyUrl,
-  newProxyToken,
   ProxyHealth,
   proxyHealthPeriodic,
   TickLock,
@@ -18,6 +16,8 @@ import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { checkProxyUrl } from "../../src/proxies/ProxyHealth.js"
+import { newProxyToken } from "../../src/proxies/WorkspaceProxies.js"
 import { services } from "../services.js"
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0)

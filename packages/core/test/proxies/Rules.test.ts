@@ -1,8 +1,9 @@
 /** Workspace proxy rules without HTTP: tokens, the access URL rule, and the routes' service on an in-memory storage. */
 import { describe, expect, it } from "@effect/vitest"
-import { hashSecret, newProxyToken, proxyUrlProblem, WorkspaceProxies, WorkspaceProxyRepo } from "@workbay/core"
+import { hashSecret, WorkspaceProxies, WorkspaceProxyRepo } from "@workbay/core"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { newProxyToken, proxyUrlProblem } from "../../src/proxies/WorkspaceProxies.js"
 import { services, signedInOwner } from "../services.js"
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0)

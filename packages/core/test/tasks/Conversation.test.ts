@@ -5,19 +5,11 @@
  * nothing; the snapshot form; bad reports answer validation errors; the stored log is capped.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  AgentReports,
-  type CurrentAgent,
-  MAX_TASK_LOG_APPEND,
-  TASK_INPUT_ACK_SECONDS,
-  TASK_LOG_KEEP_BYTES,
-  TASK_LOG_KEEP_ENTRIES,
-  TaskAgentUnavailable,
-  TaskConversation,
-  TaskLogRepo
-} from "@workbay/core"
+import { AgentReports, type CurrentAgent, TaskAgentUnavailable, TaskConversation, TaskLogRepo } from "@workbay/core"
 import { Duration, Effect, Either, Fiber, Queue } from "effect"
 import * as TestClock from "effect/TestClock"
+import { MAX_TASK_LOG_APPEND } from "../../src/agents/TaskLog.js"
+import { TASK_INPUT_ACK_SECONDS, TASK_LOG_KEEP_BYTES, TASK_LOG_KEEP_ENTRIES } from "../../src/tasks/Conversation.js"
 import { recording, serve, setupAgent } from "../agents/connection.js"
 import { services } from "../services.js"
 

@@ -3,7 +3,8 @@
  * or a database; and the names generated from prompts.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { deriveTaskStatus, nameFromPrompt, type TaskStatusInput } from "@workbay/core"
+import { nameFromPrompt } from "../../src/tasks/Tasks.js"
+import { deriveTaskStatus, type TaskStatusInput } from "../../src/tasks/TaskStatus.js"
 
 const start = (jobStatus: NonNullable<TaskStatusInput["build"]>["jobStatus"]) => ({
   transition: "start" as const,

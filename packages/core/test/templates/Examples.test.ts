@@ -1,18 +1,12 @@
 /** The shipped starter templates: the module inside the library is the examples folder, and each example imports. */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  exampleArchive,
-  isTemplateExample,
-  readArchive,
-  TAR_MIME_TYPE,
-  templateExamples,
-  workbayProvisioner
-} from "@workbay/core"
+import { readArchive, TAR_MIME_TYPE, workbayProvisioner } from "@workbay/core"
 import { Effect } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { EXAMPLE_FILES } from "../../src/templates/ExampleFiles.js"
+import { exampleArchive, isTemplateExample, templateExamples } from "../../src/templates/Examples.js"
 
 const examplesDir = fileURLToPath(new URL("../../../../examples/templates", import.meta.url))
 

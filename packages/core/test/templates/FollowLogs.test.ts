@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  FOLLOW_PAGE,
   HangDetector,
   type NewProvisionerJobLog,
   ProvisionerJobRepo,
@@ -15,6 +14,7 @@ import {
 import { Chunk, Effect, Exit, Fiber, Stream } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
+import { FOLLOW_PAGE } from "../../src/templates/ProvisionerJobs.js"
 import { services } from "../services.js"
 
 const line = (output: string): NewProvisionerJobLog => ({

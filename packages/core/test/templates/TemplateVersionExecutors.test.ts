@@ -13,11 +13,11 @@ import {
   readArchive,
   type TemplateVersionRecord,
   TemplateVersionRepo,
-  workbayProvisioner,
-  zipToTar
+  workbayProvisioner
 } from "@workbay/core"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { zipToTar } from "../../src/templates/Archive.js"
 import { services } from "../services.js"
 import { bytes, tarOf, zipOf } from "./archives.js"
 

@@ -3,18 +3,10 @@
  * with Effect's TestClock driving time. No HTTP, no database server.
  */
 import { describe, expect, it } from "@effect/vitest"
-import {
-  ApiKeyRepo,
-  Auth,
-  Conflict,
-  CurrentActor,
-  NANOS_PER_SECOND,
-  NotFound,
-  Unauthorized,
-  UserRepo
-} from "@workbay/core"
+import { ApiKeyRepo, Auth, Conflict, CurrentActor, NotFound, Unauthorized, UserRepo } from "@workbay/core"
 import { Duration, Effect, Option } from "effect"
 import * as TestClock from "effect/TestClock"
+import { NANOS_PER_SECOND } from "../../src/users/Auth.js"
 import { services } from "../services.js"
 
 const T0 = Date.UTC(2024, 4, 6, 7, 8, 9, 123)

@@ -7,7 +7,6 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   Auth,
   decideAttempt,
-  defaultLoginThrottlePolicy,
   type LoginFailures,
   loginThrottleKey,
   LoginThrottleRepo,
@@ -19,6 +18,7 @@ import {
 } from "@workbay/core"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as TestClock from "effect/TestClock"
+import { defaultLoginThrottlePolicy } from "../../src/users/LoginThrottle.js"
 import { services } from "../services.js"
 
 const T0 = Date.UTC(2024, 4, 6, 7, 8, 9, 123)

@@ -1,7 +1,8 @@
 /** Password strength rules. */
 import { describe, expect, it } from "@effect/vitest"
-import { checkPassword, NewPassword, passwordEntropy } from "@workbay/core"
+import { NewPassword } from "@workbay/core"
 import { Either, Schema } from "effect"
+import { checkPassword, passwordEntropy } from "../../src/users/Passwords.js"
 
 describe("passwordEntropy", () => {
   it("is zero for an empty password", () => {

@@ -1,12 +1,12 @@
 /** Build timings from stored records: the job's logged stages, the scripts' runs, the agents' first connections. */
 import { describe, expect, it } from "@effect/vitest"
+import type { StoredResource } from "@workbay/core"
 import {
   agentConnectionTimings,
   agentScriptTimings,
   provisionerStageOf,
-  provisionerTimings,
-  type StoredResource
-} from "@workbay/core"
+  provisionerTimings
+} from "../../src/workspaces/BuildTimings.js"
 
 const JOB = "8f30ee3b-5c59-4d89-92e1-4d08de853c8e"
 const at = (s: number) => new Date(Date.UTC(2030, 0, 1, 10, 0, s))

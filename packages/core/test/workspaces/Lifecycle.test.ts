@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  calculateAutostop,
   inProcessTickLock,
   LifecycleActions,
   type LifecycleCandidate,
@@ -19,6 +18,7 @@ import {
 } from "@workbay/core"
 import { Deferred, Effect, Either, Fiber, Layer } from "effect"
 import * as TestClock from "effect/TestClock"
+import { calculateAutostop } from "../../src/workspaces/Schedule.js"
 
 const HOUR = 3_600_000
 const T0 = Date.parse("2024-01-01T08:58:30Z") // a Monday

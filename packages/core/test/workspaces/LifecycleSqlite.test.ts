@@ -9,7 +9,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  LIFECYCLE_BATCH,
   LifecycleCandidates,
   LifecycleExecutor,
   Templates,
@@ -19,6 +18,7 @@ import {
 } from "@workbay/core"
 import { Duration, Effect } from "effect"
 import * as TestClock from "effect/TestClock"
+import { LIFECYCLE_BATCH } from "../../src/workspaces/Lifecycle.js"
 import { drain, services, signedInOwner, templateOf } from "../services.js"
 
 const HOUR = 3_600_000

@@ -1,6 +1,7 @@
-import { resolveParameters, type RichParameter } from "@workbay/core"
+import type { RichParameter } from "@workbay/core"
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
+import { resolveParameters } from "../../src/workspaces/Parameters.js"
 
 const param = (p: Partial<RichParameter> & { name: string }): RichParameter => ({
   display_name: "",

@@ -1,6 +1,6 @@
 /** The port share level rule: a template's maximum allows itself and every narrower level. */
-import { portShareLevelAllowed, portShareLevelOrder } from "@workbay/core"
 import { describe, expect, it } from "vitest"
+import { portShareLevelAllowed, portShareLevelOrder } from "../../src/workspaces/PortShare.js"
 
 describe("portShareLevelAllowed", () => {
   it("orders owner < organization < authenticated < public", () => {

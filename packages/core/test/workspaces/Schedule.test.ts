@@ -4,6 +4,16 @@
  * every branch of the lifecycle executor's decision. Every time is fixed; nothing waits.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Either, FastCheck as fc } from "effect"
+import {
+  nextApplicableMonday,
+  nextOccurrence,
+  parseDailySchedule,
+  parseWeeklySchedule,
+  validateAutostartSchedule,
+  validateTtlMs,
+  weeksSinceEpoch
+} from "../../src/Schedule.js"
 import {
   activityBump,
   type ActivityBumpInput,
@@ -16,19 +26,11 @@ import {
   lifecycleDueAt,
   type LifecycleInput,
   nextAllowedAutostart,
-  nextApplicableMonday,
   nextAutostart,
-  nextOccurrence,
   nextStartAt,
   nextTransition,
-  parseDailySchedule,
-  parseWeeklySchedule,
-  ttlUpdate,
-  validateAutostartSchedule,
-  validateTtlMs,
-  weeksSinceEpoch
-} from "@workbay/core"
-import { Either, FastCheck as fc } from "effect"
+  ttlUpdate
+} from "../../src/workspaces/Schedule.js"
 
 const MIN = 60_000
 const HOUR = 60 * MIN

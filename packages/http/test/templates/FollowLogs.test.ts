@@ -5,9 +5,9 @@
  * on a test-only group at that path.
  */
 import { ProvisionerJobs } from "@workbay/core"
-import { WEBSOCKET_HIGH_WATER_BYTES } from "@workbay/http"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { WEBSOCKET_HIGH_WATER_BYTES } from "../../src/WebSocket.js"
 import { bootstrapOwner, type Client, UNKNOWN_ID } from "../support.js"
 import { connect, eventually, refusal, startWsServer, type WsTestServer } from "../websocket.js"
 import { JobLogsTestApi, JobLogsTestHttp, line, runningJob } from "./jobLogs.js"

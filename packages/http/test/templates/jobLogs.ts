@@ -10,9 +10,12 @@ import {
   ProvisionerJobs,
   toProvisionerJobLog
 } from "@workbay/core"
-import { Authentication, followJobLogs, implement, LogsQuery, WebSocketUpgradeSchema } from "@workbay/http"
+import { Authentication } from "@workbay/http"
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
+import { implement } from "../../src/Handlers.js"
+import { followJobLogs, LogsQuery } from "../../src/templates/FollowLogs.js"
+import { WebSocketUpgradeSchema } from "../../src/WebSocket.js"
 
 export class JobLogsTestApi extends HttpApiGroup.make("jobLogsTest")
   .add(

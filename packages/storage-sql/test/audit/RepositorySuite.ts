@@ -25,9 +25,10 @@ import {
   type UserRecord,
   UserRepo
 } from "@workbay/core"
-import { purgeBefore, type StoragePorts } from "@workbay/storage-sql"
+import type { StoragePorts } from "@workbay/storage-sql"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
+import { purgeBefore } from "../../src/Purge.js"
 import { type StorageFactory, type SuiteOptions, user } from "../users/RepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient

@@ -17,9 +17,10 @@ import {
   type UserRecord,
   UserRepo
 } from "@workbay/core"
-import { migration0034, sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
+import { sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
 import { Cause, Effect, Exit, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { migration0034 } from "../../src/Schema.js"
 import { type StorageFactory, type SuiteOptions, user } from "../users/RepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient

@@ -8,9 +8,10 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { type InboxFilter, type InboxNotificationRecord, InboxNotificationRepo } from "@workbay/core"
-import { InboxRepositories, type StoragePorts } from "@workbay/storage-sql"
+import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import * as InboxRepositories from "../../src/notifications/InboxRepositories.js"
 import { queryPlan } from "../QueryPlan.js"
 import { insertUsers, type StorageFactory, type SuiteOptions, user } from "../users/RepositorySuite.js"
 

@@ -15,9 +15,10 @@ import {
   UserRepo,
   WorkspaceRepo
 } from "@workbay/core"
-import { OrganizationRepositories, type StoragePorts } from "@workbay/storage-sql"
+import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import * as OrganizationRepositories from "../../src/organizations/Repositories.js"
 import { queryPlan } from "../QueryPlan.js"
 import {
   all,

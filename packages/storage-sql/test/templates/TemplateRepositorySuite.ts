@@ -17,9 +17,10 @@ import {
   type WorkspaceRecord,
   WorkspaceRepo
 } from "@workbay/core"
-import { type StoragePorts, templateWorkspaceStatements } from "@workbay/storage-sql"
+import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { templateWorkspaceStatements } from "../../src/templates/TemplateRepositories.js"
 import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 

@@ -16,9 +16,11 @@ import {
   WorkspaceBuildRepo,
   WorkspaceRepo
 } from "@workbay/core"
-import { lifecycleDueStatement, type StoragePorts, toDateOrNull } from "@workbay/storage-sql"
+import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { toDateOrNull } from "../../src/Columns.js"
+import { lifecycleDueStatement } from "../../src/workspaces/LifecycleRepositories.js"
 import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 import { build, job, workspace, type World, world } from "./BuildRepositorySuite.js"

@@ -7,9 +7,11 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { UserRepo, type WorkspaceFilter, WorkspaceRepo } from "@workbay/core"
-import { latestBuildsStatement, listStatements, type StoragePorts } from "@workbay/storage-sql"
+import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { latestBuildsStatement } from "../../src/workspaces/BuildRepositories.js"
+import { listStatements } from "../../src/workspaces/Repositories.js"
 import { queryPlan } from "../QueryPlan.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 
