@@ -24,6 +24,7 @@ export declare const seedTemplate: any
 export declare const vacuumInto: any
 export declare const userInserter: any
 export declare const keepCounts: any
+export declare const workspaceCloner: any
 export declare const timeStatement: any
 export declare const queryPlan: any
 export declare const warmThenLoad: any

@@ -6,6 +6,7 @@ import autocannon from "autocannon"
 import Database from "better-sqlite3"
 import { zipSync } from "fflate"
 import { execFileSync, spawn } from "node:child_process"
+import { randomBytes, randomUUID } from "node:crypto"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir } from "node:os"
@@ -351,6 +352,60 @@ export const keepCounts = (db, orgId) => {
   db.prepare(
     "UPDATE groups SET member_count = (SELECT count(*) FROM organization_members WHERE organization_id = ?) WHERE id = ?"
   ).run(orgId, orgId)
+}
+
+/**
+ * Copies of a workspace straight into the SQLite file: its latest build, job, resources and agents with
+ * new ids, and the workspace counters kept. `clone(i, columns)` inserts copy `i`, named `ws-<i>`, with
+ * `columns` replacing the copied workspace row's (its owner, say).
+ */
+export const workspaceCloner = (db, workspaceId) => {
+  const w = db.prepare("SELECT * FROM workspaces WHERE id = ?").get(workspaceId)
+  const b = db.prepare("SELECT * FROM workspace_builds WHERE workspace_id = ? ORDER BY build_number DESC LIMIT 1")
+    .get(workspaceId)
+  const j = db.prepare("SELECT * FROM provisioner_jobs WHERE id = ?").get(b.job_id)
+  delete j.job_status // generated
+  const resources = db.prepare("SELECT * FROM workspace_resources WHERE job_id = ?").all(j.id)
+  const agents = db.prepare(
+    "SELECT * FROM workspace_agents WHERE resource_id IN (SELECT id FROM workspace_resources WHERE job_id = ?)"
+  ).all(j.id)
+  const insertOf = (table, row) =>
+    db.prepare(
+      `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`
+    )
+  const [iw, ib, ij] = [insertOf("workspaces", w), insertOf("workspace_builds", b), insertOf("provisioner_jobs", j)]
+  const ir = resources.length > 0 ? insertOf("workspace_resources", resources[0]) : undefined
+  const ia = agents.length > 0 ? insertOf("workspace_agents", agents[0]) : undefined
+  const bump = db.prepare(
+    "INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = counters.value + 1"
+  )
+  return (i, columns = {}) => {
+    const [wid, jid, bid] = [randomUUID(), randomUUID(), randomUUID()]
+    const input = JSON.parse(j.input)
+    input.workspace_build_id = bid
+    ij.run(...Object.values({ ...j, id: jid, input: JSON.stringify(input) }))
+    const row = { ...w, id: wid, name: `ws-${i}`, favorite: 0, list_rank: 0, ...columns }
+    iw.run(...Object.values(row))
+    ib.run(...Object.values({ ...b, id: bid, workspace_id: wid, job_id: jid }))
+    const resourceIds = new Map()
+    for (const r of resources) {
+      const rid = randomUUID()
+      resourceIds.set(r.id, rid)
+      ir.run(...Object.values({ ...r, id: rid, job_id: jid }))
+    }
+    for (const a of agents) {
+      ia.run(
+        ...Object.values({
+          ...a,
+          id: randomUUID(),
+          resource_id: resourceIds.get(a.resource_id),
+          auth_token_hash: randomBytes(32).toString("hex")
+        })
+      )
+    }
+    bump.run("workspaces")
+    bump.run(`workspaces:${row.owner_id}`)
+  }
 }
 
 /** Mean time (ms) of `n` runs of a prepared statement on better-sqlite3, after one unmeasured run. */

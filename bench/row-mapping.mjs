@@ -17,7 +17,7 @@
 // process). Writes the "Runs" section of bench/results/row-mapping.md. Load goes to 127.0.0.1 only.
 import Database from "better-sqlite3"
 import { execFileSync } from "node:child_process"
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join, resolve } from "node:path"
@@ -41,7 +41,8 @@ import {
   sequential,
   sleep,
   userInserter,
-  vacuumInto
+  vacuumInto,
+  workspaceCloner
 } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
@@ -103,52 +104,9 @@ const seedTo = (file, ctx) => {
         diff
       )
     }
-    const w = db.prepare("SELECT * FROM workspaces WHERE id = ?").get(ctx.workspaceId)
-    const b = db.prepare("SELECT * FROM workspace_builds WHERE workspace_id = ? ORDER BY build_number DESC LIMIT 1")
-      .get(ctx.workspaceId)
-    const j = db.prepare("SELECT * FROM provisioner_jobs WHERE id = ?").get(b.job_id)
-    delete j.job_status // generated
-    const resources = db.prepare("SELECT * FROM workspace_resources WHERE job_id = ?").all(j.id)
-    const agents = db.prepare(
-      "SELECT * FROM workspace_agents WHERE resource_id IN (SELECT id FROM workspace_resources WHERE job_id = ?)"
-    ).all(j.id)
-    const insertOf = (table, row) =>
-      db.prepare(
-        `INSERT INTO ${table} (${Object.keys(row).join(", ")}) VALUES (${Object.keys(row).map(() => "?").join(", ")})`
-      )
-    const [iw, ib, ij] = [insertOf("workspaces", w), insertOf("workspace_builds", b), insertOf("provisioner_jobs", j)]
-    const ir = resources.length > 0 ? insertOf("workspace_resources", resources[0]) : undefined
-    const ia = agents.length > 0 ? insertOf("workspace_agents", agents[0]) : undefined
-    const bump = db.prepare(
-      "INSERT INTO counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = counters.value + 1"
-    )
+    const cloneWorkspace = workspaceCloner(db, ctx.workspaceId)
     const workspaces = db.prepare("SELECT count(*) AS n FROM workspaces WHERE deleted = 0").get().n
-    for (let i = workspaces; i < size; i++) {
-      const [wid, jid, bid] = [randomUUID(), randomUUID(), randomUUID()]
-      const input = JSON.parse(j.input)
-      input.workspace_build_id = bid
-      ij.run(...Object.values({ ...j, id: jid, input: JSON.stringify(input) }))
-      iw.run(...Object.values({ ...w, id: wid, name: `ws-${i}`, favorite: 0, list_rank: 0 }))
-      ib.run(...Object.values({ ...b, id: bid, workspace_id: wid, job_id: jid }))
-      const resourceIds = new Map()
-      for (const r of resources) {
-        const rid = randomUUID()
-        resourceIds.set(r.id, rid)
-        ir.run(...Object.values({ ...r, id: rid, job_id: jid }))
-      }
-      for (const a of agents) {
-        ia.run(
-          ...Object.values({
-            ...a,
-            id: randomUUID(),
-            resource_id: resourceIds.get(a.resource_id),
-            auth_token_hash: randomBytes(32).toString("hex")
-          })
-        )
-      }
-      bump.run("workspaces")
-      bump.run(`workspaces:${ctx.userId}`)
-    }
+    for (let i = workspaces; i < size; i++) cloneWorkspace(i)
   })()
   db.pragma("wal_checkpoint(TRUNCATE)")
   db.close()
