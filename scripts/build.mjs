@@ -3,6 +3,8 @@
 //   packages/server/dist/server.cjs         the server and its dependencies, one minified script
 //   packages/server/dist/server.cjs.cache   V8's code cache for it, made by starting the server once
 //   packages/server/dist/main.mjs           the entry (src/launch.ts): runs server.cjs with that cache
+//   packages/agent/dist/bin/                the agent as an executable with no Node needed, which the
+//                                           server serves at /bin (scripts/agent-binaries.mjs)
 //
 // Code used only on demand (the Postgres driver) is bundled but not evaluated
 // unless DATABASE_URL is set. Without the cache (it could not be made, or Node
@@ -12,6 +14,7 @@ import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { buildAgentBinaries } from "./agent-binaries.mjs"
 
 const outdir = "packages/server/dist"
 rmSync(outdir, { recursive: true, force: true })
@@ -35,8 +38,10 @@ await build({
   format: "cjs",
   // Written for debugging (node --enable-source-maps); never read otherwise.
   sourcemap: "linked",
-  // Native and optional modules stay external and load from node_modules.
-  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate"]
+  // Native and optional modules stay external and load from node_modules; so does dockerode, which
+  // finds files of its own beside its code (its protocol definitions) and optional native parts
+  // under it (ssh2's).
+  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "dockerode"]
 })
 
 // The reference agent (packages/agent): one script its bin runs, and the credentials route names.
@@ -52,6 +57,16 @@ await build({
   },
   external: ["bufferutil", "utf-8-validate"]
 })
+
+// The agent's executable for this platform (a few seconds; skipped when current). A platform
+// Node cannot make one on still gets a server, which then serves no /bin files.
+let agentBinaries = false
+try {
+  await buildAgentBinaries({ log: console.log })
+  agentBinaries = true
+} catch (e) {
+  console.warn(`build: no agent executable, /bin will serve none (${e instanceof Error ? e.message : e})`)
+}
 
 await build({
   ...common,
@@ -125,4 +140,4 @@ try {
   console.warn(`build: no code cache, the server will start without one (${e instanceof Error ? e.message : e})`)
 }
 // Written last: scripts/ensure.mjs rebuilds when the sources are newer or Node differs.
-writeFileSync(join(outdir, "build.json"), JSON.stringify({ node: process.version, codeCache }) + "\n")
+writeFileSync(join(outdir, "build.json"), JSON.stringify({ node: process.version, codeCache, agentBinaries }) + "\n")

@@ -19,18 +19,35 @@ const newest = (path) => {
   return max
 }
 
+/** Whether the agent's executables named by their manifest are there, built by this Node version. */
+const agentBinariesPresent = () => {
+  const dir = join(root, "packages/agent/dist/bin")
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"))
+    return manifest.node === process.version &&
+      manifest.binaries.every((b) => statSync(join(dir, b.file), { throwIfNoEntry: false })?.size === b.size)
+  } catch {
+    return false
+  }
+}
+
 /**
  * Whether the bundle exists, was made by this Node version (whose V8 would otherwise reject
- * its code cache) and is newer than every source, the lock file and the build script.
+ * its code cache) and is newer than every source, the lock file and the build scripts, with the
+ * agent's executables it was built with.
  */
 export const bundleIsCurrent = () => {
   const stampFile = join(root, "packages/server/dist/build.json")
   if (!existsSync(stampFile) || !existsSync(join(root, "packages/server/dist/main.mjs"))) return false
-  if (JSON.parse(readFileSync(stampFile, "utf8")).node !== process.version) return false
+  const stamp = JSON.parse(readFileSync(stampFile, "utf8"))
+  if (stamp.node !== process.version) return false
+  // The agent's executables (scripts/agent-binaries.mjs), written before the stamp: still there, of this Node.
+  if (stamp.agentBinaries === true && !agentBinariesPresent()) return false
   const sources = Math.max(
     newest(join(root, "packages")),
     newest(join(root, "package-lock.json")),
-    newest(join(root, "scripts/build.mjs"))
+    newest(join(root, "scripts/build.mjs")),
+    newest(join(root, "scripts/agent-binaries.mjs"))
   )
   return statSync(stampFile).mtimeMs > sources
 }

@@ -39,7 +39,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const requireFromRoot = createRequire(join(root, "package.json"))
-const libraries = ["core", "storage-sql", "storage-sqlite", "storage-postgres", "http"]
+const libraries = ["core", "storage-sql", "storage-sqlite", "storage-postgres", "http", "docker"]
 const compile = process.env.WORKBAY_PACKED_COMPILE === "1"
 
 /** The README's "Embedding" example: the first js block of that section. */
@@ -287,6 +287,21 @@ describe("packed packages", () => {
     }
     expect(status).toBe("succeeded")
   }, 60_000)
+
+  it("make the docker provisioner with plain node, from @workbay/docker's dist", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { dockerClient, makeDockerProvisioner } from "@workbay/docker"
+const p = makeDockerProvisioner({ docker: dockerClient({ host: "unix:///nonexistent.sock" }) })
+console.log(p.type, typeof p.import, typeof p.build)`
+      ],
+      { cwd: app, env: env({ NODE_OPTIONS: "" }) }
+    )
+    expect(stdout.trim()).toBe("docker function function")
+  })
 
   it("type-check TypeScript against their declarations", async () => {
     // The README example as TypeScript, and uses whose @ts-expect-error lines fail if a type decays to any.

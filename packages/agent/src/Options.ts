@@ -54,6 +54,7 @@ const ENV: Record<string, keyof AgentOptions> = {
 export const USAGE =
   `Usage: workbay-agent --url <access URL> [--token <agent token> | --auth aws|azure|google [--agent-name <name>]]
        [--metadata-url <url>] [--directory <dir>] [--log-dir <dir>] [--task-command <command>]
+       workbay-agent --version | --help
 Each flag may be given as an environment variable instead: ${Object.keys(ENV).join(", ")}.`
 
 /** Options from `argv` (without node and the script) and `env`; throws with the usage on a mistake. */

@@ -1,8 +1,13 @@
 /** The `workbay-agent` command: starts the agent and stops it cleanly on SIGINT or SIGTERM. */
-import { startAgent } from "./Agent.js"
+import { AGENT_VERSION, startAgent } from "./Agent.js"
 import { parseOptions, USAGE } from "./Options.js"
 
 export const main = async (argv: ReadonlyArray<string>): Promise<void> => {
+  // What the init script checks a downloaded executable with (docs/agents.md, "The agent executable").
+  if (argv.includes("--version")) {
+    process.stdout.write(`workbay-agent ${AGENT_VERSION}\n`)
+    return
+  }
   if (argv.includes("--help") || argv.includes("-h")) {
     process.stdout.write(`${USAGE}\n`)
     return

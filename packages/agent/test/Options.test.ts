@@ -1,5 +1,8 @@
 /** The agent's options: flags over environment variables, and clear refusals (no server needed). */
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { AGENT_VERSION } from "../src/Agent.js"
+import { main } from "../src/main.js"
 import { parseOptions } from "../src/Options.js"
 
 describe("agent options", () => {
@@ -33,5 +36,21 @@ describe("agent options", () => {
     expect(() => parseOptions(["--url", "http://h", "--auth", "ldap"], {})).toThrow(/--auth takes/)
     expect(() => parseOptions(["--url", "not a url", "--token", "t"], {})).toThrow(/is not a URL/)
     expect(() => parseOptions(["--url"], {})).toThrow(/needs a value/)
+  })
+})
+
+describe("agent version", () => {
+  it("is the package's version, which --version prints", async () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+    expect(AGENT_VERSION).toBe(pkg.version)
+    let written = ""
+    const write = process.stdout.write
+    process.stdout.write = ((chunk: string) => (written += chunk, true)) as typeof process.stdout.write
+    try {
+      await main(["--version"])
+    } finally {
+      process.stdout.write = write
+    }
+    expect(written).toBe(`workbay-agent ${pkg.version}\n`)
   })
 })

@@ -1,22 +1,60 @@
 /** Agent test support: the agent command (its source, bundled), and polling until a read satisfies a check. */
 import { inject } from "vitest"
+import type { Client, ServiceTestServer } from "../../http/test/support.js"
+import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
 
 /** Runs the agent's src/bin.ts, bundled once per change (packages/server/test/bundles.ts), as the bundle's bin would. */
 export const AGENT_COMMAND = `${process.execPath} ${inject("workbayAgentBundle")}`
 
-/** Reads until `done` holds (every 100 ms), or fails after `ms` naming `what` and the last value read. */
+/** Reads until `done` holds (every `every` ms, default 100), or fails after `ms` naming `what` and the last value read. */
 export const eventually = async <A>(
   read: () => Promise<A>,
   done: (a: A) => boolean,
   what: string,
-  ms = 20_000
+  ms = 20_000,
+  every = 100
 ): Promise<A> => {
   const until = Date.now() + ms
   let last: A = await read()
   while (!done(last)) {
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(last)}`)
-    await new Promise((r) => setTimeout(r, 100))
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(last)?.slice(0, 2000)}`)
+    await new Promise((r) => setTimeout(r, every))
     last = await read()
   }
   return last
+}
+
+/**
+ * A workspace whose one agent, `main` (of `architecture`), is external and runs `script` at start:
+ * its agent's id and the token its credentials route hands out, for an agent started by hand.
+ */
+export const externalAgentWorkspace = async (
+  srv: ServiceTestServer,
+  owner: Client,
+  orgId: string,
+  { architecture = "amd64", script }: { readonly architecture?: string; readonly script: string }
+) => {
+  const t = await makeTemplate(
+    srv,
+    owner,
+    orgId,
+    `resources:
+  - name: box
+    type: machine
+    agents:
+      - name: main
+        architecture: ${architecture}
+        external: true
+        scripts:
+          - display_name: Hello
+            script: ${JSON.stringify(script)}
+            run_on_start: true
+`
+  )
+  const w = await makeWorkspace(srv, owner, orgId, t.id)
+  const agentId: string = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])
+    .find((a: any) => a.name === "main").id
+  const credentials = await owner.get(`/workspaces/${w.id}/external-agent/main/credentials`)
+  if (credentials.status !== 200) throw new Error(`credentials: ${JSON.stringify(credentials.body)}`)
+  return { agentId, token: credentials.body.agent_token as string }
 }

@@ -8,6 +8,7 @@ import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentConnections } from "./agents/Connections.js"
 import { ConnectionWatch } from "./agents/ConnectionWatch.js"
 import { Coordinator } from "./agents/Coordinator.js"
+import { agentInitScriptsLayer } from "./agents/InitScript.js"
 import { InstanceIdentity } from "./agents/InstanceIdentity.js"
 import { AgentListeningPorts } from "./agents/ListeningPorts.js"
 import { AgentLogs } from "./agents/Logs.js"
@@ -98,6 +99,7 @@ const auditEntries = Layer.effect(
 const ports = Layer.mergeAll(
   auditEntries,
   taskPromptsLayer,
+  agentInitScriptsLayer,
   buildDurationsLayer,
   templateWorkspacesLayer,
   userMembershipsLayer

@@ -229,6 +229,7 @@ export {
   type AppOpenIn,
   type AppSharingLevel,
   type BuildInput,
+  type BuildMetadata,
   type BuildResult,
   type BuildWorkspace,
   type DisplayApps,
@@ -246,6 +247,7 @@ export {
   type ProvisionerLogSink,
   type ProvisionerRegistry,
   Provisioners,
+  QuotaExceeded,
   REQUIRED_TEMPLATE_VARIABLES,
   type ResourceMetadata,
   type RichParameter,
@@ -330,6 +332,18 @@ export {
   TemplateRepo,
   type TemplateRole
 } from "./templates/Template.js"
+export {
+  DOCKER_CONTAINER,
+  DOCKER_VOLUME,
+  MIN_CONTAINER_MEMORY,
+  parseCpus,
+  parseMemory,
+  RESERVED_LABEL_PREFIX,
+  substitute,
+  type Substitutions,
+  type TemplateIssue,
+  type TemplateSpec
+} from "./templates/TemplateFile.js"
 export { Templates, TemplateWorkspaces } from "./templates/Templates.js"
 export {
   type DryRunRecord,
@@ -381,9 +395,15 @@ export {
   TransitionStats
 } from "./templates/TemplateWire.js"
 export {
+  makeTemplateProvisioner,
   makeWorkbayProvisioner,
+  type TemplateApply,
+  type TemplateDriver,
+  type TemplateProvisionerOptions,
+  WORKBAY_PROVISIONER,
   workbayProvisioner,
-  type WorkbayProvisionerOptions
+  type WorkbayProvisionerOptions,
+  type WorkbayState
 } from "./templates/WorkbayProvisioner.js"
 export {
   type JobContext,
@@ -395,6 +415,7 @@ export {
 } from "./templates/Worker.js"
 
 // workspaces: workspaces, their builds and what those provision, sharing, schedules, watching
+export { DEPLOYMENT_ID_KEY, settingsWithDeploymentId } from "./enterprise/DeploymentId.js"
 export * from "./workspaces/Autofill.js"
 export {
   AgentConnectionTiming,
@@ -457,6 +478,7 @@ export {
   WorkspaceSharing,
   WorkspaceUser
 } from "./workspaces/Sharing.js"
+export { stopVanishedMachine, type VanishedMachine } from "./workspaces/VanishedMachines.js"
 export {
   publishWorkspaceChange,
   type WorkspaceChange,
@@ -499,7 +521,7 @@ export {
   type WorkspaceStatus,
   workspaceStatuses
 } from "./workspaces/WorkspaceBuild.js"
-export { TaskPrompts } from "./workspaces/WorkspaceBuildExecutor.js"
+export { AgentInitScripts, TaskPrompts } from "./workspaces/WorkspaceBuildExecutor.js"
 export { type QueueBuild, WorkspaceBuilds } from "./workspaces/WorkspaceBuilds.js"
 export { Workspaces } from "./workspaces/Workspaces.js"
 export { ResolveAutostartResponse, WorkspaceSchedules } from "./workspaces/WorkspaceSchedules.js"
@@ -515,6 +537,7 @@ export {
 // agents: workspace agents, their tokens and what they report
 export * from "./agents/Agent.js"
 export { AgentAuth, type AgentSession, CurrentAgent } from "./agents/AgentAuth.js"
+export { AgentBinaries, type AgentBinary, agentBinary } from "./agents/AgentBinaries.js"
 export * from "./agents/AgentLog.js"
 export {
   AgentCommand,
@@ -570,6 +593,7 @@ export {
   type PeerConnection
 } from "./agents/Coordinator.js"
 export * from "./agents/Events.js"
+export { agentInitScript, INIT_SCRIPT_PLATFORMS, initScriptFor } from "./agents/InitScript.js"
 export { AuthenticateResponse, IdentityRefused, InstanceIdentity } from "./agents/InstanceIdentity.js"
 export {
   AgentListeningPorts,

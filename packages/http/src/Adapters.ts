@@ -2,8 +2,9 @@
  * Adapters from Node's `(req, res)`, Node's `upgrade` event and the web `Request -> Response`
  * to the dispatcher.
  */
+import { createReadStream } from "node:fs"
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http"
-import type { Duplex } from "node:stream"
+import { type Duplex, Readable } from "node:stream"
 import type { Dispatcher } from "./dispatch/Dispatcher.js"
 import type { RawRequest, RawResponse } from "./dispatch/Raw.js"
 import type { WebSocketHub } from "./WebSocket.js"
@@ -34,6 +35,15 @@ export type WebHandler = (request: Request, info?: WebRequestInfo) => Promise<Re
 
 const writeNode = (res: ServerResponse, r: RawResponse) => {
   if (res.headersSent) return
+  if (r.file !== undefined) {
+    const file = createReadStream(r.file.path)
+    // A file gone or unreadable after its headers were chosen: the connection is cut, the length unmet.
+    file.once("error", () => res.destroy())
+    res.once("close", () => file.destroy())
+    res.writeHead(r.status, r.headers)
+    file.pipe(res)
+    return
+  }
   if (r.stream !== undefined) {
     res.writeHead(r.status, r.headers)
     res.flushHeaders()
@@ -198,6 +208,12 @@ export const toWebHandler = (dispatcher: Dispatcher): WebHandler => async (reque
   for (const [k, v] of Object.entries(r.headers)) {
     if (Array.isArray(v)) { for (const item of v) out.append(k, item) }
     else out.set(k, v)
+  }
+  if (r.file !== undefined) {
+    return new Response(Readable.toWeb(createReadStream(r.file.path)) as ReadableStream<Uint8Array>, {
+      status: r.status,
+      headers: out
+    })
   }
   if (r.stream !== undefined) {
     const body = r.stream

@@ -1,6 +1,7 @@
 /** The whole HTTP contract: one HttpApi joining every group. Source of the OpenAPI document and the typed client. */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { AgentMeApi, AgentsApi } from "./agents/Api.js"
+import { AgentBinariesApi } from "./agents/BinariesApi.js"
 import { AgentIdentityApi } from "./agents/IdentityApi.js"
 import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
@@ -59,6 +60,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(TailnetApi)
   .add(TailnetAgentApi)
   .add(AgentIdentityApi)
+  .add(AgentBinariesApi)
   .add(AgentLogsApi)
   .add(AgentReportsApi)
   .add(AgentRpcApi)

@@ -3,6 +3,7 @@
  * `layer` is for Effect users; `makeWorkbay` for everybody else.
  */
 import {
+  AgentBinaries,
   AgentCommand,
   agentConnectionMonitorPeriodic,
   type AgentMonitorOptions,
@@ -22,8 +23,9 @@ import {
   SecretBox,
   SecretKeyRepo,
   ServicesLive,
-  Settings,
+  type Settings,
   type SettingsShape,
+  settingsWithDeploymentId,
   UNENCRYPTED_SECRETS_WARNING,
   workbayProvisioner,
   type WorkerOptions
@@ -44,7 +46,9 @@ import {
   toWebHandler,
   type WebHandler
 } from "./Adapters.js"
+import { agentBinariesFromDirectory } from "./agents/AgentBinaries.js"
 import { makeAppProxyHandler } from "./agents/AppProxyHttp.js"
+import { AgentBinariesHttp } from "./agents/BinariesHttp.js"
 import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
 import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
@@ -109,6 +113,7 @@ export const implementations = [
   AgentsHttp,
   AgentMeHttp,
   AgentIdentityHttp,
+  AgentBinariesHttp,
   TailnetHttp,
   TailnetAgentHttp,
   AgentLogsHttp,
@@ -221,6 +226,12 @@ export interface WorkbayOptions {
    */
   readonly agentCommand?: string | undefined
   /**
+   * The folder of the agent's executables (`workbay-agent-<os>-<arch>`, as `scripts/agent-binaries.mjs`
+   * builds them), served at `/bin/` for the init script (`/api/v2/init-script/{os}/{arch}`) to
+   * download. Default: none, and `/bin/` answers 404. The standalone server gives the ones it was built with.
+   */
+  readonly agentBinaries?: string | undefined
+  /**
    * The notifier, which sends queued notifications (docs/notifications.md): fetches every
    * `interval` (default the `notificationsFetchInterval` setting, 15 s). Safe with several
    * processes on one database (leases with SKIP LOCKED). `false` turns it off. Default: on.
@@ -293,12 +304,13 @@ const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOp
     Layer.provideMerge(
       Layer.mergeAll(
         storage,
-        Settings.layer(options.settings),
+        settingsWithDeploymentId(options.settings).pipe(Layer.provide(storage)),
         PasswordHasher.scrypt(options.passwordHashCost),
         options.mail ?? Layer.empty,
         IdGenerator.layer,
         Provisioners.layer(options.provisioners ?? [workbayProvisioner]),
-        options.agentCommand === undefined ? Layer.empty : Layer.succeed(AgentCommand, options.agentCommand)
+        options.agentCommand === undefined ? Layer.empty : Layer.succeed(AgentCommand, options.agentCommand),
+        options.agentBinaries === undefined ? AgentBinaries.none : agentBinariesFromDirectory(options.agentBinaries)
       )
     )
   )

@@ -15,6 +15,9 @@ import { AgentReportRepo, InsightsRollup } from "@workbay/core"
 import { WorkbayApi } from "@workbay/http"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { withIdentityServer } from "./agents/identityServer.js"
 import { closeLicensedWorld, licensedWorld } from "./enterprise/fixtures.js"
@@ -27,7 +30,7 @@ import { readEvents } from "./sse.js"
 import {
   addMemberWithRoles,
   captureMail,
-  type Client,
+  Client,
   createOrganization,
   createUser,
   type Reply,
@@ -103,6 +106,8 @@ const row = (
 }
 
 const AVATAR = "https://example.com/avatars/alice.png"
+/** The bytes of the agent executable the rows' server serves. */
+const FAKE_AGENT = "a fake agent"
 const GROUP_AVATAR = "https://example.com/groups/devs.png"
 
 /** A group to change or delete in a row without touching the shared ones. */
@@ -1822,6 +1827,21 @@ const rows: ReadonlyArray<Row> = [
     "AuthenticateResponse",
     () => withIdentityServer((s) => s.google())
   ),
+  row(
+    "agentBinaries.initScript",
+    "GET /api/v2/init-script/:os/:arch",
+    200,
+    "binary text/plain; charset=utf-8",
+    (w) => w.srv.anonymous.get("/init-script/linux/amd64")
+  ),
+  // At the root, outside /api/v2: the server of the rows serves one (fake) executable.
+  row(
+    "agentBinaries.binary",
+    "GET /bin/workbay-agent-:os-:arch",
+    200,
+    "binary application/octet-stream",
+    (w) => new Client(w.srv.url).get("/bin/workbay-agent-linux-amd64")
+  ),
 
   // The agent connection's row checks the answer of `get_manifest`, after reports that fill the Agent record's times.
   row("agentRpc.rpc", "GET /api/v2/workspaceagents/me/rpc", 101, "AgentManifest", async (w) => {
@@ -2666,7 +2686,9 @@ const rows: ReadonlyArray<Row> = [
 /** Makes the users, organizations, groups, tokens and log entries the rows read. */
 const seed = async (): Promise<World> => {
   const mail = captureMail()
-  const { srv, owner, ownerId, orgId } = await startWithOwner({ mail: mail.layer })
+  const binaries = mkdtempSync(join(tmpdir(), "workbay-bin-rows-"))
+  writeFileSync(join(binaries, "workbay-agent-linux-amd64"), FAKE_AGENT)
+  const { srv, owner, ownerId, orgId } = await startWithOwner({ mail: mail.layer, agentBinaries: binaries })
   const named = async (username: string, name: string) => {
     const email = `${username}@example.com`
     const r = await owner.post("/users", { email, username, name, password: STRONG_PASSWORD })
@@ -2862,6 +2884,8 @@ describe("response schemas", () => {
           if (row.endpoint === "files.get") expect(reply.body).toBe("a download")
           // The authorization pages are HTML.
           else if (row.schema.includes("text/html")) expect(reply.body).toMatch(/^<!doctype html>/)
+          else if (row.endpoint === "agentBinaries.initScript") expect(reply.body).toMatch(/^#!\/usr\/bin\/env sh\n/)
+          else if (row.endpoint === "agentBinaries.binary") expect(reply.body).toBe(FAKE_AGENT)
           else expect(typeof reply.body).toBe("object")
           continue
         }

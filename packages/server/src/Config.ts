@@ -89,6 +89,8 @@ export interface ServerConfig {
   }
   /** The command the external agent credentials route answers (see `agentCommandOf`); undefined: found at start. */
   readonly agentCommand: string | undefined
+  /** The folder of the agent's executables (see `agentBinariesOf`); undefined: found at start. */
+  readonly agentBinaries: string | undefined
   /** Deployment settings given by flag or environment (`settingFlags`), by setting name (absent: the defaults). */
   readonly settings: Readonly<Record<string, GivenSetting<unknown>>>
   /**
@@ -191,6 +193,13 @@ const processOptions: ReadonlyArray<ServerOption> = [
     default: "",
     help:
       "The command external agent credentials name (default: this installation's agent bundle, node .../packages/agent/bin/workbay-agent.mjs; else npx -y @workbay/agent)."
+  },
+  {
+    flag: "agent-binaries",
+    env: "WORKBAY_AGENT_BINARIES",
+    default: "",
+    help:
+      "The folder of the agent's executables served at /bin (workbay-agent-<os>-<arch> with manifest.json, made by scripts/agent-binaries.mjs). Default: this installation's packages/agent/dist/bin, built by npm start."
   }
 ]
 
@@ -217,7 +226,7 @@ const helpOrder: ReadonlyArray<string> = [
   ...["audit-logs-retention", "connection-logs-retention", "api-keys-retention", "workspace-agent-logs-retention"],
   ...["disable-path-apps", "dangerous-allow-path-app-sharing", "dangerous-allow-path-app-site-owner-access"],
   ...["derp-config-path", "disable-workspace-sharing", "aws-instance-identity-certificates"],
-  ...["azure-instance-identity-certificates", "google-instance-identity-keys", "agent-command"],
+  ...["azure-instance-identity-certificates", "google-instance-identity-keys", "agent-command", "agent-binaries"],
   ...["notifications-method", "notifications-dispatch-timeout", "notifications-max-send-attempts"],
   ...["notifications-retry-interval", "notifications-lease-period", "notifications-lease-count"],
   ...["notifications-fetch-interval", "notifications-webhook-endpoint", "notifications-inbox-enabled"],
@@ -414,6 +423,7 @@ export const loadConfig = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv):
       google: fileOf("googleInstanceIdentityKeys")
     },
     agentCommand: get("agent-command") || undefined,
+    agentBinaries: get("agent-binaries") || undefined,
     externalAuth: externalAuthOf(flagged["external-auth-providers"] as string | undefined, env, port),
     settings
   }
@@ -467,6 +477,21 @@ export const agentCommandOf = (config: ServerConfig, entry = process.argv[1]): s
   ]
   const found = candidates.find((dir) => existsSync(join(dir, "dist", "workbay-agent.mjs")))
   return found === undefined ? undefined : `${process.execPath} ${join(found, "bin", "workbay-agent.mjs")}`
+}
+
+/**
+ * The folder of the agent's executables served at `/bin/` (scripts/agent-binaries.mjs builds them
+ * into packages/agent/dist/bin): beside the server's bundle in this checkout, or in the working
+ * folder's checkout or node_modules; undefined when none was built (then `/bin/` serves none).
+ */
+export const agentBinariesOf = (config: ServerConfig, entry = process.argv[1]): string | undefined => {
+  if (config.agentBinaries !== undefined) return config.agentBinaries
+  const candidates = [
+    ...(entry === undefined ? [] : [resolve(dirname(entry), "../../agent/dist/bin")]),
+    resolve("packages/agent/dist/bin"),
+    resolve("node_modules/@workbay/agent/dist/bin")
+  ]
+  return candidates.find((dir) => existsSync(join(dir, "manifest.json")))
 }
 
 /** A connection URL with its password replaced, for logs. */

@@ -4,12 +4,15 @@
  * (RequestTracking.ts), the metrics listener (MetricsListener.ts) and the settings given to the
  * service (WorkbaySettings.ts).
  */
+import { workbayProvisioner } from "@workbay/core"
+import { watchVanishedContainers } from "@workbay/docker"
 import { type LogLevelName, makePrometheusMetrics, makeWorkbay, type Workbay } from "@workbay/http"
-import { Duration } from "effect"
+import { Duration, Effect, Fiber } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { hostname } from "node:os"
-import { agentCommandOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
+import { agentBinariesOf, agentCommandOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
+import { chooseDocker } from "./Docker.js"
 import { serveMetrics } from "./MetricsListener.js"
 import { trackRequests } from "./RequestTracking.js"
 import { answerWhileStarting } from "./Starting.js"
@@ -22,6 +25,8 @@ export interface RunningServer {
   readonly storage: string
   /** The Prometheus listener's URL (`http://host:port/metrics`), when metrics are on. */
   readonly metricsUrl: string | undefined
+  /** What was decided about the docker provisioner, and why (a start-up line). */
+  readonly docker: string
   /**
    * The graceful shutdown (docs/operations.md): stops accepting connections, closes the WebSockets
    * (1001), waits up to `timeout` (default the `--shutdown-timeout` setting) for in-flight requests
@@ -71,11 +76,15 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     }
   const prometheus = config.prometheus
   const metrics = prometheus.enable?.value === true ? makePrometheusMetrics() : undefined
+  const settings = workbaySettings(config)
+  const docker = await chooseDocker(settings)
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
   const workbay = await makeWorkbay(storage.layer, {
-    settings: workbaySettings(config),
+    settings: { ...settings, dockerProvisioner: docker.provisioner === undefined ? "off" : "on" },
+    provisioners: docker.provisioner === undefined ? [workbayProvisioner] : [workbayProvisioner, docker.provisioner],
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
     agentCommand: agentCommandOf(config),
+    agentBinaries: agentBinariesOf(config),
     metrics,
     // Named after the host and the process, so each replica's workers have their own daemon rows,
     // replicas on one host included (a row is per name: a second process of the same name took it).
@@ -90,6 +99,10 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     logLevel: config.logLevel as LogLevelName,
     logger: { format: config.logFormat }
   })
+  // Workspaces whose containers are removed behind Workbay's back are stopped (docs/docker.md).
+  const dockerWatch = docker.docker === undefined
+    ? undefined
+    : await workbay.run(Effect.forkDaemon(watchVanishedContainers(docker.docker)))
   started()
   workbay.attach(server)
   const inFlight = trackRequests(server)
@@ -108,6 +121,7 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     storage: storage.label,
     metricsUrl: metricsListener?.url,
+    docker: docker.line,
     close: async (timeout = config.shutdownTimeout) => {
       // No new connections; idle keep-alive connections are closed, busy ones after their answer.
       await metricsListener?.close()
@@ -118,6 +132,7 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
       // What is left: event streams, and requests past the bound.
       server.closeAllConnections()
       await inFlight.listenerClosed
+      if (dockerWatch !== undefined) await workbay.run(Fiber.interrupt(dockerWatch))
       await workbay.dispose()
     }
   }

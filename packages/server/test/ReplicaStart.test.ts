@@ -60,5 +60,14 @@ describe.skipIf(url === null)("replicas started together on a fresh database", (
     const me = await fetch(`${b.url}/api/v2/users/me`, { headers: { "Service-Session-Token": token } })
     expect(me.status).toBe(200)
     expect(((await me.json()) as { username: string }).username).toBe("admin")
+    // One deployment: both answer the id the first of them stored (not a constant, not one each).
+    const ids = await Promise.all(
+      [a, b].map(async (s) =>
+        ((await (await fetch(`${s.url}/api/v2/buildinfo`)).json()) as { deployment_id: string }).deployment_id
+      )
+    )
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/)
+    expect(ids[0]).not.toBe("00000000-0000-4000-8000-000000000000")
+    expect(ids[1]).toBe(ids[0])
   }, 150_000)
 })

@@ -58,13 +58,22 @@ describe("standalone server", () => {
       body: JSON.stringify({ email: "admin@example.com", username: "admin", password: "Correct-Horse-Battery-9" })
     })
     expect(created.status).toBe(201)
+    const deploymentId = async (url: string) =>
+      ((await (await fetch(`${url}/buildinfo`)).json()) as { deployment_id: string }).deployment_id
+    const id = await deploymentId(base)
     await first.close()
 
     const second = await startServer(config)
     const port2 = (second.server.address() as { port: number }).port
     const again = await fetch(`http://127.0.0.1:${port2}/api/v2/users/first`)
     expect(again.status).toBe(200)
+    // The deployment keeps its id (stored at its first start); another data folder is another deployment.
+    expect(await deploymentId(`http://127.0.0.1:${port2}/api/v2`)).toBe(id)
     await second.close()
+    const other = await startServer(loadConfig(["--port", "0", "--data-dir", tempDir()], {}))
+    const port3 = (other.server.address() as { port: number }).port
+    expect(await deploymentId(`http://127.0.0.1:${port3}/api/v2`)).not.toBe(id)
+    await other.close()
   })
 })
 

@@ -71,7 +71,7 @@ const bundle = async (pkg: string, entry: string, name: string, hash: string) =>
     // As `npm start`'s bundle (scripts/build.mjs): the dependencies bundled too, but for the native
     // and optional ones, which load from node_modules. One file loads in half the time of Effect's
     // hundreds of modules (a server's `--help`: 0.6 s instead of 1.25 s of CPU).
-    external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate"],
+    external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "dockerode"],
     // CommonJS dependencies (ws, pg) require Node's modules: an ES module needs a real `require`.
     banner: {
       js:

@@ -30,6 +30,11 @@ export interface LicenseRepoShape {
   /** A value of the `site_configs` key/value store. */
   readonly siteConfig: (key: string) => Effect.Effect<Option.Option<string>>
   readonly setSiteConfig: (key: string, value: string) => Effect.Effect<void>
+  /**
+   * The value of `key`, stored as `value` first when there is none: of replicas racing on a new
+   * database, all answer the one value stored first.
+   */
+  readonly initSiteConfig: (key: string, value: string) => Effect.Effect<string>
 }
 
 export class LicenseRepo extends Context.Tag("@workbay/core/LicenseRepo")<LicenseRepo, LicenseRepoShape>() {}

@@ -52,6 +52,12 @@ export const provisioning = group(
   "provisioning",
   "Tune the behavior of the provisioner, which is responsible for creating, updating, and deleting workspace resources."
 )
+export const docker = group(
+  "Docker",
+  "docker",
+  "The docker provisioner: workspaces as containers on a Docker Engine (Workbay's own; docs/docker.md).",
+  provisioning
+)
 export const retention = group("Retention", "retention", "Configure how long data is kept before it is deleted.")
 export const quietHours = group(
   "User Quiet Hours Schedule",

@@ -28,7 +28,8 @@ import {
   type SettingType,
   strings,
   text,
-  url
+  url,
+  wordsOf
 } from "./Types.js"
 
 /** Retention periods: 0 keeps forever. */
@@ -1239,6 +1240,67 @@ export const settingsTable = {
     yaml: "forceCancelInterval",
     group: Group.provisioning,
     path: "provisioner.force_cancel_interval"
+  }),
+  // Docker: the docker provisioner (@workbay/docker, docs/docker.md); Workbay's own settings.
+  /** auto: on when a Docker daemon answers at start-up; the server reports what it chose. */
+  dockerProvisioner: setting({
+    type: oneOf("auto", "on", "off"),
+    default: "auto",
+    flag: "docker",
+    help:
+      "The docker provisioner (workspaces as containers): auto (on when a Docker daemon answers at start-up), on (start-up fails without one) or off. Default: auto.",
+    name: "Docker Provisioner",
+    description:
+      "Whether the docker provisioner runs: auto turns it on when a Docker daemon answers at start-up. Reported as on or off once decided.",
+    yaml: "enable",
+    group: Group.docker
+  }),
+  dockerHost: setting({
+    type: text,
+    default: "",
+    flag: "docker-host",
+    env: "DOCKER_HOST",
+    help: "The Docker daemon's address (unix:///path or tcp://host:port). Default: unix:///var/run/docker.sock.",
+    name: "Docker Host",
+    description: "Where the Docker daemon listens; empty for unix:///var/run/docker.sock.",
+    yaml: "host",
+    group: Group.docker
+  }),
+  dockerNetwork: setting({
+    type: text,
+    default: "bridge",
+    flag: "docker-network",
+    help:
+      "The network of workspace containers whose template names none (bridge, host, or a network's name). Default: bridge.",
+    name: "Docker Network",
+    description:
+      "The network of workspace containers whose template names none. host shares the host's network with them (the operator's choice; templates may not ask for it unless allowed).",
+    yaml: "network",
+    group: Group.docker
+  }),
+  dockerAgentUrl: setting({
+    type: text,
+    default: "",
+    flag: "docker-agent-url",
+    help:
+      "The URL agents in workspace containers reach this deployment at. Default: the access URL, with a loopback host replaced by host.docker.internal unless containers share the host's network.",
+    name: "Docker Agent URL",
+    description:
+      "The deployment's URL as agents in workspace containers reach it; empty derives it from the access URL.",
+    yaml: "agentURL",
+    group: Group.docker
+  }),
+  dockerAllow: setting({
+    type: wordsOf("privileged", "host-network", "host-pid", "bind-mounts"),
+    default: [],
+    flag: "docker-allow",
+    help:
+      "DANGEROUS: what templates may ask of workspace containers that weakens their isolation from the host: privileged, host-network, host-pid, bind-mounts (comma-separated). Default: none.",
+    name: "Docker Allowances (dangerous)",
+    description:
+      "Container settings templates may use although they weaken isolation from the host: privileged, host-network, host-pid, bind-mounts.",
+    yaml: "allow",
+    group: Group.docker
   }),
   /** Time between health checks of the workspace proxies (docs/workspace-proxies.md). */
   proxyHealthStatusInterval: setting({

@@ -178,6 +178,17 @@ export const strings: SettingType<ReadonlyArray<string>> = {
   parse: (_flag, text) => text.split(",").map((t) => t.trim()).filter((t) => t !== "")
 }
 
+/** Comma-separated words, each one of `words`. */
+export const wordsOf = <const L extends string>(...words: ReadonlyArray<L>): SettingType<ReadonlyArray<L>> => ({
+  wire: "strings",
+  parse: (flag, text) => {
+    const given = strings.parse(flag, text)
+    const bad = given.find((w) => !(words as ReadonlyArray<string>).includes(w))
+    if (bad !== undefined) throw new Error(`Invalid --${flag} "${bad}" (${either(words)}, comma-separated).`)
+    return given as ReadonlyArray<L>
+  }
+})
+
 /** Comma-separated encryption keys, each base64 of 32 bytes. */
 export const keys: SettingType<ReadonlyArray<string>> = { wire: "strings", parse: encryptionKeys }
 

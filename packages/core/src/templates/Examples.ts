@@ -1,9 +1,10 @@
 /**
  * The starter templates Workbay ships (examples/templates/<id>/, inside the library as
  * `EXAMPLE_FILES`): listed as the described system's TemplateExample, and turned into the tar
- * archive a template version is imported from (`example_id`). Each example is a template for the
- * built-in `workbay` provisioner; its README.md carries the listing's fields in a YAML front
- * matter (`display_name`, `description`, `icon`, `tags`, optionally `url`) above its Markdown.
+ * archive a template version is imported from (`example_id`). Each example's README.md carries
+ * the listing's fields in a YAML front matter (`display_name`, `description`, `icon`, `tags`,
+ * optionally `url`, and `provisioner`: the type it is written for, `workbay` when absent) above
+ * its Markdown.
  */
 import { Effect, Schema } from "effect"
 import * as YAML from "yaml"
@@ -22,10 +23,18 @@ export class TemplateExample extends Schema.Class<TemplateExample>("TemplateExam
   markdown: Schema.String
 }) {}
 
-/** The provisioner every shipped example is written for. */
-export const EXAMPLE_PROVISIONER = WORKBAY_PROVISIONER
-
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/
+
+const frontMatter = (readme: string): Record<string, unknown> => {
+  const match = FRONT_MATTER.exec(readme)
+  return match === null ? {} : (YAML.parse(match[1]!) ?? {})
+}
+
+/** The provisioner type example `id` is written for (its front matter's `provisioner`, else `workbay`). */
+export const exampleProvisioner = (id: string): string => {
+  const provisioner = frontMatter(EXAMPLE_FILES[id]?.["README.md"] ?? "").provisioner
+  return typeof provisioner === "string" && provisioner !== "" ? provisioner : WORKBAY_PROVISIONER
+}
 
 const text = (value: unknown) => (typeof value === "string" ? value : "")
 
@@ -33,7 +42,7 @@ const text = (value: unknown) => (typeof value === "string" ? value : "")
 const toExample = (id: string, files: Readonly<Record<string, string>>): TemplateExample => {
   const readme = files["README.md"] ?? ""
   const match = FRONT_MATTER.exec(readme)
-  const meta: Record<string, unknown> = match === null ? {} : (YAML.parse(match[1]!) ?? {})
+  const meta = frontMatter(readme)
   const tags = Array.isArray(meta.tags) ? meta.tags.filter((t): t is string => typeof t === "string") : []
   return new TemplateExample({
     id,

@@ -220,6 +220,25 @@ export interface BuildWorkspace {
   readonly owner: string
 }
 
+/**
+ * Facts about a build beyond its workspace, as the described system's provisioner metadata
+ * carries them (`CODER_WORKSPACE_BUILD_ID`, ...): a driver labels what it makes with them.
+ */
+export interface BuildMetadata {
+  readonly deployment_id: string
+  /** The deployment's access URL, as its own users reach it. */
+  readonly access_url: string
+  readonly workspace_build_id: string
+  readonly build_number: number
+  readonly workspace_owner_id: string
+  readonly template_id: string
+  readonly template_name: string
+  readonly template_version_id: string
+}
+
+/** A build whose cost would take its owner past their quota: the build fails with `message`. */
+export class QuotaExceeded extends Data.TaggedError("QuotaExceeded")<{ readonly message: string }> {}
+
 /** What a build applies: a transition of one workspace, with its parameter values and previous state. */
 export interface BuildInput {
   readonly archive: Uint8Array
@@ -243,6 +262,19 @@ export interface BuildInput {
    */
   readonly agentToken: (name: string) => string
   readonly onLog?: ProvisionerLogSink
+  readonly metadata?: BuildMetadata | undefined
+  /**
+   * Checks the planned daily cost against the owner's quota, before anything is made (the
+   * described system's CommitQuota between plan and apply). A provisioner that makes real
+   * things calls it first; for one that does not, the cost is checked once the build answers.
+   */
+  readonly commitQuota?: ((dailyCost: number) => Effect.Effect<void, QuotaExceeded>) | undefined
+  /**
+   * The init script of an agent for `os` and `arch` that reaches the service at `accessUrl`
+   * (docs/agents.md, "The init script"): what a container runs as its entrypoint. Undefined for
+   * an operating system without one.
+   */
+  readonly agentInitScript?: ((os: string, arch: string, accessUrl: string) => string | undefined) | undefined
 }
 
 export interface BuildResult {

@@ -143,9 +143,64 @@ const Agent = map({
   metadata: opt(list(Metadata))
 })
 
+/**
+ * A Docker container (a resource of type `docker_container`, applied by the `docker` provisioner;
+ * docs/docker.md). String values take references like every resource string, and
+ * `${agent.NAME.token}` and `${agent.NAME.init_script}` besides: the token and init script of an
+ * agent of the same resource.
+ */
+const stringList = list(str)
+const stringMap = Schema.Record({ key: Schema.String, value: scalar }).annotations({
+  message: () => "must be a map of names to values"
+})
+const memoryFigure = Schema.Union(Schema.String, Schema.Number).annotations({
+  message: () => ({ message: "must be a memory size such as 512m or 2g", override: true })
+})
+const Mount = map({
+  type: oneOf("volume", "tmpfs", "bind"),
+  /** A `docker_volume` resource's name (volume), a host path (bind); none for tmpfs. */
+  source: opt(str),
+  target: str,
+  read_only: opt(bool)
+})
+const Container = map({
+  image: str,
+  name: opt(str),
+  hostname: opt(str),
+  entrypoint: opt(stringList),
+  command: opt(stringList),
+  env: opt(stringMap),
+  labels: opt(
+    Schema.Record({ key: Schema.String, value: str }).annotations({
+      message: () => "must be a map of names to strings"
+    })
+  ),
+  memory: opt(memoryFigure),
+  cpus: opt(memoryFigure.annotations({ message: () => ({ message: "must be a number of CPUs", override: true }) })),
+  network: opt(str),
+  mounts: opt(list(Mount)),
+  user: opt(str),
+  working_dir: opt(str),
+  privileged: opt(bool),
+  pid_mode: opt(oneOf("host", "")),
+  /** Docker's init process as PID 1, which passes signals on and reaps zombies (default true). */
+  init: opt(bool),
+  stop_timeout_seconds: opt(count)
+})
+const Volume = map({
+  name: opt(str),
+  labels: opt(
+    Schema.Record({ key: Schema.String, value: str }).annotations({
+      message: () => "must be a map of names to strings"
+    })
+  )
+})
+
 const Resource = map({
   name,
   type: str,
+  container: opt(Container),
+  volume: opt(Volume),
   daily_cost: opt(count),
   hide: opt(bool),
   icon: opt(str),
@@ -186,10 +241,12 @@ export type TemplateParameter = NonNullable<TemplateSpec["parameters"]>[number]
 export type TemplateResource = NonNullable<TemplateSpec["resources"]>[number]
 
 type Path = ReadonlyArray<PropertyKey>
-interface Issue {
+/** A problem of a template: the key it is at (`["resources", 0, "container", "memory"]`) and what is wrong. */
+export interface TemplateIssue {
   readonly path: Path
   readonly message: string
 }
+type Issue = TemplateIssue
 
 /** `resources[0].agents[1].apps[0].slug` */
 export const formatPath = (path: Path) =>
@@ -208,6 +265,11 @@ export interface Substitutions {
   readonly workspace: { readonly id: string; readonly name: string; readonly owner: string }
   /** The AI task the workspace runs (its id and prompt); `""` for both when none. */
   readonly task?: { readonly id: string; readonly prompt: string } | undefined
+  /**
+   * The agents a container starts, by name (`${agent.NAME.token}`, `${agent.NAME.init_script}`):
+   * given only where a container's spec is substituted.
+   */
+  readonly agents?: ReadonlyMap<string, { readonly token: string; readonly init_script: string }> | undefined
 }
 
 export const substitute = (text: string, subs: Substitutions): string =>
@@ -219,10 +281,26 @@ export const substitute = (text: string, subs: Substitutions): string =>
     if (scope === "workspace" && (key === "name" || key === "owner" || key === "id")) return subs.workspace[key]
     if (scope === "task" && (key === "id" || key === "prompt")) return subs.task?.[key] ?? ""
     if (scope === "param" || scope === "var") return subs[scope].get(key) ?? whole
+    if (scope === "agent" && subs.agents !== undefined) {
+      const [agent, field] = splitAgentKey(key)
+      const found = subs.agents.get(agent)
+      if (found !== undefined && (field === "token" || field === "init_script")) return found[field]
+    }
     return whole
   })
 
-const badReference = (text: string, params: ReadonlySet<string>, vars: ReadonlySet<string>): string | undefined => {
+/** `main.token` → [`main`, `token`]; agent names have no dots. */
+const splitAgentKey = (key: string): [string, string] => {
+  const dot = key.lastIndexOf(".")
+  return dot < 0 ? [key, ""] : [key.slice(0, dot), key.slice(dot + 1)]
+}
+
+const badReference = (
+  text: string,
+  params: ReadonlySet<string>,
+  vars: ReadonlySet<string>,
+  agents: ReadonlySet<string> = new Set()
+): string | undefined => {
   for (const m of text.matchAll(reference)) {
     if (m[1] !== "") continue
     const ref = m[2]!
@@ -237,8 +315,14 @@ const badReference = (text: string, params: ReadonlySet<string>, vars: ReadonlyS
       ? params.has(key)
       : scope === "var"
       ? vars.has(key)
+      : scope === "agent"
+      ? agents.has(splitAgentKey(key)[0]) && ["token", "init_script"].includes(splitAgentKey(key)[1])
       : false
-    if (!known) return `refers to \${${ref}}, which is not a parameter, a variable, a workspace or a task field`
+    if (!known) {
+      return scope === "agent"
+        ? `refers to \${${ref}}: a container may name only its own agents' token and init_script`
+        : `refers to \${${ref}}, which is not a parameter, a variable, a workspace or a task field`
+    }
   }
   return undefined
 }
@@ -383,18 +467,114 @@ const checkRules = (t: TemplateSpec): Array<Issue> => {
   // References in strings that a build substitutes.
   const paramNames = new Set(params.keys())
   const varNames = new Set((t.variables ?? []).map((v) => v.name))
-  const walk = (value: unknown, path: Path) => {
+  const walk = (value: unknown, path: Path, agents?: ReadonlySet<string>) => {
     if (typeof value === "string") {
-      const bad = badReference(value, paramNames, varNames)
+      const bad = badReference(value, paramNames, varNames, agents)
       if (bad !== undefined) add(path, bad)
-    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]))
+    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i], agents))
     else if (value !== null && typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) walk(v, [...path, k])
+      for (const [k, v] of Object.entries(value)) walk(v, [...path, k], agents)
     }
   }
-  walk(t.resources, ["resources"])
+  t.resources?.forEach((r, i) => {
+    const { container, ...rest } = r
+    walk(rest, ["resources", i])
+    // A container names its own agents' token and init script.
+    if (container !== undefined) walk(container, ["resources", i, "container"], new Set(r.agents?.map((a) => a.name)))
+  })
   walk(t.build, ["build"])
+  checkDocker(t, add)
   return issues
+}
+
+/** The resource types the `docker` provisioner applies. */
+export const DOCKER_CONTAINER = "docker_container"
+export const DOCKER_VOLUME = "docker_volume"
+/** Label keys Workbay sets on what it makes; templates may not set them. */
+export const RESERVED_LABEL_PREFIX = "com.workbay."
+
+const MEBIBYTE = 1024 * 1024
+/** Docker's smallest memory limit. */
+export const MIN_CONTAINER_MEMORY = 6 * MEBIBYTE
+const memoryUnits: Record<string, number> = { "": 1, b: 1, k: 1024, m: MEBIBYTE, g: 1024 * MEBIBYTE, t: 1024 ** 4 }
+
+/**
+ * A memory figure in bytes, as Docker reads one (`512m`, `2g`, `1.5g`, `1073741824`; units b, k,
+ * m, g, t, with an optional `b`/`ib`): undefined when it is not one, or below Docker's 6 MiB floor
+ * or above 1 PiB.
+ */
+export const parseMemory = (value: string | number): number | undefined => {
+  const text = String(value).trim().toLowerCase()
+  const m = /^(\d+(?:\.\d+)?)\s*([bkmgt]?)(?:i?b)?$/.exec(text)
+  if (m === null) return undefined
+  const bytes = Math.floor(Number(m[1]) * memoryUnits[m[2]!]!)
+  return Number.isFinite(bytes) && bytes >= MIN_CONTAINER_MEMORY && bytes <= 1024 ** 5 ? bytes : undefined
+}
+
+/** A CPU figure (`0.5`, `2`): undefined unless a number above 0 and at most 1,024. */
+export const parseCpus = (value: string | number): number | undefined => {
+  const n = typeof value === "number" ? value : /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN
+  return Number.isFinite(n) && n > 0 && n <= 1024 ? n : undefined
+}
+
+const hasReference = (text: string) => /\$\{/.test(text.replace(/\$\$\{/g, ""))
+
+/** Container names: Docker's rule. */
+const containerName = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/
+
+/** The rules of `container` and `volume` that the schema cannot say (docs/docker.md). */
+const checkDocker = (t: TemplateSpec, add: (path: Path, message: string) => void) => {
+  const volumes = new Set(t.resources?.filter((r) => r.type === DOCKER_VOLUME).map((r) => r.name))
+  t.resources?.forEach((r, i) => {
+    const at = (...rest: Path): Path => ["resources", i, ...rest]
+    if (r.container !== undefined && r.type !== DOCKER_CONTAINER) {
+      add(at("container"), `belongs only to resources of type ${DOCKER_CONTAINER}`)
+    }
+    if (r.volume !== undefined && r.type !== DOCKER_VOLUME) {
+      add(at("volume"), `belongs only to resources of type ${DOCKER_VOLUME}`)
+    }
+    if (r.type === DOCKER_CONTAINER && r.container === undefined) add(at("type"), "needs a container")
+    for (const [key, labels] of [["container", r.container?.labels], ["volume", r.volume?.labels]] as const) {
+      for (const label of Object.keys(labels ?? {})) {
+        if (label.startsWith(RESERVED_LABEL_PREFIX)) {
+          add(at(key, "labels", label), `labels under ${RESERVED_LABEL_PREFIX} are set by Workbay`)
+        }
+      }
+    }
+    const c = r.container
+    if (c === undefined) return
+    if (c.name !== undefined && !hasReference(c.name) && !containerName.test(c.name)) {
+      add(at("container", "name"), "must be a container name of letters, digits, \"_\", \".\" and \"-\"")
+    }
+    if (c.memory !== undefined && !hasReference(String(c.memory)) && parseMemory(c.memory) === undefined) {
+      add(at("container", "memory"), "must be a memory size such as 512m or 2g, at least 6m")
+    }
+    if (c.cpus !== undefined && !hasReference(String(c.cpus)) && parseCpus(c.cpus) === undefined) {
+      add(at("container", "cpus"), "must be a number of CPUs above 0, such as 0.5 or 2")
+    }
+    for (const key of Object.keys(c.env ?? {})) {
+      if (key === "" || key.includes("=") || key.includes("\0")) {
+        add(at("container", "env", key), "must be an environment variable name without \"=\"")
+      }
+    }
+    const targets = new Set<string>()
+    c.mounts?.forEach((m, j) => {
+      const mat = (...rest: Path) => at("container", "mounts", j, ...rest)
+      if (!m.target.startsWith("/")) add(mat("target"), "must be an absolute path")
+      else if (targets.has(m.target)) add(mat("target"), `"${m.target}" is mounted twice`)
+      targets.add(m.target)
+      if (m.type === "tmpfs" && m.source !== undefined) add(mat("source"), "a tmpfs mount has no source")
+      if (m.type === "volume") {
+        if (m.source === undefined) add(mat("source"), `must name a ${DOCKER_VOLUME} resource of this template`)
+        else if (!volumes.has(m.source)) {
+          add(mat("source"), `"${m.source}" is not a ${DOCKER_VOLUME} resource of this template`)
+        }
+      }
+      if (m.type === "bind" && (m.source === undefined || (!hasReference(m.source) && !m.source.startsWith("/")))) {
+        add(mat("source"), "must be an absolute path on the Docker host")
+      }
+    })
+  })
 }
 
 /** The line of the key (or list item) at `path`, or of the nearest enclosing one that exists. */
@@ -454,7 +634,12 @@ const checkShape = (file: string, text: string): string | undefined => {
  * Reads `text` (the file `file`) into a checked template, or answers one message per problem
  * (at most ten), each naming the file, the line and the key.
  */
-export const parseTemplate = (file: string, text: string): Either.Either<TemplateSpec, ReadonlyArray<string>> => {
+export const parseTemplate = (
+  file: string,
+  text: string,
+  /** More rules, a provisioner's own (the `docker` one's allowances): problems with the key they are at. */
+  extraRules?: (template: TemplateSpec) => ReadonlyArray<TemplateIssue>
+): Either.Either<TemplateSpec, ReadonlyArray<string>> => {
   const shape = checkShape(file, text)
   if (shape !== undefined) return Either.left([shape])
   const counter = new YAML.LineCounter()
@@ -480,7 +665,7 @@ export const parseTemplate = (file: string, text: string): Either.Either<Templat
       path: i.path,
       message: i._tag === "Missing" ? "is required" : i._tag === "Unexpected" ? "is not a known key" : i.message
     }))
-    : checkRules(decoded.right)
+    : [...checkRules(decoded.right), ...(extraRules?.(decoded.right) ?? [])]
   if (issues.length === 0 && Either.isRight(decoded)) return Either.right(decoded.right)
   const located = issues.map((issue) => ({ ...issue, line: lineOf(doc, counter, issue.path) }))
   located.sort((a, b) => a.line - b.line)

@@ -23,7 +23,7 @@ import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toMinimalUser, type UserRecord } from "../users/User.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
-import { EXAMPLE_PROVISIONER, exampleArchive } from "./Examples.js"
+import { exampleArchive, exampleProvisioner } from "./Examples.js"
 import { Files } from "./Files.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
 import {
@@ -292,7 +292,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
             )
           }
           fileId = (yield* files.storeArchive(archive)).response.hash
-          provisioner = EXAMPLE_PROVISIONER
+          provisioner = exampleProvisioner(input.example_id)
         } else {
           if (input.file_id === undefined) {
             return yield* BadRequest.field("file_id", "A file_id or an example_id is required.")

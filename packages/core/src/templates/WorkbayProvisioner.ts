@@ -6,6 +6,7 @@
 import { Clock, Duration, Effect, Either } from "effect"
 import { type ArchiveFiles, type ArchiveLimits, defaultArchiveLimits, readArchive } from "./Archive.js"
 import {
+  type BuildInput,
   type ImportResult,
   type NameValue,
   type ProvisionedAgent,
@@ -21,11 +22,14 @@ import {
   type WorkspaceTransition
 } from "./Provisioner.js"
 import {
+  DOCKER_CONTAINER,
+  DOCKER_VOLUME,
   fitsType,
   parseTemplate,
   stringValue,
   substitute,
   type Substitutions,
+  type TemplateIssue,
   type TemplateResource,
   type TemplateSpec
 } from "./TemplateFile.js"
@@ -36,12 +40,47 @@ export const WORKBAY_PROVISIONER = "workbay"
 /** The names the template file may have, in the order they are looked for. */
 export const templateFileNames: ReadonlyArray<string> = ["template.yaml", "template.yml", "template.json"]
 
-/** The state a `workbay` build answers (JSON), given back to the next build. */
+/** The state a build of a template provisioner answers (JSON), given back to the next build. */
 export interface WorkbayState {
   readonly format: "workbay/1"
   readonly build_number: number
   readonly transition: WorkspaceTransition
   readonly resources: ReadonlyArray<{ readonly type: string; readonly name: string }>
+  /** The driver's own state (the `docker` provisioner's containers and volumes); absent for records. */
+  readonly driver?: unknown
+}
+
+/** What a template driver gets to apply a transition. */
+export interface TemplateApply {
+  readonly input: BuildInput
+  readonly template: TemplateSpec
+  /** The references' values (parameters, variables, workspace, task). */
+  readonly subs: Substitutions
+  /** The resources the transition leaves in place, references substituted, as the build's record shows them. */
+  readonly resources: ReadonlyArray<ProvisionedResource>
+  /** The driver state the previous build answered; undefined for a first build. */
+  readonly previous: unknown
+  /** The job log stage of the transition (`Starting workspace`, ...), which build timings read. */
+  readonly stage: string
+  readonly log: (level: ProvisionerLogLevel, stage: string, output: string) => Effect.Effect<void>
+  readonly fail: (stage: string, message: string) => Effect.Effect<never, ProvisionerFailure>
+}
+
+/**
+ * What makes a template provisioner's resources real: the built-in `workbay` provisioner has
+ * none (its resources are records); the `docker` provisioner (@workbay/docker) applies
+ * `docker_container` and `docker_volume` resources.
+ */
+export interface TemplateDriver {
+  /** More rules for a template this provisioner imports and builds (problems at their keys). */
+  readonly rules?: (template: TemplateSpec) => ReadonlyArray<TemplateIssue>
+  /** Applies the transition after the quota is committed: the resources as built, and the driver's state. */
+  readonly apply?: (
+    ctx: TemplateApply
+  ) => Effect.Effect<
+    { readonly resources: ReadonlyArray<ProvisionedResource>; readonly state?: unknown },
+    ProvisionerFailure
+  >
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true })
@@ -83,7 +122,13 @@ type Logger = ReturnType<typeof makeLogger>
 const SETUP = "Setting up"
 
 /** Reads the archive and the template, logging each step; fails with a message naming file, line and key. */
-const loadTemplate = (archive: Uint8Array, contentType: string, limits: ArchiveLimits, logger: Logger) =>
+const loadTemplate = (
+  archive: Uint8Array,
+  contentType: string,
+  limits: ArchiveLimits,
+  logger: Logger,
+  extraRules?: (template: TemplateSpec) => ReadonlyArray<TemplateIssue>
+) =>
   Effect.gen(function*() {
     yield* logger.log("info", SETUP, "Reading the template archive.")
     const files = yield* readArchive(archive, contentType, limits).pipe(
@@ -104,7 +149,7 @@ const loadTemplate = (archive: Uint8Array, contentType: string, limits: ArchiveL
     }
     let parsed: ReturnType<typeof parseTemplate>
     try {
-      parsed = parseTemplate(found.path, text)
+      parsed = parseTemplate(found.path, text, extraRules)
     } catch (e) {
       // A template the parser cannot hold (nesting past the stack, say) is the author's mistake, not ours.
       return yield* logger.fail(SETUP, `${found.path}: ${e instanceof Error ? e.message : String(e)}`)
@@ -260,13 +305,14 @@ const hasExternalAgent = (resources: ReadonlyArray<ProvisionedResource>) =>
 
 const encoder = new TextEncoder()
 
-const previousBuildNumber = (state: Uint8Array): number => {
-  if (state.length === 0) return 0
+/** The previous build's state, when it is one of ours. */
+const previousState = (state: Uint8Array): Partial<WorkbayState> => {
+  if (state.length === 0) return {}
   try {
     const parsed = JSON.parse(new TextDecoder().decode(state)) as Partial<WorkbayState>
-    return parsed.format === "workbay/1" && typeof parsed.build_number === "number" ? parsed.build_number : 0
+    return parsed !== null && typeof parsed === "object" && parsed.format === "workbay/1" ? parsed : {}
   } catch {
-    return 0
+    return {}
   }
 }
 
@@ -281,20 +327,30 @@ export interface WorkbayProvisionerOptions {
   readonly archiveLimits?: ArchiveLimits
 }
 
+export interface TemplateProvisionerOptions extends WorkbayProvisionerOptions {
+  /** The provisioner type jobs name. */
+  readonly type: string
+  readonly driver?: TemplateDriver
+}
+
 /** A wait of `ms` (on Effect's Clock), taken before each log line and once more. */
 const waitOf = (ms: number | undefined) => {
   const delay = Duration.millis(ms ?? 0)
   return Duration.toMillis(delay) > 0 ? Effect.sleep(delay) : Effect.void
 }
 
-/** Builds the `workbay` provisioner. */
-export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}): Provisioner => {
+/**
+ * A provisioner of `template.yaml` (docs/templates.md): the built-in `workbay` one, and others
+ * that make its resources real with a driver (the `docker` provisioner).
+ */
+export const makeTemplateProvisioner = (options: TemplateProvisionerOptions): Provisioner => {
   const limits = options.archiveLimits ?? defaultArchiveLimits
+  const rules = options.driver?.rules
 
   const importTemplate: Provisioner["import"] = (input) =>
     Effect.gen(function*() {
       const logger = makeLogger(input.onLog)
-      const template = yield* loadTemplate(input.archive, input.content_type, limits, logger)
+      const template = yield* loadTemplate(input.archive, input.content_type, limits, logger, rules)
       const PARSING = "Parsing template parameters"
       const variables = yield* resolveVariables(template, input.variable_values, logger, PARSING)
       const parameters = (template.parameters ?? []).map(toParameter)
@@ -351,7 +407,7 @@ export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}):
   const build: Provisioner["build"] = (input) =>
     Effect.gen(function*() {
       const logger = makeLogger(input.onLog)
-      const template = yield* loadTemplate(input.archive, input.content_type, limits, logger)
+      const template = yield* loadTemplate(input.archive, input.content_type, limits, logger, rules)
       const PLANNING = "Planning infrastructure"
       const variables = yield* resolveVariables(template, input.variable_values, logger, PLANNING)
       const given = new Map(input.parameter_values.map((p) => [p.name, p.value]))
@@ -383,12 +439,35 @@ export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}):
         return yield* logger.fail(stage, substitute(fail.message ?? `The workspace ${input.transition} failed.`, subs))
       }
 
-      const resources = resourcesFor(template, input.transition, subs)
+      const planned = resourcesFor(template, input.transition, subs)
+      const dailyCost = planned.reduce((sum, r) => sum + r.daily_cost, 0)
+      // The quota is committed before anything is made, as the described system commits it between plan and apply.
+      if (input.commitQuota !== undefined) {
+        yield* input.commitQuota(dailyCost).pipe(
+          Effect.tapError((e) => logger.log("error", "Committing quota", e.message)),
+          Effect.mapError((e) => new ProvisionerFailure({ message: e.message, logs: logger.logs }))
+        )
+      }
+      const previous = previousState(input.previous_state)
+      const applied = options.driver?.apply === undefined
+        ? { resources: planned, state: undefined }
+        : yield* options.driver.apply({
+          input,
+          template,
+          subs,
+          resources: planned,
+          previous: previous.driver,
+          stage,
+          log: logger.log,
+          fail: (stage, message) => logger.fail(stage, message)
+        })
+      const resources = applied.resources
       const state: WorkbayState = {
         format: "workbay/1",
-        build_number: previousBuildNumber(input.previous_state) + 1,
+        build_number: (typeof previous.build_number === "number" ? previous.build_number : 0) + 1,
         transition: input.transition,
-        resources: resources.map((r) => ({ type: r.type, name: r.name }))
+        resources: resources.map((r) => ({ type: r.type, name: r.name })),
+        ...(applied.state === undefined ? {} : { driver: applied.state })
       }
       yield* logger.log("info", "Cleaning Up", `Applied: ${resources.length} resources.`)
       return {
@@ -401,8 +480,24 @@ export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}):
       }
     }).pipe(Effect.withSpan("WorkbayProvisioner.build"))
 
-  return { type: WORKBAY_PROVISIONER, import: importTemplate, build }
+  return { type: options.type, import: importTemplate, build }
 }
+
+/** Docker's resource types belong to the `docker` provisioner: the records-only one refuses them. */
+const refuseDocker = (template: TemplateSpec): ReadonlyArray<TemplateIssue> =>
+  (template.resources ?? []).flatMap((r, i) =>
+    r.type === DOCKER_CONTAINER || r.type === DOCKER_VOLUME
+      ? [{
+        path: ["resources", i, "type"],
+        message:
+          `${r.type} resources are made by the docker provisioner: import this template with provisioner "docker"`
+      }]
+      : []
+  )
+
+/** Builds the `workbay` provisioner. */
+export const makeWorkbayProvisioner = (options: WorkbayProvisionerOptions = {}): Provisioner =>
+  makeTemplateProvisioner({ ...options, type: WORKBAY_PROVISIONER, driver: { rules: refuseDocker } })
 
 /** The `workbay` provisioner with default bounds. */
 export const workbayProvisioner: Provisioner = makeWorkbayProvisioner()

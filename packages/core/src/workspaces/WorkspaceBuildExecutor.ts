@@ -20,11 +20,12 @@ import { IdGenerator } from "../Ids.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
 import { Settings } from "../Settings.js"
 import { FileRepo } from "../templates/File.js"
-import type {
-  ProvisionedResource,
-  Provisioner,
-  ProvisionerLogSink,
-  WorkspaceTransition
+import {
+  type ProvisionedResource,
+  type Provisioner,
+  type ProvisionerLogSink,
+  QuotaExceeded,
+  type WorkspaceTransition
 } from "../templates/Provisioner.js"
 import type { JobCompletion, ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
 import { TemplateRepo } from "../templates/Template.js"
@@ -49,6 +50,7 @@ export type WorkspaceBuildExecutorServices =
   | TemplateRepo
   | Settings
   | TaskPrompts
+  | AgentInitScripts
   | Events
   | OrganizationRepo
 
@@ -60,6 +62,16 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
  */
 export class TaskPrompts extends Context.Tag("@workbay/core/TaskPrompts")<TaskPrompts, {
   readonly find: (taskId: string) => Effect.Effect<Option.Option<{ readonly id: string; readonly prompt: string }>>
+}>() {}
+
+/**
+ * The init scripts a build hands its provisioner (`BuildInput.agentInitScript`): what a machine
+ * runs to download and start its agent. The agents area gives it (agents/InitScript.ts
+ * `agentInitScriptsLayer`, with the executables' hashes), through the assembly.
+ */
+export class AgentInitScripts extends Context.Tag("@workbay/core/AgentInitScripts")<AgentInitScripts, {
+  /** The scripts as of now: `(os, arch, accessUrl)` → the script, undefined for a platform with none. */
+  readonly current: Effect.Effect<(os: string, arch: string, accessUrl: string) => string | undefined>
 }>() {}
 
 /**
@@ -239,6 +251,29 @@ const runBuild = (
       ? undefined
       : Option.getOrUndefined(yield* (yield* TaskPrompts).find(workspace.task_id))
     const tokens = agentTokens()
+    const initScript = yield* (yield* AgentInitScripts).current
+    const template = Option.getOrUndefined(yield* (yield* TemplateRepo).findById(workspace.template_id))
+    const settings = yield* Settings
+    // The owner's quota, checked once: by the provisioner before it makes anything, else after it answers.
+    let quotaChecked = false
+    const context = yield* Effect.context<Events>()
+    const checkQuota = (dailyCost: number): Effect.Effect<void, QuotaExceeded> =>
+      Effect.gen(function*() {
+        quotaChecked = true
+        if (build.transition !== "start" || dailyCost <= 0) return
+        // Credits in use by the owner's other workspaces in this organization, and the budget there.
+        const consumed = yield* workspaces.creditsConsumed(workspace.organization_id, workspace.owner_id, workspace.id)
+        const budget = yield* groups.quotaAllowanceIn(workspace.organization_id, workspace.owner_id)
+        if (consumed + dailyCost <= budget) return
+        yield* ctx.onLog({
+          created_at: yield* now,
+          level: "error",
+          stage: "Committing quota",
+          output: `The workspace costs ${dailyCost} credits a day; ${consumed} of a budget of ${budget} are in use.`
+        })
+        yield* publish(new WorkspaceOutOfQuota({ workspace, cost: dailyCost, remaining: budget - consumed }))
+        return yield* Effect.fail(new QuotaExceeded({ message: INSUFFICIENT_QUOTA }))
+      }).pipe(Effect.provide(context))
     const result = yield* Effect.either(ctx.provisioner.build({
       archive: file.data,
       content_type: file.mimetype,
@@ -254,35 +289,32 @@ const runBuild = (
       },
       ...(task === undefined ? {} : { task: { id: task.id, prompt: task.prompt } }),
       agentToken: tokens.forProvisioner,
-      onLog: ctx.onLog
+      onLog: ctx.onLog,
+      metadata: {
+        deployment_id: settings.deploymentId,
+        access_url: settings.accessUrl,
+        workspace_build_id: build.id,
+        build_number: build.build_number,
+        workspace_owner_id: workspace.owner_id,
+        template_id: workspace.template_id,
+        template_name: template?.name ?? "",
+        template_version_id: build.template_version_id
+      },
+      commitQuota: checkQuota,
+      agentInitScript: initScript
     }))
     if (Either.isLeft(result)) return failed(result.left.message)
     const out = result.right
 
-    if (build.transition === "start" && out.daily_cost > 0) {
-      // Credits in use by the owner's other workspaces in this organization, and the budget there.
-      const consumed = yield* workspaces.creditsConsumed(workspace.organization_id, workspace.owner_id, workspace.id)
-      const budget = yield* groups.quotaAllowanceIn(workspace.organization_id, workspace.owner_id)
-      if (consumed + out.daily_cost > budget) {
-        const at = yield* now
-        yield* ctx.onLog({
-          created_at: at,
-          level: "error",
-          stage: "Committing quota",
-          output:
-            `The workspace costs ${out.daily_cost} credits a day; ${consumed} of a budget of ${budget} are in use.`
-        })
-        yield* publish(new WorkspaceOutOfQuota({ workspace, cost: out.daily_cost, remaining: budget - consumed }))
-        return failed(INSUFFICIENT_QUOTA)
-      }
+    if (!quotaChecked) {
+      const quota = yield* Effect.either(checkQuota(out.daily_cost))
+      if (Either.isLeft(quota)) return failed(quota.left.message)
     }
 
     const at = yield* now
     const stored = yield* toStored(out.resources, build.transition, job.id, at, tokens.forStored)
     yield* resources.insert(stored)
     // Deadlines: the workspace's ttl, the template's autostop requirement and the owner's quiet hours.
-    const template = Option.getOrUndefined(yield* (yield* TemplateRepo).findById(workspace.template_id))
-    const settings = yield* Settings
     const times = template === undefined || build.transition !== "start"
       ? Either.right({ deadline: null, max_deadline: null })
       : calculateAutostop({

@@ -220,7 +220,8 @@ describe("Licensing on two replicas", () => {
       delete: (id) => Effect.sync(() => rows.splice(rows.findIndex((r) => r.id === id), 1).length > 0),
       activeUserCount: Effect.sync(() => users),
       siteConfig: () => Effect.succeed(Option.none()),
-      setSiteConfig: () => Effect.void
+      setSiteConfig: () => Effect.void,
+      initSiteConfig: (_key, value) => Effect.succeed(value)
     })
     return { repo, rows, setUsers: (n: number) => void (users = n) }
   }

@@ -1,12 +1,17 @@
 /** The shipped starter templates: the module inside the library is the examples folder, and each example imports. */
 import { describe, expect, it } from "@effect/vitest"
-import { readArchive, TAR_MIME_TYPE, workbayProvisioner } from "@workbay/core"
+import { makeTemplateProvisioner, readArchive, TAR_MIME_TYPE, workbayProvisioner } from "@workbay/core"
 import { Effect } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { EXAMPLE_FILES } from "../../src/templates/ExampleFiles.js"
-import { exampleArchive, isTemplateExample, templateExamples } from "../../src/templates/Examples.js"
+import {
+  exampleArchive,
+  exampleProvisioner,
+  isTemplateExample,
+  templateExamples
+} from "../../src/templates/Examples.js"
 
 const examplesDir = fileURLToPath(new URL("../../../../examples/templates", import.meta.url))
 
@@ -41,7 +46,7 @@ describe("starter templates", () => {
   })
 
   // Live clock: the imports honour the examples' `build.delay_ms` (docs/templates.md).
-  it.live("each makes the same tar archive every time, which the workbay provisioner imports", () =>
+  it.live("each makes the same tar archive every time, which the template language of its provisioner reads", () =>
     Effect.gen(function*() {
       expect(yield* exampleArchive("nope")).toBeUndefined()
       for (const e of templateExamples) {
@@ -49,8 +54,18 @@ describe("starter templates", () => {
         expect(yield* exampleArchive(e.id)).toEqual(archive)
         const files = yield* readArchive(archive, TAR_MIME_TYPE)
         expect([...files.keys()].sort()).toEqual(Object.keys(EXAMPLE_FILES[e.id]!).sort())
-        const result = yield* workbayProvisioner.import({ archive, content_type: TAR_MIME_TYPE, variable_values: [] })
+        // The `docker` starter's own provisioner (with the daemon) imports it in packages/docker's tests.
+        const provisioner = exampleProvisioner(e.id) === "workbay"
+          ? workbayProvisioner
+          : makeTemplateProvisioner({ type: exampleProvisioner(e.id) })
+        const result = yield* provisioner.import({ archive, content_type: TAR_MIME_TYPE, variable_values: [] })
         expect(result.resources.length).toBeGreaterThan(0)
       }
     }))
+
+  it("docs/templates.md shows the docker starter's template.yaml in full, as shipped", () => {
+    const page = readFileSync(new URL("../../../../docs/templates.md", import.meta.url), "utf8")
+    const shipped = EXAMPLE_FILES["docker"]!["template.yaml"]!
+    expect(page).toContain("```yaml\n" + shipped + "```")
+  })
 })

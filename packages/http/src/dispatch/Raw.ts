@@ -28,6 +28,8 @@ export interface RawResponse {
   readonly body: string | Uint8Array | undefined
   /** A streaming answer (server-sent events): the adapter writes the headers, then opens it. */
   readonly stream?: StreamingBody | undefined
+  /** A file's bytes (FileAnswer.ts): the adapter writes the headers, then streams the file at `path`. */
+  readonly file?: { readonly path: string } | undefined
 }
 
 /** Where a streaming body writes: `write` resolves once the text is taken (after a drain when the buffer is full). */

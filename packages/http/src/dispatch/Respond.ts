@@ -8,6 +8,7 @@ import { HttpApiSchema } from "@effect/platform"
 import { OAuth2Error, OAuth2Unauthorized } from "@workbay/core"
 import { Cause, Effect, Either, Fiber, Option, type ParseResult, type SchemaAST } from "effect"
 import { Buffer } from "node:buffer"
+import { FileAnswer } from "../FileAnswer.js"
 import { clip, MAX_VALIDATIONS } from "../Limits.js"
 import { EVENT_STREAM_HEADERS, EventStreamAnswer } from "../ServerSentEvents.js"
 import type { Exchange } from "./Exchange.js"
@@ -81,7 +82,7 @@ export const statusOfCause = (cause: Cause.Cause<unknown>): number => {
 
 /** A response without its body, with the body's length: the answer to HEAD. */
 export const withoutBody = (r: RawResponse): RawResponse =>
-  r.stream !== undefined
+  r.stream !== undefined || r.file !== undefined
     ? { status: r.status, headers: r.headers, body: undefined }
     : r.body === undefined
     ? r
@@ -190,6 +191,14 @@ export const makeResponder = (
       })
     }
     if (exchange.setCookies.length > 0) extra["set-cookie"] = exchange.setCookies
+    if (value instanceof FileAnswer) {
+      return respond({
+        status: 200,
+        headers: { ...extra, "content-type": value.contentType, "content-length": String(value.size) },
+        body: undefined,
+        file: { path: value.path }
+      })
+    }
     const chosen = exchange.status
     const status = chosen ?? route.status
     if (chosen !== undefined && !route.successStatuses.includes(chosen)) {

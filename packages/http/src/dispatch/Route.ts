@@ -95,6 +95,7 @@ export const compileRoutes = <R>(
     onBadUrl: () => undefined
   })
   let hasBinaryBodies = false
+  const rootPrefixes: Array<string> = []
   const byGroup = new Map(implementations.map((i) => [i.group, i.handlers]))
   const groups = (api as unknown as HttpApi.HttpApi.AnyWithProps).groups
   for (const group of Object.values(groups) as Array<HttpApiGroup.HttpApiGroup.AnyWithProps>) {
@@ -109,6 +110,8 @@ export const compileRoutes = <R>(
       const root = rootFormOf(endpoint.path)
       if (root !== undefined) router.on(endpoint.method as FindMyWay.HTTPMethod, root, () => undefined, route)
       if (route.binaryBody !== undefined) hasBinaryBodies = true
+      // A route declared outside /api/v2 (the agent's executables at /bin/): its paths are the service's.
+      if (!endpoint.path.startsWith("/api/v2/")) rootPrefixes.push(endpoint.path.split(":")[0]!)
     }
   }
 
@@ -118,7 +121,8 @@ export const compileRoutes = <R>(
   const owns = (path: string) =>
     path === "/api/v2" || path.startsWith("/api/v2/") || (settings.swaggerEnable && swaggerPaths.has(path)) ||
     PROBE_PATHS.has(path) ||
-    rootFormOf(`/api/v2${path}`) !== undefined
+    rootFormOf(`/api/v2${path}`) !== undefined ||
+    rootPrefixes.some((prefix) => path.startsWith(prefix))
 
   const miss: Routes["miss"] = (method, path, found) => {
     const notFound = () => json(404, responseBody("Route not found.", `No route ${method} ${path}.`))

@@ -58,9 +58,12 @@ describe("insights", () => {
     ws = await seedWorkspace(srv, { ownerId, template, organizationId: orgId, agents: null })
     memberWs = await seedWorkspace(srv, { ownerId: memberId, template: other, organizationId: orgId, agents: null })
     const now = Date.now()
+    // The use below lies in one UTC day: in the day's first 25 minutes it is put just before
+    // midnight, else the member's five minutes could fall on two days and count as two daily users.
+    const base = now % DAY < 25 * 60_000 ? now - (now % DAY) - 60_000 : now
     // Ten minutes of SSH and VS Code use by the owner, five of SSH by the member, in the last half hour.
     for (let i = 0; i < 10; i++) {
-      const at = new Date(now - (20 - i) * 60_000)
+      const at = new Date(base - (20 - i) * 60_000)
       await srv.run(
         Effect.flatMap(AgentReportRepo, (r) =>
           r.insertStats(
@@ -86,7 +89,7 @@ describe("insights", () => {
     for (let i = 0; i < 2; i++) {
       await srv.run(Effect.flatMap(AuditLogs, (a) =>
         a.connect({
-          time: new Date(now - 5 * 60_000),
+          time: new Date(base - 5 * 60_000),
           organizationId: orgId,
           workspaceOwnerId: ownerId,
           workspaceId: ws.id,

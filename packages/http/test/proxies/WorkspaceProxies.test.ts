@@ -24,11 +24,13 @@ let member: Client
 let proxyServer: Server
 let proxyUrl: string
 
-const DEPLOYMENT_ID = "00000000-0000-4000-8000-000000000000"
+/** The deployment's id: the primary proxy's (stored at the first start; read from /buildinfo). */
+let DEPLOYMENT_ID = ""
 const REPLICA = "11111111-2222-4333-8444-555555555555"
 
 beforeAll(async () => {
   ;({ srv, owner } = await startWithOwner())
+  DEPLOYMENT_ID = (await owner.get("/buildinfo")).body.deployment_id
   member = (await createUser(owner)).client
   proxyServer = createServer((req, res) => {
     if (req.url === "/healthz-report") {

@@ -9,22 +9,13 @@ import { execFile } from "node:child_process"
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { readmeBlock, repositoryRoot } from "../readme.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../support.js"
 
-const root = fileURLToPath(new URL("../../../../", import.meta.url))
-const readme = readFileSync(join(root, "README.md"), "utf8")
-
-/** The ```sh block after `heading`. */
-const block = (heading: string): string => {
-  const at = readme.indexOf(heading)
-  const start = readme.indexOf("```sh\n", at)
-  const end = readme.indexOf("```", start + 6)
-  if (at < 0 || start < 0 || end < 0) throw new Error(`README: no block after "${heading}"`)
-  return readme.slice(start + 6, end)
-}
+const root = repositoryRoot
+const block = readmeBlock
 
 /** The reference agent's src/bin.ts, bundled once per change (packages/server/test/bundles.ts): what the standalone server's agent bundle does. */
 const AGENT_COMMAND = `${process.execPath} ${inject("workbayAgentBundle")}`

@@ -312,12 +312,12 @@ describe("template versions", () => {
     expectValidations(bad, ["storage_method", "file_id", "provisioner", "name", "template_id"])
     const example = await owner.post(`/organizations/${orgId}/templateversions`, {
       storage_method: "file",
-      example_id: "docker",
+      example_id: "kubernetes",
       provisioner: "workbay",
       tags: {}
     })
     expectValidations(example, ["example_id"])
-    expect(example.body.message).toBe("Example \"docker\" not found.")
+    expect(example.body.message).toBe("Example \"kubernetes\" not found.")
     const both = await owner.post(`/organizations/${orgId}/templateversions`, {
       storage_method: "file",
       example_id: "basic",

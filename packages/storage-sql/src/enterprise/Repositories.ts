@@ -50,7 +50,13 @@ export const make = Effect.gen(function*() {
       ),
     setSiteConfig: (key, value) =>
       sql`INSERT INTO site_configs (key, value) VALUES (${key}, ${value})
-        ON CONFLICT (key) DO UPDATE SET value = excluded.value`.pipe(Effect.asVoid, Effect.orDie)
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value`.pipe(Effect.asVoid, Effect.orDie),
+    initSiteConfig: (key, value) =>
+      sql`INSERT INTO site_configs (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO NOTHING`.pipe(
+        Effect.zipRight(sql<Row>`SELECT value FROM site_configs WHERE key = ${key}`),
+        Effect.map((rows) => text(rows[0]!.value, "site_configs.value")),
+        Effect.orDie
+      )
   })
 })
 

@@ -1,0 +1,15 @@
+import { defineProject, mergeConfig } from "vitest/config"
+import shared from "../../vitest.shared.js"
+
+export default mergeConfig(
+  shared,
+  defineProject({
+    test: {
+      name: "docker",
+      include: ["test/**/*.test.ts"],
+      globalSetup: ["test/globalSetup.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 30_000
+    }
+  })
+)

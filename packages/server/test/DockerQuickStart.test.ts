@@ -1,0 +1,93 @@
+/**
+ * The README's "Workspaces on Docker" commands, run as written (bash, curl, jq) against the real
+ * standalone server process with a real Docker daemon: the server turns the docker provisioner
+ * on and says so (start-up line, `/deployment/config`, the health report's daemons); the
+ * `docker` starter is imported with no edits, a workspace of it is created, its container's
+ * agent (the self-contained executable, downloaded by the init script) reaches `ready`, and the
+ * workspace is stopped.
+ *
+ * Two facts of this machine, set outside the README's commands: containers share the host's
+ * network (`WORKBAY_DOCKER_NETWORK=host`, which the README names), and no registry is reachable,
+ * so the starter's image `ubuntu:24.04` is this run's image without Node, curl or wget (only
+ * perl, as Ubuntu's) under that tag, made here when the daemon has no such image and untagged at
+ * the end. The executables come from the run's build (`--agent-binaries`). Everything the
+ * server made carries its deployment id and is removed at the end; nothing else is touched.
+ */
+import Docker from "dockerode"
+import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { dockerClient } from "../../docker/src/Client.js"
+import { cleanUp } from "../../docker/test/support.js"
+import { readmeBlock } from "../../http/test/readme.js"
+import { firstOwnerSession } from "./owner.js"
+import { type ServerProcess, startServerProcess } from "./process.js"
+
+const made = inject("workbayDocker")
+const STARTER_IMAGE = "ubuntu:24.04"
+
+describe.skipIf(made === null)("README: workspaces on Docker", () => {
+  const docker = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? "/var/run/docker.sock" })
+  let server: ServerProcess
+  let dir: string
+  let tagged = false
+  let deploymentId = ""
+
+  beforeAll(async () => {
+    try {
+      await docker.getImage(STARTER_IMAGE).inspect()
+    } catch {
+      await docker.getImage(made!.perlImage).tag({ repo: "ubuntu", tag: "24.04" })
+      tagged = true
+    }
+    dir = mkdtempSync(join(tmpdir(), "workbay-docker-quickstart-"))
+    server = await startServerProcess(
+      ["--data-dir", dir, "--provisioner-daemons", "1"],
+      { WORKBAY_DOCKER_NETWORK: "host", WORKBAY_AGENT_BINARIES: made!.agentBinaries }
+    )
+    deploymentId = ((await (await fetch(`${server.url}/api/v2/buildinfo`)).json()) as { deployment_id: string })
+      .deployment_id
+  }, 60_000)
+  afterAll(async () => {
+    await server?.stop()
+    if (deploymentId !== "") await cleanUp(dockerClient(), deploymentId)
+    if (tagged) await docker.getImage(STARTER_IMAGE).remove({ noprune: true }).catch(() => undefined)
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("says the docker provisioner is on, and runs the commands to a workspace whose agent is ready", async () => {
+    expect(server.stdout()).toMatch(
+      /Docker provisioner on: Docker \S+ at unix:\/\/\/var\/run\/docker\.sock; containers' network host\./
+    )
+    const token = await firstOwnerSession(server.url)
+    const headers = { "Service-Session-Token": token }
+    const config = (await (await fetch(`${server.url}/api/v2/deployment/config`, { headers })).json()) as {
+      options: Array<{ name: string; value: unknown }>
+    }
+    expect(config.options.find((o) => o.name === "Docker Provisioner")?.value).toBe("on")
+
+    const host = new URL(server.url).host
+    const script = readmeBlock("### Workspaces on Docker").replaceAll("localhost:3000", host)
+    const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
+      env: { ...process.env, TOKEN: token },
+      timeout: 90_000
+    }).catch((e) => {
+      throw new Error(`the Docker quick start failed:\n${e.stdout}\n${e.stderr}\n${server.stderr()}`)
+    })
+    expect(stdout).toContain("import: succeeded")
+    expect(stdout).toMatch(new RegExp(`"image":"${STARTER_IMAGE}"`))
+    expect(stdout).toMatch(/"memory":"2 GiB"/)
+    expect(stdout).toContain(`{"name":"main","status":"connected","lifecycle_state":"ready","version":"0.1.0"}`)
+    expect(stdout.trim().split("\n").at(-1)).toBe("stop")
+
+    const health = (await (await fetch(`${server.url}/api/v2/debug/health`, { headers })).json()) as {
+      provisioner_daemons: { items: Array<{ provisioner_daemon: { provisioners: Array<string> } }> }
+    }
+    expect(health.provisioner_daemons.items.some((i) => i.provisioner_daemon.provisioners.includes("docker"))).toBe(
+      true
+    )
+  }, 120_000)
+})

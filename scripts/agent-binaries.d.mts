@@ -1,0 +1,30 @@
+// Types of scripts/agent-binaries.mjs, for the tests that build the agent's executable.
+export interface AgentBinaryEntry {
+  readonly os: string
+  readonly arch: string
+  readonly file: string
+  readonly size: number
+  readonly sha256: string
+  /** The Node version whose executable it is. */
+  readonly node: string
+  /** How the build checked it: run here, run under qemu, or its ELF header and SEA blob only. */
+  readonly verified: "run" | "qemu" | "structure"
+}
+export interface AgentBinariesManifest {
+  readonly node: string
+  readonly inputs: string
+  readonly version: string
+  readonly binaries: ReadonlyArray<AgentBinaryEntry>
+  /** Platforms not built this time, and why (the arm64 Node could not be fetched, or its executable failed). */
+  readonly skipped: ReadonlyArray<{ readonly os: string; readonly arch: string; readonly reason: string }>
+}
+export declare const DEFAULT_OUT_DIR: string
+export declare const MANIFEST: string
+export declare function buildAgentBinaries(options?: {
+  readonly outDir?: string
+  readonly log?: (line: string) => void
+  readonly warn?: (line: string) => void
+}): Promise<AgentBinariesManifest & { readonly built: boolean }>
+export declare const agentBinariesAreCurrent: (outDir?: string) => Promise<boolean>
+/** The command that runs a Linux executable of `arch` (Node's name: "arm64", "x64") here: qemu-user-static and the cross libraries' folder; undefined when not installed. */
+export declare const emulatorFor: (arch: string) => ReadonlyArray<string> | undefined

