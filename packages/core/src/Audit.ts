@@ -6,8 +6,8 @@
  * Secret fields appear in a diff only as `{old: "", new: "", secret: true}`.
  */
 import { Clock, Context, Effect, Option } from "effect"
+import { v7 as uuidv7 } from "uuid"
 import { CurrentActor } from "./Actor.js"
-import { IdGenerator } from "./Ids.js"
 
 /** The nil UUID: the organization of an entry that belongs to none, the id of an unknown resource. */
 export const NIL_UUID = "00000000-0000-0000-0000-000000000000"
@@ -210,22 +210,28 @@ export interface AuditRequestFacts {
 }
 
 /**
+ * An entry's id: a time-ordered UUID (version 7, monotonic within the process), so entries
+ * written in the same millisecond list in the order they were written (the list sorts by time,
+ * then id), e.g. a key's creation and its expiry, or an entry's `also` entries and itself.
+ */
+const auditEntryId = (): string => uuidv7()
+
+/**
  * Stores the entry of a finished request. Requests with no known user (an anonymous call
  * that never named one) are stored with the nil user only when `anonymous` is true.
  */
 export const writeAuditEntry = (
   audit: AuditRequestShape,
   facts: AuditRequestFacts
-): Effect.Effect<void, never, AuditEntries | IdGenerator> =>
+): Effect.Effect<void, never, AuditEntries> =>
   Effect.gen(function*() {
     const actor = yield* Effect.serviceOption(CurrentActor)
     const userId = Option.isSome(actor) ? actor.value.user.id : audit.userId ?? NIL_UUID
     const repo = yield* AuditEntries
-    const ids = yield* IdGenerator
     const resource = audit.resource
     for (const extra of audit.also ?? []) {
       yield* repo.insert({
-        id: yield* ids.uuid,
+        id: auditEntryId(),
         time: new Date(yield* Clock.currentTimeMillis),
         user_id: userId,
         organization_id: extra.resource.organizationId ?? NIL_UUID,
@@ -245,7 +251,7 @@ export const writeAuditEntry = (
       })
     }
     yield* repo.insert({
-      id: yield* ids.uuid,
+      id: auditEntryId(),
       time: new Date(yield* Clock.currentTimeMillis),
       user_id: userId,
       organization_id: resource?.organizationId ?? NIL_UUID,
