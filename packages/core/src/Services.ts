@@ -16,6 +16,7 @@ import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
 import { RelayMap } from "./agents/RelayMap.js"
 import { AgentReports } from "./agents/Reports.js"
+import { AgentStreams } from "./agents/Streams.js"
 import { Applications } from "./applications/Applications.js"
 import { AuditEntries } from "./Audit.js"
 import { AuditLogRepo } from "./audit/AuditLog.js"
@@ -26,6 +27,7 @@ import { Health } from "./debug/Health.js"
 import { Appearance } from "./enterprise/Appearance.js"
 import { Licensing } from "./enterprise/Entitlements.js"
 import { Licenses } from "./enterprise/Licenses.js"
+import { Replicas } from "./enterprise/Replicas.js"
 import { Events } from "./Events.js"
 import { ExternalAuth } from "./externalauth/ExternalAuth.js"
 import { GithubSignIn } from "./externalauth/GithubSignIn.js"
@@ -155,8 +157,9 @@ const watch = Layer.mergeAll(
 
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
-const appProxy = Layer.merge(AppProxy.Default, AgentListeningPorts.Default).pipe(
-  Layer.provideMerge(AgentTunnels.Default)
+/** What reaches an agent through its connection: apps, listening ports, streams, here or relayed to the replica that holds it. */
+const appProxy = Layer.mergeAll(AppProxy.Default, AgentListeningPorts.Default, AgentStreams.Default).pipe(
+  Layer.provideMerge(Layer.merge(AgentTunnels.Default, Replicas.Default))
 )
 
 const agentReports = Layer.mergeAll(AgentLogs.Default, AppStatuses.Default, AgentConnections.Default, appProxy).pipe(

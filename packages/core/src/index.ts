@@ -92,6 +92,18 @@ export {
 } from "./enterprise/License.js"
 export { type LicenseKey } from "./enterprise/LicenseKey.js"
 export { Licenses } from "./enterprise/Licenses.js"
+export {
+  RELAY_SECRET_KEY,
+  Replica,
+  REPLICA_REFRESH_SECONDS,
+  REPLICA_STALE_SECONDS,
+  type ReplicaRecord,
+  replicaRegistration,
+  ReplicaRepo,
+  Replicas,
+  ThisReplica,
+  type ThisReplicaShape
+} from "./enterprise/Replicas.js"
 export * from "./enterprise/Requests.js"
 
 // users: accounts, sessions and API keys, passwords, git SSH keys, quiet hours, links, sign-in throttle
@@ -629,6 +641,13 @@ export {
   StatsUpdate
 } from "./agents/Reports.js"
 export * from "./agents/Requests.js"
+export {
+  AgentStreams,
+  STREAM_OPEN_TIMEOUT_SECONDS,
+  type StreamClient,
+  type StreamPlan,
+  type StreamRequest
+} from "./agents/Streams.js"
 export { AgentTaskLog, TaskLogAppend } from "./agents/TaskLog.js"
 
 // tasks: AI tasks, a prompt that becomes a workspace running an AI agent

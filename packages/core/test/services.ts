@@ -14,6 +14,7 @@ import {
   type SettingsShape,
   Templates,
   TemplateVersions,
+  ThisReplica,
   workbayProvisioner
 } from "@workbay/core"
 import * as Sqlite from "@workbay/storage-sqlite"
@@ -36,7 +37,8 @@ export const services = (
         // `mail: false`: no MailSender, so one-time passcodes go through the notifier.
         options.mail === false ? Layer.empty : Layer.succeed(MailSender, { send: () => Effect.void }),
         IdGenerator.layer,
-        Provisioners.layer(provisioners)
+        Provisioners.layer(provisioners),
+        ThisReplica.layer().pipe(Layer.provide(Sqlite.layerMemory))
       )
     )
   )

@@ -5,6 +5,7 @@ import { AgentBinariesApi } from "./agents/BinariesApi.js"
 import { AgentIdentityApi } from "./agents/IdentityApi.js"
 import { AgentLogsApi, AgentReportsApi } from "./agents/LogsApi.js"
 import { AgentMetadataApi, AgentRpcApi } from "./agents/RpcApi.js"
+import { AgentStreamEndApi, AgentStreamsApi } from "./agents/StreamsApi.js"
 import { TailnetAgentApi, TailnetApi } from "./agents/TailnetApi.js"
 import { ApplicationsApi } from "./applications/Api.js"
 import { AuditApi } from "./audit/Api.js"
@@ -65,6 +66,8 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentReportsApi)
   .add(AgentRpcApi)
   .add(AgentMetadataApi)
+  .add(AgentStreamsApi)
+  .add(AgentStreamEndApi)
   .add(TasksApi)
   .add(InboxApi)
   .add(NotificationsApi)

@@ -29,6 +29,7 @@ import * as StreamM from "effect/Stream"
 import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { type WebSocket, WebSocketServer } from "ws"
+import { relayUpgrade } from "./Relay.js"
 
 /** Close codes (RFC 6455). */
 export const CloseCode = {
@@ -92,8 +93,23 @@ export class WebSocketUpgrade {
   constructor(
     readonly session: (connection: WebSocketConnection) => Effect.Effect<void>,
     /** The peer's messages may be as large as the hub's `maxLargeMessageBytes` instead of `maxMessageBytes`. */
-    readonly largeMessages = false
+    readonly largeMessages = false,
+    /**
+     * A session that takes the socket itself (binary frames, its own flow control: the streams of
+     * Streams.ts), instead of `session`'s text messages. The hub still keeps it alive and closes it.
+     */
+    readonly raw?: ((ws: WebSocket) => Effect.Effect<void>) | undefined,
+    /** Not upgraded here: the request is relayed, as it came, to another replica (Relay.ts). */
+    readonly relay?: RelayTarget | undefined
   ) {}
+}
+
+/** Where a request is relayed, and what the relay adds (Relay.ts). */
+export interface RelayTarget {
+  /** `http://host:port` of the replica that serves it. */
+  readonly address: string
+  /** Headers added to the relayed request (the relay secret, the client's address). */
+  readonly headers: Readonly<Record<string, string>>
 }
 
 export interface UpgradeOptions {
@@ -129,6 +145,19 @@ export const upgradeWebSocket = <R>(
     (context) =>
       new WebSocketUpgrade((connection) => Effect.provide(session(connection), context), options.largeMessages === true)
   )
+
+/** Answers with a WebSocket whose session takes the socket itself (binary frames; see `WebSocketUpgrade.raw`). */
+export const upgradeRawWebSocket = <R>(
+  session: (ws: WebSocket) => Effect.Effect<void, never, R>
+): Effect.Effect<WebSocketUpgrade, never, R> =>
+  Effect.map(
+    Effect.context<R>(),
+    (context) => new WebSocketUpgrade(() => Effect.void, false, (ws) => Effect.provide(session(ws), context))
+  )
+
+/** Answers by relaying the upgrade, as it came, to another replica (Relay.ts). */
+export const relayWebSocket = (target: RelayTarget): WebSocketUpgrade =>
+  new WebSocketUpgrade(() => Effect.void, false, undefined, target)
 
 /**
  * A session that sends each element of `stream` as one text message and closes with 1000 when
@@ -334,6 +363,7 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
       socket.destroy()
       return
     }
+    if (upgrade.relay !== undefined) return relayUpgrade(req, socket, head, upgrade.relay)
     const target = upgrade.largeMessages
       ? (largeServer ??= serverFor(
         Math.max(options.maxMessageBytes, options.maxLargeMessageBytes ?? DEFAULT_MAX_FILE_BYTES)
@@ -359,6 +389,19 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         Deferred.unsafeDone(closed, Exit.void)
         if (entry.fiber !== undefined) options.runFork(Fiber.interrupt(entry.fiber))
       })
+      if (upgrade.raw !== undefined) {
+        entry.fiber = options.runFork(
+          upgrade.raw(ws).pipe(
+            Effect.catchAllCause((cause) =>
+              Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("A WebSocket stream failed", cause)
+            ),
+            Effect.ensuring(Effect.sync(() => {
+              if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(CloseCode.normal, "")
+            }))
+          )
+        )
+        return
+      }
       const connection = connectionOf(ws, closed)
       entry.fiber = options.runFork(
         upgrade.session(connection).pipe(

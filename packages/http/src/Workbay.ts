@@ -18,6 +18,7 @@ import {
   type Provisioner,
   Provisioners,
   ProvisionerWorkers,
+  replicaRegistration,
   Retention,
   type RetentionOptions,
   SecretBox,
@@ -26,6 +27,7 @@ import {
   type Settings,
   type SettingsShape,
   settingsWithDeploymentId,
+  ThisReplica,
   UNENCRYPTED_SECRETS_WARNING,
   workbayProvisioner,
   type WorkerOptions
@@ -53,6 +55,7 @@ import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
 import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
 import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
+import { AgentStreamEndHttp, AgentStreamsHttp } from "./agents/StreamsHttp.js"
 import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
 import { WorkbayApi } from "./Api.js"
 import { ApplicationsHttp } from "./applications/Http.js"
@@ -120,6 +123,8 @@ export const implementations = [
   AgentReportsHttp,
   AgentRpcHttp,
   AgentMetadataHttp,
+  AgentStreamsHttp,
+  AgentStreamEndHttp,
   TasksHttp,
   InboxHttp,
   NotificationsHttp,
@@ -305,6 +310,7 @@ const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOp
       Layer.mergeAll(
         storage,
         settingsWithDeploymentId(options.settings).pipe(Layer.provide(storage)),
+        ThisReplica.layer(options.settings?.derpServerRelayUrl ?? "").pipe(Layer.provide(storage)),
         PasswordHasher.scrypt(options.passwordHashCost),
         options.mail ?? Layer.empty,
         IdGenerator.layer,
@@ -358,7 +364,8 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {}),
     options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {}),
     options?.insightsRollup === false ? Layer.empty : insightsRollupPeriodic(options?.insightsRollup ?? {}),
-    options?.proxyHealth === false ? Layer.empty : proxyHealthPeriodic(options?.proxyHealth ?? {})
+    options?.proxyHealth === false ? Layer.empty : proxyHealthPeriodic(options?.proxyHealth ?? {}),
+    replicaRegistration
   )
 
 /** The WebSocket hub of `dispatcher`, closed (every socket with 1001) when the scope closes. */

@@ -94,6 +94,43 @@ interface Row {
 }
 
 /** A table row: `route` is the method and the path as the HttpApi definition declares them. */
+/**
+ * The `laptop` agent of the running workspace connected, opening its end of each stream it is asked
+ * for (`ends`: the status of each of those handshakes), until `close`.
+ */
+const laptopStreams = async (w: World) => {
+  const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+  const agentId: string = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])
+    .find((a: any) => a.name === "laptop").id
+  const credentials = await w.owner.get(`/workspaces/${running.id}/external-agent/laptop/credentials`)
+  const token = credentials.body.agent_token
+  const rpc = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { [SESSION_HEADER]: token })
+  const ends: Array<number> = []
+  rpc.socket.on("message", (data) => {
+    const message = JSON.parse(data.toString())
+    if (message.type !== "stream_open") return
+    void connect(new URL(message.path, w.srv.wsUrl).toString(), { [SESSION_HEADER]: token }).then(
+      (end) => {
+        ends.push(101)
+        end.socket.close()
+      },
+      (e) => ends.push(e.status ?? 0)
+    )
+  })
+  for (let i = 0; i < 100; i++) {
+    if ((await w.owner.get(`/workspaceagents/${agentId}`)).body.status === "connected") break
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return {
+    agentId,
+    ends,
+    close: async () => {
+      rpc.socket.close()
+      await rpc.closed
+    }
+  }
+}
+
 const row = (
   endpoint: Row["endpoint"],
   route: `${Row["method"]} ${string}`,
@@ -1905,6 +1942,30 @@ const rows: ReadonlyArray<Row> = [
       return { status: 101, body: data.data, headers: new Headers() }
     }
   ),
+  // streams (WebSockets of bytes; their frames are Workbay's own, checked in agents/Streams.test.ts):
+  // the handshakes, with the laptop agent connected and opening its end when asked.
+  ...(["pty", "tunnel", "ssh"] as const).map((kind) =>
+    row(`agentStreams.${kind}`, `GET /api/v2/workspaceagents/:workspaceagent/${kind}`, 101, "none", async (w) => {
+      const { agentId, close } = await laptopStreams(w)
+      const ws = await connect(
+        `${w.srv.wsUrl}/api/v2/workspaceagents/${agentId}/${kind}${kind === "tunnel" ? "?port=8080" : ""}`,
+        { [SESSION_HEADER]: w.owner.token! }
+      )
+      ws.socket.close()
+      await close()
+      return { status: 101, body: undefined, headers: new Headers() }
+    })
+  ),
+  row("agentStreamEnd.stream", "GET /api/v2/workspaceagents/me/streams/:stream", 101, "none", async (w) => {
+    const { agentId, ends, close } = await laptopStreams(w)
+    const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/${agentId}/ssh`, {
+      [SESSION_HEADER]: w.owner.token!
+    })
+    await eventually(() => ends.length > 0)
+    ws.socket.close()
+    await close()
+    return { status: ends[0]!, body: undefined, headers: new Headers() }
+  }),
   // connection routes (WebSockets): the derp map's first message; the coordination routes'
   // handshakes (their messages are Workbay's own, checked in agents/Tailnet.test.ts); the
   // connection watch's `agent` message.
@@ -2553,6 +2614,7 @@ const rows: ReadonlyArray<Row> = [
     await l.addLicense({ features: { user_limit: 1, managed_agent_limit: 100 } })
     return [await w.bob.client.get("/entitlements"), await l.member.client.get("/entitlements")]
   }),
+  row("enterprise.replicas", "GET /api/v2/replicas", 200, "[Replica]", (w) => w.owner.get("/replicas")),
   row("enterprise.licenses", "GET /api/v2/licenses", 200, "[License]", async (w) => {
     const l = await licensedWorld()
     await l.addLicense()

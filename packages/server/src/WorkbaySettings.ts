@@ -26,7 +26,13 @@ export const workbaySettings = (config: ServerConfig): Partial<SettingsShape> =>
     ["externalAuth", config.externalAuth]
   ]
   const present = given.filter((e): e is readonly [string, GivenSetting<unknown>] => e[1] !== undefined)
+  // Where the other replicas reach this one: given, else the listening address when --host names one.
+  const relayUrl = config.settings.derpServerRelayUrl === undefined && config.host !== undefined &&
+      !["0.0.0.0", "::", ""].includes(config.host)
+    ? { derpServerRelayUrl: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port}` }
+    : {}
   return {
+    ...relayUrl,
     accessUrl: config.accessUrl,
     swaggerEnable: config.swaggerEnable,
     experiments: config.experiments,

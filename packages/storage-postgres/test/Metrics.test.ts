@@ -16,6 +16,7 @@ import {
   Provisioners,
   ServicesLive,
   Settings,
+  ThisReplica,
   workbayProvisioner,
   workspaceStatuses
 } from "@workbay/core"
@@ -37,7 +38,8 @@ describe.skipIf(url === null)("metrics on Postgres", () => {
           PasswordHasher.scrypt(4),
           Layer.succeed(MailSender, { send: () => Effect.void }),
           IdGenerator.layer,
-          Provisioners.layer([workbayProvisioner])
+          Provisioners.layer([workbayProvisioner]),
+          Layer.succeed(ThisReplica, { id: randomUUID(), relayAddress: "", relaySecret: "test" })
         )),
         Layer.provide(Metrics.layer(sink))
       )

@@ -17,6 +17,7 @@ import {
   ProvisionerWorkers,
   ServicesLive,
   Settings,
+  ThisReplica,
   workbayProvisioner
 } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
@@ -51,7 +52,8 @@ describe.skipIf(url === null)("built-in workers of several processes on Postgres
                 PasswordHasher.scrypt(4),
                 Layer.succeed(MailSender, { send: () => Effect.void }),
                 IdGenerator.layer,
-                Provisioners.layer([workbayProvisioner])
+                Provisioners.layer([workbayProvisioner]),
+                Layer.succeed(ThisReplica, { id: randomUUID(), relayAddress: "", relaySecret: "test" })
               ))
             )
         const scope = yield* Effect.scope

@@ -9,6 +9,7 @@ import * as AgentRepositories from "./agents/Repositories.js"
 import * as AuditRepositories from "./audit/AuditRepositories.js"
 import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js"
 import * as DebugRepositories from "./debug/Repositories.js"
+import * as ReplicaRepositories from "./enterprise/ReplicaRepositories.js"
 import * as LicenseRepositories from "./enterprise/Repositories.js"
 import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
 import * as GroupRepositories from "./groups/Repositories.js"
@@ -70,6 +71,7 @@ const baseRepositories = Layer.mergeAll(
   ExternalAuthRepositories.layer,
   InsightsRepositories.layer,
   LicenseRepositories.layer,
+  ReplicaRepositories.layer,
   WorkspaceProxyRepositories.layer,
   DebugRepositories.layer,
   MetricsSnapshot.layer,

@@ -318,6 +318,12 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
     /** Whether the agent has a connection in this process. */
     const connectedHere = (agentId: string) => (byAgent.get(agentId)?.length ?? 0) > 0
 
+    /** Sends a notification on the agent's newest connection here; false when it has none. */
+    const notify = (agentId: string, text: string): Effect.Effect<boolean> => {
+      const tunnel = byAgent.get(agentId)?.at(-1)
+      return tunnel === undefined ? Effect.succeed(false) : Effect.as(tunnel.send(text), true)
+    }
+
     /**
      * Sends `request` through the agent's newest connection here and waits for the status and
      * headers (GatewayTimeout after APP_PROXY_RESPONSE_TIMEOUT_SECONDS). The body streams after;
@@ -417,7 +423,7 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
         )
       })
 
-    return { attach, receive, connectedHere, forward, listeningPorts } as const
+    return { attach, receive, connectedHere, notify, forward, listeningPorts } as const
   }
 }) {}
 

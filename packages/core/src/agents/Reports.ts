@@ -5,6 +5,7 @@
  * (docs/agents.md, "The agent connection"); the service applies one to the agent of the session.
  */
 import { Clock, Context, Effect, Schema, type Scope } from "effect"
+import { ThisReplica } from "../enterprise/Replicas.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange, workspaceChannel } from "../WorkspaceChannel.js"
@@ -163,10 +164,10 @@ export interface OverdueAgent {
 }
 
 export class AgentReportRepo extends Context.Tag("@workbay/core/AgentReportRepo")<AgentReportRepo, {
-  /** The connection opened: `first_connected_at` (once), `last_connected_at`, open. */
-  readonly connect: (agentId: string, now: Date) => Effect.Effect<void>
-  /** The open connection is alive: `last_connected_at`, open. */
-  readonly refresh: (agentId: string, now: Date) => Effect.Effect<void>
+  /** The connection opened on replica `replicaId`: `first_connected_at` (once), `last_connected_at`, open, held there. */
+  readonly connect: (agentId: string, now: Date, replicaId: string) => Effect.Effect<void>
+  /** The open connection on replica `replicaId` is alive: `last_connected_at`, open, held there. */
+  readonly refresh: (agentId: string, now: Date, replicaId: string) => Effect.Effect<void>
   /** The connection closed: `disconnected_at`, not open. */
   readonly disconnect: (agentId: string, now: Date) => Effect.Effect<void>
   /** Marks disconnected (at `now`) at most `limit` open agents not refreshed since `before`. */
@@ -255,6 +256,7 @@ export const AGENT_REPLACED_REASON =
 export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/AgentReports", {
   effect: Effect.gen(function*() {
     const repo = yield* AgentReportRepo
+    const replica = yield* ThisReplica
     const agents = yield* AgentRepo
     const pubsub = yield* PubSub
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
@@ -263,12 +265,12 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
 
     const connected = (session: AgentSession) =>
       Effect.gen(function*() {
-        yield* repo.connect(session.agent.id, yield* now)
+        yield* repo.connect(session.agent.id, yield* now, replica.id)
         yield* changed(session)
       }).pipe(span("AgentReports.connected"))
 
     const refresh = (session: AgentSession) =>
-      Effect.flatMap(now, (at) => repo.refresh(session.agent.id, at)).pipe(span("AgentReports.refresh"))
+      Effect.flatMap(now, (at) => repo.refresh(session.agent.id, at, replica.id)).pipe(span("AgentReports.refresh"))
 
     const disconnected = (session: AgentSession) =>
       Effect.gen(function*() {

@@ -128,3 +128,32 @@ export class GoogleInstanceIdentityRequest
     json_web_token: signed("token")
   }, wireName("GoogleInstanceIdentityToken"))
 {}
+
+const between = (min: number, max: number) =>
+  IntParam.pipe(Schema.between(min, max, { message: () => `Must be an integer from ${min} to ${max}.` }))
+
+/**
+ * The query of `GET /workspaceagents/{agent}/pty` (the described system's `terminalWebsocketUrl`):
+ * the session's `reconnect` id, the terminal's size, a command instead of the login shell, a
+ * container to enter (docs/agents.md, "The terminal").
+ */
+export const AgentPtyQuery = Schema.Struct({
+  reconnect: optionalParam(uuid("Reconnect")),
+  width: optionalParam(between(1, 1000)),
+  height: optionalParam(between(1, 1000)),
+  command: optionalParam(text(4096)),
+  container: optionalParam(text(256)),
+  container_user: optionalParam(text(256)),
+  /** Accepted for the described system's clients (`buffered`, `screen`); one backend serves every terminal. */
+  backend_type: optionalParam(text(32))
+})
+
+/** The query of `GET /workspaceagents/{agent}/tunnel`: the port inside the workspace. */
+export const AgentTunnelQuery = Schema.Struct({
+  port: between(1, 65535)
+})
+
+/** The query of `GET /workspaceagents/me/streams/{stream}`: the replica that waits for the stream. */
+export const AgentStreamQuery = Schema.Struct({
+  replica: optionalParam(text(64))
+})

@@ -1492,6 +1492,23 @@ export const settingsTable = {
     group: Group.general,
     path: "disable_chat_sharing"
   }),
+  /**
+   * Where the other replicas reach this one (`http://10.0.0.5:3000`): requests for an agent connected
+   * here that land on another replica are relayed to it (docs/agents.md, "Several replicas").
+   */
+  derpServerRelayUrl: setting({
+    type: url,
+    default: "",
+    flag: "derp-server-relay-url",
+    help:
+      "An HTTP URL the other replicas reach this one at, to relay terminals, tunnels, SSH and apps of agents connected here. Required with several replicas. The standalone server defaults it to http://<--host>:<--port> when --host names an address.",
+    name: "DERP Server Relay URL",
+    description:
+      "An HTTP URL the other replicas reach this one at, to relay requests for the agents connected to it. Required for several replicas.",
+    yaml: "relayURL",
+    group: Group.networking,
+    path: "derp.server.relay_url"
+  }),
   /** The relay (DERP) map clients and agents use; null: the embedded relay at the access URL. See agents/RelayMap.ts. */
   relayMap: setting({
     type: inCode<DerpMap | null>(),

@@ -131,6 +131,8 @@ export interface WorkspaceAgentRecord {
   readonly first_connected_at: Date | null
   readonly last_connected_at: Date | null
   readonly disconnected_at: Date | null
+  /** The replica that holds (or last held) the agent's connection; absent: none yet (docs/agents.md, "Several replicas"). */
+  readonly last_connected_replica_id?: string | null | undefined
   readonly started_at: Date | null
   readonly ready_at: Date | null
   readonly version: string

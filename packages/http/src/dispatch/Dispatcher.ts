@@ -27,13 +27,14 @@
  * or the one the handler chose (`RequestContext.setContentType`).
  */
 import { type HttpApi, OpenApi } from "@effect/platform"
-import { type Auth, Settings } from "@workbay/core"
-import { Context, Effect, Exit, type Fiber, Runtime } from "effect"
+import { type Auth, Settings, ThisReplica } from "@workbay/core"
+import { Context, Effect, Exit, type Fiber, Option, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import type { GroupImplementation } from "../Handlers.js"
 import { answerProbe, PROBE_PATHS } from "../Probes.js"
 import { makeRateLimits } from "../RateLimit.js"
-import { type ClientAddress, makeClientAddress } from "../RealIp.js"
+import { type ClientAddress, makeClientAddress, parseAddress } from "../RealIp.js"
+import { isRelayed, RELAY_CLIENT_HEADER } from "../Relay.js"
 import { RequestContext } from "../RequestContext.js"
 import { WebSocketUpgrade } from "../WebSocket.js"
 import { audited } from "./AuditEntry.js"
@@ -43,6 +44,7 @@ import { makeExchange, sessionTokenOf } from "./Exchange.js"
 import { makeGuard } from "./Gate.js"
 import { makeObserver, type RequestSeen } from "./Observe.js"
 import { type HttpOptions, resolveOptions } from "./Options.js"
+import { header } from "./Raw.js"
 import type { BodyLimit, RawRequest, RawResponse } from "./Raw.js"
 import { makeRequestRunner, requestContext } from "./RequestRuntime.js"
 import { JSON_HEADERS, makeResponder, withoutBody } from "./Respond.js"
@@ -93,6 +95,10 @@ export const makeDispatcher = <R>(
   )
   const routes = compileRoutes(api, implementations, rateLimits, settings, resolved)
   const clientAddress = makeClientAddress(settings)
+  const relaySecret = Option.match(Context.getOption(runtime.context as Context.Context<unknown>, ThisReplica), {
+    onNone: () => "",
+    onSome: (r) => r.relaySecret
+  })
   const runFork = Runtime.runFork(runtime)
   const run = makeRequestRunner(runtime, options.spans)
   const observer = makeObserver(runtime, runFork)
@@ -108,7 +114,10 @@ export const makeDispatcher = <R>(
     upgrade?: (u: WebSocketUpgrade) => void
   ): void => {
     // From here on (rate limits, audit, logs) the request's address is the client's.
-    const client = clientAddress(given.remoteAddress, given.headers)
+    // A request another replica relayed names its client (Relay.ts); believed only with the deployment's secret.
+    const client = relaySecret !== "" && isRelayed(relaySecret, given.headers)
+      ? parseAddress(header(given.headers, RELAY_CLIENT_HEADER) ?? "") ?? given.remoteAddress
+      : clientAddress(given.remoteAddress, given.headers)
     const req = client === given.remoteAddress ? given : { ...given, remoteAddress: client }
     const observed = observer.enabled ? observer.observe(req, answer, upgrade) : undefined
     const respond = observed === undefined ? answer : observed.respond

@@ -1,4 +1,4 @@
-/** Enterprise routes: appearance, licenses and entitlements (docs/enterprise.md). */
+/** Enterprise routes: appearance, licenses and entitlements (docs/enterprise.md); the live replicas (docs/agents.md). */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
   AddLicenseRequest,
@@ -6,6 +6,7 @@ import {
   Entitlements,
   License,
   PutAppearanceRequest,
+  Replica,
   ResponseBody,
   UpdateAppearanceConfig
 } from "@workbay/core"
@@ -29,6 +30,7 @@ export class EnterpriseApi extends HttpApiGroup.make("enterprise")
   )
   .add(HttpApiEndpoint.get("entitlements", "/entitlements").addSuccess(Entitlements))
   .add(HttpApiEndpoint.get("licenses", "/licenses").addSuccess(Schema.Array(License)))
+  .add(HttpApiEndpoint.get("replicas", "/replicas").addSuccess(Schema.Array(Replica)))
   .add(
     HttpApiEndpoint.post("addLicense", "/licenses").annotate(Audited, audit("license"))
       .setPayload(AddLicenseRequest)

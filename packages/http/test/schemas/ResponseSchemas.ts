@@ -1739,6 +1739,16 @@ export const definitions: Record<string, JsonSchema> = {
     service_banner: ref("BannerConfig"),
     announcement_banners: arrayOf(ref("BannerConfig"))
   }, ["application_name", "logo_url", "service_banner", "announcement_banners"]),
+  // codersdk Replica (enterprise `GET /replicas`); database_latency in microseconds.
+  Replica: object({
+    id: uuid,
+    hostname: string,
+    created_at: dateTime,
+    relay_address: string,
+    region_id: integer,
+    error: string,
+    database_latency: integer
+  }, ["id", "hostname", "created_at", "relay_address", "region_id", "error", "database_latency"]),
   License: {
     ...object({ id: integer, uuid, uploaded_at: dateTime, claims: { type: "object" } }, [
       "id",

@@ -31,14 +31,16 @@ export const make = Effect.gen(function*() {
   const iso = (d: Date) => d.toISOString()
 
   return AgentReportRepo.of({
-    connect: (agentId, now) =>
+    connect: (agentId, now, replicaId) =>
       Effect.asVoid(
         orDie(sql`UPDATE workspace_agents SET first_connected_at = COALESCE(first_connected_at, ${iso(now)}),
-        last_connected_at = ${iso(now)}, connected = TRUE, updated_at = ${iso(now)} WHERE id = ${agentId}`)
+        last_connected_at = ${iso(now)}, connected = TRUE, updated_at = ${iso(now)},
+        last_connected_replica_id = ${replicaId} WHERE id = ${agentId}`)
       ),
-    refresh: (agentId, now) =>
+    refresh: (agentId, now, replicaId) =>
       Effect.asVoid(
-        orDie(sql`UPDATE workspace_agents SET last_connected_at = ${iso(now)}, connected = TRUE WHERE id = ${agentId}`)
+        orDie(sql`UPDATE workspace_agents SET last_connected_at = ${iso(now)}, connected = TRUE,
+        last_connected_replica_id = ${replicaId} WHERE id = ${agentId}`)
       ),
     disconnect: (agentId, now) =>
       Effect.asVoid(

@@ -137,6 +137,7 @@ export const rowToAgent = columns<WorkspaceAgentRecord>("workspace_agents", {
   first_connected_at: nullableDate,
   last_connected_at: nullableDate,
   disconnected_at: nullableDate,
+  last_connected_replica_id: nullableText,
   started_at: nullableDate,
   ready_at: nullableDate,
   version: text,

@@ -77,16 +77,19 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
       Effect.gen(function*() {
         const repo = yield* AgentReportRepo
         const { workspace, agents: [a, b, c] } = yield* agentRows(3)
-        yield* repo.connect(a!, at(0))
-        yield* repo.connect(b!, at(0))
-        yield* repo.connect(c!, at(0))
-        yield* repo.connect(a!, at(5))
+        yield* repo.connect(a!, at(0), "replica-1")
+        yield* repo.connect(b!, at(0), "replica-1")
+        yield* repo.connect(c!, at(0), "replica-1")
+        yield* repo.connect(a!, at(5), "replica-1")
         const row = yield* agentRow(a!)
         expect([time(row.first_connected_at), time(row.last_connected_at)]).toEqual([
           at(0).toISOString(),
           at(5).toISOString()
         ])
-        yield* repo.refresh(b!, at(20))
+        yield* repo.refresh(b!, at(20), "replica-2")
+        // The replica that holds the connection: the latest connect's or refresh's.
+        expect((yield* agentRow(b!)).last_connected_replica_id).toBe("replica-2")
+        expect((yield* agentRow(a!)).last_connected_replica_id).toBe("replica-1")
         yield* repo.disconnect(c!, at(1))
         expect(time((yield* agentRow(c!)).disconnected_at)).toBe(at(1).toISOString())
         // Before 10 s: only a (last 5 s) is overdue; b was refreshed; c is closed.
@@ -97,7 +100,7 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
         expect((yield* repo.disconnectOverdue(at(30), at(50), 1)).map((o) => o.agent_id)).toEqual([b!])
         expect(yield* repo.disconnectOverdue(at(30), at(50), 1)).toEqual([])
         // A refresh reopens.
-        yield* repo.refresh(a!, at(60))
+        yield* repo.refresh(a!, at(60), "replica-1")
         expect((yield* repo.disconnectOverdue(at(70), at(70), 100)).map((o) => o.agent_id)).toEqual([a!])
       })
     )

@@ -159,6 +159,7 @@ export const agent = (
   first_connected_at: null,
   last_connected_at: null,
   disconnected_at: null,
+  last_connected_replica_id: null,
   started_at: null,
   ready_at: null,
   version: "",
