@@ -36,6 +36,7 @@ export const followLogs = async (client: Client, path: string, onLog: (log: any)
       else reject(new CliError(`The log stream closed (${code}${reason.length > 0 ? `: ${reason.toString()}` : ""}).`))
     })
     ws.on("error", reject)
+    ws.resume()
   })
 }
 

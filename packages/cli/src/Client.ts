@@ -128,8 +128,10 @@ export class Client {
   }
 
   /**
-   * Opens a WebSocket on `path` (under /api/v2) with the token: resolves once open; a refusal
-   * before the upgrade rejects with its ApiError.
+   * Opens a WebSocket on `path` (under /api/v2) with the token: resolves once open, **paused**;
+   * a refusal before the upgrade rejects with its ApiError. The caller attaches its listeners,
+   * then calls `resume()`: frames that came with the upgrade's answer are emitted on a
+   * `process.nextTick`, before an `await` would have returned, and would be lost otherwise.
    */
   socket(path: string, query: Query = {}): Promise<WebSocket> {
     const ws = new WebSocket(this.urlOf(path, query, "ws"), {
@@ -139,6 +141,7 @@ export class Client {
     })
     return new Promise((resolve, reject) => {
       ws.once("open", () => {
+        ws.pause()
         ws.removeAllListeners("error")
         resolve(ws)
       })

@@ -51,4 +51,6 @@ export const joinSocket = (ws: WebSocket, input: Readable, output: Writable): Pr
       input.removeListener("data", onData)
       reject(e)
     })
+    // Opened paused by Client.socket, so that no frame is emitted before the listener above.
+    ws.resume()
   })
