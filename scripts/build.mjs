@@ -3,6 +3,7 @@
 //   packages/server/dist/server.cjs         the server and its dependencies, one minified script
 //   packages/server/dist/server.cjs.cache   V8's code cache for it, made by starting the server once
 //   packages/server/dist/main.mjs           the entry (src/launch.ts): runs server.cjs with that cache
+//   packages/cli/dist/workbay.mjs           the workbay command line, which its bin (packages/cli/bin) runs
 //   packages/agent/dist/bin/                the agent as an executable with no Node needed, which the
 //                                           server serves at /bin (scripts/agent-binaries.mjs)
 //
@@ -54,6 +55,19 @@ await build({
   banner: {
     js:
       "import { createRequire as __agentRequire } from 'node:module'; const require = __agentRequire(import.meta.url);"
+  },
+  external: ["bufferutil", "utf-8-validate"]
+})
+
+// The workbay command line (packages/cli): one script its bin runs (docs/cli.md).
+await build({
+  ...common,
+  entryPoints: ["packages/cli/src/index.ts"],
+  outfile: "packages/cli/dist/workbay.mjs",
+  format: "esm",
+  // ws is CommonJS, as for the agent above.
+  banner: {
+    js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);"
   },
   external: ["bufferutil", "utf-8-validate"]
 })

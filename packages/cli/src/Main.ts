@@ -1,0 +1,155 @@
+/**
+ * The command tree (docs/cli.md). Names follow the described system's CLI (`coder login`,
+ * `coder list`, `coder templates push`, `coder config-ssh`, ...). Global flags (`--url`,
+ * `--token`, `--global-config`, `-o/--output`) are taken before the command or after it.
+ *
+ * Exit codes: 0 done; 1 the command failed (the service refused, a build failed, not logged in);
+ * 2 a bad command line; `ssh` exits with ssh's own code.
+ */
+import { Command, CommanderError, Option } from "commander"
+import { login, logout, whoami } from "./commands/Auth.js"
+import { configSsh } from "./commands/ConfigSsh.js"
+import { portForward, ssh, sshStdio } from "./commands/Ssh.js"
+import * as Templates from "./commands/Templates.js"
+import * as Workspaces from "./commands/Workspaces.js"
+import { type Context, contextOf, type GlobalFlags } from "./Context.js"
+import { describeError, usageError } from "./Errors.js"
+
+export const VERSION = "0.1.0"
+
+const collect = (value: string, previous: Array<string>) => [...previous, value]
+
+/** The global flags, added to the program and to every command (so they may follow the command). */
+const withGlobals = (cmd: Command): Command =>
+  cmd
+    .option("--url <url>", "the deployment's URL (WORKBAY_URL; default: the one logged in to)")
+    .option("--token <token>", "a session token (WORKBAY_SESSION_TOKEN; default: the stored one)")
+    .option("--global-config <dir>", "the configuration folder (WORKBAY_CONFIG_DIR; default: ~/.config/workbay)")
+    .addOption(new Option("-o, --output <format>", "output format").choices(["table", "json"]))
+
+export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
+  let exitCode = 0
+  const program = new Command("workbay")
+  program
+    .description("The Workbay command line: workspaces, templates and SSH on a Workbay deployment.")
+    .version(VERSION, "-v, --version")
+    .enablePositionalOptions()
+    .exitOverride()
+    .showHelpAfterError("(run with --help for usage)")
+  withGlobals(program)
+
+  /** The context of `cmd`: its own flags over the program's. */
+  const contextFor = (cmd: Command): Context => contextOf({ ...program.opts(), ...cmd.opts() } as GlobalFlags)
+
+  const command = (parent: Command, spec: string, description: string) =>
+    withGlobals(parent.command(spec).description(description))
+
+  command(program, "login [url]", "Log in to a deployment: a password, or a pasted token (--token).")
+    .option("--email <email>", "log in with this email (asks for the password)")
+    .addOption(new Option("--password <password>", "the password (better: type it when asked)").env("WORKBAY_PASSWORD"))
+    .option("--first-user-username <name>", "with no user yet: the first user's username")
+    .option("--first-user-email <email>", "with no user yet: the first user's email")
+    .addOption(
+      new Option("--first-user-password <password>", "with no user yet: the first user's password").env(
+        "WORKBAY_FIRST_USER_PASSWORD"
+      )
+    )
+    .option("--first-user-full-name <name>", "with no user yet: the first user's full name")
+    .option("-y, --yes", "create the first user without asking")
+    .action(async (url: string | undefined, opts, cmd: Command) => {
+      const flags = { ...program.opts(), ...cmd.opts() } as GlobalFlags
+      const token = flags.token ?? (process.env.WORKBAY_SESSION_TOKEN || undefined)
+      await login(contextFor(cmd), url, opts, token)
+    })
+
+  command(program, "logout", "Log out: ends the session on the deployment and removes the stored token.")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action((opts, cmd: Command) => logout(contextFor(cmd), opts))
+
+  command(program, "whoami", "Show the deployment and the user logged in.")
+    .action((_opts, cmd: Command) => whoami(contextFor(cmd)))
+
+  command(program, "list", "List your workspaces (-a: every workspace you may read).")
+    .alias("ls")
+    .option("-a, --all", "every workspace, not only yours")
+    .option("--search <query>", "a workspace search query (as the dashboard's: owner:, template:, status:, name:)")
+    .action((opts, cmd: Command) => Workspaces.list(contextFor(cmd), opts))
+
+  command(program, "create [name]", "Create a workspace from a template, and follow its first build.")
+    .option("-t, --template <name>", "the template's name (in your organization)")
+    .option("--parameter <name=value>", "a parameter's value (repeatable)", collect, [])
+    .option("--rich-parameter-file <file>", "a YAML file of parameter names to values")
+    .option("-O, --org <organization>", "the organization (default: your default organization)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action((name: string | undefined, opts, cmd: Command) => Workspaces.create(contextFor(cmd), name, opts))
+
+  command(program, "start <workspace>", "Start a workspace ([owner/]name), and follow the build.")
+    .action((ws: string, _opts, cmd: Command) => Workspaces.start(contextFor(cmd), ws))
+  command(program, "stop <workspace>", "Stop a workspace, and follow the build.")
+    .action((ws: string, _opts, cmd: Command) => Workspaces.stop(contextFor(cmd), ws))
+  command(program, "restart <workspace>", "Stop then start a workspace, and follow both builds.")
+    .action((ws: string, _opts, cmd: Command) => Workspaces.restart(contextFor(cmd), ws))
+  command(program, "delete <workspace>", "Delete a workspace (its delete build), and follow the build.")
+    .alias("rm")
+    .option("-y, --yes", "do not ask for confirmation")
+    .option("--orphan", "delete the workspace without deleting its resources")
+    .action((ws: string, opts, cmd: Command) => Workspaces.remove(contextFor(cmd), ws, opts))
+
+  command(program, "logs <workspace>", "Show the logs of a workspace's latest build.")
+    .option("-f, --follow", "follow the build's logs until it ends")
+    .option("--build <number>", "another build of the workspace, by its number")
+    .action((ws: string, opts, cmd: Command) => Workspaces.logs(contextFor(cmd), ws, opts))
+
+  const templates = program.command("templates").alias("template").description("Manage templates.")
+  command(templates, "list", "List the templates you may read.")
+    .alias("ls")
+    .action((_opts, cmd: Command) => Templates.list(contextFor(cmd)))
+  command(templates, "push [dir]", "Push a folder as a new version of a template (created when missing).")
+    .option("--name <template>", "the template's name (default: the folder's name)")
+    .option("--version-name <name>", "the new version's name (default: a random one)")
+    .option("-m, --message <message>", "the new version's message")
+    .option("--variable <name=value>", "a template variable's value (repeatable)", collect, [])
+    .option("--provisioner <type>", "the provisioner that imports it", "workbay")
+    .option("--no-activate", "push the version without making it the template's active one")
+    .option("-O, --org <organization>", "the organization (default: your default organization)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action((dir: string | undefined, opts, cmd: Command) => Templates.push(contextFor(cmd), dir, opts))
+
+  command(program, "ssh <workspace> [command...]", "SSH into a workspace (<workspace>[.<agent>], [owner/]).")
+    .option("--stdio", "join standard input and output to the workspace's SSH server (a ProxyCommand)")
+    .passThroughOptions()
+    .action(async (host: string, commandWords: Array<string>, opts, cmd: Command) => {
+      if (opts.stdio === true) {
+        if (commandWords.length > 0) throw usageError("ssh --stdio takes a host and no command.")
+        return sshStdio(contextFor(cmd), host)
+      }
+      exitCode = await ssh(contextFor(cmd), host, commandWords)
+    })
+
+  command(program, "config-ssh", "Add a Host entry for each of your workspaces to ~/.ssh/config.")
+    .option("--ssh-config-file <file>", "the SSH configuration to change", undefined)
+    .option("--remove", "remove the workbay section")
+    .option("-y, --yes", "do not ask for confirmation")
+    .option("-n, --dry-run", "show the result without writing it")
+    .action((opts, cmd: Command) => configSsh(contextFor(cmd), opts))
+
+  command(program, "port-forward <workspace>", "Forward local TCP ports to ports in a workspace.")
+    .alias("tunnel")
+    .option(
+      "-p, --tcp <local:remote>",
+      "listen on 127.0.0.1:<local>, reach <remote> in the workspace (repeatable)",
+      collect,
+      []
+    )
+    .action((ws: string, opts, cmd: Command) => portForward(contextFor(cmd), ws, opts.tcp))
+
+  try {
+    await program.parseAsync([...argv], { from: "user" })
+    return exitCode
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
+    const { exitCode: code, lines } = describeError(error)
+    process.stderr.write(`${lines.join("\n")}\n`)
+    return code
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Joins a stream route's WebSocket (`/workspaceagents/{id}/ssh`, `/tunnel`; docs/agents.md,
+ * "Tunnels") to local bytes: what `input` gives is sent in binary frames of at most 16 KiB, and
+ * each frame received is written to `output`. Back-pressure both ways: while more than 256 KiB
+ * wait to be sent on the socket, `input` is paused until they are written; while `output` is
+ * full, the socket stops reading (so the service, and through it the agent, slows down).
+ * There is no half-close: the end of `input` sends nothing; the socket's close ends `output`.
+ */
+import type { Readable, Writable } from "node:stream"
+import type WebSocket from "ws"
+
+export const MAX_FRAME_BYTES = 16 * 1024
+export const HIGH_WATER_BYTES = 256 * 1024
+
+export interface Closed {
+  readonly code: number
+  readonly reason: string
+}
+
+/** Pipes `input` to `ws` and `ws` to `output` until the socket closes: its close code and reason. */
+export const joinSocket = (ws: WebSocket, input: Readable, output: Writable): Promise<Closed> =>
+  new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk
+      if (ws.readyState !== ws.OPEN) return
+      for (let i = 0; i < bytes.length; i += MAX_FRAME_BYTES) {
+        const last = i + MAX_FRAME_BYTES >= bytes.length
+        const piece = bytes.subarray(i, i + MAX_FRAME_BYTES)
+        if (last && ws.bufferedAmount + piece.length > HIGH_WATER_BYTES) {
+          input.pause()
+          ws.send(piece, { binary: true }, () => input.resume())
+        } else {
+          ws.send(piece, { binary: true })
+        }
+      }
+    }
+    input.on("data", onData)
+    input.resume()
+    ws.on("message", (data: Buffer | ArrayBuffer | Array<Buffer>) => {
+      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)
+      if (!output.write(bytes)) {
+        ws.pause()
+        output.once("drain", () => ws.resume())
+      }
+    })
+    ws.once("close", (code, reason) => {
+      input.removeListener("data", onData)
+      resolve({ code, reason: reason.toString() })
+    })
+    ws.once("error", (e) => {
+      input.removeListener("data", onData)
+      reject(e)
+    })
+    // Opened paused by Client.socket, so that no frame is emitted before the listener above.
+    ws.resume()
+  })

@@ -1,0 +1,101 @@
+/**
+ * `templates list` and `templates push`, as the described system's cli/templatelist.go and
+ * templatepush.go: push packs a folder as a tar archive (`POST /files`), imports it as a new
+ * version (`POST /organizations/{org}/templateversions`) while following the import's logs,
+ * then creates the template (`POST /organizations/{org}/templates`) or makes the version the
+ * existing template's active one (`PATCH /templates/{id}/versions`).
+ */
+import { readdirSync, statSync } from "node:fs"
+import { basename, resolve } from "node:path"
+import { create as tarCreate } from "tar"
+import { checkJob, followLogs, logPrinter, untilFinished } from "../Builds.js"
+import type { Context } from "../Context.js"
+import { CliError, usageError } from "../Errors.js"
+import { organizationOf } from "../Lookup.js"
+import { ago, printJson, printTable } from "../Output.js"
+
+export const list = async (ctx: Context) => {
+  const client = ctx.client()
+  const templates: Array<any> = await client.get("/templates")
+  if (ctx.output === "json") return printJson(templates)
+  printTable(
+    ["name", "organization", "last updated", "used by"],
+    templates.map((t) => [
+      t.name,
+      t.organization_name ?? t.organization_id ?? "",
+      ago(t.updated_at),
+      `${t.active_user_count ?? 0} developer${t.active_user_count === 1 ? "" : "s"}`
+    ]),
+    "templates"
+  )
+}
+
+/** Folders and files never packed: version control and editor leftovers. */
+const SKIPPED = new Set([".git", ".hg", ".svn", "node_modules", ".DS_Store"])
+
+/** The folder as a tar archive of its files (paths relative to it, owners and times left out). */
+export const packFolder = async (dir: string): Promise<Uint8Array> => {
+  const entries = readdirSync(dir).filter((e) => !SKIPPED.has(e)).sort()
+  if (entries.length === 0) throw new CliError(`${dir} is empty: nothing to push.`)
+  const pack = tarCreate({ cwd: dir, portable: true, filter: (path) => !SKIPPED.has(basename(path)) }, entries)
+  const chunks: Array<Buffer> = []
+  for await (const chunk of pack) chunks.push(Buffer.from(chunk as Uint8Array))
+  return Buffer.concat(chunks)
+}
+
+export interface PushFlags {
+  readonly name?: string
+  readonly versionName?: string
+  readonly message?: string
+  readonly variable: ReadonlyArray<string>
+  readonly provisioner: string
+  readonly activate: boolean
+  readonly org?: string
+}
+
+export const push = async (ctx: Context, dirArg: string | undefined, flags: PushFlags) => {
+  const client = ctx.client()
+  const dir = resolve(dirArg ?? ".")
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw usageError(`${dir} is not a folder.`)
+  const name = flags.name ?? basename(dir)
+  const variables = flags.variable.map((pair) => {
+    const i = pair.indexOf("=")
+    if (i <= 0) throw usageError(`--variable takes name=value, not "${pair}".`)
+    return { name: pair.slice(0, i), value: pair.slice(i + 1) }
+  })
+  const org = await organizationOf(client, flags.org)
+  const existing = await client.request("GET", `/organizations/${org.id}/templates/${encodeURIComponent(name)}`, {
+    accept: [404]
+  })
+  const template = existing.status === 404 ? undefined : existing.body
+  const out = ctx.output === "json" ? process.stderr : process.stdout
+
+  const archive = await packFolder(dir)
+  const file = await client.request("POST", "/files", { bytes: { data: archive, contentType: "application/x-tar" } })
+  const version = await client.post(`/organizations/${org.id}/templateversions`, {
+    storage_method: "file",
+    file_id: file.body.hash,
+    provisioner: flags.provisioner,
+    ...(flags.versionName === undefined ? {} : { name: flags.versionName }),
+    ...(flags.message === undefined ? {} : { message: flags.message }),
+    ...(template === undefined ? {} : { template_id: template.id }),
+    ...(variables.length === 0 ? {} : { user_variable_values: variables })
+  })
+  await followLogs(client, `/templateversions/${version.id}/logs`, logPrinter(out))
+  const imported = await untilFinished(() => client.get(`/templateversions/${version.id}`), (v) => v.job)
+  checkJob(imported.job, "The template version's import")
+
+  let result: any
+  if (template === undefined) {
+    result = await client.post(`/organizations/${org.id}/templates`, { name, template_version_id: version.id })
+    out.write(`Template ${name} created with version ${imported.name}.\n`)
+  } else if (flags.activate) {
+    await client.patch(`/templates/${template.id}/versions`, { id: version.id })
+    result = await client.get(`/templates/${template.id}`)
+    out.write(`Template ${name} updated: version ${imported.name} is now active.\n`)
+  } else {
+    result = template
+    out.write(`Template ${name}: version ${imported.name} pushed (not made active).\n`)
+  }
+  if (ctx.output === "json") printJson(result)
+}

@@ -1,0 +1,201 @@
+/**
+ * `list`, `create`, `start`, `stop`, `restart`, `delete`, `logs`: as the described system's
+ * cli/list.go, create.go, start.go, stop.go, restart.go, delete.go and logs.go. A build is
+ * `POST /workspaces/{id}/builds {transition}`, then followed (its logs live) until it ended.
+ */
+import { readFileSync } from "node:fs"
+import { parse as parseYaml } from "yaml"
+import { followLogs, logPrinter, waitForBuild } from "../Builds.js"
+import type { Client } from "../Client.js"
+import type { Context } from "../Context.js"
+import { CliError, usageError } from "../Errors.js"
+import { organizationOf, workspaceOf } from "../Lookup.js"
+import { ago, printJson, printTable } from "../Output.js"
+import { ask, confirm } from "../Prompt.js"
+
+/** Where progress goes: standard output for people, standard error under `--output json`. */
+const progressOf = (ctx: Context) => (ctx.output === "json" ? process.stderr : process.stdout)
+
+export const list = async (ctx: Context, flags: { readonly all?: boolean; readonly search?: string }) => {
+  const client = ctx.client()
+  const q = [flags.all === true ? "" : "owner:me", flags.search ?? ""].filter((s) => s !== "").join(" ")
+  const answer = await client.get("/workspaces", q === "" ? {} : { q })
+  const workspaces: Array<any> = answer.workspaces ?? []
+  if (ctx.output === "json") return printJson(workspaces)
+  printTable(
+    ["workspace", "template", "status", "healthy", "last built", "outdated"],
+    workspaces.map((w) => [
+      `${w.owner_name}/${w.name}`,
+      w.template_name ?? "",
+      statusOf(w),
+      w.latest_build?.status === "running" ? String(w.health?.healthy ?? "") : "",
+      ago(w.latest_build?.created_at),
+      String(w.outdated ?? false)
+    ]),
+    "workspaces"
+  )
+}
+
+const statusOf = (w: any): string => {
+  const b = w.latest_build ?? {}
+  const s = String(b.status ?? "")
+  return s.charAt(0).toUpperCase() + s.slice(1)
+}
+
+/** `name=value` pairs (the value may hold `=`). */
+const parsePairs = (pairs: ReadonlyArray<string>, flag: string): Map<string, string> => {
+  const out = new Map<string, string>()
+  for (const pair of pairs) {
+    const i = pair.indexOf("=")
+    if (i <= 0) throw usageError(`${flag} takes name=value, not "${pair}".`)
+    out.set(pair.slice(0, i).trim(), pair.slice(i + 1))
+  }
+  return out
+}
+
+/** A YAML (or JSON) map of parameter names to values; lists are sent as JSON, as the described system's. */
+const readParameterFile = (file: string): Map<string, string> => {
+  let doc: unknown
+  try {
+    doc = parseYaml(readFileSync(file, "utf8"))
+  } catch (e) {
+    throw new CliError(`Could not read ${file}: ${e instanceof Error ? e.message : e}`, 2)
+  }
+  if (doc === null || doc === undefined) return new Map()
+  if (typeof doc !== "object" || Array.isArray(doc)) {
+    throw new CliError(`${file} must be a map of parameter names to values.`, 2)
+  }
+  const out = new Map<string, string>()
+  for (const [k, v] of Object.entries(doc as Record<string, unknown>)) {
+    out.set(k, Array.isArray(v) ? JSON.stringify(v.map(String)) : v === null ? "" : String(v))
+  }
+  return out
+}
+
+export interface CreateFlags {
+  readonly template?: string
+  readonly parameter: ReadonlyArray<string>
+  readonly richParameterFile?: string
+  readonly org?: string
+  readonly yes?: boolean
+}
+
+export const create = async (ctx: Context, name: string | undefined, flags: CreateFlags) => {
+  const client = ctx.client()
+  if (flags.template === undefined) throw usageError("Which template? Pass --template <name>.")
+  const workspaceName = name ?? (await ask("Workspace name: "))?.trim()
+  if (workspaceName === undefined || workspaceName === "") {
+    throw usageError("Pass the workspace's name: workbay create <name>.")
+  }
+  const org = await organizationOf(client, flags.org)
+  const template = await client.get(
+    `/organizations/${org.id}/templates/${encodeURIComponent(flags.template)}`
+  )
+  const values = flags.richParameterFile === undefined
+    ? new Map<string, string>()
+    : readParameterFile(flags.richParameterFile)
+  for (const [k, v] of parsePairs(flags.parameter, "--parameter")) values.set(k, v)
+  // On a terminal, the required parameters nobody gave are asked for (the service checks the rest).
+  if (process.stdin.isTTY === true) {
+    const params: Array<any> = await client.get(`/templateversions/${template.active_version_id}/rich-parameters`)
+    for (const p of params) {
+      if (p.required === true && !values.has(p.name)) {
+        const answer = await ask(`${p.display_name || p.name}${p.description ? ` (${p.description})` : ""}: `)
+        if (answer !== undefined) values.set(p.name, answer)
+      }
+    }
+  }
+  const workspace = await client.post("/users/me/workspaces", {
+    template_id: template.id,
+    name: workspaceName,
+    rich_parameter_values: [...values].map(([n, value]) => ({ name: n, value }))
+  })
+  const out = progressOf(ctx)
+  await waitForBuild(client, workspace.latest_build.id, out)
+  const done = await client.get(`/workspaces/${workspace.id}`)
+  if (ctx.output === "json") return printJson(done)
+  out.write(`\nThe ${workspace.owner_name}/${workspace.name} workspace has been created!\n`)
+}
+
+/** Starts a build of `transition` and follows it: the build. */
+const build = async (ctx: Context, client: Client, workspace: any, transition: "start" | "stop" | "delete") => {
+  const started = await client.post(`/workspaces/${workspace.id}/builds`, { transition })
+  return waitForBuild(client, started.id, progressOf(ctx))
+}
+
+const finish = async (ctx: Context, client: Client, workspace: any, message: string) => {
+  if (ctx.output === "json") return printJson(await client.get(`/workspaces/${workspace.id}`))
+  progressOf(ctx).write(`\n${message}\n`)
+}
+
+const label = (w: any) => `${w.owner_name}/${w.name}`
+
+export const start = async (ctx: Context, ident: string) => {
+  const client = ctx.client()
+  const w = await workspaceOf(client, ident)
+  await build(ctx, client, w, "start")
+  await finish(ctx, client, w, `The ${label(w)} workspace has been started.`)
+}
+
+export const stop = async (ctx: Context, ident: string) => {
+  const client = ctx.client()
+  const w = await workspaceOf(client, ident)
+  await build(ctx, client, w, "stop")
+  await finish(ctx, client, w, `The ${label(w)} workspace has been stopped.`)
+}
+
+export const restart = async (ctx: Context, ident: string) => {
+  const client = ctx.client()
+  const w = await workspaceOf(client, ident)
+  await build(ctx, client, w, "stop")
+  await build(ctx, client, w, "start")
+  await finish(ctx, client, w, `The ${label(w)} workspace has been restarted.`)
+}
+
+export const remove = async (
+  ctx: Context,
+  ident: string,
+  flags: { readonly yes?: boolean; readonly orphan?: boolean }
+) => {
+  const client = ctx.client()
+  const w = await workspaceOf(client, ident)
+  if (!(await confirm(`Delete workspace ${label(w)}? It cannot be undone.`, flags.yes === true))) {
+    throw new CliError("Canceled.")
+  }
+  const started = await client.post(`/workspaces/${w.id}/builds`, {
+    transition: "delete",
+    ...(flags.orphan === true ? { orphan: true } : {})
+  })
+  await waitForBuild(client, started.id, progressOf(ctx))
+  if (ctx.output === "json") return printJson(await client.get(`/workspacebuilds/${started.id}`))
+  progressOf(ctx).write(`\nThe ${label(w)} workspace has been deleted.\n`)
+}
+
+export const logs = async (
+  ctx: Context,
+  ident: string,
+  flags: { readonly follow?: boolean; readonly build?: string }
+) => {
+  const client = ctx.client()
+  const w = await workspaceOf(client, ident)
+  let buildId: string = w.latest_build.id
+  if (flags.build !== undefined) {
+    if (!/^\d+$/.test(flags.build)) throw usageError(`--build takes a build number, not "${flags.build}".`)
+    buildId = (await client.get(`/users/${w.owner_name}/workspace/${w.name}/builds/${flags.build}`)).id
+  }
+  if (flags.follow === true) {
+    const lines: Array<unknown> = []
+    const print = logPrinter(process.stdout)
+    await followLogs(
+      client,
+      `/workspacebuilds/${buildId}/logs`,
+      (log) => (ctx.output === "json" ? lines.push(log) : print(log))
+    )
+    if (ctx.output === "json") printJson(lines)
+    return
+  }
+  const lines: Array<any> = await client.get(`/workspacebuilds/${buildId}/logs`)
+  if (ctx.output === "json") return printJson(lines)
+  const print = logPrinter(process.stdout)
+  for (const line of lines) print(line)
+}

@@ -1,0 +1,320 @@
+/**
+ * The workbay command as a user runs it: a child process (src/bin.ts bundled) against a real
+ * server process on a fresh SQLite folder, its workspaces built by the built-in `workbay`
+ * provisioner (no Docker).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type ServerProcess, startServerProcess } from "../../server/test/process.js"
+import { api, bundleCli, type CliUser, cliUser } from "./support.js"
+
+const PASSWORD = "Correct-Horse-Battery-9"
+const EMAIL = "admin@example.com"
+
+const TEMPLATE = `parameters:
+  - name: region
+    default: eu
+    options:
+      - { name: Europe, value: eu }
+      - { name: America, value: us }
+  - name: size
+    type: number
+    default: 2
+    mutable: true
+resources:
+  - name: box
+    type: machine
+    agents:
+      - name: main
+build:
+  logs: ["Building \${workspace.name} in \${param.region} size \${param.size}"]
+`
+
+let server: ServerProcess
+let bundle: string
+let user: CliUser
+let token: string
+
+const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix))
+
+beforeAll(async () => {
+  ;[server, bundle] = await Promise.all([
+    startServerProcess(["--data-dir", tempDir("workbay-cli-data-")], { DATABASE_URL: "" }),
+    bundleCli()
+  ])
+  user = cliUser(bundle)
+}, 60_000)
+
+afterAll(async () => {
+  await server?.stop()
+})
+
+const ok = (r: { code: number; stdout: string; stderr: string }) => {
+  if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`)
+  return r
+}
+
+describe("workbay", () => {
+  it("refuses every command but login before a login, with exit code 1", async () => {
+    const r = await user.run(["list"])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("You are not logged in. Try logging in using 'workbay login <url>'.")
+  })
+
+  it("exits 2 on a bad command line", async () => {
+    expect((await user.run(["bogus"])).code).toBe(2)
+    expect((await user.run(["list", "--output", "yaml"])).code).toBe(2)
+    expect((await user.run(["start"])).code).toBe(2)
+    expect((await user.run(["--help"])).code).toBe(0)
+  })
+
+  it("login offers to create the first user, stores the session 0600 in a 0700 folder, and never prints it", async () => {
+    const r = ok(
+      await user.run([
+        "login",
+        server.url,
+        "--first-user-username",
+        "admin",
+        "--first-user-email",
+        EMAIL,
+        "--first-user-password",
+        PASSWORD
+      ])
+    )
+    expect(r.stdout).toContain("Welcome to Workbay, admin!")
+    token = readFileSync(join(user.configDir, "session"), "utf8").trim()
+    expect(token).toMatch(/^\w{10}-\w{22}$/)
+    expect(readFileSync(join(user.configDir, "url"), "utf8").trim()).toBe(server.url)
+    expect(statSync(join(user.configDir, "session")).mode & 0o777).toBe(0o600)
+    expect(statSync(user.configDir).mode & 0o777).toBe(0o700)
+    expect(r.stdout + r.stderr).not.toContain(token)
+    expect(r.stdout + r.stderr).not.toContain(PASSWORD)
+  })
+
+  it("whoami, in words and as JSON", async () => {
+    expect(ok(await user.run(["whoami"])).stdout).toBe(
+      `Workbay is running at ${server.url}, you're authenticated as admin.\n`
+    )
+    const json = JSON.parse(ok(await user.run(["whoami", "-o", "json"])).stdout)
+    expect(json).toMatchObject({ username: "admin", email: EMAIL })
+  })
+
+  it("logout ends the session on the server and removes it here", async () => {
+    const r = ok(await user.run(["logout", "--yes"]))
+    expect(r.stdout).toContain("You are no longer logged in.")
+    expect(() => statSync(join(user.configDir, "session"))).toThrow()
+    expect((await api(server.url, token).get("/users/me")).status).toBe(401)
+    expect((await user.run(["whoami"])).code).toBe(1)
+  })
+
+  it("login with a password typed at the prompts, which is not echoed", async () => {
+    const r = ok(await user.run(["login", server.url], { input: `${EMAIL}\n${PASSWORD}\n` }))
+    expect(r.stderr).toContain("Password:")
+    expect(r.stdout + r.stderr).not.toContain(PASSWORD)
+    token = readFileSync(join(user.configDir, "session"), "utf8").trim()
+    expect(r.stdout + r.stderr).not.toContain(token)
+    expect((await api(server.url, token).get("/users/me")).body.username).toBe("admin")
+  })
+
+  it("a wrong password: the service's message, exit code 1", async () => {
+    const other = cliUser(bundle)
+    const r = await other.run(["login", server.url, "--email", EMAIL], { input: "wrong-password\n" })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^error: Incorrect email or password\./m)
+  })
+
+  it("login with a token (--token, or pasted at the prompt), checked against the deployment", async () => {
+    const withFlag = cliUser(bundle)
+    const r = ok(await withFlag.run(["login", server.url, "--token", token]))
+    expect(r.stdout + r.stderr).not.toContain(token)
+    expect(statSync(join(withFlag.configDir, "session")).mode & 0o777).toBe(0o600)
+    expect(ok(await withFlag.run(["whoami"])).stdout).toContain("authenticated as admin")
+
+    const pasted = cliUser(bundle)
+    const p = ok(await pasted.run(["login", server.url], { input: `\n${token}\n` }))
+    expect(p.stderr).toContain("Paste your token:")
+    expect(p.stdout + p.stderr).not.toContain(token)
+    expect(readFileSync(join(pasted.configDir, "session"), "utf8").trim()).toBe(token)
+
+    const refused = await cliUser(bundle).run(["login", server.url, "--token", "aaaaaaaaaa-bbbbbbbbbbbbbbbbbbbbbb"])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain("That token was refused by the deployment.")
+  })
+
+  it("--url and --token (and their variables) instead of a stored login; --global-config elsewhere", async () => {
+    const nobody = cliUser(bundle)
+    expect(ok(await nobody.run(["whoami", "--url", server.url, "--token", token])).stdout).toContain("admin")
+    expect(
+      ok(await nobody.run(["whoami"], { env: { WORKBAY_URL: server.url, WORKBAY_SESSION_TOKEN: token } })).stdout
+    ).toContain("admin")
+    const dir = join(tempDir("workbay-cli-global-"), "cfg")
+    ok(await nobody.run(["login", server.url, "--token", token, "--global-config", dir]))
+    expect(statSync(join(dir, "session")).mode & 0o777).toBe(0o600)
+    expect(ok(await nobody.run(["--global-config", dir, "whoami"])).stdout).toContain("admin")
+    expect(ok(await nobody.run(["whoami"], { env: { WORKBAY_CONFIG_DIR: dir } })).stdout).toContain("admin")
+  })
+
+  it("templates push creates a template from a folder, then updates its active version; templates list shows it", async () => {
+    const dir = join(tempDir("workbay-cli-tpl-"), "box")
+    mkdirSync(dir)
+    writeFileSync(join(dir, "template.yaml"), TEMPLATE)
+    writeFileSync(join(dir, "README.md"), "# Box\n")
+    const r = ok(await user.run(["templates", "push", dir]))
+    expect(r.stdout).toMatch(/Template box created with version \S+\./)
+
+    const list = ok(await user.run(["templates", "list"]))
+    expect(list.stdout.split("\n")[0]).toMatch(/^NAME\s+ORGANIZATION\s+LAST UPDATED\s+USED BY$/)
+    expect(list.stdout).toMatch(/^box\s+coder\s/m)
+    const first = JSON.parse(ok(await user.run(["templates", "list", "-o", "json"])).stdout)
+    expect(first.map((t: any) => t.name)).toEqual(["box"])
+
+    // Pushed again: a new version of box, made its active one.
+    const again = ok(await user.run(["templates", "push", dir, "--name", "box", "--version-name", "v2", "-o", "json"]))
+    expect(again.stderr).toContain("Template box updated: version v2 is now active.")
+    const template = JSON.parse(again.stdout)
+    expect(template.active_version_id).not.toBe(first[0].active_version_id)
+    expect((await api(server.url, token).get(`/templateversions/${template.active_version_id}`)).body.name).toBe("v2")
+  })
+
+  it("templates push of a broken template: the import's error, exit code 1", async () => {
+    const dir = tempDir("workbay-cli-bad-")
+    writeFileSync(join(dir, "template.yaml"), "resources: 12\n")
+    const r = await user.run(["templates", "push", dir, "--name", "broken"])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("error: The template version's import failed.")
+  })
+
+  it("create with --parameter and with --rich-parameter-file follows the build's logs", async () => {
+    const r = ok(await user.run(["create", "ws1", "--template", "box", "--parameter", "region=us"]))
+    expect(r.stdout).toContain("Building ws1 in us size 2")
+    expect(r.stdout).toContain("The admin/ws1 workspace has been created!")
+
+    const file = join(tempDir("workbay-cli-params-"), "params.yaml")
+    writeFileSync(file, "size: 4\nregion: eu\n")
+    const r2 = ok(
+      await user.run(["create", "ws2", "-t", "box", "--rich-parameter-file", file, "--parameter", "size=5"])
+    )
+    expect(r2.stdout).toContain("Building ws2 in eu size 5")
+
+    const ws = (await api(server.url, token).get("/users/me/workspace/ws2")).body
+    const params = (await api(server.url, token).get(`/workspacebuilds/${ws.latest_build.id}/parameters`)).body
+    expect(params).toEqual(expect.arrayContaining([{ name: "region", value: "eu" }, { name: "size", value: "5" }]))
+  })
+
+  it("create refuses what the service refuses, with its message and validations", async () => {
+    const r = await user.run(["create", "ws3", "-t", "box", "--parameter", "region=mars"])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^error: /)
+    const missing = await user.run(["create", "ws3", "-t", "nope"])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/^error: .*not found|does not exist/im)
+  })
+
+  it("list shows the workspaces as a table and as JSON", async () => {
+    const r = ok(await user.run(["list"]))
+    const lines = r.stdout.trim().split("\n")
+    expect(lines[0]).toMatch(/^WORKSPACE\s+TEMPLATE\s+STATUS\s+HEALTHY\s+LAST BUILT\s+OUTDATED$/)
+    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 3))).toEqual([
+      ["admin/ws1", "box", "Running"],
+      ["admin/ws2", "box", "Running"]
+    ])
+    const json = JSON.parse(ok(await user.run(["list", "--output", "json"])).stdout)
+    expect(json.map((w: any) => w.name).sort()).toEqual(["ws1", "ws2"])
+  })
+
+  it("stop, start and restart build the workspace and wait for it", async () => {
+    const stop = ok(await user.run(["stop", "ws1"]))
+    expect(stop.stdout).toContain("The admin/ws1 workspace has been stopped.")
+    expect((await api(server.url, token).get("/users/me/workspace/ws1")).body.latest_build.status).toBe("stopped")
+
+    const start = ok(await user.run(["start", "admin/ws1"]))
+    expect(start.stdout).toContain("Building ws1 in us size 2")
+    expect((await api(server.url, token).get("/users/me/workspace/ws1")).body.latest_build.status).toBe("running")
+
+    const restart = ok(await user.run(["restart", "ws1", "-o", "json"]))
+    const ws = JSON.parse(restart.stdout)
+    expect(ws.latest_build).toMatchObject({ transition: "start", status: "running", build_number: 5 })
+  })
+
+  it("logs prints the latest build's logs (and as JSON)", async () => {
+    const r = ok(await user.run(["logs", "ws1"]))
+    expect(r.stdout).toContain("==> Starting workspace")
+    expect(r.stdout).toContain("Building ws1 in us size 2")
+    const json = JSON.parse(ok(await user.run(["logs", "ws1", "-o", "json", "--build", "2"])).stdout)
+    expect(json.some((l: any) => l.output === "Building ws1 in us size 2")).toBe(true)
+  })
+
+  it("an unknown workspace: the service's message, exit code 1", async () => {
+    const answer = await api(server.url, token).get("/users/me/workspace/nope")
+    expect(answer.status).toBe(404)
+    for (const command of [["start", "nope"], ["stop", "nope"], ["logs", "nope"], ["ssh", "nope"]]) {
+      const r = await user.run(command)
+      expect(r.code).toBe(1)
+      expect(r.stderr.split("\n")[0]).toBe(`error: ${answer.body.message}`)
+    }
+  })
+
+  it("ssh to a stopped workspace says so, exit code 1", async () => {
+    ok(await user.run(["stop", "ws2"]))
+    for (const host of ["ws2", "workbay.ws2", "admin/ws2", "ws2.main"]) {
+      const r = await user.run(["ssh", "--stdio", host])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain("Workspace admin/ws2 is stopped")
+      expect(r.stderr).toContain("workbay start admin/ws2")
+    }
+  })
+
+  it("config-ssh writes its block once, keeps the rest of the file, and --remove takes it out", async () => {
+    const file = join(tempDir("workbay-cli-ssh-"), "config")
+    const original = "Host other\n  HostName example.com\n  User me\n"
+    writeFileSync(file, original)
+    const dry = ok(await user.run(["config-ssh", "--ssh-config-file", file, "--dry-run"]))
+    expect(dry.stdout).toContain("Host workbay.ws1")
+    expect(readFileSync(file, "utf8")).toBe(original)
+
+    ok(await user.run(["config-ssh", "--ssh-config-file", file, "--yes"]))
+    const written = readFileSync(file, "utf8")
+    expect(written.startsWith(original)).toBe(true)
+    expect(written).toContain("# ------------START-WORKBAY-----------\n")
+    expect(written).toContain("# ------------END-WORKBAY------------\n")
+    expect(written).toMatch(/^Host workbay\.ws1$/m)
+    expect(written).toMatch(/^Host workbay\.ws2$/m)
+    expect(written).toMatch(/^\tProxyCommand \S+node\S* \S+workbay\.mjs ssh --stdio %h$/m)
+    expect(written).toContain("\tStrictHostKeyChecking no\n")
+
+    const second = ok(await user.run(["config-ssh", "--ssh-config-file", file, "--yes"]))
+    expect(second.stdout).toContain("No changes")
+    expect(readFileSync(file, "utf8")).toBe(written)
+
+    // Lines the user adds after the block stay where they are.
+    writeFileSync(file, `${written}Host later\n  HostName later.example.com\n`)
+    ok(await user.run(["config-ssh", "--ssh-config-file", file, "--remove", "--yes"]))
+    expect(readFileSync(file, "utf8")).toBe(`${original}\nHost later\n  HostName later.example.com\n`)
+
+    // Without --yes and no one to answer: nothing is written.
+    const asked = await user.run(["config-ssh", "--ssh-config-file", file])
+    expect(asked.code).toBe(1)
+    expect(readFileSync(file, "utf8")).not.toContain("START-WORKBAY")
+
+    // A non-default configuration folder goes into the ProxyCommand.
+    const dir = join(tempDir("workbay-cli-cfg-"), "cfg")
+    ok(await user.run(["login", server.url, "--token", token, "--global-config", dir]))
+    ok(await user.run(["config-ssh", "--ssh-config-file", file, "--yes", "--global-config", dir]))
+    expect(readFileSync(file, "utf8")).toContain(` --global-config ${dir} ssh --stdio %h`)
+  })
+
+  it("delete asks first (no answer: nothing happens, exit 1), then deletes with --yes", async () => {
+    const asked = await user.run(["delete", "ws2"])
+    expect(asked.code).toBe(1)
+    expect(asked.stderr).toContain("error: Canceled.")
+    expect((await api(server.url, token).get("/users/me/workspace/ws2")).status).toBe(200)
+
+    const r = ok(await user.run(["delete", "ws2", "--yes"]))
+    expect(r.stdout).toContain("The admin/ws2 workspace has been deleted.")
+    expect((await api(server.url, token).get("/users/me/workspace/ws2")).status).toBe(404)
+    const json = JSON.parse(ok(await user.run(["list", "-o", "json"])).stdout)
+    expect(json.map((w: any) => w.name)).toEqual(["ws1"])
+  })
+})

@@ -1,0 +1,107 @@
+/**
+ * CLI test support: the command (src/bin.ts) bundled once per test file, run as a child process
+ * with its own home and configuration folders, against a real server process
+ * (packages/server/test/process.ts).
+ */
+import { build } from "esbuild"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const entry = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
+
+/** Bundles the command into a fresh folder: the script to run with `node`. */
+export const bundleCli = async (): Promise<string> => {
+  const outfile = join(mkdtempSync(join(tmpdir(), "workbay-cli-bundle-")), "workbay.mjs")
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    conditions: ["@workbay/source"],
+    logLevel: "warning",
+    external: ["bufferutil", "utf-8-validate"],
+    banner: {
+      js: "import { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);"
+    }
+  })
+  return outfile
+}
+
+export interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** A user of the command: their own home folder (so ~/.config/workbay and ~/.ssh are theirs). */
+export interface CliUser {
+  readonly home: string
+  readonly configDir: string
+  readonly env: Record<string, string>
+  /** Runs `workbay <args>` to its end, with `input` on standard input (closed after it). */
+  readonly run: (
+    args: ReadonlyArray<string>,
+    options?: { input?: string; env?: Record<string, string> }
+  ) => Promise<Run>
+  /** Starts `workbay <args>` and leaves it running. */
+  readonly spawn: (args: ReadonlyArray<string>, env?: Record<string, string>) => ChildProcess
+}
+
+/** The environment without the variables the command reads, so the tests' own never leak in. */
+const cleanEnv = () => {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith("WORKBAY_") && k !== "XDG_CONFIG_HOME") env[k] = v
+  }
+  return env
+}
+
+export const cliUser = (bundle: string): CliUser => {
+  const home = mkdtempSync(join(tmpdir(), "workbay-cli-home-"))
+  mkdirSync(join(home, ".config"))
+  const env = { ...cleanEnv(), HOME: home, XDG_CONFIG_HOME: join(home, ".config") }
+  const spawnCli = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) =>
+    spawn(process.execPath, [bundle, ...args], { env: { ...env, ...extra }, stdio: ["pipe", "pipe", "pipe"] })
+  return {
+    home,
+    configDir: join(home, ".config", "workbay"),
+    env,
+    spawn: spawnCli,
+    run: (args, options = {}) =>
+      new Promise((resolve, reject) => {
+        const child = spawnCli(args, options.env)
+        let stdout = ""
+        let stderr = ""
+        child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()))
+        child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()))
+        child.on("error", reject)
+        child.on("close", (code, signal) => resolve({ code: code ?? (signal === null ? -1 : 128), stdout, stderr }))
+        child.stdin!.end(options.input ?? "")
+      })
+  }
+}
+
+/** Reads until `done` holds (every 100 ms), or fails after `ms` naming `what`. */
+export const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, ms = 20_000) => {
+  const until = Date.now() + ms
+  let last = await read()
+  while (!done(last)) {
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(last)?.slice(0, 1000)}`)
+    await new Promise((r) => setTimeout(r, 100))
+    last = await read()
+  }
+  return last
+}
+
+/** A minimal API client for checking what the command did. */
+export const api = (url: string, token: string) => ({
+  get: async (path: string) => {
+    const res = await fetch(`${url}/api/v2${path}`, { headers: { authorization: `Bearer ${token}` } })
+    return { status: res.status, body: (await res.json().catch(() => undefined)) as any }
+  }
+})

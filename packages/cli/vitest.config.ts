@@ -1,0 +1,16 @@
+import { defineProject, mergeConfig } from "vitest/config"
+import shared from "../../vitest.shared.js"
+
+export default mergeConfig(
+  shared,
+  defineProject({
+    // The server (and the agent) bundled from source for the tests that start them (packages/server/test/bundles.ts).
+    test: {
+      name: "cli",
+      include: ["test/**/*.test.ts"],
+      globalSetup: ["../server/test/bundles.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000
+    }
+  })
+)
