@@ -78,6 +78,18 @@ const openFlags = (pflags: number): number => {
     ((pflags & OPEN_MODE.EXCL) !== 0 ? fsConstants.O_EXCL : 0)
 }
 
+/**
+ * Sends the subsystem's exit status, as sshd does when sftp-server exits (scp fails without it).
+ * ssh2's SFTP object has no method for it: its channel's protocol does.
+ */
+const exitStatus = (sftp: SFTPWrapper, code: number) => {
+  const channel = sftp as unknown as {
+    _protocol?: { exitStatus?: (id: number, code: number) => void }
+    outgoing?: { id: number; state: string }
+  }
+  if (channel.outgoing?.state === "open") channel._protocol?.exitStatus?.(channel.outgoing.id, code)
+}
+
 /** Serves SFTP requests on `sftp` until it closes. */
 export const serveSftp = (sftp: SFTPWrapper, home: string): void => {
   const handles = new Map<number, Open>()
@@ -91,8 +103,8 @@ export const serveSftp = (sftp: SFTPWrapper, home: string): void => {
     b.writeUInt32BE(id)
     return b
   }
-  const lookup = (handle: Buffer): Open | undefined =>
-    handle.length === 4 ? handles.get(handle.readUInt32BE(0)) : undefined
+  /** A handle's number, read when the request arrives (ssh2 lends the packet's memory). */
+  const handleKey = (handle: Buffer): number => (handle.length === 4 ? handle.readUInt32BE(0) : 0)
 
   const fail = (reqId: number, e: unknown) => {
     const code = (e as NodeJS.ErrnoException)?.code
@@ -107,8 +119,15 @@ export const serveSftp = (sftp: SFTPWrapper, home: string): void => {
       message
     )
   }
-  /** Runs `work` and answers its failure as a status. */
-  const serve = (reqId: number, work: () => Promise<void>) => void work().catch((e) => fail(reqId, e))
+  /**
+   * Runs `work` after the requests before it, answering its failure as a status. One at a time,
+   * as OpenSSH's sftp-server: its client takes answers out of order as a sign of trouble (it
+   * truncates what it transferred at the last point answered in order, and reports success).
+   */
+  let queue = Promise.resolve()
+  const serve = (reqId: number, work: () => Promise<void>) => {
+    queue = queue.then(work).catch((e) => fail(reqId, e))
+  }
   const ok = (reqId: number) => sftp.status(reqId, STATUS.OK)
   const badHandle = (reqId: number) => sftp.status(reqId, STATUS.FAILURE, "No such handle.")
 
@@ -133,18 +152,23 @@ export const serveSftp = (sftp: SFTPWrapper, home: string): void => {
       const file = await open(path(filename), openFlags(flags), mode)
       sftp.handle(reqId, handleOf({ kind: "file", file }))
     }))
-  sftp.on("READ", (reqId, handle, offset, length) =>
+  sftp.on("READ", (reqId, handle, offset, length) => {
+    const key = handleKey(handle)
     serve(reqId, async () => {
-      const h = lookup(handle)
+      const h = handles.get(key)
       if (h?.kind !== "file") return badHandle(reqId)
       const buffer = Buffer.alloc(Math.min(length, MAX_READ_BYTES))
       const { bytesRead } = await h.file.read(buffer, 0, buffer.length, Number(offset))
       if (bytesRead === 0) sftp.status(reqId, STATUS.EOF)
       else sftp.data(reqId, buffer.subarray(0, bytesRead))
-    }))
-  sftp.on("WRITE", (reqId, handle, offset, data) =>
+    })
+  })
+  sftp.on("WRITE", (reqId, handle, offset, incoming) => {
+    // ssh2 lends the packet's memory, which a later packet may reuse; the write waits, so it copies.
+    const data = Buffer.from(incoming)
+    const key = handleKey(handle)
     serve(reqId, async () => {
-      const h = lookup(handle)
+      const h = handles.get(key)
       if (h?.kind !== "file") return badHandle(reqId)
       let written = 0
       while (written < data.length) {
@@ -152,37 +176,45 @@ export const serveSftp = (sftp: SFTPWrapper, home: string): void => {
         written += bytesWritten
       }
       ok(reqId)
-    }))
-  sftp.on("FSTAT", (reqId, handle) =>
+    })
+  })
+  sftp.on("FSTAT", (reqId, handle) => {
+    const key = handleKey(handle)
     serve(reqId, async () => {
-      const h = lookup(handle)
+      const h = handles.get(key)
       if (h === undefined) return badHandle(reqId)
       sftp.attrs(reqId, attrsOf(h.kind === "file" ? await h.file.stat() : await stat(h.path)))
-    }))
-  sftp.on("FSETSTAT", (reqId, handle, attrs) =>
+    })
+  })
+  sftp.on("FSETSTAT", (reqId, handle, attrs) => {
+    const key = handleKey(handle)
     serve(reqId, async () => {
-      const h = lookup(handle)
+      const h = handles.get(key)
       if (h === undefined) return badHandle(reqId)
       await setAttrs(h.kind === "file" ? h.file : h.path, attrs)
       ok(reqId)
-    }))
-  sftp.on("CLOSE", (reqId, handle) =>
+    })
+  })
+  sftp.on("CLOSE", (reqId, handle) => {
+    const key = handleKey(handle)
     serve(reqId, async () => {
-      const h = lookup(handle)
+      const h = handles.get(key)
       if (h === undefined) return badHandle(reqId)
-      handles.delete(handle.readUInt32BE(0))
+      handles.delete(key)
       await (h.kind === "file" ? h.file.close() : h.dir.close())
       ok(reqId)
-    }))
+    })
+  })
   sftp.on("OPENDIR", (reqId, dirPath) =>
     serve(reqId, async () => {
       const full = path(dirPath)
       const dir = await opendir(full)
       sftp.handle(reqId, handleOf({ kind: "dir", path: full, dir }))
     }))
-  sftp.on("READDIR", (reqId, handle) =>
+  sftp.on("READDIR", (reqId, handle) => {
+    const key = handleKey(handle)
     serve(reqId, async () => {
-      const h = lookup(handle)
+      const h = handles.get(key)
       if (h?.kind !== "dir") return badHandle(reqId)
       const names = []
       for (let i = 0; i < DIR_BATCH; i++) {
@@ -194,7 +226,8 @@ export const serveSftp = (sftp: SFTPWrapper, home: string): void => {
       }
       if (names.length === 0) sftp.status(reqId, STATUS.EOF)
       else sftp.name(reqId, names)
-    }))
+    })
+  })
   sftp.on("STAT", (reqId, p) => serve(reqId, async () => void sftp.attrs(reqId, attrsOf(await stat(path(p))))))
   sftp.on("LSTAT", (reqId, p) => serve(reqId, async () => void sftp.attrs(reqId, attrsOf(await lstat(path(p))))))
   sftp.on("SETSTAT", (reqId, p, attrs) =>
@@ -228,8 +261,15 @@ export const serveSftp = (sftp: SFTPWrapper, home: string): void => {
     (reqId, linkPath, targetPath) =>
       serve(reqId, async () => void (await symlink(targetPath, path(linkPath)), ok(reqId)))
   )
-  sftp.on("close", () => {
+  const release = () => {
     for (const h of handles.values()) void (h.kind === "file" ? h.file.close() : h.dir.close()).catch(() => undefined)
     handles.clear()
+  }
+  // The client's EOF ends the subsystem: the channel closes (OpenSSH's sftp waits for it).
+  sftp.on("end", () => {
+    release()
+    exitStatus(sftp, 0)
+    sftp.end()
   })
+  sftp.on("close", release)
 }

@@ -81,7 +81,10 @@ export class SshServer {
   /** Serves SSH on the open `socket` of an `ssh` stream until either side ends it. */
   serve(socket: StreamSocket, open: StreamOpen): void {
     const duplex = socketDuplex(socket)
-    const server = new Server({ hostKeys: [this.hostKey()] }, (client) => this.connection(client, open, socket))
+    const server = new Server(
+      { hostKeys: [{ key: this.hostKey() }] },
+      (client) => this.connection(client, open, socket)
+    )
     server.injectSocket(duplex as any)
     if (socket.ws.isPaused) socket.ws.resume()
   }
