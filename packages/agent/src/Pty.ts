@@ -98,8 +98,9 @@ export class PtySessions {
     } catch (e) {
       return socket.close(1011, e instanceof Error ? e.message : String(e))
     }
-    if (!socket.open) return
     if (session.exit !== undefined) return socket.close(1000, session.exit.reason)
+    // The socket left while the shell started: the session waits for another, as after a detach.
+    if (!socket.open) return this.idleIfAlone(session)
     this.join(session, socket, open)
   }
 
@@ -216,10 +217,7 @@ export class PtySessions {
       this.options.report(
         connectionReport(open, "reconnecting_pty", session.exit ?? { code: 0, reason: "The client disconnected." })
       )
-      if (session.exit === undefined && session.sockets.size === 0) {
-        session.idle = setTimeout(() => session.pty.kill(), this.options.idleTimeoutMs ?? PTY_IDLE_TIMEOUT_MS)
-        session.idle.unref()
-      }
+      this.idleIfAlone(session)
       // A slow socket that left no longer holds the terminal.
       if (session.paused && ![...session.sockets].some((s) => s.open && s.congested)) {
         session.paused = false
@@ -227,6 +225,13 @@ export class PtySessions {
       }
     })
     if (socket.ws.isPaused) socket.ws.resume()
+  }
+
+  /** Ends the shell of a session that stays without a socket for the idle timeout. */
+  private idleIfAlone(session: Session) {
+    if (session.exit !== undefined || session.sockets.size > 0 || session.idle !== undefined) return
+    session.idle = setTimeout(() => session.pty.kill(), this.options.idleTimeoutMs ?? PTY_IDLE_TIMEOUT_MS)
+    session.idle.unref()
   }
 
   private resize(session: Session, cols: number, rows: number) {
