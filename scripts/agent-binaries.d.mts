@@ -17,6 +17,8 @@ export interface AgentBinariesManifest {
   readonly binaries: ReadonlyArray<AgentBinaryEntry>
   /** Platforms not built this time, and why (the arm64 Node could not be fetched, or its executable failed). */
   readonly skipped: ReadonlyArray<{ readonly os: string; readonly arch: string; readonly reason: string }>
+  /** Platforms built without node-pty's pty.node (it could not be fetched): their terminals fail, saying so. */
+  readonly no_terminals?: ReadonlyArray<{ readonly os: string; readonly arch: string; readonly reason: string }>
 }
 export declare const DEFAULT_OUT_DIR: string
 export declare const MANIFEST: string

@@ -18,6 +18,15 @@
 // run under qemu-user when installed, else checked structurally; when it cannot be fetched or
 // fails, one warning and the build goes on without it. See docs/agents.md.
 //
+// The terminals' native part, node-pty's pty.node (from @lydell/node-pty's prebuilt package of
+// each architecture), is a SEA asset (`pty-linux-<arch>.node`, both architectures' in the one
+// blob), and node-pty's loader (requireBinary.js) is replaced by one that writes the asset of its
+// architecture to a temporary file and `process.dlopen`s it. The other architecture's prebuilt
+// package is fetched once with `npm pack` into node_modules/.cache/workbay-node-pty-<arch>; when
+// it cannot be, that executable is built without it and its terminals say so (one warning).
+// ssh2's optional native parts (its crypto binding, cpu-features) are left out: it uses its
+// JavaScript.
+//
 // Idempotent: the manifest keeps a hash of the bundle, Node's version and this script's format; a
 // call whose inputs hash the same, that skipped nothing and whose files are all there does nothing.
 //
@@ -50,7 +59,7 @@ const require = createRequire(import.meta.url)
 export const DEFAULT_OUT_DIR = join(root, "packages/agent/dist/bin")
 export const MANIFEST = "manifest.json"
 /** Changes when what this script makes changes, so that older outputs are rebuilt. */
-const FORMAT = 2
+const FORMAT = 3
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2"
 
 /** Node's names for the platform, as Go names them (the described system's `/bin/coder-<os>-<arch>`). */
@@ -69,6 +78,61 @@ const optionalNatives = {
   }
 }
 
+/** ssh2's optional native parts (each required in a try): absent in the executable, so it uses its JavaScript. */
+const sshNatives = {
+  name: "ssh2-natives",
+  setup(b) {
+    b.onResolve({ filter: /^cpu-features$|sshcrypto\.node$/ }, (args) => ({ path: args.path, namespace: "absent" }))
+  }
+}
+
+/**
+ * node-pty's loader of its native part, replaced: inside the executable it loads the SEA asset
+ * `pty-<platform>-<arch>.node` (written to a temporary file, `process.dlopen`ed, removed).
+ */
+const ptyLoader = {
+  name: "node-pty-loader",
+  setup(b) {
+    b.onResolve(
+      { filter: /^\.\/requireBinary$/ },
+      (args) =>
+        /[\\/]@lydell[\\/]node-pty[\\/]/.test(args.importer)
+          ? { path: "requireBinary", namespace: "sea-pty" }
+          : undefined
+    )
+    b.onLoad({ filter: /.*/, namespace: "sea-pty" }, () => ({
+      loader: "js",
+      contents: `
+"use strict";
+const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
+const { tmpdir } = require("node:os");
+const { join } = require("node:path");
+exports.requireBinary = function requireBinary(file) {
+  const name = file.replace(/\\.node$/, "") + "-" + process.platform + "-" + process.arch + ".node";
+  let sea;
+  try { sea = require("node:sea"); } catch (e) { sea = undefined; }
+  if (sea === undefined || !sea.isSea()) throw new Error("node-pty's " + file + " is loaded from the agent executable's assets only.");
+  let raw;
+  try { raw = sea.getRawAsset(name); } catch (e) {
+    throw new Error("this executable (" + process.platform + "-" + process.arch + ") was built without " + file);
+  }
+  const dir = mkdtempSync(join(tmpdir(), "workbay-agent-"));
+  const path = join(dir, name);
+  try {
+    writeFileSync(path, new Uint8Array(raw), { mode: 0o700 });
+    const module = { exports: {} };
+    process.dlopen(module, path);
+    return module.exports;
+  } finally {
+    // Loaded (mapped) already: the file is not needed.
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+`
+    }))
+  }
+}
+
 /** The agent's command as one CommonJS script (its text). */
 const bundle = async () => {
   const result = await build({
@@ -82,15 +146,23 @@ const bundle = async () => {
     legalComments: "none",
     logLevel: "warning",
     conditions: ["@workbay/source"],
-    plugins: [optionalNatives]
+    plugins: [optionalNatives, sshNatives, ptyLoader]
   })
   return result.outputFiles[0].text
 }
 
 const sha256 = (data) => createHash("sha256").update(data).digest("hex")
 
-/** What the executables are made from: the bundle, this Node (and so the other architecture's), this script's format. */
-const inputsOf = (script) => sha256(`${FORMAT}\0${process.version}\0${process.platform}-${process.arch}\0${script}`)
+/**
+ * What the executables are made from: the bundle, this Node (and so the other architecture's),
+ * this script's format, the pty.node assets.
+ */
+const inputsOf = (script, assets = {}) =>
+  sha256(
+    `${FORMAT}\0${process.version}\0${process.platform}-${process.arch}\0${script}\0${
+      Object.entries(assets).map(([name, path]) => `${name}=${fileSha256(path)}`).sort().join("\0")
+    }`
+  )
 
 const fileSha256 = (path) => {
   const hash = createHash("sha256")
@@ -108,11 +180,12 @@ const readManifest = (outDir) => {
 
 /**
  * Whether `manifest` describes outputs made from `inputs` that are all still there, unchanged in
- * size, and none was skipped (a build that could not fetch the arm64 Node tries again).
+ * size, and none was skipped or lacks its pty.node (a build that could not fetch the arm64 Node
+ * or pty.node tries again).
  */
 const current = (outDir, manifest, inputs) =>
   manifest !== undefined && manifest.inputs === inputs && Array.isArray(manifest.binaries) &&
-  !(manifest.skipped?.length > 0) &&
+  !(manifest.skipped?.length > 0) && !(manifest.no_terminals?.length > 0) &&
   manifest.binaries.every((b) => statSync(join(outDir, b.file), { throwIfNoEntry: false })?.size === b.size)
 
 /** Where fetched Node executables of other architectures are kept, once per machine: `<dir>/<version>/node`. */
@@ -194,6 +267,80 @@ const foreignNode = async (arch, version) => {
   }
 }
 
+/** node-pty's version (its prebuilt packages have the same). */
+const nodePtyVersion = () => JSON.parse(readFileSync(require.resolve("@lydell/node-pty/package.json"), "utf8")).version
+
+/**
+ * node-pty's pty.node for Linux `arch` (Node's name): the installed prebuilt package's
+ * (`@lydell/node-pty-linux-<arch>`, this machine's), else fetched once with `npm pack` into
+ * node_modules/.cache/workbay-node-pty-<arch>/<version>/pty.node. Throws when it cannot be fetched.
+ */
+const ptyNode = async (arch, fetch = true) => {
+  const pkg = `@lydell/node-pty-linux-${arch}`
+  const version = nodePtyVersion()
+  try {
+    const installed = join(dirname(require.resolve(`${pkg}/package.json`)), "pty.node")
+    if (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), "utf8")).version === version) {
+      if (existsSync(installed)) return installed
+    }
+  } catch {
+    // Not installed (another architecture's): fetched below.
+  }
+  const dir = join(root, `node_modules/.cache/workbay-node-pty-${arch}`, version)
+  const file = join(dir, "pty.node")
+  if (existsSync(file)) return file
+  if (!fetch) throw new Error(`${pkg}@${version} is not fetched yet`)
+  mkdirSync(dir, { recursive: true })
+  const work = mkdtempSync(join(dir, ".fetch-"))
+  try {
+    const out = npm(
+      [
+        "pack",
+        `${pkg}@${version}`,
+        "--pack-destination",
+        work,
+        "--json",
+        "--fetch-retries=0",
+        "--fetch-timeout=60000",
+        "--loglevel=error"
+      ],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 }
+    )
+    const [{ filename }] = JSON.parse(out)
+    const { x } = require("tar")
+    await x({ file: join(work, filename), cwd: work, filter: (p) => p === "package/pty.node" })
+    const extracted = join(work, "package/pty.node")
+    if (!existsSync(extracted)) throw new Error(`${filename} has no pty.node`)
+    renameSync(extracted, file)
+    return file
+  } catch (e) {
+    const stderr = String(e?.stderr ?? "").split("\n").find((l) => /^npm error (?!A complete log)/.test(l))
+    throw new Error(stderr?.replace(/^npm error /, "") ?? (e instanceof Error ? e.message : String(e)))
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The SEA assets: each built Linux architecture's pty.node as `pty-linux-<arch>.node`, and the
+ * architectures whose pty.node could not be got, with why.
+ */
+const ptyAssets = async (warn, fetch = true) => {
+  const assets = {}
+  const missing = []
+  if (process.platform !== "linux") return { assets, missing }
+  for (const arch of [process.arch, ...crossArchs()]) {
+    try {
+      assets[`pty-linux-${arch}.node`] = await ptyNode(arch, fetch)
+    } catch (e) {
+      const reason = (e instanceof Error ? e.message : String(e)).split("\n")[0]
+      missing.push({ os: "linux", arch: GO_ARCH[arch], reason })
+      warn(`agent-binaries: no node-pty pty.node for linux-${arch}, its executable will have no terminals: ${reason}`)
+    }
+  }
+  return { assets, missing }
+}
+
 /** Injects the SEA blob into a copy of the Node executable `node` at `exe`. */
 const injectInto = async (node, exe, blob, os) => {
   copyFileSync(node, exe)
@@ -254,7 +401,8 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
     throw new Error(`No agent executable for ${process.platform}-${process.arch}.`)
   }
   const script = await bundle()
-  const inputs = inputsOf(script)
+  const { assets, missing } = await ptyAssets(warn)
+  const inputs = inputsOf(script, assets)
   const existing = readManifest(dir)
   if (current(dir, existing, inputs)) return { ...existing, built: false }
 
@@ -273,7 +421,8 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
         // architecture; without them the blob is the script and some flags, which the arm64
         // Node of the same version reads as well. The agent starts fast enough without.
         useCodeCache: false,
-        useSnapshot: false
+        useSnapshot: false,
+        assets
       })
     )
     execFileSync(process.execPath, ["--experimental-sea-config", join(work, "sea-config.json")], {
@@ -347,7 +496,9 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
       renameSync(join(work, b.file), join(dir, b.file))
       writeFileSync(join(dir, `${b.file}.sha256`), `${b.sha256}  ${b.file}\n`)
     }
-    const manifest = { node: process.version, inputs, version, binaries, skipped }
+    // A platform built without its pty.node (its terminals fail) is listed in `no_terminals`: the
+    // next build tries to fetch it again.
+    const manifest = { node: process.version, inputs, version, binaries, skipped, no_terminals: missing }
     writeFileSync(join(work, MANIFEST), JSON.stringify(manifest, null, 2) + "\n")
     renameSync(join(work, MANIFEST), join(dir, MANIFEST))
     log(
@@ -365,7 +516,9 @@ export async function buildAgentBinaries({ outDir = DEFAULT_OUT_DIR, log = () =>
 export const agentBinariesAreCurrent = async (outDir = DEFAULT_OUT_DIR) => {
   const manifest = readManifest(outDir)
   if (manifest === undefined || manifest.node !== process.version) return false
-  const inputs = inputsOf(await bundle())
+  // Only what is here: a check never downloads.
+  const { assets } = await ptyAssets(() => {}, false)
+  const inputs = inputsOf(await bundle(), assets)
   return current(outDir, manifest, inputs)
 }
 

@@ -56,7 +56,9 @@ await build({
     js:
       "import { createRequire as __agentRequire } from 'node:module'; const require = __agentRequire(import.meta.url);"
   },
-  external: ["bufferutil", "utf-8-validate"]
+  // node-pty loads its native pty.node, ssh2 its optional native parts: both from node_modules
+  // (the agent package's dependencies).
+  external: ["bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"]
 })
 
 // The workbay command line (packages/cli): one script its bin runs (docs/cli.md).

@@ -6,7 +6,8 @@
  * checks, and publishes its node on the coordination connection (`/workspaceagents/me/coordinate`).
  * Both connections reconnect with backoff. `stop` runs the stop scripts and reports
  * shutting_down, then off. Task input (`task_input`) goes to the `onTaskInput` listeners and the
- * task command; `reportTaskOutput` adds output to the task's log. The protocol is docs/agents.md's.
+ * task command; `reportTaskOutput` adds output to the task's log. Streams (`stream_open`: terminals,
+ * TCP tunnels, SSH) are served by Streams.ts. The protocol is docs/agents.md's.
  */
 import { spawn } from "node:child_process"
 import { randomBytes, randomInt } from "node:crypto"
@@ -16,7 +17,9 @@ import type { AgentOptions } from "./Options.js"
 import { handlePortsMessage } from "./Ports.js"
 import { makeAppProxy } from "./Proxy.js"
 import { runScript, scheduleCron, type Script, type ScriptEnvironment, type ScriptRun } from "./Scripts.js"
+import type { SessionEnvironment } from "./Session.js"
 import { Socket } from "./Socket.js"
+import { makeStreams } from "./Streams.js"
 import { parseTaskInput, splitOutput, type TaskInput, TaskInputs } from "./Tasks.js"
 
 export const AGENT_VERSION = "0.1.0"
@@ -76,6 +79,10 @@ export interface RunningAgent {
    * one message); answers the entries' ids.
    */
   readonly reportTaskOutput: (content: string, time?: Date) => Promise<ReadonlyArray<number>>
+  /** The terminals' attached sockets and the SSH connections open now (what `update_stats` reports). */
+  readonly sessions: () => { readonly reconnectingPty: number; readonly ssh: number }
+  /** The host key of the agent's SSH server, as a public key line (`ssh-ed25519 AAAA...`). */
+  readonly sshPublicKey: () => string
   readonly stop: () => Promise<void>
 }
 
@@ -150,7 +157,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     onMessage: (message) => {
       const input = parseTaskInput(message)
       if (input !== undefined) tasks.receive(input)
-      else if (!handlePortsMessage(message, (m) => rpc.send(m))) appProxy.handle(message)
+      else if (!handlePortsMessage(message, (m) => rpc.send(m)) && !streams.handle(message)) appProxy.handle(message)
     }
   })
 
@@ -159,6 +166,23 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     send: (message) => rpc.send(message),
     appUrls: () => (manifest?.apps ?? []).flatMap((a) => (a.url === undefined || a.url === "" ? [] : [a.url])),
     log
+  })
+
+  // Terminals, tunnels and SSH (Streams.ts), in the manifest's directory and environment: a
+  // stream asked before the first manifest waits for it (or for the start to fail).
+  const streams = makeStreams({
+    url: options.url,
+    token: () => token,
+    environment: async (): Promise<SessionEnvironment> => {
+      await Promise.race([firstManifest, started])
+      return taskEnvironment ?? { directory: options.directory, env: {} }
+    },
+    report: (connection) =>
+      void api.request("POST", "/workspaceagents/me/connections", { connection }).catch((e) =>
+        log(`connection report (${connection.type} ${connection.action}): ${String(e)}`)
+      ),
+    log,
+    ptyIdleTimeoutMs: options.ptyIdleTimeoutMs
   })
 
   const reportTaskOutput = async (content: string, time?: Date) => {
@@ -279,8 +303,10 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     const cron = scheduleCron(manifest.scripts, environment, (run) => void reportScript(run, "cron"), log)
     stopCron = cron.stop
 
-    // Stats: what this agent knows of its own sessions (none: it serves no terminal) at the interval the service asks.
+    // Stats: what this agent knows of its own sessions (its terminals' sockets and SSH
+    // connections) at the interval the service asks.
     const sendStats = async () => {
+      const sessions = streams.counts()
       const answer = await rpc.call<{ report_interval_seconds?: number }>("update_stats", {
         stats: {
           connections_by_proto: {},
@@ -292,8 +318,8 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
           tx_bytes: 0,
           session_count_vscode: 0,
           session_count_jetbrains: 0,
-          session_count_reconnecting_pty: 0,
-          session_count_ssh: 0
+          session_count_reconnecting_pty: sessions.reconnectingPty,
+          session_count_ssh: sessions.ssh
         }
       }).catch(() => undefined)
       const seconds = answer?.report_interval_seconds ?? 30
@@ -353,9 +379,12 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     peers,
     onTaskInput: (listener) => tasks.on(listener),
     reportTaskOutput,
+    sessions: () => streams.counts(),
+    sshPublicKey: () => streams.sshPublicKey(),
     stop: async () => {
       if (stopped) return
       stopCron()
+      streams.close()
       await tasks.stop()
       for (const t of timers) clearTimeout(t)
       if (manifest !== undefined && rpc.connected) {

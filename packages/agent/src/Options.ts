@@ -25,6 +25,8 @@ export interface AgentOptions {
   readonly logDir: string
   /** Run in `sh -c` for each task input, the input on its stdin; its stdout is reported as the task's output. */
   readonly taskCommand?: string | undefined
+  /** How long a terminal with no client attached lives, in ms (default 5 minutes; for tests). */
+  readonly ptyIdleTimeoutMs?: number | undefined
   /** Receives the agent's own diagnostics (default: stderr). */
   readonly log?: ((line: string) => void) | undefined
 }

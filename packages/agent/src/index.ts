@@ -7,7 +7,13 @@ export {
   type RunningAgent,
   startAgent
 } from "./Agent.js"
+export { ed25519FromSeed, hostKeyOf } from "./HostKey.js"
 export { main } from "./main.js"
 export { type AgentOptions, type AuthKind, parseOptions, USAGE } from "./Options.js"
 export { handlePortsMessage, type ListeningPort, listeningPorts, parseProcNetTcp } from "./Ports.js"
+export { PTY_IDLE_TIMEOUT_MS, PtySessions, REPLAY_BYTES } from "./Pty.js"
+export { type ConnectionReport, parseStreamOpen, type SessionEnvironment, type StreamOpen } from "./Session.js"
+export { SshServer } from "./Ssh.js"
+export { makeStreams, type Streams, type StreamsOptions } from "./Streams.js"
+export { FRAME_BYTES, HIGH_WATER_BYTES, StreamSocket } from "./StreamSocket.js"
 export { splitOutput, type TaskInput } from "./Tasks.js"

@@ -70,8 +70,9 @@ const bundle = async (pkg: string, entry: string, name: string, hash: string) =>
     logLevel: "warning",
     // As `npm start`'s bundle (scripts/build.mjs): the dependencies bundled too, but for the native
     // and optional ones, which load from node_modules. One file loads in half the time of Effect's
-    // hundreds of modules (a server's `--help`: 0.6 s instead of 1.25 s of CPU).
-    external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "dockerode"],
+    // hundreds of modules (a server's `--help`: 0.6 s instead of 1.25 s of CPU). The agent's
+    // node-pty (its pty.node) and ssh2 (its optional native parts) load from node_modules too.
+    external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "dockerode", "@lydell/node-pty", "ssh2"],
     // CommonJS dependencies (ws, pg) require Node's modules: an ES module needs a real `require`.
     banner: {
       js:
