@@ -28,14 +28,15 @@ export const closeReason = (reason: string): string => {
 
 /**
  * Opens a stream's socket: `path` (as the `stream_open` message names it) resolved against the
- * service's URL, with the agent's token in `Coder-Session-Token`.
+ * service's URL, with the agent's token as a bearer (as its other requests: the session header's name is the
+ * deployment's choice).
  */
 export const openStreamSocket = (serviceUrl: string, path: string, token: string): WebSocket => {
   const target = new URL(path, serviceUrl)
   if (target.protocol === "http:") target.protocol = "ws:"
   if (target.protocol === "https:") target.protocol = "wss:"
   return new WebSocket(target, {
-    headers: { "Coder-Session-Token": token },
+    headers: { authorization: `Bearer ${token}` },
     // The service's frames are at most 32 KiB; anything far larger is not the stream.
     maxPayload: 1024 * 1024,
     perMessageDeflate: false

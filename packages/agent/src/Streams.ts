@@ -1,7 +1,7 @@
 /**
  * Streams into the workspace (docs/agents.md, "Into the workspace: terminals, tunnels and SSH"):
  * for each `stream_open` the service sends on the agent connection, the agent opens a WebSocket
- * back to the service (`path` on its URL, its token in `Coder-Session-Token`) and joins it to the
+ * back to the service (`path` on its URL, its token as a bearer) and joins it to the
  * stream's kind: `pty` a reconnecting terminal (Pty.ts), `tcp` a TCP connection to
  * `127.0.0.1:<port>`, `ssh` its SSH server (Ssh.ts). A stream it cannot serve is opened and
  * closed with 1011 and why.

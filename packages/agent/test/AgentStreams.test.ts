@@ -1,25 +1,24 @@
 /**
  * Streams through the whole agent: `stream_open` on its connection, the stream's socket opened
  * back with its token, a terminal (a real pty) and SSH (the real OpenSSH client) served, the
- * connection reports posted and the sessions counted in `update_stats`. Run for the library
+ * connection reports posted (the service's connection log shows them). Run for the library
  * (`startAgent`), the agent's executable for this machine (node-pty's pty.node from the
- * executable's assets, ssh2 without its native parts) and, under qemu, the arm64 executable.
- * The service's side is a stand-in (test/standIn.ts) speaking docs/agents.md's protocol.
+ * executable's assets, ssh2 without its native parts) and, under qemu, the arm64 executable,
+ * each as the external agent of a workspace on a real service (real HTTP, the real stream routes).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, describe, expect, inject, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import WebSocket from "ws"
 import type { AgentBinariesManifest } from "../../../scripts/agent-binaries.mjs"
 import { emulatorFor } from "../../../scripts/agent-binaries.mjs"
+import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { startAgent } from "../src/Agent.js"
-import { type StandIn, startStandIn } from "./standIn.js"
 import { record } from "./streams.js"
-import { eventually } from "./support.js"
-
-const TOKEN = "stand-in-agent-token"
+import { eventually, externalAgentWorkspace } from "./support.js"
 const dir = inject("workbayAgentBinaries") as string | undefined
 const manifest = ((): AgentBinariesManifest | undefined => {
   try {
@@ -34,16 +33,16 @@ const executable = (arch: string) => {
 }
 const hasSsh = spawnSync("sh", ["-c", "command -v ssh"]).status === 0
 
-type Start = (url: string, directory: string) => Promise<{ stop: () => Promise<void> }>
+type Start = (url: string, token: string, directory: string) => Promise<{ stop: () => Promise<void> }>
 
-const library: Start = async (url, directory) => {
-  const agent = await startAgent({ url, token: TOKEN, auth: "token", directory, logDir: directory, log: () => {} })
+const library: Start = async (url, token, directory) => {
+  const agent = await startAgent({ url, token, auth: "token", directory, logDir: directory, log: () => {} })
   return { stop: () => agent.stop() }
 }
-const processOf = (command: Array<string>): Start => async (url, directory) => {
+const processOf = (command: Array<string>): Start => async (url, token, directory) => {
   const [file, ...args] = command
   const child: ChildProcess = spawn(file!, [...args, "--url", url, "--log-dir", directory], {
-    env: { ...process.env, WORKBAY_AGENT_TOKEN: TOKEN },
+    env: { ...process.env, WORKBAY_AGENT_TOKEN: token },
     stdio: ["ignore", "ignore", "inherit"]
   })
   return {
@@ -73,55 +72,102 @@ for (const [name, start] of cases) {
 }
 
 describe.each(cases.filter(([, start]) => start !== undefined))("streams through %s", (_name, start, { ssh }) => {
-  let service: StandIn
+  let srv: ServiceTestServer
+  let owner: Client
+  let agentId: string
   let agent: { stop: () => Promise<void> } | undefined
   const directory = mkdtempSync(join(tmpdir(), "workbay-agent-whole-"))
+  const wsUrl = (path: string) => `${srv.wsUrl}/api/v2${path}`
+  const headers = () => ({ "Service-Session-Token": owner.token! })
+
+  beforeAll(async () => {
+    let orgId: string
+    ;({ srv, owner, orgId } = await startWithOwner({ lifecycle: false }))
+    const made = await externalAgentWorkspace(srv, owner, orgId, { script: "true" })
+    agentId = made.agentId
+    agent = await start!(srv.url, made.token, directory)
+    await eventually(
+      () => owner.get(`/workspaceagents/${agentId}`),
+      (r) => r.body.status === "connected" && r.body.lifecycle_state === "ready",
+      "the agent is ready",
+      60_000
+    )
+  }, 90_000)
   afterAll(async () => {
     await agent?.stop()
-    await service?.close()
+    await srv?.close()
   })
 
-  it("serves a terminal on a real pty, reports it and counts it", async () => {
-    service = await startStandIn({ token: TOKEN, directory, env: { FROM_MANIFEST: "manifest-value" } })
-    agent = await start!(service.url, directory)
-    const ws = await service.open({ kind: "pty", reconnect: crypto.randomUUID(), width: 100, height: 30 })
+  /** The connection log's entries of `type` for the agent. */
+  const logged = (type: string) =>
+    owner.get(`/connectionlog?limit=50&q=${encodeURIComponent(`type:${type}`)}`).then((r) =>
+      (r.body.connection_logs ?? []) as Array<any>
+    )
+
+  it("serves a terminal on a real pty, and reports it", async () => {
+    const ws = new WebSocket(
+      wsUrl(`/workspaceagents/${agentId}/pty?reconnect=${crypto.randomUUID()}&width=100&height=30`),
+      {
+        headers: headers()
+      }
+    )
     const out = record(ws)
-    ws.send(JSON.stringify({ data: "tty; stty size; echo \"$FROM_MANIFEST-$((6 * 7))\"; pwd\r" }))
+    await new Promise((r) => ws.once("open", r))
+    ws.send(JSON.stringify({ data: "tty; stty size; echo \"$((6 * 7))\"; pwd\r" }))
     await out.output(/\/dev\/pts\/\d+/)
     await out.output(/30 100/)
-    await out.output(/manifest-value-42/)
-    await out.output(new RegExp(directory.replace(/[/.]/g, "\\$&")))
-    await eventually(
-      async () => service.stats.at(-1),
-      (s) => s?.session_count_reconnecting_pty === 1,
-      "the stats",
-      30_000
-    )
+    await out.output(/\b42\b/)
     ws.send(JSON.stringify({ data: "exit 9\r" }))
     expect(await out.close()).toMatchObject({ code: 1000 })
-    const mine = await eventually(
-      async () => service.reports.filter((r) => r.id === ws.streamId),
-      (rs) => rs.length === 2,
-      "the connection reports"
+    const entries = await eventually(
+      () => logged("reconnecting_pty"),
+      (rs) => rs.some((r) => r.ssh_info?.exit_code === 9),
+      "the connection log"
     )
-    expect(mine).toMatchObject([
-      { action: "connect", type: "reconnecting_pty", ip: "192.0.2.10" },
-      { action: "disconnect", type: "reconnecting_pty", status_code: 9 }
-    ])
+    expect(entries[0]).toMatchObject({ type: "reconnecting_pty", ip: "127.0.0.1", agent_name: "main" })
   }, 90_000)
 
-  it.runIf(ssh && hasSsh)("serves SSH to the OpenSSH client", async () => {
-    // One TCP connection carried into one `ssh` stream, as the service carries a client's socket.
-    const listener = createServer(async (tcp) => {
+  it("resizes, and a re-attach with the same id gets the same shell with its recent output first", async () => {
+    const reconnect = crypto.randomUUID()
+    const attach = () => {
+      const ws = new WebSocket(wsUrl(`/workspaceagents/${agentId}/pty?reconnect=${reconnect}&width=80&height=24`), {
+        headers: headers()
+      })
+      return { ws, out: record(ws), opened: new Promise((r) => ws.once("open", r)) }
+    }
+    const first = attach()
+    await first.opened
+    first.ws.send(JSON.stringify({ height: 40, width: 123 }))
+    first.ws.send(JSON.stringify({ data: "stty size; echo \"pid-$$-$((2 + 3))\"\r" }))
+    await first.out.output(/40 123/)
+    const pid = (await first.out.output(/pid-(\d+)-5/))[1]
+    first.ws.close(1000)
+    await first.out.close()
+    const again = attach()
+    await again.opened
+    // The replay comes first: what the shell printed before, without typing anything.
+    await again.out.output(new RegExp(`pid-${pid}-5`))
+    again.ws.send(JSON.stringify({ data: "echo \"again-$$\"\r" }))
+    await again.out.output(new RegExp(`again-${pid}`))
+    again.ws.send(JSON.stringify({ data: "exit\r" }))
+    expect(await again.out.close()).toMatchObject({ code: 1000 })
+  }, 90_000)
+
+  it.runIf(ssh && hasSsh)("serves SSH to the OpenSSH client through the ssh route", async () => {
+    // Each TCP connection carried into one `ssh` stream, as `workbay ssh --stdio` carries its stdio.
+    const listener = createServer((tcp) => {
       tcp.pause()
-      const ws = await service.open({ kind: "ssh" })
-      tcp.on("data", (d: Buffer) => {
-        for (let i = 0; i < d.length; i += 16 * 1024) ws.send(d.subarray(i, i + 16 * 1024))
+      const ws = new WebSocket(wsUrl(`/workspaceagents/${agentId}/ssh`), { headers: headers() })
+      ws.on("open", () => {
+        tcp.on("data", (d: Buffer) => {
+          for (let i = 0; i < d.length; i += 16 * 1024) ws.send(d.subarray(i, i + 16 * 1024))
+        })
+        tcp.resume()
       })
       ws.on("message", (d: Buffer) => tcp.write(d))
       tcp.on("close", () => ws.close())
       ws.on("close", () => tcp.end())
-      tcp.resume()
+      ws.on("error", () => tcp.destroy())
     })
     await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()))
     const port = (listener.address() as AddressInfo).port
@@ -140,7 +186,7 @@ describe.each(cases.filter(([, start]) => start !== undefined))("streams through
         "-o",
         "LogLevel=ERROR",
         "alice@127.0.0.1",
-        "echo \"ssh-$FROM_MANIFEST\"; exit 6"
+        "echo \"ssh-$((6 * 7))\"; exit 6"
       ], { stdio: ["ignore", "pipe", "pipe"] })
       let stdout = ""
       let stderr = ""
@@ -149,12 +195,12 @@ describe.each(cases.filter(([, start]) => start !== undefined))("streams through
       child.on("close", (status) => resolve({ status, stdout, stderr }))
     })
     listener.close()
-    expect(result.stdout, result.stderr).toBe("ssh-manifest-value\n")
+    expect(result.stdout, result.stderr).toBe("ssh-42\n")
     expect(result.status).toBe(6)
     await eventually(
-      async () => service.reports.filter((r) => r.type === "ssh"),
-      (rs) => rs.some((r) => r.action === "disconnect" && r.status_code === 6),
-      "the ssh reports"
+      () => logged("ssh"),
+      (rs) => rs.some((r) => r.ssh_info?.exit_code === 6),
+      "the ssh entry of the connection log"
     )
   }, 90_000)
 })

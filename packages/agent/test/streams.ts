@@ -31,7 +31,7 @@ export const startHarness = async ({ ptyIdleTimeoutMs }: { ptyIdleTimeoutMs?: nu
   const wss = new WebSocketServer({
     port: 0,
     host: "127.0.0.1",
-    verifyClient: ({ req }: { req: IncomingMessage }) => req.headers["coder-session-token"] === TOKEN
+    verifyClient: ({ req }: { req: IncomingMessage }) => req.headers.authorization === `Bearer ${TOKEN}`
   })
   wss.on("connection", (ws, req) => {
     const id = /\/api\/v2\/workspaceagents\/me\/streams\/([^?]+)/.exec(req.url ?? "")?.[1]
