@@ -1,7 +1,9 @@
 /**
  * Path-based web apps across replicas on Postgres: the reference agent connected to replica B
- * carries B's requests; replica A, which does not hold the agent's connection, answers 502 with
- * the documented message (docs/agents.md, "Web apps"). Both opens show in the one connection log.
+ * carries B's requests; replica A, which does not hold the agent's connection and has no relay
+ * address to send the request to (these in-process servers register none), answers 502 with the
+ * documented message (docs/agents.md, "Several replicas"). Both opens show in the one connection
+ * log. The relay itself is tested with real server processes (packages/server/test/RelayApps.test.ts).
  */
 import { type RunningAgent, startAgent } from "@workbay/agent"
 import * as Postgres from "@workbay/storage-postgres"
@@ -49,7 +51,7 @@ describe.skipIf(url === null)("web apps across replicas on Postgres", () => {
   })
 
   it(
-    "the replica holding the agent's connection carries the request; another answers 502",
+    "the replica holding the agent's connection carries the request; another, unable to relay, answers 502",
     { timeout: 60_000 },
     async () => {
       const port = (app.address() as AddressInfo).port
@@ -88,7 +90,7 @@ describe.skipIf(url === null)("web apps across replicas on Postgres", () => {
       const viaA = await fetch(`${a.url}${path}`, { headers })
       expect(viaA.status).toBe(502)
       expect(await viaA.json()).toMatchObject({
-        message: "The workspace agent is connected to another replica of the service."
+        message: "The workspace agent is connected to another replica of the service, which cannot be reached."
       })
       // Each open is written before its answer.
       const entries = ((await owner.get("/connectionlog?limit=10")).body.connection_logs as Array<any>).filter((e) =>
