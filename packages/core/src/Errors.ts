@@ -95,6 +95,20 @@ export class InternalError extends Schema.TaggedError<InternalError>()(
   HttpApiSchema.annotations({ status: 500 })
 ) {}
 
+/** 502: what the request needs could not be reached (a workspace agent, its app, the replica that holds it). */
+export class BadGateway extends Schema.TaggedError<BadGateway>()(
+  "BadGateway",
+  fields,
+  HttpApiSchema.annotations({ status: 502 })
+) {}
+
+/** 504: what the request needs did not answer in time (an app, an agent). */
+export class GatewayTimeout extends Schema.TaggedError<GatewayTimeout>()(
+  "GatewayTimeout",
+  fields,
+  HttpApiSchema.annotations({ status: 504 })
+) {}
+
 /** Errors any authenticated operation may answer with. */
 export type AuthErrors = Unauthorized | Forbidden
 

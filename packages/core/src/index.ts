@@ -561,6 +561,8 @@ export {
 export {
   AgentTunnels,
   APP_PROXY_MAX_REQUEST_BYTES,
+  APP_PROXY_RESPONSE_TIMEOUT_SECONDS,
+  type AppOpened,
   type AppOpenError,
   AppProxy,
   type AppRequest,
@@ -568,9 +570,8 @@ export {
   type AppResponseHead,
   type AppSessionKey,
   AppSessionRepo,
-  BadGateway,
-  GatewayTimeout,
   type HeaderMap,
+  LISTENING_PORTS_TIMEOUT_SECONDS,
   type ListeningPort,
   type Tunnel,
   type TunnelRequest,
@@ -605,6 +606,7 @@ export {
   type PeerConnection
 } from "./agents/Coordinator.js"
 export * from "./agents/Events.js"
+export { type AgentHolder, agentHolder, notConnectedHere } from "./agents/Holder.js"
 export { agentInitScript, INIT_SCRIPT_PLATFORMS, initScriptFor } from "./agents/InitScript.js"
 export { AuthenticateResponse, IdentityRefused, InstanceIdentity } from "./agents/InstanceIdentity.js"
 export {

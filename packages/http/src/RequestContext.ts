@@ -26,6 +26,8 @@ export interface RequestContextShape {
   readonly setHeader: (name: string, value: string) => void
   /** Name of the session cookie of this deployment. */
   readonly sessionCookieName: string
+  /** Name of the session header of this deployment (lower case). */
+  readonly sessionHeaderName?: string | undefined
   /** The token the request carried (header, cookie or Bearer), for calls made on the caller's behalf (the health report's WebSocket check). */
   readonly sessionToken?: (() => string | undefined) | undefined
 }

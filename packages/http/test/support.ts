@@ -89,7 +89,11 @@ export interface ServiceTestServer extends TestServer {
 }
 
 /** The service's options, and its storage (a fresh in-memory SQLite unless given). */
-export type TestServerOptions = WorkbayOptions & { readonly storage?: Layer.Layer<StoragePorts, unknown> }
+export type TestServerOptions = WorkbayOptions & {
+  readonly storage?: Layer.Layer<StoragePorts, unknown>
+  /** The server registers its own URL as its relay address (the other replicas relay to it; docs/agents.md, "Several replicas"). */
+  readonly relayToHere?: boolean
+}
 
 /** Like `startTestServer`, with `run` to reach the server's services (e.g. AuditLogs.connect, repositories). */
 export const startServiceTestServer = async (options: TestServerOptions = {}): Promise<ServiceTestServer> => {
@@ -102,7 +106,11 @@ export const startServiceTestServer = async (options: TestServerOptions = {}): P
     ...options,
     // Rate limits off unless a test turns them on (RateLimit.test.ts): tests sign in and upload far more than a person.
     http: { rateLimits: false, ...options.http },
-    settings: { accessUrl: url, ...options.settings }
+    settings: {
+      accessUrl: url,
+      ...(options.relayToHere === true ? { derpServerRelayUrl: url } : {}),
+      ...options.settings
+    }
   })
   workbay.attach(server)
   return {

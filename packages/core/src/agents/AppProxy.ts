@@ -8,25 +8,21 @@
  * `workspace_app`). See docs/agents.md, "Web apps".
  *
  * The tunnels live in memory, per process: a request is carried by the process the agent is
- * connected to; another process answers 502 (see {@link AppProxy}).
+ * connected to; another process relays it there (Holder.ts decides; the relay is http's), and the
+ * replica that serves the request records the session, never the one that relays it.
  */
-import { HttpApiSchema } from "@effect/platform"
-import {
-  Cause,
-  Clock,
-  Context,
-  Deferred,
-  Duration,
-  Effect,
-  Exit,
-  Option,
-  Queue,
-  Schema,
-  type Scope,
-  Stream
-} from "effect"
+import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Option, Queue, type Scope, Stream } from "effect"
 import { type Actor, allowed, CurrentActor } from "../Actor.js"
-import { BadRequest, Forbidden, NotFound, PayloadTooLarge, ResponseBody, Unauthorized } from "../Errors.js"
+import { Replicas } from "../enterprise/Replicas.js"
+import {
+  BadGateway,
+  BadRequest,
+  Forbidden,
+  GatewayTimeout,
+  NotFound,
+  PayloadTooLarge,
+  Unauthorized
+} from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -43,6 +39,7 @@ import { agentStatus } from "../workspaces/WorkspaceWire.js"
 import { CurrentAgent } from "./AgentAuth.js"
 import type { AgentChannel } from "./Connection.js"
 import { ConnectionLogSink } from "./ConnectionEvents.js"
+import { type AgentHolder, agentHolder } from "./Holder.js"
 
 /** The largest request body carried to an app (413 past it). */
 export const APP_PROXY_MAX_REQUEST_BYTES = 1024 * 1024
@@ -83,20 +80,6 @@ export class AppSessionRepo extends Context.Tag("@workbay/core/AppSessionRepo")<
   /** Deletes sessions whose last request was before `before`; answers how many. */
   readonly purgeIdle: (before: Date) => Effect.Effect<number>
 }>() {}
-
-/** 502: the app could not be reached through its agent. */
-export class BadGateway extends Schema.TaggedError<BadGateway>()(
-  "BadGateway",
-  ResponseBody.fields,
-  HttpApiSchema.annotations({ status: 502 })
-) {}
-
-/** 504: the app did not answer in time. */
-export class GatewayTimeout extends Schema.TaggedError<GatewayTimeout>()(
-  "GatewayTimeout",
-  ResponseBody.fields,
-  HttpApiSchema.annotations({ status: 504 })
-) {}
 
 /** Header names to their values, as HTTP carries them. */
 export type HeaderMap = Readonly<Record<string, ReadonlyArray<string>>>
@@ -464,7 +447,18 @@ export interface AppRequest {
   readonly body: Uint8Array
   readonly ip: string
   readonly userAgent: string
+  /** The request came from another replica (it is never relayed again). */
+  readonly relayed?: boolean | undefined
 }
+
+/**
+ * What opening an app comes to: the app's answer, carried here; or the request is for the replica
+ * at `address`, which holds the agent's connection (relay it there as it came: that replica
+ * checks it again, answers it, and records the session).
+ */
+export type AppOpened =
+  | { readonly _tag: "Answer"; readonly response: AppResponse }
+  | Extract<AgentHolder, { _tag: "Relay" }>
 
 /** The errors an app open answers with, each a Response object with its status. */
 export type AppOpenError =
@@ -514,6 +508,7 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
     const audit = yield* ConnectionLogSink
     const settings = yield* Settings
     const appSessions = yield* AppSessionRepo
+    const replicas = yield* Replicas
 
     /** The workspace, agent and app a request names (404 when any is missing). */
     const find = (req: AppRequest, actor: Option.Option<Actor>) =>
@@ -651,22 +646,24 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
         } catch {
           return yield* new BadGateway({ message: "The app's URL is not valid.", detail: `"${app.url}" is not a URL.` })
         }
-        if (!tunnels.connectedHere(agent.id)) {
-          const connected = agentStatus(agent, yield* Clock.currentTimeMillis) === "connected"
-          return yield* new BadGateway(
-            connected
-              ? {
-                message: "The workspace agent is connected to another replica of the service.",
-                detail:
-                  "Path-based apps are carried by the replica the agent is connected to; send the request there (or try again once the agent reconnects)."
-              }
-              : {
-                message: "The workspace agent is not connected.",
-                detail: "Start the workspace's agent, then try again."
-              }
-          )
+        const connectedHere = tunnels.connectedHere(agent.id)
+        if (!connectedHere && agentStatus(agent, yield* Clock.currentTimeMillis) !== "connected") {
+          return yield* new BadGateway({
+            message: "The workspace agent is not connected.",
+            detail: "Start the workspace's agent, then try again."
+          })
         }
-        return yield* tunnels.forward(agent.id, { method: req.method, url, headers: req.headers, body: req.body })
+        const holder = yield* agentHolder(agent, { connectedHere, relayed: req.relayed === true }).pipe(
+          Effect.provideService(Replicas, replicas)
+        )
+        if (holder._tag === "Relay") return holder
+        const response = yield* tunnels.forward(agent.id, {
+          method: req.method,
+          url,
+          headers: req.headers,
+          body: req.body
+        })
+        return { _tag: "Answer", response } as const
       })
 
     // One connection log entry per app session: (agent, app, user, ip, user agent, status), idle at most APP_SESSION_TIMEOUT_SECONDS.
@@ -716,11 +713,12 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
       )
 
     /**
-     * Opens a path-based app for `actor` (none: an anonymous request): the app's answer, streaming.
-     * Once the app is found, the outcome (the app's status, or the refusal's) is recorded in the
-     * connection log, once per session.
+     * Opens a path-based app for `actor` (none: an anonymous request): the app's answer, streaming,
+     * or the replica to relay the request to. Once the app is found, the outcome (the app's status,
+     * or the refusal's) is recorded in the connection log, once per session; a request to relay is
+     * not: the replica that serves it records it.
      */
-    const open = (req: AppRequest, actor: Option.Option<Actor>): Effect.Effect<AppResponse, AppOpenError> =>
+    const open = (req: AppRequest, actor: Option.Option<Actor>): Effect.Effect<AppOpened, AppOpenError> =>
       Effect.gen(function*() {
         if (settings.disablePathApps) {
           return yield* new Forbidden({
@@ -730,8 +728,9 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
         }
         const found = yield* find(req, actor)
         const outcome = yield* Effect.exit(serve(found, req, actor))
+        if (Exit.isSuccess(outcome) && outcome.value._tag === "Relay") return outcome.value
         const status = Exit.isSuccess(outcome)
-          ? outcome.value.status
+          ? outcome.value._tag === "Answer" ? outcome.value.response.status : 500
           : Option.match(Cause.failureOption(outcome.cause), { onNone: () => 500, onSome: (e) => statusOf[e._tag] })
         yield* record(found, req, actor, status)
         return yield* outcome

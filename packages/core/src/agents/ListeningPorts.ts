@@ -3,14 +3,18 @@
  * the TCP ports the agent's machine listens on, asked of the agent over its own connection
  * (`listening_ports_request` / `listening_ports`, through {@link AgentTunnels}), less the ports the
  * described system leaves out: below 9, those of the agent's apps, and common ports of services
- * that are not web apps (SSH, databases, mail, ...). Who may read the workspace may ask.
+ * that are not web apps (SSH, databases, mail, ...). Who may read the workspace may ask. Asked
+ * on a replica that does not hold the agent's connection, the request is relayed to the one that
+ * does (Holder.ts; the relay itself is http's).
  */
 import { Clock, Effect, Schema } from "effect"
+import { Replicas } from "../enterprise/Replicas.js"
 import { BadRequest } from "../Errors.js"
 import { span } from "../Tracing.js"
 import { agentStatus } from "../workspaces/WorkspaceWire.js"
 import { Agents } from "./Agents.js"
-import { AgentTunnels, BadGateway, type ListeningPort } from "./AppProxy.js"
+import { AgentTunnels, type ListeningPort } from "./AppProxy.js"
+import { agentHolder } from "./Holder.js"
 
 /** The lowest port listed (the described system's `AgentMinimumListeningPort`). */
 export const MINIMUM_LISTENING_PORT = 9
@@ -92,8 +96,14 @@ export class AgentListeningPorts extends Effect.Service<AgentListeningPorts>()("
   effect: Effect.gen(function*() {
     const agents = yield* Agents
     const tunnels = yield* AgentTunnels
+    const replicas = yield* Replicas
 
-    const list = (ref: string) =>
+    /**
+     * The agent's listening ports, asked here; or, when another replica holds the agent's
+     * connection, where to relay the request (`relayed`: it came from another replica, which is
+     * never relayed again).
+     */
+    const list = (ref: string, relayed = false) =>
       Effect.gen(function*() {
         const found = yield* agents.resolve(ref)
         const status = agentStatus(found.agent, yield* Clock.currentTimeMillis)
@@ -103,13 +113,11 @@ export class AgentListeningPorts extends Effect.Service<AgentListeningPorts>()("
             detail: `Current agent state: ${status}`
           })
         }
-        if (!tunnels.connectedHere(found.agent.id)) {
-          return yield* new BadGateway({
-            message: "The workspace agent is connected to another replica of the service.",
-            detail:
-              "Its listening ports are asked over its connection, which another replica holds; ask there, or try again once the agent reconnects."
-          })
-        }
+        const holder = yield* agentHolder(found.agent, {
+          connectedHere: tunnels.connectedHere(found.agent.id),
+          relayed
+        }).pipe(Effect.provideService(Replicas, replicas))
+        if (holder._tag === "Relay") return holder
         const ports = yield* tunnels.listeningPorts(found.agent.id)
         const appUrls = found.agent.apps.flatMap((a) => (a.url === "" ? [] : [a.url]))
         return new WorkspaceAgentListeningPortsResponse({

@@ -10,14 +10,15 @@
 import { Clock, Effect, Option } from "effect"
 import { type Actor, allowed, CurrentActor } from "../Actor.js"
 import { Replicas, ThisReplica } from "../enterprise/Replicas.js"
-import { BadRequest, Forbidden, NotFound } from "../Errors.js"
+import { BadGateway, BadRequest, Forbidden, NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { span } from "../Tracing.js"
 import { PortShareRepo } from "../workspaces/PortShare.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { agentStatus } from "../workspaces/WorkspaceWire.js"
 import { type AgentInBuild, AgentRepo } from "./Agent.js"
-import { AgentTunnels, BadGateway } from "./AppProxy.js"
+import { AgentTunnels } from "./AppProxy.js"
+import { agentHolder } from "./Holder.js"
 import type { AgentPtyQuery } from "./Requests.js"
 
 /** How long the agent has to open a stream it was asked for. */
@@ -39,13 +40,6 @@ export type StreamPlan =
     readonly open: Effect.Effect<void, BadGateway>
   }
   | { readonly _tag: "Relay"; readonly address: string }
-
-const notConnectedHere = () =>
-  new BadGateway({
-    message: "The workspace agent is connected to another replica of the service, which cannot be reached.",
-    detail:
-      "That replica registered no relay address (relayAddress, --relay-address), or it is gone; try again once the agent reconnects."
-  })
 
 export class AgentStreams extends Effect.Service<AgentStreams>()("@workbay/core/AgentStreams", {
   effect: Effect.gen(function*() {
@@ -155,13 +149,11 @@ export class AgentStreams extends Effect.Service<AgentStreams>()("@workbay/core/
           })
         }
         const agentId = found.agent.id
-        if (!tunnels.connectedHere(agentId)) {
-          const holder = found.agent.last_connected_replica_id
-          if (client.relayed || holder === null || holder === undefined) return yield* notConnectedHere()
-          const address = yield* replicas.relayAddressOf(holder)
-          if (Option.isNone(address)) return yield* notConnectedHere()
-          return { _tag: "Relay", address: address.value } as const
-        }
+        const holder = yield* agentHolder(found.agent, {
+          connectedHere: tunnels.connectedHere(agentId),
+          relayed: client.relayed
+        }).pipe(Effect.provideService(Replicas, replicas))
+        if (holder._tag === "Relay") return holder
         const streamId = crypto.randomUUID()
         const text = JSON.stringify(openMessage(streamId, request, client, actor.user.username))
         const open = Effect.flatMap(tunnels.notify(agentId, text), (sent) =>

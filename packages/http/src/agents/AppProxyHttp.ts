@@ -3,35 +3,37 @@
  * any method, outside `/api/v2` as in the described system. Not an HttpApi endpoint: the body
  * and the answer are the app's bytes, streamed. This adapter decodes the path, reads the body
  * (bounded), authenticates the caller when it sends a token (a public app needs none), makes one
- * call to the core's `AppProxy.open` and streams the app's answer back. See docs/agents.md, "Web apps".
+ * call to the core's `AppProxy.open` and streams the app's answer back. When another replica
+ * holds the agent's connection, the request is sent on to it as it came (the caller's headers,
+ * credentials included: that replica authenticates and checks it again, and records the session),
+ * and its answer streamed back (Relay.ts). See docs/agents.md, "Web apps".
  */
 import { HttpApiSchema } from "@effect/platform"
 import {
   APP_PROXY_MAX_REQUEST_BYTES,
+  APP_PROXY_RESPONSE_TIMEOUT_SECONDS,
   type AppOpenError,
   AppProxy,
   type AppRequest,
   Auth,
+  BadGateway,
   type HeaderMap
 } from "@workbay/core"
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { Readable } from "node:stream"
 import { readAtMost, readNodeBody, type WebRequestInfo } from "../Adapters.js"
 import type { Dispatcher } from "../dispatch/Dispatcher.js"
+import {
+  HOP_BY_HOP,
+  relayAnswerHeaders,
+  relayHeaders,
+  relayHttp,
+  relayRequestHeaders,
+  type RelayTarget,
+  unreachable
+} from "../Relay.js"
 import { DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "../Security.js"
-
-/** Headers of one hop only: never passed on, either way. */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade"
-])
 
 /** `/@{owner}/{workspace}[.{agent}]/apps/{slug}` and the rest of the path (absent without a trailing slash). */
 const APP_PATH = /^\/@([^/]+)\/([^/]+)\/apps\/([^/]+)(\/.*)?$/
@@ -95,7 +97,12 @@ interface IncomingAppRequest {
   /** Whether the peer is a trusted proxy (RealIp.ts): else its trusted headers are not passed on. */
   readonly fromTrustedProxy: boolean
   readonly secure: boolean
+  /** Another replica relayed it (`remoteAddress` is the client it names); it is never relayed again. */
+  readonly relayed: boolean
 }
+
+/** How long the replica a request is relayed to has to answer its status and headers (its own bound, and a little). */
+const RELAY_HEAD_TIMEOUT_MS = (APP_PROXY_RESPONSE_TIMEOUT_SECONDS + 5) * 1000
 
 /** How an adapter answers: a Response object, or the app's answer streamed. */
 interface Answerer<R> {
@@ -105,6 +112,8 @@ interface Answerer<R> {
     headers: Record<string, Array<string>>,
     body: Stream.Stream<Uint8Array, unknown>
   ) => R
+  /** Sends the request on to another replica and streams its answer back. */
+  readonly relay: (target: RelayTarget) => R
 }
 
 const cookiesWithout = (header: string, name: string): string =>
@@ -230,7 +239,8 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       headers: forwardedHeaders(req, given?.from),
       body,
       ip: req.remoteAddress,
-      userAgent: req.headers["user-agent"]?.[0] ?? ""
+      userAgent: req.headers["user-agent"]?.[0] ?? "",
+      relayed: req.relayed
     }
     const program = Effect.gen(function*() {
       const actor = given === undefined
@@ -240,7 +250,20 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     })
     run(program, (exit) => {
       if (Exit.isSuccess(exit)) {
-        return done(answer.stream(exit.value.status, answerHeaders(exit.value.headers), exit.value.body))
+        const opened = exit.value
+        if (opened._tag === "Relay") {
+          // As it came: the caller's headers (credentials too) and body; the relay's headers added.
+          return done(answer.relay({
+            address: opened.address,
+            method: req.method,
+            url: req.url,
+            headers: relayRequestHeaders(req.headers, relayHeaders(dispatcher.relaySecret, req.remoteAddress)),
+            body,
+            headTimeoutMs: RELAY_HEAD_TIMEOUT_MS
+          }))
+        }
+        const { response } = opened
+        return done(answer.stream(response.status, answerHeaders(response.headers), response.body))
       }
       const failure = Cause.failureOption(exit.cause)
       if (Option.isSome(failure)) return done(answer.json(statusOf(failure.value), failure.value))
@@ -287,19 +310,46 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
         if (Exit.isSuccess(exit)) res.end()
         else res.destroy()
       })
+    },
+    relay: (target) => {
+      const controller = new AbortController()
+      // The client left before the other replica answered: the relay is dropped.
+      const left = () => void (!res.writableFinished && controller.abort())
+      res.once("close", left)
+      relayHttp(target, controller.signal).then(
+        (upstream) => {
+          res.off("close", left)
+          if (res.destroyed) return void upstream.destroy()
+          res.writeHead(upstream.statusCode ?? 502, relayAnswerHeaders(upstream))
+          // Back-pressure: the other replica's answer is read as fast as the client takes it.
+          upstream.pipe(res)
+          // An answer that broke off cannot be answered with an error any more: the response is cut.
+          upstream.once("aborted", () => res.destroy())
+          upstream.once("error", () => res.destroy())
+          upstream.once("close", () => void (!upstream.complete && res.destroy()))
+          res.once("close", () => void (!upstream.complete && upstream.destroy()))
+        },
+        (error: unknown) => {
+          res.off("close", left)
+          if (res.destroyed) return
+          nodeAnswer(res).json(502, error instanceof BadGateway ? error : unreachable(target.address, String(error)))
+        }
+      )
     }
   })
 
   const node = (req: IncomingMessage, res: ServerResponse) => {
+    const client = dispatcher.requestClient(req.socket.remoteAddress ?? "", req.headers)
     const incoming: IncomingAppRequest = {
       method: req.method ?? "GET",
       url: req.url ?? "/",
       headers: Object.fromEntries(
         Object.entries(req.headersDistinct).filter((e): e is [string, Array<string>] => e[1] !== undefined)
       ),
-      remoteAddress: dispatcher.clientAddress(req.socket.remoteAddress ?? "", req.headers),
-      fromTrustedProxy: dispatcher.clientAddress.trusts(req.socket.remoteAddress ?? ""),
-      secure: "encrypted" in req.socket && req.socket.encrypted === true
+      remoteAddress: client.address,
+      fromTrustedProxy: !client.relayed && dispatcher.clientAddress.trusts(req.socket.remoteAddress ?? ""),
+      secure: "encrypted" in req.socket && req.socket.encrypted === true,
+      relayed: client.relayed
     }
     const answer = nodeAnswer(res)
     readNodeBody(
@@ -310,7 +360,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     )
   }
 
-  const webAnswer: Answerer<Response> = {
+  const webAnswer: Answerer<Response | Promise<Response>> = {
     json: (status, body, extra = {}) =>
       new Response(responseText(body), { status, headers: { "content-type": JSON_TYPE, ...extra } }),
     stream: (status, headers, body) => {
@@ -319,7 +369,28 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       // Canceling the readable (the client left) interrupts the stream, which tells the agent to cancel.
       const readable = Stream.toReadableStream(body as Stream.Stream<Uint8Array<ArrayBuffer>, unknown>)
       return new Response(readable, { status, headers: out })
-    }
+    },
+    relay: (target) =>
+      relayHttp(target).then(
+        (upstream) => {
+          const status = upstream.statusCode ?? 502
+          const out = new Headers()
+          for (const [name, value] of Object.entries(relayAnswerHeaders(upstream))) {
+            for (const v of typeof value === "string" ? [value] : value) out.append(name, v)
+          }
+          if (target.method === "HEAD" || [101, 204, 205, 304].includes(status)) {
+            upstream.resume()
+            return new Response(null, { status, headers: out })
+          }
+          // The body is the other replica's, read as the client takes it; canceling it ends the relay.
+          return new Response(Readable.toWeb(upstream) as ReadableStream<Uint8Array>, { status, headers: out })
+        },
+        (error: unknown) =>
+          new Response(
+            responseText(error instanceof BadGateway ? error : unreachable(target.address, String(error))),
+            { status: 502, headers: { "content-type": JSON_TYPE } }
+          )
+      )
   }
 
   const web = async (request: Request, info?: WebRequestInfo): Promise<Response> => {
@@ -335,14 +406,16 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       ? undefined
       : await readAtMost(request.body, APP_PROXY_MAX_REQUEST_BYTES)
     if (body === undefined) return webAnswer.json(413, tooLarge)
+    const client = dispatcher.requestClient(info?.remoteAddress ?? "", headers)
     const incoming: IncomingAppRequest = {
       method: request.method,
       url: url.pathname + url.search,
       headers,
-      // As the API's web handler: the peer's address, or the client's a trusted proxy names.
-      remoteAddress: dispatcher.clientAddress(info?.remoteAddress ?? "", headers),
-      fromTrustedProxy: dispatcher.clientAddress.trusts(info?.remoteAddress ?? ""),
-      secure: url.protocol === "https:"
+      // As the API's web handler: the peer's address, or the client's a trusted proxy (or a relay) names.
+      remoteAddress: client.address,
+      fromTrustedProxy: !client.relayed && dispatcher.clientAddress.trusts(info?.remoteAddress ?? ""),
+      secure: url.protocol === "https:",
+      relayed: client.relayed
     }
     return new Promise<Response>((resolve) => serve(incoming, body, webAnswer, resolve))
   }

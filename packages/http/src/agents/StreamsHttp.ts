@@ -13,28 +13,19 @@ import {
   NotFound,
   STREAM_OPEN_TIMEOUT_SECONDS,
   type StreamPlan,
-  type StreamRequest,
-  ThisReplica
+  type StreamRequest
 } from "@workbay/core"
 import { Deferred, Duration, Effect } from "effect"
 import type { WebSocket } from "ws"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { RELAY_HEADER, relayHeaders } from "../Relay.js"
-import { RequestContext } from "../RequestContext.js"
+import { relayedRequest, relayHeaders } from "../Relay.js"
 import { relayWebSocket, upgradeRawWebSocket } from "../WebSocket.js"
 import { closeSocket, type HeldSocket, holdSocket, splice } from "../WebSocketSplice.js"
 
 /** Streams this process waits for the agent to open, by replica and stream id. */
 const waiting = new Map<string, { readonly agentId: string; readonly end: Deferred.Deferred<HeldSocket> }>()
 const waitKey = (replicaId: string, streamId: string) => `${replicaId}/${streamId}`
-
-/** Whether the request came from another replica (it carries the deployment's relay secret). */
-const relayedRequest = Effect.gen(function*() {
-  const ctx = yield* RequestContext
-  const self = yield* ThisReplica
-  return { ctx, self, relayed: self.relaySecret !== "" && ctx.header(RELAY_HEADER) === self.relaySecret }
-})
 
 /** The client's side of a stream served here: hold its socket, ask the agent, join the agent's socket to it. */
 const serveHere = (plan: Extract<StreamPlan, { _tag: "Here" }>, replicaId: string) => (ws: WebSocket) =>

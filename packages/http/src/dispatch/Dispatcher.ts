@@ -73,6 +73,17 @@ export interface Dispatcher {
    * when the peer is a trusted origin (`proxyTrustedHeaders`, `proxyTrustedOrigins`; RealIp.ts).
    */
   readonly clientAddress: ClientAddress
+  /**
+   * The client of a request from its peer's address and headers: the one another replica names
+   * when the request carries the deployment's relay secret (`relayed`, Relay.ts), else
+   * {@link clientAddress}'s.
+   */
+  readonly requestClient: (
+    peer: string,
+    headers: RawRequest["headers"]
+  ) => { readonly address: string; readonly relayed: boolean }
+  /** The deployment's relay secret ("" when the runtime has no `ThisReplica`): what a relayed request carries. */
+  readonly relaySecret: string
   /** Runs an effect on the service's runtime (WebSocket sessions). */
   readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
   readonly options: HttpOptions
@@ -99,6 +110,10 @@ export const makeDispatcher = <R>(
     onNone: () => "",
     onSome: (r) => r.relaySecret
   })
+  const requestClient = (peer: string, headers: RawRequest["headers"]) =>
+    relaySecret !== "" && isRelayed(relaySecret, headers)
+      ? { address: parseAddress(header(headers, RELAY_CLIENT_HEADER) ?? "") ?? peer, relayed: true }
+      : { address: clientAddress(peer, headers), relayed: false }
   const runFork = Runtime.runFork(runtime)
   const run = makeRequestRunner(runtime, options.spans)
   const observer = makeObserver(runtime, runFork)
@@ -115,9 +130,7 @@ export const makeDispatcher = <R>(
   ): void => {
     // From here on (rate limits, audit, logs) the request's address is the client's.
     // A request another replica relayed names its client (Relay.ts); believed only with the deployment's secret.
-    const client = relaySecret !== "" && isRelayed(relaySecret, given.headers)
-      ? parseAddress(header(given.headers, RELAY_CLIENT_HEADER) ?? "") ?? given.remoteAddress
-      : clientAddress(given.remoteAddress, given.headers)
+    const client = requestClient(given.remoteAddress, given.headers).address
     const req = client === given.remoteAddress ? given : { ...given, remoteAddress: client }
     const observed = observer.enabled ? observer.observe(req, answer, upgrade) : undefined
     const respond = observed === undefined ? answer : observed.respond
@@ -194,6 +207,8 @@ export const makeDispatcher = <R>(
     handle: (req, respond) => handle(req, respond),
     upgrade: handle,
     clientAddress,
+    requestClient,
+    relaySecret,
     maxBodyBytes: resolved.maxBodyBytes,
     bodyLimit: routes.bodyLimit,
     runFork,

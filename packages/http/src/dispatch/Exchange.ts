@@ -36,6 +36,7 @@ export const makeExchange = (req: RawRequest, requestId: string, options: Dispat
     setContentType: (contentType) => void (exchange.contentType = contentType),
     setHeader: (name, value) => void ((exchange.headers ??= {})[name.toLowerCase()] = value),
     sessionCookieName: options.sessionCookie,
+    sessionHeaderName: options.sessionHeader,
     sessionToken: () => sessionTokenOf(req, ctx, options)
   }
   const exchange: Exchange = {
