@@ -9,8 +9,8 @@
  * {@link relayJson}) with the caller's headers less hop-by-hop ones: the other replica
  * authenticates and checks it again.
  */
-import { BadGateway, ThisReplica } from "@workbay/core"
-import { Effect } from "effect"
+import { BadGateway, BadRequest, Forbidden, GatewayTimeout, NotFound, ResponseBody, ThisReplica } from "@workbay/core"
+import { Effect, Schema } from "effect"
 import { type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
 import { connect } from "node:net"
@@ -270,4 +270,65 @@ export const relayJson = (
       }
     },
     catch: (e) => e instanceof BadGateway ? e : unreachable(target.address, e instanceof Error ? e.message : String(e))
+  })
+
+/** The errors a replica's answer may carry back, by status (any other status comes back as 502). */
+const relayedErrors = {
+  400: BadRequest,
+  403: Forbidden,
+  404: NotFound,
+  502: BadGateway,
+  504: GatewayTimeout
+} as const
+
+const decodeResponse = Schema.decodeUnknown(ResponseBody)
+
+/**
+ * Relays the current request (a GET of the API, `url`) to the replica at `address`, with the
+ * caller's credentials as they came and the relay's headers, and answers as that replica did: its
+ * 200 decoded with `schema`, its refusal as the same error with its Response object (any other
+ * status as a 502 naming it).
+ */
+export const relayRoute = <A, I>(address: string, url: string, schema: Schema.Schema<A, I>, timeoutMs: number) =>
+  Effect.gen(function*() {
+    const { ctx, self } = yield* relayedRequest
+    const credentials: Record<string, string> = {}
+    for (const name of [ctx.sessionHeaderName, "cookie", "authorization", "user-agent"]) {
+      const value = name === undefined ? undefined : ctx.header(name)
+      if (name !== undefined && value !== undefined) credentials[name.toLowerCase()] = value
+    }
+    const answer = yield* relayJson({
+      address,
+      method: "GET",
+      url,
+      headers: { ...credentials, accept: "application/json", ...relayHeaders(self.relaySecret, ctx.ip) },
+      timeoutMs
+    })
+    if (answer.status === 200) {
+      return yield* Effect.mapError(Schema.decodeUnknown(schema)(answer.body), () =>
+        new BadGateway({
+          message: "The replica that holds the workspace agent's connection answered something else.",
+          detail: `Its answer to the relayed request was not a ${String(schema.ast)}.`
+        }))
+    }
+    const body = yield* Effect.orElseSucceed(
+      decodeResponse(answer.body),
+      () =>
+        new ResponseBody({
+          message: `The replica that holds the workspace agent's connection answered ${answer.status}.`
+        })
+    )
+    const fields = {
+      message: body.message,
+      ...(body.detail !== undefined ? { detail: body.detail } : {}),
+      ...(body.validations !== undefined ? { validations: body.validations } : {})
+    }
+    const error = relayedErrors[answer.status as keyof typeof relayedErrors]
+    if (error !== undefined) return yield* Effect.fail(new error(fields))
+    return yield* new BadGateway({
+      message: body.message,
+      detail: `The replica that holds the workspace agent's connection answered ${answer.status}${
+        body.detail === undefined || body.detail === "" ? "" : `: ${body.detail}`
+      }`
+    })
   })
