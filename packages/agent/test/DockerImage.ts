@@ -3,7 +3,8 @@
  * workspace does (Executable.test.ts, and the Docker provisioner's tests). No registry is
  * reachable, so nothing is pulled: the image's root file system is made from this machine's own
  * files (a shell, wget, the coreutils the init script uses, and every shared library `ldd` names
- * for them and for Node's executable, which is what the agent's executable links) and imported
+ * for them, for Node's executable, which is what the agent's executable links, and for node-pty's
+ * pty.node, which its terminals load: glibc's libutil) and imported
  * through the Engine API (`POST /images/create?fromSrc=-`). Its users: root and `workbay` (1000,
  * home /home/workbay); /tmp is 1777. It is tagged with a hash of its
  * contents and labelled, so a second run finds it and imports nothing.
@@ -12,6 +13,7 @@ import type Docker from "dockerode"
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs"
+import { createRequire } from "node:module"
 import { basename, dirname, join, resolve } from "node:path"
 import { PassThrough } from "node:stream"
 import { pack } from "tar-stream"
@@ -44,6 +46,8 @@ const TOOLS = [
   "uname",
   "which",
   "true",
+  "stty",
+  "tty",
   "false"
 ]
 
@@ -132,7 +136,9 @@ const rootFileSystem = (download: DownloadTool): Array<Entry> => {
   for (const path of binaries) place(path)
   const modules = download === "perl" ? perlBase() : []
   for (const path of modules) place(path)
-  const linked = [...binaries, ...modules.filter((p) => p.endsWith(".so")), process.execPath]
+  // The agent's terminals load node-pty's pty.node (from the executable's assets): its libraries too.
+  const ptyNode = createRequire(import.meta.url).resolve(`@lydell/node-pty-linux-${process.arch}/pty.node`)
+  const linked = [...binaries, ...modules.filter((p) => p.endsWith(".so")), process.execPath, ptyNode]
   for (const lib of new Set(linked.flatMap(librariesOf))) place(lib)
 
   file(

@@ -10,8 +10,11 @@
  */
 import { workbayProvisioner } from "@workbay/core"
 import { Effect, Fiber } from "effect"
+import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
+import { type AddressInfo, createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import WebSocket from "ws"
 import { eventually } from "../../agent/test/support.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { uploadTemplate } from "../../http/test/templates/versions.js"
@@ -163,6 +166,89 @@ describe.skipIf(made === null)("workspaces on Docker through the API", () => {
     expect(await containersOf(ws)).toHaveLength(0)
     expect(await volumesOf(ws)).toHaveLength(0)
     expect((await owner.get(`/workspaces/${ws}`)).status).toBe(404)
+  })
+
+  it("opens a terminal and SSH into the container, through the service and its agent", async () => {
+    const created = await owner.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "term",
+      template_id: templateId
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const first = await buildDone(created.body.latest_build.id)
+    expect(first.job.status, first.job.error).toBe("succeeded")
+    const agentId = agentOf(first).id
+    await agentReady(agentId)
+    const [container] = await containersOf(created.body.id)
+    await execIn(docker, container!.Id, ["sh", "-c", "echo inside-the-container > /home/workbay/marker"])
+    const headers = { "Service-Session-Token": owner.token! }
+
+    // The web terminal: a real pty in the container (the executable's pty.node), resized.
+    const term = new WebSocket(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/pty?reconnect=${randomUUID()}`, {
+      headers
+    })
+    let output = ""
+    term.on("message", (d: Buffer) => void (output += d.toString()))
+    await new Promise((r) => term.once("open", r))
+    term.send(JSON.stringify({ height: 33, width: 111 }))
+    term.send(JSON.stringify({ data: "stty size; cat /home/workbay/marker; tty\r" }))
+    let closed = ""
+    term.on("close", (code, reason) => void (closed = `${code} ${String(reason)}`))
+    await until(
+      async () => (closed === "" ? output : `closed: ${closed}`),
+      (o) => /33 111/.test(o) && o.includes("inside-the-container") && /\/dev\/pts\//.test(o),
+      "the terminal"
+    )
+    term.close(1000)
+
+    // SSH: the real OpenSSH client, each TCP connection carried into the ssh route.
+    const listener = createServer((tcp) => {
+      tcp.pause()
+      const ws = new WebSocket(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/ssh`, { headers })
+      ws.on("open", () => {
+        tcp.on("data", (d: Buffer) => {
+          for (let i = 0; i < d.length; i += 16 * 1024) ws.send(d.subarray(i, i + 16 * 1024))
+        })
+        tcp.resume()
+      })
+      ws.on("message", (d: Buffer) => tcp.write(d))
+      tcp.on("close", () => ws.close())
+      ws.on("close", () => tcp.end())
+      ws.on("error", () => tcp.destroy())
+    })
+    await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()))
+    try {
+      const port = (listener.address() as AddressInfo).port
+      // Not spawnSync: the bridge above runs in this process's event loop.
+      const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+        const child = spawn("ssh", [
+          "-F",
+          "/dev/null",
+          "-p",
+          String(port),
+          "-o",
+          "StrictHostKeyChecking=no",
+          "-o",
+          "UserKnownHostsFile=/dev/null",
+          "-o",
+          "BatchMode=yes",
+          "-o",
+          "LogLevel=ERROR",
+          "workbay@127.0.0.1",
+          "cat /home/workbay/marker; exit 5"
+        ], { stdio: ["ignore", "pipe", "pipe"] })
+        let stdout = ""
+        let stderr = ""
+        child.stdout.on("data", (d) => (stdout += d))
+        child.stderr.on("data", (d) => (stderr += d))
+        child.on("close", (status) => done({ status, stdout, stderr }))
+      })
+      expect(r.stdout, r.stderr).toBe("inside-the-container\n")
+      expect(r.status).toBe(5)
+    } finally {
+      listener.close()
+    }
+    const deleted = await build(created.body.id, { transition: "delete" })
+    expect(deleted.job.status, deleted.job.error).toBe("succeeded")
   })
 
   it("forgets a workspace whose container and volume the daemon lost, with an orphan delete", async () => {
