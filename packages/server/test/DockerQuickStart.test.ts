@@ -4,7 +4,9 @@
  * on and says so (start-up line, `/deployment/config`, the health report's daemons); the
  * `docker` starter is imported with no edits, a workspace of it is created, its container's
  * agent (the self-contained executable, downloaded by the init script) reaches `ready`, and the
- * workspace is stopped.
+ * workspace is stopped. Then its "From the command line" commands: `workbay login`, `create` of a
+ * second workspace of the template, `list`, `ssh` into its container (OpenSSH through the
+ * service), `config-ssh` and `stop`.
  *
  * Two facts of this machine, set outside the README's commands: containers share the host's
  * network (`WORKBAY_DOCKER_NETWORK=host`, which the README names), and no registry is reachable,
@@ -15,11 +17,12 @@
  */
 import Docker from "dockerode"
 import { execFile } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { bundleCli } from "../../cli/test/support.js"
 import { dockerClient } from "../../docker/src/Client.js"
 import { cleanUp } from "../../docker/test/support.js"
 import { readmeBlock } from "../../http/test/readme.js"
@@ -89,5 +92,26 @@ describe.skipIf(made === null)("README: workspaces on Docker", () => {
     expect(health.provisioner_daemons.items.some((i) => i.provisioner_daemon.provisioners.includes("docker"))).toBe(
       true
     )
-  }, 120_000)
+
+    // "From the command line": the same template through the `workbay` command (bundled here, in
+    // place of `npx workbay`, which runs `npm start`'s build), with a home of its own for its
+    // configuration and ~/.ssh/config. Its ssh is the system's OpenSSH through the service.
+    const cli = await bundleCli()
+    const home = mkdtempSync(join(tmpdir(), "workbay-docker-quickstart-home-"))
+    const commands = readmeBlock("### From the command line").replaceAll("localhost:3000", host)
+      .replaceAll("npx workbay", `${process.execPath} ${cli}`)
+    const cliRun = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", commands], {
+      env: { ...process.env, TOKEN: token, HOME: home, XDG_CONFIG_HOME: join(home, ".config") },
+      timeout: 120_000
+    }).catch((e) => {
+      throw new Error(`the command line quick start failed:\n${e.stdout}\n${e.stderr}\n${server.stderr()}`)
+    })
+    expect(cliRun.stdout).toContain("You're authenticated.")
+    expect(cliRun.stdout).toMatch(/workspace has been created/)
+    expect(cliRun.stdout).toMatch(/hello from \S+/)
+    expect(cliRun.stdout).not.toContain(token)
+    expect(cliRun.stderr).not.toContain(token)
+    expect(readFileSync(join(home, ".ssh", "config"), "utf8")).toContain("Host workbay.dev")
+    rmSync(home, { recursive: true, force: true })
+  }, 240_000)
 })

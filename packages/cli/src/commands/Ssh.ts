@@ -20,11 +20,39 @@ import { parseHost } from "../Host.js"
 import { agentOf, workspaceOf } from "../Lookup.js"
 import { joinSocket } from "../Pipe.js"
 
-/** The workspace and agent a host name names: the workspace (refused when not started) and its agent. */
+/** How long a command waits for a workspace's agent to connect, at most. */
+export const AGENT_WAIT_MS = 5 * 60 * 1000
+
+/**
+ * The workspace and agent a host name names: the workspace (refused when not started) and its
+ * agent, once connected. A started workspace's agent that is still connecting (or reconnecting)
+ * is waited for, as the described system's `ssh` does, saying so once on standard error; an agent
+ * that timed out is refused with its troubleshooting hint.
+ */
 export const resolveAgent = async (client: Client, host: string) => {
   const { agent, workspace } = parseHost(host)
   const w = await workspaceOf(client, workspace)
-  return { workspace: w, agent: agentOf(w, agent) }
+  let found = agentOf(w, agent)
+  const until = Date.now() + AGENT_WAIT_MS
+  let said = false
+  while (found.status !== "connected") {
+    if (found.status === "timeout" || Date.now() > until) {
+      throw new CliError(
+        `The workspace agent "${found.name}" of ${w.owner_name}/${w.name} did not connect.`,
+        1,
+        found.troubleshooting_url
+          ? `See ${found.troubleshooting_url}`
+          : "Look at the workspace's build logs and its machine's log."
+      )
+    }
+    if (!said) {
+      process.stderr.write(`==> Waiting for the workspace agent "${found.name}" to connect...\n`)
+      said = true
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    found = await client.get(`/workspaceagents/${found.id}`)
+  }
+  return { workspace: w, agent: found }
 }
 
 /** This command as a shell word list: Node, then the script it runs (absolute, links resolved). */
