@@ -8,7 +8,6 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
-import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
@@ -18,7 +17,7 @@ import { emulatorFor } from "../../../scripts/agent-binaries.mjs"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { startAgent } from "../src/Agent.js"
 import { record } from "./streams.js"
-import { eventually, externalAgentWorkspace } from "./support.js"
+import { eventually, externalAgentWorkspace, sshThroughRoute } from "./support.js"
 const dir = inject("workbayAgentBinaries") as string | undefined
 const manifest = ((): AgentBinariesManifest | undefined => {
   try {
@@ -154,47 +153,7 @@ describe.each(cases.filter(([, start]) => start !== undefined))("streams through
   }, 90_000)
 
   it.runIf(ssh && hasSsh)("serves SSH to the OpenSSH client through the ssh route", async () => {
-    // Each TCP connection carried into one `ssh` stream, as `workbay ssh --stdio` carries its stdio.
-    const listener = createServer((tcp) => {
-      tcp.pause()
-      const ws = new WebSocket(wsUrl(`/workspaceagents/${agentId}/ssh`), { headers: headers() })
-      ws.on("open", () => {
-        tcp.on("data", (d: Buffer) => {
-          for (let i = 0; i < d.length; i += 16 * 1024) ws.send(d.subarray(i, i + 16 * 1024))
-        })
-        tcp.resume()
-      })
-      ws.on("message", (d: Buffer) => tcp.write(d))
-      tcp.on("close", () => ws.close())
-      ws.on("close", () => tcp.end())
-      ws.on("error", () => tcp.destroy())
-    })
-    await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()))
-    const port = (listener.address() as AddressInfo).port
-    const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn("ssh", [
-        "-F",
-        "/dev/null",
-        "-p",
-        String(port),
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "BatchMode=yes",
-        "-o",
-        "LogLevel=ERROR",
-        "alice@127.0.0.1",
-        "echo \"ssh-$((6 * 7))\"; exit 6"
-      ], { stdio: ["ignore", "pipe", "pipe"] })
-      let stdout = ""
-      let stderr = ""
-      child.stdout.on("data", (d) => (stdout += d))
-      child.stderr.on("data", (d) => (stderr += d))
-      child.on("close", (status) => resolve({ status, stdout, stderr }))
-    })
-    listener.close()
+    const result = await sshThroughRoute(srv.wsUrl, agentId, owner.token!, "echo \"ssh-$((6 * 7))\"; exit 6")
     expect(result.stdout, result.stderr).toBe("ssh-42\n")
     expect(result.status).toBe(6)
     await eventually(

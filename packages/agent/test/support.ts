@@ -1,5 +1,8 @@
 /** Agent test support: the agent command (its source, bundled), and polling until a read satisfies a check. */
+import { spawn } from "node:child_process"
+import { type AddressInfo, createServer } from "node:net"
 import { inject } from "vitest"
+import WebSocket from "ws"
 import type { Client, ServiceTestServer } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
 
@@ -57,4 +60,58 @@ export const externalAgentWorkspace = async (
   const credentials = await owner.get(`/workspaces/${w.id}/external-agent/main/credentials`)
   if (credentials.status !== 200) throw new Error(`credentials: ${JSON.stringify(credentials.body)}`)
   return { agentId, token: credentials.body.agent_token as string }
+}
+
+/**
+ * Runs `command` with the real OpenSSH client in the workspace of agent `agentId` through the
+ * service's `ssh` route (`wsUrl` the service's ws:// root, `token` a user's session): each TCP
+ * connection of a local listener is carried into one `ssh` stream, as `workbay ssh --stdio`
+ * carries its standard input and output. Answers ssh's exit status and output.
+ */
+export const sshThroughRoute = async (
+  wsUrl: string,
+  agentId: string,
+  token: string,
+  command: string
+): Promise<{ status: number | null; stdout: string; stderr: string }> => {
+  const listener = createServer((tcp) => {
+    tcp.pause()
+    const ws = new WebSocket(`${wsUrl}/api/v2/workspaceagents/${agentId}/ssh`, {
+      headers: { "Service-Session-Token": token }
+    })
+    ws.on("open", () => {
+      tcp.on("data", (d: Buffer) => {
+        for (let i = 0; i < d.length; i += 16 * 1024) ws.send(d.subarray(i, i + 16 * 1024))
+      })
+      tcp.resume()
+    })
+    ws.on("message", (d: Buffer) => tcp.write(d))
+    tcp.on("close", () => ws.close())
+    ws.on("close", () => tcp.end())
+    ws.on("error", () => tcp.destroy())
+  })
+  await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()))
+  try {
+    const port = (listener.address() as AddressInfo).port
+    const options = ["StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null", "BatchMode=yes", "LogLevel=ERROR"]
+    // Not spawnSync: the listener above runs in this process's event loop.
+    return await new Promise((resolve) => {
+      const child = spawn("ssh", [
+        "-F",
+        "/dev/null",
+        "-p",
+        String(port),
+        ...options.flatMap((o) => ["-o", o]),
+        "workbay@127.0.0.1",
+        command
+      ], { stdio: ["ignore", "pipe", "pipe"] })
+      let stdout = ""
+      let stderr = ""
+      child.stdout.on("data", (d) => (stdout += d))
+      child.stderr.on("data", (d) => (stderr += d))
+      child.on("close", (status) => resolve({ status, stdout, stderr }))
+    })
+  } finally {
+    listener.close()
+  }
 }

@@ -10,12 +10,10 @@
  */
 import { workbayProvisioner } from "@workbay/core"
 import { Effect, Fiber } from "effect"
-import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { type AddressInfo, createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import WebSocket from "ws"
-import { eventually } from "../../agent/test/support.js"
+import { eventually, sshThroughRoute } from "../../agent/test/support.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { uploadTemplate } from "../../http/test/templates/versions.js"
 import { dockerClient } from "../src/Client.js"
@@ -200,53 +198,10 @@ describe.skipIf(made === null)("workspaces on Docker through the API", () => {
     )
     term.close(1000)
 
-    // SSH: the real OpenSSH client, each TCP connection carried into the ssh route.
-    const listener = createServer((tcp) => {
-      tcp.pause()
-      const ws = new WebSocket(`${srv.wsUrl}/api/v2/workspaceagents/${agentId}/ssh`, { headers })
-      ws.on("open", () => {
-        tcp.on("data", (d: Buffer) => {
-          for (let i = 0; i < d.length; i += 16 * 1024) ws.send(d.subarray(i, i + 16 * 1024))
-        })
-        tcp.resume()
-      })
-      ws.on("message", (d: Buffer) => tcp.write(d))
-      tcp.on("close", () => ws.close())
-      ws.on("close", () => tcp.end())
-      ws.on("error", () => tcp.destroy())
-    })
-    await new Promise<void>((r) => listener.listen(0, "127.0.0.1", () => r()))
-    try {
-      const port = (listener.address() as AddressInfo).port
-      // Not spawnSync: the bridge above runs in this process's event loop.
-      const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
-        const child = spawn("ssh", [
-          "-F",
-          "/dev/null",
-          "-p",
-          String(port),
-          "-o",
-          "StrictHostKeyChecking=no",
-          "-o",
-          "UserKnownHostsFile=/dev/null",
-          "-o",
-          "BatchMode=yes",
-          "-o",
-          "LogLevel=ERROR",
-          "workbay@127.0.0.1",
-          "cat /home/workbay/marker; exit 5"
-        ], { stdio: ["ignore", "pipe", "pipe"] })
-        let stdout = ""
-        let stderr = ""
-        child.stdout.on("data", (d) => (stdout += d))
-        child.stderr.on("data", (d) => (stderr += d))
-        child.on("close", (status) => done({ status, stdout, stderr }))
-      })
-      expect(r.stdout, r.stderr).toBe("inside-the-container\n")
-      expect(r.status).toBe(5)
-    } finally {
-      listener.close()
-    }
+    // SSH: the real OpenSSH client through the ssh route.
+    const r = await sshThroughRoute(srv.wsUrl, agentId, owner.token!, "cat /home/workbay/marker; exit 5")
+    expect(r.stdout, r.stderr).toBe("inside-the-container\n")
+    expect(r.status).toBe(5)
     const deleted = await build(created.body.id, { transition: "delete" })
     expect(deleted.job.status, deleted.job.error).toBe("succeeded")
   })
