@@ -22,6 +22,8 @@ import { RequestContext } from "./RequestContext.js"
 export const RELAY_HEADER = "x-workbay-relay"
 /** The header that names the client's address on a relayed request (believed only with the secret). */
 export const RELAY_CLIENT_HEADER = "x-workbay-relay-client"
+/** The header that names the scheme the client used (`https`, `http`) on a relayed app request. */
+export const RELAY_PROTO_HEADER = "x-workbay-relay-proto"
 
 /** The headers a relay adds for `clientIp`, given the deployment's secret. */
 export const relayHeaders = (secret: string, clientIp: string): Record<string, string> => ({
@@ -45,7 +47,7 @@ const requestHead = (req: IncomingMessage, extra: Readonly<Record<string, string
   const raw = req.rawHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase()
-    if (name === RELAY_HEADER || name === RELAY_CLIENT_HEADER) continue
+    if (name === RELAY_HEADER || name === RELAY_CLIENT_HEADER || name === RELAY_PROTO_HEADER) continue
     head += `${raw[i]}: ${raw[i + 1]}\r\n`
   }
   for (const [name, value] of Object.entries(extra)) head += `${name}: ${value}\r\n`
@@ -138,7 +140,10 @@ export const relayRequestHeaders = (
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase()
     if (value === undefined || HOP_BY_HOP.has(lower) || named.has(lower)) continue
-    if (lower === "content-length" || lower === RELAY_HEADER || lower === RELAY_CLIENT_HEADER) continue
+    if (
+      lower === "content-length" || lower === RELAY_HEADER || lower === RELAY_CLIENT_HEADER ||
+      lower === RELAY_PROTO_HEADER
+    ) continue
     // One value as a string (Node takes `host` only so); several as lines of their own.
     out[lower] = typeof value === "string" ? value : value.length === 1 || lower === "host" ? value[0] : [...value]
   }

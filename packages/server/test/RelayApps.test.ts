@@ -84,7 +84,14 @@ describe.skipIf(url === null)("apps and listening ports relayed between replicas
           res.writeHead(200, { "content-type": "application/octet-stream", "x-app": "big" })
           return res.end(BIG)
         }
-        res.writeHead(200, { "content-type": "text/plain", "x-app": "echo", "x-app-method": req.method ?? "" })
+        res.writeHead(200, {
+          "content-type": "text/plain",
+          "x-app": "echo",
+          "x-app-method": req.method ?? "",
+          // What the app was told about the request, and whether any relay header reached it.
+          "x-app-proto": String(req.headers["x-forwarded-proto"]),
+          "x-app-relay-headers": Object.keys(req.headers).filter((h) => h.startsWith("x-workbay-")).join(",")
+        })
         res.end(`${req.method} ${req.url} ${Buffer.concat(chunks).toString("utf8")}`)
       })
     })
@@ -160,6 +167,9 @@ describe.skipIf(url === null)("apps and listening ports relayed between replicas
     })
     expect(posted.status).toBe(200)
     expect(posted.headers.get("x-app-method")).toBe("POST")
+    // The relay's headers (its secret) never reach the app; the scheme is the client's, as A saw it.
+    expect(posted.headers.get("x-app-relay-headers")).toBe("")
+    expect(posted.headers.get("x-app-proto")).toBe("http")
     expect(await posted.text()).toBe("POST /echo?x=1 hello from the client")
 
     // The session cookie works through the relay too (B authenticates the request again).

@@ -26,6 +26,9 @@ import { readAtMost, readNodeBody, type WebRequestInfo } from "../Adapters.js"
 import type { Dispatcher } from "../dispatch/Dispatcher.js"
 import {
   HOP_BY_HOP,
+  RELAY_CLIENT_HEADER,
+  RELAY_HEADER,
+  RELAY_PROTO_HEADER,
   relayAnswerHeaders,
   relayHeaders,
   relayHttp,
@@ -179,6 +182,8 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     const out: Record<string, Array<string>> = {}
     for (const [name, values] of Object.entries(req.headers)) {
       if (HOP_BY_HOP.has(name) || name === "host" || name === "content-length" || name === sessionHeader) continue
+      // A relay's own headers (its secret above all) never reach the app.
+      if (name === RELAY_HEADER || name === RELAY_CLIENT_HEADER || name === RELAY_PROTO_HEADER) continue
       if (name === "authorization" && from === "bearer") continue
       if (name === "cookie") {
         const kept = cookiesWithout(values.join("; "), sessionCookie)
@@ -257,7 +262,11 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
             address: opened.address,
             method: req.method,
             url: req.url,
-            headers: relayRequestHeaders(req.headers, relayHeaders(dispatcher.relaySecret, req.remoteAddress)),
+            // The scheme the client used, for the app's `x-forwarded-proto` on the replica that serves it.
+            headers: relayRequestHeaders(req.headers, {
+              ...relayHeaders(dispatcher.relaySecret, req.remoteAddress),
+              [RELAY_PROTO_HEADER]: req.secure ? "https" : "http"
+            }),
             body,
             headTimeoutMs: RELAY_HEAD_TIMEOUT_MS
           }))
@@ -348,7 +357,9 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       ),
       remoteAddress: client.address,
       fromTrustedProxy: !client.relayed && dispatcher.clientAddress.trusts(req.socket.remoteAddress ?? ""),
-      secure: "encrypted" in req.socket && req.socket.encrypted === true,
+      secure: client.relayed
+        ? req.headers[RELAY_PROTO_HEADER] === "https"
+        : "encrypted" in req.socket && req.socket.encrypted === true,
       relayed: client.relayed
     }
     const answer = nodeAnswer(res)
@@ -414,7 +425,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       // As the API's web handler: the peer's address, or the client's a trusted proxy (or a relay) names.
       remoteAddress: client.address,
       fromTrustedProxy: !client.relayed && dispatcher.clientAddress.trusts(info?.remoteAddress ?? ""),
-      secure: url.protocol === "https:",
+      secure: client.relayed ? request.headers.get(RELAY_PROTO_HEADER) === "https" : url.protocol === "https:",
       relayed: client.relayed
     }
     return new Promise<Response>((resolve) => serve(incoming, body, webAnswer, resolve))
