@@ -41,6 +41,7 @@ const main = async () => {
   const running = await startServer(config)
   console.log(`Workbay ${running.url}/api/v2 ready in ${Date.now() - started} ms, storing data in ${running.storage}.`)
   if (running.metricsUrl !== undefined) console.log(`Prometheus metrics at ${running.metricsUrl}.`)
+  console.log(running.dashboard)
   console.log(running.docker)
   // Asked in-process: a fetch() here would load undici (about 30 ms and several MB) for one request.
   const first = await new Promise<number>((resolve) =>
