@@ -96,6 +96,28 @@ describe("serving the dashboard", () => {
     expect(missing.headers.get("content-type")).toBe("text/plain; charset=utf-8")
   })
 
+  it("answers HEAD with the headers only, and the same through the Fetch handler (workbay.web)", async () => {
+    const head = await fetch(srv.url + "/workspaces", { method: "HEAD" })
+    expect(head.status).toBe(200)
+    expect(head.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    expect(await head.text()).toBe("")
+
+    const page = await srv.web(new Request("http://dashboard.test/workspaces?q=x"), { remoteAddress: "127.0.0.1" })
+    expect(page.status).toBe(200)
+    expect(page.headers.get("cache-control")).toBe("no-cache")
+    expect(page.headers.get("x-frame-options")).toBe("DENY")
+    expect(await page.text()).toContain(`<div id="root"></div>`)
+    const script = readdirSync(join(dashboardDir, "assets")).find((f) => f.endsWith(".js"))!
+    const asset = await srv.web(new Request(`http://dashboard.test/assets/${script}`), { remoteAddress: "127.0.0.1" })
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+    expect(Buffer.from(await asset.arrayBuffer()).equals(readFileSync(join(dashboardDir, "assets", script)))).toBe(true)
+    const api = await srv.web(new Request("http://dashboard.test/api/v2/buildinfo"), { remoteAddress: "127.0.0.1" })
+    expect(api.headers.get("content-type")).toContain("application/json")
+    const unknown = await srv.web(new Request("http://dashboard.test/api/v2/nope"), { remoteAddress: "127.0.0.1" })
+    expect(unknown.status).toBe(404)
+    expect(unknown.headers.get("content-type")).toContain("application/json")
+  })
+
   it("leaves the service's own paths as they were", async () => {
     // The API answers JSON; an unknown API path is still the API's 404.
     const build = await fetch(`${srv.url}/api/v2/buildinfo`)

@@ -27,6 +27,8 @@ export interface RunningServer {
   readonly metricsUrl: string | undefined
   /** Where the dashboard is served from, or that none is (a start-up line). */
   readonly dashboard: string
+  /** The dashboard's URL, when it is served. */
+  readonly dashboardUrl: string | undefined
   /** What was decided about the docker provisioner, and why (a start-up line). */
   readonly docker: string
   /**
@@ -126,6 +128,7 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     url,
     storage: storage.label,
     metricsUrl: metricsListener?.url,
+    dashboardUrl: dashboardDir === undefined ? undefined : `${url}/`,
     dashboard: dashboardDir === undefined
       ? "No dashboard: it is not built (npm start builds it); serving the API only."
       : `Dashboard at ${url}/ (from ${dashboardDir}).`,

@@ -51,8 +51,11 @@ const main = async () => {
     )
   )
   if (first === 404) {
+    const how = running.dashboardUrl === undefined
+      ? "No users yet. Create the first (owner) user:"
+      : `No users yet. Open ${running.dashboardUrl} to create the first (owner) user, or:`
     console.log(
-      `No users yet. Create the first (owner) user:\n  curl -X POST ${running.url}/api/v2/users/first -H 'Content-Type: application/json' \\\n` +
+      `${how}\n  curl -X POST ${running.url}/api/v2/users/first -H 'Content-Type: application/json' \\\n` +
         `    -d '{"email":"admin@example.com","username":"admin","password":"<a strong password>"}'`
     )
   }

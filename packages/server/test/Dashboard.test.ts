@@ -22,7 +22,11 @@ afterAll(async () => {
 
 describe("the standalone server's dashboard", () => {
   it("says where the dashboard is served, serves its shell at / and on client routes, and the API as before", async () => {
-    await expect.poll(() => server.stdout()).toContain(`Dashboard at ${server.url}/`)
+    await expect.poll(() => server.stdout(), { timeout: 5_000 }).toContain(`Dashboard at ${server.url}/`)
+    // No user yet: the dashboard is where to create the first.
+    await expect.poll(() => server.stdout(), { timeout: 5_000 }).toContain(
+      `No users yet. Open ${server.url}/ to create the first (owner) user, or:`
+    )
     for (const path of ["/", "/workspaces"]) {
       const page = await fetch(server.url + path)
       expect(page.status).toBe(200)
