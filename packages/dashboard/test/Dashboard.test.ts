@@ -10,7 +10,7 @@
  *   (the watch) after a stop build. axe-core checks each page: no serious or critical violations.
  *
  * Skipped, saying so, when /usr/bin/chromium is missing (scripts/ensure.mjs installs it); under CI
- * that fails instead. WORKBAY_SCREENSHOTS=1 writes the pages' screenshots into docs/images.
+ * that fails instead. WORKBAY_SCREENSHOTS=1 writes the pages' screenshots (light, and the workspaces in dark) into docs/images.
  */
 import { dashboardDir } from "@workbay/dashboard"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
@@ -248,6 +248,22 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
       await expect.poll(() => row.getByRole("cell", { name: "Stopping" }).count(), { timeout: 10_000 }).toBe(1)
       await expect.poll(() => row.getByRole("cell", { name: "Stopped" }).count(), { timeout: 15_000 }).toBe(1)
       expect(reloads).toBe(0)
+
+      // The same page in the dark theme (the system's preference): no serious or critical
+      // violation either (contrast included).
+      const dark = await browser.newContext({
+        colorScheme: "dark",
+        viewport: { width: 1100, height: 700 },
+        storageState: await context.storageState()
+      })
+      const darkPage = await dark.newPage()
+      await darkPage.goto(`${srv.url}/workspaces?q=watched`)
+      await darkPage.getByRole("row", { name: /watched/ }).getByRole("cell", { name: "Stopped" }).waitFor({
+        timeout: 15_000
+      })
+      expect(await accessibilityViolations(darkPage)).toEqual([])
+      await screenshot(darkPage, "workspaces-dark")
+      await dark.close()
 
       // A search that matches nothing says so.
       await page.getByRole("searchbox", { name: "Search workspaces" }).fill("nothing-like-it")
