@@ -54,7 +54,14 @@ export interface WorkspacesPage {
   readonly count: number
 }
 
+export interface AuthMethods {
+  readonly password: { readonly enabled: boolean }
+  readonly github: { readonly enabled: boolean }
+  readonly oidc: { readonly enabled: boolean; readonly signInText: string; readonly iconUrl: string }
+}
+
 export const api = {
+  authMethods: () => request<AuthMethods>("GET", "/users/authmethods"),
   /** Whether the first user exists (the endpoint answers 404 before). */
   firstUserExists: async () => {
     try {

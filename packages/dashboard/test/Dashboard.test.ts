@@ -20,7 +20,13 @@ import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Client, type ServiceTestServer, startServiceTestServer, STRONG_PASSWORD } from "../../http/test/support.js"
+import {
+  Client,
+  type ServiceTestServer,
+  startServiceTestServer,
+  startWithOwner,
+  STRONG_PASSWORD
+} from "../../http/test/support.js"
 import { makeTemplate, SLOW_TEMPLATE } from "../../http/test/workspaces/fixtures.js"
 
 const CHROMIUM = "/usr/bin/chromium"
@@ -275,4 +281,37 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
       await browser.close()
     }
   }, 90_000)
+
+  it("offers GitHub and OpenID Connect sign-in when /users/authmethods says they are on", async () => {
+    const sso = await startWithOwner({
+      dashboard: { dir: dashboardDir },
+      settings: {
+        oauth2GithubClientId: "github-client",
+        oauth2GithubClientSecret: "github-secret",
+        oidcIssuerUrl: "https://issuer.example.com",
+        oidcClientId: "oidc-client",
+        oidcSignInText: "Acme SSO"
+      }
+    })
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu"]
+    })
+    try {
+      const page = await browser.newPage()
+      await page.goto(`${sso.srv.url}/login`)
+      const github = page.getByRole("link", { name: "Sign in with GitHub" })
+      await github.waitFor({ timeout: 15_000 })
+      expect(await github.getAttribute("href")).toBe("/api/v2/users/oauth2/github/callback?redirect=%2Fworkspaces")
+      const oidc = page.getByRole("link", { name: "Sign in with Acme SSO" })
+      expect(await oidc.getAttribute("href")).toBe("/api/v2/users/oidc/callback?redirect=%2Fworkspaces")
+      // Password sign-in stays beside them.
+      expect(await page.getByRole("button", { name: "Sign in" }).isVisible()).toBe(true)
+      expect(await accessibilityViolations(page)).toEqual([])
+      await screenshot(page, "sign-in-providers")
+    } finally {
+      await browser.close()
+      await sso.srv.close()
+    }
+  })
 })
