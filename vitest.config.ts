@@ -27,12 +27,13 @@ export default mergeConfig(
       name: "workbay",
       include: ["packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts"],
       // A fresh Postgres database for the run (or a loud skip; fails under CI), and the server
-      // and agent bundled once for the tests that start them as processes.
+      // and agent bundled once for the tests that start them as processes, and the dashboard built.
       globalSetup: [
         "packages/storage-postgres/test/globalSetup.ts",
         "packages/server/test/bundles.ts",
         "packages/agent/test/globalSetup.ts",
-        "packages/docker/test/globalSetup.ts"
+        "packages/docker/test/globalSetup.ts",
+        "packages/dashboard/test/globalSetup.ts"
       ],
       testTimeout: 30_000,
       hookTimeout: 30_000,

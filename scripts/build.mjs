@@ -6,6 +6,8 @@
 //   packages/cli/dist/workbay.mjs           the workbay command line, which its bin (packages/cli/bin) runs
 //   packages/agent/dist/bin/                the agent as an executable with no Node needed, which the
 //                                           server serves at /bin (scripts/agent-binaries.mjs)
+//   packages/dashboard/dist/                the web dashboard (Vite: index.html and hashed assets/),
+//                                           which the server serves at / (docs/dashboard.md)
 //
 // Code used only on demand (the Postgres driver) is bundled but not evaluated
 // unless DATABASE_URL is set. Without the cache (it could not be made, or Node
@@ -15,6 +17,7 @@ import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { buildDashboard } from "../packages/dashboard/build.mjs"
 import { buildAgentBinaries } from "./agent-binaries.mjs"
 
 const outdir = "packages/server/dist"
@@ -82,6 +85,14 @@ try {
   agentBinaries = true
 } catch (e) {
   console.warn(`build: no agent executable, /bin will serve none (${e instanceof Error ? e.message : e})`)
+}
+
+// The dashboard (under a second; skipped when dist/ holds a build of the same inputs). Without it
+// the server still starts, and says it serves no dashboard.
+try {
+  await buildDashboard({ log: console.log })
+} catch (e) {
+  console.warn(`build: no dashboard, / will serve none (${e instanceof Error ? e.message : e})`)
 }
 
 await build({

@@ -43,6 +43,8 @@ export const bundleIsCurrent = () => {
   if (stamp.node !== process.version) return false
   // The agent's executables (scripts/agent-binaries.mjs), written before the stamp: still there, of this Node.
   if (stamp.agentBinaries === true && !agentBinariesPresent()) return false
+  // The dashboard (packages/dashboard/build.mjs), built before the stamp: still there.
+  if (!existsSync(join(root, "packages/dashboard/dist/index.html"))) return false
   const sources = Math.max(
     newest(join(root, "packages")),
     newest(join(root, "package-lock.json")),

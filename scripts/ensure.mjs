@@ -1,6 +1,7 @@
 // Makes a fresh clone ready: installs dependencies when missing or stale, and
-// (with --build) bundles the server when the bundle is missing, older than any
-// source, or made by another Node version (whose V8 would reject its code cache).
+// (with --build) bundles the server and builds the dashboard when the bundle or the dashboard's
+// build is missing, the bundle is older than any source, or it was made by another Node version
+// (whose V8 would reject its code cache).
 // Runs before `npm start` and `npm test`.
 import { execSync, spawn, spawnSync } from "node:child_process"
 import { existsSync, openSync, statSync } from "node:fs"

@@ -39,6 +39,8 @@ const checks = [
     writeFileSync(typecheckDone, String(r.code))
     return r
   }),
+  // The dashboard's browser sources (JSX, the DOM): their own configuration.
+  run("typecheck:dashboard", bin("tsc"), ["-p", "packages/dashboard/tsconfig.json"]),
   run("format:check", bin("dprint"), ["check"]),
   run("lint", bin("oxlint"), ["--deny-warnings", "--report-unused-disable-directives-severity=error"]),
   run("check:layers", bin("depcruise"), ["packages/*/src", "packages/*/test", "--output-type", "err-long"])

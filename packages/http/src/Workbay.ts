@@ -60,6 +60,7 @@ import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
 import { WorkbayApi } from "./Api.js"
 import { ApplicationsHttp } from "./applications/Http.js"
 import { AuditHttp } from "./audit/Http.js"
+import { type DashboardOptions, withDashboardHandlers } from "./Dashboard.js"
 import { DebugHttp } from "./debug/Http.js"
 import { type Dispatcher, makeDispatcher } from "./dispatch/Dispatcher.js"
 import type { HttpOptions } from "./dispatch/Options.js"
@@ -237,6 +238,13 @@ export interface WorkbayOptions {
    */
   readonly agentBinaries?: string | undefined
   /**
+   * The web dashboard (docs/dashboard.md): `{ dir: dashboardDir }` with `dashboardDir` from
+   * `@workbay/dashboard` serves the built single-page application on every GET or HEAD path the
+   * service does not own (`/api/v2`, the OAuth2 routes, `/bin/`, `/healthz` and the apps stay the
+   * service's). Default: none, and those paths answer 404 as before.
+   */
+  readonly dashboard?: DashboardOptions | undefined
+  /**
    * The notifier, which sends queued notifications (docs/notifications.md): fetches every
    * `interval` (default the `notificationsFetchInterval` setting, 15 s). Safe with several
    * processes on one database (leases with SKIP LOCKED). `false` turns it off. Default: on.
@@ -336,6 +344,8 @@ export interface LayerOptions extends HttpOptions {
   readonly workers?: false | WorkerOptions | undefined
   readonly notifier?: false | NotifierOptions | undefined
   readonly proxyHealth?: false | ProxyHealthOptions | undefined
+  /** The web dashboard on the paths the service does not own (`WorkbayOptions.dashboard`). */
+  readonly dashboard?: DashboardOptions | undefined
 }
 
 /**
@@ -354,7 +364,7 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
           runtime,
           options
         )
-        return Effect.map(webSocketHub(dispatcher), (hub) => handlerShape(dispatcher, hub))
+        return Effect.map(webSocketHub(dispatcher), (hub) => handlerShape(dispatcher, hub, options?.dashboard))
       })
     ),
     options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {}),
@@ -384,19 +394,31 @@ export const webSocketHub = (dispatcher: Dispatcher) =>
   )
 
 /** The handlers of a dispatcher and its WebSocket hub. */
-export const handlerShape = (dispatcher: Dispatcher, hub: WebSocketHub): WorkbayHandlerShape => {
+export const handlerShape = (
+  dispatcher: Dispatcher,
+  hub: WebSocketHub,
+  dashboard?: DashboardOptions | undefined
+): WorkbayHandlerShape => {
   const api = toNodeHandler(dispatcher)
   // Path-based workspace apps (`/@owner/workspace/apps/slug/...`) sit outside /api/v2, as in the described system.
   const apps = makeAppProxyHandler(dispatcher)
-  const node: NodeHandler = (req, res, next) => (apps.owns(req.url ?? "/") ? apps.node(req, res) : api(req, res, next))
+  const serviceNode: NodeHandler = (req, res, next) =>
+    apps.owns(req.url ?? "/") ? apps.node(req, res) : api(req, res, next)
   const webApi = toWebHandler(dispatcher)
+  const serviceWeb: WebHandler = (request, info) =>
+    apps.owns(new URL(request.url).pathname) ? apps.web(request, info) : webApi(request, info)
+  // The dashboard takes only what the service does not own.
+  const { node, web } = dashboard === undefined
+    ? { node: serviceNode, web: serviceWeb }
+    : withDashboardHandlers(
+      { node: serviceNode, web: serviceWeb },
+      (path) => dispatcher.owns(path) || apps.owns(path),
+      dashboard
+    )
   const upgrade = toNodeUpgradeHandler(dispatcher, hub)
   return {
     node,
-    web: (
-      request,
-      info
-    ) => (apps.owns(new URL(request.url).pathname) ? apps.web(request, info) : webApi(request, info)),
+    web,
     upgrade,
     attach: (server) => {
       server.on("request", node)
@@ -433,7 +455,8 @@ export const makeWorkbay = async <E>(
       workers: options.workers,
       notifier: options.notifier,
       insightsRollup: options.insightsRollup,
-      proxyHealth: options.proxyHealth
+      proxyHealth: options.proxyHealth,
+      dashboard: options.dashboard
     }).pipe(
       Layer.provideMerge(servicesLayer(storage, options)),
       // Below everything: each fiber of the runtime (requests, background work) logs through it.

@@ -9,6 +9,7 @@
  */
 // Embedding: the service on a storage layer, its handlers and options (README, docs/embedding.md).
 export type { NodeHandler, NodeUpgradeHandler, WebHandler, WebRequestInfo } from "./Adapters.js"
+export { DASHBOARD_CSP, type DashboardOptions } from "./Dashboard.js"
 export type { HttpOptions } from "./dispatch/Options.js"
 export type { InputLimits } from "./Limits.js"
 export type { LogFormat, LogLevelName } from "./Logging.js"

@@ -494,5 +494,19 @@ export const agentBinariesOf = (config: ServerConfig, entry = process.argv[1]): 
   return candidates.find((dir) => existsSync(join(dir, "manifest.json")))
 }
 
+/**
+ * The built dashboard served at `/` (packages/dashboard/dist, which scripts/build.mjs builds):
+ * beside the server's bundle in this checkout, or in the working folder's checkout or
+ * node_modules; undefined when none was built (then the server serves the API only).
+ */
+export const dashboardDirOf = (entry = process.argv[1]): string | undefined => {
+  const candidates = [
+    ...(entry === undefined ? [] : [resolve(dirname(entry), "../../dashboard/dist")]),
+    resolve("packages/dashboard/dist"),
+    resolve("node_modules/@workbay/dashboard/dist")
+  ]
+  return candidates.find((dir) => existsSync(join(dir, "index.html")))
+}
+
 /** A connection URL with its password replaced, for logs. */
 export const redactUrl = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1****@")

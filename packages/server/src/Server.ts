@@ -11,7 +11,7 @@ import { Duration, Effect, Fiber } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { hostname } from "node:os"
-import { agentBinariesOf, agentCommandOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
+import { agentBinariesOf, agentCommandOf, dashboardDirOf, redactUrl, type ServerConfig, sqlitePath } from "./Config.js"
 import { chooseDocker } from "./Docker.js"
 import { serveMetrics } from "./MetricsListener.js"
 import { trackRequests } from "./RequestTracking.js"
@@ -25,6 +25,10 @@ export interface RunningServer {
   readonly storage: string
   /** The Prometheus listener's URL (`http://host:port/metrics`), when metrics are on. */
   readonly metricsUrl: string | undefined
+  /** Where the dashboard is served from, or that none is (a start-up line). */
+  readonly dashboard: string
+  /** The dashboard's URL, when it is served. */
+  readonly dashboardUrl: string | undefined
   /** What was decided about the docker provisioner, and why (a start-up line). */
   readonly docker: string
   /**
@@ -78,6 +82,7 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
   const metrics = prometheus.enable?.value === true ? makePrometheusMetrics() : undefined
   const settings = workbaySettings(config)
   const docker = await chooseDocker(settings)
+  const dashboardDir = dashboardDirOf()
   // The retention purge runs inside the server (makeWorkbay's default): at start, then hourly.
   const workbay = await makeWorkbay(storage.layer, {
     settings: { ...settings, dockerProvisioner: docker.provisioner === undefined ? "off" : "on" },
@@ -85,6 +90,7 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     http: { sessionHeader: config.sessionHeader, sessionCookie: config.sessionCookie },
     agentCommand: agentCommandOf(config),
     agentBinaries: agentBinariesOf(config),
+    ...(dashboardDir === undefined ? {} : { dashboard: { dir: dashboardDir } }),
     metrics,
     // Named after the host and the process, so each replica's workers have their own daemon rows,
     // replicas on one host included (a row is per name: a second process of the same name took it).
@@ -115,12 +121,17 @@ const serve = async (server: Server, config: ServerConfig, started: () => void):
     })
   const address = server.address() as AddressInfo
   const host = config.host ?? "localhost"
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`
   return {
     server,
     workbay,
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
+    url,
     storage: storage.label,
     metricsUrl: metricsListener?.url,
+    dashboardUrl: dashboardDir === undefined ? undefined : `${url}/`,
+    dashboard: dashboardDir === undefined
+      ? "No dashboard: it is not built (npm start builds it); serving the API only."
+      : `Dashboard at ${url}/ (from ${dashboardDir}).`,
     docker: docker.line,
     close: async (timeout = config.shutdownTimeout) => {
       // No new connections; idle keep-alive connections are closed, busy ones after their answer.

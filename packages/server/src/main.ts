@@ -41,6 +41,7 @@ const main = async () => {
   const running = await startServer(config)
   console.log(`Workbay ${running.url}/api/v2 ready in ${Date.now() - started} ms, storing data in ${running.storage}.`)
   if (running.metricsUrl !== undefined) console.log(`Prometheus metrics at ${running.metricsUrl}.`)
+  console.log(running.dashboard)
   console.log(running.docker)
   // Asked in-process: a fetch() here would load undici (about 30 ms and several MB) for one request.
   const first = await new Promise<number>((resolve) =>
@@ -50,8 +51,11 @@ const main = async () => {
     )
   )
   if (first === 404) {
+    const how = running.dashboardUrl === undefined
+      ? "No users yet. Create the first (owner) user:"
+      : `No users yet. Open ${running.dashboardUrl} to create the first (owner) user, or:`
     console.log(
-      `No users yet. Create the first (owner) user:\n  curl -X POST ${running.url}/api/v2/users/first -H 'Content-Type: application/json' \\\n` +
+      `${how}\n  curl -X POST ${running.url}/api/v2/users/first -H 'Content-Type: application/json' \\\n` +
         `    -d '{"email":"admin@example.com","username":"admin","password":"<a strong password>"}'`
     )
   }

@@ -1,0 +1,50 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query"
+import { Navigate, NavLink, Outlet, useNavigate } from "react-router"
+import { api } from "./api.ts"
+import { useFirstUserExists, useMe } from "./session.ts"
+
+/** The signed-in frame: a skip link, the navigation, the user's name and sign out, then the page. */
+export const Layout = () => {
+  const me = useMe()
+  const first = useFirstUserExists()
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const signOut = useMutation({
+    mutationFn: api.logout,
+    onSettled: () => {
+      queryClient.clear()
+      navigate("/login", { replace: true })
+    }
+  })
+  if (me.isPending || first.isPending) return <p role="status">Loading…</p>
+  if (first.data === false) return <Navigate to="/setup" replace />
+  if (me.isError) return <p role="alert">Could not reach the service: {me.error.message}</p>
+  if (me.data === null) return <Navigate to="/login" replace />
+  const user = me.data
+  return (
+    <>
+      <a className="skip" href="#main">Skip to content</a>
+      <header className="bar">
+        <span className="brand">Workbay</span>
+        <nav aria-label="Main">
+          <ul>
+            <li>
+              <NavLink to="/workspaces">Workspaces</NavLink>
+            </li>
+          </ul>
+        </nav>
+        <div className="account">
+          <span aria-label="Signed in as">
+            {user.name !== undefined && user.name !== "" ? user.name : user.username}
+          </span>
+          <button type="button" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  )
+}

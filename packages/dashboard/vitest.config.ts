@@ -1,0 +1,16 @@
+import { defineProject, mergeConfig } from "vitest/config"
+import shared from "../../vitest.shared.js"
+
+export default mergeConfig(
+  shared,
+  defineProject({
+    // The dashboard built (unless current) before its browser tests.
+    test: {
+      name: "dashboard",
+      include: ["test/**/*.test.ts"],
+      globalSetup: ["test/globalSetup.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 30_000
+    }
+  })
+)
