@@ -42,12 +42,35 @@ export interface Workspace {
   readonly template_name: string
   readonly template_display_name?: string
   readonly latest_build: {
+    readonly id?: string
+    readonly build_number?: number
     readonly status: string
+    readonly resources?: ReadonlyArray<WorkspaceResource>
     readonly transition: string
     readonly created_at: string
     readonly updated_at: string
   }
 }
+
+export interface WorkspaceAgent {
+  readonly id: string
+  readonly name: string
+  /** connecting, connected, disconnected, timeout */
+  readonly status: string
+  readonly lifecycle_state: string
+  readonly version: string
+}
+
+export interface WorkspaceResource {
+  readonly id: string
+  readonly name: string
+  readonly type: string
+  readonly agents?: ReadonlyArray<WorkspaceAgent>
+}
+
+/** The latest build's agents, in the order of its resources. */
+export const agentsOf = (w: Workspace): ReadonlyArray<WorkspaceAgent> =>
+  (w.latest_build.resources ?? []).flatMap((r) => r.agents ?? [])
 
 export interface WorkspacesPage {
   readonly workspaces: ReadonlyArray<Workspace>
@@ -85,6 +108,10 @@ export const api = {
       throw e
     }
   },
+  workspace: (owner: string, name: string) =>
+    request<Workspace>("GET", `/users/${encodeURIComponent(owner)}/workspace/${encodeURIComponent(name)}`),
+  build: (workspaceId: string, transition: "start" | "stop") =>
+    request<unknown>("POST", `/workspaces/${encodeURIComponent(workspaceId)}/builds`, { transition }),
   workspaces: (q: string, limit: number, offset: number) =>
     request<WorkspacesPage>(
       "GET",
@@ -97,11 +124,14 @@ export const api = {
  * on each change. Returns the function that stops watching.
  */
 export const watchWorkspace = (id: string, onChange: (workspace: Workspace) => void) => {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:"
-  const socket = new WebSocket(`${scheme}//${location.host}/api/v2/workspaces/${encodeURIComponent(id)}/watch-ws`)
+  const socket = new WebSocket(webSocketUrl(`/workspaces/${encodeURIComponent(id)}/watch-ws`))
   socket.onmessage = (event) => {
     const message = JSON.parse(String(event.data)) as { type: string; data: unknown }
     if (message.type === "data") onChange(message.data as Workspace)
   }
   return () => socket.close()
 }
+
+/** The ws:// (or wss://) address of an API path on this origin. */
+export const webSocketUrl = (path: string) =>
+  `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/api/v2${path}`

@@ -80,7 +80,8 @@ describe("serving the dashboard", () => {
 
   it("serves the hashed assets for a year, immutable, with their content types (gzip when accepted)", async () => {
     const assets = readdirSync(join(dashboardDir, "assets"))
-    const script = assets.find((f) => f.endsWith(".js"))!
+    // The entry script (the terminal is a chunk of its own, loaded when opened).
+    const script = assets.find((f) => f.startsWith("index-") && f.endsWith(".js"))!
     const style = assets.find((f) => f.endsWith(".css"))!
     for (const [file, type] of [[script, "text/javascript; charset=utf-8"], [style, "text/css; charset=utf-8"]]) {
       const r = await fetch(`${srv.url}/assets/${file}`)
@@ -113,7 +114,7 @@ describe("serving the dashboard", () => {
     expect(page.headers.get("cache-control")).toBe("no-cache")
     expect(page.headers.get("x-frame-options")).toBe("DENY")
     expect(await page.text()).toContain(`<div id="root"></div>`)
-    const script = readdirSync(join(dashboardDir, "assets")).find((f) => f.endsWith(".js"))!
+    const script = readdirSync(join(dashboardDir, "assets")).find((f) => f.startsWith("index-") && f.endsWith(".js"))!
     const asset = await srv.web(new Request(`http://dashboard.test/assets/${script}`), { remoteAddress: "127.0.0.1" })
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
     expect(Buffer.from(await asset.arrayBuffer()).equals(readFileSync(join(dashboardDir, "assets", script)))).toBe(true)

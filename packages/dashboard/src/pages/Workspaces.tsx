@@ -1,8 +1,9 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useId } from "react"
-import { useSearchParams } from "react-router"
+import { Link, useSearchParams } from "react-router"
 import { api, watchWorkspace, type Workspace, type WorkspacesPage as Page } from "../api.ts"
 import { ErrorMessage } from "./Form.tsx"
+import { workspacePath } from "./Workspace.tsx"
 
 const PAGE_SIZE = 25
 
@@ -95,7 +96,7 @@ export const WorkspacesPage = () => {
               {list.data.workspaces.map((w) => (
                 <tr key={w.id}>
                   <th scope="row">
-                    {w.name}
+                    <Link to={workspacePath(w.owner_name, w.name)}>{w.name}</Link>
                     <span className="owner">{w.owner_name}</span>
                   </th>
                   <td>

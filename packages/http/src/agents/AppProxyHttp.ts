@@ -41,6 +41,9 @@ import { DEFAULT_SESSION_COOKIE, DEFAULT_SESSION_HEADER } from "../Security.js"
 /** `/@{owner}/{workspace}[.{agent}]/apps/{slug}` and the rest of the path (absent without a trailing slash). */
 const APP_PATH = /^\/@([^/]+)\/([^/]+)\/apps\/([^/]+)(\/.*)?$/
 
+/** The paths this handler answers: every path under an app prefix (its 404s included). */
+const OWNED_PATH = /^\/@[^/?#]+\/[^/?#]+\/apps(?:[/?#]|$)/
+
 /** The parts of an app path, decoded; undefined when the path is not one, or not valid percent-encoding. */
 export const parseAppPath = (path: string):
   | {
@@ -147,7 +150,10 @@ const statusOf = (error: unknown): number => {
 }
 
 export interface AppProxyHandler {
-  /** Whether a path is an app's (`/@...`); those are this handler's. */
+  /**
+   * Whether a path is an app's (`/@owner/workspace[.agent]/apps...`, query included or not); those
+   * are this handler's. Other `/@...` paths (the dashboard's workspace and terminal pages) are not.
+   */
   readonly owns: (path: string) => boolean
   /** Serves one request to a path-based app on Node's request and response. */
   readonly node: (req: IncomingMessage, res: ServerResponse) => void
@@ -431,5 +437,5 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     return new Promise<Response>((resolve) => serve(incoming, body, webAnswer, resolve))
   }
 
-  return { owns: (path) => path.startsWith("/@"), node, web }
+  return { owns: (path) => OWNED_PATH.test(path), node, web }
 }

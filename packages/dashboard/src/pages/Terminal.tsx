@@ -1,0 +1,111 @@
+import { FitAddon } from "@xterm/addon-fit"
+import { Terminal } from "@xterm/xterm"
+import "@xterm/xterm/css/xterm.css"
+import { useEffect, useRef, useState } from "react"
+import { Link, Navigate, useParams } from "react-router"
+import { agentsOf, webSocketUrl } from "../api.ts"
+import { installCspStyles } from "../cspStyles.ts"
+import { ErrorMessage } from "./Form.tsx"
+import { ownerOf, useWorkspace, workspacePath } from "./Workspace.tsx"
+
+/**
+ * The reconnect id of this page's terminal session: the URL's `?reconnect=`, or a new one written
+ * there (replacing the history entry), so a reload re-attaches to the same shell.
+ */
+const reconnectId = () => {
+  const url = new URL(location.href)
+  const known = url.searchParams.get("reconnect")
+  if (known !== null && /^[0-9a-f-]{36}$/i.test(known)) return known
+  const id = crypto.randomUUID()
+  url.searchParams.set("reconnect", id)
+  history.replaceState(history.state, "", url)
+  return id
+}
+
+/** `/@owner/workspace.agent/terminal`: the agent's terminal in xterm, over the `pty` route. */
+export const TerminalPage = () => {
+  const params = useParams()
+  const owner = ownerOf(params.owner)
+  const target = params.target ?? ""
+  const dot = target.indexOf(".")
+  if (owner === undefined || dot <= 0 || dot === target.length - 1) return <Navigate to="/workspaces" replace />
+  return <TerminalView owner={owner} workspace={target.slice(0, dot)} agent={target.slice(dot + 1)} />
+}
+
+const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: string; agent: string }) => {
+  const w = useWorkspace(owner, workspace)
+  const [reconnect] = useState(reconnectId)
+  const agentId = w.data === undefined ? undefined : agentsOf(w.data).find((a) => a.name === agent)?.id
+  const [status, setStatus] = useState("Connecting…")
+  const host = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    const element = host.current
+    if (agentId === undefined || element === null) return
+    installCspStyles()
+    const terminal = new Terminal({
+      screenReaderMode: true,
+      cursorBlink: true,
+      fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+      fontSize: 14,
+      scrollback: 5000
+    })
+    const fit = new FitAddon()
+    terminal.loadAddon(fit)
+    terminal.open(element)
+    fit.fit()
+    const query = new URLSearchParams({
+      reconnect,
+      width: String(terminal.cols),
+      height: String(terminal.rows)
+    })
+    const socket = new WebSocket(webSocketUrl(`/workspaceagents/${encodeURIComponent(agentId)}/pty?${query}`))
+    socket.binaryType = "arraybuffer"
+    const send = (frame: { data?: string; height?: number; width?: number }) => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame))
+    }
+    socket.onopen = () => {
+      setStatus("Connected")
+      terminal.focus()
+    }
+    socket.onmessage = (event) => {
+      terminal.write(
+        event.data instanceof ArrayBuffer ? new Uint8Array(event.data) : String(event.data)
+      )
+    }
+    socket.onclose = (event) =>
+      setStatus(`Disconnected: ${event.reason !== "" ? event.reason : `the connection closed (${event.code})`}`)
+    const input = terminal.onData((data) => send({ data }))
+    const resize = terminal.onResize(({ cols, rows }) => send({ height: rows, width: cols }))
+    const observer = new ResizeObserver(() => fit.fit())
+    observer.observe(element)
+    return () => {
+      observer.disconnect()
+      input.dispose()
+      resize.dispose()
+      socket.onclose = null
+      socket.close(1000)
+      terminal.dispose()
+    }
+  }, [agentId, reconnect])
+
+  return (
+    <>
+      <p>
+        <Link to={workspacePath(owner, workspace)}>Back to {workspace}</Link>
+      </p>
+      <h1>
+        Terminal: {workspace}.{agent}
+      </h1>
+      <ErrorMessage error={w.error} />
+      {w.data !== undefined && agentId === undefined
+        ? <p role="alert">The workspace has no agent named “{agent}”.</p>
+        : (
+          <p role="status" aria-label="Terminal status" className="terminal-status">
+            {agentId === undefined ? "Loading…" : status}
+          </p>
+        )}
+      <div className="terminal" ref={host} />
+    </>
+  )
+}
