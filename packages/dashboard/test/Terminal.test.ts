@@ -6,7 +6,7 @@
  * workspace from the list, see its agent connected, open its terminal, run a command and read its
  * output (xterm's screen-reader mode puts it in the accessibility tree), reload and read it again
  * (the same `?reconnect=` id: the agent replays the recent output). No Content-Security-Policy
- * violation (xterm's styles go through the CSS object model, src/cspStyles.ts) and no page error;
+ * violation and no page error;
  * axe finds no serious or critical violation on the workspace page.
  *
  * Skipped, saying so, when /usr/bin/chromium is missing; under CI that fails instead.
@@ -130,9 +130,6 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       await page.keyboard.press("Enter")
       const output = page.getByRole("listitem").filter({ hasText: /^\s*hello-42\s*$/ })
       await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
-      // xterm's theme and cell sizes applied through constructed stylesheets (no inline <style>).
-      expect(await page.evaluate(() => document.adoptedStyleSheets.length)).toBeGreaterThan(0)
-      expect(await page.evaluate(() => document.querySelectorAll("style").length)).toBe(0)
       if (process.env.WORKBAY_SCREENSHOTS === "1") {
         await page.screenshot({
           path: fileURLToPath(new URL("../../../docs/images/dashboard-terminal.png", import.meta.url))

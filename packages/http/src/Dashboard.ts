@@ -25,7 +25,8 @@ export interface DashboardOptions {
 }
 
 /** The policy of every dashboard answer: scripts, styles and connections only from the service itself. */
-export const DASHBOARD_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+export const DASHBOARD_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
   + "img-src 'self' data: https:; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
   + "frame-ancestors 'none'"
 

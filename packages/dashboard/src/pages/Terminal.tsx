@@ -4,7 +4,6 @@ import "@xterm/xterm/css/xterm.css"
 import { useEffect, useRef, useState } from "react"
 import { Link, Navigate, useParams } from "react-router"
 import { agentsOf, webSocketUrl } from "../api.ts"
-import { installCspStyles } from "../cspStyles.ts"
 import { ErrorMessage } from "./Form.tsx"
 import { ownerOf, useWorkspace, workspacePath } from "./Workspace.tsx"
 
@@ -42,7 +41,6 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
   useEffect(() => {
     const element = host.current
     if (agentId === undefined || element === null) return
-    installCspStyles()
     const terminal = new Terminal({
       screenReaderMode: true,
       cursorBlink: true,
