@@ -710,6 +710,7 @@ export { AppHostResponse, Applications } from "./applications/Applications.js"
 export * from "./applications/Requests.js"
 
 // oauth2: the authorization server (apps, registration, codes, tokens, discovery)
+export { accessHostOf, crossSiteRefusal, type RequestOrigin } from "./CrossSite.js"
 export {
   type ClientMetadata,
   OAuth2AppEndpoints,
@@ -733,7 +734,7 @@ export {
   TokenEndpointAuthMethods
 } from "./oauth2/OAuth2App.js"
 export { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
-export { type AuthorizePage, OAuth2Provider, type RequestOrigin } from "./oauth2/OAuth2Provider.js"
+export { type AuthorizePage, OAuth2Provider } from "./oauth2/OAuth2Provider.js"
 export * from "./oauth2/Requests.js"
 
 // debug: health checks and reports, metrics snapshots

@@ -8,6 +8,7 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import { type Actor, authorize, CurrentActor, refuseOAuth2AppCredential } from "../Actor.js"
 import { auditResource, auditUser } from "../Audit.js"
+import { accessHostOf, crossSiteRefusal, type RequestOrigin } from "../CrossSite.js"
 import { BadRequest, Forbidden, NotFound, type TooManyRequests, type Unauthorized } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { hashSecret, randomString } from "../Platform.js"
@@ -66,11 +67,7 @@ export type AuthorizePage =
   }
 
 /** Where a browser request came from (Origin, Sec-Fetch-Site, Host): checked on every form post. */
-export interface RequestOrigin {
-  readonly origin?: string | undefined
-  readonly secFetchSite?: string | undefined
-  readonly host?: string | undefined
-}
+export type { RequestOrigin }
 
 const oauthError = (error: string, description: string) => new OAuth2Error({ error, error_description: description })
 
@@ -101,13 +98,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
     const settings = yield* Settings
     const auth = yield* Auth
     const issuer = issuerOf(settings.accessUrl)
-    const accessHost = (() => {
-      try {
-        return new URL(settings.accessUrl).host.toLowerCase()
-      } catch {
-        return undefined
-      }
-    })()
+    const accessHost = accessHostOf(settings.accessUrl)
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     /**
@@ -210,32 +201,13 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         } satisfies AuthorizePage
       }).pipe(Effect.merge, span("OAuth2Provider.authorizePage"))
 
-    /** Refuses a form post a browser made from another site (login CSRF, consent CSRF). */
+    /** Refuses a form post a browser made from another site (login CSRF, consent CSRF): the one rule (CrossSite.ts). */
     const sameSite = (from: RequestOrigin) =>
-      Effect.gen(function*() {
-        const site = from.secFetchSite?.toLowerCase()
-        if (site !== undefined && site !== "same-origin" && site !== "none") {
-          return yield* new Forbidden({
-            message: "Cross-site request refused.",
-            detail: `Sec-Fetch-Site is "${site}".`
-          })
-        }
-        // A browser's own word that the post came from this origin; pages cannot forge it.
-        if (site === "same-origin") return
-        if (from.origin !== undefined) {
-          let host: string | undefined
-          try {
-            host = from.origin === "null" ? undefined : new URL(from.origin).host.toLowerCase()
-          } catch {
-            host = undefined
-          }
-          if (host === undefined || (host !== accessHost && host !== from.host?.toLowerCase())) {
-            return yield* new Forbidden({
-              message: "Cross-site request refused.",
-              detail: "The request's Origin is not this service."
-            })
-          }
-        }
+      Effect.suspend(() => {
+        const refusal = crossSiteRefusal(from, accessHost)
+        return refusal === undefined
+          ? Effect.void
+          : Effect.fail(new Forbidden({ message: "Cross-site request refused.", detail: refusal }))
       })
 
     /** POST /oauth2/sign-in: a password sign-in from the sign-in page; the session token, or the page again. */

@@ -27,7 +27,7 @@
  * or the one the handler chose (`RequestContext.setContentType`).
  */
 import { type HttpApi, OpenApi } from "@effect/platform"
-import { type Auth, Settings, ThisReplica } from "@workbay/core"
+import { accessHostOf, type Auth, crossSiteRefusal, Settings, ThisReplica } from "@workbay/core"
 import { Context, Effect, Exit, type Fiber, Option, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import type { GroupImplementation } from "../Handlers.js"
@@ -35,7 +35,7 @@ import { answerProbe, PROBE_PATHS } from "../Probes.js"
 import { makeRateLimits } from "../RateLimit.js"
 import { type ClientAddress, makeClientAddress, parseAddress } from "../RealIp.js"
 import { isRelayed, RELAY_CLIENT_HEADER } from "../Relay.js"
-import { RequestContext } from "../RequestContext.js"
+import { RequestContext, type RequestContextShape } from "../RequestContext.js"
 import { WebSocketUpgrade } from "../WebSocket.js"
 import { audited } from "./AuditEntry.js"
 import { makeAuthentication } from "./Authenticate.js"
@@ -47,7 +47,7 @@ import { type HttpOptions, resolveOptions } from "./Options.js"
 import { header } from "./Raw.js"
 import type { BodyLimit, RawRequest, RawResponse } from "./Raw.js"
 import { makeRequestRunner, requestContext } from "./RequestRuntime.js"
-import { JSON_HEADERS, makeResponder, withoutBody } from "./Respond.js"
+import { json, JSON_HEADERS, makeResponder, responseBody, withoutBody } from "./Respond.js"
 import { type CompiledRoute, compileRoutes } from "./Route.js"
 import { makeUpgrades } from "./Upgrade.js"
 
@@ -89,6 +89,9 @@ export interface Dispatcher {
   readonly options: HttpOptions
 }
 
+/** Methods that change nothing: a cross-site one is harmless (CrossSite.ts). */
+const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
+
 /**
  * Compiles `api` and its group implementations into a dispatcher running on
  * `runtime`. Every endpoint must have a handler.
@@ -106,6 +109,11 @@ export const makeDispatcher = <R>(
   )
   const routes = compileRoutes(api, implementations, rateLimits, settings, resolved)
   const clientAddress = makeClientAddress(settings)
+  const accessHost = accessHostOf(settings.accessUrl)
+  /** The token came from the session cookie: no session header and no bearer (a browser adds neither by itself). */
+  const cookieAuthenticated = (req: RawRequest, ctx: RequestContextShape) =>
+    header(req.headers, resolved.sessionHeader) === undefined && header(req.headers, "authorization") === undefined &&
+    ctx.cookie(resolved.sessionCookie) !== undefined
   const relaySecret = Option.match(Context.getOption(runtime.context as Context.Context<unknown>, ThisReplica), {
     onNone: () => "",
     onSome: (r) => r.relaySecret
@@ -169,6 +177,18 @@ export const makeDispatcher = <R>(
     // A route that takes callers answers a request without a token at once.
     const token = route.authenticated === "none" ? undefined : sessionTokenOf(req, exchange.ctx, resolved) ?? ""
     if (token === "") return respond(authentication.missing(requestId))
+    // A state change with the browser's own credentials (the session cookie, not a header it never
+    // adds by itself) is refused when the browser says another site made it (CrossSite.ts).
+    if (token !== undefined && !SAFE_METHODS.has(method) && cookieAuthenticated(req, exchange.ctx)) {
+      const refusal = crossSiteRefusal({
+        origin: header(req.headers, "origin"),
+        secFetchSite: header(req.headers, "sec-fetch-site"),
+        host: header(req.headers, "host")
+      }, accessHost)
+      if (refusal !== undefined) {
+        return respond(json(403, responseBody("Cross-site request refused.", refusal), { "x-request-id": requestId }))
+      }
+    }
     const context = requestContext(runtime.context, RequestContext, exchange.ctx)
     const services = context.unsafeMap
     if (seen !== undefined) seen.services = services
