@@ -226,21 +226,18 @@ const npm = (args, options) => {
 }
 
 /**
- * Node's Linux executable for `arch`, version `version` (this Node's), from the npm registry
- * (`npm pack node-linux-<arch>@<version>`), kept in node_modules/.cache/workbay-node-<arch>/<version>/node.
- * Throws when it cannot be fetched (offline).
+ * Fetches one file (`inside`, a path in the package, e.g. `bin/node`) of the npm package
+ * `spec` (`name@version`) with `npm pack` (no retries, a 60 s timeout) and moves it to `dest`,
+ * with `mode` when given. A work folder beside `dest` is removed either way. Throws with npm's
+ * first error line when it cannot be fetched (offline).
  */
-const foreignNode = async (arch, version) => {
-  const dir = join(nodeCacheDir(arch), version.replace(/^v/, ""))
-  const node = join(dir, "node")
-  if (existsSync(node)) return node
-  mkdirSync(dir, { recursive: true })
-  const work = mkdtempSync(join(dir, ".fetch-"))
+const fetchPackageFile = async (spec, inside, dest, mode) => {
+  const work = mkdtempSync(join(dirname(dest), ".fetch-"))
   try {
     const out = npm(
       [
         "pack",
-        `${NODE_PACKAGE[arch]}@${version.replace(/^v/, "")}`,
+        spec,
         "--pack-destination",
         work,
         "--json",
@@ -252,12 +249,12 @@ const foreignNode = async (arch, version) => {
     )
     const [{ filename }] = JSON.parse(out)
     const { x } = require("tar")
-    await x({ file: join(work, filename), cwd: work, filter: (p) => p === "package/bin/node" })
-    const extracted = join(work, "package/bin/node")
-    if (!existsSync(extracted)) throw new Error(`${filename} has no bin/node`)
-    chmodSync(extracted, 0o755)
-    renameSync(extracted, node)
-    return node
+    await x({ file: join(work, filename), cwd: work, filter: (p) => p === `package/${inside}` })
+    const extracted = join(work, "package", inside)
+    if (!existsSync(extracted)) throw new Error(`${filename} has no ${inside}`)
+    if (mode !== undefined) chmodSync(extracted, mode)
+    renameSync(extracted, dest)
+    return dest
   } catch (e) {
     // npm's first error line says why (its last only where its log is).
     const stderr = String(e?.stderr ?? "").split("\n").find((l) => /^npm error (?!A complete log)/.test(l))
@@ -265,6 +262,19 @@ const foreignNode = async (arch, version) => {
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
+}
+
+/**
+ * Node's Linux executable for `arch`, version `version` (this Node's), from the npm registry
+ * (`npm pack node-linux-<arch>@<version>`), kept in node_modules/.cache/workbay-node-<arch>/<version>/node.
+ * Throws when it cannot be fetched (offline).
+ */
+const foreignNode = async (arch, version) => {
+  const dir = join(nodeCacheDir(arch), version.replace(/^v/, ""))
+  const node = join(dir, "node")
+  if (existsSync(node)) return node
+  mkdirSync(dir, { recursive: true })
+  return fetchPackageFile(`${NODE_PACKAGE[arch]}@${version.replace(/^v/, "")}`, "bin/node", node, 0o755)
 }
 
 /** node-pty's version (its prebuilt packages have the same). */
@@ -291,34 +301,7 @@ const ptyNode = async (arch, fetch = true) => {
   if (existsSync(file)) return file
   if (!fetch) throw new Error(`${pkg}@${version} is not fetched yet`)
   mkdirSync(dir, { recursive: true })
-  const work = mkdtempSync(join(dir, ".fetch-"))
-  try {
-    const out = npm(
-      [
-        "pack",
-        `${pkg}@${version}`,
-        "--pack-destination",
-        work,
-        "--json",
-        "--fetch-retries=0",
-        "--fetch-timeout=60000",
-        "--loglevel=error"
-      ],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 }
-    )
-    const [{ filename }] = JSON.parse(out)
-    const { x } = require("tar")
-    await x({ file: join(work, filename), cwd: work, filter: (p) => p === "package/pty.node" })
-    const extracted = join(work, "package/pty.node")
-    if (!existsSync(extracted)) throw new Error(`${filename} has no pty.node`)
-    renameSync(extracted, file)
-    return file
-  } catch (e) {
-    const stderr = String(e?.stderr ?? "").split("\n").find((l) => /^npm error (?!A complete log)/.test(l))
-    throw new Error(stderr?.replace(/^npm error /, "") ?? (e instanceof Error ? e.message : String(e)))
-  } finally {
-    rmSync(work, { recursive: true, force: true })
-  }
+  return fetchPackageFile(`${pkg}@${version}`, "pty.node", file)
 }
 
 /**
