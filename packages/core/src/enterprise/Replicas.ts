@@ -85,10 +85,12 @@ export class Replicas extends Effect.Service<Replicas>()("@workbay/core/Replicas
     const createdAt = new Date(yield* Clock.currentTimeMillis)
     const staleBefore = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms - REPLICA_STALE_SECONDS * 1000))
 
+    /** The last refresh's round trip (microseconds), written with the next one: one statement a refresh. */
+    let lastLatency = 0
     /** Writes this replica's row now (at start, then every REPLICA_REFRESH_SECONDS). */
     const refresh = Effect.gen(function*() {
       const started = yield* Clock.currentTimeMillis
-      const row = (latency: number): ReplicaRecord => ({
+      yield* repo.upsert({
         id: self.id,
         hostname: hostname(),
         relay_address: self.relayAddress,
@@ -97,11 +99,9 @@ export class Replicas extends Effect.Service<Replicas>()("@workbay/core/Replicas
         created_at: createdAt,
         updated_at: new Date(started),
         error: "",
-        database_latency: latency
+        database_latency: lastLatency
       })
-      yield* repo.upsert(row(0))
-      const latency = Math.max(0, Math.round(((yield* Clock.currentTimeMillis) - started) * 1000))
-      if (latency > 0) yield* repo.upsert(row(latency))
+      lastLatency = Math.max(0, Math.round(((yield* Clock.currentTimeMillis) - started) * 1000))
     }).pipe(span("Replicas.refresh"))
 
     /** The address of a live replica other than this one, by id; none when it is this one, gone or has none. */
