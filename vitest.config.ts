@@ -25,7 +25,7 @@ export default mergeConfig(
   defineConfig({
     test: {
       name: "workbay",
-      include: ["packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts"],
+      include: ["packages/*/test/**/*.test.ts", "packages/dashboard/test/**/*.test.tsx", "examples/test/**/*.test.ts"],
       // A fresh Postgres database for the run (or a loud skip; fails under CI), and the server
       // and agent bundled once for the tests that start them as processes, and the dashboard built.
       globalSetup: [

@@ -7,7 +7,7 @@ export default mergeConfig(
     // The dashboard built (unless current) before its browser tests.
     test: {
       name: "dashboard",
-      include: ["test/**/*.test.ts"],
+      include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
       globalSetup: ["test/globalSetup.ts"],
       testTimeout: 60_000,
       hookTimeout: 30_000

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { Navigate, NavLink, Outlet, useNavigate } from "react-router"
-import { api } from "./api.ts"
-import { useFirstUserExists, useMe } from "./session.ts"
+import { navigation } from "./navigation.ts"
+import { usersApi as api } from "./users/api.ts"
+import { useFirstUserExists, useMe } from "./users/session.ts"
 
 /** The signed-in frame: a skip link, the navigation, the user's name and sign out, then the page. */
 export const Layout = () => {
@@ -28,9 +29,11 @@ export const Layout = () => {
         <span className="brand">Workbay</span>
         <nav aria-label="Main">
           <ul>
-            <li>
-              <NavLink to="/workspaces">Workspaces</NavLink>
-            </li>
+            {navigation.map((entry) => (
+              <li key={entry.to}>
+                <NavLink to={entry.to}>{entry.label}</NavLink>
+              </li>
+            ))}
           </ul>
         </nav>
         <div className="account">

@@ -13,12 +13,9 @@
  * that fails instead. WORKBAY_SCREENSHOTS=1 writes the pages' screenshots (light, and the workspaces in dark) into docs/images.
  */
 import { dashboardDir } from "@workbay/dashboard"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
-import { chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   Client,
@@ -28,19 +25,16 @@ import {
   STRONG_PASSWORD
 } from "../../http/test/support.js"
 import { makeTemplate, SLOW_TEMPLATE } from "../../http/test/workspaces/fixtures.js"
+import {
+  accessibilityViolations,
+  browserAvailable,
+  expectNoProblems,
+  launchBrowser,
+  screenshot,
+  watchedPage
+} from "./browser.js"
 
-const CHROMIUM = "/usr/bin/chromium"
-const available = existsSync(CHROMIUM)
-if (!available) {
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing under CI: the dashboard's browser tests cannot run.`)
-  console.warn(`SKIPPED: the dashboard's browser tests (${CHROMIUM} is missing; node scripts/ensure.mjs installs it).`)
-}
-const SCREENSHOTS = process.env.WORKBAY_SCREENSHOTS === "1"
-const imagesDir = fileURLToPath(new URL("../../../docs/images/", import.meta.url))
-const axeSource = readFileSync(
-  createRequire(fileURLToPath(new URL("../package.json", import.meta.url))).resolve("axe-core/axe.min.js"),
-  "utf8"
-)
+const available = browserAvailable("the dashboard's browser tests")
 
 let srv: ServiceTestServer
 
@@ -153,36 +147,12 @@ describe("serving the dashboard", () => {
   })
 })
 
-/** axe-core in the page: the serious and critical violations (none expected). */
-const accessibilityViolations = async (page: Page) => {
-  // Evaluated through the DevTools protocol, which the page's policy does not govern.
-  await page.evaluate(axeSource)
-  const results = await page.evaluate(() =>
-    (globalThis as unknown as { axe: { run: () => Promise<{ violations: Array<any> }> } }).axe.run()
-  )
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(" ")).join(", ")})`)
-}
-
-const screenshot = async (page: Page, name: string) => {
-  if (SCREENSHOTS) await page.screenshot({ path: join(imagesDir, `dashboard-${name}.png`), fullPage: true })
-}
-
 describe.skipIf(!available)("the dashboard in Chromium", () => {
   it("sets up the first user, lists workspaces live, signs out and in again", async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"]
-    })
+    const browser = await launchBrowser()
     try {
       const context = await browser.newContext({ colorScheme: "light", viewport: { width: 1100, height: 700 } })
-      const page = await context.newPage()
-      const problems: Array<string> = []
-      page.on("console", (m) => {
-        if (m.type() === "error" && !/401|404/.test(m.text())) problems.push(m.text())
-      })
-      page.on("pageerror", (e) => problems.push(e.message))
+      const page = await watchedPage(context)
 
       // No user yet: the setup page.
       await page.goto(srv.url + "/")
@@ -278,7 +248,7 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
       await page.getByRole("searchbox", { name: "Search workspaces" }).press("Enter")
       await page.getByText("No workspaces match").waitFor({ timeout: 15_000 })
 
-      expect(problems).toEqual([])
+      expectNoProblems(page)
     } finally {
       await browser.close()
     }
@@ -295,10 +265,7 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
         oidcSignInText: "Acme SSO"
       }
     })
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"]
-    })
+    const browser = await launchBrowser()
     try {
       const page = await browser.newPage()
       await page.goto(`${sso.srv.url}/login`)

@@ -13,35 +13,23 @@
  */
 import { startAgent } from "@workbay/agent"
 import { dashboardDir } from "@workbay/dashboard"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createRequire } from "node:module"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually, externalAgentWorkspace } from "../../agent/test/support.js"
-import { type Client, type ServiceTestServer, startWithOwner, STRONG_PASSWORD } from "../../http/test/support.js"
+import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
+import {
+  browserAvailable,
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  screenshot,
+  signIn,
+  watchedPage
+} from "./browser.js"
 
-const CHROMIUM = "/usr/bin/chromium"
-const available = existsSync(CHROMIUM)
-if (!available) {
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing under CI: the terminal's browser test cannot run.`)
-  console.warn(`SKIPPED: the terminal's browser test (${CHROMIUM} is missing; node scripts/ensure.mjs installs it).`)
-}
-const axeSource = readFileSync(
-  createRequire(fileURLToPath(new URL("../package.json", import.meta.url))).resolve("axe-core/axe.min.js"),
-  "utf8"
-)
-const accessibilityViolations = async (page: Page) => {
-  await page.evaluate(axeSource)
-  const results = await page.evaluate(() =>
-    (globalThis as unknown as { axe: { run: () => Promise<{ violations: Array<any> }> } }).axe.run()
-  )
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(" ")).join(", ")})`)
-}
+const available = browserAvailable("the terminal's browser test")
 
 describe.skipIf(!available)("the workspace page and the web terminal in Chromium", () => {
   let srv: ServiceTestServer
@@ -70,30 +58,10 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
   })
 
   it("opens the workspace from the list, then its agent's terminal, which survives a reload", async () => {
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu"]
-    })
+    const browser = await launchBrowser()
     try {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 800 } })
-      const problems: Array<string> = []
-      page.on("console", (m) => {
-        if (m.type() === "error" && !/401|404/.test(m.text())) problems.push(m.text())
-      })
-      page.on("pageerror", (e) => problems.push(e.message))
-      // Every CSP violation, reported or not in the console (the init script runs through the
-      // DevTools protocol, which the policy does not govern).
-      await page.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (e) => {
-          console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`)
-        })
-      })
-
-      await page.goto(`${srv.url}/login`)
-      await page.getByLabel("Email").fill("admin@example.com")
-      await page.getByLabel("Password").fill(STRONG_PASSWORD)
-      await page.getByLabel("Password").press("Enter")
-      await page.getByRole("heading", { name: "Workspaces" }).waitFor({ timeout: 15_000 })
+      const page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 800 } }))
+      await signIn(page, srv.url, "admin@example.com")
 
       // The list links each workspace to its page, /@owner/workspace.
       await page.getByRole("link", { name: workspace.name }).click()
@@ -108,13 +76,8 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       await expect.poll(() => row.getByRole("cell", { name: "Ready" }).count(), { timeout: 15_000 }).toBe(1)
       expect(await page.getByRole("button", { name: "Stop" }).isEnabled()).toBe(true)
       expect(await page.getByRole("button", { name: "Start" }).isEnabled()).toBe(false)
-      expect(await accessibilityViolations(page)).toEqual([])
-      if (process.env.WORKBAY_SCREENSHOTS === "1") {
-        await page.screenshot({
-          path: fileURLToPath(new URL("../../../docs/images/dashboard-workspace.png", import.meta.url)),
-          fullPage: true
-        })
-      }
+      await expectAccessible(page)
+      await screenshot(page, "workspace")
 
       // The terminal: the reconnect id written into the URL, the shell's output readable.
       await row.getByRole("link", { name: /Open terminal/ }).click()
@@ -130,11 +93,7 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       await page.keyboard.press("Enter")
       const output = page.getByRole("listitem").filter({ hasText: /^\s*hello-42\s*$/ })
       await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
-      if (process.env.WORKBAY_SCREENSHOTS === "1") {
-        await page.screenshot({
-          path: fileURLToPath(new URL("../../../docs/images/dashboard-terminal.png", import.meta.url))
-        })
-      }
+      await screenshot(page, "terminal", false)
 
       // A reload re-attaches to the same shell: the same id, the output replayed.
       await page.reload()
@@ -150,7 +109,7 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Stopped")
       expect(await page.getByRole("button", { name: "Start" }).isEnabled()).toBe(true)
 
-      expect(problems).toEqual([])
+      expectNoProblems(page)
     } finally {
       await browser.close()
     }

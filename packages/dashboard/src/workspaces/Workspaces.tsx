@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useId } from "react"
 import { Link, useSearchParams } from "react-router"
-import { api, watchWorkspace, type Workspace, type WorkspacesPage as Page } from "../api.ts"
-import { ErrorMessage } from "./Form.tsx"
+import { ErrorMessage } from "../ui/Form.tsx"
+import { watchWorkspace, type Workspace, workspacesApi as api, type WorkspacesPage as Page } from "./api.ts"
 import { workspacePath } from "./Workspace.tsx"
 
 const PAGE_SIZE = 25

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { Navigate, useNavigate } from "react-router"
-import { api } from "../api.ts"
-import { useFirstUserExists, useMe } from "../session.ts"
-import { Card, ErrorMessage, Field, formValues } from "./Form.tsx"
+import { Card, ErrorMessage, Field, formValues } from "../ui/Form.tsx"
+import { usersApi as api } from "./api.ts"
+import { useFirstUserExists, useMe } from "./session.ts"
 
 /** Where a provider's sign-in starts (its callback without a code), coming back to the workspaces. */
 const providerStart = (provider: "oauth2/github" | "oidc") =>

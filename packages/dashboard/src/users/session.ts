@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query"
-import { api } from "./api.ts"
+import { usersApi as api } from "./api.ts"
 
 /** The signed-in user (null when signed out); shared by every page through the query cache. */
 export const useMe = () => useQuery({ queryKey: ["me"], queryFn: api.me })

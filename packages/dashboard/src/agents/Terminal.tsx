@@ -3,9 +3,10 @@ import { Terminal } from "@xterm/xterm"
 import "@xterm/xterm/css/xterm.css"
 import { useEffect, useRef, useState } from "react"
 import { Link, Navigate, useParams } from "react-router"
-import { agentsOf, webSocketUrl } from "../api.ts"
-import { ErrorMessage } from "./Form.tsx"
-import { ownerOf, useWorkspace, workspacePath } from "./Workspace.tsx"
+import { webSocketUrl } from "../api/client.ts"
+import { ErrorMessage } from "../ui/Form.tsx"
+import { agentsOf } from "../workspaces/api.ts"
+import { ownerOf, useWorkspace, workspacePath } from "../workspaces/Workspace.tsx"
 
 /**
  * The reconnect id of this page's terminal session: the URL's `?reconnect=`, or a new one written

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react"
-import { ApiError } from "../api.ts"
+import { ApiError } from "../api/client.ts"
 
 /** A labelled input (the label names it for assistive technology). */
 export const Field = (
@@ -19,13 +19,22 @@ export const Field = (
   </div>
 )
 
-/** The service's message (and detail) for a failed request, announced. */
+/** The service's message (and detail, and one line per bad field) for a failed request, announced. */
 export const ErrorMessage = ({ error }: { error: Error | null }) =>
   error === null ? null : (
-    <p role="alert" className="error">
-      {error.message}
-      {error instanceof ApiError && error.detail !== undefined && error.detail !== "" ? `: ${error.detail}` : ""}
-    </p>
+    <div role="alert" className="error">
+      <p>
+        {error.message}
+        {error instanceof ApiError && error.detail !== undefined && error.detail !== "" ? `: ${error.detail}` : ""}
+      </p>
+      {error instanceof ApiError && error.validations.length > 0
+        ? (
+          <ul>
+            {error.validations.map((v) => <li key={v.field}>{v.field}: {v.detail}</li>)}
+          </ul>
+        )
+        : null}
+    </div>
   )
 
 /** The centered card of the signed-out pages. */

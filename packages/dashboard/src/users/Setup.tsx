@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { Navigate, useNavigate } from "react-router"
-import { api } from "../api.ts"
-import { useFirstUserExists } from "../session.ts"
-import { Card, ErrorMessage, Field, formValues } from "./Form.tsx"
+import { Card, ErrorMessage, Field, formValues } from "../ui/Form.tsx"
+import { usersApi as api } from "./api.ts"
+import { useFirstUserExists } from "./session.ts"
 
 /** The first user (the owner), when none exists yet: `POST /users/first`, then signed in. */
 export const SetupPage = () => {

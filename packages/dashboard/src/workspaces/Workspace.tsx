@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect } from "react"
 import { Link, Navigate, useParams } from "react-router"
-import { agentsOf, api, watchWorkspace, type Workspace } from "../api.ts"
-import { ErrorMessage } from "./Form.tsx"
+import { ErrorMessage } from "../ui/Form.tsx"
+import { agentsOf, watchWorkspace, type Workspace, workspacesApi as api } from "./api.ts"
 
 const capitalized = (s: string) => (s === "" ? s : s.charAt(0).toUpperCase() + s.slice(1)).replaceAll("_", " ")
 

@@ -1,0 +1,23 @@
+/**
+ * Every page of the dashboard, by area (each area's `routes.tsx` lists its pages and its entries
+ * in the main navigation, joined in `navigation.ts`); `main.tsx` makes the router of them.
+ */
+import { Navigate, type RouteObject } from "react-router"
+import { agentsRoutes } from "./agents/routes.tsx"
+import { Layout } from "./Layout.tsx"
+import { usersSignedOutRoutes } from "./users/routes.tsx"
+import { workspacesRoutes } from "./workspaces/routes.tsx"
+
+export const routes: Array<RouteObject> = [
+  ...usersSignedOutRoutes,
+  {
+    path: "/",
+    element: <Layout />,
+    children: [
+      { index: true, element: <Navigate to="/workspaces" replace /> },
+      ...workspacesRoutes,
+      ...agentsRoutes,
+      { path: "*", element: <Navigate to="/workspaces" replace /> }
+    ]
+  }
+]
