@@ -4,7 +4,7 @@ import type { NavEntry } from "../navigation.ts"
 
 // The templates' pages are chunks of their own, loaded when a templates page is opened (the
 // README's Markdown renderer is a further chunk, loaded when a README is shown).
-const page = <M>(load: () => Promise<M>, pick: (m: M) => ComponentType) => {
+function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
   const Page = lazy(() => load().then((m) => ({ default: pick(m) })))
   return (
     <Suspense fallback={<p role="status">Loading…</p>}>
