@@ -121,6 +121,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     await expect.poll(status, { timeout: 15_000 }).toBe("Succeeded")
     expect(await log.textContent()).toContain("Workspace ready")
     await expectAccessible(page)
+    await screenshot(page, "template-create")
 
     await page.getByRole("textbox", { name: "Name", exact: true }).fill("basic")
     await page.getByRole("textbox", { name: "Display name" }).fill("Basic")
@@ -131,10 +132,13 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     expect(new URL(page.url()).pathname).toBe("/templates/basic")
     // The README, rendered from Markdown (its headings under the page's).
     await page.getByRole("heading", { name: "Basic workspace", level: 3 }).waitFor()
+    // (without the starter's front matter)
+    expect(await page.getByRole("region", { name: "README" }).textContent()).not.toContain("display_name")
     expect(await page.getByRole("link", { name: "Create workspace" }).getAttribute("href")).toBe(
       "/templates/basic/workspace"
     )
     await expectAccessible(page)
+    await screenshot(page, "template")
   })
 
   it("makes one from an uploaded archive, asking for its required variable; its README's HTML stays inert", async () => {
@@ -204,6 +208,8 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     await page.getByRole("button", { name: `Archive ${first}` }).click()
     await expect.poll(() => row(first).getByRole("cell", { name: "Archived" }).count()).toBe(1)
     expect(await page.getByRole("button", { name: `Unarchive ${first}` }).count()).toBe(1)
+    await expectAccessible(page)
+    await screenshot(page, "template-versions")
 
     await tab("Summary").click()
     await page.getByRole("heading", { name: "Second version", level: 3 }).waitFor()

@@ -53,30 +53,32 @@ export const VersionsPage = () => {
                     </td>
                     <td>{jobStatus(v)}</td>
                     <td>{active ? "Active" : v.archived ? "Archived" : "—"}</td>
-                    <td className="row-actions">
-                      {!active && !v.archived && v.job.status === "succeeded"
-                        ? (
+                    <td>
+                      <div className="row-actions">
+                        {!active && !v.archived && v.job.status === "succeeded"
+                          ? (
+                            <button
+                              type="button"
+                              aria-label={`Promote ${v.name}`}
+                              disabled={actions.busy}
+                              onClick={() => actions.promote(v.id)}
+                            >
+                              Promote
+                            </button>
+                          )
+                          : null}
+                        {active ? null : (
                           <button
                             type="button"
-                            aria-label={`Promote ${v.name}`}
+                            className="secondary"
+                            aria-label={`${v.archived ? "Unarchive" : "Archive"} ${v.name}`}
                             disabled={actions.busy}
-                            onClick={() => actions.promote(v.id)}
+                            onClick={() => actions.archive(v.id, !v.archived)}
                           >
-                            Promote
+                            {v.archived ? "Unarchive" : "Archive"}
                           </button>
-                        )
-                        : null}
-                      {active ? null : (
-                        <button
-                          type="button"
-                          className="secondary"
-                          aria-label={`${v.archived ? "Unarchive" : "Archive"} ${v.name}`}
-                          disabled={actions.busy}
-                          onClick={() => actions.archive(v.id, !v.archived)}
-                        >
-                          {v.archived ? "Unarchive" : "Archive"}
-                        </button>
-                      )}
+                        )}
+                      </div>
                     </td>
                   </tr>
                 )

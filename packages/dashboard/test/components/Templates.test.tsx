@@ -9,7 +9,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { archiveType, type TemplateVariable } from "../../src/templates/api.ts"
 import { insightsRange } from "../../src/templates/Insights.tsx"
-import { Markdown } from "../../src/templates/Markdown.tsx"
+import { Markdown, withoutFrontMatter } from "../../src/templates/Markdown.tsx"
 import { settingsBody } from "../../src/templates/Settings.tsx"
 import { VariablesForm, variablesToAsk, variableValues } from "../../src/templates/VariablesForm.tsx"
 
@@ -167,5 +167,13 @@ describe("Markdown", () => {
     expect(container.querySelector("script, img, b")).toBeNull()
     const link = container.querySelector("a")
     expect([link?.textContent, link?.getAttribute("href")]).toEqual(["x", ""])
+  })
+})
+
+describe("withoutFrontMatter", () => {
+  it("leaves out a leading YAML front matter, and nothing else", () => {
+    expect(withoutFrontMatter("---\ndisplay_name: Basic\ntags: [a]\n---\n\n# Basic\n")).toBe("\n# Basic\n")
+    expect(withoutFrontMatter("# Title\n\n---\n\ntext\n---\n")).toBe("# Title\n\n---\n\ntext\n---\n")
+    expect(withoutFrontMatter("---\nunclosed\n")).toBe("---\nunclosed\n")
   })
 })
