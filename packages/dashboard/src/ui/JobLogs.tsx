@@ -69,9 +69,15 @@ export const useJobLogs = (path: string | undefined) => {
 
 const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" })
 
-/** The log of `path`, live, in a scrolling region named `label` (role "log"). */
-export const JobLogs = ({ path, label }: { path: string | undefined; label: string }) => {
+/**
+ * The log of `path`, live, in a scrolling region named `label` (role "log"); `onDone` is called
+ * once the service closed the stream (the job ended), to read the job's outcome then.
+ */
+export const JobLogs = ({ path, label, onDone }: { path: string | undefined; label: string; onDone?: () => void }) => {
   const { rows, lines, done } = useJobLogs(path)
+  useEffect(() => {
+    if (done) onDone?.()
+  }, [done])
   const scroller = useRef<HTMLDivElement>(null)
   const atBottom = useRef(true)
   const virtual = useVirtualizer({

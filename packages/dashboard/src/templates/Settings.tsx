@@ -1,0 +1,195 @@
+/**
+ * A template's settings (`/templates/:template/settings`): `PATCH /templates/{id}` with its
+ * general fields and schedule defaults, the service's message shown under each field it refuses;
+ * and deleting the template (`DELETE /templates/{id}`), confirmed first.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query"
+import { useNavigate } from "react-router"
+import { ConfirmButton } from "../ui/Confirm.tsx"
+import { ErrorMessage } from "../ui/Form.tsx"
+import { fieldError, type Template, templatesApi as api, type UpdateTemplateMeta } from "./api.ts"
+import { CheckField, TextField } from "./Fields.tsx"
+import { templateKey, useTemplate } from "./Template.tsx"
+import { templatePath } from "./Templates.tsx"
+
+const HOUR = 3_600_000
+
+const LEVELS = ["owner", "authenticated", "organization", "public"] as const
+
+/** Hours as the number field shows them (no trailing zeros), from milliseconds. */
+const hours = (ms: number) => String(Math.round((ms / HOUR) * 1000) / 1000)
+
+/** The form's values as an UpdateTemplateMeta (hours into milliseconds, checkboxes into booleans). */
+export const settingsBody = (form: FormData): UpdateTemplateMeta => {
+  const text = (name: string) => String(form.get(name) ?? "").trim()
+  const ms = (name: string) => {
+    const v = text(name)
+    // Not a number: sent as it is, for the service to name the field.
+    return v === "" ? 0 : Number.isFinite(Number(v)) ? Math.round(Number(v) * HOUR) : Number.NaN
+  }
+  const level = text("max_port_share_level")
+  return {
+    name: text("name"),
+    display_name: text("display_name"),
+    description: text("description"),
+    icon: text("icon"),
+    default_ttl_ms: ms("default_ttl_ms"),
+    activity_bump_ms: ms("activity_bump_ms"),
+    allow_user_cancel_workspace_jobs: form.get("allow_user_cancel_workspace_jobs") !== null,
+    allow_user_autostart: form.get("allow_user_autostart") !== null,
+    allow_user_autostop: form.get("allow_user_autostop") !== null,
+    require_active_version: form.get("require_active_version") !== null,
+    deprecation_message: text("deprecation_message"),
+    ...(LEVELS.includes(level as (typeof LEVELS)[number])
+      ? { max_port_share_level: level as (typeof LEVELS)[number] }
+      : {})
+  }
+}
+
+export const SettingsPage = () => {
+  const t = useTemplate()
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const save = useMutation({
+    mutationFn: (body: UpdateTemplateMeta) => api.update(t.id, body),
+    onSuccess: (updated) => {
+      void queryClient.invalidateQueries({ queryKey: ["templates"] })
+      if (updated === undefined) return
+      queryClient.setQueryData(templateKey(updated.name), updated)
+      if (updated.name !== t.name) navigate(`${templatePath(updated.name)}/settings`, { replace: true })
+    }
+  })
+  const remove = useMutation({
+    mutationFn: () => api.remove(t.id),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: templateKey(t.name) })
+      void queryClient.invalidateQueries({ queryKey: ["templates"] })
+      navigate("/templates", { replace: true })
+    }
+  })
+  const error = (field: string) => fieldError(save.error, field)
+  return (
+    <>
+      <form
+        noValidate
+        aria-labelledby="settings"
+        className="settings"
+        onSubmit={(e) => {
+          e.preventDefault()
+          save.mutate(settingsBody(new FormData(e.currentTarget)))
+        }}
+        key={t.updated_at}
+      >
+        <h2 id="settings">Settings</h2>
+        <fieldset>
+          <legend>General</legend>
+          <TextField label="Name" name="name" defaultValue={t.name} required error={error("name")} />
+          <TextField
+            label="Display name"
+            name="display_name"
+            defaultValue={t.display_name}
+            error={error("display_name")}
+          />
+          <TextField
+            label="Description"
+            name="description"
+            defaultValue={t.description}
+            multiline
+            error={error("description")}
+          />
+          <TextField
+            label="Icon"
+            name="icon"
+            defaultValue={t.icon}
+            hint="A URL or a path such as /icon/code.svg."
+            error={error("icon")}
+          />
+          <TextField
+            label="Deprecation message"
+            name="deprecation_message"
+            defaultValue={t.deprecation_message}
+            hint="Deprecates the template when not empty: it is no longer listed for new workspaces."
+            error={error("deprecation_message")}
+          />
+        </fieldset>
+        <fieldset>
+          <legend>Schedule</legend>
+          <TextField
+            label="Default autostop (hours)"
+            name="default_ttl_ms"
+            type="number"
+            step="any"
+            defaultValue={hours(t.default_ttl_ms)}
+            hint="How long a workspace runs after it starts; 0 for no autostop."
+            error={error("default_ttl_ms")}
+          />
+          <TextField
+            label="Activity bump (hours)"
+            name="activity_bump_ms"
+            type="number"
+            step="any"
+            defaultValue={hours(t.activity_bump_ms)}
+            hint="How much use of a workspace pushes its autostop back."
+            error={error("activity_bump_ms")}
+          />
+          <CheckField
+            label="Allow users to autostart workspaces"
+            name="allow_user_autostart"
+            defaultChecked={t.allow_user_autostart}
+            error={error("allow_user_autostart")}
+          />
+          <CheckField
+            label="Allow users to customize autostop"
+            name="allow_user_autostop"
+            defaultChecked={t.allow_user_autostop}
+            error={error("allow_user_autostop")}
+          />
+        </fieldset>
+        <fieldset>
+          <legend>Operations</legend>
+          <CheckField
+            label="Allow users to cancel in-progress workspace jobs"
+            name="allow_user_cancel_workspace_jobs"
+            defaultChecked={t.allow_user_cancel_workspace_jobs}
+            error={error("allow_user_cancel_workspace_jobs")}
+          />
+          <CheckField
+            label="Require the active version for workspace builds"
+            name="require_active_version"
+            defaultChecked={t.require_active_version}
+            error={error("require_active_version")}
+          />
+          <div className="field">
+            <label htmlFor="max_port_share_level">Maximum port sharing level</label>
+            <select id="max_port_share_level" name="max_port_share_level" defaultValue={t.max_port_share_level}>
+              {LEVELS.map((l) => <option key={l} value={l}>{l.charAt(0).toUpperCase() + l.slice(1)}</option>)}
+            </select>
+          </div>
+        </fieldset>
+        <ErrorMessage error={save.error} />
+        {save.isSuccess ? <p role="status">Settings saved.</p> : null}
+        <button type="submit" disabled={save.isPending}>Save settings</button>
+      </form>
+      <DeleteTemplate template={t} pending={remove.isPending} onDelete={() => remove.mutate()} />
+      <ErrorMessage error={remove.error} />
+    </>
+  )
+}
+
+const DeleteTemplate = (
+  { template, pending, onDelete }: { template: Template; pending: boolean; onDelete: () => void }
+) => (
+  <section aria-labelledby="danger" className="danger-zone">
+    <h2 id="danger">Delete this template</h2>
+    <p>A template can be deleted once no workspace uses it.</p>
+    <ConfirmButton
+      label="Delete template"
+      title={`Delete ${template.name}?`}
+      danger
+      disabled={pending}
+      onConfirm={onDelete}
+    >
+      <p>The template {template.name} and its versions will be deleted. This cannot be undone.</p>
+    </ConfirmButton>
+  </section>
+)

@@ -1,0 +1,151 @@
+/**
+ * The templates area's calls: templates and their versions, starter templates, archive uploads,
+ * the access list and the insights report. Templates are looked up by name in the default
+ * organization (`/organizations/default/...`), as the dashboard's `/templates/:template` reads.
+ */
+import { ApiError, client, isStatus, type Schemas, unwrap } from "../api/client.ts"
+
+export type Template = Schemas["Template"]
+export type TemplateVersion = Schemas["TemplateVersion"]
+export type TemplateExample = Schemas["TemplateExample"]
+export type TemplateVariable = Schemas["TemplateVersionVariable"]
+export type TemplateACL = Schemas["TemplateACL"]
+export type VariableValue = Schemas["VariableValue"]
+export type UpdateTemplateMeta = Schemas["UpdateTemplateMeta"]
+export type TemplateRole = "admin" | "use"
+
+/** The organization the dashboard creates templates in and looks them up by name in. */
+export const ORGANIZATION = "default"
+
+/** Where a new version's archive comes from: a starter template, or a file uploaded first. */
+export type VersionSource = { readonly exampleId: string } | { readonly fileId: string; readonly provisioner: string }
+
+/** The content type the service takes for an archive: zip by its name or type, else tar. */
+export const archiveType = (file: { readonly name: string; readonly type: string }) =>
+  file.type === "application/zip" || file.type === "application/x-zip-compressed" ||
+    file.name.toLowerCase().endsWith(".zip")
+    ? "application/zip"
+    : "application/x-tar"
+
+const path = { organization: ORGANIZATION }
+
+export const templatesApi = {
+  templates: () => unwrap(client.GET("/api/v2/templates")),
+  template: (name: string) =>
+    unwrap(
+      client.GET("/api/v2/organizations/{organization}/templates/{templatename}", {
+        params: { path: { ...path, templatename: name } }
+      })
+    ),
+  examples: () => unwrap(client.GET("/api/v2/organizations/{organization}/templates/examples", { params: { path } })),
+  /** The provisioner types the organization's provisioners serve (for uploaded archives). */
+  provisioners: async () => {
+    const daemons = await unwrap(
+      client.GET("/api/v2/organizations/{organization}/provisionerdaemons", { params: { path } })
+    )
+    return [...new Set(daemons.flatMap((d) => d.provisioners))].sort()
+  },
+  /** Uploads an archive (`POST /files`, tar or zip by `archiveType`); answers the file's id. */
+  upload: async (file: File) => {
+    const answer = await unwrap(
+      client.POST("/api/v2/files", {
+        // The archive's bytes as they are (the typed body is the schema's string).
+        body: file as unknown as string,
+        bodySerializer: (body) => body as unknown as BodyInit,
+        headers: { "Content-Type": archiveType(file) }
+      })
+    )
+    return answer.hash
+  },
+  createVersion: (
+    source: VersionSource,
+    options: { templateId?: string; variables?: ReadonlyArray<VariableValue> } = {}
+  ) =>
+    unwrap(
+      client.POST("/api/v2/organizations/{organization}/templateversions", {
+        params: { path },
+        body: {
+          storage_method: "file",
+          // A starter template is imported by the provisioner it is written for, whatever this says.
+          ...("exampleId" in source
+            ? { example_id: source.exampleId, provisioner: "workbay" }
+            : { file_id: source.fileId, provisioner: source.provisioner }),
+          ...(options.templateId === undefined ? {} : { template_id: options.templateId }),
+          ...(options.variables === undefined || options.variables.length === 0
+            ? {}
+            : { user_variable_values: [...options.variables] })
+        }
+      })
+    ),
+  version: (id: string) =>
+    unwrap(client.GET("/api/v2/templateversions/{templateversion}", { params: { path: { templateversion: id } } })),
+  variables: (id: string) =>
+    unwrap(
+      client.GET("/api/v2/templateversions/{templateversion}/variables", { params: { path: { templateversion: id } } })
+    ),
+  createTemplate: (body: { name: string; display_name: string; description: string; template_version_id: string }) =>
+    unwrap(client.POST("/api/v2/organizations/{organization}/templates", { params: { path }, body })),
+  versions: (template: string) =>
+    unwrap(
+      client.GET("/api/v2/templates/{template}/versions", {
+        params: { path: { template }, query: { include_archived: "true" } }
+      })
+    ),
+  promote: (template: string, id: string) =>
+    unwrap(client.PATCH("/api/v2/templates/{template}/versions", { params: { path: { template } }, body: { id } })),
+  archive: (id: string, archived: boolean) =>
+    archived
+      ? unwrap(
+        client.POST("/api/v2/templateversions/{templateversion}/archive", { params: { path: { templateversion: id } } })
+      )
+      : unwrap(
+        client.POST("/api/v2/templateversions/{templateversion}/unarchive", {
+          params: { path: { templateversion: id } }
+        })
+      ),
+  /** Changes the template; `undefined` when nothing changed (the service answers 304). */
+  update: async (template: string, body: UpdateTemplateMeta) => {
+    try {
+      return await unwrap(client.PATCH("/api/v2/templates/{template}", { params: { path: { template } }, body }))
+    } catch (e) {
+      if (isStatus(e, 304)) return undefined
+      throw e
+    }
+  },
+  remove: (template: string) =>
+    unwrap(client.DELETE("/api/v2/templates/{template}", { params: { path: { template } } })),
+  acl: (template: string) => unwrap(client.GET("/api/v2/templates/{template}/acl", { params: { path: { template } } })),
+  aclAvailable: (template: string, q: string) =>
+    unwrap(
+      client.GET("/api/v2/templates/{template}/acl/available", {
+        params: { path: { template }, query: { q, limit: "20" } }
+      })
+    ),
+  /** Sets (a role) or removes (`""`) access list entries. */
+  updateAcl: (
+    template: string,
+    perms: { user_perms?: Record<string, TemplateRole | "">; group_perms?: Record<string, TemplateRole | ""> }
+  ) => unwrap(client.PATCH("/api/v2/templates/{template}/acl", { params: { path: { template } }, body: perms })),
+  insights: (template: string, startTime: string, endTime: string) =>
+    unwrap(
+      client.GET("/api/v2/insights/templates", {
+        params: { query: { template_ids: [template], start_time: startTime, end_time: endTime, interval: "day" } }
+      })
+    )
+}
+
+/** Whether a version's import failed for want of required template variables. */
+export const needsVariables = (version: TemplateVersion) =>
+  version.job.status === "failed" && version.job.error_code === "REQUIRED_TEMPLATE_VARIABLES"
+
+/** Whether a version's import is over (in any way). */
+export const importEnded = (version: TemplateVersion) =>
+  !["pending", "running", "canceling"].includes(version.job.status)
+
+/** A template's name as people read it: its display name, else its name. */
+export const displayName = (t: { readonly name: string; readonly display_name: string }) =>
+  t.display_name.trim() === "" ? t.name : t.display_name
+
+/** The service's message for a field (one of its validations), if any. */
+export const fieldError = (error: Error | null, field: string) =>
+  error instanceof ApiError ? error.validations.find((v) => v.field === field)?.detail : undefined

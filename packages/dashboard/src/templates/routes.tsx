@@ -1,0 +1,35 @@
+import { type ComponentType, lazy, Suspense } from "react"
+import type { RouteObject } from "react-router"
+import type { NavEntry } from "../navigation.ts"
+
+// The templates' pages are chunks of their own, loaded when a templates page is opened (the
+// README's Markdown renderer is a further chunk, loaded when a README is shown).
+function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
+  const Page = lazy(() => load().then((m) => ({ default: pick(m) })))
+  return (
+    <Suspense fallback={<p role="status">Loading…</p>}>
+      <Page />
+    </Suspense>
+  )
+}
+
+const list = () => import("./Templates.tsx")
+const template = () => import("./Template.tsx")
+
+export const templatesRoutes: Array<RouteObject> = [
+  { path: "templates", element: page(list, (m) => m.TemplatesPage) },
+  { path: "templates/new", element: page(() => import("./CreateTemplate.tsx"), (m) => m.CreateTemplatePage) },
+  {
+    path: "templates/:template",
+    element: page(template, (m) => m.TemplateLayout),
+    children: [
+      { index: true, element: page(template, (m) => m.TemplateSummary) },
+      { path: "versions", element: page(() => import("./Versions.tsx"), (m) => m.VersionsPage) },
+      { path: "settings", element: page(() => import("./Settings.tsx"), (m) => m.SettingsPage) },
+      { path: "permissions", element: page(() => import("./Permissions.tsx"), (m) => m.PermissionsPage) },
+      { path: "insights", element: page(() => import("./Insights.tsx"), (m) => m.InsightsPage) }
+    ]
+  }
+]
+
+export const templatesNav: Array<NavEntry> = [{ to: "/templates", label: "Templates" }]

@@ -1,0 +1,179 @@
+// @vitest-environment happy-dom
+/**
+ * The templates area's logic without a browser (happy-dom and Testing Library): the template
+ * variables' form (which variables it asks for after a failed import, how it checks and reads
+ * them), the settings form's body, the insights' range, the archive's content type, and the
+ * README's Markdown with raw HTML in it.
+ */
+import { cleanup, fireEvent, render, screen } from "@testing-library/react"
+import { afterEach, describe, expect, it, vi } from "vitest"
+import { archiveType, type TemplateVariable } from "../../src/templates/api.ts"
+import { insightsRange } from "../../src/templates/Insights.tsx"
+import { Markdown, withoutFrontMatter } from "../../src/templates/Markdown.tsx"
+import { settingsBody } from "../../src/templates/Settings.tsx"
+import { VariablesForm, variablesToAsk, variableValues } from "../../src/templates/VariablesForm.tsx"
+
+afterEach(cleanup)
+
+const variable = (v: Partial<TemplateVariable> & { name: string }): TemplateVariable => ({
+  description: "",
+  type: "string",
+  value: "",
+  default_value: "",
+  required: false,
+  sensitive: false,
+  ...v
+})
+
+const failed = (error: string) => ({ job: { error, error_code: "REQUIRED_TEMPLATE_VARIABLES" as const } }) as never
+
+describe("variablesToAsk", () => {
+  it("adds the required variables the import's message names and the service did not list", () => {
+    const asked = variablesToAsk(failed("Required template variables need values: region, project."), [
+      variable({ name: "region", description: "Where.", required: true })
+    ])
+    expect(asked.map((v) => [v.name, v.required, v.description])).toEqual([
+      ["region", true, "Where."],
+      ["project", true, ""]
+    ])
+  })
+
+  it("asks for the listed variables alone when the message names none", () => {
+    expect(variablesToAsk(failed("Something else."), [variable({ name: "a" })]).map((v) => v.name)).toEqual(["a"])
+  })
+})
+
+describe("variableValues", () => {
+  const vars = [
+    variable({ name: "project", required: true }),
+    variable({ name: "cpus", type: "number" }),
+    variable({ name: "debug", type: "bool" }),
+    variable({ name: "note" })
+  ]
+  const reader = (values: Record<string, string>) => (name: string) => values[name] ?? null
+
+  it("reads every field, trimmed; a bool is its checkbox; an empty optional one is left to its default", () => {
+    expect(variableValues(vars, reader({ project: " apollo ", cpus: "4", debug: "on", note: "" }))).toEqual({
+      values: [
+        { name: "project", value: "apollo" },
+        { name: "cpus", value: "4" },
+        { name: "debug", value: "true" }
+      ],
+      errors: {}
+    })
+    expect(variableValues(vars, reader({ project: "x" })).values).toContainEqual({ name: "debug", value: "false" })
+  })
+
+  it("names each bad field: a required one left empty, a number that is not one", () => {
+    expect(variableValues(vars, reader({ project: "  ", cpus: "four" })).errors).toEqual({
+      project: "A value is required.",
+      cpus: "Must be a number."
+    })
+  })
+})
+
+describe("VariablesForm", () => {
+  const vars = [
+    variable({ name: "project", required: true, description: "The project's name." }),
+    variable({ name: "token", sensitive: true, value: "*redacted*" }),
+    variable({ name: "region", default_value: "eu" })
+  ]
+
+  it("labels each field, describes it, and refuses an empty required one with an announced message", () => {
+    const onSubmit = vi.fn()
+    render(<VariablesForm variables={vars} onSubmit={onSubmit} />)
+    const project = screen.getByRole("textbox", { name: "project (required)" })
+    expect(project.getAttribute("aria-describedby")).toContain("-hint")
+    // A sensitive variable is a password field, never filled with what the service redacted.
+    expect((screen.getByLabelText("token") as HTMLInputElement).type).toBe("password")
+    expect((screen.getByLabelText("token") as HTMLInputElement).value).toBe("")
+    expect((screen.getByRole("textbox", { name: "region" }) as HTMLInputElement).value).toBe("eu")
+
+    fireEvent.click(screen.getByRole("button", { name: "Import with these values" }))
+    expect(onSubmit).not.toHaveBeenCalled()
+    expect(screen.getByRole("alert").textContent).toContain("project: A value is required.")
+    expect(project.getAttribute("aria-invalid")).toBe("true")
+    expect(project.getAttribute("aria-describedby")).toContain("-error")
+  })
+
+  it("hands over the values once every field is good, keeping those given before", () => {
+    const onSubmit = vi.fn()
+    render(<VariablesForm variables={vars} given={[{ name: "project", value: "apollo" }]} onSubmit={onSubmit} />)
+    expect((screen.getByRole("textbox", { name: "project (required)" }) as HTMLInputElement).value).toBe("apollo")
+    fireEvent.change(screen.getByLabelText("token"), { target: { value: "s3cret" } })
+    fireEvent.click(screen.getByRole("button", { name: "Import with these values" }))
+    expect(onSubmit).toHaveBeenCalledWith([
+      { name: "project", value: "apollo" },
+      { name: "token", value: "s3cret" },
+      { name: "region", value: "eu" }
+    ])
+    expect(screen.queryByRole("alert")).toBeNull()
+  })
+})
+
+describe("settingsBody", () => {
+  it("turns hours into milliseconds and checkboxes into booleans", () => {
+    const form = new FormData()
+    form.set("name", " tpl ")
+    form.set("default_ttl_ms", "1.5")
+    form.set("activity_bump_ms", "")
+    form.set("allow_user_autostart", "on")
+    form.set("max_port_share_level", "public")
+    expect(settingsBody(form)).toMatchObject({
+      name: "tpl",
+      default_ttl_ms: 5_400_000,
+      activity_bump_ms: 0,
+      allow_user_autostart: true,
+      allow_user_autostop: false,
+      allow_user_cancel_workspace_jobs: false,
+      max_port_share_level: "public"
+    })
+    form.set("default_ttl_ms", "-1")
+    form.set("max_port_share_level", "everyone")
+    const bad = settingsBody(form)
+    // Sent as it is: the service names the field.
+    expect(bad.default_ttl_ms).toBe(-3_600_000)
+    expect(bad).not.toHaveProperty("max_port_share_level")
+  })
+})
+
+describe("insightsRange", () => {
+  it("starts on a UTC midnight and ends at the next whole hour", () => {
+    expect(insightsRange(7, Date.parse("2025-03-10T13:20:05.123Z"))).toEqual({
+      start: "2025-03-03T00:00:00Z",
+      end: "2025-03-10T14:00:00Z"
+    })
+    expect(insightsRange(7, Date.parse("2025-03-10T13:00:00Z")).end).toBe("2025-03-10T13:00:00Z")
+  })
+})
+
+describe("archiveType", () => {
+  it("is zip by the file's type or name, else tar", () => {
+    expect(archiveType({ name: "t.zip", type: "" })).toBe("application/zip")
+    expect(archiveType({ name: "t", type: "application/x-zip-compressed" })).toBe("application/zip")
+    expect(archiveType({ name: "t.tar", type: "" })).toBe("application/x-tar")
+  })
+})
+
+describe("Markdown", () => {
+  it("renders Markdown, drops raw HTML and removes javascript: links", () => {
+    const { container } = render(
+      <Markdown>
+        {`# Title\n\n**bold** <b>raw</b>\n\n<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[x](javascript:alert(1))`}
+      </Markdown>
+    )
+    expect(screen.getByRole("heading", { name: "Title", level: 3 })).toBeTruthy()
+    expect(container.querySelector("strong")?.textContent).toBe("bold")
+    expect(container.querySelector("script, img, b")).toBeNull()
+    const link = container.querySelector("a")
+    expect([link?.textContent, link?.getAttribute("href")]).toEqual(["x", ""])
+  })
+})
+
+describe("withoutFrontMatter", () => {
+  it("leaves out a leading YAML front matter, and nothing else", () => {
+    expect(withoutFrontMatter("---\ndisplay_name: Basic\ntags: [a]\n---\n\n# Basic\n")).toBe("\n# Basic\n")
+    expect(withoutFrontMatter("# Title\n\n---\n\ntext\n---\n")).toBe("# Title\n\n---\n\ntext\n---\n")
+    expect(withoutFrontMatter("---\nunclosed\n")).toBe("---\nunclosed\n")
+  })
+})
