@@ -157,7 +157,7 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
         <p className="hint">
           Build #{build.build_number}, {build.transition}, {capitalized(build.job.status)}
         </p>
-        <JobLogs path={`/workspacebuilds/${build.id}/logs`} label={`Logs of build #${build.build_number}`} />
+        <JobLogs path={`/workspacebuilds/${build.id}/logs`} label="Latest build's logs" />
       </section>
 
       <WorkspaceResources workspace={w} />
