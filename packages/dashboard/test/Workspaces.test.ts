@@ -20,7 +20,13 @@
 import { dashboardDir } from "@workbay/dashboard"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, type ServiceTestServer, startWithOwner, type TestUser } from "../../http/test/support.js"
+import {
+  type Client,
+  createUser,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser
+} from "../../http/test/support.js"
 import { createVersion, runJobs } from "../../http/test/templates/versions.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
 import {
@@ -84,7 +90,10 @@ build:
 `
 
 /** The next version: builds slow enough to cancel (one line, after a second and a half). */
-const SLOW_VERSION = TEMPLATE.replace(/build:[^]*$/, `build:\n  logs: ["Slowly"]\n  delay_ms: 1500\n  import_delay_ms: 0\n`)
+const SLOW_VERSION = TEMPLATE.replace(
+  /build:[^]*$/,
+  `build:\n  logs: ["Slowly"]\n  delay_ms: 1500\n  import_delay_ms: 0\n`
+)
 
 const status = (page: Page) => page.getByRole("status", { name: "Workspace status" })
 const expectStatus = (page: Page, value: string) =>
@@ -95,6 +104,8 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
   let owner: Client
   let orgId: string
   let template: { id: string; name: string }
+  /** The same template again, whose versions stay quick (the first one gets a slow version). */
+  let quick: { id: string; name: string }
   let browser: Browser
   let friend: TestUser
   let created: string
@@ -108,6 +119,7 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
       display_name: "Dev machine",
       max_port_share_level: "public"
     })
+    quick = await makeTemplate(srv, owner, orgId, TEMPLATE, { max_port_share_level: "public" })
     // A quota: a group of the owner with an allowance.
     const group = await owner.post(`/organizations/${orgId}/groups`, { name: "quota", quota_allowance: 20 })
     expect(group.status, JSON.stringify(group.body)).toBe(201)
@@ -244,8 +256,8 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
   }, 60_000)
 
   it("saves the schedule, shares with a user, shares a port, and lists a favorite first", async () => {
-    const shared = await makeWorkspace(srv, owner, orgId, template.id, { name: "zz-shared" })
-    await makeWorkspace(srv, owner, orgId, template.id, { name: "aa-other" })
+    const shared = await makeWorkspace(srv, owner, orgId, quick.id, { name: "zz-shared" })
+    await makeWorkspace(srv, owner, orgId, quick.id, { name: "aa-other" })
     const page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 900 } }))
     await signIn(page, srv.url, "admin@example.com")
     await page.goto(`${srv.url}/@admin/${shared.name}`)
@@ -306,7 +318,9 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     expectNoProblems(page)
 
     // The workspace page in the dark theme.
-    const dark = await watchedPage(await browser.newContext({ colorScheme: "dark", viewport: { width: 1100, height: 900 } }))
+    const dark = await watchedPage(
+      await browser.newContext({ colorScheme: "dark", viewport: { width: 1100, height: 900 } })
+    )
     await signIn(dark, srv.url, "admin@example.com")
     await dark.goto(`${srv.url}/@admin/${shared.name}`)
     await expectStatus(dark, "Running")

@@ -42,9 +42,8 @@ const perform = async (w: Workspace, action: Action) => {
     case "cancel":
       return api.cancel(w.latest_build.id)
     case "restart": {
-      const stopped = settled(w.id)
-      await api.build(w.id, "stop")
-      const after = await stopped
+      const stop = await api.build(w.id, "stop")
+      const after = await settled(w.id, stop.id)
       if (after.latest_build.status !== "stopped") {
         throw new Error(`The stop build ended ${after.latest_build.status}: not started again.`)
       }
@@ -86,8 +85,7 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
         <dd>{w.owner_name}</dd>
         <dt>Template</dt>
         <dd>
-          {w.template_display_name !== "" ? w.template_display_name : w.template_name}
-          {" "}
+          {w.template_display_name !== "" ? w.template_display_name : w.template_name}{" "}
           <span className="hint">(version {build.template_version_name})</span>
         </dd>
         <dt>Status</dt>

@@ -6,8 +6,8 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useState } from "react"
-import { JobLogs } from "../ui/JobLogs.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
+import { JobLogs } from "../ui/JobLogs.tsx"
 import { Time } from "../ui/Time.tsx"
 import { type Workspace, type WorkspaceBuild, workspacesApi as api } from "./api.ts"
 import { capitalized } from "./hooks.ts"
@@ -77,7 +77,7 @@ export const WorkspaceTimings = ({ build }: { build: WorkspaceBuild }) => {
     ...(timings.data?.provisioner_timings ?? []).map((t) => ({
       key: `p-${t.stage}-${t.resource}-${t.action}-${t.started_at}`,
       stage: t.stage,
-      what: [t.source, t.resource, t.action].filter((x) => x !== "").join(" "),
+      what: [...new Set([t.source, t.resource, t.action].filter((x) => x !== ""))].join(": "),
       started: t.started_at,
       ended: t.ended_at
     })),

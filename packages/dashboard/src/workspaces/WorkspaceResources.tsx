@@ -65,24 +65,29 @@ export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) =
                         <td>{a.version === "" ? "—" : a.version}</td>
                         <td>{a.last_connected_at === undefined ? "—" : <Time value={a.last_connected_at} />}</td>
                         <td>
-                          {a.apps.filter((app) => !app.hidden && (app.url ?? "") !== "").length === 0 ? "—" : (
-                            <ul className="apps">
-                              {a.apps.filter((app) => !app.hidden && (app.url ?? "") !== "").map((app) => (
-                                <li key={app.id}>
-                                  <a href={appHref(w, a, app)} target="_blank" rel="noreferrer">
-                                    {app.display_name !== undefined && app.display_name !== ""
-                                      ? app.display_name
-                                      : app.slug}
-                                  </a>
-                                </li>
-                              ))}
-                            </ul>
-                          )}
+                          {a.apps.filter((app) => !app.hidden && (app.url ?? "") !== "").length === 0 ?
+                            "—" :
+                            (
+                              <ul className="apps">
+                                {a.apps.filter((app) => !app.hidden && (app.url ?? "") !== "").map((app) => (
+                                  <li key={app.id}>
+                                    <a href={appHref(w, a, app)} target="_blank" rel="noreferrer">
+                                      {app.display_name !== undefined && app.display_name !== ""
+                                        ? app.display_name
+                                        : app.slug}
+                                    </a>
+                                  </li>
+                                ))}
+                              </ul>
+                            )}
                         </td>
                         <td>
                           {a.status === "connected"
                             ? (
-                              <Link to={terminalPath(w.owner_name, w.name, a.name)} aria-label={`Open terminal of ${a.name}`}>
+                              <Link
+                                to={terminalPath(w.owner_name, w.name, a.name)}
+                                aria-label={`Open terminal of ${a.name}`}
+                              >
                                 Open terminal
                               </Link>
                             )

@@ -88,7 +88,11 @@ export const WorkspacesPage = () => {
         ? (
           <p className="empty">
             {q === ""
-              ? <>No workspaces yet. <Link to="/workspaces/new">Create one from a template.</Link></>
+              ? (
+                <>
+                  No workspaces yet. <Link to="/workspaces/new">Create one from a template.</Link>
+                </>
+              )
               : `No workspaces match “${q}”.`}
           </p>
         )

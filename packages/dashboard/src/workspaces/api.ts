@@ -38,9 +38,13 @@ export const workspacesApi = {
       })
     ),
   workspaces: (q: string, limit: number, offset: number) =>
-    unwrap(client.GET("/api/v2/workspaces", { params: { query: { q, limit: String(limit), offset: String(offset) } } })),
+    unwrap(
+      client.GET("/api/v2/workspaces", { params: { query: { q, limit: String(limit), offset: String(offset) } } })
+    ),
   builds: (workspace: string) =>
-    unwrap(client.GET("/api/v2/workspaces/{workspace}/builds", { params: { path: { workspace }, query: { limit: "25" } } })),
+    unwrap(
+      client.GET("/api/v2/workspaces/{workspace}/builds", { params: { path: { workspace }, query: { limit: "25" } } })
+    ),
   cancel: (workspacebuild: string) =>
     unwrap(client.PATCH("/api/v2/workspacebuilds/{workspacebuild}/cancel", { params: { path: { workspacebuild } } })),
   timings: (workspacebuild: string) =>
@@ -91,11 +95,15 @@ export const workspacesApi = {
 export const watchWorkspace = (id: string, onChange: (workspace: Workspace) => void) =>
   watch<Workspace>(`/workspaces/${encodeURIComponent(id)}/watch-ws`, onChange)
 
-/** Resolves once the watched workspace's latest build is no longer under way (its status then). */
-export const settled = (id: string) =>
+/**
+ * Resolves once build `build` is the watched workspace's latest and no longer under way (the
+ * workspace then). The watch sends the workspace at once, then on each change.
+ */
+export const settled = (id: string, build: string) =>
   new Promise<Workspace>((resolve) => {
     const stop = watchWorkspace(id, (w) => {
-      if (!["pending", "starting", "stopping", "deleting", "canceling"].includes(w.latest_build.status)) {
+      const done = !["pending", "starting", "stopping", "deleting", "canceling"].includes(w.latest_build.status)
+      if (w.latest_build.id === build && done) {
         stop()
         resolve(w)
       }

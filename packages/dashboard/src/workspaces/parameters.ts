@@ -14,10 +14,15 @@ export type Values = Readonly<Record<string, string>>
 export type Errors = Readonly<Record<string, string>>
 
 /** The name a person reads: the display name, else the name. */
-export const labelOf = (p: Parameter) => (p.display_name !== undefined && p.display_name !== "" ? p.display_name : p.name)
+export const labelOf = (
+  p: Parameter
+) => (p.display_name !== undefined && p.display_name !== "" ? p.display_name : p.name)
 
 /** Each parameter's starting value: the previous build's, else the default. */
-export const initialValues = (parameters: ReadonlyArray<Parameter>, previous: ReadonlyArray<NameValue> = []): Values => {
+export const initialValues = (
+  parameters: ReadonlyArray<Parameter>,
+  previous: ReadonlyArray<NameValue> = []
+): Values => {
   const was = new Map(previous.map((v) => [v.name, v.value]))
   return Object.fromEntries(
     parameters.map((p) => [p.name, (p.ephemeral ? undefined : was.get(p.name)) ?? p.default_value])
@@ -133,7 +138,9 @@ export const serverErrors = (
   const errors: Record<string, string> = {}
   const rest: Array<{ field: string; detail: string }> = []
   for (const v of validations) {
-    const field = v.field.startsWith("rich_parameter_values.") ? v.field.slice("rich_parameter_values.".length) : v.field
+    const field = v.field.startsWith("rich_parameter_values.")
+      ? v.field.slice("rich_parameter_values.".length)
+      : v.field
     if (known.has(field)) errors[field] = errors[field] === undefined ? v.detail : `${errors[field]} ${v.detail}`
     else rest.push(v)
   }

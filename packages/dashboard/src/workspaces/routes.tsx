@@ -10,9 +10,7 @@ const CreateWorkspacePage = lazy(() =>
   import("./CreateWorkspace.tsx").then((m) => ({ default: m.CreateWorkspacePage }))
 )
 
-const loading = (element: ReactNode) => (
-  <Suspense fallback={<p role="status">Loading…</p>}>{element}</Suspense>
-)
+const loading = (element: ReactNode) => <Suspense fallback={<p role="status">Loading…</p>}>{element}</Suspense>
 
 export const workspacesRoutes: Array<RouteObject> = [
   { path: "workspaces", element: <WorkspacesPage /> },
