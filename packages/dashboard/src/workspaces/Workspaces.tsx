@@ -101,7 +101,7 @@ export const WorkspacesPage = () => {
             <caption className="visually-hidden">Workspaces, {count} in all</caption>
             <thead>
               <tr>
-                <th scope="col">
+                <th scope="col" className="favorite-col">
                   <span className="visually-hidden">Favorite</span>
                 </th>
                 <th scope="col">Name</th>
