@@ -1,11 +1,6 @@
 /** The main navigation of the signed-in frame: each area's entries, in this order. */
 import { templatesNav } from "./templates/routes.tsx"
+import type { NavEntry } from "./ui/NavEntry.ts"
 import { workspacesNav } from "./workspaces/routes.tsx"
-
-/** An entry of the main navigation. */
-export interface NavEntry {
-  readonly to: string
-  readonly label: string
-}
 
 export const navigation: ReadonlyArray<NavEntry> = [...workspacesNav, ...templatesNav]

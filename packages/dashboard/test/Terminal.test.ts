@@ -35,6 +35,7 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
   let srv: ServiceTestServer
   let owner: Client
   let agent: { stop: () => Promise<void> } | undefined
+  let agentToken: string
   let workspace: { name: string; owner_name: string }
   const directory = mkdtempSync(join(tmpdir(), "workbay-dashboard-terminal-"))
 
@@ -43,6 +44,7 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
     srv = started.srv
     owner = started.owner
     const { agentId, token } = await externalAgentWorkspace(srv, owner, started.orgId, { script: "true" })
+    agentToken = token
     agent = await startAgent({ url: srv.url, token, auth: "token", directory, logDir: directory, log: () => {} })
     await eventually(
       async () => (await owner.get(`/workspaceagents/${agentId}`)).body.status,
@@ -74,10 +76,9 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       const row = page.getByRole("row", { name: /main/ })
       await expect.poll(() => row.getByRole("cell", { name: "Connected" }).count(), { timeout: 15_000 }).toBe(1)
       await expect.poll(() => row.getByRole("cell", { name: "Ready" }).count(), { timeout: 15_000 }).toBe(1)
-      expect(await page.getByRole("button", { name: "Stop" }).isEnabled()).toBe(true)
-      expect(await page.getByRole("button", { name: "Start" }).isEnabled()).toBe(false)
+      expect(await page.getByRole("button", { name: "Stop", exact: true }).isEnabled()).toBe(true)
+      expect(await page.getByRole("button", { name: "Start", exact: true }).isEnabled()).toBe(false)
       await expectAccessible(page)
-      await screenshot(page, "workspace")
 
       // The terminal: the reconnect id written into the URL, the shell's output readable.
       await row.getByRole("link", { name: /Open terminal/ }).click()
@@ -102,12 +103,34 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       expect(new URL(page.url()).searchParams.get("reconnect")).toBe(reconnect)
       await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
 
+      // The agent goes away (its socket to the terminal drops): the page says it reconnects, and
+      // once the agent is back it is connected again by itself, with the same reconnect id.
+      const terminalStatus = page.getByRole("status", { name: "Terminal status" })
+      await agent!.stop()
+      agent = undefined
+      await expect.poll(() => terminalStatus.textContent(), { timeout: 15_000 }).toMatch(/^Reconnecting…/)
+      agent = await startAgent({
+        url: srv.url,
+        token: agentToken,
+        auth: "token",
+        directory,
+        logDir: directory,
+        log: () => {}
+      })
+      await expect.poll(() => terminalStatus.textContent(), { timeout: 30_000 }).toBe("Connected")
+      expect(new URL(page.url()).searchParams.get("reconnect")).toBe(reconnect)
+      await input.focus()
+      await page.keyboard.type(`echo "again-$((6*8))"`)
+      await page.keyboard.press("Enter")
+      const again = page.getByRole("listitem").filter({ hasText: /^\s*again-48\s*$/ })
+      await expect.poll(() => again.count(), { timeout: 15_000 }).toBeGreaterThan(0)
+
       // Back on the workspace page, Stop: its status follows the build live (the watch).
       await page.getByRole("link", { name: `Back to ${workspace.name}` }).click()
-      await page.getByRole("button", { name: "Stop" }).click()
+      await page.getByRole("button", { name: "Stop", exact: true }).click()
       const status = page.getByRole("status", { name: "Workspace status" })
       await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Stopped")
-      expect(await page.getByRole("button", { name: "Start" }).isEnabled()).toBe(true)
+      expect(await page.getByRole("button", { name: "Start", exact: true }).isEnabled()).toBe(true)
 
       expectNoProblems(page)
     } finally {

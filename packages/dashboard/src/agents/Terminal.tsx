@@ -6,7 +6,7 @@ import { Link, Navigate, useParams } from "react-router"
 import { webSocketUrl } from "../api/client.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { agentsOf } from "../workspaces/api.ts"
-import { ownerOf, useWorkspace, workspacePath } from "../workspaces/Workspace.tsx"
+import { ownerOf, useWorkspace, workspacePath } from "../workspaces/hooks.ts"
 
 /**
  * The reconnect id of this page's terminal session: the URL's `?reconnect=`, or a new one written
@@ -21,6 +21,9 @@ const reconnectId = () => {
   history.replaceState(history.state, "", url)
   return id
 }
+
+/** How many times in a row a dropped terminal is connected again before it gives up (about 2 minutes). */
+const MAX_ATTEMPTS = 12
 
 /** `/@owner/workspace.agent/terminal`: the agent's terminal in xterm, over the `pty` route. */
 export const TerminalPage = () => {
@@ -53,37 +56,68 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
     terminal.loadAddon(fit)
     terminal.open(element)
     fit.fit()
-    const query = new URLSearchParams({
-      reconnect,
-      width: String(terminal.cols),
-      height: String(terminal.rows)
-    })
-    const socket = new WebSocket(webSocketUrl(`/workspaceagents/${encodeURIComponent(agentId)}/pty?${query}`))
-    socket.binaryType = "arraybuffer"
+    // One socket at a time, made again with the same reconnect id when it drops (the agent keeps
+    // the shell and replays its recent output), after 1, 2, 4, ... up to 15 seconds; a reload starts over.
+    let socket: WebSocket | undefined
+    let retry: ReturnType<typeof setTimeout> | undefined
+    let attempt = 0
+    let stopped = false
     const send = (frame: { data?: string; height?: number; width?: number }) => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame))
+      if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame))
     }
-    socket.onopen = () => {
-      setStatus("Connected")
-      terminal.focus()
+    const connect = () => {
+      const query = new URLSearchParams({
+        reconnect,
+        width: String(terminal.cols),
+        height: String(terminal.rows)
+      })
+      const current = new WebSocket(webSocketUrl(`/workspaceagents/${encodeURIComponent(agentId)}/pty?${query}`))
+      socket = current
+      current.binaryType = "arraybuffer"
+      let fresh = attempt > 0
+      current.onopen = () => {
+        attempt = 0
+        setStatus("Connected")
+        terminal.focus()
+      }
+      current.onmessage = (event) => {
+        // After a reconnect the agent replays the screen: start from a clean one.
+        if (fresh) {
+          fresh = false
+          terminal.reset()
+        }
+        terminal.write(
+          event.data instanceof ArrayBuffer ? new Uint8Array(event.data) : String(event.data)
+        )
+      }
+      current.onclose = (event) => {
+        if (stopped) return
+        const why = event.reason !== "" ? event.reason : `the connection closed (${event.code})`
+        if (attempt >= MAX_ATTEMPTS) {
+          setStatus(`Disconnected: ${why}`)
+          return
+        }
+        const delay = Math.min(15_000, 1000 * 2 ** attempt)
+        attempt++
+        setStatus(`Reconnecting… (${why})`)
+        retry = setTimeout(connect, delay)
+      }
     }
-    socket.onmessage = (event) => {
-      terminal.write(
-        event.data instanceof ArrayBuffer ? new Uint8Array(event.data) : String(event.data)
-      )
-    }
-    socket.onclose = (event) =>
-      setStatus(`Disconnected: ${event.reason !== "" ? event.reason : `the connection closed (${event.code})`}`)
+    connect()
     const input = terminal.onData((data) => send({ data }))
     const resize = terminal.onResize(({ cols, rows }) => send({ height: rows, width: cols }))
     const observer = new ResizeObserver(() => fit.fit())
     observer.observe(element)
     return () => {
+      stopped = true
+      if (retry !== undefined) clearTimeout(retry)
       observer.disconnect()
       input.dispose()
       resize.dispose()
-      socket.onclose = null
-      socket.close(1000)
+      if (socket !== undefined) {
+        socket.onclose = null
+        socket.close(1000)
+      }
       terminal.dispose()
     }
   }, [agentId, reconnect])

@@ -1,18 +1,9 @@
-import { type ComponentType, lazy, Suspense } from "react"
 import type { RouteObject } from "react-router"
-import type { NavEntry } from "../navigation.ts"
+import { lazyPage as page } from "../ui/LazyPage.tsx"
+import type { NavEntry } from "../ui/NavEntry.ts"
 
 // The templates' pages are chunks of their own, loaded when a templates page is opened (the
 // README's Markdown renderer is a further chunk, loaded when a README is shown).
-function page<M>(load: () => Promise<M>, pick: (m: M) => ComponentType) {
-  const Page = lazy(() => load().then((m) => ({ default: pick(m) })))
-  return (
-    <Suspense fallback={<p role="status">Loading…</p>}>
-      <Page />
-    </Suspense>
-  )
-}
-
 const list = () => import("./Templates.tsx")
 const template = () => import("./Template.tsx")
 

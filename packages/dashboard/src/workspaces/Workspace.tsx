@@ -1,40 +1,26 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useEffect } from "react"
-import { Link, Navigate, useParams } from "react-router"
-import { ErrorMessage } from "../ui/Form.tsx"
-import { agentsOf, watchWorkspace, type Workspace, workspacesApi as api } from "./api.ts"
-
-const capitalized = (s: string) => (s === "" ? s : s.charAt(0).toUpperCase() + s.slice(1)).replaceAll("_", " ")
-
-/** The owner of a `/@owner/...` path segment, or undefined when the segment has no `@`. */
-export const ownerOf = (segment: string | undefined) =>
-  segment !== undefined && segment.startsWith("@") && segment.length > 1 ? segment.slice(1) : undefined
-
-/** The dashboard's address of a workspace (the described system's `/@owner/workspace`). */
-export const workspacePath = (owner: string, name: string) =>
-  `/@${encodeURIComponent(owner)}/${encodeURIComponent(name)}`
-
-/** Its agent's terminal (`/@owner/workspace.agent/terminal`). */
-export const terminalPath = (owner: string, workspace: string, agent: string) =>
-  `/@${encodeURIComponent(owner)}/${encodeURIComponent(workspace)}.${encodeURIComponent(agent)}/terminal`
-
-/** The workspace `owner/name` (`GET /users/{owner}/workspace/{name}`), kept live by its watch. */
-export const useWorkspace = (owner: string, name: string) => {
-  const queryKey = ["workspace", owner, name]
-  const query = useQuery({ queryKey, queryFn: () => api.workspace(owner, name) })
-  const queryClient = useQueryClient()
-  const id = query.data?.id
-  useEffect(() => {
-    if (id === undefined) return
-    return watchWorkspace(id, (changed) => queryClient.setQueryData<Workspace>(queryKey, changed))
-  }, [id, owner, name])
-  return query
-}
-
 /**
- * One workspace (`/@owner/workspace`): its owner, template and status (live), Start and Stop,
- * and the latest build's agents with a terminal link for each connected one.
+ * One workspace (`/@owner/workspace`), kept live by its watch: its facts and status, the actions
+ * (start, stop, restart, update when outdated, cancel while a build is under way, delete), the
+ * latest build's live log, its resources with their agents and apps, the build's timings, the
+ * build history, the schedule, sharing and port shares (each in a file of its own).
  */
+import { useMutation } from "@tanstack/react-query"
+import { Link, Navigate, useParams } from "react-router"
+import { ConfirmButton } from "../ui/Confirm.tsx"
+import { ErrorMessage } from "../ui/Form.tsx"
+import { JobLogs } from "../ui/JobLogs.tsx"
+import { agentsOf, settled, type Workspace, workspacesApi as api } from "./api.ts"
+import { capitalized, ownerOf, useWorkspace } from "./hooks.ts"
+import { WorkspaceBuilds, WorkspaceTimings } from "./WorkspaceBuilds.tsx"
+import { WorkspacePorts } from "./WorkspacePorts.tsx"
+import { WorkspaceResources } from "./WorkspaceResources.tsx"
+import { WorkspaceSchedule } from "./WorkspaceSchedule.tsx"
+import { WorkspaceSharing } from "./WorkspaceSharing.tsx"
+import "./styles.css"
+
+const UNDER_WAY = ["pending", "starting", "stopping", "deleting", "canceling"]
+
+/** The page of `/@owner/workspace`. */
 export const WorkspacePage = () => {
   const params = useParams()
   const owner = ownerOf(params.owner)
@@ -42,11 +28,33 @@ export const WorkspacePage = () => {
   return <WorkspaceView owner={owner} name={params.workspace} />
 }
 
+type Action = "start" | "stop" | "restart" | "update" | "delete" | "cancel"
+
+/** What an action asks of the service. Restart is a stop build, then (once it settled) a start build. */
+const perform = async (w: Workspace, action: Action) => {
+  switch (action) {
+    case "start":
+    case "stop":
+    case "delete":
+      return api.build(w.id, action)
+    case "update":
+      return api.build(w.id, "start", { template_version_id: w.template_active_version_id })
+    case "cancel":
+      return api.cancel(w.latest_build.id)
+    case "restart": {
+      const stop = await api.build(w.id, "stop")
+      const after = await settled(w.id, stop.id)
+      if (after.latest_build.status !== "stopped") {
+        throw new Error(`The stop build ended ${after.latest_build.status}: not started again.`)
+      }
+      return api.build(w.id, "start")
+    }
+  }
+}
+
 const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
   const workspace = useWorkspace(owner, name)
-  const build = useMutation({
-    mutationFn: ({ id, transition }: { id: string; transition: "start" | "stop" }) => api.build(id, transition)
-  })
+  const act = useMutation({ mutationFn: ({ w, action }: { w: Workspace; action: Action }) => perform(w, action) })
   if (workspace.isPending) return <p role="status">Loading the workspace…</p>
   if (workspace.isError) {
     return (
@@ -60,11 +68,14 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
     )
   }
   const w = workspace.data
-  const status = w.latest_build.status
-  const busy = build.isPending || ["pending", "starting", "stopping", "deleting", "canceling"].includes(status)
-  const agents = agentsOf(w)
+  const build = w.latest_build
+  const status = build.status
+  const deleted = status === "deleted"
+  const busy = act.isPending || UNDER_WAY.includes(status)
+  const run = (action: Action) => act.mutate({ w, action })
+  const jobUnderWay = build.job.status === "pending" || build.job.status === "running"
   return (
-    <>
+    <div className="workspace">
       <p>
         <Link to="/workspaces">All workspaces</Link>
       </p>
@@ -74,9 +85,8 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
         <dd>{w.owner_name}</dd>
         <dt>Template</dt>
         <dd>
-          {w.template_display_name !== undefined && w.template_display_name !== ""
-            ? w.template_display_name
-            : w.template_name}
+          {w.template_display_name !== "" ? w.template_display_name : w.template_name}{" "}
+          <span className="hint">(version {build.template_version_name})</span>
         </dd>
         <dt>Status</dt>
         <dd>
@@ -84,59 +94,80 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
             {capitalized(status)}
           </span>
         </dd>
+        {w.outdated
+          ? (
+            <>
+              <dt>Version</dt>
+              <dd>
+                <span role="status" aria-label="Template version">Outdated: a newer version is active</span>
+              </dd>
+            </>
+          )
+          : null}
+        {build.daily_cost > 0
+          ? (
+            <>
+              <dt>Daily cost</dt>
+              <dd>{build.daily_cost} credits</dd>
+            </>
+          )
+          : null}
       </dl>
-      <div className="actions">
-        <button
-          type="button"
-          disabled={busy || status === "running"}
-          onClick={() => build.mutate({ id: w.id, transition: "start" })}
-        >
-          Start
-        </button>
-        <button
-          type="button"
-          disabled={busy || status === "stopped"}
-          onClick={() => build.mutate({ id: w.id, transition: "stop" })}
-        >
-          Stop
-        </button>
-      </div>
-      <ErrorMessage error={build.error} />
-      <h2>Agents</h2>
-      {agents.length === 0
-        ? <p className="empty">No agents in the latest build.</p>
-        : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Status</th>
-                <th scope="col">Lifecycle</th>
-                <th scope="col">Version</th>
-                <th scope="col">Terminal</th>
-              </tr>
-            </thead>
-            <tbody>
-              {agents.map((a) => (
-                <tr key={a.id}>
-                  <th scope="row">{a.name}</th>
-                  <td>{capitalized(a.status)}</td>
-                  <td>{capitalized(a.lifecycle_state)}</td>
-                  <td>{a.version === "" ? "—" : a.version}</td>
-                  <td>
-                    {a.status === "connected"
-                      ? (
-                        <Link to={terminalPath(w.owner_name, w.name, a.name)} aria-label={`Open terminal of ${a.name}`}>
-                          Open terminal
-                        </Link>
-                      )
-                      : "—"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-    </>
+      {deleted ? null : (
+        <div className="actions" role="group" aria-label="Workspace actions">
+          <button type="button" disabled={busy || status === "running"} onClick={() => run("start")}>Start</button>
+          <button type="button" disabled={busy || status === "stopped"} onClick={() => run("stop")}>Stop</button>
+          <button type="button" disabled={busy || status !== "running"} onClick={() => run("restart")}>Restart</button>
+          {w.outdated
+            ? <button type="button" disabled={busy} onClick={() => run("update")}>Update</button>
+            : null}
+          {jobUnderWay
+            ? (
+              <button type="button" className="secondary" onClick={() => run("cancel")}>
+                Cancel build
+              </button>
+            )
+            : null}
+          <ConfirmButton
+            label="Delete"
+            title={`Delete ${w.name}?`}
+            confirm="Delete workspace"
+            danger
+            disabled={busy}
+            onConfirm={() => run("delete")}
+          >
+            <p>
+              The workspace <strong>{w.name}</strong> and its resources will be deleted. This cannot be undone.
+            </p>
+          </ConfirmButton>
+        </div>
+      )}
+      {act.isPending && act.variables?.action === "restart"
+        ? <p role="status" aria-label="Restart">Restarting: stopping, then starting…</p>
+        : null}
+      <ErrorMessage error={act.error} />
+      {build.job.error !== undefined && build.job.error !== ""
+        ? <p role="alert" className="error">The build failed: {build.job.error}</p>
+        : null}
+
+      <section aria-labelledby="logs-heading">
+        <h2 id="logs-heading">Build logs</h2>
+        <p className="hint">
+          Build #{build.build_number}, {build.transition}, {capitalized(build.job.status)}
+        </p>
+        <JobLogs path={`/workspacebuilds/${build.id}/logs`} label="Latest build's logs" />
+      </section>
+
+      <WorkspaceResources workspace={w} />
+      <WorkspaceTimings build={build} />
+      <WorkspaceBuilds workspace={w} />
+      {deleted ? null : (
+        <>
+          <WorkspaceSchedule workspace={w} />
+          <WorkspaceSharing workspace={w} />
+          <WorkspacePorts workspace={w} agents={agentsOf(w).map((a) => a.name)} />
+        </>
+      )}
+    </div>
   )
 }

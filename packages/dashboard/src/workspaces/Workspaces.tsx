@@ -1,9 +1,10 @@
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query"
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useId } from "react"
 import { Link, useSearchParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
+import "./styles.css"
 import { watchWorkspace, type Workspace, workspacesApi as api, type WorkspacesPage as Page } from "./api.ts"
-import { workspacePath } from "./Workspace.tsx"
+import { workspacePath } from "./hooks.ts"
 
 const PAGE_SIZE = 25
 
@@ -43,6 +44,11 @@ export const WorkspacesPage = () => {
     return () => stops.forEach((stop) => stop())
     // The watches follow the listed ids (and the page they were listed on).
   }, [ids, q, page])
+  // A favorite changes the order (favorites first, as the service lists them): the page again.
+  const favorite = useMutation({
+    mutationFn: ({ id, on }: { id: string; on: boolean }) => api.favorite(id, on),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ["workspaces"] })
+  })
   const searchId = useId()
   const count = list.data?.count ?? 0
   const pages = Math.max(1, Math.ceil(count / PAGE_SIZE))
@@ -56,7 +62,10 @@ export const WorkspacesPage = () => {
   }
   return (
     <>
-      <h1>Workspaces</h1>
+      <div className="heading">
+        <h1>Workspaces</h1>
+        <Link to="/workspaces/new" className="button">New workspace</Link>
+      </div>
       <search>
         <form
           className="search"
@@ -70,7 +79,7 @@ export const WorkspacesPage = () => {
           <button type="submit">Search</button>
         </form>
       </search>
-      <ErrorMessage error={list.error} />
+      <ErrorMessage error={list.error ?? favorite.error} />
       {list.isPending ?
         <p role="status">Loading workspaces…</p> :
         list.data === undefined ?
@@ -78,7 +87,13 @@ export const WorkspacesPage = () => {
         list.data.workspaces.length === 0
         ? (
           <p className="empty">
-            {q === "" ? "No workspaces yet. Create one from a template." : `No workspaces match “${q}”.`}
+            {q === ""
+              ? (
+                <>
+                  No workspaces yet. <Link to="/workspaces/new">Create one from a template.</Link>
+                </>
+              )
+              : `No workspaces match “${q}”.`}
           </p>
         )
         : (
@@ -86,6 +101,9 @@ export const WorkspacesPage = () => {
             <caption className="visually-hidden">Workspaces, {count} in all</caption>
             <thead>
               <tr>
+                <th scope="col" className="favorite-col">
+                  <span className="visually-hidden">Favorite</span>
+                </th>
                 <th scope="col">Name</th>
                 <th scope="col">Template</th>
                 <th scope="col">Status</th>
@@ -95,6 +113,19 @@ export const WorkspacesPage = () => {
             <tbody>
               {list.data.workspaces.map((w) => (
                 <tr key={w.id}>
+                  <td>
+                    <button
+                      type="button"
+                      className="favorite"
+                      aria-pressed={w.favorite}
+                      aria-label={`Favorite ${w.name}`}
+                      title={w.favorite ? "Remove from favorites" : "Add to favorites"}
+                      disabled={favorite.isPending}
+                      onClick={() => favorite.mutate({ id: w.id, on: !w.favorite })}
+                    >
+                      <span aria-hidden="true">{w.favorite ? "★" : "☆"}</span>
+                    </button>
+                  </td>
                   <th scope="row">
                     <Link to={workspacePath(w.owner_name, w.name)}>{w.name}</Link>
                     <span className="owner">{w.owner_name}</span>

@@ -1,0 +1,234 @@
+/**
+ * Creating a workspace: `/workspaces/new` lists the templates to choose from (`GET /templates`),
+ * and `/templates/:template/workspace` (the described system's CreateWorkspacePage; the template
+ * by name or id) is the form: the name, a preset (`GET /templateversions/{id}/presets`, filling
+ * its values), the active version's rich parameters (`GET /templateversions/{id}/rich-parameters`)
+ * checked as they are typed (parameters.ts), and the quota when the deployment gives one
+ * (`GET /workspace-quota/me`). `POST /users/me/workspaces`, then the new workspace's page; the
+ * service's validations are shown on their fields.
+ */
+import { useMutation, useQuery } from "@tanstack/react-query"
+import { type FormEvent, useId, useMemo, useState } from "react"
+import { Link, useNavigate, useParams } from "react-router"
+import { ApiError } from "../api/client.ts"
+import { ErrorMessage } from "../ui/Form.tsx"
+import { type Parameter, type Preset, type Template, workspacesApi as api } from "./api.ts"
+import { workspacePath } from "./hooks.ts"
+import { ParameterFields } from "./ParameterFields.tsx"
+import {
+  applyPreset,
+  type Errors,
+  initialValues,
+  serverErrors,
+  toRequest,
+  validateAll,
+  validateName,
+  type Values
+} from "./parameters.ts"
+import "./styles.css"
+
+const titleOf = (t: Template) => (t.display_name !== "" ? t.display_name : t.name)
+
+const useTemplates = () => useQuery({ queryKey: ["templates"], queryFn: api.templates })
+
+/** `/workspaces/new`: the templates one may create a workspace from. */
+export const NewWorkspacePage = () => {
+  const templates = useTemplates()
+  return (
+    <>
+      <p>
+        <Link to="/workspaces">All workspaces</Link>
+      </p>
+      <h1>New workspace</h1>
+      <ErrorMessage error={templates.error} />
+      {templates.isPending
+        ? <p role="status">Loading templates…</p>
+        : templates.data === undefined
+        ? null
+        : templates.data.length === 0
+        ? <p className="empty">No templates yet: a template administrator makes them.</p>
+        : (
+          <ul className="templates">
+            {templates.data.filter((t) => !t.deprecated).map((t) => (
+              <li key={t.id}>
+                <Link to={`/templates/${encodeURIComponent(t.name)}/workspace`}>{titleOf(t)}</Link>
+                {t.description !== "" ? <p className="hint">{t.description}</p> : null}
+              </li>
+            ))}
+          </ul>
+        )}
+    </>
+  )
+}
+
+/** `/templates/:template/workspace`. */
+export const CreateWorkspacePage = () => {
+  const { template: ref = "" } = useParams()
+  const templates = useTemplates()
+  const template = templates.data?.find((t) => t.name === ref || t.id === ref)
+  if (templates.isPending) return <p role="status">Loading the template…</p>
+  if (template === undefined) {
+    return (
+      <>
+        <h1>New workspace</h1>
+        <ErrorMessage error={templates.error} />
+        {templates.isError ? null : <p role="alert">No template named “{ref}”.</p>}
+        <p>
+          <Link to="/workspaces/new">Choose a template</Link>
+        </p>
+      </>
+    )
+  }
+  return <CreateWorkspaceForm template={template} />
+}
+
+const CreateWorkspaceForm = ({ template }: { template: Template }) => {
+  const version = template.active_version_id
+  const parameters = useQuery({ queryKey: ["rich-parameters", version], queryFn: () => api.parameters(version) })
+  const presets = useQuery({ queryKey: ["presets", version], queryFn: () => api.presets(version) })
+  const quota = useQuery({ queryKey: ["quota", "me"], queryFn: () => api.quota("me"), retry: false })
+  if (parameters.isPending || presets.isPending) return <p role="status">Loading the template's parameters…</p>
+  if (parameters.isError || presets.isError) {
+    return (
+      <>
+        <h1>New workspace</h1>
+        <ErrorMessage error={parameters.error ?? presets.error} />
+      </>
+    )
+  }
+  return (
+    <ParametersForm
+      template={template}
+      parameters={parameters.data}
+      presets={presets.data}
+      quota={quota.data}
+    />
+  )
+}
+
+const ParametersForm = ({ template, parameters, presets, quota }: {
+  template: Template
+  parameters: ReadonlyArray<Parameter>
+  presets: ReadonlyArray<Preset>
+  quota: { budget: number; credits_consumed: number } | undefined
+}) => {
+  const navigate = useNavigate()
+  const nameId = useId()
+  const presetId = useId()
+  const defaultPreset = presets.find((p) => p.Default)
+  const [name, setName] = useState("")
+  const [presetChosen, setPreset] = useState<string>(defaultPreset?.ID ?? "")
+  const [typed, setTyped] = useState<Values>(() => initialValues(parameters))
+  // Which fields show their error: those left once, and all after a submit.
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set())
+  const [submitted, setSubmitted] = useState(false)
+  const [fromServer, setFromServer] = useState<Errors>({})
+  const preset = presets.find((p) => p.ID === presetChosen)
+  const { values, fixed } = useMemo(() => applyPreset(typed, preset), [typed, preset])
+  const errors: Errors = { ...validateAll(parameters, values), ...fromServer }
+  const nameError = fromServer["name"] ?? validateName(name)
+  const shown = (field: string) => submitted || touched.has(field)
+  const visible: Errors = Object.fromEntries(Object.entries(errors).filter(([k]) => shown(k)))
+
+  const create = useMutation({
+    mutationFn: () =>
+      api.create({
+        name,
+        template_id: template.id,
+        rich_parameter_values: toRequest(parameters, values),
+        ...(preset !== undefined ? { template_version_preset_id: preset.ID } : {})
+      }),
+    onSuccess: (w) => navigate(workspacePath(w.owner_name, w.name)),
+    onError: (e) => {
+      if (e instanceof ApiError) {
+        setFromServer(serverErrors(e.validations, ["name", ...parameters.map((p) => p.name)]).errors)
+      }
+    }
+  })
+  const touch = (field: string) => setTouched((t) => new Set(t).add(field))
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault()
+    setSubmitted(true)
+    const form = e.currentTarget
+    if (nameError !== undefined || Object.keys(errors).length > 0) {
+      // Focus the first bad field, so its message is read.
+      queueMicrotask(() => form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus())
+      return
+    }
+    create.mutate()
+  }
+
+  return (
+    <>
+      <p>
+        <Link to="/workspaces/new">Choose another template</Link>
+      </p>
+      <h1>New workspace</h1>
+      <p className="lead">
+        From the template <strong>{titleOf(template)}</strong>
+        {template.description !== "" ? `: ${template.description}` : ""}
+      </p>
+      {quota !== undefined && quota.budget > 0
+        ? (
+          <p role="status" aria-label="Quota" className="quota">
+            Quota: {quota.credits_consumed} of {quota.budget} credits used
+          </p>
+        )
+        : null}
+      <form className="create-workspace" noValidate onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={nameId}>Workspace name</label>
+          <input
+            id={nameId}
+            name="name"
+            value={name}
+            autoComplete="off"
+            aria-invalid={shown("name") && nameError !== undefined ? true : undefined}
+            aria-describedby={`${nameId}-hint${shown("name") && nameError !== undefined ? ` ${nameId}-error` : ""}`}
+            onChange={(e) => {
+              setName(e.currentTarget.value)
+              setFromServer(({ name: _, ...rest }) => rest)
+            }}
+            onBlur={() => touch("name")}
+          />
+          <p id={`${nameId}-hint`} className="hint">Letters and digits, with single dashes between; at most 32.</p>
+          {shown("name") && nameError !== undefined
+            ? <p id={`${nameId}-error`} role="alert" className="error field-error">{nameError}</p>
+            : null}
+        </div>
+        {presets.length > 0
+          ? (
+            <div className="field">
+              <label htmlFor={presetId}>Preset</label>
+              <select id={presetId} value={presetChosen} onChange={(e) => setPreset(e.currentTarget.value)}>
+                <option value="">None</option>
+                {presets.map((p) => <option key={p.ID} value={p.ID}>{p.Name}</option>)}
+              </select>
+              <p className="hint">A preset sets some of the parameters below.</p>
+            </div>
+          )
+          : null}
+        {parameters.length > 0 ? <h2>Parameters</h2> : null}
+        <ParameterFields
+          parameters={parameters}
+          values={values}
+          errors={visible}
+          fixed={fixed}
+          onChange={(field, value) => {
+            setTyped((v) => ({ ...v, [field]: value }))
+            setFromServer(({ [field]: _, ...rest }) => rest)
+          }}
+          onBlur={touch}
+        />
+        <ErrorMessage error={create.error} />
+        <div className="actions">
+          <button type="submit" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create workspace"}
+          </button>
+          <Link to="/workspaces">Cancel</Link>
+        </div>
+      </form>
+    </>
+  )
+}

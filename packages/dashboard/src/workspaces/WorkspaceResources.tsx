@@ -1,0 +1,107 @@
+/**
+ * The latest build's resources (type and name, hidden ones left out) and, for each, its agents:
+ * status, lifecycle, health, version, the last connection, the terminal of a connected one, and
+ * its apps as links: path-based through the app proxy (`/@owner/workspace.agent/apps/<slug>/`),
+ * or the app's own address when it is external.
+ */
+import { Link } from "react-router"
+import { Time } from "../ui/Time.tsx"
+import type { Workspace, WorkspaceAgent } from "./api.ts"
+import { capitalized, terminalPath } from "./hooks.ts"
+
+const appHref = (w: Workspace, agent: WorkspaceAgent, app: WorkspaceAgent["apps"][number]) =>
+  app.external
+    ? app.url
+    : `/@${encodeURIComponent(w.owner_name)}/${encodeURIComponent(w.name)}.${encodeURIComponent(agent.name)}/apps/${
+      encodeURIComponent(app.slug)
+    }/`
+
+export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) => {
+  const resources = w.latest_build.resources.filter((r) => !r.hide)
+  return (
+    <section aria-labelledby="resources-heading">
+      <h2 id="resources-heading">Resources</h2>
+      {resources.length === 0 ? <p className="empty">No resources in the latest build.</p> : (
+        <ul className="resources">
+          {resources.map((r) => (
+            <li key={r.id} className="resource">
+              <h3>
+                {r.name} <span className="hint">{r.type}</span>
+              </h3>
+              {(r.metadata ?? []).length > 0
+                ? (
+                  <dl className="facts">
+                    {(r.metadata ?? []).map((m) => (
+                      <div key={m.key} className="contents">
+                        <dt>{m.key}</dt>
+                        <dd>{m.sensitive ? "(sensitive)" : m.value}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                )
+                : null}
+              {(r.agents ?? []).length === 0 ? null : (
+                <table>
+                  <caption className="visually-hidden">Agents of {r.name}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Agent</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Lifecycle</th>
+                      <th scope="col">Health</th>
+                      <th scope="col">Version</th>
+                      <th scope="col">Last connected</th>
+                      <th scope="col">Apps</th>
+                      <th scope="col">Terminal</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {(r.agents ?? []).map((a) => (
+                      <tr key={a.id}>
+                        <th scope="row">{a.name}</th>
+                        <td>{capitalized(a.status)}</td>
+                        <td>{capitalized(a.lifecycle_state)}</td>
+                        <td>{a.health.healthy ? "Healthy" : a.health.reason ?? "Unhealthy"}</td>
+                        <td>{a.version === "" ? "—" : a.version}</td>
+                        <td>{a.last_connected_at === undefined ? "—" : <Time value={a.last_connected_at} />}</td>
+                        <td>
+                          {a.apps.filter((app) => !app.hidden && (app.url ?? "") !== "").length === 0 ?
+                            "—" :
+                            (
+                              <ul className="apps">
+                                {a.apps.filter((app) => !app.hidden && (app.url ?? "") !== "").map((app) => (
+                                  <li key={app.id}>
+                                    <a href={appHref(w, a, app)} target="_blank" rel="noreferrer">
+                                      {app.display_name !== undefined && app.display_name !== ""
+                                        ? app.display_name
+                                        : app.slug}
+                                    </a>
+                                  </li>
+                                ))}
+                              </ul>
+                            )}
+                        </td>
+                        <td>
+                          {a.status === "connected"
+                            ? (
+                              <Link
+                                to={terminalPath(w.owner_name, w.name, a.name)}
+                                aria-label={`Open terminal of ${a.name}`}
+                              >
+                                Open terminal
+                              </Link>
+                            )
+                            : "—"}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
