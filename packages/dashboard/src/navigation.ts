@@ -1,4 +1,5 @@
 /** The main navigation of the signed-in frame: each area's entries, in this order. */
+import { tasksNav } from "./tasks/routes.tsx"
 import { workspacesNav } from "./workspaces/routes.tsx"
 
 /** An entry of the main navigation. */
@@ -7,4 +8,4 @@ export interface NavEntry {
   readonly label: string
 }
 
-export const navigation: ReadonlyArray<NavEntry> = [...workspacesNav]
+export const navigation: ReadonlyArray<NavEntry> = [...workspacesNav, ...tasksNav]

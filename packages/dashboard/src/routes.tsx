@@ -5,7 +5,9 @@
 import { Navigate, type RouteObject } from "react-router"
 import { agentsRoutes } from "./agents/routes.tsx"
 import { Layout } from "./Layout.tsx"
-import { usersSignedOutRoutes } from "./users/routes.tsx"
+import { notificationsRoutes } from "./notifications/routes.tsx"
+import { tasksRoutes } from "./tasks/routes.tsx"
+import { usersRoutes, usersSignedOutRoutes } from "./users/routes.tsx"
 import { workspacesRoutes } from "./workspaces/routes.tsx"
 
 export const routes: Array<RouteObject> = [
@@ -17,6 +19,9 @@ export const routes: Array<RouteObject> = [
       { index: true, element: <Navigate to="/workspaces" replace /> },
       ...workspacesRoutes,
       ...agentsRoutes,
+      ...notificationsRoutes,
+      ...usersRoutes,
+      ...tasksRoutes,
       { path: "*", element: <Navigate to="/workspaces" replace /> }
     ]
   }
