@@ -40,7 +40,7 @@ export const AccountPage = () => {
             autoComplete="username"
             aria-describedby="username-hint"
           />
-          <p id="username-hint" className="hint">Letters, digits and single dashes.</p>
+          <p id="username-hint" className="hint">Letters, digits and single dashes. Changing it takes a user admin.</p>
         </div>
         <div className="field">
           <label htmlFor="name">Full name</label>

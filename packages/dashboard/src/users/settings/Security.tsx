@@ -1,28 +1,40 @@
-import { useMutation } from "@tanstack/react-query"
+import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
+import { useNavigate } from "react-router"
 import { ErrorMessage, Field } from "../../ui/Form.tsx"
 import { settingsApi } from "./api.ts"
 import { SettingsHeader } from "./Settings.tsx"
 
-/** The password: the old one, the new one twice (`PUT /users/me/password`). */
+/**
+ * The password: the old one, the new one twice (`PUT /users/me/password`). The service ends every
+ * session of the user on a change, this one too: then the sign-in page, saying so.
+ */
 export const SecurityPage = () => {
   const [mismatch, setMismatch] = useState(false)
-  const change = useMutation({ mutationFn: settingsApi.updatePassword })
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const change = useMutation({
+    mutationFn: settingsApi.updatePassword,
+    onSuccess: () => {
+      queryClient.clear()
+      navigate("/login", { replace: true, state: { passwordChanged: true } })
+    }
+  })
   return (
     <>
-      <SettingsHeader title="Security" description="Change the password you sign in with." />
+      <SettingsHeader
+        title="Security"
+        description="Change the password you sign in with. You will be signed out everywhere, here too."
+      />
       <form
         onSubmit={(e) => {
           e.preventDefault()
-          const form = e.currentTarget
-          const data = new FormData(form)
+          const data = new FormData(e.currentTarget)
           const password = String(data.get("password"))
           const same = password === String(data.get("confirm_password"))
           setMismatch(!same)
           if (!same) return
-          change.mutate({ old_password: String(data.get("old_password")), password }, {
-            onSuccess: () => form.reset()
-          })
+          change.mutate({ old_password: String(data.get("old_password")), password })
         }}
       >
         <Field label="Old password" name="old_password" type="password" autoComplete="current-password" />
@@ -32,7 +44,6 @@ export const SecurityPage = () => {
         <ErrorMessage error={change.error} />
         <div className="actions">
           <button type="submit" disabled={change.isPending}>Update password</button>
-          <p role="status" className="done">{change.isSuccess ? "Password updated." : ""}</p>
         </div>
       </form>
     </>
