@@ -33,7 +33,8 @@ const TaskRow = ({ task }: { task: Task }) => {
 export const TasksPage = () => {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  const tasks = useQuery({ queryKey: tasksKey, queryFn: tasksApi.tasks })
+  // Read again on each visit: the rows' watches follow changes only while the list is shown.
+  const tasks = useQuery({ queryKey: tasksKey, queryFn: tasksApi.tasks, staleTime: 0 })
   const templates = useQuery({ queryKey: ["templates"], queryFn: tasksApi.templates })
   const create = useMutation({
     mutationFn: tasksApi.create,
