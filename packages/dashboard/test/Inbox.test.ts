@@ -65,7 +65,8 @@ describe.skipIf(!available)("the inbox in Chromium", () => {
       await page.waitForTimeout(300)
       await deliver(srv, ownerId, {
         title: "A **hostile** note",
-        content: `Look: <img src="x" onerror="window.pwned = 1"> and **bold** \`code\`.\n\n- one\n- two`,
+        content: `Look: <img src="x" onerror="window.pwned = 1"> and **bold** \`code\`.\n\n- one\n- two\n\n` +
+          "![tracking pixel](https://tracker.example/p.png)",
         actions: [
           { label: "Open it", url: "javascript:window.pwned = 2" },
           { label: "View templates", url: "http://example.com/templates" }
@@ -88,6 +89,7 @@ describe.skipIf(!available)("the inbox in Chromium", () => {
       expect(await hostile.getByText(`<img src="x" onerror="window.pwned = 1">`).count()).toBe(1)
       expect(await page.getByRole("img").count()).toBe(0)
       expect(await hostile.getByRole("listitem").count()).toBe(2)
+      expect(await hostile.getByText("tracking pixel").count()).toBe(1)
       expect(await hostile.getByRole("link", { name: "Open it" }).count()).toBe(0)
       expect(await hostile.getByText("Open it").count()).toBe(1)
       expect(await hostile.getByRole("link", { name: "View templates" }).getAttribute("href")).toBe(

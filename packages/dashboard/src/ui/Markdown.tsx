@@ -7,9 +7,14 @@
  */
 import ReactMarkdown from "react-markdown"
 
+/** An image is its alt text: a message loads nothing (no tracking pixel, no remote content). */
+const components = { img: ({ alt }: { alt?: string | undefined }) => alt ?? null }
+
+/** `inline`: for a title, without paragraphs and headings (their text stays). */
 export const Markdown = ({ children, inline = false }: { children: string; inline?: boolean }) => (
   <ReactMarkdown
-    disallowedElements={inline ? ["img", "p", "h1", "h2", "h3", "h4", "h5", "h6"] : ["img"]}
+    components={components}
+    disallowedElements={inline ? ["p", "h1", "h2", "h3", "h4", "h5", "h6"] : []}
     unwrapDisallowed
   >
     {children}
