@@ -128,6 +128,13 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
         expect(await page.getByRole("radio", { name: "Dark" }).isChecked()).toBe(true)
         await expectAccessible(page)
         await screenshot(page, "settings-appearance-dark")
+        // Signed out, the sign-in page is the system's theme again; signed in, the user's.
+        await page.getByRole("button", { name: "Sign out" }).click()
+        await page.getByRole("heading", { name: "Sign in to Workbay" }).waitFor({ timeout: 10_000 })
+        await expect.poll(() => background(page), { timeout: 10_000 }).toBe(LIGHT_BG)
+        await signIn(page, srv.url, member.email)
+        await expect.poll(() => background(page), { timeout: 10_000 }).toBe(DARK_BG)
+        await page.goto(`${srv.url}/settings/appearance`)
         await page.getByRole("radio", { name: /^Auto/ }).check()
         await expect.poll(() => background(page), { timeout: 10_000 }).toBe(LIGHT_BG)
         await expectAccessible(page)

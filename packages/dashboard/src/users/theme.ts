@@ -14,12 +14,17 @@ export const applyTheme = (preference: string | undefined) => {
   else delete document.documentElement.dataset.theme
 }
 
-/** Applies the signed-in user's theme, now and whenever it changes (in the signed-in frame). */
+/**
+ * Applies the signed-in user's theme, now and whenever it changes (in the signed-in frame); the
+ * system's again when the frame goes (signed out: the next person's sign-in page is not ours).
+ */
 export const useAppliedTheme = () => {
   const appearance = useQuery({ queryKey: appearanceKey, queryFn: settingsApi.appearance })
   const preference = appearance.data?.theme_preference
   useEffect(() => {
-    if (preference !== undefined) applyTheme(preference)
+    if (preference === undefined) return
+    applyTheme(preference)
+    return () => applyTheme(undefined)
   }, [preference])
 }
 
