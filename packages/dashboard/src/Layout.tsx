@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { Navigate, NavLink, Outlet, useNavigate } from "react-router"
 import { navigation } from "./navigation.ts"
+import { InboxBadge } from "./notifications/InboxBadge.tsx"
 import { usersApi as api } from "./users/api.ts"
 import { useFirstUserExists, useMe } from "./users/session.ts"
+import { AppliedTheme } from "./users/theme.ts"
 
 /** The signed-in frame: a skip link, the navigation, the user's name and sign out, then the page. */
 export const Layout = () => {
@@ -37,6 +39,9 @@ export const Layout = () => {
           </ul>
         </nav>
         <div className="account">
+          <AppliedTheme />
+          <InboxBadge />
+          <NavLink to="/settings">Account</NavLink>
           <span aria-label="Signed in as">
             {user.name !== undefined && user.name !== "" ? user.name : user.username}
           </span>

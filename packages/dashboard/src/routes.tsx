@@ -5,8 +5,10 @@
 import { Navigate, type RouteObject } from "react-router"
 import { agentsRoutes } from "./agents/routes.tsx"
 import { Layout } from "./Layout.tsx"
+import { notificationsRoutes } from "./notifications/routes.tsx"
+import { tasksRoutes } from "./tasks/routes.tsx"
 import { templatesRoutes } from "./templates/routes.tsx"
-import { usersSignedOutRoutes } from "./users/routes.tsx"
+import { usersRoutes, usersSignedOutRoutes } from "./users/routes.tsx"
 import { workspacesRoutes } from "./workspaces/routes.tsx"
 
 export const routes: Array<RouteObject> = [
@@ -19,6 +21,9 @@ export const routes: Array<RouteObject> = [
       ...workspacesRoutes,
       ...agentsRoutes,
       ...templatesRoutes,
+      ...notificationsRoutes,
+      ...usersRoutes,
+      ...tasksRoutes,
       { path: "*", element: <Navigate to="/workspaces" replace /> }
     ]
   }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { Navigate, useNavigate } from "react-router"
+import { Link, Navigate, useLocation, useNavigate } from "react-router"
 import { Card, ErrorMessage, Field, formValues } from "../ui/Form.tsx"
 import { usersApi as api } from "./api.ts"
 import { useFirstUserExists, useMe } from "./session.ts"
@@ -18,6 +18,7 @@ export const SignInPage = () => {
   const me = useMe()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
+  const changed = (useLocation().state as { passwordChanged?: boolean } | null)?.passwordChanged === true
   const signIn = useMutation({
     mutationFn: (v: { email: string; password: string }) => api.login(v.email, v.password),
     onSuccess: async () => {
@@ -32,6 +33,7 @@ export const SignInPage = () => {
   const password = methods.data?.password.enabled !== false
   return (
     <Card title="Sign in to Workbay">
+      {changed ? <p role="status">Your password was changed: sign in with the new one.</p> : null}
       {github || oidc
         ? (
           <ul className="providers">
@@ -67,6 +69,9 @@ export const SignInPage = () => {
         <Field label="Password" name="password" type="password" autoComplete="current-password" />
         <ErrorMessage error={signIn.error} />
         <button type="submit" disabled={signIn.isPending}>Sign in</button>
+        <p>
+          <Link to="/reset-password">Forgot password?</Link>
+        </p>
       </form>
     </Card>
   )

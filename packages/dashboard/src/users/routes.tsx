@@ -1,9 +1,39 @@
-import type { RouteObject } from "react-router"
+import { Navigate, type RouteObject } from "react-router"
+import { lazyPage } from "../ui/LazyPage.tsx"
+import { ChangePasswordPage, RequestPasscodePage } from "./ResetPassword.tsx"
 import { SetupPage } from "./Setup.tsx"
 import { SignInPage } from "./SignIn.tsx"
 
 /** The pages shown signed out (outside the signed-in frame). */
 export const usersSignedOutRoutes: Array<RouteObject> = [
   { path: "/setup", element: <SetupPage /> },
-  { path: "/login", element: <SignInPage /> }
+  { path: "/login", element: <SignInPage /> },
+  { path: "/reset-password", element: <RequestPasscodePage /> },
+  { path: "/reset-password/change", element: <ChangePasswordPage /> }
+]
+
+/** The account's settings, in the signed-in frame (the described system's /settings/...). */
+export const usersRoutes: Array<RouteObject> = [
+  {
+    path: "settings",
+    // The settings are chunks of their own, loaded when first shown.
+    element: lazyPage(() => import("./settings/Settings.tsx"), (m) => m.SettingsLayout),
+    children: [
+      { index: true, element: <Navigate to="/settings/account" replace /> },
+      { path: "account", element: lazyPage(() => import("./settings/Account.tsx"), (m) => m.AccountPage) },
+      { path: "appearance", element: lazyPage(() => import("./settings/Appearance.tsx"), (m) => m.AppearancePage) },
+      {
+        path: "external-auth",
+        element: lazyPage(() => import("./settings/ExternalAuth.tsx"), (m) => m.ExternalAuthPage)
+      },
+      {
+        path: "notifications",
+        element: lazyPage(() => import("./settings/Notifications.tsx"), (m) => m.NotificationsPage)
+      },
+      { path: "schedule", element: lazyPage(() => import("./settings/Schedule.tsx"), (m) => m.SchedulePage) },
+      { path: "security", element: lazyPage(() => import("./settings/Security.tsx"), (m) => m.SecurityPage) },
+      { path: "ssh-keys", element: lazyPage(() => import("./settings/SshKeys.tsx"), (m) => m.SshKeysPage) },
+      { path: "tokens", element: lazyPage(() => import("./settings/Tokens.tsx"), (m) => m.TokensPage) }
+    ]
+  }
 ]

@@ -1,0 +1,42 @@
+/** The tasks area's calls: the list, a new task from a prompt, one task and its logs. */
+import { client, type Schemas, unwrap } from "../api/client.ts"
+
+export type Task = Schemas["Task"]
+export type TaskLog = Schemas["TaskLogEntry"]
+
+export const tasksApi = {
+  tasks: () => unwrap(client.GET("/api/v2/tasks", { params: { query: { limit: "50" } } })),
+  templates: () => unwrap(client.GET("/api/v2/templates")),
+  create: (body: { input: string; template_version_id: string }) =>
+    unwrap(client.POST("/api/v2/tasks/{user}", { params: { path: { user: "me" } }, body })),
+  task: (user: string, task: string) =>
+    unwrap(client.GET("/api/v2/tasks/{user}/{task}", { params: { path: { user, task } } })),
+  logs: (user: string, task: string) =>
+    unwrap(client.GET("/api/v2/tasks/{user}/{task}/logs", { params: { path: { user, task } } }))
+}
+
+const STATUS: Record<Task["status"], string> = {
+  pending: "Pending",
+  initializing: "Initializing",
+  active: "Active",
+  paused: "Paused",
+  unknown: "Unknown",
+  error: "Error"
+}
+
+export const statusText = (s: Task["status"]) => STATUS[s] ?? s
+
+const STATE: Record<NonNullable<Task["current_state"]>["state"], string> = {
+  working: "Working",
+  idle: "Idle",
+  complete: "Complete",
+  failed: "Failed"
+}
+
+/** The agent's last report: "Working: Reading the code", or "No report yet". */
+export const stateText = (t: Task) =>
+  t.current_state === null
+    ? "No report yet"
+    : `${STATE[t.current_state.state] ?? t.current_state.state}${
+      t.current_state.message === "" ? "" : `: ${t.current_state.message}`
+    }`

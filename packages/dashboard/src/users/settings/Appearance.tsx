@@ -1,0 +1,51 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { ErrorMessage } from "../../ui/Form.tsx"
+import { appearanceKey } from "../theme.ts"
+import { settingsApi } from "./api.ts"
+import { SettingsHeader } from "./Settings.tsx"
+
+const THEMES = [
+  { value: "auto", label: "Auto (as the system)" },
+  { value: "light", label: "Light" },
+  { value: "dark", label: "Dark" }
+] as const
+
+/**
+ * The theme (`theme_preference` of `PUT /users/me/appearance`), saved and applied as soon as it
+ * is picked: the frame applies the cached appearance to the page.
+ */
+export const AppearancePage = () => {
+  const queryClient = useQueryClient()
+  const appearance = useQuery({ queryKey: appearanceKey, queryFn: settingsApi.appearance })
+  const save = useMutation({
+    mutationFn: settingsApi.updateAppearance,
+    onSuccess: (a) => queryClient.setQueryData(appearanceKey, a)
+  })
+  const current = save.isPending ? save.variables : appearance.data?.theme_preference
+  const chosen = current === "light" || current === "dark" ? current : "auto"
+  return (
+    <>
+      <SettingsHeader title="Appearance" description="How the dashboard looks to you, on every device." />
+      {appearance.isPending ? <p role="status">Loading…</p> : (
+        <form onSubmit={(e) => e.preventDefault()}>
+          <fieldset>
+            <legend>Theme</legend>
+            {THEMES.map((t) => (
+              <label key={t.value} className="choice">
+                <input
+                  type="radio"
+                  name="theme"
+                  value={t.value}
+                  checked={chosen === t.value}
+                  onChange={() => save.mutate(t.value)}
+                />
+                {t.label}
+              </label>
+            ))}
+          </fieldset>
+        </form>
+      )}
+      <ErrorMessage error={appearance.error ?? save.error} />
+    </>
+  )
+}

@@ -1,0 +1,137 @@
+/**
+ * Tasks in Chromium against a real service (in-memory SQLite, the built-in provisioner workers,
+ * the dashboard mounted as embedders do), with the http package's AI task template: the agent
+ * `main` runs the app `claude`. Its agent is scripted over a real WebSocket on the agent
+ * connection (its token set by the test, as the http package's task tests do). Through roles
+ * and accessible names only: "Tasks" in the navigation → the empty list → a task created from a
+ * prompt → its page: the prompt in its logs, its status following the workspace (its watch) to
+ * "Active" when the agent is ready, and the agent's report shown → the list with the task. axe
+ * on both pages, in light and in dark for the list.
+ */
+import { SqlClient } from "@effect/sql"
+import { hashAgentToken } from "@workbay/core"
+import { dashboardDir } from "@workbay/dashboard"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
+import { AI_TEMPLATE } from "../../http/test/tasks/fixtures.js"
+import { connect, eventually } from "../../http/test/websocket.js"
+import { makeTemplate } from "../../http/test/workspaces/fixtures.js"
+import {
+  browserAvailable,
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  screenshot,
+  signIn,
+  watchedPage
+} from "./browser.js"
+
+const available = browserAvailable("the tasks' browser test")
+
+describe.skipIf(!available)("tasks in Chromium", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let template: { id: string; name: string; active_version_id: string }
+
+  beforeAll(async () => {
+    let orgId: string
+    ;({ srv, owner, orgId } = await startWithOwner({ dashboard: { dir: dashboardDir } }))
+    template = await makeTemplate(srv, owner, orgId, AI_TEMPLATE)
+  })
+  afterAll(() => srv?.close())
+
+  /** The agent of the workspace connects with a token of the test's own and says it is ready. */
+  const agentReady = async (workspaceId: string) => {
+    const w = (await owner.get(`/workspaces/${workspaceId}`)).body
+    const agent = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+    const token = randomUUID()
+    await srv.run(
+      Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) =>
+          sql`UPDATE workspace_agents SET auth_token_hash = ${hashAgentToken(token)} WHERE id = ${agent.id}`.pipe(
+            Effect.orDie
+          )
+      ) as Effect.Effect<unknown>
+    )
+    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": token })
+    ws.socket.send(JSON.stringify({ type: "update_lifecycle", id: 1, state: "ready" }))
+    await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
+    return { ws, asAgent: owner.as(token) }
+  }
+
+  it("creates a task from a prompt and follows it on its page", async () => {
+    const browser = await launchBrowser()
+    try {
+      const context = await browser.newContext({ viewport: { width: 1100, height: 800 } })
+      const page = await watchedPage(context)
+      await signIn(page, srv.url, "admin@example.com")
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tasks" }).click()
+      await page.getByRole("heading", { name: "Tasks", level: 1 }).waitFor({ timeout: 10_000 })
+      await page.getByText("No tasks yet.").waitFor({ timeout: 10_000 })
+      await expectAccessible(page)
+
+      await page.getByRole("textbox", { name: "Prompt" }).fill("Fix the login bug\nIt fails on Safari.")
+      await page.getByRole("combobox", { name: "Template" }).selectOption({ label: template.name })
+      await page.getByRole("button", { name: "Create task" }).click()
+      await page.getByRole("heading", { name: "Fix the login bug", level: 1 }).waitFor({ timeout: 10_000 })
+      const task = (await owner.get("/tasks")).body.tasks[0]
+      expect(new URL(page.url()).pathname).toBe(`/tasks/${task.owner_name}/${task.id}`)
+      expect(task.initial_prompt).toBe("Fix the login bug\nIt fails on Safari.")
+
+      // The build runs (the workspace's watch): initializing until the agent is ready.
+      const status = page.getByRole("status", { name: "Task status" })
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Initializing")
+      expect(await page.getByRole("status", { name: "Task state" }).textContent()).toBe("No report yet")
+      const logs = page.getByRole("list", { name: "Task logs" })
+      await expect.poll(() => logs.getByRole("listitem").first().textContent(), { timeout: 10_000 }).toContain(
+        "Fix the login bug"
+      )
+      const { ws, asAgent } = await agentReady(task.workspace_id.uuid)
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Active")
+
+      // The agent's report, live (the workspace's watch), and after a reload.
+      const report = await asAgent.patch("/workspaceagents/me/app-status", {
+        app_slug: "claude",
+        state: "working",
+        message: "Reading the code",
+        uri: "https://example.com/pr/1"
+      })
+      expect(report.status, JSON.stringify(report.body)).toBe(200)
+      const state = page.getByRole("status", { name: "Task state" })
+      await expect.poll(() => state.textContent(), { timeout: 10_000 }).toBe("Working: Reading the code")
+      await page.reload()
+      await expect.poll(() => state.textContent(), { timeout: 10_000 }).toBe("Working: Reading the code")
+      await expectAccessible(page)
+      await screenshot(page, "task")
+
+      // The list, in light and dark.
+      await page.getByRole("link", { name: "All tasks" }).click()
+      const row = page.getByRole("row", { name: /Fix the login bug/ })
+      await row.waitFor({ timeout: 10_000 })
+      await expect.poll(() => row.getByRole("cell", { name: "Active" }).count(), { timeout: 10_000 }).toBe(1)
+      expect(await row.getByRole("cell", { name: "Working: Reading the code" }).count()).toBe(1)
+      await expectAccessible(page)
+      await screenshot(page, "tasks")
+      const dark = await browser.newContext({
+        colorScheme: "dark",
+        viewport: { width: 1100, height: 800 },
+        storageState: await context.storageState()
+      })
+      const darkPage = await dark.newPage()
+      await darkPage.goto(`${srv.url}/tasks`)
+      await darkPage.getByRole("row", { name: /Fix the login bug/ }).waitFor({ timeout: 10_000 })
+      await expectAccessible(darkPage)
+      await screenshot(darkPage, "tasks-dark")
+      await dark.close()
+
+      ws.socket.close(1000)
+      await ws.closed
+      expectNoProblems(page)
+    } finally {
+      await browser.close()
+    }
+  }, 60_000)
+})
