@@ -5,6 +5,7 @@
 import { Navigate, type RouteObject } from "react-router"
 import { agentsRoutes } from "./agents/routes.tsx"
 import { Layout } from "./Layout.tsx"
+import { membersRoutes } from "./members/routes.tsx"
 import { usersSignedOutRoutes } from "./users/routes.tsx"
 import { workspacesRoutes } from "./workspaces/routes.tsx"
 
@@ -17,6 +18,7 @@ export const routes: Array<RouteObject> = [
       { index: true, element: <Navigate to="/workspaces" replace /> },
       ...workspacesRoutes,
       ...agentsRoutes,
+      ...membersRoutes,
       { path: "*", element: <Navigate to="/workspaces" replace /> }
     ]
   }
