@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { useEffect, useRef } from "react"
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router"
 import { usePermissions } from "./api/permissions.ts"
+import { ServiceBanner, useAppearance } from "./enterprise/ServiceBanner.tsx"
 import { navigation } from "./navigation.ts"
 import { usersApi as api } from "./users/api.ts"
 import { useFirstUserExists, useMe } from "./users/session.ts"
@@ -11,6 +12,7 @@ export const Layout = () => {
   const me = useMe()
   const first = useFirstUserExists()
   const permissions = usePermissions()
+  const appearance = useAppearance()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   useSessionRecheck()
@@ -29,8 +31,9 @@ export const Layout = () => {
   return (
     <>
       <a className="skip" href="#main">Skip to content</a>
+      <ServiceBanner />
       <header className="bar">
-        <span className="brand">Workbay</span>
+        <span className="brand">{appearance.data?.application_name || "Workbay"}</span>
         <nav aria-label="Main">
           <ul>
             {navigation.filter((e) =>

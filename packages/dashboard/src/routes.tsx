@@ -4,8 +4,13 @@
  */
 import { Navigate, type RouteObject } from "react-router"
 import { agentsRoutes } from "./agents/routes.tsx"
+import { auditRoutes } from "./audit/routes.tsx"
+import { enterpriseRoutes } from "./enterprise/routes.tsx"
+import { generalRoutes } from "./general/routes.tsx"
+import { insightsRoutes } from "./insights/routes.tsx"
 import { Layout } from "./Layout.tsx"
 import { membersRoutes } from "./members/routes.tsx"
+import { organizationsRoutes } from "./organizations/routes.tsx"
 import { usersSignedOutRoutes } from "./users/routes.tsx"
 import { workspacesRoutes } from "./workspaces/routes.tsx"
 
@@ -19,6 +24,11 @@ export const routes: Array<RouteObject> = [
       ...workspacesRoutes,
       ...agentsRoutes,
       ...membersRoutes,
+      ...auditRoutes,
+      ...organizationsRoutes,
+      ...generalRoutes,
+      ...enterpriseRoutes,
+      ...insightsRoutes,
       { path: "*", element: <Navigate to="/workspaces" replace /> }
     ]
   }
