@@ -2,9 +2,9 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { useId } from "react"
 import { useSearchParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { Pager, pageOf } from "../ui/Pager.tsx"
+import { pageOf, Pager } from "../ui/Pager.tsx"
 import { Time } from "../ui/Time.tsx"
-import { type AuditLog, auditApi as api, describe } from "./api.ts"
+import { auditApi as api, type AuditLog, describe } from "./api.ts"
 import "./styles.css"
 
 const PAGE_SIZE = 25

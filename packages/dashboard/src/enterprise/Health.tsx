@@ -4,7 +4,13 @@ import { Time } from "../ui/Time.tsx"
 import { enterpriseApi as api } from "./api.ts"
 import "./admin.css"
 
-type Section = { severity: "ok" | "warning" | "error"; healthy: boolean; dismissed: boolean; error?: string; warnings: ReadonlyArray<{ code: string; message: string }> }
+type Section = {
+  severity: "ok" | "warning" | "error"
+  healthy: boolean
+  dismissed: boolean
+  error?: string
+  warnings: ReadonlyArray<{ code: string; message: string }>
+}
 
 const SECTIONS = [
   ["access_url", "Access URL"],

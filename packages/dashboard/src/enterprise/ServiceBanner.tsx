@@ -15,7 +15,11 @@ export const ServiceBanner = () => {
   if (banner === undefined || !banner.enabled || (banner.message ?? "") === "") return null
   const background = banner.background_color || "#004852"
   return (
-    <section aria-label="Service banner" className="service-banner" style={{ background, color: readableOn(background) }}>
+    <section
+      aria-label="Service banner"
+      className="service-banner"
+      style={{ background, color: readableOn(background) }}
+    >
       {banner.message}
     </section>
   )

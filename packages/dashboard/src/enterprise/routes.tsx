@@ -9,8 +9,26 @@ const HealthPage = lazy(() => import("./Health.tsx").then((m) => ({ default: m.H
 export const enterpriseRoutes: Array<RouteObject> = [
   {
     path: "deployment/appearance",
-    element: <AdminFrame need="editDeploymentConfig"><AppearancePage /></AdminFrame>
+    element: (
+      <AdminFrame need="editDeploymentConfig">
+        <AppearancePage />
+      </AdminFrame>
+    )
   },
-  { path: "deployment/licenses", element: <AdminFrame need="viewLicenses"><LicensesPage /></AdminFrame> },
-  { path: "deployment/health", element: <AdminFrame need="viewDebugInfo"><HealthPage /></AdminFrame> }
+  {
+    path: "deployment/licenses",
+    element: (
+      <AdminFrame need="viewLicenses">
+        <LicensesPage />
+      </AdminFrame>
+    )
+  },
+  {
+    path: "deployment/health",
+    element: (
+      <AdminFrame need="viewDebugInfo">
+        <HealthPage />
+      </AdminFrame>
+    )
+  }
 ]

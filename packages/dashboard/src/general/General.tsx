@@ -48,7 +48,9 @@ export const GeneralPage = () => {
                 <th scope="row">
                   {o.name}
                   <span className="owner">{o.description}</span>
-                  <span className="owner flag">{[o.flag ? `--${o.flag}` : "", o.env ? `$${o.env}` : ""].filter(Boolean).join(" · ")}</span>
+                  <span className="owner flag">
+                    {[o.flag ? `--${o.flag}` : "", o.env ? `$${o.env}` : ""].filter(Boolean).join(" · ")}
+                  </span>
                 </th>
                 <td className="value">{show(o.value, o.annotations)}</td>
                 <td>{o.value_source || "default"}</td>

@@ -5,5 +5,12 @@ import { AdminFrame } from "../ui/Admin.tsx"
 const GeneralPage = lazy(() => import("./General.tsx").then((m) => ({ default: m.GeneralPage })))
 
 export const generalRoutes: Array<RouteObject> = [
-  { path: "deployment/general", element: <AdminFrame need="viewDeploymentConfig"><GeneralPage /></AdminFrame> }
+  {
+    path: "deployment/general",
+    element: (
+      <AdminFrame need="viewDeploymentConfig">
+        <GeneralPage />
+      </AdminFrame>
+    )
+  }
 ]

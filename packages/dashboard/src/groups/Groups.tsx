@@ -205,7 +205,12 @@ export const GroupPage = () => {
       )}
       {everyone ? null : (
         <div className="actions">
-          <ConfirmButton label="Delete group" title={`Delete the group ${g.name}?`} danger onConfirm={() => remove.mutate()}>
+          <ConfirmButton
+            label="Delete group"
+            title={`Delete the group ${g.name}?`}
+            danger
+            onConfirm={() => remove.mutate()}
+          >
             <p>Its members keep their accounts; the group and its quota allowance go.</p>
           </ConfirmButton>
         </div>

@@ -58,7 +58,9 @@ export const Chart = (props: {
             label: s.label,
             stroke: colours[i % colours.length]!,
             width: 2,
-            ...(props.kind === "bars" ? { fill: colours[i % colours.length]!, paths: bars, points: { show: false } } : {})
+            ...(props.kind === "bars"
+              ? { fill: colours[i % colours.length]!, paths: bars, points: { show: false } }
+              : {})
           }))
         ]
       },

@@ -48,8 +48,8 @@ export const InsightsPage = () => {
           {templates.data === undefined ? <p role="status">Loading…</p> : (
             <>
               <p>
-                {templates.data.report.active_users} active {templates.data.report.active_users === 1 ? "user" : "users"}
-                {" "}of the templates in all
+                {templates.data.report.active_users} active{" "}
+                {templates.data.report.active_users === 1 ? "user" : "users"} of the templates in all
               </p>
               <Chart
                 title="Template usage: active users per day"
@@ -71,7 +71,12 @@ export const InsightsPage = () => {
                 title="User activity: minutes in workspaces"
                 categoryLabel="User"
                 categories={activity.data.report.users.map((u) => u.username)}
-                series={[{ label: "Minutes", values: activity.data.report.users.map((u) => minutes(u.seconds)) }]}
+                series={[{
+                  label: "Minutes",
+                  values: activity.data.report.users.map((u) =>
+                    minutes(u.seconds)
+                  )
+                }]}
                 kind="bars"
                 unit=" min"
               />

@@ -6,5 +6,12 @@ import { AdminFrame } from "../ui/Admin.tsx"
 const InsightsPage = lazy(() => import("./Insights.tsx").then((m) => ({ default: m.InsightsPage })))
 
 export const insightsRoutes: Array<RouteObject> = [
-  { path: "insights", element: <AdminFrame need="viewInsights"><InsightsPage /></AdminFrame> }
+  {
+    path: "insights",
+    element: (
+      <AdminFrame need="viewInsights">
+        <InsightsPage />
+      </AdminFrame>
+    )
+  }
 ]

@@ -27,8 +27,7 @@ export const MembersPage = () => {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["org-members", org] })
   })
   const userId = useId()
-  const label = (m: Member) =>
-    m.roles.length === 0 ? "Member" : m.roles.map((r) => r.display_name || r.name).join(", ")
+  const label = (m: Member) => m.roles.length === 0 ? "Member" : m.roles.map((r) => r.display_name || r.name).join(", ")
   return (
     <>
       <h2>Members</h2>

@@ -64,7 +64,9 @@ export const RolesPage = () => {
                 <td className="row-actions">
                   {r.built_in ? null : (
                     <>
-                      <Link to={`${encodeURIComponent(r.name)}`} aria-label={`Edit ${r.display_name || r.name}`}>Edit</Link>
+                      <Link to={`${encodeURIComponent(r.name)}`} aria-label={`Edit ${r.display_name || r.name}`}>
+                        Edit
+                      </Link>
                       <ConfirmButton
                         label="Delete"
                         title={`Delete the role ${r.display_name || r.name}?`}

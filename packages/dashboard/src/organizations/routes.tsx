@@ -15,11 +15,19 @@ const GroupPage = lazy(() => import("../groups/Groups.tsx").then((m) => ({ defau
 export const organizationsRoutes: Array<RouteObject> = [
   {
     path: "deployment/organizations",
-    element: <AdminFrame need="editAnyOrganization"><OrganizationsPage /></AdminFrame>
+    element: (
+      <AdminFrame need="editAnyOrganization">
+        <OrganizationsPage />
+      </AdminFrame>
+    )
   },
   {
     path: "organizations/:org",
-    element: <AdminFrame need="editAnyOrganization"><OrganizationFrame /></AdminFrame>,
+    element: (
+      <AdminFrame need="editAnyOrganization">
+        <OrganizationFrame />
+      </AdminFrame>
+    ),
     children: [
       { index: true, element: <Navigate to="members" replace /> },
       { path: "members", element: <MembersPage /> },
