@@ -35,7 +35,10 @@ export const Chart = (props: {
     const colours = [cssVar("--accent", "#0a58ca"), cssVar("--muted", "#57606a")]
     const labels = props.categories
     const xs = labels.map((_, i) => i)
-    const bars = uPlot.paths.bars!({ size: [0.6, 48] })
+    // Two series of bars side by side (the first to the left of the category, the second to the right).
+    const side = props.series.length > 1
+    const bars = (i: number) =>
+      uPlot.paths.bars!(side ? { size: [0.3, 24], align: i === 0 ? -1 : 1 } : { size: [0.6, 48] })
     const plot = new uPlot(
       {
         width: Math.max(280, el.clientWidth),
@@ -59,7 +62,7 @@ export const Chart = (props: {
             stroke: colours[i % colours.length]!,
             width: 2,
             ...(props.kind === "bars"
-              ? { fill: colours[i % colours.length]!, paths: bars, points: { show: false } }
+              ? { fill: colours[i % colours.length]!, paths: bars(i), points: { show: false } }
               : {})
           }))
         ]
