@@ -1,8 +1,8 @@
 import { lazy } from "react"
 import type { RouteObject } from "react-router"
 import { adminPermissions } from "../api/permissions.ts"
-import type { NavEntry } from "../navigation.ts"
 import { AdminFrame, AdminIndex } from "../ui/Admin.tsx"
+import type { NavEntry } from "../ui/nav.ts"
 
 // The administration's pages are chunks of their own, loaded when opened.
 const UsersPage = lazy(() => import("./Users.tsx").then((m) => ({ default: m.UsersPage })))

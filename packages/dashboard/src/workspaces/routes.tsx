@@ -1,5 +1,5 @@
 import type { RouteObject } from "react-router"
-import type { NavEntry } from "../navigation.ts"
+import type { NavEntry } from "../ui/nav.ts"
 import { WorkspacePage } from "./Workspace.tsx"
 import { WorkspacesPage } from "./Workspaces.tsx"
 
