@@ -1,5 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
-import { Navigate, NavLink, Outlet, useNavigate } from "react-router"
+import { useEffect, useRef } from "react"
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router"
+import { usePermissions } from "./api/permissions.ts"
+import { ServiceBanner, useAppearance } from "./enterprise/ServiceBanner.tsx"
 import { navigation } from "./navigation.ts"
 import { InboxBadge } from "./notifications/InboxBadge.tsx"
 import { usersApi as api } from "./users/api.ts"
@@ -10,8 +13,11 @@ import { AppliedTheme } from "./users/theme.ts"
 export const Layout = () => {
   const me = useMe()
   const first = useFirstUserExists()
+  const permissions = usePermissions()
+  const appearance = useAppearance()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
+  useSessionRecheck()
   const signOut = useMutation({
     mutationFn: api.logout,
     onSettled: () => {
@@ -27,11 +33,14 @@ export const Layout = () => {
   return (
     <>
       <a className="skip" href="#main">Skip to content</a>
+      <ServiceBanner />
       <header className="bar">
-        <span className="brand">Workbay</span>
+        <span className="brand">{appearance.data?.application_name || "Workbay"}</span>
         <nav aria-label="Main">
           <ul>
-            {navigation.map((entry) => (
+            {navigation.filter((e) =>
+              e.requires === undefined || e.requires.some((p) => permissions.data?.[p] === true)
+            ).map((entry) => (
               <li key={entry.to}>
                 <NavLink to={entry.to}>{entry.label}</NavLink>
               </li>
@@ -55,4 +64,28 @@ export const Layout = () => {
       </main>
     </>
   )
+}
+
+/**
+ * The session is asked again at each navigation (and when the window gets focus): a user signed
+ * out elsewhere, or suspended or deleted by an administrator, gets 401 for it, which makes the
+ * signed-in user null, and the frame sends them to sign in (no page keeps a request open to
+ * learn it sooner).
+ */
+const useSessionRecheck = () => {
+  const location = useLocation()
+  const queryClient = useQueryClient()
+  const first = useRef(true)
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    void queryClient.invalidateQueries({ queryKey: ["me"] })
+  }, [location.key])
+  useEffect(() => {
+    const recheck = () => void queryClient.invalidateQueries({ queryKey: ["me"] })
+    window.addEventListener("focus", recheck)
+    return () => window.removeEventListener("focus", recheck)
+  }, [])
 }

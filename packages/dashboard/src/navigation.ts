@@ -1,7 +1,10 @@
 /** The main navigation of the signed-in frame: each area's entries, in this order. */
+import { adminNav } from "./members/routes.tsx"
 import { tasksNav } from "./tasks/routes.tsx"
 import { templatesNav } from "./templates/routes.tsx"
-import type { NavEntry } from "./ui/NavEntry.ts"
+import type { NavEntry } from "./ui/nav.ts"
 import { workspacesNav } from "./workspaces/routes.tsx"
 
-export const navigation: ReadonlyArray<NavEntry> = [...workspacesNav, ...templatesNav, ...tasksNav]
+export type { NavEntry } from "./ui/nav.ts"
+
+export const navigation: ReadonlyArray<NavEntry> = [...workspacesNav, ...templatesNav, ...tasksNav, ...adminNav]

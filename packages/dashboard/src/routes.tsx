@@ -4,8 +4,14 @@
  */
 import { Navigate, type RouteObject } from "react-router"
 import { agentsRoutes } from "./agents/routes.tsx"
+import { auditRoutes } from "./audit/routes.tsx"
+import { enterpriseRoutes } from "./enterprise/routes.tsx"
+import { generalRoutes } from "./general/routes.tsx"
+import { insightsRoutes } from "./insights/routes.tsx"
 import { Layout } from "./Layout.tsx"
+import { membersRoutes } from "./members/routes.tsx"
 import { notificationsRoutes } from "./notifications/routes.tsx"
+import { organizationsRoutes } from "./organizations/routes.tsx"
 import { tasksRoutes } from "./tasks/routes.tsx"
 import { templatesRoutes } from "./templates/routes.tsx"
 import { usersRoutes, usersSignedOutRoutes } from "./users/routes.tsx"
@@ -24,6 +30,12 @@ export const routes: Array<RouteObject> = [
       ...notificationsRoutes,
       ...usersRoutes,
       ...tasksRoutes,
+      ...membersRoutes,
+      ...auditRoutes,
+      ...organizationsRoutes,
+      ...generalRoutes,
+      ...enterpriseRoutes,
+      ...insightsRoutes,
       { path: "*", element: <Navigate to="/workspaces" replace /> }
     ]
   }

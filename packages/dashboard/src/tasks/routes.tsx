@@ -1,6 +1,6 @@
 import type { RouteObject } from "react-router"
 import { lazyPage } from "../ui/LazyPage.tsx"
-import type { NavEntry } from "../ui/NavEntry.ts"
+import type { NavEntry } from "../ui/nav.ts"
 
 export const tasksRoutes: Array<RouteObject> = [
   { path: "tasks", element: lazyPage(() => import("./Tasks.tsx"), (m) => m.TasksPage) },

@@ -1,6 +1,6 @@
 import type { RouteObject } from "react-router"
 import { lazyPage as page } from "../ui/LazyPage.tsx"
-import type { NavEntry } from "../ui/NavEntry.ts"
+import type { NavEntry } from "../ui/nav.ts"
 
 // The templates' pages are chunks of their own, loaded when a templates page is opened (the
 // README's Markdown renderer is a further chunk, loaded when a README is shown).

@@ -1,6 +1,6 @@
 import type { RouteObject } from "react-router"
 import { lazyPage } from "../ui/LazyPage.tsx"
-import type { NavEntry } from "../ui/NavEntry.ts"
+import type { NavEntry } from "../ui/nav.ts"
 import { WorkspacesPage } from "./Workspaces.tsx"
 
 // The workspace page and the creation forms are chunks of their own, loaded when opened.

@@ -1,0 +1,65 @@
+/**
+ * What the signed-in user may do, asked of the service's one evaluator (`POST /authcheck`): each
+ * check names a resource kind and an action, and the answer says yes or no for each, as the
+ * matching route would answer. The navigation and the administration pages read it; the service
+ * still refuses what it refuses (403), which the pages show.
+ */
+import { useQuery } from "@tanstack/react-query"
+import { useMe } from "../users/session.ts"
+import { client, type Schemas, unwrap } from "./client.ts"
+
+type Check = Schemas["AuthorizationCheck"]
+
+const check = (resource_type: Check["object"]["resource_type"], action: Check["action"], anyOrg = false): Check => ({
+  object: anyOrg ? { resource_type, any_org: true } : { resource_type },
+  action
+})
+
+/** The checks the dashboard asks, by name (the described system's names in permissions.ts). */
+export const checks = {
+  editUsers: check("user", "update"),
+  createUser: check("user", "create"),
+  deleteUser: check("user", "delete"),
+  assignRoles: check("assign_role", "assign"),
+  viewAuditLog: check("audit_log", "read"),
+  viewDeploymentConfig: check("deployment_config", "read"),
+  editDeploymentConfig: check("deployment_config", "update"),
+  viewAnyOrganization: check("organization_member", "read", true),
+  createOrganization: check("organization", "create"),
+  editAnyOrganization: check("organization", "update", true),
+  viewLicenses: check("license", "read"),
+  createLicense: check("license", "create"),
+  viewDebugInfo: check("debug_info", "read"),
+  viewInsights: check("template", "view_insights", true),
+  viewProvisionerJobs: check("provisioner_jobs", "read", true)
+} satisfies Record<string, Check>
+
+export type Permission = keyof typeof checks
+export type Permissions = Record<Permission, boolean>
+
+/** May the user see the administration at all (any of its pages)? */
+export const adminPermissions: ReadonlyArray<Permission> = [
+  "editUsers",
+  "viewAuditLog",
+  "viewDeploymentConfig",
+  "editAnyOrganization",
+  "viewLicenses",
+  "viewInsights"
+]
+
+export const fetchPermissions = async (): Promise<Permissions> => {
+  const answer = await unwrap(client.POST("/api/v2/authcheck", { body: { checks } }))
+  return Object.fromEntries(Object.keys(checks).map((k) => [k, answer[k] === true])) as Permissions
+}
+
+/** The signed-in user's permissions (undefined while asked); cached per user. */
+export const usePermissions = () => {
+  const me = useMe()
+  const id = me.data?.id
+  return useQuery({
+    queryKey: ["permissions", id],
+    queryFn: fetchPermissions,
+    enabled: id !== undefined,
+    staleTime: 60_000
+  })
+}

@@ -1,0 +1,408 @@
+/**
+ * The administration against a real service (in-memory SQLite, the dashboard mounted as
+ * embedders do) in Debian's Chromium, through roles and accessible names only: the "Admin" entry
+ * shown by `POST /authcheck` (to the owner, not to a member, who is refused at an admin address
+ * with a message), users (create with the form's checks, search, roles, suspend, which sends the
+ * suspended user's open page to sign in, activate, delete), the audit log (its `q` filter and
+ * pages), an organization's members, groups and custom roles, appearance (the service banner),
+ * deployment settings, licenses, health, and the insights' charts with their tables. axe on every
+ * page (the users page in dark too). One service and one browser for the file's tests.
+ *
+ * Skipped, saying so, when /usr/bin/chromium is missing; under CI that fails instead.
+ */
+import { AgentReportRepo, type AgentStats, InsightsRollup } from "@workbay/core"
+import { dashboardDir } from "@workbay/dashboard"
+import { Effect } from "effect"
+import { randomUUID } from "node:crypto"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  type Client,
+  createUser,
+  type ServiceTestServer,
+  startWithOwner,
+  type TestUser
+} from "../../http/test/support.js"
+import { portShareTemplate, seedWorkspace } from "../../http/test/workspaces/portShareFixtures.js"
+import {
+  browserAvailable,
+  expectAccessible,
+  expectNoProblems,
+  launchBrowser,
+  screenshot,
+  signIn,
+  watchedPage
+} from "./browser.js"
+
+const stats = (s: Partial<AgentStats>): AgentStats => ({
+  connections_by_proto: {},
+  connection_count: 0,
+  connection_median_latency_ms: 0,
+  rx_packets: 0,
+  rx_bytes: 0,
+  tx_packets: 0,
+  tx_bytes: 0,
+  session_count_vscode: 0,
+  session_count_jetbrains: 0,
+  session_count_reconnecting_pty: 0,
+  session_count_ssh: 0,
+  ...s
+})
+
+const available = browserAvailable("the administration's browser tests")
+
+describe.skipIf(!available)("the administration in Chromium", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+  let ownerId: string
+  let member: TestUser
+  let browser: Browser
+  let admin: Page
+
+  beforeAll(async () => {
+    ;({ srv, owner, orgId, ownerId } = await startWithOwner({
+      dashboard: { dir: dashboardDir },
+      insightsRollup: false
+    }))
+    member = await createUser(owner, { username: "mia" })
+    // More users than a page holds (and as many audit entries).
+    for (let i = 0; i < 24; i++) {
+      const r = await owner.post("/users", {
+        email: `extra${i}@example.com`,
+        username: `extra${i}`,
+        password: "Correct-Horse-Battery-9"
+      })
+      expect(r.status).toBe(201)
+    }
+    // Insights: ten minutes of SSH by the owner in a workspace, in the last half hour, rolled up.
+    const template = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId }) as any
+    const ws = await seedWorkspace(srv, { ownerId, template, organizationId: orgId, agents: null })
+    const now = Date.now()
+    const base = now % 86_400_000 < 25 * 60_000 ? now - (now % 86_400_000) - 60_000 : now
+    for (let i = 0; i < 10; i++) {
+      await srv.run(Effect.flatMap(AgentReportRepo, (r) =>
+        r.insertStats(
+          randomUUID(),
+          ws.id,
+          stats({ session_count_ssh: 1, connection_median_latency_ms: 20 + i }),
+          new Date(base - (20 - i) * 60_000)
+        )))
+    }
+    await srv.run(Effect.flatMap(InsightsRollup, (r) => r.pass()))
+    browser = await launchBrowser()
+    // The admin's page (401 before signing in, 403 from a refused request: expected answers).
+    admin = await watchedPage(await browser.newContext({ viewport: { width: 1200, height: 900 } }), /401|403|404/)
+    admin.setDefaultTimeout(8_000)
+    await signIn(admin, srv.url, "admin@example.com")
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await srv?.close()
+  })
+
+  it("shows Admin to who may, and refuses a member at an admin address with a message", async () => {
+    const context = await browser.newContext()
+    const page = await watchedPage(context, /401|403|404/)
+    await signIn(page, srv.url, member.email)
+    const nav = page.getByRole("navigation", { name: "Main" })
+    expect(await nav.getByRole("link", { name: "Workspaces" }).count()).toBe(1)
+    expect(await nav.getByRole("link", { name: "Admin" }).count()).toBe(0)
+    await page.goto(`${srv.url}/deployment/users`)
+    await page.getByRole("alert").filter({ hasText: "You do not have permission to view this page" }).waitFor()
+    await expectAccessible(page)
+    expectNoProblems(page)
+    await context.close()
+
+    await admin.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click()
+    await admin.getByRole("heading", { name: "Users", level: 1 }).waitFor()
+    expect(new URL(admin.url()).pathname).toBe("/deployment/users")
+    expect(await admin.getByRole("navigation", { name: "Administration" }).getByRole("link").allTextContents())
+      .toEqual(["Users", "Organizations", "Audit log", "Insights", "General", "Appearance", "Licenses", "Health"])
+  })
+
+  it("creates a user through the form, searches, changes roles, suspends (signing them out), activates, deletes", async () => {
+    const page = admin
+    await page.getByRole("link", { name: "Create user" }).click()
+    await page.getByRole("heading", { name: "Create user" }).waitFor()
+    await page.getByLabel("Email").fill("not-an-email")
+    await page.getByLabel("Username").fill("bob-the-builder")
+    await page.getByLabel("Password").fill("Correct-Horse-Battery-9")
+    await page.getByRole("button", { name: "Create user" }).click()
+    // The bad field's message, describing its input, and nothing sent.
+    const email = page.getByLabel("Email")
+    expect(await email.getAttribute("aria-invalid")).toBe("true")
+    await expect.poll(() => email.evaluate((el) => el.getAttribute("aria-describedby"))).toBeTruthy()
+    await page.getByText("Enter a valid email address, like name@example.com.").waitFor()
+    expect(await page.getByRole("alert").first().textContent()).toContain("One field needs a change")
+    await expectAccessible(page)
+    await email.fill("bob@example.com")
+    await page.getByRole("button", { name: "Create user" }).click()
+    // Back on the list, searched for the new user.
+    await page.getByRole("heading", { name: "Users", level: 1 }).waitFor()
+    await expect.poll(() => page.getByRole("searchbox", { name: "Search users" }).inputValue()).toBe("bob-the-builder")
+    const bob = page.getByRole("row", { name: /bob-the-builder/ })
+    await bob.waitFor()
+    expect(await page.getByRole("row").count()).toBe(2)
+
+    // Search: the member only.
+    await page.getByRole("searchbox", { name: "Search users" }).fill("mia")
+    await page.getByRole("searchbox", { name: "Search users" }).press("Enter")
+    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe("mia")
+    const mia = page.getByRole("row", { name: /mia/ })
+    await mia.waitFor()
+    await expect.poll(() => page.getByRole("row", { name: /bob-the-builder/ }).count()).toBe(0)
+
+    // Roles: Auditor.
+    await mia.getByRole("button", { name: "Edit roles of mia" }).click()
+    const rolesDialog = page.getByRole("dialog", { name: "Roles of mia" })
+    await rolesDialog.getByRole("checkbox", { name: "Auditor" }).check()
+    await expectAccessible(page)
+    await rolesDialog.getByRole("button", { name: "Save roles" }).click()
+    await expect.poll(() => mia.getByRole("cell", { name: "Auditor" }).count()).toBe(1)
+    expect((await owner.get(`/users/mia/roles`)).body.roles).toEqual(["auditor"])
+    await owner.put(`/users/mia/roles`, { roles: [] })
+
+    // Suspend while mia's dashboard is open in another browser: her next step there signs her out.
+    const context = await browser.newContext()
+    const hers = await watchedPage(context, /401|403|404/)
+    await signIn(hers, srv.url, member.email)
+    await mia.getByRole("button", { name: "Suspend" }).click()
+    await page.getByRole("dialog", { name: "Suspend mia?" }).getByRole("button", { name: "Suspend" }).click()
+    await expect.poll(() => mia.getByRole("cell", { name: "Suspended" }).count()).toBe(1)
+    await hers.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspaces" }).click()
+    await hers.getByRole("heading", { name: "Sign in to Workbay" }).waitFor({ timeout: 10_000 })
+    expect(new URL(hers.url()).pathname).toBe("/login")
+    expectNoProblems(hers)
+    await context.close()
+
+    await mia.getByRole("button", { name: "Activate" }).click()
+    await expect.poll(() => mia.getByRole("cell", { name: "Active" }).count()).toBe(1)
+    expect((await owner.get(`/users/mia`)).body.status).toBe("active")
+
+    // Delete bob, confirmed.
+    await page.getByRole("searchbox", { name: "Search users" }).fill("bob")
+    await page.getByRole("searchbox", { name: "Search users" }).press("Enter")
+    await bob.getByRole("button", { name: "Delete" }).click()
+    await page.getByRole("dialog", { name: "Delete bob-the-builder?" }).getByRole("button", { name: "Delete" }).click()
+    await page.getByText("No users match “bob”.").waitFor()
+    expect((await owner.get(`/users/bob-the-builder`)).status).toBe(404)
+
+    // All 27 users: mia is on the second page.
+    await page.getByRole("searchbox", { name: "Search users" }).fill("")
+    await page.getByRole("searchbox", { name: "Search users" }).press("Enter")
+    const pager = page.getByRole("navigation", { name: "Pages" })
+    await pager.getByText("Page 1 of 2").waitFor()
+    expect(await mia.count()).toBe(0)
+    await pager.getByRole("button", { name: "Next page" }).click()
+    await mia.waitFor()
+    expect(new URL(page.url()).searchParams.get("page")).toBe("1")
+    await expectAccessible(page)
+    await screenshot(page, "admin-users")
+    const dark = await watchedPage(
+      await browser.newContext({ colorScheme: "dark", viewport: { width: 1200, height: 800 } })
+    )
+    await signIn(dark, srv.url, "admin@example.com")
+    await dark.goto(`${srv.url}/deployment/users?page=1`)
+    await dark.getByRole("row", { name: /mia/ }).waitFor()
+    await expectAccessible(dark)
+    await screenshot(dark, "admin-users-dark")
+    expectNoProblems(dark)
+    await dark.context().close()
+  })
+
+  it("lists the audit log, narrowed by its filter (in the URL), paged, each entry's changes expandable", async () => {
+    const page = admin
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Audit log" }).click()
+    await page.getByRole("heading", { name: "Audit log", level: 1 }).waitFor()
+    const table = page.getByRole("table", { name: /Audit log/ })
+    await table.waitFor()
+    // The actions above are there: the deletion, the suspension, the new user.
+    await table.getByRole("rowheader", { name: /admin deleted user bob-the-builder/ }).waitFor()
+    expect(await table.getByRole("rowheader", { name: /admin created user bob-the-builder/ }).count()).toBe(1)
+    // Pages: more than 25 entries.
+    const pager = page.getByRole("navigation", { name: "Pages" })
+    expect(await pager.getByText(/^Page 1 of \d+$/).count()).toBe(1)
+    await pager.getByRole("button", { name: "Next page" }).click()
+    await pager.getByText(/^Page 2 of/).waitFor()
+    expect(new URL(page.url()).searchParams.get("page")).toBe("1")
+    await pager.getByRole("button", { name: "Previous page" }).click()
+    await pager.getByText(/^Page 1 of/).waitFor()
+
+    const filter = page.getByRole("searchbox", { name: "Filter the audit log" })
+    await filter.fill("action:delete resource_type:user")
+    await filter.press("Enter")
+    await expect.poll(() => new URL(page.url()).searchParams.get("q")).toBe("action:delete resource_type:user")
+    await expect.poll(() => table.getByRole("row").count()).toBe(2)
+    const entry = table.getByRole("row", { name: /admin deleted user bob-the-builder/ })
+    await entry.getByText(/^Changes \(/).click()
+    const changes = entry.getByRole("table", { name: "Changes of this entry" })
+    await changes.waitFor()
+    expect(await changes.getByRole("rowheader").count()).toBeGreaterThan(0)
+    expect(await pager.count()).toBe(0)
+    await expectAccessible(page)
+    // The filter survives a reload (it is the URL).
+    await page.reload()
+    await expect.poll(() => filter.inputValue()).toBe("action:delete resource_type:user")
+    await filter.fill("")
+    await filter.press("Enter")
+    await table.getByRole("rowheader", { name: /admin updated user mia/ }).first().waitFor()
+    await screenshot(page, "admin-audit")
+  })
+
+  it("manages an organization: members and their roles, a group with a member and a quota, a custom role, provisioners", async () => {
+    const page = admin
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Organizations" }).click()
+    await page.getByRole("link", { name: "Coder" }).click()
+    await page.getByRole("heading", { name: "Members", level: 2 }).waitFor()
+    const mia = page.getByRole("row", { name: /mia/ })
+    await mia.getByRole("button", { name: "Edit roles of mia" }).click()
+    await page.getByRole("dialog", { name: "Roles of mia" }).getByRole("checkbox", { name: "Organization Auditor" })
+      .check()
+    await page.getByRole("dialog", { name: "Roles of mia" }).getByRole("button", { name: "Save roles" }).click()
+    await expect.poll(() => mia.getByRole("cell", { name: "Organization Auditor" }).count()).toBe(1)
+    await expectAccessible(page)
+
+    // A new organization; mia added, then removed (confirmed).
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Organizations" }).click()
+    await page.getByLabel("Name", { exact: true }).fill("research")
+    await page.getByRole("button", { name: "Create organization" }).click()
+    await page.getByRole("heading", { name: "research", level: 1 }).waitFor()
+    await page.getByLabel("Username to add").fill("mia")
+    await page.getByRole("button", { name: "Add member" }).click()
+    await mia.waitFor()
+    await mia.getByRole("button", { name: "Remove" }).click()
+    await page.getByRole("dialog", { name: "Remove mia from the organization?" }).getByRole("button", {
+      name: "Remove"
+    })
+      .click()
+    await expect.poll(() => mia.count()).toBe(0)
+
+    // A group in the default organization, with mia and a quota.
+    await page.goto(`${srv.url}/organizations/coder/groups`)
+    await page.getByLabel("Group name").fill("devs")
+    await page.getByLabel("Quota allowance").fill("5")
+    await page.getByRole("button", { name: "Create group" }).click()
+    await page.getByRole("heading", { name: "devs", level: 2 }).waitFor()
+    await page.getByLabel("Username to add to the group").fill("mia")
+    await page.getByRole("button", { name: "Add to group" }).click()
+    await page.getByRole("row", { name: /mia/ }).waitFor()
+    await page.getByLabel("Quota allowance").fill("10")
+    await page.getByRole("button", { name: "Save quota" }).click()
+    await expect.poll(async () => (await owner.get(`/organizations/${orgId}/groups/devs`)).body.quota_allowance).toBe(
+      10
+    )
+    expect((await owner.get(`/organizations/${orgId}/groups/devs`)).body.members.map((m: any) => m.username)).toEqual([
+      "mia"
+    ])
+    await expectAccessible(page)
+    await page.getByRole("link", { name: "Groups" }).first().click()
+    await page.getByRole("row", { name: /devs/ }).getByRole("cell", { name: "10" }).waitFor()
+
+    // A custom role with two permissions.
+    await page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "Roles" }).click()
+    await page.getByRole("link", { name: "Create custom role" }).click()
+    await page.getByLabel("Name", { exact: true }).fill("viewer")
+    await page.getByLabel("Display name").fill("Viewer")
+    await page.getByRole("checkbox", { name: "template: read" }).check()
+    await page.getByRole("checkbox", { name: "workspace: read" }).check()
+    await expectAccessible(page)
+    await page.getByRole("button", { name: "Create role" }).click()
+    const viewer = page.getByRole("row", { name: /Viewer/ })
+    await viewer.getByRole("cell", { name: "Custom" }).waitFor()
+    const role = (await owner.get(`/organizations/${orgId}/members/roles`)).body.find((r: any) => r.name === "viewer")
+    expect(role.organization_permissions.map((p: any) => `${p.resource_type}:${p.action}`).sort())
+      .toEqual(["template:read", "workspace:read"])
+    // Edit: one more permission.
+    await viewer.getByRole("link", { name: "Edit Viewer" }).click()
+    expect(await page.getByRole("checkbox", { name: "template: read" }).isChecked()).toBe(true)
+    await page.getByRole("checkbox", { name: "group: read" }).check()
+    await page.getByRole("button", { name: "Save role" }).click()
+    await viewer.waitFor()
+    await expect.poll(async () =>
+      (await owner.get(`/organizations/${orgId}/members/roles`)).body.find((r: any) => r.name === "viewer")
+        .organization_permissions.length
+    ).toBe(3)
+
+    await page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "Provisioners" }).click()
+    await page.getByRole("table", { name: "Provisioner daemons" }).getByRole("rowheader", { name: /built-in-1/ })
+      .waitFor()
+    await expectAccessible(page)
+  })
+
+  it("saves the appearance (the banner shown above the pages) and shows settings, licenses and health", async () => {
+    const page = admin
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Appearance" }).click()
+    await page.getByLabel("Banner message").fill("Maintenance on Sunday at 06:00")
+    await page.getByLabel("Show the service banner").check()
+    await page.getByLabel("Application name").fill("Acme Workbay")
+    await expectAccessible(page)
+    await page.getByRole("button", { name: "Save appearance" }).click()
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor()
+    await page.getByRole("region", { name: "Service banner" }).getByText("Maintenance on Sunday at 06:00").waitFor()
+    expect((await owner.get("/appearance")).body.service_banner.enabled).toBe(true)
+    // A member sees it too.
+    const context = await browser.newContext()
+    const hers = await watchedPage(context)
+    await signIn(hers, srv.url, member.email)
+    await hers.getByRole("region", { name: "Service banner" }).getByText("Maintenance on Sunday at 06:00").waitFor()
+    await expectAccessible(hers)
+    expectNoProblems(hers)
+    await context.close()
+
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "General" }).click()
+    const settings = page.getByRole("table", { name: /Deployment settings/ })
+    await settings.getByRole("cell", { name: srv.url, exact: true }).first().waitFor()
+    await page.getByLabel("Filter settings").fill("access")
+    await expect.poll(() => settings.getByRole("row").count()).toBeLessThan(10)
+    await expectAccessible(page)
+
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Licenses" }).click()
+    await page.getByText("No license added.").waitFor()
+    await page.getByRole("table", { name: "Features and their entitlements" }).getByRole("rowheader", {
+      name: "audit log"
+    })
+      .waitFor()
+    await expectAccessible(page)
+
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Health" }).click()
+    await expect.poll(() => page.getByRole("status", { name: "Deployment health" }).textContent()).toMatch(/^Healthy/)
+    await page.getByRole("table", { name: "Health checks" }).getByRole("rowheader", { name: "Database" }).waitFor()
+    await expectAccessible(page)
+  })
+
+  it("draws the insights' charts, each with a table of its figures", async () => {
+    const page = admin
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Insights" }).click()
+    await page.getByRole("heading", { name: "Insights", level: 1 }).waitFor()
+    for (
+      const name of [
+        "Daily active users",
+        "Template usage: active users per day",
+        "User activity: minutes in workspaces",
+        "User latency (milliseconds)"
+      ]
+    ) {
+      const figure = page.getByRole("figure", { name })
+      await figure.waitFor()
+      expect(
+        await figure.getByRole("img", { name: new RegExp(`^${name.replace(/[()]/g, "\\$&")}: chart`) }).locator(
+          "canvas"
+        ).count()
+      ).toBe(1)
+      expect(await figure.getByRole("table", { name }).count()).toBe(1)
+    }
+    // Some data: the owner's ten minutes, their latency, and one active user today.
+    const activity = page.getByRole("table", { name: "User activity: minutes in workspaces" })
+    expect(await activity.getByRole("row", { name: /admin/ }).getByRole("cell").textContent()).toMatch(
+      /^\d+(\.\d)? min$/
+    )
+    const latency = page.getByRole("table", { name: "User latency (milliseconds)" })
+    expect(await latency.getByRole("row", { name: /admin/ }).count()).toBe(1)
+    const dauCells = await page.getByRole("table", { name: "Daily active users" }).getByRole("cell").allTextContents()
+    expect(dauCells.some((c) => Number(c) >= 1)).toBe(true)
+    await expectAccessible(page)
+    await screenshot(page, "admin-insights")
+    expectNoProblems(page)
+  })
+})
