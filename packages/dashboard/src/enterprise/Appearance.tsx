@@ -18,7 +18,7 @@ export const AppearancePage = () => {
     mutationFn: api.updateAppearance,
     onSuccess: async () => {
       setSaved(true)
-      await queryClient.invalidateQueries({ queryKey: ["appearance"] })
+      await queryClient.invalidateQueries({ queryKey: ["deployment-appearance"] })
     }
   })
   if (appearance.data === undefined) {

@@ -3,7 +3,8 @@ import "./styles.css"
 import { enterpriseApi as api } from "./api.ts"
 
 /** The deployment's appearance (`GET /appearance`), shared by the frame and the appearance page. */
-export const useAppearance = () => useQuery({ queryKey: ["appearance"], queryFn: api.appearance, staleTime: 60_000 })
+export const useAppearance = () =>
+  useQuery({ queryKey: ["deployment-appearance"], queryFn: api.appearance, staleTime: 60_000 })
 
 /**
  * The service banner an administrator set (appearance), above every signed-in page, as a named

@@ -7,7 +7,8 @@ import { useQuery } from "@tanstack/react-query"
 import { useEffect } from "react"
 import { settingsApi } from "./settings/api.ts"
 
-export const appearanceKey = ["appearance"] as const
+/** The signed-in user's appearance (not the deployment's, `["deployment-appearance"]`). */
+export const appearanceKey = ["user-appearance"] as const
 
 export const applyTheme = (preference: string | undefined) => {
   if (preference === "light" || preference === "dark") document.documentElement.dataset.theme = preference

@@ -4,12 +4,13 @@
  * each bad field and send nothing; the service's validations land beside their fields the same way.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { cleanup, fireEvent, render, waitFor } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { ApiError } from "../../src/api/client.ts"
 import { CreateUserForm } from "../../src/members/CreateUser.tsx"
 import { fieldErrorsOf, validateNewUser } from "../../src/members/validate.ts"
+import { screen } from "./screen.ts"
 
 // The service's answer, in place of the request.
 const create = vi.hoisted(() => vi.fn())

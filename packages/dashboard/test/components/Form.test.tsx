@@ -3,10 +3,11 @@
  * The shared form parts, rendered without a browser (happy-dom and Testing Library): what a
  * person and a screen reader get from a failed request.
  */
-import { cleanup, render, screen } from "@testing-library/react"
+import { cleanup, render } from "@testing-library/react"
 import { afterEach, describe, expect, it } from "vitest"
 import { ApiError } from "../../src/api/client.ts"
 import { ErrorMessage, Field } from "../../src/ui/Form.tsx"
+import { screen } from "./screen.ts"
 
 afterEach(cleanup)
 

@@ -4,7 +4,7 @@
  * the presets, the service's validations mapped onto fields, the schedule's cron lines, and the
  * fields themselves (ParameterFields: names, notes, errors announced) with Testing Library.
  */
-import { cleanup, fireEvent, render, screen } from "@testing-library/react"
+import { cleanup, fireEvent, render } from "@testing-library/react"
 import { useState } from "react"
 import { afterEach, describe, expect, it } from "vitest"
 import type { Parameter, Preset } from "../../src/workspaces/api.ts"
@@ -21,6 +21,7 @@ import {
   type Values
 } from "../../src/workspaces/parameters.ts"
 import { describe as describeSchedule, fromCron, toCron } from "../../src/workspaces/schedule.ts"
+import { screen } from "./screen.ts"
 
 afterEach(cleanup)
 

@@ -3,12 +3,13 @@
  * The quiet-hours form and its schedule (a daily cron with its time zone) without a browser, and
  * the tokens' lifetime choices.
  */
-import { cleanup, fireEvent, render, screen } from "@testing-library/react"
+import { cleanup, fireEvent, render } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { DAY_NS } from "../../src/users/settings/api.ts"
 import { fromSchedule, timeZones, toSchedule } from "../../src/users/settings/quietHours.ts"
 import { QuietHoursForm } from "../../src/users/settings/Schedule.tsx"
 import { lifetimeChoices } from "../../src/users/settings/Tokens.tsx"
+import { screen } from "./screen.ts"
 
 afterEach(cleanup)
 

@@ -5,13 +5,14 @@
  * them), the settings form's body, the insights' range, the archive's content type, and the
  * README's Markdown with raw HTML in it.
  */
-import { cleanup, fireEvent, render, screen } from "@testing-library/react"
+import { cleanup, fireEvent, render } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { archiveType, type TemplateVariable } from "../../src/templates/api.ts"
 import { insightsRange } from "../../src/templates/Insights.tsx"
 import { Markdown, withoutFrontMatter } from "../../src/templates/Markdown.tsx"
 import { settingsBody } from "../../src/templates/Settings.tsx"
 import { VariablesForm, variablesToAsk, variableValues } from "../../src/templates/VariablesForm.tsx"
+import { screen } from "./screen.ts"
 
 afterEach(cleanup)
 
