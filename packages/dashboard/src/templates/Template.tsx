@@ -14,7 +14,7 @@ import { templatePath, useVersion } from "./Templates.tsx"
 import "./styles.css"
 
 // react-markdown and its parsers are a chunk of their own, loaded when a README is shown.
-const Markdown = lazy(() => import("./Markdown.tsx").then((m) => ({ default: m.Markdown })))
+const Markdown = lazy(() => import("../ui/Markdown.tsx").then((m) => ({ default: m.Markdown })))
 
 export const templateKey = (name: string) => ["template", name]
 
@@ -109,7 +109,7 @@ export const TemplateSummary = () => {
           ? <p className="empty">This version has no README.</p>
           : (
             <Suspense fallback={<p role="status">Loading the README…</p>}>
-              <Markdown>{version.data.readme}</Markdown>
+              <Markdown document>{version.data.readme}</Markdown>
             </Suspense>
           )}
       </section>

@@ -9,9 +9,9 @@ import { cleanup, fireEvent, render } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { archiveType, type TemplateVariable } from "../../src/templates/api.ts"
 import { insightsRange } from "../../src/templates/Insights.tsx"
-import { Markdown, withoutFrontMatter } from "../../src/templates/Markdown.tsx"
 import { settingsBody } from "../../src/templates/Settings.tsx"
 import { VariablesForm, variablesToAsk, variableValues } from "../../src/templates/VariablesForm.tsx"
+import { Markdown, withoutFrontMatter } from "../../src/ui/Markdown.tsx"
 import { screen } from "./screen.ts"
 
 afterEach(cleanup)
@@ -156,10 +156,10 @@ describe("archiveType", () => {
   })
 })
 
-describe("Markdown", () => {
+describe("Markdown (a document: a README)", () => {
   it("renders Markdown, drops raw HTML and removes javascript: links", () => {
     const { container } = render(
-      <Markdown>
+      <Markdown document>
         {`# Title\n\n**bold** <b>raw</b>\n\n<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n\n[x](javascript:alert(1))`}
       </Markdown>
     )
