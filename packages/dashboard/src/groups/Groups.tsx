@@ -150,6 +150,7 @@ export const GroupPage = () => {
           key={g.quota_allowance}
         />
         <button type="submit" disabled={patch.isPending}>Save quota</button>
+        {patch.isSuccess && patch.variables?.quota !== undefined ? <p role="status">Quota saved.</p> : null}
       </form>
       <h3>Members</h3>
       {everyone ? <p className="hint">Every member of the organization is in this group.</p> : (

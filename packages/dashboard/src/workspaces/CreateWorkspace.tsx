@@ -29,7 +29,8 @@ import "./styles.css"
 
 const titleOf = (t: Template) => (t.display_name !== "" ? t.display_name : t.name)
 
-const useTemplates = () => useQuery({ queryKey: ["templates"], queryFn: api.templates })
+// Asked again each time the picker opens (a template made meanwhile, elsewhere, is offered at once).
+const useTemplates = () => useQuery({ queryKey: ["templates"], queryFn: api.templates, refetchOnMount: "always" })
 
 /** `/workspaces/new`: the templates one may create a workspace from. */
 export const NewWorkspacePage = () => {
