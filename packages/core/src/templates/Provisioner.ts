@@ -290,12 +290,15 @@ export interface BuildResult {
 
 /**
  * An import or a build that failed: the job fails with `message` (and `error_code`, such as
- * `REQUIRED_TEMPLATE_VARIABLES`); `logs` are the lines logged before the failure.
+ * `REQUIRED_TEMPLATE_VARIABLES`); `logs` are the lines logged before the failure. An import that
+ * failed for want of variable values names the template's `variables` (as the described system's
+ * parse step does), so the version lists them and a client can ask for the missing ones.
  */
 export class ProvisionerFailure extends Data.TaggedError("ProvisionerFailure")<{
   readonly message: string
   readonly error_code?: string
   readonly logs: ReadonlyArray<ProvisionerLog>
+  readonly variables?: ReadonlyArray<TemplateVariable>
 }> {}
 
 /** The error code of an import whose required template variables have no value. */

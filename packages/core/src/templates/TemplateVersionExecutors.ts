@@ -159,7 +159,25 @@ const runImport: VersionJobExecutor<TemplateVersionExecutorServices> = (job, ctx
         variable_values: version.value.user_variable_values,
         onLog: ctx.onLog
       }))
-      if (Either.isLeft(result)) return failed(result.left.message, result.left.error_code)
+      if (Either.isLeft(result)) {
+        // Missing variable values: the version keeps the template's variables (and nothing else),
+        // so `GET /templateversions/{id}/variables` lists what to give the next version.
+        const variables = result.left.variables
+        if (variables !== undefined && variables.length > 0) {
+          const at = yield* now
+          yield* versions.setImportResult(version.value.id, {
+            parameters: [],
+            variables,
+            resources: [],
+            external_auth_providers: [],
+            presets: [],
+            has_ai_task: false,
+            ai_task_app_slug: "",
+            has_external_agent: false
+          }, at)
+        }
+        return failed(result.left.message, result.left.error_code)
+      }
       // Canceled while it ran (a cancel during `build.delay_ms`, seen before the worker's next
       // heartbeat interrupts it): the job completes canceled and the version keeps nothing it found.
       const current = yield* (yield* ProvisionerJobRepo).findById(job.id)

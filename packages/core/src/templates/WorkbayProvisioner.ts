@@ -110,10 +110,22 @@ const makeLogger = (onLog: ProvisionerLogSink | undefined) => {
       logs.push(entry)
       if (onLog !== undefined) yield* onLog(entry)
     })
-  const fail = (stage: string, message: string, error_code?: string) =>
+  const fail = (
+    stage: string,
+    message: string,
+    error_code?: string,
+    variables?: ReadonlyArray<TemplateVariable>
+  ) =>
     Effect.zipRight(
       log("error", stage, message),
-      Effect.fail(new ProvisionerFailure(error_code === undefined ? { message, logs } : { message, error_code, logs }))
+      Effect.fail(
+        new ProvisionerFailure({
+          message,
+          logs,
+          ...(error_code === undefined ? {} : { error_code }),
+          ...(variables === undefined ? {} : { variables })
+        })
+      )
     )
   return { logs, log, fail }
 }
@@ -188,7 +200,8 @@ const resolveVariables = (template: TemplateSpec, given: ReadonlyArray<NameValue
       return yield* logger.fail(
         stage,
         `Required template variables need values: ${missing.join(", ")}.`,
-        REQUIRED_TEMPLATE_VARIABLES
+        REQUIRED_TEMPLATE_VARIABLES,
+        variables
       )
     }
     return variables

@@ -268,6 +268,13 @@ describe("template versions", () => {
     const v = await imported(REQUIRED_VARIABLE_TEMPLATE)
     expect(v.job).toMatchObject({ status: "failed", error_code: "REQUIRED_TEMPLATE_VARIABLES" })
     expect(v.job.error).toMatch(/project/)
+    // The failed version lists the template's variables, so a client can ask for the missing ones.
+    const listed = await owner.get(`/templateversions/${v.id}/variables`)
+    expect(listed.status).toBe(200)
+    expect(listed.body).toEqual([
+      expect.objectContaining({ name: "project", required: true, type: "string", value: "", default_value: "" })
+    ])
+    expect((await owner.get(`/templateversions/${v.id}/rich-parameters`)).body).toEqual([])
     const ok = await imported(REQUIRED_VARIABLE_TEMPLATE, { user_variable_values: [{ name: "project", value: "x" }] })
     expect(ok.job.status).toBe("succeeded")
     expect(ok.job.error_code).toBeUndefined()
