@@ -1,8 +1,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query"
-import { useId } from "react"
-import { useSearchParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { pageOf, Pager } from "../ui/Pager.tsx"
+import { Pager } from "../ui/Pager.tsx"
+import { SearchBox, useSearchPage } from "../ui/Search.tsx"
 import { Time } from "../ui/Time.tsx"
 import { auditApi as api, type AuditLog, describe } from "./api.ts"
 import "./styles.css"
@@ -49,45 +48,22 @@ const Diff = ({ log }: { log: AuditLog }) => {
  * status, and its changes to expand.
  */
 export const AuditPage = () => {
-  const [params, setParams] = useSearchParams()
-  const q = params.get("q") ?? ""
-  const page = pageOf(params)
+  const { q, page, go } = useSearchPage()
   const list = useQuery({
     queryKey: ["audit", q, page],
     queryFn: () => api.logs(q, PAGE_SIZE, page * PAGE_SIZE),
     placeholderData: keepPreviousData
   })
-  const filterId = useId()
-  const go = (next: { q?: string; page?: number }) => {
-    const p = new URLSearchParams()
-    const nq = next.q ?? q
-    if (nq !== "") p.set("q", nq)
-    if ((next.page ?? 0) > 0) p.set("page", String(next.page))
-    setParams(p)
-  }
   return (
     <>
       <h1>Audit log</h1>
-      <search>
-        <form
-          className="search"
-          onSubmit={(e) => {
-            e.preventDefault()
-            go({ q: String(new FormData(e.currentTarget).get("q") ?? "").trim(), page: 0 })
-          }}
-        >
-          <label htmlFor={filterId}>Filter the audit log</label>
-          <input
-            id={filterId}
-            name="q"
-            type="search"
-            defaultValue={q}
-            key={q}
-            placeholder="action:delete resource_type:user username:admin"
-          />
-          <button type="submit">Filter</button>
-        </form>
-      </search>
+      <SearchBox
+        label="Filter the audit log"
+        q={q}
+        placeholder="action:delete resource_type:user username:admin"
+        button="Filter"
+        onSearch={(q) => go({ q, page: 0 })}
+      />
       <ErrorMessage error={list.error} />
       {list.isPending ? <p role="status">Loading the audit log…</p> : null}
       {list.data !== undefined && list.data.audit_logs.length === 0

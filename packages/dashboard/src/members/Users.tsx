@@ -1,11 +1,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useId } from "react"
-import { Link, useSearchParams } from "react-router"
+import { Link } from "react-router"
 import { usePermissions } from "../api/permissions.ts"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { pageOf, Pager } from "../ui/Pager.tsx"
+import { Pager } from "../ui/Pager.tsx"
 import { RolesButton } from "../ui/RolesDialog.tsx"
+import { SearchBox, useSearchPage } from "../ui/Search.tsx"
 import { Time } from "../ui/Time.tsx"
 import { membersApi as api, type User } from "./api.ts"
 import "./styles.css"
@@ -18,9 +18,7 @@ const PAGE_SIZE = 25
  * /users/{user}/status/suspend|activate`) and delete (`DELETE /users/{user}`, confirmed).
  */
 export const UsersPage = () => {
-  const [params, setParams] = useSearchParams()
-  const q = params.get("q") ?? ""
-  const page = pageOf(params)
+  const { q, page, go } = useSearchPage()
   const list = useQuery({
     queryKey: ["admin-users", q, page],
     queryFn: () => api.users(q, PAGE_SIZE, page * PAGE_SIZE),
@@ -39,33 +37,18 @@ export const UsersPage = () => {
     },
     onSettled: refresh
   })
-  const searchId = useId()
-  const go = (next: { q?: string; page?: number }) => {
-    const p = new URLSearchParams()
-    const nq = next.q ?? q
-    if (nq !== "") p.set("q", nq)
-    if ((next.page ?? 0) > 0) p.set("page", String(next.page))
-    setParams(p)
-  }
   return (
     <>
       <div className="heading-row">
         <h1>Users</h1>
         {may?.createUser === true ? <Link className="button" to="/deployment/users/create">Create user</Link> : null}
       </div>
-      <search>
-        <form
-          className="search"
-          onSubmit={(e) => {
-            e.preventDefault()
-            go({ q: String(new FormData(e.currentTarget).get("q") ?? "").trim(), page: 0 })
-          }}
-        >
-          <label htmlFor={searchId}>Search users</label>
-          <input id={searchId} name="q" type="search" defaultValue={q} key={q} placeholder="status:active role:owner" />
-          <button type="submit">Search</button>
-        </form>
-      </search>
+      <SearchBox
+        label="Search users"
+        q={q}
+        placeholder="status:active role:owner"
+        onSearch={(q) => go({ q, page: 0 })}
+      />
       <ErrorMessage error={list.error ?? change.error} />
       {list.isPending ? <p role="status">Loading users…</p> : null}
       {list.data !== undefined && list.data.users.length === 0

@@ -1,7 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useEffect, useId } from "react"
-import { Link, useSearchParams } from "react-router"
+import { useEffect } from "react"
+import { Link } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
+import { Pager } from "../ui/Pager.tsx"
+import { SearchBox, useSearchPage } from "../ui/Search.tsx"
 import "./styles.css"
 import { watchWorkspace, type Workspace, workspacesApi as api, type WorkspacesPage as Page } from "./api.ts"
 import { workspacePath } from "./hooks.ts"
@@ -21,9 +23,7 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle
  * writes its changes into the listed page.
  */
 export const WorkspacesPage = () => {
-  const [params, setParams] = useSearchParams()
-  const q = params.get("q") ?? ""
-  const page = Math.max(0, Number(params.get("page") ?? "0") || 0)
+  const { q, page, go } = useSearchPage()
   const queryKey = ["workspaces", q, page]
   const list = useQuery({
     queryKey,
@@ -49,36 +49,19 @@ export const WorkspacesPage = () => {
     mutationFn: ({ id, on }: { id: string; on: boolean }) => api.favorite(id, on),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["workspaces"] })
   })
-  const searchId = useId()
   const count = list.data?.count ?? 0
-  const pages = Math.max(1, Math.ceil(count / PAGE_SIZE))
-  const go = (next: { q?: string; page?: number }) => {
-    const p = new URLSearchParams()
-    const nq = next.q ?? q
-    if (nq !== "") p.set("q", nq)
-    const np = next.page ?? 0
-    if (np > 0) p.set("page", String(np))
-    setParams(p)
-  }
   return (
     <>
       <div className="heading">
         <h1>Workspaces</h1>
         <Link to="/workspaces/new" className="button">New workspace</Link>
       </div>
-      <search>
-        <form
-          className="search"
-          onSubmit={(e) => {
-            e.preventDefault()
-            go({ q: String(new FormData(e.currentTarget).get("q") ?? "").trim(), page: 0 })
-          }}
-        >
-          <label htmlFor={searchId}>Search workspaces</label>
-          <input id={searchId} name="q" type="search" defaultValue={q} key={q} placeholder="owner:me status:running" />
-          <button type="submit">Search</button>
-        </form>
-      </search>
+      <SearchBox
+        label="Search workspaces"
+        q={q}
+        placeholder="owner:me status:running"
+        onSearch={(q) => go({ q, page: 0 })}
+      />
       <ErrorMessage error={list.error ?? favorite.error} />
       {list.isPending ?
         <p role="status">Loading workspaces…</p> :
@@ -146,15 +129,7 @@ export const WorkspacesPage = () => {
             </tbody>
           </table>
         )}
-      {count > PAGE_SIZE
-        ? (
-          <nav aria-label="Pages" className="pager">
-            <button type="button" disabled={page === 0} onClick={() => go({ page: page - 1 })}>Previous page</button>
-            <span>Page {page + 1} of {pages}</span>
-            <button type="button" disabled={page + 1 >= pages} onClick={() => go({ page: page + 1 })}>Next page</button>
-          </nav>
-        )
-        : null}
+      <Pager page={page} size={PAGE_SIZE} count={count} onPage={(page) => go({ page })} />
     </>
   )
 }
