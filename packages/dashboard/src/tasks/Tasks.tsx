@@ -5,6 +5,7 @@ import { Time } from "../ui/Time.tsx"
 import { stateText, statusText, type Task, tasksApi } from "./api.ts"
 import { useRefreshOnWorkspace } from "./live.ts"
 import "./styles.css"
+import { templatesQuery } from "../templates/api.ts"
 
 export const tasksKey = ["tasks"] as const
 
@@ -35,7 +36,7 @@ export const TasksPage = () => {
   const navigate = useNavigate()
   // Read again on each visit: the rows' watches follow changes only while the list is shown.
   const tasks = useQuery({ queryKey: tasksKey, queryFn: tasksApi.tasks, staleTime: 0 })
-  const templates = useQuery({ queryKey: ["templates"], queryFn: tasksApi.templates })
+  const templates = useQuery(templatesQuery)
   const create = useMutation({
     mutationFn: tasksApi.create,
     onSuccess: (task) => {

@@ -6,7 +6,6 @@ export type TaskLog = Schemas["TaskLogEntry"]
 
 export const tasksApi = {
   tasks: () => unwrap(client.GET("/api/v2/tasks", { params: { query: { limit: "50" } } })),
-  templates: () => unwrap(client.GET("/api/v2/templates")),
   create: (body: { input: string; template_version_id: string }) =>
     unwrap(client.POST("/api/v2/tasks/{user}", { params: { path: { user: "me" } }, body })),
   task: (user: string, task: string) =>

@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query"
 import { Link } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { displayName, type Template, templatesApi as api } from "./api.ts"
+import { displayName, type Template, templatesApi as api, templatesQuery } from "./api.ts"
 import "./styles.css"
 
 export const templatePath = (name: string) => `/templates/${encodeURIComponent(name)}`
@@ -21,7 +21,7 @@ const ActiveVersion = ({ template }: { template: Template }) => {
 }
 
 export const TemplatesPage = () => {
-  const list = useQuery({ queryKey: ["templates"], queryFn: api.templates })
+  const list = useQuery(templatesQuery)
   return (
     <div className="templates">
       <div className="heading">

@@ -149,3 +149,9 @@ export const displayName = (t: { readonly name: string; readonly display_name: s
 /** The service's message for a field (one of its validations), if any. */
 export const fieldError = (error: Error | null, field: string) =>
   error instanceof ApiError ? error.validations.find((v) => v.field === field)?.detail : undefined
+
+/**
+ * The templates the caller may see (`GET /templates`), one cached list for every page that shows
+ * or picks them (the templates list, the workspace and task creation).
+ */
+export const templatesQuery = { queryKey: ["templates"], queryFn: templatesApi.templates } as const

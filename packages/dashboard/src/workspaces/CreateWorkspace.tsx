@@ -26,11 +26,12 @@ import {
   type Values
 } from "./parameters.ts"
 import "./styles.css"
+import { templatesQuery } from "../templates/api.ts"
 
 const titleOf = (t: Template) => (t.display_name !== "" ? t.display_name : t.name)
 
 // Asked again each time the picker opens (a template made meanwhile, elsewhere, is offered at once).
-const useTemplates = () => useQuery({ queryKey: ["templates"], queryFn: api.templates, refetchOnMount: "always" })
+const useTemplates = () => useQuery({ ...templatesQuery, refetchOnMount: "always" })
 
 /** `/workspaces/new`: the templates one may create a workspace from. */
 export const NewWorkspacePage = () => {

@@ -71,7 +71,6 @@ export const workspacesApi = {
   ) => unwrap(client.POST("/api/v2/workspaces/{workspace}/port-share", { ...ws(workspace), body })),
   unsharePort: (workspace: string, body: { agent_name: string; port: number }) =>
     unwrap(client.DELETE("/api/v2/workspaces/{workspace}/port-share", { ...ws(workspace), body })),
-  templates: () => unwrap(client.GET("/api/v2/templates")),
   parameters: (templateversion: string) =>
     unwrap(
       client.GET("/api/v2/templateversions/{templateversion}/rich-parameters", {
