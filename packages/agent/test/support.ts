@@ -35,7 +35,12 @@ export const externalAgentWorkspace = async (
   srv: ServiceTestServer,
   owner: Client,
   orgId: string,
-  { architecture = "amd64", script }: { readonly architecture?: string; readonly script: string }
+  { architecture = "amd64", script, metadata = [] }: {
+    readonly architecture?: string
+    readonly script: string
+    /** The agent's metadata items (`key`, `display_name`, `script`, `interval` in seconds). */
+    readonly metadata?: ReadonlyArray<{ key: string; display_name: string; script: string; interval: number }>
+  }
 ) => {
   const t = await makeTemplate(
     srv,
@@ -52,7 +57,10 @@ export const externalAgentWorkspace = async (
           - display_name: Hello
             script: ${JSON.stringify(script)}
             run_on_start: true
-`
+${
+      metadata.length === 0 ? "" : `        metadata:
+${metadata.map((m) => `          - ${JSON.stringify(m)}\n`).join("")}`
+    }`
   )
   const w = await makeWorkspace(srv, owner, orgId, t.id)
   const agentId: string = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])

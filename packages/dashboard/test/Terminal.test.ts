@@ -43,7 +43,10 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
     const started = await startWithOwner({ dashboard: { dir: dashboardDir } })
     srv = started.srv
     owner = started.owner
-    const { agentId, token } = await externalAgentWorkspace(srv, owner, started.orgId, { script: "true" })
+    const { agentId, token } = await externalAgentWorkspace(srv, owner, started.orgId, {
+      script: "echo hello-from-the-script",
+      metadata: [{ key: "answer", display_name: "The answer", script: "echo $((6*7))", interval: 1 }]
+    })
     agentToken = token
     agent = await startAgent({ url: srv.url, token, auth: "token", directory, logDir: directory, log: () => {} })
     await eventually(
@@ -78,6 +81,13 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       await expect.poll(() => row.getByRole("cell", { name: "Ready" }).count(), { timeout: 15_000 }).toBe(1)
       expect(await page.getByRole("button", { name: "Stop", exact: true }).isEnabled()).toBe(true)
       expect(await page.getByRole("button", { name: "Start", exact: true }).isEnabled()).toBe(false)
+      // The agent's logs (its script's output, under the script's name) and metadata, live, on demand.
+      await page.getByText("Logs and metadata of main").click()
+      const agentLog = page.getByRole("log", { name: "Logs of main" })
+      await expect.poll(() => agentLog.textContent(), { timeout: 15_000 }).toContain("hello-from-the-script")
+      expect(await agentLog.textContent()).toContain("Hello")
+      const metadata = page.getByRole("group", { name: "Metadata of main" })
+      await expect.poll(() => metadata.textContent(), { timeout: 15_000 }).toMatch(/The answer\s*42/)
       await expectAccessible(page)
 
       // The terminal: the reconnect id written into the URL, the shell's output readable.

@@ -14,8 +14,21 @@ import { type Schemas, webSocketUrl } from "../api/client.ts"
 
 export type JobLog = Schemas["ProvisionerJobLog"]
 
+/** A line as the view shows it: a provisioner job's, or an agent's (its source as the stage). */
+export interface LogLine {
+  readonly created_at: string
+  readonly output: string
+  readonly log_level: string
+  readonly stage: string
+}
+
+/** A message of a logs route's follow WebSocket as the view's lines (a job's: one line a message). */
+export type LogFrames = (message: unknown) => ReadonlyArray<LogLine>
+
+const jobFrames: LogFrames = (message) => [message as JobLog]
+
 /** A row of the view: a stage's heading or one of its lines. */
-type Row = { readonly stage: string } | { readonly line: JobLog }
+type Row = { readonly stage: string } | { readonly line: LogLine }
 
 const ROW_HEIGHT = 20
 
@@ -23,16 +36,17 @@ const ROW_HEIGHT = 20
  * The lines of `path` (an API path of a logs route), following them while the job runs; `done`
  * once the service closed the stream. Undefined `path`: nothing followed.
  */
-export const useJobLogs = (path: string | undefined) => {
-  const [rows, setRows] = useState<ReadonlyArray<Row>>([])
+export const useJobLogs = (path: string | undefined, frames: LogFrames = jobFrames) => {
+  const [view, setView] = useState<{ rows: ReadonlyArray<Row>; lines: number }>({ rows: [], lines: 0 })
   const [done, setDone] = useState(false)
   useEffect(() => {
-    setRows([])
+    setView({ rows: [], lines: 0 })
     setDone(false)
     if (path === undefined) return
     const all: Array<Row> = []
+    let lines = 0
     let lastStage: string | undefined
-    let pending: Array<JobLog> = []
+    let pending: Array<LogLine> = []
     let frame: number | undefined
     const flush = () => {
       frame = undefined
@@ -43,12 +57,13 @@ export const useJobLogs = (path: string | undefined) => {
         }
         all.push({ line })
       }
+      lines += pending.length
       pending = []
-      setRows(all.slice())
+      setView({ rows: all.slice(), lines })
     }
     const socket = new WebSocket(webSocketUrl(`${path}?follow=true`))
     socket.onmessage = (event) => {
-      pending.push(JSON.parse(String(event.data)) as JobLog)
+      pending.push(...frames(JSON.parse(String(event.data))))
       frame ??= requestAnimationFrame(flush)
     }
     socket.onclose = () => {
@@ -63,8 +78,7 @@ export const useJobLogs = (path: string | undefined) => {
       socket.close()
     }
   }, [path])
-  const lines = rows.reduce((n, r) => ("line" in r ? n + 1 : n), 0)
-  return { rows, lines, done }
+  return { rows: view.rows, lines: view.lines, done }
 }
 
 const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" })
@@ -73,8 +87,16 @@ const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-di
  * The log of `path`, live, in a scrolling region named `label` (role "log"); `onDone` is called
  * once the service closed the stream (the job ended), to read the job's outcome then.
  */
-export const JobLogs = ({ path, label, onDone }: { path: string | undefined; label: string; onDone?: () => void }) => {
-  const { rows, lines, done } = useJobLogs(path)
+export const JobLogs = (
+  { path, label, onDone, frames }: {
+    path: string | undefined
+    label: string
+    onDone?: () => void
+    /** How a message becomes lines (default: a provisioner job's, one line a message). */
+    frames?: LogFrames
+  }
+) => {
+  const { rows, lines, done } = useJobLogs(path, frames)
   useEffect(() => {
     if (done) onDone?.()
   }, [done])

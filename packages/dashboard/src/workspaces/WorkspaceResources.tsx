@@ -2,10 +2,11 @@
  * The latest build's resources (type and name, hidden ones left out) and, for each, its agents:
  * status, lifecycle, health, version, the last connection, the terminal of a connected one, and
  * its apps as links: path-based through the app proxy (`/@owner/workspace.agent/apps/<slug>/`),
- * or the app's own address when it is external.
+ * or the app's own address when it is external; each agent's logs and metadata on demand.
  */
 import { Link } from "react-router"
 import { Time } from "../ui/Time.tsx"
+import { AgentDetails } from "./AgentDetails.tsx"
 import type { Workspace, WorkspaceAgent } from "./api.ts"
 import { capitalized, terminalPath } from "./hooks.ts"
 
@@ -98,6 +99,7 @@ export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) =
                   </tbody>
                 </table>
               )}
+              {(r.agents ?? []).map((a) => <AgentDetails key={a.id} agent={a} />)}
             </li>
           ))}
         </ul>

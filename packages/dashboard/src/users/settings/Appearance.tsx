@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useState } from "react"
 import { ErrorMessage } from "../../ui/Form.tsx"
 import { appearanceKey } from "../theme.ts"
 import { settingsApi } from "./api.ts"
@@ -17,11 +18,15 @@ const THEMES = [
 export const AppearancePage = () => {
   const queryClient = useQueryClient()
   const appearance = useQuery({ queryKey: appearanceKey, queryFn: settingsApi.appearance })
+  // The choice shows at once (state set in the click's own handler, so the controlled radio
+  // never flips back while the request runs); a refused change shows the saved one again.
+  const [picked, setPicked] = useState<string | undefined>(undefined)
   const save = useMutation({
     mutationFn: settingsApi.updateAppearance,
-    onSuccess: (a) => queryClient.setQueryData(appearanceKey, a)
+    onSuccess: (a) => queryClient.setQueryData(appearanceKey, a),
+    onSettled: () => setPicked(undefined)
   })
-  const current = save.isPending ? save.variables : appearance.data?.theme_preference
+  const current = picked ?? appearance.data?.theme_preference
   const chosen = current === "light" || current === "dark" ? current : "auto"
   return (
     <>
@@ -37,7 +42,10 @@ export const AppearancePage = () => {
                   name="theme"
                   value={t.value}
                   checked={chosen === t.value}
-                  onChange={() => save.mutate(t.value)}
+                  onChange={() => {
+                    setPicked(t.value)
+                    save.mutate(t.value)
+                  }}
                 />
                 {t.label}
               </label>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useState } from "react"
 import { inboxApi } from "../../notifications/api.ts"
 import { ErrorMessage } from "../../ui/Form.tsx"
 import { SettingsHeader } from "./Settings.tsx"
@@ -14,9 +15,14 @@ export const NotificationsPage = () => {
   const queryClient = useQueryClient()
   const templates = useQuery({ queryKey: ["notification-templates"], queryFn: inboxApi.systemTemplates })
   const prefs = useQuery({ queryKey: prefsKey, queryFn: () => inboxApi.preferences("me") })
+  // Each change shows at once (state set in the click's own handler, so the controlled checkbox
+  // never flips back while the request runs), until the service's answer takes its place.
+  const [changing, setChanging] = useState<Record<string, boolean>>({})
   const save = useMutation({
     mutationFn: (change: Record<string, boolean>) => inboxApi.updatePreferences("me", change),
-    onSuccess: (p) => queryClient.setQueryData(prefsKey, p)
+    onSuccess: (p) => queryClient.setQueryData(prefsKey, p),
+    onSettled: (_p, _e, change) =>
+      setChanging((c) => Object.fromEntries(Object.entries(c).filter(([id]) => !(id in change))))
   })
   const disabled = new Map(prefs.data?.map((p) => [p.id, p.disabled]))
   const groups = new Map<string, NonNullable<typeof templates.data>>()
@@ -40,8 +46,12 @@ export const NotificationsPage = () => {
                       <label className="choice">
                         <input
                           type="checkbox"
-                          checked={save.isPending && save.variables[t.id] !== undefined ? !save.variables[t.id] : on}
-                          onChange={(e) => save.mutate({ [t.id]: !e.currentTarget.checked })}
+                          checked={changing[t.id] !== undefined ? !changing[t.id] : on}
+                          onChange={(e) => {
+                            const change = { [t.id]: !e.currentTarget.checked }
+                            setChanging((c) => ({ ...c, ...change }))
+                            save.mutate(change)
+                          }}
                         />
                         {t.name}
                       </label>
