@@ -25,6 +25,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, createUser, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { tar } from "../../http/test/templates/archives.js"
+import { makeTemplate } from "../../http/test/workspaces/fixtures.js"
 import {
   accessibilityViolations,
   browserAvailable,
@@ -301,6 +302,35 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     expect(await accessibilityViolations(darkPage)).toEqual([])
     await screenshot(darkPage, "templates-dark")
     await dark.close()
+    expectNoProblems(page)
+  })
+  it("shows a template of another organization at /templates/<organization>/<name>, and creates workspaces from it", async () => {
+    const research = await owner.post("/organizations", { name: "research", display_name: "Research" })
+    expect(research.status, JSON.stringify(research.body)).toBe(201)
+    // The same name as one of the default organization's: each its own page.
+    await makeTemplate(srv, owner, research.body.id, "resources:\n  - { name: box, type: machine }\n", {
+      name: "basic",
+      display_name: "Research basic"
+    })
+    await page.goto(`${srv.url}/templates`)
+    await page.getByRole("link", { name: "Research basic" }).click()
+    await page.getByRole("heading", { name: "Research basic", level: 1 }).waitFor({ timeout: 15_000 })
+    expect(new URL(page.url()).pathname).toBe("/templates/research/basic")
+    expect(await page.getByRole("link", { name: "Create workspace" }).getAttribute("href")).toBe(
+      "/templates/research/basic/workspace"
+    )
+    // Its tabs stay in its organization; a reload finds it again.
+    await page.getByRole("navigation", { name: "Template" }).getByRole("link", { name: "Versions" }).click()
+    expect(new URL(page.url()).pathname).toBe("/templates/research/basic/versions")
+    await page.reload()
+    await page.getByRole("heading", { name: "Research basic", level: 1 }).waitFor({ timeout: 15_000 })
+    // The default organization's template of that name is still at /templates/basic.
+    await page.goto(`${srv.url}/templates/basic`)
+    await page.getByRole("heading", { name: "Basic", level: 1 }).waitFor({ timeout: 15_000 })
+    // The workspace form of the other organization's template.
+    await page.goto(`${srv.url}/templates/research/basic/workspace`)
+    await page.getByRole("textbox", { name: "Workspace name" }).waitFor({ timeout: 15_000 })
+    await expectAccessible(page)
     expectNoProblems(page)
   })
 })

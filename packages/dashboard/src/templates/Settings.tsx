@@ -4,13 +4,13 @@
  * and deleting the template (`DELETE /templates/{id}`), confirmed first.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query"
-import { useNavigate } from "react-router"
+import { useNavigate, useParams } from "react-router"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { fieldError, type Template, templatesApi as api, type UpdateTemplateMeta } from "./api.ts"
 import { CheckField, TextField } from "./Fields.tsx"
+import { templatePath } from "./paths.ts"
 import { templateKey, useTemplate } from "./Template.tsx"
-import { templatePath } from "./Templates.tsx"
 
 const HOUR = 3_600_000
 
@@ -48,6 +48,7 @@ export const settingsBody = (form: FormData): UpdateTemplateMeta => {
 
 export const SettingsPage = () => {
   const t = useTemplate()
+  const { organization } = useParams()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const save = useMutation({
@@ -55,14 +56,14 @@ export const SettingsPage = () => {
     onSuccess: (updated) => {
       void queryClient.invalidateQueries({ queryKey: ["templates"] })
       if (updated === undefined) return
-      queryClient.setQueryData(templateKey(updated.name), updated)
-      if (updated.name !== t.name) navigate(`${templatePath(updated.name)}/settings`, { replace: true })
+      queryClient.setQueryData(templateKey(updated.name, organization), updated)
+      if (updated.name !== t.name) navigate(`${templatePath(updated.name, organization)}/settings`, { replace: true })
     }
   })
   const remove = useMutation({
     mutationFn: () => api.remove(t.id),
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: templateKey(t.name) })
+      queryClient.removeQueries({ queryKey: templateKey(t.name, organization) })
       void queryClient.invalidateQueries({ queryKey: ["templates"] })
       navigate("/templates", { replace: true })
     }

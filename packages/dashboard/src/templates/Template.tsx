@@ -10,20 +10,24 @@ import { Link, NavLink, Outlet, useOutletContext, useParams } from "react-router
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
 import { displayName, type Template, templatesApi as api } from "./api.ts"
-import { templatePath, useVersion } from "./Templates.tsx"
+import { templatePath } from "./paths.ts"
+import { useVersion } from "./Templates.tsx"
 import "./styles.css"
 
 // react-markdown and its parsers are a chunk of their own, loaded when a README is shown.
 const Markdown = lazy(() => import("../ui/Markdown.tsx").then((m) => ({ default: m.Markdown })))
 
-export const templateKey = (name: string) => ["template", name]
+export const templateKey = (name: string, organization?: string) => ["template", organization ?? "", name]
 
 /** The template of the page (the frame reads it; its pages get it from the frame). */
 export const useTemplate = () => useOutletContext<Template>()
 
 export const TemplateLayout = () => {
-  const name = useParams().template ?? ""
-  const template = useQuery({ queryKey: templateKey(name), queryFn: () => api.template(name) })
+  const { template: name = "", organization } = useParams()
+  const template = useQuery({
+    queryKey: templateKey(name, organization),
+    queryFn: () => api.template(name, organization)
+  })
   if (template.isPending) return <p role="status">Loading the template…</p>
   if (template.isError) {
     return (
@@ -37,7 +41,7 @@ export const TemplateLayout = () => {
     )
   }
   const t = template.data
-  const base = templatePath(t.name)
+  const base = templatePath(t.name, organization)
   return (
     <div className="templates">
       <p>

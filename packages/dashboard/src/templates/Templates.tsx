@@ -8,9 +8,8 @@ import { useQuery } from "@tanstack/react-query"
 import { Link } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { displayName, type Template, templatesApi as api, templatesQuery } from "./api.ts"
+import { useTemplatePath } from "./paths.ts"
 import "./styles.css"
-
-export const templatePath = (name: string) => `/templates/${encodeURIComponent(name)}`
 
 export const useVersion = (id: string) =>
   useQuery({ queryKey: ["templateversion", id], queryFn: () => api.version(id), staleTime: 30_000 })
@@ -22,6 +21,7 @@ const ActiveVersion = ({ template }: { template: Template }) => {
 
 export const TemplatesPage = () => {
   const list = useQuery(templatesQuery)
+  const pathOf = useTemplatePath()
   return (
     <div className="templates">
       <div className="heading">
@@ -50,7 +50,7 @@ export const TemplatesPage = () => {
               {list.data.map((t) => (
                 <tr key={t.id}>
                   <th scope="row">
-                    <Link to={templatePath(t.name)}>{displayName(t)}</Link>
+                    <Link to={pathOf(t)}>{displayName(t)}</Link>
                     {displayName(t) === t.name ? null : <span className="owner">{t.name}</span>}
                     {t.deprecated ? <span className="badge">Deprecated</span> : null}
                   </th>

@@ -6,6 +6,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect } from "react"
+import { useParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
 import { type Template, templatesApi as api, type TemplateVersion } from "./api.ts"
@@ -93,10 +94,11 @@ export const VersionsPage = () => {
 
 const useVersionActions = (t: Template) => {
   const queryClient = useQueryClient()
+  const { organization } = useParams()
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: versionsKey(t.id) }),
-      queryClient.invalidateQueries({ queryKey: templateKey(t.name) }),
+      queryClient.invalidateQueries({ queryKey: templateKey(t.name, organization) }),
       queryClient.invalidateQueries({ queryKey: ["templates"] })
     ])
   const promote = useMutation({ mutationFn: (id: string) => api.promote(t.id, id), onSuccess: refresh })

@@ -31,12 +31,15 @@ const path = { organization: ORGANIZATION }
 
 export const templatesApi = {
   templates: () => unwrap(client.GET("/api/v2/templates")),
-  template: (name: string) =>
+  /** Template `name` of `organization` (default: the default organization). */
+  template: (name: string, organization: string = ORGANIZATION) =>
     unwrap(
       client.GET("/api/v2/organizations/{organization}/templates/{templatename}", {
-        params: { path: { ...path, templatename: name } }
+        params: { path: { organization, templatename: name } }
       })
     ),
+  defaultOrganization: () =>
+    unwrap(client.GET("/api/v2/organizations/{organization}", { params: { path: { organization: ORGANIZATION } } })),
   examples: () => unwrap(client.GET("/api/v2/organizations/{organization}/templates/examples", { params: { path } })),
   /** The provisioner types the organization's provisioners serve (for uploaded archives). */
   provisioners: async () => {
@@ -155,3 +158,10 @@ export const fieldError = (error: Error | null, field: string) =>
  * or picks them (the templates list, the workspace and task creation).
  */
 export const templatesQuery = { queryKey: ["templates"], queryFn: templatesApi.templates } as const
+
+/** The default organization (its name: templates of other organizations name theirs in their paths). */
+export const defaultOrganizationQuery = {
+  queryKey: ["organization", ORGANIZATION],
+  queryFn: templatesApi.defaultOrganization,
+  staleTime: Infinity
+} as const

@@ -10,8 +10,10 @@ const template = () => import("./Template.tsx")
 export const templatesRoutes: Array<RouteObject> = [
   { path: "templates", element: page(list, (m) => m.TemplatesPage) },
   { path: "templates/new", element: page(() => import("./CreateTemplate.tsx"), (m) => m.CreateTemplatePage) },
-  {
-    path: "templates/:template",
+  // A template of the default organization at /templates/<name>, of another at
+  // /templates/<organization>/<name> (the fixed names of the first's pages rank above the second).
+  ...["templates/:template", "templates/:organization/:template"].map((path) => ({
+    path,
     element: page(template, (m) => m.TemplateLayout),
     children: [
       { index: true, element: page(template, (m) => m.TemplateSummary) },
@@ -20,7 +22,7 @@ export const templatesRoutes: Array<RouteObject> = [
       { path: "permissions", element: page(() => import("./Permissions.tsx"), (m) => m.PermissionsPage) },
       { path: "insights", element: page(() => import("./Insights.tsx"), (m) => m.InsightsPage) }
     ]
-  }
+  }))
 ]
 
 export const templatesNav: Array<NavEntry> = [{ to: "/templates", label: "Templates" }]

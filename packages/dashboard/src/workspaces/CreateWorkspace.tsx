@@ -26,7 +26,8 @@ import {
   type Values
 } from "./parameters.ts"
 import "./styles.css"
-import { templatesQuery } from "../templates/api.ts"
+import { defaultOrganizationQuery, templatesQuery } from "../templates/api.ts"
+import { useTemplatePath } from "../templates/paths.ts"
 
 const titleOf = (t: Template) => (t.display_name !== "" ? t.display_name : t.name)
 
@@ -36,6 +37,7 @@ const useTemplates = () => useQuery({ ...templatesQuery, refetchOnMount: "always
 /** `/workspaces/new`: the templates one may create a workspace from. */
 export const NewWorkspacePage = () => {
   const templates = useTemplates()
+  const pathOf = useTemplatePath()
   return (
     <>
       <p>
@@ -53,7 +55,7 @@ export const NewWorkspacePage = () => {
           <ul className="templates">
             {templates.data.filter((t) => !t.deprecated).map((t) => (
               <li key={t.id}>
-                <Link to={`/templates/${encodeURIComponent(t.name)}/workspace`}>{titleOf(t)}</Link>
+                <Link to={`${pathOf(t)}/workspace`}>{titleOf(t)}</Link>
                 {t.description !== "" ? <p className="hint">{t.description}</p> : null}
               </li>
             ))}
@@ -63,11 +65,20 @@ export const NewWorkspacePage = () => {
   )
 }
 
-/** `/templates/:template/workspace`. */
+/**
+ * `/templates/:template/workspace` (a template of the default organization, by name or id), and
+ * `/templates/:organization/:template/workspace`.
+ */
 export const CreateWorkspacePage = () => {
-  const { template: ref = "" } = useParams()
+  const { template: ref = "", organization } = useParams()
   const templates = useTemplates()
-  const template = templates.data?.find((t) => t.name === ref || t.id === ref)
+  const defaultOrganization = useQuery(defaultOrganizationQuery).data?.name
+  const template = templates.data?.find((t) =>
+    (t.name === ref || t.id === ref) &&
+    (organization !== undefined
+      ? t.organization_name === organization
+      : t.id === ref || defaultOrganization === undefined || t.organization_name === defaultOrganization)
+  )
   if (templates.isPending) return <p role="status">Loading the template…</p>
   if (template === undefined) {
     return (

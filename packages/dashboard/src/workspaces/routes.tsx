@@ -12,6 +12,7 @@ export const workspacesRoutes: Array<RouteObject> = [
   { path: "workspaces/new", element: lazyPage(create, (m) => m.NewWorkspacePage) },
   // The described system's CreateWorkspacePage (the template by name, or id).
   { path: "templates/:template/workspace", element: lazyPage(create, (m) => m.CreateWorkspacePage) },
+  { path: "templates/:organization/:template/workspace", element: lazyPage(create, (m) => m.CreateWorkspacePage) },
   // The described system's address, /@owner/workspace (a route segment is all dynamic or all
   // static: the page checks the "@").
   { path: ":owner/:workspace", element: lazyPage(workspace, (m) => m.WorkspacePage) }
