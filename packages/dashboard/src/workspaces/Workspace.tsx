@@ -134,6 +134,7 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
             confirm="Delete workspace"
             danger
             disabled={busy}
+            typeToConfirm={w.name}
             onConfirm={() => run("delete")}
           >
             <p>
