@@ -9,12 +9,11 @@ import { enterpriseRoutes } from "./enterprise/routes.tsx"
 import { generalRoutes } from "./general/routes.tsx"
 import { insightsRoutes } from "./insights/routes.tsx"
 import { Layout } from "./Layout.tsx"
-import { membersRoutes } from "./members/routes.tsx"
 import { notificationsRoutes } from "./notifications/routes.tsx"
 import { organizationsRoutes } from "./organizations/routes.tsx"
 import { tasksRoutes } from "./tasks/routes.tsx"
 import { templatesRoutes } from "./templates/routes.tsx"
-import { usersRoutes, usersSignedOutRoutes } from "./users/routes.tsx"
+import { usersAdminRoutes, usersRoutes, usersSignedOutRoutes } from "./users/routes.tsx"
 import { workspacesRoutes } from "./workspaces/routes.tsx"
 
 export const routes: Array<RouteObject> = [
@@ -30,7 +29,7 @@ export const routes: Array<RouteObject> = [
       ...notificationsRoutes,
       ...usersRoutes,
       ...tasksRoutes,
-      ...membersRoutes,
+      ...usersAdminRoutes,
       ...auditRoutes,
       ...organizationsRoutes,
       ...generalRoutes,

@@ -10,12 +10,13 @@
  *
  * Skipped, saying so, when /usr/bin/chromium is missing; under CI that fails instead.
  */
-import { AgentReportRepo, type AgentStats, InsightsRollup } from "@workbay/core"
+import { AgentReportRepo, InsightsRollup } from "@workbay/core"
 import { dashboardDir } from "@workbay/dashboard"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { agentStats as stats } from "../../core/test/insights/fixtures.js"
 import {
   type Client,
   createUser,
@@ -33,21 +34,6 @@ import {
   signIn,
   watchedPage
 } from "./browser.js"
-
-const stats = (s: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {},
-  connection_count: 0,
-  connection_median_latency_ms: 0,
-  rx_packets: 0,
-  rx_bytes: 0,
-  tx_packets: 0,
-  tx_bytes: 0,
-  session_count_vscode: 0,
-  session_count_jetbrains: 0,
-  session_count_reconnecting_pty: 0,
-  session_count_ssh: 0,
-  ...s
-})
 
 const available = browserAvailable("the administration's browser tests")
 

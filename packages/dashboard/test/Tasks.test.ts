@@ -8,15 +8,10 @@
  * "Active" when the agent is ready, and the agent's report shown → the list with the task. axe
  * on both pages, in light and in dark for the list.
  */
-import { SqlClient } from "@effect/sql"
-import { hashAgentToken } from "@workbay/core"
 import { dashboardDir } from "@workbay/dashboard"
-import { Effect } from "effect"
-import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
-import { AI_TEMPLATE } from "../../http/test/tasks/fixtures.js"
-import { connect, eventually } from "../../http/test/websocket.js"
+import { AI_TEMPLATE, connectAgent } from "../../http/test/tasks/fixtures.js"
 import { makeTemplate } from "../../http/test/workspaces/fixtures.js"
 import {
   browserAvailable,
@@ -41,26 +36,6 @@ describe.skipIf(!available)("tasks in Chromium", () => {
     template = await makeTemplate(srv, owner, orgId, AI_TEMPLATE)
   })
   afterAll(() => srv?.close())
-
-  /** The agent of the workspace connects with a token of the test's own and says it is ready. */
-  const agentReady = async (workspaceId: string) => {
-    const w = (await owner.get(`/workspaces/${workspaceId}`)).body
-    const agent = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
-    const token = randomUUID()
-    await srv.run(
-      Effect.flatMap(
-        SqlClient.SqlClient,
-        (sql) =>
-          sql`UPDATE workspace_agents SET auth_token_hash = ${hashAgentToken(token)} WHERE id = ${agent.id}`.pipe(
-            Effect.orDie
-          )
-      ) as Effect.Effect<unknown>
-    )
-    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": token })
-    ws.socket.send(JSON.stringify({ type: "update_lifecycle", id: 1, state: "ready" }))
-    await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
-    return { ws, asAgent: owner.as(token) }
-  }
 
   it("creates a task from a prompt and follows it on its page", async () => {
     const browser = await launchBrowser()
@@ -89,7 +64,8 @@ describe.skipIf(!available)("tasks in Chromium", () => {
       await expect.poll(() => logs.getByRole("listitem").first().textContent(), { timeout: 10_000 }).toContain(
         "Fix the login bug"
       )
-      const { ws, asAgent } = await agentReady(task.workspace_id.uuid)
+      const ws = await connectAgent(srv, owner, task.workspace_id.uuid)
+      const asAgent = owner.as(ws.token)
       await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Active")
 
       // The agent's report, live (the workspace's watch), and after a reload.

@@ -3,11 +3,12 @@
  * both make one pass (the advisory lock), a later pass of the other replica in the same tick is
  * skipped (the stored state), the usage is folded once, and both replicas answer the same report.
  */
-import { AgentReportRepo, type AgentStats, InsightsRollup, type RollupReport } from "@workbay/core"
+import { AgentReportRepo, InsightsRollup, type RollupReport } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { agentStats as stats } from "../../core/test/insights/fixtures.js"
 import { bootstrapOwner, type Client, type ServiceTestServer, startServiceTestServer } from "../../http/test/support.js"
 import { portShareTemplate, seedWorkspace } from "../../http/test/workspaces/portShareFixtures.js"
 
@@ -15,20 +16,6 @@ const url = inject("workbayPgUrl")
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
 
-const stats = (s: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {},
-  connection_count: 0,
-  connection_median_latency_ms: 0,
-  rx_packets: 0,
-  rx_bytes: 0,
-  tx_packets: 0,
-  tx_bytes: 0,
-  session_count_vscode: 0,
-  session_count_jetbrains: 0,
-  session_count_reconnecting_pty: 0,
-  session_count_ssh: 0,
-  ...s
-})
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")
 
 describe.skipIf(url === null)("the insights rollups of two replicas on Postgres", () => {

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useId } from "react"
 import { Link, useNavigate, useParams } from "react-router"
-import { client, unwrap } from "../api/client.ts"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage, Field, formValues } from "../ui/Form.tsx"
+import { usersApi } from "../users/api.ts"
 import { groupsApi as api } from "./api.ts"
 import "./styles.css"
 
@@ -105,7 +105,7 @@ export const GroupPage = () => {
     mutationFn: async (c: { add?: string; remove?: string; quota?: number }) => {
       const id = found.data!.id
       if (c.add !== undefined) {
-        const user = await unwrap(client.GET("/api/v2/users/{user}", { params: { path: { user: c.add } } }))
+        const user = await usersApi.user(c.add)
         return api.patch(id, { add_users: [user.id] })
       }
       if (c.remove !== undefined) return api.patch(id, { remove_users: [c.remove] })

@@ -1,5 +1,6 @@
 /** Insights: daily active users, template usage, user activity and latency over a range of days. */
 import { client, unwrap } from "../api/client.ts"
+import { templatesApi } from "../templates/api.ts"
 
 const pad = (n: number) => String(Math.abs(n)).padStart(2, "0")
 
@@ -33,8 +34,7 @@ export const insightsApi = {
         params: { query: { tz_offset: String(Math.round(-new Date().getTimezoneOffset() / 60)) } }
       })
     ),
-  templates: (range: { start_time: string; end_time: string }) =>
-    unwrap(client.GET("/api/v2/insights/templates", { params: { query: { ...range, interval: "day" } } })),
+  templates: (range: { start_time: string; end_time: string }) => templatesApi.insights(range),
   userActivity: (range: { start_time: string; end_time: string }) =>
     unwrap(client.GET("/api/v2/insights/user-activity", { params: { query: range } })),
   userLatency: (range: { start_time: string; end_time: string }) =>

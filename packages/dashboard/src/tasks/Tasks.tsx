@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { Link, useNavigate } from "react-router"
+import { templatesQuery } from "../templates/api.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
 import { stateText, statusText, type Task, tasksApi } from "./api.ts"
 import { useRefreshOnWorkspace } from "./live.ts"
 import "./styles.css"
-import { templatesQuery } from "../templates/api.ts"
 
 export const tasksKey = ["tasks"] as const
 

@@ -34,7 +34,7 @@ export const InsightsPage = () => {
   const range = insightsRange(7)
   const report = useQuery({
     queryKey: ["template-insights", t.id, range.start, range.end],
-    queryFn: () => api.insights(t.id, range.start, range.end)
+    queryFn: () => api.insights({ start_time: range.start, end_time: range.end }, [t.id])
   })
   const r = report.data
   return (

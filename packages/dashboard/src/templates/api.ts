@@ -4,6 +4,7 @@
  * organization (`/organizations/default/...`), as the dashboard's `/templates/:template` reads.
  */
 import { ApiError, client, isStatus, type Schemas, unwrap } from "../api/client.ts"
+import { organizationsApi } from "../organizations/api.ts"
 
 export type Template = Schemas["Template"]
 export type TemplateVersion = Schemas["TemplateVersion"]
@@ -38,14 +39,11 @@ export const templatesApi = {
         params: { path: { organization, templatename: name } }
       })
     ),
-  defaultOrganization: () =>
-    unwrap(client.GET("/api/v2/organizations/{organization}", { params: { path: { organization: ORGANIZATION } } })),
+  defaultOrganization: () => organizationsApi.get(ORGANIZATION),
   examples: () => unwrap(client.GET("/api/v2/organizations/{organization}/templates/examples", { params: { path } })),
   /** The provisioner types the organization's provisioners serve (for uploaded archives). */
   provisioners: async () => {
-    const daemons = await unwrap(
-      client.GET("/api/v2/organizations/{organization}/provisionerdaemons", { params: { path } })
-    )
+    const daemons = await organizationsApi.daemons(ORGANIZATION)
     return [...new Set(daemons.flatMap((d) => d.provisioners))].sort()
   },
   /** Uploads an archive (`POST /files`, tar or zip by `archiveType`); answers the file's id. */
@@ -129,10 +127,13 @@ export const templatesApi = {
     template: string,
     perms: { user_perms?: Record<string, TemplateRole | "">; group_perms?: Record<string, TemplateRole | ""> }
   ) => unwrap(client.PATCH("/api/v2/templates/{template}/acl", { params: { path: { template } }, body: perms })),
-  insights: (template: string, startTime: string, endTime: string) =>
+  /** The templates' usage per day over `range` (`GET /insights/templates`), of `templateIds` or all. */
+  insights: (range: { start_time: string; end_time: string }, templateIds: ReadonlyArray<string> = []) =>
     unwrap(
       client.GET("/api/v2/insights/templates", {
-        params: { query: { template_ids: [template], start_time: startTime, end_time: endTime, interval: "day" } }
+        params: {
+          query: { ...range, interval: "day", ...(templateIds.length > 0 ? { template_ids: [...templateIds] } : {}) }
+        }
       })
     )
 }

@@ -19,10 +19,12 @@ export const usersApi = {
     unwrap(client.POST("/api/v2/users/first", { body: name.trim() === "" ? body : { ...body, name } })),
   login: (email: string, password: string) => unwrap(client.POST("/api/v2/users/login", { body: { email, password } })),
   logout: () => unwrap(client.POST("/api/v2/users/logout")),
+  /** A user by id or username (`me`: the caller). */
+  user: (user: string) => unwrap(client.GET("/api/v2/users/{user}", { params: { path: { user } } })),
   /** The signed-in user, or null when not signed in. */
   me: async (): Promise<User | null> => {
     try {
-      return await unwrap(client.GET("/api/v2/users/{user}", { params: { path: { user: "me" } } }))
+      return await usersApi.user("me")
     } catch (e) {
       if (isStatus(e, 401)) return null
       throw e

@@ -1,5 +1,9 @@
+import { lazy } from "react"
 import { Navigate, type RouteObject } from "react-router"
+import { adminPermissions } from "../api/permissions.ts"
+import { AdminFrame, AdminIndex } from "../ui/Admin.tsx"
 import { lazyPage } from "../ui/LazyPage.tsx"
+import type { NavEntry } from "../ui/nav.ts"
 import { ChangePasswordPage, RequestPasscodePage } from "./ResetPassword.tsx"
 import { SetupPage } from "./Setup.tsx"
 import { SignInPage } from "./SignIn.tsx"
@@ -37,3 +41,31 @@ export const usersRoutes: Array<RouteObject> = [
     ]
   }
 ]
+
+// The administration's pages are chunks of their own, loaded when opened.
+const UsersPage = lazy(() => import("./admin/Users.tsx").then((m) => ({ default: m.UsersPage })))
+const CreateUserPage = lazy(() => import("./admin/CreateUser.tsx").then((m) => ({ default: m.CreateUserPage })))
+
+/** The administration of the deployment's users (in the administration's frame). */
+export const usersAdminRoutes: Array<RouteObject> = [
+  { path: "deployment", element: <AdminIndex /> },
+  {
+    path: "deployment/users",
+    element: (
+      <AdminFrame need="editUsers">
+        <UsersPage />
+      </AdminFrame>
+    )
+  },
+  {
+    path: "deployment/users/create",
+    element: (
+      <AdminFrame need="createUser">
+        <CreateUserPage />
+      </AdminFrame>
+    )
+  }
+]
+
+/** The main navigation's "Admin", shown to who may see one of the administration's pages. */
+export const adminNav: Array<NavEntry> = [{ to: "/deployment", label: "Admin", requires: adminPermissions }]

@@ -11,7 +11,10 @@ import { useMutation, useQuery } from "@tanstack/react-query"
 import { type FormEvent, useId, useMemo, useState } from "react"
 import { Link, useNavigate, useParams } from "react-router"
 import { ApiError } from "../api/client.ts"
+import { defaultOrganizationQuery, templatesQuery } from "../templates/api.ts"
+import { useTemplatePath } from "../templates/paths.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
+import "./styles.css"
 import { type Parameter, type Preset, type Template, workspacesApi as api } from "./api.ts"
 import { workspacePath } from "./hooks.ts"
 import { ParameterFields } from "./ParameterFields.tsx"
@@ -25,9 +28,6 @@ import {
   validateName,
   type Values
 } from "./parameters.ts"
-import "./styles.css"
-import { defaultOrganizationQuery, templatesQuery } from "../templates/api.ts"
-import { useTemplatePath } from "../templates/paths.ts"
 
 const titleOf = (t: Template) => (t.display_name !== "" ? t.display_name : t.name)
 

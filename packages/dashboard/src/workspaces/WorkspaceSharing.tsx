@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useId } from "react"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
+import { usersApi } from "../users/api.ts"
 import { type Workspace, workspacesApi as api } from "./api.ts"
 
 export const WorkspaceSharing = ({ workspace: w }: { workspace: Workspace }) => {
@@ -17,7 +18,7 @@ export const WorkspaceSharing = ({ workspace: w }: { workspace: Workspace }) => 
   const id = useId()
   const change = useMutation({
     mutationFn: async ({ user, role }: { user: string; role: string }) => {
-      const userId = /^[0-9a-f-]{36}$/i.test(user) ? user : (await api.user(user)).id
+      const userId = /^[0-9a-f-]{36}$/i.test(user) ? user : (await usersApi.user(user)).id
       await api.updateAcl(w.id, { [userId]: role })
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey })

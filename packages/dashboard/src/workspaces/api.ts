@@ -63,7 +63,6 @@ export const workspacesApi = {
   /** Sets each user's role (`""` removes the user). */
   updateAcl: (workspace: string, user_roles: Record<string, string>) =>
     unwrap(client.PATCH("/api/v2/workspaces/{workspace}/acl", { ...ws(workspace), body: { user_roles } })),
-  user: (user: string) => unwrap(client.GET("/api/v2/users/{user}", { params: { path: { user } } })),
   portShares: (workspace: string) => unwrap(client.GET("/api/v2/workspaces/{workspace}/port-share", ws(workspace))),
   sharePort: (
     workspace: string,

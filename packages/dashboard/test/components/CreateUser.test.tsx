@@ -8,13 +8,13 @@ import { cleanup, fireEvent, render, waitFor } from "@testing-library/react"
 import { MemoryRouter } from "react-router"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { ApiError } from "../../src/api/client.ts"
-import { CreateUserForm } from "../../src/members/CreateUser.tsx"
-import { fieldErrorsOf, validateNewUser } from "../../src/members/validate.ts"
+import { CreateUserForm } from "../../src/users/admin/CreateUser.tsx"
+import { fieldErrorsOf, validateNewUser } from "../../src/users/admin/validate.ts"
 import { screen } from "./screen.ts"
 
 // The service's answer, in place of the request.
 const create = vi.hoisted(() => vi.fn())
-vi.mock("../../src/members/api.ts", () => ({ membersApi: { create } }))
+vi.mock("../../src/users/admin/api.ts", () => ({ usersAdminApi: { create } }))
 
 const good = { email: "a@example.com", username: "ann", name: "", password: "x", login_type: "password" }
 

@@ -4,31 +4,17 @@
  * validation), who may read them (401, 403, 404), and a template's DAUs.
  */
 import { SqlClient } from "@effect/sql"
-import { AgentReportRepo, type AgentStats, AuditLogs, InsightsRollup, ProvisionerJobRepo } from "@workbay/core"
+import { AgentReportRepo, AuditLogs, InsightsRollup, ProvisionerJobRepo } from "@workbay/core"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { agentStats as stats } from "../../../core/test/insights/fixtures.js"
 import { type Client, createUser, type ServiceTestServer, startWithOwner, UNKNOWN_ID } from "../support.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
 import { addBuild, portShareTemplate, type SeededWorkspace, seedWorkspace } from "../workspaces/portShareFixtures.js"
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
-
-const stats = (s: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {},
-  connection_count: 0,
-  connection_median_latency_ms: 0,
-  rx_packets: 0,
-  rx_bytes: 0,
-  tx_packets: 0,
-  tx_bytes: 0,
-  session_count_vscode: 0,
-  session_count_jetbrains: 0,
-  session_count_reconnecting_pty: 0,
-  session_count_ssh: 0,
-  ...s
-})
 
 const midnight = (ms: number) => ms - (ms % DAY)
 const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")

@@ -26,7 +26,8 @@ ai_task:
 /**
  * Connects the agent of workspace `workspaceId` (its latest build's first agent) over a real
  * WebSocket on the agent connection, with a token of the test's own: its stored hash is replaced
- * (for servers whose provisioner does not record the tokens it hands out). Answers the socket.
+ * (for servers whose provisioner does not record the tokens it hands out). Answers the socket,
+ * with the agent's token beside it (`token`: for the agent's own HTTP routes).
  */
 export const connectAgent = async (srv: ServiceTestServer, client: Client, workspaceId: string) => {
   const w = (await client.get(`/workspaces/${workspaceId}`)).body
@@ -44,5 +45,5 @@ export const connectAgent = async (srv: ServiceTestServer, client: Client, works
   const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, { "Service-Session-Token": token })
   ws.socket.send(JSON.stringify({ type: "update_lifecycle", id: 1, state: "ready" }))
   await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
-  return ws
+  return Object.assign(ws, { token })
 }

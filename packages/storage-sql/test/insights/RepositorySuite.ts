@@ -20,6 +20,7 @@ import {
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { agentStats as stats } from "../../../core/test/insights/fixtures.js"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 import { build, job, workspace, world } from "../workspaces/BuildRepositorySuite.js"
 
@@ -28,21 +29,6 @@ type Ports = StoragePorts | SqlClient.SqlClient
 const HOUR = 3_600_000
 const H0 = Date.UTC(2024, 6, 1, 10)
 const at = (minutes: number, seconds = 0) => new Date(H0 + minutes * 60_000 + seconds * 1000)
-
-const stats = (s: Partial<AgentStats>): AgentStats => ({
-  connections_by_proto: {},
-  connection_count: 0,
-  connection_median_latency_ms: 0,
-  rx_packets: 0,
-  rx_bytes: 0,
-  tx_packets: 0,
-  tx_bytes: 0,
-  session_count_vscode: 0,
-  session_count_jetbrains: 0,
-  session_count_reconnecting_pty: 0,
-  session_count_ssh: 0,
-  ...s
-})
 
 /** A world with one workspace; answers its ids. */
 const seeded = Effect.gen(function*() {

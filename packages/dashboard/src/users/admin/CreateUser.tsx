@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query"
 import { useState } from "react"
 import { Link, useNavigate } from "react-router"
-import { ApiError } from "../api/client.ts"
-import { ErrorMessage, formValues } from "../ui/Form.tsx"
-import { type LoginType, membersApi as api } from "./api.ts"
+import { ApiError } from "../../api/client.ts"
+import { ErrorMessage, formValues } from "../../ui/Form.tsx"
+import { type LoginType, usersAdminApi as api } from "./api.ts"
 import { type FieldErrors, fieldErrorsOf, type NewUser, validateNewUser } from "./validate.ts"
 import "./styles.css"
 

@@ -1,14 +1,13 @@
 /** The administration of the deployment's users: list, create, roles, suspend and activate, delete. */
-import { client, type Schemas, unwrap } from "../api/client.ts"
+import { client, type Schemas, unwrap } from "../../api/client.ts"
 
 export type User = Schemas["User"]
 export type AssignableRole = Schemas["AssignableRoles"]
 export type LoginType = NonNullable<Schemas["CreateUserRequestWithOrgs"]["login_type"]>
 
-export const membersApi = {
+export const usersAdminApi = {
   users: (q: string, limit: number, offset: number) =>
     unwrap(client.GET("/api/v2/users", { params: { query: { q, limit: String(limit), offset: String(offset) } } })),
-  user: (user: string) => unwrap(client.GET("/api/v2/users/{user}", { params: { path: { user } } })),
   create: (body: Schemas["CreateUserRequestWithOrgs"]) => unwrap(client.POST("/api/v2/users", { body })),
   /** The site-wide roles the caller may assign. */
   siteRoles: () => unwrap(client.GET("/api/v2/users/roles")),
