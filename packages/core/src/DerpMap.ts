@@ -42,3 +42,6 @@ export const DerpMap = Schema.Struct({
   OmitDefaultRegions: Schema.optional(Schema.Boolean)
 })
 export type DerpMap = typeof DerpMap.Type
+
+/** The name of the embedded relay's region, under which an agent's latency to its replica is shown (docs/agents.md). */
+export const EMBEDDED_RELAY_REGION_NAME = "Coder Embedded Relay"

@@ -79,6 +79,8 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       const row = page.getByRole("row", { name: /main/ })
       await expect.poll(() => row.getByRole("cell", { name: "Connected" }).count(), { timeout: 15_000 }).toBe(1)
       await expect.poll(() => row.getByRole("cell", { name: "Ready" }).count(), { timeout: 15_000 }).toBe(1)
+      // Its latency: the round trip of its connection, shown live (the first one is known at once).
+      await expect.poll(() => row.getByRole("cell", { name: /^\d+(\.\d)? ms$/ }).count(), { timeout: 15_000 }).toBe(1)
       expect(await page.getByRole("button", { name: "Stop", exact: true }).isEnabled()).toBe(true)
       expect(await page.getByRole("button", { name: "Start", exact: true }).isEnabled()).toBe(false)
       // The agent's logs (its script's output, under the script's name) and metadata, live, on demand.

@@ -71,6 +71,12 @@ export interface WebSocketConnection {
    * down instead of filling memory.
    */
   readonly receive: Effect.Effect<string, WebSocketClosed>
+  /**
+   * The round trip of the next keep-alive ping (sent at accept, then every `pingIntervalMillis`), in
+   * milliseconds, from the ping's send to its pong: the peer's latency as this replica sees it.
+   * Fails once the socket is closed.
+   */
+  readonly nextRoundTrip: Effect.Effect<number, WebSocketClosed>
 }
 
 /** Messages from a peer kept for `receive`, past which the socket stops reading. */
@@ -237,6 +243,16 @@ interface Live {
   readonly ws: WebSocket
   alive: boolean
   fiber: Fiber.RuntimeFiber<void, never> | undefined
+  /** When the unanswered ping was sent (`performance.now()`); undefined when none is. */
+  pingSentAt: number | undefined
+  /** Waiting for the next pong's round trip (`nextRoundTrip`). */
+  readonly roundTripWaiters: Set<(ms: number | undefined) => void>
+}
+
+/** Sends a keep-alive ping, timed for the round trip unless one is already on its way. */
+const ping = (entry: Live) => {
+  entry.pingSentAt ??= performance.now()
+  entry.ws.ping()
 }
 
 export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => {
@@ -262,11 +278,11 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         continue
       }
       entry.alive = false
-      entry.ws.ping()
+      ping(entry)
     }
   }
 
-  const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>): WebSocketConnection => {
+  const connectionOf = (ws: WebSocket, closed: Deferred.Deferred<void>, entry: Live): WebSocketConnection => {
     // receive: messages not yet taken, and the taker waiting for the next one.
     const inbox: Array<string> = []
     let inboxBytes = 0
@@ -354,7 +370,14 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
           if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, clipReason(reason))
         }),
       closed: Deferred.await(closed),
-      receive
+      receive,
+      nextRoundTrip: Effect.async<number, WebSocketClosed>((resume) => {
+        if (ws.readyState !== ws.OPEN) return resume(Effect.fail(new WebSocketClosed({})))
+        const waiter = (ms: number | undefined) =>
+          resume(ms === undefined ? Effect.fail(new WebSocketClosed({})) : Effect.succeed(ms))
+        entry.roundTripWaiters.add(waiter)
+        return Effect.sync(() => void entry.roundTripWaiters.delete(waiter))
+      })
     }
   }
 
@@ -372,12 +395,19 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
     // `ws` answers a bad handshake (version, key) with 400 itself.
     target.handleUpgrade(req, socket, head, (ws) => {
       const closed = Deferred.unsafeMake<void>(FiberId.none)
-      const entry: Live = { ws, alive: true, fiber: undefined }
+      const entry: Live = { ws, alive: true, fiber: undefined, pingSentAt: undefined, roundTripWaiters: new Set() }
       live.add(entry)
       timer ??= setInterval(sweep, options.pingIntervalMillis)
       timer.unref?.()
       // Any bytes from the peer show it alive: a pong may wait behind a large message it is sending.
-      ws.on("pong", () => void (entry.alive = true))
+      ws.on("pong", () => {
+        entry.alive = true
+        if (entry.pingSentAt === undefined) return
+        const ms = performance.now() - entry.pingSentAt
+        entry.pingSentAt = undefined
+        for (const resume of entry.roundTripWaiters) resume(ms)
+        entry.roundTripWaiters.clear()
+      })
       socket.on("data", () => void (entry.alive = true))
       ws.on("error", () => ws.terminate())
       ws.on("close", () => {
@@ -387,6 +417,8 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
           timer = undefined
         }
         Deferred.unsafeDone(closed, Exit.void)
+        for (const resume of entry.roundTripWaiters) resume(undefined)
+        entry.roundTripWaiters.clear()
         if (entry.fiber !== undefined) options.runFork(Fiber.interrupt(entry.fiber))
       })
       if (upgrade.raw !== undefined) {
@@ -402,7 +434,9 @@ export const makeWebSocketHub = (options: WebSocketHubOptions): WebSocketHub => 
         )
         return
       }
-      const connection = connectionOf(ws, closed)
+      const connection = connectionOf(ws, closed, entry)
+      // The first round trip is known at once, not a ping interval later (an agent's latency).
+      ping(entry)
       entry.fiber = options.runFork(
         upgrade.session(connection).pipe(
           Effect.catchAllCause((cause) =>

@@ -41,7 +41,8 @@ import {
   migration0036,
   migration0037,
   migration0038,
-  migration0039
+  migration0039,
+  migration0045
 } from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
@@ -90,7 +91,8 @@ export const migrations = (types: DialectTypes) => ({
   "0036_oauth2_token_secret": run(migration0036(types)),
   "0037_login_failures": run(migration0037(types)),
   "0038_secrets_at_rest": run(migration0038(types)),
-  "0039_replicas": run(migration0039(types))
+  "0039_replicas": run(migration0039(types)),
+  "0045_agent_latency": run(migration0045())
 })
 
 /**

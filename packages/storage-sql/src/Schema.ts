@@ -1246,3 +1246,8 @@ export const migration0039 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<st
   `CREATE INDEX replicas_updated_at ON replicas (updated_at)`,
   `ALTER TABLE workspace_agents ADD COLUMN last_connected_replica_id TEXT`
 ]
+
+/** Migration 0045: each agent's latest round trip (microseconds) to the replica holding its connection. */
+export const migration0045 = (): ReadonlyArray<string> => [
+  `ALTER TABLE workspace_agents ADD COLUMN latency_us BIGINT`
+]

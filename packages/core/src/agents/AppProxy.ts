@@ -425,7 +425,7 @@ export const withAppTunnel = (
     // App frames are taken out; the next message of the protocol is the next one that is not one.
     const receive: Effect.Effect<string | undefined> = Effect.flatMap(channel.receive, (text) =>
       text !== undefined && tunnels.receive(tunnel, text) ? receive : Effect.succeed(text))
-    return { receive, send: channel.send }
+    return { ...channel, receive }
   })
 
 // ---------------------------------------------------------------------------

@@ -42,6 +42,11 @@ export interface AgentChannel {
   readonly receive: Effect.Effect<string | undefined>
   /** Sends one text message; a closed connection drops it. */
   readonly send: (text: string) => Effect.Effect<void>
+  /**
+   * The round trip of the transport's next keep-alive ping in milliseconds; `undefined` once the
+   * connection closed. Absent: the transport measures none (the agent shows no latency).
+   */
+  readonly nextRoundTrip?: Effect.Effect<number | undefined> | undefined
 }
 
 /** An error answer's body. */
@@ -246,7 +251,22 @@ export const serveAgentConnection = (channel: AgentChannel) =>
     // subscribed before the agent counts as connected, so no input accepted for it is missed.
     yield* Effect.flatMap(AgentTaskLog, (c) => c.forward(session, channel.send))
     yield* reports.connected(session)
-    yield* reports.refresh(session).pipe(
+    // The latest round trip (the agent's latency, docs/agents.md): the first one written at once, the
+    // others with each refresh.
+    let latencyMs: number | undefined
+    const nextRoundTrip = channel.nextRoundTrip
+    if (nextRoundTrip !== undefined) {
+      yield* Effect.gen(function*() {
+        while (true) {
+          const ms = yield* nextRoundTrip
+          if (ms === undefined) return
+          const first = latencyMs === undefined
+          latencyMs = ms
+          if (first) yield* reports.measured(session, ms)
+        }
+      }).pipe(Effect.forkScoped)
+    }
+    yield* Effect.suspend(() => reports.refresh(session, latencyMs)).pipe(
       Effect.delay(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS)),
       Effect.repeat(Schedule.forever),
       Effect.forkScoped

@@ -9,7 +9,7 @@
  * `GET /derp-map` streams send it to their clients (see docs/agents.md "The relay map").
  */
 import { Effect, Either, ParseResult, Schema } from "effect"
-import { DerpMap } from "../DerpMap.js"
+import { DerpMap, EMBEDDED_RELAY_REGION_NAME } from "../DerpMap.js"
 import { BadRequest, Validation } from "../Errors.js"
 import { MAX_PUBSUB_MESSAGE_BYTES, PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
@@ -38,7 +38,7 @@ export const embeddedRelayMap = (accessUrl: string): DerpMap => {
         EmbeddedRelay: true,
         RegionID: EMBEDDED_REGION_ID,
         RegionCode: "coder",
-        RegionName: "Coder Embedded Relay",
+        RegionName: EMBEDDED_RELAY_REGION_NAME,
         Nodes: [{
           Name: `${EMBEDDED_REGION_ID}b`,
           RegionID: EMBEDDED_REGION_ID,

@@ -166,9 +166,14 @@ export interface OverdueAgent {
 export class AgentReportRepo extends Context.Tag("@workbay/core/AgentReportRepo")<AgentReportRepo, {
   /** The connection opened on replica `replicaId`: `first_connected_at` (once), `last_connected_at`, open, held there. */
   readonly connect: (agentId: string, now: Date, replicaId: string) => Effect.Effect<void>
-  /** The open connection on replica `replicaId` is alive: `last_connected_at`, open, held there. */
-  readonly refresh: (agentId: string, now: Date, replicaId: string) => Effect.Effect<void>
-  /** The connection closed: `disconnected_at`, not open. */
+  /**
+   * The open connection on replica `replicaId` is alive: `last_connected_at`, open, held there, and
+   * its latest round trip in microseconds (null: not measured).
+   */
+  readonly refresh: (agentId: string, now: Date, replicaId: string, latencyMicros: number | null) => Effect.Effect<void>
+  /** The open connection's round trip in microseconds, alone (its first measurement). */
+  readonly setLatency: (agentId: string, latencyMicros: number) => Effect.Effect<void>
+  /** The connection closed: `disconnected_at`, not open, no latency. */
   readonly disconnect: (agentId: string, now: Date) => Effect.Effect<void>
   /** Marks disconnected (at `now`) at most `limit` open agents not refreshed since `before`. */
   readonly disconnectOverdue: (before: Date, now: Date, limit: number) => Effect.Effect<ReadonlyArray<OverdueAgent>>
@@ -269,8 +274,19 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
         yield* changed(session)
       }).pipe(span("AgentReports.connected"))
 
-    const refresh = (session: AgentSession) =>
-      Effect.flatMap(now, (at) => repo.refresh(session.agent.id, at, replica.id)).pipe(span("AgentReports.refresh"))
+    /** The connection is alive, with its latest round trip in milliseconds (undefined: not measured). */
+    const micros = (ms: number) => Math.round(ms * 1000)
+    const refresh = (session: AgentSession, latencyMs?: number | undefined) =>
+      Effect.flatMap(
+        now,
+        (at) => repo.refresh(session.agent.id, at, replica.id, latencyMs === undefined ? null : micros(latencyMs))
+      ).pipe(span("AgentReports.refresh"))
+
+    /** The connection's first round trip: written at once, and watchers told (the latency shows without waiting a period). */
+    const measured = (session: AgentSession, latencyMs: number) =>
+      Effect.zipRight(repo.setLatency(session.agent.id, micros(latencyMs)), changed(session)).pipe(
+        span("AgentReports.measured")
+      )
 
     const disconnected = (session: AgentSession) =>
       Effect.gen(function*() {
@@ -390,6 +406,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
       untilReplaced,
       batchUpdateAppHealth,
       refresh,
+      measured,
       disconnected,
       updateLifecycle,
       updateStartup,

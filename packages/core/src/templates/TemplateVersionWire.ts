@@ -166,6 +166,15 @@ export class WorkspaceAgent extends Schema.Class<WorkspaceAgent>("WorkspaceAgent
   troubleshooting_url: Schema.String,
   subsystems: Schema.Array(Schema.String),
   health: WorkspaceAgentHealth,
+  /**
+   * The agent's latency by relay region (the described system's `DERPLatency`): Workbay's one region
+   * is the embedded relay, and the latency the round trip of the agent's connection to the replica
+   * holding it. Absent while the agent is not connected or not yet measured.
+   */
+  latency: omitEmpty(Schema.Record({
+    key: Schema.String,
+    value: Schema.Struct({ preferred: Schema.Boolean, latency_ms: Schema.Number })
+  })),
   display_apps: Schema.Array(Schema.Literal(...displayAppNames)),
   log_sources: Schema.Array(WorkspaceAgentLogSource),
   scripts: Schema.Array(WorkspaceAgentScript),

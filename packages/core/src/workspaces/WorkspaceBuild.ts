@@ -133,6 +133,8 @@ export interface WorkspaceAgentRecord {
   readonly disconnected_at: Date | null
   /** The replica that holds (or last held) the agent's connection; absent: none yet (docs/agents.md, "Several replicas"). */
   readonly last_connected_replica_id?: string | null | undefined
+  /** The connection's latest round trip in microseconds, as the replica holding it measured it; absent or null: none. */
+  readonly latency_us?: number | null | undefined
   readonly started_at: Date | null
   readonly ready_at: Date | null
   readonly version: string

@@ -5,6 +5,7 @@
  * times (`deleting_at`, `dormant_at`, `next_start_at`) are `null` when unset.
  */
 import { Schema } from "effect"
+import { EMBEDDED_RELAY_REGION_NAME } from "../DerpMap.js"
 import { NullUuid } from "../Ids.js"
 import { MatchedProvisioners } from "../templates/ProvisionerDaemon.js"
 import { ProvisionerJob } from "../templates/ProvisionerJob.js"
@@ -243,6 +244,9 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
     putNonEmpty(props, "disconnected_at", a.disconnected_at ?? undefined)
     putNonEmpty(props, "started_at", a.started_at ?? undefined)
     putNonEmpty(props, "ready_at", a.ready_at ?? undefined)
+    if (status === "connected" && a.latency_us !== undefined && a.latency_us !== null) {
+      props.latency = { [EMBEDDED_RELAY_REGION_NAME]: { preferred: true, latency_ms: a.latency_us / 1000 } }
+    }
     if (props.scripts.some((sc) => a.script_results[sc.id] !== undefined)) {
       props.scripts = props.scripts.map((sc) => {
         const result = a.script_results[sc.id]

@@ -57,6 +57,25 @@ describe("the agent connection's state, with the TestClock", () => {
       expect(closed.health).toEqual({ healthy: false, reason: "agent has lost connection" })
     }).pipe(Effect.provide(services({}, [recording]))))
 
+  it.scoped("the latency: the first round trip at once, later ones with each refresh, none once closed", () =>
+    Effect.gen(function*() {
+      const { session, record } = yield* setup
+      const connection = yield* serve(session)
+      yield* connection.request({ type: "ping", id: 1 })
+      expect((yield* record).latency).toBeUndefined()
+      yield* connection.roundTrip(1.5)
+      yield* connection.request({ type: "ping", id: 2 })
+      expect((yield* record).latency).toEqual({ "Coder Embedded Relay": { preferred: true, latency_ms: 1.5 } })
+      // A later round trip is written with the next refresh, not at once.
+      yield* connection.roundTrip(7.25)
+      yield* connection.request({ type: "ping", id: 3 })
+      expect((yield* record).latency?.["Coder Embedded Relay"]?.latency_ms).toBe(1.5)
+      yield* TestClock.adjust(Duration.seconds(AGENT_CONNECTION_UPDATE_SECONDS))
+      expect((yield* record).latency?.["Coder Embedded Relay"]?.latency_ms).toBe(7.25)
+      yield* connection.end
+      expect((yield* record).latency).toBeUndefined()
+    }).pipe(Effect.provide(services({}, [recording]))))
+
   it.scoped("a connection that vanished without a close is marked disconnected by the monitor once overdue, not before", () =>
     Effect.gen(function*() {
       const { session, record } = yield* setup

@@ -48,16 +48,22 @@ export const setupAgent = (t0: number) =>
     return { session, record, workspaceId: created.id, agentId: session.agent.id }
   })
 
-/** Serves a connection: `request` offers a message and takes the next one sent; `sent` holds what the server sends; `end` closes it. */
+/**
+ * Serves a connection: `request` offers a message and takes the next one sent; `sent` holds what
+ * the server sends; `roundTrip` offers the transport's next measured round trip (ms); `end` closes it.
+ */
 export const serve = (session: CurrentAgent["Type"]) =>
   Effect.gen(function*() {
     const incoming = yield* Queue.unbounded<string | null>()
     const sent = yield* Queue.unbounded<string>()
+    const roundTrips = yield* Queue.unbounded<number>()
     const fiber = yield* serveAgentConnection({
       receive: Effect.map(Queue.take(incoming), (m) => m ?? undefined),
-      send: (text) => Queue.offer(sent, text)
+      send: (text) => Queue.offer(sent, text),
+      nextRoundTrip: Queue.take(roundTrips)
     }).pipe(Effect.provideService(CurrentAgent, session), Effect.fork)
     const request = (message: object) =>
       Effect.zipRight(Queue.offer(incoming, JSON.stringify(message)), Queue.take(sent))
-    return { fiber, sent, request, end: Effect.zipRight(Queue.offer(incoming, null), Fiber.join(fiber)) }
+    const roundTrip = (ms: number) => Effect.zipRight(Queue.offer(roundTrips, ms), Effect.yieldNow())
+    return { fiber, sent, request, roundTrip, end: Effect.zipRight(Queue.offer(incoming, null), Fiber.join(fiber)) }
   })

@@ -6039,6 +6039,12 @@ export interface components {
             id: components["schemas"]["UUID"];
             instance_id?: string;
             last_connected_at?: components["schemas"]["Date"];
+            latency?: {
+                [key: string]: {
+                    latency_ms: number;
+                    preferred: boolean;
+                };
+            };
             /** @enum {string} */
             lifecycle_state: "created" | "starting" | "start_timeout" | "start_error" | "ready" | "shutting_down" | "shutdown_timeout" | "shutdown_error" | "off";
             log_sources: components["schemas"]["WorkspaceAgentLogSource"][];

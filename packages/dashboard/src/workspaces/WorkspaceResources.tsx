@@ -1,6 +1,6 @@
 /**
  * The latest build's resources (type and name, hidden ones left out) and, for each, its agents:
- * status, lifecycle, health, version, the last connection, the terminal of a connected one, and
+ * status, lifecycle, health, version, latency (its preferred region's), the last connection, the terminal of a connected one, and
  * its apps as links: path-based through the app proxy (`/@owner/workspace.agent/apps/<slug>/`),
  * or the app's own address when it is external; each agent's logs and metadata on demand.
  */
@@ -16,6 +16,14 @@ const appHref = (w: Workspace, agent: WorkspaceAgent, app: WorkspaceAgent["apps"
     : `/@${encodeURIComponent(w.owner_name)}/${encodeURIComponent(w.name)}.${encodeURIComponent(agent.name)}/apps/${
       encodeURIComponent(app.slug)
     }/`
+
+/** The latency of the agent's preferred relay region (the described system shows that one), e.g. "3 ms". */
+const latencyOf = (agent: WorkspaceAgent): string => {
+  const regions = Object.values(agent.latency ?? {})
+  const preferred = regions.find((r) => r.preferred) ?? regions[0]
+  if (preferred === undefined) return "—"
+  return `${preferred.latency_ms < 10 ? preferred.latency_ms.toFixed(1) : Math.round(preferred.latency_ms)} ms`
+}
 
 export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) => {
   const resources = w.latest_build.resources.filter((r) => !r.hide)
@@ -51,6 +59,7 @@ export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) =
                       <th scope="col">Lifecycle</th>
                       <th scope="col">Health</th>
                       <th scope="col">Version</th>
+                      <th scope="col">Latency</th>
                       <th scope="col">Last connected</th>
                       <th scope="col">Apps</th>
                       <th scope="col">Terminal</th>
@@ -64,6 +73,7 @@ export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) =
                         <td>{capitalized(a.lifecycle_state)}</td>
                         <td>{a.health.healthy ? "Healthy" : a.health.reason ?? "Unhealthy"}</td>
                         <td>{a.version === "" ? "—" : a.version}</td>
+                        <td>{latencyOf(a)}</td>
                         <td>{a.last_connected_at === undefined ? "—" : <Time value={a.last_connected_at} />}</td>
                         <td>
                           {a.apps.filter((app) => !app.hidden && (app.url ?? "") !== "").length === 0 ?

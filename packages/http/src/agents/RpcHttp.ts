@@ -19,7 +19,8 @@ export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
       withAppTunnel({
         // The peer's messages until the socket closes.
         receive: Effect.orElseSucceed(connection.receive, () => undefined),
-        send: (text) => Effect.ignore(connection.send(text))
+        send: (text) => Effect.ignore(connection.send(text)),
+        nextRoundTrip: Effect.orElseSucceed(connection.nextRoundTrip, () => undefined)
       }).pipe(
         Effect.flatMap(serveAgentConnection),
         Effect.flatMap((outcome) =>

@@ -146,6 +146,21 @@ describe("the agent connection: GET /workspaceagents/me/rpc", () => {
     await socket.close()
   })
 
+  it("the agent's latency: the round trip of the service's first ping, under the embedded relay's region; none once closed", async () => {
+    const { w, tokens } = await workspace()
+    const socket = await open(tokens.get("main")!)
+    await socket.request("ping")
+    // The service pings at accept; the WebSocket client answers by itself (RFC 6455).
+    await expect.poll(async () => (await agentRecord(w.id, "main")).latency, { timeout: 10_000 }).toBeDefined()
+    const { latency } = await agentRecord(w.id, "main")
+    expect(Object.keys(latency)).toEqual(["Coder Embedded Relay"])
+    expect(latency["Coder Embedded Relay"].preferred).toBe(true)
+    expect(latency["Coder Embedded Relay"].latency_ms).toBeGreaterThan(0)
+    await socket.close()
+    await expect.poll(async () => (await agentRecord(w.id, "main")).status).toBe("disconnected")
+    expect((await agentRecord(w.id, "main")).latency).toBeUndefined()
+  })
+
   it("heartbeats do not write: last_connected_at stays until the refresh period passes", async () => {
     const { w, tokens } = await workspace()
     const socket = await open(tokens.get("main")!)

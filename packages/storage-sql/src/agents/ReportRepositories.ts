@@ -35,17 +35,23 @@ export const make = Effect.gen(function*() {
       Effect.asVoid(
         orDie(sql`UPDATE workspace_agents SET first_connected_at = COALESCE(first_connected_at, ${iso(now)}),
         last_connected_at = ${iso(now)}, connected = TRUE, updated_at = ${iso(now)},
-        last_connected_replica_id = ${replicaId} WHERE id = ${agentId}`)
+        last_connected_replica_id = ${replicaId}, latency_us = NULL WHERE id = ${agentId}`)
       ),
-    refresh: (agentId, now, replicaId) =>
+    refresh: (agentId, now, replicaId, latencyMicros) =>
       Effect.asVoid(
         orDie(sql`UPDATE workspace_agents SET last_connected_at = ${iso(now)}, connected = TRUE,
-        last_connected_replica_id = ${replicaId} WHERE id = ${agentId}`)
+        last_connected_replica_id = ${replicaId}, latency_us = ${latencyMicros} WHERE id = ${agentId}`)
+      ),
+    setLatency: (agentId, latencyMicros) =>
+      Effect.asVoid(
+        orDie(sql`UPDATE workspace_agents SET latency_us = ${latencyMicros} WHERE id = ${agentId} AND connected = TRUE`)
       ),
     disconnect: (agentId, now) =>
       Effect.asVoid(
-        orDie(sql`UPDATE workspace_agents SET disconnected_at = ${iso(now)}, connected = FALSE, updated_at = ${iso(now)}
-        WHERE id = ${agentId}`)
+        orDie(
+          sql`UPDATE workspace_agents SET disconnected_at = ${iso(now)}, connected = FALSE, updated_at = ${iso(now)},
+        latency_us = NULL WHERE id = ${agentId}`
+        )
       ),
     disconnectOverdue: (before, now, limit) =>
       Effect.gen(function*() {
@@ -59,7 +65,7 @@ export const make = Effect.gen(function*() {
         // The condition again: an agent refreshed since the read stays connected.
         const marked = yield* sql<Row>`UPDATE workspace_agents SET disconnected_at = ${
           iso(now)
-        }, connected = FALSE, updated_at = ${iso(now)}
+        }, connected = FALSE, updated_at = ${iso(now)}, latency_us = NULL
           WHERE id IN ${sql.in(overdue.map((f) => f.agent_id))} AND connected = TRUE AND last_connected_at < ${
           iso(before)
         }

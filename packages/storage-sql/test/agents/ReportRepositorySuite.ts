@@ -86,12 +86,24 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
           at(0).toISOString(),
           at(5).toISOString()
         ])
-        yield* repo.refresh(b!, at(20), "replica-2")
-        // The replica that holds the connection: the latest connect's or refresh's.
+        yield* repo.refresh(b!, at(20), "replica-2", 1_250)
+        // The replica that holds the connection: the latest connect's or refresh's, with its round trip.
         expect((yield* agentRow(b!)).last_connected_replica_id).toBe("replica-2")
+        expect(Number((yield* agentRow(b!)).latency_us)).toBe(1_250)
         expect((yield* agentRow(a!)).last_connected_replica_id).toBe("replica-1")
+        yield* repo.refresh(c!, at(1), "replica-1", 900)
         yield* repo.disconnect(c!, at(1))
         expect(time((yield* agentRow(c!)).disconnected_at)).toBe(at(1).toISOString())
+        // A closed connection has no latency; a new one none until measured.
+        expect((yield* agentRow(c!)).latency_us).toBeNull()
+        yield* repo.setLatency(a!, 700)
+        expect(Number((yield* agentRow(a!)).latency_us)).toBe(700)
+        expect(time((yield* agentRow(a!)).last_connected_at)).toBe(at(5).toISOString())
+        yield* repo.connect(a!, at(5), "replica-1")
+        expect((yield* agentRow(a!)).latency_us).toBeNull()
+        // A closed connection takes no latency.
+        yield* repo.setLatency(c!, 300)
+        expect((yield* agentRow(c!)).latency_us).toBeNull()
         // Before 10 s: only a (last 5 s) is overdue; b was refreshed; c is closed.
         expect(yield* repo.disconnectOverdue(at(10), at(40), 100)).toEqual([{ agent_id: a!, workspace_id: workspace }])
         expect(time((yield* agentRow(a!)).disconnected_at)).toBe(at(40).toISOString())
@@ -100,7 +112,7 @@ export const reportRepositorySuite = (name: string, makeStorage: StorageFactory,
         expect((yield* repo.disconnectOverdue(at(30), at(50), 1)).map((o) => o.agent_id)).toEqual([b!])
         expect(yield* repo.disconnectOverdue(at(30), at(50), 1)).toEqual([])
         // A refresh reopens.
-        yield* repo.refresh(a!, at(60), "replica-1")
+        yield* repo.refresh(a!, at(60), "replica-1", null)
         expect((yield* repo.disconnectOverdue(at(70), at(70), 100)).map((o) => o.agent_id)).toEqual([a!])
       })
     )

@@ -160,6 +160,7 @@ export const agent = (
   last_connected_at: null,
   disconnected_at: null,
   last_connected_replica_id: null,
+  latency_us: null,
   started_at: null,
   ready_at: null,
   version: "",
