@@ -1,10 +1,12 @@
 /**
  * One workspace (`/@owner/workspace`), kept live by its watch: its facts and status, the actions
- * (start, stop, restart, update when outdated, cancel while a build is under way, delete), the
- * latest build's live log, its resources with their agents and apps, the build's timings, the
- * build history, the schedule, sharing and port shares (each in a file of its own).
+ * (start, stop, restart, update when outdated (asking the new version's parameters the workspace
+ * cannot answer), cancel while a build is under way, delete), the latest build's live log, its
+ * resources with their agents and apps, the build's timings, the build history, its parameters,
+ * the schedule, sharing and port shares (each in a file of its own).
  */
 import { useMutation } from "@tanstack/react-query"
+import { useState } from "react"
 import { Link, Navigate, useParams } from "react-router"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
@@ -12,6 +14,7 @@ import { JobLogs } from "../ui/JobLogs.tsx"
 import { agentsOf, settled, type Workspace, workspacesApi as api } from "./api.ts"
 import { capitalized, ownerOf, useWorkspace } from "./hooks.ts"
 import { WorkspaceBuilds, WorkspaceTimings } from "./WorkspaceBuilds.tsx"
+import { UpdateButton, WorkspaceParameters } from "./WorkspaceParameters.tsx"
 import { WorkspacePorts } from "./WorkspacePorts.tsx"
 import { WorkspaceResources } from "./WorkspaceResources.tsx"
 import { WorkspaceSchedule } from "./WorkspaceSchedule.tsx"
@@ -28,7 +31,7 @@ export const WorkspacePage = () => {
   return <WorkspaceView owner={owner} name={params.workspace} />
 }
 
-type Action = "start" | "stop" | "restart" | "update" | "delete" | "cancel"
+type Action = "start" | "stop" | "restart" | "delete" | "cancel"
 
 /** What an action asks of the service. Restart is a stop build, then (once it settled) a start build. */
 const perform = async (w: Workspace, action: Action) => {
@@ -37,8 +40,6 @@ const perform = async (w: Workspace, action: Action) => {
     case "stop":
     case "delete":
       return api.build(w.id, action)
-    case "update":
-      return api.build(w.id, "start", { template_version_id: w.template_active_version_id })
     case "cancel":
       return api.cancel(w.latest_build.id)
     case "restart": {
@@ -55,6 +56,7 @@ const perform = async (w: Workspace, action: Action) => {
 const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
   const workspace = useWorkspace(owner, name)
   const act = useMutation({ mutationFn: ({ w, action }: { w: Workspace; action: Action }) => perform(w, action) })
+  const [updateError, setUpdateError] = useState<Error | null>(null)
   if (workspace.isPending) return <p role="status">Loading the workspace…</p>
   if (workspace.isError) {
     return (
@@ -119,7 +121,7 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
           <button type="button" disabled={busy || status === "stopped"} onClick={() => run("stop")}>Stop</button>
           <button type="button" disabled={busy || status !== "running"} onClick={() => run("restart")}>Restart</button>
           {w.outdated
-            ? <button type="button" disabled={busy} onClick={() => run("update")}>Update</button>
+            ? <UpdateButton workspace={w} disabled={busy} onError={setUpdateError} />
             : null}
           {jobUnderWay
             ? (
@@ -147,6 +149,7 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
         ? <p role="status" aria-label="Restart">Restarting: stopping, then starting…</p>
         : null}
       <ErrorMessage error={act.error} />
+      <ErrorMessage error={updateError} />
       {build.job.error !== undefined && build.job.error !== ""
         ? <p role="alert" className="error">The build failed: {build.job.error}</p>
         : null}
@@ -164,6 +167,7 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
       <WorkspaceBuilds workspace={w} />
       {deleted ? null : (
         <>
+          <WorkspaceParameters workspace={w} disabled={busy} />
           <WorkspaceSchedule workspace={w} />
           <WorkspaceSharing workspace={w} />
           <WorkspacePorts workspace={w} agents={agentsOf(w).map((a) => a.name)} />

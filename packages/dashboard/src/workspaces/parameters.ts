@@ -114,6 +114,20 @@ export const validateAll = (
   return errors
 }
 
+/**
+ * The parameters of `parameters` the previous values do not answer: required ones without a
+ * value, and values the (new) version's rules refuse. Ephemeral ones are asked at each build by
+ * choice, never by need.
+ */
+export const unanswered = (parameters: ReadonlyArray<Parameter>, previous: ReadonlyArray<NameValue>) => {
+  const was = new Map(previous.map((v) => [v.name, v.value]))
+  return parameters.filter((p) => {
+    if (p.ephemeral) return false
+    const value = was.get(p.name)
+    return value === undefined ? p.required : validateValue(p, value) !== undefined
+  })
+}
+
 /** The values with `preset`'s filled in, and the names the preset sets. */
 export const applyPreset = (values: Values, preset: Preset | undefined) => {
   if (preset === undefined) return { values, fixed: new Set<string>() }
