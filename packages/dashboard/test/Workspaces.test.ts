@@ -10,8 +10,8 @@
  * - the workspace page: the build history (each build's log on demand), the timings, stop, start,
  *   restart (a stop build, then a start build), update when outdated, cancel of the slow update
  *   build, delete after the confirmation dialog;
- * - the schedule saved and shown, sharing with a second user who then lists the workspace in a
- *   browser context of their own, a port shared and unshared, a favorite toggled and listed first,
+ * - the schedule saved and shown, sharing with a group (its role changed) and a second user who
+ *   then lists the workspace in a browser context of their own, a port shared and unshared, a favorite toggled and listed first,
  *   and the page in the dark theme.
  *
  * axe-core on every page (light, and the workspace page in dark). Skipped, saying so, when
@@ -288,6 +288,19 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await page.getByRole("button", { name: "Share", exact: true }).click()
     await page.getByRole("row", { name: new RegExp(friend.username) }).waitFor({ timeout: 15_000 })
     expect(await page.getByRole("combobox", { name: `Role of ${friend.username}` }).inputValue()).toBe("use")
+    // And with a group, by name, as admins; then its role changed to use.
+    const crew = await owner.post(`/organizations/${orgId}/groups`, { name: "crew", display_name: "The crew" })
+    expect(crew.status).toBe(201)
+    await page.getByLabel("Share with").selectOption("group")
+    await page.getByRole("textbox", { name: "Username or group name" }).fill("crew")
+    await page.getByLabel("Role", { exact: true }).selectOption("admin")
+    await page.getByRole("button", { name: "Share", exact: true }).click()
+    const groupRole = page.getByRole("combobox", { name: "Role of The crew (group)" })
+    await expect.poll(() => groupRole.count(), { timeout: 15_000 }).toBe(1)
+    expect(await groupRole.inputValue()).toBe("admin")
+    await groupRole.selectOption("use")
+    await expect.poll(async () => (await owner.get(`/workspaces/${shared.id}/acl`)).body.group, { timeout: 15_000 })
+      .toMatchObject([{ id: crew.body.id, role: "use" }])
 
     // A port shared, then no longer.
     await page.getByRole("spinbutton", { name: "Port" }).fill("8080")

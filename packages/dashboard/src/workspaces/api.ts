@@ -60,9 +60,11 @@ export const workspacesApi = {
   ttl: (workspace: string, ttl_ms: number | null) =>
     unwrap(client.PUT("/api/v2/workspaces/{workspace}/ttl", { ...ws(workspace), body: { ttl_ms } })),
   acl: (workspace: string) => unwrap(client.GET("/api/v2/workspaces/{workspace}/acl", ws(workspace))),
-  /** Sets each user's role (`""` removes the user). */
-  updateAcl: (workspace: string, user_roles: Record<string, string>) =>
-    unwrap(client.PATCH("/api/v2/workspaces/{workspace}/acl", { ...ws(workspace), body: { user_roles } })),
+  /** Sets each user's and group's role (`""` removes one). */
+  updateAcl: (
+    workspace: string,
+    body: { user_roles?: Record<string, string>; group_roles?: Record<string, string> }
+  ) => unwrap(client.PATCH("/api/v2/workspaces/{workspace}/acl", { ...ws(workspace), body })),
   portShares: (workspace: string) => unwrap(client.GET("/api/v2/workspaces/{workspace}/port-share", ws(workspace))),
   sharePort: (
     workspace: string,
