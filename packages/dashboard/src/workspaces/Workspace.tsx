@@ -3,7 +3,8 @@
  * (start, stop, restart, update when outdated (asking the new version's parameters the workspace
  * cannot answer), cancel while a build is under way, delete), the latest build's live log, its
  * resources with their agents and apps, the build's timings, the build history, its parameters,
- * the schedule, sharing and port shares (each in a file of its own).
+ * the schedule, sharing, port shares and settings (name, automatic updates, dormancy), each in a
+ * file of its own.
  */
 import { useMutation } from "@tanstack/react-query"
 import { useState } from "react"
@@ -18,6 +19,7 @@ import { UpdateButton, WorkspaceParameters } from "./WorkspaceParameters.tsx"
 import { WorkspacePorts } from "./WorkspacePorts.tsx"
 import { WorkspaceResources } from "./WorkspaceResources.tsx"
 import { WorkspaceSchedule } from "./WorkspaceSchedule.tsx"
+import { WorkspaceSettings } from "./WorkspaceSettings.tsx"
 import { WorkspaceSharing } from "./WorkspaceSharing.tsx"
 import "./styles.css"
 
@@ -171,6 +173,7 @@ const WorkspaceView = ({ owner, name }: { owner: string; name: string }) => {
           <WorkspaceSchedule workspace={w} />
           <WorkspaceSharing workspace={w} />
           <WorkspacePorts workspace={w} agents={agentsOf(w).map((a) => a.name)} />
+          <WorkspaceSettings key={w.id} workspace={w} />
         </>
       )}
     </div>

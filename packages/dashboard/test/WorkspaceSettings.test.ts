@@ -1,13 +1,15 @@
 /**
- * A workspace's parameters after it was made, in Chromium against a real service, through roles
- * and accessible names:
+ * A workspace's parameters and settings after it was made, in Chromium against a real service,
+ * through roles and accessible names:
  * - the workspace page lists the latest build's values; "Change parameters" opens the version's
  *   form with the immutable parameter locked and the monotonic one checked against its value
  *   (a smaller number is refused before anything is sent), and saving starts a build with the
  *   new value;
  * - "Update" onto a version with a new required parameter asks for it first (the dialog names
  *   only what the workspace cannot answer), then builds the new version with it; an update the
- *   workspace's values already suit builds at once.
+ *   workspace's values already suit builds at once;
+ * - the settings: a bad name refused before anything is sent, a rename moving the page to the new
+ *   address, automatic updates saved, a dormant workspace said so and activated.
  * axe-core on the page and the dialog. Skipped, saying so, when /usr/bin/chromium is missing;
  * under CI that fails instead.
  */
@@ -57,14 +59,18 @@ const expectStatus = (page: Page, value: string) =>
   expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toBe(value)
 const log = (page: Page) => page.getByRole("log", { name: "Latest build's logs" })
 
-describe.skipIf(!available)("a workspace's parameters in Chromium", () => {
+describe.skipIf(!available)("a workspace's parameters and settings in Chromium", () => {
   let srv: ServiceTestServer
   let owner: Client
   let orgId: string
   let browser: Browser
 
   beforeAll(async () => {
-    const started = await startWithOwner({ dashboard: { dir: dashboardDir } })
+    // Renames allowed (the deployment's `--allow-workspace-renames`; off, the service's refusal is what the form shows).
+    const started = await startWithOwner({
+      dashboard: { dir: dashboardDir },
+      settings: { allowWorkspaceRenames: true }
+    })
     srv = started.srv
     owner = started.owner
     orgId = started.orgId
@@ -158,6 +164,50 @@ describe.skipIf(!available)("a workspace's parameters in Chromium", () => {
     expect(await page.getByRole("dialog").count()).toBe(0)
     await expectStatus(page, "Running")
     expect((await owner.get(`/workspaces/${w.id}`)).body.latest_build.template_version_id).toBe(v3.body.id)
+    expectNoProblems(page)
+  })
+  it("renames the workspace, saves automatic updates, and activates it when dormant", async () => {
+    const template = await makeTemplate(srv, owner, orgId, V1)
+    const w = await makeWorkspace(srv, owner, orgId, template.id, { name: "before" })
+    await runJobs(srv)
+    const page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 900 } }))
+    await signIn(page, srv.url, "admin@example.com")
+    await page.goto(`${srv.url}/@admin/before`)
+    await expectStatus(page, "Running")
+    const settings = page.getByRole("region", { name: "Settings" })
+
+    // A bad name: said at once, nothing sent.
+    const name = settings.getByRole("textbox", { name: "Workspace name" })
+    await name.fill("not ok!")
+    await settings.getByRole("alert").filter({ hasText: "Name must be letters and digits" }).waitFor()
+    expect(await settings.getByRole("button", { name: "Rename" }).isEnabled()).toBe(true)
+    await settings.getByRole("button", { name: "Rename" }).click()
+    expect((await owner.get(`/workspaces/${w.id}`)).body.name).toBe("before")
+    await name.fill("after")
+    await settings.getByRole("button", { name: "Rename" }).click()
+    await page.getByRole("heading", { name: "after", level: 1 }).waitFor({ timeout: 15_000 })
+    expect(new URL(page.url()).pathname).toBe("/@admin/after")
+    expect((await owner.get(`/workspaces/${w.id}`)).body.name).toBe("after")
+
+    // Automatic updates.
+    await page.getByRole("region", { name: "Settings" }).getByLabel("Automatic updates").selectOption("always")
+    await expect.poll(async () => (await owner.get(`/workspaces/${w.id}`)).body.automatic_updates, { timeout: 15_000 })
+      .toBe("always")
+
+    // Dormant (as the dormancy rules make it): said so, and activated.
+    const stopped = await owner.post(`/workspaces/${w.id}/builds`, { transition: "stop" })
+    expect(stopped.status).toBe(200)
+    await runJobs(srv)
+    const dormant = await owner.put(`/workspaces/${w.id}/dormant`, { dormant: true })
+    expect(dormant.status, JSON.stringify(dormant.body)).toBe(200)
+    await page.reload()
+    const notice = page.getByRole("status", { name: "Dormancy" })
+    await notice.waitFor({ timeout: 15_000 })
+    expect(await notice.textContent()).toContain("Dormant since")
+    await expectAccessible(page)
+    await notice.getByRole("button", { name: "Activate" }).click()
+    await expect.poll(() => page.getByRole("status", { name: "Dormancy" }).count(), { timeout: 15_000 }).toBe(0)
+    expect((await owner.get(`/workspaces/${w.id}`)).body.dormant_at).toBeNull()
     expectNoProblems(page)
   })
 })
