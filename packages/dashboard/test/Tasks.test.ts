@@ -5,8 +5,9 @@
  * connection (its token set by the test, as the http package's task tests do). Through roles
  * and accessible names only: "Tasks" in the navigation → the empty list → a task created from a
  * prompt → its page: the prompt in its logs, its status following the workspace (its watch) to
- * "Active" when the agent is ready, and the agent's report shown → the list with the task. axe
- * on both pages, in light and in dark for the list.
+ * "Active" when the agent is ready, and the agent's report shown → the list with the task → a
+ * message sent to the agent, in the conversation → pause, a new prompt, resume → delete after its
+ * dialog. axe on both pages, in light and in dark for the list.
  */
 import { dashboardDir } from "@workbay/dashboard"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -102,6 +103,36 @@ describe.skipIf(!available)("tasks in Chromium", () => {
       await expectAccessible(darkPage)
       await screenshot(darkPage, "tasks-dark")
       await dark.close()
+
+      // A message to the running agent, in the conversation at once.
+      await row.getByRole("link", { name: /Fix the login bug/ }).click()
+      await page.getByRole("textbox", { name: "Message to the agent" }).fill("Also check Firefox.")
+      await page.getByRole("button", { name: "Send", exact: true }).click()
+      await expect.poll(() => logs.getByRole("listitem").last().textContent(), { timeout: 10_000 }).toContain(
+        "Also check Firefox."
+      )
+      expect(await page.getByRole("textbox", { name: "Message to the agent" }).inputValue()).toBe("")
+
+      // Pause (the workspace stops), a new prompt, resume (it starts again with it).
+      const actions = page.getByRole("group", { name: "Task actions" })
+      await actions.getByRole("button", { name: "Pause" }).click()
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Paused")
+      await page.getByRole("button", { name: "Change the prompt" }).click()
+      await page.getByRole("textbox", { name: "New prompt" }).fill("Fix the login bug on Safari and Firefox")
+      await page.getByRole("button", { name: "Save the prompt" }).click()
+      await page.getByText("Fix the login bug on Safari and Firefox").waitFor({ timeout: 10_000 })
+      expect((await owner.get(`/tasks/${task.owner_name}/${task.id}`)).body.initial_prompt).toBe(
+        "Fix the login bug on Safari and Firefox"
+      )
+      await expectAccessible(page)
+      await actions.getByRole("button", { name: "Resume" }).click()
+      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Initializing")
+
+      // Delete, after its dialog: back to the list, which empties once the workspace is gone.
+      await actions.getByRole("button", { name: "Delete" }).click()
+      await page.getByRole("dialog", { name: /Delete the task/ }).getByRole("button", { name: "Delete task" }).click()
+      await page.getByRole("heading", { name: "Tasks", level: 1 }).waitFor({ timeout: 10_000 })
+      await expect.poll(async () => (await owner.get("/tasks")).body.count, { timeout: 15_000 }).toBe(0)
 
       ws.socket.close(1000)
       await ws.closed

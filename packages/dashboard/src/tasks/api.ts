@@ -1,4 +1,4 @@
-/** The tasks area's calls: the list, a new task from a prompt, one task and its logs. */
+/** The tasks area's calls: the list, a new task from a prompt, one task and its logs; send, pause, resume, a new prompt, delete. */
 import { client, type Schemas, unwrap } from "../api/client.ts"
 
 export type Task = Schemas["Task"]
@@ -11,7 +11,17 @@ export const tasksApi = {
   task: (user: string, task: string) =>
     unwrap(client.GET("/api/v2/tasks/{user}/{task}", { params: { path: { user, task } } })),
   logs: (user: string, task: string) =>
-    unwrap(client.GET("/api/v2/tasks/{user}/{task}/logs", { params: { path: { user, task } } }))
+    unwrap(client.GET("/api/v2/tasks/{user}/{task}/logs", { params: { path: { user, task } } })),
+  send: (user: string, task: string, input: string) =>
+    unwrap(client.POST("/api/v2/tasks/{user}/{task}/send", { params: { path: { user, task } }, body: { input } })),
+  pause: (user: string, task: string) =>
+    unwrap(client.POST("/api/v2/tasks/{user}/{task}/pause", { params: { path: { user, task } } })),
+  resume: (user: string, task: string) =>
+    unwrap(client.POST("/api/v2/tasks/{user}/{task}/resume", { params: { path: { user, task } } })),
+  updateInput: (user: string, task: string, input: string) =>
+    unwrap(client.PATCH("/api/v2/tasks/{user}/{task}/input", { params: { path: { user, task } }, body: { input } })),
+  remove: (user: string, task: string) =>
+    unwrap(client.DELETE("/api/v2/tasks/{user}/{task}", { params: { path: { user, task } } }))
 }
 
 const STATUS: Record<Task["status"], string> = {
