@@ -24,6 +24,7 @@ import {
   startWithOwner,
   STRONG_PASSWORD
 } from "../../http/test/support.js"
+import { CLIENT_ID, CLIENT_SECRET, startFakeGithub } from "../../http/test/users/signin/fakeGithub.js"
 import { makeTemplate, SLOW_TEMPLATE } from "../../http/test/workspaces/fixtures.js"
 import {
   accessibilityViolations,
@@ -281,6 +282,65 @@ describe.skipIf(!available)("the dashboard in Chromium", () => {
     } finally {
       await browser.close()
       await sso.srv.close()
+    }
+  })
+
+  it("signs in through GitHub's device flow: the code shown, approved at GitHub, then the workspaces", async () => {
+    const github = await startFakeGithub([
+      { id: 201, login: "deviceuser", name: "Device User", email: "device@corp.example", orgs: ["corp"] }
+    ], { interval: 1 })
+    const sso = await startWithOwner({
+      dashboard: { dir: dashboardDir },
+      settings: {
+        oauth2GithubClientId: CLIENT_ID,
+        oauth2GithubClientSecret: CLIENT_SECRET,
+        oauth2GithubEnterpriseBaseUrl: github.url,
+        oauth2GithubDeviceFlow: true,
+        oauth2GithubAllowEveryone: true,
+        oauth2GithubAllowSignups: true
+      }
+    })
+    const browser = await launchBrowser()
+    try {
+      // The device page's polls answer 400 while GitHub waits for the approval (the browser logs each).
+      const page = await watchedPage(browser, /401|404|400/)
+      await page.goto(`${sso.srv.url}/login`)
+      await page.getByRole("link", { name: "Sign in with GitHub" }).click()
+      // The service sends the browser to the device page, which shows GitHub's code for this device.
+      await page.getByRole("heading", { name: "Sign in with GitHub" }).waitFor({ timeout: 15_000 })
+      expect(new URL(page.url()).pathname).toBe("/login/device")
+      const code = (await page.getByLabel("Device code").textContent({ timeout: 15_000 }))?.trim() ?? ""
+      expect(code).toMatch(/^ABCD-\d{4}$/)
+      expect(await page.getByRole("link", { name: `${github.url}/login/device` }).isVisible()).toBe(true)
+      await page.getByRole("status").filter({ hasText: "Waiting for you to approve" }).waitFor()
+      expect(await accessibilityViolations(page)).toEqual([])
+      await screenshot(page, "sign-in-device")
+      // Still waiting: the page has asked at least once and was told the approval is pending.
+      await page.waitForTimeout(1_500)
+      expect(new URL(page.url()).pathname).toBe("/login/device")
+
+      expect(github.approveUserCode(code, "deviceuser")).toBe(true)
+      await page.waitForURL((u) => u.pathname === "/workspaces", { timeout: 15_000 })
+      await page.getByRole("heading", { name: "Workspaces" }).waitFor({ timeout: 15_000 })
+      const me = await page.evaluate(async () => (await (await fetch("/api/v2/users/me")).json()) as unknown)
+      expect(me).toMatchObject({ username: "deviceuser", login_type: "github" })
+      expectNoProblems(page)
+    } finally {
+      await browser.close()
+      await sso.srv.close()
+      await github.close()
+    }
+  }, 60_000)
+
+  it("says so when the device page is opened without a sign-in started", async () => {
+    const browser = await launchBrowser()
+    try {
+      const page = await browser.newPage()
+      await page.goto(`${srv.url}/login/device`)
+      await page.getByRole("alert").filter({ hasText: "start there" }).waitFor({ timeout: 15_000 })
+      expect(await page.getByRole("link", { name: "Back to sign in" }).getAttribute("href")).toBe("/login")
+    } finally {
+      await browser.close()
     }
   })
 })

@@ -4,6 +4,7 @@ import { adminPermissions } from "../api/permissions.ts"
 import { AdminFrame, AdminIndex } from "../ui/Admin.tsx"
 import { lazyPage } from "../ui/LazyPage.tsx"
 import type { NavEntry } from "../ui/nav.ts"
+import { DeviceSignInPage } from "./DeviceSignIn.tsx"
 import { ChangePasswordPage, RequestPasscodePage } from "./ResetPassword.tsx"
 import { SetupPage } from "./Setup.tsx"
 import { SignInPage } from "./SignIn.tsx"
@@ -12,6 +13,7 @@ import { SignInPage } from "./SignIn.tsx"
 export const usersSignedOutRoutes: Array<RouteObject> = [
   { path: "/setup", element: <SetupPage /> },
   { path: "/login", element: <SignInPage /> },
+  { path: "/login/device", element: <DeviceSignInPage /> },
   { path: "/reset-password", element: <RequestPasscodePage /> },
   { path: "/reset-password/change", element: <ChangePasswordPage /> }
 ]

@@ -285,7 +285,7 @@ describe("GitHub device flow", () => {
     const callback = `${s.srv.url}/api/v2/users/oauth2/github/callback?code=${device.body.device_code}&state=${state}`
     const pending = await browser.request(callback)
     expect(pending.status).toBe(400)
-    expect(pending.body.detail).toBe("authorization_pending")
+    expect(pending.body.detail).toBe("authorization_pending: The authorization request is still pending.")
 
     github.approveDevice(device.body.device_code, "outsider")
     const done = await browser.request(callback)

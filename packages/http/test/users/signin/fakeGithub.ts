@@ -19,11 +19,12 @@ export interface GithubAccount {
 export const CLIENT_ID = "gh-client"
 export const CLIENT_SECRET = "gh-secret"
 
-export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>) => {
+/** `interval`: the seconds GitHub asks a device-flow client to wait between polls (5, as GitHub's). */
+export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>, options: { interval?: number } = {}) => {
   const byLogin = new Map(accounts.map((a) => [a.login, a]))
   const codes = new Map<string, string>()
   const tokens = new Map<string, string>()
-  const devices = new Map<string, { login: string | undefined }>()
+  const devices = new Map<string, { login: string | undefined; userCode: string }>()
   /** Who is "signed in at GitHub" and approves the next authorization. */
   const state = { signedIn: accounts[0]?.login ?? "", requests: [] as Array<string> }
 
@@ -50,13 +51,15 @@ export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>) =>
     if (req.method === "POST" && url.pathname === "/login/device/code") {
       if (form.get("client_id") !== CLIENT_ID) return sendJson(res, 400, { error: "unknown client" })
       const deviceCode = randomUUID()
-      devices.set(deviceCode, { login: undefined })
+      // The code a person types at GitHub: one per device code, as GitHub's.
+      const userCode = `ABCD-${String(1234 + devices.size).padStart(4, "0")}`
+      devices.set(deviceCode, { login: undefined, userCode })
       return sendJson(res, 200, {
         device_code: deviceCode,
-        user_code: "ABCD-1234",
+        user_code: userCode,
         verification_uri: `${srv.url}/login/device`,
         expires_in: 900,
-        interval: 5
+        interval: options.interval ?? 5
       })
     }
     if (req.method === "POST" && url.pathname === "/login/oauth/access_token") {
@@ -67,7 +70,12 @@ export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>) =>
       if (deviceCode !== null) {
         const d = devices.get(deviceCode)
         if (d === undefined) return sendJson(res, 200, { error: "expired_token" })
-        if (d.login === undefined) return sendJson(res, 200, { error: "authorization_pending" })
+        if (d.login === undefined) {
+          return sendJson(res, 200, {
+            error: "authorization_pending",
+            error_description: "The authorization request is still pending."
+          })
+        }
         devices.delete(deviceCode)
         return sendJson(res, 200, { access_token: issueToken(d.login), token_type: "bearer", scope: "read:user" })
       }
@@ -123,6 +131,16 @@ export const startFakeGithub = async (accounts: ReadonlyArray<GithubAccount>) =>
     ...srv,
     state,
     /** The user approves a device code at GitHub. */
-    approveDevice: (deviceCode: string, login: string) => void devices.set(deviceCode, { login })
+    approveDevice: (deviceCode: string, login: string) => {
+      const d = devices.get(deviceCode)
+      if (d !== undefined) devices.set(deviceCode, { ...d, login })
+    },
+    /** The user types a device's user code at GitHub and approves it; false when no device has it. */
+    approveUserCode: (userCode: string, login: string) => {
+      for (const [code, d] of devices) {
+        if (d.userCode === userCode) return (devices.set(code, { ...d, login }), true)
+      }
+      return false
+    }
   }
 }
