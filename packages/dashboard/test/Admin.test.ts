@@ -10,7 +10,7 @@
  *
  * Skipped, saying so, when /usr/bin/chromium is missing; under CI that fails instead.
  */
-import { AgentReportRepo, InsightsRollup } from "@workbay/core"
+import { AgentReportRepo, AuditLogs, InsightsRollup } from "@workbay/core"
 import { dashboardDir } from "@workbay/dashboard"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -45,6 +45,7 @@ describe.skipIf(!available)("the administration in Chromium", () => {
   let member: TestUser
   let browser: Browser
   let admin: Page
+  let workspace: { id: string; name: string }
 
   beforeAll(async () => {
     ;({ srv, owner, orgId, ownerId } = await startWithOwner({
@@ -64,6 +65,7 @@ describe.skipIf(!available)("the administration in Chromium", () => {
     // Insights: ten minutes of SSH by the owner in a workspace, in the last half hour, rolled up.
     const template = await portShareTemplate(srv, owner, { organizationId: orgId, createdBy: ownerId }) as any
     const ws = await seedWorkspace(srv, { ownerId, template, organizationId: orgId, agents: null })
+    workspace = ws
     const now = Date.now()
     const base = now % 86_400_000 < 25 * 60_000 ? now - (now % 86_400_000) - 60_000 : now
     for (let i = 0; i < 10; i++) {
@@ -104,7 +106,18 @@ describe.skipIf(!available)("the administration in Chromium", () => {
     await admin.getByRole("heading", { name: "Users", level: 1 }).waitFor()
     expect(new URL(admin.url()).pathname).toBe("/deployment/users")
     expect(await admin.getByRole("navigation", { name: "Administration" }).getByRole("link").allTextContents())
-      .toEqual(["Users", "Organizations", "Audit log", "Insights", "General", "Appearance", "Licenses", "Health"])
+      .toEqual([
+        "Users",
+        "Organizations",
+        "Audit log",
+        "Connection log",
+        "Insights",
+        "General",
+        "Appearance",
+        "Notifications",
+        "Licenses",
+        "Health"
+      ])
   })
 
   it("creates a user through the form, searches, changes roles, suspends (signing them out), activates, deletes", async () => {
@@ -234,6 +247,102 @@ describe.skipIf(!available)("the administration in Chromium", () => {
     await filter.press("Enter")
     await table.getByRole("rowheader", { name: /admin updated user mia/ }).first().waitFor()
     await screenshot(page, "admin-audit")
+  })
+
+  it("lists the connection log: sessions with how they ended, web requests with their status, filtered", async () => {
+    const connection = (type: "ssh" | "reconnecting_pty", connectionId: string, minutesAgo: number) => ({
+      organizationId: orgId,
+      workspaceOwnerId: ownerId,
+      workspaceId: workspace.id,
+      workspaceName: workspace.name,
+      agentName: "main",
+      type,
+      ip: "192.0.2.10",
+      connectionId,
+      time: new Date(Date.now() - minutesAgo * 60_000)
+    })
+    const ended = randomUUID()
+    await srv.run(Effect.flatMap(AuditLogs, (logs) =>
+      Effect.all([
+        logs.connect(connection("ssh", ended, 30)),
+        logs.disconnect({ ...connection("ssh", ended, 20), reason: "client closed", exitCode: 3 }),
+        logs.connect(connection("reconnecting_pty", randomUUID(), 10)),
+        logs.connect({
+          organizationId: orgId,
+          workspaceOwnerId: ownerId,
+          workspaceId: workspace.id,
+          workspaceName: workspace.name,
+          agentName: "main",
+          type: "workspace_app",
+          ip: "198.51.100.3",
+          slugOrPort: "code-server",
+          statusCode: 502,
+          userId: ownerId,
+          userAgent: "Mozilla/5.0 test",
+          time: new Date(Date.now() - 5 * 60_000)
+        })
+      ], { discard: true })))
+    const page = admin
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Connection log" }).click()
+    await page.getByRole("heading", { name: "Connection log", level: 1 }).waitFor()
+    const table = page.getByRole("table", { name: /Connection log, 3 entries/ })
+    await table.waitFor()
+    // Newest first: the app request with its status, the terminal still open, the SSH session ended.
+    const rows = table.getByRole("row")
+    expect(await rows.count()).toBe(4)
+    expect(await rows.nth(1).getByRole("rowheader").textContent()).toContain("App code-server")
+    expect(await rows.nth(1).getByText("502").count()).toBe(1)
+    expect(await rows.nth(2).getByRole("rowheader").textContent()).toContain("Web terminal")
+    expect(await rows.nth(2).getByText("Ongoing").count()).toBe(1)
+    expect(await rows.nth(3).getByText("exit code 3").count()).toBe(1)
+    expect(await rows.nth(3).getByText("client closed").count()).toBe(1)
+    expect(await rows.nth(3).getByRole("link", { name: `admin/${workspace.name}` }).getAttribute("href"))
+      .toBe(`/@admin/${workspace.name}`)
+    await expectAccessible(page)
+    await screenshot(page, "admin-connection-log")
+
+    const filter = page.getByRole("searchbox", { name: "Filter the connection log" })
+    await filter.fill("type:ssh")
+    await filter.press("Enter")
+    await page.getByRole("table", { name: /Connection log, 1 entries/ }).waitFor()
+    expect(new URL(page.url()).searchParams.get("q")).toBe("type:ssh")
+    await filter.fill("status:ongoing type:ssh")
+    await filter.press("Enter")
+    await page.getByText("No connections match “status:ongoing type:ssh”.").waitFor()
+    expectNoProblems(page)
+  })
+
+  it("pauses and resumes the notifier, sets a notification's method, and sends a test notification", async () => {
+    const page = admin
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Notifications" }).click()
+    await page.getByRole("heading", { name: "Notifications", level: 1 }).waitFor()
+    await page.getByRole("button", { name: "Pause the notifier" }).click()
+    await page.getByRole("button", { name: "Resume the notifier" }).waitFor()
+    expect((await owner.get("/notifications/settings")).body).toEqual({ notifier_paused: true })
+    await page.getByText(/notifications wait in the queue/).waitFor()
+    await page.getByRole("button", { name: "Resume the notifier" }).click()
+    await page.getByRole("button", { name: "Pause the notifier" }).waitFor()
+    expect((await owner.get("/notifications/settings")).body).toEqual({ notifier_paused: false })
+
+    // A template's method: the select shows the deployment's default first, then each method.
+    const select = page.getByRole("combobox", { name: "Method of Workspace Deleted" })
+    await select.waitFor()
+    expect(await select.inputValue()).toBe("")
+    await select.selectOption("inbox")
+    await page.getByRole("status").filter({ hasText: "Method saved." }).waitFor()
+    const deleted = ((await owner.get("/notifications/templates/system")).body as Array<any>)
+      .find((t) => t.name === "Workspace Deleted")
+    expect(deleted.method).toBe("inbox")
+    await page.reload()
+    await expect.poll(() => select.inputValue()).toBe("inbox")
+    await expectAccessible(page)
+    await screenshot(page, "admin-notifications")
+    await select.selectOption("")
+    await page.getByRole("status").filter({ hasText: "Method saved." }).waitFor()
+
+    await page.getByRole("button", { name: "Send a test notification" }).click()
+    await page.getByRole("status").filter({ hasText: "A test notification is on its way to you." }).waitFor()
+    expectNoProblems(page)
   })
 
   it("manages an organization: members and their roles, a group with a member and a quota, a custom role, provisioners", async () => {

@@ -22,6 +22,8 @@ export const checks = {
   deleteUser: check("user", "delete"),
   assignRoles: check("assign_role", "assign"),
   viewAuditLog: check("audit_log", "read"),
+  viewConnectionLog: check("connection_log", "read"),
+  editNotificationTemplates: check("notification_template", "update"),
   viewDeploymentConfig: check("deployment_config", "read"),
   editDeploymentConfig: check("deployment_config", "update"),
   viewAnyOrganization: check("organization_member", "read", true),
@@ -41,7 +43,9 @@ export type Permissions = Record<Permission, boolean>
 export const adminPermissions: ReadonlyArray<Permission> = [
   "editUsers",
   "viewAuditLog",
+  "viewConnectionLog",
   "viewDeploymentConfig",
+  "editNotificationTemplates",
   "editAnyOrganization",
   "viewLicenses",
   "viewInsights"

@@ -3,6 +3,7 @@ import type { RouteObject } from "react-router"
 import { AdminFrame } from "../ui/Admin.tsx"
 
 const AuditPage = lazy(() => import("./Audit.tsx").then((m) => ({ default: m.AuditPage })))
+const ConnectionLogPage = lazy(() => import("./ConnectionLog.tsx").then((m) => ({ default: m.ConnectionLogPage })))
 
 export const auditRoutes: Array<RouteObject> = [
   {
@@ -10,6 +11,14 @@ export const auditRoutes: Array<RouteObject> = [
     element: (
       <AdminFrame need="viewAuditLog">
         <AuditPage />
+      </AdminFrame>
+    )
+  },
+  {
+    path: "connectionlog",
+    element: (
+      <AdminFrame need="viewConnectionLog">
+        <ConnectionLogPage />
       </AdminFrame>
     )
   }

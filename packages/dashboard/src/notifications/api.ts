@@ -29,7 +29,18 @@ export const inboxApi = {
     unwrap(client.PUT("/api/v2/users/{user}/notifications/preferences", {
       params: { path: { user } },
       body: { template_disabled_map: disabled }
-    }))
+    })),
+  // The deployment's side (administrators): the notifier's pause, each template's method, a test.
+  settings: () => unwrap(client.GET("/api/v2/notifications/settings")),
+  updateSettings: (notifierPaused: boolean) =>
+    unwrap(client.PUT("/api/v2/notifications/settings", { body: { notifier_paused: notifierPaused } })),
+  dispatchMethods: () => unwrap(client.GET("/api/v2/notifications/dispatch-methods")),
+  updateMethod: (template: string, method: string) =>
+    unwrap(client.PUT("/api/v2/notifications/templates/{notification_template}/method", {
+      params: { path: { notification_template: template } },
+      body: { method }
+    })),
+  sendTest: () => unwrap(client.POST("/api/v2/notifications/test"))
 }
 
 /** A frame of the inbox's watch: a new notification and the unread count after it. */

@@ -20,9 +20,11 @@ export const adminEntries: ReadonlyArray<AdminEntry> = [
   { to: "/deployment/users", label: "Users", requires: "editUsers" },
   { to: "/deployment/organizations", label: "Organizations", requires: "editAnyOrganization" },
   { to: "/audit", label: "Audit log", requires: "viewAuditLog" },
+  { to: "/connectionlog", label: "Connection log", requires: "viewConnectionLog" },
   { to: "/insights", label: "Insights", requires: "viewInsights" },
   { to: "/deployment/general", label: "General", requires: "viewDeploymentConfig" },
   { to: "/deployment/appearance", label: "Appearance", requires: "editDeploymentConfig" },
+  { to: "/deployment/notifications", label: "Notifications", requires: "editNotificationTemplates" },
   { to: "/deployment/licenses", label: "Licenses", requires: "viewLicenses" },
   { to: "/deployment/health", label: "Health", requires: "viewDebugInfo" }
 ]
