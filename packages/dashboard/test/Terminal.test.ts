@@ -62,6 +62,43 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
     rmSync(directory, { recursive: true, force: true })
   })
 
+  it(
+    "runs the URL's command instead of the shell, says when it ended, and starts a new session on demand",
+    async () => {
+      const browser = await launchBrowser()
+      try {
+        const page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 800 } }))
+        await signIn(page, srv.url, "admin@example.com")
+        const command = `echo "ran-$((6*7))"; exit 3`
+        await page.goto(
+          `${srv.url}/@${workspace.owner_name}/${workspace.name}.main/terminal?command=${encodeURIComponent(command)}`
+        )
+        await page.getByRole("heading", { name: `Terminal: ${workspace.name}.main` }).waitFor({ timeout: 15_000 })
+        expect(await page.getByText(command, { exact: true }).count()).toBe(1)
+        const output = page.getByRole("listitem").filter({ hasText: /^\s*ran-42\s*$/ })
+        await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
+        // The command exited: the agent closed the session, the page says why and does not reconnect.
+        const terminalStatus = page.getByRole("status", { name: "Terminal status" })
+        await expect.poll(() => terminalStatus.textContent(), { timeout: 15_000 }).toBe(
+          "Ended: The shell exited with code 3."
+        )
+        const first = new URL(page.url()).searchParams.get("reconnect")
+        await page.getByRole("button", { name: "Start a new session" }).click()
+        await expect.poll(() => new URL(page.url()).searchParams.get("reconnect"), { timeout: 15_000 }).not.toBe(first)
+        expect(new URL(page.url()).searchParams.get("command")).toBe(command)
+        await expect.poll(() => terminalStatus.textContent(), { timeout: 15_000 }).toBe(
+          "Ended: The shell exited with code 3."
+        )
+        await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
+        await expectAccessible(page)
+        expectNoProblems(page)
+      } finally {
+        await browser.close()
+      }
+    },
+    60_000
+  )
+
   it("opens the workspace from the list, then its agent's terminal, which survives a reload", async () => {
     const browser = await launchBrowser()
     try {

@@ -22,8 +22,27 @@ const reconnectId = () => {
   return id
 }
 
+/** The same terminal page with a new session: the URL without its reconnect id, loaded again. */
+const newSession = () => {
+  const url = new URL(location.href)
+  url.searchParams.delete("reconnect")
+  location.assign(url)
+}
+
 /** How many times in a row a dropped terminal is connected again before it gives up (about 2 minutes). */
 const MAX_ATTEMPTS = 12
+
+/**
+ * What the terminal runs, from the URL as the described system's dashboard takes it: `?command=`
+ * (run instead of the login shell; the terminal ends when it exits), `?container=` and
+ * `?container_user=` (a container on the agent's machine, for agents that can enter one). Passed to
+ * the `pty` route as they are; the agent decides.
+ */
+const launchOf = (params: URLSearchParams) => ({
+  command: params.get("command") ?? "",
+  container: params.get("container") ?? "",
+  containerUser: params.get("container_user") ?? ""
+})
 
 /** `/@owner/workspace.agent/terminal`: the agent's terminal in xterm, over the `pty` route. */
 export const TerminalPage = () => {
@@ -38,8 +57,10 @@ export const TerminalPage = () => {
 const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: string; agent: string }) => {
   const w = useWorkspace(owner, workspace)
   const [reconnect] = useState(reconnectId)
+  const [{ command, container, containerUser }] = useState(() => launchOf(new URLSearchParams(location.search)))
   const agentId = w.data === undefined ? undefined : agentsOf(w.data).find((a) => a.name === agent)?.id
   const [status, setStatus] = useState("Connecting…")
+  const [ended, setEnded] = useState(false)
   const host = useRef<HTMLDivElement>(null)
 
   useEffect(() => {
@@ -69,7 +90,10 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
       const query = new URLSearchParams({
         reconnect,
         width: String(terminal.cols),
-        height: String(terminal.rows)
+        height: String(terminal.rows),
+        ...(command === "" ? {} : { command }),
+        ...(container === "" ? {} : { container }),
+        ...(containerUser === "" ? {} : { container_user: containerUser })
       })
       const current = new WebSocket(webSocketUrl(`/workspaceagents/${encodeURIComponent(agentId)}/pty?${query}`))
       socket = current
@@ -93,6 +117,13 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
       current.onclose = (event) => {
         if (stopped) return
         const why = event.reason !== "" ? event.reason : `the connection closed (${event.code})`
+        // A normal closure is the agent saying the session ended (the shell or command exited):
+        // connecting again would only be told the same.
+        if (event.code === 1000) {
+          setEnded(true)
+          setStatus(`Ended: ${why}`)
+          return
+        }
         if (attempt >= MAX_ATTEMPTS) {
           setStatus(`Disconnected: ${why}`)
           return
@@ -120,7 +151,7 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
       }
       terminal.dispose()
     }
-  }, [agentId, reconnect])
+  }, [agentId, reconnect, command, container, containerUser])
 
   return (
     <>
@@ -129,7 +160,13 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
       </p>
       <h1>
         Terminal: {workspace}.{agent}
+        {container === "" ? "" : ` (container ${container})`}
       </h1>
+      {command === "" ? null : (
+        <p className="terminal-command">
+          Running <code>{command}</code>
+        </p>
+      )}
       <ErrorMessage error={w.error} />
       {w.data !== undefined && agentId === undefined
         ? <p role="alert">The workspace has no agent named “{agent}”.</p>
@@ -138,6 +175,15 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
             {agentId === undefined ? "Loading…" : status}
           </p>
         )}
+      {ended
+        ? (
+          <p>
+            <button type="button" onClick={newSession}>
+              Start a new session
+            </button>
+          </p>
+        )
+        : null}
       <div className="terminal" ref={host} />
     </>
   )
