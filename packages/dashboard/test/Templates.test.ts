@@ -228,6 +228,46 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     const saved = (await owner.get("/organizations/default/templates/vars")).body
     expect(saved).toMatchObject({ display_name: "Variables", allow_user_cancel_workspace_jobs: true })
 
+    // The schedule's days and the dormancy settings, in days.
+    for (const day of ["Saturday", "Sunday"]) {
+      await page.getByRole("group", { name: "Days workspaces may autostart" }).getByRole("checkbox", { name: day })
+        .uncheck()
+    }
+    await page.getByRole("combobox", { name: "Required stop" }).selectOption("sunday")
+    await page.getByRole("spinbutton", { name: "Weeks between required stops" }).fill("2")
+    await page.getByRole("spinbutton", { name: "Dormancy threshold (days)" }).fill("30")
+    await page.getByRole("spinbutton", { name: "Dormancy auto-deletion (days)" }).fill("7")
+    await page.getByRole("spinbutton", { name: "Failure clean-up (days)" }).fill("0.5")
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await expect.poll(async () => (await owner.get("/organizations/default/templates/vars")).body.time_til_dormant_ms)
+      .toBe(30 * 86_400_000)
+    expect((await owner.get("/organizations/default/templates/vars")).body).toMatchObject({
+      autostart_requirement: { days_of_week: ["monday", "tuesday", "wednesday", "thursday", "friday"] },
+      autostop_requirement: { days_of_week: ["sunday"], weeks: 2 },
+      time_til_dormant_autodelete_ms: 7 * 86_400_000,
+      failure_ttl_ms: 43_200_000
+    })
+    // Kept across a reload (the form reads the template).
+    await page.reload()
+    await expect.poll(() => page.getByRole("combobox", { name: "Required stop" }).inputValue()).toBe("sunday")
+    expect(
+      await page.getByRole("group", { name: "Days workspaces may autostart" }).getByRole("checkbox", {
+        name: "Sunday"
+      }).isChecked()
+    ).toBe(false)
+    expect(await page.getByRole("spinbutton", { name: "Dormancy threshold (days)" }).inputValue()).toBe("30")
+    const weeks = page.getByRole("spinbutton", { name: "Weeks between required stops" })
+    await weeks.fill("99")
+    await page.getByRole("button", { name: "Save settings" }).click()
+    await expect.poll(() => weeks.getAttribute("aria-invalid")).toBe("true")
+    expect(
+      await weeks.evaluate((e) =>
+        (e.getAttribute("aria-describedby") ?? "").split(" ").map((id) => document.getElementById(id)?.textContent)
+          .join(" ")
+      )
+    ).toContain("Must be between 0 and 16.")
+    await weeks.fill("2")
+
     const ttl = page.getByRole("spinbutton", { name: "Default autostop (hours)" })
     await ttl.fill("-1")
     await page.getByRole("button", { name: "Save settings" }).click()

@@ -68,3 +68,7 @@ export const CheckField = (props: {
     <Under name={props.name} hint={props.hint} error={props.error} />
   </div>
 )
+
+/** The service's message for a field that is not one input (a group of checkboxes), by the field's name. */
+export const FieldMessage = ({ id, error }: { id: string; error?: string | undefined }) =>
+  error === undefined ? null : <p id={`${id}-error`} className="error field-error" role="alert">{error}</p>

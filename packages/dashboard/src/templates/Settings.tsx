@@ -8,25 +8,40 @@ import { useNavigate, useParams } from "react-router"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { fieldError, type Template, templatesApi as api, type UpdateTemplateMeta } from "./api.ts"
-import { CheckField, TextField } from "./Fields.tsx"
+import { CheckField, FieldMessage, TextField } from "./Fields.tsx"
 import { templatePath } from "./paths.ts"
 import { templateKey, useTemplate } from "./Template.tsx"
 
 const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const
+const dayName = (d: string) => d.charAt(0).toUpperCase() + d.slice(1)
+
+/**
+ * The required stop's choices, as the described system's dashboard offers them: none, every day,
+ * or one weekend day (every `weeks` weeks).
+ */
+const STOPS = { off: [], daily: [...DAYS], saturday: ["saturday"], sunday: ["sunday"] } as const
+type Stop = keyof typeof STOPS
+const stopOf = (days: ReadonlyArray<string>): Stop =>
+  days.length === 0 ? "off" : days.length === 7 ? "daily" : days[0] === "sunday" ? "sunday" : "saturday"
 
 const LEVELS = ["owner", "authenticated", "organization", "public"] as const
 
-/** Hours as the number field shows them (no trailing zeros), from milliseconds. */
-const hours = (ms: number) => String(Math.round((ms / HOUR) * 1000) / 1000)
+/** Hours (or days) as the number field shows them (no trailing zeros), from milliseconds. */
+const hours = (ms: number, unit = HOUR) => String(Math.round((ms / unit) * 1000) / 1000)
 
 /** The form's values as an UpdateTemplateMeta (hours into milliseconds, checkboxes into booleans). */
 export const settingsBody = (form: FormData): UpdateTemplateMeta => {
   const text = (name: string) => String(form.get(name) ?? "").trim()
-  const ms = (name: string) => {
+  const ms = (name: string, unit = HOUR) => {
     const v = text(name)
     // Not a number: sent as it is, for the service to name the field.
-    return v === "" ? 0 : Number.isFinite(Number(v)) ? Math.round(Number(v) * HOUR) : Number.NaN
+    return v === "" ? 0 : Number.isFinite(Number(v)) ? Math.round(Number(v) * unit) : Number.NaN
   }
+  const stop = (text("autostop_days") in STOPS ? text("autostop_days") : "off") as Stop
+  const weeks = text("autostop_weeks")
   const level = text("max_port_share_level")
   return {
     name: text("name"),
@@ -39,6 +54,14 @@ export const settingsBody = (form: FormData): UpdateTemplateMeta => {
     allow_user_autostart: form.get("allow_user_autostart") !== null,
     allow_user_autostop: form.get("allow_user_autostop") !== null,
     require_active_version: form.get("require_active_version") !== null,
+    autostart_requirement: { days_of_week: DAYS.filter((d) => form.get(`autostart_${d}`) !== null) },
+    autostop_requirement: {
+      days_of_week: [...STOPS[stop]],
+      weeks: weeks === "" ? 1 : Number.isFinite(Number(weeks)) ? Number(weeks) : Number.NaN
+    },
+    failure_ttl_ms: ms("failure_ttl_ms", DAY),
+    time_til_dormant_ms: ms("time_til_dormant_ms", DAY),
+    time_til_dormant_autodelete_ms: ms("time_til_dormant_autodelete_ms", DAY),
     deprecation_message: text("deprecation_message"),
     ...(LEVELS.includes(level as (typeof LEVELS)[number])
       ? { max_port_share_level: level as (typeof LEVELS)[number] }
@@ -69,6 +92,7 @@ export const SettingsPage = () => {
     }
   })
   const error = (field: string) => fieldError(save.error, field)
+  const describedError = (field: string) => error(field) === undefined ? undefined : `${field}-error`
   return (
     <>
       <form
@@ -144,6 +168,79 @@ export const SettingsPage = () => {
             name="allow_user_autostop"
             defaultChecked={t.allow_user_autostop}
             error={error("allow_user_autostop")}
+          />
+          <fieldset className="days" aria-describedby={describedError("autostart_requirement.days_of_week")}>
+            <legend>Days workspaces may autostart</legend>
+            {DAYS.map((d) => (
+              <label key={d}>
+                <input
+                  type="checkbox"
+                  name={`autostart_${d}`}
+                  defaultChecked={t.autostart_requirement.days_of_week.includes(d)}
+                />{" "}
+                {dayName(d)}
+              </label>
+            ))}
+            <FieldMessage id="autostart_requirement.days_of_week" error={error("autostart_requirement.days_of_week")} />
+          </fieldset>
+          <div className="field">
+            <label htmlFor="autostop_days">Required stop</label>
+            <select
+              id="autostop_days"
+              name="autostop_days"
+              defaultValue={stopOf(t.autostop_requirement.days_of_week)}
+              aria-describedby="autostop_days-hint"
+            >
+              <option value="off">Off</option>
+              <option value="daily">Daily</option>
+              <option value="saturday">Saturday</option>
+              <option value="sunday">Sunday</option>
+            </select>
+            <p id="autostop_days-hint" className="hint">
+              Workspaces are stopped on this day at their owner's quiet hours, whatever their autostop.
+            </p>
+            <FieldMessage
+              id="autostop_requirement.days_of_week"
+              error={error("autostop_requirement.days_of_week")}
+            />
+          </div>
+          <TextField
+            label="Weeks between required stops"
+            name="autostop_weeks"
+            type="number"
+            defaultValue={String(Math.max(1, t.autostop_requirement.weeks))}
+            hint="1 for every week; more only with a single day."
+            error={error("autostop_requirement.weeks")}
+          />
+        </fieldset>
+        <fieldset>
+          <legend>Dormancy and clean-up</legend>
+          <TextField
+            label="Failure clean-up (days)"
+            name="failure_ttl_ms"
+            type="number"
+            step="any"
+            defaultValue={hours(t.failure_ttl_ms, DAY)}
+            hint="Stops a workspace whose start failed this long ago; 0 for never."
+            error={error("failure_ttl_ms")}
+          />
+          <TextField
+            label="Dormancy threshold (days)"
+            name="time_til_dormant_ms"
+            type="number"
+            step="any"
+            defaultValue={hours(t.time_til_dormant_ms, DAY)}
+            hint="Makes a workspace unused this long dormant; 0 for never."
+            error={error("time_til_dormant_ms")}
+          />
+          <TextField
+            label="Dormancy auto-deletion (days)"
+            name="time_til_dormant_autodelete_ms"
+            type="number"
+            step="any"
+            defaultValue={hours(t.time_til_dormant_autodelete_ms, DAY)}
+            hint="Deletes a workspace dormant this long; 0 for never."
+            error={error("time_til_dormant_autodelete_ms")}
           />
         </fieldset>
         <fieldset>

@@ -136,6 +136,30 @@ describe("settingsBody", () => {
     expect(bad.default_ttl_ms).toBe(-3_600_000)
     expect(bad).not.toHaveProperty("max_port_share_level")
   })
+
+  it("turns the day checkboxes, the required stop and the dormancy days into the service's fields", () => {
+    const form = new FormData()
+    form.set("autostart_monday", "on")
+    form.set("autostart_friday", "on")
+    form.set("autostop_days", "daily")
+    form.set("autostop_weeks", "")
+    form.set("time_til_dormant_ms", "1.5")
+    form.set("failure_ttl_ms", "")
+    expect(settingsBody(form)).toMatchObject({
+      autostart_requirement: { days_of_week: ["monday", "friday"] },
+      autostop_requirement: {
+        days_of_week: ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+        weeks: 1
+      },
+      time_til_dormant_ms: 129_600_000,
+      failure_ttl_ms: 0,
+      time_til_dormant_autodelete_ms: 0
+    })
+    form.set("autostop_days", "nonsense")
+    form.set("autostop_weeks", "two")
+    const body = settingsBody(form)
+    expect(body.autostop_requirement).toEqual({ days_of_week: [], weeks: Number.NaN })
+  })
 })
 
 describe("insightsRange", () => {
