@@ -212,6 +212,38 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     await expectAccessible(page)
     await screenshot(page, "template-versions")
 
+    // The second version's own page: its facts, resources and import log; a dry run of it.
+    await row(second).getByRole("link", { name: second }).click()
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(new RegExp(`/versions/${second}$`))
+    await page.getByRole("heading", { name: `Version ${second}`, level: 2 }).waitFor()
+    await expect.poll(() => page.getByRole("definition").allTextContents()).toEqual(
+      expect.arrayContaining(["Succeeded", "Active"])
+    )
+    const resources = page.getByRole("table", { name: `Resources of version ${second}` })
+    await resources.getByRole("rowheader", { name: "box" }).waitFor()
+    expect(await resources.getByRole("cell", { name: "machine" }).count()).toBe(1)
+    await expect.poll(() => page.getByRole("log", { name: `Import log of version ${second}` }).textContent())
+      .toContain("Second version")
+    await page.getByRole("button", { name: "Start a dry run" }).click()
+    await expect.poll(() => page.getByRole("status", { name: "Dry run status" }).textContent(), { timeout: 15_000 })
+      .toBe("Succeeded")
+    await expect.poll(() => page.getByRole("log", { name: `Dry run log of version ${second}` }).textContent())
+      .toContain("Second version")
+    await page.getByRole("table", { name: `Resources of the dry run of version ${second}` }).getByRole("rowheader", {
+      name: "box"
+    }).waitFor()
+    await expectAccessible(page)
+    await screenshot(page, "template-version")
+    // The first (archived) version's page offers to unarchive it, not to promote it.
+    await page.getByRole("link", { name: "All versions" }).click()
+    await row(first).getByRole("link", { name: first }).click()
+    await page.getByRole("button", { name: `Unarchive version ${first}` }).waitFor()
+    expect(await page.getByRole("button", { name: `Promote version ${first}` }).count()).toBe(0)
+    // An unknown version: the service's message and the way back.
+    await page.goto(`${new URL(page.url()).origin}${new URL(page.url()).pathname.replace(/[^/]+$/, "no-such-version")}`)
+    await page.getByRole("alert").waitFor()
+    await page.getByRole("link", { name: "All versions" }).waitFor()
+
     await tab("Summary").click()
     await page.getByRole("heading", { name: "Second version", level: 3 }).waitFor()
   })

@@ -439,7 +439,9 @@ export const makeTemplateProvisioner = (options: TemplateProvisionerOptions): Pr
         task: input.task
       }
       const stage = stageOf[input.transition]
-      yield* logger.log("info", PLANNING, `Planning the ${input.transition} of workspace "${input.workspace.name}".`)
+      // A dry run names no workspace unless its request gave one.
+      const what = input.workspace.name === "" ? "a workspace" : `workspace "${input.workspace.name}"`
+      yield* logger.log("info", PLANNING, `Planning the ${input.transition} of ${what}.`)
 
       const wait = waitOf(template.build?.delay_ms)
       for (const line of template.build?.logs ?? []) {

@@ -6,7 +6,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect } from "react"
-import { useParams } from "react-router"
+import { Link, useParams } from "react-router"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
 import { type Template, templatesApi as api, type TemplateVersion } from "./api.ts"
@@ -14,9 +14,9 @@ import { UploadArchive } from "./CreateTemplate.tsx"
 import { ImportProgress, useImport } from "./ImportVersion.tsx"
 import { templateKey, useTemplate } from "./Template.tsx"
 
-const versionsKey = (templateId: string) => ["template-versions", templateId]
+export const versionsKey = (templateId: string) => ["template-versions", templateId]
 
-const jobStatus = (v: TemplateVersion) => v.job.status.charAt(0).toUpperCase() + v.job.status.slice(1)
+export const jobStatus = (v: TemplateVersion) => v.job.status.charAt(0).toUpperCase() + v.job.status.slice(1)
 
 export const VersionsPage = () => {
   const t = useTemplate()
@@ -47,7 +47,9 @@ export const VersionsPage = () => {
                 const active = v.id === t.active_version_id
                 return (
                   <tr key={v.id}>
-                    <th scope="row">{v.name}</th>
+                    <th scope="row">
+                      <Link to={encodeURIComponent(v.name)}>{v.name}</Link>
+                    </th>
                     <td>{v.created_by.username}</td>
                     <td>
                       <Time value={v.created_at} />
@@ -92,7 +94,7 @@ export const VersionsPage = () => {
   )
 }
 
-const useVersionActions = (t: Template) => {
+export const useVersionActions = (t: Template) => {
   const queryClient = useQueryClient()
   const { organization } = useParams()
   const refresh = () =>

@@ -14,6 +14,7 @@ export type TemplateACL = Schemas["TemplateACL"]
 export type VariableValue = Schemas["VariableValue"]
 export type UpdateTemplateMeta = Schemas["UpdateTemplateMeta"]
 export type TemplateRole = "admin" | "use"
+export type TemplateResource = Schemas["WorkspaceResource"]
 
 /** The organization the dashboard creates templates in and looks them up by name in. */
 export const ORGANIZATION = "default"
@@ -80,6 +81,37 @@ export const templatesApi = {
     ),
   version: (id: string) =>
     unwrap(client.GET("/api/v2/templateversions/{templateversion}", { params: { path: { templateversion: id } } })),
+  /** Version `name` of the template `template` (an id). */
+  versionByName: (template: string, name: string) =>
+    unwrap(
+      client.GET("/api/v2/templates/{template}/versions/{templateversionname}", {
+        params: { path: { template, templateversionname: name } }
+      })
+    ),
+  resources: (id: string) =>
+    unwrap(
+      client.GET("/api/v2/templateversions/{templateversion}/resources", { params: { path: { templateversion: id } } })
+    ),
+  /** Starts a dry run of version `id` with the parameters' defaults (and `values`). */
+  dryRun: (id: string, values: ReadonlyArray<{ name: string; value: string }> = []) =>
+    unwrap(
+      client.POST("/api/v2/templateversions/{templateversion}/dry-run", {
+        params: { path: { templateversion: id } },
+        body: { rich_parameter_values: [...values] }
+      })
+    ),
+  dryRunJob: (id: string, job: string) =>
+    unwrap(
+      client.GET("/api/v2/templateversions/{templateversion}/dry-run/{jobID}", {
+        params: { path: { templateversion: id, jobID: job } }
+      })
+    ),
+  dryRunResources: (id: string, job: string) =>
+    unwrap(
+      client.GET("/api/v2/templateversions/{templateversion}/dry-run/{jobID}/resources", {
+        params: { path: { templateversion: id, jobID: job } }
+      })
+    ),
   variables: (id: string) =>
     unwrap(
       client.GET("/api/v2/templateversions/{templateversion}/variables", { params: { path: { templateversion: id } } })

@@ -18,6 +18,7 @@ export const templatesRoutes: Array<RouteObject> = [
     children: [
       { index: true, element: page(template, (m) => m.TemplateSummary) },
       { path: "versions", element: page(() => import("./Versions.tsx"), (m) => m.VersionsPage) },
+      { path: "versions/:version", element: page(() => import("./Version.tsx"), (m) => m.VersionPage) },
       { path: "settings", element: page(() => import("./Settings.tsx"), (m) => m.SettingsPage) },
       { path: "permissions", element: page(() => import("./Permissions.tsx"), (m) => m.PermissionsPage) },
       { path: "insights", element: page(() => import("./Insights.tsx"), (m) => m.InsightsPage) }
