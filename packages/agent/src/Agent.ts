@@ -383,11 +383,13 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     sshPublicKey: () => streams.sshPublicKey(),
     stop: async () => {
       if (stopped) return
+      // The stop scripts run whatever happens; their reports go only while the service answers.
+      rpc.drain()
       stopCron()
       streams.close()
       await tasks.stop()
       for (const t of timers) clearTimeout(t)
-      if (manifest !== undefined && rpc.connected) {
+      if (manifest !== undefined) {
         await reportLifecycle("shutting_down")
         const environment: ScriptEnvironment = {
           directory: manifest.directory === "" ? options.directory : manifest.directory,

@@ -32,6 +32,8 @@ const REQUEST_TIMEOUT_MS = 30_000
 export class Socket {
   private ws: WebSocket | undefined
   private closed = false
+  /** Set while the agent stops: a request no longer waits for a connection that may never come. */
+  private draining = false
   private nextId = 1
   private backoff = MIN_BACKOFF_MS
   private timer: NodeJS.Timeout | undefined
@@ -104,11 +106,22 @@ export class Socket {
     this.open()
   }
 
-  /** Waits until the socket is open (or throws once it is closed for good). */
+  /** Waits until the socket is open (or throws once it is closed for good, or while draining). */
   private ready(): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`${this.options.path}: closed`))
     if (this.connected) return Promise.resolve()
+    if (this.draining) return Promise.reject(new Error(`${this.options.path}: not connected while stopping`))
     return new Promise((resolve) => this.waiting.push(resolve))
+  }
+
+  /**
+   * From now on a request is sent only while connected, and fails at once otherwise (requests
+   * already waiting for a connection fail too): what the agent reports while it stops must not
+   * keep it from stopping when the service is gone.
+   */
+  drain(): void {
+    this.draining = true
+    for (const resume of this.waiting.splice(0)) resume()
   }
 
   /** Sends a message that expects no answer; dropped while disconnected. */
@@ -119,6 +132,7 @@ export class Socket {
   /** Sends a request and waits for its answer (after the next connection, while disconnected). */
   async call<A = unknown>(type: string, params: Record<string, unknown> = {}): Promise<A> {
     await this.ready()
+    if (!this.connected) throw new Error(`${this.options.path}: not connected`)
     const id = this.nextId++
     return new Promise<A>((resolve, reject) => {
       const timeout = setTimeout(() => {

@@ -140,4 +140,76 @@ describe("the reference agent", () => {
     expect(stopped.status).toBe("disconnected")
     expect(readFileSync(join(workDir, "goodbye.txt"), "utf8")).toBe("bye\n")
   })
+
+  describe("when the service goes away", () => {
+    /** A service of its own (this test stops it), a workspace, and its agent ready. */
+    const readyAgentOfItsOwn = async (dir: string, stopScript: string) => {
+      const own = await startWithOwner({ agentCommand: AGENT_COMMAND, lifecycle: false })
+      const t = await makeTemplate(
+        own.srv,
+        own.owner,
+        own.orgId,
+        `resources:
+  - name: laptop
+    type: machine
+    agents:
+      - name: mine
+        external: true
+        directory: ${dir}
+        scripts:
+          - display_name: Goodbye
+            script: "${stopScript}"
+            run_on_stop: true
+`
+      )
+      const w = await makeWorkspace(own.srv, own.owner, own.orgId, t.id)
+      const agentId = (w.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0].id
+      const credentials = await own.owner.get(`/workspaces/${w.id}/external-agent/mine/credentials`)
+      const [command, ...args] = (credentials.body.command as string).split(" ")
+      const child = spawn(command!, [...args, "--log-dir", join(dir, "logs")], { stdio: ["ignore", "pipe", "pipe"] })
+      children.push(child)
+      let output = ""
+      child.stderr!.on("data", (d) => (output += d))
+      await eventually(
+        async () => (await own.owner.get(`/workspaceagents/${agentId}`)).body.lifecycle_state,
+        (s) => s === "ready",
+        `the agent (output: ${output})`
+      )
+      return { own, agentId, child }
+    }
+    const exited = (child: ChildProcess) =>
+      child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((r) => child.once("exit", r))
+
+    it("runs its stop script and exits on SIGTERM when the service is already gone", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "workbay-agent-gone-"))
+      try {
+        const { own, child } = await readyAgentOfItsOwn(dir, "echo bye > gone.txt")
+        await own.srv.close()
+        child.kill("SIGTERM")
+        expect(await exited(child)).toBe(0)
+        expect(readFileSync(join(dir, "gone.txt"), "utf8")).toBe("bye\n")
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it("still exits when the service goes away while it reports its stop", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "workbay-agent-gone-"))
+      try {
+        // The stop script outlives the service: its result and the final state have nowhere to go.
+        const { own, agentId, child } = await readyAgentOfItsOwn(dir, "sleep 1; echo bye > late.txt")
+        child.kill("SIGTERM")
+        await eventually(
+          async () => (await own.owner.get(`/workspaceagents/${agentId}`)).body.lifecycle_state,
+          (s) => s === "shutting_down",
+          "the agent reports shutting down"
+        )
+        await own.srv.close()
+        expect(await exited(child)).toBe(0)
+        expect(readFileSync(join(dir, "late.txt"), "utf8")).toBe("bye\n")
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+  })
 })

@@ -77,7 +77,14 @@ beforeAll(async () => {
 }, 60_000)
 
 afterAll(async () => {
-  agent?.kill("SIGTERM")
+  // The agent stops first (its stop reports reach the server), and is gone before the test ends.
+  if (agent !== undefined && agent.exitCode === null && agent.signalCode === null) {
+    const gone = new Promise((r) => agent!.once("exit", r))
+    agent.kill("SIGTERM")
+    const late = setTimeout(() => agent?.kill("SIGKILL"), 10_000)
+    await gone
+    clearTimeout(late)
+  }
   echo?.close()
   await server?.stop()
 })
