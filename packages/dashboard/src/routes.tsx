@@ -10,6 +10,7 @@ import { generalRoutes } from "./general/routes.tsx"
 import { insightsRoutes } from "./insights/routes.tsx"
 import { Layout } from "./Layout.tsx"
 import { notificationsRoutes } from "./notifications/routes.tsx"
+import { oauth2Routes } from "./oauth2/routes.tsx"
 import { organizationsRoutes } from "./organizations/routes.tsx"
 import { tasksRoutes } from "./tasks/routes.tsx"
 import { templatesRoutes } from "./templates/routes.tsx"
@@ -35,6 +36,7 @@ export const routes: Array<RouteObject> = [
       ...generalRoutes,
       ...enterpriseRoutes,
       ...insightsRoutes,
+      ...oauth2Routes,
       { path: "*", element: <Navigate to="/workspaces" replace /> }
     ]
   }

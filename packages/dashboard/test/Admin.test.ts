@@ -28,6 +28,7 @@ import { portShareTemplate, seedWorkspace } from "../../http/test/workspaces/por
 import {
   browserAvailable,
   expectAccessible,
+  expectedProblems,
   expectNoProblems,
   launchBrowser,
   screenshot,
@@ -115,6 +116,7 @@ describe.skipIf(!available)("the administration in Chromium", () => {
         "General",
         "Appearance",
         "Notifications",
+        "OAuth2 applications",
         "Licenses",
         "Health"
       ])
@@ -342,6 +344,71 @@ describe.skipIf(!available)("the administration in Chromium", () => {
 
     await page.getByRole("button", { name: "Send a test notification" }).click()
     await page.getByRole("status").filter({ hasText: "A test notification is on its way to you." }).waitFor()
+    expectNoProblems(page)
+  })
+
+  it("creates an OAuth2 application, gives it a secret shown once, edits it, deletes the secret and the application", async () => {
+    const page = admin
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click()
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "OAuth2 applications" })
+      .click()
+    await page.getByRole("heading", { name: "OAuth2 applications", level: 1 }).waitFor()
+    await page.getByText("No OAuth2 applications yet.").waitFor()
+    await page.getByRole("link", { name: "Create application" }).click()
+    await page.getByRole("heading", { name: "Create an OAuth2 application" }).waitFor()
+    // A callback that is not a URL: the service's message under the field, nothing made.
+    await page.getByRole("textbox", { name: "Name" }).fill("Acme Portal")
+    await page.getByRole("textbox", { name: "Callback URL" }).fill("not a url")
+    await page.getByRole("button", { name: "Create application" }).click()
+    const callback = page.getByRole("textbox", { name: "Callback URL" })
+    await expect.poll(() => callback.getAttribute("aria-invalid")).toBe("true")
+    expect((await owner.get("/oauth2-provider/apps")).body).toEqual([])
+    expect(expectedProblems(page, /status of 400/)).toBe(1)
+    await expectAccessible(page)
+    await callback.fill("https://portal.example.com/oauth/callback")
+    await page.getByRole("button", { name: "Create application" }).click()
+    await page.getByRole("heading", { name: "Acme Portal", level: 1 }).waitFor()
+    await page.getByRole("status").filter({ hasText: "Application created." }).waitFor()
+    const [created] = (await owner.get("/oauth2-provider/apps")).body as Array<any>
+    expect(created).toMatchObject({ name: "Acme Portal", callback_url: "https://portal.example.com/oauth/callback" })
+    expect(await page.getByRole("definition").filter({ hasText: created.id }).count()).toBe(1)
+    expect(await page.getByRole("definition").filter({ hasText: created.endpoints.token }).count()).toBe(1)
+
+    // A secret: shown once, in full; listed truncated afterwards.
+    await page.getByText("No client secrets").waitFor()
+    await page.getByRole("button", { name: "Generate a client secret" }).click()
+    const secret = page.getByRole("textbox", { name: "Client secret" })
+    await secret.waitFor()
+    const full = await secret.inputValue()
+    const listed = (await owner.get(`/oauth2-provider/apps/${created.id}/secrets`)).body as Array<any>
+    expect(listed).toHaveLength(1)
+    // Listed by its first characters, the rest hidden.
+    const shown = (listed[0].client_secret_truncated as string).replace(/\*+$/, "")
+    expect(full.startsWith(shown)).toBe(true)
+    expect(full.length).toBeGreaterThan(shown.length)
+    await expectAccessible(page)
+    await screenshot(page, "admin-oauth2-app")
+    await page.getByRole("button", { name: "Done" }).click()
+    await expect.poll(() => secret.count()).toBe(0)
+    expect(await page.content()).not.toContain(full)
+    await page.getByRole("table", { name: "Client secrets of Acme Portal" }).getByText("Never").waitFor()
+
+    // Its settings, saved.
+    await page.getByRole("textbox", { name: "Name" }).fill("Acme Portal 2")
+    await page.getByRole("button", { name: "Save application" }).click()
+    await page.getByRole("heading", { name: "Acme Portal 2", level: 1 }).waitFor()
+    expect((await owner.get(`/oauth2-provider/apps/${created.id}`)).body.name).toBe("Acme Portal 2")
+
+    // The secret deleted (confirmed), then the application.
+    await page.getByRole("button", { name: `Delete secret ${listed[0].client_secret_truncated}` }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Delete secret" }).click()
+    await page.getByText("No client secrets").waitFor()
+    expect((await owner.get(`/oauth2-provider/apps/${created.id}/secrets`)).body).toEqual([])
+    await page.getByRole("button", { name: "Delete application" }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Delete application" }).click()
+    await page.getByRole("heading", { name: "OAuth2 applications", level: 1 }).waitFor()
+    await page.getByText("No OAuth2 applications yet.").waitFor()
+    expect((await owner.get(`/oauth2-provider/apps/${created.id}`)).status).toBe(404)
     expectNoProblems(page)
   })
 

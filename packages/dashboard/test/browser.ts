@@ -54,6 +54,15 @@ const problemsOf = new WeakMap<Page, Array<string>>()
 
 export const expectNoProblems = (page: Page) => expect(problemsOf.get(page) ?? []).toEqual([])
 
+/** Takes back the problems matching `pattern` (a request the test made fail on purpose); how many there were. */
+export const expectedProblems = (page: Page, pattern: RegExp) => {
+  const problems = problemsOf.get(page) ?? []
+  const kept = problems.filter((p) => !pattern.test(p))
+  const taken = problems.length - kept.length
+  problems.splice(0, problems.length, ...kept)
+  return taken
+}
+
 const axeSource = readFileSync(
   createRequire(fileURLToPath(new URL("../package.json", import.meta.url))).resolve("axe-core/axe.min.js"),
   "utf8"

@@ -24,6 +24,7 @@ export const checks = {
   viewAuditLog: check("audit_log", "read"),
   viewConnectionLog: check("connection_log", "read"),
   editNotificationTemplates: check("notification_template", "update"),
+  editOAuth2Apps: check("oauth2_app", "create"),
   viewDeploymentConfig: check("deployment_config", "read"),
   editDeploymentConfig: check("deployment_config", "update"),
   viewAnyOrganization: check("organization_member", "read", true),
@@ -46,6 +47,7 @@ export const adminPermissions: ReadonlyArray<Permission> = [
   "viewConnectionLog",
   "viewDeploymentConfig",
   "editNotificationTemplates",
+  "editOAuth2Apps",
   "editAnyOrganization",
   "viewLicenses",
   "viewInsights"

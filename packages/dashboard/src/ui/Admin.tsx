@@ -25,6 +25,7 @@ export const adminEntries: ReadonlyArray<AdminEntry> = [
   { to: "/deployment/general", label: "General", requires: "viewDeploymentConfig" },
   { to: "/deployment/appearance", label: "Appearance", requires: "editDeploymentConfig" },
   { to: "/deployment/notifications", label: "Notifications", requires: "editNotificationTemplates" },
+  { to: "/deployment/oauth2-provider/apps", label: "OAuth2 applications", requires: "editOAuth2Apps" },
   { to: "/deployment/licenses", label: "Licenses", requires: "viewLicenses" },
   { to: "/deployment/health", label: "Health", requires: "viewDebugInfo" }
 ]
