@@ -12,6 +12,7 @@ import { Layout } from "./Layout.tsx"
 import { notificationsRoutes } from "./notifications/routes.tsx"
 import { oauth2Routes } from "./oauth2/routes.tsx"
 import { organizationsRoutes } from "./organizations/routes.tsx"
+import { proxiesRoutes } from "./proxies/routes.tsx"
 import { tasksRoutes } from "./tasks/routes.tsx"
 import { templatesRoutes } from "./templates/routes.tsx"
 import { usersAdminRoutes, usersRoutes, usersSignedOutRoutes } from "./users/routes.tsx"
@@ -37,6 +38,7 @@ export const routes: Array<RouteObject> = [
       ...enterpriseRoutes,
       ...insightsRoutes,
       ...oauth2Routes,
+      ...proxiesRoutes,
       { path: "*", element: <Navigate to="/workspaces" replace /> }
     ]
   }

@@ -117,6 +117,7 @@ describe.skipIf(!available)("the administration in Chromium", () => {
         "Appearance",
         "Notifications",
         "OAuth2 applications",
+        "Workspace proxies",
         "Licenses",
         "Health"
       ])
@@ -409,6 +410,52 @@ describe.skipIf(!available)("the administration in Chromium", () => {
     await page.getByRole("heading", { name: "OAuth2 applications", level: 1 }).waitFor()
     await page.getByText("No OAuth2 applications yet.").waitFor()
     expect((await owner.get(`/oauth2-provider/apps/${created.id}`)).status).toBe(404)
+    expectNoProblems(page)
+  })
+
+  it("creates a workspace proxy whose token is shown once, gives it a new one, and deletes it", async () => {
+    const page = admin
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click()
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Workspace proxies" })
+      .click()
+    await page.getByRole("heading", { name: "Workspace proxies", level: 1 }).waitFor()
+    const regions = page.getByRole("table", { name: "Regions" })
+    await regions.getByRole("cell", { name: "Healthy (this deployment)" }).waitFor()
+    // A bad name: the service's message under the field.
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill("not a name!")
+    await page.getByRole("button", { name: "Create proxy" }).click()
+    await expect.poll(() => page.getByRole("textbox", { name: "Name", exact: true }).getAttribute("aria-invalid")).toBe(
+      "true"
+    )
+    expect(expectedProblems(page, /status of 400/)).toBe(1)
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill("eu-west")
+    await page.getByRole("textbox", { name: "Display name" }).fill("Europe West")
+    await page.getByRole("button", { name: "Create proxy" }).click()
+    const token = page.getByRole("textbox", { name: "Proxy token" })
+    await token.waitFor()
+    const first = await token.inputValue()
+    expect(first.length).toBeGreaterThan(20)
+    await regions.getByRole("rowheader", { name: /Europe West/ }).waitFor()
+    expect(await regions.getByRole("cell", { name: "Not registered yet" }).count()).toBe(1)
+    await expectAccessible(page)
+    await screenshot(page, "admin-workspace-proxies")
+    // The token works until a new one replaces it: the proxy may register with it.
+    const register = (t: string) =>
+      fetch(`${srv.url}/api/v2/workspaceproxies/me/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "coder-external-proxy-session-token": t },
+        body: JSON.stringify({ access_url: "http://127.0.0.1:9", replica_id: randomUUID() })
+      }).then((r) => r.status)
+    expect(await register(first)).toBe(201)
+    await page.getByRole("button", { name: "Done" }).click()
+    await page.getByRole("button", { name: "New token for eu-west" }).click()
+    await expect.poll(async () => (await token.count()) > 0 && (await token.inputValue()) !== first).toBe(true)
+    expect(await register(first)).toBe(401)
+    await page.getByRole("button", { name: "Done" }).click()
+    await page.getByRole("button", { name: "Delete eu-west" }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Delete eu-west" }).click()
+    await expect.poll(() => regions.getByRole("rowheader", { name: /Europe West/ }).count()).toBe(0)
+    expect(((await owner.get("/workspaceproxies")).body.regions as Array<any>).map((r) => r.name)).toEqual(["primary"])
     expectNoProblems(page)
   })
 

@@ -25,6 +25,7 @@ export const checks = {
   viewConnectionLog: check("connection_log", "read"),
   editNotificationTemplates: check("notification_template", "update"),
   editOAuth2Apps: check("oauth2_app", "create"),
+  editWorkspaceProxies: check("workspace_proxy", "create"),
   viewDeploymentConfig: check("deployment_config", "read"),
   editDeploymentConfig: check("deployment_config", "update"),
   viewAnyOrganization: check("organization_member", "read", true),
@@ -48,6 +49,7 @@ export const adminPermissions: ReadonlyArray<Permission> = [
   "viewDeploymentConfig",
   "editNotificationTemplates",
   "editOAuth2Apps",
+  "editWorkspaceProxies",
   "editAnyOrganization",
   "viewLicenses",
   "viewInsights"

@@ -26,6 +26,7 @@ export const adminEntries: ReadonlyArray<AdminEntry> = [
   { to: "/deployment/appearance", label: "Appearance", requires: "editDeploymentConfig" },
   { to: "/deployment/notifications", label: "Notifications", requires: "editNotificationTemplates" },
   { to: "/deployment/oauth2-provider/apps", label: "OAuth2 applications", requires: "editOAuth2Apps" },
+  { to: "/deployment/workspace-proxies", label: "Workspace proxies", requires: "editWorkspaceProxies" },
   { to: "/deployment/licenses", label: "Licenses", requires: "viewLicenses" },
   { to: "/deployment/health", label: "Health", requires: "viewDebugInfo" }
 ]
