@@ -35,9 +35,11 @@ export const externalAgentWorkspace = async (
   srv: ServiceTestServer,
   owner: Client,
   orgId: string,
-  { architecture = "amd64", script, metadata = [] }: {
+  { architecture = "amd64", script, metadata = [], troubleshootingUrl }: {
     readonly architecture?: string
     readonly script: string
+    /** The agent's `troubleshooting_url`. */
+    readonly troubleshootingUrl?: string
     /** The agent's metadata items (`key`, `display_name`, `script`, `interval` in seconds). */
     readonly metadata?: ReadonlyArray<{ key: string; display_name: string; script: string; interval: number }>
   }
@@ -52,7 +54,10 @@ export const externalAgentWorkspace = async (
     agents:
       - name: main
         architecture: ${architecture}
-        external: true
+        external: true${
+      troubleshootingUrl === undefined ? "" : `
+        troubleshooting_url: ${JSON.stringify(troubleshootingUrl)}`
+    }
         scripts:
           - display_name: Hello
             script: ${JSON.stringify(script)}

@@ -45,6 +45,7 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
     owner = started.owner
     const { agentId, token } = await externalAgentWorkspace(srv, owner, started.orgId, {
       script: "echo hello-from-the-script",
+      troubleshootingUrl: "https://docs.example.com/troubleshooting",
       metadata: [{ key: "answer", display_name: "The answer", script: "echo $((6*7))", interval: 1 }]
     })
     agentToken = token
@@ -158,6 +159,10 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       await agent!.stop()
       agent = undefined
       await expect.poll(() => terminalStatus.textContent(), { timeout: 15_000 }).toMatch(/^Reconnecting…/)
+      // The template's troubleshooting guide is offered while the terminal cannot reach the agent.
+      expect(await page.getByRole("link", { name: "Troubleshooting main" }).getAttribute("href")).toBe(
+        "https://docs.example.com/troubleshooting"
+      )
       agent = await startAgent({
         url: srv.url,
         token: agentToken,
@@ -167,6 +172,7 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
         log: () => {}
       })
       await expect.poll(() => terminalStatus.textContent(), { timeout: 30_000 }).toBe("Connected")
+      await expect.poll(() => page.getByRole("link", { name: "Troubleshooting main" }).count()).toBe(0)
       expect(new URL(page.url()).searchParams.get("reconnect")).toBe(reconnect)
       await input.focus()
       await page.keyboard.type(`echo "again-$((6*8))"`)

@@ -58,7 +58,8 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
   const w = useWorkspace(owner, workspace)
   const [reconnect] = useState(reconnectId)
   const [{ command, container, containerUser }] = useState(() => launchOf(new URLSearchParams(location.search)))
-  const agentId = w.data === undefined ? undefined : agentsOf(w.data).find((a) => a.name === agent)?.id
+  const found = w.data === undefined ? undefined : agentsOf(w.data).find((a) => a.name === agent)
+  const agentId = found?.id
   const [status, setStatus] = useState("Connecting…")
   const [ended, setEnded] = useState(false)
   const host = useRef<HTMLDivElement>(null)
@@ -175,6 +176,17 @@ const TerminalView = ({ owner, workspace, agent }: { owner: string; workspace: s
             {agentId === undefined ? "Loading…" : status}
           </p>
         )}
+      {found !== undefined && found.troubleshooting_url !== "" &&
+          (found.status !== "connected" || /^(Reconnecting|Disconnected)/.test(status))
+        ? (
+          <p>
+            <a href={found.troubleshooting_url} target="_blank" rel="noreferrer">
+              Troubleshooting {agent}
+            </a>{" "}
+            (the template's guide for an agent that does not connect)
+          </p>
+        )
+        : null}
       {ended
         ? (
           <p>
