@@ -294,7 +294,8 @@ const orgRoleList: ReadonlyArray<RoleDefinition> = [
       ["organization_member", "*"],
       ["group", "*"],
       ["group_member", "*"],
-      ["assign_org_role", ["read", "assign", "unassign"]]
+      ["assign_org_role", ["read", "assign", "unassign"]],
+      ["idpsync_settings", ["read", "update"]]
     ],
     user: [],
     // Like the site user-admin: every organization role but the admin one.

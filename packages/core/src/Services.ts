@@ -31,6 +31,7 @@ import { Replicas } from "./enterprise/Replicas.js"
 import { Events } from "./Events.js"
 import { ExternalAuth } from "./externalauth/ExternalAuth.js"
 import { GithubSignIn } from "./externalauth/GithubSignIn.js"
+import { IdpSync } from "./externalauth/IdpSync.js"
 import { OidcSignIn } from "./externalauth/OidcSignIn.js"
 import { SignIn } from "./externalauth/SignIn.js"
 import { Deployment } from "./general/Deployment.js"
@@ -201,7 +202,8 @@ const areaServices = jobExecutors.pipe(Layer.provideMerge(tasks), Layer.provideM
 
 /** Sign-in through GitHub and OpenID Connect (docs/sign-in.md). */
 const signIn = Layer.mergeAll(GithubSignIn.DefaultWithoutDependencies, OidcSignIn.DefaultWithoutDependencies).pipe(
-  Layer.provideMerge(SignIn.DefaultWithoutDependencies)
+  Layer.provideMerge(SignIn.DefaultWithoutDependencies),
+  Layer.provideMerge(IdpSync.Default)
 )
 
 /** The OAuth2 authorization server, over the services it signs users in with (docs/oauth2.md). */
@@ -213,8 +215,11 @@ const externalAuth = Layer.mergeAll(ExternalAuth.Default, Applications.Default)
 /** Usage insights and their rollup: on the ports alone (docs/insights.md). */
 const insights = Layer.mergeAll(Insights.Default, InsightsRollup.Default)
 
-/** Licenses, entitlements and appearance, over the cache the feature gate consults (docs/enterprise.md). */
-const enterprise = Layer.mergeAll(Licenses.Default, Appearance.Default).pipe(Layer.provideMerge(Licensing.Default))
+/**
+ * Licenses and appearance (docs/enterprise.md). The entitlements' cache (`Licensing`), which the
+ * feature gate and IdP sync consult, is provided below every service.
+ */
+const enterprise = Layer.mergeAll(Licenses.Default, Appearance.Default)
 
 /** Workspace proxies and their health checker, on the ports alone (docs/workspace-proxies.md). */
 const proxies = WorkspaceProxies.Default.pipe(Layer.provideMerge(ProxyHealth.Default))
@@ -225,5 +230,6 @@ export const ServicesLive = oauth2.pipe(
   Layer.merge(externalAuth),
   Layer.merge(insights),
   Layer.merge(enterprise),
-  Layer.merge(Health.Default.pipe(Layer.provideMerge(proxies)))
+  Layer.merge(Health.Default.pipe(Layer.provideMerge(proxies))),
+  Layer.provideMerge(Licensing.Default)
 )

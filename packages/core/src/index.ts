@@ -202,6 +202,8 @@ export {
   ListUserExternalAuthResponse
 } from "./externalauth/ExternalAuthLink.js"
 export { GithubSignIn } from "./externalauth/GithubSignIn.js"
+export { IdpSync } from "./externalauth/IdpSync.js"
+export * from "./externalauth/IdpSyncSettings.js"
 export * from "./externalauth/OidcSignIn.js"
 export { externalAuthFromEnv, type ResolvedProvider, resolveProviders } from "./externalauth/Provider.js"
 export * from "./externalauth/Requests.js"

@@ -13,6 +13,7 @@ import { InternalError, Unauthorized } from "./Common.js"
 import { DebugApi } from "./debug/Api.js"
 import { EnterpriseApi } from "./enterprise/Api.js"
 import { AgentExternalAuthApi, ExternalAuthApi } from "./externalauth/Api.js"
+import { IdpSyncApi } from "./externalauth/IdpSyncApi.js"
 import { DeploymentApi, GeneralApi } from "./general/Api.js"
 import { GroupsApi } from "./groups/Api.js"
 import { InsightsApi } from "./insights/Api.js"
@@ -78,6 +79,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(SignInSessionApi)
   .add(ExternalAuthApi)
   .add(AgentExternalAuthApi)
+  .add(IdpSyncApi)
   .add(ApplicationsApi)
   .add(InsightsApi)
   .add(EnterpriseApi)

@@ -66,6 +66,7 @@ import { type Dispatcher, makeDispatcher } from "./dispatch/Dispatcher.js"
 import type { HttpOptions } from "./dispatch/Options.js"
 import { EnterpriseHttp } from "./enterprise/Http.js"
 import { AgentExternalAuthHttp, ExternalAuthHttp } from "./externalauth/Http.js"
+import { IdpSyncHttp } from "./externalauth/IdpSyncHttp.js"
 import { DeploymentHttp, GeneralHttp } from "./general/Http.js"
 import { GroupsHttp } from "./groups/Http.js"
 import type { GroupImplementation } from "./Handlers.js"
@@ -136,6 +137,7 @@ export const implementations = [
   SignInSessionHttp,
   ExternalAuthHttp,
   AgentExternalAuthHttp,
+  IdpSyncHttp,
   ApplicationsHttp,
   InsightsHttp,
   EnterpriseHttp,

@@ -373,6 +373,52 @@ describe("access table", () => {
       })
     },
     {
+      kind: "idpsync_settings",
+      action: "read",
+      route: "GET /settings/idpsync/organization",
+      expected: [200, 403, 403, 403, 200, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "GET",
+        path: "/settings/idpsync/organization",
+        check: { action: "read", object: { resource_type: "idpsync_settings" } }
+      })
+    },
+    {
+      kind: "idpsync_settings",
+      action: "update",
+      route: "PATCH /settings/idpsync/organization/config",
+      expected: [200, 403, 403, 403, 200, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "PATCH",
+        path: "/settings/idpsync/organization/config",
+        body: { field: "", assign_default: true },
+        check: { action: "update", object: { resource_type: "idpsync_settings" } }
+      })
+    },
+    {
+      kind: "idpsync_settings",
+      action: "read",
+      route: "GET /organizations/{organization}/settings/idpsync/groups",
+      expected: [200, 404, 403, 403, 200, 200, 403, 403, 200, 403],
+      attempt: async () => ({
+        method: "GET",
+        path: `/organizations/${org.id}/settings/idpsync/groups`,
+        check: { action: "read", object: { resource_type: "idpsync_settings", organization_id: org.id } }
+      })
+    },
+    {
+      kind: "idpsync_settings",
+      action: "update",
+      route: "PATCH /organizations/{organization}/settings/idpsync/roles/config",
+      expected: [200, 404, 403, 403, 200, 200, 403, 403, 200, 403],
+      attempt: async () => ({
+        method: "PATCH",
+        path: `/organizations/${org.id}/settings/idpsync/roles/config`,
+        body: { field: "" },
+        check: { action: "update", object: { resource_type: "idpsync_settings", organization_id: org.id } }
+      })
+    },
+    {
       kind: "organization_member",
       action: "create",
       route: "POST /organizations/{organization}/members/{user}",

@@ -430,6 +430,51 @@ describe("requests of the dashboard client", () => {
       expect(old.body).toMatchObject({ sharing_disabled: true, shareable_workspace_owners: "none" })
     })
 
+    it("the IdP sync pages: organization, group and role sync settings and the claim field values", async () => {
+      const org = await createOrganization(owner)
+      // getOrganizationIdpSyncSettings, then patchOrganizationSyncSettings with the whole form.
+      const orgSync = await owner.get("/settings/idpsync/organization")
+      expect(orgSync.status).toBe(200)
+      const patchedOrg = await owner.patch("/settings/idpsync/organization", {
+        ...orgSync.body,
+        field: "organizations",
+        mapping: { engineering: [org.id] }
+      })
+      expect(patchedOrg.status, JSON.stringify(patchedOrg.body)).toBe(200)
+      expect((await owner.patch("/settings/idpsync/organization", orgSync.body)).status).toBe(200)
+      // getGroupIdpSyncSettingsByOrganization, patchGroupSyncSettings (regex_filter null when empty).
+      const groups = await owner.get(`/organizations/${org.id}/settings/idpsync/groups`)
+      expect(groups.status).toBe(200)
+      const patchedGroups = await owner.patch(`/organizations/${org.id}/settings/idpsync/groups`, {
+        ...groups.body,
+        field: "groups",
+        regex_filter: null,
+        auto_create_missing_groups: true
+      })
+      expect(patchedGroups.status, JSON.stringify(patchedGroups.body)).toBe(200)
+      // getRoleIdpSyncSettingsByOrganization, patchRoleSyncSettings.
+      const roles = await owner.get(`/organizations/${org.id}/settings/idpsync/roles`)
+      expect(roles.status).toBe(200)
+      const patchedRoles = await owner.patch(`/organizations/${org.id}/settings/idpsync/roles`, {
+        field: "roles",
+        mapping: { admins: ["organization-admin"] }
+      })
+      expect(patchedRoles.status, JSON.stringify(patchedRoles.body)).toBe(200)
+      // getDeploymentIdpSyncFieldValues, getOrganizationIdpSyncClaimFieldValues, the available fields.
+      for (
+        const path of [
+          "/settings/idpsync/field-values?claimField=groups",
+          `/organizations/${org.id}/settings/idpsync/field-values?claimField=groups`,
+          "/settings/idpsync/available-fields",
+          `/organizations/${org.id}/settings/idpsync/available-fields`
+        ]
+      ) {
+        const r = await owner.get(path)
+        expect(r.status, path).toBe(200)
+        expect(Array.isArray(r.body)).toBe(true)
+      }
+    })
+
     it("addOrganizationMember, updateOrganizationMemberRoles, removeOrganizationMember, deleteOrganization", async () => {
       const org = await createOrganization(owner)
       expect((await owner.post(`/organizations/${org.id}/members/${member.user.id}`)).status).toBe(200)

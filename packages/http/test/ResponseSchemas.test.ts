@@ -839,6 +839,125 @@ const rows: ReadonlyArray<Row> = [
     ]
   ),
   row(
+    "idpSync.getOrganizationSync",
+    "GET /api/v2/settings/idpsync/organization",
+    200,
+    "OrganizationSyncSettings",
+    async (w) => [
+      await w.owner.get("/settings/idpsync/organization")
+    ]
+  ),
+  row(
+    "idpSync.patchOrganizationSync",
+    "PATCH /api/v2/settings/idpsync/organization",
+    200,
+    "OrganizationSyncSettings",
+    async (w) => [
+      await w.owner.patch("/settings/idpsync/organization", { field: "", mapping: { a: [w.org.id] } })
+    ]
+  ),
+  row(
+    "idpSync.patchOrganizationSyncConfig",
+    "PATCH /api/v2/settings/idpsync/organization/config",
+    200,
+    "OrganizationSyncSettings",
+    async (w) => [await w.owner.patch("/settings/idpsync/organization/config", { field: "", assign_default: true })]
+  ),
+  row(
+    "idpSync.patchOrganizationSyncMapping",
+    "PATCH /api/v2/settings/idpsync/organization/mapping",
+    200,
+    "OrganizationSyncSettings",
+    async (w) => [
+      await w.owner.patch("/settings/idpsync/organization/mapping", { Remove: [{ Given: "a", Gets: w.org.id }] })
+    ]
+  ),
+  row("idpSync.availableFields", "GET /api/v2/settings/idpsync/available-fields", 200, "[ClaimString]", async (w) => [
+    await w.owner.get("/settings/idpsync/available-fields")
+  ]),
+  row("idpSync.fieldValues", "GET /api/v2/settings/idpsync/field-values", 200, "[ClaimString]", async (w) => [
+    await w.owner.get("/settings/idpsync/field-values?claimField=groups")
+  ]),
+  row(
+    "idpSync.getGroupSync",
+    "GET /api/v2/organizations/:organization/settings/idpsync/groups",
+    200,
+    "GroupSyncSettings",
+    async (w) => [
+      await w.owner.get(`/organizations/${w.orgId}/settings/idpsync/groups`),
+      await w.owner.get(`/organizations/${w.org.id}/settings/idpsync/groups`)
+    ]
+  ),
+  row(
+    "idpSync.patchGroupSync",
+    "PATCH /api/v2/organizations/:organization/settings/idpsync/groups",
+    200,
+    "GroupSyncSettings",
+    async (w) => [
+      await w.owner.patch(`/organizations/${w.org.id}/settings/idpsync/groups`, { field: "", regex_filter: "^a" })
+    ]
+  ),
+  row(
+    "idpSync.patchGroupSyncConfig",
+    "PATCH /api/v2/organizations/:organization/settings/idpsync/groups/config",
+    200,
+    "GroupSyncSettings",
+    async (w) => [await w.owner.patch(`/organizations/${w.org.id}/settings/idpsync/groups/config`, { field: "" })]
+  ),
+  row(
+    "idpSync.patchGroupSyncMapping",
+    "PATCH /api/v2/organizations/:organization/settings/idpsync/groups/mapping",
+    200,
+    "GroupSyncSettings",
+    async (w) => [await w.owner.patch(`/organizations/${w.org.id}/settings/idpsync/groups/mapping`, {})]
+  ),
+  row(
+    "idpSync.getRoleSync",
+    "GET /api/v2/organizations/:organization/settings/idpsync/roles",
+    200,
+    "RoleSyncSettings",
+    async (w) => [await w.owner.get(`/organizations/${w.org.id}/settings/idpsync/roles`)]
+  ),
+  row(
+    "idpSync.patchRoleSync",
+    "PATCH /api/v2/organizations/:organization/settings/idpsync/roles",
+    200,
+    "RoleSyncSettings",
+    async (w) => [
+      await w.owner.patch(`/organizations/${w.org.id}/settings/idpsync/roles`, {
+        mapping: { a: ["organization-admin"] }
+      })
+    ]
+  ),
+  row(
+    "idpSync.patchRoleSyncConfig",
+    "PATCH /api/v2/organizations/:organization/settings/idpsync/roles/config",
+    200,
+    "RoleSyncSettings",
+    async (w) => [await w.owner.patch(`/organizations/${w.org.id}/settings/idpsync/roles/config`, { field: "" })]
+  ),
+  row(
+    "idpSync.patchRoleSyncMapping",
+    "PATCH /api/v2/organizations/:organization/settings/idpsync/roles/mapping",
+    200,
+    "RoleSyncSettings",
+    async (w) => [await w.owner.patch(`/organizations/${w.org.id}/settings/idpsync/roles/mapping`, {})]
+  ),
+  row(
+    "idpSync.organizationAvailableFields",
+    "GET /api/v2/organizations/:organization/settings/idpsync/available-fields",
+    200,
+    "[ClaimString]",
+    async (w) => [await w.owner.get(`/organizations/${w.org.id}/settings/idpsync/available-fields`)]
+  ),
+  row(
+    "idpSync.organizationFieldValues",
+    "GET /api/v2/organizations/:organization/settings/idpsync/field-values",
+    200,
+    "[ClaimString]",
+    async (w) => [await w.owner.get(`/organizations/${w.org.id}/settings/idpsync/field-values?claimField=groups`)]
+  ),
+  row(
     "organizations.createRole",
     "POST /api/v2/organizations/:organization/members/roles",
     200,

@@ -11,6 +11,7 @@ import * as ConnectionLogRepositories from "./audit/ConnectionLogRepositories.js
 import * as DebugRepositories from "./debug/Repositories.js"
 import * as ReplicaRepositories from "./enterprise/ReplicaRepositories.js"
 import * as LicenseRepositories from "./enterprise/Repositories.js"
+import * as IdpSyncRepositories from "./externalauth/IdpSyncRepositories.js"
 import * as ExternalAuthRepositories from "./externalauth/Repositories.js"
 import * as GroupRepositories from "./groups/Repositories.js"
 import * as InsightsRepositories from "./insights/Repositories.js"
@@ -69,6 +70,7 @@ const baseRepositories = Layer.mergeAll(
   UserLinkRepositories.layer,
   LoginThrottleRepositories.layer,
   ExternalAuthRepositories.layer,
+  IdpSyncRepositories.layer,
   InsightsRepositories.layer,
   LicenseRepositories.layer,
   ReplicaRepositories.layer,

@@ -12,6 +12,8 @@ import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { oidcConfigured, UserLinkRepo } from "../users/Links.js"
 import { userObject } from "../users/Users.js"
+import { IdpSync } from "./IdpSync.js"
+import { claimValues } from "./IdpSyncSettings.js"
 import {
   type CallbackAnswer,
   type CallbackInput,
@@ -28,14 +30,6 @@ import {
 } from "./SignIn.js"
 
 type Claims = Record<string, unknown>
-
-/** The claim's values as strings: a list, or one string (some providers send one group as a string). */
-const claimValues = (value: unknown): Array<string> =>
-  Array.isArray(value)
-    ? value.filter((v): v is string => typeof v === "string")
-    : typeof value === "string" && value !== ""
-    ? [value]
-    : []
 
 const isNetworkError = (e: unknown): boolean =>
   e instanceof TypeError ||
@@ -58,6 +52,7 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
     const settings = yield* Settings
     const signIn = yield* SignIn
     const links = yield* UserLinkRepo
+    const idpSync = yield* IdpSync
     const callbackUrl = `${settings.accessUrl.replace(/\/+$/, "")}/api/v2/users/oidc/callback`
     let discovered: Promise<client.Configuration> | undefined
     const responseUrl = (input: CallbackInput) => responseUrlOf(callbackUrl, input)
@@ -95,20 +90,6 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
         Object.hasOwn(settings.oidcUserRoleMapping, v) ? settings.oidcUserRoleMapping[v]! : [v]
       )
       return [...new Set([...settings.oidcUserRolesDefault, ...mapped])]
-    }
-
-    /** The group names the claims give, filtered and mapped; undefined when group sync is off. */
-    const groupsOf = (claims: Claims): ReadonlyArray<string> | undefined => {
-      if (settings.oidcGroupField === "") return undefined
-      let filter: RegExp | undefined
-      try {
-        filter = new RegExp(settings.oidcGroupRegexFilter || ".*")
-      } catch {
-        filter = undefined
-      }
-      return claimValues(claims[settings.oidcGroupField])
-        .filter((v) => filter === undefined || filter.test(v))
-        .map((v) => Object.hasOwn(settings.oidcGroupMapping, v) ? settings.oidcGroupMapping[v]! : v)
     }
 
     const start = (input: CallbackInput) =>
@@ -213,6 +194,7 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
         const name = typeof merged[settings.oidcNameField] === "string" ? merged[settings.oidcNameField] as string : ""
         const picture = typeof merged.picture === "string" ? merged.picture : ""
         const issuer = typeof idClaims.iss === "string" ? idClaims.iss : config.serverMetadata().issuer
+        yield* idpSync.checkAllowedGroups(merged)
         const signedIn = yield* signIn.complete({
           loginType: "oidc",
           linkedId: `${issuer}||${sub}`,
@@ -223,8 +205,7 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
           allowSignups: settings.oidcAllowSignups,
           signupsDisabledText: settings.oidcSignupsDisabledText,
           claims: { id_token_claims: idClaims, user_info_claims: userInfo, merged_claims: merged },
-          groups: groupsOf(merged),
-          autoCreateGroups: settings.oidcGroupAutoCreate,
+          syncClaims: merged,
           siteRoles: siteRolesOf(merged),
           state,
           convertCookie: input.cookie(SignInCookies.convert)
@@ -258,5 +239,5 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
 
     return { callback, claims } as const
   }),
-  dependencies: [SignIn.Default]
+  dependencies: [SignIn.Default, IdpSync.Default]
 }) {}

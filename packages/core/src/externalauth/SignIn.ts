@@ -7,7 +7,6 @@
 import { Clock, Duration, Effect, Option, Schema } from "effect"
 import { auditAction, auditAdditional, auditAlso, auditResource, auditUser } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, Unauthorized } from "../Errors.js"
-import { EVERYONE_GROUP_NAME, GroupRepo, isEveryoneGroup } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
 import { Organization } from "../organizations/Organization.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
@@ -23,6 +22,8 @@ import type { CallbackQuery } from "../users/Requests.js"
 import { isReservedUsername, UserAppearance, usernamePattern, type UserRecord } from "../users/User.js"
 import { userResource } from "../users/Users.js"
 import { omitEmpty } from "../Wire.js"
+import { IdpSync } from "./IdpSync.js"
+import { seenClaims } from "./IdpSyncSettings.js"
 
 /** 502: the sign-in provider could not be reached or answered in a way sign-in cannot use. */
 export { ProviderUnavailable } from "../Errors.js"
@@ -161,9 +162,11 @@ export interface ExternalIdentity {
   readonly allowSignups: boolean
   readonly signupsDisabledText?: string | undefined
   readonly claims?: UserLinkClaims | undefined
-  /** Group names the user belongs in; undefined when group sync is off. */
-  readonly groups?: ReadonlyArray<string> | undefined
-  readonly autoCreateGroups?: boolean | undefined
+  /**
+   * The merged claims IdP sync reads (organizations, groups, organization roles: `IdpSync`);
+   * undefined for providers without IdP sync (GitHub).
+   */
+  readonly syncClaims?: Readonly<Record<string, unknown>> | undefined
   /** Site roles the user holds; undefined when role sync is off. */
   readonly siteRoles?: ReadonlyArray<string> | undefined
   /** The state of the flow: a conversion's state string when it converts a password account. */
@@ -195,11 +198,11 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
     const conversions = yield* LoginConversionRepo
     const members = yield* MemberRepo
     const orgs = yield* OrganizationRepo
-    const groups = yield* GroupRepo
     const tx = yield* Transactions
     const ids = yield* IdGenerator
     const settings = yield* Settings
     const auth = yield* Auth
+    const idpSync = yield* IdpSync
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     /** The password account a conversion's state names, checked against the cookie the browser holds. */
@@ -281,47 +284,6 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
       )
       return id
     })
-
-    /** Puts the user in exactly the named groups of the default organization that sync manages. */
-    const syncGroups = (
-      user: UserRecord,
-      names: ReadonlyArray<string>,
-      autoCreate: boolean,
-      previous: ReadonlyArray<string>
-    ) =>
-      Effect.gen(function*() {
-        const orgId = yield* defaultOrganization
-        const at = yield* now
-        const wanted: Array<string> = []
-        for (const name of new Set(names)) {
-          if (name === EVERYONE_GROUP_NAME) continue
-          const found = (yield* groups.findByName(name)).find((g) => g.organization_id === orgId && !isEveryoneGroup(g))
-          if (found !== undefined) {
-            wanted.push(found.id)
-          } else if (autoCreate && name.length <= 32 && usernamePattern.test(name)) {
-            const id = yield* ids.uuid
-            // A sign-in racing this one to create the same group fails with 409 (the transaction's
-            // clash handling below); signing in again finds the group.
-            yield* groups.insert({
-              id,
-              organization_id: orgId,
-              name,
-              display_name: "",
-              avatar_url: "",
-              quota_allowance: 0,
-              source: "oidc",
-              created_at: at,
-              updated_at: at
-            })
-            wanted.push(id)
-          }
-        }
-        for (const id of wanted) yield* groups.addMembers({ id, organization_id: orgId }, [user.id], at)
-        for (const id of previous.filter((g) => !wanted.includes(g))) {
-          yield* groups.removeMembers({ id, organization_id: orgId }, [user.id])
-        }
-        return wanted
-      })
 
     /**
      * Signs the identity in: the user it is linked to (or converts, or creates), a session for
@@ -418,9 +380,12 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
           }
           const link = yield* links.findByUser(current.id, identity.loginType)
           const previous = Option.match(link, { onNone: () => [], onSome: (l) => l.synced_group_ids })
-          const synced = identity.groups === undefined
+          const synced = identity.syncClaims === undefined
             ? previous
-            : yield* syncGroups(current, identity.groups, identity.autoCreateGroups ?? false, previous)
+            : yield* idpSync.applyAtSignIn(current, identity.syncClaims, previous)
+          if (identity.syncClaims !== undefined) {
+            yield* idpSync.recordClaims(current.id, seenClaims(identity.syncClaims))
+          }
           const claims = identity.claims ?? emptyClaims
           if (Option.isNone(link)) {
             yield* links.insert({
@@ -480,5 +445,5 @@ export class SignIn extends Effect.Service<SignIn>()("@workbay/core/SignIn", {
 
     return { complete, sessionLifetime: Duration.toMillis(settings.sessionDuration) } as const
   }),
-  dependencies: [Auth.Default]
+  dependencies: [Auth.Default, IdpSync.Default]
 }) {}

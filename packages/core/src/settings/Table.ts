@@ -649,6 +649,19 @@ export const settingsTable = {
     group: Group.oidc,
     path: "oidc.group_regex_filter"
   }),
+  /** Group names of which a user's group claim must name one to sign in; empty: no such rule. */
+  oidcAllowedGroups: setting({
+    type: strings,
+    default: [],
+    flag: "oidc-allowed-groups",
+    help: "Only users whose group claim names one of these groups may sign in (comma-separated).",
+    name: "OIDC Allowed Groups",
+    description:
+      "If provided any group name not in the list will not be allowed to authenticate. This allows for restricting access to a specific set of groups. This filter is applied after the group mapping and before the regex filter.",
+    yaml: "groupAllowed",
+    group: Group.oidc,
+    path: "oidc.group_allow_list"
+  }),
   /** Claim holding the user's roles; empty turns role sync off. */
   oidcUserRoleField: setting({
     type: text,

@@ -327,6 +327,21 @@ export const definitions: Record<string, JsonSchema> = {
     sharing_disabled: boolean,
     shareable_workspace_owners: { type: "string", enum: ["none", "everyone", "service_accounts"] }
   }, ["sharing_globally_disabled", "sharing_disabled", "shareable_workspace_owners"]),
+  OrganizationSyncSettings: object({
+    field: string,
+    mapping: mapOf(arrayOf(uuid)),
+    organization_assign_default: boolean
+  }),
+  GroupSyncSettings: object({
+    field: string,
+    mapping: mapOf(arrayOf(uuid)),
+    regex_filter: nullable(string),
+    auto_create_missing_groups: boolean,
+    legacy_group_name_mapping: optional(mapOf(string))
+  }),
+  RoleSyncSettings: object({ field: string, mapping: mapOf(arrayOf(string)) }),
+  /** An IdP claim's name or value (the claim listings answer `[ClaimString]`). */
+  ClaimString: string,
   PaginatedMembersResponse: object({ members: arrayOf(ref("OrganizationMemberWithUserData")), count: integer }, [
     "members",
     "count"

@@ -42,7 +42,7 @@ export const startProvider = async () => {
           openid: ["sub"],
           email: ["email", "email_verified"],
           profile: ["name", "preferred_username", "picture"],
-          groups: ["groups", "roles"]
+          groups: ["groups", "roles", "departments", "titles"]
         },
         findAccount: (_ctx: unknown, id: string) => {
           const claims = accounts.get(id)
