@@ -726,6 +726,7 @@ export {
   OAuth2ProviderApp,
   OAuth2ProviderAppSecret,
   OAuth2ProviderAppSecretFull,
+  OAuth2ProviderSettings,
   OAuth2Repo,
   type OAuth2TokenRecord,
   OAuth2TokenResponse,
@@ -735,6 +736,8 @@ export {
 } from "./oauth2/OAuth2App.js"
 export { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
 export { type AuthorizePage, OAuth2Provider } from "./oauth2/OAuth2Provider.js"
+export { OAuth2Settings } from "./oauth2/OAuth2Settings.js"
+export * as OAuth2Scopes from "./oauth2/Scopes.js"
 export * from "./oauth2/Requests.js"
 
 // debug: health checks and reports, metrics snapshots

@@ -1251,3 +1251,12 @@ export const migration0039 = ({ timestamp: ts }: DialectTypes): ReadonlyArray<st
 export const migration0045 = (): ReadonlyArray<string> => [
   `ALTER TABLE workspace_agents ADD COLUMN latency_us BIGINT`
 ]
+
+/**
+ * Migration 0047: the scope granted to each authorization code and refresh token (space-separated,
+ * docs/oauth2.md "Scopes"); what was issued before carried `all`.
+ */
+export const migration0047 = (): ReadonlyArray<string> => [
+  `ALTER TABLE oauth2_provider_app_codes ADD COLUMN scope TEXT NOT NULL DEFAULT 'all'`,
+  `ALTER TABLE oauth2_provider_app_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'all'`
+]

@@ -41,10 +41,16 @@ export const OAuth2AuthorizeQuery = Schema.Struct({
   code_challenge_method: Schema.optional(Text)
 })
 
-/** The consent form: its CSRF token and the user's choice (`allow`, the default, or `deny`). */
+/**
+ * The consent form: its CSRF token, the user's choice (`allow`, the default, or `deny`) and the
+ * scopes left checked (`scope`, one field per scope); `scope_choice` says the form offered the
+ * choice (without it, the whole requested scope is granted).
+ */
 export const OAuth2ConsentRequest = Schema.Struct({
   csrf_token: Schema.optional(Text),
-  decision: Schema.optional(Text)
+  decision: Schema.optional(Text),
+  scope: Schema.optional(Schema.Union(Text, Schema.Array(Text))),
+  scope_choice: Schema.optional(Text)
 }).pipe(
   formEncoding
 )
