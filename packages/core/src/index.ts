@@ -737,8 +737,8 @@ export {
 export { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
 export { type AuthorizePage, OAuth2Provider } from "./oauth2/OAuth2Provider.js"
 export { OAuth2Settings } from "./oauth2/OAuth2Settings.js"
-export * as OAuth2Scopes from "./oauth2/Scopes.js"
 export * from "./oauth2/Requests.js"
+export * as OAuth2Scopes from "./oauth2/Scopes.js"
 
 // debug: health checks and reports, metrics snapshots
 export {

@@ -27,13 +27,13 @@ import {
   OAuth2Repo,
   OAuth2Unauthorized
 } from "./OAuth2App.js"
+import { dynamicRegistrationEnabled } from "./OAuth2Settings.js"
 import type {
   ListOAuth2AppsQuery,
   OAuth2ClientRegistrationRequest,
   OAuth2ClientUpdateRequest,
   PostOAuth2ProviderAppRequest
 } from "./Requests.js"
-import { dynamicRegistrationEnabled } from "./OAuth2Settings.js"
 import { redirectUriProblem, validateRegistration } from "./Rules.js"
 import { formatScope, parseScope } from "./Scopes.js"
 

@@ -34,12 +34,13 @@ import {
   TokenEndpointAuthMethods
 } from "./OAuth2App.js"
 import { issuerOf, sameHash } from "./OAuth2Apps.js"
-import type {
-  OAuth2AuthorizeQuery,
-  OAuth2ConsentRequest,
-  OAuth2RevokeRequest,
-  OAuth2SignInRequest,
-  OAuth2TokenRequest
+import {
+  CONSENT_GRANT_PREFIX,
+  type OAuth2AuthorizeQuery,
+  type OAuth2ConsentRequest,
+  type OAuth2RevokeRequest,
+  type OAuth2SignInRequest,
+  type OAuth2TokenRequest
 } from "./Requests.js"
 import { isValidVerifier, redirectUriMatches, s256 } from "./Rules.js"
 import {
@@ -305,7 +306,9 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         }
         // What the user left checked on the consent page (a post that shows no choice: all of it),
         // of which what the user holds.
-        const ticked = form.scope === undefined ? [] : typeof form.scope === "string" ? [form.scope] : form.scope
+        const ticked = Object.keys(form).filter((k) => k.startsWith(CONSENT_GRANT_PREFIX)).map((k) =>
+          k.slice(CONSENT_GRANT_PREFIX.length)
+        )
         const chosen = form.scope_choice === undefined ? valid.scope : chosenScope(valid.scope, ticked)
         const granted = heldScope(yield* currentSubject, chosen)
         if (granted.length === 0) {

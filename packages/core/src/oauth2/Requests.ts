@@ -41,17 +41,20 @@ export const OAuth2AuthorizeQuery = Schema.Struct({
   code_challenge_method: Schema.optional(Text)
 })
 
+/** The field of the consent form that says one scope was left checked: `grant:<scope name>`. */
+export const CONSENT_GRANT_PREFIX = "grant:"
+
 /**
  * The consent form: its CSRF token, the user's choice (`allow`, the default, or `deny`) and the
- * scopes left checked (`scope`, one field per scope); `scope_choice` says the form offered the
- * choice (without it, the whole requested scope is granted).
+ * scopes left checked (one field each, `grant:<scope>`: a form field given twice keeps its last
+ * value); `scope_choice` says the form offered the choice (without it, the whole requested scope
+ * is granted).
  */
 export const OAuth2ConsentRequest = Schema.Struct({
   csrf_token: Schema.optional(Text),
   decision: Schema.optional(Text),
-  scope: Schema.optional(Schema.Union(Text, Schema.Array(Text))),
   scope_choice: Schema.optional(Text)
-}).pipe(
+}, Schema.Record({ key: Schema.String, value: Text })).pipe(
   formEncoding
 )
 

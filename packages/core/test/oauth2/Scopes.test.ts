@@ -3,8 +3,6 @@
  * scope, the user's choice, what the user holds, and refresh (keep or narrow, never widen).
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Subject } from "../../src/Rbac.js"
-import { can } from "../../src/Rbac.js"
 import {
   chosenScope,
   describeScope,
@@ -16,6 +14,8 @@ import {
   refreshScope,
   scopeCovered
 } from "../../src/oauth2/Scopes.js"
+import type { Subject } from "../../src/Rbac.js"
+import { can } from "../../src/Rbac.js"
 
 const ORG = "00000000-0000-4000-8000-0000000000aa"
 const member: Subject = { userId: "u-member", siteRoles: [], orgRoles: new Map([[ORG, []]]) }
@@ -88,7 +88,10 @@ describe("OAuth2 scopes", () => {
       "api_key:*",
       "template:create"
     ])
-    expect(heldScope(owner, ["audit_log:read", "organization:delete"])).toEqual(["audit_log:read", "organization:delete"])
+    expect(heldScope(owner, ["audit_log:read", "organization:delete"])).toEqual([
+      "audit_log:read",
+      "organization:delete"
+    ])
     expect(heldScope(member, ["audit_log:read", "organization:delete"])).toEqual([])
   })
 

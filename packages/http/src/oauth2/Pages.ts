@@ -3,7 +3,7 @@
  * Every value shown is escaped by `escape-html`; the pages carry no script and are sent with a
  * Content-Security-Policy that forbids framing (with `X-Frame-Options: DENY` for older browsers).
  */
-import type { AuthorizePage } from "@workbay/core"
+import { type AuthorizePage, CONSENT_GRANT_PREFIX } from "@workbay/core"
 import escapeHtml from "escape-html"
 
 /**
@@ -57,7 +57,7 @@ export const signInPage = (query: string, message?: string) =>
  * name. One the user does not hold cannot be granted: shown unchecked and disabled, saying why.
  */
 const scopeItem = (scope: Extract<AuthorizePage, { kind: "consent" }>["scopes"][number]) =>
-  `<label class="scope"><input type="checkbox" name="scope" value="${escapeHtml(scope.name)}"${
+  `<label class="scope"><input type="checkbox" name="${escapeHtml(CONSENT_GRANT_PREFIX + scope.name)}" value="on"${
     scope.held ? " checked" : " disabled"
   }> ${escapeHtml(scope.description)} <code>${escapeHtml(scope.name)}</code>${
     scope.held ? "" : ` <em>(you do not have this permission)</em>`

@@ -160,9 +160,10 @@ export const make = Effect.gen(function*() {
       run(sql`INSERT INTO oauth2_provider_app_codes (id, app_id, user_id, hashed_code, redirect_uri, code_challenge,
           code_challenge_method, scope, created_at, expires_at, used_at)
         VALUES (${c.id}, ${c.app_id}, ${c.user_id}, ${c.hashed_code}, ${c.redirect_uri}, ${c.code_challenge},
-          ${c.code_challenge_method}, ${c.scope}, ${bind(c.created_at)}, ${bind(c.expires_at)}, ${bind(c.used_at)})`).pipe(
-        Effect.asVoid
-      ),
+          ${c.code_challenge_method}, ${c.scope}, ${bind(c.created_at)}, ${bind(c.expires_at)}, ${bind(c.used_at)})`)
+        .pipe(
+          Effect.asVoid
+        ),
     redeemCode: (hashed, at) =>
       run(sql<Row>`UPDATE oauth2_provider_app_codes SET used_at = ${bind(at)}
         WHERE hashed_code = ${hashed} AND used_at IS NULL RETURNING *`).pipe(Effect.map((rs) => first(rs, rowToCode))),
