@@ -46,6 +46,7 @@ import { NotificationQueue } from "./notifications/NotificationQueue.js"
 import { Notifications } from "./notifications/Notifications.js"
 import { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
 import { OAuth2Provider } from "./oauth2/OAuth2Provider.js"
+import { OAuth2Settings } from "./oauth2/OAuth2Settings.js"
 import { Organizations } from "./organizations/Organizations.js"
 import { ProxyHealth } from "./proxies/ProxyHealth.js"
 import { WorkspaceProxies } from "./proxies/WorkspaceProxies.js"
@@ -207,7 +208,7 @@ const signIn = Layer.mergeAll(GithubSignIn.DefaultWithoutDependencies, OidcSignI
 )
 
 /** The OAuth2 authorization server, over the services it signs users in with (docs/oauth2.md). */
-const oauth2 = Layer.mergeAll(OAuth2Apps.Default, OAuth2Provider.Default)
+const oauth2 = Layer.mergeAll(OAuth2Apps.Default, OAuth2Provider.Default, OAuth2Settings.Default)
 
 /** External auth for workspaces and the application routes: on the ports alone (docs/external-auth.md). */
 const externalAuth = Layer.mergeAll(ExternalAuth.Default, Applications.Default)

@@ -728,6 +728,7 @@ export {
   OAuth2ProviderApp,
   OAuth2ProviderAppSecret,
   OAuth2ProviderAppSecretFull,
+  OAuth2ProviderSettings,
   OAuth2Repo,
   type OAuth2TokenRecord,
   OAuth2TokenResponse,
@@ -737,7 +738,9 @@ export {
 } from "./oauth2/OAuth2App.js"
 export { OAuth2Apps } from "./oauth2/OAuth2Apps.js"
 export { type AuthorizePage, OAuth2Provider } from "./oauth2/OAuth2Provider.js"
+export { OAuth2Settings } from "./oauth2/OAuth2Settings.js"
 export * from "./oauth2/Requests.js"
+export * as OAuth2Scopes from "./oauth2/Scopes.js"
 
 // debug: health checks and reports, metrics snapshots
 export {

@@ -1815,6 +1815,30 @@ describe("access table", () => {
       }
     },
     {
+      kind: "deployment_config",
+      action: "read",
+      route: "GET /oauth2-provider/settings",
+      expected: [200, 403, 200, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        method: "GET",
+        path: "/oauth2-provider/settings",
+        check: { action: "read", object: { resource_type: "deployment_config" } }
+      })
+    },
+    {
+      kind: "deployment_config",
+      action: "update",
+      route: "PUT /oauth2-provider/settings",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => ({
+        // Registration stays open: the other rows and files register clients.
+        method: "PUT",
+        path: "/oauth2-provider/settings",
+        body: { dynamic_client_registration_enabled: true },
+        check: { action: "update", object: { resource_type: "deployment_config" } }
+      })
+    },
+    {
       kind: "oauth2_app_code_token",
       action: "delete",
       route: "DELETE /oauth2/tokens?client_id=",

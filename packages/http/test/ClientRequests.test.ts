@@ -832,6 +832,17 @@ describe("requests of the dashboard client", () => {
       expect(root.status).toBe(204)
       expect((await owner.delete(`/oauth2-provider/apps/${id}`)).status).toBe(204)
     })
+
+    it("the settings tab: getOAuth2ProviderSettings and putOAuth2ProviderSettings", async () => {
+      const read = await owner.get("/oauth2-provider/settings")
+      expect(read.status).toBe(200)
+      expect(typeof read.body.dynamic_client_registration_enabled).toBe("boolean")
+      const put = await owner.put("/oauth2-provider/settings", {
+        dynamic_client_registration_enabled: read.body.dynamic_client_registration_enabled
+      })
+      expect(put.status).toBe(200)
+      expect(put.body).toEqual(read.body)
+    })
   })
 
   describe("workspace proxies", () => {

@@ -2475,6 +2475,20 @@ const rows: ReadonlyArray<Row> = [
       return w.owner.delete(`/oauth2-provider/apps/${app.body.id}/secrets/${secret.body.id}`)
     }
   ),
+  row(
+    "oauth2Apps.getSettings",
+    "GET /api/v2/oauth2-provider/settings",
+    200,
+    "OAuth2ProviderSettings",
+    (w) => w.owner.get("/oauth2-provider/settings")
+  ),
+  row(
+    "oauth2Apps.updateSettings",
+    "PUT /api/v2/oauth2-provider/settings",
+    200,
+    "OAuth2ProviderSettings",
+    (w) => w.owner.put("/oauth2-provider/settings", { dynamic_client_registration_enabled: true })
+  ),
   row("oauth2.authorizePage", "GET /api/v2/oauth2/authorize", 200, "binary text/html; charset=utf-8", async (w) => {
     const reg = await register(w.srv.url, { redirect_uris: [REDIRECT] })
     const query = `client_id=${reg.client_id}&response_type=code&state=s`

@@ -1253,6 +1253,15 @@ export const migration0045 = (): ReadonlyArray<string> => [
 ]
 
 /**
+ * Migration 0047: the scope granted to each authorization code and refresh token (space-separated,
+ * docs/oauth2.md "Scopes"); what was issued before carried `all`.
+ */
+export const migration0047 = (): ReadonlyArray<string> => [
+  `ALTER TABLE oauth2_provider_app_codes ADD COLUMN scope TEXT NOT NULL DEFAULT 'all'`,
+  `ALTER TABLE oauth2_provider_app_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'all'`
+]
+
+/**
  * Migration 0048: IdP sync (docs/sign-in.md). `idp_sync_settings` holds one JSON row per scope
  * (`organization`, `group:<organization id>`, `role:<organization id>`); `oidc_claim_fields` and
  * `oidc_claim_values` what each user's last OpenID Connect sign-in showed (names, and string

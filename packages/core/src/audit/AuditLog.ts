@@ -70,6 +70,7 @@ export const auditResourceTypes: ReadonlyArray<string> = [
   "organization",
   "oauth2_provider_app",
   "oauth2_provider_app_secret",
+  "oauth2_provider_settings",
   "custom_role",
   "organization_member",
   "notification_template",

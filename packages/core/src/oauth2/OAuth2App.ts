@@ -68,6 +68,8 @@ export interface OAuth2CodeRecord {
   readonly redirect_uri: string
   readonly code_challenge: string
   readonly code_challenge_method: string
+  /** The granted scope, space-separated (migration 0047; `all` for codes issued before). */
+  readonly scope: string
   readonly created_at: Date
   readonly expires_at: Date
   /** Set when redeemed: a second redemption revokes what the first issued. */
@@ -88,6 +90,8 @@ export interface OAuth2TokenRecord {
    */
   readonly app_secret_id: string | null
   readonly hashed_refresh_token: string
+  /** The scope of this pair, space-separated: its access key's scopes (migration 0047; `all` before). */
+  readonly scope: string
   readonly created_at: Date
   readonly expires_at: Date
   /** Set when exchanged for a new pair (rotation). */
@@ -198,6 +202,14 @@ export class OAuth2TokenResponse extends Schema.Class<OAuth2TokenResponse>("OAut
   expiry: Schema.Date,
   refresh_token: Schema.String,
   scope: omitEmpty(Schema.String)
+}) {}
+
+/**
+ * codersdk `OAuth2ProviderSettings` (`GET/PUT /oauth2-provider/settings`): whether clients may
+ * register themselves (RFC 7591). Optional in a `PUT` (omitted: unchanged); always in the answer.
+ */
+export class OAuth2ProviderSettings extends Schema.Class<OAuth2ProviderSettings>("OAuth2ProviderSettings")({
+  dynamic_client_registration_enabled: Schema.optional(Schema.Boolean)
 }) {}
 
 const errorFields = {

@@ -7,7 +7,8 @@ import { Clock, Effect, Option } from "effect"
 import { timingSafeEqual } from "node:crypto"
 import { authorize, authorizeRead } from "../Actor.js"
 import { auditAdditional, auditResource } from "../Audit.js"
-import { BadRequest, NotFound, Validation } from "../Errors.js"
+import { LicenseRepo } from "../enterprise/License.js"
+import { BadRequest, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { hashSecret, randomString } from "../Platform.js"
 import { Transactions } from "../Repositories.js"
@@ -26,6 +27,7 @@ import {
   OAuth2Repo,
   OAuth2Unauthorized
 } from "./OAuth2App.js"
+import { dynamicRegistrationEnabled } from "./OAuth2Settings.js"
 import type {
   ListOAuth2AppsQuery,
   OAuth2ClientRegistrationRequest,
@@ -33,6 +35,7 @@ import type {
   PostOAuth2ProviderAppRequest
 } from "./Requests.js"
 import { redirectUriProblem, validateRegistration } from "./Rules.js"
+import { formatScope, parseScope } from "./Scopes.js"
 
 /** The access URL without a trailing slash: the issuer and the base of every endpoint. */
 export const issuerOf = (accessUrl: string) => accessUrl.replace(/\/+$/, "")
@@ -87,6 +90,7 @@ const invalidToken = (description: string) =>
 export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAuth2Apps", {
   effect: Effect.gen(function*() {
     const repo = yield* OAuth2Repo
+    const siteConfigs = yield* LicenseRepo
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const settings = yield* Settings
@@ -303,12 +307,19 @@ export class OAuth2Apps extends Effect.Service<OAuth2Apps>()("@workbay/core/OAut
       jwks: req.jwks ?? undefined,
       software_id: req.software_id,
       software_version: req.software_version,
-      scope: req.scope,
+      scope: req.scope === undefined ? undefined : formatScope(parseScope(req.scope)),
       contacts: req.contacts
     })
 
     const register = (req: typeof OAuth2ClientRegistrationRequest.Type) =>
       Effect.gen(function*() {
+        // An owner may close self-registration (GET/PUT /oauth2-provider/settings); registered clients go on.
+        if (!(yield* Effect.provideService(dynamicRegistrationEnabled, LicenseRepo, siteConfigs))) {
+          return yield* new Forbidden({
+            message: "Dynamic client registration is disabled.",
+            detail: "An owner turns it on with PUT /api/v2/oauth2-provider/settings; an owner can also create the app."
+          })
+        }
         const valid = yield* validRegistration(req)
         const at = yield* now
         const token = `wbra_${randomString(40)}`

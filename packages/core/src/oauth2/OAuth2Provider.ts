@@ -6,12 +6,13 @@
  * key; codes and refresh tokens are stored as SHA-256 hashes.
  */
 import { Clock, Duration, Effect, Option } from "effect"
-import { type Actor, authorize, CurrentActor, refuseOAuth2AppCredential } from "../Actor.js"
+import { type Actor, authorize, CurrentActor, currentSubject, refuseOAuth2AppCredential } from "../Actor.js"
 import { auditResource, auditUser } from "../Audit.js"
 import { accessHostOf, crossSiteRefusal, type RequestOrigin } from "../CrossSite.js"
 import { BadRequest, Forbidden, NotFound, type TooManyRequests, type Unauthorized } from "../Errors.js"
 import { IdGenerator, isUuid } from "../Ids.js"
 import { hashSecret, randomString } from "../Platform.js"
+import { tokenWithin } from "../Rbac.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -33,22 +34,31 @@ import {
   TokenEndpointAuthMethods
 } from "./OAuth2App.js"
 import { issuerOf, sameHash } from "./OAuth2Apps.js"
-import type {
-  OAuth2AuthorizeQuery,
-  OAuth2ConsentRequest,
-  OAuth2RevokeRequest,
-  OAuth2SignInRequest,
-  OAuth2TokenRequest
+import {
+  CONSENT_GRANT_PREFIX,
+  type OAuth2AuthorizeQuery,
+  type OAuth2ConsentRequest,
+  type OAuth2RevokeRequest,
+  type OAuth2SignInRequest,
+  type OAuth2TokenRequest
 } from "./Requests.js"
 import { isValidVerifier, redirectUriMatches, s256 } from "./Rules.js"
+import {
+  chosenScope,
+  describeScope,
+  formatScope,
+  heldScope,
+  negotiateScope,
+  OAUTH2_SCOPES,
+  parseScope,
+  refreshScope,
+  scopeHeld
+} from "./Scopes.js"
 
 /** How long a code may wait for its exchange (RFC 6749 4.1.2 recommends at most 10 minutes). */
 export const CODE_LIFETIME_MS = 10 * 60_000
 /** How long a refresh token lives. */
 export const REFRESH_TOKEN_LIFETIME_MS = 30 * 24 * 3_600_000
-/** The scope every token carries: the user's full rights (scopes of the request are not narrowed). */
-export const TOKEN_SCOPE = "all"
-
 const KEY_ID_LENGTH = 10
 const KEY_SECRET_LENGTH = 22
 
@@ -64,6 +74,11 @@ export type AuthorizePage =
     readonly redirectUri: string
     readonly csrfToken: string
     readonly username: string
+    /**
+     * The scope the request may be granted, in words; `held`: whether the user's roles grant
+     * anything it names (what they do not hold is not granted).
+     */
+    readonly scopes: ReadonlyArray<{ readonly name: string; readonly description: string; readonly held: boolean }>
   }
 
 /** Where a browser request came from (Origin, Sec-Fetch-Site, Host): checked on every form post. */
@@ -77,6 +92,8 @@ interface ValidAuthorization {
   readonly redirectUri: string
   readonly state: string
   readonly codeChallenge: string
+  /** The negotiated scope: what the request may be granted before the user's choice. */
+  readonly scope: ReadonlyArray<string>
 }
 
 /** The CSRF token of the consent form: bound to the session key, not guessable without it. */
@@ -176,7 +193,12 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
             back("invalid_request", "PKCE (code_challenge with S256) is required for public clients.")
           )
         }
-        return { app, redirectUri, state: req.state, codeChallenge: challenge }
+        // RFC 6749 4.1.2.1: a scope refused is sent back to the client once its redirect URI is known good.
+        const negotiated = negotiateScope(req.scope, app.metadata.scope)
+        if ("refused" in negotiated) {
+          return yield* Effect.fail(back(negotiated.refused.error, negotiated.refused.description))
+        }
+        return { app, redirectUri, state: req.state, codeChallenge: challenge, scope: negotiated.ok }
       })
 
     /** The caller behind a session token, if it is a valid one. */
@@ -191,13 +213,19 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
         const valid = yield* validate(req)
         const actor = yield* sessionOf(sessionToken)
         if (Option.isNone(actor)) return { kind: "signIn" } satisfies AuthorizePage
+        const subject = yield* Effect.provideService(currentSubject, CurrentActor, actor.value)
         return {
           kind: "consent",
           appName: valid.app.name,
           appIcon: valid.app.icon,
           redirectUri: valid.redirectUri,
           csrfToken: csrfTokenOf(actor.value.apiKey),
-          username: actor.value.user.username
+          username: actor.value.user.username,
+          scopes: valid.scope.map((name) => ({
+            name,
+            description: describeScope(name),
+            held: scopeHeld(subject, name)
+          }))
         } satisfies AuthorizePage
       }).pipe(Effect.merge, span("OAuth2Provider.authorizePage"))
 
@@ -276,6 +304,37 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
             iss: issuer
           })
         }
+        // What the user left checked on the consent page (a post that shows no choice: all of it),
+        // of which what the user holds.
+        const ticked = Object.keys(form).filter((k) => k.startsWith(CONSENT_GRANT_PREFIX)).map((k) =>
+          k.slice(CONSENT_GRANT_PREFIX.length)
+        )
+        const chosen = form.scope_choice === undefined ? valid.scope : chosenScope(valid.scope, ticked)
+        const granted = heldScope(yield* currentSubject, chosen)
+        if (granted.length === 0) {
+          return withParams(valid.redirectUri, {
+            error: "access_denied",
+            error_description: chosen.length === 0
+              ? "The user granted no scope."
+              : "The user holds none of the permissions the requested scope names.",
+            state: valid.state,
+            iss: issuer
+          })
+        }
+        // No widening through a grant: a limited key may only grant within its own limits (as it
+        // may only mint keys within them, docs/authorization.md).
+        if (
+          !tokenWithin({ scopes: granted, allowList: [] }, {
+            scopes: actor.apiKey.scopes,
+            allowList: actor.apiKey.allow_list
+          })
+        ) {
+          return yield* new Forbidden({
+            message: "Forbidden.",
+            detail:
+              "The API token's scopes or allow-list do not cover this action: a token can only grant an app scopes within its own scopes and allow-list."
+          })
+        }
         const at = yield* now
         const code = `wbc_${randomString(40)}`
         const record: OAuth2CodeRecord = {
@@ -286,6 +345,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           redirect_uri: req.redirect_uri ?? "",
           code_challenge: valid.codeChallenge,
           code_challenge_method: valid.codeChallenge === "" ? "" : "S256",
+          scope: formatScope(granted),
           created_at: at,
           expires_at: new Date(at.getTime() + CODE_LIFETIME_MS),
           used_at: null
@@ -298,6 +358,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
             app_id: valid.app.id,
             user_id: actor.user.id,
             redirect_uri: valid.redirectUri,
+            scope: record.scope,
             hashed_secret: record.hashed_code
           }
         )
@@ -365,7 +426,13 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
      * A new access token (an API key) and refresh token of `family`, bound to the client secret
      * `secretId` the client authenticated with (deleting the secret deletes them).
      */
-    const issueTokens = (app: OAuth2AppRecord, secretId: string | null, userId: string, familyId: string) =>
+    const issueTokens = (
+      app: OAuth2AppRecord,
+      secretId: string | null,
+      userId: string,
+      familyId: string,
+      scope: ReadonlyArray<string>
+    ) =>
       Effect.gen(function*() {
         const at = yield* now
         const lifetimeMs = accessLifetimeMs()
@@ -377,7 +444,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           user_id: userId,
           login_type: "oauth2_provider_app",
           token_name: "",
-          scopes: [TOKEN_SCOPE],
+          scopes: [...scope],
           allow_list: [new AllowListEntry({ type: "*", id: "*" })],
           lifetime_seconds: Math.floor(lifetimeMs / 1000),
           created_at: at,
@@ -394,6 +461,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           api_key_id: keyId,
           app_secret_id: secretId,
           hashed_refresh_token: hashSecret(refresh),
+          scope: formatScope(scope),
           created_at: at,
           expires_at: new Date(at.getTime() + REFRESH_TOKEN_LIFETIME_MS),
           used_at: null
@@ -409,6 +477,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
             app_id: app.id,
             user_id: userId,
             expires_at: key.expires_at,
+            scope: token.scope,
             access_token: key.hashed_secret,
             refresh_token: token.hashed_refresh_token
           }
@@ -419,7 +488,7 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           expires_in: Math.floor(lifetimeMs / 1000),
           expiry: key.expires_at,
           refresh_token: refresh,
-          scope: TOKEN_SCOPE
+          scope: token.scope
         }, true)
       })
 
@@ -467,7 +536,10 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           return yield* invalidGrant("A code_verifier was sent for an authorization request without code_challenge.")
         }
         return yield* tx.atomic(
-          Effect.zipRight(activeUser(code.user_id), issueTokens(app, secretId, code.user_id, code.id))
+          Effect.zipRight(
+            activeUser(code.user_id),
+            issueTokens(app, secretId, code.user_id, code.id, parseScope(code.scope))
+          )
         )
       })
 
@@ -489,13 +561,16 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
           return yield* invalidGrant("The refresh token was already used; every token of this grant is revoked.")
         }
         if (token.expires_at.getTime() <= at.getTime()) return yield* invalidGrant("The refresh token has expired.")
+        // RFC 6749 6: the same scope, or a narrower one; never wider (checked before the token is used up).
+        const scope = refreshScope(parseScope(token.scope), req.scope)
+        if ("refused" in scope) return yield* oauthError(scope.refused.error, scope.refused.description)
         return yield* tx.atomic(Effect.gen(function*() {
           yield* activeUser(token.user_id)
           if (!(yield* repo.rotateToken(token.id, at))) {
             yield* repo.revokeFamily(token.family_id)
             return yield* invalidGrant("The refresh token was already used; every token of this grant is revoked.")
           }
-          return yield* issueTokens(app, secretId, token.user_id, token.family_id)
+          return yield* issueTokens(app, secretId, token.user_id, token.family_id, scope.ok)
         }))
       })
 
@@ -565,14 +640,14 @@ export class OAuth2Provider extends Effect.Service<OAuth2Provider>()("@workbay/c
       response_types_supported: [...SupportedResponseTypes],
       grant_types_supported: [...SupportedGrantTypes],
       code_challenge_methods_supported: ["S256"],
-      scopes_supported: [TOKEN_SCOPE],
+      scopes_supported: [...OAUTH2_SCOPES],
       token_endpoint_auth_methods_supported: [...TokenEndpointAuthMethods]
     }, true)
 
     const protectedResource = new OAuth2ProtectedResourceMetadata({
       resource: issuer,
       authorization_servers: [issuer],
-      scopes_supported: [TOKEN_SCOPE],
+      scopes_supported: [...OAUTH2_SCOPES],
       bearer_methods_supported: ["header"]
     }, true)
 

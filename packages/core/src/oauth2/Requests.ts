@@ -41,11 +41,20 @@ export const OAuth2AuthorizeQuery = Schema.Struct({
   code_challenge_method: Schema.optional(Text)
 })
 
-/** The consent form: its CSRF token and the user's choice (`allow`, the default, or `deny`). */
+/** The field of the consent form that says one scope was left checked: `grant:<scope name>`. */
+export const CONSENT_GRANT_PREFIX = "grant:"
+
+/**
+ * The consent form: its CSRF token, the user's choice (`allow`, the default, or `deny`) and the
+ * scopes left checked (one field each, `grant:<scope>`: a form field given twice keeps its last
+ * value); `scope_choice` says the form offered the choice (without it, the whole requested scope
+ * is granted).
+ */
 export const OAuth2ConsentRequest = Schema.Struct({
   csrf_token: Schema.optional(Text),
-  decision: Schema.optional(Text)
-}).pipe(
+  decision: Schema.optional(Text),
+  scope_choice: Schema.optional(Text)
+}, Schema.Record({ key: Schema.String, value: Text })).pipe(
   formEncoding
 )
 

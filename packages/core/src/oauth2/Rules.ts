@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto"
 import { GrantTypes, ResponseTypes, type TokenEndpointAuthMethod, TokenEndpointAuthMethods } from "./OAuth2App.js"
 import type { OAuth2ClientRegistrationRequest } from "./Requests.js"
+import { parseScope, unknownScopes } from "./Scopes.js"
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"])
 
@@ -140,6 +141,19 @@ export const validateRegistration = (
     if (url === undefined || (url.protocol !== "https:" && url.protocol !== "http:")) {
       return {
         problem: { error: "invalid_client_metadata", field, description: `${field} must be an http or https URL.` }
+      }
+    }
+  }
+  // The registered scope is the ceiling of every grant to the client: only names it can be granted.
+  const unknown = unknownScopes(parseScope(req.scope))
+  if (unknown.length > 0) {
+    return {
+      problem: {
+        error: "invalid_client_metadata",
+        field: "scope",
+        description: `${unknown.map(quoted).join(", ")} ${
+          unknown.length === 1 ? "is not a known scope" : "are not known scopes"
+        } (see scopes_supported in /.well-known/oauth-authorization-server).`
       }
     }
   }

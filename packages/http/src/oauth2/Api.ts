@@ -19,6 +19,7 @@ import {
   OAuth2ProviderApp,
   OAuth2ProviderAppSecret,
   OAuth2ProviderAppSecretFull,
+  OAuth2ProviderSettings,
   OAuth2RevokeRequest,
   OAuth2SignInRequest,
   OAuth2TokenRequest,
@@ -112,6 +113,13 @@ export class OAuth2AppsApi extends HttpApiGroup.make("oauth2Apps")
       .setPath(SecretPath)
       .addSuccess(NoContent)
   )
+  .add(HttpApiEndpoint.get("getSettings", "/oauth2-provider/settings").addSuccess(OAuth2ProviderSettings))
+  .add(
+    HttpApiEndpoint.put("updateSettings", "/oauth2-provider/settings")
+      .annotate(Audited, audit("oauth2_provider_settings"))
+      .setPayload(OAuth2ProviderSettings)
+      .addSuccess(OAuth2ProviderSettings)
+  )
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(NotFound)
@@ -155,6 +163,7 @@ export class OAuth2Api extends HttpApiGroup.make("oauth2")
       .setPayload(OAuth2ClientRegistrationRequest)
       .addSuccess(OAuth2ClientRegistrationResponse, { status: 201 })
       .addError(OAuth2Error)
+      .addError(Forbidden)
   )
   .add(
     HttpApiEndpoint.get("getClient", "/oauth2/clients/:client_id")

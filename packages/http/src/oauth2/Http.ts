@@ -1,5 +1,5 @@
 /** Handlers of the OAuth2 groups: decode, one service call, encode (pages rendered by Pages.ts). */
-import { type AuthorizePage, OAuth2Apps, OAuth2Provider } from "@workbay/core"
+import { type AuthorizePage, OAuth2Apps, OAuth2Provider, OAuth2Settings } from "@workbay/core"
 import { Effect } from "effect"
 import { Buffer } from "node:buffer"
 import { WorkbayApi } from "../Api.js"
@@ -76,7 +76,9 @@ export const OAuth2AppsHttp = implement(WorkbayApi, "oauth2Apps", {
   delete: ({ path }) => Effect.flatMap(OAuth2Apps, (s) => s.delete(path.app)),
   listSecrets: ({ path }) => Effect.flatMap(OAuth2Apps, (s) => s.listSecrets(path.app)),
   createSecret: ({ path }) => Effect.flatMap(OAuth2Apps, (s) => s.createSecret(path.app)),
-  deleteSecret: ({ path }) => Effect.flatMap(OAuth2Apps, (s) => s.deleteSecret(path.app, path.secretID))
+  deleteSecret: ({ path }) => Effect.flatMap(OAuth2Apps, (s) => s.deleteSecret(path.app, path.secretID)),
+  getSettings: () => Effect.flatMap(OAuth2Settings, (s) => s.get),
+  updateSettings: ({ payload }) => Effect.flatMap(OAuth2Settings, (s) => s.update(payload))
 })
 
 export const OAuth2Http = implement(WorkbayApi, "oauth2", {

@@ -3,7 +3,7 @@
  * Every value shown is escaped by `escape-html`; the pages carry no script and are sent with a
  * Content-Security-Policy that forbids framing (with `X-Frame-Options: DENY` for older browsers).
  */
-import type { AuthorizePage } from "@workbay/core"
+import { type AuthorizePage, CONSENT_GRANT_PREFIX } from "@workbay/core"
 import escapeHtml from "escape-html"
 
 /**
@@ -33,7 +33,8 @@ const STYLE =
 main{background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:2rem;max-width:28rem;width:100%}
 h1{font-size:1.3rem;margin:0 0 1rem}label{display:block;margin:.8rem 0 .3rem}input{width:100%;padding:.5rem;box-sizing:border-box}
 button{margin-top:1rem;padding:.5rem 1.2rem;font-size:1rem;cursor:pointer}.error{color:#b00020}.target{word-break:break-all;font-family:monospace}
-img.icon{width:48px;height:48px;float:right}`
+img.icon{width:48px;height:48px;float:right}fieldset{border:1px solid #ddd;border-radius:8px;margin:1rem 0}
+label.scope{display:flex;gap:.5rem;align-items:baseline;margin:.4rem 0}label.scope input{width:auto}code{color:#555}`
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
@@ -51,6 +52,17 @@ export const signInPage = (query: string, message?: string) =>
       `<button type="submit">Sign in</button></form>`
   )
 
+/**
+ * One requested scope of the consent page: a checkbox (checked) with the scope in words and its
+ * name. One the user does not hold cannot be granted: shown unchecked and disabled, saying why.
+ */
+const scopeItem = (scope: Extract<AuthorizePage, { kind: "consent" }>["scopes"][number]) =>
+  `<label class="scope"><input type="checkbox" name="${escapeHtml(CONSENT_GRANT_PREFIX + scope.name)}" value="on"${
+    scope.held ? " checked" : " disabled"
+  }> ${escapeHtml(scope.description)} <code>${escapeHtml(scope.name)}</code>${
+    scope.held ? "" : ` <em>(you do not have this permission)</em>`
+  }</label>`
+
 /** The consent page: which app asks, as whom, and where the browser will go. */
 export const consentPage = (p: Extract<AuthorizePage, { kind: "consent" }>, query: string) =>
   page(
@@ -58,12 +70,14 @@ export const consentPage = (p: Extract<AuthorizePage, { kind: "consent" }>, quer
     (p.appIcon !== "" ? `<img class="icon" src="${escapeHtml(p.appIcon)}" alt="">` : "") +
       `<h1>Authorize <span id="app-name">${escapeHtml(p.appName)}</span></h1>` +
       `<p>Signed in as <strong>${escapeHtml(p.username)}</strong>.</p>` +
-      `<p><strong>${escapeHtml(p.appName)}</strong> asks for access to your account, with your permissions.</p>` +
+      `<p><strong>${escapeHtml(p.appName)}</strong> asks for access to your account, within your permissions:</p>` +
       `<p>After you choose, you will be sent to:</p><p class="target" id="redirect-target">${
         escapeHtml(p.redirectUri)
       }</p>` +
       `<form method="post" action="authorize${query === "" ? "" : `?${escapeHtml(query)}`}">` +
       `<input type="hidden" name="csrf_token" value="${escapeHtml(p.csrfToken)}">` +
+      `<input type="hidden" name="scope_choice" value="1">` +
+      `<fieldset id="scopes"><legend>Access requested</legend>${p.scopes.map(scopeItem).join("")}</fieldset>` +
       `<button type="submit" name="decision" value="allow" id="allow">Allow</button> ` +
       `<button type="submit" name="decision" value="deny" id="deny">Deny</button></form>`
   )

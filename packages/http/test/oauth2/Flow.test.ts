@@ -67,9 +67,12 @@ describe("the code flow with a strict client", () => {
     expect(resource).toEqual({
       resource: srv.url,
       authorization_servers: [srv.url],
-      scopes_supported: ["all"],
+      scopes_supported: as.scopes_supported,
       bearer_methods_supported: ["header"]
     })
+    // The scopes a client may ask for: the keys' external catalog (GET /auth/scopes).
+    expect(as.scopes_supported).toContain("all")
+    expect(as.scopes_supported).toContain("workspace:ssh")
   })
 
   it("registers a confidential client, runs the code flow with PKCE, and the token calls the API as the user", async () => {

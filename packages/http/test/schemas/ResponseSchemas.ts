@@ -1478,6 +1478,9 @@ export const definitions: Record<string, JsonSchema> = {
     "client_secret_truncated"
   ]),
   OAuth2ProviderAppSecretFull: object({ id: uuid, client_secret_full: string }, ["id", "client_secret_full"]),
+  OAuth2ProviderSettings: object({ dynamic_client_registration_enabled: boolean }, [
+    "dynamic_client_registration_enabled"
+  ]),
   OAuth2ClientRegistrationResponse: object({
     client_id: string,
     client_secret: omitted(string),

@@ -53,6 +53,7 @@ const rowToCode = columns<OAuth2CodeRecord>("oauth2_provider_app_codes", {
   redirect_uri: text,
   code_challenge: text,
   code_challenge_method: text,
+  scope: text,
   created_at: date,
   expires_at: date,
   used_at: nullableDate
@@ -66,6 +67,7 @@ const rowToToken = columns<OAuth2TokenRecord>("oauth2_provider_app_tokens", {
   api_key_id: text,
   app_secret_id: nullableText,
   hashed_refresh_token: text,
+  scope: text,
   created_at: date,
   expires_at: date,
   used_at: nullableDate
@@ -156,11 +158,12 @@ export const make = Effect.gen(function*() {
 
     insertCode: (c) =>
       run(sql`INSERT INTO oauth2_provider_app_codes (id, app_id, user_id, hashed_code, redirect_uri, code_challenge,
-          code_challenge_method, created_at, expires_at, used_at)
+          code_challenge_method, scope, created_at, expires_at, used_at)
         VALUES (${c.id}, ${c.app_id}, ${c.user_id}, ${c.hashed_code}, ${c.redirect_uri}, ${c.code_challenge},
-          ${c.code_challenge_method}, ${bind(c.created_at)}, ${bind(c.expires_at)}, ${bind(c.used_at)})`).pipe(
-        Effect.asVoid
-      ),
+          ${c.code_challenge_method}, ${c.scope}, ${bind(c.created_at)}, ${bind(c.expires_at)}, ${bind(c.used_at)})`)
+        .pipe(
+          Effect.asVoid
+        ),
     redeemCode: (hashed, at) =>
       run(sql<Row>`UPDATE oauth2_provider_app_codes SET used_at = ${bind(at)}
         WHERE hashed_code = ${hashed} AND used_at IS NULL RETURNING *`).pipe(Effect.map((rs) => first(rs, rowToCode))),
@@ -171,9 +174,9 @@ export const make = Effect.gen(function*() {
 
     insertToken: (t) =>
       run(sql`INSERT INTO oauth2_provider_app_tokens (id, app_id, user_id, family_id, api_key_id, app_secret_id,
-          hashed_refresh_token, created_at, expires_at, used_at)
+          hashed_refresh_token, scope, created_at, expires_at, used_at)
         VALUES (${t.id}, ${t.app_id}, ${t.user_id}, ${t.family_id}, ${t.api_key_id}, ${t.app_secret_id}, ${t.hashed_refresh_token},
-          ${bind(t.created_at)}, ${bind(t.expires_at)}, ${bind(t.used_at)})`).pipe(Effect.asVoid),
+          ${t.scope}, ${bind(t.created_at)}, ${bind(t.expires_at)}, ${bind(t.used_at)})`).pipe(Effect.asVoid),
     findTokenByRefresh: (hashed) =>
       run(sql<Row>`SELECT * FROM oauth2_provider_app_tokens WHERE hashed_refresh_token = ${hashed}`).pipe(
         Effect.map((rs) => first(rs, rowToToken))

@@ -77,6 +77,7 @@ const token = (appId: string, userId: string, family: string, secretId: string |
       api_key_id: key.id,
       app_secret_id: secretId,
       hashed_refresh_token: randomUUID(),
+      scope: "workspace:read template:read",
       created_at: at(0),
       expires_at: at(86400),
       used_at: null
@@ -208,6 +209,7 @@ export const oauth2RepositorySuite = (name: string, makeStorage: StorageFactory,
           redirect_uri: "",
           code_challenge: "",
           code_challenge_method: "",
+          scope: "all",
           created_at: at(0),
           expires_at: at(600),
           used_at: null
@@ -242,6 +244,7 @@ export const oauth2RepositorySuite = (name: string, makeStorage: StorageFactory,
           redirect_uri: "",
           code_challenge: "ch",
           code_challenge_method: "S256",
+          scope: "workspace:ssh workspace:read",
           created_at: at(0),
           expires_at: at(600),
           used_at: null
@@ -266,7 +269,7 @@ export const oauth2RepositorySuite = (name: string, makeStorage: StorageFactory,
         const t1 = yield* token(a.id, userId, family)
         const t2 = yield* token(a.id, userId, family)
         const other = yield* token(a.id, userId, randomUUID())
-        expect(Option.getOrThrow(yield* repo.findTokenByRefresh(t1.hashed_refresh_token)).id).toBe(t1.id)
+        expect(Option.getOrThrow(yield* repo.findTokenByRefresh(t1.hashed_refresh_token))).toEqual(t1)
         expect(Option.getOrThrow(yield* repo.findTokenByApiKey(t2.api_key_id)).id).toBe(t2.id)
         expect(yield* repo.rotateToken(t1.id, at(3))).toBe(true)
         expect(yield* repo.rotateToken(t1.id, at(4))).toBe(false)
