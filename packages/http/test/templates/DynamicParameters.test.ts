@@ -85,6 +85,14 @@ describe("dynamic parameters", () => {
       diagnostics: []
     })
     expect(r.body.parameters[2].value.value).toBe("Hello admin")
+    // The parameters as written keep the template's form_type.
+    const written = await owner.get(`/templateversions/${versionId}/rich-parameters`)
+    expect(written.body.map((p: any) => [p.name, p.form_type])).toEqual([
+      ["region", "radio"],
+      ["size", "dropdown"],
+      ["gpu", "radio"],
+      ["greeting", "input"]
+    ])
   })
 
   it("shows a parameter to owners in the group its expression names, with the owner_id's groups", async () => {
