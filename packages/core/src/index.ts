@@ -224,8 +224,17 @@ export {
 // templates: uploaded files, archives, the provisioner port, the built-in `workbay` provisioner, the job queue
 export { ArchiveError, type ArchiveFiles, type ArchiveLimits, readArchive } from "./templates/Archive.js"
 export { BUILD_TIME_STATS_BUILDS, BuildDurations } from "./templates/BuildTimeStats.js"
+export * from "./templates/DynamicParameters.js"
 export * from "./templates/Events.js"
 export { TemplateExample } from "./templates/Examples.js"
+export {
+  compileExpression,
+  evaluateExpression,
+  MAX_COMPREHENSION_NESTING,
+  MAX_EXPRESSION_LENGTH,
+  MAX_EXPRESSION_NODES,
+  MAX_LIST_VALUES
+} from "./templates/Expressions.js"
 export {
   checkDaemonName,
   type DaemonChannel,
@@ -247,6 +256,7 @@ export {
   type BuildResult,
   type BuildWorkspace,
   type DisplayApps,
+  type DynamicExpressions,
   type ExternalAuthProvider,
   type ImportInput,
   type ImportResult,

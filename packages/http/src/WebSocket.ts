@@ -35,6 +35,7 @@ import { relayUpgrade } from "./Relay.js"
 export const CloseCode = {
   normal: 1000,
   goingAway: 1001,
+  unsupportedData: 1003,
   tooBig: 1009,
   internalError: 1011
 } as const

@@ -934,6 +934,18 @@ describe("access table", () => {
         check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
       })
     },
+    {
+      kind: "template",
+      action: "read",
+      route: "POST /templateversions/{templateversion}/dynamic-parameters/evaluate",
+      expected: [200, 404, 200, 200, 404, 200, 404, 200, 404, 200],
+      attempt: async () => ({
+        method: "POST",
+        path: `/templateversions/${version}/dynamic-parameters/evaluate`,
+        body: { id: 1, inputs: {} },
+        check: { action: "read", object: { resource_type: "template", organization_id: org.id } }
+      })
+    },
     ...(["parameters", "schema"] as const).map((route): Row => ({
       kind: "template",
       action: "read",

@@ -1281,6 +1281,16 @@ describe("template versions, as the create-template page and the template editor
     expect(matched.status, JSON.stringify(matched.body)).toBe(200)
     expect(matched.body).toMatchObject({ count: 2, available: 2 })
     await runJobs(srv)
+    // getTemplateVersionDynamicParameters(versionId, {id, inputs}): the create-workspace form's
+    // evaluation, with the owner_id the form is for; templateVersionDynamicParameters opens the
+    // WebSocket with `?user_id=`.
+    const evaluated = await owner.post(`/templateversions/${created.body.id}/dynamic-parameters/evaluate`, {
+      id: 0,
+      inputs: { cpus: "4" },
+      owner_id: ownerId
+    })
+    expect(evaluated.status, JSON.stringify(evaluated.body)).toBe(200)
+    expect(evaluated.body.id).toBe(0)
     // Older clients still ask the removed parameters and schema routes: an empty list.
     expect((await owner.get(`/templateversions/${created.body.id}/parameters`)).body).toEqual([])
     expect((await owner.get(`/templateversions/${created.body.id}/schema`)).body).toEqual([])

@@ -1446,6 +1446,32 @@ const rows: ReadonlyArray<Row> = [
     async (w) => w.owner.get(`/templateversions/${(await versions(w)).v1.id}/rich-parameters`)
   ),
   row(
+    "templateVersions.dynamicParameters",
+    "GET /api/v2/templateversions/:templateversion/dynamic-parameters",
+    101,
+    "DynamicParametersResponse",
+    async (w) => {
+      const ws = await connect(
+        `${w.srv.wsUrl}/api/v2/templateversions/${(await versions(w)).v1.id}/dynamic-parameters`,
+        { [SESSION_HEADER]: w.owner.token! }
+      )
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.close()
+      return { status: 101, body: JSON.parse(ws.messages[0]!), headers: new Headers() }
+    }
+  ),
+  row(
+    "templateVersions.evaluateDynamicParameters",
+    "POST /api/v2/templateversions/:templateversion/dynamic-parameters/evaluate",
+    200,
+    "DynamicParametersResponse",
+    async (w) =>
+      w.owner.post(`/templateversions/${(await versions(w)).v1.id}/dynamic-parameters/evaluate`, {
+        id: 1,
+        inputs: { cpus: "4" }
+      })
+  ),
+  row(
     "templateVersions.variables",
     "GET /api/v2/templateversions/:templateversion/variables",
     200,

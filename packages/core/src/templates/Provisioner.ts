@@ -71,6 +71,25 @@ export interface RichParameter {
   readonly validation_monotonic: "" | "increasing" | "decreasing"
   /** True when the parameter has no default. */
   readonly required: boolean
+  /** The form control the template names; absent: chosen from the type and the options. */
+  readonly form_type?: string | undefined
+  /**
+   * Expressions (CEL) that make the parameter depend on parameters above it and on the workspace
+   * owner (docs/templates.md#dynamic-parameters); absent for a static parameter.
+   */
+  readonly dynamic?: DynamicExpressions | undefined
+}
+
+/** A dynamic parameter's expressions, each optional, by the property it computes. */
+export interface DynamicExpressions {
+  readonly options?: string | undefined
+  readonly default?: string | undefined
+  readonly visible?: string | undefined
+  readonly form_type?: string | undefined
+  readonly min?: string | undefined
+  readonly max?: string | undefined
+  readonly regex?: string | undefined
+  readonly error?: string | undefined
 }
 
 export interface ResourceMetadata {

@@ -7,8 +7,18 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { isUuid } from "../Ids.js"
-import { BooleanParam, IntParam, NonNegativeIntParam, optional, optionalParam, uuid, wireName } from "../Requests.js"
+import {
+  BooleanParam,
+  IntParam,
+  NonNegativeIntParam,
+  optional,
+  optionalOr,
+  optionalParam,
+  uuid,
+  wireName
+} from "../Requests.js"
 import { usernamePattern } from "../users/User.js"
+import { MAX_INPUT_LENGTH } from "./DynamicParameters.js"
 import { TAR_MIME_TYPE, WINDOWS_ZIP_MIME_TYPE, ZIP_MIME_TYPE } from "./File.js"
 import { provisionerDaemonStatuses } from "./ProvisionerDaemon.js"
 import { provisionerJobStatuses } from "./ProvisionerJob.js"
@@ -297,3 +307,27 @@ export const UploadFileRequest = Schema.Union(
   HttpApiSchema.Uint8Array({ contentType: ZIP_MIME_TYPE }),
   HttpApiSchema.Uint8Array({ contentType: WINDOWS_ZIP_MIME_TYPE })
 )
+
+/** A form's values by parameter name: at most 1,024 of them, each of at most 4,096 characters. */
+const ParameterInputs = Schema.Record({
+  key: Schema.String,
+  value: Schema.String.pipe(
+    Schema.maxLength(MAX_INPUT_LENGTH, { message: () => `A value must be at most ${MAX_INPUT_LENGTH} characters.` })
+  )
+}).pipe(Schema.filter((r) => Object.keys(r).length <= 1_024 || "At most 1024 inputs."))
+
+/**
+ * POST /templateversions/{templateversion}/dynamic-parameters/evaluate, and each message of the
+ * dynamic-parameters WebSocket: the form's values, with an `id` the answer echoes so a client
+ * drops answers to requests it has since replaced.
+ */
+export class DynamicParametersRequest extends Schema.Class<DynamicParametersRequest>("DynamicParametersRequest")({
+  id: optionalOr(Schema.Int.annotations({ message: () => "Must be an integer." }), () => 0),
+  inputs: optionalOr(ParameterInputs, () => ({})),
+  owner_id: optional(uuid("owner_id"))
+}, wireName("DynamicParametersRequest")) {}
+
+/** GET /templateversions/{templateversion}/dynamic-parameters: whose form (default: the caller). */
+export const DynamicParametersQuery = Schema.Struct({
+  user_id: optionalParam(Schema.Union(Schema.Literal("me"), uuid("user_id")))
+})

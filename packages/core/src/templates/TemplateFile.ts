@@ -6,6 +6,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import * as YAML from "yaml"
 import { compilePattern } from "../Pattern.js"
+import { compileExpression } from "./Expressions.js"
 
 // Base schemas with plain messages, so a type mistake reads "must be a string".
 const str = Schema.String.annotations({ message: () => "must be a string" })
@@ -50,6 +51,19 @@ const Variable = map({
   sensitive: opt(bool)
 })
 
+/** The form controls a parameter may name (the described system's `form_type`). */
+const formTypes = [
+  "radio",
+  "slider",
+  "input",
+  "dropdown",
+  "checkbox",
+  "switch",
+  "multi-select",
+  "tag-select",
+  "textarea"
+] as const
+
 const Parameter = map({
   name,
   display_name: opt(str),
@@ -67,6 +81,18 @@ const Parameter = map({
     min: opt(num),
     max: opt(num),
     monotonic: opt(oneOf("increasing", "decreasing"))
+  })),
+  form_type: opt(oneOf(...formTypes)),
+  /** Expressions (CEL) computing properties from parameters above and the owner (docs/templates.md#dynamic-parameters). */
+  dynamic: opt(map({
+    options: opt(str),
+    default: opt(str),
+    visible: opt(str),
+    form_type: opt(str),
+    min: opt(str),
+    max: opt(str),
+    regex: opt(str),
+    error: opt(str)
   }))
 })
 
@@ -353,6 +379,19 @@ export const fitsType = (type: string, value: unknown): boolean => {
   }
 }
 
+/** The parameters an expression names (`param.NAME`, `param["NAME"]`), string literals aside. */
+const referencedParameters = (text: string): ReadonlyArray<string> => {
+  const code = text.replace(
+    /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g,
+    (lit, offset: number) => text.slice(Math.max(0, offset - 6), offset).endsWith("param[") ? lit : "\"\""
+  )
+  const names: Array<string> = []
+  for (const m of code.matchAll(/\bparam\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*(?:"([^"]*)"|'([^']*)')\s*\])/g)) {
+    names.push(m[1] ?? m[2] ?? m[3]!)
+  }
+  return names
+}
+
 /** Rules the schema cannot say: unique names, defaults of the right type, references that exist. */
 const checkRules = (t: TemplateSpec): Array<Issue> => {
   const issues: Array<Issue> = []
@@ -382,6 +421,7 @@ const checkRules = (t: TemplateSpec): Array<Issue> => {
     }
   })
 
+  const earlier = new Set<string>()
   t.parameters?.forEach((p, i) => {
     const type = p.type ?? "string"
     const at = (...rest: Path): Path => ["parameters", i, ...rest]
@@ -422,6 +462,19 @@ const checkRules = (t: TemplateSpec): Array<Issue> => {
         }
       }
     }
+    // Expressions: valid, within bounds, naming only parameters declared above.
+    for (const [key, text] of Object.entries(p.dynamic ?? {})) {
+      if (text === undefined) continue
+      const compiled = compileExpression(text)
+      if (compiled._tag === "Left") add(at("dynamic", key), compiled.left)
+      else {
+        const later = referencedParameters(text).find((n) => !earlier.has(n))
+        if (later !== undefined) {
+          add(at("dynamic", key), `refers to param.${later}, which is not a parameter declared above`)
+        }
+      }
+    }
+    earlier.add(p.name)
     if (p.ephemeral === true && p.mutable !== true) add(at("ephemeral"), "needs the parameter to be mutable")
     if (p.ephemeral === true && p.default === undefined) add(at("ephemeral"), "needs the parameter to have a default")
   })

@@ -394,7 +394,10 @@ export const toTemplateVersionParameter = (p: RichParameter): TemplateVersionPar
     description: p.description,
     description_plaintext: markdownToPlaintext(p.description),
     type: p.type,
-    form_type: defaultFormType(p),
+    form_type: p.form_type !== undefined && p.form_type !== "" &&
+        (parameterFormTypes as ReadonlyArray<string>).includes(p.form_type)
+      ? p.form_type as typeof parameterFormTypes[number]
+      : defaultFormType(p),
     mutable: p.mutable,
     default_value: p.default_value,
     icon: p.icon,

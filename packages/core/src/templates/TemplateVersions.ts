@@ -15,6 +15,7 @@ import { auditResource, NIL_UUID } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, ResponseBody, Validation } from "../Errors.js"
 import { ExternalAuthLinkRepo } from "../externalauth/ExternalAuthLink.js"
 import { resolveProviders } from "../externalauth/Provider.js"
+import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { Transactions } from "../Repositories.js"
@@ -23,6 +24,7 @@ import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toMinimalUser, type UserRecord } from "../users/User.js"
 import { putNonEmpty, type WireProps } from "../Wire.js"
+import { dynamicParametersResponse } from "./DynamicParameters.js"
 import { exampleArchive, exampleProvisioner } from "./Examples.js"
 import { Files } from "./Files.js"
 import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
@@ -52,6 +54,7 @@ import {
   toTemplateVersionVariable,
   toWorkspaceResource
 } from "./TemplateVersionWire.js"
+import { workspaceOwnerData } from "./WorkspaceOwners.js"
 
 /** The most versions one listing answers when it names no limit. */
 export const MAX_VERSIONS_PAGE = 10_000
@@ -171,6 +174,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
     const jobs = yield* ProvisionerJobs
     const files = yield* Files
     const users = yield* UserRepo
+    const groupRepo = yield* GroupRepo
     const organizations = yield* Organizations
     const views = yield* ProvisionerJobViews
     const daemons = yield* ProvisionerDaemons
@@ -444,6 +448,35 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         if (unfinished(job)) return yield* notCompleted(400)
         return (version.import_result?.resources ?? []).map(toWorkspaceResource)
       }).pipe(span("TemplateVersions.resources"))
+
+    /**
+     * The evaluator of a version's dynamic parameters for one owner (the caller, or `ownerId`, a
+     * user the caller may read): each call answers one request of a form, its id echoed.
+     */
+    const dynamicParameters = (id: string, ownerId: string | undefined) =>
+      Effect.gen(function*() {
+        const { version } = yield* readable(id)
+        const job = yield* jobOf(version.job_id)
+        if (unfinished(job)) return yield* notCompleted(400)
+        const actor = yield* CurrentActor
+        let user: UserRecord = actor.user
+        if (ownerId !== undefined && ownerId.toLowerCase() !== actor.user.id) {
+          const found = yield* users.findById(ownerId.toLowerCase())
+          if (Option.isNone(found)) return yield* NotFound.resource("User")
+          yield* authorizeRead("User", { type: "user", id: found.value.id, ownerId: found.value.id })
+          // Another user's form only for those who could create their workspace (403 otherwise).
+          yield* authorize("create", { type: "workspace", orgId: version.organization_id, ownerId: found.value.id })
+          user = found.value
+        }
+        const owner = yield* Effect.provideService(
+          workspaceOwnerData(user, version.organization_id),
+          GroupRepo,
+          groupRepo
+        )
+        const parameters = [...(version.import_result?.parameters ?? [])]
+        return (request: { readonly id: number; readonly inputs: Readonly<Record<string, string>> }) =>
+          dynamicParametersResponse(request.id, parameters, request.inputs, owner)
+      }).pipe(span("TemplateVersions.dynamicParameters"))
 
     const richParameters = (id: string) =>
       Effect.gen(function*() {
@@ -795,6 +828,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
       logs,
       resources,
       richParameters,
+      dynamicParameters,
       variables,
       externalAuth,
       presets,

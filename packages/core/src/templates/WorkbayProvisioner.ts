@@ -228,7 +228,10 @@ const toParameter = (p: NonNullable<TemplateSpec["parameters"]>[number]): RichPa
   validation_min: p.validation?.min,
   validation_max: p.validation?.max,
   validation_monotonic: p.validation?.monotonic ?? "",
-  required: p.default === undefined
+  // A default computed by an expression makes the parameter optional, as a written one does.
+  required: p.default === undefined && p.dynamic?.default === undefined,
+  ...(p.form_type !== undefined ? { form_type: p.form_type } : {}),
+  ...(p.dynamic !== undefined && Object.keys(p.dynamic).length > 0 ? { dynamic: p.dynamic } : {})
 })
 
 const inTransition = (r: TemplateResource, transition: WorkspaceTransition) =>

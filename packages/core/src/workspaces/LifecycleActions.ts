@@ -72,7 +72,13 @@ export const lifecycleActionsLayer = Layer.effect(
             if (version === undefined) return yield* Effect.fail(`template version ${versionId} is missing`)
             if (build.activeVersion && version.id !== latestBuild.template_version_id) updatedTo = version
             const importJob = yield* buildService.importedVersion(version)
-            const parameters = yield* buildService.parametersFor(version, [], latestBuild, undefined)
+            const parameters = yield* buildService.parametersFor(
+              version,
+              [],
+              latestBuild,
+              undefined,
+              workspace.owner_id
+            )
             const queued = yield* tx.atomic(Effect.gen(function*() {
               yield* Effect.orDie(workspaces.update(workspace.id, patch))
               return yield* buildService.queue({

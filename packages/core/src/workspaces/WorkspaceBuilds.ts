@@ -16,8 +16,10 @@ import { allowed, authorize, authorizeRead, CurrentActor } from "../Actor.js"
 import { auditAction, auditAdditional, auditResource } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, PreconditionFailed, ResponseBody, Validation } from "../Errors.js"
 import { Events } from "../Events.js"
+import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
 import { Transactions } from "../Repositories.js"
+import { hasDynamicParameters, parametersForBuild } from "../templates/DynamicParameters.js"
 import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
 import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
 import {
@@ -33,6 +35,7 @@ import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
 import { ProvisionerJobViews } from "../templates/ProvisionerJobViews.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { workspaceOwnerData } from "../templates/WorkspaceOwners.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
@@ -45,7 +48,7 @@ import {
   WorkspaceBuildTimings
 } from "./BuildTimings.js"
 import { WorkspaceManuallyUpdated } from "./Events.js"
-import { resolveParameters } from "./Parameters.js"
+import { keptParameters, resolveParameters } from "./Parameters.js"
 import type { CreateWorkspaceBuildRequest, ListBuildsQuery } from "./Requests.js"
 import { dormancyPatch } from "./Schedule.js"
 import { WorkspaceSharing } from "./Sharing.js"
@@ -118,6 +121,7 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
     const views = yield* ProvisionerJobViews
     const daemons = yield* ProvisionerDaemons
     const users = yield* UserRepo
+    const groupRepo = yield* GroupRepo
     const ids = yield* IdGenerator
     const tx = yield* Transactions
     const events = yield* Events
@@ -353,25 +357,41 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         return job
       })
 
-    /** Resolves the build's parameters (400 with one validation per bad parameter). */
+    /**
+     * Resolves the build's parameters (400 with one validation per bad parameter). A version with
+     * dynamic parameters is checked against its parameters as evaluated with the values the build
+     * would use and its owner (`ownerId`): hidden ones ignored, options and validation as computed.
+     */
     const parametersFor = (
       version: TemplateVersionRecord,
       given: ReadonlyArray<NameValue>,
       previous: WorkspaceBuildRecord | undefined,
-      preset: ReadonlyArray<NameValue> | undefined
+      preset: ReadonlyArray<NameValue> | undefined,
+      ownerId: string
     ) =>
-      Either.match(
-        resolveParameters(version.import_result?.parameters ?? [], {
-          given,
-          previous: previous?.parameters,
-          preset
-        }),
-        {
-          onLeft: (validations) =>
-            Effect.fail(new BadRequest({ message: "Unable to validate parameters.", validations: [...validations] })),
-          onRight: (values) => Effect.succeed(values)
+      Effect.gen(function*() {
+        const declared = version.import_result?.parameters ?? []
+        let parameters = declared
+        if (hasDynamicParameters(declared)) {
+          const kept = new Map(keptParameters(declared, previous?.parameters ?? []).map((v) => [v.name, v.value]))
+          for (const v of given) kept.set(v.name, v.value)
+          for (const v of preset ?? []) kept.set(v.name, v.value)
+          const user = Option.getOrUndefined(yield* users.findById(ownerId))
+          const owner = yield* workspaceOwnerData(
+            user ?? { id: ownerId, username: "", name: "", email: "" },
+            version.organization_id
+          )
+          parameters = parametersForBuild(declared, Object.fromEntries(kept), owner)
         }
-      )
+        return yield* Either.match(
+          resolveParameters(parameters, { given, previous: previous?.parameters, preset }),
+          {
+            onLeft: (validations) =>
+              Effect.fail(new BadRequest({ message: "Unable to validate parameters.", validations: [...validations] })),
+            onRight: (values) => Effect.succeed(values)
+          }
+        )
+      }).pipe(Effect.provideService(GroupRepo, groupRepo))
 
     /** The preset `presetId` of `version` (400 when the version has no such preset). */
     const presetOf = (version: TemplateVersionRecord, presetId: string | undefined) => {
@@ -484,7 +504,13 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
         const importJob = yield* importedVersion(version)
         const preset = yield* presetOf(version, input.template_version_preset_id)
         // A version change starts over from the new version's parameters, with the values kept where names match.
-        const parameters = yield* parametersFor(version, input.rich_parameter_values ?? [], latest, preset?.parameters)
+        const parameters = yield* parametersFor(
+          version,
+          input.rich_parameter_values ?? [],
+          latest,
+          preset?.parameters,
+          workspace.owner_id
+        )
         const reason: BuildReason = options.reason ?? "initiator"
         const at = new Date(yield* Clock.currentTimeMillis)
         const queued = yield* tx.atomic(Effect.gen(function*() {

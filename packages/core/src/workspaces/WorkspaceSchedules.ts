@@ -222,7 +222,7 @@ export class WorkspaceSchedules extends Effect.Service<WorkspaceSchedules>()("@w
         if (latest === undefined || latest.template_version_id === template.active_version_id) return none
         const version = Option.getOrUndefined(yield* versions.findById(template.active_version_id))
         if (version === undefined) return none
-        const resolved = yield* Effect.either(buildService.parametersFor(version, [], latest, undefined))
+        const resolved = yield* Effect.either(buildService.parametersFor(version, [], latest, undefined, w.owner_id))
         return new ResolveAutostartResponse({ parameter_mismatch: Either.isLeft(resolved) }, true)
       }).pipe(span("WorkspaceSchedules.resolveAutostart"))
 

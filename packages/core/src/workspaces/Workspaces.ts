@@ -373,7 +373,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           version,
           input.rich_parameter_values ?? [],
           undefined,
-          preset?.parameters
+          preset?.parameters,
+          owner.id
         )
         const record: WorkspaceRecord = {
           id: yield* ids.uuid,

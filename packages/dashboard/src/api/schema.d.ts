@@ -2180,6 +2180,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/templateversions/{templateversion}/dynamic-parameters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["templateVersions.dynamicParameters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/templateversions/{templateversion}/dynamic-parameters/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["templateVersions.evaluateDynamicParameters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/templateversions/{templateversion}/external-auth": {
         parameters: {
             query?: never;
@@ -4584,8 +4616,28 @@ export interface components {
              */
             replica_id: string;
         };
+        DiagnosticExtra: {
+            code: string;
+        };
         /** @enum {string} */
         DisplayMode: "auto" | "always_expanded" | "always_collapsed";
+        DynamicParametersRequest: {
+            /**
+             * int
+             * @description an integer
+             */
+            id?: number | null;
+            inputs?: {
+                [key: string]: string;
+            } | null;
+            /** @description a Universally Unique Identifier */
+            owner_id?: string | null;
+        };
+        DynamicParametersResponse: {
+            diagnostics: components["schemas"]["FriendlyDiagnostic"][];
+            id: number;
+            parameters: components["schemas"]["PreviewParameter"][];
+        };
         Entitlements: {
             errors: string[];
             features: {
@@ -4673,6 +4725,13 @@ export interface components {
             entitlement: "entitled" | "grace_period" | "not_entitled";
             limit?: components["schemas"]["Int"];
             usage_period?: components["schemas"]["UsagePeriod"];
+        };
+        FriendlyDiagnostic: {
+            detail: string;
+            extra: components["schemas"]["DiagnosticExtra"];
+            /** @enum {string} */
+            severity: "error" | "warning";
+            summary: string;
         };
         GatewayTimeout: {
             /** @enum {string} */
@@ -4993,6 +5052,10 @@ export interface components {
             method: string;
             name: string;
             title_template: string;
+        };
+        NullHCLString: {
+            valid: boolean;
+            value: string;
         };
         NullUUID: {
             uuid: string;
@@ -5448,6 +5511,45 @@ export interface components {
         PresetParameter: {
             Name: string;
             Value: string;
+        };
+        PreviewParameter: {
+            default_value: components["schemas"]["NullHCLString"];
+            description: string;
+            diagnostics: components["schemas"]["FriendlyDiagnostic"][];
+            display_name: string;
+            ephemeral: boolean;
+            /** @enum {string} */
+            form_type: "" | "radio" | "slider" | "input" | "dropdown" | "checkbox" | "switch" | "multi-select" | "tag-select" | "textarea" | "error";
+            icon: string;
+            mutable: boolean;
+            name: string;
+            options: components["schemas"]["PreviewParameterOption"][];
+            order: number;
+            required: boolean;
+            styling: components["schemas"]["PreviewParameterStyling"];
+            /** @enum {string} */
+            type: "string" | "number" | "bool" | "list(string)";
+            validations: components["schemas"]["PreviewParameterValidation"][];
+            value: components["schemas"]["NullHCLString"];
+        };
+        PreviewParameterOption: {
+            description: string;
+            icon: string;
+            name: string;
+            value: components["schemas"]["NullHCLString"];
+        };
+        PreviewParameterStyling: {
+            disabled?: boolean;
+            label?: string;
+            mask_input?: boolean;
+            placeholder?: string;
+        };
+        PreviewParameterValidation: {
+            validation_error: string;
+            validation_max: number | null;
+            validation_min: number | null;
+            validation_monotonic: string | null;
+            validation_regex: string | null;
         };
         PropertyKey: string | number | {
             /** @enum {string} */
@@ -18679,6 +18781,146 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkspaceResource"][];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
+    "templateVersions.dynamicParameters": {
+        parameters: {
+            query?: {
+                user_id?: ("me" | string) | "";
+            };
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                templateversion: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the connection becomes a WebSocket. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
+    "templateVersions.evaluateDynamicParameters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                templateversion: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DynamicParametersRequest"];
+            };
+        };
+        responses: {
+            /** @description DynamicParametersResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DynamicParametersResponse"];
                 };
             };
             /** @description The request did not match the expected schema */

@@ -9,6 +9,9 @@ import {
   ArchiveTemplateVersionsResponse,
   CreateTemplateVersionDryRunRequest,
   CreateTemplateVersionRequest,
+  DynamicParametersQuery,
+  DynamicParametersRequest,
+  DynamicParametersResponse,
   JobLogsQuery,
   ListTemplateVersionsQuery,
   MatchedProvisioners,
@@ -86,6 +89,23 @@ export class TemplateVersionsApi extends HttpApiGroup.make("templateVersions")
     HttpApiEndpoint.get("richParameters", "/templateversions/:templateversion/rich-parameters")
       .setPath(VersionPath)
       .addSuccess(Schema.Array(TemplateVersionParameter))
+  )
+  .add(
+    // The form of a workspace: an answer at once, then one per request (docs/templates.md#dynamic-parameters).
+    HttpApiEndpoint.get("dynamicParameters", "/templateversions/:templateversion/dynamic-parameters")
+      .setPath(VersionPath)
+      .setUrlParams(DynamicParametersQuery)
+      .addSuccess(WebSocketUpgradeSchema)
+  )
+  .add(
+    // Changes nothing: not audited.
+    HttpApiEndpoint.post(
+      "evaluateDynamicParameters",
+      "/templateversions/:templateversion/dynamic-parameters/evaluate"
+    ).annotate(Audited, false)
+      .setPath(VersionPath)
+      .setPayload(DynamicParametersRequest)
+      .addSuccess(DynamicParametersResponse)
   )
   .add(
     HttpApiEndpoint.get("variables", "/templateversions/:templateversion/variables")

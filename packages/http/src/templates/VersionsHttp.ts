@@ -1,9 +1,35 @@
 /** Handlers of the template versions group. */
-import { TemplateVersions } from "@workbay/core"
-import { Effect } from "effect"
+import { DynamicParametersRequest, type DynamicParametersResponse, TemplateVersions } from "@workbay/core"
+import { Effect, Either, Schema } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
+import { CloseCode, upgradeWebSocket, type WebSocketConnection } from "../WebSocket.js"
 import { jobLogs } from "./FollowLogs.js"
+
+const decodeRequest = Schema.decodeUnknownEither(Schema.parseJson(DynamicParametersRequest))
+
+/**
+ * The dynamic-parameters WebSocket: the form's first answer (id -1, no values), then one answer
+ * per request, in order, each with the request's id. A message that is not a request closes the
+ * socket with 1003 and says why.
+ */
+const dynamicParametersSession = (
+  evaluate: (
+    request: { readonly id: number; readonly inputs: Readonly<Record<string, string>> }
+  ) => DynamicParametersResponse
+) =>
+(connection: WebSocketConnection) =>
+  Effect.gen(function*() {
+    const answer = (r: DynamicParametersResponse) => connection.send(JSON.stringify(r))
+    yield* answer(evaluate({ id: -1, inputs: {} }))
+    while (true) {
+      const request = decodeRequest(yield* connection.receive)
+      if (Either.isLeft(request)) {
+        return yield* connection.close(CloseCode.unsupportedData, "The message is not a DynamicParametersRequest.")
+      }
+      yield* answer(evaluate(request.right))
+    }
+  }).pipe(Effect.catchTag("WebSocketClosed", () => Effect.void))
 
 const withVersions = <A, E, R>(f: (tv: TemplateVersions) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(TemplateVersions, f)
@@ -16,6 +42,17 @@ export const TemplateVersionsHttp = implement(WorkbayApi, "templateVersions", {
   logs: ({ path, urlParams }) => withVersions((tv) => jobLogs(tv.importJob(path.templateversion), urlParams)),
   resources: ({ path }) => withVersions((tv) => tv.resources(path.templateversion)),
   richParameters: ({ path }) => withVersions((tv) => tv.richParameters(path.templateversion)),
+  dynamicParameters: ({ path, urlParams }) =>
+    withVersions((tv) =>
+      Effect.flatMap(
+        tv.dynamicParameters(path.templateversion, urlParams.user_id === "me" ? undefined : urlParams.user_id),
+        (evaluate) => upgradeWebSocket(dynamicParametersSession(evaluate))
+      )
+    ),
+  evaluateDynamicParameters: ({ path, payload }) =>
+    withVersions((tv) =>
+      Effect.map(tv.dynamicParameters(path.templateversion, payload.owner_id), (evaluate) => evaluate(payload))
+    ),
   variables: ({ path }) => withVersions((tv) => tv.variables(path.templateversion)),
   externalAuth: ({ path }) => withVersions((tv) => tv.externalAuth(path.templateversion)),
   presets: ({ path }) => withVersions((tv) => tv.presets(path.templateversion)),

@@ -1040,6 +1040,88 @@ export const definitions: Record<string, JsonSchema> = {
       object({ process_name: string, network: string, port: integer }, ["process_name", "network", "port"])
     )
   }, ["ports"]),
+  NullHCLString: object({ value: string, valid: boolean }, ["value", "valid"]),
+  FriendlyDiagnostic: object({
+    severity: { type: "string", enum: ["error", "warning"] },
+    summary: string,
+    detail: string,
+    extra: object({ code: string }, ["code"])
+  }, ["severity", "summary", "detail", "extra"]),
+  PreviewParameter: object({
+    name: string,
+    display_name: string,
+    description: string,
+    type: { type: "string", enum: ["string", "number", "bool", "list(string)"] },
+    form_type: {
+      type: "string",
+      enum: [
+        "",
+        "radio",
+        "slider",
+        "input",
+        "dropdown",
+        "checkbox",
+        "switch",
+        "multi-select",
+        "tag-select",
+        "textarea",
+        "error"
+      ]
+    },
+    styling: object({
+      placeholder: omitted(string),
+      disabled: omitted(boolean),
+      label: omitted(string),
+      mask_input: omitted(boolean)
+    }),
+    mutable: boolean,
+    default_value: ref("NullHCLString"),
+    icon: string,
+    options: arrayOf(
+      object({ name: string, description: string, value: ref("NullHCLString"), icon: string }, [
+        "name",
+        "description",
+        "value",
+        "icon"
+      ])
+    ),
+    validations: arrayOf(
+      object({
+        validation_error: string,
+        validation_regex: nullable(string),
+        validation_min: nullable(number),
+        validation_max: nullable(number),
+        validation_monotonic: nullable(string)
+      }, ["validation_error", "validation_regex", "validation_min", "validation_max", "validation_monotonic"])
+    ),
+    required: boolean,
+    order: number,
+    ephemeral: boolean,
+    value: ref("NullHCLString"),
+    diagnostics: arrayOf(ref("FriendlyDiagnostic"))
+  }, [
+    "name",
+    "display_name",
+    "description",
+    "type",
+    "form_type",
+    "styling",
+    "mutable",
+    "default_value",
+    "icon",
+    "options",
+    "validations",
+    "required",
+    "order",
+    "ephemeral",
+    "value",
+    "diagnostics"
+  ]),
+  DynamicParametersResponse: object({
+    id: integer,
+    diagnostics: arrayOf(ref("FriendlyDiagnostic")),
+    parameters: arrayOf(ref("PreviewParameter"))
+  }, ["id", "diagnostics", "parameters"]),
   TemplateVersionParameter: object({
     name: string,
     display_name: omitted(string),
