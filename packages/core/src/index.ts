@@ -654,7 +654,9 @@ export { AgentTaskLog, TaskLogAppend } from "./agents/TaskLog.js"
 
 // tasks: AI tasks, a prompt that becomes a workspace running an AI agent
 export {
+  type AgentApiSnapshotMessage,
   agentTaskLogLayer,
+  type StoredTaskLogSnapshot,
   TaskAgentUnavailable,
   TaskConversation,
   type TaskLogCap,

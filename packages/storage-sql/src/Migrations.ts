@@ -42,7 +42,8 @@ import {
   migration0037,
   migration0038,
   migration0039,
-  migration0045
+  migration0045,
+  migration0046
 } from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
@@ -92,7 +93,8 @@ export const migrations = (types: DialectTypes) => ({
   "0037_login_failures": run(migration0037(types)),
   "0038_secrets_at_rest": run(migration0038(types)),
   "0039_replicas": run(migration0039(types)),
-  "0045_agent_latency": run(migration0045())
+  "0045_agent_latency": run(migration0045()),
+  "0046_task_log_snapshots": run(migration0046(types))
 })
 
 /**
