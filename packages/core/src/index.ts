@@ -570,6 +570,7 @@ export {
   type AppResponseHead,
   type AppSessionKey,
   AppSessionRepo,
+  CONTAINERS_TIMEOUT_SECONDS,
   type HeaderMap,
   LISTENING_PORTS_TIMEOUT_SECONDS,
   type ListeningPort,
@@ -597,6 +598,16 @@ export {
 } from "./agents/ConnectionEvents.js"
 export * from "./agents/Connections.js"
 export { ConnectionWatch } from "./agents/ConnectionWatch.js"
+export {
+  AgentContainers,
+  CONTAINERS_WATCH_INTERVAL_SECONDS,
+  WorkspaceAgentContainer,
+  WorkspaceAgentContainerPort,
+  WorkspaceAgentDevcontainer,
+  WorkspaceAgentDevcontainerAgent,
+  WorkspaceAgentDevcontainerStatus,
+  WorkspaceAgentListContainersResponse
+} from "./agents/Containers.js"
 export {
   type AgentHandle,
   type ClientHandle,
