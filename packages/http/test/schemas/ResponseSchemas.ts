@@ -1025,6 +1025,32 @@ export const definitions: Record<string, JsonSchema> = {
       object({ process_name: string, network: string, port: integer }, ["process_name", "network", "port"])
     )
   }, ["ports"]),
+  WorkspaceAgentContainer: object({
+    created_at: dateTime,
+    id: string,
+    name: string,
+    image: string,
+    labels: mapOf(string),
+    running: boolean,
+    ports: arrayOf(object({ port: integer, network: string, host_ip: omitted(string), host_port: omitted(integer) })),
+    status: string,
+    volumes: mapOf(string)
+  }),
+  WorkspaceAgentListContainersResponse: object({
+    devcontainers: arrayOf(object({
+      id: uuid,
+      name: string,
+      workspace_folder: string,
+      config_path: omitted(string),
+      status: { type: "string", enum: ["running", "stopped", "starting", "error"] },
+      dirty: boolean,
+      container: omitted(ref("WorkspaceAgentContainer")),
+      agent: omitted(object({ id: uuid, name: string, directory: string })),
+      error: omitted(string)
+    })),
+    containers: arrayOf(ref("WorkspaceAgentContainer")),
+    warnings: omitted(arrayOf(string))
+  }),
   TemplateVersionParameter: object({
     name: string,
     display_name: omitted(string),
