@@ -12,6 +12,7 @@
 import { spawn } from "node:child_process"
 import { randomBytes, randomInt } from "node:crypto"
 import { type Api, makeApi, tokenFromIdentity } from "./Api.js"
+import { handleContainersMessage, makeContainers } from "./Containers.js"
 import { LogSender } from "./Logs.js"
 import type { AgentOptions } from "./Options.js"
 import { handlePortsMessage } from "./Ports.js"
@@ -157,8 +158,18 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     onMessage: (message) => {
       const input = parseTaskInput(message)
       if (input !== undefined) tasks.receive(input)
-      else if (!handlePortsMessage(message, (m) => rpc.send(m)) && !streams.handle(message)) appProxy.handle(message)
+      else if (
+        !handlePortsMessage(message, (m) => rpc.send(m)) && !handleContainersMessage(message, (m) =>
+          rpc.send(m), containers)
+        && !streams.handle(message)
+      ) appProxy.handle(message)
     }
+  })
+
+  // The machine's containers and dev containers, asked over its connection (Containers.ts).
+  const containers = makeContainers({
+    ...(options.devcontainerCli === undefined ? {} : { devcontainerCli: options.devcontainerCli }),
+    log
   })
 
   // Requests to the agent's web apps, carried over its connection (Proxy.ts).

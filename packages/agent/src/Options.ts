@@ -9,6 +9,7 @@
  *   --directory, WORKBAY_AGENT_DIRECTORY        where scripts run when the manifest names no directory (default: home)
  *   --log-dir, WORKBAY_AGENT_LOG_DIR            where each script's output is also written (default: a temp folder)
  *   --task-command, WORKBAY_AGENT_TASK_COMMAND  run for each task input (`sh -c`, the input on stdin); its stdout is reported as output
+ *   --devcontainer-cli, WORKBAY_AGENT_DEVCONTAINER_CLI  the Dev Containers command that recreates dev containers (default: devcontainer)
  */
 import { homedir, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -25,6 +26,8 @@ export interface AgentOptions {
   readonly logDir: string
   /** Run in `sh -c` for each task input, the input on its stdin; its stdout is reported as the task's output. */
   readonly taskCommand?: string | undefined
+  /** The Dev Containers command line (`@devcontainers/cli`) that recreates dev containers (default `devcontainer`). */
+  readonly devcontainerCli?: string | undefined
   /** How long a terminal with no client attached lives, in ms (default 5 minutes; for tests). */
   readonly ptyIdleTimeoutMs?: number | undefined
   /** Receives the agent's own diagnostics (default: stderr). */
@@ -39,7 +42,8 @@ const FLAGS: Record<string, keyof AgentOptions> = {
   "--metadata-url": "metadataUrl",
   "--directory": "directory",
   "--log-dir": "logDir",
-  "--task-command": "taskCommand"
+  "--task-command": "taskCommand",
+  "--devcontainer-cli": "devcontainerCli"
 }
 
 const ENV: Record<string, keyof AgentOptions> = {
@@ -50,12 +54,14 @@ const ENV: Record<string, keyof AgentOptions> = {
   WORKBAY_AGENT_METADATA_URL: "metadataUrl",
   WORKBAY_AGENT_DIRECTORY: "directory",
   WORKBAY_AGENT_LOG_DIR: "logDir",
-  WORKBAY_AGENT_TASK_COMMAND: "taskCommand"
+  WORKBAY_AGENT_TASK_COMMAND: "taskCommand",
+  WORKBAY_AGENT_DEVCONTAINER_CLI: "devcontainerCli"
 }
 
 export const USAGE =
   `Usage: workbay-agent --url <access URL> [--token <agent token> | --auth aws|azure|google [--agent-name <name>]]
        [--metadata-url <url>] [--directory <dir>] [--log-dir <dir>] [--task-command <command>]
+       [--devcontainer-cli <command>]
        workbay-agent --version | --help
 Each flag may be given as an environment variable instead: ${Object.keys(ENV).join(", ")}.`
 
@@ -96,6 +102,7 @@ export const parseOptions = (argv: ReadonlyArray<string>, env: NodeJS.ProcessEnv
     metadataUrl: raw.metadataUrl,
     directory: raw.directory ?? homedir(),
     logDir: raw.logDir ?? join(tmpdir(), "workbay-agent"),
-    taskCommand: raw.taskCommand
+    taskCommand: raw.taskCommand,
+    devcontainerCli: raw.devcontainerCli
   }
 }

@@ -7,6 +7,17 @@ export {
   type RunningAgent,
   startAgent
 } from "./Agent.js"
+export {
+  type Containers,
+  type ContainersList,
+  type ContainersOptions,
+  DEVCONTAINER_CONFIG_FILE_LABEL,
+  DEVCONTAINER_LOCAL_FOLDER_LABEL,
+  devcontainerId,
+  dockerEndpoint,
+  handleContainersMessage,
+  makeContainers
+} from "./Containers.js"
 export { ed25519FromSeed, hostKeyOf } from "./HostKey.js"
 export { main } from "./main.js"
 export { type AgentOptions, type AuthKind, parseOptions, USAGE } from "./Options.js"

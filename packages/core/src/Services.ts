@@ -7,6 +7,7 @@ import { AppStatuses } from "./agents/AppStatus.js"
 import { AgentConnectionMonitor } from "./agents/Connection.js"
 import { AgentConnections } from "./agents/Connections.js"
 import { ConnectionWatch } from "./agents/ConnectionWatch.js"
+import { AgentContainers } from "./agents/Containers.js"
 import { Coordinator } from "./agents/Coordinator.js"
 import { agentInitScriptsLayer } from "./agents/InitScript.js"
 import { InstanceIdentity } from "./agents/InstanceIdentity.js"
@@ -160,7 +161,12 @@ const watch = Layer.mergeAll(
 const tailnet = Layer.mergeAll(ConnectionWatch.Default, Coordinator.Default).pipe(Layer.provideMerge(watch))
 
 /** What reaches an agent through its connection: apps, listening ports, streams, here or relayed to the replica that holds it. */
-const appProxy = Layer.mergeAll(AppProxy.Default, AgentListeningPorts.Default, AgentStreams.Default).pipe(
+const appProxy = Layer.mergeAll(
+  AppProxy.Default,
+  AgentListeningPorts.Default,
+  AgentContainers.Default,
+  AgentStreams.Default
+).pipe(
   Layer.provideMerge(Layer.merge(AgentTunnels.Default, Replicas.Default))
 )
 

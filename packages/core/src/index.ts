@@ -582,6 +582,7 @@ export {
   type AppResponseHead,
   type AppSessionKey,
   AppSessionRepo,
+  CONTAINERS_TIMEOUT_SECONDS,
   type HeaderMap,
   LISTENING_PORTS_TIMEOUT_SECONDS,
   type ListeningPort,
@@ -609,6 +610,16 @@ export {
 } from "./agents/ConnectionEvents.js"
 export * from "./agents/Connections.js"
 export { ConnectionWatch } from "./agents/ConnectionWatch.js"
+export {
+  AgentContainers,
+  CONTAINERS_WATCH_INTERVAL_SECONDS,
+  WorkspaceAgentContainer,
+  WorkspaceAgentContainerPort,
+  WorkspaceAgentDevcontainer,
+  WorkspaceAgentDevcontainerAgent,
+  WorkspaceAgentDevcontainerStatus,
+  WorkspaceAgentListContainersResponse
+} from "./agents/Containers.js"
 export {
   type AgentHandle,
   type ClientHandle,
@@ -666,7 +677,9 @@ export { AgentTaskLog, TaskLogAppend } from "./agents/TaskLog.js"
 
 // tasks: AI tasks, a prompt that becomes a workspace running an AI agent
 export {
+  type AgentApiSnapshotMessage,
   agentTaskLogLayer,
+  type StoredTaskLogSnapshot,
   TaskAgentUnavailable,
   TaskConversation,
   type TaskLogCap,

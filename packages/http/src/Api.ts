@@ -22,7 +22,7 @@ import { InboxApi } from "./notifications/InboxApi.js"
 import { OAuth2Api, OAuth2AppsApi, OAuth2DiscoveryApi } from "./oauth2/Api.js"
 import { OrganizationsApi } from "./organizations/Api.js"
 import { WorkspaceProxiesApi, WorkspaceProxyMeApi } from "./proxies/Api.js"
-import { TasksApi } from "./tasks/Api.js"
+import { TaskAgentApi, TasksApi } from "./tasks/Api.js"
 import { FilesApi } from "./templates/Api.js"
 import { ProvisionerJobsApi } from "./templates/JobsApi.js"
 import { ProvisionerDaemonServeApi, ProvisionerKeysApi } from "./templates/KeysApi.js"
@@ -70,6 +70,7 @@ export class WorkbayApi extends HttpApi.make("workbay")
   .add(AgentStreamsApi)
   .add(AgentStreamEndApi)
   .add(TasksApi)
+  .add(TaskAgentApi)
   .add(InboxApi)
   .add(NotificationsApi)
   .add(OAuth2AppsApi)

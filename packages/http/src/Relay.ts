@@ -261,6 +261,8 @@ export const relayJson = (
         const answer = await relayHttp({ ...target, headTimeoutMs: target.timeoutMs }, controller.signal)
         const text = await readAll(answer, 16 * 1024 * 1024)
         if (text === undefined) throw unreachable(target.address, "its answer is too large")
+        // An answer without a body (204) carries no JSON.
+        if (answer.statusCode === 204) return { status: 204, body: undefined }
         try {
           return { status: answer.statusCode ?? 502, body: JSON.parse(text.toString("utf8")) as unknown }
         } catch {
@@ -277,6 +279,13 @@ export const relayJson = (
     catch: (e) => e instanceof BadGateway ? e : unreachable(target.address, e instanceof Error ? e.message : String(e))
   })
 
+/** A refusal's Response fields. */
+export interface ResponseFields {
+  readonly message: string
+  readonly detail?: string
+  readonly validations?: ResponseBody["validations"]
+}
+
 /** The errors a replica's answer may carry back, by status (any other status comes back as 502). */
 const relayedErrors = {
   400: BadRequest,
@@ -289,12 +298,23 @@ const relayedErrors = {
 const decodeResponse = Schema.decodeUnknown(ResponseBody)
 
 /**
- * Relays the current request (a GET of the API, `url`) to the replica at `address`, with the
+ * Relays the current request (a GET of the API, `url`, or the `method` given) to the replica at `address`, with the
  * caller's credentials as they came and the relay's headers, and answers as that replica did: its
- * 200 decoded with `schema`, its refusal as the same error with its Response object (any other
+ * success (200, or the `status` given) decoded with `schema`, its refusal as the same error with its Response object (any other
  * status as a 502 naming it).
  */
-export const relayRoute = <A, I>(address: string, url: string, schema: Schema.Schema<A, I>, timeoutMs: number) =>
+export const relayRoute = <A, I, E = never>(
+  address: string,
+  url: string,
+  schema: Schema.Schema<A, I>,
+  timeoutMs: number,
+  options: {
+    readonly method?: string
+    readonly status?: number
+    /** Errors the route declares beyond the usual ones, by status. */
+    readonly errors?: Readonly<Record<number, (fields: ResponseFields) => E>>
+  } = {}
+) =>
   Effect.gen(function*() {
     const { ctx, self } = yield* relayedRequest
     const credentials: Record<string, string> = {}
@@ -304,12 +324,12 @@ export const relayRoute = <A, I>(address: string, url: string, schema: Schema.Sc
     }
     const answer = yield* relayJson({
       address,
-      method: "GET",
+      method: options.method ?? "GET",
       url,
       headers: { ...credentials, accept: "application/json", ...relayHeaders(self.relaySecret, ctx.ip) },
       timeoutMs
     })
-    if (answer.status === 200) {
+    if (answer.status === (options.status ?? 200)) {
       return yield* Effect.mapError(Schema.decodeUnknown(schema)(answer.body), () =>
         new BadGateway({
           message: "The replica that holds the workspace agent's connection answered something else.",
@@ -328,6 +348,8 @@ export const relayRoute = <A, I>(address: string, url: string, schema: Schema.Sc
       ...(body.detail !== undefined ? { detail: body.detail } : {}),
       ...(body.validations !== undefined ? { validations: body.validations } : {})
     }
+    const extra = options.errors?.[answer.status]
+    if (extra !== undefined) return yield* Effect.fail(extra(fields))
     const error = relayedErrors[answer.status as keyof typeof relayedErrors]
     if (error !== undefined) return yield* Effect.fail(new error(fields))
     return yield* new BadGateway({

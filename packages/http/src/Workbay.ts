@@ -78,7 +78,7 @@ import { InboxHttp } from "./notifications/InboxHttp.js"
 import { OAuth2AppsHttp, OAuth2DiscoveryHttp, OAuth2Http } from "./oauth2/Http.js"
 import { OrganizationsHttp } from "./organizations/Http.js"
 import { WorkspaceProxiesHttp, WorkspaceProxyMeHttp } from "./proxies/Http.js"
-import { TasksHttp } from "./tasks/Http.js"
+import { TaskAgentHttp, TasksHttp } from "./tasks/Http.js"
 import { FilesHttp } from "./templates/Http.js"
 import { ProvisionerJobsHttp } from "./templates/JobsHttp.js"
 import { ProvisionerDaemonServeHttp, ProvisionerKeysHttp } from "./templates/KeysHttp.js"
@@ -128,6 +128,7 @@ export const implementations = [
   AgentStreamsHttp,
   AgentStreamEndHttp,
   TasksHttp,
+  TaskAgentHttp,
   InboxHttp,
   NotificationsHttp,
   OAuth2AppsHttp,

@@ -1562,6 +1562,81 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
     follow.socket.close()
   })
 
+  it("getAgentContainers (labels as repeated `label`), watchAgentContainers, recreateDevContainer, deleteDevContainer", async () => {
+    const t = await importWorkspaceTemplate(
+      srv,
+      owner,
+      orgId,
+      "resources:\n  - name: box\n    type: machine\n    agents:\n" +
+        "      - name: laptop\n        external: true\n"
+    )
+    const w = await member.client.post("/users/me/workspaces", createBody("dash-ws-dc", t.id))
+    expect(w.status, JSON.stringify(w.body)).toBe(200)
+    await runJobs(srv)
+    const built = (await member.client.get(`/workspaces/${w.body.id}`)).body
+    const agent = built.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0]
+    const credentials = await member.client.get(`/workspaces/${w.body.id}/external-agent/laptop/credentials`)
+    const ws = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+      "Service-Session-Token": credentials.body.agent_token
+    })
+    const dcId = "1b4e28ba-2fa1-41d2-883f-0016d3cca427"
+    const container = {
+      created_at: "2030-01-01T10:00:00.000Z",
+      id: "c0ffee",
+      name: "p-dc",
+      image: "img",
+      labels: { "devcontainer.local_folder": "/p", app: "web" },
+      running: true,
+      ports: [],
+      status: "running",
+      volumes: {}
+    }
+    ws.socket.on("message", (data) => {
+      const m = JSON.parse(data.toString())
+      if (m.type !== "containers_request") return
+      const answer = m.action === "list"
+        ? {
+          status: 200,
+          body: {
+            devcontainers: [{
+              id: dcId,
+              name: "p",
+              workspace_folder: "/p",
+              status: "running",
+              dirty: false,
+              container
+            }],
+            containers: [container]
+          }
+        }
+        : m.action === "delete"
+        ? { status: 204 }
+        : { status: 202, body: { message: "Devcontainer recreation initiated", detail: "Started." } }
+      ws.socket.send(JSON.stringify({ type: "containers_response", request_id: m.request_id, ...answer }))
+    })
+    ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
+    await eventuallyWs(() => ws.messages.some((m) => JSON.parse(m).id === 1))
+    // The dashboard's `new URLSearchParams(labels.map((l) => ["label", l]))`.
+    const params = new URLSearchParams([["label", "app=web"], ["label", "devcontainer.local_folder=/p"]])
+    const r = await member.client.get(`/workspaceagents/${agent.id}/containers?${params.toString()}`)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expectShape("WorkspaceAgentListContainersResponse", r.body)
+    expect(r.body.containers.map((c: any) => c.id)).toEqual(["c0ffee"])
+    const watch = await connectWs(`${srv.wsUrl}/api/v2/workspaceagents/${agent.id}/containers/watch`, {
+      "Service-Session-Token": member.client.token!
+    })
+    await eventuallyWs(() => watch.messages.length >= 1)
+    expectShape("WorkspaceAgentListContainersResponse", JSON.parse(watch.messages[0]!))
+    watch.socket.close()
+    const recreated = await member.client.post(`/workspaceagents/${agent.id}/containers/devcontainers/${dcId}/recreate`)
+    expect(recreated.status, JSON.stringify(recreated.body)).toBe(202)
+    expectShape("Response", recreated.body)
+    expect((await member.client.delete(`/workspaceagents/${agent.id}/containers/devcontainers/${dcId}`)).status).toBe(
+      204
+    )
+    ws.socket.close()
+  })
+
   it("updateWorkspaceBuildState (the Go client's `state push`): PUT {state} with the bytes in base64", async () => {
     const got = await member.client.get(`/users/me/workspace/dash-ws-a`)
     const path = `/workspacebuilds/${got.body.latest_build.id}/state`

@@ -264,6 +264,66 @@ const workspacesOf = (w: World) =>
     return { template, running, stopped }
   })()
 
+/** The dev container the scripted agent of {@link withContainersAgent} knows. */
+const SCRIPTED_DEVCONTAINER = "1b4e28ba-2fa1-41d2-883f-0016d3cca427"
+
+/**
+ * Runs `f` while the running workspace's external agent "laptop" is connected and answers
+ * `containers_request`s as the reference agent does (one dev container, one other container).
+ */
+const withContainersAgent = async <A>(w: World, f: (agentId: string) => Promise<A>): Promise<A> => {
+  const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+  const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? []).find((a: any) =>
+    a.name === "laptop"
+  )
+  const credentials = await w.owner.get(`/workspaces/${running.id}/external-agent/laptop/credentials`)
+  const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+    [SESSION_HEADER]: credentials.body.agent_token
+  })
+  const container = (name: string, labels: Record<string, string>) => ({
+    created_at: "2030-01-01T10:00:00.000Z",
+    id: `${name}-0123456789abcdef`,
+    name,
+    image: "workbay-test/img:1",
+    labels,
+    running: true,
+    ports: [{ port: 8080, network: "tcp", host_ip: "0.0.0.0", host_port: 18080 }, { port: 9000, network: "tcp" }],
+    status: "running",
+    volumes: { "/home/dev/p": "/workspaces/p" }
+  })
+  ws.socket.on("message", (data) => {
+    const m = JSON.parse(data.toString())
+    if (m.type !== "containers_request") return
+    const dc = container("p-dc", { "devcontainer.local_folder": "/home/dev/p" })
+    const answers: Record<string, { status: number; body?: unknown }> = {
+      list: {
+        status: 200,
+        body: {
+          devcontainers: [{
+            id: SCRIPTED_DEVCONTAINER,
+            name: "p",
+            workspace_folder: "/home/dev/p",
+            status: "running",
+            dirty: false,
+            container: dc
+          }],
+          containers: [dc, container("db", {})]
+        }
+      },
+      delete: { status: 204 },
+      recreate: { status: 202, body: { message: "Devcontainer recreation initiated", detail: "Started." } }
+    }
+    ws.socket.send(JSON.stringify({ type: "containers_response", request_id: m.request_id, ...answers[m.action] }))
+  })
+  ws.socket.send(JSON.stringify({ type: "heartbeat", id: 1 }))
+  await eventually(() => ws.messages.some((m) => JSON.parse(m).id === 1))
+  try {
+    return await f(agent.id)
+  } finally {
+    ws.socket.close()
+  }
+}
+
 const AI_TASK_TEMPLATE = `resources:
   - name: box
     type: machine
@@ -1981,6 +2041,52 @@ const rows: ReadonlyArray<Row> = [
       return r
     }
   ),
+  // The external agent "laptop" connects and answers about its dev containers, as the reference agent does.
+  row(
+    "agents.containers",
+    "GET /api/v2/workspaceagents/:workspaceagent/containers",
+    200,
+    "WorkspaceAgentListContainersResponse",
+    (w) => withContainersAgent(w, (agentId) => w.owner.get(`/workspaceagents/${agentId}/containers`))
+  ),
+  row(
+    "agents.watchContainers",
+    "GET /api/v2/workspaceagents/:workspaceagent/containers/watch",
+    101,
+    "WorkspaceAgentListContainersResponse",
+    (w) =>
+      withContainersAgent(w, async (agentId) => {
+        const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/${agentId}/containers/watch`, {
+          [SESSION_HEADER]: w.owner.token!
+        })
+        await eventually(() => ws.messages.length > 0)
+        ws.socket.close()
+        return { status: 101, body: JSON.parse(ws.messages[0]!), headers: new Headers() }
+      })
+  ),
+  row(
+    "agents.deleteDevcontainer",
+    "DELETE /api/v2/workspaceagents/:workspaceagent/containers/devcontainers/:devcontainer",
+    204,
+    "none",
+    (w) =>
+      withContainersAgent(
+        w,
+        (agentId) => w.owner.delete(`/workspaceagents/${agentId}/containers/devcontainers/${SCRIPTED_DEVCONTAINER}`)
+      )
+  ),
+  row(
+    "agents.recreateDevcontainer",
+    "POST /api/v2/workspaceagents/:workspaceagent/containers/devcontainers/:devcontainer/recreate",
+    202,
+    "Response",
+    (w) =>
+      withContainersAgent(
+        w,
+        (agentId) =>
+          w.owner.post(`/workspaceagents/${agentId}/containers/devcontainers/${SCRIPTED_DEVCONTAINER}/recreate`)
+      )
+  ),
   row("agentMe.gitSshKey", "GET /api/v2/workspaceagents/me/gitsshkey", 200, "AgentGitSSHKey", async (w) => {
     const credentials = await w.owner.get(
       `/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`
@@ -2125,6 +2231,23 @@ const rows: ReadonlyArray<Row> = [
     ws.socket.close()
     return { status: 101, body: undefined, headers: new Headers() }
   }),
+  row(
+    "tailnet.agentCoordinate",
+    "GET /api/v2/workspaceagents/:workspaceagent/coordinate",
+    101,
+    "none",
+    async (w) => {
+      const running = (await w.owner.get(`/workspaces/${(await workspacesOf(w)).running.id}`)).body
+      const agent = (running.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+      const ws = await connect(`${w.srv.wsUrl}/api/v2/workspaceagents/${agent.id}/coordinate`, {
+        [SESSION_HEADER]: w.owner.token!
+      })
+      await eventually(() => ws.messages.length > 0)
+      ws.socket.close()
+      expect(JSON.parse(ws.messages[0]!)).toEqual({ type: "subscribed", agent_id: agent.id })
+      return { status: 101, body: undefined, headers: new Headers() }
+    }
+  ),
   row("tailnetAgent.coordinate", "GET /api/v2/workspaceagents/me/coordinate", 101, "none", async (w) => {
     const credentials = await w.owner.get(
       `/workspaces/${(await workspacesOf(w)).running.id}/external-agent/laptop/credentials`
@@ -2284,6 +2407,23 @@ const rows: ReadonlyArray<Row> = [
     await runJobs(w.srv)
     return [live, await w.bob.client.get(`/tasks/me/${t.id}/logs`)]
   }),
+  row(
+    "taskAgent.logSnapshot",
+    "POST /api/v2/workspaceagents/me/tasks/:task/log-snapshot",
+    204,
+    "none",
+    async (w) => {
+      const t = await bobsTask(w)
+      const agent = await connectAgent(w.srv, w.bob.client, t.workspace_id.uuid)
+      const r = await w.bob.client.as(agent.token).post(
+        `/workspaceagents/me/tasks/${t.id}/log-snapshot?format=agentapi`,
+        { messages: [{ id: 0, role: "user", content: "Write the docs", time: "2030-01-01T10:00:00Z" }] }
+      )
+      agent.socket.close(1000)
+      await agent.closed
+      return r
+    }
+  ),
   // inbox: notifications delivered through the InboxDelivery port, as the notifier does
   row("inbox.list", "GET /api/v2/notifications/inbox", 200, "ListInboxNotificationsResponse", async (w) => {
     const n = await deliver(w.srv, w.bob.user.id, { targets: [randomUUID()] })

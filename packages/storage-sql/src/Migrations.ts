@@ -43,6 +43,7 @@ import {
   migration0038,
   migration0039,
   migration0045,
+  migration0046,
   migration0047,
   migration0048
 } from "./Schema.js"
@@ -95,6 +96,7 @@ export const migrations = (types: DialectTypes) => ({
   "0038_secrets_at_rest": run(migration0038(types)),
   "0039_replicas": run(migration0039(types)),
   "0045_agent_latency": run(migration0045()),
+  "0046_task_log_snapshots": run(migration0046(types)),
   "0047_oauth2_scopes": run(migration0047()),
   "0048_idp_sync": run(migration0048(types))
 })

@@ -126,7 +126,18 @@ export interface Tunnel {
   readonly pending: Map<string, PendingRequest>
   /** Listening ports asked of the agent, by request id (docs/agents.md, "Listening ports"). */
   readonly portQueries: Map<string, Deferred.Deferred<ReadonlyArray<ListeningPort>, BadGateway>>
+  /** Dev container requests asked of the agent, by request id (docs/agents.md, "Dev containers"). */
+  readonly containerQueries: Map<string, Deferred.Deferred<ContainersAnswer, BadGateway>>
 }
+
+/** An agent's `containers_response`: an HTTP-like status and its JSON body. */
+export interface ContainersAnswer {
+  readonly status: number
+  readonly body: unknown
+}
+
+/** How long the agent has to answer a `containers_request`, in seconds (the described system's 30). */
+export const CONTAINERS_TIMEOUT_SECONDS = 30
 
 /** A port the agent's machine listens on, as its `listening_ports` answer names it (codersdk `WorkspaceAgentListeningPort`). */
 export interface ListeningPort {
@@ -198,7 +209,13 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
     ): Effect.Effect<Tunnel, never, Scope.Scope> =>
       Effect.acquireRelease(
         Effect.sync(() => {
-          const tunnel: Tunnel = { agentId, send, pending: new Map(), portQueries: new Map() }
+          const tunnel: Tunnel = {
+            agentId,
+            send,
+            pending: new Map(),
+            portQueries: new Map(),
+            containerQueries: new Map()
+          }
           byAgent.set(agentId, [...(byAgent.get(agentId) ?? []), tunnel])
           return tunnel
         }),
@@ -224,6 +241,18 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
               )
             }
             tunnel.portQueries.clear()
+            for (const q of tunnel.containerQueries.values()) {
+              Deferred.unsafeDone(
+                q,
+                Exit.fail(
+                  new BadGateway({
+                    message: "The workspace agent did not answer.",
+                    detail: "The workspace agent's connection closed."
+                  })
+                )
+              )
+            }
+            tunnel.containerQueries.clear()
           })
       )
 
@@ -233,12 +262,35 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
      * Frames of a request no longer waited for (canceled, cut) are dropped.
      */
     const receive = (tunnel: Tunnel, text: string): boolean => {
-      if (!text.includes("\"app_") && !text.includes("\"listening_ports\"")) return false
+      if (
+        !text.includes("\"app_") && !text.includes("\"listening_ports\"") && !text.includes("\"containers_response\"")
+      ) return false
       let message: Record<string, unknown>
       try {
         message = JSON.parse(text)
       } catch {
         return false
+      }
+      if (message !== null && typeof message === "object" && message.type === "containers_response") {
+        const q = typeof message.request_id === "string" ? tunnel.containerQueries.get(message.request_id) : undefined
+        if (q !== undefined) {
+          tunnel.containerQueries.delete(message.request_id as string)
+          const status = message.status
+          Deferred.unsafeDone(
+            q,
+            typeof status === "number" && Number.isInteger(status) && status >= 200 && status <= 599
+              ? Exit.succeed({ status, body: message.body })
+              : Exit.fail(
+                new BadGateway({
+                  message: "The workspace agent could not answer about its containers.",
+                  detail: typeof message.error === "string" && message.error !== ""
+                    ? message.error.slice(0, 512)
+                    : `The agent answered the status ${JSON.stringify(status)}.`
+                })
+              )
+          )
+        }
+        return true
       }
       if (message !== null && typeof message === "object" && message.type === "listening_ports") {
         const q = typeof message.request_id === "string" ? tunnel.portQueries.get(message.request_id) : undefined
@@ -406,7 +458,41 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
         )
       })
 
-    return { attach, receive, connectedHere, notify, forward, listeningPorts } as const
+    /**
+     * Asks the agent's newest connection here about its dev containers (`containers_request` with
+     * `request`'s fields) and waits for its `containers_response`: 502 when the agent has no
+     * connection here or it closes first, 504 after CONTAINERS_TIMEOUT_SECONDS.
+     */
+    const askContainers = (
+      agentId: string,
+      request: Readonly<Record<string, unknown>>
+    ): Effect.Effect<ContainersAnswer, BadGateway | GatewayTimeout> =>
+      Effect.gen(function*() {
+        const tunnel = byAgent.get(agentId)?.at(-1)
+        if (tunnel === undefined) {
+          return yield* new BadGateway({
+            message: "The workspace agent is not connected.",
+            detail: "Start the workspace's agent, then try again."
+          })
+        }
+        const requestId = crypto.randomUUID()
+        const answer = yield* Deferred.make<ContainersAnswer, BadGateway>()
+        tunnel.containerQueries.set(requestId, answer)
+        yield* tunnel.send(JSON.stringify({ ...request, type: "containers_request", request_id: requestId }))
+        return yield* Deferred.await(answer).pipe(
+          Effect.timeoutFail({
+            duration: Duration.seconds(CONTAINERS_TIMEOUT_SECONDS),
+            onTimeout: () =>
+              new GatewayTimeout({
+                message: "The workspace agent did not answer in time.",
+                detail: `No answer about its containers within ${CONTAINERS_TIMEOUT_SECONDS} seconds.`
+              })
+          }),
+          Effect.ensuring(Effect.sync(() => tunnel.containerQueries.delete(requestId)))
+        )
+      })
+
+    return { attach, receive, connectedHere, notify, forward, listeningPorts, askContainers } as const
   }
 }) {}
 

@@ -16,6 +16,7 @@
  */
 import { Effect, Either, ExecutionStrategy, Exit, Fiber, Option, Queue, Schema, Scope } from "effect"
 import { allowed, type CurrentActor } from "../Actor.js"
+import { NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { PubSub, PUBSUB_RESYNC, type PubSubShape } from "../PubSub.js"
 import { span } from "../Tracing.js"
@@ -498,17 +499,47 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
         return (yield* allowed("read", object)) ? Option.some("You may not connect to this workspace agent.") : notFound
       })
 
-    /** Runs a client's coordination session (`GET /tailnet`) until the connection ends. */
-    const serveClient = (conn: PeerConnection): Effect.Effect<void, never, CurrentActor> =>
+    /**
+     * The check of `GET /workspaceagents/{workspaceagent}/coordinate`, before the upgrade, as the
+     * described system's: the agent of its workspace's latest build (the workspace not deleted),
+     * and the caller may `ssh` into that workspace; 404 otherwise (a stranger learns nothing).
+     * Answers the agent's id.
+     */
+    const checkAgentClient = (id: string): Effect.Effect<string, NotFound, CurrentActor> =>
+      Effect.gen(function*() {
+        const found = yield* agents.findById(id.toLowerCase())
+        const notFound = NotFound.resource("Workspace agent")
+        if (Option.isNone(found)) return yield* notFound
+        const { agent, workspace, build, latest_build_number } = found.value
+        if (workspace.deleted || build.build_number !== latest_build_number) return yield* notFound
+        if (!(yield* allowed("ssh", sharing.object(workspace)))) return yield* notFound
+        return agent.id
+      })
+
+    /**
+     * Runs a client's coordination session until the connection ends: `GET /tailnet` (the client
+     * subscribes to the agents it follows), or, with `only`, `GET /workspaceagents/{id}/coordinate`:
+     * subscribed to that one agent at once (its check made before the upgrade), and no other.
+     */
+    const serveClient = (conn: PeerConnection, only?: string): Effect.Effect<void, never, CurrentActor> =>
       Effect.scoped(Effect.gen(function*() {
         const out = makeOutbox()
         yield* Effect.forkScoped(out.run(conn.send))
         const client = yield* engine.connectClient(newClientId(), out)
+        if (only !== undefined) {
+          send(out, `ack:${only}`, JSON.stringify({ type: "subscribed", agent_id: only }))
+          yield* client.subscribe(only)
+        }
         const handle = (raw: string) =>
           Effect.gen(function*() {
             const parsed = parseMessage(raw, decodeClientMessage, CLIENT_EXPECTED)
             if ("error" in parsed) return pushError(out, parsed.error)
             const m = parsed.ok
+            if (only !== undefined && m.type !== "node" && m.agent_id.toLowerCase() !== only) {
+              return pushError(out, "This connection follows its one agent; use /tailnet to follow others.", {
+                agent_id: m.agent_id
+              })
+            }
             switch (m.type) {
               case "node":
                 return yield* client.updateNode(parsed.node!)
@@ -562,6 +593,6 @@ export class Coordinator extends Effect.Service<Coordinator>()("@workbay/core/Co
         )
       })).pipe(Effect.orElseSucceed(() => "closed" as const), span("Coordinator.serveAgent"))
 
-    return { serveClient, serveAgent, engine } as const
+    return { serveClient, checkAgentClient, serveAgent, engine } as const
   })
 }) {}

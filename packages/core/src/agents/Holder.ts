@@ -1,7 +1,7 @@
 /**
  * Where a request that needs an agent's connection is served (docs/agents.md, "Several
  * replicas"): the one rule of the stream routes (`pty`, `tunnel`, `ssh`), the path-based apps and
- * the listening ports. Here when this process holds the agent's connection; else relayed to the
+ * the listening ports and the dev container routes. Here when this process holds the agent's connection; else relayed to the
  * replica the agent's row names as its holder (`last_connected_replica_id`), at that replica's
  * relay address; a 502 when there is none to relay to (no holder recorded, a holder that is gone
  * or registered no relay address) and for a request that was itself relayed (a replica never

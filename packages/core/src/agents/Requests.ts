@@ -157,3 +157,23 @@ export const AgentTunnelQuery = Schema.Struct({
 export const AgentStreamQuery = Schema.Struct({
   replica: optionalParam(text(64))
 })
+
+/** One `label` filter of the containers route: `key=value` (one `=`, as the described system splits it). */
+const LabelFilter = Schema.String.pipe(
+  Schema.maxLength(1024, { message: () => "Must be at most 1024 characters." }),
+  Schema.pattern(/^[^=]*=[^=]*$/, { message: () => "Labels must be in the format key=value." })
+)
+
+/** The query of `GET /workspaceagents/{agent}/containers`: `label=key=value`, repeated (containers with all of them). */
+export const AgentContainersQuery = Schema.Struct({
+  label: Schema.optional(Schema.Union(LabelFilter, Schema.Array(LabelFilter).pipe(Schema.maxItems(64))))
+})
+
+/** The path of a dev container route: the agent and the dev container's id (as the agent names it). */
+export const DevcontainerPath = Schema.Struct({
+  workspaceagent: uuid("Workspace agent id"),
+  devcontainer: Schema.String.pipe(
+    Schema.minLength(1, { message: () => "Devcontainer id is required." }),
+    Schema.maxLength(128, { message: () => "Must be at most 128 characters." })
+  )
+})

@@ -32,6 +32,34 @@ export interface TaskLogEntry {
   readonly time: Date
 }
 
+/** One message of an uploaded AgentAPI conversation. */
+export interface AgentApiSnapshotMessage {
+  readonly id: number
+  readonly role: "user" | "agent"
+  readonly content: string
+  readonly time: Date
+}
+
+/**
+ * The entries of a stored snapshot envelope (`{format: "agentapi", data: {messages}}`): the user's
+ * messages as `input`, the agent's as `output`, as the described system converts them; none for
+ * an envelope it cannot read.
+ */
+const snapshotMessages = (text: string): ReadonlyArray<TaskLogEntry> | undefined => {
+  try {
+    const envelope = JSON.parse(text) as { format?: unknown; data?: { messages?: unknown } }
+    if (envelope.format !== "agentapi" || !Array.isArray(envelope.data?.messages)) return undefined
+    return (envelope.data.messages as ReadonlyArray<Record<string, unknown>>).map((m) => ({
+      id: Number(m.id),
+      type: m.role === "user" ? "input" as const : "output" as const,
+      content: String(m.content),
+      time: new Date(String(m.time))
+    }))
+  } catch {
+    return undefined
+  }
+}
+
 /** How long `send` waits for a connection of the agent to acknowledge the input. */
 export const TASK_INPUT_ACK_SECONDS = 5
 
@@ -72,7 +100,17 @@ export class TaskLogRepo extends Context.Tag("@workbay/core/TaskLogRepo")<TaskLo
   readonly find: (workspaceId: string, id: number) => Effect.Effect<Option.Option<TaskLogEntry>>
   /** Deletes one entry of the workspace (input no connection took). */
   readonly remove: (workspaceId: string, id: number) => Effect.Effect<void>
+  /** Stores the task's log snapshot (JSON text), replacing the one it had. */
+  readonly saveSnapshot: (taskId: string, snapshot: string, at: Date) => Effect.Effect<void>
+  /** The task's log snapshot, if its agent uploaded one. */
+  readonly findSnapshot: (taskId: string) => Effect.Effect<Option.Option<StoredTaskLogSnapshot>>
 }>() {}
+
+/** A task's stored log snapshot: the envelope `{format, data}` as JSON text, and when it was uploaded. */
+export interface StoredTaskLogSnapshot {
+  readonly snapshot: string
+  readonly created_at: Date
+}
 
 /**
  * 409: the task's agent has no open connection (it has not connected yet, its connection was
@@ -176,20 +214,38 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
       }).pipe(span("TaskConversation.recordInput"))
 
     /**
-     * The conversation, oldest first. Not `live` (the workspace is not running): `snapshot` is true
-     * and `snapshot_at` is the newest entry's time (absent when there is none).
+     * The conversation, oldest first. Not `live` (the workspace is not running): `snapshot` is true,
+     * and the answer is the task's uploaded log snapshot (`taskId`, docs/tasks.md "Log snapshots")
+     * with `snapshot_at` its upload time, when there is one no older than the newest stored entry;
+     * otherwise the stored entries, with `snapshot_at` the newest entry's time (absent when there
+     * is none).
      */
-    const logs = (input: { readonly workspaceId: string; readonly live: boolean }) =>
-      Effect.map(repo.list(input.workspaceId), (entries): {
-        logs: ReadonlyArray<TaskLogEntry>
-        snapshot: boolean
-        snapshot_at?: Date
-      } => {
+    const logs = (input: { readonly workspaceId: string; readonly taskId?: string; readonly live: boolean }) =>
+      Effect.gen(function*() {
+        const entries = yield* repo.list(input.workspaceId)
         const newest = entries.at(-1)
-        return input.live || newest === undefined
+        const answer: { logs: ReadonlyArray<TaskLogEntry>; snapshot: boolean; snapshot_at?: Date } = input.live
+            || newest === undefined
           ? { logs: entries, snapshot: !input.live }
           : { logs: entries, snapshot: true, snapshot_at: newest.time }
+        if (input.live || input.taskId === undefined) return answer
+        const stored = yield* repo.findSnapshot(input.taskId)
+        if (Option.isNone(stored)) return answer
+        if (newest !== undefined && stored.value.created_at.getTime() < newest.time.getTime()) return answer
+        const messages = snapshotMessages(stored.value.snapshot)
+        if (messages === undefined) return answer
+        return { logs: messages, snapshot: true, snapshot_at: stored.value.created_at }
       }).pipe(span("TaskConversation.logs"))
+
+    /** Stores the task's log snapshot (the envelope `{format, data}`), replacing the one it had. */
+    const saveSnapshot = (taskId: string, format: "agentapi", messages: ReadonlyArray<AgentApiSnapshotMessage>) =>
+      Effect.gen(function*() {
+        const envelope = JSON.stringify({
+          format,
+          data: { messages: messages.map((m) => ({ ...m, time: m.time.toISOString() })) }
+        })
+        yield* repo.saveSnapshot(taskId, envelope, yield* now)
+      }).pipe(span("TaskConversation.saveSnapshot"))
 
     /** `append_task_log`: stores the output entries the agent of `session` reports on its workspace. */
     const append = (session: AgentSession, report: TaskLogAppend) =>
@@ -238,7 +294,7 @@ export class TaskConversation extends Effect.Service<TaskConversation>()("@workb
         )
       })
 
-    return { send, logs, recordInput, append, forward } as const
+    return { send, logs, saveSnapshot, recordInput, append, forward } as const
   })
 }) {}
 

@@ -40,3 +40,29 @@ export const ListTasksQuery = Schema.Struct({
   limit: optionalParam(NonNegativeIntParam),
   offset: optionalParam(NonNegativeIntParam)
 })
+
+/** The most a log snapshot's body may hold, as JSON (the described system's 64 KiB). */
+export const MAX_TASK_LOG_SNAPSHOT_BYTES = 64 * 1024
+
+/** One message of an AgentAPI conversation (`agentapisdk.Message`): the user's input or the agent's output. */
+export const AgentApiMessage = Schema.Struct({
+  id: Schema.Int.pipe(Schema.nonNegative({ message: () => "Must be a non-negative integer." })),
+  role: Schema.Literal("user", "agent"),
+  content: Schema.String,
+  time: Schema.Date
+})
+
+/**
+ * POST /workspaceagents/me/tasks/{task}/log-snapshot?format=agentapi: the AI agent's conversation as
+ * AgentAPI's `GET /messages` answers it (`agentapisdk.GetMessagesResponse`).
+ */
+export class TaskLogSnapshotRequest extends Schema.Class<TaskLogSnapshotRequest>("TaskLogSnapshotRequest")({
+  messages: Schema.Array(AgentApiMessage)
+}) {}
+
+/** The query of the log snapshot route: its format, of which `agentapi` is the only one (as the described system). */
+export const TaskLogSnapshotQuery = Schema.Struct({
+  format: Schema.Literal("agentapi").annotations({
+    message: () => "Only \"agentapi\" format is currently supported."
+  })
+})

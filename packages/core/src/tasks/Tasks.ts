@@ -13,6 +13,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
+import type { AgentSession } from "../agents/AgentAuth.js"
 import { auditAdditional, AuditRequest, auditResource, newAuditRequest } from "../Audit.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
@@ -30,7 +31,13 @@ import { WorkspaceBuilds } from "../workspaces/WorkspaceBuilds.js"
 import { Workspaces } from "../workspaces/Workspaces.js"
 import type { Workspace } from "../workspaces/WorkspaceWire.js"
 import { TaskConversation } from "./Conversation.js"
-import type { CreateTaskRequest, ListTasksQuery } from "./Requests.js"
+import {
+  type CreateTaskRequest,
+  type ListTasksQuery,
+  MAX_TASK_LOG_SNAPSHOT_BYTES,
+  type TaskLogSnapshotQuery,
+  type TaskLogSnapshotRequest
+} from "./Requests.js"
 import { auditedTask, type TaskFilter, taskObject, type TaskRecord, TaskRepo, taskResource } from "./Task.js"
 import { deriveTaskStatus } from "./TaskStatus.js"
 import {
@@ -483,7 +490,7 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         const wire = yield* wireOf(t)
         if (!wire.workspace_id.valid) return new TaskLogsResponse({ logs: [] }, true)
         const live = wire.workspace_status === "running"
-        const out = yield* conversation.logs({ workspaceId: wire.workspace_id.uuid, live })
+        const out = yield* conversation.logs({ workspaceId: wire.workspace_id.uuid, taskId: t.id, live })
         const props: { logs: Array<TaskLogEntryWire>; snapshot?: boolean; snapshot_at?: Date } = {
           logs: out.logs.map((l) =>
             new TaskLogEntryWire({ id: l.id, type: l.type, content: l.content, time: l.time }, true)
@@ -494,6 +501,36 @@ export class Tasks extends Effect.Service<Tasks>()("@workbay/core/Tasks", {
         return new TaskLogsResponse(props, true)
       }).pipe(span("Tasks.logs"))
 
-    return { create, get, list, updateInput, pause, resume, remove, send, logs, toWires } as const
+    /**
+     * `POST /workspaceagents/me/tasks/{task}/log-snapshot`: the calling agent's upload of its AI
+     * agent's conversation, kept for the task's logs once the agent is gone. The task must be
+     * undeleted and run in the agent's workspace (404 otherwise, as the described system); the
+     * body, as stored, at most MAX_TASK_LOG_SNAPSHOT_BYTES (400 otherwise).
+     */
+    const uploadLogSnapshot = (
+      session: AgentSession,
+      taskId: string,
+      query: typeof TaskLogSnapshotQuery.Type,
+      body: typeof TaskLogSnapshotRequest.Type
+    ) =>
+      Effect.gen(function*() {
+        const found = yield* repo.findById(taskId.toLowerCase())
+        if (Option.isNone(found) || found.value.deleted || found.value.workspace_id !== session.workspace.id) {
+          return yield* taskNotFound()
+        }
+        const bytes = Buffer.byteLength(JSON.stringify(body.messages), "utf8")
+        if (bytes > MAX_TASK_LOG_SNAPSHOT_BYTES) {
+          return yield* new BadRequest({
+            message: "The log snapshot is too large.",
+            detail: `The snapshot is ${bytes} bytes of JSON; at most ${MAX_TASK_LOG_SNAPSHOT_BYTES} are kept.`,
+            validations: [
+              new Validation({ field: "messages", detail: `At most ${MAX_TASK_LOG_SNAPSHOT_BYTES} bytes.` })
+            ]
+          })
+        }
+        yield* conversation.saveSnapshot(found.value.id, query.format, body.messages)
+      }).pipe(span("Tasks.uploadLogSnapshot"))
+
+    return { create, get, list, updateInput, pause, resume, remove, send, logs, uploadLogSnapshot, toWires } as const
   })
 }) {}

@@ -3028,6 +3028,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workspaceagents/{workspaceagent}/containers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["agents.containers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaceagents/{workspaceagent}/containers/devcontainers/{devcontainer}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["agents.deleteDevcontainer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaceagents/{workspaceagent}/containers/devcontainers/{devcontainer}/recreate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["agents.recreateDevcontainer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaceagents/{workspaceagent}/containers/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["agents.watchContainers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaceagents/{workspaceagent}/coordinate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["tailnet.agentCoordinate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/workspaceagents/{workspaceagent}/listening-ports": {
         parameters: {
             query?: never;
@@ -3374,6 +3454,22 @@ export interface paths {
         get: operations["agentStreamEnd.stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaceagents/me/tasks/{task}/log-snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["taskAgent.logSnapshot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5882,6 +5978,19 @@ export interface components {
             /** @enum {string} */
             type: "input" | "output";
         };
+        TaskLogSnapshotRequest: {
+            messages: {
+                content: string;
+                /**
+                 * nonNegative
+                 * @description a non-negative number
+                 */
+                id: components["schemas"]["Int"];
+                /** @enum {string} */
+                role: "user" | "agent";
+                time: components["schemas"]["Date"];
+            }[];
+        };
         TaskLogsResponse: {
             logs: components["schemas"]["TaskLogEntry"][];
             snapshot?: boolean;
@@ -6589,9 +6698,52 @@ export interface components {
             updated_at: components["schemas"]["Date"];
             version: string;
         };
+        WorkspaceAgentContainer: {
+            created_at: components["schemas"]["Date"];
+            id: string;
+            image: string;
+            labels: {
+                [key: string]: string;
+            };
+            name: string;
+            ports: components["schemas"]["WorkspaceAgentContainerPort"][];
+            running: boolean;
+            status: string;
+            volumes: {
+                [key: string]: string;
+            };
+        };
+        WorkspaceAgentContainerPort: {
+            host_ip?: string;
+            host_port?: components["schemas"]["Int"];
+            network: string;
+            port: components["schemas"]["Int"];
+        };
+        WorkspaceAgentDevcontainer: {
+            agent?: components["schemas"]["WorkspaceAgentDevcontainerAgent"];
+            config_path?: string;
+            container?: components["schemas"]["WorkspaceAgentContainer"];
+            dirty: boolean;
+            error?: string;
+            id: components["schemas"]["UUID"];
+            name: string;
+            /** @enum {string} */
+            status: "running" | "stopped" | "starting" | "error";
+            workspace_folder: string;
+        };
+        WorkspaceAgentDevcontainerAgent: {
+            directory: string;
+            id: components["schemas"]["UUID"];
+            name: string;
+        };
         WorkspaceAgentHealth: {
             healthy: boolean;
             reason?: string;
+        };
+        WorkspaceAgentListContainersResponse: {
+            containers: components["schemas"]["WorkspaceAgentContainer"][];
+            devcontainers: components["schemas"]["WorkspaceAgentDevcontainer"][];
+            warnings?: string[];
         };
         WorkspaceAgentListeningPort: {
             network: string;
@@ -23301,6 +23453,439 @@ export interface operations {
             };
         };
     };
+    "agents.containers": {
+        parameters: {
+            query?: {
+                label?: string | string[];
+            };
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                workspaceagent: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WorkspaceAgentListContainersResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceAgentListContainersResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description BadGateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadGateway"];
+                };
+            };
+            /** @description GatewayTimeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayTimeout"];
+                };
+            };
+        };
+    };
+    "agents.deleteDevcontainer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string at most 128 character(s) long */
+                devcontainer: string;
+                /** @description a Universally Unique Identifier */
+                workspaceagent: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description BadGateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadGateway"];
+                };
+            };
+            /** @description GatewayTimeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayTimeout"];
+                };
+            };
+        };
+    };
+    "agents.recreateDevcontainer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string at most 128 character(s) long */
+                devcontainer: string;
+                /** @description a Universally Unique Identifier */
+                workspaceagent: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description BadGateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadGateway"];
+                };
+            };
+            /** @description GatewayTimeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayTimeout"];
+                };
+            };
+        };
+    };
+    "agents.watchContainers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                workspaceagent: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the connection becomes a WebSocket. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description BadGateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadGateway"];
+                };
+            };
+        };
+    };
+    "tailnet.agentCoordinate": {
+        parameters: {
+            query?: {
+                /** @description a string at most 64 character(s) long */
+                version?: string;
+            };
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                workspaceagent: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the connection becomes a WebSocket. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
     "agents.listeningPorts": {
         parameters: {
             query?: never;
@@ -24835,6 +25420,69 @@ export interface operations {
         responses: {
             /** @description Switching Protocols: the connection becomes a WebSocket. */
             101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpApiDecodeError"] | components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"] | components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+            /** @description Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                };
+            };
+        };
+    };
+    "taskAgent.logSnapshot": {
+        parameters: {
+            query: {
+                format: "agentapi";
+            };
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                task: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskLogSnapshotRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };

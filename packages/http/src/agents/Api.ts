@@ -6,17 +6,21 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
   AgentConnectionInfo,
+  AgentContainersQuery,
   AgentGitSshKey,
   BadGateway,
+  DevcontainerPath,
   ExternalAgentCredentialsWire,
   GatewayTimeout,
   WorkspaceAgent,
+  WorkspaceAgentListContainersResponse,
   WorkspaceAgentListeningPortsResponse
 } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, Forbidden, NotFound, uuid } from "../Common.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, ResponseBody, uuid } from "../Common.js"
 import { AgentAuthentication, Authentication } from "../Security.js"
+import { WebSocketUpgradeSchema } from "../WebSocket.js"
 
 const AgentPath = Schema.Struct({ workspaceagent: uuid("Workspace agent id") })
 
@@ -45,6 +49,42 @@ export class AgentsApi extends HttpApiGroup.make("agents")
     HttpApiEndpoint.get("listeningPorts", "/workspaceagents/:workspaceagent/listening-ports")
       .setPath(AgentPath)
       .addSuccess(WorkspaceAgentListeningPortsResponse)
+      .addError(BadGateway)
+      .addError(GatewayTimeout)
+  )
+  .add(
+    HttpApiEndpoint.get("containers", "/workspaceagents/:workspaceagent/containers")
+      .setPath(AgentPath)
+      .setUrlParams(AgentContainersQuery)
+      .addSuccess(WorkspaceAgentListContainersResponse)
+      .addError(Conflict)
+      .addError(BadGateway)
+      .addError(GatewayTimeout)
+  )
+  .add(
+    HttpApiEndpoint.get("watchContainers", "/workspaceagents/:workspaceagent/containers/watch")
+      .setPath(AgentPath)
+      .addSuccess(WebSocketUpgradeSchema)
+      .addError(BadGateway)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteDevcontainer", "/workspaceagents/:workspaceagent/containers/devcontainers/:devcontainer")
+      .annotate(Audited, audit("workspace_agent", { action: "write" }))
+      .setPath(DevcontainerPath)
+      .addSuccess(NoContent)
+      .addError(Conflict)
+      .addError(BadGateway)
+      .addError(GatewayTimeout)
+  )
+  .add(
+    HttpApiEndpoint.post(
+      "recreateDevcontainer",
+      "/workspaceagents/:workspaceagent/containers/devcontainers/:devcontainer/recreate"
+    )
+      .annotate(Audited, audit("workspace_agent", { action: "write" }))
+      .setPath(DevcontainerPath)
+      .addSuccess(ResponseBody, { status: 202 })
+      .addError(Conflict)
       .addError(BadGateway)
       .addError(GatewayTimeout)
   )

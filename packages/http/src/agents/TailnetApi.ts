@@ -19,6 +19,12 @@ export class TailnetApi extends HttpApiGroup.make("tailnet")
   .add(HttpApiEndpoint.get("derpMap", "/derp-map").addSuccess(WebSocketUpgradeSchema))
   .add(HttpApiEndpoint.get("coordinate", "/tailnet").addSuccess(WebSocketUpgradeSchema))
   .add(
+    HttpApiEndpoint.get("agentCoordinate", "/workspaceagents/:workspaceagent/coordinate")
+      .setPath(Schema.Struct({ workspaceagent: uuid("Workspace agent id") }))
+      .setUrlParams(Schema.Struct({ version: Schema.optional(Schema.String.pipe(Schema.maxLength(64))) }))
+      .addSuccess(WebSocketUpgradeSchema)
+  )
+  .add(
     HttpApiEndpoint.get("agentConnectionWatch", "/workspaces/:workspace/agent-connection-watch")
       .setPath(WatchPath)
       .setUrlParams(AgentConnectionWatchQuery)

@@ -8,7 +8,13 @@ import { CloseCode, followSession, streamSession, upgradeWebSocket } from "../We
 export const TailnetHttp = implement(WorkbayApi, "tailnet", {
   derpMap: () =>
     Effect.flatMap(RelayMap, (relays) => upgradeWebSocket(followSession((sendLatest) => relays.listen(sendLatest)))),
-  coordinate: () => Effect.flatMap(Coordinator, (c) => upgradeWebSocket(c.serveClient)),
+  coordinate: () => Effect.flatMap(Coordinator, (c) => upgradeWebSocket((conn) => c.serveClient(conn))),
+  agentCoordinate: ({ path }) =>
+    Effect.flatMap(Coordinator, (c) =>
+      Effect.flatMap(
+        c.checkAgentClient(path.workspaceagent),
+        (agentId) => upgradeWebSocket((conn) => c.serveClient(conn, agentId))
+      )),
   agentConnectionWatch: ({ path, urlParams }) =>
     Effect.flatMap(
       ConnectionWatch,

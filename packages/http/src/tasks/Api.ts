@@ -9,6 +9,8 @@ import {
   ListTasksQuery,
   Task,
   TaskBuildResponse,
+  TaskLogSnapshotQuery,
+  TaskLogSnapshotRequest,
   TaskLogsResponse,
   TaskSendRequest,
   TasksListResponse,
@@ -16,8 +18,8 @@ import {
 } from "@workbay/core"
 import { Schema } from "effect"
 import { audit, Audited } from "../Audit.js"
-import { BadRequest, Conflict, Forbidden, NoContent, NotFound } from "../Common.js"
-import { Authentication } from "../Security.js"
+import { BadRequest, Conflict, Forbidden, NoContent, NotFound, uuid } from "../Common.js"
+import { AgentAuthentication, Authentication } from "../Security.js"
 
 const TaskPath = Schema.Struct({ user: Schema.String, task: Schema.String.pipe(Schema.maxLength(256)) })
 
@@ -71,5 +73,23 @@ export class TasksApi extends HttpApiGroup.make("tasks")
   .addError(Forbidden)
   .addError(NotFound)
   .middleware(Authentication)
+  .prefix("/api/v2")
+{}
+
+/**
+ * What a task's agent calls with its own token: the upload of its AI agent's conversation (an
+ * agent report, not a user's action: not audited, as the other agent reports).
+ */
+export class TaskAgentApi extends HttpApiGroup.make("taskAgent")
+  .add(
+    HttpApiEndpoint.post("logSnapshot", "/workspaceagents/me/tasks/:task/log-snapshot").annotate(Audited, false)
+      .setPath(Schema.Struct({ task: uuid("Task id") }))
+      .setUrlParams(TaskLogSnapshotQuery)
+      .setPayload(TaskLogSnapshotRequest)
+      .addSuccess(NoContent)
+  )
+  .addError(BadRequest)
+  .addError(NotFound)
+  .middleware(AgentAuthentication)
   .prefix("/api/v2")
 {}

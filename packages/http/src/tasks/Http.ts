@@ -1,5 +1,5 @@
 /** Handlers of the tasks group. */
-import { Tasks } from "@workbay/core"
+import { CurrentAgent, Tasks } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
@@ -16,4 +16,12 @@ export const TasksHttp = implement(WorkbayApi, "tasks", {
   logs: ({ path }) => withTasks((t) => t.logs(path.user, path.task)),
   pause: ({ path }) => withTasks((t) => t.pause(path.user, path.task)),
   resume: ({ path }) => withTasks((t) => t.resume(path.user, path.task))
+})
+
+export const TaskAgentHttp = implement(WorkbayApi, "taskAgent", {
+  logSnapshot: ({ path, payload, urlParams }) =>
+    Effect.flatMap(
+      CurrentAgent,
+      (session) => withTasks((t) => t.uploadLogSnapshot(session, path.task, urlParams, payload))
+    )
 })

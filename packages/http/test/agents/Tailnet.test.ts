@@ -275,6 +275,49 @@ describe("connection routes", () => {
       spy.socket.close()
     })
 
+    it("GET /workspaceagents/{id}/coordinate: follows its one agent at once; 401, 404 (no ssh), 400, 426", async () => {
+      const w = await makeWorkspace(srv, dev.client, orgId, template.id)
+      const agentId = agentsOf(w).main.id
+      const route = `/workspaceagents/${agentId}/coordinate`
+      const agent = await connect(ws("/workspaceagents/me/coordinate"), asToken(recording.token(w.id)!))
+      send(agent, { type: "node", node: node(4) })
+      const client = await connect(ws(`${route}?version=2.0`), as(dev.client))
+      expect(await waitFor(client, (m) => m.type === "subscribed")).toEqual({ type: "subscribed", agent_id: agentId })
+      expect(await waitFor(client, (m) => m.type === "peer_update")).toMatchObject({
+        agent_id: agentId,
+        kind: "node",
+        node: { id: 4 }
+      })
+      send(client, { type: "node", node: node(5) })
+      expect((await waitFor(agent, (m) => m.type === "peer_update" && m.node?.id === 5)).kind).toBe("node")
+      // Its one agent only.
+      send(client, { type: "subscribe", agent_id: UNKNOWN_ID })
+      expect(await waitFor(client, (m) => m.type === "error")).toMatchObject({ agent_id: UNKNOWN_ID })
+      // The agent leaves: the client hears it.
+      const mark = client.messages.length
+      agent.socket.close()
+      await waitFor(client, (m) => m.kind === "disconnected" && m.agent_id === agentId, mark)
+      client.socket.close()
+      // The site owner may ssh into it.
+      const owners = await connect(ws(route), as(owner))
+      await waitFor(owners, (m) => m.type === "subscribed")
+      owners.socket.close()
+      expect((await refusal(connect(ws(route)))).status).toBe(401)
+      expect((await refusal(connect(ws(route), asToken(recording.token(w.id)!)))).status).toBe(401)
+      // Who may not ssh into the workspace (a stranger; a template admin, who may read it): 404.
+      for (const who of [stranger.client, templateAdmin.client]) {
+        const refused = await refusal(connect(ws(route), as(who)))
+        expect(refused.status).toBe(404)
+        expect(refused.body.message).toBe("Workspace agent not found.")
+      }
+      expect((await refusal(connect(ws(`/workspaceagents/${UNKNOWN_ID}/coordinate`), as(dev.client)))).status)
+        .toBe(404)
+      const bad = await refusal(connect(ws("/workspaceagents/not-an-id/coordinate"), as(dev.client)))
+      expect(bad.status).toBe(400)
+      expect(bad.body.validations.map((v: any) => v.field)).toEqual(["workspaceagent"])
+      expect((await dev.client.get(route)).status).toBe(426)
+    })
+
     it("an agent of a replaced build is not found, and its token no longer coordinates", async () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
       const agentId = agentsOf(w).main.id

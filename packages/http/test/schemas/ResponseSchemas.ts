@@ -1122,6 +1122,32 @@ export const definitions: Record<string, JsonSchema> = {
     diagnostics: arrayOf(ref("FriendlyDiagnostic")),
     parameters: arrayOf(ref("PreviewParameter"))
   }, ["id", "diagnostics", "parameters"]),
+  WorkspaceAgentContainer: object({
+    created_at: dateTime,
+    id: string,
+    name: string,
+    image: string,
+    labels: mapOf(string),
+    running: boolean,
+    ports: arrayOf(object({ port: integer, network: string, host_ip: omitted(string), host_port: omitted(integer) })),
+    status: string,
+    volumes: mapOf(string)
+  }),
+  WorkspaceAgentListContainersResponse: object({
+    devcontainers: arrayOf(object({
+      id: uuid,
+      name: string,
+      workspace_folder: string,
+      config_path: omitted(string),
+      status: { type: "string", enum: ["running", "stopped", "starting", "error"] },
+      dirty: boolean,
+      container: omitted(ref("WorkspaceAgentContainer")),
+      agent: omitted(object({ id: uuid, name: string, directory: string })),
+      error: omitted(string)
+    })),
+    containers: arrayOf(ref("WorkspaceAgentContainer")),
+    warnings: omitted(arrayOf(string))
+  }),
   TemplateVersionParameter: object({
     name: string,
     display_name: omitted(string),

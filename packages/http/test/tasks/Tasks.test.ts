@@ -320,6 +320,77 @@ describe("tasks", () => {
     expectResponse(await dev.client.post(`/tasks/me/${t.id}/resume`), 409)
   })
 
+  it("log-snapshot: the agent's upload (204) answers the logs once the task is paused; 400, 401, 404", async () => {
+    const t = await makeTask({ input: "Snapshot prompt" })
+    const mine = await makeTask({ input: "Another" })
+    const { ws, asAgent } = await agentReady(t.workspace_id.uuid)
+    const url = `/workspaceagents/me/tasks/${t.id}/log-snapshot?format=agentapi`
+    const messages = [
+      { id: 0, role: "user", content: "Snapshot prompt", time: "2030-01-01T10:00:00Z" },
+      { id: 1, role: "agent", content: "Done: é ✓", time: "2030-01-01T10:00:05.5Z" }
+    ]
+    expectValidations(await asAgent.post(`/workspaceagents/me/tasks/${t.id}/log-snapshot`, { messages }), ["format"])
+    expectValidations(
+      await asAgent.post(`/workspaceagents/me/tasks/${t.id}/log-snapshot?format=text`, { messages }),
+      ["format"]
+    )
+    expectValidations(await asAgent.post(url, {}), ["messages"])
+    expectValidations(await asAgent.post(url, { messages: [{ id: 0, role: "system", content: "x" }] }), [
+      "messages.0.role",
+      "messages.0.time"
+    ])
+    expectValidations(
+      await asAgent.post("/workspaceagents/me/tasks/not-a-uuid/log-snapshot?format=agentapi", {
+        messages
+      }),
+      ["task"]
+    )
+    const big = await asAgent.post(url, {
+      messages: [0, 1, 2].map((id) => ({
+        id,
+        role: "agent",
+        content: "x".repeat(30_000),
+        time: "2030-01-01T10:00:00Z"
+      }))
+    })
+    expectValidations(big, ["messages"])
+    expectResponse(await dev.client.as(undefined).post(url, { messages }), 401)
+    // A user's key is not an agent's token.
+    expectResponse(await dev.client.post(url, { messages }), 401)
+    expectResponse(
+      await asAgent.post(`/workspaceagents/me/tasks/${UNKNOWN_ID}/log-snapshot?format=agentapi`, { messages }),
+      404
+    )
+    // Another task, of another workspace: not this agent's.
+    expectResponse(
+      await asAgent.post(`/workspaceagents/me/tasks/${mine.id}/log-snapshot?format=agentapi`, { messages }),
+      404
+    )
+    const stored = await asAgent.post(url, { messages: messages.slice(0, 1) })
+    expect(stored.status, JSON.stringify(stored.body)).toBe(204)
+    // The latest upload replaces the previous.
+    expect((await asAgent.post(url, { messages })).status).toBe(204)
+    // Live, the logs are the conversation, not the snapshot.
+    const live = await dev.client.get(`/tasks/me/${t.id}/logs`)
+    expect(live.body.snapshot).toBeUndefined()
+    expect(live.body.logs.map((l: any) => l.content)).toEqual(["Snapshot prompt"])
+    ws.socket.close(1000)
+    expect((await dev.client.post(`/tasks/me/${t.id}/pause`)).status).toBe(202)
+    await runJobs(srv)
+    const logs = await dev.client.get(`/tasks/me/${t.id}/logs`)
+    expect(logs.status).toBe(200)
+    expect(logs.body).toMatchObject({
+      snapshot: true,
+      logs: [
+        { id: 0, type: "input", content: "Snapshot prompt", time: "2030-01-01T10:00:00.000Z" },
+        { id: 1, type: "output", content: "Done: é ✓", time: "2030-01-01T10:00:05.500Z" }
+      ]
+    })
+    expect(Date.parse(logs.body.snapshot_at)).toBeGreaterThan(0)
+    // The agent of a stopped workspace is gone: its token no longer uploads.
+    expectResponse(await asAgent.post(url, { messages }), 401)
+  })
+
   it("send: 204 and the input in the log while the agent runs; 409 before it connects; 400 bad body; 404 for another member", async () => {
     const t = await makeTask({ input: "Start here" })
     const early = await dev.client.post(`/tasks/me/${t.id}/send`, { input: "too early" })

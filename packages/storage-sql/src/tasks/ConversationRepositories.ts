@@ -2,10 +2,10 @@
  * A task's conversation (the `TaskLogRepo` port) on @effect/sql (migration 0019): one row per entry,
  * read by (workspace, id). An append is one transaction: the INSERT of the batch, then one DELETE of
  * the workspace's entries past the cap (counted and summed newest first with window functions,
- * which both dialects have).
+ * which both dialects have). A task's log snapshot (migration 0046) is one row per task, upserted.
  */
 import { SqlClient } from "@effect/sql"
-import { type TaskLogEntry, TaskLogRepo } from "@workbay/core"
+import { type StoredTaskLogSnapshot, type TaskLogEntry, TaskLogRepo } from "@workbay/core"
 import { Effect, Layer } from "effect"
 import { columns, date, first, from, int, literalOf, type Row, text } from "../Columns.js"
 import { transaction } from "../Transaction.js"
@@ -15,6 +15,11 @@ const rowToEntry = columns<TaskLogEntry>("task_log_entries", {
   type: literalOf<TaskLogEntry["type"]>()(["input", "output"]),
   content: text,
   time: from("created_at", date)
+}).read
+
+const rowToSnapshot = columns<StoredTaskLogSnapshot>("task_log_snapshots", {
+  snapshot: from("log_snapshot", text),
+  created_at: date
 }).read
 
 export const make = Effect.gen(function*() {
@@ -60,7 +65,20 @@ export const make = Effect.gen(function*() {
         ),
 
     remove: (workspaceId, id) =>
-      Effect.asVoid(Effect.orDie(sql`DELETE FROM task_log_entries WHERE workspace_id = ${workspaceId} AND id = ${id}`))
+      Effect.asVoid(Effect.orDie(sql`DELETE FROM task_log_entries WHERE workspace_id = ${workspaceId} AND id = ${id}`)),
+
+    saveSnapshot: (taskId, snapshot, at) =>
+      Effect.asVoid(Effect.orDie(
+        sql`INSERT INTO task_log_snapshots (task_id, log_snapshot, created_at)
+          VALUES (${taskId}, ${snapshot}, ${at.toISOString()})
+          ON CONFLICT (task_id) DO UPDATE SET log_snapshot = excluded.log_snapshot, created_at = excluded.created_at`
+      )),
+
+    findSnapshot: (taskId) =>
+      sql<Row>`SELECT log_snapshot, created_at FROM task_log_snapshots WHERE task_id = ${taskId}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => first(rows, rowToSnapshot))
+      )
   })
 })
 

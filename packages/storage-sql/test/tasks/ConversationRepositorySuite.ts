@@ -4,11 +4,12 @@
  * entries and by bytes (newest kept, across appends), non-ASCII content intact, and concurrent
  * appends on one workspace each stored once. Every test gets a fresh, migrated database.
  */
-import type { SqlClient } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { type TaskLogEntryInput, TaskLogRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
 import type { StorageFactory, SuiteOptions } from "../users/RepositorySuite.js"
 import { workspaceRows } from "../workspaces/PortShareRepositorySuite.js"
 
@@ -94,6 +95,36 @@ export const conversationRepositorySuite = (name: string, makeStorage: StorageFa
         // Each batch's entries in their order.
         for (const batch of stored) expect(batch.map((e) => e.content[0])).toEqual(["c", "d"])
         for (const batch of stored) expect(batch[1]!.id).toBeGreaterThan(batch[0]!.id)
+      })
+    )
+
+    test(
+      "keeps one log snapshot per task, the latest upload replacing the previous; gone with its task",
+      Effect.gen(function*() {
+        const repo = yield* TaskLogRepo
+        const sql = yield* SqlClient.SqlClient
+        const ws = yield* workspaceRows
+        const taskRow = (id: string) =>
+          sql`INSERT INTO tasks (id, created_at, updated_at, organization_id, owner_id, name, display_name, prompt,
+            template_id, template_version_id, app_slug, workspace_id, deleted)
+            VALUES (${id}, ${at(0).toISOString()}, ${at(0).toISOString()}, ${ws.org}, ${ws.user}, ${`t-${
+            id.slice(0, 8)
+          }`},
+            'T', 'p', ${ws.template}, ${ws.version}, 'claude', ${ws.workspace}, FALSE)`
+        const a = randomUUID()
+        const b = randomUUID()
+        yield* taskRow(a)
+        yield* taskRow(b)
+        expect(yield* repo.findSnapshot(a)).toEqual(Option.none())
+        yield* repo.saveSnapshot(a, `{"format":"agentapi","data":{"messages":[]}}`, at(1))
+        yield* repo.saveSnapshot(b, `{"b":"é ✓"}`, at(2))
+        yield* repo.saveSnapshot(a, `{"format":"agentapi","data":{"messages":[1]}}`, at(3))
+        expect(yield* repo.findSnapshot(a)).toEqual(
+          Option.some({ snapshot: `{"format":"agentapi","data":{"messages":[1]}}`, created_at: at(3) })
+        )
+        expect(yield* repo.findSnapshot(b)).toEqual(Option.some({ snapshot: `{"b":"é ✓"}`, created_at: at(2) }))
+        yield* sql`DELETE FROM tasks WHERE id = ${a}`
+        expect(yield* repo.findSnapshot(a)).toEqual(Option.none())
       })
     )
   })
