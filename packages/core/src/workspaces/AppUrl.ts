@@ -91,7 +91,7 @@ const wildcardParts = (wildcard: string) => {
 
 /**
  * A reader of the hosts a wildcard app host covers: the part `*` stands for (one DNS label or a
- * part of one), or undefined for a host it does not cover. Compared without case; a port in the
+ * part of one, any characters but a dot), or undefined for a host it does not cover. Compared without case; a port in the
  * wildcard must be the host's, a wildcard without one takes any port (as the described system's
  * `CompileHostnamePattern`).
  */
@@ -100,7 +100,8 @@ export const wildcardLabelReader = (wildcard: string): (host: string) => string 
   if (pattern === "" || !pattern.includes("*")) return () => undefined
   const [before, after] = [pattern.slice(0, pattern.indexOf("*")), pattern.slice(pattern.indexOf("*") + 1)]
   const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\*]/g, "\\$&")
-  const re = new RegExp(`^${escape(before)}([a-z0-9-]+)${escape(after)}\\.?(?::(\\d{1,5}))?$`)
+  // Any characters but a dot stand for `*` (as the described system's): a label not of the app form answers 400.
+  const re = new RegExp(`^${escape(before)}([^.:/\\s]+)${escape(after)}\\.?(?::(\\d{1,5}))?$`)
   return (host) => {
     const m = re.exec(host.trim().toLowerCase())
     if (m === null) return undefined
