@@ -51,10 +51,15 @@ export class Applications extends Effect.Service<Applications>()("@workbay/core/
     const access = new URL(settings.accessUrl)
     const coveredByWildcard = wildcardHostMatcher(settings.wildcardAccessUrl)
 
-    /** `GET /applications/host`: the wildcard app host, empty when none is set. */
-    const host = Effect.succeed(new AppHostResponse({ host: settings.wildcardAccessUrl }, true)).pipe(
-      span("Applications.host")
-    )
+    /**
+     * `GET /applications/host`: the wildcard app host, empty when none is set; with the access
+     * URL's port when it names none (the described system's `SubdomainAppHost`), so that a link
+     * built from it reaches the service where it listens.
+     */
+    const appHost = settings.wildcardAccessUrl === "" || /:\d+$/.test(settings.wildcardAccessUrl) || access.port === ""
+      ? settings.wildcardAccessUrl
+      : `${settings.wildcardAccessUrl}:${access.port}`
+    const host = Effect.succeed(new AppHostResponse({ host: appHost }, true)).pipe(span("Applications.host"))
 
     /** Mints a key of the caller limited to `application_connect`, living no longer than the caller's key and a week. */
     const mintAppKey = (caller: ApiKeyRecord) =>
