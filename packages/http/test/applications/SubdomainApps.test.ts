@@ -112,7 +112,8 @@ describe("subdomain apps on the wildcard app host", () => {
   let templateId: string
   /** The host of an app (or port) of dev's workspace. */
   const host = (slug: string, agentName = "dev") => `${slug}--${agentName}--${workspace.name}--app-dev.apps.test`
-  const as = (user: TestUser | undefined) => user === undefined ? {} : { [SESSION_HEADER]: user.client.token }
+  const as = (user: TestUser | undefined): Record<string, string> =>
+    user === undefined ? {} : { [SESSION_HEADER]: user.client.token ?? "" }
 
   /** The whole browser exchange for `user` on `appHost`: 303 to auth-redirect, its key, and the cookie it becomes. */
   const signIn = async (user: TestUser, appHost: string, path = "/") => {
