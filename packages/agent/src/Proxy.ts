@@ -4,8 +4,8 @@
  * `/workspaceagents/me/rpc`; the agent performs the request against its local app and answers
  * `{type: "app_response", request_id, status, headers}`, then the body in `app_body` frames
  * (`data`: base64, at most 16 KiB each) and `{type: "app_end", request_id, error?}`. An
- * `{type: "app_cancel", request_id}` stops a request. The agent only reaches its own apps: a URL
- * outside the origins of its manifest's apps is refused.
+ * `{type: "app_cancel", request_id}` stops a request. The agent only reaches its own apps and the
+ * ports of its loopback (`http(s)://127.0.0.1:<port>`, the subdomain port form): any other URL is refused.
  */
 import { type IncomingMessage, request as httpRequest } from "node:http"
 import type { ClientRequest } from "node:http"
@@ -50,7 +50,12 @@ export const makeAppProxy = (options: AppProxyOptions): AppProxy => {
     const url = typeof message.url === "string" ? message.url : ""
     const origin = originOf(url)
     const allowed = new Set(options.appUrls().map(originOf).filter((o) => o !== undefined))
-    if (origin === undefined || !allowed.has(origin) || !/^https?:$/.test(new URL(url).protocol)) {
+    // A port of this machine's loopback is an app too (the subdomain port form, `{port}--agent--...`):
+    // the service opens one only to whom its port-share rules allow.
+    const loopbackPort = origin !== undefined && /^https?:\/\/127\.0\.0\.1:\d+$/.test(origin)
+    if (
+      origin === undefined || !(allowed.has(origin) || loopbackPort) || !/^https?:$/.test(new URL(url).protocol)
+    ) {
       return end(
         requestId,
         `The agent serves only its own apps; ${JSON.stringify(url.slice(0, 200))} is not one of them.`

@@ -93,12 +93,24 @@ describe("the agent's app proxy", () => {
       type: "app_request",
       request_id: "r3",
       method: "GET",
-      url: "http://127.0.0.1:1/",
+      url: "http://192.0.2.1:8080/",
       headers: {},
       body: ""
     })
     await ended("r3")
     expect(sent).toEqual([{ type: "app_end", request_id: "r3", error: expect.stringMatching(/only its own apps/) }])
+    // A loopback port is one (the subdomain port form): tried, and reported when nothing listens.
+    sent.length = 0
+    p.handle({
+      type: "app_request",
+      request_id: "r4",
+      method: "GET",
+      url: "http://127.0.0.1:1/",
+      headers: {},
+      body: ""
+    })
+    await ended("r4")
+    expect(sent).toEqual([{ type: "app_end", request_id: "r4", error: expect.not.stringMatching(/only its own apps/) }])
     expect(p.handle({ type: "update_stats" })).toBe(false)
   })
 

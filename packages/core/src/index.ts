@@ -440,6 +440,15 @@ export {
 
 // workspaces: workspaces, their builds and what those provision, sharing, schedules, watching
 export { DEPLOYMENT_ID_KEY, settingsWithDeploymentId } from "./enterprise/DeploymentId.js"
+export {
+  APP_KEY_PARAM,
+  appSubdomainName,
+  parseAppSubdomain,
+  type ParsedAppHost,
+  SUBDOMAIN_APP_COOKIE_PREFIX,
+  subdomainAppCookie,
+  wildcardLabelReader
+} from "./workspaces/AppUrl.js"
 export * from "./workspaces/Autofill.js"
 export {
   AgentConnectionTiming,

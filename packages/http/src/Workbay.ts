@@ -411,14 +411,36 @@ export const handlerShape = (
   const serviceWeb: WebHandler = (request, info) =>
     apps.owns(new URL(request.url).pathname) ? apps.web(request, info) : webApi(request, info)
   // The dashboard takes only what the service does not own.
-  const { node, web } = dashboard === undefined
+  const inner = dashboard === undefined
     ? { node: serviceNode, web: serviceWeb }
     : withDashboardHandlers(
       { node: serviceNode, web: serviceWeb },
       (path) => dispatcher.owns(path) || apps.owns(path),
       dashboard
     )
-  const upgrade = toNodeUpgradeHandler(dispatcher, hub)
+  // A subdomain app's host (under the wildcard app host) is the app's on every path: neither the API nor the dashboard.
+  const node: NodeHandler = (req, res, next) =>
+    apps.ownsHost(req.headers.host) ? apps.node(req, res) : inner.node(req, res, next)
+  const web: WebHandler = (request, info) =>
+    apps.ownsHost(request.headers.get("host") ?? new URL(request.url).host)
+      ? apps.web(request, info)
+      : inner.web(request, info)
+  const serviceUpgrade = toNodeUpgradeHandler(dispatcher, hub)
+  // WebSockets to apps are not carried (docs/agents.md, "Web apps"): an upgrade on an app host goes to the host
+  // application's listener, or 404, as one on an app path; never to the API.
+  const upgrade: typeof serviceUpgrade = (req, socket, head, next) => {
+    if (!apps.ownsHost(req.headers.host)) return serviceUpgrade(req, socket, head, next)
+    if (next !== undefined) return next()
+    const body = JSON.stringify({
+      message: "Route not found.",
+      detail: "WebSockets to workspace apps are not carried."
+    })
+    socket.end(
+      `HTTP/1.1 404 Not Found\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${
+        Buffer.byteLength(body)
+      }\r\nconnection: close\r\n\r\n${body}`
+    )
+  }
   return {
     node,
     web,

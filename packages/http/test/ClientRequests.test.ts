@@ -1777,7 +1777,9 @@ describe("external auth and applications, as the dashboard's external auth pages
 
   it("getApplicationsHost, and the redirect to an app host with the key", async () => {
     const x = await externalAuthWorld()
-    expect((await x.member.client.get("/applications/host")).body).toEqual({ host: "*.apps.example.test" })
+    expect((await x.member.client.get("/applications/host")).body).toEqual({
+      host: `*.apps.example.test:${new URL(x.srv.url).port}`
+    })
     const r = await x.member.client.get(
       `/applications/auth-redirect?redirect_uri=${
         encodeURIComponent("http://code--main--ws--linked-member.apps.example.test/")

@@ -100,8 +100,9 @@ describe.skipIf(url === null)("apps and listening ports relayed between replicas
 
     db = await freshDatabase(url!)
     const env = { DATABASE_URL: db.url }
-    a = await startServerProcess(["--provisioner-daemons", "1"], env)
-    b = await startServerProcess(["--provisioner-daemons", "0"], env)
+    // A wildcard app host: subdomain apps are relayed the same way (their host names the app on B too).
+    a = await startServerProcess(["--provisioner-daemons", "1", "--wildcard-access-url", "*.apps.test"], env)
+    b = await startServerProcess(["--provisioner-daemons", "0", "--wildcard-access-url", "*.apps.test"], env)
     token = await firstOwnerSession(a.url)
 
     const { orgId, templateId } = await makeTemplate(
@@ -116,6 +117,9 @@ describe.skipIf(url === null)("apps and listening ports relayed between replicas
         apps:
           - slug: web
             url: http://127.0.0.1:${appPort}
+          - slug: sub
+            url: http://127.0.0.1:${appPort}
+            subdomain: true
 `
     )
     const created = await call(a.url, token, "POST", `/organizations/${orgId}/members/me/workspaces`, {
@@ -187,6 +191,40 @@ describe.skipIf(url === null)("apps and listening ports relayed between replicas
     )
     expect(apps.filter((e) => e.web_info.status_code === 200)).toHaveLength(1)
     expect(apps[0].ip).toBe("127.0.0.1")
+  })
+
+  it("a subdomain app through replica A is carried by replica B, with the app session cookie A's exchange set", async () => {
+    const host = "sub--main--apps--admin.apps.test"
+    /** One request to A with this `Host` (fetch cannot set it). */
+    const toA = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; headers: Record<string, any>; text: string }>((resolve, reject) => {
+        const req = request(`${a.url}${path}`, { headers: { host, ...headers } }, (res) => {
+          const chunks: Array<Buffer> = []
+          res.on("data", (c: Buffer) => chunks.push(c))
+          res.on(
+            "end",
+            () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() })
+          )
+        })
+        req.on("error", reject)
+        req.end()
+      })
+    const byHeader = await toA("/echo?x=1", { [SESSION_HEADER]: token })
+    expect(byHeader.status, byHeader.text).toBe(200)
+    expect(byHeader.text).toBe("GET /echo?x=1 ")
+    expect(byHeader.headers["x-app-relay-headers"]).toBe("")
+    // The browser's exchange, all on A: 303 to auth-redirect, the key, the cookie; B takes the cookie.
+    const first = await toA("/echo")
+    expect(first.status).toBe(303)
+    const handed = await fetch(first.headers.location, { headers: { [SESSION_HEADER]: token }, redirect: "manual" })
+    expect(handed.status).toBe(307)
+    const back = new URL(handed.headers.get("location")!)
+    const exchanged = await toA(back.pathname + back.search)
+    expect(exchanged.status).toBe(307)
+    const cookie = String(exchanged.headers["set-cookie"][0]).split(";")[0]!
+    const byCookie = await toA("/echo", { cookie })
+    expect(byCookie.status, byCookie.text).toBe(200)
+    expect(byCookie.text).toBe("GET /echo ")
   })
 
   it("listening ports through replica A are asked of the agent on replica B", async () => {

@@ -13,6 +13,7 @@ import { PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import type { WorkspaceAgent } from "../templates/TemplateVersionWire.js"
 import { span } from "../Tracing.js"
+import { UserRepo } from "../users/Repositories.js"
 import { Users } from "../users/Users.js"
 import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
@@ -53,8 +54,12 @@ export const agentCommand = (command: string, accessUrl: string, token: string):
   `${command} --url ${accessUrl.replace(/\/+$/, "")} --token ${token}`
 
 /** The wire record of an agent as its build's resource shows it, at `now`. */
-export const toAgent = (found: AgentInBuild, now: number): WorkspaceAgent =>
-  toBuildResource({ resource: found.resource, agents: [found.agent] }, now).agents![0]!
+export const toAgent = (found: AgentInBuild, now: number, owner?: string): WorkspaceAgent =>
+  toBuildResource(
+    { resource: found.resource, agents: [found.agent] },
+    now,
+    owner === undefined ? undefined : { owner, workspace: found.workspace.name }
+  ).agents![0]!
 
 /**
  * How a client reaches an agent (the described system's `workspacesdk.AgentConnectionInfo`): the
@@ -75,6 +80,7 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
     const resources = yield* WorkspaceResourceRepo
     const settings = yield* Settings
     const users = yield* Users
+    const userRows = yield* UserRepo
     const pubsub = yield* PubSub
     const relays = yield* RelayMap
 
@@ -91,7 +97,8 @@ export class Agents extends Effect.Service<Agents>()("@workbay/core/Agents", {
     const get = (ref: string) =>
       Effect.gen(function*() {
         const found = yield* resolve(ref)
-        return toAgent(found, yield* Clock.currentTimeMillis)
+        const owner = yield* userRows.findById(found.workspace.owner_id)
+        return toAgent(found, yield* Clock.currentTimeMillis, Option.getOrUndefined(owner)?.username)
       }).pipe(span("Agents.get"))
 
     /**

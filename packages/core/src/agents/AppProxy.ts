@@ -27,6 +27,7 @@ import { isUuid } from "../Ids.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
+import { PortShareRepo } from "../workspaces/PortShare.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { type WorkspaceRecord, WorkspaceRepo } from "../workspaces/Workspace.js"
 import {
@@ -517,14 +518,19 @@ export const withAppTunnel = (
 // ---------------------------------------------------------------------------
 // Opening an app
 
-/** A request to a path-based app, as the HTTP layer decoded it. */
+/** A request to an app, as the HTTP layer decoded it (its path, or its subdomain host). */
 export interface AppRequest {
+  /** How the app was named: `/@owner/workspace/apps/slug/` (default) or its subdomain host (docs/agents.md, "Subdomain apps"). */
+  readonly access?: "path" | "subdomain" | undefined
   /** `{owner}`: a username, a user id, or `me`. */
   readonly owner: string
   readonly workspace: string
   /** The agent's name; absent: the one agent with an app of that slug. */
   readonly agent?: string | undefined
+  /** The app's slug; in the subdomain port form `{port}` or `{port}s`, with `port` set. */
   readonly slug: string
+  /** A port of the agent's machine (the subdomain port form), with the scheme its server speaks. */
+  readonly port?: { readonly number: number; readonly protocol: "http" | "https" } | undefined
   /** The rest of the path after the app's prefix (from its `/`), with the query. */
   readonly path: string
   readonly method: string
@@ -545,6 +551,9 @@ export interface AppRequest {
 export type AppOpened =
   | { readonly _tag: "Answer"; readonly response: AppResponse }
   | Extract<AgentHolder, { _tag: "Relay" }>
+
+/** The app id of a port opened as an app (the subdomain port form): it has no row of its own. */
+export const PORT_APP_ID = "00000000-0000-0000-0000-000000000000"
 
 /** The errors an app open answers with, each a Response object with its status. */
 export type AppOpenError =
@@ -595,6 +604,7 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
     const settings = yield* Settings
     const appSessions = yield* AppSessionRepo
     const replicas = yield* Replicas
+    const shares = yield* PortShareRepo
 
     /** The workspace, agent and app a request names (404 when any is missing). */
     const find = (req: AppRequest, actor: Option.Option<Actor>) =>
@@ -633,6 +643,28 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
           )
         }
         const agent = candidates[0]
+        if (agent !== undefined && req.port !== undefined) {
+          // A port as an app (the described system's): owner-level unless the port is shared.
+          const share = yield* shares.find(w.value.id, agent.name, req.port.number)
+          const app: StoredAgentApp = {
+            id: PORT_APP_ID,
+            slug: req.slug,
+            display_name: "",
+            icon: "",
+            url: `${req.port.protocol}://127.0.0.1:${req.port.number}`,
+            command: "",
+            subdomain: true,
+            sharing_level: Option.match(share, { onNone: () => "owner" as const, onSome: (s) => s.share_level }),
+            external: false,
+            hidden: true,
+            open_in: "tab",
+            group: "",
+            tooltip: "",
+            healthcheck: undefined,
+            order: 0
+          }
+          return { workspace: w.value, agent, app } satisfies FoundApp
+        }
         const app = agent?.apps.find((a) => a.slug === req.slug)
         if (agent === undefined || app === undefined) return yield* NotFound.resource("Workspace app")
         return { workspace: w.value, agent, app } satisfies FoundApp
@@ -649,9 +681,12 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
      */
     const authorizeOpen = (
       { app, workspace }: FoundApp,
-      actor: Option.Option<Actor>
+      actor: Option.Option<Actor>,
+      access: "path" | "subdomain"
     ): Effect.Effect<void, Unauthorized | Forbidden | NotFound> => {
-      const level = settings.dangerousAllowPathAppSharing ? app.sharing_level : "owner"
+      // A subdomain app has an origin of its own: its sharing level always counts (as the described system's).
+      const isPath = access === "path"
+      const level = !isPath || settings.dangerousAllowPathAppSharing ? app.sharing_level : "owner"
       if (Option.isNone(actor)) {
         return level === "public"
           ? Effect.void
@@ -665,7 +700,7 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
       const user = actor.value.user
       const object = sharing.object(workspace)
       return Effect.gen(function*() {
-        const siteOwnerBlocked = level === "owner" && workspace.owner_id !== user.id &&
+        const siteOwnerBlocked = isPath && level === "owner" && workspace.owner_id !== user.id &&
           !settings.dangerousAllowPathAppSiteOwnerAccess
         if (!siteOwnerBlocked) {
           if (yield* allowed("application_connect", object)) return
@@ -686,7 +721,7 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
         if (!(yield* allowed("read", object))) return yield* NotFound.resource("Workspace")
         return yield* new Forbidden({
           message: "You may not open this app.",
-          detail: siteOwnerBlocked && app.sharing_level !== "owner" && !settings.dangerousAllowPathAppSharing
+          detail: siteOwnerBlocked && app.sharing_level !== "owner" && !settings.dangerousAllowPathAppSharing && isPath
             ? "Path-based apps are shared with nobody on this deployment: only the workspace's owner opens them."
             : `The app is shared at the "${level}" level.`
         })
@@ -695,12 +730,17 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
 
     const serve = (found: FoundApp, req: AppRequest, actor: Option.Option<Actor>) =>
       Effect.gen(function*() {
-        yield* authorizeOpen(found, actor)
+        const access = req.access ?? "path"
+        yield* authorizeOpen(found, actor, access)
         const { agent, app } = found
-        if (app.subdomain) {
+        if (app.subdomain && access === "path") {
           return yield* new BadRequest({
             message: "The app is served on a subdomain, not on a path.",
-            detail: "Workbay serves path-based apps only (subdomain apps are not served)."
+            detail: settings.wildcardAccessUrl === ""
+              ? "The deployment has no wildcard app host (wildcard_access_url), so subdomain apps cannot be opened."
+              : `Open it on its own host: ${
+                settings.wildcardAccessUrl.replace("*", `${app.slug}--${agent.name}--${found.workspace.name}--<owner>`)
+              }.`
           })
         }
         if (app.url === "" || app.external) {
@@ -806,7 +846,7 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
      */
     const open = (req: AppRequest, actor: Option.Option<Actor>): Effect.Effect<AppOpened, AppOpenError> =>
       Effect.gen(function*() {
-        if (settings.disablePathApps) {
+        if (settings.disablePathApps && (req.access ?? "path") === "path") {
           return yield* new Forbidden({
             message: "Path-based applications are disabled on this deployment.",
             detail: "The deployment's disable_path_apps setting is on."

@@ -49,7 +49,7 @@ export class AgentManifests extends Effect.Service<AgentManifests>()("@workbay/c
     /** The calling agent's manifest. */
     const manifest = Effect.gen(function*() {
       const session = yield* CurrentAgent
-      const agent = toAgent(session, yield* Clock.currentTimeMillis)
+      const agent = toAgent(session, yield* Clock.currentTimeMillis, session.owner.username)
       return new AgentManifest({
         agent_id: session.agent.id,
         agent_name: session.agent.name,

@@ -18,9 +18,8 @@ import { span } from "../Tracing.js"
 import { AllowListEntry, type ApiKeyRecord } from "../users/ApiKey.js"
 import { apiKeyResource } from "../users/Auth.js"
 import { ApiKeyRepo } from "../users/Repositories.js"
+import { APP_KEY_PARAM, wildcardLabelReader } from "../workspaces/AppUrl.js"
 
-/** The query parameter the key is handed in (the described system's name). */
-export const APP_KEY_PARAM = "coder_application_connect_api_key"
 /** The longest an application key lives (one week, as the described system caps it). */
 const MAX_APP_KEY_MS = 7 * 24 * 3_600_000
 
@@ -31,15 +30,12 @@ export class AppHostResponse extends Schema.Class<AppHostResponse>("AppHostRespo
 
 /**
  * A matcher of the hosts a wildcard app host covers: `*` stands for one DNS label or a part of
- * one (`*.apps.example.com`, `*--apps.example.com`), compared without case; an optional port
- * must be equal.
+ * one (`*.apps.example.com`, `*--apps.example.com`), compared without case; a port in the
+ * wildcard must be equal, a wildcard without one takes any port.
  */
 export const wildcardHostMatcher = (wildcard: string): (host: string) => boolean => {
-  const w = wildcard.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/.*$/, "")
-  if (w === "" || !w.includes("*")) return () => false
-  const escaped = w.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[a-z0-9-]+")
-  const pattern = new RegExp(`^${escaped}$`)
-  return (host) => pattern.test(host.toLowerCase())
+  const read = wildcardLabelReader(wildcard)
+  return (host) => read(host) !== undefined
 }
 
 const badUri = (detail: string) =>
@@ -55,10 +51,15 @@ export class Applications extends Effect.Service<Applications>()("@workbay/core/
     const access = new URL(settings.accessUrl)
     const coveredByWildcard = wildcardHostMatcher(settings.wildcardAccessUrl)
 
-    /** `GET /applications/host`: the wildcard app host, empty when none is set. */
-    const host = Effect.succeed(new AppHostResponse({ host: settings.wildcardAccessUrl }, true)).pipe(
-      span("Applications.host")
-    )
+    /**
+     * `GET /applications/host`: the wildcard app host, empty when none is set; with the access
+     * URL's port when it names none (the described system's `SubdomainAppHost`), so that a link
+     * built from it reaches the service where it listens.
+     */
+    const appHost = settings.wildcardAccessUrl === "" || /:\d+$/.test(settings.wildcardAccessUrl) || access.port === ""
+      ? settings.wildcardAccessUrl
+      : `${settings.wildcardAccessUrl}:${access.port}`
+    const host = Effect.succeed(new AppHostResponse({ host: appHost }, true)).pipe(span("Applications.host"))
 
     /** Mints a key of the caller limited to `application_connect`, living no longer than the caller's key and a week. */
     const mintAppKey = (caller: ApiKeyRecord) =>

@@ -56,6 +56,8 @@ export const settingsTable = {
     type: text,
     default: "",
     flag: "wildcard-access-url",
+    help:
+      "The wildcard host subdomain apps are served on, e.g. *.apps.example.com: each app at <app>--<agent>--<workspace>--<user>.apps.example.com (point the wildcard's DNS at the service). Default: none (subdomain apps are not served).",
     name: "Wildcard Access URL",
     description: "Specifies the wildcard hostname to use for workspace applications in the form \"*.example.com\".",
     yaml: "wildcardAccessURL",

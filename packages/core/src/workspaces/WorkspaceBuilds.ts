@@ -247,7 +247,9 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
             initiator_name: initiator?.username ?? "",
             job: jobWires.get(job.id)!,
             reason: b.reason,
-            resources: (resourcesByJob.get(job.id) ?? []).map((r) => toBuildResource(r, at)),
+            resources: (resourcesByJob.get(job.id) ?? []).map((r) =>
+              toBuildResource(r, at, w === undefined ? undefined : { owner: owner?.username ?? "", workspace: w.name })
+            ),
             status: buildStatus(b.transition, status),
             daily_cost: b.daily_cost,
             template_version_preset_id: b.template_version_preset_id
@@ -620,9 +622,14 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
 
     const buildResources = (id: string) =>
       Effect.gen(function*() {
-        const { build } = yield* readable(id)
+        const { build, workspace } = yield* readable(id)
         const at = yield* Clock.currentTimeMillis
-        return (yield* resources.listByJobs([build.job_id])).map((r) => toBuildResource(r, at))
+        const owner = yield* users.findById(workspace.owner_id)
+        const names = {
+          owner: Option.match(owner, { onNone: () => "", onSome: (u) => u.username }),
+          workspace: workspace.name
+        }
+        return (yield* resources.listByJobs([build.job_id])).map((r) => toBuildResource(r, at, names))
       }).pipe(span("WorkspaceBuilds.resources"))
 
     const parameters = (id: string) =>

@@ -22,6 +22,7 @@ import {
   WorkspaceResource
 } from "../templates/TemplateVersionWire.js"
 import { omitEmpty, putNonEmpty, wireMaker } from "../Wire.js"
+import { appSubdomainName } from "./AppUrl.js"
 import { SharedWorkspaceActor } from "./Sharing.js"
 import { automaticUpdatesValues } from "./Workspace.js"
 import {
@@ -191,8 +192,18 @@ const makeWorkspaceHealth = wireMaker(WorkspaceHealth)
 /** The wire form of an app status. */
 export const toAppStatus = (r: AppStatusRecord): WorkspaceAppStatus => new WorkspaceAppStatus(r, true)
 
-/** The wire form of a build's resource and its agents (their status and health from their connection times). */
-export const toBuildResource = (stored: StoredResource, now: number): WorkspaceResource => {
+/** Whose workspace a resource is in: names the hosts of its subdomain apps (`subdomain_name`). */
+export interface AppHostNames {
+  readonly owner: string
+  readonly workspace: string
+}
+
+/**
+ * The wire form of a build's resource and its agents (their status and health from their
+ * connection times). With `names`, subdomain apps carry their `subdomain_name`, as the described
+ * system's (`{app}--{agent}--{workspace}--{user}`).
+ */
+export const toBuildResource = (stored: StoredResource, now: number, names?: AppHostNames): WorkspaceResource => {
   const r = stored.resource
   const imported: ImportedResource = {
     id: r.id,
@@ -265,6 +276,16 @@ export const toBuildResource = (stored: StoredResource, now: number): WorkspaceR
     if (appHealth !== undefined && props.apps.some((app) => appHealth[app.id] !== undefined)) {
       props.apps = props.apps.map((app) =>
         appHealth[app.id] === undefined ? app : new WorkspaceApp({ ...app, health: appHealth[app.id]! }, true)
+      )
+    }
+    if (names !== undefined && names.owner !== "" && props.apps.some((app) => app.subdomain)) {
+      props.apps = props.apps.map((app) =>
+        app.subdomain
+          ? new WorkspaceApp({
+            ...app,
+            subdomain_name: appSubdomainName(app.slug, a.name, names.workspace, names.owner)
+          }, true)
+          : app
       )
     }
     const statuses = a.app_statuses

@@ -1,21 +1,38 @@
 /**
  * The latest build's resources (type and name, hidden ones left out) and, for each, its agents:
  * status, lifecycle, health, version, latency (its preferred region's), the last connection, the terminal of a connected one, and
- * its apps as links: path-based through the app proxy (`/@owner/workspace.agent/apps/<slug>/`),
- * or the app's own address when it is external; each agent's logs and metadata on demand.
+ * its apps as links: path-based through the app proxy (`/@owner/workspace.agent/apps/<slug>/`), a
+ * subdomain app on its own host under the wildcard app host (`GET /applications/host`), or the
+ * app's own address when it is external; each agent's logs and metadata on demand.
  */
+import { useQuery } from "@tanstack/react-query"
 import { Link } from "react-router"
 import { Time } from "../ui/Time.tsx"
 import { AgentDetails } from "./AgentDetails.tsx"
-import type { Workspace, WorkspaceAgent } from "./api.ts"
+import { type Workspace, type WorkspaceAgent, workspacesApi as api } from "./api.ts"
 import { capitalized, terminalPath } from "./hooks.ts"
 
-const appHref = (w: Workspace, agent: WorkspaceAgent, app: WorkspaceAgent["apps"][number]) =>
-  app.external
-    ? app.url
-    : `/@${encodeURIComponent(w.owner_name)}/${encodeURIComponent(w.name)}.${encodeURIComponent(agent.name)}/apps/${
-      encodeURIComponent(app.slug)
-    }/`
+/**
+ * Where an app opens: its own address when external; a subdomain app on its host under the
+ * wildcard app host (`*` replaced by its `subdomain_name`, the dashboard's scheme, as the
+ * described system's); else its path through the app proxy. Undefined: a subdomain app with no
+ * wildcard app host to be served on.
+ */
+const appHref = (
+  w: Workspace,
+  agent: WorkspaceAgent,
+  app: WorkspaceAgent["apps"][number],
+  appHost: string | undefined
+): string | undefined => {
+  if (app.external) return app.url
+  if (app.subdomain) {
+    if (appHost === undefined || appHost === "" || app.subdomain_name === undefined) return undefined
+    return `${window.location.protocol}//${appHost.replace("*", app.subdomain_name)}/`
+  }
+  return `/@${encodeURIComponent(w.owner_name)}/${encodeURIComponent(w.name)}.${encodeURIComponent(agent.name)}/apps/${
+    encodeURIComponent(app.slug)
+  }/`
+}
 
 /** The latency of the agent's preferred relay region (the described system shows that one), e.g. "3 ms". */
 const latencyOf = (agent: WorkspaceAgent): string => {
@@ -27,6 +44,13 @@ const latencyOf = (agent: WorkspaceAgent): string => {
 
 export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) => {
   const resources = w.latest_build.resources.filter((r) => !r.hide)
+  const hasSubdomainApps = resources.some((r) => (r.agents ?? []).some((a) => a.apps.some((app) => app.subdomain)))
+  const appHost = useQuery({
+    queryKey: ["applications-host"],
+    queryFn: api.appHost,
+    enabled: hasSubdomainApps,
+    staleTime: Infinity
+  }).data?.host
   return (
     <section aria-labelledby="resources-heading">
       <h2 id="resources-heading">Resources</h2>
@@ -82,11 +106,19 @@ export const WorkspaceResources = ({ workspace: w }: { workspace: Workspace }) =
                               <ul className="apps">
                                 {a.apps.filter((app) => !app.hidden && (app.url ?? "") !== "").map((app) => (
                                   <li key={app.id}>
-                                    <a href={appHref(w, a, app)} target="_blank" rel="noreferrer">
-                                      {app.display_name !== undefined && app.display_name !== ""
-                                        ? app.display_name
-                                        : app.slug}
-                                    </a>
+                                    {((href, name) =>
+                                      href === undefined
+                                        ? (
+                                          <span title="Subdomain apps need a wildcard app host (wildcard_access_url).">
+                                            {name} <span className="hint">(no wildcard app host)</span>
+                                          </span>
+                                        )
+                                        : <a href={href} target="_blank" rel="noreferrer">{name}</a>)(
+                                        appHref(w, a, app, appHost),
+                                        app.display_name !== undefined && app.display_name !== ""
+                                          ? app.display_name
+                                          : app.slug
+                                      )}
                                   </li>
                                 ))}
                               </ul>

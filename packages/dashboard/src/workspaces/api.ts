@@ -24,6 +24,8 @@ export const agentsOf = (w: Workspace): ReadonlyArray<WorkspaceAgent> =>
 const ws = (workspace: string) => ({ params: { path: { workspace } } })
 
 export const workspacesApi = {
+  /** The wildcard app host subdomain apps are served under (`""`: none). */
+  appHost: () => unwrap(client.GET("/api/v2/applications/host")),
   workspace: (user: string, workspacename: string) =>
     unwrap(client.GET("/api/v2/users/{user}/workspace/{workspacename}", { params: { path: { user, workspacename } } })),
   build: (

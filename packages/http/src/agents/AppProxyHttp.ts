@@ -10,6 +10,7 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import {
+  APP_KEY_PARAM,
   APP_PROXY_MAX_REQUEST_BYTES,
   APP_PROXY_RESPONSE_TIMEOUT_SECONDS,
   type AppOpenError,
@@ -17,7 +18,10 @@ import {
   type AppRequest,
   Auth,
   BadGateway,
-  type HeaderMap
+  type HeaderMap,
+  parseAppSubdomain,
+  subdomainAppCookie,
+  wildcardLabelReader
 } from "@workbay/core"
 import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -105,6 +109,8 @@ interface IncomingAppRequest {
   readonly secure: boolean
   /** Another replica relayed it (`remoteAddress` is the client it names); it is never relayed again. */
   readonly relayed: boolean
+  /** The `Host` the client named ("" when none): an app host names a subdomain app. */
+  readonly host: string
 }
 
 /** How long the replica a request is relayed to has to answer its status and headers (its own bound, and a little). */
@@ -155,6 +161,11 @@ export interface AppProxyHandler {
    * are this handler's. Other `/@...` paths (the dashboard's workspace and terminal pages) are not.
    */
   readonly owns: (path: string) => boolean
+  /**
+   * Whether a request's `Host` is a subdomain app's (the wildcard app host covers it and it is
+   * not the access URL's): every path on it is this handler's.
+   */
+  readonly ownsHost: (host: string | undefined) => boolean
   /** Serves one request to a path-based app on Node's request and response. */
   readonly node: (req: IncomingMessage, res: ServerResponse) => void
   /** Serves one request to a path-based app as a Fetch handler (the app's answer streamed in the Response). */
@@ -165,22 +176,40 @@ export interface AppProxyHandler {
 export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => {
   const sessionHeader = (dispatcher.options.sessionHeader ?? DEFAULT_SESSION_HEADER).toLowerCase()
   const sessionCookie = dispatcher.options.sessionCookie ?? DEFAULT_SESSION_COOKIE
+  const { accessUrl: access, wildcardAccessUrl: wildcard } = dispatcher.settings
+  const accessUrl = new URL(access)
+  const readLabel = wildcardLabelReader(wildcard)
+  const appCookie = subdomainAppCookie(wildcard)
+  /** Whether `host` is a subdomain app's: one the wildcard app host covers, other than the access URL's (as the described system's). */
+  const ownsHost = (host: string | undefined): boolean => {
+    if (host === undefined || host === "" || wildcard === "") return false
+    const name = (h: string) => h.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")
+    return name(host) !== name(accessUrl.host) && readLabel(host) !== undefined
+  }
   // The runtime holds every service (makeWorkbay's); the dispatcher's runFork does not say so in its type.
   const run = <A>(
     effect: Effect.Effect<A, AppOpenError, AppProxy | Auth>,
     onExit: (exit: Exit.Exit<A, AppOpenError>) => void
   ) => dispatcher.runFork(effect as Effect.Effect<A, AppOpenError>).addObserver(onExit)
 
-  /** The request's credentials (the session header, cookie, or a bearer), and where it came from. */
+  /**
+   * The request's credentials (the session header, cookie, or a bearer; on an app host also the
+   * app session cookie), and where they came from.
+   */
   const credentials = (
-    headers: IncomingAppRequest["headers"]
-  ): { token: string; from: "header" | "cookie" | "bearer" } | undefined => {
+    headers: IncomingAppRequest["headers"],
+    onAppHost = false
+  ): { token: string; from: "header" | "cookie" | "bearer" | "app-cookie" } | undefined => {
     const fromHeader = headers[sessionHeader]?.[0]
     if (fromHeader !== undefined && fromHeader !== "") return { token: fromHeader, from: "header" }
     const fromCookie = readCookie(headers.cookie?.join("; "), sessionCookie)
     if (fromCookie !== undefined && fromCookie !== "") return { token: fromCookie, from: "cookie" }
     const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization?.[0] ?? "")
-    return bearer === null ? undefined : { token: bearer[1]!.trim(), from: "bearer" }
+    if (bearer !== null) return { token: bearer[1]!.trim(), from: "bearer" }
+    const fromAppCookie = onAppHost ? readCookie(headers.cookie?.join("; "), appCookie) : undefined
+    return fromAppCookie !== undefined && fromAppCookie !== ""
+      ? { token: fromAppCookie, from: "app-cookie" }
+      : undefined
   }
 
   /** The headers the app receives: not hop-by-hop ones, not the caller's credentials for this service; forwarding headers added. */
@@ -192,7 +221,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       if (name === RELAY_HEADER || name === RELAY_CLIENT_HEADER || name === RELAY_PROTO_HEADER) continue
       if (name === "authorization" && from === "bearer") continue
       if (name === "cookie") {
-        const kept = cookiesWithout(values.join("; "), sessionCookie)
+        const kept = cookiesWithout(cookiesWithout(values.join("; "), sessionCookie), appCookie)
         if (kept !== "") out.cookie = [kept]
         continue
       }
@@ -218,9 +247,13 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     const out: Record<string, Array<string>> = {}
     for (const [name, values] of Object.entries(headers)) {
       if (HOP_BY_HOP.has(name)) continue
-      // The app shares the service's origin: it may not replace the caller's session cookie.
+      // A path app shares the service's origin: it may not replace the caller's session cookie,
+      // nor a subdomain app its app session.
       out[name] = name === "set-cookie"
-        ? values.filter((v) => v.slice(0, v.indexOf("=")).trim() !== sessionCookie)
+        ? values.filter((v) => {
+          const cookie = v.slice(0, v.indexOf("=")).trim()
+          return cookie !== sessionCookie && cookie !== appCookie
+        })
         : [...values]
     }
     return out
@@ -231,6 +264,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     const q = req.url.indexOf("?")
     const path = q < 0 ? req.url : req.url.slice(0, q)
     const query = q < 0 ? "" : req.url.slice(q)
+    if (ownsHost(req.host)) return serveSubdomain(req, path, query, body, answer, done)
     const parsed = parseAppPath(path)
     if (parsed === undefined) {
       return done(answer.json(404, { message: "Route not found.", detail: `No route ${req.method} ${path}.` }))
@@ -253,9 +287,105 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       userAgent: req.headers["user-agent"]?.[0] ?? "",
       relayed: req.relayed
     }
+    open(req, body, request, given, answer, done)
+  }
+
+  /**
+   * A request to a subdomain app's host (docs/agents.md, "Subdomain apps"): the host names the
+   * app; an application key in the query becomes the host's app session cookie (and leaves the
+   * URL); a caller without a session for an app not open to anonymous callers is sent through the
+   * access URL's `/api/v2/applications/auth-redirect` to get one.
+   */
+  const serveSubdomain = <R>(
+    req: IncomingAppRequest,
+    path: string,
+    query: string,
+    body: Uint8Array,
+    answer: Answerer<R>,
+    done: (r: R) => void
+  ) => {
+    const parsed = parseAppSubdomain(readLabel(req.host) ?? "")
+    if (typeof parsed === "string") {
+      return done(answer.json(400, { message: "Invalid application URL.", detail: parsed }))
+    }
+    const params = new URLSearchParams(query)
+    const key = params.get(APP_KEY_PARAM)
+    if (key !== null) return exchangeKey(req, path, params, key, answer, done)
+    const given = credentials(req.headers, true)
+    const request: AppRequest = {
+      access: "subdomain",
+      owner: parsed.user,
+      workspace: parsed.workspace,
+      agent: parsed.agent,
+      slug: parsed.slugOrPort,
+      port: parsed.port,
+      path: path + query,
+      method: req.method,
+      headers: forwardedHeaders(req, given?.from),
+      body,
+      ip: req.remoteAddress,
+      userAgent: req.headers["user-agent"]?.[0] ?? "",
+      relayed: req.relayed
+    }
+    open(req, body, request, given, answer, done, () => {
+      // Back here with a key, at the same URL (the access URL's scheme, as the described system's).
+      const back = `${accessUrl.protocol}//${req.host}${path}${query}`
+      const to = new URL("/api/v2/applications/auth-redirect", accessUrl)
+      to.searchParams.set("redirect_uri", back)
+      return answer.json(303, { message: "See Other." }, { location: to.toString(), "cache-control": "no-store" })
+    })
+  }
+
+  /** `?coder_application_connect_api_key=`: the key, once valid, becomes this host's app session cookie; 307 to the URL without it. */
+  const exchangeKey = <R>(
+    req: IncomingAppRequest,
+    path: string,
+    params: URLSearchParams,
+    key: string,
+    answer: Answerer<R>,
+    done: (r: R) => void
+  ) => {
+    run(Effect.flatMap(Auth, (auth) => auth.authenticate(key)), (exit) => {
+      if (Exit.isFailure(exit)) {
+        return done(answer.json(400, {
+          message: "The application key is not valid.",
+          detail: `Remove the ${APP_KEY_PARAM} query parameter and try again.`
+        }))
+      }
+      params.delete(APP_KEY_PARAM)
+      const rest = params.toString()
+      const secure = req.secure || accessUrl.protocol === "https:"
+      // Host-only (no Domain): no other app host, and not the dashboard's, ever receives it.
+      const cookie = `${appCookie}=${encodeURIComponent(key)}; Path=/; HttpOnly; SameSite=Lax${
+        secure ? "; Secure" : ""
+      }`
+      done(answer.json(307, { message: "Temporary Redirect." }, {
+        location: rest === "" ? path : `${path}?${rest}`,
+        "set-cookie": cookie,
+        "cache-control": "no-store"
+      }))
+    })
+  }
+
+  /**
+   * Authenticates the caller, opens the app and answers. `signIn`: how a subdomain request
+   * without a usable session is answered when the app wants one (an app cookie that no longer
+   * works counts as no session there).
+   */
+  const open = <R>(
+    req: IncomingAppRequest,
+    body: Uint8Array,
+    request: AppRequest,
+    given: ReturnType<typeof credentials>,
+    answer: Answerer<R>,
+    done: (r: R) => void,
+    signIn?: () => R
+  ) => {
     const program = Effect.gen(function*() {
       const actor = given === undefined
         ? Option.none()
+        : given.from === "app-cookie"
+        ? yield* Effect.option(Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
         : Option.some(yield* Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
       return yield* Effect.flatMap(AppProxy, (proxy) => proxy.open(request, actor))
     })
@@ -281,6 +411,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
         return done(answer.stream(response.status, answerHeaders(response.headers), response.body))
       }
       const failure = Cause.failureOption(exit.cause)
+      if (Option.isSome(failure) && signIn !== undefined && statusOf(failure.value) === 401) return done(signIn())
       if (Option.isSome(failure)) return done(answer.json(statusOf(failure.value), failure.value))
       if (Cause.isInterruptedOnly(exit.cause)) {
         return done(answer.json(503, { message: "The request was interrupted." }))
@@ -366,7 +497,8 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       secure: client.relayed
         ? req.headers[RELAY_PROTO_HEADER] === "https"
         : "encrypted" in req.socket && req.socket.encrypted === true,
-      relayed: client.relayed
+      relayed: client.relayed,
+      host: req.headers.host ?? ""
     }
     const answer = nodeAnswer(res)
     readNodeBody(
@@ -432,10 +564,11 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       remoteAddress: client.address,
       fromTrustedProxy: !client.relayed && dispatcher.clientAddress.trusts(info?.remoteAddress ?? ""),
       secure: client.relayed ? request.headers.get(RELAY_PROTO_HEADER) === "https" : url.protocol === "https:",
-      relayed: client.relayed
+      relayed: client.relayed,
+      host: request.headers.get("host") ?? url.host
     }
     return new Promise<Response>((resolve) => serve(incoming, body, webAnswer, resolve))
   }
 
-  return { owns: (path) => OWNED_PATH.test(path), node, web }
+  return { owns: (path) => OWNED_PATH.test(path), ownsHost, node, web }
 }

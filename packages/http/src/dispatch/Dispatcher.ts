@@ -27,7 +27,7 @@
  * or the one the handler chose (`RequestContext.setContentType`).
  */
 import { type HttpApi, OpenApi } from "@effect/platform"
-import { accessHostOf, type Auth, crossSiteRefusal, Settings, ThisReplica } from "@workbay/core"
+import { accessHostOf, type Auth, crossSiteRefusal, Settings, type SettingsShape, ThisReplica } from "@workbay/core"
 import { Context, Effect, Exit, type Fiber, Option, Runtime } from "effect"
 import { randomUUID } from "node:crypto"
 import type { GroupImplementation } from "../Handlers.js"
@@ -87,6 +87,8 @@ export interface Dispatcher {
   /** Runs an effect on the service's runtime (WebSocket sessions). */
   readonly runFork: <A, E>(effect: Effect.Effect<A, E>) => Fiber.RuntimeFiber<A, E>
   readonly options: HttpOptions
+  /** The deployment's settings (the app proxy reads the wildcard app host and the access URL). */
+  readonly settings: SettingsShape
 }
 
 /** Methods that change nothing: a cross-site one is harmless (CrossSite.ts). */
@@ -232,6 +234,7 @@ export const makeDispatcher = <R>(
     maxBodyBytes: resolved.maxBodyBytes,
     bodyLimit: routes.bodyLimit,
     runFork,
-    options
+    options,
+    settings
   }
 }

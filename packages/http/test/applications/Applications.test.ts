@@ -32,10 +32,10 @@ describe("applications", () => {
   const redirect = (client: Client, uri: string) =>
     client.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(uri)}`)
 
-  it("GET /applications/host answers the wildcard app host", async () => {
+  it("GET /applications/host answers the wildcard app host, with the access URL's port", async () => {
     const r = await dev.client.get("/applications/host")
     expect(r.status).toBe(200)
-    expect(r.body).toEqual({ host: "*.apps.example.test" })
+    expect(r.body).toEqual({ host: `*.apps.example.test:${new URL(srv.url).port}` })
     expectResponse(await dev.client.as(undefined).get("/applications/host"), 401)
   })
 
