@@ -15,6 +15,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../../agent/test/support.js"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
 import { browserAvailable, CHROMIUM, expectNoProblems, signIn, watchedPage } from "./browser.js"
@@ -71,8 +72,11 @@ describe.skipIf(!available)("a subdomain app from the dashboard, in Chromium", (
     })
     await agent.started
     const agentId = workspace.latest_build.resources.flatMap((r: any) => r.agents ?? [])[0].id
-    await expect.poll(async () => (await owner.get(`/workspaceagents/${agentId}`)).body.status, { timeout: 15_000 })
-      .toBe("connected")
+    await eventually(
+      async () => (await owner.get(`/workspaceagents/${agentId}`)).body.status,
+      (s) => s === "connected",
+      "the agent connected"
+    )
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP *.apps.test 127.0.0.1"]

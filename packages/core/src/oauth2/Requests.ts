@@ -54,7 +54,9 @@ export const OAuth2ConsentRequest = Schema.Struct({
   csrf_token: Schema.optional(Text),
   decision: Schema.optional(Text),
   scope_choice: Schema.optional(Text)
-}, Schema.Record({ key: Schema.String, value: Text })).pipe(
+  // Each value may be absent in the type: optional fields beside an index signature must fit it
+  // (the published declarations are checked with exactOptionalPropertyTypes).
+}, Schema.Record({ key: Schema.String, value: Schema.UndefinedOr(Text) })).pipe(
   formEncoding
 )
 
