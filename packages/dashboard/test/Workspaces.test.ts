@@ -290,6 +290,14 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     expect(await page.getByRole("textbox", { name: "Size" }).count()).toBe(1)
     expect(sockets.filter((s) => s.endsWith("/dynamic-parameters"))).toEqual([])
     expectNoProblems(page)
+
+    // The socket refused: the classic form instead.
+    await page.routeWebSocket(/dynamic-parameters/, (ws) => ws.close({ code: 1011, reason: "gone" }))
+    await page.goto(`${srv.url}/templates/${dynamic.name}/workspace`)
+    await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+    await page.getByRole("textbox", { name: "Size" }).waitFor({ timeout: 15_000 })
+    expect(await page.getByRole("checkbox", { name: "GPU" }).count()).toBe(1)
+    expectNoProblems(page)
   }, 45_000)
 
   it("lists the builds with their logs, stops, starts, restarts, updates, cancels and deletes", async () => {
