@@ -2,8 +2,10 @@
  * Creating a workspace: `/workspaces/new` lists the templates to choose from (`GET /templates`),
  * and `/templates/:template/workspace` (the described system's CreateWorkspacePage; the template
  * by name or id) is the form: the name, a preset (`GET /templateversions/{id}/presets`, filling
- * its values), the active version's rich parameters (`GET /templateversions/{id}/rich-parameters`)
- * checked as they are typed (parameters.ts), and the quota when the deployment gives one
+ * its values), the active version's parameters as the service evaluates them on each change (the
+ * dynamic parameters' WebSocket, dynamicParameters.ts; `GET /templateversions/{id}/rich-parameters`
+ * when the template asks for the classic form or the socket fails) checked as they are typed
+ * (parameters.ts) with the service's diagnostics under each field, and the quota when the deployment gives one
  * (`GET /workspace-quota/me`). `POST /users/me/workspaces`, then the new workspace's page; the
  * service's validations are shown on their fields.
  */

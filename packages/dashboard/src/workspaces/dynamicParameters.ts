@@ -1,7 +1,7 @@
 /**
  * The dynamic parameters of a template version (the described system's
  * `useDynamicParametersWebSocket` and CreateWorkspacePageViewExperimental): `GET
- * /templateversions/{id}/dynamic-parameters` as a WebSocket (the session cookie, same origin)
+ * /templateversions/{id}/dynamic-parameters?user_id=me` as a WebSocket (the session cookie, same origin)
  * answers at once with id -1, then once per request `{id, inputs}`, echoing its id. The form sends
  * the values the person changed with an increasing id and keeps only the answer to its latest
  * request (an older one, overtaken, is dropped). Each answer holds the visible parameters as
@@ -70,7 +70,10 @@ export const useDynamicParameters = (version: string | undefined) => {
     let closing = false
     sent.current = -1
     setState({ failed: false, sent: -1 })
-    const socket = new WebSocket(webSocketUrl(`/templateversions/${encodeURIComponent(version)}/dynamic-parameters`))
+    // For the signed-in user, as the described system's form opens it (`?user_id=`, the owner).
+    const socket = new WebSocket(
+      webSocketUrl(`/templateversions/${encodeURIComponent(version)}/dynamic-parameters?user_id=me`)
+    )
     socketRef.current = socket
     socket.onmessage = (event) => {
       let answer: DynamicResponse

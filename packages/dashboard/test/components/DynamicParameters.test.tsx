@@ -74,7 +74,7 @@ describe("useDynamicParameters", () => {
   it("keeps only the answer to the latest request", () => {
     const { result } = renderHook(() => useDynamicParameters("v1"))
     const socket = FakeSocket.last!
-    expect(socket.url).toMatch(/\/api\/v2\/templateversions\/v1\/dynamic-parameters$/)
+    expect(socket.url).toMatch(/\/api\/v2\/templateversions\/v1\/dynamic-parameters\?user_id=me$/)
     act(() => socket.answer(answer(-1, "small")))
     expect(result.current.response?.id).toBe(-1)
     expect(result.current.current).toBe(true)
