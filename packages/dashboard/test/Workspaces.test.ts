@@ -233,7 +233,7 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
   }, 45_000)
 
   it(
-    "follows the dynamic parameters: options, visibility and diagnostics live, the chosen values created",
+    "follows the dynamic parameters: options, defaults, visibility and diagnostics live; the values created",
     async () => {
       const dynamic = await makeTemplate(srv, owner, orgId, DYNAMIC, { display_name: "Dynamic machine" })
       const page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 900 } }))
@@ -250,6 +250,12 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
       expect(await optionsOf()).toEqual(["Small", "Medium"])
       expect(await size.inputValue()).toBe("small")
       expect(await page.getByRole("checkbox", { name: "GPU" }).count()).toBe(0)
+      // Size untouched: its evaluated default follows the region (only the region is sent).
+      await page.getByRole("radio", { name: "America" }).check()
+      await expect.poll(() => size.inputValue(), { timeout: 15_000 }).toBe("large")
+      await page.getByRole("radio", { name: "Europe" }).check()
+      await expect.poll(() => size.inputValue(), { timeout: 15_000 }).toBe("small")
+      expect(await page.getByRole("alert").count()).toBe(0)
       await size.selectOption({ label: "Medium" })
 
       // America: the sizes change live, the GPU appears, and the chosen size is refused under its field.
