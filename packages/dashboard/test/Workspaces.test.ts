@@ -95,6 +95,35 @@ const SLOW_VERSION = TEMPLATE.replace(
   `build:\n  logs: ["Slowly"]\n  delay_ms: 1500\n  import_delay_ms: 0\n`
 )
 
+/** Parameters whose options, default and visibility depend on the region (`dynamic:` expressions). */
+const DYNAMIC = `parameters:
+  - name: region
+    display_name: Region
+    default: eu
+    options:
+      - { name: Europe, value: eu }
+      - { name: America, value: us }
+  - name: size
+    display_name: Size
+    form_type: dropdown
+    mutable: true
+    dynamic:
+      options: 'param.region == "eu" ? [{"name": "Small", "value": "small"}, {"name": "Medium", "value": "medium"}] : [{"name": "Large", "value": "large"}]'
+      default: 'param.region == "eu" ? "small" : "large"'
+  - name: gpu
+    display_name: GPU
+    type: bool
+    default: false
+    dynamic:
+      visible: 'param.region == "us"'
+resources:
+  - name: dev
+    type: machine
+build:
+  logs: ["Size \${param.size}"]
+  import_delay_ms: 0
+`
+
 const status = (page: Page) => page.getByRole("status", { name: "Workspace status" })
 const expectStatus = (page: Page, value: string) =>
   expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toBe(value)
@@ -202,6 +231,84 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     expect(ws.latest_build.template_version_preset_id).not.toBeNull()
     expectNoProblems(page)
   }, 45_000)
+
+  it(
+    "follows the dynamic parameters: options, defaults, visibility and diagnostics live; the values created",
+    async () => {
+      const dynamic = await makeTemplate(srv, owner, orgId, DYNAMIC, { display_name: "Dynamic machine" })
+      const page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 900 } }))
+      const sockets: Array<string> = []
+      page.on("websocket", (ws) => sockets.push(new URL(ws.url()).pathname))
+      await signIn(page, srv.url, "admin@example.com")
+      await page.goto(`${srv.url}/templates/${dynamic.name}/workspace`)
+      await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+      expect(sockets).toContain(`/api/v2/templateversions/${dynamic.active_version_id}/dynamic-parameters`)
+
+      // The evaluated options and default for Europe; the GPU hidden.
+      const size = page.getByRole("combobox", { name: "Size" })
+      const optionsOf = () => size.getByRole("option").allTextContents()
+      expect(await optionsOf()).toEqual(["Small", "Medium"])
+      expect(await size.inputValue()).toBe("small")
+      expect(await page.getByRole("checkbox", { name: "GPU" }).count()).toBe(0)
+      // Size untouched: its evaluated default follows the region (only the region is sent).
+      await page.getByRole("radio", { name: "America" }).check()
+      await expect.poll(() => size.inputValue(), { timeout: 15_000 }).toBe("large")
+      await page.getByRole("radio", { name: "Europe" }).check()
+      await expect.poll(() => size.inputValue(), { timeout: 15_000 }).toBe("small")
+      expect(await page.getByRole("alert").count()).toBe(0)
+      await size.selectOption({ label: "Medium" })
+
+      // America: the sizes change live, the GPU appears, and the chosen size is refused under its field.
+      await page.getByRole("radio", { name: "America" }).check()
+      await expect.poll(optionsOf, { timeout: 15_000 }).toContain("Large")
+      expect(await optionsOf()).not.toContain("Small")
+      await page.getByRole("checkbox", { name: "GPU" }).waitFor()
+      const problem = page.getByRole("alert").filter({ hasText: "is not one of the options" })
+      await problem.waitFor({ timeout: 15_000 })
+      expect(await size.getAttribute("aria-invalid")).toBe("true")
+      const problemId = await problem.getAttribute("id")
+      expect((await size.getAttribute("aria-describedby"))?.split(" ")).toContain(problemId)
+      await expectAccessible(page)
+      await screenshot(page, "create-workspace-dynamic")
+
+      // A size of the new options: the diagnostic goes.
+      await size.selectOption({ label: "Large" })
+      await expect.poll(() => problem.count(), { timeout: 15_000 }).toBe(0)
+      expect(await size.getAttribute("aria-invalid")).toBeNull()
+      await page.getByRole("checkbox", { name: "GPU" }).check()
+      await page.getByRole("textbox", { name: "Workspace name" }).fill("dyn-one")
+      await page.getByRole("button", { name: "Create workspace" }).click()
+      await page.getByRole("heading", { name: "dyn-one", level: 1 }).waitFor({ timeout: 15_000 })
+      const ws = (await owner.get("/users/admin/workspace/dyn-one")).body
+      const values = (await owner.get(`/workspacebuilds/${ws.latest_build.id}/parameters`)).body
+      expect(values).toEqual(
+        expect.arrayContaining([{ name: "region", value: "us" }, { name: "size", value: "large" }, {
+          name: "gpu",
+          value: "true"
+        }])
+      )
+      expect(values).toHaveLength(3)
+      expectNoProblems(page)
+
+      // A template that asks for the classic form: the parameters as written, no socket.
+      const classic = await makeTemplate(srv, owner, orgId, DYNAMIC, { template_use_classic_parameter_flow: true })
+      sockets.length = 0
+      await page.goto(`${srv.url}/templates/${classic.name}/workspace`)
+      await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+      expect(await page.getByRole("textbox", { name: "Size" }).count()).toBe(1)
+      expect(sockets.filter((s) => s.endsWith("/dynamic-parameters"))).toEqual([])
+      expectNoProblems(page)
+
+      // The socket refused: the classic form instead.
+      await page.routeWebSocket(/dynamic-parameters/, (ws) => ws.close({ code: 1011, reason: "gone" }))
+      await page.goto(`${srv.url}/templates/${dynamic.name}/workspace`)
+      await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("textbox", { name: "Size" }).waitFor({ timeout: 15_000 })
+      expect(await page.getByRole("checkbox", { name: "GPU" }).count()).toBe(1)
+      expectNoProblems(page)
+    },
+    45_000
+  )
 
   it("lists the builds with their logs, stops, starts, restarts, updates, cancels and deletes", async () => {
     const page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 900 } }))

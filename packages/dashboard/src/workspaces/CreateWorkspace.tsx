@@ -2,13 +2,15 @@
  * Creating a workspace: `/workspaces/new` lists the templates to choose from (`GET /templates`),
  * and `/templates/:template/workspace` (the described system's CreateWorkspacePage; the template
  * by name or id) is the form: the name, a preset (`GET /templateversions/{id}/presets`, filling
- * its values), the active version's rich parameters (`GET /templateversions/{id}/rich-parameters`)
- * checked as they are typed (parameters.ts), and the quota when the deployment gives one
+ * its values), the active version's parameters as the service evaluates them on each change (the
+ * dynamic parameters' WebSocket, dynamicParameters.ts; `GET /templateversions/{id}/rich-parameters`
+ * when the template asks for the classic form or the socket fails) checked as they are typed
+ * (parameters.ts) with the service's diagnostics under each field, and the quota when the deployment gives one
  * (`GET /workspace-quota/me`). `POST /users/me/workspaces`, then the new workspace's page; the
  * service's validations are shown on their fields.
  */
 import { useMutation, useQuery } from "@tanstack/react-query"
-import { type FormEvent, useId, useMemo, useState } from "react"
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react"
 import { Link, useNavigate, useParams } from "react-router"
 import { ApiError } from "../api/client.ts"
 import { defaultOrganizationQuery, templatesQuery } from "../templates/api.ts"
@@ -16,6 +18,7 @@ import { useTemplatePath } from "../templates/paths.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import "./styles.css"
 import { type Parameter, type Preset, type Template, workspacesApi as api } from "./api.ts"
+import { answeredValues, diagnosticText, toParameter, useDynamicParameters } from "./dynamicParameters.ts"
 import { workspacePath } from "./hooks.ts"
 import { ParameterFields } from "./ParameterFields.tsx"
 import {
@@ -97,11 +100,23 @@ export const CreateWorkspacePage = () => {
 
 const CreateWorkspaceForm = ({ template }: { template: Template }) => {
   const version = template.active_version_id
-  const parameters = useQuery({ queryKey: ["rich-parameters", version], queryFn: () => api.parameters(version) })
+  // The service's dynamic parameters unless the template asks for the classic form; the classic
+  // parameters when it does, or when the socket fails.
+  const dynamic = useDynamicParameters(template.use_classic_parameter_flow ? undefined : version)
+  const classic = template.use_classic_parameter_flow || dynamic.failed
+  const parameters = useQuery({
+    queryKey: ["rich-parameters", version],
+    queryFn: () => api.parameters(version),
+    enabled: classic
+  })
   const presets = useQuery({ queryKey: ["presets", version], queryFn: () => api.presets(version) })
   const quota = useQuery({ queryKey: ["quota", "me"], queryFn: () => api.quota("me"), retry: false })
-  if (parameters.isPending || presets.isPending) return <p role="status">Loading the template's parameters…</p>
-  if (parameters.isError || presets.isError) {
+  const evaluated = useMemo(() => dynamic.response?.parameters.map(toParameter), [dynamic.response])
+  const loading = presets.isPending || (classic ? parameters.isPending : dynamic.response === undefined)
+  if (loading && !presets.isError && !parameters.isError) {
+    return <p role="status">Loading the template's parameters…</p>
+  }
+  if ((classic && parameters.isError) || presets.isError) {
     return (
       <>
         <h1>New workspace</h1>
@@ -112,16 +127,19 @@ const CreateWorkspaceForm = ({ template }: { template: Template }) => {
   return (
     <ParametersForm
       template={template}
-      parameters={parameters.data}
-      presets={presets.data}
+      parameters={classic ? parameters.data ?? [] : evaluated ?? []}
+      dynamic={classic ? undefined : dynamic}
+      presets={presets.data ?? []}
       quota={quota.data}
     />
   )
 }
 
-const ParametersForm = ({ template, parameters, presets, quota }: {
+const ParametersForm = ({ template, parameters, dynamic, presets, quota }: {
   template: Template
   parameters: ReadonlyArray<Parameter>
+  /** The dynamic parameters' socket, when the form follows it. */
+  dynamic: ReturnType<typeof useDynamicParameters> | undefined
   presets: ReadonlyArray<Preset>
   quota: { budget: number; credits_consumed: number } | undefined
 }) => {
@@ -131,17 +149,54 @@ const ParametersForm = ({ template, parameters, presets, quota }: {
   const defaultPreset = presets.find((p) => p.Default)
   const [name, setName] = useState("")
   const [presetChosen, setPreset] = useState<string>(defaultPreset?.ID ?? "")
-  const [typed, setTyped] = useState<Values>(() => initialValues(parameters))
+  // The values the person changed; the others are the service's evaluated values (dynamic) or
+  // the defaults (classic).
+  const [typed, setTyped] = useState<Values>({})
   // Which fields show their error: those left once, and all after a submit.
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set())
   const [submitted, setSubmitted] = useState(false)
   const [fromServer, setFromServer] = useState<Errors>({})
   const preset = presets.find((p) => p.ID === presetChosen)
-  const { values, fixed } = useMemo(() => applyPreset(typed, preset), [typed, preset])
-  const errors: Errors = { ...validateAll(parameters, values), ...fromServer }
-  const nameError = fromServer["name"] ?? validateName(name)
+  const response = dynamic?.response
+  const base = useMemo(
+    () => (response !== undefined ? answeredValues(response) : initialValues(parameters)),
+    [response, parameters]
+  )
+  const { values, fixed } = useMemo(() => applyPreset({ ...base, ...typed }, preset), [base, typed, preset])
+  // What the service evaluates with: the values changed by hand, and the preset's.
+  const inputs = useMemo(() => applyPreset(typed, preset).values, [typed, preset])
+  const send = dynamic?.send
+  const lastSent = useRef("{}")
+  useEffect(() => {
+    const json = JSON.stringify(inputs)
+    if (send === undefined || json === lastSent.current) return
+    lastSent.current = json
+    send(inputs)
+  }, [inputs, send])
   const shown = (field: string) => submitted || touched.has(field)
-  const visible: Errors = Object.fromEntries(Object.entries(errors).filter(([k]) => shown(k)))
+  // The service's diagnostics of each parameter (a missing value only once the field was left).
+  const diagnostics = useMemo(() => {
+    const errors: Record<string, string> = {}
+    const warnings: Record<string, string> = {}
+    for (const p of response?.parameters ?? []) {
+      const of = (severity: string) =>
+        p.diagnostics.filter((d) => d.severity === severity && (d.extra.code !== "required" || shown(p.name)))
+          .map(diagnosticText).join(" ")
+      if (of("error") !== "") errors[p.name] = of("error")
+      if (of("warning") !== "") warnings[p.name] = of("warning")
+    }
+    return { errors, warnings }
+  }, [response, touched, submitted])
+  const checked = validateAll(parameters, values)
+  const errors: Errors = { ...checked, ...fromServer }
+  const nameError = fromServer["name"] ?? validateName(name)
+  // A field's message: the form's own check once the field was left, else the service's diagnostics.
+  const visible: Errors = {
+    ...diagnostics.errors,
+    ...Object.fromEntries(Object.entries(errors).filter(([k]) => shown(k)))
+  }
+  // Diagnostics block a submit only when they answer the latest values.
+  const blocking = dynamic?.current === true ? diagnostics.errors : {}
 
   const create = useMutation({
     mutationFn: () =>
@@ -164,7 +219,7 @@ const ParametersForm = ({ template, parameters, presets, quota }: {
     e.preventDefault()
     setSubmitted(true)
     const form = e.currentTarget
-    if (nameError !== undefined || Object.keys(errors).length > 0) {
+    if (nameError !== undefined || Object.keys(errors).length > 0 || Object.keys(blocking).length > 0) {
       // Focus the first bad field, so its message is read.
       queueMicrotask(() => form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus())
       return
@@ -227,6 +282,7 @@ const ParametersForm = ({ template, parameters, presets, quota }: {
           parameters={parameters}
           values={values}
           errors={visible}
+          warnings={diagnostics.warnings}
           fixed={fixed}
           onChange={(field, value) => {
             setTyped((v) => ({ ...v, [field]: value }))

@@ -14,6 +14,8 @@ export const ParameterFields = (props: {
   readonly parameters: ReadonlyArray<Parameter>
   readonly values: Values
   readonly errors: Errors
+  /** Notes that are not errors (the service's warnings), by name. */
+  readonly warnings?: Errors
   /** Names whose value is fixed (by the chosen preset). */
   readonly fixed?: ReadonlySet<string>
   /** Whether the workspace exists already (immutable parameters then cannot change). */
@@ -29,6 +31,7 @@ export const ParameterFields = (props: {
         parameter={p}
         value={props.values[p.name] ?? ""}
         error={props.errors[p.name]}
+        warning={props.warnings?.[p.name]}
         fixed={props.fixed?.has(p.name) === true}
         locked={props.existing === true && !p.mutable}
         onChange={(v) => props.onChange(p.name, v)}
@@ -55,10 +58,11 @@ const notesOf = (p: Parameter, fixed: boolean, locked: boolean) => {
   return notes.join(" ")
 }
 
-const ParameterField = ({ parameter: p, value, error, fixed, locked, onChange, onBlur }: {
+const ParameterField = ({ parameter: p, value, error, warning, fixed, locked, onChange, onBlur }: {
   parameter: Parameter
   value: string
   error: string | undefined
+  warning: string | undefined
   fixed: boolean
   locked: boolean
   onChange: (value: string) => void
@@ -71,6 +75,7 @@ const ParameterField = ({ parameter: p, value, error, fixed, locked, onChange, o
   const describedBy = [
     description !== "" ? `${id}-description` : undefined,
     notes !== "" ? `${id}-notes` : undefined,
+    warning !== undefined ? `${id}-warning` : undefined,
     error !== undefined ? `${id}-error` : undefined
   ].filter((x) => x !== undefined).join(" ") || undefined
   const common = {
@@ -166,6 +171,7 @@ const ParameterField = ({ parameter: p, value, error, fixed, locked, onChange, o
     <>
       {description !== "" ? <p id={`${id}-description`} className="hint">{description}</p> : null}
       {notes !== "" ? <p id={`${id}-notes`} className="hint">{notes}</p> : null}
+      {warning !== undefined ? <p id={`${id}-warning`} className="hint warning">{warning}</p> : null}
       {error !== undefined ? <p id={`${id}-error`} role="alert" className="error field-error">{error}</p> : null}
     </>
   )
