@@ -6,6 +6,7 @@ import { Navigate, type RouteObject } from "react-router"
 import { agentsRoutes } from "./agents/routes.tsx"
 import { auditRoutes } from "./audit/routes.tsx"
 import { enterpriseRoutes } from "./enterprise/routes.tsx"
+import { externalAuthRoutes } from "./externalauth/routes.tsx"
 import { generalRoutes } from "./general/routes.tsx"
 import { insightsRoutes } from "./insights/routes.tsx"
 import { Layout } from "./Layout.tsx"
@@ -38,6 +39,7 @@ export const routes: Array<RouteObject> = [
       ...enterpriseRoutes,
       ...insightsRoutes,
       ...oauth2Routes,
+      ...externalAuthRoutes,
       ...proxiesRoutes,
       { path: "*", element: <Navigate to="/workspaces" replace /> }
     ]

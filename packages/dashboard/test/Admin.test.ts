@@ -118,6 +118,7 @@ describe.skipIf(!available)("the administration in Chromium", () => {
         "Notifications",
         "OAuth2 applications",
         "Workspace proxies",
+        "IdP organization sync",
         "Licenses",
         "Health"
       ])
@@ -456,6 +457,92 @@ describe.skipIf(!available)("the administration in Chromium", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Delete eu-west" }).click()
     await expect.poll(() => regions.getByRole("rowheader", { name: /Europe West/ }).count()).toBe(0)
     expect(((await owner.get("/workspaceproxies")).body.regions as Array<any>).map((r) => r.name)).toEqual(["primary"])
+    expectNoProblems(page)
+  })
+
+  it("sets IdP sync: organization sync for the deployment, group and role sync for an organization", async () => {
+    const target = await owner.post("/organizations", { name: "sync-target", display_name: "Sync Target" })
+    expect(target.status).toBe(201)
+    const group = await owner.post("/organizations/default/groups", { name: "engineers", display_name: "Engineers" })
+    expect(group.status).toBe(201)
+    const page = admin
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click()
+    await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "IdP organization sync" })
+      .click()
+    await page.getByRole("heading", { name: "IdP organization sync", level: 1 }).waitFor()
+    const orgSync = page.getByRole("form", { name: "Organization sync" })
+    await orgSync.getByRole("combobox", { name: "Organization claim" }).fill("orgs")
+    await orgSync.getByRole("checkbox", { name: "Also assign the default organization" }).check()
+    await orgSync.getByRole("button", { name: "Save organization sync" }).click()
+    await page.getByRole("status").filter({ hasText: "Organization sync saved." }).waitFor()
+    const mapping = page.getByRole("form", { name: "New organization mapping" })
+    await mapping.getByRole("textbox", { name: "Claim value" }).fill("acme")
+    await mapping.getByRole("combobox", { name: "Organization" }).selectOption({ label: "Sync Target" })
+    await mapping.getByRole("button", { name: "Add mapping" }).click()
+    await page.getByRole("table", { name: "Claim values and their organizations" }).getByRole("rowheader", {
+      name: "acme"
+    }).waitFor()
+    expect((await owner.get("/settings/idpsync/organization")).body).toEqual({
+      field: "orgs",
+      mapping: { acme: [target.body.id] },
+      organization_assign_default: true
+    })
+    await expectAccessible(page)
+    await screenshot(page, "admin-idp-org-sync")
+    // Kept across a reload; then the mapping removed (confirmed).
+    await page.reload()
+    await expect.poll(() => orgSync.getByRole("combobox", { name: "Organization claim" }).inputValue()).toBe("orgs")
+    await page.getByRole("button", { name: "Remove acme → Sync Target" }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click()
+    await page.getByText("No mappings yet.").waitFor()
+    // As the described system, a claim value whose last mapping went stays, with nothing.
+    expect((await owner.get("/settings/idpsync/organization")).body.mapping).toEqual({ acme: [] })
+
+    // The default organization's group and role sync, a tab of the organization.
+    await page.goto(`${srv.url}/organizations/default/idp-sync`)
+    await page.getByRole("heading", { name: "IdP sync", level: 2 }).waitFor()
+    const groupSync = page.getByRole("form", { name: "Group sync" })
+    await groupSync.getByRole("combobox", { name: "Group claim" }).fill("groups")
+    await groupSync.getByRole("textbox", { name: "Regex filter" }).fill("(unclosed")
+    await groupSync.getByRole("button", { name: "Save group sync" }).click()
+    // A regular expression that does not compile: the service's message under the field.
+    await expect.poll(() => groupSync.getByRole("textbox", { name: "Regex filter" }).getAttribute("aria-invalid"))
+      .toBe("true")
+    expect(expectedProblems(page, /status of 400/)).toBe(1)
+    await groupSync.getByRole("textbox", { name: "Regex filter" }).fill("^eng-")
+    await groupSync.getByRole("checkbox", { name: "Create missing groups" }).check()
+    await groupSync.getByRole("button", { name: "Save group sync" }).click()
+    await page.getByRole("status").filter({ hasText: "Group sync saved." }).waitFor()
+    const groupMapping = page.getByRole("form", { name: "New group mapping" })
+    await groupMapping.getByRole("textbox", { name: "Claim value" }).fill("eng-devs")
+    await groupMapping.getByRole("combobox", { name: "Group" }).selectOption({ label: "Engineers" })
+    await groupMapping.getByRole("button", { name: "Add mapping" }).click()
+    await page.getByRole("table", { name: "Claim values and their groups" }).getByRole("rowheader", {
+      name: "eng-devs"
+    })
+      .waitFor()
+    const roleSync = page.getByRole("form", { name: "Role sync" })
+    await roleSync.getByRole("combobox", { name: "Role claim" }).fill("roles")
+    await roleSync.getByRole("button", { name: "Save role sync" }).click()
+    await page.getByRole("status").filter({ hasText: "Role sync saved." }).waitFor()
+    const roleMapping = page.getByRole("form", { name: "New role mapping" })
+    await roleMapping.getByRole("textbox", { name: "Claim value" }).fill("admins")
+    await roleMapping.getByRole("combobox", { name: "Role" }).selectOption("organization-admin")
+    await roleMapping.getByRole("button", { name: "Add mapping" }).click()
+    await page.getByRole("table", { name: "Claim values and their roles" }).getByRole("rowheader", { name: "admins" })
+      .waitFor()
+    expect((await owner.get("/organizations/default/settings/idpsync/groups")).body).toMatchObject({
+      field: "groups",
+      regex_filter: "^eng-",
+      auto_create_missing_groups: true,
+      mapping: { "eng-devs": [group.body.id] }
+    })
+    expect((await owner.get("/organizations/default/settings/idpsync/roles")).body).toMatchObject({
+      field: "roles",
+      mapping: { admins: ["organization-admin"] }
+    })
+    await expectAccessible(page)
+    await screenshot(page, "admin-idp-sync")
     expectNoProblems(page)
   })
 

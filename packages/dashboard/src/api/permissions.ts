@@ -26,6 +26,7 @@ export const checks = {
   editNotificationTemplates: check("notification_template", "update"),
   editOAuth2Apps: check("oauth2_app", "create"),
   editWorkspaceProxies: check("workspace_proxy", "create"),
+  editIdpSync: check("idpsync_settings", "update"),
   viewDeploymentConfig: check("deployment_config", "read"),
   editDeploymentConfig: check("deployment_config", "update"),
   viewAnyOrganization: check("organization_member", "read", true),
@@ -50,6 +51,7 @@ export const adminPermissions: ReadonlyArray<Permission> = [
   "editNotificationTemplates",
   "editOAuth2Apps",
   "editWorkspaceProxies",
+  "editIdpSync",
   "editAnyOrganization",
   "viewLicenses",
   "viewInsights"

@@ -35,6 +35,9 @@ export const OrganizationFrame = () => {
           <li>
             <NavLink to={`${base}/provisioners`}>Provisioners</NavLink>
           </li>
+          <li>
+            <NavLink to={`${base}/idp-sync`}>IdP sync</NavLink>
+          </li>
         </ul>
       </nav>
       {organization.data === undefined ? null : (

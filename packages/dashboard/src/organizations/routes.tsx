@@ -10,6 +10,9 @@ const RoleFormPage = lazy(() => import("./Roles.tsx").then((m) => ({ default: m.
 const ProvisionersPage = lazy(() => import("./Provisioners.tsx").then((m) => ({ default: m.ProvisionersPage })))
 const GroupsPage = lazy(() => import("../groups/Groups.tsx").then((m) => ({ default: m.GroupsPage })))
 const GroupPage = lazy(() => import("../groups/Groups.tsx").then((m) => ({ default: m.GroupPage })))
+const IdpSyncPage = lazy(() =>
+  import("../externalauth/IdpSync.tsx").then((m) => ({ default: m.OrganizationIdpSyncPage }))
+)
 
 /** The organizations, and an organization's pages (its groups are the groups area's pages). */
 export const organizationsRoutes: Array<RouteObject> = [
@@ -36,7 +39,8 @@ export const organizationsRoutes: Array<RouteObject> = [
       { path: "roles", element: <RolesPage /> },
       { path: "roles/create", element: <RoleFormPage /> },
       { path: "roles/:role", element: <RoleFormPage /> },
-      { path: "provisioners", element: <ProvisionersPage /> }
+      { path: "provisioners", element: <ProvisionersPage /> },
+      { path: "idp-sync", element: <IdpSyncPage /> }
     ]
   }
 ]

@@ -26,6 +26,8 @@ export const TextField = (props: {
   readonly error?: string | undefined
   readonly multiline?: boolean
   readonly step?: string
+  /** The id of a `<datalist>` of suggestions. */
+  readonly list?: string
 }) => {
   const common = {
     id: props.name,
@@ -40,7 +42,7 @@ export const TextField = (props: {
       <label htmlFor={props.name}>{props.label}</label>
       {props.multiline === true
         ? <textarea {...common} rows={3} />
-        : <input {...common} type={props.type ?? "text"} step={props.step} />}
+        : <input {...common} type={props.type ?? "text"} step={props.step} list={props.list} />}
       <Under name={props.name} hint={props.hint} error={props.error} />
     </div>
   )

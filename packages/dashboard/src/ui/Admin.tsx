@@ -27,6 +27,7 @@ export const adminEntries: ReadonlyArray<AdminEntry> = [
   { to: "/deployment/notifications", label: "Notifications", requires: "editNotificationTemplates" },
   { to: "/deployment/oauth2-provider/apps", label: "OAuth2 applications", requires: "editOAuth2Apps" },
   { to: "/deployment/workspace-proxies", label: "Workspace proxies", requires: "editWorkspaceProxies" },
+  { to: "/deployment/idp-org-sync", label: "IdP organization sync", requires: "editIdpSync" },
   { to: "/deployment/licenses", label: "Licenses", requires: "viewLicenses" },
   { to: "/deployment/health", label: "Health", requires: "viewDebugInfo" }
 ]
