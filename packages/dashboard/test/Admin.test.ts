@@ -356,6 +356,22 @@ describe.skipIf(!available)("the administration in Chromium", () => {
       .click()
     await page.getByRole("heading", { name: "OAuth2 applications", level: 1 }).waitFor()
     await page.getByText("No OAuth2 applications yet.").waitFor()
+    // Dynamic client registration, turned off and on again.
+    const registration = page.getByRole("checkbox", { name: /Let clients register themselves/ })
+    await expect.poll(() => registration.isChecked()).toBe(true)
+    await registration.uncheck()
+    await page.getByRole("status").filter({ hasText: "Registration setting saved." }).waitFor()
+    expect((await owner.get("/oauth2-provider/settings")).body).toEqual({ dynamic_client_registration_enabled: false })
+    const register = await fetch(`${srv.url}/oauth2/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["https://client.example.com/cb"], client_name: "Self" })
+    })
+    expect(register.status).toBe(403)
+    await registration.check()
+    await expect.poll(async () => (await owner.get("/oauth2-provider/settings")).body).toEqual({
+      dynamic_client_registration_enabled: true
+    })
     await page.getByRole("link", { name: "Create application" }).click()
     await page.getByRole("heading", { name: "Create an OAuth2 application" }).waitFor()
     // A callback that is not a URL: the service's message under the field, nothing made.

@@ -5,6 +5,7 @@
  * which its page offers its first client secret.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
+import { useState } from "react"
 import { Link, useNavigate } from "react-router"
 import { fieldError } from "../templates/api.ts"
 import { TextField } from "../templates/Fields.tsx"
@@ -24,6 +25,7 @@ export const AppsPage = () => {
         <Link className="button" to={`${APPS_PATH}/add`}>Create application</Link>
       </div>
       <p>Applications that sign people in with their Workbay account (Workbay is their authorization server).</p>
+      <Registration />
       <ErrorMessage error={apps.error} />
       {apps.isPending ? <p role="status">Loading the applications…</p> : null}
       {apps.data !== undefined && apps.data.length === 0 ? <p className="empty">No OAuth2 applications yet.</p> : null}
@@ -51,6 +53,44 @@ export const AppsPage = () => {
         )
         : null}
     </>
+  )
+}
+
+const settingsKey = ["oauth2-provider-settings"] as const
+
+/**
+ * Whether clients may register themselves (`POST /oauth2/register`, RFC 7591): `GET/PUT
+ * /oauth2-provider/settings`, changed at once by its checkbox.
+ */
+const Registration = () => {
+  const queryClient = useQueryClient()
+  const settings = useQuery({ queryKey: settingsKey, queryFn: api.settings })
+  // The choice shows at once (set in the change's own handler), until the service's answer replaces it.
+  const [choosing, setChoosing] = useState<boolean | undefined>()
+  const save = useMutation({
+    mutationFn: api.updateSettings,
+    onSuccess: (s) => queryClient.setQueryData(settingsKey, s),
+    onSettled: () => setChoosing(undefined)
+  })
+  const enabled = choosing ?? settings.data?.dynamic_client_registration_enabled
+  return (
+    <div className="field check">
+      <label>
+        <input
+          type="checkbox"
+          checked={enabled === true}
+          disabled={enabled === undefined}
+          onChange={(e) => {
+            const on = e.currentTarget.checked
+            setChoosing(on)
+            save.mutate(on)
+          }}
+        />{" "}
+        Let clients register themselves (dynamic client registration)
+      </label>
+      <ErrorMessage error={settings.error ?? save.error} />
+      <p role="status">{save.isSuccess ? "Registration setting saved." : ""}</p>
+    </div>
   )
 }
 

@@ -11,6 +11,10 @@ const app = (id: string) => ({ params: { path: { app: id } } })
 
 export const oauth2Api = {
   apps: () => unwrap(client.GET("/api/v2/oauth2-provider/apps")),
+  /** The provider's settings: whether clients may register themselves (RFC 7591). */
+  settings: () => unwrap(client.GET("/api/v2/oauth2-provider/settings")),
+  updateSettings: (enabled: boolean) =>
+    unwrap(client.PUT("/api/v2/oauth2-provider/settings", { body: { dynamic_client_registration_enabled: enabled } })),
   app: (id: string) => unwrap(client.GET("/api/v2/oauth2-provider/apps/{app}", app(id))),
   create: (body: OAuth2AppRequest) => unwrap(client.POST("/api/v2/oauth2-provider/apps", { body })),
   update: (id: string, body: OAuth2AppRequest) =>
