@@ -5,10 +5,10 @@
  * deleting one ends the tokens issued with it), and deleting the application (confirmed).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useState } from "react"
 import { Link, useLocation, useNavigate, useParams } from "react-router"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
+import { SecretOnce } from "../ui/SecretOnce.tsx"
 import { Time } from "../ui/Time.tsx"
 import { appRequest, oauth2Api as api, type OAuth2App } from "./api.ts"
 import { AppFields, APPS_PATH, appsKey } from "./Apps.tsx"
@@ -121,7 +121,6 @@ const AppView = ({ app }: { app: OAuth2App }) => {
 const Secrets = ({ app }: { app: OAuth2App }) => {
   const queryClient = useQueryClient()
   const secrets = useQuery({ queryKey: secretsKey(app.id), queryFn: () => api.secrets(app.id) })
-  const [copied, setCopied] = useState(false)
   const refresh = () => queryClient.invalidateQueries({ queryKey: secretsKey(app.id) })
   const create = useMutation({ mutationFn: () => api.createSecret(app.id), onSuccess: refresh })
   const remove = useMutation({ mutationFn: (secret: string) => api.removeSecret(app.id, secret), onSuccess: refresh })
@@ -131,36 +130,19 @@ const Secrets = ({ app }: { app: OAuth2App }) => {
       <button
         type="button"
         disabled={create.isPending}
-        onClick={() => {
-          setCopied(false)
-          create.mutate()
-        }}
+        onClick={() => create.mutate()}
       >
         Generate a client secret
       </button>
       <ErrorMessage error={create.error ?? secrets.error ?? remove.error} />
       {create.data === undefined ? null : (
-        <section className="secret" aria-labelledby="new-secret">
-          <h3 id="new-secret">The new client secret</h3>
-          <p>Copy it now: it will not be shown again.</p>
-          <div className="row">
-            <input
-              aria-label="Client secret"
-              readOnly
-              value={create.data.client_secret_full}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <button
-              type="button"
-              onClick={() =>
-                void navigator.clipboard?.writeText(create.data.client_secret_full).then(() => setCopied(true))}
-            >
-              Copy
-            </button>
-            <button type="button" className="secondary" onClick={() => create.reset()}>Done</button>
-          </div>
-          <p role="status">{copied ? "Copied." : ""}</p>
-        </section>
+        <SecretOnce
+          title="The new client secret"
+          label="Client secret"
+          level={3}
+          secret={create.data.client_secret_full}
+          onDone={() => create.reset()}
+        />
       )}
       {secrets.data === undefined ? null : secrets.data.length === 0
         ? <p className="empty">No client secrets: the application cannot sign anyone in yet.</p>

@@ -11,6 +11,7 @@ import { fieldError } from "../templates/api.ts"
 import { TextField } from "../templates/Fields.tsx"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage } from "../ui/Form.tsx"
+import { SecretOnce } from "../ui/SecretOnce.tsx"
 import { Time } from "../ui/Time.tsx"
 import { proxiesApi as api, type WorkspaceProxy } from "./api.ts"
 
@@ -55,14 +56,14 @@ export const ProxiesPage = () => {
       <p>Proxies serve apps and terminals close to the people who use them, in regions of their own.</p>
       <ErrorMessage error={proxies.error ?? regenerate.error ?? remove.error} />
       {token === undefined ? null : (
-        <section className="secret" aria-labelledby="proxy-token">
-          <h2 id="proxy-token">The token of {token.name}</h2>
+        <SecretOnce
+          title={`The token of ${token.name}`}
+          label="Proxy token"
+          secret={token.token}
+          onDone={() => setToken(undefined)}
+        >
           <p>Give it to the proxy now (its proxy session token): it will not be shown again.</p>
-          <div className="row">
-            <input aria-label="Proxy token" readOnly value={token.token} onFocus={(e) => e.currentTarget.select()} />
-            <button type="button" className="secondary" onClick={() => setToken(undefined)}>Done</button>
-          </div>
-        </section>
+        </SecretOnce>
       )}
       {proxies.isPending ? <p role="status">Loading the proxies…</p> : null}
       {proxies.data === undefined ? null : (

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { useState } from "react"
 import { ConfirmButton } from "../../ui/Confirm.tsx"
 import { ErrorMessage } from "../../ui/Form.tsx"
+import { SecretOnce } from "../../ui/SecretOnce.tsx"
 import { Time } from "../../ui/Time.tsx"
 import { DAY_NS, settingsApi } from "./api.ts"
 import { SettingsHeader } from "./Settings.tsx"
@@ -25,7 +25,6 @@ export const TokensPage = () => {
   const queryClient = useQueryClient()
   const tokens = useQuery({ queryKey: tokensKey, queryFn: settingsApi.tokens })
   const config = useQuery({ queryKey: ["token-config"], queryFn: settingsApi.tokenConfig })
-  const [copied, setCopied] = useState(false)
   const create = useMutation({
     mutationFn: settingsApi.createToken,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey })
@@ -45,7 +44,6 @@ export const TokensPage = () => {
         onSubmit={(e) => {
           e.preventDefault()
           const data = new FormData(e.currentTarget)
-          setCopied(false)
           create.mutate({
             token_name: String(data.get("token_name")),
             lifetime: Number(data.get("lifetime")) * DAY_NS
@@ -68,26 +66,12 @@ export const TokensPage = () => {
         <ErrorMessage error={create.error} />
       </form>
       {create.data === undefined ? null : (
-        <section className="secret" aria-labelledby="new-token">
-          <h2 id="new-token">Your new token</h2>
-          <p>Copy it now: it will not be shown again.</p>
-          <div className="row">
-            <input
-              aria-label="Token secret"
-              readOnly
-              value={create.data.key}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <button
-              type="button"
-              onClick={() => void navigator.clipboard?.writeText(create.data.key).then(() => setCopied(true))}
-            >
-              Copy
-            </button>
-            <button type="button" className="secondary" onClick={() => create.reset()}>Done</button>
-          </div>
-          <p role="status">{copied ? "Copied." : ""}</p>
-        </section>
+        <SecretOnce
+          title="Your new token"
+          label="Token secret"
+          secret={create.data.key}
+          onDone={() => create.reset()}
+        />
       )}
       <ErrorMessage error={tokens.error ?? remove.error} />
       {tokens.isPending ? <p role="status">Loading…</p> : tokens.data?.length === 0
