@@ -194,6 +194,13 @@ const endWith = (p: PendingRequest, error?: string) => {
 
 const cancelFrame = (requestId: string) => JSON.stringify({ type: "app_cancel", request_id: requestId })
 
+/** 502 for a request to an agent that has no connection to serve it. */
+const notConnected = () =>
+  new BadGateway({
+    message: "The workspace agent is not connected.",
+    detail: "Start the workspace's agent, then try again."
+  })
+
 /**
  * The agent connections of this process that carry app requests, by agent. The agent connection
  * registers itself ({@link withAppTunnel}); {@link AppProxy} sends requests through the newest
@@ -360,6 +367,12 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
       return tunnel === undefined ? Effect.succeed(false) : Effect.as(tunnel.send(text), true)
     }
 
+    /** The agent's newest connection here, or 502 when it has none. */
+    const newestTunnel = (agentId: string) => {
+      const tunnel = byAgent.get(agentId)?.at(-1)
+      return tunnel === undefined ? Effect.fail(notConnected()) : Effect.succeed(tunnel)
+    }
+
     /**
      * Sends `request` through the agent's newest connection here and waits for the status and
      * headers (GatewayTimeout after APP_PROXY_RESPONSE_TIMEOUT_SECONDS). The body streams after;
@@ -370,13 +383,7 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
       request: TunnelRequest
     ): Effect.Effect<AppResponse, BadGateway | GatewayTimeout> =>
       Effect.gen(function*() {
-        const tunnel = byAgent.get(agentId)?.at(-1)
-        if (tunnel === undefined) {
-          return yield* new BadGateway({
-            message: "The workspace agent is not connected.",
-            detail: "Start the workspace's agent, then try again."
-          })
-        }
+        const tunnel = yield* newestTunnel(agentId)
         const requestId = crypto.randomUUID()
         const p: PendingRequest = {
           head: yield* Deferred.make<AppResponseHead, BadGateway>(),
@@ -435,13 +442,7 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
       agentId: string
     ): Effect.Effect<ReadonlyArray<ListeningPort>, BadGateway | GatewayTimeout> =>
       Effect.gen(function*() {
-        const tunnel = byAgent.get(agentId)?.at(-1)
-        if (tunnel === undefined) {
-          return yield* new BadGateway({
-            message: "The workspace agent is not connected.",
-            detail: "Start the workspace's agent, then try again."
-          })
-        }
+        const tunnel = yield* newestTunnel(agentId)
         const requestId = crypto.randomUUID()
         const answer = yield* Deferred.make<ReadonlyArray<ListeningPort>, BadGateway>()
         tunnel.portQueries.set(requestId, answer)
@@ -469,13 +470,7 @@ export class AgentTunnels extends Effect.Service<AgentTunnels>()("@workbay/core/
       request: Readonly<Record<string, unknown>>
     ): Effect.Effect<ContainersAnswer, BadGateway | GatewayTimeout> =>
       Effect.gen(function*() {
-        const tunnel = byAgent.get(agentId)?.at(-1)
-        if (tunnel === undefined) {
-          return yield* new BadGateway({
-            message: "The workspace agent is not connected.",
-            detail: "Start the workspace's agent, then try again."
-          })
-        }
+        const tunnel = yield* newestTunnel(agentId)
         const requestId = crypto.randomUUID()
         const answer = yield* Deferred.make<ContainersAnswer, BadGateway>()
         tunnel.containerQueries.set(requestId, answer)
@@ -774,10 +769,7 @@ export class AppProxy extends Effect.Service<AppProxy>()("@workbay/core/AppProxy
         }
         const connectedHere = tunnels.connectedHere(agent.id)
         if (!connectedHere && agentStatus(agent, yield* Clock.currentTimeMillis) !== "connected") {
-          return yield* new BadGateway({
-            message: "The workspace agent is not connected.",
-            detail: "Start the workspace's agent, then try again."
-          })
+          return yield* notConnected()
         }
         const holder = yield* agentHolder(agent, { connectedHere, relayed: req.relayed === true }).pipe(
           Effect.provideService(Replicas, replicas)
