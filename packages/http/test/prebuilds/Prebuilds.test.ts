@@ -1,0 +1,142 @@
+/**
+ * Prebuilt workspaces over real HTTP on SQLite (docs/prebuilds.md): the system prebuilds user
+ * (hidden, unable to sign in) and the reconciler keeping a preset's instances on the template's
+ * active version, ticked by hand (its background loop is off).
+ */
+import { PREBUILDS_USER_ID, PrebuildsReconciler } from "@workbay/core"
+import { Effect, TestClock, TestContext } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Client, type ServiceTestServer, startWithOwner } from "../support.js"
+import { createVersion, runJobs } from "../templates/versions.js"
+import { makeTemplate } from "../workspaces/fixtures.js"
+
+const template = (instances: number) =>
+  `parameters:
+  - name: size
+    default: small
+    mutable: true
+presets:
+  - name: big
+    parameters: { size: large }
+    prebuilds: { instances: ${instances} }
+  - name: none
+    parameters: { size: small }
+resources:
+  - name: box
+    type: machine
+`
+
+describe("prebuilt workspaces", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+
+  beforeAll(async () => {
+    ;({ srv, owner, orgId } = await startWithOwner({ lifecycle: false, prebuilds: false }))
+  })
+  afterAll(() => srv.close())
+
+  const tick = () => srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))
+  const prebuilt = async (templateId: string) => {
+    const r = await owner.get(`/workspaces?q=${encodeURIComponent(`owner:prebuilds`)}&limit=100`)
+    expect(r.status).toBe(200)
+    return (r.body.workspaces as Array<any>).filter((w) => w.template_id === templateId)
+  }
+
+  it("the prebuilds user exists, is not listed and cannot sign in", async () => {
+    const users = await owner.get("/users")
+    expect(users.status).toBe(200)
+    expect(users.body.users.map((u: any) => u.id)).not.toContain(PREBUILDS_USER_ID)
+    expect(users.body.count).toBe(users.body.users.length)
+    const login = await fetch(`${srv.url}/api/v2/users/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "prebuilds@system", password: "anything-at-all" })
+    })
+    // `prebuilds@system` is no valid address (400), and the user has no password (login type `none`).
+    expect([400, 401]).toContain(login.status)
+    expect(login.headers.get("set-cookie")).toBeNull()
+  })
+
+  it("keeps the preset's instances on the active version and deletes those of older versions", async () => {
+    const t = await makeTemplate(srv, owner, orgId, template(2))
+    const presets = await owner.get(`/templateversions/${t.active_version_id}/presets`)
+    expect(presets.body.find((p: any) => p.Name === "big").DesiredPrebuildInstances).toBe(2)
+    expect(presets.body.find((p: any) => p.Name === "none").DesiredPrebuildInstances).toBeNull()
+
+    const first = await tick()
+    expect(first.ran).toBe(true)
+    expect(first.created).toHaveLength(2)
+    await runJobs(srv)
+    let ws = await prebuilt(t.id)
+    expect(ws).toHaveLength(2)
+    for (const w of ws) {
+      expect(w.name).toMatch(/^prebuild-[0-9a-f]{8}$/)
+      expect(w.owner_id).toBe(PREBUILDS_USER_ID)
+      expect(w.owner_name).toBe("prebuilds")
+      expect(w.latest_build.status).toBe("running")
+      expect(w.latest_build.template_version_id).toBe(t.active_version_id)
+      const build = await owner.get(`/workspacebuilds/${w.latest_build.id}/parameters`)
+      expect(build.body).toEqual([{ name: "size", value: "large" }])
+    }
+    // Steady: nothing to do.
+    const steady = await tick()
+    expect(steady.created).toEqual([])
+    expect(steady.deleted).toEqual([])
+
+    // A new active version with one instance: the old ones go, one new one comes.
+    const v2 = await createVersion(srv, owner, orgId, template(1), { template_id: t.id })
+    expect(v2.status).toBe(201)
+    await runJobs(srv)
+    expect((await owner.patch(`/templates/${t.id}/versions`, { id: v2.body.id })).status).toBe(200)
+    const next = await tick()
+    expect(next.created).toHaveLength(1)
+    expect([...next.deleted].sort()).toEqual(ws.map((w) => w.id).sort())
+    await runJobs(srv)
+    ws = await prebuilt(t.id)
+    expect(ws).toHaveLength(1)
+    expect(ws[0].latest_build.template_version_id).toBe(v2.body.id)
+
+    // The audit log names the prebuilds user's creations.
+    const audit = await owner.get(`/audit?q=${encodeURIComponent("resource_type:workspace action:create")}&limit=50`)
+    expect(audit.status).toBe(200)
+    expect(audit.body.audit_logs.some((l: any) => l.user?.id === PREBUILDS_USER_ID || l.user_id === PREBUILDS_USER_ID))
+      .toBe(true)
+  })
+
+  it("backs off after failed prebuilds, longer after each failure (TestClock)", async () => {
+    const failing = template(1) + `build:
+  fail: { transition: start, message: "no capacity" }
+`
+    const t = await makeTemplate(srv, owner, orgId, failing)
+    const presetId = (await owner.get(`/templateversions/${t.active_version_id}/presets`)).body
+      .find((p: any) => p.Name === "big").ID as string
+    const start = Date.parse("2030-01-01T00:00:00Z")
+    const tickAt = (ms: number) =>
+      srv.run(
+        Effect.gen(function*() {
+          yield* TestClock.setTime(ms)
+          return yield* Effect.flatMap(PrebuildsReconciler, (r) => r.tick("1 minute"))
+        }).pipe(Effect.provide(TestContext.TestContext))
+      )
+    const first = await tickAt(start)
+    expect(first.created).toHaveLength(1)
+    await runJobs(srv)
+    // The build failed: the workspace is deleted, the preset waits one minute.
+    const second = await tickAt(start + 1_000)
+    expect(second.deleted).toContain(first.created[0])
+    expect(second.created).toEqual([])
+    expect(second.backoff[presetId]).toEqual(new Date(start + 1_000 + 60_000))
+    await runJobs(srv)
+    expect((await tickAt(start + 30_000)).created).toEqual([])
+    const retry = await tickAt(start + 61_001)
+    expect(retry.created).toHaveLength(1)
+    await runJobs(srv)
+    // A second failure in a row: two minutes.
+    const again = await tickAt(start + 62_000)
+    expect(again.backoff[presetId]).toEqual(new Date(start + 62_000 + 120_000))
+    await runJobs(srv)
+    expect((await tickAt(start + 62_000 + 119_000)).created).toEqual([])
+    expect((await tickAt(start + 62_000 + 120_001)).created).toHaveLength(1)
+  })
+})
