@@ -26,13 +26,12 @@ import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
 import { type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { type ImportedPreset, type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { TickLock } from "./Lifecycle.js"
-import { type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
+import { PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuildRepo } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { auditedWorkspace } from "./Workspaces.js"
 
-/** The described system's prebuilds system user (created by migration 0049, never able to sign in, not listed). */
-export const PREBUILDS_USER_ID = "c42fdf75-3097-471c-8c33-fb52454d81c0"
+export { PREBUILDS_USER_ID } from "./Workspace.js"
 
 /** The lock key of the reconciler's tick. */
 export const PREBUILDS_LOCK = "workbay:prebuilds-reconciler"

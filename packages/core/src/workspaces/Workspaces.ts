@@ -33,7 +33,7 @@ import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { WorkspaceCreated } from "./Events.js"
 import type { AvailableUsersQuery, CreateWorkspaceRequest, ListBuildsQuery, ListWorkspacesQuery } from "./Requests.js"
 import { WorkspaceSharing } from "./Sharing.js"
-import { type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
+import { PREBUILDS_USER_ID, type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { toAppStatus, Workspace, workspaceHealth, WorkspacesResponse } from "./WorkspaceWire.js"
@@ -166,7 +166,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
             allow_renames: settings.allowWorkspaceRenames,
             favorite: w.favorite,
             next_start_at: w.next_start_at,
-            is_prebuild: false,
+            is_prebuild: w.owner_id === PREBUILDS_USER_ID,
             task_id: w.task_id == null ? NullUuid.none : NullUuid.of(w.task_id),
             shared_with: shared.get(w.id) ?? []
           }

@@ -74,6 +74,7 @@ describe("prebuilt workspaces", () => {
       expect(w.name).toMatch(/^prebuild-[0-9a-f]{8}$/)
       expect(w.owner_id).toBe(PREBUILDS_USER_ID)
       expect(w.owner_name).toBe("prebuilds")
+      expect(w.is_prebuild).toBe(true)
       expect(w.latest_build.status).toBe("running")
       expect(w.latest_build.template_version_id).toBe(t.active_version_id)
       const build = await owner.get(`/workspacebuilds/${w.latest_build.id}/parameters`)
