@@ -6,7 +6,7 @@
 import { PREBUILDS_USER_ID, PrebuildsReconciler } from "@workbay/core"
 import { Effect, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, type ServiceTestServer, startWithOwner } from "../support.js"
+import { type Client, createUser, type ServiceTestServer, startWithOwner } from "../support.js"
 import { createVersion, runJobs } from "../templates/versions.js"
 import { makeTemplate } from "../workspaces/fixtures.js"
 
@@ -139,5 +139,63 @@ describe("prebuilt workspaces", () => {
     await runJobs(srv)
     expect((await tickAt(start + 62_000 + 119_000)).created).toEqual([])
     expect((await tickAt(start + 62_000 + 120_001)).created).toHaveLength(1)
+  })
+
+  it("creating a workspace with the preset claims a ready prebuilt workspace, which is then replaced", async () => {
+    const t = await makeTemplate(srv, owner, orgId, template(1))
+    const presets = (await owner.get(`/templateversions/${t.active_version_id}/presets`)).body as Array<any>
+    const big = presets.find((p) => p.Name === "big").ID as string
+    const none = presets.find((p) => p.Name === "none").ID as string
+    expect((await tick()).created).toHaveLength(1)
+    await runJobs(srv)
+    const [ready] = await prebuilt(t.id)
+    const dev = await createUser(owner)
+
+    // Another preset (no prebuilds) builds a new workspace.
+    const plain = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, {
+      name: "plain",
+      template_id: t.id,
+      template_version_preset_id: none
+    })
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200)
+    expect(plain.body.id).not.toBe(ready.id)
+
+    const r = await dev.client.post(`/users/me/workspaces`, {
+      name: "mine",
+      template_id: t.id,
+      template_version_preset_id: big
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.id).toBe(ready.id)
+    expect(r.body.name).toBe("mine")
+    expect(r.body.owner_id).toBe(dev.user.id)
+    expect(r.body.is_prebuild).toBe(false)
+    expect(r.body.latest_build.build_number).toBe(2)
+    expect(r.body.latest_build.transition).toBe("start")
+    expect(r.body.latest_build.initiator_id).toBe(dev.user.id)
+    expect(r.body.latest_build.template_version_preset_id).toBe(big)
+    await runJobs(srv)
+    const mine = await dev.client.get(`/users/me/workspace/mine`)
+    expect(mine.status).toBe(200)
+    expect(mine.body.latest_build.status).toBe("running")
+    expect(await prebuilt(t.id)).toEqual([])
+    const audit = await owner.get(`/audit?q=${encodeURIComponent("resource_type:workspace action:create")}&limit=100`)
+    expect(audit.status).toBe(200)
+    const claim = (audit.body.audit_logs as Array<any>).find((l) =>
+      l.resource_id === ready.id && l.additional_fields?.claimed_prebuild === true
+    )
+    expect(claim?.user?.id).toBe(dev.user.id)
+    expect(claim?.diff?.name).toEqual({ old: ready.name, new: "mine", secret: false })
+
+    // The name is taken: 409, the prebuilt one stays with the prebuilds user.
+    expect((await tick()).created).toHaveLength(1)
+    await runJobs(srv)
+    const again = await dev.client.post(`/users/me/workspaces`, {
+      name: "mine",
+      template_id: t.id,
+      template_version_preset_id: big
+    })
+    expect(again.status).toBe(409)
+    expect(await prebuilt(t.id)).toHaveLength(1)
   })
 })
