@@ -24,6 +24,7 @@ import { everyInterval } from "../Periodic.js"
 import { Transactions } from "../Repositories.js"
 import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
 import { type TemplateRecord, TemplateRepo } from "../templates/Template.js"
+import { Templates } from "../templates/Templates.js"
 import { type ImportedPreset, type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { TickLock } from "./Lifecycle.js"
 import { PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
@@ -78,6 +79,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
       const ids = yield* IdGenerator
       const auditEntries = yield* AuditEntries
       const lock = yield* TickLock
+      const templatesService = yield* Templates
 
       /** Preset id to consecutive failures and when the next creation may happen. */
       const failures = new Map<string, { count: number; until: Date }>()
@@ -274,6 +276,39 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
           return { ran: true, created, deleted, backoff, errors } satisfies PrebuildsTickStats
         })
 
+      /**
+       * POST /templates/{template}/prebuilds/invalidate: the answer of `Templates.invalidatePresets`
+       * (which authorizes `update` on the template), and every prebuilt workspace of the template
+       * not already being deleted gets a delete build (each audited), so that the next tick builds
+       * fresh ones of the active version. The described system marks the presets invalidated and
+       * its reconciler replaces the older prebuilt workspaces; the effect is the same.
+       */
+      const invalidate = (ref: string) =>
+        Effect.gen(function*() {
+          const answer = yield* templatesService.invalidatePresets(ref)
+          const template = yield* templatesService.resolve(ref, "act")
+          const { workspaces: owned } = yield* workspaces.list({
+            visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
+            requesterId: PREBUILDS_USER_ID,
+            ownerIds: [PREBUILDS_USER_ID],
+            templateIds: [template.id],
+            deleted: false,
+            limit: PREBUILDS_BATCH,
+            offset: 0
+          })
+          const latest = new Map((yield* builds.latestSummariesOf(owned.map((w) => w.id))).map((b) => [
+            b.workspace_id,
+            b
+          ]))
+          for (const w of owned) {
+            if (latest.get(w.id)?.transition === "delete") continue
+            yield* remove(w).pipe(
+              Effect.catchAllCause((cause) => Effect.logWarning("prebuild invalidation: a deletion failed", cause))
+            )
+          }
+          return answer
+        }).pipe(Effect.withSpan("PrebuildsReconciler.invalidate"))
+
       /** One tick at the clock's time; skipped when another replica is ticking. */
       const tick = (backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF) =>
         Effect.gen(function*() {
@@ -292,7 +327,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
         onTick: (stats: PrebuildsTickStats) => Effect.Effect<void> = () => Effect.void
       ) => everyInterval(Effect.flatMap(tick(backoff), onTick), interval, "prebuilds reconciliation")
 
-      return { tick, run }
+      return { tick, run, invalidate }
     })
   }
 ) {}

@@ -6,7 +6,7 @@
 import { PREBUILDS_USER_ID, PrebuildsReconciler } from "@workbay/core"
 import { Effect, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, createUser, type ServiceTestServer, startWithOwner } from "../support.js"
+import { type Client, createUser, expectResponse, type ServiceTestServer, startWithOwner } from "../support.js"
 import { createVersion, runJobs } from "../templates/versions.js"
 import { makeTemplate } from "../workspaces/fixtures.js"
 
@@ -197,5 +197,30 @@ describe("prebuilt workspaces", () => {
     })
     expect(again.status).toBe(409)
     expect(await prebuilt(t.id)).toHaveLength(1)
+  })
+
+  it("invalidation deletes the template's prebuilt workspaces; the next tick builds fresh ones", async () => {
+    const t = await makeTemplate(srv, owner, orgId, template(2))
+    expect((await tick()).created).toHaveLength(2)
+    await runJobs(srv)
+    const before = await prebuilt(t.id)
+    expect(before).toHaveLength(2)
+    const dev = await createUser(owner)
+    expectResponse(await dev.client.post(`/templates/${t.id}/prebuilds/invalidate`), 403)
+    expect(await prebuilt(t.id)).toHaveLength(2)
+    const r = await owner.post(`/templates/${t.id}/prebuilds/invalidate`)
+    expect(r.status).toBe(200)
+    expect(r.body.invalidated).toEqual([
+      { preset_name: "big", template_name: t.name, template_version_name: expect.any(String) }
+    ])
+    await runJobs(srv)
+    expect(await prebuilt(t.id)).toEqual([])
+    const next = await tick()
+    expect(next.created).toHaveLength(2)
+    await runJobs(srv)
+    const after = await prebuilt(t.id)
+    expect(after).toHaveLength(2)
+    expect(after.map((w) => w.id)).not.toContain(before[0].id)
+    expectResponse(await owner.post(`/templates/00000000-0000-0000-0000-000000000001/prebuilds/invalidate`), 404)
   })
 })
