@@ -204,6 +204,4 @@ export const workspaceAcl = (object: AuthzObject): Effect.Effect<AuthzObject, ne
         ? object
         : { ...object, ...workspaceObject(found.value, !settings.disableWorkspaceSharing) }
     })
-
-/** The described system's prebuilds system user, owner of prebuilt workspaces (created by migration 0049; docs/prebuilds.md). */
-export const PREBUILDS_USER_ID = "c42fdf75-3097-471c-8c33-fb52454d81c0"
+export { PREBUILDS_USER_ID } from "../Identity.js"

@@ -56,6 +56,20 @@ describe("prebuilt workspaces", () => {
     // `prebuilds@system` is no valid address (400), and the user has no password (login type `none`).
     expect([400, 401]).toContain(login.status)
     expect(login.headers.get("set-cookie")).toBeNull()
+    // Readable by id (workspaces show their owner), but not to be changed, deleted or given keys.
+    expect((await owner.get(`/users/${PREBUILDS_USER_ID}`)).body.username).toBe("prebuilds")
+    const refused = [
+      await owner.put(`/users/${PREBUILDS_USER_ID}/status/suspend`),
+      await owner.delete(`/users/${PREBUILDS_USER_ID}`),
+      await owner.post(`/users/${PREBUILDS_USER_ID}/keys/tokens`, { token_name: "t" }),
+      await owner.post(`/users/${PREBUILDS_USER_ID}/keys`),
+      await owner.put(`/users/${PREBUILDS_USER_ID}/roles`, { roles: ["owner"] }),
+      await owner.put(`/users/${PREBUILDS_USER_ID}/profile`, { username: "renamed" })
+    ]
+    for (const r of refused) expectResponse(r, 403)
+    expect(refused[0]!.body.message).toBe("System users cannot be modified.")
+    const still = await owner.get(`/users/${PREBUILDS_USER_ID}`)
+    expect(still.body).toMatchObject({ status: "active", username: "prebuilds", roles: [] })
   })
 
   it("keeps the preset's instances on the active version and deletes those of older versions", async () => {
