@@ -164,6 +164,8 @@ describe("prebuilt workspaces", () => {
     await runJobs(srv)
     const [ready] = await prebuilt(t.id)
     const dev = await createUser(owner)
+    // Prebuilt workspaces are not the template's users.
+    expect((await owner.get(`/templates/${t.id}`)).body.active_user_count).toBe(0)
 
     // Another preset (no prebuilds) builds a new workspace.
     const plain = await dev.client.post(`/organizations/${orgId}/members/me/workspaces`, {
@@ -193,6 +195,7 @@ describe("prebuilt workspaces", () => {
     expect(mine.status).toBe(200)
     expect(mine.body.latest_build.status).toBe("running")
     expect(await prebuilt(t.id)).toEqual([])
+    expect((await owner.get(`/templates/${t.id}`)).body.active_user_count).toBe(1)
     const audit = await owner.get(`/audit?q=${encodeURIComponent("resource_type:workspace action:create")}&limit=100`)
     expect(audit.status).toBe(200)
     const claim = (audit.body.audit_logs as Array<any>).find((l) =>

@@ -6,6 +6,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import {
   automaticUpdatesValues,
+  PREBUILDS_USER_ID,
   type WorkspaceAcl,
   type WorkspaceFilter,
   type WorkspacePatch,
@@ -101,6 +102,8 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       yield* sql`UPDATE counters SET value = value + ${by} WHERE name = 'workspaces'`
       yield* bumpCounter(`workspaces:${ownerId}`, by)
+      // The prebuilds user's workspaces are not a template's users (its active_user_count).
+      if (ownerId === PREBUILDS_USER_ID) return
       const pair = Number((yield* bumpCounter(`template_owner:${templateId}:${ownerId}`, by))[0]?.value ?? 0)
       if ((by === 1 && pair === 1) || (by === -1 && pair === 0)) yield* bumpCounter(`template_users:${templateId}`, by)
     })
