@@ -19,6 +19,7 @@ import {
   newAuditRequest,
   writeAuditEntry
 } from "../Audit.js"
+import { Licensing } from "../enterprise/Entitlements.js"
 import { IdGenerator } from "../Ids.js"
 import { everyInterval } from "../Periodic.js"
 import { Transactions } from "../Repositories.js"
@@ -80,6 +81,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
       const auditEntries = yield* AuditEntries
       const lock = yield* TickLock
       const templatesService = yield* Templates
+      const licensing = yield* Licensing
 
       /** Preset id to consecutive failures and when the next creation may happen. */
       const failures = new Map<string, { count: number; until: Date }>()
@@ -309,10 +311,17 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
           return answer
         }).pipe(Effect.withSpan("PrebuildsReconciler.invalidate"))
 
-      /** One tick at the clock's time; skipped when another replica is ticking. */
+      /**
+       * One tick at the clock's time; skipped when another replica is ticking, and when the
+       * licenses do not grant `workspace_prebuilds` (with a license key set; as the described
+       * system's unlicensed reconciler, existing prebuilt workspaces are then left as they are).
+       */
       const tick = (backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF) =>
         Effect.gen(function*() {
           const at = new Date(yield* Clock.currentTimeMillis)
+          if (!(yield* licensing.enabled("workspace_prebuilds"))) {
+            return { ran: false, created: [], deleted: [], backoff: {}, errors: {} } satisfies PrebuildsTickStats
+          }
           const result = yield* lock.withTryLock(PREBUILDS_LOCK, runOnce(at, Duration.toMillis(backoff)))
           return Option.getOrElse(
             result,

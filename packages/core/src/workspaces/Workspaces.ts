@@ -13,6 +13,7 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
 import { auditAdditional, auditResource } from "../Audit.js"
+import { Licensing } from "../enterprise/Entitlements.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { Events } from "../Events.js"
 import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
@@ -115,6 +116,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const settings = yield* Settings
     const events = yield* Events
     const jobRepo = yield* ProvisionerJobRepo
+    const licensing = yield* Licensing
     /** `{user}`: an id, a username or `me`; deleted users are not found. */
     const resolveUser = (ref: string) => resolveUserRef(users, ref)
 
@@ -466,7 +468,10 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           preset?.parameters,
           owner.id
         )
-        if (preset !== undefined && (preset.prebuild?.instances ?? 0) > 0) {
+        if (
+          preset !== undefined && (preset.prebuild?.instances ?? 0) > 0 &&
+          (yield* licensing.enabled("workspace_prebuilds"))
+        ) {
           const claimed = yield* claimPrebuild({
             template,
             version,

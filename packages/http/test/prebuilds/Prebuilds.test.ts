@@ -6,6 +6,7 @@
 import { PREBUILDS_USER_ID, PrebuildsReconciler } from "@workbay/core"
 import { Effect, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { licenseClaims, makeSigner } from "../enterprise/licenses.js"
 import { type Client, createUser, expectResponse, type ServiceTestServer, startWithOwner } from "../support.js"
 import { createVersion, runJobs } from "../templates/versions.js"
 import { makeTemplate } from "../workspaces/fixtures.js"
@@ -239,5 +240,31 @@ describe("prebuilt workspaces", () => {
     expect(after).toHaveLength(2)
     expect(after.map((w) => w.id)).not.toContain(before[0].id)
     expectResponse(await owner.post(`/templates/00000000-0000-0000-0000-000000000001/prebuilds/invalidate`), 404)
+  })
+})
+
+describe("prebuilt workspaces with a license key", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+  const signer = makeSigner()
+
+  beforeAll(async () => {
+    ;({ srv, owner, orgId } = await startWithOwner({
+      lifecycle: false,
+      prebuilds: false,
+      settings: { licensePublicKey: signer.publicKeyPem }
+    }))
+  })
+  afterAll(() => srv.close())
+
+  it("are neither built nor claimed until a license grants workspace_prebuilds", async () => {
+    const t = await makeTemplate(srv, owner, orgId, template(1))
+    const tick = () => srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))
+    expect(await tick()).toMatchObject({ ran: false, created: [] })
+    const r = await owner.post("/licenses", { license: await signer.sign(licenseClaims()) })
+    expect(r.status).toBe(201)
+    expect((await tick()).created).toHaveLength(1)
+    await runJobs(srv)
   })
 })
