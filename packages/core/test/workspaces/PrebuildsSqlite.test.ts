@@ -2,10 +2,20 @@
  * The prebuilds reconciler on the real services over an in-memory SQLite storage, driven by the
  * TestClock (no HTTP; docs/prebuilds.md): a preset's instances are built and kept; a failed
  * build backs its preset off, one interval per failure in a row; a claim hands one over and the
- * next tick replaces it. Queued builds run at once with `ProvisionerWorkers.drain()`.
+ * next tick replaces it; a key of the prebuilds user is refused. Queued builds run at once with `ProvisionerWorkers.drain()`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { PREBUILDS_USER_ID, PrebuildsReconciler, TemplateVersions, WorkspaceRepo, Workspaces } from "@workbay/core"
+import {
+  AllowListEntry,
+  ApiKeyRepo,
+  Auth,
+  hashSecret,
+  PREBUILDS_USER_ID,
+  PrebuildsReconciler,
+  TemplateVersions,
+  WorkspaceRepo,
+  Workspaces
+} from "@workbay/core"
 import { Duration, Effect } from "effect"
 import * as TestClock from "effect/TestClock"
 import { drain, services, signedInOwner, templateOf } from "../services.js"
@@ -82,5 +92,30 @@ describe("PrebuildsReconciler on SQLite with the TestClock", () => {
       expect((yield* tick).created).toEqual([])
       yield* TestClock.adjust(Duration.seconds(1))
       expect((yield* tick).created).toHaveLength(2)
+    }).pipe(Effect.provide(services())))
+
+  it.scoped("a key of the prebuilds user is refused at authentication", () =>
+    Effect.gen(function*() {
+      yield* signedInOwner(T0)
+      const at = new Date(T0)
+      yield* Effect.flatMap(ApiKeyRepo, (keys) =>
+        keys.insert({
+          id: "prebuildsk",
+          hashed_secret: hashSecret("abcdefghijklmnopqrstuv"),
+          user_id: PREBUILDS_USER_ID,
+          login_type: "token",
+          token_name: "sneaky",
+          scopes: ["all"],
+          allow_list: [new AllowListEntry({ type: "*", id: "*" })],
+          lifetime_seconds: 3600,
+          created_at: at,
+          updated_at: at,
+          expires_at: new Date(T0 + 3_600_000),
+          last_used: at
+        }))
+      const refused = yield* Effect.flip(
+        Effect.flatMap(Auth, (a) => a.authenticate("prebuildsk-abcdefghijklmnopqrstuv"))
+      )
+      expect(refused.message).toBe("System users cannot sign in.")
     }).pipe(Effect.provide(services())))
 })
