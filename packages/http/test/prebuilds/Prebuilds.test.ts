@@ -259,7 +259,7 @@ describe("prebuilt workspaces with a license key", () => {
   afterAll(() => srv.close())
 
   it("are neither built nor claimed until a license grants workspace_prebuilds", async () => {
-    const t = await makeTemplate(srv, owner, orgId, template(1))
+    await makeTemplate(srv, owner, orgId, template(1))
     const tick = () => srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))
     expect(await tick()).toMatchObject({ ran: false, created: [] })
     const r = await owner.post("/licenses", { license: await signer.sign(licenseClaims()) })
