@@ -266,7 +266,14 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
             if (missing <= 0 || (failure !== undefined && failure.until.getTime() > at.getTime())) continue
             for (let i = 0; i < missing; i++) {
               const id = yield* attempt(d.preset.id, create(d, at))
-              if (Option.isSome(id)) created.push(id.value)
+              if (Option.isSome(id)) {
+                created.push(id.value)
+                continue
+              }
+              // Refused before any build (parameters, a missing import): a failure as well.
+              const count = (failures.get(d.preset.id)?.count ?? 0) + 1
+              failures.set(d.preset.id, { count, until: new Date(at.getTime() + backoffMs * count) })
+              break
             }
           }
           for (const w of toDelete) {

@@ -94,6 +94,27 @@ describe("PrebuildsReconciler on SQLite with the TestClock", () => {
       expect((yield* tick).created).toHaveLength(2)
     }).pipe(Effect.provide(services())))
 
+  it.scoped("a preset refused before any build backs off as well", () =>
+    Effect.gen(function*() {
+      const { as, organizationId } = yield* signedInOwner(T0)
+      // `region` is required and the preset leaves it out: every creation is refused.
+      yield* as(templateOf(
+        organizationId,
+        template().replace("presets:", "  - name: region\n    type: string\npresets:"),
+        "refused"
+      ))
+      const first = yield* tick
+      expect(first.created).toEqual([])
+      expect(Object.keys(first.errors)).toHaveLength(1)
+      expect(Object.values(first.backoff)).toEqual([new Date(T0 + 60_000)])
+      yield* TestClock.adjust(Duration.seconds(30))
+      expect((yield* tick).errors).toEqual({})
+      yield* TestClock.adjust(Duration.seconds(30))
+      const again = yield* tick
+      expect(Object.keys(again.errors)).toHaveLength(1)
+      expect(Object.values(again.backoff)).toEqual([new Date(T0 + 60_000 + 120_000)])
+    }).pipe(Effect.provide(services())))
+
   it.scoped("a key of the prebuilds user is refused at authentication", () =>
     Effect.gen(function*() {
       yield* signedInOwner(T0)
