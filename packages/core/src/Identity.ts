@@ -88,3 +88,9 @@ export interface ApiKeyRecord {
   readonly expires_at: Date
   readonly last_used: Date
 }
+
+/**
+ * The described system's prebuilds system user, owner of prebuilt workspaces (created by
+ * migration 0049; docs/prebuilds.md). It never signs in, is not listed and cannot be changed.
+ */
+export const PREBUILDS_USER_ID = "c42fdf75-3097-471c-8c33-fb52454d81c0"

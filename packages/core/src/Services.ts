@@ -73,6 +73,7 @@ import { AutofillParameters } from "./workspaces/Autofill.js"
 import { LifecycleExecutor } from "./workspaces/Lifecycle.js"
 import { lifecycleActionsLayer } from "./workspaces/LifecycleActions.js"
 import { PortShares, templateWorkspacesLayer } from "./workspaces/PortShares.js"
+import { PrebuildsReconciler } from "./workspaces/Prebuilds.js"
 import { WorkspaceQuotas } from "./workspaces/Quotas.js"
 import { WorkspaceSharing } from "./workspaces/Sharing.js"
 import { WorkspaceWatch } from "./workspaces/Watch.js"
@@ -133,14 +134,15 @@ const views = Layer.merge(ProvisionerJobViews.Default, ProvisionerKeys.Default).
 
 const templateVersions = TemplateVersions.Default.pipe(Layer.provideMerge(views))
 
-const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.Default).pipe(
-  Layer.provideMerge(lifecycleActionsLayer),
-  Layer.provideMerge(
-    Layer.mergeAll(Workspaces.Default, PortShares.Default, AutofillParameters.Default, WorkspaceQuotas.Default)
-  ),
-  Layer.provideMerge(WorkspaceBuilds.Default),
-  Layer.provideMerge(templateVersions)
-)
+const workspaces = Layer.mergeAll(WorkspaceSchedules.Default, LifecycleExecutor.Default, PrebuildsReconciler.Default)
+  .pipe(
+    Layer.provideMerge(lifecycleActionsLayer),
+    Layer.provideMerge(
+      Layer.mergeAll(Workspaces.Default, PortShares.Default, AutofillParameters.Default, WorkspaceQuotas.Default)
+    ),
+    Layer.provideMerge(WorkspaceBuilds.Default),
+    Layer.provideMerge(templateVersions)
+  )
 
 const watch = Layer.mergeAll(
   WorkspaceWatch.Default,

@@ -479,6 +479,7 @@ export {
   WorkspaceAgentPortShares
 } from "./workspaces/PortShare.js"
 export * from "./workspaces/PortShares.js"
+export * from "./workspaces/Prebuilds.js"
 export * from "./workspaces/Quotas.js"
 export {
   AutofillParametersQuery,

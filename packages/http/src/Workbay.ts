@@ -15,6 +15,8 @@ import {
   type LifecycleOptions,
   type MailSender,
   PasswordHasher,
+  type PrebuildsOptions,
+  prebuildsReconcilerPeriodic,
   type Provisioner,
   Provisioners,
   ProvisionerWorkers,
@@ -203,6 +205,12 @@ export interface WorkbayOptions {
    */
   readonly lifecycle?: false | LifecycleOptions | undefined
   /**
+   * The prebuilds reconciler (docs/prebuilds.md): keeps each template's active version's presets'
+   * prebuilt workspaces, ticking every `interval` (default 15 s). One tick runs at a time across
+   * processes sharing a Postgres database (an advisory lock). `false` turns it off. Default: on.
+   */
+  readonly prebuilds?: false | PrebuildsOptions | undefined
+  /**
    * The agent connection monitor: marks agents disconnected whose connection vanished without a
    * close (not refreshed for 30 s) and deletes agent stats past their retention, sweeping every
    * `interval` (default 15 s). One sweep at a time across processes sharing a Postgres database.
@@ -342,6 +350,7 @@ export interface LayerOptions extends HttpOptions {
   readonly retention?: false | RetentionOptions | undefined
   readonly hangDetector?: false | HangDetectorOptions | undefined
   readonly lifecycle?: false | LifecycleOptions | undefined
+  readonly prebuilds?: false | PrebuildsOptions | undefined
   readonly agentMonitor?: false | AgentMonitorOptions | undefined
   readonly insightsRollup?: false | InsightsRollupOptions | undefined
   readonly workers?: false | WorkerOptions | undefined
@@ -373,6 +382,7 @@ export const layer = (options?: LayerOptions): Layer.Layer<WorkbayHandler, never
     options?.retention === false ? Layer.empty : Retention.periodic(options?.retention ?? {}),
     options?.hangDetector === false ? Layer.empty : HangDetector.periodic(options?.hangDetector ?? {}),
     options?.lifecycle === false ? Layer.empty : lifecycleExecutorPeriodic(options?.lifecycle ?? {}),
+    options?.prebuilds === false ? Layer.empty : prebuildsReconcilerPeriodic(options?.prebuilds ?? {}),
     options?.agentMonitor === false ? Layer.empty : agentConnectionMonitorPeriodic(options?.agentMonitor ?? {}),
     options?.workers === false ? Layer.empty : ProvisionerWorkers.layer(options?.workers ?? {}),
     options?.notifier === false ? Layer.empty : notifierPeriodic(options?.notifier ?? {}),
@@ -476,6 +486,7 @@ export const makeWorkbay = async <E>(
       retention: options.retention,
       hangDetector: options.hangDetector,
       lifecycle: options.lifecycle,
+      prebuilds: options.prebuilds,
       agentMonitor: options.agentMonitor,
       workers: options.workers,
       notifier: options.notifier,

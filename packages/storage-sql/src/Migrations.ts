@@ -45,7 +45,8 @@ import {
   migration0045,
   migration0046,
   migration0047,
-  migration0048
+  migration0048,
+  migration0049
 } from "./Schema.js"
 
 const run = (statements: ReadonlyArray<string>) =>
@@ -98,7 +99,8 @@ export const migrations = (types: DialectTypes) => ({
   "0045_agent_latency": run(migration0045()),
   "0046_task_log_snapshots": run(migration0046(types)),
   "0047_oauth2_scopes": run(migration0047()),
-  "0048_idp_sync": run(migration0048(types))
+  "0048_idp_sync": run(migration0048(types)),
+  "0049_prebuilds_user": run(migration0049(types))
 })
 
 /**

@@ -7,6 +7,7 @@
 import { Effect, Layer, Option } from "effect"
 import { TaskAppStateChanged } from "../agents/Events.js"
 import { type DomainEvent, Events } from "../Events.js"
+import { PREBUILDS_USER_ID } from "../Identity.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
 import { TaskRepo } from "../tasks/Task.js"
 import {
@@ -119,7 +120,8 @@ export const notifyBuildEnded = (
       })
       return
     }
-    if (build.reason !== "initiator") return
+    // The prebuilds reconciler's failed builds back off and are retried; template admins are not told each time.
+    if (build.reason !== "initiator" || build.initiator_id === PREBUILDS_USER_ID) return
     const template = Option.getOrUndefined(
       yield* Effect.flatMap(TemplateRepo, (r) => r.findById(workspace.template_id))
     )

@@ -718,7 +718,8 @@ export class Templates extends Effect.Service<Templates>()("@workbay/core/Templa
 
     /**
      * POST /templates/{template}/prebuilds/invalidate: the active version's presets that keep
-     * prebuilt workspaces. No prebuilt workspaces exist yet, so nothing else changes.
+     * prebuilt workspaces. The route is `PrebuildsReconciler.invalidate`, which calls this and
+     * then deletes the template's prebuilt workspaces (the reconciler builds fresh ones).
      */
     const invalidatePresets = (ref: string) =>
       Effect.gen(function*() {

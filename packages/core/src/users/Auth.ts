@@ -25,6 +25,7 @@ import {
   Validation
 } from "../Errors.js"
 import { Events } from "../Events.js"
+import { PREBUILDS_USER_ID } from "../Identity.js"
 import { IdGenerator } from "../Ids.js"
 import { hashSecret, MailSender, PasswordHasher, randomString } from "../Platform.js"
 import { externalScopes, isScope, type TokenLimits, tokenWithin } from "../Rbac.js"
@@ -45,6 +46,7 @@ import type {
   ListTokensQuery
 } from "./Requests.js"
 import { isReservedUsername, UserAppearance, type UserRecord } from "./User.js"
+import { refuseSystemUser } from "./UserRef.js"
 import { auditRevokedGrants, userObject, userResource, Users } from "./Users.js"
 
 /** Key ids are 10 characters and secrets 22, joined by a hyphen. */
@@ -132,6 +134,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
         if (user.deleted) {
           return yield* unauthorized("The user of this API key has been deleted.")
         }
+        if (user.id === PREBUILDS_USER_ID) return yield* unauthorized("System users cannot sign in.")
         if (user.status !== "active") {
           return yield* unauthorized(
             `User is not active (status = "${user.status}"). Contact an admin to reactivate your account.`
@@ -456,6 +459,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       Effect.gen(function*() {
         const user = yield* userService.resolveVisible(ref)
         yield* authorize("create", { type: "api_key", ownerId: user.id })
+        yield* refuseSystemUser(user)
         yield* refuseOAuth2AppCredential("API keys")
         // A session key has no limits: only a caller whose own key has none may make one.
         yield* withinCallerKey({ scopes: ["all"], allowList: [] })
@@ -469,6 +473,7 @@ export class Auth extends Effect.Service<Auth>()("@workbay/core/Auth", {
       Effect.gen(function*() {
         const user = yield* userService.resolveVisible(ref)
         yield* authorize("create", { type: "api_key", ownerId: user.id })
+        yield* refuseSystemUser(user)
         yield* refuseOAuth2AppCredential("API tokens")
         const problems: Array<Validation> = []
         const max = maxLifetimeFor(user)

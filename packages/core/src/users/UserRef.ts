@@ -4,7 +4,8 @@
  */
 import { Effect, Option } from "effect"
 import { CurrentActor } from "../Actor.js"
-import { NotFound } from "../Errors.js"
+import { Forbidden, NotFound } from "../Errors.js"
+import { PREBUILDS_USER_ID } from "../Identity.js"
 import { isUuid } from "../Ids.js"
 import type { UserRepo } from "./Repositories.js"
 import type { UserRecord } from "./User.js"
@@ -23,3 +24,9 @@ export const resolveUserRef = (
         onSome: Effect.succeed
       }))
   })
+
+/** 403 for a system user (the prebuilds user): it cannot be changed, deleted, nor given keys. */
+export const refuseSystemUser = (user: Pick<UserRecord, "id">): Effect.Effect<void, Forbidden> =>
+  user.id === PREBUILDS_USER_ID
+    ? Effect.fail(new Forbidden({ message: "System users cannot be modified.", detail: "It is the prebuilds user." }))
+    : Effect.void

@@ -53,7 +53,7 @@ import {
   type UserRecord,
   type UserStatus
 } from "./User.js"
-import { resolveUserRef } from "./UserRef.js"
+import { refuseSystemUser, resolveUserRef } from "./UserRef.js"
 
 const makeUser = wireMaker(User)
 
@@ -406,6 +406,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         const actor = yield* CurrentActor
         const user = yield* resolveVisible(ref)
         yield* authorize("delete", userObject(user))
+        yield* refuseSystemUser(user)
         if (user.id === actor.user.id) {
           return yield* new Forbidden({ message: "You cannot delete yourself." })
         }
@@ -435,7 +436,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           : authorize("update", userObject(user)).pipe(
             // The roles allowed the personal update and only the token refused it: say so.
             Effect.mapError((e) => (d === "token" ? outsideTokenGrant() : e))
-          ))
+          )).pipe(Effect.zipRight(refuseSystemUser(user)))
 
     const setAppearance = (ref: string, appearance: typeof UpdateAppearanceRequest.Type) =>
       Effect.gen(function*() {
@@ -675,6 +676,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
         const user = yield* resolveVisible(ref)
         if (user.id === actor.user.id) return yield* new BadRequest({ message: "You cannot change your own roles." })
         yield* authorize("assign", { type: "assign_role" })
+        yield* refuseSystemUser(user)
         const next = [...new Set(wanted)].filter((role) => role !== "member")
         const unknown = next.filter((role) => !isSiteRole(role))
         if (unknown.length > 0) return yield* unknownRoles(unknown, "site")
@@ -707,6 +709,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
           return yield* new BadRequest({ message: "You cannot suspend yourself." })
         }
         yield* authorize("update", userObject(user))
+        yield* refuseSystemUser(user)
         if (status === "suspended" && (yield* isLastActiveOwner(user))) {
           return yield* new Forbidden({ message: "The last active owner cannot be suspended." })
         }

@@ -82,6 +82,19 @@ export class WorkspaceRepo extends Context.Tag("@workbay/core/WorkspaceRepo")<Wo
   ) => Effect.Effect<Option.Option<WorkspaceRecord>>
   /** None when there is no workspace `id`. */
   readonly update: (id: string, patch: WorkspacePatch) => Effect.Effect<Option.Option<WorkspaceRecord>, UniqueViolation>
+  /**
+   * Claims a prebuilt workspace: moves the undeleted workspace `id` from `fromOwnerId` to
+   * `ownerId`, renamed `name`, with `patch`, in one guarded statement (None when it is deleted or
+   * no longer `fromOwnerId`'s: another claim won). Fails with `UniqueViolation` when the new owner
+   * has an undeleted workspace of that name.
+   */
+  readonly claim: (
+    id: string,
+    fromOwnerId: string,
+    ownerId: string,
+    name: string,
+    patch: WorkspacePatch
+  ) => Effect.Effect<Option.Option<WorkspaceRecord>, UniqueViolation>
   /** A page of workspaces matching `filter` (favorites of the requester first), and how many match in all. */
   readonly list: (
     filter: WorkspaceFilter
@@ -191,3 +204,4 @@ export const workspaceAcl = (object: AuthzObject): Effect.Effect<AuthzObject, ne
         ? object
         : { ...object, ...workspaceObject(found.value, !settings.disableWorkspaceSharing) }
     })
+export { PREBUILDS_USER_ID } from "../Identity.js"

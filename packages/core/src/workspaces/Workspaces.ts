@@ -12,7 +12,8 @@
  */
 import { Clock, Effect, Either, Option } from "effect"
 import { allowed, authorize, authorizeRead, CurrentActor, decision } from "../Actor.js"
-import { auditResource } from "../Audit.js"
+import { auditAdditional, auditResource } from "../Audit.js"
+import { Licensing } from "../enterprise/Entitlements.js"
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { Events } from "../Events.js"
 import { IdGenerator, isUuid, NullUuid } from "../Ids.js"
@@ -22,8 +23,9 @@ import { Transactions } from "../Repositories.js"
 import { nextOccurrence, parseWeeklySchedule, ttlProblem } from "../Schedule.js"
 import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
+import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
-import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
 import { UserRepo } from "../users/Repositories.js"
 import { toMinimalUser, type UserRecord } from "../users/User.js"
@@ -33,7 +35,13 @@ import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { WorkspaceCreated } from "./Events.js"
 import type { AvailableUsersQuery, CreateWorkspaceRequest, ListBuildsQuery, ListWorkspacesQuery } from "./Requests.js"
 import { WorkspaceSharing } from "./Sharing.js"
-import { type WorkspaceFilter, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
+import {
+  PREBUILDS_USER_ID,
+  type WorkspaceFilter,
+  type WorkspacePatch,
+  type WorkspaceRecord,
+  WorkspaceRepo
+} from "./Workspace.js"
 import { WorkspaceBuildRepo, workspaceStatuses } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { toAppStatus, Workspace, workspaceHealth, WorkspacesResponse } from "./WorkspaceWire.js"
@@ -107,6 +115,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const tx = yield* Transactions
     const settings = yield* Settings
     const events = yield* Events
+    const jobRepo = yield* ProvisionerJobRepo
+    const licensing = yield* Licensing
     /** `{user}`: an id, a username or `me`; deleted users are not found. */
     const resolveUser = (ref: string) => resolveUserRef(users, ref)
 
@@ -166,7 +176,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
             allow_renames: settings.allowWorkspaceRenames,
             favorite: w.favorite,
             next_start_at: w.next_start_at,
-            is_prebuild: false,
+            is_prebuild: w.owner_id === PREBUILDS_USER_ID,
             task_id: w.task_id == null ? NullUuid.none : NullUuid.of(w.task_id),
             shared_with: shared.get(w.id) ?? []
           }
@@ -290,6 +300,88 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       })
 
     /**
+     * Claims a ready prebuilt workspace of the preset (docs/prebuilds.md): the prebuilds user's
+     * workspace whose latest build is a succeeded start of `version` with the preset and the same
+     * parameters, oldest first. It moves to the owner under the requested name (a guarded update:
+     * a claim racing for the same one moves on to the next) with a start build by the caller, in
+     * one transaction, audited as the workspace's creation with `claimed_prebuild`. Undefined
+     * when none is ready: the caller builds a new workspace.
+     */
+    const claimPrebuild = (c: {
+      readonly template: TemplateRecord
+      readonly version: TemplateVersionRecord
+      readonly presetId: string
+      readonly parameters: ReadonlyArray<{ readonly name: string; readonly value: string }>
+      readonly ownerId: string
+      readonly name: string
+      readonly initiatorId: string
+      readonly patch: WorkspacePatch
+      readonly importJob: Parameters<typeof buildService.queue>[0]["importJob"]
+    }) =>
+      Effect.gen(function*() {
+        const { workspaces: prebuilt } = yield* workspaces.list({
+          visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
+          requesterId: PREBUILDS_USER_ID,
+          ownerIds: [PREBUILDS_USER_ID],
+          templateIds: [c.template.id],
+          deleted: false,
+          limit: 1000,
+          offset: 0
+        })
+        if (prebuilt.length === 0) return undefined
+        const latest = new Map((yield* builds.latestOf(prebuilt.map((w) => w.id))).map((b) => [b.workspace_id, b]))
+        const jobsById = new Map(
+          (yield* jobRepo.findByIds([...latest.values()].map((b) => b.job_id))).map((j) => [j.id, j])
+        )
+        const key = (ps: ReadonlyArray<{ readonly name: string; readonly value: string }>) =>
+          JSON.stringify([...ps].map((p) => [p.name, p.value]).sort())
+        const wanted = key(c.parameters)
+        const ready = [...prebuilt].sort((a, b) => a.created_at.getTime() - b.created_at.getTime()).filter((w) => {
+          const b = latest.get(w.id)
+          const job = b === undefined ? undefined : jobsById.get(b.job_id)
+          return b !== undefined && job !== undefined && b.transition === "start" &&
+            jobStatus(job) === "succeeded" && b.template_version_id === c.version.id &&
+            b.template_version_preset_id === c.presetId && key(b.parameters) === wanted
+        })
+        for (const candidate of ready) {
+          const claimed = yield* tx.atomic(Effect.gen(function*() {
+            const moved = yield* workspaces.claim(candidate.id, PREBUILDS_USER_ID, c.ownerId, c.name, c.patch).pipe(
+              Effect.catchTag("UniqueViolation", () => Effect.fail(nameTaken(c.name)))
+            )
+            if (Option.isNone(moved)) return undefined
+            const queued = yield* buildService.queue({
+              workspace: moved.value,
+              template: c.template,
+              version: c.version,
+              previous: latest.get(candidate.id),
+              transition: "start",
+              parameters: c.parameters,
+              initiatorId: c.initiatorId,
+              reason: "initiator",
+              presetId: c.presetId,
+              orphan: false,
+              importJob: c.importJob
+            })
+            return { workspace: moved.value, build: queued.build }
+          }))
+          if (claimed === undefined) continue
+          yield* auditResource(
+            workspaceResource(claimed.workspace),
+            auditedWorkspace(candidate),
+            auditedWorkspace(claimed.workspace)
+          )
+          yield* auditAdditional({
+            claimed_prebuild: true,
+            prebuild_workspace_name: candidate.name,
+            build_number: String(claimed.build.build_number),
+            build_reason: "initiator"
+          })
+          return claimed.workspace
+        }
+        return undefined
+      })
+
+    /**
      * Creates a workspace for `{user}` in `{organization}` (or the template's organization) with
      * its first build (a start) and that build's job, in one transaction.
      */
@@ -376,6 +468,35 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
           preset?.parameters,
           owner.id
         )
+        if (
+          preset !== undefined && (preset.prebuild?.instances ?? 0) > 0 &&
+          (yield* licensing.enabled("workspace_prebuilds"))
+        ) {
+          const claimed = yield* claimPrebuild({
+            template,
+            version,
+            presetId: preset.id,
+            parameters,
+            ownerId: owner.id,
+            name: input.name,
+            initiatorId: actor.user.id,
+            patch: {
+              autostart_schedule: schedule,
+              ttl_ms: ttl,
+              next_start_at: nextStart,
+              automatic_updates: input.automatic_updates ?? "never",
+              last_used_at: at,
+              updated_at: at
+            },
+            importJob
+          })
+          if (claimed !== undefined) {
+            yield* events.publish(
+              new WorkspaceCreated({ workspace: claimed, templateName: template.name, versionName: version.name })
+            )
+            return yield* toWire(claimed)
+          }
+        }
         const record: WorkspaceRecord = {
           id: yield* ids.uuid,
           created_at: at,

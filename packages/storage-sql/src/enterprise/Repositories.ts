@@ -39,7 +39,9 @@ export const make = Effect.gen(function*() {
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       ),
-    activeUserCount: sql<Row>`SELECT COUNT(*) AS n FROM users WHERE status = 'active' AND deleted = FALSE`.pipe(
+    activeUserCount: sql<
+      Row
+    >`SELECT COUNT(*) AS n FROM users WHERE status = 'active' AND deleted = FALSE AND is_system = FALSE`.pipe(
       Effect.map((rows) => rows.length === 0 ? 0 : int(rows[0]!.n, "count(users)")),
       Effect.orDie
     ),

@@ -297,12 +297,13 @@ export const make = Effect.gen(function*() {
       inTransaction(Effect.gen(function*() {
         const current = sql.literal("CASE WHEN u.deleted = TRUE THEN 'deleted' ELSE u.status END")
         // A user seen for the first time has had their status since they were made; a change since is dated now.
+        // System users (the prebuilds user) are not counted.
         const changed = yield* sql<Row>`INSERT INTO user_status_changes (user_id, status, changed_at)
           SELECT u.id, ${current}, CASE WHEN l.user_id IS NULL THEN u.created_at ELSE ${iso(now)} END
           FROM users u LEFT JOIN user_status_latest l ON l.user_id = u.id
-          WHERE l.user_id IS NULL OR l.status <> ${current} RETURNING user_id`
+          WHERE u.is_system = FALSE AND (l.user_id IS NULL OR l.status <> ${current}) RETURNING user_id`
         yield* sql`INSERT INTO user_status_latest (user_id, status)
-          SELECT u.id, ${current} FROM users u WHERE TRUE
+          SELECT u.id, ${current} FROM users u WHERE u.is_system = FALSE
           ON CONFLICT (user_id) DO UPDATE SET status = excluded.status`
         return changed.length
       })).pipe(orDie),

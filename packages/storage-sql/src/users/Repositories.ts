@@ -155,7 +155,8 @@ export const make = Effect.gen(function*() {
       ),
     list: (f) =>
       Effect.gen(function*() {
-        const where = [sql`deleted = FALSE`]
+        // System users (the prebuilds user) are never listed, as in the described system.
+        const where = [sql`deleted = FALSE`, sql`is_system = FALSE`]
         if (f.search) {
           const like = `%${escapeLike(f.search)}%`
           where.push(

@@ -6,6 +6,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import {
   automaticUpdatesValues,
+  PREBUILDS_USER_ID,
   type WorkspaceAcl,
   type WorkspaceFilter,
   type WorkspacePatch,
@@ -13,7 +14,7 @@ import {
   WorkspaceRepo,
   workspaceStatuses
 } from "@workbay/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { latestAppStatus } from "../agents/LogRepositories.js"
 import {
   bool,
@@ -101,6 +102,8 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       yield* sql`UPDATE counters SET value = value + ${by} WHERE name = 'workspaces'`
       yield* bumpCounter(`workspaces:${ownerId}`, by)
+      // The prebuilds user's workspaces are not a template's users (its active_user_count).
+      if (ownerId === PREBUILDS_USER_ID) return
       const pair = Number((yield* bumpCounter(`template_owner:${templateId}:${ownerId}`, by))[0]?.value ?? 0)
       if ((by === 1 && pair === 1) || (by === -1 && pair === 0)) yield* bumpCounter(`template_users:${templateId}`, by)
     })
@@ -155,6 +158,20 @@ export const make = Effect.gen(function*() {
         includeDeleted ? sql`` : sql`AND deleted = FALSE`
       }
         ORDER BY deleted, updated_at DESC LIMIT 1`).pipe(Effect.map((rs) => first(rs, rowToWorkspace))),
+    claim: (id, fromOwnerId, ownerId, name, patch) =>
+      unique(withTransaction(Effect.gen(function*() {
+        const { deleted: _deleted, ...rest } = patch
+        const values = bindRecord({ ...rest, owner_id: ownerId, name })
+        const rs = yield* sql`UPDATE workspaces SET ${sql.update(values)}, ${sql.literal(LIFECYCLE_RECHECK)}
+          WHERE id = ${id} AND owner_id = ${fromOwnerId} AND deleted = FALSE RETURNING template_id`
+        if (rs.length === 0) return Option.none()
+        yield* sql`UPDATE workspaces SET owner_username = coalesce((SELECT lower(u.username) FROM users u WHERE u.id = ${ownerId}), '')
+          WHERE id = ${id}`
+        const templateId = text(rs[0]!.template_id, "workspaces.template_id")
+        yield* bumpCounts(fromOwnerId, templateId, -1)
+        yield* bumpCounts(ownerId, templateId, 1)
+        return yield* byId(id)
+      }))),
     update: (id, patch) =>
       Effect.gen(function*() {
         const { deleted, ...rest } = patch

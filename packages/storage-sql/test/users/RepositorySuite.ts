@@ -385,6 +385,21 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
       )
 
       test(
+        "the system prebuilds user (migration 0049) exists but is neither listed nor counted",
+        Effect.gen(function*() {
+          const repo = yield* UserRepo
+          const prebuilds = Option.getOrThrow(yield* repo.findById("c42fdf75-3097-471c-8c33-fb52454d81c0"))
+          expect(prebuilds.username).toBe("prebuilds")
+          expect(prebuilds.login_type).toBe("none")
+          expect(prebuilds.hashed_password).toBeNull()
+          yield* insertUsers(user("bob"))
+          expect(yield* repo.count).toBe(1)
+          expect(usernames(yield* repo.list(all))).toEqual(["bob"])
+          expect((yield* repo.list({ ...all, search: "prebuilds" })).count).toBe(0)
+        })
+      )
+
+      test(
         "soft delete through update hides the user from lookups, list and count",
         Effect.gen(function*() {
           const repo = yield* UserRepo
@@ -406,10 +421,12 @@ export const repositorySuite = (name: string, makeStorage: StorageFactory, optio
           /** The kept counts must equal what count(*) says, overall and by status. */
           const expectCounts = (live: number, active: number) =>
             Effect.gen(function*() {
-              const [{ n }] = yield* sql<{ n: number | string }>`SELECT count(*) AS n FROM users WHERE deleted = FALSE`
+              const [{ n }] = yield* sql<
+                { n: number | string }
+              >`SELECT count(*) AS n FROM users WHERE deleted = FALSE AND is_system = FALSE`
               const [{ a }] = yield* sql<
                 { a: number | string }
-              >`SELECT count(*) AS a FROM users WHERE deleted = FALSE AND status = 'active'`
+              >`SELECT count(*) AS a FROM users WHERE deleted = FALSE AND is_system = FALSE AND status = 'active'`
               expect([Number(n), Number(a)]).toEqual([live, active])
               expect(yield* repo.count).toBe(live)
               expect((yield* repo.list({ ...all, status: "active" })).count).toBe(active)

@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { UniqueViolation, type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
+import { PREBUILDS_USER_ID, UniqueViolation, type WorkspaceRecord, WorkspaceRepo } from "@workbay/core"
 import type { StoragePorts } from "@workbay/storage-sql"
 import { Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -97,6 +97,40 @@ export const workspaceRepositorySuite = (name: string, makeStorage: StorageFacto
         yield* repo.insert(workspace(o, { name: "dev2" }))
         expect(Option.getOrThrow(yield* repo.findByOwnerAndName(o.user, "dev2", true)).deleted).toBe(false)
         expect(Option.isNone(yield* repo.update(randomUUID(), { name: "x" }))).toBe(true)
+      })
+    )
+
+    test(
+      "claim moves a prebuilt workspace to its new owner once, renamed, with the kept counts",
+      Effect.gen(function*() {
+        const repo = yield* WorkspaceRepo
+        const o = yield* owners
+        const prebuilds = { ...o, user: PREBUILDS_USER_ID }
+        const w = workspace(prebuilds, { name: "prebuild-1", autostart_schedule: "", ttl_ms: null })
+        yield* repo.insert(w)
+        yield* repo.insert(workspace(o, { name: "taken" }))
+        const count = (owner: string) =>
+          Effect.map(
+            repo.list({
+              visibility: { all: true, organizationIds: [], userId: owner, groupIds: [] },
+              requesterId: owner,
+              ownerIds: [owner],
+              deleted: false,
+              limit: 10,
+              offset: 0
+            }),
+            (r) => r.count
+          )
+        expect([yield* count(PREBUILDS_USER_ID), yield* count(o.user)]).toEqual([1, 1])
+        expect(yield* Effect.flip(repo.claim(w.id, PREBUILDS_USER_ID, o.user, "TAKEN", {}))).toBeInstanceOf(
+          UniqueViolation
+        )
+        const claimed = Option.getOrThrow(yield* repo.claim(w.id, PREBUILDS_USER_ID, o.user, "mine", { ttl_ms: 5 }))
+        expect(claimed).toMatchObject({ id: w.id, owner_id: o.user, name: "mine", ttl_ms: 5 })
+        expect([yield* count(PREBUILDS_USER_ID), yield* count(o.user)]).toEqual([0, 2])
+        // A second claim of the same workspace finds it taken.
+        expect(Option.isNone(yield* repo.claim(w.id, PREBUILDS_USER_ID, o.user, "again", {}))).toBe(true)
+        expect(Option.getOrThrow(yield* repo.findByOwnerAndName(o.user, "mine", false)).id).toBe(w.id)
       })
     )
 

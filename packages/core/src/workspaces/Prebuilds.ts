@@ -1,0 +1,375 @@
+/**
+ * Prebuilt workspaces (the described system's prebuilds, docs/prebuilds.md): the reconciler.
+ * At each tick, under the `TickLock` (one replica at a time, as the lifecycle executor), it keeps
+ * for each undeleted template's ACTIVE version and each of its presets with `prebuilds.instances`
+ * that many workspaces owned by the system prebuilds user, named `prebuild-<random>` and built
+ * with the preset's parameters; extras, and prebuilt workspaces of other versions or of presets
+ * that no longer ask for any, get a delete build. A prebuilt workspace whose start build failed
+ * is deleted and counts as a failure of its preset: after `n` failures in a row the preset's next
+ * creation waits `n` × the backoff interval (reset by a build that succeeds). The failures are
+ * counted in the process (a replica taking over starts from none). Every creation and deletion is
+ * audited as the prebuilds user.
+ */
+import { Clock, Duration, Effect, Layer, Option } from "effect"
+import {
+  auditAdditional,
+  AuditEntries,
+  AuditRequest,
+  auditResource,
+  newAuditRequest,
+  writeAuditEntry
+} from "../Audit.js"
+import { Licensing } from "../enterprise/Entitlements.js"
+import { IdGenerator } from "../Ids.js"
+import { everyInterval } from "../Periodic.js"
+import { Transactions } from "../Repositories.js"
+import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
+import { type TemplateRecord, TemplateRepo } from "../templates/Template.js"
+import { Templates } from "../templates/Templates.js"
+import { type ImportedPreset, type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { TickLock } from "./Lifecycle.js"
+import { PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
+import { WorkspaceBuildRepo } from "./WorkspaceBuild.js"
+import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
+import { auditedWorkspace } from "./Workspaces.js"
+
+export { PREBUILDS_USER_ID } from "./Workspace.js"
+
+/** The lock key of the reconciler's tick. */
+export const PREBUILDS_LOCK = "workbay:prebuilds-reconciler"
+
+/** The described system's `reconciliation_interval` and `reconciliation_backoff_interval` defaults. */
+export const DEFAULT_PREBUILDS_INTERVAL = Duration.seconds(15)
+export const DEFAULT_PREBUILDS_BACKOFF = Duration.minutes(1)
+
+/** The most prebuilt workspaces one tick reads (more are seen at later ticks). */
+const PREBUILDS_BATCH = 10_000
+
+/** What one tick did. */
+export interface PrebuildsTickStats {
+  /** False when another holder of the lock was ticking. */
+  readonly ran: boolean
+  /** Workspace ids created this tick. */
+  readonly created: ReadonlyArray<string>
+  /** Workspace ids given a delete build this tick. */
+  readonly deleted: ReadonlyArray<string>
+  /** Preset id to the time before which no prebuilt workspace of it is created (backing off). */
+  readonly backoff: Readonly<Record<string, Date>>
+  /** Preset id (or workspace id) to why an action failed. */
+  readonly errors: Readonly<Record<string, string>>
+}
+
+interface Desired {
+  readonly template: TemplateRecord
+  readonly version: TemplateVersionRecord
+  readonly preset: ImportedPreset
+  readonly instances: number
+}
+
+export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
+  "@workbay/core/PrebuildsReconciler",
+  {
+    effect: Effect.gen(function*() {
+      const templates = yield* TemplateRepo
+      const versions = yield* TemplateVersionRepo
+      const workspaces = yield* WorkspaceRepo
+      const builds = yield* WorkspaceBuildRepo
+      const jobs = yield* ProvisionerJobRepo
+      const buildService = yield* WorkspaceBuilds
+      const tx = yield* Transactions
+      const ids = yield* IdGenerator
+      const auditEntries = yield* AuditEntries
+      const lock = yield* TickLock
+      const templatesService = yield* Templates
+      const licensing = yield* Licensing
+
+      /** Preset id to consecutive failures and when the next creation may happen. */
+      const failures = new Map<string, { count: number; until: Date }>()
+      /** Failed workspaces already counted (they are being deleted). */
+      const counted = new Set<string>()
+
+      const audited = <A, E, R>(action: "create" | "delete", work: Effect.Effect<A, E, R>) =>
+        Effect.gen(function*() {
+          const audit = newAuditRequest("workspace", action)
+          audit.userId = PREBUILDS_USER_ID
+          const result = yield* Effect.provideService(work, AuditRequest, audit)
+          yield* writeAuditEntry(audit, {
+            requestId: yield* ids.uuid,
+            ip: "",
+            userAgent: "prebuilds-reconciler",
+            statusCode: 200
+          }).pipe(Effect.provideService(AuditEntries, auditEntries), Effect.provideService(IdGenerator, ids))
+          return result
+        })
+
+      /** The desired state: each undeleted template's active version's presets with instances. */
+      const desiredState = Effect.gen(function*() {
+        const all = (yield* templates.list({})).filter((t) => !t.deleted)
+        const out: Array<Desired> = []
+        for (const template of all) {
+          const version = Option.getOrUndefined(yield* versions.findById(template.active_version_id))
+          if (version === undefined || version.archived) continue
+          for (const preset of version.import_result?.presets ?? []) {
+            const instances = preset.prebuild?.instances ?? 0
+            if (instances > 0) out.push({ template, version, preset, instances })
+          }
+        }
+        return out
+      })
+
+      const create = (d: Desired, at: Date) =>
+        audited(
+          "create",
+          Effect.gen(function*() {
+            const id = yield* ids.uuid
+            const record: WorkspaceRecord = {
+              id,
+              created_at: at,
+              updated_at: at,
+              owner_id: PREBUILDS_USER_ID,
+              organization_id: d.template.organization_id,
+              template_id: d.template.id,
+              deleted: false,
+              name: `prebuild-${id.replace(/-/g, "").slice(0, 8)}`,
+              autostart_schedule: "",
+              ttl_ms: null,
+              last_used_at: at,
+              dormant_at: null,
+              deleting_at: null,
+              next_start_at: null,
+              automatic_updates: "never",
+              favorite: false,
+              user_acl: {},
+              group_acl: {}
+            }
+            const importJob = yield* buildService.importedVersion(d.version)
+            const parameters = yield* buildService.parametersFor(
+              d.version,
+              [],
+              undefined,
+              d.preset.parameters,
+              PREBUILDS_USER_ID
+            )
+            yield* tx.atomic(Effect.gen(function*() {
+              yield* Effect.orDie(workspaces.insert(record))
+              yield* buildService.queue({
+                workspace: record,
+                template: d.template,
+                version: d.version,
+                previous: undefined,
+                transition: "start",
+                parameters,
+                initiatorId: PREBUILDS_USER_ID,
+                reason: "initiator",
+                presetId: d.preset.id,
+                orphan: false,
+                importJob
+              })
+            }))
+            yield* auditResource(workspaceResource(record), undefined, auditedWorkspace(record))
+            return id
+          })
+        )
+
+      const remove = (workspace: WorkspaceRecord) =>
+        audited(
+          "delete",
+          Effect.gen(function*() {
+            const template = Option.getOrUndefined(yield* templates.findById(workspace.template_id))
+            const [previous] = yield* builds.latestOf([workspace.id])
+            if (template === undefined || previous === undefined) return
+            const version = Option.getOrUndefined(yield* versions.findById(previous.template_version_id))
+            if (version === undefined) return
+            const importJob = yield* buildService.importedVersion(version)
+            const queued = yield* tx.atomic(buildService.queue({
+              workspace,
+              template,
+              version,
+              previous,
+              transition: "delete",
+              parameters: previous.parameters,
+              initiatorId: PREBUILDS_USER_ID,
+              reason: "initiator",
+              presetId: previous.template_version_preset_id,
+              orphan: false,
+              importJob
+            }))
+            yield* auditAdditional({
+              build_number: String(queued.build.build_number),
+              build_reason: "initiator",
+              workspace_name: workspace.name,
+              workspace_id: workspace.id
+            })
+          })
+        )
+
+      const runOnce = (at: Date, backoffMs: number) =>
+        Effect.gen(function*() {
+          const created: Array<string> = []
+          const deleted: Array<string> = []
+          const errors: Record<string, string> = {}
+          const attempt = <A, E, R>(key: string, effect: Effect.Effect<A, E, R>) =>
+            effect.pipe(
+              Effect.map(Option.some),
+              Effect.catchAllCause((cause) => Effect.sync(() => (errors[key] = String(cause), Option.none<A>())))
+            )
+          const desired = yield* desiredState
+          const { workspaces: owned } = yield* workspaces.list({
+            visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
+            requesterId: PREBUILDS_USER_ID,
+            ownerIds: [PREBUILDS_USER_ID],
+            deleted: false,
+            limit: PREBUILDS_BATCH,
+            offset: 0
+          })
+          const latest = yield* builds.latestSummariesOf(owned.map((w) => w.id))
+          const jobsById = new Map((yield* jobs.findByIds(latest.map((b) => b.job_id))).map((j) => [j.id, j]))
+          const latestOf = new Map(latest.map((b) => [b.workspace_id, b]))
+          /** Preset id to its live prebuilt workspaces (pending, running or built), oldest first. */
+          const live = new Map<string, Array<WorkspaceRecord>>()
+          const desiredByPreset = new Map(desired.map((d) => [d.preset.id, d]))
+          const toDelete: Array<WorkspaceRecord> = []
+          for (const w of [...owned].sort((a, b) => a.created_at.getTime() - b.created_at.getTime())) {
+            const build = latestOf.get(w.id)
+            const job = build === undefined ? undefined : jobsById.get(build.job_id)
+            if (build === undefined || job === undefined) continue
+            const status = jobStatus(job)
+            if (build.transition === "delete") continue // already going away
+            const presetId = build.template_version_preset_id
+            const d = presetId === null ? undefined : desiredByPreset.get(presetId)
+            if (status === "failed" || status === "canceled") {
+              if (presetId !== null && !counted.has(w.id)) {
+                counted.add(w.id)
+                const count = (failures.get(presetId)?.count ?? 0) + 1
+                failures.set(presetId, { count, until: new Date(at.getTime() + backoffMs * count) })
+              }
+              toDelete.push(w)
+              continue
+            }
+            if (
+              d === undefined || build.template_version_id !== d.version.id || build.transition !== "start"
+            ) {
+              toDelete.push(w)
+              continue
+            }
+            if (status === "succeeded" && presetId !== null) failures.delete(presetId)
+            const list = live.get(d.preset.id) ?? []
+            list.push(w)
+            live.set(d.preset.id, list)
+          }
+          for (const d of desired) {
+            const have = live.get(d.preset.id) ?? []
+            // Extras: the newest go first, so the oldest (likeliest ready) stay.
+            for (const w of have.slice(d.instances).reverse()) toDelete.push(w)
+            const missing = d.instances - have.length
+            const failure = failures.get(d.preset.id)
+            if (missing <= 0 || (failure !== undefined && failure.until.getTime() > at.getTime())) continue
+            for (let i = 0; i < missing; i++) {
+              const id = yield* attempt(d.preset.id, create(d, at))
+              if (Option.isSome(id)) {
+                created.push(id.value)
+                continue
+              }
+              // Refused before any build (parameters, a missing import): a failure as well.
+              const count = (failures.get(d.preset.id)?.count ?? 0) + 1
+              failures.set(d.preset.id, { count, until: new Date(at.getTime() + backoffMs * count) })
+              break
+            }
+          }
+          for (const w of toDelete) {
+            const done = yield* attempt(w.id, remove(w))
+            if (Option.isSome(done)) deleted.push(w.id)
+          }
+          const backoff: Record<string, Date> = {}
+          for (const [presetId, f] of failures) if (f.until.getTime() > at.getTime()) backoff[presetId] = f.until
+          return { ran: true, created, deleted, backoff, errors } satisfies PrebuildsTickStats
+        })
+
+      /**
+       * POST /templates/{template}/prebuilds/invalidate: the answer of `Templates.invalidatePresets`
+       * (which authorizes `update` on the template), and every prebuilt workspace of the template
+       * not already being deleted gets a delete build (each audited), so that the next tick builds
+       * fresh ones of the active version. The described system marks the presets invalidated and
+       * its reconciler replaces the older prebuilt workspaces; the effect is the same.
+       */
+      const invalidate = (ref: string) =>
+        Effect.gen(function*() {
+          const answer = yield* templatesService.invalidatePresets(ref)
+          const template = yield* templatesService.resolve(ref, "act")
+          const { workspaces: owned } = yield* workspaces.list({
+            visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
+            requesterId: PREBUILDS_USER_ID,
+            ownerIds: [PREBUILDS_USER_ID],
+            templateIds: [template.id],
+            deleted: false,
+            limit: PREBUILDS_BATCH,
+            offset: 0
+          })
+          const latest = new Map((yield* builds.latestSummariesOf(owned.map((w) => w.id))).map((b) => [
+            b.workspace_id,
+            b
+          ]))
+          for (const w of owned) {
+            if (latest.get(w.id)?.transition === "delete") continue
+            yield* remove(w).pipe(
+              Effect.catchAllCause((cause) => Effect.logWarning("prebuild invalidation: a deletion failed", cause))
+            )
+          }
+          return answer
+        }).pipe(Effect.withSpan("PrebuildsReconciler.invalidate"))
+
+      /**
+       * One tick at the clock's time; skipped when another replica is ticking, and when the
+       * licenses do not grant `workspace_prebuilds` (with a license key set; as the described
+       * system's unlicensed reconciler, existing prebuilt workspaces are then left as they are).
+       */
+      const tick = (backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF) =>
+        Effect.gen(function*() {
+          const at = new Date(yield* Clock.currentTimeMillis)
+          if (!(yield* licensing.enabled("workspace_prebuilds"))) {
+            return { ran: false, created: [], deleted: [], backoff: {}, errors: {} } satisfies PrebuildsTickStats
+          }
+          const result = yield* lock.withTryLock(PREBUILDS_LOCK, runOnce(at, Duration.toMillis(backoff)))
+          return Option.getOrElse(
+            result,
+            (): PrebuildsTickStats => ({ ran: false, created: [], deleted: [], backoff: {}, errors: {} })
+          )
+        }).pipe(Effect.withSpan("PrebuildsReconciler.tick"))
+
+      /** Ticks forever, `interval` apart (fork it); `onTick` sees each tick's stats. */
+      const run = (
+        interval: Duration.DurationInput = DEFAULT_PREBUILDS_INTERVAL,
+        backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF,
+        onTick: (stats: PrebuildsTickStats) => Effect.Effect<void> = () => Effect.void
+      ) => everyInterval(Effect.flatMap(tick(backoff), onTick), interval, "prebuilds reconciliation")
+
+      return { tick, run, invalidate }
+    })
+  }
+) {}
+
+/** Options of the prebuilds reconciler's background work. */
+export interface PrebuildsOptions {
+  /** Time between ticks. Default 15 s (the described system's `reconciliation_interval`). */
+  readonly interval?: Duration.DurationInput | undefined
+  /** The wait after a failed prebuild, times the failures in a row. Default one minute. */
+  readonly backoff?: Duration.DurationInput | undefined
+}
+
+/** A layer whose fiber ticks the prebuilds reconciler every `interval` until its scope closes; a failed tick is logged. */
+export const prebuildsReconcilerPeriodic = (
+  options: PrebuildsOptions = {}
+): Layer.Layer<never, never, PrebuildsReconciler> =>
+  Layer.scopedDiscard(
+    Effect.flatMap(PrebuildsReconciler, (reconciler) =>
+      Effect.forkScoped(
+        reconciler.run(
+          options.interval ?? DEFAULT_PREBUILDS_INTERVAL,
+          options.backoff ?? DEFAULT_PREBUILDS_BACKOFF,
+          (stats) =>
+            Object.keys(stats.errors).length > 0
+              ? Effect.logWarning("prebuilds reconciliation: some actions failed", stats.errors)
+              : Effect.void
+        )
+      ))
+  )

@@ -1,0 +1,142 @@
+/**
+ * The prebuilds reconciler on the real services over an in-memory SQLite storage, driven by the
+ * TestClock (no HTTP; docs/prebuilds.md): a preset's instances are built and kept; a failed
+ * build backs its preset off, one interval per failure in a row; a claim hands one over and the
+ * next tick replaces it; a key of the prebuilds user is refused. Queued builds run at once with `ProvisionerWorkers.drain()`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  AllowListEntry,
+  ApiKeyRepo,
+  Auth,
+  hashSecret,
+  PREBUILDS_USER_ID,
+  PrebuildsReconciler,
+  TemplateVersions,
+  WorkspaceRepo,
+  Workspaces
+} from "@workbay/core"
+import { Duration, Effect } from "effect"
+import * as TestClock from "effect/TestClock"
+import { drain, services, signedInOwner, templateOf } from "../services.js"
+
+const T0 = Date.parse("2024-01-01T08:30:00Z")
+
+const template = (extra = "") =>
+  `parameters:
+  - name: size
+    default: small
+presets:
+  - name: big
+    parameters: { size: large }
+    prebuilds: { instances: 2 }
+resources:
+  - name: box
+    type: machine
+${extra}`
+
+const tick = Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(1)))
+/** The prebuilds user's undeleted workspaces. */
+const prebuilt = Effect.flatMap(WorkspaceRepo, (repo) =>
+  repo.list({
+    visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
+    requesterId: PREBUILDS_USER_ID,
+    ownerIds: [PREBUILDS_USER_ID],
+    deleted: false,
+    limit: 100,
+    offset: 0
+  })).pipe(Effect.map((r) => r.workspaces))
+
+describe("PrebuildsReconciler on SQLite with the TestClock", () => {
+  it.scoped("keeps the preset's instances, and replaces a claimed one", () =>
+    Effect.gen(function*() {
+      const { as, organizationId, userId } = yield* signedInOwner(T0)
+      const t = yield* as(templateOf(organizationId, template(), "tpl"))
+      const first = yield* tick
+      expect(first.created).toHaveLength(2)
+      yield* drain
+      expect(yield* prebuilt).toHaveLength(2)
+      yield* TestClock.adjust(Duration.seconds(15))
+      expect((yield* tick).created).toEqual([])
+
+      const presets = yield* as(Effect.flatMap(TemplateVersions, (v) => v.presets(t.active_version_id)))
+      const claimed = yield* as(Effect.flatMap(Workspaces, (w) =>
+        w.create(organizationId, "me", {
+          name: "mine",
+          template_id: t.id,
+          template_version_preset_id: presets[0]!.ID
+        })))
+      expect(claimed.owner_id).toBe(userId)
+      expect(claimed.latest_build.build_number).toBe(2)
+      yield* drain
+      expect(yield* prebuilt).toHaveLength(1)
+      yield* TestClock.adjust(Duration.seconds(15))
+      expect((yield* tick).created).toHaveLength(1)
+      yield* drain
+      expect(yield* prebuilt).toHaveLength(2)
+    }).pipe(Effect.provide(services())))
+
+  it.scoped("backs a failing preset off one interval per failure in a row", () =>
+    Effect.gen(function*() {
+      const { as, organizationId } = yield* signedInOwner(T0)
+      yield* as(templateOf(organizationId, template("build:\n  fail: { transition: start, message: full }\n"), "bad"))
+      expect((yield* tick).created).toHaveLength(2)
+      yield* drain
+      // Both failed: two failures in a row, two minutes.
+      const failed = yield* tick
+      expect(failed.deleted).toHaveLength(2)
+      const [until] = Object.values(failed.backoff)
+      expect(until).toEqual(new Date(T0 + 2 * 60_000))
+      yield* drain
+      yield* TestClock.adjust(Duration.seconds(119))
+      expect((yield* tick).created).toEqual([])
+      yield* TestClock.adjust(Duration.seconds(1))
+      expect((yield* tick).created).toHaveLength(2)
+    }).pipe(Effect.provide(services())))
+
+  it.scoped("a preset refused before any build backs off as well", () =>
+    Effect.gen(function*() {
+      const { as, organizationId } = yield* signedInOwner(T0)
+      // `region` is required and the preset leaves it out: every creation is refused.
+      yield* as(templateOf(
+        organizationId,
+        template().replace("presets:", "  - name: region\n    type: string\npresets:"),
+        "refused"
+      ))
+      const first = yield* tick
+      expect(first.created).toEqual([])
+      expect(Object.keys(first.errors)).toHaveLength(1)
+      expect(Object.values(first.backoff)).toEqual([new Date(T0 + 60_000)])
+      yield* TestClock.adjust(Duration.seconds(30))
+      expect((yield* tick).errors).toEqual({})
+      yield* TestClock.adjust(Duration.seconds(30))
+      const again = yield* tick
+      expect(Object.keys(again.errors)).toHaveLength(1)
+      expect(Object.values(again.backoff)).toEqual([new Date(T0 + 60_000 + 120_000)])
+    }).pipe(Effect.provide(services())))
+
+  it.scoped("a key of the prebuilds user is refused at authentication", () =>
+    Effect.gen(function*() {
+      yield* signedInOwner(T0)
+      const at = new Date(T0)
+      yield* Effect.flatMap(ApiKeyRepo, (keys) =>
+        keys.insert({
+          id: "prebuildsk",
+          hashed_secret: hashSecret("abcdefghijklmnopqrstuv"),
+          user_id: PREBUILDS_USER_ID,
+          login_type: "token",
+          token_name: "sneaky",
+          scopes: ["all"],
+          allow_list: [new AllowListEntry({ type: "*", id: "*" })],
+          lifetime_seconds: 3600,
+          created_at: at,
+          updated_at: at,
+          expires_at: new Date(T0 + 3_600_000),
+          last_used: at
+        }))
+      const refused = yield* Effect.flip(
+        Effect.flatMap(Auth, (a) => a.authenticate("prebuildsk-abcdefghijklmnopqrstuv"))
+      )
+      expect(refused.message).toBe("System users cannot sign in.")
+    }).pipe(Effect.provide(services())))
+})

@@ -1,0 +1,83 @@
+/**
+ * The prebuilds reconciler of two server processes on one Postgres schema (docs/prebuilds.md):
+ * both ticking at once create a preset's instances once (the advisory lock), and two creations
+ * racing for the one prebuilt workspace claim it once (the guarded transfer): the other builds a
+ * new workspace.
+ */
+import { PREBUILDS_USER_ID, PrebuildsReconciler, type PrebuildsTickStats } from "@workbay/core"
+import * as Postgres from "@workbay/storage-postgres"
+import { Effect } from "effect"
+import { randomBytes } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import {
+  bootstrapOwner,
+  type Client,
+  createUser,
+  type ServiceTestServer,
+  startServiceTestServer
+} from "../../http/test/support.js"
+import { runJobs } from "../../http/test/templates/versions.js"
+import { makeTemplate } from "../../http/test/workspaces/fixtures.js"
+
+const url = inject("workbayPgUrl")
+
+const template = (instances: number) =>
+  `presets:
+  - name: ready
+    prebuilds: { instances: ${instances} }
+resources:
+  - name: box
+    type: machine
+`
+
+describe.skipIf(url === null)("the prebuilds reconcilers of two replicas on Postgres", () => {
+  const schema = `p_${randomBytes(6).toString("hex")}`
+  let a: ServiceTestServer
+  let b: ServiceTestServer
+  let client: Client
+  let organizationId: string
+
+  beforeAll(async () => {
+    // No background ticks: the tests tick each replica themselves.
+    const options = { hangDetector: false, retention: false, lifecycle: false, prebuilds: false } as const
+    a = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 5 }), ...options })
+    b = await startServiceTestServer({ storage: Postgres.layer({ url: url!, schema, maxConnections: 5 }), ...options })
+    ;({ client, organizationId } = await bootstrapOwner(a))
+  })
+  afterAll(async () => {
+    await a?.close()
+    await b?.close()
+  })
+
+  const tick = (srv: ServiceTestServer): Promise<PrebuildsTickStats> =>
+    srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))
+  const prebuilt = async (templateId: string) => {
+    const r = await client.get(`/workspaces?q=${encodeURIComponent("owner:prebuilds")}&limit=100`)
+    expect(r.status).toBe(200)
+    return (r.body.workspaces as Array<any>).filter((w) => w.template_id === templateId)
+  }
+
+  it("both replicas ticking at once create the instances once; a claim race takes the one prebuilt once", async () => {
+    const t = await makeTemplate(a, client, organizationId, template(1))
+    const stats = await Promise.all([tick(a), tick(b)])
+    expect(stats.flatMap((s) => s.created)).toHaveLength(1)
+    await runJobs(a)
+    const [ready] = await prebuilt(t.id)
+    expect(ready.owner_id).toBe(PREBUILDS_USER_ID)
+    const preset = (await client.get(`/templateversions/${t.active_version_id}/presets`)).body[0].ID
+    const [x, y] = [await createUser(client), await createUser(client)]
+    // Both on one process, each request on its own pool connections: the guarded update decides.
+    const made = await Promise.all(
+      [x, y].map((u) =>
+        u.client.post(`/users/me/workspaces`, { name: "mine", template_id: t.id, template_version_preset_id: preset })
+      )
+    )
+    expect(made.map((r) => r.status)).toEqual([200, 200])
+    expect(made.filter((r) => r.body.id === ready.id)).toHaveLength(1)
+    await runJobs(a)
+    expect(await prebuilt(t.id)).toEqual([])
+    expect((await Promise.all([tick(b), tick(a)])).flatMap((s) => s.created)).toHaveLength(1)
+    await runJobs(a)
+    expect(await prebuilt(t.id)).toHaveLength(1)
+  })
+})
