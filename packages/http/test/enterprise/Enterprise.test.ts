@@ -142,6 +142,9 @@ describe("licenses with a license key", () => {
   afterAll(() => srv.close())
 
   it("answers what is not licensed as the public system does", async () => {
+    // Entitlements are cached for a minute (the prebuilds reconciler asked them at start, before
+    // the users below existed): the refresh route recomputes them, as the licenses page does.
+    expect((await owner.post("/licenses/refresh-entitlements", {})).status).toBe(200)
     const e = await owner.get("/entitlements")
     expect(e.status).toBe(200)
     expect(e.body.has_license).toBe(false)
