@@ -1,7 +1,4 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query"
-import { ErrorMessage } from "../ui/Form.tsx"
-import { Pager } from "../ui/Pager.tsx"
-import { SearchBox, useSearchPage } from "../ui/Search.tsx"
+import { SearchedList } from "../ui/Search.tsx"
 import { Time } from "../ui/Time.tsx"
 import { auditApi as api, type AuditLog, describe } from "./api.ts"
 import "./styles.css"
@@ -47,67 +44,54 @@ const Diff = ({ log }: { log: AuditLog }) => {
  * and paged. Each entry: its time, who, what (the description), the resource, the answer's
  * status, and its changes to expand.
  */
-export const AuditPage = () => {
-  const { q, page, go } = useSearchPage()
-  const list = useQuery({
-    queryKey: ["audit", q, page],
-    queryFn: () => api.logs(q, PAGE_SIZE, page * PAGE_SIZE),
-    placeholderData: keepPreviousData
-  })
-  return (
-    <>
-      <h1>Audit log</h1>
-      <SearchBox
-        label="Filter the audit log"
-        q={q}
-        placeholder="action:delete resource_type:user username:admin"
-        button="Filter"
-        onSearch={(q) => go({ q, page: 0 })}
-      />
-      <ErrorMessage error={list.error} />
-      {list.isPending ? <p role="status">Loading the audit log…</p> : null}
-      {list.data !== undefined && list.data.audit_logs.length === 0
-        ? <p className="empty">{q === "" ? "No audit entries yet." : `No entries match “${q}”.`}</p>
-        : null}
-      {list.data !== undefined && list.data.audit_logs.length > 0
-        ? (
-          <table className="audit">
-            <caption className="visually-hidden">Audit log, {list.data.count} entries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Entry</th>
-                <th scope="col">Resource</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.audit_logs.map((log) => (
-                <tr key={log.id}>
-                  <td>
-                    <Time value={log.time} relative={false} />
-                  </td>
-                  <th scope="row">
-                    <span className="what">{describe(log)}</span>
-                    <span className="owner">
-                      {log.user?.email ?? "—"} · {log.action} · {log.ip}
-                    </span>
-                    <Diff log={log} />
-                  </th>
-                  <td>
-                    {log.resource_type}
-                    <span className="owner">{log.resource_target}</span>
-                  </td>
-                  <td>
-                    <span className={log.status_code >= 400 ? "code failed" : "code"}>{log.status_code}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-        : null}
-      <Pager page={page} size={PAGE_SIZE} count={list.data?.count ?? 0} onPage={(p) => go({ page: p })} />
-    </>
-  )
-}
+export const AuditPage = () => (
+  <SearchedList
+    title="Audit log"
+    searchLabel="Filter the audit log"
+    placeholder="action:delete resource_type:user username:admin"
+    queryKey="audit"
+    pageSize={PAGE_SIZE}
+    fetch={api.logs}
+    items={(d) => d.audit_logs}
+    count={(d) => d.count}
+    loading="Loading the audit log…"
+    empty={(q) => (q === "" ? "No audit entries yet." : `No entries match “${q}”.`)}
+  >
+    {(items, data) => (
+      <table className="audit">
+        <caption className="visually-hidden">Audit log, {data.count} entries</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Entry</th>
+            <th scope="col">Resource</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((log) => (
+            <tr key={log.id}>
+              <td>
+                <Time value={log.time} relative={false} />
+              </td>
+              <th scope="row">
+                <span className="what">{describe(log)}</span>
+                <span className="owner">
+                  {log.user?.email ?? "—"} · {log.action} · {log.ip}
+                </span>
+                <Diff log={log} />
+              </th>
+              <td>
+                {log.resource_type}
+                <span className="owner">{log.resource_target}</span>
+              </td>
+              <td>
+                <span className={log.status_code >= 400 ? "code failed" : "code"}>{log.status_code}</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    )}
+  </SearchedList>
+)

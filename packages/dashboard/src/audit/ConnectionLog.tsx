@@ -1,8 +1,5 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query"
 import { Link } from "react-router"
-import { ErrorMessage } from "../ui/Form.tsx"
-import { Pager } from "../ui/Pager.tsx"
-import { SearchBox, useSearchPage } from "../ui/Search.tsx"
+import { SearchedList } from "../ui/Search.tsx"
 import { Time } from "../ui/Time.tsx"
 import { auditApi as api, type ConnectionLog, connectionTypeName } from "./api.ts"
 import "./styles.css"
@@ -38,71 +35,58 @@ const Outcome = ({ log }: { log: ConnectionLog }) => {
  * forwarded port with its status. Filtered by `q` (the described system's keys: `type:`,
  * `workspace_owner:`, `status:ongoing`...; in the URL) and paged.
  */
-export const ConnectionLogPage = () => {
-  const { q, page, go } = useSearchPage()
-  const list = useQuery({
-    queryKey: ["connectionlog", q, page],
-    queryFn: () => api.connections(q, PAGE_SIZE, page * PAGE_SIZE),
-    placeholderData: keepPreviousData
-  })
-  return (
-    <>
-      <h1>Connection log</h1>
-      <SearchBox
-        label="Filter the connection log"
-        q={q}
-        placeholder="type:ssh workspace_owner:admin status:ongoing"
-        button="Filter"
-        onSearch={(q) => go({ q, page: 0 })}
-      />
-      <ErrorMessage error={list.error} />
-      {list.isPending ? <p role="status">Loading the connection log…</p> : null}
-      {list.data !== undefined && list.data.connection_logs.length === 0
-        ? <p className="empty">{q === "" ? "No connections yet." : `No connections match “${q}”.`}</p>
-        : null}
-      {list.data !== undefined && list.data.connection_logs.length > 0
-        ? (
-          <table className="audit">
-            <caption className="visually-hidden">Connection log, {list.data.count} entries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Connected</th>
-                <th scope="col">Connection</th>
-                <th scope="col">Workspace</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.connection_logs.map((log) => (
-                <tr key={log.id}>
-                  <td>
-                    <Time value={log.connect_time} relative={false} />
-                  </td>
-                  <th scope="row">
-                    <span className="what">
-                      {connectionTypeName(log.type)}
-                      {log.web_info !== undefined ? ` ${log.web_info.slug_or_port}` : ""}
-                    </span>
-                    <span className="owner">
-                      {log.web_info?.user?.username ?? log.workspace_owner_username} · {log.ip}
-                    </span>
-                  </th>
-                  <td>
-                    <Link to={`/@${log.workspace_owner_username}/${log.workspace_name}`}>
-                      {log.workspace_owner_username}/{log.workspace_name}
-                    </Link>
-                    <span className="owner">{log.agent_name}</span>
-                  </td>
-                  <td className="outcome">
-                    <Outcome log={log} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-        : null}
-      <Pager page={page} size={PAGE_SIZE} count={list.data?.count ?? 0} onPage={(p) => go({ page: p })} />
-    </>
-  )
-}
+export const ConnectionLogPage = () => (
+  <SearchedList
+    title="Connection log"
+    searchLabel="Filter the connection log"
+    placeholder="type:ssh workspace_owner:admin status:ongoing"
+    queryKey="connectionlog"
+    pageSize={PAGE_SIZE}
+    fetch={api.connections}
+    items={(d) => d.connection_logs}
+    count={(d) => d.count}
+    loading="Loading the connection log…"
+    empty={(q) => (q === "" ? "No connections yet." : `No connections match “${q}”.`)}
+  >
+    {(items, data) => (
+      <table className="audit">
+        <caption className="visually-hidden">Connection log, {data.count} entries</caption>
+        <thead>
+          <tr>
+            <th scope="col">Connected</th>
+            <th scope="col">Connection</th>
+            <th scope="col">Workspace</th>
+            <th scope="col">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((log) => (
+            <tr key={log.id}>
+              <td>
+                <Time value={log.connect_time} relative={false} />
+              </td>
+              <th scope="row">
+                <span className="what">
+                  {connectionTypeName(log.type)}
+                  {log.web_info !== undefined ? ` ${log.web_info.slug_or_port}` : ""}
+                </span>
+                <span className="owner">
+                  {log.web_info?.user?.username ?? log.workspace_owner_username} · {log.ip}
+                </span>
+              </th>
+              <td>
+                <Link to={`/@${log.workspace_owner_username}/${log.workspace_name}`}>
+                  {log.workspace_owner_username}/{log.workspace_name}
+                </Link>
+                <span className="owner">{log.agent_name}</span>
+              </td>
+              <td className="outcome">
+                <Outcome log={log} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    )}
+  </SearchedList>
+)

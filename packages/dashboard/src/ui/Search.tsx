@@ -2,9 +2,11 @@
  * A searched and paged list's state in the page's URL (`?q=` and `?page=`, from 0), so a reload or
  * a link shows the same page, and the search box that sets it.
  */
-import { useId } from "react"
+import { keepPreviousData, useQuery } from "@tanstack/react-query"
+import { type ReactNode, useId } from "react"
 import { useSearchParams } from "react-router"
-import { pageOf } from "./Pager.tsx"
+import { ErrorMessage } from "./Form.tsx"
+import { pageOf, Pager } from "./Pager.tsx"
 
 export const useSearchPage = () => {
   const [params, setParams] = useSearchParams()
@@ -46,5 +48,54 @@ export const SearchBox = (
         <button type="submit">{button}</button>
       </form>
     </search>
+  )
+}
+
+/**
+ * A searched, paged list page (the audit and connection logs): its heading, the search box, the
+ * service's answer for the URL's `q` and page (loading, its error, the empty state, the rows
+ * `children` draws from the page's items) and the pager.
+ */
+export function SearchedList<D, I>(props: {
+  readonly title: string
+  readonly searchLabel: string
+  readonly placeholder: string
+  readonly queryKey: string
+  readonly pageSize: number
+  readonly fetch: (q: string, limit: number, offset: number) => Promise<D>
+  readonly items: (data: D) => ReadonlyArray<I>
+  readonly count: (data: D) => number
+  readonly loading: string
+  readonly empty: (q: string) => string
+  readonly children: (items: ReadonlyArray<I>, data: D) => ReactNode
+}) {
+  const { q, page, go } = useSearchPage()
+  const list = useQuery({
+    queryKey: [props.queryKey, q, page],
+    queryFn: () => props.fetch(q, props.pageSize, page * props.pageSize),
+    placeholderData: keepPreviousData
+  })
+  const items = list.data === undefined ? undefined : props.items(list.data)
+  return (
+    <>
+      <h1>{props.title}</h1>
+      <SearchBox
+        label={props.searchLabel}
+        q={q}
+        placeholder={props.placeholder}
+        button="Filter"
+        onSearch={(q) => go({ q, page: 0 })}
+      />
+      <ErrorMessage error={list.error} />
+      {list.isPending ? <p role="status">{props.loading}</p> : null}
+      {items !== undefined && items.length === 0 ? <p className="empty">{props.empty(q)}</p> : null}
+      {list.data !== undefined && items !== undefined && items.length > 0 ? props.children(items, list.data) : null}
+      <Pager
+        page={page}
+        size={props.pageSize}
+        count={list.data === undefined ? 0 : props.count(list.data)}
+        onPage={(p) => go({ page: p })}
+      />
+    </>
   )
 }
