@@ -106,6 +106,8 @@ export class TemplateVersionRepo extends Context.Tag("@workbay/core/TemplateVers
   /** Fails with `UniqueViolation` when the template has a version of that name. */
   readonly insert: (version: TemplateVersionRecord) => Effect.Effect<void, UniqueViolation>
   readonly findById: (id: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
+  /** The versions of `ids` that exist, in one read (any order). */
+  readonly findByIds: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TemplateVersionRecord>>
   readonly findByJobId: (jobId: string) => Effect.Effect<Option.Option<TemplateVersionRecord>>
   /** The versions built from file `fileId` (who may read one of them may read the file). */
   readonly listByFileId: (fileId: string) => Effect.Effect<ReadonlyArray<TemplateVersionRecord>>

@@ -105,9 +105,11 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
       /** The desired state: each undeleted template's active version's presets with instances. */
       const desiredState = Effect.gen(function*() {
         const all = (yield* templates.list({})).filter((t) => !t.deleted)
+        // The active versions in one read, not one per template.
+        const byId = new Map((yield* versions.findByIds(all.map((t) => t.active_version_id))).map((v) => [v.id, v]))
         const out: Array<Desired> = []
         for (const template of all) {
-          const version = Option.getOrUndefined(yield* versions.findById(template.active_version_id))
+          const version = byId.get(template.active_version_id)
           if (version === undefined || version.archived) continue
           for (const preset of version.import_result?.presets ?? []) {
             const instances = preset.prebuild?.instances ?? 0

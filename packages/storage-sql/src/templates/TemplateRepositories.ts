@@ -238,6 +238,12 @@ export const makeVersions = Effect.gen(function*() {
         Effect.asVoid
       ),
     findById: byId,
+    findByIds: (ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : Effect.orDie(reads(sql<Row>`SELECT * FROM template_versions WHERE ${sql.in("id", ids)}`)).pipe(
+          Effect.map((rs) => rs.map(rowToVersion))
+        ),
     findByJobId: (jobId) => one(sql<Row>`SELECT * FROM template_versions WHERE job_id = ${jobId}`),
     listByFileId: (fileId) =>
       Effect.orDie(sql<Row>`SELECT * FROM template_versions WHERE file_id = ${fileId} ORDER BY created_at, id`).pipe(

@@ -183,6 +183,8 @@ export const templateRepositorySuite = (name: string, makeStorage: StorageFactor
         const v = version(org, j.id)
         yield* versions.insert(v)
         expect(Option.getOrThrow(yield* versions.findById(v.id))).toEqual(v)
+        expect(yield* versions.findByIds([v.id, randomUUID()])).toEqual([v])
+        expect(yield* versions.findByIds([])).toEqual([])
         const t = template(org, v.id)
         yield* templates.insert(t)
         expect(Option.getOrThrow(yield* templates.findById(t.id))).toEqual(t)
