@@ -8,7 +8,7 @@
  * http's). Who may read the workspace may list and watch; removing and recreating run commands on
  * the workspace's machine, so they need `ssh` on it (404 otherwise, as for the streams).
  */
-import { Clock, Duration, Effect, Either, Option, Schema, Stream } from "effect"
+import { Duration, Effect, Either, Option, Schema, Stream } from "effect"
 import { allowed } from "../Actor.js"
 import { type AuditResource, auditResource } from "../Audit.js"
 import { Replicas } from "../enterprise/Replicas.js"
@@ -16,10 +16,9 @@ import { BadGateway, BadRequest, Conflict, type GatewayTimeout, NotFound, Respon
 import { span } from "../Tracing.js"
 import { omitEmpty } from "../Wire.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
-import { agentStatus } from "../workspaces/WorkspaceWire.js"
 import { Agents } from "./Agents.js"
 import { AgentTunnels, type ContainersAnswer } from "./AppProxy.js"
-import { type AgentHolder, agentHolder } from "./Holder.js"
+import { type AgentHolder, connectedAgentHolder } from "./Holder.js"
 
 /** A port a container exposes (codersdk `WorkspaceAgentContainerPort`). */
 export class WorkspaceAgentContainerPort
@@ -151,14 +150,7 @@ export class AgentContainers extends Effect.Service<AgentContainers>()("@workbay
         if (mutate && !(yield* allowed("ssh", sharing.object(found.workspace)))) {
           return yield* NotFound.resource("Workspace agent")
         }
-        const status = agentStatus(found.agent, yield* Clock.currentTimeMillis)
-        if (status !== "connected") {
-          return yield* new BadRequest({
-            message: "Agent state is not connected.",
-            detail: `Current agent state: ${status}`
-          })
-        }
-        const holder = yield* agentHolder(found.agent, {
+        const holder = yield* connectedAgentHolder(found.agent, {
           connectedHere: tunnels.connectedHere(found.agent.id),
           relayed
         }).pipe(Effect.provideService(Replicas, replicas))

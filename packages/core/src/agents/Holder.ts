@@ -7,9 +7,11 @@
  * or registered no relay address) and for a request that was itself relayed (a replica never
  * relays a request again). Callers check who may ask, and whether the agent is connected, first.
  */
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { Replicas } from "../enterprise/Replicas.js"
-import { BadGateway } from "../Errors.js"
+import { BadGateway, BadRequest } from "../Errors.js"
+import type { WorkspaceAgentRecord } from "../workspaces/WorkspaceBuild.js"
+import { agentStatus } from "../workspaces/WorkspaceWire.js"
 
 /** Where the request is served: on this replica, or relayed to the one at `address`. */
 export type AgentHolder =
@@ -39,4 +41,23 @@ export const agentHolder = (
     const address = yield* Effect.flatMap(Replicas, (replicas) => replicas.relayAddressOf(holder))
     if (Option.isNone(address)) return yield* notConnectedHere()
     return { _tag: "Relay", address: address.value } as const
+  })
+
+/**
+ * Where a request that needs the agent connected is served (the streams, listening ports, dev
+ * containers): 400 "Agent state is not connected." unless it is, else `agentHolder`'s answer.
+ */
+export const connectedAgentHolder = (
+  agent: WorkspaceAgentRecord,
+  where: { readonly connectedHere: boolean; readonly relayed: boolean }
+): Effect.Effect<AgentHolder, BadGateway | BadRequest, Replicas> =>
+  Effect.gen(function*() {
+    const status = agentStatus(agent, yield* Clock.currentTimeMillis)
+    if (status !== "connected") {
+      return yield* new BadRequest({
+        message: "Agent state is not connected.",
+        detail: `Current agent state: ${status}`
+      })
+    }
+    return yield* agentHolder(agent, where)
   })

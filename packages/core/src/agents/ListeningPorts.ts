@@ -7,14 +7,12 @@
  * on a replica that does not hold the agent's connection, the request is relayed to the one that
  * does (Holder.ts; the relay itself is http's).
  */
-import { Clock, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { Replicas } from "../enterprise/Replicas.js"
-import { BadRequest } from "../Errors.js"
 import { span } from "../Tracing.js"
-import { agentStatus } from "../workspaces/WorkspaceWire.js"
 import { Agents } from "./Agents.js"
 import { AgentTunnels, type ListeningPort } from "./AppProxy.js"
-import { agentHolder } from "./Holder.js"
+import { connectedAgentHolder } from "./Holder.js"
 
 /** The lowest port listed (the described system's `AgentMinimumListeningPort`). */
 export const MINIMUM_LISTENING_PORT = 9
@@ -106,14 +104,7 @@ export class AgentListeningPorts extends Effect.Service<AgentListeningPorts>()("
     const list = (ref: string, relayed = false) =>
       Effect.gen(function*() {
         const found = yield* agents.resolve(ref)
-        const status = agentStatus(found.agent, yield* Clock.currentTimeMillis)
-        if (status !== "connected") {
-          return yield* new BadRequest({
-            message: "Agent state is not connected.",
-            detail: `Current agent state: ${status}`
-          })
-        }
-        const holder = yield* agentHolder(found.agent, {
+        const holder = yield* connectedAgentHolder(found.agent, {
           connectedHere: tunnels.connectedHere(found.agent.id),
           relayed
         }).pipe(Effect.provideService(Replicas, replicas))

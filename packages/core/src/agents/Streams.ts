@@ -7,18 +7,17 @@
  * it (the request is relayed to its address). The transport (the sockets, their joining, the relay)
  * is http's.
  */
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { type Actor, allowed, CurrentActor } from "../Actor.js"
 import { Replicas, ThisReplica } from "../enterprise/Replicas.js"
-import { BadGateway, BadRequest, Forbidden, NotFound } from "../Errors.js"
+import { BadGateway, type BadRequest, Forbidden, NotFound } from "../Errors.js"
 import { isUuid } from "../Ids.js"
 import { span } from "../Tracing.js"
 import { PortShareRepo } from "../workspaces/PortShare.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
-import { agentStatus } from "../workspaces/WorkspaceWire.js"
 import { type AgentInBuild, AgentRepo } from "./Agent.js"
 import { AgentTunnels } from "./AppProxy.js"
-import { agentHolder } from "./Holder.js"
+import { connectedAgentHolder } from "./Holder.js"
 import type { AgentPtyQuery } from "./Requests.js"
 
 /** How long the agent has to open a stream it was asked for. */
@@ -141,15 +140,8 @@ export class AgentStreams extends Effect.Service<AgentStreams>()("@workbay/core/
         const actor = yield* CurrentActor
         const found = yield* find(ref)
         yield* authorizeStream(found, request, actor)
-        const status = agentStatus(found.agent, yield* Clock.currentTimeMillis)
-        if (status !== "connected") {
-          return yield* new BadRequest({
-            message: "Agent state is not connected.",
-            detail: `Current agent state: ${status}`
-          })
-        }
         const agentId = found.agent.id
-        const holder = yield* agentHolder(found.agent, {
+        const holder = yield* connectedAgentHolder(found.agent, {
           connectedHere: tunnels.connectedHere(agentId),
           relayed: client.relayed
         }).pipe(Effect.provideService(Replicas, replicas))
