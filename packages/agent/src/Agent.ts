@@ -7,7 +7,9 @@
  * Both connections reconnect with backoff. `stop` runs the stop scripts and reports
  * shutting_down, then off. Task input (`task_input`) goes to the `onTaskInput` listeners and the
  * task command; `reportTaskOutput` adds output to the task's log. Streams (`stream_open`: terminals,
- * TCP tunnels, SSH) are served by Streams.ts. The protocol is docs/agents.md's.
+ * TCP tunnels, SSH) are served by Streams.ts. It follows `/workspaceagents/me/reinit` and starts
+ * again as the agent its token names once a claim of its prebuilt workspace hands it over
+ * (Reinit.ts). The protocol is docs/agents.md's.
  */
 import { spawn } from "node:child_process"
 import { randomBytes, randomInt } from "node:crypto"
@@ -17,6 +19,7 @@ import { LogSender } from "./Logs.js"
 import type { AgentOptions } from "./Options.js"
 import { handlePortsMessage } from "./Ports.js"
 import { makeAppProxy } from "./Proxy.js"
+import { followReinit } from "./Reinit.js"
 import { runScript, scheduleCron, type Script, type ScriptEnvironment, type ScriptRun } from "./Scripts.js"
 import type { SessionEnvironment } from "./Session.js"
 import { Socket } from "./Socket.js"
@@ -149,6 +152,12 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     token: () => token,
     log,
     onOpen: async (socket) => {
+      if (manifest !== undefined) {
+        // The token may name another agent now (a claimed prebuilt workspace whose
+        // reinitialization event this agent missed): then it starts again as that one.
+        const fresh = await socket.call<Manifest>("get_manifest")
+        if (fresh.agent_id !== manifest.agent_id) return reinitialize(fresh, false)
+      }
       // After a reconnection the service learns the current state again.
       if (lifecycle !== "created") {
         await socket.call("update_lifecycle", { lifecycle: { state: lifecycle, changed_at: now() } })
@@ -256,8 +265,9 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
     }
   })
 
-  const startUp = async (): Promise<LifecycleState> => {
-    manifest = await rpc.call<Manifest>("get_manifest")
+  const startUp = async (given?: Manifest): Promise<LifecycleState> => {
+    const session = generation
+    manifest = given ?? await rpc.call<Manifest>("get_manifest")
     const environment: ScriptEnvironment = {
       directory: manifest.directory === ""
         ? options.directory
@@ -308,7 +318,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
       : runs.some((r) => r.status !== "ok")
       ? "start_error"
       : "ready"
-    if (stopped) return lifecycle
+    if (stopped || session !== generation) return lifecycle
     await reportLifecycle(state)
 
     const cron = scheduleCron(manifest.scripts, environment, (run) => void reportScript(run, "cron"), log)
@@ -334,7 +344,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         }
       }).catch(() => undefined)
       const seconds = answer?.report_interval_seconds ?? 30
-      if (!stopped && seconds > 0) {
+      if (!stopped && session === generation && seconds > 0) {
         const t = setTimeout(() => void sendStats(), seconds * 1000)
         t.unref()
         timers.add(t)
@@ -377,10 +387,49 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
   }
 
   let stopCron = () => {}
-  const started = startUp().catch(async (e) => {
-    log(`starting failed: ${e instanceof Error ? e.message : String(e)}`)
-    if (!stopped) await reportLifecycle("start_error")
-    return "start_error" as LifecycleState
+  /** Each start of the agent's session (the first, then each reinitialization) is one generation. */
+  let generation = 0
+  const run = (given?: Manifest) =>
+    startUp(given).catch(async (e) => {
+      log(`starting failed: ${e instanceof Error ? e.message : String(e)}`)
+      if (!stopped) await reportLifecycle("start_error")
+      return "start_error" as LifecycleState
+    })
+  const started = run()
+
+  /**
+   * Starts again as the agent `fresh` describes (docs/agents.md, "Reinitialization"): a claimed
+   * prebuilt workspace's build handed this agent's token to its own agent, of the new owner. The
+   * scripts, metadata, health checks and stats of the old session stop; the coordination
+   * connection (and, unless it is already the new agent's, the agent connection) reconnects; the
+   * manifest's start scripts run again and the lifecycle is reported from `starting`.
+   */
+  const reinitialize = (fresh: Manifest, restartRpc: boolean) => {
+    if (stopped || fresh.agent_id === manifest?.agent_id) return
+    log(`reinitializing as agent ${fresh.agent_name} (${fresh.agent_id}) of workspace ${fresh.workspace_name}`)
+    generation++
+    stopCron()
+    stopCron = () => {}
+    for (const t of timers) clearTimeout(t)
+    timers.clear()
+    lifecycle = "created"
+    manifest = fresh
+    if (restartRpc) rpc.restart()
+    coordinate.restart()
+    void run(fresh)
+  }
+  // The service's word that the token names another agent now: read which, over plain HTTP.
+  const reinit = followReinit({
+    url: options.url,
+    token: () => token,
+    log,
+    onEvent: (event) => {
+      log(`reinitialization asked: ${event.reason}`)
+      api.request<Manifest>("GET", "/workspaceagents/me/manifest").then(
+        (fresh) => reinitialize(fresh, true),
+        (e) => log(`reinit: reading the manifest failed: ${String(e)}`)
+      )
+    }
   })
 
   const running: RunningAgent = {
@@ -425,6 +474,7 @@ export const startAgent = async (options: AgentOptions): Promise<RunningAgent> =
         )
       }
       stopped = true
+      reinit.close()
       appProxy.close()
       await logs.flush()
       await Promise.all([rpc.close(), coordinate.close()])

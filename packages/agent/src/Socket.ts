@@ -36,6 +36,8 @@ export class Socket {
   private draining = false
   private nextId = 1
   private backoff = MIN_BACKOFF_MS
+  /** Set by `restart`: the next close reconnects without waiting. */
+  private immediate = false
   private timer: NodeJS.Timeout | undefined
   private readonly pending = new Map<number, Pending>()
   private readonly waiting: Array<() => void> = []
@@ -93,6 +95,10 @@ export class Socket {
       }
       this.options.onClose?.({ code, unauthorized })
       if (this.closed || unauthorized) return
+      if (this.immediate) {
+        this.immediate = false
+        return this.open()
+      }
       const delay = this.backoff * (0.75 + Math.random() / 2)
       this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS)
       this.timer = setTimeout(() => this.open(), delay)
@@ -104,6 +110,22 @@ export class Socket {
     if (this.closed || this.ws?.readyState === WebSocket.OPEN || this.ws?.readyState === WebSocket.CONNECTING) return
     if (this.timer !== undefined) clearTimeout(this.timer)
     this.open()
+  }
+
+  /**
+   * Drops the current connection and connects again at once (the agent reinitializes: its
+   * token now names another agent, which the service learns from the new connection).
+   */
+  restart(): void {
+    if (this.closed) return
+    this.immediate = true
+    const ws = this.ws
+    if (ws === undefined || ws.readyState === WebSocket.CLOSED) {
+      this.immediate = false
+      if (this.timer !== undefined) clearTimeout(this.timer)
+      this.open()
+    } else if (ws.readyState === WebSocket.CONNECTING) ws.terminate()
+    else ws.close(1000, "agent reinitializing")
   }
 
   /** Waits until the socket is open (or throws once it is closed for good, or while draining). */

@@ -15,6 +15,7 @@ import { AgentListeningPorts } from "./agents/ListeningPorts.js"
 import { AgentLogs } from "./agents/Logs.js"
 import { AgentManifests } from "./agents/Manifest.js"
 import { AgentMetadataWatch } from "./agents/MetadataWatch.js"
+import { AgentReinit } from "./agents/Reinit.js"
 import { RelayMap } from "./agents/RelayMap.js"
 import { AgentReports } from "./agents/Reports.js"
 import { AgentStreams } from "./agents/Streams.js"
@@ -150,7 +151,8 @@ const watch = Layer.mergeAll(
   AgentAuth.Default,
   InstanceIdentity.Default,
   AgentConnectionMonitor.Default,
-  AgentMetadataWatch.Default
+  AgentMetadataWatch.Default,
+  AgentReinit.Default
 ).pipe(
   Layer.provideMerge(AgentManifests.Default),
   Layer.provideMerge(RelayMap.Default),

@@ -19,3 +19,14 @@ export const WORKSPACE_SIGNAL_CHANGED = "changed"
  */
 export const publishWorkspaceChange = (workspaceId: string): Effect.Effect<void, never, PubSub> =>
   Effect.flatMap(PubSub, (pubsub) => pubsub.publish(workspaceChannel(workspaceId), WORKSPACE_SIGNAL_CHANGED))
+
+/**
+ * The PubSub channel that tells a workspace's running agents to reinitialize (`agent_reinit_` and
+ * the id's 32 hex digits): published once a claimed prebuilt workspace's build has handed them
+ * over to its new owner (docs/prebuilds.md, "Claiming"); `GET /workspaceagents/me/reinit` follows it.
+ */
+export const agentReinitChannel = (workspaceId: string): string =>
+  `agent_reinit_${workspaceId.replaceAll("-", "").toLowerCase()}`
+
+/** The reason sent on {@link agentReinitChannel}: the described system's `prebuild_claimed`. */
+export const AGENT_REINIT_PREBUILD_CLAIMED = "prebuild_claimed"

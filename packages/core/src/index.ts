@@ -419,6 +419,7 @@ export {
   TransitionStats
 } from "./templates/TemplateWire.js"
 export {
+  keptAgents,
   makeTemplateProvisioner,
   makeWorkbayProvisioner,
   type TemplateApply,
@@ -656,6 +657,7 @@ export {
 } from "./agents/Logs.js"
 export * from "./agents/Manifest.js"
 export { AgentMetadataWatch } from "./agents/MetadataWatch.js"
+export * from "./agents/Reinit.js"
 export { checkRelayMap, DerpMap, DerpNode, DerpRegion, RelayMap, type RelayMapListener } from "./agents/RelayMap.js"
 export {
   AGENT_REPLACED_REASON,
@@ -684,6 +686,7 @@ export {
   type StreamRequest
 } from "./agents/Streams.js"
 export { AgentTaskLog, TaskLogAppend } from "./agents/TaskLog.js"
+export { AGENT_REINIT_PREBUILD_CLAIMED, agentReinitChannel } from "./WorkspaceChannel.js"
 
 // tasks: AI tasks, a prompt that becomes a workspace running an AI agent
 export {

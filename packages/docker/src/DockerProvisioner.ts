@@ -4,7 +4,8 @@
  * Docker Engine, as the described system's Docker starter template does (docs/docker.md):
  *
  * - `start` creates each volume when missing, then creates and starts each container from the
- *   build's version and parameters, its agents' tokens and init scripts substituted in;
+ *   build's version and parameters, its agents' tokens and init scripts substituted in (a claim
+ *   of a prebuilt workspace keeps its running containers instead);
  * - `stop` removes the containers and keeps the volumes;
  * - `delete` removes containers and volumes.
  *
@@ -19,6 +20,7 @@ import {
   makeTemplateProvisioner,
   parseCpus,
   parseMemory,
+  type ProvisionedAgent,
   type ProvisionedResource,
   type Provisioner,
   type ResourceMetadata,
@@ -325,6 +327,43 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
         const name = spec.name !== undefined && spec.name !== ""
           ? spec.name
           : sanitize(`workbay-${input.workspace.owner}-${input.workspace.name}-${input.workspace.id.slice(0, 8)}`)
+        /** The resource as built, on container `id` named `named`. */
+        const madeOn = (id: string, named: string, agents: ReadonlyArray<ProvisionedAgent>): ProvisionedResource => {
+          const extra: Array<ResourceMetadata> = [
+            { key: "image", value: spec.image, sensitive: false },
+            { key: "container_id", value: id.slice(0, 12), sensitive: false },
+            { key: "container_name", value: named, sensitive: false },
+            { key: "memory", value: memory === undefined ? "unlimited" : formatBytes(memory), sensitive: false },
+            ...(cpus === undefined ? [] : [{ key: "cpus", value: String(cpus), sensitive: false }]),
+            { key: "network", value: network, sensitive: false }
+          ]
+          const taken = new Set(r.metadata.map((m) => m.key))
+          return { ...r, agents, metadata: [...r.metadata, ...extra.filter((m) => !taken.has(m.key))] }
+        }
+
+        // A claimed prebuilt workspace keeps its running container: its agent reinitializes as the
+        // new owner's (docs/prebuilds.md, "Claiming"), so the workspace is ready without a new machine.
+        if (metadata.prebuilt_workspace_build_stage === "claim") {
+          const running = (yield* call(
+            "list the workspace's containers",
+            () =>
+              docker.listContainers({
+                filters: labelFilter({ ...selector, [LABEL_RESOURCE]: `${r.type}.${r.name}` })
+              })
+          )).find((c) => c.State === "running")
+          if (running !== undefined) {
+            const named = (running.Names[0] ?? running.Id).replace(/^\//, "")
+            yield* ctx.log(
+              "info",
+              stage,
+              `Container ${named}: kept running for the new owner, ${input.workspace.owner}; its agents reinitialize.`
+            )
+            state.containers.push({ resource: r.name, id: running.Id, name: named })
+            built.set(r, madeOn(running.Id, named, r.agents.map((a) => ({ ...a, kept: true }))))
+            continue
+          }
+          yield* ctx.log("info", stage, "The prebuilt workspace's container is not running: making a new one.")
+        }
 
         // The image: on the daemon, or pulled.
         const image = yield* orMissing(
@@ -396,16 +435,7 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
           )
         }
         state.containers.push({ resource: r.name, id: created.id, name })
-        const extra: Array<ResourceMetadata> = [
-          { key: "image", value: spec.image, sensitive: false },
-          { key: "container_id", value: created.id.slice(0, 12), sensitive: false },
-          { key: "container_name", value: name, sensitive: false },
-          { key: "memory", value: memory === undefined ? "unlimited" : formatBytes(memory), sensitive: false },
-          ...(cpus === undefined ? [] : [{ key: "cpus", value: String(cpus), sensitive: false }]),
-          { key: "network", value: network, sensitive: false }
-        ]
-        const taken = new Set(r.metadata.map((m) => m.key))
-        built.set(r, { ...r, metadata: [...r.metadata, ...extra.filter((m) => !taken.has(m.key))] })
+        built.set(r, madeOn(created.id, name, r.agents))
       }
       return { resources: ctx.resources.map((r) => built.get(r) ?? r), state: state satisfies DockerState }
     }).pipe(

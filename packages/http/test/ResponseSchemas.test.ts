@@ -11,7 +11,13 @@
  * no row, so new endpoints join this table.
  */
 import { AuditLogs, type ConnectionEvent, type DisconnectEvent, ProvisionerJobs, UserRepo } from "@workbay/core"
-import { AgentReportRepo, InsightsRollup } from "@workbay/core"
+import {
+  AGENT_REINIT_PREBUILD_CLAIMED,
+  agentReinitChannel,
+  AgentReportRepo,
+  InsightsRollup,
+  PubSub
+} from "@workbay/core"
 import { WorkbayApi } from "@workbay/http"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
@@ -2153,6 +2159,31 @@ const rows: ReadonlyArray<Row> = [
     )
     return w.owner.as(credentials.body.agent_token).get("/workspaceagents/me/manifest")
   }),
+  // The event a claim's build sends (docs/prebuilds.md), published here on the workspace's channel.
+  row(
+    "agentRpc.reinit",
+    "GET /api/v2/workspaceagents/me/reinit",
+    200,
+    "ReinitializationEvent",
+    async (w) => {
+      const workspaceId = (await workspacesOf(w)).running.id
+      const credentials = await w.owner.get(`/workspaces/${workspaceId}/external-agent/laptop/credentials`)
+      const sse = await readEvents(`${w.srv.url}/api/v2/workspaceagents/me/reinit`, {
+        [SESSION_HEADER]: credentials.body.agent_token
+      })
+      await w.srv.run(
+        Effect.flatMap(PubSub, (p) => p.publish(agentReinitChannel(workspaceId), AGENT_REINIT_PREBUILD_CLAIMED))
+      )
+      await eventually(() => sse.events.some((e) => e.event === "data"))
+      await sse.stop()
+      expect(sse.response.headers.get("content-type")).toBe("text/event-stream")
+      return {
+        status: sse.response.status,
+        body: sse.events.find((e) => e.event === "data")!.data,
+        headers: sse.response.headers
+      }
+    }
+  ),
 
   row(
     "agentMetadata.watchMetadata",

@@ -3,13 +3,15 @@
  * resource, build and workspace), its token, and the repository port. The stored agent record
  * itself is made with its build (`WorkspaceAgentRecord` in workspaces/WorkspaceBuild.ts).
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import type { SecretDecryptFailed } from "../SecretBox.js"
+import { type ProvisionerJobRecord, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
 import type { WorkspaceRecord } from "../workspaces/Workspace.js"
-import type {
-  WorkspaceAgentRecord,
-  WorkspaceBuildSummary,
-  WorkspaceResourceRecord
+import {
+  type WorkspaceAgentRecord,
+  WorkspaceBuildRepo,
+  type WorkspaceBuildSummary,
+  type WorkspaceResourceRecord
 } from "../workspaces/WorkspaceBuild.js"
 
 /** An agent with the resource, build and workspace it belongs to. */
@@ -52,3 +54,23 @@ export class AgentRepo extends Context.Tag("@workbay/core/AgentRepo")<AgentRepo,
   /** Replaces an agent's token with `token`: its hash for authentication, and the token itself kept, sealed. */
   readonly setKeptToken: (agentId: string, token: string, now: Date) => Effect.Effect<void>
 }>() {}
+
+/**
+ * Whether the agent's build is the one just before a claim of its prebuilt workspace that has
+ * not finished (docs/prebuilds.md, "Claiming"): the agent runs on for its new owner, so its token
+ * keeps working until the claim's build hands it over to that build's agent (or fails).
+ */
+export const makeClaimInProgress = Effect.gen(function*() {
+  const builds = yield* WorkspaceBuildRepo
+  const jobs = yield* ProvisionerJobRepo
+  const isClaim = (job: ProvisionerJobRecord) =>
+    job.input.prebuilt_workspace_build_stage === "claim" && job.completed_at === null
+  return (inBuild: AgentInBuild): Effect.Effect<boolean> =>
+    inBuild.workspace.deleted || inBuild.latest_build_number !== inBuild.build.build_number + 1
+      ? Effect.succeed(false)
+      : Effect.gen(function*() {
+        const next = yield* builds.findByNumber(inBuild.workspace.id, inBuild.latest_build_number)
+        if (Option.isNone(next)) return false
+        return Option.exists(yield* jobs.findById(next.value.job_id), isClaim)
+      })
+})

@@ -20,7 +20,7 @@ import type { ApiKeyRecord } from "../users/ApiKey.js"
 import { memo, rolesByOrganization } from "../users/Auth.js"
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
-import { type AgentInBuild, AgentRepo } from "./Agent.js"
+import { type AgentInBuild, AgentRepo, makeClaimInProgress } from "./Agent.js"
 
 /** The agent calling, with what it belongs to and its workspace's owner. */
 export interface AgentSession extends AgentInBuild {
@@ -68,6 +68,7 @@ export class AgentAuth extends Effect.Service<AgentAuth>()("@workbay/core/AgentA
     const agents = yield* AgentRepo
     const users = yield* UserRepo
     const members = yield* MemberRepo
+    const claimInProgress = yield* makeClaimInProgress
 
     /** The agent whose token this is, while the token works; else 401. */
     const authenticate = (token: string): Effect.Effect<AgentSession, Unauthorized> =>
@@ -77,7 +78,7 @@ export class AgentAuth extends Effect.Service<AgentAuth>()("@workbay/core/AgentA
         if (Option.isNone(found)) return yield* Effect.fail(refused("The agent token is unknown."))
         const inBuild = found.value
         if (inBuild.workspace.deleted) return yield* Effect.fail(refused("The agent's workspace was deleted."))
-        if (inBuild.build.build_number !== inBuild.latest_build_number) {
+        if (inBuild.build.build_number !== inBuild.latest_build_number && !(yield* claimInProgress(inBuild))) {
           return yield* Effect.fail(
             refused("The agent belongs to an older build of its workspace; a newer build replaced it.")
           )

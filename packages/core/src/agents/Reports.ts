@@ -4,13 +4,13 @@
  * are not audited. Each request schema here is a message of the agent connection
  * (docs/agents.md, "The agent connection"); the service applies one to the agent of the session.
  */
-import { Clock, Context, Effect, Schema, type Scope } from "effect"
+import { Clock, Context, Effect, Option, Schema, type Scope } from "effect"
 import { ThisReplica } from "../enterprise/Replicas.js"
 import { PubSub } from "../PubSub.js"
 import { span } from "../Tracing.js"
 import { publishWorkspaceChange, workspaceChannel } from "../WorkspaceChannel.js"
 import type { AgentScriptResult } from "../workspaces/WorkspaceBuild.js"
-import { AgentRepo } from "./Agent.js"
+import { AgentRepo, makeClaimInProgress } from "./Agent.js"
 import type { AgentSession } from "./AgentAuth.js"
 
 // Requests (the bodies of the agent connection's messages).
@@ -263,6 +263,7 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
     const repo = yield* AgentReportRepo
     const replica = yield* ThisReplica
     const agents = yield* AgentRepo
+    const claimInProgress = yield* makeClaimInProgress
     const pubsub = yield* PubSub
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const changed = (session: AgentSession) =>
@@ -384,7 +385,13 @@ export class AgentReports extends Effect.Service<AgentReports>()("@workbay/core/
      * it, or its token was rotated (a new one minted by an instance identity exchange, or by the credentials route for an agent that kept none).
      */
     const replaced = (session: AgentSession) =>
-      Effect.map(agents.isCurrent(session.agent.id, session.agent.auth_token_hash), (current) => !current)
+      Effect.gen(function*() {
+        if (yield* agents.isCurrent(session.agent.id, session.agent.auth_token_hash)) return false
+        // A prebuilt workspace being claimed: its agent runs on until the claim's build takes it over.
+        const found = yield* agents.findById(session.agent.id)
+        return Option.isNone(found) || found.value.agent.auth_token_hash !== session.agent.auth_token_hash ||
+          !(yield* claimInProgress(found.value))
+      })
 
     /**
      * Ends once the agent's token stops working (a newer build, its workspace deleted, its token

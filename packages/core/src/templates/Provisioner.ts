@@ -175,6 +175,12 @@ export interface ProvisionedAgent {
   readonly scripts: ReadonlyArray<AgentScript>
   /** What the agent collects and reports as metadata; none when left out. */
   readonly metadata?: ReadonlyArray<AgentMetadataItem> | undefined
+  /**
+   * The previous build's agent of this name runs on, unchanged (a claimed prebuilt workspace
+   * whose machine the provisioner kept): this build's agent takes over its token instead of a
+   * new one, and the running agent reinitializes as it (docs/prebuilds.md, "Claiming").
+   */
+  readonly kept?: boolean | undefined
 }
 
 export interface ProvisionedResource {
@@ -253,6 +259,12 @@ export interface BuildMetadata {
   readonly template_id: string
   readonly template_name: string
   readonly template_version_id: string
+  /**
+   * `claim` when the build claims a prebuilt workspace for its new owner (the described system's
+   * `prebuilt_workspace_build_stage`): a provisioner keeps the running machine (and says so with
+   * `kept` on its agents), whose agent then reinitializes as the new owner's.
+   */
+  readonly prebuilt_workspace_build_stage?: "claim" | undefined
 }
 
 /** A build whose cost would take its owner past their quota: the build fails with `message`. */

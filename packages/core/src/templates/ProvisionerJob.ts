@@ -33,6 +33,12 @@ export type LogLevel = typeof logLevels[number]
 export interface ProvisionerJobInput {
   readonly template_version_id?: string | undefined
   readonly workspace_build_id?: string | undefined
+  /**
+   * `claim` on the build that claims a prebuilt workspace for its new owner (the described
+   * system's `prebuilt_workspace_build_stage`): its provisioner keeps the machine and its agent
+   * reinitializes (docs/prebuilds.md, "Claiming").
+   */
+  readonly prebuilt_workspace_build_stage?: "claim" | undefined
   /** Why the input could not be read, when it could not. */
   readonly error?: string | undefined
 }

@@ -314,6 +314,12 @@ const resourcesFor = (
   }))
 }
 
+/** The resource with each of its agents marked `kept` (the previous build's agent runs on as it). */
+export const keptAgents = (r: ProvisionedResource): ProvisionedResource => ({
+  ...r,
+  agents: r.agents.map((a) => ({ ...a, kept: true }))
+})
+
 const hasApp = (resources: ReadonlyArray<ProvisionedResource>, slug: string | undefined) =>
   slug !== undefined && resources.some((r) => r.agents.some((a) => a.apps.some((app) => app.slug === slug)))
 const hasExternalAgent = (resources: ReadonlyArray<ProvisionedResource>) =>
@@ -467,8 +473,12 @@ export const makeTemplateProvisioner = (options: TemplateProvisionerOptions): Pr
         )
       }
       const previous = previousState(input.previous_state)
+      // Records have no machine to replace: a claimed prebuilt workspace's agents run on as they are.
       const applied = options.driver?.apply === undefined
-        ? { resources: planned, state: undefined }
+        ? {
+          resources: input.metadata?.prebuilt_workspace_build_stage === "claim" ? planned.map(keptAgents) : planned,
+          state: undefined
+        }
         : yield* options.driver.apply({
           input,
           template,

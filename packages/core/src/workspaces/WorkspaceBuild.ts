@@ -254,6 +254,11 @@ export interface NewStoredResource {
 
 export class WorkspaceResourceRepo extends Context.Tag("@workbay/core/WorkspaceResourceRepo")<WorkspaceResourceRepo, {
   readonly insert: (resources: ReadonlyArray<NewStoredResource>) => Effect.Effect<void>
+  /**
+   * Ends these agents' tokens (their hashes replaced by values no token hashes to), so that a
+   * newer build's agent can take the hashes over: a claimed prebuilt workspace's kept agents.
+   */
+  readonly retireAgentTokens: (agentIds: ReadonlyArray<string>, now: Date) => Effect.Effect<void>
   /** The resources (with their agents) of these jobs, in creation order. */
   readonly listByJobs: (jobIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredResource>>
 }>() {}

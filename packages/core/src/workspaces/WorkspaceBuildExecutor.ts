@@ -18,6 +18,8 @@ import { type Events, publish } from "../Events.js"
 import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
+import { PubSub } from "../PubSub.js"
+import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
 import { FileRepo } from "../templates/File.js"
 import {
@@ -31,10 +33,16 @@ import type { JobCompletion, ProvisionerJobRecord } from "../templates/Provision
 import { TemplateRepo } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { UserRepo } from "../users/Repositories.js"
+import { AGENT_REINIT_PREBUILD_CLAIMED, agentReinitChannel } from "../WorkspaceChannel.js"
 import { WorkspaceBuildEnded, WorkspaceOutOfQuota } from "./Events.js"
 import { calculateAutostop } from "./Schedule.js"
 import { WorkspaceRepo } from "./Workspace.js"
-import { type NewStoredResource, WorkspaceBuildRepo, WorkspaceResourceRepo } from "./WorkspaceBuild.js"
+import {
+  type NewStoredResource,
+  type WorkspaceBuildRecord,
+  WorkspaceBuildRepo,
+  WorkspaceResourceRepo
+} from "./WorkspaceBuild.js"
 import { INSUFFICIENT_QUOTA } from "./WorkspaceBuilds.js"
 import { ownerQuietHours } from "./WorkspaceSchedules.js"
 
@@ -53,6 +61,8 @@ export type WorkspaceBuildExecutorServices =
   | AgentInitScripts
   | Events
   | OrganizationRepo
+  | Transactions
+  | PubSub
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -174,6 +184,42 @@ const toStored = (
       })))
 
 const failed = (error: string): JobCompletion => ({ error })
+
+/**
+ * The agents the provisioner `kept` (a claimed prebuilt workspace's machine runs on) take the
+ * token hashes of the previous build's agents of the same resource and name, whose tokens are
+ * retired: the running agent's token now names this build's agent (docs/prebuilds.md, "Claiming").
+ */
+const takeOverKeptTokens = (
+  build: WorkspaceBuildRecord,
+  workspaceId: string,
+  provisioned: ReadonlyArray<ProvisionedResource>,
+  made: ReadonlyArray<NewStoredResource>
+) =>
+  Effect.gen(function*() {
+    const kept = provisioned.some((r) => r.agents.some((a) => a.kept === true))
+    if (!kept || build.build_number <= 1) return { stored: made, retired: [] as ReadonlyArray<string> }
+    const previous = yield* (yield* WorkspaceBuildRepo).findByNumber(workspaceId, build.build_number - 1)
+    if (Option.isNone(previous)) return { stored: made, retired: [] as ReadonlyArray<string> }
+    const before = yield* (yield* WorkspaceResourceRepo).listByJobs([previous.value.job_id])
+    const key = (type: string, resource: string, agent: string) => JSON.stringify([type, resource, agent])
+    const old = new Map(
+      before.flatMap((r) => r.agents.map((a) => [key(r.resource.type, r.resource.name, a.name), a] as const))
+    )
+    const retired: Array<string> = []
+    const stored = made.map((r, i) => ({
+      ...r,
+      agents: r.agents.map((a, j) => {
+        const was = provisioned[i]?.agents[j]?.kept === true
+          ? old.get(key(r.resource.type, r.resource.name, a.name))
+          : undefined
+        if (was === undefined || retired.includes(was.id)) return a
+        retired.push(was.id)
+        return { ...a, auth_token_hash: was.auth_token_hash, auth_token: undefined }
+      })
+    }))
+    return { stored, retired }
+  })
 
 /** The `workspace_build` executor; its outcome is notified (a delete, a failed build: docs/notifications.md). */
 export const workspaceBuildExecutor = (
@@ -298,7 +344,8 @@ const runBuild = (
         workspace_owner_id: workspace.owner_id,
         template_id: workspace.template_id,
         template_name: template?.name ?? "",
-        template_version_id: build.template_version_id
+        template_version_id: build.template_version_id,
+        ...(job.input.prebuilt_workspace_build_stage === "claim" ? { prebuilt_workspace_build_stage: "claim" } : {})
       },
       commitQuota: checkQuota,
       agentInitScript: initScript
@@ -312,8 +359,16 @@ const runBuild = (
     }
 
     const at = yield* now
-    const stored = yield* toStored(out.resources, build.transition, job.id, at, tokens.forStored)
-    yield* resources.insert(stored)
+    const made = yield* toStored(out.resources, build.transition, job.id, at, tokens.forStored)
+    // A claimed prebuilt workspace's kept agents take over the tokens of the previous build's.
+    const { stored, retired } = yield* takeOverKeptTokens(build, workspace.id, out.resources, made)
+    yield* (yield* Transactions).atomic(
+      Effect.zipRight(resources.retireAgentTokens(retired, at), resources.insert(stored))
+    )
+    if (retired.length > 0) {
+      // Committed: the running agents (connected to any replica) reinitialize as this build's.
+      yield* (yield* PubSub).publish(agentReinitChannel(workspace.id), AGENT_REINIT_PREBUILD_CLAIMED)
+    }
     // Deadlines: the workspace's ttl, the template's autostop requirement and the owner's quiet hours.
     const times = template === undefined || build.transition !== "start"
       ? Either.right({ deadline: null, max_deadline: null })

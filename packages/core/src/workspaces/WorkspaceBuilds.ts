@@ -106,6 +106,8 @@ export interface QueueBuild {
   readonly importJob: ProvisionerJobRecord
   /** The provisioner state the build starts from (template administrators only); the previous build's otherwise. */
   readonly state?: Uint8Array | undefined
+  /** `claim` for the build that claims a prebuilt workspace (docs/prebuilds.md, "Claiming"). */
+  readonly prebuildStage?: "claim" | undefined
 }
 
 export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay/core/WorkspaceBuilds", {
@@ -303,7 +305,10 @@ export class WorkspaceBuilds extends Effect.Service<WorkspaceBuilds>()("@workbay
           provisioner: q.importJob.provisioner,
           type: "workspace_build",
           file_id: q.importJob.file_id,
-          input: { workspace_build_id: buildId },
+          input: {
+            workspace_build_id: buildId,
+            ...(q.prebuildStage === undefined ? {} : { prebuilt_workspace_build_stage: q.prebuildStage })
+          },
           tags: q.version.tags
         })
         const build: WorkspaceBuildRecord = {

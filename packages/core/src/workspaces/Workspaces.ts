@@ -360,7 +360,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
               reason: "initiator",
               presetId: c.presetId,
               orphan: false,
-              importJob: c.importJob
+              importJob: c.importJob,
+              prebuildStage: "claim"
             })
             return { workspace: moved.value, build: queued.build }
           }))

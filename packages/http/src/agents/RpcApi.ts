@@ -1,7 +1,8 @@
 /**
  * The agent's own connection (docs/agents.md, "The agent connection"): `GET /workspaceagents/me/rpc`
  * upgrades to a WebSocket that carries JSON messages (where the described system speaks dRPC), and
- * `GET /workspaceagents/me/manifest` answers the manifest as plain JSON. Both take an agent's token
+ * `GET /workspaceagents/me/manifest` answers the manifest as plain JSON, and
+ * `GET /workspaceagents/me/reinit` streams the reinitialization events. All take an agent's token
  * only; it is checked before the upgrade.
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
@@ -19,6 +20,8 @@ export class AgentRpcApi extends HttpApiGroup.make("agentRpc")
     HttpApiEndpoint.get("rpc", "/workspaceagents/me/rpc").annotate(Audited, false).addSuccess(WebSocketUpgradeSchema)
   )
   .add(HttpApiEndpoint.get("manifest", "/workspaceagents/me/manifest").addSuccess(AgentManifest))
+  // Server-sent events telling the agent to reinitialize (a claimed prebuilt workspace, docs/prebuilds.md).
+  .add(HttpApiEndpoint.get("reinit", "/workspaceagents/me/reinit").addSuccess(EventStreamSchema))
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(NotFound)

@@ -3,6 +3,7 @@ import {
   AGENT_REPLACED_REASON,
   AgentManifests,
   AgentMetadataWatch,
+  AgentReinit,
   serveAgentConnection,
   withAppTunnel
 } from "@workbay/core"
@@ -29,7 +30,12 @@ export const AgentRpcHttp = implement(WorkbayApi, "agentRpc", {
         Effect.scoped
       )
     ),
-  manifest: () => Effect.flatMap(AgentManifests, (m) => m.manifest)
+  manifest: () => Effect.flatMap(AgentManifests, (m) => m.manifest),
+  reinit: () =>
+    Effect.flatMap(
+      Effect.flatMap(AgentReinit, (r) => r.watch),
+      (events) => eventStream(Stream.map(events, (data) => ({ event: "data", data })))
+    )
 })
 
 const metadata = (agent: string) => Effect.flatMap(AgentMetadataWatch, (w) => w.watch(agent))

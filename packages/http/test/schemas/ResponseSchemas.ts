@@ -659,6 +659,8 @@ export const definitions: Record<string, JsonSchema> = {
       "timeout"
     ])
   }, ["result", "description"]),
+  // agentsdk.ReinitializationEvent (its workspace field has no JSON tag).
+  ReinitializationEvent: object({ WorkspaceID: uuid, reason: { type: "string", enum: ["prebuild_claimed"] } }),
   // agentsdk.Manifest.
   AgentManifest: object({
     agent_id: uuid,

@@ -334,6 +334,12 @@ export const makeResources = Effect.gen(function*() {
           yield* Effect.orDie(sql`INSERT INTO workspace_agents ${sql.insert(rows)}`)
         }
       }),
+    retireAgentTokens: (agentIds, now) =>
+      agentIds.length === 0 ? Effect.void : Effect.asVoid(Effect.orDie(
+        // A token's hash is 64 hex digits: "retired:<id>" is none, and unique as the index wants.
+        sql`UPDATE workspace_agents SET auth_token_hash = 'retired:' || id, auth_token = NULL,
+          auth_token_key_id = NULL, updated_at = ${now.toISOString()} WHERE id IN ${sql.in(agentIds)}`
+      )),
     listByJobs: (jobIds) =>
       Effect.gen(function*() {
         if (jobIds.length === 0) return []
