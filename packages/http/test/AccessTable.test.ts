@@ -1695,7 +1695,7 @@ describe("access table", () => {
   rows = [...rows, ...workspaceRouteRows]
 
   // The routes that reach an agent over its connection (docs/agents.md, "Dev containers" and
-  // "Connections"): a workspace of `someone` whose external agent is connected for the whole table,
+  // "Coordination"): a workspace of `someone` whose external agent is connected for the whole table,
   // answering `containers_request`s as the reference agent does. Who may read the workspace lists
   // and watches its containers; removing or recreating a dev container and coordinating with the
   // agent need `ssh` on the workspace (owners and organization admins here; 404 for the rest, template
