@@ -7,6 +7,9 @@
  *
  * Expected statuses follow the rule of docs/authorization.md: a refused action answers 403,
  * or 404 when the caller may not even see the thing (an organization they are not in).
+ * WebSocket routes are tried with a real handshake (101 when it opens). An agent's own route
+ * (authenticated by the agent's token, never by a user's session) answers 401 to every role, and
+ * authcheck is not asked there: no role's permission decides it.
  */
 import { ProvisionerJobs } from "@workbay/core"
 import { Effect } from "effect"
@@ -24,6 +27,7 @@ import {
 } from "./support.js"
 import { makeTemplate, makeVersion } from "./templates/fixtures.js"
 import { runJobs } from "./templates/versions.js"
+import { connect, refusal, type WsResult } from "./websocket.js"
 import { FREE_TEMPLATE, makeTemplate as importTemplate } from "./workspaces/fixtures.js"
 import { portShareTemplate, seedWorkspace } from "./workspaces/portShareFixtures.js"
 import { makeWorkspace, setWorkspaceAcl } from "./workspaces/sharingFixtures.js"
@@ -38,6 +42,19 @@ const streamStatus = async (client: Client, path: string) => {
   const body = r.status === 200 ? undefined : await r.json()
   controller.abort()
   return { status: r.status, body }
+}
+
+/** The status of a WebSocket handshake (101 when it opened; the socket is closed at once). */
+const upgradeStatus = async (wsUrl: string, client: Client, path: string) => {
+  try {
+    const ws = await connect(`${wsUrl}/api/v2${path}`, { [SESSION_HEADER]: client.token! })
+    ws.socket.close(1000)
+    await ws.closed
+    return { status: 101, body: undefined }
+  } catch (e) {
+    const r = await refusal(Promise.reject(e))
+    return { status: r.status, body: r.body }
+  }
 }
 
 const ROLES = [
@@ -70,7 +87,10 @@ interface Attempt {
   readonly raw?: { readonly text: string; readonly contentType: string }
   /** The answer is a stream (server-sent events): only its status is read. */
   readonly stream?: true
-  readonly check: { readonly action: string; readonly object: Record<string, unknown> }
+  /** A WebSocket route: the handshake's status is read (101 when opened), and the socket closed. */
+  readonly websocket?: true
+  /** What POST /authcheck must answer alike; absent for a route no user's role decides (an agent's own). */
+  readonly check?: { readonly action: string; readonly object: Record<string, unknown> }
 }
 
 interface Row {
@@ -1674,6 +1694,117 @@ describe("access table", () => {
   ]
   rows = [...rows, ...workspaceRouteRows]
 
+  // The routes that reach an agent over its connection (docs/agents.md, "Dev containers" and
+  // "Coordination"): a workspace of `someone` whose external agent is connected for the whole table,
+  // answering `containers_request`s as the reference agent does. Who may read the workspace lists
+  // and watches its containers; removing or recreating a dev container and coordinating with the
+  // agent need `ssh` on the workspace (owners and organization admins here; 404 for the rest, template
+  // admins included). The watch and the coordination are WebSockets: 101 when opened.
+  const DEVCONTAINER = "1b4e28ba-2fa1-41d2-883f-0016d3cca427"
+  let liveAgent: Promise<{ workspace: { id: string }; agentId: string }> | undefined
+  const agentSockets: Array<WsResult> = []
+  const connectedAgent = () => (liveAgent ??= (async () => {
+    const t = await importTemplate(
+      srv,
+      admin,
+      org.id,
+      "resources:\n  - name: box\n    type: machine\n    agents:\n      - name: main\n        external: true\n"
+    )
+    const r = await admin.post(`/organizations/${org.id}/members/${someone}/workspaces`, {
+      name: unique("tbl-agent-ws"),
+      template_id: t.id
+    })
+    if (r.status !== 200) throw new Error(`workspace: ${r.status} ${JSON.stringify(r.body)}`)
+    await runJobs(srv)
+    const built = await admin.get(`/workspaces/${r.body.id}`)
+    const agentId: string = built.body.latest_build.resources.flatMap((x: any) => x.agents ?? [])[0].id
+    const credentials = await admin.get(`/workspaces/${r.body.id}/external-agent/main/credentials`)
+    if (credentials.status !== 200) throw new Error(`credentials: ${JSON.stringify(credentials.body)}`)
+    const ws = await connect(`${srv.wsUrl}/api/v2/workspaceagents/me/rpc`, {
+      [SESSION_HEADER]: credentials.body.agent_token
+    })
+    agentSockets.push(ws)
+    ws.socket.on("message", (data) => {
+      const m = JSON.parse(data.toString())
+      if (m.type !== "containers_request") return
+      const answer = (status: number, body?: unknown) =>
+        ws.socket.send(JSON.stringify({ type: "containers_response", request_id: m.request_id, status, body }))
+      if (m.action === "list") return answer(200, { devcontainers: [], containers: [] })
+      if (m.action === "delete") return answer(204)
+      return answer(202, { message: "Devcontainer recreation initiated", detail: "Recreation has started." })
+    })
+    for (let i = 0; i < 200; i++) {
+      if ((await admin.get(`/workspaceagents/${agentId}`)).body.status === "connected") break
+      await new Promise((done) => setTimeout(done, 20))
+    }
+    return { workspace: { id: r.body.id as string }, agentId }
+  })())
+  afterAll(() => {
+    for (const ws of agentSockets) ws.socket.close(1000)
+  })
+  const SSH: Row["expected"] = [0, 404, 404, 404, 404, 0, 404, 404, 404, 404]
+  const sshExpected = (ok: number) => SSH.map((s) => (s === 0 ? ok : s)) as unknown as Row["expected"]
+  const agentRow = (
+    route: string,
+    action: "read" | "ssh",
+    ok: number,
+    attempt: (agentId: string) => Pick<Attempt, "method" | "path" | "websocket">
+  ): Row => ({
+    kind: "workspace",
+    action,
+    route,
+    expected: action === "read" ? READ.map((s) => (s === 200 ? ok : s)) as unknown as Row["expected"] : sshExpected(ok),
+    attempt: async () => {
+      const { workspace, agentId } = await connectedAgent()
+      return { ...attempt(agentId), check: wsCheck(action, workspace) }
+    }
+  })
+  /** A task of `someone`, once, for the agent's own route. */
+  let snapshotTask: Promise<{ id: string }> | undefined
+  const agentRouteRows: ReadonlyArray<Row> = [
+    agentRow("GET /workspaceagents/{workspaceagent}/containers", "read", 200, (id) => ({
+      method: "GET",
+      path: `/workspaceagents/${id}/containers`
+    })),
+    agentRow("GET /workspaceagents/{workspaceagent}/containers/watch", "read", 101, (id) => ({
+      method: "GET",
+      path: `/workspaceagents/${id}/containers/watch`,
+      websocket: true
+    })),
+    agentRow("DELETE /workspaceagents/{workspaceagent}/containers/devcontainers/{devcontainer}", "ssh", 204, (id) => ({
+      method: "DELETE",
+      path: `/workspaceagents/${id}/containers/devcontainers/${DEVCONTAINER}`
+    })),
+    agentRow(
+      "POST /workspaceagents/{workspaceagent}/containers/devcontainers/{devcontainer}/recreate",
+      "ssh",
+      202,
+      (id) => ({ method: "POST", path: `/workspaceagents/${id}/containers/devcontainers/${DEVCONTAINER}/recreate` })
+    ),
+    agentRow("GET /workspaceagents/{workspaceagent}/coordinate", "ssh", 101, (id) => ({
+      method: "GET",
+      path: `/workspaceagents/${id}/coordinate`,
+      websocket: true
+    })),
+    {
+      // The agent's own route: its token authenticates it, never a user's session (401 for every
+      // role, as the described system), so no role's permission decides it and authcheck is not asked.
+      kind: "task",
+      action: "(agent token)",
+      route: "POST /workspaceagents/me/tasks/{task}/log-snapshot",
+      expected: [401, 401, 401, 401, 401, 401, 401, 401, 401, 401],
+      attempt: async () => {
+        const t = await (snapshotTask ??= newTask())
+        return {
+          method: "POST",
+          path: `/workspaceagents/me/tasks/${t.id}/log-snapshot?format=agentapi`,
+          body: { messages: [{ id: 0, role: "user", content: "Tidy up", time: "2030-01-01T10:00:00Z" }] }
+        }
+      }
+    }
+  ]
+  rows = [...rows, ...agentRouteRows]
+
   // The inbox: every role reads and changes the notifications of its own inbox (a user owns
   // them); another user's answers 404 to everyone (packages/http/test/notifications/Inbox.test.ts),
   // a case the evaluator's roles do not decide (the routes work on the caller's inbox only).
@@ -2163,9 +2294,13 @@ describe("access table", () => {
         it(`${role}: ${status < 300 ? "allowed" : "refused"} (${status})`, async () => {
           const who = users.get(role)!
           const attempt = await row.attempt(who)
-          const answer = await who.client.post("/authcheck", { checks: { case: attempt.check } })
-          expect(answer.status, JSON.stringify(answer.body)).toBe(200)
-          const r = attempt.stream === true
+          const answer = attempt.check === undefined
+            ? undefined
+            : await who.client.post("/authcheck", { checks: { case: attempt.check } })
+          if (answer !== undefined) expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+          const r = attempt.websocket === true
+            ? await upgradeStatus(srv.wsUrl, who.client, attempt.path)
+            : attempt.stream === true
             ? await streamStatus(who.client, attempt.path)
             : attempt.raw === undefined
             ? await who.client.request(attempt.method, attempt.path, attempt.body)
@@ -2174,7 +2309,9 @@ describe("access table", () => {
               headers: { "content-type": attempt.raw.contentType }
             })
           expect(r.status, `${attempt.method} ${attempt.path} -> ${JSON.stringify(r.body)}`).toBe(status)
-          expect(answer.body.case, `authcheck ${JSON.stringify(attempt.check)}`).toBe(status < 300)
+          if (answer !== undefined) {
+            expect(answer.body.case, `authcheck ${JSON.stringify(attempt.check)}`).toBe(status < 300)
+          }
         })
       })
     })
