@@ -5,9 +5,13 @@
  *   form with the immutable parameter locked and the monotonic one checked against its value
  *   (a smaller number is refused before anything is sent), and saving starts a build with the
  *   new value;
- * - "Update" onto a version with a new required parameter asks for it first (the dialog names
- *   only what the workspace cannot answer), then builds the new version with it; an update the
- *   workspace's values already suit builds at once;
+ * - "Update" onto a version with a new required parameter: the service refuses the build, the
+ *   dialog asks with the new version's form (the refusal under the field), then builds the new
+ *   version with it; an update the workspace's values already suit builds at once;
+ * - dynamic parameters in both dialogs, evaluated for the workspace's owner (a member's workspace
+ *   opened by the administrator): options following another parameter and the owner, the kept
+ *   value refused under its field when the options change, immutable locked, ephemeral at its
+ *   default; the build and the update get the chosen values;
  * - the settings: a bad name refused before anything is sent, a rename moving the page to the new
  *   address, automatic updates saved, a dormant workspace said so and activated.
  * axe-core on the page and the dialog. Skipped, saying so, when /usr/bin/chromium is missing;
