@@ -5,9 +5,13 @@
  *   form with the immutable parameter locked and the monotonic one checked against its value
  *   (a smaller number is refused before anything is sent), and saving starts a build with the
  *   new value;
- * - "Update" onto a version with a new required parameter asks for it first (the dialog names
- *   only what the workspace cannot answer), then builds the new version with it; an update the
- *   workspace's values already suit builds at once;
+ * - "Update" onto a version with a new required parameter: the service refuses the build, the
+ *   dialog asks with the new version's form (the refusal under the field), then builds the new
+ *   version with it; an update the workspace's values already suit builds at once;
+ * - dynamic parameters in both dialogs, evaluated for the workspace's owner (a member's workspace
+ *   opened by the administrator): options following another parameter and the owner, the kept
+ *   value refused under its field when the options change, immutable locked, ephemeral at its
+ *   default; the build and the update get the chosen values;
  * - the settings: a bad name refused before anything is sent, a rename moving the page to the new
  *   address, automatic updates saved, a dormant workspace said so and activated.
  * axe-core on the page and the dialog. Skipped, saying so, when /usr/bin/chromium is missing;
@@ -16,10 +20,19 @@
 import { dashboardDir } from "@workbay/dashboard"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
+import { type Client, createUser, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { createVersion, runJobs } from "../../http/test/templates/versions.js"
 import { makeTemplate, makeWorkspace } from "../../http/test/workspaces/fixtures.js"
-import { browserAvailable, expectAccessible, expectNoProblems, launchBrowser, signIn, watchedPage } from "./browser.js"
+import {
+  browserAvailable,
+  expectAccessible,
+  expectedProblems,
+  expectNoProblems,
+  launchBrowser,
+  screenshot,
+  signIn,
+  watchedPage
+} from "./browser.js"
 
 const available = browserAvailable("the workspace parameters' browser test")
 
@@ -53,6 +66,60 @@ const V2 = V1.replace(
     mutable: true
 resources:`
 ).replace(`"CPUs \${param.cpus}"]`, `"CPUs \${param.cpus}", "Project \${param.project}"]`)
+
+/**
+ * Parameters that follow others and the owner (`dynamic:` expressions): Size's options and default
+ * follow Region, Team's options name the workspace's owner; Zone is immutable, Fresh ephemeral.
+ */
+const DYNAMIC = `parameters:
+  - name: region
+    display_name: Region
+    default: eu
+    mutable: true
+    options:
+      - { name: Europe, value: eu }
+      - { name: America, value: us }
+  - name: size
+    display_name: Size
+    form_type: dropdown
+    mutable: true
+    dynamic:
+      options: 'param.region == "eu" ? [{"name": "Small", "value": "small"}, {"name": "Medium", "value": "medium"}] : [{"name": "Large", "value": "large"}]'
+      default: 'param.region == "eu" ? "small" : "large"'
+  - name: team
+    display_name: Team
+    mutable: true
+    default: shared
+    dynamic:
+      options: '[owner.name, "shared"]'
+  - name: zone
+    display_name: Zone
+    default: a
+  - name: fresh
+    display_name: Fresh
+    type: bool
+    default: false
+    mutable: true
+    ephemeral: true
+resources:
+  - name: dev
+    type: machine
+build:
+  logs: ["Region \${param.region}", "Size \${param.size}", "Team \${param.team}"]
+  delay_ms: 0
+  import_delay_ms: 0
+`
+
+/** The next version: a required parameter whose options follow Region. */
+const DYNAMIC_V2 = DYNAMIC.replace(
+  "resources:",
+  `  - name: project
+    display_name: Project
+    mutable: true
+    dynamic:
+      options: 'param.region == "us" ? [{"name": "Apollo", "value": "apollo"}, {"name": "Gemini", "value": "gemini"}] : [{"name": "Ariane", "value": "ariane"}]'
+resources:`
+).replace(`"Team \${param.team}"]`, `"Team \${param.team}", "Project \${param.project}"]`)
 
 const status = (page: Page) => page.getByRole("status", { name: "Workspace status" })
 const expectStatus = (page: Page, value: string) =>
@@ -135,9 +202,15 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
     await page.getByRole("group", { name: "Workspace actions" }).getByRole("button", { name: "Update" }).click()
     const asking = page.getByRole("dialog", { name: `Update ${w.name}` })
     await asking.waitFor()
-    // Only what the workspace cannot answer.
-    expect(await asking.getByRole("textbox").count()).toBe(1)
-    expect(await asking.getByRole("spinbutton").count()).toBe(0)
+    // The service refused the workspace's values (nothing built): the new version's parameters,
+    // the workspace's values in place, the region locked, the refusal under Project.
+    expect(expectedProblems(page, /400/)).toBe(1)
+    expect((await owner.get(`/workspaces/${w.id}/builds`)).body.length).toBe(2)
+    await asking.getByRole("alert").filter({ hasText: "Parameter \"project\" is required" }).waitFor()
+    expect(await asking.getByRole("spinbutton", { name: "CPUs" }).inputValue()).toBe("5")
+    expect(await asking.getByRole("radio", { name: "Europe" }).isDisabled()).toBe(true)
+    await asking.getByRole("textbox", { name: "Project" }).fill("x")
+    await asking.getByRole("textbox", { name: "Project" }).fill("")
     await asking.getByRole("button", { name: "Update" }).click()
     await asking.getByRole("alert").filter({ hasText: "Project is required." }).waitFor()
     await expectAccessible(page)
@@ -166,6 +239,110 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
     expect((await owner.get(`/workspaces/${w.id}`)).body.latest_build.template_version_id).toBe(v3.body.id)
     expectNoProblems(page)
   })
+  it(
+    "follows the dynamic parameters in Change parameters and Update, evaluated for the workspace's owner",
+    async () => {
+      const member = await createUser(owner)
+      const template = await makeTemplate(srv, owner, orgId, DYNAMIC)
+      // The member's workspace, made by the administrator.
+      const w = await makeWorkspace(srv, owner, orgId, template.id, {
+        rich_parameter_values: [
+          { name: "size", value: "medium" },
+          { name: "team", value: member.username },
+          { name: "fresh", value: "true" }
+        ]
+      }, member.user.id)
+      const page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 1000 } }))
+      const sockets: Array<string> = []
+      page.on("websocket", (ws) => sockets.push(ws.url()))
+      await signIn(page, srv.url, "admin@example.com")
+      await page.goto(`${srv.url}/@${member.username}/${w.name}`)
+      await expectStatus(page, "Running")
+
+      const section = page.getByRole("region", { name: "Parameters" })
+      await section.getByRole("button", { name: "Change parameters" }).click()
+      const dialog = page.getByRole("dialog", { name: `Parameters of ${w.name}` })
+      const size = dialog.getByRole("combobox", { name: "Size" })
+      await size.waitFor({ timeout: 15_000 })
+      // Evaluated for the workspace's owner, not the administrator who opens it.
+      const socket = new URL(sockets.find((u) => u.includes("/dynamic-parameters")) ?? "http://none/")
+      expect(socket.pathname).toBe(`/api/v2/templateversions/${template.active_version_id}/dynamic-parameters`)
+      expect(socket.searchParams.get("user_id")).toBe(member.user.id)
+      const team = dialog.getByRole("group", { name: "Team" }).getByRole("radio")
+      expect(await team.evaluateAll((rs) => rs.map((r) => (r as HTMLInputElement).value))).toEqual([
+        member.username,
+        "shared"
+      ])
+      expect(await dialog.getByRole("radio", { name: member.username }).isChecked()).toBe(true)
+      // The latest build's values; the immutable zone locked; the ephemeral one at its default.
+      const optionsOf = () => size.getByRole("option").allTextContents()
+      expect(await optionsOf()).toEqual(["Small", "Medium"])
+      expect(await size.inputValue()).toBe("medium")
+      const zone = dialog.getByRole("textbox", { name: "Zone" })
+      expect(await zone.inputValue()).toBe("a")
+      expect(await zone.isDisabled()).toBe(true)
+      expect(await dialog.getByRole("checkbox", { name: "Fresh" }).isChecked()).toBe(false)
+
+      // America: Size's options follow, and the kept size is refused under its field; nothing is built.
+      await dialog.getByRole("radio", { name: "America" }).check()
+      await expect.poll(optionsOf, { timeout: 15_000 }).toContain("Large")
+      expect(await optionsOf()).not.toContain("Small")
+      const problem = dialog.getByRole("alert").filter({ hasText: "is not one of the options" })
+      await problem.waitFor({ timeout: 15_000 })
+      expect(await size.getAttribute("aria-invalid")).toBe("true")
+      await expectAccessible(page)
+      await screenshot(page, "workspace-parameters-dynamic")
+      await dialog.getByRole("button", { name: "Save and start" }).click()
+      expect((await owner.get(`/workspaces/${w.id}/builds`)).body.length).toBe(1)
+      await size.selectOption({ label: "Large" })
+      await expect.poll(() => problem.count(), { timeout: 15_000 }).toBe(0)
+      await dialog.getByRole("button", { name: "Save and start" }).click()
+      await dialog.waitFor({ state: "hidden", timeout: 15_000 })
+      await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain("Size large")
+      await expectStatus(page, "Running")
+      const rebuilt = (await owner.get(`/workspaces/${w.id}`)).body
+      expect(rebuilt.latest_build.build_number).toBe(2)
+      const values = (await owner.get(`/workspacebuilds/${rebuilt.latest_build.id}/parameters`)).body
+      expect(values).toEqual(expect.arrayContaining([
+        { name: "region", value: "us" },
+        { name: "size", value: "large" },
+        { name: "team", value: member.username },
+        { name: "zone", value: "a" }
+      ]))
+
+      // A new version with a required parameter whose options follow Region: Update asks for it.
+      const v2 = await createVersion(srv, owner, orgId, DYNAMIC_V2, { template_id: template.id })
+      expect(v2.status, JSON.stringify(v2.body)).toBe(201)
+      await runJobs(srv)
+      expect((await owner.patch(`/templates/${template.id}/versions`, { id: v2.body.id })).status).toBe(200)
+      await page.getByRole("status", { name: "Template version" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("group", { name: "Workspace actions" }).getByRole("button", { name: "Update" }).click()
+      const asking = page.getByRole("dialog", { name: `Update ${w.name}` })
+      const project = asking.getByRole("group", { name: "Project" })
+      await project.waitFor({ timeout: 15_000 })
+      expect(expectedProblems(page, /400/)).toBe(1)
+      expect((await owner.get(`/workspaces/${w.id}/builds`)).body.length).toBe(2)
+      // America's projects, evaluated from the workspace's values; the refusal under the field.
+      expect(await project.getByRole("radio").evaluateAll((rs) => rs.map((r) => (r as HTMLInputElement).value)))
+        .toEqual(["apollo", "gemini"])
+      await project.getByRole("alert").filter({ hasText: "required" }).waitFor()
+      expect(await asking.getByRole("combobox", { name: "Size" }).inputValue()).toBe("large")
+      await expectAccessible(page)
+      await asking.getByRole("radio", { name: "Gemini" }).check()
+      await asking.getByRole("button", { name: "Update" }).click()
+      await asking.waitFor({ state: "hidden", timeout: 15_000 })
+      await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain("Project gemini")
+      expect(await log(page).textContent()).toContain("Size large")
+      await expectStatus(page, "Running")
+      const updated = (await owner.get(`/workspaces/${w.id}`)).body
+      expect(updated.latest_build.template_version_id).toBe(v2.body.id)
+      expect((await owner.get(`/workspacebuilds/${updated.latest_build.id}/parameters`)).body).toEqual(
+        expect.arrayContaining([{ name: "project", value: "gemini" }, { name: "region", value: "us" }])
+      )
+      expectNoProblems(page)
+    },
+    60_000
+  )
   it("renames the workspace, saves automatic updates, and activates it when dormant", async () => {
     const template = await makeTemplate(srv, owner, orgId, V1)
     const w = await makeWorkspace(srv, owner, orgId, template.id, { name: "before" })

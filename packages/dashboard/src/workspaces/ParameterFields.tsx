@@ -18,8 +18,8 @@ export const ParameterFields = (props: {
   readonly warnings?: Errors
   /** Names whose value is fixed (by the chosen preset). */
   readonly fixed?: ReadonlySet<string>
-  /** Whether the workspace exists already (immutable parameters then cannot change). */
-  readonly existing?: boolean
+  /** Names that cannot change (immutable parameters of a workspace that has their value). */
+  readonly locked?: ReadonlySet<string>
   readonly onChange: (name: string, value: string) => void
   /** A control lost focus (the form then shows its error). */
   readonly onBlur?: (name: string) => void
@@ -33,7 +33,7 @@ export const ParameterFields = (props: {
         error={props.errors[p.name]}
         warning={props.warnings?.[p.name]}
         fixed={props.fixed?.has(p.name) === true}
-        locked={props.existing === true && !p.mutable}
+        locked={props.locked?.has(p.name) === true}
         onChange={(v) => props.onChange(p.name, v)}
         onBlur={() => props.onBlur?.(p.name)}
       />

@@ -1,29 +1,24 @@
 /**
- * A workspace's parameters after it was made, as the described system's dashboard has them:
+ * A workspace's parameters after it was made, as the described system's dashboard has them
+ * (WorkspaceParametersPageExperimental, UpdateBuildParametersDialogExperimental):
  * - `WorkspaceParameters`: the latest build's values, and "Change parameters", a dialog with the
- *   version's parameter form (immutable ones locked, monotonic ones checked against their value)
- *   that starts a new build with the changed values;
+ *   version's parameter form (parameterForm.ts, the create form's: evaluated live for the
+ *   workspace's owner from the latest build's values; immutable ones locked and kept, ephemeral
+ *   ones at their default, monotonic ones checked against their value) that starts a new build
+ *   with the changed values;
  * - `UpdateButton`: an update to the active version builds at once when the latest build's values
- *   suit it; when the new version has a required parameter the workspace has no value for, or a
- *   value its rules no longer accept, the dialog asks for those first.
+ *   suit it; when they do not (a new required parameter, a value the new rules refuse), the
+ *   dialog asks for the new version's parameters first.
  * The service checks the same rules again (its validations land on the fields).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { type FormEvent, useId, useRef, useState } from "react"
 import { ApiError, client, unwrap } from "../api/client.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
-import { type NameValue, type Parameter, type Workspace, workspacesApi as api } from "./api.ts"
+import { type NameValue, type Workspace, workspacesApi as api } from "./api.ts"
 import { ParameterFields } from "./ParameterFields.tsx"
-import {
-  type Errors,
-  initialValues,
-  labelOf,
-  serverErrors,
-  toRequest,
-  unanswered,
-  validateAll,
-  type Values
-} from "./parameters.ts"
+import { useParameterForm } from "./parameterForm.ts"
+import { labelOf, unanswered } from "./parameters.ts"
 
 const buildParameters = (workspacebuild: string) =>
   unwrap(client.GET("/api/v2/workspacebuilds/{workspacebuild}/parameters", { params: { path: { workspacebuild } } }))
@@ -37,37 +32,47 @@ const buildParametersQuery = (build: string) => ({
   queryFn: () => buildParameters(build)
 })
 
-/** The modal form of `parameters` that starts a build of `version` with their values. */
-const ParametersDialog = ({ workspace: w, version, parameters, previous, title, intro, submit, open, onClose }: {
-  workspace: Workspace
-  version: string
-  parameters: ReadonlyArray<Parameter>
-  previous: ReadonlyArray<NameValue>
-  title: string
-  intro: string
-  submit: string
-  open: boolean
-  onClose: () => void
-}) => {
+/**
+ * The modal form of `version`'s parameters (parameterForm.ts: evaluated live for the workspace's
+ * owner, immutable ones the workspace has locked) that starts a build of `version` with them.
+ */
+const ParametersDialog = (
+  { workspace: w, version, previous, only, refused, title, intro, submit, onClose }: {
+    workspace: Workspace
+    version: string
+    previous: ReadonlyArray<NameValue>
+    /** Only these parameters (the classic update: what the workspace cannot answer). */
+    only?: ReadonlyArray<string>
+    /** The service's validations of the build the dialog opens for (shown at once). */
+    refused?: ReadonlyArray<{ field: string; detail: string }>
+    title: string
+    intro: string
+    submit: string
+    onClose: () => void
+  }
+) => {
   const titleId = useId()
-  const [values, setValues] = useState<Values>(() => initialValues(parameters, previous))
-  const [submitted, setSubmitted] = useState(false)
-  const [fromServer, setFromServer] = useState<Errors>({})
-  const errors: Errors = { ...validateAll(parameters, values, previous), ...fromServer }
+  const form = useParameterForm({
+    version,
+    classic: w.template_use_classic_parameter_flow,
+    owner: w.owner_id,
+    previous,
+    only,
+    refused,
+    showAll: refused !== undefined
+  })
   const build = useMutation({
-    mutationFn: () =>
-      api.build(w.id, "start", { template_version_id: version, rich_parameter_values: toRequest(parameters, values) }),
+    mutationFn: () => api.build(w.id, "start", { template_version_id: version, rich_parameter_values: form.request() }),
     onSuccess: onClose,
     onError: (e) => {
-      if (e instanceof ApiError) setFromServer(serverErrors(e.validations, parameters.map((p) => p.name)).errors)
+      if (e instanceof ApiError) form.refused(e)
     }
   })
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault()
-    setSubmitted(true)
-    const form = e.currentTarget
-    if (Object.keys(errors).length > 0) {
-      queueMicrotask(() => form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus())
+    const element = e.currentTarget
+    if (!form.submit()) {
+      queueMicrotask(() => element.querySelector<HTMLElement>("[aria-invalid=true]")?.focus())
       return
     }
     build.mutate()
@@ -77,31 +82,37 @@ const ParametersDialog = ({ workspace: w, version, parameters, previous, title, 
     <dialog
       ref={(node) => {
         dialog.current = node
-        if (node !== null && open && !node.open) node.showModal()
+        if (node !== null && !node.open) node.showModal()
       }}
       aria-labelledby={titleId}
+      aria-busy={form.loading ? true : undefined}
       className="confirm"
       onClose={onClose}
     >
       <h2 id={titleId}>{title}</h2>
       <p>{intro}</p>
-      <form noValidate onSubmit={onSubmit}>
-        <ParameterFields
-          parameters={parameters}
-          values={values}
-          errors={submitted ? errors : fromServer}
-          existing
-          onChange={(name, value) => {
-            setValues((v) => ({ ...v, [name]: value }))
-            setFromServer(({ [name]: _, ...rest }) => rest)
-          }}
-        />
-        <ErrorMessage error={build.error} />
-        <div className="actions">
-          <button type="button" className="secondary" onClick={() => dialog.current?.close()}>Cancel</button>
-          <button type="submit" disabled={build.isPending}>{build.isPending ? "Building…" : submit}</button>
-        </div>
-      </form>
+      {form.loading
+        ? <p role="status">Loading the parameters…</p>
+        : form.error !== null
+        ? <ErrorMessage error={form.error} />
+        : (
+          <form noValidate onSubmit={onSubmit}>
+            {form.parameters.length === 0 ? <p className="empty">This version has no parameters.</p> : null}
+            <ParameterFields {...form.fields} />
+            <ErrorMessage error={build.error} />
+            <div className="actions">
+              <button type="button" className="secondary" onClick={() => dialog.current?.close()}>Cancel</button>
+              <button type="submit" disabled={build.isPending}>{build.isPending ? "Building…" : submit}</button>
+            </div>
+          </form>
+        )}
+      {form.loading || form.error !== null
+        ? (
+          <div className="actions">
+            <button type="button" className="secondary" onClick={() => dialog.current?.close()}>Cancel</button>
+          </div>
+        )
+        : null}
     </dialog>
   )
 }
@@ -133,12 +144,10 @@ export const WorkspaceParameters = ({ workspace: w, disabled }: { workspace: Wor
           <ParametersDialog
             workspace={w}
             version={version}
-            parameters={parameters.data}
             previous={values.data}
             title={`Parameters of ${w.name}`}
             intro="Saving starts the workspace with these values. Parameters that cannot change once the workspace exists are locked."
             submit="Save and start"
-            open
             onClose={() => setEditing(false)}
           />
         )
@@ -147,7 +156,13 @@ export const WorkspaceParameters = ({ workspace: w, disabled }: { workspace: Wor
   )
 }
 
-/** "Update": a build of the active version, asking first for the parameters the workspace cannot answer. */
+/**
+ * "Update": a build of the active version. As the described system: a template that follows the
+ * dynamic parameters tries the build, and when the service refuses the workspace's values
+ * (`rich_parameter_values.NAME`), the dialog asks for the version's parameters, evaluated, with
+ * the refusals on their fields; the classic one asks first for what the workspace cannot answer
+ * (`unanswered`).
+ */
 export const UpdateButton = ({ workspace: w, disabled, onError }: {
   workspace: Workspace
   disabled: boolean
@@ -156,17 +171,29 @@ export const UpdateButton = ({ workspace: w, disabled, onError }: {
   const queryClient = useQueryClient()
   const version = w.template_active_version_id
   const [asking, setAsking] = useState<
-    { parameters: ReadonlyArray<Parameter>; previous: ReadonlyArray<NameValue> } | undefined
+    {
+      previous: ReadonlyArray<NameValue>
+      only?: ReadonlyArray<string>
+      refused?: ReadonlyArray<{ field: string; detail: string }>
+    } | undefined
   >()
   const update = useMutation({
     mutationFn: async () => {
-      const [parameters, previous] = await Promise.all([
-        queryClient.fetchQuery(parametersQuery(version)),
-        queryClient.fetchQuery(buildParametersQuery(w.latest_build.id))
-      ])
-      const missing = unanswered(parameters, previous)
-      if (missing.length > 0) return setAsking({ parameters: missing, previous })
-      await api.build(w.id, "start", { template_version_id: version })
+      const previous = await queryClient.fetchQuery(buildParametersQuery(w.latest_build.id))
+      if (w.template_use_classic_parameter_flow) {
+        const missing = unanswered(await queryClient.fetchQuery(parametersQuery(version)), previous)
+        if (missing.length > 0) return setAsking({ previous, only: missing.map((p) => p.name) })
+        return void (await api.build(w.id, "start", { template_version_id: version }))
+      }
+      try {
+        await api.build(w.id, "start", { template_version_id: version })
+      } catch (e) {
+        const refused = e instanceof ApiError
+          ? e.validations.filter((v) => v.field.startsWith("rich_parameter_values."))
+          : []
+        if (refused.length === 0) throw e
+        setAsking({ previous, refused })
+      }
     },
     onMutate: () => onError(null),
     onError
@@ -178,12 +205,12 @@ export const UpdateButton = ({ workspace: w, disabled, onError }: {
         <ParametersDialog
           workspace={w}
           version={version}
-          parameters={asking.parameters}
           previous={asking.previous}
+          {...(asking.only !== undefined ? { only: asking.only } : {})}
+          {...(asking.refused !== undefined ? { refused: asking.refused } : {})}
           title={`Update ${w.name}`}
           intro="The template's new version needs these parameters."
           submit="Update"
-          open
           onClose={() => setAsking(undefined)}
         />
       )}

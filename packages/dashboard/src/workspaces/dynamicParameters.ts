@@ -53,12 +53,13 @@ export const answeredValues = (response: DynamicResponse): Values =>
 export const diagnosticText = (d: Diagnostic) => (d.detail !== "" ? d.detail : d.summary)
 
 /**
- * Follows the dynamic parameters of `version` (nothing when undefined). `response` is the answer
- * to the latest request (undefined until the first answer), `current` whether no request is
- * waiting for its answer, `failed` whether the socket could not open or closed by itself (the
- * form then falls back to the classic parameters). `send(inputs)` asks again.
+ * Follows the dynamic parameters of `version` (nothing when undefined) for `owner` (the workspace
+ * owner's id; the signed-in user by default). `response` is the answer to the latest request
+ * (undefined until the first answer), `current` whether no request is waiting for its answer,
+ * `failed` whether the socket could not open or closed by itself (the form then falls back to the
+ * classic parameters). `send(inputs)` asks again; false when the socket is not open (nothing sent).
  */
-export const useDynamicParameters = (version: string | undefined) => {
+export const useDynamicParameters = (version: string | undefined, owner = "me") => {
   const [state, setState] = useState<{ response?: DynamicResponse; failed: boolean; sent: number }>({
     failed: false,
     sent: -1
@@ -70,9 +71,11 @@ export const useDynamicParameters = (version: string | undefined) => {
     let closing = false
     sent.current = -1
     setState({ failed: false, sent: -1 })
-    // For the signed-in user, as the described system's form opens it (`?user_id=`, the owner).
+    // For the workspace's owner, as the described system's forms open it (`?user_id=`).
     const socket = new WebSocket(
-      webSocketUrl(`/templateversions/${encodeURIComponent(version)}/dynamic-parameters?user_id=me`)
+      webSocketUrl(
+        `/templateversions/${encodeURIComponent(version)}/dynamic-parameters?user_id=${encodeURIComponent(owner)}`
+      )
     )
     socketRef.current = socket
     socket.onmessage = (event) => {
@@ -94,14 +97,15 @@ export const useDynamicParameters = (version: string | undefined) => {
       socketRef.current = undefined
       socket.close()
     }
-  }, [version])
+  }, [version, owner])
   const send = useCallback((inputs: Values) => {
     const socket = socketRef.current
-    if (socket === undefined || socket.readyState !== WebSocket.OPEN) return
+    if (socket === undefined || socket.readyState !== WebSocket.OPEN) return false
     sent.current += 1
     const id = sent.current
     socket.send(JSON.stringify({ id, inputs }))
     setState((s) => ({ ...s, sent: id }))
+    return true
   }, [])
   return {
     response: state.response,

@@ -3,9 +3,13 @@
  * The dynamic parameters' socket without a browser (useDynamicParameters against a fake
  * WebSocket): the first answer (id -1) taken, requests sent with increasing ids and only the
  * user's inputs, an answer to a replaced request dropped, a socket closing by itself failing over;
- * and `toParameter`, the evaluated parameter in the classic shape.
+ * `toParameter`, the evaluated parameter in the classic shape; and the form's hook
+ * (useParameterForm) for a workspace that exists: evaluated for its owner from the latest build's
+ * values (ephemeral ones not carried), immutable ones locked and left out of the request.
  */
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
 import { act, cleanup, renderHook } from "@testing-library/react"
+import type { ReactNode } from "react"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import {
   answeredValues,
@@ -14,6 +18,7 @@ import {
   toParameter,
   useDynamicParameters
 } from "../../src/workspaces/dynamicParameters.ts"
+import { useParameterForm } from "../../src/workspaces/parameterForm.ts"
 
 class FakeSocket {
   static OPEN = 1
@@ -139,5 +144,60 @@ describe("toParameter", () => {
     expect(p.validation_min).toBeUndefined()
     expect(p.validation_regex).toBeUndefined()
     expect(toParameter(preview({ name: "x" })).display_name).toBeUndefined()
+  })
+})
+
+describe("useParameterForm", () => {
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={new QueryClient()}>{children}</QueryClientProvider>
+  )
+  const parameters = (size: string, sizeValid = true) => [
+    preview({ name: "zone", value: { value: "a", valid: true } }),
+    preview({ name: "size", mutable: true, value: { value: size, valid: sizeValid } }),
+    preview({ name: "fresh", type: "bool", mutable: true, ephemeral: true, value: { value: "false", valid: true } })
+  ]
+  const previous = [{ name: "zone", value: "a" }, { name: "size", value: "medium" }, { name: "fresh", value: "true" }]
+
+  it("evaluates a workspace's form for its owner from the latest build's values", () => {
+    const { result } = renderHook(
+      () => useParameterForm({ version: "v1", classic: false, owner: "owner-id", previous }),
+      { wrapper }
+    )
+    const socket = FakeSocket.last!
+    expect(socket.url).toMatch(/\/dynamic-parameters\?user_id=owner-id$/)
+    expect(result.current.loading).toBe(true)
+    act(() => socket.answer({ id: -1, diagnostics: [], parameters: parameters("small") }))
+    // The latest build's values sent (not the ephemeral one); the form waits for their answer.
+    expect(socket.sent).toEqual([{ id: 0, inputs: { zone: "a", size: "medium" } }])
+    expect(result.current.loading).toBe(true)
+    act(() => socket.answer({ id: 0, diagnostics: [], parameters: parameters("medium") }))
+    expect(result.current.loading).toBe(false)
+    expect(result.current.values).toEqual({ zone: "a", size: "medium", fresh: "false" })
+    expect([...result.current.fields.locked]).toEqual(["zone"])
+    // A change is sent with the kept values; the request leaves the locked one out.
+    act(() => result.current.fields.onChange("size", "large"))
+    expect(socket.sent.at(-1)).toEqual({ id: 1, inputs: { zone: "a", size: "large" } })
+    expect(result.current.loading).toBe(false)
+    act(() => socket.answer({ id: 1, diagnostics: [], parameters: parameters("large") }))
+    expect(result.current.request()).toEqual([{ name: "size", value: "large" }, { name: "fresh", value: "false" }])
+  })
+
+  it("opens at once when there is nothing to send, and takes the refusals it opens with", () => {
+    const { result } = renderHook(
+      () =>
+        useParameterForm({
+          version: "v1",
+          classic: false,
+          refused: [{ field: "rich_parameter_values.size", detail: "Size is required." }],
+          showAll: true
+        }),
+      { wrapper }
+    )
+    const socket = FakeSocket.last!
+    act(() => socket.answer({ id: -1, diagnostics: [], parameters: parameters("", false) }))
+    expect(socket.sent).toEqual([])
+    expect(result.current.loading).toBe(false)
+    expect(result.current.fields.errors["size"]).toBe("Size is required.")
+    expect(result.current.fields.locked.size).toBe(0)
   })
 })
