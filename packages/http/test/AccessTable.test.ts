@@ -1801,6 +1801,14 @@ describe("access table", () => {
           body: { messages: [{ id: 0, role: "user", content: "Tidy up", time: "2030-01-01T10:00:00Z" }] }
         }
       }
+    },
+    {
+      // The agent's reinitialization events (docs/prebuilds.md): its token only, as above.
+      kind: "workspace_agent",
+      action: "(agent token)",
+      route: "GET /workspaceagents/me/reinit",
+      expected: [401, 401, 401, 401, 401, 401, 401, 401, 401, 401],
+      attempt: async () => ({ method: "GET", path: "/workspaceagents/me/reinit" })
     }
   ]
   rows = [...rows, ...agentRouteRows]
