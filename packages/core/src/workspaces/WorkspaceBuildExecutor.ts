@@ -16,6 +16,7 @@ import { Cause, Clock, Context, Effect, Either, Option } from "effect"
 import { hashAgentToken, newAgentToken } from "../AgentToken.js"
 import { type Events, publish } from "../Events.js"
 import { GroupRepo } from "../groups/Group.js"
+import { PREBUILDS_USER_ID } from "../Identity.js"
 import { IdGenerator } from "../Ids.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
 import { PubSub } from "../PubSub.js"
@@ -306,7 +307,8 @@ const runBuild = (
     const checkQuota = (dailyCost: number): Effect.Effect<void, QuotaExceeded> =>
       Effect.gen(function*() {
         quotaChecked = true
-        if (build.transition !== "start" || dailyCost <= 0) return
+        // The prebuilds user has no budget: a prebuilt workspace costs its claimer, whose claim's build checks it.
+        if (build.transition !== "start" || dailyCost <= 0 || workspace.owner_id === PREBUILDS_USER_ID) return
         // Credits in use by the owner's other workspaces in this organization, and the budget there.
         const consumed = yield* workspaces.creditsConsumed(workspace.organization_id, workspace.owner_id, workspace.id)
         const budget = yield* groups.quotaAllowanceIn(workspace.organization_id, workspace.owner_id)
