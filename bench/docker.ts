@@ -16,21 +16,12 @@
 // Writes bench/results/docker.md. Options: --runs 20 --burst 20 --no-write.
 // Everything listens on and loads 127.0.0.1 only; containers and volumes carry the run's deployment
 // id and are removed at the end.
-import { workbayProvisioner } from "@workbay/core"
-import { dockerClient, makeDockerProvisioner } from "@workbay/docker"
-import { makeWorkbay } from "@workbay/http"
-import * as Sqlite from "@workbay/storage-sqlite"
-import { randomUUID } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:http"
-import { loadavg, tmpdir } from "node:os"
-import { join } from "node:path"
+import { loadavg } from "node:os"
 import { parseArgs } from "node:util"
 import { pack } from "tar-stream"
-import { nodeLessImage } from "../packages/agent/test/DockerImage.js"
-import { cleanUp, execIn as execInContainer } from "../packages/docker/test/support.js"
-import { buildAgentBinaries } from "../scripts/agent-binaries.mjs"
-import { fmt, freePort, logger, machineLine, request, seedFirstUser, sleep, writeReport } from "./lib.mjs"
+import { execIn as execInContainer } from "../packages/docker/test/support.js"
+import { dockerWorld, percentile } from "./dockerWorld.js"
+import { fmt, logger, machineLine, request, sleep, writeReport } from "./lib.mjs"
 
 const { values: opts } = parseArgs({
   options: {
@@ -45,57 +36,23 @@ const burst = Number(opts.burst)
 const startedAt = new Date()
 const load0 = loadavg()
 
-const docker = dockerClient({ host: process.env.DOCKER_HOST })
-await docker.ping()
-const deploymentId = randomUUID()
+const world = await dockerWorld(log)
+const {
+  docker,
+  deploymentId,
+  image,
+  base,
+  auth,
+  json,
+  importVersion,
+  makeTemplate,
+  untilValue,
+  workspace,
+  agentIdOf,
+  readyAgent,
+  createWorkspace
+} = world
 const BARE_LABEL = "workbay.bench.run"
-const binDir = join(process.cwd(), "node_modules/.cache/workbay-agent-bin")
-const [, image] = await Promise.all([buildAgentBinaries({ outDir: binDir }), nodeLessImage(docker, "perl")])
-log(`image ${image}, agent executables in ${binDir}`)
-
-const dir = mkdtempSync(join(tmpdir(), "workbay-bench-docker-"))
-const port = await freePort()
-const url = `http://127.0.0.1:${port}`
-const service = await makeWorkbay(Sqlite.layer({ filename: join(dir, "workbay.db") }), {
-  settings: { deploymentId, accessUrl: url },
-  http: { rateLimits: false },
-  agentBinaries: binDir,
-  provisioners: [workbayProvisioner, makeDockerProvisioner({ docker, defaultNetwork: "host", pull: false })],
-  logLevel: "error"
-})
-const listener = createServer()
-// Requests and WebSocket upgrades (the agents' connections), as the standalone server attaches it.
-service.attach(listener)
-await new Promise<void>((resolve) => listener.listen(port, "127.0.0.1", () => resolve()))
-const base = `${url}/api/v2`
-
-type Headers = Record<string, string>
-const json = (auth: Headers) => ({ ...auth, "content-type": "application/json" })
-const { orgId, auth } = await seedFirstUser(base)
-await request(`${base}/groups/${orgId}`, {
-  method: "PATCH",
-  headers: json(auth),
-  body: JSON.stringify({ quota_allowance: 1000 })
-})
-
-const importVersion = async (body: Record<string, unknown>) => {
-  const r = await request(`${base}/organizations/${orgId}/templateversions`, {
-    method: "POST",
-    headers: json(auth),
-    body: JSON.stringify({ storage_method: "file", tags: {}, ...body })
-  })
-  for (;;) {
-    const v = await request(`${base}/templateversions/${r.body.id}`, { headers: auth })
-    if (!["pending", "running"].includes(v.body.job.status)) return v.body
-    await sleep(20)
-  }
-}
-const makeTemplate = async (name: string, version: { id: string }) =>
-  (await request(`${base}/organizations/${orgId}/templates`, {
-    method: "POST",
-    headers: json(auth),
-    body: JSON.stringify({ name, template_version_id: version.id })
-  })).body.id as string
 
 const dockerVersion = await importVersion({
   example_id: "docker",
@@ -125,52 +82,11 @@ const file = await request(`${base}/files`, {
 const externalVersion = await importVersion({ file_id: file.body.hash, provisioner: "workbay" })
 const externalTemplate = await makeTemplate("external", externalVersion)
 
-const untilValue = async <A>(read: () => Promise<A | undefined>, what: string, ms = 120_000): Promise<A> => {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await read()
-    if (v !== undefined) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await sleep(20)
-  }
-}
-const workspace = async (id: string) => (await request(`${base}/workspaces/${id}`, { headers: auth })).body
-const agentIdOf = (w: any): string | undefined =>
-  (w.latest_build?.resources ?? []).flatMap((r: any) => r.agents ?? [])[0]?.id
-const readyAgent = (agentId: string) =>
-  untilValue(async () => {
-    const a = (await request(`${base}/workspaceagents/${agentId}`, { headers: auth })).body
-    return a.lifecycle_state === "ready" ? a : undefined
-  }, `agent ${agentId} ready`)
-const createWorkspace = async (templateId: string, name: string) => {
-  const r = await request(`${base}/organizations/${orgId}/members/me/workspaces`, {
-    method: "POST",
-    headers: json(auth),
-    body: JSON.stringify({ name, template_id: templateId })
-  })
-  if (r.status !== 200 && r.status !== 201) throw new Error(`create ${name}: ${r.status} ${JSON.stringify(r.body)}`)
-  return r.body.id as string
-}
 /** A workspace of the docker starter, from the request to its agent `ready` (ms). */
 const workbayRun = async (name: string) => {
   const t0 = performance.now()
   const id = await createWorkspace(dockerTemplate, name)
-  const agentId = await untilValue(async () => {
-    const w = await workspace(id)
-    if (w.latest_build.status === "failed") throw new Error(`build failed: ${w.latest_build.job.error}`)
-    return w.latest_build.status === "running" ? agentIdOf(w) : undefined
-  }, `workspace ${name} running`)
-  await readyAgent(agentId).catch(async (e) => {
-    // What the container said, for the error.
-    const [c] = await docker.listContainers({
-      all: true,
-      filters: JSON.stringify({ label: [`com.workbay.workspace.id=${id}`] })
-    })
-    const logs = c === undefined
-      ? "no container"
-      : String(await docker.getContainer(c.Id).logs({ stdout: true, stderr: true }))
-    throw new Error(`${(e as Error).message}\n${logs.slice(-3000)}`)
-  })
+  await world.runningAgentReady(id, name)
   return { ms: performance.now() - t0, id }
 }
 const initScript = String((await request(`${base}/init-script/linux/amd64`, { headers: auth })).body)
@@ -198,11 +114,6 @@ const bareRun = async (name: string) => {
 
 /** Runs `cmd` in a running container: its standard output, trimmed. */
 const execIn = async (id: string, cmd: Array<string>) => (await execInContainer(docker, id, cmd)).trim()
-
-const percentile = (xs: ReadonlyArray<number>, p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
 
 const report: Array<string> = []
 try {
@@ -330,14 +241,11 @@ try {
     `SHA-256 of the 64 MiB before: \`${before}\`, after: \`${after}\` (${before === after ? "the same" : "DIFFERENT"}).`
   )
 } finally {
-  listener.close()
-  await service.dispose()
-  await cleanUp(docker, deploymentId)
+  await world.close()
   const bare = JSON.stringify({ label: [`${BARE_LABEL}=${deploymentId}`] })
   for (const c of await docker.listContainers({ all: true, filters: bare })) {
     await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)
   }
-  rmSync(dir, { recursive: true, force: true })
 }
 writeReport(report.join("\n") + "\n", "docker.md", { write: !opts["no-write"], log })
 process.exit(0)
