@@ -478,6 +478,23 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect((yield* resources.listByJobs([jobA, jobB])).length).toBe(3)
         expect(yield* resources.listByJobs([])).toEqual([])
         expect(yield* resources.listByJobs([randomUUID()])).toEqual([])
+
+        // A claim's agents take the tokens over: the old ones' hashes are retired (unique, no token's),
+        // and a new agent stores the old hash.
+        const main = stored[1]!.agents[0]!
+        const aux = stored[1]!.agents[1]!
+        yield* resources.retireAgentTokens([main.id, aux.id], at(20))
+        yield* resources.retireAgentTokens([], at(20))
+        const retired = (yield* resources.listByJobs([jobA]))[1]!.agents
+        expect(retired.map((a) => a.auth_token_hash).sort()).toEqual([`retired:${aux.id}`, `retired:${main.id}`].sort())
+        expect(retired.every((a) => a.updated_at.getTime() === at(20).getTime())).toBe(true)
+        const taker = randomUUID()
+        yield* resources.insert([{
+          resource: { ...stored[1]!.resource, id: taker, job_id: jobB },
+          agents: [{ ...agent(taker, "main"), auth_token_hash: main.auth_token_hash }]
+        }])
+        const taken = (yield* resources.listByJobs([jobB])).find((r) => r.resource.id === taker)!
+        expect(taken.agents[0]!.auth_token_hash).toBe(main.auth_token_hash)
       })
     )
 
