@@ -15,8 +15,8 @@ import {
   PrebuildsReconciler,
   type PrebuildsTickStats,
   TemplateVersions,
-  UpdatePrebuildsSettingsRequest,
   updatePrebuildsSettings,
+  UpdatePrebuildsSettingsRequest,
   WorkspaceRepo,
   Workspaces
 } from "@workbay/core"
