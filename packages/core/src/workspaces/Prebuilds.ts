@@ -362,7 +362,8 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
             const done = yield* attempt(w.id, remove(w))
             if (Option.isSome(done)) deleted.push(w.id)
           }
-          return { ran: true, created, deleted, backoff, errors } satisfies PrebuildsTickStats
+          const stats: PrebuildsTickStats = { ran: true, created, deleted, backoff, errors }
+          return stats
         })
 
       /** The metrics a scrape reads (no authorization: the server's own read, as the lifecycle's). */

@@ -13,7 +13,6 @@ import {
   hashSecret,
   PREBUILDS_USER_ID,
   PrebuildsReconciler,
-  type PrebuildsTickStats,
   TemplateVersions,
   updatePrebuildsSettings,
   UpdatePrebuildsSettingsRequest,
@@ -44,7 +43,7 @@ const tick = Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(
 const freshTick = (lookback: Duration.DurationInput = Duration.hours(1)) =>
   Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(1), lookback)).pipe(
     Effect.provide(PrebuildsReconciler.Default)
-  ) as Effect.Effect<PrebuildsTickStats, never, never>
+  )
 /** The prebuilds user's undeleted workspaces. */
 const prebuilt = Effect.flatMap(WorkspaceRepo, (repo) =>
   repo.list({
