@@ -320,6 +320,7 @@ export {
   type ProvisionerJobRecord,
   ProvisionerJobRepo,
   type ProvisionerJobStatus,
+  provisionerJobStatuses,
   type ProvisionerJobType,
   provisionerJobTypes,
   type ProvisionerTags,
@@ -481,6 +482,7 @@ export {
 } from "./workspaces/PortShare.js"
 export * from "./workspaces/PortShares.js"
 export * from "./workspaces/Prebuilds.js"
+export * from "./workspaces/PrebuildsSettings.js"
 export * from "./workspaces/Quotas.js"
 export {
   AutofillParametersQuery,
@@ -542,6 +544,7 @@ export {
   type BuildReason,
   type NewStoredResource,
   type NewWorkspaceAgent,
+  type PrebuildCreation,
   type StoredAgentApp,
   type StoredAgentScript,
   type StoredResource,

@@ -8,7 +8,7 @@
  * `makeWorkbay({ metrics })` reports into it and binds its gauges; the embedder serves `text()`
  * where it likes (the standalone server on `--prometheus-address`).
  */
-import type { MetricsShape, MetricsSnapshot, WorkspaceStatus } from "@workbay/core"
+import type { MetricsShape, MetricsSnapshot, PrebuildPresetMetrics, WorkspaceStatus } from "@workbay/core"
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client"
 
 export interface PrometheusMetricsOptions {
@@ -200,6 +200,76 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
     "Workspace agents with an open connection; deployment-wide",
     [],
     (s) => [[{}, s.connectedAgents]]
+  )
+
+  /** A counter set from the database reads when scraped (the described system's const metrics). */
+  const snapshotCounter = (
+    name: string,
+    help: string,
+    labelNames: ReadonlyArray<string>,
+    samples: (s: MetricsSnapshot) => Samples
+  ) =>
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers,
+      async collect() {
+        const s = await snapshot()
+        if (s === undefined) return
+        this.reset()
+        for (const [labels, value] of samples(s)) this.inc(labels, value)
+      }
+    })
+  // Prebuilt workspaces (docs/prebuilds.md, "Metrics"): the described system's names and labels.
+  const PRESET_LABELS = ["template_name", "preset_name", "organization_name"]
+  const presetSamples = (pick: (p: PrebuildPresetMetrics) => number) => (s: MetricsSnapshot): Samples =>
+    (s.prebuilds?.presets ?? []).map((p) => [{
+      template_name: p.template_name,
+      preset_name: p.preset_name,
+      organization_name: p.organization_name
+    }, pick(p)])
+  snapshotCounter(
+    "coderd_prebuilt_workspaces_created_total",
+    "Prebuilt workspaces created by the reconciler to keep each preset's instances",
+    PRESET_LABELS,
+    presetSamples((p) => p.created)
+  )
+  snapshotCounter(
+    "coderd_prebuilt_workspaces_failed_total",
+    "Prebuilt workspaces whose first build failed",
+    PRESET_LABELS,
+    presetSamples((p) => p.failed)
+  )
+  snapshotCounter(
+    "coderd_prebuilt_workspaces_claimed_total",
+    "Prebuilt workspaces taken over by a workspace creation with their preset",
+    PRESET_LABELS,
+    presetSamples((p) => p.claimed)
+  )
+  snapshotGauge(
+    "coderd_prebuilt_workspaces_desired",
+    "Prebuilt workspaces each preset of a template's active version asks for",
+    PRESET_LABELS,
+    presetSamples((p) => p.desired)
+  )
+  snapshotGauge(
+    "coderd_prebuilt_workspaces_running",
+    "Prebuilt workspaces whose latest build is a succeeded start of the preset",
+    PRESET_LABELS,
+    presetSamples((p) => p.running)
+  )
+  snapshotGauge(
+    "coderd_prebuilt_workspaces_eligible",
+    "Prebuilt workspaces a creation with the preset would claim now",
+    PRESET_LABELS,
+    presetSamples((p) => p.eligible)
+  )
+  snapshotGauge(
+    "coderd_prebuilt_workspaces_reconciliation_paused",
+    "1 while the prebuilds settings pause reconciliation, else 0",
+    [],
+    (s) => s.prebuilds === undefined ? [] : [[{}, s.prebuilds.paused ? 1 : 0]]
   )
 
   const port: MetricsShape = {

@@ -16,6 +16,7 @@ import {
   type MailSender,
   PasswordHasher,
   type PrebuildsOptions,
+  PrebuildsReconciler,
   prebuildsReconcilerPeriodic,
   type Provisioner,
   Provisioners,
@@ -502,7 +503,14 @@ export const makeWorkbay = async <E>(
   const handler = await runtime.runPromise(WorkbayHandler)
   options.metrics?.bind({
     webSockets: () => handler.webSockets.size(),
-    snapshot: () => runtime.runPromise(Effect.flatMap(MetricsSnapshotRepo, (repo) => repo.snapshot))
+    // Storage's reads, and the prebuilds reconciler's metrics (docs/prebuilds.md, "Metrics").
+    snapshot: () =>
+      runtime.runPromise(
+        Effect.all([
+          Effect.flatMap(MetricsSnapshotRepo, (repo) => repo.snapshot),
+          Effect.flatMap(PrebuildsReconciler, (reconciler) => reconciler.metrics)
+        ], { concurrency: 2 }).pipe(Effect.map(([snapshot, prebuilds]) => ({ ...snapshot, prebuilds })))
+      )
   })
   return { ...handler, run: (effect) => runtime.runPromise(effect), dispose: () => runtime.dispose() }
 }

@@ -1255,6 +1255,22 @@ describe("access table", () => {
       }
     },
     {
+      // As the described system's dbauthz `UpsertPrebuildsSettings` (reading them checks nothing).
+      kind: "deployment_config",
+      action: "update",
+      route: "PUT /prebuilds/settings",
+      expected: [200, 403, 403, 403, 403, 403, 403, 403, 403, 403],
+      attempt: async () => {
+        await admin.put("/prebuilds/settings", { reconciliation_paused: false })
+        return {
+          method: "PUT",
+          path: "/prebuilds/settings",
+          body: { reconciliation_paused: true },
+          check: { action: "update", object: { resource_type: "deployment_config" } }
+        }
+      }
+    },
+    {
       kind: "deployment_config",
       action: "update",
       route: "PUT /notifications/settings",

@@ -1,17 +1,26 @@
 /**
  * Prometheus metrics through real HTTP: a service with `makePrometheusMetrics()`, real traffic
  * (requests of every outcome, a template import and a workspace build by the built-in workers, a
- * webhook notification, a WebSocket watcher), then a scrape of the registry served on node:http as
- * an embedder would, and the series and labels in it (docs/operations.md, "Metrics").
+ * webhook notification, a WebSocket watcher, prebuilt workspaces built, claimed and failed), then a
+ * scrape of the registry served on node:http as an embedder would, and the series and labels in it
+ * (docs/operations.md, "Metrics").
  */
-import { type MetricsSnapshot, Notifier, TemplateIds, workspaceStatuses } from "@workbay/core"
+import { type MetricsSnapshot, Notifier, PrebuildsReconciler, TemplateIds, workspaceStatuses } from "@workbay/core"
 import { Effect } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makePrometheusMetrics, type PrometheusMetrics } from "../src/index.js"
 import { startWebhook } from "./notifications/fixtures.js"
-import { type Client, type ServiceTestServer, SESSION_HEADER, startWithOwner, UNKNOWN_ID } from "./support.js"
+import {
+  type Client,
+  createUser,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  UNKNOWN_ID
+} from "./support.js"
+import { runJobs } from "./templates/versions.js"
 import { connect } from "./websocket.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "./workspaces/fixtures.js"
 
@@ -270,5 +279,125 @@ describe("the scrape-time gauges", () => {
     expect(await stopped()).toBe(3)
     fail = true
     expect(await stopped()).toBe(3)
+  })
+})
+
+describe("the prebuilt workspaces' metrics", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+  let metrics: PrometheusMetrics
+  let scrapeServer: Server
+  let scrapeUrl: string
+
+  beforeAll(async () => {
+    metrics = makePrometheusMetrics({ processMetrics: false, cacheMillis: 0 }) // Ticks by hand: no background reconciler or lifecycle executor.
+    ;({ srv, owner, orgId } = await startWithOwner({ metrics, lifecycle: false, prebuilds: false }))
+    scrapeServer = createServer((_req, res) => {
+      metrics.text().then((text) => res.writeHead(200, { "content-type": metrics.contentType }).end(text))
+    })
+    await new Promise<void>((resolve) => scrapeServer.listen(0, "127.0.0.1", () => resolve()))
+    scrapeUrl = `http://127.0.0.1:${(scrapeServer.address() as AddressInfo).port}/metrics`
+  })
+  afterAll(async () => {
+    scrapeServer.closeAllConnections()
+    await new Promise<void>((resolve) => scrapeServer.close(() => resolve()))
+    await srv.close()
+  })
+
+  const scrape = async () => {
+    const res = await fetch(scrapeUrl)
+    expect(res.status).toBe(200)
+    return parse(await res.text())
+  }
+  const tick = () => srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))
+  const template = (instances: number, extra = "") =>
+    `presets:
+  - name: big
+    prebuilds: { instances: ${instances} }
+resources:
+  - name: box
+    type: machine
+${extra}`
+  /** The preset's six series, by their name's last part. */
+  const seriesOf = (samples: Array<Sample>, templateName: string, org: string) => {
+    const labels = { template_name: templateName, preset_name: "big", organization_name: org }
+    const one = (name: string) => {
+      const found = samples.filter((s) =>
+        s.name === `coderd_prebuilt_workspaces_${name}` && Object.entries(labels).every(([k, v]) => s.labels[k] === v)
+      )
+      expect(found, name).toHaveLength(1)
+      return found[0]!.value
+    }
+    return {
+      created: one("created_total"),
+      failed: one("failed_total"),
+      claimed: one("claimed_total"),
+      desired: one("desired"),
+      running: one("running"),
+      eligible: one("eligible")
+    }
+  }
+
+  it("count creations, failures and claims and gauge the desired, running and eligible ones by template, preset and organization", async () => {
+    const org = (await owner.get(`/organizations/${orgId}`)).body.name as string
+    const good = await makeTemplate(srv, owner, orgId, template(2))
+    expect((await tick()).created).toHaveLength(2)
+    await runJobs(srv)
+    let samples = await scrape()
+    expect(seriesOf(samples, good.name, org)).toEqual({
+      created: 2,
+      failed: 0,
+      claimed: 0,
+      desired: 2,
+      running: 2,
+      eligible: 2
+    })
+    expect(samples.find((s) => s.name === "coderd_prebuilt_workspaces_reconciliation_paused")?.value).toBe(0)
+
+    // A claim, and a template whose prebuilds fail.
+    const preset = (await owner.get(`/templateversions/${good.active_version_id}/presets`)).body[0].ID as string
+    const dev = await createUser(owner)
+    const claimed = await dev.client.post("/users/me/workspaces", {
+      name: "mine",
+      template_id: good.id,
+      template_version_preset_id: preset
+    })
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(200)
+    await runJobs(srv)
+    const bad = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      template(1, "build:\n  fail: { transition: start, message: no capacity }\n")
+    )
+    expect((await tick()).created).toHaveLength(2) // the claimed one's replacement, and the failing one
+    await runJobs(srv)
+    samples = await scrape()
+    expect(seriesOf(samples, good.name, org)).toEqual({
+      created: 3,
+      failed: 0,
+      claimed: 1,
+      desired: 2,
+      running: 2,
+      eligible: 2
+    })
+    expect(seriesOf(samples, bad.name, org)).toEqual({
+      created: 1,
+      failed: 1,
+      claimed: 0,
+      desired: 1,
+      running: 0,
+      eligible: 0
+    })
+    expect(samples.find((s) => s.name === "coderd_prebuilt_workspaces_created_total")?.labels).toEqual({
+      template_name: expect.any(String),
+      preset_name: "big",
+      organization_name: org
+    })
+
+    expect((await owner.put("/prebuilds/settings", { reconciliation_paused: true })).status).toBe(200)
+    samples = await scrape()
+    expect(samples.find((s) => s.name === "coderd_prebuilt_workspaces_reconciliation_paused")?.value).toBe(1)
   })
 })

@@ -1433,6 +1433,23 @@ const rows: ReadonlyArray<Row> = [
     "InvalidatePresetsResponse",
     (w) => w.owner.post(`/templates/${w.template.id}/prebuilds/invalidate`)
   ),
+  row(
+    "templates.getPrebuildsSettings",
+    "GET /api/v2/prebuilds/settings",
+    200,
+    "PrebuildsSettings",
+    (w) => w.bob.client.get("/prebuilds/settings")
+  ),
+  row(
+    "templates.updatePrebuildsSettings",
+    "PUT /api/v2/prebuilds/settings",
+    200,
+    "PrebuildsSettings",
+    async (w) => [
+      await w.owner.put("/prebuilds/settings", { reconciliation_paused: true }),
+      await w.owner.put("/prebuilds/settings", { reconciliation_paused: false })
+    ]
+  ),
 
   // templates: versions
   // workspaces: sharing

@@ -106,6 +106,9 @@ describe("prometheus configuration", () => {
         `coderd_api_requests_processed_total{code="200",method="GET",path="/api/v2/deployment/config"} 1`
       )
       expect(text).toMatch(/^process_resident_memory_bytes \d+/m)
+      // The prebuilds series, read from the database (none built here: the pause gauge only).
+      expect(text).toMatch(/^coderd_prebuilt_workspaces_reconciliation_paused 0$/m)
+      expect(text).toContain("# TYPE coderd_prebuilt_workspaces_created_total counter")
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404)
     } finally {
       await running.close()

@@ -2,11 +2,12 @@
  * The prebuilds reconciler of two server processes on one Postgres schema (docs/prebuilds.md):
  * both ticking at once create a preset's instances once (the advisory lock), and two creations
  * racing for the one prebuilt workspace claim it once (the guarded transfer): the other builds a
- * new workspace.
+ * new workspace; the backoff after a failed prebuild is read from the database, so the other
+ * replica continues it; a pause in the prebuilds settings stops both.
  */
 import { PREBUILDS_USER_ID, PrebuildsReconciler, type PrebuildsTickStats } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
-import { Effect } from "effect"
+import { Effect, TestClock, TestContext } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import {
@@ -21,14 +22,14 @@ import { makeTemplate } from "../../http/test/workspaces/fixtures.js"
 
 const url = inject("workbayPgUrl")
 
-const template = (instances: number) =>
+const template = (instances: number, extra = "") =>
   `presets:
   - name: ready
     prebuilds: { instances: ${instances} }
 resources:
   - name: box
     type: machine
-`
+${extra}`
 
 describe.skipIf(url === null)("the prebuilds reconcilers of two replicas on Postgres", () => {
   const schema = `p_${randomBytes(6).toString("hex")}`
@@ -79,5 +80,46 @@ describe.skipIf(url === null)("the prebuilds reconcilers of two replicas on Post
     expect((await Promise.all([tick(b), tick(a)])).flatMap((s) => s.created)).toHaveLength(1)
     await runJobs(a)
     expect(await prebuilt(t.id)).toHaveLength(1)
+  })
+
+  it("a replica taking over continues the other's backoff, and a pause stops both", async () => {
+    const failing = await makeTemplate(
+      a,
+      client,
+      organizationId,
+      template(1, "build:\n  fail: { transition: start, message: no capacity }\n")
+    )
+    const preset = (await client.get(`/templateversions/${failing.active_version_id}/presets`)).body[0].ID as string
+    const start = Date.parse("2031-01-01T00:00:00Z")
+    const tickAt = (srv: ServiceTestServer, ms: number) =>
+      srv.run(
+        Effect.gen(function*() {
+          yield* TestClock.setTime(ms)
+          return yield* Effect.flatMap(PrebuildsReconciler, (r) => r.tick("1 minute"))
+        }).pipe(Effect.provide(TestContext.TestContext))
+      )
+    expect((await tickAt(a, start)).created).toHaveLength(1)
+    await runJobs(a)
+    // Replica a saw the failure; b, which never ticked for it, reads the same backoff from the builds.
+    const seen = await tickAt(a, start + 1_000)
+    expect(seen.backoff[preset]).toEqual(new Date(start + 60_000))
+    await runJobs(a)
+    const other = await tickAt(b, start + 30_000)
+    expect(other.created).toEqual([])
+    expect(other.backoff[preset]).toEqual(new Date(start + 60_000))
+    expect((await tickAt(b, start + 60_000)).created).toHaveLength(1)
+    await runJobs(a)
+    // The second failure, seen by b: a waits two minutes from it.
+    expect((await tickAt(b, start + 61_000)).backoff[preset]).toEqual(new Date(start + 60_000 + 120_000))
+    await runJobs(a)
+    expect((await tickAt(a, start + 179_999)).created).toEqual([])
+
+    // The pause, set through one replica, stops the other's ticks too.
+    expect((await client.put("/prebuilds/settings", { reconciliation_paused: true })).status).toBe(200)
+    expect(await tickAt(b, start + 180_000)).toMatchObject({ ran: false, paused: true, created: [] })
+    expect(await tickAt(a, start + 180_000)).toMatchObject({ ran: false, paused: true, created: [] })
+    expect((await client.put("/prebuilds/settings", { reconciliation_paused: false })).status).toBe(200)
+    expect((await tickAt(b, start + 180_000)).created).toHaveLength(1)
+    await runJobs(a)
   })
 })

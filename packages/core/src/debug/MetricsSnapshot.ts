@@ -3,6 +3,7 @@
  * which storage implements in one pass (storage-sql MetricsSnapshot.ts).
  */
 import { Context, type Effect } from "effect"
+import type { PrebuildsMetrics } from "../workspaces/Prebuilds.js"
 import type { WorkspaceStatus } from "../workspaces/WorkspaceBuild.js"
 
 /**
@@ -23,6 +24,11 @@ export interface MetricsSnapshot {
   readonly workspaces: ReadonlyArray<{ readonly status: WorkspaceStatus; readonly count: number }>
   /** Agents with an open connection, deployment-wide. */
   readonly connectedAgents: number
+  /**
+   * The prebuilt workspaces' metrics (the prebuilds reconciler's `metrics`), which the server's
+   * assembly adds to storage's reads; absent when it did not.
+   */
+  readonly prebuilds?: PrebuildsMetrics | undefined
 }
 
 /** The port storage implements for the gauges. */

@@ -5,10 +5,12 @@
  * that many workspaces owned by the system prebuilds user, named `prebuild-<random>` and built
  * with the preset's parameters; extras, and prebuilt workspaces of other versions or of presets
  * that no longer ask for any, get a delete build. A prebuilt workspace whose start build failed
- * is deleted and counts as a failure of its preset: after `n` failures in a row the preset's next
- * creation waits `n` × the backoff interval (reset by a build that succeeds). The failures are
- * counted in the process (a replica taking over starts from none). Every creation and deletion is
- * audited as the prebuilds user.
+ * is deleted. The backoff is read from the builds themselves, as the described system's
+ * `GetPresetsBackoff`: when one of a preset's last N creations (N its instances) within the
+ * lookback window failed, its next creation waits until the latest such failure plus the
+ * window's failures × the backoff interval; so a replica taking over continues it. A tick does
+ * nothing while the prebuilds settings pause reconciliation (read from the database each tick).
+ * Every creation and deletion is audited as the prebuilds user.
  */
 import { Clock, Duration, Effect, Layer, Option } from "effect"
 import {
@@ -20,7 +22,9 @@ import {
   writeAuditEntry
 } from "../Audit.js"
 import { Licensing } from "../enterprise/Entitlements.js"
+import { LicenseRepo } from "../enterprise/License.js"
 import { IdGenerator } from "../Ids.js"
+import { OrganizationRepo } from "../organizations/Repositories.js"
 import { everyInterval } from "../Periodic.js"
 import { Transactions } from "../Repositories.js"
 import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
@@ -28,6 +32,7 @@ import { type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { Templates } from "../templates/Templates.js"
 import { type ImportedPreset, type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { TickLock } from "./Lifecycle.js"
+import { reconciliationPaused } from "./PrebuildsSettings.js"
 import { PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { WorkspaceBuildRepo } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
@@ -41,14 +46,18 @@ export const PREBUILDS_LOCK = "workbay:prebuilds-reconciler"
 /** The described system's `reconciliation_interval` and `reconciliation_backoff_interval` defaults. */
 export const DEFAULT_PREBUILDS_INTERVAL = Duration.seconds(15)
 export const DEFAULT_PREBUILDS_BACKOFF = Duration.minutes(1)
+/** The described system's `reconciliation_backoff_lookback` default: failures older than this are forgotten. */
+export const DEFAULT_PREBUILDS_LOOKBACK = Duration.hours(1)
 
 /** The most prebuilt workspaces one tick reads (more are seen at later ticks). */
 const PREBUILDS_BATCH = 10_000
 
 /** What one tick did. */
 export interface PrebuildsTickStats {
-  /** False when another holder of the lock was ticking. */
+  /** False when another holder of the lock was ticking, when unlicensed, and when paused. */
   readonly ran: boolean
+  /** True when the prebuilds settings pause reconciliation (the tick did nothing). */
+  readonly paused?: boolean | undefined
   /** Workspace ids created this tick. */
   readonly created: ReadonlyArray<string>
   /** Workspace ids given a delete build this tick. */
@@ -57,6 +66,35 @@ export interface PrebuildsTickStats {
   readonly backoff: Readonly<Record<string, Date>>
   /** Preset id (or workspace id) to why an action failed. */
   readonly errors: Readonly<Record<string, string>>
+}
+
+/**
+ * One preset's prebuilds metrics (the described system's `coderd_prebuilt_workspaces_*`, labelled
+ * by template, preset and organization name). The counters count every creation of the
+ * non-deleted templates' presets of that name (all versions), from the builds: `created` each
+ * first build the prebuilds user started, `failed` those whose job failed, `claimed` those now
+ * owned by someone else. The gauges are of the active versions' presets with instances:
+ * `desired` their instances, `running` the prebuilt workspaces whose latest build is a succeeded
+ * start of the preset, `eligible` those a creation would claim (the same: Workbay does not wait
+ * for agents).
+ */
+export interface PrebuildPresetMetrics {
+  readonly template_name: string
+  readonly preset_name: string
+  readonly organization_name: string
+  readonly created: number
+  readonly failed: number
+  readonly claimed: number
+  readonly desired: number
+  readonly running: number
+  readonly eligible: number
+}
+
+/** What a metrics scrape reads of the prebuilds (see {@link PrebuildPresetMetrics}). */
+export interface PrebuildsMetrics {
+  /** Whether the prebuilds settings pause reconciliation. */
+  readonly paused: boolean
+  readonly presets: ReadonlyArray<PrebuildPresetMetrics>
 }
 
 interface Desired {
@@ -82,11 +120,48 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
       const lock = yield* TickLock
       const templatesService = yield* Templates
       const licensing = yield* Licensing
+      const siteConfigs = yield* LicenseRepo
+      const organizations = yield* OrganizationRepo
+      const paused = Effect.provideService(reconciliationPaused, LicenseRepo, siteConfigs)
 
-      /** Preset id to consecutive failures and when the next creation may happen. */
-      const failures = new Map<string, { count: number; until: Date }>()
-      /** Failed workspaces already counted (they are being deleted). */
-      const counted = new Set<string>()
+      /**
+       * Preset id to creations refused before any build (a preset leaving out a required
+       * parameter) in a row and when the next may be tried. These leave no build to read, so they
+       * are the one part of the backoff kept in the process.
+       */
+      const refusals = new Map<string, { count: number; until: Date }>()
+
+      /**
+       * Preset id to the time before which it creates nothing, from its creations' builds within
+       * the lookback (the described system's `GetPresetsBackoff`): when one of its last N
+       * creations (N its instances) failed, the latest such failure plus the window's failures ×
+       * `backoffMs`.
+       */
+      const backoffFromBuilds = (desired: ReadonlyArray<Desired>, at: Date, backoffMs: number, lookbackMs: number) =>
+        Effect.gen(function*() {
+          const instances = new Map(desired.map((d) => [d.preset.id, d.instances]))
+          if (instances.size === 0) return new Map<string, Date>()
+          const creations = yield* builds.prebuildCreations({
+            since: new Date(at.getTime() - lookbackMs),
+            unclaimed: true
+          })
+          const byPreset = new Map<string, Array<(typeof creations)[number]>>()
+          for (const c of creations) {
+            if (!instances.has(c.preset_id)) continue
+            const list = byPreset.get(c.preset_id) ?? []
+            list.push(c) // newest first
+            byPreset.set(c.preset_id, list)
+          }
+          const out = new Map<string, Date>()
+          for (const [presetId, list] of byPreset) {
+            const failed = list.filter((c) => c.job_status === "failed")
+            const recentFailed = list.slice(0, instances.get(presetId)).filter((c) => c.job_status === "failed")
+            if (recentFailed.length === 0) continue
+            const last = Math.max(...recentFailed.map((c) => c.created_at.getTime()))
+            out.set(presetId, new Date(last + failed.length * backoffMs))
+          }
+          return out
+        })
 
       const audited = <A, E, R>(action: "create" | "delete", work: Effect.Effect<A, E, R>) =>
         Effect.gen(function*() {
@@ -205,7 +280,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
           })
         )
 
-      const runOnce = (at: Date, backoffMs: number) =>
+      const runOnce = (at: Date, backoffMs: number, lookbackMs: number) =>
         Effect.gen(function*() {
           const created: Array<string> = []
           const deleted: Array<string> = []
@@ -240,11 +315,6 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
             const presetId = build.template_version_preset_id
             const d = presetId === null ? undefined : desiredByPreset.get(presetId)
             if (status === "failed" || status === "canceled") {
-              if (presetId !== null && !counted.has(w.id)) {
-                counted.add(w.id)
-                const count = (failures.get(presetId)?.count ?? 0) + 1
-                failures.set(presetId, { count, until: new Date(at.getTime() + backoffMs * count) })
-              }
               toDelete.push(w)
               continue
             }
@@ -254,27 +324,37 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
               toDelete.push(w)
               continue
             }
-            if (status === "succeeded" && presetId !== null) failures.delete(presetId)
             const list = live.get(d.preset.id) ?? []
             list.push(w)
             live.set(d.preset.id, list)
+          }
+          const fromBuilds = yield* backoffFromBuilds(desired, at, backoffMs, lookbackMs)
+          const backoff: Record<string, Date> = {}
+          const waitUntil = (presetId: string) => {
+            const times = [fromBuilds.get(presetId), refusals.get(presetId)?.until]
+              .filter((t): t is Date => t !== undefined && t.getTime() > at.getTime())
+            if (times.length === 0) return undefined
+            const until = new Date(Math.max(...times.map((t) => t.getTime())))
+            backoff[presetId] = until
+            return until
           }
           for (const d of desired) {
             const have = live.get(d.preset.id) ?? []
             // Extras: the newest go first, so the oldest (likeliest ready) stay.
             for (const w of have.slice(d.instances).reverse()) toDelete.push(w)
             const missing = d.instances - have.length
-            const failure = failures.get(d.preset.id)
-            if (missing <= 0 || (failure !== undefined && failure.until.getTime() > at.getTime())) continue
+            if (waitUntil(d.preset.id) !== undefined || missing <= 0) continue
             for (let i = 0; i < missing; i++) {
               const id = yield* attempt(d.preset.id, create(d, at))
               if (Option.isSome(id)) {
                 created.push(id.value)
+                refusals.delete(d.preset.id)
                 continue
               }
               // Refused before any build (parameters, a missing import): a failure as well.
-              const count = (failures.get(d.preset.id)?.count ?? 0) + 1
-              failures.set(d.preset.id, { count, until: new Date(at.getTime() + backoffMs * count) })
+              const count = (refusals.get(d.preset.id)?.count ?? 0) + 1
+              refusals.set(d.preset.id, { count, until: new Date(at.getTime() + backoffMs * count) })
+              waitUntil(d.preset.id)
               break
             }
           }
@@ -282,10 +362,76 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
             const done = yield* attempt(w.id, remove(w))
             if (Option.isSome(done)) deleted.push(w.id)
           }
-          const backoff: Record<string, Date> = {}
-          for (const [presetId, f] of failures) if (f.until.getTime() > at.getTime()) backoff[presetId] = f.until
-          return { ran: true, created, deleted, backoff, errors } satisfies PrebuildsTickStats
+          const stats: PrebuildsTickStats = { ran: true, created, deleted, backoff, errors }
+          return stats
         })
+
+      /** The metrics a scrape reads (no authorization: the server's own read, as the lifecycle's). */
+      const metrics = Effect.gen(function*() {
+        const desired = yield* desiredState
+        const all = new Map((yield* templates.list({})).filter((t) => !t.deleted).map((t) => [t.id, t]))
+        const creations = (yield* builds.prebuildCreations({})).filter((c) => all.has(c.template_id))
+        const versionIds = [...new Set(creations.map((c) => c.template_version_id))]
+        const presetNames = new Map<string, string>()
+        for (const v of yield* versions.findByIds(versionIds)) {
+          for (const p of v.import_result?.presets ?? []) presetNames.set(p.id, p.name)
+        }
+        for (const d of desired) presetNames.set(d.preset.id, d.preset.name)
+        const orgIds = [...new Set([...all.values()].map((t) => t.organization_id))]
+        const orgNames = new Map((yield* organizations.findByIds(orgIds)).map((o) => [o.id, o.name]))
+        const rows = new Map<string, { -readonly [K in keyof PrebuildPresetMetrics]: PrebuildPresetMetrics[K] }>()
+        const rowOf = (templateId: string, presetId: string) => {
+          const template = all.get(templateId)!
+          const labels = {
+            template_name: template.name,
+            preset_name: presetNames.get(presetId) ?? "",
+            organization_name: orgNames.get(template.organization_id) ?? ""
+          }
+          const key = JSON.stringify(labels)
+          let row = rows.get(key)
+          if (row === undefined) {
+            row = { ...labels, created: 0, failed: 0, claimed: 0, desired: 0, running: 0, eligible: 0 }
+            rows.set(key, row)
+          }
+          return row
+        }
+        for (const c of creations) {
+          const row = rowOf(c.template_id, c.preset_id)
+          row.created++
+          if (c.job_status === "failed") row.failed++
+          if (c.owner_id !== PREBUILDS_USER_ID) row.claimed++
+        }
+        const { workspaces: owned } = yield* workspaces.list({
+          visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
+          requesterId: PREBUILDS_USER_ID,
+          ownerIds: [PREBUILDS_USER_ID],
+          deleted: false,
+          limit: PREBUILDS_BATCH,
+          offset: 0
+        })
+        const latest = yield* builds.latestSummariesOf(owned.map((w) => w.id))
+        const jobsById = new Map((yield* jobs.findByIds(latest.map((b) => b.job_id))).map((j) => [j.id, j]))
+        const running = new Map<string, number>()
+        for (const b of latest) {
+          const job = jobsById.get(b.job_id)
+          if (b.transition !== "start" || b.template_version_preset_id === null) continue
+          if (job === undefined || jobStatus(job) !== "succeeded") continue
+          running.set(b.template_version_preset_id, (running.get(b.template_version_preset_id) ?? 0) + 1)
+        }
+        for (const d of desired) {
+          const row = rowOf(d.template.id, d.preset.id)
+          row.desired += d.instances
+          row.running += running.get(d.preset.id) ?? 0
+          row.eligible += running.get(d.preset.id) ?? 0
+        }
+        return {
+          paused: yield* paused,
+          presets: [...rows.values()].sort((a, b) =>
+            a.template_name.localeCompare(b.template_name) || a.preset_name.localeCompare(b.preset_name) ||
+            a.organization_name.localeCompare(b.organization_name)
+          )
+        } satisfies PrebuildsMetrics
+      }).pipe(Effect.withSpan("PrebuildsReconciler.metrics"))
 
       /**
        * POST /templates/{template}/prebuilds/invalidate: the answer of `Templates.invalidatePresets`
@@ -321,17 +467,35 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
         }).pipe(Effect.withSpan("PrebuildsReconciler.invalidate"))
 
       /**
-       * One tick at the clock's time; skipped when another replica is ticking, and when the
-       * licenses do not grant `workspace_prebuilds` (with a license key set; as the described
-       * system's unlicensed reconciler, existing prebuilt workspaces are then left as they are).
+       * One tick at the clock's time; skipped when another replica is ticking, when the licenses
+       * do not grant `workspace_prebuilds` (with a license key set; as the described system's
+       * unlicensed reconciler, existing prebuilt workspaces are then left as they are), and when
+       * the prebuilds settings pause reconciliation (`paused: true`; read from the database at
+       * every tick, so a pause stops every replica).
        */
-      const tick = (backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF) =>
+      const tick = (
+        backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF,
+        lookback: Duration.DurationInput = DEFAULT_PREBUILDS_LOOKBACK
+      ) =>
         Effect.gen(function*() {
           const at = new Date(yield* Clock.currentTimeMillis)
           if (!(yield* licensing.enabled("workspace_prebuilds"))) {
             return { ran: false, created: [], deleted: [], backoff: {}, errors: {} } satisfies PrebuildsTickStats
           }
-          const result = yield* lock.withTryLock(PREBUILDS_LOCK, runOnce(at, Duration.toMillis(backoff)))
+          if (yield* paused) {
+            return {
+              ran: false,
+              paused: true,
+              created: [],
+              deleted: [],
+              backoff: {},
+              errors: {}
+            } satisfies PrebuildsTickStats
+          }
+          const result = yield* lock.withTryLock(
+            PREBUILDS_LOCK,
+            runOnce(at, Duration.toMillis(backoff), Duration.toMillis(lookback))
+          )
           return Option.getOrElse(
             result,
             (): PrebuildsTickStats => ({ ran: false, created: [], deleted: [], backoff: {}, errors: {} })
@@ -342,10 +506,11 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
       const run = (
         interval: Duration.DurationInput = DEFAULT_PREBUILDS_INTERVAL,
         backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF,
-        onTick: (stats: PrebuildsTickStats) => Effect.Effect<void> = () => Effect.void
-      ) => everyInterval(Effect.flatMap(tick(backoff), onTick), interval, "prebuilds reconciliation")
+        onTick: (stats: PrebuildsTickStats) => Effect.Effect<void> = () => Effect.void,
+        lookback: Duration.DurationInput = DEFAULT_PREBUILDS_LOOKBACK
+      ) => everyInterval(Effect.flatMap(tick(backoff, lookback), onTick), interval, "prebuilds reconciliation")
 
-      return { tick, run, invalidate }
+      return { tick, run, invalidate, metrics }
     })
   }
 ) {}
@@ -354,8 +519,10 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
 export interface PrebuildsOptions {
   /** Time between ticks. Default 15 s (the described system's `reconciliation_interval`). */
   readonly interval?: Duration.DurationInput | undefined
-  /** The wait after a failed prebuild, times the failures in a row. Default one minute. */
+  /** The wait after a failed prebuild, times the failures within the lookback. Default one minute. */
   readonly backoff?: Duration.DurationInput | undefined
+  /** How far back failed prebuilds count. Default one hour (the described system's `reconciliation_backoff_lookback`). */
+  readonly lookback?: Duration.DurationInput | undefined
 }
 
 /** A layer whose fiber ticks the prebuilds reconciler every `interval` until its scope closes; a failed tick is logged. */
@@ -371,7 +538,8 @@ export const prebuildsReconcilerPeriodic = (
           (stats) =>
             Object.keys(stats.errors).length > 0
               ? Effect.logWarning("prebuilds reconciliation: some actions failed", stats.errors)
-              : Effect.void
+              : Effect.void,
+          options.lookback ?? DEFAULT_PREBUILDS_LOOKBACK
         )
       ))
   )

@@ -198,6 +198,22 @@ export interface WorkspaceBuildResult {
   readonly max_deadline: Date | null
 }
 
+/**
+ * A prebuilt workspace's creation: the first build (a start with a preset) of a workspace the
+ * prebuilds user initiated (docs/prebuilds.md). `owner_id` is whoever owns it now (another user
+ * once claimed); `job_status` its job's status.
+ */
+export interface PrebuildCreation {
+  readonly workspace_id: string
+  readonly owner_id: string
+  readonly organization_id: string
+  readonly template_id: string
+  readonly template_version_id: string
+  readonly preset_id: string
+  readonly created_at: Date
+  readonly job_status: ProvisionerJobStatus
+}
+
 export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuildRepo")<WorkspaceBuildRepo, {
   /** Stores the build and its parameter values. Fails with `UniqueViolation` when the workspace already has that build number. */
   readonly insert: (build: WorkspaceBuildRecord) => Effect.Effect<void, UniqueViolation>
@@ -221,6 +237,15 @@ export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuil
     workspaceIds: ReadonlyArray<string>
   ) => Effect.Effect<ReadonlyArray<WorkspaceBuildSummary>>
   readonly list: (page: WorkspaceBuildPage) => Effect.Effect<ReadonlyArray<WorkspaceBuildRecord>>
+  /**
+   * Prebuilt workspaces' creations (deleted workspaces too), newest first: those created at or
+   * after `since` when given, and only those the prebuilds user still owns when `unclaimed`
+   * (along the owner index). The reconciler's backoff and the prebuilds metrics read them.
+   */
+  readonly prebuildCreations: (options: {
+    readonly since?: Date | undefined
+    readonly unclaimed?: boolean | undefined
+  }) => Effect.Effect<ReadonlyArray<PrebuildCreation>>
   readonly setResult: (id: string, result: WorkspaceBuildResult, now: Date) => Effect.Effect<void>
   /** Overwrites a build's provisioner state (`PUT /workspacebuilds/{workspacebuild}/state`). */
   readonly setProvisionerState: (id: string, state: Uint8Array, now: Date) => Effect.Effect<void>

@@ -1,8 +1,9 @@
 /**
  * The prebuilds reconciler on the real services over an in-memory SQLite storage, driven by the
  * TestClock (no HTTP; docs/prebuilds.md): a preset's instances are built and kept; a failed
- * build backs its preset off, one interval per failure in a row; a claim hands one over and the
- * next tick replaces it; a key of the prebuilds user is refused. Queued builds run at once with `ProvisionerWorkers.drain()`.
+ * build backs its preset off, one interval per failure within the lookback, read from the builds
+ * (a fresh reconciler continues it); the settings' pause stops the ticks; a claim hands one over
+ * and the next tick replaces it; a key of the prebuilds user is refused. Queued builds run at once with `ProvisionerWorkers.drain()`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
@@ -13,10 +14,12 @@ import {
   PREBUILDS_USER_ID,
   PrebuildsReconciler,
   TemplateVersions,
+  updatePrebuildsSettings,
+  UpdatePrebuildsSettingsRequest,
   WorkspaceRepo,
   Workspaces
 } from "@workbay/core"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import * as TestClock from "effect/TestClock"
 import { drain, services, signedInOwner, templateOf } from "../services.js"
 
@@ -36,6 +39,11 @@ resources:
 ${extra}`
 
 const tick = Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(1)))
+/** A tick of a reconciler built afresh (as a replica taking over: nothing kept in its process). */
+const freshTick = (lookback: Duration.DurationInput = Duration.hours(1)) =>
+  Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(1), lookback)).pipe(
+    Effect.provide(PrebuildsReconciler.Default)
+  )
 /** The prebuilds user's undeleted workspaces. */
 const prebuilt = Effect.flatMap(WorkspaceRepo, (repo) =>
   repo.list({
@@ -76,22 +84,57 @@ describe("PrebuildsReconciler on SQLite with the TestClock", () => {
       expect(yield* prebuilt).toHaveLength(2)
     }).pipe(Effect.provide(services())))
 
-  it.scoped("backs a failing preset off one interval per failure in a row", () =>
+  it.scoped("backs a failing preset off one interval per failure within the lookback, read from the builds", () =>
     Effect.gen(function*() {
       const { as, organizationId } = yield* signedInOwner(T0)
       yield* as(templateOf(organizationId, template("build:\n  fail: { transition: start, message: full }\n"), "bad"))
       expect((yield* tick).created).toHaveLength(2)
       yield* drain
-      // Both failed: two failures in a row, two minutes.
+      // Both failed: two failures in the window, two minutes from the latest.
       const failed = yield* tick
       expect(failed.deleted).toHaveLength(2)
       const [until] = Object.values(failed.backoff)
       expect(until).toEqual(new Date(T0 + 2 * 60_000))
       yield* drain
       yield* TestClock.adjust(Duration.seconds(119))
+      // A reconciler built afresh (nothing in its process) sees the same backoff in the builds.
+      const fresh = yield* freshTick()
+      expect(fresh.created).toEqual([])
+      expect(Object.values(fresh.backoff)).toEqual([new Date(T0 + 2 * 60_000)])
       expect((yield* tick).created).toEqual([])
       yield* TestClock.adjust(Duration.seconds(1))
-      expect((yield* tick).created).toHaveLength(2)
+      expect((yield* freshTick()).created).toHaveLength(2)
+      yield* drain
+      // Four failures in the window: four minutes from the latest (at T0 + 2 min).
+      const again = yield* tick
+      expect(Object.values(again.backoff)).toEqual([new Date(T0 + 2 * 60_000 + 4 * 60_000)])
+      yield* drain
+      // With a lookback of one minute only the latest two count: two minutes.
+      expect(Object.values((yield* freshTick(Duration.minutes(1))).backoff)).toEqual([
+        new Date(T0 + 2 * 60_000 + 2 * 60_000)
+      ])
+      // Past the lookback (one hour) the failures are forgotten: the next tick creates.
+      yield* TestClock.adjust(Duration.hours(1))
+      const later = yield* tick
+      expect(later.backoff).toEqual({})
+      expect(later.created).toHaveLength(2)
+    }).pipe(Effect.provide(services())))
+
+  it.scoped("a pause in the prebuilds settings stops every tick until lifted", () =>
+    Effect.gen(function*() {
+      const { as, organizationId } = yield* signedInOwner(T0)
+      yield* as(templateOf(organizationId, template(), "paused"))
+      const set = (paused: boolean) =>
+        as(updatePrebuildsSettings(new UpdatePrebuildsSettingsRequest({ reconciliation_paused: paused })))
+      expect(Option.isSome(yield* set(true))).toBe(true)
+      expect(Option.isNone(yield* set(true))).toBe(true)
+      expect(yield* tick).toEqual({ ran: false, paused: true, created: [], deleted: [], backoff: {}, errors: {} })
+      expect((yield* freshTick()).paused).toBe(true)
+      expect(yield* prebuilt).toEqual([])
+      yield* set(false)
+      const resumed = yield* tick
+      expect(resumed.ran).toBe(true)
+      expect(resumed.created).toHaveLength(2)
     }).pipe(Effect.provide(services())))
 
   it.scoped("a preset refused before any build backs off as well", () =>

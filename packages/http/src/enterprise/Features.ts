@@ -47,7 +47,9 @@ export const gatedRoutes: ReadonlyMap<string, FeatureName> = new Map<string, Fea
   ["PUT /api/v2/organizations/:organization/members/roles", "custom_roles"],
   ["DELETE /api/v2/organizations/:organization/members/roles/:roleName", "custom_roles"],
   // Prebuilt workspaces.
-  ["POST /api/v2/templates/:template/prebuilds/invalidate", "workspace_prebuilds"]
+  ["POST /api/v2/templates/:template/prebuilds/invalidate", "workspace_prebuilds"],
+  ["GET /api/v2/prebuilds/settings", "workspace_prebuilds"],
+  ["PUT /api/v2/prebuilds/settings", "workspace_prebuilds"]
 ])
 
 /** The feature a route needs, if any. */

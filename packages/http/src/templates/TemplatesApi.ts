@@ -1,15 +1,17 @@
-/** Template routes: templates, their settings, access lists, and prebuild invalidation. */
+/** Template routes: templates, their settings, access lists, prebuild invalidation and the prebuilds settings. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import {
   ACLAvailable,
   CreateTemplateRequest,
   InvalidatePresetsResponse,
   ListTemplatesQuery,
+  PrebuildsSettings,
   ResponseBody,
   Template,
   TemplateACL,
   TemplateAclAvailableQuery,
   TemplateExample,
+  UpdatePrebuildsSettingsRequest,
   UpdateTemplateACL,
   UpdateTemplateMeta
 } from "@workbay/core"
@@ -83,6 +85,14 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
     HttpApiEndpoint.post("invalidatePresets", "/templates/:template/prebuilds/invalidate").annotate(Audited, false)
       .setPath(TemplatePath)
       .addSuccess(InvalidatePresetsResponse)
+  )
+  .add(HttpApiEndpoint.get("getPrebuildsSettings", "/prebuilds/settings").addSuccess(PrebuildsSettings))
+  .add(
+    HttpApiEndpoint.put("updatePrebuildsSettings", "/prebuilds/settings").annotate(Audited, audit("prebuilds_settings"))
+      .setPayload(UpdatePrebuildsSettingsRequest)
+      .addSuccess(PrebuildsSettings)
+      // Nothing would change: no body, as the described system answers.
+      .addSuccess(HttpApiSchema.Empty(304))
   )
   .addError(BadRequest)
   .addError(Forbidden)

@@ -1,5 +1,5 @@
 /** Handlers of the templates group. */
-import { PrebuildsReconciler, Templates } from "@workbay/core"
+import { getPrebuildsSettings, PrebuildsReconciler, Templates, updatePrebuildsSettings } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
@@ -19,5 +19,7 @@ export const TemplatesHttp = implement(WorkbayApi, "templates", {
   getAcl: ({ path }) => Effect.flatMap(Templates, (t) => t.getAcl(path.template)),
   updateAcl: ({ path, payload }) => Effect.flatMap(Templates, (t) => t.updateAcl(path.template, payload)),
   aclAvailable: ({ path, urlParams }) => Effect.flatMap(Templates, (t) => t.aclAvailable(path.template, urlParams)),
-  invalidatePresets: ({ path }) => Effect.flatMap(PrebuildsReconciler, (p) => p.invalidate(path.template))
+  invalidatePresets: ({ path }) => Effect.flatMap(PrebuildsReconciler, (p) => p.invalidate(path.template)),
+  getPrebuildsSettings: () => getPrebuildsSettings,
+  updatePrebuildsSettings: ({ payload }) => orNotModified(updatePrebuildsSettings(payload))
 })

@@ -1,13 +1,20 @@
 /**
  * Prebuilt workspaces over real HTTP on SQLite (docs/prebuilds.md): the system prebuilds user
  * (hidden, unable to sign in) and the reconciler keeping a preset's instances on the template's
- * active version, ticked by hand (its background loop is off).
+ * active version, ticked by hand (its background loop is off); the prebuilds settings pausing it.
  */
 import { PREBUILDS_USER_ID, PrebuildsReconciler } from "@workbay/core"
 import { Effect, TestClock, TestContext } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { licenseClaims, makeSigner } from "../enterprise/licenses.js"
-import { type Client, createUser, expectResponse, type ServiceTestServer, startWithOwner } from "../support.js"
+import {
+  type Client,
+  createUser,
+  expectResponse,
+  expectValidations,
+  type ServiceTestServer,
+  startWithOwner
+} from "../support.js"
 import { createVersion, runJobs } from "../templates/versions.js"
 import { makeTemplate } from "../workspaces/fixtures.js"
 
@@ -120,7 +127,7 @@ describe("prebuilt workspaces", () => {
       .toBe(true)
   })
 
-  it("backs off after failed prebuilds, longer after each failure (TestClock)", async () => {
+  it("backs off after failed prebuilds, longer after each failure in the lookback (TestClock)", async () => {
     const failing = template(1) + `build:
   fail: { transition: start, message: "no capacity" }
 `
@@ -138,22 +145,22 @@ describe("prebuilt workspaces", () => {
     const first = await tickAt(start)
     expect(first.created).toHaveLength(1)
     await runJobs(srv)
-    // The build failed: the workspace is deleted, the preset waits one minute.
+    // The build failed: the workspace is deleted, the preset waits one minute from the failed build.
     const second = await tickAt(start + 1_000)
     expect(second.deleted).toContain(first.created[0])
     expect(second.created).toEqual([])
-    expect(second.backoff[presetId]).toEqual(new Date(start + 1_000 + 60_000))
+    expect(second.backoff[presetId]).toEqual(new Date(start + 60_000))
     await runJobs(srv)
     expect((await tickAt(start + 30_000)).created).toEqual([])
     const retry = await tickAt(start + 61_001)
     expect(retry.created).toHaveLength(1)
     await runJobs(srv)
-    // A second failure in a row: two minutes.
+    // A second failure in the lookback: two minutes from the latest.
     const again = await tickAt(start + 62_000)
-    expect(again.backoff[presetId]).toEqual(new Date(start + 62_000 + 120_000))
+    expect(again.backoff[presetId]).toEqual(new Date(start + 61_001 + 120_000))
     await runJobs(srv)
-    expect((await tickAt(start + 62_000 + 119_000)).created).toEqual([])
-    expect((await tickAt(start + 62_000 + 120_001)).created).toHaveLength(1)
+    expect((await tickAt(start + 61_001 + 119_999)).created).toEqual([])
+    expect((await tickAt(start + 61_001 + 120_000)).created).toHaveLength(1)
   })
 
   it("creating a workspace with the preset claims a ready prebuilt workspace, which is then replaced", async () => {
@@ -243,6 +250,62 @@ describe("prebuilt workspaces", () => {
   })
 })
 
+describe("the prebuilds settings", () => {
+  let srv: ServiceTestServer
+  let owner: Client
+  let orgId: string
+
+  beforeAll(async () => {
+    ;({ srv, owner, orgId } = await startWithOwner({ lifecycle: false, prebuilds: false }))
+  })
+  afterAll(() => srv.close())
+
+  const tick = () => srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))
+
+  it("are read by any signed-in user, changed by owners only, and a pause stops the reconciler", async () => {
+    const dev = await createUser(owner)
+    // Never set: not paused (the described system reads `{}`).
+    expect((await dev.client.get("/prebuilds/settings")).body).toEqual({ reconciliation_paused: false })
+    expect((await srv.anonymous.get("/prebuilds/settings")).status).toBe(401)
+    expectResponse(await dev.client.put("/prebuilds/settings", { reconciliation_paused: true }), 403)
+    expect((await srv.anonymous.put("/prebuilds/settings", { reconciliation_paused: true })).status).toBe(401)
+    expectValidations(await owner.put("/prebuilds/settings", { reconciliation_paused: "yes" }), [
+      "reconciliation_paused"
+    ])
+    expectValidations(await owner.put("/prebuilds/settings", {}), ["reconciliation_paused"])
+
+    // The first write stores the settings (the stored `{}` differs), the same again is 304 with no body.
+    const stored = await owner.put("/prebuilds/settings", { reconciliation_paused: false })
+    expect(stored.status).toBe(200)
+    expect(stored.body).toEqual({ reconciliation_paused: false })
+    const same = await owner.put("/prebuilds/settings", { reconciliation_paused: false })
+    expect(same.status).toBe(304)
+    expect(same.body).toBeUndefined()
+
+    const t = await makeTemplate(srv, owner, orgId, template(1))
+    const paused = await owner.put("/prebuilds/settings", { reconciliation_paused: true })
+    expect(paused.status).toBe(200)
+    expect(paused.body).toEqual({ reconciliation_paused: true })
+    expect((await dev.client.get("/prebuilds/settings")).body).toEqual({ reconciliation_paused: true })
+    expect(await tick()).toMatchObject({ ran: false, paused: true, created: [] })
+    const listed = await owner.get(`/workspaces?q=${encodeURIComponent("owner:prebuilds")}&limit=100`)
+    expect((listed.body.workspaces as Array<any>).filter((w) => w.template_id === t.id)).toEqual([])
+
+    // Audited as a write of the prebuilds settings, with the change in the diff.
+    const audit = await owner.get(`/audit?q=${encodeURIComponent("resource_type:prebuilds_settings")}&limit=10`)
+    expect(audit.status).toBe(200)
+    const [latest] = audit.body.audit_logs as Array<any>
+    expect(latest).toMatchObject({ action: "write", resource_type: "prebuilds_settings", status_code: 200 })
+    expect(latest.diff.reconciliation_paused).toEqual({ old: false, new: true, secret: false })
+
+    expect((await owner.put("/prebuilds/settings", { reconciliation_paused: false })).status).toBe(200)
+    const resumed = await tick()
+    expect(resumed.ran).toBe(true)
+    expect(resumed.created).toHaveLength(1)
+    await runJobs(srv)
+  })
+})
+
 describe("prebuilt workspaces with a license key", () => {
   let srv: ServiceTestServer
   let owner: Client
@@ -258,12 +321,22 @@ describe("prebuilt workspaces with a license key", () => {
   })
   afterAll(() => srv.close())
 
-  it("are neither built nor claimed until a license grants workspace_prebuilds", async () => {
+  it("are neither built nor claimed, nor their settings served, until a license grants workspace_prebuilds", async () => {
     await makeTemplate(srv, owner, orgId, template(1))
     const tick = () => srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))
     expect(await tick()).toMatchObject({ ran: false, created: [] })
+    for (
+      const r of [
+        await owner.get("/prebuilds/settings"),
+        await owner.put("/prebuilds/settings", { reconciliation_paused: true })
+      ]
+    ) {
+      expectResponse(r, 403)
+      expect(r.body.message).toBe("Workspace Prebuilds is a Premium feature. Contact sales!")
+    }
     const r = await owner.post("/licenses", { license: await signer.sign(licenseClaims()) })
     expect(r.status).toBe(201)
+    expect((await owner.get("/prebuilds/settings")).body).toEqual({ reconciliation_paused: false })
     expect((await tick()).created).toHaveLength(1)
     await runJobs(srv)
   })

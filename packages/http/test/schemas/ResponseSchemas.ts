@@ -1570,6 +1570,10 @@ export const definitions: Record<string, JsonSchema> = {
     additionalProperties: false
   },
   NotificationsSettings: { ...object({ notifier_paused: boolean }, ["notifier_paused"]), additionalProperties: false },
+  PrebuildsSettings: {
+    ...object({ reconciliation_paused: boolean }, ["reconciliation_paused"]),
+    additionalProperties: false
+  },
   // codersdk's OAuth2 types (codersdk/oauth2.go; RFC 7591, 7592, 8414, 9728, 6749 5.1).
   OAuth2ProviderApp: object({
     id: uuid,

@@ -10,6 +10,9 @@ import {
   type AppHealth,
   type BuildReason,
   type DisplayApps,
+  type PrebuildCreation,
+  PREBUILDS_USER_ID,
+  provisionerJobStatuses,
   SecretBox,
   type StoredResource,
   type WorkspaceAgentRecord,
@@ -210,6 +213,17 @@ export const makeBuilds = Effect.gen(function*() {
       WHERE id = ${workspaceOf(buildId)}`).pipe(Effect.asVoid)
   }
 
+  const prebuildCreation = (r: Row): PrebuildCreation => ({
+    workspace_id: text(r.workspace_id, "workspace_builds.workspace_id"),
+    owner_id: text(r.owner_id, "workspaces.owner_id"),
+    organization_id: text(r.organization_id, "workspaces.organization_id"),
+    template_id: text(r.template_id, "workspaces.template_id"),
+    template_version_id: text(r.template_version_id, "workspace_builds.template_version_id"),
+    preset_id: text(r.template_version_preset_id, "workspace_builds.template_version_preset_id"),
+    created_at: date(r.created_at, "workspace_builds.created_at"),
+    job_status: literal(provisionerJobStatuses)(r.job_status, "provisioner_jobs.job_status")
+  })
+
   return WorkspaceBuildRepo.of({
     insert: (build) =>
       Effect.gen(function*() {
@@ -280,6 +294,17 @@ export const makeBuilds = Effect.gen(function*() {
           ORDER BY build_number DESC LIMIT ${page.limit} OFFSET ${page.offset ?? 0}`)),
         withParameters
       ),
+    prebuildCreations: ({ since, unclaimed }) =>
+      Effect.orDie(reads(sql<Row>`SELECT b.workspace_id, w.owner_id, w.organization_id, w.template_id,
+          b.template_version_id, b.template_version_preset_id, b.created_at, j.job_status
+        FROM workspaces w
+        JOIN workspace_builds b ON b.workspace_id = w.id AND b.build_number = 1
+        JOIN provisioner_jobs j ON j.id = b.job_id
+        WHERE b.initiator_id = ${PREBUILDS_USER_ID} AND b.transition = 'start'
+          AND b.template_version_preset_id IS NOT NULL
+          ${unclaimed === true ? sql`AND w.owner_id = ${PREBUILDS_USER_ID}` : sql``}
+          ${since === undefined ? sql`` : sql`AND b.created_at >= ${since.toISOString()}`}
+        ORDER BY b.created_at DESC`)).pipe(Effect.map((rows) => rows.map(prebuildCreation))),
     setResult: (id, result, now) =>
       Effect.orDie(sql`UPDATE workspace_builds SET ${
         sql.update({
