@@ -297,7 +297,7 @@ const fixedConfig = (): Record<string, unknown> => ({
   user_quiet_hours_schedule: {},
   wgtunnel_host: "",
   workspace_prebuilds: {
-    reconciliation_interval: ns("15 seconds"),
+    reconciliation_interval: ns("1 minute"),
     reconciliation_backoff_interval: ns("15 seconds"),
     reconciliation_backoff_lookback: ns("1 hour"),
     failure_hard_limit: 3

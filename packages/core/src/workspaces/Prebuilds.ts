@@ -44,8 +44,8 @@ export { PREBUILDS_USER_ID } from "./Workspace.js"
 export const PREBUILDS_LOCK = "workbay:prebuilds-reconciler"
 
 /** The described system's `reconciliation_interval` and `reconciliation_backoff_interval` defaults. */
-export const DEFAULT_PREBUILDS_INTERVAL = Duration.seconds(15)
-export const DEFAULT_PREBUILDS_BACKOFF = Duration.minutes(1)
+export const DEFAULT_PREBUILDS_INTERVAL = Duration.minutes(1)
+export const DEFAULT_PREBUILDS_BACKOFF = Duration.seconds(15)
 /** The described system's `reconciliation_backoff_lookback` default: failures older than this are forgotten. */
 export const DEFAULT_PREBUILDS_LOOKBACK = Duration.hours(1)
 
@@ -517,9 +517,9 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
 
 /** Options of the prebuilds reconciler's background work. */
 export interface PrebuildsOptions {
-  /** Time between ticks. Default 15 s (the described system's `reconciliation_interval`). */
+  /** Time between ticks. Default one minute (the described system's `reconciliation_interval`). */
   readonly interval?: Duration.DurationInput | undefined
-  /** The wait after a failed prebuild, times the failures within the lookback. Default one minute. */
+  /** The wait after a failed prebuild, times the failures within the lookback. Default 15 s (the described system's `reconciliation_backoff_interval`). */
   readonly backoff?: Duration.DurationInput | undefined
   /** How far back failed prebuilds count. Default one hour (the described system's `reconciliation_backoff_lookback`). */
   readonly lookback?: Duration.DurationInput | undefined
