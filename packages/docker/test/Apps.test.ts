@@ -9,9 +9,9 @@
  * file's deployment id; only those are removed.
  */
 import { workbayProvisioner } from "@workbay/core"
-import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { eventually } from "../../agent/test/support.js"
+import { sendToHost } from "../../http/test/applications/hostRequest.js"
 import { type Client, type ServiceTestServer, SESSION_HEADER, startWithOwner } from "../../http/test/support.js"
 import { uploadTemplate } from "../../http/test/templates/versions.js"
 import { dockerClient } from "../src/Client.js"
@@ -51,20 +51,9 @@ const template = (image: string) =>
               > /tmp/app.log 2>&1 &
 `
 
-/** One request to the server with this `Host` (fetch cannot set it). */
+/** One request to the server with this `Host`. */
 const send = (srv: ServiceTestServer, host: string, path: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; headers: Record<string, any>; text: string }>((resolve, reject) => {
-    const req = httpRequest(`${srv.url}${path}`, { headers: { host, ...headers } }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (c: Buffer) => chunks.push(c))
-      res.on(
-        "end",
-        () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() })
-      )
-    })
-    req.on("error", reject)
-    req.end()
-  })
+  sendToHost(srv.url, host, path, { headers })
 
 describe.skipIf(made === null)("subdomain apps on Docker", () => {
   const deployment = testDeployment()
@@ -131,7 +120,7 @@ describe.skipIf(made === null)("subdomain apps on Docker", () => {
     // As a browser: 303 to the access URL's auth-redirect, the key back to the app's host, its cookie.
     const first = await send(srv, host, "/page")
     expect(first.status).toBe(303)
-    const handed = await fetch(first.headers.location, {
+    const handed = await fetch(String(first.headers.location), {
       headers: { [SESSION_HEADER]: owner.token! },
       redirect: "manual"
     })
@@ -140,7 +129,7 @@ describe.skipIf(made === null)("subdomain apps on Docker", () => {
     expect(back.hostname).toBe(host)
     const exchanged = await send(srv, host, back.pathname + back.search)
     expect(exchanged.status).toBe(307)
-    const setCookie = String(exchanged.headers["set-cookie"][0])
+    const setCookie = String(exchanged.headers["set-cookie"]?.[0])
     const cookie = setCookie.split(";")[0]!
     const byCookie = await send(srv, host, "/page", { cookie })
     expect(byCookie.status, byCookie.text).toBe(200)

@@ -125,6 +125,26 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
       const paused = Effect.provideService(reconciliationPaused, LicenseRepo, siteConfigs)
 
       /**
+       * The prebuilds user's undeleted workspaces (of one template, or all), each with its latest
+       * build (a summary) and that build's job.
+       */
+      const prebuiltWorkspaces = (templateId?: string) =>
+        Effect.gen(function*() {
+          const { workspaces: owned } = yield* workspaces.list({
+            visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
+            requesterId: PREBUILDS_USER_ID,
+            ownerIds: [PREBUILDS_USER_ID],
+            ...(templateId === undefined ? {} : { templateIds: [templateId] }),
+            deleted: false,
+            limit: PREBUILDS_BATCH,
+            offset: 0
+          })
+          const latest = yield* builds.latestSummariesOf(owned.map((w) => w.id))
+          const jobsById = new Map((yield* jobs.findByIds(latest.map((b) => b.job_id))).map((j) => [j.id, j]))
+          return { owned, latest, jobsById }
+        })
+
+      /**
        * Preset id to creations refused before any build (a preset leaving out a required
        * parameter) in a row and when the next may be tried. These leave no build to read, so they
        * are the one part of the backoff kept in the process.
@@ -291,16 +311,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
               Effect.catchAllCause((cause) => Effect.sync(() => (errors[key] = String(cause), Option.none<A>())))
             )
           const desired = yield* desiredState
-          const { workspaces: owned } = yield* workspaces.list({
-            visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
-            requesterId: PREBUILDS_USER_ID,
-            ownerIds: [PREBUILDS_USER_ID],
-            deleted: false,
-            limit: PREBUILDS_BATCH,
-            offset: 0
-          })
-          const latest = yield* builds.latestSummariesOf(owned.map((w) => w.id))
-          const jobsById = new Map((yield* jobs.findByIds(latest.map((b) => b.job_id))).map((j) => [j.id, j]))
+          const { owned, latest, jobsById } = yield* prebuiltWorkspaces()
           const latestOf = new Map(latest.map((b) => [b.workspace_id, b]))
           /** Preset id to its live prebuilt workspaces (pending, running or built), oldest first. */
           const live = new Map<string, Array<WorkspaceRecord>>()
@@ -401,16 +412,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
           if (c.job_status === "failed") row.failed++
           if (c.owner_id !== PREBUILDS_USER_ID) row.claimed++
         }
-        const { workspaces: owned } = yield* workspaces.list({
-          visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
-          requesterId: PREBUILDS_USER_ID,
-          ownerIds: [PREBUILDS_USER_ID],
-          deleted: false,
-          limit: PREBUILDS_BATCH,
-          offset: 0
-        })
-        const latest = yield* builds.latestSummariesOf(owned.map((w) => w.id))
-        const jobsById = new Map((yield* jobs.findByIds(latest.map((b) => b.job_id))).map((j) => [j.id, j]))
+        const { latest, jobsById } = yield* prebuiltWorkspaces()
         const running = new Map<string, number>()
         for (const b of latest) {
           const job = jobsById.get(b.job_id)
@@ -444,21 +446,10 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
         Effect.gen(function*() {
           const answer = yield* templatesService.invalidatePresets(ref)
           const template = yield* templatesService.resolve(ref, "act")
-          const { workspaces: owned } = yield* workspaces.list({
-            visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
-            requesterId: PREBUILDS_USER_ID,
-            ownerIds: [PREBUILDS_USER_ID],
-            templateIds: [template.id],
-            deleted: false,
-            limit: PREBUILDS_BATCH,
-            offset: 0
-          })
-          const latest = new Map((yield* builds.latestSummariesOf(owned.map((w) => w.id))).map((b) => [
-            b.workspace_id,
-            b
-          ]))
+          const { owned, latest } = yield* prebuiltWorkspaces(template.id)
+          const latestOf = new Map(latest.map((b) => [b.workspace_id, b]))
           for (const w of owned) {
-            if (latest.get(w.id)?.transition === "delete") continue
+            if (latestOf.get(w.id)?.transition === "delete") continue
             yield* remove(w).pipe(
               Effect.catchAllCause((cause) => Effect.logWarning("prebuild invalidation: a deletion failed", cause))
             )

@@ -7,7 +7,7 @@
  */
 import { type RunningAgent, startAgent } from "@workbay/agent"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer, request as httpRequest } from "node:http"
+import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -21,6 +21,7 @@ import {
   type TestUser
 } from "../support.js"
 import { makeTemplate, makeWorkspace } from "../workspaces/fixtures.js"
+import { sendToHost } from "./hostRequest.js"
 
 const WILDCARD = "*.apps.test"
 const KEY_PARAM = "coder_application_connect_api_key"
@@ -69,35 +70,13 @@ const eventually = async (check: () => Promise<boolean>, what: string, ms = 15_0
   }
 }
 
-interface Answer {
-  status: number
-  headers: Record<string, string | Array<string> | undefined>
-  text: string
-  json: () => any
-}
-
-/** One request to the server with this `Host` (fetch cannot set it). */
+/** One request to the server with this `Host`. */
 const send = (
   srv: ServiceTestServer,
   host: string,
   path: string,
   init: { method?: string; headers?: Record<string, string>; upgrade?: boolean } = {}
-): Promise<Answer> =>
-  new Promise((resolve, reject) => {
-    const req = httpRequest(`${srv.url}${path}`, {
-      method: init.method ?? "GET",
-      headers: { host, ...init.headers, ...(init.upgrade ? { connection: "Upgrade", upgrade: "websocket" } : {}) }
-    }, (res) => {
-      const chunks: Array<Buffer> = []
-      res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8")
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) })
-      })
-    })
-    req.on("error", reject)
-    req.end()
-  })
+) => sendToHost(srv.url, host, path, init)
 
 describe("subdomain apps on the wildcard app host", () => {
   let srv: ServiceTestServer
