@@ -132,4 +132,37 @@ describe("claiming a prebuilt workspace whose agent runs", () => {
     expect(manifest.status).toBe(200)
     expect((await manifest.json()).agent_id).toBe(after.id)
   })
+
+  it("costs the prebuilds user nothing; the claim's build commits the claimer's quota", async () => {
+    const costly = `presets:
+  - name: warm
+    prebuilds: { instances: 1 }
+resources:
+  - name: box
+    type: machine
+    daily_cost: 5
+`
+    const t = await makeTemplate(srv, owner, orgId, costly)
+    const preset = ((await owner.get(`/templateversions/${t.active_version_id}/presets`)).body as Array<any>)[0].ID
+    // No budget anywhere: the prebuilt workspace is built all the same.
+    expect((await srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))).errors).toEqual({})
+    await runJobs(srv)
+    const prebuilt = (await owner.get(`/workspaces?q=${encodeURIComponent("owner:prebuilds")}`)).body.workspaces
+      .find((w: any) => w.template_id === t.id)
+    expect(prebuilt.latest_build.status).toBe("running")
+    expect(prebuilt.latest_build.daily_cost).toBe(5)
+
+    const poor = await createUser(owner, { username: "poor" })
+    const claimed = await poor.client.post(`/users/me/workspaces`, {
+      name: "costly",
+      template_id: t.id,
+      template_version_preset_id: preset
+    })
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(200)
+    expect(claimed.body.id).toBe(prebuilt.id)
+    await runJobs(srv)
+    const failed = (await poor.client.get(`/workspaces/${prebuilt.id}`)).body.latest_build
+    expect(failed.status).toBe("failed")
+    expect(failed.job.error).toBe("insufficient quota")
+  })
 })
