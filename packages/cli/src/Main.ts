@@ -9,6 +9,7 @@
 import { Command, CommanderError, Option } from "commander"
 import { login, logout, whoami } from "./commands/Auth.js"
 import { configSsh } from "./commands/ConfigSsh.js"
+import * as Prebuilds from "./commands/Prebuilds.js"
 import { portForward, ssh, sshStdio } from "./commands/Ssh.js"
 import * as Templates from "./commands/Templates.js"
 import * as Workspaces from "./commands/Workspaces.js"
@@ -114,6 +115,14 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("-O, --org <organization>", "the organization (default: your default organization)")
     .option("-y, --yes", "do not ask for confirmation")
     .action((dir: string | undefined, opts, cmd: Command) => Templates.push(contextFor(cmd), dir, opts))
+
+  const prebuilds = program.command("prebuilds").alias("prebuild").description(
+    "Manage prebuilt workspace settings."
+  )
+  command(prebuilds, "pause", "Pause the reconciliation of prebuilt workspaces (every replica).")
+    .action((_opts, cmd: Command) => Prebuilds.pause(contextFor(cmd)))
+  command(prebuilds, "resume", "Resume the reconciliation of prebuilt workspaces.")
+    .action((_opts, cmd: Command) => Prebuilds.resume(contextFor(cmd)))
 
   command(program, "ssh <workspace> [command...]", "SSH into a workspace (<workspace>[.<agent>], [owner/]).")
     .option("--stdio", "join standard input and output to the workspace's SSH server (a ProxyCommand)")

@@ -178,6 +178,15 @@ describe("workbay", () => {
     expect((await api(server.url, token).get(`/templateversions/${template.active_version_id}`)).body.name).toBe("v2")
   })
 
+  it("prebuilds pause and resume set the prebuilds settings (again: no change, no error)", async () => {
+    const settings = async () => (await api(server.url, token).get("/prebuilds/settings")).body
+    expect(ok(await user.run(["prebuilds", "pause"])).stderr).toContain("Prebuilds are now paused.")
+    expect(await settings()).toEqual({ reconciliation_paused: true })
+    expect(ok(await user.run(["prebuild", "pause"])).stderr).toContain("Prebuilds are now paused.")
+    expect(ok(await user.run(["prebuilds", "resume"])).stderr).toContain("Prebuilds are now resumed.")
+    expect(await settings()).toEqual({ reconciliation_paused: false })
+  })
+
   it("templates push of a broken template: the import's error, exit code 1", async () => {
     const dir = tempDir("workbay-cli-bad-")
     writeFileSync(join(dir, "template.yaml"), "resources: 12\n")
