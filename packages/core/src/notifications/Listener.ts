@@ -23,6 +23,7 @@ import { OneTimePasscodeRequested, UserAccountCreated, UserAccountDeleted, UserS
 import { UserRepo } from "../users/Repositories.js"
 import type { UserRecord } from "../users/User.js"
 import {
+  PrebuildPresetHardLimited,
   WorkspaceAutoUpdated,
   WorkspaceBuildEnded,
   WorkspaceCreated,
@@ -142,6 +143,31 @@ export const notifyBuildEnded = (
       createdBy: "workspace_builds"
     })
   }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("Build notification not enqueued", cause)))
+
+/**
+ * A preset reached the prebuilds' failure hard limit: the template admins hear of it (the described
+ * system's "Prebuild Failure Limit Reached", its labels `org`, `template`, `template_version`,
+ * `preset`). The reconciler publishes it once per preset.
+ */
+export const notifyPrebuildHardLimited = (
+  template: TemplateRecord,
+  version: TemplateVersionRecord,
+  presetName: string
+): Effect.Effect<void, never, NotificationQueue | OrganizationRepo> =>
+  Effect.gen(function*() {
+    const queue = yield* NotificationQueue
+    yield* queue.notifyRoles(TEMPLATE_ADMIN_ROLES, {
+      templateId: TemplateIds.prebuildFailureLimitReached,
+      labels: {
+        org: yield* organizationNameOf(template.organization_id),
+        template: template.name,
+        template_version: version.name,
+        preset: presetName
+      },
+      targets: [template.id, version.id],
+      createdBy: "prebuilds"
+    })
+  }).pipe(logged("Prebuild failure limit"))
 
 /** A span in the words the dormancy templates use: `24 hours`, `7 days`. */
 export const humanDuration = (ms: number): string => {
@@ -482,6 +508,9 @@ export const notificationsOf = (event: DomainEvent): Effect.Effect<void, never, 
   }
   if (event instanceof WorkspaceAutoUpdated) return notifyAutoUpdated(event.workspace, event.version)
   if (event instanceof WorkspaceDormant) return notifyDormant(event.workspace, event.timeTilDeleteMs)
+  if (event instanceof PrebuildPresetHardLimited) {
+    return notifyPrebuildHardLimited(event.template, event.version, event.presetName)
+  }
   if (event instanceof ProvisionerJobsHung) return notifyJobsFailed(event.jobIds, event.error)
   if (event instanceof TemplateVersionImportFailed) return notifyVersionImportFailed(event.jobId, event.error)
   if (event instanceof DormantWorkspacesRedated) {

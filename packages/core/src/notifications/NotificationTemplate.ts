@@ -98,6 +98,7 @@ export const TemplateIds = {
   yourAccountActivated: "1a6a6bea-ee0a-43e2-9e7c-eabdb53730e4",
   templateDeleted: "29a09665-2a4c-403f-9648-54301670e7be",
   templateDeprecated: "f40fae84-55a2-42cd-99fa-b41c1ca64894",
+  prebuildFailureLimitReached: "414d9331-c1fc-4761-b40c-d1f4702279eb",
   taskWorking: "bd4b7168-d05e-4e19-ad0f-3593b77aa90f",
   taskIdle: "d4a6271c-cced-4ed0-84ad-afd02a9c7799",
   taskCompleted: "8c5a4d12-9f7e-4b3a-a1c8-6e4f2d9b5a7c",
@@ -339,6 +340,23 @@ export const systemTemplates: ReadonlyArray<TemplateDefinition> = [
       url:
         "{{base_url}}/templates/{{labels.organization}}/{{labels.template_name}}/versions/{{labels.template_version_name}}"
     }]
+  ),
+  system(
+    TemplateIds.prebuildFailureLimitReached,
+    "Prebuild Failure Limit Reached",
+    "Template Events",
+    "There is a problem creating prebuilt workspaces",
+    "The number of failed prebuild attempts has reached the hard limit for template **{{labels.template}}** and preset **{{labels.preset}}**.\n\nTo resume prebuilds, fix the underlying issue and upload a new template version.\n\nRefer to the documentation for more details:\n- [Troubleshooting templates](https://coder.com/docs/admin/templates/troubleshooting)\n- [Troubleshooting of prebuilt workspaces](https://coder.com/docs/admin/templates/extending-templates/prebuilt-workspaces#administration-and-troubleshooting)",
+    [
+      {
+        label: "View failed prebuilt workspaces",
+        url: "{{base_url}}/workspaces?filter=owner:prebuilds+status:failed+template:{{labels.template}}"
+      },
+      {
+        label: "View template version",
+        url: "{{base_url}}/templates/{{labels.org}}/{{labels.template}}/versions/{{labels.template_version}}"
+      }
+    ]
   ),
   // Task events
   system(

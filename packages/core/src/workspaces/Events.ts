@@ -49,6 +49,18 @@ export class WorkspaceDormant extends Data.TaggedClass("WorkspaceDormant")<{
   readonly timeTilDeleteMs: number
 }> {}
 
+/**
+ * The prebuilds reconciler found a preset of a template's active version hard-limited: its latest
+ * creations failed `failureHardLimit` times in a row, so it creates no more prebuilt workspaces of
+ * it. Published once per preset (the reconciler keeps which it has told of in the database).
+ */
+export class PrebuildPresetHardLimited extends Data.TaggedClass("PrebuildPresetHardLimited")<{
+  readonly template: TemplateRecord
+  readonly version: TemplateVersionRecord
+  readonly presetId: string
+  readonly presetName: string
+}> {}
+
 export type WorkspaceEvent =
   | WorkspaceCreated
   | WorkspaceBuildEnded
@@ -56,3 +68,4 @@ export type WorkspaceEvent =
   | WorkspaceManuallyUpdated
   | WorkspaceAutoUpdated
   | WorkspaceDormant
+  | PrebuildPresetHardLimited

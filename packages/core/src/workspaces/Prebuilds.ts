@@ -10,6 +10,10 @@
  * lookback window failed, its next creation waits until the latest such failure plus the
  * window's failures × the backoff interval; so a replica taking over continues it. A tick does
  * nothing while the prebuilds settings pause reconciliation (read from the database each tick).
+ * A preset whose latest `failureHardLimit` creations all failed is hard-limited (the described
+ * system's `GetPresetsAtFailureLimit`): it creates nothing more (its deletions go on) until a new
+ * template version, whose presets start afresh, is active; the template admins hear of it once
+ * (`PrebuildPresetHardLimited`; which presets were told of is kept in the database).
  * Every creation and deletion is audited as the prebuilds user.
  */
 import { Clock, Duration, Effect, Layer, Option } from "effect"
@@ -23,6 +27,7 @@ import {
 } from "../Audit.js"
 import { Licensing } from "../enterprise/Entitlements.js"
 import { LicenseRepo } from "../enterprise/License.js"
+import { Events } from "../Events.js"
 import { IdGenerator } from "../Ids.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
 import { everyInterval } from "../Periodic.js"
@@ -31,10 +36,11 @@ import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
 import { type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { Templates } from "../templates/Templates.js"
 import { type ImportedPreset, type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
+import { PrebuildPresetHardLimited } from "./Events.js"
 import { TickLock } from "./Lifecycle.js"
 import { reconciliationPaused } from "./PrebuildsSettings.js"
 import { PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
-import { WorkspaceBuildRepo } from "./WorkspaceBuild.js"
+import { type PrebuildCreation, WorkspaceBuildRepo } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
 import { auditedWorkspace } from "./Workspaces.js"
 
@@ -48,6 +54,19 @@ export const DEFAULT_PREBUILDS_INTERVAL = Duration.minutes(1)
 export const DEFAULT_PREBUILDS_BACKOFF = Duration.seconds(15)
 /** The described system's `reconciliation_backoff_lookback` default: failures older than this are forgotten. */
 export const DEFAULT_PREBUILDS_LOOKBACK = Duration.hours(1)
+
+/**
+ * The described system's `failure_hard_limit` default: a preset whose latest this many creations
+ * all failed creates no more prebuilt workspaces (0 turns the limit off).
+ */
+export const DEFAULT_PREBUILDS_FAILURE_HARD_LIMIT = 3
+
+/**
+ * The `site_configs` key under which the reconciler keeps the presets it found hard-limited (a
+ * JSON array of preset ids; the described system's `template_version_presets.prebuild_status`),
+ * so that their template admins are told once, whichever replica ticks and across restarts.
+ */
+export const PREBUILDS_HARD_LIMITED_KEY = "prebuilds_hard_limited_presets"
 
 /** The most prebuilt workspaces one tick reads (more are seen at later ticks). */
 const PREBUILDS_BATCH = 10_000
@@ -66,6 +85,8 @@ export interface PrebuildsTickStats {
   readonly backoff: Readonly<Record<string, Date>>
   /** Preset id (or workspace id) to why an action failed. */
   readonly errors: Readonly<Record<string, string>>
+  /** The desired presets at the failure hard limit (they create nothing). */
+  readonly hardLimited: ReadonlyArray<string>
 }
 
 /**
@@ -88,6 +109,8 @@ export interface PrebuildPresetMetrics {
   readonly desired: number
   readonly running: number
   readonly eligible: number
+  /** 1 when a preset of this name of the template's active version is hard-limited (the described system's `_preset_hard_limited`). */
+  readonly hardLimited: number
 }
 
 /** What a metrics scrape reads of the prebuilds (see {@link PrebuildPresetMetrics}). */
@@ -122,6 +145,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
       const licensing = yield* Licensing
       const siteConfigs = yield* LicenseRepo
       const organizations = yield* OrganizationRepo
+      const events = yield* Events
       const paused = Effect.provideService(reconciliationPaused, LicenseRepo, siteConfigs)
 
       /**
@@ -157,30 +181,105 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
        * creations (N its instances) failed, the latest such failure plus the window's failures ×
        * `backoffMs`.
        */
-      const backoffFromBuilds = (desired: ReadonlyArray<Desired>, at: Date, backoffMs: number, lookbackMs: number) =>
+      const backoffFromBuilds = (
+        desired: ReadonlyArray<Desired>,
+        creations: ReadonlyArray<PrebuildCreation>,
+        at: Date,
+        backoffMs: number,
+        lookbackMs: number
+      ) => {
+        const instances = new Map(desired.map((d) => [d.preset.id, d.instances]))
+        const since = at.getTime() - lookbackMs
+        const byPreset = new Map<string, Array<PrebuildCreation>>()
+        for (const c of creations) {
+          if (!instances.has(c.preset_id) || c.created_at.getTime() < since) continue
+          const list = byPreset.get(c.preset_id) ?? []
+          list.push(c) // newest first
+          byPreset.set(c.preset_id, list)
+        }
+        const out = new Map<string, Date>()
+        for (const [presetId, list] of byPreset) {
+          const failed = list.filter((c) => c.job_status === "failed")
+          const recentFailed = list.slice(0, instances.get(presetId)).filter((c) => c.job_status === "failed")
+          if (recentFailed.length === 0) continue
+          const last = Math.max(...recentFailed.map((c) => c.created_at.getTime()))
+          out.set(presetId, new Date(last + failed.length * backoffMs))
+        }
+        return out
+      }
+
+      /**
+       * The desired presets at the failure hard limit (the described system's
+       * `GetPresetsAtFailureLimit`): their latest `limit` creations (unclaimed, newest first) all
+       * failed. None when `limit` is 0. Presets are per template version, so a new active
+       * version's presets start afresh.
+       */
+      const hardLimitedOf = (
+        desired: ReadonlyArray<Desired>,
+        creations: ReadonlyArray<PrebuildCreation>,
+        limit: number
+      ) => {
+        const out = new Set<string>()
+        if (limit <= 0) return out
+        const wanted = new Set(desired.map((d) => d.preset.id))
+        const latest = new Map<string, Array<PrebuildCreation>>()
+        for (const c of creations) {
+          if (!wanted.has(c.preset_id)) continue
+          const list = latest.get(c.preset_id) ?? []
+          if (list.length < limit) list.push(c) // newest first
+          latest.set(c.preset_id, list)
+        }
+        for (const [presetId, list] of latest) {
+          if (list.length === limit && list.every((c) => c.job_status === "failed")) out.add(presetId)
+        }
+        return out
+      }
+
+      /** The presets already found hard-limited (their admins told), as kept in `site_configs`. */
+      const toldHardLimited = Effect.map(
+        siteConfigs.siteConfig(PREBUILDS_HARD_LIMITED_KEY),
+        Option.match({
+          onNone: () => new Set<string>(),
+          onSome: (text) => {
+            try {
+              const parsed: unknown = JSON.parse(text)
+              return new Set(Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === "string") : [])
+            } catch {
+              return new Set<string>()
+            }
+          }
+        })
+      )
+
+      /**
+       * Keeps the hard-limited presets in the database and publishes `PrebuildPresetHardLimited`
+       * for those newly found (the described system marks the preset `hard_limited` and tells the
+       * template admins once). A desired preset no longer at the limit (the limit raised or off)
+       * is forgotten, so it is told of again should it reach it.
+       */
+      const markHardLimited = (desired: ReadonlyArray<Desired>, limited: ReadonlySet<string>) =>
         Effect.gen(function*() {
-          const instances = new Map(desired.map((d) => [d.preset.id, d.instances]))
-          if (instances.size === 0) return new Map<string, Date>()
-          const creations = yield* builds.prebuildCreations({
-            since: new Date(at.getTime() - lookbackMs),
-            unclaimed: true
-          })
-          const byPreset = new Map<string, Array<(typeof creations)[number]>>()
-          for (const c of creations) {
-            if (!instances.has(c.preset_id)) continue
-            const list = byPreset.get(c.preset_id) ?? []
-            list.push(c) // newest first
-            byPreset.set(c.preset_id, list)
+          const told = yield* toldHardLimited
+          const desiredIds = new Set(desired.map((d) => d.preset.id))
+          const fresh = desired.filter((d) => limited.has(d.preset.id) && !told.has(d.preset.id))
+          const kept = [...told].filter((id) => !desiredIds.has(id) || limited.has(id))
+          const next = [...kept, ...fresh.map((d) => d.preset.id)]
+          if (next.length === told.size && fresh.length === 0) return
+          yield* siteConfigs.setSiteConfig(PREBUILDS_HARD_LIMITED_KEY, JSON.stringify(next))
+          for (const d of fresh) {
+            yield* Effect.logWarning("prebuilds: preset is hard limited, notifying template admins", {
+              template: d.template.name,
+              preset: d.preset.name
+            })
+            yield* events.publish(
+              new PrebuildPresetHardLimited({
+                template: d.template,
+                version: d.version,
+                presetId: d.preset.id,
+                presetName: d.preset.name
+              })
+            )
           }
-          const out = new Map<string, Date>()
-          for (const [presetId, list] of byPreset) {
-            const failed = list.filter((c) => c.job_status === "failed")
-            const recentFailed = list.slice(0, instances.get(presetId)).filter((c) => c.job_status === "failed")
-            if (recentFailed.length === 0) continue
-            const last = Math.max(...recentFailed.map((c) => c.created_at.getTime()))
-            out.set(presetId, new Date(last + failed.length * backoffMs))
-          }
-          return out
         })
 
       const audited = <A, E, R>(action: "create" | "delete", work: Effect.Effect<A, E, R>) =>
@@ -300,7 +399,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
           })
         )
 
-      const runOnce = (at: Date, backoffMs: number, lookbackMs: number) =>
+      const runOnce = (at: Date, backoffMs: number, lookbackMs: number, failureHardLimit: number) =>
         Effect.gen(function*() {
           const created: Array<string> = []
           const deleted: Array<string> = []
@@ -339,7 +438,15 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
             list.push(w)
             live.set(d.preset.id, list)
           }
-          const fromBuilds = yield* backoffFromBuilds(desired, at, backoffMs, lookbackMs)
+          // The creations of the prebuilds user's workspaces (along the owner index): all of
+          // them for the hard limit, those within the lookback for the backoff.
+          const creations = desired.length === 0 ? [] : yield* builds.prebuildCreations({
+            ...(failureHardLimit > 0 ? {} : { since: new Date(at.getTime() - lookbackMs) }),
+            unclaimed: true
+          })
+          const fromBuilds = backoffFromBuilds(desired, creations, at, backoffMs, lookbackMs)
+          const limited = hardLimitedOf(desired, creations, failureHardLimit)
+          yield* attempt("hard-limit", markHardLimited(desired, limited))
           const backoff: Record<string, Date> = {}
           const waitUntil = (presetId: string) => {
             const times = [fromBuilds.get(presetId), refusals.get(presetId)?.until]
@@ -354,7 +461,8 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
             // Extras: the newest go first, so the oldest (likeliest ready) stay.
             for (const w of have.slice(d.instances).reverse()) toDelete.push(w)
             const missing = d.instances - have.length
-            if (waitUntil(d.preset.id) !== undefined || missing <= 0) continue
+            // A hard-limited preset creates nothing (its deletions go on).
+            if (limited.has(d.preset.id) || waitUntil(d.preset.id) !== undefined || missing <= 0) continue
             for (let i = 0; i < missing; i++) {
               const id = yield* attempt(d.preset.id, create(d, at))
               if (Option.isSome(id)) {
@@ -373,7 +481,14 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
             const done = yield* attempt(w.id, remove(w))
             if (Option.isSome(done)) deleted.push(w.id)
           }
-          const stats: PrebuildsTickStats = { ran: true, created, deleted, backoff, errors }
+          const stats: PrebuildsTickStats = {
+            ran: true,
+            created,
+            deleted,
+            backoff,
+            errors,
+            hardLimited: desired.map((d) => d.preset.id).filter((id) => limited.has(id))
+          }
           return stats
         })
 
@@ -401,7 +516,7 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
           const key = JSON.stringify(labels)
           let row = rows.get(key)
           if (row === undefined) {
-            row = { ...labels, created: 0, failed: 0, claimed: 0, desired: 0, running: 0, eligible: 0 }
+            row = { ...labels, created: 0, failed: 0, claimed: 0, desired: 0, running: 0, eligible: 0, hardLimited: 0 }
             rows.set(key, row)
           }
           return row
@@ -420,8 +535,11 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
           if (job === undefined || jobStatus(job) !== "succeeded") continue
           running.set(b.template_version_preset_id, (running.get(b.template_version_preset_id) ?? 0) + 1)
         }
+        // As the described system's, the presets the reconciler found hard-limited at its ticks.
+        const told = yield* toldHardLimited
         for (const d of desired) {
           const row = rowOf(d.template.id, d.preset.id)
+          if (told.has(d.preset.id)) row.hardLimited = 1
           row.desired += d.instances
           row.running += running.get(d.preset.id) ?? 0
           row.eligible += running.get(d.preset.id) ?? 0
@@ -466,12 +584,20 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
        */
       const tick = (
         backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF,
-        lookback: Duration.DurationInput = DEFAULT_PREBUILDS_LOOKBACK
+        lookback: Duration.DurationInput = DEFAULT_PREBUILDS_LOOKBACK,
+        failureHardLimit: number = DEFAULT_PREBUILDS_FAILURE_HARD_LIMIT
       ) =>
         Effect.gen(function*() {
           const at = new Date(yield* Clock.currentTimeMillis)
           if (!(yield* licensing.enabled("workspace_prebuilds"))) {
-            return { ran: false, created: [], deleted: [], backoff: {}, errors: {} } satisfies PrebuildsTickStats
+            return {
+              ran: false,
+              created: [],
+              deleted: [],
+              backoff: {},
+              errors: {},
+              hardLimited: []
+            } satisfies PrebuildsTickStats
           }
           if (yield* paused) {
             return {
@@ -480,16 +606,24 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
               created: [],
               deleted: [],
               backoff: {},
-              errors: {}
+              errors: {},
+              hardLimited: []
             } satisfies PrebuildsTickStats
           }
           const result = yield* lock.withTryLock(
             PREBUILDS_LOCK,
-            runOnce(at, Duration.toMillis(backoff), Duration.toMillis(lookback))
+            runOnce(at, Duration.toMillis(backoff), Duration.toMillis(lookback), failureHardLimit)
           )
           return Option.getOrElse(
             result,
-            (): PrebuildsTickStats => ({ ran: false, created: [], deleted: [], backoff: {}, errors: {} })
+            (): PrebuildsTickStats => ({
+              ran: false,
+              created: [],
+              deleted: [],
+              backoff: {},
+              errors: {},
+              hardLimited: []
+            })
           )
         }).pipe(Effect.withSpan("PrebuildsReconciler.tick"))
 
@@ -498,8 +632,14 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
         interval: Duration.DurationInput = DEFAULT_PREBUILDS_INTERVAL,
         backoff: Duration.DurationInput = DEFAULT_PREBUILDS_BACKOFF,
         onTick: (stats: PrebuildsTickStats) => Effect.Effect<void> = () => Effect.void,
-        lookback: Duration.DurationInput = DEFAULT_PREBUILDS_LOOKBACK
-      ) => everyInterval(Effect.flatMap(tick(backoff, lookback), onTick), interval, "prebuilds reconciliation")
+        lookback: Duration.DurationInput = DEFAULT_PREBUILDS_LOOKBACK,
+        failureHardLimit: number = DEFAULT_PREBUILDS_FAILURE_HARD_LIMIT
+      ) =>
+        everyInterval(
+          Effect.flatMap(tick(backoff, lookback, failureHardLimit), onTick),
+          interval,
+          "prebuilds reconciliation"
+        )
 
       return { tick, run, invalidate, metrics }
     })
@@ -514,6 +654,12 @@ export interface PrebuildsOptions {
   readonly backoff?: Duration.DurationInput | undefined
   /** How far back failed prebuilds count. Default one hour (the described system's `reconciliation_backoff_lookback`). */
   readonly lookback?: Duration.DurationInput | undefined
+  /**
+   * A preset whose latest this many creations all failed creates no more prebuilt workspaces
+   * until a new template version is active. Default 3 (the described system's
+   * `failure_hard_limit`); 0 turns the limit off.
+   */
+  readonly failureHardLimit?: number | undefined
 }
 
 /** A layer whose fiber ticks the prebuilds reconciler every `interval` until its scope closes; a failed tick is logged. */
@@ -530,7 +676,8 @@ export const prebuildsReconcilerPeriodic = (
             Object.keys(stats.errors).length > 0
               ? Effect.logWarning("prebuilds reconciliation: some actions failed", stats.errors)
               : Effect.void,
-          options.lookback ?? DEFAULT_PREBUILDS_LOOKBACK
+          options.lookback ?? DEFAULT_PREBUILDS_LOOKBACK,
+          options.failureHardLimit ?? DEFAULT_PREBUILDS_FAILURE_HARD_LIMIT
         )
       ))
   )

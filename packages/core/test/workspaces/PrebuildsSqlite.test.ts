@@ -3,16 +3,20 @@
  * TestClock (no HTTP; docs/prebuilds.md): a preset's instances are built and kept; a failed
  * build backs its preset off, one interval per failure within the lookback, read from the builds
  * (a fresh reconciler continues it); the settings' pause stops the ticks; a claim hands one over
- * and the next tick replaces it; a key of the prebuilds user is refused. Queued builds run at once with `ProvisionerWorkers.drain()`.
+ * and the next tick replaces it; a key of the prebuilds user is refused; a preset at the failure
+ * hard limit creates nothing until a new version is active, its template admins told once. Queued builds run at once with `ProvisionerWorkers.drain()`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
   AllowListEntry,
   ApiKeyRepo,
   Auth,
+  Files,
   hashSecret,
+  NotificationRepo,
   PREBUILDS_USER_ID,
   PrebuildsReconciler,
+  TemplateIds,
   TemplateVersions,
   updatePrebuildsSettings,
   UpdatePrebuildsSettingsRequest,
@@ -22,6 +26,7 @@ import {
 import { Duration, Effect, Option } from "effect"
 import * as TestClock from "effect/TestClock"
 import { drain, services, signedInOwner, templateOf } from "../services.js"
+import { zipOf } from "../templates/archives.js"
 
 const T0 = Date.parse("2024-01-01T08:30:00Z")
 
@@ -38,10 +43,13 @@ resources:
     type: machine
 ${extra}`
 
-const tick = Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(1)))
+/** A tick with a one-minute backoff and the failure hard limit `limit` (0: off). */
+const tickWith = (limit: number) =>
+  Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(1), "1 hour", limit))
+const tick = tickWith(0)
 /** A tick of a reconciler built afresh (as a replica taking over: nothing kept in its process). */
-const freshTick = (lookback: Duration.DurationInput = Duration.hours(1)) =>
-  Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(1), lookback)).pipe(
+const freshTick = (lookback: Duration.DurationInput = Duration.hours(1), limit = 0) =>
+  Effect.flatMap(PrebuildsReconciler, (r) => r.tick(Duration.minutes(1), lookback, limit)).pipe(
     Effect.provide(PrebuildsReconciler.Default)
   )
 /** The prebuilds user's undeleted workspaces. */
@@ -128,7 +136,15 @@ describe("PrebuildsReconciler on SQLite with the TestClock", () => {
         as(updatePrebuildsSettings(new UpdatePrebuildsSettingsRequest({ reconciliation_paused: paused })))
       expect(Option.isSome(yield* set(true))).toBe(true)
       expect(Option.isNone(yield* set(true))).toBe(true)
-      expect(yield* tick).toEqual({ ran: false, paused: true, created: [], deleted: [], backoff: {}, errors: {} })
+      expect(yield* tick).toEqual({
+        ran: false,
+        paused: true,
+        created: [],
+        deleted: [],
+        backoff: {},
+        errors: {},
+        hardLimited: []
+      })
       expect((yield* freshTick()).paused).toBe(true)
       expect(yield* prebuilt).toEqual([])
       yield* set(false)
@@ -156,6 +172,73 @@ describe("PrebuildsReconciler on SQLite with the TestClock", () => {
       const again = yield* tick
       expect(Object.keys(again.errors)).toHaveLength(1)
       expect(Object.values(again.backoff)).toEqual([new Date(T0 + 60_000 + 120_000)])
+    }).pipe(Effect.provide(services())))
+
+  it.scoped("a preset whose last 3 creations failed creates nothing more until a new version is active; its admins told once", () =>
+    Effect.gen(function*() {
+      const { as, organizationId, userId } = yield* signedInOwner(T0)
+      const failing = template("build:\n  fail: { transition: start, message: full }\n").replace(
+        "instances: 2",
+        "instances: 1"
+      )
+      const t = yield* as(templateOf(organizationId, failing, "limited"))
+      const limited = (yield* as(Effect.flatMap(TemplateVersions, (v) => v.presets(t.active_version_id))))[0]!.ID
+      const told = Effect.map(
+        Effect.flatMap(NotificationRepo, (r) => r.messagesOf(userId)),
+        (ms) => ms.filter((m) => m.template_id === TemplateIds.prebuildFailureLimitReached)
+      )
+      // Three creations, each failing; the backoff (one minute per failure) spaces them.
+      for (let i = 0; i < 3; i++) {
+        const stats = yield* tickWith(3)
+        expect(stats.created).toHaveLength(1)
+        expect(stats.hardLimited).toEqual([])
+        yield* drain
+        yield* TestClock.adjust(Duration.minutes(10))
+      }
+      expect(yield* told).toEqual([])
+      const at = yield* tickWith(3)
+      expect(at.hardLimited).toEqual([limited])
+      expect(at.created).toEqual([])
+      expect(at.backoff).toEqual({}) // not backing off (past it): held by the limit
+      expect(at.deleted).toHaveLength(1) // the failed one still goes
+      yield* drain
+      const sentOnce = yield* told
+      expect(sentOnce).toHaveLength(1)
+      expect(sentOnce[0]!.payload.labels).toEqual({
+        org: "coder",
+        template: "limited",
+        template_version: expect.any(String),
+        preset: "big"
+      })
+      // Later ticks, and a reconciler built afresh (a restart, another replica): nothing created, nothing resent.
+      yield* TestClock.adjust(Duration.hours(2))
+      expect(yield* tickWith(3)).toMatchObject({ created: [], hardLimited: [limited] })
+      expect(yield* freshTick(Duration.hours(1), 3)).toMatchObject({ created: [], hardLimited: [limited] })
+      expect(yield* told).toHaveLength(1)
+      // A higher limit (or none) lets it create again.
+      expect((yield* freshTick(Duration.hours(1), 4)).created).toHaveLength(1)
+      yield* drain
+      expect((yield* tickWith(3)).hardLimited).toEqual([limited])
+
+      // A new active version: its preset starts afresh and creates.
+      const file = yield* as(
+        Effect.flatMap(Files, (f) => f.upload("application/zip", zipOf({ "template.yaml": template() })))
+      )
+      const v2 = yield* as(Effect.flatMap(TemplateVersions, (v) =>
+        v.create(organizationId, {
+          storage_method: "file",
+          file_id: file.response.hash,
+          provisioner: "workbay",
+          template_id: t.id
+        })))
+      yield* drain
+      yield* as(Effect.flatMap(TemplateVersions, (v) => v.promote(t.id, v2.id)))
+      const fresh = yield* tickWith(3)
+      expect(fresh.hardLimited).toEqual([])
+      expect(fresh.created).toHaveLength(2)
+      yield* drain
+      expect(yield* prebuilt).toHaveLength(2)
+      expect(yield* told).toHaveLength(1)
     }).pipe(Effect.provide(services())))
 
   it.scoped("a key of the prebuilds user is refused at authentication", () =>
