@@ -266,6 +266,12 @@ export const makePrometheusMetrics = (options: PrometheusMetricsOptions = {}): P
     presetSamples((p) => p.eligible)
   )
   snapshotGauge(
+    "coderd_prebuilt_workspaces_preset_hard_limited",
+    "Indicates whether a given preset has reached the hard failure limit (1 = hard-limited). Metric is omitted otherwise.",
+    PRESET_LABELS,
+    (s) => presetSamples((p) => p.hardLimited)(s).filter(([, value]) => value === 1)
+  )
+  snapshotGauge(
     "coderd_prebuilt_workspaces_reconciliation_paused",
     "1 while the prebuilds settings pause reconciliation, else 0",
     [],
