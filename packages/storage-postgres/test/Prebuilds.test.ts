@@ -3,9 +3,16 @@
  * both ticking at once create a preset's instances once (the advisory lock), and two creations
  * racing for the one prebuilt workspace claim it once (the guarded transfer): the other builds a
  * new workspace; the backoff after a failed prebuild is read from the database, so the other
- * replica continues it; a pause in the prebuilds settings stops both.
+ * replica continues it; a pause in the prebuilds settings stops both; a preset at the failure hard
+ * limit tells its template admins once, whichever replica ticks.
  */
-import { PREBUILDS_USER_ID, PrebuildsReconciler, type PrebuildsTickStats } from "@workbay/core"
+import {
+  NotificationRepo,
+  PREBUILDS_USER_ID,
+  PrebuildsReconciler,
+  type PrebuildsTickStats,
+  TemplateIds
+} from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect, TestClock, TestContext } from "effect"
 import { randomBytes } from "node:crypto"
@@ -121,5 +128,58 @@ describe.skipIf(url === null)("the prebuilds reconcilers of two replicas on Post
     expect((await client.put("/prebuilds/settings", { reconciliation_paused: false })).status).toBe(200)
     expect((await tickAt(b, start + 180_000)).created).toHaveLength(1)
     await runJobs(a)
+  })
+
+  it("a preset at the failure hard limit creates nothing on either replica, and its template admins hear of it once", async () => {
+    const tadmin = await createUser(client, { roles: ["template-admin"] })
+    const failing = await makeTemplate(
+      a,
+      client,
+      organizationId,
+      template(1, "build:\n  fail: { transition: start, message: no capacity }\n")
+    )
+    const preset = (await client.get(`/templateversions/${failing.active_version_id}/presets`)).body[0].ID as string
+    const start = Date.parse("2032-01-01T00:00:00Z")
+    const tickAt = (srv: ServiceTestServer, ms: number) =>
+      srv.run(
+        Effect.gen(function*() {
+          yield* TestClock.setTime(ms)
+          return yield* Effect.flatMap(PrebuildsReconciler, (r) => r.tick("1 minute"))
+        }).pipe(Effect.provide(TestContext.TestContext))
+      )
+    const minutes = (n: number) => start + n * 60_000
+    // Three failed creations, by either replica.
+    for (const [srv, at] of [[a, 0], [b, 10], [a, 20]] as const) {
+      expect((await tickAt(srv, minutes(at))).created).toHaveLength(1)
+      await runJobs(a)
+    }
+    // Both tick at once: one runs (the lock) and finds the limit.
+    const both = await Promise.all([tickAt(a, minutes(30)), tickAt(b, minutes(30))])
+    // (The previous test's failing preset reached the limit too.)
+    const ran = both.filter((s) => s.ran)
+    expect(ran).toHaveLength(1)
+    expect(ran[0]!.hardLimited).toContain(preset)
+    expect(both.flatMap((s) => s.created)).toEqual([])
+    await runJobs(a)
+    // Later ticks of each: nothing created, nothing sent again.
+    for (const [srv, at] of [[b, 40], [a, 50]] as const) {
+      const later = await tickAt(srv, minutes(at))
+      expect(later.created).toEqual([])
+      expect(later.hardLimited).toContain(preset)
+    }
+    const told = (await b.run(Effect.flatMap(NotificationRepo, (r) => r.messagesOf(tadmin.user.id)))).filter((m) =>
+      m.template_id === TemplateIds.prebuildFailureLimitReached && m.payload.labels["template"] === failing.name
+    )
+    expect(told.length).toBeGreaterThan(0)
+    for (const m of told) {
+      expect(m.payload.labels).toEqual({
+        org: expect.any(String),
+        template: failing.name,
+        template_version: expect.any(String),
+        preset: "ready"
+      })
+    }
+    const methods = told.map((m) => m.method)
+    expect(methods).toEqual([...new Set(methods)]) // once per delivery method
   })
 })
