@@ -438,14 +438,22 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
             list.push(w)
             live.set(d.preset.id, list)
           }
-          // The creations of the prebuilds user's workspaces (along the owner index): all of
-          // them for the hard limit, those within the lookback for the backoff.
-          const creations = desired.length === 0 ? [] : yield* builds.prebuildCreations({
-            ...(failureHardLimit > 0 ? {} : { since: new Date(at.getTime() - lookbackMs) }),
-            unclaimed: true
-          })
+          // The creations of the prebuilds user's workspaces (along the owner index): those within
+          // the lookback for the backoff; for the hard limit, which has no lookback, the newest
+          // `failureHardLimit` of each preset since the oldest desired version was made.
+          const lookbackStart = new Date(at.getTime() - lookbackMs)
+          const creations = desired.length === 0
+            ? []
+            : yield* builds.prebuildCreations({ since: lookbackStart, unclaimed: true })
+          const latestCreations = desired.length === 0 || failureHardLimit <= 0
+            ? []
+            : yield* builds.prebuildCreations({
+              since: new Date(Math.min(...desired.map((d) => d.version.created_at.getTime()))),
+              unclaimed: true,
+              perPreset: failureHardLimit
+            })
           const fromBuilds = backoffFromBuilds(desired, creations, at, backoffMs, lookbackMs)
-          const limited = hardLimitedOf(desired, creations, failureHardLimit)
+          const limited = hardLimitedOf(desired, latestCreations, failureHardLimit)
           yield* attempt("hard-limit", markHardLimited(desired, limited))
           const backoff: Record<string, Date> = {}
           const waitUntil = (presetId: string) => {

@@ -240,11 +240,13 @@ export class WorkspaceBuildRepo extends Context.Tag("@workbay/core/WorkspaceBuil
   /**
    * Prebuilt workspaces' creations (deleted workspaces too), newest first: those created at or
    * after `since` when given, and only those the prebuilds user still owns when `unclaimed`
-   * (along the owner index). The reconciler's backoff and the prebuilds metrics read them.
+   * (along the owner index), and only the newest `perPreset` of each preset when given. The
+   * reconciler's backoff and hard limit, and the prebuilds metrics read them.
    */
   readonly prebuildCreations: (options: {
     readonly since?: Date | undefined
     readonly unclaimed?: boolean | undefined
+    readonly perPreset?: number | undefined
   }) => Effect.Effect<ReadonlyArray<PrebuildCreation>>
   readonly setResult: (id: string, result: WorkspaceBuildResult, now: Date) => Effect.Effect<void>
   /** Overwrites a build's provisioner state (`PUT /workspacebuilds/{workspacebuild}/state`). */

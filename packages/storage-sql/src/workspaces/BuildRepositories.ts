@@ -294,17 +294,25 @@ export const makeBuilds = Effect.gen(function*() {
           ORDER BY build_number DESC LIMIT ${page.limit} OFFSET ${page.offset ?? 0}`)),
         withParameters
       ),
-    prebuildCreations: ({ since, unclaimed }) =>
-      Effect.orDie(reads(sql<Row>`SELECT b.workspace_id, w.owner_id, w.organization_id, w.template_id,
-          b.template_version_id, b.template_version_preset_id, b.created_at, j.job_status
+    prebuildCreations: ({ since, unclaimed, perPreset }) => {
+      const creations = sql`SELECT b.workspace_id, w.owner_id, w.organization_id, w.template_id,
+          b.template_version_id, b.template_version_preset_id, b.created_at, j.job_status${
+        perPreset === undefined ? sql`` : sql`,
+          ROW_NUMBER() OVER (PARTITION BY b.template_version_preset_id ORDER BY b.created_at DESC, b.id) AS rn`
+      }
         FROM workspaces w
         JOIN workspace_builds b ON b.workspace_id = w.id AND b.build_number = 1
         JOIN provisioner_jobs j ON j.id = b.job_id
         WHERE b.initiator_id = ${PREBUILDS_USER_ID} AND b.transition = 'start'
           AND b.template_version_preset_id IS NOT NULL
           ${unclaimed === true ? sql`AND w.owner_id = ${PREBUILDS_USER_ID}` : sql``}
-          ${since === undefined ? sql`` : sql`AND b.created_at >= ${since.toISOString()}`}
-        ORDER BY b.created_at DESC`)).pipe(Effect.map((rows) => rows.map(prebuildCreation))),
+          ${since === undefined ? sql`` : sql`AND b.created_at >= ${since.toISOString()}`}`
+      return Effect.orDie(reads(
+        perPreset === undefined
+          ? sql<Row>`${creations} ORDER BY b.created_at DESC`
+          : sql<Row>`SELECT * FROM (${creations}) c WHERE c.rn <= ${perPreset} ORDER BY c.created_at DESC`
+      )).pipe(Effect.map((rows) => rows.map(prebuildCreation)))
+    },
     setResult: (id, result, now) =>
       Effect.orDie(sql`UPDATE workspace_builds SET ${
         sql.update({

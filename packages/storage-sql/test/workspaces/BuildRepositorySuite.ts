@@ -8,6 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import {
   MetricsSnapshotRepo,
+  PREBUILDS_USER_ID,
   ProvisionerJobRepo,
   type StoredResource,
   UniqueViolation,
@@ -613,6 +614,47 @@ export const buildRepositorySuite = (name: string, makeStorage: StorageFactory, 
         expect(yield* kept).toBe("failed")
         const snapshot = yield* (yield* MetricsSnapshotRepo).snapshot
         expect(snapshot.workspaces.find((s) => s.status === "failed")?.count).toBe(1)
+      })
+    )
+
+    test(
+      "prebuildCreations: the prebuilds user's first start builds with a preset, newest first; since, unclaimed, the newest perPreset of each",
+      Effect.gen(function*() {
+        const builds = yield* WorkspaceBuildRepo
+        const workspaces = yield* WorkspaceRepo
+        const w = yield* world
+        const [p1, p2] = [randomUUID(), randomUUID()]
+        /** A prebuilt workspace (`owner` its owner now) whose first build was `s` seconds in, of `preset`. */
+        const creation = (preset: string, s: number, state: JobState, owner = PREBUILDS_USER_ID) =>
+          Effect.gen(function*() {
+            const ws = workspace(w, { owner_id: owner })
+            yield* workspaces.insert(ws)
+            yield* builds.insert(build(w, ws.id, yield* job(w, state), {
+              created_at: at(s),
+              initiator_id: PREBUILDS_USER_ID,
+              template_version_preset_id: preset
+            }))
+            return ws.id
+          })
+        const a1 = yield* creation(p1, 10, "failed")
+        const a2 = yield* creation(p1, 20, "succeeded")
+        const a3 = yield* creation(p1, 30, "failed")
+        const a4 = yield* creation(p1, 40, "failed")
+        const claimed = yield* creation(p1, 45, "succeeded", w.user)
+        const b1 = yield* creation(p2, 15, "pending")
+        // Not creations: someone else's build, and a build with no preset.
+        const other = workspace(w)
+        yield* workspaces.insert(other)
+        yield* builds.insert(build(w, other.id, yield* job(w), { template_version_preset_id: p1, created_at: at(50) }))
+        const ids = (cs: ReadonlyArray<{ readonly workspace_id: string }>) => cs.map((c) => c.workspace_id)
+
+        const all = yield* builds.prebuildCreations({})
+        expect(ids(all)).toEqual([claimed, a4, a3, a2, b1, a1])
+        expect(all[1]).toMatchObject({ preset_id: p1, job_status: "failed", owner_id: PREBUILDS_USER_ID })
+        expect(ids(yield* builds.prebuildCreations({ unclaimed: true }))).toEqual([a4, a3, a2, b1, a1])
+        expect(ids(yield* builds.prebuildCreations({ unclaimed: true, since: at(20) }))).toEqual([a4, a3, a2])
+        expect(ids(yield* builds.prebuildCreations({ unclaimed: true, perPreset: 2 }))).toEqual([a4, a3, b1])
+        expect(ids(yield* builds.prebuildCreations({ unclaimed: true, perPreset: 1, since: at(16) }))).toEqual([a4])
       })
     )
   })
