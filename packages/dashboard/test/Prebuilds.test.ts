@@ -11,6 +11,7 @@
  *   badge;
  * - the create form: the preset keeping instances says a prebuilt workspace may be ready, the other
  *   says nothing;
+ * - a preset whose prebuilt workspace's build failed: counted Failed;
  * - a member: the preset and how many it keeps, but neither the counts, the action nor the filter.
  *
  * axe-core on each page. Skipped, saying so, when /usr/bin/chromium is missing; under CI that fails
@@ -63,6 +64,7 @@ build:
 describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
   let srv: ServiceTestServer
   let owner: Client
+  let orgId: string
   let template: { id: string; name: string }
   let member: TestUser
   let browser: Browser
@@ -87,7 +89,8 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
     const started = await startWithOwner({ dashboard: { dir: dashboardDir }, prebuilds: false })
     srv = started.srv
     owner = started.owner
-    template = await makeTemplate(srv, owner, started.orgId, TEMPLATE, { display_name: "Prebuilt box" })
+    orgId = started.orgId
+    template = await makeTemplate(srv, owner, orgId, TEMPLATE, { display_name: "Prebuilt box" })
     member = await createUser(owner, { username: "pb-member" })
     browser = await launchBrowser()
     page = await watchedPage(await browser.newContext({ viewport: { width: 1100, height: 900 } }))
@@ -176,6 +179,24 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
     await section().getByRole("table", { name: "Prebuilt workspaces now" }).getByRole("row", { name: fresh!.name })
       .waitFor({ timeout: 15_000 })
     await expect.poll(() => cells("big"), { timeout: 15_000 }).toEqual(["1", "1", "0", "0", "0"])
+    expectNoProblems(page)
+  })
+
+  it("counts a prebuilt workspace whose build failed as Failed", async () => {
+    const failing = await makeTemplate(
+      srv,
+      owner,
+      orgId,
+      TEMPLATE.replace("build:\n", `build:\n  fail: { transition: start, message: "no capacity" }\n`)
+    )
+    expect((await tick()).created).toHaveLength(1)
+    await page.goto(`${srv.url}/templates/${failing.name}`)
+    await section().waitFor({ timeout: 15_000 })
+    await expect.poll(() => cells("big"), { timeout: 15_000 }).toEqual(["1", "0", "0", "1", "0"])
+    const now = section().getByRole("table", { name: "Prebuilt workspaces now" })
+    expect((await now.getByRole("row").nth(1).getByRole("cell").allTextContents()).map((s) => s.trim()))
+      .toEqual(["big", "Failed"])
+    await expectAccessible(page)
     expectNoProblems(page)
   })
 
