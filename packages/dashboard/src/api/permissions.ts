@@ -36,7 +36,12 @@ export const checks = {
   createLicense: check("license", "create"),
   viewDebugInfo: check("debug_info", "read"),
   viewInsights: check("template", "view_insights", true),
-  viewProvisionerJobs: check("provisioner_jobs", "read", true)
+  viewProvisionerJobs: check("provisioner_jobs", "read", true),
+  // The prebuilds user's workspaces (its fixed id: docs/prebuilds.md), in any organization.
+  viewPrebuiltWorkspaces: {
+    object: { resource_type: "workspace", owner_id: "c42fdf75-3097-471c-8c33-fb52454d81c0", any_org: true },
+    action: "read"
+  }
 } satisfies Record<string, Check>
 
 export type Permission = keyof typeof checks

@@ -2,7 +2,7 @@
  * A template's pages (`/templates/:template`, looked up by name in the default organization:
  * `GET /organizations/default/templates/{name}`): the frame with the template's name, "Create
  * workspace" and its tabs (summary, versions, settings, permissions, insights), and the summary
- * with the active version's README.
+ * with its prebuilt workspaces (Prebuilds.tsx) and the active version's README.
  */
 import { useQuery } from "@tanstack/react-query"
 import { lazy, Suspense } from "react"
@@ -11,6 +11,7 @@ import { ErrorMessage } from "../ui/Form.tsx"
 import { Time } from "../ui/Time.tsx"
 import { displayName, type Template, templatesApi as api } from "./api.ts"
 import { templatePath } from "./paths.ts"
+import { TemplatePrebuilds } from "./Prebuilds.tsx"
 import { useVersion } from "./Templates.tsx"
 import "./styles.css"
 
@@ -105,6 +106,7 @@ export const TemplateSummary = () => {
         </dd>
       </dl>
       <ErrorMessage error={version.error} />
+      <TemplatePrebuilds template={t} />
       <section aria-labelledby="readme" className="readme">
         <h2 id="readme">README</h2>
         {version.data === undefined

@@ -15,6 +15,14 @@ export type VariableValue = Schemas["VariableValue"]
 export type UpdateTemplateMeta = Schemas["UpdateTemplateMeta"]
 export type TemplateRole = "admin" | "use"
 export type TemplateResource = Schemas["WorkspaceResource"]
+export type Preset = Schemas["Preset"]
+export type PrebuiltWorkspace = Schemas["Workspace"]
+
+/**
+ * The system user owning the prebuilt workspaces (the described system's fixed id; docs/prebuilds.md,
+ * "The prebuilds user").
+ */
+export const PREBUILDS_USER_ID = "c42fdf75-3097-471c-8c33-fb52454d81c0"
 
 /** The organization the dashboard creates templates in and looks them up by name in. */
 export const ORGANIZATION = "default"
@@ -159,6 +167,39 @@ export const templatesApi = {
     template: string,
     perms: { user_perms?: Record<string, TemplateRole | "">; group_perms?: Record<string, TemplateRole | ""> }
   ) => unwrap(client.PATCH("/api/v2/templates/{template}/acl", { params: { path: { template } }, body: perms })),
+  /** The presets of version `id` (`DesiredPrebuildInstances`: the prebuilt workspaces it keeps, or null). */
+  presets: (id: string) =>
+    unwrap(
+      client.GET("/api/v2/templateversions/{templateversion}/presets", { params: { path: { templateversion: id } } })
+    ),
+  /**
+   * The prebuilt workspaces of the template named `name` (the prebuilds user's:
+   * `GET /workspaces?q=owner:prebuilds template:<name>`), at most 100.
+   */
+  prebuiltWorkspaces: (name: string) =>
+    unwrap(
+      client.GET("/api/v2/workspaces", {
+        params: { query: { q: `owner:prebuilds template:${name}`, limit: "100", offset: "0" } }
+      })
+    ),
+  /** Gives every prebuilt workspace of the template a delete build; the reconciler builds fresh ones. */
+  invalidatePrebuilds: (template: string) =>
+    unwrap(client.POST("/api/v2/templates/{template}/prebuilds/invalidate", { params: { path: { template } } })),
+  /** The template's checks of the one evaluator (`POST /authcheck`): may the user change it, see its prebuilt workspaces? */
+  templatePermissions: async (t: Template) => {
+    const answer = await unwrap(client.POST("/api/v2/authcheck", {
+      body: {
+        checks: {
+          update: { object: { resource_type: "template", resource_id: t.id }, action: "update" },
+          viewPrebuilds: {
+            object: { resource_type: "workspace", owner_id: PREBUILDS_USER_ID, organization_id: t.organization_id },
+            action: "read"
+          }
+        }
+      }
+    }))
+    return { update: answer["update"] === true, viewPrebuilds: answer["viewPrebuilds"] === true }
+  },
   /** The templates' usage per day over `range` (`GET /insights/templates`), of `templateIds` or all. */
   insights: (range: { start_time: string; end_time: string }, templateIds: ReadonlyArray<string> = []) =>
     unwrap(

@@ -6,7 +6,7 @@
  * (parameterForm.ts, shared with a workspace's parameter dialogs: the dynamic parameters'
  * WebSocket, or `GET /templateversions/{id}/rich-parameters` when the template asks for the
  * classic form or the socket fails) checked as they are typed (parameters.ts) with the service's
- * diagnostics under each field, and the quota when the deployment gives one
+ * diagnostics under each field (a preset keeping prebuilt workspaces says that one may be ready), and the quota when the deployment gives one
  * (`GET /workspace-quota/me`). `POST /users/me/workspaces`, then the new workspace's page; the
  * service's validations are shown on their fields.
  */
@@ -209,6 +209,12 @@ const ParametersForm = ({ template, presets, quota }: {
                 {presets.map((p) => <option key={p.ID} value={p.ID}>{p.Name}</option>)}
               </select>
               <p className="hint">A preset sets some of the parameters below.</p>
+              {/* Always in the document, so a screen reader announces the text when a preset brings it. */}
+              <p className="hint" role="status" aria-label="Prebuilt workspaces">
+                {(preset?.DesiredPrebuildInstances ?? 0) > 0
+                  ? "A prebuilt workspace may be ready for this preset: the new workspace takes it over instead of building from nothing."
+                  : null}
+              </p>
             </div>
           )
           : null}

@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
 import { useEffect } from "react"
 import { Link } from "react-router"
+import { usePermissions } from "../api/permissions.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { SearchBox, useSearchPage } from "../ui/Search.tsx"
@@ -15,12 +16,23 @@ const statusLabel = (w: Workspace) => {
   return s.charAt(0).toUpperCase() + s.slice(1)
 }
 
+/** The search box's ready-made searches; the prebuilt workspaces only for those who may see them. */
+const FILTERS: ReadonlyArray<{ readonly q: string; readonly label: string; readonly prebuilds?: true }> = [
+  { q: "owner:me", label: "My workspaces" },
+  { q: "", label: "All workspaces" },
+  { q: "status:running", label: "Running" },
+  { q: "status:failed", label: "Failed" },
+  { q: "owner:prebuilds", label: "Prebuilt workspaces", prebuilds: true }
+]
+
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" })
 
 /**
  * The workspaces the caller can see (`GET /workspaces?q=&limit=25&offset=`), searched by `q` and
  * paged, each row's status live: one watch (`/workspaces/{id}/watch-ws`) per listed workspace
- * writes its changes into the listed page.
+ * writes its changes into the listed page. Ready-made searches above it (the prebuilt workspaces,
+ * `owner:prebuilds`, for users who may read them: `POST /authcheck`), and a "Prebuilt" badge on
+ * the prebuilds user's workspaces (`is_prebuild`).
  */
 export const WorkspacesPage = () => {
   const { q, page, go } = useSearchPage()
@@ -50,6 +62,7 @@ export const WorkspacesPage = () => {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["workspaces"] })
   })
   const count = list.data?.count ?? 0
+  const seesPrebuilds = usePermissions().data?.viewPrebuiltWorkspaces === true
   return (
     <>
       <div className="heading">
@@ -62,6 +75,20 @@ export const WorkspacesPage = () => {
         placeholder="owner:me status:running"
         onSearch={(q) => go({ q, page: 0 })}
       />
+      <nav aria-label="Workspace filters" className="filters">
+        <ul>
+          {FILTERS.filter((f) => f.prebuilds !== true || seesPrebuilds).map((f) => (
+            <li key={f.label}>
+              <Link
+                to={f.q === "" ? "/workspaces" : `/workspaces?q=${encodeURIComponent(f.q)}`}
+                aria-current={q === f.q ? "page" : undefined}
+              >
+                {f.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <ErrorMessage error={list.error ?? favorite.error} />
       {list.isPending ?
         <p role="status">Loading workspaces…</p> :
@@ -111,6 +138,9 @@ export const WorkspacesPage = () => {
                   </td>
                   <th scope="row">
                     <Link to={workspacePath(w.owner_name, w.name)}>{w.name}</Link>
+                    {w.is_prebuild
+                      ? <span className="badge" title="Kept built ahead of time for a preset">Prebuilt</span>
+                      : null}
                     <span className="owner">{w.owner_name}</span>
                   </th>
                   <td>
