@@ -11,6 +11,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makePrometheusMetrics, type PrometheusMetrics } from "../src/index.js"
+import { parseExposition, type Sample } from "./exposition.js"
 import { startWebhook } from "./notifications/fixtures.js"
 import {
   type Client,
@@ -24,21 +25,7 @@ import { runJobs } from "./templates/versions.js"
 import { connect } from "./websocket.js"
 import { FREE_TEMPLATE, makeTemplate, makeWorkspace } from "./workspaces/fixtures.js"
 
-interface Sample {
-  readonly name: string
-  readonly labels: Record<string, string>
-  readonly value: number
-}
-
-/** The samples of an exposition text. */
-const parse = (text: string): Array<Sample> =>
-  text.split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((line) => {
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
-    if (m === null) throw new Error(`not a sample: ${line}`)
-    const labels: Record<string, string> = {}
-    for (const [, k, v] of (m[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[k!] = v!
-    return { name: m[1]!, labels, value: Number(m[3]) }
-  })
+const parse = parseExposition
 
 describe("Prometheus metrics", () => {
   let srv: ServiceTestServer

@@ -12,6 +12,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makePrometheusMetrics, type PrometheusMetrics } from "../../src/index.js"
+import { parseExposition } from "../exposition.js"
 import { type Client, createUser, type ServiceTestServer, startWithOwner } from "../support.js"
 import { createVersion, runJobs } from "../templates/versions.js"
 import { makeTemplate } from "../workspaces/fixtures.js"
@@ -29,21 +30,7 @@ const FAILING = template("build:\n  fail: { transition: start, message: no capac
 
 const HARD_LIMITED = "coderd_prebuilt_workspaces_preset_hard_limited"
 
-interface Sample {
-  readonly name: string
-  readonly labels: Record<string, string>
-  readonly value: number
-}
-
-/** The samples of an exposition text. */
-const parse = (text: string): Array<Sample> =>
-  text.split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((line) => {
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
-    if (m === null) throw new Error(`not a sample: ${line}`)
-    const labels: Record<string, string> = {}
-    for (const [, k, v] of (m[2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[k!] = v!
-    return { name: m[1]!, labels, value: Number(m[3]) }
-  })
+const parse = parseExposition
 
 describe("the prebuilds' failure hard limit", () => {
   let srv: ServiceTestServer
