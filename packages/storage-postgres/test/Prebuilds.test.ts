@@ -4,8 +4,10 @@
  * racing for the one prebuilt workspace claim it once (the guarded transfer): the other builds a
  * new workspace; the backoff after a failed prebuild is read from the database, so the other
  * replica continues it; a pause in the prebuilds settings stops both; a preset at the failure hard
- * limit tells its template admins once, whichever replica ticks.
+ * limit tells its template admins once, whichever replica ticks; a claim built on one replica
+ * reinitializes the agent connected to the other.
  */
+import { startAgent } from "@workbay/agent"
 import {
   NotificationRepo,
   PREBUILDS_USER_ID,
@@ -16,15 +18,21 @@ import {
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect, TestClock, TestContext } from "effect"
 import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { readEvents } from "../../http/test/sse.js"
 import {
   bootstrapOwner,
   type Client,
   createUser,
   type ServiceTestServer,
+  SESSION_HEADER,
   startServiceTestServer
 } from "../../http/test/support.js"
 import { runJobs } from "../../http/test/templates/versions.js"
+import { eventually } from "../../http/test/websocket.js"
 import { makeTemplate } from "../../http/test/workspaces/fixtures.js"
 
 const url = inject("workbayPgUrl")
@@ -181,5 +189,58 @@ describe.skipIf(url === null)("the prebuilds reconcilers of two replicas on Post
     }
     const methods = told.map((m) => m.method)
     expect(methods).toEqual([...new Set(methods)]) // once per delivery method
+  })
+
+  it("a claim built on one replica reinitializes the agent connected to the other", async () => {
+    const t = await makeTemplate(
+      a,
+      client,
+      organizationId,
+      `presets:
+  - name: ready
+    prebuilds: { instances: 1 }
+resources:
+  - name: laptop
+    type: machine
+    agents:
+      - name: main
+        external: true
+`
+    )
+    expect((await tick(a)).created).toHaveLength(1)
+    await runJobs(a)
+    const [ready] = await prebuilt(t.id)
+    const token = (await client.get(`/workspaces/${ready.id}/external-agent/main/credentials`)).body.agent_token
+    const before = (ready.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0].id
+    // The agent and its reinitialization events on B; the claim and its build on A.
+    const events = await readEvents(`${b.url}/api/v2/workspaceagents/me/reinit`, { [SESSION_HEADER]: token })
+    expect(events.response.status).toBe(200)
+    const dir = mkdtempSync(join(tmpdir(), "workbay-pg-claim-"))
+    const agent = await startAgent({ url: b.url, token, auth: "token", directory: dir, logDir: dir, log: () => {} })
+    try {
+      expect(await agent.started).toBe("ready")
+      const preset = (await client.get(`/templateversions/${t.active_version_id}/presets`)).body[0].ID
+      const dev = await createUser(client)
+      const claimed = await dev.client.post(`/users/me/workspaces`, {
+        name: "claimed",
+        template_id: t.id,
+        template_version_preset_id: preset
+      })
+      expect(claimed.body.id).toBe(ready.id)
+      await runJobs(a)
+      await eventually(() => events.events.some((e) => e.event === "data"), 15_000)
+      expect(events.events.find((e) => e.event === "data")!.data).toEqual({
+        WorkspaceID: ready.id,
+        reason: "prebuild_claimed"
+      })
+      await eventually(() => agent.manifest()?.agent_id !== before && agent.lifecycle() === "ready", 15_000)
+      const now = (await dev.client.get(`/workspaces/${ready.id}`)).body
+      const after = (now.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
+      expect(agent.manifest()).toMatchObject({ agent_id: after.id, workspace_name: "claimed" })
+    } finally {
+      await events.stop()
+      await agent.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
