@@ -17,6 +17,7 @@
 import {
   DOCKER_CONTAINER,
   DOCKER_VOLUME,
+  keptAgents,
   makeTemplateProvisioner,
   parseCpus,
   parseMemory,
@@ -359,7 +360,7 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
               `Container ${named}: kept running for the new owner, ${input.workspace.owner}; its agents reinitialize.`
             )
             state.containers.push({ resource: r.name, id: running.Id, name: named })
-            built.set(r, madeOn(running.Id, named, r.agents.map((a) => ({ ...a, kept: true }))))
+            built.set(r, madeOn(running.Id, named, keptAgents(r).agents))
             continue
           }
           yield* ctx.log("info", stage, "The prebuilt workspace's container is not running: making a new one.")

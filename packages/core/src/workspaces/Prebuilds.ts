@@ -32,13 +32,14 @@ import { IdGenerator } from "../Ids.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
 import { everyInterval } from "../Periodic.js"
 import { Transactions } from "../Repositories.js"
-import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
+import { jobStatus } from "../templates/ProvisionerJob.js"
 import { type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { Templates } from "../templates/Templates.js"
 import { type ImportedPreset, type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { PrebuildPresetHardLimited } from "./Events.js"
 import { TickLock } from "./Lifecycle.js"
 import { reconciliationPaused } from "./PrebuildsSettings.js"
+import { makePrebuiltWorkspaces } from "./PrebuiltWorkspaces.js"
 import { PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import { type PrebuildCreation, WorkspaceBuildRepo } from "./WorkspaceBuild.js"
 import { WorkspaceBuilds, workspaceResource } from "./WorkspaceBuilds.js"
@@ -67,9 +68,6 @@ export const DEFAULT_PREBUILDS_FAILURE_HARD_LIMIT = 3
  * so that their template admins are told once, whichever replica ticks and across restarts.
  */
 export const PREBUILDS_HARD_LIMITED_KEY = "prebuilds_hard_limited_presets"
-
-/** The most prebuilt workspaces one tick reads (more are seen at later ticks). */
-const PREBUILDS_BATCH = 10_000
 
 /** What one tick did. */
 export interface PrebuildsTickStats {
@@ -135,7 +133,6 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
       const versions = yield* TemplateVersionRepo
       const workspaces = yield* WorkspaceRepo
       const builds = yield* WorkspaceBuildRepo
-      const jobs = yield* ProvisionerJobRepo
       const buildService = yield* WorkspaceBuilds
       const tx = yield* Transactions
       const ids = yield* IdGenerator
@@ -152,21 +149,8 @@ export class PrebuildsReconciler extends Effect.Service<PrebuildsReconciler>()(
        * The prebuilds user's undeleted workspaces (of one template, or all), each with its latest
        * build (a summary) and that build's job.
        */
-      const prebuiltWorkspaces = (templateId?: string) =>
-        Effect.gen(function*() {
-          const { workspaces: owned } = yield* workspaces.list({
-            visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
-            requesterId: PREBUILDS_USER_ID,
-            ownerIds: [PREBUILDS_USER_ID],
-            ...(templateId === undefined ? {} : { templateIds: [templateId] }),
-            deleted: false,
-            limit: PREBUILDS_BATCH,
-            offset: 0
-          })
-          const latest = yield* builds.latestSummariesOf(owned.map((w) => w.id))
-          const jobsById = new Map((yield* jobs.findByIds(latest.map((b) => b.job_id))).map((j) => [j.id, j]))
-          return { owned, latest, jobsById }
-        })
+      const readPrebuilt = yield* makePrebuiltWorkspaces
+      const prebuiltWorkspaces = (templateId?: string) => readPrebuilt(builds.latestSummariesOf, templateId)
 
       /**
        * Preset id to creations refused before any build (a preset leaving out a required

@@ -23,7 +23,7 @@ import { Transactions } from "../Repositories.js"
 import { nextOccurrence, parseWeeklySchedule, ttlProblem } from "../Schedule.js"
 import { enumTerm, parseQuery } from "../SearchQuery.js"
 import { Settings } from "../Settings.js"
-import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
+import { jobStatus } from "../templates/ProvisionerJob.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { span } from "../Tracing.js"
@@ -33,6 +33,7 @@ import { resolveUserRef } from "../users/UserRef.js"
 import { putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
 import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { WorkspaceCreated } from "./Events.js"
+import { makePrebuiltWorkspaces } from "./PrebuiltWorkspaces.js"
 import type { AvailableUsersQuery, CreateWorkspaceRequest, ListBuildsQuery, ListWorkspacesQuery } from "./Requests.js"
 import { WorkspaceSharing } from "./Sharing.js"
 import {
@@ -115,7 +116,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
     const tx = yield* Transactions
     const settings = yield* Settings
     const events = yield* Events
-    const jobRepo = yield* ProvisionerJobRepo
+    const readPrebuilt = yield* makePrebuiltWorkspaces
     const licensing = yield* Licensing
     /** `{user}`: an id, a username or `me`; deleted users are not found. */
     const resolveUser = (ref: string) => resolveUserRef(users, ref)
@@ -319,20 +320,11 @@ export class Workspaces extends Effect.Service<Workspaces>()("@workbay/core/Work
       readonly importJob: Parameters<typeof buildService.queue>[0]["importJob"]
     }) =>
       Effect.gen(function*() {
-        const { workspaces: prebuilt } = yield* workspaces.list({
-          visibility: { all: true, organizationIds: [], userId: PREBUILDS_USER_ID, groupIds: [] },
-          requesterId: PREBUILDS_USER_ID,
-          ownerIds: [PREBUILDS_USER_ID],
-          templateIds: [c.template.id],
-          deleted: false,
-          limit: 1000,
-          offset: 0
-        })
+        const read = yield* readPrebuilt(builds.latestOf, c.template.id)
+        const prebuilt = read.owned
         if (prebuilt.length === 0) return undefined
-        const latest = new Map((yield* builds.latestOf(prebuilt.map((w) => w.id))).map((b) => [b.workspace_id, b]))
-        const jobsById = new Map(
-          (yield* jobRepo.findByIds([...latest.values()].map((b) => b.job_id))).map((j) => [j.id, j])
-        )
+        const latest = new Map(read.latest.map((b) => [b.workspace_id, b]))
+        const jobsById = read.jobsById
         const key = (ps: ReadonlyArray<{ readonly name: string; readonly value: string }>) =>
           JSON.stringify([...ps].map((p) => [p.name, p.value]).sort())
         const wanted = key(c.parameters)
