@@ -17,8 +17,7 @@ import shared from "./vitest.shared.js"
  *   handles; a worker process ends with all of them, and a crash stays in it.
  * - Three workers on two cores: much of a test's time is spent waiting (on Postgres, on server
  *   and agent processes, on HTTP round trips), which another worker's CPU work fills.
- * - The timeouts are the packages' own (the agent's 30 s is the longest; every package uses 30 s
- *   for hooks).
+ * - The test and hook timeouts are vitest.shared.ts's backstop: waits carry their own bounds.
  */
 export default mergeConfig(
   shared,
@@ -35,8 +34,6 @@ export default mergeConfig(
         "packages/docker/test/globalSetup.ts",
         "packages/dashboard/test/globalSetup.ts"
       ],
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
       isolate: false,
       pool: "forks",
       maxWorkers: 3,

@@ -216,7 +216,7 @@ describe("packed packages", () => {
       rmSync(join(cacheRoot, old), { recursive: true, force: true })
     }
     renameSync(partial, cached)
-  }, 600_000)
+  })
 
   afterAll(async () => {
     for (const stop of stopApp) await stop()
@@ -286,7 +286,7 @@ describe("packed packages", () => {
       status = ((await version.json()) as { job: { status: string } }).job.status
     }
     expect(status).toBe("succeeded")
-  }, 60_000)
+  })
 
   it("make the docker provisioner with plain node, from @workbay/docker's dist", async () => {
     const { stdout } = await promisify(execFile)(
@@ -348,5 +348,5 @@ export const port: number = workbay.node
     const since = performance.now()
     await run(process.execPath, [requireFromRoot.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], app)
     console.log(`tsc checked the application in ${seconds(since)}`)
-  }, 180_000)
+  })
 })

@@ -9,9 +9,7 @@ export default mergeConfig(
     test: {
       name: "agent",
       include: ["test/**/*.test.ts"],
-      globalSetup: ["../server/test/bundles.ts", "test/globalSetup.ts"],
-      testTimeout: 30_000,
-      hookTimeout: 30_000
+      globalSetup: ["../server/test/bundles.ts", "test/globalSetup.ts"]
     }
   })
 )

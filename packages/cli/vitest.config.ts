@@ -8,9 +8,7 @@ export default mergeConfig(
     test: {
       name: "cli",
       include: ["test/**/*.test.ts"],
-      globalSetup: ["../server/test/bundles.ts"],
-      testTimeout: 30_000,
-      hookTimeout: 30_000
+      globalSetup: ["../server/test/bundles.ts"]
     }
   })
 )

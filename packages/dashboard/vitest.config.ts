@@ -8,9 +8,7 @@ export default mergeConfig(
     test: {
       name: "dashboard",
       include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
-      globalSetup: ["test/globalSetup.ts"],
-      testTimeout: 60_000,
-      hookTimeout: 30_000
+      globalSetup: ["test/globalSetup.ts"]
     }
   })
 )

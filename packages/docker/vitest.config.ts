@@ -7,9 +7,7 @@ export default mergeConfig(
     test: {
       name: "docker",
       include: ["test/**/*.test.ts"],
-      globalSetup: ["test/globalSetup.ts"],
-      testTimeout: 60_000,
-      hookTimeout: 30_000
+      globalSetup: ["test/globalSetup.ts"]
     }
   })
 )

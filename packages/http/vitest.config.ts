@@ -8,9 +8,7 @@ export default mergeConfig(
     test: {
       name: "http",
       include: ["test/**/*.test.ts"],
-      globalSetup: ["../server/test/bundles.ts"],
-      testTimeout: 20_000,
-      hookTimeout: 30_000
+      globalSetup: ["../server/test/bundles.ts"]
     }
   })
 )

@@ -10,9 +10,7 @@ export default mergeConfig(
     test: {
       name: "server",
       include: ["test/**/*.test.ts"],
-      globalSetup: ["../storage-postgres/test/globalSetup.ts", "test/bundles.ts", "../dashboard/test/globalSetup.ts"],
-      testTimeout: 20_000,
-      hookTimeout: 30_000
+      globalSetup: ["../storage-postgres/test/globalSetup.ts", "test/bundles.ts", "../dashboard/test/globalSetup.ts"]
     }
   })
 )

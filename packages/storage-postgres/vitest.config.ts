@@ -8,9 +8,7 @@ export default mergeConfig(
     test: {
       name: "storage-postgres",
       include: ["test/**/*.test.ts"],
-      globalSetup: ["test/globalSetup.ts"],
-      testTimeout: 20_000,
-      hookTimeout: 30_000
+      globalSetup: ["test/globalSetup.ts"]
     }
   })
 )

@@ -4,6 +4,6 @@ import shared from "../../vitest.shared.js"
 export default mergeConfig(
   shared,
   defineProject({
-    test: { name: "storage-sqlite", include: ["test/**/*.test.ts"], testTimeout: 20_000, hookTimeout: 30_000 }
+    test: { name: "storage-sqlite", include: ["test/**/*.test.ts"] }
   })
 )

@@ -204,12 +204,14 @@ export class PtySessions {
         return
       }
       if (request === null || typeof request !== "object") return
-      if (typeof request.data === "string" && request.data !== "" && session.exit === undefined) {
-        session.pty.write(request.data)
-      }
+      // The size first: input sent with a size is read by a terminal of that size (`stty size`
+      // in the same frame sees it), however soon the shell runs.
       const h = cells(request.height)
       const w = cells(request.width)
       if (h !== undefined || w !== undefined) this.resize(session, w ?? session.pty.cols, h ?? session.pty.rows)
+      if (typeof request.data === "string" && request.data !== "" && session.exit === undefined) {
+        session.pty.write(request.data)
+      }
     })
     socket.ws.on("close", () => {
       session.sockets.delete(socket)

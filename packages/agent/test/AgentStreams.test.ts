@@ -91,7 +91,7 @@ describe.each(cases.filter(([, start]) => start !== undefined))("streams through
       "the agent is ready",
       60_000
     )
-  }, 90_000)
+  })
   afterAll(async () => {
     await agent?.stop()
     await srv?.close()
@@ -124,7 +124,7 @@ describe.each(cases.filter(([, start]) => start !== undefined))("streams through
       "the connection log"
     )
     expect(entries[0]).toMatchObject({ type: "reconnecting_pty", ip: "127.0.0.1", agent_name: "main" })
-  }, 90_000)
+  })
 
   it("resizes, and a re-attach with the same id gets the same shell with its recent output first", async () => {
     const reconnect = crypto.randomUUID()
@@ -150,7 +150,7 @@ describe.each(cases.filter(([, start]) => start !== undefined))("streams through
     await again.out.output(new RegExp(`again-${pid}`))
     again.ws.send(JSON.stringify({ data: "exit\r" }))
     expect(await again.out.close()).toMatchObject({ code: 1000 })
-  }, 90_000)
+  })
 
   it.runIf(ssh && hasSsh)("serves SSH to the OpenSSH client through the ssh route", async () => {
     const result = await sshThroughRoute(srv.wsUrl, agentId, owner.token!, "echo \"ssh-$((6 * 7))\"; exit 6")
@@ -161,5 +161,5 @@ describe.each(cases.filter(([, start]) => start !== undefined))("streams through
       (rs) => rs.some((r) => r.ssh_info?.exit_code === 6),
       "the ssh entry of the connection log"
     )
-  }, 90_000)
+  })
 })

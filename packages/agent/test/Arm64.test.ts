@@ -67,7 +67,7 @@ describe.skipIf(missing !== undefined)("the linux-arm64 agent executable under q
 
   beforeAll(async () => {
     ;({ srv, owner, orgId } = await startWithOwner({ agentBinaries: dir!, lifecycle: false }))
-  }, 120_000)
+  })
   afterAll(async () => {
     child?.kill("SIGKILL")
     await srv?.close()
@@ -78,7 +78,7 @@ describe.skipIf(missing !== undefined)("the linux-arm64 agent executable under q
     expect(header.readUInt16LE(18)).toBe(183) // ELF e_machine: AArch64
     const { stdout } = await promisify(execFile)(qemu!, [...qemuArgs, executable!, "--version"], { timeout: 60_000 })
     expect(stdout.trim()).toBe(`workbay-agent ${manifest!.version}`)
-  }, 60_000)
+  })
 
   it("is served at /bin/workbay-agent-linux-arm64", async () => {
     const res = await fetch(`${srv.url}/bin/workbay-agent-linux-arm64`, { method: "HEAD" })
@@ -131,5 +131,5 @@ describe.skipIf(missing !== undefined)("the linux-arm64 agent executable under q
     )
     // The script's `uname -m` runs as the agent's child, under qemu too (binfmt is not needed: sh is this machine's).
     expect(lines.map((l) => l.output).join("\n")).toMatch(/hello from \w+/)
-  }, 90_000)
+  })
 })

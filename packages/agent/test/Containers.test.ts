@@ -89,7 +89,7 @@ describe.skipIf(made === null || made === undefined)("dev containers on the real
         runArgs: ["--network=host", `--label=${RUN_LABEL}=${run}`]
       })
     )
-  }, 120_000)
+  })
   afterAll(async () => {
     await stopAgent()
     const mine = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${run}`] } })
@@ -189,5 +189,5 @@ describe.skipIf(made === null || made === undefined)("dev containers on the real
     expect((gone.body.devcontainers as Array<any>).some((x) => x.id === id)).toBe(false)
     expect((gone.body.containers as Array<any>).map((c) => c.id)).toContain(plainId)
     expect((await owner.delete(base)).status).toBe(404)
-  }, 120_000)
+  })
 })

@@ -31,7 +31,7 @@ describe.skipIf(made === null || made === undefined)("the agent executable in a 
 
   beforeAll(async () => {
     ;({ srv, owner, orgId } = await startWithOwner({ agentBinaries: made!.agentBinaries, lifecycle: false }))
-  }, 120_000)
+  })
   afterAll(async () => {
     const mine = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${run}`] } })
     await Promise.all(mine.map((c) => docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined)))

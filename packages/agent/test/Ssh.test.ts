@@ -159,7 +159,7 @@ describe.runIf(hasOpenSsh)("the agent's SSH server with OpenSSH's client", () =>
     const down = await run("scp", ["-P", String(port), ...options(), `alice@127.0.0.1:${remote}`, back])
     expect(down.code, down.stderr).toBe(0)
     expect(sha256(readFileSync(back))).toBe(sha256(data))
-  }, 120_000)
+  })
 
   it("serves sftp: directories, listing, rename, links, attributes, removal", async () => {
     const base = join(h.directory, "sftp")
@@ -192,7 +192,7 @@ describe.runIf(hasOpenSsh)("the agent's SSH server with OpenSSH's client", () =>
     expect(r.stdout).toMatch(/-rw------- .* b\.txt/)
     expect(r.stdout).toMatch(/l[rwx-]{9} .* link/)
     expect(r.stdout).toContain(`Remote working directory: ${base}`)
-  }, 60_000)
+  })
 
   it("forwards a local port to an address the agent reaches (ssh -L)", async () => {
     const app = createHttpServer((req, res) => res.end(`hello from ${req.url}`))

@@ -16,6 +16,9 @@ import { makeStreams, type Streams } from "../src/Streams.js"
 
 export const TOKEN = "test-agent-token"
 
+/** How long one wait of these tests waits for what it waits for (a busy machine included). */
+export const WAIT_MS = 30_000
+
 export interface Harness {
   readonly streams: Streams
   readonly reports: Array<ConnectionReport>
@@ -102,12 +105,26 @@ export const record = (ws: WebSocket) => {
     poke()
   })
   const text = () => Buffer.concat(frames).toString()
-  /** Waits until `check` holds of what arrived (no time limit here: the test's own timeout says when). */
-  const until = <A>(check: () => A | undefined | false): Promise<A> =>
-    new Promise((resolve) => {
+  /**
+   * Waits until `check` holds of what arrived, for at most `WAIT_MS`: a wait bounded by what it
+   * waits for, failing with what did arrive (the test's own timeout is only a backstop).
+   */
+  const until = <A>(check: () => A | undefined | false, what: string): Promise<A> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(look)
+        reject(
+          new Error(
+            `${what} did not come within ${WAIT_MS / 1000} s; the socket received: ${
+              JSON.stringify(text().slice(-2000))
+            }`
+          )
+        )
+      }, WAIT_MS)
       const look = () => {
         const a = check()
         if (a !== undefined && a !== false) {
+          clearTimeout(timer)
           waiters.delete(look)
           resolve(a)
         }
@@ -120,13 +137,17 @@ export const record = (ws: WebSocket) => {
     text,
     closed: () => closed,
     /** Waits for the output to match `pattern`; answers the match. */
-    output: (pattern: RegExp) => until(() => pattern.exec(text()) ?? undefined),
+    output: (pattern: RegExp) => until(() => pattern.exec(text()) ?? undefined, `output matching ${pattern}`),
     /** Waits for the close. */
-    close: () => until(() => closed)
+    close: () => until(() => closed, "the close")
   }
 }
 
-/** Waits until `check()` holds, looking every 20 ms (the test's timeout is the limit). */
+/** Waits until `check()` holds, looking every 20 ms, for at most `WAIT_MS`. */
 export const waitFor = async (check: () => boolean) => {
-  while (!check()) await new Promise((r) => setTimeout(r, 20))
+  const deadline = Date.now() + WAIT_MS
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${check} did not hold within ${WAIT_MS / 1000} s`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
 }

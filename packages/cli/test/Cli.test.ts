@@ -45,7 +45,7 @@ beforeAll(async () => {
     bundleCli()
   ])
   user = cliUser(bundle)
-}, 60_000)
+})
 
 afterAll(async () => {
   await server?.stop()

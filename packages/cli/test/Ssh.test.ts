@@ -6,7 +6,7 @@
  * 10 MiB both ways with checksums compared, and `ssh -L`. Without openssh-client the SSH tests
  * print `SKIPPED: ...` and skip (and fail under CI).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
@@ -74,7 +74,7 @@ beforeAll(async () => {
     console.warn("SKIPPED: the OpenSSH client tests (no ssh: install Debian's openssh-client)")
     if (process.env.CI) throw new Error("openssh-client is required under CI")
   }
-}, 60_000)
+})
 
 afterAll(async () => {
   // The agent stops first (its stop reports reach the server), and is gone before the test ends.
@@ -127,11 +127,15 @@ describe("workbay port-forward and ssh", () => {
     const sshConfig = join(user.home, ".ssh", "config")
     const configured = await user.run(["config-ssh", "--ssh-config-file", sshConfig, "--yes"])
     expect(configured.code).toBe(0)
-    const r = spawnSync("ssh", ["-F", sshConfig, "workbay.box", "echo", "hello from the workspace"], {
-      env: user.env,
-      encoding: "utf8",
-      timeout: 20_000
-    })
+    // Not spawnSync: this worker's event loop stays free while ssh runs (its ProxyCommand is a process too).
+    const r = await new Promise<{ status: number | string | undefined; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        "ssh",
+        ["-F", sshConfig, "workbay.box", "echo", "hello from the workspace"],
+        { env: user.env, encoding: "utf8", timeout: 60_000 },
+        (error, stdout, stderr) => resolve({ status: error === null ? 0 : error.code ?? -1, stdout, stderr })
+      )
+    )
     expect(r.stderr).toBe("")
     expect(r.stdout).toBe("hello from the workspace\n")
     expect(r.status).toBe(0)
@@ -187,7 +191,7 @@ describe("workbay port-forward and ssh", () => {
     expect(down.status, down.stderr).toBe(0)
     expect(sha256(join(dir, "remote.bin"))).toBe(sha256(local))
     expect(sha256(join(dir, "back.bin"))).toBe(sha256(local))
-  }, 60_000)
+  })
 
   it.skipIf(!hasSsh)("ssh -L forwards a local port to a server the workspace reaches", async () => {
     const web = createHttpServer((_req, res) => res.end("served inside the workspace"))

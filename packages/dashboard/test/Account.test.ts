@@ -74,7 +74,7 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
     page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name, exact: true })
   const openSettings = async (page: Page, name: string, heading = name) => {
     await settingsLink(page, name).click()
-    await page.getByRole("heading", { name: heading, level: 1 }).waitFor({ timeout: 10_000 })
+    await page.getByRole("heading", { name: heading, level: 1 }).waitFor()
   }
 
   it(
@@ -89,7 +89,7 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
 
         // Profile.
         await page.getByRole("link", { name: "Account", exact: true }).click()
-        await page.getByRole("heading", { name: "Account", level: 1 }).waitFor({ timeout: 10_000 })
+        await page.getByRole("heading", { name: "Account", level: 1 }).waitFor()
         expect(new URL(page.url()).pathname).toBe("/settings/account")
         expect(await page.getByRole("textbox", { name: "Email" }).inputValue()).toBe(member.email)
         await expectAccessible(page)
@@ -97,11 +97,11 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
         // A member's new username takes a user admin: refused, saying so; a new full name is theirs.
         await page.getByRole("textbox", { name: "Username" }).fill("ada-l")
         await page.getByRole("button", { name: "Update account" }).click()
-        await page.getByRole("alert").filter({ hasText: "Forbidden." }).waitFor({ timeout: 10_000 })
+        await page.getByRole("alert").filter({ hasText: "Forbidden." }).waitFor()
         await page.getByRole("textbox", { name: "Username" }).fill("ada")
         await page.getByRole("textbox", { name: "Full name" }).fill("Ada Lovelace")
         await page.getByRole("button", { name: "Update account" }).click()
-        await page.getByRole("status").filter({ hasText: "Account updated." }).waitFor({ timeout: 10_000 })
+        await page.getByRole("status").filter({ hasText: "Account updated." }).waitFor()
         await expect.poll(() => page.getByLabel("Signed in as").textContent()).toBe("Ada Lovelace")
         expect((await member.client.get("/users/me")).body).toMatchObject({ username: "ada", name: "Ada Lovelace" })
         // The owner may rename the member: the page follows after a reload.
@@ -110,7 +110,7 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
         )
           .toBe(200)
         await page.reload()
-        await expect.poll(() => page.getByRole("textbox", { name: "Username" }).inputValue(), { timeout: 10_000 }).toBe(
+        await expect.poll(() => page.getByRole("textbox", { name: "Username" }).inputValue()).toBe(
           "ada-l"
         )
 
@@ -118,25 +118,25 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
         expect(await background(page)).toBe(LIGHT_BG)
         await openSettings(page, "Appearance")
         await page.getByRole("radio", { name: "Dark" }).check()
-        await expect.poll(() => background(page), { timeout: 10_000 }).toBe(DARK_BG)
+        await expect.poll(() => background(page)).toBe(DARK_BG)
         await expect.poll(async () => (await member.client.get("/users/me/appearance")).body.theme_preference).toBe(
           "dark"
         )
         await page.reload()
-        await page.getByRole("heading", { name: "Appearance", level: 1 }).waitFor({ timeout: 10_000 })
-        await expect.poll(() => background(page), { timeout: 10_000 }).toBe(DARK_BG)
+        await page.getByRole("heading", { name: "Appearance", level: 1 }).waitFor()
+        await expect.poll(() => background(page)).toBe(DARK_BG)
         expect(await page.getByRole("radio", { name: "Dark" }).isChecked()).toBe(true)
         await expectAccessible(page)
         await screenshot(page, "settings-appearance-dark")
         // Signed out, the sign-in page is the system's theme again; signed in, the user's.
         await page.getByRole("button", { name: "Sign out" }).click()
-        await page.getByRole("heading", { name: "Sign in to Workbay" }).waitFor({ timeout: 10_000 })
-        await expect.poll(() => background(page), { timeout: 10_000 }).toBe(LIGHT_BG)
+        await page.getByRole("heading", { name: "Sign in to Workbay" }).waitFor()
+        await expect.poll(() => background(page)).toBe(LIGHT_BG)
         await signIn(page, srv.url, member.email)
-        await expect.poll(() => background(page), { timeout: 10_000 }).toBe(DARK_BG)
+        await expect.poll(() => background(page)).toBe(DARK_BG)
         await page.goto(`${srv.url}/settings/appearance`)
         await page.getByRole("radio", { name: /^Auto/ }).check()
-        await expect.poll(() => background(page), { timeout: 10_000 }).toBe(LIGHT_BG)
+        await expect.poll(() => background(page)).toBe(LIGHT_BG)
         await expectAccessible(page)
 
         // Tokens: the secret shown once, working; listed; deleted after confirming.
@@ -147,37 +147,37 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
         const secretBox = page.getByRole("region", { name: "Your new token" }).getByRole("textbox", {
           name: "Token secret"
         })
-        await secretBox.waitFor({ timeout: 10_000 })
+        await secretBox.waitFor()
         const secret = await secretBox.inputValue()
         expect(secret).toMatch(/^\S{20,}$/)
         const withToken = new Client(`${srv.url}/api/v2`).as(secret)
         expect((await withToken.get("/users/me")).body.username).toBe("ada-l")
         const row = page.getByRole("row", { name: /ci-token/ })
-        await row.waitFor({ timeout: 10_000 })
+        await row.waitFor()
         await expectAccessible(page)
         await screenshot(page, "settings-tokens")
         await openSettings(page, "SSH keys")
         await openSettings(page, "Tokens")
-        await row.waitFor({ timeout: 10_000 })
+        await row.waitFor()
         expect(await page.getByRole("textbox", { name: "Token secret" }).count()).toBe(0)
         await row.getByRole("button", { name: "Delete ci-token" }).click()
         const confirm = page.getByRole("dialog", { name: "Delete the token ci-token?" })
         await confirm.getByRole("button", { name: "Delete" }).click()
-        await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0)
+        await expect.poll(() => row.count()).toBe(0)
         expect((await member.client.get("/users/me/keys/tokens")).body).toEqual([])
         expect((await withToken.get("/users/me")).status).toBe(401)
 
         // The git SSH key: a new one after confirming.
         await openSettings(page, "SSH keys")
         const publicKey = page.getByRole("textbox", { name: "Public key" })
-        await expect.poll(() => publicKey.inputValue(), { timeout: 10_000 }).toMatch(/^ssh-/)
+        await expect.poll(() => publicKey.inputValue()).toMatch(/^ssh-/)
         const before = await publicKey.inputValue()
         await expectAccessible(page)
         await screenshot(page, "settings-ssh-keys")
         await page.getByRole("button", { name: "Regenerate" }).click()
         await page.getByRole("dialog", { name: "Regenerate the SSH key?" }).getByRole("button", { name: "Regenerate" })
           .click()
-        await expect.poll(() => publicKey.inputValue(), { timeout: 10_000 }).not.toBe(before)
+        await expect.poll(() => publicKey.inputValue()).not.toBe(before)
         expect((await member.client.get("/users/me/gitsshkey")).body.public_key).toBe(await publicKey.inputValue())
 
         // Quiet hours: a time and a time zone, saved as the daily schedule.
@@ -185,7 +185,7 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
         await page.getByLabel("Start time").fill("02:30")
         await page.getByRole("combobox", { name: "Time zone" }).selectOption("Europe/Berlin")
         await page.getByRole("button", { name: "Save quiet hours" }).click()
-        await page.getByRole("status").filter({ hasText: "Quiet hours saved." }).waitFor({ timeout: 10_000 })
+        await page.getByRole("status").filter({ hasText: "Quiet hours saved." }).waitFor()
         expect((await member.client.get("/users/me/quiet-hours")).body[0]).toMatchObject({
           raw_schedule: "CRON_TZ=Europe/Berlin 30 2 * * *",
           user_set: true
@@ -195,7 +195,7 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
 
         // External auth: none on this deployment.
         await openSettings(page, "External authentication")
-        await page.getByText("No external authentication providers are configured").waitFor({ timeout: 10_000 })
+        await page.getByText("No external authentication providers are configured").waitFor()
         await expectAccessible(page)
 
         // The password: changed, then a sign-in with the new one.
@@ -204,23 +204,23 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
         await page.getByLabel("New password", { exact: true }).fill(CHANGED_PASSWORD)
         await page.getByLabel("Confirm new password").fill(CHANGED_PASSWORD + "x")
         await page.getByRole("button", { name: "Update password" }).click()
-        await page.getByRole("alert").filter({ hasText: "do not match" }).waitFor({ timeout: 10_000 })
+        await page.getByRole("alert").filter({ hasText: "do not match" }).waitFor()
         await expectAccessible(page)
         await page.getByLabel("Confirm new password").fill(CHANGED_PASSWORD)
         await page.getByRole("button", { name: "Update password" }).click()
         // The service ends every session of the user: the sign-in page says why.
-        await page.getByRole("status").filter({ hasText: "Your password was changed" }).waitFor({ timeout: 10_000 })
+        await page.getByRole("status").filter({ hasText: "Your password was changed" }).waitFor()
         expect((await member.client.get("/users/me")).status).toBe(401)
         await signIn(page, srv.url, member.email, CHANGED_PASSWORD)
         await page.getByRole("button", { name: "Sign out" }).click()
 
         // Forgot password: the passcode mailed (real SMTP), a new password, a sign-in with it.
         await page.getByRole("link", { name: "Forgot password?" }).click()
-        await page.getByRole("heading", { name: "Reset your password" }).waitFor({ timeout: 10_000 })
+        await page.getByRole("heading", { name: "Reset your password" }).waitFor()
         await expectAccessible(page)
         await page.getByLabel("Email").fill(member.email)
         await page.getByRole("button", { name: "Send passcode" }).click()
-        await page.getByRole("heading", { name: "Choose a new password" }).waitFor({ timeout: 10_000 })
+        await page.getByRole("heading", { name: "Choose a new password" }).waitFor()
         expect(await page.getByLabel("Email").inputValue()).toBe(member.email)
         await dispatch()
         const mail = smtp.mails.find((m) => m.to.includes(member.email) && m.subject === "Your One-Time Passcode")
@@ -232,12 +232,10 @@ describe.skipIf(!available)("the account settings in Chromium", () => {
         await page.getByLabel("One-time passcode").fill("00000000-0000-4000-8000-000000000000")
         await page.getByLabel("New password").fill(RESET_PASSWORD)
         await page.getByRole("button", { name: "Change password" }).click()
-        await page.getByRole("alert").filter({ hasText: "Incorrect email or one-time passcode." }).waitFor({
-          timeout: 10_000
-        })
+        await page.getByRole("alert").filter({ hasText: "Incorrect email or one-time passcode." }).waitFor()
         await page.getByLabel("One-time passcode").fill(passcode)
         await page.getByRole("button", { name: "Change password" }).click()
-        await page.getByRole("status").filter({ hasText: "Your password was changed" }).waitFor({ timeout: 10_000 })
+        await page.getByRole("status").filter({ hasText: "Your password was changed" }).waitFor()
         await signIn(page, srv.url, member.email, RESET_PASSWORD)
 
         expectNoProblems(page)

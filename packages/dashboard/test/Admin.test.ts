@@ -82,7 +82,6 @@ describe.skipIf(!available)("the administration in Chromium", () => {
     browser = await launchBrowser()
     // The admin's page (401 before signing in, 403 from a refused request: expected answers).
     admin = await watchedPage(await browser.newContext({ viewport: { width: 1200, height: 900 } }), /401|403|404/)
-    admin.setDefaultTimeout(8_000)
     await signIn(admin, srv.url, "admin@example.com")
   })
   afterAll(async () => {
@@ -174,7 +173,7 @@ describe.skipIf(!available)("the administration in Chromium", () => {
     await page.getByRole("dialog", { name: "Suspend mia?" }).getByRole("button", { name: "Suspend" }).click()
     await expect.poll(() => mia.getByRole("cell", { name: "Suspended" }).count()).toBe(1)
     await hers.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Workspaces" }).click()
-    await hers.getByRole("heading", { name: "Sign in to Workbay" }).waitFor({ timeout: 10_000 })
+    await hers.getByRole("heading", { name: "Sign in to Workbay" }).waitFor()
     expect(new URL(hers.url()).pathname).toBe("/login")
     expectNoProblems(hers)
     await context.close()

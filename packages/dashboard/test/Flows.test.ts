@@ -71,24 +71,24 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
 
       // The first user.
       await page.goto(`${srv.url}/`)
-      await page.getByRole("heading", { name: "Create the first user" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Create the first user" }).waitFor()
       await page.getByLabel("Email").fill("olivia@example.com")
       await page.getByLabel("Username").fill("olivia")
       await page.getByLabel("Full name").fill("Olivia Owner")
       await page.getByLabel("Password").fill(STRONG_PASSWORD)
       await page.getByRole("button", { name: "Create account" }).click()
-      await page.getByRole("heading", { name: "Workspaces" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Workspaces" }).waitFor()
 
       // A template from the Basic starter, its import's log shown.
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Templates" }).click()
       await page.getByRole("link", { name: "Create template" }).click()
       await page.getByRole("button", { name: "Use Basic workspace" }).click()
-      await expect.poll(() => page.getByRole("status", { name: "Import status" }).textContent(), { timeout: 20_000 })
+      await expect.poll(() => page.getByRole("status", { name: "Import status" }).textContent())
         .toMatch(/Succeeded/)
       expect(await page.getByRole("log", { name: "Import log" }).textContent()).not.toBe("")
       await page.getByRole("textbox", { name: "Name", exact: true }).fill("basic")
       await page.getByRole("button", { name: "Create template" }).click()
-      await page.getByRole("heading", { name: "Basic workspace", level: 3 }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Basic workspace", level: 3 }).waitFor()
 
       // The starter's resources cost credits: the administrator gives everyone a budget (the
       // Everyone group's quota allowance), as a fresh deployment needs before its first build.
@@ -97,18 +97,18 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
       await page.getByRole("link", { name: "Everyone" }).click()
       await page.getByLabel("Quota allowance").fill("20")
       await page.getByRole("button", { name: "Save quota" }).click()
-      await page.getByRole("status").filter({ hasText: "Quota saved." }).waitFor({ timeout: 15_000 })
+      await page.getByRole("status").filter({ hasText: "Quota saved." }).waitFor()
       await page.goto(templatePage)
 
       // A workspace from the template's page: the parameter form, then the build live.
       await page.getByRole("link", { name: "Create workspace" }).click()
-      await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Parameters" }).waitFor()
       await page.getByRole("textbox", { name: "Workspace name" }).fill("first")
       await page.getByRole("button", { name: "Create workspace" }).click()
-      await page.getByRole("heading", { name: "first", level: 1 }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "first", level: 1 }).waitFor()
       expect(new URL(page.url()).pathname).toBe("/@olivia/first")
-      await expect.poll(() => workspaceStatus(page).textContent(), { timeout: 20_000 }).toBe("Running")
-      await expect.poll(() => page.getByRole("log", { name: "Latest build's logs" }).textContent(), { timeout: 15_000 })
+      await expect.poll(() => workspaceStatus(page).textContent()).toBe("Running")
+      await expect.poll(() => page.getByRole("log", { name: "Latest build's logs" }).textContent())
         .toContain("first")
 
       // A workspace whose agent the real reference agent runs: connected and ready, its terminal.
@@ -125,8 +125,8 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
       await page.getByRole("link", { name: "External agent" }).click()
       await page.getByRole("textbox", { name: "Workspace name" }).fill("dev")
       await page.getByRole("button", { name: "Create workspace" }).click()
-      await page.getByRole("heading", { name: "dev", level: 1 }).waitFor({ timeout: 15_000 })
-      await expect.poll(() => workspaceStatus(page).textContent(), { timeout: 20_000 }).toBe("Running")
+      await page.getByRole("heading", { name: "dev", level: 1 }).waitFor()
+      await expect.poll(() => workspaceStatus(page).textContent()).toBe("Running")
       const dev = (await owner.get("/users/olivia/workspace/dev")).body
       const credentials = await owner.get(`/workspaces/${dev.id}/external-agent/main/credentials`)
       expect(credentials.status, JSON.stringify(credentials.body)).toBe(200)
@@ -139,27 +139,26 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
         log: () => {}
       })
       const agentRow = page.getByRole("row", { name: /main/ })
-      await expect.poll(() => agentRow.getByRole("cell", { name: "Connected" }).count(), { timeout: 20_000 }).toBe(1)
-      await expect.poll(() => agentRow.getByRole("cell", { name: "Ready" }).count(), { timeout: 20_000 }).toBe(1)
+      await expect.poll(() => agentRow.getByRole("cell", { name: "Connected" }).count()).toBe(1)
+      await expect.poll(() => agentRow.getByRole("cell", { name: "Ready" }).count()).toBe(1)
       await expectAccessible(page)
       await agentRow.getByRole("link", { name: /Open terminal/ }).click()
-      await expect.poll(() => page.getByRole("status", { name: "Terminal status" }).textContent(), { timeout: 15_000 })
+      await expect.poll(() => page.getByRole("status", { name: "Terminal status" }).textContent())
         .toBe("Connected")
       await page.getByRole("textbox", { name: "Terminal input" }).focus()
       await page.keyboard.type(`echo "flow-$((20+22))"`)
       await page.keyboard.press("Enter")
-      await expect.poll(() => page.getByRole("listitem").filter({ hasText: /^\s*flow-42\s*$/ }).count(), {
-        timeout: 15_000
-      }).toBeGreaterThan(0)
+      await expect.poll(() => page.getByRole("listitem").filter({ hasText: /^\s*flow-42\s*$/ }).count())
+        .toBeGreaterThan(0)
 
       // Stop, then start: the status follows each build live.
       await page.getByRole("link", { name: "Back to dev" }).click()
       await page.getByRole("button", { name: "Stop", exact: true }).click()
-      await expect.poll(() => workspaceStatus(page).textContent(), { timeout: 20_000 }).toBe("Stopped")
+      await expect.poll(() => workspaceStatus(page).textContent()).toBe("Stopped")
       await agent.stop()
       agent = undefined
       await page.getByRole("button", { name: "Start", exact: true }).click()
-      await expect.poll(() => workspaceStatus(page).textContent(), { timeout: 20_000 }).toBe("Running")
+      await expect.poll(() => workspaceStatus(page).textContent()).toBe("Running")
 
       // The administrator creates a second user: the "account created" notification reaches the
       // owner's inbox while the page is open (the badge, live), and is read.
@@ -168,33 +167,33 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
       const badge = page.getByRole("link", { name: /^Inbox, \d+ unread$/ })
       const unread = async () => Number((await badge.getAttribute("aria-label"))!.match(/\d+/)![0])
       const before = (await owner.get("/notifications/inbox")).body.unread_count as number
-      await expect.poll(unread, { timeout: 15_000 }).toBe(before)
+      await expect.poll(unread).toBe(before)
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click()
       await page.getByRole("link", { name: "Create user" }).click()
       await page.getByLabel("Email").fill("mia@example.com")
       await page.getByLabel("Username").fill("mia")
       await page.getByLabel("Password").fill(STRONG_PASSWORD)
       await page.getByRole("button", { name: "Create user" }).click()
-      await page.getByRole("heading", { name: "Users", level: 1 }).waitFor({ timeout: 15_000 })
-      await page.getByRole("row", { name: /mia/ }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Users", level: 1 }).waitFor()
+      await page.getByRole("row", { name: /mia/ }).waitFor()
       await dispatch()
-      await expect.poll(unread, { timeout: 15_000 }).toBe(before + 1)
+      await expect.poll(unread).toBe(before + 1)
       await badge.click()
-      await page.getByRole("heading", { name: "Inbox", level: 1 }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Inbox", level: 1 }).waitFor()
       const created = page.getByRole("listitem").filter({ hasText: "mia" }).first()
       await created.getByRole("button", { name: /^Mark “.*” as read$/ }).click()
-      await expect.poll(unread, { timeout: 15_000 }).toBe(before)
+      await expect.poll(unread).toBe(before)
       await page.getByRole("button", { name: "Mark all as read" }).click()
-      await expect.poll(unread, { timeout: 15_000 }).toBe(0)
+      await expect.poll(unread).toBe(0)
 
       // The first workspace shared with mia, who then lists it in her own browser.
       await page.goto(`${srv.url}/@olivia/first`)
       await page.getByRole("textbox", { name: "Username" }).fill("mia")
       await page.getByRole("button", { name: "Share", exact: true }).click()
-      await page.getByRole("row", { name: /mia/ }).waitFor({ timeout: 15_000 })
+      await page.getByRole("row", { name: /mia/ }).waitFor()
       const mias = await watchedPage(await browser.newContext(), /401|403|404/)
       await signIn(mias, srv.url, "mia@example.com")
-      await mias.getByRole("link", { name: "first" }).waitFor({ timeout: 15_000 })
+      await mias.getByRole("link", { name: "first" }).waitFor()
       expect(await mias.getByRole("link", { name: "dev" }).count()).toBe(0)
 
       // The administrator suspends mia: her next step in the dashboard is the sign-in page.
@@ -202,9 +201,9 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
       const row = page.getByRole("row", { name: /mia/ })
       await row.getByRole("button", { name: "Suspend" }).click()
       await page.getByRole("dialog", { name: "Suspend mia?" }).getByRole("button", { name: "Suspend" }).click()
-      await expect.poll(() => row.getByRole("cell", { name: "Suspended" }).count(), { timeout: 15_000 }).toBe(1)
+      await expect.poll(() => row.getByRole("cell", { name: "Suspended" }).count()).toBe(1)
       await mias.getByRole("link", { name: "first" }).click()
-      await mias.getByRole("heading", { name: "Sign in to Workbay" }).waitFor({ timeout: 15_000 })
+      await mias.getByRole("heading", { name: "Sign in to Workbay" }).waitFor()
       expect(new URL(mias.url()).pathname).toBe("/login")
 
       expectNoProblems(mias)

@@ -52,7 +52,7 @@ describe.skipIf(!available)("the inbox in Chromium", () => {
       const context = await browser.newContext({ viewport: { width: 1100, height: 800 } })
       const page = await watchedPage(context)
       await signIn(page, srv.url, "admin@example.com")
-      await expect.poll(() => badgeName(page), { timeout: 10_000 }).toBe("Inbox, 1 unread")
+      await expect.poll(() => badgeName(page)).toBe("Inbox, 1 unread")
 
       // A new notification arrives while the page is open: the badge follows (the watch).
       let listReads = 0
@@ -72,15 +72,15 @@ describe.skipIf(!available)("the inbox in Chromium", () => {
           { label: "View templates", url: "http://example.com/templates" }
         ]
       })
-      await expect.poll(() => badgeName(page), { timeout: 10_000 }).toBe("Inbox, 2 unread")
+      await expect.poll(() => badgeName(page)).toBe("Inbox, 2 unread")
       expect(listReads).toBe(0)
 
       // The inbox: newest first, unread ones said so, the markdown rendered and the markup inert.
       await badge(page).click()
-      await page.getByRole("heading", { name: "Inbox", level: 1 }).waitFor({ timeout: 10_000 })
+      await page.getByRole("heading", { name: "Inbox", level: 1 }).waitFor()
       const list = page.getByRole("list", { name: "Notifications" })
       const items = list.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 2 }) })
-      await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(2)
+      await expect.poll(() => items.count()).toBe(2)
       expect(await items.nth(0).getByRole("heading", { level: 2 }).textContent()).toBe("Unread:A hostile note")
       expect(await items.nth(1).getByRole("heading", { level: 2 }).textContent()).toBe(
         "Unread:Workspace first was stopped"
@@ -110,18 +110,18 @@ describe.skipIf(!available)("the inbox in Chromium", () => {
       })
       const darkPage = await dark.newPage()
       await darkPage.goto(`${srv.url}/inbox`)
-      await darkPage.getByRole("list", { name: "Notifications" }).waitFor({ timeout: 10_000 })
+      await darkPage.getByRole("list", { name: "Notifications" }).waitFor()
       await expectAccessible(darkPage)
       await screenshot(darkPage, "inbox-dark")
       await dark.close()
 
       // Mark one read: the badge and the status follow; then all.
       await page.getByRole("button", { name: "Mark “A hostile note” as read" }).click()
-      await expect.poll(() => badgeName(page), { timeout: 10_000 }).toBe("Inbox, 1 unread")
+      await expect.poll(() => badgeName(page)).toBe("Inbox, 1 unread")
       expect(await page.getByRole("status", { name: "Unread notifications" }).textContent()).toBe("1 unread")
       expect(await items.nth(0).getByRole("heading", { level: 2 }).textContent()).toBe("A hostile note")
       await page.getByRole("button", { name: "Mark all as read" }).click()
-      await expect.poll(() => badgeName(page), { timeout: 10_000 }).toBe("Inbox, 0 unread")
+      await expect.poll(() => badgeName(page)).toBe("Inbox, 0 unread")
       expect(await page.getByRole("button", { name: /^Mark “/ }).count()).toBe(0)
       const stored = (await owner.get("/notifications/inbox")).body
       expect(stored.unread_count).toBe(0)
@@ -129,23 +129,23 @@ describe.skipIf(!available)("the inbox in Chromium", () => {
 
       // After a reload the state is the service's.
       await page.reload()
-      await expect.poll(() => badgeName(page), { timeout: 10_000 }).toBe("Inbox, 0 unread")
+      await expect.poll(() => badgeName(page)).toBe("Inbox, 0 unread")
       await expect.poll(() => page.getByRole("status", { name: "Unread notifications" }).textContent()).toBe("All read")
 
       // Preferences: turn one template off, still off after a reload, and so in the service.
       await page.getByRole("link", { name: "Account" }).click()
       await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Notifications" }).click()
-      await page.getByRole("heading", { name: "Notifications", level: 1 }).waitFor({ timeout: 10_000 })
+      await page.getByRole("heading", { name: "Notifications", level: 1 }).waitFor()
       const deleted = page.getByRole("checkbox", { name: "Workspace Deleted", exact: true })
       expect(await deleted.isChecked()).toBe(true)
       await deleted.click()
-      await page.getByRole("status").filter({ hasText: "Preferences saved." }).waitFor({ timeout: 10_000 })
+      await page.getByRole("status").filter({ hasText: "Preferences saved." }).waitFor()
       expect(await deleted.isChecked()).toBe(false)
       await expectAccessible(page)
       await screenshot(page, "settings-notifications")
       await page.reload()
-      await page.getByRole("heading", { name: "Notifications", level: 1 }).waitFor({ timeout: 10_000 })
-      await expect.poll(() => deleted.isChecked(), { timeout: 10_000 }).toBe(false)
+      await page.getByRole("heading", { name: "Notifications", level: 1 }).waitFor()
+      await expect.poll(() => deleted.isChecked()).toBe(false)
       const prefs = (await owner.get("/users/me/notifications/preferences")).body as Array<
         { id: string; disabled: boolean }
       >
@@ -154,13 +154,12 @@ describe.skipIf(!available)("the inbox in Chromium", () => {
       await expect.poll(
         async () =>
           ((await owner.get("/users/me/notifications/preferences")).body as Array<{ id: string; disabled: boolean }>)
-            .find((p) => p.id === WORKSPACE_DELETED)?.disabled,
-        { timeout: 10_000 }
+            .find((p) => p.id === WORKSPACE_DELETED)?.disabled
       ).toBe(false)
 
       expectNoProblems(page)
     } finally {
       await browser.close()
     }
-  }, 60_000)
+  })
 })

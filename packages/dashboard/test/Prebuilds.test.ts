@@ -111,7 +111,7 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
     await page.getByRole("heading", { name: "Prebuilt box", level: 1 }).waitFor()
     await section().waitFor()
     // Desired, ready, building, failed, deleting.
-    await expect.poll(() => cells("big"), { timeout: 15_000 }).toEqual(["1", "1", "0", "0", "0"])
+    await expect.poll(() => cells("big")).toEqual(["1", "1", "0", "0", "0"])
     // The preset without instances is not listed.
     expect(await presetRow("plain").count()).toBe(0)
     const now = section().getByRole("table", { name: "Prebuilt workspaces now" })
@@ -143,7 +143,7 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
   it("says on the create form that the preset keeping instances may have one ready", async () => {
     await page.goto(`${srv.url}/templates/${template.name}/workspace`)
     const preset = page.getByRole("combobox", { name: "Preset" })
-    await preset.waitFor({ timeout: 15_000 })
+    await preset.waitFor()
     const note = page.getByRole("status", { name: "Prebuilt workspaces" })
     expect(await note.textContent()).toBe("")
     await preset.selectOption({ label: "big" })
@@ -156,18 +156,18 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
   it("invalidates the prebuilt workspaces, shows the answer, then the fresh one after a tick", async () => {
     const [old] = await prebuilt()
     await page.goto(`${srv.url}/templates/${template.name}`)
-    await expect.poll(() => cells("big"), { timeout: 15_000 }).toEqual(["1", "1", "0", "0", "0"])
+    await expect.poll(() => cells("big")).toEqual(["1", "1", "0", "0", "0"])
     await section().getByRole("button", { name: "Invalidate prebuilt workspaces" }).click()
     const dialog = page.getByRole("dialog", { name: "Invalidate the prebuilt workspaces?" })
     await dialog.waitFor()
     await expectAccessible(page)
     await dialog.getByRole("button", { name: "Invalidate" }).click()
     const answer = section().getByRole("status", { name: "Invalidation" })
-    await expect.poll(() => answer.textContent(), { timeout: 15_000 }).toMatch(
+    await expect.poll(() => answer.textContent()).toMatch(
       /^Invalidated the prebuilt workspaces of big \(version .+\)\.$/
     )
     // Its delete build runs; the list is asked again while it does, until it is gone.
-    await section().getByText("No prebuilt workspaces at the moment", { exact: false }).waitFor({ timeout: 15_000 })
+    await section().getByText("No prebuilt workspaces at the moment", { exact: false }).waitFor()
     await expect.poll(() => cells("big")).toEqual(["1", "0", "0", "0", "0"])
     await expectAccessible(page)
 
@@ -177,8 +177,8 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
     expect(fresh!.id).not.toBe(old!.id)
     await page.reload()
     await section().getByRole("table", { name: "Prebuilt workspaces now" }).getByRole("row", { name: fresh!.name })
-      .waitFor({ timeout: 15_000 })
-    await expect.poll(() => cells("big"), { timeout: 15_000 }).toEqual(["1", "1", "0", "0", "0"])
+      .waitFor()
+    await expect.poll(() => cells("big")).toEqual(["1", "1", "0", "0", "0"])
     expectNoProblems(page)
   })
 
@@ -191,8 +191,8 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
     )
     expect((await tick()).created).toHaveLength(1)
     await page.goto(`${srv.url}/templates/${failing.name}`)
-    await section().waitFor({ timeout: 15_000 })
-    await expect.poll(() => cells("big"), { timeout: 15_000 }).toEqual(["1", "0", "0", "1", "0"])
+    await section().waitFor()
+    await expect.poll(() => cells("big")).toEqual(["1", "0", "0", "1", "0"])
     const now = section().getByRole("table", { name: "Prebuilt workspaces now" })
     expect((await now.getByRole("row").nth(1).getByRole("cell").allTextContents()).map((s) => s.trim()))
       .toEqual(["big", "Failed"])
@@ -210,7 +210,7 @@ describe.skipIf(!available)("prebuilt workspaces in Chromium", () => {
       .toEqual(["My workspaces", "All workspaces", "Running", "Failed"])
     await mine.goto(`${srv.url}/templates/${template.name}`)
     const region = mine.getByRole("region", { name: "Prebuilt workspaces" })
-    await region.waitFor({ timeout: 15_000 })
+    await region.waitFor()
     const row = region.getByRole("row", { name: "big" })
     await row.waitFor()
     expect((await row.getByRole("cell").allTextContents()).map((s) => s.trim())).toEqual(["1"])

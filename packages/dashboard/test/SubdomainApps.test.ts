@@ -81,7 +81,7 @@ describe.skipIf(!available)("a subdomain app from the dashboard, in Chromium", (
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP *.apps.test 127.0.0.1"]
     })
-  }, 60_000)
+  })
   afterAll(async () => {
     await browser?.close()
     await agent?.stop()
@@ -99,7 +99,7 @@ describe.skipIf(!available)("a subdomain app from the dashboard, in Chromium", (
     const appHost = `notes--main--${workspace.name}--admin.apps.test:${new URL(srv.url).port}`
     expect(await link.getAttribute("href")).toBe(`http://${appHost}/`)
     const [opened] = await Promise.all([context.waitForEvent("page"), link.click()])
-    await opened!.getByRole("heading", { name: "Notes at /" }).waitFor({ timeout: 15_000 })
+    await opened!.getByRole("heading", { name: "Notes at /" }).waitFor()
     // The key left the URL; the session is a cookie of that one host, out of the page's reach.
     expect(opened!.url()).toBe(`http://${appHost}/`)
     const cookies = await context.cookies(`http://${appHost}/`)
@@ -111,5 +111,5 @@ describe.skipIf(!available)("a subdomain app from the dashboard, in Chromium", (
     expect((await context.cookies(elsewhere)).filter((c) => c.name.startsWith("coder_subdomain"))).toEqual([])
     expectNoProblems(page)
     await context.close()
-  }, 45_000)
+  })
 })

@@ -45,29 +45,29 @@ describe.skipIf(!available)("tasks in Chromium", () => {
       const page = await watchedPage(context)
       await signIn(page, srv.url, "admin@example.com")
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Tasks" }).click()
-      await page.getByRole("heading", { name: "Tasks", level: 1 }).waitFor({ timeout: 10_000 })
-      await page.getByText("No tasks yet.").waitFor({ timeout: 10_000 })
+      await page.getByRole("heading", { name: "Tasks", level: 1 }).waitFor()
+      await page.getByText("No tasks yet.").waitFor()
       await expectAccessible(page)
 
       await page.getByRole("textbox", { name: "Prompt" }).fill("Fix the login bug\nIt fails on Safari.")
       await page.getByRole("combobox", { name: "Template" }).selectOption({ label: template.name })
       await page.getByRole("button", { name: "Create task" }).click()
-      await page.getByRole("heading", { name: "Fix the login bug", level: 1 }).waitFor({ timeout: 10_000 })
+      await page.getByRole("heading", { name: "Fix the login bug", level: 1 }).waitFor()
       const task = (await owner.get("/tasks")).body.tasks[0]
       expect(new URL(page.url()).pathname).toBe(`/tasks/${task.owner_name}/${task.id}`)
       expect(task.initial_prompt).toBe("Fix the login bug\nIt fails on Safari.")
 
       // The build runs (the workspace's watch): initializing until the agent is ready.
       const status = page.getByRole("status", { name: "Task status" })
-      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Initializing")
+      await expect.poll(() => status.textContent()).toBe("Initializing")
       expect(await page.getByRole("status", { name: "Task state" }).textContent()).toBe("No report yet")
       const logs = page.getByRole("list", { name: "Task logs" })
-      await expect.poll(() => logs.getByRole("listitem").first().textContent(), { timeout: 10_000 }).toContain(
+      await expect.poll(() => logs.getByRole("listitem").first().textContent()).toContain(
         "Fix the login bug"
       )
       const ws = await connectAgent(srv, owner, task.workspace_id.uuid)
       const asAgent = owner.as(ws.token)
-      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Active")
+      await expect.poll(() => status.textContent()).toBe("Active")
 
       // The agent's report, live (the workspace's watch), and after a reload.
       const report = await asAgent.patch("/workspaceagents/me/app-status", {
@@ -78,17 +78,17 @@ describe.skipIf(!available)("tasks in Chromium", () => {
       })
       expect(report.status, JSON.stringify(report.body)).toBe(200)
       const state = page.getByRole("status", { name: "Task state" })
-      await expect.poll(() => state.textContent(), { timeout: 10_000 }).toBe("Working: Reading the code")
+      await expect.poll(() => state.textContent()).toBe("Working: Reading the code")
       await page.reload()
-      await expect.poll(() => state.textContent(), { timeout: 10_000 }).toBe("Working: Reading the code")
+      await expect.poll(() => state.textContent()).toBe("Working: Reading the code")
       await expectAccessible(page)
       await screenshot(page, "task")
 
       // The list, in light and dark.
       await page.getByRole("link", { name: "All tasks" }).click()
       const row = page.getByRole("row", { name: /Fix the login bug/ })
-      await row.waitFor({ timeout: 10_000 })
-      await expect.poll(() => row.getByRole("cell", { name: "Active" }).count(), { timeout: 10_000 }).toBe(1)
+      await row.waitFor()
+      await expect.poll(() => row.getByRole("cell", { name: "Active" }).count()).toBe(1)
       expect(await row.getByRole("cell", { name: "Working: Reading the code" }).count()).toBe(1)
       await expectAccessible(page)
       await screenshot(page, "tasks")
@@ -99,7 +99,7 @@ describe.skipIf(!available)("tasks in Chromium", () => {
       })
       const darkPage = await dark.newPage()
       await darkPage.goto(`${srv.url}/tasks`)
-      await darkPage.getByRole("row", { name: /Fix the login bug/ }).waitFor({ timeout: 10_000 })
+      await darkPage.getByRole("row", { name: /Fix the login bug/ }).waitFor()
       await expectAccessible(darkPage)
       await screenshot(darkPage, "tasks-dark")
       await dark.close()
@@ -108,7 +108,7 @@ describe.skipIf(!available)("tasks in Chromium", () => {
       await row.getByRole("link", { name: /Fix the login bug/ }).click()
       await page.getByRole("textbox", { name: "Message to the agent" }).fill("Also check Firefox.")
       await page.getByRole("button", { name: "Send", exact: true }).click()
-      await expect.poll(() => logs.getByRole("listitem").last().textContent(), { timeout: 10_000 }).toContain(
+      await expect.poll(() => logs.getByRole("listitem").last().textContent()).toContain(
         "Also check Firefox."
       )
       expect(await page.getByRole("textbox", { name: "Message to the agent" }).inputValue()).toBe("")
@@ -116,23 +116,23 @@ describe.skipIf(!available)("tasks in Chromium", () => {
       // Pause (the workspace stops), a new prompt, resume (it starts again with it).
       const actions = page.getByRole("group", { name: "Task actions" })
       await actions.getByRole("button", { name: "Pause" }).click()
-      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Paused")
+      await expect.poll(() => status.textContent()).toBe("Paused")
       await page.getByRole("button", { name: "Change the prompt" }).click()
       await page.getByRole("textbox", { name: "New prompt" }).fill("Fix the login bug on Safari and Firefox")
       await page.getByRole("button", { name: "Save the prompt" }).click()
-      await page.getByText("Fix the login bug on Safari and Firefox").waitFor({ timeout: 10_000 })
+      await page.getByText("Fix the login bug on Safari and Firefox").waitFor()
       expect((await owner.get(`/tasks/${task.owner_name}/${task.id}`)).body.initial_prompt).toBe(
         "Fix the login bug on Safari and Firefox"
       )
       await expectAccessible(page)
       await actions.getByRole("button", { name: "Resume" }).click()
-      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Initializing")
+      await expect.poll(() => status.textContent()).toBe("Initializing")
 
       // Delete, after its dialog: back to the list, which empties once the workspace is gone.
       await actions.getByRole("button", { name: "Delete" }).click()
       await page.getByRole("dialog", { name: /Delete the task/ }).getByRole("button", { name: "Delete task" }).click()
-      await page.getByRole("heading", { name: "Tasks", level: 1 }).waitFor({ timeout: 10_000 })
-      await expect.poll(async () => (await owner.get("/tasks")).body.count, { timeout: 15_000 }).toBe(0)
+      await page.getByRole("heading", { name: "Tasks", level: 1 }).waitFor()
+      await expect.poll(async () => (await owner.get("/tasks")).body.count).toBe(0)
 
       ws.socket.close(1000)
       await ws.closed
@@ -140,5 +140,5 @@ describe.skipIf(!available)("tasks in Chromium", () => {
     } finally {
       await browser.close()
     }
-  }, 60_000)
+  })
 })

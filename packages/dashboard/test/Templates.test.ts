@@ -116,10 +116,10 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
 
     // The starter's import logs two lines half a second apart: the log is seen while the import runs.
     const log = page.getByRole("log", { name: "Import log" })
-    await expect.poll(() => log.textContent(), { timeout: 10_000 }).toContain("Preparing")
+    await expect.poll(() => log.textContent()).toContain("Preparing")
     expect(await page.getByText(/lines?, following…/).count()).toBe(1)
     expect(["Pending", "Running"]).toContain(await status())
-    await expect.poll(status, { timeout: 15_000 }).toBe("Succeeded")
+    await expect.poll(status).toBe("Succeeded")
     expect(await log.textContent()).toContain("Workspace ready")
     await expectAccessible(page)
     await screenshot(page, "template-create")
@@ -151,7 +151,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
       ])
     )
     await page.getByRole("button", { name: "Upload and import" }).click()
-    await expect.poll(status, { timeout: 15_000 }).toBe("Failed")
+    await expect.poll(status).toBe("Failed")
 
     const field = page.getByRole("textbox", { name: "project (required)" })
     await field.waitFor()
@@ -164,7 +164,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     expect(await field.getAttribute("aria-invalid")).toBe("true")
     await field.fill("apollo")
     await page.getByRole("button", { name: "Import with these values" }).click()
-    await expect.poll(status, { timeout: 15_000 }).toBe("Succeeded")
+    await expect.poll(status).toBe("Succeeded")
     await expect.poll(() => page.getByRole("log", { name: "Import log" }).textContent()).toContain(
       "Found 0 parameters and 1 variables."
     )
@@ -196,7 +196,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
       ])
     )
     await page.getByRole("button", { name: "Upload version" }).click()
-    await expect.poll(status, { timeout: 15_000 }).toBe("Succeeded")
+    await expect.poll(status).toBe("Succeeded")
     expect(await page.getByRole("log", { name: "Import log" }).textContent()).toContain("Second version")
     const promote = page.getByRole("button", { name: /^Promote version / })
     const second = (await promote.textContent())!.replace("Promote version ", "")
@@ -225,7 +225,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     await expect.poll(() => page.getByRole("log", { name: `Import log of version ${second}` }).textContent())
       .toContain("Second version")
     await page.getByRole("button", { name: "Start a dry run" }).click()
-    await expect.poll(() => page.getByRole("status", { name: "Dry run status" }).textContent(), { timeout: 15_000 })
+    await expect.poll(() => page.getByRole("status", { name: "Dry run status" }).textContent())
       .toBe("Succeeded")
     await expect.poll(() => page.getByRole("log", { name: `Dry run log of version ${second}` }).textContent())
       .toContain("Second version")
@@ -386,7 +386,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     })
     await page.goto(`${srv.url}/templates`)
     await page.getByRole("link", { name: "Research basic" }).click()
-    await page.getByRole("heading", { name: "Research basic", level: 1 }).waitFor({ timeout: 15_000 })
+    await page.getByRole("heading", { name: "Research basic", level: 1 }).waitFor()
     expect(new URL(page.url()).pathname).toBe("/templates/research/basic")
     expect(await page.getByRole("link", { name: "Create workspace" }).getAttribute("href")).toBe(
       "/templates/research/basic/workspace"
@@ -395,13 +395,13 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     await page.getByRole("navigation", { name: "Template" }).getByRole("link", { name: "Versions" }).click()
     expect(new URL(page.url()).pathname).toBe("/templates/research/basic/versions")
     await page.reload()
-    await page.getByRole("heading", { name: "Research basic", level: 1 }).waitFor({ timeout: 15_000 })
+    await page.getByRole("heading", { name: "Research basic", level: 1 }).waitFor()
     // The default organization's template of that name is still at /templates/basic.
     await page.goto(`${srv.url}/templates/basic`)
-    await page.getByRole("heading", { name: "Basic", level: 1 }).waitFor({ timeout: 15_000 })
+    await page.getByRole("heading", { name: "Basic", level: 1 }).waitFor()
     // The workspace form of the other organization's template.
     await page.goto(`${srv.url}/templates/research/basic/workspace`)
-    await page.getByRole("textbox", { name: "Workspace name" }).waitFor({ timeout: 15_000 })
+    await page.getByRole("textbox", { name: "Workspace name" }).waitFor()
     await expectAccessible(page)
     expectNoProblems(page)
   })

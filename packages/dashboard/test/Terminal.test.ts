@@ -74,23 +74,23 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
         await page.goto(
           `${srv.url}/@${workspace.owner_name}/${workspace.name}.main/terminal?command=${encodeURIComponent(command)}`
         )
-        await page.getByRole("heading", { name: `Terminal: ${workspace.name}.main` }).waitFor({ timeout: 15_000 })
+        await page.getByRole("heading", { name: `Terminal: ${workspace.name}.main` }).waitFor()
         expect(await page.getByText(command, { exact: true }).count()).toBe(1)
         const output = page.getByRole("listitem").filter({ hasText: /^\s*ran-42\s*$/ })
-        await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
+        await expect.poll(() => output.count()).toBeGreaterThan(0)
         // The command exited: the agent closed the session, the page says why and does not reconnect.
         const terminalStatus = page.getByRole("status", { name: "Terminal status" })
-        await expect.poll(() => terminalStatus.textContent(), { timeout: 15_000 }).toBe(
+        await expect.poll(() => terminalStatus.textContent()).toBe(
           "Ended: The shell exited with code 3."
         )
         const first = new URL(page.url()).searchParams.get("reconnect")
         await page.getByRole("button", { name: "Start a new session" }).click()
-        await expect.poll(() => new URL(page.url()).searchParams.get("reconnect"), { timeout: 15_000 }).not.toBe(first)
+        await expect.poll(() => new URL(page.url()).searchParams.get("reconnect")).not.toBe(first)
         expect(new URL(page.url()).searchParams.get("command")).toBe(command)
-        await expect.poll(() => terminalStatus.textContent(), { timeout: 15_000 }).toBe(
+        await expect.poll(() => terminalStatus.textContent()).toBe(
           "Ended: The shell exited with code 3."
         )
-        await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
+        await expect.poll(() => output.count()).toBeGreaterThan(0)
         await expectAccessible(page)
         expectNoProblems(page)
       } finally {
@@ -109,32 +109,30 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       // The list links each workspace to its page, /@owner/workspace.
       await page.getByRole("link", { name: workspace.name }).click()
       // (the workspace page, reached from the list)
-      await page.getByRole("heading", { name: workspace.name, level: 1 }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: workspace.name, level: 1 }).waitFor()
       expect(new URL(page.url()).pathname).toBe(`/@${workspace.owner_name}/${workspace.name}`)
-      await expect.poll(() => page.getByRole("status", { name: "Workspace status" }).textContent(), {
-        timeout: 15_000
-      }).toBe("Running")
+      await expect.poll(() => page.getByRole("status", { name: "Workspace status" }).textContent()).toBe("Running")
       const row = page.getByRole("row", { name: /main/ })
-      await expect.poll(() => row.getByRole("cell", { name: "Connected" }).count(), { timeout: 15_000 }).toBe(1)
-      await expect.poll(() => row.getByRole("cell", { name: "Ready" }).count(), { timeout: 15_000 }).toBe(1)
+      await expect.poll(() => row.getByRole("cell", { name: "Connected" }).count()).toBe(1)
+      await expect.poll(() => row.getByRole("cell", { name: "Ready" }).count()).toBe(1)
       // Its latency: the round trip of its connection, shown live (the first one is known at once).
-      await expect.poll(() => row.getByRole("cell", { name: /^\d+(\.\d)? ms$/ }).count(), { timeout: 15_000 }).toBe(1)
+      await expect.poll(() => row.getByRole("cell", { name: /^\d+(\.\d)? ms$/ }).count()).toBe(1)
       expect(await page.getByRole("button", { name: "Stop", exact: true }).isEnabled()).toBe(true)
       expect(await page.getByRole("button", { name: "Start", exact: true }).isEnabled()).toBe(false)
       // The agent's logs (its script's output, under the script's name) and metadata, live, on demand.
       await page.getByText("Logs and metadata of main").click()
       const agentLog = page.getByRole("log", { name: "Logs of main" })
-      await expect.poll(() => agentLog.textContent(), { timeout: 15_000 }).toContain("hello-from-the-script")
+      await expect.poll(() => agentLog.textContent()).toContain("hello-from-the-script")
       expect(await agentLog.textContent()).toContain("Hello")
       const metadata = page.getByRole("group", { name: "Metadata of main" })
-      await expect.poll(() => metadata.textContent(), { timeout: 15_000 }).toMatch(/The answer\s*42/)
+      await expect.poll(() => metadata.textContent()).toMatch(/The answer\s*42/)
       await expectAccessible(page)
 
       // The terminal: the reconnect id written into the URL, the shell's output readable.
       await row.getByRole("link", { name: /Open terminal/ }).click()
-      await page.getByRole("heading", { name: `Terminal: ${workspace.name}.main` }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: `Terminal: ${workspace.name}.main` }).waitFor()
       expect(new URL(page.url()).pathname).toBe(`/@${workspace.owner_name}/${workspace.name}.main/terminal`)
-      await expect.poll(() => page.getByRole("status", { name: "Terminal status" }).textContent(), { timeout: 15_000 })
+      await expect.poll(() => page.getByRole("status", { name: "Terminal status" }).textContent())
         .toBe("Connected")
       const reconnect = new URL(page.url()).searchParams.get("reconnect")
       expect(reconnect).toMatch(/^[0-9a-f-]{36}$/)
@@ -143,22 +141,22 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
       await page.keyboard.type(`echo "hello-$((6*7))"`)
       await page.keyboard.press("Enter")
       const output = page.getByRole("listitem").filter({ hasText: /^\s*hello-42\s*$/ })
-      await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
+      await expect.poll(() => output.count()).toBeGreaterThan(0)
       await screenshot(page, "terminal", false)
 
       // A reload re-attaches to the same shell: the same id, the output replayed.
       await page.reload()
-      await expect.poll(() => page.getByRole("status", { name: "Terminal status" }).textContent(), { timeout: 15_000 })
+      await expect.poll(() => page.getByRole("status", { name: "Terminal status" }).textContent())
         .toBe("Connected")
       expect(new URL(page.url()).searchParams.get("reconnect")).toBe(reconnect)
-      await expect.poll(() => output.count(), { timeout: 15_000 }).toBeGreaterThan(0)
+      await expect.poll(() => output.count()).toBeGreaterThan(0)
 
       // The agent goes away (its socket to the terminal drops): the page says it reconnects, and
       // once the agent is back it is connected again by itself, with the same reconnect id.
       const terminalStatus = page.getByRole("status", { name: "Terminal status" })
       await agent!.stop()
       agent = undefined
-      await expect.poll(() => terminalStatus.textContent(), { timeout: 15_000 }).toMatch(/^Reconnecting…/)
+      await expect.poll(() => terminalStatus.textContent()).toMatch(/^Reconnecting…/)
       // The template's troubleshooting guide is offered while the terminal cannot reach the agent.
       expect(await page.getByRole("link", { name: "Troubleshooting main" }).getAttribute("href")).toBe(
         "https://docs.example.com/troubleshooting"
@@ -171,25 +169,25 @@ describe.skipIf(!available)("the workspace page and the web terminal in Chromium
         logDir: directory,
         log: () => {}
       })
-      await expect.poll(() => terminalStatus.textContent(), { timeout: 30_000 }).toBe("Connected")
+      await expect.poll(() => terminalStatus.textContent()).toBe("Connected")
       await expect.poll(() => page.getByRole("link", { name: "Troubleshooting main" }).count()).toBe(0)
       expect(new URL(page.url()).searchParams.get("reconnect")).toBe(reconnect)
       await input.focus()
       await page.keyboard.type(`echo "again-$((6*8))"`)
       await page.keyboard.press("Enter")
       const again = page.getByRole("listitem").filter({ hasText: /^\s*again-48\s*$/ })
-      await expect.poll(() => again.count(), { timeout: 15_000 }).toBeGreaterThan(0)
+      await expect.poll(() => again.count()).toBeGreaterThan(0)
 
       // Back on the workspace page, Stop: its status follows the build live (the watch).
       await page.getByRole("link", { name: `Back to ${workspace.name}` }).click()
       await page.getByRole("button", { name: "Stop", exact: true }).click()
       const status = page.getByRole("status", { name: "Workspace status" })
-      await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe("Stopped")
+      await expect.poll(() => status.textContent()).toBe("Stopped")
       expect(await page.getByRole("button", { name: "Start", exact: true }).isEnabled()).toBe(true)
 
       expectNoProblems(page)
     } finally {
       await browser.close()
     }
-  }, 60_000)
+  })
 })

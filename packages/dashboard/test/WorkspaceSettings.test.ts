@@ -122,8 +122,7 @@ resources:`
 ).replace(`"Team \${param.team}"]`, `"Team \${param.team}", "Project \${param.project}"]`)
 
 const status = (page: Page) => page.getByRole("status", { name: "Workspace status" })
-const expectStatus = (page: Page, value: string) =>
-  expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toBe(value)
+const expectStatus = (page: Page, value: string) => expect.poll(() => status(page).textContent()).toBe(value)
 const log = (page: Page) => page.getByRole("log", { name: "Latest build's logs" })
 
 describe.skipIf(!available)("a workspace's parameters and settings in Chromium", () => {
@@ -161,7 +160,7 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
 
     // The latest build's values.
     const section = page.getByRole("region", { name: "Parameters" })
-    await section.getByRole("definition").filter({ hasText: "3" }).waitFor({ timeout: 15_000 })
+    await section.getByRole("definition").filter({ hasText: "3" }).waitFor()
     expect(await section.getByRole("definition").allTextContents()).toEqual(["eu", "3"])
 
     // Change parameters: region is locked, cpus may only grow.
@@ -181,7 +180,7 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
     await cpus.fill("5")
     await dialog.getByRole("button", { name: "Save and start" }).click()
     await dialog.waitFor({ state: "hidden" })
-    await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain("CPUs 5")
+    await expect.poll(() => log(page).textContent()).toContain("CPUs 5")
     await expectStatus(page, "Running")
     const rebuilt = await owner.get(`/workspaces/${w.id}`)
     expect(rebuilt.body.latest_build.build_number).toBe(2)
@@ -198,7 +197,7 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
     expect(imported.body.job.status, JSON.stringify(imported.body.job)).toBe("succeeded")
     const promoted = await owner.patch(`/templates/${template.id}/versions`, { id: v2.body.id })
     expect(promoted.status, JSON.stringify(promoted.body)).toBe(200)
-    await page.getByRole("status", { name: "Template version" }).waitFor({ timeout: 15_000 })
+    await page.getByRole("status", { name: "Template version" }).waitFor()
     await page.getByRole("group", { name: "Workspace actions" }).getByRole("button", { name: "Update" }).click()
     const asking = page.getByRole("dialog", { name: `Update ${w.name}` })
     await asking.waitFor()
@@ -217,7 +216,7 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
     await asking.getByRole("textbox", { name: "Project" }).fill("apollo")
     await asking.getByRole("button", { name: "Update" }).click()
     await asking.waitFor({ state: "hidden" })
-    await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain("Project apollo")
+    await expect.poll(() => log(page).textContent()).toContain("Project apollo")
     expect(await log(page).textContent()).toContain("CPUs 5")
     await expectStatus(page, "Running")
     await expect.poll(() => page.getByRole("status", { name: "Template version" }).count()).toBe(0)
@@ -230,9 +229,9 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
     })
     await runJobs(srv)
     expect((await owner.patch(`/templates/${template.id}/versions`, { id: v3.body.id })).status).toBe(200)
-    await page.getByRole("status", { name: "Template version" }).waitFor({ timeout: 15_000 })
+    await page.getByRole("status", { name: "Template version" }).waitFor()
     await page.getByRole("group", { name: "Workspace actions" }).getByRole("button", { name: "Update" }).click()
-    await expect.poll(() => page.getByRole("status", { name: "Template version" }).count(), { timeout: 15_000 })
+    await expect.poll(() => page.getByRole("status", { name: "Template version" }).count())
       .toBe(0)
     expect(await page.getByRole("dialog").count()).toBe(0)
     await expectStatus(page, "Running")
@@ -263,7 +262,7 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
       await section.getByRole("button", { name: "Change parameters" }).click()
       const dialog = page.getByRole("dialog", { name: `Parameters of ${w.name}` })
       const size = dialog.getByRole("combobox", { name: "Size" })
-      await size.waitFor({ timeout: 15_000 })
+      await size.waitFor()
       // Evaluated for the workspace's owner, not the administrator who opens it.
       const socket = new URL(sockets.find((u) => u.includes("/dynamic-parameters")) ?? "http://none/")
       expect(socket.pathname).toBe(`/api/v2/templateversions/${template.active_version_id}/dynamic-parameters`)
@@ -285,20 +284,20 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
 
       // America: Size's options follow, and the kept size is refused under its field; nothing is built.
       await dialog.getByRole("radio", { name: "America" }).check()
-      await expect.poll(optionsOf, { timeout: 15_000 }).toContain("Large")
+      await expect.poll(optionsOf).toContain("Large")
       expect(await optionsOf()).not.toContain("Small")
       const problem = dialog.getByRole("alert").filter({ hasText: "is not one of the options" })
-      await problem.waitFor({ timeout: 15_000 })
+      await problem.waitFor()
       expect(await size.getAttribute("aria-invalid")).toBe("true")
       await expectAccessible(page)
       await screenshot(page, "workspace-parameters-dynamic")
       await dialog.getByRole("button", { name: "Save and start" }).click()
       expect((await owner.get(`/workspaces/${w.id}/builds`)).body.length).toBe(1)
       await size.selectOption({ label: "Large" })
-      await expect.poll(() => problem.count(), { timeout: 15_000 }).toBe(0)
+      await expect.poll(() => problem.count()).toBe(0)
       await dialog.getByRole("button", { name: "Save and start" }).click()
-      await dialog.waitFor({ state: "hidden", timeout: 15_000 })
-      await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain("Size large")
+      await dialog.waitFor({ state: "hidden" })
+      await expect.poll(() => log(page).textContent()).toContain("Size large")
       await expectStatus(page, "Running")
       const rebuilt = (await owner.get(`/workspaces/${w.id}`)).body
       expect(rebuilt.latest_build.build_number).toBe(2)
@@ -315,11 +314,11 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
       expect(v2.status, JSON.stringify(v2.body)).toBe(201)
       await runJobs(srv)
       expect((await owner.patch(`/templates/${template.id}/versions`, { id: v2.body.id })).status).toBe(200)
-      await page.getByRole("status", { name: "Template version" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("status", { name: "Template version" }).waitFor()
       await page.getByRole("group", { name: "Workspace actions" }).getByRole("button", { name: "Update" }).click()
       const asking = page.getByRole("dialog", { name: `Update ${w.name}` })
       const project = asking.getByRole("group", { name: "Project" })
-      await project.waitFor({ timeout: 15_000 })
+      await project.waitFor()
       expect(expectedProblems(page, /400/)).toBe(1)
       expect((await owner.get(`/workspaces/${w.id}/builds`)).body.length).toBe(2)
       // America's projects, evaluated from the workspace's values; the refusal under the field.
@@ -330,8 +329,8 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
       await expectAccessible(page)
       await asking.getByRole("radio", { name: "Gemini" }).check()
       await asking.getByRole("button", { name: "Update" }).click()
-      await asking.waitFor({ state: "hidden", timeout: 15_000 })
-      await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain("Project gemini")
+      await asking.waitFor({ state: "hidden" })
+      await expect.poll(() => log(page).textContent()).toContain("Project gemini")
       expect(await log(page).textContent()).toContain("Size large")
       await expectStatus(page, "Running")
       const updated = (await owner.get(`/workspaces/${w.id}`)).body
@@ -362,13 +361,13 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
     expect((await owner.get(`/workspaces/${w.id}`)).body.name).toBe("before")
     await name.fill("after")
     await settings.getByRole("button", { name: "Rename" }).click()
-    await page.getByRole("heading", { name: "after", level: 1 }).waitFor({ timeout: 15_000 })
+    await page.getByRole("heading", { name: "after", level: 1 }).waitFor()
     expect(new URL(page.url()).pathname).toBe("/@admin/after")
     expect((await owner.get(`/workspaces/${w.id}`)).body.name).toBe("after")
 
     // Automatic updates.
     await page.getByRole("region", { name: "Settings" }).getByLabel("Automatic updates").selectOption("always")
-    await expect.poll(async () => (await owner.get(`/workspaces/${w.id}`)).body.automatic_updates, { timeout: 15_000 })
+    await expect.poll(async () => (await owner.get(`/workspaces/${w.id}`)).body.automatic_updates)
       .toBe("always")
 
     // Dormant (as the dormancy rules make it): said so, and activated.
@@ -379,11 +378,11 @@ describe.skipIf(!available)("a workspace's parameters and settings in Chromium",
     expect(dormant.status, JSON.stringify(dormant.body)).toBe(200)
     await page.reload()
     const notice = page.getByRole("status", { name: "Dormancy" })
-    await notice.waitFor({ timeout: 15_000 })
+    await notice.waitFor()
     expect(await notice.textContent()).toContain("Dormant since")
     await expectAccessible(page)
     await notice.getByRole("button", { name: "Activate" }).click()
-    await expect.poll(() => page.getByRole("status", { name: "Dormancy" }).count(), { timeout: 15_000 }).toBe(0)
+    await expect.poll(() => page.getByRole("status", { name: "Dormancy" }).count()).toBe(0)
     expect((await owner.get(`/workspaces/${w.id}`)).body.dormant_at).toBeNull()
     expectNoProblems(page)
   })

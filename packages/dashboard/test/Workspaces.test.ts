@@ -125,8 +125,7 @@ build:
 `
 
 const status = (page: Page) => page.getByRole("status", { name: "Workspace status" })
-const expectStatus = (page: Page, value: string) =>
-  expect.poll(() => status(page).textContent(), { timeout: 15_000 }).toBe(value)
+const expectStatus = (page: Page, value: string) => expect.poll(() => status(page).textContent()).toBe(value)
 
 describe.skipIf(!available)("the workspaces in Chromium", () => {
   let srv: ServiceTestServer
@@ -170,7 +169,7 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await expectAccessible(page)
     await page.getByRole("link", { name: "Dev machine" }).click()
     expect(new URL(page.url()).pathname).toBe(`/templates/${template.name}/workspace`)
-    await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+    await page.getByRole("heading", { name: "Parameters" }).waitFor()
     expect(await page.getByRole("status", { name: "Quota" }).textContent()).toBe("Quota: 0 of 20 credits used")
 
     // The defaults, and the notes of each parameter.
@@ -212,11 +211,11 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await page.getByRole("button", { name: "Create workspace" }).click()
 
     // The new workspace's page, its first build's log arriving as the build runs.
-    await page.getByRole("heading", { name, level: 1 }).waitFor({ timeout: 15_000 })
+    await page.getByRole("heading", { name, level: 1 }).waitFor()
     expect(new URL(page.url()).pathname).toBe(`/@admin/${name}`)
     const log = page.getByRole("log", { name: "Latest build's logs" })
-    await expect.poll(() => log.textContent(), { timeout: 15_000 }).toContain(`Building ${name} for admin`)
-    await expect.poll(() => log.textContent(), { timeout: 15_000 }).toContain("CPUs 4")
+    await expect.poll(() => log.textContent()).toContain(`Building ${name} for admin`)
+    await expect.poll(() => log.textContent()).toContain("CPUs 4")
     expect(await log.textContent()).toContain("Region us")
     await expectStatus(page, "Running")
     // Resources, the agent and its app through the app proxy.
@@ -230,7 +229,7 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     const ws = (await owner.get(`/users/admin/workspace/${name}`)).body
     expect(ws.latest_build.template_version_preset_id).not.toBeNull()
     expectNoProblems(page)
-  }, 45_000)
+  })
 
   it(
     "follows the dynamic parameters: options, defaults, visibility and diagnostics live; the values created",
@@ -241,7 +240,7 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
       page.on("websocket", (ws) => sockets.push(new URL(ws.url()).pathname))
       await signIn(page, srv.url, "admin@example.com")
       await page.goto(`${srv.url}/templates/${dynamic.name}/workspace`)
-      await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Parameters" }).waitFor()
       expect(sockets).toContain(`/api/v2/templateversions/${dynamic.active_version_id}/dynamic-parameters`)
 
       // The evaluated options and default for Europe; the GPU hidden.
@@ -252,19 +251,19 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
       expect(await page.getByRole("checkbox", { name: "GPU" }).count()).toBe(0)
       // Size untouched: its evaluated default follows the region (only the region is sent).
       await page.getByRole("radio", { name: "America" }).check()
-      await expect.poll(() => size.inputValue(), { timeout: 15_000 }).toBe("large")
+      await expect.poll(() => size.inputValue()).toBe("large")
       await page.getByRole("radio", { name: "Europe" }).check()
-      await expect.poll(() => size.inputValue(), { timeout: 15_000 }).toBe("small")
+      await expect.poll(() => size.inputValue()).toBe("small")
       expect(await page.getByRole("alert").count()).toBe(0)
       await size.selectOption({ label: "Medium" })
 
       // America: the sizes change live, the GPU appears, and the chosen size is refused under its field.
       await page.getByRole("radio", { name: "America" }).check()
-      await expect.poll(optionsOf, { timeout: 15_000 }).toContain("Large")
+      await expect.poll(optionsOf).toContain("Large")
       expect(await optionsOf()).not.toContain("Small")
       await page.getByRole("checkbox", { name: "GPU" }).waitFor()
       const problem = page.getByRole("alert").filter({ hasText: "is not one of the options" })
-      await problem.waitFor({ timeout: 15_000 })
+      await problem.waitFor()
       expect(await size.getAttribute("aria-invalid")).toBe("true")
       const problemId = await problem.getAttribute("id")
       expect((await size.getAttribute("aria-describedby"))?.split(" ")).toContain(problemId)
@@ -273,12 +272,12 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
 
       // A size of the new options: the diagnostic goes.
       await size.selectOption({ label: "Large" })
-      await expect.poll(() => problem.count(), { timeout: 15_000 }).toBe(0)
+      await expect.poll(() => problem.count()).toBe(0)
       expect(await size.getAttribute("aria-invalid")).toBeNull()
       await page.getByRole("checkbox", { name: "GPU" }).check()
       await page.getByRole("textbox", { name: "Workspace name" }).fill("dyn-one")
       await page.getByRole("button", { name: "Create workspace" }).click()
-      await page.getByRole("heading", { name: "dyn-one", level: 1 }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "dyn-one", level: 1 }).waitFor()
       const ws = (await owner.get("/users/admin/workspace/dyn-one")).body
       const values = (await owner.get(`/workspacebuilds/${ws.latest_build.id}/parameters`)).body
       expect(values).toEqual(
@@ -294,7 +293,7 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
       const classic = await makeTemplate(srv, owner, orgId, DYNAMIC, { template_use_classic_parameter_flow: true })
       sockets.length = 0
       await page.goto(`${srv.url}/templates/${classic.name}/workspace`)
-      await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Parameters" }).waitFor()
       expect(await page.getByRole("textbox", { name: "Size" }).count()).toBe(1)
       expect(sockets.filter((s) => s.endsWith("/dynamic-parameters"))).toEqual([])
       expectNoProblems(page)
@@ -302,8 +301,8 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
       // The socket refused: the classic form instead.
       await page.routeWebSocket(/dynamic-parameters/, (ws) => ws.close({ code: 1011, reason: "gone" }))
       await page.goto(`${srv.url}/templates/${dynamic.name}/workspace`)
-      await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
-      await page.getByRole("textbox", { name: "Size" }).waitFor({ timeout: 15_000 })
+      await page.getByRole("heading", { name: "Parameters" }).waitFor()
+      await page.getByRole("textbox", { name: "Size" }).waitFor()
       expect(await page.getByRole("checkbox", { name: "GPU" }).count()).toBe(1)
       expectNoProblems(page)
     },
@@ -316,18 +315,18 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await page.goto(`${srv.url}/@admin/${created}`)
     await expectStatus(page, "Running")
     const builds = page.getByRole("list", { name: "Builds" }).getByRole("listitem")
-    await expect.poll(() => builds.count(), { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => builds.count()).toBe(1)
     await page.getByRole("heading", { name: "Timings of build #1" }).waitFor()
 
     await page.getByRole("button", { name: "Stop", exact: true }).click()
     await expectStatus(page, "Stopped")
-    await expect.poll(() => builds.count(), { timeout: 15_000 }).toBe(2)
+    await expect.poll(() => builds.count()).toBe(2)
     await page.getByRole("button", { name: "Start", exact: true }).click()
     await expectStatus(page, "Running")
 
     // Restart: a stop build, then a start build.
     await page.getByRole("button", { name: "Restart" }).click()
-    await expect.poll(() => builds.count(), { timeout: 15_000 }).toBe(5)
+    await expect.poll(() => builds.count()).toBe(5)
     await expectStatus(page, "Running")
     expect(await builds.first().textContent()).toMatch(/#5\s*Start/)
     expect(await builds.nth(1).textContent()).toMatch(/#4\s*Stop/)
@@ -336,7 +335,7 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     const show = page.getByRole("button", { name: "Show logs of build #2" })
     await show.click()
     expect(await page.getByRole("button", { name: "Hide logs of build #2" }).getAttribute("aria-expanded")).toBe("true")
-    await expect.poll(() => page.getByRole("log", { name: "Logs of build #2" }).textContent(), { timeout: 15_000 })
+    await expect.poll(() => page.getByRole("log", { name: "Logs of build #2" }).textContent())
       .toContain(`Building ${created} for admin`)
 
     // A new active version: the workspace is outdated; Update builds it, slowly enough to cancel.
@@ -344,11 +343,11 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await runJobs(srv)
     expect((await owner.patch(`/templates/${template.id}/versions`, { id: version.body.id })).status).toBe(200)
     await page.reload()
-    await page.getByRole("status", { name: "Template version" }).waitFor({ timeout: 15_000 })
+    await page.getByRole("status", { name: "Template version" }).waitFor()
     await page.getByRole("button", { name: "Update" }).click()
-    await page.getByRole("button", { name: "Cancel build" }).click({ timeout: 15_000 })
+    await page.getByRole("button", { name: "Cancel build" }).click()
     await expectStatus(page, "Canceled")
-    await expect.poll(() => builds.count(), { timeout: 15_000 }).toBe(6)
+    await expect.poll(() => builds.count()).toBe(6)
     expect(await page.getByRole("status", { name: "Template version" }).count()).toBe(0)
     await expectAccessible(page)
 
@@ -363,10 +362,10 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     expect(await confirmDelete.isDisabled()).toBe(true)
     await dialog.getByRole("textbox", { name: `Type “${created}” to confirm` }).fill(created)
     await confirmDelete.click()
-    await expect.poll(() => status(page).textContent(), { timeout: 20_000 }).toBe("Deleted")
+    await expect.poll(() => status(page).textContent()).toBe("Deleted")
     expect(await page.getByRole("button", { name: "Start", exact: true }).count()).toBe(0)
     expectNoProblems(page)
-  }, 60_000)
+  })
 
   it("saves the schedule, shares with a user, shares a port, and lists a favorite first", async () => {
     const shared = await makeWorkspace(srv, owner, orgId, quick.id, { name: "zz-shared" })
@@ -384,16 +383,16 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await page.getByLabel("Time zone").selectOption("UTC")
     await page.getByLabel("Stop after (hours)").fill("4")
     await page.getByRole("button", { name: "Save schedule" }).click()
-    await expect.poll(() => page.getByRole("status", { name: "Autostart" }).textContent(), { timeout: 15_000 })
+    await expect.poll(() => page.getByRole("status", { name: "Autostart" }).textContent())
       .toBe("Monday, Tuesday, Wednesday, Thursday at 08:30 (UTC)")
-    await expect.poll(() => page.getByRole("status", { name: "Autostop" }).textContent(), { timeout: 15_000 })
+    await expect.poll(() => page.getByRole("status", { name: "Autostop" }).textContent())
       .toBe("After 4 hours")
     expect((await owner.get(`/workspaces/${shared.id}`)).body.autostart_schedule).toBe("CRON_TZ=UTC 30 8 * * 1,2,3,4")
 
     // Sharing with the friend, by username.
     await page.getByRole("textbox", { name: "Username" }).fill(friend.username)
     await page.getByRole("button", { name: "Share", exact: true }).click()
-    await page.getByRole("row", { name: new RegExp(friend.username) }).waitFor({ timeout: 15_000 })
+    await page.getByRole("row", { name: new RegExp(friend.username) }).waitFor()
     expect(await page.getByRole("combobox", { name: `Role of ${friend.username}` }).inputValue()).toBe("use")
     // And with a group, by name, as admins; then its role changed to use.
     const crew = await owner.post(`/organizations/${orgId}/groups`, { name: "crew", display_name: "The crew" })
@@ -403,10 +402,10 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await page.getByLabel("Role", { exact: true }).selectOption("admin")
     await page.getByRole("button", { name: "Share", exact: true }).click()
     const groupRole = page.getByRole("combobox", { name: "Role of The crew (group)" })
-    await expect.poll(() => groupRole.count(), { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => groupRole.count()).toBe(1)
     expect(await groupRole.inputValue()).toBe("admin")
     await groupRole.selectOption("use")
-    await expect.poll(async () => (await owner.get(`/workspaces/${shared.id}/acl`)).body.group, { timeout: 15_000 })
+    await expect.poll(async () => (await owner.get(`/workspaces/${shared.id}/acl`)).body.group)
       .toMatchObject([{ id: crew.body.id, role: "use" }])
 
     // A port shared, then no longer.
@@ -414,31 +413,31 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await page.getByLabel("Shared with").selectOption("authenticated")
     await page.getByRole("button", { name: "Share port" }).click()
     const portRow = page.getByRole("row", { name: /8080/ })
-    await portRow.waitFor({ timeout: 15_000 })
+    await portRow.waitFor()
     expect(await portRow.textContent()).toContain("Authenticated")
     await expectAccessible(page)
     await screenshot(page, "workspace")
     await page.getByRole("button", { name: "Stop sharing port 8080" }).click()
     await page.getByRole("dialog", { name: "Stop sharing port 8080?" }).getByRole("button", { name: "Stop sharing" })
       .click()
-    await page.getByText("No shared ports.").waitFor({ timeout: 15_000 })
+    await page.getByText("No shared ports.").waitFor()
 
     // The friend, signed in elsewhere, lists the shared workspace.
     const other = await watchedPage(await browser.newContext())
     await signIn(other, srv.url, friend.email)
-    await other.getByRole("link", { name: shared.name }).waitFor({ timeout: 15_000 })
+    await other.getByRole("link", { name: shared.name }).waitFor()
     expect(await other.getByRole("link", { name: "aa-other" }).count()).toBe(0)
     expectNoProblems(other)
 
     // A favorite: its toggle pressed, and the workspace listed first.
     await page.getByRole("link", { name: "All workspaces" }).click()
     const rows = page.getByRole("table").getByRole("row")
-    await expect.poll(() => rows.nth(1).textContent(), { timeout: 15_000 }).toContain("aa-other")
+    await expect.poll(() => rows.nth(1).textContent()).toContain("aa-other")
     const toggle = page.getByRole("button", { name: `Favorite ${shared.name}` })
     expect(await toggle.getAttribute("aria-pressed")).toBe("false")
     await toggle.click()
-    await expect.poll(() => toggle.getAttribute("aria-pressed"), { timeout: 15_000 }).toBe("true")
-    await expect.poll(() => rows.nth(1).textContent(), { timeout: 15_000 }).toContain(shared.name)
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true")
+    await expect.poll(() => rows.nth(1).textContent()).toContain(shared.name)
     expect((await owner.get(`/workspaces/${shared.id}`)).body.favorite).toBe(true)
     await expectAccessible(page)
     expectNoProblems(page)
@@ -450,9 +449,9 @@ describe.skipIf(!available)("the workspaces in Chromium", () => {
     await signIn(dark, srv.url, "admin@example.com")
     await dark.goto(`${srv.url}/@admin/${shared.name}`)
     await expectStatus(dark, "Running")
-    await dark.getByRole("row", { name: new RegExp(friend.username) }).waitFor({ timeout: 15_000 })
+    await dark.getByRole("row", { name: new RegExp(friend.username) }).waitFor()
     await expectAccessible(dark)
     await screenshot(dark, "workspace-dark")
     expectNoProblems(dark)
-  }, 60_000)
+  })
 })

@@ -97,5 +97,5 @@ export const signIn = async (page: Page, url: string, email: string, password = 
   await page.getByLabel("Email").fill(email)
   await page.getByLabel("Password").fill(password)
   await page.getByLabel("Password").press("Enter")
-  await page.getByRole("heading", { name: "Workspaces" }).waitFor({ timeout: 15_000 })
+  await page.getByRole("heading", { name: "Workspaces" }).waitFor()
 }

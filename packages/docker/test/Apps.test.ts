@@ -68,7 +68,7 @@ describe.skipIf(made === null)("subdomain apps on Docker", () => {
       settings: { deploymentId: deployment, wildcardAccessUrl: "*.apps.test" },
       lifecycle: false
     }))
-  }, 120_000)
+  })
   afterAll(async () => {
     await cleanUp(docker, deployment)
     await srv?.close()

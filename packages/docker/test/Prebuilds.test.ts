@@ -77,7 +77,7 @@ describe.skipIf(made === null)("prebuilt workspaces on Docker", () => {
     }))
     orgId = (await owner.get("/organizations/default")).body.id
     await owner.patch(`/groups/${orgId}`, { quota_allowance: 10 })
-  }, 120_000)
+  })
   afterAll(async () => {
     await cleanUp(docker, deployment)
     await srv?.close()

@@ -96,7 +96,7 @@ describe.skipIf(made === null)("workspaces on Docker through the API", () => {
     })
     expect(template.status, JSON.stringify(template.body)).toBe(201)
     templateId = template.body.id
-  }, 120_000)
+  })
   afterAll(async () => {
     await cleanUp(docker, deployment)
     await srv?.close()

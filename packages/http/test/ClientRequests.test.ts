@@ -1380,7 +1380,7 @@ describe("workspaces and builds, as the dashboard's workspace pages send them", 
       createdBy: (await owner.get("/users/me")).body.id,
       name: "dash-idle"
     })
-  }, 30_000)
+  })
   afterAll(() => srv.close())
 
   /** The create page's body: every optional field as the page leaves it. */

@@ -78,7 +78,7 @@ describe("compiled encoders", () => {
         }),
         { numRuns: 8, seed: 42 }
       )
-    }, 60_000)
+    })
   }
 
   it("answer Schema's error for values that do not fit", () => {

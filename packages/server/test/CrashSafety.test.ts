@@ -138,5 +138,5 @@ describe("crash safety", () => {
     } finally {
       await db.drop()
     }
-  }, 180_000)
+  })
 })

@@ -195,5 +195,5 @@ describe.concurrent("encryption keys of the server", () => {
     } finally {
       await db.drop()
     }
-  }, 120_000)
+  })
 })

@@ -121,5 +121,5 @@ describe.skipIf(made === null)("a server killed in the middle of a Docker worksp
     )
     const volumes = (await docker.listVolumes({ filters })).Volumes ?? []
     expect(volumes).toHaveLength(1)
-  }, 120_000)
+  })
 })

@@ -53,7 +53,7 @@ describe.skipIf(made === null)("README: workspaces on Docker", () => {
     )
     deploymentId = ((await (await fetch(`${server.url}/api/v2/buildinfo`)).json()) as { deployment_id: string })
       .deployment_id
-  }, 60_000)
+  })
   afterAll(async () => {
     await server?.stop()
     if (deploymentId !== "") await cleanUp(dockerClient(), deploymentId)
@@ -113,5 +113,5 @@ describe.skipIf(made === null)("README: workspaces on Docker", () => {
     expect(cliRun.stderr).not.toContain(token)
     expect(readFileSync(join(home, ".ssh", "config"), "utf8")).toContain("Host workbay.dev")
     rmSync(home, { recursive: true, force: true })
-  }, 240_000)
+  })
 })

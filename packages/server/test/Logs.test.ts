@@ -27,7 +27,7 @@ describe("the server's log", () => {
     )
     ;({ secrets } = await plantSecrets(server.url, smtp))
     statuses = await carrySecrets(server.url, secrets)
-  }, 120_000)
+  })
   afterAll(async () => {
     await server?.stop()
     await smtp?.close()

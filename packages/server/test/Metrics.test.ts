@@ -162,5 +162,5 @@ describe("the server process", () => {
       child.kill("SIGTERM")
       await exited
     }
-  }, 60_000)
+  })
 })

@@ -36,7 +36,7 @@ describe.skipIf(url === null)("streams relayed between replicas on one Postgres"
     a = await startServerProcess(["--provisioner-daemons", "1"], env)
     b = await startServerProcess(["--provisioner-daemons", "0"], env)
     token = await firstOwnerSession(a.url)
-  }, 60_000)
+  })
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()])
     await db?.drop()

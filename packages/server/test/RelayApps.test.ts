@@ -147,7 +147,7 @@ describe.skipIf(url === null)("apps and listening ports relayed between replicas
       () => call(a.url, token, "GET", `/workspaceagents/${agentId}`),
       (r) => r.body.status === "connected"
     )
-  }, 90_000)
+  })
   afterAll(async () => {
     rpc?.socket.close()
     await Promise.all([a?.stop(), b?.stop()])

@@ -119,7 +119,7 @@ describe.skipIf(url === null || !daemon)("dev containers through every replica o
       (r) => r.body.status === "connected"
     )
     expect(connected.body.status).toBe("connected")
-  }, 120_000)
+  })
   afterAll(async () => {
     await agent?.stop()
     const mine = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${run}`] } })

@@ -156,7 +156,7 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
     replicas.push(...(await Promise.all([startReplica(database.url, retained), startReplica(database.url, retained)])))
     token = await firstOwnerSession(replicas[0]!.url)
     orgId = (await call(replicas[0]!, "GET", "/users/me")).body.organization_ids[0]
-  }, 120_000)
+  })
   afterAll(async () => {
     await Promise.all(replicas.map(stop))
     await db?.end()
@@ -241,7 +241,7 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
     const listed = await call(b, "GET", `/organizations/${orgId}/provisionerdaemons`)
     expect(listed.status).toBe(200)
     expect(new Set((listed.body as Array<{ name: string }>).map((d) => d.name)).size).toBeGreaterThanOrEqual(6)
-  }, 60_000)
+  })
 
   it("stops a workspace whose deadline passed once, though every replica's executor ticks", async () => {
     const [w] = await rows<{ id: string }>(`SELECT id FROM workspaces WHERE name = 'ws-0'`)
@@ -270,7 +270,7 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
     for (const r of replicas) await call(r, "GET", "/buildinfo")
     const all = await builds()
     expect(all.map((b) => `${b.transition}:${b.reason}`)).toEqual(["start:initiator", "stop:autostop"])
-  }, 40_000)
+  })
 
   it("shows a watcher on one replica a build started through another", async () => {
     const [a, b] = replicas as [Replica, Replica]
@@ -287,7 +287,7 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
       20_000
     )
     ws.socket.close()
-  }, 30_000)
+  })
 
   it("sends each notification once, by webhook, and reaches inbox watchers on every replica", async () => {
     const [a, b, c] = replicas as [Replica, Replica, Replica]
@@ -326,5 +326,5 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
     expect([...sink.deliveries.values()].every((n) => n === 1)).toBe(true)
     onA.socket.close()
     onB.socket.close()
-  }, 40_000)
+  })
 })

@@ -40,7 +40,7 @@ describe("secrets at rest", () => {
       await server.stop()
       await smtp.close()
     }
-  }, 120_000)
+  })
 
   it.skipIf(pgUrl === null)("are not in a dump of the Postgres database", async () => {
     const db = await freshDatabase(pgUrl!)
@@ -57,5 +57,5 @@ describe("secrets at rest", () => {
       await smtp.close()
       await db.drop()
     }
-  }, 120_000)
+  })
 })

@@ -145,8 +145,8 @@ const TITLE =
   "answers every in-flight request, refuses new ones, closes WebSockets with 1001 and hands back jobs and notifications"
 
 describe("graceful shutdown", () => {
-  it(`${TITLE} (SQLite)`, () => scenario(sqlite()), 120_000)
-  it.skipIf(pgUrl === null)(`${TITLE} (Postgres)`, async () => scenario(await postgres(pgUrl!)), 120_000)
+  it(`${TITLE} (SQLite)`, () => scenario(sqlite()))
+  it.skipIf(pgUrl === null)(`${TITLE} (Postgres)`, async () => scenario(await postgres(pgUrl!)))
 })
 
 const scenario = async (storage: Storage) => {

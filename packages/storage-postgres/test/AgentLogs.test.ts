@@ -71,5 +71,5 @@ describe.skipIf(url === null)("following agent logs across replicas on Postgres"
       "from b"
     ])
     ws.socket.close()
-  }, 30_000)
+  })
 })

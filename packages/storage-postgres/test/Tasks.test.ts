@@ -31,7 +31,7 @@ describe.skipIf(url === null)("tasks on Postgres", () => {
       storage: Postgres.layer({ url: url!, schema, maxConnections: 4 })
     }))
     member = await createUser(owner)
-  }, 30_000)
+  })
   afterAll(() => srv?.close())
 
   it("creates, lists, pauses, changes the prompt of, resumes and deletes a task", async () => {

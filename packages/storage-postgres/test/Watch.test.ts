@@ -61,5 +61,5 @@ describe.skipIf(url === null)("watching a workspace across replicas on Postgres"
     expect(Date.now() - t0).toBeLessThan(2000)
     await eventually(() => data().at(-1)?.latest_build.status === "stopped", 30_000)
     ws.socket.close()
-  }, 90_000)
+  })
 })

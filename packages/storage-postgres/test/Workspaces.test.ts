@@ -31,7 +31,7 @@ describe.skipIf(url === null)("workspaces on Postgres", () => {
     member = await createUser(owner)
     const q = await owner.patch(`/groups/${orgId}`, { quota_allowance: 10 })
     expect(q.status, JSON.stringify(q.body)).toBe(200)
-  }, 30_000)
+  })
   afterAll(() => srv?.close())
 
   it("creates a workspace, then stops, starts and deletes it, the workers running every build", async () => {

@@ -180,7 +180,7 @@ describe("path-based web apps through the agent connection", () => {
   beforeAll(async () => {
     tiny = await startApp()
     main = await deploy()
-  }, 60_000)
+  })
   afterAll(async () => {
     for (const d of deployments) {
       await d.agent.stop()

@@ -55,7 +55,7 @@ describe("connection routes", () => {
     stranger = await createUser(owner, { username: "tailnet-stranger" })
     templateAdmin = await createUser(owner, { username: "tailnet-tadmin", roles: ["template-admin"] })
     template = await makeTemplate(srv, owner, orgId, AGENTS_TEMPLATE)
-  }, 30_000)
+  })
   afterAll(() => srv.close())
 
   const as = (client: Client) => ({ [SESSION_HEADER]: client.token! })
@@ -419,7 +419,7 @@ describe("connection routes", () => {
       expect(json(client).map((m) => m.agent_id)).toEqual(ids)
       expect(json(client).every((m) => m.type === "error")).toBe(true)
       client.socket.close()
-    }, 30_000)
+    })
 
     it("401 before the upgrade: no token, an agent token on /tailnet, a user key on the agent's route", async () => {
       const w = await makeWorkspace(srv, dev.client, orgId, template.id)
@@ -446,7 +446,7 @@ describe("connection routes", () => {
       expect(elapsed).toBeLessThan(3000)
       for (const c of clients) c.socket.close()
       agent.socket.close()
-    }, 60_000)
+    })
   })
 
   describe("GET /workspaces/{workspace}/agent-connection-watch", () => {

@@ -140,7 +140,7 @@ describe("subdomain apps on the wildcard app host", () => {
       async () => (await dev.client.get(`/workspaceagents/${agentId}`)).body.status === "connected",
       "the agent connects"
     )
-  }, 60_000)
+  })
   afterAll(async () => {
     await agent?.stop()
     await srv?.close()

@@ -31,7 +31,7 @@ describe("inbox", () => {
 
   beforeAll(async () => {
     ;({ srv, owner, ownerId } = await startWithOwner({ lifecycle: false }))
-  }, 30_000)
+  })
   afterAll(() => srv.close())
 
   const fresh = () => createUser(owner)

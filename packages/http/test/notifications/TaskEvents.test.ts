@@ -27,7 +27,7 @@ describe("notifications of tasks", () => {
     }))
     dev = await createUser(owner, { username: "nt-tasker" })
     ai = await makeTemplate(srv, owner, orgId, AI_TEMPLATE)
-  }, 30_000)
+  })
   afterAll(() => srv.close())
 
   it("tells the owner of a task idle and completed, once per change", async () => {

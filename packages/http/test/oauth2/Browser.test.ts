@@ -79,5 +79,5 @@ describe.skipIf(!available)("the authorization pages in Chromium", () => {
     } finally {
       await browser.close()
     }
-  }, 60_000)
+  })
 })

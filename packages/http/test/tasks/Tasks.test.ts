@@ -46,7 +46,7 @@ describe("tasks", () => {
     other = await createUser(owner)
     ai = await makeTemplate(srv, owner, orgId, AI_TEMPLATE)
     plain = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
-  }, 30_000)
+  })
   afterAll(() => srv.close())
 
   /** Creates a task of `dev` and runs its first build. */

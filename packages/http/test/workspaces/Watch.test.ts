@@ -32,7 +32,7 @@ describe("watching workspaces", () => {
     member = await createUser(owner)
     other = await createUser(owner)
     slow = await makeTemplate(srv, owner, orgId, SLOW_TEMPLATE)
-  }, 30_000)
+  })
   afterAll(() => srv.close())
 
   it("sends the workspace at once and on each change, over a WebSocket and over server-sent events", async () => {
@@ -80,7 +80,7 @@ describe("watching workspaces", () => {
     ws.socket.close()
     expect((await ws.closed).code).toBe(1005)
     await sse.stop()
-  }, 30_000)
+  })
 
   it("names the workspace, its template and the transition in a build job's metadata", async () => {
     const r = await member.client.post(`/organizations/${orgId}/members/me/workspaces`, {

@@ -46,7 +46,7 @@ describe("workspaces", () => {
     expect(q.status, JSON.stringify(q.body)).toBe(200)
     template = await makeTemplate(srv, owner, orgId, WORKSPACE_TEMPLATE)
     free = await makeTemplate(srv, owner, orgId, FREE_TEMPLATE)
-  }, 30_000)
+  })
   afterAll(() => srv.close())
 
   it("creates a workspace with its first build, which the workers run to running", async () => {
