@@ -33,7 +33,7 @@ import {
 } from "@workbay/core"
 import type Docker from "dockerode"
 import { Duration, Effect } from "effect"
-import { call, labelFilter, orMissing } from "./Client.js"
+import { call, labelFilter, orMissing, refuseRedirects } from "./Client.js"
 import {
   LABEL_BUILD_ID,
   LABEL_BUILD_NUMBER,
@@ -165,7 +165,8 @@ const formatBytes = (bytes: number) => {
 
 /** Builds the `docker` provisioner over `options.docker`. */
 export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provisioner => {
-  const docker = options.docker
+  // Whoever made the client, this provisioner's calls never follow a redirect (Client.ts).
+  const docker = refuseRedirects(options.docker)
   const allow: DockerAllowances = { ...noAllowances, ...options.allow }
   const defaultNetwork = options.defaultNetwork ?? "bridge"
   const pullTimeout = options.pullTimeout ?? Duration.minutes(10)
