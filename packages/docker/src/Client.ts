@@ -126,7 +126,12 @@ const daemonMessage = (error: unknown): { status: number; message: string } => {
 export const CALL_TIMEOUT = Duration.minutes(2)
 
 /** Runs one daemon call; its failure carries the daemon's message. */
-export const call = <A>(action: string, f: () => Promise<A>, timeout: Duration.DurationInput = CALL_TIMEOUT) =>
+export const call = <A>(
+  action: string,
+  /** The call; `signal` aborts when the call times out or is interrupted. */
+  f: (signal: AbortSignal) => Promise<A>,
+  timeout: Duration.DurationInput = CALL_TIMEOUT
+) =>
   Effect.tryPromise({
     try: f,
     catch: (error) => new DockerError({ action, ...daemonMessage(error) })

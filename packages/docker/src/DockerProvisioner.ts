@@ -452,21 +452,58 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
   return makeTemplateProvisioner({ type: DOCKER_PROVISIONER, driver: { rules, apply } })
 }
 
-/** Pulls `image`, waiting for the daemon to finish; a failure carries the daemon's message. */
+/** The most of a progress line a pull holds while it waits for the line's end. */
+const MAX_PROGRESS_LINE = 1024 * 1024
+
+/**
+ * Pulls `image`, waiting for the daemon to finish; a failure carries the daemon's message. The
+ * progress is read here, not by docker-modem's `followProgress`, whose `JSON.parse` of a line that
+ * is not JSON throws inside the stream's event and ends the process; here such a line fails the pull.
+ * A pull that times out closes its stream.
+ */
 const pull = (docker: Docker, image: string, timeout: Duration.DurationInput) =>
   call(
     `pull the image ${image}`,
-    () =>
+    (signal) =>
       new Promise<void>((resolve, reject) => {
         docker.pull(image, {}, (error: unknown, stream: NodeJS.ReadableStream | undefined) => {
           if (error !== null && error !== undefined) return reject(error)
           if (stream === undefined) return reject(new Error("the daemon sent no progress"))
-          docker.modem.followProgress(stream, (err: unknown, output: ReadonlyArray<{ error?: string }>) => {
-            const failed = output?.find((o) => typeof o.error === "string")
-            if (err !== null && err !== undefined) reject(err)
-            else if (failed !== undefined) reject(new Error(failed.error))
-            else resolve()
+          const close = () => (stream as { destroy?: (e?: Error) => void }).destroy?.()
+          if (signal.aborted) return close()
+          signal.addEventListener("abort", close, { once: true })
+          let buffered = ""
+          let failed: string | undefined
+          const read = (line: string) => {
+            if (line.trim() === "" || failed !== undefined) return
+            try {
+              const progress = JSON.parse(line) as { error?: unknown } | null
+              if (typeof progress?.error === "string") failed = progress.error
+            } catch {
+              failed = `the daemon's pull progress is not JSON: ${line.slice(0, 100)}`
+            }
+          }
+          stream.on("data", (chunk: Buffer | string) => {
+            buffered += chunk.toString()
+            let newline = buffered.indexOf("\n")
+            while (newline >= 0) {
+              read(buffered.slice(0, newline))
+              buffered = buffered.slice(newline + 1)
+              newline = buffered.indexOf("\n")
+            }
+            if (buffered.length > MAX_PROGRESS_LINE) {
+              failed ??= "the daemon's pull progress has a line longer than 1 MiB"
+              buffered = ""
+            }
           })
+          stream.on("error", reject)
+          stream.on("end", () => {
+            read(buffered)
+            if (failed === undefined) resolve()
+            else reject(new Error(failed))
+          })
+          // After "end" this changes nothing; before it, the daemon went away in the middle of the pull.
+          stream.on("close", () => reject(new Error("the daemon closed the pull before it finished")))
         })
       }),
     timeout

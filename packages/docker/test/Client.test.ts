@@ -3,7 +3,8 @@
  * a redirect is a failed call that says so, whatever its location (a path, another host's URL, a
  * scheme nobody follows), nothing reaches the address it names, and the process goes on (an error
  * event nobody listens to, or a throw inside a response's event, would fail this run as an
- * unhandled error). The provisioner makes a client it is handed refuse redirects too.
+ * unhandled error). The provisioner makes a client it is handed refuse redirects too, and a pull
+ * whose progress is not JSON fails the build instead of the process.
  */
 import Docker from "dockerode"
 import { Effect, Either } from "effect"
@@ -122,5 +123,30 @@ describe("the Docker client and a daemon that redirects", () => {
     )
     await settle()
     expect(reached).toBe(0)
+  })
+
+  it("fails a pull whose progress is not JSON, and the process goes on", async () => {
+    handler = (req, res) => {
+      if (req.url?.startsWith("/containers/json") === true) {
+        return res.writeHead(200, { "content-type": "application/json" }).end("[]")
+      }
+      if (req.url?.startsWith("/images/create") === true) {
+        res.writeHead(200, { "content-type": "application/json" })
+        res.write("{\"status\":\"Pulling\"}\n")
+        return res.end("<html>not the daemon</html>\n")
+      }
+      return res.writeHead(404, { "content-type": "application/json" }).end("{\"message\":\"No such image\"}")
+    }
+    const provisioner = makeDockerProvisioner({ docker: dockerClient({ host: `unix://${socket}` }) })
+    const archive = await templateArchive(
+      "resources:\n  - name: dev\n    type: docker_container\n    container: { image: \"example.com/team/img:1\" }\n"
+    )
+    const ws = { id: randomUUID(), name: "dev", owner: "alice" }
+    const result = await Effect.runPromise(
+      Effect.either(provisioner.build(buildInput(archive, randomUUID(), ws, { transition: "start" })))
+    )
+    expect(Either.isLeft(result) && result.left.message).toMatch(
+      /^Could not pull the image example\.com\/team\/img:1: the daemon's pull progress is not JSON: <html>/
+    )
   })
 })
