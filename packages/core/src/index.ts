@@ -360,9 +360,11 @@ export {
 export {
   DOCKER_CONTAINER,
   DOCKER_VOLUME,
+  formatPath,
   MIN_CONTAINER_MEMORY,
   parseCpus,
   parseMemory,
+  referencesIn,
   RESERVED_LABEL_PREFIX,
   substitute,
   type Substitutions,

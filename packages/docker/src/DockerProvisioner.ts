@@ -33,7 +33,8 @@ import {
 } from "@workbay/core"
 import type Docker from "dockerode"
 import { Duration, Effect } from "effect"
-import { call, labelFilter, orMissing } from "./Client.js"
+import { builtProblems, type ContainerSpec, literalIssues } from "./Checks.js"
+import { call, labelFilter, orMissing, refuseRedirects } from "./Client.js"
 import {
   LABEL_BUILD_ID,
   LABEL_BUILD_NUMBER,
@@ -99,7 +100,18 @@ export interface DockerState {
   readonly volumes: ReadonlyArray<{ readonly resource: string; readonly name: string }>
 }
 
-type ContainerSpec = NonNullable<NonNullable<TemplateSpec["resources"]>[number]["container"]>
+/** A container as a start makes it, worked out before the first call to the daemon. */
+interface ContainerPlan {
+  readonly network: string
+  readonly agentUrl: string
+  readonly spec: ContainerSpec
+  readonly memory: number | undefined
+  readonly cpus: number | undefined
+  readonly name: string
+}
+
+/** The most problems a failed build lists. */
+const MAX_PROBLEMS = 10
 
 const isHostNetwork = (network: string) => network === "host" || network.startsWith("container:")
 
@@ -165,17 +177,20 @@ const formatBytes = (bytes: number) => {
 
 /** Builds the `docker` provisioner over `options.docker`. */
 export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provisioner => {
-  const docker = options.docker
+  // Whoever made the client, this provisioner's calls never follow a redirect (Client.ts).
+  const docker = refuseRedirects(options.docker)
   const allow: DockerAllowances = { ...noAllowances, ...options.allow }
   const defaultNetwork = options.defaultNetwork ?? "bridge"
   const pullTimeout = options.pullTimeout ?? Duration.minutes(10)
 
-  const rules = (template: TemplateSpec): ReadonlyArray<TemplateIssue> =>
-    (template.resources ?? []).flatMap((r, i) =>
+  const rules = (template: TemplateSpec): ReadonlyArray<TemplateIssue> => [
+    ...(template.resources ?? []).flatMap((r, i) =>
       r.container === undefined
         ? []
         : containerIssues(r.container, allow, ["resources", i, "container"], defaultNetwork)
-    )
+    ),
+    ...literalIssues(template)
+  ]
 
   const apply = (ctx: TemplateApply) =>
     Effect.gen(function*() {
@@ -232,6 +247,43 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
         ])
       )
 
+      /** A container as this build makes it: its spec with references, tokens and init scripts substituted. */
+      const planContainer = (r: ProvisionedResource, written: ContainerSpec) =>
+        Effect.gen(function*() {
+          const network = written.network === undefined ? defaultNetwork : substitute(written.network, ctx.subs)
+          const agentUrl = options.agentUrl ?? agentUrlFor(metadata.access_url, network)
+          const agents = new Map<string, { token: string; init_script: string }>()
+          for (const a of r.agents) {
+            const script = input.agentInitScript?.(a.operating_system, a.architecture, agentUrl)
+            if (script === undefined) {
+              return yield* ctx.fail(
+                stage,
+                `No init script for agent "${a.name}" (${a.operating_system}-${a.architecture}) on this deployment.`
+              )
+            }
+            agents.set(a.name, { token: input.agentToken(a.name), init_script: script })
+          }
+          const spec = substituteDeep(written, { ...ctx.subs, agents })
+          // A parameter may have made the spec what the template's own could not be.
+          const issues = containerIssues(spec, allow, [], defaultNetwork)
+          if (issues.length > 0) return yield* ctx.fail(stage, `Container ${r.name}: ${issues[0]!.message}.`)
+          const memory = spec.memory === undefined ? undefined : parseMemory(spec.memory)
+          if (spec.memory !== undefined && memory === undefined) {
+            return yield* ctx.fail(
+              stage,
+              `Container ${r.name}: memory "${spec.memory}" is not a size such as 512m or 2g, at least 6m.`
+            )
+          }
+          const cpus = spec.cpus === undefined ? undefined : parseCpus(spec.cpus)
+          if (spec.cpus !== undefined && cpus === undefined) {
+            return yield* ctx.fail(stage, `Container ${r.name}: cpus "${spec.cpus}" is not a number of CPUs above 0.`)
+          }
+          const name = spec.name !== undefined && spec.name !== ""
+            ? spec.name
+            : sanitize(`workbay-${input.workspace.owner}-${input.workspace.name}-${input.workspace.id.slice(0, 8)}`)
+          return { network, agentUrl, spec, memory, cpus, name } satisfies ContainerPlan
+        })
+
       if (input.transition !== "start") {
         const removed = yield* removeContainers()
         if (removed === 0) yield* ctx.log("info", stage, "No container of this workspace is running.")
@@ -256,7 +308,31 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
         }
       }
 
-      // start: first the containers of resources this version no longer has (an update that renamed one).
+      // start: every value the daemon is to be given is worked out and checked before the first call to it.
+      const plans = new Map<ProvisionedResource, ContainerPlan>()
+      const problems: Array<string> = []
+      for (const r of ctx.resources) {
+        const written = templateResources.find((t) => t.type === r.type && t.name === r.name)
+        if (r.type === DOCKER_VOLUME) {
+          const spec = volumeSpecs.get(r.name) ?? {}
+          problems.push(
+            ...builtProblems(`${r.type}.${r.name}`, { volume: { ...spec, name: volumeName(r, spec) } }, written ?? {})
+          )
+        } else if (r.type === DOCKER_CONTAINER && written?.container !== undefined) {
+          const plan = yield* planContainer(r, written.container)
+          plans.set(r, plan)
+          problems.push(
+            ...builtProblems(
+              `${r.type}.${r.name}`,
+              { container: { ...plan.spec, name: plan.name, network: plan.network } },
+              written
+            )
+          )
+        }
+      }
+      if (problems.length > 0) return yield* ctx.fail(stage, problems.slice(0, MAX_PROBLEMS).join("\n"))
+
+      // Then the containers of resources this version no longer has (an update that renamed one).
       yield* removeContainers(
         {},
         new Set(ctx.resources.filter((r) => r.type === DOCKER_CONTAINER).map((r) => `${r.type}.${r.name}`))
@@ -293,41 +369,9 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
           built.set(r, { ...r, metadata: [...r.metadata, { key: "volume", value: name, sensitive: false }] })
           continue
         }
-        const written = r.type === DOCKER_CONTAINER
-          ? templateResources.find((t) => t.type === r.type && t.name === r.name)?.container
-          : undefined
-        if (written === undefined) continue
-        const network = written.network === undefined ? defaultNetwork : substitute(written.network, ctx.subs)
-        const agentUrl = options.agentUrl ?? agentUrlFor(metadata.access_url, network)
-        const agents = new Map<string, { token: string; init_script: string }>()
-        for (const a of r.agents) {
-          const script = input.agentInitScript?.(a.operating_system, a.architecture, agentUrl)
-          if (script === undefined) {
-            return yield* ctx.fail(
-              stage,
-              `No init script for agent "${a.name}" (${a.operating_system}-${a.architecture}) on this deployment.`
-            )
-          }
-          agents.set(a.name, { token: input.agentToken(a.name), init_script: script })
-        }
-        const spec = substituteDeep(written, { ...ctx.subs, agents })
-        // A parameter may have made the spec what the template's own could not be.
-        const issues = containerIssues(spec, allow, [], defaultNetwork)
-        if (issues.length > 0) return yield* ctx.fail(stage, `Container ${r.name}: ${issues[0]!.message}.`)
-        const memory = spec.memory === undefined ? undefined : parseMemory(spec.memory)
-        if (spec.memory !== undefined && memory === undefined) {
-          return yield* ctx.fail(
-            stage,
-            `Container ${r.name}: memory "${spec.memory}" is not a size such as 512m or 2g, at least 6m.`
-          )
-        }
-        const cpus = spec.cpus === undefined ? undefined : parseCpus(spec.cpus)
-        if (spec.cpus !== undefined && cpus === undefined) {
-          return yield* ctx.fail(stage, `Container ${r.name}: cpus "${spec.cpus}" is not a number of CPUs above 0.`)
-        }
-        const name = spec.name !== undefined && spec.name !== ""
-          ? spec.name
-          : sanitize(`workbay-${input.workspace.owner}-${input.workspace.name}-${input.workspace.id.slice(0, 8)}`)
+        const plan = plans.get(r)
+        if (plan === undefined) continue
+        const { agentUrl, cpus, memory, name, network, spec } = plan
         /** The resource as built, on container `id` named `named`. */
         const madeOn = (id: string, named: string, agents: ReadonlyArray<ProvisionedAgent>): ProvisionedResource => {
           const extra: Array<ResourceMetadata> = [
@@ -451,21 +495,58 @@ export const makeDockerProvisioner = (options: DockerProvisionerOptions): Provis
   return makeTemplateProvisioner({ type: DOCKER_PROVISIONER, driver: { rules, apply } })
 }
 
-/** Pulls `image`, waiting for the daemon to finish; a failure carries the daemon's message. */
+/** The most of a progress line a pull holds while it waits for the line's end. */
+const MAX_PROGRESS_LINE = 1024 * 1024
+
+/**
+ * Pulls `image`, waiting for the daemon to finish; a failure carries the daemon's message. The
+ * progress is read here, not by docker-modem's `followProgress`, whose `JSON.parse` of a line that
+ * is not JSON throws inside the stream's event and ends the process; here such a line fails the pull.
+ * A pull that times out closes its stream.
+ */
 const pull = (docker: Docker, image: string, timeout: Duration.DurationInput) =>
   call(
     `pull the image ${image}`,
-    () =>
+    (signal) =>
       new Promise<void>((resolve, reject) => {
         docker.pull(image, {}, (error: unknown, stream: NodeJS.ReadableStream | undefined) => {
           if (error !== null && error !== undefined) return reject(error)
           if (stream === undefined) return reject(new Error("the daemon sent no progress"))
-          docker.modem.followProgress(stream, (err: unknown, output: ReadonlyArray<{ error?: string }>) => {
-            const failed = output?.find((o) => typeof o.error === "string")
-            if (err !== null && err !== undefined) reject(err)
-            else if (failed !== undefined) reject(new Error(failed.error))
-            else resolve()
+          const close = () => (stream as { destroy?: (e?: Error) => void }).destroy?.()
+          if (signal.aborted) return close()
+          signal.addEventListener("abort", close, { once: true })
+          let buffered = ""
+          let failed: string | undefined
+          const read = (line: string) => {
+            if (line.trim() === "" || failed !== undefined) return
+            try {
+              const progress = JSON.parse(line) as { error?: unknown } | null
+              if (typeof progress?.error === "string") failed = progress.error
+            } catch {
+              failed = `the daemon's pull progress is not JSON: ${line.slice(0, 100)}`
+            }
+          }
+          stream.on("data", (chunk: Buffer | string) => {
+            buffered += chunk.toString()
+            let newline = buffered.indexOf("\n")
+            while (newline >= 0) {
+              read(buffered.slice(0, newline))
+              buffered = buffered.slice(newline + 1)
+              newline = buffered.indexOf("\n")
+            }
+            if (buffered.length > MAX_PROGRESS_LINE) {
+              failed ??= "the daemon's pull progress has a line longer than 1 MiB"
+              buffered = ""
+            }
           })
+          stream.on("error", reject)
+          stream.on("end", () => {
+            read(buffered)
+            if (failed === undefined) resolve()
+            else reject(new Error(failed))
+          })
+          // After "end" this changes nothing; before it, the daemon went away in the middle of the pull.
+          stream.on("close", () => reject(new Error("the daemon closed the pull before it finished")))
         })
       }),
     timeout

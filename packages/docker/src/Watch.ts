@@ -8,7 +8,7 @@
 import { Settings, stopVanishedMachine } from "@workbay/core"
 import type Docker from "dockerode"
 import { Duration, Effect, Schedule, Stream } from "effect"
-import { DockerError } from "./Client.js"
+import { DockerError, refuseRedirects } from "./Client.js"
 import { LABEL_DEPLOYMENT, LABEL_WORKSPACE_ID } from "./Labels.js"
 
 export interface ContainerRemoved {
@@ -29,7 +29,7 @@ const removalsOnce = (docker: Docker, deploymentId: string): Stream.Stream<Conta
   Stream.async<ContainerRemoved, DockerError>((emit) => {
     let stream: NodeJS.ReadableStream | undefined
     let buffered = ""
-    docker.getEvents(
+    refuseRedirects(docker).getEvents(
       { filters: { type: ["container"], event: ["destroy"], label: [`${LABEL_DEPLOYMENT}=${deploymentId}`] } },
       (error, events) => {
         if (error !== null && error !== undefined) {

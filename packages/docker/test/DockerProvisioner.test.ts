@@ -362,6 +362,96 @@ resources:
     expect(Either.isRight(allowed)).toBe(true)
   })
 
+  it("refuses names and references the Engine would not take, each at its key", async () => {
+    const result = await importing(`
+resources:
+  - name: home
+    type: docker_volume
+    volume: { name: "..", labels: { "a b": x, ok: "line\\nbreak" } }
+  - name: dev
+    type: docker_container
+    container:
+      image: "../../127.0.0.1:9/x"
+      name: "/var/run/docker.sock"
+      hostname: "a_b"
+      network: "a/b"
+      user: "a b"
+      working_dir: relative
+      labels: { "k=v": x }
+      mounts:
+        - { type: volume, source: home, target: / }
+`)
+    expect(Either.isLeft(result)).toBe(true)
+    if (Either.isRight(result)) return
+    const text = result.left.message
+    expect(text).toMatch(/template\.yaml:\d+: key resources\[0\]\.volume\.name: must be a volume name of 2 to 255/)
+    expect(text).toMatch(/key resources\[0\]\.volume\.labels\.a b: must be a label key/)
+    expect(text).toMatch(/key resources\[0\]\.volume\.labels\.ok: must be a label value .*without control characters/)
+    expect(text).toMatch(/key resources\[1\]\.container\.image: must be an image reference/)
+    expect(text).toMatch(/key resources\[1\]\.container\.name: must be a container name of 2 to 128/)
+    expect(text).toMatch(/key resources\[1\]\.container\.hostname: must be a host name/)
+    expect(text).toMatch(/key resources\[1\]\.container\.network: must be bridge, host, none/)
+    expect(text).toMatch(/key resources\[1\]\.container\.user: must be a user/)
+    // The eleventh is left out: an import lists ten problems.
+    expect(text.split("\n")).toHaveLength(10)
+  })
+
+  it("leaves values made by references to the build, which checks them before it calls the daemon", async () => {
+    const yaml = `
+parameters:
+  - { name: vol, default: home-volume, mutable: true }
+  - { name: img, default: "ubuntu:24.04", mutable: true }
+resources:
+  - name: home
+    type: docker_volume
+    volume: { name: "\${param.vol}" }
+  - name: dev
+    type: docker_container
+    container:
+      image: "\${param.img}"
+      hostname: "\${workspace.name}"
+      mounts: [{ type: volume, source: home, target: /home/dev }]
+`
+    expect(Either.isRight(await importing(yaml))).toBe(true)
+    // No daemon answers here: a build that called it would fail with ENOENT instead.
+    const archive = await templateArchive(yaml)
+    const ws = { id: randomUUID(), name: "dev_box", owner: "alice" }
+    const result = await run(provisioner.build(buildInput(archive, randomUUID(), ws, {
+      transition: "start",
+      parameter_values: [{ name: "vol", value: "/var/run/docker.sock" }, { name: "img", value: "x".repeat(10_240) }]
+    })))
+    expect(Either.isLeft(result)).toBe(true)
+    if (Either.isRight(result)) return
+    expect(result.left.message.split("\n")).toEqual([
+      "Resource docker_volume.home, key volume.name (from parameter \"vol\"): \"/var/run/docker.sock\" must be a volume name of 2 to 255 letters, digits, \"_\", \".\" and \"-\", starting with a letter or digit.",
+      `Resource docker_container.dev, key container.image (from parameter "img"): "${
+        "x".repeat(60)
+      }…" (10,240 characters) must be an image reference such as ubuntu:24.04 or registry.example.com:5000/team/image:tag (lowercase path components of letters, digits and separators, an optional tag and @digest) or an image id (it is longer than 1,024 characters).`,
+      "Resource docker_container.dev, key container.hostname (from ${workspace.name}): \"dev_box\" must be a host name of at most 63 characters: labels of letters, digits and \"-\" separated by \".\"."
+    ])
+    expect(result.left.message).not.toMatch(/ENOENT/)
+    expect(result.left.logs.at(-1)?.level).toBe("error")
+  })
+
+  it("stops a workspace whatever its parameters: a stop gives the daemon none of them", async () => {
+    const yaml = `
+parameters:
+  - { name: vol, default: home-volume, mutable: true }
+resources:
+  - name: home
+    type: docker_volume
+    volume: { name: "\${param.vol}" }
+`
+    const archive = await templateArchive(yaml)
+    const ws = { id: randomUUID(), name: "dev", owner: "alice" }
+    const result = await run(provisioner.build(buildInput(archive, randomUUID(), ws, {
+      transition: "stop",
+      parameter_values: [{ name: "vol", value: "../../x" }]
+    })))
+    // A stop lists the workspace's containers by their labels: here it reaches for the daemon that is not there.
+    expect(Either.isLeft(result) && result.left.message).toMatch(/^Could not list the workspace's containers: .*ENOENT/)
+  })
+
   it("leaves docker resources to the docker provisioner: the workbay one refuses them", async () => {
     const { workbayProvisioner } = await import("@workbay/core")
     const result = await run(workbayProvisioner.import({

@@ -570,12 +570,20 @@ export const parseCpus = (value: string | number): number | undefined => {
   return Number.isFinite(n) && n > 0 && n <= 1024 ? n : undefined
 }
 
-const hasReference = (text: string) => /\$\{/.test(text.replace(/\$\$\{/g, ""))
+/**
+ * The references a string makes, as written inside `${...}` (`param.vol`, `var.image`,
+ * `workspace.name`); escaped ones (`$${...}`) are text, not references.
+ */
+export const referencesIn = (text: string): ReadonlyArray<string> =>
+  Array.from(text.matchAll(reference)).filter((m) => m[1] === "").map((m) => m[2]!)
 
-/** Container names: Docker's rule. */
-const containerName = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,127}$/
+const hasReference = (text: string) => referencesIn(text).length > 0
 
-/** The rules of `container` and `volume` that the schema cannot say (docs/docker.md). */
+/**
+ * The rules of `container` and `volume` that the schema cannot say (docs/docker.md). The Engine's
+ * grammar of the names and references it is given (images, container and volume names, networks,
+ * labels, paths) is the docker provisioner's own rule (@workbay/docker, `Names.ts`).
+ */
 const checkDocker = (t: TemplateSpec, add: (path: Path, message: string) => void) => {
   const volumes = new Set(t.resources?.filter((r) => r.type === DOCKER_VOLUME).map((r) => r.name))
   t.resources?.forEach((r, i) => {
@@ -596,9 +604,6 @@ const checkDocker = (t: TemplateSpec, add: (path: Path, message: string) => void
     }
     const c = r.container
     if (c === undefined) return
-    if (c.name !== undefined && !hasReference(c.name) && !containerName.test(c.name)) {
-      add(at("container", "name"), "must be a container name of letters, digits, \"_\", \".\" and \"-\"")
-    }
     if (c.memory !== undefined && !hasReference(String(c.memory)) && parseMemory(c.memory) === undefined) {
       add(at("container", "memory"), "must be a memory size such as 512m or 2g, at least 6m")
     }
