@@ -14,7 +14,7 @@ export const eventually = async <A>(
   read: () => Promise<A>,
   done: (a: A) => boolean,
   what: string,
-  ms = 20_000,
+  ms = 30_000,
   every = 100
 ): Promise<A> => {
   const until = Date.now() + ms

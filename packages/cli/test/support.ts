@@ -87,7 +87,7 @@ export const cliUser = (bundle: string): CliUser => {
 }
 
 /** Reads until `done` holds (every 100 ms), or fails after `ms` naming `what`. */
-export const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, ms = 20_000) => {
+export const eventually = async <A>(read: () => Promise<A>, done: (a: A) => boolean, what: string, ms = 30_000) => {
   const until = Date.now() + ms
   let last = await read()
   while (!done(last)) {

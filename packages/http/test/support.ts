@@ -98,7 +98,10 @@ export type TestServerOptions = WorkbayOptions & {
 /** Like `startTestServer`, with `run` to reach the server's services (e.g. AuditLogs.connect, repositories). */
 export const startServiceTestServer = async (options: TestServerOptions = {}): Promise<ServiceTestServer> => {
   // Listening first, so the deployment's access URL (what agents are told to reach) is this server's.
-  const server = createServer()
+  // As the standalone server (Server.ts): an idle connection outlives the client's keep-alive (undici
+  // keeps one 4 s), so a request never goes out on a socket the server is closing (ECONNRESET when a
+  // busy machine delays both timers).
+  const server = createServer({ keepAliveTimeout: 65_000 })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const workbay = await makeWorkbay(options.storage ?? Sqlite.layerMemory, {

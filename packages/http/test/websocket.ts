@@ -133,10 +133,10 @@ export const refusal = async (
 }
 
 /** Waits until `check` holds (polling), or fails after `ms`. */
-export const eventually = async (check: () => boolean, ms = 5000) => {
+export const eventually = async (check: () => boolean, ms = 30_000) => {
   const until = Date.now() + ms
   while (!check()) {
-    if (Date.now() > until) throw new Error("timed out waiting")
+    if (Date.now() > until) throw new Error(`${check} did not hold within ${ms / 1000} s`)
     await new Promise((r) => setTimeout(r, 10))
   }
 }

@@ -279,7 +279,7 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
       [SESSION_HEADER]: token
     })
     const data = () => ws.messages.map((m) => JSON.parse(m)).filter((m) => m.type === "data").map((m) => m.data)
-    await eventually(() => data().length >= 1, 10_000)
+    await eventually(() => data().length >= 1)
     const started = await call(a, "POST", `/workspaces/${w!.id}/builds`, { transition: "stop" })
     expect(started.status, JSON.stringify(started.body)).toBe(200)
     await eventually(
@@ -303,7 +303,7 @@ describe.skipIf(url === null)("three server processes on one Postgres", () => {
       })
       expect(posted.status).toBe(204)
     }
-    await eventually(() => onB.messages.length >= 6 && onA.messages.length >= 6, 15_000)
+    await eventually(() => onB.messages.length >= 6 && onA.messages.length >= 6)
     // Three notifiers deliver concurrently: the order of arrival is theirs, the set is every message once.
     const titles = (messages: ReadonlyArray<string>) =>
       messages.map((m) => JSON.parse(m).notification.title as string).sort()

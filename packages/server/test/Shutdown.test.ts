@@ -182,7 +182,7 @@ const scenario = async (storage: Storage) => {
         body: JSON.stringify({ email: "admin@example.com" })
       })).status
     ).toBe(204)
-    await eventually(() => sockets.size > 0, 15_000)
+    await eventually(() => sockets.size > 0)
     const socket = await connect(`${server.url.replace(/^http/, "ws")}/api/v2/notifications/inbox/watch`, {
       [SESSION_HEADER]: token
     })
@@ -196,7 +196,7 @@ const scenario = async (storage: Storage) => {
     const fresh = await rawConnection(server.url)
     const idle = await rawConnection(server.url)
     idle.socket.write(rawGet(token, true))
-    await eventually(() => idle.received().includes("\r\n\r\n{"), 15_000)
+    await eventually(() => idle.received().includes("\r\n\r\n{"))
     // The uploads are the server's requests (their headers read: a connection still in the
     // listener's backlog would be reset when it closes); let their first halves and the reads
     // arrive, then stop the server with everything in flight.

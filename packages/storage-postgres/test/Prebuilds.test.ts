@@ -228,12 +228,12 @@ resources:
       })
       expect(claimed.body.id).toBe(ready.id)
       await runJobs(a)
-      await eventually(() => events.events.some((e) => e.event === "data"), 15_000)
+      await eventually(() => events.events.some((e) => e.event === "data"))
       expect(events.events.find((e) => e.event === "data")!.data).toEqual({
         WorkspaceID: ready.id,
         reason: "prebuild_claimed"
       })
-      await eventually(() => agent.manifest()?.agent_id !== before && agent.lifecycle() === "ready", 15_000)
+      await eventually(() => agent.manifest()?.agent_id !== before && agent.lifecycle() === "ready")
       const now = (await dev.client.get(`/workspaces/${ready.id}`)).body
       const after = (now.latest_build.resources as Array<any>).flatMap((r) => r.agents ?? [])[0]
       expect(agent.manifest()).toMatchObject({ agent_id: after.id, workspace_name: "claimed" })

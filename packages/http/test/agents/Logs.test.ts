@@ -319,7 +319,7 @@ describe("agent logs, app statuses and connection reports", () => {
           .status
       ).toBe(200)
       // Well within the watch's 10-second fallback re-read.
-      await eventually(() => data().at(-1)?.latest_app_status?.message === "Waiting", 3000)
+      await eventually(() => data().at(-1)?.latest_app_status?.message === "Waiting")
       expect(data().at(-1).latest_app_status).toMatchObject({ state: "idle", workspace_id: w.id })
       ws.socket.close()
     })

@@ -415,7 +415,7 @@ describe("connection routes", () => {
       const client = await connect(ws("/tailnet"), as(dev.client))
       const ids = Array.from({ length: 600 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`)
       for (const id of ids) send(client, { type: "subscribe", agent_id: id })
-      await eventually(() => client.messages.length === ids.length, 20_000)
+      await eventually(() => client.messages.length === ids.length)
       expect(json(client).map((m) => m.agent_id)).toEqual(ids)
       expect(json(client).every((m) => m.type === "error")).toBe(true)
       client.socket.close()
@@ -436,11 +436,11 @@ describe("connection routes", () => {
       const agentId = agentsOf(w).main.id
       const clients = await Promise.all(Array.from({ length: 500 }, () => connect(ws("/tailnet"), as(dev.client))))
       for (const c of clients) send(c, { type: "subscribe", agent_id: agentId })
-      await eventually(() => clients.every((c) => c.messages.length >= 1), 20_000)
+      await eventually(() => clients.every((c) => c.messages.length >= 1))
       const agent = await connect(ws("/workspaceagents/me/coordinate"), asToken(recording.token(w.id)!))
       const t0 = performance.now()
       send(agent, { type: "node", node: node(5) })
-      await eventually(() => clients.every((c) => json(c).some((m) => m.type === "peer_update")), 10_000)
+      await eventually(() => clients.every((c) => json(c).some((m) => m.type === "peer_update")))
       const elapsed = performance.now() - t0
       // Generous for a loaded test machine: the 200 ms p99 target is the benchmark's (bench/).
       expect(elapsed).toBeLessThan(3000)

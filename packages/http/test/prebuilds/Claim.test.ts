@@ -103,8 +103,8 @@ describe("claiming a prebuilt workspace whose agent runs", () => {
     // The claim's build has its own agent, which the running agent became: connected and ready,
     // its start script run again as the new owner's, with the workspace's new name.
     let now: any
-    await eventually(() => agent!.manifest()?.agent_id !== before, 10_000)
-    await eventually(() => agent!.lifecycle() === "ready", 10_000)
+    await eventually(() => agent!.manifest()?.agent_id !== before)
+    await eventually(() => agent!.lifecycle() === "ready")
     for (let i = 0; i < 500; i++) {
       now = (await dev.client.get(`/workspaces/${prebuilt.id}`)).body
       const a = agentsOf(now)[0]

@@ -55,15 +55,15 @@ describe("watching workspaces", () => {
     expect(sse.events[0]).toEqual({ event: "ping" })
     expect(wsData()[0]).toMatchObject({ id, name: "watched", latest_build: { build_number: 1 } })
     // The build runs (2 s): starting, then running.
-    await eventually(() => wsData().at(-1)?.latest_build.status === "running", 10_000)
-    await eventually(() => sseData().at(-1)?.latest_build.status === "running", 2_000)
+    await eventually(() => wsData().at(-1)?.latest_build.status === "running")
+    await eventually(() => sseData().at(-1)?.latest_build.status === "running")
     expect(statuses(wsData())).toContain("start:starting")
     expect(statuses(sseData())).toContain("start:starting")
 
     const stop = await member.client.post(`/workspaces/${id}/builds`, { transition: "stop" })
     expect(stop.status, JSON.stringify(stop.body)).toBe(200)
-    await eventually(() => wsData().at(-1)?.latest_build.status === "stopped", 10_000)
-    await eventually(() => sseData().at(-1)?.latest_build.status === "stopped", 2_000)
+    await eventually(() => wsData().at(-1)?.latest_build.status === "stopped")
+    await eventually(() => sseData().at(-1)?.latest_build.status === "stopped")
     for (const seen of [statuses(wsData()), statuses(sseData())]) {
       expect(seen).toContain("stop:stopping")
       expect(seen.at(-1)).toBe("stop:stopped")
@@ -74,8 +74,8 @@ describe("watching workspaces", () => {
 
     // A rename is a change too.
     expect((await member.client.patch(`/workspaces/${id}`, { name: "renamed" })).status).toBe(204)
-    await eventually(() => wsData().at(-1)?.name === "renamed", 2_000)
-    await eventually(() => sseData().at(-1)?.name === "renamed", 2_000)
+    await eventually(() => wsData().at(-1)?.name === "renamed")
+    await eventually(() => sseData().at(-1)?.name === "renamed")
 
     ws.socket.close()
     expect((await ws.closed).code).toBe(1005)

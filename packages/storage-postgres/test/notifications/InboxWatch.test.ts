@@ -42,7 +42,7 @@ describe.skipIf(url === null)("the inbox watch across replicas on Postgres", () 
     })
     const onB = await connect(`${b.wsUrl}/api/v2/notifications/inbox/watch`, { [SESSION_HEADER]: u.client.token! })
     const n = await deliver(b, u.user.id, { targets: [randomUUID()] })
-    await eventually(() => onA.messages.length >= 1 && onB.messages.length >= 1, 10_000)
+    await eventually(() => onA.messages.length >= 1 && onB.messages.length >= 1)
     const fromA = JSON.parse(onA.messages[0]!)
     expect(fromA.unread_count).toBe(1)
     expect(fromA.notification).toMatchObject({
@@ -54,7 +54,7 @@ describe.skipIf(url === null)("the inbox watch across replicas on Postgres", () 
     expect(JSON.parse(onB.messages[0]!).notification.title).toBe(n.title)
     // Delivered through A this time: B's watcher hears it.
     const m = await deliver(a, u.user.id)
-    await eventually(() => onB.messages.length >= 2, 10_000)
+    await eventually(() => onB.messages.length >= 2)
     expect(JSON.parse(onB.messages[1]!)).toMatchObject({ notification: { id: m.id }, unread_count: 2 })
     // The routes of either replica read the one database.
     const onBClient = new Client(`${b.url}/api/v2`, u.client.token!)
