@@ -392,8 +392,10 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
 
   /**
    * Authenticates the caller, opens the app and answers. `signIn`: how a subdomain request
-   * without a usable session is answered when the app wants one (an app cookie that no longer
-   * works counts as no session there).
+   * without a usable session is answered when the app wants one. On an app host a credential
+   * that does not authenticate (the app cookie, a session header, a bearer) counts as no session,
+   * as in the described system (its app requests read the key as optional): a public app is
+   * served, any other answers `signIn`. On a path it answers 401.
    */
   const open = <R>(
     req: IncomingAppRequest,
@@ -407,7 +409,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     const program = Effect.gen(function*() {
       const actor = given === undefined
         ? Option.none()
-        : given.from === "app-cookie"
+        : signIn !== undefined
         ? yield* Effect.option(Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
         : Option.some(yield* Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
       return yield* Effect.flatMap(AppProxy, (proxy) => proxy.open(request, actor))

@@ -318,6 +318,32 @@ describe("subdomain apps on the wildcard app host", () => {
     expect(app.text).not.toContain(KEY_PARAM)
   })
 
+  it("takes a session header or bearer that does not authenticate as no session: sign-in for an app, a public one served", async () => {
+    for (
+      const headers of [
+        { [SESSION_HEADER]: "bogus" },
+        { [SESSION_HEADER]: "abcdefghij-nottherightsecretatall12" },
+        { authorization: "Bearer bogus" }
+      ]
+    ) {
+      const owned = await send(srv, host("web"), "/p?q=1", { headers })
+      expect(owned.status, owned.text).toBe(303)
+      const to = new URL(owned.headers.location as string)
+      expect(`${to.origin}${to.pathname}`).toBe(`${srv.url}/api/v2/applications/auth-redirect`)
+      expect(to.searchParams.get("redirect_uri")).toBe(`http://${host("web")}/p?q=1`)
+      const open = await send(srv, host("open"), "/p", { headers })
+      expect(open.status, open.text).toBe(200)
+      // Served as to anybody: the credential does not reach the app.
+      expect(open.json().headers[SESSION_HEADER.toLowerCase()]).toBeUndefined()
+      expect(open.json().headers.authorization).toBeUndefined()
+    }
+    // On a path, a bad token is still refused outright.
+    const onPath = await fetch(`${srv.url}/@app-dev/${workspace.name}/apps/plain/`, {
+      headers: { [SESSION_HEADER]: "bogus" }
+    })
+    expect(onPath.status).toBe(401)
+  })
+
   it("keeps the access URL's host for the API and path apps; a subdomain app on a path answers 400", async () => {
     const u = new URL(srv.url)
     expect((await send(srv, u.host, "/api/v2/buildinfo")).status).toBe(200)
