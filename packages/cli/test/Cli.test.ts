@@ -1,7 +1,7 @@
 /**
  * The workbay command as a user runs it: a child process (src/bin.ts bundled) against a real
  * server process on a fresh SQLite folder, its workspaces built by the built-in `workbay`
- * provisioner (no Docker).
+ * provisioner (no Docker) from a template that costs credits, with no quota set up.
  */
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -26,6 +26,7 @@ const TEMPLATE = `parameters:
 resources:
   - name: box
     type: machine
+    daily_cost: 2
     agents:
       - name: main
 build:
@@ -199,6 +200,10 @@ describe("workbay", () => {
     const r = ok(await user.run(["create", "ws1", "--template", "box", "--parameter", "region=us"]))
     expect(r.stdout).toContain("Building ws1 in us size 2")
     expect(r.stdout).toContain("The admin/ws1 workspace has been created!")
+    // The template costs credits and this deployment has no quota set up (no group has an
+    // allowance): the build went through, its cost counted.
+    const quota = await api(server.url, token).get("/organizations/default/members/me/workspace-quota")
+    expect(quota.body).toEqual({ budget: 0, credits_consumed: 2 })
 
     const file = join(tempDir("workbay-cli-params-"), "params.yaml")
     writeFileSync(file, "size: 4\nregion: eu\n")

@@ -485,7 +485,7 @@ export {
 export * from "./workspaces/PortShares.js"
 export * from "./workspaces/Prebuilds.js"
 export * from "./workspaces/PrebuildsSettings.js"
-export * from "./workspaces/Quotas.js"
+export { WorkspaceQuotas } from "./workspaces/Quotas.js"
 export {
   AutofillParametersQuery,
   AvailableUsersQuery,

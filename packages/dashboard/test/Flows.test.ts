@@ -3,9 +3,11 @@
  * the dashboard mounted as embedders do, its own provisioner workers building), the REAL
  * reference agent and Debian's Chromium, through roles and accessible names only:
  *
- * the first user set up → a template created from the Basic starter (its import's log) → a quota
- * budget for everyone (the Everyone group's allowance) → a
- * workspace created from its page's form, built live → a second workspace, of a template whose
+ * the first user set up → a template created from the Basic starter (its import's log) → a
+ * workspace created from its page's form, built live with no quota set up (the starter costs
+ * credits; no group has an allowance, so none applies and the form shows none) → a quota budget
+ * for everyone saved in the Everyone group's page, which the create form then shows without a
+ * reload → a second workspace, of a template whose
  * agent the real reference agent runs: its agent seen connecting and ready, its terminal running a
  * command → stop and start → a second user created by the administrator (the "account created"
  * notification arrives in the owner's inbox live, and is read) → the workspace shared with them,
@@ -63,6 +65,19 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
     }
   }
   const workspaceStatus = (page: Page) => page.getByRole("status", { name: "Workspace status" })
+  const quotaShown = (page: Page) => page.getByRole("status", { name: "Quota" })
+  /**
+   * Opens the create-workspace form with `open`, and waits until it has its answer on the quota:
+   * with a budget of 0, whether a group of the organization has an allowance (its groups read),
+   * then a frame for the answer to be drawn.
+   */
+  const openCreateForm = async (page: Page, open: () => Promise<void>) => {
+    const asked = page.waitForResponse((r) => r.url().includes("/paginated-groups"), { timeout: 15_000 })
+    await open()
+    await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+    await asked
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+  }
 
   it(
     "goes from the first user to a shared, running workspace with a terminal, the inbox, and a suspension",
@@ -90,19 +105,11 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
       await page.getByRole("button", { name: "Create template" }).click()
       await page.getByRole("heading", { name: "Basic workspace", level: 3 }).waitFor()
 
-      // The starter's resources cost credits: the administrator gives everyone a budget (the
-      // Everyone group's quota allowance), as a fresh deployment needs before its first build.
-      const templatePage = page.url()
-      await page.goto(`${srv.url}/organizations/coder/groups`)
-      await page.getByRole("link", { name: "Everyone" }).click()
-      await page.getByLabel("Quota allowance").fill("20")
-      await page.getByRole("button", { name: "Save quota" }).click()
-      await page.getByRole("status").filter({ hasText: "Quota saved." }).waitFor()
-      await page.goto(templatePage)
-
-      // A workspace from the template's page: the parameter form, then the build live.
-      await page.getByRole("link", { name: "Create workspace" }).click()
-      await page.getByRole("heading", { name: "Parameters" }).waitFor()
+      // A workspace from the template's page: the parameter form, then the build live. The
+      // starter's resources cost credits, but no group has a quota allowance: no quota applies, the
+      // form shows none, and the build goes through.
+      await openCreateForm(page, () => page.getByRole("link", { name: "Create workspace" }).click())
+      expect(await quotaShown(page).count()).toBe(0)
       await page.getByRole("textbox", { name: "Workspace name" }).fill("first")
       await page.getByRole("button", { name: "Create workspace" }).click()
       await page.getByRole("heading", { name: "first", level: 1 }).waitFor()
@@ -110,6 +117,29 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
       await expect.poll(() => workspaceStatus(page).textContent()).toBe("Running")
       await expect.poll(() => page.getByRole("log", { name: "Latest build's logs" }).textContent())
         .toContain("first")
+
+      // Its 5 credits a day are counted, still with no quota shown; then the administrator gives
+      // everyone a budget (the Everyone group's allowance), and the form, opened again by the links
+      // (no reload), shows it.
+      const main = page.getByRole("navigation", { name: "Main" })
+      const openBasicForm = async () => {
+        await main.getByRole("link", { name: "Workspaces" }).click()
+        await page.getByRole("link", { name: "New workspace" }).click()
+        await page.getByRole("link", { name: "basic", exact: true }).click()
+      }
+      await openCreateForm(page, openBasicForm)
+      expect(await quotaShown(page).count()).toBe(0)
+      await main.getByRole("link", { name: "Admin" }).click()
+      await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Organizations" })
+        .click()
+      await page.getByRole("link", { name: "Coder" }).click()
+      await page.getByRole("navigation", { name: "Organization" }).getByRole("link", { name: "Groups" }).click()
+      await page.getByRole("link", { name: "Everyone" }).click()
+      await page.getByLabel("Quota allowance").fill("20")
+      await page.getByRole("button", { name: "Save quota" }).click()
+      await page.getByRole("status").filter({ hasText: "Quota saved." }).waitFor({ timeout: 15_000 })
+      await openBasicForm()
+      await expect.poll(() => quotaShown(page).textContent(), { timeout: 10_000 }).toBe("Quota: 5 of 20 credits used")
 
       // A workspace whose agent the real reference agent runs: connected and ready, its terminal.
       const owner = new Client(`${srv.url}/api/v2`).as(

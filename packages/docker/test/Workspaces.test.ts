@@ -81,8 +81,7 @@ describe.skipIf(made === null)("workspaces on Docker through the API", () => {
       lifecycle: false
     }))
     orgId = (await owner.get("/organizations/default")).body.id
-    // A budget for the starter's cost (1 a day): the Everyone group's.
-    await owner.patch(`/groups/${orgId}`, { quota_allowance: 5 })
+    // No group has a quota allowance: quotas are off, and the starter (1 credit a day) builds.
     const examples = await owner.get("/templates/examples")
     expect(examples.body.map((e: any) => e.id)).toContain("docker")
     const version = await newVersion({
@@ -255,7 +254,9 @@ describe.skipIf(made === null)("workspaces on Docker through the API", () => {
   })
 
   it("checks the quota before it makes anything", async () => {
-    await owner.patch(`/groups/${orgId}`, { quota_allowance: 0 })
+    // Quotas on: a group of others has an allowance, and the owner's budget is 0.
+    const funded = await owner.post(`/organizations/${orgId}/groups`, { name: "funded", quota_allowance: 1 })
+    expect(funded.status, JSON.stringify(funded.body)).toBe(201)
     try {
       const created = await owner.post(`/organizations/${orgId}/members/me/workspaces`, {
         name: "pricey",
@@ -267,7 +268,7 @@ describe.skipIf(made === null)("workspaces on Docker through the API", () => {
       expect(await containersOf(created.body.id)).toHaveLength(0)
       expect(await volumesOf(created.body.id)).toHaveLength(0)
     } finally {
-      await owner.patch(`/groups/${orgId}`, { quota_allowance: 5 })
+      await owner.delete(`/groups/${funded.body.id}`)
     }
   })
 

@@ -4,13 +4,14 @@
  * wildcard host) cannot read the session cookie of the access URL's host, so the dashboard
  * sends the browser through `GET /applications/auth-redirect?redirect_uri=...`, which mints a
  * key limited to the `application_connect` scope and hands it to that URI as the query
- * parameter `coder_application_connect_api_key`. It is handed only to the access URL itself or
- * to a host the wildcard app host covers: anywhere else it would leak a key. See
+ * parameter `coder_application_connect_api_key`. It is handed only to a host the wildcard app
+ * host covers: anywhere else it would leak a key. The access URL itself (a path app there) needs
+ * none, its session cookie reaching it: the browser is sent straight back. See
  * docs/external-auth.md, "Applications".
  */
 import { Clock, Effect, Schema } from "effect"
 import { authorize, CurrentActor, refuseOAuth2AppCredential } from "../Actor.js"
-import { auditResource } from "../Audit.js"
+import { auditResource, auditUnchanged } from "../Audit.js"
 import { BadRequest, Validation } from "../Errors.js"
 import { hashSecret, randomString } from "../Platform.js"
 import { Settings } from "../Settings.js"
@@ -88,9 +89,10 @@ export class Applications extends Effect.Service<Applications>()("@workbay/core/
       })
 
     /**
-     * `GET /applications/auth-redirect`: the URI to send the browser to (307), carrying a new
-     * application key, when `redirectUri` is the access URL's host or a host the wildcard app
-     * host covers; 400 otherwise. The scheme is forced to the access URL's.
+     * `GET /applications/auth-redirect`: the URI to send the browser to (307): carrying a new
+     * application key when `redirectUri`'s host is one the wildcard app host covers; as it is,
+     * with no key minted, when it is the access URL's host (a path app there is reached with the
+     * session cookie); 400 otherwise. The scheme is forced to the access URL's.
      */
     const authRedirect = (redirectUri: string) =>
       Effect.gen(function*() {
@@ -111,6 +113,13 @@ export class Applications extends Effect.Service<Applications>()("@workbay/core/
               ? `Its host must be the access URL's (${access.host}); no wildcard app host is set.`
               : `Its host must be the access URL's (${access.host}) or one ${settings.wildcardAccessUrl} covers.`
           )
+        }
+        if (isAccess) {
+          // No key for the access URL: an app there would receive it in its URL, and needs none.
+          // Nothing is made, so nothing is audited.
+          yield* auditUnchanged
+          if (target.searchParams.has(APP_KEY_PARAM)) target.searchParams.delete(APP_KEY_PARAM)
+          return target.toString()
         }
         const minted = yield* mintAppKey(actor.apiKey)
         yield* auditResource(apiKeyResource(minted.record, actor.user.username), undefined, minted.record)

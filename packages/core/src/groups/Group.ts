@@ -191,6 +191,11 @@ export class GroupRepo extends Context.Tag("@workbay/core/GroupRepo")<GroupRepo,
    * included when the user is a member; 0 for a user outside it.
    */
   readonly quotaAllowanceIn: (organizationId: string, userId: string) => Effect.Effect<number>
+  /**
+   * Whether any group of the organization, its Everyone group included, has a `quota_allowance`
+   * above 0: from then on quotas apply there (docs/workspaces.md, Quotas).
+   */
+  readonly quotasOn: (organizationId: string) => Effect.Effect<boolean>
   readonly findBudget: (groupId: string) => Effect.Effect<Option.Option<GroupAiBudget>>
   /** Sets the budget (keeping `created_at` of an existing one); answers the stored budget. */
   readonly upsertBudget: (budget: GroupAiBudget) => Effect.Effect<GroupAiBudget>

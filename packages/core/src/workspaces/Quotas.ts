@@ -13,6 +13,19 @@ import { Username } from "../users/User.js"
 import { Users } from "../users/Users.js"
 import { WorkspaceRepo } from "./Workspace.js"
 
+/**
+ * The quota rule of a start build costing `cost` credits a day: quotas apply in an organization
+ * once any group of it has a `quota_allowance` above 0 (`quotasOn`), and until then no build is
+ * refused for cost. Where they apply, a build that would take the owner's credits in use there
+ * (`consumed`, its own workspace's left out) past their budget there is refused.
+ */
+export const exceedsQuota = (q: {
+  readonly cost: number
+  readonly consumed: number
+  readonly budget: number
+  readonly quotasOn: boolean
+}): boolean => q.quotasOn && q.cost > 0 && q.consumed + q.cost > q.budget
+
 const isUsername = Schema.is(Username)
 const couldBeUser = (ref: string) => ref === "me" || isUuid(ref) || isUsername(ref)
 

@@ -36,6 +36,7 @@ import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { UserRepo } from "../users/Repositories.js"
 import { AGENT_REINIT_PREBUILD_CLAIMED, agentReinitChannel } from "../WorkspaceChannel.js"
 import { WorkspaceBuildEnded, WorkspaceOutOfQuota } from "./Events.js"
+import { exceedsQuota } from "./Quotas.js"
 import { calculateAutostop } from "./Schedule.js"
 import { WorkspaceRepo } from "./Workspace.js"
 import {
@@ -309,10 +310,13 @@ const runBuild = (
         quotaChecked = true
         // The prebuilds user has no budget: a prebuilt workspace costs its claimer, whose claim's build checks it.
         if (build.transition !== "start" || dailyCost <= 0 || workspace.owner_id === PREBUILDS_USER_ID) return
-        // Credits in use by the owner's other workspaces in this organization, and the budget there.
-        const consumed = yield* workspaces.creditsConsumed(workspace.organization_id, workspace.owner_id, workspace.id)
+        // The budget there; one above 0 is some group's allowance, so quotas are on without asking.
         const budget = yield* groups.quotaAllowanceIn(workspace.organization_id, workspace.owner_id)
-        if (consumed + dailyCost <= budget) return
+        const quotasOn = budget > 0 || (yield* groups.quotasOn(workspace.organization_id))
+        if (!quotasOn) return
+        // Credits in use by the owner's other workspaces in this organization.
+        const consumed = yield* workspaces.creditsConsumed(workspace.organization_id, workspace.owner_id, workspace.id)
+        if (!exceedsQuota({ cost: dailyCost, consumed, budget, quotasOn })) return
         yield* ctx.onLog({
           created_at: yield* now,
           level: "error",

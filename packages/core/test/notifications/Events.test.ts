@@ -11,6 +11,7 @@ import {
   Auth,
   CurrentActor,
   Files,
+  Groups,
   HangDetector,
   LifecycleExecutor,
   NotificationRepo,
@@ -231,6 +232,8 @@ describe("notifications of the areas' events", () => {
       const { as, organizationId, userId } = yield* signedInOwner(T0)
       const costly = TEMPLATE.replace("type: machine", "type: machine\n    daily_cost: 5")
       const template = yield* as(templateOf(organizationId, costly, "costly"))
+      // Quotas on in the organization (a group of others has an allowance): the owner's budget is 0.
+      yield* as(Effect.flatMap(Groups, (g) => g.create(organizationId, { name: "funded", quota_allowance: 1 })))
       yield* as(
         Effect.flatMap(Workspaces, (w) => w.create(organizationId, "me", { name: "ws-q", template_id: template.id }))
       )

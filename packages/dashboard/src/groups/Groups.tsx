@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams } from "react-router"
 import { ConfirmButton } from "../ui/Confirm.tsx"
 import { ErrorMessage, Field, formValues } from "../ui/Form.tsx"
 import { usersApi } from "../users/api.ts"
-import { groupsApi as api } from "./api.ts"
+import { groupsApi as api, quotaKey } from "./api.ts"
 import "./styles.css"
 
 /**
@@ -25,6 +25,7 @@ export const GroupsPage = () => {
       }),
     onSuccess: async (g) => {
       await queryClient.invalidateQueries({ queryKey: ["groups", org] })
+      await queryClient.invalidateQueries({ queryKey: quotaKey() })
       navigate(encodeURIComponent(g.name))
     }
   })
@@ -100,6 +101,8 @@ export const GroupPage = () => {
   const changed = async () => {
     await queryClient.invalidateQueries({ queryKey: key })
     await queryClient.invalidateQueries({ queryKey: ["groups", org] })
+    // Allowances and members make the quotas of the create-workspace form.
+    await queryClient.invalidateQueries({ queryKey: quotaKey() })
   }
   const patch = useMutation({
     mutationFn: async (c: { add?: string; remove?: string; quota?: number }) => {
@@ -117,6 +120,7 @@ export const GroupPage = () => {
     mutationFn: () => api.remove(found.data!.id),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["groups", org] })
+      await queryClient.invalidateQueries({ queryKey: quotaKey() })
       navigate(`/organizations/${encodeURIComponent(org)}/groups`)
     }
   })

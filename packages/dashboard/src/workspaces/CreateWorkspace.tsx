@@ -6,14 +6,18 @@
  * (parameterForm.ts, shared with a workspace's parameter dialogs: the dynamic parameters'
  * WebSocket, or `GET /templateversions/{id}/rich-parameters` when the template asks for the
  * classic form or the socket fails) checked as they are typed (parameters.ts) with the service's
- * diagnostics under each field (a preset keeping prebuilt workspaces says that one may be ready), and the quota when the deployment gives one
- * (`GET /workspace-quota/me`). `POST /users/me/workspaces`, then the new workspace's page; the
- * service's validations are shown on their fields.
+ * diagnostics under each field (a preset keeping prebuilt workspaces says that one may be ready),
+ * and the quota when one applies in the template's organization
+ * (`GET /organizations/{org}/members/me/workspace-quota`: a budget above 0; with a budget of 0,
+ * when a group of the organization has an allowance, `GET /organizations/{org}/paginated-groups`),
+ * asked again each time the form opens. `POST /users/me/workspaces`, then the new workspace's
+ * page; the service's validations are shown on their fields.
  */
 import { useMutation, useQuery } from "@tanstack/react-query"
 import { type FormEvent, useId, useState } from "react"
 import { Link, useNavigate, useParams } from "react-router"
 import { ApiError } from "../api/client.ts"
+import { groupsApi, quotaKey } from "../groups/api.ts"
 import { defaultOrganizationQuery, templatesQuery } from "../templates/api.ts"
 import { useTemplatePath } from "../templates/paths.ts"
 import { ErrorMessage } from "../ui/Form.tsx"
@@ -93,7 +97,18 @@ export const CreateWorkspacePage = () => {
 const CreateWorkspaceForm = ({ template }: { template: Template }) => {
   const version = template.active_version_id
   const presets = useQuery({ queryKey: ["presets", version], queryFn: () => api.presets(version) })
-  const quota = useQuery({ queryKey: ["quota", "me"], queryFn: () => api.quota("me"), retry: false })
+  const organization = template.organization_id
+  // Asked each time the form opens: an allowance saved, or a workspace built, since the last visit counts.
+  const quota = useQuery({
+    queryKey: quotaKey(organization),
+    queryFn: async () => {
+      const q = await api.quota(organization, "me")
+      // A budget above 0 is an allowance of a group of the organization: quotas apply there.
+      return q.budget > 0 || await groupsApi.quotasOn(organization) ? q : null
+    },
+    retry: false,
+    refetchOnMount: "always"
+  })
   if (presets.isPending) return <p role="status">Loading the template's parameters…</p>
   if (presets.isError) {
     return (
@@ -103,13 +118,14 @@ const CreateWorkspaceForm = ({ template }: { template: Template }) => {
       </>
     )
   }
-  return <ParametersForm template={template} presets={presets.data} quota={quota.data} />
+  return <ParametersForm template={template} presets={presets.data} quota={quota.data ?? null} />
 }
 
 const ParametersForm = ({ template, presets, quota }: {
   template: Template
   presets: ReadonlyArray<Preset>
-  quota: { budget: number; credits_consumed: number } | undefined
+  /** The owner's quota in the template's organization; null while none applies there (or unread). */
+  quota: { budget: number; credits_consumed: number } | null
 }) => {
   const navigate = useNavigate()
   const nameId = useId()
@@ -172,7 +188,7 @@ const ParametersForm = ({ template, presets, quota }: {
         From the template <strong>{titleOf(template)}</strong>
         {template.description !== "" ? `: ${template.description}` : ""}
       </p>
-      {quota !== undefined && quota.budget > 0
+      {quota !== null
         ? (
           <p role="status" aria-label="Quota" className="quota">
             Quota: {quota.credits_consumed} of {quota.budget} credits used

@@ -82,7 +82,12 @@ export const workspacesApi = {
     ),
   presets: (templateversion: string) =>
     unwrap(client.GET("/api/v2/templateversions/{templateversion}/presets", { params: { path: { templateversion } } })),
-  quota: (user: string) => unwrap(client.GET("/api/v2/workspace-quota/{user}", { params: { path: { user } } })),
+  quota: (organization: string, user: string) =>
+    unwrap(
+      client.GET("/api/v2/organizations/{organization}/members/{user}/workspace-quota", {
+        params: { path: { organization, user } }
+      })
+    ),
   create: (
     body: {
       name: string

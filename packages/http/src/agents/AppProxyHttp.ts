@@ -78,6 +78,26 @@ export const parseAppPath = (path: string):
   }
 }
 
+/** A query parameter's name as a query string decoder reads it (`+` a space, percent-decoded). */
+const paramName = (raw: string): string => {
+  try {
+    return decodeURIComponent(raw.replaceAll("+", " "))
+  } catch {
+    return raw
+  }
+}
+
+/**
+ * `query` (with its `?`, or "") without the application key parameter, however its name is
+ * encoded, and the rest byte for byte: an app never receives a key in its URL (docs/agents.md,
+ * "Web apps").
+ */
+const withoutAppKey = (query: string): string => {
+  if (query === "") return query
+  const kept = query.slice(1).split("&").filter((part) => paramName(part.split("=", 1)[0]!) !== APP_KEY_PARAM)
+  return kept.length === 0 ? "" : `?${kept.join("&")}`
+}
+
 interface ResponseFields {
   readonly message: string
   readonly detail?: string | undefined
@@ -269,9 +289,11 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     if (parsed === undefined) {
       return done(answer.json(404, { message: "Route not found.", detail: `No route ${req.method} ${path}.` }))
     }
+    // An application key has no use on a path (the session cookie reaches it): it is dropped.
+    const appQuery = withoutAppKey(query)
     // The app's own relative links need the trailing slash, as the described system redirects.
     if (parsed.rest === undefined) {
-      return done(answer.json(307, { message: "Temporary Redirect." }, { location: `${path}/${query}` }))
+      return done(answer.json(307, { message: "Temporary Redirect." }, { location: `${path}/${appQuery}` }))
     }
     const given = credentials(req.headers)
     const request: AppRequest = {
@@ -279,7 +301,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       workspace: parsed.workspace,
       agent: parsed.agent,
       slug: parsed.slug,
-      path: parsed.rest + query,
+      path: parsed.rest + appQuery,
       method: req.method,
       headers: forwardedHeaders(req, given?.from),
       body,
@@ -319,7 +341,8 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
       agent: parsed.agent,
       slug: parsed.slugOrPort,
       port: parsed.port,
-      path: path + query,
+      // A key is exchanged above and never reaches here; dropped all the same, as on a path.
+      path: path + withoutAppKey(query),
       method: req.method,
       headers: forwardedHeaders(req, given?.from),
       body,
@@ -369,8 +392,10 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
 
   /**
    * Authenticates the caller, opens the app and answers. `signIn`: how a subdomain request
-   * without a usable session is answered when the app wants one (an app cookie that no longer
-   * works counts as no session there).
+   * without a usable session is answered when the app wants one. On an app host a credential
+   * that does not authenticate (the app cookie, a session header, a bearer) counts as no session,
+   * as in the described system (its app requests read the key as optional): a public app is
+   * served, any other answers `signIn`. On a path it answers 401.
    */
   const open = <R>(
     req: IncomingAppRequest,
@@ -384,7 +409,7 @@ export const makeAppProxyHandler = (dispatcher: Dispatcher): AppProxyHandler => 
     const program = Effect.gen(function*() {
       const actor = given === undefined
         ? Option.none()
-        : given.from === "app-cookie"
+        : signIn !== undefined
         ? yield* Effect.option(Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
         : Option.some(yield* Effect.flatMap(Auth, (auth) => auth.authenticate(given.token)))
       return yield* Effect.flatMap(AppProxy, (proxy) => proxy.open(request, actor))

@@ -1,6 +1,7 @@
 /**
  * The application routes over real HTTP: the wildcard app host, and the application key handed
- * (307) to the access URL or an app host only, limited to `application_connect`.
+ * (307) to an app host only, limited to `application_connect`; the access URL is sent straight
+ * back without one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -60,12 +61,19 @@ describe("applications", () => {
     expect(checks.body).toEqual({ connect: true, read: false })
   })
 
-  it("hands a key to the access URL itself", async () => {
-    const r = await redirect(dev.client, `${srv.url}/@apps-dev/ws/apps/code/`)
+  it("sends the browser straight back to the access URL, with no key (its session cookie reaches it)", async () => {
+    const audited = async () =>
+      (await owner.get(`/audit?limit=1&q=${encodeURIComponent("resource_type:api_key username:apps-dev")}`)).body.count
+    const entries = await audited()
+    const uri = `${srv.url}/@apps-dev/ws/apps/code/x?y=1`
+    const r = await redirect(dev.client, uri)
     expect(r.status, JSON.stringify(r.body)).toBe(307)
-    const to = new URL(r.headers.get("location")!)
-    expect(to.origin).toBe(srv.url)
-    expect(to.searchParams.get(KEY_PARAM)).toBeTruthy()
+    expect(r.headers.get("location")).toBe(uri)
+    // A key already in the URL is not passed on either.
+    const given = await redirect(dev.client, `${srv.url}/@apps-dev/ws/apps/code/?${KEY_PARAM}=abc&y=1`)
+    expect(given.headers.get("location")).toBe(`${srv.url}/@apps-dev/ws/apps/code/?y=1`)
+    // No key was made, so none was audited.
+    expect(await audited()).toBe(entries)
   })
 
   it("refuses any other host, a bare wildcard parent, a non-URL and a missing redirect_uri (400)", async () => {
@@ -104,11 +112,11 @@ describe("applications without a wildcard app host", () => {
   })
   afterAll(() => srv?.close())
 
-  it("the host is empty, and only the access URL gets a key", async () => {
+  it("the host is empty, the access URL is sent straight back, and no host gets a key", async () => {
     expect((await owner.get("/applications/host")).body).toEqual({ host: "" })
-    expect((await owner.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(srv.url)}`)).status).toBe(
-      307
-    )
+    const back = await owner.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent(srv.url)}`)
+    expect(back.status).toBe(307)
+    expect(new URL(back.headers.get("location")!).searchParams.has(KEY_PARAM)).toBe(false)
     expectValidations(
       await owner.get(`/applications/auth-redirect?redirect_uri=${encodeURIComponent("http://x.apps.example.test/")}`),
       ["redirect_uri"]

@@ -6,6 +6,8 @@
  * exchange goes through the access URL's auth-redirect and ends in a host-only app cookie.
  */
 import { type RunningAgent, startAgent } from "@workbay/agent"
+import { ApiKeyRepo } from "@workbay/core"
+import { Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -267,6 +269,79 @@ describe("subdomain apps on the wildcard app host", () => {
     expect(badKey.headers["set-cookie"]).toBeUndefined()
     // WebSockets to apps are not carried; on an app host, never the API's.
     expect((await send(srv, host("web"), "/api/v2/buildinfo", { upgrade: true, headers: as(dev) })).status).toBe(404)
+  })
+
+  it("never hands an app a key in its URL: auth-redirect for a path app mints none, and the parameter is dropped", async () => {
+    const keysOf = async (userId: string) =>
+      (await srv.run(Effect.flatMap(ApiKeyRepo, (r) => r.list({ userId, includeExpired: true, now: new Date() }))))
+        .map((k) => k.id).sort()
+    const cookie = { cookie: `service_session_token=${dev.client.token}` }
+    const authRedirect = (uri: string) =>
+      fetch(`${srv.url}/api/v2/applications/auth-redirect?redirect_uri=${encodeURIComponent(uri)}`, {
+        headers: cookie,
+        redirect: "manual"
+      })
+    const appPath = `/@app-dev/${workspace.name}/apps/plain`
+
+    // A path app's URL on the access URL: straight back, no key minted, the app reached with the cookie.
+    const before = await keysOf(dev.user.id)
+    const landing = `${srv.url}${appPath}/landing?x=1`
+    const straight = await authRedirect(landing)
+    expect(straight.status).toBe(307)
+    expect(straight.headers.get("location")).toBe(landing)
+    expect(await keysOf(dev.user.id)).toEqual(before)
+    const served = await fetch(straight.headers.get("location")!, { headers: cookie })
+    expect(served.status).toBe(200)
+    expect((await served.json()).url).toBe("/landing?x=1")
+
+    // A key in a path app's URL (an old link, or made up) is dropped, however its name is written;
+    // the rest of the query reaches the app as it was.
+    const withKey = await fetch(
+      `${srv.url}${appPath}/landing?a=1&${KEY_PARAM}=abc&b=%20x+y&coder%5Fapplication_connect_api_key=zz&c`,
+      { headers: cookie }
+    )
+    expect(withKey.status).toBe(200)
+    expect((await withKey.json()).url).toBe("/landing?a=1&b=%20x+y&c")
+    const onlyKey = await fetch(`${srv.url}${appPath}/?${KEY_PARAM}=abc`, { headers: cookie })
+    expect((await onlyKey.json()).url).toBe("/")
+    const slash = await fetch(`${srv.url}${appPath}?${KEY_PARAM}=abc&y=2`, { headers: cookie, redirect: "manual" })
+    expect(slash.status).toBe(307)
+    expect(slash.headers.get("location")).toBe(`${appPath}/?y=2`)
+
+    // A subdomain app: the key is exchanged for the host's cookie on the way, and the app gets the URL without it.
+    const { back, exchanged, pair } = await signIn(dev, host("web"), "/k?z=1")
+    expect(back.searchParams.get(KEY_PARAM)).not.toBeNull()
+    expect(exchanged.headers.location).toBe("/k?z=1")
+    const app = await send(srv, host("web"), "/k?z=1", { headers: { cookie: pair } })
+    expect(app.status, app.text).toBe(200)
+    expect(app.json().url).toBe("/base/k?z=1")
+    expect(app.text).not.toContain(KEY_PARAM)
+  })
+
+  it("takes a session header or bearer that does not authenticate as no session: sign-in for an app, a public one served", async () => {
+    for (
+      const headers of [
+        { [SESSION_HEADER]: "bogus" },
+        { [SESSION_HEADER]: "abcdefghij-nottherightsecretatall12" },
+        { authorization: "Bearer bogus" }
+      ]
+    ) {
+      const owned = await send(srv, host("web"), "/p?q=1", { headers })
+      expect(owned.status, owned.text).toBe(303)
+      const to = new URL(owned.headers.location as string)
+      expect(`${to.origin}${to.pathname}`).toBe(`${srv.url}/api/v2/applications/auth-redirect`)
+      expect(to.searchParams.get("redirect_uri")).toBe(`http://${host("web")}/p?q=1`)
+      const open = await send(srv, host("open"), "/p", { headers })
+      expect(open.status, open.text).toBe(200)
+      // Served as to anybody: the credential does not reach the app.
+      expect(open.json().headers[SESSION_HEADER.toLowerCase()]).toBeUndefined()
+      expect(open.json().headers.authorization).toBeUndefined()
+    }
+    // On a path, a bad token is still refused outright.
+    const onPath = await fetch(`${srv.url}/@app-dev/${workspace.name}/apps/plain/`, {
+      headers: { [SESSION_HEADER]: "bogus" }
+    })
+    expect(onPath.status).toBe(401)
   })
 
   it("keeps the access URL's host for the API and path apps; a subdomain app on a path answers 400", async () => {

@@ -144,7 +144,10 @@ resources:
 `
     const t = await makeTemplate(srv, owner, orgId, costly)
     const preset = ((await owner.get(`/templateversions/${t.active_version_id}/presets`)).body as Array<any>)[0].ID
-    // No budget anywhere: the prebuilt workspace is built all the same.
+    // Quotas on (a group of others has an allowance), and no budget for the prebuilds user: the
+    // prebuilt workspace is built all the same.
+    const funded = await owner.post(`/organizations/${orgId}/groups`, { name: "funded", quota_allowance: 1 })
+    expect(funded.status, JSON.stringify(funded.body)).toBe(201)
     expect((await srv.run(Effect.flatMap(PrebuildsReconciler, (r) => r.tick()))).errors).toEqual({})
     await runJobs(srv)
     const prebuilt = (await owner.get(`/workspaces?q=${encodeURIComponent("owner:prebuilds")}`)).body.workspaces
@@ -164,5 +167,6 @@ resources:
     const failed = (await poor.client.get(`/workspaces/${prebuilt.id}`)).body.latest_build
     expect(failed.status).toBe("failed")
     expect(failed.job.error).toBe("insufficient quota")
+    expect((await owner.delete(`/groups/${funded.body.id}`)).status).toBe(200)
   })
 })

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Client,
+  createOrganization,
   createUser,
   expectResponse,
   expectValidations,
@@ -41,7 +42,7 @@ describe("workspaces", () => {
     ;({ srv, owner, orgId } = await startWithOwner({ settings: { allowWorkspaceRenames: true } }))
     member = await createUser(owner)
     other = await createUser(owner)
-    // Everyone gets a budget, so costly workspaces start.
+    // Everyone gets a budget: quotas are on in the default organization (a start past it is refused).
     const q = await owner.patch(`/groups/${orgId}`, { quota_allowance: 10 })
     expect(q.status, JSON.stringify(q.body)).toBe(200)
     template = await makeTemplate(srv, owner, orgId, WORKSPACE_TEMPLATE)
@@ -448,6 +449,35 @@ build:
     await poor.client.post(`/workspaces/${one.id}/builds`, { transition: "stop" })
     await runJobs(srv)
     expect((await poor.client.get(`/workspace-quota/me`)).body.credits_consumed).toBe(6)
+  })
+
+  it("applies quotas in an organization only once a group of it has an allowance; until then costs count, nothing is refused", async () => {
+    // A new organization: no group of it has an allowance (the default organization's Everyone has 10).
+    const org = await createOrganization(owner)
+    const costly = await makeTemplate(srv, owner, org.id, WORKSPACE_TEMPLATE)
+    const u = await createUser(owner, { organization_ids: [org.id] })
+    const quota = async () => (await u.client.get(`/organizations/${org.id}/members/me/workspace-quota`)).body
+    // 3 credits a day each, on a budget of 0: all run, and their costs are counted.
+    const built = [
+      await makeWorkspace(srv, u.client, org.id, costly.id),
+      await makeWorkspace(srv, u.client, org.id, costly.id)
+    ]
+    for (const w of built) expect(w.latest_build).toMatchObject({ status: "running", daily_cost: 3 })
+    expect(await quota()).toEqual({ budget: 0, credits_consumed: 6 })
+
+    // An allowance on a group the user is not in turns quotas on there: their budget of 0 refuses.
+    const funded = await owner.post(`/organizations/${org.id}/groups`, { name: "funded", quota_allowance: 20 })
+    expect(funded.status, JSON.stringify(funded.body)).toBe(201)
+    const refused = await makeWorkspace(srv, u.client, org.id, costly.id)
+    expect(refused.latest_build).toMatchObject({ status: "failed", job: { error: "insufficient quota" } })
+    const logs = (await u.client.get(`/workspacebuilds/${refused.latest_build.id}/logs`)).body as Array<any>
+    expect(logs.map((l) => l.output)).toContain("The workspace costs 3 credits a day; 6 of a budget of 0 are in use.")
+
+    // Back to 0 everywhere: quotas are off again.
+    expect((await owner.patch(`/groups/${funded.body.id}`, { quota_allowance: 0 })).status).toBe(200)
+    const again = await makeWorkspace(srv, u.client, org.id, costly.id)
+    expect(again.latest_build.status).toBe("running")
+    expect(await quota()).toEqual({ budget: 0, credits_consumed: 9 })
   })
 
   it("lists with q filters, favorites first, limit, offset and count", async () => {

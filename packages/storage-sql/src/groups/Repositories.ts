@@ -276,6 +276,12 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rs) => rs.length === 0 ? 0 : int(rs[0]!.n, "sum(groups.quota_allowance)"))
       ),
+    // Along the organization's groups in groups_name_key; stops at the first allowance.
+    quotasOn: (organizationId) =>
+      sql`SELECT 1 AS found FROM groups WHERE organization_id = ${organizationId} AND quota_allowance > 0 LIMIT 1`.pipe(
+        Effect.orDie,
+        Effect.map((rs) => rs.length > 0)
+      ),
     findBudget: (groupId) =>
       sql`SELECT * FROM group_ai_budgets WHERE group_id = ${groupId}`.pipe(
         Effect.orDie,

@@ -497,6 +497,29 @@ export const groupRepositorySuite = (name: string, makeStorage: StorageFactory, 
     )
 
     test(
+      "quotasOn: once any group of the organization has an allowance above 0, members or not",
+      Effect.gen(function*() {
+        const repo = yield* GroupRepo
+        const { org: a } = yield* orgWithMembers("qoa", 1)
+        const { org: b } = yield* orgWithMembers("qob", 0)
+        expect(yield* repo.quotasOn(a.id)).toBe(false)
+        expect(yield* repo.quotasOn(randomUUID())).toBe(false)
+        // A group at 0, and another organization's allowance, turn nothing on.
+        const g = yield* insertGroup(a.id, "g", { quota_allowance: 0 })
+        yield* insertGroup(b.id, "rich", { quota_allowance: 5 })
+        expect(yield* repo.quotasOn(a.id)).toBe(false)
+        expect(yield* repo.quotasOn(b.id)).toBe(true)
+        // A group without members turns them on, as does the Everyone group.
+        yield* repo.update(g.id, { quota_allowance: 1, updated_at: at(5) })
+        expect(yield* repo.quotasOn(a.id)).toBe(true)
+        yield* repo.update(g.id, { quota_allowance: 0, updated_at: at(6) })
+        expect(yield* repo.quotasOn(a.id)).toBe(false)
+        yield* repo.update(a.id, { quota_allowance: 2_147_483_647, updated_at: at(7) })
+        expect(yield* repo.quotasOn(a.id)).toBe(true)
+      })
+    )
+
+    test(
       "AI budgets: upsert keeps created_at, find, delete",
       Effect.gen(function*() {
         const repo = yield* GroupRepo
