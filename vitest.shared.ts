@@ -14,8 +14,8 @@ export default defineProject({
     // element, a process's line, an HTTP answer, each with its own limit and message), so a flow
     // on a busy machine takes as long as its steps take. A test that reaches this is hung; no
     // test sets a ceiling of its own (docs/testing.md, "A busy machine").
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     // `expect.poll`'s bound (vitest's own default is 1 s, too short for a page or a process on a
     // busy machine); Playwright's waits keep their default of 30 s.
     expect: { poll: { timeout: 30_000, interval: 50 } }

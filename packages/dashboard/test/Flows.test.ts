@@ -72,9 +72,9 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
    * then a frame for the answer to be drawn.
    */
   const openCreateForm = async (page: Page, open: () => Promise<void>) => {
-    const asked = page.waitForResponse((r) => r.url().includes("/paginated-groups"), { timeout: 15_000 })
+    const asked = page.waitForResponse((r) => r.url().includes("/paginated-groups"))
     await open()
-    await page.getByRole("heading", { name: "Parameters" }).waitFor({ timeout: 15_000 })
+    await page.getByRole("heading", { name: "Parameters" }).waitFor()
     await asked
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
   }
@@ -137,9 +137,9 @@ describe.skipIf(!available)("the dashboard, end to end, in Chromium", () => {
       await page.getByRole("link", { name: "Everyone" }).click()
       await page.getByLabel("Quota allowance").fill("20")
       await page.getByRole("button", { name: "Save quota" }).click()
-      await page.getByRole("status").filter({ hasText: "Quota saved." }).waitFor({ timeout: 15_000 })
+      await page.getByRole("status").filter({ hasText: "Quota saved." }).waitFor()
       await openBasicForm()
-      await expect.poll(() => quotaShown(page).textContent(), { timeout: 10_000 }).toBe("Quota: 5 of 20 credits used")
+      await expect.poll(() => quotaShown(page).textContent()).toBe("Quota: 5 of 20 credits used")
 
       // A workspace whose agent the real reference agent runs: connected and ready, its terminal.
       const owner = new Client(`${srv.url}/api/v2`).as(

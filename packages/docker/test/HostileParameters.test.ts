@@ -85,7 +85,7 @@ describe.skipIf(made === null)("a member's hostile parameter values on Docker", 
     })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     templateId = created.body.id
-  }, 120_000)
+  })
   afterAll(async () => {
     await cleanUp(docker, deployment)
     await srv?.close()
