@@ -33,6 +33,16 @@ build:
   logs: ["Building \${workspace.name} in \${param.region} size \${param.size}"]
 `
 
+const VARIABLES_TEMPLATE = `variables:
+  - { name: region }
+  - { name: cpus, type: number, default: 1 }
+  - { name: debug, type: bool, default: false }
+  - { name: token, sensitive: true, default: "" }
+resources:
+  - name: box
+    type: machine
+`
+
 let server: ServerProcess
 let bundle: string
 let user: CliUser
@@ -194,6 +204,40 @@ describe("workbay", () => {
     const r = await user.run(["templates", "push", dir, "--name", "broken"])
     expect(r.code).toBe(1)
     expect(r.stderr).toContain("error: The template version's import failed.")
+  })
+
+  it("templates push takes variables from --variables-file and --variable (which wins); the next push keeps them", async () => {
+    const dir = join(tempDir("workbay-cli-vars-"), "vars")
+    mkdirSync(dir)
+    writeFileSync(join(dir, "template.yaml"), VARIABLES_TEMPLATE)
+    const missing = await user.run(["templates", "push", dir])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain("Required template variables need values: region.")
+
+    const file = join(tempDir("workbay-cli-varfile-"), "variables.yaml")
+    writeFileSync(file, "region: eu\ncpus: 4\ndebug: true\ntoken: s3cret\n")
+    ok(await user.run(["templates", "push", dir, "--variables-file", file, "--variable", "region=us"]))
+    const variablesOf = async () => {
+      const t = (await api(server.url, token).get("/organizations/default/templates/vars")).body
+      const listed: Array<any> =
+        (await api(server.url, token).get(`/templateversions/${t.active_version_id}/variables`))
+          .body
+      return Object.fromEntries(listed.map((v) => [v.name, v.value]))
+    }
+    expect(await variablesOf()).toEqual({ region: "us", cpus: "4", debug: "true", token: "*redacted*" })
+
+    // The next version of the template keeps what the active one was given, but what is given again.
+    ok(await user.run(["templates", "push", dir, "--variable", "cpus=8"]))
+    expect(await variablesOf()).toEqual({ region: "us", cpus: "8", debug: "true", token: "*redacted*" })
+
+    // A file that is not a map of names to plain values is a bad command line.
+    writeFileSync(file, "region: [eu, us]\n")
+    const bad = await user.run(["templates", "push", dir, "--variables-file", file])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("the value of region must be a string, a number or a boolean.")
+    const unreadable = await user.run(["templates", "push", dir, "--variables-file", join(dir, "none.yaml")])
+    expect(unreadable.code).toBe(2)
+    expect(unreadable.stderr).toMatch(/^error: Could not read .*none\.yaml/)
   })
 
   it("create with --parameter and with --rich-parameter-file follows the build's logs", async () => {

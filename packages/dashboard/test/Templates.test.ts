@@ -12,7 +12,11 @@
  * - a second version uploaded, promoted, the first archived;
  * - settings saved, and a bad value refused with its field's message;
  * - a second user given "use", then removed;
- * - insights as a table; the template deleted after confirming.
+ * - insights as a table; the template deleted after confirming;
+ * - an uploaded template's variables step (the defaults filled in, the secret masked, the required
+ *   one marked and refused empty), imported again with the values chosen; its Variables page (the
+ *   values, the secret never shown): a refusal of the form and one of the service on their fields,
+ *   then a new version made active, the secret left empty and kept.
  *
  * axe on each page (no serious or critical violation). Skipped, saying so, when /usr/bin/chromium
  * is missing; under CI that fails instead.
@@ -60,6 +64,19 @@ Some **bold** words.
 <img src="x" onerror="window.__templateXss = 'img'">
 
 [a link](javascript:window.__templateXss='link')
+`
+
+const CONFIGURABLE_TEMPLATE = `variables:
+  - { name: region, description: Where workspaces run., required: true, default: eu }
+  - { name: token, sensitive: true, default: "" }
+  - { name: cpus, type: number, default: 2 }
+  - { name: debug, type: bool, default: false }
+resources:
+  - name: box
+    type: machine
+    metadata:
+      - { key: where, value: "\${var.region} \${var.cpus} \${var.debug}" }
+      - { key: token, value: "\${var.token}", sensitive: true }
 `
 
 const SECOND_VERSION = `resources:
@@ -404,5 +421,93 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     await page.getByRole("textbox", { name: "Workspace name" }).waitFor()
     await expectAccessible(page)
     expectNoProblems(page)
+  })
+  it("asks an upload's variables before making the template, then changes them on its Variables page", async () => {
+    await page.goto(`${srv.url}/templates/new`)
+    await page.getByLabel("Template archive").setInputFiles(
+      archive("configurable.tar", [{ name: "template.yaml", content: CONFIGURABLE_TEMPLATE }])
+    )
+    await page.getByRole("button", { name: "Upload and import" }).click()
+    await expect.poll(status, { timeout: 15_000 }).toBe("Succeeded")
+
+    // The variables step: defaults filled in, the secret a password field, the required one marked.
+    const region = page.getByRole("textbox", { name: "region (required)" })
+    await region.waitFor()
+    expect(await region.inputValue()).toBe("eu")
+    const token = page.getByLabel("token", { exact: true })
+    expect([await token.getAttribute("type"), await token.inputValue()]).toEqual(["password", ""])
+    expect(await page.getByRole("spinbutton", { name: "cpus" }).inputValue()).toBe("2")
+    expect(await page.getByRole("checkbox", { name: "debug" }).isChecked()).toBe(false)
+    await expectAccessible(page)
+    await region.fill("")
+    await page.getByRole("button", { name: "Use these values" }).click()
+    expect(await page.getByRole("alert").filter({ hasText: "Check the variables" }).textContent()).toContain(
+      "region: A value is required."
+    )
+    expect(await region.getAttribute("aria-invalid")).toBe("true")
+    await region.fill("us")
+    await token.fill("s3cret")
+    await page.getByRole("spinbutton", { name: "cpus" }).fill("4")
+    await page.getByRole("checkbox", { name: "debug" }).check()
+    await page.getByRole("button", { name: "Use these values" }).click()
+
+    // Imported again with them: listed, the secret hidden; then the template.
+    const chosen = page.getByRole("region", { name: "Template variables" })
+    await expect.poll(() => chosen.textContent(), { timeout: 15_000 }).toContain("us")
+    expect(await chosen.textContent()).toContain("(sensitive, hidden)")
+    expect(await chosen.textContent()).not.toContain("s3cret")
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill("configurable")
+    await page.getByRole("button", { name: "Create template" }).click()
+    await page.getByRole("heading", { name: "configurable", level: 1 }).waitFor()
+    const activeOf = async () => (await owner.get("/organizations/default/templates/configurable")).body
+    const metadata = async (versionId: string) =>
+      Object.fromEntries(
+        ((await owner.get(`/templateversions/${versionId}/resources`)).body[0].metadata as Array<any>).map((m) => [
+          m.key,
+          m.value
+        ])
+      )
+    const first = (await activeOf()).active_version_id as string
+    expect(await metadata(first)).toEqual({ where: "us 4 true", token: "s3cret" })
+
+    // Its Variables page: the values, the secret never shown.
+    await tab("Variables").click()
+    await page.getByRole("heading", { name: "Variables", exact: true, level: 2 }).waitFor()
+    const field = page.getByRole("textbox", { name: "region (required)" })
+    await expect.poll(() => field.inputValue()).toBe("us")
+    const secret = page.getByLabel("token", { exact: true })
+    expect([await secret.getAttribute("type"), await secret.inputValue()]).toEqual(["password", ""])
+    expect(await page.content()).not.toContain("s3cret")
+    expect(await page.getByRole("checkbox", { name: "debug" }).isChecked()).toBe(true)
+    await expectAccessible(page)
+    const versions = async () => ((await owner.get(`/templates/${(await activeOf()).id}/versions`)).body as []).length
+
+    // Refused by the form (nothing sent), then by the service (a value over its limit): each on its field.
+    await field.fill("")
+    await page.getByRole("button", { name: "Save variables" }).click()
+    await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true")
+    expect(await versions()).toBe(1)
+    await field.fill("x".repeat(65_537))
+    await page.getByRole("button", { name: "Save variables" }).click()
+    await expect.poll(() =>
+      field.evaluate((e) =>
+        (e.getAttribute("aria-describedby") ?? "").split(" ").map((id) => document.getElementById(id)?.textContent)
+          .join(" ")
+      )
+    ).toContain("Must be at most 65536 characters.")
+    expect(await field.getAttribute("aria-invalid")).toBe("true")
+    expect(await versions()).toBe(1)
+
+    // Saved: a new version, active, the secret kept though its field was left empty.
+    await field.fill("ap")
+    await page.getByRole("button", { name: "Save variables" }).click()
+    const saved = page.getByRole("status", { name: "Variables saved" })
+    await expect.poll(() => saved.textContent(), { timeout: 15_000 }).toMatch(/is now the active version\./)
+    const second = (await activeOf()).active_version_id as string
+    expect(second).not.toBe(first)
+    expect(await metadata(second)).toEqual({ where: "ap 4 true", token: "s3cret" })
+    await expect.poll(() => field.inputValue()).toBe("ap")
+    expect(await field.getAttribute("aria-invalid")).toBe("false")
+    await expectAccessible(page)
   })
 })

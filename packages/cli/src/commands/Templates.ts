@@ -5,9 +5,10 @@
  * then creates the template (`POST /organizations/{org}/templates`) or makes the version the
  * existing template's active one (`PATCH /templates/{id}/versions`).
  */
-import { readdirSync, statSync } from "node:fs"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, resolve } from "node:path"
 import { create as tarCreate } from "tar"
+import { parse as parseYaml } from "yaml"
 import { checkJob, followLogs, logPrinter, untilFinished } from "../Builds.js"
 import type { Context } from "../Context.js"
 import { CliError, usageError } from "../Errors.js"
@@ -43,11 +44,46 @@ export const packFolder = async (dir: string): Promise<Uint8Array> => {
   return Buffer.concat(chunks)
 }
 
+/**
+ * The template variables' values of `--variables-file` (a YAML map of names to values; numbers
+ * and booleans are written as the service reads them, `4`, `true`) and of each `--variable
+ * name=value`, which wins over the file, as the described system's cli/templatevariables.go merges them.
+ */
+export const variableValues = (file: string | undefined, pairs: ReadonlyArray<string>) => {
+  const values = new Map<string, string>()
+  if (file !== undefined) {
+    let doc: unknown
+    try {
+      doc = parseYaml(readFileSync(file, "utf8"))
+    } catch (e) {
+      throw new CliError(`Could not read ${file}: ${e instanceof Error ? e.message : e}`, 2)
+    }
+    if (doc !== null && doc !== undefined) {
+      if (typeof doc !== "object" || Array.isArray(doc)) {
+        throw new CliError(`${file} must be a map of template variable names to values.`, 2)
+      }
+      for (const [name, value] of Object.entries(doc as Record<string, unknown>)) {
+        if (value !== null && typeof value === "object") {
+          throw new CliError(`${file}: the value of ${name} must be a string, a number or a boolean.`, 2)
+        }
+        values.set(name, value === null ? "" : String(value))
+      }
+    }
+  }
+  for (const pair of pairs) {
+    const i = pair.indexOf("=")
+    if (i <= 0) throw usageError(`--variable takes name=value, not "${pair}".`)
+    values.set(pair.slice(0, i), pair.slice(i + 1))
+  }
+  return [...values].map(([name, value]) => ({ name, value }))
+}
+
 export interface PushFlags {
   readonly name?: string
   readonly versionName?: string
   readonly message?: string
   readonly variable: ReadonlyArray<string>
+  readonly variablesFile?: string
   readonly provisioner: string
   readonly activate: boolean
   readonly org?: string
@@ -58,11 +94,7 @@ export const push = async (ctx: Context, dirArg: string | undefined, flags: Push
   const dir = resolve(dirArg ?? ".")
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw usageError(`${dir} is not a folder.`)
   const name = flags.name ?? basename(dir)
-  const variables = flags.variable.map((pair) => {
-    const i = pair.indexOf("=")
-    if (i <= 0) throw usageError(`--variable takes name=value, not "${pair}".`)
-    return { name: pair.slice(0, i), value: pair.slice(i + 1) }
-  })
+  const variables = variableValues(flags.variablesFile, flags.variable)
   const org = await organizationOf(client, flags.org)
   const existing = await client.request("GET", `/organizations/${org.id}/templates/${encodeURIComponent(name)}`, {
     accept: [404]

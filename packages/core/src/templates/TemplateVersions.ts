@@ -253,6 +253,19 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
         return found.value
       })
 
+    /**
+     * The values `template`'s active version was given for the variables `given` leaves out: a
+     * new version of a template keeps them (a secret is not asked for again with each version,
+     * and the dashboard never sees it), as the described system's provisioner server adds the
+     * active version's values to an import. Only given values are kept, not defaults, so a
+     * variable nobody set follows the new version's default.
+     */
+    const keptVariableValues = (template: TemplateRecord, given: ReadonlyArray<{ readonly name: string }>) =>
+      Effect.map(versions.findById(template.active_version_id), (active) => {
+        const named = new Set(given.map((v) => v.name))
+        return Option.isNone(active) ? [] : active.value.user_variable_values.filter((v) => !named.has(v.name))
+      })
+
     const create = (organization: string, input: typeof CreateTemplateVersionRequest.Type) =>
       Effect.gen(function*() {
         const actor = yield* CurrentActor
@@ -304,6 +317,10 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
           fileId = (yield* files.get(input.file_id)).id
         }
         const file = { id: fileId }
+        const variableValues = [
+          ...(input.user_variable_values ?? []),
+          ...(template === undefined ? [] : yield* keptVariableValues(template, input.user_variable_values ?? []))
+        ]
         const at = yield* now
         const versionId = yield* ids.uuid
         const named = input.name !== undefined && input.name !== ""
@@ -333,7 +350,7 @@ export class TemplateVersions extends Effect.Service<TemplateVersions>()("@workb
               file_id: file.id,
               provisioner,
               tags: job.tags,
-              user_variable_values: input.user_variable_values ?? [],
+              user_variable_values: variableValues,
               import_result: null
             }
             yield* versions.insert(record)

@@ -2,20 +2,35 @@
  * Creating a template (`/templates/new`): a version from a starter template
  * (`GET /organizations/{org}/templates/examples`, created with `example_id`) or from an uploaded
  * archive (`POST /files`, then the version with `file_id`), its import followed live (and its
- * template variables asked for when it needs them), then the template's name, display name and
- * description (`POST /organizations/{org}/templates`), and its page.
+ * required template variables asked for when it lacks them); then its template variables
+ * (`GET /templateversions/{id}/variables`), the defaults filled in, the version imported again
+ * when the person changes them; then the template's name, display name and description
+ * (`POST /organizations/{org}/templates`), and its page.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query"
-import { type FormEvent, useId } from "react"
+import { type FormEvent, Fragment, useId, useState } from "react"
 import { Link, useNavigate } from "react-router"
 import { ErrorMessage, formValues } from "../ui/Form.tsx"
-import { fieldError, templatesApi as api, type TemplateVersion } from "./api.ts"
+import {
+  fieldError,
+  templatesApi as api,
+  type TemplateVariable,
+  type TemplateVersion,
+  type VariableValue
+} from "./api.ts"
 import { TextField } from "./Fields.tsx"
 import { ImportProgress, useImport } from "./ImportVersion.tsx"
+import { changesValues, VariablesForm, withKeptSecrets } from "./VariablesForm.tsx"
 import "./styles.css"
 
 export const CreateTemplatePage = () => {
   const run = useImport()
+  // Whether the person went through the variables step (or gave the values a failed import asked for).
+  const [chosen, setChosen] = useState(false)
+  const retry = (values: ReadonlyArray<VariableValue>) => {
+    setChosen(true)
+    run.retry(values)
+  }
   return (
     <div className="templates">
       <p>
@@ -23,14 +38,36 @@ export const CreateTemplatePage = () => {
       </p>
       <h1>Create a template</h1>
       {run.created === undefined
-        ? <Sources busy={run.pending} onExample={(exampleId) => run.start({ exampleId })} onFile={run.start} />
+        ? (
+          <Sources
+            busy={run.pending}
+            onExample={(exampleId) => {
+              setChosen(false)
+              run.start({ exampleId })
+            }}
+            onFile={(source) => {
+              setChosen(false)
+              run.start(source)
+            }}
+          />
+        )
         : (
           <>
             <p>
               <button type="button" className="secondary" onClick={run.reset}>Start over</button>
             </p>
-            <ImportProgress created={run.created} given={run.given} busy={run.pending} onRetry={run.retry}>
-              {(version) => <TemplateForm version={version} />}
+            <ImportProgress created={run.created} given={run.given} busy={run.pending} onRetry={retry}>
+              {(version) => (
+                <Imported
+                  key={version.id}
+                  version={version}
+                  given={run.given}
+                  busy={run.pending}
+                  chosen={chosen}
+                  onChosen={(values, changed) => (changed ? retry(values) : setChosen(true))}
+                  onChange={() => setChosen(false)}
+                />
+              )}
             </ImportProgress>
           </>
         )}
@@ -133,6 +170,67 @@ export const UploadArchive = (props: {
     </section>
   )
 }
+
+/**
+ * After a successful import: the variables step while the person has not gone through it (when
+ * the version has variables), then the template's form.
+ */
+const Imported = (props: {
+  readonly version: TemplateVersion
+  readonly given: ReadonlyArray<VariableValue>
+  readonly busy: boolean
+  readonly chosen: boolean
+  /** The step's values: imported again with them when `changed`. */
+  readonly onChosen: (values: ReadonlyArray<VariableValue>, changed: boolean) => void
+  readonly onChange: () => void
+}) => {
+  const id = props.version.id
+  const variables = useQuery({ queryKey: ["templateversion", id, "variables"], queryFn: () => api.variables(id) })
+  if (variables.isPending) return <p role="status">Loading the template variables…</p>
+  if (variables.isError) return <ErrorMessage error={variables.error} />
+  const list = variables.data
+  if (!props.chosen && list.length > 0) {
+    return (
+      <VariablesForm
+        variables={list}
+        given={props.given}
+        busy={props.busy}
+        intro="Template variables customize the template without changing its files. The defaults are filled in; what you change is imported again before the template is made."
+        action="Use these values"
+        sensitiveNote="Sensitive: left empty, it keeps its default (or the value you gave)."
+        keepSecrets
+        onSubmit={(chosen) => {
+          const values = withKeptSecrets(list, chosen, props.given)
+          props.onChosen(values, changesValues(list, props.given, values))
+        }}
+      />
+    )
+  }
+  return (
+    <>
+      {list.length > 0 ? <ChosenVariables variables={list} onChange={props.onChange} /> : null}
+      <TemplateForm version={props.version} />
+    </>
+  )
+}
+
+/** The variables the version was imported with (secrets hidden), and the way back to the step. */
+const ChosenVariables = (
+  props: { readonly variables: ReadonlyArray<TemplateVariable>; readonly onChange: () => void }
+) => (
+  <section aria-labelledby="chosen-variables">
+    <h2 id="chosen-variables">Template variables</h2>
+    <dl className="facts">
+      {props.variables.map((v) => (
+        <Fragment key={v.name}>
+          <dt>{v.name}</dt>
+          <dd>{v.value === "" ? "(empty)" : v.sensitive ? "(sensitive, hidden)" : v.value}</dd>
+        </Fragment>
+      ))}
+    </dl>
+    <button type="button" className="secondary" onClick={props.onChange}>Change the variables</button>
+  </section>
+)
 
 /** The new template's name, display name and description, made from the imported `version`. */
 const TemplateForm = ({ version }: { version: TemplateVersion }) => {

@@ -6,7 +6,7 @@
  * creates the version again with `user_variable_values`.
  */
 import { useMutation, useQuery } from "@tanstack/react-query"
-import { type ReactNode, useState } from "react"
+import { type ReactNode, useEffect, useRef, useState } from "react"
 import { ErrorMessage } from "../ui/Form.tsx"
 import { JobLogs } from "../ui/JobLogs.tsx"
 import {
@@ -44,6 +44,9 @@ export const useImport = (templateId?: string) => {
     created: create.data,
     error: create.error,
     pending: create.isPending,
+    /** Where the versions come from. */
+    source,
+    /** The variables' values the latest version was created with. */
     given,
     start: (next: VersionSource) => {
       setSource(next)
@@ -64,15 +67,17 @@ export const useImport = (templateId?: string) => {
 }
 
 /**
- * The import of `created` (as the create call answered it), live: its status, its log, and the
- * variables form when it needs them; `children` once the import succeeded (what to do with the version).
+ * The import of `created` (as the create call answered it), live: its status, its log, and (with
+ * `onRetry`) the variables form when it needs them; `children` once the import succeeded (what to
+ * do with the version); `onEnded` once, when the import ended in any way.
  */
 export const ImportProgress = (props: {
   readonly created: TemplateVersion
   readonly given: ReadonlyArray<VariableValue>
   readonly busy: boolean
-  readonly onRetry: (variables: ReadonlyArray<VariableValue>) => void
-  readonly children: (version: TemplateVersion) => ReactNode
+  readonly onRetry?: (variables: ReadonlyArray<VariableValue>) => void
+  readonly onEnded?: (version: TemplateVersion) => void
+  readonly children?: (version: TemplateVersion) => ReactNode
 }) => {
   const id = props.created.id
   const version = useQuery({
@@ -83,11 +88,19 @@ export const ImportProgress = (props: {
   })
   const v = version.data
   const ended = importEnded(v)
+  const onRetry = props.onRetry
+  const ask = needsVariables(v) && onRetry !== undefined
   const variables = useQuery({
     queryKey: ["templateversion", id, "variables"],
     queryFn: () => api.variables(id),
-    enabled: needsVariables(v)
+    enabled: ask
   })
+  const reported = useRef<string>(undefined)
+  useEffect(() => {
+    if (!ended || reported.current === id) return
+    reported.current = id
+    props.onEnded?.(v)
+  }, [ended, id])
   return (
     <section aria-labelledby={`import-${id}`} className="import">
       <h2 id={`import-${id}`}>Import of version {v.name}</h2>
@@ -103,14 +116,14 @@ export const ImportProgress = (props: {
         onDone={() => void version.refetch()}
       />
       <ErrorMessage error={version.error} />
-      {ended && v.job.status === "failed" && !needsVariables(v)
+      {ended && v.job.status === "failed" && !ask
         ? (
           <div role="alert" className="error">
             <p>The import failed: {v.job.error ?? "no reason given."}</p>
           </div>
         )
         : null}
-      {needsVariables(v)
+      {ask && onRetry !== undefined
         ? variables.isPending
           ? <p role="status">Loading the template variables…</p>
           : (
@@ -119,11 +132,11 @@ export const ImportProgress = (props: {
               variables={variablesToAsk(v, variables.data ?? [])}
               given={props.given}
               busy={props.busy}
-              onSubmit={props.onRetry}
+              onSubmit={onRetry}
             />
           )
         : null}
-      {v.job.status === "succeeded" ? props.children(v) : null}
+      {v.job.status === "succeeded" ? props.children?.(v) : null}
     </section>
   )
 }

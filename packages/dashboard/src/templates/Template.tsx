@@ -1,7 +1,7 @@
 /**
  * A template's pages (`/templates/:template`, looked up by name in the default organization:
  * `GET /organizations/default/templates/{name}`): the frame with the template's name, "Create
- * workspace" and its tabs (summary, versions, settings, permissions, insights), and the summary
+ * workspace" and its tabs (summary, versions, settings, variables, permissions, insights), and the summary
  * with its prebuilt workspaces (Prebuilds.tsx) and the active version's README.
  */
 import { useQuery } from "@tanstack/react-query"
@@ -68,6 +68,9 @@ export const TemplateLayout = () => {
           </li>
           <li>
             <NavLink to={`${base}/settings`}>Settings</NavLink>
+          </li>
+          <li>
+            <NavLink to={`${base}/variables`}>Variables</NavLink>
           </li>
           <li>
             <NavLink to={`${base}/permissions`}>Permissions</NavLink>

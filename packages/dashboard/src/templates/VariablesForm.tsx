@@ -1,12 +1,20 @@
 /**
- * The template variables' form: what an import that failed for want of required variables
- * (`REQUIRED_TEMPLATE_VARIABLES`) asks the template's author for, before the version is created
- * again with `user_variable_values`.
+ * The template variables' form, one field per variable (text, number, a password field for a
+ * sensitive one, a checkbox for a bool; the required ones marked and checked before sending), and
+ * what the pages that use it share: which variables an import that failed for want of required ones
+ * asks for (`REQUIRED_TEMPLATE_VARIABLES`), the values to import with, and each failure's message
+ * on its field. Used after a failed import, as the variables step of a new template
+ * (CreateTemplate.tsx) and on a template's Variables page (Variables.tsx).
  */
 import { type FormEvent, useId, useState } from "react"
+import { ApiError } from "../api/client.ts"
 import type { TemplateVariable, TemplateVersion, VariableValue } from "./api.ts"
 
 const MISSING = /Required template variables need values: (.+?)\.?$/m
+
+/** The names of the required variables a failed import's error says have no value. */
+const missingNames = (error: string | undefined) =>
+  MISSING.exec(error ?? "")?.[1]?.split(",").map((n) => n.trim()).filter((n) => n !== "") ?? []
 
 /**
  * The variables to ask for after a failed import: the version's own (`GET .../variables`), and
@@ -17,12 +25,10 @@ export const variablesToAsk = (
   version: Pick<TemplateVersion, "job">,
   listed: ReadonlyArray<TemplateVariable>
 ): ReadonlyArray<TemplateVariable> => {
-  const named = MISSING.exec(version.job.error ?? "")?.[1]?.split(",").map((n) => n.trim()).filter((n) => n !== "") ??
-    []
   const known = new Set(listed.map((v) => v.name))
   return [
     ...listed,
-    ...named.filter((n) => !known.has(n)).map((name): TemplateVariable => ({
+    ...missingNames(version.job.error).filter((n) => !known.has(n)).map((name): TemplateVariable => ({
       name,
       description: "",
       type: "string",
@@ -37,10 +43,13 @@ export const variablesToAsk = (
 /**
  * The values of the form's fields for `variables`, or one message per bad field: a required
  * variable left empty, a number that is not one. A checkbox (a bool) is always "true" or "false".
+ * With `keepSecrets`, a sensitive field left empty is no value and no error: the field never
+ * shows the value the variable has, which the service keeps (the template's active version's).
  */
 export const variableValues = (
   variables: ReadonlyArray<TemplateVariable>,
-  read: (name: string) => string | null
+  read: (name: string) => string | null,
+  keepSecrets = false
 ): { values: Array<VariableValue>; errors: Record<string, string> } => {
   const values: Array<VariableValue> = []
   const errors: Record<string, string> = {}
@@ -48,7 +57,7 @@ export const variableValues = (
     const raw = read(v.name)
     const value = v.type === "bool" ? (raw === null ? "false" : "true") : (raw ?? "").trim()
     if (value === "") {
-      if (v.required) errors[v.name] = "A value is required."
+      if (v.required && !(keepSecrets && v.sensitive)) errors[v.name] = "A value is required."
       // Left empty and optional: the default applies.
       continue
     }
@@ -61,17 +70,90 @@ export const variableValues = (
   return { values, errors }
 }
 
+/**
+ * The values to import with: the fields' `chosen` ones, and the value `given` before for each
+ * sensitive variable whose field was left empty (the field never shows it).
+ */
+export const withKeptSecrets = (
+  variables: ReadonlyArray<TemplateVariable>,
+  chosen: ReadonlyArray<VariableValue>,
+  given: ReadonlyArray<VariableValue>
+): Array<VariableValue> => {
+  const named = new Set(chosen.map((v) => v.name))
+  const sensitive = new Set(variables.filter((v) => v.sensitive).map((v) => v.name))
+  return [...chosen, ...given.filter((v) => sensitive.has(v.name) && !named.has(v.name))]
+}
+
+/** Whether importing with `next` gives any variable another value than `previous` did (absent: the default). */
+export const changesValues = (
+  variables: ReadonlyArray<TemplateVariable>,
+  previous: ReadonlyArray<VariableValue>,
+  next: ReadonlyArray<VariableValue>
+) => {
+  const before = new Map(previous.map((v) => [v.name, v.value]))
+  const after = new Map(next.map((v) => [v.name, v.value]))
+  return variables.some((v) => (before.get(v.name) ?? v.default_value) !== (after.get(v.name) ?? v.default_value))
+}
+
+/**
+ * Each variable's message from a failed import of `version` made with the values `sent`: the
+ * required ones its error names, the one whose value the provisioner refused (`The value of
+ * template variable "cpus" must be a number.`); and the service's refusal of the request itself
+ * (`error`: a validation of `user_variable_values.N`).
+ */
+export const variableErrors = (
+  version: Pick<TemplateVersion, "job"> | undefined,
+  error: Error | null,
+  sent: ReadonlyArray<VariableValue>
+): Record<string, string> => {
+  const errors: Record<string, string> = {}
+  if (error instanceof ApiError) {
+    for (const v of error.validations) {
+      const i = /^user_variable_values\.(\d+)\./.exec(v.field)?.[1]
+      const name = i === undefined ? undefined : sent[Number(i)]?.name
+      if (name !== undefined) errors[name] = v.detail
+    }
+  }
+  if (version !== undefined && version.job.status === "failed") {
+    const message = version.job.error ?? ""
+    for (const name of missingNames(message)) errors[name] = "A value is required."
+    for (const line of message.split("\n")) {
+      const name = /template variable "([^"]+)"/.exec(line)?.[1]
+      if (name !== undefined) errors[name] = line.trim()
+    }
+  }
+  return errors
+}
+
+/** A variable's field as the form first shows it: the value given, else its value, else its default; a secret never. */
+const initialValue = (v: TemplateVariable, given: ReadonlyMap<string, string>) =>
+  given.get(v.name) ?? (v.sensitive ? "" : v.value !== "" ? v.value : v.default_value)
+
 /** One field per variable; `onSubmit` gets the values once every field is good. */
 export const VariablesForm = (props: {
   readonly variables: ReadonlyArray<TemplateVariable>
-  /** The values given last time (kept when the form is shown again). */
+  /** The values given last time (shown again, secrets included: this person typed them). */
   readonly given?: ReadonlyArray<VariableValue>
   readonly busy?: boolean
+  /** What the form is for, under its heading. */
+  readonly intro?: string
+  /** The submit button's text. */
+  readonly action?: string
+  /** Under a sensitive field: what leaving it empty does. */
+  readonly sensitiveNote?: string
+  /** A sensitive field left empty keeps the variable's value (see `variableValues`). */
+  readonly keepSecrets?: boolean
+  /** Messages for fields from elsewhere (the service's, a failed import's). */
+  readonly errors?: Readonly<Record<string, string>>
+  /** Its heading's level: 3 under a page's own `h2`. */
+  readonly level?: 2 | 3
   readonly onSubmit: (values: Array<VariableValue>) => void
 }) => {
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  const Heading = props.level === 3 ? "h3" : "h2"
+  const [checked, setChecked] = useState<Record<string, string>>({})
   const prefix = useId()
   const given = new Map((props.given ?? []).map((v) => [v.name, v.value]))
+  const errors = { ...props.errors, ...checked }
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const data = new FormData(event.currentTarget)
@@ -79,15 +161,15 @@ export const VariablesForm = (props: {
       const v = data.get(`var.${name}`)
       return v === null ? null : String(v)
     }
-    const result = variableValues(props.variables, read)
-    setErrors(result.errors)
+    const result = variableValues(props.variables, read, props.keepSecrets)
+    setChecked(result.errors)
     if (Object.keys(result.errors).length === 0) props.onSubmit(result.values)
   }
-  const bad = Object.keys(errors)
+  const bad = props.variables.map((v) => v.name).filter((name) => errors[name] !== undefined)
   return (
     <form onSubmit={submit} noValidate aria-labelledby={`${prefix}-title`}>
-      <h2 id={`${prefix}-title`}>Template variables</h2>
-      <p className="hint">The import needs values for these variables.</p>
+      <Heading id={`${prefix}-title`}>Template variables</Heading>
+      <p className="hint">{props.intro ?? "The import needs values for these variables."}</p>
       {bad.length > 0
         ? (
           <div role="alert" className="error">
@@ -100,12 +182,15 @@ export const VariablesForm = (props: {
         : null}
       {props.variables.map((v) => {
         const id = `${prefix}-${v.name}`
-        const initial = given.get(v.name) ?? (v.sensitive ? "" : v.value !== "" ? v.value : v.default_value)
-        const described = [v.description !== "" ? `${id}-hint` : "", errors[v.name] ? `${id}-error` : ""]
+        const initial = initialValue(v, given)
+        const note = v.sensitive && props.sensitiveNote !== undefined ? props.sensitiveNote : ""
+        const hint = [v.description, note].filter((s) => s !== "").join(" ")
+        const described = [hint !== "" ? `${id}-hint` : "", errors[v.name] ? `${id}-error` : ""]
           .filter((s) => s !== "").join(" ")
         const common = {
           id,
           name: `var.${v.name}`,
+          disabled: props.busy,
           "aria-invalid": errors[v.name] !== undefined,
           "aria-describedby": described === "" ? undefined : described
         }
@@ -126,18 +211,19 @@ export const VariablesForm = (props: {
                   <input
                     {...common}
                     type={v.sensitive ? "password" : v.type === "number" ? "number" : "text"}
-                    required={v.required}
+                    required={v.required && !(props.keepSecrets === true && v.sensitive)}
                     defaultValue={initial}
-                    autoComplete="off"
+                    placeholder={v.sensitive || v.default_value === "" ? undefined : v.default_value}
+                    autoComplete={v.sensitive ? "new-password" : "off"}
                   />
                 </>
               )}
-            {v.description !== "" ? <p id={`${id}-hint`} className="hint">{v.description}</p> : null}
-            {errors[v.name] ? <p id={`${id}-error`} className="error">{errors[v.name]}</p> : null}
+            {hint !== "" ? <p id={`${id}-hint`} className="hint">{hint}</p> : null}
+            {errors[v.name] ? <p id={`${id}-error`} className="error field-error">{errors[v.name]}</p> : null}
           </div>
         )
       })}
-      <button type="submit" disabled={props.busy}>Import with these values</button>
+      <button type="submit" disabled={props.busy}>{props.action ?? "Import with these values"}</button>
     </form>
   )
 }

@@ -27,8 +27,13 @@ export const PREBUILDS_USER_ID = "c42fdf75-3097-471c-8c33-fb52454d81c0"
 /** The organization the dashboard creates templates in and looks them up by name in. */
 export const ORGANIZATION = "default"
 
-/** Where a new version's archive comes from: a starter template, or a file uploaded first. */
-export type VersionSource = { readonly exampleId: string } | { readonly fileId: string; readonly provisioner: string }
+/**
+ * Where a new version's archive comes from: a starter template, or a file (uploaded first, or an
+ * existing version's, imported again with its provisioner tags).
+ */
+export type VersionSource =
+  | { readonly exampleId: string }
+  | { readonly fileId: string; readonly provisioner: string; readonly tags?: Readonly<Record<string, string>> }
 
 /** The content type the service takes for an archive: zip by its name or type, else tar. */
 export const archiveType = (file: { readonly name: string; readonly type: string }) =>
@@ -79,7 +84,11 @@ export const templatesApi = {
           // A starter template is imported by the provisioner it is written for, whatever this says.
           ...("exampleId" in source
             ? { example_id: source.exampleId, provisioner: "workbay" }
-            : { file_id: source.fileId, provisioner: source.provisioner }),
+            : {
+              file_id: source.fileId,
+              provisioner: source.provisioner,
+              ...(source.tags === undefined ? {} : { tags: { ...source.tags } })
+            }),
           ...(options.templateId === undefined ? {} : { template_id: options.templateId }),
           ...(options.variables === undefined || options.variables.length === 0
             ? {}

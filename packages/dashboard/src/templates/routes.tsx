@@ -20,6 +20,7 @@ export const templatesRoutes: Array<RouteObject> = [
       { path: "versions", element: page(() => import("./Versions.tsx"), (m) => m.VersionsPage) },
       { path: "versions/:version", element: page(() => import("./Version.tsx"), (m) => m.VersionPage) },
       { path: "settings", element: page(() => import("./Settings.tsx"), (m) => m.SettingsPage) },
+      { path: "variables", element: page(() => import("./Variables.tsx"), (m) => m.VariablesPage) },
       { path: "permissions", element: page(() => import("./Permissions.tsx"), (m) => m.PermissionsPage) },
       { path: "insights", element: page(() => import("./Insights.tsx"), (m) => m.InsightsPage) }
     ]

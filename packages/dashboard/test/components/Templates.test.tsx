@@ -2,15 +2,24 @@
 /**
  * The templates area's logic without a browser (happy-dom and Testing Library): the template
  * variables' form (which variables it asks for after a failed import, how it checks and reads
- * them), the settings form's body, the insights' range, the archive's content type, and the
+ * them, the secrets it keeps, whether values change the import, each failure's message on its
+ * field), the settings form's body, the insights' range, the archive's content type, and the
  * README's Markdown with raw HTML in it.
  */
 import { cleanup, fireEvent, render } from "@testing-library/react"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { ApiError } from "../../src/api/client.ts"
 import { archiveType, type TemplateVariable } from "../../src/templates/api.ts"
 import { insightsRange } from "../../src/templates/Insights.tsx"
 import { settingsBody } from "../../src/templates/Settings.tsx"
-import { VariablesForm, variablesToAsk, variableValues } from "../../src/templates/VariablesForm.tsx"
+import {
+  changesValues,
+  variableErrors,
+  VariablesForm,
+  variablesToAsk,
+  variableValues,
+  withKeptSecrets
+} from "../../src/templates/VariablesForm.tsx"
 import { Markdown, withoutFrontMatter } from "../../src/ui/Markdown.tsx"
 import { screen } from "./screen.ts"
 
@@ -73,6 +82,73 @@ describe("variableValues", () => {
   })
 })
 
+describe("variableValues with keepSecrets", () => {
+  it("lets a required sensitive field stay empty (the service keeps its value), and no other", () => {
+    const vars = [variable({ name: "token", required: true, sensitive: true }), variable({ name: "a", required: true })]
+    expect(variableValues(vars, () => "", true)).toEqual({ values: [], errors: { a: "A value is required." } })
+    expect(variableValues(vars, () => "", false).errors).toEqual({
+      token: "A value is required.",
+      a: "A value is required."
+    })
+  })
+})
+
+describe("withKeptSecrets and changesValues", () => {
+  const vars = [
+    variable({ name: "image", default_value: "ubuntu:24.04" }),
+    variable({ name: "token", sensitive: true }),
+    variable({ name: "debug", type: "bool", default_value: "false" })
+  ]
+
+  it("keeps a secret given before when its field was left empty, never a field's own value", () => {
+    const given = [{ name: "token", value: "s3cret" }, { name: "image", value: "debian" }]
+    expect(withKeptSecrets(vars, [{ name: "image", value: "alpine" }], given)).toEqual([
+      { name: "image", value: "alpine" },
+      { name: "token", value: "s3cret" }
+    ])
+    expect(withKeptSecrets(vars, [{ name: "token", value: "new" }], given)).toEqual([{ name: "token", value: "new" }])
+  })
+
+  it("compares what each variable would be, an absent value being the default", () => {
+    // The defaults typed back in (the form fills them) change nothing.
+    expect(changesValues(vars, [], [{ name: "image", value: "ubuntu:24.04" }, { name: "debug", value: "false" }]))
+      .toBe(false)
+    expect(changesValues(vars, [], [{ name: "image", value: "local:1" }])).toBe(true)
+    expect(changesValues(vars, [{ name: "token", value: "a" }], [{ name: "token", value: "a" }])).toBe(false)
+    expect(changesValues(vars, [{ name: "image", value: "local:1" }], [])).toBe(true)
+  })
+})
+
+describe("variableErrors", () => {
+  const failedWith = (error: string, code?: "REQUIRED_TEMPLATE_VARIABLES") =>
+    ({ job: { status: "failed", error, ...(code === undefined ? {} : { error_code: code }) } }) as never
+
+  it("puts a failed import's words on the variables it names", () => {
+    expect(
+      variableErrors(
+        failedWith("Required template variables need values: a, b.", "REQUIRED_TEMPLATE_VARIABLES"),
+        null,
+        []
+      )
+    )
+      .toEqual({ a: "A value is required.", b: "A value is required." })
+    expect(variableErrors(failedWith(`Parsing\nThe value of template variable "cpus" must be a number.`), null, []))
+      .toEqual({ cpus: `The value of template variable "cpus" must be a number.` })
+    expect(variableErrors(failedWith("The image is missing."), null, [])).toEqual({})
+    expect(variableErrors({ job: { status: "succeeded" } } as never, null, [])).toEqual({})
+  })
+
+  it("puts the service's validation of user_variable_values.N on the variable sent Nth", () => {
+    const refused = new ApiError(400, "Validation failed.", undefined, [
+      { field: "user_variable_values.1.value", detail: "Must be at most 65536 characters." },
+      { field: "name", detail: "Elsewhere." }
+    ])
+    expect(variableErrors(undefined, refused, [{ name: "a", value: "" }, { name: "b", value: "x" }])).toEqual({
+      b: "Must be at most 65536 characters."
+    })
+  })
+})
+
 describe("VariablesForm", () => {
   const vars = [
     variable({ name: "project", required: true, description: "The project's name." }),
@@ -109,6 +185,36 @@ describe("VariablesForm", () => {
       { name: "region", value: "eu" }
     ])
     expect(screen.queryByRole("alert")).toBeNull()
+  })
+})
+
+describe("VariablesForm for a template's values", () => {
+  it("shows errors from elsewhere on their fields, notes what an empty secret does, and keeps it empty", () => {
+    const onSubmit = vi.fn()
+    render(
+      <VariablesForm
+        variables={[
+          variable({ name: "image", value: "debian", default_value: "ubuntu" }),
+          variable({ name: "token", sensitive: true, required: true, value: "*redacted*" })
+        ]}
+        action="Save variables"
+        sensitiveNote="Left empty, it keeps its value."
+        keepSecrets
+        errors={{ image: "The image is not on the daemon." }}
+        onSubmit={onSubmit}
+      />
+    )
+    const image = screen.getByRole("textbox", { name: "image" }) as HTMLInputElement
+    expect(image.value).toBe("debian")
+    expect(image.getAttribute("aria-invalid")).toBe("true")
+    expect(screen.getByRole("alert").textContent).toContain("image: The image is not on the daemon.")
+    const token = screen.getByLabelText("token (required)") as HTMLInputElement
+    expect([token.type, token.value, token.required]).toEqual(["password", "", false])
+    expect(document.getElementById(token.getAttribute("aria-describedby")!)?.textContent).toBe(
+      "Left empty, it keeps its value."
+    )
+    fireEvent.click(screen.getByRole("button", { name: "Save variables" }))
+    expect(onSubmit).toHaveBeenCalledWith([{ name: "image", value: "debian" }])
   })
 })
 

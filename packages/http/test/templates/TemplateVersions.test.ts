@@ -280,6 +280,49 @@ describe("template versions", () => {
     expect(ok.job.error_code).toBeUndefined()
   })
 
+  it("a new version of a template keeps the values its active version was given for the variables it leaves out", async () => {
+    const yaml = `variables:
+  - { name: region }
+  - { name: token, sensitive: true, default: "" }
+  - { name: size, default: small }
+resources:
+  - name: box
+    type: machine
+    metadata:
+      - { key: where, value: "\${var.region} \${var.size}" }
+      - { key: token, value: "\${var.token}", sensitive: true }
+`
+    const v1 = await imported(yaml, {
+      user_variable_values: [{ name: "region", value: "eu" }, { name: "token", value: "s3cret" }]
+    })
+    expect(v1.job.status, v1.job.error).toBe("succeeded")
+    const t = await seedTemplate(srv, orgId, v1.id, ownerId)
+    const metadataOf = async (id: string) =>
+      Object.fromEntries(
+        ((await owner.get(`/templateversions/${id}/resources`)).body[0].metadata as Array<any>).map((m) => [
+          m.key,
+          m.value
+        ])
+      )
+
+    // Only the region given: the token is the active version's (never sent again), the size its default.
+    const v2 = await imported(yaml, { template_id: t.id, user_variable_values: [{ name: "region", value: "us" }] })
+    expect(v2.job.status, v2.job.error).toBe("succeeded")
+    expect(await metadataOf(v2.id)).toEqual({ where: "us small", token: "s3cret" })
+    const listed = (await owner.get(`/templateversions/${v2.id}/variables`)).body
+    expect(listed.map((v: any) => [v.name, v.value])).toEqual([["region", "us"], ["token", "*redacted*"], [
+      "size",
+      "small"
+    ]])
+
+    // Nothing given: every value the active version (still the first) was given is kept; without a
+    // template, nothing is: the required region is missing.
+    const v3 = await imported(yaml, { template_id: t.id })
+    expect(await metadataOf(v3.id)).toEqual({ where: "eu small", token: "s3cret" })
+    const alone = await imported(yaml)
+    expect(alone.job).toMatchObject({ status: "failed", error_code: "REQUIRED_TEMPLATE_VARIABLES" })
+  })
+
   it("draws a generated name again when the template already has a version by that name", async () => {
     const v1 = await imported()
     const t = await seedTemplate(srv, orgId, v1.id, ownerId)
