@@ -428,7 +428,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
       archive("configurable.tar", [{ name: "template.yaml", content: CONFIGURABLE_TEMPLATE }])
     )
     await page.getByRole("button", { name: "Upload and import" }).click()
-    await expect.poll(status, { timeout: 15_000 }).toBe("Succeeded")
+    await expect.poll(status).toBe("Succeeded")
 
     // The variables step: defaults filled in, the secret a password field, the required one marked.
     const region = page.getByRole("textbox", { name: "region (required)" })
@@ -453,7 +453,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
 
     // Imported again with them: listed, the secret hidden; then the template.
     const chosen = page.getByRole("region", { name: "Template variables" })
-    await expect.poll(() => chosen.textContent(), { timeout: 15_000 }).toContain("us")
+    await expect.poll(() => chosen.textContent()).toContain("us")
     expect(await chosen.textContent()).toContain("(sensitive, hidden)")
     expect(await chosen.textContent()).not.toContain("s3cret")
     await page.getByRole("textbox", { name: "Name", exact: true }).fill("configurable")
@@ -502,7 +502,7 @@ describe.skipIf(!available)("the templates pages in Chromium", () => {
     await field.fill("ap")
     await page.getByRole("button", { name: "Save variables" }).click()
     const saved = page.getByRole("status", { name: "Variables saved" })
-    await expect.poll(() => saved.textContent(), { timeout: 15_000 }).toMatch(/is now the active version\./)
+    await expect.poll(() => saved.textContent()).toMatch(/is now the active version\./)
     const second = (await activeOf()).active_version_id as string
     expect(second).not.toBe(first)
     expect(await metadata(second)).toEqual({ where: "ap 4 true", token: "s3cret" })
