@@ -19,6 +19,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildDashboard } from "../packages/dashboard/build.mjs"
 import { buildAgentBinaries } from "./agent-binaries.mjs"
+import { dockerodeLean } from "./dockerode-lean.mjs"
 
 const outdir = "packages/server/dist"
 rmSync(outdir, { recursive: true, force: true })
@@ -42,10 +43,11 @@ await build({
   format: "cjs",
   // Written for debugging (node --enable-source-maps); never read otherwise.
   sourcemap: "linked",
-  // Native and optional modules stay external and load from node_modules; so does dockerode, which
-  // finds files of its own beside its code (its protocol definitions) and optional native parts
-  // under it (ssh2's).
-  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "dockerode"]
+  // Native and optional modules stay external and load from node_modules. dockerode is bundled
+  // without its BuildKit session (gRPC) and with ssh2 loaded only for an ssh:// daemon
+  // (scripts/dockerode-lean.mjs): they were about 40% of the start-up.
+  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate"],
+  plugins: [dockerodeLean]
 })
 
 // The reference agent (packages/agent): one script its bin runs, and the credentials route names.
@@ -122,7 +124,9 @@ const makeCodeCache = async () => {
   try {
     let output = ""
     const base = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no "ready" line within 20 s:\n${output}`)), 20_000)
+      // A bound for a busy machine (a start takes about 0.5 s on a quiet one): without the cache
+      // every later start compiles the bundle again.
+      const timer = setTimeout(() => reject(new Error(`no "ready" line within 120 s:\n${output}`)), 120_000)
       const onData = (d) => {
         output += d
         const m = /(http:\/\/\S+\/api\/v2) ready in/.exec(output)

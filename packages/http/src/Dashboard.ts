@@ -53,7 +53,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 interface DashboardFile {
   readonly body: Buffer
-  readonly gzip: Buffer | undefined
+  /** The body gzipped, made on the first request that accepts it (not at start-up); undefined when not worth it. */
+  readonly gzip: () => Buffer | undefined
   readonly headers: Readonly<Record<string, string>>
 }
 
@@ -69,16 +70,17 @@ const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".svg", "
 const loadFile = (path: string, cacheControl: string): DashboardFile => {
   const body = readFileSync(path)
   const ext = extname(path)
-  const gzip = COMPRESSIBLE.has(ext) && body.length > 512 ? gzipSync(body, { level: 9 }) : undefined
+  const compressible = COMPRESSIBLE.has(ext) && body.length > 512
+  let gzipped: Buffer | undefined
   return {
     body,
-    gzip,
+    gzip: () => compressible ? (gzipped ??= gzipSync(body, { level: 9 })) : undefined,
     headers: {
       ...SECURITY_HEADERS,
       "content-type": CONTENT_TYPES[ext] ?? "application/octet-stream",
       "cache-control": cacheControl,
       etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`,
-      ...(gzip === undefined ? {} : { vary: "Accept-Encoding" })
+      ...(compressible ? { vary: "Accept-Encoding" } : {})
     }
   }
 }
@@ -125,8 +127,9 @@ export const makeDashboard = (options: DashboardOptions) => {
     if (header("if-none-match") === file.headers.etag) {
       return { status: 304, headers: file.headers, body: undefined }
     }
-    const gzip = file.gzip !== undefined && /\bgzip\b/.test(header("accept-encoding") ?? "")
-    const body = gzip ? file.gzip! : file.body
+    const gzipped = /\bgzip\b/.test(header("accept-encoding") ?? "") ? file.gzip() : undefined
+    const gzip = gzipped !== undefined
+    const body = gzipped ?? file.body
     return {
       status: 200,
       headers: {

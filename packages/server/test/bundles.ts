@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
+import { dockerodeLean } from "../../../scripts/dockerode-lean.mjs"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -36,7 +37,7 @@ const files = (dir: string): Array<string> =>
     entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]
   )
 
-/** A hash of the sources of every package, the lock file and this file. */
+/** A hash of the sources of every package, the lock file, the dockerode plugin and this file. */
 const inputsHash = () => {
   const hash = createHash("sha256")
   const inputs = [
@@ -44,6 +45,7 @@ const inputsHash = () => {
       existsSync(join(root, "packages", p, "src")) ? files(join(root, "packages", p, "src")) : []
     ),
     join(root, "package-lock.json"),
+    join(root, "scripts", "dockerode-lean.mjs"),
     fileURLToPath(import.meta.url)
   ].sort()
   for (const file of inputs) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")
@@ -72,7 +74,9 @@ const bundle = async (pkg: string, entry: string, name: string, hash: string) =>
     // and optional ones, which load from node_modules. One file loads in half the time of Effect's
     // hundreds of modules (a server's `--help`: 0.6 s instead of 1.25 s of CPU). The agent's
     // node-pty (its pty.node) and ssh2 (its optional native parts) load from node_modules too.
-    external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "dockerode", "@lydell/node-pty", "ssh2"],
+    // dockerode as in `npm start`'s bundle: without BuildKit's gRPC, ssh2 loaded only for ssh://.
+    external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"],
+    plugins: [dockerodeLean],
     // CommonJS dependencies (ws, pg) require Node's modules: an ES module needs a real `require`.
     banner: {
       js:
