@@ -34,6 +34,8 @@ export default mergeConfig(
         "packages/docker/test/globalSetup.ts",
         "packages/dashboard/test/globalSetup.ts"
       ],
+      // Names a test that holds a worker's event loop 10 s or more (vitest.held.ts).
+      setupFiles: ["vitest.held.ts"],
       isolate: false,
       pool: "forks",
       maxWorkers: 3,

@@ -11,11 +11,12 @@
  * Docker setup); without the command line: `SKIPPED: devcontainer recreation`, failing under CI.
  */
 import Docker from "dockerode"
-import { execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { type Client, type ServiceTestServer, startWithOwner } from "../../http/test/support.js"
 import { startAgent } from "../src/Agent.js"
@@ -27,20 +28,23 @@ const CLI_VERSION = "0.89.0"
 const made = inject("workbayDocker")
 const docker = new Docker({ socketPath: process.env.DOCKER_SOCKET ?? "/var/run/docker.sock" })
 
-/** The Dev Containers command line, fetched once per machine (no retries, 60 s); undefined when it cannot be. */
-const devcontainerCli = (): string | undefined => {
+/**
+ * The Dev Containers command line, fetched once per machine (no retries, 60 s); undefined when it
+ * cannot be. Not execFileSync: npm's fetch on a busy machine would hold this worker's event loop.
+ */
+const devcontainerCli = async (): Promise<string | undefined> => {
   const dir = resolve(__dirname, "../../../node_modules/.cache/workbay-devcontainers-cli", CLI_VERSION)
   const cli = join(dir, "package", "devcontainer.js")
   if (existsSync(cli)) return cli
   try {
     mkdirSync(dir, { recursive: true })
-    const tgz = execFileSync("npm", ["pack", `@devcontainers/cli@${CLI_VERSION}`, "--fetch-retries=0"], {
-      cwd: dir,
-      timeout: 60_000,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"]
-    }).trim().split("\n").at(-1)!
-    execFileSync("tar", ["xzf", tgz], { cwd: dir })
+    const { stdout } = await promisify(execFile)(
+      "npm",
+      ["pack", `@devcontainers/cli@${CLI_VERSION}`, "--fetch-retries=0"],
+      { cwd: dir, timeout: 60_000, encoding: "utf8" }
+    )
+    const tgz = stdout.trim().split("\n").at(-1)!
+    await promisify(execFile)("tar", ["xzf", tgz], { cwd: dir })
     chmodSync(cli, 0o755)
     return cli
   } catch {
@@ -70,9 +74,10 @@ describe.skipIf(made === null || made === undefined)("dev containers on the real
   let folder: string
   let config: string
   let stopAgent: () => Promise<void> = async () => {}
-  const cli = devcontainerCli()
+  let cli: string | undefined
 
   beforeAll(async () => {
+    cli = await devcontainerCli()
     ;({ srv, owner, orgId } = await startWithOwner({ lifecycle: false }))
     folder = join(mkdtempSync(join(tmpdir(), "workbay-dc-")), "project")
     config = join(folder, ".devcontainer", "devcontainer.json")
