@@ -10,7 +10,14 @@ import { AgentAuthentication, Authentication, makeWorkbay, type Workbay, Workbay
 import * as Sqlite from "@workbay/storage-sqlite"
 import { FastCheck as fc, Option, type Schema, SchemaAST } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type ServiceTestServer, SESSION_HEADER, startWithOwner, STRONG_PASSWORD, UNKNOWN_ID } from "./support.js"
+import {
+  inTurn,
+  type ServiceTestServer,
+  SESSION_HEADER,
+  startWithOwner,
+  STRONG_PASSWORD,
+  UNKNOWN_ID
+} from "./support.js"
 
 /** One operation of the API, as its definition declares it. */
 interface Operation {
@@ -101,7 +108,7 @@ const overNode = (baseUrl: string) => async (method: string, path: string, init:
 
 /** In process (the web adapter): no URL length limit in front of it. */
 const overWeb = (workbay: Workbay) => async (method: string, path: string, init: RequestInit = {}): Promise<Answer> => {
-  const res = await workbay.web(
+  const res = await inTurn(workbay.web)(
     new Request(`http://workbay.test${path}`, { method, headers: headersOf(init), body: init.body ?? null })
   )
   return { status: res.status, headers: res.headers, text: await res.text() }

@@ -88,6 +88,18 @@ export interface ServiceTestServer extends TestServer {
   readonly web: WebHandler
 }
 
+/**
+ * `web` answering in turn with the event loop: an in-process request never waits on I/O, so a
+ * sweep of thousands of them is one chain of promises that holds the worker's event loop, and
+ * vitest's worker-to-runner calls time out after 60 s on a busy machine (docs/testing.md, "A busy
+ * machine"). Each answer waits for the loop's next turn (`setImmediate`, after I/O is read).
+ */
+export const inTurn = (web: WebHandler): WebHandler => async (request, info) => {
+  const response = await web(request, info)
+  await new Promise((resolve) => setImmediate(resolve))
+  return response
+}
+
 /** The service's options, and its storage (a fresh in-memory SQLite unless given). */
 export type TestServerOptions = WorkbayOptions & {
   readonly storage?: Layer.Layer<StoragePorts, unknown>
@@ -122,7 +134,7 @@ export const startServiceTestServer = async (options: TestServerOptions = {}): P
     anonymous: new Client(`${url}/api/v2`),
     server,
     run: workbay.run,
-    web: workbay.web,
+    web: inTurn(workbay.web),
     close: async () => {
       await workbay.closeWebSockets()
       server.closeAllConnections()
