@@ -10,7 +10,8 @@
 //                                           which the server serves at / (docs/dashboard.md)
 //
 // Code used only on demand (the Postgres driver) is bundled but not evaluated
-// unless DATABASE_URL is set. Without the cache (it could not be made, or Node
+// unless DATABASE_URL is set; libraries only some requests use load from node_modules on
+// their first use (scripts/server-bundle.mjs). Without the cache (it could not be made, or Node
 // changed since the build) the server starts all the same, only slower.
 import { build } from "esbuild"
 import { spawn } from "node:child_process"
@@ -19,7 +20,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildDashboard } from "../packages/dashboard/build.mjs"
 import { buildAgentBinaries } from "./agent-binaries.mjs"
-import { dockerodeLean } from "./dockerode-lean.mjs"
+import { serverExternal, serverPlugins } from "./server-bundle.mjs"
 
 const outdir = "packages/server/dist"
 rmSync(outdir, { recursive: true, force: true })
@@ -43,11 +44,11 @@ await build({
   format: "cjs",
   // Written for debugging (node --enable-source-maps); never read otherwise.
   sourcemap: "linked",
-  // Native and optional modules stay external and load from node_modules. dockerode is bundled
-  // without its BuildKit session (gRPC) and with ssh2 loaded only for an ssh:// daemon
-  // (scripts/dockerode-lean.mjs): they were about 40% of the start-up.
-  external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate"],
-  plugins: [dockerodeLean]
+  // Native and optional modules, and the libraries loaded on demand, stay external and load from
+  // node_modules. dockerode is bundled without its BuildKit session (gRPC) and with ssh2 loaded only
+  // for an ssh:// daemon: they were about 40% of the start-up (scripts/server-bundle.mjs).
+  external: [...serverExternal],
+  plugins: serverPlugins
 })
 
 // The reference agent (packages/agent): one script its bin runs, and the credentials route names.

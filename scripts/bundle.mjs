@@ -49,6 +49,8 @@ export const bundleIsCurrent = () => {
     newest(join(root, "packages")),
     newest(join(root, "package-lock.json")),
     newest(join(root, "scripts/build.mjs")),
+    newest(join(root, "scripts/server-bundle.mjs")),
+    newest(join(root, "scripts/dockerode-lean.mjs")),
     newest(join(root, "scripts/agent-binaries.mjs"))
   )
   return statSync(stampFile).mtimeMs > sources

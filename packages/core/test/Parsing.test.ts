@@ -138,8 +138,8 @@ describe("parseQuietHours", () => {
 })
 
 describe("generateSshKeyPair", () => {
-  it("makes a matching ed25519 pair in OpenSSH formats", () => {
-    const { privateKey, publicKey } = generateSshKeyPair()
+  it("makes a matching ed25519 pair in OpenSSH formats", async () => {
+    const { privateKey, publicKey } = await Effect.runPromise(generateSshKeyPair)
     expect(publicKey).toMatch(/^ssh-ed25519 [A-Za-z0-9+/]+=*$/)
     expect(privateKey.startsWith("-----BEGIN OPENSSH PRIVATE KEY-----")).toBe(true)
     expect(privateKey.trimEnd().endsWith("-----END OPENSSH PRIVATE KEY-----")).toBe(true)
@@ -149,7 +149,8 @@ describe("generateSshKeyPair", () => {
     expect(priv.toPublic().fingerprint("sha256").toString()).toBe(pub.fingerprint("sha256").toString())
   })
 
-  it("makes a new pair every time", () => {
-    expect(generateSshKeyPair().publicKey).not.toBe(generateSshKeyPair().publicKey)
+  it("makes a new pair every time", async () => {
+    const [a, b] = await Effect.runPromise(Effect.all([generateSshKeyPair, generateSshKeyPair]))
+    expect(a.publicKey).not.toBe(b.publicKey)
   })
 })

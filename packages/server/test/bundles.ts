@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TestProject } from "vitest/node"
-import { dockerodeLean } from "../../../scripts/dockerode-lean.mjs"
+import { serverExternal, serverPlugins } from "../../../scripts/server-bundle.mjs"
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -46,6 +46,7 @@ const inputsHash = () => {
     ),
     join(root, "package-lock.json"),
     join(root, "scripts", "dockerode-lean.mjs"),
+    join(root, "scripts", "server-bundle.mjs"),
     fileURLToPath(import.meta.url)
   ].sort()
   for (const file of inputs) hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")
@@ -70,13 +71,13 @@ const bundle = async (pkg: string, entry: string, name: string, hash: string) =>
     format: "esm",
     conditions: ["@workbay/source"],
     logLevel: "warning",
-    // As `npm start`'s bundle (scripts/build.mjs): the dependencies bundled too, but for the native
-    // and optional ones, which load from node_modules. One file loads in half the time of Effect's
-    // hundreds of modules (a server's `--help`: 0.6 s instead of 1.25 s of CPU). The agent's
-    // node-pty (its pty.node) and ssh2 (its optional native parts) load from node_modules too.
-    // dockerode as in `npm start`'s bundle: without BuildKit's gRPC, ssh2 loaded only for ssh://.
-    external: ["better-sqlite3", "pg-native", "bufferutil", "utf-8-validate", "@lydell/node-pty", "ssh2"],
-    plugins: [dockerodeLean],
+    // As `npm start`'s bundle (scripts/build.mjs, scripts/server-bundle.mjs): the dependencies
+    // bundled too, but for the native, optional and on-demand ones, which load from node_modules.
+    // One file loads in half the time of Effect's hundreds of modules (a server's `--help`: 0.6 s
+    // instead of 1.25 s of CPU). The agent's node-pty (its pty.node) and ssh2 (its optional native
+    // parts) load from node_modules too.
+    external: [...serverExternal, "@lydell/node-pty", "ssh2"],
+    plugins: serverPlugins,
     // CommonJS dependencies (ws, pg) require Node's modules: an ES module needs a real `require`.
     banner: {
       js:

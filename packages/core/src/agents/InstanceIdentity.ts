@@ -20,12 +20,12 @@
  * working.
  */
 import { Clock, Effect, Option, Schema } from "effect"
-import { errors as joseErrors, jwtVerify } from "jose"
+import type * as Jose from "jose"
 import { createPublicKey, type KeyObject, verify as verifySignature, X509Certificate } from "node:crypto"
-import * as pkijs from "pkijs"
 import { hashAgentToken, newAgentToken } from "../AgentToken.js"
 import { auditAdditional, auditResource, auditUser } from "../Audit.js"
 import { BadRequest, Unauthorized } from "../Errors.js"
+import { joseModule, pkijsModule } from "../OnDemand.js"
 import { PubSub } from "../PubSub.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -103,9 +103,12 @@ export const verifyAws = (
 // ---------------------------------------------------------------------------
 // Azure
 
-/** Certificates configured for Azure (roots, and intermediates one chooses to trust), parsed for pkijs. */
-export const azureTrust = (certificates: ReadonlyArray<string>): ReadonlyArray<pkijs.Certificate> =>
-  certificates.flatMap(pemBlocks).map((pem) => pkijs.Certificate.fromBER(new X509Certificate(pem).raw))
+/**
+ * Certificates configured for Azure (roots, and intermediates one chooses to trust): each one's DER,
+ * checked by Node's parser here (pkijs reads them when a signature is verified).
+ */
+export const azureTrust = (certificates: ReadonlyArray<string>): ReadonlyArray<Uint8Array<ArrayBuffer>> =>
+  certificates.flatMap(pemBlocks).map((pem) => new Uint8Array(new X509Certificate(pem).raw))
 
 /** Names Azure's metadata service signs attested documents with (public and national clouds). */
 const AZURE_SIGNER = /^(?:[a-z0-9-]+\.)*metadata\.(?:azure\.com|azure\.us|azure\.cn|microsoftazure\.de)$/i
@@ -125,14 +128,16 @@ const certificateNames = (cert: X509Certificate): ReadonlyArray<string> => {
  */
 export const verifyAzure = (
   signature: string,
-  trusted: ReadonlyArray<pkijs.Certificate>,
+  trusted: ReadonlyArray<Uint8Array<ArrayBuffer>>,
   now: Date
 ): Effect.Effect<string, IdentityRefused> =>
   Effect.gen(function*() {
     if (trusted.length === 0) return yield* refuse("No Azure certificates are configured on this deployment.")
     const raw = decodeBase64(signature)
     if (raw === undefined) return yield* refuse("The signature is not base64.")
-    let signed: pkijs.SignedData
+    const pkijs = yield* pkijsModule
+    const trustedCerts = trusted.map((der) => pkijs.Certificate.fromBER(der))
+    let signed: InstanceType<typeof pkijs.SignedData>
     try {
       const info = pkijs.ContentInfo.fromBER(new Uint8Array(raw))
       if (info.contentType !== pkijs.ContentInfo.SIGNED_DATA) {
@@ -144,7 +149,7 @@ export const verifyAzure = (
     }
     if (signed.signerInfos.length !== 1) return yield* refuse("The signed data must have exactly one signer.")
     const result = yield* Effect.promise(() =>
-      signed.verify({ signer: 0, checkChain: true, trustedCerts: [...trusted], checkDate: now, extendedMode: true })
+      signed.verify({ signer: 0, checkChain: true, trustedCerts, checkDate: now, extendedMode: true })
         .then((r) => ({
           ok: r.signatureVerified === true && r.signerCertificateVerified === true,
           result: r,
@@ -219,7 +224,7 @@ export const googleKeys = (values: ReadonlyArray<string>): ReadonlyArray<GoogleK
 const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"]
 
 /** The message of a token refused for its claims (the signature held). */
-const claimProblem = (e: unknown): string | undefined => {
+const claimProblem = (joseErrors: typeof Jose.errors, e: unknown): string | undefined => {
   if (e instanceof joseErrors.JWTExpired) return "The token has expired."
   if (e instanceof joseErrors.JWTClaimValidationFailed) {
     if (e.claim === "aud") return "The token is for another audience than this deployment's access URL."
@@ -250,9 +255,10 @@ export const verifyGoogle = (
     }
     const named = keys.filter((k) => k.kid !== undefined && k.kid === kid)
     const candidates = named.length > 0 ? named : keys.filter((k) => k.kid === undefined || kid === undefined)
+    const jose = yield* joseModule
     for (const candidate of candidates) {
       const outcome = yield* Effect.promise(() =>
-        jwtVerify(token, candidate.key, {
+        jose.jwtVerify(token, candidate.key, {
           algorithms: ["RS256"],
           audience: [...audiences],
           issuer: GOOGLE_ISSUERS,
@@ -269,7 +275,7 @@ export const verifyGoogle = (
         return id
       }
       // Claims are checked after the signature: a claim problem means the key was the right one.
-      const problem = claimProblem(outcome.error)
+      const problem = claimProblem(jose.errors, outcome.error)
       if (problem !== undefined) return yield* refuse(problem)
     }
     return yield* refuse("The token's signature does not verify under any configured Google key.")

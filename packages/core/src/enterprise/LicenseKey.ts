@@ -5,8 +5,8 @@
  * `license_expires` at most five years out, `exp`, `account_type`, `account_id`).
  */
 import { Effect, Either } from "effect"
-import { errors, jwtVerify } from "jose"
 import { createPublicKey, type KeyObject } from "node:crypto"
+import { joseModule } from "../OnDemand.js"
 
 /** The licenses' public key, with the key id a license's header must name when the JWK has one. */
 export interface LicenseKey {
@@ -98,40 +98,45 @@ export const verifyLicense = (
   key: LicenseKey,
   now: Date
 ): Effect.Effect<Either.Either<VerifiedClaims, LicenseProblem & { readonly claims?: VerifiedClaims }>> =>
-  Effect.promise(async () => {
-    try {
-      const { payload, protectedHeader } = await jwtVerify(jwt, key.key, { algorithms: ["EdDSA"], currentDate: now })
-      if (key.kid !== undefined && protectedHeader.kid !== key.kid) {
-        return Either.left(
-          problem(
-            "key_id",
-            `The license is signed with key "${String(protectedHeader.kid ?? "")}", not the deployment's "${key.kid}".`
+  Effect.flatMap(joseModule, ({ errors, jwtVerify }) =>
+    Effect.promise(async () => {
+      try {
+        const { payload, protectedHeader } = await jwtVerify(jwt, key.key, { algorithms: ["EdDSA"], currentDate: now })
+        if (key.kid !== undefined && protectedHeader.kid !== key.kid) {
+          return Either.left(
+            problem(
+              "key_id",
+              `The license is signed with key "${
+                String(protectedHeader.kid ?? "")
+              }", not the deployment's "${key.kid}".`
+            )
           )
-        )
+        }
+        return checkClaims(payload as Record<string, unknown>, now)
+      } catch (e) {
+        if (e instanceof errors.JWTExpired) {
+          const exp = typeof e.payload.exp === "number"
+            ? new Date(e.payload.exp * 1000).toISOString()
+            : "an earlier date"
+          return Either.left(problem("expired", `The license expired at ${exp}.`))
+        }
+        if (e instanceof errors.JWTClaimValidationFailed && e.claim === "nbf") {
+          const checked = checkClaims(e.payload as Record<string, unknown>, now)
+          return Either.isRight(checked)
+            ? Either.left({ ...problem("not_yet_valid", "The license is not valid yet."), claims: checked.right })
+            : checked
+        }
+        if (e instanceof errors.JWSSignatureVerificationFailed) {
+          return Either.left(
+            problem("signature", "The license's signature does not match the deployment's license public key.")
+          )
+        }
+        if (e instanceof errors.JOSEAlgNotAllowed) {
+          return Either.left(problem("signature", "The license must be signed with EdDSA."))
+        }
+        if (e instanceof errors.JWTClaimValidationFailed) {
+          return Either.left(problem("claims", `The license's ${e.claim} claim is invalid.`))
+        }
+        return Either.left(problem("malformed", "The license is not a well-formed signed JWT."))
       }
-      return checkClaims(payload as Record<string, unknown>, now)
-    } catch (e) {
-      if (e instanceof errors.JWTExpired) {
-        const exp = typeof e.payload.exp === "number" ? new Date(e.payload.exp * 1000).toISOString() : "an earlier date"
-        return Either.left(problem("expired", `The license expired at ${exp}.`))
-      }
-      if (e instanceof errors.JWTClaimValidationFailed && e.claim === "nbf") {
-        const checked = checkClaims(e.payload as Record<string, unknown>, now)
-        return Either.isRight(checked)
-          ? Either.left({ ...problem("not_yet_valid", "The license is not valid yet."), claims: checked.right })
-          : checked
-      }
-      if (e instanceof errors.JWSSignatureVerificationFailed) {
-        return Either.left(
-          problem("signature", "The license's signature does not match the deployment's license public key.")
-        )
-      }
-      if (e instanceof errors.JOSEAlgNotAllowed) {
-        return Either.left(problem("signature", "The license must be signed with EdDSA."))
-      }
-      if (e instanceof errors.JWTClaimValidationFailed) {
-        return Either.left(problem("claims", `The license's ${e.claim} claim is invalid.`))
-      }
-      return Either.left(problem("malformed", "The license is not a well-formed signed JWT."))
-    }
-  })
+    }))

@@ -5,9 +5,10 @@
  * of the deployment's settings (docs/sign-in.md).
  */
 import { Effect, Option } from "effect"
-import * as client from "openid-client"
+import type * as OpenId from "openid-client"
 import { authorize, CurrentActor } from "../Actor.js"
 import { BadRequest, Forbidden, NotFound } from "../Errors.js"
+import { openidClientModule } from "../OnDemand.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
 import { oidcConfigured, UserLinkRepo } from "../users/Links.js"
@@ -54,32 +55,33 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
     const links = yield* UserLinkRepo
     const idpSync = yield* IdpSync
     const callbackUrl = `${settings.accessUrl.replace(/\/+$/, "")}/api/v2/users/oidc/callback`
-    let discovered: Promise<client.Configuration> | undefined
+    let discovered: Promise<OpenId.Configuration> | undefined
     const responseUrl = (input: CallbackInput) => responseUrlOf(callbackUrl, input)
 
     /** The provider's configuration, discovered once (and again after a failed discovery). */
-    const configuration = Effect.tryPromise({
-      try: () => {
-        if (discovered === undefined) {
-          const issuer = new URL(settings.oidcIssuerUrl)
-          // An operator who configures a plain-HTTP issuer (a test or a private network) means it.
-          const insecure = issuer.protocol === "http:"
-          discovered = client.discovery(
-            issuer,
-            settings.oidcClientId,
-            settings.oidcClientSecret === "" ? undefined : settings.oidcClientSecret,
-            undefined,
-            insecure ? { execute: [client.allowInsecureRequests], timeout: 15 } : { timeout: 15 }
-          ).catch((e) => {
-            discovered = undefined
-            throw e
-          })
-        }
-        return discovered
-      },
-      catch: (e) =>
-        new ProviderUnavailable({ message: "Could not discover the OpenID Connect provider.", detail: describe(e) })
-    })
+    const configuration = Effect.flatMap(openidClientModule, (client) =>
+      Effect.tryPromise({
+        try: () => {
+          if (discovered === undefined) {
+            const issuer = new URL(settings.oidcIssuerUrl)
+            // An operator who configures a plain-HTTP issuer (a test or a private network) means it.
+            const insecure = issuer.protocol === "http:"
+            discovered = client.discovery(
+              issuer,
+              settings.oidcClientId,
+              settings.oidcClientSecret === "" ? undefined : settings.oidcClientSecret,
+              undefined,
+              insecure ? { execute: [client.allowInsecureRequests], timeout: 15 } : { timeout: 15 }
+            ).catch((e) => {
+              discovered = undefined
+              throw e
+            })
+          }
+          return discovered
+        },
+        catch: (e) =>
+          new ProviderUnavailable({ message: "Could not discover the OpenID Connect provider.", detail: describe(e) })
+      }))
 
     const notEnabled = () => new BadRequest({ message: "OpenID Connect sign-in is not enabled." })
 
@@ -94,6 +96,7 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
 
     const start = (input: CallbackInput) =>
       Effect.gen(function*() {
+        const client = yield* openidClientModule
         const config = yield* configuration
         const state = flowState(input)
         const verifier = client.randomPKCECodeVerifier()
@@ -134,6 +137,7 @@ export class OidcSignIn extends Effect.Service<OidcSignIn>()("@workbay/core/Oidc
             message: "The sign-in's PKCE verifier and nonce cookies are missing. Start the sign-in again."
           })
         }
+        const client = yield* openidClientModule
         const config = yield* configuration
         const tokens = yield* Effect.tryPromise({
           try: () =>

@@ -19,8 +19,9 @@
  */
 import { Clock, Context, Data, Duration, Effect, Layer, Option, Queue } from "effect"
 import { readFileSync } from "node:fs"
-import nodemailer from "nodemailer"
+import type * as Nodemailer from "nodemailer"
 import { Metrics, secondsSince } from "../Metrics.js"
+import { nodemailerModule } from "../OnDemand.js"
 import { PubSub } from "../PubSub.js"
 import { Settings, type SettingsShape } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -87,8 +88,8 @@ const readOptional = (path: string) => (path === "" ? undefined : readFileSync(p
  * The transport is made once and keeps no connection open between messages.
  */
 const smtpSender = (settings: SettingsShape) => {
-  let transport: nodemailer.Transporter | undefined
-  const transportOf = () => {
+  let transport: Nodemailer.Transporter | undefined
+  const transportOf = (nodemailer: Pick<typeof Nodemailer, "createTransport">) => {
     if (transport !== undefined) return transport
     const target = parseSmarthost(settings.emailSmarthost, settings.emailForceTls)
     if (target === undefined) throw new Error(`The smarthost "${settings.emailSmarthost}" is not host:port.`)
@@ -116,26 +117,27 @@ const smtpSender = (settings: SettingsShape) => {
     return transport
   }
   return (message: OutgoingNotification) =>
-    Effect.tryPromise({
-      try: async (signal) => {
-        if (message.payload.user_email === "") throw new Error("The recipient has no email address.")
-        const actionsText = message.actions.map((a) => `${a.label}: ${a.url}`).join("\n")
-        const actionsHtml = message.actions.map((a) =>
-          `<p><a href="${escapeHtml(a.url)}">${escapeHtml(a.label)}</a></p>`
-        ).join("")
-        const sending = transportOf().sendMail({
-          from: settings.emailFrom,
-          to: message.payload.user_email,
-          subject: toPlainText(message.title),
-          text: [toPlainText(message.body), actionsText].filter((s) => s !== "").join("\n\n"),
-          html: `${toHtml(message.body)}${actionsHtml}`,
-          messageId: `<${message.id}@${settings.emailHello}>`
-        })
-        signal.addEventListener("abort", () => transport?.close())
-        await sending
-      },
-      catch: failure
-    })
+    Effect.flatMap(nodemailerModule, (nodemailer) =>
+      Effect.tryPromise({
+        try: async (signal) => {
+          if (message.payload.user_email === "") throw new Error("The recipient has no email address.")
+          const actionsText = message.actions.map((a) => `${a.label}: ${a.url}`).join("\n")
+          const actionsHtml = message.actions.map((a) =>
+            `<p><a href="${escapeHtml(a.url)}">${escapeHtml(a.label)}</a></p>`
+          ).join("")
+          const sending = transportOf(nodemailer).sendMail({
+            from: settings.emailFrom,
+            to: message.payload.user_email,
+            subject: toPlainText(message.title),
+            text: [toPlainText(message.body), actionsText].filter((s) => s !== "").join("\n\n"),
+            html: `${toHtml(message.body)}${actionsHtml}`,
+            messageId: `<${message.id}@${settings.emailHello}>`
+          })
+          signal.addEventListener("abort", () => transport?.close())
+          await sending
+        },
+        catch: failure
+      }))
 }
 
 const escapeHtml = (s: string) =>

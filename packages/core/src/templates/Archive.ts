@@ -7,9 +7,10 @@
  */
 import { Data, Effect } from "effect"
 import { Buffer } from "node:buffer"
-import { Parser as TarParser, type ReadEntry } from "tar"
+import type { ReadEntry } from "tar"
 import * as tar from "tar-stream"
 import * as yauzl from "yauzl"
+import { loadTar } from "../OnDemand.js"
 import { WINDOWS_ZIP_MIME_TYPE, ZIP_MIME_TYPE } from "./File.js"
 
 /** The archive could not be read; `message` says why in a full sentence. */
@@ -156,6 +157,7 @@ const TAR_PIECE_BYTES = 256 * 1024
 // work), ignores meta entries over `maxMetaEntrySize`, and in strict mode fails on damage.
 const readTar = async (data: Uint8Array, collector: Collector) => {
   let failed = false
+  const { Parser: TarParser } = await loadTar()
   const parser = new TarParser({ strict: true, maxMetaEntrySize: MAX_TAR_META_BYTES })
   const done = new Promise<void>((resolve, reject) => {
     const fail = (e: unknown) => {

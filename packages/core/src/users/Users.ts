@@ -1,7 +1,6 @@
 /** The Users service: lookup, listing, creation, deletion and per-user settings. */
 import { Clock, Effect, Either, Option } from "effect"
 import { generateKeyPairSync } from "node:crypto"
-import sshpk from "sshpk"
 import {
   allowed,
   authorize,
@@ -20,6 +19,7 @@ import { UserAccountCreated, UserAccountDeleted, UserStatusChanged } from "./Eve
 /** Who hears of accounts created, deleted, suspended and activated (the described system's user admins). */
 import { BadRequest, Conflict, Forbidden, NotFound, Validation } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
+import { sshpkModule } from "../OnDemand.js"
 import { PasswordHasher } from "../Platform.js"
 import { isSiteRole, permissions, type RoleDefinition, roles as roleDefinitions, siteRoles } from "../Rbac.js"
 import { GitSshKey, type GitSshKeyRecord, QuietHoursEntry } from "./GitSshKey.js"
@@ -167,14 +167,15 @@ export const parseQuietHours = (raw: string, now: Date) =>
   })
 
 /** Makes an ed25519 key pair in OpenSSH formats. */
-export const generateSshKeyPair = (): { readonly privateKey: string; readonly publicKey: string } => {
-  const { privateKey } = generateKeyPairSync("ed25519")
-  const key = sshpk.parsePrivateKey(privateKey.export({ type: "pkcs8", format: "pem" }).toString(), "pem")
-  return {
-    privateKey: key.toString("ssh"),
-    publicKey: key.toPublic().toString("ssh").replace(/ \(unnamed\)$/, "").trim()
-  }
-}
+export const generateSshKeyPair: Effect.Effect<{ readonly privateKey: string; readonly publicKey: string }> = Effect
+  .map(sshpkModule, (sshpk) => {
+    const { privateKey } = generateKeyPairSync("ed25519")
+    const key = sshpk.parsePrivateKey(privateKey.export({ type: "pkcs8", format: "pem" }).toString(), "pem")
+    return {
+      privateKey: key.toString("ssh"),
+      publicKey: key.toPublic().toString("ssh").replace(/ \(unnamed\)$/, "").trim()
+    }
+  })
 
 export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
   effect: Effect.gen(function*() {
@@ -581,7 +582,7 @@ export class Users extends Effect.Service<Users>()("@workbay/core/Users", {
     const regenerateKey = (userId: string, createdAt?: Date) =>
       Effect.gen(function*() {
         const now = new Date(yield* Clock.currentTimeMillis)
-        const pair = generateSshKeyPair()
+        const pair = yield* generateSshKeyPair
         const record: GitSshKeyRecord = {
           user_id: userId,
           private_key: pair.privateKey,
