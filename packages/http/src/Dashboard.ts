@@ -10,7 +10,8 @@
  *   An unknown asset is a plain 404 (never the shell, which a script tag would try to run).
  * - Every answer carries a Content-Security-Policy allowing no inline script and no eval, and
  *   refuses framing (`frame-ancestors 'none'`, `X-Frame-Options: DENY`).
- * - The files are read once, when the handler is made, and kept in memory with their gzip form.
+ * - The files are listed when the handler is made; each is read on its first request and then kept in
+ *   memory with its gzip form (a start-up reads none of them).
  */
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
@@ -67,6 +68,19 @@ export interface DashboardAnswer {
 
 const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".map"])
 
+/** A file of the build, read on its first use and kept; undefined when it can no longer be read. */
+const lazyFile = (path: string, cacheControl: string): () => DashboardFile | undefined => {
+  let file: DashboardFile | undefined
+  return () => {
+    if (file !== undefined) return file
+    try {
+      return file = loadFile(path, cacheControl)
+    } catch {
+      return undefined
+    }
+  }
+}
+
 const loadFile = (path: string, cacheControl: string): DashboardFile => {
   const body = readFileSync(path)
   const ext = extname(path)
@@ -94,13 +108,13 @@ export const makeDashboard = (options: DashboardOptions) => {
   if (!existsSync(index)) {
     throw new Error(`The dashboard is not built: no ${index} (npm start builds it; or run node scripts/build.mjs).`)
   }
-  const shell = loadFile(index, "no-cache")
-  const files = new Map<string, DashboardFile>()
+  const shell = lazyFile(index, "no-cache")
+  const files = new Map<string, () => DashboardFile | undefined>()
   const assets = join(options.dir, "assets")
   if (existsSync(assets)) {
     for (const name of readdirSync(assets)) {
       if (statSync(join(assets, name)).isFile()) {
-        files.set(`/assets/${name}`, loadFile(join(assets, name), "public, max-age=31536000, immutable"))
+        files.set(`/assets/${name}`, lazyFile(join(assets, name), "public, max-age=31536000, immutable"))
       }
     }
   }
@@ -108,7 +122,7 @@ export const makeDashboard = (options: DashboardOptions) => {
   // build's own record (packages/dashboard/build.mjs).
   for (const name of readdirSync(options.dir)) {
     if (name !== "index.html" && name !== "build.json" && statSync(join(options.dir, name)).isFile()) {
-      files.set(`/${name}`, loadFile(join(options.dir, name), "no-cache"))
+      files.set(`/${name}`, lazyFile(join(options.dir, name), "no-cache"))
     }
   }
   const notFound: DashboardAnswer = {
@@ -122,7 +136,7 @@ export const makeDashboard = (options: DashboardOptions) => {
     path: string,
     header: (name: string) => string | undefined
   ): DashboardAnswer => {
-    const file = files.get(path) ?? (path.startsWith("/assets/") ? undefined : shell)
+    const file = (files.get(path) ?? (path.startsWith("/assets/") ? undefined : shell))?.()
     if (file === undefined) return method === "HEAD" ? { ...notFound, body: undefined } : notFound
     if (header("if-none-match") === file.headers.etag) {
       return { status: 304, headers: file.headers, body: undefined }
