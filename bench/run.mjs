@@ -18,6 +18,8 @@
 //          --list-duration 5 --list-connections 10 --list-users 100000 --restarts 3
 //          --only me|list|startup --skip-build --no-write
 //          --extra <bundle.mjs>   also load another build of the server (A/B), on a copy of the same data (repeatable)
+//          --startup-extra <main.mjs>  also start another build (an older commit's packages/server/dist/main.mjs)
+//                                 on a database it seeds itself, its restarts taking turns with Workbay's (repeatable)
 // Everything listens on and loads 127.0.0.1 only; every run is bounded in time.
 import Database from "better-sqlite3"
 import { randomUUID } from "node:crypto"
@@ -60,6 +62,7 @@ const { values: opts } = parseArgs({
     "list-users": { type: "string", default: "100000" },
     only: { type: "string" },
     extra: { type: "string", multiple: true },
+    "startup-extra": { type: "string", multiple: true },
     "skip-build": { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false }
   }
@@ -95,19 +98,56 @@ try {
 
   const { orgId, auth } = await seedFirstUser(base, { name: "Bench User" })
 
-  // Restarts on the seeded database: the figure that matters for a deployment.
+  // Other builds side by side (--startup-extra): each seeded through its own API, in a folder of its own
+  // (an older build may not open a database migrated by this one).
+  await stopChild(wb.child)
+  const others = []
+  for (const [i, entry] of (opts["startup-extra"] ?? []).entries()) {
+    const dir = await workbayDir(`startup-extra-${i}`, entry)
+    const first = await dir.start()
+    await seedFirstUser(dir.base, { name: "Bench User" })
+    await stopChild(first.child)
+    others.push({ entry, dir, warm: [], rssIdle: NaN })
+  }
+  const medianOf = (runs) => [...runs].sort((a, b) => a.startupMs - b.startupMs)[Math.floor(runs.length / 2)]
+
+  // Restarts on the seeded database: the figure that matters for a deployment. With other builds,
+  // each restart of Workbay is followed by one of each of them, so that all see the same moments.
   const warm = []
   for (let i = 0; i < Number(opts.restarts); i++) {
-    await stopChild(wb.child)
+    if (i > 0) await stopChild(wb.child)
     wb = await workbay.start()
     warm.push({ startupMs: wb.startupMs, readyInMs: wb.readyInMs })
+    for (const other of others) {
+      const started = await other.dir.start()
+      other.warm.push({ startupMs: started.startupMs, readyInMs: started.readyInMs })
+      if (i === Number(opts.restarts) - 1) {
+        await sleep(1000)
+        other.rssIdle = rssMb(started.child.pid)
+      }
+      await stopChild(started.child)
+    }
   }
-  const warmSorted = [...warm].sort((a, b) => a.startupMs - b.startupMs)
-  const warmMedian = warmSorted[Math.floor(warmSorted.length / 2)] ?? cold
+  if (others.length > 0) {
+    await stopChild(wb.child)
+    wb = await workbay.start()
+  }
+  const warmMedian = medianOf(warm) ?? cold
   log(`restarts: ${warm.map((w) => `${fmt(w.startupMs, 0)} ms (ready in ${w.readyInMs} ms)`).join(", ")}`)
   await sleep(1000)
   const rssIdle = rssMb(wb.child.pid)
   log(`idle RSS after start: ${fmt(rssIdle)} MB`)
+  const otherBuilds = others.map((o) => ({
+    entry: o.entry,
+    warm: o.warm,
+    warmMedian: medianOf(o.warm),
+    rssIdle: o.rssIdle
+  }))
+  for (const o of otherBuilds) {
+    log(
+      `${o.entry}: restarts ${o.warm.map((w) => `${fmt(w.startupMs, 0)} ms`).join(", ")}; idle RSS ${fmt(o.rssIdle)} MB`
+    )
+  }
 
   // The same measure for the bare baseline, as a reference for this machine at this moment.
   // The server holds its SQLite file alone (--sqlite-locking exclusive, the default): copy it while stopped.
@@ -130,7 +170,7 @@ try {
   baselineStarts.sort((a, b) => a - b)
   const baselineStartMs = baselineStarts[Math.floor(baselineStarts.length / 2)]
   log(`baseline start-up (reference): ${baselineStarts.map((t) => `${fmt(t, 0)} ms`).join(", ")}`)
-  results.startup = { cold, warm, warmMedian, rssIdle, baselineStartMs }
+  results.startup = { cold, warm, warmMedian, rssIdle, baselineStartMs, otherBuilds }
 
   const me = await request(`${base}/users/me`, { headers: auth })
   if (me.status !== 200) throw new Error(`GET /users/me answered ${me.status}: ${JSON.stringify(me.body)}`)
@@ -336,7 +376,7 @@ if (results.me) {
   )
 }
 if (results.startup) {
-  const { cold, warm, warmMedian, rssIdle, baselineStartMs } = results.startup
+  const { cold, warm, warmMedian, rssIdle, baselineStartMs, otherBuilds } = results.startup
   lines.push(
     "## Workbay process (bundled server, packages/server/dist/main.mjs)",
     "",
@@ -352,6 +392,12 @@ if (results.startup) {
     `| reference: the bare baseline's start-up, same measure, median of ${warm.length} | ${
       fmt(baselineStartMs, 0)
     } ms |`,
+    ...otherBuilds.flatMap((o) => [
+      `| other build ${o.entry}: restart, median of ${o.warm.length} (taking turns with Workbay's) | ${
+        fmt(o.warmMedian.startupMs, 0)
+      } ms (ready in ${o.warmMedian.readyInMs} ms) |`,
+      `| other build ${o.entry}: idle RSS, 1 s after start | ${fmt(o.rssIdle)} MB |`
+    ]),
     ""
   )
 }
