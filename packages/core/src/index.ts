@@ -587,24 +587,13 @@ export {
   ExternalAgentCredentialsWire
 } from "./agents/Agents.js"
 export {
-  AgentTunnels,
   APP_PROXY_MAX_REQUEST_BYTES,
-  APP_PROXY_RESPONSE_TIMEOUT_SECONDS,
   type AppOpened,
   type AppOpenError,
   AppProxy,
   type AppRequest,
-  type AppResponse,
-  type AppResponseHead,
   type AppSessionKey,
-  AppSessionRepo,
-  CONTAINERS_TIMEOUT_SECONDS,
-  type HeaderMap,
-  LISTENING_PORTS_TIMEOUT_SECONDS,
-  type ListeningPort,
-  type Tunnel,
-  type TunnelRequest,
-  withAppTunnel
+  AppSessionRepo
 } from "./agents/AppProxy.js"
 export { AppStatuses, AppStatusRepo } from "./agents/AppStatus.js"
 export {
@@ -691,6 +680,19 @@ export {
   type StreamRequest
 } from "./agents/Streams.js"
 export { AgentTaskLog, TaskLogAppend } from "./agents/TaskLog.js"
+export {
+  AgentTunnels,
+  APP_PROXY_RESPONSE_TIMEOUT_SECONDS,
+  type AppResponse,
+  type AppResponseHead,
+  CONTAINERS_TIMEOUT_SECONDS,
+  type HeaderMap,
+  LISTENING_PORTS_TIMEOUT_SECONDS,
+  type ListeningPort,
+  type Tunnel,
+  type TunnelRequest,
+  withAppTunnel
+} from "./agents/Tunnels.js"
 export { AGENT_REINIT_PREBUILD_CLAIMED, agentReinitChannel } from "./WorkspaceChannel.js"
 
 // tasks: AI tasks, a prompt that becomes a workspace running an AI agent

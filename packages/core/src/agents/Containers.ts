@@ -17,8 +17,8 @@ import { span } from "../Tracing.js"
 import { omitEmpty } from "../Wire.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { Agents } from "./Agents.js"
-import { AgentTunnels, type ContainersAnswer } from "./AppProxy.js"
 import { type AgentHolder, connectedAgentHolder } from "./Holder.js"
+import { AgentTunnels, type ContainersAnswer } from "./Tunnels.js"
 
 /** A port a container exposes (codersdk `WorkspaceAgentContainerPort`). */
 export class WorkspaceAgentContainerPort

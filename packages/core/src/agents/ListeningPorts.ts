@@ -11,8 +11,8 @@ import { Effect, Schema } from "effect"
 import { Replicas } from "../enterprise/Replicas.js"
 import { span } from "../Tracing.js"
 import { Agents } from "./Agents.js"
-import { AgentTunnels, type ListeningPort } from "./AppProxy.js"
 import { connectedAgentHolder } from "./Holder.js"
+import { AgentTunnels, type ListeningPort } from "./Tunnels.js"
 
 /** The lowest port listed (the described system's `AgentMinimumListeningPort`). */
 export const MINIMUM_LISTENING_PORT = 9

@@ -16,9 +16,9 @@ import { span } from "../Tracing.js"
 import { PortShareRepo } from "../workspaces/PortShare.js"
 import { WorkspaceSharing } from "../workspaces/Sharing.js"
 import { type AgentInBuild, AgentRepo } from "./Agent.js"
-import { AgentTunnels } from "./AppProxy.js"
 import { connectedAgentHolder } from "./Holder.js"
 import type { AgentPtyQuery } from "./Requests.js"
+import { AgentTunnels } from "./Tunnels.js"
 
 /** How long the agent has to open a stream it was asked for. */
 export const STREAM_OPEN_TIMEOUT_SECONDS = 10
