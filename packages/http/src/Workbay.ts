@@ -58,6 +58,7 @@ import { AgentMeHttp, AgentsHttp } from "./agents/Http.js"
 import { AgentIdentityHttp } from "./agents/IdentityHttp.js"
 import { AgentLogsHttp, AgentReportsHttp } from "./agents/LogsHttp.js"
 import { AgentMetadataHttp, AgentRpcHttp } from "./agents/RpcHttp.js"
+import { StreamEnds } from "./agents/StreamEnds.js"
 import { AgentStreamEndHttp, AgentStreamsHttp } from "./agents/StreamsHttp.js"
 import { TailnetAgentHttp, TailnetHttp } from "./agents/TailnetHttp.js"
 import { WorkbayApi } from "./Api.js"
@@ -323,7 +324,7 @@ const withSecretBox = <E>(
 }
 
 const servicesOn = <E>(storage: Layer.Layer<StoragePorts, E>, options: WorkbayOptions) =>
-  Layer.merge(ProvisionerWorkers.Default, Notifier.Default).pipe(
+  Layer.mergeAll(ProvisionerWorkers.Default, Notifier.Default, StreamEnds.layer).pipe(
     Layer.provideMerge(ServicesLive),
     Layer.provideMerge(options.notificationSenders ?? NotificationSenders.live),
     Layer.provideMerge(

@@ -2,7 +2,8 @@
  * Handlers of the stream routes (docs/agents.md, "Into the workspace"). A user's stream is checked
  * by core's `AgentStreams.prepare`; served here, the client's socket is held, the agent is asked
  * for the stream on its connection, and the socket the agent opens back
- * (`/workspaceagents/me/streams/{stream}`) is joined to it (WebSocketSplice.ts). Served by
+ * (`/workspaceagents/me/streams/{stream}`) is handed over (StreamEnds.ts) and joined to it
+ * (WebSocketSplice.ts). Served by
  * another replica, the request is relayed to it (Relay.ts), as is an agent's end of a stream
  * another replica waits for.
  */
@@ -15,32 +16,28 @@ import {
   type StreamPlan,
   type StreamRequest
 } from "@workbay/core"
-import { Deferred, Duration, Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import type { WebSocket } from "ws"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
 import { relayedRequest, relayHeaders } from "../Relay.js"
 import { relayWebSocket, upgradeRawWebSocket } from "../WebSocket.js"
-import { closeSocket, type HeldSocket, holdSocket, splice } from "../WebSocketSplice.js"
-
-/** Streams this process waits for the agent to open, by replica and stream id. */
-const waiting = new Map<string, { readonly agentId: string; readonly end: Deferred.Deferred<HeldSocket> }>()
-const waitKey = (replicaId: string, streamId: string) => `${replicaId}/${streamId}`
+import { closeSocket, holdSocket, splice } from "../WebSocketSplice.js"
+import { StreamEnds } from "./StreamEnds.js"
 
 /** The client's side of a stream served here: hold its socket, ask the agent, join the agent's socket to it. */
 const serveHere = (plan: Extract<StreamPlan, { _tag: "Here" }>, replicaId: string) => (ws: WebSocket) =>
   Effect.gen(function*() {
     const client = holdSocket(ws)
-    const key = waitKey(replicaId, plan.streamId)
-    const end = yield* Deferred.make<HeldSocket>()
-    waiting.set(key, { agentId: plan.agentId, end })
-    const agent = yield* plan.open.pipe(
-      Effect.zipRight(Deferred.await(end)),
-      Effect.timeoutFail({
-        duration: Duration.seconds(STREAM_OPEN_TIMEOUT_SECONDS),
-        onTimeout: () => new BadGateway({ message: "The workspace agent did not open the stream.", detail: "" })
-      }),
-      Effect.ensuring(Effect.sync(() => waiting.delete(key))),
+    const agent = yield* Effect.scoped(
+      Effect.flatMap(StreamEnds, (ends) => ends.expect(replicaId, plan.streamId, plan.agentId)).pipe(
+        Effect.flatMap((agentEnd) => Effect.zipRight(plan.open, agentEnd)),
+        Effect.timeoutFail({
+          duration: Duration.seconds(STREAM_OPEN_TIMEOUT_SECONDS),
+          onTimeout: () => new BadGateway({ message: "The workspace agent did not open the stream.", detail: "" })
+        })
+      )
+    ).pipe(
       Effect.tapError((e) => Effect.sync(() => closeSocket(ws, 1011, e.message))),
       Effect.option
     )
@@ -73,13 +70,12 @@ export const AgentStreamEndHttp = implement(WorkbayApi, "agentStreamEnd", {
         return relayWebSocket({ address: side.address, headers: relayHeaders(self.relaySecret, ctx.ip) })
       }
       const session = yield* CurrentAgent
-      const wait = waiting.get(waitKey(self.id, path.stream.toLowerCase()))
-      if (wait === undefined || wait.agentId !== session.agent.id) return yield* NotFound.resource("Stream")
-      waiting.delete(waitKey(self.id, path.stream.toLowerCase()))
+      const wait = yield* Effect.flatMap(StreamEnds, (ends) => ends.take(self.id, path.stream, session.agent.id))
+      if (Option.isNone(wait)) return yield* NotFound.resource("Stream")
       // The agent's socket lives as long as the client's session joins it; this session only hands it over.
       return yield* upgradeRawWebSocket((ws) =>
         Effect.zipRight(
-          Deferred.succeed(wait.end, holdSocket(ws)),
+          wait.value(holdSocket(ws)),
           Effect.async<void>((resume) => {
             if (ws.readyState === ws.CLOSED) return resume(Effect.void)
             ws.once("close", () => resume(Effect.void))
