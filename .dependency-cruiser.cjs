@@ -18,6 +18,7 @@ const LEVELS = [
   ["organizations"],
   ["groups"],
   ["externalauth"],
+  ["provisioners"],
   ["templates"],
   ["workspaces"],
   ["agents"],

@@ -222,28 +222,14 @@ export {
 } from "./externalauth/SignIn.js"
 
 // templates: uploaded files, archives, the provisioner port, the built-in `workbay` provisioner, the job queue
-export { ArchiveError, type ArchiveFiles, type ArchiveLimits, readArchive } from "./templates/Archive.js"
-export { BUILD_TIME_STATS_BUILDS, BuildDurations } from "./templates/BuildTimeStats.js"
-export * from "./templates/DynamicParameters.js"
-export * from "./templates/Events.js"
-export { TemplateExample } from "./templates/Examples.js"
-export {
-  compileExpression,
-  evaluateExpression,
-  MAX_COMPREHENSION_NESTING,
-  MAX_EXPRESSION_LENGTH,
-  MAX_EXPRESSION_NODES,
-  MAX_LIST_VALUES
-} from "./templates/Expressions.js"
+export * from "./provisioners/Events.js"
 export {
   checkDaemonName,
   type DaemonChannel,
   type DaemonHello,
   type DaemonSessionOptions,
   serveDaemon
-} from "./templates/ExternalDaemon.js"
-export { DEFAULT_MAX_FILE_BYTES, type FileRecord, FileRepo, TAR_MIME_TYPE, UploadResponse } from "./templates/File.js"
-export * from "./templates/Files.js"
+} from "./provisioners/ExternalDaemon.js"
 export {
   type AgentApp,
   type AgentMetadataItem,
@@ -280,7 +266,7 @@ export {
   type TransitionResources,
   type WorkspaceTransition,
   workspaceTransitions
-} from "./templates/Provisioner.js"
+} from "./provisioners/Provisioner.js"
 export {
   MatchedProvisioners,
   type NewProvisionerDaemon,
@@ -290,14 +276,14 @@ export {
   type ProvisionerDaemonRecord,
   ProvisionerDaemonRepo,
   type ProvisionerDaemonStatus
-} from "./templates/ProvisionerDaemon.js"
+} from "./provisioners/ProvisionerDaemon.js"
 export {
   type DaemonListOptions,
   type ExternalDaemonDetails,
   type JobToMatch,
   PROVISIONER_API_VERSION,
   ProvisionerDaemons
-} from "./templates/ProvisionerDaemons.js"
+} from "./provisioners/ProvisionerDaemons.js"
 export {
   type AppendLogsResult,
   JOB_STATUS_SQL,
@@ -330,15 +316,15 @@ export {
   type TemplateVersionMetadata,
   toProvisionerJobLog,
   type WorkspaceBuildMetadata
-} from "./templates/ProvisionerJob.js"
+} from "./provisioners/ProvisionerJob.js"
 export {
   type EnqueueJob,
   type FollowLogsOptions,
   HangDetector,
   type HangDetectorOptions,
   ProvisionerJobs
-} from "./templates/ProvisionerJobs.js"
-export { ProvisionerJobViews } from "./templates/ProvisionerJobViews.js"
+} from "./provisioners/ProvisionerJobs.js"
+export { ProvisionerJobViews } from "./provisioners/ProvisionerJobViews.js"
 export {
   CreateProvisionerKeyResponse,
   PROVISIONER_KEY_HEADER,
@@ -346,8 +332,32 @@ export {
   ProvisionerKeyDaemons,
   type ProvisionerKeyRecord,
   ProvisionerKeyRepo
-} from "./templates/ProvisionerKey.js"
-export { ProvisionerKeys } from "./templates/ProvisionerKeys.js"
+} from "./provisioners/ProvisionerKey.js"
+export { ProvisionerKeys } from "./provisioners/ProvisionerKeys.js"
+export * from "./provisioners/Requests.js"
+export {
+  type JobContext,
+  type JobExecutor,
+  JobExecutors,
+  JobSignal,
+  ProvisionerWorkers,
+  type WorkerOptions
+} from "./provisioners/Worker.js"
+export { ArchiveError, type ArchiveFiles, type ArchiveLimits, readArchive } from "./templates/Archive.js"
+export { BUILD_TIME_STATS_BUILDS, BuildDurations } from "./templates/BuildTimeStats.js"
+export * from "./templates/DynamicParameters.js"
+export * from "./templates/Events.js"
+export { TemplateExample } from "./templates/Examples.js"
+export {
+  compileExpression,
+  evaluateExpression,
+  MAX_COMPREHENSION_NESTING,
+  MAX_EXPRESSION_LENGTH,
+  MAX_EXPRESSION_NODES,
+  MAX_LIST_VALUES
+} from "./templates/Expressions.js"
+export { DEFAULT_MAX_FILE_BYTES, type FileRecord, FileRepo, TAR_MIME_TYPE, UploadResponse } from "./templates/File.js"
+export * from "./templates/Files.js"
 export * from "./templates/Requests.js"
 export {
   type TemplateAcl,
@@ -433,14 +443,6 @@ export {
   type WorkbayProvisionerOptions,
   type WorkbayState
 } from "./templates/WorkbayProvisioner.js"
-export {
-  type JobContext,
-  type JobExecutor,
-  JobExecutors,
-  JobSignal,
-  ProvisionerWorkers,
-  type WorkerOptions
-} from "./templates/Worker.js"
 
 // workspaces: workspaces, their builds and what those provision, sharing, schedules, watching
 export { DEPLOYMENT_ID_KEY, settingsWithDeploymentId } from "./enterprise/DeploymentId.js"

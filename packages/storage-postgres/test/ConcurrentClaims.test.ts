@@ -8,7 +8,7 @@ import { ProvisionerJobRepo } from "@workbay/core"
 import * as Postgres from "@workbay/storage-postgres"
 import { Effect, Layer, Option } from "effect"
 import { randomBytes, randomUUID } from "node:crypto"
-import { newJob } from "../../storage-sql/test/templates/JobRepositorySuite.js"
+import { newJob } from "../../storage-sql/test/provisioners/JobRepositorySuite.js"
 
 const url = inject("workbayPgUrl")
 

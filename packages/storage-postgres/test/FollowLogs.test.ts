@@ -8,8 +8,8 @@ import * as Postgres from "@workbay/storage-postgres"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { JobLogsTestApi, JobLogsTestHttp, line, runningJob } from "../../http/test/provisioners/jobLogs.js"
 import { bootstrapOwner } from "../../http/test/support.js"
-import { JobLogsTestApi, JobLogsTestHttp, line, runningJob } from "../../http/test/templates/jobLogs.js"
 import { connect, eventually, startWsServer, type WsTestServer } from "../../http/test/websocket.js"
 
 const url = inject("workbayPgUrl")

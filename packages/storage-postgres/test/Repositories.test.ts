@@ -80,7 +80,7 @@ fileRepositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), 
   skip: url === null
 })
 
-import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
+import { jobRepositorySuite } from "../../storage-sql/test/provisioners/JobRepositorySuite.js"
 jobRepositorySuite("Postgres", () => freshStorage(url, { maxConnections: 4 }), {
   skip: url === null
 })
@@ -139,7 +139,7 @@ taskRepositorySuite(
   { skip: url === null }
 )
 
-import { provisionerKeyRepositorySuite } from "../../storage-sql/test/templates/ProvisionerKeyRepositorySuite.js"
+import { provisionerKeyRepositorySuite } from "../../storage-sql/test/provisioners/ProvisionerKeyRepositorySuite.js"
 provisionerKeyRepositorySuite(
   "Postgres",
   () => freshStorage(url, { maxConnections: 4 }),

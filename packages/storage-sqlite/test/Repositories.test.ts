@@ -305,7 +305,7 @@ groupRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 import { fileRepositorySuite } from "../../storage-sql/test/templates/RepositorySuite.js"
 fileRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
-import { jobRepositorySuite } from "../../storage-sql/test/templates/JobRepositorySuite.js"
+import { jobRepositorySuite } from "../../storage-sql/test/provisioners/JobRepositorySuite.js"
 jobRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 
 import { templateRepositorySuite } from "../../storage-sql/test/templates/TemplateRepositorySuite.js"
@@ -330,5 +330,5 @@ agentLogRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))
 import { taskRepositorySuite } from "../../storage-sql/test/tasks/RepositorySuite.js"
 taskRepositorySuite("SQLite", "sqlite", () => Sqlite.layer({ filename: ":memory:" }))
 
-import { provisionerKeyRepositorySuite } from "../../storage-sql/test/templates/ProvisionerKeyRepositorySuite.js"
+import { provisionerKeyRepositorySuite } from "../../storage-sql/test/provisioners/ProvisionerKeyRepositorySuite.js"
 provisionerKeyRepositorySuite("SQLite", () => Sqlite.layer({ filename: ":memory:" }))

@@ -4,8 +4,8 @@
  * itself is made with its build (`WorkspaceAgentRecord` in workspaces/WorkspaceBuild.ts).
  */
 import { Context, Effect, Option } from "effect"
+import { type ProvisionerJobRecord, ProvisionerJobRepo } from "../provisioners/ProvisionerJob.js"
 import type { SecretDecryptFailed } from "../SecretBox.js"
-import { type ProvisionerJobRecord, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
 import type { WorkspaceRecord } from "../workspaces/Workspace.js"
 import {
   type WorkspaceAgentRecord,

@@ -8,8 +8,8 @@
  * agent connect".
  */
 import { Effect, Exit, Queue, Schema, Scope, Stream } from "effect"
-import { ProvisionerJobLog, toProvisionerJobLog } from "../templates/ProvisionerJob.js"
-import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
+import { ProvisionerJobLog, toProvisionerJobLog } from "../provisioners/ProvisionerJob.js"
+import { ProvisionerJobs } from "../provisioners/ProvisionerJobs.js"
 import { span } from "../Tracing.js"
 import { WorkspaceWatch } from "../workspaces/Watch.js"
 import { Workspaces } from "../workspaces/Workspaces.js"

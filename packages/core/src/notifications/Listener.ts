@@ -9,10 +9,10 @@ import { TaskAppStateChanged } from "../agents/Events.js"
 import { type DomainEvent, Events } from "../Events.js"
 import { PREBUILDS_USER_ID } from "../Identity.js"
 import { OrganizationRepo } from "../organizations/Repositories.js"
+import { ProvisionerJobsHung } from "../provisioners/Events.js"
 import { TaskRepo } from "../tasks/Task.js"
 import {
   DormantWorkspacesRedated,
-  ProvisionerJobsHung,
   TemplateDeleted,
   TemplateDeprecated,
   TemplateVersionImportFailed

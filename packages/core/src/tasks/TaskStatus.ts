@@ -3,8 +3,8 @@
  * `tasks_with_status` view): the latest build's transition and job status first, then the AI
  * agent's lifecycle, then the health of the AI app. See docs/tasks.md for the table.
  */
-import type { WorkspaceTransition } from "../templates/Provisioner.js"
-import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
+import type { WorkspaceTransition } from "../provisioners/Provisioner.js"
+import type { ProvisionerJobStatus } from "../provisioners/ProvisionerJob.js"
 import type { TaskStatus } from "./TaskWire.js"
 
 export interface TaskStatusInput {

@@ -5,9 +5,9 @@
  * against. Pure: no I/O.
  */
 import { Either, Schema } from "effect"
+import type { DynamicExpressions, RichParameter, RichParameterOption } from "../provisioners/Provisioner.js"
 import { compileExpression, evaluateExpression, MAX_LIST_VALUES, type Value } from "./Expressions.js"
 import { checkValue } from "./ParameterValues.js"
-import type { DynamicExpressions, RichParameter, RichParameterOption } from "./Provisioner.js"
 import { defaultFormType, parameterFormTypes } from "./TemplateVersionWire.js"
 
 // The wire, as the described system's codersdk names it.

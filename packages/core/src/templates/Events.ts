@@ -5,12 +5,6 @@
 import { Data } from "effect"
 import type { TemplateRecord } from "./Template.js"
 
-/** The hang detector failed these provisioner jobs with `error`. */
-export class ProvisionerJobsHung extends Data.TaggedClass("ProvisionerJobsHung")<{
-  readonly jobIds: ReadonlyArray<string>
-  readonly error: string
-}> {}
-
 /** A template version's import (its job `jobId`) failed with `error`. */
 export class TemplateVersionImportFailed extends Data.TaggedClass("TemplateVersionImportFailed")<{
   readonly jobId: string
@@ -37,7 +31,6 @@ export class TemplateDeleted extends Data.TaggedClass("TemplateDeleted")<{
 }> {}
 
 export type TemplateEvent =
-  | ProvisionerJobsHung
   | TemplateVersionImportFailed
   | DormantWorkspacesRedated
   | TemplateDeprecated

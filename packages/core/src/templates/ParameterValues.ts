@@ -4,7 +4,7 @@
  * (`DynamicParameters.ts`), so both say the same. Pure.
  */
 import { compilePattern } from "../Pattern.js"
-import type { RichParameter } from "./Provisioner.js"
+import type { RichParameter } from "../provisioners/Provisioner.js"
 
 /** Problems with one value of `p` (empty when it is fine). */
 export const checkValue = (p: RichParameter, value: string): ReadonlyArray<string> => {

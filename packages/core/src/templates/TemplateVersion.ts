@@ -3,8 +3,6 @@
  * agents, apps and presets, so the API can name them), dry runs, and the repository port.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { AuthzObject } from "../Rbac.js"
-import type { UniqueViolation } from "../Repositories.js"
 import type {
   AgentApp,
   AgentScript,
@@ -16,8 +14,10 @@ import type {
   RichParameter,
   TemplateVariable,
   WorkspaceTransition
-} from "./Provisioner.js"
-import type { ProvisionerTags } from "./ProvisionerJob.js"
+} from "../provisioners/Provisioner.js"
+import type { ProvisionerTags } from "../provisioners/ProvisionerJob.js"
+import type { AuthzObject } from "../Rbac.js"
+import type { UniqueViolation } from "../Repositories.js"
 import { templateObject, type TemplateRecord } from "./Template.js"
 
 export interface ImportedApp extends AgentApp {

@@ -13,24 +13,24 @@ import { NIL_UUID } from "../Audit.js"
 import { type Events, publish } from "../Events.js"
 import { IdGenerator } from "../Ids.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
-import { UserRepo } from "../users/Repositories.js"
-import { type ArchiveFiles, readArchive } from "./Archive.js"
-import { TemplateVersionImportFailed } from "./Events.js"
-import { FileRepo } from "./File.js"
 import type {
   ImportResult,
   ProvisionedResource,
   Provisioner,
   ProvisionerLogSink,
   WorkspaceTransition
-} from "./Provisioner.js"
+} from "../provisioners/Provisioner.js"
 import {
   type JobCompletion,
   jobErrorCodes,
   type ProvisionerJobRecord,
   ProvisionerJobRepo,
   type ProvisionerJobType
-} from "./ProvisionerJob.js"
+} from "../provisioners/ProvisionerJob.js"
+import { UserRepo } from "../users/Repositories.js"
+import { type ArchiveFiles, readArchive } from "./Archive.js"
+import { TemplateVersionImportFailed } from "./Events.js"
+import { FileRepo } from "./File.js"
 import type { TemplateRepo } from "./Template.js"
 import { type ImportedResource, type TemplateVersionImport, TemplateVersionRepo } from "./TemplateVersion.js"
 

@@ -5,11 +5,11 @@
  * `omitempty` are left out when empty.
  */
 import { Schema } from "effect"
+import type { RichParameter, TemplateVariable } from "../provisioners/Provisioner.js"
+import { MatchedProvisioners } from "../provisioners/ProvisionerDaemon.js"
+import { ProvisionerJob } from "../provisioners/ProvisionerJob.js"
 import { MinimalUser } from "../users/User.js"
 import { omitEmpty, putNonEmpty, wireMaker, type WireProps } from "../Wire.js"
-import type { RichParameter, TemplateVariable } from "./Provisioner.js"
-import { MatchedProvisioners } from "./ProvisionerDaemon.js"
-import { ProvisionerJob } from "./ProvisionerJob.js"
 import type { ImportedAgent, ImportedApp, ImportedPreset, ImportedResource } from "./TemplateVersion.js"
 
 export const templateVersionWarnings = ["UNSUPPORTED_WORKSPACES"] as const

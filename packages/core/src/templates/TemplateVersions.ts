@@ -18,6 +18,16 @@ import { resolveProviders } from "../externalauth/Provider.js"
 import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
 import { Organizations } from "../organizations/Organizations.js"
+import { ProvisionerDaemons } from "../provisioners/ProvisionerDaemons.js"
+import {
+  jobStatus,
+  type ProvisionerJobLogRecord,
+  type ProvisionerJobRecord,
+  toProvisionerJobLog
+} from "../provisioners/ProvisionerJob.js"
+import { ProvisionerJobs } from "../provisioners/ProvisionerJobs.js"
+import { ProvisionerJobViews } from "../provisioners/ProvisionerJobViews.js"
+import type { JobLogsQuery } from "../provisioners/Requests.js"
 import { Transactions } from "../Repositories.js"
 import { Settings } from "../Settings.js"
 import { span } from "../Tracing.js"
@@ -27,19 +37,9 @@ import { putNonEmpty, type WireProps } from "../Wire.js"
 import { dynamicParametersResponse } from "./DynamicParameters.js"
 import { exampleArchive, exampleProvisioner } from "./Examples.js"
 import { Files } from "./Files.js"
-import { ProvisionerDaemons } from "./ProvisionerDaemons.js"
-import {
-  jobStatus,
-  type ProvisionerJobLogRecord,
-  type ProvisionerJobRecord,
-  toProvisionerJobLog
-} from "./ProvisionerJob.js"
-import { ProvisionerJobs } from "./ProvisionerJobs.js"
-import { ProvisionerJobViews } from "./ProvisionerJobViews.js"
 import type {
   CreateTemplateVersionDryRunRequest,
   CreateTemplateVersionRequest,
-  JobLogsQuery,
   ListTemplateVersionsQuery,
   PatchTemplateVersionRequest
 } from "./Requests.js"

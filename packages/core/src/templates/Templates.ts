@@ -14,6 +14,7 @@ import { IdGenerator, isUuid } from "../Ids.js"
 import type { OrganizationRecord } from "../organizations/Organization.js"
 import { Organizations } from "../organizations/Organizations.js"
 import { MemberRepo, OrganizationRepo } from "../organizations/Repositories.js"
+import { jobStatus, ProvisionerJobRepo } from "../provisioners/ProvisionerJob.js"
 import { PubSub } from "../PubSub.js"
 import { Transactions } from "../Repositories.js"
 import { ALL_DAYS, maskOfDays, MAX_AUTOSTOP_WEEKS, weekdaysProblem } from "../Schedule.js"
@@ -26,7 +27,6 @@ import { publishWorkspaceChange } from "../WorkspaceChannel.js"
 import { BUILD_TIME_STATS_DAYS, BuildDurations, buildTimeStats } from "./BuildTimeStats.js"
 import { DormantWorkspacesRedated, TemplateDeleted, TemplateDeprecated } from "./Events.js"
 import { templateExamples } from "./Examples.js"
-import { jobStatus, ProvisionerJobRepo } from "./ProvisionerJob.js"
 import type {
   CreateTemplateRequest,
   TemplateAclAvailableQuery,

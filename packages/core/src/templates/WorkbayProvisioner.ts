@@ -4,7 +4,6 @@
  * the standalone server creates real templates and workspaces with no other software.
  */
 import { Clock, Duration, Effect, Either } from "effect"
-import { type ArchiveFiles, type ArchiveLimits, defaultArchiveLimits, readArchive } from "./Archive.js"
 import {
   type BuildInput,
   type ImportResult,
@@ -20,7 +19,8 @@ import {
   type RichParameter,
   type TemplateVariable,
   type WorkspaceTransition
-} from "./Provisioner.js"
+} from "../provisioners/Provisioner.js"
+import { type ArchiveFiles, type ArchiveLimits, defaultArchiveLimits, readArchive } from "./Archive.js"
 import {
   DOCKER_CONTAINER,
   DOCKER_VOLUME,

@@ -5,7 +5,7 @@
  * builds service reads the records. See docs/workspaces.md ("Timings").
  */
 import { Schema } from "effect"
-import type { ProvisionerJobLogRecord, ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
+import type { ProvisionerJobLogRecord, ProvisionerJobRecord } from "../provisioners/ProvisionerJob.js"
 import type { AgentScriptResult, StoredResource } from "./WorkspaceBuild.js"
 
 export const timingStages = ["init", "plan", "graph", "apply", "start", "stop", "cron", "connect"] as const

@@ -7,7 +7,7 @@
  */
 import { Clock, Context, Duration, Effect, Option } from "effect"
 import { everyInterval } from "../Periodic.js"
-import type { ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
+import type { ProvisionerJobRecord } from "../provisioners/ProvisionerJob.js"
 import type { TemplateRecord } from "../templates/Template.js"
 import type { UserStatus } from "../users/User.js"
 import { type LifecycleDecision, lifecycleDueAt, type LifecycleRule, nextTransition } from "./Schedule.js"

@@ -12,8 +12,8 @@
  */
 import { Either } from "effect"
 import { Validation } from "../Errors.js"
+import type { NameValue, RichParameter } from "../provisioners/Provisioner.js"
 import { checkValue } from "../templates/ParameterValues.js"
-import type { NameValue, RichParameter } from "../templates/Provisioner.js"
 
 export { checkValue }
 

@@ -4,7 +4,7 @@
  * in three reads.
  */
 import { Effect } from "effect"
-import { type ProvisionerJobRecord, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
+import { type ProvisionerJobRecord, ProvisionerJobRepo } from "../provisioners/ProvisionerJob.js"
 import { PREBUILDS_USER_ID, type WorkspaceRecord, WorkspaceRepo } from "./Workspace.js"
 import type { WorkspaceBuildSummary } from "./WorkspaceBuild.js"
 

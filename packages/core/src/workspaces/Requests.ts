@@ -3,7 +3,7 @@
  * `/workspacebuilds/...`, a member's workspaces, schedules, sharing, port sharing, and
  * `/users/{user}/autofill-parameters`). The routes in `http/src/workspaces/` (and that one in
  * `http/src/users/`) declare them; the services take their decoded types (`typeof X.Type`). A
- * build's logs take the templates' job logs query (`http/src/templates/FollowLogs.ts`).
+ * build's logs take the templates' job logs query (`http/src/provisioners/FollowLogs.ts`).
  */
 import { Schema } from "effect"
 import { Uuid } from "../Ids.js"

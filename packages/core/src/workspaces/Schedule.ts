@@ -8,6 +8,8 @@
  */
 import { Either } from "effect"
 import { BadRequest, Conflict, Validation } from "../Errors.js"
+import type { WorkspaceTransition } from "../provisioners/Provisioner.js"
+import { jobStatus, type ProvisionerJobRecord } from "../provisioners/ProvisionerJob.js"
 import {
   maskHasDay,
   nextApplicableMonday,
@@ -20,8 +22,6 @@ import {
   validateTtlMs,
   wallAt
 } from "../Schedule.js"
-import type { WorkspaceTransition } from "../templates/Provisioner.js"
-import { jobStatus, type ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
 import type { TemplateRecord } from "../templates/Template.js"
 import type { UserStatus } from "../users/User.js"
 import type { WorkspacePatch, WorkspaceRecord } from "./Workspace.js"

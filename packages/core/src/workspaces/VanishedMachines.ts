@@ -11,7 +11,7 @@
  * queue one stop: the builds service refuses a second build while one runs.
  */
 import { Clock, Effect, Option } from "effect"
-import { jobStatus, ProvisionerJobRepo } from "../templates/ProvisionerJob.js"
+import { jobStatus, ProvisionerJobRepo } from "../provisioners/ProvisionerJob.js"
 import { TemplateRepo } from "../templates/Template.js"
 import { UserRepo } from "../users/Repositories.js"
 import { LifecycleActions } from "./Lifecycle.js"

@@ -24,8 +24,8 @@
  */
 import { Duration, Effect, Exit, Option, Queue, RcMap, Scope, Stream } from "effect"
 import { compileEncoderSync } from "../Encoding.js"
+import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../provisioners/ProvisionerJobs.js"
 import { PubSub } from "../PubSub.js"
-import { JOB_SIGNAL_LOGS, jobLogsChannel } from "../templates/ProvisionerJobs.js"
 import { span } from "../Tracing.js"
 import { workspaceChannel } from "../WorkspaceChannel.js"
 import { WorkspaceRepo } from "./Workspace.js"

@@ -4,7 +4,6 @@
  * builds service.
  */
 import { Context, type Effect, type Option } from "effect"
-import type { UniqueViolation } from "../Repositories.js"
 import type {
   AgentApp,
   AgentMetadataItem,
@@ -13,8 +12,9 @@ import type {
   NameValue,
   ResourceMetadata,
   WorkspaceTransition
-} from "../templates/Provisioner.js"
-import type { ProvisionerJobStatus } from "../templates/ProvisionerJob.js"
+} from "../provisioners/Provisioner.js"
+import type { ProvisionerJobStatus } from "../provisioners/ProvisionerJob.js"
+import type { UniqueViolation } from "../Repositories.js"
 import type { AppStatusState } from "../templates/TemplateVersionWire.js"
 
 /** A status an agent reported for one of its apps; the fields are those of the wire record. */

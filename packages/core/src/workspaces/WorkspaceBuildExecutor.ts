@@ -19,18 +19,18 @@ import { GroupRepo } from "../groups/Group.js"
 import { PREBUILDS_USER_ID } from "../Identity.js"
 import { IdGenerator } from "../Ids.js"
 import type { OrganizationRepo } from "../organizations/Repositories.js"
-import { PubSub } from "../PubSub.js"
-import { Transactions } from "../Repositories.js"
-import { Settings } from "../Settings.js"
-import { FileRepo } from "../templates/File.js"
 import {
   type ProvisionedResource,
   type Provisioner,
   type ProvisionerLogSink,
   QuotaExceeded,
   type WorkspaceTransition
-} from "../templates/Provisioner.js"
-import type { JobCompletion, ProvisionerJobRecord } from "../templates/ProvisionerJob.js"
+} from "../provisioners/Provisioner.js"
+import type { JobCompletion, ProvisionerJobRecord } from "../provisioners/ProvisionerJob.js"
+import { PubSub } from "../PubSub.js"
+import { Transactions } from "../Repositories.js"
+import { Settings } from "../Settings.js"
+import { FileRepo } from "../templates/File.js"
 import { TemplateRepo } from "../templates/Template.js"
 import { TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { UserRepo } from "../users/Repositories.js"

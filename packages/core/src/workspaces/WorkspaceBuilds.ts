@@ -18,10 +18,8 @@ import { BadRequest, Conflict, Forbidden, NotFound, PreconditionFailed, Response
 import { Events } from "../Events.js"
 import { GroupRepo } from "../groups/Group.js"
 import { IdGenerator } from "../Ids.js"
-import { Transactions } from "../Repositories.js"
-import { hasDynamicParameters, parametersForBuild } from "../templates/DynamicParameters.js"
-import type { NameValue, WorkspaceTransition } from "../templates/Provisioner.js"
-import { ProvisionerDaemons } from "../templates/ProvisionerDaemons.js"
+import type { NameValue, WorkspaceTransition } from "../provisioners/Provisioner.js"
+import { ProvisionerDaemons } from "../provisioners/ProvisionerDaemons.js"
 import {
   jobStatus,
   type ProvisionerJob,
@@ -30,9 +28,11 @@ import {
   ProvisionerJobRepo,
   type ProvisionerJobStatus,
   type WorkspaceBuildMetadata
-} from "../templates/ProvisionerJob.js"
-import { ProvisionerJobs } from "../templates/ProvisionerJobs.js"
-import { ProvisionerJobViews } from "../templates/ProvisionerJobViews.js"
+} from "../provisioners/ProvisionerJob.js"
+import { ProvisionerJobs } from "../provisioners/ProvisionerJobs.js"
+import { ProvisionerJobViews } from "../provisioners/ProvisionerJobViews.js"
+import { Transactions } from "../Repositories.js"
+import { hasDynamicParameters, parametersForBuild } from "../templates/DynamicParameters.js"
 import { templateObject, type TemplateRecord, TemplateRepo } from "../templates/Template.js"
 import { type TemplateVersionRecord, TemplateVersionRepo } from "../templates/TemplateVersion.js"
 import { workspaceOwnerData } from "../templates/WorkspaceOwners.js"

@@ -7,8 +7,8 @@
 import { Schema } from "effect"
 import { EMBEDDED_RELAY_REGION_NAME } from "../DerpMap.js"
 import { NullUuid } from "../Ids.js"
-import { MatchedProvisioners } from "../templates/ProvisionerDaemon.js"
-import { ProvisionerJob } from "../templates/ProvisionerJob.js"
+import { MatchedProvisioners } from "../provisioners/ProvisionerDaemon.js"
+import { ProvisionerJob } from "../provisioners/ProvisionerJob.js"
 import type { ImportedResource } from "../templates/TemplateVersion.js"
 import {
   agentProps,

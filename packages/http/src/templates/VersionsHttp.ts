@@ -3,8 +3,8 @@ import { DynamicParametersRequest, type DynamicParametersResponse, TemplateVersi
 import { Effect, Either, Schema } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
+import { jobLogs } from "../provisioners/FollowLogs.js"
 import { CloseCode, upgradeWebSocket, type WebSocketConnection } from "../WebSocket.js"
-import { jobLogs } from "./FollowLogs.js"
 
 const decodeRequest = Schema.decodeUnknownEither(Schema.parseJson(DynamicParametersRequest))
 

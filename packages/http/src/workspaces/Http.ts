@@ -3,7 +3,7 @@ import { WorkspaceBuilds, Workspaces } from "@workbay/core"
 import { Effect } from "effect"
 import { WorkbayApi } from "../Api.js"
 import { implement } from "../Handlers.js"
-import { jobLogs } from "../templates/FollowLogs.js"
+import { jobLogs } from "../provisioners/FollowLogs.js"
 
 const withWorkspaces = <A, E, R>(f: (w: Workspaces) => Effect.Effect<A, E, R>) => Effect.flatMap(Workspaces, f)
 const withBuilds = <A, E, R>(f: (b: WorkspaceBuilds) => Effect.Effect<A, E, R>) => Effect.flatMap(WorkspaceBuilds, f)

@@ -16,7 +16,7 @@ import {
 import { Duration, Effect, Exit, Layer, Schema } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
-import { toProvisionerJob } from "../../src/templates/ProvisionerJob.js"
+import { toProvisionerJob } from "../../src/provisioners/ProvisionerJob.js"
 import { services } from "../services.js"
 
 const T0 = Date.UTC(2025, 5, 1, 8, 0, 0, 0)

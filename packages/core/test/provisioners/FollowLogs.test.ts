@@ -14,7 +14,7 @@ import {
 import { Chunk, Effect, Exit, Fiber, Stream } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
-import { FOLLOW_PAGE } from "../../src/templates/ProvisionerJobs.js"
+import { FOLLOW_PAGE } from "../../src/provisioners/ProvisionerJobs.js"
 import { services } from "../services.js"
 
 const line = (output: string): NewProvisionerJobLog => ({

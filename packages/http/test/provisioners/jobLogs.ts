@@ -14,7 +14,7 @@ import { Authentication } from "@workbay/http"
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { implement } from "../../src/Handlers.js"
-import { followJobLogs, LogsQuery } from "../../src/templates/FollowLogs.js"
+import { followJobLogs, LogsQuery } from "../../src/provisioners/FollowLogs.js"
 import { WebSocketUpgradeSchema } from "../../src/WebSocket.js"
 
 export class JobLogsTestApi extends HttpApiGroup.make("jobLogsTest")

@@ -21,7 +21,7 @@ import { Deferred, Effect, Layer, Ref } from "effect"
 import * as TestClock from "effect/TestClock"
 import { randomUUID } from "node:crypto"
 import { services } from "../services.js"
-import { tarOf } from "./archives.js"
+import { tarOf } from "../templates/archives.js"
 
 const T0 = Date.UTC(2025, 5, 1, 8, 0, 0, 0)
 const ORG = randomUUID()

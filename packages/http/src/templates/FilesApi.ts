@@ -1,4 +1,4 @@
-/** Template routes. Today: files, the archives template versions are built from. */
+/** The files routes: the archives template versions are built from. */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { TAR_MIME_TYPE, UploadFileRequest, UploadResponse } from "@workbay/core"
 import { Schema } from "effect"
