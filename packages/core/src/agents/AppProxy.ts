@@ -19,7 +19,7 @@ import {
   BadGateway,
   BadRequest,
   Forbidden,
-  GatewayTimeout,
+  type GatewayTimeout,
   NotFound,
   PayloadTooLarge,
   Unauthorized
