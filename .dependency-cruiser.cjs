@@ -34,7 +34,7 @@ const LAYERED = ["core", "storage-sql", "http"]
 /** Per package, folders of shared machinery (not areas): they count as the package's root. */
 const MACHINERY = {
   core: ["settings"],
-  "storage-sql": [],
+  "storage-sql": ["migrations"],
   http: ["dispatch"]
 }
 

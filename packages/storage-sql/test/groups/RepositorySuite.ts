@@ -20,7 +20,7 @@ import {
 import { sqliteTypes, type StoragePorts } from "@workbay/storage-sql"
 import { Cause, Effect, Exit, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { migration0034 } from "../../src/Schema.js"
+import { migration as migration0034 } from "../../src/migrations/0034_group_counts.js"
 import { type StorageFactory, type SuiteOptions, user } from "../users/RepositorySuite.js"
 
 type Ports = StoragePorts | SqlClient.SqlClient
