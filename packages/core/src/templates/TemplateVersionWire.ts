@@ -5,7 +5,7 @@
  * `omitempty` are left out when empty.
  */
 import { Schema } from "effect"
-import type { RichParameter, TemplateVariable } from "../provisioners/Provisioner.js"
+import { type RichParameter, type TemplateVariable, workspaceTransitions } from "../provisioners/Provisioner.js"
 import { MatchedProvisioners } from "../provisioners/ProvisionerDaemon.js"
 import { ProvisionerJob } from "../provisioners/ProvisionerJob.js"
 import { MinimalUser } from "../users/User.js"
@@ -185,7 +185,7 @@ export class WorkspaceResource extends Schema.Class<WorkspaceResource>("Workspac
   id: Schema.UUID,
   created_at: Schema.Date,
   job_id: Schema.UUID,
-  workspace_transition: Schema.Literal("start", "stop", "delete"),
+  workspace_transition: Schema.Literal(...workspaceTransitions),
   type: Schema.String,
   name: Schema.String,
   hide: Schema.Boolean,

@@ -7,10 +7,11 @@
  */
 import { Schema } from "effect"
 import { Uuid } from "../Ids.js"
+import { workspaceTransitions } from "../provisioners/Provisioner.js"
 import { BooleanParam, NonNegativeIntParam, optional, optionalParam, uuid, wireName } from "../Requests.js"
 import { VariableValue } from "../templates/Requests.js"
 import { MAX_SHARED_PORT, MIN_SHARED_PORT, PortShareProtocol, shareableLevels } from "./PortShare.js"
-import { WorkspaceName } from "./Workspace.js"
+import { automaticUpdatesValues, WorkspaceName } from "./Workspace.js"
 
 const Schedule = Schema.String.pipe(Schema.maxLength(256, { message: () => "Must be at most 256 characters." }))
 
@@ -23,7 +24,7 @@ export class CreateWorkspaceRequest extends Schema.Class<CreateWorkspaceRequest>
   rich_parameter_values: optional(Schema.Array(VariableValue)),
   autostart_schedule: optional(Schedule),
   ttl_ms: optional(Schema.Int.pipe(Schema.nonNegative({ message: () => "Must not be negative." }))),
-  automatic_updates: optional(Schema.Literal("always", "never"))
+  automatic_updates: optional(Schema.Literal(...automaticUpdatesValues))
 }, wireName("CreateWorkspaceRequest")) {}
 
 /** Why a client asked for a build (the described system's `CreateWorkspaceBuildReason`). */
@@ -38,7 +39,7 @@ export const buildRequestReasons = [
 /** POST /workspaces/{workspace}/builds. */
 export class CreateWorkspaceBuildRequest
   extends Schema.Class<CreateWorkspaceBuildRequest>("CreateWorkspaceBuildRequest")({
-    transition: Schema.Literal("start", "stop", "delete"),
+    transition: Schema.Literal(...workspaceTransitions),
     template_version_id: optional(uuid("Template version id")),
     dry_run: optional(Schema.Boolean),
     state: optional(Schema.Array(Schema.Int)),
@@ -141,7 +142,7 @@ export class PutExtendWorkspaceRequest extends Schema.Class<PutExtendWorkspaceRe
 /** PUT /workspaces/{workspace}/autoupdates. */
 export class UpdateWorkspaceAutomaticUpdatesRequest
   extends Schema.Class<UpdateWorkspaceAutomaticUpdatesRequest>("UpdateWorkspaceAutomaticUpdatesRequest")({
-    automatic_updates: Schema.Literal("always", "never")
+    automatic_updates: Schema.Literal(...automaticUpdatesValues)
   }, wireName("UpdateWorkspaceAutomaticUpdatesRequest"))
 {}
 

@@ -7,6 +7,7 @@
 import { Schema } from "effect"
 import { EMBEDDED_RELAY_REGION_NAME } from "../DerpMap.js"
 import { NullUuid } from "../Ids.js"
+import { workspaceTransitions } from "../provisioners/Provisioner.js"
 import { MatchedProvisioners } from "../provisioners/ProvisionerDaemon.js"
 import { ProvisionerJob } from "../provisioners/ProvisionerJob.js"
 import type { ImportedResource } from "../templates/TemplateVersion.js"
@@ -69,7 +70,7 @@ export class WorkspaceBuild extends Schema.Class<WorkspaceBuild>("WorkspaceBuild
   template_version_id: Schema.UUID,
   template_version_name: Schema.String,
   build_number: Schema.Int,
-  transition: Schema.Literal("start", "stop", "delete"),
+  transition: Schema.Literal(...workspaceTransitions),
   initiator_id: Schema.UUID,
   initiator_name: Schema.String,
   job: ProvisionerJob,
