@@ -62,18 +62,27 @@ describe("compiled encoders", () => {
     expect(compiled.length / successes.length).toBeGreaterThan(0.9)
   })
 
-  it("can generate values of most responses", () => {
-    expect(successes.filter((s) => arbitraryOf(s.schema) !== undefined).length / successes.length).toBeGreaterThan(0.9)
+  it("can generate values of most responses", async () => {
+    let made = 0
+    for (const s of successes) {
+      if (arbitraryOf(s.schema) !== undefined) made++
+      // A turn of the event loop per schema (docs/testing.md, "A busy machine").
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    expect(made / successes.length).toBeGreaterThan(0.9)
   })
 
   // One test per response: generating values of the large records takes a while on a busy machine.
+  // The arbitrary is made in the test, not at collection: making all of them at once held a
+  // worker's event loop for most of a minute under a CPU hog.
   for (const s of successes) {
-    const arbitrary = arbitraryOf(s.schema)
-    it.skipIf(arbitrary === undefined)(`answer what Schema answers for generated values: ${s.name}`, () => {
+    it(`answer what Schema answers for generated values: ${s.name}`, (ctx) => {
+      const arbitrary = arbitraryOf(s.schema)
+      if (arbitrary === undefined) return ctx.skip()
       const fast = compileEncoder(s.schema)
       const slow = Schema.encodeUnknownEither(s.schema)
       fc.assert(
-        fc.property(arbitrary!, (value) => {
+        fc.property(arbitrary, (value) => {
           expect(text(fast(value)), s.name).toBe(text(slow(value)))
         }),
         { numRuns: 8, seed: 42 }

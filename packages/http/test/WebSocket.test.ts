@@ -171,8 +171,15 @@ describe("WebSocket routes", () => {
   })
 
   it("stops reading a peer whose unread messages pass 16 MiB, and reads on once they are taken", async () => {
+    // A server of its own with the default keep-alive (15 s): the shared one pings every 200 ms for
+    // the test of unanswered pings, and under a CPU hog a socket still being read (not yet paused)
+    // could miss two of those sweeps while this client's pongs wait behind its own 96 MiB.
+    const own = await startWsServer([WsTestApi], [WsTestHttp])
+    const boot = await bootstrapOwner(own as any)
     held = release()
-    const ws = await connect(wsPath("follow&hold=24"), { "Service-Session-Token": owner.token! })
+    const ws = await connect(`${own.wsUrl}/api/v2/test/greet/${ID}?follow&hold=24`, {
+      "Service-Session-Token": boot.client.token!
+    })
     // 24 messages of 4 MiB (96 MiB): far fewer than the 64 messages the count bound allows.
     const MESSAGE = 4 * 1024 * 1024
     for (let i = 0; i < 24; i++) ws.socket.send(String(i % 10).repeat(MESSAGE))
@@ -187,6 +194,7 @@ describe("WebSocket routes", () => {
     expect(ws.messages[0]).toBe(Array(24).fill(MESSAGE).join(","))
     expect(ws.socket.bufferedAmount).toBe(0)
     ws.socket.close()
+    await own.close()
   })
 
   it("drops a peer that stops answering pings", async () => {
